@@ -1,0 +1,76 @@
+import type { NewEvent, RecordedEvent } from '../../kernel/src/index.js';
+
+/** `no_stream`: the stream must not exist; `any`: no check; a number: the stream's last revision. */
+export type ExpectedRevision = 'no_stream' | 'any' | number;
+
+export interface AppendResult {
+  /** Revision of the last event appended. */
+  readonly nextRevision: number;
+  /** Log position of the last event appended. */
+  readonly position: number;
+}
+
+export interface ReadStreamOptions {
+  readonly fromRevision?: number;
+  readonly maxCount?: number;
+}
+
+export interface ReadAllOptions {
+  /** Events strictly after this position; omit to start at the beginning of the log. */
+  readonly after?: number;
+  readonly maxCount?: number;
+}
+
+export interface SubscribeOptions {
+  /** Last position already handled (the checkpoint); omit to start at the beginning. */
+  readonly after?: number;
+  /**
+   * Called with consecutive events in log order; the next batch is delivered only after the
+   * promise settles. A rejected promise stops the subscription and reaches `onError`.
+   */
+  readonly onEvents: (events: readonly RecordedEvent[]) => Promise<void>;
+  /** Called once the catch-up phase reached the head of the log. */
+  readonly onCaughtUp?: () => void;
+  readonly onError?: (error: unknown) => void;
+}
+
+export interface Subscription {
+  /** Stops delivery; resolves after the event being handled (if any) is done. */
+  stop(): Promise<void>;
+}
+
+export interface EventStore {
+  /** Appends atomically: all events or none. Throws WrongExpectedRevisionError on conflict. */
+  append(streamName: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+  /** Events of a stream in order; an empty array when the stream does not exist. */
+  readStream(streamName: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
+  /** Catch-up then live, at least once, in log order. */
+  subscribeToAll(options: SubscribeOptions): Subscription;
+  /** Position of the last event in the log (0 when empty). */
+  headPosition(): Promise<number>;
+  /** Throws when the store cannot be reached. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const EVENT_STORE = Symbol('EventStore');
+
+export class WrongExpectedRevisionError extends Error {
+  constructor(
+    readonly streamName: string,
+    readonly expected: ExpectedRevision,
+    readonly actual: number | 'no_stream',
+  ) {
+    super(`Stream ${streamName}: expected revision ${String(expected)}, actual ${String(actual)}`);
+    this.name = 'WrongExpectedRevisionError';
+  }
+}
+
+/** The store could not be reached or refused to work (start-up fails with this). */
+export class EventStoreUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'EventStoreUnavailableError';
+  }
+}

@@ -1,0 +1,120 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import type { Json, JsonObject, NewEvent, RecordedEvent } from '../../../kernel/src/index.js';
+import type {
+  AppendResult,
+  EventStore,
+  ExpectedRevision,
+  ReadAllOptions,
+  ReadStreamOptions,
+  SubscribeOptions,
+  Subscription,
+} from '../event-store.port.js';
+import type { PersonalDataPolicy } from './personal-data-policy.js';
+import type { SubjectKeyStore } from './subject-key-store.port.js';
+
+/** Where the sealed personal fields live inside a stored event's data. */
+export const SEALED_FIELD = '__personal';
+
+interface Sealed {
+  readonly v: 1;
+  readonly keyId: string;
+  readonly fields: readonly string[];
+  readonly iv: string;
+  readonly tag: string;
+  readonly ct: string;
+}
+
+/**
+ * The personal-data codec: a decorator over any EventStore adapter that seals the personal
+ * fields of each event with its subject's data key (AES-256-GCM, the event id as associated
+ * data) before they reach the log, and opens them on every read. When the key has been
+ * forgotten the fields read back as null and the metadata says so; reading never fails.
+ */
+export class PersonalDataEventStore implements EventStore {
+  constructor(
+    private readonly inner: EventStore,
+    private readonly policy: PersonalDataPolicy,
+    private readonly keys: SubjectKeyStore,
+  ) {}
+
+  async append(streamName: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    const sealed = await Promise.all(events.map((e) => this.seal(e)));
+    return this.inner.append(streamName, sealed, expected);
+  }
+
+  async readStream(streamName: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {
+    return this.openAll(await this.inner.readStream(streamName, options));
+  }
+
+  async readAll(options?: ReadAllOptions): Promise<RecordedEvent[]> {
+    return this.openAll(await this.inner.readAll(options));
+  }
+
+  subscribeToAll(options: SubscribeOptions): Subscription {
+    return this.inner.subscribeToAll({
+      ...options,
+      onEvents: async (events) => options.onEvents(await this.openAll(events)),
+    });
+  }
+
+  headPosition(): Promise<number> {
+    return this.inner.headPosition();
+  }
+
+  ping(): Promise<void> {
+    return this.inner.ping();
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+
+  private async seal(event: NewEvent): Promise<NewEvent> {
+    const rule = this.policy.ruleFor(event.type);
+    if (!rule) return event;
+    const subject = rule.subject(event);
+    const fields = rule.fields.filter((f) => f in event.data);
+    if (subject === undefined || fields.length === 0) return event;
+    const { keyId, key } = await this.keys.keyFor(event.metadata.orgId, subject);
+    const plain: JsonObject = {};
+    const rest: JsonObject = { ...event.data };
+    for (const f of fields) {
+      plain[f] = event.data[f] as Json;
+      delete rest[f];
+    }
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', key, iv);
+    cipher.setAAD(Buffer.from(event.id));
+    const ct = Buffer.concat([cipher.update(JSON.stringify(plain), 'utf8'), cipher.final()]);
+    const envelope: Sealed = {
+      v: 1,
+      keyId,
+      fields,
+      iv: iv.toString('base64'),
+      tag: cipher.getAuthTag().toString('base64'),
+      ct: ct.toString('base64'),
+    };
+    return { ...event, data: { ...rest, [SEALED_FIELD]: envelope as unknown as JsonObject } };
+  }
+
+  private openAll(events: readonly RecordedEvent[]): Promise<RecordedEvent[]> {
+    return Promise.all(events.map((e) => this.open(e)));
+  }
+
+  private async open(event: RecordedEvent): Promise<RecordedEvent> {
+    const envelope = event.data[SEALED_FIELD] as unknown as Sealed | undefined;
+    if (!envelope) return event;
+    const data: JsonObject = { ...event.data };
+    delete data[SEALED_FIELD];
+    const key = await this.keys.find(envelope.keyId);
+    if (!key) {
+      for (const f of envelope.fields) data[f] = null;
+      return { ...event, data, metadata: { ...event.metadata, personalDataRedacted: true } };
+    }
+    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(envelope.iv, 'base64'));
+    decipher.setAAD(Buffer.from(event.id));
+    decipher.setAuthTag(Buffer.from(envelope.tag, 'base64'));
+    const plain = Buffer.concat([decipher.update(Buffer.from(envelope.ct, 'base64')), decipher.final()]);
+    return { ...event, data: { ...data, ...(JSON.parse(plain.toString('utf8')) as JsonObject) } };
+  }
+}

@@ -1,0 +1,20 @@
+/**
+ * Per-subject data keys, kept outside the event log so that forgetting a key erases the
+ * subject's personal data from immutable history (crypto-shredding, DESIGN.md section 3).
+ */
+export interface SubjectKey {
+  readonly keyId: string;
+  readonly key: Buffer;
+}
+
+export interface SubjectKeyStore {
+  /** The subject's current key, created on first use. */
+  keyFor(orgId: string, subjectId: string): Promise<SubjectKey>;
+  /** A key by id; undefined once forgotten. */
+  find(keyId: string): Promise<Buffer | undefined>;
+  /** Forgets every key of the subject; returns how many were forgotten. */
+  forget(orgId: string, subjectId: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+export const SUBJECT_KEY_STORE = Symbol('SubjectKeyStore');

@@ -1,0 +1,135 @@
+import type { RecordedEvent } from '../../../kernel/src/index.js';
+import { CheckpointConflictError, type ReadStore } from '../../../readstore/src/index.js';
+import type { EventStore, Subscription } from '../event-store.port.js';
+import type { Projection } from './projection.js';
+import { UnitOfWork } from './unit-of-work.js';
+
+export interface ProjectionRunnerOptions {
+  readonly onError?: (projection: string, error: unknown) => void;
+  /** Reports how far behind the head of the log the projection is, in events of the log. */
+  readonly onProgress?: (projection: string, position: number) => void;
+}
+
+/**
+ * Keeps one projection's read model up to date: subscribes from the stored checkpoint and
+ * commits each batch with the checkpoint move. Events at or before the checkpoint are skipped,
+ * so at-least-once delivery applies each event once. If another process moved the checkpoint
+ * (a rebuild, a second worker), the runner reloads it and goes on from there.
+ */
+export class ProjectionRunner {
+  private position = 0;
+  private subscription: Subscription | undefined;
+  private queue: Promise<void> = Promise.resolve();
+  private stopped = true;
+  private loaded = false;
+
+  constructor(
+    readonly projection: Projection,
+    private readonly events: EventStore,
+    private readonly store: ReadStore,
+    private readonly options: ProjectionRunnerOptions = {},
+  ) {}
+
+  get checkpoint(): number {
+    return this.position;
+  }
+
+  async start(): Promise<void> {
+    this.stopped = false;
+    this.position = await this.store.checkpoint(this.projection.name);
+    this.loaded = true;
+    this.subscribe();
+  }
+
+  /** Applies everything up to the current head of the log before resolving. */
+  catchUp(): Promise<void> {
+    return this.serialize(async () => {
+      if (!this.loaded) {
+        this.position = await this.store.checkpoint(this.projection.name);
+        this.loaded = true;
+      }
+      for (;;) {
+        const batch = await this.events.readAll({ after: this.position, maxCount: 500 });
+        if (batch.length === 0) return;
+        try {
+          await this.applyBatch(batch);
+        } catch (error) {
+          // Another writer moved the checkpoint; position now holds its value, go on from there.
+          if (!(error instanceof CheckpointConflictError)) throw error;
+        }
+      }
+    });
+  }
+
+  /** Stops after the batch in progress is committed. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.subscription?.stop();
+    this.subscription = undefined;
+    await this.queue;
+  }
+
+  private subscribe(): void {
+    this.subscription = this.events.subscribeToAll({
+      after: this.position,
+      onEvents: (events) => this.serialize(() => this.applyBatch(events)),
+      onError: (error) => this.restartAfter(error),
+    });
+  }
+
+  private restartAfter(error: unknown): void {
+    if (this.stopped) return;
+    this.options.onError?.(this.projection.name, error);
+    const sub = this.subscription;
+    this.subscription = undefined;
+    void (async () => {
+      await sub?.stop();
+      await this.queue;
+      if (this.stopped) return;
+      await new Promise((r) => setTimeout(r, error instanceof CheckpointConflictError ? 0 : 1000));
+      if (this.stopped) return;
+      try {
+        this.position = await this.store.checkpoint(this.projection.name);
+        this.subscribe();
+      } catch (e) {
+        this.restartAfter(e);
+      }
+    })();
+  }
+
+  private serialize(task: () => Promise<void>): Promise<void> {
+    const run = this.queue.then(task);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async applyBatch(events: readonly RecordedEvent[]): Promise<void> {
+    const fresh = events.filter((e) => e.position > this.position);
+    if (fresh.length === 0) return;
+    const uow = new UnitOfWork(this.store);
+    const wanted = new Set(this.projection.eventTypes);
+    for (const e of fresh) if (wanted.has(e.type)) await this.projection.apply(e, uow);
+    const to = fresh[fresh.length - 1]!.position;
+    try {
+      await this.store.commit(uow.writes(), { projection: this.projection.name, from: this.position, to });
+    } catch (error) {
+      if (error instanceof CheckpointConflictError) this.position = error.actual;
+      throw error;
+    }
+    this.position = to;
+    this.options.onProgress?.(this.projection.name, to);
+  }
+}
+
+/** Drops the projections' read models and replays the whole log into them. */
+export async function rebuildReadModels(
+  projections: readonly Projection[],
+  events: EventStore,
+  store: ReadStore,
+): Promise<void> {
+  await store.reset(
+    projections.flatMap((p) => p.collections),
+    projections.map((p) => p.name),
+  );
+  for (const p of projections) await new ProjectionRunner(p, events, store).catchUp();
+}

@@ -1,0 +1,24 @@
+import type { RecordedEvent } from '../../../kernel/src/index.js';
+import type { ReadDocument } from '../../../readstore/src/index.js';
+
+/**
+ * A projection's view of the read store during one batch: reads see the batch's own writes,
+ * and everything is committed together with the checkpoint.
+ */
+export interface ProjectionContext {
+  get<T extends ReadDocument = ReadDocument>(collection: string, id: string): Promise<T | undefined>;
+  put(collection: string, id: string, doc: ReadDocument): void;
+  delete(collection: string, id: string): void;
+}
+
+export interface Projection {
+  /** Stable name: the checkpoint's key. */
+  readonly name: string;
+  /** Collections it owns; a rebuild empties them. */
+  readonly collections: readonly string[];
+  /** Event types it applies; others only move the checkpoint. */
+  readonly eventTypes: readonly string[];
+  apply(event: RecordedEvent, ctx: ProjectionContext): Promise<void> | void;
+}
+
+export const PROJECTIONS = Symbol('Projections');

@@ -1,0 +1,36 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+export type SqliteDatabase = Database.Database;
+
+export interface SqliteOptions {
+  /**
+   * `full` (default) syncs the WAL to disk at every commit, so an acknowledged append survives
+   * a power loss; `normal` survives a process crash only, and is faster.
+   */
+  readonly synchronous?: 'full' | 'normal';
+  /** How long a writer waits for another process's write lock before failing. */
+  readonly busyTimeoutMs?: number;
+}
+
+/** The embedded profile keeps the log, the read models and the key store in this one file. */
+export const SQLITE_FILE_NAME = 'warden.db';
+
+export function openSqlite(file: string, options: SqliteOptions = {}): SqliteDatabase {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
+  db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+  db.pragma('foreign_keys = ON');
+  return db;
+}
+
+/**
+ * Changes whenever another connection (in this process or another) commits to the file;
+ * a cheap way to notice the CLI's appends without re-querying the log.
+ */
+export function dataVersion(db: SqliteDatabase): number {
+  return db.pragma('data_version', { simple: true }) as number;
+}

@@ -1,0 +1,233 @@
+import type { EventMetadata, JsonObject, NewEvent, RecordedEvent } from '../../../kernel/src/index.js';
+import {
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  type SubscribeOptions,
+  type Subscription,
+  WrongExpectedRevisionError,
+} from '../event-store.port.js';
+import { dataVersion, type SqliteDatabase } from './sqlite-database.js';
+import { LogNotifier } from './log-notifier.js';
+
+interface Row {
+  position: number;
+  stream: string;
+  revision: number;
+  id: string;
+  type: string;
+  data: string;
+  metadata: string;
+}
+
+interface PendingAppend {
+  streamName: string;
+  events: readonly NewEvent[];
+  expected: ExpectedRevision;
+  resolve: (r: AppendResult) => void;
+  reject: (e: unknown) => void;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS events (
+  position INTEGER PRIMARY KEY AUTOINCREMENT,
+  stream   TEXT NOT NULL,
+  revision INTEGER NOT NULL,
+  id       TEXT NOT NULL UNIQUE,
+  type     TEXT NOT NULL,
+  data     TEXT NOT NULL,
+  metadata TEXT NOT NULL,
+  UNIQUE (stream, revision)
+);`;
+
+const BATCH = 500;
+
+/**
+ * The embedded event log. Appends arriving in the same tick are committed in one transaction
+ * (one fsync) with a savepoint each, so a conflict in one append never undoes another: group
+ * commit keeps throughput while every acknowledged append is durable.
+ */
+export class SqliteEventStore implements EventStore {
+  private pending: PendingAppend[] = [];
+  private flushScheduled = false;
+  private closed = false;
+  private readonly notifier: LogNotifier;
+  private readonly stmt;
+
+  constructor(
+    private readonly db: SqliteDatabase,
+    options: { pollIntervalMs?: number } = {},
+  ) {
+    db.exec(SCHEMA);
+    this.stmt = {
+      lastRevision: db.prepare<[string], { revision: number }>(
+        'SELECT revision FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1',
+      ),
+      findById: db.prepare<[string], { stream: string; revision: number; position: number }>(
+        'SELECT stream, revision, position FROM events WHERE id = ?',
+      ),
+      insert: db.prepare(
+        'INSERT INTO events (stream, revision, id, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)',
+      ),
+      readStream: db.prepare<[string, number, number], Row>(
+        'SELECT * FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?',
+      ),
+      readAll: db.prepare<[number, number], Row>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
+      head: db.prepare<[], { head: number | null }>('SELECT max(position) AS head FROM events'),
+    };
+    this.notifier = new LogNotifier(() => dataVersion(db), options.pollIntervalMs ?? 100);
+  }
+
+  append(streamName: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (this.closed) return Promise.reject(new Error('Event store is closed'));
+    if (events.length === 0) return Promise.reject(new Error('Nothing to append'));
+    return new Promise((resolve, reject) => {
+      this.pending.push({ streamName, events, expected, resolve, reject });
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    const batch = this.pending;
+    this.pending = [];
+    const outcomes: Array<{ ok: true; value: AppendResult } | { ok: false; error: unknown }> = [];
+    try {
+      this.db.exec('BEGIN IMMEDIATE');
+      for (const p of batch) {
+        this.db.exec('SAVEPOINT append');
+        try {
+          outcomes.push({ ok: true, value: this.appendInTransaction(p) });
+          this.db.exec('RELEASE append');
+        } catch (error) {
+          this.db.exec('ROLLBACK TO append; RELEASE append');
+          outcomes.push({ ok: false, error });
+        }
+      }
+      this.db.exec('COMMIT');
+    } catch (error) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      for (const p of batch) p.reject(error);
+      return;
+    }
+    batch.forEach((p, i) => {
+      const o = outcomes[i]!;
+      if (o.ok) p.resolve(o.value);
+      else p.reject(o.error);
+    });
+    this.notifier.notify();
+  }
+
+  private appendInTransaction(p: PendingAppend): AppendResult {
+    const duplicate = this.idempotentReplay(p);
+    if (duplicate) return duplicate;
+    const last = this.stmt.lastRevision.get(p.streamName)?.revision;
+    const actual = last === undefined ? 'no_stream' : last;
+    if (
+      (p.expected === 'no_stream' && actual !== 'no_stream') ||
+      (typeof p.expected === 'number' && actual !== p.expected)
+    ) {
+      throw new WrongExpectedRevisionError(p.streamName, p.expected, actual);
+    }
+    let revision = last ?? -1;
+    let position = 0;
+    for (const e of p.events) {
+      revision += 1;
+      const info = this.stmt.insert.run(
+        p.streamName,
+        revision,
+        e.id,
+        e.type,
+        JSON.stringify(e.data),
+        JSON.stringify(e.metadata),
+      );
+      position = Number(info.lastInsertRowid);
+    }
+    return { nextRevision: revision, position };
+  }
+
+  /** Re-appending the same event ids to the same stream (a reactor re-run) is a no-op. */
+  private idempotentReplay(p: PendingAppend): AppendResult | undefined {
+    const found = p.events.map((e) => this.stmt.findById.get(e.id));
+    if (found.every((f) => f === undefined)) return undefined;
+    const last = found[found.length - 1];
+    if (found.every((f) => f !== undefined && f.stream === p.streamName) && last) {
+      return { nextRevision: last.revision, position: last.position };
+    }
+    throw new Error(`Event id already used elsewhere in the log (stream ${p.streamName})`);
+  }
+
+  async readStream(streamName: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    const rows = this.stmt.readStream.all(streamName, options.fromRevision ?? 0, options.maxCount ?? -1);
+    return rows.map(toRecorded);
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    return this.stmt.readAll.all(options.after ?? 0, options.maxCount ?? -1).map(toRecorded);
+  }
+
+  async headPosition(): Promise<number> {
+    return this.stmt.head.get()?.head ?? 0;
+  }
+
+  subscribeToAll(options: SubscribeOptions): Subscription {
+    let stopped = false;
+    let position = options.after ?? 0;
+    const loop = (async () => {
+      let caughtUp = false;
+      while (!stopped) {
+        const waiter = this.notifier.nextChange();
+        const rows = this.stmt.readAll.all(position, BATCH);
+        if (rows.length > 0) {
+          if (stopped) return;
+          await options.onEvents(rows.map(toRecorded));
+          position = rows[rows.length - 1]!.position;
+        }
+        if (rows.length < BATCH) {
+          if (!caughtUp) {
+            caughtUp = true;
+            options.onCaughtUp?.();
+          }
+          await Promise.race([waiter, this.notifier.closed]);
+        }
+      }
+    })().catch((error) => {
+      if (!stopped) options.onError?.(error);
+    });
+    return {
+      stop: async () => {
+        stopped = true;
+        this.notifier.wakeAll();
+        await loop;
+      },
+    };
+  }
+
+  async ping(): Promise<void> {
+    this.db.prepare('SELECT 1').get();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.pending.length > 0) this.flush();
+    this.notifier.close();
+  }
+}
+
+function toRecorded(row: Row): RecordedEvent {
+  return {
+    id: row.id,
+    type: row.type,
+    streamName: row.stream,
+    revision: row.revision,
+    position: row.position,
+    data: JSON.parse(row.data) as JsonObject,
+    metadata: JSON.parse(row.metadata) as EventMetadata,
+  };
+}

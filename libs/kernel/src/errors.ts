@@ -1,0 +1,97 @@
+/**
+ * The one error type of the domain. Every failure that reaches a client is a DomainError with a
+ * stable `type` id; the HTTP layer maps it to the body of interface-spec section 7.
+ */
+export interface ErrorDetail {
+  readonly title: string;
+  readonly detail?: string;
+  /** JSON pointer (RFC 6901) to the offending field of the request. */
+  readonly pointer?: string;
+}
+
+export type ErrorKind =
+  | 'invalid-user-input'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not-found'
+  | 'method-not-allowed'
+  | 'concurrent-update-conflict'
+  | 'conflict'
+  | 'payload-too-large'
+  | 'unsupported-media-type'
+  | 'rate-limited'
+  | 'unavailable'
+  | 'internal';
+
+const STATUS: Record<ErrorKind, number> = {
+  'invalid-user-input': 400,
+  unauthorized: 401,
+  forbidden: 403,
+  'not-found': 404,
+  'method-not-allowed': 405,
+  'concurrent-update-conflict': 409,
+  conflict: 409,
+  'payload-too-large': 413,
+  'unsupported-media-type': 415,
+  'rate-limited': 429,
+  internal: 500,
+  unavailable: 503,
+};
+
+export class DomainError extends Error {
+  readonly status: number;
+  readonly type: string;
+
+  constructor(
+    readonly kind: ErrorKind,
+    readonly details: readonly ErrorDetail[],
+    /** Extra response headers, e.g. Retry-After for 429. */
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(details.map((d) => d.title + (d.detail ? `: ${d.detail}` : '')).join('; '));
+    this.name = 'DomainError';
+    this.status = STATUS[kind];
+    this.type = `/errors/${kind}`;
+  }
+}
+
+export const invalidInput = (...details: ErrorDetail[]) => new DomainError('invalid-user-input', details);
+
+export const invalidField = (pointer: string, detail: string) =>
+  invalidInput({ title: 'Invalid request', detail, pointer });
+
+export const unauthorized = (detail: string) =>
+  new DomainError('unauthorized', [{ title: 'Unauthorized', detail }]);
+
+export const forbidden = (detail: string) => new DomainError('forbidden', [{ title: 'Forbidden', detail }]);
+
+export const notFound = (detail: string) => new DomainError('not-found', [{ title: 'Not found', detail }]);
+
+export const methodNotAllowed = (detail: string, allow: string[]) =>
+  new DomainError('method-not-allowed', [{ title: 'Method not allowed', detail }], { Allow: allow.join(', ') });
+
+export const concurrentUpdateConflict = (detail: string) =>
+  new DomainError('concurrent-update-conflict', [{ title: 'Concurrent update conflict', detail }]);
+
+export const conflict = (detail: string) => new DomainError('conflict', [{ title: 'Conflict', detail }]);
+
+export const payloadTooLarge = (limitBytes: number) =>
+  new DomainError('payload-too-large', [
+    { title: 'Payload too large', detail: `The request body exceeds the limit of ${limitBytes} bytes` },
+  ]);
+
+export const unsupportedMediaType = (detail: string) =>
+  new DomainError('unsupported-media-type', [{ title: 'Unsupported media type', detail }]);
+
+export const rateLimited = (retryAfterSeconds: number) =>
+  new DomainError(
+    'rate-limited',
+    [{ title: 'Too many requests', detail: `Rate limit exceeded; retry after ${retryAfterSeconds} s` }],
+    { 'Retry-After': String(retryAfterSeconds) },
+  );
+
+export const unavailable = (detail: string) =>
+  new DomainError('unavailable', [{ title: 'Service unavailable', detail }]);
+
+export const internalError = () =>
+  new DomainError('internal', [{ title: 'Internal server error', detail: 'An unexpected error occurred' }]);

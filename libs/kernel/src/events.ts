@@ -1,0 +1,44 @@
+/** JSON values only: event data must survive a round trip through any store unchanged. */
+export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+
+export interface EventMetadata {
+  readonly orgId: string;
+  readonly correlationId: string;
+  readonly causationId: string | null;
+  readonly actor: string;
+  /** ISO 8601 timestamp. */
+  readonly occurredAt: string;
+  readonly schemaVersion: number;
+  /** Set on read when the subject's data key was forgotten and personal fields were removed. */
+  readonly personalDataRedacted?: boolean;
+}
+
+export interface NewEvent<D extends object = JsonObject> {
+  readonly id: string;
+  readonly type: string;
+  readonly data: D;
+  readonly metadata: EventMetadata;
+}
+
+export interface RecordedEvent<D extends object = JsonObject> extends NewEvent<D> {
+  readonly streamName: string;
+  /** Position of the event in its stream, from 0. */
+  readonly revision: number;
+  /** Position of the event in the whole log; strictly increasing in log order. */
+  readonly position: number;
+}
+
+/** A domain event before it is stamped with id and metadata by the command handler. */
+export interface DomainEvent<T extends string = string, D extends object = JsonObject> {
+  readonly type: T;
+  readonly data: D;
+}
+
+/** Who or what caused a command: correlation for tracing, actor for the audit trail. */
+export interface CommandContext {
+  readonly orgId: string;
+  readonly correlationId: string;
+  readonly causationId?: string | null;
+  readonly actor: string;
+}

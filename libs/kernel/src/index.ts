@@ -1,0 +1,6 @@
+export * from './errors.js';
+export * from './clock.js';
+export * from './ids.js';
+export * from './stream-name.js';
+export * from './events.js';
+export * from './decider.js';

@@ -1,0 +1,2 @@
+export * from './read-store.port.js';
+export { SqliteReadStore } from './sqlite/sqlite-read-store.js';

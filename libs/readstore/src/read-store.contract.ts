@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CheckpointConflictError, type ReadStore } from './read-store.port.js';
+
+/** The one behaviour every ReadStore adapter must show; collection names are unique per run. */
+export function readStoreContract(adapter: string, open: () => Promise<ReadStore>): void {
+  describe(`ReadStore contract: ${adapter}`, () => {
+    let store: ReadStore;
+    const run = randomUUID().slice(0, 8);
+    const coll = (name: string) => `contract_${run}_${name}`;
+
+    beforeAll(async () => {
+      store = await open();
+    });
+    afterAll(async () => {
+      await store?.close();
+    });
+
+    it('puts, gets and deletes documents by id', async () => {
+      const c = coll('basic');
+      await store.commit([{ op: 'put', collection: c, id: 'a', doc: { name: 'A', tags: ['x'], n: { deep: 1 } } }]);
+      expect(await store.get(c, 'a')).toEqual({ name: 'A', tags: ['x'], n: { deep: 1 } });
+      await store.commit([{ op: 'put', collection: c, id: 'a', doc: { name: 'A2' } }]);
+      expect(await store.get(c, 'a')).toEqual({ name: 'A2' });
+      await store.commit([{ op: 'delete', collection: c, id: 'a' }]);
+      expect(await store.get(c, 'a')).toBeUndefined();
+      expect(await store.get(coll('other'), 'a')).toBeUndefined();
+    });
+
+    it('finds by equality on top-level and nested fields, with null, booleans, sort, skip and limit', async () => {
+      const c = coll('find');
+      await store.commit([
+        { op: 'put', collection: c, id: '1', doc: { org: 'a', n: 3, active: true, owner: { id: 'u1' }, note: null } },
+        { op: 'put', collection: c, id: '2', doc: { org: 'a', n: 1, active: false, owner: { id: 'u2' }, note: 'x' } },
+        { op: 'put', collection: c, id: '3', doc: { org: 'a', n: 2, active: true, owner: { id: 'u1' }, note: null } },
+        { op: 'put', collection: c, id: '4', doc: { org: 'b', n: 0, active: true, owner: { id: 'u1' }, note: null } },
+      ]);
+      const ns = (docs: { n?: unknown }[]) => docs.map((d) => d.n);
+      expect(ns(await store.find(c, { org: 'a' }, { sort: [{ field: 'n', direction: 'asc' }] }))).toEqual([1, 2, 3]);
+      expect(ns(await store.find(c, { org: 'a' }, { sort: [{ field: 'n', direction: 'desc' }] }))).toEqual([3, 2, 1]);
+      expect(ns(await store.find(c, { org: 'a', active: true }, { sort: [{ field: 'n', direction: 'asc' }] }))).toEqual([2, 3]);
+      expect(ns(await store.find(c, { 'owner.id': 'u1', org: 'a' }, { sort: [{ field: 'n', direction: 'asc' }] }))).toEqual([2, 3]);
+      expect(ns(await store.find(c, { note: null, org: 'a' }, { sort: [{ field: 'n', direction: 'asc' }] }))).toEqual([2, 3]);
+      expect(
+        ns(await store.find(c, { org: 'a' }, { sort: [{ field: 'n', direction: 'asc' }], skip: 1, limit: 1 })),
+      ).toEqual([2]);
+      expect(await store.count(c, { org: 'a' })).toBe(3);
+      expect(await store.count(c)).toBe(4);
+      expect(await store.find(coll('empty'))).toEqual([]);
+    });
+
+    it('moves a checkpoint with its writes and refuses a stale move', async () => {
+      const c = coll('cp');
+      const p = `proj_${run}`;
+      expect(await store.checkpoint(p)).toBe(0);
+      await store.commit([{ op: 'put', collection: c, id: 'x', doc: { v: 1 } }], { projection: p, from: 0, to: 7 });
+      expect(await store.checkpoint(p)).toBe(7);
+      await expect(
+        store.commit([{ op: 'put', collection: c, id: 'y', doc: { v: 2 } }], { projection: p, from: 0, to: 9 }),
+      ).rejects.toBeInstanceOf(CheckpointConflictError);
+      expect(await store.checkpoint(p)).toBe(7);
+      await store.commit([], { projection: p, from: 7, to: 9 });
+      expect(await store.checkpoint(p)).toBe(9);
+    });
+
+    it('resets collections and checkpoints for a rebuild, leaving others alone', async () => {
+      const c = coll('reset');
+      const keep = coll('keep');
+      const p = `proj_reset_${run}`;
+      await store.commit(
+        [
+          { op: 'put', collection: c, id: '1', doc: { v: 1 } },
+          { op: 'put', collection: keep, id: '1', doc: { v: 1 } },
+        ],
+        { projection: p, from: 0, to: 3 },
+      );
+      await store.reset([c], [p]);
+      expect(await store.count(c)).toBe(0);
+      expect(await store.count(keep)).toBe(1);
+      expect(await store.checkpoint(p)).toBe(0);
+    });
+
+    it('answers ping', async () => {
+      await expect(store.ping()).resolves.toBeUndefined();
+    });
+  });
+}

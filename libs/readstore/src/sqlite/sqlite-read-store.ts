@@ -1,0 +1,118 @@
+import type Database from 'better-sqlite3';
+import {
+  CheckpointConflictError,
+  type CheckpointMove,
+  type Filter,
+  type FindOptions,
+  type ReadDocument,
+  type ReadStore,
+  type Write,
+} from '../read-store.port.js';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS read_models (
+  collection TEXT NOT NULL,
+  id         TEXT NOT NULL,
+  doc        TEXT NOT NULL,
+  PRIMARY KEY (collection, id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS projection_checkpoints (
+  projection TEXT PRIMARY KEY,
+  position   INTEGER NOT NULL
+) WITHOUT ROWID;`;
+
+const FIELD = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+
+function jsonPath(field: string): string {
+  if (!FIELD.test(field)) throw new Error(`Invalid field name in read-model query: ${field}`);
+  return `$.${field}`;
+}
+
+/**
+ * Read models in the embedded file: one table of JSON documents, queried with json_extract.
+ * Its own connection, so a projection's transaction never mixes with the log's group commits.
+ */
+export class SqliteReadStore implements ReadStore {
+  private readonly stmt;
+
+  constructor(private readonly db: Database.Database) {
+    db.exec(SCHEMA);
+    this.stmt = {
+      get: db.prepare<[string, string], { doc: string }>('SELECT doc FROM read_models WHERE collection = ? AND id = ?'),
+      put: db.prepare('INSERT OR REPLACE INTO read_models (collection, id, doc) VALUES (?, ?, ?)'),
+      delete: db.prepare('DELETE FROM read_models WHERE collection = ? AND id = ?'),
+      deleteCollection: db.prepare('DELETE FROM read_models WHERE collection = ?'),
+      checkpoint: db.prepare<[string], { position: number }>(
+        'SELECT position FROM projection_checkpoints WHERE projection = ?',
+      ),
+      setCheckpoint: db.prepare('INSERT OR REPLACE INTO projection_checkpoints (projection, position) VALUES (?, ?)'),
+    };
+  }
+
+  async get<T extends ReadDocument>(collection: string, id: string): Promise<T | undefined> {
+    const row = this.stmt.get.get(collection, id);
+    return row ? (JSON.parse(row.doc) as T) : undefined;
+  }
+
+  async find<T extends ReadDocument>(collection: string, filter: Filter = {}, options: FindOptions = {}): Promise<T[]> {
+    const { where, params } = whereClause(collection, filter);
+    const order = (options.sort ?? [])
+      .map((s) => `json_extract(doc, '${jsonPath(s.field)}') ${s.direction === 'desc' ? 'DESC' : 'ASC'}`)
+      .concat('id ASC')
+      .join(', ');
+    const sql = `SELECT doc FROM read_models WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`;
+    const rows = this.db.prepare(sql).all(...params, options.limit ?? -1, options.skip ?? 0) as { doc: string }[];
+    return rows.map((r) => JSON.parse(r.doc) as T);
+  }
+
+  async count(collection: string, filter: Filter = {}): Promise<number> {
+    const { where, params } = whereClause(collection, filter);
+    return (this.db.prepare(`SELECT count(*) AS n FROM read_models WHERE ${where}`).get(...params) as { n: number }).n;
+  }
+
+  async commit(writes: readonly Write[], checkpoint?: CheckpointMove): Promise<void> {
+    this.db.transaction(() => {
+      if (checkpoint) {
+        const actual = this.stmt.checkpoint.get(checkpoint.projection)?.position ?? 0;
+        if (actual !== checkpoint.from) throw new CheckpointConflictError(checkpoint.projection, checkpoint.from, actual);
+        this.stmt.setCheckpoint.run(checkpoint.projection, checkpoint.to);
+      }
+      for (const w of writes) {
+        if (w.op === 'put') this.stmt.put.run(w.collection, w.id, JSON.stringify(w.doc));
+        else this.stmt.delete.run(w.collection, w.id);
+      }
+    }).immediate();
+  }
+
+  async checkpoint(projection: string): Promise<number> {
+    return this.stmt.checkpoint.get(projection)?.position ?? 0;
+  }
+
+  async reset(collections: readonly string[], projections: readonly string[]): Promise<void> {
+    this.db.transaction(() => {
+      for (const c of collections) this.stmt.deleteCollection.run(c);
+      for (const p of projections) this.stmt.setCheckpoint.run(p, 0);
+    }).immediate();
+  }
+
+  async ping(): Promise<void> {
+    this.db.prepare('SELECT 1').get();
+  }
+
+  async close(): Promise<void> {}
+}
+
+function whereClause(collection: string, filter: Filter): { where: string; params: unknown[] } {
+  const parts = ['collection = ?'];
+  const params: unknown[] = [collection];
+  for (const [field, value] of Object.entries(filter)) {
+    if (value === null) {
+      parts.push(`json_extract(doc, '${jsonPath(field)}') IS NULL`);
+    } else {
+      parts.push(`json_extract(doc, '${jsonPath(field)}') = ?`);
+      // json_extract yields 1/0 for JSON booleans.
+      params.push(typeof value === 'boolean' ? (value ? 1 : 0) : value);
+    }
+  }
+  return { where: parts.join(' AND '), params };
+}

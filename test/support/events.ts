@@ -1,0 +1,19 @@
+import { randomUUID } from 'node:crypto';
+import type { JsonObject, NewEvent } from '../../libs/kernel/src/index.js';
+
+/** Object mother for events in tests. */
+export function anEvent(type = 'ThingHappened', data: JsonObject = {}, orgId = 'acme'): NewEvent {
+  return {
+    id: randomUUID(),
+    type,
+    data,
+    metadata: {
+      orgId,
+      correlationId: randomUUID(),
+      causationId: null,
+      actor: 'test',
+      occurredAt: new Date().toISOString(),
+      schemaVersion: 1,
+    },
+  };
+}
