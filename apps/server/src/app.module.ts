@@ -1,0 +1,32 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { CqrsModule } from '@nestjs/cqrs';
+import { IdentityModule } from '../../../libs/identity/src/index.js';
+import { ApiKeyGuard, PlatformModule, type Storage, type WardenConfig } from '../../../libs/platform/src/index.js';
+
+export interface AppOptions {
+  /** HTTP controllers of the customer API (api and all roles). */
+  readonly http: boolean;
+  /** Projections and reactors run in this process (worker and all roles). */
+  readonly background: boolean;
+}
+
+/** The composition root: the one place that imports every module. */
+@Module({})
+export class AppModule {
+  static forRoot(config: WardenConfig, storage: Storage, options: AppOptions): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        PlatformModule.forRoot(config, storage, { runProjections: options.background }),
+        CqrsModule.forRoot(),
+        IdentityModule.register({ http: options.http }),
+      ],
+      providers: [{ provide: APP_GUARD, useClass: ApiKeyGuard }],
+    };
+  }
+}
+
+export function rolesOf(config: WardenConfig): AppOptions {
+  return { http: config.role !== 'worker', background: config.role !== 'api' };
+}

@@ -1,0 +1,179 @@
+import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import type { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { rebuildReadModels } from '../../../../libs/eventstore/src/index.js';
+import {
+  CreateApiKeyCommand,
+  CreateOrganizationCommand,
+  ListApiKeysQuery,
+  RevokeApiKeyCommand,
+  RotateApiKeyCommand,
+} from '../../../../libs/identity/src/index.js';
+import { DomainError, type CommandContext } from '../../../../libs/kernel/src/index.js';
+import {
+  ConfigError,
+  createRootLogger,
+  loadConfig,
+  openStorage,
+  PinoNestLogger,
+  ProjectionHost,
+  STORAGE,
+  type Storage,
+} from '../../../../libs/platform/src/index.js';
+import { AppModule } from '../app.module.js';
+import { generateOpenApiDocument } from '../openapi-document.js';
+import { formatTable } from './format-table.js';
+
+const USAGE = `Usage: npm run warden -- <command> [options]
+
+  org create --id <orgId> --name <name>
+  api-key create --org <orgId> [--name <name>] [--team <team>]   prints the key once, alone on the last line
+  api-key list --org <orgId>
+  api-key rotate --org <orgId> --key <keyId>                      prints the new key on the last line
+  api-key revoke --org <orgId> --key <keyId>
+  rebuild-read-models                                             drops every read model and replays the log
+  openapi [--out <file>]                                          writes the OpenAPI document (stdout by default)
+
+Results go to stdout, logs to stderr. The data directory and stores come from the same
+environment variables as the server (WARDEN_DATA_DIR, WARDEN_EVENTSTORE_URL, WARDEN_MONGO_URL).`;
+
+class UsageError extends Error {}
+
+type Out = (line: string) => void;
+
+/** Runs one CLI command; returns the process exit code. */
+export async function runCli(argv: string[], out: Out = (l) => process.stdout.write(l + '\n')): Promise<number> {
+  const [group, action] = argv;
+  try {
+    if (!group || group === 'help' || group === '--help') {
+      out(USAGE);
+      return group ? 0 : 2;
+    }
+    if (group === 'openapi') {
+      const { values } = parseArgs({ args: argv.slice(1), options: { out: { type: 'string' } } });
+      const json = JSON.stringify(await generateOpenApiDocument(), null, 2) + '\n';
+      if (values.out) {
+        writeFileSync(values.out, json);
+        out(`Wrote ${values.out}`);
+      } else out(json.trimEnd());
+      return 0;
+    }
+    const command = group === 'rebuild-read-models' ? group : `${group} ${action ?? ''}`.trim();
+    const rest = argv.slice(group === 'rebuild-read-models' ? 1 : 2);
+    return await withApp((app) => dispatch(command, rest, app, out));
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`${error.message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    if (error instanceof ConfigError || error instanceof DomainError) {
+      process.stderr.write(`Error: ${error.message}\n`);
+      return 1;
+    }
+    process.stderr.write(`Error: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}
+
+async function withApp(run: (app: INestApplicationContext) => Promise<number>): Promise<number> {
+  const config = loadConfig();
+  const logger = createRootLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
+  const storage = await openStorage(config);
+  const app = await NestFactory.createApplicationContext(
+    AppModule.forRoot(config, storage, { http: false, background: false }),
+    { logger: new PinoNestLogger(logger), abortOnError: false },
+  );
+  try {
+    return await run(app);
+  } finally {
+    await app.close();
+  }
+}
+
+async function dispatch(command: string, args: string[], app: INestApplicationContext, out: Out): Promise<number> {
+  const commands = app.get(CommandBus);
+  const queries = app.get(QueryBus);
+  const options = parse(args);
+  const context = (orgId: string): CommandContext => ({ orgId, correlationId: randomUUID(), actor: 'cli' });
+  switch (command) {
+    case 'org create': {
+      const id = required(options, 'id');
+      const org = await commands.execute(new CreateOrganizationCommand(id, required(options, 'name'), context(id)));
+      out(`Created organization ${org.orgId} (${org.name})`);
+      return 0;
+    }
+    case 'api-key create': {
+      const org = required(options, 'org');
+      const created = await commands.execute(
+        new CreateApiKeyCommand(org, options.name ?? null, options.team ?? null, context(org)),
+      );
+      out(`Created API key ${created.keyId} for organization ${org}. Store it now; it is not shown again:`);
+      out(created.key);
+      return 0;
+    }
+    case 'api-key list': {
+      const keys = await queries.execute(new ListApiKeysQuery(required(options, 'org')));
+      out(
+        formatTable(
+          ['id', 'name', 'team', 'prefix', 'status', 'created', 'last used'],
+          keys.map((k) => [k.id, k.name ?? '', k.team ?? '', k.prefix, k.status, k.createdAt, k.lastUsedAt ?? 'never']),
+        ),
+      );
+      return 0;
+    }
+    case 'api-key rotate': {
+      const org = required(options, 'org');
+      const key = required(options, 'key');
+      const created = await commands.execute(new RotateApiKeyCommand(org, key, context(org)));
+      out(`Rotated API key ${key}: it no longer works. New key ${created.keyId}; store it now, it is not shown again:`);
+      out(created.key);
+      return 0;
+    }
+    case 'api-key revoke': {
+      const org = required(options, 'org');
+      const key = required(options, 'key');
+      await commands.execute(new RevokeApiKeyCommand(org, key, context(org)));
+      out(`Revoked API key ${key}`);
+      return 0;
+    }
+    case 'rebuild-read-models': {
+      const storage = app.get<Storage>(STORAGE);
+      const projections = app.get(ProjectionHost).projections();
+      const started = Date.now();
+      await rebuildReadModels(projections, storage.events, storage.readStore);
+      out(`Rebuilt ${projections.length} projection(s) (${projections.map((p) => p.name).join(', ')}) in ${Date.now() - started} ms`);
+      return 0;
+    }
+    default:
+      throw new UsageError(`Unknown command: ${command}`);
+  }
+}
+
+function parse(args: string[]): Record<string, string | undefined> {
+  try {
+    const { values } = parseArgs({
+      args,
+      options: {
+        id: { type: 'string' },
+        name: { type: 'string' },
+        org: { type: 'string' },
+        team: { type: 'string' },
+        key: { type: 'string' },
+      },
+      strict: true,
+    });
+    return values;
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+function required(options: Record<string, string | undefined>, name: string): string {
+  const v = options[name];
+  if (v === undefined || v.trim() === '') throw new UsageError(`Missing --${name}`);
+  return v;
+}

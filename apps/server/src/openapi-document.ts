@@ -1,0 +1,35 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { OpenAPIObject } from '@nestjs/swagger';
+import {
+  buildOpenApiDocument,
+  createHttpApp,
+  createRootLogger,
+  loadConfig,
+  openStorage,
+} from '../../../libs/platform/src/index.js';
+import { AppModule } from './app.module.js';
+import { WARDEN_VERSION } from './version.js';
+
+/** The public OpenAPI document, generated from the code on a throw-away embedded store. */
+export async function generateOpenApiDocument(): Promise<OpenAPIObject> {
+  const dir = mkdtempSync(join(tmpdir(), 'warden-openapi-'));
+  try {
+    const config = loadConfig({ WARDEN_DATA_DIR: dir, WARDEN_LOG_LEVEL: 'error' });
+    const storage = await openStorage(config);
+    const app = await createHttpApp(
+      AppModule.forRoot(config, storage, { http: true, background: false }),
+      config,
+      createRootLogger('error'),
+      WARDEN_VERSION,
+    );
+    try {
+      return buildOpenApiDocument(app, WARDEN_VERSION);
+    } finally {
+      await app.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

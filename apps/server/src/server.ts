@@ -1,0 +1,49 @@
+import 'reflect-metadata';
+import { performance } from 'node:perf_hooks';
+import {
+  ConfigError,
+  createHttpApp,
+  createRootLogger,
+  loadConfig,
+  openStorage,
+  type WardenConfig,
+} from '../../../libs/platform/src/index.js';
+import { AppModule, rolesOf } from './app.module.js';
+import { WARDEN_VERSION } from './version.js';
+
+/** Starts Warden: validated configuration, stores (failing fast), then HTTP. */
+export async function runServer(): Promise<void> {
+  let config: WardenConfig;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(error.message + '\n');
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = createRootLogger(config.logLevel);
+  let storage;
+  try {
+    storage = await openStorage(config);
+  } catch (error) {
+    process.stderr.write(`Cannot start: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+  const app = await createHttpApp(AppModule.forRoot(config, storage, rolesOf(config)), config, logger, WARDEN_VERSION);
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.getHttpServer().address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  logger.info(
+    {
+      version: WARDEN_VERSION,
+      role: config.role,
+      storage: storage.description,
+      port,
+      url: `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`,
+      startupMs: Math.round(performance.now()),
+    },
+    'warden started',
+  );
+}

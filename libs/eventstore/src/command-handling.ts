@@ -1,0 +1,69 @@
+import {
+  type CommandContext,
+  type Clock,
+  concurrentUpdateConflict,
+  type Decider,
+  type DomainEvent,
+  type IdGenerator,
+  type JsonObject,
+  type NewEvent,
+} from '../../kernel/src/index.js';
+import { type AppendResult, type EventStore, WrongExpectedRevisionError } from './event-store.port.js';
+
+export interface HandleOptions {
+  /** How often to re-read and re-decide after a concurrent append; then the conflict is reported. */
+  readonly retries?: number;
+  /** Ids for the new events; deterministic ids make a re-run idempotent (DESIGN.md section 3). */
+  readonly eventIds?: (event: DomainEvent, index: number) => string;
+}
+
+export interface Handled<Event> {
+  readonly events: Event[];
+  readonly result: AppendResult | undefined;
+}
+
+/**
+ * Read, decide, append with the expected revision (DESIGN.md section 3). A concurrent append
+ * makes it decide again on the fresh state; after the retries it reports a 409 conflict.
+ */
+export async function handleCommand<Command, State, Event extends DomainEvent>(
+  deps: { events: EventStore; clock: Clock; ids: IdGenerator },
+  streamName: string,
+  decider: Decider<Command, State, Event>,
+  command: Command,
+  context: CommandContext,
+  options: HandleOptions = {},
+): Promise<Handled<Event>> {
+  const retries = options.retries ?? 3;
+  for (let attempt = 0; ; attempt++) {
+    const recorded = await deps.events.readStream(streamName);
+    const state = recorded.reduce(
+      (s, e) => decider.evolve(s, { type: e.type, data: e.data } as unknown as Event),
+      decider.initialState,
+    );
+    const decided = decider.decide(command, state);
+    if (decided.length === 0) return { events: [], result: undefined };
+    const occurredAt = deps.clock.now().toISOString();
+    const toAppend: NewEvent[] = decided.map((e, i) => ({
+      id: options.eventIds?.(e, i) ?? deps.ids.uuid(),
+      type: e.type,
+      data: e.data as JsonObject,
+      metadata: {
+        orgId: context.orgId,
+        correlationId: context.correlationId,
+        causationId: context.causationId ?? null,
+        actor: context.actor,
+        occurredAt,
+        schemaVersion: 1,
+      },
+    }));
+    const expected = recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1]!.revision;
+    try {
+      const result = await deps.events.append(streamName, toAppend, expected);
+      return { events: decided, result };
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevisionError)) throw error;
+      if (attempt >= retries) throw concurrentUpdateConflict(`${streamName} was changed concurrently; try again`);
+    }
+  }
+}

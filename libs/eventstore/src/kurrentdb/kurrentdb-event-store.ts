@@ -1,0 +1,341 @@
+import {
+  type AllStreamResolvedEvent,
+  ANY,
+  type AppendStreamState,
+  BACKWARDS,
+  END,
+  excludeSystemEvents,
+  jsonEvent,
+  KurrentDBClient,
+  NO_STREAM,
+  type ReadPosition,
+  START,
+  StreamNotFoundError,
+  WrongExpectedVersionError,
+} from '@kurrent/kurrentdb-client';
+import type { EventMetadata, JsonObject, NewEvent, RecordedEvent } from '../../../kernel/src/index.js';
+import {
+  type AppendResult,
+  type EventStore,
+  EventStoreUnavailableError,
+  type ExpectedRevision,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  type SubscribeOptions,
+  type Subscription,
+  WrongExpectedRevisionError,
+} from '../event-store.port.js';
+
+const BATCH = 500;
+
+/**
+ * KurrentDB (formerly EventStoreDB) as the event log. Our positions are the server's commit
+ * positions; system events (`$`-types, `$`-streams) are never handed to the application.
+ *
+ * Note on this client (1.3.x): reads go through its native bridge, appends and subscriptions
+ * through gRPC.
+ */
+export class KurrentDbEventStore implements EventStore {
+  private readonly subscriptions = new Set<Subscription>();
+
+  constructor(private readonly client: KurrentDBClient) {}
+
+  async append(streamName: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (events.length === 0) throw new Error('Nothing to append');
+    let result;
+    try {
+      result = await this.client.appendToStream(
+        streamName,
+        events.map((e) => jsonEvent({ id: e.id, type: e.type, data: e.data, metadata: { ...e.metadata } })),
+        { streamState: toStreamState(expected) },
+      );
+    } catch (error) {
+      if (error instanceof WrongExpectedVersionError) {
+        const actual = typeof error.actualState === 'bigint' ? Number(error.actualState) : 'no_stream';
+        throw new WrongExpectedRevisionError(streamName, expected, actual);
+      }
+      throw error;
+    }
+    // Only with `throwOnAppendFailure=false` in the connection string; the client then reports
+    // no reliable current revision, so read it.
+    if (!result.success) {
+      const last = await this.lastEventOf(streamName);
+      throw new WrongExpectedRevisionError(streamName, expected, last ? last.revision : 'no_stream');
+    }
+    // An idempotent replay may come back without a position.
+    const position = result.position ? Number(result.position.commit) : ((await this.lastEventOf(streamName))?.position ?? 0);
+    return { nextRevision: Number(result.nextExpectedRevision), position };
+  }
+
+  async readStream(streamName: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    const out: RecordedEvent[] = [];
+    try {
+      for await (const resolved of this.client.readStream(streamName, {
+        fromRevision: BigInt(options.fromRevision ?? 0),
+        maxCount: options.maxCount ?? Number.MAX_SAFE_INTEGER,
+      })) {
+        const e = toRecorded(resolved);
+        if (e) out.push(e);
+      }
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return [];
+      throw error;
+    }
+    return out;
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    const limit = options.maxCount ?? Number.MAX_SAFE_INTEGER;
+    const out: RecordedEvent[] = [];
+    let cursor = options.after ?? 0;
+    // Pages until `limit` events are found or the log ends: reading from a position may return the
+    // event at that position again, and events dropped here must not shorten the result (a short
+    // or empty batch means "end of log" to callers).
+    for (;;) {
+      const want = Math.min(limit - out.length + 1, Number.MAX_SAFE_INTEGER);
+      const from = cursor;
+      let received = 0;
+      for await (const resolved of this.client.readAll({
+        fromPosition: cursor > 0 ? atPosition(cursor) : START,
+        maxCount: want,
+        filter: excludeSystemEvents(),
+      })) {
+        received++;
+        const e = toRecorded(resolved);
+        if (!e || e.position <= cursor) continue;
+        cursor = e.position;
+        if (!isSystem(e) && out.length < limit) out.push(e);
+      }
+      if (received < want || out.length >= limit || cursor === from) return out;
+    }
+  }
+
+  async headPosition(): Promise<number> {
+    // Filtered, so that the head is comparable with the checkpoints of our projections (lag).
+    for await (const resolved of this.client.readAll({
+      fromPosition: END,
+      direction: BACKWARDS,
+      maxCount: 1,
+      filter: excludeSystemEvents(),
+    })) {
+      return commitPosition(resolved) ?? 0;
+    }
+    return 0;
+  }
+
+  subscribeToAll(options: SubscribeOptions): Subscription {
+    const after = options.after ?? 0;
+    const stream = this.client.subscribeToAll({
+      fromPosition: after > 0 ? atPosition(after) : START,
+      filter: excludeSystemEvents(),
+    });
+    let stopped = false;
+    let failure: unknown;
+    let wake: (() => void) | undefined;
+    const signal = () => {
+      const w = wake;
+      wake = undefined;
+      w?.();
+    };
+    const fail = (error: unknown) => {
+      failure ??= error;
+      signal();
+    };
+
+    // Caught-up is signalled when the server's marker passes through the stream, possibly while
+    // events before it still sit in the buffer: report it only once those have been handled.
+    let taken = 0;
+    let handled = 0;
+    let caughtUpAt: number | undefined;
+    let caughtUpReported = false;
+    const maybeCaughtUp = () => {
+      if (caughtUpReported || caughtUpAt === undefined || handled < caughtUpAt || stopped) return;
+      caughtUpReported = true;
+      try {
+        options.onCaughtUp?.();
+      } catch (error) {
+        fail(error);
+      }
+    };
+
+    stream
+      .on('readable', signal)
+      .on('end', signal)
+      .on('close', signal)
+      // Also keeps an error emitted after stop() from becoming an uncaught exception.
+      .on('error', fail)
+      .on('caughtUp', () => {
+        caughtUpAt ??= taken + stream.readableLength;
+        maybeCaughtUp();
+      });
+
+    let released: Promise<void> | undefined;
+    const release = () =>
+      (released ??= (async () => {
+        // unsubscribe() cancels the gRPC call, which does not end the stream on our side.
+        await stream.unsubscribe().catch(() => undefined);
+        stream.destroy();
+      })());
+
+    const loop = (async () => {
+      let position = after;
+      while (!stopped) {
+        if (failure !== undefined) throw failure;
+        const batch: RecordedEvent[] = [];
+        let item: AllStreamResolvedEvent | null;
+        while (batch.length < BATCH && (item = stream.read() as AllStreamResolvedEvent | null) !== null) {
+          taken++;
+          const e = toRecorded(item);
+          if (!e || e.position <= position) continue;
+          position = e.position;
+          if (!isSystem(e)) batch.push(e);
+        }
+        if (batch.length > 0) {
+          if (stopped) return;
+          await options.onEvents(batch);
+        }
+        handled = taken;
+        maybeCaughtUp();
+        if (batch.length === 0 && !stopped && failure === undefined) {
+          if (stream.readableEnded || stream.destroyed) throw new Error('KurrentDB subscription ended');
+          await new Promise<void>((resolve) => (wake = resolve));
+        }
+      }
+    })()
+      .catch((error: unknown) => {
+        if (!stopped) options.onError?.(error);
+      })
+      .finally(release);
+
+    const subscription: Subscription = {
+      stop: async () => {
+        stopped = true;
+        signal();
+        this.subscriptions.delete(subscription);
+        await release();
+        await loop;
+      },
+    };
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  async ping(): Promise<void> {
+    for await (const _ of this.client.readAll({ maxCount: 1 })) void _;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.subscriptions].map((s) => s.stop()));
+    await this.client.dispose();
+  }
+
+  private async lastEventOf(streamName: string): Promise<RecordedEvent | undefined> {
+    try {
+      for await (const resolved of this.client.readStream(streamName, { fromRevision: END, direction: BACKWARDS, maxCount: 1 })) {
+        return toRecorded(resolved);
+      }
+    } catch (error) {
+      if (!(error instanceof StreamNotFoundError)) throw error;
+    }
+    return undefined;
+  }
+}
+
+/**
+ * Creates the client and proves the server answers within `timeoutMs`; start-up fails with
+ * EventStoreUnavailableError otherwise. Accepts the schemes of the client's connection string:
+ * `kurrentdb://` (also `kurrent://`, `kdb://` and the deprecated `esdb://`; `+discover` for a cluster).
+ */
+export async function connectKurrentDb(url: string, options: { timeoutMs?: number } = {}): Promise<KurrentDbEventStore> {
+  const timeoutMs = options.timeoutMs ?? 8000;
+  const where = `KurrentDB at ${withoutCredentials(url)}`;
+  let client: KurrentDBClient;
+  try {
+    client = KurrentDBClient.connectionString(url);
+  } catch (error) {
+    throw new EventStoreUnavailableError(`${where} cannot be used: ${reasonOf(error)}`, { cause: error });
+  }
+  const store = new KurrentDbEventStore(client);
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    // The client connects lazily and, for reads, has no deadline of its own.
+    await Promise.race([store.ping(), timeout]);
+    return store;
+  } catch (error) {
+    await client.dispose().catch(() => undefined);
+    throw new EventStoreUnavailableError(`${where} is unreachable: ${reasonOf(error)}`, { cause: error });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function toStreamState(expected: ExpectedRevision): AppendStreamState {
+  if (expected === 'no_stream') return NO_STREAM;
+  if (expected === 'any') return ANY;
+  return BigInt(expected);
+}
+
+function atPosition(position: number): ReadPosition {
+  return { commit: BigInt(position), prepare: BigInt(position) };
+}
+
+/** What the client's stream and $all reads have in common. */
+interface ClientResolvedEvent {
+  readonly event?: {
+    readonly id: string;
+    readonly type: string;
+    readonly streamId: string;
+    readonly revision: bigint;
+    readonly data: unknown;
+    readonly metadata: unknown;
+    readonly position?: { readonly commit: bigint };
+  };
+  readonly commitPosition?: bigint;
+}
+
+function commitPosition(resolved: ClientResolvedEvent): number | undefined {
+  const commit = resolved.event?.position?.commit ?? resolved.commitPosition;
+  return commit === undefined ? undefined : Number(commit);
+}
+
+function toRecorded(resolved: ClientResolvedEvent): RecordedEvent | undefined {
+  const event = resolved.event;
+  if (!event) return undefined;
+  const position = commitPosition(resolved);
+  return {
+    id: event.id,
+    type: event.type,
+    streamName: event.streamId,
+    revision: Number(event.revision),
+    // Servers before 22.6 send no position on stream reads.
+    position: position ?? -1,
+    data: asJson<JsonObject>(event.data),
+    metadata: asJson<EventMetadata>(event.metadata),
+  };
+}
+
+/** The client parses JSON events; an event written elsewhere as bytes is parsed here. */
+function asJson<T>(value: unknown): T {
+  if (value instanceof Uint8Array) return (value.length > 0 ? JSON.parse(Buffer.from(value).toString('utf8')) : {}) as T;
+  return (value ?? {}) as T;
+}
+
+function isSystem(e: RecordedEvent): boolean {
+  return e.type.startsWith('$') || e.streamName.startsWith('$');
+}
+
+function withoutCredentials(url: string): string {
+  return url.replace(/\/\/[^@/?#]*@/, '//');
+}
+
+function reasonOf(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  // The client's errors often carry only their class name as message; their `type` says more.
+  const type = (error as { type?: unknown }).type;
+  const message = error.message.trim();
+  if ((message === '' || message === error.constructor.name) && typeof type === 'string') return type;
+  return message || error.constructor.name;
+}

@@ -1,0 +1,100 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { type Connection, mongo } from 'mongoose';
+import type { SubjectKey, SubjectKeyStore } from './subject-key-store.port.js';
+
+const COLLECTION = 'subject_keys';
+/** MongoDB's duplicate-key error code (E11000). */
+const DUPLICATE_KEY = 11000;
+
+interface KeyDoc {
+  _id: string;
+  orgId: string;
+  subjectId: string;
+  key: mongo.Binary;
+}
+
+export interface MongoSubjectKeyStoreOptions {
+  /** Close the connection in close(); leave false when the connection is shared (MongooseModule). */
+  readonly ownsConnection?: boolean;
+}
+
+/**
+ * Subject keys in MongoDB, collection `subject_keys` `{ _id: keyId, orgId, subjectId, key }`,
+ * with a unique index on (orgId, subjectId) so that concurrent first uses agree on one key.
+ * Forgetting deletes the documents; the key then exists nowhere but in backups, whose
+ * retention bounds how long erased data stays recoverable.
+ */
+export class MongoSubjectKeyStore implements SubjectKeyStore {
+  private readonly ownsConnection: boolean;
+  private indexReady: Promise<void> | undefined;
+
+  constructor(
+    private readonly connection: Connection,
+    options: MongoSubjectKeyStoreOptions = {},
+  ) {
+    this.ownsConnection = options.ownsConnection ?? false;
+  }
+
+  async keyFor(orgId: string, subjectId: string): Promise<SubjectKey> {
+    const keys = await this.keys();
+    // The unique index must exist before the first insert, or a race could create two keys.
+    await this.ensureIndex(keys);
+    // A few rounds: the winner of a race may be forgotten before we read it back.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const existing = await keys.findOne({ orgId, subjectId });
+      if (existing) return { keyId: existing._id, key: toBuffer(existing.key) };
+      const created: KeyDoc = { _id: randomUUID(), orgId, subjectId, key: new mongo.Binary(randomBytes(32)) };
+      try {
+        await keys.insertOne(created);
+        return { keyId: created._id, key: toBuffer(created.key) };
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+        // Another process created the subject's key first: read and use the winner's.
+      }
+    }
+    throw new Error(`Subject key for ${orgId}/${subjectId}: could not settle a key after concurrent updates`);
+  }
+
+  async find(keyId: string): Promise<Buffer | undefined> {
+    const found = await (await this.keys()).findOne({ _id: keyId }, { projection: { key: 1 } });
+    return found ? toBuffer(found.key) : undefined;
+  }
+
+  async forget(orgId: string, subjectId: string): Promise<number> {
+    const result = await (await this.keys()).deleteMany({ orgId, subjectId });
+    return result.deletedCount;
+  }
+
+  async close(): Promise<void> {
+    if (this.ownsConnection) await this.connection.close();
+  }
+
+  private async keys(): Promise<mongo.Collection<KeyDoc>> {
+    // Waits for a lazily opened connection; immediate when it is already open.
+    const db = this.connection.db ?? (await this.connection.asPromise()).db;
+    if (!db) throw new Error('MongoDB subject key store: the connection was never opened');
+    return db.collection<KeyDoc>(COLLECTION);
+  }
+
+  /** Creates the unique index once per store; a failure is retried on the next call. */
+  private ensureIndex(keys: mongo.Collection<KeyDoc>): Promise<void> {
+    this.indexReady ??= keys
+      .createIndex({ orgId: 1, subjectId: 1 }, { unique: true })
+      .then(() => undefined)
+      .catch((err: unknown) => {
+        this.indexReady = undefined;
+        throw err;
+      });
+    return this.indexReady;
+  }
+}
+
+/** The driver returns BSON Binary (or a Buffer under `promoteBuffers`); callers get a Buffer copy. */
+function toBuffer(value: mongo.Binary | Uint8Array): Buffer {
+  if (value instanceof Uint8Array) return Buffer.from(value);
+  return Buffer.from(value.read(0, value.length()));
+}
+
+function isDuplicateKey(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === DUPLICATE_KEY;
+}

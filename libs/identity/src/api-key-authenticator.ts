@@ -1,0 +1,86 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import type { ReadStore } from '../../readstore/src/index.js';
+import type { Clock } from '../../kernel/src/index.js';
+import {
+  type ApiKeyAuthenticator,
+  type AuthenticationResult,
+  CLOCK,
+  ProjectionHost,
+  READ_STORE,
+} from '../../platform/src/index.js';
+import { hashApiKey } from './domain/api-key-secret.js';
+import { IDENTITY_PROJECTION } from './projections/identity.projection.js';
+import { API_KEY_USAGE, API_KEYS_BY_HASH, type ApiKeyHashDoc } from './projections/identity.read-model.js';
+
+const CACHE_TTL_MS = 1_000;
+const CACHE_MAX = 10_000;
+const USAGE_FLUSH_MS = 10_000;
+
+/**
+ * Authenticates X-API-KEY values through a short cache (a revoked key stops working within
+ * CACHE_TTL_MS). A miss catches the identity projection up with the log before answering
+ * "unknown", so a key just created by the CLI works on the very next request. Last use is
+ * kept in memory and written in one batch every USAGE_FLUSH_MS, not once per request.
+ */
+@Injectable()
+export class CachedApiKeyAuthenticator implements ApiKeyAuthenticator, OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('api-keys');
+  private readonly cache = new Map<string, { result: AuthenticationResult; expires: number }>();
+  private readonly lastUsed = new Map<string, string>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    @Inject(ProjectionHost) private readonly projections: ProjectionHost,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  onModuleInit(): void {
+    this.timer = setInterval(() => void this.flushUsage(), USAGE_FLUSH_MS);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.flushUsage();
+  }
+
+  async authenticate(rawKey: string): Promise<AuthenticationResult> {
+    const hash = hashApiKey(rawKey);
+    const now = Date.now();
+    const cached = this.cache.get(hash);
+    const result = cached && cached.expires > now ? cached.result : await this.lookup(hash);
+    if (result.outcome === 'ok') this.lastUsed.set(result.principal.keyId, this.clock.now().toISOString());
+    return result;
+  }
+
+  private async lookup(hash: string): Promise<AuthenticationResult> {
+    let doc = await this.readStore.get<ApiKeyHashDoc>(API_KEYS_BY_HASH, hash);
+    if (!doc) {
+      await this.projections.catchUp(IDENTITY_PROJECTION);
+      doc = await this.readStore.get<ApiKeyHashDoc>(API_KEYS_BY_HASH, hash);
+    }
+    // Unknown keys are not cached: they may be created at any moment.
+    if (!doc) return { outcome: 'unknown' };
+    const result: AuthenticationResult =
+      doc.status === 'active'
+        ? { outcome: 'ok', principal: { orgId: doc.orgId, keyId: doc.keyId, team: doc.team } }
+        : { outcome: 'inactive', reason: doc.status };
+    if (this.cache.size >= CACHE_MAX) this.cache.clear();
+    this.cache.set(hash, { result, expires: Date.now() + CACHE_TTL_MS });
+    return result;
+  }
+
+  async flushUsage(): Promise<void> {
+    if (this.lastUsed.size === 0) return;
+    const batch = [...this.lastUsed.entries()];
+    this.lastUsed.clear();
+    try {
+      await this.readStore.commit(
+        batch.map(([keyId, at]) => ({ op: 'put' as const, collection: API_KEY_USAGE, id: keyId, doc: { lastUsedAt: at } })),
+      );
+    } catch (error) {
+      this.logger.warn({ msg: 'could not record API key use', error: String(error) });
+    }
+  }
+}

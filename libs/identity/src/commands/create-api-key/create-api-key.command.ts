@@ -1,0 +1,22 @@
+import { Command } from '@nestjs/cqrs';
+import type { CommandContext } from '../../../../kernel/src/index.js';
+
+export interface CreatedApiKey {
+  readonly keyId: string;
+  readonly orgId: string;
+  /** The key itself: shown once, never stored. */
+  readonly key: string;
+}
+
+export class CreateApiKeyCommand extends Command<CreatedApiKey> {
+  constructor(
+    readonly orgId: string,
+    readonly name: string | null,
+    readonly team: string | null,
+    readonly context: CommandContext,
+    /** Set when the key replaces another one (rotation). */
+    readonly rotatedFrom: string | null = null,
+  ) {
+    super();
+  }
+}

@@ -1,0 +1,12 @@
+import { Command } from '@nestjs/cqrs';
+import type { CommandContext } from '../../../../kernel/src/index.js';
+
+export class CreateOrganizationCommand extends Command<{ orgId: string; name: string }> {
+  constructor(
+    readonly orgId: string,
+    readonly name: string,
+    readonly context: CommandContext,
+  ) {
+    super();
+  }
+}

@@ -1,0 +1,12 @@
+import { Command } from '@nestjs/cqrs';
+import type { CommandContext } from '../../../../kernel/src/index.js';
+
+export class RevokeApiKeyCommand extends Command<void> {
+  constructor(
+    readonly orgId: string,
+    readonly keyId: string,
+    readonly context: CommandContext,
+  ) {
+    super();
+  }
+}

@@ -1,0 +1,26 @@
+import type { DomainEvent } from '../../../kernel/src/index.js';
+
+export type OrganizationCreated = DomainEvent<'OrganizationCreated', { orgId: string; name: string }>;
+
+export type ApiKeyCreated = DomainEvent<
+  'ApiKeyCreated',
+  {
+    keyId: string;
+    orgId: string;
+    name: string | null;
+    team: string | null;
+    /** SHA-256 of the key; the key itself is never stored. */
+    hash: string;
+    /** The first characters of the key, so people can tell their keys apart. */
+    prefix: string;
+    rotatedFrom: string | null;
+  }
+>;
+
+export type ApiKeyRotated = DomainEvent<'ApiKeyRotated', { keyId: string; replacedBy: string }>;
+export type ApiKeyRevoked = DomainEvent<'ApiKeyRevoked', { keyId: string }>;
+
+export type OrganizationEvent = OrganizationCreated;
+export type ApiKeyEvent = ApiKeyCreated | ApiKeyRotated | ApiKeyRevoked;
+
+export const IDENTITY_EVENT_TYPES = ['OrganizationCreated', 'ApiKeyCreated', 'ApiKeyRotated', 'ApiKeyRevoked'] as const;

@@ -1,0 +1,27 @@
+import { conflict, type Decider, invalidField } from '../../../kernel/src/index.js';
+import type { OrganizationEvent } from './identity.events.js';
+
+export type OrganizationCommand = { type: 'CreateOrganization'; orgId: string; name: string };
+export type OrganizationState = { exists: boolean; name: string | null };
+
+/** Lower-case letters, digits, `-` and `_`: ids appear in URLs, stream names and logs. */
+export const ORG_ID = /^[a-z0-9][a-z0-9_-]{0,62}$/;
+
+export const organizationDecider: Decider<OrganizationCommand, OrganizationState, OrganizationEvent> = {
+  initialState: { exists: false, name: null },
+  decide(command, state) {
+    if (!ORG_ID.test(command.orgId)) {
+      throw invalidField('/id', 'An organization id is 1-63 lower-case letters, digits, "-" or "_"');
+    }
+    const name = command.name.trim();
+    if (name === '' || name.length > 200) throw invalidField('/name', 'A name is 1-200 characters');
+    if (state.exists) throw conflict(`Organization ${command.orgId} already exists`);
+    return [{ type: 'OrganizationCreated', data: { orgId: command.orgId, name } }];
+  },
+  evolve(state, event) {
+    switch (event.type) {
+      case 'OrganizationCreated':
+        return { exists: true, name: event.data.name };
+    }
+  },
+};

@@ -1,0 +1,39 @@
+import { type DynamicModule, Inject, Module, type OnModuleInit } from '@nestjs/common';
+import { API_KEY_AUTHENTICATOR, ProjectionHost } from '../../platform/src/index.js';
+import { CachedApiKeyAuthenticator } from './api-key-authenticator.js';
+import { CreateApiKeyHandler } from './commands/create-api-key/create-api-key.handler.js';
+import { CreateOrganizationHandler } from './commands/create-organization/create-organization.handler.js';
+import { RevokeApiKeyHandler } from './commands/revoke-api-key/revoke-api-key.handler.js';
+import { RotateApiKeyHandler } from './commands/rotate-api-key/rotate-api-key.handler.js';
+import { identityProjection } from './projections/identity.projection.js';
+import { GetOrganizationHandler } from './queries/get-organization/get-organization.handler.js';
+import { GetOrganizationHttpController } from './queries/get-organization/get-organization.http.controller.js';
+import { ListApiKeysHandler } from './queries/list-api-keys/list-api-keys.handler.js';
+
+/** Organizations and API keys (event-sourced), and API-key authentication. */
+@Module({})
+export class IdentityModule implements OnModuleInit {
+  constructor(@Inject(ProjectionHost) private readonly projections: ProjectionHost) {}
+
+  static register(options: { http: boolean }): DynamicModule {
+    return {
+      module: IdentityModule,
+      controllers: options.http ? [GetOrganizationHttpController] : [],
+      providers: [
+        CreateOrganizationHandler,
+        CreateApiKeyHandler,
+        RotateApiKeyHandler,
+        RevokeApiKeyHandler,
+        ListApiKeysHandler,
+        GetOrganizationHandler,
+        CachedApiKeyAuthenticator,
+        { provide: API_KEY_AUTHENTICATOR, useExisting: CachedApiKeyAuthenticator },
+      ],
+      exports: [API_KEY_AUTHENTICATOR],
+    };
+  }
+
+  onModuleInit(): void {
+    this.projections.register(identityProjection);
+  }
+}

@@ -1,0 +1,24 @@
+import { Controller, Get } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiCustomerRoute, CurrentPrincipal, type Principal } from '../../../../platform/src/index.js';
+import { GetOrganizationQuery } from './get-organization.query.js';
+import { OrganizationResponseDto } from './get-organization.response.dto.js';
+
+@ApiTags('organization')
+@Controller('api/v1/organization')
+export class GetOrganizationHttpController {
+  constructor(private readonly queries: QueryBus) {}
+
+  @Get()
+  @ApiOperation({
+    summary: 'The organization (and key) the X-API-KEY belongs to',
+    description: 'Our extension: lets an integration check which organization its key is scoped to.',
+  })
+  @ApiOkResponse({ type: OrganizationResponseDto })
+  @ApiCustomerRoute()
+  async get(@CurrentPrincipal() principal: Principal): Promise<OrganizationResponseDto> {
+    const org = await this.queries.execute(new GetOrganizationQuery(principal.orgId));
+    return { ...org, apiKey: { id: principal.keyId, team: principal.team } };
+  }
+}

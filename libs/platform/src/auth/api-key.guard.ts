@@ -1,0 +1,30 @@
+import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { FastifyRequest } from 'fastify';
+import { forbidden, unauthorized } from '../../../kernel/src/index.js';
+import { API_KEY_AUTHENTICATOR, type ApiKeyAuthenticator, IS_PUBLIC, type Principal } from './principal.js';
+
+/** Every route needs an X-API-KEY unless marked @Public(). */
+@Injectable()
+export class ApiKeyGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    @Inject(API_KEY_AUTHENTICATOR) private readonly authenticator: ApiKeyAuthenticator,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
+    const request = context.switchToHttp().getRequest<FastifyRequest & { principal?: Principal }>();
+    // Fastify lower-cases header names, so X-API-KEY matches in any case.
+    const raw = request.headers['x-api-key'];
+    const key = Array.isArray(raw) ? raw[0] : raw;
+    if (!key) throw unauthorized('The X-API-KEY header is missing');
+    const result = await this.authenticator.authenticate(key.trim());
+    if (result.outcome === 'unknown') throw unauthorized('The API key is not valid');
+    if (result.outcome === 'inactive') {
+      throw forbidden(result.reason === 'revoked' ? 'The API key was revoked' : 'The API key was rotated out');
+    }
+    request.principal = result.principal;
+    return true;
+  }
+}

@@ -1,0 +1,31 @@
+import { createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
+
+/** Who is calling: the organization (and team) an API key is scoped to. */
+export interface Principal {
+  readonly orgId: string;
+  readonly keyId: string;
+  readonly team: string | null;
+}
+
+export type AuthenticationResult =
+  | { readonly outcome: 'ok'; readonly principal: Principal }
+  | { readonly outcome: 'unknown' }
+  | { readonly outcome: 'inactive'; readonly reason: 'revoked' | 'rotated' };
+
+/** Implemented by the identity module; the guard only knows this contract. */
+export interface ApiKeyAuthenticator {
+  authenticate(rawKey: string): Promise<AuthenticationResult>;
+}
+
+export const API_KEY_AUTHENTICATOR = Symbol('ApiKeyAuthenticator');
+
+const PUBLIC = 'warden:public';
+/** Marks a route that needs no API key (health, metrics, signing keys). */
+export const Public = () => SetMetadata(PUBLIC, true);
+export const IS_PUBLIC = PUBLIC;
+
+export const CurrentPrincipal = createParamDecorator((_: unknown, ctx: ExecutionContext): Principal => {
+  const request = ctx.switchToHttp().getRequest<{ principal?: Principal }>();
+  if (!request.principal) throw new Error('No principal on an authenticated route');
+  return request.principal;
+});

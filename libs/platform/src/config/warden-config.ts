@@ -1,0 +1,126 @@
+import { BlockList, isIP } from 'node:net';
+import { isAbsolute, resolve } from 'node:path';
+
+export type WardenRole = 'all' | 'api' | 'worker';
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface WardenConfig {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  readonly role: WardenRole;
+  readonly eventStoreUrl: string | undefined;
+  readonly mongoUrl: string | undefined;
+  /** CIDR ranges exempt from the outbound private-address block (DESIGN.md section 6). */
+  readonly outboundAllowlist: readonly string[];
+  readonly logLevel: LogLevel;
+  readonly bodyLimitBytes: number;
+  /** Sustained requests per second per API key; 0 disables rate limiting. */
+  readonly rateLimitPerSecond: number;
+  readonly rateLimitBurst: number;
+  /** `full` fsyncs every (grouped) commit; `normal` trades power-loss safety for speed. */
+  readonly sqliteSync: 'full' | 'normal';
+}
+
+/** A bad environment value: start-up stops with this one line. */
+export class ConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const ROLES: readonly WardenRole[] = ['all', 'api', 'worker'];
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** Reads and validates the environment; the only place that looks at process.env. */
+export function loadConfig(env: Env = process.env, cwd = process.cwd()): WardenConfig {
+  const dataDir = str(env, 'WARDEN_DATA_DIR') ?? './data';
+  return {
+    port: int(env, 'PORT', 3000, 0, 65535),
+    host: str(env, 'HOST') ?? '0.0.0.0',
+    dataDir: isAbsolute(dataDir) ? dataDir : resolve(cwd, dataDir),
+    role: oneOf(env, 'WARDEN_ROLE', ROLES, 'all'),
+    eventStoreUrl: url(env, 'WARDEN_EVENTSTORE_URL', ['kurrentdb:', 'kurrentdb+discover:', 'esdb:', 'esdb+discover:']),
+    mongoUrl: url(env, 'WARDEN_MONGO_URL', ['mongodb:', 'mongodb+srv:']),
+    outboundAllowlist: cidrList(env, 'WARDEN_OUTBOUND_ALLOWLIST'),
+    logLevel: oneOf(env, 'WARDEN_LOG_LEVEL', LOG_LEVELS, 'info'),
+    bodyLimitBytes: int(env, 'WARDEN_BODY_LIMIT_BYTES', 10 * 1024 * 1024, 1024, 1024 ** 3),
+    rateLimitPerSecond: int(env, 'WARDEN_RATE_LIMIT_PER_SECOND', 100, 0, 1_000_000),
+    rateLimitBurst: int(env, 'WARDEN_RATE_LIMIT_BURST', 200, 1, 10_000_000),
+    sqliteSync: oneOf(env, 'WARDEN_SQLITE_SYNC', ['full', 'normal'] as const, 'full'),
+  };
+}
+
+function str(env: Env, name: string): string | undefined {
+  const v = env[name]?.trim();
+  return v === undefined || v === '' ? undefined : v;
+}
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = str(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = str(env, name);
+  if (raw === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
+function url(env: Env, name: string, protocols: readonly string[]): string | undefined {
+  const raw = str(env, name);
+  if (raw === undefined) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, 'is not a valid URL');
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `must use one of the schemes ${protocols.map((p) => p + '//').join(', ')}`);
+  }
+  return raw;
+}
+
+function cidrList(env: Env, name: string): string[] {
+  const raw = str(env, name);
+  if (raw === undefined) return [];
+  const ranges = raw.split(',').map((r) => r.trim()).filter((r) => r !== '');
+  for (const range of ranges) {
+    const [address, bits, extra] = range.split('/');
+    const family = isIP(address ?? '');
+    const prefix = Number(bits);
+    if (
+      extra !== undefined ||
+      family === 0 ||
+      bits === undefined ||
+      !/^\d+$/.test(bits) ||
+      prefix > (family === 4 ? 32 : 128)
+    ) {
+      throw new ConfigError(name, `has an invalid CIDR range "${range}" (expected e.g. 127.0.0.0/8)`);
+    }
+  }
+  return ranges;
+}
+
+/** The allowlist as a matcher, for the guarded outbound client. */
+export function allowlistMatcher(ranges: readonly string[]): BlockList {
+  const list = new BlockList();
+  for (const range of ranges) {
+    const [address, bits] = range.split('/') as [string, string];
+    list.addSubnet(address, Number(bits), isIP(address) === 4 ? 'ipv4' : 'ipv6');
+  }
+  return list;
+}
+
+export const WARDEN_CONFIG = Symbol('WardenConfig');

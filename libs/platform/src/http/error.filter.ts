@@ -1,0 +1,34 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter, Inject, Logger, NotFoundException } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { WARDEN_CONFIG, type WardenConfig } from '../config/warden-config.js';
+import { methodNotAllowed, notFound } from '../../../kernel/src/index.js';
+import { RouteTable } from './route-table.js';
+import { sendError } from './send-error.js';
+
+/** Maps every exception that reaches Nest to the section 7 body. */
+@Catch()
+export class ErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger('http');
+
+  constructor(
+    @Inject(WARDEN_CONFIG) private readonly config: WardenConfig,
+    private readonly routes: RouteTable,
+  ) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
+    if (exception instanceof NotFoundException) {
+      const allowed = this.routes.allowedMethods(request.url);
+      if (allowed.length > 0) exception = methodNotAllowed(`${request.method} is not allowed on this path`, allowed);
+      else exception = notFound(`No route ${request.method} ${request.url.split('?')[0]}`);
+    }
+    sendError(
+      exception,
+      request,
+      http.getResponse<FastifyReply>(),
+      this.config.bodyLimitBytes,
+      this.logger,
+    );
+  }
+}

@@ -1,0 +1,89 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { DynamicModule, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { rateLimited } from '../../../kernel/src/index.js';
+import type { WardenConfig } from '../config/warden-config.js';
+import { Metrics } from '../observability/metrics.js';
+import { PinoNestLogger } from '../observability/logger.js';
+import { buildOpenApiDocument, serveOpenApi } from '../openapi/openapi.js';
+import { errorBody } from './error-body.js';
+import { RouteTable } from './route-table.js';
+import { createValidationPipe } from './validation.js';
+import { TokenBuckets } from './token-bucket.js';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * The HTTP application: Fastify under Nest, with request ids, per-key rate limits, metrics,
+ * JSON-only bodies and the section 7 error body for everything that goes wrong.
+ */
+export async function createHttpApp(
+  rootModule: Type | DynamicModule,
+  config: WardenConfig,
+  logger: Logger,
+  version: string,
+): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    loggerInstance: logger.child({ component: 'http' }),
+    bodyLimit: config.bodyLimitBytes,
+    routerOptions: { ignoreTrailingSlash: true },
+    genReqId: (req: IncomingMessage) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    return503OnClosing: true,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(rootModule, adapter, {
+    logger: new PinoNestLogger(logger),
+    abortOnError: false,
+  });
+  const fastify = app.getHttpAdapter().getInstance();
+  const routes = app.get(RouteTable);
+  const metrics = app.get(Metrics);
+
+  fastify.addHook('onRoute', (route) => routes.add(route.method, route.url));
+  // Only JSON bodies: anything else is a 415 rather than a string that fails validation later.
+  fastify.removeContentTypeParser('text/plain');
+
+  fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    reply.header('X-Request-Id', request.id);
+    (request as FastifyRequest & { startedAt?: bigint }).startedAt = process.hrtime.bigint();
+  });
+
+  if (config.rateLimitPerSecond > 0) {
+    const buckets = new TokenBuckets(config.rateLimitPerSecond, config.rateLimitBurst);
+    fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+      if (!request.url.startsWith('/api/')) return;
+      const key = request.headers['x-api-key'];
+      const bucket =
+        typeof key === 'string' && key !== ''
+          ? 'key:' + createHash('sha256').update(key.trim()).digest('base64url')
+          : 'ip:' + request.ip;
+      const wait = buckets.take(bucket);
+      if (wait > 0) {
+        const error = rateLimited(wait);
+        for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+        return reply.status(429).type('application/json').send(errorBody(error, request.id));
+      }
+    });
+  }
+
+  fastify.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    const started = (request as FastifyRequest & { startedAt?: bigint }).startedAt;
+    metrics.httpRequests.inc({ method: request.method, route, status: String(reply.statusCode) });
+    if (started !== undefined) {
+      metrics.httpDuration.observe({ method: request.method, route }, Number(process.hrtime.bigint() - started) / 1e9);
+    }
+  });
+
+  app.useGlobalPipes(createValidationPipe());
+  app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
+  serveOpenApi(app, buildOpenApiDocument(app, version));
+  await app.init();
+  return app;
+}

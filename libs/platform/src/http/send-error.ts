@@ -1,0 +1,24 @@
+import type { LoggerService } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { errorBody } from './error-body.js';
+import { toDomainError } from './to-domain-error.js';
+
+export function sendError(
+  exception: unknown,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  bodyLimitBytes: number,
+  logger: LoggerService,
+): void {
+  const { error, unexpected } = toDomainError(exception, bodyLimitBytes);
+  if (unexpected) {
+    logger.error({ msg: 'unexpected error', requestId: request.id, err: describe(exception) });
+  }
+  if (reply.sent) return;
+  for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+  reply.status(error.status).type('application/json').send(errorBody(error, request.id));
+}
+
+function describe(e: unknown): Record<string, unknown> {
+  return e instanceof Error ? { name: e.name, message: e.message, stack: e.stack } : { value: String(e) };
+}

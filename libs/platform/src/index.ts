@@ -1,0 +1,15 @@
+export * from './config/warden-config.js';
+export * from './tokens.js';
+export * from './auth/principal.js';
+export { ApiKeyGuard } from './auth/api-key.guard.js';
+export { ErrorBodyDto, ErrorItemDto, errorBody } from './http/error-body.js';
+export { createHttpApp } from './http/http-app.js';
+export { escapePointer } from './http/validation.js';
+export { ApiErrors, ApiCustomerRoute } from './openapi/api-errors.decorator.js';
+export { buildOpenApiDocument } from './openapi/openapi.js';
+export { Metrics } from './observability/metrics.js';
+export { createRootLogger, PinoNestLogger } from './observability/logger.js';
+export { openStorage, type Storage } from './storage/storage.js';
+export { ProjectionHost } from './storage/projection-host.js';
+export { STORAGE, EVENT_STORE, READ_STORE, SUBJECT_KEY_STORE } from './storage/storage.tokens.js';
+export { PlatformModule, type PlatformOptions } from './platform.module.js';

@@ -1,0 +1,51 @@
+import { Controller, Get, Header, Inject } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { unavailable } from '../../../kernel/src/index.js';
+import { Public } from '../auth/principal.js';
+import { ApiErrors } from '../openapi/api-errors.decorator.js';
+import { STORAGE } from '../storage/storage.tokens.js';
+import type { Storage } from '../storage/storage.js';
+import { Metrics } from './metrics.js';
+
+class HealthResponseDto {
+  @ApiProperty({ example: 'ok', enum: ['ok'] })
+  status!: 'ok';
+}
+
+@ApiTags('operations')
+@Controller()
+@Public()
+export class HealthHttpController {
+  constructor(
+    @Inject(STORAGE) private readonly storage: Storage,
+    private readonly metrics: Metrics,
+  ) {}
+
+  @Get('health/live')
+  @ApiOperation({ summary: 'Liveness: the process answers' })
+  @ApiOkResponse({ type: HealthResponseDto })
+  @ApiErrors(500)
+  live(): HealthResponseDto {
+    return { status: 'ok' };
+  }
+
+  @Get('health/ready')
+  @ApiOperation({ summary: 'Readiness: the event store and the read-model store answer' })
+  @ApiOkResponse({ type: HealthResponseDto })
+  @ApiErrors(500, 503)
+  async ready(): Promise<HealthResponseDto> {
+    const checks = await Promise.allSettled([this.storage.events.ping(), this.storage.readStore.ping()]);
+    const failed = ['event store', 'read-model store'].filter((_, i) => checks[i]!.status === 'rejected');
+    if (failed.length > 0) throw unavailable(`Not reachable: ${failed.join(', ')}`);
+    return { status: 'ok' };
+  }
+
+  @Get('metrics')
+  @Header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8')
+  @ApiOperation({ summary: 'Prometheus metrics: request rates and latencies, event-store appends, projection lag' })
+  @ApiOkResponse({ description: 'Prometheus text exposition format', schema: { type: 'string' } })
+  @ApiErrors(500)
+  async metricsText(): Promise<string> {
+    return this.metrics.registry.metrics();
+  }
+}

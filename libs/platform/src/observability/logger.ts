@@ -1,0 +1,53 @@
+import type { LoggerService } from '@nestjs/common';
+import { pino, type Logger } from 'pino';
+import type { LogLevel } from '../config/warden-config.js';
+
+/**
+ * Structured JSON logs on stderr (stdout belongs to CLI results). Header values that carry
+ * secrets are redacted wherever they appear.
+ */
+export function createRootLogger(level: LogLevel): Logger {
+  return pino(
+    {
+      level,
+      base: { service: 'warden' },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      redact: {
+        paths: ['req.headers["x-api-key"]', 'headers["x-api-key"]', '*.apiKey', '*.secret', '*.password'],
+        censor: '[redacted]',
+      },
+    },
+    pino.destination({ fd: 2, sync: false }),
+  );
+}
+
+/** Nest's logger interface over pino. */
+export class PinoNestLogger implements LoggerService {
+  constructor(private readonly logger: Logger) {}
+  log(message: unknown, context?: string): void {
+    this.write('info', message, context);
+  }
+  error(message: unknown, trace?: string, context?: string): void {
+    this.write('error', message, context, trace);
+  }
+  warn(message: unknown, context?: string): void {
+    this.write('warn', message, context);
+  }
+  debug(message: unknown, context?: string): void {
+    this.write('debug', message, context);
+  }
+  verbose(message: unknown, context?: string): void {
+    this.write('trace', message, context);
+  }
+  fatal(message: unknown, context?: string): void {
+    this.write('fatal', message, context);
+  }
+
+  private write(level: 'info' | 'error' | 'warn' | 'debug' | 'trace' | 'fatal', message: unknown, context?: string, trace?: string): void {
+    const fields: Record<string, unknown> = {};
+    if (context) fields['context'] = context;
+    if (trace) fields['trace'] = trace;
+    if (typeof message === 'object' && message !== null) this.logger[level]({ ...fields, ...message });
+    else this.logger[level](fields, String(message));
+  }
+}

@@ -1,0 +1,34 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiHeader, ApiResponse, ApiSecurity } from '@nestjs/swagger';
+import { ErrorBodyDto } from '../http/error-body.js';
+import { API_KEY_SCHEME } from './openapi.js';
+
+const DESCRIPTIONS: Record<number, string> = {
+  400: 'Validation failure, malformed JSON (`/errors/invalid-user-input`, with a `pointer` to the field)',
+  401: 'The API key is missing or not valid (`/errors/unauthorized`)',
+  403: 'The API key was revoked or rotated out (`/errors/forbidden`)',
+  404: 'Not found (`/errors/not-found`)',
+  405: 'Method not allowed on this path (`/errors/method-not-allowed`)',
+  409: 'Concurrent update conflict (`/errors/concurrent-update-conflict`)',
+  413: 'The request body exceeds the configured limit (`/errors/payload-too-large`)',
+  415: 'The request body is not JSON (`/errors/unsupported-media-type`)',
+  429: 'Rate limit exceeded for this API key; see `Retry-After` (`/errors/rate-limited`)',
+  500: 'Internal error; no details are leaked (`/errors/internal`)',
+  503: 'A store is unavailable (`/errors/unavailable`)',
+};
+
+/** Documents the section 7 error body for the given statuses. */
+export function ApiErrors(...statuses: number[]): MethodDecorator & ClassDecorator {
+  return applyDecorators(
+    ...statuses.map((status) => ApiResponse({ status, description: DESCRIPTIONS[status] ?? 'Error', type: ErrorBodyDto })),
+  );
+}
+
+/** An API-key-authenticated customer route: security scheme plus the errors every such route can give. */
+export function ApiCustomerRoute(...extraStatuses: number[]): MethodDecorator & ClassDecorator {
+  return applyDecorators(
+    ApiSecurity(API_KEY_SCHEME),
+    ApiHeader({ name: 'X-Request-Id', required: false, description: 'Correlation id to reuse; one is generated otherwise' }),
+    ApiErrors(...[...new Set([401, 403, 404, 405, 429, 500, ...extraStatuses])].sort((a, b) => a - b)),
+  );
+}

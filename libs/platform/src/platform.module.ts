@@ -1,0 +1,79 @@
+import { type DynamicModule, Global, Inject, Logger, Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { getConnectionToken } from '@nestjs/mongoose';
+import { PersonalDataPolicy } from '../../eventstore/src/index.js';
+import { randomIds, systemClock } from '../../kernel/src/index.js';
+import { WARDEN_CONFIG, type WardenConfig } from './config/warden-config.js';
+import { ErrorFilter } from './http/error.filter.js';
+import { RouteTable } from './http/route-table.js';
+import { HealthHttpController } from './observability/health.http.controller.js';
+import { instrumentEventStore } from './observability/instrumented-event-store.js';
+import { Metrics } from './observability/metrics.js';
+import { ProjectionHost } from './storage/projection-host.js';
+import type { Storage } from './storage/storage.js';
+import { EVENT_STORE, READ_STORE, STORAGE, SUBJECT_KEY_STORE } from './storage/storage.tokens.js';
+import { CLOCK, ID_GENERATOR } from './tokens.js';
+
+export interface PlatformOptions {
+  /** The server runs projections (worker and all roles); the CLI catches up on demand only. */
+  readonly runProjections: boolean;
+}
+
+const PLATFORM_OPTIONS = Symbol('PlatformOptions');
+
+/** Starts the projections in the roles that run them, and closes the stores last on shutdown. */
+class StorageLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('lifecycle');
+
+  constructor(
+    @Inject(WARDEN_CONFIG) private readonly config: WardenConfig,
+    @Inject(STORAGE) private readonly storage: Storage,
+    @Inject(ProjectionHost) private readonly projections: ProjectionHost,
+    @Inject(PLATFORM_OPTIONS) private readonly options: PlatformOptions,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.options.runProjections && this.config.role !== 'api') await this.projections.startAll();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.projections.stopAll();
+    await this.storage.close();
+    this.logger.log('stores closed');
+  }
+}
+
+@Global()
+@Module({})
+export class PlatformModule {
+  static forRoot(config: WardenConfig, storage: Storage, options: PlatformOptions): DynamicModule {
+    const providers = [
+      { provide: WARDEN_CONFIG, useValue: config },
+      { provide: PLATFORM_OPTIONS, useValue: options },
+      { provide: STORAGE, useValue: storage },
+      {
+        provide: EVENT_STORE,
+        useFactory: (metrics: Metrics) => instrumentEventStore(storage.events, metrics),
+        inject: [Metrics],
+      },
+      { provide: READ_STORE, useValue: storage.readStore },
+      { provide: SUBJECT_KEY_STORE, useValue: storage.subjectKeys },
+      { provide: PersonalDataPolicy, useValue: storage.personalData },
+      { provide: CLOCK, useValue: systemClock },
+      { provide: ID_GENERATOR, useValue: randomIds },
+      ...(storage.mongo ? [{ provide: getConnectionToken(), useValue: storage.mongo }] : []),
+      Metrics,
+      RouteTable,
+      ProjectionHost,
+      StorageLifecycle,
+      { provide: APP_FILTER, useClass: ErrorFilter },
+    ];
+    return {
+      module: PlatformModule,
+      global: true,
+      controllers: [HealthHttpController],
+      providers,
+      exports: providers.filter((p) => p !== StorageLifecycle && !(typeof p === 'object' && 'provide' in p && p.provide === APP_FILTER)),
+    };
+  }
+}

@@ -1,0 +1,78 @@
+import { join } from 'node:path';
+import type { Connection } from 'mongoose';
+import {
+  connectKurrentDb,
+  type EventStore,
+  MongoSubjectKeyStore,
+  openSqlite,
+  PersonalDataEventStore,
+  PersonalDataPolicy,
+  type SqliteDatabase,
+  SqliteEventStore,
+  SQLITE_FILE_NAME,
+  SqliteSubjectKeyStore,
+  type SubjectKeyStore,
+} from '../../../eventstore/src/index.js';
+import { connectMongo, MongoReadStore, type ReadStore, SqliteReadStore } from '../../../readstore/src/index.js';
+import type { WardenConfig } from '../config/warden-config.js';
+
+/** The stores of one process, chosen by configuration (DESIGN.md section 2). */
+export interface Storage {
+  /** The log as the application sees it: personal fields sealed on write, opened on read. */
+  readonly events: EventStore;
+  readonly readStore: ReadStore;
+  readonly subjectKeys: SubjectKeyStore;
+  readonly personalData: PersonalDataPolicy;
+  readonly mongo: Connection | undefined;
+  /** Human-readable description for the start-up log line. */
+  readonly description: string;
+  close(): Promise<void>;
+}
+
+export async function openStorage(
+  config: Pick<WardenConfig, 'dataDir' | 'eventStoreUrl' | 'mongoUrl' | 'sqliteSync'>,
+  personalData = new PersonalDataPolicy(),
+): Promise<Storage> {
+  const sqliteConnections: SqliteDatabase[] = [];
+  const sqlite = (sync: 'full' | 'normal') => {
+    const db = openSqlite(join(config.dataDir, SQLITE_FILE_NAME), { synchronous: sync });
+    sqliteConnections.push(db);
+    return db;
+  };
+  const closers: Array<() => Promise<void>> = [];
+  try {
+    const rawEvents: EventStore = config.eventStoreUrl
+      ? await connectKurrentDb(config.eventStoreUrl)
+      : new SqliteEventStore(sqlite(config.sqliteSync));
+    closers.push(() => rawEvents.close());
+
+    const mongo = config.mongoUrl ? await connectMongo(config.mongoUrl) : undefined;
+    if (mongo) closers.push(() => mongo.close());
+    // Read models can always be rebuilt from the log, and their checkpoint commits with them,
+    // so their connection skips the per-commit fsync.
+    const readStore: ReadStore = mongo ? new MongoReadStore(mongo) : new SqliteReadStore(sqlite('normal'));
+    const subjectKeys: SubjectKeyStore = mongo
+      ? new MongoSubjectKeyStore(mongo)
+      : new SqliteSubjectKeyStore(sqlite(config.sqliteSync));
+
+    return {
+      events: new PersonalDataEventStore(rawEvents, personalData, subjectKeys),
+      readStore,
+      subjectKeys,
+      personalData,
+      mongo,
+      description: [
+        config.eventStoreUrl ? 'events: KurrentDB' : `events: SQLite (${config.dataDir}/${SQLITE_FILE_NAME})`,
+        mongo ? 'read models: MongoDB' : 'read models: SQLite',
+      ].join(', '),
+      close: async () => {
+        for (const close of closers.reverse()) await close().catch(() => undefined);
+        for (const db of sqliteConnections) db.close();
+      },
+    };
+  } catch (error) {
+    for (const close of closers.reverse()) await close().catch(() => undefined);
+    for (const db of sqliteConnections) db.close();
+    throw error;
+  }
+}

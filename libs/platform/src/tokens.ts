@@ -1,0 +1,2 @@
+export const CLOCK = Symbol('Clock');
+export const ID_GENERATOR = Symbol('IdGenerator');

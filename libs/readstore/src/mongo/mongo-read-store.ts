@@ -1,0 +1,248 @@
+import mongoose, { type Connection, type mongo } from 'mongoose';
+import {
+  CheckpointConflictError,
+  type CheckpointMove,
+  type Filter,
+  type FindOptions,
+  type ReadDocument,
+  type ReadStore,
+  ReadStoreUnavailableError,
+  type Write,
+} from '../read-store.port.js';
+
+/** Read-model collection `orders` lives in the MongoDB collection `rm_orders`. */
+const COLLECTION_PREFIX = 'rm_';
+const CHECKPOINTS = 'projection_checkpoints';
+const DEFAULT_CONNECT_TIMEOUT_MS = 8000;
+/** MongoDB's duplicate-key error code (E11000). */
+const DUPLICATE_KEY = 11000;
+
+/** Same field grammar as the SQLite adapter; also keeps `$`-operators out of filters and sorts. */
+const FIELD = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+
+type StoredDoc = { _id: string } & mongo.Document;
+type CheckpointDoc = { _id: string; position: number };
+
+function field(name: string): string {
+  if (!FIELD.test(name)) throw new Error(`Invalid field name in read-model query: ${name}`);
+  return name;
+}
+
+export interface MongoReadStoreOptions {
+  /** Close the connection in close(); true only when the store (or its caller) opened it for itself. */
+  readonly ownsConnection?: boolean;
+}
+
+/**
+ * Read models in MongoDB, through the native driver of a mongoose Connection (no schemas):
+ * one collection `rm_<name>` per read-model collection holding `{ _id: id, ...doc }`, and the
+ * projections' checkpoints in `projection_checkpoints` as `{ _id: projection, position }`.
+ *
+ * NOT TRANSACTIONAL: unlike SQLite, a commit's writes and its checkpoint move are separate
+ * operations (no multi-document transaction, so a standalone server works). The writes land
+ * first and the checkpoint moves last, so a crash in between leaves the checkpoint behind and
+ * the batch is replayed on restart; projections are idempotent (puts replace, deletes of
+ * missing ids are no-ops), which makes the replay harmless.
+ */
+export class MongoReadStore implements ReadStore {
+  private readonly ownsConnection: boolean;
+
+  constructor(
+    private readonly connection: Connection,
+    options: MongoReadStoreOptions = {},
+  ) {
+    this.ownsConnection = options.ownsConnection ?? false;
+  }
+
+  async get<T extends ReadDocument>(collection: string, id: string): Promise<T | undefined> {
+    const docs = await this.docs(collection);
+    const found = await docs.findOne({ _id: id }, { projection: { _id: 0 } });
+    return found === null ? undefined : (found as unknown as T);
+  }
+
+  async find<T extends ReadDocument>(collection: string, filter: Filter = {}, options: FindOptions = {}): Promise<T[]> {
+    // Mongo reads limit 0 as "no limit"; the port (like SQL's LIMIT 0) means none.
+    if (options.limit === 0) return [];
+    const docs = await this.docs(collection);
+    const sort: Record<string, 1 | -1> = {};
+    for (const s of options.sort ?? []) sort[field(s.field)] = s.direction === 'desc' ? -1 : 1;
+    if (!('_id' in sort)) sort['_id'] = 1; // final tie-breaker, as `id ASC` on SQLite
+    let cursor = docs.find(mongoFilter(filter), { projection: { _id: 0 } }).sort(sort);
+    if (options.skip !== undefined && options.skip > 0) cursor = cursor.skip(options.skip);
+    if (options.limit !== undefined && options.limit > 0) cursor = cursor.limit(options.limit);
+    return (await cursor.toArray()) as unknown as T[];
+  }
+
+  async count(collection: string, filter: Filter = {}): Promise<number> {
+    const docs = await this.docs(collection);
+    return docs.countDocuments(mongoFilter(filter));
+  }
+
+  async commit(writes: readonly Write[], checkpoint?: CheckpointMove): Promise<void> {
+    // 1. Refuse a stale writer before touching anything.
+    if (checkpoint) {
+      const actual = await this.checkpoint(checkpoint.projection);
+      if (actual !== checkpoint.from) {
+        throw new CheckpointConflictError(checkpoint.projection, checkpoint.from, actual);
+      }
+    }
+
+    // 2. The writes: one ordered bulkWrite per collection, in the batch's order within each.
+    const byCollection = new Map<string, mongo.AnyBulkWriteOperation<StoredDoc>[]>();
+    for (const w of writes) {
+      let ops = byCollection.get(w.collection);
+      if (!ops) byCollection.set(w.collection, (ops = []));
+      if (w.op === 'put') {
+        if ('_id' in w.doc) {
+          throw new Error(`Read-model document ${w.collection}/${w.id} has an _id field, which MongoDB reserves`);
+        }
+        ops.push({ replaceOne: { filter: { _id: w.id }, replacement: { ...w.doc, _id: w.id }, upsert: true } });
+      } else {
+        ops.push({ deleteOne: { filter: { _id: w.id } } });
+      }
+    }
+    for (const [collection, ops] of byCollection) {
+      await (await this.docs(collection)).bulkWrite(ops, { ordered: true });
+    }
+
+    // 3. Move the checkpoint last, compare-and-set on the position the writer saw. A first move
+    //    (from 0) may create the document; a racing creator makes the upsert hit the unique _id.
+    if (checkpoint) {
+      const { projection, from, to } = checkpoint;
+      let moved: boolean;
+      try {
+        const result = await (await this.checkpoints()).updateOne(
+          { _id: projection, position: from },
+          { $set: { position: to } },
+          { upsert: from === 0 },
+        );
+        moved = result.matchedCount + result.upsertedCount > 0;
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+        moved = false;
+      }
+      if (!moved) throw new CheckpointConflictError(projection, from, await this.checkpoint(projection));
+    }
+  }
+
+  async checkpoint(projection: string): Promise<number> {
+    const found = await (await this.checkpoints()).findOne({ _id: projection });
+    return found?.position ?? 0;
+  }
+
+  async reset(collections: readonly string[], projections: readonly string[]): Promise<void> {
+    for (const c of collections) await (await this.docs(c)).deleteMany({});
+    if (projections.length > 0) {
+      await (await this.checkpoints()).bulkWrite(
+        projections.map((p) => ({
+          updateOne: { filter: { _id: p }, update: { $set: { position: 0 } }, upsert: true },
+        })),
+        { ordered: false },
+      );
+    }
+  }
+
+  async ping(): Promise<void> {
+    const db = await this.db();
+    try {
+      await db.command({ ping: 1 });
+    } catch (err) {
+      throw new ReadStoreUnavailableError(`MongoDB read store did not answer ping: ${reason(err)}`, { cause: err });
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.ownsConnection) await this.connection.close();
+  }
+
+  /** The driver's Db; waits for a lazily opened connection (`lazyConnection` in MongooseModule). */
+  private async db(): Promise<mongo.Db> {
+    if (this.connection.db) return this.connection.db;
+    try {
+      await this.connection.asPromise();
+    } catch (err) {
+      throw new ReadStoreUnavailableError(`MongoDB read store is not connected: ${reason(err)}`, { cause: err });
+    }
+    if (!this.connection.db) throw new ReadStoreUnavailableError('MongoDB read store: the connection was never opened');
+    return this.connection.db;
+  }
+
+  private async docs(collection: string): Promise<mongo.Collection<StoredDoc>> {
+    return (await this.db()).collection<StoredDoc>(COLLECTION_PREFIX + collection);
+  }
+
+  private async checkpoints(): Promise<mongo.Collection<CheckpointDoc>> {
+    return (await this.db()).collection<CheckpointDoc>(CHECKPOINTS);
+  }
+}
+
+/** Equality per field; `{ f: null }` matches null and missing alike, as on SQLite. */
+function mongoFilter(filter: Filter): mongo.Filter<StoredDoc> {
+  const query: Record<string, string | number | boolean | null> = {};
+  for (const [name, value] of Object.entries(filter)) query[field(name)] = value;
+  return query as mongo.Filter<StoredDoc>;
+}
+
+function isDuplicateKey(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === DUPLICATE_KEY;
+}
+
+/**
+ * Opens a dedicated connection and waits for it; fails within `timeoutMs` (default 8 s, so
+ * within 10 s) with a ReadStoreUnavailableError whose one-line message names the host(s) but
+ * never the credentials of the URL.
+ */
+export async function connectMongo(url: string, options: { timeoutMs?: number } = {}): Promise<Connection> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  const where = `MongoDB at ${describeHosts(url)}`;
+  let connection: Connection | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    connection = mongoose.createConnection(url, { serverSelectionTimeoutMS: timeoutMs });
+    // Server selection bounds the wait; the timer is a backstop (e.g. a slow SRV lookup).
+    const backstop = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs + 500);
+    });
+    return await Promise.race([connection.asPromise(), backstop]);
+  } catch (err) {
+    // Release the half-open client so its monitors do not keep the process alive.
+    await connection?.destroy(true).catch(() => undefined);
+    const problem = isServerSelection(err)
+      ? `is unreachable after ${timeoutMs} ms (${reason(err, url)})`
+      : `could not be connected to: ${reason(err, url)}`;
+    throw new ReadStoreUnavailableError(`${where} ${problem}`, { cause: err });
+  } finally {
+    if (timer) clearTimeout(timer);
+  }
+}
+
+function isServerSelection(err: unknown): boolean {
+  const name = (err as { name?: unknown } | null)?.name;
+  return (
+    name === 'MongooseServerSelectionError' ||
+    name === 'MongoServerSelectionError' ||
+    (err instanceof Error && err.message.startsWith('no answer within'))
+  );
+}
+
+/** `user:pass@h1:27017,h2/db?x` → `h1:27017,h2`; the credentials never leave this function. */
+function describeHosts(url: string): string {
+  const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.exec(url);
+  if (!scheme) return '(unparseable URL)';
+  let rest = url.slice(scheme[0].length);
+  const query = rest.indexOf('?');
+  if (query >= 0) rest = rest.slice(0, query);
+  const at = rest.lastIndexOf('@');
+  if (at >= 0) rest = rest.slice(at + 1);
+  const slash = rest.indexOf('/');
+  const hosts = slash >= 0 ? rest.slice(0, slash) : rest;
+  return hosts === '' ? '(no host)' : hosts;
+}
+
+/** The first line of an error, with anything that looks like credentials removed. */
+function reason(err: unknown, url?: string): string {
+  let text = err instanceof Error ? err.message : String(err);
+  if (url) text = text.split(url).join(describeHosts(url));
+  text = text.replace(/\/\/[^\s/@]*@/g, '//').split('\n')[0]!.trim();
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text || 'unknown error';
+}
