@@ -11,7 +11,6 @@ RUN npm ci
 COPY tsconfig.json tsconfig.build.json ./
 COPY apps ./apps
 COPY libs ./libs
-COPY test ./test
 RUN npm run build \
  && npm prune --omit=dev \
  && npm cache clean --force
@@ -37,4 +36,6 @@ COPY --from=build /app/dist ./dist
 USER 10001:10001
 VOLUME ["/data"]
 EXPOSE 3000
+HEALTHCHECK --interval=10s --timeout=3s --start-period=30s \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health/ready').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 CMD ["node", "dist/apps/server/src/main.js"]

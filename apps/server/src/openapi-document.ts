@@ -28,6 +28,7 @@ export async function generateOpenApiDocument(): Promise<OpenAPIObject> {
       return buildOpenApiDocument(app, WARDEN_VERSION);
     } finally {
       await app.close();
+      await storage.close();
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -32,6 +32,25 @@ export async function runServer(): Promise<void> {
     process.exit(1);
   }
   const app = await createHttpApp(AppModule.forRoot(config, storage, rolesOf(config)), config, logger, WARDEN_VERSION);
+  // Graceful shutdown: stop accepting, finish in-flight requests and projection batches, close
+  // the stores (Nest's shutdown hooks, in that order), then exit 0.
+  const shutdown = (signal: NodeJS.Signals) => {
+    logger.info({ signal }, 'shutting down');
+    app
+      .close()
+      .then(() => storage.close())
+      .then(() => {
+        logger.info('stores closed');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        logger.error({ error: String(error) }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
   await app.listen({ port: config.port, host: config.host });
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.port;

@@ -1,4 +1,4 @@
-import { type DynamicModule, Global, Inject, Logger, Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { type DynamicModule, Global, Inject, Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { getConnectionToken } from '@nestjs/mongoose';
 import { PersonalDataPolicy } from '../../eventstore/src/index.js';
@@ -21,13 +21,10 @@ export interface PlatformOptions {
 
 const PLATFORM_OPTIONS = Symbol('PlatformOptions');
 
-/** Starts the projections in the roles that run them, and closes the stores last on shutdown. */
+/** Starts the projections in the roles that run them and stops them, after their batch, on shutdown. */
 class StorageLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('lifecycle');
-
   constructor(
     @Inject(WARDEN_CONFIG) private readonly config: WardenConfig,
-    @Inject(STORAGE) private readonly storage: Storage,
     @Inject(ProjectionHost) private readonly projections: ProjectionHost,
     @Inject(PLATFORM_OPTIONS) private readonly options: PlatformOptions,
   ) {}
@@ -36,10 +33,9 @@ class StorageLifecycle implements OnApplicationBootstrap, OnApplicationShutdown 
     if (this.options.runProjections && this.config.role !== 'api') await this.projections.startAll();
   }
 
+  /** The stores themselves are closed by whoever opened them, after the application. */
   async onApplicationShutdown(): Promise<void> {
     await this.projections.stopAll();
-    await this.storage.close();
-    this.logger.log('stores closed');
   }
 }
 

@@ -91,6 +91,7 @@ async function withApp(run: (app: INestApplicationContext) => Promise<number>): 
     return await run(app);
   } finally {
     await app.close();
+    await storage.close();
   }
 }
 

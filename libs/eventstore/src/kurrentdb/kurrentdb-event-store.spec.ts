@@ -25,7 +25,9 @@ describe('connectKurrentDb', () => {
 
   it('gives up after timeoutMs when the server does not answer', async () => {
     const started = Date.now();
-    const error = await connectKurrentDb('kurrentdb://127.0.0.1:1?tls=false', { timeoutMs: 1 }).catch((e: unknown) => e);
+    const error = await connectKurrentDb('kurrentdb://127.0.0.1:1?tls=false', { timeoutMs: 1 }).catch(
+      (e: unknown) => e,
+    );
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(error).toBeInstanceOf(EventStoreUnavailableError);
     expect((error as Error).message).toContain('no answer within 1 ms');

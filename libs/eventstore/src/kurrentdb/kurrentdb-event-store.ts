@@ -63,7 +63,9 @@ export class KurrentDbEventStore implements EventStore {
       throw new WrongExpectedRevisionError(streamName, expected, last ? last.revision : 'no_stream');
     }
     // An idempotent replay may come back without a position.
-    const position = result.position ? Number(result.position.commit) : ((await this.lastEventOf(streamName))?.position ?? 0);
+    const position = result.position
+      ? Number(result.position.commit)
+      : ((await this.lastEventOf(streamName))?.position ?? 0);
     return { nextRevision: Number(result.nextExpectedRevision), position };
   }
 
@@ -231,7 +233,8 @@ export class KurrentDbEventStore implements EventStore {
 
   private async lastEventOf(streamName: string): Promise<RecordedEvent | undefined> {
     try {
-      for await (const resolved of this.client.readStream(streamName, { fromRevision: END, direction: BACKWARDS, maxCount: 1 })) {
+      const last = this.client.readStream(streamName, { fromRevision: END, direction: BACKWARDS, maxCount: 1 });
+      for await (const resolved of last) {
         return toRecorded(resolved);
       }
     } catch (error) {
@@ -246,7 +249,10 @@ export class KurrentDbEventStore implements EventStore {
  * EventStoreUnavailableError otherwise. Accepts the schemes of the client's connection string:
  * `kurrentdb://` (also `kurrent://`, `kdb://` and the deprecated `esdb://`; `+discover` for a cluster).
  */
-export async function connectKurrentDb(url: string, options: { timeoutMs?: number } = {}): Promise<KurrentDbEventStore> {
+export async function connectKurrentDb(
+  url: string,
+  options: { timeoutMs?: number } = {},
+): Promise<KurrentDbEventStore> {
   const timeoutMs = options.timeoutMs ?? 8000;
   const where = `KurrentDB at ${withoutCredentials(url)}`;
   let client: KurrentDBClient;
@@ -319,7 +325,9 @@ function toRecorded(resolved: ClientResolvedEvent): RecordedEvent | undefined {
 
 /** The client parses JSON events; an event written elsewhere as bytes is parsed here. */
 function asJson<T>(value: unknown): T {
-  if (value instanceof Uint8Array) return (value.length > 0 ? JSON.parse(Buffer.from(value).toString('utf8')) : {}) as T;
+  if (value instanceof Uint8Array) {
+    return (value.length > 0 ? JSON.parse(Buffer.from(value).toString('utf8')) : {}) as T;
+  }
   return (value ?? {}) as T;
 }
 

@@ -40,6 +40,8 @@ export async function createHttpApp(
   const app = await NestFactory.create<NestFastifyApplication>(rootModule, adapter, {
     logger: new PinoNestLogger(logger),
     abortOnError: false,
+    // Fastify's own JSON parser only: Nest's would also accept url-encoded forms.
+    bodyParser: false,
   });
   const fastify = app.getHttpAdapter().getInstance();
   const routes = app.get(RouteTable);
@@ -82,7 +84,6 @@ export async function createHttpApp(
   });
 
   app.useGlobalPipes(createValidationPipe());
-  app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
   serveOpenApi(app, buildOpenApiDocument(app, version));
   await app.init();
   return app;

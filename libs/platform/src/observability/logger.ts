@@ -17,7 +17,7 @@ export function createRootLogger(level: LogLevel): Logger {
         censor: '[redacted]',
       },
     },
-    pino.destination({ fd: 2, sync: false }),
+    pino.destination({ fd: 2, sync: true }),
   );
 }
 

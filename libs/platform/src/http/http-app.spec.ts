@@ -1,0 +1,100 @@
+import 'reflect-metadata';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Body, Controller, Get, Module, Post } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { IsString, MinLength, ValidateNested, IsArray } from 'class-validator';
+import { Type } from 'class-transformer';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectErrorBody } from '../../../../test/support/error-body.js';
+import { Public } from '../auth/principal.js';
+import { loadConfig } from '../config/warden-config.js';
+import { createRootLogger } from '../observability/logger.js';
+import { PlatformModule } from '../platform.module.js';
+import { openStorage } from '../storage/storage.js';
+import { createHttpApp } from './http-app.js';
+
+class ItemDto {
+  @IsString()
+  @MinLength(1)
+  id!: string;
+}
+
+class EchoDto {
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => ItemDto)
+  items!: ItemDto[];
+}
+
+@Controller('test')
+@Public()
+class ProbeController {
+  @Post('echo')
+  echo(@Body() body: EchoDto): EchoDto {
+    return body;
+  }
+
+  @Get('boom')
+  boom(): never {
+    throw new Error('database password is hunter2');
+  }
+}
+
+/** The HTTP platform on a real loopback port, with a probe module instead of the domain. */
+describe('HTTP platform', () => {
+  let app: NestFastifyApplication;
+  let url: string;
+  let close: () => Promise<void>;
+
+  beforeAll(async () => {
+    const config = loadConfig({ WARDEN_DATA_DIR: mkdtempSync(join(tmpdir(), 'warden-http-')), WARDEN_LOG_LEVEL: 'silent' });
+    const storage = await openStorage(config);
+    close = () => storage.close();
+    @Module({ imports: [PlatformModule.forRoot(config, storage, { runProjections: false })], controllers: [ProbeController] })
+    class ProbeModule {}
+    app = await createHttpApp(ProbeModule, config, createRootLogger('silent'), 'test');
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.getHttpServer().address() as { port: number };
+    url = `http://127.0.0.1:${address.port}`;
+  });
+  afterAll(async () => {
+    await app?.close();
+    await close?.();
+  });
+
+  const post = (path: string, body: string, contentType?: string) =>
+    fetch(url + path, { method: 'POST', body, headers: contentType ? { 'content-type': contentType } : {} });
+
+  it('accepts a JSON body on a POST route', async () => {
+    const res = await post('/test/echo', JSON.stringify({ items: [{ id: 'a' }] }), 'application/json');
+    expect(res.status).toBe(201);
+    expect(await res.json()).toEqual({ items: [{ id: 'a' }] });
+  });
+
+  it('reports each validation failure with a JSON pointer', async () => {
+    const res = await post('/test/echo', JSON.stringify({ items: [{ id: 'a' }, { id: '' }, { id: 3 }] }), 'application/json');
+    const body = (await res.clone().json()) as { errors: Array<{ pointer: string }> };
+    await expectErrorBody(res, 400, '/errors/invalid-user-input');
+    expect(body.errors.map((e) => e.pointer)).toEqual(['/items/1/id', '/items/2/id', '/items/2/id']);
+  });
+
+  it('answers 400 for malformed JSON and 415 for a body that is not JSON', async () => {
+    await expectErrorBody(await post('/test/echo', '{"items": [', 'application/json'), 400, '/errors/invalid-user-input', '');
+    await expectErrorBody(await post('/test/echo', 'items=1', 'application/x-www-form-urlencoded'), 415, '/errors/unsupported-media-type');
+    await expectErrorBody(await post('/test/echo', 'hello', 'text/plain'), 415, '/errors/unsupported-media-type');
+  });
+
+  it('answers 500 without leaking the message or a stack trace', async () => {
+    const res = await fetch(url + '/test/boom');
+    const text = await res.clone().text();
+    await expectErrorBody(res, 500, '/errors/internal');
+    expect(text).not.toContain('hunter2');
+    expect(text).not.toContain('stack');
+  });
+
+  it('answers a GET without any Content-Type', async () => {
+    expect((await fetch(url + '/health/live')).status).toBe(200);
+  });
+});

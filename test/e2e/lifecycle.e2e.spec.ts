@@ -1,0 +1,88 @@
+import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import {
+  createOrgWithKey,
+  freshDataDir,
+  runCli,
+  runServerToExit,
+  startWarden,
+  testEnv,
+} from '../support/warden-process.js';
+
+const organization = (url: string, key: string) => fetch(url + '/api/v1/organization', { headers: { 'x-api-key': key } });
+
+describe('server lifecycle', () => {
+  it('keeps every organization and key across kill -9 and a restart', async () => {
+    const env = testEnv(freshDataDir());
+    const first = await startWarden(env);
+    const key = await createOrgWithKey(env, 'acme');
+    expect((await organization(first.url, key)).status).toBe(200);
+    await first.stop('SIGKILL');
+
+    const second = await startWarden(env);
+    try {
+      const res = await organization(second.url, key);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ id: 'acme' });
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it('shuts down gracefully on SIGTERM, closing the stores and recording last key use', async () => {
+    const env = testEnv(freshDataDir());
+    const warden = await startWarden(env);
+    const key = await createOrgWithKey(env, 'acme');
+    const inFlight = organization(warden.url, key);
+    const code = await warden.stop('SIGTERM');
+    expect((await inFlight).status).toBe(200);
+    expect(code).toBe(0);
+    expect(warden.logs()).toContain('stores closed');
+    const list = await runCli(['api-key', 'list', '--org', 'acme'], env);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/active\s+\S+\s+\d{4}-\d\d-\d\dT[\d:.]+Z\s*$/m);
+    expect(list.stdout).not.toContain('never');
+  });
+
+  it('refuses to start with one clear line naming a bad variable', async () => {
+    const result = await runServerToExit(testEnv(freshDataDir(), { WARDEN_ROLE: 'leader' }));
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      'Invalid configuration: WARDEN_ROLE must be one of all, api, worker, got "leader"',
+    ]);
+    const port = await runServerToExit(testEnv(freshDataDir(), { PORT: 'eighty' }));
+    expect(port.stderr).toContain('PORT must be a whole number');
+  });
+
+  it('fails start-up within 10 s with a clear message when KurrentDB is unreachable', async () => {
+    const started = Date.now();
+    const result = await runServerToExit(
+      testEnv(freshDataDir(), { WARDEN_EVENTSTORE_URL: 'kurrentdb://127.0.0.1:1?tls=false' }),
+    );
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^Cannot start: KurrentDB at \S*127\.0\.0\.1:1\S* is unreachable/);
+  }, 15_000);
+
+  it('fails start-up within 10 s with a clear message when MongoDB is unreachable', async () => {
+    const started = Date.now();
+    const result = await runServerToExit(testEnv(freshDataDir(), { WARDEN_MONGO_URL: 'mongodb://127.0.0.1:1/warden' }));
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^Cannot start: MongoDB at 127\.0\.0\.1:1 is unreachable/);
+  }, 15_000);
+
+  const systemNode = '/usr/bin/node';
+  const systemMajor = existsSync(systemNode)
+    ? Number(spawnSync(systemNode, ['-p', 'process.versions.node.split(".")[0]']).stdout.toString().trim())
+    : NaN;
+  it.skipIf(!(systemMajor < 24))(
+    `refuses to start on an older Node with one line (needs an old ${systemNode}; found major ${systemMajor})`,
+    async () => {
+      const result = spawnSync(systemNode, ['dist/apps/server/src/main.js'], { env: testEnv(freshDataDir()) });
+      expect(result.status).toBe(1);
+      expect(result.stderr.toString().trim()).toMatch(/^Warden needs Node\.js 24 or newer \(this is v\d+/);
+    },
+  );
+});

@@ -1,0 +1,110 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const MAIN = join(ROOT, 'dist/apps/server/src/main.js');
+const CLI = join(ROOT, 'dist/apps/server/src/cli.js');
+
+export const freshDataDir = () => mkdtempSync(join(tmpdir(), 'warden-e2e-'));
+
+/** Environment for a test server: loopback receivers allowed, quiet logs unless asked. */
+export function testEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env['PATH'],
+    HOME: process.env['HOME'],
+    WARDEN_DATA_DIR: dataDir,
+    WARDEN_OUTBOUND_ALLOWLIST: '127.0.0.0/8',
+    WARDEN_LOG_LEVEL: 'info',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    ...extra,
+  };
+}
+
+export interface RunningWarden {
+  readonly url: string;
+  readonly process: ChildProcess;
+  readonly logs: () => string;
+  /** Sends a signal and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts the built server as a real process and waits for its "started" log line. */
+export function startWarden(env: NodeJS.ProcessEnv, timeoutMs = 30_000): Promise<RunningWarden> {
+  const child = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  return new Promise((resolvePromise, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`Warden did not start in ${timeoutMs} ms:\n${output}`));
+    }, timeoutMs);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const line = output.split('\n').find((l) => l.includes('"msg":"warden started"'));
+      if (line) {
+        clearTimeout(timer);
+        const { url } = JSON.parse(line) as { url: string };
+        resolvePromise({
+          url,
+          process: child,
+          logs: () => output,
+          stop: async (signal = 'SIGTERM') => {
+            if (child.exitCode === null) child.kill(signal);
+            return exited;
+          },
+        });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`Warden exited with ${code} before starting:\n${output}`));
+    });
+  });
+}
+
+export interface CliResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
+  return runNode(CLI, args, env);
+}
+
+/** Runs the server entry expecting it to fail (bad configuration, unreachable store). */
+export function runServerToExit(env: NodeJS.ProcessEnv): Promise<CliResult> {
+  return runNode(MAIN, [], env);
+}
+
+function runNode(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
+  return new Promise((resolvePromise) => {
+    const child = spawn(process.execPath, [script, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.once('exit', (code) => resolvePromise({ code, stdout, stderr }));
+  });
+}
+
+/** Creates an organization and a key through the CLI; returns the key (last stdout line). */
+export async function createOrgWithKey(env: NodeJS.ProcessEnv, orgId: string): Promise<string> {
+  const org = await runCli(['org', 'create', '--id', orgId, '--name', `Org ${orgId}`], env);
+  if (org.code !== 0) throw new Error(`org create failed: ${org.stderr}`);
+  return createKey(env, orgId);
+}
+
+export async function createKey(env: NodeJS.ProcessEnv, orgId: string, extra: string[] = []): Promise<string> {
+  const key = await runCli(['api-key', 'create', '--org', orgId, ...extra], env);
+  if (key.code !== 0) throw new Error(`api-key create failed: ${key.stderr}`);
+  return lastLine(key.stdout);
+}
+
+export const lastLine = (text: string) => text.trimEnd().split('\n').pop()!;
