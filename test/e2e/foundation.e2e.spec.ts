@@ -113,6 +113,18 @@ describe('foundation, end to end against a running server', () => {
     expect(Date.now() - started).toBeLessThan(1000);
   });
 
+  it('rebuilds the read models from the log with the CLI, the server still answering', async () => {
+    const rebuilt = await runCli(['rebuild-read-models'], env);
+    expect(rebuilt.code).toBe(0);
+    expect(rebuilt.stdout).toMatch(/^Rebuilt 1 projection\(s\) \(identity\) in \d+ ms$/m);
+    const fresh = await createKey(env, 'acme', ['--name', 'after-rebuild']);
+    expect((await get('/api/v1/organization', { 'x-api-key': fresh })).status).toBe(200);
+    expect((await get('/api/v1/organization', { 'x-api-key': key })).status).toBe(200);
+    const list = await runCli(['api-key', 'list', '--org', 'acme'], env);
+    expect(list.stdout).toContain('after-rebuild');
+    expect(list.stdout).toContain('fresh');
+  });
+
   it('serves metrics, the OpenAPI document and Swagger UI', async () => {
     await get('/api/v1/organization', { 'x-api-key': key });
     const metrics = await (await get('/metrics')).text();

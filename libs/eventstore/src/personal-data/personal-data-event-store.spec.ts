@@ -1,0 +1,101 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { anEvent } from '../../../../test/support/events.js';
+import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
+import { streamName, type JsonObject } from '../../../kernel/src/index.js';
+import type { Projection } from '../projection/projection.js';
+import { ProjectionRunner, rebuildReadModels } from '../projection/projection-runner.js';
+import { PersonalDataEventStore } from './personal-data-event-store.js';
+import { PersonalDataPolicy } from './personal-data-policy.js';
+import { SqliteSubjectKeyStore } from './sqlite-subject-key-store.js';
+
+const policy = () =>
+  new PersonalDataPolicy().register('CommentPosted', {
+    subject: (e) => e.data['authorId'] as string,
+    fields: ['text', 'email'],
+  });
+
+const comments: Projection = {
+  name: 'comments',
+  collections: ['comments'],
+  eventTypes: ['CommentPosted'],
+  apply(event, ctx) {
+    const d = event.data;
+    ctx.put('comments', event.id, { authorId: d['authorId']!, text: d['text'] ?? null, email: d['email'] ?? null, postId: d['postId']! });
+  },
+};
+
+const comment = (authorId: string, text: string): ReturnType<typeof anEvent> =>
+  anEvent('CommentPosted', { authorId, postId: 'p1', text, email: `${authorId}@example.org` } as JsonObject);
+
+describe('personal-data codec', () => {
+  let stores: ReturnType<typeof sqliteStores>;
+  afterEach(async () => {
+    await stores?.close();
+  });
+
+  function codec() {
+    stores = sqliteStores();
+    const keys = new SqliteSubjectKeyStore(stores.open());
+    return { store: new PersonalDataEventStore(stores.events, policy(), keys), keys };
+  }
+
+  it('never writes personal fields in plaintext, and reads them back while the key exists', async () => {
+    const { store } = codec();
+    await store.append(streamName('comment', 'acme', 'c1'), [comment('u1', 'my secret opinion')], 'no_stream');
+    const raw = await stores.events.readAll();
+    expect(JSON.stringify(raw)).not.toContain('my secret opinion');
+    expect(JSON.stringify(raw)).not.toContain('u1@example.org');
+    expect(raw[0]!.data['authorId']).toBe('u1');
+    const [read] = await store.readAll();
+    expect(read!.data).toEqual({ authorId: 'u1', postId: 'p1', text: 'my secret opinion', email: 'u1@example.org' });
+    expect(read!.metadata.personalDataRedacted).toBeUndefined();
+  });
+
+  it('forgets a subject: after a replay none of its personal data appears, everything else does', async () => {
+    const { store, keys } = codec();
+    await store.append(streamName('comment', 'acme', 'c1'), [comment('u1', 'u1 wrote this')], 'no_stream');
+    await store.append(streamName('comment', 'acme', 'c2'), [comment('u2', 'u2 wrote that')], 'no_stream');
+    await store.append(streamName('comment', 'acme', 'c3'), [comment('u1', 'u1 again')], 'no_stream');
+    await new ProjectionRunner(comments, store, stores.readStore).catchUp();
+    expect(JSON.stringify(await stores.readStore.find('comments'))).toContain('u1 wrote this');
+
+    expect(await keys.forget('acme', 'u1')).toBe(1);
+    await rebuildReadModels([comments], store, stores.readStore);
+
+    const everything = JSON.stringify([await store.readAll(), await stores.readStore.find('comments')]);
+    for (const secret of ['u1 wrote this', 'u1 again', 'u1@example.org']) expect(everything).not.toContain(secret);
+    expect(everything).toContain('u2 wrote that');
+    expect(everything).toContain('u2@example.org');
+
+    const events = await store.readAll();
+    const forgotten = events.filter((e) => e.data['authorId'] === 'u1');
+    expect(forgotten).toHaveLength(2);
+    for (const e of forgotten) {
+      expect(e.data).toEqual({ authorId: 'u1', postId: 'p1', text: null, email: null });
+      expect(e.metadata.personalDataRedacted).toBe(true);
+    }
+    const docs = await stores.readStore.find('comments', { authorId: 'u1' });
+    expect(docs).toEqual([
+      { authorId: 'u1', text: null, email: null, postId: 'p1' },
+      { authorId: 'u1', text: null, email: null, postId: 'p1' },
+    ]);
+  });
+
+  it('seals with a new key after a subject was forgotten, without reviving old data', async () => {
+    const { store, keys } = codec();
+    await store.append(streamName('comment', 'acme', 'c1'), [comment('u1', 'before')], 'no_stream');
+    await keys.forget('acme', 'u1');
+    await store.append(streamName('comment', 'acme', 'c2'), [comment('u1', 'after')], 'no_stream');
+    const texts = (await store.readAll()).map((e) => e.data['text']);
+    expect(texts).toEqual([null, 'after']);
+  });
+
+  it('binds the ciphertext to its event: a sealed blob moved to another event does not open', async () => {
+    const { store } = codec();
+    await store.append(streamName('comment', 'acme', 'c1'), [comment('u1', 'original')], 'no_stream');
+    const [raw] = await stores.events.readAll();
+    const forged = { ...anEvent('CommentPosted', { ...raw!.data, authorId: 'u1' }) };
+    await stores.events.append(streamName('comment', 'acme', 'c9'), [forged], 'no_stream');
+    await expect(store.readStream(streamName('comment', 'acme', 'c9'))).rejects.toThrow();
+  });
+});

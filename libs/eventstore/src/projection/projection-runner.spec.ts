@@ -1,0 +1,104 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { anEvent } from '../../../../test/support/events.js';
+import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
+import { streamName } from '../../../kernel/src/index.js';
+import { waitFor } from '../event-store.contract.js';
+import type { Projection } from './projection.js';
+import { ProjectionRunner, rebuildReadModels } from './projection-runner.js';
+
+/** Counts events per stream: double application would show as a wrong count. */
+function counter(failOn?: (n: number) => boolean): Projection {
+  return {
+    name: 'counter',
+    collections: ['counts'],
+    eventTypes: ['Counted'],
+    async apply(event, ctx) {
+      const doc = (await ctx.get<{ n: number; sum: number }>('counts', event.streamName)) ?? { n: 0, sum: 0 };
+      const n = doc.n + 1;
+      if (failOn?.(n)) throw new Error('projection bug');
+      ctx.put('counts', event.streamName, { n, sum: doc.sum + (event.data['v'] as number) });
+    },
+  };
+}
+
+const s = (id: string) => streamName('counted', id);
+
+describe('ProjectionRunner', () => {
+  let stores: ReturnType<typeof sqliteStores>;
+  afterEach(async () => {
+    await stores?.close();
+  });
+
+  it('applies live events once and stores the checkpoint with the read model', async () => {
+    stores = sqliteStores();
+    await stores.events.append(s('a'), [anEvent('Counted', { v: 1 }), anEvent('Other')], 'no_stream');
+    const runner = new ProjectionRunner(counter(), stores.events, stores.readStore);
+    await runner.start();
+    await stores.events.append(s('a'), [anEvent('Counted', { v: 2 })], 1);
+    await stores.events.append(s('b'), [anEvent('Counted', { v: 5 })], 'no_stream');
+    const head = await stores.events.headPosition();
+    await waitFor(() => runner.checkpoint === head);
+    await runner.stop();
+    expect(await stores.readStore.get('counts', s('a'))).toEqual({ n: 2, sum: 3 });
+    expect(await stores.readStore.get('counts', s('b'))).toEqual({ n: 1, sum: 5 });
+    expect(await stores.readStore.checkpoint('counter')).toBe(head);
+  });
+
+  it('applies nothing twice when events are delivered again (at-least-once)', async () => {
+    stores = sqliteStores();
+    await stores.events.append(s('a'), [anEvent('Counted', { v: 1 }), anEvent('Counted', { v: 1 })], 'no_stream');
+    const runner = new ProjectionRunner(counter(), stores.events, stores.readStore);
+    await runner.catchUp();
+    await runner.catchUp();
+    await runner.start();
+    await new Promise((r) => setTimeout(r, 150));
+    await runner.stop();
+    // A second runner (a restart) resumes from the stored checkpoint.
+    await new ProjectionRunner(counter(), stores.events, stores.readStore).catchUp();
+    expect(await stores.readStore.get('counts', s('a'))).toEqual({ n: 2, sum: 2 });
+  });
+
+  it('commits nothing of a batch that fails, and resumes from the last good checkpoint', async () => {
+    stores = sqliteStores();
+    await stores.events.append(s('a'), [1, 2, 3].map((v) => anEvent('Counted', { v })), 'no_stream');
+    await expect(new ProjectionRunner(counter((n) => n === 3), stores.events, stores.readStore).catchUp()).rejects.toThrow(
+      'projection bug',
+    );
+    expect(await stores.readStore.get('counts', s('a'))).toBeUndefined();
+    expect(await stores.readStore.checkpoint('counter')).toBe(0);
+    await new ProjectionRunner(counter(), stores.events, stores.readStore).catchUp();
+    expect(await stores.readStore.get('counts', s('a'))).toEqual({ n: 3, sum: 6 });
+  });
+
+  it('lets two runners of one projection (two processes) share the work without double counting', async () => {
+    stores = sqliteStores();
+    const other = stores.open();
+    const { SqliteReadStore } = await import('../../../readstore/src/index.js');
+    const secondStore = new SqliteReadStore(other);
+    const one = new ProjectionRunner(counter(), stores.events, stores.readStore);
+    const two = new ProjectionRunner(counter(), stores.events, secondStore);
+    await Promise.all([one.start(), two.start()]);
+    for (let i = 0; i < 50; i++) await stores.events.append(s('x'), [anEvent('Counted', { v: 1 })], 'any');
+    const head = await stores.events.headPosition();
+    await waitFor(() => one.checkpoint === head && two.checkpoint === head);
+    await Promise.all([one.stop(), two.stop()]);
+    expect(await stores.readStore.get('counts', s('x'))).toEqual({ n: 50, sum: 50 });
+  });
+
+  it('leaves every read model identical when the whole log is replayed twice', async () => {
+    stores = sqliteStores();
+    for (let i = 0; i < 30; i++) {
+      await stores.events.append(s(`k${i % 7}`), [anEvent('Counted', { v: i })], 'any');
+    }
+    const dump = async () => JSON.stringify(await stores.readStore.find('counts', {}, { sort: [{ field: 'n', direction: 'asc' }] }));
+    const runner = new ProjectionRunner(counter(), stores.events, stores.readStore);
+    await runner.catchUp();
+    const live = await dump();
+    await rebuildReadModels([counter()], stores.events, stores.readStore);
+    const first = await dump();
+    await rebuildReadModels([counter()], stores.events, stores.readStore);
+    expect(first).toBe(live);
+    expect(await dump()).toBe(first);
+    expect(JSON.parse(first)).toHaveLength(7);
+  });
+});

@@ -1,0 +1,32 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { generateOpenApiDocument } from '../apps/server/src/openapi-document.js';
+
+type Operation = { responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }>; security?: unknown[] };
+
+describe('OpenAPI document', () => {
+  it('matches the committed docs/openapi.json (run `npm run openapi` after changing the API)', async () => {
+    const generated = JSON.stringify(await generateOpenApiDocument(), null, 2) + '\n';
+    const committed = readFileSync(new URL('../docs/openapi.json', import.meta.url), 'utf8');
+    expect(committed).toBe(generated);
+  });
+
+  it('documents the error body for every error status and the API key on every customer route', async () => {
+    const doc = (await generateOpenApiDocument()) as unknown as { paths: Record<string, Record<string, Operation>> };
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(methods)) {
+        const statuses = Object.keys(op.responses);
+        expect(statuses.some((s) => s.startsWith('2')), `${method} ${path} success`).toBe(true);
+        for (const status of statuses.filter((s) => Number(s) >= 400)) {
+          expect(op.responses[status]!.content?.['application/json']?.schema?.$ref, `${method} ${path} ${status}`).toBe(
+            '#/components/schemas/ErrorBodyDto',
+          );
+        }
+        if (path.startsWith('/api/')) {
+          expect(op.security, `${method} ${path} security`).toEqual([{ ApiKey: [] }]);
+          for (const s of ['401', '403', '429', '500']) expect(statuses, `${method} ${path}`).toContain(s);
+        }
+      }
+    }
+  });
+});
