@@ -1,6 +1,5 @@
 import { type DynamicModule, Global, Inject, Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
-import { getConnectionToken } from '@nestjs/mongoose';
 import { PersonalDataPolicy } from '../../eventstore/src/index.js';
 import { randomIds, systemClock } from '../../kernel/src/index.js';
 import { WARDEN_CONFIG, type WardenConfig } from './config/warden-config.js';
@@ -57,7 +56,7 @@ export class PlatformModule {
       { provide: PersonalDataPolicy, useValue: storage.personalData },
       { provide: CLOCK, useValue: systemClock },
       { provide: ID_GENERATOR, useValue: randomIds },
-      ...(storage.mongo ? [{ provide: getConnectionToken(), useValue: storage.mongo }] : []),
+      ...(storage.mongoConnectionToken ? [{ provide: storage.mongoConnectionToken, useValue: storage.mongo }] : []),
       Metrics,
       RouteTable,
       ProjectionHost,

@@ -43,7 +43,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): WardenC
     host: str(env, 'HOST') ?? '0.0.0.0',
     dataDir: isAbsolute(dataDir) ? dataDir : resolve(cwd, dataDir),
     role: oneOf(env, 'WARDEN_ROLE', ROLES, 'all'),
-    eventStoreUrl: url(env, 'WARDEN_EVENTSTORE_URL', ['kurrentdb:', 'kurrentdb+discover:', 'esdb:', 'esdb+discover:']),
+    eventStoreUrl: url(env, 'WARDEN_EVENTSTORE_URL', ['kurrentdb:', 'kurrentdb+discover:', 'kurrent:', 'kurrent+discover:', 'kdb:', 'kdb+discover:', 'esdb:', 'esdb+discover:']),
     mongoUrl: url(env, 'WARDEN_MONGO_URL', ['mongodb:', 'mongodb+srv:']),
     outboundAllowlist: cidrList(env, 'WARDEN_OUTBOUND_ALLOWLIST'),
     logLevel: oneOf(env, 'WARDEN_LOG_LEVEL', LOG_LEVELS, 'info'),

@@ -3,7 +3,7 @@ import type { Connection } from 'mongoose';
 import {
   connectKurrentDb,
   type EventStore,
-  MongoSubjectKeyStore,
+  createMongoSubjectKeyStore,
   openSqlite,
   PersonalDataEventStore,
   PersonalDataPolicy,
@@ -13,7 +13,7 @@ import {
   SqliteSubjectKeyStore,
   type SubjectKeyStore,
 } from '../../../eventstore/src/index.js';
-import { connectMongo, MongoReadStore, type ReadStore, SqliteReadStore } from '../../../readstore/src/index.js';
+import { connectMongo, createMongoReadStore, type ReadStore, SqliteReadStore } from '../../../readstore/src/index.js';
 import type { WardenConfig } from '../config/warden-config.js';
 
 /** The stores of one process, chosen by configuration (DESIGN.md section 2). */
@@ -24,6 +24,7 @@ export interface Storage {
   readonly subjectKeys: SubjectKeyStore;
   readonly personalData: PersonalDataPolicy;
   readonly mongo: Connection | undefined;
+  readonly mongoConnectionToken: string | undefined;
   /** Human-readable description for the start-up log line. */
   readonly description: string;
   close(): Promise<void>;
@@ -50,10 +51,12 @@ export async function openStorage(
     if (mongo) closers.push(() => mongo.close());
     // Read models can always be rebuilt from the log, and their checkpoint commits with them,
     // so their connection skips the per-commit fsync.
-    const readStore: ReadStore = mongo ? new MongoReadStore(mongo) : new SqliteReadStore(sqlite('normal'));
+    const readStore: ReadStore = mongo ? await createMongoReadStore(mongo) : new SqliteReadStore(sqlite('normal'));
     const subjectKeys: SubjectKeyStore = mongo
-      ? new MongoSubjectKeyStore(mongo)
+      ? await createMongoSubjectKeyStore(mongo)
       : new SqliteSubjectKeyStore(sqlite(config.sqliteSync));
+    // @nestjs/mongoose's token, so modules can @InjectConnection() the same connection.
+    const mongoConnectionToken = mongo ? (await import('@nestjs/mongoose')).getConnectionToken() : undefined;
 
     return {
       events: new PersonalDataEventStore(rawEvents, personalData, subjectKeys),
@@ -61,6 +64,7 @@ export async function openStorage(
       subjectKeys,
       personalData,
       mongo,
+      mongoConnectionToken,
       description: [
         config.eventStoreUrl ? 'events: KurrentDB' : `events: SQLite (${config.dataDir}/${SQLITE_FILE_NAME})`,
         mongo ? 'read models: MongoDB' : 'read models: SQLite',
