@@ -11,5 +11,6 @@ export { Metrics } from './observability/metrics.js';
 export { createRootLogger, PinoNestLogger } from './observability/logger.js';
 export { openStorage, type Storage } from './storage/storage.js';
 export { ProjectionHost } from './storage/projection-host.js';
+export { AggregateStore } from './storage/aggregate-store.js';
 export { STORAGE, EVENT_STORE, READ_STORE, SUBJECT_KEY_STORE } from './storage/storage.tokens.js';
 export { PlatformModule, type PlatformOptions } from './platform.module.js';

@@ -8,6 +8,7 @@ import { RouteTable } from './http/route-table.js';
 import { HealthHttpController } from './observability/health.http.controller.js';
 import { instrumentEventStore } from './observability/instrumented-event-store.js';
 import { Metrics } from './observability/metrics.js';
+import { AggregateStore } from './storage/aggregate-store.js';
 import { ProjectionHost } from './storage/projection-host.js';
 import type { Storage } from './storage/storage.js';
 import { EVENT_STORE, READ_STORE, STORAGE, SUBJECT_KEY_STORE } from './storage/storage.tokens.js';
@@ -60,6 +61,7 @@ export class PlatformModule {
       Metrics,
       RouteTable,
       ProjectionHost,
+      AggregateStore,
       StorageLifecycle,
       { provide: APP_FILTER, useClass: ErrorFilter },
     ];

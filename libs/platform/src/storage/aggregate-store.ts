@@ -1,0 +1,50 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { type EventStore, handleCommand, type Handled, type HandleOptions } from '../../../eventstore/src/index.js';
+import type { Clock, CommandContext, Decider, DomainEvent, IdGenerator } from '../../../kernel/src/index.js';
+import { CLOCK, ID_GENERATOR } from '../tokens.js';
+import { EVENT_STORE } from './storage.tokens.js';
+
+/** Command handlers' access to event-sourced aggregates: load a state, or read-decide-append. */
+@Injectable()
+export class AggregateStore {
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+  ) {}
+
+  handle<Command, State, Event extends DomainEvent>(
+    streamName: string,
+    decider: Decider<Command, State, Event>,
+    command: Command,
+    context: CommandContext,
+    options?: HandleOptions,
+  ): Promise<Handled<Event>> {
+    return handleCommand(
+      { events: this.events, clock: this.clock, ids: this.ids },
+      streamName,
+      decider,
+      command,
+      context,
+      options,
+    );
+  }
+
+  /** The current state and the events it was folded from. */
+  async load<State, Event extends DomainEvent>(
+    streamName: string,
+    decider: Pick<Decider<unknown, State, Event>, 'initialState' | 'evolve'>,
+  ): Promise<{ state: State; events: Event[] }> {
+    const events = (await this.events.readStream(streamName)).map((e) => ({ type: e.type, data: e.data }) as unknown as Event);
+    return { state: events.reduce(decider.evolve, decider.initialState), events };
+  }
+
+  /** Whether a stream has any event (e.g. an organization exists). */
+  async exists(streamName: string): Promise<boolean> {
+    return (await this.events.readStream(streamName, { maxCount: 1 })).length > 0;
+  }
+
+  newId(prefix: string, bytes = 12): string {
+    return prefix + this.ids.token(bytes);
+  }
+}
