@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
+import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import {
   createOrgWithKey,
@@ -9,6 +10,26 @@ import {
   startWarden,
   testEnv,
 } from '../support/warden-process.js';
+
+/** A POST whose body is sent in two parts, the second only when `finish` is called. */
+function slowRequest(url: string, key: string) {
+  let finish!: () => void;
+  let started!: () => void;
+  const startedPromise = new Promise<void>((r) => (started = r));
+  const status = new Promise<number>((resolve, reject) => {
+    const req = request(url, { method: 'POST', agent: false, headers: { 'x-api-key': key, 'content-type': 'application/json', 'transfer-encoding': 'chunked' } });
+    req.on('response', (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.write('{"a":', () => setTimeout(started, 200));
+    finish = () => req.end('1}');
+  });
+  return { started: startedPromise, finish: () => finish(), status };
+}
+
+const SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
 
 const organization = (url: string, key: string) => fetch(url + '/api/v1/organization', { headers: { 'x-api-key': key } });
 
@@ -34,16 +55,21 @@ describe('server lifecycle', () => {
     const env = testEnv(freshDataDir());
     const warden = await startWarden(env);
     const key = await createOrgWithKey(env, 'acme');
-    const inFlight = organization(warden.url, key);
-    const code = await warden.stop('SIGTERM');
-    expect((await inFlight).status).toBe(200);
-    expect(code).toBe(0);
+    expect((await organization(warden.url, key)).status).toBe(200);
+    // A request whose body is still arriving when SIGTERM comes is answered, not cut off.
+    const inFlight = slowRequest(warden.url + '/api/v1/organization', key);
+    await inFlight.started;
+    const stopped = warden.stop('SIGTERM');
+    await new Promise((r) => setTimeout(r, 300));
+    inFlight.finish();
+    expect(await inFlight.status).toBe(405);
+    expect(await stopped).toBe(0);
     expect(warden.logs()).toContain('stores closed');
     const list = await runCli(['api-key', 'list', '--org', 'acme'], env);
     expect(list.code).toBe(0);
     expect(list.stdout).toMatch(/active\s+\S+\s+\d{4}-\d\d-\d\dT[\d:.]+Z\s*$/m);
     expect(list.stdout).not.toContain('never');
-  });
+  }, 15_000);
 
   it('refuses to start with one clear line naming a bad variable', async () => {
     const result = await runServerToExit(testEnv(freshDataDir(), { WARDEN_ROLE: 'leader' }));
@@ -58,7 +84,7 @@ describe('server lifecycle', () => {
   it('fails start-up within 10 s with a clear message when KurrentDB is unreachable', async () => {
     const started = Date.now();
     const result = await runServerToExit(
-      testEnv(freshDataDir(), { WARDEN_EVENTSTORE_URL: 'kurrentdb://127.0.0.1:1?tls=false' }),
+      testEnv(freshDataDir(), { WARDEN_EVENTSTORE_URL: 'kurrentdb://127.0.0.1:1?tls=false', WARDEN_SECRET_KEY: SECRET_KEY }),
     );
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(result.code).toBe(1);
@@ -67,11 +93,21 @@ describe('server lifecycle', () => {
 
   it('fails start-up within 10 s with a clear message when MongoDB is unreachable', async () => {
     const started = Date.now();
-    const result = await runServerToExit(testEnv(freshDataDir(), { WARDEN_MONGO_URL: 'mongodb://127.0.0.1:1/warden' }));
+    const result = await runServerToExit(
+      testEnv(freshDataDir(), { WARDEN_MONGO_URL: 'mongodb://127.0.0.1:1/warden', WARDEN_SECRET_KEY: SECRET_KEY }),
+    );
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^Cannot start: MongoDB at 127\.0\.0\.1:1 is unreachable/);
   }, 15_000);
+
+  it('refuses to start a production profile without WARDEN_SECRET_KEY', async () => {
+    const result = await runServerToExit(testEnv(freshDataDir(), { WARDEN_MONGO_URL: 'mongodb://127.0.0.1:1/warden' }));
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toBe(
+      'Cannot start: Invalid configuration: WARDEN_SECRET_KEY must be set when WARDEN_EVENTSTORE_URL or WARDEN_MONGO_URL is set',
+    );
+  });
 
   const systemNode = '/usr/bin/node';
   const systemMajor = existsSync(systemNode)

@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
+import { CatalogModule } from '../../../libs/catalog/src/index.js';
 import { IdentityModule } from '../../../libs/identity/src/index.js';
 import { ApiKeyGuard, PlatformModule, type Storage, type WardenConfig } from '../../../libs/platform/src/index.js';
 
@@ -21,6 +22,7 @@ export class AppModule {
         PlatformModule.forRoot(config, storage, { runProjections: options.background }),
         CqrsModule.forRoot(),
         IdentityModule.register({ http: options.http }),
+        CatalogModule.register({ http: options.http }),
       ],
       providers: [{ provide: APP_GUARD, useClass: ApiKeyGuard }],
     };

@@ -31,6 +31,7 @@ export async function runServer(): Promise<void> {
     process.stderr.write(`Cannot start: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   }
+  for (const notice of storage.notices) logger.warn(notice);
   const app = await createHttpApp(AppModule.forRoot(config, storage, rolesOf(config)), config, logger, WARDEN_VERSION);
   // Graceful shutdown: stop accepting, finish in-flight requests and projection batches, close
   // the stores (Nest's shutdown hooks, in that order), then exit 0.

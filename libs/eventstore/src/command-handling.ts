@@ -14,7 +14,7 @@ export interface HandleOptions {
   /** How often to re-read and re-decide after a concurrent append; then the conflict is reported. */
   readonly retries?: number;
   /** Ids for the new events; deterministic ids make a re-run idempotent (DESIGN.md section 3). */
-  readonly eventIds?: (event: DomainEvent, index: number) => string;
+  readonly eventIds?: (event: DomainEvent<string, object>, index: number) => string;
 }
 
 export interface Handled<Event> {
@@ -26,7 +26,7 @@ export interface Handled<Event> {
  * Read, decide, append with the expected revision (DESIGN.md section 3). A concurrent append
  * makes it decide again on the fresh state; after the retries it reports a 409 conflict.
  */
-export async function handleCommand<Command, State, Event extends DomainEvent>(
+export async function handleCommand<Command, State, Event extends DomainEvent<string, object>>(
   deps: { events: EventStore; clock: Clock; ids: IdGenerator },
   streamName: string,
   decider: Decider<Command, State, Event>,
@@ -43,20 +43,7 @@ export async function handleCommand<Command, State, Event extends DomainEvent>(
     );
     const decided = decider.decide(command, state);
     if (decided.length === 0) return { events: [], result: undefined };
-    const occurredAt = deps.clock.now().toISOString();
-    const toAppend: NewEvent[] = decided.map((e, i) => ({
-      id: options.eventIds?.(e, i) ?? deps.ids.uuid(),
-      type: e.type,
-      data: e.data as JsonObject,
-      metadata: {
-        orgId: context.orgId,
-        correlationId: context.correlationId,
-        causationId: context.causationId ?? null,
-        actor: context.actor,
-        occurredAt,
-        schemaVersion: 1,
-      },
-    }));
+    const toAppend = stampEvents(decided, context, deps, options.eventIds);
     const expected = recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1]!.revision;
     try {
       const result = await deps.events.append(streamName, toAppend, expected);
@@ -66,4 +53,27 @@ export async function handleCommand<Command, State, Event extends DomainEvent>(
       if (attempt >= retries) throw concurrentUpdateConflict(`${streamName} was changed concurrently; try again`);
     }
   }
+}
+
+/** Gives domain events their id and metadata (DESIGN.md section 3) for appending. */
+export function stampEvents(
+  events: readonly DomainEvent<string, object>[],
+  context: CommandContext,
+  deps: { clock: Clock; ids: IdGenerator },
+  eventIds?: (event: DomainEvent<string, object>, index: number) => string,
+): NewEvent[] {
+  const occurredAt = deps.clock.now().toISOString();
+  return events.map((e, i) => ({
+    id: eventIds?.(e, i) ?? deps.ids.uuid(),
+    type: e.type,
+    data: e.data as JsonObject,
+    metadata: {
+      orgId: context.orgId,
+      correlationId: context.correlationId,
+      causationId: context.causationId ?? null,
+      actor: context.actor,
+      occurredAt,
+      schemaVersion: 1,
+    },
+  }));
 }

@@ -7,5 +7,5 @@ export { PersonalDataPolicy, type PersonalDataRule } from './personal-data/perso
 export { PersonalDataEventStore, SEALED_FIELD } from './personal-data/personal-data-event-store.js';
 export * from './projection/projection.js';
 export { ProjectionRunner, rebuildReadModels, type ProjectionRunnerOptions } from './projection/projection-runner.js';
-export { handleCommand, type HandleOptions, type Handled } from './command-handling.js';
+export { handleCommand, stampEvents, type HandleOptions, type Handled } from './command-handling.js';
 export { connectKurrentDb, createMongoSubjectKeyStore } from './production-adapters.js';

@@ -2,6 +2,7 @@ import { type DynamicModule, Inject, Module, type OnModuleInit } from '@nestjs/c
 import { API_KEY_AUTHENTICATOR, ProjectionHost } from '../../platform/src/index.js';
 import { CachedApiKeyAuthenticator } from './api-key-authenticator.js';
 import { CreateApiKeyHandler } from './commands/create-api-key/create-api-key.handler.js';
+import { ConfigureOrganizationHandler } from './commands/configure-organization/configure-organization.handler.js';
 import { CreateOrganizationHandler } from './commands/create-organization/create-organization.handler.js';
 import { RevokeApiKeyHandler } from './commands/revoke-api-key/revoke-api-key.handler.js';
 import { RotateApiKeyHandler } from './commands/rotate-api-key/rotate-api-key.handler.js';
@@ -21,6 +22,7 @@ export class IdentityModule implements OnModuleInit {
       controllers: options.http ? [GetOrganizationHttpController] : [],
       providers: [
         CreateOrganizationHandler,
+        ConfigureOrganizationHandler,
         CreateApiKeyHandler,
         RotateApiKeyHandler,
         RevokeApiKeyHandler,

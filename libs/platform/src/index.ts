@@ -14,3 +14,4 @@ export { ProjectionHost } from './storage/projection-host.js';
 export { AggregateStore } from './storage/aggregate-store.js';
 export { STORAGE, EVENT_STORE, READ_STORE, SUBJECT_KEY_STORE } from './storage/storage.tokens.js';
 export { PlatformModule, type PlatformOptions } from './platform.module.js';
+export { Keyring, KEYRING, isSealedSecret, type SealedSecret } from './secrets/keyring.js';

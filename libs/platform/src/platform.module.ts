@@ -13,6 +13,7 @@ import { ProjectionHost } from './storage/projection-host.js';
 import type { Storage } from './storage/storage.js';
 import { EVENT_STORE, READ_STORE, STORAGE, SUBJECT_KEY_STORE } from './storage/storage.tokens.js';
 import { CLOCK, ID_GENERATOR } from './tokens.js';
+import { KEYRING } from './secrets/keyring.js';
 
 export interface PlatformOptions {
   /** The server runs projections (worker and all roles); the CLI catches up on demand only. */
@@ -54,6 +55,7 @@ export class PlatformModule {
       },
       { provide: READ_STORE, useValue: storage.readStore },
       { provide: SUBJECT_KEY_STORE, useValue: storage.subjectKeys },
+      { provide: KEYRING, useValue: storage.keyring },
       { provide: PersonalDataPolicy, useValue: storage.personalData },
       { provide: CLOCK, useValue: systemClock },
       { provide: ID_GENERATOR, useValue: randomIds },

@@ -24,8 +24,8 @@ export interface CheckpointMove {
 }
 
 export interface ReadStore {
-  get<T extends ReadDocument = ReadDocument>(collection: string, id: string): Promise<T | undefined>;
-  find<T extends ReadDocument = ReadDocument>(collection: string, filter?: Filter, options?: FindOptions): Promise<T[]>;
+  get<T extends object = ReadDocument>(collection: string, id: string): Promise<T | undefined>;
+  find<T extends object = ReadDocument>(collection: string, filter?: Filter, options?: FindOptions): Promise<T[]>;
   count(collection: string, filter?: Filter): Promise<number>;
   /**
    * Writes a projection's unit of work together with its checkpoint move: atomically on SQLite;

@@ -13,10 +13,12 @@ import {
   RevokeApiKeyCommand,
   RotateApiKeyCommand,
 } from '../../../../libs/identity/src/index.js';
+import { ApplyConfigurationCommand } from '../../../../libs/catalog/src/index.js';
 import { DomainError, type CommandContext } from '../../../../libs/kernel/src/index.js';
 import {
   ConfigError,
   createRootLogger,
+  environment,
   loadConfig,
   openStorage,
   PinoNestLogger,
@@ -26,6 +28,7 @@ import {
 } from '../../../../libs/platform/src/index.js';
 import { AppModule } from '../app.module.js';
 import { generateOpenApiDocument } from '../openapi-document.js';
+import { formatProblems, formatReport, readConfigFile } from './apply-command.js';
 import { formatTable } from './format-table.js';
 
 const USAGE = `Usage: npm run warden -- <command> [options]
@@ -35,6 +38,7 @@ const USAGE = `Usage: npm run warden -- <command> [options]
   api-key list --org <orgId>
   api-key rotate --org <orgId> --key <keyId>                      prints the new key on the last line
   api-key revoke --org <orgId> --key <keyId>
+  apply <file> [--dry-run] [--prune]                              brings an organization to a YAML/JSON configuration file
   rebuild-read-models                                             drops every read model and replays the log
   openapi [--out <file>]                                          writes the OpenAPI document (stdout by default)
 
@@ -62,8 +66,9 @@ export async function runCli(argv: string[], out: Out = (l) => process.stdout.wr
       } else out(json.trimEnd());
       return 0;
     }
-    const command = group === 'rebuild-read-models' ? group : `${group} ${action ?? ''}`.trim();
-    const rest = argv.slice(group === 'rebuild-read-models' ? 1 : 2);
+    const single = group === 'rebuild-read-models' || group === 'apply';
+    const command = single ? group : `${group} ${action ?? ''}`.trim();
+    const rest = argv.slice(single ? 1 : 2);
     return await withApp((app) => dispatch(command, rest, app, out));
   } catch (error) {
     if (error instanceof UsageError) {
@@ -98,7 +103,7 @@ async function withApp(run: (app: INestApplicationContext) => Promise<number>): 
 async function dispatch(command: string, args: string[], app: INestApplicationContext, out: Out): Promise<number> {
   const commands = app.get(CommandBus);
   const queries = app.get(QueryBus);
-  const options = parse(args);
+  const options = command === 'apply' ? {} : parse(args);
   const context = (orgId: string): CommandContext => ({ orgId, correlationId: randomUUID(), actor: 'cli' });
   switch (command) {
     case 'org create': {
@@ -141,6 +146,25 @@ async function dispatch(command: string, args: string[], app: INestApplicationCo
       out(`Revoked API key ${key}`);
       return 0;
     }
+    case 'apply': {
+      const { values, positionals } = parseApplyArgs(args);
+      if (positionals.length !== 1) throw new UsageError('apply takes one file');
+      const file = positionals[0]!;
+      const parsed = readConfigFile(file, environment());
+      if (!parsed.ok) {
+        process.stderr.write(formatProblems(file, parsed.problems) + '\n');
+        return 1;
+      }
+      const report = await commands.execute(
+        new ApplyConfigurationCommand(
+          parsed.config,
+          { prune: values.prune ?? false, dryRun: values['dry-run'] ?? false },
+          context(parsed.config.org.id),
+        ),
+      );
+      out(formatReport(report));
+      return 0;
+    }
     case 'rebuild-read-models': {
       const storage = app.get<Storage>(STORAGE);
       const projections = app.get(ProjectionHost).projections();
@@ -168,6 +192,19 @@ function parse(args: string[]): Record<string, string | undefined> {
       strict: true,
     });
     return values;
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+function parseApplyArgs(args: string[]) {
+  try {
+    return parseArgs({
+      args,
+      options: { 'dry-run': { type: 'boolean' }, prune: { type: 'boolean' } },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }

@@ -6,7 +6,7 @@ import type { ReadDocument } from '../../../readstore/src/index.js';
  * and everything is committed together with the checkpoint.
  */
 export interface ProjectionContext {
-  get<T extends ReadDocument = ReadDocument>(collection: string, id: string): Promise<T | undefined>;
+  get<T extends object = ReadDocument>(collection: string, id: string): Promise<T | undefined>;
   put(collection: string, id: string, doc: ReadDocument): void;
   delete(collection: string, id: string): void;
 }

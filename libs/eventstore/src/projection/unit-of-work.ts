@@ -9,7 +9,7 @@ export class UnitOfWork implements ProjectionContext {
 
   constructor(private readonly store: ReadStore) {}
 
-  async get<T extends ReadDocument>(collection: string, id: string): Promise<T | undefined> {
+  async get<T extends object>(collection: string, id: string): Promise<T | undefined> {
     const p = this.pending.get(key(collection, id));
     if (p) return p.doc === DELETED ? undefined : (structuredClone(p.doc) as T);
     return this.store.get<T>(collection, id);

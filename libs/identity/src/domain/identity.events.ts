@@ -1,6 +1,7 @@
 import type { DomainEvent } from '../../../kernel/src/index.js';
 
 export type OrganizationCreated = DomainEvent<'OrganizationCreated', { orgId: string; name: string }>;
+export type OrganizationRenamed = DomainEvent<'OrganizationRenamed', { orgId: string; name: string }>;
 
 export type ApiKeyCreated = DomainEvent<
   'ApiKeyCreated',
@@ -20,7 +21,7 @@ export type ApiKeyCreated = DomainEvent<
 export type ApiKeyRotated = DomainEvent<'ApiKeyRotated', { keyId: string; replacedBy: string }>;
 export type ApiKeyRevoked = DomainEvent<'ApiKeyRevoked', { keyId: string }>;
 
-export type OrganizationEvent = OrganizationCreated;
+export type OrganizationEvent = OrganizationCreated | OrganizationRenamed;
 export type ApiKeyEvent = ApiKeyCreated | ApiKeyRotated | ApiKeyRevoked;
 
-export const IDENTITY_EVENT_TYPES = ['OrganizationCreated', 'ApiKeyCreated', 'ApiKeyRotated', 'ApiKeyRevoked'] as const;
+export const IDENTITY_EVENT_TYPES = ['OrganizationCreated', 'OrganizationRenamed', 'ApiKeyCreated', 'ApiKeyRotated', 'ApiKeyRevoked'] as const;

@@ -1,7 +1,10 @@
 import { conflict, type Decider, invalidField } from '../../../kernel/src/index.js';
 import type { OrganizationEvent } from './identity.events.js';
 
-export type OrganizationCommand = { type: 'CreateOrganization'; orgId: string; name: string };
+export type OrganizationCommand =
+  | { type: 'CreateOrganization'; orgId: string; name: string }
+  /** Configuration as code: create when missing, rename when the name differs, else nothing. */
+  | { type: 'ConfigureOrganization'; orgId: string; name: string };
 export type OrganizationState = { exists: boolean; name: string | null };
 
 /** Lower-case letters, digits, `-` and `_`: ids appear in URLs, stream names and logs. */
@@ -15,12 +18,14 @@ export const organizationDecider: Decider<OrganizationCommand, OrganizationState
     }
     const name = command.name.trim();
     if (name === '' || name.length > 200) throw invalidField('/name', 'A name is 1-200 characters');
-    if (state.exists) throw conflict(`Organization ${command.orgId} already exists`);
-    return [{ type: 'OrganizationCreated', data: { orgId: command.orgId, name } }];
+    if (!state.exists) return [{ type: 'OrganizationCreated', data: { orgId: command.orgId, name } }];
+    if (command.type === 'CreateOrganization') throw conflict(`Organization ${command.orgId} already exists`);
+    return state.name === name ? [] : [{ type: 'OrganizationRenamed', data: { orgId: command.orgId, name } }];
   },
   evolve(state, event) {
     switch (event.type) {
       case 'OrganizationCreated':
+      case 'OrganizationRenamed':
         return { exists: true, name: event.data.name };
     }
   },

@@ -24,6 +24,11 @@ export const identityProjection: Projection = {
       case 'OrganizationCreated':
         ctx.put(ORGANIZATIONS, event.data.orgId, { id: event.data.orgId, name: event.data.name, createdAt: at } satisfies OrganizationDoc);
         return;
+      case 'OrganizationRenamed': {
+        const org = await ctx.get<OrganizationDoc>(ORGANIZATIONS, event.data.orgId);
+        if (org) ctx.put(ORGANIZATIONS, org.id, { ...org, name: event.data.name });
+        return;
+      }
       case 'ApiKeyCreated': {
         const d = event.data;
         const doc: ApiKeyDoc = {

@@ -20,6 +20,8 @@ export interface WardenConfig {
   readonly rateLimitBurst: number;
   /** `full` fsyncs every (grouped) commit; `normal` trades power-loss safety for speed. */
   readonly sqliteSync: 'full' | 'normal';
+  /** Raw WARDEN_SECRET_KEY; parsed by the keyring. */
+  readonly secretKey: string | undefined;
 }
 
 /** A bad environment value: start-up stops with this one line. */
@@ -51,6 +53,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): WardenC
     rateLimitPerSecond: int(env, 'WARDEN_RATE_LIMIT_PER_SECOND', 100, 0, 1_000_000),
     rateLimitBurst: int(env, 'WARDEN_RATE_LIMIT_BURST', 200, 1, 10_000_000),
     sqliteSync: oneOf(env, 'WARDEN_SQLITE_SYNC', ['full', 'normal'] as const, 'full'),
+    secretKey: str(env, 'WARDEN_SECRET_KEY'),
   };
 }
 
@@ -124,3 +127,8 @@ export function allowlistMatcher(ranges: readonly string[]): BlockList {
 }
 
 export const WARDEN_CONFIG = Symbol('WardenConfig');
+
+/** The environment for `${NAME}` references in configuration files (read here, like all of it). */
+export function environment(): Readonly<Record<string, string | undefined>> {
+  return process.env;
+}

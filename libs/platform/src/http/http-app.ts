@@ -36,6 +36,8 @@ export async function createHttpApp(
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     return503OnClosing: true,
+    // On shutdown, idle keep-alive connections close at once; in-flight requests still finish.
+    forceCloseConnections: 'idle',
   });
   const app = await NestFactory.create<NestFastifyApplication>(rootModule, adapter, {
     logger: new PinoNestLogger(logger),

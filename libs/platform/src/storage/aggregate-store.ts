@@ -13,7 +13,7 @@ export class AggregateStore {
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
 
-  handle<Command, State, Event extends DomainEvent>(
+  handle<Command, State, Event extends DomainEvent<string, object>>(
     streamName: string,
     decider: Decider<Command, State, Event>,
     command: Command,
@@ -31,7 +31,7 @@ export class AggregateStore {
   }
 
   /** The current state and the events it was folded from. */
-  async load<State, Event extends DomainEvent>(
+  async load<State, Event extends DomainEvent<string, object>>(
     streamName: string,
     decider: Pick<Decider<unknown, State, Event>, 'initialState' | 'evolve'>,
   ): Promise<{ state: State; events: Event[] }> {

@@ -15,6 +15,7 @@ import {
 } from '../../../eventstore/src/index.js';
 import { connectMongo, createMongoReadStore, type ReadStore, SqliteReadStore } from '../../../readstore/src/index.js';
 import type { WardenConfig } from '../config/warden-config.js';
+import { type Keyring, loadKeyring } from '../secrets/keyring.js';
 
 /** The stores of one process, chosen by configuration (DESIGN.md section 2). */
 export interface Storage {
@@ -25,15 +26,23 @@ export interface Storage {
   readonly personalData: PersonalDataPolicy;
   readonly mongo: Connection | undefined;
   readonly mongoConnectionToken: string | undefined;
+  /** Seals configuration secrets. */
+  readonly keyring: Keyring;
   /** Human-readable description for the start-up log line. */
   readonly description: string;
+  /** Things the operator should know, logged at start-up. */
+  readonly notices: readonly string[];
   close(): Promise<void>;
 }
 
 export async function openStorage(
-  config: Pick<WardenConfig, 'dataDir' | 'eventStoreUrl' | 'mongoUrl' | 'sqliteSync'>,
+  config: Pick<WardenConfig, 'dataDir' | 'eventStoreUrl' | 'mongoUrl' | 'sqliteSync' | 'secretKey'>,
   personalData = new PersonalDataPolicy(),
 ): Promise<Storage> {
+  const { keyring, notice } = loadKeyring(config.secretKey, {
+    dataDir: config.dataDir,
+    production: config.eventStoreUrl !== undefined || config.mongoUrl !== undefined,
+  });
   const sqliteConnections: SqliteDatabase[] = [];
   const sqlite = (sync: 'full' | 'normal') => {
     const db = openSqlite(join(config.dataDir, SQLITE_FILE_NAME), { synchronous: sync });
@@ -65,6 +74,8 @@ export async function openStorage(
       personalData,
       mongo,
       mongoConnectionToken,
+      keyring,
+      notices: notice ? [notice] : [],
       description: [
         config.eventStoreUrl ? 'events: KurrentDB' : `events: SQLite (${config.dataDir}/${SQLITE_FILE_NAME})`,
         mongo ? 'read models: MongoDB' : 'read models: SQLite',

@@ -54,13 +54,13 @@ export class MongoReadStore implements ReadStore {
     this.ownsConnection = options.ownsConnection ?? false;
   }
 
-  async get<T extends ReadDocument>(collection: string, id: string): Promise<T | undefined> {
+  async get<T extends object>(collection: string, id: string): Promise<T | undefined> {
     const docs = await this.docs(collection);
     const found = await docs.findOne({ _id: id }, { projection: { _id: 0 } });
     return found === null ? undefined : (found as unknown as T);
   }
 
-  async find<T extends ReadDocument>(collection: string, filter: Filter = {}, options: FindOptions = {}): Promise<T[]> {
+  async find<T extends object>(collection: string, filter: Filter = {}, options: FindOptions = {}): Promise<T[]> {
     // Mongo reads limit 0 as "no limit"; the port (like SQL's LIMIT 0) means none.
     if (options.limit === 0) return [];
     const docs = await this.docs(collection);

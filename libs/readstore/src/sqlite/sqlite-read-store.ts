@@ -49,12 +49,12 @@ export class SqliteReadStore implements ReadStore {
     };
   }
 
-  async get<T extends ReadDocument>(collection: string, id: string): Promise<T | undefined> {
+  async get<T extends object>(collection: string, id: string): Promise<T | undefined> {
     const row = this.stmt.get.get(collection, id);
     return row ? (JSON.parse(row.doc) as T) : undefined;
   }
 
-  async find<T extends ReadDocument>(collection: string, filter: Filter = {}, options: FindOptions = {}): Promise<T[]> {
+  async find<T extends object>(collection: string, filter: Filter = {}, options: FindOptions = {}): Promise<T[]> {
     const { where, params } = whereClause(collection, filter);
     const order = (options.sort ?? [])
       .map((s) => `json_extract(doc, '${jsonPath(s.field)}') ${s.direction === 'desc' ? 'DESC' : 'ASC'}`)

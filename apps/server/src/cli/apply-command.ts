@@ -1,0 +1,85 @@
+import { readFileSync } from 'node:fs';
+import { dirname, extname, isAbsolute, resolve } from 'node:path';
+import {
+  type ApplyReport,
+  type ConfigProblem,
+  parseOrgConfig,
+} from '../../../../libs/catalog/src/index.js';
+import type { OrgConfig } from '../../../../libs/catalog/src/index.js';
+
+/** Reads and validates a configuration file; hashesFile paths are relative to it. */
+export function readConfigFile(
+  file: string,
+  env: Readonly<Record<string, string | undefined>>,
+): { ok: true; config: OrgConfig } | { ok: false; problems: ConfigProblem[] } {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    return { ok: false, problems: [{ path: '', message: `cannot read ${file}: ${(error as Error).message}` }] };
+  }
+  const base = dirname(resolve(file));
+  const result = parseOrgConfig(text, {
+    format: extname(file).toLowerCase() === '.json' ? 'json' : 'yaml',
+    env,
+    readHashesFile: (path) => readFileSync(isAbsolute(path) ? path : resolve(base, path), 'utf8'),
+  });
+  return result.ok ? { ok: true, config: result.config } : { ok: false, problems: result.problems };
+}
+
+export function formatProblems(file: string, problems: readonly ConfigProblem[]): string {
+  return [
+    `${file}: ${problems.length} problem(s); nothing was applied:`,
+    ...problems.map((p) => `  ${p.path === '' ? '(file)' : p.path}: ${p.message}`),
+  ].join('\n');
+}
+
+const KIND_LABEL: Record<string, string> = {
+  itemType: 'item type',
+  policy: 'policy',
+  action: 'action',
+  textBank: 'text bank',
+  hashBank: 'hash bank',
+  rule: 'rule',
+  queue: 'queue',
+  routingRule: 'routing rule',
+  appealRoutingRule: 'appeal routing rule',
+  user: 'user',
+};
+
+const SETTINGS_LABEL: Record<string, string> = {
+  settings: 'organization settings',
+  strikes: 'strike settings',
+  appeals: 'appeal settings',
+  sso: 'SSO settings',
+};
+
+/** The apply report for people: what changed, what was left alone, and how many events. */
+export function formatReport(report: ApplyReport): string {
+  const lines: string[] = [];
+  const verb = report.dryRun ? 'would be' : 'was';
+  if (report.dryRun) lines.push('Dry run: nothing is written.');
+  if (report.organization.created) lines.push(`Organization ${report.orgId} ${verb} created.`);
+  if (report.organization.renamed) lines.push(`Organization ${report.orgId} ${verb} renamed.`);
+  const list = (label: string, entries: Array<{ kind: string; id: string }>) => {
+    for (const e of entries) lines.push(`${label} ${KIND_LABEL[e.kind] ?? e.kind} ${e.id}`);
+  };
+  list(report.dryRun ? 'would create' : 'created', report.created);
+  list(report.dryRun ? 'would update' : 'updated', report.updated);
+  list(report.dryRun ? 'would archive' : 'archived', report.archived);
+  for (const section of report.settingsChanged) {
+    lines.push(`${report.dryRun ? 'would change' : 'changed'} ${SETTINGS_LABEL[section] ?? section}`);
+  }
+  for (const h of report.hashes) lines.push(`hash bank ${h.bankId}: +${h.added} -${h.removed} hashes`);
+  for (const e of report.leftAlone) {
+    lines.push(`left alone ${KIND_LABEL[e.kind] ?? e.kind} ${e.id} (not in the file; --prune archives it)`);
+  }
+  const changed =
+    report.created.length + report.updated.length + report.archived.length + report.settingsChanged.length + report.hashes.length;
+  if (changed === 0 && !report.organization.created && !report.organization.renamed) {
+    lines.push(`No changes: the stored configuration of ${report.orgId} already matches the file.`);
+  } else if (!report.dryRun) {
+    lines.push(`Applied to ${report.orgId}: ${report.eventsAppended} event(s) appended.`);
+  }
+  return lines.join('\n');
+}

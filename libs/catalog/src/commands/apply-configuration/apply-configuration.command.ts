@@ -1,0 +1,29 @@
+import { Command } from '@nestjs/cqrs';
+import type { CommandContext } from '../../../../kernel/src/index.js';
+import type { OrgConfig } from '../../domain/catalog.model.js';
+import type { EntityKind, SettingsSection } from '../../domain/catalog.events.js';
+
+export interface ApplyReport {
+  readonly orgId: string;
+  readonly dryRun: boolean;
+  readonly organization: { created: boolean; renamed: boolean };
+  readonly created: Array<{ kind: EntityKind; id: string }>;
+  readonly updated: Array<{ kind: EntityKind; id: string }>;
+  readonly archived: Array<{ kind: EntityKind; id: string }>;
+  readonly leftAlone: Array<{ kind: EntityKind; id: string }>;
+  readonly settingsChanged: SettingsSection[];
+  readonly hashes: Array<{ bankId: string; added: number; removed: number }>;
+  /** Events appended (0 on a dry run or when nothing changed). */
+  readonly eventsAppended: number;
+}
+
+/** Brings an organization's stored configuration to a validated configuration file. */
+export class ApplyConfigurationCommand extends Command<ApplyReport> {
+  constructor(
+    readonly config: OrgConfig,
+    readonly options: { prune: boolean; dryRun: boolean },
+    readonly context: CommandContext,
+  ) {
+    super();
+  }
+}

@@ -1,0 +1,130 @@
+import { Inject } from '@nestjs/common';
+import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import {
+  type EventStore,
+  type ExpectedRevision,
+  stampEvents,
+  WrongExpectedRevisionError,
+} from '../../../../eventstore/src/index.js';
+import { ConfigureOrganizationCommand } from '../../../../identity/src/index.js';
+import {
+  type Clock,
+  type CommandContext,
+  concurrentUpdateConflict,
+  type DomainEvent,
+  type IdGenerator,
+  type NewEvent,
+} from '../../../../kernel/src/index.js';
+import { CLOCK, EVENT_STORE, ID_GENERATOR, KEYRING, type Keyring } from '../../../../platform/src/index.js';
+import { type CatalogEvent, HASH_CHUNK, type HashBankEvent } from '../../domain/catalog.events.js';
+import { hashBankStream, orgConfigStream } from '../../domain/catalog.streams.js';
+import { chunk, desiredCatalog, diffHashes } from '../../domain/desired-catalog.js';
+import { orgConfigDecider, planCatalog } from '../../domain/org-config.decider.js';
+import { openSecrets, sealSecrets } from '../../secrets/catalog-secrets.js';
+import { ApplyConfigurationCommand, type ApplyReport } from './apply-configuration.command.js';
+
+/** Events per append to a bank stream: 10 x 10,000 hashes stays far below KurrentDB's limits. */
+const BANK_EVENTS_PER_APPEND = 10;
+
+@CommandHandler(ApplyConfigurationCommand)
+export class ApplyConfigurationHandler implements ICommandHandler<ApplyConfigurationCommand> {
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(KEYRING) private readonly keyring: Keyring,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    private readonly commands: CommandBus,
+  ) {}
+
+  async execute(command: ApplyConfigurationCommand): Promise<ApplyReport> {
+    const { config, options, context } = command;
+    const orgId = config.org.id;
+    const organization = await this.commands.execute(
+      new ConfigureOrganizationCommand(orgId, config.org.name, context, options.dryRun),
+    );
+
+    const stream = orgConfigStream(orgId);
+    const recorded = await this.events.readStream(stream);
+    const state = recorded
+      .map((e) => openSecrets({ type: e.type, data: e.data }, this.keyring) as unknown as CatalogEvent)
+      .reduce(orgConfigDecider.evolve, orgConfigDecider.initialState);
+    const expected: ExpectedRevision = recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1]!.revision;
+
+    const desired = desiredCatalog(config);
+    const plan = planCatalog({ type: 'ApplyCatalog', desired: desired.catalog, prune: options.prune }, state);
+    const bankChanges = await Promise.all(desired.hashes.map((b) => this.bankChange(orgId, b.bankId, b.hashes)));
+
+    const report: ApplyReport = {
+      orgId,
+      dryRun: options.dryRun,
+      organization,
+      created: plan.created,
+      updated: plan.updated,
+      archived: plan.archived,
+      leftAlone: plan.leftAlone,
+      settingsChanged: plan.settingsChanged,
+      hashes: bankChanges
+        .filter((c) => c.added.length + c.removed.length > 0)
+        .map((c) => ({ bankId: c.bankId, added: c.added.length, removed: c.removed.length })),
+      eventsAppended: 0,
+    };
+    if (options.dryRun || plan.events.length === 0) return report;
+
+    // The configuration stream is the commit point: a concurrent apply fails here, before any
+    // bank is touched. A bank's hash change always changes its HashBankDefined digest, so every
+    // apply that touches hashes also passes through this check.
+    let appended = 0;
+    try {
+      await this.events.append(stream, this.stamp(plan.events.map((e) => sealSecrets(e, this.keyring)), context), expected);
+      appended += plan.events.length;
+      for (const change of bankChanges) appended += await this.writeBank(orgId, change, context);
+    } catch (error) {
+      if (error instanceof WrongExpectedRevisionError) {
+        throw concurrentUpdateConflict(`The configuration of ${orgId} was changed concurrently (another apply or bank import); run apply again`);
+      }
+      throw error;
+    }
+    return { ...report, eventsAppended: appended };
+  }
+
+  private async bankChange(orgId: string, bankId: string, hashes: readonly string[]) {
+    const recorded = await this.events.readStream(hashBankStream(orgId, bankId));
+    const fromConfig = new Set<string>();
+    for (const e of recorded as unknown as Array<HashBankEvent & { revision: number }>) {
+      if (e.data.source !== 'config') continue;
+      if (e.type === 'HashBankHashesAdded') for (const h of e.data.hashes) fromConfig.add(h);
+      else for (const h of e.data.hashes) fromConfig.delete(h);
+    }
+    const expected: ExpectedRevision = recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1]!.revision;
+    return { bankId, expected, ...diffHashes(fromConfig, hashes) };
+  }
+
+  private async writeBank(
+    orgId: string,
+    change: { bankId: string; expected: ExpectedRevision; added: string[]; removed: string[] },
+    context: CommandContext,
+  ): Promise<number> {
+    const events: HashBankEvent[] = [
+      ...chunk(change.removed, HASH_CHUNK).map(
+        (hashes): HashBankEvent => ({ type: 'HashBankHashesRemoved', data: { bankId: change.bankId, source: 'config', hashes } }),
+      ),
+      ...chunk(change.added, HASH_CHUNK).map(
+        (hashes): HashBankEvent => ({ type: 'HashBankHashesAdded', data: { bankId: change.bankId, source: 'config', hashes } }),
+      ),
+    ];
+    let expected = change.expected;
+    for (const batch of chunk(events, BANK_EVENTS_PER_APPEND)) {
+      const result = await this.events.append(
+        hashBankStream(orgId, change.bankId),
+        this.stamp(batch, context),
+        expected,
+      );
+      expected = result.nextRevision;
+    }
+    return events.length;
+  }
+
+  private stamp(events: readonly DomainEvent<string, object>[], context: CommandContext): NewEvent[] {
+    return stampEvents(events, context, { clock: this.clock, ids: this.ids });
+  }
+}

@@ -1,0 +1,113 @@
+import type { DomainEvent } from '../../../kernel/src/index.js';
+import type {
+  ActionDefinition,
+  AppealSettings,
+  DashboardUser,
+  ItemTypeDefinition,
+  OrgSettings,
+  PolicyDefinition,
+  QueueDefinition,
+  RoutingRuleDefinition,
+  RuleDefinition,
+  SsoSettings,
+  StrikeSettings,
+  TextBankDefinition,
+  HashType,
+} from './catalog.model.js';
+
+/** A hash bank as the configuration stream records it; its hashes live in the bank's own stream. */
+export interface HashBankEntity {
+  id: string;
+  name: string;
+  hashType: HashType;
+  maxDistance: number | null;
+  /** The hashes the configuration file declares: how many, and a digest to notice any change. */
+  configHashes: { count: number; digest: string };
+}
+
+export interface OrderedRoutingRule extends RoutingRuleDefinition {
+  /** Position in the file: routing rules run in order and the first that passes routes. */
+  order: number;
+}
+
+export interface DashboardUserEntity extends DashboardUser {
+  id: string;
+}
+
+/** Every kind of catalog entity, keyed by id within its organization. */
+export interface CatalogEntities {
+  itemType: ItemTypeDefinition;
+  policy: PolicyDefinition;
+  action: ActionDefinition;
+  textBank: TextBankDefinition;
+  hashBank: HashBankEntity;
+  rule: RuleDefinition;
+  queue: QueueDefinition;
+  routingRule: OrderedRoutingRule;
+  appealRoutingRule: OrderedRoutingRule;
+  user: DashboardUserEntity;
+}
+export type EntityKind = keyof CatalogEntities;
+
+/** Event type names per kind: past tense, readable in the audit history. */
+export const ENTITY_EVENTS: { [K in EntityKind]: { defined: string; archived: string; section: string } } = {
+  itemType: { defined: 'ItemTypeDefined', archived: 'ItemTypeArchived', section: 'itemTypes' },
+  policy: { defined: 'PolicyDefined', archived: 'PolicyArchived', section: 'policies' },
+  action: { defined: 'ActionDefined', archived: 'ActionArchived', section: 'actions' },
+  textBank: { defined: 'TextBankDefined', archived: 'TextBankArchived', section: 'textBanks' },
+  hashBank: { defined: 'HashBankDefined', archived: 'HashBankArchived', section: 'hashBanks' },
+  rule: { defined: 'RuleDefined', archived: 'RuleArchived', section: 'rules' },
+  queue: { defined: 'QueueDefined', archived: 'QueueArchived', section: 'queues' },
+  routingRule: { defined: 'RoutingRuleDefined', archived: 'RoutingRuleArchived', section: 'routingRules' },
+  appealRoutingRule: {
+    defined: 'AppealRoutingRuleDefined',
+    archived: 'AppealRoutingRuleArchived',
+    section: 'appealRoutingRules',
+  },
+  user: { defined: 'DashboardUserDefined', archived: 'DashboardUserArchived', section: 'users' },
+};
+export const ENTITY_KINDS = Object.keys(ENTITY_EVENTS) as EntityKind[];
+
+export type EntityDefined = DomainEvent<
+  string,
+  { kind: EntityKind; entity: CatalogEntities[EntityKind]; semanticVersion?: number }
+>;
+export type EntityArchived = DomainEvent<string, { kind: EntityKind; id: string }>;
+
+export type OrgSettingsChanged = DomainEvent<'OrgSettingsChanged', { settings: OrgSettings }>;
+export type StrikeSettingsChanged = DomainEvent<'StrikeSettingsChanged', { strikes: StrikeSettings }>;
+export type AppealSettingsChanged = DomainEvent<'AppealSettingsChanged', { appeals: AppealSettings }>;
+export type SsoSettingsChanged = DomainEvent<'SsoSettingsChanged', { sso: SsoSettings }>;
+
+export type SettingsEvent = OrgSettingsChanged | StrikeSettingsChanged | AppealSettingsChanged | SsoSettingsChanged;
+export type CatalogEvent = EntityDefined | EntityArchived | SettingsEvent;
+
+export const SETTINGS_EVENTS = {
+  settings: 'OrgSettingsChanged',
+  strikes: 'StrikeSettingsChanged',
+  appeals: 'AppealSettingsChanged',
+  sso: 'SsoSettingsChanged',
+} as const;
+export type SettingsSection = keyof typeof SETTINGS_EVENTS;
+
+export const CATALOG_EVENT_TYPES: string[] = [
+  ...ENTITY_KINDS.flatMap((k) => [ENTITY_EVENTS[k].defined, ENTITY_EVENTS[k].archived]),
+  ...Object.values(SETTINGS_EVENTS),
+];
+
+const DEFINED_KIND = new Map(ENTITY_KINDS.map((k) => [ENTITY_EVENTS[k].defined, k]));
+const ARCHIVED_KIND = new Map(ENTITY_KINDS.map((k) => [ENTITY_EVENTS[k].archived, k]));
+export const isEntityDefined = (e: { type: string }): e is EntityDefined => DEFINED_KIND.has(e.type);
+export const isEntityArchived = (e: { type: string }): e is EntityArchived => ARCHIVED_KIND.has(e.type);
+
+/** Hashes of a bank, in its own stream, in events of at most HASH_CHUNK hashes. */
+export type HashBankHashesAdded = DomainEvent<
+  'HashBankHashesAdded',
+  { bankId: string; source: 'config' | 'import'; hashes: string[] }
+>;
+export type HashBankHashesRemoved = DomainEvent<
+  'HashBankHashesRemoved',
+  { bankId: string; source: 'config'; hashes: string[] }
+>;
+export type HashBankEvent = HashBankHashesAdded | HashBankHashesRemoved;
+export const HASH_CHUNK = 10_000;

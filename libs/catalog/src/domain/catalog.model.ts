@@ -1,0 +1,260 @@
+/**
+ * The moderation catalog of one organization, as `org-config.md` declares it, after defaults.
+ * Plain JSON throughout: these shapes travel inside events.
+ */
+
+export const ITEM_KINDS = ['CONTENT', 'USER', 'THREAD'] as const;
+export type ItemKind = (typeof ITEM_KINDS)[number];
+
+export const FIELD_TYPES = [
+  'STRING',
+  'NUMBER',
+  'BOOLEAN',
+  'IMAGE',
+  'AUDIO',
+  'VIDEO',
+  'GEOHASH',
+  'DATETIME',
+  'RELATED_ITEM',
+  'URL',
+] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+export const PENALTIES = ['NONE', 'LOW', 'MEDIUM', 'HIGH', 'SEVERE'] as const;
+export type Penalty = (typeof PENALTIES)[number];
+
+export const ACTION_KINDS = ['CUSTOMER_DEFINED_ACTION', 'ENQUEUE_TO_MRT', 'ENQUEUE_TO_CHILD_SAFETY'] as const;
+export type ActionKind = (typeof ACTION_KINDS)[number];
+
+export const RULE_STATUSES = ['LIVE', 'BACKGROUND', 'DRAFT', 'EXPIRED'] as const;
+export type RuleStatus = (typeof RULE_STATUSES)[number];
+
+export const HASH_TYPES = ['PDQ', 'MD5', 'SHA256'] as const;
+export type HashType = (typeof HASH_TYPES)[number];
+
+export const CONJUNCTIONS = ['AND', 'OR', 'XOR'] as const;
+export type Conjunction = (typeof CONJUNCTIONS)[number];
+
+export const COMPARATORS = [
+  'EQUALS',
+  'NOT_EQUAL_TO',
+  'LT',
+  'LTE',
+  'GT',
+  'GTE',
+  'CONTAINS',
+  'IS_UNAVAILABLE',
+  'IS_NOT_PROVIDED',
+] as const;
+export type Comparator = (typeof COMPARATORS)[number];
+
+export const BUILTIN_INPUTS = [
+  'ALL_TEXT',
+  'ANY_IMAGE',
+  'CREATOR',
+  'ITEM',
+  'REPORT_REASON',
+  'REPORTED_POLICY',
+  'REPORT_COUNT',
+] as const;
+export type BuiltinInput = (typeof BUILTIN_INPUTS)[number];
+
+export const SIGNAL_TYPES = [
+  'TEXT_CONTAINS',
+  'TEXT_MATCHES_REGEX',
+  'TEXT_BANK',
+  'IMAGE_HASH_MATCH',
+  'IMAGE_HASH_DISTANCE',
+  'USER_STRIKE_COUNT',
+  'USER_SCORE',
+  'GEO_WITHIN',
+  'CREATOR_SUBMISSION_COUNT',
+  'HTTP_SIGNAL',
+] as const;
+export type SignalType = (typeof SIGNAL_TYPES)[number];
+
+export const ROLES = [
+  'ADMIN',
+  'RULES_MANAGER',
+  'ANALYST',
+  'MODERATOR_MANAGER',
+  'MODERATOR',
+  'CHILD_SAFETY_MODERATOR',
+  'EXTERNAL_MODERATOR',
+] as const;
+export type Role = (typeof ROLES)[number];
+
+export interface OrgSettings {
+  requireDecisionReason: boolean;
+  requirePolicyForDecisions: boolean;
+}
+
+export interface FieldDefinition {
+  name: string;
+  type: FieldType;
+  required: boolean;
+  array: boolean;
+  /** RELATED_ITEM only: item types the related item may be of; [] means any. */
+  itemTypeIds: string[];
+}
+
+/** Which fields play known parts: creator, createdAt, thread (CONTENT, THREAD), displayName (USER). */
+export type FieldRoles = { [role: string]: string };
+
+export interface ItemTypeDefinition {
+  id: string;
+  name: string;
+  kind: ItemKind;
+  version: string | null;
+  fields: FieldDefinition[];
+  roles: FieldRoles;
+}
+
+export interface PolicyDefinition {
+  id: string;
+  name: string;
+  parentId: string | null;
+  policyText: string | null;
+  enforcementGuidelines: string | null;
+  policyType: string | null;
+  penalty: Penalty;
+  userStrikeCount: number;
+  applyUserStrikeCountConfigToChildren: boolean;
+}
+
+export interface ActionParameter {
+  name: string;
+  type: FieldType;
+  required: boolean;
+}
+
+/** Header values are secrets: `value` is plaintext only in memory, sealed in events. */
+export interface CallbackDefinition {
+  url: string;
+  headers: { [name: string]: string };
+}
+
+export interface ActionDefinition {
+  id: string;
+  name: string;
+  description: string | null;
+  kind: ActionKind;
+  itemTypeIds: string[];
+  applyUserStrikes: boolean;
+  penalty: Penalty;
+  /** CUSTOMER_DEFINED_ACTION only. */
+  callback: CallbackDefinition | null;
+  body: { [key: string]: unknown };
+  parameters: ActionParameter[];
+}
+
+export interface TextBankDefinition {
+  id: string;
+  name: string;
+  terms: string[];
+  regexes: string[];
+}
+
+export interface HashBankDefinition {
+  id: string;
+  name: string;
+  hashType: HashType;
+  /** PDQ only. */
+  maxDistance: number | null;
+  /** The hashes the file declares (inline and `hashesFile`), lower-case, de-duplicated. */
+  hashes: string[];
+}
+
+export type ConditionInput = { field: string } | { builtin: BuiltinInput };
+
+export interface ConditionSignal {
+  type: SignalType;
+  args: { [key: string]: unknown };
+}
+
+export interface LeafCondition {
+  input: ConditionInput;
+  signal: ConditionSignal | null;
+  comparator: Comparator;
+  /** Absent for IS_UNAVAILABLE / IS_NOT_PROVIDED. */
+  value: unknown;
+}
+
+export interface ConditionSet {
+  conjunction: Conjunction;
+  conditions: Array<LeafCondition | ConditionSet>;
+}
+
+export interface RuleDefinition {
+  id: string;
+  name: string;
+  status: RuleStatus;
+  itemTypeIds: string[];
+  tags: string[];
+  maxDailyActions: number | null;
+  expiresAt: string | null;
+  actionIds: string[];
+  policyIds: string[];
+  conditionSet: ConditionSet;
+}
+
+export interface QueueDefinition {
+  id: string;
+  name: string;
+  isDefault: boolean;
+  isAppealsDefault: boolean;
+  lockTimeoutSeconds: number;
+}
+
+export interface RoutingRuleDefinition {
+  id: string;
+  name: string;
+  queueId: string;
+  itemTypeIds: string[];
+  conditionSet: ConditionSet;
+}
+
+export interface StrikeSettings {
+  windowDays: number | null;
+  thresholds: Array<{ strikes: number; actionId: string }>;
+}
+
+export interface AppealSettings {
+  callback: CallbackDefinition | null;
+  body: { [key: string]: unknown };
+}
+
+export interface DashboardUser {
+  email: string;
+  roles: Role[];
+}
+
+export interface SsoSettings {
+  saml_enabled: boolean;
+  sso_url: string | null;
+  /** Secret: sealed in events, never returned. */
+  cert: string | null;
+}
+
+/** A whole configuration file after validation and defaults. */
+export interface OrgConfig {
+  org: { id: string; name: string; settings: OrgSettings };
+  itemTypes: ItemTypeDefinition[];
+  policies: PolicyDefinition[];
+  actions: ActionDefinition[];
+  textBanks: TextBankDefinition[];
+  hashBanks: HashBankDefinition[];
+  rules: RuleDefinition[];
+  queues: QueueDefinition[];
+  routingRules: RoutingRuleDefinition[];
+  appealRoutingRules: RoutingRuleDefinition[];
+  strikes: StrikeSettings;
+  appeals: AppealSettings;
+  users: DashboardUser[];
+  sso: SsoSettings;
+}
+
+/** Built-in actions every organization has (org-config.md, "Defaults and the actions list"). */
+export const BUILTIN_ACTION_IDS = { mrt: 'enqueue-to-mrt', childSafety: 'enqueue-to-child-safety' } as const;
+/** The child-safety queue always exists. */
+export const CHILD_SAFETY_QUEUE_ID = 'child-safety';

@@ -1,0 +1,5 @@
+import { streamName } from '../../../kernel/src/index.js';
+
+/** One configuration stream per organization: one expected revision serializes applies. */
+export const orgConfigStream = (orgId: string) => streamName('org_config', orgId);
+export const hashBankStream = (orgId: string, bankId: string) => streamName('hash_bank', orgId, bankId);

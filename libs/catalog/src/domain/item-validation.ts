@@ -1,0 +1,282 @@
+/**
+ * Validation of one submitted Item (interface-spec.md, section 2) against its item type
+ * (org-config.md, `itemTypes`). Pure: no I/O, no framework.
+ *
+ * Problems are returned in a stable order: `id`, `typeId`, `data` (the object itself, then the
+ * declared fields in declaration order, then `data.images` when the type does not declare it),
+ * `typeVersion`, `typeSchemaVariant`.
+ */
+import type { FieldDefinition, FieldType, ItemTypeDefinition } from './catalog.model.js';
+
+export interface ItemProblem {
+  /** RFC 6901 JSON pointer to the offending value, e.g. `/items/3/data/text`. */
+  pointer: string;
+  detail: string;
+}
+
+export interface SubmittedItem {
+  id?: unknown;
+  typeId?: unknown;
+  data?: unknown;
+  typeVersion?: unknown;
+  typeSchemaVariant?: unknown;
+}
+
+export interface ValidateItemOptions {
+  /** Pointer of this item inside the request, e.g. `/items/3` (`''` for a top-level item). */
+  pointer: string;
+  /** Every item type of the organization; RELATED_ITEM fields without `itemTypeIds` accept these. */
+  knownItemTypeIds: ReadonlySet<string>;
+}
+
+export const TYPE_SCHEMA_VARIANTS = ['original', 'partial'] as const;
+export type TypeSchemaVariant = (typeof TYPE_SCHEMA_VARIANTS)[number];
+
+/** `data.images` is special (spec section 2): always an array of image URLs. */
+const IMAGES_KEY = 'images';
+
+const MESSAGES = {
+  nonEmptyString: 'expected a non-empty string',
+  string: 'expected a string',
+  number: 'expected a number',
+  boolean: 'expected a boolean',
+  array: 'expected an array',
+  object: 'expected a JSON object',
+  url: 'expected an absolute http(s) URL',
+  geohash: 'expected a geohash (1 to 12 characters of 0123456789bcdefghjkmnpqrstuvwxyz)',
+  datetime: 'expected an ISO 8601 datetime with a time part',
+  relatedItem: 'expected an object {id, typeId}',
+  variant: "expected 'original' or 'partial'",
+  required: 'required field is missing',
+} as const;
+
+export function validateItem(
+  item: SubmittedItem,
+  itemType: ItemTypeDefinition | undefined,
+  options: ValidateItemOptions,
+): ItemProblem[] {
+  const problems: ItemProblem[] = [];
+  const prefix = options.pointer;
+  const report = (pointer: string, detail: string): void => {
+    problems.push({ pointer, detail });
+  };
+
+  if (!isNonEmptyString(item.id)) report(`${prefix}/id`, MESSAGES.nonEmptyString);
+
+  if (!isNonEmptyString(item.typeId)) report(`${prefix}/typeId`, MESSAGES.nonEmptyString);
+  else if (itemType === undefined) report(`${prefix}/typeId`, `unknown item type '${item.typeId}'`);
+
+  // An unrecognised variant is reported below and validated as 'original' (the strict one).
+  const partial = item.typeSchemaVariant === 'partial';
+
+  const dataPointer = `${prefix}/data`;
+  if (!isJsonObject(item.data)) {
+    report(dataPointer, MESSAGES.object);
+  } else {
+    const data = item.data;
+    let imagesDeclared = false;
+    for (const field of itemType?.fields ?? []) {
+      if (field.name === IMAGES_KEY) imagesDeclared = true;
+      const pointer = `${dataPointer}/${escapePointerToken(field.name)}`;
+      const value = ownValue(data, field.name);
+      if (value === undefined || value === null) {
+        if (field.required && !partial) report(pointer, MESSAGES.required);
+        continue;
+      }
+      const before = problems.length;
+      checkField(field, value, pointer, options.knownItemTypeIds, report);
+      // A declared `images` field is still held to the `data.images` rule; skip it when the
+      // declared check already complained, so one bad value yields one problem.
+      if (field.name === IMAGES_KEY && problems.length === before) checkImages(value, pointer, report);
+    }
+    if (!imagesDeclared) {
+      const images = ownValue(data, IMAGES_KEY);
+      if (images !== undefined && images !== null) {
+        checkImages(images, `${dataPointer}/${IMAGES_KEY}`, report);
+      }
+    }
+    // Fields the type does not declare are accepted as they are.
+  }
+
+  // typeVersion: any string; a version different from the type's own is accepted.
+  if (item.typeVersion !== undefined && typeof item.typeVersion !== 'string') {
+    report(`${prefix}/typeVersion`, MESSAGES.string);
+  }
+  if (item.typeSchemaVariant !== undefined && !isTypeSchemaVariant(item.typeSchemaVariant)) {
+    report(`${prefix}/typeSchemaVariant`, MESSAGES.variant);
+  }
+
+  return problems;
+}
+
+type Report = (pointer: string, detail: string) => void;
+
+function checkField(
+  field: FieldDefinition,
+  value: unknown,
+  pointer: string,
+  knownItemTypeIds: ReadonlySet<string>,
+  report: Report,
+): void {
+  if (!field.array) {
+    checkValue(field, value, pointer, knownItemTypeIds, report);
+    return;
+  }
+  if (!Array.isArray(value)) {
+    report(pointer, MESSAGES.array);
+    return;
+  }
+  for (let index = 0; index < value.length; index++) {
+    checkValue(field, value[index], `${pointer}/${index}`, knownItemTypeIds, report);
+  }
+}
+
+function checkValue(
+  field: FieldDefinition,
+  value: unknown,
+  pointer: string,
+  knownItemTypeIds: ReadonlySet<string>,
+  report: Report,
+): void {
+  if (field.type === 'RELATED_ITEM') {
+    checkRelatedItem(field, value, pointer, knownItemTypeIds, report);
+    return;
+  }
+  const detail = scalarProblem(field.type, value);
+  if (detail !== null) report(pointer, detail);
+}
+
+/** The problem with a value of a non-RELATED_ITEM field type, or null when it is fine. */
+function scalarProblem(type: Exclude<FieldType, 'RELATED_ITEM'>, value: unknown): string | null {
+  switch (type) {
+    case 'STRING':
+      return typeof value === 'string' ? null : MESSAGES.string;
+    case 'NUMBER':
+      return typeof value === 'number' && Number.isFinite(value) ? null : MESSAGES.number;
+    case 'BOOLEAN':
+      return typeof value === 'boolean' ? null : MESSAGES.boolean;
+    case 'IMAGE':
+    case 'AUDIO':
+    case 'VIDEO':
+    case 'URL':
+      return isHttpUrl(value) ? null : MESSAGES.url;
+    case 'GEOHASH':
+      return isGeohash(value) ? null : MESSAGES.geohash;
+    case 'DATETIME':
+      return isIsoDateTime(value) ? null : MESSAGES.datetime;
+  }
+}
+
+function checkRelatedItem(
+  field: FieldDefinition,
+  value: unknown,
+  pointer: string,
+  knownItemTypeIds: ReadonlySet<string>,
+  report: Report,
+): void {
+  if (!isJsonObject(value)) {
+    report(pointer, MESSAGES.relatedItem);
+    return;
+  }
+  const id = ownValue(value, 'id');
+  const typeId = ownValue(value, 'typeId');
+  if (!isNonEmptyString(id)) report(`${pointer}/id`, MESSAGES.nonEmptyString);
+  if (!isNonEmptyString(typeId)) {
+    report(`${pointer}/typeId`, MESSAGES.nonEmptyString);
+  } else if (field.itemTypeIds.length > 0) {
+    if (!field.itemTypeIds.includes(typeId)) {
+      report(
+        `${pointer}/typeId`,
+        `item type '${typeId}' is not allowed here (expected ${field.itemTypeIds.map((t) => `'${t}'`).join(', ')})`,
+      );
+    }
+  } else if (!knownItemTypeIds.has(typeId)) {
+    report(`${pointer}/typeId`, `unknown item type '${typeId}'`);
+  }
+}
+
+function checkImages(value: unknown, pointer: string, report: Report): void {
+  if (!Array.isArray(value)) {
+    report(pointer, MESSAGES.array);
+    return;
+  }
+  for (let index = 0; index < value.length; index++) {
+    if (!isHttpUrl(value[index])) report(`${pointer}/${index}`, MESSAGES.url);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Formats
+
+export function escapePointerToken(token: string): string {
+  return token.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+function isNonEmptyString(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0;
+}
+
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isTypeSchemaVariant(value: unknown): value is TypeSchemaVariant {
+  return (TYPE_SCHEMA_VARIANTS as readonly unknown[]).includes(value);
+}
+
+/** Own properties only, so names like `constructor` or `__proto__` never reach the prototype. */
+function ownValue(object: Record<string, unknown>, key: string): unknown {
+  return Object.hasOwn(object, key) ? object[key] : undefined;
+}
+
+/**
+ * An absolute http: or https: URL. The text must itself start with the scheme and `//`, so the
+ * WHATWG parser's leniencies (surrounding spaces, `http:host`, backslashes) are not accepted.
+ */
+export function isHttpUrl(value: unknown): boolean {
+  if (typeof value !== 'string' || !/^https?:\/\/[^/\\\s]/i.test(value)) return false;
+  if (value !== value.trim()) return false;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
+}
+
+const GEOHASH = /^[0-9b-hjkmnp-z]{1,12}$/i;
+
+export function isGeohash(value: unknown): boolean {
+  return typeof value === 'string' && GEOHASH.test(value);
+}
+
+/**
+ * ISO 8601 extended format with a date and a time: `YYYY-MM-DDThh:mm[:ss[.fff]][Z|±hh[:mm]]`.
+ * The offset is optional (ISO 8601 allows local times); the date must exist (no month 13,
+ * no February 30).
+ */
+const DATETIME =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?(?:Z|[+-](\d{2})(?::?(\d{2}))?)?$/i;
+
+export function isIsoDateTime(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  const match = DATETIME.exec(value);
+  if (match === null) return false;
+  const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, offsetHour = 0, offsetMinute = 0] = match
+    .slice(1)
+    .map((part) => (part === undefined ? 0 : Number(part)));
+  if (month < 1 || month > 12) return false;
+  if (day < 1 || day > daysInMonth(year, month)) return false;
+  if (hour > 23 || minute > 59 || second > 59) return false;
+  if (offsetHour > 23 || offsetMinute > 59) return false;
+  return true;
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) {
+    const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+    return leap ? 29 : 28;
+  }
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}

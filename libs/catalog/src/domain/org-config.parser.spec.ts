@@ -1,0 +1,735 @@
+import { describe, expect, it } from 'vitest';
+import { parseDocument, stringify, type Document } from 'yaml';
+import type { OrgConfig } from './catalog.model.js';
+import { type ConfigProblem, parseOrgConfig, type ParseOptions } from './org-config.parser.js';
+
+/** The full example of org-config.md, verbatim. */
+const EXAMPLE = `org:
+  id: acme                      # [a-z0-9-]+, unique
+  name: Acme Social
+  settings:
+    requireDecisionReason: false
+    requirePolicyForDecisions: false
+
+itemTypes:
+  - id: post                    # the typeId customers send
+    name: Post                  # the typeName sent in callbacks
+    kind: CONTENT               # CONTENT | USER | THREAD
+    version: "1"                # optional; items may send typeVersion
+    fields:
+      - { name: text,      type: STRING,   required: true }
+      - { name: images,    type: IMAGE,    array: true }
+      - { name: author,    type: RELATED_ITEM, itemTypeIds: [user], required: true }
+      - { name: createdAt, type: DATETIME }
+      - { name: location,  type: GEOHASH }
+      - { name: likes,     type: NUMBER }
+      - { name: edited,    type: BOOLEAN }
+      # types: STRING NUMBER BOOLEAN IMAGE AUDIO VIDEO GEOHASH DATETIME RELATED_ITEM URL
+    roles:                      # which fields play known parts
+      creator: author           # RELATED_ITEM naming the user who made it (CONTENT, THREAD)
+      createdAt: createdAt
+      # thread: <field>         # RELATED_ITEM naming the containing thread, if any
+  - id: user
+    name: User
+    kind: USER
+    fields:
+      - { name: name, type: STRING }
+    roles:
+      displayName: name         # USER items
+
+policies:
+  - id: spam
+    name: Spam
+    parentId: null
+    policyText: Unsolicited bulk content.
+    enforcementGuidelines: Remove links to known spam domains.
+    policyType: SPAM
+    penalty: LOW                # NONE LOW MEDIUM HIGH SEVERE
+    userStrikeCount: 1
+    applyUserStrikeCountConfigToChildren: false
+  - { id: spam-links, name: Spam links, parentId: spam, penalty: LOW, userStrikeCount: 1 }
+
+actions:
+  - id: remove
+    name: Remove content
+    description: Hide the item from everyone.
+    kind: CUSTOMER_DEFINED_ACTION   # or ENQUEUE_TO_MRT, ENQUEUE_TO_CHILD_SAFETY
+    itemTypeIds: [post]
+    applyUserStrikes: true
+    penalty: MEDIUM
+    callback:
+      url: https://platform.example/hooks/moderation
+      headers: { Authorization: "Bearer \${ACME_HOOK_TOKEN}" }
+    body: { severity: high }        # sent as \`custom\` in the callback
+    parameters:                     # values a moderator may fill in; merged into \`custom\`
+      - { name: durationDays, type: NUMBER, required: false }
+  - { id: review, name: Send to review, kind: ENQUEUE_TO_MRT, itemTypeIds: [post] }
+
+textBanks:
+  - id: spam-domains
+    name: Spam domains
+    terms: [cheap-pills.example, free-money.example]
+    regexes: ['\\bwin\\s+\\$\\d+']
+
+hashBanks:
+  - id: known-bad
+    name: Known bad images
+    hashType: PDQ                   # PDQ | MD5 | SHA256
+    maxDistance: 31                 # PDQ only; default 31
+    hashes: [f8f8f0cee0f4a84f06370a22038f63f0b36e2ed596621e1d33e6b39c4e9c9b22]
+    hashesFile: banks/known-bad.txt # optional; one hash per line, relative to this file
+
+rules:
+  - id: spam-links
+    name: Spam links
+    status: LIVE                    # LIVE BACKGROUND DRAFT EXPIRED
+    itemTypeIds: [post]
+    tags: [spam]
+    maxDailyActions: 1000           # optional hard cap per UTC day
+    expiresAt: 2027-06-30T00:00:00Z # optional; the rule becomes EXPIRED then
+    actionIds: [remove]
+    policyIds: [spam-links]
+    conditionSet:
+      conjunction: AND              # AND OR XOR
+      conditions:
+        - input: { field: text }
+          signal: { type: TEXT_BANK, args: { bankId: spam-domains } }
+          comparator: EQUALS
+          value: true
+        - conjunction: OR           # a nested set
+          conditions:
+            - { input: { builtin: CREATOR }, signal: { type: USER_SCORE }, comparator: LTE, value: 3 }
+            - { input: { field: likes }, comparator: LT, value: 2 }
+
+queues:                             # review queues; a child-safety queue always exists (id child-safety)
+  - { id: default, name: Default, isDefault: true }
+  - { id: appeals, name: Appeals, isAppealsDefault: true }
+  - { id: spam, name: Spam reports, lockTimeoutSeconds: 600 }
+
+routingRules:                       # ordered; the first that passes picks the queue
+  - id: spam-reports
+    name: Spam reports
+    queueId: spam
+    itemTypeIds: [post]
+    conditionSet:
+      conjunction: OR
+      conditions:
+        - { input: { builtin: REPORTED_POLICY }, comparator: EQUALS, value: spam }
+        - { input: { builtin: REPORT_REASON }, signal: { type: TEXT_CONTAINS, args: { terms: [spam] } }, comparator: EQUALS, value: true }
+appealRoutingRules: []              # same shape, for appeals
+
+strikes:
+  windowDays: 90                    # strikes older than this stop counting
+  thresholds:                       # crossing a threshold sends that action's callback
+    - { strikes: 3, actionId: remove }
+
+appeals:
+  callback: { url: https://platform.example/hooks/appeals, headers: {} }
+  body: { source: warden }          # sent as \`custom\` in the appeal decision callback
+
+users:                              # dashboard users; passwords are set with the CLI, never here
+  - { email: admin@acme.example, roles: [ADMIN] }
+
+sso:                                # names as in the interface spec, section 5.5
+  saml_enabled: false
+  sso_url: https://idp.example/saml/sso
+  cert: \${ACME_IDP_CERT}
+`;
+
+const INLINE_HASH = 'f8f8f0cee0f4a84f06370a22038f63f0b36e2ed596621e1d33e6b39c4e9c9b22';
+const FILE_HASH = '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
+const CERT = '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIU\n-----END CERTIFICATE-----';
+const ENV = { ACME_HOOK_TOKEN: 'hook-secret', ACME_IDP_CERT: CERT };
+
+/** banks/known-bad.txt: a comment, a blank line, a new hash in upper case and a repeat of the inline one. */
+const HASHES_FILE = `# exported 2026-01-01\n\n  ${FILE_HASH.toUpperCase()}  \r\n${INLINE_HASH}\n`;
+
+function options(overrides: Partial<ParseOptions> = {}): ParseOptions {
+  return {
+    format: 'yaml',
+    env: ENV,
+    readHashesFile: (path) => {
+      if (path === 'banks/known-bad.txt') return HASHES_FILE;
+      throw new Error(`ENOENT: no such file or directory, open '${path}'`);
+    },
+    ...overrides,
+  };
+}
+
+function parseOk(text: string, overrides: Partial<ParseOptions> = {}): OrgConfig {
+  const result = parseOrgConfig(text, options(overrides));
+  if (!result.ok) throw new Error(`expected a valid file, got ${JSON.stringify(result.problems, null, 2)}`);
+  return result.config;
+}
+
+function problemsOf(text: string, overrides: Partial<ParseOptions> = {}): ConfigProblem[] {
+  const result = parseOrgConfig(text, options(overrides));
+  if (result.ok) throw new Error('expected problems, the file was accepted');
+  return result.problems;
+}
+
+/** The example, edited through the YAML document API so that the rest of the file stays valid. */
+function exampleWith(edit: (doc: Document) => void): string {
+  const doc = parseDocument(EXAMPLE);
+  edit(doc);
+  return doc.toString();
+}
+
+const leaf = (field: string, extra: Record<string, unknown> = {}) => ({
+  input: { field },
+  comparator: 'EQUALS',
+  value: true,
+  ...extra,
+});
+
+const EXPECTED: OrgConfig = {
+  org: { id: 'acme', name: 'Acme Social', settings: { requireDecisionReason: false, requirePolicyForDecisions: false } },
+  itemTypes: [
+    {
+      id: 'post',
+      name: 'Post',
+      kind: 'CONTENT',
+      version: '1',
+      fields: [
+        { name: 'text', type: 'STRING', required: true, array: false, itemTypeIds: [] },
+        { name: 'images', type: 'IMAGE', required: false, array: true, itemTypeIds: [] },
+        { name: 'author', type: 'RELATED_ITEM', required: true, array: false, itemTypeIds: ['user'] },
+        { name: 'createdAt', type: 'DATETIME', required: false, array: false, itemTypeIds: [] },
+        { name: 'location', type: 'GEOHASH', required: false, array: false, itemTypeIds: [] },
+        { name: 'likes', type: 'NUMBER', required: false, array: false, itemTypeIds: [] },
+        { name: 'edited', type: 'BOOLEAN', required: false, array: false, itemTypeIds: [] },
+      ],
+      roles: { creator: 'author', createdAt: 'createdAt' },
+    },
+    {
+      id: 'user',
+      name: 'User',
+      kind: 'USER',
+      version: null,
+      fields: [{ name: 'name', type: 'STRING', required: false, array: false, itemTypeIds: [] }],
+      roles: { displayName: 'name' },
+    },
+  ],
+  policies: [
+    {
+      id: 'spam',
+      name: 'Spam',
+      parentId: null,
+      policyText: 'Unsolicited bulk content.',
+      enforcementGuidelines: 'Remove links to known spam domains.',
+      policyType: 'SPAM',
+      penalty: 'LOW',
+      userStrikeCount: 1,
+      applyUserStrikeCountConfigToChildren: false,
+    },
+    {
+      id: 'spam-links',
+      name: 'Spam links',
+      parentId: 'spam',
+      policyText: null,
+      enforcementGuidelines: null,
+      policyType: null,
+      penalty: 'LOW',
+      userStrikeCount: 1,
+      applyUserStrikeCountConfigToChildren: false,
+    },
+  ],
+  actions: [
+    {
+      id: 'remove',
+      name: 'Remove content',
+      description: 'Hide the item from everyone.',
+      kind: 'CUSTOMER_DEFINED_ACTION',
+      itemTypeIds: ['post'],
+      applyUserStrikes: true,
+      penalty: 'MEDIUM',
+      callback: {
+        url: 'https://platform.example/hooks/moderation',
+        headers: { Authorization: 'Bearer hook-secret' },
+      },
+      body: { severity: 'high' },
+      parameters: [{ name: 'durationDays', type: 'NUMBER', required: false }],
+    },
+    {
+      id: 'review',
+      name: 'Send to review',
+      description: null,
+      kind: 'ENQUEUE_TO_MRT',
+      itemTypeIds: ['post'],
+      applyUserStrikes: false,
+      penalty: 'NONE',
+      callback: null,
+      body: {},
+      parameters: [],
+    },
+  ],
+  textBanks: [
+    {
+      id: 'spam-domains',
+      name: 'Spam domains',
+      terms: ['cheap-pills.example', 'free-money.example'],
+      regexes: ['\\bwin\\s+\\$\\d+'],
+    },
+  ],
+  hashBanks: [
+    { id: 'known-bad', name: 'Known bad images', hashType: 'PDQ', maxDistance: 31, hashes: [INLINE_HASH, FILE_HASH] },
+  ],
+  rules: [
+    {
+      id: 'spam-links',
+      name: 'Spam links',
+      status: 'LIVE',
+      itemTypeIds: ['post'],
+      tags: ['spam'],
+      maxDailyActions: 1000,
+      expiresAt: '2027-06-30T00:00:00.000Z',
+      actionIds: ['remove'],
+      policyIds: ['spam-links'],
+      conditionSet: {
+        conjunction: 'AND',
+        conditions: [
+          {
+            input: { field: 'text' },
+            signal: { type: 'TEXT_BANK', args: { bankId: 'spam-domains' } },
+            comparator: 'EQUALS',
+            value: true,
+          },
+          {
+            conjunction: 'OR',
+            conditions: [
+              { input: { builtin: 'CREATOR' }, signal: { type: 'USER_SCORE', args: {} }, comparator: 'LTE', value: 3 },
+              { input: { field: 'likes' }, signal: null, comparator: 'LT', value: 2 },
+            ],
+          },
+        ],
+      },
+    },
+  ],
+  queues: [
+    { id: 'default', name: 'Default', isDefault: true, isAppealsDefault: false, lockTimeoutSeconds: 600 },
+    { id: 'appeals', name: 'Appeals', isDefault: false, isAppealsDefault: true, lockTimeoutSeconds: 600 },
+    { id: 'spam', name: 'Spam reports', isDefault: false, isAppealsDefault: false, lockTimeoutSeconds: 600 },
+  ],
+  routingRules: [
+    {
+      id: 'spam-reports',
+      name: 'Spam reports',
+      queueId: 'spam',
+      itemTypeIds: ['post'],
+      conditionSet: {
+        conjunction: 'OR',
+        conditions: [
+          { input: { builtin: 'REPORTED_POLICY' }, signal: null, comparator: 'EQUALS', value: 'spam' },
+          {
+            input: { builtin: 'REPORT_REASON' },
+            signal: { type: 'TEXT_CONTAINS', args: { terms: ['spam'] } },
+            comparator: 'EQUALS',
+            value: true,
+          },
+        ],
+      },
+    },
+  ],
+  appealRoutingRules: [],
+  strikes: { windowDays: 90, thresholds: [{ strikes: 3, actionId: 'remove' }] },
+  appeals: { callback: { url: 'https://platform.example/hooks/appeals', headers: {} }, body: { source: 'warden' } },
+  users: [{ email: 'admin@acme.example', roles: ['ADMIN'] }],
+  sso: { saml_enabled: false, sso_url: 'https://idp.example/saml/sso', cert: CERT },
+};
+
+describe('parseOrgConfig: valid files', () => {
+  it('parses the full example of org-config.md into the normalized model', () => {
+    expect(parseOk(EXAMPLE)).toEqual(EXPECTED);
+  });
+
+  it('fills the defaults of the table in org-config.md', () => {
+    const config = parseOk(EXAMPLE);
+    const [, childPolicy] = config.policies;
+    expect(childPolicy).toMatchObject({ policyText: null, enforcementGuidelines: null, policyType: null });
+    expect(childPolicy?.applyUserStrikeCountConfigToChildren).toBe(false);
+    expect(config.actions[1]).toMatchObject({ description: null, penalty: 'NONE', applyUserStrikes: false, callback: null });
+    expect(config.actions[1]?.parameters).toEqual([]);
+    expect(config.queues.map((queue) => queue.lockTimeoutSeconds)).toEqual([600, 600, 600]);
+    expect(config.itemTypes[1]?.version).toBeNull();
+    expect(config.itemTypes[1]?.fields[0]).toEqual({ name: 'name', type: 'STRING', required: false, array: false, itemTypeIds: [] });
+    expect(config.rules[0]?.conditionSet.conditions[1]).toMatchObject({ conditions: [{ signal: { args: {} } }, { signal: null }] });
+  });
+
+  it('defaults every optional section of a file that declares only the organization', () => {
+    const config = parseOk('org: { id: tiny, name: Tiny }\n');
+    expect(config).toEqual({
+      org: { id: 'tiny', name: 'Tiny', settings: { requireDecisionReason: false, requirePolicyForDecisions: false } },
+      itemTypes: [],
+      policies: [],
+      actions: [],
+      textBanks: [],
+      hashBanks: [],
+      rules: [],
+      queues: [],
+      routingRules: [],
+      appealRoutingRules: [],
+      strikes: { windowDays: null, thresholds: [] },
+      appeals: { callback: null, body: {} },
+      users: [],
+      sso: { saml_enabled: false, sso_url: null, cert: null },
+    });
+  });
+
+  it('defaults rule status, banks and nullable rule fields', () => {
+    const config = parseOk(
+      exampleWith((doc) => {
+        doc.deleteIn(['rules', 0, 'status']);
+        doc.deleteIn(['rules', 0, 'maxDailyActions']);
+        doc.deleteIn(['rules', 0, 'expiresAt']);
+        doc.deleteIn(['hashBanks', 0, 'maxDistance']);
+        doc.addIn(['hashBanks'], { id: 'md5', name: 'MD5 bank', hashType: 'MD5', hashes: ['D41D8CD98F00B204E9800998ECF8427E'] });
+      }),
+    );
+    expect(config.rules[0]).toMatchObject({ status: 'DRAFT', maxDailyActions: null, expiresAt: null });
+    expect(config.hashBanks[0]?.maxDistance).toBe(31);
+    expect(config.hashBanks[1]).toEqual({
+      id: 'md5',
+      name: 'MD5 bank',
+      hashType: 'MD5',
+      maxDistance: null,
+      hashes: ['d41d8cd98f00b204e9800998ecf8427e'],
+    });
+  });
+
+  it('accepts the same configuration written as JSON', () => {
+    const json = JSON.stringify(parseDocument(EXAMPLE).toJS(), null, 2);
+    expect(parseOk(json, { format: 'json' })).toEqual(EXPECTED);
+  });
+
+  it('substitutes embedded and whole-string environment variables', () => {
+    const config = parseOk(
+      exampleWith((doc) => doc.setIn(['appeals', 'callback', 'url'], '${APPEALS_URL}/hooks/${APPEALS_PATH}')),
+      { env: { ...ENV, APPEALS_URL: 'https://appeals.example', APPEALS_PATH: 'v2' } },
+    );
+    expect(config.appeals.callback?.url).toBe('https://appeals.example/hooks/v2');
+    expect(config.sso.cert).toBe(CERT);
+  });
+
+  it('normalizes expiresAt with an offset to UTC', () => {
+    const config = parseOk(exampleWith((doc) => doc.setIn(['rules', 0, 'expiresAt'], '2027-06-30T02:00:00+02:00')));
+    expect(config.rules[0]?.expiresAt).toBe('2027-06-30T00:00:00.000Z');
+  });
+
+  it('lets IS_NOT_PROVIDED and IS_UNAVAILABLE leaves omit the value', () => {
+    const config = parseOk(
+      exampleWith((doc) => {
+        doc.setIn(['rules', 0, 'conditionSet', 'conditions', 1, 'conditions', 1], { input: { field: 'likes' }, comparator: 'IS_NOT_PROVIDED' });
+      }),
+    );
+    const nested = config.rules[0]?.conditionSet.conditions[1];
+    expect(nested).toMatchObject({ conditions: [{}, { input: { field: 'likes' }, signal: null, comparator: 'IS_NOT_PROVIDED' }] });
+  });
+});
+
+describe('parseOrgConfig: problems', () => {
+  it('reports an unknown action in a rule', () => {
+    const problems = problemsOf(exampleWith((doc) => doc.setIn(['rules', 0, 'actionIds', 0], 'ban-forever')));
+    expect(problems).toEqual([{ path: 'rules[0].actionIds[0]', message: 'unknown action "ban-forever"' }]);
+  });
+
+  it('accepts the built-in actions in a rule', () => {
+    const text = exampleWith((doc) => doc.setIn(['rules', 0, 'actionIds'], ['enqueue-to-mrt', 'enqueue-to-child-safety']));
+    expect(parseOk(text).rules[0]?.actionIds).toEqual(['enqueue-to-mrt', 'enqueue-to-child-safety']);
+  });
+
+  it('reports an unknown policy parent', () => {
+    const problems = problemsOf(exampleWith((doc) => doc.setIn(['policies', 1, 'parentId'], 'scam')));
+    expect(problems).toEqual([{ path: 'policies[1].parentId', message: 'unknown policy "scam"' }]);
+  });
+
+  it('reports a cycle in the policy tree once, at a parentId of the cycle', () => {
+    const problems = problemsOf(exampleWith((doc) => doc.setIn(['policies', 0, 'parentId'], 'spam-links')));
+    expect(problems).toEqual([
+      { path: 'policies[0].parentId', message: 'policy parents form a cycle: spam → spam-links → spam' },
+    ]);
+  });
+
+  it('reports an action assigned to an unknown item type', () => {
+    const problems = problemsOf(exampleWith((doc) => doc.setIn(['actions', 1, 'itemTypeIds', 0], 'comment')));
+    expect(problems).toEqual([{ path: 'actions[1].itemTypeIds[0]', message: 'unknown item type "comment"' }]);
+  });
+
+  it('reports a regex that re2js cannot compile in a rule signal', () => {
+    const problems = problemsOf(
+      exampleWith((doc) =>
+        doc.setIn(['rules', 0, 'conditionSet', 'conditions', 0, 'signal'], {
+          type: 'TEXT_MATCHES_REGEX',
+          args: { pattern: 'win (\\$\\d+' },
+        }),
+      ),
+    );
+    expect(problems).toHaveLength(1);
+    expect(problems[0]?.path).toBe('rules[0].conditionSet.conditions[0].signal.args.pattern');
+    expect(problems[0]?.message).toMatch(/^invalid regular expression: .*missing closing \)/);
+  });
+
+  it('reports a regex that re2js cannot compile in a text bank', () => {
+    const problems = problemsOf(exampleWith((doc) => doc.addIn(['textBanks', 0, 'regexes'], '(?<=free)money')));
+    expect(problems).toHaveLength(1);
+    expect(problems[0]?.path).toBe('textBanks[0].regexes[1]');
+    expect(problems[0]?.message).toMatch(/^invalid regular expression: error parsing regexp/);
+  });
+
+  it('reports a malformed inline hash at its index', () => {
+    const problems = problemsOf(exampleWith((doc) => doc.addIn(['hashBanks', 0, 'hashes'], 'f8f8f0ce')));
+    expect(problems).toEqual([
+      { path: 'hashBanks[0].hashes[1]', message: '"f8f8f0ce" is not a 64-character hex PDQ hash' },
+    ]);
+  });
+
+  it('reports a malformed line of the hashes file with its line number', () => {
+    const readHashesFile = () => `# bank\n${FILE_HASH}\nnot-a-hash\n\n${INLINE_HASH}\n`;
+    const problems = problemsOf(EXAMPLE, { readHashesFile });
+    expect(problems).toEqual([
+      { path: 'hashBanks[0].hashesFile', message: 'line 3: "not-a-hash" is not a 64-character hex PDQ hash' },
+    ]);
+  });
+
+  it('reports at most 20 malformed lines of a hashes file, then how many more', () => {
+    const readHashesFile = () => Array.from({ length: 25 }, (_, i) => `bad${i}`).join('\n');
+    const problems = problemsOf(EXAMPLE, { readHashesFile });
+    expect(problems).toHaveLength(21);
+    expect(problems.every((problem) => problem.path === 'hashBanks[0].hashesFile')).toBe(true);
+    expect(problems[19]?.message).toBe('line 20: "bad19" is not a 64-character hex PDQ hash');
+    expect(problems[20]?.message).toBe('… and 5 more malformed lines');
+  });
+
+  it('reports a missing hashes file', () => {
+    const problems = problemsOf(exampleWith((doc) => doc.setIn(['hashBanks', 0, 'hashesFile'], 'banks/gone.txt')));
+    expect(problems).toHaveLength(1);
+    expect(problems[0]?.path).toBe('hashBanks[0].hashesFile');
+    expect(problems[0]?.message).toMatch(/^cannot read hashes file "banks\/gone.txt": ENOENT/);
+  });
+
+  it('reports a wrong comparator inside a nested set, listing the allowed values', () => {
+    const problems = problemsOf(
+      exampleWith((doc) => doc.setIn(['rules', 0, 'conditionSet', 'conditions', 1, 'conditions', 0, 'comparator'], 'BELOW')),
+    );
+    expect(problems).toEqual([
+      {
+        path: 'rules[0].conditionSet.conditions[1].conditions[0].comparator',
+        message:
+          'must be one of EQUALS, NOT_EQUAL_TO, LT, LTE, GT, GTE, CONTAINS, IS_UNAVAILABLE, IS_NOT_PROVIDED (got "BELOW")',
+      },
+    ]);
+  });
+
+  it('reports a wrong comparator on a leaf of the top-level set', () => {
+    const problems = problemsOf(
+      exampleWith((doc) => {
+        doc.setIn(['rules', 0, 'conditionSet', 'conditions', 1], leaf('text', { comparator: 'MATCHES' }));
+      }),
+    );
+    expect(problems.map((problem) => problem.path)).toEqual(['rules[0].conditionSet.conditions[1].comparator']);
+  });
+
+  it('reports a missing required field', () => {
+    const problems = problemsOf(exampleWith((doc) => doc.deleteIn(['rules', 0, 'name'])));
+    expect(problems).toEqual([{ path: 'rules[0].name', message: 'is required' }]);
+  });
+
+  it('reports an unset environment variable at the value that references it', () => {
+    const problems = problemsOf(EXAMPLE, { env: { ACME_IDP_CERT: CERT } });
+    expect(problems).toEqual([
+      { path: 'actions[0].callback.headers.Authorization', message: 'environment variable ACME_HOOK_TOKEN is not set' },
+    ]);
+  });
+
+  it('reports only the unset variable, not the invalid URL it leaves behind', () => {
+    const problems = problemsOf(exampleWith((doc) => doc.setIn(['appeals', 'callback', 'url'], '${APPEALS_URL}')));
+    expect(problems).toEqual([{ path: 'appeals.callback.url', message: 'environment variable APPEALS_URL is not set' }]);
+  });
+
+  it('reports a duplicate id at the duplicate', () => {
+    const problems = problemsOf(exampleWith((doc) => doc.addIn(['queues'], { id: 'default', name: 'Another default' })));
+    expect(problems).toEqual([{ path: 'queues[3].id', message: 'duplicate id "default" (first declared at queues[0])' }]);
+  });
+
+  it('reports an unknown top-level section', () => {
+    const problems = problemsOf(exampleWith((doc) => doc.set('webhooks', [{ url: 'https://x.example' }])));
+    expect(problems).toEqual([{ path: 'webhooks', message: 'unknown section "webhooks"' }]);
+  });
+
+  it('reports a YAML syntax error as one problem for the whole file, with its line', () => {
+    const problems = problemsOf('org:\n  id: acme\n  name: [Acme\nrules: []\n');
+    expect(problems).toHaveLength(1);
+    expect(problems[0]?.path).toBe('');
+    expect(problems[0]?.message).toMatch(/^invalid YAML: .*line \d+/);
+  });
+
+  it('reports a JSON syntax error as one problem for the whole file, with its line', () => {
+    const problems = problemsOf('{\n  "org": { "id": "acme", }\n}', { format: 'json' });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]?.path).toBe('');
+    expect(problems[0]?.message).toMatch(/^invalid JSON: .*line 2/);
+  });
+
+  it("reports a field input that names no field of the rule's item types", () => {
+    const problems = problemsOf(
+      exampleWith((doc) => doc.setIn(['rules', 0, 'conditionSet', 'conditions', 1, 'conditions', 1, 'input', 'field'], 'shares')),
+    );
+    expect(problems).toEqual([
+      { path: 'rules[0].conditionSet.conditions[1].conditions[1].input.field', message: 'no field "shares" in item type post' },
+    ]);
+  });
+
+  it("reports a field input that names no field of a routing rule's item types", () => {
+    const problems = problemsOf(
+      exampleWith((doc) => doc.setIn(['routingRules', 0, 'conditionSet', 'conditions', 0], leaf('title'))),
+    );
+    expect(problems.map((problem) => problem.path)).toEqual(['routingRules[0].conditionSet.conditions[0].input.field']);
+  });
+
+  it('reports a CUSTOMER_DEFINED_ACTION without a callback, and a callback on another kind', () => {
+    const problems = problemsOf(
+      exampleWith((doc) => {
+        doc.deleteIn(['actions', 0, 'callback']);
+        doc.setIn(['actions', 1, 'callback'], { url: 'https://platform.example/hooks/review' });
+      }),
+    );
+    expect(problems.map((problem) => problem.path)).toEqual(['actions[0].callback', 'actions[1].callback']);
+    expect(problems[0]?.message).toMatch(/is required for a CUSTOMER_DEFINED_ACTION/);
+    expect(problems[1]?.message).toMatch(/only allowed on a CUSTOMER_DEFINED_ACTION, not ENQUEUE_TO_MRT/);
+  });
+
+  it('reports unknown banks and invalid signal arguments', () => {
+    const problems = problemsOf(
+      exampleWith((doc) => {
+        doc.setIn(['rules', 0, 'conditionSet', 'conditions'], [
+          leaf('text', { signal: { type: 'TEXT_BANK', args: { bankId: 'nope' } } }),
+          leaf('images', { signal: { type: 'IMAGE_HASH_MATCH', args: { bankIds: ['known-bad', 'lost'] } } }),
+          leaf('text', { signal: { type: 'TEXT_CONTAINS', args: { terms: [] } } }),
+          leaf('text', { signal: { type: 'HTTP_SIGNAL', args: { url: 'ftp://classifier.example' } } }),
+          leaf('location', { signal: { type: 'GEO_WITHIN', args: { lat: 91, lon: 0, radiusKm: 0 } } }),
+          leaf('text', { signal: { type: 'SENTIMENT' } }),
+        ]);
+      }),
+    );
+    const base = 'rules[0].conditionSet.conditions';
+    expect(problems).toEqual([
+      { path: `${base}[0].signal.args.bankId`, message: 'unknown text bank "nope"' },
+      { path: `${base}[1].signal.args.bankIds[1]`, message: 'unknown hash bank "lost"' },
+      { path: `${base}[2].signal.args.terms`, message: 'must not be empty' },
+      { path: `${base}[3].signal.args.url`, message: 'must be an absolute http(s) URL' },
+      { path: `${base}[4].signal.args.lat`, message: 'must be at most 90' },
+      { path: `${base}[4].signal.args.radiusKm`, message: 'must be greater than 0' },
+      { path: `${base}[5].signal.type`, message: expect.stringMatching(/^must be one of TEXT_CONTAINS, .*HTTP_SIGNAL \(got "SENTIMENT"\)$/) },
+    ]);
+  });
+
+  it('reports malformed condition sets and leaves', () => {
+    const problems = problemsOf(
+      exampleWith((doc) => {
+        doc.setIn(['rules', 0, 'conditionSet', 'conditions'], [
+          { conjunction: 'NAND', conditions: [] },
+          { input: { field: 'text', builtin: 'ALL_TEXT' }, comparator: 'EQUALS', value: 1 },
+          { input: { field: 'text' }, comparator: 'EQUALS' },
+          { input: { builtin: 'REPORT_COUNT' }, comparator: 'GT', value: 3 },
+        ]);
+      }),
+    );
+    const base = 'rules[0].conditionSet.conditions';
+    expect(problems).toEqual([
+      { path: `${base}[0].conjunction`, message: 'must be one of AND, OR, XOR (got "NAND")' },
+      { path: `${base}[0].conditions`, message: 'must not be empty' },
+      { path: `${base}[1].input`, message: 'must have exactly one of field or builtin' },
+      { path: `${base}[2].value`, message: 'is required with comparator EQUALS' },
+      { path: `${base}[3].input.builtin`, message: 'REPORT_COUNT is only available in routing rules' },
+    ]);
+  });
+
+  it('reports queue and routing problems', () => {
+    const problems = problemsOf(
+      exampleWith((doc) => {
+        doc.addIn(['queues'], { id: 'child-safety', name: 'Mine', isDefault: true, isAppealsDefault: true });
+        doc.setIn(['routingRules', 0, 'queueId'], 'nowhere');
+        doc.addIn(['appealRoutingRules'], {
+          id: 'to-child-safety',
+          name: 'Child safety appeals',
+          queueId: 'child-safety',
+          conditionSet: { conjunction: 'AND', conditions: [{ input: { builtin: 'REPORT_COUNT' }, comparator: 'GT', value: 1 }] },
+        });
+      }),
+    );
+    expect(problems).toEqual([
+      { path: 'queues[3].id', message: '"child-safety" is reserved for the built-in child-safety queue' },
+      { path: 'queues[3].isDefault', message: 'only one queue may be the default (queues[0] already is)' },
+      { path: 'queues[3].isAppealsDefault', message: 'only one queue may be the appeals default (queues[1] already is)' },
+      { path: 'routingRules[0].queueId', message: 'unknown queue "nowhere"' },
+    ]);
+  });
+
+  it('reports hash bank, org, date and type problems', () => {
+    const problems = problemsOf(
+      exampleWith((doc) => {
+        doc.setIn(['org', 'id'], 'Acme Inc');
+        doc.setIn(['itemTypes', 0, 'kind'], 'POST');
+        doc.setIn(['policies', 0, 'userStrikeCount'], 'one');
+        doc.setIn(['hashBanks', 0, 'maxDistance'], 300);
+        doc.addIn(['hashBanks'], { id: 'sha', name: 'SHA', hashType: 'SHA256', maxDistance: 4 });
+        doc.setIn(['rules', 0, 'expiresAt'], '2027-06-30');
+        doc.setIn(['rules', 0, 'maxDailyActions'], 0);
+        doc.setIn(['users', 0, 'roles', 0], 'ROOT');
+      }),
+    );
+    expect(problems).toEqual([
+      { path: 'org.id', message: expect.stringMatching(/^must match/) },
+      { path: 'itemTypes[0].kind', message: 'must be one of CONTENT, USER, THREAD (got "POST")' },
+      { path: 'policies[0].userStrikeCount', message: 'must be a number (got "one")' },
+      { path: 'hashBanks[0].maxDistance', message: 'must be at most 256' },
+      { path: 'hashBanks[1].maxDistance', message: 'applies to PDQ banks only, not SHA256' },
+      { path: 'rules[0].maxDailyActions', message: 'must be greater than 0' },
+      { path: 'rules[0].expiresAt', message: expect.stringMatching(/^must be an ISO 8601 datetime with a time part/) },
+      { path: 'users[0].roles[0]', message: expect.stringMatching(/^must be one of ADMIN, .* \(got "ROOT"\)$/) },
+    ]);
+  });
+
+  it('reports role fields that do not exist or are not related items', () => {
+    const problems = problemsOf(
+      exampleWith((doc) => {
+        doc.setIn(['itemTypes', 0, 'roles', 'creator'], 'text');
+        doc.setIn(['itemTypes', 0, 'roles', 'thread'], 'parent');
+        doc.setIn(['itemTypes', 0, 'fields', 2, 'itemTypeIds', 0], 'account');
+      }),
+    );
+    expect(problems).toEqual([
+      { path: 'itemTypes[0].fields[2].itemTypeIds[0]', message: 'unknown item type "account"' },
+      { path: 'itemTypes[0].roles.creator', message: 'role creator must name a RELATED_ITEM field ("text" is STRING)' },
+      { path: 'itemTypes[0].roles.thread', message: 'item type "post" has no field "parent"' },
+    ]);
+  });
+
+  it('reports unknown keys inside entities and strike references', () => {
+    const problems = problemsOf(
+      exampleWith((doc) => {
+        doc.setIn(['policies', 1, 'parentID'], 'spam');
+        doc.setIn(['strikes', 'thresholds', 0, 'actionId'], 'suspend');
+      }),
+    );
+    expect(problems).toEqual([
+      { path: 'policies[1].parentID', message: 'unknown key' },
+      { path: 'strikes.thresholds[0].actionId', message: 'unknown action "suspend"' },
+    ]);
+  });
+
+  it('reports every problem of a file, in document order', () => {
+    const text = stringify({
+      rules: [{ id: 'r', name: 'R', actionIds: ['nope'], conditionSet: { conjunction: 'AND', conditions: [] } }],
+      org: { name: 'No id' },
+      queues: [{ id: 'q' }],
+      extra: true,
+    });
+    expect(problemsOf(text).map((problem) => problem.path)).toEqual([
+      'rules[0].actionIds[0]',
+      'rules[0].conditionSet.conditions',
+      'org.id',
+      'queues[0].name',
+      'extra',
+    ]);
+  });
+});

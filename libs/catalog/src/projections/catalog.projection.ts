@@ -1,0 +1,74 @@
+import type { Projection, ProjectionContext } from '../../../eventstore/src/index.js';
+import type { Json, RecordedEvent } from '../../../kernel/src/index.js';
+import type { ReadDocument } from '../../../readstore/src/index.js';
+import {
+  CATALOG_EVENT_TYPES,
+  type CatalogEvent,
+  type HashBankEvent,
+  isEntityArchived,
+  isEntityDefined,
+  SETTINGS_EVENTS,
+} from '../domain/catalog.events.js';
+import {
+  CATALOG_ENTITIES,
+  CATALOG_HASH_BANK_SIZES,
+  CATALOG_SETTINGS,
+  type CatalogEntityDoc,
+  entityDocId,
+  type HashBankSizeDoc,
+  hashBankSizeDocId,
+  settingsDocId,
+} from './catalog.read-model.js';
+
+export const CATALOG_PROJECTION = 'catalog';
+
+const SETTINGS_SECTION = new Map(Object.entries(SETTINGS_EVENTS).map(([section, type]) => [type as string, section]));
+
+/** Every organization's catalog entities, settings, and hash-bank sizes. */
+export const catalogProjection: Projection = {
+  name: CATALOG_PROJECTION,
+  collections: [CATALOG_ENTITIES, CATALOG_SETTINGS, CATALOG_HASH_BANK_SIZES],
+  eventTypes: [...CATALOG_EVENT_TYPES, 'HashBankHashesAdded', 'HashBankHashesRemoved'],
+  async apply(recorded: RecordedEvent, ctx: ProjectionContext) {
+    const orgId = recorded.metadata.orgId;
+    const event = { type: recorded.type, data: recorded.data } as unknown as CatalogEvent | HashBankEvent;
+    if (isEntityDefined(event)) {
+      const { kind, entity, semanticVersion } = event.data;
+      const id = entityDocId(orgId, kind, entity.id);
+      const previous = await ctx.get<CatalogEntityDoc>(CATALOG_ENTITIES, id);
+      const doc: CatalogEntityDoc = {
+        orgId,
+        kind,
+        id: entity.id,
+        archived: false,
+        semanticVersion: semanticVersion ?? previous?.semanticVersion ?? 1,
+        entity,
+      };
+      ctx.put(CATALOG_ENTITIES, id, doc as unknown as ReadDocument);
+      return;
+    }
+    if (isEntityArchived(event)) {
+      const id = entityDocId(orgId, event.data.kind, event.data.id);
+      const previous = await ctx.get<CatalogEntityDoc>(CATALOG_ENTITIES, id);
+      if (previous) ctx.put(CATALOG_ENTITIES, id, { ...previous, archived: true } as unknown as ReadDocument);
+      return;
+    }
+    const section = SETTINGS_SECTION.get(event.type);
+    if (section) {
+      const value = (event.data as Record<string, Json>)[section]!;
+      ctx.put(CATALOG_SETTINGS, settingsDocId(orgId, section), { orgId, section, value });
+      return;
+    }
+    if (event.type === 'HashBankHashesAdded' || event.type === 'HashBankHashesRemoved') {
+      const id = hashBankSizeDocId(orgId, event.data.bankId);
+      const size = (await ctx.get<HashBankSizeDoc>(CATALOG_HASH_BANK_SIZES, id)) ?? {
+        orgId,
+        bankId: event.data.bankId,
+        config: 0,
+        import: 0,
+      };
+      const delta = (event.type === 'HashBankHashesAdded' ? 1 : -1) * event.data.hashes.length;
+      ctx.put(CATALOG_HASH_BANK_SIZES, id, { ...size, [event.data.source]: size[event.data.source] + delta });
+    }
+  },
+};

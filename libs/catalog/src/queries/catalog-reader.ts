@@ -1,0 +1,23 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { ReadStore } from '../../../readstore/src/index.js';
+import { READ_STORE } from '../../../platform/src/index.js';
+import type { CatalogEntities, EntityKind } from '../domain/catalog.events.js';
+import { CATALOG_ENTITIES, type CatalogEntityDoc } from '../projections/catalog.read-model.js';
+
+/** Reads an organization's live (not archived) catalog entities from the read model. */
+@Injectable()
+export class CatalogReader {
+  constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
+
+  async live<K extends EntityKind>(orgId: string, kind: K): Promise<Array<CatalogEntityDoc<K>>> {
+    return this.readStore.find<CatalogEntityDoc<K>>(
+      CATALOG_ENTITIES,
+      { orgId, kind, archived: false },
+      { sort: [{ field: 'id', direction: 'asc' }] },
+    );
+  }
+
+  async liveEntities<K extends EntityKind>(orgId: string, kind: K): Promise<Array<CatalogEntities[K]>> {
+    return (await this.live(orgId, kind)).map((d) => d.entity);
+  }
+}
