@@ -2,3 +2,5 @@
 await import('./startup.mjs');
 console.log();
 await import('./append.mjs');
+console.log();
+await import('./apply.mjs');
