@@ -3,6 +3,8 @@ import { APP_GUARD } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { CatalogModule } from '../../../libs/catalog/src/index.js';
 import { IdentityModule } from '../../../libs/identity/src/index.js';
+import { IngestionModule } from '../../../libs/ingestion/src/index.js';
+import { RulesModule } from '../../../libs/rules/src/index.js';
 import { ApiKeyGuard, PlatformModule, type Storage, type WardenConfig } from '../../../libs/platform/src/index.js';
 
 export interface AppOptions {
@@ -23,6 +25,8 @@ export class AppModule {
         CqrsModule.forRoot(),
         IdentityModule.register({ http: options.http }),
         CatalogModule.register({ http: options.http }),
+        IngestionModule.register({ http: options.http }),
+        RulesModule.register({ http: options.http }),
       ],
       providers: [{ provide: APP_GUARD, useClass: ApiKeyGuard }],
     };

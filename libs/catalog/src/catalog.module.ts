@@ -18,6 +18,8 @@ export class CatalogModule implements OnModuleInit {
   static register(options: { http: boolean }): DynamicModule {
     return {
       module: CatalogModule,
+      // Global: other modules read the catalog through its exported contract without importing the module.
+      global: true,
       controllers: options.http ? [ListPoliciesHttpController, ListActionsHttpController, ListItemTypesHttpController] : [],
       providers: [ApplyConfigurationHandler, ListPoliciesHandler, ListActionsHandler, ListItemTypesHandler, CatalogReader],
       exports: [CatalogReader],

@@ -15,3 +15,10 @@ export { AggregateStore } from './storage/aggregate-store.js';
 export { STORAGE, EVENT_STORE, READ_STORE, SUBJECT_KEY_STORE } from './storage/storage.tokens.js';
 export { PlatformModule, type PlatformOptions } from './platform.module.js';
 export { Keyring, KEYRING, isSealedSecret, type SealedSecret } from './secrets/keyring.js';
+export {
+  GuardedHttpClient,
+  GUARDED_HTTP_CLIENT,
+  OutboundError,
+  type OutboundRequest,
+  type OutboundResponse,
+} from './outbound/guarded-http-client.js';

@@ -14,6 +14,7 @@ import type { Storage } from './storage/storage.js';
 import { EVENT_STORE, READ_STORE, STORAGE, SUBJECT_KEY_STORE } from './storage/storage.tokens.js';
 import { CLOCK, ID_GENERATOR } from './tokens.js';
 import { KEYRING } from './secrets/keyring.js';
+import { GUARDED_HTTP_CLIENT, GuardedHttpClient } from './outbound/guarded-http-client.js';
 
 export interface PlatformOptions {
   /** The server runs projections (worker and all roles); the CLI catches up on demand only. */
@@ -27,6 +28,7 @@ class StorageLifecycle implements OnApplicationBootstrap, OnApplicationShutdown 
   constructor(
     @Inject(WARDEN_CONFIG) private readonly config: WardenConfig,
     @Inject(ProjectionHost) private readonly projections: ProjectionHost,
+    @Inject(GUARDED_HTTP_CLIENT) private readonly http: GuardedHttpClient,
     @Inject(PLATFORM_OPTIONS) private readonly options: PlatformOptions,
   ) {}
 
@@ -37,6 +39,7 @@ class StorageLifecycle implements OnApplicationBootstrap, OnApplicationShutdown 
   /** The stores themselves are closed by whoever opened them, after the application. */
   async onApplicationShutdown(): Promise<void> {
     await this.projections.stopAll();
+    await this.http.close();
   }
 }
 
@@ -56,6 +59,10 @@ export class PlatformModule {
       { provide: READ_STORE, useValue: storage.readStore },
       { provide: SUBJECT_KEY_STORE, useValue: storage.subjectKeys },
       { provide: KEYRING, useValue: storage.keyring },
+      {
+        provide: GUARDED_HTTP_CLIENT,
+        useFactory: () => new GuardedHttpClient({ allowlist: config.outboundAllowlist }),
+      },
       { provide: PersonalDataPolicy, useValue: storage.personalData },
       { provide: CLOCK, useValue: systemClock },
       { provide: ID_GENERATOR, useValue: randomIds },

@@ -167,7 +167,7 @@ async function dispatch(command: string, args: string[], app: INestApplicationCo
     }
     case 'rebuild-read-models': {
       const storage = app.get<Storage>(STORAGE);
-      const projections = app.get(ProjectionHost).projections();
+      const projections = app.get(ProjectionHost).projections().filter((p) => !p.reactor);
       const started = Date.now();
       await rebuildReadModels(projections, storage.events, storage.readStore);
       out(`Rebuilt ${projections.length} projection(s) (${projections.map((p) => p.name).join(', ')}) in ${Date.now() - started} ms`);

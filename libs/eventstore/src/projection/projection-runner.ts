@@ -108,7 +108,12 @@ export class ProjectionRunner {
     if (fresh.length === 0) return;
     const uow = new UnitOfWork(this.store);
     const wanted = new Set(this.projection.eventTypes);
-    for (const e of fresh) if (wanted.has(e.type)) await this.projection.apply(e, uow);
+    const applicable = fresh.filter((e) => wanted.has(e.type));
+    if (this.projection.applyBatch) {
+      if (applicable.length > 0) await this.projection.applyBatch(applicable, uow);
+    } else {
+      for (const e of applicable) await this.projection.apply(e, uow);
+    }
     const to = fresh[fresh.length - 1]!.position;
     try {
       await this.store.commit(uow.writes(), { projection: this.projection.name, from: this.position, to });
@@ -123,10 +128,11 @@ export class ProjectionRunner {
 
 /** Drops the projections' read models and replays the whole log into them. */
 export async function rebuildReadModels(
-  projections: readonly Projection[],
+  all: readonly Projection[],
   events: EventStore,
   store: ReadStore,
 ): Promise<void> {
+  const projections = all.filter((p) => !p.reactor);
   await store.reset(
     projections.flatMap((p) => p.collections),
     projections.map((p) => p.name),

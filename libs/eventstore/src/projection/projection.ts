@@ -19,6 +19,16 @@ export interface Projection {
   /** Event types it applies; others only move the checkpoint. */
   readonly eventTypes: readonly string[];
   apply(event: RecordedEvent, ctx: ProjectionContext): Promise<void> | void;
+  /**
+   * Optional: handles a whole batch of wanted events at once (e.g. concurrently); when present
+   * the runner calls it instead of `apply`.
+   */
+  applyBatch?(events: readonly RecordedEvent[], ctx: ProjectionContext): Promise<void>;
+  /**
+   * A reactor turns events into further commands rather than a read model: it keeps a
+   * checkpoint like a projection but is never replayed by a read-model rebuild.
+   */
+  readonly reactor?: boolean;
 }
 
 export const PROJECTIONS = Symbol('Projections');

@@ -20,6 +20,8 @@ export interface WardenConfig {
   readonly rateLimitBurst: number;
   /** `full` fsyncs every (grouped) commit; `normal` trades power-loss safety for speed. */
   readonly sqliteSync: 'full' | 'normal';
+  /** Items accepted in one POST /api/v1/items/async/ request. */
+  readonly maxItemsPerRequest: number;
   /** Raw WARDEN_SECRET_KEY; parsed by the keyring. */
   readonly secretKey: string | undefined;
 }
@@ -53,6 +55,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): WardenC
     rateLimitPerSecond: int(env, 'WARDEN_RATE_LIMIT_PER_SECOND', 100, 0, 1_000_000),
     rateLimitBurst: int(env, 'WARDEN_RATE_LIMIT_BURST', 200, 1, 10_000_000),
     sqliteSync: oneOf(env, 'WARDEN_SQLITE_SYNC', ['full', 'normal'] as const, 'full'),
+    maxItemsPerRequest: int(env, 'WARDEN_MAX_ITEMS_PER_REQUEST', 1000, 1, 100_000),
     secretKey: str(env, 'WARDEN_SECRET_KEY'),
   };
 }

@@ -1,0 +1,263 @@
+/**
+ * PDQ, Meta's 256-bit perceptual image hash, computed from a luminance plane.
+ *
+ * Follows the public reference (facebook/ThreatExchange pdq/cpp, described in Meta's PDQ hashing
+ * paper): two X,Y passes of a Jarosz box filter (a tent filter) → 64x64 decimation at the cell
+ * centres → quality from the gradients of that 64x64 → DCT rows/columns 1..16 (DC skipped) →
+ * one bit per coefficient that is strictly greater than the median coefficient.
+ *
+ * The reference computes in 32-bit floats. Every sum and product below is rounded to float32
+ * (Math.fround or a Float32Array store) in the reference's order of operations, so that the same
+ * luminance gives bit-identical hashes: a coefficient close to the median would otherwise flip.
+ */
+
+export const PDQ_HASH_BYTES = 32;
+export const PDQ_HEX_LENGTH = 64;
+
+export interface PdqHashAndQuality {
+  /** 32 bytes, big-endian: byte 0 holds bits 255..248, as in the reference's hex form. */
+  readonly hash: Uint8Array;
+  /** 0..100; the reference treats hashes of quality < 50 as unreliable. */
+  readonly quality: number;
+}
+
+/** The reference returns an all-zero hash of quality 0 below this size. */
+const MIN_HASHABLE_DIM = 5;
+const NUM_JAROSZ_XY_PASSES = 2;
+
+const LUMA_R = Math.fround(0.299);
+const LUMA_G = Math.fround(0.587);
+const LUMA_B = Math.fround(0.114);
+
+/** 16x64 row-major: DCT basis rows 1..16 of a 64-point DCT-II, scaled by sqrt(2/64). */
+const DCT_16x64 = (() => {
+  const m = new Float32Array(16 * 64);
+  const scale = Math.fround(Math.sqrt(2 / 64));
+  for (let i = 0; i < 16; i++) {
+    for (let j = 0; j < 64; j++) {
+      m[i * 64 + j] = scale * Math.cos((Math.PI / 2 / 64) * (i + 1) * (2 * j + 1));
+    }
+  }
+  return m;
+})();
+
+// Scratch buffers, reused across calls: the hashing path allocates only the 32-byte result.
+// Full-size planes are kept for images up to the reference's 512x512 pre-resize; larger calls
+// get one-off buffers so that an occasional huge image does not pin memory.
+const RETAINED_PLANE = 512 * 512;
+let planeA = new Float32Array(RETAINED_PLANE);
+let planeB = new Float32Array(RETAINED_PLANE);
+const buf64x64 = new Float32Array(64 * 64);
+const buf16x64 = new Float32Array(16 * 64);
+const buf16x16 = new Float32Array(16 * 16);
+const sorted16x16 = new Float32Array(16 * 16);
+
+/** Luminance of one pixel exactly as the reference computes it (float32 steps, no FMA). */
+export function lumaOf(r: number, g: number, b: number): number {
+  return Math.fround(Math.fround(Math.fround(LUMA_R * r) + Math.fround(LUMA_G * g)) + Math.fround(LUMA_B * b));
+}
+
+/**
+ * Hashes a row-major luminance plane (values 0..255). The input is not modified.
+ * Images smaller than 5 px on a side give the all-zero hash and quality 0, as in the reference.
+ */
+export function pdqFromLuminance(luma: Float32Array, width: number, height: number): PdqHashAndQuality {
+  if (!Number.isInteger(width) || !Number.isInteger(height) || width < 0 || height < 0) {
+    throw new RangeError(`invalid dimensions ${width}x${height}`);
+  }
+  if (luma.length < width * height) {
+    throw new RangeError(`luminance has ${luma.length} values, ${width}x${height} needs ${width * height}`);
+  }
+  const hash = new Uint8Array(PDQ_HASH_BYTES);
+  if (width < MIN_HASHABLE_DIM || height < MIN_HASHABLE_DIM) return { hash, quality: 0 };
+
+  if (width === 64 && height === 64) {
+    // The reference skips the filter when the input already is 64x64 (e.g. ffmpeg-scaled frames).
+    buf64x64.set(luma.subarray(0, 64 * 64));
+  } else {
+    downsampleTo64x64(luma, width, height);
+  }
+  const quality = qualityOf64x64(buf64x64);
+  dct64To16(buf64x64, buf16x64, buf16x16);
+  bitsAboveMedian(buf16x16, hash);
+  return { hash, quality };
+}
+
+function downsampleTo64x64(luma: Float32Array, width: number, height: number): void {
+  const n = width * height;
+  if (n > RETAINED_PLANE) {
+    filterAndDecimate(luma, new Float32Array(n), new Float32Array(n), width, height);
+  } else {
+    filterAndDecimate(luma, planeA, planeB, width, height);
+  }
+}
+
+function filterAndDecimate(luma: Float32Array, a: Float32Array, b: Float32Array, width: number, height: number): void {
+  const windowAlongRows = jaroszWindowSize(width);
+  const windowAlongCols = jaroszWindowSize(height);
+  let input: Float32Array = luma;
+  for (let pass = 0; pass < NUM_JAROSZ_XY_PASSES; pass++) {
+    for (let row = 0; row < height; row++) box1D(input, a, row * width, 1, width, windowAlongRows);
+    for (let col = 0; col < width; col++) box1D(a, b, col, width, height, windowAlongCols);
+    input = b;
+  }
+  // Sample the filtered plane at the centres of a 64x64 grid.
+  for (let i = 0; i < 64; i++) {
+    const row = Math.trunc(((i + 0.5) * height) / 64) * width;
+    for (let j = 0; j < 64; j++) {
+      buf64x64[i * 64 + j] = b[row + Math.trunc(((j + 0.5) * width) / 64)]!;
+    }
+  }
+}
+
+/** Half of a 64th of the dimension, rounded up: two passes then span one 64x64 cell. */
+export function jaroszWindowSize(dimension: number): number {
+  return Math.trunc((dimension + 2 * 64 - 1) / (2 * 64));
+}
+
+/**
+ * Moving average over `window` samples centred on each output (the window shrinks at the edges),
+ * along `length` samples that are `stride` apart starting at `start`. Same phases, same running
+ * float32 sum as the reference, so the rounding matches too.
+ */
+function box1D(input: Float32Array, output: Float32Array, start: number, stride: number, length: number, window: number): void {
+  const half = (window + 2) >> 1;
+  let li = start;
+  let ri = start;
+  let oi = start;
+  let sum = 0;
+  let count = 0;
+  for (let k = half - 1; k > 0; k--) {
+    sum = Math.fround(sum + input[ri]!);
+    count++;
+    ri += stride;
+  }
+  for (let k = window - half + 1; k > 0; k--) {
+    sum = Math.fround(sum + input[ri]!);
+    count++;
+    output[oi] = sum / count;
+    ri += stride;
+    oi += stride;
+  }
+  for (let k = length - window; k > 0; k--) {
+    sum = Math.fround(sum + input[ri]!);
+    sum = Math.fround(sum - input[li]!);
+    output[oi] = sum / count;
+    li += stride;
+    ri += stride;
+    oi += stride;
+  }
+  for (let k = half - 1; k > 0; k--) {
+    sum = Math.fround(sum - input[li]!);
+    count--;
+    output[oi] = sum / count;
+    li += stride;
+    oi += stride;
+  }
+}
+
+/** Sum of quantised absolute gradients, scaled so that 100 means "plenty of structure". */
+function qualityOf64x64(a: Float32Array): number {
+  let gradientSum = 0;
+  for (let i = 0; i < 63; i++) {
+    for (let j = 0; j < 64; j++) {
+      gradientSum += Math.abs(quantisedStep(a[i * 64 + j]!, a[(i + 1) * 64 + j]!));
+    }
+  }
+  for (let i = 0; i < 64; i++) {
+    for (let j = 0; j < 63; j++) {
+      gradientSum += Math.abs(quantisedStep(a[i * 64 + j]!, a[i * 64 + j + 1]!));
+    }
+  }
+  return Math.min(100, Math.trunc(gradientSum / 90));
+}
+
+function quantisedStep(u: number, v: number): number {
+  return Math.trunc(Math.fround(Math.fround(Math.fround(u - v) * 100) / 255));
+}
+
+/** out16x16 = D · A · Dᵀ with D the 16x64 DCT basis; t16x64 holds D · A. */
+function dct64To16(a: Float32Array, t: Float32Array, out: Float32Array): void {
+  const d = DCT_16x64;
+  for (let i = 0; i < 16; i++) {
+    const di = i * 64;
+    for (let j = 0; j < 64; j++) {
+      let sum = 0;
+      for (let k = 0; k < 64; k++) sum = Math.fround(sum + Math.fround(d[di + k]! * a[k * 64 + j]!));
+      t[di + j] = sum;
+    }
+  }
+  for (let i = 0; i < 16; i++) {
+    const ti = i * 64;
+    for (let j = 0; j < 16; j++) {
+      const dj = j * 64;
+      let sum = 0;
+      for (let k = 0; k < 64; k++) sum = Math.fround(sum + Math.fround(t[ti + k]! * d[dj + k]!));
+      out[i * 16 + j] = sum;
+    }
+  }
+}
+
+/**
+ * Coefficient (i, j) sets bit k = 16i + j when strictly above the median, where the median is
+ * the 128th smallest of the 256 values (what the reference's Torben selection returns). Hence
+ * exactly 128 bits are set whenever the 128th and 129th smallest coefficients differ.
+ */
+function bitsAboveMedian(coefficients: Float32Array, hash: Uint8Array): void {
+  sorted16x16.set(coefficients);
+  sorted16x16.sort();
+  const median = sorted16x16[127]!;
+  for (let k = 0; k < 256; k++) {
+    if (coefficients[k]! > median) hash[31 - (k >> 3)]! |= 1 << (k & 7);
+  }
+}
+
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+
+/** 64 lowercase hex digits, byte-compatible with the reference's output. */
+export function pdqToHex(hash: Uint8Array): string {
+  if (hash.length !== PDQ_HASH_BYTES) throw new RangeError(`a PDQ hash has 32 bytes, got ${hash.length}`);
+  let s = '';
+  for (let i = 0; i < PDQ_HASH_BYTES; i++) s += HEX[hash[i]!];
+  return s;
+}
+
+const HEX_PATTERN = /^[0-9a-fA-F]{64}$/;
+
+export function isPdqHex(hex: string): boolean {
+  return HEX_PATTERN.test(hex);
+}
+
+/** Parses 64 hex digits (either case); throws RangeError on anything else. */
+export function pdqFromHex(hex: string, into: Uint8Array = new Uint8Array(PDQ_HASH_BYTES)): Uint8Array {
+  if (!HEX_PATTERN.test(hex)) throw new RangeError('a PDQ hash is 64 hexadecimal digits');
+  for (let i = 0; i < PDQ_HASH_BYTES; i++) into[i] = parseInt(hex.substr(i * 2, 2), 16);
+  return into;
+}
+
+/** Number of set bits of a 32-bit integer. */
+export function popcount32(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  x = (x + (x >>> 4)) & 0x0f0f0f0f;
+  return Math.imul(x, 0x01010101) >>> 24;
+}
+
+export function hammingDistance(a: Uint8Array, b: Uint8Array): number {
+  if (a.length !== b.length) throw new RangeError(`hashes differ in length: ${a.length} and ${b.length}`);
+  let d = 0;
+  let i = 0;
+  for (; i + 4 <= a.length; i += 4) {
+    d += popcount32(
+      ((a[i]! ^ b[i]!) << 24) | ((a[i + 1]! ^ b[i + 1]!) << 16) | ((a[i + 2]! ^ b[i + 2]!) << 8) | (a[i + 3]! ^ b[i + 3]!),
+    );
+  }
+  for (; i < a.length; i++) d += popcount32(a[i]! ^ b[i]!);
+  return d;
+}
+
+export function bitCount(hash: Uint8Array): number {
+  let n = 0;
+  for (let i = 0; i < hash.length; i++) n += popcount32(hash[i]!);
+  return n;
+}

@@ -1,0 +1,126 @@
+import { createHash } from 'node:crypto';
+import sharp, { type OutputInfo } from 'sharp';
+import { DomainError } from '../../kernel/src/index.js';
+import { lumaOf, pdqFromLuminance, pdqToHex } from './domain/pdq.js';
+
+export interface ImageHashes {
+  /** 64 lowercase hex digits. */
+  readonly pdq: string;
+  /** PDQ quality 0..100; below 50 the PDQ hash is unreliable and should not be matched. */
+  readonly quality: number;
+  /** Hex digests of the bytes as received. */
+  readonly md5: string;
+  readonly sha256: string;
+  /** Decoded size, before any pre-resize. */
+  readonly width: number;
+  readonly height: number;
+}
+
+export interface HashImageOptions {
+  /** Refuse images with more pixels than this (checked from the header, before decoding). */
+  readonly limitInputPixels?: number;
+}
+
+export const DEFAULT_LIMIT_INPUT_PIXELS = 50_000_000;
+
+/**
+ * The reference hasher's I/O layer squashes any image with a side over 512 px to exactly 512x512
+ * (CImg nearest-neighbour, aspect ratio not kept) before the PDQ filter. We do the same so that
+ * large images hash like `cpp-current-build`; the squash costs nothing in matching power because
+ * PDQ decimates to 64x64 without keeping the aspect ratio anyway.
+ */
+const PRE_RESIZE = 512;
+
+/**
+ * Decodes an image and computes PDQ (+ quality), MD5 and SHA-256.
+ *
+ * Decoding choices, each made to reproduce the reference hasher (and so the hashes other
+ * organisations share):
+ * - EXIF orientation is NOT applied: the reference decoders (CImg/libjpeg, Pillow in the Python
+ *   port) hash the pixels in stored order. A rotated upload therefore hashes like a rotated image;
+ *   callers that want rotation invariance should match the dihedral variants, not re-orient here.
+ * - Alpha is ignored, not composited: the reference takes the R,G,B channels as stored (Pillow's
+ *   convert('RGB') does the same), so a transparent pixel hashes by its underlying colour.
+ * - No colour management: embedded ICC profiles are ignored, as libjpeg/libpng do in the reference.
+ * - Greyscale images use the grey value directly as luminance, as the reference does.
+ * - Only the first page/frame of multi-page formats is hashed.
+ * - Damaged data is hashed as far as it decodes (failOn 'none'): viewers still render truncated
+ *   or slightly corrupt files, and a few flipped bytes must not be a way to dodge a match. Input
+ *   that is not an image at all still fails on its header.
+ */
+export async function hashImage(bytes: Buffer, options: HashImageOptions = {}): Promise<ImageHashes> {
+  const limitInputPixels = options.limitInputPixels ?? DEFAULT_LIMIT_INPUT_PIXELS;
+  const md5 = createHash('md5').update(bytes).digest('hex');
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+
+  const input = { limitInputPixels, failOn: 'none', ignoreIcc: true, sequentialRead: true } as const;
+  let decoded: { data: Buffer; info: OutputInfo };
+  try {
+    const meta = await sharp(bytes, input).metadata();
+    if (!RASTER_FORMATS.has(meta.format)) throw notAnImage(`format ${meta.format} is not accepted`);
+    let pipeline = sharp(bytes, input);
+    // libvips would expand grey to sRGB; the reference takes grey values as they are.
+    if (meta.channels <= 2) pipeline = pipeline.toColourspace('b-w');
+    decoded = await pipeline.raw({ depth: 'uchar' }).toBuffer({ resolveWithObject: true });
+  } catch (err) {
+    throw decodeError(err, limitInputPixels);
+  }
+  const { data, info } = decoded;
+  const { width, height, channels } = info;
+
+  const outWidth = width > PRE_RESIZE || height > PRE_RESIZE ? PRE_RESIZE : width;
+  const outHeight = width > PRE_RESIZE || height > PRE_RESIZE ? PRE_RESIZE : height;
+  const luma = lumaPlane(data, width, height, channels, outWidth, outHeight);
+  const { hash, quality } = pdqFromLuminance(luma, outWidth, outHeight);
+  return { pdq: pdqToHex(hash), quality, md5, sha256, width, height };
+}
+
+let retainedLuma = new Float32Array(PRE_RESIZE * PRE_RESIZE);
+
+/**
+ * Luminance of the image sampled onto outWidth x outHeight. When resizing, output pixel x takes
+ * source column floor(x * width / outWidth), which is CImg's nearest-neighbour mapping.
+ */
+function lumaPlane(
+  data: Buffer,
+  width: number,
+  height: number,
+  channels: number,
+  outWidth: number,
+  outHeight: number,
+): Float32Array {
+  const n = outWidth * outHeight;
+  const luma = n <= retainedLuma.length ? retainedLuma.subarray(0, n) : new Float32Array(n);
+  const grey = channels < 3;
+  const rowBytes = width * channels;
+  let o = 0;
+  for (let y = 0; y < outHeight; y++) {
+    const rowStart = Math.floor((y * height) / outHeight) * rowBytes;
+    for (let x = 0; x < outWidth; x++) {
+      const p = rowStart + Math.floor((x * width) / outWidth) * channels;
+      luma[o++] = grey ? data[p]! : lumaOf(data[p]!, data[p + 1]!, data[p + 2]!);
+    }
+  }
+  return luma;
+}
+
+/**
+ * Raster formats only: vector and document formats (SVG, PDF) would be rendered by further
+ * libraries at a size the sender chooses, for no moderation benefit.
+ */
+const RASTER_FORMATS = new Set<string>(['jpeg', 'png', 'webp', 'gif', 'tiff', 'heif', 'avif', 'jp2']);
+
+function notAnImage(detail: string): DomainError {
+  return new DomainError('unsupported-media-type', [{ title: 'Not a supported image', detail }]);
+}
+
+function decodeError(err: unknown, limitInputPixels: number): DomainError {
+  if (err instanceof DomainError) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  if (/pixel limit/i.test(message)) {
+    return new DomainError('payload-too-large', [
+      { title: 'Image too large', detail: `The image has more than ${limitInputPixels} pixels` },
+    ]);
+  }
+  return notAnImage(`The content could not be decoded as an image (${message})`);
+}

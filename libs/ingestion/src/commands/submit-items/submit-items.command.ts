@@ -1,0 +1,30 @@
+import { Command } from '@nestjs/cqrs';
+import type { CommandContext } from '../../../../kernel/src/index.js';
+import type { ItemIdentifier } from '../../domain/item.events.js';
+
+export interface SubmittedItemInput {
+  id?: unknown;
+  typeId?: unknown;
+  data?: unknown;
+  typeVersion?: unknown;
+  typeSchemaVariant?: unknown;
+}
+
+export interface AcceptedItem extends ItemIdentifier {
+  /** The item's version: the revision of its ItemSubmitted event. */
+  version: number;
+}
+
+/** Validates every item (all or nothing) and records each as an ItemSubmitted event. */
+export class SubmitItemsCommand extends Command<AcceptedItem[]> {
+  constructor(
+    readonly items: unknown,
+    readonly context: CommandContext,
+    readonly options: { source: 'items' | 'content'; pointer: string; fallbackCreator?: ItemIdentifier | null } = {
+      source: 'items',
+      pointer: '/items',
+    },
+  ) {
+    super();
+  }
+}

@@ -1,0 +1,89 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { CatalogReader, validateItem, type ItemTypeDefinition } from '../../../../catalog/src/index.js';
+import { type EventStore, stampEvents } from '../../../../eventstore/src/index.js';
+import { type Clock, type ErrorDetail, type IdGenerator, invalidInput } from '../../../../kernel/src/index.js';
+import { CLOCK, EVENT_STORE, ID_GENERATOR, WARDEN_CONFIG, type WardenConfig } from '../../../../platform/src/index.js';
+import { resolveCreator, subjectOf } from '../../domain/creator.js';
+import type { ItemSubmitted } from '../../domain/item.events.js';
+import { itemStream } from '../../domain/item.streams.js';
+import { type AcceptedItem, SubmitItemsCommand } from './submit-items.command.js';
+
+interface ValidItem {
+  id: string;
+  typeId: string;
+  data: { [field: string]: unknown };
+  typeVersion?: string;
+  typeSchemaVariant?: 'original' | 'partial';
+}
+
+@CommandHandler(SubmitItemsCommand)
+export class SubmitItemsHandler implements ICommandHandler<SubmitItemsCommand> {
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(WARDEN_CONFIG) private readonly config: WardenConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    private readonly catalog: CatalogReader,
+  ) {}
+
+  async execute(command: SubmitItemsCommand): Promise<AcceptedItem[]> {
+    const { pointer } = command.options;
+    if (!Array.isArray(command.items)) throw invalidInput({ title: 'Invalid request', detail: 'items must be an array', pointer });
+    if (command.items.length === 0) throw invalidInput({ title: 'Invalid request', detail: 'items must not be empty', pointer });
+    if (command.items.length > this.config.maxItemsPerRequest) {
+      throw invalidInput({
+        title: 'Invalid request',
+        detail: `at most ${this.config.maxItemsPerRequest} items per request (got ${command.items.length})`,
+        pointer,
+      });
+    }
+    const types = new Map(
+      (await this.catalog.liveEntities(command.context.orgId, 'itemType')).map((t) => [t.id, t] as const),
+    );
+    const known = new Set(types.keys());
+    const problems: ErrorDetail[] = [];
+    command.items.forEach((item: unknown, i) => {
+      const at = `${pointer}/${i}`;
+      if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+        problems.push({ title: 'Invalid item', detail: 'expected an object', pointer: at });
+        return;
+      }
+      const typeId = (item as { typeId?: unknown }).typeId;
+      const itemType = typeof typeId === 'string' ? types.get(typeId) : undefined;
+      for (const p of validateItem(item, itemType, { pointer: at, knownItemTypeIds: known })) {
+        problems.push({ title: 'Invalid item', detail: p.detail, pointer: p.pointer });
+      }
+    });
+    // All or nothing: one invalid item rejects the request before anything is written.
+    if (problems.length > 0) throw invalidInput(...problems);
+
+    const items = command.items as ValidItem[];
+    const results = await Promise.all(
+      items.map(async (item) => {
+        const itemType = types.get(item.typeId) as ItemTypeDefinition;
+        const creator = resolveCreator(item, itemType, command.options.fallbackCreator ?? null);
+        const event: ItemSubmitted = {
+          type: 'ItemSubmitted',
+          data: {
+            itemId: item.id,
+            typeId: item.typeId,
+            typeVersion: item.typeVersion ?? null,
+            typeSchemaVariant: item.typeSchemaVariant ?? 'original',
+            data: item.data,
+            creator,
+            subject: subjectOf(item, creator),
+            source: command.options.source,
+          },
+        };
+        const result = await this.events.append(
+          itemStream(command.context.orgId, item.typeId, item.id),
+          stampEvents([event], command.context, { clock: this.clock, ids: this.ids }),
+          'any',
+        );
+        return { id: item.id, typeId: item.typeId, version: result.nextRevision };
+      }),
+    );
+    return results;
+  }
+}

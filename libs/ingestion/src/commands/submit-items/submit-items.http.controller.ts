@@ -1,0 +1,36 @@
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiAcceptedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { ApiCustomerRoute, CurrentPrincipal, type Principal } from '../../../../platform/src/index.js';
+import { SubmitItemsCommand } from './submit-items.command.js';
+import { SubmitItemsRequestDto, SubmitItemsResponseDto } from './submit-items.request.dto.js';
+
+@ApiTags('items')
+@Controller('api/v1/items/async')
+export class SubmitItemsHttpController {
+  constructor(private readonly commands: CommandBus) {}
+
+  @Post()
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Submit items for rule evaluation (interface spec 4.1)',
+    description: 'Asynchronous: on 202 the items are durably recorded; evaluation follows in the worker.',
+  })
+  @ApiAcceptedResponse({ type: SubmitItemsResponseDto })
+  @ApiCustomerRoute(400, 413, 415)
+  async submit(
+    @Body() body: SubmitItemsRequestDto,
+    @CurrentPrincipal() principal: Principal,
+    @Req() request: FastifyRequest,
+  ): Promise<SubmitItemsResponseDto> {
+    const accepted = await this.commands.execute(
+      new SubmitItemsCommand((body as { items?: unknown } | undefined)?.items, {
+        orgId: principal.orgId,
+        correlationId: request.id,
+        actor: `api-key:${principal.keyId}`,
+      }),
+    );
+    return { accepted: accepted.length, requestId: request.id };
+  }
+}

@@ -1,0 +1,28 @@
+import type { DomainEvent } from '../../../kernel/src/index.js';
+
+export interface ItemIdentifier {
+  id: string;
+  typeId: string;
+}
+
+/**
+ * A submitted item (or a new version of it). `data` is personal data: sealed in the log under
+ * the key of `subject` (the creator, or the item itself when it is a user or has no creator).
+ */
+export type ItemSubmitted = DomainEvent<
+  'ItemSubmitted',
+  {
+    itemId: string;
+    typeId: string;
+    typeVersion: string | null;
+    typeSchemaVariant: 'original' | 'partial';
+    data: { [field: string]: unknown };
+    creator: ItemIdentifier | null;
+    subject: string;
+    /** Which endpoint accepted it; the legacy one skips image hashing. */
+    source: 'items' | 'content';
+  }
+>;
+
+export const ITEM_SUBMITTED = 'ItemSubmitted';
+export const itemKey = (orgId: string, typeId: string, itemId: string) => `${orgId}:${typeId}:${itemId}`;

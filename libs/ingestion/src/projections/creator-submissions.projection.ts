@@ -1,0 +1,38 @@
+import type { Projection } from '../../../eventstore/src/index.js';
+import type { ItemSubmitted } from '../domain/item.events.js';
+
+export const CREATOR_SUBMISSIONS = 'ingestion_creator_submissions';
+/** Enough history for CREATOR_SUBMISSION_COUNT windows; older submissions are dropped. */
+const KEEP = 1000;
+
+export type CreatorSubmissionsDoc = { orgId: string; creator: { id: string; typeId: string }; times: string[] };
+
+export const creatorSubmissionsDocId = (orgId: string, creator: { id: string; typeId: string }) =>
+  `${orgId}:${creator.typeId}:${creator.id}`;
+
+/** Submission times per creator, newest last (read by the CREATOR_SUBMISSION_COUNT signal). */
+export const creatorSubmissionsProjection: Projection = {
+  name: 'creator-submissions',
+  collections: [CREATOR_SUBMISSIONS],
+  eventTypes: ['ItemSubmitted'],
+  async apply(event, ctx) {
+    const data = event.data as unknown as ItemSubmitted['data'];
+    if (!data.creator) return;
+    const id = creatorSubmissionsDocId(event.metadata.orgId, data.creator);
+    const doc = (await ctx.get<CreatorSubmissionsDoc>(CREATOR_SUBMISSIONS, id)) ?? {
+      orgId: event.metadata.orgId,
+      creator: data.creator,
+      times: [],
+    };
+    ctx.put(CREATOR_SUBMISSIONS, id, { ...doc, times: [...doc.times, event.metadata.occurredAt].slice(-KEEP) });
+  },
+};
+
+/** How many of the creator's submissions fall within the window ending at `now`. */
+export function countWithin(doc: CreatorSubmissionsDoc | undefined, windowSeconds: number, now: Date): number {
+  if (!doc) return 0;
+  const since = now.getTime() - windowSeconds * 1000;
+  let n = 0;
+  for (let i = doc.times.length - 1; i >= 0 && Date.parse(doc.times[i]!) >= since; i--) n++;
+  return n;
+}

@@ -1,0 +1,450 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  GuardedHttpClient,
+  OutboundAddressPolicy,
+  OutboundError,
+  type OutboundRequest,
+} from './guarded-http-client.js';
+
+interface TestServer {
+  server: Server;
+  port: number;
+  base: string;
+  requests: IncomingMessage[];
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse, server: TestServer) => void;
+
+async function listen(host: string, handler: Handler): Promise<TestServer> {
+  const requests: IncomingMessage[] = [];
+  const server = createServer();
+  const ts = { server, port: 0, base: '', requests } as TestServer;
+  server.on('request', (req, res) => {
+    requests.push(req);
+    handler(req, res, ts);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, host, () => resolve());
+  });
+  ts.port = (server.address() as AddressInfo).port;
+  ts.base = `http://${host.includes(':') ? `[${host}]` : host}:${ts.port}`;
+  return ts;
+}
+
+async function stop(ts: TestServer | undefined): Promise<void> {
+  if (ts === undefined) return;
+  ts.server.closeAllConnections();
+  await new Promise<void>((resolve) => ts.server.close(() => resolve()));
+}
+
+async function failure(promise: Promise<unknown>): Promise<OutboundError> {
+  try {
+    await promise;
+  } catch (err) {
+    expect(err).toBeInstanceOf(OutboundError);
+    return err as OutboundError;
+  }
+  throw new Error('expected the request to fail');
+}
+
+/** Counts client sockets Node creates (net.connect), to prove none was opened. */
+function countSockets(): { readonly count: number; stop(): void } {
+  let count = 0;
+  const onSocket = (): void => {
+    count++;
+  };
+  subscribe('net.client.socket', onSocket);
+  return {
+    get count() {
+      return count;
+    },
+    stop: () => unsubscribe('net.client.socket', onSocket),
+  };
+}
+
+const readBody = (req: IncomingMessage): Promise<string> =>
+  new Promise((resolve) => {
+    let text = '';
+    req.setEncoding('utf8');
+    req.on('data', (c: string) => (text += c));
+    req.on('end', () => resolve(text));
+  });
+
+/** The main test server on 127.0.0.1; routes by path. */
+const app: Handler = (req, res, self) => {
+  const url = new URL(req.url ?? '/', 'http://x');
+  const path = url.pathname;
+  if (path === '/hello') {
+    res.setHeader('x-answer', '42');
+    res.end('hello world');
+  } else if (path === '/echo') {
+    void readBody(req).then((text) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ method: req.method, body: text, headers: req.headers }));
+    });
+  } else if (path === '/fail') {
+    res.statusCode = 500;
+    res.end('boom');
+  } else if (path.startsWith('/chain/')) {
+    const n = Number(path.slice('/chain/'.length));
+    if (n === 0) {
+      res.end('end of chain');
+    } else {
+      res.statusCode = 302;
+      res.setHeader('location', `/chain/${n - 1}`);
+      res.end();
+    }
+  } else if (path === '/redirect') {
+    const to = url.searchParams.get('to') ?? '/hello';
+    res.statusCode = Number(url.searchParams.get('status') ?? '302');
+    res.setHeader('location', to);
+    res.end();
+  } else if (path === '/hang') {
+    // never answers
+  } else if (path === '/hang-body') {
+    res.writeHead(200, { 'content-length': '100' });
+    res.write('partial');
+  } else if (path === '/big-declared') {
+    res.writeHead(200, { 'content-length': String(1024 * 1024) });
+    res.end(Buffer.alloc(1024 * 1024, 1));
+  } else if (path === '/big-chunked') {
+    // no content-length: the limit has to be enforced while streaming
+    res.writeHead(200, { 'content-type': 'application/octet-stream' });
+    for (let i = 0; i < 64; i++) res.write(Buffer.alloc(16 * 1024, 2));
+    res.end();
+  } else {
+    res.statusCode = 404;
+    res.end(`no route ${path} on ${self.port}`);
+  }
+};
+
+describe('GuardedHttpClient', () => {
+  let main: TestServer;
+  let client: GuardedHttpClient | undefined;
+  const extra: TestServer[] = [];
+
+  beforeAll(async () => {
+    main = await listen('127.0.0.1', app);
+  });
+  afterAll(async () => {
+    await stop(main);
+  });
+  afterEach(async () => {
+    await client?.close();
+    client = undefined;
+    await Promise.all(extra.splice(0).map(stop));
+    main.requests.length = 0;
+  });
+
+  const open = (allowlist: readonly string[]): GuardedHttpClient => {
+    client = new GuardedHttpClient({ allowlist, userAgent: 'warden-test' });
+    return client;
+  };
+  const get = (c: GuardedHttpClient, url: string, more: Partial<OutboundRequest> = {}) =>
+    c.request({ method: 'GET', url, ...more });
+
+  describe('with the loopback range allowlisted', () => {
+    it('performs a GET and returns status, headers, body and final URL', async () => {
+      const res = await get(open(['127.0.0.0/8']), `${main.base}/hello`);
+      expect(res.status).toBe(200);
+      expect(res.headers['x-answer']).toBe('42');
+      expect(res.body.toString()).toBe('hello world');
+      expect(res.url).toBe(`${main.base}/hello`);
+    });
+
+    it('performs a POST with body and headers', async () => {
+      const res = await open(['127.0.0.0/8']).request({
+        method: 'POST',
+        url: `${main.base}/echo`,
+        headers: { 'Content-Type': 'text/plain', 'X-Signature': 'sig', Host: 'evil.example' },
+        body: 'payload',
+      });
+      expect(res.status).toBe(200);
+      const echoed = JSON.parse(res.body.toString()) as { method: string; body: string; headers: Record<string, string> };
+      expect(echoed.method).toBe('POST');
+      expect(echoed.body).toBe('payload');
+      expect(echoed.headers['x-signature']).toBe('sig');
+      expect(echoed.headers['content-type']).toBe('text/plain');
+      expect(echoed.headers['user-agent']).toBe('warden-test');
+      expect(echoed.headers['host']).toBe(`127.0.0.1:${main.port}`); // caller cannot re-aim Host
+    });
+
+    it('returns non-2xx responses instead of throwing', async () => {
+      const res = await get(open(['127.0.0.0/8']), `${main.base}/fail`);
+      expect(res.status).toBe(500);
+      expect(res.body.toString()).toBe('boom');
+    });
+
+    it('reuses connections for sequential requests', async () => {
+      const c = open(['127.0.0.0/8']);
+      for (let i = 0; i < 6; i++) await get(c, `${main.base}/hello`);
+      const sockets = new Set(main.requests.map((r) => r.socket));
+      expect(main.requests).toHaveLength(6);
+      // undici may open a second connection when the next request is dispatched in the same tick
+      // the previous one finishes (before the first socket is marked idle), but no more than that.
+      expect(sockets.size).toBeLessThanOrEqual(2);
+    });
+
+    it('resolves host names and connects to the vetted address (localhost allowlisted)', async () => {
+      const res = await get(open(['127.0.0.0/8', '::1/128']), `http://localhost:${main.port}/hello`);
+      expect(res.status).toBe(200);
+      expect(res.body.toString()).toBe('hello world');
+    });
+
+    it('follows up to maxRedirects redirects, resolving relative locations', async () => {
+      const res = await get(open(['127.0.0.0/8']), `${main.base}/chain/3`);
+      expect(res.status).toBe(200);
+      expect(res.body.toString()).toBe('end of chain');
+      expect(res.url).toBe(`${main.base}/chain/0`);
+      expect(main.requests).toHaveLength(4);
+    });
+
+    it('refuses a fourth redirect with too-many-redirects', async () => {
+      const err = await failure(get(open(['127.0.0.0/8']), `${main.base}/chain/4`));
+      expect(err.reason).toBe('too-many-redirects');
+      expect(main.requests).toHaveLength(4); // /chain/4 .. /chain/1; /chain/0 never requested
+    });
+
+    it('honours a smaller maxRedirects', async () => {
+      const err = await failure(get(open(['127.0.0.0/8']), `${main.base}/chain/1`, { maxRedirects: 0 }));
+      expect(err.reason).toBe('too-many-redirects');
+    });
+
+    it('does not follow redirects for POST', async () => {
+      const res = await open(['127.0.0.0/8']).request({ method: 'POST', url: `${main.base}/redirect?to=/hello`, body: 'x' });
+      expect(res.status).toBe(302);
+      expect(res.headers['location']).toBe('/hello');
+      expect(main.requests).toHaveLength(1);
+    });
+
+    it('does not forward Authorization or custom headers to a cross-origin redirect target', async () => {
+      const other = await listen('127.0.0.1', (_req, res) => res.end('other'));
+      extra.push(other);
+      const res = await get(open(['127.0.0.0/8']), `${main.base}/redirect?status=307&to=${encodeURIComponent(`${other.base}/x`)}`, {
+        headers: { Authorization: 'Bearer secret', 'X-Api-Key': 'k', Cookie: 'a=b' },
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.toString()).toBe('other');
+      expect(res.url).toBe(`${other.base}/x`);
+      expect(main.requests[0]?.headers['authorization']).toBe('Bearer secret'); // first hop gets them
+      const hop = other.requests[0];
+      expect(hop?.headers['authorization']).toBeUndefined();
+      expect(hop?.headers['x-api-key']).toBeUndefined();
+      expect(hop?.headers['cookie']).toBeUndefined();
+      expect(hop?.headers['user-agent']).toBe('warden-test');
+    });
+
+    it('times out a server that never answers, within the deadline', async () => {
+      const started = Date.now();
+      const err = await failure(get(open(['127.0.0.0/8']), `${main.base}/hang`, { timeoutMs: 300 }));
+      expect(err.reason).toBe('timeout');
+      expect(Date.now() - started).toBeLessThan(5_000);
+    });
+
+    it('times out a body that stalls, within the deadline', async () => {
+      const started = Date.now();
+      const err = await failure(get(open(['127.0.0.0/8']), `${main.base}/hang-body`, { timeoutMs: 300 }));
+      expect(err.reason).toBe('timeout');
+      expect(Date.now() - started).toBeLessThan(5_000);
+    });
+
+    it('refuses a response whose Content-Length exceeds maxBytes', async () => {
+      const err = await failure(get(open(['127.0.0.0/8']), `${main.base}/big-declared`, { maxBytes: 1000 }));
+      expect(err.reason).toBe('too-large');
+    });
+
+    it('cuts off a streamed response beyond maxBytes', async () => {
+      const c = open(['127.0.0.0/8']);
+      const err = await failure(get(c, `${main.base}/big-chunked`, { maxBytes: 100_000 }));
+      expect(err.reason).toBe('too-large');
+      const ok = await get(c, `${main.base}/big-chunked`, { maxBytes: 2 * 1024 * 1024 });
+      expect(ok.body.length).toBe(64 * 16 * 1024);
+    });
+
+    it('reports a refused connection as a network failure', async () => {
+      const gone = await listen('127.0.0.1', (_req, res) => res.end());
+      await stop(gone);
+      const err = await failure(get(open(['127.0.0.0/8']), `${gone.base}/`));
+      expect(err.reason).toBe('network');
+    });
+  });
+
+  describe('refusals', () => {
+    it('refuses loopback without an allowlist before any request reaches the server', async () => {
+      const sockets = countSockets();
+      try {
+        const err = await failure(get(open([]), `${main.base}/hello`));
+        expect(err.reason).toBe('refused-address');
+        expect(sockets.count).toBe(0);
+      } finally {
+        sockets.stop();
+      }
+      const post = await failure(open([]).request({ method: 'POST', url: `${main.base}/echo`, body: 'x' }));
+      expect(post.reason).toBe('refused-address');
+      expect(main.requests).toHaveLength(0);
+    });
+
+    it('refuses a host name that resolves to loopback (localhost) without an allowlist', async () => {
+      const err = await failure(get(open([]), `http://localhost:${main.port}/hello`));
+      expect(err.reason).toBe('refused-address');
+      expect(err.message).not.toMatch(/127\.0\.0\.1|::1/); // resolved address not disclosed
+      expect(main.requests).toHaveLength(0);
+    });
+
+    it('refuses the metadata address without attempting a connection, even if link-local is allowlisted', async () => {
+      const sockets = countSockets();
+      try {
+        for (const allowlist of [[], ['169.254.0.0/16']]) {
+          const started = Date.now();
+          const err = await failure(get(open(allowlist), 'http://169.254.169.254/latest/meta-data/', { connectTimeoutMs: 10_000, timeoutMs: 20_000 }));
+          expect(err.reason).toBe('refused-address');
+          expect(Date.now() - started).toBeLessThan(2_000);
+          await client?.close();
+        }
+        const v6 = await failure(get(open([]), 'http://[fd00:ec2::254]/latest/meta-data/'));
+        expect(v6.reason).toBe('refused-address');
+        const mapped = await failure(get(open([]), 'http://[::ffff:169.254.169.254]/'));
+        expect(mapped.reason).toBe('refused-address');
+        expect(sockets.count).toBe(0);
+      } finally {
+        sockets.stop();
+      }
+    });
+
+    it('refuses IPv4-mapped and alternative spellings of loopback', async () => {
+      const c = open([]);
+      for (const url of [
+        `http://[::ffff:127.0.0.1]:${main.port}/`,
+        `http://[::ffff:7f00:1]:${main.port}/`,
+        `http://2130706433:${main.port}/`, // 127.0.0.1 as a number; the URL parser normalises it
+        `http://0x7f.1:${main.port}/`,
+        `http://0.0.0.0:${main.port}/`,
+        `http://[::]:${main.port}/`,
+        `http://[::1]:${main.port}/`,
+      ]) {
+        const err = await failure(get(c, url));
+        expect(err.reason, url).toBe('refused-address');
+      }
+      expect(main.requests).toHaveLength(0);
+    });
+
+    it('re-checks every redirect target: allowed server redirecting to a disallowed address is refused', async () => {
+      // On Linux the whole 127.0.0.0/8 is loopback, so a second server can bind 127.0.0.2 and the
+      // allowlist 127.0.0.1/32 separates the two. Where that bind fails (macOS), the target is
+      // [::1] instead, which 127.0.0.1/32 does not cover either; the refusal happens before any
+      // connection, so it holds even if nothing listens there.
+      let target: TestServer | undefined;
+      for (const host of ['127.0.0.2', '::1']) {
+        try {
+          target = await listen(host, (_req, res) => res.end('should not be reached'));
+          break;
+        } catch {
+          // try the next
+        }
+      }
+      if (target !== undefined) extra.push(target);
+      const targetUrl = target === undefined ? `http://[::1]:${main.port}/` : `${target.base}/`;
+      const c = open(['127.0.0.1/32']);
+      const err = await failure(get(c, `${main.base}/redirect?to=${encodeURIComponent(targetUrl)}`));
+      expect(err.reason).toBe('refused-address');
+      expect(main.requests).toHaveLength(1);
+      expect(target?.requests ?? []).toHaveLength(0);
+    });
+
+    it('refuses unsupported schemes and malformed URLs with invalid-url', async () => {
+      const c = open(['127.0.0.0/8']);
+      for (const url of [
+        'file:///etc/passwd',
+        'ftp://127.0.0.1/',
+        'gopher://127.0.0.1:70/',
+        'data:text/plain,hi',
+        'not a url',
+        `http://user:pass@127.0.0.1:${main.port}/hello`,
+      ]) {
+        const err = await failure(get(c, url));
+        expect(err.reason, url).toBe('invalid-url');
+      }
+      expect(main.requests).toHaveLength(0);
+    });
+
+    it('refuses a redirect to an unsupported scheme with invalid-url', async () => {
+      const err = await failure(get(open(['127.0.0.0/8']), `${main.base}/redirect?to=${encodeURIComponent('file:///etc/passwd')}`));
+      expect(err.reason).toBe('invalid-url');
+    });
+
+    it('refuses requests after close()', async () => {
+      const c = open(['127.0.0.0/8']);
+      await c.close();
+      const err = await failure(get(c, `${main.base}/hello`));
+      expect(err.reason).toBe('network');
+    });
+  });
+});
+
+describe('OutboundAddressPolicy', () => {
+  const strict = new OutboundAddressPolicy([]);
+
+  it.each([
+    '127.0.0.1',
+    '127.255.255.254',
+    '10.1.2.3',
+    '172.16.0.1',
+    '172.31.255.255',
+    '192.168.1.1',
+    '100.64.0.1',
+    '169.254.169.254',
+    '169.254.1.1',
+    '0.0.0.0',
+    '255.255.255.255',
+    '224.0.0.1',
+    '240.0.0.1',
+    '192.0.2.1',
+    '198.18.0.1',
+    '198.51.100.7',
+    '203.0.113.9',
+    '::',
+    '::1',
+    '::ffff:127.0.0.1',
+    '::ffff:10.0.0.1',
+    '::ffff:a9fe:a9fe',
+    '::127.0.0.1',
+    'fe80::1',
+    'fe80::1%eth0',
+    'fc00::1',
+    'fd00:ec2::254',
+    'ff02::1',
+    '2001:db8::1',
+    '64:ff9b::7f00:1', // NAT64 of 127.0.0.1
+    '64:ff9b::a9fe:a9fe', // NAT64 of the metadata address
+    '2002:7f00:1::1', // 6to4 of 127.0.0.1
+    '2001::1', // Teredo
+    'not-an-ip',
+  ])('refuses %s', (address) => {
+    expect(strict.permits(address)).toBe(false);
+  });
+
+  it.each(['1.1.1.1', '8.8.8.8', '93.184.216.34', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1'])(
+    'permits public %s',
+    (address) => {
+      expect(strict.permits(address)).toBe(true);
+    },
+  );
+
+  it('lets the allowlist open ranges, but never the metadata addresses', () => {
+    const p = new OutboundAddressPolicy(['127.0.0.0/8', '10.0.0.0/8', '169.254.0.0/16', 'fd00::/8']);
+    expect(p.permits('127.0.0.1')).toBe(true);
+    expect(p.permits('::ffff:127.0.0.1')).toBe(true);
+    expect(p.permits('10.9.8.7')).toBe(true);
+    expect(p.permits('169.254.1.1')).toBe(true);
+    expect(p.permits('fd00::1')).toBe(true);
+    expect(p.permits('169.254.169.254')).toBe(false);
+    expect(p.permits('::ffff:169.254.169.254')).toBe(false);
+    expect(p.permits('fd00:ec2::254')).toBe(false);
+    expect(p.permits('192.168.0.1')).toBe(false);
+    expect(p.permits('::1')).toBe(false);
+  });
+});

@@ -1,0 +1,52 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
+export class SubmitContentRequestDto {
+  @ApiProperty({ description: 'The item id', example: 'post-123' })
+  contentId!: string;
+  @ApiProperty({ description: 'The item type id', example: 'post' })
+  contentType!: string;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: "The item's data, as for POST /api/v1/items/async/ (undeclared fields are accepted and stored)",
+  })
+  content!: Record<string, unknown>;
+  @ApiPropertyOptional({ description: "The author's user id, used as creator when the item type has no creator role" })
+  userId?: string;
+  @ApiPropertyOptional({ description: 'true: evaluate now and answer 200 with the result; actions are still published' })
+  sync?: boolean;
+}
+
+export class ContentRuleResultDto {
+  @ApiProperty()
+  id!: string;
+  @ApiProperty()
+  name!: string;
+  @ApiProperty({ enum: ['LIVE', 'BACKGROUND'] })
+  status!: string;
+  @ApiProperty({ enum: ['passed', 'failed', 'unknown', 'capped'], description: 'capped: passed, but maxDailyActions reached' })
+  result!: string;
+}
+
+export class TriggeredActionDto {
+  @ApiProperty()
+  id!: string;
+  @ApiProperty()
+  name!: string;
+}
+
+export class SubmitContentSyncResponseDto {
+  @ApiProperty()
+  contentId!: string;
+  @ApiProperty({ type: [ContentRuleResultDto] })
+  rules!: ContentRuleResultDto[];
+  @ApiProperty({ type: [TriggeredActionDto], description: 'Actions published for this item version' })
+  actionsTriggered!: TriggeredActionDto[];
+}
+
+export class SubmitContentAsyncResponseDto {
+  @ApiProperty({ example: 1 })
+  accepted!: number;
+  @ApiProperty()
+  requestId!: string;
+}

@@ -1,0 +1,65 @@
+import type {
+  ConditionSet,
+  ItemTypeDefinition,
+  LeafCondition,
+  SignalType,
+  TextBankDefinition,
+} from '../../../catalog/src/index.js';
+
+/** Three-valued logic of org-config.md "The condition model". */
+export type Outcome = 'passed' | 'failed' | 'unknown';
+
+/** The item under evaluation, with the catalog context the inputs need. */
+export interface EvaluatedItem {
+  readonly orgId: string;
+  readonly id: string;
+  readonly typeId: string;
+  readonly itemType: ItemTypeDefinition;
+  readonly data: { readonly [field: string]: unknown };
+  /** The creator ItemIdentifier from the `creator` role (the item itself for USER items). */
+  readonly creator: { id: string; typeId: string } | null;
+}
+
+/** What a signal may use besides its input and args; each is injected by the runtime. */
+export interface SignalContext {
+  readonly orgId: string;
+  readonly item: EvaluatedItem;
+  readonly textBank: (bankId: string) => TextBankDefinition | undefined;
+  /** Submissions by a creator within the last `windowSeconds`; injected from a read model. */
+  readonly creatorSubmissionCount: (creator: { id: string; typeId: string }, windowSeconds: number) => Promise<number>;
+  /** POSTs JSON through the guarded outbound client; resolves with the parsed JSON body. */
+  readonly postJson: (url: string, body: unknown, timeoutMs: number) => Promise<unknown>;
+  readonly now: () => Date;
+}
+
+/**
+ * A signal: declares its cost (cheapest conditions run first) and the input kinds it accepts,
+ * and computes a value from one input value. Throwing makes the leaf unknown.
+ */
+export interface Signal {
+  readonly type: SignalType;
+  /** Relative cost: 1 = in-memory string work, 10 = a local lookup, 100 = a network call. */
+  readonly cost: number;
+  /** `text`: strings; `geohash`: geohash strings; `creator`: ItemIdentifier; `image`: URL; `any`. */
+  readonly inputKinds: readonly ('text' | 'geohash' | 'creator' | 'image' | 'number' | 'any')[];
+  evaluate(input: unknown, args: { readonly [key: string]: unknown }, ctx: SignalContext): Promise<unknown>;
+  /** Extra detail for the evaluation record (e.g. the matched bank and distance). */
+  explain?(input: unknown, args: { readonly [key: string]: unknown }, value: unknown): { [key: string]: unknown } | undefined;
+}
+
+/** One record per condition, leaf or set, in document order; `path` like `conditions[1].conditions[0]`. */
+export interface ConditionRecord {
+  readonly path: string;
+  readonly outcome: Outcome | 'skipped';
+  /** Leaves: the signal's value (or the input value without a signal), when computed. */
+  readonly value?: unknown;
+  readonly error?: string;
+  readonly detail?: { [key: string]: unknown };
+}
+
+export interface SetEvaluation {
+  readonly outcome: Outcome;
+  readonly conditions: ConditionRecord[];
+}
+
+export type { ConditionSet, LeafCondition };

@@ -1,0 +1,9 @@
+import { streamName } from '../../../kernel/src/index.js';
+
+/** One stream per evaluated item version: its existence means "evaluated" (re-runs skip it). */
+export const evaluationStream = (orgId: string, typeId: string, itemId: string, version: number, environment: string) =>
+  streamName('item_evaluation', orgId, typeId, itemId, String(version), environment);
+
+/** A rule's actions on one UTC day: its length is the count that maxDailyActions caps. */
+export const dailyActionsStream = (orgId: string, ruleId: string, day: string) =>
+  streamName('rule_daily_actions', orgId, ruleId, day);

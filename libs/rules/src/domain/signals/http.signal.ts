@@ -1,0 +1,24 @@
+import type { Signal } from '../evaluation.model.js';
+
+const DEFAULT_TIMEOUT_MS = 2_000;
+
+/**
+ * `{url, timeoutMs?}` → the customer's own classifier score. POSTs `{input, item: {id, typeId}}`
+ * through the injected (guarded) client and expects `{"score": number}`.
+ */
+export const httpSignal: Signal = {
+  type: 'HTTP_SIGNAL',
+  cost: 100,
+  inputKinds: ['any'],
+  async evaluate(input, args, ctx) {
+    const { url, timeoutMs } = args;
+    if (typeof url !== 'string' || url === '') throw new Error('HTTP_SIGNAL needs args.url, a string');
+    if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || !(timeoutMs > 0) || !Number.isFinite(timeoutMs))) {
+      throw new Error('HTTP_SIGNAL args.timeoutMs must be a positive number');
+    }
+    const answer = await ctx.postJson(url, { input, item: { id: ctx.item.id, typeId: ctx.item.typeId } }, timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const score = typeof answer === 'object' && answer !== null && !Array.isArray(answer) ? (answer as { score?: unknown }).score : undefined;
+    if (typeof score !== 'number' || !Number.isFinite(score)) throw new Error('HTTP_SIGNAL answer must be {"score": number}');
+    return score;
+  },
+};

@@ -1,0 +1,74 @@
+import { hash } from 'node:crypto';
+import { RE2JS } from 're2js';
+import type { TextBankDefinition } from '../../../../catalog/src/index.js';
+import type { Signal } from '../evaluation.model.js';
+import { CompileCache } from './compile-cache.js';
+import { compileTermMatcher, requireText, type TermMatcher } from './term-matcher.js';
+
+interface CompiledBank {
+  readonly terms: TermMatcher;
+  /** One combined pattern when RE2 accepts it, else each pattern on its own. */
+  readonly regexes: readonly RE2JS[];
+  readonly error?: string;
+}
+
+/** Catalog snapshots hand out the same bank object while it is unchanged. */
+const byObject = new WeakMap<TextBankDefinition, CompiledBank>();
+/** Keyed by bank id and a content hash, so an edited bank is recompiled. */
+const byContent = new CompileCache<CompiledBank>(1_000);
+
+function compiledBank(bank: TextBankDefinition): CompiledBank {
+  let compiled = byObject.get(bank);
+  if (compiled === undefined) {
+    const digest = hash('sha256', JSON.stringify([bank.terms, bank.regexes]), 'base64');
+    compiled = byContent.get(`${bank.id}\u0000${digest}`, () => compileBank(bank));
+    byObject.set(bank, compiled);
+  }
+  return compiled;
+}
+
+function compileBank(bank: TextBankDefinition): CompiledBank {
+  const terms = compileTermMatcher(bank.terms, { caseSensitive: false, wholeWord: true });
+  const regexes: RE2JS[] = [];
+  for (const pattern of bank.regexes) {
+    try {
+      regexes.push(RE2JS.compile(pattern));
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return { terms, regexes: [], error: `text bank ${bank.id} has an invalid regular expression: ${message}` };
+    }
+  }
+  if (regexes.length > 1) {
+    try {
+      return { terms, regexes: [RE2JS.compile(bank.regexes.map((pattern) => `(?:${pattern})`).join('|'))] };
+    } catch {
+      // Too large combined: match them one by one.
+    }
+  }
+  return { terms, regexes };
+}
+
+/**
+ * `{bankId}` → true when any bank term occurs as a whole word (case-insensitive) or any bank
+ * regex matches (RE2, as written: case-sensitive unless the pattern says `(?i)`).
+ */
+export const textBankSignal: Signal = {
+  type: 'TEXT_BANK',
+  cost: 3,
+  inputKinds: ['text'],
+  async evaluate(input, args, ctx) {
+    const bankId = args.bankId;
+    if (typeof bankId !== 'string') throw new Error('TEXT_BANK needs args.bankId, a string');
+    const bank = ctx.textBank(bankId);
+    if (bank === undefined) throw new Error(`text bank ${bankId} does not exist`);
+    const text = requireText(input, 'TEXT_BANK');
+    const compiled = compiledBank(bank);
+    if (compiled.error !== undefined) throw new Error(compiled.error);
+    if (compiled.terms.test(text)) return true;
+    for (const regex of compiled.regexes) if (regex.test(text)) return true;
+    return false;
+  },
+  explain(_input, args) {
+    return { bankId: args.bankId };
+  },
+};

@@ -1,0 +1,61 @@
+import { Injectable } from '@nestjs/common';
+import {
+  type ActionDefinition,
+  CatalogReader,
+  type ItemTypeDefinition,
+  type PolicyDefinition,
+  type RuleDefinition,
+  type TextBankDefinition,
+} from '../../../catalog/src/index.js';
+
+export interface CatalogSnapshot {
+  readonly itemTypes: ReadonlyMap<string, ItemTypeDefinition>;
+  readonly rules: readonly RuleDefinition[];
+  readonly rulesById: ReadonlyMap<string, RuleDefinition>;
+  readonly actions: ReadonlyMap<string, ActionDefinition>;
+  readonly policies: ReadonlyMap<string, PolicyDefinition>;
+  readonly textBanks: ReadonlyMap<string, TextBankDefinition>;
+}
+
+/** How long an evaluation may use a catalog snapshot: an apply takes effect within this. */
+const TTL_MS = 1000;
+
+/**
+ * Per-organization catalog snapshots for evaluation, so that thousands of items per second do
+ * not each re-read and re-parse the rules.
+ */
+@Injectable()
+export class CatalogSnapshots {
+  private readonly cache = new Map<string, { at: number; snapshot: Promise<CatalogSnapshot> }>();
+
+  constructor(private readonly catalog: CatalogReader) {}
+
+  get(orgId: string): Promise<CatalogSnapshot> {
+    const now = Date.now();
+    const hit = this.cache.get(orgId);
+    if (hit && now - hit.at < TTL_MS) return hit.snapshot;
+    const snapshot = this.load(orgId);
+    this.cache.set(orgId, { at: now, snapshot });
+    snapshot.catch(() => this.cache.delete(orgId));
+    return snapshot;
+  }
+
+  private async load(orgId: string): Promise<CatalogSnapshot> {
+    const [itemTypes, rules, actions, policies, textBanks] = await Promise.all([
+      this.catalog.liveEntities(orgId, 'itemType'),
+      this.catalog.liveEntities(orgId, 'rule'),
+      this.catalog.liveEntities(orgId, 'action'),
+      this.catalog.liveEntities(orgId, 'policy'),
+      this.catalog.liveEntities(orgId, 'textBank'),
+    ]);
+    const byId = <T extends { id: string }>(list: T[]) => new Map(list.map((x) => [x.id, x] as const));
+    return {
+      itemTypes: byId(itemTypes),
+      rules,
+      rulesById: byId(rules),
+      actions: byId(actions),
+      policies: byId(policies),
+      textBanks: byId(textBanks),
+    };
+  }
+}

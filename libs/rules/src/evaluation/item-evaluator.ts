@@ -1,0 +1,241 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { ItemTypeDefinition, RuleDefinition } from '../../../catalog/src/index.js';
+import { type EventStore, stampEvents, WrongExpectedRevisionError } from '../../../eventstore/src/index.js';
+import {
+  CREATOR_SUBMISSIONS,
+  countWithin,
+  creatorSubmissionsDocId,
+  type CreatorSubmissionsDoc,
+  type ItemIdentifier,
+  type ItemSubmitted,
+} from '../../../ingestion/src/index.js';
+import { type Clock, type CommandContext, deterministicId, type IdGenerator, type RecordedEvent } from '../../../kernel/src/index.js';
+import type { ReadStore } from '../../../readstore/src/index.js';
+import { CLOCK, EVENT_STORE, ID_GENERATOR, READ_STORE } from '../../../platform/src/index.js';
+import { GUARDED_HTTP_CLIENT, type GuardedHttpClient } from '../../../platform/src/index.js';
+import { evaluateConditionSet } from '../domain/condition-evaluator.js';
+import type {
+  ActionCallbackRequested,
+  Environment,
+  EvaluationEvent,
+  ItemEvaluated,
+  ItemRef,
+  PublishedAction,
+  ReviewEnqueueRequested,
+  RuleResult,
+} from '../domain/evaluation.events.js';
+import type { EvaluatedItem, SignalContext } from '../domain/evaluation.model.js';
+import { evaluationStream } from '../domain/evaluation.streams.js';
+import { collectActions, publishes, rulesFor } from '../domain/rule-selection.js';
+import { SignalMemo } from '../domain/signal-memo.js';
+import { SignalRegistry } from '../domain/signal-registry.js';
+import { type CatalogSnapshot, CatalogSnapshots } from './catalog-snapshots.js';
+import { DailyActionCap } from './daily-action-cap.js';
+
+export interface ItemToEvaluate {
+  readonly id: string;
+  readonly typeId: string;
+  readonly data: { [field: string]: unknown };
+  readonly creator: ItemIdentifier | null;
+  readonly subject: string;
+}
+
+export interface EvaluationOptions {
+  readonly environment: Environment;
+  /** Evaluate these rules instead of the item type's live ones (retroaction, backtest). */
+  readonly rules?: readonly RuleDefinition[];
+}
+
+export const SIGNAL_REGISTRY = Symbol('SignalRegistry');
+
+/**
+ * Evaluates an item version against its rules and records the outcome and the published actions
+ * in one append to the version's evaluation stream, with ids derived from it: evaluating the same
+ * version twice (a reactor re-run, the legacy sync path racing the worker) records it once.
+ */
+@Injectable()
+export class ItemEvaluator {
+  private readonly logger = new Logger('rules');
+  private readonly memo = new SignalMemo();
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    @Inject(SIGNAL_REGISTRY) private readonly registry: SignalRegistry,
+    @Inject(GUARDED_HTTP_CLIENT) private readonly http: GuardedHttpClient,
+    private readonly snapshots: CatalogSnapshots,
+    private readonly caps: DailyActionCap,
+  ) {}
+
+  /** Evaluates and records, unless this version was already evaluated; returns the record. */
+  async run(context: CommandContext, item: ItemToEvaluate, version: number, options: EvaluationOptions): Promise<ItemEvaluated['data'] | undefined> {
+    const stream = evaluationStream(context.orgId, item.typeId, item.id, version, options.environment);
+    const existing = await this.recorded(stream);
+    if (existing) return existing;
+    const snapshot = await this.snapshots.get(context.orgId);
+    const itemType = snapshot.itemTypes.get(item.typeId);
+    if (!itemType) {
+      this.logger.warn({ msg: 'item type no longer exists; item not evaluated', orgId: context.orgId, typeId: item.typeId });
+      return undefined;
+    }
+    const evaluated = await this.evaluate(context, item, itemType, version, snapshot, options);
+    const events = this.publicationEvents(context, evaluated, item, version, snapshot, options.environment);
+    try {
+      await this.events.append(
+        stream,
+        stampEvents(events, context, { clock: this.clock, ids: this.ids }, (_e, i) =>
+          deterministicId('evaluation', stream, String(i)),
+        ),
+        'no_stream',
+      );
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevisionError)) throw error;
+      return (await this.recorded(stream)) ?? evaluated;
+    }
+    return evaluated;
+  }
+
+  /** Evaluates a recorded ItemSubmitted (the worker's reactor and the legacy sync path alike). */
+  evaluateSubmission(event: RecordedEvent): Promise<ItemEvaluated['data'] | undefined> {
+    const data = event.data as unknown as ItemSubmitted['data'];
+    return this.run(
+      { orgId: event.metadata.orgId, correlationId: event.metadata.correlationId, causationId: event.id, actor: 'rules-engine' },
+      { id: data.itemId, typeId: data.typeId, data: data.data, creator: data.creator, subject: data.subject },
+      event.revision,
+      { environment: 'LIVE' },
+    );
+  }
+
+  /** Evaluates without recording or publishing anything (backtest). */
+  async dryRun(context: CommandContext, item: ItemToEvaluate, version: number, rules: readonly RuleDefinition[]) {
+    const snapshot = await this.snapshots.get(context.orgId);
+    const itemType = snapshot.itemTypes.get(item.typeId);
+    if (!itemType) return undefined;
+    return this.evaluate(context, item, itemType, version, snapshot, { environment: 'BACKTEST', rules });
+  }
+
+  private async recorded(stream: string): Promise<ItemEvaluated['data'] | undefined> {
+    const [first] = await this.events.readStream(stream, { maxCount: 1 });
+    return first ? (first.data as unknown as ItemEvaluated['data']) : undefined;
+  }
+
+  private async evaluate(
+    context: CommandContext,
+    item: ItemToEvaluate,
+    itemType: ItemTypeDefinition,
+    version: number,
+    snapshot: CatalogSnapshot,
+    options: EvaluationOptions,
+  ): Promise<ItemEvaluated['data']> {
+    const now = this.clock.now();
+    const rules = options.rules ?? rulesFor(snapshot.rules, item.typeId, now);
+    const ctx = this.signalContext(context.orgId, item, itemType, snapshot);
+    const results: RuleResult[] = await Promise.all(
+      rules.map(async (rule) => {
+        const set = await evaluateConditionSet(rule.conditionSet, ctx, { registry: this.registry, memo: this.memo });
+        return { id: rule.id, name: rule.name, status: rule.status, outcome: set.outcome, capped: false, conditions: set.conditions };
+      }),
+    );
+    const rulesById = options.rules ? new Map(options.rules.map((r) => [r.id, r] as const)) : snapshot.rulesById;
+    for (const result of results) {
+      const rule = rulesById.get(result.id);
+      if (!rule || result.outcome !== 'passed' || rule.maxDailyActions === null) continue;
+      if (!publishes(rule, options.environment) || rule.actionIds.length === 0) continue;
+      const allowed = await this.caps.take(context, { id: rule.id, maxDailyActions: rule.maxDailyActions }, item, version);
+      result.capped = !allowed;
+    }
+    const actions = collectActions(results, rulesById, snapshot.actions, snapshot.policies, options.environment);
+    return {
+      item: { id: item.id, typeId: item.typeId, typeName: itemType.name },
+      version,
+      environment: options.environment,
+      subject: item.subject,
+      rules: results,
+      actions,
+    };
+  }
+
+  private publicationEvents(
+    context: CommandContext,
+    evaluated: ItemEvaluated['data'],
+    item: ItemToEvaluate,
+    version: number,
+    snapshot: CatalogSnapshot,
+    environment: Environment,
+  ): EvaluationEvent[] {
+    const events: EvaluationEvent[] = [{ type: 'ItemEvaluated', data: evaluated }];
+    for (const action of evaluated.actions) events.push(this.publication(context, action, evaluated.item, item, version, snapshot, environment));
+    return events;
+  }
+
+  private publication(
+    context: CommandContext,
+    action: PublishedAction,
+    ref: ItemRef,
+    item: ItemToEvaluate,
+    version: number,
+    snapshot: CatalogSnapshot,
+    environment: Environment,
+  ): ActionCallbackRequested | ReviewEnqueueRequested {
+    const key = [context.orgId, ref.typeId, ref.id, String(version), environment, action.id];
+    if (action.kind === 'CUSTOMER_DEFINED_ACTION') {
+      return {
+        type: 'ActionCallbackRequested',
+        data: {
+          deliveryId: deterministicId('delivery', ...key),
+          item: ref,
+          action: { id: action.id },
+          policies: action.policies,
+          rules: action.rules,
+          custom: { ...(snapshot.actions.get(action.id)?.body ?? {}) },
+          creator: item.creator,
+          environment,
+        },
+      };
+    }
+    return {
+      type: 'ReviewEnqueueRequested',
+      data: {
+        jobId: deterministicId('review-job', ...key),
+        item: ref,
+        version,
+        queueId: action.kind === 'ENQUEUE_TO_CHILD_SAFETY' ? 'child-safety' : 'default',
+        source: 'RULE_EXECUTION',
+        actionId: action.id,
+        policies: action.policies,
+        rules: action.rules,
+        environment,
+      },
+    };
+  }
+
+  private signalContext(orgId: string, item: ItemToEvaluate, itemType: ItemTypeDefinition, snapshot: CatalogSnapshot): SignalContext {
+    const evaluated: EvaluatedItem = { orgId, id: item.id, typeId: item.typeId, itemType, data: item.data, creator: item.creator };
+    return {
+      orgId,
+      item: evaluated,
+      textBank: (bankId) => snapshot.textBanks.get(bankId),
+      creatorSubmissionCount: async (creator, windowSeconds) =>
+        countWithin(
+          await this.readStore.get<CreatorSubmissionsDoc>(CREATOR_SUBMISSIONS, creatorSubmissionsDocId(orgId, creator)),
+          windowSeconds,
+          this.clock.now(),
+        ),
+      postJson: async (url, body, timeoutMs) => {
+        const res = await this.http.request({
+          method: 'POST',
+          url,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+          timeoutMs,
+          maxBytes: 1024 * 1024,
+        });
+        if (res.status < 200 || res.status >= 300) throw new Error(`HTTP signal answered ${res.status}`);
+        return JSON.parse(res.body.toString('utf8')) as unknown;
+      },
+      now: () => this.clock.now(),
+    };
+  }
+}

@@ -1,0 +1,10 @@
+export { RulesModule } from './rules.module.js';
+export { SIGNAL_REGISTRY, ItemEvaluator } from './evaluation/item-evaluator.js';
+export type { Signal, SignalContext, EvaluatedItem, Outcome } from './domain/evaluation.model.js';
+export type {
+  ActionCallbackRequested,
+  ReviewEnqueueRequested,
+  ItemEvaluated,
+  Environment,
+} from './domain/evaluation.events.js';
+export { SignalRegistry } from './domain/signal-registry.js';

@@ -1,0 +1,58 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
+export class ConditionRecordDto {
+  @ApiProperty({ description: 'Position in the rule, e.g. conditions[1].conditions[0]; "" for the rule\'s top-level set' })
+  path!: string;
+  @ApiProperty({ enum: ['passed', 'failed', 'unknown', 'skipped'], description: 'skipped: short-circuited' })
+  outcome!: string;
+  @ApiPropertyOptional({ description: "The signal's value (or the input's, without a signal)" })
+  value?: unknown;
+  @ApiPropertyOptional({ description: 'Why a leaf is unknown (the signal failed)' })
+  error?: string;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Signal detail, e.g. matched bank' })
+  detail?: Record<string, unknown>;
+}
+
+export class RuleResultDto {
+  @ApiProperty()
+  id!: string;
+  @ApiProperty()
+  name!: string;
+  @ApiProperty({ enum: ['LIVE', 'BACKGROUND', 'DRAFT', 'EXPIRED'] })
+  status!: string;
+  @ApiProperty({ enum: ['passed', 'failed', 'unknown'] })
+  outcome!: string;
+  @ApiProperty({ description: 'Passed, but its maxDailyActions for the UTC day was reached: no actions' })
+  capped!: boolean;
+  @ApiProperty({ type: [ConditionRecordDto] })
+  conditions!: ConditionRecordDto[];
+}
+
+export class PublishedActionDto {
+  @ApiProperty()
+  id!: string;
+  @ApiProperty({ enum: ['CUSTOMER_DEFINED_ACTION', 'ENQUEUE_TO_MRT', 'ENQUEUE_TO_CHILD_SAFETY'] })
+  kind!: string;
+  @ApiProperty({ type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' }, penalty: { type: 'string' } } } })
+  policies!: Array<{ id: string; name: string; penalty: string }>;
+  @ApiProperty({ type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } } } })
+  rules!: Array<{ id: string; name: string }>;
+}
+
+export class EvaluationDto {
+  @ApiProperty({ description: 'Item version (0 for the first submission, +1 per re-submission)' })
+  version!: number;
+  @ApiProperty({ enum: ['LIVE', 'RETROACTION', 'MANUAL', 'BACKTEST'] })
+  environment!: string;
+  @ApiProperty()
+  evaluatedAt!: string;
+  @ApiProperty({ type: [RuleResultDto] })
+  rules!: RuleResultDto[];
+  @ApiProperty({ type: [PublishedActionDto], description: 'Actions published, de-duplicated' })
+  actions!: PublishedActionDto[];
+}
+
+export class ListEvaluationsResponseDto {
+  @ApiProperty({ type: [EvaluationDto], description: 'Newest first (at most 100)' })
+  evaluations!: EvaluationDto[];
+}

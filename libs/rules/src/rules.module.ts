@@ -1,0 +1,45 @@
+import { type DynamicModule, Inject, Module, type OnModuleInit } from '@nestjs/common';
+import { PersonalDataPolicy } from '../../eventstore/src/index.js';
+import { ProjectionHost } from '../../platform/src/index.js';
+import { SubmitContentHttpController } from './commands/submit-content/submit-content.http.controller.js';
+import { SignalRegistry } from './domain/signal-registry.js';
+import { registerBuiltinSignals } from './domain/signals/builtin-signals.js';
+import { CatalogSnapshots } from './evaluation/catalog-snapshots.js';
+import { DailyActionCap } from './evaluation/daily-action-cap.js';
+import { evaluationReactor } from './evaluation/evaluation-reactor.js';
+import { ItemEvaluator, SIGNAL_REGISTRY } from './evaluation/item-evaluator.js';
+import { itemEvaluationsProjection } from './projections/item-evaluations.projection.js';
+import { ListEvaluationsHandler } from './queries/list-evaluations/list-evaluations.handler.js';
+import { ListEvaluationsHttpController } from './queries/list-evaluations/list-evaluations.http.controller.js';
+
+/** The rules engine: evaluation of submitted items, action publication, explainability. */
+@Module({})
+export class RulesModule implements OnModuleInit {
+  constructor(
+    @Inject(ProjectionHost) private readonly projections: ProjectionHost,
+    @Inject(PersonalDataPolicy) private readonly personalData: PersonalDataPolicy,
+    private readonly evaluator: ItemEvaluator,
+  ) {}
+
+  static register(options: { http: boolean }): DynamicModule {
+    return {
+      module: RulesModule,
+      controllers: options.http ? [ListEvaluationsHttpController, SubmitContentHttpController] : [],
+      providers: [
+        { provide: SIGNAL_REGISTRY, useFactory: () => registerBuiltinSignals(new SignalRegistry()) },
+        CatalogSnapshots,
+        DailyActionCap,
+        ItemEvaluator,
+        ListEvaluationsHandler,
+      ],
+      exports: [SIGNAL_REGISTRY, ItemEvaluator],
+    };
+  }
+
+  onModuleInit(): void {
+    this.projections.register(evaluationReactor(this.evaluator));
+    this.projections.register(itemEvaluationsProjection);
+    // Condition values can quote what the user wrote: sealed under the item's subject.
+    this.personalData.register('ItemEvaluated', { subject: (e) => e.data['subject'] as string, fields: ['rules'] });
+  }
+}

@@ -1,0 +1,206 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventCount } from '../support/config-files.js';
+import { type Receiver, startReceiver } from '../support/http-receiver.js';
+import { expectErrorBody } from '../support/error-body.js';
+import { createKey, freshDataDir, runCli, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
+import Database from 'better-sqlite3';
+
+const CONFIG = join(import.meta.dirname, '../fixtures/rules-org.yaml');
+
+/** Publication events of the log, by type, as [itemId, actionId] pairs. */
+function publications(dataDir: string, type: string): Array<[string, string]> {
+  const db = new Database(join(dataDir, 'warden.db'), { readonly: true });
+  try {
+    return (db.prepare('SELECT data FROM events WHERE type = ? ORDER BY position').all(type) as Array<{ data: string }>).map((r) => {
+      const d = JSON.parse(r.data) as { item: { id: string }; action?: { id: string }; actionId?: string };
+      return [d.item.id, d.action?.id ?? d.actionId ?? ''];
+    });
+  } finally {
+    db.close();
+  }
+}
+
+describe('rules engine, end to end', () => {
+  const dataDir = freshDataDir();
+  let classifier: Receiver;
+  let env: NodeJS.ProcessEnv;
+  let warden: RunningWarden;
+  let key: string;
+
+  beforeAll(async () => {
+    // The classifier errors, so HTTP_SIGNAL is unknown.
+    classifier = await startReceiver((_r, res) => {
+      res.statusCode = 500;
+      res.end('{"error":"down"}');
+    });
+    env = testEnv(dataDir, { CLASSIFIER_URL: classifier.url + '/score' });
+    warden = await startWarden(env);
+    const applied = await runCli(['apply', CONFIG], env);
+    expect(applied.code, applied.stderr).toBe(0);
+    key = await createKey(env, 'shop');
+  });
+  afterAll(async () => {
+    await warden?.stop();
+    await classifier?.close();
+  });
+
+  const submit = (items: unknown[]) =>
+    fetch(warden.url + '/api/v1/items/async/', {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ items }),
+    });
+  const post = (id: string, text: string, extra: Record<string, unknown> = {}) => ({
+    id,
+    typeId: 'post',
+    data: { text, author: { id: 'u1', typeId: 'user' }, ...extra },
+  });
+  const evaluations = async (id: string) => {
+    const res = await fetch(`${warden.url}/api/v1/items/post/${id}/evaluations`, { headers: { 'x-api-key': key } });
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { evaluations: Array<{ version: number; rules: Array<Record<string, unknown>>; actions: Array<Record<string, unknown>> }> }).evaluations;
+  };
+  const evaluated = async (id: string, versions = 1) => {
+    const started = Date.now();
+    for (;;) {
+      const list = await evaluations(id);
+      if (list.length >= versions) return list;
+      if (Date.now() - started > 10_000) throw new Error(`item ${id} not evaluated`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  };
+
+  it('accepts a batch with 202 and rejects an invalid one whole, with a pointer per problem', async () => {
+    const ok = await submit([post('p-ok', 'hello'), post('p-ok2', 'world')]);
+    expect(ok.status).toBe(202);
+    const body = (await ok.json()) as { accepted: number; requestId: string };
+    expect(body).toEqual({ accepted: 2, requestId: ok.headers.get('x-request-id') });
+
+    const before = eventCount(dataDir, "type = 'ItemSubmitted'");
+    const bad = await submit([post('p-fine', 'x'), { id: 'p-bad', typeId: 'post', data: { likes: 'many' } }, { id: 'p-x', typeId: 'comment', data: {} }]);
+    const errors = ((await bad.clone().json()) as { errors: Array<{ pointer: string }> }).errors.map((e) => e.pointer);
+    await expectErrorBody(bad, 400, '/errors/invalid-user-input');
+    expect(errors).toEqual(['/items/1/data/text', '/items/1/data/likes', '/items/2/typeId']);
+    expect(eventCount(dataDir, "type = 'ItemSubmitted'")).toBe(before);
+    await expectErrorBody(await submit([]), 400, '/errors/invalid-user-input', '/items');
+  });
+
+  it('publishes each action once per item, merging the policies and rules that chose it', async () => {
+    expect((await submit([post('p-buy', 'Buy now, buy!')])).status).toBe(202);
+    const [evaluation] = await evaluated('p-buy');
+    const remove = evaluation!.actions.find((a) => a['id'] === 'remove');
+    const byId = (a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id);
+    expect({
+      ...remove,
+      policies: [...(remove!['policies'] as Array<{ id: string }>)].sort(byId),
+      rules: [...(remove!['rules'] as Array<{ id: string }>)].sort(byId),
+    }).toEqual({
+      id: 'remove',
+      kind: 'CUSTOMER_DEFINED_ACTION',
+      policies: [
+        { id: 'scam', name: 'Scam', penalty: 'HIGH' },
+        { id: 'spam', name: 'Spam', penalty: 'LOW' },
+      ],
+      rules: [
+        { id: 'buy', name: 'Buy anything' },
+        { id: 'buy-now', name: 'Buy now' },
+      ],
+    });
+    expect(evaluation!.actions.map((a) => a['id']).sort()).toEqual(['enqueue-to-mrt', 'remove']);
+    expect(publications(dataDir, 'ActionCallbackRequested').filter(([item]) => item === 'p-buy')).toEqual([['p-buy', 'remove']]);
+    expect(publications(dataDir, 'ReviewEnqueueRequested').filter(([item]) => item === 'p-buy')).toEqual([['p-buy', 'enqueue-to-mrt']]);
+  });
+
+  it('records BACKGROUND rules without publishing their actions', async () => {
+    await submit([post('p-bg', 'I want to buy')]);
+    const [evaluation] = await evaluated('p-bg');
+    expect(evaluation!.rules.find((r) => r['id'] === 'shadow')).toMatchObject({ status: 'BACKGROUND', outcome: 'passed' });
+    expect(evaluation!.actions.map((a) => a['id'])).toEqual(['remove']);
+    expect(publications(dataDir, 'ActionCallbackRequested').filter(([item, action]) => item === 'p-bg' && action === 'ban')).toEqual([]);
+    expect(evaluation!.rules.find((r) => r['id'] === 'draft')).toBeUndefined();
+  });
+
+  it('evaluates XOR over a nested set per the model', async () => {
+    await submit([
+      post('x-red', 'red'),
+      post('x-blue', 'blue', { likes: 3 }),
+      post('x-both', 'red and blue', { likes: 3 }),
+      post('x-blue-popular', 'red and blue', { likes: 50 }),
+      post('x-none', 'green'),
+    ]);
+    const labelled = async (id: string) => (await evaluated(id))[0]!.actions.some((a) => a['id'] === 'label');
+    expect(await labelled('x-red')).toBe(true);
+    expect(await labelled('x-blue')).toBe(true);
+    expect(await labelled('x-both')).toBe(false);
+    expect(await labelled('x-blue-popular')).toBe(true);
+    expect(await labelled('x-none')).toBe(false);
+  });
+
+  it('makes an erroring signal unknown: no action, and the evaluation shows why', async () => {
+    await submit([post('p-violent', 'something violent')]);
+    const [evaluation] = await evaluated('p-violent');
+    const rule = evaluation!.rules.find((r) => r['id'] === 'classifier')!;
+    expect(rule['outcome']).toBe('unknown');
+    const conditions = rule['conditions'] as Array<Record<string, unknown>>;
+    expect(conditions.some((c) => c['outcome'] === 'unknown' && typeof c['error'] === 'string')).toBe(true);
+    expect(evaluation!.actions.some((a) => a['id'] === 'escalate')).toBe(false);
+    expect(classifier.requests.length).toBeGreaterThan(0);
+  });
+
+  it('evaluates a re-submitted item again as a new version, newest first', async () => {
+    await submit([post('p-edit', 'hello')]);
+    await evaluated('p-edit');
+    await submit([post('p-edit', 'buy now')]);
+    const list = await evaluated('p-edit', 2);
+    expect(list.map((e) => e.version)).toEqual([1, 0]);
+    expect(list[0]!.actions.map((a) => a['id'])).toContain('remove');
+    expect(list[1]!.actions).toEqual([]);
+  });
+
+  it('caps a rule at maxDailyActions: 50 matching items concurrently, exactly 5 actions', async () => {
+    await submit(Array.from({ length: 50 }, (_, i) => post(`cap-${i}`, 'capme please')));
+    for (let i = 0; i < 50; i++) await evaluated(`cap-${i}`);
+    const fired = publications(dataDir, 'ActionCallbackRequested').filter(([, action]) => action === 'capped-action');
+    expect(fired).toHaveLength(5);
+    expect(new Set(fired.map(([item]) => item)).size).toBe(5);
+    const results = await Promise.all(Array.from({ length: 50 }, async (_, i) => (await evaluations(`cap-${i}`))[0]!));
+    const rule = (e: (typeof results)[number]) => e.rules.find((r) => r['id'] === 'capped')!;
+    expect(results.filter((e) => rule(e)['outcome'] === 'passed')).toHaveLength(50);
+    expect(results.filter((e) => rule(e)['capped'] === true)).toHaveLength(45);
+    expect(results.filter((e) => e.actions.some((a) => a['id'] === 'capped-action'))).toHaveLength(5);
+    expect(eventCount(dataDir, "type = 'RuleDailyActionCounted'")).toBe(5);
+  });
+
+  it('answers the legacy endpoint synchronously with what the async path records', async () => {
+    const res = await fetch(warden.url + '/api/v1/content/', {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ contentId: 'legacy-1', contentType: 'post', content: { text: 'buy now' }, userId: 'u9', sync: true }),
+    });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { contentId: string; rules: Array<{ id: string; result: string }>; actionsTriggered: Array<{ id: string; name: string }> };
+    expect(body.contentId).toBe('legacy-1');
+    expect(body.actionsTriggered).toEqual(expect.arrayContaining([{ id: 'remove', name: 'Remove' }, { id: 'enqueue-to-mrt', name: 'Enqueue to manual review' }]));
+    const [recorded] = await evaluated('legacy-1');
+    expect(body.rules.map((r) => [r.id, r.result])).toEqual(recorded!.rules.map((r) => [r['id'], r['capped'] ? 'capped' : r['outcome']]));
+    expect(body.actionsTriggered.map((a) => a.id).sort()).toEqual(recorded!.actions.map((a) => a['id']).sort());
+    // The worker saw the same submission: still exactly one evaluation and one publication.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await evaluations('legacy-1')).toHaveLength(1);
+    expect(publications(dataDir, 'ActionCallbackRequested').filter(([item]) => item === 'legacy-1')).toHaveLength(1);
+
+    const async = await fetch(warden.url + '/api/v1/content', {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ contentId: 'legacy-2', contentType: 'post', content: { text: 'hi' } }),
+    });
+    expect(async.status).toBe(202);
+    const invalid = await fetch(warden.url + '/api/v1/content', {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ contentId: 'legacy-3', contentType: 'post', content: { likes: 1 } }),
+    });
+    await expectErrorBody(invalid, 400, '/errors/invalid-user-input', '/content/text');
+  });
+});
