@@ -19,6 +19,11 @@ export interface ReadAllOptions {
   /** Events strictly after this position; omit to start at the beginning of the log. */
   readonly after?: number;
   readonly maxCount?: number;
+  /**
+   * The event types the reader will look at. Others are still delivered (positions must advance)
+   * but may be left undecoded, e.g. with their personal data sealed.
+   */
+  readonly eventTypes?: readonly string[];
 }
 
 export interface SubscribeOptions {
@@ -29,6 +34,8 @@ export interface SubscribeOptions {
    * promise settles. A rejected promise stops the subscription and reaches `onError`.
    */
   readonly onEvents: (events: readonly RecordedEvent[]) => Promise<void>;
+  /** As in ReadAllOptions: the types the subscriber looks at. */
+  readonly eventTypes?: readonly string[];
   /** Called once the catch-up phase reached the head of the log. */
   readonly onCaughtUp?: () => void;
   readonly onError?: (error: unknown) => void;

@@ -30,7 +30,12 @@ interface Sealed {
  * data) before they reach the log, and opens them on every read. When the key has been
  * forgotten the fields read back as null and the metadata says so; reading never fails.
  */
+const OPENED_CACHE = 4096;
+
 export class PersonalDataEventStore implements EventStore {
+  /** Opened events by id: several subscriptions read the same tail of the log. */
+  private readonly opened = new Map<string, { event: RecordedEvent; at: number }>();
+
   constructor(
     private readonly inner: EventStore,
     private readonly policy: PersonalDataPolicy,
@@ -47,13 +52,13 @@ export class PersonalDataEventStore implements EventStore {
   }
 
   async readAll(options?: ReadAllOptions): Promise<RecordedEvent[]> {
-    return this.openAll(await this.inner.readAll(options));
+    return this.openAll(await this.inner.readAll(options), options?.eventTypes);
   }
 
   subscribeToAll(options: SubscribeOptions): Subscription {
     return this.inner.subscribeToAll({
       ...options,
-      onEvents: async (events) => options.onEvents(await this.openAll(events)),
+      onEvents: async (events) => options.onEvents(await this.openAll(events, options.eventTypes)),
     });
   }
 
@@ -97,13 +102,25 @@ export class PersonalDataEventStore implements EventStore {
     return { ...event, data: { ...rest, [SEALED_FIELD]: envelope as unknown as JsonObject } };
   }
 
-  private openAll(events: readonly RecordedEvent[]): Promise<RecordedEvent[]> {
-    return Promise.all(events.map((e) => this.open(e)));
+  /** Opens only what the reader will look at: decryption is most of a subscription's cost. */
+  private openAll(events: readonly RecordedEvent[], types?: readonly string[]): Promise<RecordedEvent[]> {
+    const wanted = types ? new Set(types) : undefined;
+    return Promise.all(events.map((e) => (wanted && !wanted.has(e.type) ? e : this.open(e))));
   }
 
   private async open(event: RecordedEvent): Promise<RecordedEvent> {
     const envelope = event.data[SEALED_FIELD] as unknown as Sealed | undefined;
     if (!envelope) return event;
+    // Short-lived: a forgotten key must stop opening events within seconds.
+    const hit = this.opened.get(event.id);
+    if (hit && Date.now() - hit.at < 1000) return hit.event;
+    const opened = await this.openSealed(event, envelope);
+    if (this.opened.size >= OPENED_CACHE) this.opened.delete(this.opened.keys().next().value!);
+    this.opened.set(event.id, { event: opened, at: Date.now() });
+    return opened;
+  }
+
+  private async openSealed(event: RecordedEvent, envelope: Sealed): Promise<RecordedEvent> {
     const data: JsonObject = { ...event.data };
     delete data[SEALED_FIELD];
     const key = await this.keys.find(envelope.keyId);

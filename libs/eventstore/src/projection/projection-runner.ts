@@ -49,7 +49,11 @@ export class ProjectionRunner {
         this.loaded = true;
       }
       for (;;) {
-        const batch = await this.events.readAll({ after: this.position, maxCount: 500 });
+        const batch = await this.events.readAll({
+          after: this.position,
+          maxCount: 500,
+          eventTypes: this.projection.eventTypes,
+        });
         if (batch.length === 0) return;
         try {
           await this.applyBatch(batch);
@@ -72,6 +76,7 @@ export class ProjectionRunner {
   private subscribe(): void {
     this.subscription = this.events.subscribeToAll({
       after: this.position,
+      eventTypes: this.projection.eventTypes,
       onEvents: (events) => this.serialize(() => this.applyBatch(events)),
       onError: (error) => this.restartAfter(error),
     });

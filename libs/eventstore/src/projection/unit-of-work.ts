@@ -15,8 +15,9 @@ export class UnitOfWork implements ProjectionContext {
     return this.store.get<T>(collection, id);
   }
 
+  /** Projections hand over a document they no longer mutate, so it is not copied. */
   put(collection: string, id: string, doc: ReadDocument): void {
-    this.pending.set(key(collection, id), { collection, id, doc: structuredClone(doc) });
+    this.pending.set(key(collection, id), { collection, id, doc });
   }
 
   delete(collection: string, id: string): void {

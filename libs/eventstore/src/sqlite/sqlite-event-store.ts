@@ -43,6 +43,8 @@ CREATE TABLE IF NOT EXISTS events (
 );`;
 
 const BATCH = 500;
+/** Recently read events, shared by the subscriptions that all read the same tail of the log. */
+const DECODED_CACHE = 4096;
 
 /**
  * The embedded event log. Appends arriving in the same tick are committed in one transaction
@@ -55,6 +57,7 @@ export class SqliteEventStore implements EventStore {
   private closed = false;
   private readonly notifier: LogNotifier;
   private readonly stmt;
+  private readonly decoded = new Map<number, RecordedEvent>();
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -76,6 +79,11 @@ export class SqliteEventStore implements EventStore {
       ),
       readAll: db.prepare<[number, number], Row>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
       head: db.prepare<[], { head: number | null }>('SELECT max(position) AS head FROM events'),
+      begin: db.prepare('BEGIN IMMEDIATE'),
+      commit: db.prepare('COMMIT'),
+      savepoint: db.prepare('SAVEPOINT append'),
+      release: db.prepare('RELEASE append'),
+      rollbackTo: db.prepare('ROLLBACK TO append'),
     };
     this.notifier = new LogNotifier(() => dataVersion(db), options.pollIntervalMs ?? 100);
   }
@@ -98,18 +106,19 @@ export class SqliteEventStore implements EventStore {
     this.pending = [];
     const outcomes: Array<{ ok: true; value: AppendResult } | { ok: false; error: unknown }> = [];
     try {
-      this.db.exec('BEGIN IMMEDIATE');
+      this.stmt.begin.run();
       for (const p of batch) {
-        this.db.exec('SAVEPOINT append');
+        this.stmt.savepoint.run();
         try {
           outcomes.push({ ok: true, value: this.appendInTransaction(p) });
-          this.db.exec('RELEASE append');
+          this.stmt.release.run();
         } catch (error) {
-          this.db.exec('ROLLBACK TO append; RELEASE append');
+          this.stmt.rollbackTo.run();
+          this.stmt.release.run();
           outcomes.push({ ok: false, error });
         }
       }
-      this.db.exec('COMMIT');
+      this.stmt.commit.run();
     } catch (error) {
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
       for (const p of batch) p.reject(error);
@@ -168,7 +177,17 @@ export class SqliteEventStore implements EventStore {
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
-    return this.stmt.readAll.all(options.after ?? 0, options.maxCount ?? -1).map(toRecorded);
+    return this.stmt.readAll.all(options.after ?? 0, options.maxCount ?? -1).map((r) => this.decode(r));
+  }
+
+  /** Rows are immutable once written, so a decoded event can be handed to every reader. */
+  private decode(row: Row): RecordedEvent {
+    const hit = this.decoded.get(row.position);
+    if (hit) return hit;
+    const event = toRecorded(row);
+    if (this.decoded.size >= DECODED_CACHE) this.decoded.delete(this.decoded.keys().next().value!);
+    this.decoded.set(row.position, event);
+    return event;
   }
 
   async headPosition(): Promise<number> {
@@ -185,7 +204,7 @@ export class SqliteEventStore implements EventStore {
         const rows = this.stmt.readAll.all(position, BATCH);
         if (rows.length > 0) {
           if (stopped) return;
-          await options.onEvents(rows.map(toRecorded));
+          await options.onEvents(rows.map((r) => this.decode(r)));
           position = rows[rows.length - 1]!.position;
         }
         if (rows.length < BATCH) {

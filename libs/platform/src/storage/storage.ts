@@ -61,9 +61,11 @@ export async function openStorage(
     // Read models can always be rebuilt from the log, and their checkpoint commits with them,
     // so their connection skips the per-commit fsync.
     const readStore: ReadStore = mongo ? await createMongoReadStore(mongo) : new SqliteReadStore(sqlite('normal'));
+    // A key is inserted before the first event sealed with it, and every connection shares one
+    // WAL: the log's synced commit makes the earlier key insert durable too, so no sync of its own.
     const subjectKeys: SubjectKeyStore = mongo
       ? await createMongoSubjectKeyStore(mongo)
-      : new SqliteSubjectKeyStore(sqlite(config.sqliteSync));
+      : new SqliteSubjectKeyStore(sqlite('normal'));
     // @nestjs/mongoose's token, so modules can @InjectConnection() the same connection.
     const mongoConnectionToken = mongo ? (await import('@nestjs/mongoose')).getConnectionToken() : undefined;
 

@@ -18,39 +18,51 @@ type Args = { readonly [key: string]: unknown };
 
 /** Inputs longer than this are keyed by a digest, so the memo does not retain large texts. */
 const MAX_RAW_KEY_LENGTH = 256;
+const RECENT_DIGESTS = 8;
 
 /**
  * Memoizes signal results per organization, signal type, arguments and input value.
  * Concurrent identical lookups share one in-flight promise; rejections are never cached.
  */
 export class SignalMemo {
-  private readonly entries = new Map<string, Entry>();
+  /**
+   * Two generations instead of one insertion-ordered map: evicting one oldest key per insert
+   * from a V8 Map walks over the tombstones of earlier deletions, which grows costly once full.
+   * When the young generation is full it becomes the old one, and the previous old one is dropped.
+   */
+  private young = new Map<string, Entry>();
+  private old = new Map<string, Entry>();
   private readonly ttlMs: number;
-  private readonly maxEntries: number;
+  private readonly generationSize: number;
   private readonly now: () => number;
   /** Rule arguments are long-lived config objects: serialize each once. */
   private readonly argKeys = new WeakMap<object, string>();
+  /** Every rule of an item hashes the same long texts: remember the last few digests. */
+  private readonly recentTexts: string[] = new Array<string>(RECENT_DIGESTS).fill('');
+  private readonly recentDigests: string[] = new Array<string>(RECENT_DIGESTS).fill('');
+  private nextRecent = 0;
 
   constructor(options: SignalMemoOptions = {}) {
     this.ttlMs = options.ttlMs ?? 30_000;
-    this.maxEntries = Math.max(1, options.maxEntries ?? 50_000);
+    this.generationSize = Math.max(1, Math.floor((options.maxEntries ?? 50_000) / 2));
     this.now = options.now ?? Date.now;
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.young.size + this.old.size;
   }
 
   clear(): void {
-    this.entries.clear();
+    this.young.clear();
+    this.old.clear();
   }
 
   lookup<T>(orgId: string, signalType: string, args: Args, input: unknown, compute: () => Promise<T>): Promise<T> {
-    const key = `${orgId}\u0000${signalType}\u0000${this.argsKey(args)}\u0000${inputKey(input)}`;
-    const existing = this.entries.get(key);
+    const key = `${orgId}\u0000${signalType}\u0000${this.argsKey(args)}\u0000${this.inputKey(input)}`;
+    const existing = this.young.get(key) ?? this.old.get(key);
     if (existing !== undefined) {
       if (existing.expiresAt > this.now()) return existing.promise as Promise<T>;
-      this.entries.delete(key);
+      this.forget(key, existing);
     }
     let promise: Promise<T>;
     try {
@@ -59,20 +71,42 @@ export class SignalMemo {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
     const entry: Entry = { promise, expiresAt: Number.POSITIVE_INFINITY };
-    this.entries.set(key, entry);
-    if (this.entries.size > this.maxEntries) {
-      const oldest = this.entries.keys().next();
-      if (oldest.done !== true) this.entries.delete(oldest.value);
+    if (this.young.size >= this.generationSize) {
+      this.old = this.young;
+      this.young = new Map();
     }
+    this.young.set(key, entry);
     promise.then(
       () => {
-        if (this.entries.get(key) === entry) entry.expiresAt = this.now() + this.ttlMs;
+        entry.expiresAt = this.now() + this.ttlMs;
       },
-      () => {
-        if (this.entries.get(key) === entry) this.entries.delete(key);
-      },
+      () => this.forget(key, entry),
     );
     return promise;
+  }
+
+  private forget(key: string, entry: Entry): void {
+    if (this.young.get(key) === entry) this.young.delete(key);
+    if (this.old.get(key) === entry) this.old.delete(key);
+  }
+
+  /** Distinct prefixes keep a raw string, a JSON text and a digest from ever colliding. */
+  private inputKey(input: unknown): string {
+    if (typeof input === 'string') return input.length <= MAX_RAW_KEY_LENGTH ? `s${input}` : this.digest(input);
+    if (typeof input === 'number' || typeof input === 'boolean') return `j${String(input)}`;
+    const json = canonicalJson(input);
+    return json.length <= MAX_RAW_KEY_LENGTH ? `j${json}` : this.digest(json);
+  }
+
+  private digest(text: string): string {
+    for (let i = 0; i < RECENT_DIGESTS; i++) {
+      if (this.recentTexts[i] === text) return this.recentDigests[i] as string;
+    }
+    const digest = `h${text.length}:${hash('sha256', text, 'base64')}`;
+    this.recentTexts[this.nextRecent] = text;
+    this.recentDigests[this.nextRecent] = digest;
+    this.nextRecent = (this.nextRecent + 1) % RECENT_DIGESTS;
+    return digest;
   }
 
   private argsKey(args: Args): string {
@@ -83,16 +117,6 @@ export class SignalMemo {
     }
     return key;
   }
-}
-
-/** Distinct prefixes keep a raw string, a JSON text and a digest from ever colliding. */
-function inputKey(input: unknown): string {
-  if (typeof input === 'string') {
-    return input.length <= MAX_RAW_KEY_LENGTH ? `s${input}` : `h${input.length}:${hash('sha256', input, 'base64')}`;
-  }
-  if (typeof input === 'number' || typeof input === 'boolean') return `j${String(input)}`;
-  const json = canonicalJson(input);
-  return json.length <= MAX_RAW_KEY_LENGTH ? `j${json}` : `h${json.length}:${hash('sha256', json, 'base64')}`;
 }
 
 /** JSON with object keys sorted, so equal values give equal keys whatever their key order. */

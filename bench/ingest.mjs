@@ -1,0 +1,110 @@
+// Items/s accepted by POST /api/v1/items/async/ (batches of 100) and items/s fully evaluated,
+// with 20 text-signal rules on the item type, on the embedded profile; and, in the same run, the
+// requests/s of a bare Fastify JSON echo server as the ceiling. Usage: node bench/ingest.mjs [items]
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import Fastify from 'fastify';
+
+const ITEMS = Number(process.argv[2] ?? 20_000);
+const BATCH = 100;
+const CONCURRENCY = 8;
+const port = 40000 + Math.floor(Math.random() * 1000);
+const dir = mkdtempSync(join(tmpdir(), 'warden-bench-ingest-'));
+const env = { ...process.env, WARDEN_DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1', WARDEN_LOG_LEVEL: 'warn', WARDEN_RATE_LIMIT_PER_SECOND: '0' };
+
+const words = ['buy', 'cheap', 'pills', 'free', 'money', 'winner', 'click', 'offer', 'deal', 'crypto'];
+const rules = Array.from({ length: 20 }, (_, i) => `  - id: r${i}
+    name: Rule ${i}
+    status: LIVE
+    itemTypeIds: [post]
+    actionIds: [review]
+    conditionSet:
+      conjunction: ${i % 2 ? 'AND' : 'OR'}
+      conditions:
+        - { input: { field: text }, signal: { type: TEXT_CONTAINS, args: { terms: [${words[i % 10]}-${i}, ${words[(i + 3) % 10]}] } }, comparator: EQUALS, value: true }
+        - { input: { field: text }, signal: { type: TEXT_MATCHES_REGEX, args: { pattern: '\\\\b${words[(i + 5) % 10]}\\\\s+\\\\d{${(i % 3) + 1}}\\\\b' } }, comparator: EQUALS, value: true }
+        - { input: { field: title }, signal: { type: TEXT_BANK, args: { bankId: spam } }, comparator: EQUALS, value: true }`).join('\n');
+writeFileSync(join(dir, 'bench.yaml'), `org: { id: bench, name: Bench }
+itemTypes:
+  - { id: post, name: Post, kind: CONTENT, fields: [{ name: text, type: STRING, required: true }, { name: title, type: STRING }] }
+actions:
+  - { id: review, name: Review, kind: ENQUEUE_TO_MRT, itemTypeIds: [post] }
+textBanks:
+  - { id: spam, name: Spam, terms: [viagra, casino, lottery], regexes: ['\\bwin\\s+\\$\\d+'] }
+rules:
+${rules}
+`);
+
+const cli = (...args) => {
+  const r = spawnSync(process.execPath, ['dist/apps/server/src/cli.js', ...args], { env, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(r.stderr);
+  return r.stdout.trim().split('\n').pop();
+};
+
+async function drive(url, headers, makeBody, requests) {
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < requests) {
+        const i = next++;
+        const res = await fetch(url, { method: 'POST', headers, body: makeBody(i) });
+        if (res.status >= 300) throw new Error(`${res.status} ${await res.text()}`);
+        await res.arrayBuffer();
+      }
+    }),
+  );
+  return (performance.now() - started) / 1000;
+}
+
+const batchBody = (b) =>
+  JSON.stringify({
+    items: Array.from({ length: BATCH }, (_, i) => {
+      const n = b * BATCH + i;
+      return { id: `item-${n}`, typeId: 'post', data: { text: `hello ${words[n % 10]} ${n % 1000} and some more ordinary words here`, title: n % 7 ? 'a title' : 'win $100 now' } };
+    }),
+  });
+
+const rows = [];
+let server;
+try {
+  cli('apply', join(dir, 'bench.yaml'));
+  const key = cli('api-key', 'create', '--org', 'bench');
+  const profile = process.env.WARDEN_BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.WARDEN_BENCH_PROFILE] : [];
+  server = spawn(process.execPath, [...profile, 'dist/apps/server/src/main.js'], { env, stdio: 'ignore' });
+  for (;;) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/health/ready`)).ok) break;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const requests = ITEMS / BATCH;
+  const start = performance.now();
+  const acceptSeconds = await drive(`http://127.0.0.1:${port}/api/v1/items/async`, { 'x-api-key': key, 'content-type': 'application/json' }, batchBody, requests);
+  const db = new Database(join(dir, 'warden.db'), { readonly: true });
+  const evaluatedCount = () => db.prepare("SELECT count(*) AS n FROM events WHERE type = 'ItemEvaluated'").get().n;
+  while (evaluatedCount() < ITEMS) await new Promise((r) => setTimeout(r, 20));
+  const evalSeconds = (performance.now() - start) / 1000;
+  db.close();
+  rows.push(['Warden: items accepted (POST /api/v1/items/async/, 100 per request)', Math.round(ITEMS / acceptSeconds), `${(requests / acceptSeconds).toFixed(0)} requests/s`]);
+  rows.push(['Warden: items fully evaluated (20 rules, from first request to last ItemEvaluated)', Math.round(ITEMS / evalSeconds), `${evalSeconds.toFixed(1)} s for ${ITEMS}`]);
+
+  const echo = Fastify();
+  echo.post('/echo', async (req) => req.body);
+  await echo.listen({ port: port + 1, host: '127.0.0.1' });
+  const echoSeconds = await drive(`http://127.0.0.1:${port + 1}/echo`, { 'content-type': 'application/json' }, batchBody, requests);
+  await echo.close();
+  rows.push(['Ceiling: bare Fastify JSON echo of the same bodies', Math.round(ITEMS / echoSeconds), `${(requests / echoSeconds).toFixed(0)} requests/s`]);
+} finally {
+  server?.kill('SIGTERM');
+  await new Promise((r) => setTimeout(r, 500));
+  rmSync(dir, { recursive: true, force: true });
+}
+
+console.log(`Ingestion and evaluation, embedded profile, ${ITEMS} items, ${CONCURRENCY} concurrent clients (node ${process.version})\n`);
+console.log('| measurement | items/s | note |');
+console.log('|---|---|---|');
+for (const [name, rate, note] of rows) console.log(`| ${name} | ${rate} | ${note} |`);

@@ -1,0 +1,316 @@
+import { PDQ_HASH_BYTES, pdqFromHex, popcount32 } from './pdq.js';
+
+/**
+ * Exact Hamming-radius search over 256-bit PDQ hashes (multi-index hashing).
+ *
+ * Each hash is cut into 16 chunks of 16 bits, and each chunk position has a table from chunk value
+ * to the hashes carrying it. Two hashes within distance d differ in at most d bits, so by
+ * pigeonhole some chunk differs in at most floor(d / 16) bits: for d <= 31 a query probes, per
+ * chunk, its own value and (when d >= 16) the 16 values one bit away, then verifies candidates
+ * with a full popcount. No false negatives, no false positives. Above 31 it scans linearly.
+ *
+ * Memory at n hashes: 32 n (hashes) + 4 n (refs, 8 n once a ref exceeds 2^32) + 48 n (16 tables
+ * of 3-byte positions; 4-byte past 2^24 hashes) + 4 MiB of bucket offsets, i.e. about 88 bytes
+ * per hash at one million. Tables are CSR arrays rebuilt in one pass by counting sort; hashes
+ * added since the last build sit in a short tail that is scanned linearly until the next build.
+ */
+
+export interface PdqMatch {
+  readonly ref: number;
+  readonly distance: number;
+}
+
+export interface PdqIndexOptions {
+  /** Rebuild the tables before a search once this many hashes were added since the last build. */
+  readonly rebuildAfter?: number;
+}
+
+const WORDS = PDQ_HASH_BYTES / 4;
+const CHUNKS = 16;
+const BUCKETS = 1 << 16;
+/** Largest radius the tables answer exactly; beyond it every chunk may differ in 2+ bits. */
+export const MAX_INDEXED_DISTANCE = 2 * CHUNKS - 1;
+const MAX_3_BYTE_POSITIONS = 1 << 24;
+/** Below this many hashes a linear scan is as fast as the tables and needs no 4 MiB of offsets. */
+const MIN_TABLE_SIZE = 1024;
+
+export class PdqIndex {
+  private words = new Uint32Array(0);
+  private refs: Uint32Array | Float64Array = new Uint32Array(0);
+  private count = 0;
+  /** Hashes [0, indexed) are in the tables; [indexed, count) are the linearly scanned tail. */
+  private indexed = 0;
+  private removed: Uint32Array | undefined;
+  private removedCount = 0;
+  private offsets: Uint32Array | undefined;
+  private postings = new Uint8Array(0);
+  private postingBytes = 3;
+  private readonly rebuildAfter: number;
+  private readonly query = new Uint32Array(WORDS);
+  private readonly scratchHash = new Uint8Array(PDQ_HASH_BYTES);
+
+  constructor(options: PdqIndexOptions = {}) {
+    this.rebuildAfter = Math.max(1, options.rebuildAfter ?? 4096);
+  }
+
+  static fromEntries(entries: Iterable<{ readonly hash: Uint8Array | string; readonly ref: number }>, options?: PdqIndexOptions): PdqIndex {
+    const index = new PdqIndex(options);
+    for (const e of entries) {
+      if (typeof e.hash === 'string') index.addHex(e.hash, e.ref);
+      else index.add(e.hash, e.ref);
+    }
+    index.build();
+    return index;
+  }
+
+  /** Live hashes (added and not removed). */
+  get size(): number {
+    return this.count - this.removedCount;
+  }
+
+  /** Bytes held by the index per live hash, counting spare capacity and the fixed bucket table. */
+  get bytesPerHash(): number {
+    const bytes =
+      this.words.byteLength +
+      this.refs.byteLength +
+      this.postings.byteLength +
+      (this.offsets?.byteLength ?? 0) +
+      (this.removed?.byteLength ?? 0);
+    return this.size === 0 ? 0 : bytes / this.size;
+  }
+
+  /** Adds a hash under `ref`, a non-negative safe integer chosen by the caller (not unique). */
+  add(hash: Uint8Array, ref: number): void {
+    if (hash.length !== PDQ_HASH_BYTES) throw new RangeError(`a PDQ hash has 32 bytes, got ${hash.length}`);
+    if (!Number.isSafeInteger(ref) || ref < 0) throw new RangeError(`ref must be a non-negative safe integer, got ${ref}`);
+    this.ensureCapacity(this.count + 1);
+    if (ref > 0xffffffff && this.refs instanceof Uint32Array) this.refs = Float64Array.from(this.refs);
+    const base = this.count * WORDS;
+    for (let w = 0; w < WORDS; w++) {
+      const b = w * 4;
+      this.words[base + w] = ((hash[b]! << 24) | (hash[b + 1]! << 16) | (hash[b + 2]! << 8) | hash[b + 3]!) >>> 0;
+    }
+    this.refs[this.count] = ref;
+    this.count++;
+  }
+
+  addHex(hex: string, ref: number): void {
+    this.add(pdqFromHex(hex, this.scratchHash), ref);
+  }
+
+  /** Removes every hash added under `ref`; returns how many. */
+  remove(ref: number): number {
+    return this.removeWhere((r) => r === ref);
+  }
+
+  /** Removes every hash whose ref satisfies `predicate`; returns how many. */
+  removeWhere(predicate: (ref: number) => boolean): number {
+    let n = 0;
+    for (let i = 0; i < this.count; i++) {
+      if (this.isRemoved(i) || !predicate(this.refs[i]!)) continue;
+      this.removed ??= new Uint32Array((this.words.length / WORDS + 31) >>> 5);
+      this.removed[i >>> 5]! |= 1 << (i & 31);
+      n++;
+    }
+    this.removedCount += n;
+    return n;
+  }
+
+  /** Replaces the whole content, e.g. when a bank is reloaded. */
+  rebuild(entries: Iterable<{ readonly hash: Uint8Array | string; readonly ref: number }>): void {
+    this.clear();
+    for (const e of entries) {
+      if (typeof e.hash === 'string') this.addHex(e.hash, e.ref);
+      else this.add(e.hash, e.ref);
+    }
+    this.build();
+  }
+
+  clear(): void {
+    this.words = new Uint32Array(0);
+    this.refs = new Uint32Array(0);
+    this.count = 0;
+    this.indexed = 0;
+    this.removed = undefined;
+    this.removedCount = 0;
+    this.offsets = undefined;
+    this.postings = new Uint8Array(0);
+  }
+
+  /**
+   * Every live hash within `maxDistance` bits of `query`, nearest first. Builds the tables first
+   * when enough hashes were added or removed since the last build.
+   */
+  search(query: Uint8Array, maxDistance: number): PdqMatch[] {
+    if (query.length !== PDQ_HASH_BYTES) throw new RangeError(`a PDQ hash has 32 bytes, got ${query.length}`);
+    if (!Number.isInteger(maxDistance)) throw new RangeError(`maxDistance must be an integer, got ${maxDistance}`);
+    const q = this.query;
+    for (let w = 0; w < WORDS; w++) {
+      const b = w * 4;
+      q[w] = ((query[b]! << 24) | (query[b + 1]! << 16) | (query[b + 2]! << 8) | query[b + 3]!) >>> 0;
+    }
+    const out: PdqMatch[] = [];
+    if (maxDistance < 0 || this.size === 0) return out;
+    if (maxDistance > MAX_INDEXED_DISTANCE) {
+      this.scan(0, this.count, maxDistance, out);
+    } else {
+      if (this.count - this.indexed >= this.rebuildAfter || this.removedCount > (this.count >>> 2) + this.rebuildAfter) {
+        this.build();
+      }
+      if (this.indexed > 0) this.probe(maxDistance, out);
+      this.scan(this.indexed, this.count, maxDistance, out);
+    }
+    return out.sort((a, b) => a.distance - b.distance || a.ref - b.ref);
+  }
+
+  searchHex(hex: string, maxDistance: number): PdqMatch[] {
+    return this.search(pdqFromHex(hex), maxDistance);
+  }
+
+  /** Brings every hash into the tables and drops removed ones. Searches call it when due. */
+  build(): void {
+    if (this.removedCount > 0) this.compact();
+    const n = this.count;
+    this.trimCapacity();
+    if (n < MIN_TABLE_SIZE) {
+      this.offsets = undefined;
+      this.postings = new Uint8Array(0);
+      this.indexed = 0;
+      return;
+    }
+    this.postingBytes = n <= MAX_3_BYTE_POSITIONS ? 3 : 4;
+    const offsets = this.offsets ?? new Uint32Array(CHUNKS * (BUCKETS + 1));
+    offsets.fill(0);
+    const postings = new Uint8Array(CHUNKS * n * this.postingBytes);
+    const words = this.words;
+    const pb = this.postingBytes;
+    for (let c = 0; c < CHUNKS; c++) {
+      const word = c >>> 1;
+      const shift = c & 1 ? 0 : 16;
+      const o = c * (BUCKETS + 1);
+      for (let i = 0; i < n; i++) offsets[o + 1 + ((words[i * WORDS + word]! >>> shift) & 0xffff)]!++;
+      let running = c * n;
+      for (let v = 0; v <= BUCKETS; v++) {
+        running += offsets[o + v]!;
+        offsets[o + v] = running;
+      }
+      // offsets[o + v] now is the start of bucket v; fill it, advancing a cursor held in o + v + 1.
+      for (let v = BUCKETS; v > 0; v--) offsets[o + v] = offsets[o + v - 1]!;
+      offsets[o] = c * n;
+      for (let i = 0; i < n; i++) {
+        const slot = o + 1 + ((words[i * WORDS + word]! >>> shift) & 0xffff);
+        const p = offsets[slot]!++ * pb;
+        postings[p] = i & 0xff;
+        postings[p + 1] = (i >>> 8) & 0xff;
+        postings[p + 2] = (i >>> 16) & 0xff;
+        if (pb === 4) postings[p + 3] = i >>> 24;
+      }
+    }
+    this.offsets = offsets;
+    this.postings = postings;
+    this.indexed = n;
+  }
+
+  private probe(maxDistance: number, out: PdqMatch[]): void {
+    const offsets = this.offsets!;
+    const postings = this.postings;
+    const pb = this.postingBytes;
+    const words = this.words;
+    const q = this.query;
+    const chunkRadius = maxDistance >>> 4;
+    const removed = this.removedCount > 0 ? this.removed : undefined;
+    for (let c = 0; c < CHUNKS; c++) {
+      const qc = (q[c >>> 1]! >>> (c & 1 ? 0 : 16)) & 0xffff;
+      const o = c * (BUCKETS + 1);
+      for (let flip = -1; flip < (chunkRadius === 0 ? 0 : 16); flip++) {
+        const key = flip < 0 ? qc : qc ^ (1 << flip);
+        const end = offsets[o + key + 1]! * pb;
+        for (let p = offsets[o + key]! * pb; p < end; p += pb) {
+          const i = postings[p]! | (postings[p + 1]! << 8) | (postings[p + 2]! << 16) | (pb === 4 ? postings[p + 3]! << 24 : 0);
+          const base = i * WORDS;
+          const d =
+            popcount32(words[base]! ^ q[0]!) +
+            popcount32(words[base + 1]! ^ q[1]!) +
+            popcount32(words[base + 2]! ^ q[2]!) +
+            popcount32(words[base + 3]! ^ q[3]!) +
+            popcount32(words[base + 4]! ^ q[4]!) +
+            popcount32(words[base + 5]! ^ q[5]!) +
+            popcount32(words[base + 6]! ^ q[6]!) +
+            popcount32(words[base + 7]! ^ q[7]!);
+          if (d > maxDistance) continue;
+          if (removed !== undefined && (removed[i >>> 5]! & (1 << (i & 31))) !== 0) continue;
+          // A match near the query in several chunks is reported only from the first of them.
+          if (this.firstNearChunk(base, chunkRadius) !== c) continue;
+          out.push({ ref: this.refs[i]!, distance: d });
+        }
+      }
+    }
+  }
+
+  private firstNearChunk(base: number, chunkRadius: number): number {
+    const q = this.query;
+    for (let c = 0; c < CHUNKS; c++) {
+      const w = c >>> 1;
+      const shift = c & 1 ? 0 : 16;
+      if (popcount32(((this.words[base + w]! ^ q[w]!) >>> shift) & 0xffff) <= chunkRadius) return c;
+    }
+    return -1;
+  }
+
+  private scan(from: number, to: number, maxDistance: number, out: PdqMatch[]): void {
+    const words = this.words;
+    const q = this.query;
+    for (let i = from; i < to; i++) {
+      const base = i * WORDS;
+      let d = 0;
+      for (let w = 0; w < WORDS && d <= maxDistance; w++) d += popcount32(words[base + w]! ^ q[w]!);
+      if (d <= maxDistance && !this.isRemoved(i)) out.push({ ref: this.refs[i]!, distance: d });
+    }
+  }
+
+  private isRemoved(i: number): boolean {
+    return this.removed !== undefined && (this.removed[i >>> 5]! & (1 << (i & 31))) !== 0;
+  }
+
+  private compact(): void {
+    let kept = 0;
+    for (let i = 0; i < this.count; i++) {
+      if (this.isRemoved(i)) continue;
+      if (kept !== i) {
+        this.words.copyWithin(kept * WORDS, i * WORDS, (i + 1) * WORDS);
+        this.refs[kept] = this.refs[i]!;
+      }
+      kept++;
+    }
+    this.count = kept;
+    this.removed = undefined;
+    this.removedCount = 0;
+  }
+
+  private ensureCapacity(n: number): void {
+    const capacity = this.words.length / WORDS;
+    if (n <= capacity) return;
+    // Grow by a quarter: the spare room stays a small share of the per-hash budget.
+    const next = Math.max(n, capacity + (capacity >>> 2) + 1024);
+    this.resize(next);
+  }
+
+  private trimCapacity(): void {
+    const capacity = this.words.length / WORDS;
+    if (capacity - this.count > (this.count >>> 5)) this.resize(this.count);
+  }
+
+  private resize(capacity: number): void {
+    const words = new Uint32Array(capacity * WORDS);
+    words.set(this.words.subarray(0, Math.min(this.words.length, capacity * WORDS)));
+    const refs = this.refs instanceof Float64Array ? new Float64Array(capacity) : new Uint32Array(capacity);
+    refs.set(this.refs.subarray(0, Math.min(this.refs.length, capacity)));
+    this.words = words;
+    this.refs = refs;
+    if (this.removed !== undefined) {
+      const removed = new Uint32Array((capacity + 31) >>> 5);
+      removed.set(this.removed.subarray(0, Math.min(this.removed.length, removed.length)));
+      this.removed = removed;
+    }
+  }
+}

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import type { TextBankDefinition } from '../../../../catalog/src/index.js';
+import type { SignalContext } from '../evaluation.model.js';
+import { textBankSignal } from './text-bank.signal.js';
+
+function contextWith(...banks: TextBankDefinition[]): SignalContext {
+  return { textBank: (id: string) => banks.find((bank) => bank.id === id) } as SignalContext;
+}
+
+const spam: TextBankDefinition = {
+  id: 'spam',
+  name: 'Spam',
+  terms: ['cheap-pills.example', 'free money'],
+  regexes: [String.raw`\bwin\s+\$\d+`, '(?i)click here'],
+};
+
+describe('TEXT_BANK', () => {
+  const ctx = contextWith(spam);
+  const inBank = (input: unknown, bankId = 'spam', c = ctx) => textBankSignal.evaluate(input, { bankId }, c);
+
+  it('declares cost 3', () => {
+    expect(textBankSignal.cost).toBe(3);
+  });
+
+  it('matches terms as whole words, ignoring case', async () => {
+    expect(await inBank('visit CHEAP-PILLS.example today')).toBe(true);
+    expect(await inBank('Get FREE MONEY!')).toBe(true);
+    expect(await inBank('freemoney')).toBe(false);
+    expect(await inBank('get free moneys')).toBe(false);
+  });
+
+  it('matches any regex', async () => {
+    expect(await inBank('you win $500')).toBe(true);
+    expect(await inBank('CLICK HERE')).toBe(true);
+    expect(await inBank('you win big')).toBe(false);
+  });
+
+  it('recompiles a bank whose content changed', async () => {
+    const v1: TextBankDefinition = { id: 'b', name: 'B', terms: ['alpha'], regexes: [] };
+    const v2: TextBankDefinition = { id: 'b', name: 'B', terms: ['beta'], regexes: [] };
+    expect(await inBank('alpha', 'b', contextWith(v1))).toBe(true);
+    expect(await inBank('alpha', 'b', contextWith(v2))).toBe(false);
+    expect(await inBank('beta', 'b', contextWith({ ...v2 }))).toBe(true);
+  });
+
+  it('does not confuse same-named banks of different content', async () => {
+    const other: TextBankDefinition = { ...spam, terms: ['unrelated'], regexes: [] };
+    expect(await inBank('free money', 'spam', contextWith(other))).toBe(false);
+  });
+
+  it('fails on an unknown bank and non-string input', async () => {
+    await expect(inBank('x', 'missing')).rejects.toThrow('text bank missing does not exist');
+    await expect(inBank(3)).rejects.toThrow(/string input/);
+  });
+
+  it('fails on a bank with an invalid regex', async () => {
+    const broken: TextBankDefinition = { id: 'broken', name: 'Broken', terms: ['ok'], regexes: ['(bad'] };
+    await expect(inBank('ok', 'broken', contextWith(broken))).rejects.toThrow(/invalid regular expression/);
+  });
+
+  it('explains with the bank id', () => {
+    expect(textBankSignal.explain?.('x', { bankId: 'spam' }, true)).toEqual({ bankId: 'spam' });
+  });
+});

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import type { SignalContext } from '../evaluation.model.js';
+import { textContainsSignal } from './text-contains.signal.js';
+
+const ctx = {} as SignalContext;
+const contains = (input: unknown, args: { [key: string]: unknown }) => textContainsSignal.evaluate(input, args, ctx);
+
+describe('TEXT_CONTAINS', () => {
+  it('declares cost 1 and text input', () => {
+    expect(textContainsSignal.type).toBe('TEXT_CONTAINS');
+    expect(textContainsSignal.cost).toBe(1);
+  });
+
+  it('finds any term, case-insensitively by default', async () => {
+    expect(await contains('Buy CHEAP pills', { terms: ['free', 'cheap'] })).toBe(true);
+    expect(await contains('nothing here', { terms: ['free', 'cheap'] })).toBe(false);
+  });
+
+  it('honours caseSensitive', async () => {
+    expect(await contains('Buy CHEAP pills', { terms: ['cheap'], caseSensitive: true })).toBe(false);
+    expect(await contains('Buy CHEAP pills', { terms: ['CHEAP'], caseSensitive: true })).toBe(true);
+  });
+
+  it('matches substrings unless wholeWord', async () => {
+    expect(await contains('scunthorpe', { terms: ['cunt'] })).toBe(true);
+    expect(await contains('scunthorpe', { terms: ['cunt'], wholeWord: true })).toBe(false);
+    expect(await contains('you cunt!', { terms: ['cunt'], wholeWord: true })).toBe(true);
+    expect(await contains('ass_hat', { terms: ['ass'], wholeWord: true })).toBe(false);
+    expect(await contains('ass-hat', { terms: ['ass'], wholeWord: true })).toBe(true);
+  });
+
+  it('treats accented letters as word characters and folds their case', async () => {
+    expect(await contains('un cafébar', { terms: ['café'], wholeWord: true })).toBe(false);
+    expect(await contains('un CAFÉ noir', { terms: ['café'], wholeWord: true })).toBe(true);
+    expect(await contains('déjà vu', { terms: ['ja'], wholeWord: true })).toBe(false);
+  });
+
+  it('takes terms literally', async () => {
+    expect(await contains('price: $5.00 (only)', { terms: ['$5.00 (only)'] })).toBe(true);
+    expect(await contains('price: $5x00', { terms: ['$5.00'] })).toBe(false);
+    expect(await contains('a+b', { terms: ['a+b'], wholeWord: true })).toBe(true);
+  });
+
+  it('handles large term lists the same way', async () => {
+    const terms = Array.from({ length: 500 }, (_, i) => `word${i}`);
+    expect(await contains('this has WORD321 inside', { terms, wholeWord: true })).toBe(true);
+    expect(await contains('this has word3210 inside', { terms, wholeWord: true })).toBe(false);
+    expect(await contains('this has word3210 inside', { terms })).toBe(true);
+    expect(await contains('un CAFÉ noir', { terms: [...terms, 'café'], wholeWord: true })).toBe(true);
+    expect(await contains('un cafébar', { terms: [...terms, 'café'], wholeWord: true })).toBe(false);
+    expect(await contains('Word1', { terms: [...terms, 'zz'], caseSensitive: true })).toBe(false);
+  });
+
+  it('ignores empty terms instead of matching everything', async () => {
+    expect(await contains('anything', { terms: [''] })).toBe(false);
+  });
+
+  it('rejects non-string input and malformed args', async () => {
+    await expect(contains(42, { terms: ['4'] })).rejects.toThrow(/string input/);
+    await expect(contains(['a'], { terms: ['a'] })).rejects.toThrow(/string input/);
+    await expect(contains('a', { terms: 'a' })).rejects.toThrow(/args.terms/);
+  });
+});

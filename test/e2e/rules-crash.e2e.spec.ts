@@ -1,0 +1,66 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { eventCount } from '../support/config-files.js';
+import { startReceiver } from '../support/http-receiver.js';
+import { createKey, freshDataDir, runCli, startWarden, testEnv } from '../support/warden-process.js';
+
+const CONFIG = join(import.meta.dirname, '../fixtures/rules-org.yaml');
+const ITEMS = 10_000;
+
+describe('evaluation across a crash', () => {
+  it('evaluates every accepted item exactly once in effect after kill -9 mid-evaluation', async () => {
+    const dataDir = freshDataDir();
+    const classifier = await startReceiver((_r, res) => res.end('{"score":0}'));
+    const env = testEnv(dataDir, { CLASSIFIER_URL: classifier.url + '/score' });
+    expect((await runCli(['apply', CONFIG], env)).code).toBe(0);
+    const key = await createKey(env, 'shop');
+    let warden = await startWarden(env);
+    try {
+      for (let batch = 0; batch < ITEMS / 1000; batch++) {
+        const items = Array.from({ length: 1000 }, (_, i) => {
+          const n = batch * 1000 + i;
+          return { id: `c-${n}`, typeId: 'post', data: { text: n % 3 === 0 ? `buy now ${n}` : `hello ${n}` } };
+        });
+        const res = await fetch(warden.url + '/api/v1/items/async', {
+          method: 'POST',
+          headers: { 'x-api-key': key, 'content-type': 'application/json' },
+          body: JSON.stringify({ items }),
+        });
+        expect(res.status).toBe(202);
+      }
+      // Kill while the worker is part-way through.
+      const started = Date.now();
+      while (eventCount(dataDir, "type = 'ItemEvaluated'") < 500 && Date.now() - started < 20_000) {
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      await warden.stop('SIGKILL');
+      const atKill = eventCount(dataDir, "type = 'ItemEvaluated'");
+      expect(atKill).toBeLessThan(ITEMS);
+
+      warden = await startWarden(env);
+      const resumed = Date.now();
+      while (eventCount(dataDir, "type = 'ItemEvaluated'") < ITEMS && Date.now() - resumed < 60_000) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const db = new Database(join(dataDir, 'warden.db'), { readonly: true });
+      try {
+        const one = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+        expect(one("SELECT count(*) AS n FROM events WHERE type = 'ItemSubmitted'")).toBe(ITEMS);
+        expect(one("SELECT count(*) AS n FROM events WHERE type = 'ItemEvaluated'")).toBe(ITEMS);
+        expect(one("SELECT count(DISTINCT stream) AS n FROM events WHERE type = 'ItemEvaluated'")).toBe(ITEMS);
+        const expectedActions = Math.ceil(ITEMS / 3);
+        expect(one("SELECT count(*) AS n FROM events WHERE type = 'ActionCallbackRequested'")).toBe(expectedActions);
+        expect(one("SELECT count(DISTINCT json_extract(data, '$.deliveryId')) AS n FROM events WHERE type = 'ActionCallbackRequested'")).toBe(
+          expectedActions,
+        );
+        expect(one("SELECT count(*) AS n FROM events WHERE type = 'ReviewEnqueueRequested'")).toBe(expectedActions);
+      } finally {
+        db.close();
+      }
+    } finally {
+      await warden.stop();
+      await classifier.close();
+    }
+  }, 120_000);
+});
