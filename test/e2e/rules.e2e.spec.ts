@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventCount } from '../support/config-files.js';
@@ -170,6 +171,61 @@ describe('rules engine, end to end', () => {
     expect(results.filter((e) => rule(e)['capped'] === true)).toHaveLength(45);
     expect(results.filter((e) => e.actions.some((a) => a['id'] === 'capped-action'))).toHaveLength(5);
     expect(eventCount(dataDir, "type = 'RuleDailyActionCounted'")).toBe(5);
+  });
+
+  it('retroacts a new rule over stored items once, and backtests a candidate without recording anything', async () => {
+    await submit([post('old-1', 'retro item one'), post('old-2', 'retro item two'), post('old-3', 'nothing')]);
+    for (const id of ['old-1', 'old-2', 'old-3']) await evaluated(id);
+    const withRule = readFileSync(CONFIG, 'utf8').replace(
+      'rules:\n',
+      `rules:
+  - id: retro
+    name: Retro
+    status: LIVE
+    itemTypeIds: [post]
+    actionIds: [label]
+    conditionSet: { conjunction: AND, conditions: [{ input: { field: text }, signal: { type: TEXT_CONTAINS, args: { terms: [retro] } }, comparator: EQUALS, value: true }] }
+`,
+    );
+    const file = join(freshDataDir(), 'with-retro.yaml');
+    writeFileSync(file, withRule);
+    expect((await runCli(['apply', file], env)).code).toBe(0);
+
+    const retro = () =>
+      publications(dataDir, 'ActionCallbackRequested').filter(([item, action]) => item.startsWith('old-') && action === 'label');
+    const first = await runCli(['retroact', '--org', 'shop', '--rule', 'retro'], env);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/Retroaction of rule retro: \d+ item\(s\) scanned, \d+ matched/);
+    expect(first.stdout).toContain('matched post/old-1');
+    expect(retro()).toEqual([
+      ['old-1', 'label'],
+      ['old-2', 'label'],
+    ]);
+    const again = await runCli(['retroact', '--org', 'shop', '--rule', 'retro'], env);
+    expect(again.code).toBe(0);
+    expect(retro()).toHaveLength(2);
+
+    const candidate = join(freshDataDir(), 'candidate.yaml');
+    writeFileSync(
+      candidate,
+      `id: candidate
+name: Candidate
+status: LIVE
+itemTypeIds: [post]
+actionIds: [ban]
+conditionSet: { conjunction: AND, conditions: [{ input: { field: text }, signal: { type: TEXT_CONTAINS, args: { terms: [item] } }, comparator: EQUALS, value: true }] }
+`,
+    );
+    const before = eventCount(dataDir);
+    const backtest = await runCli(['backtest', '--org', 'shop', '--rule-file', candidate], env);
+    expect(backtest.code, backtest.stderr).toBe(0);
+    expect(backtest.stdout).toMatch(/Backtest \(nothing recorded or published\) of rule candidate: \d+ item\(s\) scanned, 2 matched, 0 unknown, 0 action\(s\) published/);
+    expect(eventCount(dataDir)).toBe(before);
+
+    writeFileSync(candidate, 'id: candidate\nname: Candidate\nactionIds: [nope]\nconditionSet: { conjunction: AND, conditions: [] }\n');
+    const invalid = await runCli(['backtest', '--org', 'shop', '--rule-file', candidate], env);
+    expect(invalid.code).toBe(1);
+    expect(invalid.stderr).toContain('rule.actionIds[0]');
   });
 
   it('answers the legacy endpoint synchronously with what the async path records', async () => {

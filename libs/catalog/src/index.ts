@@ -8,3 +8,4 @@ export { parseOrgConfig, type ConfigProblem, type ParseOptions, type ParseResult
 export { validateItem, type ItemProblem, type SubmittedItem } from './domain/item-validation.js';
 export type * from './domain/catalog.model.js';
 export { BUILTIN_ACTION_IDS, CHILD_SAFETY_QUEUE_ID } from './domain/catalog.model.js';
+export { parseCandidateRule, type StoredCatalog } from './domain/candidate-rule.js';

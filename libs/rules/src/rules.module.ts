@@ -1,6 +1,8 @@
 import { type DynamicModule, Inject, Module, type OnModuleInit } from '@nestjs/common';
 import { PersonalDataPolicy } from '../../eventstore/src/index.js';
 import { ProjectionHost } from '../../platform/src/index.js';
+import { BacktestRuleHandler } from './commands/backtest-rule/backtest-rule.handler.js';
+import { RetroactRuleHandler } from './commands/retroact-rule/retroact-rule.handler.js';
 import { SubmitContentHttpController } from './commands/submit-content/submit-content.http.controller.js';
 import { SignalRegistry } from './domain/signal-registry.js';
 import { registerBuiltinSignals } from './domain/signals/builtin-signals.js';
@@ -31,6 +33,8 @@ export class RulesModule implements OnModuleInit {
         DailyActionCap,
         ItemEvaluator,
         ListEvaluationsHandler,
+        RetroactRuleHandler,
+        BacktestRuleHandler,
       ],
       exports: [SIGNAL_REGISTRY, ItemEvaluator],
     };

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -13,7 +13,8 @@ import {
   RevokeApiKeyCommand,
   RotateApiKeyCommand,
 } from '../../../../libs/identity/src/index.js';
-import { ApplyConfigurationCommand } from '../../../../libs/catalog/src/index.js';
+import { ApplyConfigurationCommand, CatalogReader, parseCandidateRule } from '../../../../libs/catalog/src/index.js';
+import { BacktestRuleCommand, RetroactRuleCommand, type RunReport } from '../../../../libs/rules/src/index.js';
 import { DomainError, type CommandContext } from '../../../../libs/kernel/src/index.js';
 import {
   ConfigError,
@@ -39,6 +40,8 @@ const USAGE = `Usage: npm run warden -- <command> [options]
   api-key rotate --org <orgId> --key <keyId>                      prints the new key on the last line
   api-key revoke --org <orgId> --key <keyId>
   apply <file> [--dry-run] [--prune]                              brings an organization to a YAML/JSON configuration file
+  retroact --org <orgId> --rule <ruleId> [--since <ISO time>]     runs a rule over stored items, publishing its actions
+  backtest --org <orgId> --rule-file <file> [--since <ISO time>]  runs a candidate rule over stored items, reporting only
   rebuild-read-models                                             drops every read model and replays the log
   openapi [--out <file>]                                          writes the OpenAPI document (stdout by default)
 
@@ -66,7 +69,7 @@ export async function runCli(argv: string[], out: Out = (l) => process.stdout.wr
       } else out(json.trimEnd());
       return 0;
     }
-    const single = group === 'rebuild-read-models' || group === 'apply';
+    const single = ['rebuild-read-models', 'apply', 'retroact', 'backtest'].includes(group);
     const command = single ? group : `${group} ${action ?? ''}`.trim();
     const rest = argv.slice(single ? 1 : 2);
     return await withApp((app) => dispatch(command, rest, app, out));
@@ -165,6 +168,36 @@ async function dispatch(command: string, args: string[], app: INestApplicationCo
       out(formatReport(report));
       return 0;
     }
+    case 'retroact': {
+      const org = required(options, 'org');
+      await app.get(ProjectionHost).catchUp('catalog');
+      const report = await commands.execute(
+        new RetroactRuleCommand(required(options, 'rule'), since(options), { ...context(org), actor: 'cli:retroact' }),
+      );
+      out(formatRunReport('Retroaction', report));
+      return 0;
+    }
+    case 'backtest': {
+      const org = required(options, 'org');
+      const file = required(options, 'rule-file');
+      await app.get(ProjectionHost).catchUp('catalog');
+      const reader = app.get(CatalogReader);
+      const [itemTypes, policies, actions, textBanks, hashBanks] = await Promise.all([
+        reader.liveEntities(org, 'itemType'),
+        reader.liveEntities(org, 'policy'),
+        reader.liveEntities(org, 'action'),
+        reader.liveEntities(org, 'textBank'),
+        reader.liveEntities(org, 'hashBank'),
+      ]);
+      const parsed = parseCandidateRule(readFileSync(file, 'utf8'), { orgId: org, itemTypes, policies, actions, textBanks, hashBanks }, environment());
+      if (!parsed.ok) {
+        process.stderr.write(formatProblems(file, parsed.problems) + '\n');
+        return 1;
+      }
+      const report = await commands.execute(new BacktestRuleCommand(parsed.rule, since(options), context(org)));
+      out(formatRunReport('Backtest (nothing recorded or published)', report));
+      return 0;
+    }
     case 'rebuild-read-models': {
       const storage = app.get<Storage>(STORAGE);
       const projections = app.get(ProjectionHost).projections().filter((p) => !p.reactor);
@@ -188,6 +221,9 @@ function parse(args: string[]): Record<string, string | undefined> {
         org: { type: 'string' },
         team: { type: 'string' },
         key: { type: 'string' },
+        rule: { type: 'string' },
+        'rule-file': { type: 'string' },
+        since: { type: 'string' },
       },
       strict: true,
     });
@@ -195,6 +231,21 @@ function parse(args: string[]): Record<string, string | undefined> {
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
+}
+
+function since(options: Record<string, string | undefined>): Date | undefined {
+  if (options.since === undefined) return undefined;
+  const at = new Date(options.since);
+  if (Number.isNaN(at.getTime())) throw new UsageError(`--since must be an ISO 8601 time, got "${options.since}"`);
+  return at;
+}
+
+function formatRunReport(title: string, r: RunReport): string {
+  return [
+    `${title} of rule ${r.ruleId}: ${r.scanned} item(s) scanned, ${r.matched} matched, ${r.unknown} unknown, ` +
+      `${r.actionsPublished} action(s) published, in ${r.milliseconds} ms`,
+    ...r.examples.map((e) => `  matched ${e.typeId}/${e.id} (version ${e.version})`),
+  ].join('\n');
 }
 
 function parseApplyArgs(args: string[]) {

@@ -46,6 +46,10 @@ export interface EvaluationOptions {
   readonly rules?: readonly RuleDefinition[];
 }
 
+/** The evaluation stream's environment part: a retroaction is recorded once per rule. */
+const runKey = (options: EvaluationOptions) =>
+  options.rules ? `${options.environment}:${options.rules.map((r) => r.id).join(',')}` : options.environment;
+
 export const SIGNAL_REGISTRY = Symbol('SignalRegistry');
 
 /**
@@ -71,7 +75,7 @@ export class ItemEvaluator {
 
   /** Evaluates and records, unless this version was already evaluated; returns the record. */
   async run(context: CommandContext, item: ItemToEvaluate, version: number, options: EvaluationOptions): Promise<ItemEvaluated['data'] | undefined> {
-    const stream = evaluationStream(context.orgId, item.typeId, item.id, version, options.environment);
+    const stream = evaluationStream(context.orgId, item.typeId, item.id, version, runKey(options));
     const existing = await this.recorded(stream);
     if (existing) return existing;
     const snapshot = await this.snapshots.get(context.orgId);
@@ -81,7 +85,7 @@ export class ItemEvaluator {
       return undefined;
     }
     const evaluated = await this.evaluate(context, item, itemType, version, snapshot, options);
-    const events = this.publicationEvents(context, evaluated, item, version, snapshot, options.environment);
+    const events = this.publicationEvents(stream, evaluated, item, version, snapshot, options.environment);
     try {
       await this.events.append(
         stream,
@@ -142,7 +146,8 @@ export class ItemEvaluator {
     for (const result of results) {
       const rule = rulesById.get(result.id);
       if (!rule || result.outcome !== 'passed' || rule.maxDailyActions === null) continue;
-      if (!publishes(rule, options.environment) || rule.actionIds.length === 0) continue;
+      // Only live evaluations count toward the daily cap; a retroaction counts toward nothing.
+      if (options.environment !== 'LIVE' || !publishes(rule, options.environment) || rule.actionIds.length === 0) continue;
       const allowed = await this.caps.take(context, { id: rule.id, maxDailyActions: rule.maxDailyActions }, item, version);
       result.capped = !allowed;
     }
@@ -158,7 +163,7 @@ export class ItemEvaluator {
   }
 
   private publicationEvents(
-    context: CommandContext,
+    stream: string,
     evaluated: ItemEvaluated['data'],
     item: ItemToEvaluate,
     version: number,
@@ -166,12 +171,14 @@ export class ItemEvaluator {
     environment: Environment,
   ): EvaluationEvent[] {
     const events: EvaluationEvent[] = [{ type: 'ItemEvaluated', data: evaluated }];
-    for (const action of evaluated.actions) events.push(this.publication(context, action, evaluated.item, item, version, snapshot, environment));
+    for (const action of evaluated.actions) {
+      events.push(this.publication(stream, action, evaluated.item, item, version, snapshot, environment));
+    }
     return events;
   }
 
   private publication(
-    context: CommandContext,
+    stream: string,
     action: PublishedAction,
     ref: ItemRef,
     item: ItemToEvaluate,
@@ -179,7 +186,8 @@ export class ItemEvaluator {
     snapshot: CatalogSnapshot,
     environment: Environment,
   ): ActionCallbackRequested | ReviewEnqueueRequested {
-    const key = [context.orgId, ref.typeId, ref.id, String(version), environment, action.id];
+    // Derived from the evaluation stream (organization, item, version, environment, rules run).
+    const key = [stream, action.id];
     if (action.kind === 'CUSTOMER_DEFINED_ACTION') {
       return {
         type: 'ActionCallbackRequested',
