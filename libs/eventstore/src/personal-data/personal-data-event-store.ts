@@ -30,12 +30,7 @@ interface Sealed {
  * data) before they reach the log, and opens them on every read. When the key has been
  * forgotten the fields read back as null and the metadata says so; reading never fails.
  */
-const OPENED_CACHE = 4096;
-
 export class PersonalDataEventStore implements EventStore {
-  /** Opened events by id: several subscriptions read the same tail of the log. */
-  private readonly opened = new Map<string, { event: RecordedEvent; at: number }>();
-
   constructor(
     private readonly inner: EventStore,
     private readonly policy: PersonalDataPolicy,
@@ -111,16 +106,6 @@ export class PersonalDataEventStore implements EventStore {
   private async open(event: RecordedEvent): Promise<RecordedEvent> {
     const envelope = event.data[SEALED_FIELD] as unknown as Sealed | undefined;
     if (!envelope) return event;
-    // Short-lived: a forgotten key must stop opening events within seconds.
-    const hit = this.opened.get(event.id);
-    if (hit && Date.now() - hit.at < 1000) return hit.event;
-    const opened = await this.openSealed(event, envelope);
-    if (this.opened.size >= OPENED_CACHE) this.opened.delete(this.opened.keys().next().value!);
-    this.opened.set(event.id, { event: opened, at: Date.now() });
-    return opened;
-  }
-
-  private async openSealed(event: RecordedEvent, envelope: Sealed): Promise<RecordedEvent> {
     const data: JsonObject = { ...event.data };
     delete data[SEALED_FIELD];
     const key = await this.keys.find(envelope.keyId);

@@ -13,6 +13,11 @@ import { PDQ_HASH_BYTES, pdqFromHex, popcount32 } from './pdq.js';
  * of 3-byte positions; 4-byte past 2^24 hashes) + 4 MiB of bucket offsets, i.e. about 88 bytes
  * per hash at one million. Tables are CSR arrays rebuilt in one pass by counting sort; hashes
  * added since the last build sit in a short tail that is scanned linearly until the next build.
+ *
+ * At radius 31 a query over a million random hashes meets ~4,150 candidates, each a cache miss;
+ * that, not arithmetic, is the cost. Hence the hash halves are stored apart (the first 128 bits
+ * reject a random candidate, so the second half is rarely read) and candidates are gathered and
+ * their memory touched in tight loops before the verifying loop, so that the misses overlap.
  */
 
 export interface PdqMatch {
@@ -25,7 +30,10 @@ export interface PdqIndexOptions {
   readonly rebuildAfter?: number;
 }
 
-const WORDS = PDQ_HASH_BYTES / 4;
+export type PdqIndexEntry = { readonly hash: Uint8Array | string; readonly ref: number };
+
+/** 32-bit words per half hash: words 0-3 (bits 255..128) in `head`, 4-7 in `tail`. */
+const HALF = 4;
 const CHUNKS = 16;
 const BUCKETS = 1 << 16;
 /** Largest radius the tables answer exactly; beyond it every chunk may differ in 2+ bits. */
@@ -33,9 +41,11 @@ export const MAX_INDEXED_DISTANCE = 2 * CHUNKS - 1;
 const MAX_3_BYTE_POSITIONS = 1 << 24;
 /** Below this many hashes a linear scan is as fast as the tables and needs no 4 MiB of offsets. */
 const MIN_TABLE_SIZE = 1024;
+const MAX_PROBES = CHUNKS * 17;
 
 export class PdqIndex {
-  private words = new Uint32Array(0);
+  private head = new Uint32Array(0);
+  private tail = new Uint32Array(0);
   private refs: Uint32Array | Float64Array = new Uint32Array(0);
   private count = 0;
   /** Hashes [0, indexed) are in the tables; [indexed, count) are the linearly scanned tail. */
@@ -46,20 +56,23 @@ export class PdqIndex {
   private postings = new Uint8Array(0);
   private postingBytes = 3;
   private readonly rebuildAfter: number;
-  private readonly query = new Uint32Array(WORDS);
+  private readonly query = new Uint32Array(2 * HALF);
   private readonly scratchHash = new Uint8Array(PDQ_HASH_BYTES);
+  /** Per-query scratch: probed bucket ranges, candidate positions and the chunk that found each. */
+  private readonly ranges = new Uint32Array(2 * MAX_PROBES);
+  private readonly rangeChunks = new Uint8Array(MAX_PROBES);
+  private candidates = new Uint32Array(8192);
+  private candidateChunks = new Uint8Array(8192);
+  /** Keeps the prefetching loads observable so they are not optimised away. */
+  private touchSink = 0;
 
   constructor(options: PdqIndexOptions = {}) {
     this.rebuildAfter = Math.max(1, options.rebuildAfter ?? 4096);
   }
 
-  static fromEntries(entries: Iterable<{ readonly hash: Uint8Array | string; readonly ref: number }>, options?: PdqIndexOptions): PdqIndex {
+  static fromEntries(entries: Iterable<PdqIndexEntry>, options?: PdqIndexOptions): PdqIndex {
     const index = new PdqIndex(options);
-    for (const e of entries) {
-      if (typeof e.hash === 'string') index.addHex(e.hash, e.ref);
-      else index.add(e.hash, e.ref);
-    }
-    index.build();
+    index.rebuild(entries);
     return index;
   }
 
@@ -71,7 +84,8 @@ export class PdqIndex {
   /** Bytes held by the index per live hash, counting spare capacity and the fixed bucket table. */
   get bytesPerHash(): number {
     const bytes =
-      this.words.byteLength +
+      this.head.byteLength +
+      this.tail.byteLength +
       this.refs.byteLength +
       this.postings.byteLength +
       (this.offsets?.byteLength ?? 0) +
@@ -85,10 +99,10 @@ export class PdqIndex {
     if (!Number.isSafeInteger(ref) || ref < 0) throw new RangeError(`ref must be a non-negative safe integer, got ${ref}`);
     this.ensureCapacity(this.count + 1);
     if (ref > 0xffffffff && this.refs instanceof Uint32Array) this.refs = Float64Array.from(this.refs);
-    const base = this.count * WORDS;
-    for (let w = 0; w < WORDS; w++) {
-      const b = w * 4;
-      this.words[base + w] = ((hash[b]! << 24) | (hash[b + 1]! << 16) | (hash[b + 2]! << 8) | hash[b + 3]!) >>> 0;
+    const base = this.count * HALF;
+    for (let w = 0; w < HALF; w++) {
+      this.head[base + w] = wordAt(hash, 4 * w);
+      this.tail[base + w] = wordAt(hash, 4 * (w + HALF));
     }
     this.refs[this.count] = ref;
     this.count++;
@@ -108,7 +122,7 @@ export class PdqIndex {
     let n = 0;
     for (let i = 0; i < this.count; i++) {
       if (this.isRemoved(i) || !predicate(this.refs[i]!)) continue;
-      this.removed ??= new Uint32Array((this.words.length / WORDS + 31) >>> 5);
+      this.removed ??= new Uint32Array((this.head.length / HALF + 31) >>> 5);
       this.removed[i >>> 5]! |= 1 << (i & 31);
       n++;
     }
@@ -117,7 +131,7 @@ export class PdqIndex {
   }
 
   /** Replaces the whole content, e.g. when a bank is reloaded. */
-  rebuild(entries: Iterable<{ readonly hash: Uint8Array | string; readonly ref: number }>): void {
+  rebuild(entries: Iterable<PdqIndexEntry>): void {
     this.clear();
     for (const e of entries) {
       if (typeof e.hash === 'string') this.addHex(e.hash, e.ref);
@@ -127,7 +141,8 @@ export class PdqIndex {
   }
 
   clear(): void {
-    this.words = new Uint32Array(0);
+    this.head = new Uint32Array(0);
+    this.tail = new Uint32Array(0);
     this.refs = new Uint32Array(0);
     this.count = 0;
     this.indexed = 0;
@@ -144,11 +159,7 @@ export class PdqIndex {
   search(query: Uint8Array, maxDistance: number): PdqMatch[] {
     if (query.length !== PDQ_HASH_BYTES) throw new RangeError(`a PDQ hash has 32 bytes, got ${query.length}`);
     if (!Number.isInteger(maxDistance)) throw new RangeError(`maxDistance must be an integer, got ${maxDistance}`);
-    const q = this.query;
-    for (let w = 0; w < WORDS; w++) {
-      const b = w * 4;
-      q[w] = ((query[b]! << 24) | (query[b + 1]! << 16) | (query[b + 2]! << 8) | query[b + 3]!) >>> 0;
-    }
+    for (let w = 0; w < 2 * HALF; w++) this.query[w] = wordAt(query, 4 * w);
     const out: PdqMatch[] = [];
     if (maxDistance < 0 || this.size === 0) return out;
     if (maxDistance > MAX_INDEXED_DISTANCE) {
@@ -178,28 +189,28 @@ export class PdqIndex {
       this.indexed = 0;
       return;
     }
-    this.postingBytes = n <= MAX_3_BYTE_POSITIONS ? 3 : 4;
+    const pb = n <= MAX_3_BYTE_POSITIONS ? 3 : 4;
     const offsets = this.offsets ?? new Uint32Array(CHUNKS * (BUCKETS + 1));
     offsets.fill(0);
-    const postings = new Uint8Array(CHUNKS * n * this.postingBytes);
-    const words = this.words;
-    const pb = this.postingBytes;
+    const postings = new Uint8Array(CHUNKS * n * pb);
     for (let c = 0; c < CHUNKS; c++) {
-      const word = c >>> 1;
+      const half = c < CHUNKS / 2 ? this.head : this.tail;
+      const word = (c >>> 1) % HALF;
       const shift = c & 1 ? 0 : 16;
       const o = c * (BUCKETS + 1);
-      for (let i = 0; i < n; i++) offsets[o + 1 + ((words[i * WORDS + word]! >>> shift) & 0xffff)]!++;
+      for (let i = 0; i < n; i++) offsets[o + 1 + ((half[i * HALF + word]! >>> shift) & 0xffff)]!++;
+      // Prefix sums: offsets[o + v] becomes the start of bucket v (within table c's region).
       let running = c * n;
       for (let v = 0; v <= BUCKETS; v++) {
         running += offsets[o + v]!;
         offsets[o + v] = running;
       }
-      // offsets[o + v] now is the start of bucket v; fill it, advancing a cursor held in o + v + 1.
+      // Shift by one so that offsets[o + v + 1] is the fill cursor of bucket v; after the fill it
+      // is the end of bucket v, i.e. the start of bucket v + 1 again.
       for (let v = BUCKETS; v > 0; v--) offsets[o + v] = offsets[o + v - 1]!;
       offsets[o] = c * n;
       for (let i = 0; i < n; i++) {
-        const slot = o + 1 + ((words[i * WORDS + word]! >>> shift) & 0xffff);
-        const p = offsets[slot]!++ * pb;
+        const p = offsets[o + 1 + ((half[i * HALF + word]! >>> shift) & 0xffff)]!++ * pb;
         postings[p] = i & 0xff;
         postings[p + 1] = (i >>> 8) & 0xff;
         postings[p + 2] = (i >>> 16) & 0xff;
@@ -208,6 +219,7 @@ export class PdqIndex {
     }
     this.offsets = offsets;
     this.postings = postings;
+    this.postingBytes = pb;
     this.indexed = n;
   }
 
@@ -215,55 +227,99 @@ export class PdqIndex {
     const offsets = this.offsets!;
     const postings = this.postings;
     const pb = this.postingBytes;
-    const words = this.words;
     const q = this.query;
     const chunkRadius = maxDistance >>> 4;
-    const removed = this.removedCount > 0 ? this.removed : undefined;
+    const ranges = this.ranges;
+    const rangeChunks = this.rangeChunks;
+
+    // 1. Bucket ranges of every probed key: independent loads, so their misses overlap.
+    let probes = 0;
     for (let c = 0; c < CHUNKS; c++) {
       const qc = (q[c >>> 1]! >>> (c & 1 ? 0 : 16)) & 0xffff;
       const o = c * (BUCKETS + 1);
       for (let flip = -1; flip < (chunkRadius === 0 ? 0 : 16); flip++) {
-        const key = flip < 0 ? qc : qc ^ (1 << flip);
-        const end = offsets[o + key + 1]! * pb;
-        for (let p = offsets[o + key]! * pb; p < end; p += pb) {
-          const i = postings[p]! | (postings[p + 1]! << 8) | (postings[p + 2]! << 16) | (pb === 4 ? postings[p + 3]! << 24 : 0);
-          const base = i * WORDS;
-          const d =
-            popcount32(words[base]! ^ q[0]!) +
-            popcount32(words[base + 1]! ^ q[1]!) +
-            popcount32(words[base + 2]! ^ q[2]!) +
-            popcount32(words[base + 3]! ^ q[3]!) +
-            popcount32(words[base + 4]! ^ q[4]!) +
-            popcount32(words[base + 5]! ^ q[5]!) +
-            popcount32(words[base + 6]! ^ q[6]!) +
-            popcount32(words[base + 7]! ^ q[7]!);
-          if (d > maxDistance) continue;
-          if (removed !== undefined && (removed[i >>> 5]! & (1 << (i & 31))) !== 0) continue;
-          // A match near the query in several chunks is reported only from the first of them.
-          if (this.firstNearChunk(base, chunkRadius) !== c) continue;
-          out.push({ ref: this.refs[i]!, distance: d });
-        }
+        const key = o + (flip < 0 ? qc : qc ^ (1 << flip));
+        ranges[2 * probes] = offsets[key]!;
+        ranges[2 * probes + 1] = offsets[key + 1]!;
+        rangeChunks[probes++] = c;
       }
+    }
+    let total = 0;
+    let touched = 0;
+    for (let r = 0; r < probes; r++) {
+      const from = ranges[2 * r]!;
+      const to = ranges[2 * r + 1]!;
+      total += to - from;
+      if (to > from) touched ^= postings[from * pb]! ^ postings[to * pb - 1]!;
+    }
+    if (total > this.candidates.length) this.growCandidates(total);
+
+    // 2. Candidate positions, and a touch of each candidate's first half.
+    const candidates = this.candidates;
+    const candidateChunks = this.candidateChunks;
+    let n = 0;
+    for (let r = 0; r < probes; r++) {
+      const end = ranges[2 * r + 1]! * pb;
+      const c = rangeChunks[r]!;
+      for (let p = ranges[2 * r]! * pb; p < end; p += pb) {
+        candidates[n] = postings[p]! | (postings[p + 1]! << 8) | (postings[p + 2]! << 16) | (pb === 4 ? postings[p + 3]! << 24 : 0);
+        candidateChunks[n++] = c;
+      }
+    }
+    const head = this.head;
+    for (let k = 0; k < n; k++) touched ^= head[candidates[k]! * HALF]!;
+    this.touchSink ^= touched;
+
+    // 3. Verify: the first 128 bits reject nearly every non-match without reading the rest.
+    const tail = this.tail;
+    const removed = this.removedCount > 0 ? this.removed : undefined;
+    const q0 = q[0]!;
+    const q1 = q[1]!;
+    const q2 = q[2]!;
+    const q3 = q[3]!;
+    for (let k = 0; k < n; k++) {
+      const i = candidates[k]!;
+      const base = i * HALF;
+      let d = popcount32(head[base]! ^ q0) + popcount32(head[base + 1]! ^ q1) + popcount32(head[base + 2]! ^ q2) + popcount32(head[base + 3]! ^ q3);
+      if (d > maxDistance) continue;
+      d +=
+        popcount32(tail[base]! ^ q[4]!) +
+        popcount32(tail[base + 1]! ^ q[5]!) +
+        popcount32(tail[base + 2]! ^ q[6]!) +
+        popcount32(tail[base + 3]! ^ q[7]!);
+      if (d > maxDistance) continue;
+      if (removed !== undefined && (removed[i >>> 5]! & (1 << (i & 31))) !== 0) continue;
+      // A match near the query in several chunks is reported only from the first of them.
+      if (this.firstNearChunk(i, chunkRadius) !== candidateChunks[k]) continue;
+      out.push({ ref: this.refs[i]!, distance: d });
     }
   }
 
-  private firstNearChunk(base: number, chunkRadius: number): number {
+  private growCandidates(n: number): void {
+    const size = Math.max(n, this.candidates.length * 2);
+    this.candidates = new Uint32Array(size);
+    this.candidateChunks = new Uint8Array(size);
+  }
+
+  private firstNearChunk(i: number, chunkRadius: number): number {
     const q = this.query;
     for (let c = 0; c < CHUNKS; c++) {
       const w = c >>> 1;
-      const shift = c & 1 ? 0 : 16;
-      if (popcount32(((this.words[base + w]! ^ q[w]!) >>> shift) & 0xffff) <= chunkRadius) return c;
+      const word = w < HALF ? this.head[i * HALF + w]! : this.tail[i * HALF + w - HALF]!;
+      if (popcount32(((word ^ q[w]!) >>> (c & 1 ? 0 : 16)) & 0xffff) <= chunkRadius) return c;
     }
     return -1;
   }
 
   private scan(from: number, to: number, maxDistance: number, out: PdqMatch[]): void {
-    const words = this.words;
+    const head = this.head;
+    const tail = this.tail;
     const q = this.query;
     for (let i = from; i < to; i++) {
-      const base = i * WORDS;
-      let d = 0;
-      for (let w = 0; w < WORDS && d <= maxDistance; w++) d += popcount32(words[base + w]! ^ q[w]!);
+      const base = i * HALF;
+      let d = popcount32(head[base]! ^ q[0]!) + popcount32(head[base + 1]! ^ q[1]!) + popcount32(head[base + 2]! ^ q[2]!) + popcount32(head[base + 3]! ^ q[3]!);
+      if (d > maxDistance) continue;
+      d += popcount32(tail[base]! ^ q[4]!) + popcount32(tail[base + 1]! ^ q[5]!) + popcount32(tail[base + 2]! ^ q[6]!) + popcount32(tail[base + 3]! ^ q[7]!);
       if (d <= maxDistance && !this.isRemoved(i)) out.push({ ref: this.refs[i]!, distance: d });
     }
   }
@@ -277,7 +333,8 @@ export class PdqIndex {
     for (let i = 0; i < this.count; i++) {
       if (this.isRemoved(i)) continue;
       if (kept !== i) {
-        this.words.copyWithin(kept * WORDS, i * WORDS, (i + 1) * WORDS);
+        this.head.copyWithin(kept * HALF, i * HALF, (i + 1) * HALF);
+        this.tail.copyWithin(kept * HALF, i * HALF, (i + 1) * HALF);
         this.refs[kept] = this.refs[i]!;
       }
       kept++;
@@ -288,24 +345,27 @@ export class PdqIndex {
   }
 
   private ensureCapacity(n: number): void {
-    const capacity = this.words.length / WORDS;
+    const capacity = this.head.length / HALF;
     if (n <= capacity) return;
     // Grow by a quarter: the spare room stays a small share of the per-hash budget.
-    const next = Math.max(n, capacity + (capacity >>> 2) + 1024);
-    this.resize(next);
+    this.resize(Math.max(n, capacity + (capacity >>> 2) + 1024));
   }
 
   private trimCapacity(): void {
-    const capacity = this.words.length / WORDS;
-    if (capacity - this.count > (this.count >>> 5)) this.resize(this.count);
+    const capacity = this.head.length / HALF;
+    if (capacity - this.count > this.count >>> 5) this.resize(this.count);
   }
 
   private resize(capacity: number): void {
-    const words = new Uint32Array(capacity * WORDS);
-    words.set(this.words.subarray(0, Math.min(this.words.length, capacity * WORDS)));
+    const keep = Math.min(this.count, capacity);
+    const head = new Uint32Array(capacity * HALF);
+    head.set(this.head.subarray(0, keep * HALF));
+    const tail = new Uint32Array(capacity * HALF);
+    tail.set(this.tail.subarray(0, keep * HALF));
     const refs = this.refs instanceof Float64Array ? new Float64Array(capacity) : new Uint32Array(capacity);
-    refs.set(this.refs.subarray(0, Math.min(this.refs.length, capacity)));
-    this.words = words;
+    refs.set(this.refs.subarray(0, keep));
+    this.head = head;
+    this.tail = tail;
     this.refs = refs;
     if (this.removed !== undefined) {
       const removed = new Uint32Array((capacity + 31) >>> 5);
@@ -313,4 +373,8 @@ export class PdqIndex {
       this.removed = removed;
     }
   }
+}
+
+function wordAt(bytes: Uint8Array, at: number): number {
+  return ((bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!) >>> 0;
 }
