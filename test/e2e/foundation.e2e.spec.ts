@@ -116,7 +116,8 @@ describe('foundation, end to end against a running server', () => {
   it('rebuilds the read models from the log with the CLI, the server still answering', async () => {
     const rebuilt = await runCli(['rebuild-read-models'], env);
     expect(rebuilt.code).toBe(0);
-    expect(rebuilt.stdout).toMatch(/^Rebuilt \d+ projection\(s\) \(identity, catalog, [^)]*\) in \d+ ms$/m);
+    const names = /^Rebuilt \d+ projection\(s\) \((.*)\) in \d+ ms$/m.exec(rebuilt.stdout)?.[1]?.split(', ') ?? [];
+    expect(names).toEqual(expect.arrayContaining(['identity', 'catalog']));
     const fresh = await createKey(env, 'acme', ['--name', 'after-rebuild']);
     expect((await get('/api/v1/organization', { 'x-api-key': fresh })).status).toBe(200);
     expect((await get('/api/v1/organization', { 'x-api-key': key })).status).toBe(200);

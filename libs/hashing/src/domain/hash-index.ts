@@ -228,7 +228,7 @@ export class PdqIndex {
     const postings = this.postings;
     const pb = this.postingBytes;
     const q = this.query;
-    const chunkRadius = 0;
+    const chunkRadius = maxDistance >>> 4;
     const ranges = this.ranges;
     const rangeChunks = this.rangeChunks;
 
