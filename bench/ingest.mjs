@@ -38,12 +38,6 @@ rules:
 ${rules}
 `);
 
-const cli = (...args) => {
-  const r = spawnSync(process.execPath, ['dist/apps/server/src/cli.js', ...args], { env, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(r.stderr);
-  return r.stdout.trim().split('\n').pop();
-};
-
 async function drive(url, headers, makeBody, requests) {
   let next = 0;
   const started = performance.now();
@@ -69,28 +63,53 @@ const batchBody = (b) =>
   });
 
 const rows = [];
-let server;
-try {
-  cli('apply', join(dir, 'bench.yaml'));
-  const key = cli('api-key', 'create', '--org', 'bench');
+const requests = ITEMS / BATCH;
+const started = [];
+
+async function startRole(role, rolePort, dataDir) {
   const profile = process.env.WARDEN_BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.WARDEN_BENCH_PROFILE] : [];
-  server = spawn(process.execPath, [...profile, 'dist/apps/server/src/main.js'], { env, stdio: 'ignore' });
+  const child = spawn(process.execPath, [...profile, 'dist/apps/server/src/main.js'], {
+    env: { ...env, WARDEN_DATA_DIR: dataDir, WARDEN_ROLE: role, PORT: String(rolePort) },
+    stdio: 'ignore',
+  });
+  started.push(child);
   for (;;) {
     try {
-      if ((await fetch(`http://127.0.0.1:${port}/health/ready`)).ok) break;
+      if ((await fetch(`http://127.0.0.1:${rolePort}/health/ready`)).ok) return child;
     } catch {}
     await new Promise((r) => setTimeout(r, 50));
   }
-  const requests = ITEMS / BATCH;
+}
+
+/** One run on a fresh data directory: the roles given, items posted to the first. */
+async function scenario(label, roles) {
+  const dataDir = join(dir, label.replace(/\W+/g, '-'));
+  const runEnv = { ...env, WARDEN_DATA_DIR: dataDir };
+  const run = (...args) => {
+    const r = spawnSync(process.execPath, ['dist/apps/server/src/cli.js', ...args], { env: runEnv, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(r.stderr);
+    return r.stdout.trim().split('\n').pop();
+  };
+  run('apply', join(dir, 'bench.yaml'));
+  const key = run('api-key', 'create', '--org', 'bench');
+  const children = [];
+  for (const [i, role] of roles.entries()) children.push(await startRole(role, port + 2 + i, dataDir));
   const start = performance.now();
-  const acceptSeconds = await drive(`http://127.0.0.1:${port}/api/v1/items/async`, { 'x-api-key': key, 'content-type': 'application/json' }, batchBody, requests);
-  const db = new Database(join(dir, 'warden.db'), { readonly: true });
+  const acceptSeconds = await drive(`http://127.0.0.1:${port + 2}/api/v1/items/async`, { 'x-api-key': key, 'content-type': 'application/json' }, batchBody, requests);
+  const db = new Database(join(dataDir, 'warden.db'), { readonly: true });
   const evaluatedCount = () => db.prepare("SELECT count(*) AS n FROM events WHERE type = 'ItemEvaluated'").get().n;
   while (evaluatedCount() < ITEMS) await new Promise((r) => setTimeout(r, 20));
   const evalSeconds = (performance.now() - start) / 1000;
   db.close();
-  rows.push(['Warden: items accepted (POST /api/v1/items/async/, 100 per request)', Math.round(ITEMS / acceptSeconds), `${(requests / acceptSeconds).toFixed(0)} requests/s`]);
-  rows.push(['Warden: items fully evaluated (20 rules, from first request to last ItemEvaluated)', Math.round(ITEMS / evalSeconds), `${evalSeconds.toFixed(1)} s for ${ITEMS}`]);
+  for (const c of children) c.kill('SIGTERM');
+  await new Promise((r) => setTimeout(r, 500));
+  rows.push([`${label}: items accepted (POST /api/v1/items/async/, 100 per request)`, Math.round(ITEMS / acceptSeconds), `${(requests / acceptSeconds).toFixed(0)} requests/s`]);
+  rows.push([`${label}: items fully evaluated (20 rules; first request to last ItemEvaluated)`, Math.round(ITEMS / evalSeconds), `${evalSeconds.toFixed(1)} s for ${ITEMS}`]);
+}
+
+try {
+  await scenario('one process (WARDEN_ROLE=all)', ['all']);
+  await scenario('api + worker processes on one data directory', ['api', 'worker']);
 
   const echo = Fastify();
   echo.post('/echo', async (req) => req.body);
@@ -99,7 +118,7 @@ try {
   await echo.close();
   rows.push(['Ceiling: bare Fastify JSON echo of the same bodies', Math.round(ITEMS / echoSeconds), `${(requests / echoSeconds).toFixed(0)} requests/s`]);
 } finally {
-  server?.kill('SIGTERM');
+  for (const c of started) c.kill('SIGTERM');
   await new Promise((r) => setTimeout(r, 500));
   rmSync(dir, { recursive: true, force: true });
 }

@@ -37,12 +37,13 @@ const PRE_RESIZE = 512;
  * Decoding choices, each made to reproduce the reference hasher (and so the hashes other
  * organisations share):
  * - EXIF orientation is NOT applied: the reference decoders (CImg/libjpeg, Pillow in the Python
- *   port) hash the pixels in stored order. A rotated upload therefore hashes like a rotated image;
- *   callers that want rotation invariance should match the dihedral variants, not re-orient here.
+ *   port) hash the pixels in stored order, so hashes from partners are of stored pixels too. A
+ *   phone photo tagged "rotate 90" hashes as stored; rotation invariance, where wanted, belongs
+ *   to matching (PDQ's dihedral variants), not to decoding.
  * - Alpha is ignored, not composited: the reference takes the R,G,B channels as stored (Pillow's
  *   convert('RGB') does the same), so a transparent pixel hashes by its underlying colour.
  * - No colour management: embedded ICC profiles are ignored, as libjpeg/libpng do in the reference
- *   (with the profile applied, misc-images/c.png is 2 bits away from the WASM reference's hash, 0 without).
+ *   (applying it moves misc-images/c.png 2 bits away from the WASM reference's hash).
  * - Greyscale images use the grey value directly as luminance, as the reference does.
  * - Only the first page/frame of multi-page formats is hashed.
  * - Damaged data is hashed as far as it decodes (failOn 'none'): viewers still render truncated

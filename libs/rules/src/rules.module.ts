@@ -1,5 +1,4 @@
 import { type DynamicModule, Inject, Module, type OnModuleInit } from '@nestjs/common';
-import { PersonalDataPolicy } from '../../eventstore/src/index.js';
 import { ProjectionHost } from '../../platform/src/index.js';
 import { BacktestRuleHandler } from './commands/backtest-rule/backtest-rule.handler.js';
 import { RetroactRuleHandler } from './commands/retroact-rule/retroact-rule.handler.js';
@@ -19,7 +18,6 @@ import { ListEvaluationsHttpController } from './queries/list-evaluations/list-e
 export class RulesModule implements OnModuleInit {
   constructor(
     @Inject(ProjectionHost) private readonly projections: ProjectionHost,
-    @Inject(PersonalDataPolicy) private readonly personalData: PersonalDataPolicy,
     private readonly evaluator: ItemEvaluator,
   ) {}
 
@@ -43,7 +41,5 @@ export class RulesModule implements OnModuleInit {
   onModuleInit(): void {
     this.projections.register(evaluationReactor(this.evaluator));
     this.projections.register(itemEvaluationsProjection);
-    // Condition values can quote what the user wrote: sealed under the item's subject.
-    this.personalData.register('ItemEvaluated', { subject: (e) => e.data['subject'] as string, fields: ['rules'] });
   }
 }

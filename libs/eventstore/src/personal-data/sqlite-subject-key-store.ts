@@ -13,6 +13,8 @@ CREATE TABLE IF NOT EXISTS subject_keys (
 
 export class SqliteSubjectKeyStore implements SubjectKeyStore {
   private readonly stmt;
+  private pending: Array<[string, string]> = [];
+  private flushing: Promise<void> | undefined;
 
   constructor(private readonly db: SqliteDatabase) {
     db.exec(SCHEMA);
@@ -30,9 +32,30 @@ export class SqliteSubjectKeyStore implements SubjectKeyStore {
   async keyFor(orgId: string, subjectId: string): Promise<SubjectKey> {
     const existing = this.stmt.bySubject.get(orgId, subjectId);
     if (existing) return { keyId: existing.key_id, key: existing.key };
-    this.stmt.insert.run(randomUUID(), orgId, subjectId, randomBytes(32));
+    await this.insertSoon(orgId, subjectId);
     const created = this.stmt.bySubject.get(orgId, subjectId)!;
     return { keyId: created.key_id, key: created.key };
+  }
+
+  /** New keys of one tick are inserted in one transaction: a batch of new subjects costs one commit. */
+  private insertSoon(orgId: string, subjectId: string): Promise<void> {
+    this.pending.push([orgId, subjectId]);
+    this.flushing ??= new Promise<void>((resolve, reject) =>
+      setImmediate(() => {
+        const batch = this.pending;
+        this.pending = [];
+        this.flushing = undefined;
+        try {
+          this.db.transaction(() => {
+            for (const [org, subject] of batch) this.stmt.insert.run(randomUUID(), org, subject, randomBytes(32));
+          }).immediate();
+          resolve();
+        } catch (error) {
+          reject(error);
+        }
+      }),
+    );
+    return this.flushing;
   }
 
   async find(keyId: string): Promise<Buffer | undefined> {

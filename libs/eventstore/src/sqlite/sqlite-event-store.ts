@@ -133,31 +133,44 @@ export class SqliteEventStore implements EventStore {
   }
 
   private appendInTransaction(p: PendingAppend): AppendResult {
-    const duplicate = this.idempotentReplay(p);
-    if (duplicate) return duplicate;
-    const last = this.stmt.lastRevision.get(p.streamName)?.revision;
-    const actual = last === undefined ? 'no_stream' : last;
-    if (
-      (p.expected === 'no_stream' && actual !== 'no_stream') ||
-      (typeof p.expected === 'number' && actual !== p.expected)
-    ) {
-      throw new WrongExpectedRevisionError(p.streamName, p.expected, actual);
+    // The common case costs only the inserts: a new stream needs no revision lookup, and the
+    // unique constraints catch both a taken revision and a re-appended event id.
+    const last = p.expected === 'no_stream' ? undefined : this.stmt.lastRevision.get(p.streamName)?.revision;
+    if (p.expected !== 'no_stream') {
+      const actual = last === undefined ? 'no_stream' : last;
+      if (typeof p.expected === 'number' && actual !== p.expected) {
+        return this.idempotentReplay(p) ?? this.conflict(p, actual);
+      }
     }
     let revision = last ?? -1;
     let position = 0;
-    for (const e of p.events) {
-      revision += 1;
-      const info = this.stmt.insert.run(
-        p.streamName,
-        revision,
-        e.id,
-        e.type,
-        JSON.stringify(e.data),
-        JSON.stringify(e.metadata),
-      );
-      position = Number(info.lastInsertRowid);
+    try {
+      for (const e of p.events) {
+        revision += 1;
+        const info = this.stmt.insert.run(
+          p.streamName,
+          revision,
+          e.id,
+          e.type,
+          JSON.stringify(e.data),
+          JSON.stringify(e.metadata),
+        );
+        position = Number(info.lastInsertRowid);
+      }
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_CONSTRAINT_UNIQUE') throw error;
+      // Undo this append's partial inserts before deciding what the clash means.
+      this.stmt.rollbackTo.run();
+      const replay = this.idempotentReplay(p);
+      if (replay) return replay;
+      const actual = this.stmt.lastRevision.get(p.streamName)?.revision;
+      return this.conflict(p, actual === undefined ? 'no_stream' : actual);
     }
     return { nextRevision: revision, position };
+  }
+
+  private conflict(p: PendingAppend, actual: number | 'no_stream'): never {
+    throw new WrongExpectedRevisionError(p.streamName, p.expected, actual);
   }
 
   /** Re-appending the same event ids to the same stream (a reactor re-run) is a no-op. */
@@ -239,14 +252,24 @@ export class SqliteEventStore implements EventStore {
   }
 }
 
+/**
+ * Data and metadata are parsed on first access: most subscribers skip most event types and
+ * never look inside them.
+ */
 function toRecorded(row: Row): RecordedEvent {
+  let data: JsonObject | undefined;
+  let metadata: EventMetadata | undefined;
   return {
     id: row.id,
     type: row.type,
     streamName: row.stream,
     revision: row.revision,
     position: row.position,
-    data: JSON.parse(row.data) as JsonObject,
-    metadata: JSON.parse(row.metadata) as EventMetadata,
+    get data() {
+      return (data ??= JSON.parse(row.data) as JsonObject);
+    },
+    get metadata() {
+      return (metadata ??= JSON.parse(row.metadata) as EventMetadata);
+    },
   };
 }

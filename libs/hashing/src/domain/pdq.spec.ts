@@ -60,6 +60,73 @@ function popcountBig(hex: string): number {
   return c;
 }
 
+/**
+ * A plain transcription of the reference's pipeline (one running float32 sum per row/column,
+ * strided access, full sort for the median), to check the blocked loops of the implementation.
+ */
+function naivePdq(luma: Float32Array, width: number, height: number): { hex: string; quality: number } {
+  const f = Math.fround;
+  const box = (src: Float32Array, dst: Float32Array, start: number, stride: number, length: number, window: number) => {
+    const half = Math.floor((window + 2) / 2);
+    let sum = 0;
+    let count = 0;
+    let li = start;
+    let ri = start;
+    let oi = start;
+    for (let k = 0; k < half - 1; k++, ri += stride) (sum = f(sum + src[ri]!)), count++;
+    for (let k = 0; k < window - half + 1; k++, ri += stride, oi += stride) {
+      sum = f(sum + src[ri]!);
+      dst[oi] = sum / ++count;
+    }
+    for (let k = 0; k < length - window; k++, ri += stride, li += stride, oi += stride) {
+      sum = f(f(sum + src[ri]!) - src[li]!);
+      dst[oi] = sum / count;
+    }
+    for (let k = 0; k < half - 1; k++, li += stride, oi += stride) {
+      sum = f(sum - src[li]!);
+      dst[oi] = sum / --count;
+    }
+  };
+  const wr = Math.floor((width + 127) / 128);
+  const wc = Math.floor((height + 127) / 128);
+  const a = luma.slice();
+  const b = new Float32Array(width * height);
+  for (let pass = 0; pass < 2; pass++) {
+    for (let y = 0; y < height; y++) box(a, b, y * width, 1, width, wr);
+    for (let x = 0; x < width; x++) box(b, a, x, width, height, wc);
+  }
+  const m = new Float32Array(64 * 64);
+  for (let i = 0; i < 64; i++) {
+    for (let j = 0; j < 64; j++) m[i * 64 + j] = a[Math.floor(((i + 0.5) * height) / 64) * width + Math.floor(((j + 0.5) * width) / 64)]!;
+  }
+  let gradients = 0;
+  for (let i = 0; i < 64; i++) {
+    for (let j = 0; j < 64; j++) {
+      if (i < 63) gradients += Math.abs(Math.trunc(f(f(f(m[i * 64 + j]! - m[(i + 1) * 64 + j]!) * 100) / 255)));
+      if (j < 63) gradients += Math.abs(Math.trunc(f(f(f(m[i * 64 + j]! - m[i * 64 + j + 1]!) * 100) / 255)));
+    }
+  }
+  const d = (i: number, k: number) => f(f(Math.sqrt(2 / 64)) * Math.cos((Math.PI / 2 / 64) * (i + 1) * (2 * k + 1)));
+  const t = new Float32Array(16 * 64);
+  for (let i = 0; i < 16; i++) {
+    for (let j = 0; j < 64; j++) {
+      let sum = 0;
+      for (let k = 0; k < 64; k++) sum = f(sum + f(d(i, k) * m[k * 64 + j]!));
+      t[i * 64 + j] = sum;
+    }
+  }
+  const coefficients = new Float32Array(256);
+  for (let i = 0; i < 16; i++) {
+    for (let j = 0; j < 16; j++) {
+      let sum = 0;
+      for (let k = 0; k < 64; k++) sum = f(sum + f(t[i * 64 + k]! * d(j, k)));
+      coefficients[i * 16 + j] = sum;
+    }
+  }
+  const median = coefficients.slice().sort()[127]!;
+  return { hex: expectedHex((i, j) => coefficients[i * 16 + j]! > median), quality: Math.min(100, Math.trunc(gradients / 90)) };
+}
+
 describe('PDQ from luminance', () => {
   it('hashes an all-black image to zero bits and quality 0: every coefficient equals the median', () => {
     const { hash, quality } = pdqFromLuminance(new Float32Array(100 * 80), 100, 80);
@@ -167,6 +234,22 @@ describe('PDQ from luminance', () => {
     expect(bitCount(other.hash)).toBe(128);
     const big = Float32Array.from({ length: 700 * 600 }, () => Math.floor(r() * 256));
     expect(bitCount(pdqFromLuminance(big, 700, 600).hash)).toBe(128);
+  });
+
+  it('equals a plain transcription of the reference pipeline on odd sizes and smooth or noisy content', () => {
+    const r = rng(21);
+    for (const [w, h] of [[300, 200], [129, 517], [517, 33], [1000, 7], [5, 5], [700, 901]] as const) {
+      const smooth = Float32Array.from({ length: w * h }, (_, k) => {
+        const x = k % w;
+        const y = Math.floor(k / w);
+        return Math.round(128 + 60 * Math.sin(x / 23 + r()) * Math.cos(y / 17) + 20 * r());
+      });
+      const noisy = Float32Array.from({ length: w * h }, () => r() * 255);
+      for (const img of [smooth, noisy]) {
+        const { hash, quality } = pdqFromLuminance(img, w, h);
+        expect({ hex: pdqToHex(hash), quality }, `${w}x${h}`).toEqual(naivePdq(img, w, h));
+      }
+    }
   });
 
   it('refuses a buffer shorter than the dimensions', () => {

@@ -45,12 +45,15 @@ const DCT_16x64 = (() => {
 // Full-size planes are kept for images up to the reference's 512x512 pre-resize; larger calls
 // get one-off buffers so that an occasional huge image does not pin memory.
 const RETAINED_PLANE = 512 * 512;
-let planeA = new Float32Array(RETAINED_PLANE);
-let planeB = new Float32Array(RETAINED_PLANE);
+const planeA = new Float32Array(RETAINED_PLANE);
+const planeB = new Float32Array(RETAINED_PLANE);
 const buf64x64 = new Float32Array(64 * 64);
 const buf16x64 = new Float32Array(16 * 64);
 const buf16x16 = new Float32Array(16 * 16);
 const sorted16x16 = new Float32Array(16 * 16);
+let columnSums = new Float32Array(512);
+const ROW_BLOCK = 16;
+const rowSums = new Float32Array(ROW_BLOCK);
 
 /** Luminance of one pixel exactly as the reference computes it (float32 steps, no FMA). */
 export function lumaOf(r: number, g: number, b: number): number {
@@ -95,10 +98,11 @@ function downsampleTo64x64(luma: Float32Array, width: number, height: number): v
 function filterAndDecimate(luma: Float32Array, a: Float32Array, b: Float32Array, width: number, height: number): void {
   const windowAlongRows = jaroszWindowSize(width);
   const windowAlongCols = jaroszWindowSize(height);
+  if (columnSums.length < width) columnSums = new Float32Array(width);
   let input: Float32Array = luma;
   for (let pass = 0; pass < NUM_JAROSZ_XY_PASSES; pass++) {
-    for (let row = 0; row < height; row++) box1D(input, a, row * width, 1, width, windowAlongRows);
-    for (let col = 0; col < width; col++) box1D(a, b, col, width, height, windowAlongCols);
+    boxAlongRows(input, a, width, height, windowAlongRows);
+    boxAlongColumns(a, b, width, height, windowAlongCols);
     input = b;
   }
   // Sample the filtered plane at the centres of a 64x64 grid.
@@ -116,43 +120,92 @@ export function jaroszWindowSize(dimension: number): number {
 }
 
 /**
- * Moving average over `window` samples centred on each output (the window shrinks at the edges),
- * along `length` samples that are `stride` apart starting at `start`. Same phases, same running
- * float32 sum as the reference, so the rounding matches too.
+ * Moving average along each row over `window` samples around each output, the window shrinking
+ * at the edges: the reference's four phases (accumulate; write while growing; add and subtract;
+ * write while shrinking) with its running float32 sum, so the rounding matches too. Each row's
+ * sum is a chain of dependent operations, so ROW_BLOCK rows are interleaved to keep several
+ * chains in flight; per row, the operations and their order are unchanged.
  */
-function box1D(input: Float32Array, output: Float32Array, start: number, stride: number, length: number, window: number): void {
+function boxAlongRows(input: Float32Array, output: Float32Array, width: number, height: number, window: number): void {
   const half = (window + 2) >> 1;
-  let li = start;
-  let ri = start;
-  let oi = start;
-  let sum = 0;
+  const sums = rowSums;
+  for (let top = 0; top < height; top += ROW_BLOCK) {
+    const first = top * width;
+    const last = Math.min(height, top + ROW_BLOCK) * width;
+    sums.fill(0);
+    let ri = 0;
+    let li = 0;
+    let oi = 0;
+    let count = 0;
+    for (let k = half - 1; k > 0; k--, ri++) {
+      for (let r = 0, p = first; p < last; r++, p += width) sums[r] = sums[r]! + input[p + ri]!;
+      count++;
+    }
+    for (let k = window - half + 1; k > 0; k--, ri++, oi++) {
+      count++;
+      for (let r = 0, p = first; p < last; r++, p += width) {
+        const sum = Math.fround(sums[r]! + input[p + ri]!);
+        sums[r] = sum;
+        output[p + oi] = sum / count;
+      }
+    }
+    for (let k = width - window; k > 0; k--, ri++, li++, oi++) {
+      for (let r = 0, p = first; p < last; r++, p += width) {
+        const sum = Math.fround(Math.fround(sums[r]! + input[p + ri]!) - input[p + li]!);
+        sums[r] = sum;
+        output[p + oi] = sum / count;
+      }
+    }
+    for (let k = half - 1; k > 0; k--, li++, oi++) {
+      count--;
+      for (let r = 0, p = first; p < last; r++, p += width) {
+        const sum = Math.fround(sums[r]! - input[p + li]!);
+        sums[r] = sum;
+        output[p + oi] = sum / count;
+      }
+    }
+  }
+}
+
+/**
+ * The same moving average down every column at once: per column the same operations in the same
+ * order (so the same float32 results), but walking the plane row by row instead of striding
+ * across it, which keeps the memory access sequential.
+ */
+function boxAlongColumns(input: Float32Array, output: Float32Array, width: number, height: number, window: number): void {
+  const half = (window + 2) >> 1;
+  const sums = columnSums;
+  sums.fill(0, 0, width);
+  let ri = 0;
+  let li = 0;
+  let oi = 0;
   let count = 0;
-  for (let k = half - 1; k > 0; k--) {
-    sum = Math.fround(sum + input[ri]!);
+  for (let k = half - 1; k > 0; k--, ri += width) {
+    for (let x = 0; x < width; x++) sums[x] = sums[x]! + input[ri + x]!;
     count++;
-    ri += stride;
   }
-  for (let k = window - half + 1; k > 0; k--) {
-    sum = Math.fround(sum + input[ri]!);
+  for (let k = window - half + 1; k > 0; k--, ri += width, oi += width) {
     count++;
-    output[oi] = sum / count;
-    ri += stride;
-    oi += stride;
+    for (let x = 0; x < width; x++) {
+      const sum = Math.fround(sums[x]! + input[ri + x]!);
+      sums[x] = sum;
+      output[oi + x] = sum / count;
+    }
   }
-  for (let k = length - window; k > 0; k--) {
-    sum = Math.fround(sum + input[ri]!);
-    sum = Math.fround(sum - input[li]!);
-    output[oi] = sum / count;
-    li += stride;
-    ri += stride;
-    oi += stride;
+  for (let k = height - window; k > 0; k--, ri += width, li += width, oi += width) {
+    for (let x = 0; x < width; x++) {
+      const sum = Math.fround(Math.fround(sums[x]! + input[ri + x]!) - input[li + x]!);
+      sums[x] = sum;
+      output[oi + x] = sum / count;
+    }
   }
-  for (let k = half - 1; k > 0; k--) {
-    sum = Math.fround(sum - input[li]!);
+  for (let k = half - 1; k > 0; k--, li += width, oi += width) {
     count--;
-    output[oi] = sum / count;
-    li += stride;
-    oi += stride;
+    for (let x = 0; x < width; x++) {
+      const sum = Math.fround(sums[x]! - input[li + x]!);
+      sums[x] = sum;
+      output[oi + x] = sum / count;
+    }
   }
 }
 
@@ -231,7 +284,7 @@ export function isPdqHex(hex: string): boolean {
 /** Parses 64 hex digits (either case); throws RangeError on anything else. */
 export function pdqFromHex(hex: string, into: Uint8Array = new Uint8Array(PDQ_HASH_BYTES)): Uint8Array {
   if (!HEX_PATTERN.test(hex)) throw new RangeError('a PDQ hash is 64 hexadecimal digits');
-  for (let i = 0; i < PDQ_HASH_BYTES; i++) into[i] = parseInt(hex.substr(i * 2, 2), 16);
+  for (let i = 0; i < PDQ_HASH_BYTES; i++) into[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
   return into;
 }
 

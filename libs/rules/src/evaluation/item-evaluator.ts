@@ -24,7 +24,7 @@ import type {
   ReviewEnqueueRequested,
   RuleResult,
 } from '../domain/evaluation.events.js';
-import type { EvaluatedItem, SignalContext } from '../domain/evaluation.model.js';
+import type { ConditionRecord, EvaluatedItem, SignalContext } from '../domain/evaluation.model.js';
 import { evaluationStream } from '../domain/evaluation.streams.js';
 import { collectActions, publishes, rulesFor } from '../domain/rule-selection.js';
 import { SignalMemo } from '../domain/signal-memo.js';
@@ -51,6 +51,17 @@ const runKey = (options: EvaluationOptions) =>
   options.rules ? `${options.environment}:${options.rules.map((r) => r.id).join(',')}` : options.environment;
 
 export const SIGNAL_REGISTRY = Symbol('SignalRegistry');
+
+/**
+ * The evaluation record keeps signal values (booleans, numbers), never raw inputs such as the
+ * text a user wrote: the record then holds no personal data and needs no sealing.
+ */
+function withoutPersonalData(record: ConditionRecord): ConditionRecord {
+  const v = record.value;
+  if (v === undefined || v === null || typeof v === 'boolean' || typeof v === 'number') return record;
+  const { value: _dropped, ...rest } = record;
+  return rest;
+}
 
 /**
  * Evaluates an item version against its rules and records the outcome and the published actions
@@ -139,7 +150,14 @@ export class ItemEvaluator {
     const results: RuleResult[] = await Promise.all(
       rules.map(async (rule) => {
         const set = await evaluateConditionSet(rule.conditionSet, ctx, { registry: this.registry, memo: this.memo });
-        return { id: rule.id, name: rule.name, status: rule.status, outcome: set.outcome, capped: false, conditions: set.conditions };
+        return {
+          id: rule.id,
+          name: rule.name,
+          status: rule.status,
+          outcome: set.outcome,
+          capped: false,
+          conditions: set.conditions.map(withoutPersonalData),
+        };
       }),
     );
     const rulesById = options.rules ? new Map(options.rules.map((r) => [r.id, r] as const)) : snapshot.rulesById;
