@@ -24,6 +24,8 @@ export interface ReadAllOptions {
    * but may be left undecoded, e.g. with their personal data sealed.
    */
   readonly eventTypes?: readonly string[];
+  /** False: the reader never looks at personal fields, so they may stay sealed. */
+  readonly personalData?: boolean;
 }
 
 export interface SubscribeOptions {
@@ -36,6 +38,8 @@ export interface SubscribeOptions {
   readonly onEvents: (events: readonly RecordedEvent[]) => Promise<void>;
   /** As in ReadAllOptions: the types the subscriber looks at. */
   readonly eventTypes?: readonly string[];
+  /** As in ReadAllOptions. */
+  readonly personalData?: boolean;
   /** Called once the catch-up phase reached the head of the log. */
   readonly onCaughtUp?: () => void;
   readonly onError?: (error: unknown) => void;

@@ -47,13 +47,15 @@ export class PersonalDataEventStore implements EventStore {
   }
 
   async readAll(options?: ReadAllOptions): Promise<RecordedEvent[]> {
-    return this.openAll(await this.inner.readAll(options), options?.eventTypes);
+    const events = await this.inner.readAll(options);
+    return options?.personalData === false ? events : this.openAll(events, options?.eventTypes);
   }
 
   subscribeToAll(options: SubscribeOptions): Subscription {
     return this.inner.subscribeToAll({
       ...options,
-      onEvents: async (events) => options.onEvents(await this.openAll(events, options.eventTypes)),
+      onEvents: async (events) =>
+        options.onEvents(options.personalData === false ? events : await this.openAll(events, options.eventTypes)),
     });
   }
 

@@ -22,6 +22,9 @@ export class ProjectionRunner {
   private queue: Promise<void> = Promise.resolve();
   private stopped = true;
   private loaded = false;
+  /** The checkpoint as stored; `position` may run ahead of it over irrelevant events. */
+  private stored = 0;
+  private storedAt = 0;
 
   constructor(
     readonly projection: Projection,
@@ -36,7 +39,7 @@ export class ProjectionRunner {
 
   async start(): Promise<void> {
     this.stopped = false;
-    this.position = await this.store.checkpoint(this.projection.name);
+    this.position = this.stored = await this.store.checkpoint(this.projection.name);
     this.loaded = true;
     this.subscribe();
   }
@@ -45,7 +48,7 @@ export class ProjectionRunner {
   catchUp(): Promise<void> {
     return this.serialize(async () => {
       if (!this.loaded) {
-        this.position = await this.store.checkpoint(this.projection.name);
+        this.position = this.stored = await this.store.checkpoint(this.projection.name);
         this.loaded = true;
       }
       for (;;) {
@@ -53,6 +56,7 @@ export class ProjectionRunner {
           after: this.position,
           maxCount: 500,
           eventTypes: this.projection.eventTypes,
+          personalData: this.projection.needsPersonalData,
         });
         if (batch.length === 0) return;
         try {
@@ -65,18 +69,25 @@ export class ProjectionRunner {
     });
   }
 
-  /** Stops after the batch in progress is committed. */
+  /** Stops after the batch in progress is committed, storing how far it got. */
   async stop(): Promise<void> {
     this.stopped = true;
     await this.subscription?.stop();
     this.subscription = undefined;
     await this.queue;
+    if (this.position > this.stored) {
+      await this.store
+        .commit([], { projection: this.projection.name, from: this.stored, to: this.position })
+        .then(() => (this.stored = this.position))
+        .catch(() => undefined);
+    }
   }
 
   private subscribe(): void {
     this.subscription = this.events.subscribeToAll({
       after: this.position,
       eventTypes: this.projection.eventTypes,
+      personalData: this.projection.needsPersonalData,
       onEvents: (events) => this.serialize(() => this.applyBatch(events)),
       onError: (error) => this.restartAfter(error),
     });
@@ -94,7 +105,7 @@ export class ProjectionRunner {
       await new Promise((r) => setTimeout(r, error instanceof CheckpointConflictError ? 0 : 1000));
       if (this.stopped) return;
       try {
-        this.position = await this.store.checkpoint(this.projection.name);
+        this.position = this.stored = await this.store.checkpoint(this.projection.name);
         this.subscribe();
       } catch (e) {
         this.restartAfter(e);
@@ -120,14 +131,26 @@ export class ProjectionRunner {
       for (const e of applicable) await this.projection.apply(e, uow);
     }
     const to = fresh[fresh.length - 1]!.position;
+    const writes = uow.writes();
+    // A batch with nothing for this projection only moves the checkpoint: that write may wait
+    // (a restart re-reads those events and skips them again), so busy logs cost no commits.
+    if (writes.length === 0 && applicable.length === 0 && !this.checkpointDue()) {
+      this.position = to;
+      return;
+    }
     try {
-      await this.store.commit(uow.writes(), { projection: this.projection.name, from: this.position, to });
+      await this.store.commit(writes, { projection: this.projection.name, from: this.stored, to });
     } catch (error) {
-      if (error instanceof CheckpointConflictError) this.position = error.actual;
+      if (error instanceof CheckpointConflictError) this.position = this.stored = error.actual;
       throw error;
     }
-    this.position = to;
+    this.position = this.stored = to;
+    this.storedAt = Date.now();
     this.options.onProgress?.(this.projection.name, to);
+  }
+
+  private checkpointDue(): boolean {
+    return Date.now() - this.storedAt > 1000;
   }
 }
 

@@ -29,6 +29,8 @@ export interface Projection {
    * checkpoint like a projection but is never replayed by a read-model rebuild.
    */
   readonly reactor?: boolean;
+  /** False when the projection never reads personal fields: its events are not decrypted. */
+  readonly needsPersonalData?: boolean;
 }
 
 export const PROJECTIONS = Symbol('Projections');

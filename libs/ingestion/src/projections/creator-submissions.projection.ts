@@ -15,6 +15,8 @@ export const creatorSubmissionsProjection: Projection = {
   name: 'creator-submissions',
   collections: [CREATOR_SUBMISSIONS],
   eventTypes: ['ItemSubmitted'],
+  // Only the creator (an opaque id) is read: the sealed item data stays sealed.
+  needsPersonalData: false,
   async apply(event, ctx) {
     const data = event.data as unknown as ItemSubmitted['data'];
     if (!data.creator) return;

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { Projection } from '../../../eventstore/src/index.js';
 import type { RecordedEvent } from '../../../kernel/src/index.js';
-import type { ItemEvaluator } from './item-evaluator.js';
+import type { ItemEvaluator, PreparedEvaluation } from './item-evaluator.js';
 
 /** Items evaluated at once; their appends share group commits. */
 const CONCURRENCY = 64;
@@ -12,15 +12,17 @@ const CONCURRENCY = 64;
  */
 export function evaluationReactor(evaluator: ItemEvaluator): Projection {
   const logger = new Logger('rules-evaluation');
-  const evaluateOne = async (event: RecordedEvent) => {
-    // Forgotten personal data: nothing left to evaluate.
-    if (event.metadata.personalDataRedacted) return;
+  const guarded = async <T>(event: RecordedEvent, task: () => Promise<T>): Promise<T> => {
     try {
-      await evaluator.evaluateSubmission(event);
+      return await task();
     } catch (error) {
       logger.error({ msg: 'evaluation failed', stream: event.streamName, revision: event.revision, error: String(error) });
       throw error;
     }
+  };
+  // Forgotten personal data: nothing left to evaluate.
+  const evaluateOne = async (event: RecordedEvent) => {
+    if (!event.metadata.personalDataRedacted) await guarded(event, () => evaluator.evaluateSubmission(event));
   };
   return {
     name: 'rules-evaluation',
@@ -29,11 +31,22 @@ export function evaluationReactor(evaluator: ItemEvaluator): Projection {
     eventTypes: ['ItemSubmitted'],
     apply: evaluateOne,
     async applyBatch(events) {
+      // Evaluate the batch first, then record every evaluation in the same tick: the appends
+      // share one commit instead of one each.
+      const prepared: Array<PreparedEvaluation | undefined> = new Array(events.length);
       let next = 0;
       const worker = async () => {
-        while (next < events.length) await evaluateOne(events[next++]!);
+        while (next < events.length) {
+          const i = next++;
+          const event = events[i]!;
+          if (event.metadata.personalDataRedacted) continue;
+          prepared[i] = await guarded(event, () => evaluator.prepareSubmission(event));
+        }
       };
       await Promise.all(Array.from({ length: Math.min(CONCURRENCY, events.length) }, worker));
+      await Promise.all(
+        prepared.map((p, i) => (p ? guarded(events[i]!, () => evaluator.record(p)) : undefined)),
+      );
     },
   };
 }

@@ -9,7 +9,7 @@ import {
   type ItemIdentifier,
   type ItemSubmitted,
 } from '../../../ingestion/src/index.js';
-import { type Clock, type CommandContext, deterministicId, type IdGenerator, type RecordedEvent } from '../../../kernel/src/index.js';
+import { type Clock, type CommandContext, deterministicId, type IdGenerator, type NewEvent, type RecordedEvent } from '../../../kernel/src/index.js';
 import type { ReadStore } from '../../../readstore/src/index.js';
 import { CLOCK, EVENT_STORE, ID_GENERATOR, READ_STORE } from '../../../platform/src/index.js';
 import { GUARDED_HTTP_CLIENT, type GuardedHttpClient } from '../../../platform/src/index.js';
@@ -52,6 +52,13 @@ const runKey = (options: EvaluationOptions) =>
 
 export const SIGNAL_REGISTRY = Symbol('SignalRegistry');
 
+export interface PreparedEvaluation {
+  readonly stream: string;
+  readonly evaluated: ItemEvaluated['data'];
+  /** Nothing to append when the version was already evaluated. */
+  readonly events: NewEvent[];
+}
+
 /**
  * The evaluation record keeps signal values (booleans, numbers), never raw inputs such as the
  * text a user wrote: the record then holds no personal data and needs no sealing.
@@ -86,9 +93,18 @@ export class ItemEvaluator {
 
   /** Evaluates and records, unless this version was already evaluated; returns the record. */
   async run(context: CommandContext, item: ItemToEvaluate, version: number, options: EvaluationOptions): Promise<ItemEvaluated['data'] | undefined> {
+    const prepared = await this.prepare(context, item, version, options);
+    return prepared && this.record(prepared);
+  }
+
+  /**
+   * Evaluates without writing: the worker prepares a whole batch, then records it in one go so
+   * that all the appends share one commit.
+   */
+  async prepare(context: CommandContext, item: ItemToEvaluate, version: number, options: EvaluationOptions): Promise<PreparedEvaluation | undefined> {
     const stream = evaluationStream(context.orgId, item.typeId, item.id, version, runKey(options));
     const existing = await this.recorded(stream);
-    if (existing) return existing;
+    if (existing) return { stream, evaluated: existing, events: [] };
     const snapshot = await this.snapshots.get(context.orgId);
     const itemType = snapshot.itemTypes.get(item.typeId);
     if (!itemType) {
@@ -96,31 +112,42 @@ export class ItemEvaluator {
       return undefined;
     }
     const evaluated = await this.evaluate(context, item, itemType, version, snapshot, options);
-    const events = this.publicationEvents(stream, evaluated, item, version, snapshot, options.environment);
-    try {
-      await this.events.append(
-        stream,
-        stampEvents(events, context, { clock: this.clock, ids: this.ids }, (_e, i) =>
-          deterministicId('evaluation', stream, String(i)),
-        ),
-        'no_stream',
-      );
-    } catch (error) {
-      if (!(error instanceof WrongExpectedRevisionError)) throw error;
-      return (await this.recorded(stream)) ?? evaluated;
-    }
-    return evaluated;
+    const events = stampEvents(
+      this.publicationEvents(stream, evaluated, item, version, snapshot, options.environment),
+      context,
+      { clock: this.clock, ids: this.ids },
+      (_e, i) => deterministicId('evaluation', stream, String(i)),
+    );
+    return { stream, evaluated, events };
   }
 
-  /** Evaluates a recorded ItemSubmitted (the worker's reactor and the legacy sync path alike). */
-  evaluateSubmission(event: RecordedEvent): Promise<ItemEvaluated['data'] | undefined> {
+  /** Appends a prepared evaluation once; a concurrent or earlier record of it wins. */
+  async record(prepared: PreparedEvaluation): Promise<ItemEvaluated['data']> {
+    if (prepared.events.length === 0) return prepared.evaluated;
+    try {
+      await this.events.append(prepared.stream, prepared.events, 'no_stream');
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevisionError)) throw error;
+      return (await this.recorded(prepared.stream)) ?? prepared.evaluated;
+    }
+    return prepared.evaluated;
+  }
+
+  /** Prepares the evaluation of a recorded ItemSubmitted (the worker's reactor and the legacy sync path alike). */
+  prepareSubmission(event: RecordedEvent): Promise<PreparedEvaluation | undefined> {
     const data = event.data as unknown as ItemSubmitted['data'];
-    return this.run(
+    return this.prepare(
       { orgId: event.metadata.orgId, correlationId: event.metadata.correlationId, causationId: event.id, actor: 'rules-engine' },
       { id: data.itemId, typeId: data.typeId, data: data.data, creator: data.creator, subject: data.subject },
       event.revision,
       { environment: 'LIVE' },
     );
+  }
+
+  /** Evaluates and records a recorded ItemSubmitted. */
+  async evaluateSubmission(event: RecordedEvent): Promise<ItemEvaluated['data'] | undefined> {
+    const prepared = await this.prepareSubmission(event);
+    return prepared && this.record(prepared);
   }
 
   /** Evaluates without recording or publishing anything (backtest). */

@@ -3,14 +3,18 @@ import type { ItemEvaluated } from '../domain/evaluation.events.js';
 
 export const ITEM_EVALUATIONS = 'rules_item_evaluations';
 
-export type ItemEvaluationDoc = ItemEvaluated['data'] & {
+/** An index entry: the details stay in the log (the evaluation stream), read on request. */
+export type ItemEvaluationDoc = {
   orgId: string;
   typeId: string;
   itemId: string;
+  version: number;
+  environment: string;
   evaluatedAt: string;
+  stream: string;
 };
 
-/** Every evaluation of every item version, for GET /api/v1/items/{typeId}/{id}/evaluations. */
+/** Where each item version's evaluations are, for GET /api/v1/items/{typeId}/{id}/evaluations. */
 export const itemEvaluationsProjection: Projection = {
   name: 'item-evaluations',
   collections: [ITEM_EVALUATIONS],
@@ -19,11 +23,13 @@ export const itemEvaluationsProjection: Projection = {
     const data = event.data as unknown as ItemEvaluated['data'];
     const orgId = event.metadata.orgId;
     const doc: ItemEvaluationDoc = {
-      ...data,
       orgId,
       typeId: data.item.typeId,
       itemId: data.item.id,
+      version: data.version,
+      environment: data.environment,
       evaluatedAt: event.metadata.occurredAt,
+      stream: event.streamName,
     };
     ctx.put(ITEM_EVALUATIONS, `${orgId}:${data.item.typeId}:${data.item.id}:${data.version}:${data.environment}`, doc as never);
   },

@@ -1,19 +1,31 @@
 import { Inject } from '@nestjs/common';
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import type { ReadStore } from '../../../../readstore/src/index.js';
-import { READ_STORE } from '../../../../platform/src/index.js';
+import type { EventStore } from '../../../../eventstore/src/index.js';
+import { EVENT_STORE, READ_STORE } from '../../../../platform/src/index.js';
+import type { ItemEvaluated } from '../../domain/evaluation.events.js';
 import { ITEM_EVALUATIONS, type ItemEvaluationDoc } from '../../projections/item-evaluations.projection.js';
-import { ListEvaluationsQuery } from './list-evaluations.query.js';
+import { type EvaluationView, ListEvaluationsQuery } from './list-evaluations.query.js';
 
 @QueryHandler(ListEvaluationsQuery)
 export class ListEvaluationsHandler implements IQueryHandler<ListEvaluationsQuery> {
-  constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
+  constructor(
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+  ) {}
 
-  execute(query: ListEvaluationsQuery): Promise<ItemEvaluationDoc[]> {
-    return this.readStore.find<ItemEvaluationDoc>(
+  async execute(query: ListEvaluationsQuery): Promise<EvaluationView[]> {
+    const docs = await this.readStore.find<ItemEvaluationDoc>(
       ITEM_EVALUATIONS,
       { orgId: query.orgId, typeId: query.typeId, itemId: query.itemId },
       { sort: [{ field: 'version', direction: 'desc' }, { field: 'evaluatedAt', direction: 'desc' }], limit: 100 },
     );
+    const views = await Promise.all(
+      docs.map(async (doc) => {
+        const [event] = await this.events.readStream(doc.stream, { maxCount: 1 });
+        return event ? { ...(event.data as unknown as ItemEvaluated['data']), evaluatedAt: doc.evaluatedAt } : undefined;
+      }),
+    );
+    return views.filter((v): v is EvaluationView => v !== undefined);
   }
 }

@@ -1,7 +1,9 @@
 import { Query } from '@nestjs/cqrs';
-import type { ItemEvaluationDoc } from '../../projections/item-evaluations.projection.js';
+import type { ItemEvaluated } from '../../domain/evaluation.events.js';
 
-export class ListEvaluationsQuery extends Query<ItemEvaluationDoc[]> {
+export type EvaluationView = ItemEvaluated['data'] & { evaluatedAt: string };
+
+export class ListEvaluationsQuery extends Query<EvaluationView[]> {
   constructor(
     readonly orgId: string,
     readonly typeId: string,
