@@ -5,6 +5,7 @@ import { CatalogModule } from '../../../libs/catalog/src/index.js';
 import { IdentityModule } from '../../../libs/identity/src/index.js';
 import { IngestionModule } from '../../../libs/ingestion/src/index.js';
 import { RulesModule } from '../../../libs/rules/src/index.js';
+import { HashingModule } from '../../../libs/hashing/src/index.js';
 import { ApiKeyGuard, PlatformModule, type Storage, type WardenConfig } from '../../../libs/platform/src/index.js';
 
 export interface AppOptions {
@@ -27,6 +28,7 @@ export class AppModule {
         CatalogModule.register({ http: options.http }),
         IngestionModule.register({ http: options.http }),
         RulesModule.register({ http: options.http }),
+        HashingModule.register(),
       ],
       providers: [{ provide: APP_GUARD, useClass: ApiKeyGuard }],
     };

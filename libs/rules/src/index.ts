@@ -1,6 +1,7 @@
 export { RulesModule } from './rules.module.js';
 export { SIGNAL_REGISTRY, ItemEvaluator } from './evaluation/item-evaluator.js';
-export type { Signal, SignalContext, EvaluatedItem, Outcome } from './domain/evaluation.model.js';
+export type { Signal, SignalContext, EvaluatedItem, Outcome, MediaResult } from './domain/evaluation.model.js';
+export { MEDIA_HASHER, type MediaHasher } from './evaluation/media-hasher.js';
 export type {
   ActionCallbackRequested,
   ReviewEnqueueRequested,

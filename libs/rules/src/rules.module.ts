@@ -24,6 +24,8 @@ export class RulesModule implements OnModuleInit {
   static register(options: { http: boolean }): DynamicModule {
     return {
       module: RulesModule,
+      // Global: the hashing module registers its signals into the exported registry.
+      global: true,
       controllers: options.http ? [ListEvaluationsHttpController, SubmitContentHttpController] : [],
       providers: [
         { provide: SIGNAL_REGISTRY, useFactory: () => registerBuiltinSignals(new SignalRegistry()) },

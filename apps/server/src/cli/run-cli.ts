@@ -30,6 +30,7 @@ import {
 import { AppModule } from '../app.module.js';
 import { generateOpenApiDocument } from '../openapi-document.js';
 import { formatProblems, formatReport, readConfigFile } from './apply-command.js';
+import { runBankImport, runHashCommand } from './hashing-commands.js';
 import { formatTable } from './format-table.js';
 
 const USAGE = `Usage: npm run warden -- <command> [options]
@@ -39,6 +40,8 @@ const USAGE = `Usage: npm run warden -- <command> [options]
   api-key list --org <orgId>
   api-key rotate --org <orgId> --key <keyId>                      prints the new key on the last line
   api-key revoke --org <orgId> --key <keyId>
+  bank import --org <orgId> --bank <bankId> <file>                adds hashes (one hex hash per line) to a configured bank
+  hash <file-or-url>...                                           prints <pdq>,<quality>,<md5>,<sha256>,<input> per image
   apply <file> [--dry-run] [--prune]                              brings an organization to a YAML/JSON configuration file
   retroact --org <orgId> --rule <ruleId> [--since <ISO time>]     runs a rule over stored items, publishing its actions
   backtest --org <orgId> --rule-file <file> [--since <ISO time>]  runs a candidate rule over stored items, reporting only
@@ -59,6 +62,10 @@ export async function runCli(argv: string[], out: Out = (l) => process.stdout.wr
     if (!group || group === 'help' || group === '--help') {
       out(USAGE);
       return group ? 0 : 2;
+    }
+    if (group === 'hash') {
+      if (argv.length < 2) throw new UsageError('hash takes one or more files or URLs');
+      return await runHashCommand(argv.slice(1), loadConfig(), out);
     }
     if (group === 'openapi') {
       const { values } = parseArgs({ args: argv.slice(1), options: { out: { type: 'string' } } });
@@ -106,7 +113,7 @@ async function withApp(run: (app: INestApplicationContext) => Promise<number>): 
 async function dispatch(command: string, args: string[], app: INestApplicationContext, out: Out): Promise<number> {
   const commands = app.get(CommandBus);
   const queries = app.get(QueryBus);
-  const options = command === 'apply' ? {} : parse(args);
+  const options = command === 'apply' ? {} : parse(args, command === 'bank import');
   const context = (orgId: string): CommandContext => ({ orgId, correlationId: randomUUID(), actor: 'cli' });
   switch (command) {
     case 'org create': {
@@ -168,6 +175,12 @@ async function dispatch(command: string, args: string[], app: INestApplicationCo
       out(formatReport(report));
       return 0;
     }
+    case 'bank import': {
+      const org = required(options, 'org');
+      const [file] = positionalsOf(args);
+      if (!file) throw new UsageError('bank import takes a file of hashes');
+      return runBankImport({ org, bank: required(options, 'bank'), file }, app, out, context(org));
+    }
     case 'retroact': {
       const org = required(options, 'org');
       await app.get(ProjectionHost).catchUp('catalog');
@@ -211,10 +224,11 @@ async function dispatch(command: string, args: string[], app: INestApplicationCo
   }
 }
 
-function parse(args: string[]): Record<string, string | undefined> {
+function parse(args: string[], allowPositionals = false): Record<string, string | undefined> {
   try {
     const { values } = parseArgs({
       args,
+      allowPositionals,
       options: {
         id: { type: 'string' },
         name: { type: 'string' },
@@ -224,6 +238,7 @@ function parse(args: string[]): Record<string, string | undefined> {
         rule: { type: 'string' },
         'rule-file': { type: 'string' },
         since: { type: 'string' },
+        bank: { type: 'string' },
       },
       strict: true,
     });
@@ -231,6 +246,16 @@ function parse(args: string[]): Record<string, string | undefined> {
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
+}
+
+/** The non-option arguments of a command (files). */
+function positionalsOf(args: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i]!.startsWith('--')) i++;
+    else out.push(args[i]!);
+  }
+  return out;
 }
 
 function since(options: Record<string, string | undefined>): Date | undefined {

@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ReadStore } from '../../../readstore/src/index.js';
 import { READ_STORE } from '../../../platform/src/index.js';
 import type { CatalogEntities, EntityKind } from '../domain/catalog.events.js';
-import { CATALOG_ENTITIES, type CatalogEntityDoc } from '../projections/catalog.read-model.js';
+import type { AppealSettings, OrgSettings, SsoSettings, StrikeSettings } from '../domain/catalog.model.js';
+import { CATALOG_ENTITIES, CATALOG_SETTINGS, type CatalogEntityDoc, settingsDocId } from '../projections/catalog.read-model.js';
 
 /** Reads an organization's live (not archived) catalog entities from the read model. */
 @Injectable()
@@ -20,4 +21,17 @@ export class CatalogReader {
   async liveEntities<K extends EntityKind>(orgId: string, kind: K): Promise<Array<CatalogEntities[K]>> {
     return (await this.live(orgId, kind)).map((d) => d.entity);
   }
+
+  /** An organization's settings section as last applied (secrets sealed); undefined if never set. */
+  async settings<S extends keyof CatalogSettings>(orgId: string, section: S): Promise<CatalogSettings[S] | undefined> {
+    return (await this.readStore.get<{ value: CatalogSettings[S] }>(CATALOG_SETTINGS, settingsDocId(orgId, section)))?.value;
+  }
+}
+
+/** The settings sections of the catalog read model, as their events carry them. */
+interface CatalogSettings {
+  settings: OrgSettings;
+  strikes: StrikeSettings;
+  appeals: AppealSettings;
+  sso: SsoSettings;
 }

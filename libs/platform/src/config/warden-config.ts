@@ -22,8 +22,12 @@ export interface WardenConfig {
   readonly sqliteSync: 'full' | 'normal';
   /** Items accepted in one POST /api/v1/items/async/ request. */
   readonly maxItemsPerRequest: number;
+  /** Whole-fetch deadline for an item's media (connect, redirects, download). */
+  readonly mediaTimeoutMs: number;
   /** Raw WARDEN_SECRET_KEY; parsed by the keyring. */
   readonly secretKey: string | undefined;
+  /** Delays before each retry of a failed callback, in ms (its length is the number of retries). */
+  readonly callbackRetryScheduleMs: readonly number[];
 }
 
 /** A bad environment value: start-up stops with this one line. */
@@ -56,7 +60,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): WardenC
     rateLimitBurst: int(env, 'WARDEN_RATE_LIMIT_BURST', 200, 1, 10_000_000),
     sqliteSync: oneOf(env, 'WARDEN_SQLITE_SYNC', ['full', 'normal'] as const, 'full'),
     maxItemsPerRequest: int(env, 'WARDEN_MAX_ITEMS_PER_REQUEST', 1000, 1, 100_000),
+    mediaTimeoutMs: int(env, 'WARDEN_MEDIA_TIMEOUT_MS', 10_000, 100, 600_000),
     secretKey: str(env, 'WARDEN_SECRET_KEY'),
+    callbackRetryScheduleMs: durationList(env, 'WARDEN_CALLBACK_RETRY_SCHEDULE', '10s,1m,5m,30m,2h', 5),
   };
 }
 
@@ -96,6 +102,23 @@ function url(env: Env, name: string, protocols: readonly string[]): string | und
     throw new ConfigError(name, `must use one of the schemes ${protocols.map((p) => p + '//').join(', ')}`);
   }
   return raw;
+}
+
+const DURATION_UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** `10s,1m,5m`: one to `maxEntries` positive durations in ms, s, m or h, each at most a day. */
+function durationList(env: Env, name: string, fallback: string, maxEntries: number): number[] {
+  const raw = str(env, name) ?? fallback;
+  const entries = raw.split(',').map((e) => e.trim());
+  if (entries.length > maxEntries) throw new ConfigError(name, `has at most ${maxEntries} entries, got ${entries.length}`);
+  return entries.map((entry) => {
+    const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(entry);
+    const ms = match ? Math.round(Number(match[1]) * DURATION_UNITS[match[2]!]!) : NaN;
+    if (!(ms >= 1 && ms <= 86_400_000)) {
+      throw new ConfigError(name, `has an invalid duration "${entry}" (expected e.g. 500ms, 10s, 5m or 2h, at most 24h)`);
+    }
+    return ms;
+  });
 }
 
 function cidrList(env: Env, name: string): string[] {

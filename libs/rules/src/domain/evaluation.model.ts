@@ -18,7 +18,21 @@ export interface EvaluatedItem {
   readonly data: { readonly [field: string]: unknown };
   /** The creator ItemIdentifier from the `creator` role (the item itself for USER items). */
   readonly creator: { id: string; typeId: string } | null;
+  /** The item's version (0 for the first submission). */
+  readonly version?: number;
 }
+
+/** What fetching and hashing one media URL of an item gave (recorded once per item version). */
+export type MediaResult =
+  | {
+      readonly ok: true;
+      readonly url: string;
+      readonly pdq: string;
+      readonly quality: number;
+      readonly md5: string;
+      readonly sha256: string;
+    }
+  | { readonly ok: false; readonly url: string; readonly reason: string };
 
 /** What a signal may use besides its input and args; each is injected by the runtime. */
 export interface SignalContext {
@@ -30,6 +44,8 @@ export interface SignalContext {
   /** POSTs JSON through the guarded outbound client; resolves with the parsed JSON body. */
   readonly postJson: (url: string, body: unknown, timeoutMs: number) => Promise<unknown>;
   readonly now: () => Date;
+  /** The hashes of an image URL of this item, when it was fetched (undefined: not fetched). */
+  readonly media?: (url: string) => MediaResult | undefined;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import type { ItemTypeDefinition, RuleDefinition } from '../../../catalog/src/index.js';
 import { type EventStore, stampEvents, WrongExpectedRevisionError } from '../../../eventstore/src/index.js';
 import {
@@ -24,7 +24,8 @@ import type {
   ReviewEnqueueRequested,
   RuleResult,
 } from '../domain/evaluation.events.js';
-import type { ConditionRecord, EvaluatedItem, SignalContext } from '../domain/evaluation.model.js';
+import type { ConditionRecord, EvaluatedItem, MediaResult, SignalContext } from '../domain/evaluation.model.js';
+import { imageUrls, MEDIA_HASHER, type MediaHasher } from './media-hasher.js';
 import { evaluationStream } from '../domain/evaluation.streams.js';
 import { collectActions, publishes, rulesFor } from '../domain/rule-selection.js';
 import { SignalMemo } from '../domain/signal-memo.js';
@@ -38,6 +39,8 @@ export interface ItemToEvaluate {
   readonly data: { [field: string]: unknown };
   readonly creator: ItemIdentifier | null;
   readonly subject: string;
+  /** The legacy endpoint skips image hashing. */
+  readonly source?: 'items' | 'content';
 }
 
 export interface EvaluationOptions {
@@ -89,6 +92,7 @@ export class ItemEvaluator {
     @Inject(GUARDED_HTTP_CLIENT) private readonly http: GuardedHttpClient,
     private readonly snapshots: CatalogSnapshots,
     private readonly caps: DailyActionCap,
+    @Optional() @Inject(MEDIA_HASHER) private readonly media?: MediaHasher,
   ) {}
 
   /** Evaluates and records, unless this version was already evaluated; returns the record. */
@@ -138,7 +142,7 @@ export class ItemEvaluator {
     const data = event.data as unknown as ItemSubmitted['data'];
     return this.prepare(
       { orgId: event.metadata.orgId, correlationId: event.metadata.correlationId, causationId: event.id, actor: 'rules-engine' },
-      { id: data.itemId, typeId: data.typeId, data: data.data, creator: data.creator, subject: data.subject },
+      { id: data.itemId, typeId: data.typeId, data: data.data, creator: data.creator, subject: data.subject, source: data.source },
       event.revision,
       { environment: 'LIVE' },
     );
@@ -173,7 +177,8 @@ export class ItemEvaluator {
   ): Promise<ItemEvaluated['data']> {
     const now = this.clock.now();
     const rules = options.rules ?? rulesFor(snapshot.rules, item.typeId, now);
-    const ctx = this.signalContext(context.orgId, item, itemType, snapshot);
+    const media = await this.hashMedia(context, item, itemType, version);
+    const ctx = this.signalContext(context.orgId, item, itemType, snapshot, version, media);
     const results: RuleResult[] = await Promise.all(
       rules.map(async (rule) => {
         const set = await evaluateConditionSet(rule.conditionSet, ctx, { registry: this.registry, memo: this.memo });
@@ -264,9 +269,31 @@ export class ItemEvaluator {
     };
   }
 
-  private signalContext(orgId: string, item: ItemToEvaluate, itemType: ItemTypeDefinition, snapshot: CatalogSnapshot): SignalContext {
-    const evaluated: EvaluatedItem = { orgId, id: item.id, typeId: item.typeId, itemType, data: item.data, creator: item.creator };
+  /** Fetches and hashes the item's images once per version, before any image signal needs them. */
+  private async hashMedia(
+    context: CommandContext,
+    item: ItemToEvaluate,
+    itemType: ItemTypeDefinition,
+    version: number,
+  ): Promise<ReadonlyMap<string, MediaResult>> {
+    if (!this.media || item.source === 'content') return new Map();
+    const urls = imageUrls(item.data, itemType.fields.filter((f) => f.type === 'IMAGE').map((f) => f.name));
+    if (urls.length === 0) return new Map();
+    const results = await this.media.hashItemMedia(context, item, version, urls);
+    return new Map(results.map((r) => [r.url, r] as const));
+  }
+
+  private signalContext(
+    orgId: string,
+    item: ItemToEvaluate,
+    itemType: ItemTypeDefinition,
+    snapshot: CatalogSnapshot,
+    version: number,
+    media: ReadonlyMap<string, MediaResult>,
+  ): SignalContext {
+    const evaluated: EvaluatedItem = { orgId, id: item.id, typeId: item.typeId, itemType, data: item.data, creator: item.creator, version };
     return {
+      media: (url) => media.get(url),
       orgId,
       item: evaluated,
       textBank: (bankId) => snapshot.textBanks.get(bankId),

@@ -27,7 +27,7 @@ export class BacktestRuleHandler implements ICommandHandler<BacktestRuleCommand>
       const data = event.data as unknown as ItemSubmitted['data'];
       const result = await this.evaluator.dryRun(
         command.context,
-        { id: data.itemId, typeId: data.typeId, data: data.data, creator: data.creator, subject: data.subject },
+        { id: data.itemId, typeId: data.typeId, data: data.data, creator: data.creator, subject: data.subject, source: data.source },
         event.revision,
         [rule],
       );

@@ -33,7 +33,7 @@ export class RetroactRuleHandler implements ICommandHandler<RetroactRuleCommand>
       const data = event.data as unknown as ItemSubmitted['data'];
       const result = await this.evaluator.run(
         { ...command.context, causationId: event.id },
-        { id: data.itemId, typeId: data.typeId, data: data.data, creator: data.creator, subject: data.subject },
+        { id: data.itemId, typeId: data.typeId, data: data.data, creator: data.creator, subject: data.subject, source: data.source },
         event.revision,
         { environment: 'RETROACTION', rules: [rule] },
       );

@@ -1,0 +1,52 @@
+import { readFileSync } from 'node:fs';
+import type { INestApplicationContext } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { hashImage, ImportBankHashesCommand } from '../../../../libs/hashing/src/index.js';
+import { GuardedHttpClient, ProjectionHost, type WardenConfig } from '../../../../libs/platform/src/index.js';
+
+type Out = (line: string) => void;
+
+/**
+ * `hash <file-or-url>...`: one CSV line per input, `<pdq>,<quality>,<md5>,<sha256>,<input>`.
+ * Local files need no server; URLs go through the guarded client like the worker's fetches.
+ */
+export async function runHashCommand(inputs: string[], config: WardenConfig, out: Out): Promise<number> {
+  const http = new GuardedHttpClient({ allowlist: config.outboundAllowlist });
+  let failed = 0;
+  try {
+    for (const input of inputs) {
+      try {
+        const bytes = /^https?:\/\//i.test(input) ? await download(http, input) : readFileSync(input);
+        const h = await hashImage(bytes);
+        out(`${h.pdq},${h.quality},${h.md5},${h.sha256},${input}`);
+      } catch (error) {
+        failed++;
+        process.stderr.write(`${input}: ${error instanceof Error ? error.message : String(error)}\n`);
+      }
+    }
+  } finally {
+    await http.close();
+  }
+  return failed === 0 ? 0 : 1;
+}
+
+async function download(http: GuardedHttpClient, url: string): Promise<Buffer> {
+  const res = await http.request({ method: 'GET', url, maxBytes: 20 * 1024 * 1024 });
+  if (res.status < 200 || res.status >= 300) throw new Error(`HTTP ${res.status}`);
+  return res.body;
+}
+
+/** `bank import --org O --bank B <file>`: adds hashes to a configured bank. */
+export async function runBankImport(
+  options: { org: string; bank: string; file: string },
+  app: INestApplicationContext,
+  out: Out,
+  context: { orgId: string; correlationId: string; actor: string },
+): Promise<number> {
+  await app.get(ProjectionHost).catchUp('catalog');
+  const report = await app.get(CommandBus).execute(new ImportBankHashesCommand(options.bank, readFileSync(options.file, 'utf8'), context));
+  out(
+    `Imported ${report.added} hash(es) into bank ${report.bankId} (${report.alreadyPresent} already present) as ${report.events} event(s)`,
+  );
+  return 0;
+}

@@ -1,0 +1,85 @@
+import type { CallbackItem, CallbackPolicy, CallbackRule, ItemIdentifier, JsonBody, ReportRecord } from './callback-body.model.js';
+
+/** What the action callback (interface-spec 6.2) was triggered by, with what each trigger knows. */
+export type ActionCallbackTrigger = RuleTrigger | DecisionTrigger | StrikeThresholdTrigger;
+
+interface TriggerBase {
+  item: CallbackItem;
+  action: { id: string };
+  /** The action's configured body (Body in the action form). */
+  actionBody: JsonBody;
+  /** The user concerned: the item itself for USER items, the author for CONTENT items. */
+  creator: ItemIdentifier | null;
+  /** Cumulative strikes after this action; absent until strikes are counted. */
+  userStrikeCount?: number | null;
+}
+
+/** An automated rule published the action. */
+export interface RuleTrigger extends TriggerBase {
+  kind: 'rule';
+  policies: readonly CallbackPolicy[];
+  rules: readonly CallbackRule[];
+}
+
+/** A moderator's decision (review console or decision API) triggered the action. */
+export interface DecisionTrigger extends TriggerBase {
+  kind: 'decision';
+  policies: readonly CallbackPolicy[];
+  /** Empty for manual review and bulk actioning. */
+  rules?: readonly CallbackRule[];
+  actorEmail: string;
+  actorNote?: string | null;
+  /** Values the moderator filled in for the action's parameters. */
+  parameters?: JsonBody;
+  decisionReason?: string | null;
+  /** Reports of a reported item; null or absent when the item was not reported. */
+  reportHistory?: readonly ReportRecord[] | null;
+}
+
+/** The user's cumulative strikes crossed a configured threshold. */
+export interface StrikeThresholdTrigger extends TriggerBase {
+  kind: 'strike-threshold';
+}
+
+/** The body of interface-spec 6.2, fields in the spec's order; optional ones only when they apply. */
+export interface ActionCallbackBody {
+  item: CallbackItem;
+  action: { id: string };
+  policies: CallbackPolicy[];
+  rules: CallbackRule[];
+  custom: JsonBody;
+  actorEmail?: string;
+  actorNote?: string;
+  creator?: ItemIdentifier;
+  decisionReason?: string;
+  userStrikeCount?: number;
+}
+
+export function buildActionCallbackBody(trigger: ActionCallbackTrigger): ActionCallbackBody {
+  const decision = trigger.kind === 'decision' ? trigger : undefined;
+  const reason = present(decision?.decisionReason);
+  const note = present(decision?.actorNote);
+  const body: ActionCallbackBody = {
+    item: { id: trigger.item.id, typeId: trigger.item.typeId, typeName: trigger.item.typeName },
+    action: { id: trigger.action.id },
+    // A strike-threshold callback never names policies or rules, whatever the caller holds.
+    policies: trigger.kind === 'strike-threshold' ? [] : trigger.policies.map((p) => ({ id: p.id, name: p.name, penalty: p.penalty })),
+    rules: trigger.kind === 'rule' || decision ? (trigger.rules ?? []).map((r) => ({ id: r.id, name: r.name })) : [],
+    custom: {
+      ...trigger.actionBody,
+      ...(decision?.parameters ?? {}),
+      ...(reason !== undefined ? { reason } : {}),
+      ...(decision?.reportHistory ? { reportHistory: decision.reportHistory.map((r) => ({ reason: r.reason, reporter: r.reporter })) } : {}),
+    },
+  };
+  if (decision) body.actorEmail = decision.actorEmail;
+  if (note !== undefined) body.actorNote = note;
+  if (trigger.creator) body.creator = { id: trigger.creator.id, typeId: trigger.creator.typeId };
+  if (reason !== undefined) body.decisionReason = reason;
+  if (typeof trigger.userStrikeCount === 'number') body.userStrikeCount = trigger.userStrikeCount;
+  return body;
+}
+
+/** "Omitted when none": null, absent and blank texts all count as none. */
+const present = (text: string | null | undefined): string | undefined =>
+  text === null || text === undefined || text.trim() === '' ? undefined : text;

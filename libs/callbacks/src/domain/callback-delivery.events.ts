@@ -1,0 +1,96 @@
+import type { DomainEvent } from '../../../kernel/src/index.js';
+import type { JsonBody } from './callback-body.model.js';
+
+/** A header value sealed under the keyring (the shape of the platform's SealedSecret). */
+export interface SealedValue {
+  readonly kid: string;
+  readonly iv: string;
+  readonly ct: string;
+  readonly tag: string;
+}
+
+/** Where a callback goes: the configured URL and headers, header values sealed. */
+export interface CallbackDestination {
+  url: string;
+  headers: { [name: string]: SealedValue };
+}
+
+export type CallbackKind = 'action' | 'appeal';
+export type CallbackTriggerKind = 'rule' | 'decision' | 'strike-threshold' | 'appeal-decision';
+
+export type CallbackDeliveryRequested = DomainEvent<
+  'CallbackDeliveryRequested',
+  {
+    deliveryId: string;
+    kind: CallbackKind;
+    trigger: CallbackTriggerKind;
+    actionId: string | null;
+    appealId: string | null;
+    item: { id: string; typeId: string };
+    /** Null when nothing is configured to send it to: the delivery is dead-lettered at once. */
+    destination: CallbackDestination | null;
+    /** The exact body sent, serialized with JSON.stringify (key order as here). */
+    body: JsonBody;
+    /** Personal-data subject whose key seals `body` when it carries what users wrote. */
+    subject: string | null;
+    requestedAt: string;
+    nextAttemptAt: string;
+  }
+>;
+
+export type CallbackAttemptFailed = DomainEvent<
+  'CallbackAttemptFailed',
+  {
+    deliveryId: string;
+    cycle: number;
+    /** 1 for the first attempt of the cycle. */
+    attempt: number;
+    /** The receiver's status; null when no response came (network error, timeout, signing). */
+    status: number | null;
+    error: string;
+    durationMs: number;
+    retryAfterMs: number | null;
+    attemptedAt: string;
+    /** Null when this was the last attempt (a CallbackDeadLettered follows). */
+    nextAttemptAt: string | null;
+  }
+>;
+
+export type CallbackDelivered = DomainEvent<
+  'CallbackDelivered',
+  { deliveryId: string; cycle: number; attempt: number; status: number; durationMs: number; deliveredAt: string }
+>;
+
+export type CallbackDeadLettered = DomainEvent<
+  'CallbackDeadLettered',
+  { deliveryId: string; cycle: number; attempts: number; reason: string; deadLetteredAt: string }
+>;
+
+/** An operator asked for a fresh attempt cycle (same delivery id, same body). */
+export type CallbackRedeliveryRequested = DomainEvent<
+  'CallbackRedeliveryRequested',
+  {
+    deliveryId: string;
+    cycle: number;
+    /** The destination as configured now, when it changed since the request; else null. */
+    destination: CallbackDestination | null;
+    requestedBy: string;
+    requestedAt: string;
+    nextAttemptAt: string;
+  }
+>;
+
+export type CallbackDeliveryEvent =
+  | CallbackDeliveryRequested
+  | CallbackAttemptFailed
+  | CallbackDelivered
+  | CallbackDeadLettered
+  | CallbackRedeliveryRequested;
+
+export const CALLBACK_DELIVERY_EVENT_TYPES: ReadonlyArray<CallbackDeliveryEvent['type']> = [
+  'CallbackDeliveryRequested',
+  'CallbackAttemptFailed',
+  'CallbackDelivered',
+  'CallbackDeadLettered',
+  'CallbackRedeliveryRequested',
+];

@@ -1,0 +1,135 @@
+import { createHash, createPrivateKey, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { type Clock, type CommandContext, randomIds } from '../../../kernel/src/index.js';
+import { AggregateStore, CLOCK, KEYRING, type Keyring } from '../../../platform/src/index.js';
+import { signingKeyStream } from '../domain/callbacks.streams.js';
+import {
+  activeKey,
+  type NewSigningKey,
+  publishedKeys,
+  type SigningKeyRecord,
+  signingKeysDecider,
+  type SigningKeysState,
+} from '../domain/signing-key.decider.js';
+
+/** A public key as a JWK (RFC 8037). */
+export interface SigningJwk {
+  kty: 'OKP';
+  crv: 'Ed25519';
+  kid: string;
+  x: string;
+}
+
+export interface Signer {
+  readonly kid: string;
+  sign(payload: Buffer): Buffer;
+}
+
+/** How long a process signs with the key it loaded before looking for a rotation by another process. */
+const ACTIVE_KEY_TTL_MS = 1000;
+
+/**
+ * Each organization's Ed25519 signing keys: created on first need, rotated and retired by the
+ * operator, private halves sealed under the keyring in the log.
+ */
+@Injectable()
+export class SigningKeys {
+  private readonly active = new Map<string, { signer: Signer; loadedAt: number }>();
+  private readonly loading = new Map<string, Promise<Signer>>();
+  private readonly privateKeys = new Map<string, KeyObject>();
+
+  constructor(
+    private readonly aggregates: AggregateStore,
+    @Inject(KEYRING) private readonly keyring: Keyring,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  /** The key that signs the organization's callbacks now (creating the first one). */
+  async signer(orgId: string): Promise<Signer> {
+    const cached = this.active.get(orgId);
+    if (cached && Date.now() - cached.loadedAt < ACTIVE_KEY_TTL_MS) return cached.signer;
+    let pending = this.loading.get(orgId);
+    if (!pending) {
+      pending = this.loadSigner(orgId).finally(() => this.loading.delete(orgId));
+      this.loading.set(orgId, pending);
+    }
+    return pending;
+  }
+
+  /** The JWKS receivers verify with: the active key first, then rotated keys not yet retired. */
+  async jwks(orgId: string): Promise<{ keys: SigningJwk[] }> {
+    const state = await this.ensured(orgId);
+    return { keys: publishedKeys(state).map((k) => toJwk(k)) };
+  }
+
+  async list(orgId: string): Promise<SigningKeyRecord[]> {
+    return (await this.aggregates.load(signingKeyStream(orgId), signingKeysDecider)).state.keys;
+  }
+
+  async rotate(orgId: string, context: CommandContext): Promise<{ kid: string; replaced: string | null }> {
+    const { events } = await this.aggregates.handle(
+      signingKeyStream(orgId),
+      signingKeysDecider,
+      { type: 'RotateSigningKey', key: this.newKey() },
+      context,
+    );
+    this.active.delete(orgId);
+    const created = events.find((e) => e.type === 'SigningKeyCreated')!;
+    return { kid: created.data.kid, replaced: created.data.replaces };
+  }
+
+  async retire(orgId: string, kid: string, context: CommandContext): Promise<boolean> {
+    const { events } = await this.aggregates.handle(
+      signingKeyStream(orgId),
+      signingKeysDecider,
+      { type: 'RetireSigningKey', kid, at: this.clock.now().toISOString() },
+      context,
+    );
+    return events.length > 0;
+  }
+
+  private async loadSigner(orgId: string): Promise<Signer> {
+    const key = activeKey(await this.ensured(orgId))!;
+    const signer: Signer = { kid: key.kid, sign: (payload) => sign(null, payload, this.privateKey(key)) };
+    this.active.set(orgId, { signer, loadedAt: Date.now() });
+    return signer;
+  }
+
+  private async ensured(orgId: string): Promise<SigningKeysState> {
+    const stream = signingKeyStream(orgId);
+    const { state } = await this.aggregates.load(stream, signingKeysDecider);
+    if (activeKey(state)) return state;
+    const context: CommandContext = { orgId, correlationId: randomIds.uuid(), actor: 'callbacks' };
+    await this.aggregates.handle(stream, signingKeysDecider, { type: 'EnsureSigningKey', key: this.newKey() }, context);
+    return (await this.aggregates.load(stream, signingKeysDecider)).state;
+  }
+
+  private newKey(): NewSigningKey {
+    const jwk = generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' });
+    const x = jwk.x!;
+    return {
+      kid: thumbprint(x),
+      algorithm: 'Ed25519',
+      x,
+      d: this.keyring.seal(jwk.d!),
+      createdAt: this.clock.now().toISOString(),
+    };
+  }
+
+  private privateKey(key: SigningKeyRecord): KeyObject {
+    let object = this.privateKeys.get(key.kid);
+    if (!object) {
+      const d = this.keyring.open(key.d);
+      object = createPrivateKey({ key: { kty: 'OKP', crv: 'Ed25519', x: key.x, d }, format: 'jwk' });
+      this.privateKeys.set(key.kid, object);
+    }
+    return object;
+  }
+}
+
+const toJwk = (k: SigningKeyRecord): SigningJwk => ({ kty: 'OKP', crv: 'Ed25519', kid: k.kid, x: k.x });
+
+/** RFC 7638 JWK thumbprint: the key id is derived from the public key itself. */
+export function thumbprint(x: string): string {
+  return createHash('sha256').update(JSON.stringify({ crv: 'Ed25519', kty: 'OKP', x })).digest('base64url');
+}

@@ -1,0 +1,28 @@
+import type { HashType } from '../../../../catalog/src/index.js';
+
+const LENGTH: Record<HashType, number> = { PDQ: 64, SHA256: 64, MD5: 32 };
+
+/**
+ * One hex hash per line; blank lines and `#` comments are skipped. Every bad line is reported
+ * with its number, and then nothing is imported.
+ */
+export function parseHashLines(text: string, hashType: HashType): { hashes: string[]; problems: string[] } {
+  const hex = new RegExp(`^[0-9a-fA-F]{${LENGTH[hashType]}}$`);
+  const hashes: string[] = [];
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  text.split(/\r?\n/).forEach((raw, i) => {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) return;
+    if (!hex.test(line)) {
+      problems.push(`line ${i + 1}: "${line.slice(0, 80)}" is not a ${LENGTH[hashType]}-character hex ${hashType} hash`);
+      return;
+    }
+    const h = line.toLowerCase();
+    if (!seen.has(h)) {
+      seen.add(h);
+      hashes.push(h);
+    }
+  });
+  return { hashes, problems };
+}

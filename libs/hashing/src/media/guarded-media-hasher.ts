@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { type EventStore, stampEvents, WrongExpectedRevisionError } from '../../../eventstore/src/index.js';
+import { type Clock, type CommandContext, deterministicId, DomainError, type IdGenerator, streamName } from '../../../kernel/src/index.js';
+import {
+  CLOCK,
+  EVENT_STORE,
+  GUARDED_HTTP_CLIENT,
+  type GuardedHttpClient,
+  ID_GENERATOR,
+  OutboundError,
+  WARDEN_CONFIG,
+  type WardenConfig,
+} from '../../../platform/src/index.js';
+import type { MediaHasher, MediaResult } from '../../../rules/src/index.js';
+import { hashImage } from '../image-hashes.js';
+import type { MediaHashed } from './media.events.js';
+
+/** Media limits (spec 1.9, DESIGN.md section 6): 20 MiB, 3 redirects, 50 megapixels. */
+const MAX_BYTES = 20 * 1024 * 1024;
+const LIMIT_INPUT_PIXELS = 50_000_000;
+
+const mediaStream = (orgId: string, item: { id: string; typeId: string }, version: number, url: string) =>
+  streamName('item_media', orgId, item.typeId, item.id, String(version), createHash('sha256').update(url).digest('hex').slice(0, 32));
+
+/**
+ * Fetches each image URL of an item version once, with an unauthenticated GET through the guarded
+ * client, hashes it (PDQ, MD5, SHA-256) and records the result as an event. A re-run (crash,
+ * retroaction) reads the recorded result instead of fetching again. Failures are results too.
+ */
+@Injectable()
+export class GuardedMediaHasher implements MediaHasher {
+  private readonly logger = new Logger('media');
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(GUARDED_HTTP_CLIENT) private readonly http: GuardedHttpClient,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    @Inject(WARDEN_CONFIG) private readonly config: WardenConfig,
+  ) {}
+
+  hashItemMedia(
+    context: CommandContext,
+    item: { id: string; typeId: string },
+    version: number,
+    urls: readonly string[],
+  ): Promise<MediaResult[]> {
+    return Promise.all([...new Set(urls)].map((url) => this.hashOne(context, item, version, url)));
+  }
+
+  private async hashOne(context: CommandContext, item: { id: string; typeId: string }, version: number, url: string): Promise<MediaResult> {
+    const stream = mediaStream(context.orgId, item, version, url);
+    const recorded = await this.recorded(stream);
+    if (recorded) return recorded;
+    const result = await this.fetchAndHash(url);
+    if (!result.ok) this.logger.log({ msg: 'media not hashed', url, reason: result.reason });
+    const event: MediaHashed = { type: 'MediaHashed', data: { item, version, result } };
+    try {
+      await this.events.append(
+        stream,
+        stampEvents([event], context, { clock: this.clock, ids: this.ids }, () => deterministicId('media', stream)),
+        'no_stream',
+      );
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevisionError)) throw error;
+      return (await this.recorded(stream)) ?? result;
+    }
+    return result;
+  }
+
+  private async recorded(stream: string): Promise<MediaResult | undefined> {
+    const [event] = await this.events.readStream(stream, { maxCount: 1 });
+    return event ? (event.data as unknown as MediaHashed['data']).result : undefined;
+  }
+
+  private async fetchAndHash(url: string): Promise<MediaResult> {
+    let body: Buffer;
+    try {
+      // Unauthenticated: no cookies, no credentials, no customer headers (spec 1.9).
+      const res = await this.http.request({ method: 'GET', url, timeoutMs: this.config.mediaTimeoutMs, maxBytes: MAX_BYTES, maxRedirects: 3 });
+      if (res.status < 200 || res.status >= 300) return { ok: false, url, reason: `http-${res.status}` };
+      body = res.body;
+    } catch (error) {
+      return { ok: false, url, reason: error instanceof OutboundError ? error.reason : 'network' };
+    }
+    try {
+      const h = await hashImage(body, { limitInputPixels: LIMIT_INPUT_PIXELS });
+      return { ok: true, url, pdq: h.pdq, quality: h.quality, md5: h.md5, sha256: h.sha256 };
+    } catch (error) {
+      const reason =
+        error instanceof DomainError ? (error.kind === 'payload-too-large' ? 'too-many-pixels' : 'not-an-image') : 'decode-failed';
+      return { ok: false, url, reason };
+    }
+  }
+}
