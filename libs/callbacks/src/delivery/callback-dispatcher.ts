@@ -1,0 +1,316 @@
+import { performance } from 'node:perf_hooks';
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Counter } from 'prom-client';
+import { type EventStore, stampEvents, WrongExpectedRevisionError } from '../../../eventstore/src/index.js';
+import { type Clock, DomainError, deterministicId, type IdGenerator } from '../../../kernel/src/index.js';
+import {
+  CLOCK,
+  EVENT_STORE,
+  GUARDED_HTTP_CLIENT,
+  type GuardedHttpClient,
+  ID_GENERATOR,
+  KEYRING,
+  type Keyring,
+  Metrics,
+  OutboundError,
+  WARDEN_CONFIG,
+  type WardenConfig,
+} from '../../../platform/src/index.js';
+import {
+  type AttemptOutcome,
+  type CallbackDeliveryCommand,
+  callbackDeliveryDecider,
+  type CallbackDeliveryState,
+} from '../domain/callback-delivery.decider.js';
+import type { CallbackDeliveryEvent, CallbackDestination } from '../domain/callback-delivery.events.js';
+import { DELIVERY_ID_HEADER, formatSignatureHeader, SIGNATURE_HEADER, signedPayload } from '../domain/callback-signature.js';
+import { deliveryStream } from '../domain/callbacks.streams.js';
+import { parseRetryAfterMs } from '../domain/retry-backoff.js';
+import { SigningKeys } from '../signing/signing-keys.js';
+import { DeliveryTimers } from './delivery-timers.js';
+import { DestinationLimiter } from './destination-limiter.js';
+
+export interface DeliveryKey {
+  readonly orgId: string;
+  readonly deliveryId: string;
+}
+
+/** Tuning of delivery; the defaults are the documented behaviour. */
+export interface CallbackDeliveryOptions {
+  /** Whole attempt, connect to last response byte. */
+  readonly attemptTimeoutMs: number;
+  readonly perDestinationConcurrency: number;
+  /** A longer response body makes the attempt fail (the body itself is never used). */
+  readonly responseLimitBytes: number;
+}
+
+export const CALLBACK_DELIVERY_OPTIONS = Symbol('CallbackDeliveryOptions');
+export const DEFAULT_DELIVERY_OPTIONS: CallbackDeliveryOptions = {
+  attemptTimeoutMs: 10_000,
+  perDestinationConcurrency: 16,
+  responseLimitBytes: 1024 * 1024,
+};
+
+interface Known {
+  state: CallbackDeliveryState;
+  /** Revision of the last event of the delivery's stream that `state` includes. */
+  revision: number;
+}
+
+/** Finished deliveries remembered, so that late echoes of their own events are not re-checked. */
+const FINISHED_MEMORY = 100_000;
+/** Due within this: attempt now rather than set a timer. */
+const DUE_SLACK_MS = 5;
+
+/**
+ * Sends callbacks (worker role). The log is the truth: each delivery's stream says what is due
+ * when; timers only wake the process at that time, and every attempt is decided against the
+ * stream's state with its expected revision, so a stale timer, a redelivery by the CLI or a second
+ * worker can at worst cause one more (signed, same delivery id) request, never a lost one.
+ */
+@Injectable()
+export class CallbackDispatcher implements OnApplicationShutdown {
+  private readonly logger = new Logger('callbacks');
+  private readonly timers = new DeliveryTimers<DeliveryKey>((key) => this.run(key));
+  private readonly limiter: DestinationLimiter;
+  private readonly known = new Map<string, Known>();
+  private readonly finished = new Map<string, number>();
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly attempts: Counter<'outcome'>;
+  private started = false;
+  private stopping = false;
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    @Inject(KEYRING) private readonly keyring: Keyring,
+    @Inject(GUARDED_HTTP_CLIENT) private readonly http: GuardedHttpClient,
+    @Inject(WARDEN_CONFIG) private readonly config: WardenConfig,
+    @Inject(CALLBACK_DELIVERY_OPTIONS) private readonly options: CallbackDeliveryOptions,
+    private readonly signingKeys: SigningKeys,
+    metrics: Metrics,
+  ) {
+    this.limiter = new DestinationLimiter(options.perDestinationConcurrency);
+    this.attempts = new Counter({
+      name: 'warden_callback_attempts_total',
+      help: 'Callback delivery attempts by outcome (delivered, failed, dead-lettered)',
+      labelNames: ['outcome'] as const,
+      registers: [metrics.registry],
+    });
+  }
+
+  /** Only a delivering process (worker, all) starts; elsewhere scheduling is a no-op. */
+  start(): void {
+    this.started = true;
+  }
+
+  get delivering(): boolean {
+    return this.started && !this.stopping;
+  }
+
+  /** A delivery is due at `at`, as an event at `revision` of its stream (if known) says. */
+  schedule(key: DeliveryKey, at: string, revision?: number): void {
+    if (!this.delivering) return;
+    const id = deliveryStream(key.orgId, key.deliveryId);
+    if (revision !== undefined) {
+      const finishedAt = this.finished.get(id);
+      if (finishedAt !== undefined && finishedAt >= revision) return;
+      const known = this.known.get(id);
+      if (known && known.revision >= revision) return;
+      if (known) this.known.delete(id);
+    }
+    this.timers.schedule(id, key, Date.parse(at));
+  }
+
+  /** The requester just appended the delivery's stream up to `revision`: no need to read it back. */
+  accept(key: DeliveryKey, state: CallbackDeliveryState, revision: number): void {
+    if (!this.delivering) return;
+    const id = deliveryStream(key.orgId, key.deliveryId);
+    if (state.status !== 'pending' && state.status !== 'failed') {
+      this.finish(id, revision);
+      return;
+    }
+    this.known.set(id, { state, revision });
+    this.timers.schedule(id, key, Date.parse(state.nextAttemptAt!));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    this.timers.stop();
+    // Attempts cut short by the shutdown are not recorded: they stay due and run after a restart.
+    const settle = Promise.allSettled([...this.inFlight.values()]);
+    await Promise.race([settle, new Promise((r) => setTimeout(r, 5000).unref())]);
+  }
+
+  private run(key: DeliveryKey): void {
+    const id = deliveryStream(key.orgId, key.deliveryId);
+    if (this.inFlight.has(id) || this.stopping) return;
+    const run = this.runOnce(id, key)
+      .catch((error: unknown) => {
+        this.known.delete(id);
+        this.logger.error({ msg: 'callback delivery failed to run; retrying', deliveryId: key.deliveryId, error: String(error) });
+        this.timers.schedule(id, key, Date.now() + 1000);
+      })
+      .finally(() => this.inFlight.delete(id));
+    this.inFlight.set(id, run);
+  }
+
+  private async runOnce(id: string, key: DeliveryKey): Promise<void> {
+    const entry = this.known.get(id) ?? (await this.load(id));
+    if (!entry) return;
+    const { state } = entry;
+    if (state.status !== 'pending' && state.status !== 'failed') {
+      this.finish(id, entry.revision);
+      return;
+    }
+    const due = Date.parse(state.nextAttemptAt!);
+    if (due > this.clock.now().getTime() + DUE_SLACK_MS) {
+      this.known.set(id, entry);
+      this.timers.schedule(id, key, due);
+      return;
+    }
+    if (state.request!.body === null) {
+      // The subject's personal data was erased: there is nothing left to send.
+      await this.record(id, key, entry, {
+        type: 'GiveUp',
+        cycle: state.cycle,
+        at: this.clock.now().toISOString(),
+        reason: "The callback's personal data was erased",
+      });
+      return;
+    }
+    const destination = state.destination!;
+    const outcome = await this.limiter.run(originOf(destination.url), () => this.attempt(key, state, destination));
+    if (outcome === undefined) return;
+    await this.record(id, key, entry, {
+      type: 'RecordAttempt',
+      cycle: state.cycle,
+      attempt: state.attempts + 1,
+      at: this.clock.now().toISOString(),
+      outcome,
+      schedule: this.config.callbackRetryScheduleMs,
+      random: Math.random(),
+    });
+  }
+
+  /** One signed POST; undefined when the process is stopping (nothing to record). */
+  private async attempt(key: DeliveryKey, state: CallbackDeliveryState, destination: CallbackDestination): Promise<AttemptOutcome | undefined> {
+    if (this.stopping) return undefined;
+    const started = performance.now();
+    const failed = (error: string, status: number | null = null, retryAfterMs: number | null = null): AttemptOutcome => ({
+      ok: false,
+      status,
+      error,
+      durationMs: Math.round(performance.now() - started),
+      retryAfterMs,
+    });
+    const rawBody = JSON.stringify(state.request!.body);
+    const headers: Record<string, string> = {};
+    try {
+      for (const [name, sealed] of Object.entries(destination.headers)) headers[name.toLowerCase()] = this.keyring.open(sealed);
+    } catch {
+      return failed('The configured callback headers could not be decrypted (is WARDEN_SECRET_KEY complete?)');
+    }
+    try {
+      const signer = await this.signingKeys.signer(key.orgId);
+      const t = Math.floor(this.clock.now().getTime() / 1000);
+      headers[SIGNATURE_HEADER.toLowerCase()] = formatSignatureHeader(t, signer.kid, signer.sign(signedPayload(t, key.deliveryId, rawBody)));
+    } catch (error) {
+      return failed(`Signing failed, nothing was sent: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    headers[DELIVERY_ID_HEADER.toLowerCase()] = key.deliveryId;
+    headers['content-type'] = 'application/json';
+    try {
+      const res = await this.http.request({
+        method: 'POST',
+        url: destination.url,
+        headers,
+        body: rawBody,
+        timeoutMs: this.options.attemptTimeoutMs,
+        maxBytes: this.options.responseLimitBytes,
+        maxRedirects: 0,
+      });
+      if (res.status >= 200 && res.status < 300) {
+        return { ok: true, status: res.status, durationMs: Math.round(performance.now() - started) };
+      }
+      return failed(`The receiver answered ${res.status}`, res.status, parseRetryAfterMs(res.headers['retry-after'], this.clock.now()));
+    } catch (error) {
+      if (this.stopping) return undefined;
+      return failed(error instanceof OutboundError ? error.message : 'Outbound request failed');
+    }
+  }
+
+  private async record(id: string, key: DeliveryKey, entry: Known, command: CallbackDeliveryCommand): Promise<void> {
+    let decided: CallbackDeliveryEvent[];
+    try {
+      decided = callbackDeliveryDecider.decide(command, entry.state);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      return this.reconsider(id, key);
+    }
+    if (decided.length === 0) return this.reconsider(id, key);
+    const base = 'attempt' in command ? `${command.cycle}.${command.attempt}` : `${command.type}.${entry.revision}`;
+    const stamped = stampEvents(
+      decided,
+      { orgId: key.orgId, correlationId: key.deliveryId, actor: 'callbacks' },
+      { clock: this.clock, ids: this.ids },
+      (_e, i) => deterministicId('callback-delivery', id, base, String(i)),
+    );
+    let revision: number;
+    try {
+      revision = (await this.events.append(id, stamped, entry.revision)).nextRevision;
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevisionError)) throw error;
+      return this.reconsider(id, key);
+    }
+    const state = decided.reduce(callbackDeliveryDecider.evolve, entry.state);
+    for (const e of decided) {
+      if (e.type === 'CallbackDelivered') this.attempts.inc({ outcome: 'delivered' });
+      else if (e.type === 'CallbackAttemptFailed') this.attempts.inc({ outcome: 'failed' });
+      else if (e.type === 'CallbackDeadLettered') this.attempts.inc({ outcome: 'dead' });
+    }
+    if (state.status === 'dead') {
+      this.logger.warn({ msg: 'callback dead-lettered', orgId: key.orgId, deliveryId: key.deliveryId, attempts: state.attempts });
+    }
+    if (state.status !== 'pending' && state.status !== 'failed') {
+      this.finish(id, revision);
+      return;
+    }
+    this.known.set(id, { state, revision });
+    this.timers.schedule(id, key, Date.parse(state.nextAttemptAt!));
+  }
+
+  /** The stream moved under us (redelivery, another worker): decide again on what it says now. */
+  private reconsider(id: string, key: DeliveryKey): void {
+    this.known.delete(id);
+    this.timers.schedule(id, key, Date.now());
+  }
+
+  private async load(id: string): Promise<Known | undefined> {
+    const recorded = await this.events.readStream(id);
+    if (recorded.length === 0) return undefined;
+    const state = recorded.reduce(
+      (s, e) => callbackDeliveryDecider.evolve(s, { type: e.type, data: e.data } as unknown as CallbackDeliveryEvent),
+      callbackDeliveryDecider.initialState,
+    );
+    return { state, revision: recorded[recorded.length - 1]!.revision };
+  }
+
+  private finish(id: string, revision: number): void {
+    this.known.delete(id);
+    this.timers.cancel(id);
+    this.finished.delete(id);
+    this.finished.set(id, revision);
+    if (this.finished.size > FINISHED_MEMORY) this.finished.delete(this.finished.keys().next().value!);
+  }
+}
+
+/** The concurrency limit's unit: scheme, host and port. */
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}

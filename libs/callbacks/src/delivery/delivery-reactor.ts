@@ -1,0 +1,112 @@
+import { Logger } from '@nestjs/common';
+import type { CallbackDefinition, CatalogReader } from '../../../catalog/src/index.js';
+import type { Projection } from '../../../eventstore/src/index.js';
+import type { RecordedEvent } from '../../../kernel/src/index.js';
+import type { ActionCallbackRequested } from '../../../rules/src/index.js';
+import { type ActionCallbackTrigger, buildActionCallbackBody } from '../domain/action-callback-body.js';
+import type { JsonBody, ReportRecord } from '../domain/callback-body.model.js';
+import type { CallbackDestination, CallbackTriggerKind } from '../domain/callback-delivery.events.js';
+import type { CallbackDispatcher } from './callback-dispatcher.js';
+import type { DeliveryRequests } from './delivery-requests.js';
+
+export const DELIVERY_REACTOR = 'callbacks-delivery';
+
+/**
+ * ActionCallbackRequested as the rules engine publishes it, plus what a moderator decision or a
+ * strike-threshold crossing adds when other modules publish it (all optional).
+ */
+type ActionCallbackRequestedData = ActionCallbackRequested['data'] & {
+  trigger?: 'rule' | 'decision' | 'strike-threshold';
+  actorEmail?: string;
+  actorNote?: string | null;
+  parameters?: JsonBody;
+  decisionReason?: string | null;
+  reportHistory?: ReportRecord[] | null;
+  userStrikeCount?: number | null;
+  /** Personal-data subject, when the body carries what users wrote (report reasons). */
+  subject?: string | null;
+};
+
+/** The configured destination of a catalog callback; header values stay sealed as stored. */
+export const destinationOf = (callback: CallbackDefinition | null | undefined): CallbackDestination | null =>
+  callback ? { url: callback.url, headers: callback.headers as unknown as CallbackDestination['headers'] } : null;
+
+export function triggerOf(data: ActionCallbackRequestedData): ActionCallbackTrigger {
+  const base = { item: data.item, action: data.action, actionBody: data.custom, creator: data.creator, userStrikeCount: data.userStrikeCount };
+  if (data.trigger === 'strike-threshold') return { ...base, kind: 'strike-threshold' };
+  if (data.trigger === 'decision' || typeof data.actorEmail === 'string') {
+    return {
+      ...base,
+      kind: 'decision',
+      policies: data.policies,
+      rules: data.rules,
+      actorEmail: data.actorEmail ?? '',
+      actorNote: data.actorNote,
+      parameters: data.parameters,
+      decisionReason: data.decisionReason,
+      reportHistory: data.reportHistory,
+    };
+  }
+  return { ...base, kind: 'rule', policies: data.policies, rules: data.rules };
+}
+
+/**
+ * The worker's delivery reactor: records a delivery for every published customer-defined action
+ * (the delivery id comes with the publication, so a re-run finds it recorded), and wakes the
+ * dispatcher for deliveries requested or restarted elsewhere (the CLI's appeal callbacks and
+ * redeliveries). Delivering itself never holds up the reactor.
+ */
+export function deliveryReactor(deps: { requests: DeliveryRequests; dispatcher: CallbackDispatcher; catalog: CatalogReader }): Projection {
+  const logger = new Logger('callbacks');
+  const handleBatch = async (events: readonly RecordedEvent[]) => {
+    const actionsByOrg = new Map<string, Promise<Map<string, CallbackDestination | null>>>();
+    const destinations = (orgId: string) => {
+      let found = actionsByOrg.get(orgId);
+      if (!found) {
+        found = deps.catalog.liveEntities(orgId, 'action').then((actions) => new Map(actions.map((a) => [a.id, destinationOf(a.callback)])));
+        actionsByOrg.set(orgId, found);
+      }
+      return found;
+    };
+    await Promise.all(
+      events.map(async (event) => {
+        const orgId = event.metadata.orgId;
+        if (event.type !== 'ActionCallbackRequested') {
+          const data = event.data as { deliveryId: string; nextAttemptAt: string };
+          deps.dispatcher.schedule({ orgId, deliveryId: data.deliveryId }, data.nextAttemptAt, event.revision);
+          return;
+        }
+        const data = event.data as unknown as ActionCallbackRequestedData;
+        const trigger = triggerOf(data);
+        try {
+          await deps.requests.request(
+            {
+              deliveryId: data.deliveryId,
+              kind: 'action',
+              trigger: trigger.kind satisfies CallbackTriggerKind,
+              actionId: data.action.id,
+              appealId: null,
+              item: { id: data.item.id, typeId: data.item.typeId },
+              destination: (await destinations(orgId)).get(data.action.id) ?? null,
+              body: buildActionCallbackBody(trigger) as unknown as JsonBody,
+              subject: data.subject ?? null,
+            },
+            { orgId, correlationId: event.metadata.correlationId, causationId: event.id, actor: 'callbacks' },
+          );
+        } catch (error) {
+          logger.error({ msg: 'recording a callback delivery failed', orgId, deliveryId: data.deliveryId, error: String(error) });
+          throw error;
+        }
+      }),
+    );
+  };
+  return {
+    name: DELIVERY_REACTOR,
+    reactor: true,
+    collections: [],
+    eventTypes: ['ActionCallbackRequested', 'CallbackDeliveryRequested', 'CallbackRedeliveryRequested'],
+    needsPersonalData: false,
+    apply: (event) => handleBatch([event]),
+    applyBatch: handleBatch,
+  };
+}

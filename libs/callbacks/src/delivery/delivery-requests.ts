@@ -1,0 +1,48 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { type EventStore, stampEvents, WrongExpectedRevisionError } from '../../../eventstore/src/index.js';
+import { type Clock, type CommandContext, deterministicId, type IdGenerator } from '../../../kernel/src/index.js';
+import { CLOCK, EVENT_STORE, ID_GENERATOR } from '../../../platform/src/index.js';
+import { callbackDeliveryDecider } from '../domain/callback-delivery.decider.js';
+import type { CallbackDeliveryRequested } from '../domain/callback-delivery.events.js';
+import { deliveryStream } from '../domain/callbacks.streams.js';
+import { CallbackDispatcher } from './callback-dispatcher.js';
+
+export type DeliveryRequest = Omit<CallbackDeliveryRequested['data'], 'requestedAt' | 'nextAttemptAt'>;
+
+/**
+ * Records callback deliveries: one stream per delivery id, created once whatever re-runs (the
+ * stream must not exist, event ids derive from it), then handed to the dispatcher at once.
+ */
+@Injectable()
+export class DeliveryRequests {
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    private readonly dispatcher: CallbackDispatcher,
+  ) {}
+
+  /** Whether the delivery was recorded now (false: it existed already). */
+  async request(request: DeliveryRequest, context: CommandContext): Promise<boolean> {
+    const now = this.clock.now().toISOString();
+    const stream = deliveryStream(context.orgId, request.deliveryId);
+    const key = { orgId: context.orgId, deliveryId: request.deliveryId };
+    const decided = callbackDeliveryDecider.decide(
+      { type: 'RequestDelivery', request: { ...request, requestedAt: now, nextAttemptAt: now } },
+      callbackDeliveryDecider.initialState,
+    );
+    const events = stampEvents(decided, context, { clock: this.clock, ids: this.ids }, (_e, i) =>
+      deterministicId('callback-delivery', stream, 'requested', String(i)),
+    );
+    try {
+      const { nextRevision } = await this.events.append(stream, events, 'no_stream');
+      this.dispatcher.accept(key, decided.reduce(callbackDeliveryDecider.evolve, callbackDeliveryDecider.initialState), nextRevision);
+      return true;
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevisionError)) throw error;
+      // Recorded before (a re-run after a crash): make sure it is not left behind.
+      this.dispatcher.schedule(key, now);
+      return false;
+    }
+  }
+}

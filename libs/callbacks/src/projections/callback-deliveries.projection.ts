@@ -1,0 +1,125 @@
+import type { Projection, ProjectionContext } from '../../../eventstore/src/index.js';
+import type { RecordedEvent } from '../../../kernel/src/index.js';
+import type { ReadDocument } from '../../../readstore/src/index.js';
+import {
+  CALLBACK_DELIVERY_EVENT_TYPES,
+  type CallbackDeliveryEvent,
+  type CallbackDestination,
+} from '../domain/callback-delivery.events.js';
+import {
+  CALLBACK_DELIVERIES,
+  CALLBACK_SCHEDULE,
+  type CallbackDeliveryDoc,
+  type CallbackScheduleDoc,
+  deliveryDocId,
+} from './callback-deliveries.read-model.js';
+
+export const CALLBACK_DELIVERIES_PROJECTION = 'callback-deliveries';
+
+const shown = (destination: CallbackDestination | null): string | null => {
+  if (!destination) return null;
+  try {
+    const url = new URL(destination.url);
+    return `${url.origin}${url.pathname}`;
+  } catch {
+    return null;
+  }
+};
+
+/** Deliveries by status for the operator surface, and the schedule of those still due. */
+export const callbackDeliveriesProjection: Projection = {
+  name: CALLBACK_DELIVERIES_PROJECTION,
+  collections: [CALLBACK_DELIVERIES, CALLBACK_SCHEDULE],
+  eventTypes: [...CALLBACK_DELIVERY_EVENT_TYPES],
+  needsPersonalData: false,
+  async apply(recorded: RecordedEvent, ctx: ProjectionContext) {
+    const orgId = recorded.metadata.orgId;
+    const event = { type: recorded.type, data: recorded.data } as unknown as CallbackDeliveryEvent;
+    const id = deliveryDocId(orgId, event.data.deliveryId);
+    const previous = await ctx.get<CallbackDeliveryDoc>(CALLBACK_DELIVERIES, id);
+    if (previous && previous.revision >= recorded.revision) return;
+    const at = recorded.metadata.occurredAt;
+    let doc: CallbackDeliveryDoc;
+    if (event.type === 'CallbackDeliveryRequested') {
+      const d = event.data;
+      doc = {
+        orgId,
+        deliveryId: d.deliveryId,
+        kind: d.kind,
+        trigger: d.trigger,
+        actionId: d.actionId,
+        appealId: d.appealId,
+        item: d.item,
+        destination: shown(d.destination),
+        status: 'pending',
+        cycle: 1,
+        attempts: 0,
+        totalAttempts: 0,
+        nextAttemptAt: d.nextAttemptAt,
+        lastStatus: null,
+        lastError: null,
+        requestedAt: d.requestedAt,
+        updatedAt: at,
+        deliveredAt: null,
+        deadLetteredAt: null,
+        revision: recorded.revision,
+      };
+    } else {
+      if (!previous) return;
+      const base = { ...previous, updatedAt: at, revision: recorded.revision };
+      switch (event.type) {
+        case 'CallbackAttemptFailed':
+          doc = {
+            ...base,
+            status: 'failed',
+            attempts: event.data.attempt,
+            totalAttempts: previous.totalAttempts + 1,
+            nextAttemptAt: event.data.nextAttemptAt,
+            lastStatus: event.data.status,
+            lastError: event.data.error,
+          };
+          break;
+        case 'CallbackDelivered':
+          doc = {
+            ...base,
+            status: 'delivered',
+            attempts: event.data.attempt,
+            totalAttempts: previous.totalAttempts + 1,
+            nextAttemptAt: null,
+            lastStatus: event.data.status,
+            lastError: null,
+            deliveredAt: event.data.deliveredAt,
+          };
+          break;
+        case 'CallbackDeadLettered':
+          doc = {
+            ...base,
+            status: 'dead',
+            nextAttemptAt: null,
+            lastError: previous.lastError ?? event.data.reason,
+            deadLetteredAt: event.data.deadLetteredAt,
+          };
+          break;
+        case 'CallbackRedeliveryRequested':
+          doc = {
+            ...base,
+            status: 'pending',
+            cycle: event.data.cycle,
+            attempts: 0,
+            nextAttemptAt: event.data.nextAttemptAt,
+            destination: event.data.destination ? shown(event.data.destination) : previous.destination,
+            deliveredAt: null,
+            deadLetteredAt: null,
+          };
+          break;
+      }
+    }
+    ctx.put(CALLBACK_DELIVERIES, id, doc as unknown as ReadDocument);
+    if (doc.nextAttemptAt !== null) {
+      const due: CallbackScheduleDoc = { orgId, deliveryId: doc.deliveryId, nextAttemptAt: doc.nextAttemptAt, revision: doc.revision };
+      ctx.put(CALLBACK_SCHEDULE, id, due);
+    } else {
+      ctx.delete(CALLBACK_SCHEDULE, id);
+    }
+  },
+};

@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { parseHashLines } from './hash-lines.js';
+
+const pdq = 'f8f8f0cee0f4a84f06370a22038f63f0b36e2ed596621e1d33e6b39c4e9c9b22';
+
+describe('bank import lines', () => {
+  it('reads one hash per line, skipping blanks and comments, lower-casing and de-duplicating', () => {
+    expect(parseHashLines(`# header\n\n${pdq.toUpperCase()}\n  ${pdq}  \r\n`, 'PDQ')).toEqual({ hashes: [pdq], problems: [] });
+  });
+
+  it('reports every bad line with its number, by the bank type', () => {
+    const { problems } = parseHashLines(`${pdq}\nnope\n${pdq.slice(0, 32)}\n`, 'PDQ');
+    expect(problems).toEqual([
+      'line 2: "nope" is not a 64-character hex PDQ hash',
+      `line 3: "${pdq.slice(0, 32)}" is not a 64-character hex PDQ hash`,
+    ]);
+    expect(parseHashLines(pdq.slice(0, 32), 'MD5')).toEqual({ hashes: [pdq.slice(0, 32)], problems: [] });
+    expect(parseHashLines(pdq, 'MD5').problems).toHaveLength(1);
+  });
+});
