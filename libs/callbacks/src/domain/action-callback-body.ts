@@ -64,7 +64,7 @@ export function buildActionCallbackBody(trigger: ActionCallbackTrigger): ActionC
     action: { id: trigger.action.id },
     // A strike-threshold callback never names policies or rules, whatever the caller holds.
     policies: trigger.kind === 'strike-threshold' ? [] : trigger.policies.map((p) => ({ id: p.id, name: p.name, penalty: p.penalty })),
-    rules: trigger.kind === 'rule' || decision ? (trigger.rules ?? []).map((r) => ({ id: r.id, name: r.name })) : [],
+    rules: trigger.kind === 'strike-threshold' ? [] : (trigger.rules ?? []).map((r) => ({ id: r.id, name: r.name })),
     custom: {
       ...trigger.actionBody,
       ...(decision?.parameters ?? {}),

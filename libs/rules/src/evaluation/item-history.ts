@@ -1,5 +1,8 @@
+import type { RuleDefinition } from '../../../catalog/src/index.js';
 import type { EventStore } from '../../../eventstore/src/index.js';
+import type { ItemSubmitted } from '../../../ingestion/src/index.js';
 import type { RecordedEvent } from '../../../kernel/src/index.js';
+import type { ItemToEvaluate } from './item-evaluator.js';
 
 /**
  * The latest submitted version of every item of an organization (optionally since a time),
@@ -19,6 +22,44 @@ export async function latestSubmissions(events: EventStore, orgId: string, since
     }
   }
   return [...latest.values()];
+}
+
+/**
+ * Evaluates one rule over the latest submitted versions of the organization's items of the rule's
+ * types, and reports what matched (retroaction and backtests share this loop).
+ */
+export async function runOverHistory(
+  events: EventStore,
+  orgId: string,
+  rule: RuleDefinition,
+  since: Date | undefined,
+  evaluate: (item: ItemToEvaluate & { source: ItemSubmitted['data']['source'] }, version: number, causationId: string) => Promise<
+    { rules: Array<{ outcome: string }>; actions: unknown[] } | undefined
+  >,
+): Promise<RunReport> {
+  const started = Date.now();
+  const items = (await latestSubmissions(events, orgId, since)).filter(
+    (e) => rule.itemTypeIds.length === 0 || rule.itemTypeIds.includes((e.data as unknown as ItemSubmitted['data']).typeId),
+  );
+  let matched = 0;
+  let unknown = 0;
+  let actionsPublished = 0;
+  const examples: RunReport['examples'] = [];
+  for (const event of items) {
+    const data = event.data as unknown as ItemSubmitted['data'];
+    const result = await evaluate(
+      { id: data.itemId, typeId: data.typeId, data: data.data, creator: data.creator, subject: data.subject, source: data.source },
+      event.revision,
+      event.id,
+    );
+    const outcome = result?.rules[0]?.outcome;
+    if (outcome === 'unknown') unknown++;
+    if (outcome !== 'passed') continue;
+    matched++;
+    actionsPublished += result!.actions.length;
+    if (examples.length < 20) examples.push({ id: data.itemId, typeId: data.typeId, version: event.revision });
+  }
+  return { ruleId: rule.id, scanned: items.length, matched, unknown, actionsPublished, milliseconds: Date.now() - started, examples };
 }
 
 export interface RunReport {

@@ -1,0 +1,92 @@
+import { type DynamicModule, Inject, Logger, Module, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
+import { PersonalDataPolicy } from '../../eventstore/src/index.js';
+import { CatalogReader } from '../../catalog/src/index.js';
+import type { ReadStore } from '../../readstore/src/index.js';
+import { ProjectionHost, READ_STORE } from '../../platform/src/index.js';
+import { RedeliverCallbackHandler } from './commands/redeliver-callback/redeliver-callback.handler.js';
+import { RetireSigningKeyHandler } from './commands/retire-signing-key/retire-signing-key.handler.js';
+import { RotateSigningKeyHandler } from './commands/rotate-signing-key/rotate-signing-key.handler.js';
+import { SendAppealCallbackHandler } from './commands/send-appeal-callback/send-appeal-callback.handler.js';
+import { CALLBACK_DELIVERY_OPTIONS, CallbackDispatcher, DEFAULT_DELIVERY_OPTIONS } from './delivery/callback-dispatcher.js';
+import { deliveryReactor } from './delivery/delivery-reactor.js';
+import { DeliveryRequests } from './delivery/delivery-requests.js';
+import { CALLBACK_DELIVERIES_PROJECTION, callbackDeliveriesProjection } from './projections/callback-deliveries.projection.js';
+import { CALLBACK_SCHEDULE, type CallbackScheduleDoc } from './projections/callback-deliveries.read-model.js';
+import { GetSigningKeysHandler } from './queries/get-signing-keys/get-signing-keys.handler.js';
+import { GetSigningKeysHttpController } from './queries/get-signing-keys/get-signing-keys.http.controller.js';
+import { ListDeliveriesHandler } from './queries/list-deliveries/list-deliveries.handler.js';
+import { ListDeliveriesHttpController } from './queries/list-deliveries/list-deliveries.http.controller.js';
+import { ListSigningKeysHandler } from './queries/list-signing-keys/list-signing-keys.handler.js';
+import { SigningKeys } from './signing/signing-keys.js';
+
+export interface CallbacksOptions {
+  /** The customer API's routes (api and all roles). */
+  readonly http: boolean;
+  /** This process sends callbacks (worker and all roles; never the CLI). */
+  readonly deliver?: boolean;
+}
+
+const CALLBACKS_OPTIONS = Symbol('CallbacksOptions');
+
+/** Signed action and appeal-decision callbacks: delivery with retries, dead letters, signing keys. */
+@Module({})
+export class CallbacksModule implements OnModuleInit, OnApplicationBootstrap {
+  private readonly logger = new Logger('callbacks');
+
+  constructor(
+    @Inject(ProjectionHost) private readonly projections: ProjectionHost,
+    @Inject(PersonalDataPolicy) private readonly personalData: PersonalDataPolicy,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    @Inject(CALLBACKS_OPTIONS) private readonly options: CallbacksOptions,
+    private readonly dispatcher: CallbackDispatcher,
+    private readonly requests: DeliveryRequests,
+    private readonly catalog: CatalogReader,
+  ) {}
+
+  static register(options: CallbacksOptions): DynamicModule {
+    return {
+      module: CallbacksModule,
+      controllers: options.http ? [GetSigningKeysHttpController, ListDeliveriesHttpController] : [],
+      providers: [
+        { provide: CALLBACKS_OPTIONS, useValue: options },
+        { provide: CALLBACK_DELIVERY_OPTIONS, useValue: DEFAULT_DELIVERY_OPTIONS },
+        SigningKeys,
+        CallbackDispatcher,
+        DeliveryRequests,
+        RotateSigningKeyHandler,
+        RetireSigningKeyHandler,
+        RedeliverCallbackHandler,
+        SendAppealCallbackHandler,
+        GetSigningKeysHandler,
+        ListSigningKeysHandler,
+        ListDeliveriesHandler,
+      ],
+    };
+  }
+
+  onModuleInit(): void {
+    this.projections.register(callbackDeliveriesProjection);
+    this.projections.register(deliveryReactor({ requests: this.requests, dispatcher: this.dispatcher, catalog: this.catalog }));
+    // A body that carries what users wrote (report reasons) is sealed under its subject's key.
+    this.personalData.register('CallbackDeliveryRequested', {
+      subject: (e) => (typeof e.data['subject'] === 'string' ? e.data['subject'] : undefined),
+      fields: ['body'],
+    });
+  }
+
+  onApplicationBootstrap(): void {
+    if (!this.options.deliver) return;
+    this.dispatcher.start();
+    void this.restore().catch((error: unknown) =>
+      this.logger.error({ msg: 'reloading scheduled callback deliveries failed', error: String(error) }),
+    );
+  }
+
+  /** Retries scheduled before a restart live in the log; the read model lists them for the timers. */
+  private async restore(): Promise<void> {
+    await this.projections.catchUp(CALLBACK_DELIVERIES_PROJECTION);
+    const due = await this.readStore.find<CallbackScheduleDoc>(CALLBACK_SCHEDULE);
+    for (const d of due) this.dispatcher.schedule({ orgId: d.orgId, deliveryId: d.deliveryId }, d.nextAttemptAt, d.revision);
+    if (due.length > 0) this.logger.log({ msg: 'callback deliveries rescheduled', count: due.length });
+  }
+}

@@ -1,0 +1,26 @@
+import { Command } from '@nestjs/cqrs';
+import type { CommandContext } from '../../../../kernel/src/index.js';
+import type { AppealDecision } from '../../domain/appeal-callback-body.js';
+
+export interface AppealDecisionToSend {
+  readonly appealId: string;
+  readonly item: { readonly id: string; readonly typeId: string };
+  readonly appealedBy: { readonly id: string; readonly typeId: string };
+  readonly decision: AppealDecision;
+}
+
+export interface AppealCallbackRequested {
+  readonly deliveryId: string;
+  /** False when this appeal's decision was sent before (the same delivery; redeliver to send again). */
+  readonly created: boolean;
+}
+
+/** Sends an appeal decision callback (interface-spec 6.3) to the organization's appeal callback URL. */
+export class SendAppealCallbackCommand extends Command<AppealCallbackRequested> {
+  constructor(
+    readonly decision: AppealDecisionToSend,
+    readonly context: CommandContext,
+  ) {
+    super();
+  }
+}

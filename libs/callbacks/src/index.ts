@@ -1,0 +1,34 @@
+export { CallbacksModule, type CallbacksOptions } from './callbacks.module.js';
+export {
+  buildActionCallbackBody,
+  type ActionCallbackBody,
+  type ActionCallbackTrigger,
+  type DecisionTrigger,
+  type RuleTrigger,
+  type StrikeThresholdTrigger,
+} from './domain/action-callback-body.js';
+export {
+  buildAppealCallbackBody,
+  APPEAL_DECISIONS,
+  type AppealCallbackBody,
+  type AppealDecision,
+  type AppealDecisionInput,
+} from './domain/appeal-callback-body.js';
+export type * from './domain/callback-body.model.js';
+export type * from './domain/callback-delivery.events.js';
+export { DELIVERY_ID_HEADER, SIGNATURE_HEADER, parseSignatureHeader, signedPayload } from './domain/callback-signature.js';
+export { RotateSigningKeyCommand, type RotatedSigningKey } from './commands/rotate-signing-key/rotate-signing-key.command.js';
+export { RetireSigningKeyCommand } from './commands/retire-signing-key/retire-signing-key.command.js';
+export {
+  RedeliverCallbackCommand,
+  type RedeliveryReport,
+  type RedeliverySelection,
+} from './commands/redeliver-callback/redeliver-callback.command.js';
+export {
+  SendAppealCallbackCommand,
+  type AppealCallbackRequested,
+  type AppealDecisionToSend,
+} from './commands/send-appeal-callback/send-appeal-callback.command.js';
+export { GetSigningKeysQuery, type SigningJwk } from './queries/get-signing-keys/get-signing-keys.query.js';
+export { ListSigningKeysQuery, type SigningKeySummary } from './queries/list-signing-keys/list-signing-keys.query.js';
+export { ListDeliveriesQuery, type DeliveryPage, type DeliveryView } from './queries/list-deliveries/list-deliveries.query.js';

@@ -1,0 +1,12 @@
+import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { SigningKeys, type SigningJwk } from '../../signing/signing-keys.js';
+import { GetSigningKeysQuery } from './get-signing-keys.query.js';
+
+@QueryHandler(GetSigningKeysQuery)
+export class GetSigningKeysHandler implements IQueryHandler<GetSigningKeysQuery> {
+  constructor(private readonly keys: SigningKeys) {}
+
+  execute(query: GetSigningKeysQuery): Promise<{ keys: SigningJwk[] }> {
+    return this.keys.jwks(query.orgId);
+  }
+}

@@ -1,0 +1,28 @@
+import { Controller, Get, Header } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiCustomerRoute, CurrentPrincipal, type Principal } from '../../../../platform/src/index.js';
+import { GetSigningKeysQuery } from './get-signing-keys.query.js';
+import { SigningKeysResponseDto } from './get-signing-keys.response.dto.js';
+
+@ApiTags('callbacks')
+@Controller('api/v1/signing_keys')
+export class GetSigningKeysHttpController {
+  constructor(private readonly queries: QueryBus) {}
+
+  @Get()
+  @Header('Cache-Control', 'private, max-age=300')
+  @ApiOperation({
+    summary: "The public keys that verify this organization's callbacks (JWKS)",
+    description:
+      'Every callback carries `Service-Signature: t=<unix seconds>,kid=<key id>,v1=<base64 Ed25519 signature>` over the ' +
+      'bytes `<t>.<Service-Delivery-Id>.<raw body>`. Pick the key whose `kid` matches; refetch this set when a `kid` is ' +
+      'unknown (after a rotation). Keys are per organization, so the request carries the organization\'s API key. ' +
+      'The first key is created on first need. See docs/callbacks.md.',
+  })
+  @ApiOkResponse({ type: SigningKeysResponseDto })
+  @ApiCustomerRoute()
+  async get(@CurrentPrincipal() principal: Principal): Promise<SigningKeysResponseDto> {
+    return this.queries.execute(new GetSigningKeysQuery(principal.orgId));
+  }
+}

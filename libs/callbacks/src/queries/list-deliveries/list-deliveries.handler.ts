@@ -1,0 +1,30 @@
+import { Inject } from '@nestjs/common';
+import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import type { Filter, ReadStore } from '../../../../readstore/src/index.js';
+import { READ_STORE } from '../../../../platform/src/index.js';
+import { CALLBACK_DELIVERIES, type CallbackDeliveryDoc } from '../../projections/callback-deliveries.read-model.js';
+import { type DeliveryPage, ListDeliveriesQuery } from './list-deliveries.query.js';
+
+@QueryHandler(ListDeliveriesQuery)
+export class ListDeliveriesHandler implements IQueryHandler<ListDeliveriesQuery> {
+  constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
+
+  async execute(query: ListDeliveriesQuery): Promise<DeliveryPage> {
+    const filter: Filter = query.status ? { orgId: query.orgId, status: query.status } : { orgId: query.orgId };
+    const [docs, total] = await Promise.all([
+      this.readStore.find<CallbackDeliveryDoc>(CALLBACK_DELIVERIES, filter, {
+        sort: [{ field: 'requestedAt', direction: 'desc' }],
+        limit: query.limit,
+        skip: query.offset,
+      }),
+      this.readStore.count(CALLBACK_DELIVERIES, filter),
+    ]);
+    return {
+      deliveries: docs.map(({ orgId: _org, revision: _rev, ...view }) => view),
+      total,
+      limit: query.limit,
+      offset: query.offset,
+      nextOffset: query.offset + docs.length < total ? query.offset + docs.length : null,
+    };
+  }
+}

@@ -1,0 +1,38 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import type { ListedStatus } from '../../projections/callback-deliveries.read-model.js';
+
+export const LISTED_STATUSES: readonly ListedStatus[] = ['pending', 'failed', 'dead', 'delivered'];
+
+export class ListDeliveriesRequestDto {
+  @ApiPropertyOptional({
+    enum: LISTED_STATUSES,
+    description:
+      '`pending`: an attempt is due now or is under way, none has failed yet in this cycle; `failed`: an attempt ' +
+      'failed and a retry is scheduled (`nextAttemptAt`); `dead`: dead-lettered after the last retry (redeliver with ' +
+      'the CLI); `delivered`: a 2xx was received. All statuses when absent.',
+  })
+  @IsOptional()
+  @IsIn(LISTED_STATUSES, { message: `status must be one of ${LISTED_STATUSES.join(', ')}` })
+  status?: ListedStatus;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50, description: 'Page size' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'limit must be a whole number' })
+  @Min(1, { message: 'limit must be at least 1' })
+  @Max(100, { message: 'limit must be at most 100' })
+  limit?: number;
+
+  @ApiPropertyOptional({
+    minimum: 0,
+    default: 0,
+    description: 'Deliveries to skip: pass the previous page\'s `nextOffset`',
+  })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'offset must be a whole number' })
+  @Min(0, { message: 'offset must be at least 0' })
+  offset?: number;
+}
