@@ -6,6 +6,7 @@ import { IdentityModule } from '../../../libs/identity/src/index.js';
 import { IngestionModule } from '../../../libs/ingestion/src/index.js';
 import { RulesModule } from '../../../libs/rules/src/index.js';
 import { HashingModule } from '../../../libs/hashing/src/index.js';
+import { CallbacksModule } from '../../../libs/callbacks/src/index.js';
 import { ApiKeyGuard, PlatformModule, type Storage, type WardenConfig } from '../../../libs/platform/src/index.js';
 
 export interface AppOptions {
@@ -29,6 +30,7 @@ export class AppModule {
         IngestionModule.register({ http: options.http }),
         RulesModule.register({ http: options.http }),
         HashingModule.register(),
+        CallbacksModule.register({ http: options.http, deliver: options.background }),
       ],
       providers: [{ provide: APP_GUARD, useClass: ApiKeyGuard }],
     };
