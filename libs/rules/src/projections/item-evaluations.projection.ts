@@ -1,5 +1,5 @@
 import type { Projection } from '../../../eventstore/src/index.js';
-import type { ItemEvaluated } from '../domain/evaluation.events.js';
+import { parseStreamName } from '../../../kernel/src/index.js';
 
 export const ITEM_EVALUATIONS = 'rules_item_evaluations';
 
@@ -20,17 +20,24 @@ export const itemEvaluationsProjection: Projection = {
   collections: [ITEM_EVALUATIONS],
   eventTypes: ['ItemEvaluated'],
   apply(event, ctx) {
-    const data = event.data as unknown as ItemEvaluated['data'];
-    const orgId = event.metadata.orgId;
+    // Everything the index needs is in the stream name: the evaluation itself (kilobytes of
+    // condition records) is not even parsed here.
+    const [orgId, typeId, itemId, version, environment] = parseStreamName(event.streamName).idParts as [
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
     const doc: ItemEvaluationDoc = {
       orgId,
-      typeId: data.item.typeId,
-      itemId: data.item.id,
-      version: data.version,
-      environment: data.environment,
+      typeId,
+      itemId,
+      version: Number(version),
+      environment: environment.split(':')[0]!,
       evaluatedAt: event.metadata.occurredAt,
       stream: event.streamName,
     };
-    ctx.put(ITEM_EVALUATIONS, `${orgId}:${data.item.typeId}:${data.item.id}:${data.version}:${data.environment}`, doc as never);
+    ctx.put(ITEM_EVALUATIONS, event.streamName, doc as never);
   },
 };
