@@ -31,6 +31,7 @@ import { AppModule } from '../app.module.js';
 import { generateOpenApiDocument } from '../openapi-document.js';
 import { formatProblems, formatReport, readConfigFile } from './apply-command.js';
 import { runBankImport, runHashCommand } from './hashing-commands.js';
+import { CALLBACKS_USAGE, runCallbacksCommand } from './callbacks-commands.js';
 import { formatTable } from './format-table.js';
 
 const USAGE = `Usage: npm run warden -- <command> [options]
@@ -47,6 +48,7 @@ const USAGE = `Usage: npm run warden -- <command> [options]
   backtest --org <orgId> --rule-file <file> [--since <ISO time>]  runs a candidate rule over stored items, reporting only
   rebuild-read-models                                             drops every read model and replays the log
   openapi [--out <file>]                                          writes the OpenAPI document (stdout by default)
+${CALLBACKS_USAGE}
 
 Results go to stdout, logs to stderr. The data directory and stores come from the same
 environment variables as the server (WARDEN_DATA_DIR, WARDEN_EVENTSTORE_URL, WARDEN_MONGO_URL).`;
@@ -111,6 +113,8 @@ async function withApp(run: (app: INestApplicationContext) => Promise<number>): 
 }
 
 async function dispatch(command: string, args: string[], app: INestApplicationContext, out: Out): Promise<number> {
+  const handled = await runCallbacksCommand(command, args, app, out);
+  if (handled !== undefined) return handled;
   const commands = app.get(CommandBus);
   const queries = app.get(QueryBus);
   const options = command === 'apply' ? {} : parse(args, command === 'bank import');

@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { Counter } from 'prom-client';
-import { type EventStore, stampEvents, WrongExpectedRevisionError } from '../../../eventstore/src/index.js';
-import { type Clock, DomainError, deterministicId, type IdGenerator } from '../../../kernel/src/index.js';
+import { type AppendResult, type EventStore, stampEvents, WrongExpectedRevisionError } from '../../../eventstore/src/index.js';
+import { type Clock, DomainError, type IdGenerator, type NewEvent } from '../../../kernel/src/index.js';
 import {
   CLOCK,
   EVENT_STORE,
@@ -61,6 +61,8 @@ interface Known {
 const FINISHED_MEMORY = 100_000;
 /** Due within this: attempt now rather than set a timer. */
 const DUE_SLACK_MS = 5;
+/** How long an attempt's outcome may wait to be recorded together with others. */
+const RECORD_BATCH_MS = 2;
 
 /**
  * Sends callbacks (worker role). The log is the truth: each delivery's stream says what is due
@@ -71,12 +73,14 @@ const DUE_SLACK_MS = 5;
 @Injectable()
 export class CallbackDispatcher implements OnApplicationShutdown {
   private readonly logger = new Logger('callbacks');
-  private readonly timers = new DeliveryTimers<DeliveryKey>((key) => this.run(key));
+  private readonly timers: DeliveryTimers<DeliveryKey>;
   private readonly limiter: DestinationLimiter;
   private readonly known = new Map<string, Known>();
   private readonly finished = new Map<string, number>();
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly attempts: Counter<'outcome'>;
+  private readonly recordQueue: Array<() => Promise<void>> = [];
+  private recordTimer: NodeJS.Timeout | undefined;
   private started = false;
   private stopping = false;
 
@@ -92,6 +96,7 @@ export class CallbackDispatcher implements OnApplicationShutdown {
     metrics: Metrics,
   ) {
     this.limiter = new DestinationLimiter(options.perDestinationConcurrency);
+    this.timers = new DeliveryTimers((key) => this.run(key), () => clock.now().getTime());
     this.attempts = new Counter({
       name: 'warden_callback_attempts_total',
       help: 'Callback delivery attempts by outcome (delivered, failed, dead-lettered)',
@@ -150,7 +155,7 @@ export class CallbackDispatcher implements OnApplicationShutdown {
       .catch((error: unknown) => {
         this.known.delete(id);
         this.logger.error({ msg: 'callback delivery failed to run; retrying', deliveryId: key.deliveryId, error: String(error) });
-        this.timers.schedule(id, key, Date.now() + 1000);
+        this.timers.schedule(id, key, this.clock.now().getTime() + 1000);
       })
       .finally(() => this.inFlight.delete(id));
     this.inFlight.set(id, run);
@@ -250,16 +255,12 @@ export class CallbackDispatcher implements OnApplicationShutdown {
       return this.reconsider(id, key);
     }
     if (decided.length === 0) return this.reconsider(id, key);
-    const base = 'attempt' in command ? `${command.cycle}.${command.attempt}` : `${command.type}.${entry.revision}`;
-    const stamped = stampEvents(
-      decided,
-      { orgId: key.orgId, correlationId: key.deliveryId, actor: 'callbacks' },
-      { clock: this.clock, ids: this.ids },
-      (_e, i) => deterministicId('callback-delivery', id, base, String(i)),
-    );
+    // Fresh event ids: two workers recording the same attempt must conflict on the revision, never
+    // pass as an idempotent replay of each other's (different) outcome.
+    const stamped = stampEvents(decided, { orgId: key.orgId, correlationId: key.deliveryId, actor: 'callbacks' }, { clock: this.clock, ids: this.ids });
     let revision: number;
     try {
-      revision = (await this.events.append(id, stamped, entry.revision)).nextRevision;
+      revision = (await this.appendSoon(id, stamped, entry.revision)).nextRevision;
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError)) throw error;
       return this.reconsider(id, key);
@@ -281,10 +282,27 @@ export class CallbackDispatcher implements OnApplicationShutdown {
     this.timers.schedule(id, key, Date.parse(state.nextAttemptAt!));
   }
 
+  /**
+   * Outcomes arrive one response at a time; appending each at once would cost a commit (and a
+   * sync) apiece. Appends issued within RECORD_BATCH_MS go out in one tick, so the log commits
+   * them together. The callback is already sent: a crash in this window only means one more send.
+   */
+  private appendSoon(stream: string, events: NewEvent[], expected: number): Promise<AppendResult> {
+    return new Promise((resolve, reject) => {
+      this.recordQueue.push(() => this.events.append(stream, events, expected).then(resolve, reject));
+      if (!this.recordTimer) {
+        this.recordTimer = setTimeout(() => {
+          this.recordTimer = undefined;
+          for (const append of this.recordQueue.splice(0)) void append();
+        }, RECORD_BATCH_MS);
+      }
+    });
+  }
+
   /** The stream moved under us (redelivery, another worker): decide again on what it says now. */
   private reconsider(id: string, key: DeliveryKey): void {
     this.known.delete(id);
-    this.timers.schedule(id, key, Date.now());
+    this.timers.schedule(id, key, this.clock.now().getTime());
   }
 
   private async load(id: string): Promise<Known | undefined> {

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type EventStore, stampEvents, WrongExpectedRevisionError } from '../../../eventstore/src/index.js';
-import { type Clock, type CommandContext, deterministicId, type IdGenerator } from '../../../kernel/src/index.js';
+import { type Clock, type CommandContext, type IdGenerator } from '../../../kernel/src/index.js';
 import { CLOCK, EVENT_STORE, ID_GENERATOR } from '../../../platform/src/index.js';
 import { callbackDeliveryDecider } from '../domain/callback-delivery.decider.js';
 import type { CallbackDeliveryRequested } from '../domain/callback-delivery.events.js';
@@ -11,7 +11,7 @@ export type DeliveryRequest = Omit<CallbackDeliveryRequested['data'], 'requested
 
 /**
  * Records callback deliveries: one stream per delivery id, created once whatever re-runs (the
- * stream must not exist, event ids derive from it), then handed to the dispatcher at once.
+ * stream must not exist yet), then handed to the dispatcher at once.
  */
 @Injectable()
 export class DeliveryRequests {
@@ -31,9 +31,9 @@ export class DeliveryRequests {
       { type: 'RequestDelivery', request: { ...request, requestedAt: now, nextAttemptAt: now } },
       callbackDeliveryDecider.initialState,
     );
-    const events = stampEvents(decided, context, { clock: this.clock, ids: this.ids }, (_e, i) =>
-      deterministicId('callback-delivery', stream, 'requested', String(i)),
-    );
+    // Fresh event ids: a re-run must meet the existing stream as a conflict, not as an idempotent
+    // replay, so that it never mistakes an old request for a new one (the delivery id is the key).
+    const events = stampEvents(decided, context, { clock: this.clock, ids: this.ids });
     try {
       const { nextRevision } = await this.events.append(stream, events, 'no_stream');
       this.dispatcher.accept(key, decided.reduce(callbackDeliveryDecider.evolve, callbackDeliveryDecider.initialState), nextRevision);

@@ -17,7 +17,7 @@ export class ListDeliveriesRequestDto {
   @IsIn(LISTED_STATUSES, { message: `status must be one of ${LISTED_STATUSES.join(', ')}` })
   status?: ListedStatus;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50, description: 'Page size' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 50, description: 'Page size' })
   @IsOptional()
   @Type(() => Number)
   @IsInt({ message: 'limit must be a whole number' })
@@ -26,6 +26,7 @@ export class ListDeliveriesRequestDto {
   limit?: number;
 
   @ApiPropertyOptional({
+    type: 'integer',
     minimum: 0,
     default: 0,
     description: 'Deliveries to skip: pass the previous page\'s `nextOffset`',

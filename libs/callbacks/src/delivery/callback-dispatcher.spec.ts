@@ -1,0 +1,181 @@
+import { createPublicKey, randomBytes, verify } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
+import { type Clock, randomIds } from '../../../kernel/src/index.js';
+import { AggregateStore, GuardedHttpClient, Keyring, loadConfig, Metrics } from '../../../platform/src/index.js';
+import { parseSignatureHeader } from '../domain/callback-signature.js';
+import { deliveryStream } from '../domain/callbacks.streams.js';
+import { SigningKeys } from '../signing/signing-keys.js';
+import { CallbackDispatcher } from './callback-dispatcher.js';
+import { type DeliveryRequest, DeliveryRequests } from './delivery-requests.js';
+
+interface Received {
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** A loopback receiver whose `respond` may leave a request hanging; close() cuts everything. */
+async function receiver(respond: (n: number, res: ServerResponse) => void) {
+  const requests: Received[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      requests.push({ url: req.url ?? '', headers: req.headers, body });
+      respond(requests.length, res);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    requests,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+const answer = (status: number, headers: Record<string, string> = {}) => (res: ServerResponse) => {
+  res.writeHead(status, headers);
+  res.end();
+};
+
+async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 5000): Promise<void> {
+  const started = Date.now();
+  while (!(await condition())) {
+    if (Date.now() - started > timeoutMs) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+describe('callback dispatcher', () => {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+
+  async function setup(options: { attemptTimeoutMs?: number; perDestinationConcurrency?: number } = {}) {
+    const stores = sqliteStores();
+    let offsetMs = 0;
+    const clock: Clock = { now: () => new Date(Date.now() + offsetMs) };
+    const keyring = new Keyring([randomBytes(32)]);
+    const http = new GuardedHttpClient({ allowlist: ['127.0.0.0/8'] });
+    const config = loadConfig({ WARDEN_CALLBACK_RETRY_SCHEDULE: '20ms,40ms,60ms,80ms,100ms' }, '/tmp');
+    const signing = new SigningKeys(new AggregateStore(stores.events, clock, randomIds), keyring, clock);
+    const dispatcher = new CallbackDispatcher(
+      stores.events,
+      clock,
+      randomIds,
+      keyring,
+      http,
+      config,
+      { attemptTimeoutMs: options.attemptTimeoutMs ?? 2000, perDestinationConcurrency: options.perDestinationConcurrency ?? 4, responseLimitBytes: 1024 },
+      signing,
+      new Metrics(),
+    );
+    dispatcher.start();
+    cleanups.push(async () => {
+      await dispatcher.onApplicationShutdown();
+      await http.close();
+      await stores.close();
+    });
+    const requests = new DeliveryRequests(stores.events, clock, randomIds, dispatcher);
+    const request = (deliveryId: string, url: string, headers: Record<string, string> = {}) => {
+      const delivery: DeliveryRequest = {
+        deliveryId,
+        kind: 'action',
+        trigger: 'rule',
+        actionId: 'remove',
+        appealId: null,
+        item: { id: 'p1', typeId: 'post' },
+        destination: { url, headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, keyring.seal(v)])) },
+        body: { item: { id: 'p1', typeId: 'post', typeName: 'Post' }, action: { id: 'remove' } },
+        subject: null,
+      };
+      return requests.request(delivery, { orgId: 'acme', correlationId: 'c', actor: 'test' });
+    };
+    const types = async (deliveryId: string) => (await stores.events.readStream(deliveryStream('acme', deliveryId))).map((e) => e.type);
+    const jwks = () => signing.jwks('acme');
+    return { request, types, jwks, stores, advance: (ms: number) => (offsetMs += ms) };
+  }
+
+  const started = async (respond: (n: number, res: ServerResponse) => void) => {
+    const r = await receiver(respond);
+    cleanups.push(r.close);
+    return r;
+  };
+
+  it('sends the body with the opened headers, signed, with the delivery id, and records the delivery', async () => {
+    const { request, types, jwks } = await setup();
+    const hook = await started((_n, res) => answer(202)(res));
+    expect(await request('d-1', `${hook.url}/hook`, { Authorization: 'Bearer secret', 'Service-Delivery-Id': 'forged' })).toBe(true);
+    await until(async () => (await types('d-1')).includes('CallbackDelivered'), 'the delivery');
+    const [req] = hook.requests;
+    expect(req!.body).toBe('{"item":{"id":"p1","typeId":"post","typeName":"Post"},"action":{"id":"remove"}}');
+    expect(req!.headers['authorization']).toBe('Bearer secret');
+    expect(req!.headers['content-type']).toBe('application/json');
+    expect(req!.headers['service-delivery-id']).toBe('d-1');
+    const sig = parseSignatureHeader(req!.headers['service-signature'] as string)!;
+    const jwk = (await jwks()).keys.find((k) => k.kid === sig.kid)!;
+    const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: jwk.x }, format: 'jwk' });
+    expect(verify(null, Buffer.from(`${sig.t}.d-1.${req!.body}`), key, Buffer.from(sig.v1, 'base64'))).toBe(true);
+    expect(await request('d-1', `${hook.url}/hook`)).toBe(false);
+    expect(await types('d-1')).toEqual(['CallbackDeliveryRequested', 'CallbackDelivered']);
+  });
+
+  it('signs every attempt afresh with the time of that attempt', async () => {
+    const { request, types, advance } = await setup();
+    const hook = await started((n, res) => {
+      if (n === 1) advance(3_600_000);
+      answer(n === 1 ? 500 : 200)(res);
+    });
+    await request('d-2', hook.url);
+    await until(async () => (await types('d-2')).includes('CallbackDelivered'), 'the delivery');
+    const [first, second] = hook.requests.map((r) => parseSignatureHeader(r.headers['service-signature'] as string)!);
+    expect(second!.t - first!.t).toBeGreaterThanOrEqual(3600);
+    expect(second!.v1).not.toBe(first!.v1);
+    expect(new Set(hook.requests.map((r) => r.headers['service-delivery-id']))).toEqual(new Set(['d-2']));
+  });
+
+  it('counts a timeout as a failed attempt and retries it', async () => {
+    const { request, types, stores } = await setup({ attemptTimeoutMs: 200 });
+    const hook = await started((n, res) => {
+      if (n > 1) answer(200)(res);
+    });
+    await request('d-3', hook.url);
+    await until(async () => (await types('d-3')).includes('CallbackDelivered'), 'the delivery');
+    const events = await stores.events.readStream(deliveryStream('acme', 'd-3'));
+    expect(events.map((e) => e.type)).toEqual(['CallbackDeliveryRequested', 'CallbackAttemptFailed', 'CallbackDelivered']);
+    expect(events[1]!.data).toMatchObject({ status: null, error: 'Outbound request timed out' });
+  });
+
+  it('dead-letters after the last retry, and refuses private addresses without sending', async () => {
+    const { request, types, stores } = await setup();
+    const hook = await started((_n, res) => answer(503)(res));
+    await request('d-4', hook.url);
+    await until(async () => (await types('d-4')).includes('CallbackDeadLettered'), 'the dead letter');
+    expect(hook.requests).toHaveLength(6);
+    await request('d-5', 'http://10.1.2.3/hook');
+    await until(async () => (await types('d-5')).includes('CallbackAttemptFailed'), 'the refused attempt');
+    const [, refused] = await stores.events.readStream(deliveryStream('acme', 'd-5'));
+    expect(refused!.data['error']).toMatch(/refused/);
+  });
+
+  it('keeps delivering to a healthy receiver while another hangs with all its slots taken', async () => {
+    const { request, types } = await setup({ attemptTimeoutMs: 3000, perDestinationConcurrency: 2 });
+    const hanging = await started(() => undefined);
+    const healthy = await started((_n, res) => answer(200)(res));
+    for (let i = 0; i < 5; i++) await request(`hang-${i}`, hanging.url);
+    await until(() => hanging.requests.length === 2, 'the hanging receiver to hold its slots');
+    for (let i = 0; i < 20; i++) await request(`ok-${i}`, healthy.url);
+    await until(async () => {
+      const all = await Promise.all(Array.from({ length: 20 }, (_, i) => types(`ok-${i}`)));
+      return all.every((t) => t.includes('CallbackDelivered'));
+    }, 'the healthy deliveries');
+    expect(hanging.requests).toHaveLength(2);
+    expect(await types('hang-0')).toEqual(['CallbackDeliveryRequested']);
+  });
+});

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { DestinationLimiter } from './destination-limiter.js';
+
+const deferred = () => {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+};
+
+describe('destination limiter', () => {
+  it('lets at most N requests run per destination and queues the rest in order', async () => {
+    const limiter = new DestinationLimiter(2);
+    const gates = [deferred(), deferred(), deferred()];
+    const started: number[] = [];
+    const runs = gates.map((g, i) =>
+      limiter.run('https://a.example', async () => {
+        started.push(i);
+        await g.promise;
+        return i;
+      }),
+    );
+    await new Promise((r) => setImmediate(r));
+    expect(started).toEqual([0, 1]);
+    expect(limiter.waiting('https://a.example')).toBe(1);
+    gates[1]!.resolve();
+    await runs[1];
+    await new Promise((r) => setImmediate(r));
+    expect(started).toEqual([0, 1, 2]);
+    gates[0]!.resolve();
+    gates[2]!.resolve();
+    expect(await Promise.all(runs)).toEqual([0, 1, 2]);
+    expect(limiter.inFlight('https://a.example')).toBe(0);
+  });
+
+  it('never makes one destination wait for another that hangs', async () => {
+    const limiter = new DestinationLimiter(1);
+    const hang = deferred();
+    const hanging = limiter.run('https://dead.example', () => hang.promise);
+    void limiter.run('https://dead.example', () => hang.promise);
+    expect(await limiter.run('https://alive.example', async () => 'done')).toBe('done');
+    expect(limiter.waiting('https://dead.example')).toBe(1);
+    hang.resolve();
+    await hanging;
+  });
+
+  it('frees the slot when a task throws', async () => {
+    const limiter = new DestinationLimiter(1);
+    await expect(limiter.run('x', async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    expect(await limiter.run('x', async () => 1)).toBe(1);
+  });
+});

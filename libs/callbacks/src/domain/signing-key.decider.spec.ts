@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { foldEvents } from '../../../kernel/src/index.js';
+import { activeKey, publishedKeys, type SigningKeyCommand, signingKeysDecider } from './signing-key.decider.js';
+import type { SigningKeyEvent } from './signing-key.events.js';
+
+const sealed = { kid: 'ring', iv: 'iv', ct: 'ct', tag: 'tag' };
+const key = (kid: string) => ({ kid, algorithm: 'Ed25519' as const, x: `x-${kid}`, d: sealed, createdAt: '2026-01-01T00:00:00.000Z' });
+
+function given(events: SigningKeyEvent[]) {
+  const state = foldEvents(signingKeysDecider, events);
+  return { state, when: (command: SigningKeyCommand) => signingKeysDecider.decide(command, state) };
+}
+
+const created = (kid: string, replaces: string | null = null): SigningKeyEvent => ({
+  type: 'SigningKeyCreated',
+  data: { ...key(kid), replaces },
+});
+
+describe('signing keys decider', () => {
+  it('creates the first key on first need, and only once', () => {
+    expect(given([]).when({ type: 'EnsureSigningKey', key: key('k1') })).toEqual([created('k1')]);
+    expect(given([created('k1')]).when({ type: 'EnsureSigningKey', key: key('k2') })).toEqual([]);
+  });
+
+  it('rotates: the new key signs, the old one stays published until retired', () => {
+    const rotated = given([created('k1')]).when({ type: 'RotateSigningKey', key: key('k2') });
+    expect(rotated).toEqual([created('k2', 'k1')]);
+    const state = given([created('k1'), ...rotated]).state;
+    expect(activeKey(state)?.kid).toBe('k2');
+    expect(publishedKeys(state).map((k) => k.kid)).toEqual(['k2', 'k1']);
+
+    const retired = given([created('k1'), ...rotated]).when({ type: 'RetireSigningKey', kid: 'k1', at: 'now' });
+    expect(retired).toEqual([{ type: 'SigningKeyRetired', data: { kid: 'k1', retiredAt: 'now' } }]);
+    expect(publishedKeys(given([created('k1'), ...rotated, ...retired]).state).map((k) => k.kid)).toEqual(['k2']);
+    expect(given([created('k1'), ...rotated, ...retired]).when({ type: 'RetireSigningKey', kid: 'k1', at: 'later' })).toEqual([]);
+  });
+
+  it('refuses to retire the key in use or an unknown one', () => {
+    expect(() => given([created('k1')]).when({ type: 'RetireSigningKey', kid: 'k1', at: 'now' })).toThrow(/rotate first/);
+    expect(() => given([created('k1')]).when({ type: 'RetireSigningKey', kid: 'nope', at: 'now' })).toThrow(/No signing key nope/);
+  });
+
+  it('lists rotated keys newest first after the active one', () => {
+    const events = [created('k1'), created('k2', 'k1'), created('k3', 'k2')];
+    expect(publishedKeys(given(events).state).map((k) => [k.kid, k.status])).toEqual([
+      ['k3', 'active'],
+      ['k2', 'rotated'],
+      ['k1', 'rotated'],
+    ]);
+  });
+});
