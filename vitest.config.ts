@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    // End-to-end tests start real server and CLI processes; on a loaded 2-core machine a CLI
+    // run takes a second or more, so the default 5 s per test is too tight.
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    include: ['apps/**/*.spec.ts', 'libs/**/*.spec.ts', 'test/**/*.spec.ts'],
+  },
+});
