@@ -107,9 +107,41 @@ async function scenario(label, roles) {
   rows.push([`${label}: items fully evaluated (20 rules; first request to last ItemEvaluated)`, Math.round(ITEMS / evalSeconds), `${evalSeconds.toFixed(1)} s for ${ITEMS}`]);
 }
 
+/** Items accepted first by an api process; then one worker alone evaluates the backlog. */
+async function drain(label) {
+  const dataDir = join(dir, 'drain');
+  const runEnv = { ...env, WARDEN_DATA_DIR: dataDir };
+  const run = (...args) => {
+    const r = spawnSync(process.execPath, ['dist/apps/server/src/cli.js', ...args], { env: runEnv, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(r.stderr);
+    return r.stdout.trim().split('\n').pop();
+  };
+  run('apply', join(dir, 'bench.yaml'));
+  const key = run('api-key', 'create', '--org', 'bench');
+  const api = await startRole('api', port + 10, dataDir);
+  await drive(`http://127.0.0.1:${port + 10}/api/v1/items/async`, { 'x-api-key': key, 'content-type': 'application/json' }, batchBody, requests);
+  api.kill('SIGTERM');
+  await new Promise((r) => api.once('exit', r));
+  const start = performance.now();
+  const worker = await startRole('worker', port + 11, dataDir);
+  const db = new Database(join(dataDir, 'warden.db'), { readonly: true });
+  const evaluatedCount = () => db.prepare("SELECT count(*) AS n FROM events WHERE type = 'ItemEvaluated'").get().n;
+  while (evaluatedCount() < ITEMS) await new Promise((r) => setTimeout(r, 20));
+  const seconds = (performance.now() - start) / 1000;
+  db.close();
+  worker.kill('SIGTERM');
+  await new Promise((r) => setTimeout(r, 500));
+  rows.push([`${label}: backlog evaluated by one worker (including its start)`, Math.round(ITEMS / seconds), `${seconds.toFixed(1)} s for ${ITEMS}`]);
+}
+
 try {
+  if (process.env.WARDEN_BENCH_ONLY_DRAIN) {
+    await drain('worker alone');
+    throw new Error('done');
+  }
   await scenario('one process (WARDEN_ROLE=all)', ['all']);
   await scenario('api + worker processes on one data directory', ['api', 'worker']);
+  await drain('worker alone');
 
   const echo = Fastify();
   echo.post('/echo', async (req) => req.body);
@@ -117,6 +149,8 @@ try {
   const echoSeconds = await drive(`http://127.0.0.1:${port + 1}/echo`, { 'content-type': 'application/json' }, batchBody, requests);
   await echo.close();
   rows.push(['Ceiling: bare Fastify JSON echo of the same bodies', Math.round(ITEMS / echoSeconds), `${(requests / echoSeconds).toFixed(0)} requests/s`]);
+} catch (error) {
+  if (error.message !== 'done') throw error;
 } finally {
   for (const c of started) c.kill('SIGTERM');
   await new Promise((r) => setTimeout(r, 500));

@@ -12,6 +12,8 @@ import {
 import { dataVersion, type SqliteDatabase } from './sqlite-database.js';
 import { LogNotifier } from './log-notifier.js';
 
+type LightRow = Pick<Row, 'position' | 'stream' | 'revision' | 'id' | 'type'>;
+
 interface Row {
   position: number;
   stream: string;
@@ -77,7 +79,12 @@ export class SqliteEventStore implements EventStore {
       readStream: db.prepare<[string, number, number], Row>(
         'SELECT * FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?',
       ),
-      readAll: db.prepare<[number, number], Row>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
+      // Scans of the log read the light columns only; payloads are fetched for the events a
+      // reader actually looks at (most subscribers skip most event types).
+      readAll: db.prepare<[number, number], LightRow>(
+        'SELECT position, stream, revision, id, type FROM events WHERE position > ? ORDER BY position LIMIT ?',
+      ),
+      payload: db.prepare<[number], { data: string; metadata: string }>('SELECT data, metadata FROM events WHERE position = ?'),
       head: db.prepare<[], { head: number | null }>('SELECT max(position) AS head FROM events'),
       begin: db.prepare('BEGIN IMMEDIATE'),
       commit: db.prepare('COMMIT'),
@@ -194,10 +201,12 @@ export class SqliteEventStore implements EventStore {
   }
 
   /** Rows are immutable once written, so a decoded event can be handed to every reader. */
-  private decode(row: Row): RecordedEvent {
+  private decode(row: LightRow): RecordedEvent {
     const hit = this.decoded.get(row.position);
     if (hit) return hit;
-    const event = toRecorded(row);
+    let payload: { data: string; metadata: string } | undefined;
+    const load = () => (payload ??= this.stmt.payload.get(row.position)!);
+    const event = lazyRecorded(row, () => load().data, () => load().metadata);
     if (this.decoded.size >= DECODED_CACHE) this.decoded.delete(this.decoded.keys().next().value!);
     this.decoded.set(row.position, event);
     return event;
@@ -252,11 +261,15 @@ export class SqliteEventStore implements EventStore {
   }
 }
 
-/**
- * Data and metadata are parsed on first access: most subscribers skip most event types and
- * never look inside them.
- */
 function toRecorded(row: Row): RecordedEvent {
+  return lazyRecorded(row, () => row.data, () => row.metadata);
+}
+
+/**
+ * Data and metadata are read and parsed on first access: most subscribers skip most event types
+ * and never look inside them.
+ */
+function lazyRecorded(row: LightRow, rawData: () => string, rawMetadata: () => string): RecordedEvent {
   let data: JsonObject | undefined;
   let metadata: EventMetadata | undefined;
   return {
@@ -266,10 +279,10 @@ function toRecorded(row: Row): RecordedEvent {
     revision: row.revision,
     position: row.position,
     get data() {
-      return (data ??= JSON.parse(row.data) as JsonObject);
+      return (data ??= JSON.parse(rawData()) as JsonObject);
     },
     get metadata() {
-      return (metadata ??= JSON.parse(row.metadata) as EventMetadata);
+      return (metadata ??= JSON.parse(rawMetadata()) as EventMetadata);
     },
   };
 }

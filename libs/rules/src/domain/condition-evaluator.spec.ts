@@ -340,13 +340,23 @@ describe('signals', () => {
   });
 
   it('memoizes a signal across rules of the same item', async () => {
-    const signal = fakeSignal('USER_SCORE', 1);
+    const signal = fakeSignal('USER_SCORE', 10);
     const d = deps(signal);
     const condition = set('AND', leaf(f('title'), 'EQUALS', 1, { type: 'USER_SCORE', args: { result: 1 } }));
     const ctx = context(item(titled));
     await Promise.all([evaluateConditionSet(condition, ctx, d), evaluateConditionSet(condition, ctx, d)]);
     await evaluateConditionSet(condition, ctx, d);
     expect(signal.calls).toHaveLength(1);
+  });
+
+  it('recomputes in-memory signals (cost below 10) rather than memoizing them', async () => {
+    const signal = fakeSignal('TEXT_CONTAINS', 1);
+    const d = deps(signal);
+    const condition = set('AND', leaf(f('title'), 'EQUALS', 1, { type: 'TEXT_CONTAINS', args: { result: 1 } }));
+    await evaluateConditionSet(condition, context(item(titled)), d);
+    await evaluateConditionSet(condition, context(item(titled)), d);
+    expect(signal.calls).toHaveLength(2);
+    expect(d.memo.size).toBe(0);
   });
 });
 

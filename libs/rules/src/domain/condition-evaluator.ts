@@ -5,6 +5,9 @@
 import type { Comparator, ConditionSet, LeafCondition } from '../../../catalog/src/index.js';
 import type { ConditionRecord, EvaluatedItem, Outcome, SetEvaluation, Signal, SignalContext } from './evaluation.model.js';
 import type { SignalMemo } from './signal-memo.js';
+
+/** Signals below this declared cost (pure in-memory text and geo work) are not memoized. */
+export const MEMO_MIN_COST = 10;
 import type { SignalRegistry } from './signal-registry.js';
 
 export interface EvaluatorDeps {
@@ -222,7 +225,11 @@ async function evaluateSignalLeaf(
     if (element == null) continue;
     let value: unknown;
     try {
-      value = await deps.memo.lookup(ctx.orgId, signal.type, args, element, () => signal.evaluate(element, args, ctx));
+      // In-memory signals are cheaper to recompute than to memoize (key building and lookup).
+      value =
+        signal.cost < MEMO_MIN_COST
+          ? await signal.evaluate(element, args, ctx)
+          : await deps.memo.lookup(ctx.orgId, signal.type, args, element, () => signal.evaluate(element, args, ctx));
     } catch (error) {
       const message = errorMessage(error);
       if (unavailable) {

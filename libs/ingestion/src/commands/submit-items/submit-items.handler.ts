@@ -3,7 +3,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CatalogReader, validateItem, type ItemTypeDefinition } from '../../../../catalog/src/index.js';
 import { type EventStore, stampEvents } from '../../../../eventstore/src/index.js';
 import { type Clock, type ErrorDetail, type IdGenerator, invalidInput } from '../../../../kernel/src/index.js';
-import { CLOCK, EVENT_STORE, ID_GENERATOR, WARDEN_CONFIG, type WardenConfig } from '../../../../platform/src/index.js';
+import { CLOCK, EVENT_STORE, ID_GENERATOR, ProjectionHost, WARDEN_CONFIG, type WardenConfig } from '../../../../platform/src/index.js';
 import { resolveCreator, subjectOf } from '../../domain/creator.js';
 import type { ItemSubmitted } from '../../domain/item.events.js';
 import { itemStream } from '../../domain/item.streams.js';
@@ -25,7 +25,12 @@ export class SubmitItemsHandler implements ICommandHandler<SubmitItemsCommand> {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     private readonly catalog: CatalogReader,
+    @Inject(ProjectionHost) private readonly projections: ProjectionHost,
   ) {}
+
+  private async itemTypes(orgId: string): Promise<Map<string, ItemTypeDefinition>> {
+    return new Map((await this.catalog.liveEntities(orgId, 'itemType')).map((t) => [t.id, t] as const));
+  }
 
   async execute(command: SubmitItemsCommand): Promise<AcceptedItem[]> {
     const { pointer } = command.options;
@@ -38,9 +43,13 @@ export class SubmitItemsHandler implements ICommandHandler<SubmitItemsCommand> {
         pointer,
       });
     }
-    const types = new Map(
-      (await this.catalog.liveEntities(command.context.orgId, 'itemType')).map((t) => [t.id, t] as const),
-    );
+    let types = await this.itemTypes(command.context.orgId);
+    // An item type applied moments ago may not be projected yet (or no worker runs here):
+    // catch the catalog up before calling a type unknown.
+    if (command.items.some((i: unknown) => !types.has((i as { typeId?: string } | null)?.typeId ?? ''))) {
+      await this.projections.catchUp('catalog');
+      types = await this.itemTypes(command.context.orgId);
+    }
     const known = new Set(types.keys());
     const problems: ErrorDetail[] = [];
     command.items.forEach((item: unknown, i) => {
