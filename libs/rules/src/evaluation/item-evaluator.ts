@@ -47,6 +47,11 @@ export interface EvaluationOptions {
   readonly environment: Environment;
   /** Evaluate these rules instead of the item type's live ones (retroaction, backtest). */
   readonly rules?: readonly RuleDefinition[];
+  /**
+   * Skip the look for an earlier record of this evaluation: the append (expected: no stream)
+   * still refuses a second one. For live submissions, which are nearly always new.
+   */
+  readonly likelyNew?: boolean;
 }
 
 /** The evaluation stream's environment part: a retroaction is recorded once per rule. */
@@ -107,7 +112,7 @@ export class ItemEvaluator {
    */
   async prepare(context: CommandContext, item: ItemToEvaluate, version: number, options: EvaluationOptions): Promise<PreparedEvaluation | undefined> {
     const stream = evaluationStream(context.orgId, item.typeId, item.id, version, runKey(options));
-    const existing = await this.recorded(stream);
+    const existing = options.likelyNew ? undefined : await this.recorded(stream);
     if (existing) return { stream, evaluated: existing, events: [] };
     const snapshot = await this.snapshots.get(context.orgId);
     const itemType = snapshot.itemTypes.get(item.typeId);
@@ -144,7 +149,7 @@ export class ItemEvaluator {
       { orgId: event.metadata.orgId, correlationId: event.metadata.correlationId, causationId: event.id, actor: 'rules-engine' },
       { id: data.itemId, typeId: data.typeId, data: data.data, creator: data.creator, subject: data.subject, source: data.source },
       event.revision,
-      { environment: 'LIVE' },
+      { environment: 'LIVE', likelyNew: true },
     );
   }
 
