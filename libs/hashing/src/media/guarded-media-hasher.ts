@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { type EventStore, stampEvents, WrongExpectedRevisionError } from '../../../eventstore/src/index.js';
-import { type Clock, type CommandContext, deterministicId, DomainError, type IdGenerator, streamName } from '../../../kernel/src/index.js';
+import { type EventStore, WrongExpectedRevisionError } from '../../../eventstore/src/index.js';
+import { type CommandContext, deterministicId, DomainError, streamName } from '../../../kernel/src/index.js';
 import {
-  CLOCK,
+  AggregateStore,
   EVENT_STORE,
   GUARDED_HTTP_CLIENT,
   type GuardedHttpClient,
-  ID_GENERATOR,
   OutboundError,
   WARDEN_CONFIG,
   type WardenConfig,
@@ -35,8 +34,7 @@ export class GuardedMediaHasher implements MediaHasher {
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(GUARDED_HTTP_CLIENT) private readonly http: GuardedHttpClient,
-    @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    private readonly aggregates: AggregateStore,
     @Inject(WARDEN_CONFIG) private readonly config: WardenConfig,
   ) {}
 
@@ -57,11 +55,7 @@ export class GuardedMediaHasher implements MediaHasher {
     if (!result.ok) this.logger.log({ msg: 'media not hashed', url, reason: result.reason });
     const event: MediaHashed = { type: 'MediaHashed', data: { item, version, result } };
     try {
-      await this.events.append(
-        stream,
-        stampEvents([event], context, { clock: this.clock, ids: this.ids }, () => deterministicId('media', stream)),
-        'no_stream',
-      );
+      await this.aggregates.record(stream, [event], context, 'no_stream', () => deterministicId('media', stream));
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError)) throw error;
       return (await this.recorded(stream)) ?? result;

@@ -1,6 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type EventStore, handleCommand, type Handled, type HandleOptions } from '../../../eventstore/src/index.js';
-import type { Clock, CommandContext, Decider, DomainEvent, IdGenerator } from '../../../kernel/src/index.js';
+import {
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+  handleCommand,
+  type Handled,
+  type HandleOptions,
+  stampEvents,
+} from '../../../eventstore/src/index.js';
+import type { Clock, CommandContext, Decider, DomainEvent, IdGenerator, NewEvent } from '../../../kernel/src/index.js';
 import { CLOCK, ID_GENERATOR } from '../tokens.js';
 import { EVENT_STORE } from './storage.tokens.js';
 
@@ -42,6 +50,29 @@ export class AggregateStore {
   /** Whether a stream has any event (e.g. an organization exists). */
   async exists(streamName: string): Promise<boolean> {
     return (await this.events.readStream(streamName, { maxCount: 1 })).length > 0;
+  }
+
+  /**
+   * Appends domain events outside a decider (reactors, imports): stamped with ids and metadata,
+   * optionally with ids derived from their cause so that a re-run appends nothing new.
+   */
+  record(
+    streamName: string,
+    events: readonly DomainEvent<string, object>[],
+    context: CommandContext,
+    expected: ExpectedRevision,
+    eventIds?: (event: DomainEvent<string, object>, index: number) => string,
+  ): Promise<AppendResult> {
+    return this.events.append(streamName, this.stamp(events, context, eventIds), expected);
+  }
+
+  /** Stamps events for a later append (e.g. to collect a batch first). */
+  stamp(
+    events: readonly DomainEvent<string, object>[],
+    context: CommandContext,
+    eventIds?: (event: DomainEvent<string, object>, index: number) => string,
+  ): NewEvent[] {
+    return stampEvents(events, context, { clock: this.clock, ids: this.ids }, eventIds);
   }
 
   newId(prefix: string, bytes = 12): string {

@@ -4,7 +4,6 @@ import {
   type CheckpointMove,
   type Filter,
   type FindOptions,
-  type ReadDocument,
   type ReadStore,
   ReadStoreUnavailableError,
   type Write,

@@ -4,7 +4,6 @@ import {
   type CheckpointMove,
   type Filter,
   type FindOptions,
-  type ReadDocument,
   type ReadStore,
   type Write,
 } from '../read-store.port.js';

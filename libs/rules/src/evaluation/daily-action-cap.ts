@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type EventStore, stampEvents, WrongExpectedRevisionError } from '../../../eventstore/src/index.js';
-import { type Clock, type CommandContext, deterministicId, type IdGenerator } from '../../../kernel/src/index.js';
-import { CLOCK, EVENT_STORE, ID_GENERATOR } from '../../../platform/src/index.js';
+import { type EventStore, WrongExpectedRevisionError } from '../../../eventstore/src/index.js';
+import { type Clock, type CommandContext, deterministicId } from '../../../kernel/src/index.js';
+import { AggregateStore, CLOCK, EVENT_STORE } from '../../../platform/src/index.js';
 import type { RuleDailyActionCounted } from '../domain/evaluation.events.js';
 import { dailyActionsStream } from '../domain/evaluation.streams.js';
 import { utcDay } from '../domain/rule-selection.js';
@@ -16,7 +16,7 @@ export class DailyActionCap {
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    private readonly aggregates: AggregateStore,
   ) {}
 
   /** True when the item may fire the rule today (and is now counted); false once capped. */
@@ -39,7 +39,7 @@ export class DailyActionCap {
       if (counted.length >= rule.maxDailyActions) return false;
       const expected = counted.length === 0 ? 'no_stream' : counted[counted.length - 1]!.revision;
       try {
-        await this.events.append(stream, stampEvents([event], context, { clock: this.clock, ids: this.ids }, () => eventId), expected);
+        await this.aggregates.record(stream, [event], context, expected, () => eventId);
         return true;
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError)) throw error;

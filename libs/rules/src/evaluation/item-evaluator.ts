@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import type { ItemTypeDefinition, RuleDefinition } from '../../../catalog/src/index.js';
-import { type EventStore, stampEvents, WrongExpectedRevisionError } from '../../../eventstore/src/index.js';
+import { type EventStore, WrongExpectedRevisionError } from '../../../eventstore/src/index.js';
 import {
   CREATOR_SUBMISSIONS,
   countWithin,
@@ -9,9 +9,9 @@ import {
   type ItemIdentifier,
   type ItemSubmitted,
 } from '../../../ingestion/src/index.js';
-import { type Clock, type CommandContext, deterministicId, type IdGenerator, type NewEvent, type RecordedEvent } from '../../../kernel/src/index.js';
+import { type Clock, type CommandContext, deterministicId, type NewEvent, type RecordedEvent } from '../../../kernel/src/index.js';
 import type { ReadStore } from '../../../readstore/src/index.js';
-import { CLOCK, EVENT_STORE, ID_GENERATOR, READ_STORE } from '../../../platform/src/index.js';
+import { AggregateStore, CLOCK, EVENT_STORE, READ_STORE } from '../../../platform/src/index.js';
 import { GUARDED_HTTP_CLIENT, type GuardedHttpClient } from '../../../platform/src/index.js';
 import { evaluateConditionSet } from '../domain/condition-evaluator.js';
 import type {
@@ -92,7 +92,7 @@ export class ItemEvaluator {
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    private readonly aggregates: AggregateStore,
     @Inject(SIGNAL_REGISTRY) private readonly registry: SignalRegistry,
     @Inject(GUARDED_HTTP_CLIENT) private readonly http: GuardedHttpClient,
     private readonly snapshots: CatalogSnapshots,
@@ -121,10 +121,9 @@ export class ItemEvaluator {
       return undefined;
     }
     const evaluated = await this.evaluate(context, item, itemType, version, snapshot, options);
-    const events = stampEvents(
+    const events = this.aggregates.stamp(
       this.publicationEvents(stream, evaluated, item, version, snapshot, options.environment),
       context,
-      { clock: this.clock, ids: this.ids },
       (_e, i) => deterministicId('evaluation', stream, String(i)),
     );
     return { stream, evaluated, events };

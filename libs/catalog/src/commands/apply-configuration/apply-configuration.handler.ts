@@ -3,19 +3,11 @@ import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import {
   type EventStore,
   type ExpectedRevision,
-  stampEvents,
   WrongExpectedRevisionError,
 } from '../../../../eventstore/src/index.js';
 import { ConfigureOrganizationCommand } from '../../../../identity/src/index.js';
-import {
-  type Clock,
-  type CommandContext,
-  concurrentUpdateConflict,
-  type DomainEvent,
-  type IdGenerator,
-  type NewEvent,
-} from '../../../../kernel/src/index.js';
-import { CLOCK, EVENT_STORE, ID_GENERATOR, KEYRING, type Keyring } from '../../../../platform/src/index.js';
+import { type CommandContext, concurrentUpdateConflict } from '../../../../kernel/src/index.js';
+import { AggregateStore, EVENT_STORE, KEYRING, type Keyring } from '../../../../platform/src/index.js';
 import { type CatalogEvent, HASH_CHUNK, type HashBankEvent } from '../../domain/catalog.events.js';
 import { hashBankStream, orgConfigStream } from '../../domain/catalog.streams.js';
 import { chunk, desiredCatalog, diffHashes } from '../../domain/desired-catalog.js';
@@ -31,8 +23,7 @@ export class ApplyConfigurationHandler implements ICommandHandler<ApplyConfigura
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(KEYRING) private readonly keyring: Keyring,
-    @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    private readonly aggregates: AggregateStore,
     private readonly commands: CommandBus,
   ) {}
 
@@ -75,7 +66,7 @@ export class ApplyConfigurationHandler implements ICommandHandler<ApplyConfigura
     // apply that touches hashes also passes through this check.
     let appended = 0;
     try {
-      await this.events.append(stream, this.stamp(plan.events.map((e) => sealSecrets(e, this.keyring)), context), expected);
+      await this.events.append(stream, this.aggregates.stamp(plan.events.map((e) => sealSecrets(e, this.keyring)), context), expected);
       appended += plan.events.length;
       for (const change of bankChanges) appended += await this.writeBank(orgId, change, context);
     } catch (error) {
@@ -116,7 +107,7 @@ export class ApplyConfigurationHandler implements ICommandHandler<ApplyConfigura
     for (const batch of chunk(events, BANK_EVENTS_PER_APPEND)) {
       const result = await this.events.append(
         hashBankStream(orgId, change.bankId),
-        this.stamp(batch, context),
+        this.aggregates.stamp(batch, context),
         expected,
       );
       expected = result.nextRevision;
@@ -124,7 +115,4 @@ export class ApplyConfigurationHandler implements ICommandHandler<ApplyConfigura
     return events.length;
   }
 
-  private stamp(events: readonly DomainEvent<string, object>[], context: CommandContext): NewEvent[] {
-    return stampEvents(events, context, { clock: this.clock, ids: this.ids });
-  }
 }

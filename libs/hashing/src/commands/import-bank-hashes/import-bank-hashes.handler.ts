@@ -1,9 +1,9 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CatalogReader } from '../../../../catalog/src/index.js';
-import { type EventStore, stampEvents } from '../../../../eventstore/src/index.js';
-import { type Clock, type IdGenerator, invalidInput, notFound, streamName } from '../../../../kernel/src/index.js';
-import { CLOCK, EVENT_STORE, ID_GENERATOR } from '../../../../platform/src/index.js';
+import type { EventStore } from '../../../../eventstore/src/index.js';
+import { invalidInput, notFound, streamName } from '../../../../kernel/src/index.js';
+import { AggregateStore, EVENT_STORE } from '../../../../platform/src/index.js';
 import { parseHashLines } from './hash-lines.js';
 import { ImportBankHashesCommand, type ImportReport } from './import-bank-hashes.command.js';
 
@@ -15,8 +15,7 @@ const EVENTS_PER_APPEND = 10;
 export class ImportBankHashesHandler implements ICommandHandler<ImportBankHashesCommand> {
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
-    @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    private readonly aggregates: AggregateStore,
     private readonly catalog: CatalogReader,
   ) {}
 
@@ -50,7 +49,7 @@ export class ImportBankHashesHandler implements ICommandHandler<ImportBankHashes
         type: 'HashBankHashesAdded',
         data: { bankId: bank.id, source: 'import', hashes: c },
       }));
-      const result = await this.events.append(stream, stampEvents(batch, command.context, { clock: this.clock, ids: this.ids }), expected);
+      const result = await this.aggregates.record(stream, batch, command.context, expected);
       expected = result.nextRevision;
     }
     return { bankId: bank.id, added: fresh.length, alreadyPresent: hashes.length - fresh.length, events: chunks.length };

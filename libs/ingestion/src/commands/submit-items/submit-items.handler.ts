@@ -1,9 +1,8 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CatalogReader, validateItem, type ItemTypeDefinition } from '../../../../catalog/src/index.js';
-import { type EventStore, stampEvents } from '../../../../eventstore/src/index.js';
-import { type Clock, type ErrorDetail, type IdGenerator, invalidInput } from '../../../../kernel/src/index.js';
-import { CLOCK, EVENT_STORE, ID_GENERATOR, ProjectionHost, WARDEN_CONFIG, type WardenConfig } from '../../../../platform/src/index.js';
+import { type ErrorDetail, invalidInput } from '../../../../kernel/src/index.js';
+import { AggregateStore, ProjectionHost, WARDEN_CONFIG, type WardenConfig } from '../../../../platform/src/index.js';
 import { resolveCreator, subjectOf } from '../../domain/creator.js';
 import type { ItemSubmitted } from '../../domain/item.events.js';
 import { itemStream } from '../../domain/item.streams.js';
@@ -20,10 +19,8 @@ interface ValidItem {
 @CommandHandler(SubmitItemsCommand)
 export class SubmitItemsHandler implements ICommandHandler<SubmitItemsCommand> {
   constructor(
-    @Inject(EVENT_STORE) private readonly events: EventStore,
+    private readonly aggregates: AggregateStore,
     @Inject(WARDEN_CONFIG) private readonly config: WardenConfig,
-    @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     private readonly catalog: CatalogReader,
     @Inject(ProjectionHost) private readonly projections: ProjectionHost,
   ) {}
@@ -85,11 +82,7 @@ export class SubmitItemsHandler implements ICommandHandler<SubmitItemsCommand> {
             source: command.options.source,
           },
         };
-        const result = await this.events.append(
-          itemStream(command.context.orgId, item.typeId, item.id),
-          stampEvents([event], command.context, { clock: this.clock, ids: this.ids }),
-          'any',
-        );
+        const result = await this.aggregates.record(itemStream(command.context.orgId, item.typeId, item.id), [event], command.context, 'any');
         return { id: item.id, typeId: item.typeId, version: result.nextRevision };
       }),
     );
