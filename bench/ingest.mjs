@@ -81,26 +81,38 @@ async function startRole(role, rolePort, dataDir) {
   }
 }
 
-/** One run on a fresh data directory: the roles given, items posted to the first. */
-async function scenario(label, roles) {
-  const dataDir = join(dir, label.replace(/\W+/g, '-'));
-  const runEnv = { ...env, WARDEN_DATA_DIR: dataDir };
+/** A fresh data directory with the benchmark organization configured; returns an API key. */
+function prepare(dataDir) {
   const run = (...args) => {
-    const r = spawnSync(process.execPath, ['dist/apps/server/src/cli.js', ...args], { env: runEnv, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['dist/apps/server/src/cli.js', ...args], {
+      env: { ...env, WARDEN_DATA_DIR: dataDir },
+      encoding: 'utf8',
+    });
     if (r.status !== 0) throw new Error(r.stderr);
     return r.stdout.trim().split('\n').pop();
   };
   run('apply', join(dir, 'bench.yaml'));
-  const key = run('api-key', 'create', '--org', 'bench');
+  return run('api-key', 'create', '--org', 'bench');
+}
+
+/** Polls the log until every item is evaluated. */
+async function allEvaluated(dataDir) {
+  const db = new Database(join(dataDir, 'warden.db'), { readonly: true });
+  const evaluatedCount = () => db.prepare("SELECT count(*) AS n FROM events WHERE type = 'ItemEvaluated'").get().n;
+  while (evaluatedCount() < ITEMS) await new Promise((r) => setTimeout(r, 20));
+  db.close();
+}
+
+/** One run on a fresh data directory: the roles given, items posted to the first. */
+async function scenario(label, roles) {
+  const dataDir = join(dir, label.replace(/\W+/g, '-'));
+  const key = prepare(dataDir);
   const children = [];
   for (const [i, role] of roles.entries()) children.push(await startRole(role, port + 2 + i, dataDir));
   const start = performance.now();
   const acceptSeconds = await drive(`http://127.0.0.1:${port + 2}/api/v1/items/async`, { 'x-api-key': key, 'content-type': 'application/json' }, batchBody, requests);
-  const db = new Database(join(dataDir, 'warden.db'), { readonly: true });
-  const evaluatedCount = () => db.prepare("SELECT count(*) AS n FROM events WHERE type = 'ItemEvaluated'").get().n;
-  while (evaluatedCount() < ITEMS) await new Promise((r) => setTimeout(r, 20));
+  await allEvaluated(dataDir);
   const evalSeconds = (performance.now() - start) / 1000;
-  db.close();
   for (const c of children) c.kill('SIGTERM');
   await new Promise((r) => setTimeout(r, 500));
   rows.push([`${label}: items accepted (POST /api/v1/items/async/, 100 per request)`, Math.round(ITEMS / acceptSeconds), `${(requests / acceptSeconds).toFixed(0)} requests/s`]);
@@ -110,25 +122,15 @@ async function scenario(label, roles) {
 /** Items accepted first by an api process; then one worker alone evaluates the backlog. */
 async function drain(label) {
   const dataDir = join(dir, 'drain');
-  const runEnv = { ...env, WARDEN_DATA_DIR: dataDir };
-  const run = (...args) => {
-    const r = spawnSync(process.execPath, ['dist/apps/server/src/cli.js', ...args], { env: runEnv, encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(r.stderr);
-    return r.stdout.trim().split('\n').pop();
-  };
-  run('apply', join(dir, 'bench.yaml'));
-  const key = run('api-key', 'create', '--org', 'bench');
+  const key = prepare(dataDir);
   const api = await startRole('api', port + 10, dataDir);
   await drive(`http://127.0.0.1:${port + 10}/api/v1/items/async`, { 'x-api-key': key, 'content-type': 'application/json' }, batchBody, requests);
   api.kill('SIGTERM');
   await new Promise((r) => api.once('exit', r));
   const start = performance.now();
   const worker = await startRole('worker', port + 11, dataDir);
-  const db = new Database(join(dataDir, 'warden.db'), { readonly: true });
-  const evaluatedCount = () => db.prepare("SELECT count(*) AS n FROM events WHERE type = 'ItemEvaluated'").get().n;
-  while (evaluatedCount() < ITEMS) await new Promise((r) => setTimeout(r, 20));
+  await allEvaluated(dataDir);
   const seconds = (performance.now() - start) / 1000;
-  db.close();
   worker.kill('SIGTERM');
   await new Promise((r) => setTimeout(r, 500));
   rows.push([`${label}: backlog evaluated by one worker (including its start)`, Math.round(ITEMS / seconds), `${seconds.toFixed(1)} s for ${ITEMS}`]);

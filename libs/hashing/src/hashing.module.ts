@@ -1,9 +1,8 @@
 import { type DynamicModule, Inject, Module, type OnModuleInit } from '@nestjs/common';
-import { MEDIA_HASHER, SIGNAL_REGISTRY, type SignalRegistry } from '../../rules/src/index.js';
+import { CatalogSnapshots, MEDIA_HASHER, SIGNAL_REGISTRY, type SignalRegistry } from '../../rules/src/index.js';
 import { BankIndex } from './banks/bank-index.js';
 import { ImportBankHashesHandler } from './commands/import-bank-hashes/import-bank-hashes.handler.js';
 import { GuardedMediaHasher } from './media/guarded-media-hasher.js';
-import { BankCatalog } from './signals/bank-catalog.js';
 import { imageHashDistanceSignal, imageHashMatchSignal } from './signals/image-hash.signals.js';
 
 /** Media fetch and hashing, hash banks, and the image-hash signals of the rules engine. */
@@ -12,7 +11,7 @@ export class HashingModule implements OnModuleInit {
   constructor(
     @Inject(SIGNAL_REGISTRY) private readonly registry: SignalRegistry,
     private readonly index: BankIndex,
-    private readonly banks: BankCatalog,
+    private readonly banks: CatalogSnapshots,
   ) {}
 
   static register(): DynamicModule {
@@ -22,7 +21,6 @@ export class HashingModule implements OnModuleInit {
       global: true,
       providers: [
         BankIndex,
-        BankCatalog,
         GuardedMediaHasher,
         { provide: MEDIA_HASHER, useExisting: GuardedMediaHasher },
         ImportBankHashesHandler,

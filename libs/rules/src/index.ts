@@ -9,6 +9,7 @@ export type {
   Environment,
 } from './domain/evaluation.events.js';
 export { SignalRegistry } from './domain/signal-registry.js';
+export { CatalogSnapshots, type CatalogSnapshot } from './evaluation/catalog-snapshots.js';
 export { RetroactRuleCommand } from './commands/retroact-rule/retroact-rule.command.js';
 export { BacktestRuleCommand } from './commands/backtest-rule/backtest-rule.command.js';
 export type { RunReport } from './evaluation/item-history.js';

@@ -36,7 +36,7 @@ export class RulesModule implements OnModuleInit {
         RetroactRuleHandler,
         BacktestRuleHandler,
       ],
-      exports: [SIGNAL_REGISTRY, ItemEvaluator],
+      exports: [SIGNAL_REGISTRY, ItemEvaluator, CatalogSnapshots],
     };
   }
 

@@ -1,22 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { rng } from '../../../../test/support/random.js';
 import { PdqIndex, type PdqMatch } from './hash-index.js';
 import { hammingDistance, pdqFromHex, pdqToHex } from './pdq.js';
 
 const TESTDATA = fileURLToPath(new URL('../../../../../shared/testdata/pdq/', import.meta.url));
 const haveTestdata = existsSync(TESTDATA);
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function randomHash(r: () => number): Uint8Array {
   return Uint8Array.from({ length: 32 }, () => Math.floor(r() * 256));

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { rng } from '../../../../test/support/random.js';
 import {
   bitCount,
   hammingDistance,
@@ -9,18 +10,6 @@ import {
   pdqToHex,
   popcount32,
 } from './pdq.js';
-
-/** Deterministic PRNG (mulberry32) so failures reproduce. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The 256-bit number with bit 16*i + j set where sign(i, j) is true, as 64 hex digits. */
 function expectedHex(sign: (i: number, j: number) => boolean): string {

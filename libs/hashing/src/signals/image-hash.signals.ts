@@ -1,6 +1,7 @@
-import type { MediaResult, Signal, SignalContext } from '../../../rules/src/index.js';
+import type { CatalogSnapshot, CatalogSnapshots, MediaResult, Signal, SignalContext } from '../../../rules/src/index.js';
 import type { BankIndex } from '../banks/bank-index.js';
-import type { BankCatalog, BankInfo } from './bank-catalog.js';
+
+type BankInfo = CatalogSnapshot['hashBanks'][number];
 
 /** Below this PDQ quality a hash is unreliable (flat or tiny images) and does not match. */
 export const MIN_PDQ_QUALITY = 50;
@@ -16,8 +17,8 @@ async function mediaFor(input: unknown, ctx: SignalContext): Promise<Extract<Med
   return media;
 }
 
-async function selectedBanks(args: Args, ctx: SignalContext, catalog: BankCatalog): Promise<BankInfo[]> {
-  const banks = await catalog.banks(ctx.orgId);
+async function selectedBanks(args: Args, ctx: SignalContext, catalog: CatalogSnapshots): Promise<readonly BankInfo[]> {
+  const banks = (await catalog.get(ctx.orgId)).hashBanks;
   const wanted = args['bankIds'];
   return Array.isArray(wanted) ? banks.filter((b) => wanted.includes(b.id)) : banks;
 }
@@ -26,7 +27,7 @@ async function selectedBanks(args: Args, ctx: SignalContext, catalog: BankCatalo
  * IMAGE_HASH_MATCH {bankIds?, maxDistance?}: true when the image's PDQ is within the bank's radius
  * of a banked hash (exact search), or its MD5 / SHA-256 is in an MD5 / SHA-256 bank.
  */
-export function imageHashMatchSignal(index: BankIndex, catalog: BankCatalog): Signal {
+export function imageHashMatchSignal(index: BankIndex, catalog: CatalogSnapshots): Signal {
   const details = new Map<string, { bankId: string; hash: string; distance: number }>();
   return {
     type: 'IMAGE_HASH_MATCH',
@@ -51,7 +52,7 @@ export function imageHashMatchSignal(index: BankIndex, catalog: BankCatalog): Si
 }
 
 /** IMAGE_HASH_DISTANCE {bankIds?}: the smallest PDQ distance to any banked hash. */
-export function imageHashDistanceSignal(index: BankIndex, catalog: BankCatalog): Signal {
+export function imageHashDistanceSignal(index: BankIndex, catalog: CatalogSnapshots): Signal {
   return {
     type: 'IMAGE_HASH_DISTANCE',
     cost: 30,

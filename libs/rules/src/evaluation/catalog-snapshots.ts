@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   type ActionDefinition,
   CatalogReader,
+  type HashType,
   type ItemTypeDefinition,
   type PolicyDefinition,
   type RuleDefinition,
@@ -15,6 +16,7 @@ export interface CatalogSnapshot {
   readonly actions: ReadonlyMap<string, ActionDefinition>;
   readonly policies: ReadonlyMap<string, PolicyDefinition>;
   readonly textBanks: ReadonlyMap<string, TextBankDefinition>;
+  readonly hashBanks: ReadonlyArray<{ readonly id: string; readonly hashType: HashType; readonly maxDistance: number | null }>;
 }
 
 /** How long an evaluation may use a catalog snapshot: an apply takes effect within this. */
@@ -41,12 +43,13 @@ export class CatalogSnapshots {
   }
 
   private async load(orgId: string): Promise<CatalogSnapshot> {
-    const [itemTypes, rules, actions, policies, textBanks] = await Promise.all([
+    const [itemTypes, rules, actions, policies, textBanks, hashBanks] = await Promise.all([
       this.catalog.liveEntities(orgId, 'itemType'),
       this.catalog.liveEntities(orgId, 'rule'),
       this.catalog.liveEntities(orgId, 'action'),
       this.catalog.liveEntities(orgId, 'policy'),
       this.catalog.liveEntities(orgId, 'textBank'),
+      this.catalog.liveEntities(orgId, 'hashBank'),
     ]);
     const byId = <T extends { id: string }>(list: T[]) => new Map(list.map((x) => [x.id, x] as const));
     return {
@@ -56,6 +59,7 @@ export class CatalogSnapshots {
       actions: byId(actions),
       policies: byId(policies),
       textBanks: byId(textBanks),
+      hashBanks: hashBanks.map((b) => ({ id: b.id, hashType: b.hashType, maxDistance: b.maxDistance })),
     };
   }
 }
