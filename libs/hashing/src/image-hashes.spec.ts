@@ -165,6 +165,16 @@ describe('hashImage decoding choices', () => {
     expect((await hashImage(png)).pdq).toBe(expectedPdq(Float32Array.from(grey), W, H));
   });
 
+  it('decodes small JPEGs, colour and greyscale, to the luminance of the pixels sharp decodes', async () => {
+    const colour = await sharp(rgb, { raw: { width: W, height: H, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
+    const decodedRgb = await sharp(colour, { ignoreIcc: true }).raw().toBuffer();
+    expect((await decodeLuminance(colour)).luma).toEqual(rgbLuma(decodedRgb, W, H, 3));
+    const grey = await sharp(rgb, { raw: { width: W, height: H, channels: 3 } }).toColourspace('b-w').jpeg().toBuffer();
+    const decodedGrey = await sharp(grey).toColourspace('b-w').raw().toBuffer();
+    expect(decodedGrey.length).toBe(W * H);
+    expect((await decodeLuminance(grey)).luma).toEqual(Float32Array.from(decodedGrey));
+  });
+
   it('ignores alpha: a transparent image hashes like its colour channels', async () => {
     const rgba = Buffer.alloc(W * H * 4);
     for (let i = 0; i < W * H; i++) {

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import sharp, { type OutputInfo } from 'sharp';
 import { DomainError } from '../../kernel/src/index.js';
-import { lumaOf, pdqFromLuminance, pdqToHex } from './domain/pdq.js';
+import { readJpegFrame } from './decoding/jpeg-header.js';
+import { WasmJpegDecoder } from './decoding/wasm-jpeg-decoder.js';
+import { lumaOf, lumaOfPixels, pdqFromLuminance, pdqToHex } from './domain/pdq.js';
 
 export interface ImageHashes {
   /** 64 lowercase hex digits. */
@@ -71,6 +73,8 @@ export interface DecodedLuminance {
 /** The decode half of hashImage: the luminance plane the reference would hash. */
 export async function decodeLuminance(bytes: Buffer, options: HashImageOptions = {}): Promise<DecodedLuminance> {
   const limitInputPixels = options.limitInputPixels ?? DEFAULT_LIMIT_INPUT_PIXELS;
+  const small = await decodeSmallJpeg(bytes, limitInputPixels);
+  if (small) return small;
   const input = { limitInputPixels, failOn: 'none', ignoreIcc: true, sequentialRead: true } as const;
   let decoded: { data: Buffer; info: OutputInfo };
   try {
@@ -84,34 +88,70 @@ export async function decodeLuminance(bytes: Buffer, options: HashImageOptions =
     throw decodeError(err, limitInputPixels);
   }
   const { data, info } = decoded;
-  const { width, height, channels } = info;
+  return lumaPlane(data, info.width, info.height, info.channels, info.channels < 3);
+}
+
+const wasmJpeg = new WasmJpegDecoder();
+
+/**
+ * The fast path for the commonest small input: an 8-bit greyscale or colour JPEG hashed at its
+ * own size. Anything else, or a file libjpeg gives up on, is left to sharp (undefined).
+ */
+async function decodeSmallJpeg(bytes: Buffer, limitInputPixels: number): Promise<DecodedLuminance | undefined> {
+  const frame = readJpegFrame(bytes);
+  if (!frame || frame.precision !== 8 || (frame.components !== 1 && frame.components !== 3)) return undefined;
+  if (frame.width === 0 || frame.height === 0 || frame.width > PRE_RESIZE || frame.height > PRE_RESIZE) return undefined;
+  if (frame.width * frame.height > limitInputPixels) return undefined;
+  const rgba = await wasmJpeg.decode(bytes);
+  if (!rgba || rgba.width !== frame.width || rgba.height !== frame.height) return undefined;
+  // libjpeg replicates grey into R, G and B; the reference takes the grey value itself.
+  const pixels = new Uint8Array(rgba.data.buffer, rgba.data.byteOffset, rgba.data.length);
+  return lumaPlane(pixels, rgba.width, rgba.height, 4, frame.components === 1);
+}
+
+/** The luminance plane of decoded pixels, squashed to 512x512 when a side is over 512. */
+function lumaPlane(data: Uint8Array, width: number, height: number, channels: number, grey: boolean): DecodedLuminance {
   const squash = width > PRE_RESIZE || height > PRE_RESIZE;
   const lumaWidth = squash ? PRE_RESIZE : width;
   const lumaHeight = squash ? PRE_RESIZE : height;
-  const luma = lumaPlane(data, width, height, channels, lumaWidth, lumaHeight);
+  const luma = squash
+    ? sampledLuma(data, width, height, channels, grey, lumaWidth, lumaHeight)
+    : fullLuma(data, width * height, channels, grey);
   return { luma, lumaWidth, lumaHeight, width, height };
 }
 
+function fullLuma(data: Uint8Array, pixels: number, channels: number, grey: boolean): Float32Array {
+  const luma = new Float32Array(pixels);
+  if (grey) {
+    for (let i = 0, p = 0; i < pixels; i++, p += channels) luma[i] = data[p]!;
+  } else {
+    lumaOfPixels(data, pixels, channels, luma);
+  }
+  return luma;
+}
+
 /**
- * Luminance of the image sampled onto outWidth x outHeight. When resizing, output pixel x takes
- * source column floor(x * width / outWidth), which is CImg's nearest-neighbour mapping.
+ * Luminance of the image sampled onto outWidth x outHeight. Output pixel x takes source column
+ * floor(x * width / outWidth), which is CImg's nearest-neighbour mapping.
  */
-function lumaPlane(
-  data: Buffer,
+function sampledLuma(
+  data: Uint8Array,
   width: number,
   height: number,
   channels: number,
+  grey: boolean,
   outWidth: number,
   outHeight: number,
 ): Float32Array {
   const luma = new Float32Array(outWidth * outHeight);
-  const grey = channels < 3;
+  const columns = new Int32Array(outWidth);
+  for (let x = 0; x < outWidth; x++) columns[x] = Math.floor((x * width) / outWidth) * channels;
   const rowBytes = width * channels;
   let o = 0;
   for (let y = 0; y < outHeight; y++) {
     const rowStart = Math.floor((y * height) / outHeight) * rowBytes;
     for (let x = 0; x < outWidth; x++) {
-      const p = rowStart + Math.floor((x * width) / outWidth) * channels;
+      const p = rowStart + columns[x]!;
       luma[o++] = grey ? data[p]! : lumaOf(data[p]!, data[p + 1]!, data[p + 2]!);
     }
   }

@@ -5,6 +5,8 @@ import {
   hammingDistance,
   isPdqHex,
   jaroszWindowSize,
+  lumaOf,
+  lumaOfPixels,
   pdqFromHex,
   pdqFromLuminance,
   pdqToHex,
@@ -115,6 +117,22 @@ function naivePdq(luma: Float32Array, width: number, height: number): { hex: str
   const median = coefficients.slice().sort()[127]!;
   return { hex: expectedHex((i, j) => coefficients[i * 16 + j]! > median), quality: Math.min(100, Math.trunc(gradients / 90)) };
 }
+
+describe('luminance', () => {
+  it('computes every one of the 2^24 colours per pixel exactly as lumaOf does, skipping further channels', () => {
+    const pixels = 256 * 256;
+    const rgba = new Uint8Array(pixels * 4);
+    const luma = new Float32Array(pixels);
+    let mismatches = 0;
+    for (let r = 0; r < 256; r++) {
+      for (let i = 0; i < pixels; i++) rgba.set([r, i >> 8, i & 255, 255 - r], i * 4);
+      lumaOfPixels(rgba, pixels, 4, luma);
+      for (let i = 0; i < pixels; i++) if (luma[i] !== Math.fround(lumaOf(r, i >> 8, i & 255))) mismatches++;
+    }
+    expect(mismatches).toBe(0);
+    expect(luma[pixels - 1]).toBe(Math.fround(lumaOf(255, 255, 255)));
+  });
+});
 
 describe('PDQ from luminance', () => {
   it('hashes an all-black image to zero bits and quality 0: every coefficient equals the median', () => {
@@ -227,7 +245,7 @@ describe('PDQ from luminance', () => {
 
   it('equals a plain transcription of the reference pipeline on odd sizes and smooth or noisy content', () => {
     const r = rng(21);
-    for (const [w, h] of [[300, 200], [129, 517], [517, 33], [1000, 7], [5, 5], [700, 901]] as const) {
+    for (const [w, h] of [[300, 200], [129, 517], [517, 33], [1000, 7], [5, 5], [700, 901], [256, 256], [512, 512], [63, 65], [64, 200], [40, 40]] as const) {
       const smooth = Float32Array.from({ length: w * h }, (_, k) => {
         const x = k % w;
         const y = Math.floor(k / w);

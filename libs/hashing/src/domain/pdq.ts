@@ -23,7 +23,6 @@ export interface PdqHashAndQuality {
 
 /** The reference returns an all-zero hash of quality 0 below this size. */
 const MIN_HASHABLE_DIM = 5;
-const NUM_JAROSZ_XY_PASSES = 2;
 
 const LUMA_R = Math.fround(0.299);
 const LUMA_G = Math.fround(0.587);
@@ -52,12 +51,31 @@ const buf16x64 = new Float32Array(16 * 64);
 const buf16x16 = new Float32Array(16 * 16);
 const sorted16x16 = new Float32Array(16 * 16);
 let columnSums = new Float32Array(512);
+const sampledColumns = new Int32Array(64);
+const sampledRows = new Int32Array(64);
+const sampledSums = new Float32Array(64);
+let sampledColumnMask = new Uint8Array(512);
 const ROW_BLOCK = 16;
 const rowSums = new Float32Array(ROW_BLOCK);
 
 /** Luminance of one pixel exactly as the reference computes it (float32 steps, no FMA). */
 export function lumaOf(r: number, g: number, b: number): number {
   return Math.fround(Math.fround(Math.fround(LUMA_R * r) + Math.fround(LUMA_G * g)) + Math.fround(LUMA_B * b));
+}
+
+// Each weighted channel as a float32 product, looked up instead of multiplied per pixel.
+const WEIGHTED_R = Float32Array.from({ length: 256 }, (_, v) => LUMA_R * v);
+const WEIGHTED_G = Float32Array.from({ length: 256 }, (_, v) => LUMA_G * v);
+const WEIGHTED_B = Float32Array.from({ length: 256 }, (_, v) => LUMA_B * v);
+
+/**
+ * lumaOf for every pixel of 8-bit interleaved R,G,B(,…) samples, `channels` bytes per pixel
+ * (further channels such as alpha are ignored); into[i] for pixel i.
+ */
+export function lumaOfPixels(data: Uint8Array, pixels: number, channels: number, into: Float32Array): void {
+  for (let i = 0, p = 0; i < pixels; i++, p += channels) {
+    into[i] = Math.fround(WEIGHTED_R[data[p]!]! + WEIGHTED_G[data[p + 1]!]!) + WEIGHTED_B[data[p + 2]!]!;
+  }
 }
 
 /**
@@ -95,23 +113,32 @@ function downsampleTo64x64(luma: Float32Array, width: number, height: number): v
   }
 }
 
+/**
+ * Two X,Y passes of the box filter, then the 64x64 samples. The hash reads the filtered plane only
+ * at the 64x64 cell centres, so the last pass computes only what reaches them: its row filter
+ * still runs every row's running sum (the rounding of a running sum depends on all of it) but
+ * divides and stores only at the sampled columns, and its column filter runs only down the 64
+ * sampled columns. The operations that produce the samples are unchanged, so are their values.
+ */
 function filterAndDecimate(luma: Float32Array, a: Float32Array, b: Float32Array, width: number, height: number): void {
   const windowAlongRows = jaroszWindowSize(width);
   const windowAlongCols = jaroszWindowSize(height);
   if (columnSums.length < width) columnSums = new Float32Array(width);
-  let input: Float32Array = luma;
-  for (let pass = 0; pass < NUM_JAROSZ_XY_PASSES; pass++) {
-    boxAlongRows(input, a, width, height, windowAlongRows);
-    boxAlongColumns(a, b, width, height, windowAlongCols);
-    input = b;
-  }
-  // Sample the filtered plane at the centres of a 64x64 grid.
-  for (let i = 0; i < 64; i++) {
-    const row = Math.trunc(((i + 0.5) * height) / 64) * width;
-    for (let j = 0; j < 64; j++) {
-      buf64x64[i * 64 + j] = b[row + Math.trunc(((j + 0.5) * width) / 64)]!;
-    }
-  }
+  if (sampledColumnMask.length < width) sampledColumnMask = new Uint8Array(width);
+  cellCentres(width, sampledColumns);
+  cellCentres(height, sampledRows);
+  sampledColumnMask.fill(0, 0, width);
+  for (let j = 0; j < 64; j++) sampledColumnMask[sampledColumns[j]!] = 1;
+
+  boxAlongRows(luma, a, width, height, windowAlongRows, null);
+  boxAlongColumns(a, b, width, height, windowAlongCols);
+  boxAlongRows(b, a, width, height, windowAlongRows, sampledColumnMask);
+  boxAlongSampledColumns(a, width, height, windowAlongCols, buf64x64);
+}
+
+/** Index of the pixel at the centre of each of 64 cells along a side (repeats when side < 64). */
+function cellCentres(dimension: number, into: Int32Array): void {
+  for (let i = 0; i < 64; i++) into[i] = Math.trunc(((i + 0.5) * dimension) / 64);
 }
 
 /** Half of a 64th of the dimension, rounded up: two passes then span one 64x64 cell. */
@@ -126,7 +153,14 @@ export function jaroszWindowSize(dimension: number): number {
  * sum is a chain of dependent operations, so ROW_BLOCK rows are interleaved to keep several
  * chains in flight; per row, the operations and their order are unchanged.
  */
-function boxAlongRows(input: Float32Array, output: Float32Array, width: number, height: number, window: number): void {
+function boxAlongRows(
+  input: Float32Array,
+  output: Float32Array,
+  width: number,
+  height: number,
+  window: number,
+  outputColumns: Uint8Array | null,
+): void {
   const half = (window + 2) >> 1;
   const sums = rowSums;
   for (let top = 0; top < height; top += ROW_BLOCK) {
@@ -143,28 +177,24 @@ function boxAlongRows(input: Float32Array, output: Float32Array, width: number, 
     }
     for (let k = window - half + 1; k > 0; k--, ri++, oi++) {
       count++;
-      for (let r = 0, p = first; p < last; r++, p += width) {
-        const sum = Math.fround(sums[r]! + input[p + ri]!);
-        sums[r] = sum;
-        output[p + oi] = sum / count;
-      }
+      for (let r = 0, p = first; p < last; r++, p += width) sums[r] = sums[r]! + input[p + ri]!;
+      if (outputColumns === null || outputColumns[oi] === 1) writeSums(sums, output, first + oi, last, width, count);
     }
     for (let k = width - window; k > 0; k--, ri++, li++, oi++) {
-      for (let r = 0, p = first; p < last; r++, p += width) {
-        const sum = Math.fround(Math.fround(sums[r]! + input[p + ri]!) - input[p + li]!);
-        sums[r] = sum;
-        output[p + oi] = sum / count;
-      }
+      for (let r = 0, p = first; p < last; r++, p += width) sums[r] = Math.fround(sums[r]! + input[p + ri]!) - input[p + li]!;
+      if (outputColumns === null || outputColumns[oi] === 1) writeSums(sums, output, first + oi, last, width, count);
     }
     for (let k = half - 1; k > 0; k--, li++, oi++) {
       count--;
-      for (let r = 0, p = first; p < last; r++, p += width) {
-        const sum = Math.fround(sums[r]! - input[p + li]!);
-        sums[r] = sum;
-        output[p + oi] = sum / count;
-      }
+      for (let r = 0, p = first; p < last; r++, p += width) sums[r] = sums[r]! - input[p + li]!;
+      if (outputColumns === null || outputColumns[oi] === 1) writeSums(sums, output, first + oi, last, width, count);
     }
   }
+}
+
+/** output[p] = sums[r] / count down one column of a block of rows. */
+function writeSums(sums: Float32Array, output: Float32Array, start: number, end: number, width: number, count: number): void {
+  for (let r = 0, p = start; p < end; r++, p += width) output[p] = sums[r]! / count;
 }
 
 /**
@@ -209,6 +239,47 @@ function boxAlongColumns(input: Float32Array, output: Float32Array, width: numbe
   }
 }
 
+/**
+ * boxAlongColumns restricted to the 64 sampled columns, writing only the sampled rows, straight
+ * into the 64x64 grid: the same running sums in the same order, so the same samples.
+ */
+function boxAlongSampledColumns(input: Float32Array, width: number, height: number, window: number, out: Float32Array): void {
+  const half = (window + 2) >> 1;
+  const sums = sampledSums;
+  const columns = sampledColumns;
+  sums.fill(0);
+  let ri = 0;
+  let li = 0;
+  let oi = 0;
+  let count = 0;
+  let next = 0;
+  const emit = (): void => {
+    while (next < 64 && sampledRows[next] === oi) {
+      const o = next * 64;
+      for (let j = 0; j < 64; j++) out[o + j] = sums[j]! / count;
+      next++;
+    }
+  };
+  for (let k = half - 1; k > 0; k--, ri += width) {
+    for (let j = 0; j < 64; j++) sums[j] = sums[j]! + input[ri + columns[j]!]!;
+    count++;
+  }
+  for (let k = window - half + 1; k > 0; k--, ri += width, oi++) {
+    count++;
+    for (let j = 0; j < 64; j++) sums[j] = sums[j]! + input[ri + columns[j]!]!;
+    emit();
+  }
+  for (let k = height - window; k > 0; k--, ri += width, li += width, oi++) {
+    for (let j = 0; j < 64; j++) sums[j] = Math.fround(sums[j]! + input[ri + columns[j]!]!) - input[li + columns[j]!]!;
+    emit();
+  }
+  for (let k = half - 1; k > 0; k--, li += width, oi++) {
+    count--;
+    for (let j = 0; j < 64; j++) sums[j] = sums[j]! - input[li + columns[j]!]!;
+    emit();
+  }
+}
+
 /** Sum of quantised absolute gradients, scaled so that 100 means "plenty of structure". */
 function qualityOf64x64(a: Float32Array): number {
   let gradientSum = 0;
@@ -229,15 +300,20 @@ function quantisedStep(u: number, v: number): number {
   return Math.trunc(Math.fround(Math.fround(Math.fround(u - v) * 100) / 255));
 }
 
-/** out16x16 = D · A · Dᵀ with D the 16x64 DCT basis; t16x64 holds D · A. */
+/**
+ * out16x16 = D · A · Dᵀ with D the 16x64 DCT basis; t16x64 holds D · A. Each sum runs over k in
+ * increasing order as in the reference; the first product walks A by rows (k outer, j inner) so
+ * that its memory access is sequential, which changes no sum's order of operations.
+ */
 function dct64To16(a: Float32Array, t: Float32Array, out: Float32Array): void {
   const d = DCT_16x64;
+  t.fill(0);
   for (let i = 0; i < 16; i++) {
-    const di = i * 64;
-    for (let j = 0; j < 64; j++) {
-      let sum = 0;
-      for (let k = 0; k < 64; k++) sum = Math.fround(sum + Math.fround(d[di + k]! * a[k * 64 + j]!));
-      t[di + j] = sum;
+    const ti = i * 64;
+    for (let k = 0; k < 64; k++) {
+      const dik = d[ti + k]!;
+      const ak = k * 64;
+      for (let j = 0; j < 64; j++) t[ti + j] = t[ti + j]! + Math.fround(dik * a[ak + j]!);
     }
   }
   for (let i = 0; i < 16; i++) {
