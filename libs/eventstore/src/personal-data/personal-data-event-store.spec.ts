@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { anEvent } from '../../../../test/support/events.js';
 import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
 import { streamName, type JsonObject } from '../../../kernel/src/index.js';
+import type { EventStore, ReadAllOptions } from '../event-store.port.js';
 import type { Projection } from '../projection/projection.js';
 import { ProjectionRunner, rebuildReadModels } from '../projection/projection-runner.js';
 import { PersonalDataEventStore } from './personal-data-event-store.js';
@@ -49,6 +50,26 @@ describe('personal-data codec', () => {
     const [read] = await store.readAll();
     expect(read!.data).toEqual({ authorId: 'u1', postId: 'p1', text: 'my secret opinion', email: 'u1@example.org' });
     expect(read!.metadata.personalDataRedacted).toBeUndefined();
+  });
+
+  it('leaves events of types the policy never seals unparsed (readers of large records pay nothing)', async () => {
+    const { store } = codec();
+    await store.append(streamName('comment', 'acme', 'c1'), [comment('u1', 'hello')], 'no_stream');
+    await store.append(streamName('audit', 'acme', 'a1'), [anEvent('AuditRecorded', { big: 'x'.repeat(5000) } as JsonObject)], 'no_stream');
+    const parsed: string[] = [];
+    const inner: EventStore = Object.assign(Object.create(stores.events) as EventStore, {
+      readAll: async (options?: ReadAllOptions) =>
+        (await stores.events.readAll(options)).map((e) => {
+          const { id, type, streamName: stream, revision, position, metadata } = e;
+          const counted = { id, type, streamName: stream, revision, position, metadata };
+          return Object.defineProperty(counted, 'data', { get: () => (parsed.push(type), e.data), enumerable: true }) as typeof e;
+        }),
+    });
+    const counting = new PersonalDataEventStore(inner, policy(), new SqliteSubjectKeyStore(stores.open()));
+    const events = await counting.readAll();
+    expect(new Set(parsed)).toEqual(new Set(['CommentPosted']));
+    expect(events[0]!.data['text']).toBe('hello');
+    expect(events[1]!.data['big']).toHaveLength(5000);
   });
 
   it('forgets a subject: after a replay none of its personal data appears, everything else does', async () => {

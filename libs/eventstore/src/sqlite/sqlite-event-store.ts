@@ -84,7 +84,8 @@ export class SqliteEventStore implements EventStore {
       readAll: db.prepare<[number, number], LightRow>(
         'SELECT position, stream, revision, id, type FROM events WHERE position > ? ORDER BY position LIMIT ?',
       ),
-      payload: db.prepare<[number], { data: string; metadata: string }>('SELECT data, metadata FROM events WHERE position = ?'),
+      data: db.prepare<[number], { data: string }>('SELECT data FROM events WHERE position = ?'),
+      metadata: db.prepare<[number], { metadata: string }>('SELECT metadata FROM events WHERE position = ?'),
       head: db.prepare<[], { head: number | null }>('SELECT max(position) AS head FROM events'),
       begin: db.prepare('BEGIN IMMEDIATE'),
       commit: db.prepare('COMMIT'),
@@ -204,9 +205,12 @@ export class SqliteEventStore implements EventStore {
   private decode(row: LightRow): RecordedEvent {
     const hit = this.decoded.get(row.position);
     if (hit) return hit;
-    let payload: { data: string; metadata: string } | undefined;
-    const load = () => (payload ??= this.stmt.payload.get(row.position)!);
-    const event = lazyRecorded(row, () => load().data, () => load().metadata);
+    // Data and metadata separately: several readers need only the metadata of large events.
+    const event = lazyRecorded(
+      row,
+      () => this.stmt.data.get(row.position)!.data,
+      () => this.stmt.metadata.get(row.position)!.metadata,
+    );
     if (this.decoded.size >= DECODED_CACHE) this.decoded.delete(this.decoded.keys().next().value!);
     this.decoded.set(row.position, event);
     return event;

@@ -19,6 +19,7 @@ export const itemEvaluationsProjection: Projection = {
   name: 'item-evaluations',
   collections: [ITEM_EVALUATIONS],
   eventTypes: ['ItemEvaluated'],
+  needsPersonalData: false,
   apply(event, ctx) {
     // Everything the index needs is in the stream name: the evaluation itself (kilobytes of
     // condition records) is not even parsed here.
