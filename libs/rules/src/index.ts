@@ -6,8 +6,10 @@ export type {
   ActionCallbackRequested,
   ReviewEnqueueRequested,
   ItemEvaluated,
+  Evaluation,
   Environment,
 } from './domain/evaluation.events.js';
+export { decodeEvaluation } from './domain/evaluation.events.js';
 export { SignalRegistry } from './domain/signal-registry.js';
 export { CatalogSnapshots, type CatalogSnapshot } from './evaluation/catalog-snapshots.js';
 export { RetroactRuleCommand } from './commands/retroact-rule/retroact-rule.command.js';

@@ -14,15 +14,18 @@ import type { ReadStore } from '../../../readstore/src/index.js';
 import { AggregateStore, CLOCK, EVENT_STORE, READ_STORE } from '../../../platform/src/index.js';
 import { GUARDED_HTTP_CLIENT, type GuardedHttpClient } from '../../../platform/src/index.js';
 import { evaluateConditionSet } from '../domain/condition-evaluator.js';
-import type {
-  ActionCallbackRequested,
-  Environment,
-  EvaluationEvent,
-  ItemEvaluated,
-  ItemRef,
-  PublishedAction,
-  ReviewEnqueueRequested,
-  RuleResult,
+import {
+  type ActionCallbackRequested,
+  decodeEvaluation,
+  encodeEvaluation,
+  type Environment,
+  type Evaluation,
+  type EvaluationEvent,
+  type ItemEvaluated,
+  type ItemRef,
+  type PublishedAction,
+  type ReviewEnqueueRequested,
+  type RuleResult,
 } from '../domain/evaluation.events.js';
 import type { ConditionRecord, EvaluatedItem, MediaResult, SignalContext } from '../domain/evaluation.model.js';
 import { imageUrls, MEDIA_HASHER, type MediaHasher } from './media-hasher.js';
@@ -62,7 +65,7 @@ export const SIGNAL_REGISTRY = Symbol('SignalRegistry');
 
 export interface PreparedEvaluation {
   readonly stream: string;
-  readonly evaluated: ItemEvaluated['data'];
+  readonly evaluated: Evaluation;
   /** Nothing to append when the version was already evaluated. */
   readonly events: NewEvent[];
 }
@@ -101,7 +104,7 @@ export class ItemEvaluator {
   ) {}
 
   /** Evaluates and records, unless this version was already evaluated; returns the record. */
-  async run(context: CommandContext, item: ItemToEvaluate, version: number, options: EvaluationOptions): Promise<ItemEvaluated['data'] | undefined> {
+  async run(context: CommandContext, item: ItemToEvaluate, version: number, options: EvaluationOptions): Promise<Evaluation | undefined> {
     const prepared = await this.prepare(context, item, version, options);
     return prepared && this.record(prepared);
   }
@@ -130,7 +133,7 @@ export class ItemEvaluator {
   }
 
   /** Appends a prepared evaluation once; a concurrent or earlier record of it wins. */
-  async record(prepared: PreparedEvaluation): Promise<ItemEvaluated['data']> {
+  async record(prepared: PreparedEvaluation): Promise<Evaluation> {
     if (prepared.events.length === 0) return prepared.evaluated;
     try {
       await this.events.append(prepared.stream, prepared.events, 'no_stream');
@@ -153,7 +156,7 @@ export class ItemEvaluator {
   }
 
   /** Evaluates and records a recorded ItemSubmitted. */
-  async evaluateSubmission(event: RecordedEvent): Promise<ItemEvaluated['data'] | undefined> {
+  async evaluateSubmission(event: RecordedEvent): Promise<Evaluation | undefined> {
     const prepared = await this.prepareSubmission(event);
     return prepared && this.record(prepared);
   }
@@ -166,9 +169,9 @@ export class ItemEvaluator {
     return this.evaluate(context, item, itemType, version, snapshot, { environment: 'BACKTEST', rules });
   }
 
-  private async recorded(stream: string): Promise<ItemEvaluated['data'] | undefined> {
+  private async recorded(stream: string): Promise<Evaluation | undefined> {
     const [first] = await this.events.readStream(stream, { maxCount: 1 });
-    return first ? (first.data as unknown as ItemEvaluated['data']) : undefined;
+    return first ? decodeEvaluation(first.data as unknown as ItemEvaluated['data']) : undefined;
   }
 
   private async evaluate(
@@ -178,7 +181,7 @@ export class ItemEvaluator {
     version: number,
     snapshot: CatalogSnapshot,
     options: EvaluationOptions,
-  ): Promise<ItemEvaluated['data']> {
+  ): Promise<Evaluation> {
     const now = this.clock.now();
     const rules = options.rules ?? rulesFor(snapshot.rules, item.typeId, now);
     const media = await this.hashMedia(context, item, itemType, version);
@@ -218,13 +221,13 @@ export class ItemEvaluator {
 
   private publicationEvents(
     stream: string,
-    evaluated: ItemEvaluated['data'],
+    evaluated: Evaluation,
     item: ItemToEvaluate,
     version: number,
     snapshot: CatalogSnapshot,
     environment: Environment,
   ): EvaluationEvent[] {
-    const events: EvaluationEvent[] = [{ type: 'ItemEvaluated', data: evaluated }];
+    const events: EvaluationEvent[] = [{ type: 'ItemEvaluated', data: encodeEvaluation(evaluated) }];
     for (const action of evaluated.actions) {
       events.push(this.publication(stream, action, evaluated.item, item, version, snapshot, environment));
     }

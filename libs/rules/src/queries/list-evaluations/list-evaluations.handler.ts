@@ -3,7 +3,7 @@ import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import type { ReadStore } from '../../../../readstore/src/index.js';
 import type { EventStore } from '../../../../eventstore/src/index.js';
 import { EVENT_STORE, READ_STORE } from '../../../../platform/src/index.js';
-import type { ItemEvaluated } from '../../domain/evaluation.events.js';
+import { decodeEvaluation, type ItemEvaluated } from '../../domain/evaluation.events.js';
 import { ITEM_EVALUATIONS, type ItemEvaluationDoc } from '../../projections/item-evaluations.projection.js';
 import { type EvaluationView, ListEvaluationsQuery } from './list-evaluations.query.js';
 
@@ -23,7 +23,7 @@ export class ListEvaluationsHandler implements IQueryHandler<ListEvaluationsQuer
     const views = await Promise.all(
       docs.map(async (doc) => {
         const [event] = await this.events.readStream(doc.stream, { maxCount: 1 });
-        return event ? { ...(event.data as unknown as ItemEvaluated['data']), evaluatedAt: doc.evaluatedAt } : undefined;
+        return event ? { ...decodeEvaluation(event.data as unknown as ItemEvaluated['data']), evaluatedAt: doc.evaluatedAt } : undefined;
       }),
     );
     return views.filter((v): v is EvaluationView => v !== undefined);

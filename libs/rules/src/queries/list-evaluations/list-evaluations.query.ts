@@ -1,7 +1,7 @@
 import { Query } from '@nestjs/cqrs';
-import type { ItemEvaluated } from '../../domain/evaluation.events.js';
+import type { Evaluation } from '../../domain/evaluation.events.js';
 
-export type EvaluationView = ItemEvaluated['data'] & { evaluatedAt: string };
+export type EvaluationView = Evaluation & { evaluatedAt: string };
 
 export class ListEvaluationsQuery extends Query<EvaluationView[]> {
   constructor(
