@@ -20,8 +20,8 @@ export interface ReadAllOptions {
   readonly after?: number;
   readonly maxCount?: number;
   /**
-   * The event types the reader will look at. Others are still delivered (positions must advance)
-   * but may be left undecoded, e.g. with their personal data sealed.
+   * The event types the reader will look at. An adapter may leave the others out (the embedded
+   * one filters in the database) or deliver them undecoded, e.g. with their personal data sealed.
    */
   readonly eventTypes?: readonly string[];
   /** False: the reader never looks at personal fields, so they may stay sealed. */
@@ -34,8 +34,11 @@ export interface SubscribeOptions {
   /**
    * Called with consecutive events in log order; the next batch is delivered only after the
    * promise settles. A rejected promise stops the subscription and reaches `onError`.
+   * `through`, when given, is the log position the batch accounts for: the events left out
+   * (other types, see `eventTypes`) up to there need no handling, so a checkpoint may move to
+   * it. A batch may then be empty: nothing of interest up to `through`.
    */
-  readonly onEvents: (events: readonly RecordedEvent[]) => Promise<void>;
+  readonly onEvents: (events: readonly RecordedEvent[], through?: number) => Promise<void>;
   /** As in ReadAllOptions: the types the subscriber looks at. */
   readonly eventTypes?: readonly string[];
   /** As in ReadAllOptions. */

@@ -54,8 +54,8 @@ export class PersonalDataEventStore implements EventStore {
   subscribeToAll(options: SubscribeOptions): Subscription {
     return this.inner.subscribeToAll({
       ...options,
-      onEvents: async (events) =>
-        options.onEvents(options.personalData === false ? events : await this.openAll(events, options.eventTypes)),
+      onEvents: async (events, through) =>
+        options.onEvents(options.personalData === false ? events : await this.openAll(events, options.eventTypes), through),
     });
   }
 

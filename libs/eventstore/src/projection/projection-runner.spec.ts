@@ -44,6 +44,19 @@ describe('ProjectionRunner', () => {
     expect(await stores.readStore.checkpoint('counter')).toBe(head);
   });
 
+  it('moves its checkpoint past events of other types it is never handed, and stores it at stop', async () => {
+    stores = sqliteStores();
+    await stores.events.append(s('a'), [anEvent('Counted', { v: 1 })], 'no_stream');
+    const runner = new ProjectionRunner(counter(), stores.events, stores.readStore);
+    await runner.start();
+    await stores.events.append(s('z'), Array.from({ length: 700 }, () => anEvent('Other')), 'no_stream');
+    const head = await stores.events.headPosition();
+    await waitFor(() => runner.checkpoint === head);
+    await runner.stop();
+    expect(await stores.readStore.checkpoint('counter')).toBe(head);
+    expect(await stores.readStore.get('counts', s('a'))).toEqual({ n: 1, sum: 1 });
+  });
+
   it('applies nothing twice when events are delivered again (at-least-once)', async () => {
     stores = sqliteStores();
     await stores.events.append(s('a'), [anEvent('Counted', { v: 1 }), anEvent('Counted', { v: 1 })], 'no_stream');

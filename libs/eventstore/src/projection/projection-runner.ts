@@ -88,7 +88,7 @@ export class ProjectionRunner {
       after: this.position,
       eventTypes: this.projection.eventTypes,
       personalData: this.projection.needsPersonalData,
-      onEvents: (events) => this.serialize(() => this.applyBatch(events)),
+      onEvents: (events, through) => this.serialize(() => this.applyBatch(events, through)),
       onError: (error) => this.restartAfter(error),
     });
   }
@@ -119,9 +119,10 @@ export class ProjectionRunner {
     return run;
   }
 
-  private async applyBatch(events: readonly RecordedEvent[]): Promise<void> {
+  private async applyBatch(events: readonly RecordedEvent[], through = 0): Promise<void> {
+    const to = Math.max(through, events.length > 0 ? events[events.length - 1]!.position : 0);
+    if (to <= this.position) return;
     const fresh = events.filter((e) => e.position > this.position);
-    if (fresh.length === 0) return;
     const uow = new UnitOfWork(this.store);
     const wanted = new Set(this.projection.eventTypes);
     const applicable = fresh.filter((e) => wanted.has(e.type));
@@ -130,7 +131,6 @@ export class ProjectionRunner {
     } else {
       for (const e of applicable) await this.projection.apply(e, uow);
     }
-    const to = fresh[fresh.length - 1]!.position;
     const writes = uow.writes();
     // A batch with nothing for this projection only moves the checkpoint: that write may wait
     // (a restart re-reads those events and skips them again), so busy logs cost no commits.

@@ -84,6 +84,13 @@ export class SqliteEventStore implements EventStore {
       readAll: db.prepare<[number, number], LightRow>(
         'SELECT position, stream, revision, id, type FROM events WHERE position > ? ORDER BY position LIMIT ?',
       ),
+      // A typed reader's scan: the database skips the other types without handing them over,
+      // up to a head read just before (every position at or below it is already committed).
+      readTyped: db.prepare<[number, number, string, number], LightRow>(
+        `SELECT position, stream, revision, id, type FROM events
+         WHERE position > ? AND position <= ? AND type IN (SELECT value FROM json_each(?))
+         ORDER BY position LIMIT ?`,
+      ),
       data: db.prepare<[number], { data: string }>('SELECT data FROM events WHERE position = ?'),
       metadata: db.prepare<[number], { metadata: string }>('SELECT metadata FROM events WHERE position = ?'),
       head: db.prepare<[], { head: number | null }>('SELECT max(position) AS head FROM events'),
@@ -198,7 +205,16 @@ export class SqliteEventStore implements EventStore {
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
-    return this.stmt.readAll.all(options.after ?? 0, options.maxCount ?? -1).map((r) => this.decode(r));
+    const after = options.after ?? 0;
+    const max = options.maxCount ?? -1;
+    const rows = options.eventTypes
+      ? this.stmt.readTyped.all(after, this.head(), JSON.stringify(options.eventTypes), max)
+      : this.stmt.readAll.all(after, max);
+    return rows.map((r) => this.decode(r));
+  }
+
+  private head(): number {
+    return this.stmt.head.get()?.head ?? 0;
   }
 
   /** Rows are immutable once written, so a decoded event can be handed to every reader. */
@@ -217,21 +233,28 @@ export class SqliteEventStore implements EventStore {
   }
 
   async headPosition(): Promise<number> {
-    return this.stmt.head.get()?.head ?? 0;
+    return this.head();
   }
 
   subscribeToAll(options: SubscribeOptions): Subscription {
     let stopped = false;
     let position = options.after ?? 0;
+    const types = options.eventTypes ? JSON.stringify(options.eventTypes) : undefined;
     const loop = (async () => {
       let caughtUp = false;
       while (!stopped) {
         const waiter = this.notifier.nextChange();
-        const rows = this.stmt.readAll.all(position, BATCH);
-        if (rows.length > 0) {
+        const head = types === undefined ? 0 : this.head();
+        const rows = types === undefined ? this.stmt.readAll.all(position, BATCH) : this.stmt.readTyped.all(position, head, types, BATCH);
+        // A typed scan that came back short has accounted for everything up to the head.
+        const through = types === undefined || rows.length === BATCH ? (rows[rows.length - 1]?.position ?? position) : head;
+        if (through > position) {
           if (stopped) return;
-          await options.onEvents(rows.map((r) => this.decode(r)));
-          position = rows[rows.length - 1]!.position;
+          await options.onEvents(
+            rows.map((r) => this.decode(r)),
+            through,
+          );
+          position = through;
         }
         if (rows.length < BATCH) {
           if (!caughtUp) {

@@ -1,0 +1,39 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { anEvent } from '../../../../test/support/events.js';
+import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
+import type { RecordedEvent } from '../../../kernel/src/index.js';
+import { streamName } from '../../../kernel/src/index.js';
+import { waitFor } from '../event-store.contract.js';
+
+describe('SqliteEventStore typed reads', () => {
+  let stores: ReturnType<typeof sqliteStores>;
+  afterEach(async () => {
+    await stores?.close();
+  });
+
+  it('hands a typed subscriber only its types, with empty batches that carry the position past the rest', async () => {
+    stores = sqliteStores();
+    await stores.events.append(streamName('mixed', 'a'), [anEvent('Wanted'), ...Array.from({ length: 1200 }, () => anEvent('Noise')), anEvent('Wanted')], 'no_stream');
+    const head = await stores.events.headPosition();
+    const batches: Array<{ types: string[]; through: number | undefined }> = [];
+    const sub = stores.events.subscribeToAll({
+      eventTypes: ['Wanted'],
+      onEvents: async (events: readonly RecordedEvent[], through?: number) => {
+        batches.push({ types: events.map((e) => e.type), through });
+      },
+    });
+    await waitFor(() => batches.at(-1)?.through === head);
+    await stores.events.append(streamName('mixed', 'b'), [anEvent('Noise')], 'no_stream');
+    await waitFor(() => batches.at(-1)?.through === head + 1);
+    await sub.stop();
+    expect(batches.flatMap((b) => b.types)).toEqual(['Wanted', 'Wanted']);
+    expect(batches.at(-1)).toEqual({ types: [], through: head + 1 });
+  });
+
+  it('reads only the named types with readAll', async () => {
+    stores = sqliteStores();
+    await stores.events.append(streamName('mixed', 'a'), [anEvent('Noise'), anEvent('Wanted'), anEvent('Other')], 'no_stream');
+    const read = await stores.events.readAll({ eventTypes: ['Wanted', 'Other'] });
+    expect(read.map((e) => e.type)).toEqual(['Wanted', 'Other']);
+  });
+});
