@@ -12,7 +12,15 @@ export interface SqliteOptions {
   readonly synchronous?: 'full' | 'normal';
   /** How long a writer waits for another process's write lock before failing. */
   readonly busyTimeoutMs?: number;
+  /** Page cache per connection, in MiB (held only as pages are read). */
+  readonly cacheMiB?: number;
 }
+
+/**
+ * SQLite's default page cache is 2 MiB: once the log's indexes (event ids and stream names,
+ * inserted in random order) outgrow it, every append reads index pages back from the OS.
+ */
+const DEFAULT_CACHE_MIB = 64;
 
 /** The embedded profile keeps the log, the read models and the key store in this one file. */
 export const SQLITE_FILE_NAME = 'warden.db';
@@ -24,6 +32,7 @@ export function openSqlite(file: string, options: SqliteOptions = {}): SqliteDat
   db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
   db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
   db.pragma('foreign_keys = ON');
+  db.pragma(`cache_size = ${-1024 * (options.cacheMiB ?? DEFAULT_CACHE_MIB)}`);
   return db;
 }
 

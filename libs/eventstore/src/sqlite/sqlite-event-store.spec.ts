@@ -1,9 +1,13 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { anEvent } from '../../../../test/support/events.js';
 import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
 import type { RecordedEvent } from '../../../kernel/src/index.js';
 import { streamName } from '../../../kernel/src/index.js';
 import { waitFor } from '../event-store.contract.js';
+import { openSqlite } from './sqlite-database.js';
 
 describe('SqliteEventStore typed reads', () => {
   let stores: ReturnType<typeof sqliteStores>;
@@ -35,5 +39,18 @@ describe('SqliteEventStore typed reads', () => {
     await stores.events.append(streamName('mixed', 'a'), [anEvent('Noise'), anEvent('Wanted'), anEvent('Other')], 'no_stream');
     const read = await stores.events.readAll({ eventTypes: ['Wanted', 'Other'] });
     expect(read.map((e) => e.type)).toEqual(['Wanted', 'Other']);
+  });
+});
+
+describe('openSqlite', () => {
+  it('opens in WAL mode with a 64 MiB page cache unless told otherwise', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'warden-open-')), 'warden.db');
+    const db = openSqlite(file);
+    const small = openSqlite(file, { cacheMiB: 8 });
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('cache_size', { simple: true })).toBe(-65536);
+    expect(small.pragma('cache_size', { simple: true })).toBe(-8192);
+    db.close();
+    small.close();
   });
 });
