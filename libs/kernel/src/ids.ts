@@ -12,6 +12,26 @@ export const randomIds: IdGenerator = {
   token: (bytes) => randomBytes(bytes).toString('base64url'),
 };
 
+const RANDOM_POOL_BYTES = 4096;
+let randomPool = Buffer.alloc(0);
+let randomPoolOffset = 0;
+
+/**
+ * Cryptographically random bytes for small, frequent needs (an IV per sealed event, a key per
+ * new subject), drawn from a pool the CSPRNG refills 4 KiB at a time: a call into OpenSSL per IV
+ * cost several microseconds. Every byte is handed out once, in a copy of its own.
+ */
+export function pooledRandomBytes(size: number): Buffer {
+  if (size > RANDOM_POOL_BYTES / 8) return randomBytes(size);
+  if (randomPoolOffset + size > randomPool.length) {
+    randomPool = randomBytes(RANDOM_POOL_BYTES);
+    randomPoolOffset = 0;
+  }
+  const bytes = Buffer.from(randomPool.subarray(randomPoolOffset, randomPoolOffset + size));
+  randomPoolOffset += size;
+  return bytes;
+}
+
 /**
  * A UUID (version 8 layout) derived from its parts, so that a reactor re-run after a crash
  * produces the very same ids (DESIGN.md section 3) and the store's idempotency catches them.

@@ -1,5 +1,5 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { Json, JsonObject, NewEvent, RecordedEvent } from '../../../kernel/src/index.js';
+import { createCipheriv, createDecipheriv } from 'node:crypto';
+import { type Json, type JsonObject, type NewEvent, pooledRandomBytes, type RecordedEvent } from '../../../kernel/src/index.js';
 import type {
   AppendResult,
   EventStore,
@@ -84,7 +84,7 @@ export class PersonalDataEventStore implements EventStore {
       plain[f] = event.data[f] as Json;
       delete rest[f];
     }
-    const iv = randomBytes(12);
+    const iv = pooledRandomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', key, iv);
     cipher.setAAD(Buffer.from(event.id));
     const ct = Buffer.concat([cipher.update(JSON.stringify(plain), 'utf8'), cipher.final()]);

@@ -1,4 +1,5 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { pooledRandomBytes } from '../../../kernel/src/index.js';
 import type { SqliteDatabase } from '../sqlite/sqlite-database.js';
 import type { SubjectKey, SubjectKeyStore } from './subject-key-store.port.js';
 
@@ -11,10 +12,19 @@ CREATE TABLE IF NOT EXISTS subject_keys (
   UNIQUE (org_id, subject_id)
 );`;
 
+interface PendingKey {
+  readonly orgId: string;
+  readonly subjectId: string;
+  readonly created: SubjectKey;
+  /** True when this insert created the subject's key. */
+  readonly resolve: (fresh: boolean) => void;
+  readonly reject: (error: unknown) => void;
+}
+
 export class SqliteSubjectKeyStore implements SubjectKeyStore {
   private readonly stmt;
-  private pending: Array<[string, string]> = [];
-  private flushing: Promise<void> | undefined;
+  private pending: PendingKey[] = [];
+  private flushScheduled = false;
 
   constructor(private readonly db: SqliteDatabase) {
     db.exec(SCHEMA);
@@ -32,30 +42,41 @@ export class SqliteSubjectKeyStore implements SubjectKeyStore {
   async keyFor(orgId: string, subjectId: string): Promise<SubjectKey> {
     const existing = this.stmt.bySubject.get(orgId, subjectId);
     if (existing) return { keyId: existing.key_id, key: existing.key };
-    await this.insertSoon(orgId, subjectId);
-    const created = this.stmt.bySubject.get(orgId, subjectId)!;
-    return { keyId: created.key_id, key: created.key };
+    return this.insertSoon(orgId, subjectId);
   }
 
-  /** New keys of one tick are inserted in one transaction: a batch of new subjects costs one commit. */
-  private insertSoon(orgId: string, subjectId: string): Promise<void> {
-    this.pending.push([orgId, subjectId]);
-    this.flushing ??= new Promise<void>((resolve, reject) =>
-      setImmediate(() => {
-        const batch = this.pending;
-        this.pending = [];
-        this.flushing = undefined;
-        try {
-          this.db.transaction(() => {
-            for (const [org, subject] of batch) this.stmt.insert.run(randomUUID(), org, subject, randomBytes(32));
-          }).immediate();
-          resolve();
-        } catch (error) {
-          reject(error);
-        }
-      }),
-    );
-    return this.flushing;
+  /**
+   * New keys of one tick are inserted in one transaction: a batch of new subjects costs one commit.
+   * A key another process created first (the insert is then ignored) is read back.
+   */
+  private insertSoon(orgId: string, subjectId: string): Promise<SubjectKey> {
+    const created = { keyId: randomUUID(), key: pooledRandomBytes(32) };
+    const inserted = new Promise<boolean>((resolve, reject) => this.pending.push({ orgId, subjectId, created, resolve, reject }));
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => this.flush());
+    }
+    return inserted.then((fresh) => {
+      if (fresh) return created;
+      const winner = this.stmt.bySubject.get(orgId, subjectId)!;
+      return { keyId: winner.key_id, key: winner.key };
+    });
+  }
+
+  private flush(): void {
+    const batch = this.pending;
+    this.pending = [];
+    this.flushScheduled = false;
+    let outcomes: boolean[];
+    try {
+      outcomes = this.db
+        .transaction(() => batch.map((p) => this.stmt.insert.run(p.created.keyId, p.orgId, p.subjectId, p.created.key).changes === 1))
+        .immediate();
+    } catch (error) {
+      for (const p of batch) p.reject(error);
+      return;
+    }
+    batch.forEach((p, i) => p.resolve(outcomes[i]!));
   }
 
   async find(keyId: string): Promise<Buffer | undefined> {

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { deterministicId, pooledRandomBytes } from './ids.js';
+
+describe('pooledRandomBytes', () => {
+  it('hands out fresh bytes of the size asked, never the same bytes twice, across pool refills', () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 2000; i++) {
+      const bytes = pooledRandomBytes(12);
+      expect(bytes).toHaveLength(12);
+      seen.add(bytes.toString('hex'));
+    }
+    expect(seen.size).toBe(2000);
+    expect(pooledRandomBytes(32)).toHaveLength(32);
+    expect(pooledRandomBytes(4096)).toHaveLength(4096);
+  });
+
+  it('gives each caller its own copy: changing one result changes no other', () => {
+    const a = pooledRandomBytes(16);
+    const b = pooledRandomBytes(16);
+    const before = Buffer.from(b);
+    a.fill(0);
+    expect(b.equals(before)).toBe(true);
+  });
+});
+
+describe('deterministicId', () => {
+  it('derives the same UUID from the same parts, and different ones when parts merely concatenate alike', () => {
+    expect(deterministicId('a', 'bc')).toBe(deterministicId('a', 'bc'));
+    expect(deterministicId('a', 'bc')).not.toBe(deterministicId('ab', 'c'));
+    expect(deterministicId('x')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+});
