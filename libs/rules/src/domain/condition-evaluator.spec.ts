@@ -472,3 +472,46 @@ describe('cost ordering and short-circuit', () => {
 function fixedWith(result: boolean): LeafCondition {
   return leaf(f('title'), 'EQUALS', true, { type: 'USER_SCORE', args: { result } });
 }
+
+describe('synchronous and asynchronous signals', () => {
+  /** The same signal as fakeSignal, answering at once instead of with a promise. */
+  function syncFakeSignal(type: SignalType, cost: number): Signal {
+    const asyncTwin = fakeSignal(type, cost);
+    return {
+      ...asyncTwin,
+      evaluate(input, args) {
+        const result = args.result;
+        if (typeof result === 'object' && result !== null && 'throw' in result) throw new Error(String((result as { throw: unknown }).throw));
+        return result === 'echo' ? input : result;
+      },
+    };
+  }
+  const sig = (type: SignalType, result: unknown, comparator: Comparator = 'EQUALS', input = f('title')) =>
+    leaf(input, comparator, true, { type, args: { result } });
+  const sets: ConditionSet[] = [
+    set('AND', sig('USER_SCORE', true), sig('USER_STRIKE_COUNT', false), sig('USER_SCORE', true)),
+    set('OR', sig('USER_STRIKE_COUNT', { throw: 'down' }), sig('USER_SCORE', false), set('XOR', sig('USER_SCORE', true), sig('USER_STRIKE_COUNT', true))),
+    set('XOR', sig('USER_SCORE', { throw: 'x' }, 'IS_UNAVAILABLE'), sig('USER_STRIKE_COUNT', false), sig('USER_SCORE', 'echo', 'EQUALS', f('tags'))),
+    set('AND', set('OR', sig('USER_STRIKE_COUNT', true), sig('USER_SCORE', true)), sig('USER_SCORE', { throw: 'boom' }), sig('USER_STRIKE_COUNT', true)),
+  ];
+  const data = { title: 'x', tags: ['a', 'b'] };
+
+  it('records the same outcomes whichever way each signal answers, synchronously only when all do', async () => {
+    const combos: Array<[string, EvaluatorDeps]> = [
+      ['both async', deps(fakeSignal('USER_SCORE', 1), fakeSignal('USER_STRIKE_COUNT', 2))],
+      ['both sync', deps(syncFakeSignal('USER_SCORE', 1), syncFakeSignal('USER_STRIKE_COUNT', 2))],
+      ['mixed', deps(syncFakeSignal('USER_SCORE', 1), fakeSignal('USER_STRIKE_COUNT', 2))],
+      ['mixed the other way', deps(fakeSignal('USER_SCORE', 1), syncFakeSignal('USER_STRIKE_COUNT', 2))],
+    ];
+    for (const s of sets) {
+      const results = [];
+      for (const [label, d] of combos) {
+        const result = evaluateConditionSet(s, context(item(data)), d);
+        if (label === 'both sync') expect(result).not.toBeInstanceOf(Promise);
+        if (label === 'both async') expect(result).toBeInstanceOf(Promise);
+        results.push(await result);
+      }
+      for (const r of results.slice(1)) expect(r).toEqual(results[0]);
+    }
+  });
+});

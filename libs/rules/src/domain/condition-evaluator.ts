@@ -18,14 +18,23 @@ export interface EvaluatorDeps {
 type Condition = LeafCondition | ConditionSet;
 type Records = Array<ConditionRecord | undefined>;
 
-export async function evaluateConditionSet(
+/**
+ * Synchronous when every signal the evaluation reaches answers synchronously (the in-memory text
+ * and geo signals do): an item runs dozens of leaves, and a promise per leaf and per set was a
+ * measurable part of evaluating it. A signal that answers with a promise makes the rest async.
+ */
+export function evaluateConditionSet(
   set: ConditionSet,
   ctx: SignalContext,
   deps: EvaluatorDeps,
-): Promise<SetEvaluation> {
+): SetEvaluation | Promise<SetEvaluation> {
   const plan = planFor(set, deps.registry);
   const records: Records = new Array<ConditionRecord | undefined>(plan.skipped.length);
-  const outcome = await evaluateSet(plan.root, ctx, deps, records);
+  const outcome = evaluateSet(plan.root, ctx, deps, records);
+  return typeof outcome === 'string' ? completed(plan, records, outcome) : outcome.then((o) => completed(plan, records, o));
+}
+
+function completed(plan: Plan, records: Records, outcome: Outcome): SetEvaluation {
   const conditions = records as ConditionRecord[];
   for (let i = 0; i < conditions.length; i++) {
     // Unvisited slots are the children short-circuiting skipped, and everything inside them.
@@ -122,39 +131,69 @@ function buildLeaf(leaf: LeafCondition, index: number, path: string, registry: S
 
 // ---------- sets ----------
 
-async function evaluateSet(plan: SetPlan, ctx: SignalContext, deps: EvaluatorDeps, records: Records): Promise<Outcome> {
-  const { conjunction, order } = plan;
-  let passed = 0;
-  let unknown = 0;
-  let decided: Outcome | undefined;
+interface Tally {
+  passed: number;
+  unknown: number;
+}
+
+function evaluateSet(plan: SetPlan, ctx: SignalContext, deps: EvaluatorDeps, records: Records): Outcome | Promise<Outcome> {
+  const tally: Tally = { passed: 0, unknown: 0 };
+  const { order } = plan;
   for (let i = 0; i < order.length; i++) {
     const child = order[i] as NodePlan;
     const result = child.isSet ? evaluateSet(child, ctx, deps, records) : evaluateLeaf(child, ctx, deps, records);
-    const outcome = typeof result === 'string' ? result : await result;
-    if (outcome === 'passed') passed += 1;
-    else if (outcome === 'unknown') unknown += 1;
-    if (conjunction === 'AND' && outcome === 'failed') {
-      decided = 'failed';
-      break;
-    }
-    if (conjunction === 'OR' && outcome === 'passed') {
-      decided = 'passed';
-      break;
-    }
-    // XOR must see every child to know that exactly one passed, but a second pass settles it.
-    if (conjunction === 'XOR' && passed >= 2) {
-      decided = 'failed';
-      break;
-    }
+    if (typeof result !== 'string') return evaluateRestOfSet(plan, ctx, deps, records, tally, i, result);
+    const decided = count(plan.conjunction, tally, result);
+    if (decided !== undefined) return settle(plan, records, decided);
   }
-  if (decided === undefined) {
-    if (unknown > 0) decided = 'unknown';
-    else if (conjunction === 'AND') decided = 'passed';
-    else if (conjunction === 'OR') decided = 'failed';
-    else decided = passed === 1 ? 'passed' : 'failed';
+  return settle(plan, records, undecided(plan.conjunction, tally));
+}
+
+/** evaluateSet from child `index` on, once that child's outcome turned out to be a promise. */
+async function evaluateRestOfSet(
+  plan: SetPlan,
+  ctx: SignalContext,
+  deps: EvaluatorDeps,
+  records: Records,
+  tally: Tally,
+  index: number,
+  pending: Promise<Outcome>,
+): Promise<Outcome> {
+  const { order } = plan;
+  let outcome = await pending;
+  for (let i = index; ; ) {
+    const decided = count(plan.conjunction, tally, outcome);
+    if (decided !== undefined) return settle(plan, records, decided);
+    if (++i >= order.length) break;
+    const child = order[i] as NodePlan;
+    const result = child.isSet ? evaluateSet(child, ctx, deps, records) : evaluateLeaf(child, ctx, deps, records);
+    outcome = typeof result === 'string' ? result : await result;
   }
-  if (plan.index >= 0) records[plan.index] = { path: plan.path, outcome: decided };
-  return decided;
+  return settle(plan, records, undecided(plan.conjunction, tally));
+}
+
+/** Counts a child's outcome; returns the set's outcome once the children seen so far decide it. */
+function count(conjunction: ConditionSet['conjunction'], tally: Tally, outcome: Outcome): Outcome | undefined {
+  if (outcome === 'passed') tally.passed += 1;
+  else if (outcome === 'unknown') tally.unknown += 1;
+  if (conjunction === 'AND' && outcome === 'failed') return 'failed';
+  if (conjunction === 'OR' && outcome === 'passed') return 'passed';
+  // XOR must see every child to know that exactly one passed, but a second pass settles it.
+  if (conjunction === 'XOR' && tally.passed >= 2) return 'failed';
+  return undefined;
+}
+
+/** The outcome of a set whose every child was seen without deciding it early. */
+function undecided(conjunction: ConditionSet['conjunction'], tally: Tally): Outcome {
+  if (tally.unknown > 0) return 'unknown';
+  if (conjunction === 'AND') return 'passed';
+  if (conjunction === 'OR') return 'failed';
+  return tally.passed === 1 ? 'passed' : 'failed';
+}
+
+function settle(plan: SetPlan, records: Records, outcome: Outcome): Outcome {
+  if (plan.index >= 0) records[plan.index] = { path: plan.path, outcome };
+  return outcome;
 }
 
 // ---------- leaves ----------
@@ -204,7 +243,14 @@ function evaluatePlainLeaf(plan: LeafPlan, input: unknown, records: Records): Ou
   return 'failed';
 }
 
-async function evaluateSignalLeaf(
+/** What one leaf's elements gave so far. */
+interface LeafScan {
+  computed: boolean;
+  firstValue: unknown;
+  firstError: string | undefined;
+}
+
+function evaluateSignalLeaf(
   plan: LeafPlan,
   signal: Signal,
   args: { readonly [key: string]: unknown },
@@ -212,48 +258,115 @@ async function evaluateSignalLeaf(
   ctx: SignalContext,
   deps: EvaluatorDeps,
   records: Records,
-): Promise<Outcome> {
-  const unavailable = plan.condition.comparator === 'IS_UNAVAILABLE';
+): Outcome | Promise<Outcome> {
   const elements = Array.isArray(input) ? (input as readonly unknown[]) : undefined;
-  const count = elements === undefined ? 1 : elements.length;
-  let computed = false;
-  let firstValue: unknown;
-  let firstError: string | undefined;
-  for (let i = 0; i < count; i++) {
+  const total = elements === undefined ? 1 : elements.length;
+  const scan: LeafScan = { computed: false, firstValue: undefined, firstError: undefined };
+  for (let i = 0; i < total; i++) {
     const element = elements === undefined ? input : elements[i];
     // An absent element is not applicable, like an absent input.
     if (element == null) continue;
     let value: unknown;
     try {
-      // In-memory signals are cheaper to recompute than to memoize (key building and lookup).
-      value =
-        signal.cost < MEMO_MIN_COST
-          ? await signal.evaluate(element, args, ctx)
-          : await deps.memo.lookup(ctx.orgId, signal.type, args, element, () => signal.evaluate(element, args, ctx));
+      value = computeSignal(signal, args, element, ctx, deps);
     } catch (error) {
-      const message = errorMessage(error);
-      if (unavailable) {
-        records[plan.index] = { path: plan.path, outcome: 'passed', error: message };
-        return 'passed';
-      }
-      firstError ??= message;
+      const decided = signalFailed(plan, scan, records, errorMessage(error));
+      if (decided !== undefined) return decided;
       continue;
     }
-    if (!unavailable && plan.test(value)) {
-      const detail = explain(signal, element, args, value);
-      records[plan.index] =
-        detail === undefined ? { path: plan.path, outcome: 'passed', value } : { path: plan.path, outcome: 'passed', value, detail };
-      return 'passed';
-    }
-    if (!computed) {
-      computed = true;
-      firstValue = value;
-    }
+    if (isThenable(value)) return evaluateRestOfLeaf(plan, signal, args, elements, input, ctx, deps, records, scan, i, value);
+    const decided = signalAnswered(plan, signal, args, scan, records, element, value);
+    if (decided !== undefined) return decided;
   }
-  const outcome: Outcome = firstError === undefined ? 'failed' : 'unknown';
+  return leafUndecided(plan, scan, records);
+}
+
+/** evaluateSignalLeaf from element `index` on, once a signal answered with a promise. */
+async function evaluateRestOfLeaf(
+  plan: LeafPlan,
+  signal: Signal,
+  args: { readonly [key: string]: unknown },
+  elements: readonly unknown[] | undefined,
+  input: unknown,
+  ctx: SignalContext,
+  deps: EvaluatorDeps,
+  records: Records,
+  scan: LeafScan,
+  index: number,
+  pending: PromiseLike<unknown>,
+): Promise<Outcome> {
+  const total = elements === undefined ? 1 : elements.length;
+  for (let i = index; i < total; i++) {
+    const element = elements === undefined ? input : elements[i];
+    if (element == null) continue;
+    let value: unknown;
+    try {
+      value = await (i === index ? pending : computeSignal(signal, args, element, ctx, deps));
+    } catch (error) {
+      const decided = signalFailed(plan, scan, records, errorMessage(error));
+      if (decided !== undefined) return decided;
+      continue;
+    }
+    const decided = signalAnswered(plan, signal, args, scan, records, element, value);
+    if (decided !== undefined) return decided;
+  }
+  return leafUndecided(plan, scan, records);
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
+function computeSignal(
+  signal: Signal,
+  args: { readonly [key: string]: unknown },
+  element: unknown,
+  ctx: SignalContext,
+  deps: EvaluatorDeps,
+): unknown {
+  // In-memory signals are cheaper to recompute than to memoize (key building and lookup).
+  return signal.cost < MEMO_MIN_COST
+    ? signal.evaluate(element, args, ctx)
+    : deps.memo.lookup(ctx.orgId, signal.type, args, element, async () => signal.evaluate(element, args, ctx));
+}
+
+/** A signal threw: IS_UNAVAILABLE passes at once; otherwise the leaf is unknown unless another element passes. */
+function signalFailed(plan: LeafPlan, scan: LeafScan, records: Records, message: string): Outcome | undefined {
+  if (plan.condition.comparator === 'IS_UNAVAILABLE') {
+    records[plan.index] = { path: plan.path, outcome: 'passed', error: message };
+    return 'passed';
+  }
+  scan.firstError ??= message;
+  return undefined;
+}
+
+function signalAnswered(
+  plan: LeafPlan,
+  signal: Signal,
+  args: { readonly [key: string]: unknown },
+  scan: LeafScan,
+  records: Records,
+  element: unknown,
+  value: unknown,
+): Outcome | undefined {
+  if (plan.condition.comparator !== 'IS_UNAVAILABLE' && plan.test(value)) {
+    const detail = explain(signal, element, args, value);
+    records[plan.index] =
+      detail === undefined ? { path: plan.path, outcome: 'passed', value } : { path: plan.path, outcome: 'passed', value, detail };
+    return 'passed';
+  }
+  if (!scan.computed) {
+    scan.computed = true;
+    scan.firstValue = value;
+  }
+  return undefined;
+}
+
+function leafUndecided(plan: LeafPlan, scan: LeafScan, records: Records): Outcome {
+  const outcome: Outcome = scan.firstError === undefined ? 'failed' : 'unknown';
   const record: { path: string; outcome: Outcome; value?: unknown; error?: string } = { path: plan.path, outcome };
-  if (computed) record.value = firstValue;
-  if (firstError !== undefined) record.error = firstError;
+  if (scan.computed) record.value = scan.firstValue;
+  if (scan.firstError !== undefined) record.error = scan.firstError;
   records[plan.index] = record;
   return outcome;
 }

@@ -58,7 +58,8 @@ export interface Signal {
   readonly cost: number;
   /** `text`: strings; `geohash`: geohash strings; `creator`: ItemIdentifier; `image`: URL; `any`. */
   readonly inputKinds: readonly ('text' | 'geohash' | 'creator' | 'image' | 'number' | 'any')[];
-  evaluate(input: unknown, args: { readonly [key: string]: unknown }, ctx: SignalContext): Promise<unknown>;
+  /** May answer synchronously (in-memory signals should: a promise per leaf adds up). */
+  evaluate(input: unknown, args: { readonly [key: string]: unknown }, ctx: SignalContext): unknown;
   /** Extra detail for the evaluation record (e.g. the matched bank and distance). */
   explain?(input: unknown, args: { readonly [key: string]: unknown }, value: unknown): { [key: string]: unknown } | undefined;
 }

@@ -27,7 +27,7 @@ import {
   type ReviewEnqueueRequested,
   type RuleResult,
 } from '../domain/evaluation.events.js';
-import type { ConditionRecord, EvaluatedItem, MediaResult, SignalContext } from '../domain/evaluation.model.js';
+import type { ConditionRecord, EvaluatedItem, MediaResult, SetEvaluation, SignalContext } from '../domain/evaluation.model.js';
 import { imageUrls, MEDIA_HASHER, type MediaHasher } from './media-hasher.js';
 import { evaluationStream } from '../domain/evaluation.streams.js';
 import { collectActions, publishes, rulesFor } from '../domain/rule-selection.js';
@@ -62,6 +62,8 @@ const runKey = (options: EvaluationOptions) =>
   options.rules ? `${options.environment}:${options.rules.map((r) => r.id).join(',')}` : options.environment;
 
 export const SIGNAL_REGISTRY = Symbol('SignalRegistry');
+
+const NO_MEDIA: ReadonlyMap<string, MediaResult> = new Map();
 
 export interface PreparedEvaluation {
   readonly stream: string;
@@ -184,21 +186,24 @@ export class ItemEvaluator {
   ): Promise<Evaluation> {
     const now = this.clock.now();
     const rules = options.rules ?? rulesFor(snapshot.rules, item.typeId, now);
-    const media = await this.hashMedia(context, item, itemType, version);
+    const urls = this.mediaUrls(item, itemType);
+    const media = urls.length === 0 ? NO_MEDIA : await this.hashMedia(context, item, version, urls);
     const ctx = this.signalContext(context.orgId, item, itemType, snapshot, version, media);
-    const results: RuleResult[] = await Promise.all(
-      rules.map(async (rule) => {
-        const set = await evaluateConditionSet(rule.conditionSet, ctx, { registry: this.registry, memo: this.memo });
-        return {
-          id: rule.id,
-          name: rule.name,
-          status: rule.status,
-          outcome: set.outcome,
-          capped: false,
-          conditions: set.conditions.map(withoutPersonalData),
-        };
-      }),
-    );
+    const deps = { registry: this.registry, memo: this.memo };
+    // Rules run in parallel where their signals are asynchronous; in-memory ones answer at once.
+    const evaluations = rules.map((rule) => evaluateConditionSet(rule.conditionSet, ctx, deps));
+    const sets = evaluations.some((e) => e instanceof Promise) ? await Promise.all(evaluations) : (evaluations as SetEvaluation[]);
+    const results: RuleResult[] = sets.map((set, i) => {
+      const rule = rules[i]!;
+      return {
+        id: rule.id,
+        name: rule.name,
+        status: rule.status,
+        outcome: set.outcome,
+        capped: false,
+        conditions: set.conditions.map(withoutPersonalData),
+      };
+    });
     const rulesById = options.rules ? new Map(options.rules.map((r) => [r.id, r] as const)) : snapshot.rulesById;
     for (const result of results) {
       const rule = rulesById.get(result.id);
@@ -276,17 +281,20 @@ export class ItemEvaluator {
     };
   }
 
+  /** The image URLs to fetch and hash for this item (none for the legacy endpoint's items). */
+  private mediaUrls(item: ItemToEvaluate, itemType: ItemTypeDefinition): string[] {
+    if (!this.media || item.source === 'content') return [];
+    return imageUrls(item.data, itemType.fields.filter((f) => f.type === 'IMAGE').map((f) => f.name));
+  }
+
   /** Fetches and hashes the item's images once per version, before any image signal needs them. */
   private async hashMedia(
     context: CommandContext,
     item: ItemToEvaluate,
-    itemType: ItemTypeDefinition,
     version: number,
+    urls: string[],
   ): Promise<ReadonlyMap<string, MediaResult>> {
-    if (!this.media || item.source === 'content') return new Map();
-    const urls = imageUrls(item.data, itemType.fields.filter((f) => f.type === 'IMAGE').map((f) => f.name));
-    if (urls.length === 0) return new Map();
-    const results = await this.media.hashItemMedia(context, item, version, urls);
+    const results = await this.media!.hashItemMedia(context, item, version, urls);
     return new Map(results.map((r) => [r.url, r] as const));
   }
 

@@ -44,7 +44,7 @@ export const geoWithinSignal: Signal = {
   type: 'GEO_WITHIN',
   cost: 1,
   inputKinds: ['geohash'],
-  async evaluate(input, args) {
+  evaluate(input, args) {
     const to = target(args);
     return distanceKm(input, to) <= to.radiusKm;
   },

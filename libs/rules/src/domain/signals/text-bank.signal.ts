@@ -56,7 +56,7 @@ export const textBankSignal: Signal = {
   type: 'TEXT_BANK',
   cost: 3,
   inputKinds: ['text'],
-  async evaluate(input, args, ctx) {
+  evaluate(input, args, ctx) {
     const bankId = args.bankId;
     if (typeof bankId !== 'string') throw new Error('TEXT_BANK needs args.bankId, a string');
     const bank = ctx.textBank(bankId);

@@ -28,7 +28,7 @@ export const textContainsSignal: Signal = {
   type: 'TEXT_CONTAINS',
   cost: 1,
   inputKinds: ['text'],
-  async evaluate(input, args) {
+  evaluate(input, args) {
     return matcherFor(args).test(requireText(input, 'TEXT_CONTAINS'));
   },
 };

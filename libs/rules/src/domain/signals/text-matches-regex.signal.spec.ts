@@ -31,12 +31,12 @@ describe('TEXT_MATCHES_REGEX', () => {
   });
 
   it('fails on an invalid pattern, every time', async () => {
-    await expect(matches('x', '(unclosed')).rejects.toThrow(/invalid regular expression/);
-    await expect(matches('x', '(unclosed')).rejects.toThrow(/invalid regular expression/);
-    await expect(matches('x', '(?<=x)y(?=z)')).rejects.toThrow(/invalid regular expression/);
+    expect(() => matches('x', '(unclosed')).toThrow(/invalid regular expression/);
+    expect(() => matches('x', '(unclosed')).toThrow(/invalid regular expression/);
+    expect(() => matches('x', '(?<=x)y(?=z)')).toThrow(/invalid regular expression/);
   });
 
   it('rejects non-string input', async () => {
-    await expect(matches({ text: 'a' }, 'a')).rejects.toThrow(/string input/);
+    expect(() => matches({ text: 'a' }, 'a')).toThrow(/string input/);
   });
 });

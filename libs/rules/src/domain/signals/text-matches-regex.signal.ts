@@ -24,7 +24,7 @@ export const textMatchesRegexSignal: Signal = {
   type: 'TEXT_MATCHES_REGEX',
   cost: 2,
   inputKinds: ['text'],
-  async evaluate(input, args) {
+  evaluate(input, args) {
     const pattern = args.pattern;
     if (typeof pattern !== 'string') throw new Error('TEXT_MATCHES_REGEX needs args.pattern, a string');
     const text = requireText(input, 'TEXT_MATCHES_REGEX');
