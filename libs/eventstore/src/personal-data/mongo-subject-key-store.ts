@@ -60,6 +60,12 @@ export class MongoSubjectKeyStore implements SubjectKeyStore {
     return found ? toBuffer(found.key) : undefined;
   }
 
+  async findMany(keyIds: readonly string[]): Promise<Map<string, Buffer>> {
+    if (keyIds.length === 0) return new Map();
+    const found = await (await this.keys()).find({ _id: { $in: [...keyIds] } }, { projection: { key: 1 } }).toArray();
+    return new Map(found.map((doc) => [doc._id, toBuffer(doc.key)] as const));
+  }
+
   async forget(orgId: string, subjectId: string): Promise<number> {
     const result = await (await this.keys()).deleteMany({ orgId, subjectId });
     return result.deletedCount;

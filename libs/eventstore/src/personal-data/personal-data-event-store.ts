@@ -102,19 +102,27 @@ export class PersonalDataEventStore implements EventStore {
   /**
    * Opens only what the reader will look at, and only event types the policy seals: looking for
    * an envelope means parsing the event, and most events (evaluation records of kilobytes) have
-   * none. Decryption is most of a subscription's cost.
+   * none. The keys of a whole batch are looked up at once. Decryption is most of a subscription's
+   * cost.
    */
-  private openAll(events: readonly RecordedEvent[], types?: readonly string[]): Promise<RecordedEvent[]> {
+  private async openAll(events: readonly RecordedEvent[], types?: readonly string[]): Promise<RecordedEvent[]> {
     const wanted = types ? new Set(types) : undefined;
-    return Promise.all(events.map((e) => ((wanted && !wanted.has(e.type)) || !this.policy.ruleFor(e.type) ? e : this.open(e))));
+    const envelopes = events.map((e) =>
+      (wanted && !wanted.has(e.type)) || !this.policy.ruleFor(e.type) ? undefined : (e.data[SEALED_FIELD] as unknown as Sealed | undefined),
+    );
+    const keyIds = [...new Set(envelopes.flatMap((envelope) => (envelope ? [envelope.keyId] : [])))];
+    if (keyIds.length === 0) return [...events];
+    const keys = await this.keys.findMany(keyIds);
+    return events.map((e, i) => {
+      const envelope = envelopes[i];
+      return envelope ? this.open(e, envelope, keys.get(envelope.keyId)) : e;
+    });
   }
 
-  private async open(event: RecordedEvent): Promise<RecordedEvent> {
-    const envelope = event.data[SEALED_FIELD] as unknown as Sealed | undefined;
-    if (!envelope) return event;
+  /** The event with its personal fields opened, or nulled (and marked) when the key was forgotten. */
+  private open(event: RecordedEvent, envelope: Sealed, key: Buffer | undefined): RecordedEvent {
     const data: JsonObject = { ...event.data };
     delete data[SEALED_FIELD];
-    const key = await this.keys.find(envelope.keyId);
     if (!key) {
       for (const f of envelope.fields) data[f] = null;
       return { ...event, data, metadata: { ...event.metadata, personalDataRedacted: true } };

@@ -35,6 +35,9 @@ export class SqliteSubjectKeyStore implements SubjectKeyStore {
       // OR IGNORE: two processes creating the same subject's key at once both end with the winner's.
       insert: db.prepare('INSERT OR IGNORE INTO subject_keys (key_id, org_id, subject_id, key) VALUES (?, ?, ?, ?)'),
       byId: db.prepare<[string], { key: Buffer }>('SELECT key FROM subject_keys WHERE key_id = ?'),
+      byIds: db.prepare<[string], { key_id: string; key: Buffer }>(
+        'SELECT key_id, key FROM subject_keys WHERE key_id IN (SELECT value FROM json_each(?))',
+      ),
       forget: db.prepare('DELETE FROM subject_keys WHERE org_id = ? AND subject_id = ?'),
     };
   }
@@ -81,6 +84,11 @@ export class SqliteSubjectKeyStore implements SubjectKeyStore {
 
   async find(keyId: string): Promise<Buffer | undefined> {
     return this.stmt.byId.get(keyId)?.key;
+  }
+
+  async findMany(keyIds: readonly string[]): Promise<Map<string, Buffer>> {
+    if (keyIds.length === 0) return new Map();
+    return new Map(this.stmt.byIds.all(JSON.stringify(keyIds)).map((r) => [r.key_id, r.key] as const));
   }
 
   async forget(orgId: string, subjectId: string): Promise<number> {

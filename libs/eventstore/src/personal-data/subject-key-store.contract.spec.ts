@@ -28,7 +28,7 @@ function subjectKeyStoreContract(adapter: string, open: () => Promise<Opened>): 
       [store, other] = opened.stores;
     });
     afterAll(async () => {
-      for (const subject of ['alice', 'bob', 'carol', 'dave']) await store?.forget(org, subject);
+      for (const subject of ['alice', 'bob', 'carol', 'dave', 'erin', 'frank']) await store?.forget(org, subject);
       await store?.forget(`${org}_2`, 'alice');
       await opened?.close();
     });
@@ -69,6 +69,18 @@ function subjectKeyStoreContract(adapter: string, open: () => Promise<Opened>): 
       expect(Buffer.isBuffer(found)).toBe(true);
       expect(found!.equals(dave.key)).toBe(true);
       expect(await store.find(randomUUID())).toBeUndefined();
+    });
+
+    it('finds several keys in one look-up, leaving out unknown ids', async () => {
+      const erin = await store.keyFor(org, 'erin');
+      const frank = await store.keyFor(org, 'frank');
+      const found = await other.findMany([erin.keyId, randomUUID(), frank.keyId, erin.keyId]);
+      expect([...found.keys()].sort()).toEqual([erin.keyId, frank.keyId].sort());
+      expect(found.get(erin.keyId)!.equals(erin.key)).toBe(true);
+      expect(found.get(frank.keyId)!.equals(frank.key)).toBe(true);
+      expect((await store.findMany([])).size).toBe(0);
+      await store.forget(org, 'frank');
+      expect([...(await other.findMany([erin.keyId, frank.keyId])).keys()]).toEqual([erin.keyId]);
     });
 
     it('forgets every key of a subject, for good', async () => {

@@ -12,6 +12,8 @@ export interface SubjectKeyStore {
   keyFor(orgId: string, subjectId: string): Promise<SubjectKey>;
   /** A key by id; undefined once forgotten. */
   find(keyId: string): Promise<Buffer | undefined>;
+  /** The keys of these ids that still exist, in one look-up (a batch of events to open). */
+  findMany(keyIds: readonly string[]): Promise<Map<string, Buffer>>;
   /** Forgets every key of the subject; returns how many were forgotten. */
   forget(orgId: string, subjectId: string): Promise<number>;
   close(): Promise<void>;
