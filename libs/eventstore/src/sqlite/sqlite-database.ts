@@ -14,6 +14,8 @@ export interface SqliteOptions {
   readonly busyTimeoutMs?: number;
   /** Page cache per connection, in MiB (held only as pages are read). */
   readonly cacheMiB?: number;
+  /** WAL size, in pages, past which a commit copies the WAL back into the database file. */
+  readonly walAutocheckpointPages?: number;
 }
 
 /**
@@ -21,6 +23,13 @@ export interface SqliteOptions {
  * inserted in random order) outgrow it, every append reads index pages back from the OS.
  */
 const DEFAULT_CACHE_MIB = 64;
+
+/**
+ * 10,000 pages (40 MB) instead of SQLite's 1,000: the committing thread runs the checkpoint, and
+ * index pages rewritten many times between two checkpoints are copied once, so fewer, larger
+ * checkpoints cost the writers less (about 4 % of ingestion throughput, measured).
+ */
+const DEFAULT_WAL_AUTOCHECKPOINT_PAGES = 10_000;
 
 /** The embedded profile keeps the log, the read models and the key store in this one file. */
 export const SQLITE_FILE_NAME = 'warden.db';
@@ -33,6 +42,7 @@ export function openSqlite(file: string, options: SqliteOptions = {}): SqliteDat
   db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
   db.pragma('foreign_keys = ON');
   db.pragma(`cache_size = ${-1024 * (options.cacheMiB ?? DEFAULT_CACHE_MIB)}`);
+  db.pragma(`wal_autocheckpoint = ${options.walAutocheckpointPages ?? DEFAULT_WAL_AUTOCHECKPOINT_PAGES}`);
   return db;
 }
 

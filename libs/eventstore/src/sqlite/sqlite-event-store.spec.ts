@@ -43,13 +43,14 @@ describe('SqliteEventStore typed reads', () => {
 });
 
 describe('openSqlite', () => {
-  it('opens in WAL mode with a 64 MiB page cache unless told otherwise', () => {
+  it('opens in WAL mode with a 64 MiB page cache and 10,000-page checkpoints unless told otherwise', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'warden-open-')), 'warden.db');
     const db = openSqlite(file);
     const small = openSqlite(file, { cacheMiB: 8 });
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('cache_size', { simple: true })).toBe(-65536);
     expect(small.pragma('cache_size', { simple: true })).toBe(-8192);
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(10_000);
     db.close();
     small.close();
   });
