@@ -55,11 +55,6 @@ export class MongoSubjectKeyStore implements SubjectKeyStore {
     throw new Error(`Subject key for ${orgId}/${subjectId}: could not settle a key after concurrent updates`);
   }
 
-  async find(keyId: string): Promise<Buffer | undefined> {
-    const found = await (await this.keys()).findOne({ _id: keyId }, { projection: { key: 1 } });
-    return found ? toBuffer(found.key) : undefined;
-  }
-
   async findMany(keyIds: readonly string[]): Promise<Map<string, Buffer>> {
     if (keyIds.length === 0) return new Map();
     const found = await (await this.keys()).find({ _id: { $in: [...keyIds] } }, { projection: { key: 1 } }).toArray();

@@ -34,7 +34,6 @@ export class SqliteSubjectKeyStore implements SubjectKeyStore {
       ),
       // OR IGNORE: two processes creating the same subject's key at once both end with the winner's.
       insert: db.prepare('INSERT OR IGNORE INTO subject_keys (key_id, org_id, subject_id, key) VALUES (?, ?, ?, ?)'),
-      byId: db.prepare<[string], { key: Buffer }>('SELECT key FROM subject_keys WHERE key_id = ?'),
       byIds: db.prepare<[string], { key_id: string; key: Buffer }>(
         'SELECT key_id, key FROM subject_keys WHERE key_id IN (SELECT value FROM json_each(?))',
       ),
@@ -80,10 +79,6 @@ export class SqliteSubjectKeyStore implements SubjectKeyStore {
       return;
     }
     batch.forEach((p, i) => p.resolve(outcomes[i]!));
-  }
-
-  async find(keyId: string): Promise<Buffer | undefined> {
-    return this.stmt.byId.get(keyId)?.key;
   }
 
   async findMany(keyIds: readonly string[]): Promise<Map<string, Buffer>> {

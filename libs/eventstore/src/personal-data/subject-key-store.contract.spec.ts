@@ -9,6 +9,11 @@ import { MongoSubjectKeyStore } from './mongo-subject-key-store.js';
 import { SqliteSubjectKeyStore } from './sqlite-subject-key-store.js';
 import type { SubjectKeyStore } from './subject-key-store.port.js';
 
+/** One key by id through findMany; undefined once forgotten. */
+async function findOne(store: SubjectKeyStore, keyId: string): Promise<Buffer | undefined> {
+  return (await store.findMany([keyId])).get(keyId);
+}
+
 interface Opened {
   /** Two stores over the same backend, as two processes would hold. */
   readonly stores: readonly [SubjectKeyStore, SubjectKeyStore];
@@ -65,10 +70,10 @@ function subjectKeyStoreContract(adapter: string, open: () => Promise<Opened>): 
 
     it('finds a key by id as a Buffer, and nothing for an unknown id', async () => {
       const dave = await store.keyFor(org, 'dave');
-      const found = await other.find(dave.keyId);
+      const found = await findOne(other, dave.keyId);
       expect(Buffer.isBuffer(found)).toBe(true);
       expect(found!.equals(dave.key)).toBe(true);
-      expect(await store.find(randomUUID())).toBeUndefined();
+      expect(await findOne(store, randomUUID())).toBeUndefined();
     });
 
     it('finds several keys in one look-up, leaving out unknown ids', async () => {
@@ -86,14 +91,14 @@ function subjectKeyStoreContract(adapter: string, open: () => Promise<Opened>): 
     it('forgets every key of a subject, for good', async () => {
       const dave = await store.keyFor(org, 'dave');
       expect(await store.forget(org, 'dave')).toBe(1);
-      expect(await store.find(dave.keyId)).toBeUndefined();
-      expect(await other.find(dave.keyId)).toBeUndefined();
+      expect(await findOne(store, dave.keyId)).toBeUndefined();
+      expect(await findOne(other, dave.keyId)).toBeUndefined();
       expect(await store.forget(org, 'dave')).toBe(0);
       expect(await store.forget(org, 'nobody')).toBe(0);
       const fresh = await store.keyFor(org, 'dave');
       expect(fresh.keyId).not.toBe(dave.keyId);
       expect(fresh.key.equals(dave.key)).toBe(false);
-      expect(await store.find((await store.keyFor(org, 'alice')).keyId)).toBeDefined();
+      expect(await findOne(store, (await store.keyFor(org, 'alice')).keyId)).toBeDefined();
     });
   });
 }

@@ -10,9 +10,7 @@ export interface SubjectKey {
 export interface SubjectKeyStore {
   /** The subject's current key, created on first use. */
   keyFor(orgId: string, subjectId: string): Promise<SubjectKey>;
-  /** A key by id; undefined once forgotten. */
-  find(keyId: string): Promise<Buffer | undefined>;
-  /** The keys of these ids that still exist, in one look-up (a batch of events to open). */
+  /** The keys of these ids that still exist (forgotten ones are left out), in one look-up. */
   findMany(keyIds: readonly string[]): Promise<Map<string, Buffer>>;
   /** Forgets every key of the subject; returns how many were forgotten. */
   forget(orgId: string, subjectId: string): Promise<number>;
