@@ -33,6 +33,7 @@ class StorageLifecycle implements OnApplicationBootstrap, OnApplicationShutdown 
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
+    await this.projections.ensureIndexes();
     if (this.options.runProjections && this.config.role !== 'api') await this.projections.startAll();
   }
 

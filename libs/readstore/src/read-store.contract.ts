@@ -27,6 +27,28 @@ export function readStoreContract(adapter: string, open: () => Promise<ReadStore
       expect(await store.get(coll('other'), 'a')).toBeUndefined();
     });
 
+    it('answers finds the same with an index on the filtered fields, declared any number of times', async () => {
+      const c = coll('indexed');
+      await store.commit(
+        Array.from({ length: 30 }, (_, i) => ({
+          op: 'put' as const,
+          collection: c,
+          id: String(i).padStart(2, '0'),
+          doc: { org: i % 3 === 0 ? 'a' : 'b', kind: i % 2 === 0 ? 'rule' : 'action', archived: i % 5 === 0, n: i },
+        })),
+      );
+      const queries = async () => [
+        await store.find(c, { org: 'a', kind: 'rule', archived: false }, { sort: [{ field: 'n', direction: 'desc' }] }),
+        await store.find(c, { org: 'b' }, { limit: 4 }),
+        await store.count(c, { org: 'a', kind: 'rule' }),
+      ];
+      const before = await queries();
+      await store.ensureIndex(c, ['org', 'kind', 'archived']);
+      await store.ensureIndex(c, ['org', 'kind', 'archived']);
+      expect(await queries()).toEqual(before);
+      expect((before[0] as Array<{ n: number }>).map((d) => d.n)).toEqual([24, 18, 12, 6]);
+    });
+
     it('finds by equality on top-level and nested fields, with null, booleans, sort, skip and limit', async () => {
       const c = coll('find');
       await store.commit([

@@ -28,6 +28,11 @@ export interface ReadStore {
   find<T extends object = ReadDocument>(collection: string, filter?: Filter, options?: FindOptions): Promise<T[]>;
   count(collection: string, filter?: Filter): Promise<number>;
   /**
+   * Serves equality filters on these fields (in this order, a prefix of them also works) from an
+   * index instead of a scan of the collection. Idempotent; projections declare theirs.
+   */
+  ensureIndex(collection: string, fields: readonly string[]): Promise<void>;
+  /**
    * Writes a projection's unit of work together with its checkpoint move: atomically on SQLite;
    * on MongoDB the writes land first, so a crash in between replays them (projections are
    * idempotent). Throws CheckpointConflictError when another writer moved the checkpoint.

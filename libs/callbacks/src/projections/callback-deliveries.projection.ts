@@ -32,6 +32,7 @@ export const callbackDeliveriesProjection: Projection = {
   collections: [CALLBACK_DELIVERIES, CALLBACK_SCHEDULE],
   eventTypes: [...CALLBACK_DELIVERY_EVENT_TYPES],
   needsPersonalData: false,
+  indexes: [{ collection: CALLBACK_DELIVERIES, fields: ['orgId', 'status'] }],
   async apply(recorded: RecordedEvent, ctx: ProjectionContext) {
     const orgId = recorded.metadata.orgId;
     const event = { type: recorded.type, data: recorded.data } as unknown as CallbackDeliveryEvent;

@@ -29,6 +29,7 @@ export const catalogProjection: Projection = {
   name: CATALOG_PROJECTION,
   collections: [CATALOG_ENTITIES, CATALOG_SETTINGS, CATALOG_HASH_BANK_SIZES],
   eventTypes: [...CATALOG_EVENT_TYPES, 'HashBankHashesAdded', 'HashBankHashesRemoved'],
+  indexes: [{ collection: CATALOG_ENTITIES, fields: ['orgId', 'kind', 'archived'] }],
   async apply(recorded: RecordedEvent, ctx: ProjectionContext) {
     const orgId = recorded.metadata.orgId;
     const event = { type: recorded.type, data: recorded.data } as unknown as CatalogEvent | HashBankEvent;

@@ -31,6 +31,8 @@ export interface Projection {
   readonly reactor?: boolean;
   /** False when the projection never reads personal fields: its events are not decrypted. */
   readonly needsPersonalData?: boolean;
+  /** The equality look-ups its readers make, served by indexes in every role. */
+  readonly indexes?: ReadonlyArray<{ readonly collection: string; readonly fields: readonly string[] }>;
 }
 
 export const PROJECTIONS = Symbol('Projections');

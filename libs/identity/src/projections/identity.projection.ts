@@ -17,6 +17,7 @@ export const identityProjection: Projection = {
   name: IDENTITY_PROJECTION,
   collections: [ORGANIZATIONS, API_KEYS, API_KEYS_BY_HASH],
   eventTypes: IDENTITY_EVENT_TYPES,
+  indexes: [{ collection: API_KEYS, fields: ['orgId'] }],
   async apply(recorded: RecordedEvent, ctx: ProjectionContext) {
     const event = { type: recorded.type, data: recorded.data } as unknown as OrganizationEvent | ApiKeyEvent;
     const at = recorded.metadata.occurredAt;

@@ -35,6 +35,13 @@ export class ProjectionHost {
     return [...this.runners.values()].map((r) => r.projection);
   }
 
+  /** Creates the indexes the projections declare (every role: the api role queries them too). */
+  async ensureIndexes(): Promise<void> {
+    for (const projection of this.projections()) {
+      for (const index of projection.indexes ?? []) await this.storage.readStore.ensureIndex(index.collection, index.fields);
+    }
+  }
+
   async startAll(): Promise<void> {
     for (const runner of this.runners.values()) await runner.start();
     this.lagTimer = setInterval(() => void this.recordLag(), 5000);

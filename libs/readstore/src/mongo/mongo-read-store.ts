@@ -77,6 +77,11 @@ export class MongoReadStore implements ReadStore {
     return docs.countDocuments(mongoFilter(filter));
   }
 
+  async ensureIndex(collection: string, fields: readonly string[]): Promise<void> {
+    const docs = await this.docs(collection);
+    await docs.createIndex(Object.fromEntries(fields.map((f) => [field(f), 1 as const])));
+  }
+
   async commit(writes: readonly Write[], checkpoint?: CheckpointMove): Promise<void> {
     // 1. Refuse a stale writer before touching anything.
     if (checkpoint) {

@@ -22,6 +22,13 @@ CREATE TABLE IF NOT EXISTS projection_checkpoints (
 
 const FIELD = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 
+const COLLECTION = /^[A-Za-z0-9_]+$/;
+
+function collectionName(collection: string): string {
+  if (!COLLECTION.test(collection)) throw new Error(`Invalid read-model collection name: ${collection}`);
+  return collection;
+}
+
 function jsonPath(field: string): string {
   if (!FIELD.test(field)) throw new Error(`Invalid field name in read-model query: ${field}`);
   return `$.${field}`;
@@ -69,6 +76,17 @@ export class SqliteReadStore implements ReadStore {
     return (this.db.prepare(`SELECT count(*) AS n FROM read_models WHERE ${where}`).get(...params) as { n: number }).n;
   }
 
+  /**
+   * A partial expression index per (collection, fields): it holds only that collection's rows, so
+   * puts to other collections never touch it. SQLite uses a partial index only when the query
+   * names the same collection as a literal, which is why queries inline the collection name.
+   */
+  async ensureIndex(collection: string, fields: readonly string[]): Promise<void> {
+    const name = `rm_${collectionName(collection)}_${fields.map((f) => jsonPath(f).slice(2).replace(/\./g, '_')).join('__')}`;
+    const columns = fields.map((f) => `json_extract(doc, '${jsonPath(f)}')`).join(', ');
+    this.db.exec(`CREATE INDEX IF NOT EXISTS "${name}" ON read_models (${columns}) WHERE collection = '${collectionName(collection)}'`);
+  }
+
   async commit(writes: readonly Write[], checkpoint?: CheckpointMove): Promise<void> {
     this.db.transaction(() => {
       if (checkpoint) {
@@ -102,8 +120,9 @@ export class SqliteReadStore implements ReadStore {
 }
 
 function whereClause(collection: string, filter: Filter): { where: string; params: unknown[] } {
-  const parts = ['collection = ?'];
-  const params: unknown[] = [collection];
+  // The collection is inlined (a checked identifier) so that its partial indexes can be used.
+  const parts = [`collection = '${collectionName(collection)}'`];
+  const params: unknown[] = [];
   for (const [field, value] of Object.entries(filter)) {
     if (value === null) {
       parts.push(`json_extract(doc, '${jsonPath(field)}') IS NULL`);
