@@ -66,14 +66,22 @@ const rows = [];
 const requests = ITEMS / BATCH;
 const started = [];
 
+/** Starts a server role and waits for it to be ready; fails with its stderr if it exits first. */
 async function startRole(role, rolePort, dataDir) {
   const profile = process.env.WARDEN_BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.WARDEN_BENCH_PROFILE] : [];
   const child = spawn(process.execPath, [...profile, 'dist/apps/server/src/main.js'], {
     env: { ...env, WARDEN_DATA_DIR: dataDir, WARDEN_ROLE: role, PORT: String(rolePort) },
-    stdio: 'ignore',
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
   started.push(child);
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)));
+  let exited;
+  child.once('exit', (code, signal) => (exited = `${role} exited (${code ?? signal}) before it was ready:\n${stderr}`));
+  const deadline = Date.now() + 30_000;
   for (;;) {
+    if (exited) throw new Error(exited);
+    if (Date.now() > deadline) throw new Error(`${role} not ready within 30 s:\n${stderr}`);
     try {
       if ((await fetch(`http://127.0.0.1:${rolePort}/health/ready`)).ok) return child;
     } catch {}
