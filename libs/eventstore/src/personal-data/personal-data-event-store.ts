@@ -111,7 +111,7 @@ export class PersonalDataEventStore implements EventStore {
       (wanted && !wanted.has(e.type)) || !this.policy.ruleFor(e.type) ? undefined : (e.data[SEALED_FIELD] as unknown as Sealed | undefined),
     );
     const keyIds = [...new Set(envelopes.flatMap((envelope) => (envelope ? [envelope.keyId] : [])))];
-    if (keyIds.length === 0) return [...events];
+    if (keyIds.length === 0) return events as RecordedEvent[];
     const keys = await this.keys.findMany(keyIds);
     return events.map((e, i) => {
       const envelope = envelopes[i];

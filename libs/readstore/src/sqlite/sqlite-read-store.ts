@@ -40,6 +40,7 @@ function jsonPath(field: string): string {
  */
 export class SqliteReadStore implements ReadStore {
   private readonly stmt;
+  private readonly queries = new Map<string, Database.Statement>();
 
   constructor(private readonly db: Database.Database) {
     db.exec(SCHEMA);
@@ -67,13 +68,13 @@ export class SqliteReadStore implements ReadStore {
       .concat('id ASC')
       .join(', ');
     const sql = `SELECT doc FROM read_models WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`;
-    const rows = this.db.prepare(sql).all(...params, options.limit ?? -1, options.skip ?? 0) as { doc: string }[];
+    const rows = this.query(sql).all(...params, options.limit ?? -1, options.skip ?? 0) as { doc: string }[];
     return rows.map((r) => JSON.parse(r.doc) as T);
   }
 
   async count(collection: string, filter: Filter = {}): Promise<number> {
     const { where, params } = whereClause(collection, filter);
-    return (this.db.prepare(`SELECT count(*) AS n FROM read_models WHERE ${where}`).get(...params) as { n: number }).n;
+    return (this.query(`SELECT count(*) AS n FROM read_models WHERE ${where}`).get(...params) as { n: number }).n;
   }
 
   /**
@@ -85,6 +86,21 @@ export class SqliteReadStore implements ReadStore {
     const name = `rm_${collectionName(collection)}_${fields.map((f) => jsonPath(f).slice(2).replace(/\./g, '_')).join('__')}`;
     const columns = fields.map((f) => `json_extract(doc, '${jsonPath(f)}')`).join(', ');
     this.db.exec(`CREATE INDEX IF NOT EXISTS "${name}" ON read_models (${columns}) WHERE collection = '${collectionName(collection)}'`);
+  }
+
+  /**
+   * Queries are built from their filter's fields, so the same few SQL texts recur (the catalog is
+   * re-read every second): each is prepared once. SQLite re-prepares a statement by itself when an
+   * index it could use appears.
+   */
+  private query(sql: string): Database.Statement {
+    let statement = this.queries.get(sql);
+    if (!statement) {
+      if (this.queries.size >= 256) this.queries.clear();
+      statement = this.db.prepare(sql);
+      this.queries.set(sql, statement);
+    }
+    return statement;
   }
 
   async commit(writes: readonly Write[], checkpoint?: CheckpointMove): Promise<void> {
