@@ -102,6 +102,29 @@ export function readStoreContract(adapter: string, open: () => Promise<ReadStore
       expect(await store.checkpoint(p)).toBe(0);
     });
 
+    it('never writes a document back to an earlier or equal position, and reports its position', async () => {
+      const c = coll('positioned');
+      await store.commit([{ op: 'put', collection: c, id: 'd', doc: { v: 'at 5' }, position: 5 }]);
+      expect(await store.getVersioned(c, 'd')).toEqual({ doc: { v: 'at 5' }, position: 5 });
+      // A redelivered write (same position) and a stale one (earlier) change nothing.
+      await store.commit([
+        { op: 'put', collection: c, id: 'd', doc: { v: 'again at 5' }, position: 5 },
+        { op: 'put', collection: c, id: 'e', doc: { v: 'new at 5' }, position: 5 },
+      ]);
+      await store.commit([{ op: 'put', collection: c, id: 'd', doc: { v: 'at 3' }, position: 3 }]);
+      await store.commit([{ op: 'delete', collection: c, id: 'd', position: 4 }]);
+      expect(await store.get(c, 'd')).toEqual({ v: 'at 5' });
+      expect(await store.get(c, 'e')).toEqual({ v: 'new at 5' });
+      expect(await store.find(c, {}, { sort: [{ field: 'v', direction: 'asc' }] })).toEqual([{ v: 'at 5' }, { v: 'new at 5' }]);
+      // Later positions apply; a write without a position (a tool) always applies.
+      await store.commit([{ op: 'put', collection: c, id: 'd', doc: { v: 'at 8' }, position: 8 }]);
+      expect(await store.getVersioned(c, 'd')).toEqual({ doc: { v: 'at 8' }, position: 8 });
+      await store.commit([{ op: 'put', collection: c, id: 'd', doc: { v: 'unpositioned' } }]);
+      expect(await store.getVersioned(c, 'd')).toEqual({ doc: { v: 'unpositioned' }, position: 0 });
+      await store.commit([{ op: 'delete', collection: c, id: 'e', position: 9 }]);
+      expect(await store.getVersioned(c, 'e')).toBeUndefined();
+    });
+
     it('answers ping', async () => {
       await expect(store.ping()).resolves.toBeUndefined();
     });

@@ -12,9 +12,21 @@ export interface FindOptions {
   readonly skip?: number;
 }
 
+/**
+ * `position`, when given, is the log position of the last event applied to the document. The store
+ * then applies the write only if the document it holds was last written at an earlier position (or
+ * without one): a batch delivered again after a crash cannot overwrite, let alone double-apply,
+ * what it already wrote. Writes without a position (tools, tests) always apply.
+ */
 export type Write =
-  | { readonly op: 'put'; readonly collection: string; readonly id: string; readonly doc: ReadDocument }
-  | { readonly op: 'delete'; readonly collection: string; readonly id: string };
+  | { readonly op: 'put'; readonly collection: string; readonly id: string; readonly doc: ReadDocument; readonly position?: number }
+  | { readonly op: 'delete'; readonly collection: string; readonly id: string; readonly position?: number };
+
+/** A document with the log position it was last written at (0: written without one). */
+export interface VersionedDocument<T extends object = ReadDocument> {
+  readonly doc: T;
+  readonly position: number;
+}
 
 export interface CheckpointMove {
   readonly projection: string;
@@ -23,8 +35,20 @@ export interface CheckpointMove {
   readonly to: number;
 }
 
+/**
+ * The read side's store. Contract, on every adapter:
+ * - Projections are idempotent per document, by construction: each put/delete of a projection
+ *   carries the position of the event that caused it, the store refuses to write a document back
+ *   to an earlier or equal position, and the projection runner's unit of work skips an event for a
+ *   document that already reflects it (see `getVersioned`). So a batch redelivered without its
+ *   checkpoint (a crash between the writes and the checkpoint move, possible on MongoDB) changes
+ *   nothing, whatever the projection computes from the document it reads.
+ * - A checkpoint only moves forward by compare-and-set (`CheckpointMove.from`).
+ */
 export interface ReadStore {
   get<T extends object = ReadDocument>(collection: string, id: string): Promise<T | undefined>;
+  /** As `get`, with the log position the document was last written at. */
+  getVersioned<T extends object = ReadDocument>(collection: string, id: string): Promise<VersionedDocument<T> | undefined>;
   find<T extends object = ReadDocument>(collection: string, filter?: Filter, options?: FindOptions): Promise<T[]>;
   count(collection: string, filter?: Filter): Promise<number>;
   /**
@@ -34,8 +58,9 @@ export interface ReadStore {
   ensureIndex(collection: string, fields: readonly string[]): Promise<void>;
   /**
    * Writes a projection's unit of work together with its checkpoint move: atomically on SQLite;
-   * on MongoDB the writes land first, so a crash in between replays them (projections are
-   * idempotent). Throws CheckpointConflictError when another writer moved the checkpoint.
+   * on MongoDB the writes land first and the checkpoint moves last, so a crash in between
+   * redelivers the batch, which the per-document positions make harmless (see above). Throws
+   * CheckpointConflictError when another writer moved the checkpoint.
    */
   commit(writes: readonly Write[], checkpoint?: CheckpointMove): Promise<void>;
   /** The stored checkpoint of a projection; 0 when it has none. */

@@ -127,9 +127,11 @@ export class ProjectionRunner {
     const wanted = new Set(this.projection.eventTypes);
     const applicable = fresh.filter((e) => wanted.has(e.type));
     if (this.projection.applyBatch) {
-      if (applicable.length > 0) await this.projection.applyBatch(applicable, uow);
+      // Applied concurrently, so writes carry the batch's last position (the store still refuses
+      // to move a document backwards).
+      if (applicable.length > 0) await this.projection.applyBatch(applicable, uow.at(applicable[applicable.length - 1]!.position));
     } else {
-      for (const e of applicable) await this.projection.apply(e, uow);
+      for (const e of applicable) await this.projection.apply(e, uow.at(e.position));
     }
     const writes = uow.writes();
     // A batch with nothing for this projection only moves the checkpoint: that write may wait

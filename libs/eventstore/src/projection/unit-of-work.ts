@@ -3,33 +3,66 @@ import type { ProjectionContext } from './projection.js';
 
 const DELETED = Symbol('deleted');
 
-/** Buffers a batch's writes so that they commit in one go with the checkpoint. */
+interface Pending {
+  readonly collection: string;
+  readonly id: string;
+  readonly doc: ReadDocument | typeof DELETED;
+  readonly position: number;
+}
+
+/**
+ * Buffers a batch's writes so that they commit in one go with the checkpoint, and makes a
+ * redelivered event a no-op per document: each write carries the position of the event being
+ * applied, and an event a document already reflects (its stored position is at or past the
+ * event's) leaves that document alone. Together with the store's guarded writes this is what
+ * makes every projection idempotent by construction (ReadStore's contract).
+ */
 export class UnitOfWork implements ProjectionContext {
-  private readonly pending = new Map<string, { collection: string; id: string; doc: ReadDocument | typeof DELETED }>();
+  private readonly pending = new Map<string, Pending>();
+  /** Positions of the documents read from the store in this batch. */
+  private readonly storedAt = new Map<string, number>();
+  private position = 0;
 
   constructor(private readonly store: ReadStore) {}
 
+  /** The log position of the event the projection is applying now. */
+  at(position: number): this {
+    this.position = position;
+    return this;
+  }
+
   async get<T extends object>(collection: string, id: string): Promise<T | undefined> {
-    const p = this.pending.get(key(collection, id));
+    const k = key(collection, id);
+    const p = this.pending.get(k);
     if (p) return p.doc === DELETED ? undefined : (structuredClone(p.doc) as T);
-    return this.store.get<T>(collection, id);
+    const found = await this.store.getVersioned<T>(collection, id);
+    this.storedAt.set(k, found?.position ?? 0);
+    return found?.doc;
   }
 
   /** Projections hand over a document they no longer mutate, so it is not copied. */
   put(collection: string, id: string, doc: ReadDocument): void {
-    this.pending.set(key(collection, id), { collection, id, doc });
+    this.stage(collection, id, doc);
   }
 
   delete(collection: string, id: string): void {
-    this.pending.set(key(collection, id), { collection, id, doc: DELETED });
+    this.stage(collection, id, DELETED);
   }
 
   writes(): Write[] {
     return [...this.pending.values()].map((p) =>
       p.doc === DELETED
-        ? { op: 'delete', collection: p.collection, id: p.id }
-        : { op: 'put', collection: p.collection, id: p.id, doc: p.doc },
+        ? { op: 'delete', collection: p.collection, id: p.id, position: p.position }
+        : { op: 'put', collection: p.collection, id: p.id, doc: p.doc, position: p.position },
     );
+  }
+
+  private stage(collection: string, id: string, doc: ReadDocument | typeof DELETED): void {
+    const k = key(collection, id);
+    // Already applied before a crash left the checkpoint behind: the stored document has it.
+    const stored = this.storedAt.get(k);
+    if (!this.pending.has(k) && stored !== undefined && stored >= this.position) return;
+    this.pending.set(k, { collection, id, doc, position: this.position });
   }
 }
 

@@ -6,6 +6,7 @@ import {
   type FindOptions,
   type ReadStore,
   ReadStoreUnavailableError,
+  type VersionedDocument,
   type Write,
 } from '../read-store.port.js';
 
@@ -18,6 +19,11 @@ const DUPLICATE_KEY = 11000;
 
 /** Same field grammar as the SQLite adapter; also keeps `$`-operators out of filters and sorts. */
 const FIELD = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+
+/** The log position a document was last written at, kept beside its fields and never returned. */
+const POSITION = '_position';
+/** What readers get: the document without the store's own fields. */
+const READ_PROJECTION = { _id: 0, [POSITION]: 0 } as const;
 
 type StoredDoc = { _id: string } & mongo.Document;
 type CheckpointDoc = { _id: string; position: number };
@@ -40,8 +46,9 @@ export interface MongoReadStoreOptions {
  * NOT TRANSACTIONAL: unlike SQLite, a commit's writes and its checkpoint move are separate
  * operations (no multi-document transaction, so a standalone server works). The writes land
  * first and the checkpoint moves last, so a crash in between leaves the checkpoint behind and
- * the batch is replayed on restart; projections are idempotent (puts replace, deletes of
- * missing ids are no-ops), which makes the replay harmless.
+ * the batch is redelivered on restart. That is harmless by construction: every positioned write
+ * is conditional on the document's stored `_position` being earlier, and the runner's unit of
+ * work skips events a document already reflects (ReadStore's contract).
  */
 export class MongoReadStore implements ReadStore {
   private readonly ownsConnection: boolean;
@@ -55,8 +62,16 @@ export class MongoReadStore implements ReadStore {
 
   async get<T extends object>(collection: string, id: string): Promise<T | undefined> {
     const docs = await this.docs(collection);
-    const found = await docs.findOne({ _id: id }, { projection: { _id: 0 } });
+    const found = await docs.findOne({ _id: id }, { projection: READ_PROJECTION });
     return found === null ? undefined : (found as unknown as T);
+  }
+
+  async getVersioned<T extends object>(collection: string, id: string): Promise<VersionedDocument<T> | undefined> {
+    const docs = await this.docs(collection);
+    const found = await docs.findOne({ _id: id }, { projection: { _id: 0 } });
+    if (found === null) return undefined;
+    const { [POSITION]: position, ...doc } = found as mongo.Document;
+    return { doc: doc as T, position: typeof position === 'number' ? position : 0 };
   }
 
   async find<T extends object>(collection: string, filter: Filter = {}, options: FindOptions = {}): Promise<T[]> {
@@ -66,7 +81,7 @@ export class MongoReadStore implements ReadStore {
     const sort: Record<string, 1 | -1> = {};
     for (const s of options.sort ?? []) sort[field(s.field)] = s.direction === 'desc' ? -1 : 1;
     if (!('_id' in sort)) sort['_id'] = 1; // final tie-breaker, as `id ASC` on SQLite
-    let cursor = docs.find(mongoFilter(filter), { projection: { _id: 0 } }).sort(sort);
+    let cursor = docs.find(mongoFilter(filter), { projection: READ_PROJECTION }).sort(sort);
     if (options.skip !== undefined && options.skip > 0) cursor = cursor.skip(options.skip);
     if (options.limit !== undefined && options.limit > 0) cursor = cursor.limit(options.limit);
     return (await cursor.toArray()) as unknown as T[];
@@ -91,22 +106,33 @@ export class MongoReadStore implements ReadStore {
       }
     }
 
-    // 2. The writes: one ordered bulkWrite per collection, in the batch's order within each.
+    // 2. The writes: one unordered bulkWrite per collection, the last write of each document only
+    //    (the same outcome as applying them in order). A positioned write matches only a document
+    //    at an earlier position; when the document is already at or past it, the upsert collides
+    //    with the existing _id, which means "already applied".
+    const last = new Map<string, Write>();
+    for (const w of writes) last.set(`${w.collection}\u0000${w.id}`, w);
     const byCollection = new Map<string, mongo.AnyBulkWriteOperation<StoredDoc>[]>();
-    for (const w of writes) {
+    for (const w of last.values()) {
       let ops = byCollection.get(w.collection);
       if (!ops) byCollection.set(w.collection, (ops = []));
+      const filter = positionGuard(w.id, w.position);
       if (w.op === 'put') {
-        if ('_id' in w.doc) {
-          throw new Error(`Read-model document ${w.collection}/${w.id} has an _id field, which MongoDB reserves`);
+        if ('_id' in w.doc || POSITION in w.doc) {
+          throw new Error(`Read-model document ${w.collection}/${w.id} has an _id or ${POSITION} field, which the store reserves`);
         }
-        ops.push({ replaceOne: { filter: { _id: w.id }, replacement: { ...w.doc, _id: w.id }, upsert: true } });
+        const replacement = w.position === undefined ? { ...w.doc, _id: w.id } : { ...w.doc, _id: w.id, [POSITION]: w.position };
+        ops.push({ replaceOne: { filter, replacement, upsert: true } });
       } else {
-        ops.push({ deleteOne: { filter: { _id: w.id } } });
+        ops.push({ deleteOne: { filter } });
       }
     }
     for (const [collection, ops] of byCollection) {
-      await (await this.docs(collection)).bulkWrite(ops, { ordered: true });
+      try {
+        await (await this.docs(collection)).bulkWrite(ops, { ordered: false });
+      } catch (err) {
+        if (!onlyDuplicateKeys(err)) throw err;
+      }
     }
 
     // 3. Move the checkpoint last, compare-and-set on the position the writer saw. A first move
@@ -185,6 +211,19 @@ function mongoFilter(filter: Filter): mongo.Filter<StoredDoc> {
   const query: Record<string, string | number | boolean | null> = {};
   for (const [name, value] of Object.entries(filter)) query[field(name)] = value;
   return query as mongo.Filter<StoredDoc>;
+}
+
+/** Matches the document only while it is at an earlier position than the write (or has none). */
+function positionGuard(id: string, position: number | undefined): mongo.Filter<StoredDoc> {
+  if (position === undefined) return { _id: id };
+  return { _id: id, $or: [{ [POSITION]: { $lt: position } }, { [POSITION]: { $exists: false } }] } as mongo.Filter<StoredDoc>;
+}
+
+/** A bulk write whose only failures are guarded upserts that found the document already written. */
+function onlyDuplicateKeys(err: unknown): boolean {
+  const writeErrors = (err as { writeErrors?: unknown } | null)?.writeErrors;
+  const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
+  return list.length > 0 && list.every((e) => isDuplicateKey(e)) && !(err as { writeConcernError?: unknown }).writeConcernError;
 }
 
 function isDuplicateKey(err: unknown): boolean {

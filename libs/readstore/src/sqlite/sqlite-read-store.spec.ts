@@ -23,3 +23,18 @@ describe('SqliteReadStore indexes', () => {
     db.close();
   });
 });
+
+describe('SqliteReadStore on a file written before documents carried positions', () => {
+  it('adds the position column and reads the old documents as written without one', async () => {
+    const db = new Database(':memory:');
+    db.exec(`CREATE TABLE read_models (collection TEXT NOT NULL, id TEXT NOT NULL, doc TEXT NOT NULL, PRIMARY KEY (collection, id)) WITHOUT ROWID;
+             INSERT INTO read_models VALUES ('c', 'old', '{"v":1}');`);
+    const store = new SqliteReadStore(db);
+    expect(await store.getVersioned('c', 'old')).toEqual({ doc: { v: 1 }, position: 0 });
+    await store.commit([{ op: 'put', collection: 'c', id: 'old', doc: { v: 2 }, position: 3 }]);
+    expect(await store.getVersioned('c', 'old')).toEqual({ doc: { v: 2 }, position: 3 });
+    new SqliteReadStore(db);
+    expect(await store.get('c', 'old')).toEqual({ v: 2 });
+    db.close();
+  });
+});

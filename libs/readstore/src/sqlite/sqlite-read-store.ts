@@ -5,6 +5,7 @@ import {
   type Filter,
   type FindOptions,
   type ReadStore,
+  type VersionedDocument,
   type Write,
 } from '../read-store.port.js';
 
@@ -13,6 +14,7 @@ CREATE TABLE IF NOT EXISTS read_models (
   collection TEXT NOT NULL,
   id         TEXT NOT NULL,
   doc        TEXT NOT NULL,
+  position   INTEGER,
   PRIMARY KEY (collection, id)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS projection_checkpoints (
@@ -44,10 +46,20 @@ export class SqliteReadStore implements ReadStore {
 
   constructor(private readonly db: Database.Database) {
     db.exec(SCHEMA);
+    addPositionColumn(db);
     this.stmt = {
-      get: db.prepare<[string, string], { doc: string }>('SELECT doc FROM read_models WHERE collection = ? AND id = ?'),
-      put: db.prepare('INSERT OR REPLACE INTO read_models (collection, id, doc) VALUES (?, ?, ?)'),
-      delete: db.prepare('DELETE FROM read_models WHERE collection = ? AND id = ?'),
+      get: db.prepare<[string, string], { doc: string; position: number | null }>(
+        'SELECT doc, position FROM read_models WHERE collection = ? AND id = ?',
+      ),
+      // A positioned write never takes a document back to an earlier or equal position.
+      put: db.prepare(
+        `INSERT INTO read_models (collection, id, doc, position) VALUES (?, ?, ?, ?)
+         ON CONFLICT (collection, id) DO UPDATE SET doc = excluded.doc, position = excluded.position
+         WHERE excluded.position IS NULL OR read_models.position IS NULL OR read_models.position < excluded.position`,
+      ),
+      delete: db.prepare(
+        'DELETE FROM read_models WHERE collection = ? AND id = ? AND (? IS NULL OR position IS NULL OR position < ?)',
+      ),
       deleteCollection: db.prepare('DELETE FROM read_models WHERE collection = ?'),
       checkpoint: db.prepare<[string], { position: number }>(
         'SELECT position FROM projection_checkpoints WHERE projection = ?',
@@ -59,6 +71,11 @@ export class SqliteReadStore implements ReadStore {
   async get<T extends object>(collection: string, id: string): Promise<T | undefined> {
     const row = this.stmt.get.get(collection, id);
     return row ? (JSON.parse(row.doc) as T) : undefined;
+  }
+
+  async getVersioned<T extends object>(collection: string, id: string): Promise<VersionedDocument<T> | undefined> {
+    const row = this.stmt.get.get(collection, id);
+    return row ? { doc: JSON.parse(row.doc) as T, position: row.position ?? 0 } : undefined;
   }
 
   async find<T extends object>(collection: string, filter: Filter = {}, options: FindOptions = {}): Promise<T[]> {
@@ -111,8 +128,9 @@ export class SqliteReadStore implements ReadStore {
         this.stmt.setCheckpoint.run(checkpoint.projection, checkpoint.to);
       }
       for (const w of writes) {
-        if (w.op === 'put') this.stmt.put.run(w.collection, w.id, JSON.stringify(w.doc));
-        else this.stmt.delete.run(w.collection, w.id);
+        const position = w.position ?? null;
+        if (w.op === 'put') this.stmt.put.run(w.collection, w.id, JSON.stringify(w.doc), position);
+        else this.stmt.delete.run(w.collection, w.id, position, position);
       }
     }).immediate();
   }
@@ -133,6 +151,17 @@ export class SqliteReadStore implements ReadStore {
   }
 
   async close(): Promise<void> {}
+}
+
+/** Files written before documents carried positions get the column (null: written without one). */
+function addPositionColumn(db: Database.Database): void {
+  const hasColumn = () =>
+    db.prepare<[], { name: string }>("SELECT name FROM pragma_table_info('read_models')").all().some((c) => c.name === 'position');
+  if (hasColumn()) return;
+  // Several processes may open an old file at once: check again under the write lock.
+  db.transaction(() => {
+    if (!hasColumn()) db.exec('ALTER TABLE read_models ADD COLUMN position INTEGER');
+  }).immediate();
 }
 
 function whereClause(collection: string, filter: Filter): { where: string; params: unknown[] } {
