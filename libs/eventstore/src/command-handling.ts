@@ -3,6 +3,7 @@ import {
   type Clock,
   concurrentUpdateConflict,
   type Decider,
+  deciderEvents,
   type DomainEvent,
   type IdGenerator,
   type JsonObject,
@@ -37,10 +38,7 @@ export async function handleCommand<Command, State, Event extends DomainEvent<st
   const retries = options.retries ?? 3;
   for (let attempt = 0; ; attempt++) {
     const recorded = await deps.events.readStream(streamName);
-    const state = recorded.reduce(
-      (s, e) => decider.evolve(s, { type: e.type, data: e.data } as unknown as Event),
-      decider.initialState,
-    );
+    const state = deciderEvents(decider, streamName, recorded).reduce(decider.evolve, decider.initialState);
     const decided = decider.decide(command, state);
     if (decided.length === 0) return { events: [], result: undefined };
     const toAppend = stampEvents(decided, context, deps, options.eventIds);
@@ -73,6 +71,7 @@ export function stampEvents(
       causationId: context.causationId ?? null,
       actor: context.actor,
       occurredAt,
+      // The application's event store stamps each type's current version (UpcastingEventStore).
       schemaVersion: 1,
     },
   }));

@@ -5,6 +5,7 @@ export * from './personal-data/subject-key-store.port.js';
 export { SqliteSubjectKeyStore } from './personal-data/sqlite-subject-key-store.js';
 export { PersonalDataPolicy, type PersonalDataRule } from './personal-data/personal-data-policy.js';
 export { PersonalDataEventStore, SEALED_FIELD } from './personal-data/personal-data-event-store.js';
+export { UpcastingEventStore } from './upcasting/upcasting-event-store.js';
 export * from './projection/projection.js';
 export { ProjectionRunner, rebuildReadModels, type ProjectionRunnerOptions } from './projection/projection-runner.js';
 export { handleCommand, stampEvents, type HandleOptions, type Handled } from './command-handling.js';

@@ -5,6 +5,11 @@ import type { DomainEvent } from './events.js';
  * `decide` may throw a DomainError to refuse a command.
  */
 export interface Decider<Command, State, Event extends DomainEvent<string, object>> {
+  /**
+   * Every event type of its streams (a record, so the compiler checks it against the union): the
+   * check that lets a recorded event, already upcast to its current shape, reach `evolve` typed.
+   */
+  readonly eventTypes: Readonly<Record<Event['type'], true>>;
   readonly initialState: State;
   decide(command: Command, state: State): Event[];
   evolve(state: State, event: Event): State;
@@ -15,4 +20,34 @@ export function foldEvents<State, Event extends DomainEvent<string, object>>(
   events: readonly Event[],
 ): State {
   return events.reduce(decider.evolve, decider.initialState);
+}
+
+/** A stream holds an event its decider does not know: a foreign or corrupt stream, never folded. */
+export class UnknownStreamEventError extends Error {
+  constructor(
+    readonly streamName: string,
+    readonly eventType: string,
+  ) {
+    super(`Stream ${streamName} holds a ${eventType} event, which its aggregate does not know`);
+    this.name = 'UnknownStreamEventError';
+  }
+}
+
+/** Recorded events of a decider's stream as its own Event type, each checked by type. */
+export function deciderEvents<State, Event extends DomainEvent<string, object>>(
+  decider: Pick<Decider<unknown, State, Event>, 'eventTypes' | 'evolve'>,
+  streamName: string,
+  recorded: ReadonlyArray<{ readonly type: string; readonly data: object }>,
+): Event[] {
+  return recorded.map((e) => {
+    if (!isDeciderEvent(decider, e)) throw new UnknownStreamEventError(streamName, e.type);
+    return { type: e.type, data: e.data } as Event;
+  });
+}
+
+function isDeciderEvent<State, Event extends DomainEvent<string, object>>(
+  decider: Pick<Decider<unknown, State, Event>, 'eventTypes'>,
+  event: { readonly type: string },
+): event is Event {
+  return Object.hasOwn(decider.eventTypes, event.type);
 }

@@ -4,3 +4,4 @@ export * from './ids.js';
 export * from './stream-name.js';
 export * from './events.js';
 export * from './decider.js';
+export * from './upcasting.js';

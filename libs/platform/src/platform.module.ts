@@ -1,7 +1,7 @@
 import { type DynamicModule, Global, Inject, Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { PersonalDataPolicy } from '../../eventstore/src/index.js';
-import { randomIds, systemClock } from '../../kernel/src/index.js';
+import { randomIds, systemClock, UpcasterRegistry } from '../../kernel/src/index.js';
 import { WARDEN_CONFIG, type WardenConfig } from './config/warden-config.js';
 import { ErrorFilter } from './http/error.filter.js';
 import { RouteTable } from './http/route-table.js';
@@ -65,6 +65,7 @@ export class PlatformModule {
         useFactory: () => new GuardedHttpClient({ allowlist: config.outboundAllowlist }),
       },
       { provide: PersonalDataPolicy, useValue: storage.personalData },
+      { provide: UpcasterRegistry, useValue: storage.upcasters },
       { provide: CLOCK, useValue: systemClock },
       { provide: ID_GENERATOR, useValue: randomIds },
       ...(storage.mongoConnectionToken ? [{ provide: storage.mongoConnectionToken, useValue: storage.mongo }] : []),

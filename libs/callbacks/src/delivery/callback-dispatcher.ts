@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { Counter } from 'prom-client';
 import { type AppendResult, type EventStore, stampEvents, WrongExpectedRevisionError } from '../../../eventstore/src/index.js';
-import { type Clock, DomainError, type IdGenerator, type NewEvent } from '../../../kernel/src/index.js';
+import { type Clock, deciderEvents, DomainError, type IdGenerator, type NewEvent } from '../../../kernel/src/index.js';
 import {
   CLOCK,
   EVENT_STORE,
@@ -308,8 +308,8 @@ export class CallbackDispatcher implements OnApplicationShutdown {
   private async load(id: string): Promise<Known | undefined> {
     const recorded = await this.events.readStream(id);
     if (recorded.length === 0) return undefined;
-    const state = recorded.reduce(
-      (s, e) => callbackDeliveryDecider.evolve(s, { type: e.type, data: e.data } as unknown as CallbackDeliveryEvent),
+    const state = deciderEvents(callbackDeliveryDecider, id, recorded).reduce(
+      callbackDeliveryDecider.evolve,
       callbackDeliveryDecider.initialState,
     );
     return { state, revision: recorded[recorded.length - 1]!.revision };

@@ -47,6 +47,13 @@ const sameDestination = (a: CallbackDestination | null, b: CallbackDestination |
  * number, so an attempt decided on a stale state (another worker, a redelivery) is refused.
  */
 export const callbackDeliveryDecider: Decider<CallbackDeliveryCommand, CallbackDeliveryState, CallbackDeliveryEvent> = {
+  eventTypes: {
+    CallbackDeliveryRequested: true,
+    CallbackAttemptFailed: true,
+    CallbackDelivered: true,
+    CallbackDeadLettered: true,
+    CallbackRedeliveryRequested: true,
+  },
   initialState: { status: 'none', request: null, destination: null, cycle: 0, attempts: 0, nextAttemptAt: null },
 
   decide(command, state) {

@@ -33,6 +33,7 @@ export const publishedKeys = (state: SigningKeysState) => [
 ];
 
 export const signingKeysDecider: Decider<SigningKeyCommand, SigningKeysState, SigningKeyEvent> = {
+  eventTypes: { SigningKeyCreated: true, SigningKeyRetired: true },
   initialState: { keys: [] },
 
   decide(command, state) {

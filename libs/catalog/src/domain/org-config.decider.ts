@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Decider } from '../../../kernel/src/index.js';
 import {
+  CATALOG_EVENT_TYPES,
   type CatalogEntities,
   type CatalogEvent,
   ENTITY_EVENTS,
@@ -104,6 +105,7 @@ function planKind<K extends EntityKind>(kind: K, command: ApplyCatalog, state: C
 }
 
 export const orgConfigDecider: Decider<ApplyCatalog, CatalogState, CatalogEvent> = {
+  eventTypes: Object.fromEntries(CATALOG_EVENT_TYPES.map((t) => [t, true as const])),
   initialState: initialCatalogState,
   decide: (command, state) => planCatalog(command, state).events,
   evolve(state, event) {

@@ -19,6 +19,7 @@ export type ApiKeyStatus = 'none' | 'active' | 'rotated' | 'revoked';
 export type ApiKeyState = { status: ApiKeyStatus; orgId: string | null };
 
 export const apiKeyDecider: Decider<ApiKeyCommand, ApiKeyState, ApiKeyEvent> = {
+  eventTypes: { ApiKeyCreated: true, ApiKeyRotated: true, ApiKeyRevoked: true },
   initialState: { status: 'none', orgId: null },
   decide(command, state) {
     switch (command.type) {

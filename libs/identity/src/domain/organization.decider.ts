@@ -11,6 +11,7 @@ export type OrganizationState = { exists: boolean; name: string | null };
 export const ORG_ID = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 
 export const organizationDecider: Decider<OrganizationCommand, OrganizationState, OrganizationEvent> = {
+  eventTypes: { OrganizationCreated: true, OrganizationRenamed: true },
   initialState: { exists: false, name: null },
   decide(command, state) {
     if (!ORG_ID.test(command.orgId)) {

@@ -8,7 +8,7 @@ import {
   type HandleOptions,
   stampEvents,
 } from '../../../eventstore/src/index.js';
-import type { Clock, CommandContext, Decider, DomainEvent, IdGenerator, NewEvent } from '../../../kernel/src/index.js';
+import { type Clock, type CommandContext, type Decider, deciderEvents, type DomainEvent, type IdGenerator, type NewEvent } from '../../../kernel/src/index.js';
 import { CLOCK, ID_GENERATOR } from '../tokens.js';
 import { EVENT_STORE } from './storage.tokens.js';
 
@@ -41,9 +41,9 @@ export class AggregateStore {
   /** The current state and the events it was folded from. */
   async load<State, Event extends DomainEvent<string, object>>(
     streamName: string,
-    decider: Pick<Decider<unknown, State, Event>, 'initialState' | 'evolve'>,
+    decider: Pick<Decider<unknown, State, Event>, 'eventTypes' | 'initialState' | 'evolve'>,
   ): Promise<{ state: State; events: Event[] }> {
-    const events = (await this.events.readStream(streamName)).map((e) => ({ type: e.type, data: e.data }) as unknown as Event);
+    const events = deciderEvents(decider, streamName, await this.events.readStream(streamName));
     return { state: events.reduce(decider.evolve, decider.initialState), events };
   }
 

@@ -12,7 +12,9 @@ import {
   SQLITE_FILE_NAME,
   SqliteSubjectKeyStore,
   type SubjectKeyStore,
+  UpcastingEventStore,
 } from '../../../eventstore/src/index.js';
+import { UpcasterRegistry } from '../../../kernel/src/index.js';
 import { connectMongo, createMongoReadStore, type ReadStore, SqliteReadStore } from '../../../readstore/src/index.js';
 import type { WardenConfig } from '../config/warden-config.js';
 import { type Keyring, loadKeyring } from '../secrets/keyring.js';
@@ -24,6 +26,8 @@ export interface Storage {
   readonly readStore: ReadStore;
   readonly subjectKeys: SubjectKeyStore;
   readonly personalData: PersonalDataPolicy;
+  /** Event schema versions: modules register their upcasters before the first read. */
+  readonly upcasters: UpcasterRegistry;
   readonly mongo: Connection | undefined;
   readonly mongoConnectionToken: string | undefined;
   /** Seals configuration secrets. */
@@ -38,6 +42,7 @@ export interface Storage {
 export async function openStorage(
   config: Pick<WardenConfig, 'dataDir' | 'eventStoreUrl' | 'mongoUrl' | 'sqliteSync' | 'secretKey'>,
   personalData = new PersonalDataPolicy(),
+  upcasters = new UpcasterRegistry(),
 ): Promise<Storage> {
   const { keyring, notice } = loadKeyring(config.secretKey, {
     dataDir: config.dataDir,
@@ -70,10 +75,12 @@ export async function openStorage(
     const mongoConnectionToken = mongo ? (await import('@nestjs/mongoose')).getConnectionToken() : undefined;
 
     return {
-      events: new PersonalDataEventStore(rawEvents, personalData, subjectKeys),
+      // Upcast after opening: upcasters see the personal fields a reader asked for in plaintext.
+      events: new UpcastingEventStore(new PersonalDataEventStore(rawEvents, personalData, subjectKeys), upcasters),
       readStore,
       subjectKeys,
       personalData,
+      upcasters,
       mongo,
       mongoConnectionToken,
       keyring,

@@ -42,6 +42,12 @@ export class CatalogSnapshots {
     return snapshot;
   }
 
+  /** A snapshot read now, for when the cached one may predate what is being evaluated. */
+  refresh(orgId: string): Promise<CatalogSnapshot> {
+    this.cache.delete(orgId);
+    return this.get(orgId);
+  }
+
   private async load(orgId: string): Promise<CatalogSnapshot> {
     const [itemTypes, rules, actions, policies, textBanks, hashBanks] = await Promise.all([
       this.catalog.liveEntities(orgId, 'itemType'),

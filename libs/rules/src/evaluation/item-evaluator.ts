@@ -11,7 +11,7 @@ import {
 } from '../../../ingestion/src/index.js';
 import { type Clock, type CommandContext, deterministicId, type NewEvent, type RecordedEvent } from '../../../kernel/src/index.js';
 import type { ReadStore } from '../../../readstore/src/index.js';
-import { AggregateStore, CLOCK, EVENT_STORE, READ_STORE } from '../../../platform/src/index.js';
+import { AggregateStore, CLOCK, EVENT_STORE, ProjectionHost, READ_STORE } from '../../../platform/src/index.js';
 import { GUARDED_HTTP_CLIENT, type GuardedHttpClient } from '../../../platform/src/index.js';
 import { evaluateConditionSet } from '../domain/condition-evaluator.js';
 import {
@@ -102,6 +102,7 @@ export class ItemEvaluator {
     @Inject(GUARDED_HTTP_CLIENT) private readonly http: GuardedHttpClient,
     private readonly snapshots: CatalogSnapshots,
     private readonly caps: DailyActionCap,
+    @Inject(ProjectionHost) private readonly projections: ProjectionHost,
     @Optional() @Inject(MEDIA_HASHER) private readonly media?: MediaHasher,
   ) {}
 
@@ -119,8 +120,16 @@ export class ItemEvaluator {
     const stream = evaluationStream(context.orgId, item.typeId, item.id, version, runKey(options));
     const existing = options.likelyNew ? undefined : await this.recorded(stream);
     if (existing) return { stream, evaluated: existing, events: [] };
-    const snapshot = await this.snapshots.get(context.orgId);
-    const itemType = snapshot.itemTypes.get(item.typeId);
+    let snapshot = await this.snapshots.get(context.orgId);
+    let itemType = snapshot.itemTypes.get(item.typeId);
+    if (!itemType) {
+      // The item was accepted against a catalog this process may not have read yet: applied
+      // moments ago, or read models still catching up after a start or a rebuild. Only a type
+      // missing from the caught-up catalog was really archived.
+      await this.projections.catchUp('catalog');
+      snapshot = await this.snapshots.refresh(context.orgId);
+      itemType = snapshot.itemTypes.get(item.typeId);
+    }
     if (!itemType) {
       this.logger.warn({ msg: 'item type no longer exists; item not evaluated', orgId: context.orgId, typeId: item.typeId });
       return undefined;

@@ -6,9 +6,9 @@ import {
   WrongExpectedRevisionError,
 } from '../../../../eventstore/src/index.js';
 import { ConfigureOrganizationCommand } from '../../../../identity/src/index.js';
-import { type CommandContext, concurrentUpdateConflict } from '../../../../kernel/src/index.js';
+import { type CommandContext, concurrentUpdateConflict, deciderEvents } from '../../../../kernel/src/index.js';
 import { AggregateStore, EVENT_STORE, KEYRING, type Keyring } from '../../../../platform/src/index.js';
-import { type CatalogEvent, HASH_CHUNK, type HashBankEvent } from '../../domain/catalog.events.js';
+import { HASH_CHUNK, type HashBankEvent } from '../../domain/catalog.events.js';
 import { hashBankStream, orgConfigStream } from '../../domain/catalog.streams.js';
 import { chunk, desiredCatalog, diffHashes } from '../../domain/desired-catalog.js';
 import { orgConfigDecider, planCatalog } from '../../domain/org-config.decider.js';
@@ -36,8 +36,8 @@ export class ApplyConfigurationHandler implements ICommandHandler<ApplyConfigura
 
     const stream = orgConfigStream(orgId);
     const recorded = await this.events.readStream(stream);
-    const state = recorded
-      .map((e) => openSecrets({ type: e.type, data: e.data }, this.keyring) as unknown as CatalogEvent)
+    const state = deciderEvents(orgConfigDecider, stream, recorded)
+      .map((e) => openSecrets(e, this.keyring))
       .reduce(orgConfigDecider.evolve, orgConfigDecider.initialState);
     const expected: ExpectedRevision = recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1]!.revision;
 
