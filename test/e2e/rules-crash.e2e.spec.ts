@@ -3,6 +3,8 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { eventCount } from '../support/config-files.js';
 import { startReceiver } from '../support/http-receiver.js';
+import { waitUntilProcessed } from '../support/projection-progress.js';
+import { waitFor } from '../support/wait-for.js';
 import { createKey, freshDataDir, runCli, startWarden, testEnv } from '../support/warden-process.js';
 
 const CONFIG = join(import.meta.dirname, '../fixtures/rules-org.yaml');
@@ -34,19 +36,14 @@ describe('evaluation across a crash', () => {
         expect(res.status).toBe(202);
       }
       // Kill while the worker is part-way through.
-      const started = Date.now();
-      while (eventCount(dataDir, "type = 'ItemEvaluated'") < 500 && Date.now() - started < 20_000) {
-        await new Promise((r) => setTimeout(r, 5));
-      }
+      await waitFor(() => eventCount(dataDir, "type = 'ItemEvaluated'") >= 500, { what: 'the first 500 evaluations', intervalMs: 5 });
       await warden.stop('SIGKILL');
       const atKill = eventCount(dataDir, "type = 'ItemEvaluated'");
       expect(atKill).toBeLessThan(ITEMS);
 
       warden = await startWarden(env);
-      const resumed = Date.now();
-      while (eventCount(dataDir, "type = 'ItemEvaluated'") < ITEMS && Date.now() - resumed < 60_000) {
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      // Once the worker has handled every submission, everything it will ever append is in the log.
+      await waitUntilProcessed(warden.url, dataDir, 'rules-evaluation', ['ItemSubmitted'], 60_000);
       const db = new Database(join(dataDir, 'warden.db'), { readonly: true });
       try {
         const one = (sql: string) => (db.prepare(sql).get() as { n: number }).n;

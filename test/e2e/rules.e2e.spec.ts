@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventCount } from '../support/config-files.js';
 import { type Receiver, startReceiver } from '../support/http-receiver.js';
 import { expectErrorBody } from '../support/error-body.js';
+import { waitUntilProcessed } from '../support/projection-progress.js';
+import { waitFor } from '../support/wait-for.js';
 import { createKey, freshDataDir, runCli, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
 import Database from 'better-sqlite3';
 
@@ -66,15 +68,11 @@ describe('rules engine, end to end', () => {
     expect(res.status).toBe(200);
     return ((await res.json()) as { evaluations: Array<{ version: number; rules: Array<Record<string, unknown>>; actions: Array<Record<string, unknown>> }> }).evaluations;
   };
-  const evaluated = async (id: string, versions = 1) => {
-    const started = Date.now();
-    for (;;) {
+  const evaluated = (id: string, versions = 1) =>
+    waitFor(async () => {
       const list = await evaluations(id);
-      if (list.length >= versions) return list;
-      if (Date.now() - started > 10_000) throw new Error(`item ${id} not evaluated`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  };
+      return list.length >= versions && list;
+    }, `${versions} evaluation(s) of item ${id}`);
 
   it('accepts a batch with 202 and rejects an invalid one whole, with a pointer per problem', async () => {
     const ok = await submit([post('p-ok', 'hello'), post('p-ok2', 'world')]);
@@ -245,8 +243,11 @@ conditionSet: { conjunction: AND, conditions: [{ input: { field: text }, signal:
     const [recorded] = await evaluated('legacy-1');
     expect(body.rules.map((r) => [r.id, r.result])).toEqual(recorded!.rules.map((r) => [r['id'], r['capped'] ? 'capped' : r['outcome']]));
     expect(body.actionsTriggered.map((a) => a.id).sort()).toEqual(recorded!.actions.map((a) => a['id']).sort());
-    // The worker saw the same submission: still exactly one evaluation and one publication.
-    await new Promise((r) => setTimeout(r, 300));
+    // The worker handles the same submission too: once it has handled every submission in the
+    // log, and the read model every evaluation, there is still exactly one of each.
+    await waitUntilProcessed(warden.url, dataDir, 'rules-evaluation', ['ItemSubmitted']);
+    await waitUntilProcessed(warden.url, dataDir, 'item-evaluations', ['ItemEvaluated']);
+    expect(publications(dataDir, 'ItemEvaluated').filter(([item]) => item === 'legacy-1')).toHaveLength(1);
     expect(await evaluations('legacy-1')).toHaveLength(1);
     expect(publications(dataDir, 'ActionCallbackRequested').filter(([item]) => item === 'legacy-1')).toHaveLength(1);
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { streamName, type RecordedEvent } from '../../kernel/src/index.js';
 import { anEvent } from '../../../test/support/events.js';
+import { waitFor } from '../../../test/support/wait-for.js';
 import { type EventStore, WrongExpectedRevisionError } from './event-store.port.js';
 
 /**
@@ -120,9 +121,9 @@ export function eventStoreContract(adapter: string, open: () => Promise<EventSto
           caughtUp = true;
         },
       });
-      await waitFor(() => seen.length === 1 && caughtUp);
+      await waitFor(() => seen.length === 1 && caughtUp, 'the caught-up event and the caught-up signal');
       await store.append(s, [anEvent('Live', { k: 2 }), anEvent('Live', { k: 3 })], 1);
-      await waitFor(() => seen.length === 3);
+      await waitFor(() => seen.length === 3, 'the two live events');
       await sub.stop();
       expect(seen.map((e) => e.data['k'])).toEqual([1, 2, 3]);
       expect(seen.every((e, i) => i === 0 || e.position > seen[i - 1]!.position)).toBe(true);
@@ -144,7 +145,7 @@ export function eventStoreContract(adapter: string, open: () => Promise<EventSto
         },
       });
       // Adapters may leave the other types out (then `through` carries the position) or not.
-      await waitFor(() => wanted.length === 2 && accounted >= head);
+      await waitFor(() => wanted.length === 2 && accounted >= head, `both wanted events and the position ${head} accounted for`);
       await sub.stop();
       expect(wanted.map((e) => e.data['k'])).toEqual([1, 2]);
       expect(wanted[0]!.position).toBeLessThan(wanted[1]!.position);
@@ -154,16 +155,30 @@ export function eventStoreContract(adapter: string, open: () => Promise<EventSto
 
     it('stops delivering after stop()', async () => {
       const s = stream('stop');
+      const after = await store.headPosition();
+      const mine = (events: readonly RecordedEvent[]) => events.filter((e) => e.streamName === s).map((e) => e.id);
       const seen: string[] = [];
+      const witnessed: string[] = [];
       const sub = store.subscribeToAll({
-        after: await store.headPosition(),
+        after,
         onEvents: async (events) => {
-          seen.push(...events.filter((e) => e.streamName === s).map((e) => e.id));
+          seen.push(...mine(events));
+        },
+      });
+      // A second subscription over the same log shows when live events have been delivered.
+      const witness = store.subscribeToAll({
+        after,
+        onEvents: async (events) => {
+          witnessed.push(...mine(events));
         },
       });
       await sub.stop();
       await store.append(s, [anEvent()], 'no_stream');
-      await new Promise((r) => setTimeout(r, 300));
+      const marker = anEvent('Marker');
+      await store.append(s, [marker], 0);
+      await waitFor(() => witnessed.includes(marker.id), 'a live subscription to be handed the event and a later marker');
+      await witness.stop();
+      expect(witnessed).toHaveLength(2);
       expect(seen).toEqual([]);
     });
 
@@ -171,12 +186,4 @@ export function eventStoreContract(adapter: string, open: () => Promise<EventSto
       await expect(store.ping()).resolves.toBeUndefined();
     });
   });
-}
-
-export async function waitFor(check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > timeoutMs) throw new Error('Condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }

@@ -2,6 +2,7 @@ import { createPublicKey, randomBytes, verify } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
+import { waitFor } from '../../../../test/support/wait-for.js';
 import { type Clock, randomIds } from '../../../kernel/src/index.js';
 import { AggregateStore, GuardedHttpClient, Keyring, loadConfig, Metrics } from '../../../platform/src/index.js';
 import { parseSignatureHeader } from '../domain/callback-signature.js';
@@ -42,14 +43,6 @@ const answer = (status: number, headers: Record<string, string> = {}) => (res: S
   res.writeHead(status, headers);
   res.end();
 };
-
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 5000): Promise<void> {
-  const started = Date.now();
-  while (!(await condition())) {
-    if (Date.now() - started > timeoutMs) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 describe('callback dispatcher', () => {
   const cleanups: Array<() => Promise<void>> = [];
@@ -112,7 +105,7 @@ describe('callback dispatcher', () => {
     const { request, types, jwks } = await setup();
     const hook = await started((_n, res) => answer(202)(res));
     expect(await request('d-1', `${hook.url}/hook`, { Authorization: 'Bearer secret', 'Service-Delivery-Id': 'forged' })).toBe(true);
-    await until(async () => (await types('d-1')).includes('CallbackDelivered'), 'the delivery');
+    await waitFor(async () => (await types('d-1')).includes('CallbackDelivered'), 'the delivery');
     const [req] = hook.requests;
     expect(req!.body).toBe('{"item":{"id":"p1","typeId":"post","typeName":"Post"},"action":{"id":"remove"}}');
     expect(req!.headers['authorization']).toBe('Bearer secret');
@@ -133,7 +126,7 @@ describe('callback dispatcher', () => {
       answer(n === 1 ? 500 : 200)(res);
     });
     await request('d-2', hook.url);
-    await until(async () => (await types('d-2')).includes('CallbackDelivered'), 'the delivery');
+    await waitFor(async () => (await types('d-2')).includes('CallbackDelivered'), 'the delivery');
     const [first, second] = hook.requests.map((r) => parseSignatureHeader(r.headers['service-signature'] as string)!);
     expect(second!.t - first!.t).toBeGreaterThanOrEqual(3600);
     expect(second!.v1).not.toBe(first!.v1);
@@ -141,12 +134,13 @@ describe('callback dispatcher', () => {
   });
 
   it('counts a timeout as a failed attempt and retries it', async () => {
-    const { request, types, stores } = await setup({ attemptTimeoutMs: 200 });
+    // The first attempt is never answered; the second is answered at once, with room to spare on a loaded machine.
+    const { request, types, stores } = await setup({ attemptTimeoutMs: 1500 });
     const hook = await started((n, res) => {
       if (n > 1) answer(200)(res);
     });
     await request('d-3', hook.url);
-    await until(async () => (await types('d-3')).includes('CallbackDelivered'), 'the delivery');
+    await waitFor(async () => (await types('d-3')).includes('CallbackDelivered'), 'the delivery');
     const events = await stores.events.readStream(deliveryStream('acme', 'd-3'));
     expect(events.map((e) => e.type)).toEqual(['CallbackDeliveryRequested', 'CallbackAttemptFailed', 'CallbackDelivered']);
     expect(events[1]!.data).toMatchObject({ status: null, error: 'Outbound request timed out' });
@@ -156,22 +150,23 @@ describe('callback dispatcher', () => {
     const { request, types, stores } = await setup();
     const hook = await started((_n, res) => answer(503)(res));
     await request('d-4', hook.url);
-    await until(async () => (await types('d-4')).includes('CallbackDeadLettered'), 'the dead letter');
+    await waitFor(async () => (await types('d-4')).includes('CallbackDeadLettered'), 'the dead letter');
     expect(hook.requests).toHaveLength(6);
     await request('d-5', 'http://10.1.2.3/hook');
-    await until(async () => (await types('d-5')).includes('CallbackAttemptFailed'), 'the refused attempt');
+    await waitFor(async () => (await types('d-5')).includes('CallbackAttemptFailed'), 'the refused attempt');
     const [, refused] = await stores.events.readStream(deliveryStream('acme', 'd-5'));
     expect(refused!.data['error']).toMatch(/refused/);
   });
 
   it('keeps delivering to a healthy receiver while another hangs with all its slots taken', async () => {
-    const { request, types } = await setup({ attemptTimeoutMs: 3000, perDestinationConcurrency: 2 });
+    // Attempts outlast the test, so the hanging ones hold their slots however slow the machine.
+    const { request, types } = await setup({ attemptTimeoutMs: 120_000, perDestinationConcurrency: 2 });
     const hanging = await started(() => undefined);
     const healthy = await started((_n, res) => answer(200)(res));
     for (let i = 0; i < 5; i++) await request(`hang-${i}`, hanging.url);
-    await until(() => hanging.requests.length === 2, 'the hanging receiver to hold its slots');
+    await waitFor(() => hanging.requests.length === 2, 'the hanging receiver to hold its slots');
     for (let i = 0; i < 20; i++) await request(`ok-${i}`, healthy.url);
-    await until(async () => {
+    await waitFor(async () => {
       const all = await Promise.all(Array.from({ length: 20 }, (_, i) => types(`ok-${i}`)));
       return all.every((t) => t.includes('CallbackDelivered'));
     }, 'the healthy deliveries');

@@ -3,14 +3,13 @@ import { EventStoreUnavailableError } from '../event-store.port.js';
 import { connectKurrentDb } from './kurrentdb-event-store.js';
 
 describe('connectKurrentDb', () => {
-  // Port 1 on loopback: nothing listens, so the connection is refused.
-  it('fails start-up within 10 s with EventStoreUnavailableError naming the host', async () => {
-    const started = Date.now();
+  // Port 1 on loopback: nothing listens, so the connection is refused. The bound on how long
+  // that takes is the test's timeout, not an assertion on elapsed time.
+  it('fails start-up with EventStoreUnavailableError naming the host', async () => {
     const error = await connectKurrentDb('kurrentdb://127.0.0.1:1?tls=false').then(
       () => undefined,
       (e: unknown) => e,
     );
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(error).toBeInstanceOf(EventStoreUnavailableError);
     expect((error as Error).message).toContain('127.0.0.1:1');
     expect((error as Error).message).toMatch(/^KurrentDB at .* is unreachable: .+/);
@@ -23,12 +22,10 @@ describe('connectKurrentDb', () => {
     expect((error as Error).message).toContain('127.0.0.1:1');
   }, 15_000);
 
-  it('gives up after timeoutMs when the server does not answer', async () => {
-    const started = Date.now();
+  it('gives up after timeoutMs when the server does not answer, saying so', async () => {
     const error = await connectKurrentDb('kurrentdb://127.0.0.1:1?tls=false', { timeoutMs: 1 }).catch(
       (e: unknown) => e,
     );
-    expect(Date.now() - started).toBeLessThan(2_000);
     expect(error).toBeInstanceOf(EventStoreUnavailableError);
     expect((error as Error).message).toContain('no answer within 1 ms');
   });

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { anEvent } from '../../../../test/support/events.js';
 import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
+import { waitFor } from '../../../../test/support/wait-for.js';
 import type { RecordedEvent } from '../../../kernel/src/index.js';
 import { streamName } from '../../../kernel/src/index.js';
-import { waitFor } from '../event-store.contract.js';
 import { openSqlite } from './sqlite-database.js';
 
 describe('SqliteEventStore typed reads', () => {
@@ -26,9 +26,9 @@ describe('SqliteEventStore typed reads', () => {
         batches.push({ types: events.map((e) => e.type), through });
       },
     });
-    await waitFor(() => batches.at(-1)?.through === head);
+    await waitFor(() => batches.at(-1)?.through === head, `a batch through position ${head}`);
     await stores.events.append(streamName('mixed', 'b'), [anEvent('Noise')], 'no_stream');
-    await waitFor(() => batches.at(-1)?.through === head + 1);
+    await waitFor(() => batches.at(-1)?.through === head + 1, `a batch through position ${head + 1}`);
     await sub.stop();
     expect(batches.flatMap((b) => b.types)).toEqual(['Wanted', 'Wanted']);
     expect(batches.at(-1)).toEqual({ types: [], through: head + 1 });

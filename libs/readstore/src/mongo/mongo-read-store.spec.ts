@@ -3,16 +3,17 @@ import { ReadStoreUnavailableError } from '../read-store.port.js';
 import { connectMongo } from './mongo-read-store.js';
 
 describe('connectMongo', () => {
-  it('fails within 10 s with ReadStoreUnavailableError naming the host when nothing listens', async () => {
-    const started = Date.now();
+  // The bound on how long that takes is the test's timeout, not an assertion on elapsed time.
+  it('fails with ReadStoreUnavailableError naming the host and the default deadline when nothing listens', async () => {
     const error = await connectMongo('mongodb://127.0.0.1:1/warden').then(
       () => undefined,
       (err: unknown) => err,
     );
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(error).toBeInstanceOf(ReadStoreUnavailableError);
     const message = (error as Error).message;
     expect(message).toContain('127.0.0.1:1');
+    // The default deadline stays below the 10 s start-up budget.
+    expect(message).toContain('is unreachable after 8000 ms');
     expect(message).not.toContain('\n');
   }, 12_000);
 
