@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readStoredLog, restoreStoredLog, STORED_LOG_SECRET_KEY } from '../fixtures/stored-log/stored-log.js';
+import { waitFor } from '../support/wait-for.js';
 import { freshDataDir, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
 
 /**
@@ -58,16 +59,11 @@ describe.each(['v1'])('a log stored by an earlier release (%s)', (version) => {
     });
     expect(res.status).toBe(202);
     expect(((await res.json()) as { accepted: number }).accepted).toBe(1);
-    let latest: Evaluation | undefined;
-    for (const started = Date.now(); !latest || latest.version !== 2; ) {
-      if (Date.now() - started > 20_000) {
-        const warnings = warden.logs().split('\n').filter((l) => /"level":[456]0/.test(l));
-        throw new Error(`the new version was not evaluated; warnings and errors:\n${warnings.join('\n')}`);
-      }
-      latest = (await evaluations('p-1'))[0];
-      // Poll gently: the API's rate limit counts these reads.
-      if (latest?.version !== 2) await new Promise((r) => setTimeout(r, 100));
-    }
+    // Polled gently: the API's rate limit counts these reads.
+    const latest = await waitFor(
+      async () => (await evaluations('p-1')).find((e) => e.version === 2),
+      { what: 'the evaluation of p-1 version 2', intervalMs: 100 },
+    );
     // The author's earlier submissions, all in the stored log, count towards the background rule.
     expect(latest.rules.find((r) => r.id === 'watch-busy-authors')?.outcome).toBe('passed');
   });

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { anEvent } from '../../../../test/support/events.js';
 import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
+import { waitFor } from '../../../../test/support/wait-for.js';
 import { type RecordedEvent, UpcasterRegistry } from '../../../kernel/src/index.js';
-import { waitFor } from '../event-store.contract.js';
 import { UpcastingEventStore } from './upcasting-event-store.js';
 
 /** v1 of `PriceSet` held cents as a string; v2 holds a number. */
@@ -32,7 +32,7 @@ describe('UpcastingEventStore', () => {
 
     const seen: RecordedEvent[] = [];
     const sub = events.subscribeToAll({ onEvents: async (batch) => void seen.push(...batch) });
-    await waitFor(() => seen.length === 2);
+    await waitFor(() => seen.length === 2, 'both events delivered');
     await sub.stop();
     expect(seen[0]!.data).toEqual(current);
     expect(seen[1]!.data).toEqual({ n: 1 });
