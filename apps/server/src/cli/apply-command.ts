@@ -1,11 +1,41 @@
 import { readFileSync } from 'node:fs';
 import { dirname, extname, isAbsolute, resolve } from 'node:path';
+import { CommandBus } from '@nestjs/cqrs';
 import {
+  ApplyConfigurationCommand,
   type ApplyReport,
   type ConfigProblem,
   parseOrgConfig,
 } from '../../../../libs/catalog/src/index.js';
 import type { OrgConfig } from '../../../../libs/catalog/src/index.js';
+import { environment } from '../../../../libs/platform/src/index.js';
+import { type AppCommand, cliContext, UsageError } from './cli-command.js';
+import { parseCommandArgs } from './command-options.js';
+
+export const applyCommand: AppCommand = {
+  name: 'apply',
+  usage: '<file> [--dry-run] [--prune]',
+  description: 'brings an organization to a YAML/JSON configuration file (see configuration-as-code.md)',
+  async runInApp(args, app, out) {
+    const { values, positionals } = parseCommandArgs(args, { 'dry-run': { type: 'boolean' }, prune: { type: 'boolean' } }, true);
+    if (positionals.length !== 1) throw new UsageError('apply takes one file');
+    const file = positionals[0]!;
+    const parsed = readConfigFile(file, environment());
+    if (!parsed.ok) {
+      process.stderr.write(formatProblems(file, parsed.problems) + '\n');
+      return 1;
+    }
+    const report = await app.get(CommandBus).execute(
+      new ApplyConfigurationCommand(
+        parsed.config,
+        { prune: values.prune ?? false, dryRun: values['dry-run'] ?? false },
+        cliContext(parsed.config.org.id),
+      ),
+    );
+    out(formatReport(report));
+    return 0;
+  },
+};
 
 /** Reads and validates a configuration file; hashesFile paths are relative to it. */
 export function readConfigFile(

@@ -2,15 +2,38 @@ import { readFileSync } from 'node:fs';
 import type { INestApplicationContext } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { hashImage, ImportBankHashesCommand } from '../../../../libs/hashing/src/index.js';
-import { GuardedHttpClient, ProjectionHost, type WardenConfig } from '../../../../libs/platform/src/index.js';
+import { GuardedHttpClient, loadConfig, ProjectionHost, type WardenConfig } from '../../../../libs/platform/src/index.js';
+import { type AppCommand, cliContext, type Out, type StandaloneCommand, UsageError } from './cli-command.js';
+import { parseSharedOptions, positionalsOf, required } from './command-options.js';
 
-type Out = (line: string) => void;
+export const hashCommand: StandaloneCommand = {
+  name: 'hash',
+  usage: '<file-or-url>...',
+  description: 'prints <pdq>,<quality>,<md5>,<sha256>,<input> per image',
+  async run(args, out) {
+    if (args.length === 0) throw new UsageError('hash takes one or more files or URLs');
+    return runHashCommand(args, loadConfig(), out);
+  },
+};
+
+export const bankImportCommand: AppCommand = {
+  name: 'bank import',
+  usage: '--org <orgId> --bank <bankId> <file>',
+  description: 'adds hashes (one hex hash per line) to a configured bank',
+  async runInApp(args, app, out) {
+    const options = parseSharedOptions(args, true);
+    const org = required(options, 'org');
+    const [file] = positionalsOf(args);
+    if (!file) throw new UsageError('bank import takes a file of hashes');
+    return runBankImport({ org, bank: required(options, 'bank'), file }, app, out, cliContext(org));
+  },
+};
 
 /**
  * `hash <file-or-url>...`: one CSV line per input, `<pdq>,<quality>,<md5>,<sha256>,<input>`.
  * Local files need no server; URLs go through the guarded client like the worker's fetches.
  */
-export async function runHashCommand(inputs: string[], config: WardenConfig, out: Out): Promise<number> {
+async function runHashCommand(inputs: string[], config: WardenConfig, out: Out): Promise<number> {
   const http = new GuardedHttpClient({ allowlist: config.outboundAllowlist });
   let failed = 0;
   try {
@@ -37,7 +60,7 @@ async function download(http: GuardedHttpClient, url: string): Promise<Buffer> {
 }
 
 /** `bank import --org O --bank B <file>`: adds hashes to a configured bank. */
-export async function runBankImport(
+async function runBankImport(
   options: { org: string; bank: string; file: string },
   app: INestApplicationContext,
   out: Out,

@@ -1,0 +1,35 @@
+import { randomUUID } from 'node:crypto';
+import type { INestApplicationContext } from '@nestjs/common';
+import type { CommandContext } from '../../../../libs/kernel/src/index.js';
+
+/** Writes one line of a command's result. */
+export type Out = (line: string) => void;
+
+interface CommandInfo {
+  /** The words that select the command, e.g. `api-key create`. */
+  readonly name: string;
+  /** What follows the name: options and arguments, '' when there are none. */
+  readonly usage: string;
+  /** One line for the help text. */
+  readonly description: string;
+}
+
+/** A command that needs no store, so it runs without starting the application. */
+export interface StandaloneCommand extends CommandInfo {
+  readonly run: (args: string[], out: Out) => Promise<number>;
+}
+
+/** A command that runs against the stores, inside an application context opened for it. */
+export interface AppCommand extends CommandInfo {
+  readonly runInApp: (args: string[], app: INestApplicationContext, out: Out) => Promise<number>;
+}
+
+/** One entry of the command table; a handler returns the process exit code. */
+export type CliCommand = StandaloneCommand | AppCommand;
+
+/** The arguments do not fit the command: exit code 2, with the command's usage. */
+export class UsageError extends Error {}
+
+export function cliContext(orgId: string): CommandContext {
+  return { orgId, correlationId: randomUUID(), actor: 'cli' };
+}

@@ -1,0 +1,53 @@
+import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
+import { UsageError } from './cli-command.js';
+
+/** `parseArgs`, strict, its complaints turned into usage errors. */
+export function parseCommandArgs<T extends ParseArgsOptionsConfig>(args: string[], options: T, allowPositionals = false) {
+  try {
+    return parseArgs({ args, options, allowPositionals, strict: true });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** The options the organization, API key, bank and rule commands share (each reads its own). */
+const SHARED_OPTIONS = {
+  id: { type: 'string' },
+  name: { type: 'string' },
+  org: { type: 'string' },
+  team: { type: 'string' },
+  key: { type: 'string' },
+  rule: { type: 'string' },
+  'rule-file': { type: 'string' },
+  since: { type: 'string' },
+  bank: { type: 'string' },
+} as const satisfies ParseArgsOptionsConfig;
+
+export type SharedOptions = Record<string, string | undefined>;
+
+export function parseSharedOptions(args: string[], allowPositionals = false): SharedOptions {
+  return parseCommandArgs(args, SHARED_OPTIONS, allowPositionals).values;
+}
+
+export function required(options: SharedOptions, name: string): string {
+  const v = options[name];
+  if (v === undefined || v.trim() === '') throw new UsageError(`Missing --${name}`);
+  return v;
+}
+
+/** The non-option arguments of a command (files). */
+export function positionalsOf(args: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i]!.startsWith('--')) i++;
+    else out.push(args[i]!);
+  }
+  return out;
+}
+
+export function since(options: SharedOptions): Date | undefined {
+  if (options.since === undefined) return undefined;
+  const at = new Date(options.since);
+  if (Number.isNaN(at.getTime())) throw new UsageError(`--since must be an ISO 8601 time, got "${options.since}"`);
+  return at;
+}

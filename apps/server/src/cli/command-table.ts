@@ -1,0 +1,109 @@
+import { applyCommand } from './apply-command.js';
+import {
+  appealCallbackSendCommand,
+  callbacksListCommand,
+  callbacksRedeliverCommand,
+  signingKeyListCommand,
+  signingKeyRetireCommand,
+  signingKeyRotateCommand,
+} from './callbacks-commands.js';
+import { type CliCommand, type StandaloneCommand, UsageError } from './cli-command.js';
+import { bankImportCommand, hashCommand } from './hashing-commands.js';
+import {
+  apiKeyCreateCommand,
+  apiKeyListCommand,
+  apiKeyRevokeCommand,
+  apiKeyRotateCommand,
+  orgCreateCommand,
+} from './identity-commands.js';
+import { openApiCommand, rebuildReadModelsCommand } from './maintenance-commands.js';
+import { backtestCommand, retroactCommand } from './rule-run-commands.js';
+
+const PROGRAM = 'npm run warden --';
+
+const helpCommand: StandaloneCommand = {
+  name: 'help',
+  usage: '[<command>]',
+  description: 'lists every command, or only those whose name starts with the words given',
+  async run(args, out) {
+    if (args.length === 0) {
+      out(usageText());
+      return 0;
+    }
+    const matching = COMMANDS.filter((command) => startsWith(args, command.name.split(' ')) || startsWith(command.name.split(' '), args));
+    if (matching.length === 0) throw new UsageError(`Unknown command: ${args.join(' ')}`);
+    out(matching.map(describe).join('\n'));
+    return 0;
+  },
+};
+
+/** Every CLI command, in the order the help text lists them; adding a command is adding an entry. */
+export const COMMANDS: readonly CliCommand[] = [
+  orgCreateCommand,
+  apiKeyCreateCommand,
+  apiKeyListCommand,
+  apiKeyRotateCommand,
+  apiKeyRevokeCommand,
+  bankImportCommand,
+  hashCommand,
+  applyCommand,
+  retroactCommand,
+  backtestCommand,
+  rebuildReadModelsCommand,
+  openApiCommand,
+  signingKeyListCommand,
+  signingKeyRotateCommand,
+  signingKeyRetireCommand,
+  callbacksListCommand,
+  callbacksRedeliverCommand,
+  appealCallbackSendCommand,
+  helpCommand,
+];
+
+/** The command the first words of `argv` name, and the arguments after them. */
+export function findCommand(argv: readonly string[]): { command: CliCommand; args: string[] } | undefined {
+  let found: CliCommand | undefined;
+  for (const command of COMMANDS) {
+    const words = command.name.split(' ');
+    if (startsWith(argv, words) && (found === undefined || words.length > found.name.split(' ').length)) found = command;
+  }
+  return found && { command: found, args: argv.slice(found.name.split(' ').length) };
+}
+
+/** For an `argv` no command matches; names the subcommands when the first word is a command group. */
+export function unknownCommandMessage(argv: readonly string[]): string {
+  const [group] = argv;
+  const subcommands = COMMANDS.filter((command) => command.name.startsWith(`${group} `)).map((command) => command.name.split(' ')[1]!);
+  if (subcommands.length === 0) return `Unknown command: ${group}`;
+  const choices = subcommands.length === 1 ? subcommands[0] : `${subcommands.slice(0, -1).join(', ')} or ${subcommands.at(-1)}`;
+  return `Unknown command: ${argv.slice(0, 2).join(' ')} (${group} takes ${choices})`;
+}
+
+/** The help text: every command of the table with its usage and description. */
+export function usageText(): string {
+  return [
+    `Usage: ${PROGRAM} <command> [options]`,
+    '',
+    ...COMMANDS.map(describe),
+    '',
+    'Results go to stdout, logs to stderr. The data directory and stores come from the same',
+    'environment variables as the server (WARDEN_DATA_DIR, WARDEN_EVENTSTORE_URL, WARDEN_MONGO_URL).',
+  ].join('\n');
+}
+
+/** What follows a usage error of one command. */
+export function commandUsage(command: CliCommand): string {
+  return [`Usage: ${PROGRAM} ${synopsis(command)}`, `  ${command.description}`, '', `\`${PROGRAM} help\` lists every command.`].join('\n');
+}
+
+function describe(command: CliCommand): string {
+  return `  ${synopsis(command)}\n      ${command.description}`;
+}
+
+function synopsis(command: CliCommand): string {
+  return command.usage === '' ? command.name : `${command.name} ${command.usage}`;
+}
+
+function startsWith(words: readonly string[], prefix: readonly string[]): boolean {
+  return prefix.length <= words.length && prefix.every((word, i) => words[i] === word);
+}

@@ -1,0 +1,86 @@
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import {
+  CreateApiKeyCommand,
+  CreateOrganizationCommand,
+  ListApiKeysQuery,
+  RevokeApiKeyCommand,
+  RotateApiKeyCommand,
+} from '../../../../libs/identity/src/index.js';
+import { type AppCommand, cliContext } from './cli-command.js';
+import { parseSharedOptions, required } from './command-options.js';
+import { formatTable } from './format-table.js';
+
+export const orgCreateCommand: AppCommand = {
+  name: 'org create',
+  usage: '--id <orgId> --name <name>',
+  description: 'creates an organization (ids: lower-case letters, digits, - and _)',
+  async runInApp(args, app, out) {
+    const options = parseSharedOptions(args);
+    const id = required(options, 'id');
+    const org = await app.get(CommandBus).execute(new CreateOrganizationCommand(id, required(options, 'name'), cliContext(id)));
+    out(`Created organization ${org.orgId} (${org.name})`);
+    return 0;
+  },
+};
+
+export const apiKeyCreateCommand: AppCommand = {
+  name: 'api-key create',
+  usage: '--org <orgId> [--name <name>] [--team <team>]',
+  description: 'creates a key for the organization (and team); prints it once, alone on the last line',
+  async runInApp(args, app, out) {
+    const options = parseSharedOptions(args);
+    const org = required(options, 'org');
+    const created = await app.get(CommandBus).execute(
+      new CreateApiKeyCommand(org, options.name ?? null, options.team ?? null, cliContext(org)),
+    );
+    out(`Created API key ${created.keyId} for organization ${org}. Store it now; it is not shown again:`);
+    out(created.key);
+    return 0;
+  },
+};
+
+export const apiKeyListCommand: AppCommand = {
+  name: 'api-key list',
+  usage: '--org <orgId>',
+  description: "the organization's keys: id, name, team, prefix, status, created and last-used times",
+  async runInApp(args, app, out) {
+    const options = parseSharedOptions(args);
+    const keys = await app.get(QueryBus).execute(new ListApiKeysQuery(required(options, 'org')));
+    out(
+      formatTable(
+        ['id', 'name', 'team', 'prefix', 'status', 'created', 'last used'],
+        keys.map((k) => [k.id, k.name ?? '', k.team ?? '', k.prefix, k.status, k.createdAt, k.lastUsedAt ?? 'never']),
+      ),
+    );
+    return 0;
+  },
+};
+
+export const apiKeyRotateCommand: AppCommand = {
+  name: 'api-key rotate',
+  usage: '--org <orgId> --key <keyId>',
+  description: 'creates a replacement key (printed on the last line) and deactivates the old one',
+  async runInApp(args, app, out) {
+    const options = parseSharedOptions(args);
+    const org = required(options, 'org');
+    const key = required(options, 'key');
+    const created = await app.get(CommandBus).execute(new RotateApiKeyCommand(org, key, cliContext(org)));
+    out(`Rotated API key ${key}: it no longer works. New key ${created.keyId}; store it now, it is not shown again:`);
+    out(created.key);
+    return 0;
+  },
+};
+
+export const apiKeyRevokeCommand: AppCommand = {
+  name: 'api-key revoke',
+  usage: '--org <orgId> --key <keyId>',
+  description: 'deactivates a key',
+  async runInApp(args, app, out) {
+    const options = parseSharedOptions(args);
+    const org = required(options, 'org');
+    const key = required(options, 'key');
+    await app.get(CommandBus).execute(new RevokeApiKeyCommand(org, key, cliContext(org)));
+    out(`Revoked API key ${key}`);
+    return 0;
+  },
+};

@@ -1,0 +1,37 @@
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { rebuildReadModels } from '../../../../libs/eventstore/src/index.js';
+import { ProjectionHost, STORAGE, type Storage } from '../../../../libs/platform/src/index.js';
+import { generateOpenApiDocument } from '../openapi-document.js';
+import type { AppCommand, StandaloneCommand } from './cli-command.js';
+import { parseSharedOptions } from './command-options.js';
+
+export const rebuildReadModelsCommand: AppCommand = {
+  name: 'rebuild-read-models',
+  usage: '',
+  description: 'drops every read model and replays the whole event log into it',
+  async runInApp(args, app, out) {
+    parseSharedOptions(args);
+    const storage = app.get<Storage>(STORAGE);
+    const projections = app.get(ProjectionHost).projections().filter((p) => !p.reactor);
+    const started = Date.now();
+    await rebuildReadModels(projections, storage.events, storage.readStore);
+    out(`Rebuilt ${projections.length} projection(s) (${projections.map((p) => p.name).join(', ')}) in ${Date.now() - started} ms`);
+    return 0;
+  },
+};
+
+export const openApiCommand: StandaloneCommand = {
+  name: 'openapi',
+  usage: '[--out <file>]',
+  description: 'writes the OpenAPI document (stdout by default)',
+  async run(args, out) {
+    const { values } = parseArgs({ args, options: { out: { type: 'string' } } });
+    const json = JSON.stringify(await generateOpenApiDocument(), null, 2) + '\n';
+    if (values.out) {
+      writeFileSync(values.out, json);
+      out(`Wrote ${values.out}`);
+    } else out(json.trimEnd());
+    return 0;
+  },
+};

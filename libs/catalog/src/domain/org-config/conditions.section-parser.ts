@@ -1,0 +1,154 @@
+import * as z from 'zod';
+import {
+  BUILTIN_INPUTS,
+  type BuiltinInput,
+  COMPARATORS,
+  type ConditionInput,
+  type ConditionSet,
+  type ConditionSignal,
+  CONJUNCTIONS,
+  type LeafCondition,
+  SIGNAL_TYPES,
+  type SignalType,
+} from '../catalog.model.js';
+import { httpUrlSchema, idSchema, jsonObjectSchema, positiveInt, regexSchema } from './common-fields.schema.js';
+import { isRecord, type Path } from './config-problems.js';
+import { type CheckContext, checkReference, checkReferenceList } from './cross-references.checker.js';
+import { PDQ_MAX_DISTANCE } from './hash-banks.section-parser.js';
+import { isId, isOneOf, listAt, stringAt } from './raw-document.reader.js';
+import { forwardIssues, PARSE_PARAMS } from './schema-issues.js';
+
+// The `conditionSet` of rules and routing rules: shape here, references to fields and banks below.
+
+type Condition = LeafCondition | ConditionSet;
+
+const VALUELESS_COMPARATORS: ReadonlySet<string> = new Set(['IS_UNAVAILABLE', 'IS_NOT_PROVIDED']);
+const ROUTING_ONLY_INPUTS: ReadonlySet<string> = new Set<BuiltinInput>(['REPORT_REASON', 'REPORTED_POLICY', 'REPORT_COUNT']);
+
+const inputSchema = z
+  .strictObject({ field: z.string().min(1).optional(), builtin: z.enum(BUILTIN_INPUTS).optional() })
+  .transform((input, ctx): ConditionInput => {
+    if (input.field !== undefined && input.builtin === undefined) return { field: input.field };
+    if (input.builtin !== undefined && input.field === undefined) return { builtin: input.builtin };
+    ctx.addIssue({ code: 'custom', message: 'must have exactly one of field or builtin', input });
+    return z.NEVER;
+  });
+
+const latitude = z.number().min(-90).max(90);
+const longitude = z.number().min(-180).max(180);
+
+/** Arguments each signal needs; references to banks are checked later, against the whole file. */
+const SIGNAL_ARGS: Record<SignalType, z.ZodType> = {
+  TEXT_CONTAINS: z.looseObject({
+    terms: z.array(z.string().min(1)).min(1),
+    caseSensitive: z.boolean().optional(),
+    wholeWord: z.boolean().optional(),
+  }),
+  TEXT_MATCHES_REGEX: z.looseObject({ pattern: regexSchema }),
+  TEXT_BANK: z.looseObject({ bankId: idSchema }),
+  IMAGE_HASH_MATCH: z.looseObject({
+    bankIds: z.array(idSchema).optional(),
+    maxDistance: z.number().int().min(0).max(PDQ_MAX_DISTANCE).optional(),
+  }),
+  IMAGE_HASH_DISTANCE: z.looseObject({ bankIds: z.array(idSchema).optional() }),
+  USER_STRIKE_COUNT: z.looseObject({}),
+  USER_SCORE: z.looseObject({}),
+  GEO_WITHIN: z.looseObject({ lat: latitude, lon: longitude, radiusKm: z.number().positive() }),
+  CREATOR_SUBMISSION_COUNT: z.looseObject({ windowSeconds: positiveInt }),
+  HTTP_SIGNAL: z.looseObject({ url: httpUrlSchema, timeoutMs: positiveInt.optional() }),
+};
+
+const signalSchema = z
+  .strictObject({ type: z.enum(SIGNAL_TYPES), args: jsonObjectSchema.default({}) })
+  .transform((signal, ctx): ConditionSignal => {
+    const args = SIGNAL_ARGS[signal.type].safeParse(signal.args, PARSE_PARAMS);
+    if (!args.success) {
+      forwardIssues(ctx, args.error.issues, ['args']);
+      return z.NEVER;
+    }
+    return signal;
+  });
+
+const leafSchema = z
+  .strictObject({
+    input: inputSchema,
+    signal: signalSchema.nullable().default(null),
+    comparator: z.enum(COMPARATORS),
+    value: z.unknown().optional(),
+  })
+  .transform((leaf): LeafCondition => ({ ...leaf, value: leaf.value }));
+
+export const conditionSetSchema: z.ZodType<ConditionSet> = z.strictObject({
+  conjunction: z.enum(CONJUNCTIONS),
+  conditions: z.array(z.lazy(() => conditionSchema)).min(1),
+});
+
+/** A condition with a `conditions` key is a nested set, anything else a leaf. */
+const conditionSchema: z.ZodType<Condition> = z.unknown().transform((raw, ctx): Condition => {
+  const nested = isRecord(raw) && 'conditions' in raw;
+  const result = (nested ? conditionSetSchema : leafSchema).safeParse(raw, PARSE_PARAMS);
+  if (!nested) requireLeafValue(raw, ctx);
+  if (!result.success) {
+    forwardIssues(ctx, result.error.issues);
+    return z.NEVER;
+  }
+  return result.data;
+});
+
+function requireLeafValue(raw: unknown, ctx: z.core.$RefinementCtx): void {
+  if (!isRecord(raw) || raw.value !== undefined) return;
+  const { comparator } = raw;
+  if (!isOneOf(COMPARATORS, comparator) || VALUELESS_COMPARATORS.has(comparator)) return;
+  ctx.addIssue({ code: 'custom', path: ['value'], message: `is required with comparator ${comparator}`, input: undefined });
+}
+
+export interface ConditionScope {
+  /** Field names a `{ field }` input may use; null when they cannot be known (no or unknown item types). */
+  fields: { names: ReadonlySet<string>; itemTypeIds: readonly string[] } | null;
+  allowsReportInputs: boolean;
+}
+
+/** The field names a rule's conditions may use: those of all its item types together. */
+export function fieldScope(rule: Record<string, unknown>, ctx: CheckContext): ConditionScope['fields'] {
+  const itemTypeIds = listAt(rule, 'itemTypeIds');
+  if (itemTypeIds.length === 0 || !itemTypeIds.every(isId)) return null;
+  const names = new Set<string>();
+  for (const id of itemTypeIds) {
+    const fields = ctx.fieldsByItemType.get(id);
+    if (fields === undefined) return null;
+    for (const field of fields) names.add(field.name);
+  }
+  return { names, itemTypeIds };
+}
+
+export function checkConditionSet(set: unknown, path: Path, scope: ConditionScope, ctx: CheckContext): void {
+  listAt(set, 'conditions').forEach((condition, i) => {
+    if (!isRecord(condition)) return;
+    const conditionPath = [...path, 'conditions', i];
+    if ('conditions' in condition) checkConditionSet(condition, conditionPath, scope, ctx);
+    else checkLeaf(condition, conditionPath, scope, ctx);
+  });
+}
+
+function checkLeaf(leaf: Record<string, unknown>, path: Path, scope: ConditionScope, ctx: CheckContext): void {
+  const field = stringAt(leaf.input, 'field');
+  const builtin = stringAt(leaf.input, 'builtin');
+  if (field !== undefined && field !== '' && scope.fields !== null && !scope.fields.names.has(field)) {
+    const types = scope.fields.itemTypeIds.join(', ');
+    const noun = scope.fields.itemTypeIds.length === 1 ? 'item type' : 'any of the item types';
+    ctx.problems.add([...path, 'input', 'field'], `no field "${field}" in ${noun} ${types}`);
+  }
+  if (builtin !== undefined && !scope.allowsReportInputs && ROUTING_ONLY_INPUTS.has(builtin)) {
+    ctx.problems.add([...path, 'input', 'builtin'], `${builtin} is only available in routing rules`);
+  }
+  if (isRecord(leaf.signal)) checkSignalReferences(leaf.signal, [...path, 'signal'], ctx);
+}
+
+function checkSignalReferences(signal: Record<string, unknown>, path: Path, ctx: CheckContext): void {
+  const args = isRecord(signal.args) ? signal.args : {};
+  const argsPath = [...path, 'args'];
+  if (signal.type === 'TEXT_BANK') checkReference(args, 'bankId', ctx.declared.textBanks, argsPath, 'text bank', ctx);
+  if (signal.type === 'IMAGE_HASH_MATCH' || signal.type === 'IMAGE_HASH_DISTANCE') {
+    checkReferenceList(args, 'bankIds', ctx.declared.hashBanks, argsPath, 'hash bank', ctx);
+  }
+}

@@ -1,0 +1,106 @@
+import * as z from 'zod';
+import { type HashBankDefinition, HASH_TYPES, type HashType } from '../catalog.model.js';
+import { idSchema, nameSchema } from './common-fields.schema.js';
+import { describeValue, errorMessage, type Path, type ProblemList } from './config-problems.js';
+import { entriesOf, isOneOf, listAt, stringAt } from './raw-document.reader.js';
+
+export const PDQ_MAX_DISTANCE = 256;
+const PDQ_DEFAULT_MAX_DISTANCE = 31;
+
+/** Hashes stay raw here: a bank may hold a million of them, checked by a plain loop in `resolveHashBanks`. */
+export const hashBankSchema = z.strictObject({
+  id: idSchema,
+  name: nameSchema,
+  hashType: z.enum(HASH_TYPES),
+  maxDistance: z.number().int().min(0).max(PDQ_MAX_DISTANCE).nullable().optional(),
+  hashes: z.array(z.string()).default([]),
+  hashesFile: z.string().min(1).optional(),
+});
+
+/** Reads a file relative to the configuration file; throws when it cannot. */
+export type ReadHashesFile = (relativePath: string) => string;
+
+export type ResolvedHashes = Pick<HashBankDefinition, 'maxDistance' | 'hashes'>;
+
+const HASH_HEX_LENGTH: Record<HashType, number> = { PDQ: 64, MD5: 32, SHA256: 64 };
+const MAX_REPORTED_BAD_LINES = 20;
+
+interface HashFormat {
+  pattern: RegExp;
+  description: string;
+}
+
+/** Resolved hashes by hash bank index; banks with an unknown hashType cannot be checked. */
+export function resolveHashBanks(
+  doc: Record<string, unknown>,
+  readHashesFile: ReadHashesFile,
+  problems: ProblemList,
+): Map<number, ResolvedHashes> {
+  const resolved = new Map<number, ResolvedHashes>();
+  for (const { index, raw } of entriesOf(doc, 'hashBanks')) {
+    if (!isOneOf(HASH_TYPES, raw.hashType)) continue;
+    const path = ['hashBanks', index];
+    const format = hashFormat(raw.hashType);
+    const hashes = new Set<string>();
+    listAt(raw, 'hashes').forEach((hash, i) => {
+      if (typeof hash !== 'string') return;
+      const trimmed = hash.trim();
+      if (format.pattern.test(trimmed)) hashes.add(trimmed.toLowerCase());
+      else problems.add([...path, 'hashes', i], `${describeValue(hash)} is not a ${format.description}`);
+    });
+    const file = stringAt(raw, 'hashesFile');
+    if (file !== undefined && file !== '') {
+      addHashesFromFile(file, format, hashes, [...path, 'hashesFile'], readHashesFile, problems);
+    }
+    resolved.set(index, { maxDistance: resolveMaxDistance(raw.hashType, raw.maxDistance, path, problems), hashes: [...hashes] });
+  }
+  return resolved;
+}
+
+function hashFormat(hashType: HashType): HashFormat {
+  const length = HASH_HEX_LENGTH[hashType];
+  return { pattern: new RegExp(`^[0-9a-fA-F]{${length}}$`), description: `${length}-character hex ${hashType} hash` };
+}
+
+/** The range of a given value is checked by the schema; here only whether it may be given at all. */
+function resolveMaxDistance(hashType: HashType, given: unknown, path: Path, problems: ProblemList): number | null {
+  const value = typeof given === 'number' ? given : null;
+  if (hashType === 'PDQ') return value ?? PDQ_DEFAULT_MAX_DISTANCE;
+  if (given !== undefined && given !== null) problems.add([...path, 'maxDistance'], `applies to PDQ banks only, not ${hashType}`);
+  return null;
+}
+
+/** A plain loop, not zod: a hashes file may hold a million lines. */
+function addHashesFromFile(
+  file: string,
+  format: HashFormat,
+  hashes: Set<string>,
+  path: Path,
+  readHashesFile: ReadHashesFile,
+  problems: ProblemList,
+): void {
+  let text: string;
+  try {
+    text = readHashesFile(file);
+  } catch (error) {
+    problems.add(path, `cannot read hashes file "${file}": ${errorMessage(error)}`);
+    return;
+  }
+  const lines = text.split('\n');
+  let malformed = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!.trim();
+    if (line === '' || line.startsWith('#')) continue;
+    if (format.pattern.test(line)) {
+      hashes.add(line.toLowerCase());
+      continue;
+    }
+    malformed++;
+    if (malformed <= MAX_REPORTED_BAD_LINES) {
+      problems.add(path, `line ${i + 1}: ${describeValue(line)} is not a ${format.description}`);
+    }
+  }
+  if (malformed > MAX_REPORTED_BAD_LINES) {
+    problems.add(path, `… and ${malformed - MAX_REPORTED_BAD_LINES} more malformed lines`);
+  }
+}

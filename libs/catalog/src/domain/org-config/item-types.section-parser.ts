@@ -1,0 +1,72 @@
+import * as z from 'zod';
+import { FIELD_TYPES, ITEM_KINDS, type ItemTypeDefinition } from '../catalog.model.js';
+import { flag, idList, idSchema, nameSchema } from './common-fields.schema.js';
+import { isRecord, type Path } from './config-problems.js';
+import { type CheckContext, checkReferenceList, type RawField } from './cross-references.checker.js';
+import { entriesOf, isOneOf, listAt, stringAt } from './raw-document.reader.js';
+
+const fieldSchema = z.strictObject({
+  name: z.string().min(1),
+  type: z.enum(FIELD_TYPES),
+  required: flag,
+  array: flag,
+  itemTypeIds: idList,
+});
+
+/** One entry of `itemTypes:`. */
+export const itemTypeSchema: z.ZodType<ItemTypeDefinition> = z.strictObject({
+  id: idSchema,
+  name: nameSchema,
+  kind: z.enum(ITEM_KINDS),
+  // `version: 1` in YAML is a number; it names a version all the same.
+  version: z
+    .union([z.string(), z.number().transform(String)], { error: 'must be a string' })
+    .nullable()
+    .default(null),
+  fields: z.array(fieldSchema).default([]),
+  roles: z.record(z.string(), z.string()).default({}),
+});
+
+/** The named fields of an item type as written. */
+export function fieldsOf(itemType: Record<string, unknown>): RawField[] {
+  return listAt(itemType, 'fields').flatMap((field) =>
+    isRecord(field) && typeof field.name === 'string' ? [{ name: field.name, type: field.type }] : [],
+  );
+}
+
+export function checkItemTypes(doc: Record<string, unknown>, ctx: CheckContext): void {
+  for (const { index, raw } of entriesOf(doc, 'itemTypes')) checkItemType(raw, ['itemTypes', index], ctx);
+}
+
+const RELATED_ITEM_ROLES: ReadonlySet<string> = new Set(['creator', 'thread']);
+
+function checkItemType(itemType: Record<string, unknown>, path: Path, ctx: CheckContext): void {
+  const seen = new Set<string>();
+  listAt(itemType, 'fields').forEach((field, j) => {
+    const fieldPath = [...path, 'fields', j];
+    const name = stringAt(field, 'name');
+    if (name !== undefined && seen.has(name)) ctx.problems.add([...fieldPath, 'name'], `duplicate field name "${name}"`);
+    if (name !== undefined) seen.add(name);
+    const type = isRecord(field) ? field.type : undefined;
+    if (isOneOf(FIELD_TYPES, type) && type !== 'RELATED_ITEM' && listAt(field, 'itemTypeIds').length > 0) {
+      ctx.problems.add([...fieldPath, 'itemTypeIds'], 'is only allowed on RELATED_ITEM fields');
+    }
+    checkReferenceList(field, 'itemTypeIds', ctx.declared.itemTypes, fieldPath, 'item type', ctx);
+  });
+  checkRoles(itemType, path, ctx);
+}
+
+function checkRoles(itemType: Record<string, unknown>, path: Path, ctx: CheckContext): void {
+  if (!isRecord(itemType.roles)) return;
+  const fields = fieldsOf(itemType);
+  for (const [role, fieldName] of Object.entries(itemType.roles)) {
+    if (typeof fieldName !== 'string') continue;
+    const field = fields.find((candidate) => candidate.name === fieldName);
+    const rolePath = [...path, 'roles', role];
+    if (field === undefined) {
+      ctx.problems.add(rolePath, `item type "${String(itemType.id)}" has no field "${fieldName}"`);
+    } else if (RELATED_ITEM_ROLES.has(role) && isOneOf(FIELD_TYPES, field.type) && field.type !== 'RELATED_ITEM') {
+      ctx.problems.add(rolePath, `role ${role} must name a RELATED_ITEM field ("${fieldName}" is ${field.type})`);
+    }
+  }
+}

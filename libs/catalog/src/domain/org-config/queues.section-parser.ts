@@ -1,0 +1,34 @@
+import * as z from 'zod';
+import { CHILD_SAFETY_QUEUE_ID, type QueueDefinition } from '../catalog.model.js';
+import { flag, idSchema, nameSchema, positiveInt } from './common-fields.schema.js';
+import type { CheckContext } from './cross-references.checker.js';
+import { entriesOf } from './raw-document.reader.js';
+
+/** One entry of `queues:`. */
+export const queueSchema: z.ZodType<QueueDefinition> = z.strictObject({
+  id: idSchema,
+  name: nameSchema,
+  isDefault: flag,
+  isAppealsDefault: flag,
+  lockTimeoutSeconds: positiveInt.default(600),
+});
+
+/** The built-in queue's id is taken, and at most one queue is each kind of default. */
+export function checkQueues(doc: Record<string, unknown>, { problems }: CheckContext): void {
+  const firstFlagged: Record<'isDefault' | 'isAppealsDefault', number | undefined> = {
+    isDefault: undefined,
+    isAppealsDefault: undefined,
+  };
+  const describe = { isDefault: 'the default', isAppealsDefault: 'the appeals default' };
+  for (const { index, raw } of entriesOf(doc, 'queues')) {
+    if (raw.id === CHILD_SAFETY_QUEUE_ID) {
+      problems.add(['queues', index, 'id'], `"${CHILD_SAFETY_QUEUE_ID}" is reserved for the built-in child-safety queue`);
+    }
+    for (const flagName of ['isDefault', 'isAppealsDefault'] as const) {
+      if (raw[flagName] !== true) continue;
+      const first = firstFlagged[flagName];
+      if (first === undefined) firstFlagged[flagName] = index;
+      else problems.add(['queues', index, flagName], `only one queue may be ${describe[flagName]} (queues[${first}] already is)`);
+    }
+  }
+}
