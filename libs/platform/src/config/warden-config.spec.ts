@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { allowlistMatcher, ConfigError, loadConfig } from './warden-config.js';
+import { CONFIG_VARIABLES, ConfigError, loadConfig } from './warden-config.js';
 
 describe('configuration', () => {
   it('has the documented defaults', () => {
@@ -17,7 +18,33 @@ describe('configuration', () => {
       rateLimitPerSecond: 100,
       rateLimitBurst: 200,
       sqliteSync: 'full',
+      rateLimitStore: 'memory',
+      maxItemsPerRequest: 1000,
+      mediaTimeoutMs: 10_000,
+      secretKey: undefined,
+      callbackRetryScheduleMs: [10_000, 60_000, 300_000, 1_800_000, 7_200_000],
     });
+  });
+
+  it('trims values and reads an empty one as unset', () => {
+    const c = loadConfig({ PORT: ' 8080 ', WARDEN_ROLE: '', WARDEN_OUTBOUND_ALLOWLIST: ' 10.0.0.0/8 , ::1/128 ,' }, '/srv');
+    expect(c).toMatchObject({ port: 8080, role: 'all', outboundAllowlist: ['10.0.0.0/8', '::1/128'] });
+  });
+
+  it('resolves a relative data directory against the working directory and keeps an absolute one', () => {
+    expect(loadConfig({ WARDEN_DATA_DIR: 'state' }, '/srv/warden').dataDir).toBe('/srv/warden/state');
+    expect(loadConfig({ WARDEN_DATA_DIR: '/var/lib/warden' }, '/srv/warden').dataDir).toBe('/var/lib/warden');
+  });
+
+  it('reads the callback retry schedule in ms, s, m and h', () => {
+    expect(loadConfig({ WARDEN_CALLBACK_RETRY_SCHEDULE: '500ms, 1.5s,2m,1h' }).callbackRetryScheduleMs).toEqual([500, 1500, 120_000, 3_600_000]);
+  });
+
+  it('keeps rate-limit counters in MongoDB when it is configured, unless told to keep them in memory', () => {
+    const mongo = { WARDEN_MONGO_URL: 'mongodb://db:27017/warden' };
+    expect(loadConfig({}).rateLimitStore).toBe('memory');
+    expect(loadConfig(mongo).rateLimitStore).toBe('mongodb');
+    expect(loadConfig({ ...mongo, WARDEN_RATE_LIMIT_STORE: 'memory' }).rateLimitStore).toBe('memory');
   });
 
   it.each([
@@ -30,16 +57,69 @@ describe('configuration', () => {
     [{ WARDEN_OUTBOUND_ALLOWLIST: 'localhost' }, 'WARDEN_OUTBOUND_ALLOWLIST has an invalid CIDR range "localhost"'],
     [{ WARDEN_LOG_LEVEL: 'loud' }, 'WARDEN_LOG_LEVEL must be one of'],
     [{ WARDEN_SQLITE_SYNC: 'off' }, 'WARDEN_SQLITE_SYNC must be one of full, normal'],
+    [{ WARDEN_OUTBOUND_ALLOWLIST: '127.1/8' }, 'WARDEN_OUTBOUND_ALLOWLIST has an invalid CIDR range "127.1/8"'],
+    [{ WARDEN_BODY_LIMIT_BYTES: '10' }, 'WARDEN_BODY_LIMIT_BYTES must be between 1024 and 1073741824, got 10'],
+    [{ WARDEN_RATE_LIMIT_BURST: '0' }, 'WARDEN_RATE_LIMIT_BURST must be between 1 and 10000000, got 0'],
+    [{ WARDEN_RATE_LIMIT_STORE: 'redis' }, 'WARDEN_RATE_LIMIT_STORE must be memory or mongodb, got "redis"'],
+    [{ WARDEN_RATE_LIMIT_STORE: 'mongodb' }, 'WARDEN_RATE_LIMIT_STORE is mongodb, which needs WARDEN_MONGO_URL'],
+    [{ WARDEN_CALLBACK_RETRY_SCHEDULE: '10s,1d' }, 'WARDEN_CALLBACK_RETRY_SCHEDULE has an invalid duration "1d"'],
+    [{ WARDEN_CALLBACK_RETRY_SCHEDULE: '1s,1s,1s,1s,1s,1s' }, 'WARDEN_CALLBACK_RETRY_SCHEDULE has at most 5 entries, got 6'],
   ])('refuses %o with one line naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
   });
 
-  it('parses the outbound allowlist into a matcher', () => {
-    const c = loadConfig({ WARDEN_OUTBOUND_ALLOWLIST: '127.0.0.0/8,::1/128' });
-    const m = allowlistMatcher(c.outboundAllowlist);
-    expect(m.check('127.0.0.1', 'ipv4')).toBe(true);
-    expect(m.check('10.0.0.1', 'ipv4')).toBe(false);
-    expect(m.check('::1', 'ipv6')).toBe(true);
+  it('lists every bad variable in one line and one error', () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: 'eighty', WARDEN_ROLE: 'leader', WARDEN_LOG_LEVEL: 'info', WARDEN_SQLITE_SYNC: 'off' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const { message, problems } = error as ConfigError;
+    expect(problems.map((p) => p.variable)).toEqual(['PORT', 'WARDEN_ROLE', 'WARDEN_SQLITE_SYNC']);
+    expect(message).toBe(
+      'Invalid configuration: PORT must be a whole number, got "eighty"; ' +
+        'WARDEN_ROLE must be one of all, api, worker, got "leader"; ' +
+        'WARDEN_SQLITE_SYNC must be one of full, normal, got "off"',
+    );
+    expect(message).not.toContain('\n');
+  });
+
+  it('never repeats the value of a variable that may hold a secret', () => {
+    const secrets = {
+      WARDEN_SECRET_KEY: 'c2VjcmV0LWtleS10aGF0LWlzLXRvby1zaG9ydA==',
+      WARDEN_MONGO_URL: 'http://admin:hunter2@db.internal:27017/warden',
+      WARDEN_EVENTSTORE_URL: 'https://admin:hunter3@kurrent.internal:2113',
+    };
+    let message = '';
+    try {
+      loadConfig(secrets);
+    } catch (e) {
+      message = (e as ConfigError).message;
+    }
+    expect(message).toContain('WARDEN_SECRET_KEY must be a comma-separated list of base64-encoded 32-byte keys');
+    expect(message).toContain('WARDEN_MONGO_URL must use one of the schemes');
+    expect(message).toContain('WARDEN_EVENTSTORE_URL must use one of the schemes');
+    for (const fragment of ['c2VjcmV0', 'hunter2', 'hunter3', 'admin', 'internal']) expect(message).not.toContain(fragment);
+  });
+
+  it('accepts a secret key list of base64-encoded 32-byte keys', () => {
+    const key = (n: number) => Buffer.alloc(32, n).toString('base64');
+    expect(loadConfig({ WARDEN_SECRET_KEY: `${key(1)}, ${key(2)}` }).secretKey).toBe(`${key(1)}, ${key(2)}`);
+  });
+
+  it('keeps the outbound allowlist as the listed ranges', () => {
+    expect(loadConfig({ WARDEN_OUTBOUND_ALLOWLIST: '127.0.0.0/8,::1/128' }).outboundAllowlist).toEqual(['127.0.0.0/8', '::1/128']);
+  });
+
+  it('has every variable it reads documented in docs/configuration.md with its default', () => {
+    const doc = readFileSync(new URL('../../../../docs/configuration.md', import.meta.url), 'utf8');
+    for (const name of CONFIG_VARIABLES) {
+      const row = doc.split('\n').find((line) => line.startsWith(`| \`${name}\` |`));
+      expect(row, name).toBeDefined();
+      expect(row!.split('|')[2]!.trim(), `${name} default`).not.toBe('');
+    }
   });
 });

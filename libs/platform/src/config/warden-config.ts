@@ -1,8 +1,12 @@
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
+import ipaddr from 'ipaddr.js';
+import { z } from 'zod';
 
 export type WardenRole = 'all' | 'api' | 'worker';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+/** Where rate-limit counters live: this process, or MongoDB shared by every api instance. */
+export type RateLimitStoreKind = 'memory' | 'mongodb';
 
 export interface WardenConfig {
   readonly port: number;
@@ -18,6 +22,7 @@ export interface WardenConfig {
   /** Sustained requests per second per API key; 0 disables rate limiting. */
   readonly rateLimitPerSecond: number;
   readonly rateLimitBurst: number;
+  readonly rateLimitStore: RateLimitStoreKind;
   /** `full` fsyncs every (grouped) commit; `normal` trades power-loss safety for speed. */
   readonly sqliteSync: 'full' | 'normal';
   /** Items accepted in one POST /api/v1/items/async/ request. */
@@ -30,126 +35,173 @@ export interface WardenConfig {
   readonly callbackRetryScheduleMs: readonly number[];
 }
 
-/** A bad environment value: start-up stops with this one line. */
+export interface ConfigProblem {
+  readonly variable: string;
+  readonly problem: string;
+}
+
+/** Bad environment values: start-up stops with this one line, naming every bad variable. */
 export class ConfigError extends Error {
-  constructor(variable: string, problem: string) {
-    super(`Invalid configuration: ${variable} ${problem}`);
+  readonly problems: readonly ConfigProblem[];
+
+  constructor(variable: string, problem: string);
+  constructor(problems: readonly ConfigProblem[]);
+  constructor(variableOrProblems: string | readonly ConfigProblem[], problem = '') {
+    const problems =
+      typeof variableOrProblems === 'string' ? [{ variable: variableOrProblems, problem }] : variableOrProblems;
+    super(`Invalid configuration: ${problems.map((p) => `${p.variable} ${p.problem}`).join('; ')}`);
     this.name = 'ConfigError';
+    this.problems = problems;
   }
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-const ROLES: readonly WardenRole[] = ['all', 'api', 'worker'];
-const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const ROLES = ['all', 'api', 'worker'] as const;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const EVENTSTORE_SCHEMES = ['kurrentdb:', 'kurrentdb+discover:', 'kurrent:', 'kurrent+discover:', 'kdb:', 'kdb+discover:', 'esdb:', 'esdb+discover:'];
+const MONGO_SCHEMES = ['mongodb:', 'mongodb+srv:'];
+
+// Messages name the variable (prefixed later) and echo the bad value, except for the variables
+// that may hold a secret (the connection strings carry credentials, the key is the key).
+
+const wholeNumber = (fallback: number, min: number, max: number) => {
+  const outside = { error: (iss: { input?: unknown }) => `must be between ${min} and ${max}, got ${String(iss.input)}` };
+  return z
+    .string()
+    .regex(/^\d+$/, { error: (iss) => `must be a whole number, got "${String(iss.input)}"` })
+    .transform(Number)
+    .pipe(z.number().min(min, outside).max(max, outside))
+    .default(fallback);
+};
+
+const oneOf = <const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) =>
+  z.enum(values, { error: (iss) => `must be one of ${values.join(', ')}, got "${String(iss.input)}"` }).default(fallback);
+
+const connectionUrl = (schemes: readonly string[]) =>
+  z
+    .string()
+    .refine((raw) => URL.canParse(raw), { error: 'is not a valid URL', abort: true })
+    .refine((raw) => schemes.includes(new URL(raw).protocol), {
+      error: `must use one of the schemes ${schemes.map((s) => s + '//').join(', ')}`,
+    })
+    .optional();
+
+const commaList = (raw: string) => raw.split(',').map((entry) => entry.trim());
+
+/** `127.0.0.0/8`, `::1/128`: a plain address (no `127.1` shorthands) and a prefix that fits it. */
+const cidrRange = z.string().refine((range) => ipaddr.isValidCIDR(range) && isIP(range.slice(0, range.lastIndexOf('/'))) !== 0, {
+  error: (iss) => `has an invalid CIDR range "${String(iss.input)}" (expected e.g. 127.0.0.0/8)`,
+});
+
+const DURATION_UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/;
+
+/** `10s`, `500ms`, `1.5h`: positive, at most a day. */
+const duration = z.string().transform((entry, ctx) => {
+  const match = DURATION.exec(entry);
+  const ms = match ? Math.round(Number(match[1]) * DURATION_UNITS[match[2]!]!) : NaN;
+  if (ms >= 1 && ms <= 86_400_000) return ms;
+  ctx.addIssue({
+    code: 'custom',
+    message: `has an invalid duration "${entry}" (expected e.g. 500ms, 10s, 5m or 2h, at most 24h)`,
+  });
+  return z.NEVER;
+});
+
+const durationList = (fallback: string, maxEntries: number) =>
+  z
+    .string()
+    .default(fallback)
+    .transform(commaList)
+    .pipe(
+      z.array(duration).max(maxEntries, { error: (iss) => `has at most ${maxEntries} entries, got ${(iss.input as unknown[]).length}` }),
+    );
+
+/** The same rule the keyring applies; checked here too so a bad key is listed with the rest. */
+const secretKeyList = z
+  .string()
+  .refine(
+    (raw) => {
+      const keys = commaList(raw).filter((k) => k !== '');
+      return keys.length > 0 && keys.every((k) => Buffer.from(k, 'base64').length === 32);
+    },
+    { error: 'must be a comma-separated list of base64-encoded 32-byte keys' },
+  )
+  .optional();
+
+/**
+ * Every environment variable Warden reads, with its default and its validation. docs/configuration.md
+ * documents each of them (a test keeps the two in step). Values are trimmed; empty means unset.
+ */
+const ENVIRONMENT = z
+  .object({
+    PORT: wholeNumber(3000, 0, 65535),
+    HOST: z.string().default('0.0.0.0'),
+    WARDEN_DATA_DIR: z.string().default('./data'),
+    WARDEN_ROLE: oneOf(ROLES, 'all'),
+    WARDEN_EVENTSTORE_URL: connectionUrl(EVENTSTORE_SCHEMES),
+    WARDEN_MONGO_URL: connectionUrl(MONGO_SCHEMES),
+    WARDEN_OUTBOUND_ALLOWLIST: z
+      .string()
+      .default('')
+      .transform((raw) => commaList(raw).filter((r) => r !== ''))
+      .pipe(z.array(cidrRange)),
+    WARDEN_LOG_LEVEL: oneOf(LOG_LEVELS, 'info'),
+    WARDEN_BODY_LIMIT_BYTES: wholeNumber(10 * 1024 * 1024, 1024, 1024 ** 3),
+    WARDEN_RATE_LIMIT_PER_SECOND: wholeNumber(100, 0, 1_000_000),
+    WARDEN_RATE_LIMIT_BURST: wholeNumber(200, 1, 10_000_000),
+    WARDEN_RATE_LIMIT_STORE: z.enum(['memory', 'mongodb'], { error: (iss) => `must be memory or mongodb, got "${String(iss.input)}"` }).optional(),
+    WARDEN_SQLITE_SYNC: oneOf(['full', 'normal'], 'full'),
+    WARDEN_MAX_ITEMS_PER_REQUEST: wholeNumber(1000, 1, 100_000),
+    WARDEN_MEDIA_TIMEOUT_MS: wholeNumber(10_000, 100, 600_000),
+    WARDEN_SECRET_KEY: secretKeyList,
+    WARDEN_CALLBACK_RETRY_SCHEDULE: durationList('10s,1m,5m,30m,2h', 5),
+  })
+  .refine((env) => env.WARDEN_RATE_LIMIT_STORE !== 'mongodb' || env.WARDEN_MONGO_URL !== undefined, {
+    path: ['WARDEN_RATE_LIMIT_STORE'],
+    error: 'is mongodb, which needs WARDEN_MONGO_URL',
+    // Checked even when other variables are bad, so that one start-up lists every problem.
+    when: () => true,
+  });
+
+/** The names of every variable Warden reads. */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(ENVIRONMENT.shape);
 
 /** Reads and validates the environment; the only place that looks at process.env. */
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): WardenConfig {
-  const dataDir = str(env, 'WARDEN_DATA_DIR') ?? './data';
+  const given: Record<string, string | undefined> = {};
+  for (const name of CONFIG_VARIABLES) {
+    const value = env[name]?.trim();
+    given[name] = value === '' ? undefined : value;
+  }
+  const parsed = ENVIRONMENT.safeParse(given);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => ({ variable: String(issue.path[0] ?? 'environment'), problem: issue.message })),
+    );
+  }
+  const e = parsed.data;
   return {
-    port: int(env, 'PORT', 3000, 0, 65535),
-    host: str(env, 'HOST') ?? '0.0.0.0',
-    dataDir: isAbsolute(dataDir) ? dataDir : resolve(cwd, dataDir),
-    role: oneOf(env, 'WARDEN_ROLE', ROLES, 'all'),
-    eventStoreUrl: url(env, 'WARDEN_EVENTSTORE_URL', ['kurrentdb:', 'kurrentdb+discover:', 'kurrent:', 'kurrent+discover:', 'kdb:', 'kdb+discover:', 'esdb:', 'esdb+discover:']),
-    mongoUrl: url(env, 'WARDEN_MONGO_URL', ['mongodb:', 'mongodb+srv:']),
-    outboundAllowlist: cidrList(env, 'WARDEN_OUTBOUND_ALLOWLIST'),
-    logLevel: oneOf(env, 'WARDEN_LOG_LEVEL', LOG_LEVELS, 'info'),
-    bodyLimitBytes: int(env, 'WARDEN_BODY_LIMIT_BYTES', 10 * 1024 * 1024, 1024, 1024 ** 3),
-    rateLimitPerSecond: int(env, 'WARDEN_RATE_LIMIT_PER_SECOND', 100, 0, 1_000_000),
-    rateLimitBurst: int(env, 'WARDEN_RATE_LIMIT_BURST', 200, 1, 10_000_000),
-    sqliteSync: oneOf(env, 'WARDEN_SQLITE_SYNC', ['full', 'normal'] as const, 'full'),
-    maxItemsPerRequest: int(env, 'WARDEN_MAX_ITEMS_PER_REQUEST', 1000, 1, 100_000),
-    mediaTimeoutMs: int(env, 'WARDEN_MEDIA_TIMEOUT_MS', 10_000, 100, 600_000),
-    secretKey: str(env, 'WARDEN_SECRET_KEY'),
-    callbackRetryScheduleMs: durationList(env, 'WARDEN_CALLBACK_RETRY_SCHEDULE', '10s,1m,5m,30m,2h', 5),
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: isAbsolute(e.WARDEN_DATA_DIR) ? e.WARDEN_DATA_DIR : resolve(cwd, e.WARDEN_DATA_DIR),
+    role: e.WARDEN_ROLE,
+    eventStoreUrl: e.WARDEN_EVENTSTORE_URL,
+    mongoUrl: e.WARDEN_MONGO_URL,
+    outboundAllowlist: e.WARDEN_OUTBOUND_ALLOWLIST,
+    logLevel: e.WARDEN_LOG_LEVEL,
+    bodyLimitBytes: e.WARDEN_BODY_LIMIT_BYTES,
+    rateLimitPerSecond: e.WARDEN_RATE_LIMIT_PER_SECOND,
+    rateLimitBurst: e.WARDEN_RATE_LIMIT_BURST,
+    // Several api instances share one MongoDB, so their limits are shared there by default.
+    rateLimitStore: e.WARDEN_RATE_LIMIT_STORE ?? (e.WARDEN_MONGO_URL === undefined ? 'memory' : 'mongodb'),
+    sqliteSync: e.WARDEN_SQLITE_SYNC,
+    maxItemsPerRequest: e.WARDEN_MAX_ITEMS_PER_REQUEST,
+    mediaTimeoutMs: e.WARDEN_MEDIA_TIMEOUT_MS,
+    secretKey: e.WARDEN_SECRET_KEY,
+    callbackRetryScheduleMs: e.WARDEN_CALLBACK_RETRY_SCHEDULE,
   };
-}
-
-function str(env: Env, name: string): string | undefined {
-  const v = env[name]?.trim();
-  return v === undefined || v === '' ? undefined : v;
-}
-
-function int(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = str(env, name);
-  if (raw === undefined) return fallback;
-  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
-  const n = Number(raw);
-  if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
-  return n;
-}
-
-function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
-  const raw = str(env, name);
-  if (raw === undefined) return fallback;
-  if (!(allowed as readonly string[]).includes(raw)) {
-    throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${raw}"`);
-  }
-  return raw as T;
-}
-
-function url(env: Env, name: string, protocols: readonly string[]): string | undefined {
-  const raw = str(env, name);
-  if (raw === undefined) return undefined;
-  let parsed: URL;
-  try {
-    parsed = new URL(raw);
-  } catch {
-    throw new ConfigError(name, 'is not a valid URL');
-  }
-  if (!protocols.includes(parsed.protocol)) {
-    throw new ConfigError(name, `must use one of the schemes ${protocols.map((p) => p + '//').join(', ')}`);
-  }
-  return raw;
-}
-
-const DURATION_UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
-/** `10s,1m,5m`: one to `maxEntries` positive durations in ms, s, m or h, each at most a day. */
-function durationList(env: Env, name: string, fallback: string, maxEntries: number): number[] {
-  const raw = str(env, name) ?? fallback;
-  const entries = raw.split(',').map((e) => e.trim());
-  if (entries.length > maxEntries) throw new ConfigError(name, `has at most ${maxEntries} entries, got ${entries.length}`);
-  return entries.map((entry) => {
-    const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(entry);
-    const ms = match ? Math.round(Number(match[1]) * DURATION_UNITS[match[2]!]!) : NaN;
-    if (!(ms >= 1 && ms <= 86_400_000)) {
-      throw new ConfigError(name, `has an invalid duration "${entry}" (expected e.g. 500ms, 10s, 5m or 2h, at most 24h)`);
-    }
-    return ms;
-  });
-}
-
-function cidrList(env: Env, name: string): string[] {
-  const raw = str(env, name);
-  if (raw === undefined) return [];
-  const ranges = raw.split(',').map((r) => r.trim()).filter((r) => r !== '');
-  for (const range of ranges) {
-    const [address, bits, extra] = range.split('/');
-    const family = isIP(address ?? '');
-    const prefix = Number(bits);
-    if (
-      extra !== undefined ||
-      family === 0 ||
-      bits === undefined ||
-      !/^\d+$/.test(bits) ||
-      prefix > (family === 4 ? 32 : 128)
-    ) {
-      throw new ConfigError(name, `has an invalid CIDR range "${range}" (expected e.g. 127.0.0.0/8)`);
-    }
-  }
-  return ranges;
-}
-
-/** The allowlist as a matcher, for the guarded outbound client. */
-export function allowlistMatcher(ranges: readonly string[]): BlockList {
-  const list = new BlockList();
-  for (const range of ranges) {
-    const [address, bits] = range.split('/') as [string, string];
-    list.addSubnet(address, Number(bits), isIP(address) === 4 ? 'ipv4' : 'ipv6');
-  }
-  return list;
 }
 
 export const WARDEN_CONFIG = Symbol('WardenConfig');

@@ -1,19 +1,19 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { DynamicModule, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { rateLimited } from '../../../kernel/src/index.js';
 import type { WardenConfig } from '../config/warden-config.js';
 import { Metrics } from '../observability/metrics.js';
 import { PinoNestLogger } from '../observability/logger.js';
 import { buildOpenApiDocument, serveOpenApi } from '../openapi/openapi.js';
-import { errorBody } from './error-body.js';
+import type { Storage } from '../storage/storage.js';
+import { STORAGE } from '../storage/storage.tokens.js';
+import { installRateLimit, openRateLimitStore } from './rate-limit.js';
 import { RouteTable } from './route-table.js';
 import { createValidationPipe } from './validation.js';
-import { TokenBuckets } from './token-bucket.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -58,23 +58,8 @@ export async function createHttpApp(
     (request as FastifyRequest & { startedAt?: bigint }).startedAt = process.hrtime.bigint();
   });
 
-  if (config.rateLimitPerSecond > 0) {
-    const buckets = new TokenBuckets(config.rateLimitPerSecond, config.rateLimitBurst);
-    fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-      if (!request.url.startsWith('/api/')) return;
-      const key = request.headers['x-api-key'];
-      const bucket =
-        typeof key === 'string' && key !== ''
-          ? 'key:' + createHash('sha256').update(key.trim()).digest('base64url')
-          : 'ip:' + request.ip;
-      const wait = buckets.take(bucket);
-      if (wait > 0) {
-        const error = rateLimited(wait);
-        for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
-        return reply.status(429).type('application/json').send(errorBody(error, request.id));
-      }
-    });
-  }
+  const rateLimits = await openRateLimitStore(config, app.get<Storage>(STORAGE).mongo);
+  if (rateLimits) installRateLimit(fastify, rateLimits, logger.child({ component: 'rate-limit' }));
 
   fastify.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
     const route = request.routeOptions.url ?? 'unmatched';

@@ -1,3 +1,5 @@
+import { checkedKey, type RateLimit, type RateLimitStore, secondsUntilToken } from './rate-limit-store.port.js';
+
 /**
  * Per-key token buckets: `ratePerSecond` sustained, up to `burst` at once. Idle buckets are
  * dropped so that random keys cannot grow memory without bound.
@@ -28,7 +30,7 @@ export class TokenBuckets {
       b.tokens -= 1;
       return 0;
     }
-    return Math.max(1, Math.ceil((1 - b.tokens) / this.ratePerSecond));
+    return secondsUntilToken(b.tokens, this.ratePerSecond);
   }
 
   private evictFull(t: number): void {
@@ -36,5 +38,22 @@ export class TokenBuckets {
       if (b.tokens + ((t - b.at) / 1000) * this.ratePerSecond >= this.burst) this.buckets.delete(k);
     }
     if (this.buckets.size >= this.maxBuckets) this.buckets.clear();
+  }
+}
+
+/**
+ * The buckets in this process. Exact where one process serves the API (the embedded profile);
+ * with N api instances each keeps its own, so a key may get up to N times the rate.
+ */
+export class MemoryRateLimitStore implements RateLimitStore {
+  readonly sharedAcrossInstances = false;
+  private readonly buckets: TokenBuckets;
+
+  constructor(limit: RateLimit, now?: () => number) {
+    this.buckets = new TokenBuckets(limit.ratePerSecond, limit.burst, now);
+  }
+
+  async take(key: string): Promise<number> {
+    return this.buckets.take(checkedKey(key));
   }
 }

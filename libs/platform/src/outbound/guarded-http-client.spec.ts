@@ -66,6 +66,15 @@ function countSockets(): { readonly count: number; stop(): void } {
   };
 }
 
+/** Waits (generously) until the client has dropped the connection a request came in on. */
+async function closedByClient(req: IncomingMessage): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!req.socket.destroyed) {
+    if (Date.now() > deadline) throw new Error('the client never closed the connection');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 const readBody = (req: IncomingMessage): Promise<string> =>
   new Promise((resolve) => {
     let text = '';
@@ -238,18 +247,18 @@ describe('GuardedHttpClient', () => {
       expect(hop?.headers['user-agent']).toBe('warden-test');
     });
 
-    it('times out a server that never answers, within the deadline', async () => {
-      const started = Date.now();
+    it('times out a server that never answers and abandons the request', async () => {
       const err = await failure(get(open(['127.0.0.0/8']), `${main.base}/hang`, { timeoutMs: 300 }));
       expect(err.reason).toBe('timeout');
-      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(main.requests).toHaveLength(1);
+      await closedByClient(main.requests[0]!);
     });
 
-    it('times out a body that stalls, within the deadline', async () => {
-      const started = Date.now();
+    it('times out a body that stalls and abandons the download', async () => {
       const err = await failure(get(open(['127.0.0.0/8']), `${main.base}/hang-body`, { timeoutMs: 300 }));
       expect(err.reason).toBe('timeout');
-      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(main.requests).toHaveLength(1);
+      await closedByClient(main.requests[0]!);
     });
 
     it('refuses a response whose Content-Length exceeds maxBytes', async () => {
@@ -299,10 +308,8 @@ describe('GuardedHttpClient', () => {
       const sockets = countSockets();
       try {
         for (const allowlist of [[], ['169.254.0.0/16']]) {
-          const started = Date.now();
           const err = await failure(get(open(allowlist), 'http://169.254.169.254/latest/meta-data/', { connectTimeoutMs: 10_000, timeoutMs: 20_000 }));
           expect(err.reason).toBe('refused-address');
-          expect(Date.now() - started).toBeLessThan(2_000);
           await client?.close();
         }
         const v6 = await failure(get(open([]), 'http://[fd00:ec2::254]/latest/meta-data/'));
@@ -423,11 +430,37 @@ describe('OutboundAddressPolicy', () => {
     '2002:7f00:1::1', // 6to4 of 127.0.0.1
     '2001::1', // Teredo
     'not-an-ip',
+    // more of the ranges ipaddr.js names
+    '0.1.2.3', // unspecified ("this network")
+    '192.0.0.8', // reserved (IETF protocol assignments)
+    '192.88.99.1', // reserved (6to4 relay anycast)
+    '192.31.196.1', // as112
+    '192.52.193.1', // amt
+    '100::1', // discard
+    'fec0::1', // deprecatedSiteLocal
+    '2001:2::1', // benchmarking
+    '2001:3::1', // amt
+    '2001:4:112::1', // as112v6
+    '2001:10::1', // deprecatedOrchid
+    '2001:20::1', // orchid2
+    '2001:30::1', // droneRemoteIdProtocolEntityTags
+    '5f00::1', // segmentRouting
+    '3fff::1', // reserved (documentation, RFC 9637)
+    'fd12:3456::1', // uniqueLocal
+    'ff05::2', // multicast
+    '::7f00:1', // IPv4-compatible (deprecated) form of 127.0.0.1
+    '::808:808', // IPv4-compatible (deprecated) form of a public address: refused all the same
+    '::ffff:0:7f00:1', // rfc6145 (SIIT) of 127.0.0.1
+    '::ffff:0:a9fe:a9fe', // rfc6145 of the metadata address
+    '64:ff9b:1::a00:1', // local-use NAT64 (RFC 8215)
+    '64:ff9b::a00:1', // NAT64 of 10.0.0.1
+    '2002:a9fe:a9fe::1', // 6to4 of the metadata address
+    '[::1]', // bracketed
   ])('refuses %s', (address) => {
     expect(strict.permits(address)).toBe(false);
   });
 
-  it.each(['1.1.1.1', '8.8.8.8', '93.184.216.34', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1'])(
+  it.each(['1.1.1.1', '8.8.8.8', '93.184.216.34', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1', '::ffff:0:808:808', '[2606:4700:4700::1111]', '2a00:1450:4001::1'])(
     'permits public %s',
     (address) => {
       expect(strict.permits(address)).toBe(true);
@@ -446,5 +479,26 @@ describe('OutboundAddressPolicy', () => {
     expect(p.permits('fd00:ec2::254')).toBe(false);
     expect(p.permits('192.168.0.1')).toBe(false);
     expect(p.permits('::1')).toBe(false);
+  });
+
+  it('judges embedded IPv4 destinations by the IPv4 allowlist, and IPv6 ranges by the IPv6 one', () => {
+    const p = new OutboundAddressPolicy(['10.0.0.0/8', 'fd12::/16', '64:ff9b:1::/48']);
+    expect(p.permits('::ffff:10.1.2.3')).toBe(true);
+    expect(p.permits('64:ff9b::a01:203')).toBe(true); // NAT64 of 10.1.2.3
+    expect(p.permits('::ffff:0:a01:203')).toBe(true); // SIIT of 10.1.2.3
+    expect(p.permits('2002:a01:203::1')).toBe(true); // 6to4 of 10.1.2.3
+    expect(p.permits('64:ff9b::a9fe:a9fe')).toBe(false); // metadata stays refused
+    expect(p.permits('fd12:3456::1')).toBe(true);
+    expect(p.permits('fd13::1')).toBe(false);
+    expect(p.permits('64:ff9b:1::1')).toBe(true);
+    expect(p.permits('::ffff:11.1.2.3')).toBe(true); // public
+    expect(p.permits('192.168.1.1')).toBe(false);
+  });
+
+  it('lets an allowlisted IPv6 range open an IPv6 address that is otherwise refused', () => {
+    expect(new OutboundAddressPolicy([]).permits('2001:db8::1')).toBe(false);
+    expect(new OutboundAddressPolicy(['2001:db8::/32']).permits('2001:db8::1')).toBe(true);
+    expect(new OutboundAddressPolicy(['2001:db8::/32']).permits('2001:db9::1')).toBe(true); // public
+    expect(new OutboundAddressPolicy(['2001:db8::/48']).permits('2001:db8:1::1')).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { Agent, buildConnector, type Dispatcher } from 'undici';
-import { allowlistMatcher } from '../config/warden-config.js';
 
 /**
  * The one client for outbound HTTP (DESIGN.md section 6): media fetches, callbacks, external signals.
@@ -9,9 +9,9 @@ import { allowlistMatcher } from '../config/warden-config.js';
  * Every connection is vetted on the address it actually connects to: host names are resolved by a
  * `lookup` hook handed to undici's connector (so `net.connect` only ever sees vetted addresses,
  * while the Host header and TLS servername keep the original name), literal IPs are vetted before
- * the connector opens a socket. Private, loopback, link-local, unique-local, CGNAT, multicast,
- * reserved and documentation ranges are refused unless the operator's allowlist contains the
- * address; cloud-metadata addresses are refused even then.
+ * the connector opens a socket. Every special-purpose range ipaddr.js knows (private, loopback,
+ * link-local, unique-local, CGNAT, multicast, reserved, documentation, ...) is refused unless the
+ * operator's allowlist contains the address; cloud-metadata addresses are refused even then.
  */
 
 export interface OutboundRequest {
@@ -85,99 +85,79 @@ export const OUTBOUND_DEFAULTS = {
 // Address policy
 // ---------------------------------------------------------------------------------------------
 
-/** Refused ranges (IPv4-mapped IPv6 is folded to IPv4 before the check). */
-const DENIED_V4: readonly (readonly [string, number])[] = [
-  ['0.0.0.0', 8], // "this network", includes the unspecified address
-  ['10.0.0.0', 8], // private
-  ['100.64.0.0', 10], // CGNAT shared address space
-  ['127.0.0.0', 8], // loopback
-  ['169.254.0.0', 16], // link-local (cloud metadata lives here)
-  ['172.16.0.0', 12], // private
-  ['192.0.0.0', 24], // IETF protocol assignments
-  ['192.0.2.0', 24], // TEST-NET-1
-  ['192.88.99.0', 24], // 6to4 relay anycast (deprecated)
-  ['192.168.0.0', 16], // private
-  ['198.18.0.0', 15], // benchmarking
-  ['198.51.100.0', 24], // TEST-NET-2
-  ['203.0.113.0', 24], // TEST-NET-3
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, includes broadcast 255.255.255.255
-];
+type Address = ipaddr.IPv4 | ipaddr.IPv6;
 
-const DENIED_V6: readonly (readonly [string, number])[] = [
-  ['::', 96], // unspecified, loopback, deprecated IPv4-compatible addresses
-  ['64:ff9b:1::', 48], // local-use NAT64
-  ['100::', 64], // discard-only
-  ['2001::', 32], // Teredo
-  ['2001:2::', 48], // benchmarking
-  ['2001:10::', 28], // ORCHID
-  ['2001:20::', 28], // ORCHIDv2
-  ['2001:db8::', 32], // documentation
-  ['3fff::', 20], // documentation (RFC 9637)
-  ['fc00::', 7], // unique local (includes fd00:ec2::254)
-  ['fe80::', 10], // link-local
-  ['fec0::', 10], // site-local (deprecated)
-  ['ff00::', 8], // multicast
-];
+const parse = (address: string): Address => ipaddr.parse(address);
+
+/**
+ * Only ordinary global unicast passes: every special-purpose range ipaddr.js names (private,
+ * loopback, linkLocal, uniqueLocal, carrierGradeNat, multicast, reserved, benchmarking, teredo,
+ * deprecatedSiteLocal, discard, orchid2, as112, amt, ...) is refused unless allowlisted. IPv6
+ * addresses that carry an IPv4 destination (IPv4-mapped, SIIT, NAT64, 6to4) are judged by it.
+ */
+const GLOBAL_UNICAST = 'unicast';
+
+/** 64:ff9b::/96 (RFC 6052) embeds a public IPv4 address; local-use 64:ff9b:1::/48 is private by definition. */
+const NAT64_WELL_KNOWN = ipaddr.IPv6.parseCIDR('64:ff9b::/96');
+/** Deprecated IPv4-compatible addresses (RFC 4291), which ipaddr.js files under unicast: refused. */
+const IPV4_COMPATIBLE = ipaddr.IPv6.parseCIDR('::/96');
 
 /** Cloud instance-metadata endpoints: refused even when an allowlisted range covers them. */
-const METADATA: readonly (readonly [string, 'ipv4' | 'ipv6'])[] = [
-  ['169.254.169.254', 'ipv4'], // AWS, GCP, Azure, OpenStack, ...
-  ['169.254.170.2', 'ipv4'], // AWS ECS task metadata
-  ['169.254.170.23', 'ipv4'], // AWS EKS pod identity
-  ['100.100.100.200', 'ipv4'], // Alibaba Cloud
-  ['fd00:ec2::254', 'ipv6'], // AWS IMDS over IPv6
-  ['fd00:ec2::23', 'ipv6'], // AWS EKS pod identity over IPv6
-];
+const METADATA: readonly Address[] = [
+  '169.254.169.254', // AWS, GCP, Azure, OpenStack, ...
+  '169.254.170.2', // AWS ECS task metadata
+  '169.254.170.23', // AWS EKS pod identity
+  '100.100.100.200', // Alibaba Cloud
+  'fd00:ec2::254', // AWS IMDS over IPv6
+  'fd00:ec2::23', // AWS EKS pod identity over IPv6
+].map(parse);
 
-const deniedList = (() => {
-  const list = new BlockList();
-  for (const [net, prefix] of DENIED_V4) list.addSubnet(net, prefix, 'ipv4');
-  for (const [net, prefix] of DENIED_V6) list.addSubnet(net, prefix, 'ipv6');
-  return list;
-})();
+/** ipaddr.js matches only within one family; an IPv4 address is in no IPv6 range and vice versa. */
+const inRange = (ip: Address, [net, bits]: readonly [Address, number]): boolean => ip.kind() === net.kind() && ip.match(net, bits);
 
-const metadataList = (() => {
-  const list = new BlockList();
-  for (const [address, type] of METADATA) list.addAddress(address, type);
-  return list;
-})();
+const ipv4Of = (bytes: readonly number[]): ipaddr.IPv4 => new ipaddr.IPv4([...bytes]);
 
-/** Decides whether a resolved (or literal) IP address may be connected to. */
-export class OutboundAddressPolicy {
-  private readonly allow: BlockList;
-
-  constructor(allowlist: readonly string[]) {
-    this.allow = allowlistMatcher(allowlist);
-  }
-
-  permits(address: string): boolean {
-    const original = stripZone(stripBrackets(address));
-    const family = isIP(original);
-    if (family === 0) return false;
-    if (family === 4) return this.permitsV4(original);
-
-    const bytes = ipv6Bytes(original);
-    // ::ffff:a.b.c.d reaches the IPv4 host a.b.c.d: judge it as that address.
-    if (hasPrefix(bytes, IPV4_MAPPED, 96)) return this.permitsV4(ipv4At(bytes, 12));
-    if (metadataList.check(original, 'ipv6')) return false;
-    if (this.allow.check(original, 'ipv6')) return true;
-    if (deniedList.check(original, 'ipv6')) return false;
-    // Addresses that embed an IPv4 destination are judged by it as well.
-    if (hasPrefix(bytes, NAT64, 96)) return this.permitsV4(ipv4At(bytes, 12));
-    if (bytes[0] === 0x20 && bytes[1] === 0x02) return this.permitsV4(ipv4At(bytes, 2)); // 6to4
-    return true;
-  }
-
-  private permitsV4(address: string): boolean {
-    if (metadataList.check(address, 'ipv4')) return false;
-    if (this.allow.check(address, 'ipv4')) return true;
-    return !deniedList.check(address, 'ipv4');
+/** The IPv4 destination an IPv6 address stands for, where it stands for one. */
+function embeddedIpv4(ip: ipaddr.IPv6): ipaddr.IPv4 | undefined {
+  const bytes = ip.toByteArray();
+  switch (ip.range()) {
+    case 'rfc6145': // ::ffff:0:a.b.c.d, SIIT translated
+      return ipv4Of(bytes.slice(12));
+    case 'rfc6052':
+      return inRange(ip, NAT64_WELL_KNOWN) ? ipv4Of(bytes.slice(12)) : undefined;
+    case '6to4': // 2002:AABB:CCDD::/48
+      return ipv4Of(bytes.slice(2, 6));
+    default:
+      return undefined;
   }
 }
 
-const IPV4_MAPPED = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff];
-const NAT64 = [0x00, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0];
+/** Decides whether a resolved (or literal) IP address may be connected to. */
+export class OutboundAddressPolicy {
+  private readonly allow: readonly [Address, number][];
+
+  /** `allowlist`: CIDR ranges as validated by the configuration (WARDEN_OUTBOUND_ALLOWLIST). */
+  constructor(allowlist: readonly string[]) {
+    this.allow = allowlist.map((range) => ipaddr.parseCIDR(range));
+  }
+
+  permits(address: string): boolean {
+    const text = stripBrackets(address);
+    return ipaddr.isValid(text) && this.judge(parse(text));
+  }
+
+  private judge(ip: Address): boolean {
+    // ::ffff:a.b.c.d reaches the IPv4 host a.b.c.d: judge it as that address, allowlist included.
+    if (ip instanceof ipaddr.IPv6 && ip.isIPv4MappedAddress()) return this.judge(ip.toIPv4Address());
+    if (METADATA.some((m) => inRange(ip, [m, m.kind() === 'ipv4' ? 32 : 128]))) return false;
+    if (this.allow.some((range) => inRange(ip, range))) return true;
+    if (ip instanceof ipaddr.IPv6) {
+      const inner = embeddedIpv4(ip);
+      if (inner !== undefined) return this.judge(inner);
+    }
+    return ip.range() === GLOBAL_UNICAST && !(ip instanceof ipaddr.IPv6 && inRange(ip, IPV4_COMPATIBLE));
+  }
+}
 
 function stripBrackets(host: string): string {
   return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
@@ -186,37 +166,6 @@ function stripBrackets(host: string): string {
 function stripZone(address: string): string {
   const i = address.indexOf('%');
   return i === -1 ? address : address.slice(0, i);
-}
-
-function hasPrefix(bytes: readonly number[], prefix: readonly number[], bits: number): boolean {
-  for (let i = 0; i < bits / 8; i++) if (bytes[i] !== prefix[i]) return false;
-  return true;
-}
-
-function ipv4At(bytes: readonly number[], offset: number): string {
-  return bytes.slice(offset, offset + 4).join('.');
-}
-
-/** 16 bytes of a syntactically valid (isIP === 6, zone removed) IPv6 address. */
-function ipv6Bytes(address: string): number[] {
-  let text = address;
-  const lastColon = text.lastIndexOf(':');
-  const tail = text.slice(lastColon + 1);
-  if (tail.includes('.')) {
-    const [a = 0, b = 0, c = 0, d = 0] = tail.split('.').map(Number);
-    text = `${text.slice(0, lastColon + 1)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head = '', rest] = text.split('::');
-  const left = head === '' ? [] : head.split(':');
-  const right = rest === undefined || rest === '' ? [] : rest.split(':');
-  const groups =
-    rest === undefined ? left : [...left, ...new Array<string>(8 - left.length - right.length).fill('0'), ...right];
-  const bytes: number[] = [];
-  for (const group of groups) {
-    const value = parseInt(group, 16);
-    bytes.push(value >> 8, value & 0xff);
-  }
-  return bytes;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,0 +1,91 @@
+import type { Connection, mongo } from 'mongoose';
+import { checkedKey, type RateLimit, type RateLimitStore, secondsUntilToken } from './rate-limit-store.port.js';
+
+export const RATE_LIMIT_COLLECTION = 'rate_limits';
+/** MongoDB's duplicate-key error code (E11000). */
+const DUPLICATE_KEY = 11000;
+
+interface BucketDoc {
+  _id: string;
+  tokens: number;
+  at: Date;
+  /** When an untouched bucket is full again, so the document may go (TTL index). */
+  expiresAt: Date;
+  /** Whether the last take found a token. */
+  taken: boolean;
+}
+
+/**
+ * One token bucket per key in MongoDB, shared by every api instance: a document
+ * `{ _id: key, tokens, at, expiresAt, taken }` refilled and taken from in ONE atomic
+ * findOneAndUpdate (an update pipeline), so concurrent requests on any instance never take the
+ * same token twice. Time is the server's `$$NOW`, so the instances' clocks do not matter.
+ */
+export class MongoRateLimitStore implements RateLimitStore {
+  readonly sharedAcrossInstances = true;
+  private readonly refillMs: number;
+  private readonly update: mongo.Document[];
+
+  private constructor(
+    private readonly buckets: mongo.Collection<BucketDoc>,
+    private readonly limit: RateLimit,
+  ) {
+    this.refillMs = Math.ceil((limit.burst / limit.ratePerSecond) * 1000);
+    this.update = takeOneToken(limit, this.refillMs);
+  }
+
+  /** Creates the TTL index (idempotent) and the store; fails when MongoDB does not answer. */
+  static async open(connection: Connection, limit: RateLimit, collection = RATE_LIMIT_COLLECTION): Promise<MongoRateLimitStore> {
+    if (!(limit.ratePerSecond > 0) || !(limit.burst >= 1)) throw new RangeError('A rate limit needs a positive rate and a burst of at least 1');
+    await connection.asPromise();
+    if (!connection.db) throw new Error('MongoDB rate-limit store: the connection was never opened');
+    const buckets = connection.db.collection<BucketDoc>(collection);
+    // Per-document expiry: a change of the configured rate needs no index change.
+    await buckets.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0 });
+    return new MongoRateLimitStore(buckets, limit);
+  }
+
+  async take(key: string): Promise<number> {
+    const id = checkedKey(key);
+    let bucket: BucketDoc | null;
+    try {
+      bucket = await this.takeFrom(id);
+    } catch (err) {
+      // Two first requests for a key may both try to insert its document; the loser retries
+      // and updates the winner's (servers from 4.2 on usually retry such upserts themselves).
+      if ((err as { code?: unknown } | null)?.code !== DUPLICATE_KEY) throw err;
+      bucket = await this.takeFrom(id);
+    }
+    if (bucket === null) throw new Error('MongoDB rate-limit store: the bucket update returned no document');
+    return bucket.taken ? 0 : secondsUntilToken(bucket.tokens, this.limit.ratePerSecond);
+  }
+
+  private takeFrom(id: string): Promise<BucketDoc | null> {
+    return this.buckets.findOneAndUpdate({ _id: id }, this.update, {
+      upsert: true,
+      returnDocument: 'after',
+      projection: { tokens: 1, taken: 1 },
+    });
+  }
+}
+
+/**
+ * The update pipeline: stage 1 refills the bucket for the time since its last use (a missing
+ * document is a full bucket), stage 2 takes a token if there is a whole one. Both stages of
+ * one update see the same `$$NOW`; expressions in one `$set` all read the stage's input.
+ */
+function takeOneToken({ ratePerSecond, burst }: RateLimit, refillMs: number): mongo.Document[] {
+  const elapsedMs = { $max: [0, { $subtract: ['$$NOW', { $ifNull: ['$at', '$$NOW'] }] }] };
+  const refilled = { $add: [{ $ifNull: ['$tokens', burst] }, { $multiply: [{ $divide: [elapsedMs, 1000] }, ratePerSecond] }] };
+  const hasToken = { $gte: ['$tokens', 1] };
+  return [
+    { $set: { tokens: { $min: [burst, refilled] }, at: '$$NOW' } },
+    {
+      $set: {
+        taken: hasToken,
+        tokens: { $cond: [hasToken, { $subtract: ['$tokens', 1] }, '$tokens'] },
+        expiresAt: { $add: ['$$NOW', refillMs] },
+      },
+    },
+  ];
+}

@@ -1,0 +1,24 @@
+import type { Connection } from 'mongoose';
+import { afterAll, describe } from 'vitest';
+import { connectMongo } from '../../../readstore/src/index.js';
+import { loadConfig } from '../config/warden-config.js';
+import { MongoRateLimitStore } from './mongo-rate-limit-store.js';
+import { rateLimitStoreContract } from './rate-limit-store.contract.js';
+import { MemoryRateLimitStore } from './token-bucket.js';
+
+rateLimitStoreContract('memory', async (limit) => new MemoryRateLimitStore(limit));
+
+// Needs a running server, e.g. WARDEN_MONGO_URL='mongodb://127.0.0.1:27017/warden-test'.
+const mongoUrl = loadConfig().mongoUrl;
+describe.skipIf(!mongoUrl)(mongoUrl ? 'MongoDB' : 'WARDEN_MONGO_URL not set: MongoDB rate-limit contract suite skipped', () => {
+  const collection = `rate_limits_contract_${process.pid}_${Date.now()}`;
+  let connection: Connection | undefined;
+  afterAll(async () => {
+    await connection?.db?.dropCollection(collection).catch(() => undefined);
+    await connection?.close();
+  });
+  rateLimitStoreContract('mongodb', async (limit) => {
+    connection ??= await connectMongo(mongoUrl!);
+    return MongoRateLimitStore.open(connection, limit, collection);
+  });
+});

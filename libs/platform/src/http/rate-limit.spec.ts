@@ -1,0 +1,91 @@
+import { Writable } from 'node:stream';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { pino } from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config/warden-config.js';
+import { installRateLimit, openRateLimitStore } from './rate-limit.js';
+import type { RateLimitStore } from './rate-limit-store.port.js';
+import { MemoryRateLimitStore } from './token-bucket.js';
+
+/** A pino logger whose lines the test can read. */
+function capturingLogger(): { logger: pino.Logger; lines: () => Array<{ level: number; msg: string }> } {
+  const out: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      out.push(chunk.toString());
+      done();
+    },
+  });
+  return { logger: pino({ level: 'info' }, sink), lines: () => out.map((l) => JSON.parse(l) as { level: number; msg: string }) };
+}
+
+describe('rate limit on the HTTP layer', () => {
+  let app: FastifyInstance | undefined;
+  afterEach(async () => {
+    await app?.close();
+    app = undefined;
+  });
+
+  const serve = async (store: RateLimitStore, logger = capturingLogger().logger): Promise<FastifyInstance> => {
+    app = Fastify();
+    installRateLimit(app, store, logger);
+    app.get('/api/v1/thing', async () => ({ ok: true }));
+    app.get('/health/live', async () => ({ ok: true }));
+    await app.ready();
+    return app;
+  };
+
+  it('answers 429 with the section 7 body and Retry-After once a key has used its burst, per key', async () => {
+    const http = await serve(new MemoryRateLimitStore({ ratePerSecond: 0.001, burst: 2 }));
+    const get = (key: string) => http.inject({ method: 'GET', url: '/api/v1/thing', headers: { 'x-api-key': key } });
+    expect((await get('a')).statusCode).toBe(200);
+    expect((await get('a')).statusCode).toBe(200);
+    const limited = await get('a');
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers['content-type']).toMatch(/^application\/json/);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    const body = limited.json<{ errors: Array<{ status: number; type: string[]; title: string; detail: string }> }>();
+    expect(body.errors).toEqual([
+      expect.objectContaining({ status: 429, type: ['/errors/rate-limited'], title: 'Too many requests', detail: expect.stringContaining('retry after') }),
+    ]);
+    expect((await get('b')).statusCode).toBe(200);
+    expect((await http.inject({ method: 'GET', url: '/health/live' })).statusCode).toBe(200);
+  });
+
+  it('limits requests without a key per client address', async () => {
+    const http = await serve(new MemoryRateLimitStore({ ratePerSecond: 0.001, burst: 1 }));
+    const from = (remoteAddress: string) => http.inject({ method: 'GET', url: '/api/v1/thing', remoteAddress });
+    expect((await from('203.0.113.1')).statusCode).toBe(200);
+    expect((await from('203.0.113.1')).statusCode).toBe(429);
+    expect((await from('203.0.113.2')).statusCode).toBe(200);
+  });
+
+  it('lets requests through while the store fails, warning once per outage', async () => {
+    let down = true;
+    const flaky: RateLimitStore = {
+      sharedAcrossInstances: true,
+      take: async () => {
+        if (down) throw new Error('connection refused');
+        return 0;
+      },
+    };
+    const { logger, lines } = capturingLogger();
+    const http = await serve(flaky, logger);
+    for (let i = 0; i < 3; i++) expect((await http.inject({ method: 'GET', url: '/api/v1/thing' })).statusCode).toBe(200);
+    expect(lines().map((l) => l.msg)).toEqual(['rate-limit store failed; requests go unlimited until it answers']);
+    down = false;
+    await http.inject({ method: 'GET', url: '/api/v1/thing' });
+    expect(lines().map((l) => l.msg).at(-1)).toBe('rate-limit store answers again');
+  });
+});
+
+describe('choosing the rate-limit store', () => {
+  it('opens none when rate limiting is off, the memory store by default, and needs a connection for mongodb', async () => {
+    expect(await openRateLimitStore(loadConfig({ WARDEN_RATE_LIMIT_PER_SECOND: '0' }), undefined)).toBeUndefined();
+    const memory = await openRateLimitStore(loadConfig({}), undefined);
+    expect(memory).toBeInstanceOf(MemoryRateLimitStore);
+    expect(memory?.sharedAcrossInstances).toBe(false);
+    const mongoConfig = loadConfig({ WARDEN_MONGO_URL: 'mongodb://db:27017/warden' });
+    await expect(openRateLimitStore(mongoConfig, undefined)).rejects.toThrow(/no MongoDB connection/);
+  });
+});
