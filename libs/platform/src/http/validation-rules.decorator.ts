@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { applyDecorators } from '@nestjs/common';
-import { plainToInstance, Transform } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import { ValidateBy, ValidateIf, ValidateNested, type ValidationArguments } from 'class-validator';
 
 /**
@@ -94,18 +94,19 @@ export function IsIntegerInRange(min: number, max = Number.MAX_SAFE_INTEGER): Pr
 }
 
 /**
- * Each element is a JSON object validated as `type`. An element that is no object is reported
- * at its own index: arrays are replaced by null first, since class-validator would otherwise
- * descend into them as if they were the nested objects.
+ * Each element is a JSON object validated as `type`; one that is no object is reported at its own
+ * index. An element that is itself an array is replaced by null: class-transformer would turn it
+ * into an array of instances, which class-validator would then take for the nested objects.
  */
 export function NestedDtoArray(type: () => DtoClass, message = 'expected an object'): PropertyDecorator {
   return applyDecorators(
     (target: object, key: string | symbol) => Reflect.defineMetadata(ELEMENT_TYPE, type, target, key),
     ValidateNested({ each: true, message }),
-    Transform(({ obj, key }) => {
-      const value = (obj as Record<string, unknown>)[key];
-      if (!Array.isArray(value)) return value;
-      return value.map((element) => (isJsonObject(element) ? plainToInstance(type(), element) : Array.isArray(element) ? null : element));
+    Type(type),
+    Transform(({ value, obj, key }) => {
+      const received = (obj as Record<string, unknown>)[key];
+      if (!Array.isArray(value) || !Array.isArray(received)) return value;
+      return value.map((element: unknown, i) => (Array.isArray(received[i]) ? null : element));
     }),
   );
 }
