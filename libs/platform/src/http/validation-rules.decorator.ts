@@ -42,26 +42,17 @@ export function WhenPresent(): PropertyDecorator {
   return ValidateIf((_object, value) => value !== undefined);
 }
 
-export function IsNonEmptyString(message = 'expected a non-empty string'): PropertyDecorator {
-  return ValidateBy({ name: 'isNonEmptyString', validator: { validate: (v) => typeof v === 'string' && v !== '', defaultMessage: () => message } });
-}
+export const IsNonEmptyString = (message = 'expected a non-empty string') =>
+  rule('isNonEmptyString', (v) => typeof v === 'string' && v !== '', message);
 
-export function IsStringValue(message = 'expected a string'): PropertyDecorator {
-  return ValidateBy({ name: 'isStringValue', validator: { validate: (v) => typeof v === 'string', defaultMessage: () => message } });
-}
+export const IsStringValue = (message = 'expected a string') => rule('isStringValue', (v) => typeof v === 'string', message);
 
-export function IsBooleanValue(message = 'expected a boolean'): PropertyDecorator {
-  return ValidateBy({ name: 'isBooleanValue', validator: { validate: (v) => typeof v === 'boolean', defaultMessage: () => message } });
-}
+export const IsBooleanValue = (message = 'expected a boolean') => rule('isBooleanValue', (v) => typeof v === 'boolean', message);
 
-export function IsOneOf(values: readonly unknown[], message: string): PropertyDecorator {
-  return ValidateBy({ name: 'isOneOf', validator: { validate: (v) => values.includes(v), defaultMessage: () => message } });
-}
+export const IsOneOf = (values: readonly unknown[], message: string) => rule('isOneOf', (v) => values.includes(v), message);
 
 /** A JSON object: not null, not an array. Its contents are not looked at. */
-export function IsJsonObject(message = 'expected a JSON object'): PropertyDecorator {
-  return ValidateBy({ name: 'isJsonObject', validator: { validate: isJsonObject, defaultMessage: () => message } });
-}
+export const IsJsonObject = (message = 'expected a JSON object') => rule('isJsonObject', isJsonObject, message);
 
 /** An array with at least one element and at most `max`. */
 export function IsNonEmptyArray(max = Number.MAX_SAFE_INTEGER): PropertyDecorator {
@@ -117,6 +108,10 @@ export function NestedDtoArray(type: () => DtoClass, message = 'expected an obje
  */
 export function AsReceived(): PropertyDecorator {
   return Transform(({ obj, key }) => (obj as Record<string, unknown>)[key]);
+}
+
+function rule(name: string, validate: (value: unknown) => boolean, message: string): PropertyDecorator {
+  return ValidateBy({ name, validator: { validate, defaultMessage: () => message } });
 }
 
 function isJsonObject(value: unknown): value is Record<string, unknown> {
