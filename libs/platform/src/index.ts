@@ -22,3 +22,16 @@ export {
   type OutboundRequest,
   type OutboundResponse,
 } from './outbound/guarded-http-client.js';
+export {
+  AsReceived,
+  ErrorTitle,
+  IsBooleanValue,
+  IsIntegerInRange,
+  IsJsonObject,
+  IsNonEmptyArray,
+  IsNonEmptyString,
+  IsOneOf,
+  IsStringValue,
+  NestedDtoArray,
+  WhenPresent,
+} from './http/validation-rules.decorator.js';

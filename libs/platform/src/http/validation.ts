@@ -1,24 +1,49 @@
-import { ValidationPipe, type ValidationError } from '@nestjs/common';
+import { type ArgumentMetadata, ValidationPipe, type ValidationError } from '@nestjs/common';
 import { type ErrorDetail, invalidInput } from '../../../kernel/src/index.js';
+import { DEFAULT_ERROR_TITLE, elementErrorTitleOf, errorTitleOf } from './validation-rules.decorator.js';
 
-/** class-validator failures as section 7 errors, one per problem, each with its JSON pointer. */
+/**
+ * The one validation of request bodies and query strings: class-validator DTOs, unknown
+ * properties dropped (they were always ignored), one section 7 error per failing field.
+ */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new RequestValidationPipe({
     transform: true,
-    whitelist: false,
+    whitelist: true,
+    forbidNonWhitelisted: false,
     forbidUnknownValues: false,
-    exceptionFactory: (errors) => invalidInput(...flatten(errors, '')),
+    stopAtFirstError: true,
+    // The target names the DTO class of each failing field (for its error title); values are not
+    // needed and stay out of the errors.
+    validationError: { target: true, value: false },
+    exceptionFactory: (errors) => invalidInput(...validationErrorDetails(errors)),
   });
 }
 
-function flatten(errors: readonly ValidationError[], prefix: string): ErrorDetail[] {
+class RequestValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    // A JSON body that is an array or a scalar: the whole body is wrong, not a field of it.
+    // (No body at all is validated as `{}`, so each required field is reported.)
+    const isDto = typeof metadata.metatype === 'function' && metadata.metatype.prototype !== undefined;
+    if (metadata.type === 'body' && isDto && value !== undefined && value !== null && (typeof value !== 'object' || Array.isArray(value))) {
+      throw invalidInput({ title: DEFAULT_ERROR_TITLE, detail: 'expected a JSON object', pointer: '' });
+    }
+    return super.transform(value, metadata);
+  }
+}
+
+/** class-validator's error tree as one detail per failing field, each with its JSON pointer. */
+export function validationErrorDetails(errors: readonly ValidationError[], prefix = '', inheritedTitle = DEFAULT_ERROR_TITLE): ErrorDetail[] {
   return errors.flatMap((e) => {
     const pointer = `${prefix}/${escapePointer(String(e.property))}`;
-    const own = Object.values(e.constraints ?? {}).map((detail) => ({ title: 'Invalid request', detail, pointer }));
-    return [...own, ...flatten(e.children ?? [], pointer)];
+    const title = errorTitleOf(e.target) ?? inheritedTitle;
+    const own = Object.values(e.constraints ?? {}).map((detail) => ({ title, detail, pointer }));
+    const childTitle = elementErrorTitleOf(e.target, String(e.property)) ?? title;
+    return [...own, ...validationErrorDetails(e.children ?? [], pointer, childTitle)];
   });
 }
 
+/** One reference token of an RFC 6901 JSON pointer. */
 export function escapePointer(segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }

@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsIn, IsOptional } from 'class-validator';
+import { IsIntegerInRange } from '../../../../platform/src/index.js';
 import type { ListedStatus } from '../../projections/callback-deliveries.read-model.js';
 
 export const LISTED_STATUSES: readonly ListedStatus[] = ['pending', 'failed', 'dead', 'delivered'];
@@ -20,9 +21,7 @@ export class ListDeliveriesRequestDto {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 50, description: 'Page size' })
   @IsOptional()
   @Type(() => Number)
-  @IsInt({ message: 'limit must be a whole number' })
-  @Min(1, { message: 'limit must be at least 1' })
-  @Max(100, { message: 'limit must be at most 100' })
+  @IsIntegerInRange(1, 100)
   limit?: number;
 
   @ApiPropertyOptional({
@@ -33,7 +32,6 @@ export class ListDeliveriesRequestDto {
   })
   @IsOptional()
   @Type(() => Number)
-  @IsInt({ message: 'offset must be a whole number' })
-  @Min(0, { message: 'offset must be at least 0' })
+  @IsIntegerInRange(0)
   offset?: number;
 }

@@ -15,10 +15,13 @@ export interface AcceptedItem extends ItemIdentifier {
   version: number;
 }
 
-/** Validates every item (all or nothing) and records each as an ItemSubmitted event. */
+/**
+ * Validates every item against its item type (all or nothing) and records each as an
+ * ItemSubmitted event. The list itself is already a non-empty array of objects (request DTO).
+ */
 export class SubmitItemsCommand extends Command<AcceptedItem[]> {
   constructor(
-    readonly items: unknown,
+    readonly items: readonly SubmittedItemInput[],
     readonly context: CommandContext,
     readonly options: { source: 'items' | 'content'; pointer: string; fallbackCreator?: ItemIdentifier | null } = {
       source: 'items',

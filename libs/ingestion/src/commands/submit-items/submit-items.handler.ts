@@ -31,8 +31,6 @@ export class SubmitItemsHandler implements ICommandHandler<SubmitItemsCommand> {
 
   async execute(command: SubmitItemsCommand): Promise<AcceptedItem[]> {
     const { pointer } = command.options;
-    if (!Array.isArray(command.items)) throw invalidInput({ title: 'Invalid request', detail: 'items must be an array', pointer });
-    if (command.items.length === 0) throw invalidInput({ title: 'Invalid request', detail: 'items must not be empty', pointer });
     if (command.items.length > this.config.maxItemsPerRequest) {
       throw invalidInput({
         title: 'Invalid request',
@@ -49,12 +47,8 @@ export class SubmitItemsHandler implements ICommandHandler<SubmitItemsCommand> {
     }
     const known = new Set(types.keys());
     const problems: ErrorDetail[] = [];
-    command.items.forEach((item: unknown, i) => {
+    command.items.forEach((item, i) => {
       const at = `${pointer}/${i}`;
-      if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-        problems.push({ title: 'Invalid item', detail: 'expected an object', pointer: at });
-        return;
-      }
       const typeId = (item as { typeId?: unknown }).typeId;
       const itemType = typeof typeId === 'string' ? types.get(typeId) : undefined;
       for (const p of validateItem(item, itemType, { pointer: at, knownItemTypeIds: known })) {

@@ -25,7 +25,7 @@ export class SubmitItemsHttpController {
     @Req() request: FastifyRequest,
   ): Promise<SubmitItemsResponseDto> {
     const accepted = await this.commands.execute(
-      new SubmitItemsCommand((body as { items?: unknown } | undefined)?.items, {
+      new SubmitItemsCommand(body.items, {
         orgId: principal.orgId,
         correlationId: request.id,
         actor: `api-key:${principal.keyId}`,

@@ -1,9 +1,32 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  AsReceived,
+  ErrorTitle,
+  IsJsonObject,
+  IsNonEmptyArray,
+  IsNonEmptyString,
+  IsOneOf,
+  IsStringValue,
+  NestedDtoArray,
+  WhenPresent,
+} from '../../../../platform/src/index.js';
 
+const TYPE_SCHEMA_VARIANTS = ['original', 'partial'] as const;
+
+/** WARDEN_MAX_ITEMS_PER_REQUEST can be at most this; the handler enforces the configured limit. */
+const ITEMS_CEILING = 100_000;
+
+/**
+ * The shape of one item. Its `data` is only required to be an object here: the fields it must
+ * have depend on the organization's item type, which the catalog's item validator checks.
+ */
+@ErrorTitle('Invalid item')
 export class SubmittedItemDto {
-  @ApiProperty({ description: "Customer's unique identifier of the item", example: 'post-123' })
+  @ApiProperty({ description: "Customer's unique identifier of the item", example: 'post-123', minLength: 1 })
+  @IsNonEmptyString()
   id!: string;
-  @ApiProperty({ description: 'Item type id, as configured', example: 'post' })
+  @ApiProperty({ description: 'Item type id, as configured', example: 'post', minLength: 1 })
+  @IsNonEmptyString()
   typeId!: string;
   @ApiProperty({
     type: 'object',
@@ -13,11 +36,17 @@ export class SubmittedItemDto {
       'triggers image hashing. Fields the item type does not declare are accepted and stored.',
     example: { text: 'hello', author: { id: 'u1', typeId: 'user' } },
   })
+  @IsJsonObject()
+  @AsReceived()
   data!: Record<string, unknown>;
   @ApiPropertyOptional({ description: 'Schema version string; stored with the item' })
+  @WhenPresent()
+  @IsStringValue()
   typeVersion?: string;
-  @ApiPropertyOptional({ enum: ['original', 'partial'], description: '`partial` skips required-field checks' })
-  typeSchemaVariant?: 'original' | 'partial';
+  @ApiPropertyOptional({ enum: TYPE_SCHEMA_VARIANTS, description: '`partial` skips required-field checks' })
+  @WhenPresent()
+  @IsOneOf(TYPE_SCHEMA_VARIANTS, "expected 'original' or 'partial'")
+  typeSchemaVariant?: (typeof TYPE_SCHEMA_VARIANTS)[number];
 }
 
 export class SubmitItemsRequestDto {
@@ -27,7 +56,10 @@ export class SubmitItemsRequestDto {
       'Items to evaluate. All or nothing: if any item is invalid the whole request is rejected with 400 and one error ' +
       'per problem (pointer such as /items/3/data/text), and nothing is recorded. At most 1,000 items by default ' +
       '(WARDEN_MAX_ITEMS_PER_REQUEST). Re-submitting an item id records a new version and evaluates it again.',
+    minItems: 1,
   })
+  @IsNonEmptyArray(ITEMS_CEILING)
+  @NestedDtoArray(() => SubmittedItemDto)
   items!: SubmittedItemDto[];
 }
 

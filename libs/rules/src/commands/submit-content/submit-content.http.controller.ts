@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BUILTIN_ACTION_IDS } from '../../../../catalog/src/index.js';
 import type { EventStore } from '../../../../eventstore/src/index.js';
 import { itemStream, SubmitItemsCommand } from '../../../../ingestion/src/index.js';
-import { DomainError, type ErrorDetail, invalidInput } from '../../../../kernel/src/index.js';
+import { DomainError } from '../../../../kernel/src/index.js';
 import { ApiCustomerRoute, CurrentPrincipal, EVENT_STORE, type Principal } from '../../../../platform/src/index.js';
 import { CatalogSnapshots } from '../../evaluation/catalog-snapshots.js';
 import { ItemEvaluator } from '../../evaluation/item-evaluator.js';
@@ -49,15 +49,14 @@ export class SubmitContentHttpController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<SubmitContentSyncResponseDto | SubmitContentAsyncResponseDto> {
-    const input = checkShape(body);
     const context = { orgId: principal.orgId, correlationId: request.id, actor: `api-key:${principal.keyId}` };
     const snapshot = await this.snapshots.get(principal.orgId);
     const userType = [...snapshot.itemTypes.values()].find((t) => t.kind === 'USER');
-    const fallbackCreator = input.userId && userType ? { id: input.userId, typeId: userType.id } : null;
+    const fallbackCreator = body.userId && userType ? { id: body.userId, typeId: userType.id } : null;
     let accepted;
     try {
       accepted = await this.commands.execute(
-        new SubmitItemsCommand([{ id: input.contentId, typeId: input.contentType, data: input.content }], context, {
+        new SubmitItemsCommand([{ id: body.contentId, typeId: body.contentType, data: body.content }], context, {
           source: 'content',
           pointer: '/items',
           fallbackCreator,
@@ -66,19 +65,19 @@ export class SubmitContentHttpController {
     } catch (error) {
       throw error instanceof DomainError ? legacyPointers(error) : error;
     }
-    if (!input.sync) {
+    if (!body.sync) {
       reply.status(202);
       return { accepted: 1, requestId: request.id };
     }
     // Evaluate the recorded submission itself, exactly as the worker would.
-    const [submitted] = await this.events.readStream(itemStream(principal.orgId, input.contentType, input.contentId), {
+    const [submitted] = await this.events.readStream(itemStream(principal.orgId, body.contentType, body.contentId), {
       fromRevision: accepted[0]!.version,
       maxCount: 1,
     });
     const evaluated = submitted ? await this.evaluator.evaluateSubmission(submitted) : undefined;
     reply.status(200);
     return {
-      contentId: input.contentId,
+      contentId: body.contentId,
       rules: (evaluated?.rules ?? []).map((r) => ({
         id: r.id,
         name: r.name,
@@ -91,27 +90,6 @@ export class SubmitContentHttpController {
       })),
     };
   }
-}
-
-function checkShape(body: unknown): { contentId: string; contentType: string; content: Record<string, unknown>; userId?: string; sync: boolean } {
-  const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-  const problems: ErrorDetail[] = [];
-  const str = (name: string, required: boolean) => {
-    const v = b[name];
-    if (v === undefined && !required) return;
-    if (typeof v !== 'string' || v === '') problems.push({ title: 'Invalid request', detail: 'expected a non-empty string', pointer: `/${name}` });
-  };
-  str('contentId', true);
-  str('contentType', true);
-  str('userId', false);
-  if (typeof b['content'] !== 'object' || b['content'] === null || Array.isArray(b['content'])) {
-    problems.push({ title: 'Invalid request', detail: 'expected an object', pointer: '/content' });
-  }
-  if (b['sync'] !== undefined && typeof b['sync'] !== 'boolean') {
-    problems.push({ title: 'Invalid request', detail: 'expected a boolean', pointer: '/sync' });
-  }
-  if (problems.length > 0) throw invalidInput(...problems);
-  return b as never;
 }
 
 /** Problems found by the items validator, pointed at the legacy request's own fields. */

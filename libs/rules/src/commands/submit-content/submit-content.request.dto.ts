@@ -1,19 +1,38 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  AsReceived,
+  IsBooleanValue,
+  IsJsonObject,
+  IsNonEmptyString,
+  WhenPresent,
+} from '../../../../platform/src/index.js';
 
+/** The legacy single item. Its `content` is checked against the item type by the items validator. */
 export class SubmitContentRequestDto {
-  @ApiProperty({ description: 'The item id', example: 'post-123' })
+  @ApiProperty({ description: 'The item id', example: 'post-123', minLength: 1 })
+  @IsNonEmptyString()
   contentId!: string;
-  @ApiProperty({ description: 'The item type id', example: 'post' })
+  @ApiProperty({ description: 'The item type id', example: 'post', minLength: 1 })
+  @IsNonEmptyString()
   contentType!: string;
   @ApiProperty({
     type: 'object',
     additionalProperties: true,
     description: "The item's data, as for POST /api/v1/items/async/ (undeclared fields are accepted and stored)",
   })
+  @IsJsonObject('expected an object')
+  @AsReceived()
   content!: Record<string, unknown>;
-  @ApiPropertyOptional({ description: "The author's user id, used as creator when the item type has no creator role" })
+  @ApiPropertyOptional({
+    description: "The author's user id, used as creator when the item type has no creator role",
+    minLength: 1,
+  })
+  @WhenPresent()
+  @IsNonEmptyString()
   userId?: string;
   @ApiPropertyOptional({ description: 'true: evaluate now and answer 200 with the result; actions are still published' })
+  @WhenPresent()
+  @IsBooleanValue()
   sync?: boolean;
 }
 

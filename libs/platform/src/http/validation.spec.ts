@@ -1,0 +1,141 @@
+import 'reflect-metadata';
+import type { ArgumentMetadata } from '@nestjs/common';
+import { Type } from 'class-transformer';
+import { describe, expect, it } from 'vitest';
+import { DomainError } from '../../../kernel/src/index.js';
+import { createValidationPipe, validationErrorDetails } from './validation.js';
+import {
+  AsReceived,
+  ErrorTitle,
+  IsBooleanValue,
+  IsIntegerInRange,
+  IsJsonObject,
+  IsNonEmptyArray,
+  IsNonEmptyString,
+  NestedDtoArray,
+  WhenPresent,
+} from './validation-rules.decorator.js';
+
+@ErrorTitle('Invalid part')
+class PartDto {
+  @IsNonEmptyString()
+  id!: string;
+
+  @IsJsonObject()
+  @AsReceived()
+  data!: Record<string, unknown>;
+
+  @WhenPresent()
+  @IsNonEmptyArray()
+  @NestedDtoArray(() => PartDto)
+  parts?: PartDto[];
+}
+
+class OrderDto {
+  @IsNonEmptyArray(3)
+  @NestedDtoArray(() => PartDto)
+  parts!: PartDto[];
+
+  @WhenPresent()
+  @IsBooleanValue()
+  'rush/order~now'?: boolean;
+}
+
+class PageDto {
+  @WhenPresent()
+  @Type(() => Number)
+  @IsIntegerInRange(1, 100)
+  limit?: number;
+}
+
+const pipe = createValidationPipe();
+const body = (metatype: ArgumentMetadata['metatype']): ArgumentMetadata => ({ type: 'body', metatype });
+
+async function problems(value: unknown, metadata: ArgumentMetadata = body(OrderDto)) {
+  try {
+    await pipe.transform(value, metadata);
+  } catch (error) {
+    expect(error).toBeInstanceOf(DomainError);
+    const e = error as DomainError;
+    expect(e.status).toBe(400);
+    expect(e.type).toBe('/errors/invalid-user-input');
+    return e.details.map((d) => [d.pointer, d.title, d.detail]);
+  }
+  throw new Error('the value was accepted');
+}
+
+const part = (id: string, extra: Record<string, unknown> = {}) => ({ id, data: { text: 'x' }, ...extra });
+
+describe('request validation', () => {
+  it('points at each failing field inside nested arrays, with the title of the DTO that holds it', async () => {
+    expect(await problems({ parts: [part('a'), part(''), part('c', { parts: [part('d'), { id: 'e', data: [] }] })] })).toEqual([
+      ['/parts/1/id', 'Invalid part', 'expected a non-empty string'],
+      ['/parts/2/parts/1/data', 'Invalid part', 'expected a JSON object'],
+    ]);
+  });
+
+  it('reports an element that is no object at its own index, arrays included', async () => {
+    expect(await problems({ parts: [5, null, [part('x')]] })).toEqual([
+      ['/parts/0', 'Invalid part', 'expected an object'],
+      ['/parts/1', 'Invalid part', 'expected an object'],
+      ['/parts/2', 'Invalid part', 'expected an object'],
+    ]);
+  });
+
+  it('escapes property names per RFC 6901', async () => {
+    expect(await problems({ parts: [part('a')], 'rush/order~now': 'yes' })).toEqual([
+      ['/rush~1order~0now', 'Invalid request', 'expected a boolean'],
+    ]);
+  });
+
+  it('gives one error per field: the first rule that fails', async () => {
+    expect(await problems({ parts: 5 })).toEqual([['/parts', 'Invalid request', 'parts must be an array']]);
+    expect(await problems({ parts: [] })).toEqual([['/parts', 'Invalid request', 'parts must not be empty']]);
+    expect(await problems({ parts: [part('a'), part('b'), part('c'), part('d')] })).toEqual([
+      ['/parts', 'Invalid request', 'parts must have at most 3 elements'],
+    ]);
+  });
+
+  it('checks an optional field that is present as null', async () => {
+    expect(await problems({ parts: [part('a')], 'rush/order~now': null })).toEqual([
+      ['/rush~1order~0now', 'Invalid request', 'expected a boolean'],
+    ]);
+  });
+
+  it('reports each required field of a missing body, and the whole body when it is not an object', async () => {
+    expect(await problems(undefined)).toEqual([['/parts', 'Invalid request', 'parts must be an array']]);
+    expect(await problems([part('a')])).toEqual([['', 'Invalid request', 'expected a JSON object']]);
+    expect(await problems('parts')).toEqual([['', 'Invalid request', 'expected a JSON object']]);
+  });
+
+  it('drops unknown properties but keeps free-form data exactly as received', async () => {
+    const data = { text: 'x', nested: { anything: [1, { deep: true }] } };
+    const dto = (await pipe.transform({ parts: [{ id: 'a', data, extra: 1 }], unknown: 'y' }, body(OrderDto))) as OrderDto;
+    expect(dto).toBeInstanceOf(OrderDto);
+    expect(dto.parts[0]).toBeInstanceOf(PartDto);
+    expect(dto).toEqual({ parts: [{ id: 'a', data }] });
+    expect(dto.parts[0]!.data).toBe(data);
+  });
+
+  it('converts and checks query-string numbers', async () => {
+    const query: ArgumentMetadata = { type: 'query', metatype: PageDto };
+    expect(await pipe.transform({ limit: '20', other: 'x' }, query)).toEqual({ limit: 20 });
+    expect(await problems({ limit: 'ten' }, query)).toEqual([['/limit', 'Invalid request', 'limit must be a whole number']]);
+    expect(await problems({ limit: '0' }, query)).toEqual([['/limit', 'Invalid request', 'limit must be at least 1']]);
+    expect(await problems({ limit: '101' }, query)).toEqual([['/limit', 'Invalid request', 'limit must be at most 100']]);
+  });
+
+  it('maps a hand-built error tree: every constraint of every level, pointers joined and escaped', () => {
+    const tree = [
+      {
+        property: 'a/b',
+        constraints: { x: 'bad a/b' },
+        children: [{ property: '0', children: [{ property: 'c~d', constraints: { y: 'bad c~d' }, children: [] }] }],
+      },
+    ];
+    expect(validationErrorDetails(tree)).toEqual([
+      { title: 'Invalid request', detail: 'bad a/b', pointer: '/a~1b' },
+      { title: 'Invalid request', detail: 'bad c~d', pointer: '/a~1b/0/c~0d' },
+    ]);
+  });
+});
