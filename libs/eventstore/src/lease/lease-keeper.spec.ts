@@ -8,7 +8,7 @@ import { LeaseKeeper } from './lease-keeper.js';
 import type { LeaseStore } from './lease-store.port.js';
 import { SqliteLeaseStore } from './sqlite-lease-store.js';
 
-const timing = { ttlMs: 600, renewEveryMs: 100 };
+const timing = { ttlMs: 1500, renewEveryMs: 100 };
 
 describe('LeaseKeeper', () => {
   const dbs: SqliteDatabase[] = [];

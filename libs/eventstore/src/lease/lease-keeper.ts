@@ -27,9 +27,9 @@ export interface LeaseKeeperOptions {
 
 /**
  * Runs a piece of work only while this process holds its lease: a standby tries to take the
- * lease every `renewEveryMs`; the holder renews it as often. A holder that cannot renew (the
- * store refuses, or keeps failing) starts stopping one renewal interval before the lease would
- * expire, so the work has stopped before another process may take it over.
+ * lease every `renewEveryMs`; the holder renews it as often. A holder whose renewal is refused
+ * stops at once; one whose renewals keep failing starts stopping a safety margin before the lease
+ * would expire, so the work has stopped before another process may take it over.
  */
 export class LeaseKeeper {
   private held = false;
@@ -123,13 +123,18 @@ export class LeaseKeeper {
     else await this.lose('the lease expired or was taken over');
   }
 
-  /** The lease holds until `until`; the work stops one renewal interval before that unless renewed. */
+  /**
+   * The lease holds until `until`; unless renewed, the work starts stopping a safety margin
+   * before that (a renewal interval, at least a third of the lease), leaving time for the batch in
+   * progress and for timers that fire late on a busy machine.
+   */
   private extendTo(until: number): void {
     this.heldUntil = until;
     clearTimeout(this.deadline);
-    const stopAt = until - this.timing.renewEveryMs;
+    const margin = Math.max(this.timing.renewEveryMs, Math.ceil(this.timing.ttlMs / 3));
+    const stopAt = until - margin;
     this.deadline = setTimeout(() => {
-      if (this.held && this.clock.now().getTime() >= this.heldUntil - this.timing.renewEveryMs) {
+      if (this.held && this.clock.now().getTime() >= this.heldUntil - margin) {
         void this.lose('the lease could not be renewed in time');
       }
     }, Math.max(0, stopAt - this.clock.now().getTime()));

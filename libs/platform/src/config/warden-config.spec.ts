@@ -17,7 +17,13 @@ describe('configuration', () => {
       rateLimitPerSecond: 100,
       rateLimitBurst: 200,
       sqliteSync: 'full',
+      reactorLease: { ttlMs: 10_000, renewEveryMs: 3_000 },
     });
+  });
+
+  it('reads the reactor lease timing', () => {
+    const c = loadConfig({ WARDEN_REACTOR_LEASE_TTL: '4s', WARDEN_REACTOR_LEASE_RENEW: '500ms' });
+    expect(c.reactorLease).toEqual({ ttlMs: 4000, renewEveryMs: 500 });
   });
 
   it.each([
@@ -30,6 +36,9 @@ describe('configuration', () => {
     [{ WARDEN_OUTBOUND_ALLOWLIST: 'localhost' }, 'WARDEN_OUTBOUND_ALLOWLIST has an invalid CIDR range "localhost"'],
     [{ WARDEN_LOG_LEVEL: 'loud' }, 'WARDEN_LOG_LEVEL must be one of'],
     [{ WARDEN_SQLITE_SYNC: 'off' }, 'WARDEN_SQLITE_SYNC must be one of full, normal'],
+    [{ WARDEN_REACTOR_LEASE_TTL: '500ms' }, 'WARDEN_REACTOR_LEASE_TTL must be at least 1s'],
+    [{ WARDEN_REACTOR_LEASE_TTL: '10s', WARDEN_REACTOR_LEASE_RENEW: '6s' }, 'WARDEN_REACTOR_LEASE_RENEW must be at most half of WARDEN_REACTOR_LEASE_TTL'],
+    [{ WARDEN_REACTOR_LEASE_RENEW: 'often' }, 'WARDEN_REACTOR_LEASE_RENEW has an invalid duration'],
   ])('refuses %o with one line naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

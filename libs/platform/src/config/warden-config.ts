@@ -28,6 +28,11 @@ export interface WardenConfig {
   readonly secretKey: string | undefined;
   /** Delays before each retry of a failed callback, in ms (its length is the number of retries). */
   readonly callbackRetryScheduleMs: readonly number[];
+  /**
+   * Embedded profile: how long a worker's hold on a reactor lasts without renewal, and how often
+   * it renews (a standby tries to take over as often). See docs/operations.md.
+   */
+  readonly reactorLease: { readonly ttlMs: number; readonly renewEveryMs: number };
 }
 
 /** A bad environment value: start-up stops with this one line. */
@@ -63,7 +68,18 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): WardenC
     mediaTimeoutMs: int(env, 'WARDEN_MEDIA_TIMEOUT_MS', 10_000, 100, 600_000),
     secretKey: str(env, 'WARDEN_SECRET_KEY'),
     callbackRetryScheduleMs: durationList(env, 'WARDEN_CALLBACK_RETRY_SCHEDULE', '10s,1m,5m,30m,2h', 5),
+    reactorLease: reactorLease(env),
   };
+}
+
+function reactorLease(env: Env): WardenConfig['reactorLease'] {
+  const [ttlMs] = durationList(env, 'WARDEN_REACTOR_LEASE_TTL', '10s', 1) as [number];
+  const [renewEveryMs] = durationList(env, 'WARDEN_REACTOR_LEASE_RENEW', '3s', 1) as [number];
+  if (ttlMs < 1000) throw new ConfigError('WARDEN_REACTOR_LEASE_TTL', `must be at least 1s, got ${ttlMs}ms`);
+  if (renewEveryMs * 2 > ttlMs) {
+    throw new ConfigError('WARDEN_REACTOR_LEASE_RENEW', `must be at most half of WARDEN_REACTOR_LEASE_TTL (${ttlMs}ms), got ${renewEveryMs}ms`);
+  }
+  return { ttlMs, renewEveryMs };
 }
 
 function str(env: Env, name: string): string | undefined {
