@@ -1,4 +1,4 @@
-import { type DynamicModule, Inject, Logger, Module, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
+import { type DynamicModule, Inject, Logger, Module, type OnModuleInit } from '@nestjs/common';
 import { PersonalDataPolicy } from '../../eventstore/src/index.js';
 import { CatalogReader } from '../../catalog/src/index.js';
 import type { ReadStore } from '../../readstore/src/index.js';
@@ -30,7 +30,7 @@ const CALLBACKS_OPTIONS = Symbol('CallbacksOptions');
 
 /** Signed action and appeal-decision callbacks: delivery with retries, dead letters, signing keys. */
 @Module({})
-export class CallbacksModule implements OnModuleInit, OnApplicationBootstrap {
+export class CallbacksModule implements OnModuleInit {
   private readonly logger = new Logger('callbacks');
 
   constructor(
@@ -66,7 +66,15 @@ export class CallbacksModule implements OnModuleInit, OnApplicationBootstrap {
 
   onModuleInit(): void {
     this.projections.register(callbackDeliveriesProjection);
-    this.projections.register(deliveryReactor({ requests: this.requests, dispatcher: this.dispatcher, catalog: this.catalog }));
+    this.projections.register(
+      deliveryReactor({
+        requests: this.requests,
+        dispatcher: this.dispatcher,
+        catalog: this.catalog,
+        activate: () => this.startDelivering(),
+        deactivate: () => this.dispatcher.pause(),
+      }),
+    );
     // A body that carries what users wrote (report reasons) is sealed under its subject's key.
     this.personalData.register('CallbackDeliveryRequested', {
       subject: (e) => (typeof e.data['subject'] === 'string' ? e.data['subject'] : undefined),
@@ -74,7 +82,11 @@ export class CallbacksModule implements OnModuleInit, OnApplicationBootstrap {
     });
   }
 
-  onApplicationBootstrap(): void {
+  /**
+   * Delivering starts with the delivery reactor, wherever it runs: at start-up in a lone worker,
+   * or when a standby worker takes its lease over from one that stopped.
+   */
+  private startDelivering(): void {
     if (!this.options.deliver) return;
     this.dispatcher.start();
     void this.restore().catch((error: unknown) =>

@@ -17,6 +17,6 @@ const kurrentDbUrl = process.env['WARDEN_EVENTSTORE_URL'];
 describe.skipIf(!kurrentDbUrl)(
   kurrentDbUrl ? 'KurrentDB' : 'WARDEN_EVENTSTORE_URL not set: KurrentDB contract suite skipped',
   () => {
-    eventStoreContract('kurrentdb', () => connectKurrentDb(kurrentDbUrl!));
+    eventStoreContract('kurrentdb', () => connectKurrentDb(kurrentDbUrl!), { groups: true });
   },
 );

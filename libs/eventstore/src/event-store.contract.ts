@@ -9,7 +9,11 @@ import { type EventStore, WrongExpectedRevisionError } from './event-store.port.
  * The one behaviour every EventStore adapter must show (DESIGN.md section 2). Positions are
  * compared relatively, so the suite also runs against a server that already holds events.
  */
-export function eventStoreContract(adapter: string, open: () => Promise<EventStore>): void {
+export function eventStoreContract(
+  adapter: string,
+  open: () => Promise<EventStore>,
+  features: { groups?: boolean } = {},
+): void {
   describe(`EventStore contract: ${adapter}`, () => {
     let store: EventStore;
     const run = randomUUID().slice(0, 8);
@@ -180,6 +184,41 @@ export function eventStoreContract(adapter: string, open: () => Promise<EventSto
       await witness.stop();
       expect(witnessed).toHaveLength(2);
       expect(seen).toEqual([]);
+    });
+
+    describe.skipIf(!features.groups)('consumer groups (subscribeToGroup)', () => {
+      it('shares the events of the named types among the members, at least once, and redelivers a failed batch', async () => {
+        const s = stream('group');
+        const group = `contract-${run}`;
+        const startAfter = await store.headPosition();
+        const seen = new Map<string, number>();
+        let failures = 0;
+        const member = (failOnce: boolean) =>
+          store.subscribeToGroup!({
+            group,
+            eventTypes: ['GroupWanted'],
+            startAfter,
+            onEvents: async (events) => {
+              expect(events.every((e) => e.type === 'GroupWanted')).toBe(true);
+              if (failOnce && failures === 0) {
+                failures++;
+                throw new Error('handler failed once');
+              }
+              for (const e of events) if (e.streamName === s) seen.set(e.id, (seen.get(e.id) ?? 0) + 1);
+            },
+          });
+        const one = member(true);
+        const two = member(false);
+        const ids: string[] = [];
+        for (let i = 0; i < 20; i++) {
+          const e = anEvent('GroupWanted', { i });
+          ids.push(e.id);
+          await store.append(s, [e, anEvent('GroupUnwanted')], i === 0 ? 'no_stream' : 2 * i - 1);
+        }
+        await waitFor(() => ids.every((id) => seen.has(id)), { what: 'every wanted event handled by a member', timeoutMs: 30_000 });
+        await Promise.all([one.stop(), two.stop()]);
+        expect(failures).toBe(1);
+      }, 40_000);
     });
 
     it('answers ping', async () => {

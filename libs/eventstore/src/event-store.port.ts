@@ -48,6 +48,26 @@ export interface SubscribeOptions {
   readonly onError?: (error: unknown) => void;
 }
 
+export interface GroupSubscribeOptions {
+  /** The consumer group: its members share its events; the server keeps the group's checkpoint. */
+  readonly group: string;
+  /** The types the group receives (filtered on the server). */
+  readonly eventTypes: readonly string[];
+  /** As in ReadAllOptions. */
+  readonly personalData?: boolean;
+  /** Where a group created now starts: after this position (e.g. a checkpoint kept before); default the start of the log. */
+  readonly startAfter?: number;
+  /**
+   * Called with a batch of this member's share, not necessarily in log order, possibly again
+   * after a failure anywhere (at least once). Resolving acknowledges the batch; rejecting hands
+   * it back to the group for a retry (reported through `onRetry`).
+   */
+  readonly onEvents: (events: readonly RecordedEvent[]) => Promise<void>;
+  readonly onRetry?: (error: unknown) => void;
+  /** The subscription dropped (the server went away, the group was deleted): nothing more arrives. */
+  readonly onError?: (error: unknown) => void;
+}
+
 export interface Subscription {
   /** Stops delivery; resolves after the event being handled (if any) is done. */
   stop(): Promise<void>;
@@ -61,6 +81,11 @@ export interface EventStore {
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
   /** Catch-up then live, at least once, in log order. */
   subscribeToAll(options: SubscribeOptions): Subscription;
+  /**
+   * Competing consumers with a checkpoint kept by the server (KurrentDB persistent subscriptions
+   * to `$all`). Optional: where it is missing, processes share work through leases instead.
+   */
+  subscribeToGroup?(options: GroupSubscribeOptions): Subscription;
   /** Position of the last event in the log (0 when empty). */
   headPosition(): Promise<number>;
   /** Throws when the store cannot be reached. */

@@ -105,9 +105,24 @@ export class CallbackDispatcher implements OnApplicationShutdown {
     });
   }
 
-  /** Only a delivering process (worker, all) starts; elsewhere scheduling is a no-op. */
+  /**
+   * Only the process that runs the delivery reactor (a worker holding its lease, or every member
+   * of its consumer group) delivers; elsewhere scheduling is a no-op.
+   */
   start(): void {
+    if (this.stopping) return;
+    this.timers.resume();
     this.started = true;
+  }
+
+  /**
+   * Stops delivering here (the delivery reactor moved to another worker): no more timers; an
+   * attempt in flight finishes and is recorded. The new holder reloads what is due from the log.
+   */
+  pause(): void {
+    this.started = false;
+    this.timers.stop();
+    this.known.clear();
   }
 
   get delivering(): boolean {
@@ -150,7 +165,7 @@ export class CallbackDispatcher implements OnApplicationShutdown {
 
   private run(key: DeliveryKey): void {
     const id = deliveryStream(key.orgId, key.deliveryId);
-    if (this.inFlight.has(id) || this.stopping) return;
+    if (this.inFlight.has(id) || !this.delivering) return;
     const run = this.runOnce(id, key)
       .catch((error: unknown) => {
         this.known.delete(id);

@@ -56,7 +56,15 @@ export function triggerOf(data: ActionCallbackRequestedData): ActionCallbackTrig
  * dispatcher for deliveries requested or restarted elsewhere (the CLI's appeal callbacks and
  * redeliveries). Delivering itself never holds up the reactor.
  */
-export function deliveryReactor(deps: { requests: DeliveryRequests; dispatcher: CallbackDispatcher; catalog: CatalogReader }): Projection {
+export function deliveryReactor(deps: {
+  requests: DeliveryRequests;
+  dispatcher: CallbackDispatcher;
+  catalog: CatalogReader;
+  /** This process starts running the reactor: start delivering and reload what is due. */
+  activate?: () => Promise<void> | void;
+  /** It stopped running here (shutdown, or another worker took over). */
+  deactivate?: () => Promise<void> | void;
+}): Projection {
   const logger = new Logger('callbacks');
   const handleBatch = async (events: readonly RecordedEvent[]) => {
     const actionsByOrg = new Map<string, Promise<Map<string, CallbackDestination | null>>>();
@@ -108,5 +116,7 @@ export function deliveryReactor(deps: { requests: DeliveryRequests; dispatcher: 
     needsPersonalData: false,
     apply: (event) => handleBatch([event]),
     applyBatch: handleBatch,
+    activate: deps.activate,
+    deactivate: deps.deactivate,
   };
 }

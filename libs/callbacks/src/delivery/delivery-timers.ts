@@ -38,9 +38,14 @@ export class DeliveryTimers<K> {
     return this.timers.size;
   }
 
+  /** Schedules nothing more until `resume`. */
   stop(): void {
     this.stopped = true;
     for (const { timer } of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
+  }
+
+  resume(): void {
+    this.stopped = false;
   }
 }

@@ -4,11 +4,18 @@ import {
   type AppendStreamState,
   BACKWARDS,
   END,
+  eventTypeFilter,
   excludeSystemEvents,
+  type Filter,
   jsonEvent,
   KurrentDBClient,
   NO_STREAM,
+  PersistentSubscriptionExistsError,
+  persistentSubscriptionToAllSettingsFromDefaults,
+  type PersistentSubscriptionToAllResolvedEvent,
+  type Position,
   type ReadPosition,
+  RETRY,
   START,
   StreamNotFoundError,
   WrongExpectedVersionError,
@@ -19,6 +26,7 @@ import {
   type EventStore,
   EventStoreUnavailableError,
   type ExpectedRevision,
+  type GroupSubscribeOptions,
   type ReadAllOptions,
   type ReadStreamOptions,
   type SubscribeOptions,
@@ -27,6 +35,10 @@ import {
 } from '../event-store.port.js';
 
 const BATCH = 500;
+/** Events a persistent subscription member holds unacknowledged (its share in flight). */
+const GROUP_BUFFER = 200;
+/** Filtered catch-up subscriptions report how far the server searched every this many search windows. */
+const CHECKPOINT_INTERVAL = 4;
 
 /**
  * KurrentDB (formerly EventStoreDB) as the event log. Our positions are the server's commit
@@ -100,7 +112,7 @@ export class KurrentDbEventStore implements EventStore {
       for await (const resolved of this.client.readAll({
         fromPosition: cursor > 0 ? atPosition(cursor) : START,
         maxCount: want,
-        filter: excludeSystemEvents(),
+        filter: serverFilter(options.eventTypes),
       })) {
         received++;
         const e = toRecorded(resolved);
@@ -127,9 +139,17 @@ export class KurrentDbEventStore implements EventStore {
 
   subscribeToAll(options: SubscribeOptions): Subscription {
     const after = options.after ?? 0;
+    // With a type filter the server skips the other events; its checkpoints say how far it
+    // searched, so the subscriber's checkpoint moves over long runs of events it never sees.
+    let searchedTo: { position: number; marker: number } | undefined;
+    const searched = (position: Position) => {
+      searchedTo = { position: Math.max(Number(position.commit), searchedTo?.position ?? 0), marker: taken + stream.readableLength };
+      signal();
+    };
+    const filter = serverFilter(options.eventTypes, searched);
     const stream = this.client.subscribeToAll({
       fromPosition: after > 0 ? atPosition(after) : START,
-      filter: excludeSystemEvents(),
+      filter,
     });
     let stopped = false;
     let failure: unknown;
@@ -166,8 +186,10 @@ export class KurrentDbEventStore implements EventStore {
       .on('close', signal)
       // Also keeps an error emitted after stop() from becoming an uncaught exception.
       .on('error', fail)
-      .on('caughtUp', () => {
+      .on('caughtUp', (info) => {
         caughtUpAt ??= taken + stream.readableLength;
+        // Caught up at a position: everything up to it was delivered or filtered out.
+        if (options.eventTypes && info?.position) searched(info.position);
         maybeCaughtUp();
       });
 
@@ -192,9 +214,12 @@ export class KurrentDbEventStore implements EventStore {
           position = e.position;
           if (!isSystem(e)) batch.push(e);
         }
-        if (batch.length > 0) {
+        // Events the server searched past up to a checkpoint that was read before this batch ended.
+        const through = searchedTo && searchedTo.marker <= taken && searchedTo.position > position ? searchedTo.position : undefined;
+        if (through !== undefined) position = through;
+        if (batch.length > 0 || through !== undefined) {
           if (stopped) return;
-          await options.onEvents(batch);
+          await options.onEvents(batch, through);
         }
         handled = taken;
         maybeCaughtUp();
@@ -220,6 +245,90 @@ export class KurrentDbEventStore implements EventStore {
     };
     this.subscriptions.add(subscription);
     return subscription;
+  }
+
+  /**
+   * A persistent subscription to `$all` (competing consumers): the group is created on first use
+   * with a server-side filter on the event types; the server keeps its checkpoint, spreads the
+   * events over the connected members and redelivers what is not acknowledged in time or is
+   * handed back (after `maxRetryCount` retries an event is parked for an operator to replay).
+   */
+  subscribeToGroup(options: GroupSubscribeOptions): Subscription {
+    let stopped = false;
+    let failure: unknown;
+    let wake: (() => void) | undefined;
+    const signal = () => {
+      const w = wake;
+      wake = undefined;
+      w?.();
+    };
+    let stream: ReturnType<KurrentDBClient['subscribeToPersistentSubscriptionToAll']> | undefined;
+    const loop = (async () => {
+      await this.ensureGroup(options);
+      if (stopped) return;
+      const sub = this.client.subscribeToPersistentSubscriptionToAll(options.group, { bufferSize: GROUP_BUFFER });
+      stream = sub;
+      sub
+        .on('readable', signal)
+        .on('end', signal)
+        .on('close', signal)
+        .on('error', (error) => {
+          failure ??= error;
+          signal();
+        });
+      while (!stopped) {
+        if (failure !== undefined) throw failure;
+        const taken: PersistentSubscriptionToAllResolvedEvent[] = [];
+        let item: PersistentSubscriptionToAllResolvedEvent | null;
+        while (taken.length < BATCH && (item = sub.read() as PersistentSubscriptionToAllResolvedEvent | null) !== null) taken.push(item);
+        if (taken.length === 0) {
+          if (sub.readableEnded || sub.destroyed) throw new Error('KurrentDB persistent subscription ended');
+          await new Promise<void>((resolve) => (wake = resolve));
+          continue;
+        }
+        const batch = taken.map((t) => toRecorded(t)).filter((e): e is RecordedEvent => e !== undefined && !isSystem(e));
+        try {
+          if (batch.length > 0) await options.onEvents(batch);
+          await sub.ack(...taken);
+        } catch (error) {
+          if (stopped) return;
+          options.onRetry?.(error);
+          await sub.nack(RETRY, reasonOf(error).slice(0, 200), ...taken);
+        }
+      }
+    })()
+      .catch((error: unknown) => {
+        if (!stopped) options.onError?.(error);
+      })
+      .finally(async () => {
+        await stream?.unsubscribe().catch(() => undefined);
+        stream?.destroy();
+      });
+    const subscription: Subscription = {
+      stop: async () => {
+        stopped = true;
+        signal();
+        this.subscriptions.delete(subscription);
+        await stream?.unsubscribe().catch(() => undefined);
+        await loop;
+      },
+    };
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  private async ensureGroup(options: GroupSubscribeOptions): Promise<void> {
+    const after = options.startAfter ?? 0;
+    try {
+      await this.client.createPersistentSubscriptionToAll(
+        options.group,
+        persistentSubscriptionToAllSettingsFromDefaults({ startFrom: after > 0 ? atPosition(after) : START }),
+        { filter: eventTypeFilter({ regex: typesRegex(options.eventTypes) }) },
+      );
+    } catch (error) {
+      // Another worker created it first, or an earlier run did: the server keeps its checkpoint.
+      if (!(error instanceof PersistentSubscriptionExistsError)) throw error;
+    }
   }
 
   async ping(): Promise<void> {
@@ -282,6 +391,21 @@ function toStreamState(expected: ExpectedRevision): AppendStreamState {
   if (expected === 'no_stream') return NO_STREAM;
   if (expected === 'any') return ANY;
   return BigInt(expected);
+}
+
+/** Only the given types (and never system events), or every non-system event. */
+function serverFilter(eventTypes: readonly string[] | undefined, checkpointReached?: (position: Position) => void): Filter {
+  if (!eventTypes) return excludeSystemEvents();
+  return eventTypeFilter({
+    regex: typesRegex(eventTypes),
+    ...(checkpointReached ? { checkpointInterval: CHECKPOINT_INTERVAL, checkpointReached: (_: unknown, p: Position) => checkpointReached(p) } : {}),
+  });
+}
+
+/** An anchored alternation of the exact type names; an empty list matches nothing. */
+function typesRegex(eventTypes: readonly string[]): string {
+  if (eventTypes.length === 0) return '^$a';
+  return `^(?:${eventTypes.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`;
 }
 
 function atPosition(position: number): ReadPosition {

@@ -4,6 +4,7 @@ import type {
   AppendResult,
   EventStore,
   ExpectedRevision,
+  GroupSubscribeOptions,
   ReadAllOptions,
   ReadStreamOptions,
   SubscribeOptions,
@@ -31,11 +32,24 @@ interface Sealed {
  * forgotten the fields read back as null and the metadata says so; reading never fails.
  */
 export class PersonalDataEventStore implements EventStore {
+  /** Present when the adapter has it. */
+  readonly subscribeToGroup?: (options: GroupSubscribeOptions) => Subscription;
+
   constructor(
     private readonly inner: EventStore,
     private readonly policy: PersonalDataPolicy,
     private readonly keys: SubjectKeyStore,
-  ) {}
+  ) {
+    const group = inner.subscribeToGroup?.bind(inner);
+    if (group) {
+      this.subscribeToGroup = (options) =>
+        group({
+          ...options,
+          onEvents: async (events) =>
+            options.onEvents(options.personalData === false ? events : await this.openAll(events, options.eventTypes)),
+        });
+    }
+  }
 
   async append(streamName: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     const sealed = await Promise.all(events.map((e) => this.seal(e)));

@@ -29,6 +29,13 @@ export interface Projection {
    * checkpoint like a projection but is never replayed by a read-model rebuild.
    */
   readonly reactor?: boolean;
+  /**
+   * Reactors: called when this process starts running it (at start-up, or on taking over its
+   * lease from another worker), before events flow.
+   */
+  activate?(): Promise<void> | void;
+  /** Reactors: called once it has stopped running in this process (shutdown, lease lost). */
+  deactivate?(): Promise<void> | void;
   /** False when the projection never reads personal fields: its events are not decrypted. */
   readonly needsPersonalData?: boolean;
   /** The equality look-ups its readers make, served by indexes in every role. */

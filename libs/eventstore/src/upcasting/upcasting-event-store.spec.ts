@@ -3,6 +3,7 @@ import { anEvent } from '../../../../test/support/events.js';
 import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
 import { waitFor } from '../../../../test/support/wait-for.js';
 import { type RecordedEvent, UpcasterRegistry } from '../../../kernel/src/index.js';
+import type { GroupSubscribeOptions } from '../event-store.port.js';
 import { UpcastingEventStore } from './upcasting-event-store.js';
 
 /** v1 of `PriceSet` held cents as a string; v2 holds a number. */
@@ -45,5 +46,25 @@ describe('UpcastingEventStore', () => {
     const raw = await stores.events.readStream('price-2');
     expect(raw.map((e) => e.metadata.schemaVersion)).toEqual([2, 1]);
     expect((await events.readStream('price-2'))[0]!.data).toEqual({ cents: 99 });
+  });
+
+  it('upcasts what consumer-group members receive too', async () => {
+    stores = sqliteStores();
+    await stores.events.append('price-3', [anEvent('PriceSet', { cents: '7' })], 'no_stream');
+    // KurrentDB's groups cannot run here: the narrowest stand-in hands the log to the one member.
+    const inner = Object.assign(Object.create(stores.events) as typeof stores.events, {
+      subscribeToGroup: (options: GroupSubscribeOptions) => {
+        void stores.events.readAll().then((events) => options.onEvents(events));
+        return { stop: async () => undefined };
+      },
+    });
+    const received: RecordedEvent[] = [];
+    new UpcastingEventStore(inner, registry()).subscribeToGroup!({
+      group: 'g',
+      eventTypes: ['PriceSet'],
+      onEvents: async (events) => void received.push(...events),
+    });
+    await waitFor(() => received.length === 1, 'the member handed the event');
+    expect(received[0]!.data).toEqual({ cents: 7 });
   });
 });

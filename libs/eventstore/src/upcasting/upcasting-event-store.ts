@@ -3,6 +3,7 @@ import type {
   AppendResult,
   EventStore,
   ExpectedRevision,
+  GroupSubscribeOptions,
   ReadAllOptions,
   ReadStreamOptions,
   SubscribeOptions,
@@ -15,10 +16,19 @@ import type {
  * version, and every event read (streams, the whole log, subscriptions) is upcast to it.
  */
 export class UpcastingEventStore implements EventStore {
+  /** Present when the inner store has consumer groups (KurrentDB). */
+  readonly subscribeToGroup?: (options: GroupSubscribeOptions) => Subscription;
+
   constructor(
     private readonly inner: EventStore,
     private readonly upcasters: UpcasterRegistry,
-  ) {}
+  ) {
+    const group = inner.subscribeToGroup?.bind(inner);
+    if (group) {
+      this.subscribeToGroup = (options) =>
+        group({ ...options, onEvents: (events) => options.onEvents(this.upcasters.upcastAll(events)) });
+    }
+  }
 
   append(streamName: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     return this.inner.append(streamName, events.map((e) => this.stamp(e)), expected);

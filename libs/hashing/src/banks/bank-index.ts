@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown, Optional } from '@nestjs/common';
 import type { EventStore, Subscription } from '../../../eventstore/src/index.js';
 import { EVENT_STORE } from '../../../platform/src/index.js';
 import { PdqIndex } from '../domain/hash-index.js';
@@ -14,40 +14,110 @@ interface BankHashes {
 
 type BankEvent = { bankId: string; hashes: string[] };
 
+export interface BankIndexOptions {
+  /** How long `ready()` waits for the index to load before it fails the caller. */
+  readonly readyTimeoutMs: number;
+  /** Wait before re-subscribing after the subscription dropped. */
+  readonly retryDelayMs: number;
+}
+
+export const BANK_INDEX_OPTIONS = Symbol('BankIndexOptions');
+const DEFAULT_OPTIONS: BankIndexOptions = { readyTimeoutMs: 30_000, retryDelayMs: 1_000 };
+
 /**
  * Every organization's bank hashes, in memory, for exact matching: built from the bank streams
  * at first use and kept current by a live subscription, so hashes added by `apply` or
- * `bank import` take effect within moments, without a restart.
+ * `bank import` take effect within moments, without a restart. A dropped subscription is
+ * re-established from the last event applied; until it has caught up again, `ready()` waits
+ * (bounded, so an evaluation fails with a clear error instead of hanging).
  */
 @Injectable()
 export class BankIndex implements OnApplicationShutdown {
   private readonly logger = new Logger('hash-banks');
   private readonly banks = new Map<string, BankHashes>();
+  private readonly options: BankIndexOptions;
   private subscription: Subscription | undefined;
-  private caughtUp: Promise<void> | undefined;
+  private started = false;
+  private closed = false;
+  /** Caught up with the log through the current subscription. */
+  private loaded = false;
+  private position = 0;
+  private failures = 0;
+  private lastError: unknown;
+  private retry: NodeJS.Timeout | undefined;
+  private waiters: Array<() => void> = [];
 
-  constructor(@Inject(EVENT_STORE) private readonly events: EventStore) {}
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Optional() @Inject(BANK_INDEX_OPTIONS) options?: Partial<BankIndexOptions>,
+  ) {
+    this.options = { ...DEFAULT_OPTIONS, ...options };
+  }
 
-  /** Resolves once the index holds every hash recorded before the call (first call starts it). */
+  /**
+   * Resolves once the index holds every hash recorded before the call (first call starts it);
+   * rejects after `readyTimeoutMs` when the log cannot be followed.
+   */
   ready(): Promise<void> {
-    this.caughtUp ??= new Promise<void>((resolve) => {
-      this.subscription = this.events.subscribeToAll({
-        eventTypes: ['HashBankHashesAdded', 'HashBankHashesRemoved'],
-        personalData: false,
-        onEvents: async (events) => {
-          for (const e of events) {
-            if (e.type === 'HashBankHashesAdded') this.add(e.metadata.orgId, e.data as unknown as BankEvent);
-            else if (e.type === 'HashBankHashesRemoved') this.remove(e.metadata.orgId, e.data as unknown as BankEvent);
-          }
-        },
-        onCaughtUp: () => {
-          this.logger.log({ msg: 'hash banks loaded', banks: this.banks.size });
-          resolve();
-        },
-        onError: (error) => this.logger.error({ msg: 'hash bank subscription failed', error: String(error) }),
-      });
+    if (this.loaded) return Promise.resolve();
+    if (!this.started) {
+      this.started = true;
+      this.subscribe();
+    }
+    return new Promise<void>((resolve, reject) => {
+      const waiter = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        const cause = this.lastError === undefined ? '' : `; the event store subscription failed ${this.failures} time(s), last: ${String(this.lastError)}`;
+        reject(new Error(`Hash banks not loaded within ${this.options.readyTimeoutMs} ms${cause}`));
+      }, this.options.readyTimeoutMs);
+      timer.unref();
+      this.waiters.push(waiter);
     });
-    return this.caughtUp;
+  }
+
+  private subscribe(): void {
+    this.subscription = this.events.subscribeToAll({
+      after: this.position,
+      eventTypes: ['HashBankHashesAdded', 'HashBankHashesRemoved'],
+      personalData: false,
+      onEvents: async (events) => {
+        for (const e of events) {
+          if (e.position <= this.position) continue;
+          if (e.type === 'HashBankHashesAdded') this.add(e.metadata.orgId, e.data as unknown as BankEvent);
+          else if (e.type === 'HashBankHashesRemoved') this.remove(e.metadata.orgId, e.data as unknown as BankEvent);
+          this.position = e.position;
+        }
+      },
+      onCaughtUp: () => {
+        this.loaded = true;
+        this.logger.log({ msg: 'hash banks loaded', banks: this.banks.size });
+        for (const w of this.waiters.splice(0)) w();
+      },
+      onError: (error) => this.resubscribeAfter(error),
+    });
+  }
+
+  private resubscribeAfter(error: unknown): void {
+    if (this.closed) return;
+    this.loaded = false;
+    this.failures++;
+    this.lastError = error;
+    this.logger.error({ msg: 'hash bank subscription failed; re-subscribing', error: String(error) });
+    const dropped = this.subscription;
+    this.subscription = undefined;
+    void (dropped?.stop() ?? Promise.resolve())
+      .catch(() => undefined)
+      .finally(() => {
+        if (this.closed) return;
+        this.retry = setTimeout(() => {
+          if (!this.closed) this.subscribe();
+        }, this.options.retryDelayMs);
+        this.retry.unref();
+      });
   }
 
   /** Bank hashes within `maxDistance` of a PDQ hash: exact, no approximation. */
@@ -76,6 +146,8 @@ export class BankIndex implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.retry);
     await this.subscription?.stop();
   }
 

@@ -23,6 +23,7 @@ describe('configuration', () => {
       mediaTimeoutMs: 10_000,
       secretKey: undefined,
       callbackRetryScheduleMs: [10_000, 60_000, 300_000, 1_800_000, 7_200_000],
+      reactorLease: { ttlMs: 10_000, renewEveryMs: 3_000 },
     });
   });
 
@@ -47,6 +48,11 @@ describe('configuration', () => {
     expect(loadConfig({ ...mongo, WARDEN_RATE_LIMIT_STORE: 'memory' }).rateLimitStore).toBe('memory');
   });
 
+  it('reads the reactor lease timing', () => {
+    const c = loadConfig({ WARDEN_REACTOR_LEASE_TTL: '4s', WARDEN_REACTOR_LEASE_RENEW: '500ms' });
+    expect(c.reactorLease).toEqual({ ttlMs: 4000, renewEveryMs: 500 });
+  });
+
   it.each([
     [{ PORT: '70000' }, 'PORT must be between 0 and 65535'],
     [{ PORT: '3e3' }, 'PORT must be a whole number'],
@@ -64,6 +70,9 @@ describe('configuration', () => {
     [{ WARDEN_RATE_LIMIT_STORE: 'mongodb' }, 'WARDEN_RATE_LIMIT_STORE is mongodb, which needs WARDEN_MONGO_URL'],
     [{ WARDEN_CALLBACK_RETRY_SCHEDULE: '10s,1d' }, 'WARDEN_CALLBACK_RETRY_SCHEDULE has an invalid duration "1d"'],
     [{ WARDEN_CALLBACK_RETRY_SCHEDULE: '1s,1s,1s,1s,1s,1s' }, 'WARDEN_CALLBACK_RETRY_SCHEDULE has at most 5 entries, got 6'],
+    [{ WARDEN_REACTOR_LEASE_TTL: '500ms' }, 'WARDEN_REACTOR_LEASE_TTL must be at least 1s'],
+    [{ WARDEN_REACTOR_LEASE_TTL: '10s', WARDEN_REACTOR_LEASE_RENEW: '6s' }, 'WARDEN_REACTOR_LEASE_RENEW must be at most half of WARDEN_REACTOR_LEASE_TTL'],
+    [{ WARDEN_REACTOR_LEASE_RENEW: 'often' }, 'WARDEN_REACTOR_LEASE_RENEW has an invalid duration'],
   ])('refuses %o with one line naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

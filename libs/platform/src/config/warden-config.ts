@@ -33,6 +33,11 @@ export interface WardenConfig {
   readonly secretKey: string | undefined;
   /** Delays before each retry of a failed callback, in ms (its length is the number of retries). */
   readonly callbackRetryScheduleMs: readonly number[];
+  /**
+   * Embedded profile: how long a worker's hold on a reactor lasts without renewal, and how often
+   * it renews (a standby tries to take over as often). See docs/operations.md.
+   */
+  readonly reactorLease: { readonly ttlMs: number; readonly renewEveryMs: number };
 }
 
 export interface ConfigProblem {
@@ -157,6 +162,16 @@ const ENVIRONMENT = z
     WARDEN_MEDIA_TIMEOUT_MS: wholeNumber(10_000, 100, 600_000),
     WARDEN_SECRET_KEY: secretKeyList,
     WARDEN_CALLBACK_RETRY_SCHEDULE: durationList('10s,1m,5m,30m,2h', 5),
+    WARDEN_REACTOR_LEASE_TTL: z
+      .string()
+      .default('10s')
+      .pipe(duration)
+      .refine((ms) => ms >= 1000, { error: (iss) => `must be at least 1s, got ${String(iss.input)}ms` }),
+    WARDEN_REACTOR_LEASE_RENEW: z.string().default('3s').pipe(duration),
+  })
+  .refine((env) => !(env.WARDEN_REACTOR_LEASE_RENEW * 2 > env.WARDEN_REACTOR_LEASE_TTL), {
+    path: ['WARDEN_REACTOR_LEASE_RENEW'],
+    error: 'must be at most half of WARDEN_REACTOR_LEASE_TTL',
   })
   .refine((env) => env.WARDEN_RATE_LIMIT_STORE !== 'mongodb' || env.WARDEN_MONGO_URL !== undefined, {
     path: ['WARDEN_RATE_LIMIT_STORE'],
@@ -201,6 +216,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): WardenC
     mediaTimeoutMs: e.WARDEN_MEDIA_TIMEOUT_MS,
     secretKey: e.WARDEN_SECRET_KEY,
     callbackRetryScheduleMs: e.WARDEN_CALLBACK_RETRY_SCHEDULE,
+    reactorLease: { ttlMs: e.WARDEN_REACTOR_LEASE_TTL, renewEveryMs: e.WARDEN_REACTOR_LEASE_RENEW },
   };
 }
 

@@ -1,22 +1,52 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { type Projection, ProjectionRunner } from '../../../eventstore/src/index.js';
+import {
+  type EventStore,
+  GroupReactorRunner,
+  LeaseKeeper,
+  processHolderId,
+  type Projection,
+  ProjectionRunner,
+} from '../../../eventstore/src/index.js';
+import type { Clock } from '../../../kernel/src/index.js';
+import { WARDEN_CONFIG, type WardenConfig } from '../config/warden-config.js';
 import { Metrics } from '../observability/metrics.js';
+import { CLOCK } from '../tokens.js';
 import { STORAGE } from './storage.tokens.js';
 import type { Storage } from './storage.js';
+
+/** How one reactor runs in this process. */
+interface ReactorSlot {
+  readonly runner: ProjectionRunner;
+  /** Embedded profile: the reactor runs only while this process holds its lease. */
+  keeper?: LeaseKeeper;
+  /** KurrentDB: one member of the reactor's consumer group. */
+  group?: GroupReactorRunner;
+}
 
 /**
  * Runs every registered projection. Modules register theirs at init; the worker role starts
  * them; any role can ask for a synchronous catch-up (e.g. before answering "unknown key").
+ *
+ * Several worker processes share the work (DESIGN.md section 2). Read-model projections run in
+ * every worker: their checkpoint moves by compare-and-set with their writes, so two runners of
+ * one projection never apply an event twice. Reactors act on the world, so each runs once: with
+ * KurrentDB as a member of a persistent-subscription consumer group (competing consumers, the
+ * server keeps the checkpoint); on the embedded log only in the worker that holds its lease, the
+ * others standing by to take over when the holder stops renewing it.
  */
 @Injectable()
 export class ProjectionHost {
   private readonly logger = new Logger('projections');
   private readonly runners = new Map<string, ProjectionRunner>();
+  private readonly reactors = new Map<string, ReactorSlot>();
+  private readonly holder = processHolderId();
   private lagTimer: NodeJS.Timeout | undefined;
 
   constructor(
     @Inject(STORAGE) private readonly storage: Storage,
     private readonly metrics: Metrics,
+    @Inject(WARDEN_CONFIG) private readonly config: Pick<WardenConfig, 'reactorLease'>,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   register(projection: Projection): void {
@@ -43,9 +73,18 @@ export class ProjectionHost {
   }
 
   async startAll(): Promise<void> {
-    for (const runner of this.runners.values()) await runner.start();
+    for (const runner of this.runners.values()) {
+      if (runner.projection.reactor) await this.startReactor(runner);
+      else await runner.start();
+    }
     this.lagTimer = setInterval(() => void this.recordLag(), 5000);
     this.lagTimer.unref();
+  }
+
+  /** Whether this process runs the reactor now (holds its lease, or is a member of its group). */
+  runsReactor(name: string): boolean {
+    const slot = this.reactors.get(name);
+    return slot !== undefined && (slot.group !== undefined || (slot.keeper?.holding ?? true));
   }
 
   async catchUp(name: string): Promise<void> {
@@ -56,17 +95,78 @@ export class ProjectionHost {
 
   async stopAll(): Promise<void> {
     if (this.lagTimer) clearInterval(this.lagTimer);
-    await Promise.all([...this.runners.values()].map((r) => r.stop()));
+    const reactors = [...this.reactors.values()];
+    this.reactors.clear();
+    await Promise.all([
+      ...[...this.runners.values()].filter((r) => !r.projection.reactor).map((r) => r.stop()),
+      ...reactors.map((slot) => (slot.keeper ? slot.keeper.end() : stopReactor(slot.runner.projection, slot.group ?? slot.runner))),
+    ]);
+  }
+
+  private async startReactor(runner: ProjectionRunner): Promise<void> {
+    const projection = runner.projection;
+    const events = this.storage.events;
+    if (hasGroups(events)) {
+      const group = new GroupReactorRunner(projection, events, this.storage.readStore, {
+        onError: (name, error) => this.logger.warn({ msg: 'reactor subscription error', reactor: name, error: String(error) }),
+      });
+      this.reactors.set(projection.name, { runner, group });
+      await projection.activate?.();
+      await group.start();
+      return;
+    }
+    const leases = this.storage.leases;
+    if (!leases) {
+      this.reactors.set(projection.name, { runner });
+      await projection.activate?.();
+      await runner.start();
+      return;
+    }
+    const keeper = new LeaseKeeper(
+      leases,
+      `reactor:${projection.name}`,
+      this.holder,
+      {
+        start: async () => {
+          await projection.activate?.();
+          await runner.start();
+        },
+        stop: () => stopReactor(projection, runner),
+      },
+      {
+        timing: this.config.reactorLease,
+        clock: this.clock,
+        onAcquired: (name) => this.logger.log({ msg: 'reactor lease taken: running here', lease: name }),
+        onLost: (name, reason) => this.logger.warn({ msg: 'reactor lease given up: stopping', lease: name, reason }),
+        onError: (name, error) => this.logger.warn({ msg: 'reactor lease error', lease: name, error: String(error) }),
+      },
+    );
+    this.reactors.set(projection.name, { runner, keeper });
+    await keeper.begin();
+    if (!keeper.holding) this.logger.log({ msg: 'reactor standing by: another worker holds its lease', reactor: projection.name });
   }
 
   private async recordLag(): Promise<void> {
     try {
       const head = await this.storage.events.headPosition();
       for (const r of this.runners.values()) {
+        // A standby's idle runner or a consumer-group member has no lag of its own to report.
+        const slot = this.reactors.get(r.projection.name);
+        if (slot?.group || (slot?.keeper && !slot.keeper.holding)) continue;
         this.metrics.subscriptionLag.set({ projection: r.projection.name }, Math.max(0, head - r.checkpoint));
       }
     } catch {
       // The readiness probe reports an unreachable store; the gauge just keeps its last value.
     }
   }
+}
+
+function hasGroups(events: EventStore): events is EventStore & Required<Pick<EventStore, 'subscribeToGroup'>> {
+  return typeof events.subscribeToGroup === 'function';
+}
+
+/** Stops the subscription (after its batch in progress), then lets the reactor let go of its own work. */
+async function stopReactor(projection: Projection, runner: { stop(): Promise<void> }): Promise<void> {
+  await runner.stop();
+  await projection.deactivate?.();
 }

@@ -4,11 +4,13 @@ import {
   connectKurrentDb,
   type EventStore,
   createMongoSubjectKeyStore,
+  type LeaseStore,
   openSqlite,
   PersonalDataEventStore,
   PersonalDataPolicy,
   type SqliteDatabase,
   SqliteEventStore,
+  SqliteLeaseStore,
   SQLITE_FILE_NAME,
   SqliteSubjectKeyStore,
   type SubjectKeyStore,
@@ -29,6 +31,11 @@ export interface Storage {
   /** Event schema versions: modules register their upcasters before the first read. */
   readonly upcasters: UpcasterRegistry;
   readonly mongo: Connection | undefined;
+  /**
+   * Reactor leases, in the embedded event log's file; undefined with KurrentDB, whose persistent
+   * subscriptions share reactors among workers instead.
+   */
+  readonly leases: LeaseStore | undefined;
   readonly mongoConnectionToken: string | undefined;
   /** Seals configuration secrets. */
   readonly keyring: Keyring;
@@ -71,6 +78,8 @@ export async function openStorage(
     const subjectKeys: SubjectKeyStore = mongo
       ? await createMongoSubjectKeyStore(mongo)
       : new SqliteSubjectKeyStore(sqlite('normal'));
+    // Leases are renewed every few seconds and mean nothing after a restart: no sync of their own.
+    const leases: LeaseStore | undefined = config.eventStoreUrl ? undefined : new SqliteLeaseStore(sqlite('normal'));
     // @nestjs/mongoose's token, so modules can @InjectConnection() the same connection.
     const mongoConnectionToken = mongo ? (await import('@nestjs/mongoose')).getConnectionToken() : undefined;
 
@@ -82,6 +91,7 @@ export async function openStorage(
       personalData,
       upcasters,
       mongo,
+      leases,
       mongoConnectionToken,
       keyring,
       notices: notice ? [notice] : [],

@@ -1,0 +1,106 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { waitFor } from '../../../../test/support/wait-for.js';
+import { openSqlite, type SqliteDatabase } from '../sqlite/sqlite-database.js';
+import { LeaseKeeper } from './lease-keeper.js';
+import type { LeaseStore } from './lease-store.port.js';
+import { SqliteLeaseStore } from './sqlite-lease-store.js';
+
+const timing = { ttlMs: 1500, renewEveryMs: 100 };
+
+describe('LeaseKeeper', () => {
+  const dbs: SqliteDatabase[] = [];
+  const keepers: LeaseKeeper[] = [];
+  afterEach(async () => {
+    await Promise.all(keepers.splice(0).map((k) => k.end()));
+    for (const db of dbs.splice(0)) db.close();
+  });
+
+  const file = () => join(mkdtempSync(join(tmpdir(), 'warden-keeper-')), 'warden.db');
+  const store = (path: string) => {
+    const db = openSqlite(path);
+    dbs.push(db);
+    return new SqliteLeaseStore(db, { holderIsGone: () => false });
+  };
+  /** Records when each worker's work runs, in one timeline. */
+  const timeline: string[] = [];
+  const worker = (leases: LeaseStore, holder: string) => {
+    const state = { running: false };
+    const keeper = new LeaseKeeper(
+      leases,
+      'reactor',
+      holder,
+      {
+        start: async () => {
+          state.running = true;
+          timeline.push(`${holder} start`);
+        },
+        stop: async () => {
+          state.running = false;
+          timeline.push(`${holder} stop`);
+        },
+      },
+      { timing },
+    );
+    keepers.push(keeper);
+    return { keeper, state };
+  };
+
+  it('runs the work in one holder only; the standby takes over at once when the holder ends', async () => {
+    timeline.length = 0;
+    const path = file();
+    const a = worker(store(path), 'a');
+    const b = worker(store(path), 'b');
+    await a.keeper.begin();
+    await b.keeper.begin();
+    expect(a.state.running).toBe(true);
+    expect(b.state.running).toBe(false);
+    await a.keeper.end();
+    await waitFor(() => b.state.running, 'the standby running');
+    expect(timeline).toEqual(['a start', 'a stop', 'b start']);
+  });
+
+  it('stops the work of a holder that cannot renew before the standby can take the lease', async () => {
+    timeline.length = 0;
+    const path = file();
+    const real = store(path);
+    let failing = false;
+    // The narrowest seam: the holder's lease calls stop reaching the file (a stalled disk, say).
+    const flaky: LeaseStore = {
+      acquire: async (...args) => {
+        if (failing) throw new Error('database is locked');
+        return real.acquire(...args);
+      },
+      renew: async (...args) => {
+        if (failing) throw new Error('database is locked');
+        return real.renew(...args);
+      },
+      release: (...args) => real.release(...args),
+      inspect: (name) => real.inspect(name),
+    };
+    const a = worker(flaky, 'a');
+    const b = worker(store(path), 'b');
+    await a.keeper.begin();
+    await b.keeper.begin();
+    failing = true;
+    await waitFor(() => b.state.running, { what: 'the standby running', timeoutMs: 5000 });
+    expect(a.state.running).toBe(false);
+    expect(timeline).toEqual(['a start', 'a stop', 'b start']);
+  });
+
+  it('stops the work when a renewal is refused, and tries to take the lease again afterwards', async () => {
+    timeline.length = 0;
+    const path = file();
+    const leases = store(path);
+    const a = worker(leases, 'a');
+    await a.keeper.begin();
+    // Someone else holds it now (as after an expiry): the next renewal is refused.
+    await leases.release('reactor', 'a');
+    await leases.acquire('reactor', 'intruder', 300);
+    await waitFor(() => !a.state.running, 'the holder stopped');
+    await waitFor(() => a.state.running, { what: 'the first holder running again', timeoutMs: 5000 });
+    expect(timeline).toEqual(['a start', 'a stop', 'a start']);
+  });
+});

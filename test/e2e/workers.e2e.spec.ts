@@ -1,0 +1,121 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { startReceiver } from '../support/http-receiver.js';
+import { createKey, freshDataDir, runCli, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
+
+const CONFIG = join(import.meta.dirname, '../fixtures/callbacks-org.yaml');
+const ITEMS = 6000;
+/** Every third item matches the remove-scams rule: one callback each. */
+const MATCHING = ITEMS / 3;
+const REACTORS = ['reactor:rules-evaluation', 'reactor:callbacks-delivery'];
+
+function query<T>(dataDir: string, sql: string, ...params: unknown[]): T[] {
+  const db = new Database(join(dataDir, 'warden.db'), { readonly: true });
+  try {
+    return db.prepare(sql).all(...params) as T[];
+  } finally {
+    db.close();
+  }
+}
+
+const count = (dataDir: string, where: string) => query<{ n: number }>(dataDir, `SELECT count(*) AS n FROM events WHERE ${where}`)[0]!.n;
+
+/** The pid of each reactor lease's holder (holder ids are `<scope>/<pid>/<random>`). */
+function leaseHolders(dataDir: string): Map<string, number> {
+  const rows = query<{ name: string; holder: string }>(dataDir, 'SELECT name, holder FROM leases');
+  return new Map(rows.map((r) => [r.name, Number(r.holder.split('/')[1])]));
+}
+
+async function until(check: () => boolean, what: string, timeoutMs = 120_000): Promise<void> {
+  const started = Date.now();
+  while (!check()) {
+    if (Date.now() - started > timeoutMs) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe('two workers on one data directory', () => {
+  it('evaluates every item once and delivers every callback when the lease-holding worker is killed -9 mid-run', async () => {
+    const dataDir = freshDataDir();
+    // A slightly slow receiver, so that deliveries are still under way at the kill.
+    const receiver = await startReceiver((_req, res) => setTimeout(() => res.end('{"ok":true}'), 5));
+    const env = testEnv(dataDir, {
+      RECEIVER_URL: receiver.url,
+      DOWN_URL: 'http://127.0.0.1:9',
+      HOOK_TOKEN: 'hook-token-workers',
+      WARDEN_CALLBACK_RETRY_SCHEDULE: '200ms,400ms,800ms,1s,2s',
+      WARDEN_REACTOR_LEASE_TTL: '4s',
+      WARDEN_REACTOR_LEASE_RENEW: '1s',
+    });
+    const running: RunningWarden[] = [];
+    try {
+      expect((await runCli(['apply', CONFIG], env)).code).toBe(0);
+      const key = await createKey(env, 'hooks');
+      const api = await startWarden({ ...env, WARDEN_ROLE: 'api' });
+      running.push(api);
+      const first = await startWarden({ ...env, WARDEN_ROLE: 'worker' });
+      running.push(first);
+      await until(() => REACTORS.every((r) => leaseHolders(dataDir).get(r) === first.process.pid), 'the first worker to hold both leases');
+      const second = await startWarden({ ...env, WARDEN_ROLE: 'worker' });
+      running.push(second);
+      expect(second.logs()).toContain('reactor standing by');
+
+      for (let batch = 0; batch < ITEMS / 1000; batch++) {
+        const items = Array.from({ length: 1000 }, (_, i) => {
+          const n = batch * 1000 + i;
+          return { id: `w-${n}`, typeId: 'post', data: { text: n % 3 === 0 ? `a scam ${n}` : `hello ${n}`, author: { id: `u${n % 50}`, typeId: 'user' } } };
+        });
+        const res = await fetch(api.url + '/api/v1/items/async', {
+          method: 'POST',
+          headers: { 'x-api-key': key, 'content-type': 'application/json' },
+          body: JSON.stringify({ items }),
+        });
+        expect(res.status).toBe(202);
+      }
+
+      // Kill the lease holder once it is part-way through.
+      await until(() => count(dataDir, "type = 'ItemEvaluated'") >= 300, 'the first evaluations');
+      expect(await first.stop('SIGKILL')).toBeNull();
+      const evaluatedAtKill = count(dataDir, "type = 'ItemEvaluated'");
+      const deliveredAtKill = count(dataDir, "type = 'CallbackDelivered'");
+      expect(evaluatedAtKill).toBeLessThan(ITEMS);
+      expect(deliveredAtKill).toBeLessThan(MATCHING);
+
+      // The standby takes both leases over and finishes the work.
+      await until(() => REACTORS.every((r) => leaseHolders(dataDir).get(r) === second.process.pid), 'the second worker to take both leases');
+      await until(() => count(dataDir, "type = 'ItemEvaluated'") >= ITEMS, 'every item evaluated');
+      await until(() => count(dataDir, "type = 'CallbackDelivered'") >= MATCHING, 'every callback delivered');
+      expect(second.logs()).toContain('reactor lease taken: running here');
+
+      expect(count(dataDir, "type = 'ItemSubmitted'")).toBe(ITEMS);
+      expect(count(dataDir, "type = 'ItemEvaluated'")).toBe(ITEMS);
+      expect(query<{ n: number }>(dataDir, "SELECT count(DISTINCT stream) AS n FROM events WHERE type = 'ItemEvaluated'")[0]!.n).toBe(ITEMS);
+
+      const published = query<{ id: string }>(
+        dataDir,
+        "SELECT json_extract(data, '$.deliveryId') AS id FROM events WHERE type = 'ActionCallbackRequested'",
+      ).map((r) => r.id);
+      expect(published).toHaveLength(MATCHING);
+      expect(new Set(published).size).toBe(MATCHING);
+      // Each delivery recorded once and delivered once, whichever worker sent it.
+      const perDelivery = query<{ id: string; requested: number; delivered: number }>(
+        dataDir,
+        `SELECT json_extract(data, '$.deliveryId') AS id,
+                sum(type = 'CallbackDeliveryRequested') AS requested,
+                sum(type = 'CallbackDelivered') AS delivered
+         FROM events WHERE stream LIKE 'callback_delivery-%' GROUP BY stream`,
+      );
+      expect(perDelivery).toHaveLength(MATCHING);
+      expect(perDelivery.filter((d) => d.requested !== 1 || d.delivered !== 1)).toEqual([]);
+      // At least once at the receiver: every published delivery id arrived (a send cut short by
+      // the kill may arrive twice, with the same id).
+      const arrived = new Set(receiver.requests.map((r) => String(r.headers['service-delivery-id'])));
+      expect(published.filter((id) => !arrived.has(id))).toEqual([]);
+      expect(receiver.requests.every((r) => r.url.startsWith('/hooks/remove'))).toBe(true);
+    } finally {
+      await Promise.all(running.map((w) => w.stop()));
+      await receiver.close();
+    }
+  }, 240_000);
+});
