@@ -6,9 +6,9 @@ import { NestFactory } from '@nestjs/core';
 import { CommandBus } from '@nestjs/cqrs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppModule } from '../apps/server/src/app.module.js';
-import { ApplyConfigurationCommand, parseOrgConfig, type OrgConfig } from '../libs/catalog/src/index.js';
-import { DomainError } from '../libs/kernel/src/index.js';
-import { loadConfig, openStorage, type Storage } from '../libs/platform/src/index.js';
+import { ApplyConfigurationCommand, parseOrgConfig, type OrgConfig } from '#warden/catalog';
+import { DomainError } from '#warden/kernel';
+import { loadConfig, openStorage, type Storage } from '#warden/platform';
 import { EXAMPLE, exampleText } from './support/config-files.js';
 import { freshDataDir } from './support/warden-process.js';
 

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, normalize, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -27,5 +27,17 @@ describe('house rules', () => {
 
   it('names files in kebab-case', () => {
     expect(files.filter((f) => !/^[a-z0-9-]+(\.[a-z0-9-]+)*\.ts$/.test(f.split('/').pop()!))).toEqual([]);
+  });
+
+  it('imports another library by name (#warden/<lib>), never by a relative path into it', () => {
+    const specifiers = /(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g;
+    const offenders = files.flatMap((f) => {
+      const own = f.split('/').slice(0, 2).join('/');
+      return [...readFileSync(join(ROOT, f), 'utf8').matchAll(specifiers)]
+        .map((m) => m[1]!)
+        .filter((spec) => !normalize(join(dirname(f), spec)).startsWith(own + '/'))
+        .map((spec) => `${f}: ${spec}`);
+    });
+    expect(offenders).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashImage } from '../../libs/hashing/src/index.js';
+import { hashImage } from '#warden/hashing';
 import { eventCount } from '../support/config-files.js';
 import { waitFor } from '../support/wait-for.js';
 import { createKey, freshDataDir, runCli, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';

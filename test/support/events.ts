@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { JsonObject, NewEvent } from '../../libs/kernel/src/index.js';
+import type { JsonObject, NewEvent } from '#warden/kernel';
 
 /** Object mother for events in tests. */
 export function anEvent(type = 'ThingHappened', data: JsonObject = {}, orgId = 'acme'): NewEvent {

@@ -1,8 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openSqlite, SqliteEventStore, type SqliteDatabase } from '../../libs/eventstore/src/index.js';
-import { SqliteReadStore } from '../../libs/readstore/src/index.js';
+import { openSqlite, SqliteEventStore, type SqliteDatabase } from '#warden/eventstore';
+import { SqliteReadStore } from '#warden/readstore';
 
 /** A fresh embedded data file with an event store and a read store on separate connections. */
 export function sqliteStores(file = join(mkdtempSync(join(tmpdir(), 'warden-unit-')), 'warden.db')) {

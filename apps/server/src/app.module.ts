@@ -1,13 +1,13 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
-import { CatalogModule } from '../../../libs/catalog/src/index.js';
-import { IdentityModule } from '../../../libs/identity/src/index.js';
-import { IngestionModule } from '../../../libs/ingestion/src/index.js';
-import { RulesModule } from '../../../libs/rules/src/index.js';
-import { HashingModule } from '../../../libs/hashing/src/index.js';
-import { CallbacksModule } from '../../../libs/callbacks/src/index.js';
-import { ApiKeyGuard, PlatformModule, type Storage, type WardenConfig } from '../../../libs/platform/src/index.js';
+import { CatalogModule } from '#warden/catalog';
+import { IdentityModule } from '#warden/identity';
+import { IngestionModule } from '#warden/ingestion';
+import { RulesModule } from '#warden/rules';
+import { HashingModule } from '#warden/hashing';
+import { CallbacksModule } from '#warden/callbacks';
+import { ApiKeyGuard, PlatformModule, type Storage, type WardenConfig } from '#warden/platform';
 
 export interface AppOptions {
   /** HTTP controllers of the customer API (api and all roles). */

@@ -8,7 +8,7 @@ import {
   createRootLogger,
   loadConfig,
   openStorage,
-} from '../../../libs/platform/src/index.js';
+} from '#warden/platform';
 import { AppModule } from './app.module.js';
 import { WARDEN_VERSION } from './version.js';
 

@@ -7,7 +7,7 @@ import {
   loadConfig,
   openStorage,
   type WardenConfig,
-} from '../../../libs/platform/src/index.js';
+} from '#warden/platform';
 import { AppModule, rolesOf } from './app.module.js';
 import { WARDEN_VERSION } from './version.js';
 

@@ -1,8 +1,8 @@
 import { type DynamicModule, Inject, Logger, Module, type OnModuleInit } from '@nestjs/common';
-import { PersonalDataPolicy } from '../../eventstore/src/index.js';
-import { CatalogReader } from '../../catalog/src/index.js';
-import type { ReadStore } from '../../readstore/src/index.js';
-import { ProjectionHost, READ_STORE } from '../../platform/src/index.js';
+import { PersonalDataPolicy } from '#warden/eventstore';
+import { CatalogReader } from '#warden/catalog';
+import type { ReadStore } from '#warden/readstore';
+import { ProjectionHost, READ_STORE } from '#warden/platform';
 import { RedeliverCallbackHandler } from './commands/redeliver-callback/redeliver-callback.handler.js';
 import { RetireSigningKeyHandler } from './commands/retire-signing-key/retire-signing-key.handler.js';
 import { RotateSigningKeyHandler } from './commands/rotate-signing-key/rotate-signing-key.handler.js';

@@ -1,5 +1,5 @@
 import { type DynamicModule, Inject, Module, type OnModuleInit } from '@nestjs/common';
-import { ProjectionHost } from '../../platform/src/index.js';
+import { ProjectionHost } from '#warden/platform';
 import { ApplyConfigurationHandler } from './commands/apply-configuration/apply-configuration.handler.js';
 import { catalogProjection } from './projections/catalog.projection.js';
 import { CatalogReader } from './queries/catalog-reader.js';

@@ -8,7 +8,7 @@ import {
   type IdGenerator,
   type JsonObject,
   type NewEvent,
-} from '../../kernel/src/index.js';
+} from '#warden/kernel';
 import { type AppendResult, type EventStore, WrongExpectedRevisionError } from './event-store.port.js';
 
 export interface HandleOptions {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { streamName, type RecordedEvent } from '../../kernel/src/index.js';
+import { streamName, type RecordedEvent } from '#warden/kernel';
 import { anEvent } from '../../../test/support/events.js';
 import { waitFor } from '../../../test/support/wait-for.js';
 import { type EventStore, WrongExpectedRevisionError } from './event-store.port.js';

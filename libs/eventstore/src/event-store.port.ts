@@ -1,4 +1,4 @@
-import type { NewEvent, RecordedEvent } from '../../kernel/src/index.js';
+import type { NewEvent, RecordedEvent } from '#warden/kernel';
 
 /** `no_stream`: the stream must not exist; `any`: no check; a number: the stream's last revision. */
 export type ExpectedRevision = 'no_stream' | 'any' | number;

@@ -1,5 +1,5 @@
 import { type DynamicModule, Inject, Module, type OnModuleInit } from '@nestjs/common';
-import { CatalogSnapshots, MEDIA_HASHER, SIGNAL_REGISTRY, type SignalRegistry } from '../../rules/src/index.js';
+import { CatalogSnapshots, MEDIA_HASHER, SIGNAL_REGISTRY, type SignalRegistry } from '#warden/rules';
 import { BankIndex } from './banks/bank-index.js';
 import { ImportBankHashesHandler } from './commands/import-bank-hashes/import-bank-hashes.handler.js';
 import { GuardedMediaHasher } from './media/guarded-media-hasher.js';

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DomainError } from '../../kernel/src/index.js';
+import { DomainError } from '#warden/kernel';
 import { bitCount, hammingDistance, lumaOf, pdqFromHex, pdqFromLuminance, pdqToHex } from './domain/pdq.js';
 import { decodeLuminance, hashImage, type ImageHashes } from './image-hashes.js';
 

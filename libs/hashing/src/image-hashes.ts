@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import sharp, { type OutputInfo } from 'sharp';
-import { DomainError } from '../../kernel/src/index.js';
+import { DomainError } from '#warden/kernel';
 import { readJpegFrame } from './decoding/jpeg-header.js';
 import { WasmJpegDecoder } from './decoding/wasm-jpeg-decoder.js';
 import { lumaOf, lumaOfPixels, pdqFromLuminance, pdqToHex } from './domain/pdq.js';

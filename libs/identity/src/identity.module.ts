@@ -1,5 +1,5 @@
 import { type DynamicModule, Inject, Module, type OnModuleInit } from '@nestjs/common';
-import { API_KEY_AUTHENTICATOR, ProjectionHost } from '../../platform/src/index.js';
+import { API_KEY_AUTHENTICATOR, ProjectionHost } from '#warden/platform';
 import { CachedApiKeyAuthenticator } from './api-key-authenticator.js';
 import { CreateApiKeyHandler } from './commands/create-api-key/create-api-key.handler.js';
 import { ConfigureOrganizationHandler } from './commands/configure-organization/configure-organization.handler.js';

@@ -1,6 +1,6 @@
 import { type DynamicModule, Inject, Module, type OnModuleInit } from '@nestjs/common';
-import { PersonalDataPolicy } from '../../eventstore/src/index.js';
-import { ProjectionHost } from '../../platform/src/index.js';
+import { PersonalDataPolicy } from '#warden/eventstore';
+import { ProjectionHost } from '#warden/platform';
 import { SubmitItemsHandler } from './commands/submit-items/submit-items.handler.js';
 import { SubmitItemsHttpController } from './commands/submit-items/submit-items.http.controller.js';
 import { creatorSubmissionsProjection } from './projections/creator-submissions.projection.js';

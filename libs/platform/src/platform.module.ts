@@ -1,7 +1,7 @@
 import { type DynamicModule, Global, Inject, Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
-import { PersonalDataPolicy } from '../../eventstore/src/index.js';
-import { randomIds, systemClock, UpcasterRegistry } from '../../kernel/src/index.js';
+import { PersonalDataPolicy } from '#warden/eventstore';
+import { randomIds, systemClock, UpcasterRegistry } from '#warden/kernel';
 import { WARDEN_CONFIG, type WardenConfig } from './config/warden-config.js';
 import { ErrorFilter } from './http/error.filter.js';
 import { RouteTable } from './http/route-table.js';

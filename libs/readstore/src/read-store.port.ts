@@ -1,4 +1,4 @@
-import type { Json } from '../../kernel/src/index.js';
+import type { Json } from '#warden/kernel';
 
 /** A read-model document: plain JSON, addressed by (collection, id). */
 export type ReadDocument = { [key: string]: Json };

@@ -1,5 +1,5 @@
 import { type DynamicModule, Inject, Module, type OnModuleInit } from '@nestjs/common';
-import { ProjectionHost } from '../../platform/src/index.js';
+import { ProjectionHost } from '#warden/platform';
 import { BacktestRuleHandler } from './commands/backtest-rule/backtest-rule.handler.js';
 import { RetroactRuleHandler } from './commands/retroact-rule/retroact-rule.handler.js';
 import { SubmitContentHttpController } from './commands/submit-content/submit-content.http.controller.js';

@@ -6,9 +6,9 @@ import {
   type ApplyReport,
   type ConfigProblem,
   parseOrgConfig,
-} from '../../../../libs/catalog/src/index.js';
-import type { OrgConfig } from '../../../../libs/catalog/src/index.js';
-import { environment } from '../../../../libs/platform/src/index.js';
+} from '#warden/catalog';
+import type { OrgConfig } from '#warden/catalog';
+import { environment } from '#warden/platform';
 import { type AppCommand, cliContext, UsageError } from './cli-command.js';
 import { parseCommandArgs } from './command-options.js';
 

@@ -8,8 +8,8 @@ import {
   RetireSigningKeyCommand,
   RotateSigningKeyCommand,
   SendAppealCallbackCommand,
-} from '../../../../libs/callbacks/src/index.js';
-import { ProjectionHost } from '../../../../libs/platform/src/index.js';
+} from '#warden/callbacks';
+import { ProjectionHost } from '#warden/platform';
 import { type AppCommand, cliContext, UsageError } from './cli-command.js';
 import { parseCommandArgs } from './command-options.js';
 import { formatTable } from './format-table.js';

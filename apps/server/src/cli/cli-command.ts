@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { INestApplicationContext } from '@nestjs/common';
-import type { CommandContext } from '../../../../libs/kernel/src/index.js';
+import type { CommandContext } from '#warden/kernel';
 
 /** Writes one line of a command's result. */
 export type Out = (line: string) => void;

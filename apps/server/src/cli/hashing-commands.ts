@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { INestApplicationContext } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { hashImage, ImportBankHashesCommand } from '../../../../libs/hashing/src/index.js';
-import { GuardedHttpClient, loadConfig, ProjectionHost, type WardenConfig } from '../../../../libs/platform/src/index.js';
+import { hashImage, ImportBankHashesCommand } from '#warden/hashing';
+import { GuardedHttpClient, loadConfig, ProjectionHost, type WardenConfig } from '#warden/platform';
 import { type AppCommand, cliContext, type Out, type StandaloneCommand, UsageError } from './cli-command.js';
 import { parseSharedOptions, positionalsOf, required } from './command-options.js';
 

@@ -5,7 +5,7 @@ import {
   ListApiKeysQuery,
   RevokeApiKeyCommand,
   RotateApiKeyCommand,
-} from '../../../../libs/identity/src/index.js';
+} from '#warden/identity';
 import { type AppCommand, cliContext } from './cli-command.js';
 import { parseSharedOptions, required } from './command-options.js';
 import { formatTable } from './format-table.js';

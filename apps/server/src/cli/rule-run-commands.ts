@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { CommandBus } from '@nestjs/cqrs';
-import { CatalogReader, parseCandidateRule } from '../../../../libs/catalog/src/index.js';
-import { environment, ProjectionHost } from '../../../../libs/platform/src/index.js';
-import { BacktestRuleCommand, RetroactRuleCommand, type RunReport } from '../../../../libs/rules/src/index.js';
+import { CatalogReader, parseCandidateRule } from '#warden/catalog';
+import { environment, ProjectionHost } from '#warden/platform';
+import { BacktestRuleCommand, RetroactRuleCommand, type RunReport } from '#warden/rules';
 import { formatProblems } from './apply-command.js';
 import { type AppCommand, cliContext } from './cli-command.js';
 import { parseSharedOptions, required, since } from './command-options.js';

@@ -3,8 +3,8 @@ import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'nod
 import { afterEach, describe, expect, it } from 'vitest';
 import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
 import { waitFor } from '../../../../test/support/wait-for.js';
-import { type Clock, randomIds } from '../../../kernel/src/index.js';
-import { AggregateStore, GuardedHttpClient, Keyring, loadConfig, Metrics } from '../../../platform/src/index.js';
+import { type Clock, randomIds } from '#warden/kernel';
+import { AggregateStore, GuardedHttpClient, Keyring, loadConfig, Metrics } from '#warden/platform';
 import { parseSignatureHeader } from '../domain/callback-signature.js';
 import { deliveryStream } from '../domain/callbacks.streams.js';
 import { SigningKeys } from '../signing/signing-keys.js';

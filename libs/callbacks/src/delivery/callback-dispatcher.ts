@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { Counter } from 'prom-client';
-import { type AppendResult, type EventStore, stampEvents, WrongExpectedRevisionError } from '../../../eventstore/src/index.js';
-import { type Clock, deciderEvents, DomainError, type IdGenerator, type NewEvent } from '../../../kernel/src/index.js';
+import { type AppendResult, type EventStore, stampEvents, WrongExpectedRevisionError } from '#warden/eventstore';
+import { type Clock, deciderEvents, DomainError, type IdGenerator, type NewEvent } from '#warden/kernel';
 import {
   CLOCK,
   EVENT_STORE,
@@ -15,7 +15,7 @@ import {
   OutboundError,
   WARDEN_CONFIG,
   type WardenConfig,
-} from '../../../platform/src/index.js';
+} from '#warden/platform';
 import {
   type AttemptOutcome,
   type CallbackDeliveryCommand,

@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
-import type { CallbackDefinition, CatalogReader } from '../../../catalog/src/index.js';
-import type { Projection } from '../../../eventstore/src/index.js';
-import type { RecordedEvent } from '../../../kernel/src/index.js';
-import type { ActionCallbackRequested } from '../../../rules/src/index.js';
+import type { CallbackDefinition, CatalogReader } from '#warden/catalog';
+import type { Projection } from '#warden/eventstore';
+import type { RecordedEvent } from '#warden/kernel';
+import type { ActionCallbackRequested } from '#warden/rules';
 import { type ActionCallbackTrigger, buildActionCallbackBody } from '../domain/action-callback-body.js';
 import type { JsonBody, ReportRecord } from '../domain/callback-body.model.js';
 import type { CallbackDestination, CallbackTriggerKind } from '../domain/callback-delivery.events.js';

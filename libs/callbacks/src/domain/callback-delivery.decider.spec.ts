@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DomainError, foldEvents } from '../../../kernel/src/index.js';
+import { DomainError, foldEvents } from '#warden/kernel';
 import { type AttemptOutcome, type CallbackDeliveryCommand, callbackDeliveryDecider } from './callback-delivery.decider.js';
 import type { CallbackDeliveryEvent, CallbackDeliveryRequested } from './callback-delivery.events.js';
 

@@ -1,4 +1,4 @@
-import { conflict, type Decider, notFound } from '../../../kernel/src/index.js';
+import { conflict, type Decider, notFound } from '#warden/kernel';
 import type {
   CallbackDeliveryEvent,
   CallbackDeliveryRequested,

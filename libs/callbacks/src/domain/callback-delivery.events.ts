@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../../../kernel/src/index.js';
+import type { DomainEvent } from '#warden/kernel';
 import type { JsonBody } from './callback-body.model.js';
 
 /** A header value sealed under the keyring (the shape of the platform's SealedSecret). */

@@ -1,4 +1,4 @@
-import { deterministicId, streamName } from '../../../kernel/src/index.js';
+import { deterministicId, streamName } from '#warden/kernel';
 
 /** One stream per delivery: its whole history, request to outcome, across redeliveries. */
 export const deliveryStream = (orgId: string, deliveryId: string) => streamName('callback_delivery', orgId, deliveryId);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../../platform/src/index.js';
+import { ConfigError, loadConfig } from '#warden/platform';
 import { JITTER, MAX_RETRY_AFTER_MS, parseRetryAfterMs, retryDelayMs } from './retry-backoff.js';
 
 const schedule = (value?: string) =>

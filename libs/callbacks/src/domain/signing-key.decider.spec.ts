@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { foldEvents } from '../../../kernel/src/index.js';
+import { foldEvents } from '#warden/kernel';
 import { activeKey, publishedKeys, type SigningKeyCommand, signingKeysDecider } from './signing-key.decider.js';
 import type { SigningKeyEvent } from './signing-key.events.js';
 

@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../../../kernel/src/index.js';
+import type { DomainEvent } from '#warden/kernel';
 import type { SealedValue } from './callback-delivery.events.js';
 
 /** A new Ed25519 key pair; it signs from now on, the one it replaces keeps verifying until retired. */

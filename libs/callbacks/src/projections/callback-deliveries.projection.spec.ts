@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { anEvent } from '../../../../test/support/events.js';
 import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
-import { ProjectionRunner, rebuildReadModels } from '../../../eventstore/src/index.js';
-import type { JsonObject } from '../../../kernel/src/index.js';
+import { ProjectionRunner, rebuildReadModels } from '#warden/eventstore';
+import type { JsonObject } from '#warden/kernel';
 import { deliveryStream } from '../domain/callbacks.streams.js';
 import { callbackDeliveriesProjection } from './callback-deliveries.projection.js';
 import { CALLBACK_DELIVERIES, CALLBACK_SCHEDULE, deliveryDocId } from './callback-deliveries.read-model.js';

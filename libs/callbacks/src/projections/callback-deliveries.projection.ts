@@ -1,6 +1,6 @@
-import type { Projection, ProjectionContext } from '../../../eventstore/src/index.js';
-import type { RecordedEvent } from '../../../kernel/src/index.js';
-import type { ReadDocument } from '../../../readstore/src/index.js';
+import type { Projection, ProjectionContext } from '#warden/eventstore';
+import type { RecordedEvent } from '#warden/kernel';
+import type { ReadDocument } from '#warden/readstore';
 import {
   CALLBACK_DELIVERY_EVENT_TYPES,
   type CallbackDeliveryEvent,

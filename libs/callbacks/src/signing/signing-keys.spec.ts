@@ -1,8 +1,8 @@
 import { createPublicKey, randomBytes, verify } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
-import { randomIds, systemClock } from '../../../kernel/src/index.js';
-import { AggregateStore, Keyring } from '../../../platform/src/index.js';
+import { randomIds, systemClock } from '#warden/kernel';
+import { AggregateStore, Keyring } from '#warden/platform';
 import { formatSignatureHeader, parseSignatureHeader, signedPayload } from '../domain/callback-signature.js';
 import { signingKeyStream } from '../domain/callbacks.streams.js';
 import { SigningKeys, type SigningJwk, thumbprint } from './signing-keys.js';

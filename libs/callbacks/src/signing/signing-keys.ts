@@ -1,7 +1,7 @@
 import { createHash, createPrivateKey, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { type Clock, type CommandContext, randomIds } from '../../../kernel/src/index.js';
-import { AggregateStore, CLOCK, KEYRING, type Keyring } from '../../../platform/src/index.js';
+import { type Clock, type CommandContext, randomIds } from '#warden/kernel';
+import { AggregateStore, CLOCK, KEYRING, type Keyring } from '#warden/platform';
 import { signingKeyStream } from '../domain/callbacks.streams.js';
 import {
   activeKey,

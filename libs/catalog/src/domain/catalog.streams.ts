@@ -1,4 +1,4 @@
-import { streamName } from '../../../kernel/src/index.js';
+import { streamName } from '#warden/kernel';
 
 /** One configuration stream per organization: one expected revision serializes applies. */
 export const orgConfigStream = (orgId: string) => streamName('org_config', orgId);

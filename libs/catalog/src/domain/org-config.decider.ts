@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { Decider } from '../../../kernel/src/index.js';
+import type { Decider } from '#warden/kernel';
 import {
   CATALOG_EVENT_TYPES,
   type CatalogEntities,

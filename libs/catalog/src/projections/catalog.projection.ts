@@ -1,6 +1,6 @@
-import type { Projection, ProjectionContext } from '../../../eventstore/src/index.js';
-import type { Json, RecordedEvent } from '../../../kernel/src/index.js';
-import type { ReadDocument } from '../../../readstore/src/index.js';
+import type { Projection, ProjectionContext } from '#warden/eventstore';
+import type { Json, RecordedEvent } from '#warden/kernel';
+import type { ReadDocument } from '#warden/readstore';
 import {
   CATALOG_EVENT_TYPES,
   type CatalogEvent,

@@ -1,5 +1,5 @@
-import type { Keyring, SealedSecret } from '../../../platform/src/index.js';
-import { isSealedSecret } from '../../../platform/src/index.js';
+import type { Keyring, SealedSecret } from '#warden/platform';
+import { isSealedSecret } from '#warden/platform';
 import type { CallbackDefinition } from '../domain/catalog.model.js';
 
 /**

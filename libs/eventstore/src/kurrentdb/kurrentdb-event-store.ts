@@ -20,7 +20,7 @@ import {
   StreamNotFoundError,
   WrongExpectedVersionError,
 } from '@kurrent/kurrentdb-client';
-import type { EventMetadata, JsonObject, NewEvent, RecordedEvent } from '../../../kernel/src/index.js';
+import type { EventMetadata, JsonObject, NewEvent, RecordedEvent } from '#warden/kernel';
 import {
   type AppendResult,
   type EventStore,

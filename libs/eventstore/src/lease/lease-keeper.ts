@@ -1,4 +1,4 @@
-import { type Clock, systemClock } from '../../../kernel/src/index.js';
+import { type Clock, systemClock } from '#warden/kernel';
 import type { LeaseStore } from './lease-store.port.js';
 
 export interface LeaseTiming {

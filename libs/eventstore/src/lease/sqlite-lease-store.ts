@@ -1,4 +1,4 @@
-import { type Clock, systemClock } from '../../../kernel/src/index.js';
+import { type Clock, systemClock } from '#warden/kernel';
 import type { SqliteDatabase } from '../sqlite/sqlite-database.js';
 import { holderIsGone } from './holder-id.js';
 import { assertLeaseKey, type LeaseStore } from './lease-store.port.js';

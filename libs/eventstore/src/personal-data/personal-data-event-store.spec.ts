@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { anEvent } from '../../../../test/support/events.js';
 import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
-import { streamName, type JsonObject } from '../../../kernel/src/index.js';
+import { streamName, type JsonObject } from '#warden/kernel';
 import type { EventStore, ReadAllOptions } from '../event-store.port.js';
 import type { Projection } from '../projection/projection.js';
 import { ProjectionRunner, rebuildReadModels } from '../projection/projection-runner.js';

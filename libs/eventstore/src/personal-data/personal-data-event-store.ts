@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv } from 'node:crypto';
-import { type Json, type JsonObject, type NewEvent, pooledRandomBytes, type RecordedEvent } from '../../../kernel/src/index.js';
+import { type Json, type JsonObject, type NewEvent, pooledRandomBytes, type RecordedEvent } from '#warden/kernel';
 import type {
   AppendResult,
   EventStore,

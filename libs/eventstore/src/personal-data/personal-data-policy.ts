@@ -1,4 +1,4 @@
-import type { JsonObject, NewEvent } from '../../../kernel/src/index.js';
+import type { JsonObject, NewEvent } from '#warden/kernel';
 
 /**
  * Which fields of an event type are personal data and whose they are. Modules register a rule

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { pooledRandomBytes } from '../../../kernel/src/index.js';
+import { pooledRandomBytes } from '#warden/kernel';
 import type { SqliteDatabase } from '../sqlite/sqlite-database.js';
 import type { SubjectKey, SubjectKeyStore } from './subject-key-store.port.js';
 

@@ -1,5 +1,5 @@
-import type { RecordedEvent } from '../../../kernel/src/index.js';
-import type { ReadStore } from '../../../readstore/src/index.js';
+import type { RecordedEvent } from '#warden/kernel';
+import type { ReadStore } from '#warden/readstore';
 import type { EventStore, GroupSubscribeOptions, Subscription } from '../event-store.port.js';
 import type { Projection } from './projection.js';
 import { UnitOfWork } from './unit-of-work.js';

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { describe } from 'vitest';
-import { connectMongo, SqliteReadStore } from '../../../readstore/src/index.js';
+import { connectMongo, SqliteReadStore } from '#warden/readstore';
 import { projectionRedeliveryContract } from './projection-redelivery.contract.js';
 
 projectionRedeliveryContract('sqlite', async () => new SqliteReadStore(new Database(':memory:')));
@@ -9,7 +9,7 @@ projectionRedeliveryContract('sqlite', async () => new SqliteReadStore(new Datab
 const mongoUrl = process.env.WARDEN_MONGO_URL;
 describe.skipIf(!mongoUrl)(mongoUrl ? 'MongoDB' : 'WARDEN_MONGO_URL not set: MongoDB redelivery contract skipped', () => {
   projectionRedeliveryContract('mongodb', async () => {
-    const { createMongoReadStore } = await import('../../../readstore/src/index.js');
+    const { createMongoReadStore } = await import('#warden/readstore');
     const connection = await connectMongo(mongoUrl!);
     const store = await createMongoReadStore(connection);
     return Object.assign(store, { close: () => connection.close() });

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { anEvent } from '../../../../test/support/events.js';
 import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
 import { waitFor } from '../../../../test/support/wait-for.js';
-import { streamName } from '../../../kernel/src/index.js';
+import { streamName } from '#warden/kernel';
 import type { EventStore } from '../event-store.port.js';
 import type { Projection } from './projection.js';
 import { ProjectionRunner, rebuildReadModels } from './projection-runner.js';
@@ -103,7 +103,7 @@ describe('ProjectionRunner', () => {
   it('lets two runners of one projection (two processes) share the work without double counting', async () => {
     stores = sqliteStores();
     const other = stores.open();
-    const { SqliteReadStore } = await import('../../../readstore/src/index.js');
+    const { SqliteReadStore } = await import('#warden/readstore');
     const secondStore = new SqliteReadStore(other);
     const one = new ProjectionRunner(counter(), stores.events, stores.readStore);
     const two = new ProjectionRunner(counter(), stores.events, secondStore);

@@ -1,5 +1,5 @@
-import type { RecordedEvent } from '../../../kernel/src/index.js';
-import type { ReadDocument } from '../../../readstore/src/index.js';
+import type { RecordedEvent } from '#warden/kernel';
+import type { ReadDocument } from '#warden/readstore';
 
 /**
  * A projection's view of the read store during one batch: reads see the batch's own writes,

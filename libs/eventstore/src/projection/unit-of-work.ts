@@ -1,4 +1,4 @@
-import type { ReadDocument, ReadStore, Write } from '../../../readstore/src/index.js';
+import type { ReadDocument, ReadStore, Write } from '#warden/readstore';
 import type { ProjectionContext } from './projection.js';
 
 const DELETED = Symbol('deleted');

@@ -5,8 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { anEvent } from '../../../../test/support/events.js';
 import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
 import { waitFor } from '../../../../test/support/wait-for.js';
-import type { RecordedEvent } from '../../../kernel/src/index.js';
-import { streamName } from '../../../kernel/src/index.js';
+import type { RecordedEvent } from '#warden/kernel';
+import { streamName } from '#warden/kernel';
 import { openSqlite } from './sqlite-database.js';
 
 describe('SqliteEventStore typed reads', () => {

@@ -1,4 +1,4 @@
-import type { EventMetadata, JsonObject, NewEvent, RecordedEvent } from '../../../kernel/src/index.js';
+import type { EventMetadata, JsonObject, NewEvent, RecordedEvent } from '#warden/kernel';
 import {
   type AppendResult,
   type EventStore,

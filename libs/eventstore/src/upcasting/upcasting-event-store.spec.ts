@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { anEvent } from '../../../../test/support/events.js';
 import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
 import { waitFor } from '../../../../test/support/wait-for.js';
-import { type RecordedEvent, UpcasterRegistry } from '../../../kernel/src/index.js';
+import { type RecordedEvent, UpcasterRegistry } from '#warden/kernel';
 import type { GroupSubscribeOptions } from '../event-store.port.js';
 import { UpcastingEventStore } from './upcasting-event-store.js';
 

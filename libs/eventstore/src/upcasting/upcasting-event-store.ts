@@ -1,4 +1,4 @@
-import type { NewEvent, RecordedEvent, UpcasterRegistry } from '../../../kernel/src/index.js';
+import type { NewEvent, RecordedEvent, UpcasterRegistry } from '#warden/kernel';
 import type {
   AppendResult,
   EventStore,

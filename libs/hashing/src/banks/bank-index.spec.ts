@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { anEvent } from '../../../../test/support/events.js';
 import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
-import type { EventStore, SubscribeOptions, Subscription } from '../../../eventstore/src/index.js';
+import type { EventStore, SubscribeOptions, Subscription } from '#warden/eventstore';
 import { BankIndex } from './bank-index.js';
 
 const MD5 = 'd41d8cd98f00b204e9800998ecf8427e';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { type EventStore, WrongExpectedRevisionError } from '../../../eventstore/src/index.js';
-import { type CommandContext, deterministicId, DomainError, streamName } from '../../../kernel/src/index.js';
+import { type EventStore, WrongExpectedRevisionError } from '#warden/eventstore';
+import { type CommandContext, deterministicId, DomainError, streamName } from '#warden/kernel';
 import {
   AggregateStore,
   EVENT_STORE,
@@ -10,8 +10,8 @@ import {
   OutboundError,
   WARDEN_CONFIG,
   type WardenConfig,
-} from '../../../platform/src/index.js';
-import type { MediaHasher, MediaResult } from '../../../rules/src/index.js';
+} from '#warden/platform';
+import type { MediaHasher, MediaResult } from '#warden/rules';
 import { hashImage } from '../image-hashes.js';
 import type { MediaHashed } from './media.events.js';
 

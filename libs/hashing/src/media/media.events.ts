@@ -1,5 +1,5 @@
-import type { DomainEvent } from '../../../kernel/src/index.js';
-import type { MediaResult } from '../../../rules/src/index.js';
+import type { DomainEvent } from '#warden/kernel';
+import type { MediaResult } from '#warden/rules';
 
 /** One media URL of one item version, fetched and hashed once (or why it could not be). */
 export type MediaHashed = DomainEvent<

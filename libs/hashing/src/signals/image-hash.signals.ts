@@ -1,4 +1,4 @@
-import type { CatalogSnapshot, CatalogSnapshots, MediaResult, Signal, SignalContext } from '../../../rules/src/index.js';
+import type { CatalogSnapshot, CatalogSnapshots, MediaResult, Signal, SignalContext } from '#warden/rules';
 import type { BankIndex } from '../banks/bank-index.js';
 
 type BankInfo = CatalogSnapshot['hashBanks'][number];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DomainError, foldEvents } from '../../../kernel/src/index.js';
+import { DomainError, foldEvents } from '#warden/kernel';
 import { apiKeyDecider, type ApiKeyCommand } from './api-key.decider.js';
 import type { ApiKeyEvent } from './identity.events.js';
 import { organizationDecider } from './organization.decider.js';

@@ -1,4 +1,4 @@
-import { conflict, type Decider, invalidField, notFound } from '../../../kernel/src/index.js';
+import { conflict, type Decider, invalidField, notFound } from '#warden/kernel';
 import type { ApiKeyEvent } from './identity.events.js';
 
 export type ApiKeyCommand =

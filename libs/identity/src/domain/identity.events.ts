@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../../../kernel/src/index.js';
+import type { DomainEvent } from '#warden/kernel';
 
 export type OrganizationCreated = DomainEvent<'OrganizationCreated', { orgId: string; name: string }>;
 export type OrganizationRenamed = DomainEvent<'OrganizationRenamed', { orgId: string; name: string }>;

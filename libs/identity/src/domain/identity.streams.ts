@@ -1,4 +1,4 @@
-import { streamName } from '../../../kernel/src/index.js';
+import { streamName } from '#warden/kernel';
 
 export const organizationStream = (orgId: string) => streamName('organization', orgId);
 export const apiKeyStream = (orgId: string, keyId: string) => streamName('api_key', orgId, keyId);

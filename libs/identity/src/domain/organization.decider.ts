@@ -1,4 +1,4 @@
-import { conflict, type Decider, invalidField } from '../../../kernel/src/index.js';
+import { conflict, type Decider, invalidField } from '#warden/kernel';
 import type { OrganizationEvent } from './identity.events.js';
 
 export type OrganizationCommand =

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { anEvent } from '../../../../test/support/events.js';
 import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
-import { ProjectionRunner, rebuildReadModels } from '../../../eventstore/src/index.js';
+import { ProjectionRunner, rebuildReadModels } from '#warden/eventstore';
 import { apiKeyStream, organizationStream } from '../domain/identity.streams.js';
 import { identityProjection } from './identity.projection.js';
 import { API_KEYS, API_KEYS_BY_HASH, ORGANIZATIONS } from './identity.read-model.js';

@@ -1,5 +1,5 @@
-import type { Projection, ProjectionContext } from '../../../eventstore/src/index.js';
-import type { RecordedEvent } from '../../../kernel/src/index.js';
+import type { Projection, ProjectionContext } from '#warden/eventstore';
+import type { RecordedEvent } from '#warden/kernel';
 import { IDENTITY_EVENT_TYPES, type ApiKeyEvent, type OrganizationEvent } from '../domain/identity.events.js';
 import {
   API_KEYS,

@@ -1,4 +1,4 @@
-import type { ItemTypeDefinition } from '../../../catalog/src/index.js';
+import type { ItemTypeDefinition } from '#warden/catalog';
 import type { ItemIdentifier } from './item.events.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../../../kernel/src/index.js';
+import type { DomainEvent } from '#warden/kernel';
 
 export interface ItemIdentifier {
   id: string;

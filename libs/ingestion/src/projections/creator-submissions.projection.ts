@@ -1,4 +1,4 @@
-import type { Projection } from '../../../eventstore/src/index.js';
+import type { Projection } from '#warden/eventstore';
 import type { ItemSubmitted } from '../domain/item.events.js';
 
 export const CREATOR_SUBMISSIONS = 'ingestion_creator_submissions';

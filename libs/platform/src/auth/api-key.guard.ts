@@ -1,7 +1,7 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
-import { forbidden, unauthorized } from '../../../kernel/src/index.js';
+import { forbidden, unauthorized } from '#warden/kernel';
 import { API_KEY_AUTHENTICATOR, type ApiKeyAuthenticator, IS_PUBLIC, type Principal } from './principal.js';
 
 /** Every route needs an X-API-KEY unless marked @Public(). */

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { DomainError } from '../../../kernel/src/index.js';
+import { DomainError } from '#warden/kernel';
 
 export class ErrorItemDto {
   @ApiProperty({ description: 'HTTP status', example: 400 })

@@ -1,7 +1,7 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, Inject, Logger, NotFoundException } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { WARDEN_CONFIG, type WardenConfig } from '../config/warden-config.js';
-import { methodNotAllowed, notFound } from '../../../kernel/src/index.js';
+import { methodNotAllowed, notFound } from '#warden/kernel';
 import { RouteTable } from './route-table.js';
 import { sendError } from './send-error.js';
 

@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import { afterAll, describe } from 'vitest';
-import { connectMongo } from '../../../readstore/src/index.js';
+import { connectMongo } from '#warden/readstore';
 import { loadConfig } from '../config/warden-config.js';
 import { MongoRateLimitStore } from './mongo-rate-limit-store.js';
 import { rateLimitStoreContract } from './rate-limit-store.contract.js';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Connection } from 'mongoose';
 import type { Logger } from 'pino';
-import { rateLimited } from '../../../kernel/src/index.js';
+import { rateLimited } from '#warden/kernel';
 import type { WardenConfig } from '../config/warden-config.js';
 import { errorBody } from './error-body.js';
 import { MongoRateLimitStore } from './mongo-rate-limit-store.js';

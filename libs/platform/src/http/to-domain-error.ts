@@ -9,7 +9,7 @@ import {
   forbidden,
   unsupportedMediaType,
   methodNotAllowed,
-} from '../../../kernel/src/index.js';
+} from '#warden/kernel';
 
 interface FastifyLikeError {
   code?: string;

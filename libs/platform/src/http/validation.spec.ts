@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import type { ArgumentMetadata } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '../../../kernel/src/index.js';
+import { DomainError } from '#warden/kernel';
 import { createValidationPipe, validationErrorDetails } from './validation.js';
 import {
   AsReceived,

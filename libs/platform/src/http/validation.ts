@@ -1,5 +1,5 @@
 import { type ArgumentMetadata, ValidationPipe, type ValidationError } from '@nestjs/common';
-import { type ErrorDetail, invalidInput } from '../../../kernel/src/index.js';
+import { type ErrorDetail, invalidInput } from '#warden/kernel';
 import { DEFAULT_ERROR_TITLE, elementErrorTitleOf, errorTitleOf } from './validation-rules.decorator.js';
 
 /**

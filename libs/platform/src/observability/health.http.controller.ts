@@ -1,6 +1,6 @@
 import { Controller, Get, Header, Inject } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { unavailable } from '../../../kernel/src/index.js';
+import { unavailable } from '#warden/kernel';
 import { Public } from '../auth/principal.js';
 import { ApiErrors } from '../openapi/api-errors.decorator.js';
 import { STORAGE } from '../storage/storage.tokens.js';

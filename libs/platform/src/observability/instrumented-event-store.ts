@@ -1,10 +1,10 @@
-import type { NewEvent } from '../../../kernel/src/index.js';
+import type { NewEvent } from '#warden/kernel';
 import {
   type AppendResult,
   type EventStore,
   type ExpectedRevision,
   WrongExpectedRevisionError,
-} from '../../../eventstore/src/index.js';
+} from '#warden/eventstore';
 import type { Metrics } from './metrics.js';
 
 /** Records append latency, volume and conflicts; everything else passes through. */

@@ -7,8 +7,8 @@ import {
   type Handled,
   type HandleOptions,
   stampEvents,
-} from '../../../eventstore/src/index.js';
-import { type Clock, type CommandContext, type Decider, deciderEvents, type DomainEvent, type IdGenerator, type NewEvent } from '../../../kernel/src/index.js';
+} from '#warden/eventstore';
+import { type Clock, type CommandContext, type Decider, deciderEvents, type DomainEvent, type IdGenerator, type NewEvent } from '#warden/kernel';
 import { CLOCK, ID_GENERATOR } from '../tokens.js';
 import { EVENT_STORE } from './storage.tokens.js';
 

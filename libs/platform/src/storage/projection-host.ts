@@ -6,8 +6,8 @@ import {
   processHolderId,
   type Projection,
   ProjectionRunner,
-} from '../../../eventstore/src/index.js';
-import type { Clock } from '../../../kernel/src/index.js';
+} from '#warden/eventstore';
+import type { Clock } from '#warden/kernel';
 import { WARDEN_CONFIG, type WardenConfig } from '../config/warden-config.js';
 import { Metrics } from '../observability/metrics.js';
 import { CLOCK } from '../tokens.js';

@@ -1,3 +1,3 @@
 export const STORAGE = Symbol('Storage');
-export { EVENT_STORE, SUBJECT_KEY_STORE } from '../../../eventstore/src/index.js';
-export { READ_STORE } from '../../../readstore/src/index.js';
+export { EVENT_STORE, SUBJECT_KEY_STORE } from '#warden/eventstore';
+export { READ_STORE } from '#warden/readstore';

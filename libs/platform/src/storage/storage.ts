@@ -15,9 +15,9 @@ import {
   SqliteSubjectKeyStore,
   type SubjectKeyStore,
   UpcastingEventStore,
-} from '../../../eventstore/src/index.js';
-import { UpcasterRegistry } from '../../../kernel/src/index.js';
-import { connectMongo, createMongoReadStore, type ReadStore, SqliteReadStore } from '../../../readstore/src/index.js';
+} from '#warden/eventstore';
+import { UpcasterRegistry } from '#warden/kernel';
+import { connectMongo, createMongoReadStore, type ReadStore, SqliteReadStore } from '#warden/readstore';
 import type { WardenConfig } from '../config/warden-config.js';
 import { type Keyring, loadKeyring } from '../secrets/keyring.js';
 

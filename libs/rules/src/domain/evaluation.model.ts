@@ -4,7 +4,7 @@ import type {
   LeafCondition,
   SignalType,
   TextBankDefinition,
-} from '../../../catalog/src/index.js';
+} from '#warden/catalog';
 
 /** Three-valued logic of org-config.md "The condition model". */
 export type Outcome = 'passed' | 'failed' | 'unknown';

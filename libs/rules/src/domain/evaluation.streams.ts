@@ -1,4 +1,4 @@
-import { streamName } from '../../../kernel/src/index.js';
+import { streamName } from '#warden/kernel';
 
 /** One stream per evaluated item version: its existence means "evaluated" (re-runs skip it). */
 export const evaluationStream = (orgId: string, typeId: string, itemId: string, version: number, environment: string) =>

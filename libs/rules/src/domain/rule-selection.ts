@@ -2,8 +2,8 @@ import type {
   ActionDefinition,
   PolicyDefinition,
   RuleDefinition,
-} from '../../../catalog/src/index.js';
-import { BUILTIN_ACTION_IDS } from '../../../catalog/src/index.js';
+} from '#warden/catalog';
+import { BUILTIN_ACTION_IDS } from '#warden/catalog';
 import type { Environment, PublishedAction, RuleResult } from './evaluation.events.js';
 
 /** Rules that run on live submissions of this type: LIVE and BACKGROUND, not expired. */

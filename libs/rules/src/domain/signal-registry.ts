@@ -1,4 +1,4 @@
-import type { SignalType } from '../../../catalog/src/index.js';
+import type { SignalType } from '#warden/catalog';
 import type { Signal } from './evaluation.model.js';
 
 /**

@@ -7,7 +7,7 @@ import {
   type PolicyDefinition,
   type RuleDefinition,
   type TextBankDefinition,
-} from '../../../catalog/src/index.js';
+} from '#warden/catalog';
 
 export interface CatalogSnapshot {
   readonly itemTypes: ReadonlyMap<string, ItemTypeDefinition>;

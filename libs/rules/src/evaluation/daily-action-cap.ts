@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type EventStore, WrongExpectedRevisionError } from '../../../eventstore/src/index.js';
-import { type Clock, type CommandContext, deterministicId } from '../../../kernel/src/index.js';
-import { AggregateStore, CLOCK, EVENT_STORE } from '../../../platform/src/index.js';
+import { type EventStore, WrongExpectedRevisionError } from '#warden/eventstore';
+import { type Clock, type CommandContext, deterministicId } from '#warden/kernel';
+import { AggregateStore, CLOCK, EVENT_STORE } from '#warden/platform';
 import type { RuleDailyActionCounted } from '../domain/evaluation.events.js';
 import { dailyActionsStream } from '../domain/evaluation.streams.js';
 import { utcDay } from '../domain/rule-selection.js';

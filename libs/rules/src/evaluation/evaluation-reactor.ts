@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
-import type { Projection } from '../../../eventstore/src/index.js';
-import type { RecordedEvent } from '../../../kernel/src/index.js';
+import type { Projection } from '#warden/eventstore';
+import type { RecordedEvent } from '#warden/kernel';
 import type { ItemEvaluator, PreparedEvaluation } from './item-evaluator.js';
 
 /** Items evaluated at once; their appends share group commits. */

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
-import type { ItemTypeDefinition, RuleDefinition } from '../../../catalog/src/index.js';
-import { type EventStore, WrongExpectedRevisionError } from '../../../eventstore/src/index.js';
+import type { ItemTypeDefinition, RuleDefinition } from '#warden/catalog';
+import { type EventStore, WrongExpectedRevisionError } from '#warden/eventstore';
 import {
   CREATOR_SUBMISSIONS,
   countWithin,
@@ -8,11 +8,11 @@ import {
   type CreatorSubmissionsDoc,
   type ItemIdentifier,
   type ItemSubmitted,
-} from '../../../ingestion/src/index.js';
-import { type Clock, type CommandContext, deterministicId, type NewEvent, type RecordedEvent } from '../../../kernel/src/index.js';
-import type { ReadStore } from '../../../readstore/src/index.js';
-import { AggregateStore, CLOCK, EVENT_STORE, ProjectionHost, READ_STORE } from '../../../platform/src/index.js';
-import { GUARDED_HTTP_CLIENT, type GuardedHttpClient } from '../../../platform/src/index.js';
+} from '#warden/ingestion';
+import { type Clock, type CommandContext, deterministicId, type NewEvent, type RecordedEvent } from '#warden/kernel';
+import type { ReadStore } from '#warden/readstore';
+import { AggregateStore, CLOCK, EVENT_STORE, ProjectionHost, READ_STORE } from '#warden/platform';
+import { GUARDED_HTTP_CLIENT, type GuardedHttpClient } from '#warden/platform';
 import { evaluateConditionSet } from '../domain/condition-evaluator.js';
 import {
   type ActionCallbackRequested,

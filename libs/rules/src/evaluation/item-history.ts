@@ -1,7 +1,7 @@
-import type { RuleDefinition } from '../../../catalog/src/index.js';
-import type { EventStore } from '../../../eventstore/src/index.js';
-import type { ItemSubmitted } from '../../../ingestion/src/index.js';
-import type { RecordedEvent } from '../../../kernel/src/index.js';
+import type { RuleDefinition } from '#warden/catalog';
+import type { EventStore } from '#warden/eventstore';
+import type { ItemSubmitted } from '#warden/ingestion';
+import type { RecordedEvent } from '#warden/kernel';
 import type { ItemToEvaluate } from './item-evaluator.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { CommandContext } from '../../../kernel/src/index.js';
+import type { CommandContext } from '#warden/kernel';
 import type { MediaResult } from '../domain/evaluation.model.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { Projection } from '../../../eventstore/src/index.js';
-import { parseStreamName } from '../../../kernel/src/index.js';
+import type { Projection } from '#warden/eventstore';
+import { parseStreamName } from '#warden/kernel';
 
 export const ITEM_EVALUATIONS = 'rules_item_evaluations';
 

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CatalogReader } from '../../../../catalog/src/index.js';
-import { type Clock, DomainError, notFound } from '../../../../kernel/src/index.js';
-import type { Filter, ReadStore } from '../../../../readstore/src/index.js';
-import { AggregateStore, CLOCK, ProjectionHost, READ_STORE } from '../../../../platform/src/index.js';
+import { CatalogReader } from '#warden/catalog';
+import { type Clock, DomainError, notFound } from '#warden/kernel';
+import type { Filter, ReadStore } from '#warden/readstore';
+import { AggregateStore, CLOCK, ProjectionHost, READ_STORE } from '#warden/platform';
 import { callbackDeliveryDecider } from '../../domain/callback-delivery.decider.js';
 import type { CallbackDestination } from '../../domain/callback-delivery.events.js';
 import { deliveryStream } from '../../domain/callbacks.streams.js';

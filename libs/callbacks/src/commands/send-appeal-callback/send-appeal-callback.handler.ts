@@ -1,6 +1,6 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CatalogReader } from '../../../../catalog/src/index.js';
-import { conflict, invalidField } from '../../../../kernel/src/index.js';
+import { CatalogReader } from '#warden/catalog';
+import { conflict, invalidField } from '#warden/kernel';
 import { buildAppealCallbackBody } from '../../domain/appeal-callback-body.js';
 import type { JsonBody } from '../../domain/callback-body.model.js';
 import { appealDeliveryId } from '../../domain/callbacks.streams.js';

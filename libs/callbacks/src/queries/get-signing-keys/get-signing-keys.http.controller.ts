@@ -1,7 +1,7 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiCustomerRoute, CurrentPrincipal, type Principal } from '../../../../platform/src/index.js';
+import { ApiCustomerRoute, CurrentPrincipal, type Principal } from '#warden/platform';
 import { GetSigningKeysQuery } from './get-signing-keys.query.js';
 import { SigningKeysResponseDto } from './get-signing-keys.response.dto.js';
 

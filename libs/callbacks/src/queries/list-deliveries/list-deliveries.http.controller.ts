@@ -1,7 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiCustomerRoute, CurrentPrincipal, type Principal } from '../../../../platform/src/index.js';
+import { ApiCustomerRoute, CurrentPrincipal, type Principal } from '#warden/platform';
 import { ListDeliveriesQuery } from './list-deliveries.query.js';
 import { ListDeliveriesRequestDto } from './list-deliveries.request.dto.js';
 import { ListDeliveriesResponseDto } from './list-deliveries.response.dto.js';

@@ -1,5 +1,5 @@
 import { Command } from '@nestjs/cqrs';
-import type { CommandContext } from '../../../../kernel/src/index.js';
+import type { CommandContext } from '#warden/kernel';
 import type { OrgConfig } from '../../domain/catalog.model.js';
 import type { EntityKind, SettingsSection } from '../../domain/catalog.events.js';
 

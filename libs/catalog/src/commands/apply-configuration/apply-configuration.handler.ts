@@ -4,10 +4,10 @@ import {
   type EventStore,
   type ExpectedRevision,
   WrongExpectedRevisionError,
-} from '../../../../eventstore/src/index.js';
-import { ConfigureOrganizationCommand } from '../../../../identity/src/index.js';
-import { type CommandContext, concurrentUpdateConflict, deciderEvents } from '../../../../kernel/src/index.js';
-import { AggregateStore, EVENT_STORE, KEYRING, type Keyring } from '../../../../platform/src/index.js';
+} from '#warden/eventstore';
+import { ConfigureOrganizationCommand } from '#warden/identity';
+import { type CommandContext, concurrentUpdateConflict, deciderEvents } from '#warden/kernel';
+import { AggregateStore, EVENT_STORE, KEYRING, type Keyring } from '#warden/platform';
 import { HASH_CHUNK, type HashBankEvent } from '../../domain/catalog.events.js';
 import { hashBankStream, orgConfigStream } from '../../domain/catalog.streams.js';
 import { chunk, desiredCatalog, diffHashes } from '../../domain/desired-catalog.js';

@@ -1,4 +1,4 @@
-import type { HashType } from '../../../../catalog/src/index.js';
+import type { HashType } from '#warden/catalog';
 
 const LENGTH: Record<HashType, number> = { PDQ: 64, SHA256: 64, MD5: 32 };
 

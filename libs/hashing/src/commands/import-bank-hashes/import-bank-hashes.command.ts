@@ -1,5 +1,5 @@
 import { Command } from '@nestjs/cqrs';
-import type { CommandContext } from '../../../../kernel/src/index.js';
+import type { CommandContext } from '#warden/kernel';
 
 export interface ImportReport {
   readonly bankId: string;

@@ -1,9 +1,9 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CatalogReader } from '../../../../catalog/src/index.js';
-import type { EventStore } from '../../../../eventstore/src/index.js';
-import { invalidInput, notFound, streamName } from '../../../../kernel/src/index.js';
-import { AggregateStore, EVENT_STORE } from '../../../../platform/src/index.js';
+import { CatalogReader } from '#warden/catalog';
+import type { EventStore } from '#warden/eventstore';
+import { invalidInput, notFound, streamName } from '#warden/kernel';
+import { AggregateStore, EVENT_STORE } from '#warden/platform';
 import { parseHashLines } from './hash-lines.js';
 import { ImportBankHashesCommand, type ImportReport } from './import-bank-hashes.command.js';
 

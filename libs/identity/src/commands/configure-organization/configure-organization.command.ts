@@ -1,5 +1,5 @@
 import { Command } from '@nestjs/cqrs';
-import type { CommandContext } from '../../../../kernel/src/index.js';
+import type { CommandContext } from '#warden/kernel';
 
 /** Brings an organization to the given name, creating it when missing (config as code). */
 export class ConfigureOrganizationCommand extends Command<{ created: boolean; renamed: boolean }> {

@@ -1,5 +1,5 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { AggregateStore } from '../../../../platform/src/index.js';
+import { AggregateStore } from '#warden/platform';
 import { organizationStream } from '../../domain/identity.streams.js';
 import { organizationDecider } from '../../domain/organization.decider.js';
 import { CreateOrganizationCommand } from './create-organization.command.js';

@@ -1,5 +1,5 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { AggregateStore } from '../../../../platform/src/index.js';
+import { AggregateStore } from '#warden/platform';
 import { apiKeyDecider } from '../../domain/api-key.decider.js';
 import { apiKeyStream } from '../../domain/identity.streams.js';
 import { RevokeApiKeyCommand } from './revoke-api-key.command.js';

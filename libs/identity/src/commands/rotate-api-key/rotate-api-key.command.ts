@@ -1,5 +1,5 @@
 import { Command } from '@nestjs/cqrs';
-import type { CommandContext } from '../../../../kernel/src/index.js';
+import type { CommandContext } from '#warden/kernel';
 import type { CreatedApiKey } from '../create-api-key/create-api-key.command.js';
 
 /** Spec 5.3: rotation creates a new key and deactivates the old one. */

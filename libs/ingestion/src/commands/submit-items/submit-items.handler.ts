@@ -1,8 +1,8 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CatalogReader, validateItem, type ItemTypeDefinition } from '../../../../catalog/src/index.js';
-import { type ErrorDetail, invalidInput } from '../../../../kernel/src/index.js';
-import { AggregateStore, ProjectionHost, WARDEN_CONFIG, type WardenConfig } from '../../../../platform/src/index.js';
+import { CatalogReader, validateItem, type ItemTypeDefinition } from '#warden/catalog';
+import { type ErrorDetail, invalidInput } from '#warden/kernel';
+import { AggregateStore, ProjectionHost, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
 import { resolveCreator, subjectOf } from '../../domain/creator.js';
 import type { ItemSubmitted } from '../../domain/item.events.js';
 import { itemStream } from '../../domain/item.streams.js';

@@ -9,7 +9,7 @@ import {
   IsStringValue,
   NestedDtoArray,
   WhenPresent,
-} from '../../../../platform/src/index.js';
+} from '#warden/platform';
 
 const TYPE_SCHEMA_VARIANTS = ['original', 'partial'] as const;
 

@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
-import type { RuleDefinition } from '../../../../catalog/src/index.js';
-import type { CommandContext } from '../../../../kernel/src/index.js';
+import type { RuleDefinition } from '#warden/catalog';
+import type { CommandContext } from '#warden/kernel';
 import type { RunReport } from '../../evaluation/item-history.js';
 
 /** Runs a candidate rule over the stored items and only reports: nothing is recorded or published. */

@@ -1,5 +1,5 @@
 import { Command } from '@nestjs/cqrs';
-import type { CommandContext } from '../../../../kernel/src/index.js';
+import type { CommandContext } from '#warden/kernel';
 import type { RunReport } from '../../evaluation/item-history.js';
 
 /** Runs one configured rule over the stored items, publishing its actions (environment RETROACTION). */

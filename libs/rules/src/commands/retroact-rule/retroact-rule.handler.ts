@@ -1,8 +1,8 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { EventStore } from '../../../../eventstore/src/index.js';
-import { notFound } from '../../../../kernel/src/index.js';
-import { EVENT_STORE } from '../../../../platform/src/index.js';
+import type { EventStore } from '#warden/eventstore';
+import { notFound } from '#warden/kernel';
+import { EVENT_STORE } from '#warden/platform';
 import { CatalogSnapshots } from '../../evaluation/catalog-snapshots.js';
 import { type RunReport, runOverHistory } from '../../evaluation/item-history.js';
 import { ItemEvaluator } from '../../evaluation/item-evaluator.js';

@@ -2,11 +2,11 @@ import { Body, Controller, Inject, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiAcceptedResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { BUILTIN_ACTION_IDS } from '../../../../catalog/src/index.js';
-import type { EventStore } from '../../../../eventstore/src/index.js';
-import { itemStream, SubmitItemsCommand } from '../../../../ingestion/src/index.js';
-import { DomainError } from '../../../../kernel/src/index.js';
-import { ApiCustomerRoute, CurrentPrincipal, EVENT_STORE, type Principal } from '../../../../platform/src/index.js';
+import { BUILTIN_ACTION_IDS } from '#warden/catalog';
+import type { EventStore } from '#warden/eventstore';
+import { itemStream, SubmitItemsCommand } from '#warden/ingestion';
+import { DomainError } from '#warden/kernel';
+import { ApiCustomerRoute, CurrentPrincipal, EVENT_STORE, type Principal } from '#warden/platform';
 import { CatalogSnapshots } from '../../evaluation/catalog-snapshots.js';
 import { ItemEvaluator } from '../../evaluation/item-evaluator.js';
 import {

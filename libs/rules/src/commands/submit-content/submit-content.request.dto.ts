@@ -5,7 +5,7 @@ import {
   IsJsonObject,
   IsNonEmptyString,
   WhenPresent,
-} from '../../../../platform/src/index.js';
+} from '#warden/platform';
 
 /** The legacy single item. Its `content` is checked against the item type by the items validator. */
 export class SubmitContentRequestDto {

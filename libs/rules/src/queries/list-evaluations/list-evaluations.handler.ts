@@ -1,8 +1,8 @@
 import { Inject } from '@nestjs/common';
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import type { ReadStore } from '../../../../readstore/src/index.js';
-import type { EventStore } from '../../../../eventstore/src/index.js';
-import { EVENT_STORE, READ_STORE } from '../../../../platform/src/index.js';
+import type { ReadStore } from '#warden/readstore';
+import type { EventStore } from '#warden/eventstore';
+import { EVENT_STORE, READ_STORE } from '#warden/platform';
 import { decodeEvaluation, type ItemEvaluated } from '../../domain/evaluation.events.js';
 import { ITEM_EVALUATIONS, type ItemEvaluationDoc } from '../../projections/item-evaluations.projection.js';
 import { type EvaluationView, ListEvaluationsQuery } from './list-evaluations.query.js';
