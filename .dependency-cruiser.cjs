@@ -3,7 +3,11 @@
  * @type {import('dependency-cruiser').IConfiguration}
  */
 const INFRA = '(kernel|platform|eventstore|readstore)';
+const DOMAIN = '^(libs/[^/]+/src/domain/|test/fixtures/impure-domain/domain/)';
 const FRAMEWORKS = '(^|/)node_modules/(@nestjs|fastify|@fastify|mongoose|mongodb|better-sqlite3|@kurrent|undici|pino|prom-client)/';
+
+/** What a domain/ folder may not reach: frameworks, databases, the network, infrastructure libraries. */
+const IMPURE = [FRAMEWORKS, '^node:(http|https|net|dns|tls)$', '^(http|https|net|dns|tls)$', '^libs/(platform|eventstore|readstore|storage)/'];
 
 module.exports = {
   forbidden: [
@@ -11,11 +15,16 @@ module.exports = {
       name: 'domain-is-pure',
       comment: 'domain/ imports nothing from Nest, databases or the network, and no infrastructure library',
       severity: 'error',
-      from: { path: '^libs/[^/]+/src/domain/', pathNot: '\\.spec\\.ts$' },
-      to: {
-        pathNot: '^libs/kernel/',
-        path: [FRAMEWORKS, '^node:(http|https|net|dns|tls)$', '^(http|https|net|dns|tls)$', '^libs/(platform|eventstore|readstore)/'],
-      },
+      from: { path: DOMAIN, pathNot: '\\.spec\\.ts$' },
+      to: { pathNot: '^libs/kernel/', path: IMPURE },
+    },
+    {
+      name: 'domain-is-pure-transitively',
+      comment:
+        "nor through anything it imports, even only for types: a name taken from another module's index.ts drags that module's Nest, database and network code into the domain (use its contracts.ts)",
+      severity: 'error',
+      from: { path: DOMAIN, pathNot: '\\.spec\\.ts$' },
+      to: { path: IMPURE, reachable: true },
     },
     {
       name: 'kernel-is-framework-free',
@@ -28,13 +37,13 @@ module.exports = {
       comment: "a library uses another library only through that library's src/index.ts",
       severity: 'error',
       from: { path: '^libs/([^/]+)/' },
-      to: { path: '^libs/([^/]+)/src/(?!index\\.ts$)', pathNot: '^libs/$1/' },
+      to: { path: '^libs/([^/]+)/src/(?!(index|contracts)\\.ts$)', pathNot: '^libs/$1/' },
     },
     {
       name: 'apps-use-module-indexes',
       severity: 'error',
       from: { path: '^apps/' },
-      to: { path: '^libs/[^/]+/src/(?!index\\.ts$)' },
+      to: { path: '^libs/[^/]+/src/(?!(index|contracts)\\.ts$)' },
     },
     {
       name: 'infrastructure-knows-no-domain-module',

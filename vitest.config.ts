@@ -4,7 +4,10 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   resolve: {
     // Libraries import each other as `#warden/<lib>` (package.json "imports"); tests run the sources.
-    alias: [{ find: /^#warden\/([a-z-]+)$/, replacement: fileURLToPath(new URL('./libs/$1/src/index.ts', import.meta.url)) }],
+    alias: [
+      { find: /^#warden\/([a-z-]+)$/, replacement: fileURLToPath(new URL('./libs/$1/src/index.ts', import.meta.url)) },
+      { find: /^#warden\/([a-z-]+)\/contracts$/, replacement: fileURLToPath(new URL('./libs/$1/src/contracts.ts', import.meta.url)) },
+    ],
   },
   test: {
     // End-to-end tests start real server and CLI processes; on a loaded 2-core machine a CLI

@@ -1,11 +1,7 @@
+export * from './contracts.js';
 export { CatalogModule } from './catalog.module.js';
 export { ApplyConfigurationCommand, type ApplyReport } from './commands/apply-configuration/apply-configuration.command.js';
 export { ListPoliciesQuery, type PolicyView } from './queries/list-policies/list-policies.query.js';
 export { ListActionsQuery, type ActionView } from './queries/list-actions/list-actions.query.js';
 export { ListItemTypesQuery, type ItemTypeView } from './queries/list-item-types/list-item-types.query.js';
 export { CatalogReader } from './queries/catalog-reader.js';
-export { parseOrgConfig, type ConfigProblem, type ParseOptions, type ParseResult } from './domain/org-config.parser.js';
-export { validateItem, type ItemProblem, type SubmittedItem } from './domain/item-validation.js';
-export type * from './domain/catalog.model.js';
-export { BUILTIN_ACTION_IDS, CHILD_SAFETY_QUEUE_ID } from './domain/catalog.model.js';
-export { parseCandidateRule, type StoredCatalog } from './domain/candidate-rule.js';

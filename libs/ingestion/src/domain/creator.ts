@@ -1,4 +1,4 @@
-import type { ItemTypeDefinition } from '#warden/catalog';
+import type { ItemTypeDefinition } from '#warden/catalog/contracts';
 import type { ItemIdentifier } from './item.events.js';
 
 /**

@@ -8,7 +8,7 @@ import type {
   ItemTypeDefinition,
   LeafCondition,
   SignalType,
-} from '#warden/catalog';
+} from '#warden/catalog/contracts';
 import { conditionCost, evaluateConditionSet, type EvaluatorDeps } from './condition-evaluator.js';
 import type { EvaluatedItem, Outcome, Signal, SignalContext } from './evaluation.model.js';
 import { SignalMemo } from './signal-memo.js';

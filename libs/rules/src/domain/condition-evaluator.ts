@@ -2,7 +2,7 @@
  * Three-valued evaluation of a condition set (org-config.md, "The condition model").
  * Pure: signals reach the network and read models only through the SignalContext.
  */
-import type { Comparator, ConditionSet, LeafCondition } from '#warden/catalog';
+import type { Comparator, ConditionSet, LeafCondition } from '#warden/catalog/contracts';
 import type { ConditionRecord, EvaluatedItem, Outcome, SetEvaluation, Signal, SignalContext } from './evaluation.model.js';
 import type { SignalMemo } from './signal-memo.js';
 

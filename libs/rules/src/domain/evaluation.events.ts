@@ -1,5 +1,5 @@
 import type { DomainEvent } from '#warden/kernel';
-import type { Penalty } from '#warden/catalog';
+import type { Penalty } from '#warden/catalog/contracts';
 import type { ConditionRecord, Outcome } from './evaluation.model.js';
 
 /** Where an evaluation ran: only LIVE (for LIVE rules), RETROACTION and MANUAL publish actions. */

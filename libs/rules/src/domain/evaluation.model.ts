@@ -4,7 +4,7 @@ import type {
   LeafCondition,
   SignalType,
   TextBankDefinition,
-} from '#warden/catalog';
+} from '#warden/catalog/contracts';
 
 /** Three-valued logic of org-config.md "The condition model". */
 export type Outcome = 'passed' | 'failed' | 'unknown';

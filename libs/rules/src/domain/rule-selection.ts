@@ -2,8 +2,8 @@ import type {
   ActionDefinition,
   PolicyDefinition,
   RuleDefinition,
-} from '#warden/catalog';
-import { BUILTIN_ACTION_IDS } from '#warden/catalog';
+} from '#warden/catalog/contracts';
+import { BUILTIN_ACTION_IDS } from '#warden/catalog/contracts';
 import type { Environment, PublishedAction, RuleResult } from './evaluation.events.js';
 
 /** Rules that run on live submissions of this type: LIVE and BACKGROUND, not expired. */

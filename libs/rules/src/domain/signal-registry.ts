@@ -1,4 +1,4 @@
-import type { SignalType } from '#warden/catalog';
+import type { SignalType } from '#warden/catalog/contracts';
 import type { Signal } from './evaluation.model.js';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ConditionSet, ItemTypeDefinition } from '#warden/catalog';
+import type { ConditionSet, ItemTypeDefinition } from '#warden/catalog/contracts';
 import { evaluateConditionSet } from '../condition-evaluator.js';
 import type { SignalContext } from '../evaluation.model.js';
 import { SignalMemo } from '../signal-memo.js';

@@ -1,5 +1,5 @@
 import { RE2JS } from 're2js';
-import type { SignalType } from '#warden/catalog';
+import type { SignalType } from '#warden/catalog/contracts';
 
 /** Text signals look at most at the first 1 MiB (in UTF-16 code units) of their input. */
 export const MAX_TEXT_LENGTH = 1024 * 1024;

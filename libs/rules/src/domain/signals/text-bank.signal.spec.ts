@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TextBankDefinition } from '#warden/catalog';
+import type { TextBankDefinition } from '#warden/catalog/contracts';
 import type { SignalContext } from '../evaluation.model.js';
 import { textBankSignal } from './text-bank.signal.js';
 

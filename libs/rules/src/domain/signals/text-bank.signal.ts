@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import { RE2JS } from 're2js';
-import type { TextBankDefinition } from '#warden/catalog';
+import type { TextBankDefinition } from '#warden/catalog/contracts';
 import type { Signal } from '../evaluation.model.js';
 import { CompileCache } from './compile-cache.js';
 import { compileTermMatcher, requireText, type TermMatcher } from './term-matcher.js';
