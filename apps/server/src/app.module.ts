@@ -1,7 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
-import { CatalogModule } from '#warden/catalog';
+import { CatalogHttpModule, CatalogModule } from '#warden/catalog';
 import { IdentityModule } from '#warden/identity';
 import { IngestionModule } from '#warden/ingestion';
 import { RulesModule } from '#warden/rules';
@@ -16,7 +16,10 @@ export interface AppOptions {
   readonly background: boolean;
 }
 
-/** The composition root: the one place that imports every module. */
+/**
+ * The composition root: the one place that imports every module. No domain module is global:
+ * each imports what it uses (the catalog, mostly), and the rules engine gets its extensions here.
+ */
 @Module({})
 export class AppModule {
   static forRoot(config: WardenConfig, storage: Storage, options: AppOptions): DynamicModule {
@@ -26,10 +29,10 @@ export class AppModule {
         PlatformModule.forRoot(config, storage, { runProjections: options.background }),
         CqrsModule.forRoot(),
         IdentityModule.register({ http: options.http }),
-        CatalogModule.register({ http: options.http }),
+        CatalogModule,
+        ...(options.http ? [CatalogHttpModule] : []),
         IngestionModule.register({ http: options.http }),
-        RulesModule.register({ http: options.http }),
-        HashingModule.register(),
+        RulesModule.register({ http: options.http, extensions: [HashingModule] }),
         CallbacksModule.register({ http: options.http, deliver: options.background }),
       ],
       providers: [{ provide: APP_GUARD, useClass: ApiKeyGuard }],

@@ -1,6 +1,6 @@
 import { type DynamicModule, Inject, Logger, Module, type OnModuleInit } from '@nestjs/common';
 import { PersonalDataPolicy } from '#warden/eventstore';
-import { CatalogReader } from '#warden/catalog';
+import { CatalogModule, CatalogReader } from '#warden/catalog';
 import type { ReadStore } from '#warden/readstore';
 import { ProjectionHost, READ_STORE } from '#warden/platform';
 import { RedeliverCallbackHandler } from './commands/redeliver-callback/redeliver-callback.handler.js';
@@ -46,6 +46,7 @@ export class CallbacksModule implements OnModuleInit {
   static register(options: CallbacksOptions): DynamicModule {
     return {
       module: CallbacksModule,
+      imports: [CatalogModule],
       controllers: options.http ? [GetSigningKeysHttpController, ListDeliveriesHttpController] : [],
       providers: [
         { provide: CALLBACKS_OPTIONS, useValue: options },

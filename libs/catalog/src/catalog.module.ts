@@ -1,4 +1,4 @@
-import { type DynamicModule, Inject, Module, type OnModuleInit } from '@nestjs/common';
+import { Inject, Module, type OnModuleInit } from '@nestjs/common';
 import { ProjectionHost } from '#warden/platform';
 import { ApplyConfigurationHandler } from './commands/apply-configuration/apply-configuration.handler.js';
 import { catalogProjection } from './projections/catalog.projection.js';
@@ -10,23 +10,25 @@ import { ListItemTypesHttpController } from './queries/list-item-types/list-item
 import { ListPoliciesHandler } from './queries/list-policies/list-policies.handler.js';
 import { ListPoliciesHttpController } from './queries/list-policies/list-policies.http.controller.js';
 
-/** The moderation catalog: configuration as code, and the read endpoints over it. */
-@Module({})
+/**
+ * The moderation catalog: configuration as code and its read model. Modules that read the catalog
+ * import this module (one instance, whoever imports it); the routes are CatalogHttpModule's.
+ */
+@Module({
+  providers: [ApplyConfigurationHandler, ListPoliciesHandler, ListActionsHandler, ListItemTypesHandler, CatalogReader],
+  exports: [CatalogReader],
+})
 export class CatalogModule implements OnModuleInit {
   constructor(@Inject(ProjectionHost) private readonly projections: ProjectionHost) {}
-
-  static register(options: { http: boolean }): DynamicModule {
-    return {
-      module: CatalogModule,
-      // Global: other modules read the catalog through its exported contract without importing the module.
-      global: true,
-      controllers: options.http ? [ListPoliciesHttpController, ListActionsHttpController, ListItemTypesHttpController] : [],
-      providers: [ApplyConfigurationHandler, ListPoliciesHandler, ListActionsHandler, ListItemTypesHandler, CatalogReader],
-      exports: [CatalogReader],
-    };
-  }
 
   onModuleInit(): void {
     this.projections.register(catalogProjection);
   }
 }
+
+/** The catalog's read endpoints of the customer API (api and all roles). */
+@Module({
+  imports: [CatalogModule],
+  controllers: [ListPoliciesHttpController, ListActionsHttpController, ListItemTypesHttpController],
+})
+export class CatalogHttpModule {}

@@ -1,36 +1,28 @@
-import { type DynamicModule, Inject, Module, type OnModuleInit } from '@nestjs/common';
-import { CatalogSnapshots, MEDIA_HASHER, SIGNAL_REGISTRY, type SignalRegistry } from '#warden/rules';
+import { Module } from '@nestjs/common';
+import { CatalogModule } from '#warden/catalog';
+import { MEDIA_HASHER, RULE_SIGNALS, type RuleSignals } from '#warden/rules';
 import { BankIndex } from './banks/bank-index.js';
 import { ImportBankHashesHandler } from './commands/import-bank-hashes/import-bank-hashes.handler.js';
 import { GuardedMediaHasher } from './media/guarded-media-hasher.js';
 import { imageHashDistanceSignal, imageHashMatchSignal } from './signals/image-hash.signals.js';
 
-/** Media fetch and hashing, hash banks, and the image-hash signals of the rules engine. */
-@Module({})
-export class HashingModule implements OnModuleInit {
-  constructor(
-    @Inject(SIGNAL_REGISTRY) private readonly registry: SignalRegistry,
-    private readonly index: BankIndex,
-    private readonly banks: CatalogSnapshots,
-  ) {}
-
-  static register(): DynamicModule {
-    return {
-      module: HashingModule,
-      // Global: the rules engine finds the media hasher by token without importing this module.
-      global: true,
-      providers: [
-        BankIndex,
-        GuardedMediaHasher,
-        { provide: MEDIA_HASHER, useExisting: GuardedMediaHasher },
-        ImportBankHashesHandler,
-      ],
-      exports: [MEDIA_HASHER],
-    };
-  }
-
-  onModuleInit(): void {
-    this.registry.register(imageHashMatchSignal(this.index, this.banks));
-    this.registry.register(imageHashDistanceSignal(this.index, this.banks));
-  }
-}
+/**
+ * Media fetch and hashing, hash banks, and the image-hash signals: an extension of the rules
+ * engine (RULE_SIGNALS, MEDIA_HASHER), composed with it in the application module.
+ */
+@Module({
+  imports: [CatalogModule],
+  providers: [
+    BankIndex,
+    GuardedMediaHasher,
+    { provide: MEDIA_HASHER, useExisting: GuardedMediaHasher },
+    {
+      provide: RULE_SIGNALS,
+      useFactory: (index: BankIndex): RuleSignals => [imageHashMatchSignal(index), imageHashDistanceSignal(index)],
+      inject: [BankIndex],
+    },
+    ImportBankHashesHandler,
+  ],
+  exports: [MEDIA_HASHER, RULE_SIGNALS],
+})
+export class HashingModule {}

@@ -3,9 +3,3 @@ export { SubmitItemsCommand, type AcceptedItem, type SubmittedItemInput } from '
 export { ITEM_SUBMITTED, itemKey, type ItemIdentifier, type ItemSubmitted } from './domain/item.events.js';
 export { itemStream } from './domain/item.streams.js';
 export { resolveCreator } from './domain/creator.js';
-export {
-  CREATOR_SUBMISSIONS,
-  countWithin,
-  creatorSubmissionsDocId,
-  type CreatorSubmissionsDoc,
-} from './projections/creator-submissions.projection.js';

@@ -1,7 +1,7 @@
-export { RulesModule } from './rules.module.js';
-export { SIGNAL_REGISTRY, ItemEvaluator } from './evaluation/item-evaluator.js';
-export type { Signal, SignalContext, EvaluatedItem, Outcome, MediaResult } from './domain/evaluation.model.js';
-export { MEDIA_HASHER, type MediaHasher } from './evaluation/media-hasher.js';
+export { RulesModule, type RulesOptions } from './rules.module.js';
+export { RetroactRuleCommand } from './commands/retroact-rule/retroact-rule.command.js';
+export { BacktestRuleCommand } from './commands/backtest-rule/backtest-rule.command.js';
+export type { RunReport } from './evaluation/item-history.js';
 export type {
   ActionCallbackRequested,
   ReviewEnqueueRequested,
@@ -10,8 +10,7 @@ export type {
   Environment,
 } from './domain/evaluation.events.js';
 export { decodeEvaluation } from './domain/evaluation.events.js';
-export { SignalRegistry } from './domain/signal-registry.js';
-export { CatalogSnapshots, type CatalogSnapshot } from './evaluation/catalog-snapshots.js';
-export { RetroactRuleCommand } from './commands/retroact-rule/retroact-rule.command.js';
-export { BacktestRuleCommand } from './commands/backtest-rule/backtest-rule.command.js';
-export type { RunReport } from './evaluation/item-history.js';
+// The extension contract: what a module that adds signals or media hashing implements.
+export type { Signal, SignalContext, EvaluatedItem, Outcome, MediaResult } from './domain/evaluation.model.js';
+export { RULE_SIGNALS, type RuleSignals } from './evaluation/rules-extension.js';
+export { MEDIA_HASHER, type MediaHasher } from './evaluation/media-hasher.js';

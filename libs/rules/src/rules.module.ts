@@ -1,4 +1,5 @@
-import { type DynamicModule, Inject, Module, type OnModuleInit } from '@nestjs/common';
+import { type DynamicModule, Inject, Module, type OnModuleInit, type Type } from '@nestjs/common';
+import { CatalogModule } from '#warden/catalog';
 import { ProjectionHost } from '#warden/platform';
 import { BacktestRuleHandler } from './commands/backtest-rule/backtest-rule.handler.js';
 import { RetroactRuleHandler } from './commands/retroact-rule/retroact-rule.handler.js';
@@ -9,9 +10,18 @@ import { CatalogSnapshots } from './evaluation/catalog-snapshots.js';
 import { DailyActionCap } from './evaluation/daily-action-cap.js';
 import { evaluationReactor } from './evaluation/evaluation-reactor.js';
 import { ItemEvaluator, SIGNAL_REGISTRY } from './evaluation/item-evaluator.js';
+import { RULE_SIGNALS, type RuleSignals } from './evaluation/rules-extension.js';
+import { creatorSubmissionsProjection } from './projections/creator-submissions.projection.js';
 import { itemEvaluationsProjection } from './projections/item-evaluations.projection.js';
 import { ListEvaluationsHandler } from './queries/list-evaluations/list-evaluations.handler.js';
 import { ListEvaluationsHttpController } from './queries/list-evaluations/list-evaluations.http.controller.js';
+
+export interface RulesOptions {
+  /** The customer API's routes (api and all roles). */
+  readonly http: boolean;
+  /** Modules that extend the engine with RULE_SIGNALS and MEDIA_HASHER (see rules-extension.ts). */
+  readonly extensions?: ReadonlyArray<Type<unknown>>;
+}
 
 /** The rules engine: evaluation of submitted items, action publication, explainability. */
 @Module({})
@@ -21,14 +31,21 @@ export class RulesModule implements OnModuleInit {
     private readonly evaluator: ItemEvaluator,
   ) {}
 
-  static register(options: { http: boolean }): DynamicModule {
+  static register(options: RulesOptions): DynamicModule {
     return {
       module: RulesModule,
-      // Global: the hashing module registers its signals into the exported registry.
-      global: true,
+      imports: [CatalogModule, ...(options.extensions ?? [])],
       controllers: options.http ? [ListEvaluationsHttpController, SubmitContentHttpController] : [],
       providers: [
-        { provide: SIGNAL_REGISTRY, useFactory: () => registerBuiltinSignals(new SignalRegistry()) },
+        {
+          provide: SIGNAL_REGISTRY,
+          useFactory: (extra: RuleSignals | undefined) => {
+            const registry = registerBuiltinSignals(new SignalRegistry());
+            for (const signal of extra ?? []) registry.register(signal);
+            return registry;
+          },
+          inject: [{ token: RULE_SIGNALS, optional: true }],
+        },
         CatalogSnapshots,
         DailyActionCap,
         ItemEvaluator,
@@ -36,12 +53,12 @@ export class RulesModule implements OnModuleInit {
         RetroactRuleHandler,
         BacktestRuleHandler,
       ],
-      exports: [SIGNAL_REGISTRY, ItemEvaluator, CatalogSnapshots],
     };
   }
 
   onModuleInit(): void {
     this.projections.register(evaluationReactor(this.evaluator));
     this.projections.register(itemEvaluationsProjection);
+    this.projections.register(creatorSubmissionsProjection);
   }
 }

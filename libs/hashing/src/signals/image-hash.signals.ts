@@ -1,7 +1,7 @@
-import type { CatalogSnapshot, CatalogSnapshots, MediaResult, Signal, SignalContext } from '#warden/rules';
+import type { MediaResult, Signal, SignalContext } from '#warden/rules';
 import type { BankIndex } from '../banks/bank-index.js';
 
-type BankInfo = CatalogSnapshot['hashBanks'][number];
+type BankInfo = SignalContext['hashBanks'][number];
 
 /** Below this PDQ quality a hash is unreliable (flat or tiny images) and does not match. */
 export const MIN_PDQ_QUALITY = 50;
@@ -17,8 +17,8 @@ async function mediaFor(input: unknown, ctx: SignalContext): Promise<Extract<Med
   return media;
 }
 
-async function selectedBanks(args: Args, ctx: SignalContext, catalog: CatalogSnapshots): Promise<readonly BankInfo[]> {
-  const banks = (await catalog.get(ctx.orgId)).hashBanks;
+function selectedBanks(args: Args, ctx: SignalContext): readonly BankInfo[] {
+  const banks = ctx.hashBanks;
   const wanted = args['bankIds'];
   return Array.isArray(wanted) ? banks.filter((b) => wanted.includes(b.id)) : banks;
 }
@@ -27,7 +27,7 @@ async function selectedBanks(args: Args, ctx: SignalContext, catalog: CatalogSna
  * IMAGE_HASH_MATCH {bankIds?, maxDistance?}: true when the image's PDQ is within the bank's radius
  * of a banked hash (exact search), or its MD5 / SHA-256 is in an MD5 / SHA-256 bank.
  */
-export function imageHashMatchSignal(index: BankIndex, catalog: CatalogSnapshots): Signal {
+export function imageHashMatchSignal(index: BankIndex): Signal {
   const details = new Map<string, { bankId: string; hash: string; distance: number }>();
   return {
     type: 'IMAGE_HASH_MATCH',
@@ -36,7 +36,7 @@ export function imageHashMatchSignal(index: BankIndex, catalog: CatalogSnapshots
     async evaluate(input, args, ctx) {
       const media = await mediaFor(input, ctx);
       await index.ready();
-      const banks = await selectedBanks(args, ctx, catalog);
+      const banks = selectedBanks(args, ctx);
       const best = bestMatch(media, banks, args, ctx.orgId, index);
       const key = detailKey(input, args);
       if (best) {
@@ -52,7 +52,7 @@ export function imageHashMatchSignal(index: BankIndex, catalog: CatalogSnapshots
 }
 
 /** IMAGE_HASH_DISTANCE {bankIds?}: the smallest PDQ distance to any banked hash. */
-export function imageHashDistanceSignal(index: BankIndex, catalog: CatalogSnapshots): Signal {
+export function imageHashDistanceSignal(index: BankIndex): Signal {
   return {
     type: 'IMAGE_HASH_DISTANCE',
     cost: 30,
@@ -61,7 +61,7 @@ export function imageHashDistanceSignal(index: BankIndex, catalog: CatalogSnapsh
       const media = await mediaFor(input, ctx);
       if (media.quality < MIN_PDQ_QUALITY) throw new Error(`PDQ quality ${media.quality} is too low to compare`);
       await index.ready();
-      const pdqBanks = (await selectedBanks(args, ctx, catalog)).filter((b) => b.hashType === 'PDQ').map((b) => b.id);
+      const pdqBanks = selectedBanks(args, ctx).filter((b) => b.hashType === 'PDQ').map((b) => b.id);
       const [closest] = index.pdqMatches(ctx.orgId, pdqBanks, media.pdq, 256);
       if (!closest) throw new Error('no banked PDQ hash to compare with');
       return closest.distance;

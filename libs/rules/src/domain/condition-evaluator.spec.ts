@@ -55,6 +55,7 @@ function context(evaluated: EvaluatedItem): SignalContext {
     orgId: evaluated.orgId,
     item: evaluated,
     textBank: () => undefined,
+    hashBanks: [],
     creatorSubmissionCount: async () => 0,
     postJson: async () => ({ score: 0 }),
     now: () => new Date('2024-05-01T00:00:00Z'),

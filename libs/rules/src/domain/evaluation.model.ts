@@ -1,5 +1,6 @@
 import type {
   ConditionSet,
+  HashType,
   ItemTypeDefinition,
   LeafCondition,
   SignalType,
@@ -39,6 +40,8 @@ export interface SignalContext {
   readonly orgId: string;
   readonly item: EvaluatedItem;
   readonly textBank: (bankId: string) => TextBankDefinition | undefined;
+  /** The organization's hash banks as configured (the image-hash signals of extensions match against them). */
+  readonly hashBanks: ReadonlyArray<{ readonly id: string; readonly hashType: HashType; readonly maxDistance: number | null }>;
   /** Submissions by a creator within the last `windowSeconds`; injected from a read model. */
   readonly creatorSubmissionCount: (creator: { id: string; typeId: string }, windowSeconds: number) => Promise<number>;
   /** POSTs JSON through the guarded outbound client; resolves with the parsed JSON body. */

@@ -1,14 +1,7 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import type { ItemTypeDefinition, RuleDefinition } from '#warden/catalog';
 import { type EventStore, WrongExpectedRevisionError } from '#warden/eventstore';
-import {
-  CREATOR_SUBMISSIONS,
-  countWithin,
-  creatorSubmissionsDocId,
-  type CreatorSubmissionsDoc,
-  type ItemIdentifier,
-  type ItemSubmitted,
-} from '#warden/ingestion';
+import type { ItemIdentifier, ItemSubmitted } from '#warden/ingestion';
 import { type Clock, type CommandContext, deterministicId, type NewEvent, type RecordedEvent } from '#warden/kernel';
 import type { ReadStore } from '#warden/readstore';
 import { AggregateStore, CLOCK, EVENT_STORE, ProjectionHost, READ_STORE } from '#warden/platform';
@@ -29,6 +22,12 @@ import {
 } from '../domain/evaluation.events.js';
 import type { ConditionRecord, EvaluatedItem, MediaResult, SetEvaluation, SignalContext } from '../domain/evaluation.model.js';
 import { imageUrls, MEDIA_HASHER, type MediaHasher } from './media-hasher.js';
+import {
+  CREATOR_SUBMISSIONS,
+  countWithin,
+  creatorSubmissionsDocId,
+  type CreatorSubmissionsDoc,
+} from '../projections/creator-submissions.projection.js';
 import { evaluationStream } from '../domain/evaluation.streams.js';
 import { collectActions, publishes, rulesFor } from '../domain/rule-selection.js';
 import { SignalMemo } from '../domain/signal-memo.js';
@@ -321,6 +320,7 @@ export class ItemEvaluator {
       orgId,
       item: evaluated,
       textBank: (bankId) => snapshot.textBanks.get(bankId),
+      hashBanks: snapshot.hashBanks,
       creatorSubmissionCount: async (creator, windowSeconds) =>
         countWithin(
           await this.readStore.get<CreatorSubmissionsDoc>(CREATOR_SUBMISSIONS, creatorSubmissionsDocId(orgId, creator)),

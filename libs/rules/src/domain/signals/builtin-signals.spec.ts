@@ -36,6 +36,7 @@ describe('registerBuiltinSignals', () => {
       orgId: 'acme',
       item: { orgId: 'acme', id: 'p1', typeId: 'post', itemType, data: { text: 'Win $100 now', location: 'u09tvw0' }, creator: null },
       textBank: () => undefined,
+      hashBanks: [],
       creatorSubmissionCount: async () => 0,
       postJson: async () => {
         posted += 1;

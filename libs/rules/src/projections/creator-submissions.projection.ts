@@ -1,5 +1,5 @@
 import type { Projection } from '#warden/eventstore';
-import type { ItemSubmitted } from '../domain/item.events.js';
+import type { ItemSubmitted } from '#warden/ingestion';
 
 export const CREATOR_SUBMISSIONS = 'ingestion_creator_submissions';
 /** Enough history for CREATOR_SUBMISSION_COUNT windows; older submissions are dropped. */
@@ -10,7 +10,11 @@ export type CreatorSubmissionsDoc = { orgId: string; creator: { id: string; type
 export const creatorSubmissionsDocId = (orgId: string, creator: { id: string; typeId: string }) =>
   `${orgId}:${creator.typeId}:${creator.id}`;
 
-/** Submission times per creator, newest last (read by the CREATOR_SUBMISSION_COUNT signal). */
+/**
+ * Submission times per creator, newest last: the rules engine's own view of ingestion's
+ * ItemSubmitted events, for the CREATOR_SUBMISSION_COUNT signal. Its name and collection are those
+ * it had under ingestion, so existing read models and checkpoints carry on.
+ */
 export const creatorSubmissionsProjection: Projection = {
   name: 'creator-submissions',
   collections: [CREATOR_SUBMISSIONS],
