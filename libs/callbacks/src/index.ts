@@ -1,14 +1,12 @@
 export { CallbacksModule, type CallbacksOptions } from './callbacks.module.js';
-export {
-  buildActionCallbackBody,
-  type ActionCallbackBody,
-  type ActionCallbackTrigger,
-  type DecisionTrigger,
-  type RuleTrigger,
-  type StrikeThresholdTrigger,
+export type {
+  ActionCallbackBody,
+  ActionCallbackTrigger,
+  DecisionTrigger,
+  RuleTrigger,
+  StrikeThresholdTrigger,
 } from './domain/action-callback-body.js';
 export {
-  buildAppealCallbackBody,
   APPEAL_DECISIONS,
   type AppealCallbackBody,
   type AppealDecision,
@@ -16,7 +14,6 @@ export {
 } from './domain/appeal-callback-body.js';
 export type * from './domain/callback-body.model.js';
 export type * from './domain/callback-delivery.events.js';
-export { DELIVERY_ID_HEADER, SIGNATURE_HEADER, parseSignatureHeader, signedPayload } from './domain/callback-signature.js';
 export { RotateSigningKeyCommand, type RotatedSigningKey } from './commands/rotate-signing-key/rotate-signing-key.command.js';
 export { RetireSigningKeyCommand } from './commands/retire-signing-key/retire-signing-key.command.js';
 export {

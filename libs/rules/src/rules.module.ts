@@ -3,6 +3,7 @@ import { CatalogModule } from '#warden/catalog';
 import { ProjectionHost } from '#warden/platform';
 import { BacktestRuleHandler } from './commands/backtest-rule/backtest-rule.handler.js';
 import { RetroactRuleHandler } from './commands/retroact-rule/retroact-rule.handler.js';
+import { SubmitContentHandler } from './commands/submit-content/submit-content.handler.js';
 import { SubmitContentHttpController } from './commands/submit-content/submit-content.http.controller.js';
 import { SignalRegistry } from './domain/signal-registry.js';
 import { registerBuiltinSignals } from './domain/signals/builtin-signals.js';
@@ -52,6 +53,7 @@ export class RulesModule implements OnModuleInit {
         ListEvaluationsHandler,
         RetroactRuleHandler,
         BacktestRuleHandler,
+        SubmitContentHandler,
       ],
     };
   }
