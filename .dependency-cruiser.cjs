@@ -2,7 +2,7 @@
  * House rules from DESIGN.md section 4, checked on every `npm test`.
  * @type {import('dependency-cruiser').IConfiguration}
  */
-const INFRA = '(kernel|platform|eventstore|readstore)';
+const INFRA = '(kernel|platform|eventstore|readstore|storage)';
 const DOMAIN = '^(libs/[^/]+/src/domain/|test/fixtures/impure-domain/domain/)';
 const FRAMEWORKS = '(^|/)node_modules/(@nestjs|fastify|@fastify|mongoose|mongodb|better-sqlite3|@kurrent|undici|pino|prom-client)/';
 

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppModule } from '../apps/server/src/app.module.js';
 import { ApplyConfigurationCommand, parseOrgConfig, type OrgConfig } from '#warden/catalog';
 import { DomainError } from '#warden/kernel';
-import { loadConfig, openStorage, type Storage } from '#warden/platform';
+import { loadConfig } from '#warden/platform';
+import { openStorage, type Storage } from '#warden/storage';
 import { EXAMPLE, exampleText } from './support/config-files.js';
 import { freshDataDir } from './support/warden-process.js';
 

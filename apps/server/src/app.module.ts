@@ -7,7 +7,8 @@ import { IngestionModule } from '#warden/ingestion';
 import { RulesModule } from '#warden/rules';
 import { HashingModule } from '#warden/hashing';
 import { CallbacksModule } from '#warden/callbacks';
-import { ApiKeyGuard, PlatformModule, type Storage, type WardenConfig } from '#warden/platform';
+import { ApiKeyGuard, PlatformModule, type WardenConfig } from '#warden/platform';
+import { type Storage, StorageModule } from '#warden/storage';
 
 export interface AppOptions {
   /** HTTP controllers of the customer API (api and all roles). */
@@ -26,7 +27,8 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        PlatformModule.forRoot(config, storage, { runProjections: options.background }),
+        PlatformModule.forRoot(config),
+        StorageModule.forRoot(storage, { runProjections: options.background }),
         CqrsModule.forRoot(),
         IdentityModule.register({ http: options.http }),
         CatalogModule,

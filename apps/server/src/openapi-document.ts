@@ -2,13 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { OpenAPIObject } from '@nestjs/swagger';
-import {
-  buildOpenApiDocument,
-  createHttpApp,
-  createRootLogger,
-  loadConfig,
-  openStorage,
-} from '#warden/platform';
+import { buildOpenApiDocument, createHttpApp, createRootLogger, loadConfig } from '#warden/platform';
+import { openStorage } from '#warden/storage';
 import { AppModule } from './app.module.js';
 import { WARDEN_VERSION } from './version.js';
 

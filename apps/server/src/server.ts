@@ -1,13 +1,7 @@
 import 'reflect-metadata';
 import { performance } from 'node:perf_hooks';
-import {
-  ConfigError,
-  createHttpApp,
-  createRootLogger,
-  loadConfig,
-  openStorage,
-  type WardenConfig,
-} from '#warden/platform';
+import { ConfigError, createHttpApp, createRootLogger, loadConfig, type WardenConfig } from '#warden/platform';
+import { openStorage } from '#warden/storage';
 import { AppModule, rolesOf } from './app.module.js';
 import { WARDEN_VERSION } from './version.js';
 
@@ -32,7 +26,9 @@ export async function runServer(): Promise<void> {
     process.exit(1);
   }
   for (const notice of storage.notices) logger.warn(notice);
-  const app = await createHttpApp(AppModule.forRoot(config, storage, rolesOf(config)), config, logger, WARDEN_VERSION);
+  const app = await createHttpApp(AppModule.forRoot(config, storage, rolesOf(config)), config, logger, WARDEN_VERSION, {
+    mongo: storage.mongo,
+  });
   // Graceful shutdown: stop accepting, finish in-flight requests and projection batches, close
   // the stores (Nest's shutdown hooks, in that order), then exit 0.
   const shutdown = (signal: NodeJS.Signals) => {

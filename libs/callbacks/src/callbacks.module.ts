@@ -2,7 +2,7 @@ import { type DynamicModule, Inject, Logger, Module, type OnModuleInit } from '@
 import { PersonalDataPolicy } from '#warden/eventstore';
 import { CatalogModule, CatalogReader } from '#warden/catalog';
 import type { ReadStore } from '#warden/readstore';
-import { ProjectionHost, READ_STORE } from '#warden/platform';
+import { ProjectionHost, READ_STORE } from '#warden/storage';
 import { RedeliverCallbackHandler } from './commands/redeliver-callback/redeliver-callback.handler.js';
 import { RetireSigningKeyHandler } from './commands/retire-signing-key/retire-signing-key.handler.js';
 import { RotateSigningKeyHandler } from './commands/rotate-signing-key/rotate-signing-key.handler.js';

@@ -1,5 +1,5 @@
 import { Inject, Module, type OnModuleInit } from '@nestjs/common';
-import { ProjectionHost } from '#warden/platform';
+import { ProjectionHost } from '#warden/storage';
 import { ApplyConfigurationHandler } from './commands/apply-configuration/apply-configuration.handler.js';
 import { catalogProjection } from './projections/catalog.projection.js';
 import { CatalogReader } from './queries/catalog-reader.js';

@@ -1,13 +1,8 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { ReadStore } from '#warden/readstore';
 import type { Clock } from '#warden/kernel';
-import {
-  type ApiKeyAuthenticator,
-  type AuthenticationResult,
-  CLOCK,
-  ProjectionHost,
-  READ_STORE,
-} from '#warden/platform';
+import { type ApiKeyAuthenticator, type AuthenticationResult, CLOCK } from '#warden/platform';
+import { ProjectionHost, READ_STORE } from '#warden/storage';
 import { hashApiKey } from './domain/api-key-secret.js';
 import { IDENTITY_PROJECTION } from './projections/identity.projection.js';
 import { API_KEY_USAGE, API_KEYS_BY_HASH, type ApiKeyHashDoc } from './projections/identity.read-model.js';

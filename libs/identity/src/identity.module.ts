@@ -1,5 +1,6 @@
 import { type DynamicModule, Inject, Module, type OnModuleInit } from '@nestjs/common';
-import { API_KEY_AUTHENTICATOR, ProjectionHost } from '#warden/platform';
+import { API_KEY_AUTHENTICATOR } from '#warden/platform';
+import { ProjectionHost } from '#warden/storage';
 import { CachedApiKeyAuthenticator } from './api-key-authenticator.js';
 import { CreateApiKeyHandler } from './commands/create-api-key/create-api-key.handler.js';
 import { ConfigureOrganizationHandler } from './commands/configure-organization/configure-organization.handler.js';

@@ -9,12 +9,9 @@ export { ApiErrors, ApiCustomerRoute } from './openapi/api-errors.decorator.js';
 export { buildOpenApiDocument } from './openapi/openapi.js';
 export { Metrics } from './observability/metrics.js';
 export { createRootLogger, PinoNestLogger } from './observability/logger.js';
-export { openStorage, type Storage } from './storage/storage.js';
-export { ProjectionHost } from './storage/projection-host.js';
-export { AggregateStore } from './storage/aggregate-store.js';
-export { STORAGE, EVENT_STORE, READ_STORE, SUBJECT_KEY_STORE } from './storage/storage.tokens.js';
-export { PlatformModule, type PlatformOptions } from './platform.module.js';
-export { Keyring, KEYRING, isSealedSecret, type SealedSecret } from './secrets/keyring.js';
+export { READINESS_CHECKS, type ReadinessCheck } from './observability/readiness.js';
+export { PlatformModule } from './platform.module.js';
+export { Keyring, KEYRING, isSealedSecret, loadKeyring, type SealedSecret } from './secrets/keyring.js';
 export {
   GuardedHttpClient,
   GUARDED_HTTP_CLIENT,

@@ -1,6 +1,6 @@
 import { type DynamicModule, Inject, Module, type OnModuleInit, type Type } from '@nestjs/common';
 import { CatalogModule } from '#warden/catalog';
-import { ProjectionHost } from '#warden/platform';
+import { ProjectionHost } from '#warden/storage';
 import { BacktestRuleHandler } from './commands/backtest-rule/backtest-rule.handler.js';
 import { RetroactRuleHandler } from './commands/retroact-rule/retroact-rule.handler.js';
 import { SubmitContentHandler } from './commands/submit-content/submit-content.handler.js';

@@ -9,7 +9,7 @@ import {
   RotateSigningKeyCommand,
   SendAppealCallbackCommand,
 } from '#warden/callbacks';
-import { ProjectionHost } from '#warden/platform';
+import { ProjectionHost } from '#warden/storage';
 import { type AppCommand, cliContext, UsageError } from './cli-command.js';
 import { parseCommandArgs } from './command-options.js';
 import { formatTable } from './format-table.js';

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import type { INestApplicationContext } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { hashImage, ImportBankHashesCommand } from '#warden/hashing';
-import { GuardedHttpClient, loadConfig, ProjectionHost, type WardenConfig } from '#warden/platform';
+import { GuardedHttpClient, loadConfig, type WardenConfig } from '#warden/platform';
+import { ProjectionHost } from '#warden/storage';
 import { type AppCommand, cliContext, type Out, type StandaloneCommand, UsageError } from './cli-command.js';
 import { parseSharedOptions, positionalsOf, required } from './command-options.js';
 

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { rebuildReadModels } from '#warden/eventstore';
-import { ProjectionHost, STORAGE, type Storage } from '#warden/platform';
+import { ProjectionHost, STORAGE, type Storage } from '#warden/storage';
 import { generateOpenApiDocument } from '../openapi-document.js';
 import type { AppCommand, StandaloneCommand } from './cli-command.js';
 import { parseSharedOptions } from './command-options.js';

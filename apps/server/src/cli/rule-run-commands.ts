@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { CommandBus } from '@nestjs/cqrs';
 import { CatalogReader, parseCandidateRule } from '#warden/catalog';
-import { environment, ProjectionHost } from '#warden/platform';
+import { environment } from '#warden/platform';
+import { ProjectionHost } from '#warden/storage';
 import { BacktestRuleCommand, RetroactRuleCommand, type RunReport } from '#warden/rules';
 import { formatProblems } from './apply-command.js';
 import { type AppCommand, cliContext } from './cli-command.js';

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { createRootLogger, loadConfig, openStorage, PinoNestLogger } from '#warden/platform';
+import { createRootLogger, loadConfig, PinoNestLogger } from '#warden/platform';
+import { openStorage } from '#warden/storage';
 import { AppModule } from '../app.module.js';
 import { type Out, UsageError } from './cli-command.js';
 import { commandUsage, findCommand, unknownCommandMessage, usageText } from './command-table.js';

@@ -3,19 +3,8 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/
 import { Counter } from 'prom-client';
 import { type AppendResult, type EventStore, stampEvents, WrongExpectedRevisionError } from '#warden/eventstore';
 import { type Clock, deciderEvents, DomainError, type IdGenerator, type NewEvent } from '#warden/kernel';
-import {
-  CLOCK,
-  EVENT_STORE,
-  GUARDED_HTTP_CLIENT,
-  type GuardedHttpClient,
-  ID_GENERATOR,
-  KEYRING,
-  type Keyring,
-  Metrics,
-  OutboundError,
-  WARDEN_CONFIG,
-  type WardenConfig,
-} from '#warden/platform';
+import { CLOCK, GUARDED_HTTP_CLIENT, type GuardedHttpClient, ID_GENERATOR, KEYRING, type Keyring, Metrics, OutboundError, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
+import { EVENT_STORE } from '#warden/storage';
 import {
   type AttemptOutcome,
   type CallbackDeliveryCommand,

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type EventStore, stampEvents, WrongExpectedRevisionError } from '#warden/eventstore';
 import { type Clock, type CommandContext, type IdGenerator } from '#warden/kernel';
-import { CLOCK, EVENT_STORE, ID_GENERATOR } from '#warden/platform';
+import { CLOCK, ID_GENERATOR } from '#warden/platform';
+import { EVENT_STORE } from '#warden/storage';
 import { callbackDeliveryDecider } from '../domain/callback-delivery.decider.js';
 import type { CallbackDeliveryRequested } from '../domain/callback-delivery.events.js';
 import { deliveryStream } from '../domain/callbacks.streams.js';

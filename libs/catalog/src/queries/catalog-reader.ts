@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ReadStore } from '#warden/readstore';
-import { READ_STORE } from '#warden/platform';
+import { READ_STORE } from '#warden/storage';
 import type { CatalogEntities, EntityKind } from '../domain/catalog.events.js';
 import type { AppealSettings, OrgSettings, SsoSettings, StrikeSettings } from '../domain/catalog.model.js';
 import { CATALOG_ENTITIES, CATALOG_SETTINGS, type CatalogEntityDoc, settingsDocId } from '../projections/catalog.read-model.js';

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, Optional } from '@nestjs/common';
 import type { EventStore, Subscription } from '#warden/eventstore';
-import { EVENT_STORE } from '#warden/platform';
+import { EVENT_STORE } from '#warden/storage';
 import { PdqIndex } from '../domain/hash-index.js';
 
 interface BankHashes {

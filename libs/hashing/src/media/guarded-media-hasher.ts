@@ -2,15 +2,8 @@ import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type EventStore, WrongExpectedRevisionError } from '#warden/eventstore';
 import { type CommandContext, deterministicId, DomainError, streamName } from '#warden/kernel';
-import {
-  AggregateStore,
-  EVENT_STORE,
-  GUARDED_HTTP_CLIENT,
-  type GuardedHttpClient,
-  OutboundError,
-  WARDEN_CONFIG,
-  type WardenConfig,
-} from '#warden/platform';
+import { GUARDED_HTTP_CLIENT, type GuardedHttpClient, OutboundError, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
+import { AggregateStore, EVENT_STORE } from '#warden/storage';
 import type { MediaHasher, MediaResult } from '#warden/rules';
 import { hashImage } from '../image-hashes.js';
 import type { MediaHashed } from './media.events.js';

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Body, Controller, Get, Module, Post } from '@nestjs/common';
+import { Body, Controller, Get, Global, Module, Post } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { IsString, MinLength, ValidateNested, IsArray } from 'class-validator';
 import { Type } from 'class-transformer';
@@ -12,7 +12,7 @@ import { Public } from '../auth/principal.js';
 import { loadConfig } from '../config/warden-config.js';
 import { createRootLogger } from '../observability/logger.js';
 import { PlatformModule } from '../platform.module.js';
-import { openStorage } from '../storage/storage.js';
+import { READINESS_CHECKS } from '../observability/readiness.js';
 import { createHttpApp } from './http-app.js';
 
 class ItemDto {
@@ -50,9 +50,12 @@ describe('HTTP platform', () => {
 
   beforeAll(async () => {
     const config = loadConfig({ WARDEN_DATA_DIR: mkdtempSync(join(tmpdir(), 'warden-http-')), WARDEN_LOG_LEVEL: 'silent' });
-    const storage = await openStorage(config);
-    close = () => storage.close();
-    @Module({ imports: [PlatformModule.forRoot(config, storage, { runProjections: false })], controllers: [ProbeController] })
+    close = async () => undefined;
+    // No stores here: readiness has nothing to check (global, as the storage module that provides them is).
+    @Global()
+    @Module({ providers: [{ provide: READINESS_CHECKS, useValue: [] }], exports: [READINESS_CHECKS] })
+    class NoStoresModule {}
+    @Module({ imports: [PlatformModule.forRoot(config), NoStoresModule], controllers: [ProbeController] })
     class ProbeModule {}
     app = await createHttpApp(ProbeModule, config, createRootLogger('silent'), 'test');
     await app.listen({ port: 0, host: '127.0.0.1' });

@@ -9,8 +9,7 @@ import type { WardenConfig } from '../config/warden-config.js';
 import { Metrics } from '../observability/metrics.js';
 import { PinoNestLogger } from '../observability/logger.js';
 import { buildOpenApiDocument, serveOpenApi } from '../openapi/openapi.js';
-import type { Storage } from '../storage/storage.js';
-import { STORAGE } from '../storage/storage.tokens.js';
+import type { Connection } from 'mongoose';
 import { installRateLimit, openRateLimitStore } from './rate-limit.js';
 import { RouteTable } from './route-table.js';
 import { createValidationPipe } from './validation.js';
@@ -26,6 +25,8 @@ export async function createHttpApp(
   config: WardenConfig,
   logger: Logger,
   version: string,
+  /** The production profile's MongoDB connection, where the rate limits are shared. */
+  options: { mongo?: Connection } = {},
 ): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     loggerInstance: logger.child({ component: 'http' }),
@@ -58,7 +59,7 @@ export async function createHttpApp(
     (request as FastifyRequest & { startedAt?: bigint }).startedAt = process.hrtime.bigint();
   });
 
-  const rateLimits = await openRateLimitStore(config, app.get<Storage>(STORAGE).mongo);
+  const rateLimits = await openRateLimitStore(config, options.mongo);
   if (rateLimits) installRateLimit(fastify, rateLimits, logger.child({ component: 'rate-limit' }));
 
   fastify.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {

@@ -3,9 +3,8 @@ import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagg
 import { unavailable } from '#warden/kernel';
 import { Public } from '../auth/principal.js';
 import { ApiErrors } from '../openapi/api-errors.decorator.js';
-import { STORAGE } from '../storage/storage.tokens.js';
-import type { Storage } from '../storage/storage.js';
 import { Metrics } from './metrics.js';
+import { READINESS_CHECKS, type ReadinessCheck } from './readiness.js';
 
 class HealthResponseDto {
   @ApiProperty({ example: 'ok', enum: ['ok'] })
@@ -17,7 +16,7 @@ class HealthResponseDto {
 @Public()
 export class HealthHttpController {
   constructor(
-    @Inject(STORAGE) private readonly storage: Storage,
+    @Inject(READINESS_CHECKS) private readonly checks: readonly ReadinessCheck[],
     private readonly metrics: Metrics,
   ) {}
 
@@ -34,8 +33,8 @@ export class HealthHttpController {
   @ApiOkResponse({ type: HealthResponseDto })
   @ApiErrors(500, 503)
   async ready(): Promise<HealthResponseDto> {
-    const checks = await Promise.allSettled([this.storage.events.ping(), this.storage.readStore.ping()]);
-    const failed = ['event store', 'read-model store'].filter((_, i) => checks[i]!.status === 'rejected');
+    const answers = await Promise.allSettled(this.checks.map((c) => c.ping()));
+    const failed = this.checks.filter((_, i) => answers[i]!.status === 'rejected').map((c) => c.name);
     if (failed.length > 0) throw unavailable(`Not reachable: ${failed.join(', ')}`);
     return { status: 'ok' };
   }

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type EventStore, WrongExpectedRevisionError } from '#warden/eventstore';
 import { type Clock, type CommandContext, deterministicId } from '#warden/kernel';
-import { AggregateStore, CLOCK, EVENT_STORE } from '#warden/platform';
+import { CLOCK } from '#warden/platform';
+import { AggregateStore, EVENT_STORE } from '#warden/storage';
 import type { RuleDailyActionCounted } from '../domain/evaluation.events.js';
 import { dailyActionsStream } from '../domain/evaluation.streams.js';
 import { utcDay } from '../domain/rule-selection.js';

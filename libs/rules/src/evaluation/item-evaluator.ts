@@ -4,7 +4,8 @@ import { type EventStore, WrongExpectedRevisionError } from '#warden/eventstore'
 import type { ItemIdentifier, ItemSubmitted } from '#warden/ingestion';
 import { type Clock, type CommandContext, deterministicId, type NewEvent, type RecordedEvent } from '#warden/kernel';
 import type { ReadStore } from '#warden/readstore';
-import { AggregateStore, CLOCK, EVENT_STORE, ProjectionHost, READ_STORE } from '#warden/platform';
+import { CLOCK } from '#warden/platform';
+import { AggregateStore, EVENT_STORE, ProjectionHost, READ_STORE } from '#warden/storage';
 import { GUARDED_HTTP_CLIENT, type GuardedHttpClient } from '#warden/platform';
 import { evaluateConditionSet } from '../domain/condition-evaluator.js';
 import {

@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import type { Filter, ReadStore } from '#warden/readstore';
-import { READ_STORE } from '#warden/platform';
+import { READ_STORE } from '#warden/storage';
 import { CALLBACK_DELIVERIES, type CallbackDeliveryDoc } from '../../projections/callback-deliveries.read-model.js';
 import { type DeliveryPage, ListDeliveriesQuery } from './list-deliveries.query.js';
 

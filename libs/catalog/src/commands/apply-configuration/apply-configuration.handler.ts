@@ -7,7 +7,8 @@ import {
 } from '#warden/eventstore';
 import { ConfigureOrganizationCommand } from '#warden/identity';
 import { type CommandContext, concurrentUpdateConflict, deciderEvents } from '#warden/kernel';
-import { AggregateStore, EVENT_STORE, KEYRING, type Keyring } from '#warden/platform';
+import { KEYRING, type Keyring } from '#warden/platform';
+import { AggregateStore, EVENT_STORE } from '#warden/storage';
 import { HASH_CHUNK, type HashBankEvent } from '../../domain/catalog.events.js';
 import { hashBankStream, orgConfigStream } from '../../domain/catalog.streams.js';
 import { chunk, desiredCatalog, diffHashes } from '../../domain/desired-catalog.js';

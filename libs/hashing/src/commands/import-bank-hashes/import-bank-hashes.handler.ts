@@ -3,7 +3,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CatalogReader } from '#warden/catalog';
 import type { EventStore } from '#warden/eventstore';
 import { invalidInput, notFound, streamName } from '#warden/kernel';
-import { AggregateStore, EVENT_STORE } from '#warden/platform';
+import { AggregateStore, EVENT_STORE } from '#warden/storage';
 import { parseHashLines } from './hash-lines.js';
 import { ImportBankHashesCommand, type ImportReport } from './import-bank-hashes.command.js';
 

@@ -1,5 +1,5 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { AggregateStore } from '#warden/platform';
+import { AggregateStore } from '#warden/storage';
 import { organizationStream } from '../../domain/identity.streams.js';
 import { organizationDecider } from '../../domain/organization.decider.js';
 import { ConfigureOrganizationCommand } from './configure-organization.command.js';

@@ -1,6 +1,6 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { notFound } from '#warden/kernel';
-import { AggregateStore } from '#warden/platform';
+import { AggregateStore } from '#warden/storage';
 import { apiKeyDecider } from '../../domain/api-key.decider.js';
 import { generateApiKey } from '../../domain/api-key-secret.js';
 import { apiKeyStream, organizationStream } from '../../domain/identity.streams.js';

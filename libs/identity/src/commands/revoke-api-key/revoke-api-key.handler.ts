@@ -1,5 +1,5 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { AggregateStore } from '#warden/platform';
+import { AggregateStore } from '#warden/storage';
 import { apiKeyDecider } from '../../domain/api-key.decider.js';
 import { apiKeyStream } from '../../domain/identity.streams.js';
 import { RevokeApiKeyCommand } from './revoke-api-key.command.js';

@@ -1,6 +1,6 @@
 import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { conflict, notFound } from '#warden/kernel';
-import { AggregateStore } from '#warden/platform';
+import { AggregateStore } from '#warden/storage';
 import { apiKeyDecider } from '../../domain/api-key.decider.js';
 import type { ApiKeyCreated } from '../../domain/identity.events.js';
 import { apiKeyStream } from '../../domain/identity.streams.js';

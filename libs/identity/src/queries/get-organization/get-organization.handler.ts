@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { notFound } from '#warden/kernel';
 import type { ReadStore } from '#warden/readstore';
-import { ProjectionHost, READ_STORE } from '#warden/platform';
+import { ProjectionHost, READ_STORE } from '#warden/storage';
 import { IDENTITY_PROJECTION } from '../../projections/identity.projection.js';
 import { ORGANIZATIONS, type OrganizationDoc } from '../../projections/identity.read-model.js';
 import { GetOrganizationQuery, type OrganizationView } from './get-organization.query.js';

@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { notFound } from '#warden/kernel';
 import type { ReadStore } from '#warden/readstore';
-import { ProjectionHost, READ_STORE } from '#warden/platform';
+import { ProjectionHost, READ_STORE } from '#warden/storage';
 import { IDENTITY_PROJECTION } from '../../projections/identity.projection.js';
 import { API_KEY_USAGE, API_KEYS, type ApiKeyDoc, ORGANIZATIONS } from '../../projections/identity.read-model.js';
 import { type ApiKeySummary, ListApiKeysQuery } from './list-api-keys.query.js';

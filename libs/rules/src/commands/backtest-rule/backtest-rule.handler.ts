@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { EventStore } from '#warden/eventstore';
-import { EVENT_STORE } from '#warden/platform';
+import { EVENT_STORE } from '#warden/storage';
 import { type RunReport, runOverHistory } from '../../evaluation/item-history.js';
 import { ItemEvaluator } from '../../evaluation/item-evaluator.js';
 import { BacktestRuleCommand } from './backtest-rule.command.js';

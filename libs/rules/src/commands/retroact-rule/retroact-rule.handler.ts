@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { EventStore } from '#warden/eventstore';
 import { notFound } from '#warden/kernel';
-import { EVENT_STORE } from '#warden/platform';
+import { EVENT_STORE } from '#warden/storage';
 import { CatalogSnapshots } from '../../evaluation/catalog-snapshots.js';
 import { type RunReport, runOverHistory } from '../../evaluation/item-history.js';
 import { ItemEvaluator } from '../../evaluation/item-evaluator.js';

@@ -4,7 +4,7 @@ import { BUILTIN_ACTION_IDS } from '#warden/catalog';
 import type { EventStore } from '#warden/eventstore';
 import { type AcceptedItem, itemStream, SubmitItemsCommand } from '#warden/ingestion';
 import { DomainError } from '#warden/kernel';
-import { EVENT_STORE } from '#warden/platform';
+import { EVENT_STORE } from '#warden/storage';
 import { CatalogSnapshots } from '../../evaluation/catalog-snapshots.js';
 import { ItemEvaluator } from '../../evaluation/item-evaluator.js';
 import { SubmitContentCommand, type SubmitContentResult } from './submit-content.command.js';

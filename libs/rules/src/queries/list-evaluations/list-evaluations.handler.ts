@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import type { ReadStore } from '#warden/readstore';
 import type { EventStore } from '#warden/eventstore';
-import { EVENT_STORE, READ_STORE } from '#warden/platform';
+import { EVENT_STORE, READ_STORE } from '#warden/storage';
 import { decodeEvaluation, type ItemEvaluated } from '../../domain/evaluation.events.js';
 import { ITEM_EVALUATIONS, type ItemEvaluationDoc } from '../../projections/item-evaluations.projection.js';
 import { type EvaluationView, ListEvaluationsQuery } from './list-evaluations.query.js';

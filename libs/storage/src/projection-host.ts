@@ -8,9 +8,7 @@ import {
   ProjectionRunner,
 } from '#warden/eventstore';
 import type { Clock } from '#warden/kernel';
-import { WARDEN_CONFIG, type WardenConfig } from '../config/warden-config.js';
-import { Metrics } from '../observability/metrics.js';
-import { CLOCK } from '../tokens.js';
+import { CLOCK, Metrics, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
 import { STORAGE } from './storage.tokens.js';
 import type { Storage } from './storage.js';
 

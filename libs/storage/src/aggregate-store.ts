@@ -9,7 +9,7 @@ import {
   stampEvents,
 } from '#warden/eventstore';
 import { type Clock, type CommandContext, type Decider, deciderEvents, type DomainEvent, type IdGenerator, type NewEvent } from '#warden/kernel';
-import { CLOCK, ID_GENERATOR } from '../tokens.js';
+import { CLOCK, ID_GENERATOR } from '#warden/platform';
 import { EVENT_STORE } from './storage.tokens.js';
 
 /** Command handlers' access to event-sourced aggregates: load a state, or read-decide-append. */

@@ -18,8 +18,7 @@ import {
 } from '#warden/eventstore';
 import { UpcasterRegistry } from '#warden/kernel';
 import { connectMongo, createMongoReadStore, type ReadStore, SqliteReadStore } from '#warden/readstore';
-import type { WardenConfig } from '../config/warden-config.js';
-import { type Keyring, loadKeyring } from '../secrets/keyring.js';
+import { type Keyring, loadKeyring, type WardenConfig } from '#warden/platform';
 
 /** The stores of one process, chosen by configuration (DESIGN.md section 2). */
 export interface Storage {

@@ -5,7 +5,7 @@ import {
   type ExpectedRevision,
   WrongExpectedRevisionError,
 } from '#warden/eventstore';
-import type { Metrics } from './metrics.js';
+import type { Metrics } from '#warden/platform';
 
 /** Records append latency, volume and conflicts; everything else passes through. */
 export function instrumentEventStore(inner: EventStore, metrics: Metrics): EventStore {
