@@ -1,15 +1,7 @@
 import { createCipheriv, createDecipheriv } from 'node:crypto';
 import { type Json, type JsonObject, type NewEvent, pooledRandomBytes, type RecordedEvent } from '#warden/kernel';
-import type {
-  AppendResult,
-  EventStore,
-  ExpectedRevision,
-  GroupSubscribeOptions,
-  ReadAllOptions,
-  ReadStreamOptions,
-  SubscribeOptions,
-  Subscription,
-} from '../event-store.port.js';
+import { EventStoreDecorator, type ReadScope } from '../event-store-decorator.js';
+import type { EventStore } from '../event-store.port.js';
 import type { PersonalDataPolicy } from './personal-data-policy.js';
 import type { SubjectKeyStore } from './subject-key-store.port.js';
 
@@ -31,58 +23,22 @@ interface Sealed {
  * data) before they reach the log, and opens them on every read. When the key has been
  * forgotten the fields read back as null and the metadata says so; reading never fails.
  */
-export class PersonalDataEventStore implements EventStore {
-  /** Present when the adapter has it. */
-  readonly subscribeToGroup?: (options: GroupSubscribeOptions) => Subscription;
-
+export class PersonalDataEventStore extends EventStoreDecorator {
   constructor(
-    private readonly inner: EventStore,
+    inner: EventStore,
     private readonly policy: PersonalDataPolicy,
     private readonly keys: SubjectKeyStore,
   ) {
-    const group = inner.subscribeToGroup?.bind(inner);
-    if (group) {
-      this.subscribeToGroup = (options) =>
-        group({
-          ...options,
-          onEvents: async (events) =>
-            options.onEvents(options.personalData === false ? events : await this.openAll(events, options.eventTypes)),
-        });
-    }
+    super(inner);
   }
 
-  async append(streamName: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
-    const sealed = await Promise.all(events.map((e) => this.seal(e)));
-    return this.inner.append(streamName, sealed, expected);
+  protected onAppend(events: readonly NewEvent[]): Promise<NewEvent[]> {
+    return Promise.all(events.map((e) => this.seal(e)));
   }
 
-  async readStream(streamName: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {
-    return this.openAll(await this.inner.readStream(streamName, options));
-  }
-
-  async readAll(options?: ReadAllOptions): Promise<RecordedEvent[]> {
-    const events = await this.inner.readAll(options);
-    return options?.personalData === false ? events : this.openAll(events, options?.eventTypes);
-  }
-
-  subscribeToAll(options: SubscribeOptions): Subscription {
-    return this.inner.subscribeToAll({
-      ...options,
-      onEvents: async (events, through) =>
-        options.onEvents(options.personalData === false ? events : await this.openAll(events, options.eventTypes), through),
-    });
-  }
-
-  headPosition(): Promise<number> {
-    return this.inner.headPosition();
-  }
-
-  ping(): Promise<void> {
-    return this.inner.ping();
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
+  /** A reader that never looks at personal fields gets them sealed. */
+  protected onRead(events: readonly RecordedEvent[], scope: ReadScope): Promise<RecordedEvent[]> | RecordedEvent[] {
+    return scope.personalData === false ? (events as RecordedEvent[]) : this.openAll(events, scope.eventTypes);
   }
 
   private async seal(event: NewEvent): Promise<NewEvent> {
