@@ -2,7 +2,7 @@ import { type DynamicModule, Inject, Logger, Module, type OnModuleInit } from '@
 import { PersonalDataPolicy } from '#warden/eventstore';
 import { CatalogModule, CatalogReader } from '#warden/catalog';
 import type { ReadStore } from '#warden/readstore';
-import { ProjectionHost, READ_STORE } from '#warden/storage';
+import { ProjectionHost, READ_STORE, STORAGE, type Storage } from '#warden/storage';
 import { RedeliverCallbackHandler } from './commands/redeliver-callback/redeliver-callback.handler.js';
 import { RetireSigningKeyHandler } from './commands/retire-signing-key/retire-signing-key.handler.js';
 import { RotateSigningKeyHandler } from './commands/rotate-signing-key/rotate-signing-key.handler.js';
@@ -37,6 +37,7 @@ export class CallbacksModule implements OnModuleInit {
     @Inject(ProjectionHost) private readonly projections: ProjectionHost,
     @Inject(PersonalDataPolicy) private readonly personalData: PersonalDataPolicy,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
+    @Inject(STORAGE) private readonly storage: Storage,
     @Inject(CALLBACKS_OPTIONS) private readonly options: CallbacksOptions,
     private readonly dispatcher: CallbackDispatcher,
     private readonly requests: DeliveryRequests,
@@ -66,6 +67,7 @@ export class CallbacksModule implements OnModuleInit {
   }
 
   onModuleInit(): void {
+    if (typeof this.storage.events.subscribeToGroup === 'function') this.dispatcher.followGroup();
     this.projections.register(callbackDeliveriesProjection);
     this.projections.register(
       deliveryReactor({

@@ -9,7 +9,7 @@ import { Metrics } from './observability/metrics.js';
 import { CLOCK, ID_GENERATOR } from './tokens.js';
 import { GUARDED_HTTP_CLIENT, GuardedHttpClient } from './outbound/guarded-http-client.js';
 
-/** Closes the outbound client's connections last: work that sends (callbacks) stops before, in beforeApplicationShutdown. */
+/** Closes the outbound client's connections at shutdown; Nest runs global modules' hooks last, after the callback dispatcher has drained. */
 class OutboundLifecycle implements OnApplicationShutdown {
   constructor(@Inject(GUARDED_HTTP_CLIENT) private readonly http: GuardedHttpClient) {}
 

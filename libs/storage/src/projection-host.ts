@@ -79,12 +79,6 @@ export class ProjectionHost {
     this.lagTimer.unref();
   }
 
-  /** Whether this process runs the reactor now (holds its lease, or is a member of its group). */
-  runsReactor(name: string): boolean {
-    const slot = this.reactors.get(name);
-    return slot !== undefined && (slot.group !== undefined || (slot.keeper?.holding ?? true));
-  }
-
   async catchUp(name: string): Promise<void> {
     const runner = this.runners.get(name);
     if (!runner) throw new Error(`Unknown projection ${name}`);

@@ -67,6 +67,7 @@ export class CallbackDispatcher implements OnApplicationShutdown {
   private readonly known = new Map<string, Known>();
   private readonly finished = new Map<string, number>();
   private readonly inFlight = new Map<string, Promise<void>>();
+  private scheduleOwnRecords = true;
   private readonly attempts: Counter<'outcome'>;
   private readonly recordQueue: Array<() => Promise<void>> = [];
   private recordTimer: NodeJS.Timeout | undefined;
@@ -105,13 +106,24 @@ export class CallbackDispatcher implements OnApplicationShutdown {
   }
 
   /**
-   * Stops delivering here (the delivery reactor moved to another worker): no more timers; an
-   * attempt in flight finishes and is recorded. The new holder reloads what is due from the log.
+   * Stops delivering here (the delivery reactor moves to another worker): no more timers, and the
+   * attempts in flight finish and are recorded before this resolves, so the next holder, which
+   * reloads what is due from the log, does not send them again. Bounded like a shutdown.
    */
-  pause(): void {
+  async pause(): Promise<void> {
     this.started = false;
     this.timers.stop();
     this.known.clear();
+    await this.settleInFlight();
+  }
+
+  /**
+   * With consumer groups (KurrentDB) every worker delivers, each what the group hands it: a
+   * delivery recorded here is then scheduled by the member its CallbackDeliveryRequested goes to,
+   * not also here, or two workers would send it.
+   */
+  followGroup(): void {
+    this.scheduleOwnRecords = false;
   }
 
   get delivering(): boolean {
@@ -134,7 +146,7 @@ export class CallbackDispatcher implements OnApplicationShutdown {
 
   /** The requester just appended the delivery's stream up to `revision`: no need to read it back. */
   accept(key: DeliveryKey, state: CallbackDeliveryState, revision: number): void {
-    if (!this.delivering) return;
+    if (!this.delivering || !this.scheduleOwnRecords) return;
     const id = deliveryStream(key.orgId, key.deliveryId);
     if (state.status !== 'pending' && state.status !== 'failed') {
       this.finish(id, revision);
@@ -147,7 +159,11 @@ export class CallbackDispatcher implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     this.stopping = true;
     this.timers.stop();
-    // Attempts cut short by the shutdown are not recorded: they stay due and run after a restart.
+    await this.settleInFlight();
+  }
+
+  /** Attempts cut short after 5 s are not recorded: they stay due and run again elsewhere or later. */
+  private async settleInFlight(): Promise<void> {
     const settle = Promise.allSettled([...this.inFlight.values()]);
     await Promise.race([settle, new Promise((r) => setTimeout(r, 5000).unref())]);
   }

@@ -305,11 +305,13 @@ export class KurrentDbEventStore implements EventStore {
         stream?.destroy();
       });
     const subscription: Subscription = {
+      // The batch in progress is handled and acknowledged first (the loop then ends and its
+      // `finally` unsubscribes): unsubscribing under it would lose the ack and have the server
+      // hand the batch out again.
       stop: async () => {
         stopped = true;
         signal();
         this.subscriptions.delete(subscription);
-        await stream?.unsubscribe().catch(() => undefined);
         await loop;
       },
     };

@@ -50,8 +50,8 @@ export class LeaseKeeper {
     private readonly options: LeaseKeeperOptions = {},
   ) {
     this.timing = options.timing ?? DEFAULT_LEASE_TIMING;
-    if (!(this.timing.renewEveryMs > 0 && this.timing.renewEveryMs * 2 <= this.timing.ttlMs)) {
-      throw new Error(`Lease ${name}: renew every ${this.timing.renewEveryMs} ms needs a lease of at least twice that, got ${this.timing.ttlMs} ms`);
+    if (!(this.timing.renewEveryMs > 0 && this.timing.renewEveryMs * 3 <= this.timing.ttlMs)) {
+      throw new Error(`Lease ${name}: renew every ${this.timing.renewEveryMs} ms needs a lease of at least three times that, got ${this.timing.ttlMs} ms`);
     }
     this.clock = options.clock ?? systemClock;
   }

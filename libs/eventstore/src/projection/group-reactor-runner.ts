@@ -76,8 +76,12 @@ export class GroupReactorRunner {
     const applicable = events.filter((e) => wanted.has(e.type));
     if (applicable.length === 0) return;
     const uow = new UnitOfWork(this.store);
-    if (this.projection.applyBatch) await this.projection.applyBatch(applicable, uow);
-    else for (const e of applicable) await this.projection.apply(e, uow);
+    // A group hands events out of log order: positions per event, the highest for a whole batch.
+    if (this.projection.applyBatch) {
+      await this.projection.applyBatch(applicable, uow.at(Math.max(...applicable.map((e) => e.position))));
+    } else {
+      for (const e of applicable) await this.projection.apply(e, uow.at(e.position));
+    }
     const writes = uow.writes();
     if (writes.length > 0) await this.store.commit(writes);
   }

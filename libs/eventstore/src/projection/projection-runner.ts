@@ -31,7 +31,11 @@ export class ProjectionRunner {
     private readonly events: EventStore,
     private readonly store: ReadStore,
     private readonly options: ProjectionRunnerOptions = {},
-  ) {}
+  ) {
+    if (projection.applyBatch && projection.collections.length > 0) {
+      throw new Error(`Projection ${projection.name}: applyBatch is for projections without read models; use apply`);
+    }
+  }
 
   get checkpoint(): number {
     return this.position;

@@ -21,7 +21,8 @@ export interface Projection {
   apply(event: RecordedEvent, ctx: ProjectionContext): Promise<void> | void;
   /**
    * Optional: handles a whole batch of wanted events at once (e.g. concurrently); when present
-   * the runner calls it instead of `apply`.
+   * the runner calls it instead of `apply`. Only for projections without read models (reactors):
+   * per-document redelivery guards need each write tied to its own event, which `apply` gives.
    */
   applyBatch?(events: readonly RecordedEvent[], ctx: ProjectionContext): Promise<void>;
   /**

@@ -71,7 +71,7 @@ describe('configuration', () => {
     [{ WARDEN_CALLBACK_RETRY_SCHEDULE: '10s,1d' }, 'WARDEN_CALLBACK_RETRY_SCHEDULE has an invalid duration "1d"'],
     [{ WARDEN_CALLBACK_RETRY_SCHEDULE: '1s,1s,1s,1s,1s,1s' }, 'WARDEN_CALLBACK_RETRY_SCHEDULE has at most 5 entries, got 6'],
     [{ WARDEN_REACTOR_LEASE_TTL: '500ms' }, 'WARDEN_REACTOR_LEASE_TTL must be at least 1s'],
-    [{ WARDEN_REACTOR_LEASE_TTL: '10s', WARDEN_REACTOR_LEASE_RENEW: '6s' }, 'WARDEN_REACTOR_LEASE_RENEW must be at most half of WARDEN_REACTOR_LEASE_TTL'],
+    [{ WARDEN_REACTOR_LEASE_TTL: '10s', WARDEN_REACTOR_LEASE_RENEW: '5s' }, 'WARDEN_REACTOR_LEASE_RENEW must be at most a third of WARDEN_REACTOR_LEASE_TTL'],
     [{ WARDEN_REACTOR_LEASE_RENEW: 'often' }, 'WARDEN_REACTOR_LEASE_RENEW has an invalid duration'],
   ])('refuses %o with one line naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);

@@ -169,9 +169,11 @@ const ENVIRONMENT = z
       .refine((ms) => ms >= 1000, { error: (iss) => `must be at least 1s, got ${String(iss.input)}ms` }),
     WARDEN_REACTOR_LEASE_RENEW: z.string().default('3s').pipe(duration),
   })
-  .refine((env) => !(env.WARDEN_REACTOR_LEASE_RENEW * 2 > env.WARDEN_REACTOR_LEASE_TTL), {
+  // At most a third: a holder stops a third of the lease before it expires, so its next renewal
+  // must come before that point or every renewal would stop and restart the reactor.
+  .refine((env) => !(env.WARDEN_REACTOR_LEASE_RENEW * 3 > env.WARDEN_REACTOR_LEASE_TTL), {
     path: ['WARDEN_REACTOR_LEASE_RENEW'],
-    error: 'must be at most half of WARDEN_REACTOR_LEASE_TTL',
+    error: 'must be at most a third of WARDEN_REACTOR_LEASE_TTL',
   })
   .refine((env) => env.WARDEN_RATE_LIMIT_STORE !== 'mongodb' || env.WARDEN_MONGO_URL !== undefined, {
     path: ['WARDEN_RATE_LIMIT_STORE'],

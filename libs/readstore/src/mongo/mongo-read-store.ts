@@ -221,9 +221,11 @@ function positionGuard(id: string, position: number | undefined): mongo.Filter<S
 
 /** A bulk write whose only failures are guarded upserts that found the document already written. */
 function onlyDuplicateKeys(err: unknown): boolean {
-  const writeErrors = (err as { writeErrors?: unknown } | null)?.writeErrors;
-  const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
-  return list.length > 0 && list.every((e) => isDuplicateKey(e)) && !(err as { writeConcernError?: unknown }).writeConcernError;
+  if (!(err instanceof mongoose.mongo.MongoBulkWriteError)) return false;
+  const list = Array.isArray(err.writeErrors) ? err.writeErrors : [err.writeErrors];
+  // A write-concern failure means the writes that did apply may not be durable: never swallowed.
+  const writeConcernFailed = err.err !== undefined || err.result?.getWriteConcernError() !== undefined;
+  return list.length > 0 && list.every((e) => isDuplicateKey(e)) && !writeConcernFailed;
 }
 
 function isDuplicateKey(err: unknown): boolean {
