@@ -118,4 +118,54 @@ describe('two workers on one data directory', () => {
       await receiver.close();
     }
   }, 240_000);
+
+  it('hands over on SIGTERM without sending any callback twice: attempts in flight are recorded before the lease is released', async () => {
+    const dataDir = freshDataDir();
+    // Answers only after the standby could take the lease over (it tries every second): attempts
+    // are in flight at the SIGTERM, and a holder that let go before recording them would see the
+    // standby send them again.
+    const receiver = await startReceiver((_req, res) => setTimeout(() => res.end('{"ok":true}'), 2500));
+    const env = testEnv(dataDir, {
+      RECEIVER_URL: receiver.url,
+      DOWN_URL: 'http://127.0.0.1:9',
+      HOOK_TOKEN: 'hook-token-workers',
+      WARDEN_REACTOR_LEASE_TTL: '4s',
+      WARDEN_REACTOR_LEASE_RENEW: '1s',
+    });
+    const items = 300;
+    const matching = items / 3;
+    const running: RunningWarden[] = [];
+    try {
+      expect((await runCli(['apply', CONFIG], env)).code).toBe(0);
+      const key = await createKey(env, 'hooks');
+      const api = await startWarden({ ...env, WARDEN_ROLE: 'api' });
+      const first = await startWarden({ ...env, WARDEN_ROLE: 'worker' });
+      running.push(api, first);
+      await until(() => REACTORS.every((r) => leaseHolders(dataDir).get(r) === first.process.pid), 'the first worker to hold both leases');
+      const second = await startWarden({ ...env, WARDEN_ROLE: 'worker' });
+      running.push(second);
+      const res = await fetch(api.url + '/api/v1/items/async', {
+        method: 'POST',
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          items: Array.from({ length: items }, (_, n) => ({ id: `t-${n}`, typeId: 'post', data: { text: n % 3 === 0 ? `a scam ${n}` : `hi ${n}` } })),
+        }),
+      });
+      expect(res.status).toBe(202);
+
+      // 16 attempts at once per destination: the first wave is in flight.
+      await until(() => receiver.requests.length >= 16, 'the first callbacks in flight');
+      expect(await first.stop('SIGTERM')).toBe(0);
+      expect(receiver.requests.length).toBeLessThan(matching);
+      await until(() => count(dataDir, "type = 'CallbackDelivered'") >= matching, 'every callback delivered');
+      expect(second.logs()).toContain('reactor lease taken: running here');
+
+      const ids = receiver.requests.map((r) => String(r.headers['service-delivery-id']));
+      expect(new Set(ids).size).toBe(matching);
+      expect(ids).toHaveLength(matching);
+    } finally {
+      await Promise.all(running.map((w) => w.stop()));
+      await receiver.close();
+    }
+  }, 240_000);
 });

@@ -219,9 +219,13 @@ export class CallbackDispatcher implements OnApplicationShutdown {
     });
   }
 
-  /** One signed POST; undefined when the process is stopping (nothing to record). */
+  /**
+   * One signed POST; undefined when this process no longer delivers (stopping, or paused for a
+   * lease handover while the attempt waited for a slot): nothing is sent or recorded, the
+   * delivery stays due for whoever delivers next.
+   */
   private async attempt(key: DeliveryKey, state: CallbackDeliveryState, destination: CallbackDestination): Promise<AttemptOutcome | undefined> {
-    if (this.stopping) return undefined;
+    if (!this.delivering) return undefined;
     const started = performance.now();
     const failed = (error: string, status: number | null = null, retryAfterMs: number | null = null): AttemptOutcome => ({
       ok: false,
