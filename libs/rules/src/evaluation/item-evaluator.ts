@@ -2,25 +2,14 @@ import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import type { ItemTypeDefinition, RuleDefinition } from '#warden/catalog';
 import { type EventStore, WrongExpectedRevisionError } from '#warden/eventstore';
 import type { ItemIdentifier, ItemSubmitted } from '#warden/ingestion';
-import { type Clock, type CommandContext, deterministicId, type NewEvent, type RecordedEvent } from '#warden/kernel';
+import { type Clock, type CommandContext, type NewEvent, type RecordedEvent } from '#warden/kernel';
 import type { ReadStore } from '#warden/readstore';
 import { CLOCK } from '#warden/platform';
 import { AggregateStore, EVENT_STORE, ProjectionHost, READ_STORE } from '#warden/storage';
 import { GUARDED_HTTP_CLIENT, type GuardedHttpClient } from '#warden/platform';
 import { evaluateConditionSet } from '../domain/condition-evaluator.js';
-import {
-  type ActionCallbackRequested,
-  decodeEvaluation,
-  encodeEvaluation,
-  type Environment,
-  type Evaluation,
-  type EvaluationEvent,
-  type ItemEvaluated,
-  type ItemRef,
-  type PublishedAction,
-  type ReviewEnqueueRequested,
-  type RuleResult,
-} from '../domain/evaluation.events.js';
+import { decodeEvaluation, type Environment, type Evaluation, type ItemEvaluated, type RuleResult } from '../domain/evaluation.events.js';
+import { evaluationEventId, itemEvaluationDecider } from '../domain/item-evaluation.decider.js';
 import type { ConditionRecord, EvaluatedItem, MediaResult, SetEvaluation, SignalContext } from '../domain/evaluation.model.js';
 import { imageUrls, MEDIA_HASHER, type MediaHasher } from './media-hasher.js';
 import {
@@ -84,9 +73,10 @@ function withoutPersonalData(record: ConditionRecord): ConditionRecord {
 }
 
 /**
- * Evaluates an item version against its rules and records the outcome and the published actions
- * in one append to the version's evaluation stream, with ids derived from it: evaluating the same
- * version twice (a reactor re-run, the legacy sync path racing the worker) records it once.
+ * Evaluates an item version against its rules (catalog, signals, media, daily caps) and records
+ * what the item evaluation decider makes of it — the outcome and the published actions — in one
+ * append to the version's evaluation stream, with ids derived from it: evaluating the same version
+ * twice (a reactor re-run, the legacy sync path racing the worker) records it once.
  */
 @Injectable()
 export class ItemEvaluator {
@@ -135,11 +125,13 @@ export class ItemEvaluator {
       return undefined;
     }
     const evaluated = await this.evaluate(context, item, itemType, version, snapshot, options);
-    const events = this.aggregates.stamp(
-      this.publicationEvents(stream, evaluated, item, version, snapshot, options.environment),
-      context,
-      (_e, i) => deterministicId('evaluation', stream, String(i)),
+    // Decided on an empty stream's state: found empty above, or, for a live submission, assumed
+    // so. `record` appends expecting no stream, so an evaluation recorded meanwhile wins.
+    const decided = itemEvaluationDecider.decide(
+      { type: 'RecordEvaluation', streamName: stream, evaluation: evaluated, creator: item.creator, actions: snapshot.actions },
+      itemEvaluationDecider.initialState,
     );
+    const events = this.aggregates.stamp(decided, context, (_e, i) => evaluationEventId(stream, i));
     return { stream, evaluated, events };
   }
 
@@ -230,63 +222,6 @@ export class ItemEvaluator {
       subject: item.subject,
       rules: results,
       actions,
-    };
-  }
-
-  private publicationEvents(
-    stream: string,
-    evaluated: Evaluation,
-    item: ItemToEvaluate,
-    version: number,
-    snapshot: CatalogSnapshot,
-    environment: Environment,
-  ): EvaluationEvent[] {
-    const events: EvaluationEvent[] = [{ type: 'ItemEvaluated', data: encodeEvaluation(evaluated) }];
-    for (const action of evaluated.actions) {
-      events.push(this.publication(stream, action, evaluated.item, item, version, snapshot, environment));
-    }
-    return events;
-  }
-
-  private publication(
-    stream: string,
-    action: PublishedAction,
-    ref: ItemRef,
-    item: ItemToEvaluate,
-    version: number,
-    snapshot: CatalogSnapshot,
-    environment: Environment,
-  ): ActionCallbackRequested | ReviewEnqueueRequested {
-    // Derived from the evaluation stream (organization, item, version, environment, rules run).
-    const key = [stream, action.id];
-    if (action.kind === 'CUSTOMER_DEFINED_ACTION') {
-      return {
-        type: 'ActionCallbackRequested',
-        data: {
-          deliveryId: deterministicId('delivery', ...key),
-          item: ref,
-          action: { id: action.id },
-          policies: action.policies,
-          rules: action.rules,
-          custom: { ...(snapshot.actions.get(action.id)?.body ?? {}) },
-          creator: item.creator,
-          environment,
-        },
-      };
-    }
-    return {
-      type: 'ReviewEnqueueRequested',
-      data: {
-        jobId: deterministicId('review-job', ...key),
-        item: ref,
-        version,
-        queueId: action.kind === 'ENQUEUE_TO_CHILD_SAFETY' ? 'child-safety' : 'default',
-        source: 'RULE_EXECUTION',
-        actionId: action.id,
-        policies: action.policies,
-        rules: action.rules,
-        environment,
-      },
     };
   }
 

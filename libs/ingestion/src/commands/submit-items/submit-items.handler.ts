@@ -4,8 +4,8 @@ import { CatalogReader, validateItem, type ItemTypeDefinition } from '#warden/ca
 import { type ErrorDetail, invalidInput } from '#warden/kernel';
 import { WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
 import { AggregateStore, ProjectionHost } from '#warden/storage';
-import { resolveCreator, subjectOf } from '../../domain/creator.js';
-import type { ItemSubmitted } from '../../domain/item.events.js';
+import { resolveCreator } from '../../domain/creator.js';
+import { itemDecider } from '../../domain/item.decider.js';
 import { itemStream } from '../../domain/item.streams.js';
 import { type AcceptedItem, SubmitItemsCommand } from './submit-items.command.js';
 
@@ -64,20 +64,11 @@ export class SubmitItemsHandler implements ICommandHandler<SubmitItemsCommand> {
       items.map(async (item) => {
         const itemType = types.get(item.typeId) as ItemTypeDefinition;
         const creator = resolveCreator(item, itemType, command.options.fallbackCreator ?? null);
-        const event: ItemSubmitted = {
-          type: 'ItemSubmitted',
-          data: {
-            itemId: item.id,
-            typeId: item.typeId,
-            typeVersion: item.typeVersion ?? null,
-            typeSchemaVariant: item.typeSchemaVariant ?? 'original',
-            data: item.data,
-            creator,
-            subject: subjectOf(item, creator),
-            source: command.options.source,
-          },
-        };
-        const result = await this.aggregates.record(itemStream(command.context.orgId, item.typeId, item.id), [event], command.context, 'any');
+        // The item decider accepts every version without looking at the earlier ones (see
+        // itemDecider), so deciding on the initial state and appending with 'any' skips a read of
+        // the stream per item; the store numbers the version.
+        const events = itemDecider.decide({ type: 'SubmitItemVersion', item, creator, source: command.options.source }, itemDecider.initialState);
+        const result = await this.aggregates.record(itemStream(command.context.orgId, item.typeId, item.id), events, command.context, 'any');
         return { id: item.id, typeId: item.typeId, version: result.nextRevision };
       }),
     );

@@ -1,0 +1,91 @@
+import type { ActionDefinition } from '#warden/catalog';
+import { type Decider, deterministicId } from '#warden/kernel';
+import {
+  type ActionCallbackRequested,
+  encodeEvaluation,
+  type Evaluation,
+  type EvaluationEvent,
+  type PublishedAction,
+  type ReviewEnqueueRequested,
+} from './evaluation.events.js';
+
+/** Records an item version's evaluation and publishes its actions. */
+export interface RecordEvaluation {
+  readonly type: 'RecordEvaluation';
+  /**
+   * The evaluation stream's name (organization, item, version, environment, rules run): the
+   * delivery and review job ids are derived from it, so a second evaluation of the same version
+   * publishes the same ids. Customers see them; they must never change.
+   */
+  readonly streamName: string;
+  /** Its environment decides the publications' environment too. */
+  readonly evaluation: Evaluation;
+  /** The item's creator, named in action callbacks. */
+  readonly creator: { id: string; typeId: string } | null;
+  /** The catalog's actions: a customer-defined action's callback carries the action's body. */
+  readonly actions: ReadonlyMap<string, Pick<ActionDefinition, 'body'>>;
+}
+
+export type ItemEvaluationCommand = RecordEvaluation;
+
+export interface ItemEvaluationState {
+  readonly recorded: boolean;
+}
+
+/**
+ * One evaluation of an item version: recorded once, in one append of ItemEvaluated (always the
+ * stream's first event) and one publication per published action. A second record of the same
+ * evaluation — a reactor re-run, the legacy sync path racing the worker — decides nothing.
+ */
+export const itemEvaluationDecider: Decider<ItemEvaluationCommand, ItemEvaluationState, EvaluationEvent> = {
+  eventTypes: { ItemEvaluated: true, ActionCallbackRequested: true, ReviewEnqueueRequested: true },
+  initialState: { recorded: false },
+
+  decide(command, state) {
+    if (state.recorded) return [];
+    const events: EvaluationEvent[] = [{ type: 'ItemEvaluated', data: encodeEvaluation(command.evaluation) }];
+    for (const action of command.evaluation.actions) events.push(publication(command, action));
+    return events;
+  },
+
+  evolve(state, event) {
+    return event.type === 'ItemEvaluated' ? { recorded: true } : state;
+  },
+};
+
+/** The id of the evaluation stream's event at `index`: a re-run appends the very same events. */
+export const evaluationEventId = (streamName: string, index: number) => deterministicId('evaluation', streamName, String(index));
+
+function publication(command: RecordEvaluation, action: PublishedAction): ActionCallbackRequested | ReviewEnqueueRequested {
+  const { evaluation } = command;
+  const key = [command.streamName, action.id];
+  if (action.kind === 'CUSTOMER_DEFINED_ACTION') {
+    return {
+      type: 'ActionCallbackRequested',
+      data: {
+        deliveryId: deterministicId('delivery', ...key),
+        item: evaluation.item,
+        action: { id: action.id },
+        policies: action.policies,
+        rules: action.rules,
+        custom: { ...(command.actions.get(action.id)?.body ?? {}) },
+        creator: command.creator,
+        environment: evaluation.environment,
+      },
+    };
+  }
+  return {
+    type: 'ReviewEnqueueRequested',
+    data: {
+      jobId: deterministicId('review-job', ...key),
+      item: evaluation.item,
+      version: evaluation.version,
+      queueId: action.kind === 'ENQUEUE_TO_CHILD_SAFETY' ? 'child-safety' : 'default',
+      source: 'RULE_EXECUTION',
+      actionId: action.id,
+      policies: action.policies,
+      rules: action.rules,
+      environment: evaluation.environment,
+    },
+  };
+}
