@@ -1,4 +1,4 @@
-import type { ActionDefinition } from '#warden/catalog';
+import type { ActionDefinition } from '#warden/catalog/contracts';
 import { type Decider, deterministicId } from '#warden/kernel';
 import {
   type ActionCallbackRequested,
