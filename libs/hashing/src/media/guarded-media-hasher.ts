@@ -12,6 +12,7 @@ import {
   type WardenConfig,
 } from '#warden/platform';
 import type { MediaHasher, MediaResult } from '#warden/rules';
+import { mediaDecider } from '../domain/media.decider.js';
 import { hashImage } from '../image-hashes.js';
 import type { MediaHashed } from './media.events.js';
 
@@ -53,9 +54,11 @@ export class GuardedMediaHasher implements MediaHasher {
     if (recorded) return recorded;
     const result = await this.fetchAndHash(url);
     if (!result.ok) this.logger.log({ msg: 'media not hashed', url, reason: result.reason });
-    const event: MediaHashed = { type: 'MediaHashed', data: { item, version, result } };
+    // Decided on an empty stream (found so above); the append expects no stream, so a result
+    // recorded meanwhile wins.
+    const events = mediaDecider.decide({ type: 'RecordMediaResult', item, version, result }, mediaDecider.initialState);
     try {
-      await this.aggregates.record(stream, [event], context, 'no_stream', () => deterministicId('media', stream));
+      await this.aggregates.record(stream, events, context, 'no_stream', () => deterministicId('media', stream));
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError)) throw error;
       return (await this.recorded(stream)) ?? result;

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { foldEvents } from '#warden/kernel';
+import type { MediaHashed } from '../media/media.events.js';
+import { mediaDecider, type RecordMediaResult } from './media.decider.js';
+
+const URL = 'https://cdn.example/a.jpg';
+const hashed = { ok: true as const, url: URL, pdq: 'f'.repeat(64), quality: 100, md5: 'm', sha256: 's' };
+const record = (result: RecordMediaResult['result'] = hashed): RecordMediaResult => ({
+  type: 'RecordMediaResult',
+  item: { id: 'p1', typeId: 'post' },
+  version: 2,
+  result,
+});
+
+/** Given events, when a command, then the events it decides. */
+function given(events: MediaHashed[]) {
+  const state = foldEvents(mediaDecider, events);
+  return { state, when: (command: RecordMediaResult) => mediaDecider.decide(command, state) };
+}
+
+describe('media decider', () => {
+  it('records a result, a failure as much as a hash', () => {
+    expect(given([]).when(record())).toEqual([{ type: 'MediaHashed', data: { item: { id: 'p1', typeId: 'post' }, version: 2, result: hashed } }]);
+    const failed = { ok: false as const, url: URL, reason: 'http-404' };
+    expect(given([]).when(record(failed))[0]!.data.result).toEqual(failed);
+  });
+
+  it("keeps the item's data out of the record: only its identity, never the personal data it carries", () => {
+    const item = { id: 'p1', typeId: 'post', data: { text: 'my address is …' }, creator: null, subject: 'post:p1' };
+    const [event] = given([]).when({ ...record(), item });
+    expect(JSON.parse(JSON.stringify(event!.data.item))).toEqual({ id: 'p1', typeId: 'post' });
+  });
+
+  it('records a URL once: the first result stands', () => {
+    const first = given([]).when(record());
+    expect(given(first).state.result).toEqual(hashed);
+    expect(given(first).when(record({ ok: false, url: URL, reason: 'network' }))).toEqual([]);
+  });
+});
