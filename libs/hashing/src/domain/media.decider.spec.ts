@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { foldEvents } from '#warden/kernel';
-import type { MediaHashed } from '../media/media.events.js';
-import { mediaDecider, type RecordMediaResult } from './media.decider.js';
+import { type MediaHashedOf, mediaDecider, type RecordMediaResult } from './media.decider.js';
 
 const URL = 'https://cdn.example/a.jpg';
+type Result = { ok: true; url: string; pdq: string; quality: number; md5: string; sha256: string } | { ok: false; url: string; reason: string };
+const decider = mediaDecider<Result>();
 const hashed = { ok: true as const, url: URL, pdq: 'f'.repeat(64), quality: 100, md5: 'm', sha256: 's' };
-const record = (result: RecordMediaResult['result'] = hashed): RecordMediaResult => ({
+const record = (result: Result = hashed): RecordMediaResult<Result> => ({
   type: 'RecordMediaResult',
   item: { id: 'p1', typeId: 'post' },
   version: 2,
@@ -13,9 +14,9 @@ const record = (result: RecordMediaResult['result'] = hashed): RecordMediaResult
 });
 
 /** Given events, when a command, then the events it decides. */
-function given(events: MediaHashed[]) {
-  const state = foldEvents(mediaDecider, events);
-  return { state, when: (command: RecordMediaResult) => mediaDecider.decide(command, state) };
+function given(events: MediaHashedOf<Result>[]) {
+  const state = foldEvents(decider, events);
+  return { state, when: (command: RecordMediaResult<Result>) => decider.decide(command, state) };
 }
 
 describe('media decider', () => {

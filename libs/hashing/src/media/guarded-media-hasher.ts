@@ -20,6 +20,8 @@ import type { MediaHashed } from './media.events.js';
 const MAX_BYTES = 20 * 1024 * 1024;
 const LIMIT_INPUT_PIXELS = 50_000_000;
 
+const mediaResults = mediaDecider<MediaResult>();
+
 const mediaStream = (orgId: string, item: { id: string; typeId: string }, version: number, url: string) =>
   streamName('item_media', orgId, item.typeId, item.id, String(version), createHash('sha256').update(url).digest('hex').slice(0, 32));
 
@@ -56,7 +58,7 @@ export class GuardedMediaHasher implements MediaHasher {
     if (!result.ok) this.logger.log({ msg: 'media not hashed', url, reason: result.reason });
     // Decided on an empty stream (found so above); the append expects no stream, so a result
     // recorded meanwhile wins.
-    const events = mediaDecider.decide({ type: 'RecordMediaResult', item, version, result }, mediaDecider.initialState);
+    const events = mediaResults.decide({ type: 'RecordMediaResult', item, version, result }, mediaResults.initialState);
     try {
       await this.aggregates.record(stream, events, context, 'no_stream', () => deterministicId('media', stream));
     } catch (error) {
