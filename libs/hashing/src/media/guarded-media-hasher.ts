@@ -5,12 +5,15 @@ import { type CommandContext, deterministicId, DomainError, streamName } from '#
 import { GUARDED_HTTP_CLIENT, type GuardedHttpClient, OutboundError, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
 import { AggregateStore, EVENT_STORE } from '#warden/storage';
 import type { MediaHasher, MediaResult } from '#warden/rules';
+import { mediaDecider } from '../domain/media.decider.js';
 import { hashImage } from '../image-hashes.js';
 import type { MediaHashed } from './media.events.js';
 
 /** Media limits (spec 1.9, DESIGN.md section 6): 20 MiB, 3 redirects, 50 megapixels. */
 const MAX_BYTES = 20 * 1024 * 1024;
 const LIMIT_INPUT_PIXELS = 50_000_000;
+
+const mediaResults = mediaDecider<MediaResult>();
 
 const mediaStream = (orgId: string, item: { id: string; typeId: string }, version: number, url: string) =>
   streamName('item_media', orgId, item.typeId, item.id, String(version), createHash('sha256').update(url).digest('hex').slice(0, 32));
@@ -46,9 +49,11 @@ export class GuardedMediaHasher implements MediaHasher {
     if (recorded) return recorded;
     const result = await this.fetchAndHash(url);
     if (!result.ok) this.logger.log({ msg: 'media not hashed', url, reason: result.reason });
-    const event: MediaHashed = { type: 'MediaHashed', data: { item, version, result } };
+    // Decided on an empty stream (found so above); the append expects no stream, so a result
+    // recorded meanwhile wins.
+    const events = mediaResults.decide({ type: 'RecordMediaResult', item, version, result }, mediaResults.initialState);
     try {
-      await this.aggregates.record(stream, [event], context, 'no_stream', () => deterministicId('media', stream));
+      await this.aggregates.record(stream, events, context, 'no_stream', () => deterministicId('media', stream));
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError)) throw error;
       return (await this.recorded(stream)) ?? result;
