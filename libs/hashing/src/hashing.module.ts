@@ -1,8 +1,10 @@
-import { Module } from '@nestjs/common';
+import { Inject, Module, type OnModuleInit } from '@nestjs/common';
 import { CatalogModule } from '#warden/catalog';
+import { UpcasterRegistry } from '#warden/kernel';
 import { MEDIA_HASHER, RULE_SIGNALS, type RuleSignals } from '#warden/rules';
 import { BankIndex } from './banks/bank-index.js';
 import { ImportBankHashesHandler } from './commands/import-bank-hashes/import-bank-hashes.handler.js';
+import { MEDIA_UPCASTERS } from './domain/media.upcasters.js';
 import { GuardedMediaHasher } from './media/guarded-media-hasher.js';
 import { imageHashDistanceSignal, imageHashMatchSignal } from './signals/image-hash.signals.js';
 
@@ -25,4 +27,10 @@ import { imageHashDistanceSignal, imageHashMatchSignal } from './signals/image-h
   ],
   exports: [MEDIA_HASHER, RULE_SIGNALS],
 })
-export class HashingModule {}
+export class HashingModule implements OnModuleInit {
+  constructor(@Inject(UpcasterRegistry) private readonly upcasters: UpcasterRegistry) {}
+
+  onModuleInit(): void {
+    this.upcasters.register(...MEDIA_UPCASTERS);
+  }
+}

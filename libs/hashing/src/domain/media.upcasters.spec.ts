@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { type RecordedEvent, UpcasterRegistry } from '#warden/kernel';
+import { MEDIA_UPCASTERS } from './media.upcasters.js';
+
+/** A MediaHashed as release 0.1.0 stored it (taken from a log written by the hashing e2e suite). */
+const storedV1: RecordedEvent = {
+  id: '5b0c6a3e-0b7c-5d2e-9a51-3f1f0e2d8a11',
+  type: 'MediaHashed',
+  streamName: 'media-acme:post:p%2D1:0:http%3A%2F%2F127.0.0.1%3A40123%2Fcat.jpg',
+  revision: 0,
+  position: 42,
+  data: {
+    item: {
+      id: 'p-1',
+      typeId: 'post',
+      data: { text: 'my cat', images: ['http://127.0.0.1:40123/cat.jpg'], author: { id: 'u-1', typeId: 'user' } },
+      creator: { id: 'u-1', typeId: 'user' },
+      subject: 'user:u-1',
+      source: 'items',
+    },
+    version: 0,
+    result: { ok: true, url: 'http://127.0.0.1:40123/cat.jpg', pdq: 'f'.repeat(64), quality: 100, md5: 'a'.repeat(32), sha256: 'b'.repeat(64) },
+  },
+  metadata: { orgId: 'acme', correlationId: 'r', causationId: 'c', actor: 'rules-engine', occurredAt: '2026-11-01T00:00:00.000Z', schemaVersion: 1 },
+};
+
+describe('MediaHashed upcasters', () => {
+  const registry = new UpcasterRegistry();
+  registry.register(...MEDIA_UPCASTERS);
+
+  it("reads a stored v1 event without the item's data, creator or subject, and keeps the result", () => {
+    const read = registry.upcast(storedV1);
+    expect(read.metadata.schemaVersion).toBe(2);
+    expect(read.data['item']).toEqual({ id: 'p-1', typeId: 'post' });
+    expect(read.data['result']).toEqual(storedV1.data['result']);
+    expect(JSON.stringify(read.data)).not.toContain('my cat');
+  });
+
+  it('makes v2 the version new MediaHashed events are written at', () => {
+    expect(registry.currentVersion('MediaHashed')).toBe(2);
+  });
+});

@@ -1,0 +1,18 @@
+import type { JsonObject, Upcaster } from '#warden/kernel';
+
+/**
+ * MediaHashed v1 → v2. Releases up to 0.1.0 recorded the whole item under evaluation in
+ * `data.item` (its data, creator and subject, unsealed: personal data in plaintext); v2 keeps the
+ * item's identity only. Readers never see the old fields again. The bytes stay in old logs:
+ * docs/operations.md says how to purge them.
+ */
+export const mediaHashedV1: Upcaster = {
+  eventType: 'MediaHashed',
+  fromVersion: 1,
+  upcast(data) {
+    const item = (data['item'] ?? {}) as JsonObject;
+    return { ...data, item: { id: item['id'] ?? null, typeId: item['typeId'] ?? null } };
+  },
+};
+
+export const MEDIA_UPCASTERS: readonly Upcaster[] = [mediaHashedV1];
