@@ -16,12 +16,12 @@ export interface AcceptedItem extends ItemIdentifier {
 }
 
 /**
- * Validates every item against its item type (all or nothing) and records each as an
- * ItemSubmitted event. The list itself is already a non-empty array of objects (request DTO).
+ * Validates every item, its shape and its item type's fields (all or nothing), and records each
+ * as an ItemSubmitted event. The list itself is already a non-empty array (request DTO).
  */
 export class SubmitItemsCommand extends Command<AcceptedItem[]> {
   constructor(
-    readonly items: readonly SubmittedItemInput[],
+    readonly items: readonly unknown[],
     readonly context: CommandContext,
     readonly options: { source: 'items' | 'content'; pointer: string; fallbackCreator?: ItemIdentifier | null } = {
       source: 'items',

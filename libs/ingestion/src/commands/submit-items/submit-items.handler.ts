@@ -50,6 +50,10 @@ export class SubmitItemsHandler implements ICommandHandler<SubmitItemsCommand> {
     const problems: ErrorDetail[] = [];
     command.items.forEach((item, i) => {
       const at = `${pointer}/${i}`;
+      if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+        problems.push({ title: 'Invalid item', detail: 'expected an object', pointer: at });
+        return;
+      }
       const typeId = (item as { typeId?: unknown }).typeId;
       const itemType = typeof typeId === 'string' ? types.get(typeId) : undefined;
       for (const p of validateItem(item, itemType, { pointer: at, knownItemTypeIds: known })) {

@@ -1,15 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  AsReceived,
-  ErrorTitle,
-  IsJsonObject,
-  IsNonEmptyArray,
-  IsNonEmptyString,
-  IsOneOf,
-  IsStringValue,
-  NestedDtoArray,
-  WhenPresent,
-} from '#warden/platform';
+import { AsReceived, IsNonEmptyArray } from '#warden/platform';
 
 const TYPE_SCHEMA_VARIANTS = ['original', 'partial'] as const;
 
@@ -17,16 +7,15 @@ const TYPE_SCHEMA_VARIANTS = ['original', 'partial'] as const;
 const ITEMS_CEILING = 100_000;
 
 /**
- * The shape of one item. Its `data` is only required to be an object here: the fields it must
- * have depend on the organization's item type, which the catalog's item validator checks.
+ * One item, as the OpenAPI document describes it. Items are validated once, in the handler, by
+ * the catalog's item validator: their shape and the fields of `data`, which depend on the
+ * organization's item type. (Nesting class-validator over every item as well cost 0.5 ms per
+ * 100-item request, a tenth of one-process ingestion, for checks the item validator makes anyway.)
  */
-@ErrorTitle('Invalid item')
 export class SubmittedItemDto {
   @ApiProperty({ description: "Customer's unique identifier of the item", example: 'post-123', minLength: 1 })
-  @IsNonEmptyString()
   id!: string;
   @ApiProperty({ description: 'Item type id, as configured', example: 'post', minLength: 1 })
-  @IsNonEmptyString()
   typeId!: string;
   @ApiProperty({
     type: 'object',
@@ -36,16 +25,10 @@ export class SubmittedItemDto {
       'triggers image hashing. Fields the item type does not declare are accepted and stored.',
     example: { text: 'hello', author: { id: 'u1', typeId: 'user' } },
   })
-  @IsJsonObject()
-  @AsReceived()
   data!: Record<string, unknown>;
   @ApiPropertyOptional({ description: 'Schema version string; stored with the item' })
-  @WhenPresent()
-  @IsStringValue()
   typeVersion?: string;
   @ApiPropertyOptional({ enum: TYPE_SCHEMA_VARIANTS, description: '`partial` skips required-field checks' })
-  @WhenPresent()
-  @IsOneOf(TYPE_SCHEMA_VARIANTS, "expected 'original' or 'partial'")
   typeSchemaVariant?: (typeof TYPE_SCHEMA_VARIANTS)[number];
 }
 
@@ -59,8 +42,8 @@ export class SubmitItemsRequestDto {
     minItems: 1,
   })
   @IsNonEmptyArray(ITEMS_CEILING)
-  @NestedDtoArray(() => SubmittedItemDto)
-  items!: SubmittedItemDto[];
+  @AsReceived()
+  items!: unknown[];
 }
 
 export class SubmitItemsResponseDto {
