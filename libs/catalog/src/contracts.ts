@@ -9,3 +9,6 @@ export { BUILTIN_ACTION_IDS, CHILD_SAFETY_QUEUE_ID } from './domain/catalog.mode
 export { validateItem, type ItemProblem, type SubmittedItem } from './domain/item-validation.js';
 export { parseOrgConfig, type ConfigProblem, type ParseOptions, type ParseResult } from './domain/org-config.parser.js';
 export { parseCandidateRule, type StoredCatalog } from './domain/candidate-rule.js';
+export type { HashBankEvent } from './domain/catalog.events.js';
+export { hashBankDecider, type HashBankCommand, type HashBankState } from './domain/hash-bank.decider.js';
+export { hashBankStream } from './domain/catalog.streams.js';

@@ -54,14 +54,6 @@ function digest(hashes: readonly string[]): string {
 }
 
 /** Hashes to add and remove so that the bank's configuration-sourced set equals the file's. */
-export function diffHashes(current: ReadonlySet<string>, desired: readonly string[]): { added: string[]; removed: string[] } {
-  const wanted = new Set(desired);
-  return {
-    added: desired.filter((h) => !current.has(h)),
-    removed: [...current].filter((h) => !wanted.has(h)),
-  };
-}
-
 export function chunk<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));

@@ -9,9 +9,10 @@ import { ConfigureOrganizationCommand } from '#warden/identity';
 import { type CommandContext, concurrentUpdateConflict, deciderEvents } from '#warden/kernel';
 import { KEYRING, type Keyring } from '#warden/platform';
 import { AggregateStore, EVENT_STORE } from '#warden/storage';
-import { HASH_CHUNK, type HashBankEvent } from '../../domain/catalog.events.js';
+import type { HashBankEvent } from '../../domain/catalog.events.js';
 import { hashBankStream, orgConfigStream } from '../../domain/catalog.streams.js';
-import { chunk, desiredCatalog, diffHashes } from '../../domain/desired-catalog.js';
+import { chunk, desiredCatalog } from '../../domain/desired-catalog.js';
+import { hashBankDecider } from '../../domain/hash-bank.decider.js';
 import { orgConfigDecider, planCatalog } from '../../domain/org-config.decider.js';
 import { openSecrets, sealSecrets } from '../../secrets/catalog-secrets.js';
 import { ApplyConfigurationCommand, type ApplyReport } from './apply-configuration.command.js';
@@ -56,8 +57,8 @@ export class ApplyConfigurationHandler implements ICommandHandler<ApplyConfigura
       leftAlone: plan.leftAlone,
       settingsChanged: plan.settingsChanged,
       hashes: bankChanges
-        .filter((c) => c.added.length + c.removed.length > 0)
-        .map((c) => ({ bankId: c.bankId, added: c.added.length, removed: c.removed.length })),
+        .filter((c) => c.added + c.removed > 0)
+        .map((c) => ({ bankId: c.bankId, added: c.added, removed: c.removed })),
       eventsAppended: 0,
     };
     if (options.dryRun || plan.events.length === 0) return report;
@@ -79,31 +80,24 @@ export class ApplyConfigurationHandler implements ICommandHandler<ApplyConfigura
     return { ...report, eventsAppended: appended };
   }
 
+  /** What the hash-bank decider makes of the configured hashes, against the bank's stream now. */
   private async bankChange(orgId: string, bankId: string, hashes: readonly string[]) {
-    const recorded = await this.events.readStream(hashBankStream(orgId, bankId));
-    const fromConfig = new Set<string>();
-    for (const e of recorded as unknown as Array<HashBankEvent & { revision: number }>) {
-      if (e.data.source !== 'config') continue;
-      if (e.type === 'HashBankHashesAdded') for (const h of e.data.hashes) fromConfig.add(h);
-      else for (const h of e.data.hashes) fromConfig.delete(h);
-    }
+    const stream = hashBankStream(orgId, bankId);
+    const recorded = await this.events.readStream(stream);
+    const state = deciderEvents(hashBankDecider, stream, recorded).reduce(hashBankDecider.evolve, hashBankDecider.initialState);
+    const events = hashBankDecider.decide({ type: 'SyncConfiguredHashes', bankId, hashes }, state);
+    const count = (type: HashBankEvent['type']) => events.filter((e) => e.type === type).reduce((n, e) => n + e.data.hashes.length, 0);
     const expected: ExpectedRevision = recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1]!.revision;
-    return { bankId, expected, ...diffHashes(fromConfig, hashes) };
+    return { bankId, expected, events, added: count('HashBankHashesAdded'), removed: count('HashBankHashesRemoved') };
   }
 
+  /** Appends a bank's decided events a few at a time (event size limits), each after the last. */
   private async writeBank(
     orgId: string,
-    change: { bankId: string; expected: ExpectedRevision; added: string[]; removed: string[] },
+    change: { bankId: string; expected: ExpectedRevision; events: readonly HashBankEvent[] },
     context: CommandContext,
   ): Promise<number> {
-    const events: HashBankEvent[] = [
-      ...chunk(change.removed, HASH_CHUNK).map(
-        (hashes): HashBankEvent => ({ type: 'HashBankHashesRemoved', data: { bankId: change.bankId, source: 'config', hashes } }),
-      ),
-      ...chunk(change.added, HASH_CHUNK).map(
-        (hashes): HashBankEvent => ({ type: 'HashBankHashesAdded', data: { bankId: change.bankId, source: 'config', hashes } }),
-      ),
-    ];
+    const events = change.events;
     let expected = change.expected;
     for (const batch of chunk(events, BANK_EVENTS_PER_APPEND)) {
       const result = await this.events.append(

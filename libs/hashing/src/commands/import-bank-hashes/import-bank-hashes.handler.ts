@@ -1,14 +1,13 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CatalogReader } from '#warden/catalog';
-import type { EventStore } from '#warden/eventstore';
-import { invalidInput, notFound, streamName } from '#warden/kernel';
+import { CatalogReader, hashBankDecider, hashBankStream } from '#warden/catalog';
+import { type EventStore, WrongExpectedRevisionError } from '#warden/eventstore';
+import { concurrentUpdateConflict, deciderEvents, invalidInput, notFound } from '#warden/kernel';
 import { AggregateStore, EVENT_STORE } from '#warden/storage';
 import { parseHashLines } from './hash-lines.js';
 import { ImportBankHashesCommand, type ImportReport } from './import-bank-hashes.command.js';
 
-/** At most 10,000 hashes an event, 10 events an append: far below KurrentDB's and MongoDB's limits. */
-const HASH_CHUNK = 10_000;
+/** At most 10 events (of at most 10,000 hashes) an append: far below KurrentDB's and MongoDB's limits. */
 const EVENTS_PER_APPEND = 10;
 
 @CommandHandler(ImportBankHashesCommand)
@@ -30,28 +29,26 @@ export class ImportBankHashesHandler implements ICommandHandler<ImportBankHashes
         ...(problems.length > 20 ? [{ title: 'Malformed hash', detail: `… and ${problems.length - 20} more` }] : []),
       );
     }
-    // Same stream as the configuration's hashes (streamName('hash_bank', org, bank)); the source
-    // tells them apart, so apply never removes what was imported.
-    const stream = streamName('hash_bank', orgId, bank.id);
+    // Same stream as the configuration's hashes; the source tells them apart, so apply never
+    // removes what was imported (the catalog's hash-bank decider).
+    const stream = hashBankStream(orgId, bank.id);
     const recorded = await this.events.readStream(stream);
-    const present = new Set<string>();
-    for (const e of recorded) {
-      const data = e.data as { hashes: string[] };
-      if (e.type === 'HashBankHashesAdded') for (const h of data.hashes) present.add(h);
-      else if (e.type === 'HashBankHashesRemoved') for (const h of data.hashes) present.delete(h);
-    }
-    const fresh = hashes.filter((h) => !present.has(h));
-    const chunks: string[][] = [];
-    for (let i = 0; i < fresh.length; i += HASH_CHUNK) chunks.push(fresh.slice(i, i + HASH_CHUNK));
+    const state = deciderEvents(hashBankDecider, stream, recorded).reduce(hashBankDecider.evolve, hashBankDecider.initialState);
+    const events = hashBankDecider.decide({ type: 'ImportHashes', bankId: bank.id, hashes }, state);
+    const added = events.reduce((n, e) => n + e.data.hashes.length, 0);
     let expected: number | 'no_stream' = recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1]!.revision;
-    for (let i = 0; i < chunks.length; i += EVENTS_PER_APPEND) {
-      const batch = chunks.slice(i, i + EVENTS_PER_APPEND).map((c) => ({
-        type: 'HashBankHashesAdded',
-        data: { bankId: bank.id, source: 'import', hashes: c },
-      }));
-      const result = await this.aggregates.record(stream, batch, command.context, expected);
-      expected = result.nextRevision;
+    try {
+      // A few events an append (event size limits), each after the last.
+      for (let i = 0; i < events.length; i += EVENTS_PER_APPEND) {
+        const result = await this.aggregates.record(stream, events.slice(i, i + EVENTS_PER_APPEND), command.context, expected);
+        expected = result.nextRevision;
+      }
+    } catch (error) {
+      if (error instanceof WrongExpectedRevisionError) {
+        throw concurrentUpdateConflict(`Hash bank ${bank.id} was changed concurrently (an apply or another import); import again`);
+      }
+      throw error;
     }
-    return { bankId: bank.id, added: fresh.length, alreadyPresent: hashes.length - fresh.length, events: chunks.length };
+    return { bankId: bank.id, added, alreadyPresent: hashes.length - added, events: events.length };
   }
 }

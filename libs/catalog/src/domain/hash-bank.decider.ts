@@ -1,0 +1,73 @@
+import type { Decider } from '#warden/kernel';
+import { HASH_CHUNK, type HashBankEvent, type HashBankHashesAdded, type HashBankHashesRemoved } from './catalog.events.js';
+import { chunk } from './desired-catalog.js';
+
+/** The configuration file lists these hashes for the bank now (apply). */
+export interface SyncConfiguredHashes {
+  readonly type: 'SyncConfiguredHashes';
+  readonly bankId: string;
+  readonly hashes: readonly string[];
+}
+
+/** An operator imports these hashes into the bank (`warden bank import`). */
+export interface ImportHashes {
+  readonly type: 'ImportHashes';
+  readonly bankId: string;
+  readonly hashes: readonly string[];
+}
+
+export type HashBankCommand = SyncConfiguredHashes | ImportHashes;
+
+export interface HashBankState {
+  /** Hashes the configuration put in and has not taken out. */
+  readonly fromConfig: ReadonlySet<string>;
+  /** Every hash in the bank, whatever its source. */
+  readonly present: ReadonlySet<string>;
+}
+
+/**
+ * A bank's hashes, on its own stream, from two sources that never undo each other: apply adds and
+ * removes the configured ones, an import only adds. Events hold at most HASH_CHUNK hashes.
+ */
+export const hashBankDecider: Decider<HashBankCommand, HashBankState, HashBankEvent> = {
+  eventTypes: { HashBankHashesAdded: true, HashBankHashesRemoved: true },
+  initialState: { fromConfig: new Set(), present: new Set() },
+
+  decide(command, state) {
+    if (command.type === 'ImportHashes') {
+      const fresh = [...new Set(command.hashes)].filter((h) => !state.present.has(h));
+      return chunk(fresh, HASH_CHUNK).map((hashes): HashBankHashesAdded => added(command.bankId, 'import', hashes));
+    }
+    const wanted = new Set(command.hashes);
+    const removed = [...state.fromConfig].filter((h) => !wanted.has(h));
+    const addedHashes = [...wanted].filter((h) => !state.fromConfig.has(h));
+    return [
+      ...chunk(removed, HASH_CHUNK).map((hashes): HashBankHashesRemoved => ({
+        type: 'HashBankHashesRemoved',
+        data: { bankId: command.bankId, source: 'config', hashes },
+      })),
+      ...chunk(addedHashes, HASH_CHUNK).map((hashes) => added(command.bankId, 'config', hashes)),
+    ];
+  },
+
+  evolve(state, event) {
+    const fromConfig = new Set(state.fromConfig);
+    const present = new Set(state.present);
+    if (event.type === 'HashBankHashesAdded') {
+      for (const h of event.data.hashes) {
+        present.add(h);
+        if (event.data.source === 'config') fromConfig.add(h);
+      }
+    } else {
+      for (const h of event.data.hashes) {
+        present.delete(h);
+        fromConfig.delete(h);
+      }
+    }
+    return { fromConfig, present };
+  },
+};
+
+function added(bankId: string, source: 'config' | 'import', hashes: string[]): HashBankHashesAdded {
+  return { type: 'HashBankHashesAdded', data: { bankId, source, hashes } };
+}
