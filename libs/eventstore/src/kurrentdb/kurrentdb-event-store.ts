@@ -153,12 +153,7 @@ export class KurrentDbEventStore implements EventStore {
     });
     let stopped = false;
     let failure: unknown;
-    let wake: (() => void) | undefined;
-    const signal = () => {
-      const w = wake;
-      wake = undefined;
-      w?.();
-    };
+    const { signal, wait } = wakeUp();
     const fail = (error: unknown) => {
       failure ??= error;
       signal();
@@ -225,7 +220,7 @@ export class KurrentDbEventStore implements EventStore {
         maybeCaughtUp();
         if (batch.length === 0 && !stopped && failure === undefined) {
           if (stream.readableEnded || stream.destroyed) throw new Error('KurrentDB subscription ended');
-          await new Promise<void>((resolve) => (wake = resolve));
+          await wait();
         }
       }
     })()
@@ -256,12 +251,7 @@ export class KurrentDbEventStore implements EventStore {
   subscribeToGroup(options: GroupSubscribeOptions): Subscription {
     let stopped = false;
     let failure: unknown;
-    let wake: (() => void) | undefined;
-    const signal = () => {
-      const w = wake;
-      wake = undefined;
-      w?.();
-    };
+    const { signal, wait } = wakeUp();
     let stream: ReturnType<KurrentDBClient['subscribeToPersistentSubscriptionToAll']> | undefined;
     const loop = (async () => {
       await this.ensureGroup(options);
@@ -283,7 +273,7 @@ export class KurrentDbEventStore implements EventStore {
         while (taken.length < BATCH && (item = sub.read() as PersistentSubscriptionToAllResolvedEvent | null) !== null) taken.push(item);
         if (taken.length === 0) {
           if (sub.readableEnded || sub.destroyed) throw new Error('KurrentDB persistent subscription ended');
-          await new Promise<void>((resolve) => (wake = resolve));
+          await wait();
           continue;
         }
         const batch = taken.map((t) => toRecorded(t)).filter((e): e is RecordedEvent => e !== undefined && !isSystem(e));
@@ -472,4 +462,17 @@ function reasonOf(error: unknown): string {
   const message = error.message.trim();
   if ((message === '' || message === error.constructor.name) && typeof type === 'string') return type;
   return message || error.constructor.name;
+}
+
+/** The subscription loops' sleep: `wait()` resolves at the next `signal()` (data, end, error or stop). */
+function wakeUp(): { signal: () => void; wait: () => Promise<void> } {
+  let wake: (() => void) | undefined;
+  return {
+    signal: () => {
+      const w = wake;
+      wake = undefined;
+      w?.();
+    },
+    wait: () => new Promise<void>((resolve) => (wake = resolve)),
+  };
 }
