@@ -1,6 +1,7 @@
 import { type DynamicModule, Inject, Logger, Module, type OnModuleInit } from '@nestjs/common';
 import { PersonalDataPolicy } from '#warden/eventstore';
-import { CatalogModule, CatalogReader } from '#warden/catalog';
+import { QueryBus } from '@nestjs/cqrs';
+import { CatalogModule } from '#warden/catalog';
 import type { ReadStore } from '#warden/readstore';
 import { ProjectionHost, READ_STORE, STORAGE, type Storage } from '#warden/storage';
 import { RedeliverCallbackHandler } from './commands/redeliver-callback/redeliver-callback.handler.js';
@@ -41,7 +42,7 @@ export class CallbacksModule implements OnModuleInit {
     @Inject(CALLBACKS_OPTIONS) private readonly options: CallbacksOptions,
     private readonly dispatcher: CallbackDispatcher,
     private readonly requests: DeliveryRequests,
-    private readonly catalog: CatalogReader,
+    private readonly queries: QueryBus,
   ) {}
 
   static register(options: CallbacksOptions): DynamicModule {
@@ -73,7 +74,7 @@ export class CallbacksModule implements OnModuleInit {
       deliveryReactor({
         requests: this.requests,
         dispatcher: this.dispatcher,
-        catalog: this.catalog,
+        queries: this.queries,
         activate: () => this.startDelivering(),
         deactivate: () => this.dispatcher.pause(),
       }),

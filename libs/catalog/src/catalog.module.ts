@@ -3,6 +3,8 @@ import { ProjectionHost } from '#warden/storage';
 import { ApplyConfigurationHandler } from './commands/apply-configuration/apply-configuration.handler.js';
 import { catalogProjection } from './projections/catalog.projection.js';
 import { CatalogReader } from './queries/catalog-reader.js';
+import { GetCatalogSettingsHandler } from './queries/get-catalog-settings/get-catalog-settings.handler.js';
+import { GetLiveEntitiesHandler } from './queries/get-live-entities/get-live-entities.handler.js';
 import { ListActionsHandler } from './queries/list-actions/list-actions.handler.js';
 import { ListActionsHttpController } from './queries/list-actions/list-actions.http.controller.js';
 import { ListItemTypesHandler } from './queries/list-item-types/list-item-types.handler.js';
@@ -12,11 +14,19 @@ import { ListPoliciesHttpController } from './queries/list-policies/list-policie
 
 /**
  * The moderation catalog: configuration as code and its read model. Modules that read the catalog
- * import this module (one instance, whoever imports it); the routes are CatalogHttpModule's.
+ * import this module (one instance, whoever imports it) and ask through its queries; the routes
+ * are CatalogHttpModule's.
  */
 @Module({
-  providers: [ApplyConfigurationHandler, ListPoliciesHandler, ListActionsHandler, ListItemTypesHandler, CatalogReader],
-  exports: [CatalogReader],
+  providers: [
+    ApplyConfigurationHandler,
+    ListPoliciesHandler,
+    ListActionsHandler,
+    ListItemTypesHandler,
+    GetLiveEntitiesHandler,
+    GetCatalogSettingsHandler,
+    CatalogReader,
+  ],
 })
 export class CatalogModule implements OnModuleInit {
   constructor(@Inject(ProjectionHost) private readonly projections: ProjectionHost) {}

@@ -4,4 +4,6 @@ export { ApplyConfigurationCommand, type ApplyReport } from './commands/apply-co
 export { ListPoliciesQuery, type PolicyView } from './queries/list-policies/list-policies.query.js';
 export { ListActionsQuery, type ActionView } from './queries/list-actions/list-actions.query.js';
 export { ListItemTypesQuery, type ItemTypeView } from './queries/list-item-types/list-item-types.query.js';
-export { CatalogReader } from './queries/catalog-reader.js';
+export { GetLiveEntitiesQuery } from './queries/get-live-entities/get-live-entities.query.js';
+export { GetCatalogSettingsQuery } from './queries/get-catalog-settings/get-catalog-settings.query.js';
+export type { CatalogSettings } from './queries/catalog-reader.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { CommandBus } from '@nestjs/cqrs';
-import { CatalogReader, parseCandidateRule } from '#warden/catalog';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { GetLiveEntitiesQuery, parseCandidateRule } from '#warden/catalog';
 import { environment } from '#warden/platform';
 import { ProjectionHost } from '#warden/storage';
 import { BacktestRuleCommand, RetroactRuleCommand, type RunReport } from '#warden/rules';
@@ -33,13 +33,13 @@ export const backtestCommand: AppCommand = {
     const org = required(options, 'org');
     const file = required(options, 'rule-file');
     await app.get(ProjectionHost).catchUp('catalog');
-    const reader = app.get(CatalogReader);
+    const queries = app.get(QueryBus);
     const [itemTypes, policies, actions, textBanks, hashBanks] = await Promise.all([
-      reader.liveEntities(org, 'itemType'),
-      reader.liveEntities(org, 'policy'),
-      reader.liveEntities(org, 'action'),
-      reader.liveEntities(org, 'textBank'),
-      reader.liveEntities(org, 'hashBank'),
+      queries.execute(new GetLiveEntitiesQuery(org, 'itemType')),
+      queries.execute(new GetLiveEntitiesQuery(org, 'policy')),
+      queries.execute(new GetLiveEntitiesQuery(org, 'action')),
+      queries.execute(new GetLiveEntitiesQuery(org, 'textBank')),
+      queries.execute(new GetLiveEntitiesQuery(org, 'hashBank')),
     ]);
     const parsed = parseCandidateRule(readFileSync(file, 'utf8'), { orgId: org, itemTypes, policies, actions, textBanks, hashBanks }, environment());
     if (!parsed.ok) {

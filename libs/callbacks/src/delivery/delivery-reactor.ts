@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
-import type { CallbackDefinition, CatalogReader } from '#warden/catalog';
+import type { QueryBus } from '@nestjs/cqrs';
+import { type CallbackDefinition, GetLiveEntitiesQuery } from '#warden/catalog';
 import type { Projection } from '#warden/eventstore';
 import type { RecordedEvent } from '#warden/kernel';
 import type { ActionCallbackRequested } from '#warden/rules';
@@ -59,7 +60,7 @@ export function triggerOf(data: ActionCallbackRequestedData): ActionCallbackTrig
 export function deliveryReactor(deps: {
   requests: DeliveryRequests;
   dispatcher: CallbackDispatcher;
-  catalog: CatalogReader;
+  queries: QueryBus;
   /** This process starts running the reactor: start delivering and reload what is due. */
   activate?: () => Promise<void> | void;
   /** It stopped running here (shutdown, or another worker took over). */
@@ -71,7 +72,7 @@ export function deliveryReactor(deps: {
     const destinations = (orgId: string) => {
       let found = actionsByOrg.get(orgId);
       if (!found) {
-        found = deps.catalog.liveEntities(orgId, 'action').then((actions) => new Map(actions.map((a) => [a.id, destinationOf(a.callback)])));
+        found = deps.queries.execute(new GetLiveEntitiesQuery(orgId, 'action')).then((actions) => new Map(actions.map((a) => [a.id, destinationOf(a.callback)])));
         actionsByOrg.set(orgId, found);
       }
       return found;

@@ -5,7 +5,10 @@ import type { CatalogEntities, EntityKind } from '../domain/catalog.events.js';
 import type { AppealSettings, OrgSettings, SsoSettings, StrikeSettings } from '../domain/catalog.model.js';
 import { CATALOG_ENTITIES, CATALOG_SETTINGS, type CatalogEntityDoc, settingsDocId } from '../projections/catalog.read-model.js';
 
-/** Reads an organization's live (not archived) catalog entities from the read model. */
+/**
+ * Reads an organization's live (not archived) catalog entities from the read model. Internal to
+ * the catalog: other modules ask through GetLiveEntitiesQuery and GetCatalogSettingsQuery.
+ */
 @Injectable()
 export class CatalogReader {
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
@@ -29,7 +32,7 @@ export class CatalogReader {
 }
 
 /** The settings sections of the catalog read model, as their events carry them. */
-interface CatalogSettings {
+export interface CatalogSettings {
   settings: OrgSettings;
   strikes: StrikeSettings;
   appeals: AppealSettings;

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import {
   type ActionDefinition,
-  CatalogReader,
+  GetLiveEntitiesQuery,
   type HashType,
   type ItemTypeDefinition,
   type PolicyDefinition,
@@ -30,7 +31,7 @@ const TTL_MS = 1000;
 export class CatalogSnapshots {
   private readonly cache = new Map<string, { at: number; snapshot: Promise<CatalogSnapshot> }>();
 
-  constructor(private readonly catalog: CatalogReader) {}
+  constructor(private readonly queries: QueryBus) {}
 
   get(orgId: string): Promise<CatalogSnapshot> {
     const now = Date.now();
@@ -50,12 +51,12 @@ export class CatalogSnapshots {
 
   private async load(orgId: string): Promise<CatalogSnapshot> {
     const [itemTypes, rules, actions, policies, textBanks, hashBanks] = await Promise.all([
-      this.catalog.liveEntities(orgId, 'itemType'),
-      this.catalog.liveEntities(orgId, 'rule'),
-      this.catalog.liveEntities(orgId, 'action'),
-      this.catalog.liveEntities(orgId, 'policy'),
-      this.catalog.liveEntities(orgId, 'textBank'),
-      this.catalog.liveEntities(orgId, 'hashBank'),
+      this.queries.execute(new GetLiveEntitiesQuery(orgId, 'itemType')),
+      this.queries.execute(new GetLiveEntitiesQuery(orgId, 'rule')),
+      this.queries.execute(new GetLiveEntitiesQuery(orgId, 'action')),
+      this.queries.execute(new GetLiveEntitiesQuery(orgId, 'policy')),
+      this.queries.execute(new GetLiveEntitiesQuery(orgId, 'textBank')),
+      this.queries.execute(new GetLiveEntitiesQuery(orgId, 'hashBank')),
     ]);
     const byId = <T extends { id: string }>(list: T[]) => new Map(list.map((x) => [x.id, x] as const));
     return {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
-import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CatalogReader } from '#warden/catalog';
+import { CommandHandler, type ICommandHandler, QueryBus } from '@nestjs/cqrs';
+import { GetCatalogSettingsQuery, GetLiveEntitiesQuery } from '#warden/catalog';
 import { type Clock, DomainError, notFound } from '#warden/kernel';
 import type { Filter, ReadStore } from '#warden/readstore';
 import { CLOCK } from '#warden/platform';
@@ -20,7 +20,7 @@ const CONCURRENCY = 32;
 export class RedeliverCallbackHandler implements ICommandHandler<RedeliverCallbackCommand> {
   constructor(
     private readonly aggregates: AggregateStore,
-    private readonly catalog: CatalogReader,
+    private readonly queries: QueryBus,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Inject(ProjectionHost) private readonly projections: ProjectionHost,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -73,8 +73,10 @@ export class RedeliverCallbackHandler implements ICommandHandler<RedeliverCallba
 
   /** The destination configured now: a redelivery goes where the organization wants callbacks today. */
   private async configuredDestination(doc: CallbackDeliveryDoc): Promise<CallbackDestination | null> {
-    if (doc.kind === 'appeal') return destinationOf((await this.catalog.settings(doc.orgId, 'appeals'))?.callback);
-    const actions = await this.catalog.liveEntities(doc.orgId, 'action');
+    if (doc.kind === 'appeal') {
+      return destinationOf((await this.queries.execute(new GetCatalogSettingsQuery(doc.orgId, 'appeals')))?.callback);
+    }
+    const actions = await this.queries.execute(new GetLiveEntitiesQuery(doc.orgId, 'action'));
     return destinationOf(actions.find((a) => a.id === doc.actionId)?.callback);
   }
 }

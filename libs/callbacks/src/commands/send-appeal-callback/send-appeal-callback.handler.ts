@@ -1,5 +1,5 @@
-import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CatalogReader } from '#warden/catalog';
+import { CommandHandler, type ICommandHandler, QueryBus } from '@nestjs/cqrs';
+import { GetCatalogSettingsQuery, GetLiveEntitiesQuery } from '#warden/catalog';
 import { conflict, invalidField } from '#warden/kernel';
 import { buildAppealCallbackBody } from '../../domain/appeal-callback-body.js';
 import type { JsonBody } from '../../domain/callback-body.model.js';
@@ -11,14 +11,17 @@ import { type AppealCallbackRequested, SendAppealCallbackCommand } from './send-
 @CommandHandler(SendAppealCallbackCommand)
 export class SendAppealCallbackHandler implements ICommandHandler<SendAppealCallbackCommand> {
   constructor(
-    private readonly catalog: CatalogReader,
+    private readonly queries: QueryBus,
     private readonly requests: DeliveryRequests,
   ) {}
 
   async execute(command: SendAppealCallbackCommand): Promise<AppealCallbackRequested> {
     const { decision, context } = command;
     const orgId = context.orgId;
-    const [itemTypes, appeals] = await Promise.all([this.catalog.liveEntities(orgId, 'itemType'), this.catalog.settings(orgId, 'appeals')]);
+    const [itemTypes, appeals] = await Promise.all([
+      this.queries.execute(new GetLiveEntitiesQuery(orgId, 'itemType')),
+      this.queries.execute(new GetCatalogSettingsQuery(orgId, 'appeals')),
+    ]);
     const itemType = itemTypes.find((t) => t.id === decision.item.typeId);
     if (!itemType) throw invalidField('/item/typeId', `Organization ${orgId} has no item type ${decision.item.typeId}`);
     const destination = destinationOf(appeals?.callback);

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
-import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CatalogReader, hashBankDecider, hashBankStream } from '#warden/catalog';
+import { CommandHandler, type ICommandHandler, QueryBus } from '@nestjs/cqrs';
+import { GetLiveEntitiesQuery, hashBankDecider, hashBankStream } from '#warden/catalog';
 import { type EventStore, WrongExpectedRevisionError } from '#warden/eventstore';
 import { concurrentUpdateConflict, deciderEvents, invalidInput, notFound } from '#warden/kernel';
 import { AggregateStore, EVENT_STORE } from '#warden/storage';
@@ -15,12 +15,12 @@ export class ImportBankHashesHandler implements ICommandHandler<ImportBankHashes
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
     private readonly aggregates: AggregateStore,
-    private readonly catalog: CatalogReader,
+    private readonly queries: QueryBus,
   ) {}
 
   async execute(command: ImportBankHashesCommand): Promise<ImportReport> {
     const { orgId } = command.context;
-    const bank = (await this.catalog.liveEntities(orgId, 'hashBank')).find((b) => b.id === command.bankId);
+    const bank = (await this.queries.execute(new GetLiveEntitiesQuery(orgId, 'hashBank'))).find((b) => b.id === command.bankId);
     if (!bank) throw notFound(`No hash bank ${command.bankId} in organization ${orgId} (configure it with apply first)`);
     const { hashes, problems } = parseHashLines(command.text, bank.hashType);
     if (problems.length > 0) {

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
-import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CatalogReader, validateItem, type ItemTypeDefinition } from '#warden/catalog';
+import { CommandHandler, type ICommandHandler, QueryBus } from '@nestjs/cqrs';
+import { GetLiveEntitiesQuery, validateItem, type ItemTypeDefinition } from '#warden/catalog';
 import { type ErrorDetail, invalidInput } from '#warden/kernel';
 import { WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
 import { AggregateStore, ProjectionHost } from '#warden/storage';
@@ -22,12 +22,12 @@ export class SubmitItemsHandler implements ICommandHandler<SubmitItemsCommand> {
   constructor(
     private readonly aggregates: AggregateStore,
     @Inject(WARDEN_CONFIG) private readonly config: WardenConfig,
-    private readonly catalog: CatalogReader,
+    private readonly queries: QueryBus,
     @Inject(ProjectionHost) private readonly projections: ProjectionHost,
   ) {}
 
   private async itemTypes(orgId: string): Promise<Map<string, ItemTypeDefinition>> {
-    return new Map((await this.catalog.liveEntities(orgId, 'itemType')).map((t) => [t.id, t] as const));
+    return new Map((await this.queries.execute(new GetLiveEntitiesQuery(orgId, 'itemType'))).map((t) => [t.id, t] as const));
   }
 
   async execute(command: SubmitItemsCommand): Promise<AcceptedItem[]> {
