@@ -136,6 +136,23 @@ describe('callback dispatcher', () => {
     expect(hook.requests.map((r) => r.url)).toEqual(['/live', '/paused']);
   });
 
+  it('delivers, once started here again, a retry whose failed attempt was recorded while pausing', async () => {
+    const { request, types, dispatcher, stores } = await setup();
+    // The first attempt is still in flight when the dispatcher pauses, and fails.
+    const hook = await started((n, res) => (n === 1 ? setTimeout(() => answer(500)(res), 300) : answer(200)(res)));
+    await request('d-again', `${hook.url}/again`);
+    await waitFor(() => hook.requests.length === 1, 'the first attempt in flight');
+    await dispatcher.pause();
+    expect(await types('d-again')).toEqual(['CallbackDeliveryRequested', 'CallbackAttemptFailed']);
+    // The lease comes back to this process: its start reloads what the log says is due.
+    dispatcher.start();
+    const recorded = await stores.events.readStream(deliveryStream('acme', 'd-again'));
+    const failed = recorded[recorded.length - 1]!;
+    dispatcher.schedule({ orgId: 'acme', deliveryId: 'd-again' }, String(failed.data['nextAttemptAt']), failed.revision);
+    await waitFor(async () => (await types('d-again')).includes('CallbackDelivered'), 'the retry delivered');
+    expect(hook.requests).toHaveLength(2);
+  });
+
   it('signs every attempt afresh with the time of that attempt', async () => {
     const { request, types, advance } = await setup();
     const hook = await started((n, res) => {

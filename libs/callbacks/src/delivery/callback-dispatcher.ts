@@ -101,20 +101,26 @@ export class CallbackDispatcher implements OnApplicationShutdown {
    */
   start(): void {
     if (this.stopping) return;
+    this.known.clear();
     this.timers.resume();
     this.started = true;
   }
 
   /**
    * Stops delivering here (the delivery reactor moves to another worker): no more timers, and the
-   * attempts in flight finish and are recorded before this resolves, so the next holder, which
-   * reloads what is due from the log, does not send them again. Bounded like a shutdown.
+   * attempts in flight finish and are recorded before this resolves (5 s at most), so the next
+   * holder, which reloads what is due from the log, does not send them again. That holds for a
+   * handover (SIGTERM releases the lease only then); a lease lost because renewals failed may
+   * expire under an attempt slower than the keeper's margin, which is then sent again (at least
+   * once, same delivery id).
    */
   async pause(): Promise<void> {
     this.started = false;
     this.timers.stop();
-    this.known.clear();
     await this.settleInFlight();
+    // After the attempts: their recording remembers states without timers (stopped), which a
+    // later start here must not mistake for scheduled deliveries.
+    this.known.clear();
   }
 
   /**
@@ -142,6 +148,14 @@ export class CallbackDispatcher implements OnApplicationShutdown {
       if (known) this.known.delete(id);
     }
     this.timers.schedule(id, key, Date.parse(at));
+  }
+
+  /**
+   * A delivery recorded earlier (a re-run after a crash) must not be left behind: scheduled here,
+   * unless a consumer group hands its events to whichever member should send it.
+   */
+  scheduleRecorded(key: DeliveryKey, at: string): void {
+    if (this.scheduleOwnRecords) this.schedule(key, at);
   }
 
   /** The requester just appended the delivery's stream up to `revision`: no need to read it back. */

@@ -41,8 +41,7 @@ export class DeliveryRequests {
       return true;
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError)) throw error;
-      // Recorded before (a re-run after a crash): make sure it is not left behind.
-      this.dispatcher.schedule(key, now);
+      this.dispatcher.scheduleRecorded(key, now);
       return false;
     }
   }

@@ -53,7 +53,7 @@ function digest(hashes: readonly string[]): string {
   return h.digest('hex');
 }
 
-/** Hashes to add and remove so that the bank's configuration-sourced set equals the file's. */
+/** The items in slices of at most `size`, in order. */
 export function chunk<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));

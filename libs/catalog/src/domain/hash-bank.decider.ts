@@ -18,11 +18,32 @@ export interface ImportHashes {
 
 export type HashBankCommand = SyncConfiguredHashes | ImportHashes;
 
+/**
+ * The bank's events so far, newest first, each pointing to the one before: evolving adds one link
+ * instead of copying sets of up to millions of hashes, and a decision reads the sets once.
+ */
 export interface HashBankState {
-  /** Hashes the configuration put in and has not taken out. */
-  readonly fromConfig: ReadonlySet<string>;
-  /** Every hash in the bank, whatever its source. */
-  readonly present: ReadonlySet<string>;
+  readonly last: { readonly event: HashBankEvent; readonly before: HashBankState['last'] } | null;
+}
+
+/** The hashes the configuration put in and has not taken out, and every hash in the bank. */
+function hashSets(state: HashBankState): { fromConfig: Set<string>; present: Set<string> } {
+  const events: HashBankEvent[] = [];
+  for (let link = state.last; link; link = link.before) events.push(link.event);
+  const fromConfig = new Set<string>();
+  const present = new Set<string>();
+  for (const event of events.reverse()) {
+    for (const h of event.data.hashes) {
+      if (event.type === 'HashBankHashesAdded') {
+        present.add(h);
+        if (event.data.source === 'config') fromConfig.add(h);
+      } else {
+        present.delete(h);
+        fromConfig.delete(h);
+      }
+    }
+  }
+  return { fromConfig, present };
 }
 
 /**
@@ -31,9 +52,10 @@ export interface HashBankState {
  */
 export const hashBankDecider: Decider<HashBankCommand, HashBankState, HashBankEvent> = {
   eventTypes: { HashBankHashesAdded: true, HashBankHashesRemoved: true },
-  initialState: { fromConfig: new Set(), present: new Set() },
+  initialState: { last: null },
 
-  decide(command, state) {
+  decide(command, current) {
+    const state = hashSets(current);
     if (command.type === 'ImportHashes') {
       const fresh = [...new Set(command.hashes)].filter((h) => !state.present.has(h));
       return chunk(fresh, HASH_CHUNK).map((hashes): HashBankHashesAdded => added(command.bankId, 'import', hashes));
@@ -51,20 +73,7 @@ export const hashBankDecider: Decider<HashBankCommand, HashBankState, HashBankEv
   },
 
   evolve(state, event) {
-    const fromConfig = new Set(state.fromConfig);
-    const present = new Set(state.present);
-    if (event.type === 'HashBankHashesAdded') {
-      for (const h of event.data.hashes) {
-        present.add(h);
-        if (event.data.source === 'config') fromConfig.add(h);
-      }
-    } else {
-      for (const h of event.data.hashes) {
-        present.delete(h);
-        fromConfig.delete(h);
-      }
-    }
-    return { fromConfig, present };
+    return { last: { event, before: state.last } };
   },
 };
 

@@ -2,11 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { type RecordedEvent, UpcasterRegistry } from '#warden/kernel';
 import { MEDIA_UPCASTERS } from './media.upcasters.js';
 
-/** A MediaHashed as release 0.1.0 stored it (taken from a log written by the hashing e2e suite). */
+/**
+ * A MediaHashed in the shape release 0.1.0 stored (its fields as found in a log of the hashing e2e
+ * suite; the values here are made up).
+ */
 const storedV1: RecordedEvent = {
   id: '5b0c6a3e-0b7c-5d2e-9a51-3f1f0e2d8a11',
   type: 'MediaHashed',
-  streamName: 'media-acme:post:p%2D1:0:http%3A%2F%2F127.0.0.1%3A40123%2Fcat.jpg',
+  streamName: 'item_media-acme:post:p%2D1:0:9b1c3f2a6d0e4b7c8a5f1e2d3c4b5a69',
   revision: 0,
   position: 42,
   data: {

@@ -61,15 +61,20 @@ export class ApplyConfigurationHandler implements ICommandHandler<ApplyConfigura
         .map((c) => ({ bankId: c.bankId, added: c.added, removed: c.removed })),
       eventsAppended: 0,
     };
-    if (options.dryRun || plan.events.length === 0) return report;
+    // Banks are checked even when the configuration is unchanged: an apply cut short after its
+    // configuration append (a concurrent import, a crash) left their hashes to write.
+    if (options.dryRun || (plan.events.length === 0 && bankChanges.every((c) => c.events.length === 0))) return report;
 
     // The configuration stream is the commit point: a concurrent apply fails here, before any
-    // bank is touched. A bank's hash change always changes its HashBankDefined digest, so every
-    // apply that touches hashes also passes through this check.
+    // bank is touched (a bank's hash change always changes its HashBankDefined digest). Each
+    // bank's own appends expect the revision its decision was made on, so a concurrent import
+    // is a conflict too, and the next apply writes what this one could not.
     let appended = 0;
     try {
-      await this.events.append(stream, this.aggregates.stamp(plan.events.map((e) => sealSecrets(e, this.keyring)), context), expected);
-      appended += plan.events.length;
+      if (plan.events.length > 0) {
+        await this.events.append(stream, this.aggregates.stamp(plan.events.map((e) => sealSecrets(e, this.keyring)), context), expected);
+        appended += plan.events.length;
+      }
       for (const change of bankChanges) appended += await this.writeBank(orgId, change, context);
     } catch (error) {
       if (error instanceof WrongExpectedRevisionError) {
