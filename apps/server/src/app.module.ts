@@ -28,7 +28,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         PlatformModule.forRoot(config),
-        StorageModule.forRoot(storage, { runProjections: options.background }),
+        StorageModule.forRoot(storage),
         CqrsModule.forRoot(),
         IdentityModule.register({ http: options.http }),
         CatalogModule,

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { performance } from 'node:perf_hooks';
 import { ConfigError, createHttpApp, createRootLogger, loadConfig, type WardenConfig } from '#warden/platform';
-import { openStorage } from '#warden/storage';
+import { openStorage, ProjectionHost } from '#warden/storage';
 import { AppModule, rolesOf } from './app.module.js';
 import { WARDEN_VERSION } from './version.js';
 
@@ -26,9 +26,13 @@ export async function runServer(): Promise<void> {
     process.exit(1);
   }
   for (const notice of storage.notices) logger.warn(notice);
-  const app = await createHttpApp(AppModule.forRoot(config, storage, rolesOf(config)), config, logger, WARDEN_VERSION, {
+  const roles = rolesOf(config);
+  const app = await createHttpApp(AppModule.forRoot(config, storage, roles), config, logger, WARDEN_VERSION, {
     mongo: storage.mongo,
   });
+  // Projections and reactors start once the application is initialised: reactors use the command
+  // and query buses, whose handlers are registered while it bootstraps.
+  if (roles.background) await app.get(ProjectionHost).startAll();
   // Graceful shutdown: stop accepting, finish in-flight requests and projection batches, close
   // the stores (Nest's shutdown hooks, in that order), then exit 0.
   const shutdown = (signal: NodeJS.Signals) => {

@@ -8,34 +8,24 @@ import {
 } from '@nestjs/common';
 import { PersonalDataPolicy } from '#warden/eventstore';
 import { UpcasterRegistry } from '#warden/kernel';
-import { KEYRING, Metrics, READINESS_CHECKS, type ReadinessCheck, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
+import { KEYRING, Metrics, READINESS_CHECKS, type ReadinessCheck } from '#warden/platform';
 import { AggregateStore } from './aggregate-store.js';
 import { instrumentEventStore } from './instrumented-event-store.js';
 import { ProjectionHost } from './projection-host.js';
 import type { Storage } from './storage.js';
 import { EVENT_STORE, READ_STORE, STORAGE, SUBJECT_KEY_STORE } from './storage.tokens.js';
 
-export interface StorageOptions {
-  /** The server runs projections (worker and all roles); the CLI catches up on demand only. */
-  readonly runProjections: boolean;
-}
-
-const STORAGE_OPTIONS = Symbol('StorageOptions');
-
 /**
- * Creates the projections' indexes in every role and runs the projections where the role says;
- * stops them, after their batch, before anything else shuts down.
+ * Creates the projections' indexes in every role (the api role queries them too) and stops the
+ * projections, after their batch, before anything else shuts down. Starting them is the server's
+ * call, once the application is initialised (ProjectionHost.startAll): a reactor may use the
+ * command and query buses, whose handlers are registered during bootstrap.
  */
 class ProjectionLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  constructor(
-    @Inject(WARDEN_CONFIG) private readonly config: WardenConfig,
-    @Inject(ProjectionHost) private readonly projections: ProjectionHost,
-    @Inject(STORAGE_OPTIONS) private readonly options: StorageOptions,
-  ) {}
+  constructor(@Inject(ProjectionHost) private readonly projections: ProjectionHost) {}
 
   async onApplicationBootstrap(): Promise<void> {
     await this.projections.ensureIndexes();
-    if (this.options.runProjections && this.config.role !== 'api') await this.projections.startAll();
   }
 
   /** The stores themselves are closed by whoever opened them, after the application. */
@@ -52,9 +42,8 @@ class ProjectionLifecycle implements OnApplicationBootstrap, BeforeApplicationSh
 @Global()
 @Module({})
 export class StorageModule {
-  static forRoot(storage: Storage, options: StorageOptions): DynamicModule {
+  static forRoot(storage: Storage): DynamicModule {
     const providers = [
-      { provide: STORAGE_OPTIONS, useValue: options },
       { provide: STORAGE, useValue: storage },
       {
         provide: EVENT_STORE,
