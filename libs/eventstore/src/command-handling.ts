@@ -3,7 +3,7 @@ import {
   type Clock,
   concurrentUpdateConflict,
   type Decider,
-  deciderEvents,
+  foldStream,
   type DomainEvent,
   type IdGenerator,
   type JsonObject,
@@ -38,7 +38,7 @@ export async function handleCommand<Command, State, Event extends DomainEvent<st
   const retries = options.retries ?? 3;
   for (let attempt = 0; ; attempt++) {
     const recorded = await deps.events.readStream(streamName);
-    const state = deciderEvents(decider, streamName, recorded).reduce(decider.evolve, decider.initialState);
+    const state = foldStream(decider, streamName, recorded);
     const decided = decider.decide(command, state);
     if (decided.length === 0) return { events: [], result: undefined };
     const toAppend = stampEvents(decided, context, deps, options.eventIds);

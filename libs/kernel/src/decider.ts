@@ -45,6 +45,15 @@ export function deciderEvents<State, Event extends DomainEvent<string, object>>(
   });
 }
 
+/** The state a decider's stream leaves it in: its events checked by type, then folded. */
+export function foldStream<State, Event extends DomainEvent<string, object>>(
+  decider: Pick<Decider<unknown, State, Event>, 'eventTypes' | 'evolve' | 'initialState'>,
+  streamName: string,
+  recorded: ReadonlyArray<{ readonly type: string; readonly data: object }>,
+): State {
+  return deciderEvents(decider, streamName, recorded).reduce(decider.evolve, decider.initialState);
+}
+
 function isDeciderEvent<State, Event extends DomainEvent<string, object>>(
   decider: Pick<Decider<unknown, State, Event>, 'eventTypes'>,
   event: { readonly type: string },

@@ -56,8 +56,10 @@ export class UpcasterRegistry {
     return { ...event, data, metadata: { ...event.metadata, schemaVersion: current } };
   }
 
+  /** The batch itself when none of it is old: reads of current events copy nothing. */
   upcastAll<E extends RecordedEvent>(events: readonly E[]): E[] {
-    return this.latest.size === 0 ? (events as E[]) : events.map((e) => this.upcast(e));
+    const old = (e: E) => (e.metadata.schemaVersion ?? 1) < this.currentVersion(e.type);
+    return this.latest.size === 0 || !events.some(old) ? (events as E[]) : events.map((e) => this.upcast(e));
   }
 }
 

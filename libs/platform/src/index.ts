@@ -27,8 +27,6 @@ export {
   IsJsonObject,
   IsNonEmptyArray,
   IsNonEmptyString,
-  IsOneOf,
-  IsStringValue,
   NestedDtoArray,
   WhenPresent,
 } from './http/validation-rules.decorator.js';

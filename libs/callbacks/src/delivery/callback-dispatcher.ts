@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { Counter } from 'prom-client';
 import { type AppendResult, type EventStore, stampEvents, WrongExpectedRevisionError } from '#warden/eventstore';
-import { type Clock, deciderEvents, DomainError, type IdGenerator, type NewEvent } from '#warden/kernel';
+import { type Clock, foldStream, DomainError, type IdGenerator, type NewEvent } from '#warden/kernel';
 import { CLOCK, GUARDED_HTTP_CLIENT, type GuardedHttpClient, ID_GENERATOR, KEYRING, type Keyring, Metrics, OutboundError, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
 import { EVENT_STORE } from '#warden/storage';
 import {
@@ -346,10 +346,7 @@ export class CallbackDispatcher implements OnApplicationShutdown {
   private async load(id: string): Promise<Known | undefined> {
     const recorded = await this.events.readStream(id);
     if (recorded.length === 0) return undefined;
-    const state = deciderEvents(callbackDeliveryDecider, id, recorded).reduce(
-      callbackDeliveryDecider.evolve,
-      callbackDeliveryDecider.initialState,
-    );
+    const state = foldStream(callbackDeliveryDecider, id, recorded);
     return { state, revision: recorded[recorded.length - 1]!.revision };
   }
 

@@ -2,7 +2,7 @@ import type { RecordedEvent } from '#warden/kernel';
 import type { ReadStore } from '#warden/readstore';
 import type { EventStore, GroupSubscribeOptions, Subscription } from '../event-store.port.js';
 import type { Projection } from './projection.js';
-import { UnitOfWork } from './unit-of-work.js';
+import { applyEvents } from './unit-of-work.js';
 
 export interface GroupReactorRunnerOptions {
   /** The subscription dropped (it is re-established) or a batch failed (it is retried). */
@@ -72,16 +72,7 @@ export class GroupReactorRunner {
   }
 
   private async handle(events: readonly RecordedEvent[]): Promise<void> {
-    const wanted = new Set(this.projection.eventTypes);
-    const applicable = events.filter((e) => wanted.has(e.type));
-    if (applicable.length === 0) return;
-    const uow = new UnitOfWork(this.store);
-    // A group hands events out of log order: positions per event, the highest for a whole batch.
-    if (this.projection.applyBatch) {
-      await this.projection.applyBatch(applicable, uow.at(Math.max(...applicable.map((e) => e.position))));
-    } else {
-      for (const e of applicable) await this.projection.apply(e, uow.at(e.position));
-    }
+    const { uow } = await applyEvents(this.projection, events, this.store);
     const writes = uow.writes();
     if (writes.length > 0) await this.store.commit(writes);
   }

@@ -2,7 +2,7 @@ import type { RecordedEvent } from '#warden/kernel';
 import { CheckpointConflictError, type ReadStore } from '#warden/readstore';
 import type { EventStore, Subscription } from '../event-store.port.js';
 import type { Projection } from './projection.js';
-import { UnitOfWork } from './unit-of-work.js';
+import { applyEvents } from './unit-of-work.js';
 
 export interface ProjectionRunnerOptions {
   readonly onError?: (projection: string, error: unknown) => void;
@@ -127,20 +127,11 @@ export class ProjectionRunner {
     const to = Math.max(through, events.length > 0 ? events[events.length - 1]!.position : 0);
     if (to <= this.position) return;
     const fresh = events.filter((e) => e.position > this.position);
-    const uow = new UnitOfWork(this.store);
-    const wanted = new Set(this.projection.eventTypes);
-    const applicable = fresh.filter((e) => wanted.has(e.type));
-    if (this.projection.applyBatch) {
-      // Applied concurrently, so writes carry the batch's last position (the store still refuses
-      // to move a document backwards).
-      if (applicable.length > 0) await this.projection.applyBatch(applicable, uow.at(applicable[applicable.length - 1]!.position));
-    } else {
-      for (const e of applicable) await this.projection.apply(e, uow.at(e.position));
-    }
+    const { uow, applied } = await applyEvents(this.projection, fresh, this.store);
     const writes = uow.writes();
     // A batch with nothing for this projection only moves the checkpoint: that write may wait
     // (a restart re-reads those events and skips them again), so busy logs cost no commits.
-    if (writes.length === 0 && applicable.length === 0 && !this.checkpointDue()) {
+    if (writes.length === 0 && applied === 0 && !this.checkpointDue()) {
       this.position = to;
       return;
     }

@@ -1,5 +1,6 @@
 import type { ReadDocument, ReadStore, Write } from '#warden/readstore';
-import type { ProjectionContext } from './projection.js';
+import type { RecordedEvent } from '#warden/kernel';
+import type { Projection, ProjectionContext } from './projection.js';
 
 const DELETED = Symbol('deleted');
 
@@ -64,6 +65,27 @@ export class UnitOfWork implements ProjectionContext {
     if (!this.pending.has(k) && stored !== undefined && stored >= this.position) return;
     this.pending.set(k, { collection, id, doc, position: this.position });
   }
+}
+
+/**
+ * Applies the events of the projection's types to a fresh unit of work, each write tied to its
+ * event's position; `applyBatch` handles events concurrently, so its writes carry the batch's
+ * highest. Returns the unit of work (its writes) and how many events applied.
+ */
+export async function applyEvents(
+  projection: Projection,
+  events: readonly RecordedEvent[],
+  store: ReadStore,
+): Promise<{ uow: UnitOfWork; applied: number }> {
+  const wanted = new Set(projection.eventTypes);
+  const applicable = events.filter((e) => wanted.has(e.type));
+  const uow = new UnitOfWork(store);
+  if (projection.applyBatch) {
+    if (applicable.length > 0) await projection.applyBatch(applicable, uow.at(Math.max(...applicable.map((e) => e.position))));
+  } else {
+    for (const e of applicable) await projection.apply(e, uow.at(e.position));
+  }
+  return { uow, applied: applicable.length };
 }
 
 const key = (collection: string, id: string) => `${collection}\u0000${id}`;

@@ -45,11 +45,7 @@ export function WhenPresent(): PropertyDecorator {
 export const IsNonEmptyString = (message = 'expected a non-empty string') =>
   rule('isNonEmptyString', (v) => typeof v === 'string' && v !== '', message);
 
-export const IsStringValue = (message = 'expected a string') => rule('isStringValue', (v) => typeof v === 'string', message);
-
 export const IsBooleanValue = (message = 'expected a boolean') => rule('isBooleanValue', (v) => typeof v === 'boolean', message);
-
-export const IsOneOf = (values: readonly unknown[], message: string) => rule('isOneOf', (v) => values.includes(v), message);
 
 /** A JSON object: not null, not an array. Its contents are not looked at. */
 export const IsJsonObject = (message = 'expected a JSON object') => rule('isJsonObject', isJsonObject, message);

@@ -6,7 +6,7 @@ import {
   WrongExpectedRevisionError,
 } from '#warden/eventstore';
 import { ConfigureOrganizationCommand } from '#warden/identity';
-import { type CommandContext, concurrentUpdateConflict, deciderEvents } from '#warden/kernel';
+import { type CommandContext, concurrentUpdateConflict, deciderEvents, foldStream } from '#warden/kernel';
 import { KEYRING, type Keyring } from '#warden/platform';
 import { AggregateStore, EVENT_STORE } from '#warden/storage';
 import type { HashBankEvent } from '../../domain/catalog.events.js';
@@ -89,7 +89,7 @@ export class ApplyConfigurationHandler implements ICommandHandler<ApplyConfigura
   private async bankChange(orgId: string, bankId: string, hashes: readonly string[]) {
     const stream = hashBankStream(orgId, bankId);
     const recorded = await this.events.readStream(stream);
-    const state = deciderEvents(hashBankDecider, stream, recorded).reduce(hashBankDecider.evolve, hashBankDecider.initialState);
+    const state = foldStream(hashBankDecider, stream, recorded);
     const events = hashBankDecider.decide({ type: 'SyncConfiguredHashes', bankId, hashes }, state);
     const count = (type: HashBankEvent['type']) => events.filter((e) => e.type === type).reduce((n, e) => n + e.data.hashes.length, 0);
     const expected: ExpectedRevision = recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1]!.revision;

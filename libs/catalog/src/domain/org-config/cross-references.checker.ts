@@ -35,8 +35,7 @@ export function checkReference(
   kind: string,
   ctx: CheckContext,
 ): void {
-  const id = raw[key];
-  if (isId(id) && !known.has(id)) ctx.problems.add([...path, key], `unknown ${kind} "${id}"`);
+  checkId(raw[key], known, [...path, key], kind, ctx);
 }
 
 export function checkReferenceList(
@@ -47,7 +46,10 @@ export function checkReferenceList(
   kind: string,
   ctx: CheckContext,
 ): void {
-  listAt(raw, key).forEach((id, i) => {
-    if (isId(id) && !known.has(id)) ctx.problems.add([...path, key, i], `unknown ${kind} "${id}"`);
-  });
+  listAt(raw, key).forEach((id, i) => checkId(id, known, [...path, key, i], kind, ctx));
+}
+
+/** One referenced id: malformed ids are the shape checks' to report, unknown ones are reported here. */
+function checkId(id: unknown, known: ReadonlySet<string>, at: Path, kind: string, ctx: CheckContext): void {
+  if (isId(id) && !known.has(id)) ctx.problems.add(at, `unknown ${kind} "${id}"`);
 }

@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler, QueryBus } from '@nestjs/cqrs';
 import { GetLiveEntitiesQuery, hashBankDecider, hashBankStream } from '#warden/catalog';
 import { type EventStore, WrongExpectedRevisionError } from '#warden/eventstore';
-import { concurrentUpdateConflict, deciderEvents, invalidInput, notFound } from '#warden/kernel';
+import { concurrentUpdateConflict, foldStream, invalidInput, notFound } from '#warden/kernel';
 import { AggregateStore, EVENT_STORE } from '#warden/storage';
 import { parseHashLines } from './hash-lines.js';
 import { ImportBankHashesCommand, type ImportReport } from './import-bank-hashes.command.js';
@@ -33,7 +33,7 @@ export class ImportBankHashesHandler implements ICommandHandler<ImportBankHashes
     // removes what was imported (the catalog's hash-bank decider).
     const stream = hashBankStream(orgId, bank.id);
     const recorded = await this.events.readStream(stream);
-    const state = deciderEvents(hashBankDecider, stream, recorded).reduce(hashBankDecider.evolve, hashBankDecider.initialState);
+    const state = foldStream(hashBankDecider, stream, recorded);
     const events = hashBankDecider.decide({ type: 'ImportHashes', bankId: bank.id, hashes }, state);
     const added = events.reduce((n, e) => n + e.data.hashes.length, 0);
     let expected: number | 'no_stream' = recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1]!.revision;

@@ -2,14 +2,6 @@ import { Command } from '@nestjs/cqrs';
 import type { CommandContext } from '#warden/kernel';
 import type { ItemIdentifier } from '../../domain/item.events.js';
 
-export interface SubmittedItemInput {
-  id?: unknown;
-  typeId?: unknown;
-  data?: unknown;
-  typeVersion?: unknown;
-  typeSchemaVariant?: unknown;
-}
-
 export interface AcceptedItem extends ItemIdentifier {
   /** The item's version: the revision of its ItemSubmitted event. */
   version: number;
