@@ -199,12 +199,14 @@ describe('rules engine, end to end', () => {
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toMatch(/Retroaction of rule retro: \d+ item\(s\) scanned, \d+ matched/);
     expect(first.stdout).toContain('matched post/old-1');
+    expect(first.stdout).toContain(', 2 action(s) published');
     expect(retro()).toEqual([
       ['old-1', 'label'],
       ['old-2', 'label'],
     ]);
     const again = await runCli(['retroact', '--org', 'shop', '--rule', 'retro'], env);
     expect(again.code).toBe(0);
+    expect(again.stdout).toContain(', 0 action(s) published');
     expect(retro()).toHaveLength(2);
 
     const candidate = join(freshDataDir(), 'candidate.yaml');

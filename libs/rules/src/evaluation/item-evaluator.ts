@@ -96,10 +96,20 @@ export class ItemEvaluator {
     @Optional() @Inject(MEDIA_HASHER) private readonly media?: MediaHasher,
   ) {}
 
-  /** Evaluates and records, unless this version was already evaluated; returns the record. */
-  async run(context: CommandContext, item: ItemToEvaluate, version: number, options: EvaluationOptions): Promise<Evaluation | undefined> {
+  /**
+   * Evaluates and records, unless this version was already evaluated; returns the record and
+   * whether this call recorded it (and so published its actions).
+   */
+  async run(
+    context: CommandContext,
+    item: ItemToEvaluate,
+    version: number,
+    options: EvaluationOptions,
+  ): Promise<{ evaluation: Evaluation; recordedNow: boolean } | undefined> {
     const prepared = await this.prepare(context, item, version, options);
-    return prepared && this.record(prepared);
+    if (!prepared) return undefined;
+    const recordedNow = await this.append(prepared);
+    return { evaluation: recordedNow ? prepared.evaluated : ((await this.recorded(prepared.stream)) ?? prepared.evaluated), recordedNow };
   }
 
   /**
@@ -137,14 +147,20 @@ export class ItemEvaluator {
 
   /** Appends a prepared evaluation once; a concurrent or earlier record of it wins. */
   async record(prepared: PreparedEvaluation): Promise<Evaluation> {
-    if (prepared.events.length === 0) return prepared.evaluated;
+    if (await this.append(prepared)) return prepared.evaluated;
+    return prepared.events.length === 0 ? prepared.evaluated : ((await this.recorded(prepared.stream)) ?? prepared.evaluated);
+  }
+
+  /** True when this call appended the evaluation; false when it was recorded before. */
+  private async append(prepared: PreparedEvaluation): Promise<boolean> {
+    if (prepared.events.length === 0) return false;
     try {
       await this.events.append(prepared.stream, prepared.events, 'no_stream');
+      return true;
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError)) throw error;
-      return (await this.recorded(prepared.stream)) ?? prepared.evaluated;
+      return false;
     }
-    return prepared.evaluated;
   }
 
   /** Prepares the evaluation of a recorded ItemSubmitted (the worker's reactor and the legacy sync path alike). */

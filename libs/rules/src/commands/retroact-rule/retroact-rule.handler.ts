@@ -20,8 +20,10 @@ export class RetroactRuleHandler implements ICommandHandler<RetroactRuleCommand>
     const { orgId } = command.context;
     const rule = (await this.snapshots.get(orgId)).rulesById.get(command.ruleId);
     if (!rule) throw notFound(`No rule ${command.ruleId} in organization ${orgId}`);
-    return runOverHistory(this.events, orgId, rule, command.since, (item, version, causationId) =>
-      this.evaluator.run({ ...command.context, causationId }, item, version, { environment: 'RETROACTION', rules: [rule] }),
-    );
+    return runOverHistory(this.events, orgId, rule, command.since, async (item, version, causationId) => {
+      const run = await this.evaluator.run({ ...command.context, causationId }, item, version, { environment: 'RETROACTION', rules: [rule] });
+      // A retroaction run again finds its evaluations recorded: their actions were published then.
+      return run && { rules: run.evaluation.rules, actions: run.recordedNow ? run.evaluation.actions : [] };
+    });
   }
 }
