@@ -21,7 +21,9 @@ export type ErrorKind =
   | 'unsupported-media-type'
   | 'rate-limited'
   | 'unavailable'
-  | 'internal';
+  | 'internal'
+  | 'idempotency-key-reused'
+  | 'idempotency-key-in-progress';
 
 const STATUS: Record<ErrorKind, number> = {
   'invalid-user-input': 400,
@@ -36,6 +38,8 @@ const STATUS: Record<ErrorKind, number> = {
   'rate-limited': 429,
   internal: 500,
   unavailable: 503,
+  'idempotency-key-reused': 422,
+  'idempotency-key-in-progress': 409,
 };
 
 export class DomainError extends Error {
@@ -95,3 +99,27 @@ export const unavailable = (detail: string) =>
 
 export const internalError = () =>
   new DomainError('internal', [{ title: 'Internal server error', detail: 'An unexpected error occurred' }]);
+
+/** The Idempotency-Key came with another request (body or endpoint) than the one it was first used for. */
+export const idempotencyKeyReused = () =>
+  new DomainError('idempotency-key-reused', [
+    {
+      title: 'Idempotency key reused',
+      detail: 'This Idempotency-Key was already used for a different request (another body or endpoint); send a new key with a new request',
+      pointer: '/headers/idempotency-key',
+    },
+  ]);
+
+/** The first request with this Idempotency-Key has not answered yet. */
+export const idempotencyKeyInProgress = (retryAfterSeconds: number) =>
+  new DomainError(
+    'idempotency-key-in-progress',
+    [
+      {
+        title: 'Request in progress',
+        detail: `A request with this Idempotency-Key is still being processed; retry after ${retryAfterSeconds} s to get its response`,
+        pointer: '/headers/idempotency-key',
+      },
+    ],
+    { 'Retry-After': String(retryAfterSeconds) },
+  );

@@ -30,3 +30,15 @@ export {
   NestedDtoArray,
   WhenPresent,
 } from './http/validation-rules.decorator.js';
+export { Idempotent } from './idempotency/idempotent.decorator.js';
+export { IdempotencyInterceptor } from './idempotency/idempotency.interceptor.js';
+export {
+  IDEMPOTENCY_STORE,
+  type IdempotencyStore,
+  type BeginOutcome,
+  type BeginRequest,
+  type IdempotencyKeyRef,
+  type StoredResponse,
+} from './idempotency/idempotency-store.port.js';
+export { SqliteIdempotencyStore } from './idempotency/sqlite-idempotency-store.js';
+export { MongoIdempotencyStore, IDEMPOTENCY_COLLECTION } from './idempotency/mongo-idempotency-store.js';

@@ -8,7 +8,7 @@ import {
 } from '@nestjs/common';
 import { PersonalDataPolicy } from '#warden/eventstore';
 import { UpcasterRegistry } from '#warden/kernel';
-import { KEYRING, Metrics, READINESS_CHECKS, type ReadinessCheck } from '#warden/platform';
+import { IDEMPOTENCY_STORE, KEYRING, Metrics, READINESS_CHECKS, type ReadinessCheck } from '#warden/platform';
 import { AggregateStore } from './aggregate-store.js';
 import { instrumentEventStore } from './instrumented-event-store.js';
 import { ProjectionHost } from './projection-host.js';
@@ -53,6 +53,7 @@ export class StorageModule {
       { provide: READ_STORE, useValue: storage.readStore },
       { provide: SUBJECT_KEY_STORE, useValue: storage.subjectKeys },
       { provide: KEYRING, useValue: storage.keyring },
+      { provide: IDEMPOTENCY_STORE, useValue: storage.idempotency },
       { provide: PersonalDataPolicy, useValue: storage.personalData },
       { provide: UpcasterRegistry, useValue: storage.upcasters },
       {

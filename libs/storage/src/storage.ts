@@ -18,7 +18,14 @@ import {
 } from '#warden/eventstore';
 import { UpcasterRegistry } from '#warden/kernel';
 import { connectMongo, createMongoReadStore, type ReadStore, SqliteReadStore } from '#warden/readstore';
-import { type Keyring, loadKeyring, type WardenConfig } from '#warden/platform';
+import {
+  type IdempotencyStore,
+  type Keyring,
+  loadKeyring,
+  MongoIdempotencyStore,
+  SqliteIdempotencyStore,
+  type WardenConfig,
+} from '#warden/platform';
 
 /** The stores of one process, chosen by configuration (DESIGN.md section 2). */
 export interface Storage {
@@ -35,6 +42,8 @@ export interface Storage {
    * subscriptions share reactors among workers instead.
    */
   readonly leases: LeaseStore | undefined;
+  /** Idempotency-Key records, where every process serving the API sees them: MongoDB, else the data file. */
+  readonly idempotency: IdempotencyStore;
   readonly mongoConnectionToken: string | undefined;
   /** Seals configuration secrets. */
   readonly keyring: Keyring;
@@ -79,6 +88,9 @@ export async function openStorage(
       : new SqliteSubjectKeyStore(sqlite('normal'));
     // Leases are renewed every few seconds and mean nothing after a restart: no sync of their own.
     const leases: LeaseStore | undefined = config.eventStoreUrl ? undefined : new SqliteLeaseStore(sqlite('normal'));
+    // Like the leases, no sync of their own: the next synced commit of the log makes them durable
+    // too, and a record lost with the machine's power only lets one retry run again.
+    const idempotency: IdempotencyStore = mongo ? await MongoIdempotencyStore.open(mongo) : new SqliteIdempotencyStore(sqlite('normal'));
     // @nestjs/mongoose's token, so modules can @InjectConnection() the same connection.
     const mongoConnectionToken = mongo ? (await import('@nestjs/mongoose')).getConnectionToken() : undefined;
 
@@ -91,6 +103,7 @@ export async function openStorage(
       upcasters,
       mongo,
       leases,
+      idempotency,
       mongoConnectionToken,
       keyring,
       notices: notice ? [notice] : [],

@@ -53,6 +53,13 @@ describe('configuration', () => {
     expect(c.reactorLease).toEqual({ ttlMs: 4000, renewEveryMs: 500 });
   });
 
+  it('keeps Idempotency-Key records 24 h with a 60 s lease by default, and reads both', () => {
+    expect(loadConfig({}).idempotency).toEqual({ retentionMs: 86_400_000, leaseMs: 60_000 });
+    expect(loadConfig({ WARDEN_IDEMPOTENCY_RETENTION: '2h', WARDEN_IDEMPOTENCY_LEASE: '5s' }).idempotency).toEqual({ retentionMs: 7_200_000, leaseMs: 5000 });
+    expect(() => loadConfig({ WARDEN_IDEMPOTENCY_LEASE: '200ms' })).toThrow('WARDEN_IDEMPOTENCY_LEASE must be at least 1s');
+    expect(() => loadConfig({ WARDEN_IDEMPOTENCY_RETENTION: '2d' })).toThrow('WARDEN_IDEMPOTENCY_RETENTION has an invalid duration "2d"');
+  });
+
   it.each([
     [{ PORT: '70000' }, 'PORT must be between 0 and 65535'],
     [{ PORT: '3e3' }, 'PORT must be a whole number'],

@@ -38,6 +38,11 @@ export interface WardenConfig {
    * it renews (a standby tries to take over as often). See docs/operations.md.
    */
   readonly reactorLease: { readonly ttlMs: number; readonly renewEveryMs: number };
+  /**
+   * Idempotency-Key records: how long a key's response is kept (from its first request), and how
+   * long a request holds its key before another may take over (a process that died mid-request).
+   */
+  readonly idempotency: { readonly retentionMs: number; readonly leaseMs: number };
 }
 
 export interface ConfigProblem {
@@ -168,6 +173,12 @@ const ENVIRONMENT = z
       .pipe(duration)
       .refine((ms) => ms >= 1000, { error: (iss) => `must be at least 1s, got ${String(iss.input)}ms` }),
     WARDEN_REACTOR_LEASE_RENEW: z.string().default('3s').pipe(duration),
+    WARDEN_IDEMPOTENCY_RETENTION: z.string().default('24h').pipe(duration),
+    WARDEN_IDEMPOTENCY_LEASE: z
+      .string()
+      .default('60s')
+      .pipe(duration)
+      .refine((ms) => ms >= 1000, { error: (iss) => `must be at least 1s, got ${String(iss.input)}ms` }),
   })
   // At most a third: a holder stops a third of the lease before it expires, so its next renewal
   // must come before that point or every renewal would stop and restart the reactor.
@@ -219,6 +230,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): WardenC
     secretKey: e.WARDEN_SECRET_KEY,
     callbackRetryScheduleMs: e.WARDEN_CALLBACK_RETRY_SCHEDULE,
     reactorLease: { ttlMs: e.WARDEN_REACTOR_LEASE_TTL, renewEveryMs: e.WARDEN_REACTOR_LEASE_RENEW },
+    idempotency: { retentionMs: e.WARDEN_IDEMPOTENCY_RETENTION, leaseMs: e.WARDEN_IDEMPOTENCY_LEASE },
   };
 }
 

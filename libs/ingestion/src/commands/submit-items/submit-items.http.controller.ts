@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiAcceptedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { ApiCustomerRoute, CurrentPrincipal, type Principal } from '#warden/platform';
+import { ApiCustomerRoute, CurrentPrincipal, Idempotent, type Principal } from '#warden/platform';
 import { SubmitItemsCommand } from './submit-items.command.js';
 import { SubmitItemsRequestDto, SubmitItemsResponseDto } from './submit-items.request.dto.js';
 
@@ -19,6 +19,7 @@ export class SubmitItemsHttpController {
   })
   @ApiAcceptedResponse({ type: SubmitItemsResponseDto })
   @ApiCustomerRoute(400, 413, 415)
+  @Idempotent()
   async submit(
     @Body() body: SubmitItemsRequestDto,
     @CurrentPrincipal() principal: Principal,

@@ -2,7 +2,7 @@ import { Body, Controller, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiAcceptedResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiCustomerRoute, CurrentPrincipal, type Principal } from '#warden/platform';
+import { ApiCustomerRoute, CurrentPrincipal, Idempotent, type Principal } from '#warden/platform';
 import { SubmitContentCommand, type SubmitContentResult } from './submit-content.command.js';
 import {
   SubmitContentAsyncResponseDto,
@@ -28,6 +28,7 @@ export class SubmitContentHttpController {
   @ApiOkResponse({ type: SubmitContentSyncResponseDto, description: 'sync: true' })
   @ApiAcceptedResponse({ type: SubmitContentAsyncResponseDto, description: 'sync absent or false' })
   @ApiCustomerRoute(400, 413, 415)
+  @Idempotent()
   async submit(
     @Body() body: SubmitContentRequestDto,
     @CurrentPrincipal() principal: Principal,

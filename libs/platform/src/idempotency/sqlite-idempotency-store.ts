@@ -1,0 +1,109 @@
+import type Database from 'better-sqlite3';
+import { type Clock, systemClock } from '#warden/kernel';
+import {
+  type BeginOutcome,
+  type BeginRequest,
+  checkedBegin,
+  checkedRef,
+  type IdempotencyKeyRef,
+  type IdempotencyStore,
+  type StoredResponse,
+} from './idempotency-store.port.js';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS idempotency_keys (
+  scope       TEXT NOT NULL,
+  key         TEXT NOT NULL,
+  fingerprint TEXT NOT NULL,
+  holder      TEXT,
+  lease_until INTEGER,
+  status      INTEGER,
+  body        TEXT,
+  expires_at  INTEGER NOT NULL,
+  PRIMARY KEY (scope, key)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS idempotency_keys_expiry ON idempotency_keys (expires_at);`;
+
+interface Row {
+  fingerprint: string;
+  holder: string | null;
+  lease_until: number | null;
+  status: number | null;
+  body: string | null;
+  expires_at: number;
+}
+
+/** Expired records are deleted at most this often, by whichever request comes along. */
+const PURGE_EVERY_MS = 10 * 60_000;
+
+/**
+ * Idempotency records in the embedded data file, which every process on the data directory
+ * opens: a reservation runs in an IMMEDIATE transaction, so two processes cannot both find a key
+ * free. Times are this host's clock, which all those processes share.
+ */
+export class SqliteIdempotencyStore implements IdempotencyStore {
+  private readonly clock: Clock;
+  private readonly reserve: (request: BeginRequest) => BeginOutcome;
+  private readonly store: Database.Statement<[number, string | null, string, string, string]>;
+  private readonly drop: Database.Statement<[string, string, string]>;
+  private readonly purge: Database.Statement<[number]>;
+  private nextPurgeAt = 0;
+
+  constructor(db: Database.Database, options: { clock?: Clock } = {}) {
+    db.exec(SCHEMA);
+    this.clock = options.clock ?? systemClock;
+    const get = db.prepare<[string, string], Row>(
+      'SELECT fingerprint, holder, lease_until, status, body, expires_at FROM idempotency_keys WHERE scope = ? AND key = ?',
+    );
+    const take = db.prepare<[string, string, string, string, number, number]>(
+      `INSERT INTO idempotency_keys (scope, key, fingerprint, holder, lease_until, status, body, expires_at)
+       VALUES (?, ?, ?, ?, ?, NULL, NULL, ?)
+       ON CONFLICT (scope, key) DO UPDATE SET fingerprint = excluded.fingerprint, holder = excluded.holder,
+         lease_until = excluded.lease_until, status = NULL, body = NULL, expires_at = excluded.expires_at`,
+    );
+    this.store = db.prepare(
+      'UPDATE idempotency_keys SET status = ?, body = ?, holder = NULL, lease_until = NULL WHERE scope = ? AND key = ? AND holder = ?',
+    );
+    this.drop = db.prepare('DELETE FROM idempotency_keys WHERE scope = ? AND key = ? AND holder = ?');
+    this.purge = db.prepare('DELETE FROM idempotency_keys WHERE expires_at <= ?');
+    this.reserve = db.transaction((r: BeginRequest): BeginOutcome => {
+      const now = this.clock.now().getTime();
+      const row = get.get(r.scope, r.key);
+      const free = !row || row.expires_at <= now || (row.status === null && (row.lease_until ?? 0) <= now);
+      if (free) {
+        take.run(r.scope, r.key, r.fingerprint, r.holder, now + r.leaseMs, now + r.retentionMs);
+        return { outcome: 'reserved' };
+      }
+      if (row.fingerprint !== r.fingerprint) return { outcome: 'mismatch' };
+      if (row.status === null) return { outcome: 'in-progress' };
+      return { outcome: 'replay', response: { status: row.status, body: row.body } };
+    }).immediate;
+    this.purgeNow();
+  }
+
+  async begin(request: BeginRequest): Promise<BeginOutcome> {
+    checkedBegin(request);
+    if (this.clock.now().getTime() >= this.nextPurgeAt) this.purgeNow();
+    return this.reserve(request);
+  }
+
+  async complete(ref: IdempotencyKeyRef, holder: string, response: StoredResponse): Promise<boolean> {
+    checkedRef(ref);
+    return this.store.run(response.status, response.body, ref.scope, ref.key, holder).changes === 1;
+  }
+
+  async release(ref: IdempotencyKeyRef, holder: string): Promise<void> {
+    checkedRef(ref);
+    this.drop.run(ref.scope, ref.key, holder);
+  }
+
+  async purgeExpired(): Promise<number> {
+    return this.purgeNow();
+  }
+
+  private purgeNow(): number {
+    const now = this.clock.now().getTime();
+    this.nextPurgeAt = now + PURGE_EVERY_MS;
+    return this.purge.run(now).changes;
+  }
+}
