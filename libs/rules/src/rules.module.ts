@@ -1,10 +1,12 @@
 import { type DynamicModule, Inject, Module, type OnModuleInit, type Type } from '@nestjs/common';
 import { CatalogModule } from '#warden/catalog';
+import { UpcasterRegistry } from '#warden/kernel';
 import { ProjectionHost } from '#warden/storage';
 import { BacktestRuleHandler } from './commands/backtest-rule/backtest-rule.handler.js';
 import { RetroactRuleHandler } from './commands/retroact-rule/retroact-rule.handler.js';
 import { SubmitContentHandler } from './commands/submit-content/submit-content.handler.js';
 import { SubmitContentHttpController } from './commands/submit-content/submit-content.http.controller.js';
+import { RULES_UPCASTERS } from './domain/evaluation.upcasters.js';
 import { SignalRegistry } from './domain/signal-registry.js';
 import { registerBuiltinSignals } from './domain/signals/builtin-signals.js';
 import { CatalogSnapshots } from './evaluation/catalog-snapshots.js';
@@ -30,6 +32,7 @@ export class RulesModule implements OnModuleInit {
   constructor(
     @Inject(ProjectionHost) private readonly projections: ProjectionHost,
     private readonly evaluator: ItemEvaluator,
+    @Inject(UpcasterRegistry) private readonly upcasters: UpcasterRegistry,
   ) {}
 
   static register(options: RulesOptions): DynamicModule {
@@ -59,6 +62,7 @@ export class RulesModule implements OnModuleInit {
   }
 
   onModuleInit(): void {
+    this.upcasters.register(...RULES_UPCASTERS);
     this.projections.register(evaluationReactor(this.evaluator));
     this.projections.register(itemEvaluationsProjection);
     this.projections.register(creatorSubmissionsProjection);

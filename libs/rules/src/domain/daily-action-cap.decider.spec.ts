@@ -7,17 +7,19 @@ import {
   DailyActionCapReached,
 } from './daily-action-cap.decider.js';
 
-const count = (itemId: string, version = 0, max = 2): CountDailyAction => ({
+/** Contents are digests (item-content.ts); any distinct strings do here. */
+const count = (itemId: string, version = 0, max = 2, content = `content-of-${itemId}-${version}`): CountDailyAction => ({
   type: 'CountDailyAction',
   ruleId: 'r1',
   item: { id: itemId, typeId: 'post' },
   version,
+  content,
   max,
 });
 
-const counted = (itemId: string, version = 0): DailyActionCapEvent => ({
+const counted = (itemId: string, version = 0, content: string | null = `content-of-${itemId}-${version}`): DailyActionCapEvent => ({
   type: 'RuleDailyActionCounted',
-  data: { ruleId: 'r1', item: { id: itemId, typeId: 'post' }, version },
+  data: { ruleId: 'r1', item: { id: itemId, typeId: 'post' }, version, content },
 });
 
 /** Given events, when a command, then the events it decides (or the refusal it throws). */
@@ -27,7 +29,7 @@ function given(events: DailyActionCapEvent[]) {
 }
 
 describe('daily action cap decider', () => {
-  it('counts an item version while the rule is under its cap', () => {
+  it('counts an item while the rule is under its cap', () => {
     expect(given([]).when(count('p1'))).toEqual([counted('p1')]);
     expect(given([counted('p1')]).when(count('p2'))).toEqual([counted('p2')]);
     expect(given([counted('p1'), counted('p2')]).state.count).toBe(2);
@@ -38,7 +40,7 @@ describe('daily action cap decider', () => {
     expect(() => given([counted('p1')]).when(count('p3', 0, 1))).toThrow(/Rule r1 already acted on 1 items today/);
   });
 
-  it('counts an item version once: counting it again decides nothing, even at the cap', () => {
+  it('counts an item content once: counting it again (a re-run) decides nothing, even at the cap', () => {
     expect(given([counted('p1')]).when(count('p1'))).toEqual([]);
     expect(given([counted('p1'), counted('p2')]).when(count('p1'))).toEqual([]);
   });
@@ -47,7 +49,22 @@ describe('daily action cap decider', () => {
     expect(given([counted('p1', 0)]).when(count('p1', 1))).toEqual([counted('p1', 1)]);
     expect(given([counted('p1')]).when({ ...count('p1'), item: { id: 'p1', typeId: 'comment' } })).toHaveLength(1);
     // Ids that would run together if joined with a separator stay apart.
-    const odd: DailyActionCapEvent = { type: 'RuleDailyActionCounted', data: { ruleId: 'r1', item: { id: 'b', typeId: 'a:' }, version: 0 } };
-    expect(given([odd]).when({ ...count('', 0), item: { id: ':b', typeId: 'a' } })).toHaveLength(1);
+    const odd: DailyActionCapEvent = { type: 'RuleDailyActionCounted', data: { ruleId: 'r1', item: { id: 'b', typeId: 'a:' }, version: 0, content: 'c' } };
+    expect(given([odd]).when({ ...count('', 0, 2, 'c'), item: { id: ':b', typeId: 'a' } })).toHaveLength(1);
+  });
+
+  it('counts identical content once: a re-submission in a new version takes no second slot, even at the cap', () => {
+    expect(given([counted('p1', 0, 'same')]).when(count('p1', 1, 2, 'same'))).toEqual([]);
+    expect(given([counted('p1', 0, 'same'), counted('p2')]).when(count('p1', 1, 2, 'same'))).toEqual([]);
+    // Changed content is another action on the item: counted, or refused at the cap.
+    expect(given([counted('p1', 0, 'same')]).when(count('p1', 1, 2, 'edited'))).toEqual([counted('p1', 1, 'edited')]);
+    expect(() => given([counted('p1', 0, 'same'), counted('p2')]).when(count('p1', 1, 2, 'edited'))).toThrow(DailyActionCapReached);
+  });
+
+  it('reads counts recorded before contents were (v1: content null) as counts of versions', () => {
+    const v1 = counted('p1', 0, null);
+    expect(given([v1]).state.count).toBe(1);
+    expect(given([v1]).when(count('p1', 1))).toEqual([counted('p1', 1)]);
+    expect(() => given([v1, counted('p2')]).when(count('p3'))).toThrow(DailyActionCapReached);
   });
 });

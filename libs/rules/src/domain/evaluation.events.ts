@@ -94,9 +94,13 @@ export type ReviewEnqueueRequested = DomainEvent<
   }
 >;
 
+/**
+ * v2 adds `content`, the digest of the item content counted (item-content.ts), so that identical
+ * content re-submitted the same day is counted once; null in v1 events, which counted versions.
+ */
 export type RuleDailyActionCounted = DomainEvent<
   'RuleDailyActionCounted',
-  { ruleId: string; item: { id: string; typeId: string }; version: number }
+  { ruleId: string; item: { id: string; typeId: string }; version: number; content: string | null }
 >;
 
 export type EvaluationEvent = ItemEvaluated | ActionCallbackRequested | ReviewEnqueueRequested;

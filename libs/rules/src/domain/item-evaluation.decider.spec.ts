@@ -19,14 +19,25 @@ const evaluation = (actions: PublishedAction[], environment: Evaluation['environ
   actions,
 });
 
+const DATA = { text: 'buy now', author: { id: 'u1', typeId: 'user' } };
+
 const record = (actions: PublishedAction[], overrides: Partial<RecordEvaluation> = {}): RecordEvaluation => ({
   type: 'RecordEvaluation',
-  streamName: STREAM,
+  orgId: 'acme',
+  run: 'LIVE',
+  itemData: DATA,
   evaluation: evaluation(actions),
   creator: { id: 'u1', typeId: 'user' },
   actions: new Map([['notify', { body: { severity: 'high' } }]]),
   ...overrides,
 });
+
+/** The delivery and review job ids a record publishes, in order. */
+const idsOf = (command: RecordEvaluation) =>
+  itemEvaluationDecider.decide(command, itemEvaluationDecider.initialState).slice(1).map((e) => {
+    const data = e.data as { deliveryId?: string; jobId?: string };
+    return data.deliveryId ?? data.jobId;
+  });
 
 /** Given events, when a command, then the events it decides. */
 function given(events: EvaluationEvent[]) {
@@ -40,15 +51,16 @@ describe('item evaluation decider', () => {
     expect(given([]).when(command)).toEqual([{ type: 'ItemEvaluated', data: encodeEvaluation(command.evaluation) }]);
   });
 
-  it('publishes a callback per customer-defined action and a review request per queue action, with ids derived from the stream', () => {
+  it('publishes a callback per customer-defined action and a review request per queue action, with ids derived from the content', () => {
     const events = given([]).when(record([notify, review, childSafety]));
     expect(events.map((e) => e.type)).toEqual(['ItemEvaluated', 'ActionCallbackRequested', 'ReviewEnqueueRequested', 'ReviewEnqueueRequested']);
     const item = { id: 'p1', typeId: 'post', typeName: 'Post' };
-    // Customers see these ids: they stay byte-identical to those recorded from the first release.
+    // Customers see these ids: they stay byte-identical for the same content from now on (those
+    // derived from the version before stay in the log as they were).
     expect(events[1]).toEqual({
       type: 'ActionCallbackRequested',
       data: {
-        deliveryId: '6156f992-7066-8ccb-8b60-3ab6f38be8f2',
+        deliveryId: '4e9d451a-4732-85b8-a16a-2b17da5f2218',
         item,
         action: { id: 'notify' },
         policies,
@@ -61,7 +73,7 @@ describe('item evaluation decider', () => {
     expect(events[2]).toEqual({
       type: 'ReviewEnqueueRequested',
       data: {
-        jobId: '650b1f2b-bbf4-8499-b1d5-db0c446503a8',
+        jobId: '868ed6e7-1b94-8136-8ce6-9ef639b56b0a',
         item,
         version: 3,
         queueId: 'default',
@@ -72,7 +84,7 @@ describe('item evaluation decider', () => {
         environment: 'LIVE',
       },
     });
-    expect(events[3]!.data).toMatchObject({ jobId: '13433569-b1bd-82b0-b4c4-37bf30e1f5ae', queueId: 'child-safety', policies: [] });
+    expect(events[3]!.data).toMatchObject({ jobId: 'da3d58ad-3b8d-8668-b3ce-dfc0634cf63b', queueId: 'child-safety', policies: [] });
   });
 
   it('writes the publications with their fields in the recorded order', () => {
@@ -81,11 +93,37 @@ describe('item evaluation decider', () => {
     expect(Object.keys(job!.data)).toEqual(['jobId', 'item', 'version', 'queueId', 'source', 'actionId', 'policies', 'rules', 'environment']);
   });
 
-  it('publishes in the environment evaluated, and with another stream (a retroaction run) other ids', () => {
-    const retroStream = streamName('item_evaluation', 'acme', 'post', 'p1', '3', 'RETROACTION:r1');
-    const [, callback] = given([]).when(record([notify], { streamName: retroStream, evaluation: evaluation([notify], 'RETROACTION') }));
+  it('publishes in the environment evaluated, and in another run (a retroaction) with other ids', () => {
+    const [, callback] = given([]).when(record([notify], { run: 'RETROACTION:r1', evaluation: evaluation([notify], 'RETROACTION') }));
     expect(callback!.data).toMatchObject({ environment: 'RETROACTION' });
-    expect((callback!.data as { deliveryId: string }).deliveryId).not.toBe('6156f992-7066-8ccb-8b60-3ab6f38be8f2');
+    expect(idsOf(record([notify, review], { run: 'RETROACTION:r1' }))).not.toEqual(idsOf(record([notify, review])));
+  });
+
+  it('publishes the same ids for identical content in another version: a re-submission acts once', () => {
+    const first = idsOf(record([notify, review]));
+    const retried = { ...evaluation([notify, review]), version: 4 };
+    // The same data, its keys in another order (as another client library may write them).
+    const reordered = { author: { typeId: 'user', id: 'u1' }, text: 'buy now' };
+    expect(idsOf(record([notify, review], { evaluation: retried, itemData: reordered }))).toEqual(first);
+  });
+
+  it('publishes new ids when the content changed: edited data or another creator acts again', () => {
+    const first = idsOf(record([notify, review]));
+    const edited = idsOf(record([notify, review], { itemData: { ...DATA, text: 'buy now!' } }));
+    const otherCreator = idsOf(record([notify, review], { creator: { id: 'u2', typeId: 'user' } }));
+    for (const ids of [edited, otherCreator]) {
+      expect(ids[0]).not.toBe(first[0]);
+      expect(ids[1]).not.toBe(first[1]);
+    }
+  });
+
+  it('keeps items, organizations and actions apart', () => {
+    const first = idsOf(record([notify]));
+    const otherItem = { ...evaluation([notify]), item: { id: 'p2', typeId: 'post', typeName: 'Post' } };
+    expect(idsOf(record([notify], { evaluation: otherItem }))).not.toEqual(first);
+    expect(idsOf(record([notify], { orgId: 'globex' }))).not.toEqual(first);
+    const other: PublishedAction = { ...notify, id: 'notify-2' };
+    expect(idsOf(record([other]))).not.toEqual(first);
   });
 
   it('sends an empty custom body for an action the catalog no longer has, never a shared object', () => {

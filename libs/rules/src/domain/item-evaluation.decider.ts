@@ -1,5 +1,6 @@
 import type { ActionDefinition } from '#warden/catalog/contracts';
 import { type Decider, deterministicId } from '#warden/kernel';
+import { itemContentDigest } from './item-content.js';
 import {
   type ActionCallbackRequested,
   encodeEvaluation,
@@ -12,12 +13,16 @@ import {
 /** Records an item version's evaluation and publishes its actions. */
 export interface RecordEvaluation {
   readonly type: 'RecordEvaluation';
+  readonly orgId: string;
+  /** The run: its environment, and for a retroaction the rules it ran (`RETROACTION:r1`). */
+  readonly run: string;
   /**
-   * The evaluation stream's name (organization, item, version, environment, rules run): the
-   * delivery and review job ids are derived from it, so a second evaluation of the same version
-   * publishes the same ids. Customers see them; they must never change.
+   * The item's data: with the creator, its content (item-content.ts). The delivery and review
+   * job ids derive from the content, not from the version: a re-submission of identical content
+   * (a client's retry) publishes the very same ids, so its callback is recorded once (one
+   * delivery stream per id) and sent once. Customers see the ids.
    */
-  readonly streamName: string;
+  readonly itemData: { readonly [field: string]: unknown };
   /** Its environment decides the publications' environment too. */
   readonly evaluation: Evaluation;
   /** The item's creator, named in action callbacks. */
@@ -44,7 +49,9 @@ export const itemEvaluationDecider: Decider<ItemEvaluationCommand, ItemEvaluatio
   decide(command, state) {
     if (state.recorded) return [];
     const events: EvaluationEvent[] = [{ type: 'ItemEvaluated', data: encodeEvaluation(command.evaluation) }];
-    for (const action of command.evaluation.actions) events.push(publication(command, action));
+    if (command.evaluation.actions.length === 0) return events;
+    const content = itemContentDigest({ data: command.itemData, creator: command.creator });
+    for (const action of command.evaluation.actions) events.push(publication(command, content, action));
     return events;
   },
 
@@ -56,14 +63,24 @@ export const itemEvaluationDecider: Decider<ItemEvaluationCommand, ItemEvaluatio
 /** The id of the evaluation stream's event at `index`: a re-run appends the very same events. */
 export const evaluationEventId = (streamName: string, index: number) => deterministicId('evaluation', streamName, String(index));
 
-function publication(command: RecordEvaluation, action: PublishedAction): ActionCallbackRequested | ReviewEnqueueRequested {
+/**
+ * What identifies one action on one content of an item in one run: organization, item type and
+ * id, content digest, run, action. Ids published before this derivation (from the evaluation
+ * stream, hence the version) stay in the log as they are.
+ */
+const publicationKey = (command: RecordEvaluation, content: string, actionId: string) => {
+  const { item } = command.evaluation;
+  return [command.orgId, item.typeId, item.id, content, command.run, actionId];
+};
+
+function publication(command: RecordEvaluation, content: string, action: PublishedAction): ActionCallbackRequested | ReviewEnqueueRequested {
   const { evaluation } = command;
-  const key = [command.streamName, action.id];
+  const key = publicationKey(command, content, action.id);
   if (action.kind === 'CUSTOMER_DEFINED_ACTION') {
     return {
       type: 'ActionCallbackRequested',
       data: {
-        deliveryId: deterministicId('delivery', ...key),
+        deliveryId: deterministicId('content-delivery', ...key),
         item: evaluation.item,
         action: { id: action.id },
         policies: action.policies,
@@ -77,7 +94,7 @@ function publication(command: RecordEvaluation, action: PublishedAction): Action
   return {
     type: 'ReviewEnqueueRequested',
     data: {
-      jobId: deterministicId('review-job', ...key),
+      jobId: deterministicId('content-review-job', ...key),
       item: evaluation.item,
       version: evaluation.version,
       queueId: action.kind === 'ENQUEUE_TO_CHILD_SAFETY' ? 'child-safety' : 'default',

@@ -14,7 +14,8 @@ const CONTENTION_RETRIES = 1000;
 
 /**
  * maxDailyActions, decided on the write side by the daily action cap decider. The event id is
- * derived from rule, day and item version, so a re-run counts the same item once.
+ * derived from rule, day and item content, so a re-run, or identical content re-submitted, counts
+ * once.
  */
 @Injectable()
 export class DailyActionCap {
@@ -29,14 +30,16 @@ export class DailyActionCap {
     rule: { id: string; maxDailyActions: number },
     item: { id: string; typeId: string },
     version: number,
+    /** The digest of the item's content (item-content.ts). */
+    content: string,
   ): Promise<boolean> {
     const day = utcDay(this.clock.now());
-    const eventId = deterministicId('daily-action', context.orgId, rule.id, day, item.typeId, item.id, String(version));
+    const eventId = deterministicId('daily-action', context.orgId, rule.id, day, item.typeId, item.id, 'content', content);
     try {
       await this.aggregates.handle(
         dailyActionsStream(context.orgId, rule.id, day),
         dailyActionCapDecider,
-        { type: 'CountDailyAction', ruleId: rule.id, item: { id: item.id, typeId: item.typeId }, version, max: rule.maxDailyActions },
+        { type: 'CountDailyAction', ruleId: rule.id, item: { id: item.id, typeId: item.typeId }, version, content, max: rule.maxDailyActions },
         context,
         { retries: CONTENTION_RETRIES, eventIds: () => eventId },
       );

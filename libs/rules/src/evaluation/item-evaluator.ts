@@ -9,6 +9,7 @@ import { AggregateStore, EVENT_STORE, ProjectionHost, READ_STORE } from '#warden
 import { GUARDED_HTTP_CLIENT, type GuardedHttpClient } from '#warden/platform';
 import { evaluateConditionSet } from '../domain/condition-evaluator.js';
 import { decodeEvaluation, type Environment, type Evaluation, type ItemEvaluated, type RuleResult } from '../domain/evaluation.events.js';
+import { itemContentDigest } from '../domain/item-content.js';
 import { evaluationEventId, itemEvaluationDecider } from '../domain/item-evaluation.decider.js';
 import type { ConditionRecord, EvaluatedItem, MediaResult, SetEvaluation, SignalContext } from '../domain/evaluation.model.js';
 import { imageUrls, MEDIA_HASHER, type MediaHasher } from './media-hasher.js';
@@ -138,7 +139,15 @@ export class ItemEvaluator {
     // Decided on an empty stream's state: found empty above, or, for a live submission, assumed
     // so. `record` appends expecting no stream, so an evaluation recorded meanwhile wins.
     const decided = itemEvaluationDecider.decide(
-      { type: 'RecordEvaluation', streamName: stream, evaluation: evaluated, creator: item.creator, actions: snapshot.actions },
+      {
+        type: 'RecordEvaluation',
+        orgId: context.orgId,
+        run: runKey(options),
+        itemData: item.data,
+        evaluation: evaluated,
+        creator: item.creator,
+        actions: snapshot.actions,
+      },
       itemEvaluationDecider.initialState,
     );
     const events = this.aggregates.stamp(decided, context, (_e, i) => evaluationEventId(stream, i));
@@ -222,12 +231,14 @@ export class ItemEvaluator {
       };
     });
     const rulesById = options.rules ? new Map(options.rules.map((r) => [r.id, r] as const)) : snapshot.rulesById;
+    let content: string | undefined;
     for (const result of results) {
       const rule = rulesById.get(result.id);
       if (!rule || result.outcome !== 'passed' || rule.maxDailyActions === null) continue;
       // Only live evaluations count toward the daily cap; a retroaction counts toward nothing.
       if (options.environment !== 'LIVE' || !publishes(rule, options.environment) || rule.actionIds.length === 0) continue;
-      const allowed = await this.caps.take(context, { id: rule.id, maxDailyActions: rule.maxDailyActions }, item, version);
+      content ??= itemContentDigest(item);
+      const allowed = await this.caps.take(context, { id: rule.id, maxDailyActions: rule.maxDailyActions }, item, version, content);
       result.capped = !allowed;
     }
     const actions = collectActions(results, rulesById, snapshot.actions, snapshot.policies, options.environment);
