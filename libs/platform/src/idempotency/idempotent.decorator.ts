@@ -1,6 +1,7 @@
 import { applyDecorators, UseInterceptors } from '@nestjs/common';
 import { ApiHeader, ApiResponse } from '@nestjs/swagger';
 import { ErrorBodyDto } from '../http/error-body.js';
+import { ApiErrors } from '../openapi/api-errors.decorator.js';
 import { IdempotencyInterceptor } from './idempotency.interceptor.js';
 
 /**
@@ -34,5 +35,7 @@ export function Idempotent(): MethodDecorator {
       description: 'The Idempotency-Key was already used with another body or endpoint (`/errors/idempotency-key-reused`)',
       type: ErrorBodyDto,
     }),
+    // The key's record cannot be read or written: the request is refused rather than run unguarded.
+    ApiErrors(503),
   );
 }
