@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -223,4 +224,54 @@ describe('Idempotency-Key and content-derived delivery ids, end to end', () => {
     expect(log.versions('d-1')).toBe(1);
     expect(log.versions('d-2')).toBe(1);
   }, 90_000);
+});
+
+describe("a rule's daily action cap, for identical content re-submitted", () => {
+  const dataDir = freshDataDir();
+  let receiver: Receiver;
+  let warden: RunningWarden;
+  let key: string;
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    const env = testEnv(dataDir, { RECEIVER_URL: receiver.url, DOWN_URL: 'http://127.0.0.1:9', HOOK_TOKEN: 'hook-token' });
+    // The scam rule may act on one item a day.
+    const capped = readFileSync(CONFIG, 'utf8').replace('    actionIds: [remove]\n', '    actionIds: [remove]\n    maxDailyActions: 1\n');
+    const file = join(freshDataDir(), 'capped.yaml');
+    writeFileSync(file, capped);
+    const applied = await runCli(['apply', file], env);
+    expect(applied.code, applied.stderr).toBe(0);
+    key = await createKey(env, 'hooks');
+    warden = await startWarden(env);
+  }, 60_000);
+  afterAll(async () => {
+    await warden?.stop();
+    await receiver?.close();
+  });
+
+  const submit = async (...items: unknown[]) => {
+    const res = await fetch(`${warden.url}/api/v1/items/async/`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ items }),
+    });
+    expect(res.status).toBe(202);
+  };
+  /** Whether the scam rule was capped in the item's evaluation of `version`. */
+  const capped = (id: string, version: number) =>
+    waitFor(async () => {
+      const res = await fetch(`${warden.url}/api/v1/items/post/${id}/evaluations`, { headers: { 'x-api-key': key } });
+      const { evaluations } = (await res.json()) as { evaluations: Array<{ version: number; rules: Array<{ id: string; capped: boolean }> }> };
+      const rule = evaluations.find((e) => e.version === version)?.rules.find((r) => r.id === 'remove-scams');
+      return rule && { capped: rule.capped };
+    }, `the evaluation of ${id} version ${version}`);
+
+  it('takes no second slot: the repeat is not capped, and the next item is', async () => {
+    await submit(post('cap-a', 'a scam'));
+    expect(await capped('cap-a', 0)).toEqual({ capped: false });
+    await submit(post('cap-a', 'a scam'));
+    expect(await capped('cap-a', 1)).toEqual({ capped: false });
+    await submit(post('cap-b', 'another scam'));
+    expect(await capped('cap-b', 0)).toEqual({ capped: true });
+  }, 60_000);
 });

@@ -30,10 +30,16 @@ export class IdempotencyInterceptor implements NestInterceptor {
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
 
-  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> | Promise<Observable<unknown>> {
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    // The common case costs one header look-up: no promise, no store.
+    if (request.headers[IDEMPOTENCY_KEY_HEADER] === undefined) return next.handle();
+    return this.withKey(context, next);
+  }
+
+  private async withKey(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest & { principal?: Principal }>();
-    if (request.headers[IDEMPOTENCY_KEY_HEADER] === undefined) return next.handle();
     const key = idempotencyKeyOf(request);
     // The organization comes from the credential (the guard ran first), never from the request.
     const principal = request.principal;
