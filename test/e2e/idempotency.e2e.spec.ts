@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -33,12 +33,14 @@ function dataFile(dataDir: string) {
     /** Delivery streams recorded for the item (one CallbackDeliveryRequested each). */
     deliveries: (itemId: string) => ofItem('CallbackDeliveryRequested', '$.item.id', itemId).map((d) => d['deliveryId'] as string),
     /** Stands for a process that reserved the key and then died (or is still running). */
-    reopen(leaseUntil: number): number {
+    reopen(scope: string, key: string, leaseUntil: number): number {
+      // Records are kept under a digest of the key.
+      const stored = createHash('sha256').update(key).digest('base64url');
       const db = open(false);
       try {
         return db
-          .prepare("UPDATE idempotency_keys SET status = NULL, body = NULL, holder = 'crashed-request', lease_until = ?")
-          .run(leaseUntil).changes;
+          .prepare("UPDATE idempotency_keys SET status = NULL, body = NULL, holder = 'crashed-request', lease_until = ? WHERE scope = ? AND key = ?")
+          .run(leaseUntil, scope, stored).changes;
       } finally {
         db.close();
       }
@@ -165,11 +167,11 @@ describe('Idempotency-Key and content-derived delivery ids, end to end', () => {
     const items = [post('c-1', 'hello')];
     const first = await answer(await submit(items, { 'idempotency-key': idem }));
     // The record as a process leaves it that reserved the key and died before storing its answer.
-    expect(log.reopen(Date.now() + 3_600_000)).toBeGreaterThan(0);
+    expect(log.reopen('hooks', idem, Date.now() + 3_600_000)).toBe(1);
     const busy = await submit(items, { 'idempotency-key': idem });
     expect(busy.headers.get('retry-after')).toBe('1');
     await expectErrorBody(busy, 409, '/errors/idempotency-key-in-progress', '/headers/idempotency-key');
-    log.reopen(Date.now() - 1);
+    expect(log.reopen('hooks', idem, Date.now() - 1)).toBe(1);
     const retried = await answer(await submit(items, { 'idempotency-key': idem }));
     expect(retried).toMatchObject({ status: 202, replayed: null });
     expect(retried.body['requestId']).not.toBe(first.body['requestId']);
