@@ -95,3 +95,6 @@ export const unavailable = (detail: string) =>
 
 export const internalError = () =>
   new DomainError('internal', [{ title: 'Internal server error', detail: 'An unexpected error occurred' }]);
+
+/** A part of a request over its own limit (a string, an item): 413 with a pointer to each. */
+export const partTooLarge = (...details: ErrorDetail[]) => new DomainError('payload-too-large', details);

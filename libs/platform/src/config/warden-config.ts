@@ -38,6 +38,12 @@ export interface WardenConfig {
    * it renews (a standby tries to take over as often). See docs/operations.md.
    */
   readonly reactorLease: { readonly ttlMs: number; readonly renewEveryMs: number };
+  /** Deepest nesting of objects and arrays accepted in a JSON request body (the body itself is level 1). */
+  readonly maxJsonDepth: number;
+  /** Largest string (value or member name) accepted in a JSON request body, in UTF-8 bytes. */
+  readonly maxStringBytes: number;
+  /** Largest submitted item, as the UTF-8 bytes of its JSON serialization. */
+  readonly maxItemBytes: number;
 }
 
 export interface ConfigProblem {
@@ -168,6 +174,11 @@ const ENVIRONMENT = z
       .pipe(duration)
       .refine((ms) => ms >= 1000, { error: (iss) => `must be at least 1s, got ${String(iss.input)}ms` }),
     WARDEN_REACTOR_LEASE_RENEW: z.string().default('3s').pipe(duration),
+    // At most 256 levels: the validators behind the parser walk bodies recursively, and must
+    // stay far from the stack limit (about 1,500 levels overflowed them).
+    WARDEN_MAX_JSON_DEPTH: wholeNumber(64, 4, 256),
+    WARDEN_MAX_STRING_BYTES: wholeNumber(256 * 1024, 1024, 1024 ** 3),
+    WARDEN_MAX_ITEM_BYTES: wholeNumber(1024 * 1024, 1024, 1024 ** 3),
   })
   // At most a third: a holder stops a third of the lease before it expires, so its next renewal
   // must come before that point or every renewal would stop and restart the reactor.
@@ -219,6 +230,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): WardenC
     secretKey: e.WARDEN_SECRET_KEY,
     callbackRetryScheduleMs: e.WARDEN_CALLBACK_RETRY_SCHEDULE,
     reactorLease: { ttlMs: e.WARDEN_REACTOR_LEASE_TTL, renewEveryMs: e.WARDEN_REACTOR_LEASE_RENEW },
+    maxJsonDepth: e.WARDEN_MAX_JSON_DEPTH,
+    maxStringBytes: e.WARDEN_MAX_STRING_BYTES,
+    maxItemBytes: e.WARDEN_MAX_ITEM_BYTES,
   };
 }
 
