@@ -18,18 +18,15 @@ export interface JsonBodyProblem {
 
 type Container = unknown[] | { [key: string]: unknown };
 
-/** A pointer kept as a chain of tokens, joined only when a problem is reported. */
-interface Path {
-  readonly parent: Path | undefined;
-  readonly token: string;
-}
-
-interface Frame {
-  readonly value: Container;
-  /** The member names of an object; undefined for an array. */
-  readonly keys: string[] | undefined;
-  index: number;
-  readonly path: Path | undefined;
+/**
+ * The path from the body to the value being looked at, as parallel arrays (no allocation per
+ * value: this runs on every request body). Level n holds a container, its member names (none for
+ * an array) and the index of its next child; the child being looked at is the one before it.
+ */
+interface Walk {
+  readonly containers: Container[];
+  readonly keys: Array<string[] | undefined>;
+  readonly next: number[];
 }
 
 /**
@@ -38,91 +35,106 @@ interface Frame {
  * the first value deeper than the limit, before any recursive validator sees the body.
  */
 export function findJsonBodyProblem(body: unknown, limits: JsonBodyLimits): JsonBodyProblem | undefined {
-  if (typeof body === 'string') return stringProblem(body, undefined, limits, false);
+  if (typeof body === 'string') return at('', stringProblem(body, limits, false));
   if (!isContainer(body)) return undefined;
-  const stack: Frame[] = [frame(body, undefined)];
-  while (stack.length > 0) {
-    const top = stack[stack.length - 1]!;
-    const i = top.index++;
+  const walk: Walk = { containers: [body], keys: [keysOf(body)], next: [0] };
+  let top = 0;
+  while (top >= 0) {
+    const container = walk.containers[top]!;
+    const keys = walk.keys[top];
+    const i = walk.next[top]!++;
     let child: unknown;
-    let path: Path;
-    if (top.keys === undefined) {
-      const array = top.value as unknown[];
-      if (i >= array.length) {
-        stack.pop();
+    if (keys === undefined) {
+      if (i >= (container as unknown[]).length) {
+        top--;
         continue;
       }
-      child = array[i];
-      path = { parent: top.path, token: String(i) };
+      child = (container as unknown[])[i];
     } else {
-      if (i >= top.keys.length) {
-        stack.pop();
+      if (i >= keys.length) {
+        top--;
         continue;
       }
-      const key = top.keys[i]!;
-      path = { parent: top.path, token: escapePointer(key) };
-      const problem = memberNameProblem(key, path, top.path, limits);
+      const key = keys[i]!;
+      const problem = memberNameProblem(key, walk, top, limits);
       if (problem) return problem;
-      child = (top.value as { [key: string]: unknown })[key];
+      child = (container as { [key: string]: unknown })[key];
       if (key === 'constructor' && isContainer(child) && !Array.isArray(child) && Object.hasOwn(child, 'prototype')) {
         return {
           kind: 'prototype-key',
-          pointer: pointerOf({ parent: path, token: 'prototype' }),
+          pointer: `${pointerOf(walk, top)}/prototype`,
           detail: 'a "prototype" member inside a "constructor" object is not accepted: it could change the prototype of every object',
         };
       }
     }
     if (typeof child === 'string') {
-      const problem = stringProblem(child, path, limits, false);
-      if (problem) return problem;
+      const problem = stringProblem(child, limits, false);
+      if (problem) return at(pointerOf(walk, top), problem);
     } else if (isContainer(child)) {
-      if (stack.length + 1 > limits.maxDepth) {
+      // The child is at level top + 2 (the body is level 1, at index 0).
+      if (top + 2 > limits.maxDepth) {
         return {
           kind: 'too-deep',
-          pointer: pointerOf(path),
+          pointer: pointerOf(walk, top),
           detail: `nested more than ${limits.maxDepth} levels deep (objects and arrays; the body is level 1)`,
         };
       }
-      stack.push(frame(child, path));
+      top++;
+      walk.containers[top] = child;
+      walk.keys[top] = keysOf(child);
+      walk.next[top] = 0;
     }
   }
   return undefined;
 }
 
-function frame(value: Container, path: Path | undefined): Frame {
-  return { value, keys: Array.isArray(value) ? undefined : Object.keys(value), index: 0, path };
+function keysOf(container: Container): string[] | undefined {
+  return Array.isArray(container) ? undefined : Object.keys(container);
+}
+
+/** The pointer of the child being looked at in the container at level `top` (built only for a problem). */
+function pointerOf(walk: Walk, top: number): string {
+  let pointer = '';
+  for (let level = 0; level <= top; level++) {
+    const index = walk.next[level]! - 1;
+    const keys = walk.keys[level];
+    pointer += `/${keys === undefined ? index : escapePointer(keys[index]!)}`;
+  }
+  return pointer;
 }
 
 /** A long or ill-formed name is reported at its object: the pointer does not echo it. */
-function memberNameProblem(key: string, path: Path, object: Path | undefined, limits: JsonBodyLimits): JsonBodyProblem | undefined {
+function memberNameProblem(key: string, walk: Walk, top: number, limits: JsonBodyLimits): JsonBodyProblem | undefined {
   if (key === '__proto__') {
     return {
       kind: 'prototype-key',
-      pointer: pointerOf(path),
+      pointer: pointerOf(walk, top),
       detail: 'the member name "__proto__" is not accepted: it could change the prototype of an object',
     };
   }
-  return stringProblem(key, object, limits, true);
+  const problem = stringProblem(key, limits, true);
+  return problem && at(pointerOf(walk, top - 1), problem);
 }
 
-function stringProblem(value: string, path: Path | undefined, limits: JsonBodyLimits, memberName: boolean): JsonBodyProblem | undefined {
-  const what = memberName ? 'a member name of this object' : 'the string';
+type Unplaced = Omit<JsonBodyProblem, 'pointer'>;
+
+const at = (pointer: string, problem: Unplaced | undefined): JsonBodyProblem | undefined => problem && { ...problem, pointer };
+
+function stringProblem(value: string, limits: JsonBodyLimits, memberName: boolean): Unplaced | undefined {
   // UTF-8 needs at most 3 bytes per UTF-16 code unit: most strings need no byte count at all.
   if (value.length * 3 > limits.maxStringBytes) {
     const bytes = Buffer.byteLength(value, 'utf8');
     if (bytes > limits.maxStringBytes) {
       return {
         kind: 'too-large',
-        pointer: pointerOf(path),
-        detail: `${what} has ${bytes} bytes; at most ${limits.maxStringBytes} bytes (UTF-8) per string`,
+        detail: `${memberName ? 'a member name of this object' : 'the string'} has ${bytes} bytes; at most ${limits.maxStringBytes} bytes (UTF-8) per string`,
       };
     }
   }
   if (!value.isWellFormed()) {
     return {
       kind: 'ill-formed',
-      pointer: pointerOf(path),
-      detail: `${what} is not well-formed Unicode: it holds a lone UTF-16 surrogate (an unpaired \\ud800-\\udfff escape)`,
+      detail: `${memberName ? 'a member name of this object' : 'the string'} is not well-formed Unicode: it holds a lone UTF-16 surrogate (an unpaired \\ud800-\\udfff escape)`,
     };
   }
   return undefined;
@@ -130,10 +142,4 @@ function stringProblem(value: string, path: Path | undefined, limits: JsonBodyLi
 
 function isContainer(value: unknown): value is Container {
   return typeof value === 'object' && value !== null;
-}
-
-function pointerOf(path: Path | undefined): string {
-  const tokens: string[] = [];
-  for (let p = path; p !== undefined; p = p.parent) tokens.push(p.token);
-  return tokens.reverse().map((t) => `/${t}`).join('');
 }
