@@ -169,6 +169,9 @@ describe('hostile input on the customer POSTs, end to end', () => {
         ['/items/2/id', 'expected at most 256 characters, got 257'],
       ]);
       expect(eventsOfItem('ok-3')).toBe(0);
+      const legacy = { contentId: 'c-3', contentType: 'post', content: { text: 'x' }, userId: 'u\n1' };
+      const legacyErrors = await rejected(await send('/api/v1/content/', JSON.stringify(legacy)), 400, '/errors/invalid-user-input');
+      expect(legacyErrors.map((e) => [e.pointer, e.detail])).toEqual([['/userId', 'expected no control characters']]);
       await nothingRecordedAndStillServing(before);
     });
   });
