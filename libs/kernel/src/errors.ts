@@ -123,3 +123,5 @@ export const idempotencyKeyInProgress = (retryAfterSeconds: number) =>
     ],
     { 'Retry-After': String(retryAfterSeconds) },
   );
+/** A part of a request over its own limit (a string, an item): 413 with a pointer to each. */
+export const partTooLarge = (...details: ErrorDetail[]) => new DomainError('payload-too-large', details);

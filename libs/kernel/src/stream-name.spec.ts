@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseStreamName, streamCategory, streamName } from './stream-name.js';
+import { idProblem, MAX_ID_LENGTH, parseStreamName, streamCategory, streamName } from './stream-name.js';
 
 describe('stream names', () => {
   it('joins percent-encoded id parts with ":" after a snake_case category', () => {
@@ -21,5 +21,28 @@ describe('stream names', () => {
   it('refuses a category that is not snake_case', () => {
     expect(() => streamName('Item', 'x')).toThrow();
     expect(() => streamName('item-x', 'y')).toThrow();
+  });
+
+  it('refuses an id part that has no UTF-8 form with an error of its own, not a URIError', () => {
+    expect(() => streamName('item', 'acme', 'post', 'bad\udc00')).toThrow('A stream id part of item is not well-formed Unicode');
+  });
+});
+
+describe('customer-given ids', () => {
+  it('accepts any non-empty, well-formed id without control characters, up to the length limit', () => {
+    for (const id of ['post-123', 'ünï code/%:-', '👋', 'x'.repeat(MAX_ID_LENGTH)]) expect(idProblem(id)).toBeUndefined();
+  });
+
+  it.each([
+    ['', 'expected a non-empty string'],
+    ['x'.repeat(MAX_ID_LENGTH + 1), `expected at most 256 characters, got 257`],
+    ['bad\udc00', 'expected well-formed Unicode, got a lone UTF-16 surrogate'],
+    ['\ud83d', 'expected well-formed Unicode, got a lone UTF-16 surrogate'],
+    ['a\u0000b', 'expected no control characters'],
+    ['line\nbreak', 'expected no control characters'],
+    ['del\u007f', 'expected no control characters'],
+    ['c1\u0085', 'expected no control characters'],
+  ])('refuses %j: %s', (id, problem) => {
+    expect(idProblem(id)).toBe(problem);
   });
 });

@@ -23,6 +23,7 @@ export {
   AsReceived,
   ErrorTitle,
   IsBooleanValue,
+  IsCustomerId,
   IsIntegerInRange,
   IsJsonObject,
   IsNonEmptyArray,

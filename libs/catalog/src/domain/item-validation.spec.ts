@@ -100,6 +100,20 @@ describe('validateItem', () => {
     ]);
   });
 
+  it('holds id, typeId and the ids of related items to the rule for ids that become stream names and keys', () => {
+    expect(validateItem({ ...validItem(), id: 'bad\udc00', typeId: 'po\u0000st' }, undefined, options)).toEqual([
+      { pointer: '/items/3/id', detail: 'expected well-formed Unicode, got a lone UTF-16 surrogate' },
+      { pointer: '/items/3/typeId', detail: 'expected no control characters' },
+    ]);
+    expect(validateItem({ ...validItem(), id: 'x'.repeat(257) }, post, options)).toEqual([
+      { pointer: '/items/3/id', detail: 'expected at most 256 characters, got 257' },
+    ]);
+    expect(withData({ author: { id: 'u\ud800', typeId: 'user' }, mentions: [{ id: 'm\n', typeId: 'user' }] })).toEqual([
+      { pointer: '/items/3/data/author/id', detail: 'expected well-formed Unicode, got a lone UTF-16 surrogate' },
+      { pointer: '/items/3/data/mentions/0/id', detail: 'expected no control characters' },
+    ]);
+  });
+
   it('reports an unknown item type, and still checks what does not depend on the type', () => {
     expect(validateItem({ ...validItem(), typeId: 'nope' }, undefined, options)).toEqual([
       { pointer: '/items/3/typeId', detail: "unknown item type 'nope'" },

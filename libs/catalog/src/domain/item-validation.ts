@@ -6,6 +6,7 @@
  * declared fields in declaration order, then `data.images` when the type does not declare it),
  * `typeVersion`, `typeSchemaVariant`.
  */
+import { idProblem } from '#warden/kernel';
 import type { FieldDefinition, FieldType, ItemTypeDefinition } from './catalog.model.js';
 
 export interface ItemProblem {
@@ -61,10 +62,12 @@ export function validateItem(
     problems.push({ pointer, detail });
   };
 
-  if (!isNonEmptyString(item.id)) report(`${prefix}/id`, MESSAGES.nonEmptyString);
+  const idIssue = identifierProblem(item.id);
+  if (idIssue) report(`${prefix}/id`, idIssue);
 
-  if (!isNonEmptyString(item.typeId)) report(`${prefix}/typeId`, MESSAGES.nonEmptyString);
-  else if (itemType === undefined) report(`${prefix}/typeId`, `unknown item type '${item.typeId}'`);
+  const typeIdIssue = identifierProblem(item.typeId);
+  if (typeIdIssue) report(`${prefix}/typeId`, typeIdIssue);
+  else if (itemType === undefined) report(`${prefix}/typeId`, `unknown item type '${item.typeId as string}'`);
 
   // An unrecognised variant is reported below and validated as 'original' (the strict one).
   const partial = item.typeSchemaVariant === 'partial';
@@ -180,7 +183,9 @@ function checkRelatedItem(
   }
   const id = ownValue(value, 'id');
   const typeId = ownValue(value, 'typeId');
-  if (!isNonEmptyString(id)) report(`${pointer}/id`, MESSAGES.nonEmptyString);
+  // A related item may be the item's creator, whose id becomes a key and a personal-data subject.
+  const idIssue = identifierProblem(id);
+  if (idIssue) report(`${pointer}/id`, idIssue);
   if (!isNonEmptyString(typeId)) {
     report(`${pointer}/typeId`, MESSAGES.nonEmptyString);
   } else if (field.itemTypeIds.length > 0) {
@@ -210,6 +215,11 @@ function checkImages(value: unknown, pointer: string, report: Report): void {
 
 export function escapePointerToken(token: string): string {
   return token.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** Ids become parts of stream names and keys (see idProblem). */
+function identifierProblem(value: unknown): string | undefined {
+  return typeof value === 'string' ? idProblem(value) : MESSAGES.nonEmptyString;
 }
 
 function isNonEmptyString(value: unknown): value is string {

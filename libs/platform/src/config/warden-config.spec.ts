@@ -130,6 +130,14 @@ describe('configuration', () => {
     expect(loadConfig({ WARDEN_OUTBOUND_ALLOWLIST: '127.0.0.0/8,::1/128' }).outboundAllowlist).toEqual(['127.0.0.0/8', '::1/128']);
   });
 
+  it('reads the request body limits below the body limit, with their defaults', () => {
+    expect(loadConfig({})).toMatchObject({ maxJsonDepth: 64, maxStringBytes: 262_144, maxItemBytes: 1_048_576 });
+    const c = loadConfig({ WARDEN_MAX_JSON_DEPTH: '16', WARDEN_MAX_STRING_BYTES: '2048', WARDEN_MAX_ITEM_BYTES: '4096' });
+    expect(c).toMatchObject({ maxJsonDepth: 16, maxStringBytes: 2048, maxItemBytes: 4096 });
+    expect(() => loadConfig({ WARDEN_MAX_JSON_DEPTH: '1000' })).toThrow('WARDEN_MAX_JSON_DEPTH must be between 4 and 256, got 1000');
+    expect(() => loadConfig({ WARDEN_MAX_STRING_BYTES: '10' })).toThrow('WARDEN_MAX_STRING_BYTES must be between 1024 and 1073741824, got 10');
+  });
+
   it('has every variable it reads documented in docs/configuration.md with its default', () => {
     const doc = readFileSync(new URL('../../../../docs/configuration.md', import.meta.url), 'utf8');
     for (const name of CONFIG_VARIABLES) {

@@ -43,6 +43,12 @@ export interface WardenConfig {
    * long a request holds its key before another may take over (a process that died mid-request).
    */
   readonly idempotency: { readonly retentionMs: number; readonly leaseMs: number };
+  /** Deepest nesting of objects and arrays accepted in a JSON request body (the body itself is level 1). */
+  readonly maxJsonDepth: number;
+  /** Largest string (value or member name) accepted in a JSON request body, in UTF-8 bytes. */
+  readonly maxStringBytes: number;
+  /** Largest submitted item, as the UTF-8 bytes of its JSON serialization. */
+  readonly maxItemBytes: number;
 }
 
 export interface ConfigProblem {
@@ -179,6 +185,11 @@ const ENVIRONMENT = z
       .default('60s')
       .pipe(duration)
       .refine((ms) => ms >= 1000, { error: (iss) => `must be at least 1s, got ${String(iss.input)}ms` }),
+    // At most 256 levels: the validators behind the parser walk bodies recursively, and must
+    // stay far from the stack limit (about 1,500 levels overflowed them).
+    WARDEN_MAX_JSON_DEPTH: wholeNumber(64, 4, 256),
+    WARDEN_MAX_STRING_BYTES: wholeNumber(256 * 1024, 1024, 1024 ** 3),
+    WARDEN_MAX_ITEM_BYTES: wholeNumber(1024 * 1024, 1024, 1024 ** 3),
   })
   // At most a third: a holder stops a third of the lease before it expires, so its next renewal
   // must come before that point or every renewal would stop and restart the reactor.
@@ -231,6 +242,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): WardenC
     callbackRetryScheduleMs: e.WARDEN_CALLBACK_RETRY_SCHEDULE,
     reactorLease: { ttlMs: e.WARDEN_REACTOR_LEASE_TTL, renewEveryMs: e.WARDEN_REACTOR_LEASE_RENEW },
     idempotency: { retentionMs: e.WARDEN_IDEMPOTENCY_RETENTION, leaseMs: e.WARDEN_IDEMPOTENCY_LEASE },
+    maxJsonDepth: e.WARDEN_MAX_JSON_DEPTH,
+    maxStringBytes: e.WARDEN_MAX_STRING_BYTES,
+    maxItemBytes: e.WARDEN_MAX_ITEM_BYTES,
   };
 }
 

@@ -89,6 +89,25 @@ describe('HTTP platform', () => {
     await expectErrorBody(await post('/test/echo', 'hello', 'text/plain'), 415, '/errors/unsupported-media-type');
   });
 
+  it('checks the limits of a parsed body before validation walks it (WARDEN_MAX_JSON_DEPTH, WARDEN_MAX_STRING_BYTES)', async () => {
+    const deep = `{"items":[{"id":"a"}],"extra":${'['.repeat(1500)}${']'.repeat(1500)}}`;
+    const tooDeep = await expectErrorBody(await post('/test/echo', deep, 'application/json'), 400, '/errors/invalid-user-input', `/extra${'/0'.repeat(63)}`);
+    expect(tooDeep['detail']).toBe('nested more than 64 levels deep (objects and arrays; the body is level 1)');
+    const long = JSON.stringify({ items: [{ id: 'é'.repeat(131_073) }] });
+    const tooLong = await expectErrorBody(await post('/test/echo', long, 'application/json'), 413, '/errors/payload-too-large', '/items/0/id');
+    expect(tooLong['detail']).toBe('the string has 262146 bytes; at most 262144 bytes (UTF-8) per string');
+    await expectErrorBody(await post('/test/echo', '{"items":[{"id":"a\\udc00"}]}', 'application/json'), 400, '/errors/invalid-user-input', '/items/0/id');
+    const proto = await expectErrorBody(await post('/test/echo', '{"items":[{"id":"a","__proto__":{}}]}', 'application/json'), 400, '/errors/invalid-user-input', '/items/0/__proto__');
+    expect(proto['title']).toBe('Invalid request');
+    expect(proto['detail']).toContain('"__proto__" is not accepted');
+  });
+
+  it('keeps what the previous parser accepted: a leading byte order mark, and a Content-Type with a charset', async () => {
+    expect((await post('/test/echo', '\ufeff{"items":[{"id":"a"}]}', 'application/json')).status).toBe(201);
+    expect((await post('/test/echo', '{"items":[{"id":"a"}]}', 'application/json; charset=utf-8')).status).toBe(201);
+    await expectErrorBody(await post('/test/echo', '', 'application/json'), 400, '/errors/invalid-user-input', '');
+  });
+
   it('answers 500 without leaking the message or a stack trace', async () => {
     const res = await fetch(url + '/test/boom');
     const text = await res.clone().text();

@@ -10,6 +10,7 @@ import { Metrics } from '../observability/metrics.js';
 import { PinoNestLogger } from '../observability/logger.js';
 import { buildOpenApiDocument, serveOpenApi } from '../openapi/openapi.js';
 import type { Connection } from 'mongoose';
+import { installJsonBodyParser } from './json-body-parser.js';
 import { installRateLimit, openRateLimitStore } from './rate-limit.js';
 import { RouteTable } from './route-table.js';
 import { createValidationPipe } from './validation.js';
@@ -53,6 +54,7 @@ export async function createHttpApp(
   fastify.addHook('onRoute', (route) => routes.add(route.method, route.url));
   // Only JSON bodies: anything else is a 415 rather than a string that fails validation later.
   fastify.removeContentTypeParser('text/plain');
+  installJsonBodyParser(fastify, { maxDepth: config.maxJsonDepth, maxStringBytes: config.maxStringBytes });
 
   fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     reply.header('X-Request-Id', request.id);

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { applyDecorators } from '@nestjs/common';
 import { Transform, Type } from 'class-transformer';
 import { ValidateBy, ValidateIf, ValidateNested, type ValidationArguments } from 'class-validator';
+import { idProblem } from '#warden/kernel';
 
 /**
  * Property rules for request DTOs. Each rule reports one problem per field with a message in the
@@ -44,6 +45,15 @@ export function WhenPresent(): PropertyDecorator {
 
 export const IsNonEmptyString = (message = 'expected a non-empty string') =>
   rule('isNonEmptyString', (v) => typeof v === 'string' && v !== '', message);
+
+/** A customer-given id that becomes part of a stream name or a key: the kernel's rule for ids. */
+export function IsCustomerId(): PropertyDecorator {
+  const problem = (v: unknown) => (typeof v === 'string' ? idProblem(v) : 'expected a non-empty string');
+  return ValidateBy({
+    name: 'isCustomerId',
+    validator: { validate: (v) => problem(v) === undefined, defaultMessage: (args?: ValidationArguments) => problem(args?.value) ?? '' },
+  });
+}
 
 export const IsBooleanValue = (message = 'expected a boolean') => rule('isBooleanValue', (v) => typeof v === 'boolean', message);
 

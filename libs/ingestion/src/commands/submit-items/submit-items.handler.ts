@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler, QueryBus } from '@nestjs/cqrs';
 import { GetLiveEntitiesQuery, validateItem, type ItemTypeDefinition } from '#warden/catalog';
-import { type ErrorDetail, invalidInput } from '#warden/kernel';
+import { type ErrorDetail, invalidInput, partTooLarge } from '#warden/kernel';
 import { WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
 import { AggregateStore, ProjectionHost } from '#warden/storage';
 import { resolveCreator } from '../../domain/creator.js';
@@ -39,6 +39,8 @@ export class SubmitItemsHandler implements ICommandHandler<SubmitItemsCommand> {
         pointer,
       });
     }
+    const oversized = oversizedItems(command.items, pointer, this.config.maxItemBytes);
+    if (oversized.length > 0) throw partTooLarge(...oversized);
     let types = await this.itemTypes(command.context.orgId);
     // An item type applied moments ago may not be projected yet (or no worker runs here):
     // catch the catalog up before calling a type unknown.
@@ -60,22 +62,70 @@ export class SubmitItemsHandler implements ICommandHandler<SubmitItemsCommand> {
         problems.push({ title: 'Invalid item', detail: p.detail, pointer: p.pointer });
       }
     });
+    problems.push(...duplicateProblems(command.items, pointer));
     // All or nothing: one invalid item rejects the request before anything is written.
     if (problems.length > 0) throw invalidInput(...problems);
 
-    const items = command.items as ValidItem[];
+    // Every stream name and event is built before the first append, so that nothing that can
+    // throw while building them runs once part of the batch is written.
+    const batch = (command.items as ValidItem[]).map((item) => {
+      const itemType = types.get(item.typeId) as ItemTypeDefinition;
+      const creator = resolveCreator(item, itemType, command.options.fallbackCreator ?? null);
+      // The item decider accepts every version without looking at the earlier ones (see
+      // itemDecider), so deciding on the initial state and appending with 'any' skips a read of
+      // the stream per item; the store numbers the version.
+      const events = itemDecider.decide({ type: 'SubmitItemVersion', item, creator, source: command.options.source }, itemDecider.initialState);
+      return { item, events, stream: itemStream(command.context.orgId, item.typeId, item.id) };
+    });
     const results = await Promise.all(
-      items.map(async (item) => {
-        const itemType = types.get(item.typeId) as ItemTypeDefinition;
-        const creator = resolveCreator(item, itemType, command.options.fallbackCreator ?? null);
-        // The item decider accepts every version without looking at the earlier ones (see
-        // itemDecider), so deciding on the initial state and appending with 'any' skips a read of
-        // the stream per item; the store numbers the version.
-        const events = itemDecider.decide({ type: 'SubmitItemVersion', item, creator, source: command.options.source }, itemDecider.initialState);
-        const result = await this.aggregates.record(itemStream(command.context.orgId, item.typeId, item.id), events, command.context, 'any');
+      batch.map(async ({ item, events, stream }) => {
+        const result = await this.aggregates.record(stream, events, command.context, 'any');
         return { id: item.id, typeId: item.typeId, version: result.nextRevision };
       }),
     );
     return results;
   }
+}
+
+/** Items whose JSON serialization is over the per-item limit (WARDEN_MAX_ITEM_BYTES): 413. */
+function oversizedItems(items: readonly unknown[], pointer: string, maxItemBytes: number): ErrorDetail[] {
+  const problems: ErrorDetail[] = [];
+  items.forEach((item, i) => {
+    const json = JSON.stringify(item) ?? '';
+    // UTF-8 needs at most 3 bytes per UTF-16 code unit: most items need no byte count.
+    const bytes = json.length * 3 > maxItemBytes ? Buffer.byteLength(json, 'utf8') : json.length;
+    if (bytes > maxItemBytes) {
+      problems.push({
+        title: 'Payload too large',
+        detail: `the item has ${bytes} bytes as JSON; at most ${maxItemBytes} bytes per item`,
+        pointer: `${pointer}/${i}`,
+      });
+    }
+  });
+  return problems;
+}
+
+/**
+ * The same item (type id and id) twice in one request is refused rather than recorded as two
+ * versions: which one would be "latest" would depend on the order of appends.
+ */
+function duplicateProblems(items: readonly unknown[], pointer: string): ErrorDetail[] {
+  const firstIndex = new Map<string, Map<string, number>>();
+  const problems: ErrorDetail[] = [];
+  items.forEach((item, i) => {
+    const { id, typeId } = (item ?? {}) as { id?: unknown; typeId?: unknown };
+    if (typeof id !== 'string' || typeof typeId !== 'string' || id === '' || typeId === '') return;
+    let ofType = firstIndex.get(typeId);
+    if (ofType === undefined) firstIndex.set(typeId, (ofType = new Map()));
+    const first = ofType.get(id);
+    if (first === undefined) ofType.set(id, i);
+    else {
+      problems.push({
+        title: 'Invalid item',
+        detail: `duplicate of item ${first} (${pointer}/${first}): the same typeId and id may appear once per request`,
+        pointer: `${pointer}/${i}/id`,
+      });
+    }
+  });
+  return problems;
 }

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { MAX_ID_LENGTH } from '#warden/kernel';
 import { AsReceived, IsNonEmptyArray } from '#warden/platform';
 
 const TYPE_SCHEMA_VARIANTS = ['original', 'partial'] as const;
@@ -13,9 +14,14 @@ const ITEMS_CEILING = 100_000;
  * 100-item request, a tenth of one-process ingestion, for checks the item validator makes anyway.)
  */
 export class SubmittedItemDto {
-  @ApiProperty({ description: "Customer's unique identifier of the item", example: 'post-123', minLength: 1 })
+  @ApiProperty({
+    description: "Customer's unique identifier of the item: well-formed Unicode without control characters",
+    example: 'post-123',
+    minLength: 1,
+    maxLength: MAX_ID_LENGTH,
+  })
   id!: string;
-  @ApiProperty({ description: 'Item type id, as configured', example: 'post', minLength: 1 })
+  @ApiProperty({ description: 'Item type id, as configured', example: 'post', minLength: 1, maxLength: MAX_ID_LENGTH })
   typeId!: string;
   @ApiProperty({
     type: 'object',
@@ -38,7 +44,10 @@ export class SubmitItemsRequestDto {
     description:
       'Items to evaluate. All or nothing: if any item is invalid the whole request is rejected with 400 and one error ' +
       'per problem (pointer such as /items/3/data/text), and nothing is recorded. At most 1,000 items by default ' +
-      '(WARDEN_MAX_ITEMS_PER_REQUEST). Re-submitting an item id records a new version and evaluates it again.',
+      '(WARDEN_MAX_ITEMS_PER_REQUEST). The same typeId and id may appear only once per request: each later ' +
+      'occurrence is a 400 pointing at its id (/items/4/id) and naming the first. An item over 1 MiB as JSON ' +
+      '(WARDEN_MAX_ITEM_BYTES) is a 413 pointing at it. Re-submitting an item id in a later request records a new ' +
+      'version and evaluates it again.',
     minItems: 1,
   })
   @IsNonEmptyArray(ITEMS_CEILING)

@@ -68,7 +68,8 @@ export class SubmitContentHandler implements ICommandHandler<SubmitContentComman
 function legacyPointers(error: DomainError): DomainError {
   const map = (pointer: string | undefined) =>
     pointer
-      ?.replace(/^\/items\/0\/data(?=\/|$)/, '/content')
+      ?.replace(/^\/items\/0$/, '')
+      .replace(/^\/items\/0\/data(?=\/|$)/, '/content')
       .replace(/^\/items\/0\/id$/, '/contentId')
       .replace(/^\/items\/0\/typeId$/, '/contentType');
   return new DomainError(error.kind, error.details.map((d) => ({ ...d, pointer: map(d.pointer) })), error.headers);

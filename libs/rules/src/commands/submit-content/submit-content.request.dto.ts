@@ -1,19 +1,25 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { MAX_ID_LENGTH } from '#warden/kernel';
 import {
   AsReceived,
   IsBooleanValue,
+  IsCustomerId,
   IsJsonObject,
-  IsNonEmptyString,
   WhenPresent,
 } from '#warden/platform';
 
 /** The legacy single item. Its `content` is checked against the item type by the items validator. */
 export class SubmitContentRequestDto {
-  @ApiProperty({ description: 'The item id', example: 'post-123', minLength: 1 })
-  @IsNonEmptyString()
+  @ApiProperty({
+    description: 'The item id: well-formed Unicode without control characters',
+    example: 'post-123',
+    minLength: 1,
+    maxLength: MAX_ID_LENGTH,
+  })
+  @IsCustomerId()
   contentId!: string;
-  @ApiProperty({ description: 'The item type id', example: 'post', minLength: 1 })
-  @IsNonEmptyString()
+  @ApiProperty({ description: 'The item type id', example: 'post', minLength: 1, maxLength: MAX_ID_LENGTH })
+  @IsCustomerId()
   contentType!: string;
   @ApiProperty({
     type: 'object',
@@ -26,9 +32,10 @@ export class SubmitContentRequestDto {
   @ApiPropertyOptional({
     description: "The author's user id, used as creator when the item type has no creator role",
     minLength: 1,
+    maxLength: MAX_ID_LENGTH,
   })
   @WhenPresent()
-  @IsNonEmptyString()
+  @IsCustomerId()
   userId?: string;
   @ApiPropertyOptional({ description: 'true: evaluate now and answer 200 with the result; actions are still published' })
   @WhenPresent()
