@@ -38,6 +38,10 @@ export interface WardenConfig {
    * it renews (a standby tries to take over as often). See docs/operations.md.
    */
   readonly reactorLease: { readonly ttlMs: number; readonly renewEveryMs: number };
+  /** Failed authentications (missing or unknown API key) per client address, sustained per minute; 0 disables. */
+  readonly authFailuresPerMinute: number;
+  /** Failed authentications an address may make at once before the sustained rate applies. */
+  readonly authFailureBurst: number;
 }
 
 export interface ConfigProblem {
@@ -168,6 +172,8 @@ const ENVIRONMENT = z
       .pipe(duration)
       .refine((ms) => ms >= 1000, { error: (iss) => `must be at least 1s, got ${String(iss.input)}ms` }),
     WARDEN_REACTOR_LEASE_RENEW: z.string().default('3s').pipe(duration),
+    WARDEN_AUTH_FAILURES_PER_MINUTE: wholeNumber(10, 0, 1_000_000),
+    WARDEN_AUTH_FAILURE_BURST: wholeNumber(20, 1, 1_000_000),
   })
   // At most a third: a holder stops a third of the lease before it expires, so its next renewal
   // must come before that point or every renewal would stop and restart the reactor.
@@ -219,6 +225,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): WardenC
     secretKey: e.WARDEN_SECRET_KEY,
     callbackRetryScheduleMs: e.WARDEN_CALLBACK_RETRY_SCHEDULE,
     reactorLease: { ttlMs: e.WARDEN_REACTOR_LEASE_TTL, renewEveryMs: e.WARDEN_REACTOR_LEASE_RENEW },
+    authFailuresPerMinute: e.WARDEN_AUTH_FAILURES_PER_MINUTE,
+    authFailureBurst: e.WARDEN_AUTH_FAILURE_BURST,
   };
 }
 

@@ -10,7 +10,7 @@ import { Metrics } from '../observability/metrics.js';
 import { PinoNestLogger } from '../observability/logger.js';
 import { buildOpenApiDocument, serveOpenApi } from '../openapi/openapi.js';
 import type { Connection } from 'mongoose';
-import { installRateLimit, openRateLimitStore } from './rate-limit.js';
+import { installRateLimit, openRateLimitStores } from './rate-limit.js';
 import { RouteTable } from './route-table.js';
 import { createValidationPipe } from './validation.js';
 
@@ -59,8 +59,7 @@ export async function createHttpApp(
     (request as FastifyRequest & { startedAt?: bigint }).startedAt = process.hrtime.bigint();
   });
 
-  const rateLimits = await openRateLimitStore(config, options.mongo);
-  if (rateLimits) installRateLimit(fastify, rateLimits, logger.child({ component: 'rate-limit' }));
+  installRateLimit(fastify, await openRateLimitStores(config, options.mongo), logger.child({ component: 'rate-limit' }));
 
   fastify.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
     const route = request.routeOptions.url ?? 'unmatched';
