@@ -5,3 +5,4 @@ export * from './stream-name.js';
 export * from './events.js';
 export * from './decider.js';
 export * from './upcasting.js';
+export * from './url-redaction.js';
