@@ -2,6 +2,8 @@ import { type DynamicModule, Inject, Logger, Module, type OnModuleInit } from '@
 import { PersonalDataPolicy } from '#warden/eventstore';
 import { QueryBus } from '@nestjs/cqrs';
 import { CatalogModule } from '#warden/catalog';
+import { UpcasterRegistry } from '#warden/kernel';
+import { KEYRING, type Keyring } from '#warden/platform';
 import type { ReadStore } from '#warden/readstore';
 import { ProjectionHost, READ_STORE, STORAGE, type Storage } from '#warden/storage';
 import { RedeliverCallbackHandler } from './commands/redeliver-callback/redeliver-callback.handler.js';
@@ -10,6 +12,7 @@ import { RotateSigningKeyHandler } from './commands/rotate-signing-key/rotate-si
 import { SendAppealCallbackHandler } from './commands/send-appeal-callback/send-appeal-callback.handler.js';
 import { CALLBACK_DELIVERY_OPTIONS, CallbackDispatcher, DEFAULT_DELIVERY_OPTIONS } from './delivery/callback-dispatcher.js';
 import { deliveryReactor } from './delivery/delivery-reactor.js';
+import { destinationUrlUpcasters } from './delivery/destination-url.upcasters.js';
 import { DeliveryRequests } from './delivery/delivery-requests.js';
 import { CALLBACK_DELIVERIES_PROJECTION, callbackDeliveriesProjection } from './projections/callback-deliveries.projection.js';
 import { CALLBACK_SCHEDULE, type CallbackScheduleDoc } from './projections/callback-deliveries.read-model.js';
@@ -43,6 +46,8 @@ export class CallbacksModule implements OnModuleInit {
     private readonly dispatcher: CallbackDispatcher,
     private readonly requests: DeliveryRequests,
     private readonly queries: QueryBus,
+    @Inject(UpcasterRegistry) private readonly upcasters: UpcasterRegistry,
+    @Inject(KEYRING) private readonly keyring: Keyring,
   ) {}
 
   static register(options: CallbacksOptions): DynamicModule {
@@ -68,6 +73,7 @@ export class CallbacksModule implements OnModuleInit {
   }
 
   onModuleInit(): void {
+    this.upcasters.register(...destinationUrlUpcasters(this.keyring));
     if (typeof this.storage.events.subscribeToGroup === 'function') this.dispatcher.followGroup();
     this.projections.register(callbackDeliveriesProjection);
     this.projections.register(

@@ -1,4 +1,6 @@
 import { Inject, Module, type OnModuleInit } from '@nestjs/common';
+import { UpcasterRegistry } from '#warden/kernel';
+import { KEYRING, type Keyring } from '#warden/platform';
 import { ProjectionHost } from '#warden/storage';
 import { ApplyConfigurationHandler } from './commands/apply-configuration/apply-configuration.handler.js';
 import { catalogProjection } from './projections/catalog.projection.js';
@@ -11,6 +13,7 @@ import { ListItemTypesHandler } from './queries/list-item-types/list-item-types.
 import { ListItemTypesHttpController } from './queries/list-item-types/list-item-types.http.controller.js';
 import { ListPoliciesHandler } from './queries/list-policies/list-policies.handler.js';
 import { ListPoliciesHttpController } from './queries/list-policies/list-policies.http.controller.js';
+import { callbackUrlUpcasters } from './secrets/callback-url.upcasters.js';
 
 /**
  * The moderation catalog: configuration as code and its read model. Modules that read the catalog
@@ -29,9 +32,14 @@ import { ListPoliciesHttpController } from './queries/list-policies/list-policie
   ],
 })
 export class CatalogModule implements OnModuleInit {
-  constructor(@Inject(ProjectionHost) private readonly projections: ProjectionHost) {}
+  constructor(
+    @Inject(ProjectionHost) private readonly projections: ProjectionHost,
+    @Inject(UpcasterRegistry) private readonly upcasters: UpcasterRegistry,
+    @Inject(KEYRING) private readonly keyring: Keyring,
+  ) {}
 
   onModuleInit(): void {
+    this.upcasters.register(...callbackUrlUpcasters(this.keyring));
     this.projections.register(catalogProjection);
   }
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { ReadStore } from '#warden/readstore';
 import type { Clock } from '#warden/kernel';
-import { type ApiKeyAuthenticator, type AuthenticationResult, CLOCK } from '#warden/platform';
+import { type ApiKeyAuthenticator, type AuthenticateOptions, type AuthenticationResult, CLOCK } from '#warden/platform';
 import { ProjectionHost, READ_STORE } from '#warden/storage';
 import { hashApiKey } from './domain/api-key-secret.js';
 import { IDENTITY_PROJECTION } from './projections/identity.projection.js';
@@ -40,18 +40,18 @@ export class CachedApiKeyAuthenticator implements ApiKeyAuthenticator, OnModuleI
     await this.flushUsage();
   }
 
-  async authenticate(rawKey: string): Promise<AuthenticationResult> {
+  async authenticate(rawKey: string, options: AuthenticateOptions = {}): Promise<AuthenticationResult> {
     const hash = hashApiKey(rawKey);
     const now = Date.now();
     const cached = this.cache.get(hash);
-    const result = cached && cached.expires > now ? cached.result : await this.lookup(hash);
+    const result = cached && cached.expires > now ? cached.result : await this.lookup(hash, options.catchUp ?? true);
     if (result.outcome === 'ok') this.lastUsed.set(result.principal.keyId, this.clock.now().toISOString());
     return result;
   }
 
-  private async lookup(hash: string): Promise<AuthenticationResult> {
+  private async lookup(hash: string, catchUp: boolean): Promise<AuthenticationResult> {
     let doc = await this.readStore.get<ApiKeyHashDoc>(API_KEYS_BY_HASH, hash);
-    if (!doc) {
+    if (!doc && catchUp) {
       await this.projections.catchUp(IDENTITY_PROJECTION);
       doc = await this.readStore.get<ApiKeyHashDoc>(API_KEYS_BY_HASH, hash);
     }

@@ -6,3 +6,4 @@ export * from './events.js';
 export * from './decider.js';
 export * from './upcasting.js';
 export * from './canonical-json.js';
+export * from './url-redaction.js';

@@ -17,6 +17,7 @@ import {
   UpcastingEventStore,
 } from '#warden/eventstore';
 import { UpcasterRegistry } from '#warden/kernel';
+import { secureDataDir } from './data-directory.js';
 import { connectMongo, createMongoReadStore, type ReadStore, SqliteReadStore } from '#warden/readstore';
 import {
   type IdempotencyStore,
@@ -59,6 +60,8 @@ export async function openStorage(
   personalData = new PersonalDataPolicy(),
   upcasters = new UpcasterRegistry(),
 ): Promise<Storage> {
+  // The embedded parts (log, read models, generated key) live in the data directory.
+  if (config.eventStoreUrl === undefined || config.mongoUrl === undefined) secureDataDir(config.dataDir);
   const { keyring, notice } = loadKeyring(config.secretKey, {
     dataDir: config.dataDir,
     production: config.eventStoreUrl !== undefined || config.mongoUrl !== undefined,

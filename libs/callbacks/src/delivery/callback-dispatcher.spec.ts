@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
 import { waitFor } from '../../../../test/support/wait-for.js';
 import { type Clock, randomIds } from '#warden/kernel';
-import { GuardedHttpClient, Keyring, loadConfig, Metrics } from '#warden/platform';
+import { GuardedHttpClient, Keyring, loadConfig, Metrics, sealUrl } from '#warden/platform';
 import { AggregateStore } from '#warden/storage';
 import { parseSignatureHeader } from '../domain/callback-signature.js';
 import { deliveryStream } from '../domain/callbacks.streams.js';
@@ -85,7 +85,7 @@ describe('callback dispatcher', () => {
         actionId: 'remove',
         appealId: null,
         item: { id: 'p1', typeId: 'post' },
-        destination: { url, headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, keyring.seal(v)])) },
+        destination: { ...sealUrl(url, keyring), headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, keyring.seal(v)])) },
         body: { item: { id: 'p1', typeId: 'post', typeName: 'Post' }, action: { id: 'remove' } },
         subject: null,
       };

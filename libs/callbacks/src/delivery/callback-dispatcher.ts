@@ -3,7 +3,19 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/
 import { Counter } from 'prom-client';
 import { type AppendResult, type EventStore, stampEvents, WrongExpectedRevisionError } from '#warden/eventstore';
 import { type Clock, foldStream, DomainError, type IdGenerator, type NewEvent } from '#warden/kernel';
-import { CLOCK, GUARDED_HTTP_CLIENT, type GuardedHttpClient, ID_GENERATOR, KEYRING, type Keyring, Metrics, OutboundError, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
+import {
+  CLOCK,
+  GUARDED_HTTP_CLIENT,
+  type GuardedHttpClient,
+  ID_GENERATOR,
+  KEYRING,
+  type Keyring,
+  Metrics,
+  OutboundError,
+  openUrl,
+  WARDEN_CONFIG,
+  type WardenConfig,
+} from '#warden/platform';
 import { EVENT_STORE } from '#warden/storage';
 import {
   type AttemptOutcome,
@@ -250,10 +262,12 @@ export class CallbackDispatcher implements OnApplicationShutdown {
     });
     const rawBody = JSON.stringify(state.request!.body);
     const headers: Record<string, string> = {};
+    let url: string;
     try {
+      url = openUrl(destination, this.keyring);
       for (const [name, sealed] of Object.entries(destination.headers)) headers[name.toLowerCase()] = this.keyring.open(sealed);
     } catch {
-      return failed('The configured callback headers could not be decrypted (is WARDEN_SECRET_KEY complete?)');
+      return failed('The configured callback URL or headers could not be decrypted (is WARDEN_SECRET_KEY complete?)');
     }
     try {
       const signer = await this.signingKeys.signer(key.orgId);
@@ -267,7 +281,7 @@ export class CallbackDispatcher implements OnApplicationShutdown {
     try {
       const res = await this.http.request({
         method: 'POST',
-        url: destination.url,
+        url,
         headers,
         body: rawBody,
         timeoutMs: this.options.attemptTimeoutMs,

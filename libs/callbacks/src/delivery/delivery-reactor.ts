@@ -28,9 +28,12 @@ type ActionCallbackRequestedData = ActionCallbackRequested['data'] & {
   subject?: string | null;
 };
 
-/** The configured destination of a catalog callback; header values stay sealed as stored. */
-export const destinationOf = (callback: CallbackDefinition | null | undefined): CallbackDestination | null =>
-  callback ? { url: callback.url, headers: callback.headers as unknown as CallbackDestination['headers'] } : null;
+/** The configured destination of a catalog callback; its URL and header values stay sealed as the catalog hands them out. */
+export const destinationOf = (callback: CallbackDefinition | null | undefined): CallbackDestination | null => {
+  if (!callback) return null;
+  if (!callback.sealedUrl) throw new Error('The catalog handed out a callback whose URL is not sealed');
+  return { url: callback.url, sealedUrl: callback.sealedUrl, headers: callback.headers as unknown as CallbackDestination['headers'] };
+};
 
 export function triggerOf(data: ActionCallbackRequestedData): ActionCallbackTrigger {
   const base = { item: data.item, action: data.action, actionBody: data.custom, creator: data.creator, userStrikeCount: data.userStrikeCount };

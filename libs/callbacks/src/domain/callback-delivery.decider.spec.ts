@@ -6,7 +6,8 @@ import type { CallbackDeliveryEvent, CallbackDeliveryRequested } from './callbac
 const T0 = '2026-01-01T00:00:00.000Z';
 const at = (ms: number) => new Date(Date.parse(T0) + ms).toISOString();
 const SCHEDULE = [50, 100, 200, 400, 800];
-const destination = { url: 'https://platform.example/hooks', headers: { authorization: { kid: 'k', iv: 'i', ct: 'c', tag: 't' } } };
+const sealed = (ct: string) => ({ kid: 'k', iv: 'i', ct, tag: 't' });
+const destination = { url: 'https://platform.example/hooks?…', sealedUrl: sealed('u'), headers: { authorization: sealed('c') } };
 
 const request = (overrides: Partial<CallbackDeliveryRequested['data']> = {}): CallbackDeliveryRequested['data'] => ({
   deliveryId: 'd-1',
@@ -138,7 +139,7 @@ describe('callback delivery decider', () => {
   });
 
   it('redelivers to the destination configured now, recording it only when it changed', () => {
-    const moved = { url: 'https://platform.example/v2/hooks', headers: {} };
+    const moved = { url: 'https://platform.example/v2/hooks', sealedUrl: sealed('v2'), headers: {} };
     const [event] = given(failures(6)).when({ type: 'Redeliver', at: at(60_000), destination: moved, requestedBy: 'cli' });
     expect(event!.data).toMatchObject({ destination: moved });
     const events = [...failures(6), event!];

@@ -9,9 +9,15 @@ export interface SealedValue {
   readonly tag: string;
 }
 
-/** Where a callback goes: the configured URL and headers, header values sealed. */
+/**
+ * Where a callback goes: the configured URL and headers, sealed. `url` is the URL without user
+ * info, query string or fragment (shown by the API); `sealedUrl` is the whole URL, which the
+ * dispatcher opens to send. Events written by 0.1.0 had the whole URL in `url` and no
+ * `sealedUrl`; they are upcast on read (callback-url.upcasters.ts).
+ */
 export interface CallbackDestination {
   url: string;
+  sealedUrl: SealedValue;
   headers: { [name: string]: SealedValue };
 }
 

@@ -128,10 +128,16 @@ export interface ActionParameter {
   required: boolean;
 }
 
-/** Header values are secrets: `value` is plaintext only in memory, sealed in events. */
+/**
+ * Where a customer-defined action (or an appeal decision) is sent. The URL and the header values
+ * are secrets (a webhook token often rides in the query string): plaintext only in memory. In
+ * events and the read model the header values are sealed, `url` is the URL without user info,
+ * query string or fragment (for display), and `sealedUrl` holds the whole URL sealed.
+ */
 export interface CallbackDefinition {
   url: string;
   headers: { [name: string]: string };
+  sealedUrl?: { kid: string; iv: string; ct: string; tag: string };
 }
 
 export interface ActionDefinition {

@@ -1,42 +1,61 @@
 import type { Keyring, SealedSecret } from '#warden/platform';
-import { isSealedSecret } from '#warden/platform';
+import { isSealedSecret, openUrl, sealUrl } from '#warden/platform';
 import type { CallbackDefinition } from '../domain/catalog.model.js';
 
 /**
- * Secrets in catalog events: callback header values and the SSO certificate. They are sealed
- * before an event is appended and opened when the configuration stream is read for an apply,
- * so that idempotency is judged on plaintext (each sealing uses a fresh IV).
+ * Secrets in catalog events: callback URLs and header values, and the SSO certificate. They are
+ * sealed before an event is appended and opened when the configuration stream is read for an
+ * apply, so that idempotency is judged on plaintext (each sealing uses a fresh IV).
  */
-type Transform = (value: unknown) => unknown;
+interface Transforms {
+  readonly callback: (callback: CallbackDefinition) => CallbackDefinition;
+  readonly value: (value: unknown) => unknown;
+}
 
-function mapSecrets(type: string, data: Record<string, unknown>, transform: Transform): Record<string, unknown> {
-  const headers = (callback: CallbackDefinition | null | undefined) =>
-    callback ? { ...callback, headers: Object.fromEntries(Object.entries(callback.headers).map(([k, v]) => [k, transform(v)])) } : callback;
+function mapSecrets(type: string, data: Record<string, unknown>, transform: Transforms): Record<string, unknown> {
+  const callback = (c: CallbackDefinition | null | undefined) => (c ? transform.callback(c) : c);
   switch (type) {
     case 'ActionDefined': {
       const entity = data['entity'] as { callback: CallbackDefinition | null };
-      return { ...data, entity: { ...entity, callback: headers(entity.callback) } };
+      return { ...data, entity: { ...entity, callback: callback(entity.callback) } };
     }
     case 'AppealSettingsChanged': {
       const appeals = data['appeals'] as { callback: CallbackDefinition | null };
-      return { ...data, appeals: { ...appeals, callback: headers(appeals.callback) } };
+      return { ...data, appeals: { ...appeals, callback: callback(appeals.callback) } };
     }
     case 'SsoSettingsChanged': {
       const sso = data['sso'] as { cert: unknown };
-      return { ...data, sso: { ...sso, cert: sso.cert === null ? null : transform(sso.cert) } };
+      return { ...data, sso: { ...sso, cert: sso.cert === null ? null : transform.value(sso.cert) } };
     }
     default:
       return data;
   }
 }
 
+const mapHeaders = (headers: CallbackDefinition['headers'], value: (v: unknown) => unknown) =>
+  Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, value(v)])) as CallbackDefinition['headers'];
+
 export function sealSecrets<E extends { type: string; data: object }>(event: E, keyring: Keyring): E {
-  return { ...event, data: mapSecrets(event.type, event.data as Record<string, unknown>, (v) => keyring.seal(String(v))) };
+  const value = (v: unknown) => keyring.seal(String(v));
+  return {
+    ...event,
+    data: mapSecrets(event.type, event.data as Record<string, unknown>, {
+      callback: (c) => ({ ...c, ...sealUrl(c.url, keyring), headers: mapHeaders(c.headers, value) }),
+      value,
+    }),
+  };
 }
 
 export function openSecrets<E extends { type: string; data: object }>(event: E, keyring: Keyring): E {
+  const value = (v: unknown) => (isSealedSecret(v) ? keyring.open(v as SealedSecret) : v);
   return {
     ...event,
-    data: mapSecrets(event.type, event.data as Record<string, unknown>, (v) => (isSealedSecret(v) ? keyring.open(v as SealedSecret) : v)),
+    data: mapSecrets(event.type, event.data as Record<string, unknown>, {
+      callback: (c) => {
+        const { sealedUrl: _sealed, ...plain } = c;
+        return { ...plain, url: openUrl(c, keyring), headers: mapHeaders(c.headers, value) };
+      },
+      value,
+    }),
   };
 }

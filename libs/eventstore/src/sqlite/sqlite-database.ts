@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 export type SqliteDatabase = Database.Database;
@@ -35,7 +35,12 @@ const DEFAULT_WAL_AUTOCHECKPOINT_PAGES = 10_000;
 export const SQLITE_FILE_NAME = 'warden.db';
 
 export function openSqlite(file: string, options: SqliteOptions = {}): SqliteDatabase {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  if (file !== ':memory:') {
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    // Created private before SQLite opens it: SQLite gives the -wal and -shm files it creates
+    // the database file's mode, so they are private too. An existing file keeps its mode.
+    closeSync(openSync(file, 'a', 0o600));
+  }
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);

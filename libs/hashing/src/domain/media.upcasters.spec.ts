@@ -33,13 +33,23 @@ describe('MediaHashed upcasters', () => {
 
   it("reads a stored v1 event without the item's data, creator or subject, and keeps the result", () => {
     const read = registry.upcast(storedV1);
-    expect(read.metadata.schemaVersion).toBe(2);
+    expect(read.metadata.schemaVersion).toBe(3);
     expect(read.data['item']).toEqual({ id: 'p-1', typeId: 'post' });
     expect(read.data['result']).toEqual(storedV1.data['result']);
     expect(JSON.stringify(read.data)).not.toContain('my cat');
   });
 
-  it('makes v2 the version new MediaHashed events are written at', () => {
-    expect(registry.currentVersion('MediaHashed')).toBe(2);
+  it("reads a stored event's pre-signed media URL without its query string", () => {
+    const signed = 'https://bucket.s3.example/cat.jpg?X-Amz-Credential=AKIA&X-Amz-Signature=5f3c9e';
+    const stored = { ...storedV1, data: { ...storedV1.data, result: { ok: false, url: signed, reason: 'http-403' } } };
+    const read = registry.upcast(stored);
+    expect(read.data['result']).toEqual({ ok: false, url: 'https://bucket.s3.example/cat.jpg?…', reason: 'http-403' });
+    expect(JSON.stringify(read.data)).not.toContain('5f3c9e');
+    const v2 = { ...stored, metadata: { ...stored.metadata, schemaVersion: 2 } };
+    expect(registry.upcast(v2).data['result']).toEqual(read.data['result']);
+  });
+
+  it('makes v3 the version new MediaHashed events are written at', () => {
+    expect(registry.currentVersion('MediaHashed')).toBe(3);
   });
 });

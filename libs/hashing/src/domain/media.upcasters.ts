@@ -1,4 +1,4 @@
-import type { JsonObject, Upcaster } from '#warden/kernel';
+import { type JsonObject, redactUrl, type Upcaster } from '#warden/kernel';
 
 /**
  * MediaHashed v1 → v2. Releases up to 0.1.0 recorded the whole item under evaluation in
@@ -15,4 +15,17 @@ export const mediaHashedV1: Upcaster = {
   },
 };
 
-export const MEDIA_UPCASTERS: readonly Upcaster[] = [mediaHashedV1];
+/**
+ * MediaHashed v2 → v3. Up to 0.1.0 the result kept the whole media URL, a pre-signed URL's
+ * signature with it; v3 keeps it without user info or query string (docs/hashing.md).
+ */
+export const mediaHashedV2: Upcaster = {
+  eventType: 'MediaHashed',
+  fromVersion: 2,
+  upcast(data) {
+    const result = (data['result'] ?? {}) as JsonObject;
+    return typeof result['url'] === 'string' ? { ...data, result: { ...result, url: redactUrl(result['url']) } } : data;
+  },
+};
+
+export const MEDIA_UPCASTERS: readonly Upcaster[] = [mediaHashedV1, mediaHashedV2];

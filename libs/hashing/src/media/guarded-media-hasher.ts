@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type EventStore, WrongExpectedRevisionError } from '#warden/eventstore';
-import { type CommandContext, deterministicId, DomainError, streamName } from '#warden/kernel';
+import { type CommandContext, deterministicId, DomainError, redactUrl, streamName } from '#warden/kernel';
 import { GUARDED_HTTP_CLIENT, type GuardedHttpClient, OutboundError, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
 import { AggregateStore, EVENT_STORE } from '#warden/storage';
 import type { MediaHasher, MediaResult } from '#warden/rules';
@@ -45,25 +45,29 @@ export class GuardedMediaHasher implements MediaHasher {
 
   private async hashOne(context: CommandContext, item: { id: string; typeId: string }, version: number, url: string): Promise<MediaResult> {
     const stream = mediaStream(context.orgId, item, version, url);
-    const recorded = await this.recorded(stream);
+    const recorded = await this.recorded(stream, url);
     if (recorded) return recorded;
     const result = await this.fetchAndHash(url);
-    if (!result.ok) this.logger.log({ msg: 'media not hashed', url, reason: result.reason });
+    if (!result.ok) this.logger.log({ msg: 'media not hashed', url: redactUrl(url), reason: result.reason });
+    // The event keeps the URL without its query string: a pre-signed URL's signature is a
+    // credential. The stream, named after a hash of the whole URL, says which URL it was.
+    const kept: MediaResult = { ...result, url: redactUrl(url) };
     // Decided on an empty stream (found so above); the append expects no stream, so a result
     // recorded meanwhile wins.
-    const events = mediaResults.decide({ type: 'RecordMediaResult', item, version, result }, mediaResults.initialState);
+    const events = mediaResults.decide({ type: 'RecordMediaResult', item, version, result: kept }, mediaResults.initialState);
     try {
       await this.aggregates.record(stream, events, context, 'no_stream', () => deterministicId('media', stream));
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError)) throw error;
-      return (await this.recorded(stream)) ?? result;
+      return (await this.recorded(stream, url)) ?? result;
     }
     return result;
   }
 
-  private async recorded(stream: string): Promise<MediaResult | undefined> {
+  /** The recorded result of `url`'s stream, with the whole URL again (signals look results up by it). */
+  private async recorded(stream: string, url: string): Promise<MediaResult | undefined> {
     const [event] = await this.events.readStream(stream, { maxCount: 1 });
-    return event ? (event.data as unknown as MediaHashed['data']).result : undefined;
+    return event ? { ...(event.data as unknown as MediaHashed['data']).result, url } : undefined;
   }
 
   private async fetchAndHash(url: string): Promise<MediaResult> {

@@ -2,9 +2,13 @@ import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@ne
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { forbidden, unauthorized } from '#warden/kernel';
+import { authFailureLimitOf } from './auth-failure-limit.js';
 import { API_KEY_AUTHENTICATOR, type ApiKeyAuthenticator, IS_PUBLIC, type Principal } from './principal.js';
 
-/** Every route needs an X-API-KEY unless marked @Public(). */
+/**
+ * Every route needs an X-API-KEY unless marked @Public(). A missing or unknown key counts against
+ * the client address's failure budget; once that is spent, such requests get 429 instead of 401.
+ */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   constructor(
@@ -15,11 +19,22 @@ export class ApiKeyGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
     const request = context.switchToHttp().getRequest<FastifyRequest & { principal?: Principal }>();
+    const failures = authFailureLimitOf(request);
     // Fastify lower-cases header names, so X-API-KEY matches in any case.
     const raw = request.headers['x-api-key'];
-    const key = Array.isArray(raw) ? raw[0] : raw;
-    if (!key) throw unauthorized('The X-API-KEY header is missing');
-    const result = await this.authenticator.authenticate(key.trim());
+    const key = (Array.isArray(raw) ? raw[0] : raw)?.trim();
+    if (!key) {
+      await failures?.charge(request.ip);
+      throw unauthorized('The X-API-KEY header is missing');
+    }
+    // With a failure budget, the first look-up skips catching up with the log: a valid key is
+    // found anyway, and a flood of invented keys is refused before it costs a read of the log.
+    let result = await this.authenticator.authenticate(key, { catchUp: failures === undefined });
+    if (result.outcome === 'unknown' && failures !== undefined) {
+      await failures.charge(request.ip);
+      // Within budget: the key may have been created a moment ago, so look again, caught up.
+      result = await this.authenticator.authenticate(key);
+    }
     if (result.outcome === 'unknown') throw unauthorized('The API key is not valid');
     if (result.outcome === 'inactive') {
       throw forbidden(result.reason === 'revoked' ? 'The API key was revoked' : 'The API key was rotated out');

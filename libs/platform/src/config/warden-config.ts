@@ -49,6 +49,10 @@ export interface WardenConfig {
   readonly maxStringBytes: number;
   /** Largest submitted item, as the UTF-8 bytes of its JSON serialization. */
   readonly maxItemBytes: number;
+  /** Failed authentications (missing or unknown API key) per client address, sustained per minute; 0 disables. */
+  readonly authFailuresPerMinute: number;
+  /** Failed authentications an address may make at once before the sustained rate applies. */
+  readonly authFailureBurst: number;
 }
 
 export interface ConfigProblem {
@@ -190,6 +194,8 @@ const ENVIRONMENT = z
     WARDEN_MAX_JSON_DEPTH: wholeNumber(64, 4, 256),
     WARDEN_MAX_STRING_BYTES: wholeNumber(256 * 1024, 1024, 1024 ** 3),
     WARDEN_MAX_ITEM_BYTES: wholeNumber(1024 * 1024, 1024, 1024 ** 3),
+    WARDEN_AUTH_FAILURES_PER_MINUTE: wholeNumber(10, 0, 1_000_000),
+    WARDEN_AUTH_FAILURE_BURST: wholeNumber(20, 1, 1_000_000),
   })
   // At most a third: a holder stops a third of the lease before it expires, so its next renewal
   // must come before that point or every renewal would stop and restart the reactor.
@@ -245,6 +251,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): WardenC
     maxJsonDepth: e.WARDEN_MAX_JSON_DEPTH,
     maxStringBytes: e.WARDEN_MAX_STRING_BYTES,
     maxItemBytes: e.WARDEN_MAX_ITEM_BYTES,
+    authFailuresPerMinute: e.WARDEN_AUTH_FAILURES_PER_MINUTE,
+    authFailureBurst: e.WARDEN_AUTH_FAILURE_BURST,
   };
 }
 

@@ -11,7 +11,7 @@ import { PinoNestLogger } from '../observability/logger.js';
 import { buildOpenApiDocument, serveOpenApi } from '../openapi/openapi.js';
 import type { Connection } from 'mongoose';
 import { installJsonBodyParser } from './json-body-parser.js';
-import { installRateLimit, openRateLimitStore } from './rate-limit.js';
+import { installRateLimit, openRateLimitStores } from './rate-limit.js';
 import { RouteTable } from './route-table.js';
 import { createValidationPipe } from './validation.js';
 
@@ -61,8 +61,7 @@ export async function createHttpApp(
     (request as FastifyRequest & { startedAt?: bigint }).startedAt = process.hrtime.bigint();
   });
 
-  const rateLimits = await openRateLimitStore(config, options.mongo);
-  if (rateLimits) installRateLimit(fastify, rateLimits, logger.child({ component: 'rate-limit' }));
+  installRateLimit(fastify, await openRateLimitStores(config, options.mongo), logger.child({ component: 'rate-limit' }));
 
   fastify.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
     const route = request.routeOptions.url ?? 'unmatched';

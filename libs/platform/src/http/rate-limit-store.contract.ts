@@ -52,6 +52,18 @@ export function rateLimitStoreContract(adapter: string, open: (limit: RateLimit)
       expect(waits.filter((w) => w === 0)).toHaveLength(5);
     });
 
+    it('keeps two limits apart on one backend: requests per key and failed authentications per address', async () => {
+      const requests = await open({ ratePerSecond: NO_REFILL, burst: 3 });
+      const failures = await open({ ratePerSecond: NO_REFILL, burst: 1 });
+      // Each collection is this run's own, so fixed addresses start with full buckets.
+      const [perKey, perAddress, perIpv6Address] = [key(), 'auth-failures:203.0.113.7', 'auth-failures:2001:db8::1'];
+      expect(await failures.take(perAddress)).toBe(0);
+      expect(await failures.take(perAddress)).toBeGreaterThan(0);
+      expect([await requests.take(perKey), await requests.take(perKey), await requests.take(perKey)]).toEqual([0, 0, 0]);
+      expect(await requests.take(perKey)).toBeGreaterThan(0);
+      expect(await failures.take(perIpv6Address)).toBe(0);
+    });
+
     it('refuses keys that the HTTP layer would never build', async () => {
       const store = await open({ ratePerSecond: NO_REFILL, burst: 1 });
       for (const bad of ['', 'key:{"$gt":""}', 'x'.repeat(201), 'key:a b']) await expect(store.take(bad)).rejects.toThrow();

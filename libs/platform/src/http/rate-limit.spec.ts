@@ -3,7 +3,9 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/warden-config.js';
-import { installRateLimit, openRateLimitStore } from './rate-limit.js';
+import type { DomainError } from '#warden/kernel';
+import { authFailureLimitOf } from '../auth/auth-failure-limit.js';
+import { installRateLimit, openRateLimitStores } from './rate-limit.js';
 import type { RateLimitStore } from './rate-limit-store.port.js';
 import { MemoryRateLimitStore } from './token-bucket.js';
 
@@ -28,7 +30,7 @@ describe('rate limit on the HTTP layer', () => {
 
   const serve = async (store: RateLimitStore, logger = capturingLogger().logger): Promise<FastifyInstance> => {
     app = Fastify();
-    installRateLimit(app, store, logger);
+    installRateLimit(app, { requests: store, authFailures: undefined }, logger);
     app.get('/api/v1/thing', async () => ({ ok: true }));
     app.get('/health/live', async () => ({ ok: true }));
     await app.ready();
@@ -79,13 +81,44 @@ describe('rate limit on the HTTP layer', () => {
   });
 });
 
-describe('choosing the rate-limit store', () => {
-  it('opens none when rate limiting is off, the memory store by default, and needs a connection for mongodb', async () => {
-    expect(await openRateLimitStore(loadConfig({ WARDEN_RATE_LIMIT_PER_SECOND: '0' }), undefined)).toBeUndefined();
-    const memory = await openRateLimitStore(loadConfig({}), undefined);
-    expect(memory).toBeInstanceOf(MemoryRateLimitStore);
-    expect(memory?.sharedAcrossInstances).toBe(false);
+describe('failed authentications per client address', () => {
+  let app: FastifyInstance | undefined;
+  afterEach(async () => {
+    await app?.close();
+    app = undefined;
+  });
+
+  it('hands each request a budget that refuses an address with 429 once it is spent, per address', async () => {
+    app = Fastify();
+    installRateLimit(app, { requests: undefined, authFailures: new MemoryRateLimitStore({ ratePerSecond: 0.001, burst: 2 }) }, capturingLogger().logger);
+    // Stands in for the API-key guard: every request here fails to authenticate.
+    app.get('/api/v1/thing', async (request, reply) => {
+      try {
+        await authFailureLimitOf(request)!.charge(request.ip);
+        return await reply.status(401).send();
+      } catch (error) {
+        return reply.status((error as DomainError).status).header('retry-after', (error as DomainError).headers['Retry-After']).send();
+      }
+    });
+    await app.ready();
+    const from = (remoteAddress: string) => app!.inject({ method: 'GET', url: '/api/v1/thing', remoteAddress });
+    expect([(await from('203.0.113.1')).statusCode, (await from('203.0.113.1')).statusCode]).toEqual([401, 401]);
+    const refused = await from('203.0.113.1');
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect((await from('203.0.113.2')).statusCode).toBe(401);
+  });
+});
+
+describe('choosing the rate-limit stores', () => {
+  it('opens none for a limit that is off, the memory store by default, and needs a connection for mongodb', async () => {
+    const off = await openRateLimitStores(loadConfig({ WARDEN_RATE_LIMIT_PER_SECOND: '0', WARDEN_AUTH_FAILURES_PER_MINUTE: '0' }), undefined);
+    expect(off).toEqual({ requests: undefined, authFailures: undefined });
+    const memory = await openRateLimitStores(loadConfig({}), undefined);
+    expect(memory.requests).toBeInstanceOf(MemoryRateLimitStore);
+    expect(memory.authFailures).toBeInstanceOf(MemoryRateLimitStore);
+    expect(memory.requests?.sharedAcrossInstances).toBe(false);
     const mongoConfig = loadConfig({ WARDEN_MONGO_URL: 'mongodb://db:27017/warden' });
-    await expect(openRateLimitStore(mongoConfig, undefined)).rejects.toThrow(/no MongoDB connection/);
+    await expect(openRateLimitStores(mongoConfig, undefined)).rejects.toThrow(/no MongoDB connection/);
   });
 });

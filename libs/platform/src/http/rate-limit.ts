@@ -3,31 +3,89 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Connection } from 'mongoose';
 import type { Logger } from 'pino';
 import { rateLimited } from '#warden/kernel';
+import { attachAuthFailureLimit, type AuthFailureLimit } from '../auth/auth-failure-limit.js';
 import type { WardenConfig } from '../config/warden-config.js';
 import { errorBody } from './error-body.js';
 import { MongoRateLimitStore } from './mongo-rate-limit-store.js';
-import type { RateLimitStore } from './rate-limit-store.port.js';
+import type { RateLimit, RateLimitStore } from './rate-limit-store.port.js';
 import { MemoryRateLimitStore } from './token-bucket.js';
 
-/** The store WARDEN_RATE_LIMIT_STORE names, or none when rate limiting is off. */
-export async function openRateLimitStore(
-  config: Pick<WardenConfig, 'rateLimitPerSecond' | 'rateLimitBurst' | 'rateLimitStore'>,
-  mongo: Connection | undefined,
-): Promise<RateLimitStore | undefined> {
-  if (config.rateLimitPerSecond === 0) return undefined;
-  const limit = { ratePerSecond: config.rateLimitPerSecond, burst: config.rateLimitBurst };
-  if (config.rateLimitStore === 'memory') return new MemoryRateLimitStore(limit);
-  if (mongo === undefined) throw new Error('WARDEN_RATE_LIMIT_STORE is mongodb but no MongoDB connection is open');
-  return MongoRateLimitStore.open(mongo, limit);
+/** The two limits of the API: requests per key (or address), and failed authentications per address. */
+export interface RateLimitStores {
+  /** Absent when WARDEN_RATE_LIMIT_PER_SECOND is 0. */
+  readonly requests: RateLimitStore | undefined;
+  /** Absent when WARDEN_AUTH_FAILURES_PER_MINUTE is 0. */
+  readonly authFailures: RateLimitStore | undefined;
+}
+
+type RateLimitSettings = Pick<
+  WardenConfig,
+  'rateLimitPerSecond' | 'rateLimitBurst' | 'rateLimitStore' | 'authFailuresPerMinute' | 'authFailureBurst'
+>;
+
+/**
+ * The stores WARDEN_RATE_LIMIT_STORE names, one per limit. On MongoDB both live in the same
+ * collection: their keys never collide (`key:`/`ip:` against `auth-failures:`), and each store
+ * applies its own rate to its own documents.
+ */
+export async function openRateLimitStores(config: RateLimitSettings, mongo: Connection | undefined): Promise<RateLimitStores> {
+  const open = async (limit: RateLimit | undefined): Promise<RateLimitStore | undefined> => {
+    if (limit === undefined) return undefined;
+    if (config.rateLimitStore === 'memory') return new MemoryRateLimitStore(limit);
+    if (mongo === undefined) throw new Error('WARDEN_RATE_LIMIT_STORE is mongodb but no MongoDB connection is open');
+    return MongoRateLimitStore.open(mongo, limit);
+  };
+  return {
+    requests: await open(config.rateLimitPerSecond === 0 ? undefined : { ratePerSecond: config.rateLimitPerSecond, burst: config.rateLimitBurst }),
+    authFailures: await open(
+      config.authFailuresPerMinute === 0 ? undefined : { ratePerSecond: config.authFailuresPerMinute / 60, burst: config.authFailureBurst },
+    ),
+  };
+}
+
+/**
+ * Takes tokens, letting the request go ahead when the store fails: the limiter must not take the
+ * API down with it, and a store that is down usually means the API's own reads fail. Logged once
+ * per outage, not once per request.
+ */
+class FailOpen {
+  private failing = false;
+
+  constructor(private readonly logger: Logger) {}
+
+  async take(store: RateLimitStore, bucket: string): Promise<number> {
+    let wait: number;
+    try {
+      wait = await store.take(bucket);
+    } catch (error) {
+      if (!this.failing) this.logger.warn({ error: error instanceof Error ? error.message : String(error) }, 'rate-limit store failed; requests go unlimited until it answers');
+      this.failing = true;
+      return 0;
+    }
+    if (this.failing) this.logger.info('rate-limit store answers again');
+    this.failing = false;
+    return wait;
+  }
 }
 
 /**
  * Limits `/api/` requests per API key (per client address without one) and answers 429 with the
- * section 7 body and Retry-After. When the store fails the request goes ahead: the limiter must
- * not take the API down with it, and a store that is down usually means the API's own reads fail.
+ * section 7 body and Retry-After. Hands the failed-authentication limit to the API-key guard on
+ * each request (see AuthFailureLimit): only the guard knows whether a key is valid.
  */
-export function installRateLimit(fastify: FastifyInstance, store: RateLimitStore, logger: Logger): void {
-  let failing = false;
+export function installRateLimit(fastify: FastifyInstance, stores: RateLimitStores, logger: Logger): void {
+  const failOpen = new FailOpen(logger);
+  const { requests, authFailures } = stores;
+  if (authFailures !== undefined) {
+    const limit: AuthFailureLimit = {
+      charge: async (address) => {
+        const wait = await failOpen.take(authFailures, 'auth-failures:' + address);
+        if (wait > 0) throw rateLimited(wait);
+      },
+    };
+    fastify.addHook('onRequest', async (request: FastifyRequest) => attachAuthFailureLimit(request, limit));
+  }
+  if (requests === undefined) return;
   fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (!request.url.startsWith('/api/')) return;
     const key = request.headers['x-api-key'];
@@ -35,17 +93,7 @@ export function installRateLimit(fastify: FastifyInstance, store: RateLimitStore
       typeof key === 'string' && key !== ''
         ? 'key:' + createHash('sha256').update(key.trim()).digest('base64url')
         : 'ip:' + request.ip;
-    let wait: number;
-    try {
-      wait = await store.take(bucket);
-    } catch (error) {
-      // Logged once per outage, not once per request.
-      if (!failing) logger.warn({ error: error instanceof Error ? error.message : String(error) }, 'rate-limit store failed; requests go unlimited until it answers');
-      failing = true;
-      return;
-    }
-    if (failing) logger.info('rate-limit store answers again');
-    failing = false;
+    const wait = await failOpen.take(requests, bucket);
     if (wait > 0) {
       const error = rateLimited(wait);
       for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);

@@ -1,10 +1,20 @@
 import type { LoggerService } from '@nestjs/common';
 import { pino, type Logger } from 'pino';
+import { redactUrl } from '#warden/kernel';
 import type { LogLevel } from '../config/warden-config.js';
+
+interface LoggedRequest {
+  readonly method?: string;
+  readonly url?: string;
+  readonly host?: string;
+  readonly ip?: string;
+  readonly socket?: { readonly remotePort?: number };
+}
 
 /**
  * Structured JSON logs on stderr (stdout belongs to CLI results). Header values that carry
- * secrets are redacted wherever they appear.
+ * secrets are redacted wherever they appear, and URLs are logged without their query string
+ * (redactUrl): the request line here, every other URL where it is logged.
  */
 export function createRootLogger(level: LogLevel): Logger {
   return pino(
@@ -12,6 +22,16 @@ export function createRootLogger(level: LogLevel): Logger {
       level,
       base: { service: 'warden' },
       timestamp: pino.stdTimeFunctions.isoTime,
+      serializers: {
+        // Fastify's request line (which it takes from this logger's serializers over its own).
+        req: (req: LoggedRequest) => ({
+          method: req.method,
+          url: req.url === undefined ? undefined : redactUrl(req.url),
+          host: req.host,
+          remoteAddress: req.ip,
+          remotePort: req.socket?.remotePort,
+        }),
+      },
       redact: {
         paths: ['req.headers["x-api-key"]', 'headers["x-api-key"]', '*.apiKey', '*.secret', '*.password'],
         censor: '[redacted]',

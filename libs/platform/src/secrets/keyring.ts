@@ -65,7 +65,7 @@ export function loadKeyring(
   }
   const file = join(options.dataDir, KEY_FILE);
   if (existsSync(file)) return { keyring: new Keyring(parseKeys(readFileSync(file, 'utf8').trim())), notice: undefined };
-  mkdirSync(options.dataDir, { recursive: true });
+  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   let created = true;
   try {
     // 'wx': when the CLI and the server start together, exactly one of them writes the key.

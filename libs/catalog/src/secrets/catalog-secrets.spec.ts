@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { type RecordedEvent, UpcasterRegistry } from '#warden/kernel';
+import { Keyring } from '#warden/platform';
+import { callbackUrlUpcasters } from './callback-url.upcasters.js';
+import { openSecrets, sealSecrets } from './catalog-secrets.js';
+
+const keyring = new Keyring([randomBytes(32)]);
+const URL_WITH_TOKEN = 'https://user:pa55@hooks.example/cb?token=s3cret';
+const action = (callback: Record<string, unknown>) => ({
+  type: 'ActionDefined',
+  data: { kind: 'action', entity: { id: 'remove', name: 'Remove', kind: 'CUSTOMER_DEFINED_ACTION', callback } },
+});
+
+describe('callback URLs in catalog events', () => {
+  it('are sealed whole, keeping only the URL without user info or query string in plaintext, and open to the whole URL', () => {
+    const sealed = sealSecrets(action({ url: URL_WITH_TOKEN, headers: { Authorization: 'Bearer t0k' } }), keyring);
+    const text = JSON.stringify(sealed);
+    for (const secret of ['s3cret', 'pa55', 't0k']) expect(text).not.toContain(secret);
+    expect(sealed.data.entity.callback).toMatchObject({ url: 'https://hooks.example/cb?…', sealedUrl: { kid: keyring.currentKid } });
+    expect(openSecrets(sealed, keyring).data.entity.callback).toEqual({ url: URL_WITH_TOKEN, headers: { Authorization: 'Bearer t0k' } });
+  });
+
+  it('open as they are when an earlier release stored them in plaintext', () => {
+    const stored = action({ url: URL_WITH_TOKEN, headers: {} });
+    expect(openSecrets(stored, keyring).data.entity.callback).toEqual({ url: URL_WITH_TOKEN, headers: {} });
+  });
+});
+
+describe('callback URL upcasters (ActionDefined, AppealSettingsChanged v1 → v2)', () => {
+  const registry = new UpcasterRegistry();
+  registry.register(...callbackUrlUpcasters(keyring));
+  const recorded = (type: string, data: Record<string, unknown>, schemaVersion = 1): RecordedEvent => ({
+    id: 'e-1',
+    type,
+    streamName: 'org_config-acme',
+    revision: 0,
+    position: 1,
+    data: data as RecordedEvent['data'],
+    metadata: { orgId: 'acme', correlationId: 'c', causationId: null, actor: 'cli', occurredAt: '2026-11-01T00:00:00.000Z', schemaVersion },
+  });
+
+  it('seal the plaintext URL of a stored v1 event on read', () => {
+    const read = registry.upcast(recorded('ActionDefined', action({ url: URL_WITH_TOKEN, headers: {} }).data));
+    expect(read.metadata.schemaVersion).toBe(2);
+    expect(JSON.stringify(read.data)).not.toContain('s3cret');
+    expect(openSecrets(read, keyring).data).toEqual(action({ url: URL_WITH_TOKEN, headers: {} }).data);
+
+    const appeals = registry.upcast(recorded('AppealSettingsChanged', { appeals: { callback: { url: URL_WITH_TOKEN, headers: {} }, body: {} } }));
+    expect(JSON.stringify(appeals.data)).not.toContain('s3cret');
+    expect(openSecrets(appeals, keyring).data).toEqual({ appeals: { callback: { url: URL_WITH_TOKEN, headers: {} }, body: {} } });
+  });
+
+  it('leave events without a callback alone, and write new events at v2', () => {
+    const noCallback = { kind: 'action', entity: { id: 'mrt', callback: null } };
+    expect(registry.upcast(recorded('ActionDefined', noCallback)).data).toEqual(noCallback);
+    expect(registry.upcast(recorded('AppealSettingsChanged', { appeals: { callback: null } })).data).toEqual({ appeals: { callback: null } });
+    expect(registry.currentVersion('ActionDefined')).toBe(2);
+    expect(registry.currentVersion('AppealSettingsChanged')).toBe(2);
+  });
+});

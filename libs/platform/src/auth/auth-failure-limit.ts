@@ -1,0 +1,24 @@
+/**
+ * The budget of failed authentications (a missing or unknown X-API-KEY) per client address.
+ * A client that invents a new key for every request gets a fresh per-key bucket each time; this
+ * budget is what stops it. The HTTP layer attaches it to each `/api/` request; the API-key guard
+ * charges it only when a request fails to authenticate, so a valid key is never refused by it,
+ * whatever else comes from the same address (NAT, a shared proxy).
+ */
+export interface AuthFailureLimit {
+  /** Counts one failed authentication from `address`; throws the 429 error when the budget is spent. */
+  charge(address: string): Promise<void>;
+}
+
+const LIMIT = Symbol('warden.authFailureLimit');
+
+type WithLimit = { [LIMIT]?: AuthFailureLimit };
+
+export function attachAuthFailureLimit(request: object, limit: AuthFailureLimit): void {
+  (request as WithLimit)[LIMIT] = limit;
+}
+
+/** The limit attached to `request`, or none when it is off (WARDEN_AUTH_FAILURES_PER_MINUTE=0). */
+export function authFailureLimitOf(request: object): AuthFailureLimit | undefined {
+  return (request as WithLimit)[LIMIT];
+}

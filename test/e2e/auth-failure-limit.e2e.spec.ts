@@ -1,0 +1,48 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectErrorBody } from '../support/error-body.js';
+import { createOrgWithKey, freshDataDir, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
+
+/** Failed authentications count against the client address (issue 11, defect 7). */
+describe('failed authentications per client address, against a running server', () => {
+  const BURST = 5;
+  // One token a minute: no refill lands while the test runs, so the budget is exactly the burst.
+  const env = testEnv(freshDataDir(), { WARDEN_AUTH_FAILURE_BURST: String(BURST), WARDEN_AUTH_FAILURES_PER_MINUTE: '1' });
+  let warden: RunningWarden;
+  let validKey: string;
+
+  beforeAll(async () => {
+    warden = await startWarden(env);
+    validKey = await createOrgWithKey(env, 'acme');
+  });
+  afterAll(async () => {
+    await warden?.stop();
+  });
+
+  const organization = (key?: string) => fetch(warden.url + '/api/v1/organization', { headers: key === undefined ? {} : { 'x-api-key': key } });
+  const inventedKey = () => 'wdn_' + randomBytes(24).toString('base64url');
+
+  it('answers 429 once an address has spent its budget on invented keys, and still serves a valid key', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 4 * BURST; i++) {
+      const res = await organization(inventedKey());
+      statuses.push(res.status);
+      await res.arrayBuffer();
+    }
+    expect(statuses.slice(0, BURST)).toEqual(Array(BURST).fill(401));
+    expect(statuses.slice(BURST)).toEqual(Array(3 * BURST).fill(429));
+
+    const limited = await organization(inventedKey());
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    await expectErrorBody(limited, 429, '/errors/rate-limited');
+    // A request without a key is a failed authentication too.
+    await expectErrorBody(await organization(), 429, '/errors/rate-limited');
+
+    // The same address with a valid key is never refused by the failure budget.
+    for (let i = 0; i < 3; i++) {
+      const ok = await organization(validKey);
+      expect(ok.status).toBe(200);
+      expect(await ok.json()).toMatchObject({ id: 'acme' });
+    }
+  });
+});

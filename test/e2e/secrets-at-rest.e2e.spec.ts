@@ -1,0 +1,187 @@
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventCount, rawLog } from '../support/config-files.js';
+import { type Receiver, startReceiver } from '../support/http-receiver.js';
+import { waitFor } from '../support/wait-for.js';
+import { createKey, freshDataDir, runCli, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
+
+/** Issue 11, defect 8: secrets stay out of the log, the logs and other users' reach. */
+
+/** Whether any file of the data directory (the database, its -wal and -shm, the key) holds `text`. */
+const dataFilesContain = (dataDir: string, text: string) =>
+  readdirSync(dataDir).some((name) => readFileSync(join(dataDir, name)).includes(Buffer.from(text)));
+
+async function withOrg(dataDir: string, config: string, extraEnv: Record<string, string>) {
+  const file = join(freshDataDir(), 'org.yaml');
+  writeFileSync(file, config);
+  const env = testEnv(dataDir, extraEnv);
+  const applied = await runCli(['apply', file], env);
+  expect(applied.code, applied.stderr).toBe(0);
+  const key = await createKey(env, 'secrets');
+  const warden = await startWarden(env);
+  const submit = async (items: unknown[]) => {
+    const res = await fetch(`${warden.url}/api/v1/items/async/`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ items }),
+    });
+    expect(res.status).toBe(202);
+  };
+  return { env, key, warden, submit };
+}
+
+describe('a callback URL with a token in its query string', () => {
+  const TOKEN = 's3cret-cb-7d41a9';
+  const APPEAL_TOKEN = 's3cret-appeal-52be07';
+  const dataDir = freshDataDir();
+  let receiver: Receiver;
+  let warden: RunningWarden;
+  let key: string;
+  let submit: (items: unknown[]) => Promise<void>;
+
+  beforeAll(async () => {
+    receiver = await startReceiver((_req, res: ServerResponse) => res.end('{"ok":true}'));
+    const config = `org: { id: secrets, name: Secrets }
+itemTypes:
+  - { id: post, name: Post, kind: CONTENT, fields: [{ name: text, type: STRING, required: true }] }
+policies:
+  - { id: scam, name: Scam, penalty: HIGH }
+actions:
+  - id: remove
+    name: Remove
+    kind: CUSTOMER_DEFINED_ACTION
+    itemTypeIds: [post]
+    callback: { url: "\${RECEIVER_URL}/cb?token=${TOKEN}", headers: { X-Tenant: secrets } }
+rules:
+  - id: remove-scams
+    name: Remove scams
+    status: LIVE
+    itemTypeIds: [post]
+    actionIds: [remove]
+    policyIds: [scam]
+    conditionSet: { conjunction: AND, conditions: [{ input: { field: text }, signal: { type: TEXT_CONTAINS, args: { terms: [scam] } }, comparator: EQUALS, value: true }] }
+appeals:
+  callback: { url: "https://user:pa55@appeals.example/hook?token=${APPEAL_TOKEN}" }
+`;
+    ({ warden, key, submit } = await withOrg(dataDir, config, { RECEIVER_URL: receiver.url }));
+  }, 60_000);
+  afterAll(async () => {
+    await warden?.stop();
+    await receiver?.close();
+  });
+
+  it('delivers to the whole URL, and keeps the token out of the data files, every event and the logs', async () => {
+    await submit([{ id: 'p-1', typeId: 'post', data: { text: 'a scam' } }]);
+    const [request] = await waitFor(() => (receiver.requests.length > 0 ? receiver.requests : undefined), 'the callback');
+    expect(request!.url).toBe(`/cb?token=${TOKEN}`);
+    expect(request!.headers['x-tenant']).toBe('secrets');
+    await waitFor(() => eventCount(dataDir, "type = 'CallbackDelivered'") > 0, 'the CallbackDelivered event');
+    // A request's own query string stays out of the request log too.
+    const probe = await fetch(`${warden.url}/api/v1/callbacks/deliveries?token=${TOKEN}`, { headers: { 'x-api-key': key } });
+    await probe.arrayBuffer();
+    await waitFor(() => warden.logs().includes('/api/v1/callbacks/deliveries?…'), 'the request line of the probe');
+
+    const log = rawLog(dataDir);
+    expect(log).toContain('ActionDefined');
+    expect(log).toContain('CallbackDeliveryRequested');
+    for (const secret of [TOKEN, APPEAL_TOKEN, 'pa55']) {
+      expect(log, secret).not.toContain(secret);
+      expect(dataFilesContain(dataDir, secret), `${secret} in the data files`).toBe(false);
+      expect(warden.logs(), `${secret} in the server's log`).not.toContain(secret);
+    }
+
+    // The API shows where deliveries go, without the query string.
+    const res = await fetch(`${warden.url}/api/v1/callbacks/deliveries`, { headers: { 'x-api-key': key } });
+    const { deliveries } = (await res.json()) as { deliveries: Array<{ destination: string; status: string }> };
+    expect(deliveries).toEqual([expect.objectContaining({ destination: `${receiver.url}/cb`, status: 'delivered' })]);
+  });
+});
+
+describe('a pre-signed image URL that cannot be hashed', () => {
+  const SIGNATURE = '9f2c4be1d07a5e36c8b1f4a2e9d0c7b6a5f4e3d2c1b0a9f8e7d6c5b4a3f2e1d0';
+  const CREDENTIAL = 'AKIAEXAMPLE7Q2RZ';
+  const dataDir = freshDataDir();
+  let images: Receiver;
+  let warden: RunningWarden;
+  let submit: (items: unknown[]) => Promise<void>;
+
+  beforeAll(async () => {
+    // The storage refuses the fetch, as a bucket does once a pre-signed URL has expired.
+    images = await startReceiver((_req, res: ServerResponse) => {
+      res.statusCode = 403;
+      res.end('<Error><Code>AccessDenied</Code></Error>');
+    });
+    const config = `org: { id: secrets, name: Secrets }
+itemTypes:
+  - { id: post, name: Post, kind: CONTENT, fields: [{ name: text, type: STRING }, { name: photo, type: IMAGE }] }
+actions:
+  - { id: remove, name: Remove, kind: CUSTOMER_DEFINED_ACTION, itemTypeIds: [post], callback: { url: "http://127.0.0.1:9/x" } }
+hashBanks:
+  - { id: known-bad, name: Known bad, hashType: MD5, hashes: ["${'0'.repeat(32)}"] }
+rules:
+  - id: known-bad-image
+    name: Known bad image
+    status: LIVE
+    itemTypeIds: [post]
+    actionIds: [remove]
+    conditionSet: { conjunction: OR, conditions: [{ input: { builtin: ANY_IMAGE }, signal: { type: IMAGE_HASH_MATCH }, comparator: EQUALS, value: true }] }
+`;
+    ({ warden, submit } = await withOrg(dataDir, config, {}));
+  }, 60_000);
+  afterAll(async () => {
+    await warden?.stop();
+    await images?.close();
+  });
+
+  it('fetches the whole URL, and logs and records it without its query string', async () => {
+    const photo = `${images.url}/uploads/cat.jpg?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=${CREDENTIAL}&X-Amz-Signature=${SIGNATURE}`;
+    await submit([{ id: 'p-1', typeId: 'post', data: { text: 'look', photo } }]);
+    await waitFor(() => images.requests.length > 0, 'the image fetch');
+    expect(images.requests[0]!.url).toBe(new URL(photo).pathname + new URL(photo).search);
+    await waitFor(() => eventCount(dataDir, "type = 'ItemEvaluated'") > 0, 'the evaluation');
+    const line = await waitFor(() => warden.logs().split('\n').find((l) => l.includes('"media not hashed"')), 'the "media not hashed" log line');
+    expect(JSON.parse(line)).toMatchObject({ url: `${images.url}/uploads/cat.jpg?…`, reason: 'http-403' });
+
+    expect(eventCount(dataDir, "type = 'MediaHashed'")).toBe(1);
+    for (const secret of [SIGNATURE, CREDENTIAL]) {
+      expect(warden.logs(), `${secret} in the server's log`).not.toContain(secret);
+      expect(rawLog(dataDir), `${secret} in an event`).not.toContain(secret);
+      expect(dataFilesContain(dataDir, secret), `${secret} in the data files`).toBe(false);
+    }
+  });
+});
+
+describe('the data directory and its files', () => {
+  const mode = (path: string) => statSync(path).mode & 0o777;
+  const files = ['warden.db', 'warden.db-wal', 'warden.db-shm', 'secret.key'];
+
+  const expectPrivate = async (dataDir: string) => {
+    await waitFor(() => files.every((f) => existsSync(join(dataDir, f))), 'the database, its -wal and -shm, and the key');
+    expect(mode(dataDir).toString(8)).toBe('700');
+    for (const name of readdirSync(dataDir)) expect(`${name} ${mode(join(dataDir, name)).toString(8)}`).toBe(`${name} 600`);
+  };
+
+  it('creates the directory 0700 and every file in it 0600, and tightens a directory an older release left open', async () => {
+    // Not there yet: the server creates it.
+    const dataDir = join(freshDataDir(), 'data');
+    const env = testEnv(dataDir);
+    let warden = await startWarden(env);
+    try {
+      await expectPrivate(dataDir);
+    } finally {
+      await warden.stop();
+    }
+
+    // As releases up to 0.1.0 left it: readable by every user.
+    chmodSync(dataDir, 0o755);
+    for (const name of readdirSync(dataDir)) chmodSync(join(dataDir, name), 0o644);
+    warden = await startWarden(env);
+    try {
+      await expectPrivate(dataDir);
+    } finally {
+      await warden.stop();
+    }
+  });
+});
