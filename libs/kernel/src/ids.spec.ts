@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deterministicId, pooledRandomBytes } from './ids.js';
+import { deterministicId, pooledRandomBytes, randomIds } from './ids.js';
 
 describe('pooledRandomBytes', () => {
   it('hands out fresh bytes of the size asked, never the same bytes twice, across pool refills', () => {
@@ -28,5 +28,17 @@ describe('deterministicId', () => {
     expect(deterministicId('a', 'bc')).toBe(deterministicId('a', 'bc'));
     expect(deterministicId('a', 'bc')).not.toBe(deterministicId('ab', 'c'));
     expect(deterministicId('x')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+});
+
+describe('randomIds.uuid', () => {
+  it('gives unique version-7 UUIDs whose order follows the clock, so the log indexes new event ids at its end', async () => {
+    const first = randomIds.uuid();
+    const start = Date.now();
+    while (Date.now() === start) await new Promise((r) => setImmediate(r));
+    const later = Array.from({ length: 1000 }, () => randomIds.uuid());
+    expect(first).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(new Set([first, ...later]).size).toBe(1001);
+    expect(later.every((id) => id > first)).toBe(true);
   });
 });

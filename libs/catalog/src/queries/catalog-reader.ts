@@ -4,7 +4,11 @@ import type { ReadStore } from '#warden/readstore';
 import { READ_STORE } from '#warden/storage';
 import type { CatalogEntities, EntityKind } from '../domain/catalog.events.js';
 import type { AppealSettings, CallbackDefinition, OrgSettings, SsoSettings, StrikeSettings } from '../domain/catalog.model.js';
+import { CATALOG_PROJECTION } from '../projections/catalog.projection.js';
 import { CATALOG_ENTITIES, CATALOG_SETTINGS, type CatalogEntityDoc, settingsDocId } from '../projections/catalog.read-model.js';
+
+/** Organizations x entity kinds kept; past it the cache starts over (it refills on demand). */
+const CACHE_MAX = 10_000;
 
 /**
  * Reads an organization's live (not archived) catalog entities from the read model. Internal to
@@ -12,17 +16,38 @@ import { CATALOG_ENTITIES, CATALOG_SETTINGS, type CatalogEntityDoc, settingsDocI
  */
 @Injectable()
 export class CatalogReader {
+  /** Live entities read at `checkpoint`, the catalog projection's stored checkpoint. */
+  private readonly cache = new Map<string, Promise<ReadonlyArray<CatalogEntityDoc>>>();
+  private cachedAt: number | undefined;
+
   constructor(
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Inject(KEYRING) private readonly keyring: Keyring,
   ) {}
 
+  /**
+   * Every item submission asks for its organization's item types, so the answer is cached for as
+   * long as the read model cannot have changed: every write to it moves the catalog projection's
+   * checkpoint in the same commit (on MongoDB, just after), wherever the projection runs. The
+   * checkpoint is read before the documents, so a cached answer is never older than its key.
+   * Cached documents are frozen: callers share them.
+   */
   async live<K extends EntityKind>(orgId: string, kind: K): Promise<Array<CatalogEntityDoc<K>>> {
-    return this.readStore.find<CatalogEntityDoc<K>>(
-      CATALOG_ENTITIES,
-      { orgId, kind, archived: false },
-      { sort: [{ field: 'id', direction: 'asc' }] },
-    );
+    const checkpoint = await this.readStore.checkpoint(CATALOG_PROJECTION);
+    if (checkpoint !== this.cachedAt || this.cache.size >= CACHE_MAX) {
+      this.cache.clear();
+      this.cachedAt = checkpoint;
+    }
+    const key = `${kind}\u0000${orgId}`;
+    let docs = this.cache.get(key);
+    if (!docs) {
+      docs = this.readStore
+        .find<CatalogEntityDoc<K>>(CATALOG_ENTITIES, { orgId, kind, archived: false }, { sort: [{ field: 'id', direction: 'asc' }] })
+        .then((found) => found.map(deepFreeze));
+      this.cache.set(key, docs);
+      docs.catch(() => this.cache.get(key) === docs && this.cache.delete(key));
+    }
+    return [...(await docs)] as Array<CatalogEntityDoc<K>>;
   }
 
   async liveEntities<K extends EntityKind>(orgId: string, kind: K): Promise<Array<CatalogEntities[K]>> {
@@ -54,4 +79,12 @@ export interface CatalogSettings {
   strikes: StrikeSettings;
   appeals: AppealSettings;
   sso: SsoSettings;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
 }

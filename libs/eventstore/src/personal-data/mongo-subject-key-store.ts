@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUIDv7 } from 'node:crypto';
 import { type Connection, mongo } from 'mongoose';
 import type { SubjectKey, SubjectKeyStore } from './subject-key-store.port.js';
 
@@ -43,7 +43,7 @@ export class MongoSubjectKeyStore implements SubjectKeyStore {
     for (let attempt = 0; attempt < 3; attempt++) {
       const existing = await keys.findOne({ orgId, subjectId });
       if (existing) return { keyId: existing._id, key: toBuffer(existing.key) };
-      const created: KeyDoc = { _id: randomUUID(), orgId, subjectId, key: new mongo.Binary(randomBytes(32)) };
+      const created: KeyDoc = { _id: randomUUIDv7(), orgId, subjectId, key: new mongo.Binary(randomBytes(32)) };
       try {
         await keys.insertOne(created);
         return { keyId: created._id, key: toBuffer(created.key) };

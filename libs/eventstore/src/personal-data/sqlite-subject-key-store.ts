@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUIDv7 } from 'node:crypto';
 import { pooledRandomBytes } from '#warden/kernel';
-import type { SqliteDatabase } from '../sqlite/sqlite-database.js';
+import { type SqliteDatabase, WriteLock } from '../sqlite/sqlite-database.js';
 import type { SubjectKey, SubjectKeyStore } from './subject-key-store.port.js';
 
 const SCHEMA = `
@@ -25,9 +25,11 @@ export class SqliteSubjectKeyStore implements SubjectKeyStore {
   private readonly stmt;
   private pending: PendingKey[] = [];
   private flushScheduled = false;
+  private readonly writeLock: WriteLock;
 
   constructor(private readonly db: SqliteDatabase) {
     db.exec(SCHEMA);
+    this.writeLock = new WriteLock(db);
     this.stmt = {
       bySubject: db.prepare<[string, string], { key_id: string; key: Buffer }>(
         'SELECT key_id, key FROM subject_keys WHERE org_id = ? AND subject_id = ?',
@@ -38,6 +40,7 @@ export class SqliteSubjectKeyStore implements SubjectKeyStore {
         'SELECT key_id, key FROM subject_keys WHERE key_id IN (SELECT value FROM json_each(?))',
       ),
       forget: db.prepare('DELETE FROM subject_keys WHERE org_id = ? AND subject_id = ?'),
+      commit: db.prepare('COMMIT'),
     };
   }
 
@@ -49,10 +52,12 @@ export class SqliteSubjectKeyStore implements SubjectKeyStore {
 
   /**
    * New keys of one tick are inserted in one transaction: a batch of new subjects costs one commit.
-   * A key another process created first (the insert is then ignored) is read back.
+   * A key another process created first (the insert is then ignored) is read back. While another
+   * process writes, the batch waits without blocking the event loop (WriteLock).
    */
   private insertSoon(orgId: string, subjectId: string): Promise<SubjectKey> {
-    const created = { keyId: randomUUID(), key: pooledRandomBytes(32) };
+    // Time-ordered key ids: new keys go to the end of the primary-key index (see IdGenerator.uuid).
+    const created = { keyId: randomUUIDv7(), key: pooledRandomBytes(32) };
     const inserted = new Promise<boolean>((resolve, reject) => this.pending.push({ orgId, subjectId, created, resolve, reject }));
     if (!this.flushScheduled) {
       this.flushScheduled = true;
@@ -66,15 +71,21 @@ export class SqliteSubjectKeyStore implements SubjectKeyStore {
   }
 
   private flush(): void {
-    const batch = this.pending;
-    this.pending = [];
     this.flushScheduled = false;
+    const batch = this.pending;
     let outcomes: boolean[];
     try {
-      outcomes = this.db
-        .transaction(() => batch.map((p) => this.stmt.insert.run(p.created.keyId, p.orgId, p.subjectId, p.created.key).changes === 1))
-        .immediate();
+      if (!this.writeLock.tryBegin()) {
+        this.flushScheduled = true;
+        setTimeout(() => this.flush(), WriteLock.RETRY_MS);
+        return;
+      }
+      this.pending = [];
+      outcomes = batch.map((p) => this.stmt.insert.run(p.created.keyId, p.orgId, p.subjectId, p.created.key).changes === 1);
+      this.stmt.commit.run();
     } catch (error) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      this.pending = [];
       for (const p of batch) p.reject(error);
       return;
     }

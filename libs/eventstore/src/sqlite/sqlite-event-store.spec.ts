@@ -8,6 +8,7 @@ import { waitFor } from '../../../../test/support/wait-for.js';
 import type { RecordedEvent } from '#warden/kernel';
 import { streamName } from '#warden/kernel';
 import { openSqlite } from './sqlite-database.js';
+import { SqliteEventStore } from './sqlite-event-store.js';
 
 describe('SqliteEventStore typed reads', () => {
   let stores: ReturnType<typeof sqliteStores>;
@@ -39,6 +40,53 @@ describe('SqliteEventStore typed reads', () => {
     await stores.events.append(streamName('mixed', 'a'), [anEvent('Noise'), anEvent('Wanted'), anEvent('Other')], 'no_stream');
     const read = await stores.events.readAll({ eventTypes: ['Wanted', 'Other'] });
     expect(read.map((e) => e.type)).toEqual(['Wanted', 'Other']);
+  });
+});
+
+describe('SqliteEventStore group commit while another process writes', () => {
+  let stores: ReturnType<typeof sqliteStores>;
+  afterEach(async () => {
+    await stores?.close();
+  });
+
+  it('waits for the write lock without blocking the event loop; the appends queued meanwhile all land', async () => {
+    stores = sqliteStores();
+    await stores.events.append(streamName('shared', 'x'), [anEvent('First')], 'no_stream');
+    const other = stores.open();
+    other.exec('BEGIN IMMEDIATE');
+    const settled: boolean[] = [];
+    const appends = Array.from({ length: 20 }, (_, i) => {
+      const done = stores.events.append(streamName('waiting', String(i)), [anEvent('Queued')], 'no_stream');
+      void done.finally(() => (settled[i] = true)).catch(() => undefined);
+      return done;
+    });
+    const wrong = stores.events.append(streamName('shared', 'x'), [anEvent('Late')], 5);
+    void wrong.catch(() => undefined);
+    // SQLite's busy handler would hold the whole process here until its timeout, then fail.
+    let timerRan = false;
+    setTimeout(() => (timerRan = true), 0);
+    await waitFor(() => timerRan, 'a timer to run while the write lock is held elsewhere');
+    expect(settled.filter(Boolean)).toEqual([]);
+    other.exec('COMMIT');
+    const results = await Promise.all(appends);
+    await expect(wrong).rejects.toThrow(/expected revision 5, actual 0/);
+    expect(new Set(results.map((r) => r.position)).size).toBe(20);
+    expect(results.every((r) => r.nextRevision === 0)).toBe(true);
+    expect((await stores.events.readAll({ eventTypes: ['Queued'] })).length).toBe(20);
+  });
+
+  it('fails the waiting appends after the busy timeout, as SQLite would, and appends again once the lock is free', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'warden-busy-')), 'warden.db');
+    const db = openSqlite(file, { synchronous: 'normal', busyTimeoutMs: 50 });
+    const events = new SqliteEventStore(db);
+    const other = openSqlite(file);
+    other.exec('BEGIN IMMEDIATE');
+    await expect(events.append(streamName('busy', 'a'), [anEvent('Blocked')], 'no_stream')).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
+    other.exec('ROLLBACK');
+    await expect(events.append(streamName('busy', 'a'), [anEvent('Free')], 'no_stream')).resolves.toMatchObject({ nextRevision: 0 });
+    await events.close();
+    db.close();
+    other.close();
   });
 });
 

@@ -9,7 +9,7 @@ import {
   type Subscription,
   WrongExpectedRevisionError,
 } from '../event-store.port.js';
-import { dataVersion, type SqliteDatabase } from './sqlite-database.js';
+import { dataVersion, type SqliteDatabase, WriteLock } from './sqlite-database.js';
 import { LogNotifier } from './log-notifier.js';
 
 type LightRow = Pick<Row, 'position' | 'stream' | 'revision' | 'id' | 'type'>;
@@ -52,10 +52,15 @@ const DECODED_CACHE = 4096;
  * The embedded event log. Appends arriving in the same tick are committed in one transaction
  * (one fsync) with a savepoint each, so a conflict in one append never undoes another: group
  * commit keeps throughput while every acknowledged append is durable.
+ *
+ * While another process holds the file's write lock, the group waits without blocking the event
+ * loop, and appends arriving meanwhile join it (WriteLock).
  */
 export class SqliteEventStore implements EventStore {
   private pending: PendingAppend[] = [];
   private flushScheduled = false;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private readonly writeLock: WriteLock;
   private closed = false;
   private readonly notifier: LogNotifier;
   private readonly stmt;
@@ -66,6 +71,7 @@ export class SqliteEventStore implements EventStore {
     options: { pollIntervalMs?: number } = {},
   ) {
     db.exec(SCHEMA);
+    this.writeLock = new WriteLock(db);
     this.stmt = {
       lastRevision: db.prepare<[string], { revision: number }>(
         'SELECT revision FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1',
@@ -96,7 +102,6 @@ export class SqliteEventStore implements EventStore {
       data: db.prepare<[number], { data: string }>('SELECT data FROM events WHERE position = ?'),
       metadata: db.prepare<[number], { metadata: string }>('SELECT metadata FROM events WHERE position = ?'),
       head: db.prepare<[], { head: number | null }>('SELECT max(position) AS head FROM events'),
-      begin: db.prepare('BEGIN IMMEDIATE'),
       commit: db.prepare('COMMIT'),
       savepoint: db.prepare('SAVEPOINT append'),
       release: db.prepare('RELEASE append'),
@@ -117,13 +122,28 @@ export class SqliteEventStore implements EventStore {
     });
   }
 
-  private flush(): void {
+  /** `wait`: let SQLite's busy handler wait for the write lock (when closing: no later tick). */
+  private flush(wait = false): void {
     this.flushScheduled = false;
+    this.retryTimer = undefined;
+    if (this.pending.length === 0) return;
+    try {
+      if (wait) this.writeLock.beginWaiting();
+      else if (!this.writeLock.tryBegin()) {
+        this.flushScheduled = true;
+        this.retryTimer = setTimeout(() => this.flush(), WriteLock.RETRY_MS);
+        return;
+      }
+    } catch (error) {
+      const batch = this.pending;
+      this.pending = [];
+      for (const p of batch) p.reject(error);
+      return;
+    }
     const batch = this.pending;
     this.pending = [];
     const outcomes: Array<{ ok: true; value: AppendResult } | { ok: false; error: unknown }> = [];
     try {
-      this.stmt.begin.run();
       for (const p of batch) {
         this.stmt.savepoint.run();
         try {
@@ -288,7 +308,8 @@ export class SqliteEventStore implements EventStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (this.pending.length > 0) this.flush();
+    clearTimeout(this.retryTimer);
+    if (this.pending.length > 0) this.flush(true);
     this.notifier.close();
   }
 }

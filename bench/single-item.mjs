@@ -1,0 +1,187 @@
+// One-item POST /api/v1/items/async/ under load (issue 11): requests/s and latency at 100 and 200
+// connections, each request one item with a new id, on the embedded profile, for the one-process
+// layout (WARDEN_ROLE=all, as `npm start` runs it) and for an api process with a separate worker
+// on the same data directory. One rule fires on every tenth item. Also how far evaluation lagged:
+// items evaluated by the end of each run.
+// Usage: node bench/single-item.mjs [seconds per run, default 10] [layouts: all,split]
+// WARDEN_BENCH_PROFILE=<dir> writes a CPU profile of every server process there.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import Database from 'better-sqlite3';
+
+const SECONDS = Number(process.argv[2] ?? 10);
+const LAYOUTS = (process.argv[3] ?? 'all,split').split(',');
+const WARMUP_SECONDS = 3;
+const CONNECTIONS = [100, 200];
+const port = 41000 + Math.floor(Math.random() * 1000);
+const dir = mkdtempSync(join(tmpdir(), 'warden-bench-single-'));
+// The rate limiter stays on (its cost is part of every request), with a limit the run never reaches.
+const env = {
+  ...process.env,
+  HOST: '127.0.0.1',
+  WARDEN_LOG_LEVEL: 'warn',
+  WARDEN_RATE_LIMIT_PER_SECOND: '1000000',
+  WARDEN_RATE_LIMIT_BURST: '10000000',
+};
+
+writeFileSync(
+  join(dir, 'bench.yaml'),
+  `org: { id: bench, name: Bench }
+itemTypes:
+  - { id: post, name: Post, kind: CONTENT, fields: [{ name: text, type: STRING, required: true }, { name: title, type: STRING }] }
+actions:
+  - { id: review, name: Review, kind: ENQUEUE_TO_MRT, itemTypeIds: [post] }
+rules:
+  - id: spam
+    name: Spam
+    status: LIVE
+    itemTypeIds: [post]
+    actionIds: [review]
+    conditionSet:
+      conjunction: OR
+      conditions:
+        - { input: { field: text }, signal: { type: TEXT_CONTAINS, args: { terms: [lottery] } }, comparator: EQUALS, value: true }
+`,
+);
+
+const started = [];
+
+/** Starts a server role and waits for it to be ready; fails with its stderr if it exits first. */
+async function startRole(role, rolePort, dataDir) {
+  const profile = process.env.WARDEN_BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.WARDEN_BENCH_PROFILE] : [];
+  const child = spawn(process.execPath, [...profile, 'dist/apps/server/src/main.js'], {
+    env: { ...env, WARDEN_DATA_DIR: dataDir, WARDEN_ROLE: role, PORT: String(rolePort) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  started.push(child);
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)));
+  if (process.env.WARDEN_BENCH_STDERR) child.stderr.pipe(process.stderr);
+  let exited;
+  child.once('exit', (code, signal) => (exited = `${role} exited (${code ?? signal}) before it was ready:\n${stderr}`));
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (exited) throw new Error(exited);
+    if (Date.now() > deadline) throw new Error(`${role} not ready within 30 s:\n${stderr}`);
+    try {
+      if ((await fetch(`http://127.0.0.1:${rolePort}/health/ready`)).ok) return child;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function stop(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+}
+
+/** A fresh data directory with the benchmark organization configured; returns an API key. */
+function prepare(dataDir) {
+  const run = (...args) => {
+    const r = spawnSync(process.execPath, ['dist/apps/server/src/cli.js', ...args], {
+      env: { ...env, WARDEN_DATA_DIR: dataDir },
+      encoding: 'utf8',
+    });
+    if (r.status !== 0) throw new Error(r.stderr);
+    return r.stdout.trim().split('\n').pop();
+  };
+  run('apply', join(dir, 'bench.yaml'));
+  return run('api-key', 'create', '--org', 'bench');
+}
+
+let sequence = 0;
+/** One item per request, each with a new id; every tenth one fires the rule. */
+function oneItemBody() {
+  const n = sequence++;
+  return JSON.stringify({
+    items: [{ id: `single-${n}`, typeId: 'post', data: { text: n % 10 === 0 ? `win the lottery ${n}` : `hello world ${n}`, title: 'a title' } }],
+  });
+}
+
+function load(url, key, connections, seconds) {
+  return autocannon({
+    url,
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        method: 'POST',
+        path: '/api/v1/items/async/',
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        setupRequest: (request) => ({ ...request, body: oneItemBody() }),
+      },
+    ],
+  });
+}
+
+/**
+ * CPU seconds the server processes have used (Linux: /proc/<pid>/stat utime + stime). Per request,
+ * it says what a request costs even when other work on the machine takes the cores away.
+ */
+function cpuSeconds(children) {
+  let ticks = 0;
+  for (const c of children) {
+    const stat = `/proc/${c.pid}/stat`;
+    if (!existsSync(stat)) return NaN;
+    const fields = readFileSync(stat, 'utf8').split(') ')[1].split(' ');
+    ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks / 100;
+}
+
+function counts(dataDir) {
+  const db = new Database(join(dataDir, 'warden.db'), { readonly: true });
+  const count = (type) => db.prepare('SELECT count(*) AS n FROM events WHERE type = ?').get(type).n;
+  const result = { submitted: count('ItemSubmitted'), evaluated: count('ItemEvaluated') };
+  db.close();
+  return result;
+}
+
+const rows = [];
+
+/** Warm-up, then one run per connection count, on a fresh data directory. */
+async function layout(label, roles) {
+  const dataDir = join(dir, label.replace(/\W+/g, '-'));
+  const key = prepare(dataDir);
+  const children = [];
+  for (const [i, role] of roles.entries()) children.push(await startRole(role, port + i, dataDir));
+  const url = `http://127.0.0.1:${port}`;
+  await load(url, key, 50, WARMUP_SECONDS);
+  for (const connections of CONNECTIONS) {
+    const cpuBefore = cpuSeconds(children);
+    const result = await load(url, key, connections, SECONDS);
+    const cpu = cpuSeconds(children) - cpuBefore;
+    const after = counts(dataDir);
+    rows.push({
+      label,
+      connections,
+      rps: Math.round(result.requests.average),
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      max: result.latency.max,
+      non2xx: result.non2xx + result.errors + result.timeouts,
+      cpuPerRequest: Number.isNaN(cpu) ? 'n/a' : Math.round((cpu * 1e6) / Math.max(1, result.requests.total)),
+      evaluated: `${after.evaluated} of ${after.submitted}`,
+    });
+  }
+  for (const c of children) await stop(c);
+}
+
+try {
+  if (LAYOUTS.includes('all')) await layout('one process (WARDEN_ROLE=all)', ['all']);
+  if (LAYOUTS.includes('split')) await layout('api + worker processes', ['api', 'worker']);
+} finally {
+  for (const c of started) await stop(c);
+  rmSync(dir, { recursive: true, force: true });
+}
+
+console.log(`One-item POST /api/v1/items/async/, embedded profile, ${SECONDS} s per run after a ${WARMUP_SECONDS} s warm-up (node ${process.version})\n`);
+console.log('| layout | connections | requests/s | p50 ms | p99 ms | max ms | non-2xx | server CPU µs per request | items evaluated / recorded at the end of the run |');
+console.log('|---|---|---|---|---|---|---|---|---|');
+for (const r of rows) {
+  console.log(`| ${r.label} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.max} | ${r.non2xx} | ${r.cpuPerRequest} | ${r.evaluated} |`);
+}

@@ -1,0 +1,34 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { waitFor } from '../../../../test/support/wait-for.js';
+import { openSqlite } from '../sqlite/sqlite-database.js';
+import { SqliteSubjectKeyStore } from './sqlite-subject-key-store.js';
+
+describe('SqliteSubjectKeyStore while another process writes', () => {
+  it('creates new subjects\' keys once the write lock is free, without blocking the event loop meanwhile', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'warden-keys-')), 'warden.db');
+    const db = openSqlite(file, { synchronous: 'normal' });
+    const keys = new SqliteSubjectKeyStore(db);
+    const other = openSqlite(file);
+    other.exec('BEGIN IMMEDIATE');
+    let settled = 0;
+    const created = ['alice', 'bob', 'carol'].map((subject) => {
+      const key = keys.keyFor('org', subject);
+      void key.finally(() => settled++).catch(() => undefined);
+      return key;
+    });
+    // SQLite's busy handler would hold the whole process here until its timeout, then fail.
+    let timerRan = false;
+    setTimeout(() => (timerRan = true), 0);
+    await waitFor(() => timerRan, 'a timer to run while the write lock is held elsewhere');
+    expect(settled).toBe(0);
+    other.exec('COMMIT');
+    const [alice, bob, carol] = await Promise.all(created);
+    expect(new Set([alice!.keyId, bob!.keyId, carol!.keyId]).size).toBe(3);
+    expect((await keys.keyFor('org', 'bob')).keyId).toBe(bob!.keyId);
+    db.close();
+    other.close();
+  });
+});
