@@ -11,10 +11,9 @@ import { PinoNestLogger } from '../observability/logger.js';
 import { buildOpenApiDocument, serveOpenApi } from '../openapi/openapi.js';
 import type { Connection } from 'mongoose';
 import { installRateLimit, openRateLimitStore } from './rate-limit.js';
+import { REQUEST_ID_PATTERN } from './request-id.js';
 import { RouteTable } from './route-table.js';
 import { createValidationPipe } from './validation.js';
-
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
  * The HTTP application: Fastify under Nest, with request ids, per-key rate limits, metrics,
@@ -34,7 +33,7 @@ export async function createHttpApp(
     routerOptions: { ignoreTrailingSlash: true },
     genReqId: (req: IncomingMessage) => {
       const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+      return typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
     },
     return503OnClosing: true,
     // On shutdown, idle keep-alive connections close at once; in-flight requests still finish.

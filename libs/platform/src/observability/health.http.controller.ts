@@ -42,7 +42,10 @@ export class HealthHttpController {
   @Get('metrics')
   @Header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8')
   @ApiOperation({ summary: 'Prometheus metrics: request rates and latencies, event-store appends, projection lag' })
-  @ApiOkResponse({ description: 'Prometheus text exposition format', schema: { type: 'string' } })
+  @ApiOkResponse({
+    description: 'Prometheus text exposition format (version 0.0.4)',
+    content: { 'text/plain': { schema: { type: 'string' } } },
+  })
   @ApiErrors(500)
   async metricsText(): Promise<string> {
     return this.metrics.registry.metrics();

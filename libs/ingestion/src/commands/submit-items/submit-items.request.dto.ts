@@ -1,10 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { AsReceived, IsNonEmptyArray } from '#warden/platform';
+import { AsReceived, DEFAULT_MAX_ITEMS_PER_REQUEST, IsNonEmptyArray, MAX_ITEMS_PER_REQUEST_CEILING } from '#warden/platform';
 
 const TYPE_SCHEMA_VARIANTS = ['original', 'partial'] as const;
-
-/** WARDEN_MAX_ITEMS_PER_REQUEST can be at most this; the handler enforces the configured limit. */
-const ITEMS_CEILING = 100_000;
 
 /**
  * One item, as the OpenAPI document describes it. Items are validated once, in the handler, by
@@ -37,11 +34,14 @@ export class SubmitItemsRequestDto {
     type: [SubmittedItemDto],
     description:
       'Items to evaluate. All or nothing: if any item is invalid the whole request is rejected with 400 and one error ' +
-      'per problem (pointer such as /items/3/data/text), and nothing is recorded. At most 1,000 items by default ' +
-      '(WARDEN_MAX_ITEMS_PER_REQUEST). Re-submitting an item id records a new version and evaluates it again.',
+      'per problem (pointer such as /items/3/data/text), and nothing is recorded. `maxItems` is the default ' +
+      'limit; a server may be configured with another (WARDEN_MAX_ITEMS_PER_REQUEST, 1 to 100,000), and a request ' +
+      'over its limit is a 400 with pointer /items. Re-submitting an item id records a new version and evaluates it again.',
     minItems: 1,
+    maxItems: DEFAULT_MAX_ITEMS_PER_REQUEST,
   })
-  @IsNonEmptyArray(ITEMS_CEILING)
+  // The ceiling here; the handler enforces the configured limit.
+  @IsNonEmptyArray(MAX_ITEMS_PER_REQUEST_CEILING)
   @AsReceived()
   items!: unknown[];
 }
