@@ -7,7 +7,7 @@ import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallEveryOperation, Exchange } from './fixtures/openapi-client/exchange.js';
 import { type Receiver, startReceiver } from './support/http-receiver.js';
-import { createKey, freshDataDir, runCli, type RunningWarden, startWarden, testEnv } from './support/warden-process.js';
+import { createKey, freshDataDir, lastLine, runCli, type RunningWarden, startWarden, testEnv } from './support/warden-process.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const CLIENT_DIR = join(ROOT, 'test/fixtures/openapi-client');
@@ -154,6 +154,16 @@ function contradictions(x: Exchange): string[] {
   return found;
 }
 
+/** A key created and revoked through the CLI (create prints the key id on its first line). */
+async function revokedKeyOf(env: NodeJS.ProcessEnv): Promise<string> {
+  const created = await runCli(['api-key', 'create', '--org', 'typed'], env);
+  const keyId = /Created API key (\S+) /.exec(created.stdout)?.[1];
+  if (created.code !== 0 || keyId === undefined) throw new Error(`api-key create: ${created.stderr}${created.stdout}`);
+  const revoked = await runCli(['api-key', 'revoke', '--org', 'typed', '--key', keyId], env);
+  if (revoked.code !== 0) throw new Error(`api-key revoke: ${revoked.stderr}`);
+  return lastLine(created.stdout);
+}
+
 const operationsOf = (doc: Document) =>
   Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`));
 
@@ -194,21 +204,19 @@ describe('the OpenAPI document, as a client generated from it sees the server', 
       });
       const applied = await runCli(['apply', ORG_CONFIG], env);
       expect(applied.code, applied.stderr).toBe(0);
-      const [apiKey, throttledKey, keyToRevoke] = await Promise.all([createKey(env, 'typed'), createKey(env, 'typed'), createKey(env, 'typed')]);
-      warden = await startWarden(env);
+      // The server starts while the CLI makes the keys (the store exists once apply is done).
+      const started = startWarden(env);
+      const [apiKey, throttledKey, revokedKey] = await Promise.all([createKey(env, 'typed'), createKey(env, 'typed'), revokedKeyOf(env)]);
+      warden = await started;
       // Imported by a computed name: the client compiles only against the generated types.
       const { callEveryOperation } = (await import(CLIENT)) as { callEveryOperation: CallEveryOperation };
       exchanges = await callEveryOperation({
         baseUrl: warden.url,
         apiKey,
         throttledKey,
-        keyToRevoke,
+        revokedKey,
         maxItems: MAX_ITEMS,
         bodyLimitBytes: BODY_LIMIT,
-        revokeKey: async (keyId) => {
-          const revoked = await runCli(['api-key', 'revoke', '--org', 'typed', '--key', keyId], env);
-          if (revoked.code !== 0) throw new Error(revoked.stderr);
-        },
       });
     }, 120_000);
     afterAll(async () => {
