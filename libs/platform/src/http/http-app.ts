@@ -10,6 +10,8 @@ import { Metrics } from '../observability/metrics.js';
 import { PinoNestLogger } from '../observability/logger.js';
 import { buildOpenApiDocument, serveOpenApi } from '../openapi/openapi.js';
 import type { Connection } from 'mongoose';
+import { unavailable } from '#warden/kernel';
+import { errorBody } from './error-body.js';
 import { installRateLimit, openRateLimitStore } from './rate-limit.js';
 import { REQUEST_ID_PATTERN } from './request-id.js';
 import { RouteTable } from './route-table.js';
@@ -35,7 +37,9 @@ export async function createHttpApp(
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
     },
-    return503OnClosing: true,
+    // Requests that reach a draining server still get 503, but with the section 7 body (below):
+    // Fastify's own has another shape and no request id.
+    return503OnClosing: false,
     // On shutdown, idle keep-alive connections close at once; in-flight requests still finish.
     forceCloseConnections: 'idle',
   });
@@ -53,9 +57,21 @@ export async function createHttpApp(
   // Only JSON bodies: anything else is a 415 rather than a string that fails validation later.
   fastify.removeContentTypeParser('text/plain');
 
+  let draining = false;
+  fastify.addHook('preClose', async () => {
+    draining = true;
+  });
   fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     reply.header('X-Request-Id', request.id);
     (request as FastifyRequest & { startedAt?: bigint }).startedAt = process.hrtime.bigint();
+    // Pipelined or keep-alive requests that arrive after close began: the balancer retries elsewhere.
+    if (draining) {
+      return reply
+        .status(503)
+        .header('Connection', 'close')
+        .type('application/json')
+        .send(errorBody(unavailable('The server is shutting down; retry the request'), request.id));
+    }
   });
 
   const rateLimits = await openRateLimitStore(config, options.mongo);

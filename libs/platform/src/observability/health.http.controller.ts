@@ -23,7 +23,7 @@ export class HealthHttpController {
   @Get('health/live')
   @ApiOperation({ summary: 'Liveness: the process answers' })
   @ApiOkResponse({ type: HealthResponseDto })
-  @ApiErrors(500)
+  @ApiErrors(500, 503)
   live(): HealthResponseDto {
     return { status: 'ok' };
   }
@@ -46,7 +46,7 @@ export class HealthHttpController {
     description: 'Prometheus text exposition format (version 0.0.4)',
     content: { 'text/plain': { schema: { type: 'string' } } },
   })
-  @ApiErrors(500)
+  @ApiErrors(500, 503)
   async metricsText(): Promise<string> {
     return this.metrics.registry.metrics();
   }

@@ -14,7 +14,7 @@ const DESCRIPTIONS: Record<number, string> = {
   415: 'The request body is not JSON (`/errors/unsupported-media-type`)',
   429: 'Rate limit exceeded for this API key; see `Retry-After` (`/errors/rate-limited`)',
   500: 'Internal error; no details are leaked (`/errors/internal`)',
-  503: 'A store is unavailable (`/errors/unavailable`)',
+  503: 'A store is unavailable, or the server is shutting down: retry (`/errors/unavailable`)',
 };
 
 /** Documents the section 7 error body for the given statuses. */
@@ -32,6 +32,6 @@ export function ApiErrors(...statuses: number[]): MethodDecorator & ClassDecorat
 export function ApiCustomerRoute(...extraStatuses: number[]): MethodDecorator & ClassDecorator {
   return applyDecorators(
     ApiSecurity(API_KEY_SCHEME),
-    ApiErrors(...[...new Set([401, 403, 429, 500, ...extraStatuses])].sort((a, b) => a - b)),
+    ApiErrors(...[...new Set([401, 403, 429, 500, 503, ...extraStatuses])].sort((a, b) => a - b)),
   );
 }
