@@ -10,10 +10,10 @@ import { ApplyConfigurationCommand, parseOrgConfig, type OrgConfig } from '#ward
 import { DomainError } from '#warden/kernel';
 import { loadConfig } from '#warden/platform';
 import { openStorage, type Storage } from '#warden/storage';
-import { EXAMPLE, exampleText } from './support/config-files.js';
+import { EXAMPLE, EXAMPLE_IDP_CERT, exampleText } from './support/config-files.js';
 import { freshDataDir } from './support/warden-process.js';
 
-const ENV = { ACME_HOOK_TOKEN: 't', ACME_IDP_CERT: 'c' };
+const ENV = { ACME_HOOK_TOKEN: 't', ACME_IDP_CERT: EXAMPLE_IDP_CERT };
 
 function parse(text: string): OrgConfig {
   const result = parseOrgConfig(text, {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { SPEC_TRAILING_SLASH_OPERATIONS } from '#warden/platform';
 import { generateOpenApiDocument } from '../apps/server/src/openapi-document.js';
 
 type Operation = { responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }>; security?: unknown[] };
@@ -27,6 +28,14 @@ describe('OpenAPI document', () => {
           for (const s of ['401', '403', '429', '500']) expect(statuses, `${method} ${path}`).toContain(s);
         }
       }
+    }
+  });
+
+  it('publishes every operation of the spec-path table under the spec\'s spelling, and none under another', async () => {
+    const doc = (await generateOpenApiDocument()) as unknown as { paths: Record<string, Record<string, Operation>> };
+    for (const { method, path } of SPEC_TRAILING_SLASH_OPERATIONS) {
+      expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined();
+      expect(doc.paths[path.replace(/\/+$/, '')]?.[method], `${method} ${path} without its slash`).toBeUndefined();
     }
   });
 });

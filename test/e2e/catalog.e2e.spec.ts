@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXAMPLE, eventCount, exampleText, exampleWith, rawLog, writeConfig } from '../support/config-files.js';
+import { EXAMPLE, EXAMPLE_IDP_CERT, eventCount, exampleText, exampleWith, rawLog, writeConfig } from '../support/config-files.js';
 import { waitFor } from '../support/wait-for.js';
 import {
   createKey,
@@ -11,7 +11,7 @@ import {
   testEnv,
 } from '../support/warden-process.js';
 
-const SECRETS = { ACME_HOOK_TOKEN: 'hook-token-s3cret', ACME_IDP_CERT: 'CERT-PEM-s3cret' };
+const SECRETS = { ACME_HOOK_TOKEN: 'hook-token-s3cret', ACME_IDP_CERT: EXAMPLE_IDP_CERT };
 
 describe('configuration as code, end to end', () => {
   const dataDir = freshDataDir();
@@ -183,6 +183,7 @@ describe('invalid configuration files', () => {
     ['a missing required field', 'rules[0].name', '    name: Spam links\n    status: LIVE', '    status: LIVE'],
     ['a wrong enum value', 'policies[2].penalty', 'penalty: HIGH', 'penalty: EXTREME'],
     ['a missing environment variable', 'sso.cert', '${ACME_IDP_CERT}', '${ACME_MISSING_CERT}'],
+    ['SAML enabled with an empty certificate', 'sso.cert: is empty', 'cert: ${ACME_IDP_CERT}', 'cert: ""'],
     ['a duplicate id', 'queues[1].id', '{ id: appeals, name: Appeals', '{ id: default, name: Appeals'],
     ['a routing rule naming an unknown queue', 'routingRules[0].queueId', 'queueId: spam\n', 'queueId: nowhere\n'],
   ];

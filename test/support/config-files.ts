@@ -7,6 +7,8 @@ import Database from 'better-sqlite3';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const EXAMPLE = join(ROOT, 'examples/acme.yaml');
 export const exampleText = () => readFileSync(EXAMPLE, 'utf8');
+/** The README's example IdP certificate: the example enables SAML, which needs a real one. */
+export const EXAMPLE_IDP_CERT = readFileSync(join(ROOT, 'examples/idp-example.pem'), 'utf8');
 
 /** Writes a variant of the example next to a copy of its hashes file; returns its path. */
 export function writeConfig(text: string, name = 'config.yaml'): string {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import sharp, { type OutputInfo } from 'sharp';
+import type { OutputInfo } from 'sharp';
 import { DomainError } from '#warden/kernel';
 import { readJpegFrame } from './decoding/jpeg-header.js';
 import { WasmJpegDecoder } from './decoding/wasm-jpeg-decoder.js';
@@ -76,6 +76,8 @@ export async function decodeLuminance(bytes: Buffer, options: HashImageOptions =
   const small = await decodeSmallJpeg(bytes, limitInputPixels);
   if (small) return small;
   const input = { limitInputPixels, failOn: 'none', ignoreIcc: true, sequentialRead: true } as const;
+  // Loaded on first use: libvips costs every CLI call a tenth of its start-up otherwise.
+  const { default: sharp } = await import('sharp');
   let decoded: { data: Buffer; info: OutputInfo };
   try {
     const meta = await sharp(bytes, input).metadata();

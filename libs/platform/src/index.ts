@@ -7,6 +7,7 @@ export { createHttpApp } from './http/http-app.js';
 export { escapePointer } from './http/validation.js';
 export { ApiErrors, ApiCustomerRoute } from './openapi/api-errors.decorator.js';
 export { buildOpenApiDocument } from './openapi/openapi.js';
+export { SPEC_TRAILING_SLASH_OPERATIONS } from './openapi/spec-paths.js';
 export { Metrics } from './observability/metrics.js';
 export { createRootLogger, PinoNestLogger } from './observability/logger.js';
 export { READINESS_CHECKS, type ReadinessCheck } from './observability/readiness.js';

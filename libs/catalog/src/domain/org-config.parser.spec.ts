@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseDocument, stringify, type Document } from 'yaml';
 import type { OrgConfig } from './catalog.model.js';
@@ -531,6 +532,30 @@ describe('parseOrgConfig: problems', () => {
   it('reports a missing required field', () => {
     const problems = problemsOf(exampleWith((doc) => doc.deleteIn(['rules', 0, 'name'])));
     expect(problems).toEqual([{ path: 'rules[0].name', message: 'is required' }]);
+  });
+
+  describe('sso with saml_enabled: true', () => {
+    const IDP_CERT = readFileSync(new URL('../../../../examples/idp-example.pem', import.meta.url), 'utf8');
+    const withSaml = (cert: string) => problemsOf(exampleWith((doc) => doc.setIn(['sso', 'saml_enabled'], true)), { env: { ...ENV, ACME_IDP_CERT: cert } });
+
+    it('refuses an empty certificate (a ${NAME} set to nothing), at sso.cert', () => {
+      expect(withSaml('')).toEqual([
+        { path: 'sso.cert', message: "is empty; saml_enabled is true, so the IdP's signing certificate (PEM) is required" },
+      ]);
+      expect(withSaml('  \n')).toHaveLength(1);
+    });
+
+    it('refuses text that is not a PEM certificate, and a PEM block that does not decode', () => {
+      expect(withSaml('MIIDFzCCAf+gAwIBAgIU')).toEqual([
+        { path: 'sso.cert', message: 'is not a PEM certificate (expected -----BEGIN CERTIFICATE----- … -----END CERTIFICATE-----)' },
+      ]);
+      expect(withSaml(CERT)).toEqual([{ path: 'sso.cert', message: 'is not a valid X.509 certificate (the PEM block does not decode)' }]);
+    });
+
+    it('accepts a real certificate (the example IdP certificate of the README)', () => {
+      const config = parseOk(exampleWith((doc) => doc.setIn(['sso', 'saml_enabled'], true)), { env: { ...ENV, ACME_IDP_CERT: IDP_CERT } });
+      expect(config.sso).toEqual({ saml_enabled: true, sso_url: 'https://idp.example/saml/sso', cert: IDP_CERT });
+    });
   });
 
   it('reports an unset environment variable at the value that references it', () => {

@@ -150,6 +150,11 @@ const secretKeyList = z
   )
   .optional();
 
+/** Items per POST /api/v1/items/async/ request unless WARDEN_MAX_ITEMS_PER_REQUEST says otherwise. */
+export const DEFAULT_MAX_ITEMS_PER_REQUEST = 1000;
+/** The most WARDEN_MAX_ITEMS_PER_REQUEST may allow. */
+export const MAX_ITEMS_PER_REQUEST_CEILING = 100_000;
+
 /**
  * Every environment variable Warden reads, with its default and its validation. docs/configuration.md
  * documents each of them (a test keeps the two in step). Values are trimmed; empty means unset.
@@ -173,7 +178,7 @@ const ENVIRONMENT = z
     WARDEN_RATE_LIMIT_BURST: wholeNumber(200, 1, 10_000_000),
     WARDEN_RATE_LIMIT_STORE: z.enum(['memory', 'mongodb'], { error: (iss) => `must be memory or mongodb, got "${String(iss.input)}"` }).optional(),
     WARDEN_SQLITE_SYNC: oneOf(['full', 'normal'], 'full'),
-    WARDEN_MAX_ITEMS_PER_REQUEST: wholeNumber(1000, 1, 100_000),
+    WARDEN_MAX_ITEMS_PER_REQUEST: wholeNumber(DEFAULT_MAX_ITEMS_PER_REQUEST, 1, MAX_ITEMS_PER_REQUEST_CEILING),
     WARDEN_MEDIA_TIMEOUT_MS: wholeNumber(10_000, 100, 600_000),
     WARDEN_SECRET_KEY: secretKeyList,
     WARDEN_CALLBACK_RETRY_SCHEDULE: durationList('10s,1m,5m,30m,2h', 5),

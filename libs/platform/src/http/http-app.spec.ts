@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { mkdtempSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Body, Controller, Get, Global, Module, Post } from '@nestjs/common';
@@ -8,6 +9,7 @@ import { IsString, MinLength, ValidateNested, IsArray } from 'class-validator';
 import { Type } from 'class-transformer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectErrorBody } from '../../../../test/support/error-body.js';
+import { waitFor } from '../../../../test/support/wait-for.js';
 import { Public } from '../auth/principal.js';
 import { loadConfig } from '../config/warden-config.js';
 import { createRootLogger } from '../observability/logger.js';
@@ -118,5 +120,62 @@ describe('HTTP platform', () => {
 
   it('answers a GET without any Content-Type', async () => {
     expect((await fetch(url + '/health/live')).status).toBe(200);
+  });
+});
+
+/** Whatever arrives while the server drains gets the section 7 body too, not Fastify's own. */
+describe('HTTP platform, shutting down', () => {
+  let entered!: () => void;
+  const inFlight = new Promise<void>((resolve) => (entered = resolve));
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+
+  @Controller('test')
+  @Public()
+  class SlowController {
+    @Get('slow')
+    async slow(): Promise<{ done: true }> {
+      entered();
+      await gate;
+      return { done: true };
+    }
+  }
+
+  it('answers a request that arrives during the drain with 503 and the error body', async () => {
+    const config = loadConfig({ WARDEN_DATA_DIR: mkdtempSync(join(tmpdir(), 'warden-http-')), WARDEN_LOG_LEVEL: 'silent' });
+    @Global()
+    @Module({ providers: [{ provide: READINESS_CHECKS, useValue: [] }], exports: [READINESS_CHECKS] })
+    class NoStoresModule {}
+    @Module({ imports: [PlatformModule.forRoot(config), NoStoresModule], controllers: [SlowController] })
+    class SlowModule {}
+    const app = await createHttpApp(SlowModule, config, createRootLogger('silent'), 'test');
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.getHttpServer().address() as { port: number };
+
+    // One keep-alive connection: a request in flight, then a second one pipelined behind it
+    // once the server has begun to close (it no longer accepts connections then).
+    const socket = connect(port, '127.0.0.1');
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
+    const ended = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.write('GET /test/slow HTTP/1.1\r\nHost: warden\r\n\r\n');
+    await inFlight;
+    const closed = app.close();
+    await waitFor(() => fetch(`http://127.0.0.1:${port}/health/live`).then(() => false, () => true), 'the server to stop accepting');
+    socket.write('GET /health/live HTTP/1.1\r\nHost: warden\r\nX-Request-Id: drain-1\r\n\r\n');
+    release();
+    await ended;
+    await closed;
+
+    const responses = received.split(/(?=HTTP\/1\.1 \d{3} )/);
+    expect(responses).toHaveLength(2);
+    expect(responses[0]).toMatch(/^HTTP\/1\.1 200 /);
+    const [head, body] = responses[1]!.split('\r\n\r\n') as [string, string];
+    const [statusLine, ...headerLines] = head.split('\r\n');
+    const headers = new Headers(headerLines.map((line) => line.split(/: (.*)/s).slice(0, 2) as [string, string]));
+    const response = new Response(body, { status: Number(statusLine!.split(' ')[1]), headers });
+    expect(headers.get('connection')).toBe('close');
+    expect(headers.get('x-request-id')).toBe('drain-1');
+    await expectErrorBody(response, 503, '/errors/unavailable');
   });
 });

@@ -10,12 +10,13 @@ import { Metrics } from '../observability/metrics.js';
 import { PinoNestLogger } from '../observability/logger.js';
 import { buildOpenApiDocument, serveOpenApi } from '../openapi/openapi.js';
 import type { Connection } from 'mongoose';
+import { unavailable } from '#warden/kernel';
+import { errorBody } from './error-body.js';
 import { installJsonBodyParser } from './json-body-parser.js';
 import { installRateLimit, openRateLimitStores } from './rate-limit.js';
+import { REQUEST_ID_PATTERN } from './request-id.js';
 import { RouteTable } from './route-table.js';
 import { createValidationPipe } from './validation.js';
-
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
  * The HTTP application: Fastify under Nest, with request ids, per-key rate limits, metrics,
@@ -35,9 +36,11 @@ export async function createHttpApp(
     routerOptions: { ignoreTrailingSlash: true },
     genReqId: (req: IncomingMessage) => {
       const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+      return typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
     },
-    return503OnClosing: true,
+    // Requests that reach a draining server still get 503, but with the section 7 body (below):
+    // Fastify's own has another shape and no request id.
+    return503OnClosing: false,
     // On shutdown, idle keep-alive connections close at once; in-flight requests still finish.
     forceCloseConnections: 'idle',
   });
@@ -56,9 +59,21 @@ export async function createHttpApp(
   fastify.removeContentTypeParser('text/plain');
   installJsonBodyParser(fastify, { maxDepth: config.maxJsonDepth, maxStringBytes: config.maxStringBytes });
 
+  let draining = false;
+  fastify.addHook('preClose', async () => {
+    draining = true;
+  });
   fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     reply.header('X-Request-Id', request.id);
     (request as FastifyRequest & { startedAt?: bigint }).startedAt = process.hrtime.bigint();
+    // Pipelined or keep-alive requests that arrive after close began: the balancer retries elsewhere.
+    if (draining) {
+      return reply
+        .status(503)
+        .header('Connection', 'close')
+        .type('application/json')
+        .send(errorBody(unavailable('The server is shutting down; retry the request'), request.id));
+    }
   });
 
   installRateLimit(fastify, await openRateLimitStores(config, options.mongo), logger.child({ component: 'rate-limit' }));

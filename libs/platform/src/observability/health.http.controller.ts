@@ -23,7 +23,7 @@ export class HealthHttpController {
   @Get('health/live')
   @ApiOperation({ summary: 'Liveness: the process answers' })
   @ApiOkResponse({ type: HealthResponseDto })
-  @ApiErrors(500)
+  @ApiErrors(500, 503)
   live(): HealthResponseDto {
     return { status: 'ok' };
   }
@@ -42,8 +42,11 @@ export class HealthHttpController {
   @Get('metrics')
   @Header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8')
   @ApiOperation({ summary: 'Prometheus metrics: request rates and latencies, event-store appends, projection lag' })
-  @ApiOkResponse({ description: 'Prometheus text exposition format', schema: { type: 'string' } })
-  @ApiErrors(500)
+  @ApiOkResponse({
+    description: 'Prometheus text exposition format (version 0.0.4)',
+    content: { 'text/plain': { schema: { type: 'string' } } },
+  })
+  @ApiErrors(500, 503)
   async metricsText(): Promise<string> {
     return this.metrics.registry.metrics();
   }

@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiHeader, ApiResponse, ApiSecurity } from '@nestjs/swagger';
+import { ApiResponse, ApiSecurity } from '@nestjs/swagger';
 import { ErrorBodyDto } from '../http/error-body.js';
 import { API_KEY_SCHEME } from './openapi.js';
 
@@ -14,7 +14,7 @@ const DESCRIPTIONS: Record<number, string> = {
   415: 'The request body is not JSON (`/errors/unsupported-media-type`)',
   429: 'Rate limit exceeded for this API key, or too many failed authentications from this address (without a valid key); see `Retry-After` (`/errors/rate-limited`)',
   500: 'Internal error; no details are leaked (`/errors/internal`)',
-  503: 'A store is unavailable (`/errors/unavailable`)',
+  503: 'A store is unavailable, or the server is shutting down: retry (`/errors/unavailable`)',
 };
 
 /** Documents the section 7 error body for the given statuses. */
@@ -24,11 +24,14 @@ export function ApiErrors(...statuses: number[]): MethodDecorator & ClassDecorat
   );
 }
 
-/** An API-key-authenticated customer route: security scheme plus the errors every such route can give. */
+/**
+ * An API-key-authenticated customer route: security scheme plus the errors every such route can
+ * give. 404 and 405 are not among them: they answer paths and methods that are no operation (the
+ * document's description says so); a route whose handler can answer them lists them.
+ */
 export function ApiCustomerRoute(...extraStatuses: number[]): MethodDecorator & ClassDecorator {
   return applyDecorators(
     ApiSecurity(API_KEY_SCHEME),
-    ApiHeader({ name: 'X-Request-Id', required: false, description: 'Correlation id to reuse; one is generated otherwise' }),
-    ApiErrors(...[...new Set([401, 403, 404, 405, 429, 500, ...extraStatuses])].sort((a, b) => a - b)),
+    ApiErrors(...[...new Set([401, 403, 429, 500, 503, ...extraStatuses])].sort((a, b) => a - b)),
   );
 }

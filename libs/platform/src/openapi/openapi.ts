@@ -1,22 +1,89 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { ErrorBodyDto, ErrorItemDto } from '../http/error-body.js';
+import { REQUEST_ID_PATTERN } from '../http/request-id.js';
+import { spellPathsAsTheSpec } from './spec-paths.js';
 
 export const API_KEY_SCHEME = 'ApiKey';
+
+const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+
+/**
+ * What the HTTP layer does for every route, whatever its controller says: it reads and echoes a
+ * request id (createHttpApp) and answers 429 with Retry-After (installRateLimit).
+ */
+const COMMON = {
+  parameters: {
+    'X-Request-Id': {
+      in: 'header',
+      name: 'X-Request-Id',
+      required: false,
+      description: 'Correlation id to reuse (1 to 128 of A-Z a-z 0-9 . _ : -); a new one is generated otherwise',
+      schema: { type: 'string', pattern: REQUEST_ID_PATTERN.source },
+    },
+  },
+  headers: {
+    'X-Request-Id': {
+      required: true,
+      description: 'The request id: the one given, or the one generated; also `requestId` in error bodies',
+      schema: { type: 'string' },
+    },
+    'Retry-After': {
+      required: true,
+      description: 'Whole seconds until the next request of this key (or client address) is allowed',
+      schema: { type: 'integer', minimum: 1 },
+    },
+  },
+} as const;
 
 export function buildOpenApiDocument(app: INestApplication, version: string): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Warden')
     .setDescription(
       'Content-moderation backend. Every `/api/v1/` route needs the `X-API-KEY` header and answers with or ' +
-        'without a trailing slash. Every error uses one body: `{"errors":[{status,type,title,detail?,pointer?,requestId?}]}`; ' +
-        'every response carries `X-Request-Id`.',
+        'without a trailing slash (paths are published as the interface spec writes them). Every error uses one ' +
+        'body: `{"errors":[{status,type,title,detail?,pointer?,requestId?}]}`, also for an unknown path (404) and ' +
+        'a method a path does not allow (405, with `Allow`); every response carries `X-Request-Id`.',
     )
     .setVersion(version)
     .addApiKey({ type: 'apiKey', name: 'X-API-KEY', in: 'header' }, API_KEY_SCHEME)
     .build();
   const document = SwaggerModule.createDocument(app, config, { extraModels: [ErrorBodyDto, ErrorItemDto] });
-  return sortKeys(document) as OpenAPIObject;
+  return sortKeys(withCommonParts(document)) as OpenAPIObject;
+}
+
+/** The request id parameter and the response headers on every operation; the spec's paths. */
+function withCommonParts(document: OpenAPIObject): OpenAPIObject {
+  const paths = spellPathsAsTheSpec(document.paths as Record<string, Record<string, unknown>>) as OpenAPIObject['paths'];
+  for (const item of Object.values(paths)) {
+    for (const [method, value] of Object.entries(item)) {
+      if (!HTTP_METHODS.has(method)) continue;
+      const operation = value as {
+        parameters?: Array<{ name?: string; in?: string; $ref?: string }>;
+        responses: Record<string, { headers?: Record<string, unknown> }>;
+      };
+      operation.parameters = [
+        ...(operation.parameters ?? []).filter((p) => !(p.in === 'header' && p.name === 'X-Request-Id')),
+        { $ref: '#/components/parameters/X-Request-Id' },
+      ];
+      for (const [status, response] of Object.entries(operation.responses)) {
+        response.headers = {
+          ...response.headers,
+          'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+          ...(status === '429' ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : {}),
+        };
+      }
+    }
+  }
+  return {
+    ...document,
+    paths,
+    components: {
+      ...document.components,
+      parameters: { ...document.components?.parameters, ...COMMON.parameters },
+      headers: { ...document.components?.headers, ...COMMON.headers },
+    } as OpenAPIObject['components'],
+  };
 }
 
 export function serveOpenApi(app: INestApplication, document: OpenAPIObject): void {

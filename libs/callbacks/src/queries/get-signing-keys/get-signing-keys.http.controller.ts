@@ -20,7 +20,10 @@ export class GetSigningKeysHttpController {
       'unknown (after a rotation). Keys are per organization, so the request carries the organization\'s API key. ' +
       'The first key is created on first need. See docs/callbacks.md.',
   })
-  @ApiOkResponse({ type: SigningKeysResponseDto })
+  @ApiOkResponse({
+    type: SigningKeysResponseDto,
+    headers: { 'Cache-Control': { description: 'The set may be cached this long', schema: { type: 'string', example: 'private, max-age=300' } } },
+  })
   @ApiCustomerRoute()
   async get(@CurrentPrincipal() principal: Principal): Promise<SigningKeysResponseDto> {
     return this.queries.execute(new GetSigningKeysQuery(principal.orgId));

@@ -1,11 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { MAX_ID_LENGTH } from '#warden/kernel';
-import { AsReceived, IsNonEmptyArray } from '#warden/platform';
+import { AsReceived, DEFAULT_MAX_ITEMS_PER_REQUEST, IsNonEmptyArray, MAX_ITEMS_PER_REQUEST_CEILING } from '#warden/platform';
 
 const TYPE_SCHEMA_VARIANTS = ['original', 'partial'] as const;
-
-/** WARDEN_MAX_ITEMS_PER_REQUEST can be at most this; the handler enforces the configured limit. */
-const ITEMS_CEILING = 100_000;
 
 /**
  * One item, as the OpenAPI document describes it. Items are validated once, in the handler, by
@@ -43,14 +40,17 @@ export class SubmitItemsRequestDto {
     type: [SubmittedItemDto],
     description:
       'Items to evaluate. All or nothing: if any item is invalid the whole request is rejected with 400 and one error ' +
-      'per problem (pointer such as /items/3/data/text), and nothing is recorded. At most 1,000 items by default ' +
-      '(WARDEN_MAX_ITEMS_PER_REQUEST). The same typeId and id may appear only once per request: each later ' +
+      'per problem (pointer such as /items/3/data/text), and nothing is recorded. `maxItems` is the default ' +
+      'limit; a server may be configured with another (WARDEN_MAX_ITEMS_PER_REQUEST, 1 to 100,000), and a request ' +
+      'over its limit is a 400 with pointer /items. The same typeId and id may appear only once per request: each later ' +
       'occurrence is a 400 pointing at its id (/items/4/id) and naming the first. An item over 1 MiB as JSON ' +
       '(WARDEN_MAX_ITEM_BYTES) is a 413 pointing at it. Re-submitting an item id in a later request records a new ' +
-      'version and evaluates it again.',
+      'version and evaluates it again (see Idempotency-Key to make a retry safe).',
     minItems: 1,
+    maxItems: DEFAULT_MAX_ITEMS_PER_REQUEST,
   })
-  @IsNonEmptyArray(ITEMS_CEILING)
+  // The ceiling here; the handler enforces the configured limit.
+  @IsNonEmptyArray(MAX_ITEMS_PER_REQUEST_CEILING)
   @AsReceived()
   items!: unknown[];
 }

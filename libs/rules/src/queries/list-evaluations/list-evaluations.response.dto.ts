@@ -5,7 +5,13 @@ export class ConditionRecordDto {
   path!: string;
   @ApiProperty({ enum: ['passed', 'failed', 'unknown', 'skipped'], description: 'skipped: short-circuited' })
   outcome!: string;
-  @ApiPropertyOptional({ description: "The signal's value (or the input's, without a signal)" })
+  @ApiPropertyOptional({
+    description:
+      "The signal's value (a boolean for the text and hash signals, a number for scores, distances and counts), or " +
+      "without a signal the field's value when it is a boolean or a number. Absent when not computed, and for other " +
+      'field values (text, objects), which are never recorded. null when the signal answered null.',
+    anyOf: [{ type: 'boolean' }, { type: 'number', nullable: true }],
+  })
   value?: unknown;
   @ApiPropertyOptional({ description: 'Why a leaf is unknown (the signal failed)' })
   error?: string;

@@ -1,0 +1,31 @@
+/**
+ * The operations whose path the interface spec (section 4) writes with a trailing slash. The
+ * spec has no rule for it (`POST /api/v1/report`, `GET /api/v1/user_scores`, `POST /api/v1/actions`
+ * and `POST /api/v1/gdpr/delete` have none, `GET /api/v1/actions/` has one), so this is a table.
+ * The server answers both spellings (Fastify's `ignoreTrailingSlash`); the document publishes the
+ * spec's, because a client generated from it accepts only the paths it publishes. Every other
+ * operation, the spec's and our own extensions, is published as its controller declares it.
+ */
+export const SPEC_TRAILING_SLASH_OPERATIONS: ReadonlyArray<{ readonly method: string; readonly path: string }> = [
+  { method: 'post', path: '/api/v1/items/async/' }, // 4.1
+  { method: 'get', path: '/api/v1/policies/' }, // 4.4
+  { method: 'get', path: '/api/v1/actions/' }, // 4.5
+  { method: 'post', path: '/api/v1/content/' }, // 4.8
+  { method: 'get', path: '/api/v1/item_types/' }, // 4.9
+];
+
+type PathItems = Record<string, Record<string, unknown>>;
+
+/** Moves each listed operation from the declared path to the spec's spelling of it. */
+export function spellPathsAsTheSpec(paths: PathItems): PathItems {
+  const result: PathItems = structuredClone(paths);
+  for (const { method, path } of SPEC_TRAILING_SLASH_OPERATIONS) {
+    const declared = path.replace(/\/+$/, '');
+    const operation = result[declared]?.[method];
+    if (operation === undefined) continue;
+    delete result[declared]![method];
+    if (Object.keys(result[declared]!).length === 0) delete result[declared];
+    result[path] = { ...result[path], [method]: operation };
+  }
+  return result;
+}

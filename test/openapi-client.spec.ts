@@ -1,0 +1,241 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
+import openapiTS, { astToString } from 'openapi-typescript';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CallEveryOperation, Exchange } from './fixtures/openapi-client/exchange.js';
+import { type Receiver, startReceiver } from './support/http-receiver.js';
+import { createKey, freshDataDir, lastLine, runCli, type RunningWarden, startWarden, testEnv } from './support/warden-process.js';
+
+const ROOT = join(import.meta.dirname, '..');
+const CLIENT_DIR = join(ROOT, 'test/fixtures/openapi-client');
+const CLIENT = join(CLIENT_DIR, 'every-operation.client.ts');
+/** Where the client imports the generated types from; served from memory, never written. */
+const GENERATED_TYPES = join(CLIENT_DIR, 'openapi-types.ts');
+const ORG_CONFIG = join(CLIENT_DIR, 'openapi-org.yaml');
+const MAX_ITEMS = 1000; // the server's default, which the document publishes
+const BODY_LIMIT = 1024 * 1024;
+
+// CommonJS under Node's ESM: the plugin is the module itself.
+const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? addFormatsModule) as FormatsPlugin;
+
+type Schema = Record<string, unknown>;
+interface Operation {
+  parameters?: Array<Schema>;
+  requestBody?: { content: Record<string, { schema: Schema }> };
+  responses: Record<string, { content?: Record<string, { schema: Schema }>; headers?: Record<string, Schema> }>;
+}
+interface Document {
+  paths: Record<string, Record<string, Operation>>;
+  components: Record<string, Record<string, Schema>>;
+}
+
+const document = JSON.parse(readFileSync(join(ROOT, 'docs/openapi.json'), 'utf8')) as Document;
+
+/** The TypeScript compiler's verdict on the client, with the generated types in memory. */
+function typeCheck(entry: string, inMemory: Record<string, string>): string[] {
+  const options: ts.CompilerOptions = {
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
+    types: [],
+    strict: true,
+    noUnusedLocals: true,
+    noEmit: true,
+    skipLibCheck: true,
+  };
+  const host = ts.createCompilerHost(options);
+  const { fileExists, readFile, getSourceFile } = host;
+  host.fileExists = (file) => file in inMemory || fileExists.call(host, file);
+  host.readFile = (file) => inMemory[file] ?? readFile.call(host, file);
+  host.getSourceFile = (file, language, ...rest) =>
+    file in inMemory ? ts.createSourceFile(file, inMemory[file]!, language) : getSourceFile.call(host, file, language, ...rest);
+  const program = ts.createProgram([entry], options, host);
+  return ts.getPreEmitDiagnostics(program).map((d) => {
+    const where = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start) : undefined;
+    const file = d.file ? d.file.fileName.replace(ROOT + '/', '') : '';
+    return `${file}${where ? `:${where.line + 1}` : ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
+  });
+}
+
+/**
+ * The document's schemas, with every object closed (`additionalProperties: false` where it says
+ * nothing), so that a field the server sends and the document does not name is caught too.
+ */
+function closed(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(closed);
+  if (value === null || typeof value !== 'object') return value;
+  const node = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, closed(v)]));
+  if ('properties' in node && !('additionalProperties' in node)) node['additionalProperties'] = false;
+  return node;
+}
+
+const ajv = new Ajv({ strict: false, allErrors: true });
+addFormats(ajv);
+const components = closed(document.components) as Document['components'];
+const compiled = new Map<Schema, ValidateFunction>();
+/** A validator for a schema of the document; its `#/components/...` references resolve. */
+function validatorOf(schema: Schema): ValidateFunction {
+  let validate = compiled.get(schema);
+  if (!validate) {
+    validate = ajv.compile({ ...(closed(schema) as Schema), components });
+    compiled.set(schema, validate);
+  }
+  return validate;
+}
+const problemsOf = (validate: ValidateFunction, value: unknown): string[] =>
+  validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`);
+
+const resolve = (node: Schema): Schema => {
+  const ref = node['$ref'];
+  if (typeof ref !== 'string') return node;
+  const [, kind, name] = ref.split('/').slice(1);
+  return document.components[kind!]![name!]!;
+};
+
+const mediaType = (contentType: string | null) => contentType?.split(';')[0]!.trim().toLowerCase() ?? null;
+
+/** A query value as the document types it. */
+function typed(value: string, schema: Schema): unknown {
+  return (schema['type'] === 'integer' || schema['type'] === 'number') && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
+}
+
+/** Everything in one exchange that the document contradicts. */
+function contradictions(x: Exchange): string[] {
+  const where = `${x.method.toUpperCase()} ${x.path} → ${x.status}`;
+  const operation = document.paths[x.path]?.[x.method];
+  if (!operation) return [`${where}: no such operation in the document`];
+  const response = operation.responses[String(x.status)];
+  if (!response) return [`${where}: status not documented (${x.body.slice(0, 200)})`];
+  const found: string[] = [];
+
+  const essence = mediaType(x.contentType);
+  if (response.content === undefined) {
+    if (x.body !== '') found.push(`${where}: a body the document does not have`);
+  } else if (essence === null || !(essence in response.content)) {
+    found.push(`${where}: content type ${x.contentType} is not one of ${Object.keys(response.content).join(', ')}`);
+  } else {
+    const body = essence === 'application/json' ? JSON.parse(x.body) : x.body;
+    found.push(...problemsOf(validatorOf(response.content[essence]!.schema), body).map((p) => `${where}: body ${p}`));
+  }
+
+  for (const [name, reference] of Object.entries(response.headers ?? {})) {
+    const header = resolve(reference);
+    const value = x.headers[name.toLowerCase()];
+    if (value === undefined) {
+      if (header['required'] === true) found.push(`${where}: header ${name} missing`);
+      continue;
+    }
+    const schema = header['schema'] as Schema;
+    found.push(...problemsOf(validatorOf(schema), typed(value, schema)).map((p) => `${where}: header ${name} ${p}`));
+  }
+
+  // The request, as the document describes it: a 2xx request must fit; this client's 400s each
+  // break a rule the document states (shape, lengths, counts, enums, ranges), so it must not.
+  const requestProblems: string[] = [];
+  const query = (operation.parameters ?? []).map(resolve).filter((p) => p['in'] === 'query');
+  for (const parameter of query) {
+    const value = x.query[parameter['name'] as string];
+    if (value === undefined) continue;
+    const schema = parameter['schema'] as Schema;
+    requestProblems.push(...problemsOf(validatorOf(schema), typed(value, schema)).map((p) => `query ${String(parameter['name'])} ${p}`));
+  }
+  const requestSchema = operation.requestBody?.content['application/json']?.schema;
+  if (requestSchema && mediaType(x.requestContentType) === 'application/json') {
+    requestProblems.push(...problemsOf(validatorOf(requestSchema), JSON.parse(x.requestBody)).map((p) => `body ${p}`));
+  }
+  if (x.status < 300 && requestProblems.length > 0) found.push(`${where}: the document refuses the request: ${requestProblems.join('; ')}`);
+  if (x.status === 400 && requestProblems.length === 0) {
+    found.push(`${where}: the document accepts a request the server refused: ${x.query ? JSON.stringify(x.query) : ''} ${x.requestBody.slice(0, 200)}`);
+  }
+  return found;
+}
+
+/** A key created and revoked through the CLI (create prints the key id on its first line). */
+async function revokedKeyOf(env: NodeJS.ProcessEnv): Promise<string> {
+  const created = await runCli(['api-key', 'create', '--org', 'typed'], env);
+  const keyId = /Created API key (\S+) /.exec(created.stdout)?.[1];
+  if (created.code !== 0 || keyId === undefined) throw new Error(`api-key create: ${created.stderr}${created.stdout}`);
+  const revoked = await runCli(['api-key', 'revoke', '--org', 'typed', '--key', keyId], env);
+  if (revoked.code !== 0) throw new Error(`api-key revoke: ${revoked.stderr}`);
+  return lastLine(created.stdout);
+}
+
+const operationsOf = (doc: Document) =>
+  Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`));
+
+describe('the OpenAPI document, as a client generated from it sees the server', () => {
+  it('types a client that calls every operation with the paths the interface spec writes', async () => {
+    const generated = astToString(await openapiTS(document as never));
+    expect(typeCheck(CLIENT, { [GENERATED_TYPES]: generated })).toEqual([]);
+  });
+
+  it('publishes examples that fit their schemas', () => {
+    const misfits: string[] = [];
+    const visit = (node: unknown, at: string) => {
+      if (node === null || typeof node !== 'object') return;
+      if (!Array.isArray(node) && 'example' in node && ('type' in node || '$ref' in node || 'anyOf' in node)) {
+        const { example, ...schema } = node as Schema;
+        misfits.push(...problemsOf(validatorOf(schema), example).map((p) => `${at}: ${p}`));
+      }
+      for (const [k, v] of Object.entries(node)) visit(v, `${at}/${k}`);
+    };
+    visit(document, '');
+    expect(misfits).toEqual([]);
+  });
+
+  describe('against a running server', () => {
+    const dataDir = freshDataDir();
+    let receiver: Receiver;
+    let warden: RunningWarden;
+    let exchanges: Exchange[];
+
+    beforeAll(async () => {
+      receiver = await startReceiver();
+      const env = testEnv(dataDir, {
+        RECEIVER_URL: receiver.url,
+        WARDEN_BODY_LIMIT_BYTES: String(BODY_LIMIT),
+        // A burst that the run's own requests stay under, and a refill slow enough to run out.
+        WARDEN_RATE_LIMIT_PER_SECOND: '1',
+        WARDEN_RATE_LIMIT_BURST: '100',
+      });
+      const applied = await runCli(['apply', ORG_CONFIG], env);
+      expect(applied.code, applied.stderr).toBe(0);
+      // The server starts while the CLI makes the keys (the store exists once apply is done).
+      const started = startWarden(env);
+      const [apiKey, throttledKey, revokedKey] = await Promise.all([createKey(env, 'typed'), createKey(env, 'typed'), revokedKeyOf(env)]);
+      warden = await started;
+      // Imported by a computed name: the client compiles only against the generated types.
+      const { callEveryOperation } = (await import(CLIENT)) as { callEveryOperation: CallEveryOperation };
+      exchanges = await callEveryOperation({
+        baseUrl: warden.url,
+        apiKey,
+        throttledKey,
+        revokedKey,
+        maxItems: MAX_ITEMS,
+        bodyLimitBytes: BODY_LIMIT,
+      });
+    }, 120_000);
+    afterAll(async () => {
+      await warden?.stop();
+      await receiver?.close();
+    });
+
+    it('calls every operation of the document, each with a success', () => {
+      const succeeded = new Set(exchanges.filter((x) => x.status < 300).map((x) => `${x.method.toUpperCase()} ${x.path}`));
+      expect(operationsOf(document).filter((op) => !succeeded.has(op))).toEqual([]);
+    });
+
+    it('gets the errors the document lists: 400, 401, 403, 413, 415 and 429', () => {
+      const statuses = new Set(exchanges.map((x) => x.status));
+      for (const status of [400, 401, 403, 413, 415, 429]) expect(statuses, String(status)).toContain(status);
+    });
+
+    it('answers every request (success and error) with the status, content type, headers and body the document gives', () => {
+      expect(exchanges.flatMap(contradictions)).toEqual([]);
+    });
+  });
+});
