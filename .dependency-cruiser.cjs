@@ -34,16 +34,16 @@ module.exports = {
     },
     {
       name: 'modules-talk-through-their-index',
-      comment: "a library uses another library only through that library's src/index.ts",
+      comment: "a library uses another library only through that library's entries: src/index.ts, contracts.ts or http.ts",
       severity: 'error',
       from: { path: '^libs/([^/]+)/' },
-      to: { path: '^libs/([^/]+)/src/(?!(index|contracts)\\.ts$)', pathNot: '^libs/$1/' },
+      to: { path: '^libs/([^/]+)/src/(?!(index|contracts|http)\\.ts$)', pathNot: '^libs/$1/' },
     },
     {
       name: 'apps-use-module-indexes',
       severity: 'error',
       from: { path: '^apps/' },
-      to: { path: '^libs/[^/]+/src/(?!(index|contracts)\\.ts$)' },
+      to: { path: '^libs/[^/]+/src/(?!(index|contracts|http)\\.ts$)' },
     },
     {
       name: 'infrastructure-knows-no-domain-module',

@@ -7,6 +7,7 @@ export default defineConfig({
     alias: [
       { find: /^#warden\/([a-z-]+)$/, replacement: fileURLToPath(new URL('./libs/$1/src/index.ts', import.meta.url)) },
       { find: /^#warden\/([a-z-]+)\/contracts$/, replacement: fileURLToPath(new URL('./libs/$1/src/contracts.ts', import.meta.url)) },
+      { find: /^#warden\/([a-z-]+)\/http$/, replacement: fileURLToPath(new URL('./libs/$1/src/http.ts', import.meta.url)) },
     ],
   },
   test: {

@@ -34,7 +34,7 @@ describe('apply, concurrently', () => {
   beforeAll(async () => {
     const config = loadConfig({ WARDEN_DATA_DIR: freshDataDir(), WARDEN_LOG_LEVEL: 'silent' });
     storage = await openStorage(config);
-    app = await NestFactory.createApplicationContext(AppModule.forRoot(config, storage, { http: false, background: false }), {
+    app = await NestFactory.createApplicationContext(AppModule.forRoot(config, storage, { background: false }), {
       logger: false,
     });
     await app.get(CommandBus).execute(new ApplyConfigurationCommand(parse(exampleText()), { prune: false, dryRun: false }, context));

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { SPEC_TRAILING_SLASH_OPERATIONS } from '#warden/platform';
+import { SPEC_TRAILING_SLASH_OPERATIONS } from '#warden/platform/http';
 import { generateOpenApiDocument } from '../apps/server/src/openapi-document.js';
 
 type Operation = { responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }>; security?: unknown[] };

@@ -1,7 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
-import { CatalogHttpModule, CatalogModule } from '#warden/catalog';
+import { CatalogModule } from '#warden/catalog';
 import { IdentityModule } from '#warden/identity';
 import { IngestionModule } from '#warden/ingestion';
 import { RulesModule } from '#warden/rules';
@@ -10,11 +10,22 @@ import { CallbacksModule } from '#warden/callbacks';
 import { ApiKeyGuard, PlatformModule, type WardenConfig } from '#warden/platform';
 import { type Storage, StorageModule } from '#warden/storage';
 
+/** What a server process runs, by its role (rolesOf). */
 export interface AppOptions {
   /** HTTP controllers of the customer API (api and all roles). */
   readonly http: boolean;
   /** Projections and reactors run in this process (worker and all roles). */
   readonly background: boolean;
+}
+
+export interface CompositionOptions {
+  /** Projections and reactors run in this process; callbacks are sent from it. */
+  readonly background: boolean;
+  /**
+   * The HTTP side (HttpSurfaceModule.forRoles in http-surface.module.ts), composed by server
+   * processes only: this file imports no HTTP entry, so the CLI never loads Fastify or Swagger.
+   */
+  readonly http?: DynamicModule;
 }
 
 /**
@@ -23,19 +34,19 @@ export interface AppOptions {
  */
 @Module({})
 export class AppModule {
-  static forRoot(config: WardenConfig, storage: Storage, options: AppOptions): DynamicModule {
+  static forRoot(config: WardenConfig, storage: Storage, options: CompositionOptions): DynamicModule {
     return {
       module: AppModule,
       imports: [
         PlatformModule.forRoot(config),
         StorageModule.forRoot(storage),
         CqrsModule.forRoot(),
-        IdentityModule.register({ http: options.http }),
+        IdentityModule,
         CatalogModule,
-        ...(options.http ? [CatalogHttpModule] : []),
-        IngestionModule.register({ http: options.http }),
-        RulesModule.register({ http: options.http, extensions: [HashingModule] }),
-        CallbacksModule.register({ http: options.http, deliver: options.background }),
+        IngestionModule,
+        RulesModule.register({ extensions: [HashingModule] }),
+        CallbacksModule.register({ deliver: options.background }),
+        ...(options.http ? [options.http] : []),
       ],
       providers: [{ provide: APP_GUARD, useClass: ApiKeyGuard }],
     };

@@ -1,8 +1,10 @@
 import 'reflect-metadata';
 import { performance } from 'node:perf_hooks';
-import { ConfigError, createHttpApp, createRootLogger, loadConfig, type WardenConfig } from '#warden/platform';
+import { ConfigError, createRootLogger, loadConfig, type WardenConfig } from '#warden/platform';
+import { createHttpApp } from '#warden/platform/http';
 import { openStorage, ProjectionHost } from '#warden/storage';
 import { AppModule, rolesOf } from './app.module.js';
+import { HttpSurfaceModule } from './http-surface.module.js';
 import { WARDEN_VERSION } from './version.js';
 
 /** Starts Warden: validated configuration, stores (failing fast), then HTTP. */
@@ -27,7 +29,7 @@ export async function runServer(): Promise<void> {
   }
   for (const notice of storage.notices) logger.warn(notice);
   const roles = rolesOf(config);
-  const app = await createHttpApp(AppModule.forRoot(config, storage, roles), config, logger, WARDEN_VERSION, {
+  const app = await createHttpApp(AppModule.forRoot(config, storage, { background: roles.background, http: HttpSurfaceModule.forRoles(roles) }), config, logger, WARDEN_VERSION, {
     mongo: storage.mongo,
   });
   // Projections and reactors start once the application is initialised: reactors use the command

@@ -17,22 +17,18 @@ import { DeliveryRequests } from './delivery/delivery-requests.js';
 import { CALLBACK_DELIVERIES_PROJECTION, callbackDeliveriesProjection } from './projections/callback-deliveries.projection.js';
 import { CALLBACK_SCHEDULE, type CallbackScheduleDoc } from './projections/callback-deliveries.read-model.js';
 import { GetSigningKeysHandler } from './queries/get-signing-keys/get-signing-keys.handler.js';
-import { GetSigningKeysHttpController } from './queries/get-signing-keys/get-signing-keys.http.controller.js';
 import { ListDeliveriesHandler } from './queries/list-deliveries/list-deliveries.handler.js';
-import { ListDeliveriesHttpController } from './queries/list-deliveries/list-deliveries.http.controller.js';
 import { ListSigningKeysHandler } from './queries/list-signing-keys/list-signing-keys.handler.js';
 import { SigningKeys } from './signing/signing-keys.js';
 
 export interface CallbacksOptions {
-  /** The customer API's routes (api and all roles). */
-  readonly http: boolean;
   /** This process sends callbacks (worker and all roles; never the CLI). */
   readonly deliver?: boolean;
 }
 
 const CALLBACKS_OPTIONS = Symbol('CallbacksOptions');
 
-/** Signed action and appeal-decision callbacks: delivery with retries, dead letters, signing keys. */
+/** Signed action and appeal-decision callbacks: delivery with retries, dead letters, signing keys; the routes are CallbacksHttpModule's. */
 @Module({})
 export class CallbacksModule implements OnModuleInit {
   private readonly logger = new Logger('callbacks');
@@ -54,7 +50,6 @@ export class CallbacksModule implements OnModuleInit {
     return {
       module: CallbacksModule,
       imports: [CatalogModule],
-      controllers: options.http ? [GetSigningKeysHttpController, ListDeliveriesHttpController] : [],
       providers: [
         { provide: CALLBACKS_OPTIONS, useValue: options },
         { provide: CALLBACK_DELIVERY_OPTIONS, useValue: DEFAULT_DELIVERY_OPTIONS },

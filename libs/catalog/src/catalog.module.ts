@@ -8,17 +8,14 @@ import { CatalogReader } from './queries/catalog-reader.js';
 import { GetCatalogSettingsHandler } from './queries/get-catalog-settings/get-catalog-settings.handler.js';
 import { GetLiveEntitiesHandler } from './queries/get-live-entities/get-live-entities.handler.js';
 import { ListActionsHandler } from './queries/list-actions/list-actions.handler.js';
-import { ListActionsHttpController } from './queries/list-actions/list-actions.http.controller.js';
 import { ListItemTypesHandler } from './queries/list-item-types/list-item-types.handler.js';
-import { ListItemTypesHttpController } from './queries/list-item-types/list-item-types.http.controller.js';
 import { ListPoliciesHandler } from './queries/list-policies/list-policies.handler.js';
-import { ListPoliciesHttpController } from './queries/list-policies/list-policies.http.controller.js';
 import { callbackUrlUpcasters } from './secrets/callback-url.upcasters.js';
 
 /**
  * The moderation catalog: configuration as code and its read model. Modules that read the catalog
  * import this module (one instance, whoever imports it) and ask through its queries; the routes
- * are CatalogHttpModule's.
+ * are CatalogHttpModule's (`#warden/catalog/http`).
  */
 @Module({
   providers: [
@@ -43,10 +40,3 @@ export class CatalogModule implements OnModuleInit {
     this.projections.register(catalogProjection);
   }
 }
-
-/** The catalog's read endpoints of the customer API (api and all roles). */
-@Module({
-  imports: [CatalogModule],
-  controllers: [ListPoliciesHttpController, ListActionsHttpController, ListItemTypesHttpController],
-})
-export class CatalogHttpModule {}

@@ -1,5 +1,5 @@
 export * from './contracts.js';
-export { CatalogHttpModule, CatalogModule } from './catalog.module.js';
+export { CatalogModule } from './catalog.module.js';
 export { ApplyConfigurationCommand, type ApplyReport } from './commands/apply-configuration/apply-configuration.command.js';
 export { ListPoliciesQuery, type PolicyView } from './queries/list-policies/list-policies.query.js';
 export { ListActionsQuery, type ActionView } from './queries/list-actions/list-actions.query.js';

@@ -1,4 +1,4 @@
-import { type DynamicModule, Inject, Module, type OnModuleInit } from '@nestjs/common';
+import { Inject, Module, type OnModuleInit } from '@nestjs/common';
 import { API_KEY_AUTHENTICATOR } from '#warden/platform';
 import { ProjectionHost } from '#warden/storage';
 import { CachedApiKeyAuthenticator } from './api-key-authenticator.js';
@@ -9,32 +9,25 @@ import { RevokeApiKeyHandler } from './commands/revoke-api-key/revoke-api-key.ha
 import { RotateApiKeyHandler } from './commands/rotate-api-key/rotate-api-key.handler.js';
 import { identityProjection } from './projections/identity.projection.js';
 import { GetOrganizationHandler } from './queries/get-organization/get-organization.handler.js';
-import { GetOrganizationHttpController } from './queries/get-organization/get-organization.http.controller.js';
 import { ListApiKeysHandler } from './queries/list-api-keys/list-api-keys.handler.js';
 
-/** Organizations and API keys (event-sourced), and API-key authentication. */
-@Module({})
+/** Organizations and API keys (event-sourced), and API-key authentication; the routes are IdentityHttpModule's. */
+@Module({
+  providers: [
+    CreateOrganizationHandler,
+    ConfigureOrganizationHandler,
+    CreateApiKeyHandler,
+    RotateApiKeyHandler,
+    RevokeApiKeyHandler,
+    ListApiKeysHandler,
+    GetOrganizationHandler,
+    CachedApiKeyAuthenticator,
+    { provide: API_KEY_AUTHENTICATOR, useExisting: CachedApiKeyAuthenticator },
+  ],
+  exports: [API_KEY_AUTHENTICATOR],
+})
 export class IdentityModule implements OnModuleInit {
   constructor(@Inject(ProjectionHost) private readonly projections: ProjectionHost) {}
-
-  static register(options: { http: boolean }): DynamicModule {
-    return {
-      module: IdentityModule,
-      controllers: options.http ? [GetOrganizationHttpController] : [],
-      providers: [
-        CreateOrganizationHandler,
-        ConfigureOrganizationHandler,
-        CreateApiKeyHandler,
-        RotateApiKeyHandler,
-        RevokeApiKeyHandler,
-        ListApiKeysHandler,
-        GetOrganizationHandler,
-        CachedApiKeyAuthenticator,
-        { provide: API_KEY_AUTHENTICATOR, useExisting: CachedApiKeyAuthenticator },
-      ],
-      exports: [API_KEY_AUTHENTICATOR],
-    };
-  }
 
   onModuleInit(): void {
     this.projections.register(identityProjection);

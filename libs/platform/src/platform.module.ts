@@ -1,10 +1,6 @@
 import { type DynamicModule, Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { APP_FILTER } from '@nestjs/core';
 import { randomIds, systemClock } from '#warden/kernel';
 import { WARDEN_CONFIG, type WardenConfig } from './config/warden-config.js';
-import { ErrorFilter } from './http/error.filter.js';
-import { RouteTable } from './http/route-table.js';
-import { HealthHttpController } from './observability/health.http.controller.js';
 import { Metrics } from './observability/metrics.js';
 import { CLOCK, ID_GENERATOR } from './tokens.js';
 import { GUARDED_HTTP_CLIENT, GuardedHttpClient } from './outbound/guarded-http-client.js';
@@ -20,8 +16,8 @@ class OutboundLifecycle implements OnApplicationShutdown {
 
 /**
  * Infrastructure every module uses: configuration, clock and ids, metrics, the guarded outbound
- * client, the section-7 error filter and the health routes. Global like the storage module, as
- * ambient infrastructure; domain modules are never global.
+ * client. Global like the storage module, as ambient infrastructure; domain modules are never
+ * global. The HTTP side (error filter, health routes) is PlatformHttpModule, in the http entry.
  */
 @Global()
 @Module({})
@@ -36,16 +32,13 @@ export class PlatformModule {
       { provide: CLOCK, useValue: systemClock },
       { provide: ID_GENERATOR, useValue: randomIds },
       Metrics,
-      RouteTable,
       OutboundLifecycle,
-      { provide: APP_FILTER, useClass: ErrorFilter },
     ];
     return {
       module: PlatformModule,
       global: true,
-      controllers: [HealthHttpController],
       providers,
-      exports: providers.filter((p) => p !== OutboundLifecycle && !(typeof p === 'object' && 'provide' in p && p.provide === APP_FILTER)),
+      exports: providers.filter((p) => p !== OutboundLifecycle),
     };
   }
 }

@@ -5,7 +5,6 @@ import { ProjectionHost } from '#warden/storage';
 import { BacktestRuleHandler } from './commands/backtest-rule/backtest-rule.handler.js';
 import { RetroactRuleHandler } from './commands/retroact-rule/retroact-rule.handler.js';
 import { SubmitContentHandler } from './commands/submit-content/submit-content.handler.js';
-import { SubmitContentHttpController } from './commands/submit-content/submit-content.http.controller.js';
 import { RULES_UPCASTERS } from './domain/evaluation.upcasters.js';
 import { SignalRegistry } from './domain/signal-registry.js';
 import { registerBuiltinSignals } from './domain/signals/builtin-signals.js';
@@ -17,16 +16,13 @@ import { RULE_SIGNALS, type RuleSignals } from './evaluation/rules-extension.js'
 import { creatorSubmissionsProjection } from './projections/creator-submissions.projection.js';
 import { itemEvaluationsProjection } from './projections/item-evaluations.projection.js';
 import { ListEvaluationsHandler } from './queries/list-evaluations/list-evaluations.handler.js';
-import { ListEvaluationsHttpController } from './queries/list-evaluations/list-evaluations.http.controller.js';
 
 export interface RulesOptions {
-  /** The customer API's routes (api and all roles). */
-  readonly http: boolean;
   /** Modules that extend the engine with RULE_SIGNALS and MEDIA_HASHER (see rules-extension.ts). */
   readonly extensions?: ReadonlyArray<Type<unknown>>;
 }
 
-/** The rules engine: evaluation of submitted items, action publication, explainability. */
+/** The rules engine: evaluation of submitted items, action publication, explainability; the routes are RulesHttpModule's. */
 @Module({})
 export class RulesModule implements OnModuleInit {
   constructor(
@@ -39,7 +35,6 @@ export class RulesModule implements OnModuleInit {
     return {
       module: RulesModule,
       imports: [CatalogModule, ...(options.extensions ?? [])],
-      controllers: options.http ? [ListEvaluationsHttpController, SubmitContentHttpController] : [],
       providers: [
         {
           provide: SIGNAL_REGISTRY,

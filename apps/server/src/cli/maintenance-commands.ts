@@ -2,7 +2,6 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { rebuildReadModels } from '#warden/eventstore';
 import { ProjectionHost, STORAGE, type Storage } from '#warden/storage';
-import { generateOpenApiDocument } from '../openapi-document.js';
 import type { AppCommand, StandaloneCommand } from './cli-command.js';
 import { parseSharedOptions } from './command-options.js';
 
@@ -27,6 +26,8 @@ export const openApiCommand: StandaloneCommand = {
   description: 'writes the OpenAPI document (stdout by default)',
   async run(args, out) {
     const { values } = parseArgs({ args, options: { out: { type: 'string' } } });
+    // The HTTP stack (Fastify, Swagger) loads for this command only, not for every CLI call.
+    const { generateOpenApiDocument } = await import('../openapi-document.js');
     const json = JSON.stringify(await generateOpenApiDocument(), null, 2) + '\n';
     if (values.out) {
       writeFileSync(values.out, json);

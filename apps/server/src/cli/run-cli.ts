@@ -40,7 +40,7 @@ async function withApp(run: (app: INestApplicationContext) => Promise<number>): 
   const logger = createRootLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
   const storage = await openStorage(config);
   const app = await NestFactory.createApplicationContext(
-    AppModule.forRoot(config, storage, { http: false, background: false }),
+    AppModule.forRoot(config, storage, { background: false }),
     { logger: new PinoNestLogger(logger), abortOnError: false },
   );
   try {

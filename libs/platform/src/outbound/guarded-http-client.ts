@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { Agent, buildConnector, type Dispatcher } from 'undici';
+import type { Agent, buildConnector, Dispatcher } from 'undici';
 
 /**
  * The one client for outbound HTTP (DESIGN.md section 6): media fetches, callbacks, external signals.
@@ -172,7 +172,19 @@ function stripZone(address: string): string {
 // Connector: where the address check hooks into undici
 // ---------------------------------------------------------------------------------------------
 
-function guardedConnector(policy: OutboundAddressPolicy, connectTimeoutMs: number): buildConnector.connector {
+type Undici = typeof import('undici');
+let undici: Promise<Undici> | undefined;
+
+/** undici is loaded on the first request: processes that never call out (the CLI, mostly) skip its start-up cost. */
+function loadUndici(): Promise<Undici> {
+  return (undici ??= import('undici'));
+}
+
+function guardedConnector(
+  buildConnector: Undici['buildConnector'],
+  policy: OutboundAddressPolicy,
+  connectTimeoutMs: number,
+): buildConnector.connector {
   // net.connect / tls.connect call this instead of dns.lookup for host names; whatever it returns
   // is exactly what the socket connects to. One refused answer refuses the name (no mixing).
   const lookup: LookupFunction = (hostname, options, callback) => {
@@ -258,7 +270,7 @@ export class GuardedHttpClient {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new OutboundError('timeout')), timeoutMs);
     try {
-      const agent = this.agentFor(connectTimeoutMs);
+      const agent = this.agentFor(await loadUndici(), connectTimeoutMs);
       let url = this.target(req.url);
       let method: 'GET' | 'POST' = req.method;
       let body: string | Buffer | undefined = req.body;
@@ -302,10 +314,12 @@ export class GuardedHttpClient {
     await Promise.all(agents.map((a) => a.close()));
   }
 
-  private agentFor(connectTimeoutMs: number): Agent {
+  private agentFor({ Agent, buildConnector }: Undici, connectTimeoutMs: number): Agent {
+    // Closed while undici was loading: no new pool that close() would never see.
+    if (this.closed) throw new OutboundError('network', 'Outbound client is closed');
     let agent = this.agents.get(connectTimeoutMs);
     if (agent === undefined) {
-      agent = new Agent({ connect: guardedConnector(this.policy, connectTimeoutMs), allowH2: false });
+      agent = new Agent({ connect: guardedConnector(buildConnector, this.policy, connectTimeoutMs), allowH2: false });
       this.agents.set(connectTimeoutMs, agent);
     }
     return agent;

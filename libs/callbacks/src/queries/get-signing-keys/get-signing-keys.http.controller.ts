@@ -1,7 +1,8 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiCustomerRoute, CurrentPrincipal, type Principal } from '#warden/platform';
+import { CurrentPrincipal, type Principal } from '#warden/platform';
+import { ApiCustomerRoute } from '#warden/platform/http';
 import { GetSigningKeysQuery } from './get-signing-keys.query.js';
 import { SigningKeysResponseDto } from './get-signing-keys.response.dto.js';
 

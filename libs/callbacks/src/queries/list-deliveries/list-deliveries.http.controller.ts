@@ -1,7 +1,8 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiCustomerRoute, CurrentPrincipal, type Principal } from '#warden/platform';
+import { CurrentPrincipal, type Principal } from '#warden/platform';
+import { ApiCustomerRoute } from '#warden/platform/http';
 import { ListDeliveriesQuery } from './list-deliveries.query.js';
 import { ListDeliveriesRequestDto } from './list-deliveries.request.dto.js';
 import { ListDeliveriesResponseDto } from './list-deliveries.response.dto.js';

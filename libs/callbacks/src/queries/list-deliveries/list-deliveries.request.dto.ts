@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsOptional } from 'class-validator';
-import { IsIntegerInRange } from '#warden/platform';
+import { IsIntegerInRange } from '#warden/platform/http';
 import type { ListedStatus } from '../../projections/callback-deliveries.read-model.js';
 
 export const LISTED_STATUSES: readonly ListedStatus[] = ['pending', 'failed', 'dead', 'delivered'];

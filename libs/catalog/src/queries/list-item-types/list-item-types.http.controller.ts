@@ -1,7 +1,8 @@
 import { Controller, Get } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiCustomerRoute, CurrentPrincipal, type Principal } from '#warden/platform';
+import { CurrentPrincipal, type Principal } from '#warden/platform';
+import { ApiCustomerRoute } from '#warden/platform/http';
 import { ListItemTypesQuery } from './list-item-types.query.js';
 import { ListItemTypesResponseDto } from './list-item-types.response.dto.js';
 

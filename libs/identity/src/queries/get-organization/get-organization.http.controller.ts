@@ -1,7 +1,8 @@
 import { Controller, Get } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiCustomerRoute, CurrentPrincipal, type Principal } from '#warden/platform';
+import { CurrentPrincipal, type Principal } from '#warden/platform';
+import { ApiCustomerRoute } from '#warden/platform/http';
 import { GetOrganizationQuery } from './get-organization.query.js';
 import { OrganizationResponseDto } from './get-organization.response.dto.js';
 

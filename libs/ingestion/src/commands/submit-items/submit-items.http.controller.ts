@@ -2,7 +2,8 @@ import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiAcceptedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { ApiCustomerRoute, CurrentPrincipal, Idempotent, type Principal } from '#warden/platform';
+import { CurrentPrincipal, type Principal } from '#warden/platform';
+import { ApiCustomerRoute, Idempotent } from '#warden/platform/http';
 import { SubmitItemsCommand } from './submit-items.command.js';
 import { SubmitItemsRequestDto, SubmitItemsResponseDto } from './submit-items.request.dto.js';
 

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { MAX_ID_LENGTH } from '#warden/kernel';
-import { AsReceived, DEFAULT_MAX_ITEMS_PER_REQUEST, IsNonEmptyArray, MAX_ITEMS_PER_REQUEST_CEILING } from '#warden/platform';
+import { DEFAULT_MAX_ITEMS_PER_REQUEST, MAX_ITEMS_PER_REQUEST_CEILING } from '#warden/platform';
+import { AsReceived, IsNonEmptyArray } from '#warden/platform/http';
 
 const TYPE_SCHEMA_VARIANTS = ['original', 'partial'] as const;
 

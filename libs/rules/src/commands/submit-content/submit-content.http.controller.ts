@@ -2,7 +2,8 @@ import { Body, Controller, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiAcceptedResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiCustomerRoute, CurrentPrincipal, Idempotent, type Principal } from '#warden/platform';
+import { CurrentPrincipal, type Principal } from '#warden/platform';
+import { ApiCustomerRoute, Idempotent } from '#warden/platform/http';
 import { SubmitContentCommand, type SubmitContentResult } from './submit-content.command.js';
 import {
   SubmitContentAsyncResponseDto,

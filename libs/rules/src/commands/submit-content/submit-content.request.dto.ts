@@ -1,12 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { MAX_ID_LENGTH } from '#warden/kernel';
-import {
-  AsReceived,
-  IsBooleanValue,
-  IsCustomerId,
-  IsJsonObject,
-  WhenPresent,
-} from '#warden/platform';
+import { AsReceived, IsBooleanValue, IsCustomerId, IsJsonObject, WhenPresent } from '#warden/platform/http';
 
 /** The legacy single item. Its `content` is checked against the item type by the items validator. */
 export class SubmitContentRequestDto {

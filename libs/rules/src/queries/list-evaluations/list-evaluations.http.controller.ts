@@ -1,7 +1,8 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiCustomerRoute, CurrentPrincipal, type Principal } from '#warden/platform';
+import { CurrentPrincipal, type Principal } from '#warden/platform';
+import { ApiCustomerRoute } from '#warden/platform/http';
 import { ListEvaluationsQuery } from './list-evaluations.query.js';
 import { ListEvaluationsResponseDto } from './list-evaluations.response.dto.js';
 

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { ListPoliciesHttpController } from './queries/list-policies/list-policies.http.controller.js';
+import { ListActionsHttpController } from './queries/list-actions/list-actions.http.controller.js';
+import { ListItemTypesHttpController } from './queries/list-item-types/list-item-types.http.controller.js';
+
+/**
+ * The catalog's read endpoints of the customer API.
+ * Its controllers only use the command and query buses; the handlers are CatalogModule's,
+ * composed by every process, while this module is composed only where HTTP is served.
+ */
+@Module({ controllers: [ListPoliciesHttpController, ListActionsHttpController, ListItemTypesHttpController] })
+export class CatalogHttpModule {}

@@ -1,0 +1,10 @@
+import { Module } from '@nestjs/common';
+import { GetOrganizationHttpController } from './queries/get-organization/get-organization.http.controller.js';
+
+/**
+ * The identity module's routes of the customer API: the calling key's organization.
+ * Its controllers only use the command and query buses; the handlers are IdentityModule's,
+ * composed by every process, while this module is composed only where HTTP is served.
+ */
+@Module({ controllers: [GetOrganizationHttpController] })
+export class IdentityHttpModule {}
