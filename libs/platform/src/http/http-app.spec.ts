@@ -14,6 +14,7 @@ import { Public } from '../auth/principal.js';
 import { loadConfig } from '../config/warden-config.js';
 import { createRootLogger } from '../observability/logger.js';
 import { PlatformModule } from '../platform.module.js';
+import { PlatformHttpModule } from '../platform-http.module.js';
 import { READINESS_CHECKS } from '../observability/readiness.js';
 import { createHttpApp } from './http-app.js';
 
@@ -57,7 +58,7 @@ describe('HTTP platform', () => {
     @Global()
     @Module({ providers: [{ provide: READINESS_CHECKS, useValue: [] }], exports: [READINESS_CHECKS] })
     class NoStoresModule {}
-    @Module({ imports: [PlatformModule.forRoot(config), NoStoresModule], controllers: [ProbeController] })
+    @Module({ imports: [PlatformModule.forRoot(config), PlatformHttpModule, NoStoresModule], controllers: [ProbeController] })
     class ProbeModule {}
     app = await createHttpApp(ProbeModule, config, createRootLogger('silent'), 'test');
     await app.listen({ port: 0, host: '127.0.0.1' });
@@ -146,7 +147,7 @@ describe('HTTP platform, shutting down', () => {
     @Global()
     @Module({ providers: [{ provide: READINESS_CHECKS, useValue: [] }], exports: [READINESS_CHECKS] })
     class NoStoresModule {}
-    @Module({ imports: [PlatformModule.forRoot(config), NoStoresModule], controllers: [SlowController] })
+    @Module({ imports: [PlatformModule.forRoot(config), PlatformHttpModule, NoStoresModule], controllers: [SlowController] })
     class SlowModule {}
     const app = await createHttpApp(SlowModule, config, createRootLogger('silent'), 'test');
     await app.listen({ port: 0, host: '127.0.0.1' });
