@@ -3,15 +3,18 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fuzzSettings } from './fuzz-settings.js';
 import { startFuzzTarget, type FuzzTarget } from './fuzz-target.js';
-import { defectCase, type FuzzCase, fuzzCase, type FuzzOptions } from './hostile-arbitraries.js';
+import { defectCase, type FuzzCase, fuzzCase, type FuzzOptions, validCase } from './hostile-arbitraries.js';
 import { RecordedLog } from './recorded-log.js';
 import { type Exchange, RequestSchemas, responseProblems } from './response-checks.js';
 import { type Domain, postOperations, readOpenApi } from './schema-arbitraries.js';
 
 const settings = fuzzSettings();
-const SLOW: Array<[number, number, number, string]> = [];
 /** Request tokens: the X-Request-Id of a request and the prefix of every item id in it. */
 const RUN = randomBytes(4).toString('hex');
+/** Batches of the check that valid bodies are accepted. */
+const VALID_RUNS = 25;
+/** Requests a known defect's test may send before it must have met the defect. */
+const DEFECT_RUNS = 40;
 const TOKEN = /FZ[0-9a-f]{8}N\d+Z/;
 
 /**
@@ -28,6 +31,8 @@ describe('fuzzing the customer POST operations', () => {
   const schemas = new RequestSchemas(doc, ops);
   /** Tokens of the requests the main property saw rejected, with what was sent. */
   const rejected = new Map<string, string>();
+  /** The same for the known defects' tests: their 500s are expected, and logged as errors. */
+  const defectRejected = new Map<string, string>();
   const statuses = new Map<number, number>();
   let target: FuzzTarget;
   let log: RecordedLog;
@@ -49,16 +54,13 @@ describe('fuzzing the customer POST operations', () => {
     `POST ${c.path} (${c.contentType ?? 'no content type'}) body ${preview(x?.body ?? null)} -> ${x ? `${x.status} ${x.responseText.slice(0, 400)}` : 'no response'}`;
 
   /** Sends the cases at once, then checks every answer and what the log holds of each. */
-  async function exchange(cases: readonly FuzzCase[], track?: Map<string, string>): Promise<void> {
+  async function exchange(cases: readonly FuzzCase[], track?: Map<string, string>, mustAccept = false): Promise<void> {
     const exchanges = await Promise.all(
       cases.map(async (c) => {
         const token = `FZ${RUN}N${counter++}Z`;
         sent++;
         try {
-          const t0 = Date.now();
-          const r = await target.send(c, token);
-          SLOW.push([Date.now() - t0, r.body?.length ?? 0, r.status, describeExchange(c, r).slice(0, 200)]);
-          return r;
+          return await target.send(c, token);
         } catch (error) {
           return { token, error: String(error) };
         }
@@ -70,6 +72,7 @@ describe('fuzzing the customer POST operations', () => {
       if ('error' in x) return [`${describeExchange(c, undefined)}\n  - the request failed: ${x.error}`];
       statuses.set(x.status, (statuses.get(x.status) ?? 0) + 1);
       const problems = responseProblems(x, schemas);
+      if (mustAccept && x.status >= 300) problems.push('rejected a body that is valid by the schema and the item types');
       if (x.status >= 400) {
         track?.set(x.token, describeExchange(c, x));
         const streams = log.streamsOf(x.token);
@@ -112,37 +115,47 @@ describe('fuzzing the customer POST operations', () => {
   };
   const runs = Math.ceil(settings.requests / settings.concurrency);
 
+  it('accepts bodies that are valid by the request schemas and the item types', async () => {
+    const cases = fc.array(validCase(domain, ops), { minLength: settings.concurrency, maxLength: settings.concurrency });
+    await check(
+      fc.asyncProperty(cases, (batch) => exchange(batch, undefined, true)),
+      { seed: settings.seed, numRuns: VALID_RUNS },
+    );
+  });
+
   it(
     `answers ${settings.requests} hostile requests (seed ${settings.seed}) with a success or a section 7 error, and records nothing it rejects`,
     async () => {
       const started = Date.now();
+      const before = sent;
+      statuses.clear();
       const cases = fc.array(fuzzCase(domain, ops, families), { minLength: settings.concurrency, maxLength: settings.concurrency });
       await check(
         fc.asyncProperty(cases, (batch) => exchange(batch, rejected)),
         { seed: settings.seed, numRuns: runs, ...(settings.path ? { path: settings.path } : {}) },
       );
       const histogram = [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}: ${n}`);
-      SLOW.sort((a, b) => b[0] - a[0]);
-      console.info(SLOW.slice(0, 25).map((x) => x.join(' | ')).join('\n'));
-      const stat = (await import('node:fs')).readFileSync(`/proc/${target.warden.process.pid}/stat`, 'utf8').split(' ');
-      console.info('server cpu ms', (Number(stat[13]) + Number(stat[14])) * 10, 'test cpu', process.cpuUsage());
-      console.info(`fuzz: ${sent} requests in ${Date.now() - started} ms (seed ${settings.seed}; ${histogram.join(', ')})`);
+      console.info(`fuzz: ${sent - before} requests in ${Date.now() - started} ms (seed ${settings.seed}; ${histogram.join(', ')})`);
     },
-    Math.max(300_000, settings.requests * 60),
+    Math.max(120_000, settings.requests * 60),
   );
 
   for (const defect of settings.knownDefects) {
     it(`still meets known defect ${defect.id}: ${defect.what} (once fixed, remove it from KNOWN_DEFECTS in test/fuzz/fuzz-settings.ts)`, async () => {
       const details = await fc.check(
-        fc.asyncProperty(defectCase(domain, ops, defect.family).map((c) => [c]), (batch) => exchange(batch)),
-        { seed: settings.seed, numRuns: 40, endOnFailure: true },
+        fc.asyncProperty(defectCase(domain, ops, defect.family).map((c) => [c]), (batch) => exchange(batch, defectRejected)),
+        { seed: settings.seed, numRuns: DEFECT_RUNS, endOnFailure: true },
       );
-      expect(details.failed, `defect ${defect.id} no longer shows in 40 requests: remove it from KNOWN_DEFECTS`).toBe(true);
+      expect(details.failed, `defect ${defect.id} no longer shows in ${DEFECT_RUNS} requests: remove it from KNOWN_DEFECTS`).toBe(true);
       expect(String(details.errorInstance)).toMatch(defect.symptom);
     });
   }
 
-  it('is ready after the run, and no request it rejected left anything in the log', async () => {
+  it('is ready after the run, logged no unexpected error, and no request it rejected left anything in the log', async () => {
+    // A barrier: appends are committed in order, so once a valid submission is answered,
+    // whatever an earlier request had queued (a half-written batch) is in the log too.
+    const [barrier] = fc.sample(validCase(domain, ops), { seed: settings.seed, numRuns: 1 });
+    await exchange([barrier!], undefined, true);
     expect(target.warden.process.exitCode).toBeNull();
     const ready = await target.get('/health/ready');
     expect(ready.status, ready.text).toBe(200);
@@ -153,6 +166,13 @@ describe('fuzzing the customer POST operations', () => {
       .map((t) => `${rejected.get(t)}\n  - left ${log.streamsOf(t).slice(0, 5).join(', ')}`);
     expect(leftovers, leftovers.join('\n')).toEqual([]);
     expect(rejected.size).toBeGreaterThan(0);
+    // Errors of the known defects' requests are expected; any other (a worker choking on data
+    // the API accepted, say) is not.
+    const errors = target
+      .serverProblems()
+      .filter((line) => /"level":[56]0/.test(line) && ![...defectRejected.keys()].some((t) => line.includes(t)))
+      .map((line) => line.slice(0, 1000));
+    expect(errors, errors.join('\n')).toEqual([]);
   });
 });
 

@@ -303,6 +303,13 @@ export const contentType: fc.Arbitrary<string | null> = fc.oneof(
   { weight: 2, arbitrary: fc.constant(null) },
 );
 
+/** A body every operation must accept: valid by its schema and the item types, ids distinct. */
+export function validCase(domain: Domain, ops: readonly PostOperation[]): fc.Arbitrary<FuzzCase> {
+  return fc.oneof(
+    ...ops.map((op) => validValue(domain, op.schema).map((v) => ({ path: op.path, contentType: 'application/json', body: { kind: 'json' as const, value: distinctIds(v) } }))),
+  );
+}
+
 /** A request to any POST operation of the document, with or without the trailing slash the spec writes. */
 export function fuzzCase(domain: Domain, ops: readonly PostOperation[], o: FuzzOptions): fc.Arbitrary<FuzzCase> {
   return fc.oneof(
