@@ -141,7 +141,7 @@ type Mutation =
 function mutation(o: FuzzOptions): fc.Arbitrary<Mutation> {
   const at = fc.nat({ max: 10_000 });
   const keys = fc.oneof(
-    fc.constantFrom('prototype', 'toString', 'hasOwnProperty', 'valueOf', 'items', 'id', 'data', 'typeId', '', '$ref', 'a/b', 'a~b'),
+    fc.constantFrom('prototype', 'toString', 'hasOwnProperty', 'valueOf', 'items', 'id', 'data', 'typeId', '', '$ref', 'a/b', 'a~b', '\udc00', 'k\ud800', 'é'),
     ...(o.prototypeKeys ? [fc.constantFrom(...PROTOTYPE_KEYS)] : []),
     fc.string({ maxLength: 10 }).filter((k) => o.prototypeKeys || !PROTOTYPE_KEYS.includes(k)),
   );
@@ -315,7 +315,7 @@ export function fuzzCase(domain: Domain, ops: readonly PostOperation[], o: FuzzO
   return fc.oneof(
     ...ops.map((op) =>
       fc.record({
-        path: fc.boolean().map((slash) => (slash ? op.path.replace(/\/?$/, '/') : op.path)),
+        path: fc.boolean().map((slash) => (slash ? op.path.replace(/\/?$/, '/') : op.path.replace(/(.)\/$/, '$1'))),
         contentType,
         body: body(domain, op, o),
       }),
@@ -333,10 +333,11 @@ export function defectCase(domain: Domain, ops: readonly PostOperation[], family
   const on: FuzzOptions = { deepNesting: false, loneSurrogateIds: false, duplicateIds: false, prototypeKeys: false, invalidUtf8: false, [family]: true };
   const at = fc.nat({ max: 10_000 });
   const style = fc.constantFrom('array' as const, 'object' as const);
-  const trigger: fc.Arbitrary<Mutation> = {
+  const trigger: fc.Arbitrary<Mutation | null> = {
     deepNesting: fc.record({ op: fc.constant('nest' as const), at, depth: fc.integer({ min: 1500, max: 5000 }), style }),
     loneSurrogateIds: fc.record({ op: fc.constant('badId' as const), at, suffix: fc.constantFrom(...LONE_SURROGATES) }),
-    duplicateIds: fc.record({ op: fc.constant('duplicate' as const), at: fc.constant(0), index: fc.nat() }),
+    // Copies the first element of the first array (the items): see below.
+    duplicateIds: fc.constant(null),
     prototypeKeys: fc.record({
       op: fc.constant('addKey' as const),
       at,
@@ -347,10 +348,9 @@ export function defectCase(domain: Domain, ops: readonly PostOperation[], family
   }[family];
   return fc.oneof(
     ...ops.map((op) =>
-      fc.tuple(validValue(domain, op.schema), trigger).map(([valid, m]) => {
-        // Duplicates need an array of items: an element of the first array in the body is copied.
+      fc.tuple(validValue(domain, op.schema).map(distinctIds), trigger).map(([valid, m]) => {
         const firstArray = nthPlace(valid, 0, (n) => Array.isArray(n) && n.length > 0);
-        const value = family !== 'duplicateIds' ? applyMutation(valid, m, on) : firstArray ? updateAt(valid, firstArray.path, (n) => [...(n as Json[]), (n as Json[])[0]!]) : valid;
+        const value = m ? applyMutation(valid, m, on) : firstArray ? updateAt(valid, firstArray.path, (n) => [...(n as Json[]), (n as Json[])[0]!]) : valid;
         return { path: op.path, contentType: 'application/json', body: { kind: 'json' as const, value } };
       }),
     ),

@@ -35,16 +35,19 @@ export class RequestSchemas {
   constructor(doc: OpenApiDocument, ops: readonly PostOperation[]) {
     const ajv = new Ajv({ strict: false, allErrors: false });
     ajv.addSchema({ $id: 'openapi.json', components: doc.components });
-    for (const op of ops) this.validators.set(op.path, ajv.compile(rebase(op.schema) as object));
+    for (const op of ops) this.validators.set(withoutSlash(op.path), ajv.compile(rebase(op.schema) as object));
   }
 
   /** Why the value does not meet the schema of the operation at `path` (trailing slash ignored), or null. */
   violation(path: string, value: unknown): string | null {
-    const validate = this.validators.get(path.replace(/(.)\/$/, '$1'));
-    if (!validate || validate(value)) return null;
+    const validate = this.validators.get(withoutSlash(path));
+    if (!validate) throw new Error(`No request schema for ${path}`);
+    if (validate(value)) return null;
     return (validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message}`).join('; ');
   }
 }
+
+const withoutSlash = (path: string) => path.replace(/(.)\/$/, '$1');
 
 function rebase(schema: SchemaObject | unknown): unknown {
   if (Array.isArray(schema)) return schema.map(rebase);

@@ -97,7 +97,7 @@ export function validValue(domain: Domain, raw: SchemaObject, name = ''): fc.Arb
     case 'string':
       if (isTypeName(name)) return fc.constantFrom(...domain.itemTypes.map((t) => t.id));
       if (isIdName(name)) return idSuffix.map((s) => new Id(s));
-      return fc.string({ minLength: schema.minLength ?? 0, maxLength: Math.max(schema.minLength ?? 0, 20) });
+      return fc.string({ minLength: schema.minLength ?? 0, maxLength: Math.max(schema.minLength ?? 0, Math.min(schema.maxLength ?? 20, 20)) });
     case 'boolean':
       return fc.boolean();
     case 'number':
