@@ -95,7 +95,7 @@ describe('fuzzing the customer POST operations', () => {
     const details = await fc.check(property, parameters);
     if (details.failed) {
       throw new Error(
-        `${fc.defaultReportMessage(details)}\n\n${details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance)}\n\nReplay: FUZZ_SEED=${details.seed} FUZZ_PATH=${details.counterexamplePath} npx vitest run test/fuzz`,
+        `${fc.defaultReportMessage(details)}\n\n${details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance)}\n\nReplay: FUZZ_SEED=${details.seed} FUZZ_PATH=${details.counterexamplePath} FUZZ_KNOWN_DEFECTS=${settings.knownDefects.map((d) => d.id).join(',') || 'none'} npx vitest run test/fuzz`,
       );
     }
     return details;
