@@ -95,7 +95,7 @@ export function responseProblems(x: Exchange, schemas: RequestSchemas): string[]
   if (x.status >= 400) {
     problems.push(...errorBodyProblems(parsed, x.status, x.token));
     const errors = ((parsed as { errors?: unknown[] }).errors ?? []) as Array<Record<string, unknown>>;
-    if (sent.ok && sentAsJson && x.status === 400) {
+    if (sent.ok && sentAsJson && x.status < 500) {
       for (const e of errors) {
         if (typeof e['pointer'] === 'string' && JSON_POINTER.test(e['pointer']) && !pointerFits(sent.value, e['pointer'])) {
           problems.push(`pointer ${e['pointer']} is not in the body sent`);
