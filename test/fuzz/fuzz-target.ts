@@ -1,0 +1,188 @@
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { Pool } from 'undici';
+import { type Receiver, startReceiver } from '../support/http-receiver.js';
+import { createKey, freshDataDir, runCli, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
+import type { BodySpec, FuzzCase } from './hostile-arbitraries.js';
+import { renderJson } from './json-text.js';
+import type { Exchange } from './response-checks.js';
+import type { ItemTypeInfo } from './schema-arbitraries.js';
+
+const ORG_CONFIG = join(import.meta.dirname, 'fuzz-org.yaml');
+const RESPONSE_TIMEOUT_MS = 20_000;
+/** The server's default body limit, set explicitly so the suite knows which bodies exceed it. */
+export const BODY_LIMIT_BYTES = 10 * 1024 * 1024;
+const SLICE_BYTES = 64 * 1024;
+
+/**
+ * The server under fuzzing: the built server on a fresh data directory, the fuzz organization's
+ * catalog applied (item types, rules that fire, callbacks to a real receiver on loopback) and an
+ * API key; requests go over a few keep-alive connections.
+ */
+export interface FuzzTarget {
+  readonly warden: RunningWarden;
+  readonly dataDir: string;
+  readonly receiver: Receiver;
+  readonly itemTypes: readonly ItemTypeInfo[];
+  /** The server's warning and error log lines since it started (an unexpected 500 logs its stack). */
+  serverProblems(): string[];
+  send(c: FuzzCase, token: string): Promise<Exchange>;
+  get(path: string): Promise<{ status: number; text: string }>;
+  stop(): Promise<void>;
+}
+
+export async function startFuzzTarget(connections: number): Promise<FuzzTarget> {
+  const receiver = await startReceiver();
+  const dataDir = freshDataDir();
+  const env = testEnv(dataDir, {
+    RECEIVER_URL: receiver.url,
+    WARDEN_BODY_LIMIT_BYTES: String(BODY_LIMIT_BYTES),
+    // The fuzz suite is one client sending as fast as it can; rate limits are not what it tests.
+    WARDEN_RATE_LIMIT_PER_SECOND: '1000000',
+    WARDEN_RATE_LIMIT_BURST: '10000000',
+    // Durability against power loss is not what it tests either; an fsync per commit would be most of its time.
+    WARDEN_SQLITE_SYNC: 'normal',
+  });
+  const applied = await runCli(['apply', ORG_CONFIG], env);
+  if (applied.code !== 0) throw new Error(`apply failed: ${applied.stderr}`);
+  const key = await createKey(env, 'fuzz');
+  const warden = await startWarden(env);
+  const problems = keepProblemLines(warden);
+  // A request that gets no answer is a finding, not a hang of the suite.
+  const pool = new Pool(warden.url, { connections, pipelining: 1, headersTimeout: RESPONSE_TIMEOUT_MS, bodyTimeout: RESPONSE_TIMEOUT_MS });
+
+  const get = async (path: string) => {
+    const res = await pool.request({ path, method: 'GET', headers: { 'x-api-key': key } });
+    return { status: res.statusCode, text: await res.body.text() };
+  };
+  const types = await get('/api/v1/item_types/');
+  if (types.status !== 200) throw new Error(`GET /api/v1/item_types/ answered ${types.status}: ${types.text}`);
+
+  return {
+    warden,
+    dataDir,
+    receiver,
+    itemTypes: (JSON.parse(types.text) as { itemTypes: ItemTypeInfo[] }).itemTypes,
+    serverProblems: () => problems,
+    get,
+    async send(c, token) {
+      const body = renderBody(c.body, token);
+      const headers: Record<string, string> = { 'x-api-key': key, 'x-request-id': token };
+      if (c.contentType !== null) headers['content-type'] = c.contentType;
+      const exchange = { token, path: c.path, contentType: c.contentType, body };
+      if (body !== null && body.length > BODY_LIMIT_BYTES) return { ...exchange, ...(await sendOverLimit(warden.url, c.path, headers, body)) };
+      const res = await pool.request({ path: c.path, method: 'POST', headers, ...(body === null ? {} : { body }) });
+      return { ...exchange, status: res.statusCode, headers: res.headers, responseText: await res.body.text() };
+    },
+    async stop() {
+      await pool.close();
+      await warden.stop();
+      await receiver.close();
+    },
+  };
+}
+
+/**
+ * Sends a body over the limit on a connection of its own, the way a careful client does
+ * (`Expect: 100-continue`): the server answers 413 from the Content-Length and closes, and a
+ * client that wrote the body regardless meets a reset connection (EPIPE) that may drop the
+ * answer before it is read. Node answers 100 Continue before the application has looked at the
+ * request, so the body is held back until the application answers; only a server that gives
+ * no answer for RESPONSE_TIMEOUT_MS is sent the body (in slices, stopping at an answer).
+ */
+async function sendOverLimit(
+  url: string,
+  path: string,
+  headers: Record<string, string>,
+  body: Buffer,
+): Promise<{ status: number; headers: Record<string, string>; responseText: string }> {
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  socket.setTimeout(2 * RESPONSE_TIMEOUT_MS, () => socket.destroy());
+  let raw = '';
+  let onData = () => {};
+  socket.on('data', (chunk: Buffer) => {
+    raw += chunk.toString('latin1');
+    onData();
+  });
+  // Writing after the server closed fails; what it answered before closing is what counts.
+  socket.on('error', () => undefined);
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  const final = () => raw.replace(/^HTTP\/1\.1 100 [^\r]*\r\n\r\n/, '');
+  const head = Object.entries({ ...headers, host: `${hostname}:${port}`, 'content-length': String(body.length), expect: '100-continue', connection: 'close' })
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
+  socket.write(`POST ${path} HTTP/1.1\r\n${head}\r\n`);
+  await Promise.race([
+    closed,
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, RESPONSE_TIMEOUT_MS);
+      onData = () => {
+        if (final() !== '') resolve(clearTimeout(timer));
+      };
+    }),
+  ]);
+  for (let at = 0; at < body.length && final() === '' && !socket.destroyed; at += SLICE_BYTES) {
+    await new Promise<void>((resolve) => socket.write(body.subarray(at, at + SLICE_BYTES), () => resolve()));
+  }
+  socket.end();
+  await closed;
+  const response = final();
+  const split = response.indexOf('\r\n\r\n');
+  const status = /^HTTP\/1\.1 (\d{3})/.exec(response);
+  if (!status || split < 0) throw new Error(`no response to a body of ${body.length} bytes (received ${JSON.stringify(raw.slice(0, 200))})`);
+  const responseHeaders = Object.fromEntries(
+    response
+      .slice(0, split)
+      .split('\r\n')
+      .slice(1)
+      .map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+  );
+  const length = Number(responseHeaders['content-length'] ?? NaN);
+  const rest = Buffer.from(response.slice(split + 4), 'latin1');
+  return { status: Number(status[1]), headers: responseHeaders, responseText: (Number.isNaN(length) ? rest : rest.subarray(0, length)).toString('utf8') };
+}
+
+/**
+ * Replaces startWarden's collector of the whole output, which rescans everything on each chunk
+ * (fine for a few requests, quadratic for thousands), with one that keeps only the lines at
+ * level warn (40) and above, and at most MAX_PROBLEM_LINES of them.
+ */
+function keepProblemLines(warden: RunningWarden): string[] {
+  const lines: string[] = [];
+  let partial = '';
+  const onData = (chunk: Buffer) => {
+    const text = partial + chunk.toString();
+    const complete = text.split('\n');
+    partial = complete.pop() ?? '';
+    for (const line of complete) {
+      if (/"level":(4|5|6)0/.test(line) && lines.length < MAX_PROBLEM_LINES) lines.push(line);
+    }
+  };
+  for (const stream of [warden.process.stdout, warden.process.stderr]) {
+    stream?.removeAllListeners('data');
+    stream?.on('data', onData);
+  }
+  return lines;
+}
+
+const MAX_PROBLEM_LINES = 10_000;
+
+export function renderBody(spec: BodySpec, token: string): Buffer | null {
+  switch (spec.kind) {
+    case 'json':
+      return renderJson(spec.value, token);
+    case 'truncated': {
+      const full = renderJson(spec.value, token);
+      return full.subarray(0, Math.floor(full.length * spec.keep));
+    }
+    case 'framed':
+      return Buffer.concat([Buffer.from(spec.before), renderJson(spec.value, token), Buffer.from(spec.after)]);
+    case 'text':
+      return Buffer.from(spec.text);
+    case 'bytes':
+      return Buffer.from(spec.bytes);
+    case 'none':
+      return null;
+  }
+}
