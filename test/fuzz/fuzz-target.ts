@@ -144,9 +144,9 @@ async function sendOverLimit(
 }
 
 /**
- * Replaces startWarden's collector of the whole output, which rescans everything on each chunk
- * (fine for a few requests, quadratic for thousands), with one that keeps only the lines at
- * level warn (40) and above, and at most MAX_PROBLEM_LINES of them.
+ * Replaces startWarden's collector of the whole output (which keeps every line of thousands of
+ * requests) with one that keeps only the lines at level warn (40) and above, and at most
+ * MAX_PROBLEM_LINES of them.
  */
 function keepProblemLines(warden: RunningWarden): string[] {
   const lines: string[] = [];

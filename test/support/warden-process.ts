@@ -36,6 +36,7 @@ export interface RunningWarden {
 export function startWarden(env: NodeJS.ProcessEnv, timeoutMs = 30_000): Promise<RunningWarden> {
   const child = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
+  let started = false;
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   return new Promise((resolvePromise, reject) => {
     const timer = setTimeout(() => {
@@ -44,8 +45,12 @@ export function startWarden(env: NodeJS.ProcessEnv, timeoutMs = 30_000): Promise
     }, timeoutMs);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
+      // Only until it started: a long-running server writes thousands of lines, and scanning all
+      // of them on every chunk made the collector quadratic.
+      if (started) return;
       const line = output.split('\n').find((l) => l.includes('"msg":"warden started"'));
       if (line) {
+        started = true;
         clearTimeout(timer);
         const { url } = JSON.parse(line) as { url: string };
         resolvePromise({

@@ -111,6 +111,15 @@ describe('HTTP platform', () => {
     await expectErrorBody(await post('/test/echo', '', 'application/json'), 400, '/errors/invalid-user-input', '');
   });
 
+  it('refuses bytes that are not UTF-8 and a charset other than UTF-8, rather than reading them with U+FFFD', async () => {
+    const bytes = Buffer.concat([Buffer.from('{"items":[{"id":"a'), Buffer.from([0xff]), Buffer.from('"}]}')]);
+    const invalid = await fetch(url + '/test/echo', { method: 'POST', body: bytes, headers: { 'content-type': 'application/json' } });
+    const notUtf8 = await expectErrorBody(invalid, 400, '/errors/invalid-user-input', '');
+    expect(notUtf8['detail']).toBe('The request body is not well-formed UTF-8');
+    await expectErrorBody(await post('/test/echo', '{"items":[{"id":"a"}]}', 'application/json; charset=utf-16le'), 415, '/errors/unsupported-media-type');
+    expect((await post('/test/echo', '{"items":[{"id":"a"}]}', 'application/json; charset="UTF-8"')).status).toBe(201);
+  });
+
   it('answers 500 without leaking the message or a stack trace', async () => {
     const res = await fetch(url + '/test/boom');
     const text = await res.clone().text();

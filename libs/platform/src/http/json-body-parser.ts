@@ -1,6 +1,18 @@
 import type { FastifyInstance } from 'fastify';
-import { type DomainError, invalidInput, partTooLarge } from '#warden/kernel';
+import { DomainError, invalidInput, partTooLarge } from '#warden/kernel';
 import { findJsonBodyProblem, type JsonBodyLimits, type JsonBodyProblem } from './json-body-limits.js';
+
+/** Strict: bytes that are not UTF-8 are refused, not replaced by U+FFFD (two ids would merge). The BOM is dropped. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)/i;
+
+export const notUtf8 = (): DomainError =>
+  invalidInput({ title: 'Malformed JSON', detail: 'The request body is not well-formed UTF-8', pointer: '' });
+
+export const unsupportedCharset = (charset: string): DomainError =>
+  new DomainError('unsupported-media-type', [
+    { title: 'Unsupported media type', detail: `JSON bodies are read as UTF-8; charset=${charset.slice(0, 40)} is not supported` },
+  ]);
 
 export const malformedJson = (): DomainError =>
   invalidInput({ title: 'Malformed JSON', detail: 'The request body is not valid JSON', pointer: '' });
@@ -13,12 +25,23 @@ export const malformedJson = (): DomainError =>
  */
 export function installJsonBodyParser(fastify: FastifyInstance, limits: JsonBodyLimits): void {
   fastify.removeContentTypeParser('application/json');
-  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = body as string;
+  fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const charset = CHARSET.exec(request.headers['content-type'] ?? '')?.[1];
+    if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
+      done(unsupportedCharset(charset), undefined);
+      return;
+    }
+    let text: string;
+    try {
+      // A leading byte order mark is tolerated (the decoder drops it), as Fastify's own parser did.
+      text = UTF8.decode(body as Buffer);
+    } catch {
+      done(notUtf8(), undefined);
+      return;
+    }
     let value: unknown;
     try {
-      // A leading byte order mark is tolerated, as Fastify's own parser did.
-      value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+      value = JSON.parse(text);
     } catch {
       done(malformedJson(), undefined);
       return;
