@@ -1,12 +1,13 @@
 // Items/s accepted by POST /api/v1/items/async/ (batches of 100) and items/s fully evaluated,
 // with 20 text-signal rules on the item type, on the embedded profile; and, in the same run, the
 // requests/s of a bare Fastify JSON echo server as the ceiling. Usage: node bench/ingest.mjs [items]
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import Fastify from 'fastify';
+import { serverRoles } from './support/server-roles.mjs';
 
 const ITEMS = Number(process.argv[2] ?? 20_000);
 const BATCH = 100;
@@ -64,30 +65,7 @@ const batchBody = (b) =>
 
 const rows = [];
 const requests = ITEMS / BATCH;
-const started = [];
-
-/** Starts a server role and waits for it to be ready; fails with its stderr if it exits first. */
-async function startRole(role, rolePort, dataDir) {
-  const profile = process.env.WARDEN_BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.WARDEN_BENCH_PROFILE] : [];
-  const child = spawn(process.execPath, [...profile, 'dist/apps/server/src/main.js'], {
-    env: { ...env, WARDEN_DATA_DIR: dataDir, WARDEN_ROLE: role, PORT: String(rolePort) },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  started.push(child);
-  let stderr = '';
-  child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)));
-  let exited;
-  child.once('exit', (code, signal) => (exited = `${role} exited (${code ?? signal}) before it was ready:\n${stderr}`));
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (exited) throw new Error(exited);
-    if (Date.now() > deadline) throw new Error(`${role} not ready within 30 s:\n${stderr}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${rolePort}/health/ready`)).ok) return child;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const servers = serverRoles(env);
 
 /** A fresh data directory with the benchmark organization configured; returns an API key. */
 function prepare(dataDir) {
@@ -116,7 +94,7 @@ async function scenario(label, roles) {
   const dataDir = join(dir, label.replace(/\W+/g, '-'));
   const key = prepare(dataDir);
   const children = [];
-  for (const [i, role] of roles.entries()) children.push(await startRole(role, port + 2 + i, dataDir));
+  for (const [i, role] of roles.entries()) children.push(await servers.start(role, port + 2 + i, dataDir));
   const start = performance.now();
   const acceptSeconds = await drive(`http://127.0.0.1:${port + 2}/api/v1/items/async`, { 'x-api-key': key, 'content-type': 'application/json' }, batchBody, requests);
   await allEvaluated(dataDir);
@@ -131,12 +109,12 @@ async function scenario(label, roles) {
 async function drain(label) {
   const dataDir = join(dir, 'drain');
   const key = prepare(dataDir);
-  const api = await startRole('api', port + 10, dataDir);
+  const api = await servers.start('api', port + 10, dataDir);
   await drive(`http://127.0.0.1:${port + 10}/api/v1/items/async`, { 'x-api-key': key, 'content-type': 'application/json' }, batchBody, requests);
   api.kill('SIGTERM');
   await new Promise((r) => api.once('exit', r));
   const start = performance.now();
-  const worker = await startRole('worker', port + 11, dataDir);
+  const worker = await servers.start('worker', port + 11, dataDir);
   await allEvaluated(dataDir);
   const seconds = (performance.now() - start) / 1000;
   worker.kill('SIGTERM');
@@ -162,8 +140,7 @@ try {
 } catch (error) {
   if (error.message !== 'done') throw error;
 } finally {
-  for (const c of started) c.kill('SIGTERM');
-  await new Promise((r) => setTimeout(r, 500));
+  await servers.stopAll();
   rmSync(dir, { recursive: true, force: true });
 }
 

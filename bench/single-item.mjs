@@ -5,12 +5,13 @@
 // items evaluated by the end of each run.
 // Usage: node bench/single-item.mjs [seconds per run, default 10] [layouts: all,split]
 // WARDEN_BENCH_PROFILE=<dir> writes a CPU profile of every server process there.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
+import { serverRoles } from './support/server-roles.mjs';
 
 const SECONDS = Number(process.argv[2] ?? 10);
 const LAYOUTS = (process.argv[3] ?? 'all,split').split(',');
@@ -47,37 +48,8 @@ rules:
 `,
 );
 
-const started = [];
+const servers = serverRoles(env);
 
-/** Starts a server role and waits for it to be ready; fails with its stderr if it exits first. */
-async function startRole(role, rolePort, dataDir) {
-  const profile = process.env.WARDEN_BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.WARDEN_BENCH_PROFILE] : [];
-  const child = spawn(process.execPath, [...profile, 'dist/apps/server/src/main.js'], {
-    env: { ...env, WARDEN_DATA_DIR: dataDir, WARDEN_ROLE: role, PORT: String(rolePort) },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  started.push(child);
-  let stderr = '';
-  child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)));
-  if (process.env.WARDEN_BENCH_STDERR) child.stderr.pipe(process.stderr);
-  let exited;
-  child.once('exit', (code, signal) => (exited = `${role} exited (${code ?? signal}) before it was ready:\n${stderr}`));
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (exited) throw new Error(exited);
-    if (Date.now() > deadline) throw new Error(`${role} not ready within 30 s:\n${stderr}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${rolePort}/health/ready`)).ok) return child;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-async function stop(child) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGTERM');
-  await new Promise((r) => child.once('exit', r));
-}
 
 /** A fresh data directory with the benchmark organization configured; returns an API key. */
 function prepare(dataDir) {
@@ -148,7 +120,7 @@ async function layout(label, roles) {
   const dataDir = join(dir, label.replace(/\W+/g, '-'));
   const key = prepare(dataDir);
   const children = [];
-  for (const [i, role] of roles.entries()) children.push(await startRole(role, port + i, dataDir));
+  for (const [i, role] of roles.entries()) children.push(await servers.start(role, port + i, dataDir));
   const url = `http://127.0.0.1:${port}`;
   await load(url, key, 50, WARMUP_SECONDS);
   for (const connections of CONNECTIONS) {
@@ -168,14 +140,14 @@ async function layout(label, roles) {
       evaluated: `${after.evaluated} of ${after.submitted}`,
     });
   }
-  for (const c of children) await stop(c);
+  for (const c of children) await servers.stop(c);
 }
 
 try {
   if (LAYOUTS.includes('all')) await layout('one process (WARDEN_ROLE=all)', ['all']);
   if (LAYOUTS.includes('split')) await layout('api + worker processes', ['api', 'worker']);
 } finally {
-  for (const c of started) await stop(c);
+  await servers.stopAll();
   rmSync(dir, { recursive: true, force: true });
 }
 

@@ -1,0 +1,44 @@
+// Starting and stopping built server roles (`dist/`) for the benchmarks that measure a running server.
+import { spawn } from 'node:child_process';
+
+/**
+ * Starts server roles with a common environment and keeps track of them, so that a benchmark can
+ * stop every one it started, whatever failed. WARDEN_BENCH_PROFILE=<dir> writes a CPU profile of
+ * every role there; WARDEN_BENCH_STDERR=1 passes their stderr through.
+ */
+export function serverRoles(env) {
+  const started = [];
+
+  /** Starts a role and waits for it to be ready; fails with its stderr if it exits first. */
+  async function start(role, port, dataDir) {
+    const profile = process.env.WARDEN_BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.WARDEN_BENCH_PROFILE] : [];
+    const child = spawn(process.execPath, [...profile, 'dist/apps/server/src/main.js'], {
+      env: { ...env, WARDEN_DATA_DIR: dataDir, WARDEN_ROLE: role, PORT: String(port) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    started.push(child);
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)));
+    if (process.env.WARDEN_BENCH_STDERR) child.stderr.pipe(process.stderr);
+    let exited;
+    child.once('exit', (code, signal) => (exited = `${role} exited (${code ?? signal}) before it was ready:\n${stderr}`));
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      if (exited) throw new Error(exited);
+      if (Date.now() > deadline) throw new Error(`${role} not ready within 30 s:\n${stderr}`);
+      try {
+        if ((await fetch(`http://127.0.0.1:${port}/health/ready`)).ok) return child;
+      } catch {}
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  /** Stops one role (SIGTERM) and waits for it to exit. */
+  async function stop(child) {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+  }
+
+  return { start, stop, stopAll: () => Promise.all(started.map(stop)) };
+}
