@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectErrorBody } from '../support/error-body.js';
 import { type Receiver, startReceiver } from '../support/http-receiver.js';
 import { waitFor } from '../support/wait-for.js';
-import { createKey, createOrgWithKey, freshDataDir, runCli, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
+import { createKey, createOrgWithKey, freshDataDir, runCli, type RunningWarden, startWarden, testEnv, startConfigured } from '../support/warden-process.js';
 
 const CONFIG = join(import.meta.dirname, '../fixtures/callbacks-org.yaml');
 const HOOK_TOKEN = 'hook-token-4f1c';
@@ -87,10 +87,7 @@ describe('signed callbacks, end to end', () => {
       HOOK_TOKEN,
       WARDEN_CALLBACK_RETRY_SCHEDULE: '50ms,100ms,200ms,400ms,800ms',
     });
-    const applied = await runCli(['apply', CONFIG], env);
-    expect(applied.code, applied.stderr).toBe(0);
-    key = await createKey(env, 'hooks');
-    warden = await startWarden(env);
+    ({ warden, key } = await startConfigured(env, CONFIG, 'hooks'));
   }, 60_000);
   afterAll(async () => {
     await warden?.stop();

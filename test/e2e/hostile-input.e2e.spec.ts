@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventCount, writeConfig } from '../support/config-files.js';
 import { type Receiver, startReceiver } from '../support/http-receiver.js';
 import { waitFor } from '../support/wait-for.js';
-import { createKey, freshDataDir, runCli, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
+import { freshDataDir, type RunningWarden, testEnv, startConfigured } from '../support/warden-process.js';
 
 const config = (receiverUrl: string) => `
 org: { id: shop, name: Shop }
@@ -52,10 +52,7 @@ describe('hostile input on the customer POSTs, end to end', () => {
   beforeAll(async () => {
     receiver = await startReceiver();
     const env = testEnv(dataDir);
-    const applied = await runCli(['apply', writeConfig(config(receiver.url))], env);
-    expect(applied.code, applied.stderr).toBe(0);
-    key = await createKey(env, 'shop');
-    warden = await startWarden(env);
+    ({ warden, key } = await startConfigured(env, writeConfig(config(receiver.url)), 'shop'));
   }, 60_000);
   afterAll(async () => {
     await warden?.stop();

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectErrorBody } from '../support/error-body.js';
 import { type Receiver, startReceiver } from '../support/http-receiver.js';
 import { waitFor } from '../support/wait-for.js';
-import { createKey, createOrgWithKey, freshDataDir, runCli, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
+import { createOrgWithKey, freshDataDir, type RunningWarden, startWarden, testEnv, startConfigured } from '../support/warden-process.js';
 
 const CONFIG = join(import.meta.dirname, '../fixtures/callbacks-org.yaml');
 
@@ -61,10 +61,7 @@ describe('Idempotency-Key and content-derived delivery ids, end to end', () => {
   beforeAll(async () => {
     receiver = await startReceiver();
     env = testEnv(dataDir, { RECEIVER_URL: receiver.url, DOWN_URL: 'http://127.0.0.1:9', HOOK_TOKEN: 'hook-token', WARDEN_RATE_LIMIT_PER_SECOND: '0' });
-    const applied = await runCli(['apply', CONFIG], env);
-    expect(applied.code, applied.stderr).toBe(0);
-    key = await createKey(env, 'hooks');
-    warden = await startWarden(env);
+    ({ warden, key } = await startConfigured(env, CONFIG, 'hooks'));
   }, 60_000);
   afterAll(async () => {
     await warden?.stop();
@@ -241,10 +238,7 @@ describe("a rule's daily action cap, for identical content re-submitted", () => 
     const capped = readFileSync(CONFIG, 'utf8').replace('    actionIds: [remove]\n', '    actionIds: [remove]\n    maxDailyActions: 1\n');
     const file = join(freshDataDir(), 'capped.yaml');
     writeFileSync(file, capped);
-    const applied = await runCli(['apply', file], env);
-    expect(applied.code, applied.stderr).toBe(0);
-    key = await createKey(env, 'hooks');
-    warden = await startWarden(env);
+    ({ warden, key } = await startConfigured(env, file, 'hooks'));
   }, 60_000);
   afterAll(async () => {
     await warden?.stop();
