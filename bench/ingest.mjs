@@ -1,13 +1,12 @@
 // Items/s accepted by POST /api/v1/items/async/ (batches of 100) and items/s fully evaluated,
 // with 20 text-signal rules on the item type, on the embedded profile; and, in the same run, the
 // requests/s of a bare Fastify JSON echo server as the ceiling. Usage: node bench/ingest.mjs [items]
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import Fastify from 'fastify';
-import { serverRoles } from './support/server-roles.mjs';
+import { prepareDataDir, serverRoles } from './support/server-roles.mjs';
 
 const ITEMS = Number(process.argv[2] ?? 20_000);
 const BATCH = 100;
@@ -68,18 +67,7 @@ const requests = ITEMS / BATCH;
 const servers = serverRoles(env);
 
 /** A fresh data directory with the benchmark organization configured; returns an API key. */
-function prepare(dataDir) {
-  const run = (...args) => {
-    const r = spawnSync(process.execPath, ['dist/apps/server/src/cli.js', ...args], {
-      env: { ...env, WARDEN_DATA_DIR: dataDir },
-      encoding: 'utf8',
-    });
-    if (r.status !== 0) throw new Error(r.stderr);
-    return r.stdout.trim().split('\n').pop();
-  };
-  run('apply', join(dir, 'bench.yaml'));
-  return run('api-key', 'create', '--org', 'bench');
-}
+const prepare = (dataDir) => prepareDataDir(env, dataDir, join(dir, 'bench.yaml'), 'bench');
 
 /** Polls the log until every item is evaluated. */
 async function allEvaluated(dataDir) {

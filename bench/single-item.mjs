@@ -5,13 +5,12 @@
 // items evaluated by the end of each run.
 // Usage: node bench/single-item.mjs [seconds per run, default 10] [layouts: all,split]
 // WARDEN_BENCH_PROFILE=<dir> writes a CPU profile of every server process there.
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
-import { serverRoles } from './support/server-roles.mjs';
+import { prepareDataDir, serverRoles } from './support/server-roles.mjs';
 
 const SECONDS = Number(process.argv[2] ?? 10);
 const LAYOUTS = (process.argv[3] ?? 'all,split').split(',');
@@ -50,20 +49,8 @@ rules:
 
 const servers = serverRoles(env);
 
-
 /** A fresh data directory with the benchmark organization configured; returns an API key. */
-function prepare(dataDir) {
-  const run = (...args) => {
-    const r = spawnSync(process.execPath, ['dist/apps/server/src/cli.js', ...args], {
-      env: { ...env, WARDEN_DATA_DIR: dataDir },
-      encoding: 'utf8',
-    });
-    if (r.status !== 0) throw new Error(r.stderr);
-    return r.stdout.trim().split('\n').pop();
-  };
-  run('apply', join(dir, 'bench.yaml'));
-  return run('api-key', 'create', '--org', 'bench');
-}
+const prepare = (dataDir) => prepareDataDir(env, dataDir, join(dir, 'bench.yaml'), 'bench');
 
 let sequence = 0;
 /** One item per request, each with a new id; every tenth one fires the rule. */

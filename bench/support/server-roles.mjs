@@ -1,5 +1,5 @@
 // Starting and stopping built server roles (`dist/`) for the benchmarks that measure a running server.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 
 /**
  * Starts server roles with a common environment and keeps track of them, so that a benchmark can
@@ -41,4 +41,18 @@ export function serverRoles(env) {
   }
 
   return { start, stop, stopAll: () => Promise.all(started.map(stop)) };
+}
+
+/** Applies a configuration file to a fresh data directory through the built CLI; returns a new API key of `orgId`. */
+export function prepareDataDir(env, dataDir, configFile, orgId) {
+  const run = (...args) => {
+    const r = spawnSync(process.execPath, ['dist/apps/server/src/cli.js', ...args], {
+      env: { ...env, WARDEN_DATA_DIR: dataDir },
+      encoding: 'utf8',
+    });
+    if (r.status !== 0) throw new Error(r.stderr);
+    return r.stdout.trim().split('\n').pop();
+  };
+  run('apply', configFile);
+  return run('api-key', 'create', '--org', orgId);
 }
