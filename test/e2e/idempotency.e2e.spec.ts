@@ -196,6 +196,20 @@ describe('Idempotency-Key and content-derived delivery ids, end to end', () => {
     expect(new Set(arrivals('n-1').map((r) => r.headers['service-delivery-id'])).size).toBe(2);
   }, 60_000);
 
+  it('acts again on content that comes back after an edit (a scam, edited away, then put back)', async () => {
+    expect((await submit([post('b-1', 'a scam')])).status).toBe(202);
+    await waitFor(() => arrivals('b-1').length === 1, 'the callback of the first b-1');
+    expect((await submit([post('b-1', 'edited, nothing to see')])).status).toBe(202);
+    expect((await submit([post('b-1', 'a scam')])).status).toBe(202);
+    await waitFor(() => arrivals('b-1').length === 2, 'the callback of the scam put back');
+    expect(new Set(arrivals('b-1').map((r) => r.headers['service-delivery-id'])).size).toBe(2);
+    // A retry of that latest content still acts once.
+    expect((await submit([post('b-1', 'a scam')])).status).toBe(202);
+    await waitFor(() => log.evaluations('b-1') === 4, 'the evaluation of the retry');
+    await barrier();
+    expect(arrivals('b-1')).toHaveLength(2);
+  }, 60_000);
+
   it('keeps keys across a restart and shares them with a second server process on the same data directory', async () => {
     const idem = `durable-${randomUUID()}`;
     const items = [post('d-1', 'hello')];

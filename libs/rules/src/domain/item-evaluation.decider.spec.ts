@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { foldEvents, streamName } from '#warden/kernel';
 import { encodeEvaluation, type Evaluation, type EvaluationEvent, type PublishedAction } from './evaluation.events.js';
 import { evaluationEventId, itemEvaluationDecider, type RecordEvaluation } from './item-evaluation.decider.js';
+import { contentKey, itemContentDigest } from './item-content.js';
 
 const STREAM = streamName('item_evaluation', 'acme', 'post', 'p1', '3', 'LIVE');
 const policies = [{ id: 'spam', name: 'Spam', penalty: 'LOW' as const }];
@@ -20,12 +21,16 @@ const evaluation = (actions: PublishedAction[], environment: Evaluation['environ
 });
 
 const DATA = { text: 'buy now', author: { id: 'u1', typeId: 'user' } };
+const CREATOR = { id: 'u1', typeId: 'user' };
+/** The content key of `data` by `creator`, its content begun at version 3. */
+const keyOf = (data: object = DATA, creator: { id: string; typeId: string } | null = CREATOR, since = 3) =>
+  contentKey(itemContentDigest({ data: data as Record<string, unknown>, creator }), since);
 
 const record = (actions: PublishedAction[], overrides: Partial<RecordEvaluation> = {}): RecordEvaluation => ({
   type: 'RecordEvaluation',
   orgId: 'acme',
   run: 'LIVE',
-  itemData: DATA,
+  content: keyOf(),
   evaluation: evaluation(actions),
   creator: { id: 'u1', typeId: 'user' },
   actions: new Map([['notify', { body: { severity: 'high' } }]]),
@@ -60,7 +65,7 @@ describe('item evaluation decider', () => {
     expect(events[1]).toEqual({
       type: 'ActionCallbackRequested',
       data: {
-        deliveryId: '4e9d451a-4732-85b8-a16a-2b17da5f2218',
+        deliveryId: 'a7b3820b-264c-80d3-ab32-9642d1e3a874',
         item,
         action: { id: 'notify' },
         policies,
@@ -73,7 +78,7 @@ describe('item evaluation decider', () => {
     expect(events[2]).toEqual({
       type: 'ReviewEnqueueRequested',
       data: {
-        jobId: '868ed6e7-1b94-8136-8ce6-9ef639b56b0a',
+        jobId: '5b31ab04-c675-8e30-a833-8ccb8a557c44',
         item,
         version: 3,
         queueId: 'default',
@@ -84,7 +89,7 @@ describe('item evaluation decider', () => {
         environment: 'LIVE',
       },
     });
-    expect(events[3]!.data).toMatchObject({ jobId: 'da3d58ad-3b8d-8668-b3ce-dfc0634cf63b', queueId: 'child-safety', policies: [] });
+    expect(events[3]!.data).toMatchObject({ jobId: 'dd5796d7-9623-82ac-8def-320338d91793', queueId: 'child-safety', policies: [] });
   });
 
   it('writes the publications with their fields in the recorded order', () => {
@@ -99,18 +104,27 @@ describe('item evaluation decider', () => {
     expect(idsOf(record([notify, review], { run: 'RETROACTION:r1' }))).not.toEqual(idsOf(record([notify, review])));
   });
 
-  it('publishes the same ids for identical content in another version: a re-submission acts once', () => {
+  it('publishes the same ids for the latest content re-submitted in another version: a retry acts once', () => {
     const first = idsOf(record([notify, review]));
     const retried = { ...evaluation([notify, review]), version: 4 };
-    // The same data, its keys in another order (as another client library may write them).
+    // The same data, its keys in another order (as another client library may write them), in the
+    // run of identical content that began at version 3.
     const reordered = { author: { typeId: 'user', id: 'u1' }, text: 'buy now' };
-    expect(idsOf(record([notify, review], { evaluation: retried, itemData: reordered }))).toEqual(first);
+    expect(idsOf(record([notify, review], { evaluation: retried, content: keyOf(reordered) }))).toEqual(first);
+  });
+
+  it('publishes new ids for content that came back after an edit (A, B, A): it acts again', () => {
+    const first = idsOf(record([notify, review]));
+    const back = { ...evaluation([notify, review]), version: 5 };
+    const again = idsOf(record([notify, review], { evaluation: back, content: keyOf(DATA, CREATOR, 5) }));
+    expect(again[0]).not.toBe(first[0]);
+    expect(again[1]).not.toBe(first[1]);
   });
 
   it('publishes new ids when the content changed: edited data or another creator acts again', () => {
     const first = idsOf(record([notify, review]));
-    const edited = idsOf(record([notify, review], { itemData: { ...DATA, text: 'buy now!' } }));
-    const otherCreator = idsOf(record([notify, review], { creator: { id: 'u2', typeId: 'user' } }));
+    const edited = idsOf(record([notify, review], { content: keyOf({ ...DATA, text: 'buy now!' }) }));
+    const otherCreator = idsOf(record([notify, review], { content: keyOf(DATA, { id: 'u2', typeId: 'user' }) }));
     for (const ids of [edited, otherCreator]) {
       expect(ids[0]).not.toBe(first[0]);
       expect(ids[1]).not.toBe(first[1]);

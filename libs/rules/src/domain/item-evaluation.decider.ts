@@ -1,6 +1,5 @@
 import type { ActionDefinition } from '#warden/catalog/contracts';
 import { type Decider, deterministicId } from '#warden/kernel';
-import { itemContentDigest } from './item-content.js';
 import {
   type ActionCallbackRequested,
   encodeEvaluation,
@@ -17,12 +16,13 @@ export interface RecordEvaluation {
   /** The run: its environment, and for a retroaction the rules it ran (`RETROACTION:r1`). */
   readonly run: string;
   /**
-   * The item's data: with the creator, its content (item-content.ts). The delivery and review
-   * job ids derive from the content, not from the version: a re-submission of identical content
-   * (a client's retry) publishes the very same ids, so its callback is recorded once (one
-   * delivery stream per id) and sent once. Customers see the ids.
+   * The identity of the item's content (item-content.ts: its digest and the version where that
+   * content began). The delivery and review job ids derive from it, not from the version: a
+   * re-submission of the latest content (a client's retry) publishes the very same ids, so its
+   * callback is recorded once (one delivery stream per id) and sent once; content that changed, or
+   * came back after an edit, acts again. Customers see the ids.
    */
-  readonly itemData: { readonly [field: string]: unknown };
+  readonly content: string;
   /** Its environment decides the publications' environment too. */
   readonly evaluation: Evaluation;
   /** The item's creator, named in action callbacks. */
@@ -50,8 +50,7 @@ export const itemEvaluationDecider: Decider<ItemEvaluationCommand, ItemEvaluatio
     if (state.recorded) return [];
     const events: EvaluationEvent[] = [{ type: 'ItemEvaluated', data: encodeEvaluation(command.evaluation) }];
     if (command.evaluation.actions.length === 0) return events;
-    const content = itemContentDigest({ data: command.itemData, creator: command.creator });
-    for (const action of command.evaluation.actions) events.push(publication(command, content, action));
+    for (const action of command.evaluation.actions) events.push(publication(command, action));
     return events;
   },
 
@@ -65,17 +64,17 @@ export const evaluationEventId = (streamName: string, index: number) => determin
 
 /**
  * What identifies one action on one content of an item in one run: organization, item type and
- * id, content digest, run, action. Ids published before this derivation (from the evaluation
+ * id, content (digest and the version it began), run, action. Ids published before this derivation (from the evaluation
  * stream, hence the version) stay in the log as they are.
  */
-const publicationKey = (command: RecordEvaluation, content: string, actionId: string) => {
+const publicationKey = (command: RecordEvaluation, actionId: string) => {
   const { item } = command.evaluation;
-  return [command.orgId, item.typeId, item.id, content, command.run, actionId];
+  return [command.orgId, item.typeId, item.id, command.content, command.run, actionId];
 };
 
-function publication(command: RecordEvaluation, content: string, action: PublishedAction): ActionCallbackRequested | ReviewEnqueueRequested {
+function publication(command: RecordEvaluation, action: PublishedAction): ActionCallbackRequested | ReviewEnqueueRequested {
   const { evaluation } = command;
-  const key = publicationKey(command, content, action.id);
+  const key = publicationKey(command, action.id);
   if (action.kind === 'CUSTOMER_DEFINED_ACTION') {
     return {
       type: 'ActionCallbackRequested',

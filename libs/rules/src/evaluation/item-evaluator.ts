@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import type { ItemTypeDefinition, RuleDefinition } from '#warden/catalog';
 import { type EventStore, WrongExpectedRevisionError } from '#warden/eventstore';
-import type { ItemIdentifier, ItemSubmitted } from '#warden/ingestion';
+import { type ItemIdentifier, type ItemSubmitted, itemStream } from '#warden/ingestion';
 import { type Clock, type CommandContext, type NewEvent, type RecordedEvent } from '#warden/kernel';
 import type { ReadStore } from '#warden/readstore';
 import { CLOCK } from '#warden/platform';
@@ -9,7 +9,7 @@ import { AggregateStore, EVENT_STORE, ProjectionHost, READ_STORE } from '#warden
 import { GUARDED_HTTP_CLIENT, type GuardedHttpClient } from '#warden/platform';
 import { evaluateConditionSet } from '../domain/condition-evaluator.js';
 import { decodeEvaluation, type Environment, type Evaluation, type ItemEvaluated, type RuleResult } from '../domain/evaluation.events.js';
-import { itemContentDigest } from '../domain/item-content.js';
+import { contentKey, contentSince, itemContentDigest, type VersionContent } from '../domain/item-content.js';
 import { evaluationEventId, itemEvaluationDecider } from '../domain/item-evaluation.decider.js';
 import type { ConditionRecord, EvaluatedItem, MediaResult, SetEvaluation, SignalContext } from '../domain/evaluation.model.js';
 import { imageUrls, MEDIA_HASHER, type MediaHasher } from './media-hasher.js';
@@ -54,6 +54,15 @@ const runKey = (options: EvaluationOptions) =>
 export const SIGNAL_REGISTRY = Symbol('SignalRegistry');
 
 const NO_MEDIA: ReadonlyMap<string, MediaResult> = new Map();
+
+/** Earlier versions read per page while looking for where the item's current content began. */
+const CONTENT_PAGE = 32;
+
+function versionContent(event: RecordedEvent): VersionContent {
+  if (event.type !== 'ItemSubmitted' || event.metadata.personalDataRedacted) return { version: event.revision, digest: null };
+  const data = event.data as unknown as ItemSubmitted['data'];
+  return { version: event.revision, digest: itemContentDigest({ data: data.data, creator: data.creator }) };
+}
 
 export interface PreparedEvaluation {
   readonly stream: string;
@@ -135,7 +144,8 @@ export class ItemEvaluator {
       this.logger.warn({ msg: 'item type no longer exists; item not evaluated', orgId: context.orgId, typeId: item.typeId });
       return undefined;
     }
-    const evaluated = await this.evaluate(context, item, itemType, version, snapshot, options);
+    const content = this.contentKeyOf(context.orgId, item, version);
+    const evaluated = await this.evaluate(context, item, itemType, version, snapshot, options, content);
     // Decided on an empty stream's state: found empty above, or, for a live submission, assumed
     // so. `record` appends expecting no stream, so an evaluation recorded meanwhile wins.
     const decided = itemEvaluationDecider.decide(
@@ -143,7 +153,8 @@ export class ItemEvaluator {
         type: 'RecordEvaluation',
         orgId: context.orgId,
         run: runKey(options),
-        itemData: item.data,
+        // Only a published action needs it (it reads the item's earlier versions).
+        content: evaluated.actions.length > 0 ? await content() : '',
         evaluation: evaluated,
         creator: item.creator,
         actions: snapshot.actions,
@@ -194,7 +205,33 @@ export class ItemEvaluator {
     const snapshot = await this.snapshots.get(context.orgId);
     const itemType = snapshot.itemTypes.get(item.typeId);
     if (!itemType) return undefined;
-    return this.evaluate(context, item, itemType, version, snapshot, { environment: 'BACKTEST', rules });
+    return this.evaluate(context, item, itemType, version, snapshot, { environment: 'BACKTEST', rules }, this.contentKeyOf(context.orgId, item, version));
+  }
+
+  /** The item's content key, read once per evaluation and only when first needed. */
+  private contentKeyOf(orgId: string, item: ItemToEvaluate, version: number): () => Promise<string> {
+    let key: Promise<string> | undefined;
+    return () => (key ??= this.readContentKey(orgId, item, version));
+  }
+
+  /**
+   * The digest of the item's content and the version where that content began, read from the
+   * item's earlier versions a page at a time until the run of identical content ends (nearly
+   * always within the first page: one read).
+   */
+  private async readContentKey(orgId: string, item: ItemToEvaluate, version: number): Promise<string> {
+    const digest = itemContentDigest(item);
+    const stream = itemStream(orgId, item.typeId, item.id);
+    let since = version;
+    while (since > 0) {
+      const from = Math.max(0, since - CONTENT_PAGE);
+      const earlier = await this.events.readStream(stream, { fromRevision: from, maxCount: since - from });
+      const found = contentSince(since, digest, earlier.map(versionContent));
+      const runGoesOn = found === from && from > 0;
+      since = found;
+      if (!runGoesOn) break;
+    }
+    return contentKey(digest, since);
   }
 
   private async recorded(stream: string): Promise<Evaluation | undefined> {
@@ -209,6 +246,8 @@ export class ItemEvaluator {
     version: number,
     snapshot: CatalogSnapshot,
     options: EvaluationOptions,
+    /** The item's content key (item-content.ts), read when first asked for. */
+    content: () => Promise<string>,
   ): Promise<Evaluation> {
     const now = this.clock.now();
     const rules = options.rules ?? rulesFor(snapshot.rules, item.typeId, now);
@@ -231,14 +270,12 @@ export class ItemEvaluator {
       };
     });
     const rulesById = options.rules ? new Map(options.rules.map((r) => [r.id, r] as const)) : snapshot.rulesById;
-    let content: string | undefined;
     for (const result of results) {
       const rule = rulesById.get(result.id);
       if (!rule || result.outcome !== 'passed' || rule.maxDailyActions === null) continue;
       // Only live evaluations count toward the daily cap; a retroaction counts toward nothing.
       if (options.environment !== 'LIVE' || !publishes(rule, options.environment) || rule.actionIds.length === 0) continue;
-      content ??= itemContentDigest(item);
-      const allowed = await this.caps.take(context, { id: rule.id, maxDailyActions: rule.maxDailyActions }, item, version, content);
+      const allowed = await this.caps.take(context, { id: rule.id, maxDailyActions: rule.maxDailyActions }, item, version, await content());
       result.capped = !allowed;
     }
     const actions = collectActions(results, rulesById, snapshot.actions, snapshot.policies, options.environment);
