@@ -61,7 +61,7 @@ export async function openStorage(
   upcasters = new UpcasterRegistry(),
 ): Promise<Storage> {
   // The embedded parts (log, read models, generated key) live in the data directory.
-  if (config.eventStoreUrl === undefined || config.mongoUrl === undefined) secureDataDir(config.dataDir);
+  const dataDirNotices = config.eventStoreUrl === undefined || config.mongoUrl === undefined ? secureDataDir(config.dataDir) : [];
   const { keyring, notice } = loadKeyring(config.secretKey, {
     dataDir: config.dataDir,
     production: config.eventStoreUrl !== undefined || config.mongoUrl !== undefined,
@@ -109,7 +109,7 @@ export async function openStorage(
       idempotency,
       mongoConnectionToken,
       keyring,
-      notices: notice ? [notice] : [],
+      notices: [...(notice ? [notice] : []), ...dataDirNotices],
       description: [
         config.eventStoreUrl ? 'events: KurrentDB' : `events: SQLite (${config.dataDir}/${SQLITE_FILE_NAME})`,
         mongo ? 'read models: MongoDB' : 'read models: SQLite',
