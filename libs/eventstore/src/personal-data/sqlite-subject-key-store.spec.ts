@@ -31,4 +31,36 @@ describe('SqliteSubjectKeyStore while another process writes', () => {
     db.close();
     other.close();
   });
+
+  it('on close, fails the key creations still waiting behind the lock with SQLITE_BUSY, before the connection closes', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'warden-keys-')), 'warden.db');
+    const db = openSqlite(file, { synchronous: 'normal', busyTimeoutMs: 300 });
+    const keys = new SqliteSubjectKeyStore(db);
+    const other = openSqlite(file);
+    other.exec('BEGIN IMMEDIATE');
+    const created = keys.keyFor('org', 'dora');
+    void created.catch(() => undefined);
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 1);
+    await waitFor(() => ticks >= 3, 'the insert to retry behind the held lock').finally(() => clearInterval(timer));
+    // A graceful drain: the store closes, then its connection. No retry may run on the closed connection.
+    await keys.close();
+    db.close();
+    other.exec('ROLLBACK');
+    await expect(created).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
+    other.close();
+  });
+
+  it('on close, inserts the keys still pending when the lock is free', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'warden-keys-')), 'warden.db');
+    const db = openSqlite(file, { synchronous: 'normal' });
+    const keys = new SqliteSubjectKeyStore(db);
+    const created = keys.keyFor('org', 'erin');
+    await keys.close();
+    db.close();
+    const key = await created;
+    const reopened = openSqlite(file);
+    expect([...(await new SqliteSubjectKeyStore(reopened).findMany([key.keyId])).keys()]).toEqual([key.keyId]);
+    reopened.close();
+  });
 });

@@ -1,6 +1,7 @@
 import { randomUUIDv7 } from 'node:crypto';
 import { pooledRandomBytes } from '#warden/kernel';
-import { type SqliteDatabase, WriteLock } from '../sqlite/sqlite-database.js';
+import type { SqliteDatabase } from '../sqlite/sqlite-database.js';
+import { SqliteGroupCommit } from '../sqlite/sqlite-group-commit.js';
 import type { SubjectKey, SubjectKeyStore } from './subject-key-store.port.js';
 
 const SCHEMA = `
@@ -12,24 +13,13 @@ CREATE TABLE IF NOT EXISTS subject_keys (
   UNIQUE (org_id, subject_id)
 );`;
 
-interface PendingKey {
-  readonly orgId: string;
-  readonly subjectId: string;
-  readonly created: SubjectKey;
-  /** True when this insert created the subject's key. */
-  readonly resolve: (fresh: boolean) => void;
-  readonly reject: (error: unknown) => void;
-}
-
 export class SqliteSubjectKeyStore implements SubjectKeyStore {
   private readonly stmt;
-  private pending: PendingKey[] = [];
-  private flushScheduled = false;
-  private readonly writeLock: WriteLock;
+  private readonly writes: SqliteGroupCommit;
 
-  constructor(private readonly db: SqliteDatabase) {
+  constructor(db: SqliteDatabase) {
     db.exec(SCHEMA);
-    this.writeLock = new WriteLock(db);
+    this.writes = new SqliteGroupCommit(db);
     this.stmt = {
       bySubject: db.prepare<[string, string], { key_id: string; key: Buffer }>(
         'SELECT key_id, key FROM subject_keys WHERE org_id = ? AND subject_id = ?',
@@ -40,7 +30,6 @@ export class SqliteSubjectKeyStore implements SubjectKeyStore {
         'SELECT key_id, key FROM subject_keys WHERE key_id IN (SELECT value FROM json_each(?))',
       ),
       forget: db.prepare('DELETE FROM subject_keys WHERE org_id = ? AND subject_id = ?'),
-      commit: db.prepare('COMMIT'),
     };
   }
 
@@ -53,43 +42,17 @@ export class SqliteSubjectKeyStore implements SubjectKeyStore {
   /**
    * New keys of one tick are inserted in one transaction: a batch of new subjects costs one commit.
    * A key another process created first (the insert is then ignored) is read back. While another
-   * process writes, the batch waits without blocking the event loop (WriteLock).
+   * process writes, the batch waits without blocking the event loop (SqliteGroupCommit).
    */
-  private insertSoon(orgId: string, subjectId: string): Promise<SubjectKey> {
+  private async insertSoon(orgId: string, subjectId: string): Promise<SubjectKey> {
     // Time-ordered key ids: new keys go to the end of the primary-key index (see IdGenerator.uuid).
     const created = { keyId: randomUUIDv7(), key: pooledRandomBytes(32) };
-    const inserted = new Promise<boolean>((resolve, reject) => this.pending.push({ orgId, subjectId, created, resolve, reject }));
-    if (!this.flushScheduled) {
-      this.flushScheduled = true;
-      setImmediate(() => this.flush());
-    }
-    return inserted.then((fresh) => {
-      if (fresh) return created;
-      const winner = this.stmt.bySubject.get(orgId, subjectId)!;
-      return { keyId: winner.key_id, key: winner.key };
-    });
-  }
-
-  private flush(): void {
-    this.flushScheduled = false;
-    const batch = this.pending;
-    let outcomes: boolean[];
-    try {
-      if (!this.writeLock.tryBegin()) {
-        this.flushScheduled = true;
-        setTimeout(() => this.flush(), WriteLock.RETRY_MS);
-        return;
-      }
-      this.pending = [];
-      outcomes = batch.map((p) => this.stmt.insert.run(p.created.keyId, p.orgId, p.subjectId, p.created.key).changes === 1);
-      this.stmt.commit.run();
-    } catch (error) {
-      if (this.db.inTransaction) this.db.exec('ROLLBACK');
-      this.pending = [];
-      for (const p of batch) p.reject(error);
-      return;
-    }
-    batch.forEach((p, i) => p.resolve(outcomes[i]!));
+    const fresh = await this.writes.run(
+      () => this.stmt.insert.run(created.keyId, orgId, subjectId, created.key).changes === 1,
+    );
+    if (fresh) return created;
+    const winner = this.stmt.bySubject.get(orgId, subjectId)!;
+    return { keyId: winner.key_id, key: winner.key };
   }
 
   async findMany(keyIds: readonly string[]): Promise<Map<string, Buffer>> {
@@ -98,8 +61,10 @@ export class SqliteSubjectKeyStore implements SubjectKeyStore {
   }
 
   async forget(orgId: string, subjectId: string): Promise<number> {
-    return this.stmt.forget.run(orgId, subjectId).changes;
+    return this.writes.run(() => this.stmt.forget.run(orgId, subjectId).changes);
   }
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    this.writes.close();
+  }
 }

@@ -88,6 +88,24 @@ describe('SqliteEventStore group commit while another process writes', () => {
     db.close();
     other.close();
   });
+
+  it('on close, fails the appends still waiting behind the lock with SQLITE_BUSY, before the connection closes', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'warden-busy-')), 'warden.db');
+    const db = openSqlite(file, { synchronous: 'normal', busyTimeoutMs: 300 });
+    const events = new SqliteEventStore(db);
+    const other = openSqlite(file);
+    other.exec('BEGIN IMMEDIATE');
+    const appended = events.append(streamName('closing', 'a'), [anEvent('Late')], 'no_stream');
+    void appended.catch(() => undefined);
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 1);
+    await waitFor(() => ticks >= 3, 'the append to retry behind the held lock').finally(() => clearInterval(timer));
+    await events.close();
+    db.close();
+    other.exec('ROLLBACK');
+    await expect(appended).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
+    other.close();
+  });
 });
 
 describe('openSqlite', () => {

@@ -9,7 +9,8 @@ import {
   type Subscription,
   WrongExpectedRevisionError,
 } from '../event-store.port.js';
-import { dataVersion, type SqliteDatabase, WriteLock } from './sqlite-database.js';
+import { dataVersion, type SqliteDatabase } from './sqlite-database.js';
+import { SqliteGroupCommit } from './sqlite-group-commit.js';
 import { LogNotifier } from './log-notifier.js';
 
 type LightRow = Pick<Row, 'position' | 'stream' | 'revision' | 'id' | 'type'>;
@@ -25,11 +26,9 @@ interface Row {
 }
 
 interface PendingAppend {
-  streamName: string;
-  events: readonly NewEvent[];
-  expected: ExpectedRevision;
-  resolve: (r: AppendResult) => void;
-  reject: (e: unknown) => void;
+  readonly streamName: string;
+  readonly events: readonly NewEvent[];
+  readonly expected: ExpectedRevision;
 }
 
 const SCHEMA = `
@@ -54,13 +53,10 @@ const DECODED_CACHE = 4096;
  * commit keeps throughput while every acknowledged append is durable.
  *
  * While another process holds the file's write lock, the group waits without blocking the event
- * loop, and appends arriving meanwhile join it (WriteLock).
+ * loop, and appends arriving meanwhile join it (SqliteGroupCommit).
  */
 export class SqliteEventStore implements EventStore {
-  private pending: PendingAppend[] = [];
-  private flushScheduled = false;
-  private retryTimer: NodeJS.Timeout | undefined;
-  private readonly writeLock: WriteLock;
+  private readonly writes: SqliteGroupCommit;
   private closed = false;
   private readonly notifier: LogNotifier;
   private readonly stmt;
@@ -71,7 +67,6 @@ export class SqliteEventStore implements EventStore {
     options: { pollIntervalMs?: number } = {},
   ) {
     db.exec(SCHEMA);
-    this.writeLock = new WriteLock(db);
     this.stmt = {
       lastRevision: db.prepare<[string], { revision: number }>(
         'SELECT revision FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1',
@@ -102,74 +97,18 @@ export class SqliteEventStore implements EventStore {
       data: db.prepare<[number], { data: string }>('SELECT data FROM events WHERE position = ?'),
       metadata: db.prepare<[number], { metadata: string }>('SELECT metadata FROM events WHERE position = ?'),
       head: db.prepare<[], { head: number | null }>('SELECT max(position) AS head FROM events'),
-      commit: db.prepare('COMMIT'),
-      savepoint: db.prepare('SAVEPOINT append'),
-      release: db.prepare('RELEASE append'),
-      rollbackTo: db.prepare('ROLLBACK TO append'),
     };
     this.notifier = new LogNotifier(() => dataVersion(db), options.pollIntervalMs ?? 100);
+    this.writes = new SqliteGroupCommit(db, { afterCommit: () => this.notifier.notify() });
   }
 
   append(streamName: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (this.closed) return Promise.reject(new Error('Event store is closed'));
     if (events.length === 0) return Promise.reject(new Error('Nothing to append'));
-    return new Promise((resolve, reject) => {
-      this.pending.push({ streamName, events, expected, resolve, reject });
-      if (!this.flushScheduled) {
-        this.flushScheduled = true;
-        setImmediate(() => this.flush());
-      }
-    });
+    return this.writes.run((undo) => this.appendInTransaction({ streamName, events, expected }, undo));
   }
 
-  /** `wait`: let SQLite's busy handler wait for the write lock (when closing: no later tick). */
-  private flush(wait = false): void {
-    this.flushScheduled = false;
-    this.retryTimer = undefined;
-    if (this.pending.length === 0) return;
-    try {
-      if (wait) this.writeLock.beginWaiting();
-      else if (!this.writeLock.tryBegin()) {
-        this.flushScheduled = true;
-        this.retryTimer = setTimeout(() => this.flush(), WriteLock.RETRY_MS);
-        return;
-      }
-    } catch (error) {
-      const batch = this.pending;
-      this.pending = [];
-      for (const p of batch) p.reject(error);
-      return;
-    }
-    const batch = this.pending;
-    this.pending = [];
-    const outcomes: Array<{ ok: true; value: AppendResult } | { ok: false; error: unknown }> = [];
-    try {
-      for (const p of batch) {
-        this.stmt.savepoint.run();
-        try {
-          outcomes.push({ ok: true, value: this.appendInTransaction(p) });
-          this.stmt.release.run();
-        } catch (error) {
-          this.stmt.rollbackTo.run();
-          this.stmt.release.run();
-          outcomes.push({ ok: false, error });
-        }
-      }
-      this.stmt.commit.run();
-    } catch (error) {
-      if (this.db.inTransaction) this.db.exec('ROLLBACK');
-      for (const p of batch) p.reject(error);
-      return;
-    }
-    batch.forEach((p, i) => {
-      const o = outcomes[i]!;
-      if (o.ok) p.resolve(o.value);
-      else p.reject(o.error);
-    });
-    this.notifier.notify();
-  }
-
-  private appendInTransaction(p: PendingAppend): AppendResult {
+  private appendInTransaction(p: PendingAppend, undo: () => void): AppendResult {
     // The common case costs only the inserts: a new stream needs no revision lookup, and the
     // unique constraints catch both a taken revision and a re-appended event id.
     const last = p.expected === 'no_stream' ? undefined : this.stmt.lastRevision.get(p.streamName)?.revision;
@@ -197,7 +136,7 @@ export class SqliteEventStore implements EventStore {
     } catch (error) {
       if ((error as { code?: string }).code !== 'SQLITE_CONSTRAINT_UNIQUE') throw error;
       // Undo this append's partial inserts before deciding what the clash means.
-      this.stmt.rollbackTo.run();
+      undo();
       const replay = this.idempotentReplay(p);
       if (replay) return replay;
       const actual = this.stmt.lastRevision.get(p.streamName)?.revision;
@@ -308,8 +247,7 @@ export class SqliteEventStore implements EventStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    clearTimeout(this.retryTimer);
-    if (this.pending.length > 0) this.flush(true);
+    this.writes.close();
     this.notifier.close();
   }
 }

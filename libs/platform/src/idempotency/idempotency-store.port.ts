@@ -15,6 +15,8 @@ export interface IdempotencyStore {
   release(key: IdempotencyKeyRef, holder: string): Promise<void>;
   /** Deletes the expired records; how many went. */
   purgeExpired(): Promise<number>;
+  /** Finishes the writes under way; the store's connection may be closed afterwards. */
+  close(): Promise<void>;
 }
 
 export interface IdempotencyKeyRef {

@@ -82,6 +82,9 @@ export class MongoIdempotencyStore implements IdempotencyStore {
     return (await this.records.deleteMany({ expiresAt: { $lte: new Date() } })).deletedCount;
   }
 
+  /** The connection is shared with the read models, which close it. */
+  async close(): Promise<void> {}
+
   private reserve(r: BeginRequest): Promise<RecordDoc | null> {
     return this.records.findOneAndUpdate({ _id: idOf(checkedRef(r)) }, reservation(r), { upsert: true, returnDocument: 'after' });
   }

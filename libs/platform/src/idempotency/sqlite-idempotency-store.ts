@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { SqliteGroupCommit } from '#warden/eventstore';
 import { type Clock, systemClock } from '#warden/kernel';
 import {
   type BeginOutcome,
@@ -38,12 +39,18 @@ const PURGE_EVERY_MS = 10 * 60_000;
 
 /**
  * Idempotency records in the embedded data file, which every process on the data directory
- * opens: a reservation runs in an IMMEDIATE transaction, so two processes cannot both find a key
- * free. Times are this host's clock, which all those processes share.
+ * opens: a reservation looks the key up and takes it in one IMMEDIATE transaction, so two
+ * processes cannot both find a key free. Times are this host's clock, which all those processes
+ * share.
+ *
+ * Every request with an Idempotency-Key writes here, so writes go through a group commit that
+ * waits for another process's write lock without blocking the event loop (SqliteGroupCommit).
  */
 export class SqliteIdempotencyStore implements IdempotencyStore {
   private readonly clock: Clock;
-  private readonly reserve: (request: BeginRequest) => BeginOutcome;
+  private readonly writes: SqliteGroupCommit;
+  private readonly get: Database.Statement<[string, string], Row>;
+  private readonly take: Database.Statement<[string, string, string, string, number, number]>;
   private readonly store: Database.Statement<[number, string | null, string, string, string]>;
   private readonly drop: Database.Statement<[string, string, string]>;
   private readonly purge: Database.Statement<[number]>;
@@ -52,10 +59,11 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   constructor(db: Database.Database, options: { clock?: Clock } = {}) {
     db.exec(SCHEMA);
     this.clock = options.clock ?? systemClock;
-    const get = db.prepare<[string, string], Row>(
+    this.writes = new SqliteGroupCommit(db);
+    this.get = db.prepare(
       'SELECT fingerprint, holder, lease_until, status, body, expires_at FROM idempotency_keys WHERE scope = ? AND key = ?',
     );
-    const take = db.prepare<[string, string, string, string, number, number]>(
+    this.take = db.prepare(
       `INSERT INTO idempotency_keys (scope, key, fingerprint, holder, lease_until, status, body, expires_at)
        VALUES (?, ?, ?, ?, ?, NULL, NULL, ?)
        ON CONFLICT (scope, key) DO UPDATE SET fingerprint = excluded.fingerprint, holder = excluded.holder,
@@ -66,44 +74,57 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
     );
     this.drop = db.prepare('DELETE FROM idempotency_keys WHERE scope = ? AND key = ? AND holder = ?');
     this.purge = db.prepare('DELETE FROM idempotency_keys WHERE expires_at <= ?');
-    this.reserve = db.transaction((r: BeginRequest): BeginOutcome => {
-      const now = this.clock.now().getTime();
-      const row = get.get(r.scope, r.key);
-      const free = !row || row.expires_at <= now || (row.status === null && (row.lease_until ?? 0) <= now);
-      if (free) {
-        take.run(r.scope, r.key, r.fingerprint, r.holder, now + r.leaseMs, now + r.retentionMs);
-        return { outcome: 'reserved' };
-      }
-      if (row.fingerprint !== r.fingerprint) return { outcome: 'mismatch' };
-      if (row.status === null) return { outcome: 'in-progress' };
-      return { outcome: 'replay', response: { status: row.status, body: row.body } };
-    }).immediate;
-    this.purgeNow();
+    this.purgeSoon();
   }
 
   async begin(request: BeginRequest): Promise<BeginOutcome> {
     checkedBegin(request);
-    if (this.clock.now().getTime() >= this.nextPurgeAt) this.purgeNow();
-    return this.reserve(request);
+    if (this.clock.now().getTime() >= this.nextPurgeAt) this.purgeSoon();
+    // A key that is taken needs no write: a WAL read never waits for the lock, so a replay or
+    // a refusal is answered at once. A key that looks free is looked up again under the lock.
+    const taken = this.decide(request, this.get.get(request.scope, request.key));
+    if (taken) return taken;
+    return this.writes.run(() => this.decide(request, this.get.get(request.scope, request.key)) ?? this.reserve(request));
   }
 
   async complete(ref: IdempotencyKeyRef, holder: string, response: StoredResponse): Promise<boolean> {
     checkedRef(ref);
-    return this.store.run(response.status, response.body, ref.scope, ref.key, holder).changes === 1;
+    return this.writes.run(() => this.store.run(response.status, response.body, ref.scope, ref.key, holder).changes === 1);
   }
 
   async release(ref: IdempotencyKeyRef, holder: string): Promise<void> {
     checkedRef(ref);
-    this.drop.run(ref.scope, ref.key, holder);
+    await this.writes.run(() => this.drop.run(ref.scope, ref.key, holder));
   }
 
   async purgeExpired(): Promise<number> {
-    return this.purgeNow();
+    this.nextPurgeAt = this.clock.now().getTime() + PURGE_EVERY_MS;
+    return this.writes.run(() => this.purge.run(this.clock.now().getTime()).changes);
   }
 
-  private purgeNow(): number {
+  /** Runs what is still queued; the connection may be closed afterwards. */
+  async close(): Promise<void> {
+    this.writes.close();
+  }
+
+  /** The outcome for a key that is taken, or undefined when the request may reserve it. */
+  private decide(r: BeginRequest, row: Row | undefined): BeginOutcome | undefined {
     const now = this.clock.now().getTime();
-    this.nextPurgeAt = now + PURGE_EVERY_MS;
-    return this.purge.run(now).changes;
+    const free = !row || row.expires_at <= now || (row.status === null && (row.lease_until ?? 0) <= now);
+    if (free) return undefined;
+    if (row.fingerprint !== r.fingerprint) return { outcome: 'mismatch' };
+    if (row.status === null) return { outcome: 'in-progress' };
+    return { outcome: 'replay', response: { status: row.status, body: row.body } };
+  }
+
+  private reserve(r: BeginRequest): BeginOutcome {
+    const now = this.clock.now().getTime();
+    this.take.run(r.scope, r.key, r.fingerprint, r.holder, now + r.leaseMs, now + r.retentionMs);
+    return { outcome: 'reserved' };
+  }
+
+  /** Best effort: a purge that fails (the lock stayed busy) is tried again at the next one's time. */
+  private purgeSoon(): void {
+    void this.purgeExpired().catch(() => undefined);
   }
 }

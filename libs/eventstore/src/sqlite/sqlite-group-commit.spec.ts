@@ -1,0 +1,90 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { waitFor } from '../../../../test/support/wait-for.js';
+import { openSqlite, type SqliteDatabase } from './sqlite-database.js';
+import { SqliteGroupCommit } from './sqlite-group-commit.js';
+
+describe('SqliteGroupCommit', () => {
+  let connections: SqliteDatabase[] = [];
+  const open = (file: string, busyTimeoutMs?: number) => {
+    const db = openSqlite(file, { synchronous: 'normal', busyTimeoutMs });
+    db.exec('CREATE TABLE IF NOT EXISTS notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL UNIQUE)');
+    connections.push(db);
+    return db;
+  };
+  const freshFile = () => join(mkdtempSync(join(tmpdir(), 'warden-group-')), 'warden.db');
+  const texts = (db: SqliteDatabase) => db.prepare<[], { text: string }>('SELECT text FROM notes ORDER BY id').all().map((r) => r.text);
+  afterEach(() => {
+    for (const db of connections) if (db.open) db.close();
+    connections = [];
+  });
+
+  it("commits the jobs of one tick together, each with its own outcome: one job's failure undoes only that job", async () => {
+    const db = open(freshFile());
+    const writes = new SqliteGroupCommit(db);
+    const insert = db.prepare('INSERT INTO notes (text) VALUES (?)');
+    const results = await Promise.allSettled([
+      writes.run(() => insert.run('a').changes),
+      writes.run(() => {
+        insert.run('b');
+        insert.run('a');
+      }),
+      writes.run((undo) => {
+        insert.run('c');
+        undo();
+        return insert.run('d').changes;
+      }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(texts(db)).toEqual(['a', 'd']);
+  });
+
+  it('waits for a lock held by another connection without blocking the event loop, then commits', async () => {
+    const file = freshFile();
+    const db = open(file);
+    const other = open(file);
+    const writes = new SqliteGroupCommit(db);
+    other.exec('BEGIN IMMEDIATE');
+    let done = false;
+    const written = writes.run(() => db.prepare("INSERT INTO notes (text) VALUES ('queued')").run().changes);
+    void written.finally(() => (done = true)).catch(() => undefined);
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 1);
+    await waitFor(() => ticks >= 3, 'a timer to tick while the write lock is held elsewhere').finally(() => clearInterval(timer));
+    expect(done).toBe(false);
+    other.exec('COMMIT');
+    await expect(written).resolves.toBe(1);
+    expect(texts(other)).toEqual(['queued']);
+  });
+
+  it('on close, fails the jobs still waiting behind a held lock with SQLITE_BUSY, and touches the connection no more', async () => {
+    const file = freshFile();
+    const db = open(file, 200);
+    const other = open(file);
+    const writes = new SqliteGroupCommit(db);
+    other.exec('BEGIN IMMEDIATE');
+    const written = writes.run(() => db.prepare("INSERT INTO notes (text) VALUES ('late')").run().changes);
+    void written.catch(() => undefined);
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 1);
+    await waitFor(() => ticks >= 3, 'the group to retry behind the held lock').finally(() => clearInterval(timer));
+    writes.close();
+    db.close();
+    other.exec('ROLLBACK');
+    await expect(written).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
+    await expect(writes.run(() => 1)).rejects.toThrow(/closed/);
+  });
+
+  it('on close, commits what is pending when the lock is free', async () => {
+    const file = freshFile();
+    const db = open(file);
+    const writes = new SqliteGroupCommit(db);
+    const written = writes.run(() => db.prepare("INSERT INTO notes (text) VALUES ('last')").run().changes);
+    writes.close();
+    db.close();
+    await expect(written).resolves.toBe(1);
+    expect(texts(open(file))).toEqual(['last']);
+  });
+});
