@@ -12,10 +12,12 @@ import { freshDataDir, type RunningWarden, startWarden, testEnv } from '../suppo
  * read path folds, projects and reacts to it, so a change to an event's shape that the stored
  * events no longer satisfy fails here until an upcaster brings them to the new shape. Each
  * upcaster also has its own spec; the v1 log goes through those of ActionDefined,
- * AppealSettingsChanged, CallbackDeliveryRequested and RuleDailyActionCounted here (it has no
- * images, so MediaHashed's have only their own spec).
+ * AppealSettingsChanged and CallbackDeliveryRequested here, v2 holds those events in their
+ * sealed-URL shape (neither log has an image, a redelivery or a daily action limit, so the
+ * MediaHashed, CallbackRedeliveryRequested and RuleDailyActionCounted upcasters have only
+ * their own specs).
  */
-describe.each(['v1'])('a log stored by an earlier release (%s)', (version) => {
+describe.each(['v1', 'v2'])('a log stored by an earlier release (%s)', (version) => {
   const log = readStoredLog(version);
   const dataDir = freshDataDir();
   let warden: RunningWarden;
