@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectErrorBody } from '../support/error-body.js';
-import { createOrgWithKey, freshDataDir, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
+import { createKey, createOrgWithKey, freshDataDir, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
 
 /** Failed authentications count against the client address (issue 11, defect 7). */
 describe('failed authentications per client address, against a running server', () => {
@@ -43,6 +43,30 @@ describe('failed authentications per client address, against a running server', 
       const ok = await organization(validKey);
       expect(ok.status).toBe(200);
       expect(await ok.json()).toMatchObject({ id: 'acme' });
+    }
+  });
+
+  it('serves a key created a moment ago to an address whose budget is spent (an api-role process, no live read model)', async () => {
+    const apiEnv = testEnv(freshDataDir(), { WARDEN_AUTH_FAILURE_BURST: String(BURST), WARDEN_AUTH_FAILURES_PER_MINUTE: '1', WARDEN_ROLE: 'api' });
+    await createOrgWithKey(apiEnv, 'globex');
+    const api = await startWarden(apiEnv);
+    try {
+      const get = (key: string) => fetch(api.url + '/api/v1/organization', { headers: { 'x-api-key': key } });
+      const statuses: number[] = [];
+      for (let i = 0; i < BURST + 1; i++) {
+        const res = await get(inventedKey());
+        statuses.push(res.status);
+        await res.arrayBuffer();
+      }
+      expect(statuses.at(-1)).toBe(429);
+      // Written by another process: this one has not read it from the log yet.
+      const fresh = await createKey(apiEnv, 'globex');
+      const ok = await get(fresh);
+      expect(ok.status).toBe(200);
+      expect(await ok.json()).toMatchObject({ id: 'globex' });
+      await expectErrorBody(await get(inventedKey()), 429, '/errors/rate-limited');
+    } finally {
+      await api.stop();
     }
   });
 });

@@ -256,4 +256,18 @@ describe('hostile input on the customer POSTs, end to end', () => {
       expect((await send('/api/v1/items/async/', JSON.stringify(body))).status).toBe(202);
     });
   });
+
+  describe('a number beyond the double range', () => {
+    it('is a 400 pointing at it, not Infinity stored as null', async () => {
+      const before = submissions();
+      const text = '{"items":[{"id":"n1","typeId":"post","data":{"text":"buy","score":1e400}}]}';
+      const errors = await rejected(await send('/api/v1/items/async/', text), 400, '/errors/invalid-user-input');
+      expect(errors.map((e) => e.pointer)).toEqual(['/items/0/data/score']);
+      expect(errors[0]!.detail).toContain('out of range');
+      expect(eventsOfItem('n1')).toBe(0);
+      const content = await send('/api/v1/content/', '{"contentId":"c1","contentType":"post","content":{"text":"buy","score":-1e400}}');
+      expect((await rejected(content, 400, '/errors/invalid-user-input')).map((e) => e.pointer)).toEqual(['/content/score']);
+      await nothingRecordedAndStillServing(before);
+    });
+  });
 });

@@ -1,4 +1,8 @@
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventCount } from '../support/config-files.js';
+import { type Receiver, startReceiver } from '../support/http-receiver.js';
 import { readStoredLog, restoreStoredLog, STORED_LOG_SECRET_KEY } from '../fixtures/stored-log/stored-log.js';
 import { waitFor } from '../support/wait-for.js';
 import { freshDataDir, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
@@ -6,10 +10,14 @@ import { freshDataDir, type RunningWarden, startWarden, testEnv } from '../suppo
 /**
  * The log an earlier release stored (test/fixtures/stored-log/README.md) must keep working: every
  * read path folds, projects and reacts to it, so a change to an event's shape that the stored
- * events no longer satisfy fails here until an upcaster brings them to the new shape. (The one
- * upcaster so far, MediaHashed v1 -> v2, has its own stored-event spec: this log has no images.)
+ * events no longer satisfy fails here until an upcaster brings them to the new shape. Each
+ * upcaster also has its own spec; the v1 log goes through those of ActionDefined,
+ * AppealSettingsChanged and CallbackDeliveryRequested here, v2 holds those events in their
+ * sealed-URL shape (neither log has an image, a redelivery or a daily action limit, so the
+ * MediaHashed, CallbackRedeliveryRequested and RuleDailyActionCounted upcasters have only
+ * their own specs).
  */
-describe.each(['v1'])('a log stored by an earlier release (%s)', (version) => {
+describe.each(['v1', 'v2'])('a log stored by an earlier release (%s)', (version) => {
   const log = readStoredLog(version);
   const dataDir = freshDataDir();
   let warden: RunningWarden;
@@ -67,5 +75,64 @@ describe.each(['v1'])('a log stored by an earlier release (%s)', (version) => {
     );
     // The author's earlier submissions, all in the stored log, count towards the background rule.
     expect(latest.rules.find((r) => r.id === 'watch-busy-authors')?.outcome).toBe('passed');
+  });
+});
+
+/**
+ * Releases up to 0.1.0 stored a callback URL in plaintext in ActionDefined, query string and all.
+ * Read today, it is upcast to a sealed URL: the dispatcher must open it and call the whole URL,
+ * while the delivery it records keeps no query string. The recorded URL points at the recorder's
+ * long-gone receiver, so the test points it at its own, with a token in the query string, before
+ * restoring: the event keeps its v1 shape, plaintext URL included.
+ */
+describe('a callback URL stored in plaintext by release 0.1.0 (v1)', () => {
+  const recorded = readStoredLog('v1');
+  const dataDir = freshDataDir();
+  let receiver: Receiver;
+  let warden: RunningWarden;
+  let target: string;
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    target = `${receiver.url}/hooks/remove?token=golden-query-secret&v=1`;
+    const events = recorded.events.map((e) =>
+      e.type === 'ActionDefined' ? { ...e, data: e.data.replace(/"url":"http:\/\/127\.0\.0\.1:\d+\/hooks\/remove"/, `"url":"${target}"`) } : e,
+    );
+    expect(events.find((e) => e.type === 'ActionDefined')!.data).toContain(target);
+    await restoreStoredLog({ ...recorded, events }, dataDir);
+    warden = await startWarden(testEnv(dataDir, { WARDEN_SECRET_KEY: STORED_LOG_SECRET_KEY }));
+  });
+  afterAll(async () => {
+    await warden?.stop();
+    await receiver?.close();
+  });
+
+  it('calls the whole URL for a new item, and records the delivery without its query string', async () => {
+    const before = eventCount(dataDir, "type = 'CallbackDeliveryRequested'");
+    const res = await fetch(warden.url + '/api/v1/items/async/', {
+      method: 'POST',
+      headers: { 'x-api-key': recorded.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ items: [{ id: 'p-3', typeId: 'post', data: { text: 'another scam', author: { id: 'u-1', typeId: 'user' } } }] }),
+    });
+    expect(res.status).toBe(202);
+    const call = await waitFor(() => receiver.requests.find((r) => r.url.startsWith('/hooks/remove')), 'the callback of p-3');
+    expect(call.url).toBe('/hooks/remove?token=golden-query-secret&v=1');
+    expect(call.headers['authorization']).toBe('Bearer golden-token');
+    expect((JSON.parse(call.body) as { item: { id: string } }).item.id).toBe('p-3');
+
+    expect(eventCount(dataDir, "type = 'CallbackDeliveryRequested'")).toBe(before + 1);
+    const db = new Database(join(dataDir, 'warden.db'), { readonly: true });
+    try {
+      const rows = db.prepare("SELECT data FROM events WHERE type = 'CallbackDeliveryRequested' ORDER BY position DESC LIMIT 1").all() as Array<{ data: string }>;
+      const stored = rows[0]!.data;
+      expect(stored).not.toContain('golden-query-secret');
+      expect(stored).not.toContain('?token');
+      const { destination } = JSON.parse(stored) as { destination: { url: string; sealedUrl?: unknown } };
+      // Shown without its query string (marked as cut), called from the sealed whole.
+      expect(destination.url).toBe(`${receiver.url}/hooks/remove?…`);
+      expect(typeof destination.sealedUrl).toBe('object');
+    } finally {
+      db.close();
+    }
   });
 });

@@ -1,10 +1,11 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { ReadStore } from '#warden/readstore';
 import type { Clock } from '#warden/kernel';
-import { type ApiKeyAuthenticator, type AuthenticateOptions, type AuthenticationResult, CLOCK } from '#warden/platform';
+import { type ApiKeyAuthenticator, type AuthenticationResult, CLOCK } from '#warden/platform';
 import { ProjectionHost, READ_STORE } from '#warden/storage';
 import { hashApiKey } from './domain/api-key-secret.js';
 import { IDENTITY_PROJECTION } from './projections/identity.projection.js';
+import { SharedCatchUp } from './shared-catch-up.js';
 import { API_KEY_USAGE, API_KEYS_BY_HASH, type ApiKeyHashDoc } from './projections/identity.read-model.js';
 
 const CACHE_TTL_MS = 1_000;
@@ -14,7 +15,8 @@ const USAGE_FLUSH_MS = 10_000;
 /**
  * Authenticates X-API-KEY values through a short cache (a revoked key stops working within
  * CACHE_TTL_MS). A miss catches the identity projection up with the log before answering
- * "unknown", so a key just created by the CLI works on the very next request. Last use is
+ * "unknown", so a key just created by the CLI works on the very next request; misses at the same
+ * time share one catch-up (SharedCatchUp), so invented keys stay cheap. Last use is
  * kept in memory and written in one batch every USAGE_FLUSH_MS, not once per request.
  */
 @Injectable()
@@ -23,6 +25,7 @@ export class CachedApiKeyAuthenticator implements ApiKeyAuthenticator, OnModuleI
   private readonly cache = new Map<string, { result: AuthenticationResult; expires: number }>();
   private readonly lastUsed = new Map<string, string>();
   private timer: NodeJS.Timeout | undefined;
+  private readonly catchUp = new SharedCatchUp(() => this.projections.catchUp(IDENTITY_PROJECTION));
 
   constructor(
     @Inject(READ_STORE) private readonly readStore: ReadStore,
@@ -40,19 +43,19 @@ export class CachedApiKeyAuthenticator implements ApiKeyAuthenticator, OnModuleI
     await this.flushUsage();
   }
 
-  async authenticate(rawKey: string, options: AuthenticateOptions = {}): Promise<AuthenticationResult> {
+  async authenticate(rawKey: string): Promise<AuthenticationResult> {
     const hash = hashApiKey(rawKey);
     const now = Date.now();
     const cached = this.cache.get(hash);
-    const result = cached && cached.expires > now ? cached.result : await this.lookup(hash, options.catchUp ?? true);
+    const result = cached && cached.expires > now ? cached.result : await this.lookup(hash);
     if (result.outcome === 'ok') this.lastUsed.set(result.principal.keyId, this.clock.now().toISOString());
     return result;
   }
 
-  private async lookup(hash: string, catchUp: boolean): Promise<AuthenticationResult> {
+  private async lookup(hash: string): Promise<AuthenticationResult> {
     let doc = await this.readStore.get<ApiKeyHashDoc>(API_KEYS_BY_HASH, hash);
-    if (!doc && catchUp) {
-      await this.projections.catchUp(IDENTITY_PROJECTION);
+    if (!doc) {
+      await this.catchUp.run();
       doc = await this.readStore.get<ApiKeyHashDoc>(API_KEYS_BY_HASH, hash);
     }
     // Unknown keys are not cached: they may be created at any moment.

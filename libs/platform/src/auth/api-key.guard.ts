@@ -27,15 +27,13 @@ export class ApiKeyGuard implements CanActivate {
       await failures?.charge(request.ip);
       throw unauthorized('The X-API-KEY header is missing');
     }
-    // With a failure budget, the first look-up skips catching up with the log: a valid key is
-    // found anyway, and a flood of invented keys is refused before it costs a read of the log.
-    let result = await this.authenticator.authenticate(key, { catchUp: failures === undefined });
-    if (result.outcome === 'unknown' && failures !== undefined) {
-      await failures.charge(request.ip);
-      // Within budget: the key may have been created a moment ago, so look again, caught up.
-      result = await this.authenticator.authenticate(key);
+    // Looked up (caught up with the log on a miss) before the budget is charged: a key created a
+    // moment ago is valid, and a valid key is never refused by the failure budget.
+    const result = await this.authenticator.authenticate(key);
+    if (result.outcome === 'unknown') {
+      await failures?.charge(request.ip);
+      throw unauthorized('The API key is not valid');
     }
-    if (result.outcome === 'unknown') throw unauthorized('The API key is not valid');
     if (result.outcome === 'inactive') {
       throw forbidden(result.reason === 'revoked' ? 'The API key was revoked' : 'The API key was rotated out');
     }

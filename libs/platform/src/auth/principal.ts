@@ -12,17 +12,10 @@ export type AuthenticationResult =
   | { readonly outcome: 'unknown' }
   | { readonly outcome: 'inactive'; readonly reason: 'revoked' | 'rotated' };
 
-export interface AuthenticateOptions {
-  /**
-   * Whether a key the read model does not know is looked up again after catching the read model
-   * up with the log (a key created a moment ago). Default true.
-   */
-  readonly catchUp?: boolean;
-}
-
 /** Implemented by the identity module; the guard only knows this contract. */
 export interface ApiKeyAuthenticator {
-  authenticate(rawKey: string, options?: AuthenticateOptions): Promise<AuthenticationResult>;
+  /** Looks the key up; a key the read model does not know is looked up again after catching up with the log. */
+  authenticate(rawKey: string): Promise<AuthenticationResult>;
 }
 
 export const API_KEY_AUTHENTICATOR = Symbol('ApiKeyAuthenticator');

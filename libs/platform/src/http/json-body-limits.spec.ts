@@ -32,6 +32,17 @@ describe('the limits of a parsed JSON body', () => {
     expect(check('{"a":"\\ud800x","b":"\\udc00"}')?.pointer).toBe('/a');
   });
 
+  it('refuses numbers beyond the double range, which JSON.parse reads as Infinity', () => {
+    expect(check('{"items":[{"id":"n1","typeId":"post","data":{"text":"x","score":1e400}}]}')).toEqual({
+      kind: 'not-finite',
+      pointer: '/items/0/data/score',
+      detail: 'the number is out of range: a number must be finite, at most about 1.8e308 in magnitude',
+    });
+    expect(check('[1,-1e999]')).toMatchObject({ kind: 'not-finite', pointer: '/1' });
+    expect(check('1e400')).toMatchObject({ kind: 'not-finite', pointer: '' });
+    expect(check('[1.7976931348623157e308,-1e308,5e-324,1e-400]')).toBeUndefined();
+  });
+
   it('refuses strings that are not well-formed Unicode, values and member names', () => {
     expect(check('{"items":[{"id":"ok-1"},{"id":"bad\\udc00"}]}')).toEqual({
       kind: 'ill-formed',

@@ -10,7 +10,7 @@ export interface JsonBodyLimits {
 
 /** `too-large` is answered 413, the others 400. */
 export interface JsonBodyProblem {
-  readonly kind: 'too-deep' | 'ill-formed' | 'prototype-key' | 'too-large';
+  readonly kind: 'too-deep' | 'ill-formed' | 'prototype-key' | 'too-large' | 'not-finite';
   /** RFC 6901 pointer to the offending value or member. */
   readonly pointer: string;
   readonly detail: string;
@@ -36,6 +36,7 @@ interface Walk {
  */
 export function findJsonBodyProblem(body: unknown, limits: JsonBodyLimits): JsonBodyProblem | undefined {
   if (typeof body === 'string') return at('', stringProblem(body, limits, false));
+  if (typeof body === 'number') return at('', numberProblem(body));
   if (!isContainer(body)) return undefined;
   const walk: Walk = { containers: [body], keys: [keysOf(body)], next: [0] };
   let top = 0;
@@ -69,6 +70,9 @@ export function findJsonBodyProblem(body: unknown, limits: JsonBodyLimits): Json
     }
     if (typeof child === 'string') {
       const problem = stringProblem(child, limits, false);
+      if (problem) return at(pointerOf(walk, top), problem);
+    } else if (typeof child === 'number') {
+      const problem = numberProblem(child);
       if (problem) return at(pointerOf(walk, top), problem);
     } else if (isContainer(child)) {
       // The child is at level top + 2 (the body is level 1, at index 0).
@@ -138,6 +142,15 @@ function stringProblem(value: string, limits: JsonBodyLimits, memberName: boolea
     };
   }
   return undefined;
+}
+
+/**
+ * JSON.parse reads a number beyond the double range (1e400) as Infinity, which no store keeps:
+ * it would be stored as null, and fingerprint as null, so it is refused rather than altered.
+ */
+function numberProblem(value: number): Unplaced | undefined {
+  if (Number.isFinite(value)) return undefined;
+  return { kind: 'not-finite', detail: 'the number is out of range: a number must be finite, at most about 1.8e308 in magnitude' };
 }
 
 function isContainer(value: unknown): value is Container {

@@ -108,6 +108,28 @@ describe('failed authentications per client address', () => {
     expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect((await from('203.0.113.2')).statusCode).toBe(401);
   });
+
+  it('counts the addresses of one IPv6 /64 as one client, and an IPv4-mapped address as its IPv4 address', async () => {
+    app = Fastify();
+    installRateLimit(app, { requests: undefined, authFailures: new MemoryRateLimitStore({ ratePerSecond: 0.001, burst: 2 }) }, capturingLogger().logger);
+    app.get('/api/v1/thing', async (request, reply) => {
+      try {
+        await authFailureLimitOf(request)!.charge(request.ip);
+        return await reply.status(401).send();
+      } catch {
+        return reply.status(429).send();
+      }
+    });
+    await app.ready();
+    const from = async (remoteAddress: string) => (await app!.inject({ method: 'GET', url: '/api/v1/thing', remoteAddress })).statusCode;
+    expect(await from('2001:db8:1:2::1')).toBe(401);
+    expect(await from('2001:db8:1:2:aaaa:bbbb:cccc:dddd')).toBe(401);
+    expect(await from('2001:0db8:0001:0002:ffff::9')).toBe(429);
+    expect(await from('2001:db8:1:3::1')).toBe(401);
+    expect(await from('198.51.100.7')).toBe(401);
+    expect(await from('::ffff:198.51.100.7')).toBe(401);
+    expect(await from('198.51.100.7')).toBe(429);
+  });
 });
 
 describe('choosing the rate-limit stores', () => {

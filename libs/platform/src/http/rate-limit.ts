@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import ipaddr from 'ipaddr.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Connection } from 'mongoose';
 import type { Logger } from 'pino';
@@ -44,6 +45,20 @@ export async function openRateLimitStores(config: RateLimitSettings, mongo: Conn
 }
 
 /**
+ * The failure bucket of a client address. An IPv6 client usually holds a whole /64 (one customer
+ * line, SLAAC privacy addresses), so the /64 shares one budget; an IPv4-mapped IPv6 address
+ * counts as its IPv4 address.
+ */
+export function authFailureBucket(address: string): string {
+  if (!ipaddr.isValid(address)) return 'auth-failures:' + address;
+  let parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.kind() === 'ipv4') return 'auth-failures:' + parsed.toString();
+  const prefix = (parsed as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
+  return 'auth-failures:' + prefix.join(':') + '::/64';
+}
+
+/**
  * Takes tokens, letting the request go ahead when the store fails: the limiter must not take the
  * API down with it, and a store that is down usually means the API's own reads fail. Logged once
  * per outage, not once per request.
@@ -79,7 +94,7 @@ export function installRateLimit(fastify: FastifyInstance, stores: RateLimitStor
   if (authFailures !== undefined) {
     const limit: AuthFailureLimit = {
       charge: async (address) => {
-        const wait = await failOpen.take(authFailures, 'auth-failures:' + address);
+        const wait = await failOpen.take(authFailures, authFailureBucket(address));
         if (wait > 0) throw rateLimited(wait);
       },
     };

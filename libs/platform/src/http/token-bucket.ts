@@ -1,10 +1,13 @@
 import { checkedKey, type RateLimit, type RateLimitStore, secondsUntilToken } from './rate-limit-store.port.js';
 
 /**
- * Per-key token buckets: `ratePerSecond` sustained, up to `burst` at once. Idle buckets are
- * dropped so that random keys cannot grow memory without bound.
+ * Per-key token buckets: `ratePerSecond` sustained, up to `burst` at once. At `maxBuckets`, buckets
+ * are dropped so that random keys cannot grow memory without bound: full ones first (dropping them
+ * changes nothing), then, least recently used first, those with a token left, and spent ones only
+ * last. So a flood of new keys or addresses cannot give a spent bucket its burst back.
  */
 export class TokenBuckets {
+  /** In order of last use: each take moves its bucket to the end. */
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
 
   constructor(
@@ -14,18 +17,23 @@ export class TokenBuckets {
     private readonly maxBuckets = 100_000,
   ) {}
 
+  get size(): number {
+    return this.buckets.size;
+  }
+
   /** Takes one token; returns 0 when allowed, else the seconds to wait. */
   take(key: string): number {
     const t = this.now();
     let b = this.buckets.get(key);
-    if (!b) {
-      if (this.buckets.size >= this.maxBuckets) this.evictFull(t);
-      b = { tokens: this.burst, at: t };
-      this.buckets.set(key, b);
-    } else {
-      b.tokens = Math.min(this.burst, b.tokens + ((t - b.at) / 1000) * this.ratePerSecond);
+    if (b) {
+      b.tokens = this.tokensAt(b, t);
       b.at = t;
+      this.buckets.delete(key);
+    } else {
+      if (this.buckets.size >= this.maxBuckets) this.evict(t);
+      b = { tokens: this.burst, at: t };
     }
+    this.buckets.set(key, b);
     if (b.tokens >= 1) {
       b.tokens -= 1;
       return 0;
@@ -33,11 +41,20 @@ export class TokenBuckets {
     return secondsUntilToken(b.tokens, this.ratePerSecond);
   }
 
-  private evictFull(t: number): void {
-    for (const [k, b] of this.buckets) {
-      if (b.tokens + ((t - b.at) / 1000) * this.ratePerSecond >= this.burst) this.buckets.delete(k);
+  private tokensAt(b: { tokens: number; at: number }, t: number): number {
+    return Math.min(this.burst, b.tokens + ((t - b.at) / 1000) * this.ratePerSecond);
+  }
+
+  /** Drops down to nine tenths of `maxBuckets`, so that eviction runs once per many new keys. */
+  private evict(t: number): void {
+    const target = Math.floor(this.maxBuckets * 0.9);
+    const passes: Array<(tokens: number) => boolean> = [(tokens) => tokens >= this.burst, (tokens) => tokens >= 1, () => true];
+    for (const drop of passes) {
+      for (const [k, b] of this.buckets) {
+        if (this.buckets.size <= target) return;
+        if (drop(this.tokensAt(b, t))) this.buckets.delete(k);
+      }
     }
-    if (this.buckets.size >= this.maxBuckets) this.buckets.clear();
   }
 }
 
