@@ -88,11 +88,11 @@ describe('failed authentications per client address', () => {
     app = undefined;
   });
 
-  it('hands each request a budget that refuses an address with 429 once it is spent, per address', async () => {
-    app = Fastify();
-    installRateLimit(app, { requests: undefined, authFailures: new MemoryRateLimitStore({ ratePerSecond: 0.001, burst: 2 }) }, capturingLogger().logger);
-    // Stands in for the API-key guard: every request here fails to authenticate.
-    app.get('/api/v1/thing', async (request, reply) => {
+  /** A budget of two failures per address; the route stands in for the API-key guard: every request fails to authenticate. */
+  async function failingAuthApp(): Promise<FastifyInstance> {
+    const server = Fastify();
+    installRateLimit(server, { requests: undefined, authFailures: new MemoryRateLimitStore({ ratePerSecond: 0.001, burst: 2 }) }, capturingLogger().logger);
+    server.get('/api/v1/thing', async (request, reply) => {
       try {
         await authFailureLimitOf(request)!.charge(request.ip);
         return await reply.status(401).send();
@@ -100,7 +100,12 @@ describe('failed authentications per client address', () => {
         return reply.status((error as DomainError).status).header('retry-after', (error as DomainError).headers['Retry-After']).send();
       }
     });
-    await app.ready();
+    await server.ready();
+    return server;
+  }
+
+  it('hands each request a budget that refuses an address with 429 once it is spent, per address', async () => {
+    app = await failingAuthApp();
     const from = (remoteAddress: string) => app!.inject({ method: 'GET', url: '/api/v1/thing', remoteAddress });
     expect([(await from('203.0.113.1')).statusCode, (await from('203.0.113.1')).statusCode]).toEqual([401, 401]);
     const refused = await from('203.0.113.1');
@@ -110,17 +115,7 @@ describe('failed authentications per client address', () => {
   });
 
   it('counts the addresses of one IPv6 /64 as one client, and an IPv4-mapped address as its IPv4 address', async () => {
-    app = Fastify();
-    installRateLimit(app, { requests: undefined, authFailures: new MemoryRateLimitStore({ ratePerSecond: 0.001, burst: 2 }) }, capturingLogger().logger);
-    app.get('/api/v1/thing', async (request, reply) => {
-      try {
-        await authFailureLimitOf(request)!.charge(request.ip);
-        return await reply.status(401).send();
-      } catch {
-        return reply.status(429).send();
-      }
-    });
-    await app.ready();
+    app = await failingAuthApp();
     const from = async (remoteAddress: string) => (await app!.inject({ method: 'GET', url: '/api/v1/thing', remoteAddress })).statusCode;
     expect(await from('2001:db8:1:2::1')).toBe(401);
     expect(await from('2001:db8:1:2:aaaa:bbbb:cccc:dddd')).toBe(401);

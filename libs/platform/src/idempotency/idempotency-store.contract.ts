@@ -10,17 +10,20 @@ const pause = () => new Promise((resolve) => setTimeout(resolve, 20));
  * The behaviour every IdempotencyStore adapter shows. `open` gives a store as one process would
  * have it; calling it twice gives two processes sharing one backend.
  */
+/** A first request's reservation under a fresh key (a 60 s lease, kept a day). */
+export const beginRequest = (overrides: Partial<BeginRequest> = {}): BeginRequest => ({
+  scope: 'acme',
+  key: randomUUID(),
+  fingerprint: 'fp-1',
+  holder: randomUUID(),
+  leaseMs: 60_000,
+  retentionMs: DAY,
+  ...overrides,
+});
+
 export function idempotencyStoreContract(adapter: string, open: () => Promise<IdempotencyStore>): void {
   describe(`IdempotencyStore contract: ${adapter}`, () => {
-    const request = (overrides: Partial<BeginRequest> = {}): BeginRequest => ({
-      scope: 'acme',
-      key: randomUUID(),
-      fingerprint: 'fp-1',
-      holder: randomUUID(),
-      leaseMs: 60_000,
-      retentionMs: DAY,
-      ...overrides,
-    });
+    const request = beginRequest;
     const response = { status: 202, body: '{"accepted":1,"requestId":"r-1"}' };
 
     it("reserves a new key, then answers the same request with the first one's response", async () => {

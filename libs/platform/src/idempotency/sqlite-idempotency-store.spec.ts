@@ -6,18 +6,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../../../../test/support/wait-for.js';
 import { openSqlite, type SqliteDatabase } from '#warden/eventstore';
 import type { Clock } from '#warden/kernel';
-import type { BeginRequest } from './idempotency-store.port.js';
+import { beginRequest } from './idempotency-store.contract.js';
 import { SqliteIdempotencyStore } from './sqlite-idempotency-store.js';
 
-const request = (overrides: Partial<BeginRequest> = {}): BeginRequest => ({
-  scope: 'acme',
-  key: randomUUID(),
-  fingerprint: 'fp-1',
-  holder: randomUUID(),
-  leaseMs: 60_000,
-  retentionMs: 24 * 3600_000,
-  ...overrides,
-});
+const request = beginRequest;
 const response = { status: 202, body: '{"accepted":1}' };
 
 /** Resolves once a 1 ms interval timer has ticked a few times: the event loop is free. */
