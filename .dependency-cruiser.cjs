@@ -2,12 +2,12 @@
  * House rules from DESIGN.md section 4, checked on every `npm test`.
  * @type {import('dependency-cruiser').IConfiguration}
  */
-const INFRA = '(kernel|platform|eventstore|readstore|storage)';
+const INFRA = '(kernel|platform|eventstore|readstore|storage|sqlite)';
 const DOMAIN = '^(libs/[^/]+/src/domain/|test/fixtures/impure-domain/domain/)';
 const FRAMEWORKS = '(^|/)node_modules/(@nestjs|fastify|@fastify|mongoose|mongodb|better-sqlite3|@kurrent|undici|pino|prom-client)/';
 
 /** What a domain/ folder may not reach: frameworks, databases, the network, infrastructure libraries. */
-const IMPURE = [FRAMEWORKS, '^node:(http|https|net|dns|tls)$', '^(http|https|net|dns|tls)$', '^libs/(platform|eventstore|readstore|storage)/'];
+const IMPURE = [FRAMEWORKS, '^node:(http|https|net|dns|tls)$', '^(http|https|net|dns|tls)$', '^libs/(platform|eventstore|readstore|storage|sqlite)/'];
 
 module.exports = {
   forbidden: [

@@ -90,12 +90,17 @@ export async function openStorage(
       ? await createMongoSubjectKeyStore(mongo)
       : new SqliteSubjectKeyStore(sqlite('normal'));
     // Leases are renewed every few seconds and mean nothing after a restart: no sync of their own.
-    const leases: LeaseStore | undefined = config.eventStoreUrl ? undefined : new SqliteLeaseStore(sqlite('normal'));
+    const leases: SqliteLeaseStore | undefined = config.eventStoreUrl ? undefined : new SqliteLeaseStore(sqlite('normal'));
     // Like the leases, no sync of their own: the next synced commit of the log makes them durable
     // too, and a record lost with the machine's power only lets one retry run again.
     const idempotency: IdempotencyStore = mongo ? await MongoIdempotencyStore.open(mongo) : new SqliteIdempotencyStore(sqlite('normal'));
     // Before their connections close: they finish the writes still queued behind another process's lock.
-    closers.push(() => subjectKeys.close(), () => idempotency.close());
+    closers.push(
+      () => readStore.close(),
+      () => subjectKeys.close(),
+      async () => leases?.close(),
+      () => idempotency.close(),
+    );
     // @nestjs/mongoose's token, so modules can @InjectConnection() the same connection.
     const mongoConnectionToken = mongo ? (await import('@nestjs/mongoose')).getConnectionToken() : undefined;
 

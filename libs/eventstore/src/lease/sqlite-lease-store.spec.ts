@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { waitFor } from '../../../../test/support/wait-for.js';
 import { openSqlite, type SqliteDatabase } from '../sqlite/sqlite-database.js';
 import { holderIsGone, processHolderId } from './holder-id.js';
 import { SqliteLeaseStore } from './sqlite-lease-store.js';
@@ -14,17 +15,31 @@ function twoHolders() {
   const clock = { now: () => new Date(now) };
   const dbs: SqliteDatabase[] = [openSqlite(file), openSqlite(file)];
   const never = () => false;
+  const a = new SqliteLeaseStore(dbs[0]!, { clock, holderIsGone: never });
+  const b = new SqliteLeaseStore(dbs[1]!, { clock, holderIsGone: never });
   return {
-    a: new SqliteLeaseStore(dbs[0]!, { clock, holderIsGone: never }),
-    b: new SqliteLeaseStore(dbs[1]!, { clock, holderIsGone: never }),
+    a,
+    b,
     advance: (ms: number) => (now += ms),
-    close: () => dbs.forEach((db) => db.close()),
+    /** Another process's connection to the same file. */
+    other: () => {
+      const db = openSqlite(file);
+      dbs.push(db);
+      return db;
+    },
+    close: async () => {
+      await Promise.all([a.close(), b.close()]);
+      dbs.forEach((db) => db.close());
+    },
   };
 }
 
 describe('SqliteLeaseStore', () => {
   let stores: ReturnType<typeof twoHolders> | undefined;
-  afterEach(() => stores?.close());
+  afterEach(async () => {
+    await stores?.close();
+    stores = undefined;
+  });
 
   it('lets one holder at a time have a lease, and the other take it over only after expiry', async () => {
     stores = twoHolders();
@@ -67,6 +82,28 @@ describe('SqliteLeaseStore', () => {
     await a.release('r', 'worker-a');
     expect(await b.acquire('r', 'worker-b', 10_000)).toBe(true);
     expect(await a.renew('r', 'worker-a', 10_000)).toBe(false);
+  });
+
+  it('waits for the write lock held by another process without blocking the event loop, then renews', async () => {
+    stores = twoHolders();
+    const { a, b, other } = stores;
+    expect(await a.acquire('r', 'worker-a', 10_000)).toBe(true);
+    const writer = other();
+    writer.exec('BEGIN IMMEDIATE');
+    const settled: string[] = [];
+    const renewed = a.renew('r', 'worker-a', 10_000);
+    const taken = b.acquire('r', 'worker-b', 10_000);
+    void renewed.finally(() => settled.push('renew')).catch(() => undefined);
+    void taken.finally(() => settled.push('acquire')).catch(() => undefined);
+    // SQLite's busy handler would hold the whole process here until its timeout, then fail.
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 1);
+    await waitFor(() => ticks >= 3, 'a timer to tick while the write lock is held elsewhere').finally(() => clearInterval(timer));
+    expect(settled).toEqual([]);
+    writer.exec('COMMIT');
+    expect(await renewed).toBe(true);
+    expect(await taken).toBe(false);
+    expect(await b.inspect('r')).toMatchObject({ holder: 'worker-a' });
   });
 
   it('refuses names and holders that are not plain keys', async () => {

@@ -1,7 +1,7 @@
 import { randomUUIDv7 } from 'node:crypto';
 import { pooledRandomBytes } from '#warden/kernel';
 import type { SqliteDatabase } from '../sqlite/sqlite-database.js';
-import { SqliteGroupCommit } from '../sqlite/sqlite-group-commit.js';
+import { SqliteGroupCommit } from '#warden/sqlite';
 import type { SubjectKey, SubjectKeyStore } from './subject-key-store.port.js';
 
 const SCHEMA = `

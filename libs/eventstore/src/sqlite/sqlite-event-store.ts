@@ -10,7 +10,7 @@ import {
   WrongExpectedRevisionError,
 } from '../event-store.port.js';
 import { dataVersion, type SqliteDatabase } from './sqlite-database.js';
-import { SqliteGroupCommit } from './sqlite-group-commit.js';
+import { SqliteGroupCommit } from '#warden/sqlite';
 import { LogNotifier } from './log-notifier.js';
 
 type LightRow = Pick<Row, 'position' | 'stream' | 'revision' | 'id' | 'type'>;

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { SqliteGroupCommit } from '#warden/eventstore';
+import { SqliteGroupCommit } from '#warden/sqlite';
 import { type Clock, systemClock } from '#warden/kernel';
 import {
   type BeginOutcome,

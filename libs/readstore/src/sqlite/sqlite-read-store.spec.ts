@@ -1,5 +1,10 @@
 import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { waitFor } from '../../../../test/support/wait-for.js';
+import { CheckpointConflictError } from '../read-store.port.js';
 import { SqliteReadStore } from './sqlite-read-store.js';
 
 describe('SqliteReadStore indexes', () => {
@@ -36,5 +41,47 @@ describe('SqliteReadStore on a file written before documents carried positions',
     new SqliteReadStore(db);
     expect(await store.get('c', 'old')).toEqual({ v: 2 });
     db.close();
+  });
+});
+
+describe('SqliteReadStore while another process writes', () => {
+  let connections: Database.Database[] = [];
+  const freshFile = () => join(mkdtempSync(join(tmpdir(), 'warden-readstore-')), 'warden.db');
+  const open = (file: string) => {
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    db.pragma('busy_timeout = 5000');
+    connections.push(db);
+    return db;
+  };
+  afterEach(() => {
+    for (const db of connections) if (db.open) db.close();
+    connections = [];
+  });
+
+  it('waits for the write lock without blocking the event loop; a conflicting checkpoint move fails only its own commit', async () => {
+    const file = freshFile();
+    const store = new SqliteReadStore(open(file));
+    await store.commit([], { projection: 'p', from: 0, to: 1 });
+    const other = open(file);
+    other.exec('BEGIN IMMEDIATE');
+    const settled: string[] = [];
+    const moved = store.commit([{ op: 'put', collection: 'c', id: 'a', doc: { v: 1 }, position: 2 }], { projection: 'p', from: 1, to: 2 });
+    const stale = store.commit([{ op: 'put', collection: 'c', id: 'b', doc: { v: 1 }, position: 2 }], { projection: 'p', from: 1, to: 2 });
+    void moved.finally(() => settled.push('moved')).catch(() => undefined);
+    void stale.finally(() => settled.push('stale')).catch(() => undefined);
+    // SQLite's busy handler would hold the whole process here until its timeout, then fail.
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 1);
+    await waitFor(() => ticks >= 3, 'a timer to tick while the write lock is held elsewhere').finally(() => clearInterval(timer));
+    expect(settled).toEqual([]);
+    other.exec('COMMIT');
+    await expect(moved).resolves.toBeUndefined();
+    await expect(stale).rejects.toBeInstanceOf(CheckpointConflictError);
+    const reader = new SqliteReadStore(other);
+    expect(await reader.checkpoint('p')).toBe(2);
+    expect(await reader.get('c', 'a')).toEqual({ v: 1 });
+    expect(await reader.get('c', 'b')).toBeUndefined();
+    await store.close();
   });
 });

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { SqliteGroupCommit } from '#warden/sqlite';
 import {
   CheckpointConflictError,
   type CheckpointMove,
@@ -39,14 +40,18 @@ function jsonPath(field: string): string {
 /**
  * Read models in the embedded file: one table of JSON documents, queried with json_extract.
  * Its own connection, so a projection's transaction never mixes with the log's group commits.
+ * Commits wait for another process's write lock without blocking the event loop (SqliteGroupCommit),
+ * each in a savepoint of its own: a commit whose checkpoint move conflicts fails alone.
  */
 export class SqliteReadStore implements ReadStore {
   private readonly stmt;
   private readonly queries = new Map<string, Database.Statement>();
+  private readonly writes: SqliteGroupCommit;
 
   constructor(private readonly db: Database.Database) {
     db.exec(SCHEMA);
     addPositionColumn(db);
+    this.writes = new SqliteGroupCommit(db);
     this.stmt = {
       get: db.prepare<[string, string], { doc: string; position: number | null }>(
         'SELECT doc, position FROM read_models WHERE collection = ? AND id = ?',
@@ -121,7 +126,7 @@ export class SqliteReadStore implements ReadStore {
   }
 
   async commit(writes: readonly Write[], checkpoint?: CheckpointMove): Promise<void> {
-    this.db.transaction(() => {
+    await this.writes.run(() => {
       if (checkpoint) {
         const actual = this.stmt.checkpoint.get(checkpoint.projection)?.position ?? 0;
         if (actual !== checkpoint.from) throw new CheckpointConflictError(checkpoint.projection, checkpoint.from, actual);
@@ -132,7 +137,7 @@ export class SqliteReadStore implements ReadStore {
         if (w.op === 'put') this.stmt.put.run(w.collection, w.id, JSON.stringify(w.doc), position);
         else this.stmt.delete.run(w.collection, w.id, position, position);
       }
-    }).immediate();
+    });
   }
 
   async checkpoint(projection: string): Promise<number> {
@@ -140,17 +145,20 @@ export class SqliteReadStore implements ReadStore {
   }
 
   async reset(collections: readonly string[], projections: readonly string[]): Promise<void> {
-    this.db.transaction(() => {
+    await this.writes.run(() => {
       for (const c of collections) this.stmt.deleteCollection.run(c);
       for (const p of projections) this.stmt.setCheckpoint.run(p, 0);
-    }).immediate();
+    });
   }
 
   async ping(): Promise<void> {
     this.db.prepare('SELECT 1').get();
   }
 
-  async close(): Promise<void> {}
+  /** Finishes the commits still queued behind another process's lock; call before the connection closes. */
+  async close(): Promise<void> {
+    this.writes.close();
+  }
 }
 
 /** Files written before documents carried positions get the column (null: written without one). */

@@ -1,21 +1,23 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { waitFor } from '../../../../test/support/wait-for.js';
-import { openSqlite, type SqliteDatabase } from './sqlite-database.js';
+import { waitFor } from '../../../test/support/wait-for.js';
 import { SqliteGroupCommit } from './sqlite-group-commit.js';
 
 describe('SqliteGroupCommit', () => {
-  let connections: SqliteDatabase[] = [];
+  let connections: Database.Database[] = [];
   const open = (file: string, busyTimeoutMs?: number) => {
-    const db = openSqlite(file, { synchronous: 'normal', busyTimeoutMs });
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    db.pragma(`busy_timeout = ${busyTimeoutMs ?? 5000}`);
     db.exec('CREATE TABLE IF NOT EXISTS notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL UNIQUE)');
     connections.push(db);
     return db;
   };
   const freshFile = () => join(mkdtempSync(join(tmpdir(), 'warden-group-')), 'warden.db');
-  const texts = (db: SqliteDatabase) => db.prepare<[], { text: string }>('SELECT text FROM notes ORDER BY id').all().map((r) => r.text);
+  const texts = (db: Database.Database) => db.prepare<[], { text: string }>('SELECT text FROM notes ORDER BY id').all().map((r) => r.text);
   afterEach(() => {
     for (const db of connections) if (db.open) db.close();
     connections = [];

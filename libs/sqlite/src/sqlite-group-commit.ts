@@ -1,4 +1,5 @@
-import { type SqliteDatabase, WriteLock } from './sqlite-database.js';
+import type Database from 'better-sqlite3';
+import { WriteLock } from './write-lock.js';
 
 /**
  * One write, run inside the group's transaction. `undo` rolls back what this job wrote so far
@@ -38,7 +39,7 @@ export class SqliteGroupCommit {
   private readonly stmt;
 
   constructor(
-    private readonly db: SqliteDatabase,
+    private readonly db: Database.Database,
     private readonly options: SqliteGroupCommitOptions = {},
   ) {
     this.lock = new WriteLock(db);

@@ -1,0 +1,4 @@
+// The SQLite write path shared by the embedded stores (log, subject keys, read models, leases,
+// idempotency records): writes that wait for another process's lock off the event loop.
+export { SqliteGroupCommit, type SqliteGroupCommitOptions, type WriteJob } from './sqlite-group-commit.js';
+export { WriteLock } from './write-lock.js';
