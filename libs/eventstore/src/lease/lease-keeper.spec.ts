@@ -8,9 +8,10 @@ import { LeaseKeeper } from './lease-keeper.js';
 import type { LeaseStore } from './lease-store.port.js';
 import { SqliteLeaseStore } from './sqlite-lease-store.js';
 
-// A holder stops a third of the lease (1 s here) before it expires: slack for a test process
-// whose event loop is slowed by the rest of the suite, which runs both holders' timers.
-const timing = { ttlMs: 3000, renewEveryMs: 100 };
+// A holder stops a third of the lease (2 s here) before it expires: slack for a test process
+// whose event loop is slowed by the rest of the suite, which runs both holders' timers (with 1 s,
+// a CI run on two busy cores once saw the holder's stop timer fire after the standby took over).
+const timing = { ttlMs: 6000, renewEveryMs: 100 };
 
 describe('LeaseKeeper', () => {
   const dbs: SqliteDatabase[] = [];
