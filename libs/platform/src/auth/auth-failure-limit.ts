@@ -1,7 +1,9 @@
+import type { FastifyInstance } from 'fastify';
+
 /**
  * The budget of failed authentications (a missing or unknown X-API-KEY) per client address.
  * A client that invents a new key for every request gets a fresh per-key bucket each time; this
- * budget is what stops it. The HTTP layer attaches it to each `/api/` request; the API-key guard
+ * budget is what stops it. The HTTP layer attaches it to the app's requests; the API-key guard
  * charges it only when a request fails to authenticate, so a valid key is never refused by it,
  * whatever else comes from the same address (NAT, a shared proxy).
  */
@@ -10,15 +12,16 @@ export interface AuthFailureLimit {
   charge(address: string): Promise<void>;
 }
 
-const LIMIT = Symbol('warden.authFailureLimit');
+const LIMIT = 'wardenAuthFailureLimit';
 
 type WithLimit = { [LIMIT]?: AuthFailureLimit };
 
-export function attachAuthFailureLimit(request: object, limit: AuthFailureLimit): void {
-  (request as WithLimit)[LIMIT] = limit;
+/** Makes `limit` every request's limit: one request decoration, no work per request. */
+export function attachAuthFailureLimit(fastify: FastifyInstance, limit: AuthFailureLimit): void {
+  fastify.decorateRequest(LIMIT, { getter: () => limit });
 }
 
-/** The limit attached to `request`, or none when it is off (WARDEN_AUTH_FAILURES_PER_MINUTE=0). */
+/** The limit of the app `request` came to, or none when it is off (WARDEN_AUTH_FAILURES_PER_MINUTE=0). */
 export function authFailureLimitOf(request: object): AuthFailureLimit | undefined {
   return (request as WithLimit)[LIMIT];
 }

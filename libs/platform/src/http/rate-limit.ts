@@ -98,7 +98,7 @@ export function installRateLimit(fastify: FastifyInstance, stores: RateLimitStor
         if (wait > 0) throw rateLimited(wait);
       },
     };
-    fastify.addHook('onRequest', async (request: FastifyRequest) => attachAuthFailureLimit(request, limit));
+    attachAuthFailureLimit(fastify, limit);
   }
   if (requests === undefined) return;
   fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
