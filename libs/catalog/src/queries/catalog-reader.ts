@@ -30,7 +30,8 @@ export class CatalogReader {
    * long as the read model cannot have changed: every write to it moves the catalog projection's
    * checkpoint in the same commit (on MongoDB, just after), wherever the projection runs. The
    * checkpoint is read before the documents, so a cached answer is never older than its key.
-   * Cached documents are frozen: callers share them.
+   * Cached documents are sealed (see withSealedCallback) and frozen once, when read: callers share
+   * them.
    */
   async live<K extends EntityKind>(orgId: string, kind: K): Promise<Array<CatalogEntityDoc<K>>> {
     const checkpoint = await this.readStore.checkpoint(CATALOG_PROJECTION);
@@ -43,15 +44,15 @@ export class CatalogReader {
     if (!docs) {
       docs = this.readStore
         .find<CatalogEntityDoc<K>>(CATALOG_ENTITIES, { orgId, kind, archived: false }, { sort: [{ field: 'id', direction: 'asc' }] })
-        .then((found) => found.map(deepFreeze));
+        .then((found) => found.map((d) => deepFreeze({ ...d, entity: this.withSealedCallback(d.entity) })));
       this.cache.set(key, docs);
       docs.catch(() => this.cache.get(key) === docs && this.cache.delete(key));
     }
-    return [...(await docs)] as Array<CatalogEntityDoc<K>>;
+    return (await docs).slice() as Array<CatalogEntityDoc<K>>;
   }
 
   async liveEntities<K extends EntityKind>(orgId: string, kind: K): Promise<Array<CatalogEntities[K]>> {
-    return (await this.live(orgId, kind)).map((d) => this.withSealedCallback(d.entity));
+    return (await this.live(orgId, kind)).map((d) => d.entity);
   }
 
   /** An organization's settings section as last applied (secrets sealed); undefined if never set. */
