@@ -117,9 +117,7 @@ export class ItemEvaluator {
     options: EvaluationOptions,
   ): Promise<{ evaluation: Evaluation; recordedNow: boolean } | undefined> {
     const prepared = await this.prepare(context, item, version, options);
-    if (!prepared) return undefined;
-    const recordedNow = await this.append(prepared);
-    return { evaluation: recordedNow ? prepared.evaluated : ((await this.recorded(prepared.stream)) ?? prepared.evaluated), recordedNow };
+    return prepared && this.settle(prepared);
   }
 
   /**
@@ -167,8 +165,17 @@ export class ItemEvaluator {
 
   /** Appends a prepared evaluation once; a concurrent or earlier record of it wins. */
   async record(prepared: PreparedEvaluation): Promise<Evaluation> {
-    if (await this.append(prepared)) return prepared.evaluated;
-    return prepared.events.length === 0 ? prepared.evaluated : ((await this.recorded(prepared.stream)) ?? prepared.evaluated);
+    return (await this.settle(prepared)).evaluation;
+  }
+
+  /**
+   * Appends a prepared evaluation once. A version found evaluated while preparing (no events)
+   * already holds the record; one recorded meanwhile by someone else is read back.
+   */
+  private async settle(prepared: PreparedEvaluation): Promise<{ evaluation: Evaluation; recordedNow: boolean }> {
+    if (await this.append(prepared)) return { evaluation: prepared.evaluated, recordedNow: true };
+    const evaluation = prepared.events.length === 0 ? prepared.evaluated : ((await this.recorded(prepared.stream)) ?? prepared.evaluated);
+    return { evaluation, recordedNow: false };
   }
 
   /** True when this call appended the evaluation; false when it was recorded before. */
