@@ -129,7 +129,11 @@ export class ProjectionHost {
         timing: this.config.reactorLease,
         clock: this.clock,
         onAcquired: (name) => this.logger.log({ msg: 'reactor lease taken: running here', lease: name }),
-        onLost: (name, reason) => this.logger.warn({ msg: 'reactor lease given up: stopping', lease: name, reason }),
+        // A graceful shutdown gives its leases up on purpose: only a lease lost otherwise is a warning.
+        onLost: (name, reason) =>
+          reason === 'shutting down'
+            ? this.logger.log({ msg: 'reactor lease given up: stopping', lease: name, reason })
+            : this.logger.warn({ msg: 'reactor lease given up: stopping', lease: name, reason }),
         onError: (name, error) => this.logger.warn({ msg: 'reactor lease error', lease: name, error: String(error) }),
       },
     );

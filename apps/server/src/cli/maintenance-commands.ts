@@ -8,7 +8,7 @@ import { parseSharedOptions } from './command-options.js';
 export const rebuildReadModelsCommand: AppCommand = {
   name: 'rebuild-read-models',
   usage: '',
-  description: 'drops every read model and replays the whole event log into it',
+  description: 'empties every read model and replays the whole event log into it',
   async runInApp(args, app, out) {
     parseSharedOptions(args);
     const storage = app.get<Storage>(STORAGE);
