@@ -2,9 +2,9 @@ import { chmodSync, lstatSync, mkdirSync, readdirSync, type Stats } from 'node:f
 import { join } from 'node:path';
 
 /** Only the user Warden runs as may list the data directory... */
-export const DATA_DIR_MODE = 0o700;
+const DATA_DIR_MODE = 0o700;
 /** ...or read and write what it holds: the log, the read models, the personal-data keys, secret.key. */
-export const DATA_FILE_MODE = 0o600;
+const DATA_FILE_MODE = 0o600;
 
 /** The files Warden keeps in its data directory; anything else there is not Warden's to change. */
 const WARDEN_FILE = /^(warden\.db(-wal|-shm|-journal)?|secret\.key)$/;

@@ -20,8 +20,6 @@ export interface LeaseStore {
   inspect(name: string): Promise<{ holder: string; expiresAt: number } | undefined>;
 }
 
-export const LEASE_STORE = Symbol('LeaseStore');
-
 /** Lease names and holder ids become keys of the lease table: printable, bounded text only. */
 export function assertLeaseKey(kind: 'name' | 'holder', value: string): void {
   if (!/^[A-Za-z0-9._:/@-]{1,200}$/.test(value)) throw new Error(`Invalid lease ${kind}: ${JSON.stringify(value)}`);

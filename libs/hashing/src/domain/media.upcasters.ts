@@ -6,7 +6,7 @@ import { type JsonObject, redactUrl, type Upcaster } from '#warden/kernel';
  * item's identity only. Readers never see the old fields again. The bytes stay in old logs:
  * docs/operations.md says how to purge them.
  */
-export const mediaHashedV1: Upcaster = {
+const mediaHashedV1: Upcaster = {
   eventType: 'MediaHashed',
   fromVersion: 1,
   upcast(data) {
@@ -19,7 +19,7 @@ export const mediaHashedV1: Upcaster = {
  * MediaHashed v2 → v3. Up to 0.1.0 the result kept the whole media URL, a pre-signed URL's
  * signature with it; v3 keeps it without user info or query string (docs/hashing.md).
  */
-export const mediaHashedV2: Upcaster = {
+const mediaHashedV2: Upcaster = {
   eventType: 'MediaHashed',
   fromVersion: 2,
   upcast(data) {

@@ -6,15 +6,15 @@ import { findJsonBodyProblem, type JsonBodyLimits, type JsonBodyProblem } from '
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)/i;
 
-export const notUtf8 = (): DomainError =>
+const notUtf8 = (): DomainError =>
   invalidInput({ title: 'Malformed JSON', detail: 'The request body is not well-formed UTF-8', pointer: '' });
 
-export const unsupportedCharset = (charset: string): DomainError =>
+const unsupportedCharset = (charset: string): DomainError =>
   new DomainError('unsupported-media-type', [
     { title: 'Unsupported media type', detail: `JSON bodies are read as UTF-8; charset=${charset.slice(0, 40)} is not supported` },
   ]);
 
-export const malformedJson = (): DomainError =>
+const malformedJson = (): DomainError =>
   invalidInput({ title: 'Malformed JSON', detail: 'The request body is not valid JSON', pointer: '' });
 
 /**
@@ -55,7 +55,7 @@ export function installJsonBodyParser(fastify: FastifyInstance, limits: JsonBody
   });
 }
 
-export function bodyProblemError(problem: JsonBodyProblem): DomainError {
+function bodyProblemError(problem: JsonBodyProblem): DomainError {
   const detail = { detail: problem.detail, pointer: problem.pointer };
   return problem.kind === 'too-large'
     ? partTooLarge({ title: 'Payload too large', ...detail })

@@ -1,7 +1,7 @@
 import type { Connection, mongo } from 'mongoose';
 import { checkedKey, type RateLimit, type RateLimitStore, secondsUntilToken } from './rate-limit-store.port.js';
 
-export const RATE_LIMIT_COLLECTION = 'rate_limits';
+const RATE_LIMIT_COLLECTION = 'rate_limits';
 /** MongoDB's duplicate-key error code (E11000). */
 const DUPLICATE_KEY = 11000;
 

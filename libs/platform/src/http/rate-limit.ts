@@ -12,7 +12,7 @@ import type { RateLimit, RateLimitStore } from './rate-limit-store.port.js';
 import { MemoryRateLimitStore } from './token-bucket.js';
 
 /** The two limits of the API: requests per key (or address), and failed authentications per address. */
-export interface RateLimitStores {
+interface RateLimitStores {
   /** Absent when WARDEN_RATE_LIMIT_PER_SECOND is 0. */
   readonly requests: RateLimitStore | undefined;
   /** Absent when WARDEN_AUTH_FAILURES_PER_MINUTE is 0. */
@@ -49,7 +49,7 @@ export async function openRateLimitStores(config: RateLimitSettings, mongo: Conn
  * line, SLAAC privacy addresses), so the /64 shares one budget; an IPv4-mapped IPv6 address
  * counts as its IPv4 address.
  */
-export function authFailureBucket(address: string): string {
+function authFailureBucket(address: string): string {
   if (!ipaddr.isValid(address)) return 'auth-failures:' + address;
   let parsed = ipaddr.parse(address);
   if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();

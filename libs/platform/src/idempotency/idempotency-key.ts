@@ -3,11 +3,11 @@ import type { FastifyRequest } from 'fastify';
 import { canonicalJsonDigest, invalidInput } from '#warden/kernel';
 
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
-export const IDEMPOTENCY_KEY_POINTER = '/headers/idempotency-key';
+const IDEMPOTENCY_KEY_POINTER = '/headers/idempotency-key';
 export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
 
 /** 1 to 255 printable ASCII characters (space to tilde), as sent (HTTP drops surrounding blanks). */
-export const IDEMPOTENCY_KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
+const IDEMPOTENCY_KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
 
 /**
  * The request's Idempotency-Key, checked; a 400 pointing at the header when it is empty, too

@@ -4,7 +4,7 @@ import type { Upcaster } from '#warden/kernel';
  * RuleDailyActionCounted v1 → v2. Up to v1 the daily cap counted item versions; v2 events name
  * the content counted. A v1 event counted a version, whose content it does not know: null.
  */
-export const ruleDailyActionCountedV1: Upcaster = {
+const ruleDailyActionCountedV1: Upcaster = {
   eventType: 'RuleDailyActionCounted',
   fromVersion: 1,
   upcast(data) {
