@@ -11,7 +11,7 @@ import {
 } from '#warden/callbacks';
 import { ProjectionHost } from '#warden/storage';
 import { type AppCommand, cliContext, UsageError } from './cli-command.js';
-import { parseCommandArgs } from './command-options.js';
+import { parseCommandArgs, required } from './command-options.js';
 import { formatTable } from './format-table.js';
 
 /** `--all-dead` may restart thousands: the first ones are named, then a count. */
@@ -174,12 +174,6 @@ function parse(args: string[]) {
     },
     true,
   );
-}
-
-function required(values: Record<string, string | boolean | undefined>, name: string): string {
-  const v = values[name];
-  if (typeof v !== 'string' || v.trim() === '') throw new UsageError(`Missing --${name}`);
-  return v;
 }
 
 function count(values: Record<string, string | boolean | undefined>, name: string, fallback: number, min: number, max: number): number {

@@ -29,9 +29,10 @@ export function parseSharedOptions(args: string[], allowPositionals = false): Sh
   return parseCommandArgs(args, SHARED_OPTIONS, allowPositionals).values;
 }
 
-export function required(options: SharedOptions, name: string): string {
+/** A string option that must be given (flags, boolean, do not count). */
+export function required(options: Readonly<Record<string, string | boolean | undefined>>, name: string): string {
   const v = options[name];
-  if (v === undefined || v.trim() === '') throw new UsageError(`Missing --${name}`);
+  if (typeof v !== 'string' || v.trim() === '') throw new UsageError(`Missing --${name}`);
   return v;
 }
 
