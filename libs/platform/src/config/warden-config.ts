@@ -129,6 +129,14 @@ const duration = z.string().transform((entry, ctx) => {
   return z.NEVER;
 });
 
+/** A duration with a default, at least a second (leases: a shorter one could not be renewed in time). */
+const durationOfAtLeastASecond = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .pipe(duration)
+    .refine((ms) => ms >= 1000, { error: (iss) => `must be at least 1s, got ${String(iss.input)}ms` });
+
 const durationList = (fallback: string, maxEntries: number) =>
   z
     .string()
@@ -182,18 +190,10 @@ const ENVIRONMENT = z
     WARDEN_MEDIA_TIMEOUT_MS: wholeNumber(10_000, 100, 600_000),
     WARDEN_SECRET_KEY: secretKeyList,
     WARDEN_CALLBACK_RETRY_SCHEDULE: durationList('10s,1m,5m,30m,2h', 5),
-    WARDEN_REACTOR_LEASE_TTL: z
-      .string()
-      .default('10s')
-      .pipe(duration)
-      .refine((ms) => ms >= 1000, { error: (iss) => `must be at least 1s, got ${String(iss.input)}ms` }),
+    WARDEN_REACTOR_LEASE_TTL: durationOfAtLeastASecond('10s'),
     WARDEN_REACTOR_LEASE_RENEW: z.string().default('3s').pipe(duration),
     WARDEN_IDEMPOTENCY_RETENTION: z.string().default('24h').pipe(duration),
-    WARDEN_IDEMPOTENCY_LEASE: z
-      .string()
-      .default('60s')
-      .pipe(duration)
-      .refine((ms) => ms >= 1000, { error: (iss) => `must be at least 1s, got ${String(iss.input)}ms` }),
+    WARDEN_IDEMPOTENCY_LEASE: durationOfAtLeastASecond('60s'),
     // At most 256 levels: the validators behind the parser walk bodies recursively, and must
     // stay far from the stack limit (about 1,500 levels overflowed them).
     WARDEN_MAX_JSON_DEPTH: wholeNumber(64, 4, 256),
