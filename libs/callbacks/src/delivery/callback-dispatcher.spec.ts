@@ -58,7 +58,8 @@ describe('callback dispatcher', () => {
     const keyring = new Keyring([randomBytes(32)]);
     const http = new GuardedHttpClient({ allowlist: ['127.0.0.0/8'] });
     const config = loadConfig({ WARDEN_CALLBACK_RETRY_SCHEDULE: '20ms,40ms,60ms,80ms,100ms' }, '/tmp');
-    const signing = new SigningKeys(new AggregateStore(stores.events, clock, randomIds), keyring, clock);
+    const aggregates = new AggregateStore(stores.events, clock, randomIds);
+    const signing = new SigningKeys(aggregates, keyring, clock);
     const dispatcher = new CallbackDispatcher(
       stores.events,
       clock,
@@ -76,7 +77,7 @@ describe('callback dispatcher', () => {
       await http.close();
       await stores.close();
     });
-    const requests = new DeliveryRequests(stores.events, clock, randomIds, dispatcher);
+    const requests = new DeliveryRequests(clock, aggregates, dispatcher);
     const request = (deliveryId: string, url: string, headers: Record<string, string> = {}) => {
       const delivery: DeliveryRequest = {
         deliveryId,

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type EventStore, stampEvents, WrongExpectedRevisionError } from '#warden/eventstore';
-import { type Clock, type CommandContext, type IdGenerator } from '#warden/kernel';
-import { CLOCK, ID_GENERATOR } from '#warden/platform';
-import { EVENT_STORE } from '#warden/storage';
+import { WrongExpectedRevisionError } from '#warden/eventstore';
+import { type Clock, type CommandContext } from '#warden/kernel';
+import { CLOCK } from '#warden/platform';
+import { AggregateStore } from '#warden/storage';
 import { callbackDeliveryDecider } from '../domain/callback-delivery.decider.js';
 import type { CallbackDeliveryRequested } from '../domain/callback-delivery.events.js';
 import { deliveryStream } from '../domain/callbacks.streams.js';
@@ -17,9 +17,8 @@ export type DeliveryRequest = Omit<CallbackDeliveryRequested['data'], 'requested
 @Injectable()
 export class DeliveryRequests {
   constructor(
-    @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    private readonly aggregates: AggregateStore,
     private readonly dispatcher: CallbackDispatcher,
   ) {}
 
@@ -34,9 +33,8 @@ export class DeliveryRequests {
     );
     // Fresh event ids: a re-run must meet the existing stream as a conflict, not as an idempotent
     // replay, so that it never mistakes an old request for a new one (the delivery id is the key).
-    const events = stampEvents(decided, context, { clock: this.clock, ids: this.ids });
     try {
-      const { nextRevision } = await this.events.append(stream, events, 'no_stream');
+      const { nextRevision } = await this.aggregates.record(stream, decided, context, 'no_stream');
       this.dispatcher.accept(key, decided.reduce(callbackDeliveryDecider.evolve, callbackDeliveryDecider.initialState), nextRevision);
       return true;
     } catch (error) {
