@@ -5,7 +5,6 @@ import { type ApiKeyAuthenticator, type AuthenticationResult, CLOCK } from '#war
 import { ProjectionHost, READ_STORE } from '#warden/storage';
 import { hashApiKey } from './domain/api-key-secret.js';
 import { IDENTITY_PROJECTION } from './projections/identity.projection.js';
-import { SharedCatchUp } from './shared-catch-up.js';
 import { API_KEY_USAGE, API_KEYS_BY_HASH, type ApiKeyHashDoc } from './projections/identity.read-model.js';
 
 const CACHE_TTL_MS = 1_000;
@@ -16,7 +15,7 @@ const USAGE_FLUSH_MS = 10_000;
  * Authenticates X-API-KEY values through a short cache (a revoked key stops working within
  * CACHE_TTL_MS). A miss catches the identity projection up with the log before answering
  * "unknown", so a key just created by the CLI works on the very next request; misses at the same
- * time share one catch-up (SharedCatchUp), so invented keys stay cheap. Last use is
+ * time share one catch-up (ProjectionHost.catchUp), so invented keys stay cheap. Last use is
  * kept in memory and written in one batch every USAGE_FLUSH_MS, not once per request.
  */
 @Injectable()
@@ -25,7 +24,6 @@ export class CachedApiKeyAuthenticator implements ApiKeyAuthenticator, OnModuleI
   private readonly cache = new Map<string, { result: AuthenticationResult; expires: number }>();
   private readonly lastUsed = new Map<string, string>();
   private timer: NodeJS.Timeout | undefined;
-  private readonly catchUp = new SharedCatchUp(() => this.projections.catchUp(IDENTITY_PROJECTION));
 
   constructor(
     @Inject(READ_STORE) private readonly readStore: ReadStore,
@@ -55,7 +53,7 @@ export class CachedApiKeyAuthenticator implements ApiKeyAuthenticator, OnModuleI
   private async lookup(hash: string): Promise<AuthenticationResult> {
     let doc = await this.readStore.get<ApiKeyHashDoc>(API_KEYS_BY_HASH, hash);
     if (!doc) {
-      await this.catchUp.run();
+      await this.projections.catchUp(IDENTITY_PROJECTION);
       doc = await this.readStore.get<ApiKeyHashDoc>(API_KEYS_BY_HASH, hash);
     }
     // Unknown keys are not cached: they may be created at any moment.

@@ -9,6 +9,7 @@ import {
 } from '#warden/eventstore';
 import type { Clock } from '#warden/kernel';
 import { CLOCK, Metrics, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
+import { SharedCatchUp } from './shared-catch-up.js';
 import { STORAGE } from './storage.tokens.js';
 import type { Storage } from './storage.js';
 
@@ -36,6 +37,7 @@ interface ReactorSlot {
 export class ProjectionHost {
   private readonly logger = new Logger('projections');
   private readonly runners = new Map<string, ProjectionRunner>();
+  private readonly catchUps = new Map<string, SharedCatchUp>();
   private readonly reactors = new Map<string, ReactorSlot>();
   private readonly holder = processHolderId();
   private lagTimer: NodeJS.Timeout | undefined;
@@ -49,14 +51,12 @@ export class ProjectionHost {
 
   register(projection: Projection): void {
     if (this.runners.has(projection.name)) throw new Error(`Projection ${projection.name} registered twice`);
-    this.runners.set(
-      projection.name,
-      new ProjectionRunner(projection, this.storage.events, this.storage.readStore, {
-        onError: (name, error) =>
-          this.logger.warn({ msg: 'projection restarting', projection: name, error: String(error) }),
-        onProgress: (name, position) => this.metrics.projectionPosition.set({ projection: name }, position),
-      }),
-    );
+    const runner = new ProjectionRunner(projection, this.storage.events, this.storage.readStore, {
+      onError: (name, error) => this.logger.warn({ msg: 'projection restarting', projection: name, error: String(error) }),
+      onProgress: (name, position) => this.metrics.projectionPosition.set({ projection: name }, position),
+    });
+    this.runners.set(projection.name, runner);
+    this.catchUps.set(projection.name, new SharedCatchUp(() => runner.catchUp()));
   }
 
   projections(): Projection[] {
@@ -79,10 +79,11 @@ export class ProjectionHost {
     this.lagTimer.unref();
   }
 
+  /** Catches a projection up with the log; callers at the same time share runs (SharedCatchUp). */
   async catchUp(name: string): Promise<void> {
-    const runner = this.runners.get(name);
-    if (!runner) throw new Error(`Unknown projection ${name}`);
-    await runner.catchUp();
+    const shared = this.catchUps.get(name);
+    if (!shared) throw new Error(`Unknown projection ${name}`);
+    await shared.run();
   }
 
   async stopAll(): Promise<void> {

@@ -1,8 +1,8 @@
 /**
  * Runs a catch-up on behalf of everyone who asks, one at a time. A caller that arrives while one is
  * under way waits for the next, which it shares with all who arrive meanwhile: the one under way
- * may have read the log before the caller's key was written. So a flood of invented API keys
- * costs at most one read of the log tail at a time, however many requests miss at once.
+ * may have read the log before the caller's write. So a flood of misses (invented API keys,
+ * unknown item types) costs at most one read of the log tail at a time, however many come at once.
  */
 export class SharedCatchUp {
   private running: Promise<void> | undefined;
