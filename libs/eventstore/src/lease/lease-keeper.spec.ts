@@ -93,6 +93,41 @@ describe('LeaseKeeper', () => {
     expect(timeline).toEqual(['a start', 'a stop', 'b start']);
   });
 
+  it('stops a holder that cannot renew even when its deadline timer fires before the clock says so', async () => {
+    // Timers run on the loop's monotonic clock; the lease on the wall clock. A wall clock stepped
+    // back after the deadline was armed (here 50 ms, as by NTP) makes the deadline fire "early":
+    // it must wait the rest, not give up for good.
+    const path = file();
+    const real = store(path);
+    let failing = false;
+    const stalled: LeaseStore = {
+      acquire: (...args) => real.acquire(...args),
+      renew: async (...args) => {
+        if (failing) throw new Error('database is locked');
+        return real.renew(...args);
+      },
+      release: (...args) => real.release(...args),
+      inspect: (name) => real.inspect(name),
+    };
+    let stepBack = 0;
+    const lagging = { now: () => new Date(Date.now() - stepBack) };
+    const state = { running: false };
+    const keeper = new LeaseKeeper(
+      stalled,
+      'reactor',
+      'a',
+      { start: async () => void (state.running = true), stop: async () => void (state.running = false) },
+      { timing: { ttlMs: 600, renewEveryMs: 100 }, clock: lagging },
+    );
+    keepers.push(keeper);
+    await keeper.begin();
+    expect(state.running).toBe(true);
+    failing = true;
+    stepBack = 50;
+    await waitFor(() => !state.running, 'the holder stopped');
+    expect(keeper.holding).toBe(false);
+  });
+
   it('stops the work when a renewal is refused, and tries to take the lease again afterwards', async () => {
     timeline.length = 0;
     const path = file();

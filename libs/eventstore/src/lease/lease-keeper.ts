@@ -130,13 +130,22 @@ export class LeaseKeeper {
    */
   private extendTo(until: number): void {
     this.heldUntil = until;
+    this.armDeadline();
+  }
+
+  /**
+   * Timers run on the monotonic loop clock and may fire a millisecond before the wall clock the
+   * lease is kept in says it is time: one that fires early re-arms for the rest instead of
+   * returning silently (which once left a holder running after the standby had taken over).
+   */
+  private armDeadline(): void {
     clearTimeout(this.deadline);
     const margin = Math.max(this.timing.renewEveryMs, Math.ceil(this.timing.ttlMs / 3));
-    const stopAt = until - margin;
+    const stopAt = this.heldUntil - margin;
     this.deadline = setTimeout(() => {
-      if (this.held && this.clock.now().getTime() >= this.heldUntil - margin) {
-        void this.lose('the lease could not be renewed in time');
-      }
+      if (!this.held) return;
+      if (this.clock.now().getTime() >= stopAt) void this.lose('the lease could not be renewed in time');
+      else this.armDeadline();
     }, Math.max(0, stopAt - this.clock.now().getTime()));
     this.deadline.unref();
   }
