@@ -7,3 +7,4 @@ export * from './decider.js';
 export * from './upcasting.js';
 export * from './canonical-json.js';
 export * from './url-redaction.js';
+export * from './access.js';

@@ -4,6 +4,8 @@ export * from './config/warden-config.js';
 export * from './tokens.js';
 export * from './auth/principal.js';
 export { ApiKeyGuard } from './auth/api-key.guard.js';
+export * from './auth/console-access.js';
+export { ConsoleGuard } from './auth/console.guard.js';
 export { Metrics } from './observability/metrics.js';
 export { createRootLogger, PinoNestLogger } from './observability/logger.js';
 export { READINESS_CHECKS, type ReadinessCheck } from './observability/readiness.js';

@@ -2,6 +2,7 @@
  * The moderation catalog of one organization, as `org-config.md` declares it, after defaults.
  * Plain JSON throughout: these shapes travel inside events.
  */
+import type { Role } from '#warden/kernel';
 
 export const ITEM_KINDS = ['CONTENT', 'USER', 'THREAD'] as const;
 export type ItemKind = (typeof ITEM_KINDS)[number];
@@ -73,16 +74,8 @@ export const SIGNAL_TYPES = [
 ] as const;
 export type SignalType = (typeof SIGNAL_TYPES)[number];
 
-export const ROLES = [
-  'ADMIN',
-  'RULES_MANAGER',
-  'ANALYST',
-  'MODERATOR_MANAGER',
-  'MODERATOR',
-  'CHILD_SAFETY_MODERATOR',
-  'EXTERNAL_MODERATOR',
-] as const;
-export type Role = (typeof ROLES)[number];
+// The roles are the kernel's access table (spec 5.6), re-exported for the configuration's `users:`.
+export { ROLES, type Role } from '#warden/kernel';
 
 export interface OrgSettings {
   requireDecisionReason: boolean;

@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { forbidden, unauthorized } from '#warden/kernel';
 import { authFailureLimitOf } from './auth-failure-limit.js';
+import { CONSOLE_ACCESS } from './console-access.js';
 import { API_KEY_AUTHENTICATOR, type ApiKeyAuthenticator, IS_PUBLIC, type Principal } from './principal.js';
 
 /**
@@ -17,7 +18,10 @@ export class ApiKeyGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
+    const targets = [context.getHandler(), context.getClass()];
+    // Public routes need nothing; console routes are the console guard's (a session, not a key).
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
+    if (this.reflector.getAllAndOverride<unknown>(CONSOLE_ACCESS, targets) !== undefined) return true;
     const request = context.switchToHttp().getRequest<FastifyRequest & { principal?: Principal }>();
     const failures = authFailureLimitOf(request);
     // Fastify lower-cases header names, so X-API-KEY matches in any case.

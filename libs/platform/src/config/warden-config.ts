@@ -53,6 +53,12 @@ export interface WardenConfig {
   readonly authFailuresPerMinute: number;
   /** Failed authentications an address may make at once before the sustained rate applies. */
   readonly authFailureBurst: number;
+  /**
+   * Where people reach this deployment (scheme, host, port, no path): the console's origin for the
+   * CSRF check, the base of SAML and invitation URLs. `http://` marks a development deployment
+   * without TLS, whose session cookie is not `Secure`.
+   */
+  readonly publicUrl: string;
 }
 
 export interface ConfigProblem {
@@ -201,6 +207,16 @@ const ENVIRONMENT = z
     WARDEN_MAX_ITEM_BYTES: wholeNumber(1024 * 1024, 1024, 1024 ** 3),
     WARDEN_AUTH_FAILURES_PER_MINUTE: wholeNumber(10, 0, 1_000_000),
     WARDEN_AUTH_FAILURE_BURST: wholeNumber(20, 1, 1_000_000),
+    WARDEN_PUBLIC_URL: z
+      .string()
+      .refine((raw) => URL.canParse(raw) && ['http:', 'https:'].includes(new URL(raw).protocol), {
+        error: 'must be an http:// or https:// URL',
+        abort: true,
+      })
+      .refine((raw) => ['', '/'].includes(new URL(raw).pathname) && new URL(raw).search === '' && new URL(raw).hash === '', {
+        error: 'must be an origin only (scheme, host and port), without a path, query or fragment',
+      })
+      .optional(),
   })
   // At most a third: a holder stops a third of the lease before it expires, so its next renewal
   // must come before that point or every renewal would stop and restart the reactor.
@@ -258,6 +274,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): WardenC
     maxItemBytes: e.WARDEN_MAX_ITEM_BYTES,
     authFailuresPerMinute: e.WARDEN_AUTH_FAILURES_PER_MINUTE,
     authFailureBurst: e.WARDEN_AUTH_FAILURE_BURST,
+    // Unset: a development deployment reached on this machine (see docs/configuration.md).
+    publicUrl: e.WARDEN_PUBLIC_URL === undefined ? `http://localhost:${e.PORT}` : new URL(e.WARDEN_PUBLIC_URL).origin,
   };
 }
 

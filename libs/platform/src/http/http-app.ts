@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { DynamicModule, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import fastifyCookie from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { WardenConfig } from '../config/warden-config.js';
@@ -58,6 +59,8 @@ export async function createHttpApp(
   // Only JSON bodies: anything else is a 415 rather than a string that fails validation later.
   fastify.removeContentTypeParser('text/plain');
   installJsonBodyParser(fastify, { maxDepth: config.maxJsonDepth, maxStringBytes: config.maxStringBytes });
+  // The console's session cookie (read by the console guard, set by sign-in).
+  await app.register(fastifyCookie as never);
 
   let draining = false;
   fastify.addHook('preClose', async () => {

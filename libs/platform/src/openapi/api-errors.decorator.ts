@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiResponse, ApiSecurity } from '@nestjs/swagger';
+import { ApiCookieAuth, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ErrorBodyDto } from '../http/error-body.js';
-import { API_KEY_SCHEME } from './openapi.js';
+import { API_KEY_SCHEME, CONSOLE_TAG, SESSION_SCHEME } from './openapi.js';
 
 const DESCRIPTIONS: Record<number, string> = {
   400: 'Validation failure, malformed JSON (`/errors/invalid-user-input`, with a `pointer` to the field)',
@@ -33,5 +33,25 @@ export function ApiCustomerRoute(...extraStatuses: number[]): MethodDecorator & 
   return applyDecorators(
     ApiSecurity(API_KEY_SCHEME),
     ApiErrors(...[...new Set([401, 403, 429, 500, 503, ...extraStatuses])].sort((a, b) => a - b)),
+  );
+}
+
+const CONSOLE_DESCRIPTIONS: Record<number, string> = {
+  401: 'No valid console session: not signed in, signed out, expired, or the user was disabled (`/errors/unauthorized`)',
+  403: "The user's roles lack the route's permission, or a mutating request lacks the session's `X-CSRF-Token` or comes from another origin (`/errors/forbidden`)",
+};
+
+/**
+ * A console route in the OpenAPI document: the `console` tag, the session cookie scheme (unless
+ * `public`, for sign-in), and the errors every such route can give plus `extraStatuses`.
+ */
+export function ApiConsoleRoute(options: { public?: boolean } = {}, ...extraStatuses: number[]): MethodDecorator & ClassDecorator {
+  const statuses = [...new Set([...(options.public ? [] : [401, 403]), 429, 500, 503, ...extraStatuses])].sort((a, b) => a - b);
+  return applyDecorators(
+    ApiTags(CONSOLE_TAG),
+    ...(options.public ? [] : [ApiCookieAuth(SESSION_SCHEME)]),
+    ...statuses.map((status) =>
+      ApiResponse({ status, description: CONSOLE_DESCRIPTIONS[status] ?? DESCRIPTIONS[status] ?? 'Error', type: ErrorBodyDto }),
+    ),
   );
 }

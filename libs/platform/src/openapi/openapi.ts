@@ -5,6 +5,9 @@ import { REQUEST_ID_PATTERN } from '../http/request-id.js';
 import { spellPathsAsTheSpec } from './spec-paths.js';
 
 export const API_KEY_SCHEME = 'ApiKey';
+/** The console's session cookie (set by a password or SAML sign-in). */
+export const SESSION_SCHEME = 'ConsoleSession';
+export const CONSOLE_TAG = 'console';
 
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 
@@ -43,10 +46,15 @@ export function buildOpenApiDocument(app: INestApplication, version: string): Op
       'Content-moderation backend. Every `/api/v1/` route needs the `X-API-KEY` header and answers with or ' +
         'without a trailing slash (paths are published as the interface spec writes them). Every error uses one ' +
         'body: `{"errors":[{status,type,title,detail?,pointer?,requestId?}]}`, also for an unknown path (404) and ' +
-        'a method a path does not allow (405, with `Allow`); every response carries `X-Request-Id`.',
+        'a method a path does not allow (405, with `Allow`); every response carries `X-Request-Id`. ' +
+        'The `/api/console/v1/` routes (tag `console`) are the review console\'s: they need the session cookie ' +
+        'a sign-in sets, and a mutating request also needs the session\'s CSRF token in `X-CSRF-Token` and, from ' +
+        'a browser, a same-origin `Origin`.',
     )
     .setVersion(version)
     .addApiKey({ type: 'apiKey', name: 'X-API-KEY', in: 'header' }, API_KEY_SCHEME)
+    .addCookieAuth('warden_session', { type: 'apiKey', in: 'cookie', name: 'warden_session' }, SESSION_SCHEME)
+    .addTag(CONSOLE_TAG, 'The review console: sign-in, the account, and access management (session cookie)')
     .build();
   const document = SwaggerModule.createDocument(app, config, { extraModels: [ErrorBodyDto, ErrorItemDto] });
   return sortKeys(withCommonParts(document)) as OpenAPIObject;

@@ -1,0 +1,52 @@
+/**
+ * Dashboard roles and what each may do: the table of interface spec 5.6, plus the permissions the
+ * console needs. It is the one declaration of access in the code; console routes name a
+ * permission (`@RequirePermissions`), never a role.
+ */
+export const ROLES = [
+  'ADMIN',
+  'RULES_MANAGER',
+  'ANALYST',
+  'MODERATOR_MANAGER',
+  'MODERATOR',
+  'CHILD_SAFETY_MODERATOR',
+  'EXTERNAL_MODERATOR',
+] as const;
+export type Role = (typeof ROLES)[number];
+
+/** The roles of people who work review queues (spec 5.6: "all moderator roles"). */
+const MODERATOR_ROLES = ['ADMIN', 'MODERATOR_MANAGER', 'MODERATOR', 'CHILD_SAFETY_MODERATOR', 'EXTERNAL_MODERATOR'] as const;
+
+export const ROLE_PERMISSIONS = {
+  // Spec 5.6.
+  MANAGE_ORG: ['ADMIN'],
+  MUTATE_LIVE_RULES: ['ADMIN', 'RULES_MANAGER'],
+  VIEW_MRT: MODERATOR_ROLES,
+  EDIT_MRT_QUEUES: ['ADMIN', 'MODERATOR_MANAGER'],
+  VIEW_CHILD_SAFETY_DATA: ['ADMIN', 'MODERATOR_MANAGER', 'CHILD_SAFETY_MODERATOR'],
+  // What the console needs beyond the spec's table.
+  /** Signed in with any role: one's own account, sign-out, second factor. */
+  USE_CONSOLE: ROLES,
+  /** Decide review jobs: every moderator role but EXTERNAL_MODERATOR, which only views (spec 5.6). */
+  DECIDE_MRT: ['ADMIN', 'MODERATOR_MANAGER', 'MODERATOR', 'CHILD_SAFETY_MODERATOR'],
+  /** Create, rotate and revoke API keys. */
+  MANAGE_API_KEYS: ['ADMIN'],
+  /** Invite and disable dashboard users, change their roles. */
+  MANAGE_USERS: ['ADMIN'],
+  /** Read and change the organization's SSO settings. */
+  MANAGE_SSO: ['ADMIN'],
+  /** Read the audit trail and export the event history. */
+  VIEW_AUDIT: ['ADMIN', 'ANALYST'],
+} as const satisfies Record<string, readonly Role[]>;
+
+export type Permission = keyof typeof ROLE_PERMISSIONS;
+export const PERMISSIONS = Object.keys(ROLE_PERMISSIONS) as Permission[];
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
+}
+
+/** Everything the given roles allow, in the table's order. */
+export function permissionsOf(roles: readonly Role[]): Permission[] {
+  return PERMISSIONS.filter((permission) => (ROLE_PERMISSIONS[permission] as readonly Role[]).some((role) => roles.includes(role)));
+}

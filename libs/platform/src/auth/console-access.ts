@@ -1,0 +1,59 @@
+import { applyDecorators, createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
+import type { Permission, Role } from '#warden/kernel';
+
+/** A person signed in to the console: who, in which organization, allowed what, by which session. */
+export interface ConsolePrincipal {
+  readonly userId: string;
+  readonly orgId: string;
+  readonly email: string;
+  readonly roles: readonly Role[];
+  readonly permissions: readonly Permission[];
+  /** The session's id (not its cookie token): what logout and the audit name. */
+  readonly sessionId: string;
+}
+
+/** Implemented by the identity module; the console guard only knows this contract. */
+export interface ConsoleAuthenticator {
+  /**
+   * The principal of the session a cookie token names, or null when there is none, it expired or
+   * was revoked, or its user is disabled. Roles and state are the user's as of this request.
+   */
+  authenticate(sessionToken: string): Promise<ConsolePrincipal | null>;
+  /** Whether `csrfToken` (the request's CSRF header) belongs to the principal's session. */
+  verifyCsrf(principal: ConsolePrincipal, csrfToken: string): boolean;
+}
+
+export const CONSOLE_AUTHENTICATOR = Symbol('ConsoleAuthenticator');
+
+/** The session cookie's name. */
+export const SESSION_COOKIE = 'warden_session';
+/** The header a mutating console request carries its session's CSRF token in. */
+export const CSRF_HEADER = 'x-csrf-token';
+/** Sessions last 30 days (spec 5.5). */
+export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** How a console route is reached: the permissions it needs, or none for the sign-in routes. */
+export type ConsoleAccess = { readonly kind: 'session'; readonly permissions: readonly Permission[] } | { readonly kind: 'public' };
+
+export const CONSOLE_ACCESS = 'warden:console-access';
+
+/**
+ * The one access decorator of a console route: the caller must be signed in (session cookie) and
+ * hold every permission named. Mutating methods also need the session's CSRF token and a
+ * same-origin `Origin`. The OpenAPI side (tag, security scheme, errors) is ApiConsoleRoute's.
+ */
+export const RequirePermissions = (...permissions: [Permission, ...Permission[]]) =>
+  applyDecorators(SetMetadata(CONSOLE_ACCESS, { kind: 'session', permissions } satisfies ConsoleAccess));
+
+/**
+ * A console route reached without a session: signing in, accepting an invitation. Mutating
+ * methods still need a same-origin `Origin` (login CSRF). Every other console route names a
+ * permission (test/console-route-permissions.spec.ts walks the route table).
+ */
+export const ConsolePublic = () => SetMetadata(CONSOLE_ACCESS, { kind: 'public' } satisfies ConsoleAccess);
+
+export const CurrentUser = createParamDecorator((_: unknown, ctx: ExecutionContext): ConsolePrincipal => {
+  const request = ctx.switchToHttp().getRequest<{ consolePrincipal?: ConsolePrincipal }>();
+  if (!request.consolePrincipal) throw new Error('No console principal on a console route');
+  return request.consolePrincipal;
+});

@@ -1,0 +1,71 @@
+import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { FastifyRequest } from 'fastify';
+import { forbidden, unauthorized } from '#warden/kernel';
+import { WARDEN_CONFIG, type WardenConfig } from '../config/warden-config.js';
+import {
+  CONSOLE_ACCESS,
+  CONSOLE_AUTHENTICATOR,
+  type ConsoleAccess,
+  type ConsoleAuthenticator,
+  type ConsolePrincipal,
+  CSRF_HEADER,
+  SESSION_COOKIE,
+} from './console-access.js';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+type ConsoleRequest = FastifyRequest & { consolePrincipal?: ConsolePrincipal; cookies?: Record<string, string | undefined> };
+
+/**
+ * Guards the console routes (those with @RequirePermissions or @ConsolePublic); others are the
+ * API-key guard's. Order: same-origin check on mutations, the session, its CSRF token on
+ * mutations, then the permissions, checked against the user's roles as of this request.
+ */
+@Injectable()
+export class ConsoleGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    @Inject(CONSOLE_AUTHENTICATOR) private readonly authenticator: ConsoleAuthenticator,
+    @Inject(WARDEN_CONFIG) private readonly config: WardenConfig,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const access = this.reflector.getAllAndOverride<ConsoleAccess | undefined>(CONSOLE_ACCESS, [context.getHandler(), context.getClass()]);
+    if (access === undefined) return true;
+    const request = context.switchToHttp().getRequest<ConsoleRequest>();
+    const mutating = !SAFE_METHODS.has(request.method);
+    if (mutating) this.checkOrigin(request);
+    if (access.kind === 'public') return true;
+
+    const token = request.cookies?.[SESSION_COOKIE];
+    const principal = token ? await this.authenticator.authenticate(token) : null;
+    if (principal === null) throw unauthorized('Sign in first: no valid console session');
+    if (mutating) {
+      const raw = request.headers[CSRF_HEADER];
+      const csrf = Array.isArray(raw) ? raw[0] : raw;
+      if (!csrf || !this.authenticator.verifyCsrf(principal, csrf)) {
+        throw forbidden(`The ${CSRF_HEADER} header is missing or does not match the session (CSRF protection)`);
+      }
+    }
+    const missing = access.permissions.filter((p) => !principal.permissions.includes(p));
+    if (missing.length > 0) throw forbidden(`Your roles do not grant ${missing.join(', ')}`);
+    request.consolePrincipal = principal;
+    return true;
+  }
+
+  /**
+   * A browser names the page a request comes from in `Origin`; a cross-site form or script
+   * carries the attacker's. Allowed: the configured public origin, or the origin of the `Host`
+   * the request was sent to (a same-origin request reached another way). Clients that are not
+   * browsers send no `Origin`; the CSRF token still holds for them.
+   */
+  private checkOrigin(request: ConsoleRequest): void {
+    const origin = request.headers.origin;
+    if (origin === undefined) return;
+    const own = `${request.protocol}://${request.headers.host ?? ''}`;
+    if (origin !== this.config.publicUrl && origin !== own) {
+      throw forbidden(`Cross-origin request refused: Origin ${origin} is not ${this.config.publicUrl}`);
+    }
+  }
+}
