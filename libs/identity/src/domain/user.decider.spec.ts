@@ -48,7 +48,7 @@ describe('user decider', () => {
   it('disabling closes every open session, so enabling again does not revive them', () => {
     const events = given([created, opened], { type: 'DisableUser', orgId: 'acme' });
     expect(events.map((e) => e.type)).toEqual(['ConsoleSessionClosed', 'UserDisabled']);
-    const state = foldEvents(userDecider, [created, opened, ...events, { type: 'UserEnabled', data: { userId: 'u1' } }]);
+    const state = foldEvents(userDecider, [created, opened, ...events, { type: 'UserEnabled', data: { userId: 'u1', state: 'active' } }]);
     expect(state).toMatchObject({ state: 'active', sessions: {} });
     expect(given([created, opened, ...events], { type: 'DisableUser', orgId: 'acme' })).toEqual([]);
   });

@@ -117,7 +117,7 @@ export const userDecider: Decider<UserCommand, UserAggregateState, UserEvent> = 
         ];
       case 'EnableUser':
         if (user.state !== 'disabled') return [];
-        return [{ type: 'UserEnabled', data: { userId } }];
+        return [{ type: 'UserEnabled', data: { userId, state: user.passwordHash === null && user.invitation !== null ? 'invited' : 'active' } }];
       case 'OpenConsoleSession': {
         if (user.state !== 'active') throw unauthorized('The user cannot sign in');
         const { type: _type, orgId: _orgId, ...session } = command;
@@ -158,7 +158,7 @@ export const userDecider: Decider<UserCommand, UserAggregateState, UserEvent> = 
       case 'UserDisabled':
         return { ...state, state: 'disabled' };
       case 'UserEnabled':
-        return { ...state, state: state.passwordHash === null && state.invitation !== null ? 'invited' : 'active' };
+        return { ...state, state: event.data.state };
       case 'ConsoleSessionOpened': {
         const { tokenHash, csrfTokenHash, method, expiresAt } = event.data;
         return { ...state, sessions: { ...state.sessions, [event.data.sessionId]: { tokenHash, csrfTokenHash, method, expiresAt } } };

@@ -26,7 +26,8 @@ export type UserInvitationAccepted = DomainEvent<'UserInvitationAccepted', { use
 export type UserPasswordSet = DomainEvent<'UserPasswordSet', { userId: string; passwordHash: string }>;
 export type UserRolesChanged = DomainEvent<'UserRolesChanged', { userId: string; previousRoles: Role[]; roles: Role[] }>;
 export type UserDisabled = DomainEvent<'UserDisabled', { userId: string }>;
-export type UserEnabled = DomainEvent<'UserEnabled', { userId: string }>;
+/** Back to `active`, or to `invited` for a user who never had a password but has an invitation. */
+export type UserEnabled = DomainEvent<'UserEnabled', { userId: string; state: 'active' | 'invited' }>;
 /** A sign-in: the session's token and CSRF token are recorded as SHA-256 hashes only. */
 export type ConsoleSessionOpened = DomainEvent<
   'ConsoleSessionOpened',
