@@ -17,7 +17,7 @@ function cookieOptions(config: WardenConfig) {
 
 /** Sets the session cookie of a session just opened (password sign-in here, SAML elsewhere). */
 export function setSessionCookie(reply: FastifyReply, opened: Pick<OpenedConsoleSession, 'token' | 'expiresAt'>, config: WardenConfig): void {
-  const maxAge = Math.max(0, Math.floor((Date.parse(opened.expiresAt) - Date.now()) / 1000));
+  const maxAge = Math.max(0, Math.round((Date.parse(opened.expiresAt) - Date.now()) / 1000));
   reply.setCookie(SESSION_COOKIE, opened.token, { ...cookieOptions(config), maxAge });
 }
 
