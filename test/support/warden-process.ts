@@ -99,8 +99,8 @@ function runNode(script: string, args: string[], env: NodeJS.ProcessEnv, input?:
     if (input !== undefined) child.stdin!.end(input);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
     child.once('exit', (code) => resolvePromise({ code, stdout, stderr }));
   });
 }
