@@ -76,6 +76,7 @@ describe('console route permissions (the route table)', () => {
 
   it('gives every console route a permission, or is one of the sign-in routes', () => {
     const consoleRoutes = routes.filter((r) => r.route.split(' ')[1]!.startsWith('/api/console/'));
+    expect(consoleRoutes.map((r) => r.route)).toContain('GET /api/console/v1/me');
     for (const { route, console } of consoleRoutes) {
       expect(console, `${route} has no @RequirePermissions`).toBeDefined();
       if (console!.kind === 'public') expect(PUBLIC_CONSOLE_ROUTES.has(route), `${route} is reached without a session`).toBe(true);
