@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/warden-config.js';
 import type { DomainError } from '#warden/kernel';
 import { authFailureLimitOf } from '../auth/auth-failure-limit.js';
+import fastifyCookie from '@fastify/cookie';
 import { installRateLimit, openRateLimitStores } from './rate-limit.js';
 import type { RateLimitStore } from './rate-limit-store.port.js';
 import { MemoryRateLimitStore } from './token-bucket.js';
@@ -28,8 +29,9 @@ describe('rate limit on the HTTP layer', () => {
     app = undefined;
   });
 
-  const serve = async (store: RateLimitStore, logger = capturingLogger().logger): Promise<FastifyInstance> => {
+  const serve = async (store: RateLimitStore, logger = capturingLogger().logger, cookies = false): Promise<FastifyInstance> => {
     app = Fastify();
+    if (cookies) await app.register(fastifyCookie);
     installRateLimit(app, { requests: store, authFailures: undefined }, logger);
     app.get('/api/v1/thing', async () => ({ ok: true }));
     app.get('/health/live', async () => ({ ok: true }));
@@ -60,6 +62,15 @@ describe('rate limit on the HTTP layer', () => {
     expect((await from('203.0.113.1')).statusCode).toBe(200);
     expect((await from('203.0.113.1')).statusCode).toBe(429);
     expect((await from('203.0.113.2')).statusCode).toBe(200);
+  });
+
+  it('limits console requests per session cookie, so people behind one address do not share a budget', async () => {
+    const http = await serve(new MemoryRateLimitStore({ ratePerSecond: 0.001, burst: 1 }), capturingLogger().logger, true);
+    const as = (session: string) =>
+      http.inject({ method: 'GET', url: '/api/v1/thing', remoteAddress: '203.0.113.9', cookies: { warden_session: session } });
+    expect((await as('alice')).statusCode).toBe(200);
+    expect((await as('alice')).statusCode).toBe(429);
+    expect((await as('bob')).statusCode).toBe(200);
   });
 
   it('lets requests through while the store fails, warning once per outage', async () => {

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Connection } from 'mongoose';
 import type { Logger } from 'pino';
 import { rateLimited } from '#warden/kernel';
+import { SESSION_COOKIE } from '../auth/console-access.js';
 import { attachAuthFailureLimit, type AuthFailureLimit } from '../auth/auth-failure-limit.js';
 import type { WardenConfig } from '../config/warden-config.js';
 import { errorBody } from './error-body.js';
@@ -84,7 +85,19 @@ class FailOpen {
 }
 
 /**
- * Limits `/api/` requests per API key (per client address without one) and answers 429 with the
+ * Whose budget a request spends: its API key's, else its console session's (people behind one
+ * office address each have their own), else its client address's. Keys and tokens are hashed.
+ */
+function requestBucket(request: FastifyRequest): string {
+  const key = request.headers['x-api-key'];
+  if (typeof key === 'string' && key !== '') return 'key:' + createHash('sha256').update(key.trim()).digest('base64url');
+  const session = (request as FastifyRequest & { cookies?: Record<string, string | undefined> }).cookies?.[SESSION_COOKIE];
+  if (session) return 'session:' + createHash('sha256').update(session).digest('base64url');
+  return 'ip:' + request.ip;
+}
+
+/**
+ * Limits `/api/` requests per API key (per console session, else per client address) and answers 429 with the
  * section 7 body and Retry-After. Hands the failed-authentication limit to the API-key guard on
  * each request (see AuthFailureLimit): only the guard knows whether a key is valid.
  */
@@ -103,11 +116,7 @@ export function installRateLimit(fastify: FastifyInstance, stores: RateLimitStor
   if (requests === undefined) return;
   fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (!request.url.startsWith('/api/')) return;
-    const key = request.headers['x-api-key'];
-    const bucket =
-      typeof key === 'string' && key !== ''
-        ? 'key:' + createHash('sha256').update(key.trim()).digest('base64url')
-        : 'ip:' + request.ip;
+    const bucket = requestBucket(request);
     const wait = await failOpen.take(requests, bucket);
     if (wait > 0) {
       const error = rateLimited(wait);
