@@ -52,7 +52,7 @@ export class PasswordLoginHandler implements ICommandHandler<PasswordLoginComman
     );
   }
 
-  /** An audit record, never the password nor the address in plain text. */
+  /** An audit record: never the password; the email only as its digest; the client address as given (a security log needs it). */
   private async recordFailure(digest: string, user: User | null, matches: boolean, command: PasswordLoginCommand): Promise<void> {
     const reason: ConsoleLoginFailed['data']['reason'] =
       user === null ? 'unknown-user' : user.state === 'disabled' ? 'disabled' : user.passwordHash === null ? 'no-password' : !matches ? 'wrong-password' : 'no-password';
