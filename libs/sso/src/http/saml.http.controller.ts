@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBody, ApiConsumes, ApiOperation, ApiParam, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, invalidField } from '#warden/kernel';
 import { Public, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
@@ -91,7 +91,6 @@ export class SamlHttpController {
   @Get('metadata/:orgId')
   @ApiOperation({ summary: "This service's SAML SP metadata for the organization: entity id, ACS URL, NameID format" })
   @ApiParam({ name: 'orgId', description: 'The organization id' })
-  @ApiProduces('application/samlmetadata+xml')
   @ApiResponse({ status: 200, description: 'SP metadata (XML)', content: { 'application/samlmetadata+xml': { schema: { type: 'string' } } } })
   @ApiErrors(400, 404, 429, 500, 503)
   async metadata(@Param('orgId') orgId: string, @Res() reply: FastifyReply): Promise<void> {
