@@ -17,10 +17,17 @@ const DETAIL: Record<SsoRefusalReason, string> = {
   'unknown-user': 'This account cannot sign in to this organization',
   'user-of-another-organization': 'This account cannot sign in to this organization',
   'user-disabled': 'This account cannot sign in to this organization',
+  'user-not-active': 'This account cannot sign in to this organization',
 };
 
 /** Refused before anything about a user was looked at: the organization forbids SAML, or a user rule. */
-const FORBIDDEN: ReadonlySet<SsoRefusalReason> = new Set(['saml-disabled', 'unknown-user', 'user-of-another-organization', 'user-disabled']);
+const FORBIDDEN: ReadonlySet<SsoRefusalReason> = new Set([
+  'saml-disabled',
+  'unknown-user',
+  'user-of-another-organization',
+  'user-disabled',
+  'user-not-active',
+]);
 
 /** A refused SSO sign-in; `reason` is what the failure event records. */
 export class SsoRefusal extends DomainError {

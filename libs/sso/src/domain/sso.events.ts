@@ -34,5 +34,6 @@ export const SSO_REFUSAL_REASONS = [
   'unknown-user',
   'user-of-another-organization',
   'user-disabled',
+  'user-not-active',
 ] as const;
 export type SsoRefusalReason = (typeof SSO_REFUSAL_REASONS)[number];
