@@ -46,10 +46,10 @@ describe('SAML single sign-on (e2e)', () => {
   let idp: IdpKeys;
   let impostor: IdpKeys;
   let warden: RunningWarden;
+  const env = testEnv(dataDir, { WARDEN_PUBLIC_URL: PUBLIC_URL });
 
   beforeAll(async () => {
     [idp, impostor] = await Promise.all([makeIdpKeys(), makeIdpKeys('impostor.example')]);
-    const env = testEnv(dataDir, { WARDEN_PUBLIC_URL: PUBLIC_URL });
     const globex = join(freshDataDir(), 'globex.yaml');
     writeFileSync(globex, globexConfig(idp.cert));
     const applied = await runCli(['apply', globex], env);
@@ -167,6 +167,80 @@ describe('SAML single sign-on (e2e)', () => {
     expect(res.status).toBe(401);
     expect(res.headers.get('content-type')).toContain('text/html');
     expect(await res.text()).toContain('The SAML response carries no signature');
+  });
+
+  /** The session cookie of a successful ACS answer, ready for a Cookie header. */
+  async function signIn(SAMLResponse: string): Promise<string> {
+    const res = await post(SAMLResponse);
+    expect(res.status, await res.clone().text()).toBe(302);
+    expect(res.headers.get('location')).toBe('/console/');
+    const setCookie = res.headers.get('set-cookie') ?? '';
+    expect(setCookie).toMatch(/^warden_session=[^;]+;/);
+    expect(setCookie).toMatch(/HttpOnly/i);
+    expect(setCookie).toMatch(/SameSite=Lax/i);
+    expect(setCookie).not.toMatch(/Secure/i); // WARDEN_PUBLIC_URL is http://
+    return setCookie.split(';')[0]!;
+  }
+
+  const me = async (cookie: string) => {
+    const res = await fetch(`${warden.url}/api/console/v1/me`, { headers: { cookie } });
+    return { status: res.status, body: (await res.json()) as { user: { email: string; orgId: string; roles: string[] } } };
+  };
+
+  async function cliUser(args: string[]) {
+    const run = await runCli(['user', ...args], env);
+    expect(run.code, run.stderr).toBe(0);
+  }
+
+  /** The metadata `actor` of every event of a type, oldest first. */
+  function actorsOf(type: string): string[] {
+    const db = new Database(join(dataDir, 'warden.db'), { readonly: true });
+    try {
+      const rows = db.prepare('SELECT metadata FROM events WHERE type = ? ORDER BY position').all(type) as Array<{ metadata: string }>;
+      return rows.map((r) => (JSON.parse(r.metadata) as { actor: string }).actor);
+    } finally {
+      db.close();
+    }
+  }
+
+  it('signs a known user in: the session cookie is set, then /me works with it; its groups set its roles', async () => {
+    await cliUser(['create', '--org', 'acme', '--email', 'Ann@acme.example', '--role', 'MODERATOR']);
+    const cookie = await signIn(await respond({ email: 'ann@ACME.example', groups: ['analysts'] }));
+    const { status, body } = await me(cookie);
+    expect(status).toBe(200);
+    expect(body.user).toMatchObject({ email: 'ann@acme.example', orgId: 'acme', roles: ['ANALYST'] });
+    expect(actorsOf('UserRolesChanged')).toContain('sso:saml');
+    expect((await fetch(`${warden.url}/api/console/v1/me`)).status).toBe(401);
+  });
+
+  it('refuses a replayed assertion: the same response a second time', async () => {
+    await cliUser(['create', '--org', 'acme', '--email', 'rita@acme.example', '--role', 'MODERATOR']);
+    const response = await respond({ email: 'rita@acme.example' });
+    await signIn(response);
+    await expectRefused(response, 401, 'replayed');
+  });
+
+  it('provisions an unknown user just in time with the mapped roles, and applies changed groups at the next sign-in', async () => {
+    const first = await signIn(await respond({ email: 'newcomer@acme.example', groups: ['trust-safety-admins', 'moderators', 'lunch-club'] }));
+    expect((await me(first)).body.user.roles.sort()).toEqual(['ADMIN', 'MODERATOR']);
+
+    const second = await signIn(await respond({ email: 'newcomer@acme.example', groups: ['analysts'] }));
+    expect((await me(second)).body.user.roles).toEqual(['ANALYST']);
+    // The first session sees the change too: roles are the user's as of each request.
+    expect((await me(first)).body.user.roles).toEqual(['ANALYST']);
+  });
+
+  it('gives a just-in-time user whose groups map to nothing the default roles', async () => {
+    const cookie = await signIn(await respond({ email: 'plain@acme.example', groups: ['lunch-club'] }));
+    expect((await me(cookie)).body.user.roles).toEqual(['MODERATOR']);
+  });
+
+  it("refuses another organization's user with that email, and a disabled user", async () => {
+    await cliUser(['create', '--org', 'globex', '--email', 'bob@globex.example', '--role', 'ADMIN']);
+    await expectRefused(await respond({ email: 'bob@globex.example' }), 403, 'user-of-another-organization');
+    await cliUser(['create', '--org', 'acme', '--email', 'carl@acme.example', '--role', 'MODERATOR']);
+    await cliUser(['disable', '--org', 'acme', '--email', 'carl@acme.example']);
+    await expectRefused(await respond({ email: 'carl@acme.example' }), 403, 'user-disabled');
   });
 
   it('takes a form only at the ACS: the customer API still refuses one with 415', async () => {

@@ -8,7 +8,7 @@ import { RulesModule } from '#warden/rules';
 import { HashingModule } from '#warden/hashing';
 import { CallbacksModule } from '#warden/callbacks';
 import { SsoModule } from '#warden/sso';
-import { ApiKeyGuard, PlatformModule, type WardenConfig } from '#warden/platform';
+import { ApiKeyGuard, ConsoleGuard, PlatformModule, type WardenConfig } from '#warden/platform';
 import { type Storage, StorageModule } from '#warden/storage';
 
 /** What a server process runs, by its role (rolesOf). */
@@ -50,7 +50,10 @@ export class AppModule {
         SsoModule,
         ...(options.http ? [options.http] : []),
       ],
-      providers: [{ provide: APP_GUARD, useClass: ApiKeyGuard }],
+      providers: [
+        { provide: APP_GUARD, useClass: ApiKeyGuard },
+        { provide: APP_GUARD, useClass: ConsoleGuard },
+      ],
     };
   }
 }

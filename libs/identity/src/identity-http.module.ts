@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ConsoleSessionHttpController } from './commands/password-login/console-session.http.controller.js';
 import { GetOrganizationHttpController } from './queries/get-organization/get-organization.http.controller.js';
 
 /**
@@ -6,5 +7,5 @@ import { GetOrganizationHttpController } from './queries/get-organization/get-or
  * Its controllers only use the command and query buses; the handlers are IdentityModule's,
  * composed by every process, while this module is composed only where HTTP is served.
  */
-@Module({ controllers: [GetOrganizationHttpController] })
+@Module({ controllers: [GetOrganizationHttpController, ConsoleSessionHttpController] })
 export class IdentityHttpModule {}

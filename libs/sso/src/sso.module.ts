@@ -5,7 +5,7 @@ import { StartSamlLoginHandler } from './commands/start-saml-login/start-saml-lo
 import { GetSamlMetadataHandler } from './queries/get-saml-metadata/get-saml-metadata.handler.js';
 import { SamlServiceProvider } from './saml/saml-service-provider.js';
 import { SsoSettingsReader } from './saml/sso-settings.reader.js';
-import { UnwiredSsoSignIn } from './unwired-sso-sign-in.js';
+import { IdentitySsoSignIn } from './identity-sso-sign-in.js';
 import { SSO_SIGN_IN } from './sso-sign-in.port.js';
 
 /**
@@ -22,7 +22,7 @@ import { SSO_SIGN_IN } from './sso-sign-in.port.js';
     GetSamlMetadataHandler,
     SamlServiceProvider,
     SsoSettingsReader,
-    { provide: SSO_SIGN_IN, useClass: UnwiredSsoSignIn },
+    { provide: SSO_SIGN_IN, useClass: IdentitySsoSignIn },
   ],
 })
 export class SsoModule {}

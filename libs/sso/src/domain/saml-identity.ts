@@ -38,15 +38,19 @@ export function valuesOf(value: unknown): string[] {
 }
 
 /**
- * The roles the IdP's groups grant under `roleMap` (their union, without repeats); null when the
- * organization takes no roles from the IdP. With `roleAttribute` set the IdP is the source of
- * roles: a user removed from every mapped group keeps none, so a revoked group cannot linger.
+ * The roles a sign-in gives, or null when the organization takes no roles from the IdP. With
+ * `roleAttribute` set the IdP is the source of roles, at every sign-in: the union of what the
+ * user's groups map to, or `jit.defaultRoles` when no group maps (so a group taken away at the
+ * IdP takes its roles away here). Empty means the user may not sign in: a user has a role.
  */
-export function rolesFromGroups(settings: Pick<SsoSettings, 'roleAttribute' | 'roleMap'>, groups: readonly string[] | null): Role[] | null {
+export function rolesFromGroups(
+  settings: Pick<SsoSettings, 'roleAttribute' | 'roleMap'> & { jit: Pick<SsoSettings['jit'], 'defaultRoles'> },
+  groups: readonly string[] | null,
+): Role[] | null {
   if (settings.roleAttribute === null || groups === null) return null;
   const roles = new Set<Role>();
   for (const group of groups) for (const role of settings.roleMap[group] ?? []) if (isRole(role)) roles.add(role);
-  return [...roles];
+  return roles.size > 0 ? [...roles] : [...settings.jit.defaultRoles];
 }
 
 /** Two role lists grant the same when they hold the same roles, in any order. */

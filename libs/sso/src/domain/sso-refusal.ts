@@ -13,6 +13,7 @@ const DETAIL: Record<SsoRefusalReason, string> = {
   replayed: 'The SAML assertion was used already',
   'idp-error': 'The identity provider reported that sign-in failed',
   'no-email': 'The SAML assertion names no email address (NameID or an email attribute)',
+  'no-role': "The user's IdP groups grant no role in this organization (roleMap), and there are no default roles",
   // The user-level reasons share one text: the response does not tell who exists where.
   'unknown-user': 'This account cannot sign in to this organization',
   'user-of-another-organization': 'This account cannot sign in to this organization',
@@ -23,6 +24,7 @@ const DETAIL: Record<SsoRefusalReason, string> = {
 /** Refused before anything about a user was looked at: the organization forbids SAML, or a user rule. */
 const FORBIDDEN: ReadonlySet<SsoRefusalReason> = new Set([
   'saml-disabled',
+  'no-role',
   'unknown-user',
   'user-of-another-organization',
   'user-disabled',

@@ -44,14 +44,22 @@ describe('sso login failure decider', () => {
 });
 
 describe('role mapping and the email of an assertion', () => {
-  const settings = { roleAttribute: 'groups', roleMap: { admins: ['ADMIN' as const], mods: ['MODERATOR' as const, 'ANALYST' as const], both: ['ADMIN' as const] } };
+  const settings = {
+    roleAttribute: 'groups',
+    roleMap: { admins: ['ADMIN' as const], mods: ['MODERATOR' as const, 'ANALYST' as const], both: ['ADMIN' as const] },
+    jit: { defaultRoles: ['MODERATOR' as const] },
+  };
 
   it('grants the union of the mapped groups, ignoring unmapped ones', () => {
     expect(rolesFromGroups(settings, ['mods', 'admins', 'both', 'lunch-club'])).toEqual(['MODERATOR', 'ANALYST', 'ADMIN']);
   });
 
-  it('grants nothing for no mapped group, and takes no roles without roleAttribute', () => {
-    expect(rolesFromGroups(settings, [])).toEqual([]);
+  it('falls back to the default roles when no group maps, and to none without them', () => {
+    expect(rolesFromGroups(settings, ['lunch-club'])).toEqual(['MODERATOR']);
+    expect(rolesFromGroups({ ...settings, jit: { defaultRoles: [] } }, [])).toEqual([]);
+  });
+
+  it('takes no roles from the IdP without roleAttribute', () => {
     expect(rolesFromGroups({ ...settings, roleAttribute: null }, ['admins'])).toBeNull();
   });
 

@@ -31,6 +31,7 @@ export const SSO_REFUSAL_REASONS = [
   'replayed',
   'idp-error',
   'no-email',
+  'no-role',
   'unknown-user',
   'user-of-another-organization',
   'user-disabled',
