@@ -609,8 +609,14 @@ describe('parseOrgConfig: problems', () => {
       ]);
     });
 
+    it('refuses JIT that could give no role (no defaultRoles, no roleAttribute)', () => {
+      expect(problemsOf(withSso((doc) => doc.setIn(['sso', 'jit'], { enabled: true })), env)).toEqual([
+        { path: 'sso.jit.defaultRoles', message: 'must name at least one role when jit is enabled without roleAttribute' },
+      ]);
+    });
+
     it('refuses an unknown key in jit', () => {
-      const problems = problemsOf(withSso((doc) => doc.setIn(['sso', 'jit'], { enabled: true, roles: ['ADMIN'] })), env);
+      const problems = problemsOf(withSso((doc) => doc.setIn(['sso', 'jit'], { enabled: false, roles: ['ADMIN'] })), env);
       expect(problems.map((p) => p.path)).toEqual(['sso.jit.roles']);
     });
   });

@@ -36,6 +36,10 @@ export function checkSso(doc: Record<string, unknown>, { problems }: CheckContex
   if (isRecord(sso.roleMap) && Object.keys(sso.roleMap).length > 0 && (sso.roleAttribute === undefined || sso.roleAttribute === null)) {
     problems.add(['sso', 'roleAttribute'], 'is required when roleMap is set (the assertion attribute that holds the groups)');
   }
+  // A user always has a role: provisioning needs roles from somewhere.
+  if (isRecord(sso.jit) && sso.jit.enabled === true && !(Array.isArray(sso.jit.defaultRoles) && sso.jit.defaultRoles.length > 0) && !sso.roleAttribute) {
+    problems.add(['sso', 'jit', 'defaultRoles'], 'must name at least one role when jit is enabled without roleAttribute');
+  }
   if (sso.saml_enabled !== true) {
     // Password login off with no other way in would lock every user of the organization out.
     if (sso.passwordLogin === false) problems.add(['sso', 'passwordLogin'], 'can be false only when saml_enabled is true');
