@@ -7,6 +7,7 @@ import { IngestionModule } from '#warden/ingestion';
 import { RulesModule } from '#warden/rules';
 import { HashingModule } from '#warden/hashing';
 import { CallbacksModule } from '#warden/callbacks';
+import { SsoModule } from '#warden/sso';
 import { ApiKeyGuard, ConsoleGuard, PlatformModule, type WardenConfig } from '#warden/platform';
 import { type Storage, StorageModule } from '#warden/storage';
 
@@ -46,6 +47,7 @@ export class AppModule {
         IngestionModule,
         RulesModule.register({ extensions: [HashingModule] }),
         CallbacksModule.register({ deliver: options.background }),
+        SsoModule,
         ...(options.http ? [options.http] : []),
       ],
       providers: [

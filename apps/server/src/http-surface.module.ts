@@ -5,6 +5,7 @@ import { IdentityHttpModule } from '#warden/identity/http';
 import { IngestionHttpModule } from '#warden/ingestion/http';
 import { PlatformHttpModule } from '#warden/platform/http';
 import { RulesHttpModule } from '#warden/rules/http';
+import { SsoHttpModule } from '#warden/sso/http';
 import type { AppOptions } from './app.module.js';
 
 /**
@@ -19,7 +20,7 @@ export class HttpSurfaceModule {
       module: HttpSurfaceModule,
       imports: [
         PlatformHttpModule,
-        ...(roles.http ? [IdentityHttpModule, CatalogHttpModule, IngestionHttpModule, RulesHttpModule, CallbacksHttpModule] : []),
+        ...(roles.http ? [IdentityHttpModule, CatalogHttpModule, IngestionHttpModule, RulesHttpModule, CallbacksHttpModule, SsoHttpModule] : []),
       ],
     };
   }

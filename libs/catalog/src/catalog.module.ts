@@ -11,6 +11,7 @@ import { ListActionsHandler } from './queries/list-actions/list-actions.handler.
 import { ListItemTypesHandler } from './queries/list-item-types/list-item-types.handler.js';
 import { ListPoliciesHandler } from './queries/list-policies/list-policies.handler.js';
 import { callbackUrlUpcasters } from './secrets/callback-url.upcasters.js';
+import { ssoSettingsUpcasters } from './domain/sso-settings.upcasters.js';
 
 /**
  * The moderation catalog: configuration as code and its read model. Modules that read the catalog
@@ -37,6 +38,7 @@ export class CatalogModule implements OnModuleInit {
 
   onModuleInit(): void {
     this.upcasters.register(...callbackUrlUpcasters(this.keyring));
+    this.upcasters.register(...ssoSettingsUpcasters);
     this.projections.register(catalogProjection);
   }
 }

@@ -233,6 +233,16 @@ export interface SsoSettings {
   sso_url: string | null;
   /** Secret: sealed in events, never returned. */
   cert: string | null;
+  /** False: this organization's users sign in through SSO only. */
+  passwordLogin: boolean;
+  /** Just-in-time provisioning: an unknown email in a valid assertion becomes a user with `defaultRoles`. */
+  jit: { enabled: boolean; defaultRoles: Role[] };
+  /** The assertion attribute that holds the user's IdP groups; null: roles are not taken from the IdP. */
+  roleAttribute: string | null;
+  /** IdP group → the roles it grants; a user gets the union of its groups' roles at each login. */
+  roleMap: { [group: string]: Role[] };
+  /** False: a signed Response around an unsigned assertion is accepted (the Response signature still is required). */
+  wantAssertionsSigned: boolean;
 }
 
 /** A whole configuration file after validation and defaults. */

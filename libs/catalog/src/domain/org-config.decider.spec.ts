@@ -33,7 +33,7 @@ function desired(parts: { policies?: PolicyDefinition[]; queues?: QueueDefinitio
     settings: { requireDecisionReason: false, requirePolicyForDecisions: false },
     strikes: { windowDays: null, thresholds: [] },
     appeals: { callback: null, body: {} },
-    sso: { saml_enabled: false, sso_url: null, cert: null },
+    sso: { saml_enabled: false, sso_url: null, cert: null, passwordLogin: true, jit: { enabled: false, defaultRoles: [] }, roleAttribute: null, roleMap: {}, wantAssertionsSigned: true },
   };
 }
 

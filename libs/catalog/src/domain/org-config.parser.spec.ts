@@ -335,7 +335,7 @@ const EXPECTED: OrgConfig = {
   strikes: { windowDays: 90, thresholds: [{ strikes: 3, actionId: 'remove' }] },
   appeals: { callback: { url: 'https://platform.example/hooks/appeals', headers: {} }, body: { source: 'warden' } },
   users: [{ email: 'admin@acme.example', roles: ['ADMIN'] }],
-  sso: { saml_enabled: false, sso_url: 'https://idp.example/saml/sso', cert: CERT },
+  sso: { saml_enabled: false, sso_url: 'https://idp.example/saml/sso', cert: CERT, passwordLogin: true, jit: { enabled: false, defaultRoles: [] }, roleAttribute: null, roleMap: {}, wantAssertionsSigned: true },
 };
 
 describe('parseOrgConfig: valid files', () => {
@@ -372,7 +372,7 @@ describe('parseOrgConfig: valid files', () => {
       strikes: { windowDays: null, thresholds: [] },
       appeals: { callback: null, body: {} },
       users: [],
-      sso: { saml_enabled: false, sso_url: null, cert: null },
+      sso: { saml_enabled: false, sso_url: null, cert: null, passwordLogin: true, jit: { enabled: false, defaultRoles: [] }, roleAttribute: null, roleMap: {}, wantAssertionsSigned: true },
     });
   });
 
@@ -554,7 +554,70 @@ describe('parseOrgConfig: problems', () => {
 
     it('accepts a real certificate (the example IdP certificate of the README)', () => {
       const config = parseOk(exampleWith((doc) => doc.setIn(['sso', 'saml_enabled'], true)), { env: { ...ENV, ACME_IDP_CERT: IDP_CERT } });
-      expect(config.sso).toEqual({ saml_enabled: true, sso_url: 'https://idp.example/saml/sso', cert: IDP_CERT });
+      expect(config.sso).toMatchObject({ saml_enabled: true, sso_url: 'https://idp.example/saml/sso', cert: IDP_CERT });
+    });
+  });
+
+  describe('sso: password login, JIT provisioning and role mapping', () => {
+    const IDP_CERT = readFileSync(new URL('../../../../examples/idp-example.pem', import.meta.url), 'utf8');
+    const withSso = (edit: (doc: Document) => void) => exampleWith((doc) => {
+      doc.setIn(['sso', 'saml_enabled'], true);
+      edit(doc);
+    });
+    const env = { env: { ...ENV, ACME_IDP_CERT: IDP_CERT } };
+
+    it('reads the additions of org-config.md', () => {
+      const config = parseOk(
+        withSso((doc) => {
+          doc.setIn(['sso', 'passwordLogin'], false);
+          doc.setIn(['sso', 'jit'], { enabled: true, defaultRoles: ['MODERATOR'] });
+          doc.setIn(['sso', 'roleAttribute'], 'groups');
+          doc.setIn(['sso', 'roleMap'], { 'trust-safety-admins': ['ADMIN'], moderators: ['MODERATOR', 'ANALYST'] });
+        }),
+        env,
+      );
+      expect(config.sso).toEqual({
+        saml_enabled: true,
+        sso_url: 'https://idp.example/saml/sso',
+        cert: IDP_CERT,
+        passwordLogin: false,
+        jit: { enabled: true, defaultRoles: ['MODERATOR'] },
+        roleAttribute: 'groups',
+        roleMap: { 'trust-safety-admins': ['ADMIN'], moderators: ['MODERATOR', 'ANALYST'] },
+        wantAssertionsSigned: true,
+      });
+    });
+
+    it('points at an unknown role in roleMap and in jit.defaultRoles', () => {
+      const problems = problemsOf(
+        withSso((doc) => {
+          doc.setIn(['sso', 'jit'], { enabled: true, defaultRoles: ['OWNER'] });
+          doc.setIn(['sso', 'roleAttribute'], 'groups');
+          doc.setIn(['sso', 'roleMap'], { admins: ['ADMIN', 'SUPERUSER'] });
+        }),
+        env,
+      );
+      expect(problems.map((p) => p.path)).toEqual(['sso.jit.defaultRoles[0]', 'sso.roleMap.admins[1]']);
+    });
+
+    it('refuses a roleMap without roleAttribute, and password login off without SAML', () => {
+      expect(problemsOf(withSso((doc) => doc.setIn(['sso', 'roleMap'], { admins: ['ADMIN'] })), env)).toEqual([
+        { path: 'sso.roleAttribute', message: 'is required when roleMap is set (the assertion attribute that holds the groups)' },
+      ]);
+      expect(problemsOf(exampleWith((doc) => doc.setIn(['sso', 'passwordLogin'], false)))).toEqual([
+        { path: 'sso.passwordLogin', message: 'can be false only when saml_enabled is true' },
+      ]);
+    });
+
+    it('refuses JIT that could give no role (no defaultRoles, no roleAttribute)', () => {
+      expect(problemsOf(withSso((doc) => doc.setIn(['sso', 'jit'], { enabled: true })), env)).toEqual([
+        { path: 'sso.jit.defaultRoles', message: 'must name at least one role when jit is enabled without roleAttribute' },
+      ]);
+    });
+
+    it('refuses an unknown key in jit', () => {
+      const problems = problemsOf(withSso((doc) => doc.setIn(['sso', 'jit'], { enabled: false, roles: ['ADMIN'] })), env);
+      expect(problems.map((p) => p.path)).toEqual(['sso.jit.roles']);
     });
   });
 

@@ -55,6 +55,7 @@ export function buildOpenApiDocument(app: INestApplication, version: string): Op
     .addApiKey({ type: 'apiKey', name: 'X-API-KEY', in: 'header' }, API_KEY_SCHEME)
     .addCookieAuth('warden_session', { type: 'apiKey', in: 'cookie', name: 'warden_session' }, SESSION_SCHEME)
     .addTag(CONSOLE_TAG, 'The review console: sign-in, the account, and access management (session cookie)')
+    .addTag('sso', 'Per-organization SAML single sign-on: the IdP redirect, the assertion consumer service, SP metadata (public)')
     .build();
   const document = SwaggerModule.createDocument(app, config, { extraModels: [ErrorBodyDto, ErrorItemDto] });
   return sortKeys(withCommonParts(document)) as OpenAPIObject;

@@ -1,6 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import * as z from 'zod';
-import type { SsoSettings } from '../catalog.model.js';
+import { ROLES, type SsoSettings } from '../catalog.model.js';
 import { flag, httpUrlSchema } from './common-fields.schema.js';
 import { isRecord } from './config-problems.js';
 import type { CheckContext } from './cross-references.checker.js';
@@ -11,6 +11,16 @@ export const ssoSchema: z.ZodType<SsoSettings> = z
     saml_enabled: flag,
     sso_url: httpUrlSchema.nullable().default(null),
     cert: z.string().nullable().default(null),
+    passwordLogin: z.boolean().default(true),
+    jit: z
+      .strictObject({
+        enabled: flag,
+        defaultRoles: z.array(z.enum(ROLES)).default([]),
+      })
+      .prefault({}),
+    roleAttribute: z.string().regex(/\S/, 'must not be blank').nullable().default(null),
+    roleMap: z.record(z.string().regex(/\S/, 'must not be blank'), z.array(z.enum(ROLES))).default({}),
+    wantAssertionsSigned: z.boolean().default(true),
   })
   .prefault({});
 
@@ -21,7 +31,20 @@ export const ssoSchema: z.ZodType<SsoSettings> = z
  */
 export function checkSso(doc: Record<string, unknown>, { problems }: CheckContext): void {
   const { sso } = doc;
-  if (!isRecord(sso) || sso.saml_enabled !== true) return;
+  if (!isRecord(sso)) return;
+  // Groups mapped to roles are read from an attribute: without one the map could never apply.
+  if (isRecord(sso.roleMap) && Object.keys(sso.roleMap).length > 0 && (sso.roleAttribute === undefined || sso.roleAttribute === null)) {
+    problems.add(['sso', 'roleAttribute'], 'is required when roleMap is set (the assertion attribute that holds the groups)');
+  }
+  // A user always has a role: provisioning needs roles from somewhere.
+  if (isRecord(sso.jit) && sso.jit.enabled === true && !(Array.isArray(sso.jit.defaultRoles) && sso.jit.defaultRoles.length > 0) && !sso.roleAttribute) {
+    problems.add(['sso', 'jit', 'defaultRoles'], 'must name at least one role when jit is enabled without roleAttribute');
+  }
+  if (sso.saml_enabled !== true) {
+    // Password login off with no other way in would lock every user of the organization out.
+    if (sso.passwordLogin === false) problems.add(['sso', 'passwordLogin'], 'can be false only when saml_enabled is true');
+    return;
+  }
   for (const key of ['sso_url', 'cert'] as const) {
     if (sso[key] === undefined || sso[key] === null) problems.add(['sso', key], 'is required when saml_enabled is true');
   }

@@ -1,0 +1,54 @@
+import { createHash } from 'node:crypto';
+import { Inject } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { AggregateStore } from '#warden/storage';
+import { samlAssertionDecider } from '../../domain/saml-assertion.decider.js';
+import { ssoLoginFailureDecider } from '../../domain/sso-login-failure.decider.js';
+import { SsoRefusal } from '../../domain/sso-refusal.js';
+import { samlAssertionStream, ssoLoginFailureStream } from '../../domain/sso.streams.js';
+import { SamlServiceProvider } from '../../saml/saml-service-provider.js';
+import { SsoSettingsReader } from '../../saml/sso-settings.reader.js';
+import { SSO_SIGN_IN, type SsoSignIn } from '../../sso-sign-in.port.js';
+import { CompleteSamlLoginCommand } from './complete-saml-login.command.js';
+
+@CommandHandler(CompleteSamlLoginCommand)
+export class CompleteSamlLoginHandler implements ICommandHandler<CompleteSamlLoginCommand> {
+  constructor(
+    private readonly settings: SsoSettingsReader,
+    private readonly provider: SamlServiceProvider,
+    private readonly aggregates: AggregateStore,
+    @Inject(SSO_SIGN_IN) private readonly signIn: SsoSignIn,
+  ) {}
+
+  /**
+   * An unknown organization is a 404 and records nothing (there is no organization to record it
+   * for). Every refusal after that is recorded as SsoLoginFailed, then reported.
+   */
+  async execute(command: CompleteSamlLoginCommand): Promise<unknown> {
+    const { orgId, context } = command;
+    await this.settings.exists(orgId);
+    try {
+      const org = await this.settings.samlOrganization(orgId);
+      const identity = await this.provider.verify(org, command.samlResponse);
+      const assertionDigest = createHash('sha256').update(identity.assertionId).digest('hex');
+      await this.aggregates.handle(
+        samlAssertionStream(orgId, assertionDigest),
+        samlAssertionDecider,
+        { type: 'AcceptSamlAssertion', orgId, assertionDigest, notOnOrAfter: identity.notOnOrAfter },
+        context,
+      );
+      return await this.signIn.signIn(org, identity, context);
+    } catch (error) {
+      if (error instanceof SsoRefusal) {
+        const attemptId = this.aggregates.newId('sso_');
+        await this.aggregates.handle(
+          ssoLoginFailureStream(orgId, attemptId),
+          ssoLoginFailureDecider,
+          { type: 'RecordSsoLoginFailure', orgId, attemptId, reason: error.reason },
+          context,
+        );
+      }
+      throw error;
+    }
+  }
+}

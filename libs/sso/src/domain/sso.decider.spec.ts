@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { foldEvents } from '#warden/kernel';
+import { type SamlAssertionCommand, samlAssertionDecider } from './saml-assertion.decider.js';
+import { rolesFromGroups, emailOf } from './saml-identity.js';
+import { type SsoLoginFailureCommand, ssoLoginFailureDecider } from './sso-login-failure.decider.js';
+import { SsoRefusal } from './sso-refusal.js';
+import type { SamlAssertionEvent, SsoLoginEvent } from './sso.events.js';
+
+const accept: SamlAssertionCommand = { type: 'AcceptSamlAssertion', orgId: 'acme', assertionDigest: 'd1', notOnOrAfter: '2026-01-01T00:05:00.000Z' };
+const accepted: SamlAssertionEvent = {
+  type: 'SamlAssertionAccepted',
+  data: { orgId: 'acme', assertionDigest: 'd1', notOnOrAfter: '2026-01-01T00:05:00.000Z' },
+};
+
+describe('saml assertion decider', () => {
+  const given = (events: SamlAssertionEvent[]) => samlAssertionDecider.decide(accept, foldEvents(samlAssertionDecider, events));
+
+  it('accepts an assertion the first time', () => {
+    expect(given([])).toEqual([accepted]);
+  });
+
+  it('refuses it as a replay once accepted', () => {
+    let refusal: unknown;
+    try {
+      given([accepted]);
+    } catch (error) {
+      refusal = error;
+    }
+    expect(refusal).toBeInstanceOf(SsoRefusal);
+    expect((refusal as SsoRefusal).reason).toBe('replayed');
+    expect((refusal as SsoRefusal).status).toBe(401);
+  });
+});
+
+describe('sso login failure decider', () => {
+  const record: SsoLoginFailureCommand = { type: 'RecordSsoLoginFailure', orgId: 'acme', attemptId: 'sso_1', reason: 'expired' };
+  const failed: SsoLoginEvent = { type: 'SsoLoginFailed', data: { orgId: 'acme', attemptId: 'sso_1', reason: 'expired' } };
+  const given = (events: SsoLoginEvent[]) => ssoLoginFailureDecider.decide(record, foldEvents(ssoLoginFailureDecider, events));
+
+  it('records a refused attempt once', () => {
+    expect(given([])).toEqual([failed]);
+    expect(given([failed])).toEqual([]);
+  });
+});
+
+describe('role mapping and the email of an assertion', () => {
+  const settings = {
+    roleAttribute: 'groups',
+    roleMap: { admins: ['ADMIN' as const], mods: ['MODERATOR' as const, 'ANALYST' as const], both: ['ADMIN' as const] },
+    jit: { defaultRoles: ['MODERATOR' as const] },
+  };
+
+  it('grants the union of the mapped groups, ignoring unmapped ones', () => {
+    expect(rolesFromGroups(settings, ['mods', 'admins', 'both', 'lunch-club'])).toEqual(['MODERATOR', 'ANALYST', 'ADMIN']);
+  });
+
+  it('falls back to the default roles when no group maps, and to none without them', () => {
+    expect(rolesFromGroups(settings, ['lunch-club'])).toEqual(['MODERATOR']);
+    expect(rolesFromGroups({ ...settings, jit: { defaultRoles: [] } }, [])).toEqual([]);
+  });
+
+  it('takes no roles from the IdP without roleAttribute', () => {
+    expect(rolesFromGroups({ ...settings, roleAttribute: null }, ['admins'])).toBeNull();
+  });
+
+  it('takes NameID when it is an email, else an email attribute, lower-cased', () => {
+    expect(emailOf('Ada@Acme.Example', {})).toBe('ada@acme.example');
+    expect(emailOf('opaque-id-123', { mail: ['Ada@acme.example'] })).toBe('ada@acme.example');
+    expect(emailOf('opaque-id-123', { groups: ['x'] })).toBeNull();
+  });
+});

@@ -1,0 +1,111 @@
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiBody, ApiConsumes, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError, invalidField } from '#warden/kernel';
+import { Public, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
+import { ApiErrors } from '#warden/platform/http';
+import { CompleteSamlLoginCommand } from '../commands/complete-saml-login/complete-saml-login.command.js';
+import { StartSamlLoginCommand } from '../commands/start-saml-login/start-saml-login.command.js';
+import { GetSamlMetadataQuery } from '../queries/get-saml-metadata/get-saml-metadata.query.js';
+import { SSO_SESSION_COOKIE, type SsoSessionCookie } from './sso-session-cookie.js';
+import { refusalPage, wantsHtml } from './refusal-page.js';
+
+/** As organization ids are made (organization.decider.ts): anything else names no organization. */
+const ORG_ID = /^[a-z0-9][a-z0-9_-]{0,62}$/;
+
+function checkedOrgId(orgId: string): string {
+  if (!ORG_ID.test(orgId)) throw invalidField('/orgId', 'An organization id is 1-63 lower-case letters, digits, "-" or "_"');
+  return orgId;
+}
+
+/**
+ * Per-organization SAML sign-in (spec 5.5): outside both API prefixes, public (the IdP and a
+ * signed-out browser reach them; no API key, no session). Refusals get the section 7 body, or a
+ * small HTML page when a browser asks for HTML (the ACS is reached by a browser form post).
+ */
+@ApiTags('sso')
+@Public()
+@Controller('saml')
+export class SamlHttpController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+    @Inject(WARDEN_CONFIG) private readonly config: WardenConfig,
+    @Inject(SSO_SESSION_COOKIE) private readonly cookie: SsoSessionCookie,
+  ) {}
+
+  @Get('login/:orgId')
+  @ApiOperation({
+    summary: "Start SAML sign-in: redirects to the organization's IdP with an AuthnRequest (HTTP-Redirect binding)",
+    description: 'The request id is accepted back as `InResponseTo` for 15 minutes. 403 when SAML is not enabled for the organization.',
+  })
+  @ApiParam({ name: 'orgId', description: 'The organization id' })
+  @ApiResponse({ status: 302, description: "Redirect to the IdP's `sso_url` with `SAMLRequest`" })
+  @ApiErrors(400, 403, 404, 429, 500, 503)
+  async login(@Param('orgId') orgId: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    await this.answer(request, reply, async () => {
+      const { location } = await this.commands.execute(new StartSamlLoginCommand(checkedOrgId(orgId)));
+      await reply.redirect(location, 302);
+    });
+  }
+
+  @Post('acs/:orgId')
+  @HttpCode(302)
+  @ApiOperation({
+    summary: 'Assertion consumer service: the IdP posts its signed response here; a valid one opens a console session',
+    description:
+      'Verifies the signature against the organization\'s `cert`, the audience (this organization\'s entity id), the validity window and that the response answers a sign-in started here; an assertion is accepted once. Then sets the session cookie and redirects to `/console/`. Every refusal is recorded as an `SsoLoginFailed` event.',
+  })
+  @ApiParam({ name: 'orgId', description: 'The organization id' })
+  @ApiConsumes('application/x-www-form-urlencoded')
+  @ApiBody({
+    schema: {
+      type: 'object',
+      required: ['SAMLResponse'],
+      properties: { SAMLResponse: { type: 'string', description: 'The base64 SAML Response' }, RelayState: { type: 'string' } },
+    },
+  })
+  @ApiResponse({ status: 302, description: 'Signed in: `Set-Cookie` with the session, redirect to `/console/`' })
+  @ApiErrors(400, 401, 403, 404, 415, 429, 500, 503)
+  async acs(
+    @Param('orgId') orgId: string,
+    @Body() body: unknown,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    await this.answer(request, reply, async () => {
+      const id = checkedOrgId(orgId);
+      const samlResponse = (body as { SAMLResponse?: unknown } | undefined)?.SAMLResponse;
+      if (typeof samlResponse !== 'string' || samlResponse === '') {
+        throw invalidField('/SAMLResponse', 'The form must carry SAMLResponse (the IdP posts it with Content-Type: application/x-www-form-urlencoded)');
+      }
+      const session = await this.commands.execute(
+        new CompleteSamlLoginCommand(id, samlResponse, { orgId: id, correlationId: request.id, actor: 'sso:saml' }),
+      );
+      this.cookie.set(reply, session, this.config);
+      await reply.redirect('/console/', 302);
+    });
+  }
+
+  @Get('metadata/:orgId')
+  @ApiOperation({ summary: "This service's SAML SP metadata for the organization: entity id, ACS URL, NameID format" })
+  @ApiParam({ name: 'orgId', description: 'The organization id' })
+  @ApiResponse({ status: 200, description: 'SP metadata (XML)', content: { 'application/samlmetadata+xml': { schema: { type: 'string' } } } })
+  @ApiErrors(400, 404, 429, 500, 503)
+  async metadata(@Param('orgId') orgId: string, @Res() reply: FastifyReply): Promise<void> {
+    const xml = await this.queries.execute(new GetSamlMetadataQuery(checkedOrgId(orgId)));
+    await reply.type('application/samlmetadata+xml; charset=utf-8').send(xml);
+  }
+
+  /** Runs a route; a refusal becomes an HTML page for a browser, else the error filter's JSON body. */
+  private async answer(request: FastifyRequest, reply: FastifyReply, run: () => Promise<void>): Promise<void> {
+    try {
+      await run();
+    } catch (error) {
+      if (!(error instanceof DomainError) || !wantsHtml(request)) throw error;
+      for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+      await reply.status(error.status).type('text/html; charset=utf-8').send(refusalPage(error, request.id));
+    }
+  }
+}

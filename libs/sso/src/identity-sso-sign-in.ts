@@ -1,0 +1,57 @@
+import { Injectable } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ChangeUserRolesCommand, CreateUserCommand, FindUserByEmailQuery, OpenConsoleSessionCommand, type OpenedConsoleSession, type UserView } from '#warden/identity';
+import { type CommandContext, DomainError, type Role } from '#warden/kernel';
+import { rolesFromGroups, type SamlIdentity, sameRoles } from './domain/saml-identity.js';
+import { ssoRefused } from './domain/sso-refusal.js';
+import type { SamlOrganization } from './saml/saml-service-provider.js';
+import type { SsoSignIn } from './sso-sign-in.port.js';
+
+type Account = Pick<UserView, 'id' | 'orgId' | 'roles' | 'state'>;
+
+/**
+ * Signs a verified SAML identity in through the identity module: the user found by email (read
+ * from the log, so a user disabled a moment ago is seen), or created just in time; its roles set
+ * from the IdP's groups through ChangeUserRolesCommand (so the change is audited like any other);
+ * then the same console session a password sign-in opens.
+ */
+@Injectable()
+export class IdentitySsoSignIn implements SsoSignIn<OpenedConsoleSession> {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  async signIn(org: SamlOrganization, identity: SamlIdentity, context: CommandContext): Promise<OpenedConsoleSession> {
+    const mapped = rolesFromGroups(org.settings, identity.groups);
+    if (mapped !== null && mapped.length === 0) throw ssoRefused('no-role');
+    const user = (await this.find(identity.email)) ?? (await this.provision(org, identity.email, mapped, context));
+    if (user.orgId !== org.orgId) throw ssoRefused('user-of-another-organization');
+    if (user.state === 'disabled') throw ssoRefused('user-disabled');
+    if (user.state !== 'active') throw ssoRefused('user-not-active');
+    if (mapped !== null && !sameRoles(mapped, user.roles)) {
+      await this.commands.execute(new ChangeUserRolesCommand(org.orgId, user.id, mapped, context));
+    }
+    return this.commands.execute(new OpenConsoleSessionCommand(org.orgId, user.id, 'saml', context));
+  }
+
+  private find(email: string): Promise<Account | null> {
+    return this.queries.execute(new FindUserByEmailQuery(email));
+  }
+
+  /** Just-in-time: the groups' roles (rolesFromGroups), or `defaultRoles` without roles from the IdP. */
+  private async provision(org: SamlOrganization, email: string, mapped: Role[] | null, context: CommandContext): Promise<Account> {
+    if (!org.settings.jit.enabled) throw ssoRefused('unknown-user');
+    const roles = mapped ?? org.settings.jit.defaultRoles;
+    if (roles.length === 0) throw ssoRefused('no-role');
+    try {
+      const { userId } = await this.commands.execute(new CreateUserCommand(org.orgId, email, roles, context, { state: 'active' }));
+      return { id: userId, orgId: org.orgId, roles, state: 'active' };
+    } catch (error) {
+      // Two first sign-ins at once: the email registry lets one create the user; the other finds it.
+      const created = error instanceof DomainError ? await this.find(email) : null;
+      if (created === null) throw error;
+      return created;
+    }
+  }
+}

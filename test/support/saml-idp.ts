@@ -1,0 +1,107 @@
+import { randomBytes } from 'node:crypto';
+import { inflateRawSync } from 'node:zlib';
+import { generate } from 'selfsigned';
+import { SignedXml } from 'xml-crypto';
+
+/** A signing identity of a test IdP: an RSA key pair and its self-signed certificate, made in the test. */
+export interface IdpKeys {
+  readonly privateKey: string;
+  readonly cert: string;
+}
+
+export async function makeIdpKeys(commonName = 'test-idp.example'): Promise<IdpKeys> {
+  const pems = await generate([{ name: 'commonName', value: commonName }], { keySize: 2048, algorithm: 'sha256' });
+  return { privateKey: pems.private, cert: pems.cert };
+}
+
+export interface SamlResponseOptions {
+  /** The SP's entity id for the organization (audience). */
+  readonly audience: string;
+  /** The ACS URL (Destination, Recipient). */
+  readonly acsUrl: string;
+  /** The AuthnRequest id answered; null for an unsolicited response. */
+  readonly inResponseTo: string | null;
+  readonly email: string;
+  /** Values of the `groups` attribute (absent when undefined). */
+  readonly groups?: readonly string[];
+  /** What is signed: the assertion (most IdPs), the whole response, or nothing. */
+  readonly sign?: 'assertion' | 'response' | 'none';
+  /** Seconds from now until the assertion's NotOnOrAfter (negative: already expired). */
+  readonly validForSeconds?: number;
+  /** Changes the signed XML after signing (a tampered response). */
+  readonly tamper?: (signedXml: string) => string;
+  readonly assertionId?: string;
+  readonly issuer?: string;
+}
+
+const iso = (offsetSeconds: number) => new Date(Date.now() + offsetSeconds * 1000).toISOString();
+const xmlId = () => '_' + randomBytes(16).toString('hex');
+const escapeXml = (text: string) => text.replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c]!);
+
+/**
+ * A SAML 2.0 Response as an IdP posts it to the ACS (base64 of the XML), signed with xml-crypto
+ * (RSA-SHA256, exclusive c14n, enveloped signature) the way common IdPs sign.
+ */
+export function samlResponse(keys: IdpKeys, options: SamlResponseOptions): string {
+  const issuer = options.issuer ?? 'https://test-idp.example/metadata';
+  const validFor = options.validForSeconds ?? 300;
+  const notOnOrAfter = iso(validFor);
+  const notBefore = iso(Math.min(validFor, 0) - 120);
+  const inResponseTo = options.inResponseTo === null ? '' : ` InResponseTo="${escapeXml(options.inResponseTo)}"`;
+  const groups =
+    options.groups === undefined
+      ? ''
+      : `<saml:AttributeStatement><saml:Attribute Name="groups">${options.groups
+          .map((g) => `<saml:AttributeValue>${escapeXml(g)}</saml:AttributeValue>`)
+          .join('')}</saml:Attribute></saml:AttributeStatement>`;
+  const assertion =
+    `<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${options.assertionId ?? xmlId()}" Version="2.0" IssueInstant="${iso(Math.min(validFor, 0) - 60)}">` +
+    `<saml:Issuer>${escapeXml(issuer)}</saml:Issuer>` +
+    `<saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress">${escapeXml(options.email)}</saml:NameID>` +
+    `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData NotOnOrAfter="${notOnOrAfter}" Recipient="${escapeXml(options.acsUrl)}"${inResponseTo}/></saml:SubjectConfirmation></saml:Subject>` +
+    `<saml:Conditions NotBefore="${notBefore}" NotOnOrAfter="${notOnOrAfter}"><saml:AudienceRestriction><saml:Audience>${escapeXml(options.audience)}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
+    `<saml:AuthnStatement AuthnInstant="${iso(Math.min(validFor, 0) - 60)}" SessionIndex="${xmlId()}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +
+    groups +
+    `</saml:Assertion>`;
+  const response =
+    `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${xmlId()}" Version="2.0" IssueInstant="${iso(0)}" Destination="${escapeXml(options.acsUrl)}"${inResponseTo}>` +
+    `<saml:Issuer>${escapeXml(issuer)}</saml:Issuer>` +
+    `<samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>` +
+    assertion +
+    `</samlp:Response>`;
+  const sign = options.sign ?? 'assertion';
+  let xml = sign === 'none' ? response : signed(response, keys, sign === 'assertion' ? 'Assertion' : 'Response');
+  if (options.tamper) xml = options.tamper(xml);
+  return Buffer.from(xml, 'utf8').toString('base64');
+}
+
+/** Signs the element named `element`, the signature placed after its Issuer (where SAML wants it). */
+function signed(xml: string, keys: IdpKeys, element: 'Assertion' | 'Response'): string {
+  const sig = new SignedXml({
+    privateKey: keys.privateKey,
+    publicCert: keys.cert,
+    signatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
+    canonicalizationAlgorithm: 'http://www.w3.org/2001/10/xml-exc-c14n#',
+  });
+  sig.addReference({
+    xpath: `//*[local-name(.)='${element}']`,
+    transforms: ['http://www.w3.org/2000/09/xmldsig#enveloped-signature', 'http://www.w3.org/2001/10/xml-exc-c14n#'],
+    digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256',
+  });
+  sig.computeSignature(xml, {
+    prefix: 'ds',
+    location: { reference: `//*[local-name(.)='${element}']/*[local-name(.)='Issuer']`, action: 'after' },
+  });
+  return sig.getSignedXml();
+}
+
+/** The AuthnRequest a login redirect carries (HTTP-Redirect binding: deflated, base64, in SAMLRequest). */
+export function authnRequestOf(location: string): { id: string; xml: string; destination: string } {
+  const url = new URL(location);
+  const encoded = url.searchParams.get('SAMLRequest');
+  if (!encoded) throw new Error(`No SAMLRequest in ${location}`);
+  const xml = inflateRawSync(Buffer.from(encoded, 'base64')).toString('utf8');
+  const id = /\bID="([^"]+)"/.exec(xml)?.[1];
+  if (!id) throw new Error(`No ID in the AuthnRequest ${xml}`);
+  return { id, xml, destination: `${url.origin}${url.pathname}` };
+}
