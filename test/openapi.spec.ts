@@ -24,7 +24,8 @@ describe('OpenAPI document', () => {
           );
         }
         if (path.startsWith('/api/')) {
-          expect(op.security, `${method} ${path} security`).toEqual([{ ApiKey: [] }]);
+          const scheme = path.startsWith('/api/console/') ? 'ConsoleSession' : 'ApiKey';
+          expect(op.security, `${method} ${path} security`).toEqual([{ [scheme]: [] }]);
           for (const s of ['401', '403', '429', '500']) expect(statuses, `${method} ${path}`).toContain(s);
         }
       }

@@ -6,3 +6,9 @@ export { RevokeApiKeyCommand } from './commands/revoke-api-key/revoke-api-key.co
 export { ListApiKeysQuery, type ApiKeySummary } from './queries/list-api-keys/list-api-keys.query.js';
 export { GetOrganizationQuery, type OrganizationView } from './queries/get-organization/get-organization.query.js';
 export { ConfigureOrganizationCommand } from './commands/configure-organization/configure-organization.command.js';
+export { CheckSecondFactorCommand, type SecondFactorCheck } from './commands/check-second-factor/check-second-factor.command.js';
+export { StartSecondFactorEnrollmentCommand, type SecondFactorEnrollment } from './commands/start-second-factor-enrollment/start-second-factor-enrollment.command.js';
+export { ConfirmSecondFactorCommand } from './commands/confirm-second-factor/confirm-second-factor.command.js';
+export { DisableSecondFactorCommand } from './commands/disable-second-factor/disable-second-factor.command.js';
+export { GetSecondFactorStatusQuery, type SecondFactorStatus } from './queries/get-second-factor-status/get-second-factor-status.query.js';
+export { SecondFactorEnforcement } from './second-factor-enforcement.js';
