@@ -13,6 +13,11 @@ interface Session {
   readonly csrf: string;
 }
 
+interface Me {
+  readonly user: { readonly permissions: string[] };
+  readonly secondFactorEnrollmentRequired: boolean;
+}
+
 interface LoginBody {
   email: string;
   password: string;
@@ -91,11 +96,10 @@ describe('a user with a second factor', () => {
 
   beforeAll(async () => {
     expect((await runCli(['org', 'create', '--id', 'totp', '--name', 'Totp'], env)).code).toBe(0);
-    await createConsoleUser(dataDir, 'totp', email, password, ['MODERATOR']);
+    userId = await createConsoleUser(dataDir, 'totp', email, password, ['MODERATOR']);
     warden = await startWarden(env);
     const first = await login(warden.url, { email, password });
     expect(first.status).toBe(200);
-    userId = String((first.json as { id: string }).id);
     ({ secret, recoveryCodes } = await enroll(warden.url, first.session!));
   });
 
@@ -192,9 +196,9 @@ describe('an organization that requires a second factor', () => {
   it('lets a user without one only enroll, until the enrollment is confirmed', async () => {
     const { status, session } = await login(warden.url, { email, password });
     expect(status).toBe(200);
-    const me = (await (await consoleCall(warden.url, session!, 'GET', '/me')).json()) as Record<string, unknown>;
-    expect(me['secondFactorEnrollmentRequired']).toBe(true);
-    expect(me['permissions']).toEqual(['USE_CONSOLE']);
+    const me = (await (await consoleCall(warden.url, session!, 'GET', '/me')).json()) as Me;
+    expect(me.secondFactorEnrollmentRequired).toBe(true);
+    expect(me.user.permissions).toEqual(['USE_CONSOLE']);
 
     const keys = await consoleCall(warden.url, session!, 'GET', '/api-keys');
     expect(keys.status).toBe(403);
@@ -203,10 +207,10 @@ describe('an organization that requires a second factor', () => {
 
     await enroll(warden.url, session!);
     const after = await waitFor(async () => {
-      const body = (await (await consoleCall(warden.url, session!, 'GET', '/me')).json()) as Record<string, unknown>;
-      return body['secondFactorEnrollmentRequired'] !== true && body;
+      const body = (await (await consoleCall(warden.url, session!, 'GET', '/me')).json()) as Me;
+      return body.secondFactorEnrollmentRequired === false && body;
     }, 'the session to lose its restriction');
-    expect(after['permissions']).toContain('MANAGE_API_KEYS');
+    expect(after.user.permissions).toContain('MANAGE_API_KEYS');
     expect((await consoleCall(warden.url, session!, 'GET', '/api-keys')).status).toBe(200);
   });
 });

@@ -15,6 +15,8 @@ import {
  * An organization's `requireSecondFactor`, applied to a console principal: a user without an
  * active second factor keeps only USE_CONSOLE (their account, enrollment, sign-out), so the one
  * console guard refuses everything else. Called by the console authenticator on every request.
+ * Only password sessions: a SAML sign-in's factors are the identity provider's to require, and
+ * the ACS never asks for a TOTP code, so enrolling one would protect nothing.
  */
 @Injectable()
 export class SecondFactorEnforcement {
@@ -23,8 +25,8 @@ export class SecondFactorEnforcement {
     @Inject(ProjectionHost) private readonly projections: ProjectionHost,
   ) {}
 
-  async apply(principal: ConsolePrincipal): Promise<ConsolePrincipal> {
-    if (!(await this.required(principal.orgId))) return principal;
+  async apply(principal: ConsolePrincipal, sessionMethod: string): Promise<ConsolePrincipal> {
+    if (sessionMethod !== 'password' || !(await this.required(principal.orgId))) return principal;
     if (await this.active(principal)) return principal;
     // The read model may not have seen a confirmation just made: catch up before restricting.
     await this.projections.catchUp(SECOND_FACTOR_PROJECTION);
