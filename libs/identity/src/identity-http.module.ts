@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ConsoleSessionHttpController } from './commands/password-login/console-session.http.controller.js';
 import { GetOrganizationHttpController } from './queries/get-organization/get-organization.http.controller.js';
 import { ConfirmSecondFactorHttpController } from './commands/confirm-second-factor/confirm-second-factor.http.controller.js';
 import { DisableSecondFactorHttpController } from './commands/disable-second-factor/disable-second-factor.http.controller.js';
@@ -13,6 +14,7 @@ import { GetSecondFactorStatusHttpController } from './queries/get-second-factor
 @Module({
   controllers: [
     GetOrganizationHttpController,
+    ConsoleSessionHttpController,
     GetSecondFactorStatusHttpController,
     StartSecondFactorEnrollmentHttpController,
     ConfirmSecondFactorHttpController,
