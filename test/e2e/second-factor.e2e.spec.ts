@@ -166,6 +166,7 @@ describe('a user with a second factor', () => {
     const { session } = await login(warden.url, { email, password, recoveryCode: recoveryCodes[1]! });
     const withoutProof = await consoleCall(warden.url, session!, 'DELETE', '/me/second-factor', {});
     expect(withoutProof.status).toBe(400);
+    expect((await consoleCall(warden.url, session!, 'DELETE', '/me/second-factor')).status).toBe(400);
     const disabled = await consoleCall(warden.url, session!, 'DELETE', '/me/second-factor', { recoveryCode: recoveryCodes[2]! });
     expect(disabled.status).toBe(204);
     expect(eventsOf(dataDir, 'SecondFactorDisabled').map((e) => e.data['proof'])).toEqual(['recovery-code']);
