@@ -211,3 +211,32 @@ describe('an organization that requires a second factor', () => {
     expect(after.user.permissions).toContain('MANAGE_API_KEYS');
   });
 });
+
+describe('wrong second-factor codes', () => {
+  const dataDir = freshDataDir();
+  const env = testEnv(dataDir);
+  const email = 'cy@throttle.example';
+  const password = 'yet another passphrase';
+  let warden: RunningWarden;
+
+  beforeAll(async () => {
+    expect((await runCli(['org', 'create', '--id', 'throttle', '--name', 'Throttle'], env)).code).toBe(0);
+    await createConsoleUser(dataDir, 'throttle', email, password, ['ANALYST']);
+    warden = await startWarden(env);
+  });
+
+  afterAll(async () => {
+    await warden?.stop();
+  });
+
+  it('count against the login throttle like wrong passwords, and are audited', async () => {
+    const { session } = await login(warden.url, { email, password });
+    const { secret } = await enroll(warden.url, session!);
+    for (let i = 0; i < 10; i++) expect((await login(warden.url, { email, password, totp: codeAt(secret, 5) })).status).toBe(401);
+    const throttled = await login(warden.url, { email, password, totp: codeAt(secret, 1) });
+    expect(throttled.status).toBe(429);
+    expect(throttled.session).toBeNull();
+    const failures = eventsOf(dataDir, 'ConsoleLoginFailed').filter((e) => e.data['reason'] === 'wrong-second-factor');
+    expect(failures).toHaveLength(10);
+  });
+});
