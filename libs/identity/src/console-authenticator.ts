@@ -8,6 +8,7 @@ import { hashSessionToken } from './domain/session-token.js';
 import { USERS_PROJECTION } from './projections/users.projection.js';
 import { CONSOLE_SESSIONS, type ConsoleSessionDoc } from './projections/users.read-model.js';
 import { toUserView } from './queries/user-view.js';
+import { SecondFactorEnforcement } from './second-factor-enforcement.js';
 import { UserDirectory } from './user-directory.js';
 
 type SessionPrincipal = ConsolePrincipal & { readonly csrfTokenHash: string };
@@ -26,6 +27,7 @@ export class SessionConsoleAuthenticator implements ConsoleAuthenticator {
     @Inject(ProjectionHost) private readonly projections: ProjectionHost,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly users: UserDirectory,
+    private readonly secondFactors: SecondFactorEnforcement,
   ) {}
 
   async authenticate(sessionToken: string): Promise<ConsolePrincipal | null> {
@@ -51,7 +53,7 @@ export class SessionConsoleAuthenticator implements ConsoleAuthenticator {
       sessionId: doc.sessionId,
       csrfTokenHash: session.csrfTokenHash,
     };
-    return principal;
+    return this.secondFactors.apply(principal, session.method);
   }
 
   verifyCsrf(principal: ConsolePrincipal, csrfToken: string): boolean {

@@ -25,6 +25,14 @@ import { FindUserByEmailHandler } from './queries/find-user-by-email/find-user-b
 import { GetUserHandler } from './queries/get-user/get-user.handler.js';
 import { ListUsersHandler } from './queries/list-users/list-users.handler.js';
 import { UserDirectory } from './user-directory.js';
+import { CheckSecondFactorHandler } from './commands/check-second-factor/check-second-factor.handler.js';
+import { ConfirmSecondFactorHandler } from './commands/confirm-second-factor/confirm-second-factor.handler.js';
+import { DisableSecondFactorHandler } from './commands/disable-second-factor/disable-second-factor.handler.js';
+import { StartSecondFactorEnrollmentHandler } from './commands/start-second-factor-enrollment/start-second-factor-enrollment.handler.js';
+import { secondFactorProjection } from './projections/second-factor.projection.js';
+import { GetSecondFactorStatusHandler } from './queries/get-second-factor-status/get-second-factor-status.handler.js';
+import { SecondFactorEnforcement } from './second-factor-enforcement.js';
+import { SecondFactorProofs } from './second-factor-proofs.js';
 
 /** Organizations and API keys (event-sourced), and API-key authentication; the routes are IdentityHttpModule's. */
 @Module({
@@ -52,6 +60,13 @@ import { UserDirectory } from './user-directory.js';
     ListUsersHandler,
     SessionConsoleAuthenticator,
     { provide: CONSOLE_AUTHENTICATOR, useExisting: SessionConsoleAuthenticator },
+    SecondFactorProofs,
+    SecondFactorEnforcement,
+    StartSecondFactorEnrollmentHandler,
+    ConfirmSecondFactorHandler,
+    DisableSecondFactorHandler,
+    CheckSecondFactorHandler,
+    GetSecondFactorStatusHandler,
   ],
   exports: [API_KEY_AUTHENTICATOR, CONSOLE_AUTHENTICATOR],
 })
@@ -69,5 +84,6 @@ export class IdentityModule implements OnModuleInit {
       subject: (e) => (typeof e.data['userId'] === 'string' ? e.data['userId'] : undefined),
       fields: ['email'],
     });
+    this.projections.register(secondFactorProjection);
   }
 }

@@ -23,7 +23,8 @@ export type ErrorKind =
   | 'unavailable'
   | 'internal'
   | 'idempotency-key-reused'
-  | 'idempotency-key-in-progress';
+  | 'idempotency-key-in-progress'
+  | 'second-factor-required';
 
 const STATUS: Record<ErrorKind, number> = {
   'invalid-user-input': 400,
@@ -40,6 +41,7 @@ const STATUS: Record<ErrorKind, number> = {
   unavailable: 503,
   'idempotency-key-reused': 422,
   'idempotency-key-in-progress': 409,
+  'second-factor-required': 401,
 };
 
 export class DomainError extends Error {
@@ -125,3 +127,16 @@ export const idempotencyKeyInProgress = (retryAfterSeconds: number) =>
   );
 /** A part of a request over its own limit (a string, an item): 413 with a pointer to each. */
 export const partTooLarge = (...details: ErrorDetail[]) => new DomainError('payload-too-large', details);
+
+/**
+ * The password was right and the account has a second factor: the login must be sent again with
+ * `totp` (or `recoveryCode`). A type of its own, so a client knows to ask for the code.
+ */
+export const secondFactorRequired = () =>
+  new DomainError('second-factor-required', [
+    {
+      title: 'Second factor required',
+      detail: 'This account has a second factor: send the current code of the authenticator app as totp (or a recovery code as recoveryCode)',
+      pointer: '/totp',
+    },
+  ]);

@@ -80,6 +80,8 @@ export { ROLES, type Role } from '#warden/kernel';
 export interface OrgSettings {
   requireDecisionReason: boolean;
   requirePolicyForDecisions: boolean;
+  /** Every dashboard user must enroll a TOTP second factor before using the console. */
+  requireSecondFactor: boolean;
 }
 
 export interface FieldDefinition {

@@ -30,7 +30,7 @@ function desired(parts: { policies?: PolicyDefinition[]; queues?: QueueDefinitio
       appealRoutingRule: [],
       user: [],
     },
-    settings: { requireDecisionReason: false, requirePolicyForDecisions: false },
+    settings: { requireDecisionReason: false, requirePolicyForDecisions: false, requireSecondFactor: false },
     strikes: { windowDays: null, thresholds: [] },
     appeals: { callback: null, body: {} },
     sso: { saml_enabled: false, sso_url: null, cert: null, passwordLogin: true, jit: { enabled: false, defaultRoles: [] }, roleAttribute: null, roleMap: {}, wantAssertionsSigned: true },
@@ -57,6 +57,17 @@ describe('org config decider', () => {
       { kind: 'queue', id: 'default' },
     ]);
     expect(orgConfigDecider.decide(apply(d), fold(first.events))).toEqual([]);
+  });
+
+  it('reads org settings recorded before requireSecondFactor existed as off, so an unchanged file decides nothing', () => {
+    const d = desired({});
+    const first = planCatalog(apply(d), initialCatalogState).events;
+    const old = first.map((e) =>
+      e.type === 'OrgSettingsChanged' ? ({ ...e, data: { settings: { requireDecisionReason: false, requirePolicyForDecisions: false } } } as CatalogEvent) : e,
+    );
+    expect(orgConfigDecider.decide(apply(d), fold(old))).toEqual([]);
+    const enforced = orgConfigDecider.decide(apply({ ...d, settings: { ...d.settings, requireSecondFactor: true } }), fold(old));
+    expect(enforced.map((e) => e.type)).toEqual(['OrgSettingsChanged']);
   });
 
   it('bumps semanticVersion on every change of a policy', () => {

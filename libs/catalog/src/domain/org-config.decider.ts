@@ -130,7 +130,8 @@ export const orgConfigDecider: Decider<ApplyCatalog, CatalogState, CatalogEvent>
     }
     switch (event.type) {
       case 'OrgSettingsChanged':
-        return { ...state, settings: event.data.settings };
+        // Recorded before requireSecondFactor existed: off, as a file without it means.
+        return { ...state, settings: { ...event.data.settings, requireSecondFactor: event.data.settings.requireSecondFactor ?? false } };
       case 'StrikeSettingsChanged':
         return { ...state, strikes: event.data.strikes };
       case 'AppealSettingsChanged':

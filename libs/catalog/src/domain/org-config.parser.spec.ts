@@ -184,7 +184,7 @@ const leaf = (field: string, extra: Record<string, unknown> = {}) => ({
 });
 
 const EXPECTED: OrgConfig = {
-  org: { id: 'acme', name: 'Acme Social', settings: { requireDecisionReason: false, requirePolicyForDecisions: false } },
+  org: { id: 'acme', name: 'Acme Social', settings: { requireDecisionReason: false, requirePolicyForDecisions: false, requireSecondFactor: false } },
   itemTypes: [
     {
       id: 'post',
@@ -359,7 +359,7 @@ describe('parseOrgConfig: valid files', () => {
   it('defaults every optional section of a file that declares only the organization', () => {
     const config = parseOk('org: { id: tiny, name: Tiny }\n');
     expect(config).toEqual({
-      org: { id: 'tiny', name: 'Tiny', settings: { requireDecisionReason: false, requirePolicyForDecisions: false } },
+      org: { id: 'tiny', name: 'Tiny', settings: { requireDecisionReason: false, requirePolicyForDecisions: false, requireSecondFactor: false } },
       itemTypes: [],
       policies: [],
       actions: [],

@@ -8,3 +8,5 @@ export const userEmailStream = (emailDigest: string) => streamName('user_email',
 /** Sign-in failures of an organization's users; `DEPLOYMENT_AUDIT` (no organization id can start with `_`) for unknown addresses. */
 export const accessAuditStream = (orgId: string) => streamName('console_access', orgId);
 export const DEPLOYMENT_AUDIT = '_deployment';
+/** One user's second factor: its own aggregate, apart from the user's account. */
+export const secondFactorStream = (orgId: string, userId: string) => streamName('user_second_factor', orgId, userId);

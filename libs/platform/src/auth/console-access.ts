@@ -10,6 +10,11 @@ export interface ConsolePrincipal {
   readonly permissions: readonly Permission[];
   /** The session's id (not its cookie token): what logout and the audit name. */
   readonly sessionId: string;
+  /**
+   * The organization requires a second factor and this user has none yet: `permissions` are cut
+   * down to USE_CONSOLE (their account, the second-factor routes, sign-out) until one is confirmed.
+   */
+  readonly secondFactorEnrollmentRequired?: boolean;
 }
 
 /** Implemented by the identity module; the console guard only knows this contract. */

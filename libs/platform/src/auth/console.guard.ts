@@ -49,7 +49,14 @@ export class ConsoleGuard implements CanActivate {
       }
     }
     const missing = access.permissions.filter((p) => !principal.permissions.includes(p));
-    if (missing.length > 0) throw forbidden(`Your roles do not grant ${missing.join(', ')}`);
+    if (missing.length > 0) {
+      if (principal.secondFactorEnrollmentRequired) {
+        throw forbidden(
+          'Your organization requires a second factor: enroll one (POST /api/console/v1/me/second-factor, then confirm it) before using the console',
+        );
+      }
+      throw forbidden(`Your roles do not grant ${missing.join(', ')}`);
+    }
     request.consolePrincipal = principal;
     return true;
   }

@@ -1,4 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { WhenPresent } from '#warden/platform/http';
 import { IsString } from 'class-validator';
 import { PERMISSIONS, ROLES } from '#warden/kernel';
 
@@ -9,6 +10,18 @@ export class LoginRequestDto {
   @ApiProperty({ description: 'The password', example: 'correct horse battery staple', format: 'password' })
   @IsString()
   password!: string;
+  @ApiPropertyOptional({
+    description:
+      'The current 6-digit code of the authenticator app, for a user with a second factor (without it such a login is a 401 /errors/second-factor-required)',
+    example: '123456',
+  })
+  @WhenPresent()
+  @IsString()
+  totp?: string;
+  @ApiPropertyOptional({ description: 'A recovery code instead of `totp` (each works once)', example: 'k7m2-x9pq-4hta' })
+  @WhenPresent()
+  @IsString()
+  recoveryCode?: string;
 }
 
 export class ConsoleUserDto {
@@ -29,4 +42,10 @@ export class ConsoleSessionResponseDto {
   user!: ConsoleUserDto;
   @ApiProperty({ description: 'Send it in the X-CSRF-Token header of every mutating console request' })
   csrfToken!: string;
+  @ApiPropertyOptional({
+    description:
+      'In GET me: true when the organization requires a second factor and this user has none yet; the session can then ' +
+      'only enroll one (/api/console/v1/me/second-factor), read me and sign out, and `permissions` is cut to USE_CONSOLE',
+  })
+  secondFactorEnrollmentRequired?: boolean;
 }

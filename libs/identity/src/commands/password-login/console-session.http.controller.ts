@@ -47,7 +47,7 @@ export class ConsoleSessionHttpController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ConsoleSessionResponseDto> {
-    const opened = await this.commands.execute(new PasswordLoginCommand(body.email, body.password, request.ip, request.id));
+    const opened = await this.commands.execute(new PasswordLoginCommand(body.email, body.password, request.ip, request.id, { totp: body.totp, recoveryCode: body.recoveryCode }));
     setSessionCookie(reply, opened, this.config);
     const { state: _state, ...user } = opened.user;
     return { user: { ...user, roles: [...user.roles], permissions: [...user.permissions] }, csrfToken: opened.csrfToken };
@@ -83,6 +83,7 @@ export class ConsoleSessionHttpController {
     return {
       user: { id: principal.userId, email: principal.email, orgId: principal.orgId, roles: [...principal.roles], permissions: [...principal.permissions] },
       csrfToken: csrfTokenFor(request.cookies?.[SESSION_COOKIE] ?? ''),
+      secondFactorEnrollmentRequired: principal.secondFactorEnrollmentRequired === true,
     };
   }
 }

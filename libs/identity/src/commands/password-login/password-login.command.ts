@@ -9,6 +9,8 @@ export class PasswordLoginCommand extends Command<OpenedConsoleSession> {
     /** The client's address (per-address throttle, audit). */
     readonly clientAddress: string,
     readonly correlationId: string,
+    /** Needed once the password is right, when the user has an active second factor. */
+    readonly secondFactor: { readonly totp?: string | undefined; readonly recoveryCode?: string | undefined } = {},
   ) {
     super();
   }

@@ -1,6 +1,6 @@
 import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { createHash } from 'node:crypto';
-import { invalidField, rateLimited, unauthorized } from '#warden/kernel';
+import { invalidField, rateLimited, secondFactorRequired, unauthorized } from '#warden/kernel';
 import { AggregateStore } from '#warden/storage';
 import { accessAuditStream, DEPLOYMENT_AUDIT } from '../../domain/identity.streams.js';
 import { MAX_PASSWORD_BYTES, verifyAgainstDummy, verifyPassword } from '../../domain/password-hasher.js';
@@ -9,6 +9,7 @@ import type { ConsoleLoginFailed } from '../../domain/user.events.js';
 import { emailDigest } from '../../domain/user-email.js';
 import { LoginThrottle } from '../../login-throttle.js';
 import { UserDirectory } from '../../user-directory.js';
+import { CheckSecondFactorCommand } from '../check-second-factor/check-second-factor.command.js';
 import { OpenConsoleSessionCommand, type OpenedConsoleSession } from '../open-console-session/open-console-session.command.js';
 import { PasswordLoginCommand } from './password-login.command.js';
 
@@ -43,6 +44,16 @@ export class PasswordLoginHandler implements ICommandHandler<PasswordLoginComman
       await this.recordFailure(digest, user, matches, command);
       throw wrongCredentials();
     }
+    const context = { orgId: user.orgId, correlationId: command.correlationId, actor: `user:${user.userId}` };
+    const secondFactor = await this.commands.execute(
+      new CheckSecondFactorCommand(user.orgId, user.userId, command.secondFactor.totp, command.secondFactor.recoveryCode, context),
+    );
+    if (secondFactor === 'missing') throw secondFactorRequired();
+    if (secondFactor === 'wrong') {
+      await this.throttle.recordFailure(keys);
+      await this.recordFailure(digest, user, matches, command, 'wrong-second-factor');
+      throw wrongCredentials();
+    }
     return this.commands.execute(
       new OpenConsoleSessionCommand(user.orgId, user.userId, 'password', {
         orgId: user.orgId,
@@ -53,9 +64,16 @@ export class PasswordLoginHandler implements ICommandHandler<PasswordLoginComman
   }
 
   /** An audit record: never the password; the email only as its digest; the client address as given (a security log needs it). */
-  private async recordFailure(digest: string, user: User | null, matches: boolean, command: PasswordLoginCommand): Promise<void> {
+  private async recordFailure(
+    digest: string,
+    user: User | null,
+    matches: boolean,
+    command: PasswordLoginCommand,
+    knownReason?: ConsoleLoginFailed['data']['reason'],
+  ): Promise<void> {
     const reason: ConsoleLoginFailed['data']['reason'] =
-      user === null ? 'unknown-user' : user.state === 'disabled' ? 'disabled' : user.passwordHash === null ? 'no-password' : !matches ? 'wrong-password' : 'no-password';
+      knownReason ??
+      (user === null ? 'unknown-user' : user.state === 'disabled' ? 'disabled' : user.passwordHash === null ? 'no-password' : !matches ? 'wrong-password' : 'no-password');
     const orgId = user?.orgId ?? DEPLOYMENT_AUDIT;
     const event: ConsoleLoginFailed = {
       type: 'ConsoleLoginFailed',
