@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authnRequestOf, type IdpKeys, makeIdpKeys, samlResponse, type SamlResponseOptions } from '../support/saml-idp.js';
-import { freshDataDir, runCli, type RunningWarden, startConfigured, testEnv } from '../support/warden-process.js';
+import { createConsoleUser, freshDataDir, runCli, type RunningWarden, startConfigured, testEnv } from '../support/warden-process.js';
 
 /** Issue 12, item 3: per-organization SAML sign-in against the real server, with a test IdP made here. */
 
@@ -24,6 +24,15 @@ const globexConfig = (cert: string) => `org: { id: globex, name: Globex }
 sso:
   saml_enabled: false
   sso_url: https://test-idp.example/sso
+  cert: |
+${indent(cert, 4)}
+`;
+
+const hooliConfig = (cert: string) => `org: { id: hooli, name: Hooli }
+sso:
+  saml_enabled: true
+  sso_url: https://test-idp.example/sso
+  passwordLogin: false
   cert: |
 ${indent(cert, 4)}
 `;
@@ -54,6 +63,10 @@ describe('SAML single sign-on (e2e)', () => {
     writeFileSync(globex, globexConfig(idp.cert));
     const applied = await runCli(['apply', globex], env);
     expect(applied.code, applied.stderr).toBe(0);
+    const hooli = join(freshDataDir(), 'hooli.yaml');
+    writeFileSync(hooli, hooliConfig(idp.cert));
+    const appliedHooli = await runCli(['apply', hooli], env);
+    expect(appliedHooli.code, appliedHooli.stderr).toBe(0);
     const acme = join(freshDataDir(), 'acme.yaml');
     writeFileSync(acme, acmeConfig(idp.cert));
     ({ warden } = await startConfigured(env, acme, 'acme'));
@@ -241,6 +254,24 @@ describe('SAML single sign-on (e2e)', () => {
     await cliUser(['create', '--org', 'acme', '--email', 'carl@acme.example', '--role', 'MODERATOR']);
     await cliUser(['disable', '--org', 'acme', '--email', 'carl@acme.example']);
     await expectRefused(await respond({ email: 'carl@acme.example' }), 403, 'user-disabled');
+  });
+
+  it('refuses a password sign-in (403, after the password is checked) in an organization with passwordLogin: false', async () => {
+    await createConsoleUser(dataDir, 'hooli', 'gavin@hooli.example', 'a long enough password', ['MODERATOR'], env);
+    await createConsoleUser(dataDir, 'acme', 'pat@acme.example', 'a long enough password', ['MODERATOR'], env);
+    const login = (email: string, password: string) =>
+      fetch(`${warden.url}/api/console/v1/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password }),
+      });
+    const refused = await login('gavin@hooli.example', 'a long enough password');
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('set-cookie')).toBeNull();
+    expect(((await refused.json()) as { errors: Array<{ detail: string }> }).errors[0]!.detail).toContain('/saml/login/hooli');
+    // A wrong password there is the usual 401: the SSO-only answer needs the password.
+    expect((await login('gavin@hooli.example', 'not the password at all')).status).toBe(401);
+    expect((await login('pat@acme.example', 'a long enough password')).status).toBe(200);
   });
 
   it('takes a form only at the ACS: the customer API still refuses one with 415', async () => {

@@ -24,3 +24,4 @@ export { ConfirmSecondFactorCommand } from './commands/confirm-second-factor/con
 export { DisableSecondFactorCommand } from './commands/disable-second-factor/disable-second-factor.command.js';
 export { GetSecondFactorStatusQuery, type SecondFactorStatus } from './queries/get-second-factor-status/get-second-factor-status.query.js';
 export { SecondFactorEnforcement } from './second-factor-enforcement.js';
+export { IsPasswordLoginAllowedQuery } from './queries/is-password-login-allowed/is-password-login-allowed.query.js';

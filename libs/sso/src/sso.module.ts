@@ -3,6 +3,7 @@ import { CatalogModule } from '#warden/catalog';
 import { CompleteSamlLoginHandler } from './commands/complete-saml-login/complete-saml-login.handler.js';
 import { StartSamlLoginHandler } from './commands/start-saml-login/start-saml-login.handler.js';
 import { GetSamlMetadataHandler } from './queries/get-saml-metadata/get-saml-metadata.handler.js';
+import { IsPasswordLoginAllowedHandler } from './queries/is-password-login-allowed/is-password-login-allowed.handler.js';
 import { SamlServiceProvider } from './saml/saml-service-provider.js';
 import { SsoSettingsReader } from './saml/sso-settings.reader.js';
 import { IdentitySsoSignIn } from './identity-sso-sign-in.js';
@@ -20,6 +21,7 @@ import { SSO_SIGN_IN } from './sso-sign-in.port.js';
     StartSamlLoginHandler,
     CompleteSamlLoginHandler,
     GetSamlMetadataHandler,
+    IsPasswordLoginAllowedHandler,
     SamlServiceProvider,
     SsoSettingsReader,
     { provide: SSO_SIGN_IN, useClass: IdentitySsoSignIn },

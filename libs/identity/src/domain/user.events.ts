@@ -59,7 +59,7 @@ export type UserEmailEvent = UserEmailClaimed;
  */
 export type ConsoleLoginFailed = DomainEvent<
   'ConsoleLoginFailed',
-  { emailDigest: string; userId: string | null; method: SessionMethod; reason: 'unknown-user' | 'wrong-password' | 'no-password' | 'disabled' | 'wrong-second-factor'; clientAddress: string | null }
+  { emailDigest: string; userId: string | null; method: SessionMethod; reason: 'unknown-user' | 'wrong-password' | 'no-password' | 'disabled' | 'wrong-second-factor' | 'password-login-disabled'; clientAddress: string | null }
 >;
 export type AccessAuditEvent = ConsoleLoginFailed;
 

@@ -32,12 +32,17 @@ export class SsoSettingsReader {
     await this.queries.execute(new GetOrganizationQuery(orgId));
   }
 
+  /** The organization's `sso:` settings as applied, with the defaults for what it never set. */
+  async signInSettings(orgId: string): Promise<SsoSettings> {
+    // A read model built before the sso additions lacks them until rebuilt: the defaults fill in.
+    const stored = await this.queries.execute(new GetCatalogSettingsQuery(orgId, 'sso'));
+    return { ...DEFAULTS, ...stored };
+  }
+
   /** The organization, when it signs in with SAML; else refused as `saml-disabled`. */
   async samlOrganization(orgId: string): Promise<SamlOrganization> {
     await this.exists(orgId);
-    // A read model built before the sso additions lacks them until rebuilt: the defaults fill in.
-    const stored = await this.queries.execute(new GetCatalogSettingsQuery(orgId, 'sso'));
-    const settings: SsoSettings = { ...DEFAULTS, ...stored };
+    const settings = await this.signInSettings(orgId);
     const cert = this.openCert(settings.cert);
     if (!settings.saml_enabled || settings.sso_url === null || cert === null) throw ssoRefused('saml-disabled');
     return { orgId, settings: { ...settings, sso_url: settings.sso_url, cert } };

@@ -35,11 +35,11 @@ export class ConsoleSessionHttpController {
   @Post('session')
   @HttpCode(200)
   @ConsolePublic()
-  @ApiConsoleRoute({ public: true }, 400, 401)
+  @ApiConsoleRoute({ public: true }, 400, 401, 403)
   @ApiOperation({
     summary: 'Sign in with email and password',
     description:
-      'Sets the `warden_session` cookie (HttpOnly, SameSite=Lax, 30 days). A wrong email and a wrong password get the same 401; 10 failures in 15 minutes per account or per client address give 429.',
+      'Sets the `warden_session` cookie (HttpOnly, SameSite=Lax, 30 days). A wrong email and a wrong password get the same 401; 10 failures in 15 minutes per account or per client address give 429. 403: a cross-origin request, or the right password of a user whose organization signs in through SSO only (`sso.passwordLogin: false`).',
   })
   @ApiOkResponse({ type: ConsoleSessionResponseDto })
   async login(

@@ -1,6 +1,6 @@
-import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { CommandBus, CommandHandler, type ICommandHandler, QueryBus } from '@nestjs/cqrs';
 import { createHash } from 'node:crypto';
-import { invalidField, rateLimited, secondFactorRequired, unauthorized } from '#warden/kernel';
+import { forbidden, invalidField, rateLimited, secondFactorRequired, unauthorized } from '#warden/kernel';
 import { AggregateStore } from '#warden/storage';
 import { accessAuditStream, DEPLOYMENT_AUDIT } from '../../domain/identity.streams.js';
 import { MAX_PASSWORD_BYTES, verifyAgainstDummy, verifyPassword } from '../../domain/password-hasher.js';
@@ -11,6 +11,7 @@ import { LoginThrottle } from '../../login-throttle.js';
 import { UserDirectory } from '../../user-directory.js';
 import { CheckSecondFactorCommand } from '../check-second-factor/check-second-factor.command.js';
 import { OpenConsoleSessionCommand, type OpenedConsoleSession } from '../open-console-session/open-console-session.command.js';
+import { IsPasswordLoginAllowedQuery } from '../../queries/is-password-login-allowed/is-password-login-allowed.query.js';
 import { PasswordLoginCommand } from './password-login.command.js';
 
 /** The one answer to a wrong email, a wrong password, a disabled or a not yet active user. */
@@ -23,6 +24,7 @@ export class PasswordLoginHandler implements ICommandHandler<PasswordLoginComman
     private readonly throttle: LoginThrottle,
     private readonly aggregates: AggregateStore,
     private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
   ) {}
 
   async execute(command: PasswordLoginCommand): Promise<OpenedConsoleSession> {
@@ -43,6 +45,11 @@ export class PasswordLoginHandler implements ICommandHandler<PasswordLoginComman
       await this.throttle.recordFailure(keys);
       await this.recordFailure(digest, user, matches, command);
       throw wrongCredentials();
+    }
+    // Asked only once the password is right, so that the answer tells nothing to someone guessing.
+    if (!(await this.queries.execute(new IsPasswordLoginAllowedQuery(user.orgId)))) {
+      await this.recordFailure(digest, user, matches, command, 'password-login-disabled');
+      throw forbidden(`Your organization signs in through single sign-on only: use /saml/login/${user.orgId}`);
     }
     const context = { orgId: user.orgId, correlationId: command.correlationId, actor: `user:${user.userId}` };
     const secondFactor = await this.commands.execute(
