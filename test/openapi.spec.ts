@@ -12,7 +12,7 @@ describe('OpenAPI document', () => {
     expect(committed).toBe(generated);
   });
 
-  it('documents the error body for every error status and the API key on every customer route', async () => {
+  it('documents the error body for every error status and the API key on every customer route, the session on every console route', async () => {
     const doc = (await generateOpenApiDocument()) as unknown as { paths: Record<string, Record<string, Operation>> };
     for (const [path, methods] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(methods)) {
@@ -23,7 +23,11 @@ describe('OpenAPI document', () => {
             '#/components/schemas/ErrorBodyDto',
           );
         }
-        if (path.startsWith('/api/')) {
+        if (path.startsWith('/api/console/')) {
+          // Console routes: the session cookie, except the sign-in routes, which have none.
+          if (op.security !== undefined) expect(op.security, `${method} ${path} security`).toEqual([{ ConsoleSession: [] }]);
+          for (const s of ['429', '500']) expect(statuses, `${method} ${path}`).toContain(s);
+        } else if (path.startsWith('/api/')) {
           expect(op.security, `${method} ${path} security`).toEqual([{ ApiKey: [] }]);
           for (const s of ['401', '403', '429', '500']) expect(statuses, `${method} ${path}`).toContain(s);
         }
