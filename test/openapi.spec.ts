@@ -24,7 +24,7 @@ describe('OpenAPI document', () => {
           );
         }
         if (path.startsWith('/api/console/')) {
-          // Console routes: the session cookie, except the sign-in routes, which have none.
+          // Console routes: the session cookie, or none for signing in.
           if (op.security !== undefined) expect(op.security, `${method} ${path} security`).toEqual([{ ConsoleSession: [] }]);
           for (const s of ['429', '500']) expect(statuses, `${method} ${path}`).toContain(s);
         } else if (path.startsWith('/api/')) {

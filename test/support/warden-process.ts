@@ -88,13 +88,19 @@ export function runServerToExit(env: NodeJS.ProcessEnv): Promise<CliResult> {
   return runNode(MAIN, [], env);
 }
 
-function runNode(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
+/** Runs a CLI command with `input` on its standard input (e.g. `user set-password`). */
+export function runCliWithInput(args: string[], env: NodeJS.ProcessEnv, input: string): Promise<CliResult> {
+  return runNode(CLI, args, env, input);
+}
+
+function runNode(script: string, args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<CliResult> {
   return new Promise((resolvePromise) => {
-    const child = spawn(process.execPath, [script, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [script, ...args], { env, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    if (input !== undefined) child.stdin!.end(input);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
     child.once('exit', (code) => resolvePromise({ code, stdout, stderr }));
   });
 }
@@ -120,4 +126,37 @@ export async function startConfigured(env: NodeJS.ProcessEnv, configFile: string
   if (applied.code !== 0) throw new Error(`apply failed: ${applied.stderr}`);
   const key = await createKey(env, orgId);
   return { warden: await startWarden(env), key };
+}
+
+/**
+ * Creates an active dashboard user with a password through the CLI (`user create`, then
+ * `user set-password` with the password on standard input); returns its id. The organization
+ * must exist.
+ */
+export async function createConsoleUser(
+  dataDir: string,
+  orgId: string,
+  email: string,
+  password: string,
+  roles: readonly string[],
+  env: NodeJS.ProcessEnv = testEnv(dataDir),
+): Promise<string> {
+  const created = await runCli(['user', 'create', '--org', orgId, '--email', email, ...roles.flatMap((r) => ['--role', r])], env);
+  if (created.code !== 0) throw new Error(`user create failed: ${created.stderr}`);
+  const set = await runCliWithInput(['user', 'set-password', '--org', orgId, '--email', email], env, `${password}\n`);
+  if (set.code !== 0) throw new Error(`user set-password failed: ${set.stderr}`);
+  return lastLine(created.stdout);
+}
+
+/** Signs in with a password; the session cookie (`warden_session=...`, ready for a Cookie header) and the CSRF token. */
+export async function consoleLogin(baseUrl: string, email: string, password: string): Promise<{ cookie: string; csrfToken: string }> {
+  const response = await fetch(`${baseUrl}/api/console/v1/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  if (response.status !== 200) throw new Error(`console login failed: ${response.status} ${await response.text()}`);
+  const setCookie = response.headers.get('set-cookie') ?? '';
+  const body = (await response.json()) as { csrfToken: string };
+  return { cookie: setCookie.split(';')[0]!, csrfToken: body.csrfToken };
 }

@@ -7,7 +7,7 @@ import { IngestionModule } from '#warden/ingestion';
 import { RulesModule } from '#warden/rules';
 import { HashingModule } from '#warden/hashing';
 import { CallbacksModule } from '#warden/callbacks';
-import { ApiKeyGuard, PlatformModule, type WardenConfig } from '#warden/platform';
+import { ApiKeyGuard, ConsoleGuard, PlatformModule, type WardenConfig } from '#warden/platform';
 import { type Storage, StorageModule } from '#warden/storage';
 
 /** What a server process runs, by its role (rolesOf). */
@@ -48,7 +48,10 @@ export class AppModule {
         CallbacksModule.register({ deliver: options.background }),
         ...(options.http ? [options.http] : []),
       ],
-      providers: [{ provide: APP_GUARD, useClass: ApiKeyGuard }],
+      providers: [
+        { provide: APP_GUARD, useClass: ApiKeyGuard },
+        { provide: APP_GUARD, useClass: ConsoleGuard },
+      ],
     };
   }
 }

@@ -1,5 +1,6 @@
 import { Inject, Module, type OnModuleInit } from '@nestjs/common';
-import { API_KEY_AUTHENTICATOR } from '#warden/platform';
+import { PersonalDataPolicy } from '#warden/eventstore';
+import { API_KEY_AUTHENTICATOR, CONSOLE_AUTHENTICATOR } from '#warden/platform';
 import { ProjectionHost } from '#warden/storage';
 import { CachedApiKeyAuthenticator } from './api-key-authenticator.js';
 import { CreateApiKeyHandler } from './commands/create-api-key/create-api-key.handler.js';
@@ -10,6 +11,20 @@ import { RotateApiKeyHandler } from './commands/rotate-api-key/rotate-api-key.ha
 import { identityProjection } from './projections/identity.projection.js';
 import { GetOrganizationHandler } from './queries/get-organization/get-organization.handler.js';
 import { ListApiKeysHandler } from './queries/list-api-keys/list-api-keys.handler.js';
+import { ChangeUserRolesHandler } from './commands/change-user-roles/change-user-roles.handler.js';
+import { CloseConsoleSessionHandler } from './commands/close-console-session/close-console-session.handler.js';
+import { CreateUserHandler } from './commands/create-user/create-user.handler.js';
+import { DisableUserHandler } from './commands/disable-user/disable-user.handler.js';
+import { OpenConsoleSessionHandler } from './commands/open-console-session/open-console-session.handler.js';
+import { PasswordLoginHandler } from './commands/password-login/password-login.handler.js';
+import { SetUserPasswordHandler } from './commands/set-user-password/set-user-password.handler.js';
+import { SessionConsoleAuthenticator } from './console-authenticator.js';
+import { LoginThrottle } from './login-throttle.js';
+import { usersProjection } from './projections/users.projection.js';
+import { FindUserByEmailHandler } from './queries/find-user-by-email/find-user-by-email.handler.js';
+import { GetUserHandler } from './queries/get-user/get-user.handler.js';
+import { ListUsersHandler } from './queries/list-users/list-users.handler.js';
+import { UserDirectory } from './user-directory.js';
 
 /** Organizations and API keys (event-sourced), and API-key authentication; the routes are IdentityHttpModule's. */
 @Module({
@@ -23,13 +38,36 @@ import { ListApiKeysHandler } from './queries/list-api-keys/list-api-keys.handle
     GetOrganizationHandler,
     CachedApiKeyAuthenticator,
     { provide: API_KEY_AUTHENTICATOR, useExisting: CachedApiKeyAuthenticator },
+    UserDirectory,
+    LoginThrottle,
+    CreateUserHandler,
+    SetUserPasswordHandler,
+    ChangeUserRolesHandler,
+    DisableUserHandler,
+    OpenConsoleSessionHandler,
+    CloseConsoleSessionHandler,
+    PasswordLoginHandler,
+    FindUserByEmailHandler,
+    GetUserHandler,
+    ListUsersHandler,
+    SessionConsoleAuthenticator,
+    { provide: CONSOLE_AUTHENTICATOR, useExisting: SessionConsoleAuthenticator },
   ],
-  exports: [API_KEY_AUTHENTICATOR],
+  exports: [API_KEY_AUTHENTICATOR, CONSOLE_AUTHENTICATOR],
 })
 export class IdentityModule implements OnModuleInit {
-  constructor(@Inject(ProjectionHost) private readonly projections: ProjectionHost) {}
+  constructor(
+    @Inject(ProjectionHost) private readonly projections: ProjectionHost,
+    @Inject(PersonalDataPolicy) private readonly personalData: PersonalDataPolicy,
+  ) {}
 
   onModuleInit(): void {
     this.projections.register(identityProjection);
+    this.projections.register(usersProjection);
+    // A user's email is personal data, sealed under the user's id.
+    this.personalData.register('UserCreated', {
+      subject: (e) => (typeof e.data['userId'] === 'string' ? e.data['userId'] : undefined),
+      fields: ['email'],
+    });
   }
 }

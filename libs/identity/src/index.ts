@@ -6,3 +6,15 @@ export { RevokeApiKeyCommand } from './commands/revoke-api-key/revoke-api-key.co
 export { ListApiKeysQuery, type ApiKeySummary } from './queries/list-api-keys/list-api-keys.query.js';
 export { GetOrganizationQuery, type OrganizationView } from './queries/get-organization/get-organization.query.js';
 export { ConfigureOrganizationCommand } from './commands/configure-organization/configure-organization.command.js';
+export { CreateUserCommand, type CreateUserOptions } from './commands/create-user/create-user.command.js';
+export { SetUserPasswordCommand } from './commands/set-user-password/set-user-password.command.js';
+export { ChangeUserRolesCommand } from './commands/change-user-roles/change-user-roles.command.js';
+export { DisableUserCommand } from './commands/disable-user/disable-user.command.js';
+export { OpenConsoleSessionCommand, type OpenedConsoleSession } from './commands/open-console-session/open-console-session.command.js';
+export { CloseConsoleSessionCommand } from './commands/close-console-session/close-console-session.command.js';
+export { PasswordLoginCommand } from './commands/password-login/password-login.command.js';
+export { FindUserByEmailQuery } from './queries/find-user-by-email/find-user-by-email.query.js';
+export { ListUsersQuery } from './queries/list-users/list-users.query.js';
+export { GetUserQuery } from './queries/get-user/get-user.query.js';
+export type { UserView } from './queries/user-view.js';
+export type { SessionMethod, UserState } from './domain/user.events.js';

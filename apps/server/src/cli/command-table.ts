@@ -18,6 +18,7 @@ import {
 } from './identity-commands.js';
 import { openApiCommand, rebuildReadModelsCommand } from './maintenance-commands.js';
 import { backtestCommand, retroactCommand } from './rule-run-commands.js';
+import { userCreateCommand, userDisableCommand, userListCommand, userSetPasswordCommand } from './user-commands.js';
 
 const PROGRAM = 'npm run warden --';
 
@@ -57,6 +58,10 @@ export const COMMANDS: readonly CliCommand[] = [
   callbacksListCommand,
   callbacksRedeliverCommand,
   appealCallbackSendCommand,
+  userCreateCommand,
+  userSetPasswordCommand,
+  userDisableCommand,
+  userListCommand,
   helpCommand,
 ];
 

@@ -1,0 +1,82 @@
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import type { INestApplicationContext } from '@nestjs/common';
+import { CreateUserCommand, DisableUserCommand, FindUserByEmailQuery, ListUsersQuery, SetUserPasswordCommand, type UserView } from '#warden/identity';
+import { type AppCommand, cliContext, UsageError } from './cli-command.js';
+import { parseCommandArgs, required } from './command-options.js';
+import { formatTable } from './format-table.js';
+
+const USER_OPTIONS = { org: { type: 'string' }, email: { type: 'string' }, role: { type: 'string', multiple: true } } as const;
+
+function parseUserOptions(args: string[]): { options: { org?: string; email?: string }; roles: string[] } {
+  const { role, ...options } = parseCommandArgs(args, USER_OPTIONS).values;
+  return { options, roles: role ?? [] };
+}
+
+/** The organization's user with this address; a user of another organization is not found either. */
+async function userOf(app: INestApplicationContext, org: string, email: string): Promise<UserView> {
+  const user = await app.get(QueryBus).execute(new FindUserByEmailQuery(email));
+  if (!user || user.orgId !== org) throw new Error(`No user ${email} in organization ${org}`);
+  return user;
+}
+
+/** Standard input to its end, less one trailing newline (what `echo` or a here-string adds). */
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+}
+
+export const userCreateCommand: AppCommand = {
+  name: 'user create',
+  usage: '--org <orgId> --email <email> --role <ROLE> [--role <ROLE>...]',
+  description: 'creates a dashboard user without a password (see user set-password); prints its id',
+  async runInApp(args, app, out) {
+    const { options, roles } = parseUserOptions(args);
+    const org = required(options, 'org');
+        if (roles.length === 0) throw new UsageError('Missing --role');
+    const { userId } = await app.get(CommandBus).execute(new CreateUserCommand(org, required(options, 'email'), roles, cliContext(org)));
+    out(userId);
+    return 0;
+  },
+};
+
+export const userSetPasswordCommand: AppCommand = {
+  name: 'user set-password',
+  usage: '--org <orgId> --email <email>   (the password on standard input)',
+  description: "sets a user's password, read from standard input (never an argument: arguments are visible to other users of the host)",
+  async runInApp(args, app, out) {
+    const { options } = parseUserOptions(args);
+    const org = required(options, 'org');
+    const user = await userOf(app, org, required(options, 'email'));
+    const password = await readStdin();
+    await app.get(CommandBus).execute(new SetUserPasswordCommand(org, user.id, password, cliContext(org)));
+    out(`Set the password of user ${user.id}`);
+    return 0;
+  },
+};
+
+export const userDisableCommand: AppCommand = {
+  name: 'user disable',
+  usage: '--org <orgId> --email <email>',
+  description: 'disables a user; its sessions stop working on their next request',
+  async runInApp(args, app, out) {
+    const { options } = parseUserOptions(args);
+    const org = required(options, 'org');
+    const user = await userOf(app, org, required(options, 'email'));
+    await app.get(CommandBus).execute(new DisableUserCommand(org, user.id, cliContext(org)));
+    out(`Disabled user ${user.id}`);
+    return 0;
+  },
+};
+
+export const userListCommand: AppCommand = {
+  name: 'user list',
+  usage: '--org <orgId>',
+  description: "the organization's dashboard users: id, email, roles, state",
+  async runInApp(args, app, out) {
+    const { options } = parseUserOptions(args);
+    const users = await app.get(QueryBus).execute(new ListUsersQuery(required(options, 'org')));
+    out(formatTable(['id', 'email', 'roles', 'state'], users.map((u) => [u.id, u.email ?? '(erased)', u.roles.join(','), u.state])));
+    return 0;
+  },
+};

@@ -1,0 +1,22 @@
+import { Command } from '@nestjs/cqrs';
+import type { CommandContext } from '#warden/kernel';
+
+export interface CreateUserOptions {
+  /** Checked (12 characters to 1024 bytes) and stored as a scrypt hash. */
+  readonly password?: string;
+  /** `invited` users have no password until they accept an invitation; default `active`. */
+  readonly state?: 'active' | 'invited';
+}
+
+/** Creates a dashboard user; the email must be new to the whole deployment (400 on /email). */
+export class CreateUserCommand extends Command<{ userId: string }> {
+  constructor(
+    readonly orgId: string,
+    readonly email: string,
+    readonly roles: readonly string[],
+    readonly context: CommandContext,
+    readonly options: CreateUserOptions = {},
+  ) {
+    super();
+  }
+}

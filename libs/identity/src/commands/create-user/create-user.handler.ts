@@ -1,0 +1,40 @@
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { invalidField, notFound } from '#warden/kernel';
+import { AggregateStore } from '#warden/storage';
+import { organizationStream, userEmailStream, userStream } from '../../domain/identity.streams.js';
+import { checkedPassword, hashPassword } from '../../domain/password-hasher.js';
+import { checkedRoles, userDecider, userEmailDecider } from '../../domain/user.decider.js';
+import { checkedEmail, emailDigest } from '../../domain/user-email.js';
+import { CreateUserCommand } from './create-user.command.js';
+
+@CommandHandler(CreateUserCommand)
+export class CreateUserHandler implements ICommandHandler<CreateUserCommand> {
+  constructor(private readonly aggregates: AggregateStore) {}
+
+  async execute(command: CreateUserCommand): Promise<{ userId: string }> {
+    const { orgId, context, options } = command;
+    // Everything that can refuse the request is checked before the address is claimed.
+    const email = checkedEmail(command.email);
+    const roles = checkedRoles(command.roles);
+    const state = options.state ?? 'active';
+    if (state === 'invited' && options.password !== undefined) throw invalidField('/password', 'An invited user sets its own password');
+    const passwordHash = options.password === undefined ? null : await hashPassword(checkedPassword(options.password));
+    if (!(await this.aggregates.exists(organizationStream(orgId)))) throw notFound(`No organization ${orgId}`);
+
+    const userId = this.aggregates.newId('usr_');
+    const digest = emailDigest(email);
+    // The claim is the write-side uniqueness check: of two concurrent claims one append fails,
+    // and its retry finds the address taken (400 on /email).
+    await this.aggregates.handle(userEmailStream(digest), userEmailDecider, { type: 'ClaimUserEmail', emailDigest: digest, userId, orgId }, context, {
+      retries: 1,
+    });
+    await this.aggregates.handle(
+      userStream(orgId, userId),
+      userDecider,
+      { type: 'CreateUser', userId, orgId, email, emailDigest: digest, roles, state, passwordHash },
+      context,
+      { retries: 0 },
+    );
+    return { userId };
+  }
+}

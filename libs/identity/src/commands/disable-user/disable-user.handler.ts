@@ -1,0 +1,14 @@
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { AggregateStore } from '#warden/storage';
+import { userStream } from '../../domain/identity.streams.js';
+import { userDecider } from '../../domain/user.decider.js';
+import { DisableUserCommand } from './disable-user.command.js';
+
+@CommandHandler(DisableUserCommand)
+export class DisableUserHandler implements ICommandHandler<DisableUserCommand> {
+  constructor(private readonly aggregates: AggregateStore) {}
+
+  async execute(command: DisableUserCommand): Promise<void> {
+    await this.aggregates.handle(userStream(command.orgId, command.userId), userDecider, { type: 'DisableUser', orgId: command.orgId }, command.context);
+  }
+}

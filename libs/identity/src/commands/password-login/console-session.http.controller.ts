@@ -1,0 +1,88 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type ConsolePrincipal, ConsolePublic, CurrentUser, RequirePermissions, SESSION_COOKIE, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
+import { ApiConsoleRoute } from '#warden/platform/http';
+import { csrfTokenFor } from '../../domain/session-token.js';
+import { CloseConsoleSessionCommand } from '../close-console-session/close-console-session.command.js';
+import type { OpenedConsoleSession } from '../open-console-session/open-console-session.command.js';
+import { ConsoleSessionResponseDto, LoginRequestDto } from './console-session.dto.js';
+import { PasswordLoginCommand } from './password-login.command.js';
+
+/** `Secure` unless the deployment runs without TLS (a public URL starting with http://). */
+function cookieOptions(config: WardenConfig) {
+  return { httpOnly: true, sameSite: 'lax' as const, path: '/', secure: !config.publicUrl.startsWith('http://') };
+}
+
+/** Sets the session cookie of a session just opened (password sign-in here, SAML elsewhere). */
+export function setSessionCookie(reply: FastifyReply, opened: Pick<OpenedConsoleSession, 'token' | 'expiresAt'>, config: WardenConfig): void {
+  const maxAge = Math.max(0, Math.round((Date.parse(opened.expiresAt) - Date.now()) / 1000));
+  reply.setCookie(SESSION_COOKIE, opened.token, { ...cookieOptions(config), maxAge });
+}
+
+export function clearSessionCookie(reply: FastifyReply, config: WardenConfig): void {
+  reply.clearCookie(SESSION_COOKIE, cookieOptions(config));
+}
+
+@Controller('api/console/v1')
+export class ConsoleSessionHttpController {
+  constructor(
+    private readonly commands: CommandBus,
+    @Inject(WARDEN_CONFIG) private readonly config: WardenConfig,
+  ) {}
+
+  @Post('session')
+  @HttpCode(200)
+  @ConsolePublic()
+  @ApiConsoleRoute({ public: true }, 400, 401)
+  @ApiOperation({
+    summary: 'Sign in with email and password',
+    description:
+      'Sets the `warden_session` cookie (HttpOnly, SameSite=Lax, 30 days). A wrong email and a wrong password get the same 401; 10 failures in 15 minutes per account or per client address give 429.',
+  })
+  @ApiOkResponse({ type: ConsoleSessionResponseDto })
+  async login(
+    @Body() body: LoginRequestDto,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ConsoleSessionResponseDto> {
+    const opened = await this.commands.execute(new PasswordLoginCommand(body.email, body.password, request.ip, request.id));
+    setSessionCookie(reply, opened, this.config);
+    const { state: _state, ...user } = opened.user;
+    return { user: { ...user, roles: [...user.roles], permissions: [...user.permissions] }, csrfToken: opened.csrfToken };
+  }
+
+  @Delete('session')
+  @HttpCode(204)
+  @RequirePermissions('USE_CONSOLE')
+  @ApiConsoleRoute()
+  @ApiOperation({ summary: 'Sign out: ends the session and clears its cookie' })
+  @ApiNoContentResponse({ description: 'Signed out' })
+  async logout(
+    @CurrentUser() principal: ConsolePrincipal,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<void> {
+    await this.commands.execute(
+      new CloseConsoleSessionCommand(principal.orgId, principal.userId, principal.sessionId, {
+        orgId: principal.orgId,
+        correlationId: request.id,
+        actor: `user:${principal.userId}`,
+      }),
+    );
+    clearSessionCookie(reply, this.config);
+  }
+
+  @Get('me')
+  @RequirePermissions('USE_CONSOLE')
+  @ApiConsoleRoute()
+  @ApiOperation({ summary: 'The signed-in user, and the CSRF token of its session (for a page loaded again)' })
+  @ApiOkResponse({ type: ConsoleSessionResponseDto })
+  me(@CurrentUser() principal: ConsolePrincipal, @Req() request: FastifyRequest & { cookies?: Record<string, string | undefined> }): ConsoleSessionResponseDto {
+    return {
+      user: { id: principal.userId, email: principal.email, orgId: principal.orgId, roles: [...principal.roles], permissions: [...principal.permissions] },
+      csrfToken: csrfTokenFor(request.cookies?.[SESSION_COOKIE] ?? ''),
+    };
+  }
+}

@@ -1,0 +1,62 @@
+import { timingSafeEqual } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { Clock } from '#warden/kernel';
+import { CLOCK, type ConsoleAuthenticator, type ConsolePrincipal } from '#warden/platform';
+import type { ReadStore } from '#warden/readstore';
+import { ProjectionHost, READ_STORE } from '#warden/storage';
+import { hashSessionToken } from './domain/session-token.js';
+import { USERS_PROJECTION } from './projections/users.projection.js';
+import { CONSOLE_SESSIONS, type ConsoleSessionDoc } from './projections/users.read-model.js';
+import { toUserView } from './queries/user-view.js';
+import { UserDirectory } from './user-directory.js';
+
+type SessionPrincipal = ConsolePrincipal & { readonly csrfTokenHash: string };
+
+/**
+ * A session cookie's user: the sessions read model (caught up on a miss, so a session opened by
+ * another process works at once) says whose it is; the user's aggregate, read from the log on
+ * every request, says whether the session is still open and unexpired, the user active, and
+ * with which roles. So logout, disabling and role changes hold on the very next request, in
+ * every process, without a cache to invalidate.
+ */
+@Injectable()
+export class SessionConsoleAuthenticator implements ConsoleAuthenticator {
+  constructor(
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    @Inject(ProjectionHost) private readonly projections: ProjectionHost,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly users: UserDirectory,
+  ) {}
+
+  async authenticate(sessionToken: string): Promise<ConsolePrincipal | null> {
+    if (sessionToken.length > 200) return null;
+    const tokenHash = hashSessionToken(sessionToken);
+    let doc = await this.readStore.get<ConsoleSessionDoc>(CONSOLE_SESSIONS, tokenHash);
+    if (!doc) {
+      await this.projections.catchUp(USERS_PROJECTION);
+      doc = await this.readStore.get<ConsoleSessionDoc>(CONSOLE_SESSIONS, tokenHash);
+    }
+    if (!doc) return null;
+    const user = await this.users.get(doc.orgId, doc.userId);
+    const session = user?.sessions[doc.sessionId];
+    if (!user || !session || user.state !== 'active' || session.tokenHash !== tokenHash) return null;
+    if (session.expiresAt <= this.clock.now().toISOString()) return null;
+    const view = toUserView(user);
+    const principal: SessionPrincipal = {
+      userId: user.userId,
+      orgId: user.orgId,
+      email: user.email ?? '',
+      roles: view.roles,
+      permissions: view.permissions,
+      sessionId: doc.sessionId,
+      csrfTokenHash: session.csrfTokenHash,
+    };
+    return principal;
+  }
+
+  verifyCsrf(principal: ConsolePrincipal, csrfToken: string): boolean {
+    const expected = (principal as Partial<SessionPrincipal>).csrfTokenHash;
+    if (expected === undefined) return false;
+    return timingSafeEqual(Buffer.from(hashSessionToken(csrfToken), 'hex'), Buffer.from(expected, 'hex'));
+  }
+}

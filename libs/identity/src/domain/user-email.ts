@@ -1,0 +1,31 @@
+import { createHash } from 'node:crypto';
+import { invalidField } from '#warden/kernel';
+
+const MAX_EMAIL_LENGTH = 254;
+/** Deliberately loose (RFC 5322 is not worth enforcing here): one @, no spaces, a dot in the domain. */
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** The form two spellings of one address share: trimmed, NFC, lower-cased (compared case-insensitively). */
+export function normalizeEmail(email: string): string {
+  return email.trim().normalize('NFC').toLowerCase();
+}
+
+/** The normalized address, or a 400 with pointer /email. */
+export function checkedEmail(email: unknown): string {
+  if (typeof email !== 'string') throw invalidField('/email', 'An email address is required');
+  const normalized = normalizeEmail(email);
+  if (normalized.length > MAX_EMAIL_LENGTH || !EMAIL.test(normalized) || !normalized.isWellFormed()) {
+    throw invalidField('/email', `Not an email address (at most ${MAX_EMAIL_LENGTH} characters)`);
+  }
+  return normalized;
+}
+
+/**
+ * Names an address in stream names, read-model keys and audit events without writing it there:
+ * an email is personal data, sealed in the events that carry it. A digest is a pseudonym, not
+ * anonymity (a guessed address can be checked against it), which is why only the sealed event
+ * holds the address itself.
+ */
+export function emailDigest(email: string): string {
+  return createHash('sha256').update(`warden-user-email\0${normalizeEmail(email)}`, 'utf8').digest('hex');
+}

@@ -1,0 +1,76 @@
+import type { DomainEvent, Role } from '#warden/kernel';
+
+export type UserState = 'invited' | 'active' | 'disabled';
+export type SessionMethod = 'password' | 'saml';
+
+/**
+ * `email` is personal data, sealed under the user's id (PersonalDataPolicy); it reads back as
+ * null once the user's key is forgotten. `emailDigest` names the address without revealing it.
+ */
+export type UserCreated = DomainEvent<
+  'UserCreated',
+  {
+    userId: string;
+    orgId: string;
+    email: string | null;
+    emailDigest: string;
+    roles: Role[];
+    state: 'active' | 'invited';
+    /** A self-describing scrypt hash (password-hasher.ts), never the password. */
+    passwordHash: string | null;
+  }
+>;
+/** A one-time invitation: only the SHA-256 of its token is recorded. */
+export type UserInvited = DomainEvent<'UserInvited', { userId: string; tokenHash: string; expiresAt: string }>;
+export type UserInvitationAccepted = DomainEvent<'UserInvitationAccepted', { userId: string; passwordHash: string }>;
+export type UserPasswordSet = DomainEvent<'UserPasswordSet', { userId: string; passwordHash: string }>;
+export type UserRolesChanged = DomainEvent<'UserRolesChanged', { userId: string; previousRoles: Role[]; roles: Role[] }>;
+export type UserDisabled = DomainEvent<'UserDisabled', { userId: string }>;
+/** Back to `active`, or to `invited` for a user who never had a password but has an invitation. */
+export type UserEnabled = DomainEvent<'UserEnabled', { userId: string; state: 'active' | 'invited' }>;
+/** A sign-in: the session's token and CSRF token are recorded as SHA-256 hashes only. */
+export type ConsoleSessionOpened = DomainEvent<
+  'ConsoleSessionOpened',
+  { userId: string; sessionId: string; tokenHash: string; csrfTokenHash: string; method: SessionMethod; expiresAt: string }
+>;
+export type ConsoleSessionClosed = DomainEvent<
+  'ConsoleSessionClosed',
+  { userId: string; sessionId: string; tokenHash: string; reason: 'logout' | 'revoked' }
+>;
+
+export type UserEvent =
+  | UserCreated
+  | UserInvited
+  | UserInvitationAccepted
+  | UserPasswordSet
+  | UserRolesChanged
+  | UserDisabled
+  | UserEnabled
+  | ConsoleSessionOpened
+  | ConsoleSessionClosed;
+
+/** The claim of one normalized address by one user: the deployment-wide uniqueness of emails. */
+export type UserEmailClaimed = DomainEvent<'UserEmailClaimed', { emailDigest: string; userId: string; orgId: string }>;
+export type UserEmailEvent = UserEmailClaimed;
+
+/**
+ * A failed sign-in, on the access-audit stream of the user's organization, or of the deployment
+ * for an address that has no account. Never the password, never the address in plain text.
+ */
+export type ConsoleLoginFailed = DomainEvent<
+  'ConsoleLoginFailed',
+  { emailDigest: string; userId: string | null; method: SessionMethod; reason: 'unknown-user' | 'wrong-password' | 'no-password' | 'disabled'; clientAddress: string | null }
+>;
+export type AccessAuditEvent = ConsoleLoginFailed;
+
+export const USER_EVENT_TYPES = [
+  'UserCreated',
+  'UserInvited',
+  'UserInvitationAccepted',
+  'UserPasswordSet',
+  'UserRolesChanged',
+  'UserDisabled',
+  'UserEnabled',
+  'ConsoleSessionOpened',
+  'ConsoleSessionClosed',
+] as const satisfies readonly UserEvent['type'][];

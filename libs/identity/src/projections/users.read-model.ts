@@ -1,0 +1,21 @@
+import type { Role } from '#warden/kernel';
+import type { UserState } from '../domain/user.events.js';
+
+export const USERS = 'identity_users';
+export const USERS_BY_EMAIL = 'identity_user_emails';
+export const CONSOLE_SESSIONS = 'identity_console_sessions';
+
+export type UserDoc = {
+  id: string;
+  orgId: string;
+  /** Null once the user's personal data was erased. */
+  email: string | null;
+  emailDigest: string;
+  roles: Role[];
+  state: UserState;
+  hasPassword: boolean;
+  createdAt: string;
+};
+export type UserEmailDoc = { userId: string; orgId: string };
+/** Finds a session's user; whether the session is still open is the user aggregate's to say. */
+export type ConsoleSessionDoc = { sessionId: string; userId: string; orgId: string; expiresAt: string };

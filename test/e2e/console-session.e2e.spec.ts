@@ -1,0 +1,167 @@
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  consoleLogin,
+  createConsoleUser,
+  freshDataDir,
+  runCli,
+  type RunningWarden,
+  startWarden,
+  testEnv,
+} from '../support/warden-process.js';
+
+const PASSWORD = 'correct horse battery staple';
+const SESSION = '/api/console/v1/session';
+const ME = '/api/console/v1/me';
+
+async function setUp(publicUrl?: string): Promise<{ warden: RunningWarden; dataDir: string; env: NodeJS.ProcessEnv }> {
+  const dataDir = freshDataDir();
+  const env = testEnv(dataDir, publicUrl ? { WARDEN_PUBLIC_URL: publicUrl } : {});
+  const org = await runCli(['org', 'create', '--id', 'acme', '--name', 'Acme'], env);
+  if (org.code !== 0) throw new Error(org.stderr);
+  return { warden: await startWarden(env), dataDir, env };
+}
+
+const login = (url: string, email: string, password: string, headers: Record<string, string> = {}) =>
+  fetch(url + SESSION, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ email, password }) });
+
+/** A sign-in sent from another loopback address (127.0.0.0/8), for the per-address throttle. */
+function loginFrom(url: string, localAddress: string, email: string, password: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(url + SESSION, { method: 'POST', localAddress, headers: { 'content-type': 'application/json' } }, (res) => {
+      res.resume();
+      res.once('end', () => resolve(res.statusCode!));
+    });
+    req.once('error', reject);
+    req.end(JSON.stringify({ email, password }));
+  });
+}
+
+const withoutRequestId = (body: string) => body.replace(/"requestId":"[^"]*"/, '').replace(/"instance":"[^"]*"/, '');
+
+describe('console sessions (password sign-in)', () => {
+  let warden: RunningWarden;
+  let dataDir: string;
+  let env: NodeJS.ProcessEnv;
+
+  beforeAll(async () => {
+    ({ warden, dataDir, env } = await setUp());
+    await createConsoleUser(dataDir, 'acme', 'Ann@Example.com', PASSWORD, ['MODERATOR'], env);
+  }, 90_000);
+  afterAll(async () => {
+    await warden?.stop();
+  });
+
+  it('signs in (email compared case-insensitively), sets an HttpOnly SameSite=Lax cookie, without Secure on an http public URL', async () => {
+    const response = await login(warden.url, 'ann@example.COM', PASSWORD);
+    expect(response.status).toBe(200);
+    const cookie = response.headers.get('set-cookie')!;
+    expect(cookie).toMatch(/^warden_session=[A-Za-z0-9_-]{43};/);
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+    expect(cookie).toMatch(/Path=\//);
+    expect(cookie).toMatch(/Max-Age=2592000;/);
+    expect(cookie).not.toMatch(/Secure/i);
+    const body = (await response.json()) as { user: Record<string, unknown>; csrfToken: string };
+    expect(body.user).toMatchObject({ email: 'ann@example.com', orgId: 'acme', roles: ['MODERATOR'] });
+    expect(body.user['permissions']).toContain('USE_CONSOLE');
+    expect(body.user['permissions']).not.toContain('MANAGE_API_KEYS');
+    expect(body.csrfToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('me works with the cookie (and gives the CSRF token again), 401 without it', async () => {
+    const { cookie, csrfToken } = await consoleLogin(warden.url, 'ann@example.com', PASSWORD);
+    const me = await fetch(warden.url + ME, { headers: { cookie } });
+    expect(me.status).toBe(200);
+    expect(await me.json()).toMatchObject({ user: { email: 'ann@example.com', orgId: 'acme' }, csrfToken });
+    expect((await fetch(warden.url + ME)).status).toBe(401);
+    expect((await fetch(warden.url + ME, { headers: { cookie: 'warden_session=forged' } })).status).toBe(401);
+  });
+
+  it('refuses a mutating request without the CSRF header or from a foreign origin (403), then logs out and revokes the session', async () => {
+    const { cookie, csrfToken } = await consoleLogin(warden.url, 'ann@example.com', PASSWORD);
+    expect((await fetch(warden.url + SESSION, { method: 'DELETE', headers: { cookie } })).status).toBe(403);
+    expect((await fetch(warden.url + SESSION, { method: 'DELETE', headers: { cookie, 'x-csrf-token': 'wrong' } })).status).toBe(403);
+    const foreign = await fetch(warden.url + SESSION, { method: 'DELETE', headers: { cookie, 'x-csrf-token': csrfToken, origin: 'https://evil.example' } });
+    expect(foreign.status).toBe(403);
+    expect((await login(warden.url, 'ann@example.com', PASSWORD, { origin: 'https://evil.example' })).status).toBe(403);
+    expect((await fetch(warden.url + ME, { headers: { cookie } })).status).toBe(200);
+
+    const logout = await fetch(warden.url + SESSION, { method: 'DELETE', headers: { cookie, 'x-csrf-token': csrfToken } });
+    expect(logout.status).toBe(204);
+    expect(logout.headers.get('set-cookie')).toMatch(/warden_session=;/);
+    expect((await fetch(warden.url + ME, { headers: { cookie } })).status).toBe(401);
+  });
+
+  it("stops a disabled user's live session on its next request, and refuses its sign-in with the usual 401", async () => {
+    await createConsoleUser(dataDir, 'acme', 'bob@example.com', PASSWORD, ['ADMIN'], env);
+    const { cookie } = await consoleLogin(warden.url, 'bob@example.com', PASSWORD);
+    expect((await fetch(warden.url + ME, { headers: { cookie } })).status).toBe(200);
+    const disabled = await runCli(['user', 'disable', '--org', 'acme', '--email', 'bob@example.com'], env);
+    expect(disabled.code).toBe(0);
+    expect((await fetch(warden.url + ME, { headers: { cookie } })).status).toBe(401);
+    expect((await login(warden.url, 'bob@example.com', PASSWORD)).status).toBe(401);
+  });
+
+  it('answers an unknown email and a wrong password with the same body, and throttles an account after 10 failures', async () => {
+    await createConsoleUser(dataDir, 'acme', 'carol@example.com', PASSWORD, ['ANALYST'], env);
+    const unknown = await login(warden.url, 'nobody@example.com', 'wrong password here');
+    const wrong = await login(warden.url, 'carol@example.com', 'wrong password here');
+    expect(unknown.status).toBe(401);
+    expect(wrong.status).toBe(401);
+    expect(withoutRequestId(await wrong.text())).toBe(withoutRequestId(await unknown.text()));
+
+    // From other addresses, so that only the account's count reaches 10.
+    for (let i = 0; i < 9; i++) expect(await loginFrom(warden.url, `127.0.0.${10 + i}`, 'carol@example.com', 'wrong password here')).toBe(401);
+    expect(await loginFrom(warden.url, '127.0.0.30', 'carol@example.com', PASSWORD)).toBe(429);
+    const throttled = await login(warden.url, 'carol@example.com', PASSWORD);
+    expect(throttled.status).toBe(429);
+    expect(Number(throttled.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await throttled.json()).toMatchObject({ errors: [{ title: 'Too many requests' }] });
+    expect(await loginFrom(warden.url, '127.0.0.31', 'ann@example.com', PASSWORD)).toBe(200);
+  });
+
+  it('lists the users through the CLI', async () => {
+    const list = await runCli(['user', 'list', '--org', 'acme'], env);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain('ann@example.com');
+    expect(list.stdout).toMatch(/bob@example\.com\s+ADMIN\s+disabled/);
+  });
+
+  it('refuses a taken email, in any case', async () => {
+    const taken = await runCli(['user', 'create', '--org', 'acme', '--email', 'ANN@example.com', '--role', 'ADMIN'], env);
+    expect(taken.code).toBe(1);
+    expect(taken.stderr).toMatch(/already exists/);
+  });
+});
+
+describe('console sessions behind TLS and the per-address throttle', () => {
+  let warden: RunningWarden;
+  let dataDir: string;
+  let env: NodeJS.ProcessEnv;
+
+  beforeAll(async () => {
+    ({ warden, dataDir, env } = await setUp('https://console.example.com'));
+    await createConsoleUser(dataDir, 'acme', 'dan@example.com', PASSWORD, ['ADMIN'], env);
+  }, 90_000);
+  afterAll(async () => {
+    await warden?.stop();
+  });
+
+  it('marks the cookie Secure when the public URL is https', async () => {
+    const response = await login(warden.url, 'dan@example.com', PASSWORD);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('set-cookie')).toMatch(/; Secure/i);
+  });
+
+  it('throttles an address after 10 failures whatever the accounts, and a success does not reset it', async () => {
+    const address = '127.0.0.40';
+    for (let i = 0; i < 10; i++) {
+      expect(await loginFrom(warden.url, address, `nobody${i}@example.com`, 'wrong password here')).toBe(401);
+      if (i === 4) expect(await loginFrom(warden.url, address, 'dan@example.com', PASSWORD)).toBe(200);
+    }
+    expect(await loginFrom(warden.url, address, 'someone-else@example.com', 'wrong password here')).toBe(429);
+    expect(await loginFrom(warden.url, address, 'dan@example.com', PASSWORD)).toBe(429);
+    expect(await loginFrom(warden.url, '127.0.0.41', 'dan@example.com', PASSWORD)).toBe(200);
+  });
+});
