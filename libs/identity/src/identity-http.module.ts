@@ -1,4 +1,10 @@
 import { Module } from '@nestjs/common';
+import { AcceptInvitationHttpController } from './commands/accept-invitation/accept-invitation.http.controller.js';
+import { ChangeUserRolesHttpController } from './commands/change-user-roles/change-user-roles.http.controller.js';
+import { DisableUserHttpController } from './commands/disable-user/disable-user.http.controller.js';
+import { InviteUserHttpController } from './commands/invite-user/invite-user.http.controller.js';
+import { GetUserHttpController } from './queries/get-user/get-user.http.controller.js';
+import { ListUsersHttpController } from './queries/list-users/list-users.http.controller.js';
 import { CreateApiKeyHttpController } from './commands/create-api-key/create-api-key.http.controller.js';
 import { ConsoleSessionHttpController } from './commands/password-login/console-session.http.controller.js';
 import { RevokeApiKeyHttpController } from './commands/revoke-api-key/revoke-api-key.http.controller.js';
@@ -20,6 +26,12 @@ import { ListApiKeysHttpController } from './queries/list-api-keys/list-api-keys
     CreateApiKeyHttpController,
     RotateApiKeyHttpController,
     RevokeApiKeyHttpController,
+    ListUsersHttpController,
+    GetUserHttpController,
+    InviteUserHttpController,
+    ChangeUserRolesHttpController,
+    DisableUserHttpController,
+    AcceptInvitationHttpController,
   ],
 })
 export class IdentityHttpModule {}

@@ -25,6 +25,10 @@ import { FindUserByEmailHandler } from './queries/find-user-by-email/find-user-b
 import { GetUserHandler } from './queries/get-user/get-user.handler.js';
 import { ListUsersHandler } from './queries/list-users/list-users.handler.js';
 import { UserDirectory } from './user-directory.js';
+import { AcceptInvitationHandler } from './commands/accept-invitation/accept-invitation.handler.js';
+import { ApplyUsersHandler } from './commands/apply-users/apply-users.handler.js';
+import { InviteUserHandler } from './commands/invite-user/invite-user.handler.js';
+import { LastAdminSafeguard } from './last-admin-safeguard.js';
 
 /** Organizations and API keys (event-sourced), and API-key authentication; the routes are IdentityHttpModule's. */
 @Module({
@@ -52,6 +56,10 @@ import { UserDirectory } from './user-directory.js';
     ListUsersHandler,
     SessionConsoleAuthenticator,
     { provide: CONSOLE_AUTHENTICATOR, useExisting: SessionConsoleAuthenticator },
+    LastAdminSafeguard,
+    InviteUserHandler,
+    AcceptInvitationHandler,
+    ApplyUsersHandler,
   ],
   exports: [API_KEY_AUTHENTICATOR, CONSOLE_AUTHENTICATOR],
 })

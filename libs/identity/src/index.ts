@@ -18,3 +18,7 @@ export { ListUsersQuery } from './queries/list-users/list-users.query.js';
 export { GetUserQuery } from './queries/get-user/get-user.query.js';
 export type { UserView } from './queries/user-view.js';
 export type { SessionMethod, UserState } from './domain/user.events.js';
+export { InviteUserCommand, type Invitation } from './commands/invite-user/invite-user.command.js';
+export { AcceptInvitationCommand } from './commands/accept-invitation/accept-invitation.command.js';
+export { invitationLink } from './domain/invitation-token.js';
+export { ApplyUsersCommand, type UsersApplyReport } from './commands/apply-users/apply-users.command.js';

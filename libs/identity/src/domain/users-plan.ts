@@ -1,4 +1,5 @@
 import { type ErrorDetail, invalidInput, isRole, type Role, ROLES } from '#warden/kernel';
+import { normalizeEmail } from './user-email.js';
 
 /** A user as a configuration file declares it: roles only, never a password. */
 export interface DesiredUser {
@@ -25,7 +26,6 @@ export interface UsersPlan {
   readonly stillDisabled: readonly string[];
 }
 
-const normalized = (email: string) => email.trim().toLowerCase();
 const sameRoles = (a: readonly Role[], b: readonly Role[]) => a.length === b.length && a.every((r) => b.includes(r));
 
 /**
@@ -40,14 +40,14 @@ export function planUsers(
   prune: boolean,
 ): UsersPlan {
   const problems: ErrorDetail[] = [];
-  const byEmail = new Map(existing.filter((u) => u.email !== null).map((u) => [normalized(u.email!), u]));
+  const byEmail = new Map(existing.filter((u) => u.email !== null).map((u) => [normalizeEmail(u.email!), u]));
   const named = new Set<string>();
   const create: Array<{ email: string; roles: Role[] }> = [];
   const updateRoles: Array<{ userId: string; email: string; roles: Role[] }> = [];
   const stillDisabled: string[] = [];
 
   desired.forEach((entry, index) => {
-    const email = normalized(entry.email);
+    const email = normalizeEmail(entry.email);
     named.add(email);
     const unknown = entry.roles.find((r) => !isRole(r));
     if (unknown !== undefined) {
@@ -70,7 +70,7 @@ export function planUsers(
   });
   if (problems.length > 0) throw invalidInput(...problems);
 
-  const unnamed = existing.filter((u) => u.orgId === orgId && u.state !== 'disabled' && u.email !== null && !named.has(normalized(u.email)));
+  const unnamed = existing.filter((u) => u.orgId === orgId && u.state !== 'disabled' && u.email !== null && !named.has(normalizeEmail(u.email)));
   return {
     create,
     updateRoles,
