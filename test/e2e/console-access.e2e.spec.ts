@@ -24,7 +24,7 @@ type Json = Record<string, unknown>;
 /** Access management in the console: who may manage keys and users, and that organizations never see each other. */
 describe('console access management, end to end', () => {
   const dataDir = freshDataDir();
-  const env = testEnv(dataDir);
+  const env = testEnv(dataDir, { WARDEN_PUBLIC_URL: 'http://warden.test:8080' });
   let warden: RunningWarden;
   const sessions: Record<string, Session> = {};
   const userIds: Record<string, string> = {};
@@ -193,7 +193,8 @@ describe('console access management, end to end', () => {
         const response = await call(admin(), 'GET', path);
         const text = await response.text();
         expect([200, 404], `${path}: ${text}`).toContain(response.status);
-        for (const marker of betaMarkers) expect(text, `${path} leaks ${marker}`).not.toContain(marker);
+        // A 404 may name the id it was asked for; anything else of beta's is a leak.
+        for (const marker of betaMarkers.filter((m) => !path.includes(m))) expect(text, `${path} leaks ${marker}`).not.toContain(marker);
       }
 
       const mutations: Array<[string, string, unknown?]> = [
@@ -219,7 +220,7 @@ describe('console access management, end to end', () => {
         201,
       );
       const url = invited['invitationUrl'] as string;
-      expect(url.startsWith(`${warden.url}/console/invite#`)).toBe(true);
+      expect(url).toMatch(/^http:\/\/warden\.test:8080\/console\/invite#alpha\.usr_[\w-]+\.[\w-]{43}$/);
       const token = url.slice(url.indexOf('#') + 1);
       expect(invited['user']).toMatchObject({ email: 'newbie@alpha.example', roles: ['ANALYST'], state: 'invited' });
 
