@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EXAMPLE, EXAMPLE_IDP_CERT, eventCount, exampleWith, writeConfig } from '../support/config-files.js';
-import { freshDataDir, runCli, testEnv } from '../support/warden-process.js';
+import { freshDataDir, runCli, runCliWithInput, testEnv } from '../support/warden-process.js';
 
 const SECRETS = { ACME_HOOK_TOKEN: 'hook-token-s3cret', ACME_IDP_CERT: EXAMPLE_IDP_CERT };
 const EXAMPLE_USERS = `users:
@@ -59,12 +59,16 @@ describe('apply: dashboard users', () => {
     expect(invited.code, invited.stderr).toBe(0);
     expect(invited.stdout.trim().split('\n').pop()).toMatch(/^http:\/\/localhost:\d+\/console\/invite#acme\.usr_[\w-]+\.[\w-]{43}$/);
 
+    const password = await runCliWithInput(['user', 'set-password', '--org', 'acme', '--email', 'admin@acme.example'], env, 'correct horse battery staple\n');
+    expect(password.code, password.stderr).toBe(0);
+
     const changed = writeConfig(exampleWith(EXAMPLE_USERS, 'users:\n  - { email: admin@acme.example, roles: [ADMIN, ANALYST] }\n'));
     const out = await apply(changed);
     expect(out).toContain('changed the roles of user admin@acme.example');
     expect(out).toContain('left alone user mod@acme.example (not in the file; --prune disables it)');
     expect(await users()).toMatchObject({
-      'admin@acme.example': { roles: 'ADMIN,ANALYST', state: 'invited' },
+      // Its password stays: apply sets roles only.
+      'admin@acme.example': { roles: 'ADMIN,ANALYST', state: 'active' },
       'mod@acme.example': { state: 'invited' },
     });
 
