@@ -257,6 +257,12 @@ describe('console access management, end to end', () => {
       await expectErrorBody(await call(admin(), 'PUT', `/api/console/v1/users/${self}/roles`, { roles: ['ANALYST'] }), 409, '/errors/conflict');
       await expectErrorBody(await call(admin(), 'POST', `/api/console/v1/users/${self}/disable`), 409, '/errors/conflict');
       expect((await me(admin()))['roles']).toEqual(['ADMIN']);
+
+      // With another active admin, stepping down is fine.
+      const manager = userIds[ROLE_USERS.MODERATOR_MANAGER]!;
+      await json(await call(admin(), 'PUT', `/api/console/v1/users/${manager}/roles`, { roles: ['ADMIN', 'MODERATOR_MANAGER'] }), 200);
+      expect(await json(await call(admin(), 'PUT', `/api/console/v1/users/${self}/roles`, { roles: ['ANALYST'] }), 200)).toMatchObject({ roles: ['ANALYST'] });
+      await expectErrorBody(await call(admin(), 'GET', '/api/console/v1/users'), 403, '/errors/forbidden');
     });
   });
 });
