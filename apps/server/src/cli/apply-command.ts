@@ -9,6 +9,7 @@ import {
 } from '#warden/catalog';
 import type { OrgConfig } from '#warden/catalog';
 import { ApplyUsersCommand, type UsersApplyReport } from '#warden/identity';
+import { DomainError } from '#warden/kernel';
 import { environment } from '#warden/platform';
 import { type AppCommand, cliContext, UsageError } from './cli-command.js';
 import { parseCommandArgs } from './command-options.js';
@@ -33,13 +34,34 @@ export const applyCommand: AppCommand = {
       commands.execute(new ApplyUsersCommand(parsed.config.org.id, parsed.config.users, { ...options, ...plan }, context));
     // The users are planned first, so a problem with them (an address of another organization)
     // stops apply before anything is written; the organization may not exist before the catalog step.
-    await users({ dryRun: true });
+    const refused = await usersProblems(() => users({ dryRun: true }));
+    if (refused) {
+      process.stderr.write(formatProblems(file, refused) + '\n');
+      return 1;
+    }
     const report = await commands.execute(new ApplyConfigurationCommand(parsed.config, options, context));
     const usersReport = await users({ dryRun: options.dryRun });
     out(formatReport(report, usersReport));
     return 0;
   },
 };
+
+/**
+ * The users step's refusals (pointers like `/users/3/email`) as file problems (`users[3].email`),
+ * or null when it plans without one.
+ */
+async function usersProblems(plan: () => Promise<unknown>): Promise<ConfigProblem[] | null> {
+  try {
+    await plan();
+    return null;
+  } catch (error) {
+    if (!(error instanceof DomainError) || error.kind !== 'invalid-user-input') throw error;
+    return error.details.map((d) => ({
+      path: (d.pointer ?? '').split('/').slice(1).map((s, i) => (i > 0 && /^\d+$/.test(s) ? `[${s}]` : i > 0 ? `.${s}` : s)).join(''),
+      message: d.detail ?? d.title,
+    }));
+  }
+}
 
 /** Reads and validates a configuration file; hashesFile paths are relative to it. */
 export function readConfigFile(
