@@ -12,7 +12,7 @@ describe('OpenAPI document', () => {
     expect(committed).toBe(generated);
   });
 
-  it('documents the error body for every error status and the API key on every customer route', async () => {
+  it('documents the error body for every error status and the API key on every customer route, the session on every console route', async () => {
     const doc = (await generateOpenApiDocument()) as unknown as { paths: Record<string, Record<string, Operation>> };
     for (const [path, methods] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(methods)) {

@@ -33,6 +33,10 @@ import { secondFactorProjection } from './projections/second-factor.projection.j
 import { GetSecondFactorStatusHandler } from './queries/get-second-factor-status/get-second-factor-status.handler.js';
 import { SecondFactorEnforcement } from './second-factor-enforcement.js';
 import { SecondFactorProofs } from './second-factor-proofs.js';
+import { AcceptInvitationHandler } from './commands/accept-invitation/accept-invitation.handler.js';
+import { ApplyUsersHandler } from './commands/apply-users/apply-users.handler.js';
+import { InviteUserHandler } from './commands/invite-user/invite-user.handler.js';
+import { LastAdminSafeguard } from './last-admin-safeguard.js';
 
 /** Organizations and API keys (event-sourced), and API-key authentication; the routes are IdentityHttpModule's. */
 @Module({
@@ -67,6 +71,10 @@ import { SecondFactorProofs } from './second-factor-proofs.js';
     DisableSecondFactorHandler,
     CheckSecondFactorHandler,
     GetSecondFactorStatusHandler,
+    LastAdminSafeguard,
+    InviteUserHandler,
+    AcceptInvitationHandler,
+    ApplyUsersHandler,
   ],
   exports: [API_KEY_AUTHENTICATOR, CONSOLE_AUTHENTICATOR],
 })

@@ -25,3 +25,7 @@ export { DisableSecondFactorCommand } from './commands/disable-second-factor/dis
 export { GetSecondFactorStatusQuery, type SecondFactorStatus } from './queries/get-second-factor-status/get-second-factor-status.query.js';
 export { SecondFactorEnforcement } from './second-factor-enforcement.js';
 export { IsPasswordLoginAllowedQuery } from './queries/is-password-login-allowed/is-password-login-allowed.query.js';
+export { InviteUserCommand, type Invitation } from './commands/invite-user/invite-user.command.js';
+export { AcceptInvitationCommand } from './commands/accept-invitation/accept-invitation.command.js';
+export { invitationLink } from './domain/invitation-token.js';
+export { ApplyUsersCommand, type UsersApplyReport } from './commands/apply-users/apply-users.command.js';

@@ -6,6 +6,7 @@ export * from './auth/principal.js';
 export { ApiKeyGuard } from './auth/api-key.guard.js';
 export * from './auth/console-access.js';
 export { ConsoleGuard } from './auth/console.guard.js';
+export { consoleActor, consoleCommandContext } from './auth/console-context.js';
 export { Metrics } from './observability/metrics.js';
 export { createRootLogger, PinoNestLogger } from './observability/logger.js';
 export { READINESS_CHECKS, type ReadinessCheck } from './observability/readiness.js';

@@ -8,6 +8,8 @@ import {
   parseOrgConfig,
 } from '#warden/catalog';
 import type { OrgConfig } from '#warden/catalog';
+import { ApplyUsersCommand, type UsersApplyReport } from '#warden/identity';
+import { DomainError } from '#warden/kernel';
 import { environment } from '#warden/platform';
 import { type AppCommand, cliContext, UsageError } from './cli-command.js';
 import { parseCommandArgs } from './command-options.js';
@@ -25,17 +27,41 @@ export const applyCommand: AppCommand = {
       process.stderr.write(formatProblems(file, parsed.problems) + '\n');
       return 1;
     }
-    const report = await app.get(CommandBus).execute(
-      new ApplyConfigurationCommand(
-        parsed.config,
-        { prune: values.prune ?? false, dryRun: values['dry-run'] ?? false },
-        cliContext(parsed.config.org.id),
-      ),
-    );
-    out(formatReport(report));
+    const options = { prune: values.prune ?? false, dryRun: values['dry-run'] ?? false };
+    const context = cliContext(parsed.config.org.id);
+    const commands = app.get(CommandBus);
+    const users = (plan: { dryRun: boolean }) =>
+      commands.execute(new ApplyUsersCommand(parsed.config.org.id, parsed.config.users, { ...options, ...plan }, context));
+    // The users are planned first, so a problem with them (an address of another organization)
+    // stops apply before anything is written; the organization may not exist before the catalog step.
+    const refused = await usersProblems(() => users({ dryRun: true }));
+    if (refused) {
+      process.stderr.write(formatProblems(file, refused) + '\n');
+      return 1;
+    }
+    const report = await commands.execute(new ApplyConfigurationCommand(parsed.config, options, context));
+    const usersReport = await users({ dryRun: options.dryRun });
+    out(formatReport(report, usersReport));
     return 0;
   },
 };
+
+/**
+ * The users step's refusals (pointers like `/users/3/email`) as file problems (`users[3].email`),
+ * or null when it plans without one.
+ */
+async function usersProblems(plan: () => Promise<unknown>): Promise<ConfigProblem[] | null> {
+  try {
+    await plan();
+    return null;
+  } catch (error) {
+    if (!(error instanceof DomainError) || error.kind !== 'invalid-user-input') throw error;
+    return error.details.map((d) => ({
+      path: (d.pointer ?? '').split('/').slice(1).map((s, i) => (i > 0 && /^\d+$/.test(s) ? `[${s}]` : i > 0 ? `.${s}` : s)).join(''),
+      message: d.detail ?? d.title,
+    }));
+  }
+}
 
 /** Reads and validates a configuration file; hashesFile paths are relative to it. */
 export function readConfigFile(
@@ -85,14 +111,16 @@ const SETTINGS_LABEL: Record<string, string> = {
 };
 
 /** The apply report for people: what changed, what was left alone, and how many events. */
-export function formatReport(report: ApplyReport): string {
+export function formatReport(report: ApplyReport, users?: UsersApplyReport): string {
   const lines: string[] = [];
   const verb = report.dryRun ? 'would be' : 'was';
   if (report.dryRun) lines.push('Dry run: nothing is written.');
   if (report.organization.created) lines.push(`Organization ${report.orgId} ${verb} created.`);
   if (report.organization.renamed) lines.push(`Organization ${report.orgId} ${verb} renamed.`);
+  // With the users step's report, its lines speak for the users (the accounts), not the catalog's entries.
+  const shown = (entries: Array<{ kind: string; id: string }>) => (users ? entries.filter((e) => e.kind !== 'user') : entries);
   const list = (label: string, entries: Array<{ kind: string; id: string }>) => {
-    for (const e of entries) lines.push(`${label} ${KIND_LABEL[e.kind] ?? e.kind} ${e.id}`);
+    for (const e of shown(entries)) lines.push(`${label} ${KIND_LABEL[e.kind] ?? e.kind} ${e.id}`);
   };
   list(report.dryRun ? 'would create' : 'created', report.created);
   list(report.dryRun ? 'would update' : 'updated', report.updated);
@@ -101,15 +129,29 @@ export function formatReport(report: ApplyReport): string {
     lines.push(`${report.dryRun ? 'would change' : 'changed'} ${SETTINGS_LABEL[section] ?? section}`);
   }
   for (const h of report.hashes) lines.push(`hash bank ${h.bankId}: +${h.added} -${h.removed} hashes`);
-  for (const e of report.leftAlone) {
+  for (const e of shown(report.leftAlone)) {
     lines.push(`left alone ${KIND_LABEL[e.kind] ?? e.kind} ${e.id} (not in the file; --prune archives it)`);
   }
+  if (users) lines.push(...usersLines(users, report.dryRun));
+  const usersChanged = users ? users.created.length + users.updated.length + users.disabled.length : 0;
   const changed =
-    report.created.length + report.updated.length + report.archived.length + report.settingsChanged.length + report.hashes.length;
+    report.created.length + report.updated.length + report.archived.length + report.settingsChanged.length + report.hashes.length + usersChanged;
   if (changed === 0 && !report.organization.created && !report.organization.renamed) {
     lines.push(`No changes: the stored configuration of ${report.orgId} already matches the file.`);
   } else if (!report.dryRun) {
     lines.push(`Applied to ${report.orgId}: ${report.eventsAppended} event(s) appended.`);
   }
   return lines.join('\n');
+}
+
+/** What the users step did to the organization's dashboard accounts. */
+function usersLines(users: UsersApplyReport, dryRun: boolean): string[] {
+  const would = (done: string, planned: string) => (dryRun ? planned : done);
+  return [
+    ...users.created.map((e) => `${would('created', 'would create')} user ${e} (invited, no password: send them \`warden user invite\`'s link)`),
+    ...users.updated.map((e) => `${would('changed', 'would change')} the roles of user ${e}`),
+    ...users.disabled.map((e) => `${would('disabled', 'would disable')} user ${e}`),
+    ...users.leftAlone.map((e) => `left alone user ${e} (not in the file; --prune disables it)`),
+    ...users.stillDisabled.map((e) => `user ${e} is disabled; apply sets roles only and does not enable it`),
+  ];
 }

@@ -19,6 +19,7 @@ import {
 import { openApiCommand, rebuildReadModelsCommand } from './maintenance-commands.js';
 import { backtestCommand, retroactCommand } from './rule-run-commands.js';
 import { userCreateCommand, userDisableCommand, userListCommand, userSetPasswordCommand } from './user-commands.js';
+import { userInviteCommand } from './user-invite-command.js';
 
 const PROGRAM = 'npm run warden --';
 
@@ -62,6 +63,7 @@ export const COMMANDS: readonly CliCommand[] = [
   userSetPasswordCommand,
   userDisableCommand,
   userListCommand,
+  userInviteCommand,
   helpCommand,
 ];
 

@@ -76,6 +76,17 @@ describe('user decider', () => {
     expect(() => given([invited, invitation], { ...accept, now: '2030-01-05T00:00:00.000Z' })).toThrow(/expired/);
     expect(() => given([invited, invitation], { ...accept, tokenHash: 'other' })).toThrow(/unknown/);
   });
+
+  it('renews an invitation: the earlier token stops working; an active user is not invited', () => {
+    const invited: UserEvent = { type: 'UserCreated', data: { ...created.data, state: 'invited', passwordHash: null } };
+    const first: UserEvent = { type: 'UserInvited', data: { userId: 'u1', tokenHash: 'i1', expiresAt: '2030-01-04T00:00:00.000Z' } };
+    const renewed = given([invited, first], { type: 'InviteUser', orgId: 'acme', tokenHash: 'i2', expiresAt: '2030-01-05T00:00:00.000Z' });
+    expect(renewed).toEqual([{ type: 'UserInvited', data: { userId: 'u1', tokenHash: 'i2', expiresAt: '2030-01-05T00:00:00.000Z' } }]);
+    const accept: UserCommand = { type: 'AcceptInvitation', orgId: 'acme', tokenHash: 'i1', passwordHash: '$p', now: '2030-01-01T00:00:00.000Z' };
+    expect(() => given([invited, first, ...renewed], accept)).toThrow(/unknown/);
+    expect(given([invited, first, ...renewed], { ...accept, tokenHash: 'i2' })).toHaveLength(1);
+    expect(() => given([created], { type: 'InviteUser', orgId: 'acme', tokenHash: 'i3', expiresAt: '2030-01-05T00:00:00.000Z' })).toThrow(DomainError);
+  });
 });
 
 describe('user email registry decider', () => {

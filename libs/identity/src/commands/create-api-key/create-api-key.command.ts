@@ -4,6 +4,8 @@ import type { CommandContext } from '#warden/kernel';
 export interface CreatedApiKey {
   readonly keyId: string;
   readonly orgId: string;
+  /** The first characters of the key, as listed. */
+  readonly prefix: string;
   /** The key itself: shown once, never stored. */
   readonly key: string;
 }

@@ -33,6 +33,6 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand>
       command.context,
       { retries: 0 },
     );
-    return { keyId, orgId: command.orgId, key: secret.key };
+    return { keyId, orgId: command.orgId, prefix: secret.prefix, key: secret.key };
   }
 }

@@ -1,0 +1,43 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { type Clock, DomainError, unauthorized } from '#warden/kernel';
+import { CLOCK } from '#warden/platform';
+import { AggregateStore } from '#warden/storage';
+import { userStream } from '../../domain/identity.streams.js';
+import { hashInvitationToken, invitationTarget } from '../../domain/invitation-token.js';
+import { checkedPassword, hashPassword } from '../../domain/password-hasher.js';
+import { userDecider } from '../../domain/user.decider.js';
+import { toUserView, type UserView } from '../../queries/user-view.js';
+import { AcceptInvitationCommand } from './accept-invitation.command.js';
+
+const REFUSED = 'The invitation is unknown, already used or expired';
+
+@CommandHandler(AcceptInvitationCommand)
+export class AcceptInvitationHandler implements ICommandHandler<AcceptInvitationCommand> {
+  constructor(
+    private readonly aggregates: AggregateStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute(command: AcceptInvitationCommand): Promise<UserView> {
+    const target = invitationTarget(command.token);
+    if (target === null) throw unauthorized(REFUSED);
+    const password = checkedPassword(command.password);
+    const { orgId, userId } = target;
+    try {
+      await this.aggregates.handle(
+        userStream(orgId, userId),
+        userDecider,
+        { type: 'AcceptInvitation', orgId, tokenHash: hashInvitationToken(command.token), passwordHash: await hashPassword(password), now: this.clock.now().toISOString() },
+        // The invited person is the actor: no one is signed in yet.
+        { orgId, correlationId: command.correlationId, actor: `user:${userId}` },
+        { retries: 0 },
+      );
+      return toUserView((await this.aggregates.load(userStream(orgId, userId), userDecider)).state!);
+    } catch (error) {
+      // An unknown user answers like a wrong token: a token reveals nothing it does not open.
+      if (error instanceof DomainError && error.kind === 'not-found') throw unauthorized(REFUSED);
+      throw error;
+    }
+  }
+}

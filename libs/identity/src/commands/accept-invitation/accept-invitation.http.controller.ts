@@ -1,0 +1,27 @@
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { ConsolePublic } from '#warden/platform';
+import { ApiConsoleRoute } from '#warden/platform/http';
+import { toUserDto, UserDto } from '../../queries/list-users/list-users.response.dto.js';
+import { AcceptInvitationCommand } from './accept-invitation.command.js';
+import { AcceptInvitationRequestDto } from './accept-invitation.request.dto.js';
+
+@Controller('api/console/v1/invitations/accept')
+export class AcceptInvitationHttpController {
+  constructor(private readonly commands: CommandBus) {}
+
+  @Post()
+  @HttpCode(200)
+  @ConsolePublic()
+  @ApiConsoleRoute({ public: true }, 400, 401)
+  @ApiOperation({
+    summary: 'Accept an invitation: set the password; the user becomes active and can sign in',
+    description: 'The same 401 for an unknown, used or expired token. 400 on /password for a password that is too short or too long.',
+  })
+  @ApiOkResponse({ type: UserDto })
+  async accept(@Body() body: AcceptInvitationRequestDto, @Req() request: FastifyRequest): Promise<UserDto> {
+    return toUserDto(await this.commands.execute(new AcceptInvitationCommand(body.token, body.password, request.id)));
+  }
+}

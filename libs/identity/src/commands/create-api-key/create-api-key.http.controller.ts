@@ -1,0 +1,31 @@
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiCreatedResponse, ApiOperation } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { consoleCommandContext, type ConsolePrincipal, CurrentUser, RequirePermissions } from '#warden/platform';
+import { ApiConsoleRoute } from '#warden/platform/http';
+import { CreateApiKeyCommand } from './create-api-key.command.js';
+import { CreateApiKeyRequestDto } from './create-api-key.request.dto.js';
+import { CreatedApiKeyResponseDto } from './create-api-key.response.dto.js';
+
+@Controller('api/console/v1/api-keys')
+export class CreateApiKeyHttpController {
+  constructor(private readonly commands: CommandBus) {}
+
+  @Post()
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Create an API key for the organization; the key is in this response only' })
+  @ApiCreatedResponse({ type: CreatedApiKeyResponseDto })
+  @ApiConsoleRoute({}, 400)
+  @RequirePermissions('MANAGE_API_KEYS')
+  async create(
+    @Body() body: CreateApiKeyRequestDto,
+    @CurrentUser() user: ConsolePrincipal,
+    @Req() request: FastifyRequest,
+  ): Promise<CreatedApiKeyResponseDto> {
+    const created = await this.commands.execute(
+      new CreateApiKeyCommand(user.orgId, body.name ?? null, body.team ?? null, consoleCommandContext(user, request.id)),
+    );
+    return { id: created.keyId, prefix: created.prefix, key: created.key };
+  }
+}

@@ -1,0 +1,25 @@
+import { Command } from '@nestjs/cqrs';
+import type { CommandContext } from '#warden/kernel';
+
+export interface Invitation {
+  readonly userId: string;
+  /** The one-time token: shown once (in the link), only its hash is recorded. */
+  readonly token: string;
+  readonly expiresAt: string;
+}
+
+/**
+ * Invites a person to the organization: creates the user (state invited, no password) when the
+ * address is new, or renews the invitation of a user who has not accepted yet (the earlier link
+ * stops working; no roles keep the user's). An address of an active or disabled user is refused.
+ */
+export class InviteUserCommand extends Command<Invitation> {
+  constructor(
+    readonly orgId: string,
+    readonly email: string,
+    readonly roles: readonly string[],
+    readonly context: CommandContext,
+  ) {
+    super();
+  }
+}

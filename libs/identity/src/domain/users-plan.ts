@@ -1,0 +1,81 @@
+import { type ErrorDetail, invalidInput, isRole, type Role, ROLES } from '#warden/kernel';
+import { normalizeEmail } from './user-email.js';
+
+/** A user as a configuration file declares it: roles only, never a password. */
+export interface DesiredUser {
+  readonly email: string;
+  readonly roles: readonly string[];
+}
+
+/** A user as it is now, of the organization or (`orgId`) of another one with the same address. */
+export interface ExistingUser {
+  readonly id: string;
+  readonly orgId: string;
+  readonly email: string | null;
+  readonly roles: readonly Role[];
+  readonly state: 'invited' | 'active' | 'disabled';
+}
+
+export interface UsersPlan {
+  readonly create: ReadonlyArray<{ email: string; roles: Role[] }>;
+  readonly updateRoles: ReadonlyArray<{ userId: string; email: string; roles: Role[] }>;
+  readonly disable: ReadonlyArray<{ userId: string; email: string }>;
+  /** Active or invited users the file does not name, kept because apply runs without prune. */
+  readonly leftAlone: readonly string[];
+  /** Users the file names that are disabled: apply changes roles only, it never enables anyone. */
+  readonly stillDisabled: readonly string[];
+}
+
+const sameRoles = (a: readonly Role[], b: readonly Role[]) => a.length === b.length && a.every((r) => b.includes(r));
+
+/**
+ * What `apply` does to an organization's dashboard users: create the missing ones (invited, no
+ * password), bring roles to the file's, and with `prune` disable the users the file does not
+ * name. Every problem is found before anything is changed (pointers into the file's `users:`).
+ */
+export function planUsers(
+  orgId: string,
+  desired: readonly DesiredUser[],
+  existing: readonly ExistingUser[],
+  prune: boolean,
+): UsersPlan {
+  const problems: ErrorDetail[] = [];
+  const byEmail = new Map(existing.filter((u) => u.email !== null).map((u) => [normalizeEmail(u.email!), u]));
+  const named = new Set<string>();
+  const create: Array<{ email: string; roles: Role[] }> = [];
+  const updateRoles: Array<{ userId: string; email: string; roles: Role[] }> = [];
+  const stillDisabled: string[] = [];
+
+  desired.forEach((entry, index) => {
+    const email = normalizeEmail(entry.email);
+    named.add(email);
+    const unknown = entry.roles.find((r) => !isRole(r));
+    if (unknown !== undefined) {
+      problems.push({ title: 'Invalid user', detail: `Unknown role ${unknown}; roles are ${ROLES.join(', ')}`, pointer: `/users/${index}/roles` });
+      return;
+    }
+    if (entry.roles.length === 0) {
+      problems.push({ title: 'Invalid user', detail: 'A user needs at least one role', pointer: `/users/${index}/roles` });
+      return;
+    }
+    const roles = ROLES.filter((r) => entry.roles.includes(r));
+    const current = byEmail.get(email);
+    if (current === undefined) create.push({ email, roles });
+    else if (current.orgId !== orgId) {
+      problems.push({ title: 'Invalid user', detail: 'This address belongs to a user of another organization', pointer: `/users/${index}/email` });
+    } else {
+      if (current.state === 'disabled') stillDisabled.push(email);
+      if (!sameRoles(current.roles, roles)) updateRoles.push({ userId: current.id, email, roles });
+    }
+  });
+  if (problems.length > 0) throw invalidInput(...problems);
+
+  const unnamed = existing.filter((u) => u.orgId === orgId && u.state !== 'disabled' && u.email !== null && !named.has(normalizeEmail(u.email)));
+  return {
+    create,
+    updateRoles,
+    disable: prune ? unnamed.map((u) => ({ userId: u.id, email: u.email! })) : [],
+    leftAlone: prune ? [] : unnamed.map((u) => u.email!),
+    stillDisabled,
+  };
+}

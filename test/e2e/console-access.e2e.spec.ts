@@ -1,0 +1,268 @@
+import Database from 'better-sqlite3';
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectErrorBody } from '../support/error-body.js';
+import { waitFor } from '../support/wait-for.js';
+import {
+  consoleLogin,
+  createConsoleUser,
+  createOrgWithKey,
+  freshDataDir,
+  type RunningWarden,
+  startWarden,
+  testEnv,
+} from '../support/warden-process.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const PASSWORD = 'correct horse battery staple';
+
+type Session = { cookie: string; csrfToken: string };
+type Json = Record<string, unknown>;
+
+/** Access management in the console: who may manage keys and users, and that organizations never see each other. */
+describe('console access management, end to end', () => {
+  const dataDir = freshDataDir();
+  const env = testEnv(dataDir, { WARDEN_PUBLIC_URL: 'http://warden.test:8080' });
+  let warden: RunningWarden;
+  const sessions: Record<string, Session> = {};
+  const userIds: Record<string, string> = {};
+
+  const ROLE_USERS = {
+    ADMIN: 'admin@alpha.example',
+    RULES_MANAGER: 'rules@alpha.example',
+    ANALYST: 'analyst@alpha.example',
+    MODERATOR_MANAGER: 'manager@alpha.example',
+    MODERATOR: 'mod@alpha.example',
+    CHILD_SAFETY_MODERATOR: 'csm@alpha.example',
+    EXTERNAL_MODERATOR: 'external@alpha.example',
+  } as const;
+  const BETA_ADMIN = 'admin@beta.example';
+
+  const call = (session: Session | null, method: string, path: string, body?: unknown) =>
+    fetch(warden.url + path, {
+      method,
+      headers: {
+        ...(session ? { cookie: session.cookie, 'x-csrf-token': session.csrfToken } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  const json = async (response: Response, status: number): Promise<Json> => {
+    const text = await response.text();
+    expect(response.status, text).toBe(status);
+    return text === '' ? {} : (JSON.parse(text) as Json);
+  };
+  const actorsOf = (type: string): string[] => {
+    const db = new Database(join(dataDir, 'warden.db'), { readonly: true });
+    try {
+      return (db.prepare('SELECT metadata FROM events WHERE type = ? ORDER BY position').all(type) as Array<{ metadata: string }>).map(
+        (r) => (JSON.parse(r.metadata) as { actor: string }).actor,
+      );
+    } finally {
+      db.close();
+    }
+  };
+
+  beforeAll(async () => {
+    warden = await startWarden(env);
+    await createOrgWithKey(env, 'alpha');
+    await createOrgWithKey(env, 'beta');
+    for (const [role, email] of Object.entries(ROLE_USERS)) {
+      userIds[email] = await createConsoleUser(dataDir, 'alpha', email, PASSWORD, [role], env);
+    }
+    userIds[BETA_ADMIN] = await createConsoleUser(dataDir, 'beta', BETA_ADMIN, PASSWORD, ['ADMIN'], env);
+    for (const email of [...Object.values(ROLE_USERS), BETA_ADMIN]) sessions[email] = await consoleLogin(warden.url, email, PASSWORD);
+  }, 120_000);
+  afterAll(async () => {
+    await warden?.stop();
+  });
+
+  const as = (email: string) => sessions[email]!;
+  /** The signed-in user as `me` gives it. */
+  const me = async (session: Session) => (await json(await call(session, 'GET', '/api/console/v1/me'), 200))['user'] as Json;
+  const admin = () => as(ROLE_USERS.ADMIN);
+
+  describe('permissions per role', () => {
+    it('a MODERATOR can neither manage keys nor users (403); an ADMIN can', async () => {
+      const mod = as(ROLE_USERS.MODERATOR);
+      await expectErrorBody(await call(mod, 'GET', '/api/console/v1/api-keys'), 403, '/errors/forbidden');
+      await expectErrorBody(await call(mod, 'POST', '/api/console/v1/api-keys', { name: 'x' }), 403, '/errors/forbidden');
+      await expectErrorBody(await call(mod, 'GET', '/api/console/v1/users'), 403, '/errors/forbidden');
+      await expectErrorBody(
+        await call(mod, 'POST', '/api/console/v1/users/invitations', { email: 'new@alpha.example', roles: ['MODERATOR'] }),
+        403,
+        '/errors/forbidden',
+      );
+      await expectErrorBody(
+        await call(mod, 'PUT', `/api/console/v1/users/${userIds[ROLE_USERS.MODERATOR]}/roles`, { roles: ['ADMIN'] }),
+        403,
+        '/errors/forbidden',
+      );
+
+      expect((await json(await call(admin(), 'GET', '/api/console/v1/api-keys'), 200))['keys']).toEqual(expect.any(Array));
+      expect((await json(await call(admin(), 'GET', '/api/console/v1/users'), 200))['users']).toEqual(expect.any(Array));
+    });
+
+    it('EXTERNAL_MODERATOR may view review jobs but never decide', async () => {
+      const external = await me(as(ROLE_USERS.EXTERNAL_MODERATOR));
+      expect(external['permissions']).toContain('VIEW_MRT');
+      expect(external['permissions']).not.toContain('DECIDE_MRT');
+    });
+
+    it('only ADMIN, MODERATOR_MANAGER and CHILD_SAFETY_MODERATOR hold VIEW_CHILD_SAFETY_DATA', async () => {
+      const holders: string[] = [];
+      for (const [role, email] of Object.entries(ROLE_USERS)) {
+        if (((await me(as(email)))['permissions'] as string[]).includes('VIEW_CHILD_SAFETY_DATA')) holders.push(role);
+      }
+      expect(holders.sort()).toEqual(['ADMIN', 'CHILD_SAFETY_MODERATOR', 'MODERATOR_MANAGER']);
+    });
+  });
+
+  describe('API keys in the console', () => {
+    it('creates a key shown once, lists it with its last use, and records the signed-in user as actor', async () => {
+      const created = await json(await call(admin(), 'POST', '/api/console/v1/api-keys', { name: 'backend', team: 'trust' }), 201);
+      expect(created['key']).toMatch(/^wdn_/);
+      const org = await fetch(warden.url + '/api/v1/organization', { headers: { 'x-api-key': created['key'] as string } });
+      expect(org.status).toBe(200);
+
+      const listed = await waitFor(async () => {
+        const keys = (await json(await call(admin(), 'GET', '/api/console/v1/api-keys'), 200))['keys'] as Json[];
+        const key = keys.find((k) => k['id'] === created['id']);
+        return key && key['lastUsedAt'] !== null ? key : undefined;
+      }, 'the last use of the new key in the list');
+      expect(listed).toMatchObject({ name: 'backend', team: 'trust', prefix: created['prefix'], status: 'active' });
+      expect(JSON.stringify(listed)).not.toContain(created['key'] as string);
+      expect(actorsOf('ApiKeyCreated')).toContain(`user:${userIds[ROLE_USERS.ADMIN]}`);
+    });
+
+    it('a key rotated in the console stops working on /api/v1 and the new one works', async () => {
+      const old = await json(await call(admin(), 'POST', '/api/console/v1/api-keys', { name: 'to rotate' }), 201);
+      const withKey = (key: unknown) => fetch(warden.url + '/api/v1/organization', { headers: { 'x-api-key': key as string } });
+      expect((await withKey(old['key'])).status).toBe(200);
+
+      const rotated = await json(await call(admin(), 'POST', `/api/console/v1/api-keys/${old['id']}/rotate`), 200);
+      expect(rotated['id']).not.toBe(old['id']);
+      expect((await withKey(rotated['key'])).status).toBe(200);
+      await waitFor(async () => (await withKey(old['key'])).status === 403, 'the rotated key to be refused');
+
+      const keys = (await json(await call(admin(), 'GET', '/api/console/v1/api-keys'), 200))['keys'] as Json[];
+      expect(keys.find((k) => k['id'] === old['id'])).toMatchObject({ status: 'rotated', replacedBy: rotated['id'] });
+      expect(actorsOf('ApiKeyRotated')).toContain(`user:${userIds[ROLE_USERS.ADMIN]}`);
+      await expectErrorBody(await call(admin(), 'POST', `/api/console/v1/api-keys/${old['id']}/rotate`), 409, '/errors/conflict');
+    });
+
+    it('revokes a key', async () => {
+      const key = await json(await call(admin(), 'POST', '/api/console/v1/api-keys', {}), 201);
+      await json(await call(admin(), 'POST', `/api/console/v1/api-keys/${key['id']}/revoke`), 204);
+      await waitFor(
+        async () => (await fetch(warden.url + '/api/v1/organization', { headers: { 'x-api-key': key['key'] as string } })).status === 403,
+        'the revoked key to be refused',
+      );
+      expect(actorsOf('ApiKeyRevoked')).toContain(`user:${userIds[ROLE_USERS.ADMIN]}`);
+    });
+
+    it('refuses a bad body with a pointer, and a mutation without the CSRF token', async () => {
+      await expectErrorBody(await call(admin(), 'POST', '/api/console/v1/api-keys', { name: 'x'.repeat(101) }), 400, '/errors/invalid-user-input', '/name');
+      const noCsrf = await fetch(warden.url + '/api/console/v1/api-keys', {
+        method: 'POST',
+        headers: { cookie: admin().cookie, 'content-type': 'application/json' },
+        body: '{}',
+      });
+      await expectErrorBody(noCsrf, 403, '/errors/forbidden');
+    });
+  });
+
+  describe('organization isolation', () => {
+    it("a user of alpha never sees or touches beta's keys and users, through any console route", async () => {
+      const beta = as(BETA_ADMIN);
+      const betaKey = await json(await call(beta, 'POST', '/api/console/v1/api-keys', { name: 'beta secret' }), 201);
+      const betaUserId = userIds[BETA_ADMIN]!;
+      const betaMarkers = [betaKey['id'] as string, betaKey['prefix'] as string, betaUserId, BETA_ADMIN, 'beta secret', '"beta"'];
+
+      // Every GET console route of the OpenAPI document, its path parameters filled with beta's ids.
+      const document = JSON.parse(readFileSync(join(ROOT, 'docs/openapi.json'), 'utf8')) as { paths: Record<string, Record<string, unknown>> };
+      const routes = Object.entries(document.paths)
+        .filter(([path, operations]) => path.startsWith('/api/console/') && 'get' in operations)
+        .map(([path]) =>
+          path.replace(/\{(\w+)\}/g, (_, name: string) => (name.toLowerCase().includes('key') ? (betaKey['id'] as string) : name.toLowerCase().includes('user') ? betaUserId : 'beta')),
+        );
+      expect(routes).toEqual(expect.arrayContaining(['/api/console/v1/api-keys', '/api/console/v1/users', `/api/console/v1/users/${betaUserId}`]));
+      for (const path of routes) {
+        const response = await call(admin(), 'GET', path);
+        const text = await response.text();
+        expect([200, 404], `${path}: ${text}`).toContain(response.status);
+        // A 404 may name the id it was asked for; anything else of beta's is a leak.
+        for (const marker of betaMarkers.filter((m) => !path.includes(m))) expect(text, `${path} leaks ${marker}`).not.toContain(marker);
+      }
+
+      const mutations: Array<[string, string, unknown?]> = [
+        ['POST', `/api/console/v1/api-keys/${betaKey['id']}/rotate`],
+        ['POST', `/api/console/v1/api-keys/${betaKey['id']}/revoke`],
+        ['POST', `/api/console/v1/users/${betaUserId}/disable`],
+        ['PUT', `/api/console/v1/users/${betaUserId}/roles`, { roles: ['MODERATOR'] }],
+      ];
+      for (const [method, path, body] of mutations) {
+        await expectErrorBody(await call(admin(), method, path, body), 404, '/errors/not-found');
+      }
+      // Nothing happened to beta's key or user.
+      const betaKeys = (await json(await call(beta, 'GET', '/api/console/v1/api-keys'), 200))['keys'] as Json[];
+      expect(betaKeys.find((k) => k['id'] === betaKey['id'])).toMatchObject({ status: 'active' });
+      expect(await me(beta)).toMatchObject({ roles: ['ADMIN'] });
+    });
+  });
+
+  describe('users in the console', () => {
+    it('invites a user with a one-time link that sets the password once, then lists it active', async () => {
+      const invited = await json(
+        await call(admin(), 'POST', '/api/console/v1/users/invitations', { email: 'Newbie@Alpha.example', roles: ['ANALYST'] }),
+        201,
+      );
+      const url = invited['invitationUrl'] as string;
+      expect(url).toMatch(/^http:\/\/warden\.test:8080\/console\/invite#alpha\.usr_[\w-]+\.[\w-]{43}$/);
+      const token = url.slice(url.indexOf('#') + 1);
+      expect(invited['user']).toMatchObject({ email: 'newbie@alpha.example', roles: ['ANALYST'], state: 'invited' });
+
+      await json(await call(null, 'POST', '/api/console/v1/invitations/accept', { token, password: PASSWORD }), 200);
+      await expectErrorBody(await call(null, 'POST', '/api/console/v1/invitations/accept', { token, password: PASSWORD }), 401, '/errors/unauthorized');
+      const session = await consoleLogin(warden.url, 'newbie@alpha.example', PASSWORD);
+      expect(await me(session)).toMatchObject({ email: 'newbie@alpha.example', roles: ['ANALYST'] });
+
+      const users = (await json(await call(admin(), 'GET', '/api/console/v1/users'), 200))['users'] as Json[];
+      expect(users.find((u) => u['email'] === 'newbie@alpha.example')).toMatchObject({ state: 'active', roles: ['ANALYST'] });
+      expect(JSON.stringify(users)).not.toContain(BETA_ADMIN);
+      expect(actorsOf('UserInvited')).toContain(`user:${userIds[ROLE_USERS.ADMIN]}`);
+    });
+
+    it('changes roles (effective on the next request) and disables a user (its session stops working)', async () => {
+      const target = ROLE_USERS.RULES_MANAGER;
+      const changed = await json(await call(admin(), 'PUT', `/api/console/v1/users/${userIds[target]}/roles`, { roles: ['ANALYST', 'MODERATOR'] }), 200);
+      expect(changed['roles']).toEqual(['ANALYST', 'MODERATOR']);
+      expect((await me(as(target)))['roles']).toEqual(['ANALYST', 'MODERATOR']);
+      expect(actorsOf('UserRolesChanged')).toContain(`user:${userIds[ROLE_USERS.ADMIN]}`);
+      await expectErrorBody(
+        await call(admin(), 'PUT', `/api/console/v1/users/${userIds[target]}/roles`, { roles: ['OWNER'] }),
+        400,
+        '/errors/invalid-user-input',
+        '/roles',
+      );
+
+      await json(await call(admin(), 'POST', `/api/console/v1/users/${userIds[target]}/disable`), 200);
+      await expectErrorBody(await call(as(target), 'GET', '/api/console/v1/me'), 401, '/errors/unauthorized');
+    });
+
+    it("refuses (409) the last active admin's removal of their own ADMIN role, and disabling themselves", async () => {
+      const self = userIds[ROLE_USERS.ADMIN]!;
+      await expectErrorBody(await call(admin(), 'PUT', `/api/console/v1/users/${self}/roles`, { roles: ['ANALYST'] }), 409, '/errors/conflict');
+      await expectErrorBody(await call(admin(), 'POST', `/api/console/v1/users/${self}/disable`), 409, '/errors/conflict');
+      expect((await me(admin()))['roles']).toEqual(['ADMIN']);
+
+      // With another active admin, stepping down is fine.
+      const manager = userIds[ROLE_USERS.MODERATOR_MANAGER]!;
+      await json(await call(admin(), 'PUT', `/api/console/v1/users/${manager}/roles`, { roles: ['ADMIN', 'MODERATOR_MANAGER'] }), 200);
+      expect(await json(await call(admin(), 'PUT', `/api/console/v1/users/${self}/roles`, { roles: ['ANALYST'] }), 200)).toMatchObject({ roles: ['ANALYST'] });
+      await expectErrorBody(await call(admin(), 'GET', '/api/console/v1/users'), 403, '/errors/forbidden');
+    });
+  });
+});
