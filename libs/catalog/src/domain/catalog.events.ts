@@ -2,7 +2,6 @@ import type { DomainEvent } from '#warden/kernel';
 import type {
   ActionDefinition,
   AppealSettings,
-  DashboardUser,
   ItemTypeDefinition,
   OrgSettings,
   PolicyDefinition,
@@ -30,10 +29,6 @@ export interface OrderedRoutingRule extends RoutingRuleDefinition {
   order: number;
 }
 
-export interface DashboardUserEntity extends DashboardUser {
-  id: string;
-}
-
 /** Every kind of catalog entity, keyed by id within its organization. */
 export interface CatalogEntities {
   itemType: ItemTypeDefinition;
@@ -45,7 +40,6 @@ export interface CatalogEntities {
   queue: QueueDefinition;
   routingRule: OrderedRoutingRule;
   appealRoutingRule: OrderedRoutingRule;
-  user: DashboardUserEntity;
 }
 export type EntityKind = keyof CatalogEntities;
 
@@ -64,7 +58,6 @@ export const ENTITY_EVENTS: { [K in EntityKind]: { defined: string; archived: st
     archived: 'AppealRoutingRuleArchived',
     section: 'appealRoutingRules',
   },
-  user: { defined: 'DashboardUserDefined', archived: 'DashboardUserArchived', section: 'users' },
 };
 export const ENTITY_KINDS = Object.keys(ENTITY_EVENTS) as EntityKind[];
 

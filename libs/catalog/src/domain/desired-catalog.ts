@@ -33,7 +33,6 @@ export function desiredCatalog(config: OrgConfig): { catalog: DesiredCatalog; ha
         queue: config.queues,
         routingRule: ordered(config.routingRules),
         appealRoutingRule: ordered(config.appealRoutingRules),
-        user: config.users.map((u) => ({ id: u.email.toLowerCase(), ...u })),
       },
       settings: config.org.settings,
       strikes: config.strikes,

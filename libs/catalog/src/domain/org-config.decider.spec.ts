@@ -28,7 +28,6 @@ function desired(parts: { policies?: PolicyDefinition[]; queues?: QueueDefinitio
       queue: parts.queues ?? [],
       routingRule: [],
       appealRoutingRule: [],
-      user: [],
     },
     settings: { requireDecisionReason: false, requirePolicyForDecisions: false, requireSecondFactor: false },
     strikes: { windowDays: null, thresholds: [] },
