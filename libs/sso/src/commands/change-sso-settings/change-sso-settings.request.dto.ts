@@ -11,7 +11,7 @@ const ROLE_LIST = { type: 'array' as const, items: { type: 'string' as const, en
  * catalog checks them with the file's own validation (one set of rules, one set of messages).
  */
 export class ChangeSsoSettingsRequestDto {
-  @ApiPropertyOptional({ description: 'Users can sign in through the IdP; needs sso_url and a certificate', default: false })
+  @ApiPropertyOptional({ description: 'Users can sign in through the IdP; needs sso_url and a certificate. Default false' })
   @Allow()
   saml_enabled?: boolean;
   @ApiPropertyOptional({ description: "The IdP's SSO URL (HTTP-Redirect binding)", nullable: true, type: String, example: 'https://idp.example/sso/saml' })
@@ -25,13 +25,13 @@ export class ChangeSsoSettingsRequestDto {
   })
   @Allow()
   cert?: string | null;
-  @ApiPropertyOptional({ description: 'False: users sign in through SSO only (allowed only with saml_enabled true)', default: true })
+  @ApiPropertyOptional({ description: 'False: users sign in through SSO only (allowed only with saml_enabled true). Default true' })
   @Allow()
   passwordLogin?: boolean;
   @ApiPropertyOptional({
-    description: 'Just-in-time provisioning',
+    description: 'Just-in-time provisioning (default: off, no roles); when enabled, defaultRoles or roleAttribute must give roles',
     type: 'object',
-    properties: { enabled: { type: 'boolean', default: false }, defaultRoles: ROLE_LIST },
+    properties: { enabled: { type: 'boolean' }, defaultRoles: ROLE_LIST },
     example: { enabled: true, defaultRoles: ['MODERATOR'] },
   })
   @Allow()
@@ -44,7 +44,7 @@ export class ChangeSsoSettingsRequestDto {
   @Allow()
   @AsReceived()
   roleMap?: Record<string, string[]>;
-  @ApiPropertyOptional({ description: 'False: an unsigned assertion inside a signed response is accepted', default: true })
+  @ApiPropertyOptional({ description: 'False: an unsigned assertion inside a signed response is accepted. Default true' })
   @Allow()
   wantAssertionsSigned?: boolean;
 }

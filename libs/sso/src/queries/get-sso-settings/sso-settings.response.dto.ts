@@ -1,16 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ROLES } from '#warden/kernel';
+import type { CertificateSummary } from './get-sso-settings.query.js';
 
 const ROLE_LIST = { type: 'array' as const, items: { type: 'string' as const, enum: [...ROLES] } };
-
-export class CertificateSummaryDto {
-  @ApiProperty({ description: "SHA-256 fingerprint of the IdP's certificate (colon-separated hex)", example: 'AB:12:…:9F' })
-  fingerprintSha256!: string;
-  @ApiProperty({ description: "The certificate's subject", example: 'CN=idp.example' })
-  subject!: string;
-  @ApiProperty({ description: 'When the certificate expires (ISO 8601)', example: '2027-03-01T00:00:00.000Z' })
-  notAfter!: string;
-}
 
 export class JitSettingsDto {
   @ApiProperty({ description: 'An unknown email in a valid assertion becomes a user of the organization' })
@@ -46,8 +38,18 @@ export class SsoSettingsResponseDto {
   roleMap!: Record<string, string[]>;
   @ApiProperty({ description: 'False: an unsigned assertion inside a signed response is accepted' })
   wantAssertionsSigned!: boolean;
-  @ApiProperty({ type: CertificateSummaryDto, nullable: true, description: "The IdP's signing certificate, summarized; null when none is set" })
-  certificate!: CertificateSummaryDto | null;
+  // Inline rather than a $ref: OpenAPI 3.0 cannot make a referenced schema nullable.
+  @ApiProperty({
+    type: 'object',
+    nullable: true,
+    description: "The IdP's signing certificate, summarized (never the PEM); null when none is set",
+    properties: {
+      fingerprintSha256: { type: 'string', description: 'SHA-256 fingerprint (colon-separated upper-case hex)', example: 'AB:12:…:9F' },
+      subject: { type: 'string', description: "The certificate's subject", example: 'CN=idp.example' },
+      notAfter: { type: 'string', description: 'When the certificate expires (ISO 8601)', example: '2027-03-01T00:00:00.000Z' },
+    },
+  })
+  certificate!: CertificateSummary | null;
   @ApiProperty({ type: ServiceProviderDto, description: 'The values an IdP administrator enters for this organization' })
   serviceProvider!: ServiceProviderDto;
 }
