@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectErrorBody } from '../support/error-body.js';
 import { authnRequestOf, type IdpKeys, makeIdpKeys, samlResponse } from '../support/saml-idp.js';
-import { consoleLogin, createConsoleUser, freshDataDir, type RunningWarden, startConfigured, testEnv } from '../support/warden-process.js';
+import { consoleLogin, createConsoleUser, freshDataDir, runCli, type RunningWarden, startConfigured, testEnv } from '../support/warden-process.js';
 
 /** Issue 12, items 3 and 5: an ADMIN reads and changes the organization's SSO settings in the console. */
 
@@ -38,8 +38,15 @@ describe('SSO settings in the console (e2e)', () => {
   let moderator: Session;
   let adminId: string;
 
+  let globexAdmin: Session;
+
   beforeAll(async () => {
     [idp, rolledOver] = await Promise.all([makeIdpKeys(), makeIdpKeys('next-idp.example')]);
+    // A file may hold a certificate that does not parse while SAML is off: it is checked only with SAML on.
+    const globex = join(freshDataDir(), 'globex.yaml');
+    writeFileSync(globex, 'org: { id: globex, name: Globex }\nsso: { saml_enabled: false, cert: "-----BEGIN CERTIFICATE-----\\nMIIB\\n-----END CERTIFICATE-----" }\n');
+    const applied = await runCli(['apply', globex], env);
+    expect(applied.code, applied.stderr).toBe(0);
     const file = join(freshDataDir(), 'acme.yaml');
     writeFileSync(file, acmeConfig(idp.cert));
     ({ warden } = await startConfigured(env, file, 'acme'));
@@ -47,6 +54,8 @@ describe('SSO settings in the console (e2e)', () => {
     await createConsoleUser(dataDir, 'acme', 'mod@acme.example', PASSWORD, ['MODERATOR'], env);
     admin = await consoleLogin(warden.url, 'admin@acme.example', PASSWORD);
     moderator = await consoleLogin(warden.url, 'mod@acme.example', PASSWORD);
+    await createConsoleUser(dataDir, 'globex', 'admin@globex.example', PASSWORD, ['ADMIN'], env);
+    globexAdmin = await consoleLogin(warden.url, 'admin@globex.example', PASSWORD);
   }, 90_000);
 
   afterAll(async () => {
@@ -182,6 +191,12 @@ describe('SSO settings in the console (e2e)', () => {
     await expectErrorBody(await call(admin, 'PUT', { jit: { enabled: true, defaultRoles: ['KING'] } }), 400, '/errors/invalid-user-input', '/jit/defaultRoles/0');
     expect(eventRows()).toHaveLength(before);
     expect((await ok(await call(admin, 'GET'))).body['certificate']).toMatchObject({ subject: 'CN=next-idp.example' });
+  });
+
+  it("shows a stored certificate that does not parse as none, and checks one it is given even with SAML off", async () => {
+    const { body } = await ok(await call(globexAdmin, 'GET'));
+    expect(body).toMatchObject({ saml_enabled: false, certificate: null, serviceProvider: { entityId: `${PUBLIC_URL}/saml/metadata/globex` } });
+    await expectErrorBody(await call(globexAdmin, 'PUT', { cert: 'not a certificate' }), 400, '/errors/invalid-user-input', '/cert');
   });
 
   it('refuses a MODERATOR (403) and a change without the CSRF token (403)', async () => {

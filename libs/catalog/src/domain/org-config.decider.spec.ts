@@ -146,6 +146,13 @@ describe('org config decider: the console changes the sso settings', () => {
     ]);
   });
 
+  it('checks a certificate it is given even with SAML off, unlike the file: it is set to be used', () => {
+    expect(refusal({ cert: 'not a certificate' })).toEqual([
+      ['/cert', 'is not a PEM certificate (expected -----BEGIN CERTIFICATE----- … -----END CERTIFICATE-----)'],
+    ]);
+    expect(orgConfigDecider.decide(change({ cert: IDP_CERT }), initialCatalogState)).toEqual([ssoChanged({ ...defaults, cert: IDP_CERT })]);
+  });
+
   it('refuses what the file refuses across fields, each at its pointer', () => {
     expect(refusal({ passwordLogin: false })).toEqual([['/passwordLogin', 'can be false only when saml_enabled is true']]);
     expect(refusal({ roleMap: { admins: ['ADMIN'] } })).toEqual([

@@ -119,8 +119,9 @@ export const ssoSettingsOf = (state: CatalogState): SsoSettings => state.sso ?? 
 /** One SsoSettingsChanged with the whole section, or nothing when the settings are already so. */
 export function decideSsoChange(command: ChangeSsoSettings, state: CatalogState): CatalogEvent[] {
   const current = ssoSettingsOf(state);
-  const raw = command.settings['cert'] === undefined ? { ...command.settings, cert: current.cert } : command.settings;
-  const result = validateSsoSettings(raw);
+  const given = command.settings['cert'] !== undefined;
+  const raw = given ? command.settings : { ...command.settings, cert: current.cert };
+  const result = validateSsoSettings(raw, { checkCertificate: given });
   if (!result.ok) {
     throw invalidInput(...result.problems.map((p) => ({ title: 'Invalid SSO settings', detail: p.message, pointer: jsonPointer(p.path) })));
   }

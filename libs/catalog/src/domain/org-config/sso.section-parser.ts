@@ -66,13 +66,21 @@ export type SsoSettingsValidation =
 /**
  * One `sso:` section on its own, checked exactly as in a configuration file (shape, defaults,
  * the checks across fields, the certificate): the console's SSO settings go through this too.
- * Paths are relative to the section.
+ * `checkCertificate`: a certificate is checked even with SAML off (the file checks it only with
+ * SAML on). Paths are relative to the section.
  */
-export function validateSsoSettings(raw: unknown): SsoSettingsValidation {
+export function validateSsoSettings(raw: unknown, options: { checkCertificate?: boolean } = {}): SsoSettingsValidation {
   const problems = new ProblemList();
   const parsed = ssoSchema.safeParse(raw, PARSE_PARAMS);
   if (!parsed.success) addIssues(parsed.error.issues, [], problems);
-  if (isRecord(raw)) checkSsoFields(raw, [], problems);
+  if (isRecord(raw)) {
+    checkSsoFields(raw, [], problems);
+    // A certificate given on its own (SAML still off) is checked too: it is there to be used next.
+    if (options.checkCertificate && raw.saml_enabled !== true && typeof raw.cert === 'string') {
+      const problem = certificateProblem(raw.cert);
+      if (problem !== undefined) problems.add(['cert'], problem);
+    }
+  }
   if (!problems.isEmpty || !parsed.success) return { ok: false, problems: problems.entries() };
   return { ok: true, sso: parsed.data };
 }

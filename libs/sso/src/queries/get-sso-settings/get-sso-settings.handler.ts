@@ -28,8 +28,16 @@ export class GetSsoSettingsHandler implements IQueryHandler<GetSsoSettingsQuery>
   }
 }
 
-/** The certificate was validated when it was set (the file's check), so it parses. */
-function summarize(pem: string): CertificateSummary {
-  const x509 = new X509Certificate(pem);
+/**
+ * Null also for a certificate that does not parse: a file may set one while SAML is off (it is
+ * checked only with SAML on), and such a certificate could verify nothing.
+ */
+function summarize(pem: string): CertificateSummary | null {
+  let x509: X509Certificate;
+  try {
+    x509 = new X509Certificate(pem);
+  } catch {
+    return null;
+  }
   return { fingerprintSha256: x509.fingerprint256, subject: x509.subject.split('\n').join(', '), notAfter: x509.validToDate.toISOString() };
 }

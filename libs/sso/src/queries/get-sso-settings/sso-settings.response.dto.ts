@@ -42,7 +42,7 @@ export class SsoSettingsResponseDto {
   @ApiProperty({
     type: 'object',
     nullable: true,
-    description: "The IdP's signing certificate, summarized (never the PEM); null when none is set",
+    description: "The IdP's signing certificate, summarized (never the PEM); null when none is set (or a file, with SAML off, set one that does not parse)",
     properties: {
       fingerprintSha256: { type: 'string', description: 'SHA-256 fingerprint (colon-separated upper-case hex)', example: 'AB:12:…:9F' },
       subject: { type: 'string', description: "The certificate's subject", example: 'CN=idp.example' },
