@@ -3,6 +3,7 @@ import { UpcasterRegistry } from '#warden/kernel';
 import { KEYRING, type Keyring } from '#warden/platform';
 import { ProjectionHost } from '#warden/storage';
 import { ApplyConfigurationHandler } from './commands/apply-configuration/apply-configuration.handler.js';
+import { ChangeSsoSettingsHandler } from './commands/change-sso-settings/change-sso-settings.handler.js';
 import { catalogProjection } from './projections/catalog.projection.js';
 import { CatalogReader } from './queries/catalog-reader.js';
 import { GetCatalogSettingsHandler } from './queries/get-catalog-settings/get-catalog-settings.handler.js';
@@ -21,6 +22,7 @@ import { ssoSettingsUpcasters } from './domain/sso-settings.upcasters.js';
 @Module({
   providers: [
     ApplyConfigurationHandler,
+    ChangeSsoSettingsHandler,
     ListPoliciesHandler,
     ListActionsHandler,
     ListItemTypesHandler,

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { CatalogModule } from '#warden/catalog';
 import { CompleteSamlLoginHandler } from './commands/complete-saml-login/complete-saml-login.handler.js';
 import { StartSamlLoginHandler } from './commands/start-saml-login/start-saml-login.handler.js';
+import { GetSsoSettingsHandler } from './queries/get-sso-settings/get-sso-settings.handler.js';
 import { GetSamlMetadataHandler } from './queries/get-saml-metadata/get-saml-metadata.handler.js';
 import { IsPasswordLoginAllowedHandler } from './queries/is-password-login-allowed/is-password-login-allowed.handler.js';
 import { SamlServiceProvider } from './saml/saml-service-provider.js';
@@ -21,6 +22,7 @@ import { SSO_SIGN_IN } from './sso-sign-in.port.js';
     StartSamlLoginHandler,
     CompleteSamlLoginHandler,
     GetSamlMetadataHandler,
+    GetSsoSettingsHandler,
     IsPasswordLoginAllowedHandler,
     SamlServiceProvider,
     SsoSettingsReader,

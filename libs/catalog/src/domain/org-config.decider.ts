@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { Decider } from '#warden/kernel';
+import { type Decider, invalidInput } from '#warden/kernel';
 import {
   CATALOG_EVENT_TYPES,
   type CatalogEntities,
@@ -13,6 +13,8 @@ import {
   type SettingsSection,
 } from './catalog.events.js';
 import type { AppealSettings, OrgSettings, SsoSettings, StrikeSettings } from './catalog.model.js';
+import type { Path } from './org-config/config-problems.js';
+import { defaultSsoSettings, validateSsoSettings } from './org-config/sso.section-parser.js';
 
 export interface StoredEntity<E> {
   readonly entity: E;
@@ -39,6 +41,13 @@ export interface DesiredCatalog {
 }
 
 export type ApplyCatalog = { type: 'ApplyCatalog'; desired: DesiredCatalog; prune: boolean };
+/**
+ * The console's change of the `sso:` section: the settings as the request gives them, checked as
+ * the file's are. Without a `cert` the stored certificate is kept (the console never shows it, so
+ * it cannot send it back); `cert: null` removes it.
+ */
+export type ChangeSsoSettings = { type: 'ChangeSsoSettings'; settings: Readonly<Record<string, unknown>> };
+export type OrgConfigCommand = ApplyCatalog | ChangeSsoSettings;
 
 export interface CatalogPlan {
   readonly events: CatalogEvent[];
@@ -104,10 +113,29 @@ function planKind<K extends EntityKind>(kind: K, command: ApplyCatalog, state: C
   }
 }
 
-export const orgConfigDecider: Decider<ApplyCatalog, CatalogState, CatalogEvent> = {
+/** The SSO settings in force: an organization that never set `sso:` has the section's defaults. */
+export const ssoSettingsOf = (state: CatalogState): SsoSettings => state.sso ?? defaultSsoSettings();
+
+/** One SsoSettingsChanged with the whole section, or nothing when the settings are already so. */
+export function decideSsoChange(command: ChangeSsoSettings, state: CatalogState): CatalogEvent[] {
+  const current = ssoSettingsOf(state);
+  const given = command.settings['cert'] !== undefined;
+  const raw = given ? command.settings : { ...command.settings, cert: current.cert };
+  const result = validateSsoSettings(raw, { checkCertificate: given });
+  if (!result.ok) {
+    throw invalidInput(...result.problems.map((p) => ({ title: 'Invalid SSO settings', detail: p.message, pointer: jsonPointer(p.path) })));
+  }
+  if (isDeepStrictEqual(current, result.sso)) return [];
+  return [{ type: 'SsoSettingsChanged', data: { sso: result.sso } }];
+}
+
+/** RFC 6901: `~` and `/` in a segment are escaped. */
+const jsonPointer = (path: Path): string => path.map((s) => `/${String(s).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+
+export const orgConfigDecider: Decider<OrgConfigCommand, CatalogState, CatalogEvent> = {
   eventTypes: Object.fromEntries(CATALOG_EVENT_TYPES.map((t) => [t, true as const])),
   initialState: initialCatalogState,
-  decide: (command, state) => planCatalog(command, state).events,
+  decide: (command, state) => (command.type === 'ApplyCatalog' ? planCatalog(command, state).events : decideSsoChange(command, state)),
   evolve(state, event) {
     if (isEntityDefined(event)) {
       const { kind, entity, semanticVersion } = event.data;

@@ -81,6 +81,11 @@ export class SamlServiceProvider {
     return `${this.config.publicUrl}/saml/acs/${encodeURIComponent(orgId)}`;
   }
 
+  /** Where a user's SAML sign-in starts (what users bookmark). */
+  loginUrl(orgId: string): string {
+    return `${this.config.publicUrl}/saml/login/${encodeURIComponent(orgId)}`;
+  }
+
   /** The IdP URL (HTTP-Redirect binding) with a fresh AuthnRequest whose id the ACS will accept. */
   async loginRedirect(org: SamlOrganization): Promise<string> {
     const outcome = await this.run(org, { query: {}, body: {} });

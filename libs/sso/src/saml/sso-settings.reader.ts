@@ -43,13 +43,13 @@ export class SsoSettingsReader {
   async samlOrganization(orgId: string): Promise<SamlOrganization> {
     await this.exists(orgId);
     const settings = await this.signInSettings(orgId);
-    const cert = this.openCert(settings.cert);
+    const cert = this.openCertificate(settings.cert);
     if (!settings.saml_enabled || settings.sso_url === null || cert === null) throw ssoRefused('saml-disabled');
     return { orgId, settings: { ...settings, sso_url: settings.sso_url, cert } };
   }
 
-  /** The certificate is sealed in the catalog (catalog-secrets.ts); opened only here, never returned. */
-  private openCert(cert: unknown): string | null {
+  /** The certificate is sealed in the catalog (catalog-secrets.ts); opened only here, never returned as is. */
+  openCertificate(cert: unknown): string | null {
     if (cert === null || cert === undefined) return null;
     return isSealedSecret(cert) ? this.keyring.open(cert as SealedSecret) : String(cert);
   }

@@ -28,6 +28,11 @@ export class ProblemList {
     return this.items.length === 0;
   }
 
+  /** Every problem as found, its path as segments (for JSON pointers). */
+  entries(): ReadonlyArray<{ readonly path: Path; readonly message: string }> {
+    return [...this.items];
+  }
+
   add(path: Path, message: string): void {
     if (!this.silenced.has(formatPath(path))) this.items.push({ path, message });
   }

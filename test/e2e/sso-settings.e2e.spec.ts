@@ -1,0 +1,223 @@
+import { X509Certificate } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectErrorBody } from '../support/error-body.js';
+import { authnRequestOf, type IdpKeys, makeIdpKeys, samlResponse } from '../support/saml-idp.js';
+import { consoleLogin, createConsoleUser, freshDataDir, runCli, type RunningWarden, startConfigured, testEnv } from '../support/warden-process.js';
+
+/** Issue 12, items 3 and 5: an ADMIN reads and changes the organization's SSO settings in the console. */
+
+const PUBLIC_URL = 'http://warden.test';
+const PASSWORD = 'correct horse battery staple';
+const indent = (text: string, spaces: number) => text.trimEnd().split('\n').map((l) => ' '.repeat(spaces) + l).join('\n');
+
+const acmeConfig = (cert: string) => `org: { id: acme, name: Acme }
+sso:
+  saml_enabled: true
+  sso_url: https://test-idp.example/sso
+  cert: |
+${indent(cert, 4)}
+  jit: { enabled: true, defaultRoles: [MODERATOR] }
+`;
+
+type Session = { cookie: string; csrfToken: string };
+type Json = Record<string, unknown>;
+
+/** A line of the certificate's base64 body: what any plaintext copy of the PEM would contain, escaped or not. */
+const pemMarker = (cert: string) => cert.split('\n').find((line) => /^[A-Za-z0-9+/]{60,}$/.test(line))!;
+
+describe('SSO settings in the console (e2e)', () => {
+  const dataDir = freshDataDir();
+  const env = testEnv(dataDir, { WARDEN_PUBLIC_URL: PUBLIC_URL });
+  let idp: IdpKeys;
+  let rolledOver: IdpKeys;
+  let warden: RunningWarden;
+  let admin: Session;
+  let moderator: Session;
+  let adminId: string;
+
+  let globexAdmin: Session;
+
+  beforeAll(async () => {
+    [idp, rolledOver] = await Promise.all([makeIdpKeys(), makeIdpKeys('next-idp.example')]);
+    // A file may hold a certificate that does not parse while SAML is off: it is checked only with SAML on.
+    const globex = join(freshDataDir(), 'globex.yaml');
+    writeFileSync(globex, 'org: { id: globex, name: Globex }\nsso: { saml_enabled: false, cert: "-----BEGIN CERTIFICATE-----\\nMIIB\\n-----END CERTIFICATE-----" }\n');
+    const applied = await runCli(['apply', globex], env);
+    expect(applied.code, applied.stderr).toBe(0);
+    const file = join(freshDataDir(), 'acme.yaml');
+    writeFileSync(file, acmeConfig(idp.cert));
+    ({ warden } = await startConfigured(env, file, 'acme'));
+    adminId = await createConsoleUser(dataDir, 'acme', 'admin@acme.example', PASSWORD, ['ADMIN'], env);
+    await createConsoleUser(dataDir, 'acme', 'mod@acme.example', PASSWORD, ['MODERATOR'], env);
+    admin = await consoleLogin(warden.url, 'admin@acme.example', PASSWORD);
+    moderator = await consoleLogin(warden.url, 'mod@acme.example', PASSWORD);
+    await createConsoleUser(dataDir, 'globex', 'admin@globex.example', PASSWORD, ['ADMIN'], env);
+    globexAdmin = await consoleLogin(warden.url, 'admin@globex.example', PASSWORD);
+  }, 90_000);
+
+  afterAll(async () => {
+    await warden?.stop();
+  });
+
+  const call = (session: Session | null, method: string, body?: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${warden.url}/api/console/v1/sso`, {
+      method,
+      headers: {
+        ...(session ? { cookie: session.cookie, 'x-csrf-token': session.csrfToken } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  const ok = async (response: Response): Promise<{ text: string; body: Json }> => {
+    const text = await response.text();
+    expect(response.status, text).toBe(200);
+    return { text, body: JSON.parse(text) as Json };
+  };
+
+  /** Every row of the event log, type with data and metadata as stored. */
+  function eventRows(): Array<{ type: string; data: string; metadata: string }> {
+    const db = new Database(join(dataDir, 'warden.db'), { readonly: true });
+    try {
+      return db.prepare('SELECT type, data, metadata FROM events ORDER BY position').all() as Array<{ type: string; data: string; metadata: string }>;
+    } finally {
+      db.close();
+    }
+  }
+  const ssoChanges = () => eventRows().filter((r) => r.type === 'SsoSettingsChanged');
+
+  /** A SAML sign-in with the test IdP; the roles of the session it opened. */
+  async function samlSignIn(email: string, groups: string[], keys = idp): Promise<string[]> {
+    const login = await fetch(`${warden.url}/saml/login/acme`, { redirect: 'manual' });
+    expect(login.status).toBe(302);
+    const SAMLResponse = samlResponse(keys, {
+      audience: `${PUBLIC_URL}/saml/metadata/acme`,
+      acsUrl: `${PUBLIC_URL}/saml/acs/acme`,
+      inResponseTo: authnRequestOf(login.headers.get('location')!).id,
+      email,
+      groups,
+    });
+    const acs = await fetch(`${warden.url}/saml/acs/acme`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ SAMLResponse }).toString(),
+    });
+    expect(acs.status, await acs.clone().text()).toBe(302);
+    const cookie = acs.headers.get('set-cookie')!.split(';')[0]!;
+    const me = await fetch(`${warden.url}/api/console/v1/me`, { headers: { cookie } });
+    return ((await me.json()) as { user: { roles: string[] } }).user.roles.sort();
+  }
+
+  it('shows an ADMIN every sso setting, the IdP values, and the certificate only as fingerprint, subject and expiry', async () => {
+    const { text, body } = await ok(await call(admin, 'GET'));
+    const x509 = new X509Certificate(idp.cert);
+    expect(body).toEqual({
+      saml_enabled: true,
+      sso_url: 'https://test-idp.example/sso',
+      passwordLogin: true,
+      jit: { enabled: true, defaultRoles: ['MODERATOR'] },
+      roleAttribute: null,
+      roleMap: {},
+      wantAssertionsSigned: true,
+      certificate: { fingerprintSha256: x509.fingerprint256, subject: 'CN=test-idp.example', notAfter: x509.validToDate.toISOString() },
+      serviceProvider: {
+        entityId: `${PUBLIC_URL}/saml/metadata/acme`,
+        acsUrl: `${PUBLIC_URL}/saml/acs/acme`,
+        metadataUrl: `${PUBLIC_URL}/saml/metadata/acme`,
+        loginUrl: `${PUBLIC_URL}/saml/login/acme`,
+      },
+    });
+    expect(text).not.toContain('BEGIN CERTIFICATE');
+    expect(text).not.toContain(pemMarker(idp.cert));
+  });
+
+  it('changes roleMap and jit, recorded with the ADMIN as actor, and the next SAML sign-in uses them', async () => {
+    // As applied: no roleAttribute, so a just-in-time user gets the default role whatever its groups.
+    expect(await samlSignIn('before@acme.example', ['reviewers'])).toEqual(['MODERATOR']);
+
+    const before = ssoChanges().length;
+    const change = {
+      saml_enabled: true,
+      sso_url: 'https://test-idp.example/sso',
+      jit: { enabled: true, defaultRoles: ['EXTERNAL_MODERATOR'] },
+      roleAttribute: 'groups',
+      roleMap: { reviewers: ['ANALYST'], leads: ['MODERATOR_MANAGER', 'MODERATOR'] },
+    };
+    const { text, body } = await ok(await call(admin, 'PUT', change));
+    expect(body).toMatchObject({ ...change, certificate: { fingerprintSha256: new X509Certificate(idp.cert).fingerprint256 } });
+    expect(text).not.toContain(pemMarker(idp.cert));
+    const recorded = ssoChanges();
+    expect(recorded).toHaveLength(before + 1);
+    expect((JSON.parse(recorded.at(-1)!.metadata) as { actor: string }).actor).toBe(`user:${adminId}`);
+
+    expect(await samlSignIn('after@acme.example', ['reviewers'])).toEqual(['ANALYST']);
+    expect(await samlSignIn('lead@acme.example', ['leads', 'lunch-club'])).toEqual(['MODERATOR', 'MODERATOR_MANAGER']);
+    expect(await samlSignIn('newbie@acme.example', ['lunch-club'])).toEqual(['EXTERNAL_MODERATOR']);
+    // The role attribute now applies to known users too, at their next sign-in.
+    expect(await samlSignIn('before@acme.example', ['reviewers'])).toEqual(['ANALYST']);
+
+    // The same settings again change nothing and record nothing.
+    await ok(await call(admin, 'PUT', change));
+    expect(ssoChanges()).toHaveLength(before + 1);
+    const { body: read } = await ok(await call(admin, 'GET'));
+    expect(read).toMatchObject(change);
+  });
+
+  it('replaces the certificate with a PEM: sign-in then verifies with the new key only', async () => {
+    const { text, body } = await ok(
+      await call(admin, 'PUT', {
+        saml_enabled: true,
+        sso_url: 'https://test-idp.example/sso',
+        cert: rolledOver.cert,
+        jit: { enabled: true, defaultRoles: ['MODERATOR'] },
+      }),
+    );
+    expect(body['certificate']).toMatchObject({ fingerprintSha256: new X509Certificate(rolledOver.cert).fingerprint256, subject: 'CN=next-idp.example' });
+    expect(text).not.toContain(pemMarker(rolledOver.cert));
+    expect(await samlSignIn('rolled@acme.example', [], rolledOver)).toEqual(['MODERATOR']);
+  });
+
+  it('refuses what the configuration file refuses, with a pointer, recording nothing', async () => {
+    const before = eventRows().length;
+    const badCert = await call(admin, 'PUT', { saml_enabled: true, sso_url: 'https://test-idp.example/sso', cert: 'not a certificate', jit: { enabled: true, defaultRoles: ['MODERATOR'] } });
+    const error = await expectErrorBody(badCert, 400, '/errors/invalid-user-input', '/cert');
+    expect(error['detail']).toContain('is not a PEM certificate');
+    await expectErrorBody(await call(admin, 'PUT', { saml_enabled: false, passwordLogin: false }), 400, '/errors/invalid-user-input', '/passwordLogin');
+    await expectErrorBody(await call(admin, 'PUT', { roleMap: { admins: ['ADMIN'] } }), 400, '/errors/invalid-user-input', '/roleAttribute');
+    await expectErrorBody(await call(admin, 'PUT', { jit: { enabled: true, defaultRoles: ['KING'] } }), 400, '/errors/invalid-user-input', '/jit/defaultRoles/0');
+    expect(eventRows()).toHaveLength(before);
+    expect((await ok(await call(admin, 'GET'))).body['certificate']).toMatchObject({ subject: 'CN=next-idp.example' });
+  });
+
+  it("shows a stored certificate that does not parse as none, and checks one it is given even with SAML off", async () => {
+    const { body } = await ok(await call(globexAdmin, 'GET'));
+    expect(body).toMatchObject({ saml_enabled: false, certificate: null, serviceProvider: { entityId: `${PUBLIC_URL}/saml/metadata/globex` } });
+    await expectErrorBody(await call(globexAdmin, 'PUT', { cert: 'not a certificate' }), 400, '/errors/invalid-user-input', '/cert');
+  });
+
+  it('refuses a MODERATOR (403) and a change without the CSRF token (403)', async () => {
+    await expectErrorBody(await call(moderator, 'GET'), 403, '/errors/forbidden');
+    await expectErrorBody(await call(moderator, 'PUT', { saml_enabled: false }), 403, '/errors/forbidden');
+    const before = eventRows().length;
+    await expectErrorBody(await call(admin, 'PUT', { saml_enabled: false }, { 'x-csrf-token': '' }), 403, '/errors/forbidden');
+    const noHeader = await fetch(`${warden.url}/api/console/v1/sso`, {
+      method: 'PUT',
+      headers: { cookie: admin.cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ saml_enabled: false }),
+    });
+    await expectErrorBody(noHeader, 403, '/errors/forbidden');
+    expect(eventRows()).toHaveLength(before);
+    expect((await call(null, 'GET')).status).toBe(401);
+  });
+
+  it('never records either certificate in plaintext in the event log', () => {
+    const log = eventRows().map((r) => `${r.type} ${r.data} ${r.metadata}`).join('\n');
+    expect(ssoChanges().length).toBeGreaterThanOrEqual(3);
+    for (const cert of [idp.cert, rolledOver.cert]) expect(log).not.toContain(pemMarker(cert));
+    expect(log).not.toContain('BEGIN CERTIFICATE');
+  });
+});
