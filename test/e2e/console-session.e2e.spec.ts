@@ -5,6 +5,7 @@ import {
   createConsoleUser,
   freshDataDir,
   runCli,
+  runCliWithInput,
   type RunningWarden,
   startWarden,
   testEnv,
@@ -101,6 +102,17 @@ describe('console sessions (password sign-in)', () => {
     expect(disabled.code).toBe(0);
     expect((await fetch(warden.url + ME, { headers: { cookie } })).status).toBe(401);
     expect((await login(warden.url, 'bob@example.com', PASSWORD)).status).toBe(401);
+  });
+
+  it('ends the live sessions of a user whose password is set anew; the new password signs in', async () => {
+    await createConsoleUser(dataDir, 'acme', 'cid@example.com', PASSWORD, ['MODERATOR'], env);
+    const { cookie } = await consoleLogin(warden.url, 'cid@example.com', PASSWORD);
+    expect((await fetch(warden.url + ME, { headers: { cookie } })).status).toBe(200);
+    const reset = await runCliWithInput(['user', 'set-password', '--org', 'acme', '--email', 'cid@example.com'], env, 'another long password\n');
+    expect(reset.code, reset.stderr).toBe(0);
+    expect((await fetch(warden.url + ME, { headers: { cookie } })).status).toBe(401);
+    expect((await login(warden.url, 'cid@example.com', PASSWORD)).status).toBe(401);
+    expect((await login(warden.url, 'cid@example.com', 'another long password')).status).toBe(200);
   });
 
   it('answers an unknown email and a wrong password with the same body, and throttles an account after 10 failures', async () => {

@@ -53,6 +53,15 @@ describe('user decider', () => {
     expect(given([created, opened, ...events], { type: 'DisableUser', orgId: 'acme' })).toEqual([]);
   });
 
+  it('a new password ends every open session, before it is recorded', () => {
+    const events = given([created, opened], { type: 'SetUserPassword', orgId: 'acme', passwordHash: '$scrypt$new' });
+    expect(events).toEqual([
+      { type: 'ConsoleSessionClosed', data: { userId: 'u1', sessionId: 's1', tokenHash: 't1', reason: 'password-changed' } },
+      { type: 'UserPasswordSet', data: { userId: 'u1', passwordHash: '$scrypt$new' } },
+    ]);
+    expect(foldEvents(userDecider, [created, opened, ...events])).toMatchObject({ sessions: {}, passwordHash: '$scrypt$new' });
+  });
+
   it('records role changes with the previous roles, and nothing when they are the same', () => {
     expect(given([created], { type: 'ChangeUserRoles', orgId: 'acme', roles: ['ADMIN'] })).toEqual([
       { type: 'UserRolesChanged', data: { userId: 'u1', previousRoles: ['MODERATOR'], roles: ['ADMIN'] } },

@@ -1,5 +1,5 @@
 import { conflict, type Decider, invalidField, isRole, notFound, type Role, ROLES, unauthorized } from '#warden/kernel';
-import type { SessionMethod, UserEmailEvent, UserEvent, UserState } from './user.events.js';
+import type { ConsoleSessionClosed, SessionMethod, UserEmailEvent, UserEvent, UserState } from './user.events.js';
 
 export type UserCommand =
   | {
@@ -64,6 +64,14 @@ function existing(state: UserAggregateState, orgId: string): User {
   return state;
 }
 
+/** A ConsoleSessionClosed for every open session of the user. */
+function closeAll(user: User, reason: ConsoleSessionClosed['data']['reason']): ConsoleSessionClosed[] {
+  return Object.entries(user.sessions).map(([sessionId, s]) => ({
+    type: 'ConsoleSessionClosed',
+    data: { userId: user.userId, sessionId, tokenHash: s.tokenHash, reason },
+  }));
+}
+
 export const userDecider: Decider<UserCommand, UserAggregateState, UserEvent> = {
   eventTypes: {
     UserCreated: true,
@@ -99,7 +107,8 @@ export const userDecider: Decider<UserCommand, UserAggregateState, UserEvent> = 
       }
       case 'SetUserPassword':
         if (user.state === 'disabled') throw conflict('The user is disabled; enable it first');
-        return [{ type: 'UserPasswordSet', data: { userId, passwordHash: command.passwordHash } }];
+        // A new password is how an operator locks out whoever learned the old one: its sessions end.
+        return [...closeAll(user, 'password-changed'), { type: 'UserPasswordSet', data: { userId, passwordHash: command.passwordHash } }];
       case 'ChangeUserRoles': {
         const roles = checkedRoles(command.roles);
         if (roles.length === user.roles.length && roles.every((r) => user.roles.includes(r))) return [];
@@ -108,13 +117,7 @@ export const userDecider: Decider<UserCommand, UserAggregateState, UserEvent> = 
       case 'DisableUser':
         if (user.state === 'disabled') return [];
         // Its sessions end with it: enabling the user later must not bring them back.
-        return [
-          ...Object.entries(user.sessions).map(([sessionId, s]) => ({
-            type: 'ConsoleSessionClosed' as const,
-            data: { userId, sessionId, tokenHash: s.tokenHash, reason: 'revoked' as const },
-          })),
-          { type: 'UserDisabled', data: { userId } },
-        ];
+        return [...closeAll(user, 'revoked'), { type: 'UserDisabled', data: { userId } }];
       case 'EnableUser':
         if (user.state !== 'disabled') return [];
         return [{ type: 'UserEnabled', data: { userId, state: user.passwordHash === null && user.invitation !== null ? 'invited' : 'active' } }];
