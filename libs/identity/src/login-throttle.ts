@@ -1,12 +1,21 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Clock } from '#warden/kernel';
-import { CLOCK } from '#warden/platform';
+import { CLOCK, clientNetwork } from '#warden/platform';
 import type { ReadStore } from '#warden/readstore';
 import { READ_STORE } from '#warden/storage';
 
 /** Operational data, not a projection's: a read-model rebuild keeps it. */
 export const LOGIN_FAILURES = 'identity_login_failures';
+
+/**
+ * What one sign-in attempt counts against: its account (the email's digest) and its client's
+ * network (an IPv6 /64 as one, or a client would take a fresh address per guess), the latter
+ * hashed so the store holds no address.
+ */
+export function loginThrottleKeys(emailDigest: string, clientAddress: string): string[] {
+  return [`account:${emailDigest}`, `address:${createHash('sha256').update(clientNetwork(clientAddress)).digest('hex')}`];
+}
 export const MAX_FAILURES = 10;
 export const FAILURE_WINDOW_MS = 15 * 60_000;
 const WRITE_ATTEMPTS = 8;

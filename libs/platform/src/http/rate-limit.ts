@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import ipaddr from 'ipaddr.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Connection } from 'mongoose';
 import type { Logger } from 'pino';
 import { rateLimited } from '#warden/kernel';
+import { clientNetwork } from '../auth/client-network.js';
 import { SESSION_COOKIE } from '../auth/console-access.js';
 import { attachAuthFailureLimit, type AuthFailureLimit } from '../auth/auth-failure-limit.js';
 import type { WardenConfig } from '../config/warden-config.js';
@@ -45,18 +45,9 @@ export async function openRateLimitStores(config: RateLimitSettings, mongo: Conn
   };
 }
 
-/**
- * The failure bucket of a client address. An IPv6 client usually holds a whole /64 (one customer
- * line, SLAAC privacy addresses), so the /64 shares one budget; an IPv4-mapped IPv6 address
- * counts as its IPv4 address.
- */
+/** The failure bucket of a client address: its network (an IPv6 /64 shares one budget). */
 function authFailureBucket(address: string): string {
-  if (!ipaddr.isValid(address)) return 'auth-failures:' + address;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  if (parsed.kind() === 'ipv4') return 'auth-failures:' + parsed.toString();
-  const prefix = (parsed as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
-  return 'auth-failures:' + prefix.join(':') + '::/64';
+  return 'auth-failures:' + clientNetwork(address);
 }
 
 /**

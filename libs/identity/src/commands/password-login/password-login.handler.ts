@@ -1,5 +1,4 @@
 import { CommandBus, CommandHandler, type ICommandHandler, QueryBus } from '@nestjs/cqrs';
-import { createHash } from 'node:crypto';
 import { forbidden, invalidField, rateLimited, secondFactorRequired, unauthorized } from '#warden/kernel';
 import { AggregateStore } from '#warden/storage';
 import { accessAuditStream, DEPLOYMENT_AUDIT } from '../../domain/identity.streams.js';
@@ -7,7 +6,7 @@ import { MAX_PASSWORD_BYTES, verifyAgainstDummy, verifyPassword } from '../../do
 import type { User } from '../../domain/user.decider.js';
 import type { ConsoleLoginFailed } from '../../domain/user.events.js';
 import { emailDigest } from '../../domain/user-email.js';
-import { LoginThrottle } from '../../login-throttle.js';
+import { LoginThrottle, loginThrottleKeys } from '../../login-throttle.js';
 import { UserDirectory } from '../../user-directory.js';
 import { CheckSecondFactorCommand } from '../check-second-factor/check-second-factor.command.js';
 import { OpenConsoleSessionCommand, type OpenedConsoleSession } from '../open-console-session/open-console-session.command.js';
@@ -34,7 +33,7 @@ export class PasswordLoginHandler implements ICommandHandler<PasswordLoginComman
       throw invalidField('/password', `A password has at most ${MAX_PASSWORD_BYTES} bytes`);
     }
     const digest = emailDigest(command.email);
-    const keys = [`account:${digest}`, `address:${createHash('sha256').update(command.clientAddress).digest('hex')}`];
+    const keys = loginThrottleKeys(digest, command.clientAddress);
     const wait = await this.throttle.retryAfter(keys);
     if (wait > 0) throw rateLimited(wait);
 
