@@ -22,11 +22,11 @@ const principal: ConsolePrincipal = {
   sessionId: 's1',
 };
 
-/** The guard with an authenticator that knows one session; a GET request carrying it. */
-function check(route: keyof Routes, authenticated: ConsolePrincipal): Promise<boolean> {
+/** The guard with an authenticator that knows one session (or none); a GET request carrying a cookie. */
+function check(route: keyof Routes, authenticated: ConsolePrincipal | null, request: object = { cookies: { warden_session: 'token' } }): Promise<boolean> {
   const authenticator: ConsoleAuthenticator = { authenticate: async () => authenticated, verifyCsrf: () => true };
   const guard = new ConsoleGuard(new Reflector(), authenticator, { publicUrl: 'http://localhost' } as WardenConfig);
-  const request = { method: 'GET', headers: {}, cookies: { warden_session: 'token' } };
+  Object.assign(request, { method: 'GET', headers: {}, ip: '203.0.113.5' });
   const context = {
     getHandler: () => Routes.prototype[route],
     getClass: () => Routes,
@@ -48,5 +48,29 @@ describe('console guard and a session restricted to enrolling a second factor', 
   it('names the missing permission when the roles are the reason', async () => {
     const refusal = await check('keys', principal).catch((e: unknown) => e);
     expect((refusal as DomainError).message).toMatch(/Your roles do not grant MANAGE_API_KEYS/);
+  });
+});
+
+describe('console guard and the failed-authentication budget', () => {
+  /** A request whose app has a failure budget (what installRateLimit attaches), recording its charges. */
+  const withBudget = (cookies: Record<string, string>) => {
+    const charged: string[] = [];
+    const request = { cookies, wardenAuthFailureLimit: { charge: async (address: string) => void charged.push(address) } };
+    return { request, charged };
+  };
+
+  it('charges the address for a session cookie that opens no session (each would have its own request bucket)', async () => {
+    const { request, charged } = withBudget({ warden_session: 'invented' });
+    const refusal = await check('me', null, request).catch((e: unknown) => e);
+    expect((refusal as DomainError).status).toBe(401);
+    expect(charged).toEqual(['203.0.113.5']);
+  });
+
+  it('charges nothing for a valid session, nor for a request without a cookie (it spends its address bucket)', async () => {
+    const valid = withBudget({ warden_session: 'token' });
+    expect(await check('me', principal, valid.request)).toBe(true);
+    const none = withBudget({});
+    expect(((await check('me', null, none.request).catch((e: unknown) => e)) as DomainError).status).toBe(401);
+    expect([...valid.charged, ...none.charged]).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { forbidden, unauthorized } from '#warden/kernel';
 import { WARDEN_CONFIG, type WardenConfig } from '../config/warden-config.js';
+import { authFailureLimitOf } from './auth-failure-limit.js';
 import {
   CONSOLE_ACCESS,
   CONSOLE_AUTHENTICATOR,
@@ -40,7 +41,13 @@ export class ConsoleGuard implements CanActivate {
 
     const token = request.cookies?.[SESSION_COOKIE];
     const principal = token ? await this.authenticator.authenticate(token) : null;
-    if (principal === null) throw unauthorized('Sign in first: no valid console session');
+    if (principal === null) {
+      // The request rate limit gives every session cookie its own bucket, so a client inventing
+      // a cookie per request would never be limited: such cookies spend the address's budget of
+      // failed authentications, as invented API keys do.
+      if (token) await authFailureLimitOf(request)?.charge(request.ip);
+      throw unauthorized('Sign in first: no valid console session');
+    }
     if (mutating) {
       const raw = request.headers[CSRF_HEADER];
       const csrf = Array.isArray(raw) ? raw[0] : raw;
