@@ -197,7 +197,7 @@ describe('SAML single sign-on (e2e)', () => {
 
   const me = async (cookie: string) => {
     const res = await fetch(`${warden.url}/api/console/v1/me`, { headers: { cookie } });
-    return { status: res.status, body: (await res.json()) as { user: { email: string; orgId: string; roles: string[] } } };
+    return { status: res.status, body: (await res.json()) as { user: { id: string; email: string; orgId: string; roles: string[] } } };
   };
 
   async function cliUser(args: string[]) {
@@ -223,6 +223,8 @@ describe('SAML single sign-on (e2e)', () => {
     expect(status).toBe(200);
     expect(body.user).toMatchObject({ email: 'ann@acme.example', orgId: 'acme', roles: ['ANALYST'] });
     expect(actorsOf('UserRolesChanged')).toContain('sso:saml');
+    // The sign-in itself is audited as the user's, like a password sign-in.
+    expect(actorsOf('ConsoleSessionOpened').at(-1)).toBe(`user:${body.user.id}`);
     expect((await fetch(`${warden.url}/api/console/v1/me`)).status).toBe(401);
   });
 

@@ -32,7 +32,8 @@ export class IdentitySsoSignIn implements SsoSignIn<OpenedConsoleSession> {
     if (mapped !== null && !sameRoles(mapped, user.roles)) {
       await this.commands.execute(new ChangeUserRolesCommand(org.orgId, user.id, mapped, context));
     }
-    return this.commands.execute(new OpenConsoleSessionCommand(org.orgId, user.id, 'saml', context));
+    // The sign-in is the user's own act, as a password sign-in is: the audit names them, not the IdP.
+    return this.commands.execute(new OpenConsoleSessionCommand(org.orgId, user.id, 'saml', { ...context, actor: `user:${user.id}` }));
   }
 
   private find(email: string): Promise<Account | null> {
