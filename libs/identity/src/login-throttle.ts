@@ -20,14 +20,23 @@ export const MAX_FAILURES = 10;
 export const FAILURE_WINDOW_MS = 15 * 60_000;
 const WRITE_ATTEMPTS = 8;
 
-type FailuresDoc = { at: number[]; writer: string };
+/** One counted attempt; `id` lets a sign-in that turns out right take its own back. */
+type Attempt = { at: number; id: string };
+/** `at` is the shape written before attempts were counted up front: failures without ids. */
+type AttemptsDoc = { attempts?: Attempt[]; at?: number[]; writer: string };
+
+/** A sign-in attempt counted against its keys, or refused for `retryAfter` seconds. */
+export type ThrottledAttempt = { readonly retryAfter: 0; readonly id: string } | { readonly retryAfter: number; readonly id: null };
 
 /**
- * Sign-in failures per account (email digest) and per client address: a key with 10 failures in
- * the last 15 minutes is refused until the oldest of them leaves the window. Kept in the read
- * store, which every process of the deployment shares (SQLite file or MongoDB); concurrent
- * failures update a key by compare-and-set on the document's version, so none is lost.
- * A success resets nothing: an attacker who knows one password cannot reset an address's count.
+ * Sign-in attempts per account (email digest) and per client network: a key with 10 failures in
+ * the last 15 minutes is refused until the oldest of them leaves the window. An attempt is
+ * counted BEFORE its password is checked, and taken back only when the password was right: so
+ * 500 guesses sent at once are counted as they arrive and the 11th is refused, instead of all
+ * passing a check made before any of them failed. Kept in the read store, which every process of
+ * the deployment shares (SQLite file or MongoDB); a key is updated by compare-and-set on the
+ * document's version, so no concurrent count is lost. A success takes back only its own attempt:
+ * an attacker who knows one password cannot reset an address's count.
  */
 @Injectable()
 export class LoginThrottle {
@@ -36,39 +45,52 @@ export class LoginThrottle {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  /** Seconds to wait before any of `keys` may try again; 0 when none is throttled. */
-  async retryAfter(keys: readonly string[]): Promise<number> {
-    const now = this.clock.now().getTime();
-    let wait = 0;
+  /** Counts an attempt against every key, or refuses it (counting nothing) when one is spent. */
+  async begin(keys: readonly string[]): Promise<ThrottledAttempt> {
+    const id = randomUUID();
+    const counted: string[] = [];
     for (const key of keys) {
-      const recent = this.recent((await this.readStore.get<FailuresDoc>(LOGIN_FAILURES, key))?.at ?? [], now);
-      if (recent.length >= MAX_FAILURES) {
-        wait = Math.max(wait, Math.ceil((recent[recent.length - MAX_FAILURES]! + FAILURE_WINDOW_MS - now) / 1000));
+      const wait = await this.update(key, (recent, now) => {
+        if (recent.length >= MAX_FAILURES) return Math.max(1, Math.ceil((recent[recent.length - MAX_FAILURES]!.at + FAILURE_WINDOW_MS - now) / 1000));
+        return [...recent, { at: now, id }];
+      });
+      if (wait > 0) {
+        await this.succeeded(counted, id);
+        return { retryAfter: wait, id: null };
       }
+      counted.push(key);
     }
-    return Math.max(wait, wait > 0 ? 1 : 0);
+    return { retryAfter: 0, id };
   }
 
-  async recordFailure(keys: readonly string[]): Promise<void> {
-    await Promise.all(keys.map((key) => this.add(key)));
+  /** The attempt was no guess (the password was right): it stops counting. */
+  async succeeded(keys: readonly string[], id: string): Promise<void> {
+    await Promise.all(keys.map((key) => this.update(key, (recent) => recent.filter((a) => a.id !== id))));
   }
 
-  private async add(key: string): Promise<void> {
+  /**
+   * Applies `change` to the key's recent attempts by compare-and-set: a number refuses (the
+   * seconds to wait), a list is written. A key so contended that it cannot be written refuses
+   * for a second rather than let an attempt through uncounted.
+   */
+  private async update(key: string, change: (recent: Attempt[], now: number) => Attempt[] | number): Promise<number> {
     for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
       const now = this.clock.now().getTime();
-      const current = await this.readStore.getVersioned<FailuresDoc>(LOGIN_FAILURES, key);
-      const version = (current?.position ?? 0) + 1;
+      const current = await this.readStore.getVersioned<AttemptsDoc>(LOGIN_FAILURES, key);
+      const changed = change(this.recent(current?.doc, now), now);
+      if (typeof changed === 'number') return changed;
       const writer = randomUUID();
       // Only the last MAX_FAILURES matter for the decision.
-      const at = [...this.recent(current?.doc.at ?? [], now), now].slice(-MAX_FAILURES);
+      const doc: AttemptsDoc = { attempts: changed.slice(-MAX_FAILURES), writer };
       // A positioned write never replaces a version it did not read: a concurrent writer wins, we read again.
-      await this.readStore.commit([{ op: 'put', collection: LOGIN_FAILURES, id: key, doc: { at, writer }, position: version }]);
-      const written = await this.readStore.get<FailuresDoc>(LOGIN_FAILURES, key);
-      if (written?.writer === writer) return;
+      await this.readStore.commit([{ op: 'put', collection: LOGIN_FAILURES, id: key, doc, position: (current?.position ?? 0) + 1 }]);
+      if ((await this.readStore.get<AttemptsDoc>(LOGIN_FAILURES, key))?.writer === writer) return 0;
     }
+    return 1;
   }
 
-  private recent(at: readonly number[], now: number): number[] {
-    return at.filter((t) => t > now - FAILURE_WINDOW_MS);
+  private recent(doc: AttemptsDoc | undefined, now: number): Attempt[] {
+    const attempts = doc?.attempts ?? (doc?.at ?? []).map((at) => ({ at, id: '' }));
+    return attempts.filter((a) => a.at > now - FAILURE_WINDOW_MS);
   }
 }

@@ -34,17 +34,18 @@ export class PasswordLoginHandler implements ICommandHandler<PasswordLoginComman
     }
     const digest = emailDigest(command.email);
     const keys = loginThrottleKeys(digest, command.clientAddress);
-    const wait = await this.throttle.retryAfter(keys);
-    if (wait > 0) throw rateLimited(wait);
+    // Counted before the password is checked (see LoginThrottle): taken back below once it is right.
+    const attempt = await this.throttle.begin(keys);
+    if (attempt.id === null) throw rateLimited(attempt.retryAfter);
 
     const user = await this.users.findByEmail(command.email);
     // The same work whether or not the account exists, has a password or may sign in.
     const matches = user?.passwordHash ? await verifyPassword(command.password, user.passwordHash) : await verifyAgainstDummy(command.password);
     if (!user || !matches || user.state !== 'active') {
-      await this.throttle.recordFailure(keys);
       await this.recordFailure(digest, user, matches, command);
       throw wrongCredentials();
     }
+    await this.throttle.succeeded(keys, attempt.id);
     // Asked only once the password is right, so that the answer tells nothing to someone guessing.
     if (!(await this.queries.execute(new IsPasswordLoginAllowedQuery(user.orgId)))) {
       await this.recordFailure(digest, user, matches, command, 'password-login-disabled');
@@ -56,7 +57,8 @@ export class PasswordLoginHandler implements ICommandHandler<PasswordLoginComman
     );
     if (secondFactor === 'missing') throw secondFactorRequired();
     if (secondFactor === 'wrong') {
-      await this.throttle.recordFailure(keys);
+      // A guessed code counts like a guessed password.
+      await this.throttle.begin(keys);
       await this.recordFailure(digest, user, matches, command, 'wrong-second-factor');
       throw wrongCredentials();
     }
