@@ -29,7 +29,13 @@ class RequestValidationPipe extends ValidationPipe {
     if (metadata.type === 'body' && isDto && value !== undefined && (value === null || typeof value !== 'object' || Array.isArray(value))) {
       throw invalidInput({ title: DEFAULT_ERROR_TITLE, detail: 'expected a JSON object', pointer: '' });
     }
-    return super.transform(value, metadata);
+    const transformed: unknown = await super.transform(value, metadata);
+    // No body where every field is optional: `{}` is what the client must mean, and a client
+    // that lost its body (a PUT of settings) must not reset everything by accident.
+    if (metadata.type === 'body' && isDto && value === undefined) {
+      throw invalidInput({ title: DEFAULT_ERROR_TITLE, detail: 'a JSON object is required (send {} for the defaults)', pointer: '' });
+    }
+    return transformed;
   }
 }
 
