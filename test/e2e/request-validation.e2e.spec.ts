@@ -49,7 +49,7 @@ describe('request validation, end to end', () => {
 
   it('reports a body that is missing, not an object, or without a usable items list', async () => {
     expect(await problems(await send('/api/v1/items/async'))).toEqual([['/items', 'Invalid request', 'items must be an array']]);
-    expect(await problems(await send('/api/v1/items/async', 'null'))).toEqual([['/items', 'Invalid request', 'items must be an array']]);
+    expect(await problems(await send('/api/v1/items/async', 'null'))).toEqual([['', 'Invalid request', 'expected a JSON object']]);
     expect(await problems(await send('/api/v1/items/async', '[]'))).toEqual([['', 'Invalid request', 'expected a JSON object']]);
     expect(await problems(await send('/api/v1/items/async', '"items"'))).toEqual([['', 'Invalid request', 'expected a JSON object']]);
     expect(await problems(await send('/api/v1/items/async', '{"items":{"0":{}}}'))).toEqual([['/items', 'Invalid request', 'items must be an array']]);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkProperty, preview } from './fuzz-report.js';
 import { fuzzSettings } from './fuzz-settings.js';
 import { startFuzzTarget, type FuzzTarget } from './fuzz-target.js';
 import { defectCase, type FuzzCase, fuzzCase, type FuzzOptions, validCase } from './hostile-arbitraries.js';
@@ -90,16 +91,8 @@ describe('fuzzing the customer POST operations', () => {
     if (failures.length > 0) throw new Error(failures.join('\n'));
   }
 
-  /** Runs a property; a failure names the seed and the path that replay it. */
-  async function check(property: fc.IAsyncPropertyWithHooks<[readonly FuzzCase[]]>, parameters: fc.Parameters<[readonly FuzzCase[]]>) {
-    const details = await fc.check(property, parameters);
-    if (details.failed) {
-      throw new Error(
-        `${fc.defaultReportMessage(details)}\n\n${details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance)}\n\nReplay: FUZZ_SEED=${details.seed} FUZZ_PATH=${details.counterexamplePath} FUZZ_KNOWN_DEFECTS=${settings.knownDefects.map((d) => d.id).join(',') || 'none'} npx vitest run test/fuzz`,
-      );
-    }
-    return details;
-  }
+  const check = (property: fc.IAsyncPropertyWithHooks<[readonly FuzzCase[]]>, parameters: fc.Parameters<[readonly FuzzCase[]]>) =>
+    checkProperty(property, parameters, settings, 'test/fuzz/customer-posts.fuzz.spec.ts');
 
   it('finds the POST operations in the OpenAPI document', () => {
     expect(ops.map((o) => o.path.replace(/\/$/, ''))).toEqual(expect.arrayContaining(['/api/v1/items/async', '/api/v1/content']));
@@ -176,9 +169,3 @@ describe('fuzzing the customer POST operations', () => {
     console.info(`fuzz: ${sent} requests in all`);
   });
 });
-
-function preview(body: Buffer | null): string {
-  if (body === null) return '(none)';
-  const head = JSON.stringify(body.subarray(0, 300).toString('latin1'));
-  return body.length > 300 ? `${head}… (${body.length} bytes)` : head;
-}

@@ -8,6 +8,8 @@ export interface FuzzSettings {
   readonly seed: number;
   /** Requests the main property sends (in batches of `concurrency`). */
   readonly requests: number;
+  /** Requests the console's property sends: a share of `requests` (300 of the default 2,000). */
+  readonly consoleRequests: number;
   /** fast-check's path to a counterexample, to replay exactly the failing case. */
   readonly path: string | undefined;
   readonly concurrency: number;
@@ -36,12 +38,16 @@ export interface KnownDefect {
  */
 export const KNOWN_DEFECTS: readonly KnownDefect[] = [];
 
+/** The console's routes are few and cheap to cover; each is sent about as many requests as a customer route. */
+const CONSOLE_SHARE = 0.15;
+const CONSOLE_SHARE_MIN = 40;
+
 export function fuzzSettings(env: Readonly<Record<string, string | undefined>> = process.env): FuzzSettings {
   const seed = env['FUZZ_SEED'] ? Number(env['FUZZ_SEED']) : DEFAULT_SEED;
   const requests = env['FUZZ_RUNS'] ? Number(env['FUZZ_RUNS']) : DEFAULT_REQUESTS;
   if (!Number.isInteger(seed)) throw new Error(`FUZZ_SEED must be an integer, got ${env['FUZZ_SEED']}`);
   if (!Number.isInteger(requests) || requests < 1) throw new Error(`FUZZ_RUNS must be a positive integer, got ${env['FUZZ_RUNS']}`);
-  return { seed, requests, path: env['FUZZ_PATH'] || undefined, concurrency: 4, knownDefects: knownDefects(env['FUZZ_KNOWN_DEFECTS']) };
+  return { seed, requests, consoleRequests: Math.max(CONSOLE_SHARE_MIN, Math.round(requests * CONSOLE_SHARE)), path: env['FUZZ_PATH'] || undefined, concurrency: 4, knownDefects: knownDefects(env['FUZZ_KNOWN_DEFECTS']) };
 }
 
 /** FUZZ_KNOWN_DEFECTS overrides the list: `none`, or ids such as `1,3` (to check a branch with fixes before editing it). */

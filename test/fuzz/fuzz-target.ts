@@ -22,11 +22,16 @@ const SLICE_BYTES = 64 * 1024;
 export interface FuzzTarget {
   readonly warden: RunningWarden;
   readonly dataDir: string;
+  /** The environment the server runs with, for the CLI. */
+  readonly env: NodeJS.ProcessEnv;
+  /** The fuzz organization's API key (`fuzz`). */
+  readonly apiKey: string;
   readonly receiver: Receiver;
   readonly itemTypes: readonly ItemTypeInfo[];
   /** The server's warning and error log lines since it started (an unexpected 500 logs its stack). */
   serverProblems(): string[];
-  send(c: FuzzCase, token: string): Promise<Exchange>;
+  /** Sends a case with the API key, or with `auth` instead (a console session's cookie and CSRF header). */
+  send(c: FuzzCase, token: string, auth?: Readonly<Record<string, string>>): Promise<Exchange>;
   get(path: string): Promise<{ status: number; text: string }>;
   stop(): Promise<void>;
 }
@@ -61,17 +66,20 @@ export async function startFuzzTarget(connections: number): Promise<FuzzTarget> 
   return {
     warden,
     dataDir,
+    env,
+    apiKey: key,
     receiver,
     itemTypes: (JSON.parse(types.text) as { itemTypes: ItemTypeInfo[] }).itemTypes,
     serverProblems: () => problems,
     get,
-    async send(c, token) {
+    async send(c, token, auth = { 'x-api-key': key }) {
       const body = renderBody(c.body, token);
-      const headers: Record<string, string> = { 'x-api-key': key, 'x-request-id': token };
+      const method = c.method ?? 'POST';
+      const headers: Record<string, string> = { ...auth, 'x-request-id': token };
       if (c.contentType !== null) headers['content-type'] = c.contentType;
-      const exchange = { token, path: c.path, contentType: c.contentType, body };
-      if (body !== null && body.length > BODY_LIMIT_BYTES) return { ...exchange, ...(await sendOverLimit(warden.url, c.path, headers, body)) };
-      const res = await pool.request({ path: c.path, method: 'POST', headers, ...(body === null ? {} : { body }) });
+      const exchange = { token, path: c.path, ...(c.operation ? { operation: c.operation } : {}), contentType: c.contentType, body };
+      if (body !== null && body.length > BODY_LIMIT_BYTES) return { ...exchange, ...(await sendOverLimit(warden.url, method, c.path, headers, body)) };
+      const res = await pool.request({ path: c.path, method: method as 'POST', headers, ...(body === null ? {} : { body }) });
       return { ...exchange, status: res.statusCode, headers: res.headers, responseText: await res.body.text() };
     },
     async stop() {
@@ -92,6 +100,7 @@ export async function startFuzzTarget(connections: number): Promise<FuzzTarget> 
  */
 async function sendOverLimit(
   url: string,
+  method: string,
   path: string,
   headers: Record<string, string>,
   body: Buffer,
@@ -112,7 +121,7 @@ async function sendOverLimit(
   const head = Object.entries({ ...headers, host: `${hostname}:${port}`, 'content-length': String(body.length), expect: '100-continue', connection: 'close' })
     .map(([k, v]) => `${k}: ${v}\r\n`)
     .join('');
-  socket.write(`POST ${path} HTTP/1.1\r\n${head}\r\n`);
+  socket.write(`${method} ${path} HTTP/1.1\r\n${head}\r\n`);
   await Promise.race([
     closed,
     new Promise<void>((resolve) => {

@@ -21,7 +21,12 @@ export interface FuzzOptions {
 
 /** One request: which operation, with which content type, and what body. */
 export interface FuzzCase {
+  /** POST unless said. */
+  readonly method?: string;
+  /** The path sent (path parameters filled in). */
   readonly path: string;
+  /** The operation's key in RequestSchemas when it is not `path` (a path with parameters). */
+  readonly operation?: string;
   readonly contentType: string | null;
   readonly body: BodySpec;
 }
@@ -354,5 +359,63 @@ export function defectCase(domain: Domain, ops: readonly PostOperation[], family
         return { path: op.path, contentType: 'application/json', body: { kind: 'json' as const, value } };
       }),
     ),
+  );
+}
+
+/** Path segments that are not ids: traversal, encoded NUL, slash and surrogate halves, bytes that are not UTF-8, prototype names. */
+const HOSTILE_SEGMENTS = [
+  '%20',
+  '.',
+  '..',
+  '%2e%2e',
+  '%2F',
+  '..%2F..%2Fetc%2Fpasswd',
+  '%00',
+  '%ED%A0%80',
+  '%ED%B0%80x',
+  '%FF',
+  '%C0%AF',
+  '%',
+  '%zz',
+  '%25',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'hasOwnProperty',
+  'null',
+  'undefined',
+  '0',
+  '-1',
+  '1e400',
+  '%7B%7D',
+  '%22%27%3C%3E',
+  '*',
+  ';',
+  ':id',
+  '%E2%80%AE',
+];
+
+/**
+ * A path parameter as sent (percent-encoded): one of the `known` ids (some the caller's, some
+ * another organization's), such an id changed a little (an appended NUL or slash, its case, a
+ * space), or a hostile segment: any text, or kilobytes of it (under Node's 16 KiB header limit).
+ */
+export function pathSegment(known: readonly string[]): fc.Arbitrary<string> {
+  const encode = (s: string) => encodeURIComponent(s.toWellFormed());
+  return fc.oneof(
+    ...(known.length > 0
+      ? [
+          { weight: 4, arbitrary: fc.constantFrom(...known).map(encode) },
+          {
+            weight: 2,
+            arbitrary: fc
+              .tuple(fc.constantFrom(...known), fc.constantFrom('%00', '%2F', '/', '%20', 'x', '.json', '%ED%A0%80'), fc.boolean())
+              .map(([id, extra, upper]) => encode(upper ? id.toUpperCase() : id) + extra),
+          },
+        ]
+      : []),
+    { weight: 3, arbitrary: fc.constantFrom(...HOSTILE_SEGMENTS) },
+    { weight: 2, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 30 }).map(encode) },
+    { weight: 1, arbitrary: fc.tuple(fc.constantFrom('x', '%C3%A9', '%00'), fc.integer({ min: 100, max: 4000 })).map(([u, n]) => u.repeat(n).slice(0, 12_000)) },
   );
 }

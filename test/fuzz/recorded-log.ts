@@ -15,7 +15,7 @@ export class RecordedLog {
   private readonly db: Database.Database;
   private readonly next;
   private position = 0;
-  private readonly byToken = new Map<string, { events: number; versions: Map<string, number>; streams: Set<string> }>();
+  private readonly byToken = new Map<string, { events: number; versions: Map<string, number>; streams: Set<string>; types: Set<string> }>();
   private readonly anywhere: RegExp;
   private readonly exactly: RegExp;
 
@@ -40,9 +40,10 @@ export class RecordedLog {
         const tokens = new Set([...row.stream.matchAll(this.anywhere)].map((m) => m[0]));
         if (row.correlationId !== null && this.exactly.test(row.correlationId)) tokens.add(row.correlationId);
         for (const token of tokens) {
-          const entry = this.byToken.get(token) ?? { events: 0, versions: new Map(), streams: new Set() };
+          const entry = this.byToken.get(token) ?? { events: 0, versions: new Map(), streams: new Set(), types: new Set() };
           entry.events++;
           entry.streams.add(row.stream);
+          entry.types.add(row.type);
           if (row.type === ITEM_SUBMITTED && row.correlationId === token) entry.versions.set(row.stream, (entry.versions.get(row.stream) ?? 0) + 1);
           this.byToken.set(token, entry);
         }
@@ -55,6 +56,11 @@ export class RecordedLog {
   /** The streams holding events of this request (by correlation id or by an item id it sent). */
   streamsOf(token: string): string[] {
     return [...(this.byToken.get(token)?.streams ?? [])];
+  }
+
+  /** The types of the events this request left. */
+  typesOf(token: string): string[] {
+    return [...(this.byToken.get(token)?.types ?? [])];
   }
 
   /** Item streams this request appended more than one version to. */

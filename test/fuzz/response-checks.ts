@@ -1,10 +1,12 @@
 import { Ajv, type ValidateFunction } from 'ajv';
-import type { OpenApiDocument, PostOperation, SchemaObject } from './schema-arbitraries.js';
+import type { OpenApiDocument, SchemaObject } from './schema-arbitraries.js';
 
 /** A request as sent and its response as received. */
 export interface Exchange {
   readonly token: string;
   readonly path: string;
+  /** The key its operation's request schema is registered under in RequestSchemas (default: `path`). */
+  readonly operation?: string;
   readonly contentType: string | null;
   readonly body: Buffer | null;
   readonly status: number;
@@ -28,22 +30,36 @@ export function strictJson(body: Buffer | null): { ok: true; value: unknown } | 
   }
 }
 
-/** The OpenAPI request schemas, compiled: a 2xx promises the body met its operation's schema. */
+/**
+ * The OpenAPI request schemas, compiled: a 2xx promises the body met its operation's schema.
+ * An operation is registered by its path (or another key, see Exchange.operation); one
+ * registered without a schema takes no body, and what it is sent is not judged on success.
+ */
 export class RequestSchemas {
-  private readonly validators = new Map<string, ValidateFunction>();
+  private readonly validators = new Map<string, ValidateFunction | null>();
 
-  constructor(doc: OpenApiDocument, ops: readonly PostOperation[]) {
+  constructor(doc: OpenApiDocument, ops: ReadonlyArray<{ readonly path: string; readonly schema: SchemaObject | undefined }>) {
     const ajv = new Ajv({ strict: false, allErrors: false });
     ajv.addSchema({ $id: 'openapi.json', components: doc.components });
-    for (const op of ops) this.validators.set(withoutSlash(op.path), ajv.compile(rebase(op.schema) as object));
+    for (const op of ops) this.validators.set(withoutSlash(op.path), op.schema ? ajv.compile(rebase(op.schema) as object) : null);
+  }
+
+  /** Whether the operation registered as `path` takes a request body. */
+  takesBody(path: string): boolean {
+    return this.validator(path) !== null;
   }
 
   /** Why the value does not meet the schema of the operation at `path` (trailing slash ignored), or null. */
   violation(path: string, value: unknown): string | null {
-    const validate = this.validators.get(withoutSlash(path));
-    if (!validate) throw new Error(`No request schema for ${path}`);
-    if (validate(value)) return null;
+    const validate = this.validator(path);
+    if (!validate || validate(value)) return null;
     return (validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message}`).join('; ');
+  }
+
+  private validator(path: string): ValidateFunction | null {
+    const validate = this.validators.get(withoutSlash(path));
+    if (validate === undefined) throw new Error(`No request schema for ${path}`);
+    return validate;
   }
 }
 
@@ -69,9 +85,9 @@ function pointerFits(document: unknown, pointer: string): boolean {
     const last = i === tokens.length - 1;
     if (Array.isArray(node) && /^(0|[1-9]\d*)$/.test(token) && Number(token) < node.length) node = node[Number(token)];
     else if (typeof node === 'object' && node !== null && !Array.isArray(node) && Object.hasOwn(node, token)) node = (node as Record<string, unknown>)[token];
-    // A missing member is named by its place in the object (or in a null body, which the
-    // endpoints read as an empty one).
-    else return last && typeof node === 'object' && !Array.isArray(node);
+    // A missing member is named by its place in the object (a body of null is not one: it is
+    // refused as a whole, with the pointer "").
+    else return last && typeof node === 'object' && node !== null && !Array.isArray(node);
   }
   return true;
 }
@@ -81,6 +97,11 @@ export function responseProblems(x: Exchange, schemas: RequestSchemas): string[]
   const problems: string[] = [];
   if (x.status >= 500) problems.push(`answered ${x.status}`);
   if (x.headers['x-request-id'] !== x.token) problems.push(`X-Request-Id is ${String(x.headers['x-request-id'])}, not the one sent`);
+  const operation = x.operation ?? x.path;
+  if (x.status === 204) {
+    if (x.responseText !== '') problems.push(`204 with a body: ${x.responseText.slice(0, 200)}`);
+    return [...problems, ...successProblems(x, operation, schemas)];
+  }
   const contentType = String(x.headers['content-type'] ?? '');
   if (!/^application\/json(;|$)/.test(contentType)) problems.push(`content type is '${contentType}'`);
   let parsed: unknown;
@@ -95,6 +116,8 @@ export function responseProblems(x: Exchange, schemas: RequestSchemas): string[]
   if (x.status >= 400) {
     problems.push(...errorBodyProblems(parsed, x.status, x.token));
     const errors = ((parsed as { errors?: unknown[] }).errors ?? []) as Array<Record<string, unknown>>;
+    // A 400 is bad input: each error says where ("" for the whole body).
+    if (x.status === 400 && errors.some((e) => typeof e?.['pointer'] !== 'string')) problems.push('a 400 error without a pointer');
     if (sent.ok && sentAsJson && x.status < 500) {
       for (const e of errors) {
         if (typeof e['pointer'] === 'string' && JSON_POINTER.test(e['pointer']) && !pointerFits(sent.value, e['pointer'])) {
@@ -104,12 +127,22 @@ export function responseProblems(x: Exchange, schemas: RequestSchemas): string[]
       }
     }
   } else {
-    if (!sentAsJson) problems.push(`accepted a body sent as '${String(x.contentType)}'`);
-    if (!sent.ok) problems.push('accepted a body that is not well-formed UTF-8 JSON');
-    else {
-      const violation = schemas.violation(x.path, sent.value);
-      if (violation) problems.push(`accepted a body that does not meet the OpenAPI request schema: ${violation}`);
-    }
+    problems.push(...successProblems(x, operation, schemas));
+  }
+  return problems;
+}
+
+/** What a success promises of the body sent, for an operation that takes one. */
+function successProblems(x: Exchange, operation: string, schemas: RequestSchemas): string[] {
+  if (!schemas.takesBody(operation)) return [];
+  const sent = strictJson(x.body);
+  const sentAsJson = x.contentType !== null && /^application\/json\s*(;|$)/i.test(x.contentType);
+  const problems: string[] = [];
+  if (!sentAsJson) problems.push(`accepted a body sent as '${String(x.contentType)}'`);
+  if (!sent.ok) problems.push('accepted a body that is not well-formed UTF-8 JSON');
+  else {
+    const violation = schemas.violation(operation, sent.value);
+    if (violation) problems.push(`accepted a body that does not meet the OpenAPI request schema: ${violation}`);
   }
   return problems;
 }

@@ -16,10 +16,17 @@ export interface SchemaObject {
   readonly minLength?: number;
   readonly maxLength?: number;
   readonly allOf?: readonly SchemaObject[];
+  readonly nullable?: boolean;
+}
+
+export interface OpenApiOperation {
+  readonly operationId?: string;
+  readonly parameters?: ReadonlyArray<{ readonly name?: string; readonly in?: string; readonly $ref?: string }>;
+  readonly requestBody?: { content?: Record<string, { schema?: SchemaObject }> };
 }
 
 export interface OpenApiDocument {
-  readonly paths: Readonly<Record<string, Readonly<Record<string, { operationId?: string; requestBody?: { content?: Record<string, { schema?: SchemaObject }> } }>>>>;
+  readonly paths: Readonly<Record<string, Readonly<Record<string, OpenApiOperation>>>>;
   readonly components: { readonly schemas: Readonly<Record<string, SchemaObject>> };
 }
 
@@ -44,6 +51,34 @@ export function postOperations(doc: OpenApiDocument): PostOperation[] {
     const schema = methods['post']?.requestBody?.content?.['application/json']?.schema;
     return schema ? [{ path, operationId: methods['post']!.operationId ?? `POST ${path}`, schema }] : [];
   });
+}
+
+/** A console operation (`/api/console/v1/`) that takes a JSON body or a path parameter. */
+export interface ConsoleOperation {
+  readonly method: string;
+  /** The path as the document writes it, with `{param}` placeholders. */
+  readonly path: string;
+  readonly operationId: string;
+  /** The JSON request body's schema; undefined for an operation that takes no body. */
+  readonly schema: SchemaObject | undefined;
+  readonly pathParams: readonly string[];
+}
+
+/**
+ * Every console operation with a JSON request body or a path parameter, read from the document
+ * so new console routes are fuzzed as they appear (console-routes.fuzz.spec.ts).
+ */
+export function consoleOperations(doc: OpenApiDocument): ConsoleOperation[] {
+  return Object.entries(doc.paths)
+    .filter(([path]) => path.startsWith('/api/console/v1/'))
+    .flatMap(([path, methods]) =>
+      Object.entries(methods).flatMap(([method, op]) => {
+        const schema = op.requestBody?.content?.['application/json']?.schema;
+        const pathParams = (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name!);
+        if (!schema && pathParams.length === 0) return [];
+        return [{ method: method.toUpperCase(), path, operationId: op.operationId ?? `${method.toUpperCase()} ${path}`, schema, pathParams }];
+      }),
+    );
 }
 
 /** An item type as GET /api/v1/item_types/ describes it. */
@@ -84,14 +119,22 @@ export function resolve(doc: OpenApiDocument, schema: SchemaObject): SchemaObjec
   return schema;
 }
 
-const isOpenObject = (s: SchemaObject) => s.type === 'object' && !s.properties && s.additionalProperties !== false;
+const isOpenObject = (s: SchemaObject) => s.type === 'object' && !s.properties && !isDictionary(s) && s.additionalProperties !== false;
+/** An object whose members all meet one schema (`roleMap: {<group>: [ROLES]}`). */
+const isDictionary = (s: SchemaObject) =>
+  s.type === 'object' && !s.properties && typeof s.additionalProperties === 'object' && Object.keys(s.additionalProperties).length > 0;
 
 /** Valid values of a schema, with the organization's item types where the schema names one. */
 export function validValue(domain: Domain, raw: SchemaObject, name = ''): fc.Arbitrary<Json> {
   const schema = resolve(domain.doc, raw);
+  if (schema.nullable) return fc.option(validValue(domain, { ...schema, nullable: false }, name), { freq: 4 });
   if (schema.enum) return fc.constantFrom(...(schema.enum as Json[]));
   switch (schema.type) {
     case 'object':
+      if (isDictionary(schema)) {
+        const member = validValue(domain, schema.additionalProperties as SchemaObject);
+        return fc.uniqueArray(fc.tuple(fc.string({ maxLength: 12 }), member), { maxLength: 3, selector: ([k]) => k }).map((entries) => new Obj(entries));
+      }
       return isOpenObject(schema) ? fc.oneof(...domain.itemTypes.map((t) => itemData(domain, t))) : objectValue(domain, schema);
     case 'array':
       return fc.array(validValue(domain, schema.items ?? {}), {

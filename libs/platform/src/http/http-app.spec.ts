@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Body, Controller, Get, Global, Module, Post } from '@nestjs/common';
+import { Body, Controller, Get, Global, Module, Param, Post } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { IsString, MinLength, ValidateNested, IsArray } from 'class-validator';
 import { Type } from 'class-transformer';
@@ -37,6 +37,11 @@ class ProbeController {
   @Post('echo')
   echo(@Body() body: EchoDto): EchoDto {
     return body;
+  }
+
+  @Get('things/:thingId')
+  thing(@Param('thingId') thingId: string): { thingId: string } {
+    return { thingId };
   }
 
   @Get('boom')
@@ -126,6 +131,15 @@ describe('HTTP platform', () => {
     await expectErrorBody(res, 500, '/errors/internal');
     expect(text).not.toContain('hunter2');
     expect(text).not.toContain('stack');
+  });
+
+  it('answers a path the router cannot read (bad percent-encoding, a parameter past its length limit) with 404 and the error body', async () => {
+    expect(await (await fetch(url + '/test/things/abc%20d')).json()).toEqual({ thingId: 'abc d' });
+    const badEncoding = await expectErrorBody(await fetch(url + '/test/things/%zz'), 404, '/errors/not-found');
+    expect(badEncoding['detail']).toBe('The path is not valid percent-encoded UTF-8, so it names nothing');
+    await expectErrorBody(await fetch(url + '/test/things/%ED%A0%80'), 404, '/errors/not-found');
+    const long = await expectErrorBody(await fetch(url + `/test/things/${'x'.repeat(101)}`), 404, '/errors/not-found');
+    expect(long['detail']).toBe('A path parameter is longer than any id (100 characters at most)');
   });
 
   it('answers a GET without any Content-Type', async () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { DynamicModule, Type } from '@nestjs/common';
+import { type DynamicModule, Logger as NestLogger, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import fastifyCookie from '@fastify/cookie';
@@ -17,6 +17,8 @@ import { installJsonBodyParser } from './json-body-parser.js';
 import { installRateLimit, openRateLimitStores } from './rate-limit.js';
 import { REQUEST_ID_PATTERN } from './request-id.js';
 import { RouteTable } from './route-table.js';
+import { sendError } from './send-error.js';
+import { MAX_PARAM_LENGTH } from './to-domain-error.js';
 import { createValidationPipe } from './validation.js';
 
 /**
@@ -31,10 +33,17 @@ export async function createHttpApp(
   /** The production profile's MongoDB connection, where the rate limits are shared. */
   options: { mongo?: Connection } = {},
 ): Promise<NestFastifyApplication> {
+  const frameworkLogger = new NestLogger('http');
   const adapter = new FastifyAdapter({
     loggerInstance: logger.child({ component: 'http' }),
     bodyLimit: config.bodyLimitBytes,
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // The router answers a path it cannot decode, or a parameter past maxParamLength, before any
+    // hook runs and in Fastify's own shape; these get the section 7 body and the request id too.
+    frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => {
+      reply.header('X-Request-Id', request.id);
+      sendError(error, request, reply, config.bodyLimitBytes, frameworkLogger);
+    },
     genReqId: (req: IncomingMessage) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();

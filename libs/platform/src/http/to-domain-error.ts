@@ -11,6 +11,9 @@ import {
   methodNotAllowed,
 } from '#warden/kernel';
 
+/** The router's limit on one path parameter (Fastify's default, set explicitly in createHttpApp). */
+export const MAX_PARAM_LENGTH = 100;
+
 interface FastifyLikeError {
   code?: string;
   statusCode?: number;
@@ -32,6 +35,12 @@ export function toDomainError(thrown: unknown, bodyLimitBytes: number): { error:
       return { error: invalidInput({ title: 'Malformed JSON', detail: 'The request body is not valid JSON', pointer: '' }), unexpected: false };
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return { error: payloadTooLarge(bodyLimitBytes), unexpected: false };
+    // The router refuses these before any hook or route runs (see createHttpApp's frameworkErrors).
+    // Neither can name a resource: a 404, like an id that does not exist.
+    case 'FST_ERR_BAD_URL':
+      return { error: notFound('The path is not valid percent-encoded UTF-8, so it names nothing'), unexpected: false };
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return { error: notFound(`A path parameter is longer than any id (${MAX_PARAM_LENGTH} characters at most)`), unexpected: false };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return {

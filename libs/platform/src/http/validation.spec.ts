@@ -108,6 +108,15 @@ describe('request validation', () => {
     expect(await problems('parts')).toEqual([['', 'Invalid request', 'expected a JSON object']]);
   });
 
+  it('refuses a missing body where every field is optional (a PUT without one would reset everything), after reporting required fields', async () => {
+    expect(await problems(undefined, body(PageDto))).toEqual([['', 'Invalid request', 'a JSON object is required (send {} for the defaults)']]);
+  });
+
+  it('refuses a body of JSON null as a whole, also where every field is optional (it is not a missing body)', async () => {
+    expect(await problems(null)).toEqual([['', 'Invalid request', 'expected a JSON object']]);
+    expect(await problems(null, body(PageDto))).toEqual([['', 'Invalid request', 'expected a JSON object']]);
+  });
+
   it('drops unknown properties but keeps free-form data exactly as received', async () => {
     const data = { text: 'x', nested: { anything: [1, { deep: true }] } };
     const dto = (await pipe.transform({ parts: [{ id: 'a', data, extra: 1 }], unknown: 'y' }, body(OrderDto))) as OrderDto;

@@ -22,13 +22,20 @@ export function createValidationPipe(): ValidationPipe {
 
 class RequestValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    // A JSON body that is an array or a scalar: the whole body is wrong, not a field of it.
-    // (No body at all is validated as `{}`, so each required field is reported.)
+    // A JSON body that is an array or a scalar, `null` included: the whole body is wrong, not a
+    // field of it (read as `{}`, a `null` would pass where every field is optional, and a PUT
+    // would reset everything). No body at all is validated as `{}`, so each required field is reported.
     const isDto = typeof metadata.metatype === 'function' && metadata.metatype.prototype !== undefined;
-    if (metadata.type === 'body' && isDto && value !== undefined && value !== null && (typeof value !== 'object' || Array.isArray(value))) {
+    if (metadata.type === 'body' && isDto && value !== undefined && (value === null || typeof value !== 'object' || Array.isArray(value))) {
       throw invalidInput({ title: DEFAULT_ERROR_TITLE, detail: 'expected a JSON object', pointer: '' });
     }
-    return super.transform(value, metadata);
+    const transformed: unknown = await super.transform(value, metadata);
+    // No body where every field is optional: `{}` is what the client must mean, and a client
+    // that lost its body (a PUT of settings) must not reset everything by accident.
+    if (metadata.type === 'body' && isDto && value === undefined) {
+      throw invalidInput({ title: DEFAULT_ERROR_TITLE, detail: 'a JSON object is required (send {} for the defaults)', pointer: '' });
+    }
+    return transformed;
   }
 }
 
