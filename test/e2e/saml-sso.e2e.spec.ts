@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authnRequestOf, type IdpKeys, makeIdpKeys, samlResponse, type SamlResponseOptions } from '../support/saml-idp.js';
-import { postSamlResponse, PUBLIC_URL, samlOrgConfig, spUrls, startSamlLogin } from '../support/saml-sso.js';
+import { postSamlResponse, PUBLIC_URL, samlOrgConfig, spUrls, startSamlLogin, TEST_IDP_SSO_URL } from '../support/saml-sso.js';
 import { createConsoleUser, freshDataDir, runCli, type RunningWarden, startConfigured, testEnv } from '../support/warden-process.js';
 
 /** Issue 12, item 3: per-organization SAML sign-in against the real server, with a test IdP made here. */
@@ -118,7 +118,7 @@ describe('SAML single sign-on (e2e)', () => {
     const res = await fetch(`${warden.url}/saml/login/acme`, { redirect: 'manual' });
     expect(res.status).toBe(302);
     const request = authnRequestOf(res.headers.get('location')!);
-    expect(request.destination).toBe('https://test-idp.example/sso');
+    expect(request.destination).toBe(TEST_IDP_SSO_URL);
     expect(request.xml).toContain(`AssertionConsumerServiceURL="${PUBLIC_URL}/saml/acs/acme"`);
   });
 
