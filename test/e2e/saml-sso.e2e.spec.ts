@@ -3,39 +3,27 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authnRequestOf, type IdpKeys, makeIdpKeys, samlResponse, type SamlResponseOptions } from '../support/saml-idp.js';
+import { postSamlResponse, PUBLIC_URL, samlOrgConfig, spUrls, startSamlLogin, TEST_IDP_SSO_URL } from '../support/saml-sso.js';
 import { createConsoleUser, freshDataDir, runCli, type RunningWarden, startConfigured, testEnv } from '../support/warden-process.js';
 
 /** Issue 12, item 3: per-organization SAML sign-in against the real server, with a test IdP made here. */
 
-const PUBLIC_URL = 'http://warden.test';
-const indent = (text: string, spaces: number) => text.trimEnd().split('\n').map((l) => ' '.repeat(spaces) + l).join('\n');
+const acmeConfig = (cert: string) =>
+  samlOrgConfig({ id: 'acme', name: 'Acme' }, cert, {
+    sso: [
+      'jit: { enabled: true, defaultRoles: [MODERATOR] }',
+      'roleAttribute: groups',
+      'roleMap: { trust-safety-admins: [ADMIN], moderators: [MODERATOR], analysts: [ANALYST] }',
+    ],
+  });
+const globexConfig = (cert: string) => samlOrgConfig({ id: 'globex', name: 'Globex' }, cert, { samlEnabled: false });
+const hooliConfig = (cert: string) => samlOrgConfig({ id: 'hooli', name: 'Hooli' }, cert, { sso: ['passwordLogin: false'] });
 
-const acmeConfig = (cert: string) => `org: { id: acme, name: Acme }
-sso:
-  saml_enabled: true
-  sso_url: https://test-idp.example/sso
-  cert: |
-${indent(cert, 4)}
-  jit: { enabled: true, defaultRoles: [MODERATOR] }
-  roleAttribute: groups
-  roleMap: { trust-safety-admins: [ADMIN], moderators: [MODERATOR], analysts: [ANALYST] }
-`;
-const globexConfig = (cert: string) => `org: { id: globex, name: Globex }
-sso:
-  saml_enabled: false
-  sso_url: https://test-idp.example/sso
-  cert: |
-${indent(cert, 4)}
-`;
-
-const hooliConfig = (cert: string) => `org: { id: hooli, name: Hooli }
-sso:
-  saml_enabled: true
-  sso_url: https://test-idp.example/sso
-  passwordLogin: false
-  cert: |
-${indent(cert, 4)}
-`;
+/** A response as the IdP hands it to the browser, and the binding cookie that browser holds (null: none). */
+interface Posted {
+  readonly SAMLResponse: string;
+  readonly cookie: string | null;
+}
 
 /** The SsoLoginFailed reasons recorded for an organization, oldest first. */
 function failures(dataDir: string, orgId: string): string[] {
@@ -76,38 +64,42 @@ describe('SAML single sign-on (e2e)', () => {
     await warden?.stop();
   });
 
-  /** Starts a sign-in as a browser would; returns the AuthnRequest id the IdP answers. */
-  async function startLogin(orgId = 'acme'): Promise<string> {
-    const res = await fetch(`${warden.url}/saml/login/${orgId}`, { redirect: 'manual' });
-    expect(res.status).toBe(302);
-    return authnRequestOf(res.headers.get('location')!).id;
-  }
-
-  const respond = async (overrides: Partial<SamlResponseOptions> = {}, keys = idp) =>
-    samlResponse(keys, {
-      audience: `${PUBLIC_URL}/saml/metadata/acme`,
-      acsUrl: `${PUBLIC_URL}/saml/acs/acme`,
-      inResponseTo: await startLogin(),
+  /** A response to a sign-in started as a browser starts it (so with that browser's cookie), unless overridden. */
+  const respond = async (overrides: Partial<SamlResponseOptions> = {}, keys = idp): Promise<Posted> => {
+    const login = await startSamlLogin(warden.url, 'acme');
+    const SAMLResponse = samlResponse(keys, {
+      ...spUrls('acme'),
+      inResponseTo: login.requestId,
       email: 'ada@acme.example',
       groups: ['moderators'],
       ...overrides,
     });
+    return { SAMLResponse, cookie: login.cookie };
+  };
 
-  const post = (SAMLResponse: string, orgId = 'acme', headers: Record<string, string> = {}) =>
-    fetch(`${warden.url}/saml/acs/${orgId}`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
-      body: new URLSearchParams({ SAMLResponse }).toString(),
-    });
+  const post = ({ SAMLResponse, cookie }: Posted, orgId = 'acme', headers: Record<string, string> = {}) =>
+    postSamlResponse(warden.url, orgId, SAMLResponse, cookie, headers);
 
-  /** Posts a response that must be refused: the status, the section 7 body, the failure recorded. */
-  async function expectRefused(SAMLResponse: string, status: number, reason: string, orgId = 'acme') {
+  /** The ACS answer's Set-Cookie headers: the session's (if any), and the binding cookie's clearing. */
+  const cookiesOf = (res: Response) => {
+    const all = res.headers.getSetCookie();
+    return { session: all.find((c) => c.startsWith('warden_session=')), binding: all.find((c) => c.startsWith('warden_saml_request=')) };
+  };
+  const expectBindingCleared = (res: Response, orgId = 'acme') => {
+    const { binding } = cookiesOf(res);
+    expect(binding).toMatch(/^warden_saml_request=;/);
+    expect(binding).toMatch(/Max-Age=0/i);
+    expect(binding).toContain(`Path=/saml/acs/${orgId}`);
+  };
+
+  /** Posts a response that must be refused: the status, the section 7 body, the failure recorded, no session. */
+  async function expectRefused(posted: Posted, status: number, reason: string, orgId = 'acme') {
     const before = failures(dataDir, orgId).length;
-    const res = await post(SAMLResponse, orgId);
+    const res = await post(posted, orgId);
     const body = (await res.json()) as { errors: Array<{ status: number; title: string; detail: string }> };
     expect(res.status).toBe(status);
-    expect(res.headers.get('set-cookie')).toBeNull();
+    expect(cookiesOf(res).session).toBeUndefined();
+    expectBindingCleared(res, orgId);
     expect(body.errors[0]).toMatchObject({ status, title: 'Single sign-on refused' });
     expect(failures(dataDir, orgId).slice(before)).toEqual([reason]);
     return body.errors[0]!;
@@ -126,7 +118,7 @@ describe('SAML single sign-on (e2e)', () => {
     const res = await fetch(`${warden.url}/saml/login/acme`, { redirect: 'manual' });
     expect(res.status).toBe(302);
     const request = authnRequestOf(res.headers.get('location')!);
-    expect(request.destination).toBe('https://test-idp.example/sso');
+    expect(request.destination).toBe(TEST_IDP_SSO_URL);
     expect(request.xml).toContain(`AssertionConsumerServiceURL="${PUBLIC_URL}/saml/acs/acme"`);
   });
 
@@ -166,13 +158,8 @@ describe('SAML single sign-on (e2e)', () => {
 
   it('refuses an organization with saml_enabled: false, at login and at the ACS', async () => {
     expect((await fetch(`${warden.url}/saml/login/globex`, { redirect: 'manual' })).status).toBe(403);
-    const response = samlResponse(idp, {
-      audience: `${PUBLIC_URL}/saml/metadata/globex`,
-      acsUrl: `${PUBLIC_URL}/saml/acs/globex`,
-      inResponseTo: null,
-      email: 'ada@globex.example',
-    });
-    await expectRefused(response, 403, 'saml-disabled', 'globex');
+    const response = samlResponse(idp, { ...spUrls('globex'), inResponseTo: null, email: 'ada@globex.example' });
+    await expectRefused({ SAMLResponse: response, cookie: null }, 403, 'saml-disabled', 'globex');
   });
 
   it('shows a browser a small HTML page instead of the JSON body', async () => {
@@ -183,11 +170,12 @@ describe('SAML single sign-on (e2e)', () => {
   });
 
   /** The session cookie of a successful ACS answer, ready for a Cookie header. */
-  async function signIn(SAMLResponse: string): Promise<string> {
-    const res = await post(SAMLResponse);
+  async function signIn(posted: Posted): Promise<string> {
+    const res = await post(posted);
     expect(res.status, await res.clone().text()).toBe(302);
     expect(res.headers.get('location')).toBe('/console/');
-    const setCookie = res.headers.get('set-cookie') ?? '';
+    expectBindingCleared(res);
+    const setCookie = cookiesOf(res).session ?? '';
     expect(setCookie).toMatch(/^warden_session=[^;]+;/);
     expect(setCookie).toMatch(/HttpOnly/i);
     expect(setCookie).toMatch(/SameSite=Lax/i);
@@ -226,6 +214,39 @@ describe('SAML single sign-on (e2e)', () => {
     // The sign-in itself is audited as the user's, like a password sign-in.
     expect(actorsOf('ConsoleSessionOpened').at(-1)).toBe(`user:${body.user.id}`);
     expect((await fetch(`${warden.url}/api/console/v1/me`)).status).toBe(401);
+  });
+
+  it('binds the sign-in to the browser that started it: the login sets a cookie for the ACS only, which takes it and clears it', async () => {
+    const login = await startSamlLogin(warden.url, 'acme');
+    const value = login.cookie.slice('warden_saml_request='.length);
+    // A digest of the request id: nothing in the cookie another browser could use, and not the id itself.
+    expect(value).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(login.requestId).not.toContain(value);
+    expect(login.setCookie).toMatch(/Max-Age=900/i);
+    expect(login.setCookie).toContain('Path=/saml/acs/acme');
+    expect(login.setCookie).toMatch(/HttpOnly/i);
+    // WARDEN_PUBLIC_URL is http://: no Secure, so SameSite=Lax (with TLS: SameSite=None; Secure).
+    expect(login.setCookie).toMatch(/SameSite=Lax/i);
+    expect(login.setCookie).not.toMatch(/Secure/i);
+    const SAMLResponse = samlResponse(idp, { ...spUrls('acme'), inResponseTo: login.requestId, email: 'bound@acme.example' });
+    const cookie = await signIn({ SAMLResponse, cookie: login.cookie });
+    expect((await me(cookie)).body.user.email).toBe('bound@acme.example');
+  });
+
+  it("refuses someone's valid response in a browser that did not start that sign-in (login CSRF): unbound-request", async () => {
+    // The attacker starts a sign-in and gets a valid response for their own account...
+    const attacker = await startSamlLogin(warden.url, 'acme');
+    const SAMLResponse = samlResponse(idp, { ...spUrls('acme'), inResponseTo: attacker.requestId, email: 'mallory@acme.example' });
+    // ...and makes the victim's browser post it: one with no sign-in under way, then one with its own.
+    const refused = await expectRefused({ SAMLResponse, cookie: null }, 401, 'unbound-request');
+    expect(refused.detail).toContain('not started in this browser');
+    const victim = await startSamlLogin(warden.url, 'acme');
+    await expectRefused({ SAMLResponse, cookie: victim.cookie }, 401, 'unbound-request');
+    // A made-up cookie value is no better.
+    await expectRefused({ SAMLResponse, cookie: 'warden_saml_request=' + 'A'.repeat(43) }, 401, 'unbound-request');
+    // A refused response is not spent: in the browser that started it, it signs its owner in.
+    const cookie = await signIn({ SAMLResponse, cookie: attacker.cookie });
+    expect((await me(cookie)).body.user.email).toBe('mallory@acme.example');
   });
 
   it('refuses a replayed assertion: the same response a second time', async () => {

@@ -4,23 +4,15 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectErrorBody } from '../support/error-body.js';
-import { authnRequestOf, type IdpKeys, makeIdpKeys, samlResponse } from '../support/saml-idp.js';
+import { type IdpKeys, makeIdpKeys, samlResponse } from '../support/saml-idp.js';
+import { postSamlResponse, PUBLIC_URL, samlOrgConfig, spUrls, startSamlLogin, TEST_IDP_SSO_URL } from '../support/saml-sso.js';
 import { consoleLogin, createConsoleUser, freshDataDir, runCli, type RunningWarden, startConfigured, testEnv } from '../support/warden-process.js';
 
 /** Issue 12, items 3 and 5: an ADMIN reads and changes the organization's SSO settings in the console. */
 
-const PUBLIC_URL = 'http://warden.test';
 const PASSWORD = 'correct horse battery staple';
-const indent = (text: string, spaces: number) => text.trimEnd().split('\n').map((l) => ' '.repeat(spaces) + l).join('\n');
 
-const acmeConfig = (cert: string) => `org: { id: acme, name: Acme }
-sso:
-  saml_enabled: true
-  sso_url: https://test-idp.example/sso
-  cert: |
-${indent(cert, 4)}
-  jit: { enabled: true, defaultRoles: [MODERATOR] }
-`;
+const acmeConfig = (cert: string) => samlOrgConfig({ id: 'acme', name: 'Acme' }, cert, { sso: ['jit: { enabled: true, defaultRoles: [MODERATOR] }'] });
 
 type Session = { cookie: string; csrfToken: string };
 type Json = Record<string, unknown>;
@@ -91,23 +83,11 @@ describe('SSO settings in the console (e2e)', () => {
 
   /** A SAML sign-in with the test IdP; the roles of the session it opened. */
   async function samlSignIn(email: string, groups: string[], keys = idp): Promise<string[]> {
-    const login = await fetch(`${warden.url}/saml/login/acme`, { redirect: 'manual' });
-    expect(login.status).toBe(302);
-    const SAMLResponse = samlResponse(keys, {
-      audience: `${PUBLIC_URL}/saml/metadata/acme`,
-      acsUrl: `${PUBLIC_URL}/saml/acs/acme`,
-      inResponseTo: authnRequestOf(login.headers.get('location')!).id,
-      email,
-      groups,
-    });
-    const acs = await fetch(`${warden.url}/saml/acs/acme`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ SAMLResponse }).toString(),
-    });
+    const login = await startSamlLogin(warden.url, 'acme');
+    const SAMLResponse = samlResponse(keys, { ...spUrls('acme'), inResponseTo: login.requestId, email, groups });
+    const acs = await postSamlResponse(warden.url, 'acme', SAMLResponse, login.cookie);
     expect(acs.status, await acs.clone().text()).toBe(302);
-    const cookie = acs.headers.get('set-cookie')!.split(';')[0]!;
+    const cookie = acs.headers.getSetCookie().find((c) => c.startsWith('warden_session='))!.split(';')[0]!;
     const me = await fetch(`${warden.url}/api/console/v1/me`, { headers: { cookie } });
     return ((await me.json()) as { user: { roles: string[] } }).user.roles.sort();
   }
@@ -117,7 +97,7 @@ describe('SSO settings in the console (e2e)', () => {
     const x509 = new X509Certificate(idp.cert);
     expect(body).toEqual({
       saml_enabled: true,
-      sso_url: 'https://test-idp.example/sso',
+      sso_url: TEST_IDP_SSO_URL,
       passwordLogin: true,
       jit: { enabled: true, defaultRoles: ['MODERATOR'] },
       roleAttribute: null,
@@ -142,7 +122,7 @@ describe('SSO settings in the console (e2e)', () => {
     const before = ssoChanges().length;
     const change = {
       saml_enabled: true,
-      sso_url: 'https://test-idp.example/sso',
+      sso_url: TEST_IDP_SSO_URL,
       jit: { enabled: true, defaultRoles: ['EXTERNAL_MODERATOR'] },
       roleAttribute: 'groups',
       roleMap: { reviewers: ['ANALYST'], leads: ['MODERATOR_MANAGER', 'MODERATOR'] },
@@ -171,7 +151,7 @@ describe('SSO settings in the console (e2e)', () => {
     const { text, body } = await ok(
       await call(admin, 'PUT', {
         saml_enabled: true,
-        sso_url: 'https://test-idp.example/sso',
+        sso_url: TEST_IDP_SSO_URL,
         cert: rolledOver.cert,
         jit: { enabled: true, defaultRoles: ['MODERATOR'] },
       }),
@@ -183,7 +163,7 @@ describe('SSO settings in the console (e2e)', () => {
 
   it('refuses what the configuration file refuses, with a pointer, recording nothing', async () => {
     const before = eventRows().length;
-    const badCert = await call(admin, 'PUT', { saml_enabled: true, sso_url: 'https://test-idp.example/sso', cert: 'not a certificate', jit: { enabled: true, defaultRoles: ['MODERATOR'] } });
+    const badCert = await call(admin, 'PUT', { saml_enabled: true, sso_url: TEST_IDP_SSO_URL, cert: 'not a certificate', jit: { enabled: true, defaultRoles: ['MODERATOR'] } });
     const error = await expectErrorBody(badCert, 400, '/errors/invalid-user-input', '/cert');
     expect(error['detail']).toContain('is not a PEM certificate');
     await expectErrorBody(await call(admin, 'PUT', { saml_enabled: false, passwordLogin: false }), 400, '/errors/invalid-user-input', '/passwordLogin');

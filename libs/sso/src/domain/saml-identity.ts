@@ -12,6 +12,8 @@ export interface SamlIdentity {
   readonly groups: readonly string[] | null;
   readonly assertionId: string;
   readonly notOnOrAfter: string | null;
+  /** The id of the AuthnRequest the response answers (checked to be one of ours, for this organization). */
+  readonly inResponseTo: string;
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

@@ -10,6 +10,8 @@ const DETAIL: Record<SsoRefusalReason, string> = {
   expired: 'The SAML assertion has expired',
   'not-yet-valid': 'The SAML assertion is not valid yet',
   'unknown-request': 'The SAML response answers no sign-in request this service made (or that request expired)',
+  'unbound-request':
+    'The SAML response answers a sign-in that was not started in this browser (or a newer one was started since): start again from the sign-in page',
   replayed: 'The SAML assertion was used already',
   'idp-error': 'The identity provider reported that sign-in failed',
   'no-email': 'The SAML assertion names no email address (NameID or an email attribute)',

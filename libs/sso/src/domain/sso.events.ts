@@ -36,5 +36,6 @@ export const SSO_REFUSAL_REASONS = [
   'user-of-another-organization',
   'user-disabled',
   'user-not-active',
+  'unbound-request',
 ] as const;
 export type SsoRefusalReason = (typeof SSO_REFUSAL_REASONS)[number];

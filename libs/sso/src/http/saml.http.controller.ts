@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Logger, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBody, ApiConsumes, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -10,6 +10,7 @@ import { StartSamlLoginCommand } from '../commands/start-saml-login/start-saml-l
 import { GetSamlMetadataQuery } from '../queries/get-saml-metadata/get-saml-metadata.query.js';
 import { SSO_SESSION_COOKIE, type SsoSessionCookie } from './sso-session-cookie.js';
 import { refusalPage, wantsHtml } from './refusal-page.js';
+import { clearSamlRequestCookie, samlRequestCookieOf, setSamlRequestCookie, withoutTls } from './saml-request-cookie.js';
 
 /** As organization ids are made (organization.decider.ts): anything else names no organization. */
 const ORG_ID = /^[a-z0-9][a-z0-9_-]{0,62}$/;
@@ -28,6 +29,9 @@ function checkedOrgId(orgId: string): string {
 @Public()
 @Controller('saml')
 export class SamlHttpController {
+  private readonly logger = new Logger('sso');
+  private warnedWithoutTls = false;
+
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
@@ -38,14 +42,18 @@ export class SamlHttpController {
   @Get('login/:orgId')
   @ApiOperation({
     summary: "Start SAML sign-in: redirects to the organization's IdP with an AuthnRequest (HTTP-Redirect binding)",
-    description: 'The request id is accepted back as `InResponseTo` for 15 minutes. 403 when SAML is not enabled for the organization.',
+    description:
+      'The request id is accepted back as `InResponseTo` for 15 minutes, and only from this browser: the answer sets the `warden_saml_request` cookie (a digest of the request id; HttpOnly, `SameSite=None; Secure`, or `SameSite=Lax` on a deployment without TLS; `Path=/saml/acs/{orgId}`; 15 minutes), which the ACS requires. 403 when SAML is not enabled for the organization.',
   })
   @ApiParam({ name: 'orgId', description: 'The organization id' })
-  @ApiResponse({ status: 302, description: "Redirect to the IdP's `sso_url` with `SAMLRequest`" })
+  @ApiResponse({ status: 302, description: "Redirect to the IdP's `sso_url` with `SAMLRequest`; `Set-Cookie: warden_saml_request`" })
   @ApiErrors(400, 403, 404, 429, 500, 503)
   async login(@Param('orgId') orgId: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     await this.answer(request, reply, async () => {
-      const { location } = await this.commands.execute(new StartSamlLoginCommand(checkedOrgId(orgId)));
+      const id = checkedOrgId(orgId);
+      const { location, requestBinding } = await this.commands.execute(new StartSamlLoginCommand(id));
+      this.warnOnceWithoutTls();
+      setSamlRequestCookie(reply, requestBinding, id, this.config);
       await reply.redirect(location, 302);
     });
   }
@@ -55,7 +63,7 @@ export class SamlHttpController {
   @ApiOperation({
     summary: 'Assertion consumer service: the IdP posts its signed response here; a valid one opens a console session',
     description:
-      'Verifies the signature against the organization\'s `cert`, the audience (this organization\'s entity id), the validity window and that the response answers a sign-in started here; an assertion is accepted once. Then sets the session cookie and redirects to `/console/`. Every refusal is recorded as an `SsoLoginFailed` event.',
+      'Verifies the signature against the organization\'s `cert`, the audience (this organization\'s entity id), the validity window and that the response answers a sign-in started here, by this browser (the `warden_saml_request` cookie set by the login route; cleared by this answer, whatever it is); an assertion is accepted once. Then sets the session cookie and redirects to `/console/`. Every refusal is recorded as an `SsoLoginFailed` event.',
   })
   @ApiParam({ name: 'orgId', description: 'The organization id' })
   @ApiConsumes('application/x-www-form-urlencoded')
@@ -76,12 +84,14 @@ export class SamlHttpController {
   ): Promise<void> {
     await this.answer(request, reply, async () => {
       const id = checkedOrgId(orgId);
+      const requestBinding = samlRequestCookieOf(request);
+      clearSamlRequestCookie(reply, id, this.config);
       const samlResponse = (body as { SAMLResponse?: unknown } | undefined)?.SAMLResponse;
       if (typeof samlResponse !== 'string' || samlResponse === '') {
         throw invalidField('/SAMLResponse', 'The form must carry SAMLResponse (the IdP posts it with Content-Type: application/x-www-form-urlencoded)');
       }
       const session = await this.commands.execute(
-        new CompleteSamlLoginCommand(id, samlResponse, { orgId: id, correlationId: request.id, actor: 'sso:saml' }),
+        new CompleteSamlLoginCommand(id, samlResponse, requestBinding, { orgId: id, correlationId: request.id, actor: 'sso:saml' }),
       );
       this.cookie.set(reply, session, this.config);
       await reply.redirect('/console/', 302);
@@ -96,6 +106,19 @@ export class SamlHttpController {
   async metadata(@Param('orgId') orgId: string, @Res() reply: FastifyReply): Promise<void> {
     const xml = await this.queries.execute(new GetSamlMetadataQuery(checkedOrgId(orgId)));
     await reply.type('application/samlmetadata+xml; charset=utf-8').send(xml);
+  }
+
+  /**
+   * A deployment without TLS cannot set the cookie a cross-site IdP post carries (see
+   * samlRequestCookieOptions): said once per process, at the first sign-in started, so a
+   * deployment that does not use SAML is not told.
+   */
+  private warnOnceWithoutTls(): void {
+    if (this.warnedWithoutTls || !withoutTls(this.config)) return;
+    this.warnedWithoutTls = true;
+    this.logger.warn(
+      'WARDEN_PUBLIC_URL is http://: the SAML sign-in cookie cannot be SameSite=None without TLS, so only an IdP on the same site (such as localhost) can complete a sign-in; others are refused as unbound-request. Use https (docs/sso.md).',
+    );
   }
 
   /** Runs a route; a refusal becomes an HTML page for a browser, else the error filter's JSON body. */

@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { CacheItem, CacheProvider } from '@node-saml/node-saml';
 import type { Clock } from '#warden/kernel';
 import { type Keyring, type SealedSecret } from '#warden/platform';
@@ -17,6 +18,9 @@ export const SAML_REQUEST_TTL_MS = 15 * 60_000;
  * time while it is fresh.
  */
 export class SealedRequestIds implements CacheProvider {
+  /** The id this instance issued last (the login route binds the browser to it). */
+  lastIssued: string | null = null;
+
   constructor(
     private readonly orgId: string,
     private readonly keyring: Keyring,
@@ -26,7 +30,8 @@ export class SealedRequestIds implements CacheProvider {
   /** A new request id for this organization: an xsd:ID (starts with `_`, then base64url and dots). */
   newId(): string {
     const sealed = this.keyring.seal(JSON.stringify({ o: this.orgId, t: this.clock.now().getTime() }));
-    return ['_' + sealed.kid, sealed.iv, sealed.ct, sealed.tag].map((part, i) => (i === 0 ? part : b64url(part))).join('.');
+    this.lastIssued = ['_' + sealed.kid, sealed.iv, sealed.ct, sealed.tag].map((part, i) => (i === 0 ? part : b64url(part))).join('.');
+    return this.lastIssued;
   }
 
   async saveAsync(_key: string, value: string): Promise<CacheItem | null> {
@@ -56,6 +61,24 @@ export class SealedRequestIds implements CacheProvider {
       return null;
     }
   }
+}
+
+/**
+ * What the browser that started a sign-in keeps (in a cookie) to show the ACS that the response
+ * answers its own request: a SHA-256 digest of the request id. The id is sealed, so its digest
+ * can be made only by whoever saw the id; another browser cannot make it for a request it never
+ * started, and the digest gives the id away to no one who reads the cookie.
+ */
+export function requestBindingOf(requestId: string): string {
+  return createHash('sha256').update(requestId).digest('base64url');
+}
+
+/** Whether a browser's binding is the one of the request a response answers (constant-time). */
+export function isBoundTo(binding: string | null, requestId: string): boolean {
+  if (binding === null) return false;
+  const expected = Buffer.from(requestBindingOf(requestId));
+  const given = Buffer.from(binding);
+  return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
 const b64url = (base64: string) => Buffer.from(base64, 'base64').toString('base64url');

@@ -4,7 +4,7 @@ import { FixedClock, systemClock } from '#warden/kernel';
 import { Keyring, type WardenConfig } from '#warden/platform';
 import { authnRequestOf, type IdpKeys, makeIdpKeys, samlResponse, type SamlResponseOptions } from '../../../../test/support/saml-idp.js';
 import { SsoRefusal } from '../domain/sso-refusal.js';
-import { SAML_REQUEST_TTL_MS, SealedRequestIds } from './saml-request-ids.js';
+import { isBoundTo, requestBindingOf, SAML_REQUEST_TTL_MS, SealedRequestIds } from './saml-request-ids.js';
 import { type SamlOrganization, SamlServiceProvider } from './saml-service-provider.js';
 
 const config = { publicUrl: 'http://warden.test:8080' } as WardenConfig;
@@ -35,7 +35,7 @@ describe('SamlServiceProvider (passport-saml MultiSamlStrategy, a test IdP made 
   });
 
   /** A fresh AuthnRequest id, as the login redirect issues it. */
-  const requestId = async (org = acme) => authnRequestOf(await provider.loginRedirect(org)).id;
+  const requestId = async (org = acme) => (await provider.loginRedirect(org)).requestId;
   const respond = async (overrides: Partial<SamlResponseOptions> = {}, keys = idp) =>
     samlResponse(keys, {
       audience: provider.entityId('acme'),
@@ -54,17 +54,19 @@ describe('SamlServiceProvider (passport-saml MultiSamlStrategy, a test IdP made 
     return (error as SsoRefusal).reason;
   };
 
-  it('redirects to the IdP with an AuthnRequest for this organization', async () => {
-    const location = await provider.loginRedirect(acme);
+  it('redirects to the IdP with an AuthnRequest for this organization, and names its id', async () => {
+    const { location, requestId: id } = await provider.loginRedirect(acme);
     const request = authnRequestOf(location);
+    expect(request.id).toBe(id);
     expect(request.destination).toBe('https://test-idp.example/sso');
     expect(request.xml).toContain(`AssertionConsumerServiceURL="http://warden.test:8080/saml/acs/acme"`);
     expect(request.xml).toContain('<saml:Issuer xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion">http://warden.test:8080/saml/metadata/acme</saml:Issuer>');
   });
 
-  it('accepts a signed assertion: the email (lower-cased), groups, assertion id and expiry', async () => {
-    const identity = await provider.verify(acme, await respond({ assertionId: '_assertion-1' }));
-    expect(identity).toMatchObject({ email: 'ada@acme.example', groups: ['moderators'], assertionId: '_assertion-1' });
+  it('accepts a signed assertion: the email (lower-cased), groups, assertion id, expiry and the request it answers', async () => {
+    const id = await requestId();
+    const identity = await provider.verify(acme, await respond({ assertionId: '_assertion-1', inResponseTo: id }));
+    expect(identity).toMatchObject({ email: 'ada@acme.example', groups: ['moderators'], assertionId: '_assertion-1', inResponseTo: id });
     expect(Date.parse(identity.notOnOrAfter!)).toBeGreaterThan(Date.now());
   });
 
@@ -114,5 +116,22 @@ describe('SamlServiceProvider (passport-saml MultiSamlStrategy, a test IdP made 
     const xml = await provider.metadata('acme');
     expect(xml).toContain('entityID="http://warden.test:8080/saml/metadata/acme"');
     expect(xml).toContain('Location="http://warden.test:8080/saml/acs/acme"');
+  });
+});
+
+describe('request binding (the browser keeps a digest of its request id)', () => {
+  const ids = new SealedRequestIds('acme', keyring, systemClock);
+
+  it('binds a request id to its own digest only: not to another request, nor to nothing', () => {
+    const mine = ids.newId();
+    const theirs = ids.newId();
+    const binding = requestBindingOf(mine);
+    expect(binding).not.toContain(mine);
+    expect(isBoundTo(binding, mine)).toBe(true);
+    expect(isBoundTo(binding, theirs)).toBe(false);
+    expect(isBoundTo(requestBindingOf(theirs), mine)).toBe(false);
+    expect(isBoundTo(null, mine)).toBe(false);
+    expect(isBoundTo('', mine)).toBe(false);
+    expect(isBoundTo(mine, mine)).toBe(false);
   });
 });

@@ -86,10 +86,14 @@ export class SamlServiceProvider {
     return `${this.config.publicUrl}/saml/login/${encodeURIComponent(orgId)}`;
   }
 
-  /** The IdP URL (HTTP-Redirect binding) with a fresh AuthnRequest whose id the ACS will accept. */
-  async loginRedirect(org: SamlOrganization): Promise<string> {
-    const outcome = await this.run(org, { query: {}, body: {} });
-    if (outcome.kind === 'redirect') return outcome.location;
+  /**
+   * The IdP URL (HTTP-Redirect binding) with a fresh AuthnRequest whose id the ACS will accept,
+   * and that id (the browser is bound to it, see requestBindingOf).
+   */
+  async loginRedirect(org: SamlOrganization): Promise<{ location: string; requestId: string }> {
+    const ids = this.requestIds(org);
+    const outcome = await this.run(org, { query: {}, body: {} }, ids);
+    if (outcome.kind === 'redirect' && ids.lastIssued !== null) return { location: outcome.location, requestId: ids.lastIssued };
     throw outcome.kind === 'error' ? outcome.error : new Error('The SAML strategy did not redirect');
   }
 
@@ -127,16 +131,22 @@ export class SamlServiceProvider {
     const assertion = (profile.getAssertion?.() ?? {}) as { Assertion?: AssertionXml };
     const id = assertion.Assertion?.$?.ID;
     if (typeof id !== 'string' || id === '') throw ssoRefused('malformed-response');
+    // node-saml accepts a response only with an InResponseTo it checked (validateInResponseTo: 'always').
+    if (typeof profile.inResponseTo !== 'string' || profile.inResponseTo === '') throw ssoRefused('unknown-request');
     return {
       email,
       groups: roleAttribute === null ? null : valuesOf(attributes[roleAttribute]),
       assertionId: id,
       notOnOrAfter: assertion.Assertion?.Conditions?.[0]?.$?.NotOnOrAfter ?? null,
+      inResponseTo: profile.inResponseTo,
     };
   }
 
-  private options(org: SamlOrganization): SamlConfig {
-    const ids = new SealedRequestIds(org.orgId, this.keyring, this.clock);
+  private requestIds(org: SamlOrganization): SealedRequestIds {
+    return new SealedRequestIds(org.orgId, this.keyring, this.clock);
+  }
+
+  private options(org: SamlOrganization, ids: SealedRequestIds): SamlConfig {
     return {
       issuer: this.entityId(org.orgId),
       audience: this.entityId(org.orgId),
@@ -156,9 +166,13 @@ export class SamlServiceProvider {
   }
 
   /** One passport authentication of the strategy, its outcome captured instead of written to a response. */
-  private async run(org: SamlOrganization, parts: { query: Record<string, string>; body: Record<string, string> }): Promise<StrategyOutcome> {
+  private async run(
+    org: SamlOrganization,
+    parts: { query: Record<string, string>; body: Record<string, string> },
+    ids = this.requestIds(org),
+  ): Promise<StrategyOutcome> {
     const { passport } = await this.load();
-    const request: StrategyRequest = { ...parts, headers: {}, url: `/saml/acs/${org.orgId}`, samlOptions: this.options(org) };
+    const request: StrategyRequest = { ...parts, headers: {}, url: `/saml/acs/${org.orgId}`, samlOptions: this.options(org, ids) };
     return new Promise<StrategyOutcome>((resolve) => {
       const response = {
         statusCode: 200,

@@ -1,11 +1,16 @@
 import { Command } from '@nestjs/cqrs';
 import type { CommandContext } from '#warden/kernel';
 
-/** A response posted by the IdP to the ACS: verified, its assertion recorded, the user signed in. */
+/**
+ * A response posted by the IdP to the ACS: verified, checked to answer the request the posting
+ * browser started (`requestBinding`, from its cookie; null without one), its assertion recorded,
+ * the user signed in.
+ */
 export class CompleteSamlLoginCommand<Session = unknown> extends Command<Session> {
   constructor(
     readonly orgId: string,
     readonly samlResponse: string,
+    readonly requestBinding: string | null,
     readonly context: CommandContext,
   ) {
     super();

@@ -4,8 +4,9 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AggregateStore } from '#warden/storage';
 import { samlAssertionDecider } from '../../domain/saml-assertion.decider.js';
 import { ssoLoginFailureDecider } from '../../domain/sso-login-failure.decider.js';
-import { SsoRefusal } from '../../domain/sso-refusal.js';
+import { SsoRefusal, ssoRefused } from '../../domain/sso-refusal.js';
 import { samlAssertionStream, ssoLoginFailureStream } from '../../domain/sso.streams.js';
+import { isBoundTo } from '../../saml/saml-request-ids.js';
 import { SamlServiceProvider } from '../../saml/saml-service-provider.js';
 import { SsoSettingsReader } from '../../saml/sso-settings.reader.js';
 import { SSO_SIGN_IN, type SsoSignIn } from '../../sso-sign-in.port.js';
@@ -22,7 +23,9 @@ export class CompleteSamlLoginHandler implements ICommandHandler<CompleteSamlLog
 
   /**
    * An unknown organization is a 404 and records nothing (there is no organization to record it
-   * for). Every refusal after that is recorded as SsoLoginFailed, then reported.
+   * for). Every refusal after that is recorded as SsoLoginFailed, then reported. The browser
+   * binding is checked after the response is verified, so a forged or altered response keeps its
+   * own reason, and before the assertion is used, so a refused one is not spent.
    */
   async execute(command: CompleteSamlLoginCommand): Promise<unknown> {
     const { orgId, context } = command;
@@ -30,6 +33,9 @@ export class CompleteSamlLoginHandler implements ICommandHandler<CompleteSamlLog
     try {
       const org = await this.settings.samlOrganization(orgId);
       const identity = await this.provider.verify(org, command.samlResponse);
+      // A valid response of someone else's sign-in, posted from another browser (login CSRF), is
+      // refused before its assertion is used: it would sign this browser in as that someone.
+      if (!isBoundTo(command.requestBinding, identity.inResponseTo)) throw ssoRefused('unbound-request');
       const assertionDigest = createHash('sha256').update(identity.assertionId).digest('hex');
       await this.aggregates.handle(
         samlAssertionStream(orgId, assertionDigest),

@@ -1,7 +1,10 @@
 import { Command } from '@nestjs/cqrs';
 
-/** The IdP URL to send a browser to, carrying a fresh AuthnRequest (HTTP-Redirect binding). */
-export class StartSamlLoginCommand extends Command<{ location: string }> {
+/**
+ * The IdP URL to send a browser to, carrying a fresh AuthnRequest (HTTP-Redirect binding), and
+ * the binding the browser keeps so the ACS accepts the response only from it (requestBindingOf).
+ */
+export class StartSamlLoginCommand extends Command<{ location: string; requestBinding: string }> {
   constructor(readonly orgId: string) {
     super();
   }
