@@ -12,11 +12,17 @@ function parseUserOptions(args: string[]): { options: { org?: string; email?: st
   return { options, roles: role ?? [] };
 }
 
-/** The organization's user with this address; a user of another organization is not found either. */
-async function userOf(app: INestApplicationContext, org: string, email: string): Promise<UserView> {
+/**
+ * The user a command's `--org` and `--email` name; a user of another organization is not found
+ * either.
+ */
+async function namedUser(args: string[], app: INestApplicationContext): Promise<{ org: string; user: UserView }> {
+  const { options } = parseUserOptions(args);
+  const org = required(options, 'org');
+  const email = required(options, 'email');
   const user = await app.get(QueryBus).execute(new FindUserByEmailQuery(email));
   if (!user || user.orgId !== org) throw new Error(`No user ${email} in organization ${org}`);
-  return user;
+  return { org, user };
 }
 
 /** Standard input to its end, less one trailing newline (what `echo` or a here-string adds). */
@@ -33,7 +39,7 @@ export const userCreateCommand: AppCommand = {
   async runInApp(args, app, out) {
     const { options, roles } = parseUserOptions(args);
     const org = required(options, 'org');
-        if (roles.length === 0) throw new UsageError('Missing --role');
+    if (roles.length === 0) throw new UsageError('Missing --role');
     const { userId } = await app.get(CommandBus).execute(new CreateUserCommand(org, required(options, 'email'), roles, cliContext(org)));
     out(userId);
     return 0;
@@ -45,9 +51,7 @@ export const userSetPasswordCommand: AppCommand = {
   usage: '--org <orgId> --email <email>   (the password on standard input)',
   description: "sets a user's password, read from standard input (never an argument: arguments are visible to other users of the host)",
   async runInApp(args, app, out) {
-    const { options } = parseUserOptions(args);
-    const org = required(options, 'org');
-    const user = await userOf(app, org, required(options, 'email'));
+    const { org, user } = await namedUser(args, app);
     const password = await readStdin();
     await app.get(CommandBus).execute(new SetUserPasswordCommand(org, user.id, password, cliContext(org)));
     out(`Set the password of user ${user.id}`);
@@ -60,9 +64,7 @@ export const userDisableCommand: AppCommand = {
   usage: '--org <orgId> --email <email>',
   description: 'disables a user; its sessions stop working on their next request',
   async runInApp(args, app, out) {
-    const { options } = parseUserOptions(args);
-    const org = required(options, 'org');
-    const user = await userOf(app, org, required(options, 'email'));
+    const { org, user } = await namedUser(args, app);
     await app.get(CommandBus).execute(new DisableUserCommand(org, user.id, cliContext(org)));
     out(`Disabled user ${user.id}`);
     return 0;
