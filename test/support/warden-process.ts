@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const MAIN = join(ROOT, 'dist/apps/server/src/main.js');
-const CLI = join(ROOT, 'dist/apps/server/src/cli.js');
+/** The built CLI entry (for tests that start it some other way than runCli). */
+export const CLI_ENTRY = join(ROOT, 'dist/apps/server/src/cli.js');
 
 export const freshDataDir = () => mkdtempSync(join(tmpdir(), 'warden-e2e-'));
 
@@ -80,7 +81,7 @@ export interface CliResult {
 }
 
 export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
-  return runNode(CLI, args, env);
+  return runNode(CLI_ENTRY, args, env);
 }
 
 /** Runs the server entry expecting it to fail (bad configuration, unreachable store). */
@@ -90,7 +91,7 @@ export function runServerToExit(env: NodeJS.ProcessEnv): Promise<CliResult> {
 
 /** Runs a CLI command with `input` on its standard input (e.g. `user set-password`). */
 export function runCliWithInput(args: string[], env: NodeJS.ProcessEnv, input: string): Promise<CliResult> {
-  return runNode(CLI, args, env, input);
+  return runNode(CLI_ENTRY, args, env, input);
 }
 
 function runNode(script: string, args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<CliResult> {

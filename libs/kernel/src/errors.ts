@@ -89,10 +89,11 @@ export const payloadTooLarge = (limitBytes: number) =>
 export const unsupportedMediaType = (detail: string) =>
   new DomainError('unsupported-media-type', [{ title: 'Unsupported media type', detail }]);
 
-export const rateLimited = (retryAfterSeconds: number) =>
+/** `what` says which limit was reached when it is not the request rate (e.g. failed sign-ins). */
+export const rateLimited = (retryAfterSeconds: number, what = 'Rate limit exceeded') =>
   new DomainError(
     'rate-limited',
-    [{ title: 'Too many requests', detail: `Rate limit exceeded; retry after ${retryAfterSeconds} s` }],
+    [{ title: 'Too many requests', detail: `${what}; retry after ${retryAfterSeconds} s` }],
     { 'Retry-After': String(retryAfterSeconds) },
   );
 

@@ -25,11 +25,43 @@ async function namedUser(args: string[], app: INestApplicationContext): Promise<
   return { org, user };
 }
 
-/** Standard input to its end, less one trailing newline (what `echo` or a here-string adds). */
-async function readStdin(): Promise<string> {
+/**
+ * The new password. From a terminal: a prompt on standard error, the typing not echoed, ended by
+ * Enter. From a pipe or a file: standard input to its end, less one trailing newline (what `echo`
+ * or a here-string adds). Never an argument: arguments are visible to other users of the host.
+ */
+async function readPassword(): Promise<string> {
+  if (process.stdin.isTTY) return promptHidden('New password (not shown; Enter to finish): ');
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+}
+
+/** Reads one line from the terminal in raw mode, so nothing typed is shown. */
+function promptHidden(prompt: string): Promise<string> {
+  const stdin = process.stdin;
+  process.stderr.write(prompt);
+  stdin.setRawMode(true);
+  stdin.resume();
+  let typed = '';
+  return new Promise((resolve, reject) => {
+    const done = (finish: () => void) => {
+      stdin.off('data', onData);
+      stdin.setRawMode(false);
+      stdin.pause();
+      process.stderr.write('\n');
+      finish();
+    };
+    const onData = (chunk: Buffer) => {
+      for (const char of chunk.toString('utf8')) {
+        if (char === '\r' || char === '\n' || char === '\u0004') return done(() => resolve(typed));
+        if (char === '\u0003') return done(() => reject(new Error('Cancelled')));
+        if (char === '\u007f' || char === '\b') typed = [...typed].slice(0, -1).join('');
+        else typed += char;
+      }
+    };
+    stdin.on('data', onData);
+  });
 }
 
 export const userCreateCommand: AppCommand = {
@@ -48,11 +80,11 @@ export const userCreateCommand: AppCommand = {
 
 export const userSetPasswordCommand: AppCommand = {
   name: 'user set-password',
-  usage: '--org <orgId> --email <email>   (the password on standard input)',
+  usage: '--org <orgId> --email <email>   (asks for the password; or pipe it on standard input)',
   description: "sets a user's password, read from standard input (never an argument: arguments are visible to other users of the host)",
   async runInApp(args, app, out) {
     const { org, user } = await namedUser(args, app);
-    const password = await readStdin();
+    const password = await readPassword();
     await app.get(CommandBus).execute(new SetUserPasswordCommand(org, user.id, password, cliContext(org)));
     out(`Set the password of user ${user.id}`);
     return 0;

@@ -1,7 +1,7 @@
-import { CommandBus } from '@nestjs/cqrs';
-import { invitationLink, InviteUserCommand } from '#warden/identity';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { FindUserByEmailQuery, invitationLink, InviteUserCommand } from '#warden/identity';
 import { WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
-import { type AppCommand, cliContext } from './cli-command.js';
+import { type AppCommand, cliContext, UsageError } from './cli-command.js';
 import { parseCommandArgs, required } from './command-options.js';
 
 export const userInviteCommand: AppCommand = {
@@ -11,7 +11,12 @@ export const userInviteCommand: AppCommand = {
   async runInApp(args, app, out) {
     const { role, ...options } = parseCommandArgs(args, { org: { type: 'string' }, email: { type: 'string' }, role: { type: 'string', multiple: true } }).values;
     const org = required(options, 'org');
-    const invitation = await app.get(CommandBus).execute(new InviteUserCommand(org, required(options, 'email'), role ?? [], cliContext(org)));
+    const email = required(options, 'email');
+    // Roles may be left out only to renew the link of a user that exists (e.g. one apply created).
+    if ((role ?? []).length === 0 && (await app.get(QueryBus).execute(new FindUserByEmailQuery(email))) === null) {
+      throw new UsageError('Missing --role: a new user needs at least one');
+    }
+    const invitation = await app.get(CommandBus).execute(new InviteUserCommand(org, email, role ?? [], cliContext(org)));
     out(`Invited ${options.email} to ${org} (user ${invitation.userId}); the link works once, until ${invitation.expiresAt}:`);
     out(invitationLink(app.get<WardenConfig>(WARDEN_CONFIG).publicUrl, invitation.token));
     return 0;

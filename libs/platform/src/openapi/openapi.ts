@@ -57,7 +57,11 @@ export function buildOpenApiDocument(app: INestApplication, version: string): Op
     .addTag(CONSOLE_TAG, 'The review console: sign-in, the account, and access management (session cookie)')
     .addTag('sso', 'Per-organization SAML single sign-on: the IdP redirect, the assertion consumer service, SP metadata (public)')
     .build();
-  const document = SwaggerModule.createDocument(app, config, { extraModels: [ErrorBodyDto, ErrorItemDto] });
+  const document = SwaggerModule.createDocument(app, config, {
+    extraModels: [ErrorBodyDto, ErrorItemDto],
+    // Tags are the ones the code names (items, console, sso …), not one per controller class.
+    autoTagControllers: false,
+  });
   return sortKeys(withCommonParts(document)) as OpenAPIObject;
 }
 

@@ -36,7 +36,9 @@ export class PasswordLoginHandler implements ICommandHandler<PasswordLoginComman
     const keys = loginThrottleKeys(digest, command.clientAddress);
     // Counted before the password is checked (see LoginThrottle): taken back below once it is right.
     const attempt = await this.throttle.begin(keys);
-    if (attempt.id === null) throw rateLimited(attempt.retryAfter);
+    if (attempt.id === null) {
+      throw rateLimited(attempt.retryAfter, 'Too many failed sign-ins for this account or from this network (10 in 15 minutes)');
+    }
 
     const user = await this.users.findByEmail(command.email);
     // The same work whether or not the account exists, has a password or may sign in.
