@@ -75,6 +75,8 @@ function closed(value: unknown): unknown {
 
 const ajv = new Ajv({ strict: false, allErrors: true });
 addFormats(ajv);
+// OpenAPI's `password` format is a hint to user interfaces (mask the field), not a constraint.
+ajv.addFormat('password', true);
 const components = closed(document.components) as Document['components'];
 const compiled = new Map<Schema, ValidateFunction>();
 /** A validator for a schema of the document; its `#/components/...` references resolve. */

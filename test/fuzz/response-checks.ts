@@ -40,6 +40,8 @@ export class RequestSchemas {
 
   constructor(doc: OpenApiDocument, ops: ReadonlyArray<{ readonly path: string; readonly schema: SchemaObject | undefined }>) {
     const ajv = new Ajv({ strict: false, allErrors: false });
+    // OpenAPI's `password` format is a hint to user interfaces (mask the field), not a constraint.
+    ajv.addFormat('password', true);
     ajv.addSchema({ $id: 'openapi.json', components: doc.components });
     for (const op of ops) this.validators.set(withoutSlash(op.path), op.schema ? ajv.compile(rebase(op.schema) as object) : null);
   }
