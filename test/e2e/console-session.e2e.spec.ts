@@ -15,9 +15,9 @@ const PASSWORD = 'correct horse battery staple';
 const SESSION = '/api/console/v1/session';
 const ME = '/api/console/v1/me';
 
-async function setUp(publicUrl?: string): Promise<{ warden: RunningWarden; dataDir: string; env: NodeJS.ProcessEnv }> {
+async function setUp(publicUrl?: string, extra: Record<string, string> = {}): Promise<{ warden: RunningWarden; dataDir: string; env: NodeJS.ProcessEnv }> {
   const dataDir = freshDataDir();
-  const env = testEnv(dataDir, publicUrl ? { WARDEN_PUBLIC_URL: publicUrl } : {});
+  const env = testEnv(dataDir, { ...(publicUrl ? { WARDEN_PUBLIC_URL: publicUrl } : {}), ...extra });
   const org = await runCli(['org', 'create', '--id', 'acme', '--name', 'Acme'], env);
   if (org.code !== 0) throw new Error(org.stderr);
   return { warden: await startWarden(env), dataDir, env };
@@ -27,9 +27,9 @@ const login = (url: string, email: string, password: string, headers: Record<str
   fetch(url + SESSION, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ email, password }) });
 
 /** A sign-in sent from another loopback address (127.0.0.0/8), for the per-address throttle. */
-function loginFrom(url: string, localAddress: string, email: string, password: string): Promise<number> {
+function loginFrom(url: string, localAddress: string, email: string, password: string, headers: Record<string, string> = {}): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request(url + SESSION, { method: 'POST', localAddress, headers: { 'content-type': 'application/json' } }, (res) => {
+    const req = request(url + SESSION, { method: 'POST', localAddress, headers: { 'content-type': 'application/json', ...headers } }, (res) => {
       res.resume();
       res.once('end', () => resolve(res.statusCode!));
     });
@@ -175,5 +175,35 @@ describe('console sessions behind TLS and the per-address throttle', () => {
     expect(await loginFrom(warden.url, address, 'someone-else@example.com', 'wrong password here')).toBe(429);
     expect(await loginFrom(warden.url, address, 'dan@example.com', PASSWORD)).toBe(429);
     expect(await loginFrom(warden.url, '127.0.0.41', 'dan@example.com', PASSWORD)).toBe(200);
+  });
+});
+
+describe('the per-address throttle behind a trusted proxy (WARDEN_TRUSTED_PROXIES)', () => {
+  const PROXY = '127.0.0.50';
+  let warden: RunningWarden;
+
+  beforeAll(async () => {
+    let dataDir: string;
+    let env: NodeJS.ProcessEnv;
+    ({ warden, dataDir, env } = await setUp(undefined, { WARDEN_TRUSTED_PROXIES: `${PROXY}/32` }));
+    await createConsoleUser(dataDir, 'acme', 'eve@example.com', PASSWORD, ['ADMIN'], env);
+  }, 90_000);
+  afterAll(async () => {
+    await warden?.stop();
+  });
+
+  it("counts the client the proxy names, so one client's failures do not lock out the others behind it", async () => {
+    const from = (client: string, email: string, password: string) => loginFrom(warden.url, PROXY, email, password, { 'x-forwarded-for': client });
+    for (let i = 0; i < 10; i++) expect(await from('203.0.113.5', `nobody${i}@example.com`, 'wrong password here')).toBe(401);
+    expect(await from('203.0.113.5', 'eve@example.com', PASSWORD)).toBe(429);
+    expect(await from('203.0.113.6', 'eve@example.com', PASSWORD)).toBe(200);
+  });
+
+  it('ignores the header from anyone else: a client cannot pick the address it is counted under', async () => {
+    const direct = '127.0.0.51';
+    for (let i = 0; i < 10; i++) {
+      expect(await loginFrom(warden.url, direct, `someone${i}@example.com`, 'wrong password here', { 'x-forwarded-for': `198.51.100.${i}` })).toBe(401);
+    }
+    expect(await loginFrom(warden.url, direct, 'eve@example.com', PASSWORD, { 'x-forwarded-for': '198.51.100.99' })).toBe(429);
   });
 });

@@ -59,6 +59,12 @@ export interface WardenConfig {
    * without TLS, whose session cookie is not `Secure`.
    */
   readonly publicUrl: string;
+  /**
+   * CIDR ranges of the reverse proxies in front of this server: a request from one of them is
+   * taken to come from the address its `X-Forwarded-For` names (and its protocol from
+   * `X-Forwarded-Proto`). Empty: the connection's own address, whatever the headers say.
+   */
+  readonly trustedProxies: readonly string[];
 }
 
 export interface ConfigProblem {
@@ -207,6 +213,11 @@ const ENVIRONMENT = z
     WARDEN_MAX_ITEM_BYTES: wholeNumber(1024 * 1024, 1024, 1024 ** 3),
     WARDEN_AUTH_FAILURES_PER_MINUTE: wholeNumber(10, 0, 1_000_000),
     WARDEN_AUTH_FAILURE_BURST: wholeNumber(20, 1, 1_000_000),
+    WARDEN_TRUSTED_PROXIES: z
+      .string()
+      .default('')
+      .transform((raw) => commaList(raw).filter((r) => r !== ''))
+      .pipe(z.array(cidrRange)),
     WARDEN_PUBLIC_URL: z
       .string()
       .refine((raw) => URL.canParse(raw) && ['http:', 'https:'].includes(new URL(raw).protocol), {
@@ -275,6 +286,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): WardenC
     authFailuresPerMinute: e.WARDEN_AUTH_FAILURES_PER_MINUTE,
     authFailureBurst: e.WARDEN_AUTH_FAILURE_BURST,
     // Unset: a development deployment reached on this machine (see docs/configuration.md).
+    trustedProxies: e.WARDEN_TRUSTED_PROXIES,
     publicUrl: e.WARDEN_PUBLIC_URL === undefined ? `http://localhost:${e.PORT}` : new URL(e.WARDEN_PUBLIC_URL).origin,
   };
 }

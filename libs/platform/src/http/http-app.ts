@@ -38,6 +38,9 @@ export async function createHttpApp(
     loggerInstance: logger.child({ component: 'http' }),
     bodyLimit: config.bodyLimitBytes,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // Only the operator's proxies may say who the client is: otherwise any client could pick the
+    // address the sign-in throttle and the rate limits count it under.
+    trustProxy: config.trustedProxies.length > 0 ? [...config.trustedProxies] : false,
     // The router answers a path it cannot decode, or a parameter past maxParamLength, before any
     // hook runs and in Fastify's own shape; these get the section 7 body and the request id too.
     frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => {
