@@ -19,6 +19,7 @@ const open: UserCommand = {
   csrfTokenHash: 'c1',
   method: 'password',
   expiresAt: '2030-01-01T00:00:00.000Z',
+  openedAt: '2029-12-01T00:00:00.000Z',
 };
 
 function given(events: UserEvent[], command: UserCommand) {
@@ -43,6 +44,15 @@ describe('user decider', () => {
     expect(() => given([created, { type: 'UserDisabled', data: { userId: 'u1' } }], open)).toThrow(/cannot sign in/);
     const invited: UserEvent = { type: 'UserCreated', data: { ...created.data, state: 'invited', passwordHash: null } };
     expect(() => given([invited], open)).toThrow(/cannot sign in/);
+  });
+
+  it('opening a session closes those that expired by then, and only those', () => {
+    const old: UserEvent = { type: 'ConsoleSessionOpened', data: { ...opened.data, sessionId: 's0', tokenHash: 't0', expiresAt: '2029-11-30T00:00:00.000Z' } };
+    const next: UserCommand = { ...open, sessionId: 's2', tokenHash: 't2', csrfTokenHash: 'c2', expiresAt: '2030-01-02T00:00:00.000Z' };
+    expect(given([created, old, opened], next)).toEqual([
+      { type: 'ConsoleSessionClosed', data: { userId: 'u1', sessionId: 's0', tokenHash: 't0', reason: 'expired' } },
+      { type: 'ConsoleSessionOpened', data: { userId: 'u1', sessionId: 's2', tokenHash: 't2', csrfTokenHash: 'c2', method: 'password', expiresAt: '2030-01-02T00:00:00.000Z' } },
+    ]);
   });
 
   it('disabling closes every open session, so enabling again does not revive them', () => {

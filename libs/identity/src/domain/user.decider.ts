@@ -26,6 +26,8 @@ export type UserCommand =
       csrfTokenHash: string;
       method: SessionMethod;
       expiresAt: string;
+      /** When it is opened (ISO time): sessions that expired by then are closed with it. */
+      openedAt: string;
     }
   | { type: 'CloseConsoleSession'; orgId: string; sessionId: string; reason: 'logout' | 'revoked' };
 
@@ -123,8 +125,16 @@ export const userDecider: Decider<UserCommand, UserAggregateState, UserEvent> = 
         return [{ type: 'UserEnabled', data: { userId, state: user.passwordHash === null && user.invitation !== null ? 'invited' : 'active' } }];
       case 'OpenConsoleSession': {
         if (user.state !== 'active') throw unauthorized('The user cannot sign in');
-        const { type: _type, orgId: _orgId, ...session } = command;
-        return [{ type: 'ConsoleSessionOpened', data: { userId, ...session } }];
+        const { type: _type, orgId: _orgId, openedAt, ...session } = command;
+        // Sessions that simply ran out are closed here, so neither the aggregate every check
+        // reads nor the sessions read model keeps them for good.
+        const expired = Object.entries(user.sessions)
+          .filter(([, s]) => s.expiresAt <= openedAt)
+          .map(([sessionId, s]): ConsoleSessionClosed => ({
+            type: 'ConsoleSessionClosed',
+            data: { userId, sessionId, tokenHash: s.tokenHash, reason: 'expired' },
+          }));
+        return [...expired, { type: 'ConsoleSessionOpened', data: { userId, ...session } }];
       }
       case 'CloseConsoleSession': {
         const session = user.sessions[command.sessionId];

@@ -35,7 +35,7 @@ export type ConsoleSessionOpened = DomainEvent<
 >;
 export type ConsoleSessionClosed = DomainEvent<
   'ConsoleSessionClosed',
-  { userId: string; sessionId: string; tokenHash: string; reason: 'logout' | 'revoked' | 'password-changed' }
+  { userId: string; sessionId: string; tokenHash: string; reason: 'logout' | 'revoked' | 'password-changed' | 'expired' }
 >;
 
 export type UserEvent =

@@ -21,7 +21,8 @@ export class OpenConsoleSessionHandler implements ICommandHandler<OpenConsoleSes
     const sessionId = this.aggregates.newId('ses_');
     const token = newSessionToken();
     const csrfToken = csrfTokenFor(token);
-    const expiresAt = new Date(this.clock.now().getTime() + SESSION_TTL_MS).toISOString();
+    const now = this.clock.now();
+    const expiresAt = new Date(now.getTime() + SESSION_TTL_MS).toISOString();
     await this.aggregates.handle(
       stream,
       userDecider,
@@ -33,6 +34,7 @@ export class OpenConsoleSessionHandler implements ICommandHandler<OpenConsoleSes
         csrfTokenHash: hashSessionToken(csrfToken),
         method: command.method,
         expiresAt,
+        openedAt: now.toISOString(),
       },
       command.context,
     );
