@@ -72,6 +72,17 @@ describe('user decider', () => {
     expect(foldEvents(userDecider, [created, opened, ...events])).toMatchObject({ sessions: {}, passwordHash: '$scrypt$new' });
   });
 
+  it('replaces the hash a sign-in verified with a stronger one, keeping the sessions; never a hash set meanwhile', () => {
+    const rehash: UserCommand = { type: 'RehashPassword', orgId: 'acme', previousHash: '$scrypt$h', passwordHash: '$scrypt$stronger' };
+    expect(given([created, opened], rehash)).toEqual([{ type: 'UserPasswordRehashed', data: { userId: 'u1', passwordHash: '$scrypt$stronger' } }]);
+    expect(foldEvents(userDecider, [created, opened, ...given([created, opened], rehash)])).toMatchObject({
+      passwordHash: '$scrypt$stronger',
+      sessions: { s1: expect.anything() },
+    });
+    const reset: UserEvent = { type: 'UserPasswordSet', data: { userId: 'u1', passwordHash: '$scrypt$reset' } };
+    expect(given([created, reset], rehash)).toEqual([]);
+  });
+
   it('records role changes with the previous roles, and nothing when they are the same', () => {
     expect(given([created], { type: 'ChangeUserRoles', orgId: 'acme', roles: ['ADMIN'] })).toEqual([
       { type: 'UserRolesChanged', data: { userId: 'u1', previousRoles: ['MODERATOR'], roles: ['ADMIN'] } },

@@ -15,6 +15,7 @@ export type UserCommand =
   | { type: 'InviteUser'; orgId: string; tokenHash: string; expiresAt: string }
   | { type: 'AcceptInvitation'; orgId: string; tokenHash: string; passwordHash: string; now: string }
   | { type: 'SetUserPassword'; orgId: string; passwordHash: string }
+  | { type: 'RehashPassword'; orgId: string; previousHash: string; passwordHash: string }
   | { type: 'ChangeUserRoles'; orgId: string; roles: readonly string[] }
   | { type: 'DisableUser'; orgId: string }
   | { type: 'EnableUser'; orgId: string }
@@ -80,6 +81,7 @@ export const userDecider: Decider<UserCommand, UserAggregateState, UserEvent> = 
     UserInvited: true,
     UserInvitationAccepted: true,
     UserPasswordSet: true,
+    UserPasswordRehashed: true,
     UserRolesChanged: true,
     UserDisabled: true,
     UserEnabled: true,
@@ -111,6 +113,10 @@ export const userDecider: Decider<UserCommand, UserAggregateState, UserEvent> = 
         if (user.state === 'disabled') throw conflict('The user is disabled; enable it first');
         // A new password is how an operator locks out whoever learned the old one: its sessions end.
         return [...closeAll(user, 'password-changed'), { type: 'UserPasswordSet', data: { userId, passwordHash: command.passwordHash } }];
+      case 'RehashPassword':
+        // Only the hash the sign-in verified: a password set meanwhile is not overwritten.
+        if (user.passwordHash !== command.previousHash) return [];
+        return [{ type: 'UserPasswordRehashed', data: { userId, passwordHash: command.passwordHash } }];
       case 'ChangeUserRoles': {
         const roles = checkedRoles(command.roles);
         if (roles.length === user.roles.length && roles.every((r) => user.roles.includes(r))) return [];
@@ -166,6 +172,8 @@ export const userDecider: Decider<UserCommand, UserAggregateState, UserEvent> = 
       case 'UserPasswordSet':
         // A password makes an invited user active; an invitation is single-use.
         return { ...state, passwordHash: event.data.passwordHash, state: state.state === 'invited' ? 'active' : state.state, invitation: null };
+      case 'UserPasswordRehashed':
+        return { ...state, passwordHash: event.data.passwordHash };
       case 'UserRolesChanged':
         return { ...state, roles: event.data.roles };
       case 'UserDisabled':

@@ -24,6 +24,8 @@ export type UserCreated = DomainEvent<
 export type UserInvited = DomainEvent<'UserInvited', { userId: string; tokenHash: string; expiresAt: string }>;
 export type UserInvitationAccepted = DomainEvent<'UserInvitationAccepted', { userId: string; passwordHash: string }>;
 export type UserPasswordSet = DomainEvent<'UserPasswordSet', { userId: string; passwordHash: string }>;
+/** The same password hashed again with the current parameters at a sign-in (sessions stay open). */
+export type UserPasswordRehashed = DomainEvent<'UserPasswordRehashed', { userId: string; passwordHash: string }>;
 export type UserRolesChanged = DomainEvent<'UserRolesChanged', { userId: string; previousRoles: Role[]; roles: Role[] }>;
 export type UserDisabled = DomainEvent<'UserDisabled', { userId: string }>;
 /** Back to `active`, or to `invited` for a user who never had a password but has an invitation. */
@@ -43,6 +45,7 @@ export type UserEvent =
   | UserInvited
   | UserInvitationAccepted
   | UserPasswordSet
+  | UserPasswordRehashed
   | UserRolesChanged
   | UserDisabled
   | UserEnabled
@@ -68,6 +71,7 @@ export const USER_EVENT_TYPES = [
   'UserInvited',
   'UserInvitationAccepted',
   'UserPasswordSet',
+  'UserPasswordRehashed',
   'UserRolesChanged',
   'UserDisabled',
   'UserEnabled',

@@ -50,6 +50,7 @@ export const usersProjection: Projection = {
     if (!user) return;
     switch (event.type) {
       case 'UserInvited':
+      case 'UserPasswordRehashed':
         return;
       case 'UserInvitationAccepted':
       case 'UserPasswordSet':

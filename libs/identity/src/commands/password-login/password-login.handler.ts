@@ -1,9 +1,9 @@
 import { CommandBus, CommandHandler, type ICommandHandler, QueryBus } from '@nestjs/cqrs';
 import { forbidden, invalidField, rateLimited, secondFactorRequired, unauthorized } from '#warden/kernel';
 import { AggregateStore } from '#warden/storage';
-import { accessAuditStream, DEPLOYMENT_AUDIT } from '../../domain/identity.streams.js';
-import { MAX_PASSWORD_BYTES, verifyAgainstDummy, verifyPassword } from '../../domain/password-hasher.js';
-import type { User } from '../../domain/user.decider.js';
+import { accessAuditStream, DEPLOYMENT_AUDIT, userStream } from '../../domain/identity.streams.js';
+import { hashPassword, MAX_PASSWORD_BYTES, needsRehash, verifyAgainstDummy, verifyPassword } from '../../domain/password-hasher.js';
+import { type User, userDecider } from '../../domain/user.decider.js';
 import type { ConsoleLoginFailed } from '../../domain/user.events.js';
 import { emailDigest } from '../../domain/user-email.js';
 import { LoginThrottle, loginThrottleKeys } from '../../login-throttle.js';
@@ -64,12 +64,29 @@ export class PasswordLoginHandler implements ICommandHandler<PasswordLoginComman
       await this.recordFailure(digest, user, matches, command, 'wrong-second-factor');
       throw wrongCredentials();
     }
+    await this.rehashIfWeaker(user, command.password, context);
     return this.commands.execute(
       new OpenConsoleSessionCommand(user.orgId, user.userId, 'password', {
         orgId: user.orgId,
         correlationId: command.correlationId,
         actor: `user:${user.userId}`,
       }),
+    );
+  }
+
+  /**
+   * A hash made with weaker parameters than today's is replaced by one of the same password made
+   * with today's, now that the password is at hand: raising the parameters reaches every user
+   * who signs in, with nobody resetting anything.
+   */
+  private async rehashIfWeaker(user: User, password: string, context: { orgId: string; correlationId: string; actor: string }): Promise<void> {
+    if (user.passwordHash === null || !needsRehash(user.passwordHash)) return;
+    const passwordHash = await hashPassword(password);
+    await this.aggregates.handle(
+      userStream(user.orgId, user.userId),
+      userDecider,
+      { type: 'RehashPassword', orgId: user.orgId, previousHash: user.passwordHash, passwordHash },
+      context,
     );
   }
 
