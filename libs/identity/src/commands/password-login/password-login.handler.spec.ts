@@ -1,0 +1,56 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { FixedClock, randomIds } from '#warden/kernel';
+import { SqliteEventStore } from '#warden/eventstore';
+import { AggregateStore } from '#warden/storage';
+import { sqliteStores } from '../../../../../test/support/sqlite-stores.js';
+import { userEmailStream, userStream } from '../../domain/identity.streams.js';
+import { CURRENT_PARAMS, hashPassword, needsRehash } from '../../domain/password-hasher.js';
+import { userDecider, userEmailDecider } from '../../domain/user.decider.js';
+import { emailDigest } from '../../domain/user-email.js';
+import { LoginThrottle } from '../../login-throttle.js';
+import { UserDirectory } from '../../user-directory.js';
+import { PasswordLoginCommand } from './password-login.command.js';
+import { PasswordLoginHandler } from './password-login.handler.js';
+
+const PASSWORD = 'a password from long ago';
+const context = { orgId: 'acme', correlationId: 'c', actor: 'cli' };
+
+describe('password sign-in, on the real embedded store', () => {
+  let stores: ReturnType<typeof sqliteStores> | undefined;
+  afterEach(async () => {
+    await stores?.close();
+    stores = undefined;
+  });
+
+  it('replaces a hash made with weaker parameters by one made with today\'s, and the password still signs in', async () => {
+    stores = sqliteStores();
+    const clock = new FixedClock(new Date('2026-11-23T12:00:00Z'));
+    const aggregates = new AggregateStore(new SqliteEventStore(stores.open()), clock, randomIds);
+    const weak = await hashPassword(PASSWORD, { ...CURRENT_PARAMS, ln: 10 });
+    const email = 'old@acme.example';
+    await aggregates.handle(userEmailStream(emailDigest(email)), userEmailDecider, { type: 'ClaimUserEmail', emailDigest: emailDigest(email), userId: 'usr_1', orgId: 'acme' }, context);
+    await aggregates.handle(
+      userStream('acme', 'usr_1'),
+      userDecider,
+      { type: 'CreateUser', userId: 'usr_1', orgId: 'acme', email, emailDigest: emailDigest(email), roles: ['MODERATOR'], state: 'active', passwordHash: weak },
+      context,
+    );
+    // The narrowest seams: the buses, answering as the second factor, SSO and session handlers would.
+    const opened: unknown[] = [];
+    const commands = { execute: async (c: { constructor: { name: string } }) => (c.constructor.name === 'CheckSecondFactorCommand' ? 'not-enrolled' : (opened.push(c), { sessionId: 's' })) } as unknown as CommandBus;
+    const queries = { execute: async () => true } as unknown as QueryBus;
+    const handler = new PasswordLoginHandler(new UserDirectory(aggregates), new LoginThrottle(stores.readStore, clock), aggregates, commands, queries);
+
+    await handler.execute(new PasswordLoginCommand(email, PASSWORD, '203.0.113.7', 'c1'));
+    expect(opened).toHaveLength(1);
+    const { state, events } = await aggregates.load(userStream('acme', 'usr_1'), userDecider);
+    expect(events.map((e) => e.type)).toContain('UserPasswordRehashed');
+    expect(needsRehash(state!.passwordHash!)).toBe(false);
+
+    await handler.execute(new PasswordLoginCommand(email, PASSWORD, '203.0.113.7', 'c2'));
+    expect(opened).toHaveLength(2);
+    const again = await aggregates.load(userStream('acme', 'usr_1'), userDecider);
+    expect(again.events.filter((e) => e.type === 'UserPasswordRehashed')).toHaveLength(1);
+  });
+});
