@@ -21,8 +21,8 @@ export class CreateUserHandler implements ICommandHandler<CreateUserCommand> {
     const passwordHash = options.password === undefined ? null : await hashPassword(checkedPassword(options.password));
     if (!(await this.aggregates.exists(organizationStream(orgId)))) throw notFound(`No organization ${orgId}`);
 
-    const userId = this.aggregates.newId('usr_');
     const digest = emailDigest(email);
+    const userId = (await this.orphanedClaim(orgId, digest)) ?? this.aggregates.newId('usr_');
     // The claim is the write-side uniqueness check: of two concurrent claims one append fails,
     // and its retry finds the address taken (400 on /email).
     await this.aggregates.handle(userEmailStream(digest), userEmailDecider, { type: 'ClaimUserEmail', emailDigest: digest, userId, orgId }, context, {
@@ -36,5 +36,17 @@ export class CreateUserHandler implements ICommandHandler<CreateUserCommand> {
       { retries: 0 },
     );
     return { userId };
+  }
+
+  /**
+   * The user id of a claim on this address left without its user (a process that stopped between
+   * the two appends), when it is this organization's: the creation resumes with that id instead
+   * of finding the address taken for good.
+   */
+  private async orphanedClaim(orgId: string, digest: string): Promise<string | undefined> {
+    const { events } = await this.aggregates.load(userEmailStream(digest), userEmailDecider);
+    const claim = events[0]?.data;
+    if (claim === undefined || claim.orgId !== orgId) return undefined;
+    return (await this.aggregates.exists(userStream(orgId, claim.userId))) ? undefined : claim.userId;
   }
 }
