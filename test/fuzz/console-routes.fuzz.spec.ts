@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleLogin, createConsoleUser, createOrgWithKey } from '../support/warden-process.js';
 import { checkProperty, preview } from './fuzz-report.js';
 import { fuzzSettings } from './fuzz-settings.js';
-import { startFuzzTarget, type FuzzTarget } from './fuzz-target.js';
+import { sendAll, startFuzzTarget, type FuzzTarget } from './fuzz-target.js';
 import { body, contentType, type FuzzCase, type FuzzOptions, pathSegment } from './hostile-arbitraries.js';
 import { RecordedLog } from './recorded-log.js';
 import { type Exchange, RequestSchemas, responseProblems } from './response-checks.js';
@@ -137,17 +137,8 @@ describe('fuzzing the console operations', () => {
       const hit = protectedIds.find((id) => c.path.includes(id));
       if (hit) throw new Error(`the generator produced a protected id (${hit}) in ${c.path}`);
     }
-    const exchanges = await Promise.all(
-      cases.map(async (c) => {
-        const token = `FZ${RUN}C${counter++}Z`;
-        sent++;
-        try {
-          return await target.send(c, token, sessionHeaders(admin));
-        } catch (error) {
-          return { token, error: String(error) };
-        }
-      }),
-    );
+    sent += cases.length;
+    const exchanges = await sendAll(target, cases, () => `FZ${RUN}C${counter++}Z`, sessionHeaders(admin));
     log.refresh();
     const failures = exchanges.flatMap((x, i) => {
       const c = cases[i]!;

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkProperty, preview } from './fuzz-report.js';
 import { fuzzSettings } from './fuzz-settings.js';
-import { startFuzzTarget, type FuzzTarget } from './fuzz-target.js';
+import { sendAll, startFuzzTarget, type FuzzTarget } from './fuzz-target.js';
 import { defectCase, type FuzzCase, fuzzCase, type FuzzOptions, validCase } from './hostile-arbitraries.js';
 import { RecordedLog } from './recorded-log.js';
 import { type Exchange, RequestSchemas, responseProblems } from './response-checks.js';
@@ -56,17 +56,8 @@ describe('fuzzing the customer POST operations', () => {
 
   /** Sends the cases at once, then checks every answer and what the log holds of each. */
   async function exchange(cases: readonly FuzzCase[], track?: Map<string, string>, mustAccept = false): Promise<void> {
-    const exchanges = await Promise.all(
-      cases.map(async (c) => {
-        const token = `FZ${RUN}N${counter++}Z`;
-        sent++;
-        try {
-          return await target.send(c, token);
-        } catch (error) {
-          return { token, error: String(error) };
-        }
-      }),
-    );
+    sent += cases.length;
+    const exchanges = await sendAll(target, cases, () => `FZ${RUN}N${counter++}Z`);
     log.refresh();
     const failures = exchanges.flatMap((x, i) => {
       const c = cases[i]!;

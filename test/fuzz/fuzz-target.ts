@@ -36,6 +36,28 @@ export interface FuzzTarget {
   stop(): Promise<void>;
 }
 
+/** A case's answer, or why it got none (the connection failed). */
+export type Sent = Exchange | { readonly token: string; readonly error: string };
+
+/** Sends the cases at once, each marked with the next token of `tokens`. */
+export function sendAll(
+  target: FuzzTarget,
+  cases: readonly FuzzCase[],
+  tokens: () => string,
+  auth?: Readonly<Record<string, string>>,
+): Promise<Sent[]> {
+  return Promise.all(
+    cases.map(async (c) => {
+      const token = tokens();
+      try {
+        return await target.send(c, token, auth);
+      } catch (error) {
+        return { token, error: String(error) };
+      }
+    }),
+  );
+}
+
 export async function startFuzzTarget(connections: number): Promise<FuzzTarget> {
   const receiver = await startReceiver();
   const dataDir = freshDataDir();
