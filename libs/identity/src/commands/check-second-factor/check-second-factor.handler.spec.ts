@@ -13,6 +13,9 @@ import { StartSecondFactorEnrollmentHandler } from '../start-second-factor-enrol
 import { ConfirmSecondFactorCommand } from '../confirm-second-factor/confirm-second-factor.command.js';
 import { CheckSecondFactorCommand } from './check-second-factor.command.js';
 import { CheckSecondFactorHandler } from './check-second-factor.handler.js';
+import { LoginThrottle } from '../../login-throttle.js';
+import { DisableSecondFactorCommand } from '../disable-second-factor/disable-second-factor.command.js';
+import { DisableSecondFactorHandler } from '../disable-second-factor/disable-second-factor.handler.js';
 
 const context = { orgId: 'acme', correlationId: 'c', actor: 'user:usr_1' };
 const T0 = new Date('2026-11-23T12:00:10Z');
@@ -31,6 +34,7 @@ describe('the login check of a second factor, on the real embedded store', () =>
       start: new StartSecondFactorEnrollmentHandler(aggregates, keyring),
       confirm: new ConfirmSecondFactorHandler(aggregates, proofs),
       check: new CheckSecondFactorHandler(aggregates, proofs),
+      disable: new DisableSecondFactorHandler(aggregates, proofs, new LoginThrottle(stores.readStore, clock)),
     };
   };
 
@@ -59,5 +63,22 @@ describe('the login check of a second factor, on the real embedded store', () =>
     expect(await check(b, undefined, recoveryCodes[3])).toBe('passed');
     expect(await check(a, undefined, recoveryCodes[3])).toBe('wrong');
     expect(await check(a, undefined, 'aaaa-bbbb-cccc')).toBe('wrong');
+  });
+
+  it('refuses the 11th wrong proof for disabling within 15 minutes, even a right one, as sign-ins are', async () => {
+    stores = sqliteStores();
+    const keyring = new Keyring([randomBytes(32)]);
+    const clock = new FixedClock(T0);
+    const a = aProcess(keyring, clock);
+    const { secret } = await a.start.execute(new StartSecondFactorEnrollmentCommand('acme', 'usr_1', 'ana@acme.example', context));
+    const totp = new TOTP({ secret: Secret.fromBase32(secret) });
+    const { recoveryCodes } = await a.confirm.execute(new ConfirmSecondFactorCommand('acme', 'usr_1', totp.generate({ timestamp: T0.getTime() }), context));
+    const disable = (input: { code?: string; recoveryCode?: string }) => a.disable.execute(new DisableSecondFactorCommand('acme', 'usr_1', input, context));
+
+    for (let i = 0; i < 10; i++) await expect(disable({ code: String(100000 + i) })).rejects.toMatchObject({ kind: 'invalid-user-input' });
+    await expect(disable({ recoveryCode: recoveryCodes[0]! })).rejects.toMatchObject({ kind: 'rate-limited' });
+    clock.advance(15 * 60_000 + 1000);
+    await disable({ recoveryCode: recoveryCodes[0]! });
+    expect(await a.check.execute(new CheckSecondFactorCommand('acme', 'usr_1', undefined, undefined, context))).toBe('not-enrolled');
   });
 });
