@@ -18,9 +18,11 @@ export interface HandleOptions {
   readonly eventIds?: (event: DomainEvent<string, object>, index: number) => string;
 }
 
-export interface Handled<Event> {
+export interface Handled<Event, State = unknown> {
   readonly events: Event[];
   readonly result: AppendResult | undefined;
+  /** The aggregate's state after the events decided (as it was when none were). */
+  readonly state: State;
 }
 
 /**
@@ -34,18 +36,18 @@ export async function handleCommand<Command, State, Event extends DomainEvent<st
   command: Command,
   context: CommandContext,
   options: HandleOptions = {},
-): Promise<Handled<Event>> {
+): Promise<Handled<Event, State>> {
   const retries = options.retries ?? 3;
   for (let attempt = 0; ; attempt++) {
     const recorded = await deps.events.readStream(streamName);
     const state = foldStream(decider, streamName, recorded);
     const decided = decider.decide(command, state);
-    if (decided.length === 0) return { events: [], result: undefined };
+    if (decided.length === 0) return { events: [], result: undefined, state };
     const toAppend = stampEvents(decided, context, deps, options.eventIds);
     const expected = recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1]!.revision;
     try {
       const result = await deps.events.append(streamName, toAppend, expected);
-      return { events: decided, result };
+      return { events: decided, result, state: decided.reduce(decider.evolve, state) };
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError)) throw error;
       if (attempt >= retries) throw concurrentUpdateConflict(`${streamName} was changed concurrently; try again`);

@@ -27,7 +27,7 @@ export class AggregateStore {
     command: Command,
     context: CommandContext,
     options?: HandleOptions,
-  ): Promise<Handled<Event>> {
+  ): Promise<Handled<Event, State>> {
     return handleCommand(
       { events: this.events, clock: this.clock, ids: this.ids },
       streamName,

@@ -25,7 +25,7 @@ export class AcceptInvitationHandler implements ICommandHandler<AcceptInvitation
     const password = checkedPassword(command.password);
     const { orgId, userId } = target;
     try {
-      await this.aggregates.handle(
+      const { state } = await this.aggregates.handle(
         userStream(orgId, userId),
         userDecider,
         { type: 'AcceptInvitation', orgId, tokenHash: hashInvitationToken(command.token), passwordHash: await hashPassword(password), now: this.clock.now().toISOString() },
@@ -33,7 +33,7 @@ export class AcceptInvitationHandler implements ICommandHandler<AcceptInvitation
         { orgId, correlationId: command.correlationId, actor: `user:${userId}` },
         { retries: 0 },
       );
-      return toUserView((await this.aggregates.load(userStream(orgId, userId), userDecider)).state!);
+      return toUserView(state!);
     } catch (error) {
       // An unknown user answers like a wrong token: a token reveals nothing it does not open.
       if (error instanceof DomainError && error.kind === 'not-found') throw unauthorized(REFUSED);

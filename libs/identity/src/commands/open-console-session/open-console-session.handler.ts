@@ -23,7 +23,7 @@ export class OpenConsoleSessionHandler implements ICommandHandler<OpenConsoleSes
     const csrfToken = csrfTokenFor(token);
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + SESSION_TTL_MS).toISOString();
-    await this.aggregates.handle(
+    const { state } = await this.aggregates.handle(
       stream,
       userDecider,
       {
@@ -38,7 +38,6 @@ export class OpenConsoleSessionHandler implements ICommandHandler<OpenConsoleSes
       },
       command.context,
     );
-    const { state } = await this.aggregates.load(stream, userDecider);
     return { sessionId, token, csrfToken, expiresAt, user: toUserView(state!) };
   }
 }
