@@ -1,8 +1,8 @@
-import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { actorsOf } from '../support/config-files.js';
 import { expectErrorBody } from '../support/error-body.js';
 import { waitFor } from '../support/wait-for.js';
 import {
@@ -53,16 +53,6 @@ describe('console access management, end to end', () => {
     const text = await response.text();
     expect(response.status, text).toBe(status);
     return text === '' ? {} : (JSON.parse(text) as Json);
-  };
-  const actorsOf = (type: string): string[] => {
-    const db = new Database(join(dataDir, 'warden.db'), { readonly: true });
-    try {
-      return (db.prepare('SELECT metadata FROM events WHERE type = ? ORDER BY position').all(type) as Array<{ metadata: string }>).map(
-        (r) => (JSON.parse(r.metadata) as { actor: string }).actor,
-      );
-    } finally {
-      db.close();
-    }
   };
 
   beforeAll(async () => {
@@ -134,7 +124,7 @@ describe('console access management, end to end', () => {
       }, 'the last use of the new key in the list');
       expect(listed).toMatchObject({ name: 'backend', team: 'trust', prefix: created['prefix'], status: 'active' });
       expect(JSON.stringify(listed)).not.toContain(created['key'] as string);
-      expect(actorsOf('ApiKeyCreated')).toContain(`user:${userIds[ROLE_USERS.ADMIN]}`);
+      expect(actorsOf(dataDir, 'ApiKeyCreated')).toContain(`user:${userIds[ROLE_USERS.ADMIN]}`);
     });
 
     it('a key rotated in the console stops working on /api/v1 and the new one works', async () => {
@@ -149,7 +139,7 @@ describe('console access management, end to end', () => {
 
       const keys = (await json(await call(admin(), 'GET', '/api/console/v1/api-keys'), 200))['keys'] as Json[];
       expect(keys.find((k) => k['id'] === old['id'])).toMatchObject({ status: 'rotated', replacedBy: rotated['id'] });
-      expect(actorsOf('ApiKeyRotated')).toContain(`user:${userIds[ROLE_USERS.ADMIN]}`);
+      expect(actorsOf(dataDir, 'ApiKeyRotated')).toContain(`user:${userIds[ROLE_USERS.ADMIN]}`);
       await expectErrorBody(await call(admin(), 'POST', `/api/console/v1/api-keys/${old['id']}/rotate`), 409, '/errors/conflict');
     });
 
@@ -160,7 +150,7 @@ describe('console access management, end to end', () => {
         async () => (await fetch(warden.url + '/api/v1/organization', { headers: { 'x-api-key': key['key'] as string } })).status === 403,
         'the revoked key to be refused',
       );
-      expect(actorsOf('ApiKeyRevoked')).toContain(`user:${userIds[ROLE_USERS.ADMIN]}`);
+      expect(actorsOf(dataDir, 'ApiKeyRevoked')).toContain(`user:${userIds[ROLE_USERS.ADMIN]}`);
     });
 
     it('refuses a bad body with a pointer, and a mutation without the CSRF token', async () => {
@@ -232,7 +222,7 @@ describe('console access management, end to end', () => {
       const users = (await json(await call(admin(), 'GET', '/api/console/v1/users'), 200))['users'] as Json[];
       expect(users.find((u) => u['email'] === 'newbie@alpha.example')).toMatchObject({ state: 'active', roles: ['ANALYST'] });
       expect(JSON.stringify(users)).not.toContain(BETA_ADMIN);
-      expect(actorsOf('UserInvited')).toContain(`user:${userIds[ROLE_USERS.ADMIN]}`);
+      expect(actorsOf(dataDir, 'UserInvited')).toContain(`user:${userIds[ROLE_USERS.ADMIN]}`);
     });
 
     it('changes roles (effective on the next request) and disables a user (its session stops working)', async () => {
@@ -240,7 +230,7 @@ describe('console access management, end to end', () => {
       const changed = await json(await call(admin(), 'PUT', `/api/console/v1/users/${userIds[target]}/roles`, { roles: ['ANALYST', 'MODERATOR'] }), 200);
       expect(changed['roles']).toEqual(['ANALYST', 'MODERATOR']);
       expect((await me(as(target)))['roles']).toEqual(['ANALYST', 'MODERATOR']);
-      expect(actorsOf('UserRolesChanged')).toContain(`user:${userIds[ROLE_USERS.ADMIN]}`);
+      expect(actorsOf(dataDir, 'UserRolesChanged')).toContain(`user:${userIds[ROLE_USERS.ADMIN]}`);
       await expectErrorBody(
         await call(admin(), 'PUT', `/api/console/v1/users/${userIds[target]}/roles`, { roles: ['OWNER'] }),
         400,

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { actorsOf, loggedEvents } from '../support/config-files.js';
 import { authnRequestOf, type IdpKeys, makeIdpKeys, samlResponse, type SamlResponseOptions } from '../support/saml-idp.js';
 import { postSamlResponse, PUBLIC_URL, samlOrgConfig, spUrls, startSamlLogin, TEST_IDP_SSO_URL } from '../support/saml-sso.js';
 import { createConsoleUser, freshDataDir, runCli, type RunningWarden, startConfigured, testEnv } from '../support/warden-process.js';
@@ -26,17 +26,10 @@ interface Posted {
 }
 
 /** The SsoLoginFailed reasons recorded for an organization, oldest first. */
-function failures(dataDir: string, orgId: string): string[] {
-  const db = new Database(join(dataDir, 'warden.db'), { readonly: true });
-  try {
-    const rows = db
-      .prepare("SELECT data FROM events WHERE type = 'SsoLoginFailed' ORDER BY position")
-      .all() as Array<{ data: string }>;
-    return rows.map((r) => JSON.parse(r.data) as { orgId: string; reason: string }).filter((d) => d.orgId === orgId).map((d) => d.reason);
-  } finally {
-    db.close();
-  }
-}
+const failures = (dataDir: string, orgId: string): string[] =>
+  loggedEvents(dataDir, 'SsoLoginFailed')
+    .filter((e) => e.data['orgId'] === orgId)
+    .map((e) => String(e.data['reason']));
 
 describe('SAML single sign-on (e2e)', () => {
   const dataDir = freshDataDir();
@@ -193,26 +186,15 @@ describe('SAML single sign-on (e2e)', () => {
     expect(run.code, run.stderr).toBe(0);
   }
 
-  /** The metadata `actor` of every event of a type, oldest first. */
-  function actorsOf(type: string): string[] {
-    const db = new Database(join(dataDir, 'warden.db'), { readonly: true });
-    try {
-      const rows = db.prepare('SELECT metadata FROM events WHERE type = ? ORDER BY position').all(type) as Array<{ metadata: string }>;
-      return rows.map((r) => (JSON.parse(r.metadata) as { actor: string }).actor);
-    } finally {
-      db.close();
-    }
-  }
-
   it('signs a known user in: the session cookie is set, then /me works with it; its groups set its roles', async () => {
     await cliUser(['create', '--org', 'acme', '--email', 'Ann@acme.example', '--role', 'MODERATOR']);
     const cookie = await signIn(await respond({ email: 'ann@ACME.example', groups: ['analysts'] }));
     const { status, body } = await me(cookie);
     expect(status).toBe(200);
     expect(body.user).toMatchObject({ email: 'ann@acme.example', orgId: 'acme', roles: ['ANALYST'] });
-    expect(actorsOf('UserRolesChanged')).toContain('sso:saml');
+    expect(actorsOf(dataDir, 'UserRolesChanged')).toContain('sso:saml');
     // The sign-in itself is audited as the user's, like a password sign-in.
-    expect(actorsOf('ConsoleSessionOpened').at(-1)).toBe(`user:${body.user.id}`);
+    expect(actorsOf(dataDir, 'ConsoleSessionOpened').at(-1)).toBe(`user:${body.user.id}`);
     expect((await fetch(`${warden.url}/api/console/v1/me`)).status).toBe(401);
   });
 

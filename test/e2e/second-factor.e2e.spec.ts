@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { Secret, TOTP, URI } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loggedEvents } from '../support/config-files.js';
 import { waitFor } from '../support/wait-for.js';
 import { createConsoleUser, freshDataDir, runCli, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
 
@@ -57,17 +57,6 @@ const codeAt = (secret: string, offset = 0) => totpOf(secret).generate({ timesta
 const withoutRequestIds = (json: Record<string, unknown>) =>
   (json['errors'] as Array<Record<string, unknown>>).map(({ requestId: _id, ...rest }) => rest);
 
-function eventsOf(dataDir: string, type: string): Array<{ data: Record<string, unknown>; metadata: Record<string, unknown> }> {
-  const db = new Database(join(dataDir, 'warden.db'), { readonly: true });
-  try {
-    return (db.prepare('SELECT data, metadata FROM events WHERE type = ? ORDER BY position').all(type) as Array<{ data: string; metadata: string }>).map(
-      (r) => ({ data: JSON.parse(r.data) as Record<string, unknown>, metadata: JSON.parse(r.metadata) as Record<string, unknown> }),
-    );
-  } finally {
-    db.close();
-  }
-}
-
 async function enroll(url: string, session: Session): Promise<{ secret: string; recoveryCodes: string[] }> {
   const started = await consoleCall(url, session, 'POST', '/me/second-factor');
   expect(started.status).toBe(200);
@@ -108,10 +97,10 @@ describe('a user with a second factor', () => {
   });
 
   it('keeps the secret and the recovery codes out of the log: sealed, and hashes', () => {
-    const started = eventsOf(dataDir, 'SecondFactorEnrollmentStarted');
+    const started = loggedEvents(dataDir, 'SecondFactorEnrollmentStarted');
     expect(started).toHaveLength(1);
     expect(JSON.stringify(started[0]!.data)).not.toContain(secret);
-    const confirmed = eventsOf(dataDir, 'SecondFactorConfirmed')[0]!;
+    const confirmed = loggedEvents(dataDir, 'SecondFactorConfirmed')[0]!;
     for (const code of recoveryCodes) expect(JSON.stringify(confirmed.data)).not.toContain(code.replace(/-/g, ''));
     expect(started[0]!.metadata['actor']).toContain(userId);
   });
@@ -150,7 +139,7 @@ describe('a user with a second factor', () => {
     expect(ok.status).toBe(200);
     const again = await login(warden.url, { email, password, recoveryCode: code });
     expect(again.status).toBe(401);
-    const used = eventsOf(dataDir, 'SecondFactorRecoveryCodeUsed');
+    const used = loggedEvents(dataDir, 'SecondFactorRecoveryCodeUsed');
     expect(used).toHaveLength(1);
     expect(used[0]!.data).toMatchObject({ userId, remaining: 9 });
     expect(used[0]!.metadata['actor']).toContain(userId);
@@ -169,7 +158,7 @@ describe('a user with a second factor', () => {
     expect((await consoleCall(warden.url, session!, 'DELETE', '/me/second-factor')).status).toBe(400);
     const disabled = await consoleCall(warden.url, session!, 'DELETE', '/me/second-factor', { recoveryCode: recoveryCodes[2]! });
     expect(disabled.status).toBe(204);
-    expect(eventsOf(dataDir, 'SecondFactorDisabled').map((e) => e.data['proof'])).toEqual(['recovery-code']);
+    expect(loggedEvents(dataDir, 'SecondFactorDisabled').map((e) => e.data['proof'])).toEqual(['recovery-code']);
     expect((await login(warden.url, { email, password })).status).toBe(200);
   });
 });
@@ -236,7 +225,7 @@ describe('wrong second-factor codes', () => {
     const throttled = await login(warden.url, { email, password, totp: codeAt(secret, 1) });
     expect(throttled.status).toBe(429);
     expect(throttled.session).toBeNull();
-    const failures = eventsOf(dataDir, 'ConsoleLoginFailed').filter((e) => e.data['reason'] === 'wrong-second-factor');
+    const failures = loggedEvents(dataDir, 'ConsoleLoginFailed').filter((e) => e.data['reason'] === 'wrong-second-factor');
     expect(failures).toHaveLength(10);
   });
 });

@@ -1,8 +1,8 @@
 import { X509Certificate } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventCount, loggedEvents, rawLog } from '../support/config-files.js';
 import { expectErrorBody } from '../support/error-body.js';
 import { type IdpKeys, makeIdpKeys, samlResponse } from '../support/saml-idp.js';
 import { postSamlResponse, PUBLIC_URL, samlOrgConfig, spUrls, startSamlLogin, TEST_IDP_SSO_URL } from '../support/saml-sso.js';
@@ -70,16 +70,7 @@ describe('SSO settings in the console (e2e)', () => {
     return { text, body: JSON.parse(text) as Json };
   };
 
-  /** Every row of the event log, type with data and metadata as stored. */
-  function eventRows(): Array<{ type: string; data: string; metadata: string }> {
-    const db = new Database(join(dataDir, 'warden.db'), { readonly: true });
-    try {
-      return db.prepare('SELECT type, data, metadata FROM events ORDER BY position').all() as Array<{ type: string; data: string; metadata: string }>;
-    } finally {
-      db.close();
-    }
-  }
-  const ssoChanges = () => eventRows().filter((r) => r.type === 'SsoSettingsChanged');
+  const ssoChanges = () => loggedEvents(dataDir, 'SsoSettingsChanged');
 
   /** A SAML sign-in with the test IdP; the roles of the session it opened. */
   async function samlSignIn(email: string, groups: string[], keys = idp): Promise<string[]> {
@@ -132,7 +123,7 @@ describe('SSO settings in the console (e2e)', () => {
     expect(text).not.toContain(pemMarker(idp.cert));
     const recorded = ssoChanges();
     expect(recorded).toHaveLength(before + 1);
-    expect((JSON.parse(recorded.at(-1)!.metadata) as { actor: string }).actor).toBe(`user:${adminId}`);
+    expect(recorded.at(-1)!.metadata['actor']).toBe(`user:${adminId}`);
 
     expect(await samlSignIn('after@acme.example', ['reviewers'])).toEqual(['ANALYST']);
     expect(await samlSignIn('lead@acme.example', ['leads', 'lunch-club'])).toEqual(['MODERATOR', 'MODERATOR_MANAGER']);
@@ -162,14 +153,14 @@ describe('SSO settings in the console (e2e)', () => {
   });
 
   it('refuses what the configuration file refuses, with a pointer, recording nothing', async () => {
-    const before = eventRows().length;
+    const before = eventCount(dataDir);
     const badCert = await call(admin, 'PUT', { saml_enabled: true, sso_url: TEST_IDP_SSO_URL, cert: 'not a certificate', jit: { enabled: true, defaultRoles: ['MODERATOR'] } });
     const error = await expectErrorBody(badCert, 400, '/errors/invalid-user-input', '/cert');
     expect(error['detail']).toContain('is not a PEM certificate');
     await expectErrorBody(await call(admin, 'PUT', { saml_enabled: false, passwordLogin: false }), 400, '/errors/invalid-user-input', '/passwordLogin');
     await expectErrorBody(await call(admin, 'PUT', { roleMap: { admins: ['ADMIN'] } }), 400, '/errors/invalid-user-input', '/roleAttribute');
     await expectErrorBody(await call(admin, 'PUT', { jit: { enabled: true, defaultRoles: ['KING'] } }), 400, '/errors/invalid-user-input', '/jit/defaultRoles/0');
-    expect(eventRows()).toHaveLength(before);
+    expect(eventCount(dataDir)).toBe(before);
     expect((await ok(await call(admin, 'GET'))).body['certificate']).toMatchObject({ subject: 'CN=next-idp.example' });
   });
 
@@ -182,7 +173,7 @@ describe('SSO settings in the console (e2e)', () => {
   it('refuses a MODERATOR (403) and a change without the CSRF token (403)', async () => {
     await expectErrorBody(await call(moderator, 'GET'), 403, '/errors/forbidden');
     await expectErrorBody(await call(moderator, 'PUT', { saml_enabled: false }), 403, '/errors/forbidden');
-    const before = eventRows().length;
+    const before = eventCount(dataDir);
     await expectErrorBody(await call(admin, 'PUT', { saml_enabled: false }, { 'x-csrf-token': '' }), 403, '/errors/forbidden');
     const noHeader = await fetch(`${warden.url}/api/console/v1/sso`, {
       method: 'PUT',
@@ -190,12 +181,12 @@ describe('SSO settings in the console (e2e)', () => {
       body: JSON.stringify({ saml_enabled: false }),
     });
     await expectErrorBody(noHeader, 403, '/errors/forbidden');
-    expect(eventRows()).toHaveLength(before);
+    expect(eventCount(dataDir)).toBe(before);
     expect((await call(null, 'GET')).status).toBe(401);
   });
 
   it('never records either certificate in plaintext in the event log', () => {
-    const log = eventRows().map((r) => `${r.type} ${r.data} ${r.metadata}`).join('\n');
+    const log = rawLog(dataDir);
     expect(ssoChanges().length).toBeGreaterThanOrEqual(3);
     for (const cert of [idp.cert, rolledOver.cert]) expect(log).not.toContain(pemMarker(cert));
     expect(log).not.toContain('BEGIN CERTIFICATE');

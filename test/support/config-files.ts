@@ -28,23 +28,47 @@ export function exampleWith(from: string | RegExp, to: string): string {
   return next;
 }
 
-/** Reads the embedded log directly, to count what an apply appended. */
-export function eventCount(dataDir: string, where = '1 = 1'): number {
+/** Runs `read` on the embedded log's file, opened read-only, and closes it. */
+function withLog<T>(dataDir: string, read: (db: Database.Database) => T): T {
   const db = new Database(join(dataDir, 'warden.db'), { readonly: true });
   try {
-    return (db.prepare(`SELECT count(*) AS n FROM events WHERE ${where}`).get() as { n: number }).n;
+    return read(db);
   } finally {
     db.close();
   }
 }
 
-export function rawLog(dataDir: string): string {
-  const db = new Database(join(dataDir, 'warden.db'), { readonly: true });
-  try {
-    return (db.prepare('SELECT type, data FROM events').all() as Array<{ type: string; data: string }>)
-      .map((r) => `${r.type} ${r.data}`)
-      .join('\n');
-  } finally {
-    db.close();
-  }
+/** Reads the embedded log directly, to count what an apply appended. */
+export function eventCount(dataDir: string, where = '1 = 1'): number {
+  return withLog(dataDir, (db) => (db.prepare(`SELECT count(*) AS n FROM events WHERE ${where}`).get() as { n: number }).n);
 }
+
+/** Every event as stored (type, data and metadata, one line each): to look for what must not be there. */
+export function rawLog(dataDir: string): string {
+  return withLog(dataDir, (db) =>
+    (db.prepare('SELECT type, data, metadata FROM events ORDER BY position').all() as Array<{ type: string; data: string; metadata: string }>)
+      .map((r) => `${r.type} ${r.data} ${r.metadata}`)
+      .join('\n'),
+  );
+}
+
+export interface LoggedEvent {
+  readonly type: string;
+  readonly data: Record<string, unknown>;
+  readonly metadata: Record<string, unknown>;
+}
+
+/** The events of one type (every event without one) in log order, data and metadata parsed. */
+export function loggedEvents(dataDir: string, type?: string): LoggedEvent[] {
+  return withLog(dataDir, (db) => {
+    const rows = (
+      type === undefined
+        ? db.prepare('SELECT type, data, metadata FROM events ORDER BY position').all()
+        : db.prepare('SELECT type, data, metadata FROM events WHERE type = ? ORDER BY position').all(type)
+    ) as Array<{ type: string; data: string; metadata: string }>;
+    return rows.map((r) => ({ type: r.type, data: JSON.parse(r.data) as Record<string, unknown>, metadata: JSON.parse(r.metadata) as Record<string, unknown> }));
+  });
+}
+
+/** Who recorded each event of a type (`metadata.actor`), in log order. */
+export const actorsOf = (dataDir: string, type: string): string[] => loggedEvents(dataDir, type).map((e) => String(e.metadata['actor']));
