@@ -1,21 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventCount, writeConfig } from '../support/config-files.js';
+import { eventCount, SHOP_ORG, writeConfig } from '../support/config-files.js';
 import { type Receiver, startReceiver } from '../support/http-receiver.js';
 import { waitFor } from '../support/wait-for.js';
 import { freshDataDir, type RunningWarden, testEnv, startConfigured } from '../support/warden-process.js';
 
-const config = (receiverUrl: string) => `
-org: { id: shop, name: Shop }
-itemTypes:
-  - id: post
-    name: Post
-    kind: CONTENT
-    fields:
-      - { name: text, type: STRING, required: true }
-      - { name: author, type: RELATED_ITEM, itemTypeIds: [user] }
-    roles: { creator: author }
-  - { id: user, name: User, kind: USER, fields: [{ name: name, type: STRING }] }
-actions:
+const config = (receiverUrl: string) => `${SHOP_ORG}actions:
   - { id: flag, name: Flag, kind: CUSTOMER_DEFINED_ACTION, itemTypeIds: [post], callback: { url: "${receiverUrl}/hooks/flag" } }
 rules:
   - id: buy

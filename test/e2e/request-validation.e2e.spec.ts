@@ -1,19 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeConfig } from '../support/config-files.js';
+import { SHOP_ORG, writeConfig } from '../support/config-files.js';
 import { createKey, freshDataDir, runCli, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
 
-const CONFIG = `
-org: { id: shop, name: Shop }
-itemTypes:
-  - id: post
-    name: Post
-    kind: CONTENT
-    fields:
-      - { name: text, type: STRING, required: true }
-      - { name: author, type: RELATED_ITEM, itemTypeIds: [user] }
-    roles: { creator: author }
-  - { id: user, name: User, kind: USER, fields: [{ name: name, type: STRING }] }
-`;
+const CONFIG = SHOP_ORG;
 
 type Problem = [pointer: string | undefined, title: string, detail: string | undefined];
 

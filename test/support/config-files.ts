@@ -10,6 +10,20 @@ export const exampleText = () => readFileSync(EXAMPLE, 'utf8');
 /** The README's example IdP certificate: the example enables SAML, which needs a real one. */
 export const EXAMPLE_IDP_CERT = readFileSync(join(ROOT, 'examples/idp-example.pem'), 'utf8');
 
+/** An organization `shop` with a post type (text, author as its creator) and a user type. */
+export const SHOP_ORG = `
+org: { id: shop, name: Shop }
+itemTypes:
+  - id: post
+    name: Post
+    kind: CONTENT
+    fields:
+      - { name: text, type: STRING, required: true }
+      - { name: author, type: RELATED_ITEM, itemTypeIds: [user] }
+    roles: { creator: author }
+  - { id: user, name: User, kind: USER, fields: [{ name: name, type: STRING }] }
+`;
+
 /** Writes a variant of the example next to a copy of its hashes file; returns its path. */
 export function writeConfig(text: string, name = 'config.yaml'): string {
   const dir = mkdtempSync(join(tmpdir(), 'warden-config-'));
