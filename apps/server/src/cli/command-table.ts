@@ -18,8 +18,7 @@ import {
 } from './identity-commands.js';
 import { openApiCommand, rebuildReadModelsCommand } from './maintenance-commands.js';
 import { backtestCommand, retroactCommand } from './rule-run-commands.js';
-import { userCreateCommand, userDisableCommand, userListCommand, userSetPasswordCommand } from './user-commands.js';
-import { userInviteCommand } from './user-invite-command.js';
+import { userCreateCommand, userDisableCommand, userInviteCommand, userListCommand, userSetPasswordCommand } from './user-commands.js';
 
 const PROGRAM = 'npm run warden --';
 

@@ -1,6 +1,16 @@
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { INestApplicationContext } from '@nestjs/common';
-import { CreateUserCommand, DisableUserCommand, FindUserByEmailQuery, ListUsersQuery, SetUserPasswordCommand, type UserView } from '#warden/identity';
+import {
+  CreateUserCommand,
+  DisableUserCommand,
+  FindUserByEmailQuery,
+  invitationLink,
+  InviteUserCommand,
+  ListUsersQuery,
+  SetUserPasswordCommand,
+  type UserView,
+} from '#warden/identity';
+import { WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
 import { type AppCommand, cliContext, UsageError } from './cli-command.js';
 import { parseCommandArgs, required } from './command-options.js';
 import { formatTable } from './format-table.js';
@@ -111,6 +121,25 @@ export const userListCommand: AppCommand = {
     const { options } = parseUserOptions(args);
     const users = await app.get(QueryBus).execute(new ListUsersQuery(required(options, 'org')));
     out(formatTable(['id', 'email', 'roles', 'state'], users.map((u) => [u.id, u.email ?? '(erased)', u.roles.join(','), u.state])));
+    return 0;
+  },
+};
+
+export const userInviteCommand: AppCommand = {
+  name: 'user invite',
+  usage: '--org <orgId> --email <email> [--role <ROLE>...]',
+  description: 'invites a person, or renews the link of a user not yet accepted (e.g. one apply created); prints the one-time link (72 h) on the last line',
+  async runInApp(args, app, out) {
+    const { options, roles } = parseUserOptions(args);
+    const org = required(options, 'org');
+    const email = required(options, 'email');
+    // Roles may be left out only to renew the link of a user that exists (e.g. one apply created).
+    if (roles.length === 0 && (await app.get(QueryBus).execute(new FindUserByEmailQuery(email))) === null) {
+      throw new UsageError('Missing --role: a new user needs at least one');
+    }
+    const invitation = await app.get(CommandBus).execute(new InviteUserCommand(org, email, roles, cliContext(org)));
+    out(`Invited ${email} to ${org} (user ${invitation.userId}); the link works once, until ${invitation.expiresAt}:`);
+    out(invitationLink(app.get<WardenConfig>(WARDEN_CONFIG).publicUrl, invitation.token));
     return 0;
   },
 };
