@@ -6,15 +6,16 @@ import {
   WrongExpectedRevisionError,
 } from '#warden/eventstore';
 import { ConfigureOrganizationCommand } from '#warden/identity';
-import { type CommandContext, concurrentUpdateConflict, deciderEvents, foldStream } from '#warden/kernel';
+import { type CommandContext, concurrentUpdateConflict, foldStream } from '#warden/kernel';
 import { KEYRING, type Keyring } from '#warden/platform';
 import { AggregateStore, EVENT_STORE } from '#warden/storage';
 import type { HashBankEvent } from '../../domain/catalog.events.js';
-import { hashBankStream, orgConfigStream } from '../../domain/catalog.streams.js';
+import { hashBankStream } from '../../domain/catalog.streams.js';
 import { chunk, desiredCatalog } from '../../domain/desired-catalog.js';
 import { hashBankDecider } from '../../domain/hash-bank.decider.js';
-import { orgConfigDecider, planCatalog } from '../../domain/org-config.decider.js';
-import { openSecrets, sealSecrets } from '../../secrets/catalog-secrets.js';
+import { planCatalog } from '../../domain/org-config.decider.js';
+import { sealSecrets } from '../../secrets/catalog-secrets.js';
+import { readOrgConfig } from '../org-config-state.js';
 import { ApplyConfigurationCommand, type ApplyReport } from './apply-configuration.command.js';
 
 /** Events per append to a bank stream: 10 x 10,000 hashes stays far below KurrentDB's limits. */
@@ -36,12 +37,7 @@ export class ApplyConfigurationHandler implements ICommandHandler<ApplyConfigura
       new ConfigureOrganizationCommand(orgId, config.org.name, context, options.dryRun),
     );
 
-    const stream = orgConfigStream(orgId);
-    const recorded = await this.events.readStream(stream);
-    const state = deciderEvents(orgConfigDecider, stream, recorded)
-      .map((e) => openSecrets(e, this.keyring))
-      .reduce(orgConfigDecider.evolve, orgConfigDecider.initialState);
-    const expected: ExpectedRevision = recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1]!.revision;
+    const { stream, state, expected } = await readOrgConfig(this.events, this.keyring, orgId);
 
     const desired = desiredCatalog(config);
     const plan = planCatalog({ type: 'ApplyCatalog', desired: desired.catalog, prune: options.prune }, state);

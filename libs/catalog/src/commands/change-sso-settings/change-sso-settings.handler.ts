@@ -1,13 +1,13 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { type EventStore, type ExpectedRevision, WrongExpectedRevisionError } from '#warden/eventstore';
-import { concurrentUpdateConflict, deciderEvents } from '#warden/kernel';
+import { type EventStore, WrongExpectedRevisionError } from '#warden/eventstore';
+import { concurrentUpdateConflict } from '#warden/kernel';
 import { KEYRING, type Keyring } from '#warden/platform';
 import { AggregateStore, EVENT_STORE, ProjectionHost } from '#warden/storage';
-import { orgConfigStream } from '../../domain/catalog.streams.js';
 import { orgConfigDecider, ssoSettingsOf } from '../../domain/org-config.decider.js';
 import { CATALOG_PROJECTION } from '../../projections/catalog.projection.js';
-import { openSecrets, sealSecrets } from '../../secrets/catalog-secrets.js';
+import { sealSecrets } from '../../secrets/catalog-secrets.js';
+import { readOrgConfig } from '../org-config-state.js';
 import { ChangeSsoSettingsCommand, type ChangeSsoSettingsResult } from './change-sso-settings.command.js';
 
 /**
@@ -25,16 +25,11 @@ export class ChangeSsoSettingsHandler implements ICommandHandler<ChangeSsoSettin
   ) {}
 
   async execute(command: ChangeSsoSettingsCommand): Promise<ChangeSsoSettingsResult> {
-    const stream = orgConfigStream(command.orgId);
-    const recorded = await this.events.readStream(stream);
-    const state = deciderEvents(orgConfigDecider, stream, recorded)
-      .map((e) => openSecrets(e, this.keyring))
-      .reduce(orgConfigDecider.evolve, orgConfigDecider.initialState);
+    const { stream, state, expected } = await readOrgConfig(this.events, this.keyring, command.orgId);
     const decided = orgConfigDecider.decide({ type: 'ChangeSsoSettings', settings: command.settings }, state);
     const after = ssoSettingsOf(decided.reduce(orgConfigDecider.evolve, state));
     if (decided.length === 0) return { sso: after, changed: false };
 
-    const expected: ExpectedRevision = recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1]!.revision;
     try {
       await this.events.append(stream, this.aggregates.stamp(decided.map((e) => sealSecrets(e, this.keyring)), command.context), expected);
     } catch (error) {
