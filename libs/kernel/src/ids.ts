@@ -49,3 +49,6 @@ export function deterministicId(...parts: string[]): string {
   const x = b.toString('hex');
   return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
 }
+
+/** An organization id: lower-case letters, digits, `-` and `_` (it appears in URLs, stream names and logs). */
+export const ORG_ID = /^[a-z0-9][a-z0-9_-]{0,62}$/;

@@ -1,4 +1,4 @@
-import { conflict, type Decider, invalidField } from '#warden/kernel';
+import { conflict, type Decider, invalidField, ORG_ID } from '#warden/kernel';
 import type { OrganizationEvent } from './identity.events.js';
 
 export type OrganizationCommand =
@@ -6,9 +6,6 @@ export type OrganizationCommand =
   /** Configuration as code: create when missing, rename when the name differs, else nothing. */
   | { type: 'ConfigureOrganization'; orgId: string; name: string };
 export type OrganizationState = { exists: boolean; name: string | null };
-
-/** Lower-case letters, digits, `-` and `_`: ids appear in URLs, stream names and logs. */
-export const ORG_ID = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 
 export const organizationDecider: Decider<OrganizationCommand, OrganizationState, OrganizationEvent> = {
   eventTypes: { OrganizationCreated: true, OrganizationRenamed: true },

@@ -1,7 +1,6 @@
 import * as z from 'zod';
+import { ORG_ID } from '#warden/kernel';
 import { flag, nameSchema } from './common-fields.schema.js';
-
-const ORG_ID = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 
 /** `org:` — which organization the file configures, and its settings. */
 export const orgSchema = z.strictObject({
