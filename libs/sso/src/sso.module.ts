@@ -7,8 +7,7 @@ import { GetSamlMetadataHandler } from './queries/get-saml-metadata/get-saml-met
 import { IsPasswordLoginAllowedHandler } from './queries/is-password-login-allowed/is-password-login-allowed.handler.js';
 import { SamlServiceProvider } from './saml/saml-service-provider.js';
 import { SsoSettingsReader } from './saml/sso-settings.reader.js';
-import { IdentitySsoSignIn } from './identity-sso-sign-in.js';
-import { SSO_SIGN_IN } from './sso-sign-in.port.js';
+import { SsoUserSignIn } from './sso-user-sign-in.js';
 
 /**
  * Per-organization SAML single sign-on to the console. A module of its own, not part of
@@ -26,7 +25,7 @@ import { SSO_SIGN_IN } from './sso-sign-in.port.js';
     IsPasswordLoginAllowedHandler,
     SamlServiceProvider,
     SsoSettingsReader,
-    { provide: SSO_SIGN_IN, useClass: IdentitySsoSignIn },
+    SsoUserSignIn,
   ],
 })
 export class SsoModule {}

@@ -2,19 +2,17 @@ import { Body, Controller, Get, HttpCode, Inject, Logger, Param, Post, Req, Res 
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBody, ApiConsumes, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, invalidField } from '#warden/kernel';
+import { DomainError, invalidField, ORG_ID } from '#warden/kernel';
 import { Public, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
+import { setSessionCookie } from '#warden/identity/http';
 import { ApiErrors } from '#warden/platform/http';
 import { CompleteSamlLoginCommand } from '../commands/complete-saml-login/complete-saml-login.command.js';
 import { StartSamlLoginCommand } from '../commands/start-saml-login/start-saml-login.command.js';
 import { GetSamlMetadataQuery } from '../queries/get-saml-metadata/get-saml-metadata.query.js';
-import { SSO_SESSION_COOKIE, type SsoSessionCookie } from './sso-session-cookie.js';
 import { refusalPage, wantsHtml } from './refusal-page.js';
 import { clearSamlRequestCookie, samlRequestCookieOf, setSamlRequestCookie, withoutTls } from './saml-request-cookie.js';
 
-/** As organization ids are made (organization.decider.ts): anything else names no organization. */
-const ORG_ID = /^[a-z0-9][a-z0-9_-]{0,62}$/;
-
+/** Anything but an organization id as they are made names no organization. */
 function checkedOrgId(orgId: string): string {
   if (!ORG_ID.test(orgId)) throw invalidField('/orgId', 'An organization id is 1-63 lower-case letters, digits, "-" or "_"');
   return orgId;
@@ -36,7 +34,6 @@ export class SamlHttpController {
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
     @Inject(WARDEN_CONFIG) private readonly config: WardenConfig,
-    @Inject(SSO_SESSION_COOKIE) private readonly cookie: SsoSessionCookie,
   ) {}
 
   @Get('login/:orgId')
@@ -93,7 +90,7 @@ export class SamlHttpController {
       const session = await this.commands.execute(
         new CompleteSamlLoginCommand(id, samlResponse, requestBinding, { orgId: id, correlationId: request.id, actor: 'sso:saml' }),
       );
-      this.cookie.set(reply, session, this.config);
+      setSessionCookie(reply, session, this.config);
       await reply.redirect('/console/', 302);
     });
   }

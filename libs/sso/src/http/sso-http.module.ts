@@ -5,13 +5,10 @@ import { ChangeSsoSettingsHttpController } from '../commands/change-sso-settings
 import { GetSsoSettingsHttpController } from '../queries/get-sso-settings/get-sso-settings.http.controller.js';
 import { SamlHttpController } from './saml.http.controller.js';
 import { installSamlFormBodyParser } from './saml-form-body.parser.js';
-import { SSO_SESSION_COOKIE } from './sso-session-cookie.js';
-import { IdentitySessionCookie } from './identity-session-cookie.js';
 
 /** The SAML routes (login, ACS, metadata), the form parser only the ACS accepts, and the console's SSO settings. */
 @Module({
   controllers: [SamlHttpController, GetSsoSettingsHttpController, ChangeSsoSettingsHttpController],
-  providers: [{ provide: SSO_SESSION_COOKIE, useClass: IdentitySessionCookie }],
 })
 export class SsoHttpModule implements OnModuleInit {
   constructor(@Inject(HttpAdapterHost) private readonly adapter: HttpAdapterHost) {}

@@ -1,4 +1,5 @@
 import { Command } from '@nestjs/cqrs';
+import type { OpenedConsoleSession } from '#warden/identity';
 import type { CommandContext } from '#warden/kernel';
 
 /**
@@ -6,7 +7,7 @@ import type { CommandContext } from '#warden/kernel';
  * browser started (`requestBinding`, from its cookie; null without one), its assertion recorded,
  * the user signed in.
  */
-export class CompleteSamlLoginCommand<Session = unknown> extends Command<Session> {
+export class CompleteSamlLoginCommand extends Command<OpenedConsoleSession> {
   constructor(
     readonly orgId: string,
     readonly samlResponse: string,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { OpenedConsoleSession } from '#warden/identity';
 import { AggregateStore } from '#warden/storage';
 import { samlAssertionDecider } from '../../domain/saml-assertion.decider.js';
 import { ssoLoginFailureDecider } from '../../domain/sso-login-failure.decider.js';
@@ -9,7 +9,7 @@ import { samlAssertionStream, ssoLoginFailureStream } from '../../domain/sso.str
 import { isBoundTo } from '../../saml/saml-request-ids.js';
 import { SamlServiceProvider } from '../../saml/saml-service-provider.js';
 import { SsoSettingsReader } from '../../saml/sso-settings.reader.js';
-import { SSO_SIGN_IN, type SsoSignIn } from '../../sso-sign-in.port.js';
+import { SsoUserSignIn } from '../../sso-user-sign-in.js';
 import { CompleteSamlLoginCommand } from './complete-saml-login.command.js';
 
 @CommandHandler(CompleteSamlLoginCommand)
@@ -18,7 +18,7 @@ export class CompleteSamlLoginHandler implements ICommandHandler<CompleteSamlLog
     private readonly settings: SsoSettingsReader,
     private readonly provider: SamlServiceProvider,
     private readonly aggregates: AggregateStore,
-    @Inject(SSO_SIGN_IN) private readonly signIn: SsoSignIn,
+    private readonly users: SsoUserSignIn,
   ) {}
 
   /**
@@ -27,7 +27,7 @@ export class CompleteSamlLoginHandler implements ICommandHandler<CompleteSamlLog
    * binding is checked after the response is verified, so a forged or altered response keeps its
    * own reason, and before the assertion is used, so a refused one is not spent.
    */
-  async execute(command: CompleteSamlLoginCommand): Promise<unknown> {
+  async execute(command: CompleteSamlLoginCommand): Promise<OpenedConsoleSession> {
     const { orgId, context } = command;
     await this.settings.exists(orgId);
     try {
@@ -43,7 +43,7 @@ export class CompleteSamlLoginHandler implements ICommandHandler<CompleteSamlLog
         { type: 'AcceptSamlAssertion', orgId, assertionDigest, notOnOrAfter: identity.notOnOrAfter },
         context,
       );
-      return await this.signIn.signIn(org, identity, context);
+      return await this.users.signIn(org, identity, context);
     } catch (error) {
       if (error instanceof SsoRefusal) {
         const attemptId = this.aggregates.newId('sso_');

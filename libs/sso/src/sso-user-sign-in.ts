@@ -5,18 +5,19 @@ import { type CommandContext, DomainError, type Role } from '#warden/kernel';
 import { rolesFromGroups, type SamlIdentity, sameRoles } from './domain/saml-identity.js';
 import { ssoRefused } from './domain/sso-refusal.js';
 import type { SamlOrganization } from './saml/saml-service-provider.js';
-import type { SsoSignIn } from './sso-sign-in.port.js';
 
 type Account = Pick<UserView, 'id' | 'orgId' | 'roles' | 'state'>;
 
 /**
- * Signs a verified SAML identity in through the identity module: the user found by email (read
+ * The last step of an SSO sign-in, after the response was verified and its assertion recorded.
+ * Refuses with an SsoRefusal a user it must not let in. Signs a verified SAML identity in through
+ * the identity module: the user found by email (read
  * from the log, so a user disabled a moment ago is seen), or created just in time; its roles set
  * from the IdP's groups through ChangeUserRolesCommand (so the change is audited like any other);
  * then the same console session a password sign-in opens.
  */
 @Injectable()
-export class IdentitySsoSignIn implements SsoSignIn<OpenedConsoleSession> {
+export class SsoUserSignIn {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
