@@ -1,5 +1,5 @@
 import { CommandBus, CommandHandler, type ICommandHandler, QueryBus } from '@nestjs/cqrs';
-import { forbidden, invalidField, rateLimited, secondFactorRequired, unauthorized } from '#warden/kernel';
+import { type CommandContext, forbidden, invalidField, rateLimited, secondFactorRequired, unauthorized } from '#warden/kernel';
 import { AggregateStore } from '#warden/storage';
 import { accessAuditStream, DEPLOYMENT_AUDIT, userStream } from '../../domain/identity.streams.js';
 import { hashPassword, MAX_PASSWORD_BYTES, needsRehash, verifyAgainstDummy, verifyPassword } from '../../domain/password-hasher.js';
@@ -12,6 +12,15 @@ import { CheckSecondFactorCommand } from '../check-second-factor/check-second-fa
 import { OpenConsoleSessionCommand, type OpenedConsoleSession } from '../open-console-session/open-console-session.command.js';
 import { IsPasswordLoginAllowedQuery } from '../../queries/is-password-login-allowed/is-password-login-allowed.query.js';
 import { PasswordLoginCommand } from './password-login.command.js';
+
+type FailureReason = ConsoleLoginFailed['data']['reason'];
+
+/** Why the email and password did not sign in (the audit's reason; the caller gets one 401 for all). */
+function credentialsFailure(user: User | null, matches: boolean): FailureReason {
+  if (user === null) return 'unknown-user';
+  if (user.state === 'disabled') return 'disabled';
+  return user.passwordHash !== null && !matches ? 'wrong-password' : 'no-password';
+}
 
 /** The one answer to a wrong email, a wrong password, a disabled or a not yet active user. */
 const wrongCredentials = () => unauthorized('The email or password is wrong');
@@ -44,13 +53,13 @@ export class PasswordLoginHandler implements ICommandHandler<PasswordLoginComman
     // The same work whether or not the account exists, has a password or may sign in.
     const matches = user?.passwordHash ? await verifyPassword(command.password, user.passwordHash) : await verifyAgainstDummy(command.password);
     if (!user || !matches || user.state !== 'active') {
-      await this.recordFailure(digest, user, matches, command);
+      await this.recordFailure(digest, user, credentialsFailure(user, matches), command);
       throw wrongCredentials();
     }
     await this.throttle.succeeded(keys, attempt.id);
     // Asked only once the password is right, so that the answer tells nothing to someone guessing.
     if (!(await this.queries.execute(new IsPasswordLoginAllowedQuery(user.orgId)))) {
-      await this.recordFailure(digest, user, matches, command, 'password-login-disabled');
+      await this.recordFailure(digest, user, 'password-login-disabled', command);
       throw forbidden(`Your organization signs in through single sign-on only: use /saml/login/${user.orgId}`);
     }
     const context = { orgId: user.orgId, correlationId: command.correlationId, actor: `user:${user.userId}` };
@@ -61,7 +70,7 @@ export class PasswordLoginHandler implements ICommandHandler<PasswordLoginComman
     if (secondFactor === 'wrong') {
       // A guessed code counts like a guessed password.
       await this.throttle.begin(keys);
-      await this.recordFailure(digest, user, matches, command, 'wrong-second-factor');
+      await this.recordFailure(digest, user, 'wrong-second-factor', command);
       throw wrongCredentials();
     }
     await this.rehashIfWeaker(user, command.password, context);
@@ -79,7 +88,7 @@ export class PasswordLoginHandler implements ICommandHandler<PasswordLoginComman
    * with today's, now that the password is at hand: raising the parameters reaches every user
    * who signs in, with nobody resetting anything.
    */
-  private async rehashIfWeaker(user: User, password: string, context: { orgId: string; correlationId: string; actor: string }): Promise<void> {
+  private async rehashIfWeaker(user: User, password: string, context: CommandContext): Promise<void> {
     if (user.passwordHash === null || !needsRehash(user.passwordHash)) return;
     const passwordHash = await hashPassword(password);
     await this.aggregates.handle(
@@ -91,16 +100,7 @@ export class PasswordLoginHandler implements ICommandHandler<PasswordLoginComman
   }
 
   /** An audit record: never the password; the email only as its digest; the client address as given (a security log needs it). */
-  private async recordFailure(
-    digest: string,
-    user: User | null,
-    matches: boolean,
-    command: PasswordLoginCommand,
-    knownReason?: ConsoleLoginFailed['data']['reason'],
-  ): Promise<void> {
-    const reason: ConsoleLoginFailed['data']['reason'] =
-      knownReason ??
-      (user === null ? 'unknown-user' : user.state === 'disabled' ? 'disabled' : user.passwordHash === null ? 'no-password' : !matches ? 'wrong-password' : 'no-password');
+  private async recordFailure(digest: string, user: User | null, reason: FailureReason, command: PasswordLoginCommand): Promise<void> {
     const orgId = user?.orgId ?? DEPLOYMENT_AUDIT;
     const event: ConsoleLoginFailed = {
       type: 'ConsoleLoginFailed',
