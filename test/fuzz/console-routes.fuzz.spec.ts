@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleLogin, createConsoleUser, createOrgWithKey } from '../support/warden-process.js';
-import { checkProperty, preview } from './fuzz-report.js';
+import { checkProperty, exchangeFailure, preview } from './fuzz-report.js';
 import { fuzzSettings } from './fuzz-settings.js';
 import { sendAll, startFuzzTarget, type FuzzTarget } from './fuzz-target.js';
 import { body, contentType, type FuzzCase, type FuzzOptions, pathSegment } from './hostile-arbitraries.js';
@@ -151,12 +151,7 @@ describe('fuzzing the console operations', () => {
         const recorded = log.typesOf(x.token).filter((t) => !RECORDED_WHEN_REFUSED.has(t));
         if (recorded.length > 0) problems.push(`rejected with ${x.status} but recorded ${recorded.join(', ')} in ${log.streamsOf(x.token).slice(0, 5).join(', ')}`);
       }
-      if (problems.length === 0) return [];
-      const serverLog = target
-        .serverProblems()
-        .filter((l) => l.includes(x.token))
-        .map((l) => l.slice(0, 600));
-      return [`${describeExchange(c, x)}\n${problems.map((p) => `  - ${p}`).join('\n')}${serverLog.length ? `\n  server log:\n    ${serverLog.slice(0, 3).join('\n    ')}` : ''}`];
+      return problems.length === 0 ? [] : [exchangeFailure(describeExchange(c, x), problems, target.serverProblems(), x.token)];
     });
     if (failures.length > 0) throw new Error(failures.join('\n'));
   }

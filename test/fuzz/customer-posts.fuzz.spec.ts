@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkProperty, preview } from './fuzz-report.js';
+import { checkProperty, exchangeFailure, preview } from './fuzz-report.js';
 import { fuzzSettings } from './fuzz-settings.js';
 import { sendAll, startFuzzTarget, type FuzzTarget } from './fuzz-target.js';
 import { defectCase, type FuzzCase, fuzzCase, type FuzzOptions, validCase } from './hostile-arbitraries.js';
@@ -72,12 +72,7 @@ describe('fuzzing the customer POST operations', () => {
       } else {
         for (const [stream, n] of log.repeatedVersions(x.token)) problems.push(`recorded ${n} versions of one item in one request (${stream})`);
       }
-      if (problems.length === 0) return [];
-      const serverLog = target
-        .serverProblems()
-        .filter((l) => l.includes(x.token))
-        .map((l) => l.slice(0, 600));
-      return [`${describeExchange(c, x)}\n${problems.map((p) => `  - ${p}`).join('\n')}${serverLog.length ? `\n  server log:\n    ${serverLog.slice(0, 3).join('\n    ')}` : ''}`];
+      return problems.length === 0 ? [] : [exchangeFailure(describeExchange(c, x), problems, target.serverProblems(), x.token)];
     });
     if (failures.length > 0) throw new Error(failures.join('\n'));
   }

@@ -18,3 +18,12 @@ export function preview(body: Buffer | null): string {
   const head = JSON.stringify(body.subarray(0, 300).toString('latin1'));
   return body.length > 300 ? `${head}… (${body.length} bytes)` : head;
 }
+
+/**
+ * One refused check, for the failure message: the exchange, its problems, and the server's log
+ * lines about that request (an unexpected 500 logs its stack there).
+ */
+export function exchangeFailure(described: string, problems: readonly string[], serverProblems: readonly string[], token: string): string {
+  const serverLog = serverProblems.filter((l) => l.includes(token)).map((l) => l.slice(0, 600));
+  return `${described}\n${problems.map((p) => `  - ${p}`).join('\n')}${serverLog.length ? `\n  server log:\n    ${serverLog.slice(0, 3).join('\n    ')}` : ''}`;
+}
