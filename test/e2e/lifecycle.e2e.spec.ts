@@ -83,6 +83,26 @@ describe('server lifecycle', () => {
     expect(list.stdout).not.toContain('never');
   });
 
+  it("finishes a graceful shutdown when Ctrl-C's SIGINT comes twice (a terminal's, then npm's)", async () => {
+    const env = testEnv(freshDataDir());
+    const warden = await startWarden(env);
+    const key = await createOrgWithKey(env, 'acme');
+    expect((await organization(warden.url, key)).status).toBe(200);
+    // A request still in flight holds the shutdown open while the second signal arrives.
+    const inFlight = slowRequest(warden.url + '/api/v1/organization', key, 'slow-at-sigint');
+    await waitFor(() => logged(warden, '"reqId":"slow-at-sigint"', '"msg":"incoming request"'), 'the server to begin the slow request');
+    const stopped = warden.stop('SIGINT');
+    await waitFor(() => logged(warden, '"msg":"shutting down"'), 'the server to begin shutting down');
+    warden.process.kill('SIGINT');
+    await waitFor(() => logged(warden, '"msg":"already shutting down"'), 'the second signal noted');
+    inFlight.finish();
+    expect(await inFlight.status).toBe(405);
+    expect(await stopped).toBe(0);
+    expect(warden.logs()).toContain('stores closed');
+    const list = await runCli(['api-key', 'list', '--org', 'acme'], env);
+    expect(list.stdout).not.toContain('never');
+  });
+
   it('refuses to start with one clear line naming a bad variable', async () => {
     const result = await runServerToExit(testEnv(freshDataDir(), { WARDEN_ROLE: 'leader' }));
     expect(result.code).toBe(1);

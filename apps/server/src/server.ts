@@ -37,7 +37,15 @@ export async function runServer(): Promise<void> {
   if (roles.background) await app.get(ProjectionHost).startAll();
   // Graceful shutdown: stop accepting, finish in-flight requests and projection batches, close
   // the stores (Nest's shutdown hooks, in that order), then exit 0.
+  // A terminal's Ctrl-C reaches npm and this process, and npm passes it on once more: a signal
+  // that comes while shutting down is noted, not obeyed (its default would kill the shutdown).
+  let shuttingDown = false;
   const shutdown = (signal: NodeJS.Signals) => {
+    if (shuttingDown) {
+      logger.info({ signal }, 'already shutting down');
+      return;
+    }
+    shuttingDown = true;
     logger.info({ signal }, 'shutting down');
     app
       .close()
@@ -52,8 +60,8 @@ export async function runServer(): Promise<void> {
       },
     );
   };
-  process.once('SIGTERM', shutdown);
-  process.once('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
   await app.listen({ port: config.port, host: config.host });
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.port;
