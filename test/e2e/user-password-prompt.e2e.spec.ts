@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '../support/wait-for.js';
-import { CLI_ENTRY, freshDataDir, runCli, testEnv } from '../support/warden-process.js';
+import { CLI_ENTRY, freshDataDir, runCli, runCliWithInput, testEnv } from '../support/warden-process.js';
 
 // `script` (util-linux) runs a command on a pseudo-terminal, as a person at a shell would.
 const SCRIPT = '/usr/bin/script';
@@ -31,5 +31,14 @@ describe.skipIf(!existsSync(SCRIPT))('warden user set-password at a terminal (ne
 
     const listed = await runCli(['user', 'list', '--org', 'acme'], env);
     expect(listed.stdout).toMatch(/tty@acme\.example\s+ADMIN\s+active/);
+  });
+
+  it('says no password was given when standard input is empty, instead of judging its length', async () => {
+    const env = testEnv(freshDataDir());
+    expect((await runCli(['org', 'create', '--id', 'acme', '--name', 'Acme'], env)).code).toBe(0);
+    expect((await runCli(['user', 'create', '--org', 'acme', '--email', 'none@acme.example', '--role', 'ADMIN'], env)).code).toBe(0);
+    const empty = await runCliWithInput(['user', 'set-password', '--org', 'acme', '--email', 'none@acme.example'], env, '');
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('No password given');
   });
 });

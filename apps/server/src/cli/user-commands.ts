@@ -50,9 +50,10 @@ async function readPassword(): Promise<string> {
 /** Reads one line from the terminal in raw mode, so nothing typed is shown. */
 function promptHidden(prompt: string): Promise<string> {
   const stdin = process.stdin;
-  process.stderr.write(prompt);
+  // Echo off before the prompt shows: what is typed the moment it appears must not be echoed.
   stdin.setRawMode(true);
   stdin.resume();
+  process.stderr.write(prompt);
   let typed = '';
   return new Promise((resolve, reject) => {
     const done = (finish: () => void) => {
@@ -95,6 +96,7 @@ export const userSetPasswordCommand: AppCommand = {
   async runInApp(args, app, out) {
     const { org, user } = await namedUser(args, app);
     const password = await readPassword();
+    if (password === '') throw new UsageError('No password given: type it at the prompt, or pipe it on standard input');
     await app.get(CommandBus).execute(new SetUserPasswordCommand(org, user.id, password, cliContext(org)));
     out(`Set the password of user ${user.id}`);
     return 0;
