@@ -8,6 +8,7 @@ import { RulesModule } from '#warden/rules';
 import { HashingModule } from '#warden/hashing';
 import { CallbacksModule } from '#warden/callbacks';
 import { SsoModule } from '#warden/sso';
+import { ReviewModule } from '#warden/review';
 import { ApiKeyGuard, ConsoleGuard, PlatformModule, type WardenConfig } from '#warden/platform';
 import { type Storage, StorageModule } from '#warden/storage';
 
@@ -48,6 +49,7 @@ export class AppModule {
         RulesModule.register({ extensions: [HashingModule] }),
         CallbacksModule.register({ deliver: options.background }),
         SsoModule,
+        ReviewModule,
         ...(options.http ? [options.http] : []),
       ],
       providers: [

@@ -6,6 +6,7 @@ import { IngestionHttpModule } from '#warden/ingestion/http';
 import { PlatformHttpModule } from '#warden/platform/http';
 import { RulesHttpModule } from '#warden/rules/http';
 import { SsoHttpModule } from '#warden/sso/http';
+import { ReviewHttpModule } from '#warden/review/http';
 import type { AppOptions } from './app.module.js';
 
 /**
@@ -20,7 +21,7 @@ export class HttpSurfaceModule {
       module: HttpSurfaceModule,
       imports: [
         PlatformHttpModule,
-        ...(roles.http ? [IdentityHttpModule, CatalogHttpModule, IngestionHttpModule, RulesHttpModule, CallbacksHttpModule, SsoHttpModule] : []),
+        ...(roles.http ? [IdentityHttpModule, CatalogHttpModule, IngestionHttpModule, RulesHttpModule, CallbacksHttpModule, SsoHttpModule, ReviewHttpModule] : []),
       ],
     };
   }

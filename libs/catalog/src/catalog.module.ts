@@ -13,6 +13,7 @@ import { ListItemTypesHandler } from './queries/list-item-types/list-item-types.
 import { ListPoliciesHandler } from './queries/list-policies/list-policies.handler.js';
 import { callbackUrlUpcasters } from './secrets/callback-url.upcasters.js';
 import { ssoSettingsUpcasters } from './domain/sso-settings.upcasters.js';
+import { queueDefinitionUpcasters } from './domain/queue-definition.upcasters.js';
 
 /**
  * The moderation catalog: configuration as code and its read model. Modules that read the catalog
@@ -41,6 +42,7 @@ export class CatalogModule implements OnModuleInit {
   onModuleInit(): void {
     this.upcasters.register(...callbackUrlUpcasters(this.keyring));
     this.upcasters.register(...ssoSettingsUpcasters);
+    this.upcasters.register(...queueDefinitionUpcasters);
     this.projections.register(catalogProjection);
   }
 }

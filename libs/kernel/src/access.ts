@@ -29,6 +29,8 @@ export const ROLE_PERMISSIONS = {
   USE_CONSOLE: ROLES,
   /** Decide review jobs: every moderator role but EXTERNAL_MODERATOR, which only views (spec 5.6). */
   DECIDE_MRT: ['ADMIN', 'MODERATOR_MANAGER', 'MODERATOR', 'CHILD_SAFETY_MODERATOR'],
+  /** Managers' view of review work: every job of a queue, releasing a moderator's lock, assigning a job. */
+  MANAGE_MRT_JOBS: ['ADMIN', 'MODERATOR_MANAGER'],
   /** Create, rotate and revoke API keys. */
   MANAGE_API_KEYS: ['ADMIN'],
   /** Invite and disable dashboard users, change their roles. */

@@ -24,7 +24,11 @@ export type ErrorKind =
   | 'internal'
   | 'idempotency-key-reused'
   | 'idempotency-key-in-progress'
-  | 'second-factor-required';
+  | 'second-factor-required'
+  | 'lock-not-held'
+  | 'lock-expired'
+  | 'job-closed'
+  | 'job-locked';
 
 const STATUS: Record<ErrorKind, number> = {
   'invalid-user-input': 400,
@@ -42,6 +46,11 @@ const STATUS: Record<ErrorKind, number> = {
   'idempotency-key-reused': 422,
   'idempotency-key-in-progress': 409,
   'second-factor-required': 401,
+  // Review jobs (the exclusive moderator lock): each refusal has its own type, so a console can say why.
+  'lock-not-held': 409,
+  'lock-expired': 409,
+  'job-closed': 409,
+  'job-locked': 409,
 };
 
 export class DomainError extends Error {

@@ -199,12 +199,19 @@ export interface RuleDefinition {
   conditionSet: ConditionSet;
 }
 
+export const QUEUE_ORDERS = ['FIFO', 'PRIORITY'] as const;
+export type QueueOrder = (typeof QUEUE_ORDERS)[number];
+
 export interface QueueDefinition {
   id: string;
   name: string;
   isDefault: boolean;
   isAppealsDefault: boolean;
   lockTimeoutSeconds: number;
+  /** FIFO: oldest first. PRIORITY: more reports, then more severe policies, then older first. */
+  order: QueueOrder;
+  /** Jobs waiting longer than this are closed with AUTOMATIC_CLOSE; null: never. */
+  autoCloseAfterDays: number | null;
 }
 
 export interface RoutingRuleDefinition {

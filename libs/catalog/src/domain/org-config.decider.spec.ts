@@ -16,7 +16,7 @@ const policy = (id: string, name = id): PolicyDefinition => ({
   userStrikeCount: 0,
   applyUserStrikeCountConfigToChildren: false,
 });
-const queue = (id: string): QueueDefinition => ({ id, name: id, isDefault: false, isAppealsDefault: false, lockTimeoutSeconds: 600 });
+const queue = (id: string): QueueDefinition => ({ id, name: id, isDefault: false, isAppealsDefault: false, lockTimeoutSeconds: 600, order: 'FIFO', autoCloseAfterDays: null });
 
 function desired(parts: { policies?: PolicyDefinition[]; queues?: QueueDefinition[] } = {}): DesiredCatalog {
   return {

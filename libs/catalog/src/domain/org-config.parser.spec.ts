@@ -307,9 +307,9 @@ const EXPECTED: OrgConfig = {
     },
   ],
   queues: [
-    { id: 'default', name: 'Default', isDefault: true, isAppealsDefault: false, lockTimeoutSeconds: 600 },
-    { id: 'appeals', name: 'Appeals', isDefault: false, isAppealsDefault: true, lockTimeoutSeconds: 600 },
-    { id: 'spam', name: 'Spam reports', isDefault: false, isAppealsDefault: false, lockTimeoutSeconds: 600 },
+    { id: 'default', name: 'Default', isDefault: true, isAppealsDefault: false, lockTimeoutSeconds: 600, order: 'FIFO', autoCloseAfterDays: null },
+    { id: 'appeals', name: 'Appeals', isDefault: false, isAppealsDefault: true, lockTimeoutSeconds: 600, order: 'FIFO', autoCloseAfterDays: null },
+    { id: 'spam', name: 'Spam reports', isDefault: false, isAppealsDefault: false, lockTimeoutSeconds: 600, order: 'FIFO', autoCloseAfterDays: null },
   ],
   routingRules: [
     {

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { CHILD_SAFETY_QUEUE_ID, type QueueDefinition } from '../catalog.model.js';
+import { CHILD_SAFETY_QUEUE_ID, QUEUE_ORDERS, type QueueDefinition } from '../catalog.model.js';
 import { flag, idSchema, nameSchema, positiveInt } from './common-fields.schema.js';
 import type { CheckContext } from './cross-references.checker.js';
 import { entriesOf } from './raw-document.reader.js';
@@ -11,6 +11,8 @@ export const queueSchema: z.ZodType<QueueDefinition> = z.strictObject({
   isDefault: flag,
   isAppealsDefault: flag,
   lockTimeoutSeconds: positiveInt.default(600),
+  order: z.enum(QUEUE_ORDERS).default('FIFO'),
+  autoCloseAfterDays: positiveInt.nullable().default(null),
 });
 
 /** The built-in queue's id is taken, and at most one queue is each kind of default. */

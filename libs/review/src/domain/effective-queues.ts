@@ -1,0 +1,31 @@
+import { CHILD_SAFETY_QUEUE_ID, type QueueDefinition } from '#warden/catalog/contracts';
+
+export const DEFAULT_QUEUE_ID = 'default';
+
+const builtin = (id: string, name: string, isDefault: boolean): QueueDefinition => ({
+  id,
+  name,
+  isDefault,
+  isAppealsDefault: false,
+  lockTimeoutSeconds: 600,
+  order: 'FIFO',
+  autoCloseAfterDays: null,
+});
+
+/**
+ * The queues an organization has: those it declares, the built-in child-safety queue, and — when
+ * none is marked `isDefault` — a built-in `default` queue, so that a report always has somewhere
+ * to go. A declared queue with the id `default` is the default one when no other is marked.
+ */
+export function effectiveQueues(declared: readonly QueueDefinition[]): QueueDefinition[] {
+  const queues = declared.map((q) => ({ ...q }));
+  if (!queues.some((q) => q.isDefault)) {
+    const named = queues.find((q) => q.id === DEFAULT_QUEUE_ID);
+    if (named) named.isDefault = true;
+    else queues.push(builtin(DEFAULT_QUEUE_ID, 'Default', true));
+  }
+  queues.push(builtin(CHILD_SAFETY_QUEUE_ID, 'Child safety', false));
+  return queues;
+}
+
+export const defaultQueueOf = (queues: readonly QueueDefinition[]): QueueDefinition => queues.find((q) => q.isDefault)!;

@@ -1,0 +1,287 @@
+import type { Decider } from '#warden/kernel';
+import { jobClosed, jobLocked, jobNotFound, lockExpired, lockNotHeld } from './review-job.errors.js';
+import type {
+  ChildSafetyReportRecorded,
+  DecisionCallbackRequested,
+  EnqueueRequest,
+  JobItem,
+  ReportReasons,
+  ReviewJobDecided,
+  ReviewJobEvent,
+} from './review-job.events.js';
+
+/** Times are ISO strings from the handler's clock: the decider stays pure. */
+export type ReviewJobCommand =
+  | {
+      type: 'Enqueue';
+      jobId: string;
+      queueId: string;
+      generation: number;
+      item: JobItem;
+      request: EnqueueRequest;
+      carried: EnqueueRequest[];
+      reasons: ReportReasons;
+      subject: string | null;
+      now: string;
+    }
+  | { type: 'Claim'; moderatorId: string; lockTokenHash: string; expiresAt: string; now: string }
+  | { type: 'RenewLock'; moderatorId: string; lockTokenHash: string; expiresAt: string; now: string }
+  | { type: 'ReleaseLock'; moderatorId: string; lockTokenHash: string; now: string }
+  | { type: 'Skip'; moderatorId: string; lockTokenHash: string; skipUntil: string; now: string }
+  | { type: 'ManagerRelease'; managerId: string; now: string }
+  | { type: 'Assign'; moderatorId: string; managerId: string; now: string }
+  | {
+      type: 'Decide';
+      moderatorId: string;
+      lockTokenHash: string;
+      /** The decision, checked by the handler against the catalog (actions, policies, parameters). */
+      decision: Omit<ReviewJobDecided['data'], 'jobId' | 'decidedAt' | 'closeReason'>;
+      callbacks: DecisionCallbackRequested['data'][];
+      childSafetyReport: ChildSafetyReportRecorded['data'] | null;
+      now: string;
+    }
+  | { type: 'AutoClose'; decisionId: string; closeReason: 'ITEM_ACTIONED' | 'EXPIRED' | 'USER_ERASED'; now: string };
+
+export interface JobLock {
+  readonly moderatorId: string;
+  readonly lockTokenHash: string;
+  readonly expiresAt: string;
+}
+
+export interface ReviewJobState {
+  readonly status: 'NONE' | 'OPEN' | 'CLOSED';
+  readonly jobId: string | null;
+  readonly queueId: string | null;
+  readonly generation: number;
+  readonly item: JobItem | null;
+  readonly openedAt: string | null;
+  /** Every request merged into the job, in order (the carried ones of a recreated job first). */
+  readonly requests: readonly EnqueueRequest[];
+  readonly requestIds: ReadonlySet<string>;
+  /** The reasons of this job's own reports (unsealed when read with the reporters' keys). */
+  readonly reasons: ReportReasons;
+  readonly lock: JobLock | null;
+  readonly assignedTo: string | null;
+  /** Moderator → until when they are not offered the job again. */
+  readonly skips: Readonly<Record<string, string>>;
+  readonly decision: { readonly decisionId: string; readonly type: ReviewJobDecided['data']['type'] } | null;
+}
+
+export const initialReviewJobState: ReviewJobState = {
+  status: 'NONE',
+  jobId: null,
+  queueId: null,
+  generation: 0,
+  item: null,
+  openedAt: null,
+  requests: [],
+  requestIds: new Set(),
+  reasons: {},
+  lock: null,
+  assignedTo: null,
+  skips: {},
+  decision: null,
+};
+
+const isLive = (lock: JobLock | null, now: string): lock is JobLock => lock !== null && lock.expiresAt > now;
+
+/** The caller's lock, live: what renewing, skipping and deciding need. */
+function requireLiveLock(state: ReviewJobState, jobId: string, moderatorId: string, lockTokenHash: string, now: string): JobLock {
+  const lock = state.lock;
+  if (!lock || lock.moderatorId !== moderatorId || lock.lockTokenHash !== lockTokenHash) throw lockNotHeld(jobId);
+  if (lock.expiresAt <= now) throw lockExpired(jobId);
+  return lock;
+}
+
+function requireOpen(state: ReviewJobState, jobId: string): void {
+  if (state.status === 'NONE') throw jobNotFound(jobId);
+  if (state.status === 'CLOSED') throw jobClosed(jobId);
+}
+
+/**
+ * One review job (DESIGN.md section 3): the exclusive lock is decided here, on the job's stream
+ * with its expected revision, never from a read model. Two moderators can never hold one job:
+ * the second claim is decided on a state that holds the first one's live lock.
+ */
+export const reviewJobDecider: Decider<ReviewJobCommand, ReviewJobState, ReviewJobEvent> = {
+  eventTypes: {
+    ReviewJobOpened: true,
+    ReviewJobMerged: true,
+    ReviewJobClaimed: true,
+    ReviewJobLockRenewed: true,
+    ReviewJobReleased: true,
+    ReviewJobSkipped: true,
+    ReviewJobAssigned: true,
+    ReviewJobDecided: true,
+    ChildSafetyReportRecorded: true,
+    ActionCallbackRequested: true,
+  },
+  initialState: initialReviewJobState,
+
+  decide(command, state) {
+    const jobId = state.jobId ?? (command.type === 'Enqueue' ? command.jobId : '');
+    switch (command.type) {
+      case 'Enqueue': {
+        // The same request again (a reactor re-run) is already in the job, open or closed.
+        if (state.requestIds.has(command.request.requestId)) return [];
+        if (state.status === 'CLOSED') throw jobClosed(jobId);
+        if (state.status === 'OPEN') {
+          return [{ type: 'ReviewJobMerged', data: { jobId, request: command.request, mergedAt: command.now, reasons: command.reasons, subject: command.subject } }];
+        }
+        return [
+          {
+            type: 'ReviewJobOpened',
+            data: {
+              jobId: command.jobId,
+              queueId: command.queueId,
+              generation: command.generation,
+              item: command.item,
+              request: command.request,
+              carried: command.carried,
+              openedAt: command.now,
+              reasons: command.reasons,
+              subject: command.subject,
+            },
+          },
+        ];
+      }
+      case 'Claim': {
+        requireOpen(state, jobId);
+        const lock = state.lock;
+        if (isLive(lock, command.now) && lock.moderatorId !== command.moderatorId) throw jobLocked(jobId, 'is held by another moderator');
+        if (state.assignedTo !== null && state.assignedTo !== command.moderatorId) throw jobLocked(jobId, 'is assigned to another moderator');
+        const skippedUntil = state.skips[command.moderatorId];
+        if (skippedUntil !== undefined && skippedUntil > command.now && state.assignedTo !== command.moderatorId) {
+          throw jobLocked(jobId, `was skipped by this moderator; it is offered to them again from ${skippedUntil}`);
+        }
+        return [
+          {
+            type: 'ReviewJobClaimed',
+            data: { jobId, moderatorId: command.moderatorId, lockTokenHash: command.lockTokenHash, claimedAt: command.now, expiresAt: command.expiresAt },
+          },
+        ];
+      }
+      case 'RenewLock': {
+        requireOpen(state, jobId);
+        requireLiveLock(state, jobId, command.moderatorId, command.lockTokenHash, command.now);
+        return [{ type: 'ReviewJobLockRenewed', data: { jobId, moderatorId: command.moderatorId, renewedAt: command.now, expiresAt: command.expiresAt } }];
+      }
+      case 'ReleaseLock': {
+        requireOpen(state, jobId);
+        const lock = state.lock;
+        if (!lock || lock.moderatorId !== command.moderatorId || lock.lockTokenHash !== command.lockTokenHash) throw lockNotHeld(jobId);
+        return [
+          {
+            type: 'ReviewJobReleased',
+            data: { jobId, moderatorId: command.moderatorId, releasedAt: command.now, releasedBy: command.moderatorId, reason: 'RELEASED' },
+          },
+        ];
+      }
+      case 'Skip': {
+        requireOpen(state, jobId);
+        requireLiveLock(state, jobId, command.moderatorId, command.lockTokenHash, command.now);
+        return [{ type: 'ReviewJobSkipped', data: { jobId, moderatorId: command.moderatorId, skippedAt: command.now, skipUntil: command.skipUntil } }];
+      }
+      case 'ManagerRelease': {
+        requireOpen(state, jobId);
+        const lock = state.lock;
+        // An expired lock or none: nothing to take away, unless the job is reserved for someone.
+        if (!isLive(lock, command.now) && state.assignedTo === null) return [];
+        return [
+          {
+            type: 'ReviewJobReleased',
+            data: {
+              jobId,
+              moderatorId: isLive(lock, command.now) ? lock.moderatorId : (state.assignedTo as string),
+              releasedAt: command.now,
+              releasedBy: command.managerId,
+              reason: 'MANAGER_RELEASE',
+            },
+          },
+        ];
+      }
+      case 'Assign': {
+        requireOpen(state, jobId);
+        if (state.assignedTo === command.moderatorId && !isLive(state.lock, command.now)) return [];
+        return [{ type: 'ReviewJobAssigned', data: { jobId, moderatorId: command.moderatorId, assignedBy: command.managerId, assignedAt: command.now } }];
+      }
+      case 'Decide': {
+        requireOpen(state, jobId);
+        requireLiveLock(state, jobId, command.moderatorId, command.lockTokenHash, command.now);
+        const events: ReviewJobEvent[] = [
+          { type: 'ReviewJobDecided', data: { ...command.decision, jobId, closeReason: null, decidedAt: command.now } },
+        ];
+        for (const callback of command.callbacks) events.push({ type: 'ActionCallbackRequested', data: callback });
+        if (command.childSafetyReport) events.push({ type: 'ChildSafetyReportRecorded', data: command.childSafetyReport });
+        return events;
+      }
+      case 'AutoClose': {
+        if (state.status !== 'OPEN') return [];
+        return [
+          {
+            type: 'ReviewJobDecided',
+            data: {
+              jobId,
+              decisionId: command.decisionId,
+              type: 'AUTOMATIC_CLOSE',
+              actor: null,
+              actionIds: [],
+              policies: [],
+              reason: null,
+              note: null,
+              parameters: {},
+              targetQueueId: null,
+              closeReason: command.closeReason,
+              deliveryIds: [],
+              decidedAt: command.now,
+            },
+          },
+        ];
+      }
+    }
+  },
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'ReviewJobOpened': {
+        const requests = [...event.data.carried, event.data.request];
+        return {
+          ...state,
+          status: 'OPEN',
+          jobId: event.data.jobId,
+          queueId: event.data.queueId,
+          generation: event.data.generation,
+          item: event.data.item,
+          openedAt: event.data.openedAt,
+          requests,
+          requestIds: new Set(requests.map((r) => r.requestId)),
+          reasons: { ...event.data.reasons },
+        };
+      }
+      case 'ReviewJobMerged':
+        return {
+          ...state,
+          requests: [...state.requests, event.data.request],
+          requestIds: new Set([...state.requestIds, event.data.request.requestId]),
+          reasons: { ...state.reasons, ...event.data.reasons },
+        };
+      case 'ReviewJobClaimed':
+        return {
+          ...state,
+          lock: { moderatorId: event.data.moderatorId, lockTokenHash: event.data.lockTokenHash, expiresAt: event.data.expiresAt },
+        };
+      case 'ReviewJobLockRenewed':
+        return state.lock ? { ...state, lock: { ...state.lock, expiresAt: event.data.expiresAt } } : state;
+      case 'ReviewJobReleased':
+        return { ...state, lock: null, assignedTo: null };
+      case 'ReviewJobSkipped':
+        return { ...state, lock: null, skips: { ...state.skips, [event.data.moderatorId]: event.data.skipUntil } };
+      case 'ReviewJobAssigned':
+        return { ...state, lock: null, assignedTo: event.data.moderatorId };
+      case 'ReviewJobDecided':
+        return { ...state, status: 'CLOSED', lock: null, decision: { decisionId: event.data.decisionId, type: event.data.type } };
+      default:
+        return state;
+    }
+  },
+};

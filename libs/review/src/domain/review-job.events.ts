@@ -1,0 +1,244 @@
+import type { Penalty } from '#warden/catalog/contracts';
+import type { DomainEvent } from '#warden/kernel';
+
+/** Interface spec section 3: where a review job came from. */
+export const ENQUEUE_SOURCES = ['REPORT', 'RULE_EXECUTION', 'POST_ACTIONS', 'MRT_JOB'] as const;
+export type EnqueueSource = (typeof ENQUEUE_SOURCES)[number];
+
+/** Interface spec section 3: the decision types (the two appeal ones belong to appeal jobs). */
+export const DECISION_TYPES = [
+  'IGNORE',
+  'CUSTOM_ACTION',
+  'SUBMIT_CHILD_SAFETY_REPORT',
+  'ACCEPT_APPEAL',
+  'REJECT_APPEAL',
+  'TRANSFORM_JOB_AND_RECREATE_IN_QUEUE',
+  'AUTOMATIC_CLOSE',
+] as const;
+export type DecisionType = (typeof DECISION_TYPES)[number];
+
+export interface JobItem {
+  id: string;
+  typeId: string;
+  /** The item type's display name when the job opened (sent as `typeName` in callbacks). */
+  typeName: string;
+}
+
+export interface Reporter {
+  kind: 'user';
+  id: string;
+  typeId: string;
+}
+
+/**
+ * One user report as a job keeps it: every reporter and every reason (the peer keeps only the
+ * newest). The reason itself is personal data: it travels in the event's top-level `reasons`,
+ * sealed under the reporter's key, so that counts and sources stay readable after an erasure.
+ */
+export interface JobReport {
+  reportId: string;
+  reporter: Reporter;
+  reportedAt: string;
+  hasReason: boolean;
+  policyId: string | null;
+  csam: boolean;
+}
+
+/** Report id → what the reporter wrote. Sealed (personal data) under the event's `subject`. */
+export type ReportReasons = { [reportId: string]: string };
+
+export interface JobPolicy {
+  id: string;
+  name: string;
+  penalty: Penalty;
+}
+
+/**
+ * One request to review the item, as merged into a job: a report, a rule's enqueue action, an
+ * executed action, or a job recreated from another. `requestId` is its idempotency key: the report
+ * id, the `jobId` a ReviewEnqueueRequested carries (the rules engine derives it per content and
+ * action), or the id of the decision that recreated the job.
+ */
+export interface EnqueueRequest {
+  requestId: string;
+  source: EnqueueSource;
+  /** When the request was made (the report's submission, the rule's evaluation). */
+  at: string;
+  /** The item version the request is about. */
+  version: number;
+  report: JobReport | null;
+  /** RULE_EXECUTION and POST_ACTIONS: the action and what triggered it. */
+  action: { id: string; rules: Array<{ id: string; name: string }> } | null;
+  /** Policies the request names: the reported policy, the rule's policies. */
+  policies: JobPolicy[];
+  /** The routing rule that picked the queue; null: the csam flag, the default queue, or a target chosen by a moderator. */
+  routedBy: { id: string; name: string } | null;
+  /** MRT_JOB: the job this one was recreated from. */
+  fromJobId: string | null;
+}
+
+/**
+ * Opens job `generation` of an item in a queue. Job ids are derived from (organization, item,
+ * queue, generation), so "one open job per item and queue" is decided by the job streams
+ * themselves: a request finds the first generation that is open or not yet created.
+ */
+export type ReviewJobOpened = DomainEvent<
+  'ReviewJobOpened',
+  {
+    jobId: string;
+    queueId: string;
+    generation: number;
+    item: JobItem;
+    request: EnqueueRequest;
+    /**
+     * MRT_JOB: the requests of the job it was recreated from (history kept); their reasons stay in
+     * that job's stream, under their reporters' keys (`fromJobId`).
+     */
+    carried: EnqueueRequest[];
+    openedAt: string;
+    reasons: ReportReasons;
+    /** Whose key seals `reasons` (the reporter's); null when there is none. */
+    subject: string | null;
+  }
+>;
+
+/** A further request for an open job (another report of the same item, say). */
+export type ReviewJobMerged = DomainEvent<
+  'ReviewJobMerged',
+  { jobId: string; request: EnqueueRequest; mergedAt: string; reasons: ReportReasons; subject: string | null }
+>;
+
+/**
+ * A moderator holds the job until `expiresAt`. The lock token itself is only ever returned to the
+ * moderator; the log keeps its SHA-256.
+ */
+export type ReviewJobClaimed = DomainEvent<
+  'ReviewJobClaimed',
+  {
+    jobId: string;
+    moderatorId: string;
+    lockTokenHash: string;
+    claimedAt: string;
+    expiresAt: string;
+  }
+>;
+
+export type ReviewJobLockRenewed = DomainEvent<
+  'ReviewJobLockRenewed',
+  { jobId: string; moderatorId: string; renewedAt: string; expiresAt: string }
+>;
+
+/** The lock ended before a decision: given back by its holder, or taken away by a manager. */
+export type ReviewJobReleased = DomainEvent<
+  'ReviewJobReleased',
+  { jobId: string; moderatorId: string; releasedAt: string; releasedBy: string; reason: 'RELEASED' | 'MANAGER_RELEASE' }
+>;
+
+/** The holder gave the job back and is not offered it again before `skipUntil`. */
+export type ReviewJobSkipped = DomainEvent<
+  'ReviewJobSkipped',
+  { jobId: string; moderatorId: string; skippedAt: string; skipUntil: string }
+>;
+
+/** A manager reserved the job for one moderator: only they can claim it (any lock held is ended). */
+export type ReviewJobAssigned = DomainEvent<
+  'ReviewJobAssigned',
+  { jobId: string; moderatorId: string; assignedBy: string; assignedAt: string }
+>;
+
+/**
+ * The job's one decision, which closes it. `actor` is null for AUTOMATIC_CLOSE. The moderator's
+ * reason and note are their own words about the item, not a user's personal data.
+ */
+export type ReviewJobDecided = DomainEvent<
+  'ReviewJobDecided',
+  {
+    jobId: string;
+    decisionId: string;
+    type: DecisionType;
+    actor: { userId: string; email: string } | null;
+    actionIds: string[];
+    policies: JobPolicy[];
+    reason: string | null;
+    note: string | null;
+    parameters: { [name: string]: unknown };
+    /** TRANSFORM_JOB_AND_RECREATE_IN_QUEUE: where the job is recreated. */
+    targetQueueId: string | null;
+    /** AUTOMATIC_CLOSE: why. */
+    closeReason: 'ITEM_ACTIONED' | 'EXPIRED' | 'USER_ERASED' | null;
+    /** The deliveries of the action callbacks this decision requested (ActionCallbackRequested in the same append). */
+    deliveryIds: string[];
+    decidedAt: string;
+  }
+>;
+
+/**
+ * SUBMIT_CHILD_SAFETY_REPORT: what a CyberTipline-style report needs, recorded for export (no
+ * outside submission yet). `incident` holds the reports' reasons: sealed like them.
+ */
+export type ChildSafetyReportRecorded = DomainEvent<
+  'ChildSafetyReportRecorded',
+  {
+    reportId: string;
+    jobId: string;
+    item: JobItem & { version: number };
+    /** The user the content is attributed to, when known. */
+    creator: { id: string; typeId: string } | null;
+    reporters: Reporter[];
+    incident: { reportReasons: string[]; moderatorReason: string | null; note: string | null };
+    mediaUrls: string[];
+    reportedBy: { userId: string; email: string };
+    recordedAt: string;
+    subject: string | null;
+  }
+>;
+
+/**
+ * A decision's action callback for the callbacks module (the same event type the rules engine
+ * publishes, with the decision's fields; see the callbacks module's delivery reactor).
+ */
+export type DecisionCallbackRequested = DomainEvent<
+  'ActionCallbackRequested',
+  {
+    deliveryId: string;
+    item: JobItem;
+    action: { id: string };
+    policies: JobPolicy[];
+    rules: Array<{ id: string; name: string }>;
+    custom: { [key: string]: unknown };
+    creator: { id: string; typeId: string } | null;
+    environment: 'MANUAL';
+    trigger: 'decision';
+    actorEmail: string;
+    actorNote: string | null;
+    parameters: { [key: string]: unknown };
+    decisionReason: string | null;
+    /** The merged reports (reason and reporter), sealed under `subject`. */
+    reportHistory: Array<{ reason: string | null; reporter: Reporter }> | null;
+    subject: string | null;
+  }
+>;
+
+export type ReviewJobEvent =
+  | ReviewJobOpened
+  | ReviewJobMerged
+  | ReviewJobClaimed
+  | ReviewJobLockRenewed
+  | ReviewJobReleased
+  | ReviewJobSkipped
+  | ReviewJobAssigned
+  | ReviewJobDecided
+  | ChildSafetyReportRecorded
+  | DecisionCallbackRequested;
+
+export const REVIEW_JOB_EVENT_TYPES: ReadonlyArray<ReviewJobEvent['type']> = [
+  'ReviewJobOpened',
+  'ReviewJobMerged',
+  'ReviewJobClaimed',
+  'ReviewJobLockRenewed',
+  'ReviewJobReleased',
+  'ReviewJobSkipped',
+  'ReviewJobAssigned',
+  'ReviewJobDecided',
+  'ChildSafetyReportRecorded',
+];

@@ -1,0 +1,17 @@
+import { deterministicId, streamName } from '#warden/kernel';
+
+/**
+ * Job `generation` of an item in a queue. Derived, so that "one open job per item and queue" needs
+ * no index: the next request for the item and queue goes to the first generation that is open or
+ * not yet created (JobEnqueuer).
+ */
+export const reviewJobId = (orgId: string, item: { typeId: string; id: string }, queueId: string, generation: number) =>
+  deterministicId('review-job', orgId, item.typeId, item.id, queueId, String(generation));
+
+export const reviewJobStream = (orgId: string, jobId: string) => streamName('review_job', orgId, jobId);
+
+/** One stream per user report (its id is assigned by the service). */
+export const reportStream = (orgId: string, reportId: string) => streamName('report', orgId, reportId);
+
+/** The personal-data subject of a user: whose key seals what they wrote. */
+export const userSubject = (user: { typeId: string; id: string }) => `${user.typeId}:${user.id}`;

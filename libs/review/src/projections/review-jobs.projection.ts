@@ -1,0 +1,150 @@
+import type { Projection, ProjectionContext } from '#warden/eventstore';
+import type { RecordedEvent } from '#warden/kernel';
+import type { ReadDocument } from '#warden/readstore';
+import { fifoKey, priorityKey, severityOf } from '../domain/job-order.js';
+import type { EnqueueRequest, ReviewJobEvent } from '../domain/review-job.events.js';
+import { REVIEW_JOBS, type ReviewJobDoc, reviewJobDocId } from './review-jobs.read-model.js';
+
+export const REVIEW_JOBS_PROJECTION = 'review-jobs';
+
+const JOB_EVENTS = [
+  'ReviewJobOpened',
+  'ReviewJobMerged',
+  'ReviewJobClaimed',
+  'ReviewJobLockRenewed',
+  'ReviewJobReleased',
+  'ReviewJobSkipped',
+  'ReviewJobAssigned',
+  'ReviewJobDecided',
+] as const;
+
+function withRequests(doc: ReviewJobDoc, requests: readonly EnqueueRequest[]): ReviewJobDoc {
+  const sources = [...doc.sources];
+  const policyIds = [...doc.policyIds];
+  let { reportCount, requestCount, severity, version } = doc;
+  for (const r of requests) {
+    if (!sources.includes(r.source)) sources.push(r.source);
+    for (const p of r.policies) if (!policyIds.includes(p.id)) policyIds.push(p.id);
+    severity = Math.max(severity, severityOf(r.policies.map((p) => p.penalty)));
+    if (r.report) reportCount++;
+    requestCount++;
+    version = Math.max(version, r.version);
+  }
+  return {
+    ...doc,
+    sources,
+    policyIds,
+    reportCount,
+    requestCount,
+    severity,
+    version,
+    priorityKey: priorityKey(reportCount, severity, doc.openedAt, doc.jobId),
+  };
+}
+
+/**
+ * Review jobs for queues, claim candidates and the managers' list. The read model only proposes
+ * candidates: every claim is decided on the job's stream. Idempotent by the job stream's revision
+ * (and the store's per-document positions).
+ */
+export const reviewJobsProjection: Projection = {
+  name: REVIEW_JOBS_PROJECTION,
+  collections: [REVIEW_JOBS],
+  eventTypes: [...JOB_EVENTS],
+  // Counts and keys only: the report reasons are not read.
+  needsPersonalData: false,
+  indexes: [
+    { collection: REVIEW_JOBS, fields: ['orgId', 'queueId', 'state', 'fifoKey'] },
+    { collection: REVIEW_JOBS, fields: ['orgId', 'queueId', 'state', 'priorityKey'] },
+    { collection: REVIEW_JOBS, fields: ['orgId', 'queueId', 'state', 'lockExpiresAt'] },
+    { collection: REVIEW_JOBS, fields: ['orgId', 'queueId', 'state', 'assignedTo'] },
+    { collection: REVIEW_JOBS, fields: ['orgId', 'itemTypeId', 'itemId', 'state'] },
+    { collection: REVIEW_JOBS, fields: ['orgId', 'state', 'fifoKey'] },
+  ],
+  async apply(recorded: RecordedEvent, ctx: ProjectionContext) {
+    const orgId = recorded.metadata.orgId;
+    const event = { type: recorded.type, data: recorded.data } as unknown as ReviewJobEvent;
+    const id = reviewJobDocId(orgId, (event.data as { jobId: string }).jobId);
+    const previous = await ctx.get<ReviewJobDoc>(REVIEW_JOBS, id);
+    if (previous && previous.revision >= recorded.revision) return;
+    const doc = next(previous, event, orgId);
+    if (doc) ctx.put(REVIEW_JOBS, id, { ...doc, revision: recorded.revision } as unknown as ReadDocument);
+  },
+};
+
+function next(previous: ReviewJobDoc | undefined, event: ReviewJobEvent, orgId: string): ReviewJobDoc | undefined {
+  if (event.type === 'ReviewJobOpened') {
+    const d = event.data;
+    const empty: ReviewJobDoc = {
+      orgId,
+      jobId: d.jobId,
+      queueId: d.queueId,
+      generation: d.generation,
+      item: d.item,
+      itemTypeId: d.item.typeId,
+      itemId: d.item.id,
+      version: 0,
+      state: 'PENDING',
+      source: d.request.source,
+      sources: [],
+      reportCount: 0,
+      requestCount: 0,
+      severity: 0,
+      policyIds: [],
+      openedAt: d.openedAt,
+      fifoKey: fifoKey(d.openedAt, d.jobId),
+      priorityKey: '',
+      lockedBy: null,
+      lockExpiresAt: null,
+      assignedTo: null,
+      skips: {},
+      firstClaimedAt: null,
+      decision: null,
+      revision: -1,
+    };
+    return withRequests(empty, [...d.carried, d.request]);
+  }
+  if (!previous) return undefined;
+  switch (event.type) {
+    case 'ReviewJobMerged':
+      return withRequests(previous, [event.data.request]);
+    case 'ReviewJobClaimed':
+      return {
+        ...previous,
+        state: 'LOCKED',
+        lockedBy: event.data.moderatorId,
+        lockExpiresAt: event.data.expiresAt,
+        firstClaimedAt: previous.firstClaimedAt ?? event.data.claimedAt,
+      };
+    case 'ReviewJobLockRenewed':
+      return { ...previous, lockExpiresAt: event.data.expiresAt };
+    case 'ReviewJobReleased':
+      return { ...previous, state: 'PENDING', lockedBy: null, lockExpiresAt: null, assignedTo: null };
+    case 'ReviewJobSkipped':
+      return {
+        ...previous,
+        state: previous.assignedTo ? 'ASSIGNED' : 'PENDING',
+        lockedBy: null,
+        lockExpiresAt: null,
+        skips: { ...previous.skips, [event.data.moderatorId]: event.data.skipUntil },
+      };
+    case 'ReviewJobAssigned':
+      return { ...previous, state: 'ASSIGNED', lockedBy: null, lockExpiresAt: null, assignedTo: event.data.moderatorId };
+    case 'ReviewJobDecided':
+      return {
+        ...previous,
+        state: 'CLOSED',
+        lockedBy: null,
+        lockExpiresAt: null,
+        decision: {
+          decisionId: event.data.decisionId,
+          type: event.data.type,
+          actorId: event.data.actor?.userId ?? null,
+          decidedAt: event.data.decidedAt,
+          closeReason: event.data.closeReason,
+        },
+      };
+    default:
+      return previous;
+  }
+}

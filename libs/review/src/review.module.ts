@@ -1,0 +1,41 @@
+import { Inject, Module, type OnModuleInit } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { CatalogModule } from '#warden/catalog';
+import { PersonalDataPolicy } from '#warden/eventstore';
+import { ProjectionHost } from '#warden/storage';
+import { ClaimNextJobHandler } from './commands/claim-next-job/claim-next-job.handler.js';
+import { JobEnqueuer } from './enqueue/job-enqueuer.js';
+import { GetReviewJobHandler } from './queries/get-review-job/get-review-job.handler.js';
+import { ReviewQueues } from './review-queues.js';
+import { reviewEnqueueReactor } from './enqueue/review-enqueue.reactor.js';
+import { reviewJobsProjection } from './projections/review-jobs.projection.js';
+
+const subjectField = (e: { data: { [key: string]: unknown } }) => (typeof e.data['subject'] === 'string' ? e.data['subject'] : undefined);
+
+/**
+ * Human review: reports, review queues and routing, review jobs under an exclusive lock,
+ * decisions. The routes are ReviewHttpModule's.
+ */
+@Module({
+  imports: [CatalogModule],
+  providers: [JobEnqueuer, ReviewQueues, ClaimNextJobHandler, GetReviewJobHandler],
+})
+export class ReviewModule implements OnModuleInit {
+  constructor(
+    @Inject(ProjectionHost) private readonly projections: ProjectionHost,
+    @Inject(PersonalDataPolicy) private readonly personalData: PersonalDataPolicy,
+    private readonly enqueuer: JobEnqueuer,
+    private readonly queries: QueryBus,
+  ) {}
+
+  onModuleInit(): void {
+    // What reporters wrote is sealed under their keys; the rest of a job stays readable after an erasure.
+    this.personalData.register('ReviewJobOpened', { subject: subjectField, fields: ['reasons'] });
+    this.personalData.register('ReviewJobMerged', { subject: subjectField, fields: ['reasons'] });
+    this.personalData.register('ChildSafetyReportRecorded', { subject: subjectField, fields: ['incident'] });
+    // A decision's callback carries the merged reports (the rules engine's carry no subject: not sealed).
+    this.personalData.register('ActionCallbackRequested', { subject: subjectField, fields: ['reportHistory'] });
+    this.projections.register(reviewJobsProjection);
+    this.projections.register(reviewEnqueueReactor({ enqueuer: this.enqueuer, queries: this.queries }));
+  }
+}

@@ -1,0 +1,150 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { writeConfig } from './config-files.js';
+import {
+  consoleLogin,
+  createConsoleUser,
+  freshDataDir,
+  type RunningWarden,
+  startConfigured,
+  testEnv,
+} from './warden-process.js';
+
+export const REVIEW_PASSWORD = 'correct horse battery staple';
+
+/** A received callback: headers and the raw body as sent. */
+export interface ReceivedCallback {
+  readonly path: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: string;
+}
+
+/** A real HTTP receiver on loopback that records every callback and answers 200. */
+export async function startReceiver(): Promise<{ url: string; received: ReceivedCallback[]; close: () => Promise<void> }> {
+  const received: ReceivedCallback[] = [];
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      received.push({ path: req.url ?? '', headers: req.headers, body });
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, received, close: () => new Promise((r) => server.close(() => r())) };
+}
+
+/**
+ * Organization `rev`: posts (text, author → user), users; a customer-defined `remove` action with
+ * a `durationDays` parameter whose callback goes to `callbackUrl`; a rule that sends posts
+ * containing "review me" to review (ENQUEUE_TO_MRT), and one that sends "csam-test" to the
+ * child-safety queue; queues `default` (FIFO), `spam` (PRIORITY) and `appeals`.
+ */
+export function reviewOrgConfig(callbackUrl: string, extra = ''): string {
+  return `
+org: { id: rev, name: Review Org }
+itemTypes:
+  - id: post
+    name: Post
+    kind: CONTENT
+    fields:
+      - { name: text, type: STRING, required: true }
+      - { name: author, type: RELATED_ITEM, itemTypeIds: [user] }
+      - { name: images, type: IMAGE, array: true }
+      - { name: createdAt, type: DATETIME }
+    roles: { creator: author, createdAt: createdAt }
+  - { id: user, name: User, kind: USER, fields: [{ name: name, type: STRING }], roles: { displayName: name } }
+policies:
+  - { id: spam, name: Spam, penalty: LOW, userStrikeCount: 1 }
+  - { id: violence, name: Violence, penalty: HIGH, userStrikeCount: 3 }
+actions:
+  - id: remove
+    name: Remove
+    kind: CUSTOMER_DEFINED_ACTION
+    itemTypeIds: [post]
+    applyUserStrikes: true
+    penalty: MEDIUM
+    callback: { url: ${callbackUrl}/hooks/remove }
+    body: { severity: high }
+    parameters:
+      - { name: durationDays, type: NUMBER, required: false }
+rules:
+  - id: to-review
+    name: To review
+    status: LIVE
+    itemTypeIds: [post]
+    actionIds: [enqueue-to-mrt]
+    policyIds: [spam]
+    conditionSet:
+      conjunction: AND
+      conditions:
+        - { input: { field: text }, signal: { type: TEXT_CONTAINS, args: { terms: ["review me"] } }, comparator: EQUALS, value: true }
+  - id: to-child-safety
+    name: To child safety
+    status: LIVE
+    itemTypeIds: [post]
+    actionIds: [enqueue-to-child-safety]
+    conditionSet:
+      conjunction: AND
+      conditions:
+        - { input: { field: text }, signal: { type: TEXT_CONTAINS, args: { terms: ["csam-test"] } }, comparator: EQUALS, value: true }
+queues:
+  - { id: default, name: Default, isDefault: true, lockTimeoutSeconds: 600 }
+  - { id: spam, name: Spam reports, order: PRIORITY }
+  - { id: appeals, name: Appeals, isAppealsDefault: true }
+${extra}`;
+}
+
+export type Session = { cookie: string; csrfToken: string };
+
+export interface ReviewWorld {
+  readonly dataDir: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly warden: RunningWarden;
+  readonly key: string;
+  /** Role → signed-in session of a user with only that role (`<role>@rev.example`). */
+  readonly sessions: Record<string, Session>;
+  readonly userIds: Record<string, string>;
+  /** A console call with a session (null: none). */
+  call(session: Session | null, method: string, path: string, body?: unknown): Promise<Response>;
+  /** A customer API call with the organization's key. */
+  api(method: string, path: string, body?: unknown): Promise<Response>;
+}
+
+/** Applies the review organization, starts the server, and signs in one user per listed role. */
+export async function startReviewWorld(config: string, roles: readonly string[], env: Record<string, string> = {}): Promise<ReviewWorld> {
+  const dataDir = freshDataDir();
+  const processEnv = testEnv(dataDir, env);
+  const { warden, key } = await startConfigured(processEnv, writeConfig(config), 'rev');
+  const sessions: Record<string, Session> = {};
+  const userIds: Record<string, string> = {};
+  for (const role of roles) {
+    const email = `${role.toLowerCase()}@rev.example`;
+    userIds[role] = await createConsoleUser(dataDir, 'rev', email, REVIEW_PASSWORD, [role], processEnv);
+    sessions[role] = await consoleLogin(warden.url, email, REVIEW_PASSWORD);
+  }
+  return {
+    dataDir,
+    env: processEnv,
+    warden,
+    key,
+    sessions,
+    userIds,
+    call: (session, method, path, body) =>
+      fetch(warden.url + path, {
+        method,
+        headers: {
+          ...(session ? { cookie: session.cookie, 'x-csrf-token': session.csrfToken } : {}),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+    api: (method, path, body) =>
+      fetch(warden.url + path, {
+        method,
+        headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+  };
+}
