@@ -148,3 +148,39 @@ export async function startReviewWorld(config: string, roles: readonly string[],
       }),
   };
 }
+
+/**
+ * Invites `count` users with `role` through the admin's session, accepts each invitation with a
+ * password and signs them in (a few at a time: each costs two password hashes). Faster than the
+ * CLI for the dozens of moderators a concurrency test needs.
+ */
+export async function signInUsers(world: ReviewWorld, admin: Session, role: string, count: number, prefix = 'mod'): Promise<Array<{ userId: string; session: Session }>> {
+  const one = async (i: number) => {
+    const email = `${prefix}-${i}@rev.example`;
+    const invited = await world.call(admin, 'POST', '/api/console/v1/users/invitations', { email, roles: [role] });
+    if (invited.status !== 201 && invited.status !== 200) throw new Error(`invitation of ${email}: ${invited.status} ${await invited.text()}`);
+    const body = (await invited.json()) as { user: { id: string }; invitationUrl: string };
+    const token = body.invitationUrl.split('#')[1]!;
+    const accepted = await world.call(null, 'POST', '/api/console/v1/invitations/accept', { token, password: REVIEW_PASSWORD });
+    if (accepted.status !== 200) throw new Error(`accepting the invitation of ${email}: ${accepted.status} ${await accepted.text()}`);
+    return { userId: body.user.id, session: await consoleLogin(world.warden.url, email, REVIEW_PASSWORD) };
+  };
+  const users: Array<{ userId: string; session: Session }> = [];
+  for (let i = 0; i < count; i += 4) {
+    users.push(...(await Promise.all(Array.from({ length: Math.min(4, count - i) }, (_, k) => one(i + k)))));
+  }
+  return users;
+}
+
+/** Submits `count` posts that the fixture's rule sends to review ("review me"), in requests of `batch`. */
+export async function submitPostsForReview(world: ReviewWorld, count: number, prefix = 'p', batch = 500): Promise<void> {
+  for (let i = 0; i < count; i += batch) {
+    const items = Array.from({ length: Math.min(batch, count - i) }, (_, k) => ({
+      id: `${prefix}${i + k}`,
+      typeId: 'post',
+      data: { text: `please review me ${i + k}`, author: { id: `u${(i + k) % 97}`, typeId: 'user' } },
+    }));
+    const response = await world.api('POST', '/api/v1/items/async', { items });
+    if (response.status !== 202) throw new Error(`submitting posts: ${response.status} ${await response.text()}`);
+  }
+}
