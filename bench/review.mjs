@@ -1,0 +1,217 @@
+// Human review (issue 13): reports accepted and routed per second; claim latency and claims per
+// second with 1,000 and with 100,000 pending jobs (a claim must not slow down as the queue grows);
+// decisions per second end to end (decision → signed callback delivered to a receiver).
+// Usage: node bench/review.mjs [pending jobs for the large queue, default 100000] [claims per run, default 300]
+import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serverRoles } from './support/server-roles.mjs';
+
+const LARGE = Number(process.argv[2] ?? 100_000);
+const CLAIMS = Number(process.argv[3] ?? 300);
+const SMALL = 1_000;
+const CONCURRENCY = 32;
+const port = 44000 + Math.floor(Math.random() * 1000);
+const url = `http://127.0.0.1:${port}`;
+const dir = mkdtempSync(join(tmpdir(), 'warden-bench-review-'));
+const env = {
+  ...process.env,
+  HOST: '127.0.0.1',
+  WARDEN_LOG_LEVEL: 'warn',
+  WARDEN_DATA_DIR: dir,
+  WARDEN_PUBLIC_URL: url,
+  WARDEN_OUTBOUND_ALLOWLIST: '127.0.0.0/8',
+  WARDEN_RATE_LIMIT_PER_SECOND: '1000000',
+  WARDEN_RATE_LIMIT_BURST: '10000000',
+};
+const PASSWORD = 'correct horse battery staple';
+
+// A receiver that counts callbacks and notes when the last one arrived.
+let callbacks = 0;
+let lastCallbackAt = 0;
+const receiver = createServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    callbacks++;
+    lastCallbackAt = performance.now();
+    res.writeHead(200).end();
+  });
+});
+await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
+const receiverUrl = `http://127.0.0.1:${receiver.address().port}`;
+
+const config = `
+org: { id: bench, name: Bench }
+itemTypes:
+  - { id: post, name: Post, kind: CONTENT, fields: [{ name: text, type: STRING, required: true }] }
+  - { id: user, name: User, kind: USER, fields: [{ name: name, type: STRING }] }
+policies:
+  - { id: spam, name: Spam, penalty: LOW }
+actions:
+  - { id: remove, name: Remove, kind: CUSTOMER_DEFINED_ACTION, itemTypeIds: [post], callback: { url: ${receiverUrl}/hooks } }
+queues:
+  - { id: default, name: Default, isDefault: true }
+  - { id: small, name: Small }
+routingRules:
+  - id: to-small
+    name: To small
+    queueId: small
+    conditionSet:
+      conjunction: AND
+      conditions:
+        - { input: { builtin: REPORT_REASON }, signal: { type: TEXT_CONTAINS, args: { terms: [small] } }, comparator: EQUALS, value: true }
+`;
+const configFile = join(dir, 'bench.yaml');
+writeFileSync(configFile, config);
+
+function cli(args, input) {
+  const r = spawnSync(process.execPath, ['dist/apps/server/src/cli.js', ...args], { env, input, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`${args.join(' ')}: ${r.stderr}`);
+  return r.stdout.trim().split('\n').pop();
+}
+
+const percentile = (values, p) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+};
+const round = (n) => Math.round(n * 100) / 100;
+
+async function login(email) {
+  const response = await fetch(`${url}/api/console/v1/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: PASSWORD }),
+  });
+  if (response.status !== 200) throw new Error(`login ${response.status}: ${await response.text()}`);
+  return { cookie: (response.headers.get('set-cookie') ?? '').split(';')[0], csrf: (await response.json()).csrfToken };
+}
+
+const consoleCall = (session, method, path, body) =>
+  fetch(url + path, {
+    method,
+    headers: { cookie: session.cookie, 'x-csrf-token': session.csrf, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+
+let key;
+let reportSeq = 0;
+async function report(reason) {
+  const n = reportSeq++;
+  const response = await fetch(`${url}/api/v1/report`, {
+    method: 'POST',
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      reporter: { kind: 'user', id: `r${n % 1000}`, typeId: 'user' },
+      reportedAt: new Date().toISOString(),
+      reportedItem: { id: `item-${n}`, typeId: 'post', data: { text: `reported post ${n}` } },
+      reportedForReason: { reason },
+    }),
+  });
+  if (response.status !== 201) throw new Error(`report ${response.status}: ${await response.text()}`);
+}
+
+/** Sends `count` reports, CONCURRENCY at a time; returns the seconds it took to have them all accepted. */
+async function reports(count, reason) {
+  const started = performance.now();
+  let next = 0;
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    while (next < count) {
+      next++;
+      await report(reason);
+    }
+  }));
+  return (performance.now() - started) / 1000;
+}
+
+async function queue(session, id) {
+  const response = await consoleCall(session, 'GET', '/api/console/v1/queues');
+  return (await response.json()).queues.find((q) => q.id === id);
+}
+
+async function waitPending(session, id, count) {
+  for (;;) {
+    if ((await queue(session, id)).pending >= count) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Claims `count` jobs one after another (then releases each), timing every claim. */
+async function claimRun(session, id, count) {
+  const times = [];
+  const started = performance.now();
+  for (let i = 0; i < count; i++) {
+    const t0 = performance.now();
+    const response = await consoleCall(session, 'POST', `/api/console/v1/queues/${id}/claim`);
+    times.push(performance.now() - t0);
+    if (response.status !== 200) throw new Error(`claim ${response.status}: ${await response.text()}`);
+    const { job, lock } = await response.json();
+    const decided = await consoleCall(session, 'POST', `/api/console/v1/jobs/${job.jobId}/decision`, { lockToken: lock.token, type: 'IGNORE' });
+    if (decided.status !== 200) throw new Error(`decision ${decided.status}: ${await decided.text()}`);
+  }
+  return { claims_per_s: round(count / ((performance.now() - started) / 1000)), p50_ms: round(percentile(times, 50)), p99_ms: round(percentile(times, 99)) };
+}
+
+const servers = serverRoles(env);
+try {
+  cli(['apply', configFile]);
+  key = cli(['api-key', 'create', '--org', 'bench']);
+  const emails = Array.from({ length: 4 }, (_, i) => `mod-${i}@bench.example`);
+  for (const email of emails) {
+    cli(['user', 'create', '--org', 'bench', '--email', email, '--role', 'ADMIN']);
+    cli(['user', 'set-password', '--org', 'bench', '--email', email], `${PASSWORD}\n`);
+  }
+  await servers.start('all', port, dir);
+  const sessions = await Promise.all(emails.map(login));
+  const admin = sessions[0];
+
+  // 1,000 pending in the small queue: claim latency there.
+  await reports(SMALL + CLAIMS, 'small queue');
+  await waitPending(admin, 'small', SMALL + CLAIMS);
+  const smallRun = await claimRun(admin, 'small', CLAIMS);
+
+  // Fill the default queue: reports accepted and routed per second.
+  const routedFrom = performance.now();
+  const acceptSeconds = await reports(LARGE + CLAIMS, 'abuse');
+  await waitPending(admin, 'default', LARGE + CLAIMS);
+  const routedSeconds = (performance.now() - routedFrom) / 1000;
+  const largeRun = await claimRun(admin, 'default', CLAIMS);
+
+  console.log('Reports (POST /api/v1/report, 32 at once)');
+  console.table([
+    {
+      reports: LARGE + CLAIMS,
+      accepted_per_s: Math.round((LARGE + CLAIMS) / acceptSeconds),
+      routed_per_s: Math.round((LARGE + CLAIMS) / routedSeconds),
+    },
+  ]);
+  console.log('Claim next job (claim → IGNORE decision, one moderator; latency of the claim request)');
+  console.table([
+    { pending: SMALL, ...smallRun },
+    { pending: LARGE, ...largeRun },
+  ]);
+
+  // Decisions end to end: 4 moderators claim and decide CUSTOM_ACTION; until the last callback is delivered.
+  const DECISIONS = 400;
+  const before = callbacks;
+  const started = performance.now();
+  let decided = 0;
+  await Promise.all(sessions.map(async (session) => {
+    while (decided < DECISIONS) {
+      decided++;
+      const response = await consoleCall(session, 'POST', '/api/console/v1/queues/default/claim');
+      const { job, lock } = await response.json();
+      const d = await consoleCall(session, 'POST', `/api/console/v1/jobs/${job.jobId}/decision`, { lockToken: lock.token, type: 'CUSTOM_ACTION', actionIds: ['remove'], policyIds: ['spam'], reason: 'bench' });
+      if (d.status !== 200) throw new Error(`decision ${d.status}: ${await d.text()}`);
+    }
+  }));
+  while (callbacks - before < decided) await new Promise((r) => setTimeout(r, 10));
+  const seconds = (lastCallbackAt - started) / 1000;
+  console.log('Decisions end to end (4 moderators; CUSTOM_ACTION → signed callback delivered)');
+  console.table([{ decisions: decided, decisions_per_s: Math.round(decided / seconds), seconds: round(seconds) }]);
+} finally {
+  await servers.stopAll();
+  receiver.close();
+  rmSync(dir, { recursive: true, force: true });
+}
