@@ -50,6 +50,7 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
     if (state.status === 'NONE' || !state.item || !state.queueId || !state.openedAt) throw jobNotFound(jobId);
     const visible = await this.queues.visible(orgId, query.viewer.permissions);
     if (!visible.some((q) => q.id === state.queueId)) throw jobNotFound(jobId);
+    const visibleIds = new Set(visible.map((q) => q.id));
 
     const item = state.item;
     const version = Math.max(...state.requests.map((r) => r.version));
@@ -62,7 +63,7 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
       this.reports(orgId, state.requests, state.reasons),
       this.reportContexts(orgId, state.requests),
       this.evaluations(orgId, item, ruleRequests),
-      this.pastJobs(orgId, item, jobId),
+      this.pastJobs(orgId, item, jobId, visibleIds),
     ]);
     const type = types.get(item.typeId);
     const data = latest?.data ?? null;
@@ -70,7 +71,7 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
     const [creatorUser, related, creatorJobs, bankNames] = await Promise.all([
       creator ? this.storedItem(orgId, creator, types) : Promise.resolve(null),
       data && type ? Promise.all(relatedRefs(data, type, MAX_RELATED_ITEMS).map(async (ref) => ({ ref, stored: await this.storedItem(orgId, ref, types) }))) : Promise.resolve([]),
-      creator ? this.pastJobs(orgId, creator, jobId) : Promise.resolve([]),
+      creator ? this.pastJobs(orgId, creator, jobId, visibleIds) : Promise.resolve([]),
       evaluations.some((e) => e.rules.some((r) => r.conditions.some((c) => c.detail?.['bankId'] !== undefined))) ? this.bankNames(orgId) : Promise.resolve(new Map<string, string>()),
     ]);
     const now = this.clock.now().toISOString();
@@ -196,15 +197,19 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
     return views;
   }
 
-  /** Other jobs of an item (any queue, any state), newest first, from the read model's (orgId, itemTypeId, itemId) index. */
-  private async pastJobs(orgId: string, item: ItemRefView, exceptJobId: string): Promise<PastJobView[]> {
+  /**
+   * Other jobs of an item in the queues the viewer may see (a child-safety job is not shown to
+   * exist without the permission), any state, newest first, from the read model's
+   * (orgId, itemTypeId, itemId) index.
+   */
+  private async pastJobs(orgId: string, item: ItemRefView, exceptJobId: string, visibleQueues: ReadonlySet<string>): Promise<PastJobView[]> {
     const docs = await this.readStore.find<ReviewJobDoc>(
       REVIEW_JOBS,
       { orgId, itemTypeId: item.typeId, itemId: item.id },
       { sort: [{ field: 'openedAt', direction: 'desc' }], limit: MAX_PAST_JOBS + 1 },
     );
     return docs
-      .filter((d) => d.jobId !== exceptJobId)
+      .filter((d) => d.jobId !== exceptJobId && visibleQueues.has(d.queueId))
       .slice(0, MAX_PAST_JOBS)
       .map((d) => ({
         jobId: d.jobId,
