@@ -4,6 +4,7 @@ import { KEYRING, type Keyring } from '#warden/platform';
 import { ProjectionHost } from '#warden/storage';
 import { ApplyConfigurationHandler } from './commands/apply-configuration/apply-configuration.handler.js';
 import { ChangeSsoSettingsHandler } from './commands/change-sso-settings/change-sso-settings.handler.js';
+import { DefineQueueHandler } from './commands/define-queue/define-queue.handler.js';
 import { catalogProjection } from './projections/catalog.projection.js';
 import { CatalogReader } from './queries/catalog-reader.js';
 import { GetCatalogSettingsHandler } from './queries/get-catalog-settings/get-catalog-settings.handler.js';
@@ -24,6 +25,7 @@ import { queueDefinitionUpcasters } from './domain/queue-definition.upcasters.js
   providers: [
     ApplyConfigurationHandler,
     ChangeSsoSettingsHandler,
+    DefineQueueHandler,
     ListPoliciesHandler,
     ListActionsHandler,
     ListItemTypesHandler,

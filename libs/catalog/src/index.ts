@@ -11,3 +11,4 @@ export { ListItemTypesQuery, type ItemTypeView } from './queries/list-item-types
 export { GetLiveEntitiesQuery } from './queries/get-live-entities/get-live-entities.query.js';
 export { GetCatalogSettingsQuery } from './queries/get-catalog-settings/get-catalog-settings.query.js';
 export type { CatalogSettings } from './queries/catalog-reader.js';
+export { DefineQueueCommand, type DefineQueueResult } from './commands/define-queue/define-queue.command.js';

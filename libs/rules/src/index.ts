@@ -14,3 +14,4 @@ export { decodeEvaluation } from './domain/evaluation.events.js';
 export type { Signal, SignalContext, EvaluatedItem, Outcome, MediaResult } from './domain/evaluation.model.js';
 export { RULE_SIGNALS, type RuleSignals } from './evaluation/rules-extension.js';
 export { MEDIA_HASHER, type MediaHasher } from './evaluation/media-hasher.js';
+export { ListEvaluationsQuery, type EvaluationView } from './queries/list-evaluations/list-evaluations.query.js';

@@ -175,3 +175,67 @@ describe('org config decider: the console changes the sso settings', () => {
     expect(refusal({ ...enabled, cert: null }, given(ssoChanged(stored)))).toEqual([['/cert', 'is required when saml_enabled is true']]);
   });
 });
+
+describe('org config decider: the console defines a review queue', () => {
+  const defined = (q: QueueDefinition): CatalogEvent => ({ type: 'QueueDefined', data: { kind: 'queue', entity: q } }) as CatalogEvent;
+  const given = (...events: CatalogEvent[]) => events.reduce(orgConfigDecider.evolve, initialCatalogState);
+  const define = (mode: 'create' | 'update', q: Record<string, unknown>, state = initialCatalogState) =>
+    orgConfigDecider.decide({ type: 'DefineQueue', mode, queue: q }, state);
+  const refusal = (mode: 'create' | 'update', q: Record<string, unknown>, state = initialCatalogState) => {
+    try {
+      define(mode, q, state);
+    } catch (error) {
+      return error as DomainError;
+    }
+    throw new Error('expected a refusal');
+  };
+  const pointers = (error: DomainError) => error.details.map((d) => [d.pointer, d.detail]);
+
+  it('given no queue, when one is created with only a name, then a QueueDefined with the file defaults and an id from the name', () => {
+    expect(define('create', { name: 'Hate speech' })).toEqual([defined({ ...queue('hate-speech'), name: 'Hate speech' })]);
+  });
+
+  it('given a queue, when one of the same name is created without an id, then the id is suffixed; with that id, a conflict', () => {
+    const state = given(defined(queue('spam')));
+    expect(define('create', { name: 'Spam' }, state)).toEqual([defined({ ...queue('spam-2'), name: 'Spam' })]);
+    expect(refusal('create', { id: 'spam', name: 'Spam' }, state).status).toBe(409);
+  });
+
+  it('given an archived queue, when it is created again, then it is defined again', () => {
+    const state = given(defined(queue('old')), { type: 'QueueArchived', data: { kind: 'queue', id: 'old' } } as CatalogEvent);
+    expect(define('create', { id: 'old', name: 'old' }, state)).toEqual([defined(queue('old'))]);
+  });
+
+  it('given a queue, when it is updated, then the whole definition is replaced; the same again decides nothing', () => {
+    const state = given(defined(queue('spam')));
+    const change = { id: 'spam', name: 'Spam', order: 'PRIORITY', lockTimeoutSeconds: 120, autoCloseAfterDays: 7 };
+    const events = define('update', change, state);
+    expect(events).toEqual([defined({ ...queue('spam'), ...change, order: 'PRIORITY' })]);
+    expect(define('update', change, given(defined(queue('spam')), ...events))).toEqual([]);
+  });
+
+  it('refuses an update of a queue that does not exist or was archived (404)', () => {
+    expect(refusal('update', { id: 'nope', name: 'x' }).status).toBe(404);
+    const archived = given(defined(queue('old')), { type: 'QueueArchived', data: { kind: 'queue', id: 'old' } } as CatalogEvent);
+    expect(refusal('update', { id: 'old', name: 'x' }, archived).status).toBe(404);
+  });
+
+  it('refuses what the file refuses, each at its pointer: the reserved id, bad values, unknown keys', () => {
+    expect(pointers(refusal('create', { id: 'child-safety', name: 'CS' }))).toEqual([['/id', '"child-safety" is reserved for the built-in child-safety queue']]);
+    const bad = refusal('create', { name: ' ', lockTimeoutSeconds: 0, order: 'LIFO', colour: 'red' });
+    expect(bad.status).toBe(400);
+    expect(pointers(bad).map(([p]) => p).sort()).toEqual(['/colour', '/id', '/lockTimeoutSeconds', '/name', '/order']); // a blank name gives no id to derive
+  });
+
+  it('refuses a second default or appeals default at its field, and allows moving it once unset', () => {
+    const state = given(defined({ ...queue('main'), isDefault: true }), defined({ ...queue('appeals'), isAppealsDefault: true }));
+    expect(pointers(refusal('create', { id: 'other', name: 'Other', isDefault: true }, state))).toEqual([
+      ['/isDefault', 'only one queue may be the default (queue main already is; unset it there first)'],
+    ]);
+    expect(refusal('create', { id: 'other', name: 'Other', isAppealsDefault: true }, state).details[0]!.pointer).toBe('/isAppealsDefault');
+    // The holder itself may keep its flag.
+    expect(define('update', { id: 'main', name: 'Main', isDefault: true }, state)).toEqual([defined({ ...queue('main'), name: 'Main', isDefault: true })]);
+    const unset = given(defined({ ...queue('main'), isDefault: false }));
+    expect(define('create', { id: 'other', name: 'Other', isDefault: true }, unset)).toEqual([defined({ ...queue('other'), name: 'Other', isDefault: true })]);
+  });
+});

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { type Decider, invalidInput } from '#warden/kernel';
+import { conflict, type Decider, invalidField, invalidInput, notFound } from '#warden/kernel';
 import {
   CATALOG_EVENT_TYPES,
   type CatalogEntities,
@@ -12,8 +12,9 @@ import {
   SETTINGS_EVENTS,
   type SettingsSection,
 } from './catalog.events.js';
-import type { AppealSettings, OrgSettings, SsoSettings, StrikeSettings } from './catalog.model.js';
+import { type AppealSettings, CHILD_SAFETY_QUEUE_ID, type OrgSettings, type QueueDefinition, type SsoSettings, type StrikeSettings } from './catalog.model.js';
 import type { Path } from './org-config/config-problems.js';
+import { validateQueueDefinition } from './org-config/queues.section-parser.js';
 import { defaultSsoSettings, validateSsoSettings } from './org-config/sso.section-parser.js';
 
 export interface StoredEntity<E> {
@@ -47,7 +48,13 @@ export type ApplyCatalog = { type: 'ApplyCatalog'; desired: DesiredCatalog; prun
  * it cannot send it back); `cert: null` removes it.
  */
 export type ChangeSsoSettings = { type: 'ChangeSsoSettings'; settings: Readonly<Record<string, unknown>> };
-export type OrgConfigCommand = ApplyCatalog | ChangeSsoSettings;
+/**
+ * The console's creation or change of one review queue (an entry of `queues:`), as the request
+ * gives it. `create` without an `id` derives one from the name; `update` replaces the whole
+ * definition of a live queue (omitted fields take their file defaults, as in the file).
+ */
+export type DefineQueue = { type: 'DefineQueue'; mode: 'create' | 'update'; queue: Readonly<Record<string, unknown>> };
+export type OrgConfigCommand = ApplyCatalog | ChangeSsoSettings | DefineQueue;
 
 export interface CatalogPlan {
   readonly events: CatalogEvent[];
@@ -129,13 +136,65 @@ export function decideSsoChange(command: ChangeSsoSettings, state: CatalogState)
   return [{ type: 'SsoSettingsChanged', data: { sso: result.sso } }];
 }
 
+const liveQueues = (state: CatalogState): QueueDefinition[] =>
+  Object.values(state.entities.queue).flatMap((q) => (q.archived ? [] : [q.entity]));
+
+/** A readable id from the name (`Spam reports` → `spam-reports`), suffixed until no live queue has it. */
+function queueIdFrom(name: unknown, state: CatalogState): string | undefined {
+  if (typeof name !== 'string') return undefined;
+  const base = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  if (base === '') return undefined;
+  const taken = (id: string) => id === CHILD_SAFETY_QUEUE_ID || state.entities.queue[id]?.archived === false;
+  let id = base;
+  for (let n = 2; taken(id); n++) id = `${base}-${n}`;
+  return id;
+}
+
+/**
+ * One QueueDefined, or nothing when the queue is already so. Checked as the file's `queues:` are
+ * (schema, defaults, the reserved child-safety id) and against the other live queues: at most one
+ * default and one appeals default, as one file could not declare two.
+ */
+export function decideQueueDefinition(command: DefineQueue, state: CatalogState): CatalogEvent[] {
+  const raw = { ...command.queue };
+  if (command.mode === 'create' && raw['id'] === undefined) {
+    const derived = queueIdFrom(raw['name'], state);
+    if (derived !== undefined) raw['id'] = derived;
+  }
+  const result = validateQueueDefinition(raw);
+  if (!result.ok) {
+    throw invalidInput(...result.problems.map((p) => ({ title: 'Invalid queue', detail: p.message, pointer: jsonPointer(p.path) })));
+  }
+  const queue = result.queue;
+  const current = state.entities.queue[queue.id];
+  const live = current !== undefined && !current.archived;
+  if (command.mode === 'create' && live) throw conflict(`Queue ${queue.id} already exists; change it with PUT /api/console/v1/queues/${queue.id}`);
+  if (command.mode === 'update' && !live) throw notFound(`No review queue ${queue.id}`);
+  const others = liveQueues(state).filter((q) => q.id !== queue.id);
+  for (const [flagName, label] of [['isDefault', 'the default'], ['isAppealsDefault', 'the appeals default']] as const) {
+    const holder = queue[flagName] ? others.find((q) => q[flagName]) : undefined;
+    if (holder) throw invalidField(`/${flagName}`, `only one queue may be ${label} (queue ${holder.id} already is; unset it there first)`);
+  }
+  if (live && isDeepStrictEqual(current.entity, queue)) return [];
+  return [{ type: 'QueueDefined', data: { kind: 'queue', entity: queue } } as CatalogEvent];
+}
+
 /** RFC 6901: `~` and `/` in a segment are escaped. */
 const jsonPointer = (path: Path): string => path.map((s) => `/${String(s).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 
 export const orgConfigDecider: Decider<OrgConfigCommand, CatalogState, CatalogEvent> = {
   eventTypes: Object.fromEntries(CATALOG_EVENT_TYPES.map((t) => [t, true as const])),
   initialState: initialCatalogState,
-  decide: (command, state) => (command.type === 'ApplyCatalog' ? planCatalog(command, state).events : decideSsoChange(command, state)),
+  decide(command, state) {
+    switch (command.type) {
+      case 'ApplyCatalog':
+        return planCatalog(command, state).events;
+      case 'ChangeSsoSettings':
+        return decideSsoChange(command, state);
+      case 'DefineQueue':
+        return decideQueueDefinition(command, state);
+    }
+  },
   evolve(state, event) {
     if (isEntityDefined(event)) {
       const { kind, entity, semanticVersion } = event.data;

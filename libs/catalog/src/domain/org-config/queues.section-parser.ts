@@ -1,6 +1,8 @@
 import * as z from 'zod';
 import { CHILD_SAFETY_QUEUE_ID, QUEUE_ORDERS, type QueueDefinition } from '../catalog.model.js';
+import { isRecord, ProblemList } from './config-problems.js';
 import { flag, idSchema, nameSchema, positiveInt } from './common-fields.schema.js';
+import { addIssues, PARSE_PARAMS } from './schema-issues.js';
 import type { CheckContext } from './cross-references.checker.js';
 import { entriesOf } from './raw-document.reader.js';
 
@@ -33,4 +35,23 @@ export function checkQueues(doc: Record<string, unknown>, { problems }: CheckCon
       else problems.add(['queues', index, flagName], `only one queue may be ${describe[flagName]} (queues[${first}] already is)`);
     }
   }
+}
+
+export type QueueValidation =
+  | { ok: true; queue: QueueDefinition }
+  | { ok: false; problems: ReadonlyArray<{ readonly path: readonly (string | number)[]; readonly message: string }> };
+
+/**
+ * One queue as the console sends it, checked as a `queues:` entry of the file is (the same schema,
+ * defaults and reserved id); paths are relative to the entry.
+ */
+export function validateQueueDefinition(raw: unknown): QueueValidation {
+  const problems = new ProblemList();
+  const parsed = queueSchema.safeParse(raw, PARSE_PARAMS);
+  if (!parsed.success) addIssues(parsed.error.issues, [], problems);
+  if (isRecord(raw) && raw.id === CHILD_SAFETY_QUEUE_ID) {
+    problems.add(['id'], `"${CHILD_SAFETY_QUEUE_ID}" is reserved for the built-in child-safety queue`);
+  }
+  if (!problems.isEmpty || !parsed.success) return { ok: false, problems: problems.entries() };
+  return { ok: true, queue: parsed.data };
 }

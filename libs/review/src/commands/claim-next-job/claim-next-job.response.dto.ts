@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ReviewJobResponseDto } from '../../queries/get-review-job/review-job.response.dto.js';
 import type { ReviewJobView } from '../../queries/get-review-job/review-job.view.js';
 
 export class JobLockDto {
@@ -10,7 +11,7 @@ export class JobLockDto {
 }
 
 export class ClaimedJobResponseDto {
-  @ApiProperty({ type: 'object', additionalProperties: true, description: 'The job, as GET /api/console/v1/jobs/{jobId} shows it' })
+  @ApiProperty({ type: ReviewJobResponseDto, description: 'The job, as GET /api/console/v1/jobs/{jobId} shows it' })
   job!: ReviewJobView;
 
   @ApiProperty({ type: JobLockDto })

@@ -1,41 +1,230 @@
 import { Inject } from '@nestjs/common';
-import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { type IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
+import { GetLiveEntitiesQuery, type ItemTypeDefinition } from '#warden/catalog';
+import type { EventStore } from '#warden/eventstore';
+import { itemStream, type ItemSubmitted } from '#warden/ingestion';
+import type { Clock } from '#warden/kernel';
+import { CLOCK } from '#warden/platform';
 import type { ReadStore } from '#warden/readstore';
-import { ProjectionHost, READ_STORE } from '#warden/storage';
+import { ListEvaluationsQuery } from '#warden/rules';
+import { AggregateStore, EVENT_STORE, ProjectionHost, READ_STORE } from '#warden/storage';
+import type { ReportSubmitted } from '../../domain/report.events.js';
+import { reviewJobDecider } from '../../domain/review-job.decider.js';
 import { jobNotFound } from '../../domain/review-job.errors.js';
+import type { EnqueueRequest, ReportReasons, ReviewJobDecided, ReviewJobEvent } from '../../domain/review-job.events.js';
+import { reportStream, reviewJobStream } from '../../domain/review.streams.js';
 import { REVIEW_JOBS_PROJECTION } from '../../projections/review-jobs.projection.js';
-import { REVIEW_JOBS, type ReviewJobDoc, reviewJobDocId } from '../../projections/review-jobs.read-model.js';
+import { REVIEW_JOBS, type ReviewJobDoc } from '../../projections/review-jobs.read-model.js';
 import { ReviewQueues } from '../../review-queues.js';
 import { GetReviewJobQuery } from './get-review-job.query.js';
-import type { ReviewJobView } from './review-job.view.js';
+import { contextItems, explanationsOf, fieldsWithRoles, hashMatchesOf, jobStateOf, relatedRefs } from './review-job-view.parts.js';
+import type { EvaluationView, ItemRefView, PastJobView, ReportView, ReviewJobView, StoredItemView } from './review-job.view.js';
 
+/** Bounds that keep one view a handful of reads whatever the job's history. */
+const MAX_REPORT_CONTEXTS = 50;
+const MAX_RELATED_ITEMS = 20;
+const MAX_PAST_JOBS = 20;
+
+/**
+ * The job from its stream (authoritative: state, lock, requests, reasons, decision), the item and
+ * its creator from their item streams, reports' context from their report streams, explanations
+ * from the rules' evaluations, and earlier jobs from the review_jobs read model. Every read is by
+ * key or by an indexed prefix; the independent ones run together.
+ */
 @QueryHandler(GetReviewJobQuery)
 export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
   constructor(
+    private readonly aggregates: AggregateStore,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     private readonly queues: ReviewQueues,
+    private readonly queries: QueryBus,
     @Inject(ProjectionHost) private readonly projections: ProjectionHost,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async execute(query: GetReviewJobQuery): Promise<ReviewJobView> {
-    // The viewer may have just claimed or decided it: show the job as of their own write.
+    const { orgId, jobId } = query;
+    // Job streams are per organization: another organization's job id reads as no stream here.
+    const { state, events } = await this.aggregates.load(reviewJobStream(orgId, jobId), reviewJobDecider);
+    if (state.status === 'NONE' || !state.item || !state.queueId || !state.openedAt) throw jobNotFound(jobId);
+    const visible = await this.queues.visible(orgId, query.viewer.permissions);
+    if (!visible.some((q) => q.id === state.queueId)) throw jobNotFound(jobId);
+    const visibleIds = new Set(visible.map((q) => q.id));
+
+    const item = state.item;
+    const version = Math.max(...state.requests.map((r) => r.version));
+    const ruleRequests = state.requests.filter((r) => r.source === 'RULE_EXECUTION' && r.action);
+    // Earlier jobs are the read model's: it has the viewer's own writes once caught up.
     await this.projections.catchUp(REVIEW_JOBS_PROJECTION);
-    const doc = await this.readStore.get<ReviewJobDoc>(REVIEW_JOBS, reviewJobDocId(query.orgId, query.jobId));
-    if (!doc) throw jobNotFound(query.jobId);
-    const visible = await this.queues.visible(query.orgId, query.viewer.permissions);
-    if (!visible.some((q) => q.id === doc.queueId)) throw jobNotFound(query.jobId);
+    const [types, latest, reports, contexts, evaluations, itemJobs] = await Promise.all([
+      this.itemTypes(orgId),
+      this.latestItem(orgId, item, version),
+      this.reports(orgId, state.requests, state.reasons),
+      this.reportContexts(orgId, state.requests),
+      this.evaluations(orgId, item, ruleRequests),
+      this.pastJobs(orgId, item, jobId, visibleIds),
+    ]);
+    const type = types.get(item.typeId);
+    const data = latest?.data ?? null;
+    const creator = latest?.creator ?? null;
+    const [creatorUser, related, creatorJobs, bankNames] = await Promise.all([
+      creator ? this.storedItem(orgId, creator, types) : Promise.resolve(null),
+      data && type ? Promise.all(relatedRefs(data, type, MAX_RELATED_ITEMS).map(async (ref) => ({ ref, stored: await this.storedItem(orgId, ref, types) }))) : Promise.resolve([]),
+      creator ? this.pastJobs(orgId, creator, jobId, visibleIds) : Promise.resolve([]),
+      evaluations.some((e) => e.rules.some((r) => r.conditions.some((c) => c.detail?.['bankId'] !== undefined))) ? this.bankNames(orgId) : Promise.resolve(new Map<string, string>()),
+    ]);
+    const now = this.clock.now().toISOString();
+    const jobState = jobStateOf(state, now);
+    const opened = events.find((e) => e.type === 'ReviewJobOpened');
+    const decided = events.find((e): e is ReviewJobEvent & ReviewJobDecided => e.type === 'ReviewJobDecided');
+    const sources = [...new Set(state.requests.map((r) => r.source))];
+
     return {
-      jobId: doc.jobId,
-      queueId: doc.queueId,
-      state: doc.state,
-      item: { ...doc.item, version: doc.version },
-      source: doc.source,
-      sources: doc.sources,
-      reportCount: doc.reportCount,
-      openedAt: doc.openedAt,
-      lock: doc.lockedBy && doc.lockExpiresAt ? { moderatorId: doc.lockedBy, expiresAt: doc.lockExpiresAt } : null,
-      assignedTo: doc.assignedTo,
-      decision: doc.decision,
+      jobId,
+      queueId: state.queueId,
+      state: jobState,
+      item: { ...item, version, latestVersion: latest?.version ?? null, data, creator },
+      itemType: type ? { id: type.id, name: type.name, kind: type.kind, fields: fieldsWithRoles(type) } : null,
+      source: opened?.type === 'ReviewJobOpened' ? opened.data.request.source : (sources[0] ?? 'REPORT'),
+      sources,
+      reportCount: reports.length,
+      openedAt: state.openedAt,
+      policies: distinctPolicies(state.requests),
+      reports,
+      thread: contextItems(contexts.map((c) => ({ items: c.thread ?? [], reported: c.reportedInThread ?? [] })), types),
+      additionalItems: contextItems(contexts.map((c) => ({ items: c.additionalItems ?? [], reported: [] })), types),
+      creator: creator ? { item: creator, user: creatorUser, userScore: null, strikeCount: null } : null,
+      evaluations,
+      hashMatches: hashMatchesOf(evaluations.flatMap((e) => e.rules), bankNames),
+      history: { item: itemJobs, creator: creatorJobs },
+      relatedItems: related.flatMap(({ ref, stored }) => (stored ? [{ ...stored, field: ref.field }] : [])),
+      lock: jobState === 'LOCKED' && state.lock ? { moderatorId: state.lock.moderatorId, expiresAt: state.lock.expiresAt } : null,
+      assignedTo: state.assignedTo,
+      decision: decided ? { decisionId: decided.data.decisionId, type: decided.data.type, actorId: decided.data.actor?.userId ?? null, decidedAt: decided.data.decidedAt } : null,
     };
   }
+
+  private async itemTypes(orgId: string): Promise<Map<string, ItemTypeDefinition>> {
+    const types = await this.queries.execute(new GetLiveEntitiesQuery(orgId, 'itemType'));
+    return new Map(types.map((t) => [t.id, t]));
+  }
+
+  private async bankNames(orgId: string): Promise<Map<string, string>> {
+    const banks = await this.queries.execute(new GetLiveEntitiesQuery(orgId, 'hashBank'));
+    return new Map(banks.map((b) => [b.id, b.name]));
+  }
+
+  /** The item's newest ItemSubmitted from `from` on (versions are stream revisions), personal data opened. */
+  private async latestItem(
+    orgId: string,
+    item: ItemRefView,
+    from = 0,
+  ): Promise<{ version: number; data: ItemSubmitted['data']['data'] | null; creator: ItemRefView | null } | null> {
+    const recorded = await this.events.readStream(itemStream(orgId, item.typeId, item.id), { fromRevision: from });
+    const last = recorded.filter((e) => e.type === 'ItemSubmitted').at(-1);
+    if (!last) return from > 0 ? this.latestItem(orgId, item, 0) : null;
+    const submitted = last.data as unknown as ItemSubmitted['data'];
+    return { version: last.revision, data: submitted.data ?? null, creator: submitted.creator ? { id: submitted.creator.id, typeId: submitted.creator.typeId } : null };
+  }
+
+  private async storedItem(orgId: string, ref: ItemRefView, types: ReadonlyMap<string, ItemTypeDefinition>): Promise<StoredItemView | null> {
+    const latest = await this.latestItem(orgId, ref);
+    if (!latest) return null;
+    return { id: ref.id, typeId: ref.typeId, typeName: types.get(ref.typeId)?.name ?? null, version: latest.version, data: latest.data };
+  }
+
+  /**
+   * Every report merged into the job, in time order, with what its reporter wrote: this job's
+   * reasons are in its own stream; those carried from another job are in that job's stream.
+   */
+  private async reports(orgId: string, requests: readonly EnqueueRequest[], reasons: ReportReasons): Promise<ReportView[]> {
+    const withReports = requests.filter((r) => r.report !== null);
+    const fromJobs = [...new Set(withReports.flatMap((r) => (r.fromJobId ? [r.fromJobId] : [])))];
+    const carriedReasons = new Map(
+      await Promise.all(
+        fromJobs.map(async (id) => [id, (await this.aggregates.load(reviewJobStream(orgId, id), reviewJobDecider)).state.reasons] as const),
+      ),
+    );
+    return withReports
+      .map((r) => {
+        const report = r.report!;
+        const source = r.fromJobId ? carriedReasons.get(r.fromJobId) : reasons;
+        return {
+          reportId: report.reportId,
+          reporter: report.reporter,
+          reportedAt: report.reportedAt,
+          reason: source?.[report.reportId] ?? null,
+          policyId: report.policyId,
+          csam: report.csam,
+          fromJobId: r.fromJobId,
+        };
+      })
+      .sort((a, b) => (a.reportedAt < b.reportedAt ? -1 : a.reportedAt > b.reportedAt ? 1 : 0));
+  }
+
+  /** The reports' thread and context items, from their ReportSubmitted events (the newest reports when there are very many). */
+  private async reportContexts(orgId: string, requests: readonly EnqueueRequest[]): Promise<Array<Partial<ReportSubmitted['data']>>> {
+    const ids = requests.flatMap((r) => (r.report ? [r.report.reportId] : [])).slice(-MAX_REPORT_CONTEXTS);
+    const submitted = await Promise.all(
+      ids.map(async (id) => (await this.events.readStream(reportStream(orgId, id), { maxCount: 1 })).find((e) => e.type === 'ReportSubmitted')),
+    );
+    return submitted
+      .flatMap((e) => (e ? [e.data as unknown as Partial<ReportSubmitted['data']>] : []))
+      .sort((a, b) => String(a.reportedAt).localeCompare(String(b.reportedAt)));
+  }
+
+  /** For each rule request: that version's evaluation that published its action, with the rules' explanations. */
+  private async evaluations(orgId: string, item: ItemRefView, requests: readonly EnqueueRequest[]): Promise<EvaluationView[]> {
+    const versions = [...new Set(requests.map((r) => r.version))];
+    const byVersion = new Map(
+      await Promise.all(versions.map(async (v) => [v, await this.queries.execute(new ListEvaluationsQuery(orgId, item.typeId, item.id, v))] as const)),
+    );
+    const views: EvaluationView[] = [];
+    for (const request of requests) {
+      const action = request.action!;
+      const evaluation = byVersion.get(request.version)?.find((e) => e.actions.some((a) => a.id === action.id));
+      if (!evaluation) continue;
+      if (views.some((v) => v.version === evaluation.version && v.environment === evaluation.environment && v.actionId === action.id)) continue;
+      views.push({
+        version: evaluation.version,
+        environment: evaluation.environment,
+        evaluatedAt: evaluation.evaluatedAt,
+        actionId: action.id,
+        rules: explanationsOf(evaluation, action.rules.map((r) => r.id)),
+      });
+    }
+    return views;
+  }
+
+  /**
+   * Other jobs of an item in the queues the viewer may see (a child-safety job is not shown to
+   * exist without the permission), any state, newest first, from the read model's
+   * (orgId, itemTypeId, itemId) index.
+   */
+  private async pastJobs(orgId: string, item: ItemRefView, exceptJobId: string, visibleQueues: ReadonlySet<string>): Promise<PastJobView[]> {
+    const docs = await this.readStore.find<ReviewJobDoc>(
+      REVIEW_JOBS,
+      { orgId, itemTypeId: item.typeId, itemId: item.id },
+      { sort: [{ field: 'openedAt', direction: 'desc' }], limit: MAX_PAST_JOBS + 1 },
+    );
+    return docs
+      .filter((d) => d.jobId !== exceptJobId && visibleQueues.has(d.queueId))
+      .slice(0, MAX_PAST_JOBS)
+      .map((d) => ({
+        jobId: d.jobId,
+        queueId: d.queueId,
+        item: { id: d.itemId, typeId: d.itemTypeId },
+        state: d.state,
+        openedAt: d.openedAt,
+        reportCount: d.reportCount,
+        decision: d.decision ? { type: d.decision.type, actorId: d.decision.actorId, decidedAt: d.decision.decidedAt } : null,
+      }));
+  }
+}
+
+function distinctPolicies(requests: readonly EnqueueRequest[]) {
+  const seen = new Map<string, EnqueueRequest['policies'][number]>();
+  for (const p of requests.flatMap((r) => r.policies)) if (!seen.has(p.id)) seen.set(p.id, p);
+  return [...seen.values()];
 }

@@ -8,6 +8,8 @@ export class ListEvaluationsQuery extends Query<EvaluationView[]> {
     readonly orgId: string,
     readonly typeId: string,
     readonly itemId: string,
+    /** Only this item version's evaluations (the job view); every version when left out. */
+    readonly version?: number,
   ) {
     super();
   }

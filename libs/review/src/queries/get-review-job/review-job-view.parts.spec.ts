@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import type { ItemTypeDefinition } from '#warden/catalog';
+import type { Evaluation } from '#warden/rules';
+import { contextItems, explanationsOf, fieldsWithRoles, hashMatchesOf, itemTimeOf, relatedRefs } from './review-job-view.parts.js';
+
+const comment: ItemTypeDefinition = {
+  id: 'comment',
+  name: 'Comment',
+  kind: 'CONTENT',
+  version: null,
+  fields: [
+    { name: 'text', type: 'STRING', required: true, array: false, itemTypeIds: [] },
+    { name: 'at', type: 'DATETIME', required: false, array: false, itemTypeIds: [] },
+    { name: 'author', type: 'RELATED_ITEM', required: false, array: false, itemTypeIds: ['user'] },
+    { name: 'mentions', type: 'RELATED_ITEM', required: false, array: true, itemTypeIds: [] },
+  ],
+  roles: { creator: 'author' },
+};
+const post: ItemTypeDefinition = { ...comment, id: 'post', name: 'Post', roles: { createdAt: 'at', creator: 'author' } };
+const types = new Map([
+  ['comment', comment],
+  ['post', post],
+]);
+const c = (id: string, at?: string, typeId = 'comment') => ({ id, typeId, data: { text: id, ...(at ? { at } : {}) } });
+
+describe('job view parts', () => {
+  it('orders the thread by time (createdAt role, else a DATETIME field), items without one last in the order sent, each once, tagged when reported', () => {
+    const thread = contextItems(
+      [
+        { items: [c('late', '2025-01-03T00:00:00Z'), c('none-1'), c('early', '2025-01-01T00:00:00Z', 'post')], reported: [{ id: 'late', typeId: 'comment' }] },
+        { items: [c('none-2'), c('mid', '2025-01-02T00:00:00Z'), c('late', '2025-01-03T00:00:00Z')], reported: [{ id: 'mid', typeId: 'comment' }] },
+      ],
+      types,
+    );
+    expect(thread.map((i) => [i.id, i.reported, i.createdAt])).toEqual([
+      ['early', false, '2025-01-01T00:00:00.000Z'],
+      ['mid', true, '2025-01-02T00:00:00.000Z'],
+      ['late', true, '2025-01-03T00:00:00.000Z'],
+      ['none-1', false, null],
+      ['none-2', false, null],
+    ]);
+    expect(thread[0]!.typeName).toBe('Post');
+  });
+
+  it('reads no time from a value that is not a date, or an unknown type', () => {
+    expect(itemTimeOf({ at: 'yesterday' }, comment)).toBeNull();
+    expect(itemTimeOf({ at: '2025-01-01T00:00:00Z' }, undefined)).toBeNull();
+  });
+
+  it('gives each field its roles', () => {
+    expect(fieldsWithRoles(post).map((f) => [f.name, f.roles])).toEqual([
+      ['text', []],
+      ['at', ['createdAt']],
+      ['author', ['creator']],
+      ['mentions', []],
+    ]);
+  });
+
+  it('takes the RELATED_ITEM references, single or listed, each once, up to the limit', () => {
+    const data = { author: { id: 'u1', typeId: 'user' }, mentions: [{ id: 'u2', typeId: 'user' }, { id: 'u1', typeId: 'user' }, 'junk', { id: 'u3', typeId: 'user' }] };
+    expect(relatedRefs(data, comment, 2)).toEqual([
+      { field: 'author', id: 'u1', typeId: 'user' },
+      { field: 'mentions', id: 'u2', typeId: 'user' },
+    ]);
+  });
+
+  it('explains the rules that published the action, and lists their hash matches with the bank name', () => {
+    const evaluation = {
+      rules: [
+        { id: 'hash', name: 'Hash', status: 'LIVE', outcome: 'passed', capped: false, conditions: [{ path: 'conditions[0]', outcome: 'passed', value: true, detail: { bankId: 'bad', hash: 'ab', distance: 3 } }] },
+        { id: 'other', name: 'Other', status: 'LIVE', outcome: 'passed', capped: false, conditions: [] },
+        { id: 'failed', name: 'Failed', status: 'LIVE', outcome: 'failed', capped: false, conditions: [] },
+      ],
+    } as unknown as Evaluation;
+    const rules = explanationsOf(evaluation, ['hash']);
+    expect(rules.map((r) => r.id)).toEqual(['hash']);
+    expect(explanationsOf(evaluation, []).map((r) => r.id)).toEqual(['hash', 'other']);
+    expect(hashMatchesOf(rules, new Map([['bad', 'Known bad']]))).toEqual([{ ruleId: 'hash', bankId: 'bad', bankName: 'Known bad', distance: 3, hash: 'ab' }]);
+  });
+});
