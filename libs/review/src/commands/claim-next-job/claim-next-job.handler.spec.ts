@@ -185,6 +185,24 @@ describe('claim-next', () => {
     expect(new Set(jobIds).size).toBe(30);
   });
 
+  it('gives every job to exactly one claimer when each claimer is its own process (no shared memory, no serialization)', async () => {
+    w = world();
+    for (let i = 0; i < 15; i++) await w.job('default');
+    await w.project();
+    const processes = Array.from({ length: 20 }, (_, i) => ({
+      moderator: `p${i}`,
+      handler: new ClaimNextJobHandler(w.aggregates, { require: async () => QUEUES[0] } as unknown as ReviewQueues, new ClaimCoordinator(), w.stores.readStore, { now: () => new Date(w.at()) }, randomIds),
+    }));
+    const claims = await Promise.all(
+      processes.map(({ moderator, handler }) =>
+        handler.execute(new ClaimNextJobCommand('default', { userId: moderator, permissions: ['DECIDE_MRT'] }, { orgId: 'acme', correlationId: moderator, actor: moderator })),
+      ),
+    );
+    const jobIds = claims.filter((c) => c !== null).map((c) => c!.jobId);
+    expect(jobIds).toHaveLength(15);
+    expect(new Set(jobIds).size).toBe(15);
+  });
+
   it('a second process without this one\'s memory loses the race on the stream and moves on', async () => {
     w = world();
     const a = await w.job('default');
