@@ -7,6 +7,15 @@ import { ClaimNextJobHandler } from './commands/claim-next-job/claim-next-job.ha
 import { JobEnqueuer } from './enqueue/job-enqueuer.js';
 import { GetReviewJobHandler } from './queries/get-review-job/get-review-job.handler.js';
 import { ReviewQueues } from './review-queues.js';
+import { ClaimCoordinator } from './commands/claim-next-job/claim-coordinator.js';
+import { ReviewJobAccess } from './review-job-access.js';
+import { RenewJobLockHandler } from './commands/renew-job-lock/renew-job-lock.handler.js';
+import { ReleaseJobLockHandler } from './commands/release-job-lock/release-job-lock.handler.js';
+import { SkipJobHandler } from './commands/skip-job/skip-job.handler.js';
+import { TakeBackJobHandler } from './commands/take-back-job/take-back-job.handler.js';
+import { AssignJobHandler } from './commands/assign-job/assign-job.handler.js';
+import { ListReviewQueuesHandler } from './queries/list-review-queues/list-review-queues.handler.js';
+import { ListReviewJobsHandler } from './queries/list-review-jobs/list-review-jobs.handler.js';
 import { reviewEnqueueReactor } from './enqueue/review-enqueue.reactor.js';
 import { reviewJobsProjection } from './projections/review-jobs.projection.js';
 
@@ -18,7 +27,21 @@ const subjectField = (e: { data: { [key: string]: unknown } }) => (typeof e.data
  */
 @Module({
   imports: [CatalogModule],
-  providers: [JobEnqueuer, ReviewQueues, ClaimNextJobHandler, GetReviewJobHandler],
+  providers: [
+    JobEnqueuer,
+    ReviewQueues,
+    ClaimNextJobHandler,
+    GetReviewJobHandler,
+    ClaimCoordinator,
+    ReviewJobAccess,
+    RenewJobLockHandler,
+    ReleaseJobLockHandler,
+    SkipJobHandler,
+    TakeBackJobHandler,
+    AssignJobHandler,
+    ListReviewQueuesHandler,
+    ListReviewJobsHandler,
+  ],
 })
 export class ReviewModule implements OnModuleInit {
   constructor(

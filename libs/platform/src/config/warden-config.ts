@@ -65,6 +65,8 @@ export interface WardenConfig {
    * `X-Forwarded-Proto`). Empty: the connection's own address, whatever the headers say.
    */
   readonly trustedProxies: readonly string[];
+  /** How long a moderator who skipped a review job is not offered it again. */
+  readonly reviewSkipSeconds: number;
 }
 
 export interface ConfigProblem {
@@ -228,6 +230,7 @@ const ENVIRONMENT = z
         error: 'must be an origin only (scheme, host and port), without a path, query or fragment',
       })
       .optional(),
+    WARDEN_REVIEW_SKIP_SECONDS: wholeNumber(600, 0, 30 * 24 * 3600),
   })
   // At most a third: a holder stops a third of the lease before it expires, so its next renewal
   // must come before that point or every renewal would stop and restart the reactor.
@@ -288,6 +291,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): WardenC
     // Unset: a development deployment reached on this machine (see docs/configuration.md).
     trustedProxies: e.WARDEN_TRUSTED_PROXIES,
     publicUrl: e.WARDEN_PUBLIC_URL === undefined ? `http://localhost:${e.PORT}` : new URL(e.WARDEN_PUBLIC_URL).origin,
+    reviewSkipSeconds: e.WARDEN_REVIEW_SKIP_SECONDS,
   };
 }
 

@@ -60,6 +60,9 @@ export const reviewJobsProjection: Projection = {
     { collection: REVIEW_JOBS, fields: ['orgId', 'queueId', 'state', 'assignedTo'] },
     { collection: REVIEW_JOBS, fields: ['orgId', 'itemTypeId', 'itemId', 'state'] },
     { collection: REVIEW_JOBS, fields: ['orgId', 'state', 'fifoKey'] },
+    // The managers' list of one queue, or of every queue, in any state.
+    { collection: REVIEW_JOBS, fields: ['orgId', 'queueId', 'fifoKey'] },
+    { collection: REVIEW_JOBS, fields: ['orgId', 'fifoKey'] },
   ],
   async apply(recorded: RecordedEvent, ctx: ProjectionContext) {
     const orgId = recorded.metadata.orgId;

@@ -1,0 +1,308 @@
+import { describe, expect, it } from 'vitest';
+import { DomainError, foldEvents } from '#warden/kernel';
+import { type ReviewJobCommand, reviewJobDecider } from './review-job.decider.js';
+import type { EnqueueRequest, ReviewJobDecided, ReviewJobEvent } from './review-job.events.js';
+
+const T0 = '2026-01-01T00:00:00.000Z';
+const at = (seconds: number) => new Date(Date.parse(T0) + seconds * 1000).toISOString();
+const JOB = 'job-1';
+const item = { id: 'p1', typeId: 'post', typeName: 'Post' };
+
+const request = (requestId: string, overrides: Partial<EnqueueRequest> = {}): EnqueueRequest => ({
+  requestId,
+  source: 'REPORT',
+  at: T0,
+  version: 1,
+  report: { reportId: requestId, reporter: { kind: 'user', id: 'u1', typeId: 'user' }, reportedAt: T0, hasReason: true, policyId: null, csam: false },
+  action: null,
+  policies: [],
+  routedBy: null,
+  fromJobId: null,
+  ...overrides,
+});
+
+const enqueue = (requestId: string, now = T0): ReviewJobCommand => ({
+  type: 'Enqueue',
+  jobId: JOB,
+  queueId: 'default',
+  generation: 0,
+  item,
+  request: request(requestId),
+  carried: [],
+  reasons: { [requestId]: 'spam' },
+  subject: 'user:u1',
+  now,
+});
+
+const claim = (moderatorId: string, now: string, hash = `h-${moderatorId}`, expiresAt = at(Date.parse(now) / 1000 - Date.parse(T0) / 1000 + 60)): ReviewJobCommand => ({
+  type: 'Claim',
+  moderatorId,
+  lockTokenHash: hash,
+  expiresAt,
+  now,
+});
+
+const decision = (): Extract<ReviewJobCommand, { type: 'Decide' }>['decision'] => ({
+  decisionId: 'dec-1',
+  type: 'IGNORE',
+  actor: { userId: 'alice', email: 'alice@example.com' },
+  actionIds: [],
+  policies: [],
+  reason: null,
+  note: null,
+  parameters: {},
+  targetQueueId: null,
+  deliveryIds: [],
+});
+
+const decide = (moderatorId: string, hash: string, now: string): ReviewJobCommand => ({
+  type: 'Decide',
+  moderatorId,
+  lockTokenHash: hash,
+  decision: decision(),
+  callbacks: [],
+  childSafetyReport: null,
+  now,
+});
+
+/** Given events, when a command, then the events it decides (or the error it throws). */
+function given(events: ReviewJobEvent[]) {
+  const state = foldEvents(reviewJobDecider, events);
+  const when = (command: ReviewJobCommand) => reviewJobDecider.decide(command, state);
+  return {
+    state,
+    when,
+    /** The kind of the DomainError the command is refused with. */
+    refused(command: ReviewJobCommand): string {
+      try {
+        when(command);
+      } catch (error) {
+        if (error instanceof DomainError) return error.kind;
+        throw error;
+      }
+      throw new Error(`${command.type} was not refused`);
+    },
+  };
+}
+
+/** Decides the commands in turn, each on the state the previous ones left; returns every event. */
+function history(...commands: ReviewJobCommand[]): ReviewJobEvent[] {
+  const events: ReviewJobEvent[] = [];
+  for (const command of commands) events.push(...given(events).when(command));
+  return events;
+}
+
+const opened = () => history(enqueue('r1'));
+/** Alice holds the job from T0 to T0 + 60 s. */
+const claimedByAlice = () => history(enqueue('r1'), claim('alice', T0, 'h-alice', at(60)));
+const closed = () => [...claimedByAlice(), ...given(claimedByAlice()).when(decide('alice', 'h-alice', at(10)))];
+
+describe('review job decider: Enqueue', () => {
+  it('opens the job with the request on an empty stream', () => {
+    expect(given([]).when(enqueue('r1'))).toEqual([
+      {
+        type: 'ReviewJobOpened',
+        data: {
+          jobId: JOB,
+          queueId: 'default',
+          generation: 0,
+          item,
+          request: request('r1'),
+          carried: [],
+          openedAt: T0,
+          reasons: { r1: 'spam' },
+          subject: 'user:u1',
+        },
+      },
+    ]);
+  });
+
+  it('merges a further request into the open job, keeping every request and reason', () => {
+    const events = given(opened()).when(enqueue('r2', at(5)));
+    expect(events).toEqual([
+      { type: 'ReviewJobMerged', data: { jobId: JOB, request: request('r2'), mergedAt: at(5), reasons: { r2: 'spam' }, subject: 'user:u1' } },
+    ]);
+    const state = foldEvents(reviewJobDecider, [...opened(), ...events]);
+    expect(state.requests.map((r) => r.requestId)).toEqual(['r1', 'r2']);
+    expect(state.reasons).toEqual({ r1: 'spam', r2: 'spam' });
+  });
+
+  it('decides nothing for a request already in the job (a re-run), open or closed', () => {
+    expect(given(opened()).when(enqueue('r1'))).toEqual([]);
+    expect(given(closed()).when(enqueue('r1'))).toEqual([]);
+  });
+
+  it('refuses a new request for a closed job (the enqueuer moves to the next generation)', () => {
+    expect(given(closed()).refused(enqueue('r2'))).toBe('job-closed');
+  });
+
+  it('keeps carried requests first when a job is recreated', () => {
+    const command = { ...enqueue('dec-0'), carried: [request('r0')] } as ReviewJobCommand;
+    const state = foldEvents(reviewJobDecider, given([]).when(command));
+    expect(state.requests.map((r) => r.requestId)).toEqual(['r0', 'dec-0']);
+  });
+});
+
+describe('review job decider: Claim', () => {
+  it('locks a free job for the claimer until the given time', () => {
+    expect(given(opened()).when(claim('alice', T0, 'h-alice', at(60)))).toEqual([
+      { type: 'ReviewJobClaimed', data: { jobId: JOB, moderatorId: 'alice', lockTokenHash: 'h-alice', claimedAt: T0, expiresAt: at(60) } },
+    ]);
+    expect(foldEvents(reviewJobDecider, claimedByAlice()).lock).toEqual({ moderatorId: 'alice', lockTokenHash: 'h-alice', expiresAt: at(60) });
+  });
+
+  it('refuses a job held by another moderator with a live lock', () => {
+    expect(given(claimedByAlice()).refused(claim('bob', at(59)))).toBe('job-locked');
+  });
+
+  it('lets anyone claim a job whose lock expired; the former holder then holds nothing', () => {
+    const events = given(claimedByAlice()).when(claim('bob', at(60), 'h-bob', at(120)));
+    expect(events[0]).toMatchObject({ type: 'ReviewJobClaimed', data: { moderatorId: 'bob' } });
+    const after = [...claimedByAlice(), ...events];
+    expect(given(after).refused(decide('alice', 'h-alice', at(61)))).toBe('lock-not-held');
+    expect(given(after).refused(claim('alice', at(61)))).toBe('job-locked');
+  });
+
+  it('refuses a job assigned to another moderator, and gives it to the assignee', () => {
+    const assigned = history(enqueue('r1'), { type: 'Assign', moderatorId: 'carol', managerId: 'boss', now: T0 });
+    expect(given(assigned).refused(claim('bob', at(1)))).toBe('job-locked');
+    expect(given(assigned).when(claim('carol', at(1)))[0]).toMatchObject({ type: 'ReviewJobClaimed', data: { moderatorId: 'carol' } });
+  });
+
+  it('refuses a moderator who skipped the job until then, and offers it to them again afterwards', () => {
+    const skipped = history(enqueue('r1'), claim('alice', T0, 'h-alice', at(60)), {
+      type: 'Skip',
+      moderatorId: 'alice',
+      lockTokenHash: 'h-alice',
+      skipUntil: at(600),
+      now: at(1),
+    });
+    expect(given(skipped).refused(claim('alice', at(599)))).toBe('job-locked');
+    expect(given(skipped).when(claim('bob', at(2)))[0]).toMatchObject({ data: { moderatorId: 'bob' } });
+    expect(given(skipped).when(claim('alice', at(600)))[0]).toMatchObject({ data: { moderatorId: 'alice' } });
+  });
+
+  it('refuses a closed job, and a job that was never opened', () => {
+    expect(given(closed()).refused(claim('bob', at(20)))).toBe('job-closed');
+    expect(given([]).refused(claim('bob', T0))).toBe('not-found');
+  });
+});
+
+describe('review job decider: RenewLock, ReleaseLock, Skip', () => {
+  const renew = (hash: string, now: string, moderatorId = 'alice'): ReviewJobCommand => ({ type: 'RenewLock', moderatorId, lockTokenHash: hash, expiresAt: at(Date.parse(now) / 1000 - Date.parse(T0) / 1000 + 60), now });
+  const release = (hash: string, now: string, moderatorId = 'alice'): ReviewJobCommand => ({ type: 'ReleaseLock', moderatorId, lockTokenHash: hash, now });
+  const skip = (hash: string, now: string, moderatorId = 'alice'): ReviewJobCommand => ({ type: 'Skip', moderatorId, lockTokenHash: hash, skipUntil: at(600), now });
+
+  it('renews a live lock held with the right token', () => {
+    expect(given(claimedByAlice()).when(renew('h-alice', at(30)))).toEqual([
+      { type: 'ReviewJobLockRenewed', data: { jobId: JOB, moderatorId: 'alice', renewedAt: at(30), expiresAt: at(90) } },
+    ]);
+    const renewed = [...claimedByAlice(), ...given(claimedByAlice()).when(renew('h-alice', at(30)))];
+    expect(foldEvents(reviewJobDecider, renewed).lock?.expiresAt).toBe(at(90));
+  });
+
+  it('answers lock-not-held to a wrong token or another moderator, lock-expired to an expired lock', () => {
+    for (const command of [renew('h-wrong', at(30)), renew('h-alice', at(30), 'bob'), skip('h-wrong', at(30)), release('h-wrong', at(30)), release('h-alice', at(30), 'bob')]) {
+      expect(given(claimedByAlice()).refused(command), command.type).toBe('lock-not-held');
+    }
+    expect(given(claimedByAlice()).refused(renew('h-alice', at(60)))).toBe('lock-expired');
+    expect(given(claimedByAlice()).refused(skip('h-alice', at(61)))).toBe('lock-expired');
+    expect(given(opened()).refused(renew('h-alice', T0))).toBe('lock-not-held');
+  });
+
+  it('releases the lock: the job is free again for anyone', () => {
+    const events = given(claimedByAlice()).when(release('h-alice', at(10)));
+    expect(events).toEqual([
+      { type: 'ReviewJobReleased', data: { jobId: JOB, moderatorId: 'alice', releasedAt: at(10), releasedBy: 'alice', reason: 'RELEASED' } },
+    ]);
+    const after = [...claimedByAlice(), ...events];
+    expect(foldEvents(reviewJobDecider, after).lock).toBeNull();
+    expect(given(after).when(claim('bob', at(11)))[0]).toMatchObject({ data: { moderatorId: 'bob' } });
+    expect(given(after).refused(release('h-alice', at(12)))).toBe('lock-not-held');
+  });
+
+  it('skips: the lock ends and the skipper is remembered until then', () => {
+    const events = given(claimedByAlice()).when(skip('h-alice', at(10)));
+    expect(events).toEqual([{ type: 'ReviewJobSkipped', data: { jobId: JOB, moderatorId: 'alice', skippedAt: at(10), skipUntil: at(600) } }]);
+    const state = foldEvents(reviewJobDecider, [...claimedByAlice(), ...events]);
+    expect(state.lock).toBeNull();
+    expect(state.skips).toEqual({ alice: at(600) });
+  });
+
+  it('refuses all three on a closed job', () => {
+    expect(given(closed()).refused(renew('h-alice', at(20)))).toBe('job-closed');
+    expect(given(closed()).refused(release('h-alice', at(20)))).toBe('job-closed');
+    expect(given(closed()).refused(skip('h-alice', at(20)))).toBe('job-closed');
+  });
+});
+
+describe('review job decider: ManagerRelease and Assign', () => {
+  const managerRelease = (now: string): ReviewJobCommand => ({ type: 'ManagerRelease', managerId: 'boss', now });
+  const assign = (moderatorId: string, now: string): ReviewJobCommand => ({ type: 'Assign', moderatorId, managerId: 'boss', now });
+
+  it('takes a live lock away from its holder, who can no longer decide', () => {
+    const events = given(claimedByAlice()).when(managerRelease(at(10)));
+    expect(events).toEqual([
+      { type: 'ReviewJobReleased', data: { jobId: JOB, moderatorId: 'alice', releasedAt: at(10), releasedBy: 'boss', reason: 'MANAGER_RELEASE' } },
+    ]);
+    expect(given([...claimedByAlice(), ...events]).refused(decide('alice', 'h-alice', at(11)))).toBe('lock-not-held');
+  });
+
+  it('decides nothing for a free job or an expired lock, and ends an assignment', () => {
+    expect(given(opened()).when(managerRelease(T0))).toEqual([]);
+    expect(given(claimedByAlice()).when(managerRelease(at(60)))).toEqual([]);
+    const assigned = history(enqueue('r1'), assign('carol', T0));
+    expect(given(assigned).when(managerRelease(at(1)))).toEqual([
+      { type: 'ReviewJobReleased', data: { jobId: JOB, moderatorId: 'carol', releasedAt: at(1), releasedBy: 'boss', reason: 'MANAGER_RELEASE' } },
+    ]);
+    expect(foldEvents(reviewJobDecider, history(enqueue('r1'), assign('carol', T0), managerRelease(at(1)))).assignedTo).toBeNull();
+  });
+
+  it('assigns a job to a moderator, ending any lock held by someone else', () => {
+    const events = given(claimedByAlice()).when(assign('carol', at(10)));
+    expect(events).toEqual([{ type: 'ReviewJobAssigned', data: { jobId: JOB, moderatorId: 'carol', assignedBy: 'boss', assignedAt: at(10) } }]);
+    const after = [...claimedByAlice(), ...events];
+    expect(foldEvents(reviewJobDecider, after)).toMatchObject({ lock: null, assignedTo: 'carol' });
+    expect(given(after).refused(decide('alice', 'h-alice', at(11)))).toBe('lock-not-held');
+  });
+
+  it('assigning the same moderator again decides nothing', () => {
+    expect(given(history(enqueue('r1'), assign('carol', T0))).when(assign('carol', at(1)))).toEqual([]);
+  });
+
+  it('refuses both on a closed job', () => {
+    expect(given(closed()).refused(managerRelease(at(20)))).toBe('job-closed');
+    expect(given(closed()).refused(assign('carol', at(20)))).toBe('job-closed');
+  });
+});
+
+describe('review job decider: Decide and AutoClose', () => {
+  it('closes the job with the decision, its callbacks and child-safety report, under the live lock', () => {
+    const callback = { deliveryId: 'd1' } as unknown as Extract<ReviewJobCommand, { type: 'Decide' }>['callbacks'][number];
+    const command = { ...decide('alice', 'h-alice', at(10)), callbacks: [callback] } as ReviewJobCommand;
+    const events = given(claimedByAlice()).when(command);
+    expect(events.map((e) => e.type)).toEqual(['ReviewJobDecided', 'ActionCallbackRequested']);
+    expect(events[0]!.data).toEqual({ ...decision(), jobId: JOB, closeReason: null, decidedAt: at(10) });
+    expect(foldEvents(reviewJobDecider, [...claimedByAlice(), ...events])).toMatchObject({ status: 'CLOSED', lock: null, decision: { decisionId: 'dec-1', type: 'IGNORE' } });
+  });
+
+  it('refuses without the lock, with another moderator\'s lock or a wrong token, with an expired lock, and twice', () => {
+    expect(given(opened()).refused(decide('alice', 'h-alice', T0))).toBe('lock-not-held');
+    expect(given(claimedByAlice()).refused(decide('bob', 'h-alice', at(10)))).toBe('lock-not-held');
+    expect(given(claimedByAlice()).refused(decide('alice', 'h-other', at(10)))).toBe('lock-not-held');
+    expect(given(claimedByAlice()).refused(decide('alice', 'h-alice', at(60)))).toBe('lock-expired');
+    expect(given(closed()).refused(decide('alice', 'h-alice', at(11)))).toBe('job-closed');
+  });
+
+  it('closes an open job automatically, once', () => {
+    const autoClose: ReviewJobCommand = { type: 'AutoClose', decisionId: 'auto-1', closeReason: 'ITEM_ACTIONED', now: at(5) };
+    const events = given(claimedByAlice()).when(autoClose);
+    expect(events).toHaveLength(1);
+    expect(events[0]!.data).toMatchObject({ type: 'AUTOMATIC_CLOSE', actor: null, closeReason: 'ITEM_ACTIONED', decisionId: 'auto-1', decidedAt: at(5) });
+    expect(given([...claimedByAlice(), ...events]).when(autoClose)).toEqual([]);
+    expect(given(closed()).when(autoClose)).toEqual([]);
+    expect(given([]).when(autoClose)).toEqual([]);
+    const decided = events[0] as ReviewJobDecided;
+    expect(decided.data.jobId).toBe(JOB);
+  });
+});

@@ -1,0 +1,44 @@
+import { Inject } from '@nestjs/common';
+import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { CHILD_SAFETY_QUEUE_ID } from '#warden/catalog';
+import { invalidField } from '#warden/kernel';
+import type { Filter, ReadStore } from '#warden/readstore';
+import { ProjectionHost, READ_STORE } from '#warden/storage';
+import { REVIEW_JOBS_PROJECTION } from '../../projections/review-jobs.projection.js';
+import { REVIEW_JOBS, type ReviewJobDoc } from '../../projections/review-jobs.read-model.js';
+import { ReviewQueues } from '../../review-queues.js';
+import { ListReviewJobsQuery, type ReviewJobPage } from './list-review-jobs.query.js';
+
+@QueryHandler(ListReviewJobsQuery)
+export class ListReviewJobsHandler implements IQueryHandler<ListReviewJobsQuery> {
+  constructor(
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    private readonly queues: ReviewQueues,
+    @Inject(ProjectionHost) private readonly projections: ProjectionHost,
+  ) {}
+
+  async execute(query: ListReviewJobsQuery): Promise<ReviewJobPage> {
+    const mayViewChildSafety = query.viewer.permissions.includes('VIEW_CHILD_SAFETY_DATA');
+    if (query.filter.queueId !== undefined) {
+      await this.queues.require(query.orgId, query.filter.queueId, query.viewer.permissions);
+    } else if (!mayViewChildSafety) {
+      // Equality filters cannot leave one queue out of a page: such a viewer lists one queue at a time.
+      throw invalidField('/queueId', 'is required without VIEW_CHILD_SAFETY_DATA (the child-safety queue is not listed to you)');
+    }
+    await this.projections.catchUp(REVIEW_JOBS_PROJECTION);
+    const filter: Filter = {
+      orgId: query.orgId,
+      ...(query.filter.queueId !== undefined ? { queueId: query.filter.queueId } : {}),
+      ...(query.filter.state !== undefined ? { state: query.filter.state } : {}),
+    };
+    const [jobs, total] = await Promise.all([
+      this.readStore.find<ReviewJobDoc>(REVIEW_JOBS, filter, {
+        sort: [{ field: 'fifoKey', direction: 'asc' }],
+        limit: query.pageSize,
+        skip: (query.page - 1) * query.pageSize,
+      }),
+      this.readStore.count(REVIEW_JOBS, filter),
+    ]);
+    return { jobs: jobs.filter((j) => mayViewChildSafety || j.queueId !== CHILD_SAFETY_QUEUE_ID), total, page: query.page, pageSize: query.pageSize };
+  }
+}

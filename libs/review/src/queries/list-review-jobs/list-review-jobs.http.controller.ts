@@ -1,0 +1,28 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { type ConsolePrincipal, CurrentUser, RequirePermissions } from '#warden/platform';
+import { ApiConsoleRoute } from '#warden/platform/http';
+import { ListReviewJobsQuery } from './list-review-jobs.query.js';
+import { ListReviewJobsRequestDto } from './list-review-jobs.request.dto.js';
+import { ReviewJobListResponseDto, toJobSummaryDto } from './list-review-jobs.response.dto.js';
+
+@Controller('api/console/v1/jobs')
+export class ListReviewJobsHttpController {
+  constructor(private readonly queries: QueryBus) {}
+
+  @Get()
+  @ApiOperation({
+    summary: "Managers' list of review jobs, oldest first, with the total",
+    description: '404 for an unknown queue, or the child-safety queue without VIEW_CHILD_SAFETY_DATA.',
+  })
+  @ApiOkResponse({ type: ReviewJobListResponseDto })
+  @ApiConsoleRoute({}, 400, 404)
+  @RequirePermissions('MANAGE_MRT_JOBS')
+  async list(@Query() query: ListReviewJobsRequestDto, @CurrentUser() user: ConsolePrincipal): Promise<ReviewJobListResponseDto> {
+    const page = await this.queries.execute(
+      new ListReviewJobsQuery(user.orgId, user, { queueId: query.queueId, state: query.state }, query.page ?? 1, query.pageSize ?? 50),
+    );
+    return { ...page, jobs: page.jobs.map(toJobSummaryDto) };
+  }
+}

@@ -1,0 +1,34 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsOptional, IsString } from 'class-validator';
+import { IsIntegerInRange } from '#warden/platform/http';
+import type { JobState } from '../../projections/review-jobs.read-model.js';
+
+export const JOB_STATES: readonly JobState[] = ['PENDING', 'LOCKED', 'ASSIGNED', 'CLOSED'];
+
+export class ListReviewJobsRequestDto {
+  @ApiPropertyOptional({ example: 'default', description: 'Only this queue’s jobs (required without VIEW_CHILD_SAFETY_DATA)' })
+  @IsOptional()
+  @IsString({ message: 'expected a queue id' })
+  queueId?: string;
+
+  @ApiPropertyOptional({
+    enum: JOB_STATES,
+    description: 'Only jobs in this state. LOCKED includes jobs whose lock expired (`lock.expiresAt` in the past): anyone may claim those',
+  })
+  @IsOptional()
+  @IsIn(JOB_STATES, { message: `state must be one of ${JOB_STATES.join(', ')}` })
+  state?: JobState;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, default: 1 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsIntegerInRange(1)
+  page?: number;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 200, default: 50 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsIntegerInRange(1, 200)
+  pageSize?: number;
+}

@@ -1,0 +1,74 @@
+import { Inject } from '@nestjs/common';
+import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import type { QueueDefinition } from '#warden/catalog';
+import type { Clock } from '#warden/kernel';
+import { CLOCK } from '#warden/platform';
+import type { ReadStore } from '#warden/readstore';
+import { ProjectionHost, READ_STORE } from '#warden/storage';
+import { REVIEW_JOBS_PROJECTION } from '../../projections/review-jobs.projection.js';
+import { REVIEW_JOBS, type ReviewJobDoc } from '../../projections/review-jobs.read-model.js';
+import { ReviewQueues } from '../../review-queues.js';
+import { ListReviewQueuesQuery, type ReviewQueueSummary } from './list-review-queues.query.js';
+
+const EXPIRED_PAGE = 200;
+
+@QueryHandler(ListReviewQueuesQuery)
+export class ListReviewQueuesHandler implements IQueryHandler<ListReviewQueuesQuery> {
+  constructor(
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    private readonly queues: ReviewQueues,
+    @Inject(ProjectionHost) private readonly projections: ProjectionHost,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute(query: ListReviewQueuesQuery): Promise<ReviewQueueSummary[]> {
+    await this.projections.catchUp(REVIEW_JOBS_PROJECTION);
+    const queues = await this.queues.visible(query.orgId, query.viewer.permissions);
+    return Promise.all(queues.map((q) => this.summary(query.orgId, q)));
+  }
+
+  private async summary(orgId: string, queue: QueueDefinition): Promise<ReviewQueueSummary> {
+    const now = this.clock.now();
+    const base = { orgId, queueId: queue.id };
+    const [pending, assigned, locked, expired] = await Promise.all([
+      this.readStore.count(REVIEW_JOBS, { ...base, state: 'PENDING' }),
+      this.readStore.count(REVIEW_JOBS, { ...base, state: 'ASSIGNED' }),
+      this.readStore.count(REVIEW_JOBS, { ...base, state: 'LOCKED' }),
+      this.expiredLocks(base, now.toISOString()),
+    ]);
+    const oldest = await Promise.all(
+      (['PENDING', 'ASSIGNED'] as const).map((state) =>
+        this.readStore.find<ReviewJobDoc>(REVIEW_JOBS, { ...base, state }, { sort: [{ field: 'fifoKey', direction: 'asc' }], limit: 1 }),
+      ),
+    );
+    const openedAts = [...oldest.flat(), ...expired].map((d) => d.openedAt).sort();
+    const oldestPendingAt = openedAts[0] ?? null;
+    return {
+      id: queue.id,
+      name: queue.name,
+      order: queue.order,
+      lockTimeoutSeconds: queue.lockTimeoutSeconds,
+      pending: pending + assigned + expired.length,
+      locked: locked - expired.length,
+      oldestPendingAt,
+      oldestPendingAgeSeconds: oldestPendingAt === null ? null : Math.max(0, Math.floor((now.getTime() - Date.parse(oldestPendingAt)) / 1000)),
+    };
+  }
+
+  /** The read model keeps a job LOCKED after its lock expired: such a job waits again. */
+  private async expiredLocks(base: { orgId: string; queueId: string }, now: string): Promise<ReviewJobDoc[]> {
+    const expired: ReviewJobDoc[] = [];
+    for (let skip = 0; ; skip += EXPIRED_PAGE) {
+      const page = await this.readStore.find<ReviewJobDoc>(REVIEW_JOBS, { ...base, state: 'LOCKED' }, {
+        sort: [{ field: 'lockExpiresAt', direction: 'asc' }],
+        limit: EXPIRED_PAGE,
+        skip,
+      });
+      for (const doc of page) {
+        if (doc.lockExpiresAt === null || doc.lockExpiresAt > now) return expired;
+        expired.push(doc);
+      }
+      if (page.length < EXPIRED_PAGE) return expired;
+    }
+  }
+}

@@ -1,0 +1,26 @@
+import { Query } from '@nestjs/cqrs';
+import type { Permission } from '#warden/kernel';
+
+export interface ReviewQueueSummary {
+  readonly id: string;
+  readonly name: string;
+  readonly order: 'FIFO' | 'PRIORITY';
+  readonly lockTimeoutSeconds: number;
+  /** Waiting for a moderator: PENDING, ASSIGNED, and LOCKED with an expired lock. */
+  readonly pending: number;
+  /** Held under a live lock. */
+  readonly locked: number;
+  /** When the oldest waiting job opened; null when none waits. */
+  readonly oldestPendingAt: string | null;
+  readonly oldestPendingAgeSeconds: number | null;
+}
+
+/** The organization's queues the viewer may see (child-safety only with VIEW_CHILD_SAFETY_DATA), with their load. */
+export class ListReviewQueuesQuery extends Query<ReviewQueueSummary[]> {
+  constructor(
+    readonly orgId: string,
+    readonly viewer: { readonly permissions: readonly Permission[] },
+  ) {
+    super();
+  }
+}

@@ -1,0 +1,32 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+export class ReviewQueueSummaryDto {
+  @ApiProperty({ example: 'default' })
+  id!: string;
+
+  @ApiProperty({ example: 'Default' })
+  name!: string;
+
+  @ApiProperty({ enum: ['FIFO', 'PRIORITY'], description: 'FIFO: oldest first. PRIORITY: more reports, more severe policies, then older first' })
+  order!: 'FIFO' | 'PRIORITY';
+
+  @ApiProperty({ type: 'integer', example: 600, description: 'How long a claim holds a job unless renewed' })
+  lockTimeoutSeconds!: number;
+
+  @ApiProperty({ type: 'integer', description: 'Jobs waiting for a moderator: pending, assigned to someone, or whose lock expired' })
+  pending!: number;
+
+  @ApiProperty({ type: 'integer', description: 'Jobs held under a live lock' })
+  locked!: number;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the oldest waiting job opened' })
+  oldestPendingAt!: string | null;
+
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Its age in seconds' })
+  oldestPendingAgeSeconds!: number | null;
+}
+
+export class ReviewQueueListResponseDto {
+  @ApiProperty({ type: [ReviewQueueSummaryDto] })
+  queues!: ReviewQueueSummaryDto[];
+}
