@@ -237,7 +237,9 @@ export class ItemEvaluator {
       itemType = snapshot.itemTypes.get(item.typeId);
     }
     if (!itemType) return null;
-    const data = report === null ? item.data : { ...item.data, [REPORT_DATA_KEY]: { ...report } };
+    // Only the routing puts report inputs on an item: a customer's own `__report` field is not one.
+    const { [REPORT_DATA_KEY]: _customers, ...fields } = item.data;
+    const data = report === null ? fields : { ...fields, [REPORT_DATA_KEY]: { ...report } };
     const ctx = this.signalContext(orgId, { ...item, data, subject: '' }, itemType, snapshot, 0, NO_MEDIA);
     const deps = { registry: this.registry, memo: this.memo };
     const route = await firstPassingRoute(rules, (set) => evaluateConditionSet(set, ctx, deps));
