@@ -157,6 +157,20 @@ describe('POST /api/v1/report: reports become routed review jobs', () => {
     expect(routed.requests[0]).toMatchObject({ source: 'RULE_EXECUTION', routedBy: { id: 'by-text' } });
   });
 
+  it('an Idempotency-Key makes a retry answer the same report id and record nothing more', async () => {
+    const send = () =>
+      fetch(`${world.warden.url}/api/v1/report`, {
+        method: 'POST',
+        headers: { 'x-api-key': world.key, 'content-type': 'application/json', 'idempotency-key': 'report-retry-1' },
+        body: JSON.stringify(report('idem-1', 'x')),
+      });
+    const first = await send();
+    const second = await send();
+    expect([first.status, second.status]).toEqual([201, 201]);
+    expect(await second.json()).toEqual(await first.json());
+    expect(loggedEvents(world.dataDir, 'ReportSubmitted').filter((e) => (e.data['reportedItem'] as { id: string }).id === 'idem-1')).toHaveLength(1);
+  });
+
   it('bad input is a 400 with every pointer, and nothing is recorded', async () => {
     const recorded = () => eventCount(world.dataDir, "type IN ('ItemSubmitted', 'ReportSubmitted')");
     const before = recorded();
