@@ -17,6 +17,12 @@ const VALID_RUNS = 25;
 /** Requests a known defect's test may send before it must have met the defect. */
 const DEFECT_RUNS = 40;
 const TOKEN = /FZ[0-9a-f]{8}N\d+Z/;
+/**
+ * Operations whose valid bodies depend on more than the schema and the item types say (a report
+ * names a USER reporter type, an existing policy, a datetime, and thread items it also sends):
+ * fuzzed like every operation, but left out of the check that schema-valid bodies are accepted.
+ */
+const CROSS_CHECKED = new Set(['/api/v1/report']);
 
 /**
  * Seeded fuzzing of every POST operation of docs/openapi.json against the built server: valid
@@ -29,6 +35,7 @@ const TOKEN = /FZ[0-9a-f]{8}N\d+Z/;
 describe('fuzzing the customer POST operations', () => {
   const doc = readOpenApi();
   const ops = postOperations(doc);
+  const schemaValidOps = ops.filter((o) => !CROSS_CHECKED.has(o.path.replace(/\/$/, '')));
   const schemas = new RequestSchemas(doc, ops);
   /** Tokens of the requests the main property saw rejected, with what was sent. */
   const rejected = new Map<string, string>();
@@ -81,7 +88,7 @@ describe('fuzzing the customer POST operations', () => {
     checkProperty(property, parameters, settings, 'test/fuzz/customer-posts.fuzz.spec.ts');
 
   it('finds the POST operations in the OpenAPI document', () => {
-    expect(ops.map((o) => o.path.replace(/\/$/, ''))).toEqual(expect.arrayContaining(['/api/v1/items/async', '/api/v1/content']));
+    expect(ops.map((o) => o.path.replace(/\/$/, ''))).toEqual(expect.arrayContaining(['/api/v1/items/async', '/api/v1/content', '/api/v1/report']));
   });
 
   const off = new Set(settings.knownDefects.map((d) => d.family));
@@ -95,7 +102,7 @@ describe('fuzzing the customer POST operations', () => {
   const runs = Math.ceil(settings.requests / settings.concurrency);
 
   it('accepts bodies that are valid by the request schemas and the item types', async () => {
-    const cases = fc.array(validCase(domain, ops), { minLength: settings.concurrency, maxLength: settings.concurrency });
+    const cases = fc.array(validCase(domain, schemaValidOps), { minLength: settings.concurrency, maxLength: settings.concurrency });
     await check(
       fc.asyncProperty(cases, (batch) => exchange(batch, undefined, true)),
       { seed: settings.seed, numRuns: VALID_RUNS },
@@ -133,7 +140,7 @@ describe('fuzzing the customer POST operations', () => {
   it('is ready after the run, logged no unexpected error, and no request it rejected left anything in the log', async () => {
     // A barrier: appends are committed in order, so once a valid submission is answered,
     // whatever an earlier request had queued (a half-written batch) is in the log too.
-    const [barrier] = fc.sample(validCase(domain, ops), { seed: settings.seed, numRuns: 1 });
+    const [barrier] = fc.sample(validCase(domain, schemaValidOps), { seed: settings.seed, numRuns: 1 });
     await exchange([barrier!], undefined, true);
     expect(target.warden.process.exitCode).toBeNull();
     const ready = await target.get('/health/ready');

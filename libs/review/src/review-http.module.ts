@@ -9,6 +9,7 @@ import { ReleaseJobLockHttpController } from './commands/release-job-lock/releas
 import { SkipJobHttpController } from './commands/skip-job/skip-job.http.controller.js';
 import { TakeBackJobHttpController } from './commands/take-back-job/take-back-job.http.controller.js';
 import { AssignJobHttpController } from './commands/assign-job/assign-job.http.controller.js';
+import { SubmitReportHttpController } from './commands/submit-report/submit-report.http.controller.js';
 
 /**
  * The review module's routes: the customer API's reports and the console's queues and jobs. Its
@@ -26,6 +27,7 @@ import { AssignJobHttpController } from './commands/assign-job/assign-job.http.c
     SkipJobHttpController,
     TakeBackJobHttpController,
     AssignJobHttpController,
+    SubmitReportHttpController,
   ],
 })
 export class ReviewHttpModule {}

@@ -18,6 +18,11 @@ import { ListReviewQueuesHandler } from './queries/list-review-queues/list-revie
 import { ListReviewJobsHandler } from './queries/list-review-jobs/list-review-jobs.handler.js';
 import { reviewEnqueueReactor } from './enqueue/review-enqueue.reactor.js';
 import { reviewJobsProjection } from './projections/review-jobs.projection.js';
+import { SubmitReportHandler } from './commands/submit-report/submit-report.handler.js';
+import { reportRoutingReactor } from './enqueue/report-routing.reactor.js';
+import { ReviewRouter } from './enqueue/review-router.js';
+import { reportCountsProjection } from './projections/report-counts.projection.js';
+import { AggregateStore } from '#warden/storage';
 
 const subjectField = (e: { data: { [key: string]: unknown } }) => (typeof e.data['subject'] === 'string' ? e.data['subject'] : undefined);
 
@@ -41,6 +46,8 @@ const subjectField = (e: { data: { [key: string]: unknown } }) => (typeof e.data
     AssignJobHandler,
     ListReviewQueuesHandler,
     ListReviewJobsHandler,
+    SubmitReportHandler,
+    ReviewRouter,
   ],
 })
 export class ReviewModule implements OnModuleInit {
@@ -49,6 +56,8 @@ export class ReviewModule implements OnModuleInit {
     @Inject(PersonalDataPolicy) private readonly personalData: PersonalDataPolicy,
     private readonly enqueuer: JobEnqueuer,
     private readonly queries: QueryBus,
+    private readonly router: ReviewRouter,
+    private readonly aggregates: AggregateStore,
   ) {}
 
   onModuleInit(): void {
@@ -59,6 +68,12 @@ export class ReviewModule implements OnModuleInit {
     // A decision's callback carries the merged reports (the rules engine's carry no subject: not sealed).
     this.personalData.register('ActionCallbackRequested', { subject: subjectField, fields: ['reportHistory'] });
     this.projections.register(reviewJobsProjection);
-    this.projections.register(reviewEnqueueReactor({ enqueuer: this.enqueuer, queries: this.queries }));
+    this.projections.register(reviewEnqueueReactor({ enqueuer: this.enqueuer, router: this.router }));
+    // A report: its reason and context items are what the reporter wrote, sealed under their key.
+    this.personalData.register('ReportSubmitted', { subject: subjectField, fields: ['reason', 'thread', 'additionalItems'] });
+    this.projections.register(reportCountsProjection);
+    this.projections.register(
+      reportRoutingReactor({ enqueuer: this.enqueuer, router: this.router, queries: this.queries, aggregates: this.aggregates }),
+    );
   }
 }

@@ -16,6 +16,7 @@ import { RULE_SIGNALS, type RuleSignals } from './evaluation/rules-extension.js'
 import { creatorSubmissionsProjection } from './projections/creator-submissions.projection.js';
 import { itemEvaluationsProjection } from './projections/item-evaluations.projection.js';
 import { ListEvaluationsHandler } from './queries/list-evaluations/list-evaluations.handler.js';
+import { RouteForReviewHandler } from './queries/route-for-review/route-for-review.handler.js';
 
 export interface RulesOptions {
   /** Modules that extend the engine with RULE_SIGNALS and MEDIA_HASHER (see rules-extension.ts). */
@@ -52,6 +53,7 @@ export class RulesModule implements OnModuleInit {
         RetroactRuleHandler,
         BacktestRuleHandler,
         SubmitContentHandler,
+        RouteForReviewHandler,
       ],
     };
   }

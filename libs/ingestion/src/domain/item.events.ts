@@ -19,8 +19,11 @@ export type ItemSubmitted = DomainEvent<
     data: { [field: string]: unknown };
     creator: ItemIdentifier | null;
     subject: string;
-    /** Which endpoint accepted it; the legacy one skips image hashing. */
-    source: 'items' | 'content';
+    /**
+     * Which endpoint accepted it; the legacy one skips image hashing. `report`: the reported item
+     * of a user report (POST /api/v1/report), hashed and evaluated like `items`.
+     */
+    source: 'items' | 'content' | 'report';
   }
 >;
 

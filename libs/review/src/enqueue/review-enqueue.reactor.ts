@@ -1,25 +1,28 @@
-import type { QueryBus } from '@nestjs/cqrs';
-import { CHILD_SAFETY_QUEUE_ID, GetLiveEntitiesQuery } from '#warden/catalog';
+import { CHILD_SAFETY_QUEUE_ID } from '#warden/catalog';
 import type { Projection } from '#warden/eventstore';
 import type { RecordedEvent } from '#warden/kernel';
 import type { ReviewEnqueueRequested } from '#warden/rules';
-import { defaultQueueOf, effectiveQueues } from '../domain/effective-queues.js';
 import type { EnqueueRequest } from '../domain/review-job.events.js';
 import type { JobEnqueuer } from './job-enqueuer.js';
+import type { ReviewRouter } from './review-router.js';
 
 export const REVIEW_ENQUEUE_REACTOR = 'review-enqueue';
 
 /**
  * Items bound for review become jobs: a rule's ENQUEUE_TO_MRT / ENQUEUE_TO_CHILD_SAFETY action
- * (ReviewEnqueueRequested, published by the rules engine). The request id is the id the engine
- * derived for the publication, so a re-run merges nothing twice.
+ * (ReviewEnqueueRequested, published by the rules engine). ENQUEUE_TO_MRT goes through the routing
+ * rules like a report, without the report inputs (conditions on them are unknown: they do not
+ * pass); ENQUEUE_TO_CHILD_SAFETY goes to child-safety. The request id is the id the engine derived
+ * for the publication, so a re-run merges nothing twice.
  */
-export function reviewEnqueueReactor(deps: { enqueuer: JobEnqueuer; queries: QueryBus }): Projection {
+export function reviewEnqueueReactor(deps: { enqueuer: JobEnqueuer; router: ReviewRouter }): Projection {
   const enqueueRuleRequest = async (event: RecordedEvent) => {
     const orgId = event.metadata.orgId;
     const data = event.data as unknown as ReviewEnqueueRequested['data'];
-    const queues = effectiveQueues(await deps.queries.execute(new GetLiveEntitiesQuery(orgId, 'queue')));
-    const queueId = data.queueId === CHILD_SAFETY_QUEUE_ID ? CHILD_SAFETY_QUEUE_ID : defaultQueueOf(queues).id;
+    const { queueId, routedBy } =
+      data.queueId === CHILD_SAFETY_QUEUE_ID
+        ? { queueId: CHILD_SAFETY_QUEUE_ID, routedBy: null }
+        : await deps.router.route(orgId, data.item, data.version, null);
     const request: EnqueueRequest = {
       requestId: data.jobId,
       source: data.source,
@@ -28,7 +31,7 @@ export function reviewEnqueueReactor(deps: { enqueuer: JobEnqueuer; queries: Que
       report: null,
       action: { id: data.actionId, rules: data.rules },
       policies: data.policies,
-      routedBy: null,
+      routedBy,
       fromJobId: null,
     };
     await deps.enqueuer.enqueue(
@@ -41,6 +44,7 @@ export function reviewEnqueueReactor(deps: { enqueuer: JobEnqueuer; queries: Que
     reactor: true,
     collections: [],
     eventTypes: ['ReviewEnqueueRequested'],
+    // Routing reads the item's data from its own stream, not from this event.
     needsPersonalData: false,
     apply: (event) => enqueueRuleRequest(event),
   };

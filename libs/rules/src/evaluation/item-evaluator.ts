@@ -20,6 +20,7 @@ import {
   type CreatorSubmissionsDoc,
 } from '../projections/creator-submissions.projection.js';
 import { evaluationStream } from '../domain/evaluation.streams.js';
+import { firstPassingRoute, type OrderedRoutingRule, REPORT_DATA_KEY, type Route, type RoutingReport } from '../domain/review-routing.js';
 import { collectActions, publishes, rulesFor } from '../domain/rule-selection.js';
 import { SignalMemo } from '../domain/signal-memo.js';
 import { SignalRegistry } from '../domain/signal-registry.js';
@@ -33,7 +34,7 @@ export interface ItemToEvaluate {
   readonly creator: ItemIdentifier | null;
   readonly subject: string;
   /** The legacy endpoint skips image hashing. */
-  readonly source?: 'items' | 'content';
+  readonly source?: ItemSubmitted['data']['source'];
 }
 
 export interface EvaluationOptions {
@@ -213,6 +214,36 @@ export class ItemEvaluator {
     const itemType = snapshot.itemTypes.get(item.typeId);
     if (!itemType) return undefined;
     return this.evaluate(context, item, itemType, version, snapshot, { environment: 'BACKTEST', rules }, this.contentKeyOf(context.orgId, item, version));
+  }
+
+  /**
+   * Routes an item bound for review: the routing rules' condition sets, in the order given, on
+   * the same condition evaluator and signal context as a rule evaluation, with the report's
+   * routing inputs under `data.__report` (where the evaluator resolves REPORT_REASON,
+   * REPORTED_POLICY and REPORT_COUNT). Images are not fetched again: image signals on a routing
+   * rule see no media and are unknown. Records nothing.
+   */
+  async route(
+    orgId: string,
+    item: Pick<ItemToEvaluate, 'id' | 'typeId' | 'data' | 'creator'>,
+    rules: readonly OrderedRoutingRule[],
+    report: RoutingReport | null,
+  ): Promise<Route | null> {
+    let snapshot = await this.snapshots.get(orgId);
+    let itemType = snapshot.itemTypes.get(item.typeId);
+    if (!itemType) {
+      await this.projections.catchUp('catalog');
+      snapshot = await this.snapshots.refresh(orgId);
+      itemType = snapshot.itemTypes.get(item.typeId);
+    }
+    if (!itemType) return null;
+    // Only the routing puts report inputs on an item: a customer's own `__report` field is not one.
+    const { [REPORT_DATA_KEY]: _customers, ...fields } = item.data;
+    const data = report === null ? fields : { ...fields, [REPORT_DATA_KEY]: { ...report } };
+    const ctx = this.signalContext(orgId, { ...item, data, subject: '' }, itemType, snapshot, 0, NO_MEDIA);
+    const deps = { registry: this.registry, memo: this.memo };
+    const route = await firstPassingRoute(rules, (set) => evaluateConditionSet(set, ctx, deps));
+    return route && { ...route, conditions: route.conditions.map(withoutPersonalData) };
   }
 
   /** The item's content key, read once per evaluation and only when first needed. */

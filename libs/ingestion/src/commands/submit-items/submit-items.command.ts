@@ -1,10 +1,22 @@
 import { Command } from '@nestjs/cqrs';
 import type { CommandContext } from '#warden/kernel';
-import type { ItemIdentifier } from '../../domain/item.events.js';
+import type { ItemIdentifier, ItemSubmitted } from '../../domain/item.events.js';
 
 export interface AcceptedItem extends ItemIdentifier {
   /** The item's version: the revision of its ItemSubmitted event. */
   version: number;
+}
+
+export interface SubmitItemsOptions {
+  readonly source: ItemSubmitted['data']['source'];
+  /** Where the items are in the request: errors point at `${pointer}/${index}/…`. */
+  readonly pointer: string;
+  /**
+   * One item sent as an object rather than in a list (the reported item of a report): errors
+   * point at `${pointer}/…`, without an index.
+   */
+  readonly single?: boolean;
+  readonly fallbackCreator?: ItemIdentifier | null;
 }
 
 /**
@@ -15,10 +27,7 @@ export class SubmitItemsCommand extends Command<AcceptedItem[]> {
   constructor(
     readonly items: readonly unknown[],
     readonly context: CommandContext,
-    readonly options: { source: 'items' | 'content'; pointer: string; fallbackCreator?: ItemIdentifier | null } = {
-      source: 'items',
-      pointer: '/items',
-    },
+    readonly options: SubmitItemsOptions = { source: 'items', pointer: '/items' },
   ) {
     super();
   }

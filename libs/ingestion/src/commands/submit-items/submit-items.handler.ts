@@ -32,6 +32,7 @@ export class SubmitItemsHandler implements ICommandHandler<SubmitItemsCommand> {
 
   async execute(command: SubmitItemsCommand): Promise<AcceptedItem[]> {
     const { pointer } = command.options;
+    const at = (i: number) => (command.options.single ? pointer : `${pointer}/${i}`);
     if (command.items.length > this.config.maxItemsPerRequest) {
       throw invalidInput({
         title: 'Invalid request',
@@ -39,7 +40,7 @@ export class SubmitItemsHandler implements ICommandHandler<SubmitItemsCommand> {
         pointer,
       });
     }
-    const oversized = oversizedItems(command.items, pointer, this.config.maxItemBytes);
+    const oversized = oversizedItems(command.items, at, this.config.maxItemBytes);
     if (oversized.length > 0) throw partTooLarge(...oversized);
     let types = await this.itemTypes(command.context.orgId);
     // An item type applied moments ago may not be projected yet (or no worker runs here):
@@ -51,18 +52,17 @@ export class SubmitItemsHandler implements ICommandHandler<SubmitItemsCommand> {
     const known = new Set(types.keys());
     const problems: ErrorDetail[] = [];
     command.items.forEach((item, i) => {
-      const at = `${pointer}/${i}`;
       if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-        problems.push({ title: 'Invalid item', detail: 'expected an object', pointer: at });
+        problems.push({ title: 'Invalid item', detail: 'expected an object', pointer: at(i) });
         return;
       }
       const typeId = (item as { typeId?: unknown }).typeId;
       const itemType = typeof typeId === 'string' ? types.get(typeId) : undefined;
-      for (const p of validateItem(item, itemType, { pointer: at, knownItemTypeIds: known })) {
+      for (const p of validateItem(item, itemType, { pointer: at(i), knownItemTypeIds: known })) {
         problems.push({ title: 'Invalid item', detail: p.detail, pointer: p.pointer });
       }
     });
-    problems.push(...duplicateProblems(command.items, pointer));
+    problems.push(...duplicateProblems(command.items, at));
     // All or nothing: one invalid item rejects the request before anything is written.
     if (problems.length > 0) throw invalidInput(...problems);
 
@@ -88,7 +88,7 @@ export class SubmitItemsHandler implements ICommandHandler<SubmitItemsCommand> {
 }
 
 /** Items whose JSON serialization is over the per-item limit (WARDEN_MAX_ITEM_BYTES): 413. */
-function oversizedItems(items: readonly unknown[], pointer: string, maxItemBytes: number): ErrorDetail[] {
+function oversizedItems(items: readonly unknown[], at: (index: number) => string, maxItemBytes: number): ErrorDetail[] {
   const problems: ErrorDetail[] = [];
   items.forEach((item, i) => {
     const json = JSON.stringify(item) ?? '';
@@ -98,7 +98,7 @@ function oversizedItems(items: readonly unknown[], pointer: string, maxItemBytes
       problems.push({
         title: 'Payload too large',
         detail: `the item has ${bytes} bytes as JSON; at most ${maxItemBytes} bytes per item`,
-        pointer: `${pointer}/${i}`,
+        pointer: at(i),
       });
     }
   });
@@ -109,7 +109,7 @@ function oversizedItems(items: readonly unknown[], pointer: string, maxItemBytes
  * The same item (type id and id) twice in one request is refused rather than recorded as two
  * versions: which one would be "latest" would depend on the order of appends.
  */
-function duplicateProblems(items: readonly unknown[], pointer: string): ErrorDetail[] {
+function duplicateProblems(items: readonly unknown[], at: (index: number) => string): ErrorDetail[] {
   const firstIndex = new Map<string, Map<string, number>>();
   const problems: ErrorDetail[] = [];
   items.forEach((item, i) => {
@@ -122,8 +122,8 @@ function duplicateProblems(items: readonly unknown[], pointer: string): ErrorDet
     else {
       problems.push({
         title: 'Invalid item',
-        detail: `duplicate of item ${first} (${pointer}/${first}): the same typeId and id may appear once per request`,
-        pointer: `${pointer}/${i}/id`,
+        detail: `duplicate of item ${first} (${at(first)}): the same typeId and id may appear once per request`,
+        pointer: `${at(i)}/id`,
       });
     }
   });

@@ -1,0 +1,100 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import type { QueryBus } from '@nestjs/cqrs';
+import { SqliteEventStore } from '#warden/eventstore';
+import { FixedClock, randomIds, type RecordedEvent } from '#warden/kernel';
+import { AggregateStore } from '#warden/storage';
+import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
+import { reviewJobDecider } from '../domain/review-job.decider.js';
+import type { EnqueueRequest, ReviewJobDecided } from '../domain/review-job.events.js';
+import { reviewJobId, reviewJobStream } from '../domain/review.streams.js';
+import { JobEnqueuer } from './job-enqueuer.js';
+import { reportRoutingReactor } from './report-routing.reactor.js';
+import type { ReviewRouter } from './review-router.js';
+
+const ORG = 'acme';
+const item = { id: 'p1', typeId: 'post', typeName: 'Post' };
+const context = { orgId: ORG, correlationId: 'test', actor: 'test' };
+
+function reportRequest(reportId: string): EnqueueRequest {
+  return {
+    requestId: reportId,
+    source: 'REPORT',
+    at: '2026-11-23T12:00:00.000Z',
+    version: 0,
+    report: { reportId, reporter: { kind: 'user', id: 'u1', typeId: 'user' }, reportedAt: '2026-11-23T11:59:00Z', hasReason: true, policyId: null, csam: false },
+    action: null,
+    policies: [],
+    routedBy: null,
+    fromJobId: null,
+  };
+}
+
+function decision(jobId: string, type: ReviewJobDecided['data']['type'], targetQueueId: string | null): ReviewJobDecided {
+  return {
+    type: 'ReviewJobDecided',
+    data: {
+      jobId,
+      decisionId: `dec-${type}`,
+      type,
+      actor: { userId: 'm1', email: 'm1@acme.example' },
+      actionIds: [],
+      policies: [],
+      reason: null,
+      note: null,
+      parameters: {},
+      targetQueueId,
+      closeReason: null,
+      deliveryIds: [],
+      decidedAt: '2026-11-23T12:05:00.000Z',
+    },
+  };
+}
+
+describe('report routing reactor: a transformed job is recreated in its target queue', () => {
+  const stores = sqliteStores();
+  afterAll(() => stores.close());
+
+  const clock = new FixedClock(new Date('2026-11-23T12:00:00Z'));
+  const aggregates = new AggregateStore(new SqliteEventStore(stores.open()), clock, randomIds);
+  const enqueuer = new JobEnqueuer(aggregates, clock);
+  // Job recreation needs neither the router nor the catalog: only reports are routed.
+  const reactor = reportRoutingReactor({ enqueuer, aggregates, router: {} as ReviewRouter, queries: {} as QueryBus });
+  const ctx = { get: async () => undefined, put: () => {}, delete: () => {} };
+
+  /** Appends the decision to the job's stream as the decision handler would, and returns it as recorded. */
+  async function decide(jobId: string, event: ReviewJobDecided): Promise<RecordedEvent> {
+    const stream = reviewJobStream(ORG, jobId);
+    await aggregates.record(stream, [event], context, 'any');
+    const recorded = await stores.events.readStream(stream);
+    return recorded.at(-1)!;
+  }
+
+  it('recreates it with source MRT_JOB, the old requests carried, once', async () => {
+    const old = await enqueuer.enqueue(context, { queueId: 'default', item, request: reportRequest('rpt_1') });
+    await enqueuer.enqueue(context, { queueId: 'default', item, request: reportRequest('rpt_2') });
+    const decided = await decide(old.jobId, decision(old.jobId, 'TRANSFORM_JOB_AND_RECREATE_IN_QUEUE', 'spam'));
+
+    await reactor.apply(decided, ctx);
+    await reactor.apply(decided, ctx); // redelivered: nothing more
+
+    const newJobId = reviewJobId(ORG, item, 'spam', 0);
+    const { state, events } = await aggregates.load(reviewJobStream(ORG, newJobId), reviewJobDecider);
+    expect(events.map((e) => e.type)).toEqual(['ReviewJobOpened']);
+    expect(state).toMatchObject({ status: 'OPEN', queueId: 'spam', item });
+    expect(state.requests.map((r) => [r.requestId, r.source, r.fromJobId])).toEqual([
+      ['rpt_1', 'REPORT', null],
+      ['rpt_2', 'REPORT', null],
+      ['dec-TRANSFORM_JOB_AND_RECREATE_IN_QUEUE', 'MRT_JOB', old.jobId],
+    ]);
+  });
+
+  it('recreates nothing for other decisions', async () => {
+    const other = { ...item, id: 'p2' };
+    const old = await enqueuer.enqueue(context, { queueId: 'default', item: other, request: reportRequest('rpt_3') });
+    await reactor.apply(await decide(old.jobId, decision(old.jobId, 'IGNORE', null)), ctx);
+    for (const queueId of ['default', 'spam']) {
+      const generation = queueId === 'default' ? 1 : 0;
+      expect(await aggregates.exists(reviewJobStream(ORG, reviewJobId(ORG, other, queueId, generation)))).toBe(false);
+    }
+  });
+});

@@ -1,0 +1,122 @@
+import type { QueryBus } from '@nestjs/cqrs';
+import { CHILD_SAFETY_QUEUE_ID, GetLiveEntitiesQuery } from '#warden/catalog';
+import type { Projection } from '#warden/eventstore';
+import type { CommandContext, RecordedEvent } from '#warden/kernel';
+import type { AggregateStore } from '#warden/storage';
+import type { ReportSubmitted } from '../domain/report.events.js';
+import { reviewJobDecider } from '../domain/review-job.decider.js';
+import type { EnqueueRequest, JobPolicy, ReviewJobDecided } from '../domain/review-job.events.js';
+import { reviewJobStream } from '../domain/review.streams.js';
+import type { JobEnqueuer } from './job-enqueuer.js';
+import type { ReviewRouter } from './review-router.js';
+
+export const REPORT_ROUTING_REACTOR = 'report-routing';
+
+export interface ReportRoutingDeps {
+  readonly enqueuer: JobEnqueuer;
+  readonly router: ReviewRouter;
+  readonly queries: QueryBus;
+  readonly aggregates: AggregateStore;
+}
+
+const contextOf = (event: RecordedEvent): CommandContext => ({
+  orgId: event.metadata.orgId,
+  correlationId: event.metadata.correlationId,
+  causationId: event.id,
+  actor: 'review',
+});
+
+/** The reported policy as jobs keep it (name and penalty from the catalog); none once archived. */
+async function reportedPolicies(queries: QueryBus, orgId: string, policyId: string | null): Promise<JobPolicy[]> {
+  if (policyId === null) return [];
+  const policy = (await queries.execute(new GetLiveEntitiesQuery(orgId, 'policy'))).find((p) => p.id === policyId);
+  return policy ? [{ id: policy.id, name: policy.name, penalty: policy.penalty }] : [];
+}
+
+async function typeNameOf(queries: QueryBus, orgId: string, typeId: string): Promise<string> {
+  const type = (await queries.execute(new GetLiveEntitiesQuery(orgId, 'itemType'))).find((t) => t.id === typeId);
+  return type?.name ?? typeId;
+}
+
+/**
+ * A user report becomes a review job (or joins the item's open one in that queue): `csam: true`
+ * goes to child-safety before any routing rule; otherwise the first routing rule that passes —
+ * with the routing inputs REPORT_REASON, REPORTED_POLICY and REPORT_COUNT — picks the queue, and
+ * none the default queue. The request id is the report id, so a re-run merges nothing twice.
+ */
+async function routeReport(deps: ReportRoutingDeps, event: RecordedEvent): Promise<void> {
+  const orgId = event.metadata.orgId;
+  const data = event.data as unknown as ReportSubmitted['data'];
+  const item = { id: data.reportedItem.id, typeId: data.reportedItem.typeId };
+  const policies = await reportedPolicies(deps.queries, orgId, data.policyId);
+  const routed = data.csam
+    ? { queueId: CHILD_SAFETY_QUEUE_ID, routedBy: null }
+    : await deps.router.route(orgId, item, data.reportedItem.version, {
+        reason: data.reason,
+        policyId: data.policyId,
+        count: await deps.router.reportCount(orgId, item),
+      });
+  const request: EnqueueRequest = {
+    requestId: data.reportId,
+    source: 'REPORT',
+    at: event.metadata.occurredAt,
+    version: data.reportedItem.version,
+    report: {
+      reportId: data.reportId,
+      reporter: data.reporter,
+      reportedAt: data.reportedAt,
+      hasReason: data.reason !== null && data.reason !== '',
+      policyId: data.policyId,
+      csam: data.csam,
+    },
+    action: null,
+    policies,
+    routedBy: routed.routedBy,
+    fromJobId: null,
+  };
+  await deps.enqueuer.enqueue(contextOf(event), {
+    queueId: routed.queueId,
+    item: { ...item, typeName: await typeNameOf(deps.queries, orgId, item.typeId) },
+    request,
+    reasons: data.reason ? { [data.reportId]: data.reason } : {},
+    subject: data.subject,
+  });
+}
+
+/**
+ * TRANSFORM_JOB_AND_RECREATE_IN_QUEUE: the decided job is recreated in the target queue (source
+ * MRT_JOB) with its requests carried over, so its history is kept. The request id is the
+ * decision's id: a re-run finds it in the new job and adds nothing.
+ */
+async function recreateTransformedJob(deps: ReportRoutingDeps, event: RecordedEvent): Promise<void> {
+  const decided = event.data as unknown as ReviewJobDecided['data'];
+  if (decided.type !== 'TRANSFORM_JOB_AND_RECREATE_IN_QUEUE' || decided.targetQueueId === null) return;
+  const orgId = event.metadata.orgId;
+  const { state } = await deps.aggregates.load(reviewJobStream(orgId, decided.jobId), reviewJobDecider);
+  if (state.item === null) return;
+  const request: EnqueueRequest = {
+    requestId: decided.decisionId,
+    source: 'MRT_JOB',
+    at: decided.decidedAt,
+    version: Math.max(0, ...state.requests.map((r) => r.version)),
+    report: null,
+    action: null,
+    // The carried requests keep their own policies; this one names the moderator's, if any.
+    policies: decided.policies,
+    routedBy: null,
+    fromJobId: decided.jobId,
+  };
+  await deps.enqueuer.enqueue(contextOf(event), { queueId: decided.targetQueueId, item: state.item, request, carried: [...state.requests] });
+}
+
+export function reportRoutingReactor(deps: ReportRoutingDeps): Projection {
+  return {
+    name: REPORT_ROUTING_REACTOR,
+    reactor: true,
+    collections: [],
+    eventTypes: ['ReportSubmitted', 'ReviewJobDecided'],
+    // The report's reason is a routing input (REPORT_REASON) and travels on, sealed, into the job.
+    needsPersonalData: true,
+    apply: (event) => (event.type === 'ReportSubmitted' ? routeReport(deps, event) : recreateTransformedJob(deps, event)),
+  };
+}

@@ -1,0 +1,63 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { GetLiveEntitiesQuery, type QueueDefinition } from '#warden/catalog';
+import type { EventStore } from '#warden/eventstore';
+import { type ItemIdentifier, type ItemSubmitted, itemStream } from '#warden/ingestion';
+import type { ReadStore } from '#warden/readstore';
+import { RouteForReviewQuery, type RoutingReport } from '#warden/rules';
+import { EVENT_STORE, ProjectionHost, READ_STORE } from '#warden/storage';
+import { defaultQueueOf, effectiveQueues } from '../domain/effective-queues.js';
+import { REPORT_COUNTS, REPORT_COUNTS_PROJECTION, type ReportCountDoc, reportCountDocId } from '../projections/report-counts.projection.js';
+
+export interface RoutedQueue {
+  readonly queueId: string;
+  /** The routing rule that picked it; null: no rule passed (the default queue). */
+  readonly routedBy: { readonly id: string; readonly name: string } | null;
+}
+
+/**
+ * Where an item bound for review goes: the organization's routing rules, evaluated by the rules
+ * engine (RouteForReviewQuery) on the item version the request names; the default queue when none
+ * passes. A rule naming a queue the organization no longer has also falls back to the default.
+ */
+@Injectable()
+export class ReviewRouter {
+  constructor(
+    private readonly queries: QueryBus,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    @Inject(ProjectionHost) private readonly projections: ProjectionHost,
+  ) {}
+
+  async queues(orgId: string): Promise<QueueDefinition[]> {
+    return effectiveQueues(await this.queries.execute(new GetLiveEntitiesQuery(orgId, 'queue')));
+  }
+
+  async route(orgId: string, item: ItemIdentifier, version: number, report: RoutingReport | null): Promise<RoutedQueue> {
+    const queues = await this.queues(orgId);
+    const recorded = await this.itemAt(orgId, item, version);
+    const route = await this.queries.execute(
+      new RouteForReviewQuery(orgId, 'report', { id: item.id, typeId: item.typeId, data: recorded.data, creator: recorded.creator }, report),
+    );
+    if (route && queues.some((q) => q.id === route.queueId)) return { queueId: route.queueId, routedBy: route.rule };
+    return { queueId: defaultQueueOf(queues).id, routedBy: null };
+  }
+
+  /**
+   * How many reports of the item Warden has recorded, this one included: the report-counts read
+   * model, caught up first (the report being routed is already in the log).
+   */
+  async reportCount(orgId: string, item: ItemIdentifier): Promise<number> {
+    await this.projections.catchUp(REPORT_COUNTS_PROJECTION);
+    const doc = await this.readStore.get<ReportCountDoc>(REPORT_COUNTS, reportCountDocId(orgId, item));
+    return doc?.reportIds.length ?? 0;
+  }
+
+  /** The item's data at a version (unsealed); empty once its personal data was erased. */
+  private async itemAt(orgId: string, item: ItemIdentifier, version: number): Promise<{ data: { [field: string]: unknown }; creator: ItemIdentifier | null }> {
+    const [event] = await this.events.readStream(itemStream(orgId, item.typeId, item.id), { fromRevision: version, maxCount: 1 });
+    if (!event || event.type !== 'ItemSubmitted' || event.metadata.personalDataRedacted) return { data: {}, creator: null };
+    const data = event.data as unknown as ItemSubmitted['data'];
+    return { data: typeof data.data === 'object' && data.data !== null ? data.data : {}, creator: data.creator };
+  }
+}

@@ -1,0 +1,44 @@
+import type { ConditionSet, RoutingRuleDefinition } from '#warden/catalog/contracts';
+import type { ConditionRecord, SetEvaluation } from './evaluation.model.js';
+
+/** The routing inputs of a report (REPORT_REASON, REPORTED_POLICY, REPORT_COUNT). */
+export interface RoutingReport {
+  readonly reason: string | null;
+  readonly policyId: string | null;
+  readonly count: number;
+}
+
+export interface Route {
+  readonly queueId: string;
+  readonly rule: { readonly id: string; readonly name: string };
+  readonly conditions: ConditionRecord[];
+}
+
+/** A routing rule with its position in the configuration (the catalog's OrderedRoutingRule). */
+export type OrderedRoutingRule = RoutingRuleDefinition & { readonly order: number };
+
+/** The key under which the condition evaluator finds the routing inputs (condition-evaluator.ts). */
+export const REPORT_DATA_KEY = '__report';
+
+/** The routing rules that apply to an item type, in their configured order ([] item types: all). */
+export function routingRulesFor(rules: readonly OrderedRoutingRule[], itemTypeId: string): OrderedRoutingRule[] {
+  return rules
+    .filter((r) => r.itemTypeIds.length === 0 || r.itemTypeIds.includes(itemTypeId))
+    .sort((a, b) => a.order - b.order || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/**
+ * The first rule whose condition set passes picks the queue; a rule whose outcome is unknown (a
+ * signal failed, an input absent) does not pass. Rules are evaluated one after the other, so
+ * that no later rule's signals are paid for once one passed.
+ */
+export async function firstPassingRoute(
+  rules: readonly OrderedRoutingRule[],
+  evaluate: (set: ConditionSet) => SetEvaluation | Promise<SetEvaluation>,
+): Promise<Route | null> {
+  for (const rule of rules) {
+    const result = await evaluate(rule.conditionSet);
+    if (result.outcome === 'passed') return { queueId: rule.queueId, rule: { id: rule.id, name: rule.name }, conditions: result.conditions };
+  }
+  return null;
+}

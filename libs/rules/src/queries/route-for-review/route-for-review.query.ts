@@ -1,0 +1,28 @@
+import { Query } from '@nestjs/cqrs';
+import type { ItemIdentifier } from '#warden/ingestion';
+import type { Route, RoutingReport } from '../../domain/review-routing.js';
+
+export type { Route, RoutingReport };
+
+/**
+ * Which queue an item bound for review goes to: the organization's routing rules (`report`) or
+ * appeal routing rules (`appeal`), in order, evaluated by the rules engine's condition evaluator
+ * with its signals; the first that passes routes. Null: none passed (the caller's default queue).
+ * `report` carries the routing inputs REPORT_REASON, REPORTED_POLICY and REPORT_COUNT; null for
+ * requests that are no report (a rule's ENQUEUE_TO_MRT): conditions on them are then unknown.
+ */
+export class RouteForReviewQuery extends Query<Route | null> {
+  constructor(
+    readonly orgId: string,
+    readonly kind: 'report' | 'appeal',
+    readonly item: {
+      readonly id: string;
+      readonly typeId: string;
+      readonly data: { readonly [field: string]: unknown };
+      readonly creator: ItemIdentifier | null;
+    },
+    readonly report: RoutingReport | null,
+  ) {
+    super();
+  }
+}
