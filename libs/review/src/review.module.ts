@@ -9,6 +9,17 @@ import { GetReviewJobHandler } from './queries/get-review-job/get-review-job.han
 import { ReviewQueues } from './review-queues.js';
 import { reviewEnqueueReactor } from './enqueue/review-enqueue.reactor.js';
 import { reviewJobsProjection } from './projections/review-jobs.projection.js';
+import { DecideJobHandler } from './commands/decide-job/decide-job.handler.js';
+import { JobAutoCloser } from './decisions/job-auto-closer.js';
+import { autoCloseReactor } from './decisions/auto-close.reactor.js';
+import { AUTO_CLOSE_QUEUES_PROJECTION, autoCloseQueuesProjection } from './projections/auto-close-queues.projection.js';
+import { childSafetyReportsProjection } from './projections/child-safety-reports.projection.js';
+import { REVIEW_JOBS_PROJECTION } from './projections/review-jobs.projection.js';
+import { ListChildSafetyReportsHandler } from './queries/list-child-safety-reports/list-child-safety-reports.handler.js';
+import { type Clock } from '#warden/kernel';
+import { CLOCK } from '#warden/platform';
+import type { ReadStore } from '#warden/readstore';
+import { AggregateStore, READ_STORE } from '#warden/storage';
 
 const subjectField = (e: { data: { [key: string]: unknown } }) => (typeof e.data['subject'] === 'string' ? e.data['subject'] : undefined);
 
@@ -18,7 +29,25 @@ const subjectField = (e: { data: { [key: string]: unknown } }) => (typeof e.data
  */
 @Module({
   imports: [CatalogModule],
-  providers: [JobEnqueuer, ReviewQueues, ClaimNextJobHandler, GetReviewJobHandler],
+  providers: [
+    JobEnqueuer, ReviewQueues, ClaimNextJobHandler, GetReviewJobHandler,
+    DecideJobHandler,
+    ListChildSafetyReportsHandler,
+    {
+      provide: JobAutoCloser,
+      inject: [READ_STORE, AggregateStore, CLOCK, ProjectionHost],
+      useFactory: (readStore: ReadStore, aggregates: AggregateStore, clock: Clock, projections: ProjectionHost) =>
+        new JobAutoCloser({
+          readStore,
+          aggregates,
+          clock,
+          catchUp: async () => {
+            await projections.catchUp(REVIEW_JOBS_PROJECTION);
+            await projections.catchUp(AUTO_CLOSE_QUEUES_PROJECTION);
+          },
+        }),
+    },
+  ],
 })
 export class ReviewModule implements OnModuleInit {
   constructor(
@@ -26,6 +55,7 @@ export class ReviewModule implements OnModuleInit {
     @Inject(PersonalDataPolicy) private readonly personalData: PersonalDataPolicy,
     private readonly enqueuer: JobEnqueuer,
     private readonly queries: QueryBus,
+    private readonly autoCloser: JobAutoCloser,
   ) {}
 
   onModuleInit(): void {
@@ -37,5 +67,8 @@ export class ReviewModule implements OnModuleInit {
     this.personalData.register('ActionCallbackRequested', { subject: subjectField, fields: ['reportHistory'] });
     this.projections.register(reviewJobsProjection);
     this.projections.register(reviewEnqueueReactor({ enqueuer: this.enqueuer, queries: this.queries }));
+    this.projections.register(childSafetyReportsProjection);
+    this.projections.register(autoCloseQueuesProjection);
+    this.projections.register(autoCloseReactor({ closer: this.autoCloser }));
   }
 }
