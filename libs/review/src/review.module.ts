@@ -12,14 +12,10 @@ import { reviewJobsProjection } from './projections/review-jobs.projection.js';
 import { DecideJobHandler } from './commands/decide-job/decide-job.handler.js';
 import { JobAutoCloser } from './decisions/job-auto-closer.js';
 import { autoCloseReactor } from './decisions/auto-close.reactor.js';
-import { AUTO_CLOSE_QUEUES_PROJECTION, autoCloseQueuesProjection } from './projections/auto-close-queues.projection.js';
+import { jobAutoCloserProvider } from './decisions/job-auto-closer.provider.js';
+import { autoCloseQueuesProjection } from './projections/auto-close-queues.projection.js';
 import { childSafetyReportsProjection } from './projections/child-safety-reports.projection.js';
-import { REVIEW_JOBS_PROJECTION } from './projections/review-jobs.projection.js';
 import { ListChildSafetyReportsHandler } from './queries/list-child-safety-reports/list-child-safety-reports.handler.js';
-import { type Clock } from '#warden/kernel';
-import { CLOCK } from '#warden/platform';
-import type { ReadStore } from '#warden/readstore';
-import { AggregateStore, READ_STORE } from '#warden/storage';
 
 const subjectField = (e: { data: { [key: string]: unknown } }) => (typeof e.data['subject'] === 'string' ? e.data['subject'] : undefined);
 
@@ -29,25 +25,8 @@ const subjectField = (e: { data: { [key: string]: unknown } }) => (typeof e.data
  */
 @Module({
   imports: [CatalogModule],
-  providers: [
-    JobEnqueuer, ReviewQueues, ClaimNextJobHandler, GetReviewJobHandler,
-    DecideJobHandler,
-    ListChildSafetyReportsHandler,
-    {
-      provide: JobAutoCloser,
-      inject: [READ_STORE, AggregateStore, CLOCK, ProjectionHost],
-      useFactory: (readStore: ReadStore, aggregates: AggregateStore, clock: Clock, projections: ProjectionHost) =>
-        new JobAutoCloser({
-          readStore,
-          aggregates,
-          clock,
-          catchUp: async () => {
-            await projections.catchUp(REVIEW_JOBS_PROJECTION);
-            await projections.catchUp(AUTO_CLOSE_QUEUES_PROJECTION);
-          },
-        }),
-    },
-  ],
+  providers: [JobEnqueuer, ReviewQueues, ClaimNextJobHandler, GetReviewJobHandler,
+    DecideJobHandler, ListChildSafetyReportsHandler, jobAutoCloserProvider],
 })
 export class ReviewModule implements OnModuleInit {
   constructor(
