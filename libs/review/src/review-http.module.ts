@@ -10,6 +10,8 @@ import { SkipJobHttpController } from './commands/skip-job/skip-job.http.control
 import { TakeBackJobHttpController } from './commands/take-back-job/take-back-job.http.controller.js';
 import { AssignJobHttpController } from './commands/assign-job/assign-job.http.controller.js';
 import { SubmitReportHttpController } from './commands/submit-report/submit-report.http.controller.js';
+import { DecideJobHttpController } from './commands/decide-job/decide-job.http.controller.js';
+import { ListChildSafetyReportsHttpController } from './queries/list-child-safety-reports/list-child-safety-reports.http.controller.js';
 
 /**
  * The review module's routes: the customer API's reports and the console's queues and jobs. Its
@@ -28,6 +30,8 @@ import { SubmitReportHttpController } from './commands/submit-report/submit-repo
     TakeBackJobHttpController,
     AssignJobHttpController,
     SubmitReportHttpController,
+    DecideJobHttpController,
+    ListChildSafetyReportsHttpController,
   ],
 })
 export class ReviewHttpModule {}

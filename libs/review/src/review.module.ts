@@ -23,6 +23,13 @@ import { reportRoutingReactor } from './enqueue/report-routing.reactor.js';
 import { ReviewRouter } from './enqueue/review-router.js';
 import { reportCountsProjection } from './projections/report-counts.projection.js';
 import { AggregateStore } from '#warden/storage';
+import { DecideJobHandler } from './commands/decide-job/decide-job.handler.js';
+import { JobAutoCloser } from './decisions/job-auto-closer.js';
+import { autoCloseReactor } from './decisions/auto-close.reactor.js';
+import { jobAutoCloserProvider } from './decisions/job-auto-closer.provider.js';
+import { autoCloseQueuesProjection } from './projections/auto-close-queues.projection.js';
+import { childSafetyReportsProjection } from './projections/child-safety-reports.projection.js';
+import { ListChildSafetyReportsHandler } from './queries/list-child-safety-reports/list-child-safety-reports.handler.js';
 
 const subjectField = (e: { data: { [key: string]: unknown } }) => (typeof e.data['subject'] === 'string' ? e.data['subject'] : undefined);
 
@@ -48,6 +55,9 @@ const subjectField = (e: { data: { [key: string]: unknown } }) => (typeof e.data
     ListReviewJobsHandler,
     SubmitReportHandler,
     ReviewRouter,
+    DecideJobHandler,
+    ListChildSafetyReportsHandler,
+    jobAutoCloserProvider,
   ],
 })
 export class ReviewModule implements OnModuleInit {
@@ -58,6 +68,7 @@ export class ReviewModule implements OnModuleInit {
     private readonly queries: QueryBus,
     private readonly router: ReviewRouter,
     private readonly aggregates: AggregateStore,
+    private readonly autoCloser: JobAutoCloser,
   ) {}
 
   onModuleInit(): void {
@@ -75,5 +86,8 @@ export class ReviewModule implements OnModuleInit {
     this.projections.register(
       reportRoutingReactor({ enqueuer: this.enqueuer, router: this.router, queries: this.queries, aggregates: this.aggregates }),
     );
+    this.projections.register(childSafetyReportsProjection);
+    this.projections.register(autoCloseQueuesProjection);
+    this.projections.register(autoCloseReactor({ closer: this.autoCloser }));
   }
 }

@@ -117,7 +117,9 @@ export function deliveryReactor(deps: {
     reactor: true,
     collections: [],
     eventTypes: ['ActionCallbackRequested', 'CallbackDeliveryRequested', 'CallbackRedeliveryRequested'],
-    needsPersonalData: false,
+    // A decision's callback carries the merged reports (reportHistory), sealed in its event: the
+    // delivery's body needs them opened (the delivery seals them again under the same subject).
+    needsPersonalData: true,
     apply: (event) => handleBatch([event]),
     applyBatch: handleBatch,
     activate: deps.activate,

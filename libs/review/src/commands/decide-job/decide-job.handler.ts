@@ -1,0 +1,165 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler, QueryBus } from '@nestjs/cqrs';
+import { GetCatalogSettingsQuery, GetLiveEntitiesQuery } from '#warden/catalog';
+import { type EventStore, WrongExpectedRevisionError } from '#warden/eventstore';
+import { itemStream, type ItemSubmitted } from '#warden/ingestion';
+import { type Clock, concurrentUpdateConflict, foldStream, forbidden, type IdGenerator, invalidInput } from '#warden/kernel';
+import { CLOCK, ID_GENERATOR } from '#warden/platform';
+import { AggregateStore, EVENT_STORE } from '#warden/storage';
+import { checkDecision } from '../../domain/decision-check.js';
+import { childSafetyReport, type DecidedItem, decisionCallbacks, jobItemVersion, mergedReports } from '../../domain/decision-effects.js';
+import { reviewJobDecider, type ReviewJobState } from '../../domain/review-job.decider.js';
+import { jobNotFound } from '../../domain/review-job.errors.js';
+import type { JobItem, ReportReasons } from '../../domain/review-job.events.js';
+import { reviewJobStream } from '../../domain/review.streams.js';
+import { ReviewQueues } from '../../review-queues.js';
+import { lockTokenHash } from '../claim-next-job/claim-next-job.handler.js';
+import { DecideJobCommand, type DecisionSummary } from './decide-job.command.js';
+
+const RETRIES = 3;
+
+/**
+ * Checks the decision against the catalog (400 before anything is appended), builds what it
+ * requests (action callbacks, a child-safety report) from the job as read, and appends it all in
+ * one append with the job's expected revision: the decider checks the live lock on that state.
+ * A request merged meanwhile makes it read and decide again, so the callbacks name every report.
+ */
+@CommandHandler(DecideJobCommand)
+export class DecideJobHandler implements ICommandHandler<DecideJobCommand> {
+  constructor(
+    private readonly aggregates: AggregateStore,
+    private readonly queues: ReviewQueues,
+    private readonly queries: QueryBus,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+  ) {}
+
+  async execute(command: DecideJobCommand): Promise<DecisionSummary> {
+    const { orgId } = command.context;
+    const stream = reviewJobStream(orgId, command.jobId);
+    for (let attempt = 0; ; attempt++) {
+      const recorded = await this.events.readStream(stream);
+      const state = foldStream(reviewJobDecider, stream, recorded);
+      const decided = await this.decide(command, state);
+      try {
+        await this.aggregates.record(stream, decided.events, command.context, recorded[recorded.length - 1]!.revision);
+        return decided.summary;
+      } catch (error) {
+        if (!(error instanceof WrongExpectedRevisionError)) throw error;
+        if (attempt >= RETRIES) throw concurrentUpdateConflict(`${stream} was changed concurrently; try again`);
+      }
+    }
+  }
+
+  private async decide(command: DecideJobCommand, state: ReviewJobState) {
+    const { orgId } = command.context;
+    const { moderator, decision } = command;
+    const visible = await this.queues.visible(orgId, moderator.permissions);
+    if (state.status === 'NONE' || !state.item || !visible.some((q) => q.id === state.queueId)) throw jobNotFound(command.jobId);
+    if (decision.type === 'SUBMIT_CHILD_SAFETY_REPORT' && !moderator.permissions.includes('VIEW_CHILD_SAFETY_DATA')) {
+      throw forbidden('SUBMIT_CHILD_SAFETY_REPORT needs the VIEW_CHILD_SAFETY_DATA permission');
+    }
+    const [actions, policies, itemTypes, settings] = await Promise.all([
+      this.queries.execute(new GetLiveEntitiesQuery(orgId, 'action')),
+      this.queries.execute(new GetLiveEntitiesQuery(orgId, 'policy')),
+      this.queries.execute(new GetLiveEntitiesQuery(orgId, 'itemType')),
+      this.queries.execute(new GetCatalogSettingsQuery(orgId, 'settings')),
+    ]);
+    const checked = checkDecision(decision, {
+      actions,
+      policies,
+      itemTypes,
+      settings,
+      visibleQueueIds: visible.map((q) => q.id),
+      job: { queueId: state.queueId as string, itemTypeId: state.item.typeId },
+    });
+    if (!checked.ok) throw invalidInput(...checked.problems);
+
+    const now = this.clock.now().toISOString();
+    const decisionId = this.ids.uuid();
+    const reason = decision.reason?.trim() ? decision.reason : null;
+    const note = decision.note?.trim() ? decision.note : null;
+    const actor = { userId: moderator.userId, email: moderator.email };
+    // The item and the reports are read only for what sends or records them.
+    const needsItem = checked.actions.length > 0 || checked.type === 'SUBMIT_CHILD_SAFETY_REPORT';
+    const decidedItem = needsItem ? await this.decidedItem(orgId, state.item, jobItemVersion(state)) : null;
+    const reports = needsItem ? mergedReports(state, await this.carriedReasons(orgId, state)) : [];
+    const callbacks = decidedItem
+      ? decisionCallbacks({
+          orgId,
+          decisionId,
+          item: state.item,
+          actions: checked.actions,
+          policies: checked.policies,
+          actorEmail: moderator.email,
+          note,
+          reason,
+          parameters: checked.parameters,
+          decidedItem,
+          reports,
+        })
+      : [];
+    const report =
+      checked.type === 'SUBMIT_CHILD_SAFETY_REPORT' && decidedItem
+        ? childSafetyReport({
+            orgId,
+            decisionId,
+            jobId: command.jobId,
+            item: state.item,
+            itemType: itemTypes.find((t) => t.id === state.item?.typeId),
+            decidedItem,
+            reports,
+            reason,
+            note,
+            reportedBy: actor,
+            now,
+          })
+        : null;
+    const deliveryIds = callbacks.map((c) => c.deliveryId);
+    const events = reviewJobDecider.decide(
+      {
+        type: 'Decide',
+        moderatorId: moderator.userId,
+        lockTokenHash: lockTokenHash(command.lockToken),
+        decision: {
+          decisionId,
+          type: checked.type,
+          actor,
+          actionIds: checked.actions.map((a) => a.id),
+          policies: checked.policies,
+          reason,
+          note,
+          parameters: checked.parameters,
+          targetQueueId: checked.type === 'TRANSFORM_JOB_AND_RECREATE_IN_QUEUE' ? (decision.targetQueueId ?? null) : null,
+          deliveryIds,
+        },
+        callbacks,
+        childSafetyReport: report,
+        now,
+      },
+      state,
+    );
+    return { events, summary: { jobId: command.jobId, decisionId, type: checked.type, deliveryIds } };
+  }
+
+  /** The job's item version as submitted (its data and creator opened). */
+  private async decidedItem(orgId: string, item: JobItem, version: number): Promise<DecidedItem> {
+    const [event] = await this.events.readStream(itemStream(orgId, item.typeId, item.id), { fromRevision: version, maxCount: 1 });
+    if (!event || event.type !== 'ItemSubmitted') return { version, data: null, creator: null };
+    const data = event.data as unknown as ItemSubmitted['data'];
+    return { version: event.revision, data: data.data ?? null, creator: data.creator ?? null };
+  }
+
+  /** The reasons of reports carried from the jobs this one was recreated from: in those jobs' streams. */
+  private async carriedReasons(orgId: string, state: ReviewJobState): Promise<{ [jobId: string]: ReportReasons }> {
+    const fromJobIds = [...new Set(state.requests.flatMap((r) => (r.report && r.fromJobId ? [r.fromJobId] : [])))];
+    const entries = await Promise.all(
+      fromJobIds.map(async (jobId) => {
+        const stream = reviewJobStream(orgId, jobId);
+        return [jobId, foldStream(reviewJobDecider, stream, await this.events.readStream(stream)).reasons] as const;
+      }),
+    );
+    return Object.fromEntries(entries);
+  }
+}

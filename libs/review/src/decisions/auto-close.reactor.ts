@@ -1,0 +1,52 @@
+import { Logger } from '@nestjs/common';
+import type { Projection } from '#warden/eventstore';
+import type { RecordedEvent } from '#warden/kernel';
+import type { ReviewJobDecided } from '../domain/review-job.events.js';
+import type { JobAutoCloser } from './job-auto-closer.js';
+
+export const AUTO_CLOSE_REACTOR = 'review-auto-close';
+/** How often the worker closes the jobs that waited too long. */
+export const EXPIRY_SWEEP_MS = 60_000;
+
+/**
+ * The system's AUTOMATIC_CLOSE. On a CUSTOM_ACTION decision (the item was actioned) the item's
+ * other open jobs close with ITEM_ACTIONED. While this reactor runs in a process (one worker: it
+ * holds the reactor's lease), a timer closes the jobs that waited longer than their queue's
+ * `autoCloseAfterDays` (EXPIRED) every minute.
+ */
+export function autoCloseReactor(deps: { closer: JobAutoCloser; sweepEveryMs?: number }): Projection {
+  const logger = new Logger('review');
+  let timer: NodeJS.Timeout | undefined;
+  let sweeping: Promise<unknown> | undefined;
+  const sweep = () => {
+    sweeping ??= deps.closer
+      .closeExpired({ correlationId: `auto-close-sweep`, causationId: null, actor: 'review' })
+      .then((closed) => closed > 0 && logger.log({ msg: 'expired review jobs closed', closed }))
+      .catch((error: unknown) => logger.warn({ msg: 'closing expired review jobs failed', error: String(error) }))
+      .finally(() => (sweeping = undefined));
+  };
+  const closeOthers = async (event: RecordedEvent) => {
+    const data = event.data as unknown as ReviewJobDecided['data'];
+    if (data.type !== 'CUSTOM_ACTION') return;
+    const orgId = event.metadata.orgId;
+    await deps.closer.closeOtherJobs(data, { orgId, correlationId: event.metadata.correlationId, causationId: event.id, actor: 'review' });
+  };
+  return {
+    name: AUTO_CLOSE_REACTOR,
+    reactor: true,
+    collections: [],
+    eventTypes: ['ReviewJobDecided'],
+    needsPersonalData: false,
+    apply: closeOthers,
+    activate: () => {
+      timer = setInterval(sweep, deps.sweepEveryMs ?? EXPIRY_SWEEP_MS);
+      timer.unref();
+      sweep();
+    },
+    deactivate: async () => {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      await sweeping;
+    },
+  };
+}

@@ -1,0 +1,94 @@
+import { type Clock, type CommandContext, deterministicId } from '#warden/kernel';
+import type { ReadStore } from '#warden/readstore';
+import type { AggregateStore } from '#warden/storage';
+import { reviewJobDecider } from '../domain/review-job.decider.js';
+import type { ReviewJobDecided } from '../domain/review-job.events.js';
+import { reviewJobStream } from '../domain/review.streams.js';
+import { AUTO_CLOSE_QUEUES, type AutoCloseQueueDoc } from '../projections/auto-close-queues.projection.js';
+import { REVIEW_JOBS, type JobState, type ReviewJobDoc } from '../projections/review-jobs.read-model.js';
+
+const OPEN_STATES: readonly JobState[] = ['PENDING', 'LOCKED', 'ASSIGNED'];
+/** Jobs closed per queue and sweep: a backlog drains over a few sweeps rather than in one burst. */
+export const EXPIRED_PER_SWEEP = 200;
+const DAY_MS = 86_400_000;
+
+export interface JobAutoCloserDeps {
+  readonly readStore: ReadStore;
+  readonly aggregates: AggregateStore;
+  readonly clock: Clock;
+  /** Brings the read models it queries up to the log (review jobs, auto-close queues). */
+  readonly catchUp: () => Promise<void>;
+}
+
+/**
+ * AUTOMATIC_CLOSE, the system's decision: a job whose item another decision actioned
+ * (ITEM_ACTIONED), or that waited longer than its queue's `autoCloseAfterDays` (EXPIRED). The read
+ * model proposes the jobs; each close is decided on the job's stream (an already closed job is
+ * left alone), with a decision id derived from its cause, so a re-run closes nothing twice.
+ */
+export class JobAutoCloser {
+  constructor(private readonly deps: JobAutoCloserDeps) {}
+
+  /** The item's other open jobs, after a decision that actioned it. */
+  async closeOtherJobs(decided: ReviewJobDecided['data'], context: CommandContext): Promise<number> {
+    const { orgId } = context;
+    const { state } = await this.deps.aggregates.load(reviewJobStream(orgId, decided.jobId), reviewJobDecider);
+    const item = state.item;
+    if (!item) return 0;
+    await this.deps.catchUp();
+    const open = (
+      await Promise.all(
+        OPEN_STATES.map((state) => this.deps.readStore.find<ReviewJobDoc>(REVIEW_JOBS, { orgId, itemTypeId: item.typeId, itemId: item.id, state })),
+      )
+    ).flat();
+    let closed = 0;
+    for (const job of open) {
+      if (job.jobId === decided.jobId) continue;
+      if (await this.close(orgId, job.jobId, deterministicId('auto-close', decided.decisionId, job.jobId), 'ITEM_ACTIONED', context)) closed++;
+    }
+    return closed;
+  }
+
+  /**
+   * One sweep: in each queue with `autoCloseAfterDays`, its oldest pending jobs that waited longer
+   * than that (the read model's fifoKey order is the opening order, so the walk stops at the first
+   * younger one).
+   */
+  async closeExpired(context: Omit<CommandContext, 'orgId'>): Promise<number> {
+    await this.deps.catchUp();
+    const now = this.deps.clock.now();
+    const queues = await this.deps.readStore.find<AutoCloseQueueDoc>(AUTO_CLOSE_QUEUES, {});
+    let closed = 0;
+    for (const queue of queues) {
+      const cutoff = new Date(now.getTime() - queue.autoCloseAfterDays * DAY_MS).toISOString();
+      const oldest = await this.deps.readStore.find<ReviewJobDoc>(
+        REVIEW_JOBS,
+        { orgId: queue.orgId, queueId: queue.queueId, state: 'PENDING' },
+        { sort: [{ field: 'fifoKey', direction: 'asc' }], limit: EXPIRED_PER_SWEEP },
+      );
+      for (const job of oldest) {
+        if (job.openedAt >= cutoff) break;
+        const decisionId = deterministicId('auto-close-expired', queue.orgId, job.jobId);
+        if (await this.close(queue.orgId, job.jobId, decisionId, 'EXPIRED', { ...context, orgId: queue.orgId })) closed++;
+      }
+    }
+    return closed;
+  }
+
+  private async close(
+    orgId: string,
+    jobId: string,
+    decisionId: string,
+    closeReason: 'ITEM_ACTIONED' | 'EXPIRED',
+    context: CommandContext,
+  ): Promise<boolean> {
+    const handled = await this.deps.aggregates.handle(
+      reviewJobStream(orgId, jobId),
+      reviewJobDecider,
+      { type: 'AutoClose', decisionId, closeReason, now: this.deps.clock.now().toISOString() },
+      context,
+      { retries: 10, eventIds: () => deterministicId('review-auto-close', decisionId) },
+    );
+    return handled.events.length > 0;
+  }
+}

@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import type { ActionDefinition, ItemTypeDefinition } from '#warden/catalog/contracts';
+import { childSafetyReport, decisionCallbacks, decisionDeliveryId, mediaUrls, mergedReports } from './decision-effects.js';
+import { reviewJobDecider } from './review-job.decider.js';
+import type { EnqueueRequest, ReviewJobEvent } from './review-job.events.js';
+
+const item = { id: 'p1', typeId: 'post', typeName: 'Post' };
+const reporter = (id: string) => ({ kind: 'user' as const, id, typeId: 'user' });
+const reportRequest = (reportId: string, fromJobId: string | null = null, hasReason = true): EnqueueRequest => ({
+  requestId: reportId,
+  source: fromJobId ? 'MRT_JOB' : 'REPORT',
+  at: '2026-01-01T00:00:00.000Z',
+  version: 2,
+  report: { reportId, reporter: reporter(`u-${reportId}`), reportedAt: '2026-01-01T00:00:00.000Z', hasReason, policyId: null, csam: false },
+  action: null,
+  policies: [],
+  routedBy: null,
+  fromJobId,
+});
+const state = (events: ReviewJobEvent[]) => events.reduce(reviewJobDecider.evolve, reviewJobDecider.initialState);
+const opened: ReviewJobEvent = {
+  type: 'ReviewJobOpened',
+  data: {
+    jobId: 'j2',
+    queueId: 'spam',
+    generation: 0,
+    item,
+    request: reportRequest('r3'),
+    carried: [reportRequest('r1', 'j1'), reportRequest('r2', 'j1', false)],
+    openedAt: '2026-01-01T00:00:00.000Z',
+    reasons: { r3: 'scam link' },
+    subject: 'user:u-r3',
+  },
+};
+const action = (id: string, parameters: ActionDefinition['parameters']): ActionDefinition => ({
+  id,
+  name: id,
+  description: null,
+  kind: 'CUSTOMER_DEFINED_ACTION',
+  itemTypeIds: [],
+  applyUserStrikes: false,
+  penalty: 'LOW',
+  callback: null,
+  body: { severity: id },
+  parameters,
+});
+
+describe('decision effects', () => {
+  it("merged reports take their reasons from this job's stream, or from the job they were carried from", () => {
+    const reports = mergedReports(state([opened]), { j1: { r1: 'spam', r2: 'ignored: no reason given' } });
+    expect(reports.map((r) => [r.reportId, r.reporter.id, r.reason])).toEqual([
+      ['r1', 'u-r1', 'spam'],
+      ['r2', 'u-r2', null],
+      ['r3', 'u-r3', 'scam link'],
+    ]);
+  });
+
+  it('one callback per action: derived delivery id, its own parameters, the report history under the item subject', () => {
+    const reports = mergedReports(state([opened]), { j1: { r1: 'spam' } });
+    const callbacks = decisionCallbacks({
+      orgId: 'acme',
+      decisionId: 'dec1',
+      item,
+      actions: [action('remove', [{ name: 'durationDays', type: 'NUMBER', required: false }]), action('label', [])],
+      policies: [{ id: 'spam', name: 'Spam', penalty: 'LOW' }],
+      actorEmail: 'mod@acme.example',
+      note: 'n',
+      reason: 'r',
+      parameters: { durationDays: 7 },
+      decidedItem: { version: 2, data: {}, creator: { id: 'u9', typeId: 'user' } },
+      reports,
+    });
+    expect(callbacks.map((c) => c.deliveryId)).toEqual([decisionDeliveryId('acme', 'dec1', 'remove'), decisionDeliveryId('acme', 'dec1', 'label')]);
+    expect(callbacks[0]).toMatchObject({
+      trigger: 'decision',
+      rules: [],
+      custom: { severity: 'remove' },
+      parameters: { durationDays: 7 },
+      creator: { id: 'u9', typeId: 'user' },
+      subject: 'user:u9',
+      reportHistory: [
+        { reason: 'spam', reporter: reporter('u-r1') },
+        { reason: null, reporter: reporter('u-r2') },
+        { reason: 'scam link', reporter: reporter('u-r3') },
+      ],
+    });
+    expect(callbacks[1]!.parameters).toEqual({});
+  });
+
+  it('no reports: no report history; no creator: the item is the subject', () => {
+    const [callback] = decisionCallbacks({
+      orgId: 'acme',
+      decisionId: 'dec1',
+      item,
+      actions: [action('remove', [])],
+      policies: [],
+      actorEmail: 'mod@acme.example',
+      note: null,
+      reason: null,
+      parameters: {},
+      decidedItem: { version: 0, data: null, creator: null },
+      reports: [],
+    });
+    expect(callback).toMatchObject({ reportHistory: null, subject: 'post:p1', creator: null });
+  });
+
+  it("media URLs: the item type's IMAGE, VIDEO and AUDIO fields and data.images, once each", () => {
+    const itemType = {
+      fields: [
+        { name: 'cover', type: 'IMAGE' },
+        { name: 'clip', type: 'VIDEO' },
+        { name: 'text', type: 'STRING' },
+      ],
+    } as unknown as ItemTypeDefinition;
+    expect(mediaUrls({ images: ['https://x/1.jpg'], cover: 'https://x/1.jpg', clip: ['https://x/2.mp4'], text: 'https://not-media' }, itemType)).toEqual([
+      'https://x/1.jpg',
+      'https://x/2.mp4',
+    ]);
+    expect(mediaUrls(null, itemType)).toEqual([]);
+  });
+
+  it('a child-safety report names the item version, creator, reporters and their reasons, and the moderator', () => {
+    const report = childSafetyReport({
+      orgId: 'acme',
+      decisionId: 'dec1',
+      jobId: 'j2',
+      item,
+      itemType: undefined,
+      decidedItem: { version: 2, data: { images: ['https://x/1.jpg'] }, creator: null },
+      reports: mergedReports(state([opened]), {}),
+      reason: 'known',
+      note: null,
+      reportedBy: { userId: 'm1', email: 'mod@acme.example' },
+      now: '2026-01-02T00:00:00.000Z',
+    });
+    expect(report).toMatchObject({
+      jobId: 'j2',
+      item: { ...item, version: 2 },
+      reporters: [reporter('u-r1'), reporter('u-r2'), reporter('u-r3')],
+      incident: { reportReasons: ['scam link'], moderatorReason: 'known', note: null },
+      mediaUrls: ['https://x/1.jpg'],
+      recordedAt: '2026-01-02T00:00:00.000Z',
+      subject: 'post:p1',
+    });
+  });
+});

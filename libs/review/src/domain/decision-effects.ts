@@ -1,0 +1,133 @@
+import type { ActionDefinition, ItemTypeDefinition } from '#warden/catalog/contracts';
+import { deterministicId } from '#warden/kernel';
+import type { ReviewJobState } from './review-job.decider.js';
+import type {
+  ChildSafetyReportRecorded,
+  DecisionCallbackRequested,
+  JobItem,
+  JobPolicy,
+  ReportReasons,
+  Reporter,
+} from './review-job.events.js';
+import { userSubject } from './review.streams.js';
+
+/** The item as its latest version the job names was submitted (opened), read by the handler. */
+export interface DecidedItem {
+  version: number;
+  data: { [field: string]: unknown } | null;
+  creator: { id: string; typeId: string } | null;
+}
+
+export interface MergedReport {
+  reportId: string;
+  reporter: Reporter;
+  reportedAt: string;
+  reason: string | null;
+}
+
+export const decisionDeliveryId = (orgId: string, decisionId: string, actionId: string) =>
+  deterministicId('decision-delivery', orgId, decisionId, actionId);
+
+export const childSafetyReportId = (orgId: string, decisionId: string) => deterministicId('child-safety-report', orgId, decisionId);
+
+/** Whose key seals what reporters wrote when it travels on: the item's (its creator's, else the item's own). */
+export const itemSubject = (item: JobItem, creator: { id: string; typeId: string } | null) =>
+  creator ? userSubject(creator) : userSubject(item);
+
+/** The item version the job is about: the latest one a request named. */
+export const jobItemVersion = (state: ReviewJobState) => state.requests.reduce((v, r) => Math.max(v, r.version), 0);
+
+/**
+ * Every report merged into the job, in order, with its reason: from this job's own `reasons`, or,
+ * for requests carried from the job it was recreated from, from that job's (`carriedReasons`).
+ */
+export function mergedReports(state: ReviewJobState, carriedReasons: { [fromJobId: string]: ReportReasons }): MergedReport[] {
+  return state.requests.flatMap((request) => {
+    if (!request.report) return [];
+    const reasons = request.fromJobId ? (carriedReasons[request.fromJobId] ?? {}) : state.reasons;
+    const reason = request.report.hasReason ? (reasons[request.report.reportId] ?? null) : null;
+    return [{ reportId: request.report.reportId, reporter: request.report.reporter, reportedAt: request.report.reportedAt, reason }];
+  });
+}
+
+/** One action callback per chosen customer-defined action (interface-spec 6.2, trigger `decision`). */
+export function decisionCallbacks(input: {
+  orgId: string;
+  decisionId: string;
+  item: JobItem;
+  actions: readonly ActionDefinition[];
+  policies: JobPolicy[];
+  actorEmail: string;
+  note: string | null;
+  reason: string | null;
+  parameters: { [name: string]: unknown };
+  decidedItem: DecidedItem;
+  reports: readonly MergedReport[];
+}): DecisionCallbackRequested['data'][] {
+  const reportHistory = input.reports.length === 0 ? null : input.reports.map((r) => ({ reason: r.reason, reporter: r.reporter }));
+  return input.actions.map((action) => ({
+    deliveryId: decisionDeliveryId(input.orgId, input.decisionId, action.id),
+    item: input.item,
+    action: { id: action.id },
+    policies: input.policies,
+    rules: [],
+    custom: action.body,
+    creator: input.decidedItem.creator,
+    environment: 'MANUAL',
+    trigger: 'decision',
+    actorEmail: input.actorEmail,
+    actorNote: input.note,
+    // Only the values this action declares: another chosen action's parameters are not its business.
+    parameters: Object.fromEntries(Object.entries(input.parameters).filter(([name]) => action.parameters.some((p) => p.name === name))),
+    decisionReason: input.reason,
+    reportHistory,
+    subject: itemSubject(input.item, input.decidedItem.creator),
+  }));
+}
+
+const MEDIA_TYPES = new Set(['IMAGE', 'VIDEO', 'AUDIO']);
+
+/** The item's media URLs: its IMAGE, VIDEO and AUDIO fields, and `data.images`. */
+export function mediaUrls(data: { [field: string]: unknown } | null, itemType: ItemTypeDefinition | undefined): string[] {
+  if (!data) return [];
+  const urls = new Set<string>();
+  const add = (value: unknown) => {
+    if (typeof value === 'string' && value !== '') urls.add(value);
+    else if (Array.isArray(value)) for (const v of value) add(v);
+  };
+  add(data['images']);
+  for (const field of itemType?.fields ?? []) if (MEDIA_TYPES.has(field.type)) add(data[field.name]);
+  return [...urls];
+}
+
+/** What a CyberTipline-style report needs, as the moderator's decision records it. */
+export function childSafetyReport(input: {
+  orgId: string;
+  decisionId: string;
+  jobId: string;
+  item: JobItem;
+  itemType: ItemTypeDefinition | undefined;
+  decidedItem: DecidedItem;
+  reports: readonly MergedReport[];
+  reason: string | null;
+  note: string | null;
+  reportedBy: { userId: string; email: string };
+  now: string;
+}): ChildSafetyReportRecorded['data'] {
+  return {
+    reportId: childSafetyReportId(input.orgId, input.decisionId),
+    jobId: input.jobId,
+    item: { ...input.item, version: input.decidedItem.version },
+    creator: input.decidedItem.creator,
+    reporters: input.reports.map((r) => r.reporter),
+    incident: {
+      reportReasons: input.reports.flatMap((r) => (r.reason === null ? [] : [r.reason])),
+      moderatorReason: input.reason,
+      note: input.note,
+    },
+    mediaUrls: mediaUrls(input.decidedItem.data, input.itemType),
+    reportedBy: input.reportedBy,
+    recordedAt: input.now,
+    subject: itemSubject(input.item, input.decidedItem.creator),
+  };
+}

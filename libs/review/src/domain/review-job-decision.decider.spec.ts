@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { reviewJobDecider, type ReviewJobCommand } from './review-job.decider.js';
+import type { DecisionCallbackRequested, EnqueueRequest, ReviewJobEvent } from './review-job.events.js';
+
+/** The Decide and AutoClose commands of the review job decider: given events, when a command, then events. */
+function given(events: ReviewJobEvent[]) {
+  const state = events.reduce(reviewJobDecider.evolve, reviewJobDecider.initialState);
+  return { when: (command: ReviewJobCommand) => reviewJobDecider.decide(command, state) };
+}
+
+const item = { id: 'p1', typeId: 'post', typeName: 'Post' };
+const request: EnqueueRequest = {
+  requestId: 'r1',
+  source: 'RULE_EXECUTION',
+  at: '2026-01-01T00:00:00.000Z',
+  version: 0,
+  report: null,
+  action: { id: 'enqueue-to-mrt', rules: [] },
+  policies: [],
+  routedBy: null,
+  fromJobId: null,
+};
+const opened: ReviewJobEvent = {
+  type: 'ReviewJobOpened',
+  data: { jobId: 'j1', queueId: 'default', generation: 0, item, request, carried: [], openedAt: '2026-01-01T00:00:00.000Z', reasons: {}, subject: null },
+};
+const claimed: ReviewJobEvent = {
+  type: 'ReviewJobClaimed',
+  data: { jobId: 'j1', moderatorId: 'm1', lockTokenHash: 'h1', claimedAt: '2026-01-01T00:01:00.000Z', expiresAt: '2026-01-01T00:11:00.000Z' },
+};
+const callback: DecisionCallbackRequested['data'] = {
+  deliveryId: 'd1',
+  item,
+  action: { id: 'remove' },
+  policies: [],
+  rules: [],
+  custom: {},
+  creator: null,
+  environment: 'MANUAL',
+  trigger: 'decision',
+  actorEmail: 'm1@example.com',
+  actorNote: null,
+  parameters: {},
+  decisionReason: null,
+  reportHistory: null,
+  subject: 'post:p1',
+};
+const decide = (over: Partial<Extract<ReviewJobCommand, { type: 'Decide' }>> = {}): ReviewJobCommand => ({
+  type: 'Decide',
+  moderatorId: 'm1',
+  lockTokenHash: 'h1',
+  decision: {
+    decisionId: 'dec1',
+    type: 'CUSTOM_ACTION',
+    actor: { userId: 'm1', email: 'm1@example.com' },
+    actionIds: ['remove'],
+    policies: [],
+    reason: 'spam',
+    note: null,
+    parameters: {},
+    targetQueueId: null,
+    deliveryIds: ['d1'],
+  },
+  callbacks: [callback],
+  childSafetyReport: null,
+  now: '2026-01-01T00:05:00.000Z',
+  ...over,
+});
+
+describe('reviewJobDecider: decisions', () => {
+  it('with the live lock: the decision and its callbacks, in one append', () => {
+    const events = given([opened, claimed]).when(decide());
+    expect(events.map((e) => e.type)).toEqual(['ReviewJobDecided', 'ActionCallbackRequested']);
+    expect(events[0]!.data).toMatchObject({ jobId: 'j1', decisionId: 'dec1', closeReason: null, decidedAt: '2026-01-01T00:05:00.000Z' });
+    expect(events[1]!.data).toEqual(callback);
+  });
+
+  it('the decision closes the job: a second one is job-closed', () => {
+    const [decided] = given([opened, claimed]).when(decide());
+    expect(() => given([opened, claimed, decided!]).when(decide())).toThrow(expect.objectContaining({ kind: 'job-closed' }));
+  });
+
+  it('without the lock, with another token, or after it expired: refused', () => {
+    expect(() => given([opened]).when(decide())).toThrow(expect.objectContaining({ kind: 'lock-not-held' }));
+    expect(() => given([opened, claimed]).when(decide({ lockTokenHash: 'other' }))).toThrow(expect.objectContaining({ kind: 'lock-not-held' }));
+    expect(() => given([opened, claimed]).when(decide({ moderatorId: 'm2' }))).toThrow(expect.objectContaining({ kind: 'lock-not-held' }));
+    expect(() => given([opened, claimed]).when(decide({ now: '2026-01-01T00:11:00.000Z' }))).toThrow(expect.objectContaining({ kind: 'lock-expired' }));
+  });
+
+  it('AutoClose closes an open job without a lock, and leaves a closed one alone', () => {
+    const [closed] = given([opened, claimed]).when({ type: 'AutoClose', decisionId: 'auto1', closeReason: 'ITEM_ACTIONED', now: '2026-01-01T00:06:00.000Z' });
+    expect(closed).toMatchObject({ type: 'ReviewJobDecided', data: { type: 'AUTOMATIC_CLOSE', actor: null, closeReason: 'ITEM_ACTIONED', decisionId: 'auto1' } });
+    expect(given([opened, closed!]).when({ type: 'AutoClose', decisionId: 'auto2', closeReason: 'EXPIRED', now: '2026-01-02T00:00:00.000Z' })).toEqual([]);
+    expect(given([]).when({ type: 'AutoClose', decisionId: 'auto3', closeReason: 'EXPIRED', now: '2026-01-02T00:00:00.000Z' })).toEqual([]);
+  });
+});

@@ -1,0 +1,42 @@
+import { Inject } from '@nestjs/common';
+import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import type { ReadStore } from '#warden/readstore';
+import { ProjectionHost, READ_STORE } from '#warden/storage';
+import {
+  CHILD_SAFETY_REPORTS,
+  CHILD_SAFETY_REPORTS_PROJECTION,
+  type ChildSafetyReportDoc,
+} from '../../projections/child-safety-reports.projection.js';
+import { type ChildSafetyReportPage, ListChildSafetyReportsQuery } from './list-child-safety-reports.query.js';
+
+@QueryHandler(ListChildSafetyReportsQuery)
+export class ListChildSafetyReportsHandler implements IQueryHandler<ListChildSafetyReportsQuery> {
+  constructor(
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    @Inject(ProjectionHost) private readonly projections: ProjectionHost,
+  ) {}
+
+  async execute(query: ListChildSafetyReportsQuery): Promise<ChildSafetyReportPage> {
+    // A report recorded a moment ago is listed: the export is what a moderator checks after deciding.
+    await this.projections.catchUp(CHILD_SAFETY_REPORTS_PROJECTION);
+    const filter = { orgId: query.orgId };
+    const [docs, total] = await Promise.all([
+      this.readStore.find<ChildSafetyReportDoc>(CHILD_SAFETY_REPORTS, filter, {
+        sort: [
+          { field: 'recordedAt', direction: 'desc' },
+          { field: 'reportId', direction: 'asc' },
+        ],
+        limit: query.limit,
+        skip: query.offset,
+      }),
+      this.readStore.count(CHILD_SAFETY_REPORTS, filter),
+    ]);
+    return {
+      reports: docs.map(({ orgId: _org, ...view }) => view),
+      total,
+      limit: query.limit,
+      offset: query.offset,
+      nextOffset: query.offset + docs.length < total ? query.offset + docs.length : null,
+    };
+  }
+}

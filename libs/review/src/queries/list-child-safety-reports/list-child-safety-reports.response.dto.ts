@@ -1,0 +1,53 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+class CsItemDto {
+  @ApiProperty() id!: string;
+  @ApiProperty() typeId!: string;
+  @ApiProperty() typeName!: string;
+  @ApiProperty({ description: 'The item version the report is about' }) version!: number;
+}
+
+class CsUserDto {
+  @ApiProperty() id!: string;
+  @ApiProperty() typeId!: string;
+}
+
+class CsReporterDto extends CsUserDto {
+  @ApiProperty({ enum: ['user'] }) kind!: string;
+}
+
+class CsIncidentDto {
+  @ApiProperty({ type: [String], description: "What the reporters wrote (null entries left out; empty after an erasure's rebuild)" })
+  reportReasons!: string[];
+
+  @ApiProperty({ type: String, nullable: true, description: "The moderator's reason" })
+  moderatorReason!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: "The moderator's note" })
+  note!: string | null;
+}
+
+class CsModeratorDto {
+  @ApiProperty() userId!: string;
+  @ApiProperty() email!: string;
+}
+
+export class ChildSafetyReportDto {
+  @ApiProperty({ description: 'Derived from the decision that recorded it' }) reportId!: string;
+  @ApiProperty() jobId!: string;
+  @ApiProperty({ type: CsItemDto }) item!: CsItemDto;
+  @ApiProperty({ type: CsUserDto, nullable: true, description: 'The user the content is attributed to, when known' }) creator!: CsUserDto | null;
+  @ApiProperty({ type: [CsReporterDto], description: 'Every user who reported the item into the job' }) reporters!: CsReporterDto[];
+  @ApiProperty({ type: CsIncidentDto, nullable: true, description: 'Null when the personal data was erased' }) incident!: CsIncidentDto | null;
+  @ApiProperty({ type: [String], description: "The item's media URLs (IMAGE, VIDEO, AUDIO fields and data.images)" }) mediaUrls!: string[];
+  @ApiProperty({ type: CsModeratorDto, description: 'The moderator who recorded the report' }) reportedBy!: CsModeratorDto;
+  @ApiProperty({ format: 'date-time' }) recordedAt!: string;
+}
+
+export class ChildSafetyReportPageDto {
+  @ApiProperty({ type: [ChildSafetyReportDto] }) reports!: ChildSafetyReportDto[];
+  @ApiProperty() total!: number;
+  @ApiProperty() limit!: number;
+  @ApiProperty() offset!: number;
+  @ApiProperty({ type: Number, nullable: true, description: 'The offset of the next page; null on the last' }) nextOffset!: number | null;
+}
