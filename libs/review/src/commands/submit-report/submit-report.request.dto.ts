@@ -53,7 +53,7 @@ export class SubmitReportRequestDto {
   @AsReceived()
   reporter!: unknown;
 
-  @ApiProperty({ format: 'date-time', description: 'When the user reported: ISO 8601 with a time part', example: '2026-03-01T12:00:00Z' })
+  @ApiProperty({ type: 'string', format: 'date-time', description: 'When the user reported: ISO 8601 with a time part', example: '2026-03-01T12:00:00Z' })
   @Allow()
   @AsReceived()
   reportedAt!: unknown;
