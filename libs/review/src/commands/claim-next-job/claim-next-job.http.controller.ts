@@ -1,14 +1,16 @@
 import { Controller, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
+import { ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { consoleCommandContext, type ConsolePrincipal, CurrentUser, RequirePermissions } from '#warden/platform';
 import { ApiConsoleRoute } from '#warden/platform/http';
 import { GetReviewJobQuery } from '../../queries/get-review-job/get-review-job.query.js';
+import { JOB_VIEW_NULLABLE_MODELS } from '../../queries/get-review-job/review-job.response.dto.js';
 import { ClaimNextJobCommand } from './claim-next-job.command.js';
 import { ClaimedJobResponseDto } from './claim-next-job.response.dto.js';
 
 @Controller('api/console/v1/queues')
+@ApiExtraModels(...JOB_VIEW_NULLABLE_MODELS)
 export class ClaimNextJobHttpController {
   constructor(
     private readonly commands: CommandBus,

@@ -1,13 +1,14 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
 import { type ConsolePrincipal, CurrentUser, RequirePermissions } from '#warden/platform';
 import { ApiConsoleRoute } from '#warden/platform/http';
 import { GetReviewJobQuery } from './get-review-job.query.js';
-import { ReviewJobResponseDto } from './review-job.response.dto.js';
+import { JOB_VIEW_NULLABLE_MODELS, ReviewJobResponseDto } from './review-job.response.dto.js';
 import type { ReviewJobView } from './review-job.view.js';
 
 @Controller('api/console/v1/jobs')
+@ApiExtraModels(...JOB_VIEW_NULLABLE_MODELS)
 export class GetReviewJobHttpController {
   constructor(private readonly queries: QueryBus) {}
 

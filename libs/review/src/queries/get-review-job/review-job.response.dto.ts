@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { DECISION_TYPES, ENQUEUE_SOURCES } from '../../domain/review-job.events.js';
+import { ApiNullableObject } from '../api-nullable-object.decorator.js';
 import type { ReviewJobView } from './review-job.view.js';
 
 const DATA = { type: 'object', additionalProperties: true } as const;
@@ -25,7 +26,7 @@ class JobItemDto extends ItemRefDto {
   @ApiProperty({ description: 'The latest version a request named' }) version!: number;
   @ApiProperty({ type: Number, nullable: true, description: 'The latest version Warden has (data is of this one)' }) latestVersion!: number | null;
   @ApiProperty({ ...DATA, nullable: true }) data!: Record<string, unknown> | null;
-  @ApiProperty({ type: ItemRefDto, nullable: true }) creator!: ItemRefDto | null;
+  @ApiNullableObject(ItemRefDto) creator!: ItemRefDto | null;
 }
 
 class FieldDto {
@@ -37,20 +38,20 @@ class FieldDto {
   @ApiProperty({ type: [String], description: 'Roles the field plays: creator, createdAt, thread, displayName' }) roles!: string[];
 }
 
-class ItemTypeDto {
+class JobItemTypeDto {
   @ApiProperty() id!: string;
   @ApiProperty() name!: string;
   @ApiProperty({ enum: ['CONTENT', 'USER', 'THREAD'] }) kind!: string;
   @ApiProperty({ type: [FieldDto] }) fields!: FieldDto[];
 }
 
-class ReporterDto extends ItemRefDto {
+class JobReporterDto extends ItemRefDto {
   @ApiProperty({ enum: ['user'] }) kind!: 'user';
 }
 
 class ReportDto {
   @ApiProperty() reportId!: string;
-  @ApiProperty({ type: ReporterDto }) reporter!: ReporterDto;
+  @ApiProperty({ type: JobReporterDto }) reporter!: JobReporterDto;
   @ApiProperty({ format: 'date-time' }) reportedAt!: string;
   @ApiProperty({ type: String, nullable: true, description: 'What the reporter wrote' }) reason!: string | null;
   @ApiProperty({ type: String, nullable: true }) policyId!: string | null;
@@ -67,7 +68,7 @@ class ContextItemDto extends ItemRefDto {
 
 class CreatorDto {
   @ApiProperty({ type: ItemRefDto }) item!: ItemRefDto;
-  @ApiProperty({ type: StoredItemDto, nullable: true }) user!: StoredItemDto | null;
+  @ApiNullableObject(StoredItemDto) user!: StoredItemDto | null;
   @ApiProperty({ type: Number, nullable: true }) userScore!: number | null;
   @ApiProperty({ type: Number, nullable: true }) strikeCount!: number | null;
 }
@@ -87,7 +88,7 @@ class RuleExplanationDto {
   @ApiProperty({ type: [ConditionDto] }) conditions!: ConditionDto[];
 }
 
-class EvaluationDto {
+class JobEvaluationDto {
   @ApiProperty() version!: number;
   @ApiProperty() environment!: string;
   @ApiProperty({ format: 'date-time' }) evaluatedAt!: string;
@@ -116,7 +117,7 @@ class PastJobDto {
   @ApiProperty({ enum: STATES }) state!: string;
   @ApiProperty({ format: 'date-time' }) openedAt!: string;
   @ApiProperty() reportCount!: number;
-  @ApiProperty({ type: PastDecisionDto, nullable: true }) decision!: PastDecisionDto | null;
+  @ApiNullableObject(PastDecisionDto) decision!: PastDecisionDto | null;
 }
 
 class HistoryDto {
@@ -124,7 +125,7 @@ class HistoryDto {
   @ApiProperty({ type: [PastJobDto], description: "Jobs of the creator's user item, newest first" }) creator!: PastJobDto[];
 }
 
-class PolicyDto {
+class JobPolicyDto {
   @ApiProperty() id!: string;
   @ApiProperty() name!: string;
   @ApiProperty() penalty!: string;
@@ -142,27 +143,30 @@ class DecisionViewDto {
   @ApiProperty({ format: 'date-time' }) decidedAt!: string;
 }
 
+/** The schemas only nullable properties of the job view name (ApiNullableObject). */
+export const JOB_VIEW_NULLABLE_MODELS = [ItemRefDto, StoredItemDto, PastDecisionDto, JobItemTypeDto, CreatorDto, LockViewDto, DecisionViewDto];
+
 /** The job view (spec 1.8, enriched) as GET /api/console/v1/jobs/{jobId} and a claim return it. */
 export class ReviewJobResponseDto implements Record<keyof ReviewJobView, unknown> {
   @ApiProperty() jobId!: string;
   @ApiProperty() queueId!: string;
   @ApiProperty({ enum: STATES }) state!: string;
   @ApiProperty({ type: JobItemDto }) item!: JobItemDto;
-  @ApiProperty({ type: ItemTypeDto, nullable: true }) itemType!: ItemTypeDto | null;
+  @ApiNullableObject(JobItemTypeDto) itemType!: JobItemTypeDto | null;
   @ApiProperty({ enum: ENQUEUE_SOURCES, description: 'How the job was first enqueued' }) source!: string;
   @ApiProperty({ enum: ENQUEUE_SOURCES, isArray: true }) sources!: string[];
   @ApiProperty() reportCount!: number;
   @ApiProperty({ format: 'date-time' }) openedAt!: string;
-  @ApiProperty({ type: [PolicyDto], description: 'Policies the requests name' }) policies!: PolicyDto[];
+  @ApiProperty({ type: [JobPolicyDto], description: 'Policies the requests name' }) policies!: JobPolicyDto[];
   @ApiProperty({ type: [ReportDto], description: 'Every report, oldest first' }) reports!: ReportDto[];
   @ApiProperty({ type: [ContextItemDto], description: 'The reports\' thread items by time (those without one last)' }) thread!: ContextItemDto[];
   @ApiProperty({ type: [ContextItemDto] }) additionalItems!: ContextItemDto[];
-  @ApiProperty({ type: CreatorDto, nullable: true }) creator!: CreatorDto | null;
-  @ApiProperty({ type: [EvaluationDto], description: 'The evaluations whose actions sent the item here' }) evaluations!: EvaluationDto[];
+  @ApiNullableObject(CreatorDto) creator!: CreatorDto | null;
+  @ApiProperty({ type: [JobEvaluationDto], description: 'The evaluations whose actions sent the item here' }) evaluations!: JobEvaluationDto[];
   @ApiProperty({ type: [HashMatchDto] }) hashMatches!: HashMatchDto[];
   @ApiProperty({ type: HistoryDto }) history!: HistoryDto;
   @ApiProperty({ type: [RelatedItemDto] }) relatedItems!: RelatedItemDto[];
-  @ApiProperty({ type: LockViewDto, nullable: true, description: 'The live lock (its token is only ever given to its holder)' }) lock!: LockViewDto | null;
+  @ApiNullableObject(LockViewDto, { description: 'The live lock (its token is only ever given to its holder)' }) lock!: LockViewDto | null;
   @ApiProperty({ type: String, nullable: true }) assignedTo!: string | null;
-  @ApiProperty({ type: DecisionViewDto, nullable: true }) decision!: DecisionViewDto | null;
+  @ApiNullableObject(DecisionViewDto) decision!: DecisionViewDto | null;
 }

@@ -1,13 +1,14 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { type ConsolePrincipal, CurrentUser, RequirePermissions } from '#warden/platform';
 import { ApiConsoleRoute } from '#warden/platform/http';
 import { ListChildSafetyReportsQuery } from './list-child-safety-reports.query.js';
 import { ListChildSafetyReportsRequestDto } from './list-child-safety-reports.request.dto.js';
-import { ChildSafetyReportPageDto } from './list-child-safety-reports.response.dto.js';
+import { CHILD_SAFETY_REPORT_NULLABLE_MODELS, ChildSafetyReportPageDto } from './list-child-safety-reports.response.dto.js';
 
 @Controller('api/console/v1/child-safety-reports')
+@ApiExtraModels(...CHILD_SAFETY_REPORT_NULLABLE_MODELS)
 export class ListChildSafetyReportsHttpController {
   constructor(private readonly queries: QueryBus) {}
 

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiNullableObject } from '../api-nullable-object.decorator.js';
 
 class CsItemDto {
   @ApiProperty() id!: string;
@@ -32,13 +33,16 @@ class CsModeratorDto {
   @ApiProperty() email!: string;
 }
 
+/** The schemas only nullable properties of a report name (ApiNullableObject). */
+export const CHILD_SAFETY_REPORT_NULLABLE_MODELS = [CsUserDto, CsIncidentDto];
+
 export class ChildSafetyReportDto {
   @ApiProperty({ description: 'Derived from the decision that recorded it' }) reportId!: string;
   @ApiProperty() jobId!: string;
   @ApiProperty({ type: CsItemDto }) item!: CsItemDto;
-  @ApiProperty({ type: CsUserDto, nullable: true, description: 'The user the content is attributed to, when known' }) creator!: CsUserDto | null;
+  @ApiNullableObject(CsUserDto, { description: 'The user the content is attributed to, when known' }) creator!: CsUserDto | null;
   @ApiProperty({ type: [CsReporterDto], description: 'Every user who reported the item into the job' }) reporters!: CsReporterDto[];
-  @ApiProperty({ type: CsIncidentDto, nullable: true, description: 'Null when the personal data was erased' }) incident!: CsIncidentDto | null;
+  @ApiNullableObject(CsIncidentDto, { description: 'Null when the personal data was erased' }) incident!: CsIncidentDto | null;
   @ApiProperty({ type: [String], description: "The item's media URLs (IMAGE, VIDEO, AUDIO fields and data.images)" }) mediaUrls!: string[];
   @ApiProperty({ type: CsModeratorDto, description: 'The moderator who recorded the report' }) reportedBy!: CsModeratorDto;
   @ApiProperty({ format: 'date-time' }) recordedAt!: string;

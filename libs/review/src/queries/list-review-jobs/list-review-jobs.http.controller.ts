@@ -1,13 +1,14 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { type ConsolePrincipal, CurrentUser, RequirePermissions } from '#warden/platform';
 import { ApiConsoleRoute } from '#warden/platform/http';
 import { ListReviewJobsQuery } from './list-review-jobs.query.js';
 import { ListReviewJobsRequestDto } from './list-review-jobs.request.dto.js';
-import { ReviewJobListResponseDto, toJobSummaryDto } from './list-review-jobs.response.dto.js';
+import { JOB_SUMMARY_NULLABLE_MODELS, ReviewJobListResponseDto, toJobSummaryDto } from './list-review-jobs.response.dto.js';
 
 @Controller('api/console/v1/jobs')
+@ApiExtraModels(...JOB_SUMMARY_NULLABLE_MODELS)
 export class ListReviewJobsHttpController {
   constructor(private readonly queries: QueryBus) {}
 

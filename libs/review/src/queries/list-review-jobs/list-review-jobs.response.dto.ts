@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { DECISION_TYPES, type DecisionType, ENQUEUE_SOURCES, type EnqueueSource } from '../../domain/review-job.events.js';
 import type { JobState, ReviewJobDoc } from '../../projections/review-jobs.read-model.js';
+import { ApiNullableObject } from '../api-nullable-object.decorator.js';
 import { JOB_STATES } from './list-review-jobs.request.dto.js';
 
 export class JobItemRefDto {
@@ -36,6 +37,9 @@ export class JobDecisionSummaryDto {
   decidedAt!: string;
 }
 
+/** The schemas only nullable properties of a summary name (ApiNullableObject). */
+export const JOB_SUMMARY_NULLABLE_MODELS = [JobLockInfoDto, JobDecisionSummaryDto];
+
 export class ReviewJobSummaryDto {
   @ApiProperty()
   jobId!: string;
@@ -58,13 +62,13 @@ export class ReviewJobSummaryDto {
   @ApiProperty({ format: 'date-time' })
   openedAt!: string;
 
-  @ApiProperty({ type: JobLockInfoDto, nullable: true })
+  @ApiNullableObject(JobLockInfoDto)
   lock!: JobLockInfoDto | null;
 
   @ApiProperty({ type: String, nullable: true, description: 'The moderator the job is reserved for' })
   assignedTo!: string | null;
 
-  @ApiProperty({ type: JobDecisionSummaryDto, nullable: true })
+  @ApiNullableObject(JobDecisionSummaryDto)
   decision!: JobDecisionSummaryDto | null;
 }
 
