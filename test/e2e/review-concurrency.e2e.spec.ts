@@ -25,7 +25,6 @@ describe('50 moderators over 10,000 jobs', () => {
   beforeAll(async () => {
     receiver = await startReceiver();
     world = await startReviewWorld(reviewOrgConfig(receiver.url), ['ADMIN'], {
-      WARDEN_LOG_LEVEL: 'warn',
       WARDEN_RATE_LIMIT_PER_SECOND: '100000',
       WARDEN_RATE_LIMIT_BURST: '100000',
     });

@@ -24,7 +24,7 @@ describe('review decisions across a crash', () => {
   it('loses no decision, applies none twice, strands no job after kill -9', async () => {
     receiver = await startReceiver();
     const dataDir = freshDataDir();
-    const env = testEnv(dataDir, { WARDEN_LOG_LEVEL: 'warn', WARDEN_RATE_LIMIT_PER_SECOND: '100000', WARDEN_RATE_LIMIT_BURST: '100000' });
+    const env = testEnv(dataDir, { WARDEN_RATE_LIMIT_PER_SECOND: '100000', WARDEN_RATE_LIMIT_BURST: '100000' });
     const config = reviewOrgConfig(receiver.url).replace('lockTimeoutSeconds: 600', `lockTimeoutSeconds: ${LOCK_SECONDS}`);
     expect((await runCli(['apply', writeConfig(config)], env)).code).toBe(0);
     const key = await createKey(env, 'rev');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventCount, loggedEvents } from '../support/config-files.js';
+import { eventCount, loggedEvents, rawLog } from '../support/config-files.js';
 import {
   type ReviewWorld,
   reviewOrgConfig,
@@ -45,6 +45,8 @@ const decide = (world: ReviewWorld, session: Session, jobId: string, body: unkno
 
 const decisionEvents = (world: ReviewWorld) =>
   eventCount(world.dataDir, "type IN ('ReviewJobDecided', 'ActionCallbackRequested', 'ChildSafetyReportRecorded')");
+
+const summaryId = (decided: { data: Record<string, unknown> }) => decided.data['decisionId'];
 
 const callbacksFor = (receiver: Receiver, itemId: string) =>
   receiver.received.filter((c) => (JSON.parse(c.body) as { item: { id: string } }).item.id === itemId);
@@ -103,7 +105,7 @@ describe('review decisions over HTTP', () => {
     expect(decided.data).toMatchObject({
       decisionId: summary.decisionId,
       type: 'CUSTOM_ACTION',
-      actor: { userId: world.userIds['MODERATOR'], email: 'moderator@rev.example' },
+      actor: { userId: world.userIds['MODERATOR'] },
       actionIds: ['remove'],
       deliveryIds: summary.deliveryIds,
     });
@@ -202,6 +204,57 @@ describe('review decisions over HTTP', () => {
     expect(response.status).toBe(200);
     const decided = loggedEvents(world.dataDir, 'ReviewJobDecided').find((e) => e.data['jobId'] === job.jobId)!;
     expect(decided.data).toMatchObject({ type: 'TRANSFORM_JOB_AND_RECREATE_IN_QUEUE', targetQueueId: 'spam', deliveryIds: [] });
+    // Recreated in the target queue, from this job, its history carried.
+    const moved = await claimJobOf(world, moderator, 'spam', 'p-move');
+    // Its sources: the rule's request it carries, and the move.
+    expect(moved.job).toMatchObject({ queueId: 'spam', source: 'MRT_JOB', sources: ['RULE_EXECUTION', 'MRT_JOB'] });
+    expect(moved.job.jobId).not.toBe(job.jobId);
+    const opened = loggedEvents(world.dataDir, 'ReviewJobOpened').find((e) => e.data['jobId'] === moved.job.jobId)!;
+    expect(opened.data).toMatchObject({ queueId: 'spam', request: { source: 'MRT_JOB', fromJobId: job.jobId, requestId: summaryId(decided) } });
+    expect((opened.data['carried'] as unknown[]).length).toBe(1);
+    expect((await decide(world, moderator, moved.job.jobId, { lockToken: moved.lock.token, type: 'IGNORE' })).status).toBe(200);
+  });
+
+  it('a reported item: the decision callback carries every report in custom.reportHistory; no email or reason in plaintext in the log', async () => {
+    const moderator = world.sessions['MODERATOR']!;
+    for (const [reporter, reason] of [['r-1', 'this is a scam'], ['r-2', 'stole my photos']] as const) {
+      const reported = await world.api('POST', '/api/v1/report', {
+        reporter: { kind: 'user', id: reporter, typeId: 'user' },
+        reportedAt: '2026-11-20T10:00:00Z',
+        reportedItem: { id: 'p-reported', typeId: 'post', data: { text: 'a reported post', author: { id: 'author-of-p-reported', typeId: 'user' } } },
+        reportedForReason: { reason },
+      });
+      expect(reported.status).toBe(201);
+    }
+    const claimed = await waitFor(async () => {
+      const response = await world.call(moderator, 'POST', '/api/console/v1/queues/default/claim');
+      if (response.status !== 200) return undefined;
+      const body = (await response.json()) as Claimed & { job: { reportCount: number } };
+      if (body.job.reportCount === 2) return body;
+      // Claimed before the second report was merged: give it back and wait for the merge.
+      await world.call(moderator, 'DELETE', `/api/console/v1/jobs/${body.job.jobId}/lock`, { lockToken: body.lock.token });
+      return undefined;
+    }, 'the job of the reported post with both reports');
+    expect(claimed.job.item.id).toBe('p-reported');
+    const response = await decide(world, moderator, claimed.job.jobId, {
+      lockToken: claimed.lock.token,
+      type: 'CUSTOM_ACTION',
+      actionIds: ['remove'],
+      policyIds: ['spam'],
+      reason: 'scam confirmed',
+    });
+    expect(response.status).toBe(200);
+    const [callback] = await waitFor(() => (callbacksFor(receiver, 'p-reported').length > 0 ? callbacksFor(receiver, 'p-reported') : undefined), 'the decision callback of the reported post');
+    const body = JSON.parse(callback!.body) as { actorEmail: string; decisionReason: string; custom: { reason: string; reportHistory: unknown[] } };
+    expect(body.actorEmail).toBe('moderator@rev.example');
+    expect(body.decisionReason).toBe('scam confirmed');
+    expect(body.custom.reason).toBe('scam confirmed');
+    expect(body.custom.reportHistory).toEqual([
+      { reason: 'this is a scam', reporter: { kind: 'user', id: 'r-1', typeId: 'user' } },
+      { reason: 'stole my photos', reporter: { kind: 'user', id: 'r-2', typeId: 'user' } },
+    ]);
+    const log = rawLog(world.dataDir);
+    for (const secret of ['moderator@rev.example', 'this is a scam', 'stole my photos']) expect(log).not.toContain(secret);
   });
 
   it('SUBMIT_CHILD_SAFETY_REPORT: 403 without VIEW_CHILD_SAFETY_DATA; a child-safety moderator records one, and the export lists it', async () => {

@@ -75,9 +75,10 @@ export class ReviewModule implements OnModuleInit {
     // What reporters wrote is sealed under their keys; the rest of a job stays readable after an erasure.
     this.personalData.register('ReviewJobOpened', { subject: subjectField, fields: ['reasons'] });
     this.personalData.register('ReviewJobMerged', { subject: subjectField, fields: ['reasons'] });
-    this.personalData.register('ChildSafetyReportRecorded', { subject: subjectField, fields: ['incident'] });
-    // A decision's callback carries the merged reports (the rules engine's carry no subject: not sealed).
-    this.personalData.register('ActionCallbackRequested', { subject: subjectField, fields: ['reportHistory'] });
+    this.personalData.register('ChildSafetyReportRecorded', { subject: subjectField, fields: ['incident', 'reportedBy', 'mediaUrls'] });
+    // A decision's callback carries the merged reports and the moderator's email (the rules engine's
+    // carry no subject and neither: not sealed).
+    this.personalData.register('ActionCallbackRequested', { subject: subjectField, fields: ['reportHistory', 'actorEmail'] });
     this.projections.register(reviewJobsProjection);
     this.projections.register(reviewEnqueueReactor({ enqueuer: this.enqueuer, router: this.router }));
     // A report: its reason and context items are what the reporter wrote, sealed under their key.

@@ -43,7 +43,9 @@ export class JobAutoCloser {
     ).flat();
     let closed = 0;
     for (const job of open) {
-      if (job.jobId === decided.jobId) continue;
+      // Only the jobs open when the item was actioned: a report that came after opens a job the
+      // moderator never saw, which a re-run of this reactor must not close either.
+      if (job.jobId === decided.jobId || job.openedAt > decided.decidedAt) continue;
       if (await this.close(orgId, job.jobId, deterministicId('auto-close', decided.decisionId, job.jobId), 'ITEM_ACTIONED', context)) closed++;
     }
     return closed;

@@ -1,4 +1,5 @@
 import {
+  CHILD_SAFETY_QUEUE_ID,
   type ActionDefinition,
   type ItemTypeDefinition,
   type OrgSettings,
@@ -96,6 +97,8 @@ export function checkDecision(request: DecisionRequest, catalog: DecisionCatalog
     const target = request.targetQueueId;
     if (blank(target)) problems.push(problem('/targetQueueId', 'TRANSFORM_JOB_AND_RECREATE_IN_QUEUE needs the queue to recreate the job in'));
     else if (target === catalog.job.queueId) problems.push(problem('/targetQueueId', 'the job is already in this queue'));
+    // Its reports and context are child-safety data: moving it would show them to every viewer of the target.
+    else if (catalog.job.queueId === CHILD_SAFETY_QUEUE_ID) problems.push(problem('/targetQueueId', 'a child-safety job stays in the child-safety queue'));
     else if (!catalog.visibleQueueIds.includes(target as string)) problems.push(problem('/targetQueueId', `no review queue '${target}'`));
   } else if (!blank(request.targetQueueId)) {
     problems.push(problem('/targetQueueId', 'a target queue is only given with TRANSFORM_JOB_AND_RECREATE_IN_QUEUE'));

@@ -52,7 +52,7 @@ const decide = (over: Partial<Extract<ReviewJobCommand, { type: 'Decide' }>> = {
   decision: {
     decisionId: 'dec1',
     type: 'CUSTOM_ACTION',
-    actor: { userId: 'm1', email: 'm1@example.com' },
+    actor: { userId: 'm1' },
     actionIds: ['remove'],
     policies: [],
     reason: 'spam',

@@ -45,7 +45,7 @@ const claim = (moderatorId: string, now: string, hash = `h-${moderatorId}`, expi
 const decision = (): Extract<ReviewJobCommand, { type: 'Decide' }>['decision'] => ({
   decisionId: 'dec-1',
   type: 'IGNORE',
-  actor: { userId: 'alice', email: 'alice@example.com' },
+  actor: { userId: 'alice' },
   actionIds: [],
   policies: [],
   reason: null,

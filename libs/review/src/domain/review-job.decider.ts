@@ -126,7 +126,19 @@ export const reviewJobDecider: Decider<ReviewJobCommand, ReviewJobState, ReviewJ
         if (state.requestIds.has(command.request.requestId)) return [];
         if (state.status === 'CLOSED') throw jobClosed(jobId);
         if (state.status === 'OPEN') {
-          return [{ type: 'ReviewJobMerged', data: { jobId, request: command.request, mergedAt: command.now, reasons: command.reasons, subject: command.subject } }];
+          return [
+            {
+              type: 'ReviewJobMerged',
+              data: {
+                jobId,
+                request: command.request,
+                ...(command.carried.length > 0 ? { carried: command.carried } : {}),
+                mergedAt: command.now,
+                reasons: command.reasons,
+                subject: command.subject,
+              },
+            },
+          ];
         }
         return [
           {
@@ -202,7 +214,9 @@ export const reviewJobDecider: Decider<ReviewJobCommand, ReviewJobState, ReviewJ
       }
       case 'Assign': {
         requireOpen(state, jobId);
-        if (state.assignedTo === command.moderatorId && !isLive(state.lock, command.now)) return [];
+        // Already theirs (reserved, or held by them): a second click must not end their lock.
+        if (state.assignedTo === command.moderatorId) return [];
+        if (isLive(state.lock, command.now) && state.lock.moderatorId === command.moderatorId) return [];
         return [{ type: 'ReviewJobAssigned', data: { jobId, moderatorId: command.moderatorId, assignedBy: command.managerId, assignedAt: command.now } }];
       }
       case 'Decide': {
@@ -261,8 +275,8 @@ export const reviewJobDecider: Decider<ReviewJobCommand, ReviewJobState, ReviewJ
       case 'ReviewJobMerged':
         return {
           ...state,
-          requests: [...state.requests, event.data.request],
-          requestIds: new Set([...state.requestIds, event.data.request.requestId]),
+          requests: [...state.requests, ...(event.data.carried ?? []), event.data.request],
+          requestIds: new Set([...state.requestIds, ...(event.data.carried ?? []).map((r) => r.requestId), event.data.request.requestId]),
           reasons: { ...state.reasons, ...event.data.reasons },
         };
       case 'ReviewJobClaimed':

@@ -105,7 +105,15 @@ export type ReviewJobOpened = DomainEvent<
 /** A further request for an open job (another report of the same item, say). */
 export type ReviewJobMerged = DomainEvent<
   'ReviewJobMerged',
-  { jobId: string; request: EnqueueRequest; mergedAt: string; reasons: ReportReasons; subject: string | null }
+  {
+    jobId: string;
+    request: EnqueueRequest;
+    /** MRT_JOB into a queue where the item already had an open job: the moved job's requests. */
+    carried?: EnqueueRequest[];
+    mergedAt: string;
+    reasons: ReportReasons;
+    subject: string | null;
+  }
 >;
 
 /**
@@ -156,7 +164,8 @@ export type ReviewJobDecided = DomainEvent<
     jobId: string;
     decisionId: string;
     type: DecisionType;
-    actor: { userId: string; email: string } | null;
+    /** Who decided (their email is in the user's own stream, sealed, and in the callbacks it requested). */
+    actor: { userId: string } | null;
     actionIds: string[];
     policies: JobPolicy[];
     reason: string | null;
@@ -187,6 +196,7 @@ export type ChildSafetyReportRecorded = DomainEvent<
     reporters: Reporter[];
     incident: { reportReasons: string[]; moderatorReason: string | null; note: string | null };
     mediaUrls: string[];
+    /** Sealed with `incident` (an email is personal data). */
     reportedBy: { userId: string; email: string };
     recordedAt: string;
     subject: string | null;

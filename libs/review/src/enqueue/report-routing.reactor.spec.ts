@@ -36,7 +36,7 @@ function decision(jobId: string, type: ReviewJobDecided['data']['type'], targetQ
       jobId,
       decisionId: `dec-${type}`,
       type,
-      actor: { userId: 'm1', email: 'm1@acme.example' },
+      actor: { userId: 'm1' },
       actionIds: [],
       policies: [],
       reason: null,
@@ -82,8 +82,9 @@ describe('report routing reactor: a transformed job is recreated in its target q
     expect(events.map((e) => e.type)).toEqual(['ReviewJobOpened']);
     expect(state).toMatchObject({ status: 'OPEN', queueId: 'spam', item });
     expect(state.requests.map((r) => [r.requestId, r.source, r.fromJobId])).toEqual([
-      ['rpt_1', 'REPORT', null],
-      ['rpt_2', 'REPORT', null],
+      // Each carried request names the job whose stream holds its reason.
+      ['rpt_1', 'REPORT', old.jobId],
+      ['rpt_2', 'REPORT', old.jobId],
       ['dec-TRANSFORM_JOB_AND_RECREATE_IN_QUEUE', 'MRT_JOB', old.jobId],
     ]);
   });

@@ -106,7 +106,9 @@ async function recreateTransformedJob(deps: ReportRoutingDeps, event: RecordedEv
     routedBy: null,
     fromJobId: decided.jobId,
   };
-  await deps.enqueuer.enqueue(contextOf(event), { queueId: decided.targetQueueId, item: state.item, request, carried: [...state.requests] });
+  // The reasons stay in the stream they were sealed in: each carried request names it.
+  const carried = state.requests.map((r) => ({ ...r, fromJobId: r.fromJobId ?? decided.jobId }));
+  await deps.enqueuer.enqueue(contextOf(event), { queueId: decided.targetQueueId, item: state.item, request, carried });
 }
 
 export function reportRoutingReactor(deps: ReportRoutingDeps): Projection {

@@ -59,6 +59,9 @@ export const reviewJobsProjection: Projection = {
     { collection: REVIEW_JOBS, fields: ['orgId', 'queueId', 'state', 'lockExpiresAt'] },
     { collection: REVIEW_JOBS, fields: ['orgId', 'queueId', 'state', 'assignedTo'] },
     { collection: REVIEW_JOBS, fields: ['orgId', 'itemTypeId', 'itemId', 'state'] },
+    // An item's (and its creator's) earlier jobs, newest first, in the job view: without the sort field
+    // SQLite scans the whole collection instead.
+    { collection: REVIEW_JOBS, fields: ['orgId', 'itemTypeId', 'itemId', 'openedAt'] },
     { collection: REVIEW_JOBS, fields: ['orgId', 'state', 'fifoKey'] },
     // The managers' list of one queue, or of every queue, in any state.
     { collection: REVIEW_JOBS, fields: ['orgId', 'queueId', 'fifoKey'] },
@@ -110,7 +113,7 @@ function next(previous: ReviewJobDoc | undefined, event: ReviewJobEvent, orgId: 
   if (!previous) return undefined;
   switch (event.type) {
     case 'ReviewJobMerged':
-      return withRequests(previous, [event.data.request]);
+      return withRequests(previous, [...(event.data.carried ?? []), event.data.request]);
     case 'ReviewJobClaimed':
       return {
         ...previous,

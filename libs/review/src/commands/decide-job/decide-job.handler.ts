@@ -80,7 +80,7 @@ export class DecideJobHandler implements ICommandHandler<DecideJobCommand> {
     const decisionId = this.ids.uuid();
     const reason = decision.reason?.trim() ? decision.reason : null;
     const note = decision.note?.trim() ? decision.note : null;
-    const actor = { userId: moderator.userId, email: moderator.email };
+    const actor = { userId: moderator.userId };
     // The item and the reports are read only for what sends or records them.
     const needsItem = checked.actions.length > 0 || checked.type === 'SUBMIT_CHILD_SAFETY_REPORT';
     const decidedItem = needsItem ? await this.decidedItem(orgId, state.item, jobItemVersion(state)) : null;
@@ -112,7 +112,7 @@ export class DecideJobHandler implements ICommandHandler<DecideJobCommand> {
             reports,
             reason,
             note,
-            reportedBy: actor,
+            reportedBy: { userId: moderator.userId, email: moderator.email },
             now,
           })
         : null;
