@@ -2,21 +2,13 @@ import type { Projection, ProjectionContext } from '#warden/eventstore';
 import type { RecordedEvent } from '#warden/kernel';
 import type { ReadDocument } from '#warden/readstore';
 import { fifoKey, priorityKey, severityOf } from '../domain/job-order.js';
-import type { EnqueueRequest, ReviewJobEvent } from '../domain/review-job.events.js';
+import { type EnqueueRequest, REVIEW_JOB_EVENT_TYPES, type ReviewJobEvent } from '../domain/review-job.events.js';
 import { REVIEW_JOBS, type ReviewJobDoc, reviewJobDocId } from './review-jobs.read-model.js';
 
 export const REVIEW_JOBS_PROJECTION = 'review-jobs';
 
-const JOB_EVENTS = [
-  'ReviewJobOpened',
-  'ReviewJobMerged',
-  'ReviewJobClaimed',
-  'ReviewJobLockRenewed',
-  'ReviewJobReleased',
-  'ReviewJobSkipped',
-  'ReviewJobAssigned',
-  'ReviewJobDecided',
-] as const;
+// A child-safety report changes nothing a queue shows.
+const JOB_EVENTS = REVIEW_JOB_EVENT_TYPES.filter((type) => type !== 'ChildSafetyReportRecorded');
 
 function withRequests(doc: ReviewJobDoc, requests: readonly EnqueueRequest[]): ReviewJobDoc {
   const sources = [...doc.sources];
