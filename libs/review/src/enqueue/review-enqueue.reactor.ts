@@ -47,5 +47,19 @@ export function reviewEnqueueReactor(deps: { enqueuer: JobEnqueuer; router: Revi
     // Routing reads the item's data from its own stream, not from this event.
     needsPersonalData: false,
     apply: (event) => enqueueRuleRequest(event),
+    // Items at once (their appends share group commits); one item's requests in log order.
+    applyBatch: async (events) => {
+      const byItem = new Map<string, RecordedEvent[]>();
+      for (const event of events) {
+        const { item } = event.data as unknown as ReviewEnqueueRequested['data'];
+        const key = `${item.typeId}:${item.id}`;
+        const list = byItem.get(key);
+        if (list) list.push(event);
+        else byItem.set(key, [event]);
+      }
+      await Promise.all([...byItem.values()].map(async (list) => {
+        for (const event of list) await enqueueRuleRequest(event);
+      }));
+    },
   };
 }
