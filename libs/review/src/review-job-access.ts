@@ -1,19 +1,28 @@
 import { Injectable } from '@nestjs/common';
 import { CHILD_SAFETY_QUEUE_ID } from '#warden/catalog';
-import type { Permission } from '#warden/kernel';
+import type { Handled, HandleOptions } from '#warden/eventstore';
+import type { CommandContext, Decider, Permission } from '#warden/kernel';
 import { AggregateStore } from '#warden/storage';
-import { reviewJobDecider, type ReviewJobState } from './domain/review-job.decider.js';
+import { type ReviewJobCommand, reviewJobDecider, type ReviewJobState } from './domain/review-job.decider.js';
 import { jobNotFound } from './domain/review-job.errors.js';
+import type { ReviewJobEvent } from './domain/review-job.events.js';
 import { reviewJobStream } from './domain/review.streams.js';
 import { ReviewQueues } from './review-queues.js';
 
 const DEFAULT_LOCK_TIMEOUT_SECONDS = 600;
 
+/** A job as a command on it sees it, once the caller may act on it. */
+export interface AccessibleJob {
+  readonly state: ReviewJobState;
+  /** The job's queue's (the built-in default when the queue was removed from the configuration since). */
+  readonly lockTimeoutSeconds: number;
+}
+
 /**
- * A job a console user may act on: of their organization (the stream is scoped by it), and of a
- * queue they may see. Otherwise a 404 — a child-safety job is not shown to exist without
- * VIEW_CHILD_SAFETY_DATA. Read from the job's stream, not the read model, so a job opened a
- * moment ago is found.
+ * Commands on a job a console user may act on: of their organization (the stream is scoped by it),
+ * and of a queue they may see. Otherwise a 404 — a child-safety job is not shown to exist without
+ * VIEW_CHILD_SAFETY_DATA. The check runs on the state the command is decided on, so a command
+ * reads the job's stream once (and a job opened a moment ago is found: the read model is not asked).
  */
 @Injectable()
 export class ReviewJobAccess {
@@ -22,12 +31,25 @@ export class ReviewJobAccess {
     private readonly queues: ReviewQueues,
   ) {}
 
-  /** `lockTimeoutSeconds`: the job's queue's (the built-in default when the queue was removed from the configuration since). */
-  async require(orgId: string, jobId: string, permissions: readonly Permission[]): Promise<{ state: ReviewJobState; lockTimeoutSeconds: number }> {
-    const { state } = await this.aggregates.load(reviewJobStream(orgId, jobId), reviewJobDecider);
-    if (state.status === 'NONE' || state.queueId === null) throw jobNotFound(jobId);
-    if (state.queueId === CHILD_SAFETY_QUEUE_ID && !permissions.includes('VIEW_CHILD_SAFETY_DATA')) throw jobNotFound(jobId);
-    const queue = (await this.queues.all(orgId)).find((q) => q.id === state.queueId);
-    return { state, lockTimeoutSeconds: queue?.lockTimeoutSeconds ?? DEFAULT_LOCK_TIMEOUT_SECONDS };
+  /** Decides the command `commandFor` makes of the accessible job, with the job's expected revision. */
+  async decide(
+    orgId: string,
+    jobId: string,
+    permissions: readonly Permission[],
+    commandFor: (job: AccessibleJob) => ReviewJobCommand,
+    context: CommandContext,
+    options?: HandleOptions,
+  ): Promise<Handled<ReviewJobEvent, ReviewJobState>> {
+    const lockTimeouts = new Map((await this.queues.all(orgId)).map((q) => [q.id, q.lockTimeoutSeconds] as const));
+    const checked: Decider<(job: AccessibleJob) => ReviewJobCommand, ReviewJobState, ReviewJobEvent> = {
+      ...reviewJobDecider,
+      decide: (make, state) => {
+        if (state.status === 'NONE' || state.queueId === null) throw jobNotFound(jobId);
+        if (state.queueId === CHILD_SAFETY_QUEUE_ID && !permissions.includes('VIEW_CHILD_SAFETY_DATA')) throw jobNotFound(jobId);
+        const lockTimeoutSeconds = lockTimeouts.get(state.queueId) ?? DEFAULT_LOCK_TIMEOUT_SECONDS;
+        return reviewJobDecider.decide(make({ state, lockTimeoutSeconds }), state);
+      },
+    };
+    return this.aggregates.handle(reviewJobStream(orgId, jobId), checked, commandFor, context, options);
   }
 }

@@ -1,14 +1,11 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { type EventStore, WrongExpectedRevisionError } from '#warden/eventstore';
-import { concurrentUpdateConflict } from '#warden/kernel';
+import type { EventStore } from '#warden/eventstore';
 import { KEYRING, type Keyring } from '#warden/platform';
 import { AggregateStore, EVENT_STORE, ProjectionHost } from '#warden/storage';
 import type { QueueDefinition } from '../../domain/catalog.model.js';
 import { orgConfigDecider } from '../../domain/org-config.decider.js';
-import { CATALOG_PROJECTION } from '../../projections/catalog.projection.js';
-import { sealSecrets } from '../../secrets/catalog-secrets.js';
-import { readOrgConfig } from '../org-config-state.js';
+import { readOrgConfig, recordOrgConfigChange } from '../org-config-state.js';
 import { DefineQueueCommand, type DefineQueueResult } from './define-queue.command.js';
 
 /**
@@ -19,14 +16,15 @@ import { DefineQueueCommand, type DefineQueueResult } from './define-queue.comma
 @CommandHandler(DefineQueueCommand)
 export class DefineQueueHandler implements ICommandHandler<DefineQueueCommand> {
   constructor(
-    @Inject(EVENT_STORE) private readonly events: EventStore,
-    @Inject(KEYRING) private readonly keyring: Keyring,
-    private readonly aggregates: AggregateStore,
-    @Inject(ProjectionHost) private readonly projections: ProjectionHost,
+    @Inject(EVENT_STORE) readonly events: EventStore,
+    @Inject(KEYRING) readonly keyring: Keyring,
+    readonly aggregates: AggregateStore,
+    @Inject(ProjectionHost) readonly projections: ProjectionHost,
   ) {}
 
   async execute(command: DefineQueueCommand): Promise<DefineQueueResult> {
-    const { stream, state, expected } = await readOrgConfig(this.events, this.keyring, command.orgId);
+    const read = await readOrgConfig(this.events, this.keyring, command.orgId);
+    const { state } = read;
     // The path names the queue an update replaces; a body's own `id` may not move it elsewhere.
     const queue = command.mode === 'update' ? { ...command.definition, id: command.queueId } : command.definition;
     const decided = orgConfigDecider.decide({ type: 'DefineQueue', mode: command.mode, queue }, state);
@@ -35,16 +33,8 @@ export class DefineQueueHandler implements ICommandHandler<DefineQueueCommand> {
     const defined = after.entities.queue[id]!.entity as QueueDefinition;
     if (decided.length === 0) return { queue: defined, changed: false };
 
-    try {
-      await this.events.append(stream, this.aggregates.stamp(decided.map((e) => sealSecrets(e, this.keyring)), command.context), expected);
-    } catch (error) {
-      if (error instanceof WrongExpectedRevisionError) {
-        throw concurrentUpdateConflict(`The configuration of ${command.orgId} was changed concurrently (an apply or another change); try again`);
-      }
-      throw error;
-    }
     // Read your writes: the queue is listed and claimable in this process at once.
-    await this.projections.catchUp(CATALOG_PROJECTION);
+    await recordOrgConfigChange(this, read, decided, command.orgId, command.context);
     return { queue: defined, changed: true };
   }
 }

@@ -4,16 +4,12 @@ import { CHILD_SAFETY_QUEUE_ID } from '#warden/catalog';
 import { GetUserQuery, type UserView } from '#warden/identity';
 import { type Clock, DomainError, invalidField } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
-import { AggregateStore } from '#warden/storage';
-import { reviewJobDecider } from '../../domain/review-job.decider.js';
-import { reviewJobStream } from '../../domain/review.streams.js';
 import { ReviewJobAccess } from '../../review-job-access.js';
 import { AssignJobCommand } from './assign-job.command.js';
 
 @CommandHandler(AssignJobCommand)
 export class AssignJobHandler implements ICommandHandler<AssignJobCommand> {
   constructor(
-    private readonly aggregates: AggregateStore,
     private readonly access: ReviewJobAccess,
     private readonly queries: QueryBus,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -21,20 +17,22 @@ export class AssignJobHandler implements ICommandHandler<AssignJobCommand> {
 
   async execute(command: AssignJobCommand): Promise<void> {
     const { orgId } = command.context;
-    const { state } = await this.access.require(orgId, command.jobId, command.manager.permissions);
     const user = await this.assignee(orgId, command.moderatorId);
-    const mayDecide =
-      user !== null &&
-      user.state === 'active' &&
-      user.permissions.includes('DECIDE_MRT') &&
-      (state.queueId !== CHILD_SAFETY_QUEUE_ID || user.permissions.includes('VIEW_CHILD_SAFETY_DATA'));
-    if (!mayDecide) {
-      throw invalidField('/userId', `${command.moderatorId} is not an active user of this organization who may decide jobs of this queue`);
-    }
-    await this.aggregates.handle(
-      reviewJobStream(orgId, command.jobId),
-      reviewJobDecider,
-      { type: 'Assign', moderatorId: command.moderatorId, managerId: command.manager.userId, now: this.clock.now().toISOString() },
+    await this.access.decide(
+      orgId,
+      command.jobId,
+      command.manager.permissions,
+      ({ state }) => {
+        const mayDecide =
+          user !== null &&
+          user.state === 'active' &&
+          user.permissions.includes('DECIDE_MRT') &&
+          (state.queueId !== CHILD_SAFETY_QUEUE_ID || user.permissions.includes('VIEW_CHILD_SAFETY_DATA'));
+        if (!mayDecide) {
+          throw invalidField('/userId', `${command.moderatorId} is not an active user of this organization who may decide jobs of this queue`);
+        }
+        return { type: 'Assign', moderatorId: command.moderatorId, managerId: command.manager.userId, now: this.clock.now().toISOString() };
+      },
       command.context,
       { retries: 3 },
     );

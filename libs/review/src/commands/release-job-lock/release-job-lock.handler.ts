@@ -2,9 +2,6 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { Clock } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
-import { AggregateStore } from '#warden/storage';
-import { reviewJobDecider } from '../../domain/review-job.decider.js';
-import { reviewJobStream } from '../../domain/review.streams.js';
 import { ReviewJobAccess } from '../../review-job-access.js';
 import { lockTokenHash } from '../claim-next-job/claim-next-job.handler.js';
 import { ReleaseJobLockCommand } from './release-job-lock.command.js';
@@ -12,18 +9,17 @@ import { ReleaseJobLockCommand } from './release-job-lock.command.js';
 @CommandHandler(ReleaseJobLockCommand)
 export class ReleaseJobLockHandler implements ICommandHandler<ReleaseJobLockCommand> {
   constructor(
-    private readonly aggregates: AggregateStore,
     private readonly access: ReviewJobAccess,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async execute(command: ReleaseJobLockCommand): Promise<void> {
     const { orgId } = command.context;
-    await this.access.require(orgId, command.jobId, command.moderator.permissions);
-    await this.aggregates.handle(
-      reviewJobStream(orgId, command.jobId),
-      reviewJobDecider,
-      { type: 'ReleaseLock', moderatorId: command.moderator.userId, lockTokenHash: lockTokenHash(command.lockToken), now: this.clock.now().toISOString() },
+    await this.access.decide(
+      orgId,
+      command.jobId,
+      command.moderator.permissions,
+      () => ({ type: 'ReleaseLock', moderatorId: command.moderator.userId, lockTokenHash: lockTokenHash(command.lockToken), now: this.clock.now().toISOString() }),
       command.context,
     );
   }

@@ -2,9 +2,6 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { Clock } from '#warden/kernel';
 import { CLOCK, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
-import { AggregateStore } from '#warden/storage';
-import { reviewJobDecider } from '../../domain/review-job.decider.js';
-import { reviewJobStream } from '../../domain/review.streams.js';
 import { ReviewJobAccess } from '../../review-job-access.js';
 import { lockTokenHash } from '../claim-next-job/claim-next-job.handler.js';
 import { SkipJobCommand } from './skip-job.command.js';
@@ -12,7 +9,6 @@ import { SkipJobCommand } from './skip-job.command.js';
 @CommandHandler(SkipJobCommand)
 export class SkipJobHandler implements ICommandHandler<SkipJobCommand> {
   constructor(
-    private readonly aggregates: AggregateStore,
     private readonly access: ReviewJobAccess,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(WARDEN_CONFIG) private readonly config: WardenConfig,
@@ -20,13 +16,13 @@ export class SkipJobHandler implements ICommandHandler<SkipJobCommand> {
 
   async execute(command: SkipJobCommand): Promise<{ skipUntil: string }> {
     const { orgId } = command.context;
-    await this.access.require(orgId, command.jobId, command.moderator.permissions);
     const now = this.clock.now();
     const skipUntil = new Date(now.getTime() + this.config.reviewSkipSeconds * 1000).toISOString();
-    await this.aggregates.handle(
-      reviewJobStream(orgId, command.jobId),
-      reviewJobDecider,
-      { type: 'Skip', moderatorId: command.moderator.userId, lockTokenHash: lockTokenHash(command.lockToken), skipUntil, now: now.toISOString() },
+    await this.access.decide(
+      orgId,
+      command.jobId,
+      command.moderator.permissions,
+      () => ({ type: 'Skip', moderatorId: command.moderator.userId, lockTokenHash: lockTokenHash(command.lockToken), skipUntil, now: now.toISOString() }),
       command.context,
     );
     return { skipUntil };
