@@ -9,6 +9,7 @@ import { GetReviewJobHandler } from './queries/get-review-job/get-review-job.han
 import { ReviewQueues } from './review-queues.js';
 import { ClaimCoordinator } from './commands/claim-next-job/claim-coordinator.js';
 import { ReviewJobAccess } from './review-job-access.js';
+import { JobReports } from './job-reports.js';
 import { RenewJobLockHandler } from './commands/renew-job-lock/renew-job-lock.handler.js';
 import { ReleaseJobLockHandler } from './commands/release-job-lock/release-job-lock.handler.js';
 import { SkipJobHandler } from './commands/skip-job/skip-job.handler.js';
@@ -46,6 +47,7 @@ const subjectField = (e: { data: { [key: string]: unknown } }) => (typeof e.data
     GetReviewJobHandler,
     ClaimCoordinator,
     ReviewJobAccess,
+    JobReports,
     RenewJobLockHandler,
     ReleaseJobLockHandler,
     SkipJobHandler,

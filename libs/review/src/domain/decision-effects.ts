@@ -23,6 +23,10 @@ export interface MergedReport {
   reporter: Reporter;
   reportedAt: string;
   reason: string | null;
+  policyId: string | null;
+  csam: boolean;
+  /** The job the report was carried from (a recreated job), else null. */
+  fromJobId: string | null;
 }
 
 export const decisionDeliveryId = (orgId: string, decisionId: string, actionId: string) =>
@@ -46,7 +50,8 @@ export function mergedReports(state: ReviewJobState, carriedReasons: { [fromJobI
     if (!request.report) return [];
     const reasons = request.fromJobId ? (carriedReasons[request.fromJobId] ?? {}) : state.reasons;
     const reason = request.report.hasReason ? (reasons[request.report.reportId] ?? null) : null;
-    return [{ reportId: request.report.reportId, reporter: request.report.reporter, reportedAt: request.report.reportedAt, reason }];
+    const { reportId, reporter, reportedAt, policyId, csam } = request.report;
+    return [{ reportId, reporter, reportedAt, reason, policyId, csam, fromJobId: request.fromJobId }];
   });
 }
 

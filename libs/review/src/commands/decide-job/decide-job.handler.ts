@@ -7,11 +7,12 @@ import { type Clock, concurrentUpdateConflict, foldStream, forbidden, type IdGen
 import { CLOCK, ID_GENERATOR } from '#warden/platform';
 import { AggregateStore, EVENT_STORE } from '#warden/storage';
 import { checkDecision } from '../../domain/decision-check.js';
-import { childSafetyReport, type DecidedItem, decisionCallbacks, jobItemVersion, mergedReports } from '../../domain/decision-effects.js';
+import { childSafetyReport, type DecidedItem, decisionCallbacks, jobItemVersion } from '../../domain/decision-effects.js';
 import { reviewJobDecider, type ReviewJobState } from '../../domain/review-job.decider.js';
 import { jobNotFound } from '../../domain/review-job.errors.js';
-import type { JobItem, ReportReasons } from '../../domain/review-job.events.js';
+import type { JobItem } from '../../domain/review-job.events.js';
 import { reviewJobStream } from '../../domain/review.streams.js';
+import { JobReports } from '../../job-reports.js';
 import { ReviewQueues } from '../../review-queues.js';
 import { lockTokenHash } from '../claim-next-job/claim-next-job.handler.js';
 import { DecideJobCommand, type DecisionSummary } from './decide-job.command.js';
@@ -30,6 +31,7 @@ export class DecideJobHandler implements ICommandHandler<DecideJobCommand> {
     private readonly aggregates: AggregateStore,
     private readonly queues: ReviewQueues,
     private readonly queries: QueryBus,
+    private readonly jobReports: JobReports,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
@@ -84,7 +86,7 @@ export class DecideJobHandler implements ICommandHandler<DecideJobCommand> {
     // The item and the reports are read only for what sends or records them.
     const needsItem = checked.actions.length > 0 || checked.type === 'SUBMIT_CHILD_SAFETY_REPORT';
     const decidedItem = needsItem ? await this.decidedItem(orgId, state.item, jobItemVersion(state)) : null;
-    const reports = needsItem ? mergedReports(state, await this.carriedReasons(orgId, state)) : [];
+    const reports = needsItem ? await this.jobReports.of(orgId, state) : [];
     const callbacks = decidedItem
       ? decisionCallbacks({
           orgId,
@@ -149,17 +151,5 @@ export class DecideJobHandler implements ICommandHandler<DecideJobCommand> {
     if (!event || event.type !== 'ItemSubmitted') return { version, data: null, creator: null };
     const data = event.data as unknown as ItemSubmitted['data'];
     return { version: event.revision, data: data.data ?? null, creator: data.creator ?? null };
-  }
-
-  /** The reasons of reports carried from the jobs this one was recreated from: in those jobs' streams. */
-  private async carriedReasons(orgId: string, state: ReviewJobState): Promise<{ [jobId: string]: ReportReasons }> {
-    const fromJobIds = [...new Set(state.requests.flatMap((r) => (r.report && r.fromJobId ? [r.fromJobId] : [])))];
-    const entries = await Promise.all(
-      fromJobIds.map(async (jobId) => {
-        const stream = reviewJobStream(orgId, jobId);
-        return [jobId, foldStream(reviewJobDecider, stream, await this.events.readStream(stream)).reasons] as const;
-      }),
-    );
-    return Object.fromEntries(entries);
   }
 }

@@ -9,12 +9,13 @@ import type { ReadStore } from '#warden/readstore';
 import { ListEvaluationsQuery } from '#warden/rules';
 import { AggregateStore, EVENT_STORE, ProjectionHost, READ_STORE } from '#warden/storage';
 import type { ReportSubmitted } from '../../domain/report.events.js';
-import { reviewJobDecider } from '../../domain/review-job.decider.js';
+import { reviewJobDecider, type ReviewJobState } from '../../domain/review-job.decider.js';
 import { jobNotFound } from '../../domain/review-job.errors.js';
-import type { EnqueueRequest, ReportReasons, ReviewJobDecided, ReviewJobEvent } from '../../domain/review-job.events.js';
+import type { EnqueueRequest, ReviewJobDecided, ReviewJobEvent } from '../../domain/review-job.events.js';
 import { reportStream, reviewJobStream } from '../../domain/review.streams.js';
 import { REVIEW_JOBS_PROJECTION } from '../../projections/review-jobs.projection.js';
 import { REVIEW_JOBS, type ReviewJobDoc } from '../../projections/review-jobs.read-model.js';
+import { JobReports } from '../../job-reports.js';
 import { ReviewQueues } from '../../review-queues.js';
 import { GetReviewJobQuery } from './get-review-job.query.js';
 import { contextItems, explanationsOf, fieldsWithRoles, hashMatchesOf, jobStateOf, relatedRefs } from './review-job-view.parts.js';
@@ -38,6 +39,7 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     private readonly queues: ReviewQueues,
+    private readonly jobReports: JobReports,
     private readonly queries: QueryBus,
     @Inject(ProjectionHost) private readonly projections: ProjectionHost,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -60,7 +62,7 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
     const [types, latest, reports, contexts, evaluations, itemJobs] = await Promise.all([
       this.itemTypes(orgId),
       this.latestItem(orgId, item, version),
-      this.reports(orgId, state.requests, state.reasons),
+      this.reports(orgId, state),
       this.reportContexts(orgId, state.requests),
       this.evaluations(orgId, item, ruleRequests),
       this.pastJobs(orgId, item, jobId, visibleIds),
@@ -138,29 +140,9 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
    * Every report merged into the job, in time order, with what its reporter wrote: this job's
    * reasons are in its own stream; those carried from another job are in that job's stream.
    */
-  private async reports(orgId: string, requests: readonly EnqueueRequest[], reasons: ReportReasons): Promise<ReportView[]> {
-    const withReports = requests.filter((r) => r.report !== null);
-    const fromJobs = [...new Set(withReports.flatMap((r) => (r.fromJobId ? [r.fromJobId] : [])))];
-    const carriedReasons = new Map(
-      await Promise.all(
-        fromJobs.map(async (id) => [id, (await this.aggregates.load(reviewJobStream(orgId, id), reviewJobDecider)).state.reasons] as const),
-      ),
-    );
-    return withReports
-      .map((r) => {
-        const report = r.report!;
-        const source = r.fromJobId ? carriedReasons.get(r.fromJobId) : reasons;
-        return {
-          reportId: report.reportId,
-          reporter: report.reporter,
-          reportedAt: report.reportedAt,
-          reason: source?.[report.reportId] ?? null,
-          policyId: report.policyId,
-          csam: report.csam,
-          fromJobId: r.fromJobId,
-        };
-      })
-      .sort((a, b) => (a.reportedAt < b.reportedAt ? -1 : a.reportedAt > b.reportedAt ? 1 : 0));
+  private async reports(orgId: string, state: ReviewJobState): Promise<ReportView[]> {
+    const reports = await this.jobReports.of(orgId, state);
+    return reports.sort((a, b) => (a.reportedAt < b.reportedAt ? -1 : a.reportedAt > b.reportedAt ? 1 : 0));
   }
 
   /** The reports' thread and context items, from their ReportSubmitted events (the newest reports when there are very many). */
