@@ -148,7 +148,7 @@ export function formatReport(report: ApplyReport, users?: UsersApplyReport): str
 function usersLines(users: UsersApplyReport, dryRun: boolean): string[] {
   const would = (done: string, planned: string) => (dryRun ? planned : done);
   return [
-    ...users.created.map((e) => `${would('created', 'would create')} user ${e} (invited, no password: send them \`warden user invite\`'s link)`),
+    ...users.created.map((e) => `${would('created', 'would create')} user ${e} (invited, no password yet: \`warden user set-password\`, or send them \`warden user invite\`'s link)`),
     ...users.updated.map((e) => `${would('changed', 'would change')} the roles of user ${e}`),
     ...users.disabled.map((e) => `${would('disabled', 'would disable')} user ${e}`),
     ...users.leftAlone.map((e) => `left alone user ${e} (not in the file; --prune disables it)`),
