@@ -1,17 +1,20 @@
-// Human review (issue 13): reports accepted and routed per second; claim latency and claims per
-// second with 1,000 and with 100,000 pending jobs (a claim must not slow down as the queue grows);
-// decisions per second end to end (decision → signed callback delivered to a receiver).
+// Human review (issue 13): reports accepted and routed per second, with an api process and a
+// worker and with one process; claim latency and claims per second with 1,000 and with 100,000
+// pending jobs (a claim must not slow down as the queue grows); decisions per second end to end
+// (decision → signed callback delivered to a receiver).
 // Usage: node bench/review.mjs [pending jobs for the large queue, default 100000] [claims per run, default 300]
 import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import autocannon from 'autocannon';
 import { serverRoles } from './support/server-roles.mjs';
 
 const LARGE = Number(process.argv[2] ?? 100_000);
 const CLAIMS = Number(process.argv[3] ?? 300);
 const SMALL = 1_000;
+const ONE_PROCESS_REPORTS = 10_000;
 const CONCURRENCY = 32;
 const port = 44000 + Math.floor(Math.random() * 1000);
 const url = `http://127.0.0.1:${port}`;
@@ -97,32 +100,39 @@ const consoleCall = (session, method, path, body) =>
 
 let key;
 let reportSeq = 0;
-async function report(reason) {
+/** One report per request, each of a new item; reporters repeat (1,000 of them). */
+function reportBody(reason) {
   const n = reportSeq++;
-  const response = await fetch(`${url}/api/v1/report`, {
-    method: 'POST',
-    headers: { 'x-api-key': key, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      reporter: { kind: 'user', id: `r${n % 1000}`, typeId: 'user' },
-      reportedAt: new Date().toISOString(),
-      reportedItem: { id: `item-${n}`, typeId: 'post', data: { text: `reported post ${n}` } },
-      reportedForReason: { reason },
-    }),
+  return JSON.stringify({
+    reporter: { kind: 'user', id: `r${n % 1000}`, typeId: 'user' },
+    reportedAt: new Date().toISOString(),
+    reportedItem: { id: `item-${n}`, typeId: 'post', data: { text: `reported post ${n}` } },
+    reportedForReason: { reason },
   });
-  if (response.status !== 201) throw new Error(`report ${response.status}: ${await response.text()}`);
 }
 
-/** Sends `count` reports, CONCURRENCY at a time; returns the seconds it took to have them all accepted. */
+/**
+ * Sends `count` reports over CONCURRENCY connections (autocannon: a load generator cheap enough not
+ * to take the server's cores); returns the seconds it took to have them all accepted.
+ */
 async function reports(count, reason) {
-  const started = performance.now();
-  let next = 0;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < count) {
-      next++;
-      await report(reason);
-    }
-  }));
-  return (performance.now() - started) / 1000;
+  const result = await autocannon({
+    url,
+    connections: CONCURRENCY,
+    amount: count,
+    requests: [
+      {
+        method: 'POST',
+        path: '/api/v1/report',
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        setupRequest: (request) => ({ ...request, body: reportBody(reason) }),
+      },
+    ],
+  });
+  if (result.non2xx || result.errors || result['2xx'] !== count) {
+    throw new Error(`reports: ${result['2xx']} of ${count} answered 2xx (${result.non2xx} non-2xx, ${result.errors} errors)`);
+  }
+  return result.duration;
 }
 
 async function queue(session, id) {
@@ -137,14 +147,20 @@ async function waitPending(session, id, count) {
   }
 }
 
-/** Claims `count` jobs one after another (then releases each), timing every claim. */
+const WARM_UP_CLAIMS = 20;
+
+/**
+ * Claims `count` jobs one after another (deciding IGNORE on each), timing every claim; the first
+ * WARM_UP_CLAIMS are not timed (compilation, caches).
+ */
 async function claimRun(session, id, count) {
   const times = [];
-  const started = performance.now();
-  for (let i = 0; i < count; i++) {
+  let started = performance.now();
+  for (let i = -WARM_UP_CLAIMS; i < count; i++) {
+    if (i === 0) started = performance.now();
     const t0 = performance.now();
     const response = await consoleCall(session, 'POST', `/api/console/v1/queues/${id}/claim`);
-    times.push(performance.now() - t0);
+    if (i >= 0) times.push(performance.now() - t0);
     if (response.status !== 200) throw new Error(`claim ${response.status}: ${await response.text()}`);
     const { job, lock } = await response.json();
     const decided = await consoleCall(session, 'POST', `/api/console/v1/jobs/${job.jobId}/decision`, { lockToken: lock.token, type: 'IGNORE' });
@@ -162,31 +178,38 @@ try {
     cli(['user', 'create', '--org', 'bench', '--email', email, '--role', 'ADMIN']);
     cli(['user', 'set-password', '--org', 'bench', '--email', email], `${PASSWORD}\n`);
   }
-  await servers.start('all', port, dir);
-  const sessions = await Promise.all(emails.map(login));
-  const admin = sessions[0];
+  const reportRows = [];
+  /** Sends `count` reports bound for the default queue; the row of accepted and routed per second. */
+  async function reportRun(layout, session, count) {
+    const before = (await queue(session, 'default')).pending;
+    const routedFrom = performance.now();
+    const acceptSeconds = await reports(count, 'abuse');
+    await waitPending(session, 'default', before + count);
+    const routedSeconds = (performance.now() - routedFrom) / 1000;
+    reportRows.push({ layout, reports: count, accepted_per_s: Math.round(count / acceptSeconds), routed_per_s: Math.round(count / routedSeconds) });
+  }
 
-  // 1,000 pending in the small queue: claim latency there.
-  await reports(SMALL + CLAIMS, 'small queue');
-  await waitPending(admin, 'small', SMALL + CLAIMS);
-  const smallRun = await claimRun(admin, 'small', CLAIMS);
+  // An api process and a worker on one data directory (operations.md's layout when accepting must
+  // keep a core of its own): fill the default queue, then 1,000 pending in the small queue.
+  let api = await servers.start('api', port, dir);
+  let worker = await servers.start('worker', port + 1, dir);
+  let sessions = await Promise.all(emails.map(login));
+  await reportRun('api + worker', sessions[0], LARGE + CLAIMS + WARM_UP_CLAIMS);
+  await reports(SMALL + CLAIMS + WARM_UP_CLAIMS, 'small queue');
+  await waitPending(sessions[0], 'small', SMALL + CLAIMS + WARM_UP_CLAIMS);
+  const smallRun = await claimRun(sessions[0], 'small', CLAIMS);
+  const largeRun = await claimRun(sessions[0], 'default', CLAIMS);
+  await servers.stop(api);
+  await servers.stop(worker);
 
-  // Fill the default queue: reports accepted and routed per second.
-  const routedFrom = performance.now();
-  const acceptSeconds = await reports(LARGE + CLAIMS, 'abuse');
-  await waitPending(admin, 'default', LARGE + CLAIMS);
-  const routedSeconds = (performance.now() - routedFrom) / 1000;
-  const largeRun = await claimRun(admin, 'default', CLAIMS);
+  // One process (WARDEN_ROLE=all, as `npm start` runs it) on the same data directory.
+  api = await servers.start('all', port, dir);
+  sessions = await Promise.all(emails.map(login));
+  await reportRun('one process (all)', sessions[0], ONE_PROCESS_REPORTS);
 
-  console.log('Reports (POST /api/v1/report, 32 at once)');
-  console.table([
-    {
-      reports: LARGE + CLAIMS,
-      accepted_per_s: Math.round((LARGE + CLAIMS) / acceptSeconds),
-      routed_per_s: Math.round((LARGE + CLAIMS) / routedSeconds),
-    },
-  ]);
-  console.log('Claim next job (claim → IGNORE decision, one moderator; latency of the claim request)');
+  console.log(`Reports (POST /api/v1/report, ${CONCURRENCY} connections)`);
+  console.table(reportRows);
+  console.log('Claim next job (claim → IGNORE decision, one moderator; latency of the claim request; api + worker)');
   console.table([
     { pending: SMALL, ...smallRun },
     { pending: LARGE, ...largeRun },
@@ -208,7 +231,7 @@ try {
   }));
   while (callbacks - before < decided) await new Promise((r) => setTimeout(r, 10));
   const seconds = (lastCallbackAt - started) / 1000;
-  console.log('Decisions end to end (4 moderators; CUSTOM_ACTION → signed callback delivered)');
+  console.log('Decisions end to end (one process; 4 moderators; CUSTOM_ACTION → signed callback delivered)');
   console.table([{ decisions: decided, decisions_per_s: Math.round(decided / seconds), seconds: round(seconds) }]);
 } finally {
   await servers.stopAll();

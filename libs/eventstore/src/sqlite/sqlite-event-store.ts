@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { EventMetadata, JsonObject, NewEvent, RecordedEvent } from '#warden/kernel';
 import {
   type AppendResult,
@@ -44,6 +45,12 @@ CREATE TABLE IF NOT EXISTS events (
 );`;
 
 const BATCH = 500;
+/**
+ * After a read that found events, a subscription reads again no sooner than this: under a steady
+ * stream of small commits (one per request) every subscriber would otherwise wake, query and
+ * commit its own read model once per commit; waiting a moment lets a batch gather instead.
+ */
+const GATHER_MS = 5;
 /** Recently read events, shared by the subscriptions that all read the same tail of the log. */
 const DECODED_CACHE = 4096;
 
@@ -206,12 +213,14 @@ export class SqliteEventStore implements EventStore {
     const types = options.eventTypes ? JSON.stringify(options.eventTypes) : undefined;
     const loop = (async () => {
       let caughtUp = false;
+      let foundAt = Number.NEGATIVE_INFINITY;
       while (!stopped) {
         const waiter = this.notifier.nextChange();
         const head = types === undefined ? 0 : this.head();
         const rows = types === undefined ? this.stmt.readAll.all(position, BATCH) : this.stmt.readTyped.all(position, head, types, BATCH);
         // A typed scan that came back short has accounted for everything up to the head.
         const through = types === undefined || rows.length === BATCH ? (rows[rows.length - 1]?.position ?? position) : head;
+        if (rows.length > 0) foundAt = performance.now();
         if (through > position) {
           if (stopped) return;
           await options.onEvents(
@@ -226,6 +235,8 @@ export class SqliteEventStore implements EventStore {
             options.onCaughtUp?.();
           }
           await Promise.race([waiter, this.notifier.closed]);
+          const gather = foundAt + GATHER_MS - performance.now();
+          if (gather > 0 && !stopped) await Promise.race([delay(gather), this.notifier.closed]);
         }
       }
     })().catch((error) => {
