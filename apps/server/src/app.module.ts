@@ -9,6 +9,8 @@ import { HashingModule } from '#warden/hashing';
 import { CallbacksModule } from '#warden/callbacks';
 import { SsoModule } from '#warden/sso';
 import { ReviewModule } from '#warden/review';
+import { EnforcementModule } from '#warden/enforcement';
+import { AppealsModule } from '#warden/appeals';
 import { ApiKeyGuard, ConsoleGuard, PlatformModule, type WardenConfig } from '#warden/platform';
 import { type Storage, StorageModule } from '#warden/storage';
 
@@ -50,6 +52,8 @@ export class AppModule {
         CallbacksModule.register({ deliver: options.background }),
         SsoModule,
         ReviewModule,
+        EnforcementModule,
+        AppealsModule,
         ...(options.http ? [options.http] : []),
       ],
       providers: [

@@ -7,6 +7,8 @@ import { PlatformHttpModule } from '#warden/platform/http';
 import { RulesHttpModule } from '#warden/rules/http';
 import { SsoHttpModule } from '#warden/sso/http';
 import { ReviewHttpModule } from '#warden/review/http';
+import { EnforcementHttpModule } from '#warden/enforcement/http';
+import { AppealsHttpModule } from '#warden/appeals/http';
 import type { AppOptions } from './app.module.js';
 
 /**
@@ -21,7 +23,7 @@ export class HttpSurfaceModule {
       module: HttpSurfaceModule,
       imports: [
         PlatformHttpModule,
-        ...(roles.http ? [IdentityHttpModule, CatalogHttpModule, IngestionHttpModule, RulesHttpModule, CallbacksHttpModule, SsoHttpModule, ReviewHttpModule] : []),
+        ...(roles.http ? [IdentityHttpModule, CatalogHttpModule, IngestionHttpModule, RulesHttpModule, CallbacksHttpModule, SsoHttpModule, ReviewHttpModule, EnforcementHttpModule, AppealsHttpModule] : []),
       ],
     };
   }

@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+
+/** The appeals module's routes; its controllers only use the command and query buses. */
+@Module({
+  controllers: [],
+})
+export class AppealsHttpModule {}

@@ -1,0 +1,1 @@
+export { AppealsModule } from './appeals.module.js';

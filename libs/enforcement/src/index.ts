@@ -1,0 +1,1 @@
+export { EnforcementModule } from './enforcement.module.js';
