@@ -1,5 +1,9 @@
-import { Module } from '@nestjs/common';
+import { Inject, Module, type OnModuleInit } from '@nestjs/common';
 import { CatalogModule } from '#warden/catalog';
+import { ProjectionHost } from '#warden/storage';
+import { GetUserStrikeCountHandler } from './queries/get-user-strike-count/get-user-strike-count.handler.js';
+import { StrikeApplier } from './strikes/strike-applier.js';
+import { strikesReactor } from './strikes/strikes.reactor.js';
 
 /**
  * Enforcement: user strikes and their thresholds, user scores, and actions executed through
@@ -7,6 +11,18 @@ import { CatalogModule } from '#warden/catalog';
  */
 @Module({
   imports: [CatalogModule],
-  providers: [],
+  providers: [
+    StrikeApplier,
+    GetUserStrikeCountHandler,
+  ],
 })
-export class EnforcementModule {}
+export class EnforcementModule implements OnModuleInit {
+  constructor(
+    @Inject(ProjectionHost) private readonly projections: ProjectionHost,
+    private readonly strikeApplier: StrikeApplier,
+  ) {}
+
+  onModuleInit(): void {
+    this.projections.register(strikesReactor({ applier: this.strikeApplier }));
+  }
+}

@@ -1,9 +1,9 @@
 import { Logger } from '@nestjs/common';
-import type { QueryBus } from '@nestjs/cqrs';
+import { type QueryBus, QueryHandlerNotFoundException } from '@nestjs/cqrs';
 import { type CallbackDefinition, GetLiveEntitiesQuery } from '#warden/catalog';
 import type { Projection } from '#warden/eventstore';
 import type { RecordedEvent } from '#warden/kernel';
-import type { ActionCallbackRequested } from '#warden/rules';
+import { type ActionCallbackRequested, GetUserStrikeCountQuery } from '#warden/rules';
 import { type ActionCallbackTrigger, buildActionCallbackBody } from '../domain/action-callback-body.js';
 import type { JsonBody, ReportRecord } from '../domain/callback-body.model.js';
 import type { CallbackDestination, CallbackTriggerKind } from '../domain/callback-delivery.events.js';
@@ -70,6 +70,20 @@ export function deliveryReactor(deps: {
   deactivate?: () => Promise<void> | void;
 }): Projection {
   const logger = new Logger('callbacks');
+  /**
+   * The user's strikes after this action, asked of the module that counts them (enforcement):
+   * it applies the action's strikes first when its own reactor has not yet, so the answer is the
+   * same whichever runs first, and on every re-run. Null: no user, or no module counts strikes here.
+   */
+  const strikeCountAfter = async (event: RecordedEvent, data: ActionCallbackRequestedData): Promise<number | null> => {
+    if (!data.creator) return null;
+    try {
+      return await deps.queries.execute(new GetUserStrikeCountQuery(event.metadata.orgId, data.creator, event));
+    } catch (error) {
+      if (error instanceof QueryHandlerNotFoundException) return null;
+      throw error;
+    }
+  };
   const handleBatch = async (events: readonly RecordedEvent[]) => {
     const actionsByOrg = new Map<string, Promise<Map<string, CallbackDestination | null>>>();
     const destinations = (orgId: string) => {
@@ -88,7 +102,8 @@ export function deliveryReactor(deps: {
           deps.dispatcher.schedule({ orgId, deliveryId: data.deliveryId }, data.nextAttemptAt, event.revision);
           return;
         }
-        const data = event.data as unknown as ActionCallbackRequestedData;
+        const published = event.data as unknown as ActionCallbackRequestedData;
+        const data = { ...published, userStrikeCount: published.userStrikeCount ?? (await strikeCountAfter(event, published)) };
         const trigger = triggerOf(data);
         try {
           await deps.requests.request(

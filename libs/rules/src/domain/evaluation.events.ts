@@ -86,7 +86,8 @@ export type ReviewEnqueueRequested = DomainEvent<
     item: ItemRef;
     version: number;
     queueId: 'default' | 'child-safety';
-    source: 'RULE_EXECUTION';
+    /** RULE_EXECUTION from rules; POST_ACTIONS from what follows an action (a strike threshold). */
+    source: 'RULE_EXECUTION' | 'POST_ACTIONS';
     actionId: string;
     policies: PublishedAction['policies'];
     rules: PublishedAction['rules'];

@@ -44,6 +44,8 @@ export interface SignalContext {
   readonly hashBanks: ReadonlyArray<{ readonly id: string; readonly hashType: HashType; readonly maxDistance: number | null }>;
   /** Submissions by a creator within the last `windowSeconds`; injected from a read model. */
   readonly creatorSubmissionCount: (creator: { id: string; typeId: string }, windowSeconds: number) => Promise<number>;
+  /** A user's strikes within the strike window now (null: none can be counted); absent where nothing counts strikes. */
+  readonly userStrikeCount?: (user: { id: string; typeId: string }) => Promise<number | null>;
   /** POSTs JSON through the guarded outbound client; resolves with the parsed JSON body. */
   readonly postJson: (url: string, body: unknown, timeoutMs: number) => Promise<unknown>;
   readonly now: () => Date;

@@ -1,0 +1,179 @@
+import { describe, expect, it } from 'vitest';
+import { FixedClock, foldEvents } from '#warden/kernel';
+import { type ApplyUserStrikes, strikeCount, type StrikeThreshold, userStrikesDecider } from './user-strikes.decider.js';
+import type { UserStrikesEvent } from './user-strikes.events.js';
+
+const DAY = 86_400_000;
+const remove = { kind: 'CUSTOMER_DEFINED_ACTION' as const, body: { severity: 'high' } };
+const ban = { kind: 'CUSTOMER_DEFINED_ACTION' as const, body: {} };
+
+/** Given events, when a command, then the events it decides; `run` also folds them in. */
+function given(events: UserStrikesEvent[]) {
+  const state = foldEvents(userStrikesDecider, events);
+  return { state, when: (command: ApplyUserStrikes) => userStrikesDecider.decide(command, state) };
+}
+
+function apply(key: string, strikes: number, now: Date, options: { windowDays?: number | null; thresholds?: StrikeThreshold[] } = {}): ApplyUserStrikes {
+  return {
+    type: 'ApplyUserStrikes',
+    key,
+    strikes,
+    action: { id: 'remove' },
+    policyIds: ['spam'],
+    item: { id: `post-${key}`, typeId: 'post' },
+    user: { id: 'u1', typeId: 'user', typeName: 'User', version: 2 },
+    now: now.toISOString(),
+    windowDays: options.windowDays ?? null,
+    thresholds: options.thresholds ?? [],
+  };
+}
+
+/** Applies the commands in order, each on the state the previous left. */
+function run(commands: ApplyUserStrikes[], history: UserStrikesEvent[] = []): UserStrikesEvent[] {
+  const log = [...history];
+  for (const command of commands) log.push(...given(log).when(command));
+  return log;
+}
+
+const types = (events: UserStrikesEvent[]) => events.map((e) => e.type);
+const fired = (events: UserStrikesEvent[]) => events.filter((e) => e.type === 'ActionCallbackRequested' || e.type === 'ReviewEnqueueRequested');
+
+describe('user strikes decider', () => {
+  const clock = new FixedClock(new Date('2026-03-01T12:00:00Z'));
+  const at3 = [{ strikes: 3, actionId: 'ban', action: ban }];
+
+  it('applies an action\'s strikes and records the count after it', () => {
+    const events = given([]).when(apply('a', 2, clock.now()));
+    expect(events).toEqual([
+      {
+        type: 'UserStrikesApplied',
+        data: {
+          key: 'a',
+          strikes: 2,
+          countAfter: 2,
+          action: { id: 'remove' },
+          policyIds: ['spam'],
+          item: { id: 'post-a', typeId: 'post' },
+          appliedAt: '2026-03-01T12:00:00.000Z',
+        },
+      },
+    ]);
+  });
+
+  it('counts one application once: the same key again decides nothing', () => {
+    const history = run([apply('a', 1, clock.now())]);
+    expect(given(history).when(apply('a', 1, clock.now()))).toEqual([]);
+    expect(strikeCount(given(history).state, clock.now(), null)).toBe(1);
+  });
+
+  it('applies nothing for no strikes', () => {
+    expect(given([]).when(apply('a', 0, clock.now(), { thresholds: at3 }))).toEqual([]);
+  });
+
+  it('fires a threshold when the count goes from below it to at or above it, with the spec 6.2 threshold shape', () => {
+    const history = run([apply('a', 1, clock.now(), { thresholds: at3 }), apply('b', 1, clock.now(), { thresholds: at3 })]);
+    expect(fired(history)).toEqual([]);
+    const events = given(history).when(apply('c', 1, clock.now(), { thresholds: at3 }));
+    expect(types(events)).toEqual(['UserStrikesApplied', 'UserStrikeThresholdCrossed', 'ActionCallbackRequested']);
+    expect(events[1]!.data).toMatchObject({ strikes: 3, actionIds: ['ban'], crossed: [3], count: 3 });
+    const callback = events[2]!.data as { [key: string]: unknown };
+    expect(callback).toEqual({
+      deliveryId: expect.any(String),
+      item: { id: 'u1', typeId: 'user', typeName: 'User' },
+      action: { id: 'ban' },
+      policies: [],
+      rules: [],
+      custom: {},
+      creator: { id: 'u1', typeId: 'user' },
+      environment: 'LIVE',
+      trigger: 'strike-threshold',
+      userStrikeCount: 3,
+    });
+    expect(callback).not.toHaveProperty('actorEmail');
+  });
+
+  it('fires once: later applications above the threshold fire nothing', () => {
+    const log = run(['a', 'b', 'c', 'd', 'e'].map((k) => apply(k, 1, clock.now(), { thresholds: at3 })));
+    expect(fired(log)).toHaveLength(1);
+  });
+
+  it('fires only the highest of several thresholds one application crosses', () => {
+    const thresholds = [
+      { strikes: 2, actionId: 'remove', action: remove },
+      { strikes: 3, actionId: 'ban', action: ban },
+      { strikes: 10, actionId: 'remove', action: remove },
+    ];
+    const events = given(run([apply('a', 1, clock.now(), { thresholds })])).when(apply('b', 4, clock.now(), { thresholds }));
+    expect(fired(events)).toHaveLength(1);
+    expect(fired(events)[0]!.data).toMatchObject({ action: { id: 'ban' }, userStrikeCount: 5 });
+    expect(events[1]!.data).toMatchObject({ strikes: 3, crossed: [2, 3] });
+  });
+
+  it('fires every action configured at the same highest threshold', () => {
+    const thresholds = [
+      { strikes: 2, actionId: 'remove', action: remove },
+      { strikes: 2, actionId: 'ban', action: ban },
+    ];
+    const events = given([]).when(apply('a', 2, clock.now(), { thresholds }));
+    expect(fired(events).map((e) => e.data)).toMatchObject([{ action: { id: 'remove' }, custom: { severity: 'high' } }, { action: { id: 'ban' } }]);
+  });
+
+  it('drops strikes older than the window from the count', () => {
+    const start = new FixedClock(new Date('2026-01-01T00:00:00Z'));
+    const history = run([apply('a', 2, start.now(), { windowDays: 30 })]);
+    start.advance(29 * DAY);
+    expect(strikeCount(given(history).state, start.now(), 30)).toBe(2);
+    start.advance(2 * DAY);
+    expect(strikeCount(given(history).state, start.now(), 30)).toBe(0);
+    expect(given(history).when(apply('b', 1, start.now(), { windowDays: 30 }))[0]!.data).toMatchObject({ countAfter: 1 });
+    expect(strikeCount(given(history).state, start.now(), null)).toBe(2);
+  });
+
+  it('re-arms a threshold once the count fell below it: strikes aged out, then crossing again fires again', () => {
+    const start = new FixedClock(new Date('2026-01-01T00:00:00Z'));
+    const options = { windowDays: 10, thresholds: at3 };
+    let log = run([apply('a', 3, start.now(), options)]);
+    expect(fired(log)).toHaveLength(1);
+    start.advance(DAY);
+    log = run([apply('b', 1, start.now(), options)], log);
+    expect(fired(log)).toHaveLength(1);
+    start.advance(9.5 * DAY); // 'a' aged out, 'b' not: count 1, below 3
+    log = run([apply('c', 1, start.now(), options)], log);
+    expect(fired(log)).toHaveLength(1);
+    log = run([apply('d', 1, start.now(), options)], log);
+    expect(fired(log)).toHaveLength(2);
+    expect(fired(log)[1]!.data).toMatchObject({ userStrikeCount: 3 });
+  });
+
+  it('enqueues the user for an ENQUEUE_TO_MRT threshold action, with source POST_ACTIONS', () => {
+    const thresholds = [{ strikes: 1, actionId: 'enqueue-to-mrt', action: { kind: 'ENQUEUE_TO_MRT' as const, body: {} } }];
+    const events = given([]).when(apply('a', 1, clock.now(), { thresholds }));
+    expect(events[2]).toEqual({
+      type: 'ReviewEnqueueRequested',
+      data: {
+        jobId: expect.any(String),
+        item: { id: 'u1', typeId: 'user', typeName: 'User' },
+        version: 2,
+        queueId: 'default',
+        source: 'POST_ACTIONS',
+        actionId: 'enqueue-to-mrt',
+        policies: [],
+        rules: [],
+        environment: 'LIVE',
+      },
+    });
+  });
+
+  it('records a crossing without firing when the threshold\'s action is gone from the catalog', () => {
+    const events = given([]).when(apply('a', 3, clock.now(), { thresholds: [{ strikes: 3, actionId: 'gone' }] }));
+    expect(types(events)).toEqual(['UserStrikesApplied', 'UserStrikeThresholdCrossed']);
+  });
+
+  it('derives the firing\'s ids from the application: deciding it again gives the same ids', () => {
+    const first = given([]).when(apply('a', 3, clock.now(), { thresholds: at3 }));
+    const again = given([]).when(apply('a', 3, clock.now(), { thresholds: at3 }));
+    expect(first[2]!.data).toEqual(again[2]!.data);
+    const other = given([]).when(apply('b', 3, clock.now(), { thresholds: at3 }));
+    expect((other[2]!.data as { deliveryId: string }).deliveryId).not.toBe((first[2]!.data as { deliveryId: string }).deliveryId);
+  });
+});

@@ -1,0 +1,142 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { type ActionDefinition, BUILTIN_ACTION_IDS, GetCatalogSettingsQuery, GetLiveEntitiesQuery } from '#warden/catalog';
+import type { EventStore } from '#warden/eventstore';
+import { itemStream } from '#warden/ingestion';
+import { type Clock, deterministicId, parseStreamName, type RecordedEvent } from '#warden/kernel';
+import { CLOCK } from '#warden/platform';
+import type { ActionCallbackRequested } from '#warden/rules';
+import { AggregateStore, EVENT_STORE } from '#warden/storage';
+import { actionStrikes } from '../domain/user-strikes.inheritance.js';
+import { type StrikeThreshold, strikeCount, userStrikesDecider } from '../domain/user-strikes.decider.js';
+import { userStrikesStream } from '../domain/user-strikes.streams.js';
+
+type PublishedAction = ActionCallbackRequested['data'] & { trigger?: string };
+
+/** The strikes one published action asks for, keyed so that it counts once. */
+interface StrikeApplication {
+  readonly stream: string;
+  readonly key: string;
+  readonly user: { readonly id: string; readonly typeId: string };
+  readonly data: PublishedAction;
+}
+
+/**
+ * So many appliers (the strike reactor's batch, the callbacks' asks) may write one user's stream at
+ * once that a few retries are not enough: each retry re-decides on the fresh stream and loses only
+ * to an append that got in first, so this bounds a burst, not a steady state.
+ */
+const CONCURRENCY_RETRIES = 200;
+
+/**
+ * Applies the strikes of a published action (ActionCallbackRequested from a rule or a decision)
+ * to its user, through the user-strikes decider, and answers the count after it.
+ */
+@Injectable()
+export class StrikeApplier {
+  constructor(
+    private readonly queries: QueryBus,
+    private readonly aggregates: AggregateStore,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  /**
+   * The user's count right after `event`'s action: its strikes applied first unless they already
+   * were (same key, same answer). Null: no user, or the event applies no strikes to anyone.
+   */
+  async countAfter(event: RecordedEvent): Promise<number | null> {
+    const application = applicationOf(event);
+    if (!application) return null;
+    const orgId = event.metadata.orgId;
+    const [actions, policies, settings] = await Promise.all([
+      this.queries.execute(new GetLiveEntitiesQuery(orgId, 'action')),
+      this.queries.execute(new GetLiveEntitiesQuery(orgId, 'policy')),
+      this.queries.execute(new GetCatalogSettingsQuery(orgId, 'strikes')),
+    ]);
+    const { data } = application;
+    const strikes = actionStrikes(
+      actions.find((a) => a.id === data.action.id),
+      data.policies.map((p) => p.id),
+      new Map(policies.map((p) => [p.id, p])),
+    );
+    const windowDays = settings?.windowDays ?? null;
+    if (strikes <= 0) return this.liveCount(orgId, application.user, windowDays);
+    const handled = await this.aggregates.handle(
+      application.stream,
+      userStrikesDecider,
+      {
+        type: 'ApplyUserStrikes',
+        key: application.key,
+        strikes,
+        action: { id: data.action.id },
+        policyIds: data.policies.map((p) => p.id),
+        item: { id: data.item.id, typeId: data.item.typeId },
+        user: await this.userItem(orgId, application.user),
+        now: this.clock.now().toISOString(),
+        windowDays,
+        thresholds: thresholdsOf(settings?.thresholds ?? [], actions),
+      },
+      { orgId, correlationId: event.metadata.correlationId, causationId: event.id, actor: 'enforcement' },
+      {
+        retries: CONCURRENCY_RETRIES,
+        eventIds: (e, i) => deterministicId('user-strikes-event', application.stream, application.key, String(i)),
+      },
+    );
+    return handled.state.applications.get(application.key)?.countAfter ?? null;
+  }
+
+  /** The user's strikes within the window now; null when the identifier names no stream. */
+  async liveCount(orgId: string, user: { id: string; typeId: string }, windowDays?: number | null): Promise<number | null> {
+    const stream = userStrikesStream(orgId, user);
+    if (!stream) return null;
+    const window = windowDays !== undefined ? windowDays : ((await this.queries.execute(new GetCatalogSettingsQuery(orgId, 'strikes')))?.windowDays ?? null);
+    const { state } = await this.aggregates.load(stream, userStrikesDecider);
+    return strikeCount(state, this.clock.now(), window);
+  }
+
+  /** The USER item a threshold acts on: its type's display name, its latest version. */
+  private async userItem(orgId: string, user: { id: string; typeId: string }) {
+    const [itemTypes, latest] = await Promise.all([
+      this.queries.execute(new GetLiveEntitiesQuery(orgId, 'itemType')),
+      // A user's own item stream is short (one version per profile change).
+      this.events.readStream(itemStream(orgId, user.typeId, user.id)),
+    ]);
+    const typeName = itemTypes.find((t) => t.id === user.typeId)?.name ?? user.typeId;
+    return { id: user.id, typeId: user.typeId, typeName, version: latest.at(-1)?.revision ?? 0 };
+  }
+}
+
+/**
+ * Who the action strikes and under which key: one action on one item version counts once however
+ * many rules (and environments) published it; a decision's action once per decision (its delivery
+ * id derives from the decision). A threshold's own action strikes no one.
+ */
+export function applicationOf(event: RecordedEvent): StrikeApplication | undefined {
+  if (event.type !== 'ActionCallbackRequested') return undefined;
+  const data = event.data as unknown as PublishedAction;
+  if (data.trigger === 'strike-threshold' || !data.creator) return undefined;
+  const orgId = event.metadata.orgId;
+  const stream = userStrikesStream(orgId, data.creator);
+  if (!stream) return undefined;
+  const { category, idParts } = parseStreamName(event.streamName);
+  const key =
+    data.trigger !== 'decision' && category === 'item_evaluation' && idParts.length >= 4
+      ? deterministicId('rule-strikes', orgId, data.item.typeId, data.item.id, idParts[3]!, data.action.id)
+      : deterministicId('delivery-strikes', orgId, data.deliveryId);
+  return { stream, key, user: data.creator, data };
+}
+
+const BUILTIN_KINDS: { [id: string]: ActionDefinition['kind'] } = {
+  [BUILTIN_ACTION_IDS.mrt]: 'ENQUEUE_TO_MRT',
+  [BUILTIN_ACTION_IDS.childSafety]: 'ENQUEUE_TO_CHILD_SAFETY',
+};
+
+function thresholdsOf(thresholds: ReadonlyArray<{ strikes: number; actionId: string }>, actions: readonly ActionDefinition[]): StrikeThreshold[] {
+  return thresholds.map((t) => {
+    const action = actions.find((a) => a.id === t.actionId);
+    if (action) return { strikes: t.strikes, actionId: t.actionId, action: { kind: action.kind, body: action.body } };
+    const builtin = BUILTIN_KINDS[t.actionId];
+    return builtin ? { strikes: t.strikes, actionId: t.actionId, action: { kind: builtin, body: {} } } : { strikes: t.strikes, actionId: t.actionId };
+  });
+}
