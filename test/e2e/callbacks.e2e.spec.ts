@@ -130,6 +130,8 @@ describe('signed callbacks, end to end', () => {
         rules: [{ id: 'remove-scams', name: 'Remove scams' }],
         custom: { severity: 'high', notify: true },
         creator: { id: 'u1', typeId: 'user' },
+        // The user is known: the count after this action (its action applies no strikes).
+        userStrikeCount: 0,
       }),
     );
     expect(received['authorization']).toBe(`Bearer ${HOOK_TOKEN}`);
@@ -179,6 +181,7 @@ describe('signed callbacks, end to end', () => {
       rules: [{ id: 'ban-bots', name: 'Ban bots' }],
       custom: {},
       creator: { id: 'u-bot', typeId: 'user' },
+      userStrikeCount: 0,
     });
   }, 30_000);
 
