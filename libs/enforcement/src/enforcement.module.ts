@@ -1,5 +1,8 @@
-import { Module } from '@nestjs/common';
+import { Inject, Module, type OnModuleInit } from '@nestjs/common';
 import { CatalogModule } from '#warden/catalog';
+import { ProjectionHost } from '#warden/storage';
+import { GetUserScoreHandler } from './queries/get-user-score/get-user-score.handler.js';
+import { userScoresProjection } from './scores/user-scores.projection.js';
 
 /**
  * Enforcement: user strikes and their thresholds, user scores, and actions executed through
@@ -7,6 +10,14 @@ import { CatalogModule } from '#warden/catalog';
  */
 @Module({
   imports: [CatalogModule],
-  providers: [],
+  providers: [
+    GetUserScoreHandler,
+  ],
 })
-export class EnforcementModule {}
+export class EnforcementModule implements OnModuleInit {
+  constructor(@Inject(ProjectionHost) private readonly projections: ProjectionHost) {}
+
+  onModuleInit(): void {
+    this.projections.register(userScoresProjection);
+  }
+}

@@ -16,3 +16,4 @@ export type { Signal, SignalContext, EvaluatedItem, Outcome, MediaResult } from 
 export { RULE_SIGNALS, type RuleSignals } from './evaluation/rules-extension.js';
 export { MEDIA_HASHER, type MediaHasher } from './evaluation/media-hasher.js';
 export { ListEvaluationsQuery, type EvaluationView } from './queries/list-evaluations/list-evaluations.query.js';
+export { GetUserScoreQuery } from './queries/get-user-score/get-user-score.query.js';

@@ -44,6 +44,8 @@ export interface SignalContext {
   readonly hashBanks: ReadonlyArray<{ readonly id: string; readonly hashType: HashType; readonly maxDistance: number | null }>;
   /** Submissions by a creator within the last `windowSeconds`; injected from a read model. */
   readonly creatorSubmissionCount: (creator: { id: string; typeId: string }, windowSeconds: number) => Promise<number>;
+  /** The user's live score, 1 to 5 (GetUserScoreQuery); absent where no module answers it. */
+  readonly userScore?: (user: { id: string; typeId: string }) => Promise<number>;
   /** POSTs JSON through the guarded outbound client; resolves with the parsed JSON body. */
   readonly postJson: (url: string, body: unknown, timeoutMs: number) => Promise<unknown>;
   readonly now: () => Date;

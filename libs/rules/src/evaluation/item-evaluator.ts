@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import type { ItemTypeDefinition, RuleDefinition } from '#warden/catalog';
 import { type EventStore, WrongExpectedRevisionError } from '#warden/eventstore';
 import { type ItemIdentifier, type ItemSubmitted, itemStream } from '#warden/ingestion';
@@ -24,6 +25,7 @@ import { firstPassingRoute, type OrderedRoutingRule, REPORT_DATA_KEY, type Route
 import { collectActions, publishes, rulesFor } from '../domain/rule-selection.js';
 import { SignalMemo } from '../domain/signal-memo.js';
 import { SignalRegistry } from '../domain/signal-registry.js';
+import { GetUserScoreQuery } from '../queries/get-user-score/get-user-score.query.js';
 import { type CatalogSnapshot, CatalogSnapshots } from './catalog-snapshots.js';
 import { DailyActionCap } from './daily-action-cap.js';
 
@@ -104,6 +106,7 @@ export class ItemEvaluator {
     private readonly snapshots: CatalogSnapshots,
     private readonly caps: DailyActionCap,
     @Inject(ProjectionHost) private readonly projections: ProjectionHost,
+    private readonly queries: QueryBus,
     @Optional() @Inject(MEDIA_HASHER) private readonly media?: MediaHasher,
   ) {}
 
@@ -365,6 +368,7 @@ export class ItemEvaluator {
           windowSeconds,
           this.clock.now(),
         ),
+      userScore: (user) => this.queries.execute(new GetUserScoreQuery(orgId, user)),
       postJson: async (url, body, timeoutMs) => {
         const res = await this.http.request({
           method: 'POST',

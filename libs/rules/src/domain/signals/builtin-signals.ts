@@ -5,6 +5,7 @@ import { httpSignal } from './http.signal.js';
 import { textBankSignal } from './text-bank.signal.js';
 import { textContainsSignal } from './text-contains.signal.js';
 import { textMatchesRegexSignal } from './text-matches-regex.signal.js';
+import { userScoreSignal } from './user-score.signal.js';
 
 export const BUILTIN_SIGNALS = [
   textContainsSignal,
@@ -13,6 +14,7 @@ export const BUILTIN_SIGNALS = [
   geoWithinSignal,
   creatorSubmissionCountSignal,
   httpSignal,
+  userScoreSignal,
 ] as const;
 
 /** Registers the signals that need nothing beyond the SignalContext; returns the registry. */
