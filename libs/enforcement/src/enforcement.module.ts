@@ -4,6 +4,8 @@ import { ProjectionHost } from '#warden/storage';
 import { GetUserStrikeCountHandler } from './queries/get-user-strike-count/get-user-strike-count.handler.js';
 import { StrikeApplier } from './strikes/strike-applier.js';
 import { strikesReactor } from './strikes/strikes.reactor.js';
+import { GetUserScoreHandler } from './queries/get-user-score/get-user-score.handler.js';
+import { userScoresProjection } from './scores/user-scores.projection.js';
 
 /**
  * Enforcement: user strikes and their thresholds, user scores, and actions executed through
@@ -14,6 +16,7 @@ import { strikesReactor } from './strikes/strikes.reactor.js';
   providers: [
     StrikeApplier,
     GetUserStrikeCountHandler,
+    GetUserScoreHandler,
   ],
 })
 export class EnforcementModule implements OnModuleInit {
@@ -24,5 +27,6 @@ export class EnforcementModule implements OnModuleInit {
 
   onModuleInit(): void {
     this.projections.register(strikesReactor({ applier: this.strikeApplier }));
+    this.projections.register(userScoresProjection);
   }
 }

@@ -108,6 +108,7 @@ const SETTINGS_LABEL: Record<string, string> = {
   strikes: 'strike settings',
   appeals: 'appeal settings',
   sso: 'SSO settings',
+  scores: 'score settings',
 };
 
 /** The apply report for people: what changed, what was left alone, and how many events. */

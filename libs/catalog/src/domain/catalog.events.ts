@@ -8,6 +8,7 @@ import type {
   QueueDefinition,
   RoutingRuleDefinition,
   RuleDefinition,
+  ScoreSettings,
   SsoSettings,
   StrikeSettings,
   TextBankDefinition,
@@ -71,8 +72,9 @@ export type OrgSettingsChanged = DomainEvent<'OrgSettingsChanged', { settings: O
 export type StrikeSettingsChanged = DomainEvent<'StrikeSettingsChanged', { strikes: StrikeSettings }>;
 export type AppealSettingsChanged = DomainEvent<'AppealSettingsChanged', { appeals: AppealSettings }>;
 export type SsoSettingsChanged = DomainEvent<'SsoSettingsChanged', { sso: SsoSettings }>;
+export type ScoreSettingsChanged = DomainEvent<'ScoreSettingsChanged', { scores: ScoreSettings }>;
 
-export type SettingsEvent = OrgSettingsChanged | StrikeSettingsChanged | AppealSettingsChanged | SsoSettingsChanged;
+export type SettingsEvent = OrgSettingsChanged | StrikeSettingsChanged | AppealSettingsChanged | SsoSettingsChanged | ScoreSettingsChanged;
 export type CatalogEvent = EntityDefined | EntityArchived | SettingsEvent;
 
 export const SETTINGS_EVENTS = {
@@ -80,6 +82,7 @@ export const SETTINGS_EVENTS = {
   strikes: 'StrikeSettingsChanged',
   appeals: 'AppealSettingsChanged',
   sso: 'SsoSettingsChanged',
+  scores: 'ScoreSettingsChanged',
 } as const;
 export type SettingsSection = keyof typeof SETTINGS_EVENTS;
 

@@ -227,6 +227,20 @@ export interface StrikeSettings {
   thresholds: Array<{ strikes: number; actionId: string }>;
 }
 
+/** `scores:` — how a user's penalty points per submission map to a score from 1 (worst) to 5 (best). */
+export interface ScoreSettings {
+  /** Points of a penalty level; an (action, policy) pair scores action weight + policy weight. */
+  penaltyWeights: Record<Penalty, number>;
+  /** Ascending ratio bounds: a ratio at or below the first scores 5, … above the last scores 1. */
+  thresholds: [number, number, number, number];
+}
+
+/** The `scores:` section's defaults, also in force for an organization whose configuration predates it. */
+export const DEFAULT_SCORE_SETTINGS: Readonly<ScoreSettings> = Object.freeze({
+  penaltyWeights: Object.freeze({ NONE: 0, LOW: 1, MEDIUM: 3, HIGH: 9, SEVERE: 27 }),
+  thresholds: Object.freeze([0.01, 0.05, 0.1, 0.25]) as unknown as [number, number, number, number],
+});
+
 export interface AppealSettings {
   callback: CallbackDefinition | null;
   body: { [key: string]: unknown };
@@ -268,6 +282,7 @@ export interface OrgConfig {
   appealRoutingRules: RoutingRuleDefinition[];
   strikes: StrikeSettings;
   appeals: AppealSettings;
+  scores: ScoreSettings;
   users: DashboardUser[];
   sso: SsoSettings;
 }

@@ -38,6 +38,7 @@ export function desiredCatalog(config: OrgConfig): { catalog: DesiredCatalog; ha
       strikes: config.strikes,
       appeals: config.appeals,
       sso: config.sso,
+      scores: config.scores,
     }),
     hashes: config.hashBanks.map((b) => ({ bankId: b.id, hashType: b.hashType, hashes: b.hashes })),
   };

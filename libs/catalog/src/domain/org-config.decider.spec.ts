@@ -35,6 +35,7 @@ function desired(parts: { policies?: PolicyDefinition[]; queues?: QueueDefinitio
     strikes: { windowDays: null, thresholds: [] },
     appeals: { callback: null, body: {} },
     sso: { saml_enabled: false, sso_url: null, cert: null, passwordLogin: true, jit: { enabled: false, defaultRoles: [] }, roleAttribute: null, roleMap: {}, wantAssertionsSigned: true },
+    scores: { penaltyWeights: { NONE: 0, LOW: 1, MEDIUM: 3, HIGH: 9, SEVERE: 27 }, thresholds: [0.01, 0.05, 0.1, 0.25] },
   };
 }
 
@@ -93,6 +94,34 @@ describe('org config decider', () => {
     const revived = planCatalog(apply(desired({ policies: [policy('a'), policy('b')] })), after);
     expect(revived.created).toEqual([{ kind: 'policy', id: 'b' }]);
     expect(revived.events[0]!.data).toMatchObject({ semanticVersion: 2 });
+  });
+});
+
+describe('org config decider: the scores section', () => {
+  const stricter = (): DesiredCatalog => ({
+    ...desired(),
+    scores: { penaltyWeights: { NONE: 0, LOW: 2, MEDIUM: 3, HIGH: 9, SEVERE: 27 }, thresholds: [0, 0.05, 0.1, 0.25] },
+  });
+
+  it('given a stream from before scores existed, when the file states the defaults (or leaves the section out), then no score event', () => {
+    const before = fold(planCatalog(apply(desired()), initialCatalogState).events);
+    expect(before.scores).toBeNull();
+    expect(planCatalog(apply(desired()), before).settingsChanged).not.toContain('scores');
+  });
+
+  it('given the defaults, when the file changes them, then one ScoreSettingsChanged with the whole section; applied again, nothing', () => {
+    const state = fold(planCatalog(apply(desired()), initialCatalogState).events);
+    const events = orgConfigDecider.decide(apply(stricter()), state);
+    expect(events).toEqual([{ type: 'ScoreSettingsChanged', data: { scores: stricter().scores } }]);
+    const changed = fold([...planCatalog(apply(desired()), initialCatalogState).events, ...events]);
+    expect(changed.scores).toEqual(stricter().scores);
+    expect(orgConfigDecider.decide(apply(stricter()), changed)).toEqual([]);
+  });
+
+  it('given changed scores, when the file goes back to the defaults, then ScoreSettingsChanged with the defaults', () => {
+    const state = fold(orgConfigDecider.decide(apply(stricter()), initialCatalogState));
+    const events = orgConfigDecider.decide(apply(desired()), state);
+    expect(events).toContainEqual({ type: 'ScoreSettingsChanged', data: { scores: desired().scores } });
   });
 });
 

@@ -12,7 +12,16 @@ import {
   SETTINGS_EVENTS,
   type SettingsSection,
 } from './catalog.events.js';
-import { type AppealSettings, CHILD_SAFETY_QUEUE_ID, type OrgSettings, type QueueDefinition, type SsoSettings, type StrikeSettings } from './catalog.model.js';
+import {
+  type AppealSettings,
+  CHILD_SAFETY_QUEUE_ID,
+  DEFAULT_SCORE_SETTINGS,
+  type OrgSettings,
+  type QueueDefinition,
+  type ScoreSettings,
+  type SsoSettings,
+  type StrikeSettings,
+} from './catalog.model.js';
 import type { Path } from './org-config/config-problems.js';
 import { validateQueueDefinition } from './org-config/queues.section-parser.js';
 import { defaultSsoSettings, validateSsoSettings } from './org-config/sso.section-parser.js';
@@ -30,6 +39,7 @@ export interface CatalogState {
   readonly strikes: StrikeSettings | null;
   readonly appeals: AppealSettings | null;
   readonly sso: SsoSettings | null;
+  readonly scores: ScoreSettings | null;
 }
 
 /** What the file declares, in the shapes the events record. */
@@ -39,6 +49,7 @@ export interface DesiredCatalog {
   readonly strikes: StrikeSettings;
   readonly appeals: AppealSettings;
   readonly sso: SsoSettings;
+  readonly scores: ScoreSettings;
 }
 
 export type ApplyCatalog = { type: 'ApplyCatalog'; desired: DesiredCatalog; prune: boolean };
@@ -75,6 +86,7 @@ export const initialCatalogState: CatalogState = {
   strikes: null,
   appeals: null,
   sso: null,
+  scores: null,
 };
 
 /**
@@ -87,7 +99,7 @@ export function planCatalog(command: ApplyCatalog, state: CatalogState): Catalog
   for (const kind of ENTITY_KINDS) planKind(kind, command, state, plan);
   for (const section of Object.keys(SETTINGS_EVENTS) as SettingsSection[]) {
     const desired = command.desired[section];
-    if (!isDeepStrictEqual(state[section], desired)) {
+    if (!isDeepStrictEqual(storedSettings(state, section), desired)) {
       plan.events.push({ type: SETTINGS_EVENTS[section], data: { [section]: desired } } as CatalogEvent);
       plan.settingsChanged.push(section);
     }
@@ -118,6 +130,15 @@ function planKind<K extends EntityKind>(kind: K, command: ApplyCatalog, state: C
       plan.leftAlone.push({ kind, id });
     }
   }
+}
+
+/**
+ * A section as stored. An organization whose stream predates `scores:` has its defaults in force,
+ * so a file that leaves the section out (or states the defaults) changes nothing there.
+ */
+function storedSettings(state: CatalogState, section: SettingsSection): CatalogState[SettingsSection] {
+  if (section === 'scores') return state.scores ?? DEFAULT_SCORE_SETTINGS;
+  return state[section];
 }
 
 /** The SSO settings in force: an organization that never set `sso:` has the section's defaults. */
@@ -225,6 +246,8 @@ export const orgConfigDecider: Decider<OrgConfigCommand, CatalogState, CatalogEv
         return { ...state, appeals: event.data.appeals };
       case 'SsoSettingsChanged':
         return { ...state, sso: event.data.sso };
+      case 'ScoreSettingsChanged':
+        return { ...state, scores: event.data.scores };
     }
     return state;
   },

@@ -128,6 +128,10 @@ appeals:
   callback: { url: https://platform.example/hooks/appeals, headers: {} }
   body: { source: warden }          # sent as \`custom\` in the appeal decision callback
 
+scores:                             # user scores 1-5 (all optional; these are the defaults)
+  penaltyWeights: { NONE: 0, LOW: 1, MEDIUM: 3, HIGH: 9, SEVERE: 27 }
+  thresholds: [0.01, 0.05, 0.10, 0.25]   # penalty points per submission: <= .01 -> 5 … > .25 -> 1
+
 users:                              # dashboard users; passwords are set with the CLI, never here
   - { email: admin@acme.example, roles: [ADMIN] }
 
@@ -334,6 +338,7 @@ const EXPECTED: OrgConfig = {
   appealRoutingRules: [],
   strikes: { windowDays: 90, thresholds: [{ strikes: 3, actionId: 'remove' }] },
   appeals: { callback: { url: 'https://platform.example/hooks/appeals', headers: {} }, body: { source: 'warden' } },
+  scores: { penaltyWeights: { NONE: 0, LOW: 1, MEDIUM: 3, HIGH: 9, SEVERE: 27 }, thresholds: [0.01, 0.05, 0.1, 0.25] },
   users: [{ email: 'admin@acme.example', roles: ['ADMIN'] }],
   sso: { saml_enabled: false, sso_url: 'https://idp.example/saml/sso', cert: CERT, passwordLogin: true, jit: { enabled: false, defaultRoles: [] }, roleAttribute: null, roleMap: {}, wantAssertionsSigned: true },
 };
@@ -371,6 +376,7 @@ describe('parseOrgConfig: valid files', () => {
       appealRoutingRules: [],
       strikes: { windowDays: null, thresholds: [] },
       appeals: { callback: null, body: {} },
+      scores: { penaltyWeights: { NONE: 0, LOW: 1, MEDIUM: 3, HIGH: 9, SEVERE: 27 }, thresholds: [0.01, 0.05, 0.1, 0.25] },
       users: [],
       sso: { saml_enabled: false, sso_url: null, cert: null, passwordLogin: true, jit: { enabled: false, defaultRoles: [] }, roleAttribute: null, roleMap: {}, wantAssertionsSigned: true },
     });
@@ -802,6 +808,33 @@ describe('parseOrgConfig: problems', () => {
     expect(problems).toEqual([
       { path: 'policies[1].parentID', message: 'unknown key' },
       { path: 'strikes.thresholds[0].actionId', message: 'unknown action "suspend"' },
+    ]);
+  });
+
+  it('fills each score setting left out with its default', () => {
+    const config = parseOk('org: { id: tiny, name: Tiny }\nscores:\n  penaltyWeights: { LOW: 2 }\n');
+    expect(config.scores).toEqual({ penaltyWeights: { NONE: 0, LOW: 2, MEDIUM: 3, HIGH: 9, SEVERE: 27 }, thresholds: [0.01, 0.05, 0.1, 0.25] });
+    expect(parseOk('org: { id: tiny, name: Tiny }\nscores:\n').scores.thresholds).toEqual([0.01, 0.05, 0.1, 0.25]);
+  });
+
+  it('reports score weights and thresholds that are not usable, each at its path', () => {
+    const problems = problemsOf(
+      exampleWith((doc) => {
+        doc.setIn(['scores', 'penaltyWeights', 'HIGH'], -1);
+        doc.setIn(['scores', 'penaltyWeights', 'EXTREME'], 81);
+        doc.setIn(['scores', 'thresholds'], [0.01, 0.2, 0.1, 'x']);
+      }),
+    );
+    expect(problems).toEqual([
+      { path: 'scores.penaltyWeights.HIGH', message: 'must be at least 0' },
+      { path: 'scores.penaltyWeights.EXTREME', message: 'unknown key' },
+      { path: 'scores.thresholds[3]', message: 'must be a number (got "x")' },
+    ]);
+    expect(problemsOf(exampleWith((doc) => doc.setIn(['scores', 'thresholds'], [0.01, 0.2, 0.1, 0.3])))).toEqual([
+      { path: 'scores.thresholds[2]', message: 'must be greater than the threshold before it (0.2)' },
+    ]);
+    expect(problemsOf(exampleWith((doc) => doc.setIn(['scores', 'thresholds'], [0.01, 0.05, 0.1])))).toEqual([
+      { path: 'scores.thresholds', message: expect.stringContaining('4') },
     ]);
   });
 

@@ -19,6 +19,7 @@ import { checkQueues, queueSchema } from './org-config/queues.section-parser.js'
 import { entriesOf } from './org-config/raw-document.reader.js';
 import { checkRoutingRules, routingRuleSchema } from './org-config/routing-rules.section-parser.js';
 import { checkRules, ruleSchema } from './org-config/rules.section-parser.js';
+import { scoresSchema } from './org-config/scores.section-parser.js';
 import { addIssues, PARSE_PARAMS } from './org-config/schema-issues.js';
 import { checkSso, ssoSchema } from './org-config/sso.section-parser.js';
 import { checkStrikes, strikesSchema } from './org-config/strikes.section-parser.js';
@@ -85,6 +86,7 @@ const fileSchema = z.looseObject({
   appealRoutingRules: listSectionSchema(routingRuleSchema),
   strikes: sectionSchema(strikesSchema),
   appeals: sectionSchema(appealsSchema),
+  scores: sectionSchema(scoresSchema),
   users: listSectionSchema(userSchema),
   sso: sectionSchema(ssoSchema),
 });
@@ -190,6 +192,7 @@ function assemble(file: ParsedFile, hashes: ReadonlyMap<number, ResolvedHashes>)
     appealRoutingRules: file.appealRoutingRules,
     strikes: file.strikes,
     appeals: file.appeals,
+    scores: file.scores,
     users: file.users,
     sso: file.sso,
   };

@@ -3,7 +3,7 @@ import { KEYRING, type Keyring, withSealedUrl } from '#warden/platform';
 import type { ReadStore } from '#warden/readstore';
 import { READ_STORE } from '#warden/storage';
 import type { CatalogEntities, EntityKind } from '../domain/catalog.events.js';
-import type { AppealSettings, CallbackDefinition, OrgSettings, SsoSettings, StrikeSettings } from '../domain/catalog.model.js';
+import type { AppealSettings, CallbackDefinition, OrgSettings, ScoreSettings, SsoSettings, StrikeSettings } from '../domain/catalog.model.js';
 import { CATALOG_PROJECTION } from '../projections/catalog.projection.js';
 import { CATALOG_ENTITIES, CATALOG_SETTINGS, type CatalogEntityDoc, settingsDocId } from '../projections/catalog.read-model.js';
 
@@ -80,6 +80,7 @@ export interface CatalogSettings {
   strikes: StrikeSettings;
   appeals: AppealSettings;
   sso: SsoSettings;
+  scores: ScoreSettings;
 }
 
 function deepFreeze<T>(value: T): T {

@@ -26,6 +26,7 @@ import { collectActions, publishes, rulesFor } from '../domain/rule-selection.js
 import { SignalMemo } from '../domain/signal-memo.js';
 import { SignalRegistry } from '../domain/signal-registry.js';
 import { GetUserStrikeCountQuery } from '../queries/get-user-strike-count/get-user-strike-count.query.js';
+import { GetUserScoreQuery } from '../queries/get-user-score/get-user-score.query.js';
 import { type CatalogSnapshot, CatalogSnapshots } from './catalog-snapshots.js';
 import { DailyActionCap } from './daily-action-cap.js';
 
@@ -370,6 +371,7 @@ export class ItemEvaluator {
         ),
       // Answered by the enforcement module (GetUserStrikeCountQuery); without it the leaf is unknown.
       userStrikeCount: (user) => this.queries.execute(new GetUserStrikeCountQuery(orgId, user)),
+      userScore: (user) => this.queries.execute(new GetUserScoreQuery(orgId, user)),
       postJson: async (url, body, timeoutMs) => {
         const res = await this.http.request({
           method: 'POST',

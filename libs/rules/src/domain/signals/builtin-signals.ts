@@ -6,6 +6,7 @@ import { textBankSignal } from './text-bank.signal.js';
 import { textContainsSignal } from './text-contains.signal.js';
 import { textMatchesRegexSignal } from './text-matches-regex.signal.js';
 import { userStrikeCountSignal } from './user-strike-count.signal.js';
+import { userScoreSignal } from './user-score.signal.js';
 
 export const BUILTIN_SIGNALS = [
   textContainsSignal,
@@ -15,6 +16,7 @@ export const BUILTIN_SIGNALS = [
   creatorSubmissionCountSignal,
   httpSignal,
   userStrikeCountSignal,
+  userScoreSignal,
 ] as const;
 
 /** Registers the signals that need nothing beyond the SignalContext; returns the registry. */

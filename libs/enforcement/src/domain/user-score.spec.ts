@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SCORE_SETTINGS, type Penalty } from '#warden/catalog/contracts';
+import { itemPenalty, scoreForRatio, userScore, type UserScoreFacts, withAction, withoutAction } from './user-score.js';
+
+const weights = DEFAULT_SCORE_SETTINGS.penaltyWeights;
+const penaltyOf: Record<string, Penalty> = { remove: 'MEDIUM', ban: 'SEVERE', label: 'NONE' };
+const actionPenalty = (id: string) => penaltyOf[id] ?? 'NONE';
+const post = (id: string) => ({ id, typeId: 'post' });
+const empty: UserScoreFacts = { submissions: 0, actioned: [] };
+
+describe('user score', () => {
+  it('maps the ratio to 5..1 at the default thresholds, bounds inclusive', () => {
+    const t = DEFAULT_SCORE_SETTINGS.thresholds;
+    expect([0, 0.01, 0.0100001, 0.05, 0.06, 0.1, 0.2, 0.25, 0.26, 9].map((r) => scoreForRatio(r, t))).toEqual([5, 5, 4, 4, 3, 3, 2, 2, 1, 1]);
+  });
+
+  it('counts an item once, at its most severe (action, policy) pair; an action of penalty NONE counts 0', () => {
+    const item = {
+      item: post('p1'),
+      actions: [
+        { actionId: 'remove', policyPenalties: ['LOW', 'HIGH'] as Penalty[] },
+        { actionId: 'label', policyPenalties: ['SEVERE'] as Penalty[] },
+      ],
+    };
+    expect(itemPenalty(item, actionPenalty, weights)).toBe(3 + 9);
+    expect(itemPenalty({ item: post('p2'), actions: [{ actionId: 'ban', policyPenalties: [] }] }, actionPenalty, weights)).toBe(27);
+    expect(itemPenalty({ item: post('p3'), actions: [{ actionId: 'label', policyPenalties: ['SEVERE'] }] }, actionPenalty, weights)).toBe(0);
+  });
+
+  it('scores points per submission; never seen or no submissions: 5; actioned items count as submissions', () => {
+    expect(userScore(undefined, DEFAULT_SCORE_SETTINGS, actionPenalty)).toBe(5);
+    expect(userScore({ submissions: 10, actioned: [] }, DEFAULT_SCORE_SETTINGS, actionPenalty)).toBe(5);
+    const one = withAction({ ...empty, submissions: 100 }, post('p1'), { actionId: 'remove', policyPenalties: ['LOW'] });
+    expect(userScore(one, DEFAULT_SCORE_SETTINGS, actionPenalty)).toBe(4); // 4 / 100
+    expect(userScore({ ...one, submissions: 50 }, DEFAULT_SCORE_SETTINGS, actionPenalty)).toBe(3); // 4 / 50
+    expect(userScore({ ...one, submissions: 20 }, DEFAULT_SCORE_SETTINGS, actionPenalty)).toBe(2); // 4 / 20
+    expect(userScore({ ...one, submissions: 0 }, DEFAULT_SCORE_SETTINGS, actionPenalty)).toBe(1); // 4 / 1
+  });
+
+  it('applies the weights and thresholds in force', () => {
+    const facts = withAction({ ...empty, submissions: 100 }, post('p1'), { actionId: 'remove', policyPenalties: ['LOW'] });
+    const lenient = { ...DEFAULT_SCORE_SETTINGS, thresholds: [0.05, 0.1, 0.2, 0.3] as [number, number, number, number] };
+    expect(userScore(facts, lenient, actionPenalty)).toBe(5);
+    const harsh = { ...DEFAULT_SCORE_SETTINGS, penaltyWeights: { ...weights, MEDIUM: 30 } };
+    expect(userScore(facts, harsh, actionPenalty)).toBe(1); // 31 / 100
+  });
+
+  it('records an action on an item as a set: again, or from another rule, changes nothing', () => {
+    const once = withAction(empty, post('p1'), { actionId: 'remove', policyPenalties: ['LOW'] });
+    expect(withAction(once, post('p1'), { actionId: 'remove', policyPenalties: ['LOW'] })).toBe(once);
+    const more = withAction(once, post('p1'), { actionId: 'remove', policyPenalties: ['HIGH', 'LOW'] });
+    expect(more.actioned).toEqual([{ item: post('p1'), actions: [{ actionId: 'remove', policyPenalties: ['HIGH', 'LOW'] }] }]);
+  });
+
+  it('reverses an action: the item stops counting once no action is left on it', () => {
+    const two = withAction(withAction(empty, post('p1'), { actionId: 'remove', policyPenalties: ['LOW'] }), post('p1'), { actionId: 'ban', policyPenalties: [] });
+    const oneLeft = withoutAction(two, post('p1'), 'ban');
+    expect(oneLeft.actioned).toEqual([{ item: post('p1'), actions: [{ actionId: 'remove', policyPenalties: ['LOW'] }] }]);
+    expect(withoutAction(oneLeft, post('p1'), 'remove').actioned).toEqual([]);
+    expect(withoutAction(oneLeft, post('p2'), 'remove')).toBe(oneLeft);
+  });
+});

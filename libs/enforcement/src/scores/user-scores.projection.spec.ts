@@ -1,0 +1,119 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { anEvent } from '../../../../test/support/events.js';
+import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
+import { ProjectionRunner, rebuildReadModels } from '#warden/eventstore';
+import { itemStream } from '#warden/ingestion';
+import type { JsonObject } from '#warden/kernel';
+import type { CheckpointMove, ReadStore, Write } from '#warden/readstore';
+import { userScoresProjection } from './user-scores.projection.js';
+import { USER_SCORES, type UserScoreDoc, userScoreDocId } from './user-scores.read-model.js';
+
+const alice = { id: 'alice', typeId: 'user' };
+const bob = { id: 'bob', typeId: 'user' };
+
+const submitted = (itemId: string, creator: { id: string; typeId: string } | null, typeId = 'post', orgId = 'acme') =>
+  anEvent('ItemSubmitted', { itemId, typeId, typeVersion: null, typeSchemaVariant: 'original', data: {}, creator, subject: 'x', source: 'items' } as JsonObject, orgId);
+
+const actioned = (itemId: string, creator: { id: string; typeId: string } | null, actionId: string, penalties: string[], extra: object = {}) =>
+  anEvent('ActionCallbackRequested', {
+    deliveryId: `${itemId}-${actionId}-${penalties.join()}`,
+    item: { id: itemId, typeId: 'post', typeName: 'Post' },
+    action: { id: actionId },
+    policies: penalties.map((penalty, i) => ({ id: `p${i}`, name: `P${i}`, penalty })),
+    rules: [],
+    custom: {},
+    creator,
+    environment: 'LIVE',
+    ...extra,
+  } as JsonObject);
+
+describe('user scores projection', () => {
+  let stores: ReturnType<typeof sqliteStores>;
+  afterEach(async () => {
+    await stores?.close();
+  });
+
+  const doc = (user: { id: string; typeId: string }, orgId = 'acme') => stores.readStore.get<UserScoreDoc>(USER_SCORES, userScoreDocId(orgId, user));
+
+  async function seed() {
+    stores = sqliteStores();
+    const { events } = stores;
+    // alice: three posts, one of them in two versions; p1 actioned by two rules and a moderator.
+    await events.append(itemStream('acme', 'post', 'p1'), [submitted('p1', alice)], 'no_stream');
+    await events.append(itemStream('acme', 'post', 'p1'), [submitted('p1', alice)], 0);
+    await events.append(itemStream('acme', 'post', 'p2'), [submitted('p2', alice)], 'no_stream');
+    await events.append(itemStream('acme', 'post', 'p3'), [submitted('p3', alice)], 'no_stream');
+    await events.append('item_evaluation-1', [actioned('p1', alice, 'remove', ['LOW']), actioned('p1', alice, 'remove', ['HIGH'])], 'no_stream');
+    await events.append('review_job-1', [actioned('p1', alice, 'ban', [], { trigger: 'decision', environment: 'MANUAL' })], 'no_stream');
+    // A threshold's action is not counted again; an item without a known user is nobody's.
+    await events.append('user_strikes-1', [actioned('alice', alice, 'suspend', [], { trigger: 'strike-threshold' })], 'no_stream');
+    await events.append(itemStream('acme', 'post', 'anon'), [submitted('anon', null)], 'no_stream');
+    // bob's user item is his own submission; the same ids in another organization are another user.
+    await events.append(itemStream('acme', 'user', 'bob'), [submitted('bob', bob, 'user')], 'no_stream');
+    await events.append(itemStream('other', 'post', 'p1'), [submitted('p1', alice, 'post', 'other')], 'no_stream');
+  }
+
+  it('counts items (not versions) a user created and, per actioned item, each action once with the penalties of its policies', async () => {
+    await seed();
+    await new ProjectionRunner(userScoresProjection, stores.events, stores.readStore).catchUp();
+    expect(await doc(alice)).toEqual({
+      orgId: 'acme',
+      user: alice,
+      submissions: 3,
+      actioned: [
+        {
+          item: { id: 'p1', typeId: 'post' },
+          actions: [
+            { actionId: 'remove', policyPenalties: ['HIGH', 'LOW'] },
+            { actionId: 'ban', policyPenalties: [] },
+          ],
+        },
+      ],
+    });
+    expect(await doc(bob)).toMatchObject({ submissions: 1, actioned: [] });
+    expect(await doc(alice, 'other')).toMatchObject({ orgId: 'other', submissions: 1, actioned: [] });
+    expect(await stores.readStore.count(USER_SCORES)).toBe(3);
+  });
+
+  it('changes nothing when a batch is delivered again after a crash before its checkpoint moved', async () => {
+    await seed();
+    await new ProjectionRunner(userScoresProjection, stores.events, stores.readStore).catchUp();
+    const before = await stores.readStore.find(USER_SCORES, {}, { sort: [{ field: 'user.id', direction: 'asc' }] });
+    const checkpoint = await stores.readStore.checkpoint(userScoresProjection.name);
+    // More events; the run that applies them "crashes" after its writes landed, before its checkpoint moved.
+    await stores.events.append(itemStream('acme', 'post', 'p4'), [submitted('p4', alice)], 'no_stream');
+    await stores.events.append('item_evaluation-2', [actioned('p4', alice, 'remove', ['SEVERE'])], 'no_stream');
+    await expect(new ProjectionRunner(userScoresProjection, stores.events, crashingBeforeCheckpoint(stores.readStore)).catchUp()).rejects.toThrow(/crash/);
+    expect(await stores.readStore.checkpoint(userScoresProjection.name)).toBe(checkpoint);
+    const afterCrash = await doc(alice);
+    expect(afterCrash?.submissions).toBe(4);
+    // Redelivered: the same state, not 5 submissions.
+    await new ProjectionRunner(userScoresProjection, stores.events, stores.readStore).catchUp();
+    expect(await doc(alice)).toEqual(afterCrash);
+    expect(before).toHaveLength(3);
+  });
+
+  it('rebuilds to the same documents, twice', async () => {
+    await seed();
+    await new ProjectionRunner(userScoresProjection, stores.events, stores.readStore).catchUp();
+    const dump = async () => JSON.stringify(await stores.readStore.find(USER_SCORES, {}, { sort: [{ field: 'user.id', direction: 'asc' }, { field: 'orgId', direction: 'asc' }] }));
+    const live = await dump();
+    await rebuildReadModels([userScoresProjection], stores.events, stores.readStore);
+    expect(await dump()).toBe(live);
+    await rebuildReadModels([userScoresProjection], stores.events, stores.readStore);
+    expect(await dump()).toBe(live);
+  });
+});
+
+/** The store as a process that died between a commit's writes and its checkpoint move leaves it (MongoDB's window). */
+function crashingBeforeCheckpoint(store: ReadStore): ReadStore {
+  return new Proxy(store, {
+    get(target, prop, receiver) {
+      if (prop !== 'commit') return Reflect.get(target, prop, receiver) as unknown;
+      return async (writes: readonly Write[], _checkpoint?: CheckpointMove) => {
+        await target.commit(writes);
+        throw new Error('crash after the writes, before the checkpoint');
+      };
+    },
+  });
+}

@@ -1,0 +1,16 @@
+import { Query } from '@nestjs/cqrs';
+import type { ItemIdentifier } from '#warden/ingestion';
+
+/**
+ * A user's live score, 1 (worst) to 5 (best); 5 for a user Warden has never seen. Declared here
+ * for the USER_SCORE signal, answered by the enforcement module (which depends on the rules
+ * engine, not the other way round); GET /api/v1/user_scores asks it too.
+ */
+export class GetUserScoreQuery extends Query<number> {
+  constructor(
+    readonly orgId: string,
+    readonly user: ItemIdentifier,
+  ) {
+    super();
+  }
+}
