@@ -23,8 +23,11 @@ interface JobList {
 
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
-/** Appeals whose actioned post says "appeal-to-spam" go to the spam queue. */
-const APPEAL_ROUTING = `
+/** Appeals whose actioned post says "appeal-to-spam" go to the spam queue; decisions go to /hooks/appeals. */
+const appealsConfig = (receiverUrl: string) => `
+appeals:
+  callback: { url: ${receiverUrl}/hooks/appeals }
+  body: { source: warden }
 appealRoutingRules:
   - id: spam-appeals
     name: Spam appeals
@@ -47,6 +50,9 @@ const appealBody = (appealId: string, itemId: string, overrides: Record<string, 
   ...overrides,
 });
 
+const appealCallbacks = (receiver: Receiver, appealId: string) =>
+  receiver.received.filter((c) => c.path === '/hooks/appeals' && (JSON.parse(c.body) as { appealId: string }).appealId === appealId);
+
 const appealOpenedFor = (world: ReviewWorld, appealId: string) =>
   loggedEvents(world.dataDir, 'ReviewJobOpened').filter((e) => (e.data['request'] as { appeal?: { appealId: string } }).appeal?.appealId === appealId);
 
@@ -58,7 +64,7 @@ describe('appeals over HTTP', () => {
 
   beforeAll(async () => {
     receiver = await startReceiver();
-    world = await startReviewWorld(reviewOrgConfig(receiver.url, APPEAL_ROUTING), ['MODERATOR', 'ADMIN']);
+    world = await startReviewWorld(reviewOrgConfig(receiver.url, appealsConfig(receiver.url)), ['MODERATOR', 'ADMIN']);
     const [second] = await signInUsers(world, world.sessions['ADMIN']!, 'MODERATOR', 1, 'second');
     other = second!.session;
     otherId = second!.userId;
@@ -129,6 +135,27 @@ describe('appeals over HTTP', () => {
     const claimed = (await theirs.json()) as Claimed;
     expect(claimed.job).toMatchObject({ jobId: job.jobId, queueId: 'appeals', item: { id: 'p-appealed' } });
     expect(loggedEvents(world.dataDir, 'ReviewJobClaimed').find((e) => e.data['jobId'] === job.jobId)?.data['moderatorId']).toBe(otherId);
+
+    // An appeal job takes the appeal's outcome only.
+    const ignored = await world.call(other, 'POST', `/api/console/v1/jobs/${job.jobId}/decision`, { lockToken: claimed.lock.token, type: 'IGNORE' });
+    expect(ignored.status).toBe(400);
+    expect(((await ignored.json()) as ErrorBody).errors.map((e) => e.pointer)).toEqual(['/type']);
+
+    const accepted = await world.call(other, 'POST', `/api/console/v1/jobs/${job.jobId}/decision`, { lockToken: claimed.lock.token, type: 'ACCEPT_APPEAL' });
+    expect(accepted.status).toBe(200);
+    expect(await accepted.json()).toMatchObject({ jobId: job.jobId, type: 'ACCEPT_APPEAL', deliveryIds: [] });
+
+    const [callback] = await waitFor(() => (appealCallbacks(receiver, 'ap-1').length > 0 ? appealCallbacks(receiver, 'ap-1') : undefined), 'the appeal decision callback');
+    expect(callback!.headers['service-signature']).toMatch(/^t=\d+,kid=[\w-]+,v1=/);
+    expect(JSON.parse(callback!.body)).toEqual({
+      appealId: 'ap-1',
+      item: { id: 'p-appealed', typeId: 'post', typeName: 'Post' },
+      appealedBy: { id: 'author-of-p-appealed', typeId: 'user' },
+      appealDecision: 'ACCEPT',
+      custom: { source: 'warden' },
+    });
+    const decided = await waitFor(() => loggedEvents(world.dataDir, 'AppealDecided').find((e) => e.data['appealId'] === 'ap-1'), 'AppealDecided');
+    expect(decided.data).toMatchObject({ appealId: 'ap-1', decision: 'ACCEPT', jobId: job.jobId, decidedBy: { userId: otherId } });
   });
 
   it('appeal routing rules pick the queue: the first that passes', async () => {
@@ -147,6 +174,35 @@ describe('appeals over HTTP', () => {
     const opened = await waitFor(() => appealOpenedFor(world, 'ap-unknown')[0], 'the appeal job');
     expect(opened.data['queueId']).toBe('appeals');
     expect((opened.data['request'] as { appeal: { excludedModerators: string[] } }).appeal.excludedModerators).toEqual([]);
+
+    // Its job may be claimed by the moderator of the other appeal; they reject it.
+    const moderator = world.sessions['MODERATOR']!;
+    const claimed = await waitFor(async () => {
+      const r = await world.call(moderator, 'POST', '/api/console/v1/queues/appeals/claim');
+      return r.status === 200 ? ((await r.json()) as Claimed) : undefined;
+    }, 'the appeal job to claim');
+    expect(claimed.job).toMatchObject({ jobId: opened.data['jobId'], item: { id: 'p-never-seen' } });
+    const rejected = await world.call(moderator, 'POST', `/api/console/v1/jobs/${claimed.job.jobId}/decision`, { lockToken: claimed.lock.token, type: 'REJECT_APPEAL' });
+    expect(rejected.status).toBe(200);
+    const [callback] = await waitFor(() => (appealCallbacks(receiver, 'ap-unknown').length > 0 ? appealCallbacks(receiver, 'ap-unknown') : undefined), 'the REJECT callback');
+    expect(JSON.parse(callback!.body)).toMatchObject({ appealId: 'ap-unknown', appealDecision: 'REJECT', custom: { source: 'warden' } });
+  });
+
+  it('ACCEPT_APPEAL and REJECT_APPEAL on a job that is no appeal: 400 at /type', async () => {
+    const moderator = world.sessions['MODERATOR']!;
+    const submitted = await world.api('POST', '/api/v1/items/async', {
+      items: [{ id: 'p-plain', typeId: 'post', data: { text: 'please review me', author: { id: 'author-of-p-plain', typeId: 'user' } } }],
+    });
+    expect(submitted.status).toBe(202);
+    const claimed = await waitFor(async () => {
+      const r = await world.call(moderator, 'POST', '/api/console/v1/queues/default/claim');
+      return r.status === 200 ? ((await r.json()) as Claimed) : undefined;
+    }, 'the plain job');
+    for (const type of ['ACCEPT_APPEAL', 'REJECT_APPEAL']) {
+      const r = await world.call(moderator, 'POST', `/api/console/v1/jobs/${claimed.job.jobId}/decision`, { lockToken: claimed.lock.token, type });
+      expect(r.status).toBe(400);
+      expect(((await r.json()) as ErrorBody).errors.map((e) => e.pointer)).toEqual(['/type']);
+    }
   });
 
   it('400 names every problem with its pointer and records nothing', async () => {

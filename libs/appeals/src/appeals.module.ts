@@ -2,7 +2,9 @@ import { Inject, Module, type OnModuleInit } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { CatalogModule } from '#warden/catalog';
 import { PersonalDataPolicy } from '#warden/eventstore';
-import { ProjectionHost } from '#warden/storage';
+import type { EventStore } from '#warden/eventstore';
+import { AggregateStore, EVENT_STORE, ProjectionHost } from '#warden/storage';
+import { appealDecisionReactor } from './decisions/appeal-decision.reactor.js';
 import { SubmitAppealHandler } from './commands/submit-appeal/submit-appeal.handler.js';
 import { appealRoutingReactor } from './enqueue/appeal-routing.reactor.js';
 
@@ -21,6 +23,8 @@ export class AppealsModule implements OnModuleInit {
     @Inject(ProjectionHost) private readonly projections: ProjectionHost,
     @Inject(PersonalDataPolicy) private readonly personalData: PersonalDataPolicy,
     private readonly commands: CommandBus,
+    private readonly aggregates: AggregateStore,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
   ) {}
 
   onModuleInit(): void {
@@ -30,5 +34,6 @@ export class AppealsModule implements OnModuleInit {
       fields: ['appealedBy', 'appealReason', 'actionedItemData', 'additionalItems'],
     });
     this.projections.register(appealRoutingReactor({ commands: this.commands }));
+    this.projections.register(appealDecisionReactor({ commands: this.commands, aggregates: this.aggregates, events: this.events }));
   }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { foldEvents } from '#warden/kernel';
 import { type AppealCommand, appealDecider } from './appeal.decider.js';
-import type { AppealEvent, AppealSubmitted } from './appeal.events.js';
+import type { AppealDecided, AppealEvent, AppealSubmitted } from './appeal.events.js';
 
 const appeal: AppealSubmitted['data'] = {
   appealId: 'ap-1',
@@ -29,7 +29,7 @@ describe('appeal decider', () => {
 
   it('records an appeal once: the same appeal id again records nothing', () => {
     const recorded: AppealEvent = { type: 'AppealSubmitted', data: appeal };
-    expect(given([recorded]).state).toEqual({ appealId: 'ap-1' });
+    expect(given([recorded]).state).toEqual({ appealId: 'ap-1', decision: null });
     expect(given([recorded]).when({ type: 'SubmitAppeal', appeal })).toEqual([]);
   });
 
@@ -37,5 +37,32 @@ describe('appeal decider', () => {
     const recorded: AppealEvent = { type: 'AppealSubmitted', data: appeal };
     const changed = { ...appeal, appealReason: 'something else', actionsTaken: ['ban'] };
     expect(given([recorded]).when({ type: 'SubmitAppeal', appeal: changed })).toEqual([]);
+  });
+});
+
+describe('appeal decider: DecideAppeal', () => {
+  const submitted: AppealEvent = { type: 'AppealSubmitted', data: appeal };
+  const decided: AppealDecided['data'] = {
+    appealId: 'ap-1',
+    decision: 'ACCEPT',
+    jobId: 'job-1',
+    decisionId: 'dec-1',
+    decidedBy: { userId: 'bob' },
+    decidedAt: '2026-01-02T10:00:00Z',
+  };
+
+  it('records the outcome of a submitted appeal', () => {
+    expect(given([submitted]).when({ type: 'DecideAppeal', decided })).toEqual([{ type: 'AppealDecided', data: decided }]);
+    expect(given([submitted, { type: 'AppealDecided', data: decided }]).state).toEqual({ appealId: 'ap-1', decision: 'ACCEPT' });
+  });
+
+  it('decides an appeal once: a second outcome (a re-run, or another decision) records nothing', () => {
+    const history: AppealEvent[] = [submitted, { type: 'AppealDecided', data: decided }];
+    expect(given(history).when({ type: 'DecideAppeal', decided })).toEqual([]);
+    expect(given(history).when({ type: 'DecideAppeal', decided: { ...decided, decision: 'REJECT', decisionId: 'dec-2' } })).toEqual([]);
+  });
+
+  it('records nothing for an appeal that was never submitted', () => {
+    expect(given([]).when({ type: 'DecideAppeal', decided })).toEqual([]);
   });
 });

@@ -38,4 +38,22 @@ export type AppealSubmitted = DomainEvent<
   }
 >;
 
-export type AppealEvent = AppealSubmitted;
+/**
+ * The appeal's outcome: a moderator's ACCEPT_APPEAL (the appealed actions were wrong) or
+ * REJECT_APPEAL (they stand) on the appeal's review job. Recorded once; enforcement reverses the
+ * strikes of the appealed actions on ACCEPT.
+ */
+export type AppealDecided = DomainEvent<
+  'AppealDecided',
+  {
+    appealId: string;
+    decision: 'ACCEPT' | 'REJECT';
+    jobId: string;
+    /** The review decision that decided it. */
+    decisionId: string;
+    decidedBy: { userId: string };
+    decidedAt: string;
+  }
+>;
+
+export type AppealEvent = AppealSubmitted | AppealDecided;

@@ -191,6 +191,8 @@ export type ReviewJobDecided = DomainEvent<
     closeReason: 'ITEM_ACTIONED' | 'EXPIRED' | 'USER_ERASED' | null;
     /** The deliveries of the action callbacks this decision requested (ActionCallbackRequested in the same append). */
     deliveryIds: string[];
+    /** An appeal job's appeal (ACCEPT_APPEAL / REJECT_APPEAL are its outcome); missing or null: not an appeal job. */
+    appealId?: string | null;
     decidedAt: string;
   }
 >;
