@@ -1,5 +1,14 @@
-import { Module } from '@nestjs/common';
+import { Inject, Module, type OnModuleInit } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { CatalogModule } from '#warden/catalog';
+import { PersonalDataPolicy } from '#warden/eventstore';
+import type { EventStore } from '#warden/eventstore';
+import { AggregateStore, EVENT_STORE, ProjectionHost } from '#warden/storage';
+import { appealDecisionReactor } from './decisions/appeal-decision.reactor.js';
+import { SubmitAppealHandler } from './commands/submit-appeal/submit-appeal.handler.js';
+import { appealRoutingReactor } from './enqueue/appeal-routing.reactor.js';
+
+const subjectField = (e: { data: { [key: string]: unknown } }) => (typeof e.data['subject'] === 'string' ? e.data['subject'] : undefined);
 
 /**
  * Appeals: POST /api/v1/report/appeal, appeal review jobs and their decisions, and the appeal
@@ -7,6 +16,24 @@ import { CatalogModule } from '#warden/catalog';
  */
 @Module({
   imports: [CatalogModule],
-  providers: [],
+  providers: [SubmitAppealHandler],
 })
-export class AppealsModule {}
+export class AppealsModule implements OnModuleInit {
+  constructor(
+    @Inject(ProjectionHost) private readonly projections: ProjectionHost,
+    @Inject(PersonalDataPolicy) private readonly personalData: PersonalDataPolicy,
+    private readonly commands: CommandBus,
+    private readonly aggregates: AggregateStore,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+  ) {}
+
+  onModuleInit(): void {
+    // Who appealed, what they wrote and what they sent of their content: sealed under their key.
+    this.personalData.register('AppealSubmitted', {
+      subject: subjectField,
+      fields: ['appealedBy', 'appealReason', 'actionedItemData', 'additionalItems'],
+    });
+    this.projections.register(appealRoutingReactor({ commands: this.commands }));
+    this.projections.register(appealDecisionReactor({ commands: this.commands, aggregates: this.aggregates, events: this.events }));
+  }
+}

@@ -1,1 +1,3 @@
 export { AppealsModule } from './appeals.module.js';
+export type { AppealSubmitted, AppealDecided, AppealEvent } from './domain/appeal.events.js';
+export { appealStream } from './domain/appeal.streams.js';

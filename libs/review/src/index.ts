@@ -5,3 +5,4 @@ export { reviewJobStream, reportStream } from './domain/review.streams.js';
 export type { ReportSubmitted, ContextItem } from './domain/report.events.js';
 export { GetReviewJobQuery } from './queries/get-review-job/get-review-job.query.js';
 export type { ReviewJobView } from './queries/get-review-job/review-job.view.js';
+export { OpenAppealJobCommand, type AppealForReview } from './commands/open-appeal-job/open-appeal-job.command.js';

@@ -31,6 +31,7 @@ import { jobAutoCloserProvider } from './decisions/job-auto-closer.provider.js';
 import { autoCloseQueuesProjection } from './projections/auto-close-queues.projection.js';
 import { childSafetyReportsProjection } from './projections/child-safety-reports.projection.js';
 import { ListChildSafetyReportsHandler } from './queries/list-child-safety-reports/list-child-safety-reports.handler.js';
+import { OpenAppealJobHandler } from './commands/open-appeal-job/open-appeal-job.handler.js';
 
 const subjectField = (e: { data: { [key: string]: unknown } }) => (typeof e.data['subject'] === 'string' ? e.data['subject'] : undefined);
 
@@ -60,6 +61,7 @@ const subjectField = (e: { data: { [key: string]: unknown } }) => (typeof e.data
     DecideJobHandler,
     ListChildSafetyReportsHandler,
     jobAutoCloserProvider,
+    OpenAppealJobHandler,
   ],
 })
 export class ReviewModule implements OnModuleInit {

@@ -68,6 +68,16 @@ describe('checkDecision', () => {
     expect(pointers({ type: 'DELETE' })).toEqual(['/type']);
   });
 
+  it('appeal jobs take ACCEPT_APPEAL and REJECT_APPEAL and nothing else; other jobs never take them', () => {
+    const onAppeal = { job: { queueId: 'appeals', itemTypeId: 'post', appeal: true } };
+    expect(checkDecision({ type: 'ACCEPT_APPEAL' }, catalog(onAppeal))).toMatchObject({ ok: true, type: 'ACCEPT_APPEAL', actions: [] });
+    expect(checkDecision({ type: 'REJECT_APPEAL', policyIds: ['spam'] }, catalog(onAppeal))).toMatchObject({ ok: true, type: 'REJECT_APPEAL' });
+    for (const type of ['IGNORE', 'CUSTOM_ACTION', 'SUBMIT_CHILD_SAFETY_REPORT', 'TRANSFORM_JOB_AND_RECREATE_IN_QUEUE']) {
+      expect(pointers({ type, actionIds: ['remove'] }, onAppeal)).toEqual(['/type']);
+    }
+    expect(pointers({ type: 'ACCEPT_APPEAL', actionIds: ['remove'] }, onAppeal)).toEqual(['/actionIds']);
+  });
+
   it('CUSTOM_ACTION: live customer-defined actions of the item type, policies of the tree, once each', () => {
     expect(pointers({ type: 'CUSTOM_ACTION', actionIds: [] })).toEqual(['/actionIds']);
     expect(pointers({ type: 'CUSTOM_ACTION', actionIds: ['label', 'ban-user', 'enqueue-to-mrt', 'nope', 'label'] })).toEqual([

@@ -29,12 +29,15 @@ export interface DecisionCatalog {
   settings: OrgSettings | undefined;
   /** The queues the moderator can see. */
   visibleQueueIds: readonly string[];
-  job: { queueId: string; itemTypeId: string };
+  /** `appeal`: an appeal job (missing: not one). */
+  job: { queueId: string; itemTypeId: string; appeal?: boolean };
 }
 
 /** The types a moderator may send on a review job (appeals have their own jobs; AUTOMATIC_CLOSE is the system's). */
 export const MODERATOR_DECISION_TYPES = ['IGNORE', 'CUSTOM_ACTION', 'SUBMIT_CHILD_SAFETY_REPORT', 'TRANSFORM_JOB_AND_RECREATE_IN_QUEUE'] as const;
-export type ModeratorDecisionType = (typeof MODERATOR_DECISION_TYPES)[number];
+/** The only types an appeal job takes: its decision is the appeal's outcome. */
+export const APPEAL_DECISION_TYPES = ['ACCEPT_APPEAL', 'REJECT_APPEAL'] as const;
+export type ModeratorDecisionType = (typeof MODERATOR_DECISION_TYPES)[number] | (typeof APPEAL_DECISION_TYPES)[number];
 
 export type CheckedDecision =
   | { ok: true; type: ModeratorDecisionType; actions: ActionDefinition[]; policies: JobPolicy[]; parameters: { [name: string]: unknown } }
@@ -54,8 +57,13 @@ export function checkDecision(request: DecisionRequest, catalog: DecisionCatalog
   if (!(DECISION_TYPES as readonly string[]).includes(request.type)) {
     return { ok: false, problems: [problem('/type', `expected one of ${MODERATOR_DECISION_TYPES.join(', ')}`)] };
   }
-  if (type === 'ACCEPT_APPEAL' || type === 'REJECT_APPEAL') {
+  const isAppealType = (APPEAL_DECISION_TYPES as readonly string[]).includes(type);
+  if (isAppealType && !catalog.job.appeal) {
     return { ok: false, problems: [problem('/type', `${type} is only possible on appeal jobs`)] };
+  }
+  // An appeal job is closed by the appeal's outcome only: any other decision would leave the appellant without an answer.
+  if (!isAppealType && catalog.job.appeal && type !== 'AUTOMATIC_CLOSE') {
+    return { ok: false, problems: [problem('/type', `an appeal job is decided with ${APPEAL_DECISION_TYPES.join(' or ')}`)] };
   }
   if (type === 'AUTOMATIC_CLOSE') {
     return { ok: false, problems: [problem('/type', 'AUTOMATIC_CLOSE is decided by the system only')] };

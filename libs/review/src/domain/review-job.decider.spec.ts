@@ -306,3 +306,33 @@ describe('review job decider: Decide and AutoClose', () => {
     expect(decided.data.jobId).toBe(JOB);
   });
 });
+
+describe('review job decider: appeal jobs', () => {
+  const appealRequest = request('appeal-1', {
+    report: null,
+    appeal: { appealId: 'appeal-1', actionsTaken: ['remove'], violatingPolicyIds: [], excludedModerators: ['alice'] },
+  });
+  const openAppeal: ReviewJobCommand = { ...(enqueue('appeal-1') as Extract<ReviewJobCommand, { type: 'Enqueue' }>), request: appealRequest, reasons: {} };
+  const appealOpened = () => history(openAppeal);
+
+  it('knows an appeal job by its request, and a job from before appeals (no appeal field) as none', () => {
+    expect(given(appealOpened()).state).toMatchObject({ appealId: 'appeal-1', excludedModerators: ['alice'] });
+    const { appeal: _none, ...legacy } = request('r1');
+    const old: ReviewJobEvent = { type: 'ReviewJobOpened', data: { jobId: JOB, queueId: 'default', generation: 0, item, request: legacy, carried: [], openedAt: T0, reasons: {}, subject: null } };
+    expect(given([old]).state).toMatchObject({ appealId: null, excludedModerators: [] });
+  });
+
+  it('is never claimed by the moderator who took the appealed decision; anyone else may claim it', () => {
+    expect(given(appealOpened()).refused(claim('alice', T0))).toBe('job-locked');
+    expect(given(appealOpened()).when(claim('bob', T0))).toMatchObject([{ type: 'ReviewJobClaimed', data: { moderatorId: 'bob' } }]);
+  });
+
+  it('is claimed by that moderator when a manager assigned it to them', () => {
+    const assigned = history(openAppeal, { type: 'Assign', moderatorId: 'alice', managerId: 'boss', now: T0 });
+    expect(given(assigned).when(claim('alice', T0))).toMatchObject([{ type: 'ReviewJobClaimed', data: { moderatorId: 'alice' } }]);
+  });
+
+  it('opens once per appeal: the same appeal again decides nothing', () => {
+    expect(given(appealOpened()).when(openAppeal)).toEqual([]);
+  });
+});

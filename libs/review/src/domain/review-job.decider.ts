@@ -65,6 +65,10 @@ export interface ReviewJobState {
   /** Moderator → until when they are not offered the job again. */
   readonly skips: Readonly<Record<string, string>>;
   readonly decision: { readonly decisionId: string; readonly type: ReviewJobDecided['data']['type'] } | null;
+  /** An appeal job's appeal id; null: not an appeal job. */
+  readonly appealId: string | null;
+  /** Moderators an appeal job is not offered to (they took the appealed decision). */
+  readonly excludedModerators: readonly string[];
 }
 
 export const initialReviewJobState: ReviewJobState = {
@@ -81,7 +85,15 @@ export const initialReviewJobState: ReviewJobState = {
   assignedTo: null,
   skips: {},
   decision: null,
+  appealId: null,
+  excludedModerators: [],
 };
+
+/** The appeal part of a job's requests: an appeal job has exactly one appeal request. */
+function appealOf(requests: readonly EnqueueRequest[]): Pick<ReviewJobState, 'appealId' | 'excludedModerators'> {
+  const appeal = requests.find((r) => r.appeal)?.appeal;
+  return appeal ? { appealId: appeal.appealId, excludedModerators: appeal.excludedModerators } : { appealId: null, excludedModerators: [] };
+}
 
 const isLive = (lock: JobLock | null, now: string): lock is JobLock => lock !== null && lock.expiresAt > now;
 
@@ -162,6 +174,9 @@ export const reviewJobDecider: Decider<ReviewJobCommand, ReviewJobState, ReviewJ
         const lock = state.lock;
         if (isLive(lock, command.now) && lock.moderatorId !== command.moderatorId) throw jobLocked(jobId, 'is held by another moderator');
         if (state.assignedTo !== null && state.assignedTo !== command.moderatorId) throw jobLocked(jobId, 'is assigned to another moderator');
+        if (state.excludedModerators.includes(command.moderatorId) && state.assignedTo !== command.moderatorId) {
+          throw jobLocked(jobId, 'is an appeal of a decision this moderator took');
+        }
         const skippedUntil = state.skips[command.moderatorId];
         if (skippedUntil !== undefined && skippedUntil > command.now && state.assignedTo !== command.moderatorId) {
           throw jobLocked(jobId, `was skipped by this moderator; it is offered to them again from ${skippedUntil}`);
@@ -270,6 +285,7 @@ export const reviewJobDecider: Decider<ReviewJobCommand, ReviewJobState, ReviewJ
           requests,
           requestIds: new Set(requests.map((r) => r.requestId)),
           reasons: { ...event.data.reasons },
+          ...appealOf(requests),
         };
       }
       case 'ReviewJobMerged':

@@ -75,6 +75,20 @@ export interface EnqueueRequest {
   routedBy: { id: string; name: string } | null;
   /** MRT_JOB: the job this one was recreated from. */
   fromJobId: string | null;
+  /** An appeal's request (its job opens once per appeal id); missing (events from before appeals) or null: no appeal. */
+  appeal?: JobAppeal | null;
+}
+
+/**
+ * The appeal a job reviews (POST /api/v1/report/appeal). The appellant and their reason stay in
+ * the appeal's own stream, sealed under their key; the job keeps ids only.
+ */
+export interface JobAppeal {
+  appealId: string;
+  actionsTaken: string[];
+  violatingPolicyIds: string[];
+  /** Moderators who took the appealed decision: the job is never offered to them (a manager may still assign it). */
+  excludedModerators: string[];
 }
 
 /**
@@ -177,6 +191,8 @@ export type ReviewJobDecided = DomainEvent<
     closeReason: 'ITEM_ACTIONED' | 'EXPIRED' | 'USER_ERASED' | null;
     /** The deliveries of the action callbacks this decision requested (ActionCallbackRequested in the same append). */
     deliveryIds: string[];
+    /** An appeal job's appeal (ACCEPT_APPEAL / REJECT_APPEAL are its outcome); missing or null: not an appeal job. */
+    appealId?: string | null;
     decidedAt: string;
   }
 >;

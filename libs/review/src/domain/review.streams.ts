@@ -8,6 +8,9 @@ import { deterministicId, streamName } from '#warden/kernel';
 export const reviewJobId = (orgId: string, item: { typeId: string; id: string }, queueId: string, generation: number) =>
   deterministicId('review-job', orgId, item.typeId, item.id, queueId, String(generation));
 
+/** An appeal's job: one per appeal, never merged with the item's other jobs in the queue. */
+export const appealJobId = (orgId: string, appealId: string) => deterministicId('review-job', orgId, 'appeal', appealId);
+
 export const reviewJobStream = (orgId: string, jobId: string) => streamName('review_job', orgId, jobId);
 
 /** One stream per user report (its id is assigned by the service). */

@@ -14,6 +14,8 @@ export interface JobToEnqueue {
   readonly carried?: EnqueueRequest[];
   readonly reasons?: ReportReasons;
   readonly subject?: string | null;
+  /** A job of its own with this id (an appeal's), instead of the item's one open job in the queue. */
+  readonly jobId?: string;
 }
 
 export interface Enqueued {
@@ -40,7 +42,7 @@ export class JobEnqueuer {
 
   async enqueue(context: CommandContext, job: JobToEnqueue): Promise<Enqueued> {
     for (let generation = 0; ; generation++) {
-      const jobId = reviewJobId(context.orgId, job.item, job.queueId, generation);
+      const jobId = job.jobId ?? reviewJobId(context.orgId, job.item, job.queueId, generation);
       try {
         const handled = await this.aggregates.handle(
           reviewJobStream(context.orgId, jobId),
@@ -62,7 +64,7 @@ export class JobEnqueuer {
         );
         return { jobId, generation, appended: handled.events.length > 0, state: handled.state };
       } catch (error) {
-        if (error instanceof DomainError && error.kind === 'job-closed') continue;
+        if (error instanceof DomainError && error.kind === 'job-closed' && job.jobId === undefined) continue;
         throw error;
       }
     }

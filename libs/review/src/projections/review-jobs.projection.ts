@@ -14,7 +14,13 @@ function withRequests(doc: ReviewJobDoc, requests: readonly EnqueueRequest[]): R
   const sources = [...doc.sources];
   const policyIds = [...doc.policyIds];
   let { reportCount, requestCount, severity, version } = doc;
+  let appealId = doc.appealId ?? null;
+  const excludedModerators = [...(doc.excludedModerators ?? [])];
   for (const r of requests) {
+    if (r.appeal) {
+      appealId = r.appeal.appealId;
+      for (const m of r.appeal.excludedModerators) if (!excludedModerators.includes(m)) excludedModerators.push(m);
+    }
     if (!sources.includes(r.source)) sources.push(r.source);
     for (const p of r.policies) if (!policyIds.includes(p.id)) policyIds.push(p.id);
     severity = Math.max(severity, severityOf(r.policies.map((p) => p.penalty)));
@@ -30,6 +36,8 @@ function withRequests(doc: ReviewJobDoc, requests: readonly EnqueueRequest[]): R
     requestCount,
     severity,
     version,
+    appealId,
+    excludedModerators,
     priorityKey: priorityKey(reportCount, severity, doc.openedAt, doc.jobId),
   };
 }

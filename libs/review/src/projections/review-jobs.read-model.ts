@@ -38,6 +38,10 @@ export interface ReviewJobDoc {
   /** Moderator id → skipped until. */
   skips: { [moderatorId: string]: string };
   firstClaimedAt: string | null;
+  /** An appeal job's appeal id (missing in documents from before appeals: none). */
+  appealId?: string | null;
+  /** Moderators the job is not offered to (an appeal's: they took the appealed decision). */
+  excludedModerators?: string[];
   decision: { decisionId: string; type: DecisionType; actorId: string | null; decidedAt: string; closeReason: string | null } | null;
   /** The job stream's revision last applied (redelivery guard). */
   revision: number;

@@ -77,6 +77,7 @@ export class ClaimNextJobHandler implements ICommandHandler<ClaimNextJobCommand>
   private isOffered(candidate: ReviewJobDoc, me: string, now: Date): boolean {
     if (this.coordinator.isStale(candidate.orgId, candidate, now.getTime())) return false;
     if (candidate.assignedTo !== null && candidate.assignedTo !== me) return false;
+    if (candidate.excludedModerators?.includes(me) && candidate.assignedTo !== me) return false;
     const skippedUntil = candidate.skips[me];
     return skippedUntil === undefined || skippedUntil <= now.toISOString() || candidate.assignedTo === me;
   }

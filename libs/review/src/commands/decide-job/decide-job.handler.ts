@@ -74,7 +74,7 @@ export class DecideJobHandler implements ICommandHandler<DecideJobCommand> {
       itemTypes,
       settings,
       visibleQueueIds: visible.map((q) => q.id),
-      job: { queueId: state.queueId as string, itemTypeId: state.item.typeId },
+      job: { queueId: state.queueId as string, itemTypeId: state.item.typeId, appeal: state.appealId !== null },
     });
     if (!checked.ok) throw invalidInput(...checked.problems);
 
@@ -135,6 +135,7 @@ export class DecideJobHandler implements ICommandHandler<DecideJobCommand> {
           parameters: checked.parameters,
           targetQueueId: checked.type === 'TRANSFORM_JOB_AND_RECREATE_IN_QUEUE' ? (decision.targetQueueId ?? null) : null,
           deliveryIds,
+          ...(state.appealId !== null ? { appealId: state.appealId } : {}),
         },
         callbacks,
         childSafetyReport: report,

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsOptional, IsString, MaxLength } from 'class-validator';
 import { AsReceived, IsJsonObject, IsNonEmptyString } from '#warden/platform/http';
-import { MODERATOR_DECISION_TYPES } from '../../domain/decision-check.js';
+import { APPEAL_DECISION_TYPES, MODERATOR_DECISION_TYPES } from '../../domain/decision-check.js';
 
 const MAX_TEXT = 5000;
 
@@ -11,8 +11,10 @@ export class DecideJobRequestDto {
   lockToken!: string;
 
   @ApiProperty({
-    enum: MODERATOR_DECISION_TYPES,
-    description: 'ACCEPT_APPEAL / REJECT_APPEAL are only possible on appeal jobs; AUTOMATIC_CLOSE is the system\'s',
+    enum: [...MODERATOR_DECISION_TYPES, ...APPEAL_DECISION_TYPES],
+    description:
+      'ACCEPT_APPEAL / REJECT_APPEAL are only possible on appeal jobs, and an appeal job takes no other type (400 at /type either way); ' +
+      'AUTOMATIC_CLOSE is the system\'s',
     example: 'CUSTOM_ACTION',
   })
   @IsNonEmptyString()

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { MODERATOR_DECISION_TYPES } from '../../domain/decision-check.js';
+import { APPEAL_DECISION_TYPES, MODERATOR_DECISION_TYPES } from '../../domain/decision-check.js';
 
 export class DecisionSummaryDto {
   @ApiProperty({ example: 'f6c3a1d0-7b0e-4c1e-9a52-3f3e4d2b1a90' })
@@ -8,7 +8,7 @@ export class DecisionSummaryDto {
   @ApiProperty({ description: 'The decision\'s id (a fresh UUID)', example: '01964f0e-8d1c-7c3a-b5a2-8f4e2d9c1b07' })
   decisionId!: string;
 
-  @ApiProperty({ enum: MODERATOR_DECISION_TYPES })
+  @ApiProperty({ enum: [...MODERATOR_DECISION_TYPES, ...APPEAL_DECISION_TYPES] })
   type!: string;
 
   @ApiProperty({

@@ -1,0 +1,85 @@
+import type { CommandBus } from '@nestjs/cqrs';
+import { SendAppealCallbackCommand } from '#warden/callbacks';
+import type { EventStore, Projection } from '#warden/eventstore';
+import { type CommandContext, DomainError, type RecordedEvent } from '#warden/kernel';
+import type { ReviewJobDecided } from '#warden/review';
+import type { AggregateStore } from '#warden/storage';
+import { appealDecider } from '../domain/appeal.decider.js';
+import type { AppealSubmitted, Appellant } from '../domain/appeal.events.js';
+import { appealStream } from '../domain/appeal.streams.js';
+
+export const APPEAL_DECISION_REACTOR = 'appeal-decisions';
+
+export interface AppealDecisionDeps {
+  readonly commands: CommandBus;
+  readonly aggregates: AggregateStore;
+  readonly events: EventStore;
+}
+
+const OUTCOMES = { ACCEPT_APPEAL: 'ACCEPT', REJECT_APPEAL: 'REJECT' } as const;
+
+/**
+ * The appellant as the callback names them. Once their personal data was erased the sealed
+ * `appealedBy` is gone; the subject (`typeId:id`, the opaque ids only) still says who appealed.
+ */
+function appellantOf(submitted: RecordedEvent): Appellant {
+  const data = submitted.data as unknown as AppealSubmitted['data'];
+  if (!submitted.metadata.personalDataRedacted && data.appealedBy) return data.appealedBy;
+  const at = data.subject.indexOf(':');
+  return { typeId: data.subject.slice(0, at), id: data.subject.slice(at + 1) };
+}
+
+/**
+ * An appeal job's decision becomes the appeal's outcome: AppealDecided on the appeal's stream,
+ * then the appeal decision callback (spec 6.3) through the callbacks module, which signs, retries
+ * and dead-letters it under a delivery id derived from the appeal id. Both steps are idempotent,
+ * so a re-run after a crash between them only sends what was not sent.
+ */
+async function decideAppeal(deps: AppealDecisionDeps, event: RecordedEvent): Promise<void> {
+  const decided = event.data as unknown as ReviewJobDecided['data'];
+  if (!decided.appealId || (decided.type !== 'ACCEPT_APPEAL' && decided.type !== 'REJECT_APPEAL') || !decided.actor) return;
+  const orgId = event.metadata.orgId;
+  const stream = appealStream(orgId, decided.appealId);
+  const context: CommandContext = { orgId, correlationId: event.metadata.correlationId, causationId: event.id, actor: 'appeals' };
+  const decision = OUTCOMES[decided.type];
+  await deps.aggregates.handle(
+    stream,
+    appealDecider,
+    {
+      type: 'DecideAppeal',
+      decided: {
+        appealId: decided.appealId,
+        decision,
+        jobId: decided.jobId,
+        decisionId: decided.decisionId,
+        decidedBy: decided.actor,
+        decidedAt: decided.decidedAt,
+      },
+    },
+    context,
+  );
+  const [submitted] = await deps.events.readStream(stream, { maxCount: 1 });
+  if (!submitted || submitted.type !== 'AppealSubmitted') return;
+  const appeal = submitted.data as unknown as AppealSubmitted['data'];
+  try {
+    await deps.commands.execute(
+      new SendAppealCallbackCommand({ appealId: appeal.appealId, item: appeal.actionedItem, appealedBy: appellantOf(submitted), decision }, context),
+    );
+  } catch (error) {
+    // No appeals callback configured: the outcome is recorded, there is nowhere to send it.
+    if (error instanceof DomainError && error.kind === 'conflict') return;
+    throw error;
+  }
+}
+
+export function appealDecisionReactor(deps: AppealDecisionDeps): Projection {
+  return {
+    name: APPEAL_DECISION_REACTOR,
+    reactor: true,
+    collections: [],
+    eventTypes: ['ReviewJobDecided'],
+    // The appellant is sealed in the appeal; the callback names them.
+    needsPersonalData: true,
+    apply: (event) => decideAppeal(deps, event),
+  };
+}

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { foldEvents } from '#warden/kernel';
+import { type AppealCommand, appealDecider } from './appeal.decider.js';
+import type { AppealDecided, AppealEvent, AppealSubmitted } from './appeal.events.js';
+
+const appeal: AppealSubmitted['data'] = {
+  appealId: 'ap-1',
+  appealedBy: { id: 'u1', typeId: 'user' },
+  appealedAt: '2026-01-01T10:00:00Z',
+  actionedItem: { id: 'p1', typeId: 'post' },
+  actionedItemData: { text: 'hello' },
+  actionsTaken: ['remove'],
+  appealReason: 'it was a joke',
+  violatingPolicyIds: ['spam'],
+  additionalItems: [],
+  subject: 'user:u1',
+};
+
+/** Given events, when a command, then the events it decides. */
+function given(events: AppealEvent[]) {
+  const state = foldEvents(appealDecider, events);
+  return { state, when: (command: AppealCommand) => appealDecider.decide(command, state) };
+}
+
+describe('appeal decider', () => {
+  it('records a new appeal as it was checked', () => {
+    expect(given([]).when({ type: 'SubmitAppeal', appeal })).toEqual([{ type: 'AppealSubmitted', data: appeal }]);
+  });
+
+  it('records an appeal once: the same appeal id again records nothing', () => {
+    const recorded: AppealEvent = { type: 'AppealSubmitted', data: appeal };
+    expect(given([recorded]).state).toEqual({ appealId: 'ap-1', decision: null });
+    expect(given([recorded]).when({ type: 'SubmitAppeal', appeal })).toEqual([]);
+  });
+
+  it('keeps the first appeal when the same id comes back with a different body', () => {
+    const recorded: AppealEvent = { type: 'AppealSubmitted', data: appeal };
+    const changed = { ...appeal, appealReason: 'something else', actionsTaken: ['ban'] };
+    expect(given([recorded]).when({ type: 'SubmitAppeal', appeal: changed })).toEqual([]);
+  });
+});
+
+describe('appeal decider: DecideAppeal', () => {
+  const submitted: AppealEvent = { type: 'AppealSubmitted', data: appeal };
+  const decided: AppealDecided['data'] = {
+    appealId: 'ap-1',
+    decision: 'ACCEPT',
+    jobId: 'job-1',
+    decisionId: 'dec-1',
+    decidedBy: { userId: 'bob' },
+    decidedAt: '2026-01-02T10:00:00Z',
+  };
+
+  it('records the outcome of a submitted appeal', () => {
+    expect(given([submitted]).when({ type: 'DecideAppeal', decided })).toEqual([{ type: 'AppealDecided', data: decided }]);
+    expect(given([submitted, { type: 'AppealDecided', data: decided }]).state).toEqual({ appealId: 'ap-1', decision: 'ACCEPT' });
+  });
+
+  it('decides an appeal once: a second outcome (a re-run, or another decision) records nothing', () => {
+    const history: AppealEvent[] = [submitted, { type: 'AppealDecided', data: decided }];
+    expect(given(history).when({ type: 'DecideAppeal', decided })).toEqual([]);
+    expect(given(history).when({ type: 'DecideAppeal', decided: { ...decided, decision: 'REJECT', decisionId: 'dec-2' } })).toEqual([]);
+  });
+
+  it('records nothing for an appeal that was never submitted', () => {
+    expect(given([]).when({ type: 'DecideAppeal', decided })).toEqual([]);
+  });
+});

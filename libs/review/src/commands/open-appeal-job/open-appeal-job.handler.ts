@@ -1,0 +1,121 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler, QueryBus } from '@nestjs/cqrs';
+import { GetLiveEntitiesQuery } from '#warden/catalog';
+import type { EventStore } from '#warden/eventstore';
+import { type ItemIdentifier, type ItemSubmitted, itemStream } from '#warden/ingestion';
+import type { ReadStore } from '#warden/readstore';
+import { RouteForReviewQuery } from '#warden/rules';
+import { EVENT_STORE, READ_STORE } from '#warden/storage';
+import { defaultQueueOf } from '../../domain/effective-queues.js';
+import type { EnqueueRequest, JobPolicy, ReviewJobDecided } from '../../domain/review-job.events.js';
+import { appealJobId, reviewJobStream } from '../../domain/review.streams.js';
+import { JobEnqueuer } from '../../enqueue/job-enqueuer.js';
+import { ReviewRouter } from '../../enqueue/review-router.js';
+import { REVIEW_JOBS, type ReviewJobDoc } from '../../projections/review-jobs.read-model.js';
+import { type AppealForReview, OpenAppealJobCommand } from './open-appeal-job.command.js';
+
+/** Closed jobs of one item read to find the appealed decisions (an item has few). */
+const MAX_JOBS_READ = 200;
+
+@CommandHandler(OpenAppealJobCommand)
+export class OpenAppealJobHandler implements ICommandHandler<OpenAppealJobCommand> {
+  constructor(
+    private readonly enqueuer: JobEnqueuer,
+    private readonly router: ReviewRouter,
+    private readonly queries: QueryBus,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+  ) {}
+
+  async execute(command: OpenAppealJobCommand): Promise<{ jobId: string; queueId: string }> {
+    const { appeal, context } = command;
+    const orgId = context.orgId;
+    const item = { id: appeal.item.id, typeId: appeal.item.typeId };
+    const recorded = await this.latestVersion(orgId, item);
+    const [queueId, policies, typeName, excludedModerators] = await Promise.all([
+      this.queueFor(orgId, appeal, recorded.creator),
+      this.policies(orgId, appeal.violatingPolicyIds),
+      this.typeName(orgId, item.typeId),
+      this.appealedDeciders(orgId, item, appeal.actionsTaken),
+    ]);
+    const request: EnqueueRequest = {
+      requestId: appeal.appealId,
+      // The spec's enqueue sources name no appeal: an appeal comes in through the report family of routes.
+      source: 'REPORT',
+      at: appeal.appealedAt,
+      version: recorded.version,
+      report: null,
+      action: null,
+      policies,
+      routedBy: queueId.routedBy,
+      fromJobId: null,
+      appeal: {
+        appealId: appeal.appealId,
+        actionsTaken: [...appeal.actionsTaken],
+        violatingPolicyIds: [...appeal.violatingPolicyIds],
+        excludedModerators,
+      },
+    };
+    const jobId = appealJobId(orgId, appeal.appealId);
+    await this.enqueuer.enqueue(context, { jobId, queueId: queueId.queueId, item: { ...item, typeName }, request });
+    return { jobId, queueId: queueId.queueId };
+  }
+
+  /** First passing appeal routing rule (on the data the platform sent); else the appeals default; else the default queue. */
+  private async queueFor(
+    orgId: string,
+    appeal: AppealForReview,
+    creator: ItemIdentifier | null,
+  ): Promise<{ queueId: string; routedBy: { id: string; name: string } | null }> {
+    const queues = await this.router.queues(orgId);
+    const route = await this.queries.execute(
+      new RouteForReviewQuery(orgId, 'appeal', { id: appeal.item.id, typeId: appeal.item.typeId, data: appeal.item.data, creator }, null),
+    );
+    if (route && queues.some((q) => q.id === route.queueId)) return { queueId: route.queueId, routedBy: route.rule };
+    return { queueId: (queues.find((q) => q.isAppealsDefault) ?? defaultQueueOf(queues)).id, routedBy: null };
+  }
+
+  /** The item's newest recorded version and its creator; version 0 and none when Warden never saw the item. */
+  private async latestVersion(orgId: string, item: ItemIdentifier): Promise<{ version: number; creator: ItemIdentifier | null }> {
+    const recorded = await this.events.readStream(itemStream(orgId, item.typeId, item.id));
+    const last = recorded.filter((e) => e.type === 'ItemSubmitted').at(-1);
+    if (!last) return { version: 0, creator: null };
+    const creator = (last.data as unknown as ItemSubmitted['data']).creator;
+    return { version: last.revision, creator: creator ? { id: creator.id, typeId: creator.typeId } : null };
+  }
+
+  private async policies(orgId: string, ids: readonly string[]): Promise<JobPolicy[]> {
+    if (ids.length === 0) return [];
+    const live = await this.queries.execute(new GetLiveEntitiesQuery(orgId, 'policy'));
+    return live.filter((p) => ids.includes(p.id)).map((p) => ({ id: p.id, name: p.name, penalty: p.penalty }));
+  }
+
+  private async typeName(orgId: string, typeId: string): Promise<string> {
+    const type = (await this.queries.execute(new GetLiveEntitiesQuery(orgId, 'itemType'))).find((t) => t.id === typeId);
+    return type?.name ?? typeId;
+  }
+
+  /**
+   * The moderators whose decisions on the item took one of the appealed actions: the item's
+   * closed jobs (the read model finds them; which ones is not an exclusive decision), each
+   * decision read from its job's stream.
+   */
+  private async appealedDeciders(orgId: string, item: ItemIdentifier, actionsTaken: readonly string[]): Promise<string[]> {
+    const closed = await this.readStore.find<ReviewJobDoc>(
+      REVIEW_JOBS,
+      { orgId, itemTypeId: item.typeId, itemId: item.id, state: 'CLOSED' },
+      { limit: MAX_JOBS_READ },
+    );
+    const deciders = new Set<string>();
+    for (const job of closed) {
+      if (job.decision?.actorId == null) continue;
+      const events = await this.events.readStream(reviewJobStream(orgId, job.jobId));
+      for (const e of events) {
+        if (e.type !== 'ReviewJobDecided') continue;
+        const decided = e.data as unknown as ReviewJobDecided['data'];
+        if (decided.actor && decided.actionIds.some((a) => actionsTaken.includes(a))) deciders.add(decided.actor.userId);
+      }
+    }
+    return [...deciders];
+  }
+}
