@@ -141,7 +141,10 @@ function contradictions(x: Exchange): string[] {
   const query = (operation.parameters ?? []).map(resolve).filter((p) => p['in'] === 'query');
   for (const parameter of query) {
     const value = x.query[parameter['name'] as string];
-    if (value === undefined) continue;
+    if (value === undefined) {
+      if (parameter['required'] === true) requestProblems.push(`query ${String(parameter['name'])} missing`);
+      continue;
+    }
     const schema = parameter['schema'] as Schema;
     requestProblems.push(...problemsOf(validatorOf(schema), typed(value, schema)).map((p) => `query ${String(parameter['name'])} ${p}`));
   }
