@@ -6,7 +6,7 @@ import { FixedClock, foldStream, type JsonObject, randomIds } from '#warden/kern
 import { AggregateStore } from '#warden/storage';
 import { reviewJobDecider } from '../domain/review-job.decider.js';
 import type { EnqueueRequest, ReviewJobDecided } from '../domain/review-job.events.js';
-import { reviewJobStream } from '../domain/review.streams.js';
+import { appealJobId, reviewJobStream } from '../domain/review.streams.js';
 import { JobEnqueuer } from '../enqueue/job-enqueuer.js';
 import { autoCloseQueuesProjection } from '../projections/auto-close-queues.projection.js';
 import { reviewJobsProjection } from '../projections/review-jobs.projection.js';
@@ -48,7 +48,7 @@ describe('JobAutoCloser', () => {
         ],
         'any',
       );
-    const open = async (orgId: string, queueId: string, itemId: string) => {
+    const open = async (orgId: string, queueId: string, itemId: string, appealId?: string) => {
       const request: EnqueueRequest = {
         requestId: `${queueId}-${itemId}`,
         source: 'RULE_EXECUTION',
@@ -59,9 +59,11 @@ describe('JobAutoCloser', () => {
         policies: [],
         routedBy: null,
         fromJobId: null,
+        ...(appealId ? { appeal: { appealId, actionsTaken: ['remove'], violatingPolicyIds: [], excludedModerators: [] } } : {}),
       };
       const context = { orgId, correlationId: 'c', causationId: null, actor: 'test' };
-      return (await enqueuer.enqueue(context, { queueId, item: { id: itemId, typeId: 'post', typeName: 'Post' }, request })).jobId;
+      const item = { id: itemId, typeId: 'post', typeName: 'Post' };
+      return (await enqueuer.enqueue(context, { queueId, item, request, ...(appealId ? { jobId: appealJobId(orgId, appealId) } : {}) })).jobId;
     };
     const decisionOf = async (orgId: string, jobId: string) => {
       const stream = reviewJobStream(orgId, jobId);
@@ -128,5 +130,18 @@ describe('JobAutoCloser', () => {
     expect((await decisionOf('acme', unrelated)).status).toBe('OPEN');
     expect(await closer.closeOtherJobs(decision, context)).toBe(0);
     expect((await decisionOf('acme', other)).count).toBe(1);
+  });
+
+  it('leaves appeal jobs open: an appeal is answered by ACCEPT or REJECT only', async () => {
+    const { clock, closer, defineQueue, open, decisionOf, sweepContext } = world();
+    await defineQueue('acme', 'appeals', 1);
+    const decidedJob = await open('acme', 'default', 'z');
+    const appealJob = await open('acme', 'appeals', 'z', 'ap-1');
+    const decision = { jobId: decidedJob, decisionId: 'dec-2', type: 'CUSTOM_ACTION' } as ReviewJobDecided['data'];
+    clock.advance(1);
+    expect(await closer.closeOtherJobs(decision, { orgId: 'acme', correlationId: 'c', causationId: null, actor: 'review' })).toBe(0);
+    clock.advance(2 * DAY);
+    expect(await closer.closeExpired(sweepContext)).toBe(0);
+    expect((await decisionOf('acme', appealJob)).status).toBe('OPEN');
   });
 });

@@ -46,6 +46,9 @@ export class JobAutoCloser {
       // Only the jobs open when the item was actioned: a report that came after opens a job the
       // moderator never saw, which a re-run of this reactor must not close either.
       if (job.jobId === decided.jobId || job.openedAt > decided.decidedAt) continue;
+      // An appeal is answered by a moderator's ACCEPT or REJECT only: closing it would leave the
+      // appellant without an answer.
+      if (job.appealId) continue;
       if (await this.close(orgId, job.jobId, deterministicId('auto-close', decided.decisionId, job.jobId), 'ITEM_ACTIONED', context)) closed++;
     }
     return closed;
@@ -70,6 +73,7 @@ export class JobAutoCloser {
       );
       for (const job of oldest) {
         if (job.openedAt >= cutoff) break;
+        if (job.appealId) continue;
         const decisionId = deterministicId('auto-close-expired', queue.orgId, job.jobId);
         if (await this.close(queue.orgId, job.jobId, decisionId, 'EXPIRED', { ...context, orgId: queue.orgId })) closed++;
       }

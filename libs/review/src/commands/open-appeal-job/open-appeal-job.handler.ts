@@ -5,12 +5,13 @@ import type { EventStore } from '#warden/eventstore';
 import { type ItemIdentifier, type ItemSubmitted, itemStream } from '#warden/ingestion';
 import type { ReadStore } from '#warden/readstore';
 import { RouteForReviewQuery } from '#warden/rules';
-import { EVENT_STORE, READ_STORE } from '#warden/storage';
+import { EVENT_STORE, ProjectionHost, READ_STORE } from '#warden/storage';
 import { defaultQueueOf } from '../../domain/effective-queues.js';
 import type { EnqueueRequest, JobPolicy, ReviewJobDecided } from '../../domain/review-job.events.js';
 import { appealJobId, reviewJobStream } from '../../domain/review.streams.js';
 import { JobEnqueuer } from '../../enqueue/job-enqueuer.js';
 import { ReviewRouter } from '../../enqueue/review-router.js';
+import { REVIEW_JOBS_PROJECTION } from '../../projections/review-jobs.projection.js';
 import { REVIEW_JOBS, type ReviewJobDoc } from '../../projections/review-jobs.read-model.js';
 import { type AppealForReview, OpenAppealJobCommand } from './open-appeal-job.command.js';
 
@@ -25,6 +26,7 @@ export class OpenAppealJobHandler implements ICommandHandler<OpenAppealJobComman
     private readonly queries: QueryBus,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
+    @Inject(ProjectionHost) private readonly projections: ProjectionHost,
   ) {}
 
   async execute(command: OpenAppealJobCommand): Promise<{ jobId: string; queueId: string }> {
@@ -101,6 +103,8 @@ export class OpenAppealJobHandler implements ICommandHandler<OpenAppealJobComman
    * decision read from its job's stream.
    */
   private async appealedDeciders(orgId: string, item: ItemIdentifier, actionsTaken: readonly string[]): Promise<string[]> {
+    // A platform may appeal as soon as the decision's callback arrives, before the read model has it.
+    await this.projections.catchUp(REVIEW_JOBS_PROJECTION);
     const closed = await this.readStore.find<ReviewJobDoc>(
       REVIEW_JOBS,
       { orgId, itemTypeId: item.typeId, itemId: item.id, state: 'CLOSED' },
