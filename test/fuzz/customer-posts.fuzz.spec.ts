@@ -19,10 +19,11 @@ const DEFECT_RUNS = 40;
 const TOKEN = /FZ[0-9a-f]{8}N\d+Z/;
 /**
  * Operations whose valid bodies depend on more than the schema and the item types say (a report
- * names a USER reporter type, an existing policy, a datetime, and thread items it also sends):
- * fuzzed like every operation, but left out of the check that schema-valid bodies are accepted.
+ * names a USER reporter type, an existing policy, a datetime, and thread items it also sends; an
+ * appeal a USER appellant type, a datetime and existing policies): fuzzed like every operation,
+ * but left out of the check that schema-valid bodies are accepted.
  */
-const CROSS_CHECKED = new Set(['/api/v1/report']);
+const CROSS_CHECKED = new Set(['/api/v1/report', '/api/v1/report/appeal']);
 
 /**
  * Seeded fuzzing of every POST operation of docs/openapi.json against the built server: valid

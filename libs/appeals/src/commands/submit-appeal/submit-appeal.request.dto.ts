@@ -59,6 +59,7 @@ export class SubmitAppealRequestDto {
 
   @ApiProperty({
     type: [String],
+    minItems: 1,
     description: 'Ids of the actions taken on the item and sent to the action callback (at least one)',
     example: ['remove'],
   })
