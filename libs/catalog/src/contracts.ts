@@ -8,6 +8,17 @@ export type * from './domain/catalog.model.js';
 export { BUILTIN_ACTION_IDS, CHILD_SAFETY_QUEUE_ID, PENALTIES, QUEUE_ORDERS } from './domain/catalog.model.js';
 export { DEFAULT_SCORE_SETTINGS } from './domain/catalog.model.js';
 export { isIsoDateTime, validateItem, type ItemProblem, type SubmittedItem } from './domain/item-validation.js';
+export {
+  checkLenientItems,
+  checkList,
+  checkUserFields,
+  isJsonObject,
+  itemSizeProblem,
+  jsonBytes,
+  type ItemListLimits,
+  type LenientItem,
+  type ProblemSink,
+} from './domain/customer-input-checks.js';
 export { parseOrgConfig, type ConfigProblem, type ParseOptions, type ParseResult } from './domain/org-config.parser.js';
 export { parseCandidateRule, type StoredCatalog } from './domain/candidate-rule.js';
 export type { HashBankEvent } from './domain/catalog.events.js';

@@ -1,5 +1,17 @@
-import { isIsoDateTime, type ItemTypeDefinition, validateItem } from '#warden/catalog/contracts';
-import { type ErrorDetail, idProblem } from '#warden/kernel';
+import {
+  checkLenientItems,
+  checkList,
+  checkUserFields,
+  isIsoDateTime,
+  isJsonObject,
+  type ItemListLimits,
+  itemSizeProblem,
+  type ItemTypeDefinition,
+  jsonBytes,
+  type ProblemSink,
+  validateItem,
+} from '#warden/catalog/contracts';
+import type { ErrorDetail } from '#warden/kernel';
 import type { ContextItem } from './report.events.js';
 import type { Reporter } from './review-job.events.js';
 
@@ -21,25 +33,14 @@ export interface ReportCatalog {
   readonly policyIds: ReadonlySet<string>;
 }
 
-export interface ReportLimits {
-  /** Per item, as JSON (WARDEN_MAX_ITEM_BYTES). */
-  readonly maxItemBytes: number;
-  /** Per list (thread, reported-in-thread, additional items): WARDEN_MAX_ITEMS_PER_REQUEST. */
-  readonly maxItemsPerList: number;
-}
+/** Per item (WARDEN_MAX_ITEM_BYTES) and per list (thread, reported-in-thread, additional items). */
+export type ReportLimits = ItemListLimits;
 
 export type ReportCheck =
   | { readonly ok: true; readonly input: ReportInput }
   | { readonly ok: false; readonly tooLarge: ErrorDetail[]; readonly problems: ErrorDetail[] };
 
 const TITLE = 'Invalid report';
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** The value's size as UTF-8 JSON (what WARDEN_MAX_ITEM_BYTES limits). */
-function jsonBytes(value: unknown): number {
-  return Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
-}
 
 /**
  * Checks a report (interface spec 4.2) against the organization's catalog, all parts at once, so
@@ -62,17 +63,17 @@ export function checkReport(body: Record<string, unknown>, catalog: ReportCatalo
 
   const item = body['reportedItem'];
   if (item === undefined) report('/reportedItem', 'required field is missing');
-  else if (!isObject(item)) report('/reportedItem', 'expected a JSON object');
+  else if (!isJsonObject(item)) report('/reportedItem', 'expected a JSON object');
   else {
     const bytes = jsonBytes(item);
-    if (bytes > limits.maxItemBytes) tooLarge.push(sizeProblem('/reportedItem', bytes, limits));
+    if (bytes > limits.maxItemBytes) tooLarge.push(itemSizeProblem('/reportedItem', bytes, limits.maxItemBytes));
     const itemType = typeof item['typeId'] === 'string' ? catalog.itemTypes.get(item['typeId']) : undefined;
     for (const p of validateItem(item, itemType, { pointer: '/reportedItem', knownItemTypeIds })) report(p.pointer, p.detail);
   }
 
   const reason = checkReason(body['reportedForReason'], catalog, report);
-  const thread = checkContextItems('/reportedItemThread', body['reportedItemThread'], catalog, limits, report, tooLarge);
-  const additionalItems = checkContextItems('/additionalItems', body['additionalItems'], catalog, limits, report, tooLarge);
+  const thread = checkLenientItems('/reportedItemThread', body['reportedItemThread'], catalog.itemTypes, limits, report, tooLarge);
+  const additionalItems = checkLenientItems('/additionalItems', body['additionalItems'], catalog.itemTypes, limits, report, tooLarge);
   const reportedInThread = checkReportedInThread(body['reportedItemsInThread'], thread, limits, report);
 
   if (tooLarge.length > 0 || problems.length > 0) return { ok: false, tooLarge, problems };
@@ -91,38 +92,21 @@ export function checkReport(body: Record<string, unknown>, catalog: ReportCatalo
   };
 }
 
-type Report = (pointer: string, detail: string) => void;
-
-function sizeProblem(pointer: string, bytes: number, limits: ReportLimits): ErrorDetail {
-  return { title: 'Payload too large', detail: `the item has ${bytes} bytes as JSON; at most ${limits.maxItemBytes} bytes per item`, pointer };
-}
+type Report = ProblemSink;
 
 function checkReporter(value: unknown, catalog: ReportCatalog, report: Report): Reporter | undefined {
   if (value === undefined) return report('/reporter', 'required field is missing'), undefined;
-  if (!isObject(value)) return report('/reporter', 'expected a JSON object'), undefined;
-  let failed = false;
-  const fail = (pointer: string, detail: string) => {
-    failed = true;
-    report(pointer, detail);
-  };
-  if (value['kind'] !== 'user') fail('/reporter/kind', "expected 'user' (the only kind of reporter supported)");
-  const id = value['id'];
-  const idIssue = typeof id === 'string' ? idProblem(id) : 'expected a non-empty string';
-  if (idIssue) fail('/reporter/id', idIssue);
-  const typeId = value['typeId'];
-  if (typeof typeId !== 'string' || typeId === '') fail('/reporter/typeId', 'expected a non-empty string');
-  else {
-    const type = catalog.itemTypes.get(typeId);
-    if (!type) fail('/reporter/typeId', `unknown item type '${typeId}'`);
-    else if (type.kind !== 'USER') fail('/reporter/typeId', `expected an item type of kind USER; '${typeId}' is ${type.kind}`);
-  }
-  return !failed ? { kind: 'user', id: id as string, typeId: typeId as string } : undefined;
+  if (!isJsonObject(value)) return report('/reporter', 'expected a JSON object'), undefined;
+  const kindOk = value['kind'] === 'user';
+  if (!kindOk) report('/reporter/kind', "expected 'user' (the only kind of reporter supported)");
+  const userOk = checkUserFields('/reporter', value, catalog.itemTypes, report);
+  return kindOk && userOk ? { kind: 'user', id: value['id'] as string, typeId: value['typeId'] as string } : undefined;
 }
 
 function checkReason(value: unknown, catalog: ReportCatalog, report: Report): Pick<ReportInput, 'policyId' | 'reason' | 'csam'> {
   const none = { policyId: null, reason: null, csam: false };
   if (value === undefined) return none;
-  if (!isObject(value)) return report('/reportedForReason', 'expected a JSON object'), none;
+  if (!isJsonObject(value)) return report('/reportedForReason', 'expected a JSON object'), none;
   const { policyId, reason, csam } = value;
   if (policyId !== undefined) {
     if (typeof policyId !== 'string' || policyId === '') report('/reportedForReason/policyId', 'expected a non-empty string');
@@ -137,35 +121,6 @@ function checkReason(value: unknown, catalog: ReportCatalog, report: Report): Pi
   };
 }
 
-/** Thread and additional items: the ReportedItem shape, leniently (see checkReport). */
-function checkContextItems(
-  pointer: string,
-  value: unknown,
-  catalog: ReportCatalog,
-  limits: ReportLimits,
-  report: Report,
-  tooLarge: ErrorDetail[],
-): ContextItem[] {
-  if (value === undefined) return [];
-  if (!Array.isArray(value)) return report(pointer, 'expected an array'), [];
-  if (value.length > limits.maxItemsPerList) return report(pointer, `at most ${limits.maxItemsPerList} items (got ${value.length})`), [];
-  const knownItemTypeIds = new Set(catalog.itemTypes.keys());
-  const items: ContextItem[] = [];
-  value.forEach((element: unknown, i) => {
-    const at = `${pointer}/${i}`;
-    if (!isObject(element)) return report(at, 'expected a JSON object');
-    const bytes = jsonBytes(element);
-    if (bytes > limits.maxItemBytes) return tooLarge.push(sizeProblem(at, bytes, limits));
-    const { id, typeId, data } = element;
-    const itemType = typeof typeId === 'string' ? catalog.itemTypes.get(typeId) : undefined;
-    const lenient = { id, typeId, data, typeSchemaVariant: 'partial' };
-    const found = validateItem(lenient, itemType, { pointer: at, knownItemTypeIds });
-    for (const p of found) report(p.pointer, p.detail);
-    if (found.length === 0) items.push({ id: id as string, typeId: typeId as string, data: data as ContextItem['data'] });
-  });
-  return items;
-}
-
 /** Items of the thread that were specifically reported: each must name an item of the thread. */
 function checkReportedInThread(
   value: unknown,
@@ -174,14 +129,12 @@ function checkReportedInThread(
   report: Report,
 ): Array<{ id: string; typeId: string }> {
   const pointer = '/reportedItemsInThread';
-  if (value === undefined) return [];
-  if (!Array.isArray(value)) return report(pointer, 'expected an array'), [];
-  if (value.length > limits.maxItemsPerList) return report(pointer, `at most ${limits.maxItemsPerList} items (got ${value.length})`), [];
+  if (value === undefined || !checkList(pointer, value, limits.maxItemsPerList, report)) return [];
   const inThread = new Set(thread.map((t) => JSON.stringify([t.typeId, t.id])));
   const tagged: Array<{ id: string; typeId: string }> = [];
   value.forEach((element: unknown, i) => {
     const at = `${pointer}/${i}`;
-    if (!isObject(element)) return report(at, 'expected an object {id, typeId}');
+    if (!isJsonObject(element)) return report(at, 'expected an object {id, typeId}');
     const { id, typeId } = element;
     let shapeOk = true;
     if (typeof id !== 'string' || id === '') (report(`${at}/id`, 'expected a non-empty string'), (shapeOk = false));
