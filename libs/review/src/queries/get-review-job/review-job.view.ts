@@ -1,5 +1,6 @@
+import type { MergedReport } from '../../domain/decision-effects.js';
 import type { JobState } from '../../projections/review-jobs.read-model.js';
-import type { DecisionType, EnqueueSource, JobItem, JobPolicy, Reporter } from '../../domain/review-job.events.js';
+import type { DecisionType, EnqueueSource, JobItem, JobPolicy } from '../../domain/review-job.events.js';
 
 export interface ItemRefView {
   id: string;
@@ -24,17 +25,8 @@ export interface ItemTypeFieldView {
   roles: string[];
 }
 
-export interface ReportView {
-  reportId: string;
-  reporter: Reporter;
-  reportedAt: string;
-  /** What the reporter wrote (null: none, or erased). */
-  reason: string | null;
-  policyId: string | null;
-  csam: boolean;
-  /** The job this report was carried from (a recreated job), else null. */
-  fromJobId: string | null;
-}
+/** A report merged into the job, with what its reporter wrote (reason null: none, or erased). */
+export type ReportView = MergedReport;
 
 /** A thread or context item as the reporter sent it. */
 export interface ContextItemView extends ItemRefView {
