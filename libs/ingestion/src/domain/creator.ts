@@ -19,7 +19,3 @@ export function resolveCreator(
 
 const isIdentifier = (v: unknown): v is ItemIdentifier =>
   typeof v === 'object' && v !== null && typeof (v as ItemIdentifier).id === 'string' && typeof (v as ItemIdentifier).typeId === 'string';
-
-/** The personal-data subject of an item's data: whose key seals it. */
-export const subjectOf = (item: ItemIdentifier, creator: ItemIdentifier | null) =>
-  creator ? `${creator.typeId}:${creator.id}` : `${item.typeId}:${item.id}`;

@@ -1,5 +1,4 @@
-import type { Decider } from '#warden/kernel';
-import { subjectOf } from './creator.js';
+import { type Decider, itemSubject } from '#warden/kernel';
 import type { ItemIdentifier, ItemSubmitted } from './item.events.js';
 
 /** An item already validated against its item type, with its creator resolved. */
@@ -48,7 +47,7 @@ export const itemDecider: Decider<ItemCommand, ItemState, ItemEvent> = {
           typeSchemaVariant: item.typeSchemaVariant ?? 'original',
           data: item.data,
           creator,
-          subject: subjectOf(item, creator),
+          subject: itemSubject(item, creator),
           source,
         },
       },

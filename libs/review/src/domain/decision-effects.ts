@@ -1,5 +1,5 @@
 import type { ActionDefinition, ItemTypeDefinition } from '#warden/catalog/contracts';
-import { deterministicId } from '#warden/kernel';
+import { deterministicId, itemSubject } from '#warden/kernel';
 import type { ReviewJobState } from './review-job.decider.js';
 import type {
   ChildSafetyReportRecorded,
@@ -9,7 +9,6 @@ import type {
   ReportReasons,
   Reporter,
 } from './review-job.events.js';
-import { userSubject } from './review.streams.js';
 
 /** The item as its latest version the job names was submitted (opened), read by the handler. */
 export interface DecidedItem {
@@ -34,9 +33,6 @@ export const decisionDeliveryId = (orgId: string, decisionId: string, actionId: 
 
 export const childSafetyReportId = (orgId: string, decisionId: string) => deterministicId('child-safety-report', orgId, decisionId);
 
-/** Whose key seals what reporters wrote when it travels on: the item's (its creator's, else the item's own). */
-export const itemSubject = (item: JobItem, creator: { id: string; typeId: string } | null) =>
-  creator ? userSubject(creator) : userSubject(item);
 
 /** The item version the job is about: the latest one a request named. */
 export const jobItemVersion = (state: ReviewJobState) => state.requests.reduce((v, r) => Math.max(v, r.version), 0);

@@ -15,6 +15,3 @@ export const reviewJobStream = (orgId: string, jobId: string) => streamName('rev
 
 /** One stream per user report (its id is assigned by the service). */
 export const reportStream = (orgId: string, reportId: string) => streamName('report', orgId, reportId);
-
-/** The personal-data subject of a user: whose key seals what they wrote. */
-export const userSubject = (user: { typeId: string; id: string }) => `${user.typeId}:${user.id}`;

@@ -1,12 +1,12 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler, QueryBus } from '@nestjs/cqrs';
 import { GetLiveEntitiesQuery, type ItemTypeDefinition } from '#warden/catalog';
-import { invalidInput, partTooLarge } from '#warden/kernel';
+import { invalidInput, partTooLarge, userSubject } from '#warden/kernel';
 import { WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
 import { AggregateStore, ProjectionHost } from '#warden/storage';
 import { type AppealCatalog, checkAppeal } from '../../domain/appeal-input.js';
 import { appealDecider } from '../../domain/appeal.decider.js';
-import { appealStream, appellantSubject } from '../../domain/appeal.streams.js';
+import { appealStream } from '../../domain/appeal.streams.js';
 import { SubmitAppealCommand } from './submit-appeal.command.js';
 
 /** Item type ids an appeal names: the appellant's, the actioned item's, the context items'. */
@@ -67,7 +67,7 @@ export class SubmitAppealHandler implements ICommandHandler<SubmitAppealCommand>
           appealReason: input.appealReason,
           violatingPolicyIds: input.violatingPolicyIds,
           additionalItems: input.additionalItems,
-          subject: appellantSubject(input.appealedBy),
+          subject: userSubject(input.appealedBy),
         },
       },
       context,

@@ -2,12 +2,12 @@ import { Inject } from '@nestjs/common';
 import { CommandBus, CommandHandler, type ICommandHandler, QueryBus } from '@nestjs/cqrs';
 import { GetLiveEntitiesQuery, type ItemTypeDefinition } from '#warden/catalog';
 import { SubmitItemsCommand } from '#warden/ingestion';
-import { invalidInput, partTooLarge } from '#warden/kernel';
+import { invalidInput, partTooLarge, userSubject } from '#warden/kernel';
 import { WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
 import { AggregateStore, ProjectionHost } from '#warden/storage';
 import { checkReport, type ReportCatalog } from '../../domain/report-input.js';
 import { reportDecider } from '../../domain/report.decider.js';
-import { reportStream, userSubject } from '../../domain/review.streams.js';
+import { reportStream } from '../../domain/review.streams.js';
 import { SubmitReportCommand } from './submit-report.command.js';
 
 /** Item type ids a report names: the reporter's, the reported item's, the context items'. */
