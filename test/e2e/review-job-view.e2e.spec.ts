@@ -71,8 +71,9 @@ describe('the review job view (e2e)', () => {
     expect(job['creator']).toEqual({
       item: { id: 'u1', typeId: 'user' },
       user: { id: 'u1', typeId: 'user', typeName: 'User', version: 0, data: { name: 'Alice' } },
-      userScore: null,
-      strikeCount: null,
+      // No action against Alice yet: the best score, no strikes.
+      userScore: 5,
+      strikeCount: 0,
     });
     expect(job['relatedItems']).toEqual([{ field: 'author', id: 'u1', typeId: 'user', typeName: 'User', version: 0, data: { name: 'Alice' } }]);
 

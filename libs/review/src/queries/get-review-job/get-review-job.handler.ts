@@ -1,12 +1,12 @@
 import { Inject } from '@nestjs/common';
-import { type IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
+import { type IQueryHandler, QueryBus, QueryHandler, QueryHandlerNotFoundException } from '@nestjs/cqrs';
 import { GetLiveEntitiesQuery, type ItemTypeDefinition } from '#warden/catalog';
 import type { EventStore } from '#warden/eventstore';
 import { itemStream, type ItemSubmitted } from '#warden/ingestion';
 import type { Clock } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
 import type { ReadStore } from '#warden/readstore';
-import { ListEvaluationsQuery } from '#warden/rules';
+import { GetUserScoreQuery, GetUserStrikeCountQuery, ListEvaluationsQuery } from '#warden/rules';
 import { AggregateStore, EVENT_STORE, ProjectionHost, READ_STORE } from '#warden/storage';
 import type { ReportSubmitted } from '../../domain/report.events.js';
 import { reviewJobDecider, type ReviewJobState } from '../../domain/review-job.decider.js';
@@ -70,8 +70,9 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
     const type = types.get(item.typeId);
     const data = latest?.data ?? null;
     const creator = latest?.creator ?? null;
-    const [creatorUser, related, creatorJobs, bankNames] = await Promise.all([
+    const [creatorUser, standing, related, creatorJobs, bankNames] = await Promise.all([
       creator ? this.storedItem(orgId, creator, types) : Promise.resolve(null),
+      creator ? this.standing(orgId, creator) : Promise.resolve({ userScore: null, strikeCount: null }),
       data && type ? Promise.all(relatedRefs(data, type, MAX_RELATED_ITEMS).map(async (ref) => ({ ref, stored: await this.storedItem(orgId, ref, types) }))) : Promise.resolve([]),
       creator ? this.pastJobs(orgId, creator, jobId, visibleIds) : Promise.resolve([]),
       evaluations.some((e) => e.rules.some((r) => r.conditions.some((c) => c.detail?.['bankId'] !== undefined))) ? this.bankNames(orgId) : Promise.resolve(new Map<string, string>()),
@@ -96,7 +97,7 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
       reports,
       thread: contextItems(contexts.map((c) => ({ items: c.thread ?? [], reported: c.reportedInThread ?? [] })), types),
       additionalItems: contextItems(contexts.map((c) => ({ items: c.additionalItems ?? [], reported: [] })), types),
-      creator: creator ? { item: creator, user: creatorUser, userScore: null, strikeCount: null } : null,
+      creator: creator ? { item: creator, user: creatorUser, ...standing } : null,
       evaluations,
       hashMatches: hashMatchesOf(evaluations.flatMap((e) => e.rules), bankNames),
       history: { item: itemJobs, creator: creatorJobs },
@@ -105,6 +106,23 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
       assignedTo: state.assignedTo,
       decision: decided ? { decisionId: decided.data.decisionId, type: decided.data.type, actorId: decided.data.actor?.userId ?? null, decidedAt: decided.data.decidedAt } : null,
     };
+  }
+
+  /** The creator's live score and strike count, as enforcement answers them (null where no module does). */
+  private async standing(orgId: string, user: ItemRefView): Promise<{ userScore: number | null; strikeCount: number | null }> {
+    const ask = async <T>(query: GetUserScoreQuery | GetUserStrikeCountQuery): Promise<T | null> => {
+      try {
+        return (await this.queries.execute(query)) as T;
+      } catch (error) {
+        if (error instanceof QueryHandlerNotFoundException) return null;
+        throw error;
+      }
+    };
+    const [userScore, strikeCount] = await Promise.all([
+      ask<number>(new GetUserScoreQuery(orgId, user)),
+      ask<number | null>(new GetUserStrikeCountQuery(orgId, user)),
+    ]);
+    return { userScore, strikeCount };
   }
 
   private async itemTypes(orgId: string): Promise<Map<string, ItemTypeDefinition>> {

@@ -69,8 +69,10 @@ class ContextItemDto extends ItemRefDto {
 class CreatorDto {
   @ApiProperty({ type: ItemRefDto }) item!: ItemRefDto;
   @ApiNullableObject(StoredItemDto) user!: StoredItemDto | null;
-  @ApiProperty({ type: Number, nullable: true }) userScore!: number | null;
-  @ApiProperty({ type: Number, nullable: true }) strikeCount!: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: "The creator's live score, 1 (worst) to 5 (best), as GET /api/v1/user_scores answers it" })
+  userScore!: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: "The creator's strikes within the strike window now; null when none can be counted" })
+  strikeCount!: number | null;
 }
 
 class ConditionDto {
