@@ -1,6 +1,6 @@
 import { type DynamicModule, Inject, Logger, Module, type OnModuleInit } from '@nestjs/common';
 import { PersonalDataPolicy } from '#warden/eventstore';
-import { QueryBus } from '@nestjs/cqrs';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { CatalogModule } from '#warden/catalog';
 import { UpcasterRegistry } from '#warden/kernel';
 import { KEYRING, type Keyring } from '#warden/platform';
@@ -42,6 +42,7 @@ export class CallbacksModule implements OnModuleInit {
     private readonly dispatcher: CallbackDispatcher,
     private readonly requests: DeliveryRequests,
     private readonly queries: QueryBus,
+    private readonly commands: CommandBus,
     @Inject(UpcasterRegistry) private readonly upcasters: UpcasterRegistry,
     @Inject(KEYRING) private readonly keyring: Keyring,
   ) {}
@@ -76,6 +77,7 @@ export class CallbacksModule implements OnModuleInit {
         requests: this.requests,
         dispatcher: this.dispatcher,
         queries: this.queries,
+        commands: this.commands,
         activate: () => this.startDelivering(),
         deactivate: () => this.dispatcher.pause(),
       }),

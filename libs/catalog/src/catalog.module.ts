@@ -9,6 +9,7 @@ import { catalogProjection } from './projections/catalog.projection.js';
 import { CatalogReader } from './queries/catalog-reader.js';
 import { GetCatalogSettingsHandler } from './queries/get-catalog-settings/get-catalog-settings.handler.js';
 import { GetLiveEntitiesHandler } from './queries/get-live-entities/get-live-entities.handler.js';
+import { GetEverEntitiesHandler } from './queries/get-ever-entities/get-ever-entities.handler.js';
 import { ListActionsHandler } from './queries/list-actions/list-actions.handler.js';
 import { ListItemTypesHandler } from './queries/list-item-types/list-item-types.handler.js';
 import { ListPoliciesHandler } from './queries/list-policies/list-policies.handler.js';
@@ -30,6 +31,7 @@ import { queueDefinitionUpcasters } from './domain/queue-definition.upcasters.js
     ListActionsHandler,
     ListItemTypesHandler,
     GetLiveEntitiesHandler,
+    GetEverEntitiesHandler,
     GetCatalogSettingsHandler,
     CatalogReader,
   ],

@@ -1,6 +1,8 @@
 import { Inject, Module, type OnModuleInit } from '@nestjs/common';
 import { CatalogModule } from '#warden/catalog';
 import { ProjectionHost } from '#warden/storage';
+import { ApplyActionStrikesHandler } from './commands/apply-action-strikes/apply-action-strikes.handler.js';
+import { appealReversalReactor } from './strikes/appeal-reversal.reactor.js';
 import { GetUserStrikeCountHandler } from './queries/get-user-strike-count/get-user-strike-count.handler.js';
 import { StrikeApplier } from './strikes/strike-applier.js';
 import { strikesReactor } from './strikes/strikes.reactor.js';
@@ -17,6 +19,7 @@ import { userScoresProjection } from './scores/user-scores.projection.js';
     StrikeApplier,
     GetUserStrikeCountHandler,
     GetUserScoreHandler,
+    ApplyActionStrikesHandler,
   ],
 })
 export class EnforcementModule implements OnModuleInit {
@@ -28,5 +31,6 @@ export class EnforcementModule implements OnModuleInit {
   onModuleInit(): void {
     this.projections.register(strikesReactor({ applier: this.strikeApplier }));
     this.projections.register(userScoresProjection);
+    this.projections.register(appealReversalReactor({ applier: this.strikeApplier }));
   }
 }

@@ -17,4 +17,5 @@ export { RULE_SIGNALS, type RuleSignals } from './evaluation/rules-extension.js'
 export { MEDIA_HASHER, type MediaHasher } from './evaluation/media-hasher.js';
 export { ListEvaluationsQuery, type EvaluationView } from './queries/list-evaluations/list-evaluations.query.js';
 export { GetUserStrikeCountQuery } from './queries/get-user-strike-count/get-user-strike-count.query.js';
+export { ApplyActionStrikesCommand } from './commands/apply-action-strikes/apply-action-strikes.command.js';
 export { GetUserScoreQuery } from './queries/get-user-score/get-user-score.query.js';

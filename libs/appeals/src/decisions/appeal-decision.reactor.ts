@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import type { CommandBus } from '@nestjs/cqrs';
 import { SendAppealCallbackCommand } from '#warden/callbacks';
 import type { EventStore, Projection } from '#warden/eventstore';
@@ -9,6 +10,7 @@ import type { AppealSubmitted, Appellant } from '../domain/appeal.events.js';
 import { appealStream } from '../domain/appeal.streams.js';
 
 export const APPEAL_DECISION_REACTOR = 'appeal-decisions';
+const logger = new Logger('appeals');
 
 export interface AppealDecisionDeps {
   readonly commands: CommandBus;
@@ -66,8 +68,13 @@ async function decideAppeal(deps: AppealDecisionDeps, event: RecordedEvent): Pro
       new SendAppealCallbackCommand({ appealId: appeal.appealId, item: appeal.actionedItem, appealedBy: appellantOf(submitted), decision }, context),
     );
   } catch (error) {
-    // No appeals callback configured: the outcome is recorded, there is nowhere to send it.
-    if (error instanceof DomainError && error.kind === 'conflict') return;
+    // No appeals callback configured, or nothing left to name the item by: the outcome is recorded,
+    // the callback cannot be sent, and a retry would not change that. Rethrowing would hold up
+    // every later appeal outcome behind this one.
+    if (error instanceof DomainError && (error.kind === 'conflict' || error.kind === 'invalid-user-input')) {
+      logger.warn({ msg: 'appeal decision callback not sent', appealId: appeal.appealId, reason: error.message });
+      return;
+    }
     throw error;
   }
 }

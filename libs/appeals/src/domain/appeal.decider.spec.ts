@@ -29,7 +29,7 @@ describe('appeal decider', () => {
 
   it('records an appeal once: the same appeal id again records nothing', () => {
     const recorded: AppealEvent = { type: 'AppealSubmitted', data: appeal };
-    expect(given([recorded]).state).toEqual({ appealId: 'ap-1', decision: null });
+    expect(given([recorded]).state).toEqual({ appealId: 'ap-1', decision: null, appealed: { actionedItem: { id: 'p1', typeId: 'post' }, actionsTaken: ['remove'] } });
     expect(given([recorded]).when({ type: 'SubmitAppeal', appeal })).toEqual([]);
   });
 
@@ -51,9 +51,10 @@ describe('appeal decider: DecideAppeal', () => {
     decidedAt: '2026-01-02T10:00:00Z',
   };
 
-  it('records the outcome of a submitted appeal', () => {
-    expect(given([submitted]).when({ type: 'DecideAppeal', decided })).toEqual([{ type: 'AppealDecided', data: decided }]);
-    expect(given([submitted, { type: 'AppealDecided', data: decided }]).state).toEqual({ appealId: 'ap-1', decision: 'ACCEPT' });
+  it('records the outcome of a submitted appeal with what was appealed (for the reversal of its strikes)', () => {
+    const recorded = { ...decided, actionedItem: { id: 'p1', typeId: 'post' }, actionsTaken: ['remove'] };
+    expect(given([submitted]).when({ type: 'DecideAppeal', decided })).toEqual([{ type: 'AppealDecided', data: recorded }]);
+    expect(given([submitted, { type: 'AppealDecided', data: recorded }]).state).toMatchObject({ appealId: 'ap-1', decision: 'ACCEPT' });
   });
 
   it('decides an appeal once: a second outcome (a re-run, or another decision) records nothing', () => {

@@ -7,10 +7,10 @@ export interface SubmitAppeal {
   readonly appeal: AppealSubmitted['data'];
 }
 
-/** Records the outcome a review decision gave the appeal. */
+/** Records the outcome a review decision gave the appeal; what was appealed comes from the appeal. */
 export interface DecideAppeal {
   readonly type: 'DecideAppeal';
-  readonly decided: AppealDecided['data'];
+  readonly decided: Omit<AppealDecided['data'], 'actionedItem' | 'actionsTaken'>;
 }
 
 export type AppealCommand = SubmitAppeal | DecideAppeal;
@@ -18,6 +18,8 @@ export type AppealCommand = SubmitAppeal | DecideAppeal;
 export interface AppealState {
   readonly appealId: string | null;
   readonly decision: 'ACCEPT' | 'REJECT' | null;
+  /** What the appeal is about, as submitted. */
+  readonly appealed: { readonly actionedItem: { id: string; typeId: string }; readonly actionsTaken: readonly string[] } | null;
 }
 
 /**
@@ -28,7 +30,7 @@ export interface AppealState {
  */
 export const appealDecider: Decider<AppealCommand, AppealState, AppealEvent> = {
   eventTypes: { AppealSubmitted: true, AppealDecided: true },
-  initialState: { appealId: null, decision: null },
+  initialState: { appealId: null, decision: null, appealed: null },
 
   decide(command, state) {
     switch (command.type) {
@@ -37,15 +39,24 @@ export const appealDecider: Decider<AppealCommand, AppealState, AppealEvent> = {
         return [{ type: 'AppealSubmitted', data: command.appeal }];
       case 'DecideAppeal':
         // Nothing to decide on a stream without the appeal (a foreign job); once decided, it stays.
-        if (state.appealId === null || state.decision !== null) return [];
-        return [{ type: 'AppealDecided', data: command.decided }];
+        if (state.appealId === null || state.appealed === null || state.decision !== null) return [];
+        return [
+          {
+            type: 'AppealDecided',
+            data: {
+              ...command.decided,
+              actionedItem: { id: state.appealed.actionedItem.id, typeId: state.appealed.actionedItem.typeId },
+              actionsTaken: [...state.appealed.actionsTaken],
+            },
+          },
+        ];
     }
   },
 
   evolve(state, event) {
     switch (event.type) {
       case 'AppealSubmitted':
-        return { ...state, appealId: event.data.appealId };
+        return { ...state, appealId: event.data.appealId, appealed: { actionedItem: event.data.actionedItem, actionsTaken: event.data.actionsTaken } };
       case 'AppealDecided':
         return { ...state, decision: event.data.decision };
     }

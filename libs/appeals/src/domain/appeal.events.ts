@@ -40,8 +40,10 @@ export type AppealSubmitted = DomainEvent<
 
 /**
  * The appeal's outcome: a moderator's ACCEPT_APPEAL (the appealed actions were wrong) or
- * REJECT_APPEAL (they stand) on the appeal's review job. Recorded once; enforcement reverses the
- * strikes of the appealed actions on ACCEPT.
+ * REJECT_APPEAL (they stand) on the appeal's review job. Recorded once. It names what was appealed
+ * (ids only, nothing sealed), so that enforcement reverses the appealed actions' strikes and score
+ * penalty on ACCEPT from this event alone. Recorded before they were added: absent, and nothing is
+ * reversed.
  */
 export type AppealDecided = DomainEvent<
   'AppealDecided',
@@ -53,6 +55,8 @@ export type AppealDecided = DomainEvent<
     decisionId: string;
     decidedBy: { userId: string };
     decidedAt: string;
+    actionedItem?: { id: string; typeId: string };
+    actionsTaken?: string[];
   }
 >;
 

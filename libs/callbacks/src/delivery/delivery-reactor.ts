@@ -1,9 +1,9 @@
 import { Logger } from '@nestjs/common';
-import { type QueryBus, QueryHandlerNotFoundException } from '@nestjs/cqrs';
+import { type CommandBus, CommandHandlerNotFoundException, type QueryBus } from '@nestjs/cqrs';
 import { type CallbackDefinition, GetLiveEntitiesQuery } from '#warden/catalog';
 import type { Projection } from '#warden/eventstore';
 import type { RecordedEvent } from '#warden/kernel';
-import { type ActionCallbackRequested, GetUserStrikeCountQuery } from '#warden/rules';
+import { type ActionCallbackRequested, ApplyActionStrikesCommand } from '#warden/rules';
 import { type ActionCallbackTrigger, buildActionCallbackBody } from '../domain/action-callback-body.js';
 import type { JsonBody, ReportRecord } from '../domain/callback-body.model.js';
 import type { CallbackDestination, CallbackTriggerKind } from '../domain/callback-delivery.events.js';
@@ -64,6 +64,7 @@ export function deliveryReactor(deps: {
   requests: DeliveryRequests;
   dispatcher: CallbackDispatcher;
   queries: QueryBus;
+  commands: CommandBus;
   /** This process starts running the reactor: start delivering and reload what is due. */
   activate?: () => Promise<void> | void;
   /** It stopped running here (shutdown, or another worker took over). */
@@ -78,9 +79,9 @@ export function deliveryReactor(deps: {
   const strikeCountAfter = async (event: RecordedEvent, data: ActionCallbackRequestedData): Promise<number | null> => {
     if (!data.creator) return null;
     try {
-      return await deps.queries.execute(new GetUserStrikeCountQuery(event.metadata.orgId, data.creator, event));
+      return await deps.commands.execute(new ApplyActionStrikesCommand(event));
     } catch (error) {
-      if (error instanceof QueryHandlerNotFoundException) return null;
+      if (error instanceof CommandHandlerNotFoundException) return null;
       throw error;
     }
   };

@@ -34,16 +34,25 @@ export class CatalogReader {
    * them.
    */
   async live<K extends EntityKind>(orgId: string, kind: K): Promise<Array<CatalogEntityDoc<K>>> {
+    return this.read(orgId, kind, false);
+  }
+
+  /** Live and archived entities alike, each as last applied (what was acted on under an entity since archived). */
+  async everEntities<K extends EntityKind>(orgId: string, kind: K): Promise<Array<CatalogEntities[K]>> {
+    return (await this.read(orgId, kind, true)).map((d) => d.entity);
+  }
+
+  private async read<K extends EntityKind>(orgId: string, kind: K, withArchived: boolean): Promise<Array<CatalogEntityDoc<K>>> {
     const checkpoint = await this.readStore.checkpoint(CATALOG_PROJECTION);
     if (checkpoint !== this.cachedAt || this.cache.size >= CACHE_MAX) {
       this.cache.clear();
       this.cachedAt = checkpoint;
     }
-    const key = `${kind}\u0000${orgId}`;
+    const key = `${kind}\u0000${orgId}\u0000${withArchived ? 'ever' : 'live'}`;
     let docs = this.cache.get(key);
     if (!docs) {
       docs = this.readStore
-        .find<CatalogEntityDoc<K>>(CATALOG_ENTITIES, { orgId, kind, archived: false }, { sort: [{ field: 'id', direction: 'asc' }] })
+        .find<CatalogEntityDoc<K>>(CATALOG_ENTITIES, withArchived ? { orgId, kind } : { orgId, kind, archived: false }, { sort: [{ field: 'id', direction: 'asc' }] })
         .then((found) => found.map((d) => deepFreeze({ ...d, entity: this.withSealedCallback(d.entity) })));
       this.cache.set(key, docs);
       docs.catch(() => this.cache.get(key) === docs && this.cache.delete(key));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FixedClock, foldEvents } from '#warden/kernel';
-import { type ApplyUserStrikes, strikeCount, type StrikeThreshold, userStrikesDecider } from './user-strikes.decider.js';
+import { type ApplyUserStrikes, type ReverseUserActions, strikeCount, type StrikeThreshold, type UserStrikesCommand, userStrikesDecider } from './user-strikes.decider.js';
 import type { UserStrikesEvent } from './user-strikes.events.js';
 
 const DAY = 86_400_000;
@@ -10,26 +10,33 @@ const ban = { kind: 'CUSTOMER_DEFINED_ACTION' as const, body: {} };
 /** Given events, when a command, then the events it decides; `run` also folds them in. */
 function given(events: UserStrikesEvent[]) {
   const state = foldEvents(userStrikesDecider, events);
-  return { state, when: (command: ApplyUserStrikes) => userStrikesDecider.decide(command, state) };
+  return { state, when: (command: UserStrikesCommand) => userStrikesDecider.decide(command, state) };
 }
 
-function apply(key: string, strikes: number, now: Date, options: { windowDays?: number | null; thresholds?: StrikeThreshold[] } = {}): ApplyUserStrikes {
+/** The action happened at `at`; it is counted `countedLaterBy` ms after (0: at once). */
+function apply(
+  key: string,
+  strikes: number,
+  at: Date,
+  options: { windowDays?: number | null; thresholds?: StrikeThreshold[]; countedLaterBy?: number; actionId?: string; itemId?: string } = {},
+): ApplyUserStrikes {
   return {
     type: 'ApplyUserStrikes',
     key,
     strikes,
-    action: { id: 'remove' },
+    action: { id: options.actionId ?? 'remove' },
     policyIds: ['spam'],
-    item: { id: `post-${key}`, typeId: 'post' },
+    item: { id: options.itemId ?? `post-${key}`, typeId: 'post' },
     user: { id: 'u1', typeId: 'user', typeName: 'User', version: 2 },
-    now: now.toISOString(),
+    at: at.toISOString(),
+    now: new Date(at.getTime() + (options.countedLaterBy ?? 0)).toISOString(),
     windowDays: options.windowDays ?? null,
     thresholds: options.thresholds ?? [],
   };
 }
 
 /** Applies the commands in order, each on the state the previous left. */
-function run(commands: ApplyUserStrikes[], history: UserStrikesEvent[] = []): UserStrikesEvent[] {
+function run(commands: UserStrikesCommand[], history: UserStrikesEvent[] = []): UserStrikesEvent[] {
   const log = [...history];
   for (const command of commands) log.push(...given(log).when(command));
   return log;
@@ -175,5 +182,80 @@ describe('user strikes decider', () => {
     expect(first[2]!.data).toEqual(again[2]!.data);
     const other = given([]).when(apply('b', 3, clock.now(), { thresholds: at3 }));
     expect((other[2]!.data as { deliveryId: string }).deliveryId).not.toBe((first[2]!.data as { deliveryId: string }).deliveryId);
+  });
+
+  it('records a crossing counted more than a day after its action without firing it (an upgrade counting past actions, a long outage)', () => {
+    const history = run([apply('a', 2, clock.now(), { thresholds: at3 })]);
+    const late = given(history).when(apply('b', 1, clock.now(), { thresholds: at3, countedLaterBy: DAY + 1 }));
+    expect(types(late)).toEqual(['UserStrikesApplied', 'UserStrikeThresholdCrossed']);
+    expect(late[1]!.data).toMatchObject({ strikes: 3, notFired: { ban: 'late' } });
+    const inTime = given(history).when(apply('b', 1, clock.now(), { thresholds: at3, countedLaterBy: DAY - 1 }));
+    expect(types(inTime)).toEqual(['UserStrikesApplied', 'UserStrikeThresholdCrossed', 'ActionCallbackRequested']);
+    expect(inTime[1]!.data).not.toHaveProperty('notFired');
+  });
+
+  it('counts the window from when the action happened, not from when it is counted', () => {
+    const start = new Date('2026-01-01T00:00:00Z');
+    const history = run([apply('a', 2, start, { windowDays: 30 })]);
+    // Counted 40 days late, 'b' happened 10 days after 'a': inside the window.
+    const b = given(history).when(apply('b', 1, new Date(start.getTime() + 10 * DAY), { windowDays: 30, countedLaterBy: 30 * DAY }));
+    expect(b[0]!.data).toMatchObject({ countAfter: 3, appliedAt: new Date(start.getTime() + 10 * DAY).toISOString() });
+  });
+});
+
+describe('user strikes decider: reversal by an accepted appeal', () => {
+  const t0 = new Date('2026-03-01T12:00:00Z');
+  const at3 = [{ strikes: 3, actionId: 'ban', action: ban }];
+  const reverseRemove = (appealId: string, itemId: string, actionIds = ['remove']): ReverseUserActions => ({
+    type: 'ReverseUserActions',
+    appealId,
+    user: { id: 'u1', typeId: 'user' },
+    item: { id: itemId, typeId: 'post' },
+    actionIds,
+    at: t0.toISOString(),
+    windowDays: null,
+  });
+
+  it('takes the appealed actions\' strikes on the item out of the count, once per appeal', () => {
+    const history = run([
+      apply('a', 1, t0, { itemId: 'p1' }),
+      apply('b', 2, t0, { itemId: 'p1', actionId: 'suspend' }),
+      apply('c', 1, t0, { itemId: 'p2' }),
+    ]);
+    const events = given(history).when(reverseRemove('ap-1', 'p1'));
+    expect(events).toEqual([
+      {
+        type: 'UserActionsReversed',
+        data: {
+          appealId: 'ap-1',
+          user: { id: 'u1', typeId: 'user' },
+          item: { id: 'p1', typeId: 'post' },
+          actionIds: ['remove'],
+          keys: ['a'],
+          strikes: 1,
+          countAfter: 3,
+          reversedAt: t0.toISOString(),
+        },
+      },
+    ]);
+    const after = [...history, ...events];
+    expect(strikeCount(given(after).state, t0, null)).toBe(3);
+    expect(given(after).when(reverseRemove('ap-1', 'p1'))).toEqual([]);
+    // The reversed application is never applied again under its key (a redelivered action).
+    expect(given(after).when(apply('a', 1, t0, { itemId: 'p1' }))).toEqual([]);
+  });
+
+  it('records the reversal of actions that applied no strikes (the score still moves)', () => {
+    const events = given([]).when(reverseRemove('ap-2', 'p9'));
+    expect(events).toEqual([{ type: 'UserActionsReversed', data: expect.objectContaining({ keys: [], strikes: 0, countAfter: 0 }) }]);
+  });
+
+  it('re-arms a threshold the reversed strikes had crossed: crossing it again fires again', () => {
+    let log = run([apply('a', 1, t0, { itemId: 'p1', thresholds: at3 }), apply('b', 1, t0, { thresholds: at3 }), apply('c', 1, t0, { thresholds: at3 })]);
+    expect(fired(log)).toHaveLength(1);
+    log = run([reverseRemove('ap-3', 'p1')], log);
+    expect(strikeCount(given(log).state, t0, null)).toBe(2);
+    log = run([apply('d', 1, t0, { thresholds: at3 })], log);
+    expect(fired(log)).toHaveLength(2);
   });
 });

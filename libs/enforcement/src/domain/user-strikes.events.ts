@@ -7,8 +7,10 @@ export interface StruckUser {
 }
 
 /**
- * Strikes an action gave the user. `key` identifies the action's application (org, item, version
- * and action for a rule; the decision's delivery for a decision): one application counts once.
+ * Strikes an action gave the user. `key` identifies the action's application (org, item, content
+ * and action for a rule; the delivery for a decision or an executed action): one application
+ * counts once. `appliedAt` is when the action happened (its event's time), not when the strikes
+ * were counted: the window runs from there, on every replay alike.
  */
 export type UserStrikesApplied = DomainEvent<
   'UserStrikesApplied',
@@ -27,11 +29,42 @@ export type UserStrikesApplied = DomainEvent<
 /**
  * The count went from below `strikes` to at or above it. `crossed` holds every threshold this
  * application crossed (only the highest fires; the others are passed all the same and re-arm
- * when the count falls below them).
+ * when the count falls below them). `notFired`: the crossing is recorded but its action was not
+ * taken — `late`: the action that crossed it happened more than a day before it was counted (an
+ * upgrade counting past actions, a worker down for long), when a ban would come out of the blue.
+ * A threshold's action is taken on the user item whatever item types the action names: the
+ * configuration's own example sets a threshold on a post action.
  */
 export type UserStrikeThresholdCrossed = DomainEvent<
   'UserStrikeThresholdCrossed',
-  { key: string; strikes: number; actionIds: string[]; crossed: number[]; count: number; crossedAt: string }
+  {
+    key: string;
+    strikes: number;
+    actionIds: string[];
+    crossed: number[];
+    count: number;
+    crossedAt: string;
+    notFired?: { [actionId: string]: 'late' };
+  }
+>;
+
+/**
+ * An accepted appeal reversed the appealed actions on the user's item: the strikes they applied
+ * (`keys`, `strikes` in all) no longer count, and neither does their penalty in the user's score.
+ * Recorded once per appeal, also when the actions applied no strikes (the score still moves).
+ */
+export type UserActionsReversed = DomainEvent<
+  'UserActionsReversed',
+  {
+    appealId: string;
+    user: StruckUser;
+    item: { id: string; typeId: string };
+    actionIds: string[];
+    keys: string[];
+    strikes: number;
+    countAfter: number;
+    reversedAt: string;
+  }
 >;
 
 /** The USER item as callbacks name it. */
@@ -80,5 +113,6 @@ export type ThresholdEnqueueRequested = DomainEvent<
 export type UserStrikesEvent =
   | UserStrikesApplied
   | UserStrikeThresholdCrossed
+  | UserActionsReversed
   | ThresholdCallbackRequested
   | ThresholdEnqueueRequested;

@@ -1,6 +1,6 @@
 /**
- * What moves a score: submissions (ingestion) and published actions (the rules engine's, review
- * decisions', executed actions'; all ActionCallbackRequested). A reversal event (an accepted
- * appeal) joins here and is applied with `withoutAction` (domain/user-score.ts).
+ * What moves a score: submissions (ingestion), published actions (the rules engine's, review
+ * decisions', executed actions'; all ActionCallbackRequested), and their reversal by an accepted
+ * appeal (UserActionsReversed, recorded by the strikes of this module).
  */
-export const USER_SCORE_EVENT_TYPES = ['ItemSubmitted', 'ActionCallbackRequested'] as const;
+export const USER_SCORE_EVENT_TYPES = ['ItemSubmitted', 'ActionCallbackRequested', 'UserActionsReversed'] as const;

@@ -75,6 +75,18 @@ describe('user scores projection', () => {
     expect(await stores.readStore.count(USER_SCORES)).toBe(3);
   });
 
+  it('takes reversed actions out of the user\'s actioned items (an accepted appeal), once', async () => {
+    await seed();
+    const reversed = (appealId: string, actionIds: string[]) =>
+      anEvent('UserActionsReversed', { appealId, user: alice, item: { id: 'p1', typeId: 'post' }, actionIds, keys: [], strikes: 0, countAfter: 0, reversedAt: '2026-03-01T00:00:00Z' });
+    await stores.events.append('user_strikes-acme:user:alice', [reversed('ap-1', ['remove'])], 'no_stream');
+    await new ProjectionRunner(userScoresProjection, stores.events, stores.readStore).catchUp();
+    expect((await doc(alice))?.actioned).toEqual([{ item: { id: 'p1', typeId: 'post' }, actions: [{ actionId: 'ban', policyPenalties: [] }] }]);
+    await stores.events.append('user_strikes-acme:user:alice', [reversed('ap-2', ['ban', 'remove'])], 0);
+    await new ProjectionRunner(userScoresProjection, stores.events, stores.readStore).catchUp();
+    expect(await doc(alice)).toMatchObject({ submissions: 3, actioned: [] });
+  });
+
   it('changes nothing when a batch is delivered again after a crash before its checkpoint moved', async () => {
     await seed();
     await new ProjectionRunner(userScoresProjection, stores.events, stores.readStore).catchUp();

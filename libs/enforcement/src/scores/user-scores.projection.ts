@@ -3,7 +3,8 @@ import type { ItemSubmitted } from '#warden/ingestion';
 import type { RecordedEvent } from '#warden/kernel';
 import type { ReadDocument } from '#warden/readstore';
 import type { ActionCallbackRequested } from '#warden/rules';
-import { type UserRef, type UserScoreFacts, withAction } from '../domain/user-score.js';
+import { type UserRef, type UserScoreFacts, withAction, withoutAction } from '../domain/user-score.js';
+import type { UserActionsReversed } from '../domain/user-strikes.events.js';
 import { USER_SCORE_EVENT_TYPES } from './user-score.events.js';
 import { USER_SCORES, USER_SCORES_PROJECTION, type UserScoreDoc, userScoreDocId } from './user-scores.read-model.js';
 
@@ -29,6 +30,11 @@ export const userScoresProjection: Projection = {
       // An item is one submission however many versions it gets; a USER item is its own creator.
       if (!data.creator || recorded.revision !== 0) return;
       await update(ctx, orgId, data.creator, (facts) => ({ ...facts, submissions: facts.submissions + 1 }));
+      return;
+    }
+    if (recorded.type === 'UserActionsReversed') {
+      const { user, item, actionIds } = recorded.data as unknown as UserActionsReversed['data'];
+      await update(ctx, orgId, user, (facts) => actionIds.reduce((left, actionId) => withoutAction(left, item, actionId), facts));
       return;
     }
     const data = recorded.data as unknown as PublishedAction;

@@ -2,16 +2,25 @@ import { Inject, Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { type ActionDefinition, BUILTIN_ACTION_IDS, GetCatalogSettingsQuery, GetLiveEntitiesQuery } from '#warden/catalog';
 import type { EventStore } from '#warden/eventstore';
-import { itemStream } from '#warden/ingestion';
-import { type Clock, deterministicId, parseStreamName, type RecordedEvent } from '#warden/kernel';
+import { type ItemSubmitted, itemStream } from '#warden/ingestion';
+import { type Clock, type CommandContext, deterministicId, parseStreamName, type RecordedEvent } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
 import type { ActionCallbackRequested } from '#warden/rules';
 import { AggregateStore, EVENT_STORE } from '#warden/storage';
 import { actionStrikes } from '../domain/user-strikes.inheritance.js';
 import { type StrikeThreshold, strikeCount, userStrikesDecider } from '../domain/user-strikes.decider.js';
+import type { StruckUser } from '../domain/user-strikes.events.js';
 import { userStrikesStream } from '../domain/user-strikes.streams.js';
 
 type PublishedAction = ActionCallbackRequested['data'] & { trigger?: string };
+
+/** What an accepted appeal reverses (from the appeals module's AppealDecided, ids only). */
+export interface AcceptedAppeal {
+  readonly appealId: string;
+  readonly actionedItem: { readonly id: string; readonly typeId: string };
+  readonly actionsTaken: readonly string[];
+  readonly decidedAt: string;
+}
 
 /** The strikes one published action asks for, keyed so that it counts once. */
 interface StrikeApplication {
@@ -73,6 +82,7 @@ export class StrikeApplier {
         policyIds: data.policies.map((p) => p.id),
         item: { id: data.item.id, typeId: data.item.typeId },
         user: await this.userItem(orgId, application.user),
+        at: event.metadata.occurredAt,
         now: this.clock.now().toISOString(),
         windowDays,
         thresholds: thresholdsOf(settings?.thresholds ?? [], actions),
@@ -84,6 +94,43 @@ export class StrikeApplier {
       },
     );
     return handled.state.applications.get(application.key)?.countAfter ?? null;
+  }
+
+  /**
+   * An accepted appeal: the appealed actions on the item stop counting against the user who
+   * received them (the item's creator as last submitted; a USER item itself). An item Warden never
+   * stored gave no one strikes or penalties: nothing to reverse. Recorded once per appeal.
+   */
+  async reverse(orgId: string, appeal: AcceptedAppeal, context: CommandContext): Promise<void> {
+    const user = await this.struckUser(orgId, appeal.actionedItem);
+    const stream = user && userStrikesStream(orgId, user);
+    if (!user || !stream) return;
+    const settings = await this.queries.execute(new GetCatalogSettingsQuery(orgId, 'strikes'));
+    await this.aggregates.handle(
+      stream,
+      userStrikesDecider,
+      {
+        type: 'ReverseUserActions',
+        appealId: appeal.appealId,
+        user,
+        item: appeal.actionedItem,
+        actionIds: appeal.actionsTaken,
+        at: appeal.decidedAt,
+        windowDays: settings?.windowDays ?? null,
+      },
+      context,
+      {
+        retries: CONCURRENCY_RETRIES,
+        eventIds: (e, i) => deterministicId('user-strikes-reversal', stream, appeal.appealId, String(i)),
+      },
+    );
+  }
+
+  /** Whose strikes an action on the item gave: the creator of its latest version, a USER item itself. */
+  private async struckUser(orgId: string, item: { id: string; typeId: string }): Promise<StruckUser | undefined> {
+    const versions = await this.events.readStream(itemStream(orgId, item.typeId, item.id));
+    const latest = versions.findLast((e) => e.type === 'ItemSubmitted')?.data as ItemSubmitted['data'] | undefined;
+    return latest?.creator ?? undefined;
   }
 
   /** The user's strikes within the window now; null when the identifier names no stream. */
@@ -108,9 +155,10 @@ export class StrikeApplier {
 }
 
 /**
- * Who the action strikes and under which key: one action on one item version counts once however
- * many rules (and environments) published it; a decision's action once per decision (its delivery
- * id derives from the decision). A threshold's own action strikes no one.
+ * Who the action strikes and under which key: one action on one content of an item counts once
+ * however many rules, runs (and environments) published it and however often the content is
+ * re-sent; a decision's or an executed action's once per delivery (its id derives from the
+ * decision or the execution). A threshold's own action strikes no one.
  */
 export function applicationOf(event: RecordedEvent): StrikeApplication | undefined {
   if (event.type !== 'ActionCallbackRequested') return undefined;
@@ -120,10 +168,13 @@ export function applicationOf(event: RecordedEvent): StrikeApplication | undefin
   const stream = userStrikesStream(orgId, data.creator);
   if (!stream) return undefined;
   const { category, idParts } = parseStreamName(event.streamName);
-  const key =
-    data.trigger !== 'decision' && category === 'item_evaluation' && idParts.length >= 4
-      ? deterministicId('rule-strikes', orgId, data.item.typeId, data.item.id, idParts[3]!, data.action.id)
-      : deterministicId('delivery-strikes', orgId, data.deliveryId);
+  const fromRule = data.trigger !== 'decision' && category === 'item_evaluation' && idParts.length >= 4;
+  // Published before the content was recorded with the action: by version, as then.
+  const key = !fromRule
+    ? deterministicId('delivery-strikes', orgId, data.deliveryId)
+    : typeof data.content === 'string'
+      ? deterministicId('content-strikes', orgId, data.item.typeId, data.item.id, data.content, data.action.id)
+      : deterministicId('rule-strikes', orgId, data.item.typeId, data.item.id, idParts[3]!, data.action.id);
   return { stream, key, user: data.creator, data };
 }
 

@@ -75,6 +75,12 @@ export type ActionCallbackRequested = DomainEvent<
     custom: { [key: string]: unknown };
     creator: { id: string; typeId: string } | null;
     environment: Environment;
+    /**
+     * The content acted on (item-content.ts: digest and the version where it began), so that one
+     * action on one content strikes its user once, however often the content is re-sent. Absent on
+     * actions published before it was recorded.
+     */
+    content?: string;
   }
 >;
 

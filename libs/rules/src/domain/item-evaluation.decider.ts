@@ -87,6 +87,7 @@ function publication(command: RecordEvaluation, action: PublishedAction): Action
         custom: { ...(command.actions.get(action.id)?.body ?? {}) },
         creator: command.creator,
         environment: evaluation.environment,
+        content: command.content,
       },
     };
   }

@@ -1,5 +1,5 @@
 import { CommandHandler, type ICommandHandler, QueryBus } from '@nestjs/cqrs';
-import { GetCatalogSettingsQuery, GetLiveEntitiesQuery } from '#warden/catalog';
+import { GetCatalogSettingsQuery, GetEverEntitiesQuery } from '#warden/catalog';
 import { conflict, invalidField } from '#warden/kernel';
 import { buildAppealCallbackBody } from '../../domain/appeal-callback-body.js';
 import type { JsonBody } from '../../domain/callback-body.model.js';
@@ -19,7 +19,8 @@ export class SendAppealCallbackHandler implements ICommandHandler<SendAppealCall
     const { decision, context } = command;
     const orgId = context.orgId;
     const [itemTypes, appeals] = await Promise.all([
-      this.queries.execute(new GetLiveEntitiesQuery(orgId, 'itemType')),
+      // An item type archived since the appeal still names the item as it was.
+      this.queries.execute(new GetEverEntitiesQuery(orgId, 'itemType')),
       this.queries.execute(new GetCatalogSettingsQuery(orgId, 'appeals')),
     ]);
     const itemType = itemTypes.find((t) => t.id === decision.item.typeId);

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { type IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
-import { DEFAULT_SCORE_SETTINGS, GetCatalogSettingsQuery, GetLiveEntitiesQuery, type Penalty } from '#warden/catalog';
+import { DEFAULT_SCORE_SETTINGS, GetCatalogSettingsQuery, GetEverEntitiesQuery, type Penalty } from '#warden/catalog';
 import type { ReadStore } from '#warden/readstore';
 import { GetUserScoreQuery } from '#warden/rules';
 import { READ_STORE } from '#warden/storage';
@@ -9,8 +9,8 @@ import { USER_SCORES, type UserScoreDoc, userScoreDocId } from '../../scores/use
 
 /**
  * The score from the read model's facts and the configuration in force now: the `scores:` weights
- * and thresholds, and each action's current penalty (an action no longer in the configuration
- * counts as NONE).
+ * and thresholds, and each action's current penalty (an action archived since keeps the penalty
+ * it had last; one the organization never had counts as NONE).
  */
 @QueryHandler(GetUserScoreQuery)
 export class GetUserScoreHandler implements IQueryHandler<GetUserScoreQuery> {
@@ -23,7 +23,7 @@ export class GetUserScoreHandler implements IQueryHandler<GetUserScoreQuery> {
     const facts = await this.readStore.get<UserScoreDoc>(USER_SCORES, userScoreDocId(orgId, user));
     if (!facts || facts.actioned.length === 0) return userScore(facts, DEFAULT_SCORE_SETTINGS, () => 'NONE');
     const [actions, settings] = await Promise.all([
-      this.queries.execute(new GetLiveEntitiesQuery(orgId, 'action')),
+      this.queries.execute(new GetEverEntitiesQuery(orgId, 'action')),
       this.queries.execute(new GetCatalogSettingsQuery(orgId, 'scores')),
     ]);
     const penalties = new Map<string, Penalty>(actions.map((a) => [a.id, a.penalty]));

@@ -11,6 +11,6 @@ export class GetUserStrikeCountHandler implements IQueryHandler<GetUserStrikeCou
   constructor(private readonly strikes: StrikeApplier) {}
 
   execute(query: GetUserStrikeCountQuery): Promise<number | null> {
-    return query.after ? this.strikes.countAfter(query.after) : this.strikes.liveCount(query.orgId, query.user);
+    return this.strikes.liveCount(query.orgId, query.user);
   }
 }

@@ -1,0 +1,48 @@
+import type { Projection } from '#warden/eventstore';
+import type { RecordedEvent } from '#warden/kernel';
+import type { AcceptedAppeal, StrikeApplier } from './strike-applier.js';
+
+export const APPEAL_REVERSAL_REACTOR = 'enforcement-appeal-reversals';
+
+/**
+ * The part of the appeals module's AppealDecided this reactor reads. Declared here rather than
+ * imported: the appeals module depends on review and callbacks, which must stay free to depend on
+ * enforcement's events; modules meet through the event, not through each other's code.
+ */
+interface AppealDecidedData {
+  appealId: string;
+  decision: 'ACCEPT' | 'REJECT';
+  decidedAt: string;
+  actionedItem?: { id: string; typeId: string };
+  actionsTaken?: string[];
+}
+
+/** An accepted appeal for the reversal; undefined for a rejection or an outcome recorded without what was appealed. */
+export function acceptedAppealOf(event: RecordedEvent): AcceptedAppeal | undefined {
+  if (event.type !== 'AppealDecided') return undefined;
+  const data = event.data as unknown as AppealDecidedData;
+  if (data.decision !== 'ACCEPT' || !data.actionedItem || !data.actionsTaken) return undefined;
+  return { appealId: data.appealId, actionedItem: data.actionedItem, actionsTaken: data.actionsTaken, decidedAt: data.decidedAt };
+}
+
+/**
+ * ACCEPT_APPEAL reverses the appealed actions: their strikes stop counting (a threshold they
+ * crossed re-arms) and, through the UserActionsReversed it records, their penalty leaves the
+ * user's score. A re-run finds the appeal's reversal recorded and adds nothing.
+ */
+export function appealReversalReactor(deps: { applier: StrikeApplier }): Projection {
+  return {
+    name: APPEAL_REVERSAL_REACTOR,
+    reactor: true,
+    collections: [],
+    eventTypes: ['AppealDecided'],
+    // Ids only: the appeal's sealed parts (appellant, reason) are not read.
+    needsPersonalData: false,
+    apply: async (event) => {
+      const appeal = acceptedAppealOf(event);
+      if (!appeal) return;
+      const orgId = event.metadata.orgId;
+      await deps.applier.reverse(orgId, appeal, { orgId, correlationId: event.metadata.correlationId, causationId: event.id, actor: 'enforcement' });
+    },
+  };
+}
