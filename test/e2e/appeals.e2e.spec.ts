@@ -98,6 +98,19 @@ describe('appeals over HTTP', () => {
     await waitFor(() => receiver.received.find((c) => (JSON.parse(c.body) as { item: { id: string } }).item.id === itemId), 'the action callback');
   }
 
+  /** The job's creator as the job view shows them: live score and strike count. */
+  const standing = async (jobId: string) => {
+    const r = await world.call(world.sessions['ADMIN']!, 'GET', `/api/console/v1/jobs/${jobId}`);
+    expect(r.status).toBe(200);
+    return ((await r.json()) as { creator: { userScore: number | null; strikeCount: number | null } }).creator;
+  };
+
+  const score = async (userId: string) => {
+    const r = await world.api('GET', `/api/v1/user_scores?id=${userId}&typeId=user`);
+    expect(r.status).toBe(200);
+    return (await r.json()) as number;
+  };
+
   /** The appeals queue as the managers' list shows it (the read model claims are proposed from). */
   const listed = async (queueId: string, itemId: string) => {
     const r = await world.call(world.sessions['ADMIN']!, 'GET', `/api/console/v1/jobs?queueId=${queueId}&state=PENDING`);
@@ -141,6 +154,10 @@ describe('appeals over HTTP', () => {
     expect(ignored.status).toBe(400);
     expect(((await ignored.json()) as ErrorBody).errors.map((e) => e.pointer)).toEqual(['/type']);
 
+    // The removal struck its author once (spam: 1 strike) and cost them their score (4 points on 1 submission).
+    await waitFor(async () => (await standing(job.jobId)).strikeCount === 1 || undefined, 'the removal\'s strike');
+    expect(await score('author-of-p-appealed')).toBe(1);
+
     const accepted = await world.call(other, 'POST', `/api/console/v1/jobs/${job.jobId}/decision`, { lockToken: claimed.lock.token, type: 'ACCEPT_APPEAL' });
     expect(accepted.status).toBe(200);
     expect(await accepted.json()).toMatchObject({ jobId: job.jobId, type: 'ACCEPT_APPEAL', deliveryIds: [] });
@@ -156,6 +173,13 @@ describe('appeals over HTTP', () => {
     });
     const decided = await waitFor(() => loggedEvents(world.dataDir, 'AppealDecided').find((e) => e.data['appealId'] === 'ap-1'), 'AppealDecided');
     expect(decided.data).toMatchObject({ appealId: 'ap-1', decision: 'ACCEPT', jobId: job.jobId, decidedBy: { userId: otherId } });
+
+    // Accepted: the appealed removal's strike is gone from the count and its penalty from the score.
+    await waitFor(async () => (await standing(job.jobId)).strikeCount === 0 || undefined, 'the strike reversed');
+    await waitFor(async () => (await score('author-of-p-appealed')) === 5 || undefined, 'the score restored');
+    expect(loggedEvents(world.dataDir, 'UserActionsReversed').map((e) => e.data)).toEqual([
+      expect.objectContaining({ appealId: 'ap-1', item: { id: 'p-appealed', typeId: 'post' }, actionIds: ['remove'], strikes: 1, countAfter: 0 }),
+    ]);
   });
 
   it('appeal routing rules pick the queue: the first that passes', async () => {

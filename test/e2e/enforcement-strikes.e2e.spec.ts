@@ -205,4 +205,20 @@ describe('user strikes and thresholds, end to end', () => {
     // The flag applies no strikes, yet its user is known: the callback carries the count.
     expect(flagged[0]!['userStrikeCount']).toBe(3);
   }, 60_000);
+
+  it('content re-sent unchanged strikes once; changed content strikes again', async () => {
+    await submit([post('r1', 'u4')]);
+    await waitFor(() => distinct('/hooks/remove', ofUser('u4')).length === 1, 'the removal of r1');
+    await submit([post('r1', 'u4')]);
+    await submit([post('r1', 'u4', 'SPAM spam, edited')]);
+    const removed = await waitFor(() => {
+      const found = distinct('/hooks/remove', ofUser('u4'));
+      return found.length === 2 && found;
+    }, 'the removal of the changed r1');
+    expect(removed.map((b) => b['userStrikeCount']).sort()).toEqual([1, 2]);
+    const versions = query<{ n: number }>("SELECT count(*) AS n FROM events WHERE stream = 'item-rev:post:r1' AND type = 'ItemSubmitted'");
+    expect(versions[0]!.n).toBe(3);
+    const applied = query<{ n: number }>("SELECT count(*) AS n FROM events WHERE stream = 'user_strikes-rev:user:u4' AND type = 'UserStrikesApplied'");
+    expect(applied[0]!.n).toBe(2);
+  }, 60_000);
 });
