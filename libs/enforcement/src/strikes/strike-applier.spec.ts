@@ -1,0 +1,139 @@
+import type { QueryBus } from '@nestjs/cqrs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
+import { type ActionDefinition, GetCatalogSettingsQuery, GetLiveEntitiesQuery, type PolicyDefinition } from '#warden/catalog';
+import { FixedClock, randomIds, type RecordedEvent } from '#warden/kernel';
+import { AggregateStore } from '#warden/storage';
+import { userStrikesStream } from '../domain/user-strikes.streams.js';
+import { StrikeApplier } from './strike-applier.js';
+
+const DAY = 86_400_000;
+const T0 = new Date('2026-01-01T12:00:00Z');
+const u1 = { id: 'u1', typeId: 'user' };
+
+const action = (id: string, applyUserStrikes: boolean): ActionDefinition => ({
+  id,
+  name: id,
+  description: null,
+  kind: 'CUSTOMER_DEFINED_ACTION',
+  itemTypeIds: ['post'],
+  applyUserStrikes,
+  penalty: 'MEDIUM',
+  callback: null,
+  body: {},
+  parameters: [],
+});
+const spam: PolicyDefinition = {
+  id: 'spam',
+  name: 'Spam',
+  parentId: null,
+  policyText: null,
+  enforcementGuidelines: null,
+  policyType: null,
+  penalty: 'LOW',
+  userStrikeCount: 1,
+  applyUserStrikeCountConfigToChildren: false,
+};
+
+/**
+ * The narrowest seam: the catalog's answers (remove strikes 1 under spam; 2 strikes within 30 days
+ * ban). Everything else is real: the SQLite log, the aggregate store, and the injected clock that
+ * stamps every event, the published actions included.
+ */
+const catalog = {
+  execute: async (query: unknown) => {
+    if (query instanceof GetLiveEntitiesQuery) {
+      if (query.kind === 'action') return [action('remove', true), action('ban', false)];
+      if (query.kind === 'policy') return [spam];
+      if (query.kind === 'itemType') return [{ id: 'user', name: 'User', kind: 'USER' }];
+      return [];
+    }
+    if (query instanceof GetCatalogSettingsQuery && query.section === 'strikes') return { windowDays: 30, thresholds: [{ strikes: 2, actionId: 'ban' }] };
+    return undefined;
+  },
+} as unknown as QueryBus;
+
+describe('strike applier: the strike window with an injected clock', () => {
+  let stores: ReturnType<typeof sqliteStores> | undefined;
+  afterEach(async () => {
+    await stores?.close();
+    stores = undefined;
+  });
+
+  function world() {
+    stores = sqliteStores();
+    const clock = new FixedClock(T0);
+    const aggregates = new AggregateStore(stores.events, clock, randomIds);
+    const applier = new StrikeApplier(catalog, aggregates, stores.events, clock);
+    const { events } = stores;
+    /** A rule's remove on post `itemId` of u1, published now (by the clock), as the rules engine records it. */
+    const publish = async (itemId: string): Promise<RecordedEvent> => {
+      const stream = `item_evaluation-acme:post:${itemId}:0`;
+      await aggregates.record(
+        stream,
+        [
+          {
+            type: 'ActionCallbackRequested',
+            data: {
+              deliveryId: `d-${itemId}`,
+              item: { id: itemId, typeId: 'post' },
+              action: { id: 'remove' },
+              policies: [{ id: 'spam', name: 'Spam', penalty: 'LOW' }],
+              rules: [],
+              custom: {},
+              creator: u1,
+              environment: 'LIVE',
+              content: `digest-${itemId}:0`,
+            },
+          },
+        ],
+        { orgId: 'acme', correlationId: itemId, actor: 'rules' },
+        'no_stream',
+      );
+      const [recorded] = await events.readStream(stream);
+      return recorded!;
+    };
+    const userLog = async () => events.readStream(userStrikesStream('acme', u1)!);
+    return { clock, applier, publish, userLog };
+  }
+
+  it('drops strikes older than windowDays from the count, so a threshold is crossed only by strikes within the window', async () => {
+    const { clock, applier, publish, userLog } = world();
+    expect(await applier.countAfter(await publish('p1'))).toBe(1);
+
+    clock.advance(31 * DAY);
+    expect(await applier.liveCount('acme', u1)).toBe(0);
+    // Two strikes in all, but p1's is 31 days old: the count is 1 and the threshold of 2 is not crossed.
+    expect(await applier.countAfter(await publish('p2'))).toBe(1);
+    expect((await userLog()).map((e) => e.type)).toEqual(['UserStrikesApplied', 'UserStrikesApplied']);
+
+    clock.advance(DAY);
+    expect(await applier.countAfter(await publish('p3'))).toBe(2);
+    const log = await userLog();
+    expect(log.map((e) => e.type)).toEqual(['UserStrikesApplied', 'UserStrikesApplied', 'UserStrikesApplied', 'UserStrikeThresholdCrossed', 'ActionCallbackRequested']);
+    expect(log[4]!.data).toMatchObject({ action: { id: 'ban' }, userStrikeCount: 2, trigger: 'strike-threshold' });
+
+    clock.advance(30 * DAY);
+    expect(await applier.liveCount('acme', u1)).toBe(0);
+  });
+
+  it('counts an action at the time it happened: counted two days late, it is in the window but its crossing does not fire', async () => {
+    const { clock, applier, publish, userLog } = world();
+    expect(await applier.countAfter(await publish('p1'))).toBe(1);
+    const late = await publish('p2');
+    clock.advance(2 * DAY);
+    expect(await applier.countAfter(late)).toBe(2);
+    const log = await userLog();
+    expect(log.map((e) => e.type)).toEqual(['UserStrikesApplied', 'UserStrikesApplied', 'UserStrikeThresholdCrossed']);
+    expect(log[1]!.data).toMatchObject({ appliedAt: T0.toISOString() });
+    expect(log[2]!.data).toMatchObject({ strikes: 2, notFired: { ban: 'late' } });
+  });
+
+  it('applies one action once: asked again (the strikes reactor and the callbacks both ask), the same count', async () => {
+    const { applier, publish, userLog } = world();
+    const published = await publish('p1');
+    expect(await applier.countAfter(published)).toBe(1);
+    expect(await applier.countAfter(published)).toBe(1);
+    expect(await userLog()).toHaveLength(1);
+  });
+});
