@@ -86,7 +86,7 @@ export function withAction(facts: UserScoreFacts, item: UserRef, action: ScoredA
 }
 
 /**
- * The seam for reversals (an accepted appeal): the action no longer counts against the user; an
+ * A reversal (an accepted appeal, UserActionsReversed): the action no longer counts against the user; an
  * item left without actions is no longer actioned. Undoing what was never recorded changes nothing.
  */
 export function withoutAction(facts: UserScoreFacts, item: UserRef, actionId: string): UserScoreFacts {
