@@ -45,6 +45,17 @@ describe('CatalogReader', () => {
     return { reader: new CatalogReader(counting, new Keyring([randomBytes(32)])), finds: () => finds, project, put, store };
   }
 
+  it('answers archived entities only to everEntities, as they were last applied', async () => {
+    const { reader, project, put } = setUp();
+    await project([put(itemType('post', ['text'])), put({ ...itemType('comment', ['body']), archived: true })]);
+    expect((await reader.liveEntities('acme', 'itemType')).map((t) => t.id)).toEqual(['post']);
+    expect((await reader.everEntities('acme', 'itemType')).map((t) => [t.id, t.fields.map((f) => f.name)])).toEqual([
+      ['comment', ['body']],
+      ['post', ['text']],
+    ]);
+    expect((await reader.liveEntities('acme', 'itemType')).map((t) => t.id)).toEqual(['post']);
+  });
+
   it('answers repeated reads from memory until the catalog projection commits again, then reads the new documents', async () => {
     const { reader, finds, project, put } = setUp();
     await project([put(itemType('post', ['text']))]);
