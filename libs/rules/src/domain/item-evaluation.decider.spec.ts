@@ -73,6 +73,8 @@ describe('item evaluation decider', () => {
         custom: { severity: 'high' },
         creator: { id: 'u1', typeId: 'user' },
         environment: 'LIVE',
+        // The content acted on: enforcement strikes once per content.
+        content: keyOf(DATA, CREATOR, 3),
       },
     });
     expect(events[2]).toEqual({
@@ -94,7 +96,7 @@ describe('item evaluation decider', () => {
 
   it('writes the publications with their fields in the recorded order', () => {
     const [, callback, job] = given([]).when(record([notify, review]));
-    expect(Object.keys(callback!.data)).toEqual(['deliveryId', 'item', 'action', 'policies', 'rules', 'custom', 'creator', 'environment']);
+    expect(Object.keys(callback!.data)).toEqual(['deliveryId', 'item', 'action', 'policies', 'rules', 'custom', 'creator', 'environment', 'content']);
     expect(Object.keys(job!.data)).toEqual(['jobId', 'item', 'version', 'queueId', 'source', 'actionId', 'policies', 'rules', 'environment']);
   });
 
