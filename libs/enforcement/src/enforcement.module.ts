@@ -6,6 +6,7 @@ import { StrikeApplier } from './strikes/strike-applier.js';
 import { strikesReactor } from './strikes/strikes.reactor.js';
 import { GetUserScoreHandler } from './queries/get-user-score/get-user-score.handler.js';
 import { userScoresProjection } from './scores/user-scores.projection.js';
+import { ExecuteActionHandler } from './commands/execute-action/execute-action.handler.js';
 
 /**
  * Enforcement: user strikes and their thresholds, user scores, and actions executed through
@@ -17,6 +18,7 @@ import { userScoresProjection } from './scores/user-scores.projection.js';
     StrikeApplier,
     GetUserStrikeCountHandler,
     GetUserScoreHandler,
+    ExecuteActionHandler,
   ],
 })
 export class EnforcementModule implements OnModuleInit {
