@@ -132,6 +132,23 @@ describe('POST /api/v1/actions, end to end', () => {
     await waitFor(async () => (await (await world.api('GET', '/api/v1/user_scores?id=u-known&typeId=user')).json()) === 1, 'the score of u-known');
   });
 
+  it('with an Idempotency-Key a repeat answers the first execution and executes nothing', async () => {
+    const send = () =>
+      fetch(`${world.warden.url}/api/v1/actions`, {
+        method: 'POST',
+        headers: { 'x-api-key': world.key, 'content-type': 'application/json', 'idempotency-key': 'retry-of-p-retried' },
+        body: JSON.stringify({ actionId: 'remove', itemId: 'p-retried', itemTypeId: 'post' }),
+      });
+    const first = await send();
+    expect(first.status).toBe(202);
+    const before = executions();
+    const repeat = await send();
+    expect(repeat.status).toBe(202);
+    expect(repeat.headers.get('idempotent-replayed')).toBe('true');
+    expect(((await repeat.json()) as Body)['executionId']).toBe(((await first.json()) as Body)['executionId']);
+    expect(executions()).toBe(before);
+  });
+
   it('a USER item is its own user, known to Warden or not; an unknown content item has no user', async () => {
     await accepted({ actionId: 'ban', itemId: 'u-never-seen', itemTypeId: 'user', policyIds: ['spam'] });
     const [ban] = await callbacksOf('/hooks/ban', 'u-never-seen', 1);
