@@ -8,6 +8,7 @@ import { StrikeApplier } from './strikes/strike-applier.js';
 import { strikesReactor } from './strikes/strikes.reactor.js';
 import { GetUserScoreHandler } from './queries/get-user-score/get-user-score.handler.js';
 import { userScoresProjection } from './scores/user-scores.projection.js';
+import { ExecuteActionHandler } from './commands/execute-action/execute-action.handler.js';
 
 /**
  * Enforcement: user strikes and their thresholds, user scores, and actions executed through
@@ -20,6 +21,7 @@ import { userScoresProjection } from './scores/user-scores.projection.js';
     GetUserStrikeCountHandler,
     GetUserScoreHandler,
     ApplyActionStrikesHandler,
+    ExecuteActionHandler,
   ],
 })
 export class EnforcementModule implements OnModuleInit {

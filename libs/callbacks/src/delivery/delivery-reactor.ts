@@ -13,11 +13,12 @@ import type { DeliveryRequests } from './delivery-requests.js';
 export const DELIVERY_REACTOR = 'callbacks-delivery';
 
 /**
- * ActionCallbackRequested as the rules engine publishes it, plus what a moderator decision or a
- * strike-threshold crossing adds when other modules publish it (all optional).
+ * ActionCallbackRequested as the rules engine publishes it, plus what a moderator decision, a
+ * strike-threshold crossing or an action the platform executed (POST /api/v1/actions) adds when
+ * other modules publish it (all optional).
  */
 type ActionCallbackRequestedData = ActionCallbackRequested['data'] & {
-  trigger?: 'rule' | 'decision' | 'strike-threshold';
+  trigger?: 'rule' | 'decision' | 'strike-threshold' | 'post-actions';
   actorEmail?: string;
   actorNote?: string | null;
   parameters?: JsonBody;
@@ -38,6 +39,7 @@ export const destinationOf = (callback: CallbackDefinition | null | undefined): 
 export function triggerOf(data: ActionCallbackRequestedData): ActionCallbackTrigger {
   const base = { item: data.item, action: data.action, actionBody: data.custom, creator: data.creator, userStrikeCount: data.userStrikeCount };
   if (data.trigger === 'strike-threshold') return { ...base, kind: 'strike-threshold' };
+  if (data.trigger === 'post-actions') return { ...base, kind: 'post-actions', policies: data.policies };
   if (data.trigger === 'decision' || typeof data.actorEmail === 'string') {
     return {
       ...base,

@@ -140,4 +140,19 @@ describe('action callback body (interface-spec 6.2)', () => {
     expect(buildActionCallbackBody({ ...base, userStrikeCount: null })).not.toHaveProperty('userStrikeCount');
     expect(buildActionCallbackBody({ ...base, userStrikeCount: 10 }).userStrikeCount).toBe(10);
   });
+
+  it('for an action the platform executed: as for a decision, the policies given, no rules, no actor fields', () => {
+    const body = buildActionCallbackBody({
+      kind: 'post-actions',
+      item,
+      action: { id: 'remove' },
+      policies,
+      actionBody: { severity: 'high' },
+      creator: author,
+      userStrikeCount: 2,
+    });
+    expect(JSON.stringify(body)).toBe(
+      JSON.stringify({ item, action: { id: 'remove' }, policies, rules: [], custom: { severity: 'high' }, creator: author, userStrikeCount: 2 }),
+    );
+  });
 });

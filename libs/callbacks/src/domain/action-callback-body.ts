@@ -1,7 +1,7 @@
 import type { CallbackItem, CallbackPolicy, CallbackRule, ItemIdentifier, JsonBody, ReportRecord } from './callback-body.model.js';
 
 /** What the action callback (interface-spec 6.2) was triggered by, with what each trigger knows. */
-export type ActionCallbackTrigger = RuleTrigger | DecisionTrigger | StrikeThresholdTrigger;
+export type ActionCallbackTrigger = RuleTrigger | DecisionTrigger | StrikeThresholdTrigger | PostActionsTrigger;
 
 interface TriggerBase {
   item: CallbackItem;
@@ -41,6 +41,15 @@ export interface StrikeThresholdTrigger extends TriggerBase {
   kind: 'strike-threshold';
 }
 
+/**
+ * The platform executed the action (POST /api/v1/actions): sent as for a decision, with the
+ * policies it named and no rules, but no actor fields (the platform's actor has no email).
+ */
+export interface PostActionsTrigger extends TriggerBase {
+  kind: 'post-actions';
+  policies: readonly CallbackPolicy[];
+}
+
 /** The body of interface-spec 6.2, fields in the spec's order; optional ones only when they apply. */
 export interface ActionCallbackBody {
   item: CallbackItem;
@@ -64,7 +73,7 @@ export function buildActionCallbackBody(trigger: ActionCallbackTrigger): ActionC
     action: { id: trigger.action.id },
     // A strike-threshold callback never names policies or rules, whatever the caller holds.
     policies: trigger.kind === 'strike-threshold' ? [] : trigger.policies.map((p) => ({ id: p.id, name: p.name, penalty: p.penalty })),
-    rules: trigger.kind === 'strike-threshold' ? [] : (trigger.rules ?? []).map((r) => ({ id: r.id, name: r.name })),
+    rules: trigger.kind === 'strike-threshold' || trigger.kind === 'post-actions' ? [] : (trigger.rules ?? []).map((r) => ({ id: r.id, name: r.name })),
     custom: {
       ...trigger.actionBody,
       ...(decision?.parameters ?? {}),

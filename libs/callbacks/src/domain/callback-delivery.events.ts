@@ -22,7 +22,7 @@ export interface CallbackDestination {
 }
 
 export type CallbackKind = 'action' | 'appeal';
-export type CallbackTriggerKind = 'rule' | 'decision' | 'strike-threshold' | 'appeal-decision';
+export type CallbackTriggerKind = 'rule' | 'decision' | 'strike-threshold' | 'appeal-decision' | 'post-actions';
 
 export type CallbackDeliveryRequested = DomainEvent<
   'CallbackDeliveryRequested',

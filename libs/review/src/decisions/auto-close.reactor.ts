@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { Projection } from '#warden/eventstore';
+import type { ActionExecuted } from '#warden/enforcement';
 import type { RecordedEvent } from '#warden/kernel';
 import type { ReviewJobDecided } from '../domain/review-job.events.js';
 import type { JobAutoCloser } from './job-auto-closer.js';
@@ -10,7 +11,8 @@ export const EXPIRY_SWEEP_MS = 60_000;
 
 /**
  * The system's AUTOMATIC_CLOSE. On a CUSTOM_ACTION decision (the item was actioned) the item's
- * other open jobs close with ITEM_ACTIONED. While this reactor runs in a process (one worker: it
+ * other open jobs close with ITEM_ACTIONED; on an action the platform executed (ActionExecuted,
+ * POST /api/v1/actions) the open jobs of its `reportedItems` do. While this reactor runs in a process (one worker: it
  * holds the reactor's lease), a timer closes the jobs that waited longer than their queue's
  * `autoCloseAfterDays` (EXPIRED) every minute.
  */
@@ -26,16 +28,20 @@ export function autoCloseReactor(deps: { closer: JobAutoCloser; sweepEveryMs?: n
       .finally(() => (sweeping = undefined));
   };
   const closeOthers = async (event: RecordedEvent) => {
+    const context = { orgId: event.metadata.orgId, correlationId: event.metadata.correlationId, causationId: event.id, actor: 'review' };
+    if (event.type === 'ActionExecuted') {
+      await deps.closer.closeJobsOfReportedItems(event.data as unknown as ActionExecuted['data'], context);
+      return;
+    }
     const data = event.data as unknown as ReviewJobDecided['data'];
     if (data.type !== 'CUSTOM_ACTION') return;
-    const orgId = event.metadata.orgId;
-    await deps.closer.closeOtherJobs(data, { orgId, correlationId: event.metadata.correlationId, causationId: event.id, actor: 'review' });
+    await deps.closer.closeOtherJobs(data, context);
   };
   return {
     name: AUTO_CLOSE_REACTOR,
     reactor: true,
     collections: [],
-    eventTypes: ['ReviewJobDecided'],
+    eventTypes: ['ReviewJobDecided', 'ActionExecuted'],
     needsPersonalData: false,
     apply: closeOthers,
     activate: () => {

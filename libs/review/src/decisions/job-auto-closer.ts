@@ -1,3 +1,4 @@
+import type { ActionExecuted } from '#warden/enforcement';
 import { type Clock, type CommandContext, deterministicId } from '#warden/kernel';
 import type { ReadStore } from '#warden/readstore';
 import type { AggregateStore } from '#warden/storage';
@@ -36,6 +37,32 @@ export class JobAutoCloser {
     const item = state.item;
     if (!item) return 0;
     await this.deps.catchUp();
+    return this.closeOpenJobs(item, decided.decidedAt, (jobId) => (jobId === decided.jobId ? null : deterministicId('auto-close', decided.decisionId, jobId)), context);
+  }
+
+  /** The open jobs of the items an action the platform executed answers (its `reportedItems`). */
+  async closeJobsOfReportedItems(executed: ActionExecuted['data'], context: CommandContext): Promise<number> {
+    if (executed.reportedItems.length === 0) return 0;
+    await this.deps.catchUp();
+    let closed = 0;
+    for (const item of executed.reportedItems) {
+      closed += await this.closeOpenJobs(item, executed.executedAt, (jobId) => deterministicId('auto-close-executed', executed.executionId, jobId), context);
+    }
+    return closed;
+  }
+
+  /**
+   * The item's jobs open at `actionedAt`, each closed with ITEM_ACTIONED under the decision id
+   * `decisionIdOf` derives from its cause (null: leave that job alone). The read models are
+   * caught up by the caller.
+   */
+  private async closeOpenJobs(
+    item: { id: string; typeId: string },
+    actionedAt: string,
+    decisionIdOf: (jobId: string) => string | null,
+    context: CommandContext,
+  ): Promise<number> {
+    const { orgId } = context;
     const open = (
       await Promise.all(
         OPEN_STATES.map((state) => this.deps.readStore.find<ReviewJobDoc>(REVIEW_JOBS, { orgId, itemTypeId: item.typeId, itemId: item.id, state })),
@@ -43,13 +70,14 @@ export class JobAutoCloser {
     ).flat();
     let closed = 0;
     for (const job of open) {
+      const decisionId = decisionIdOf(job.jobId);
       // Only the jobs open when the item was actioned: a report that came after opens a job the
       // moderator never saw, which a re-run of this reactor must not close either.
-      if (job.jobId === decided.jobId || job.openedAt > decided.decidedAt) continue;
+      if (decisionId === null || job.openedAt > actionedAt) continue;
       // An appeal is answered by a moderator's ACCEPT or REJECT only: closing it would leave the
       // appellant without an answer.
       if (job.appealId) continue;
-      if (await this.close(orgId, job.jobId, deterministicId('auto-close', decided.decisionId, job.jobId), 'ITEM_ACTIONED', context)) closed++;
+      if (await this.close(orgId, job.jobId, decisionId, 'ITEM_ACTIONED', context)) closed++;
     }
     return closed;
   }

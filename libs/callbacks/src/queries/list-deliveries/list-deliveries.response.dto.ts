@@ -12,7 +12,7 @@ export class DeliveryDto {
   deliveryId!: string;
   @ApiProperty({ enum: ['action', 'appeal'] })
   kind!: string;
-  @ApiProperty({ enum: ['rule', 'decision', 'strike-threshold', 'appeal-decision'], description: 'What triggered it' })
+  @ApiProperty({ enum: ['rule', 'decision', 'strike-threshold', 'appeal-decision', 'post-actions'], description: 'What triggered it' })
   trigger!: string;
   @ApiProperty({ type: String, nullable: true })
   actionId!: string | null;

@@ -1,0 +1,105 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler, QueryBus } from '@nestjs/cqrs';
+import { GetLiveEntitiesQuery } from '#warden/catalog';
+import type { EventStore } from '#warden/eventstore';
+import { type ItemIdentifier, type ItemSubmitted, itemStream } from '#warden/ingestion';
+import { type Clock, invalidInput } from '#warden/kernel';
+import { CLOCK, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
+import { AggregateStore, EVENT_STORE, ProjectionHost } from '#warden/storage';
+import { actionExecutionDecider } from '../../domain/action-execution.decider.js';
+import { actionExecutionStream } from '../../domain/action-execution.streams.js';
+import { checkExecuteAction, type ExecutionCatalog, executableActions } from '../../domain/execute-action-input.js';
+import { ExecuteActionCommand, type ExecuteActionResult } from './execute-action.command.js';
+
+/** Ids of catalog entities a request names, to tell whether the catalog may just be behind. */
+function namedIds(body: Record<string, unknown>): { actions: string[]; types: string[]; policies: string[] } {
+  const strings = (values: unknown[]) => values.filter((v): v is string => typeof v === 'string');
+  const list = (v: unknown) => (Array.isArray(v) ? (v as unknown[]) : []);
+  const typeIdOf = (v: unknown) => (typeof v === 'object' && v !== null ? (v as { typeId?: unknown }).typeId : undefined);
+  return {
+    actions: strings([body['actionId']]),
+    types: strings([body['itemTypeId'], ...list(body['reportedItems']).map(typeIdOf)]),
+    policies: strings(list(body['policyIds'])),
+  };
+}
+
+/**
+ * Checks the whole request, resolves the user concerned, and records the execution on a new
+ * stream of its own (a service-assigned id): the same request twice is two executions, unless
+ * the client sent an Idempotency-Key (the route's interceptor answers the repeat).
+ */
+@CommandHandler(ExecuteActionCommand)
+export class ExecuteActionHandler implements ICommandHandler<ExecuteActionCommand> {
+  constructor(
+    private readonly aggregates: AggregateStore,
+    private readonly queries: QueryBus,
+    @Inject(WARDEN_CONFIG) private readonly config: WardenConfig,
+    @Inject(ProjectionHost) private readonly projections: ProjectionHost,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  private async catalog(orgId: string): Promise<ExecutionCatalog> {
+    const [types, policies, actions] = await Promise.all([
+      this.queries.execute(new GetLiveEntitiesQuery(orgId, 'itemType')),
+      this.queries.execute(new GetLiveEntitiesQuery(orgId, 'policy')),
+      this.queries.execute(new GetLiveEntitiesQuery(orgId, 'action')),
+    ]);
+    return {
+      itemTypes: new Map(types.map((t) => [t.id, t] as const)),
+      policies: new Map(policies.map((p) => [p.id, p] as const)),
+      actions: executableActions(actions),
+    };
+  }
+
+  async execute(command: ExecuteActionCommand): Promise<ExecuteActionResult> {
+    const { context, body } = command;
+    let catalog = await this.catalog(context.orgId);
+    // An entity applied moments ago may not be projected yet.
+    const named = namedIds(body);
+    if (
+      named.actions.some((id) => !catalog.actions.has(id)) ||
+      named.types.some((id) => !catalog.itemTypes.has(id)) ||
+      named.policies.some((id) => !catalog.policies.has(id))
+    ) {
+      await this.projections.catchUp('catalog');
+      catalog = await this.catalog(context.orgId);
+    }
+    const checked = checkExecuteAction(body, catalog, { maxItemsPerList: this.config.maxItemsPerRequest });
+    if (!checked.ok) throw invalidInput(...checked.problems);
+    const { action, item, policies, reportedItems, actorId } = checked.input;
+    const identifier = { id: item.id, typeId: item.itemType.id };
+    const latest = await this.latestVersion(context.orgId, identifier);
+    const executionId = this.aggregates.newId('exe_');
+    await this.aggregates.handle(
+      actionExecutionStream(context.orgId, executionId),
+      actionExecutionDecider,
+      {
+        type: 'ExecuteAction',
+        orgId: context.orgId,
+        executionId,
+        action,
+        item: { ...identifier, typeName: item.itemType.name },
+        version: latest.version,
+        policies: policies.map((p) => ({ id: p.id, name: p.name, penalty: p.penalty })),
+        reportedItems,
+        // A USER item is its own user, known to Warden or not.
+        creator: item.itemType.kind === 'USER' ? identifier : latest.creator,
+        actorId,
+        now: this.clock.now().toISOString(),
+      },
+      context,
+    );
+    return { executionId };
+  }
+
+  /** The item's latest stored version and its creator; version 0 and no creator when Warden does not know it. */
+  private async latestVersion(orgId: string, item: ItemIdentifier): Promise<{ version: number; creator: ItemIdentifier | null }> {
+    // An item's stream holds one event per version: short.
+    const recorded = await this.events.readStream(itemStream(orgId, item.typeId, item.id));
+    const last = recorded.findLast((e) => e.type === 'ItemSubmitted');
+    if (!last) return { version: 0, creator: null };
+    const data = last.data as unknown as ItemSubmitted['data'];
+    return { version: last.revision, creator: data.creator ?? null };
+  }
+}

@@ -1,0 +1,78 @@
+import type { Penalty } from '#warden/catalog/contracts';
+import type { DomainEvent } from '#warden/kernel';
+
+/** The item an executed action is taken on, as callbacks name it. */
+export interface ExecutedItem {
+  id: string;
+  typeId: string;
+  typeName: string;
+}
+
+/** A policy as callbacks name it. */
+export interface ExecutedPolicy {
+  id: string;
+  name: string;
+  penalty: Penalty;
+}
+
+/**
+ * The platform executed an action through POST /api/v1/actions (interface spec 4.7). `creator`:
+ * the user concerned when Warden knows them (the item itself for a USER item; the creator of the
+ * item's latest stored version), else null. `reportedItems`: the items whose open review jobs the
+ * action answers (the review module closes them with AUTOMATIC_CLOSE). `actorId`: who at the
+ * platform executed it, as the platform names them (an opaque id), or null.
+ */
+export type ActionExecuted = DomainEvent<
+  'ActionExecuted',
+  {
+    executionId: string;
+    action: { id: string; kind: 'CUSTOMER_DEFINED_ACTION' | 'ENQUEUE_TO_MRT' | 'ENQUEUE_TO_CHILD_SAFETY' };
+    item: ExecutedItem;
+    /** The item's latest stored version (its last revision); 0 when Warden does not know the item. */
+    version: number;
+    policies: ExecutedPolicy[];
+    reportedItems: Array<{ id: string; typeId: string }>;
+    creator: { id: string; typeId: string } | null;
+    actorId: string | null;
+    executedAt: string;
+  }
+>;
+
+/**
+ * A customer-defined action's callback: the callbacks module's delivery reactor sends it (the
+ * event type and shape every module publishes, with trigger 'post-actions'), and the strikes
+ * reactor and the scores projection count it like a decision's (keyed by its delivery id).
+ */
+export type ExecutionCallbackRequested = DomainEvent<
+  'ActionCallbackRequested',
+  {
+    deliveryId: string;
+    item: ExecutedItem;
+    action: { id: string };
+    policies: ExecutedPolicy[];
+    rules: [];
+    custom: { [key: string]: unknown };
+    creator: { id: string; typeId: string } | null;
+    /** As a moderator decision's: an action a person took, not a rule's. */
+    environment: 'MANUAL';
+    trigger: 'post-actions';
+  }
+>;
+
+/** An ENQUEUE_TO_MRT / ENQUEUE_TO_CHILD_SAFETY action: the review module enqueues the item. */
+export type ExecutionEnqueueRequested = DomainEvent<
+  'ReviewEnqueueRequested',
+  {
+    jobId: string;
+    item: ExecutedItem;
+    version: number;
+    queueId: 'default' | 'child-safety';
+    source: 'POST_ACTIONS';
+    actionId: string;
+    policies: ExecutedPolicy[];
+    rules: [];
+    environment: 'MANUAL';
+  }
+>;
+
+export type ActionExecutionEvent = ActionExecuted | ExecutionCallbackRequested | ExecutionEnqueueRequested;
