@@ -5,6 +5,7 @@ import { GetUserStrikeCountHandler } from './queries/get-user-strike-count/get-u
 import { StrikeApplier } from './strikes/strike-applier.js';
 import { strikesReactor } from './strikes/strikes.reactor.js';
 import { GetUserScoreHandler } from './queries/get-user-score/get-user-score.handler.js';
+import { GetUserStrikeHistoryHandler } from './queries/get-user-strike-history/get-user-strike-history.handler.js';
 import { userScoresProjection } from './scores/user-scores.projection.js';
 
 /**
@@ -17,6 +18,7 @@ import { userScoresProjection } from './scores/user-scores.projection.js';
     StrikeApplier,
     GetUserStrikeCountHandler,
     GetUserScoreHandler,
+    GetUserStrikeHistoryHandler,
   ],
 })
 export class EnforcementModule implements OnModuleInit {

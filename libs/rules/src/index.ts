@@ -18,3 +18,4 @@ export { MEDIA_HASHER, type MediaHasher } from './evaluation/media-hasher.js';
 export { ListEvaluationsQuery, type EvaluationView } from './queries/list-evaluations/list-evaluations.query.js';
 export { GetUserStrikeCountQuery } from './queries/get-user-strike-count/get-user-strike-count.query.js';
 export { GetUserScoreQuery } from './queries/get-user-score/get-user-score.query.js';
+export { GetUserStrikeHistoryQuery, type UserStrikeHistory, type StrikeEntry } from './queries/get-user-strike-history/get-user-strike-history.query.js';
