@@ -6,6 +6,9 @@ import type { EventStore } from '#warden/eventstore';
 import { AggregateStore, EVENT_STORE, ProjectionHost } from '#warden/storage';
 import { appealDecisionReactor } from './decisions/appeal-decision.reactor.js';
 import { SubmitAppealHandler } from './commands/submit-appeal/submit-appeal.handler.js';
+import { GetJobAppealHandler } from './queries/get-job-appeal/get-job-appeal.handler.js';
+import { AppealsReportHandler } from './queries/appeals-report/appeals-report.handler.js';
+import { appealOutcomesProjection } from './projections/appeal-outcomes.projection.js';
 import { appealRoutingReactor } from './enqueue/appeal-routing.reactor.js';
 
 const subjectField = (e: { data: { [key: string]: unknown } }) => (typeof e.data['subject'] === 'string' ? e.data['subject'] : undefined);
@@ -16,7 +19,7 @@ const subjectField = (e: { data: { [key: string]: unknown } }) => (typeof e.data
  */
 @Module({
   imports: [CatalogModule],
-  providers: [SubmitAppealHandler],
+  providers: [SubmitAppealHandler, GetJobAppealHandler, AppealsReportHandler],
 })
 export class AppealsModule implements OnModuleInit {
   constructor(
@@ -35,5 +38,6 @@ export class AppealsModule implements OnModuleInit {
     });
     this.projections.register(appealRoutingReactor({ commands: this.commands }));
     this.projections.register(appealDecisionReactor({ commands: this.commands, aggregates: this.aggregates, events: this.events }));
+    this.projections.register(appealOutcomesProjection);
   }
 }

@@ -18,6 +18,7 @@ import { CALLBACK_DELIVERIES_PROJECTION, callbackDeliveriesProjection } from './
 import { CALLBACK_SCHEDULE, type CallbackScheduleDoc } from './projections/callback-deliveries.read-model.js';
 import { GetSigningKeysHandler } from './queries/get-signing-keys/get-signing-keys.handler.js';
 import { ListDeliveriesHandler } from './queries/list-deliveries/list-deliveries.handler.js';
+import { ListItemDeliveriesHandler } from './queries/list-item-deliveries/list-item-deliveries.handler.js';
 import { ListSigningKeysHandler } from './queries/list-signing-keys/list-signing-keys.handler.js';
 import { SigningKeys } from './signing/signing-keys.js';
 
@@ -64,6 +65,7 @@ export class CallbacksModule implements OnModuleInit {
         GetSigningKeysHandler,
         ListSigningKeysHandler,
         ListDeliveriesHandler,
+        ListItemDeliveriesHandler,
       ],
     };
   }

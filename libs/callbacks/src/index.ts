@@ -29,3 +29,4 @@ export {
 export { GetSigningKeysQuery, type SigningJwk } from './queries/get-signing-keys/get-signing-keys.query.js';
 export { ListSigningKeysQuery, type SigningKeySummary } from './queries/list-signing-keys/list-signing-keys.query.js';
 export { ListDeliveriesQuery, type DeliveryPage, type DeliveryView } from './queries/list-deliveries/list-deliveries.query.js';
+export { ListItemDeliveriesQuery, type ItemDeliveryView } from './queries/list-item-deliveries/list-item-deliveries.query.js';

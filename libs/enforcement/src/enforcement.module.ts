@@ -7,6 +7,7 @@ import { GetUserStrikeCountHandler } from './queries/get-user-strike-count/get-u
 import { StrikeApplier } from './strikes/strike-applier.js';
 import { strikesReactor } from './strikes/strikes.reactor.js';
 import { GetUserScoreHandler } from './queries/get-user-score/get-user-score.handler.js';
+import { GetUserStrikeHistoryHandler } from './queries/get-user-strike-history/get-user-strike-history.handler.js';
 import { userScoresProjection } from './scores/user-scores.projection.js';
 import { ExecuteActionHandler } from './commands/execute-action/execute-action.handler.js';
 
@@ -22,6 +23,7 @@ import { ExecuteActionHandler } from './commands/execute-action/execute-action.h
     GetUserScoreHandler,
     ApplyActionStrikesHandler,
     ExecuteActionHandler,
+    GetUserStrikeHistoryHandler,
   ],
 })
 export class EnforcementModule implements OnModuleInit {

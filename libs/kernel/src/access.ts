@@ -39,6 +39,8 @@ export const ROLE_PERMISSIONS = {
   MANAGE_SSO: ['ADMIN'],
   /** Read the audit trail and export the event history. */
   VIEW_AUDIT: ['ADMIN', 'ANALYST'],
+  /** Read the organization's reports on how moderation goes (the appeals report: which rules are overturned). */
+  VIEW_INSIGHTS: ['ADMIN', 'RULES_MANAGER', 'ANALYST'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof ROLE_PERMISSIONS;

@@ -19,3 +19,4 @@ export { ListEvaluationsQuery, type EvaluationView } from './queries/list-evalua
 export { GetUserStrikeCountQuery } from './queries/get-user-strike-count/get-user-strike-count.query.js';
 export { ApplyActionStrikesCommand } from './commands/apply-action-strikes/apply-action-strikes.command.js';
 export { GetUserScoreQuery } from './queries/get-user-score/get-user-score.query.js';
+export { GetUserStrikeHistoryQuery, type UserStrikeHistory, type StrikeEntry } from './queries/get-user-strike-history/get-user-strike-history.query.js';

@@ -108,6 +108,7 @@ export function deliveryReactor(deps: {
         const published = event.data as unknown as ActionCallbackRequestedData;
         const data = { ...published, userStrikeCount: published.userStrikeCount ?? (await strikeCountAfter(event, published)) };
         const trigger = triggerOf(data);
+        const body = buildActionCallbackBody(trigger);
         try {
           await deps.requests.request(
             {
@@ -118,8 +119,10 @@ export function deliveryReactor(deps: {
               appealId: null,
               item: { id: data.item.id, typeId: data.item.typeId },
               destination: (await destinations(orgId)).get(data.action.id) ?? null,
-              body: buildActionCallbackBody(trigger) as unknown as JsonBody,
+              body: body as unknown as JsonBody,
               subject: data.subject ?? null,
+              policies: body.policies.map((p) => ({ id: p.id, name: p.name })),
+              rules: body.rules.map((r) => ({ id: r.id, name: r.name })),
             },
             { orgId, correlationId: event.metadata.correlationId, causationId: event.id, actor: 'callbacks' },
           );

@@ -39,6 +39,13 @@ export type CallbackDeliveryRequested = DomainEvent<
     body: JsonBody;
     /** Personal-data subject whose key seals `body` when it carries what users wrote. */
     subject: string | null;
+    /**
+     * The policies and rules the action callback names, outside the sealed body (they are no
+     * personal data; the job view and the appeals report read them). Missing on appeal callbacks
+     * and on deliveries requested before they were recorded.
+     */
+    policies?: Array<{ id: string; name: string }>;
+    rules?: Array<{ id: string; name: string }>;
     requestedAt: string;
     nextAttemptAt: string;
   }

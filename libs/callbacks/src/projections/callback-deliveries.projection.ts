@@ -26,13 +26,36 @@ const shown = (destination: CallbackDestination | null): string | null => {
   }
 };
 
+type Named = Array<{ id: string; name: string }>;
+
+/** `{id, name}` of each entry of a list as a callback body holds it; [] for anything else. */
+const namedList = (value: unknown): Named =>
+  Array.isArray(value)
+    ? value.flatMap((v) => {
+        const { id, name } = (typeof v === 'object' && v !== null ? v : {}) as { id?: unknown; name?: unknown };
+        return typeof id === 'string' && typeof name === 'string' ? [{ id, name }] : [];
+      })
+    : [];
+
+/**
+ * What the callback names: recorded outside the body since appeals needed it; before, only a body
+ * that was not sealed (no personal data in it) says, and this projection never opens sealed ones.
+ */
+const namedBy = (d: { policies?: Named; rules?: Named; body?: unknown }): { policies: Named; rules: Named } => {
+  const body = (typeof d.body === 'object' && d.body !== null ? d.body : {}) as { policies?: unknown; rules?: unknown };
+  return { policies: d.policies ?? namedList(body.policies), rules: d.rules ?? namedList(body.rules) };
+};
+
 /** Deliveries by status for the operator surface, and the schedule of those still due. */
 export const callbackDeliveriesProjection: Projection = {
   name: CALLBACK_DELIVERIES_PROJECTION,
   collections: [CALLBACK_DELIVERIES, CALLBACK_SCHEDULE],
   eventTypes: [...CALLBACK_DELIVERY_EVENT_TYPES],
   needsPersonalData: false,
-  indexes: [{ collection: CALLBACK_DELIVERIES, fields: ['orgId', 'status'] }],
+  indexes: [
+    { collection: CALLBACK_DELIVERIES, fields: ['orgId', 'status'] },
+    { collection: CALLBACK_DELIVERIES, fields: ['orgId', 'item.typeId', 'item.id'] },
+  ],
   async apply(recorded: RecordedEvent, ctx: ProjectionContext) {
     const orgId = recorded.metadata.orgId;
     const event = { type: recorded.type, data: recorded.data } as unknown as CallbackDeliveryEvent;
@@ -51,6 +74,7 @@ export const callbackDeliveriesProjection: Projection = {
         actionId: d.actionId,
         appealId: d.appealId,
         item: d.item,
+        ...namedBy(d),
         destination: shown(d.destination),
         status: 'pending',
         cycle: 1,

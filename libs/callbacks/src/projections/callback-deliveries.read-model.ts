@@ -15,6 +15,13 @@ export type CallbackDeliveryDoc = {
   actionId: string | null;
   appealId: string | null;
   item: { id: string; typeId: string };
+  /**
+   * The policies and rules the action callback names (empty for appeal callbacks and threshold
+   * callbacks). Deliveries requested before they were recorded outside the body: read from the
+   * body when it was not sealed, else empty. Missing on documents written before then.
+   */
+  policies?: Array<{ id: string; name: string }>;
+  rules?: Array<{ id: string; name: string }>;
   /** The callback URL without its query string (which may hold a token). */
   destination: string | null;
   /** pending: an attempt is due (none failed yet in this cycle); failed: a retry is scheduled. */

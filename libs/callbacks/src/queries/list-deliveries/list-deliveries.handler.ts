@@ -20,7 +20,8 @@ export class ListDeliveriesHandler implements IQueryHandler<ListDeliveriesQuery>
       this.readStore.count(CALLBACK_DELIVERIES, filter),
     ]);
     return {
-      deliveries: docs.map(({ orgId: _org, revision: _rev, ...view }) => view),
+      // What a callback named is the job view's; this operator list stays as documented.
+      deliveries: docs.map(({ orgId: _org, revision: _rev, policies: _policies, rules: _rules, ...view }) => view),
       total,
       limit: query.limit,
       offset: query.offset,

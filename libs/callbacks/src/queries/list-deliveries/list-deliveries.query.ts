@@ -1,7 +1,7 @@
 import { Query } from '@nestjs/cqrs';
 import type { CallbackDeliveryDoc, ListedStatus } from '../../projections/callback-deliveries.read-model.js';
 
-export type DeliveryView = Omit<CallbackDeliveryDoc, 'orgId' | 'revision'>;
+export type DeliveryView = Omit<CallbackDeliveryDoc, 'orgId' | 'revision' | 'policies' | 'rules'>;
 
 export interface DeliveryPage {
   deliveries: DeliveryView[];

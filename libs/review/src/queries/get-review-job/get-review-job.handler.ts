@@ -18,6 +18,7 @@ import { REVIEW_JOBS, type ReviewJobDoc } from '../../projections/review-jobs.re
 import { JobReports } from '../../job-reports.js';
 import { ReviewQueues } from '../../review-queues.js';
 import { GetReviewJobQuery } from './get-review-job.query.js';
+import { appealPartOf } from './job-appeal-part.js';
 import { contextItems, explanationsOf, fieldsWithRoles, hashMatchesOf, jobStateOf, relatedRefs } from './review-job-view.parts.js';
 import type { EvaluationView, ItemRefView, PastJobView, ReportView, ReviewJobView, StoredItemView } from './review-job.view.js';
 
@@ -70,12 +71,13 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
     const type = types.get(item.typeId);
     const data = latest?.data ?? null;
     const creator = latest?.creator ?? null;
-    const [creatorUser, standing, related, creatorJobs, bankNames] = await Promise.all([
+    const [creatorUser, standing, related, creatorJobs, bankNames, appeal] = await Promise.all([
       creator ? this.storedItem(orgId, creator, types) : Promise.resolve(null),
       creator ? this.standing(orgId, creator) : Promise.resolve({ userScore: null, strikeCount: null }),
       data && type ? Promise.all(relatedRefs(data, type, MAX_RELATED_ITEMS).map(async (ref) => ({ ref, stored: await this.storedItem(orgId, ref, types) }))) : Promise.resolve([]),
       creator ? this.pastJobs(orgId, creator, jobId, visibleIds) : Promise.resolve([]),
       evaluations.some((e) => e.rules.some((r) => r.conditions.some((c) => c.detail?.['bankId'] !== undefined))) ? this.bankNames(orgId) : Promise.resolve(new Map<string, string>()),
+      state.appealId ? appealPartOf({ queries: this.queries, events: this.events, readStore: this.readStore }, orgId, item, state.requests) : Promise.resolve(null),
     ]);
     const now = this.clock.now().toISOString();
     const jobState = jobStateOf(state, now);
@@ -105,6 +107,7 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
       lock: jobState === 'LOCKED' && state.lock ? { moderatorId: state.lock.moderatorId, expiresAt: state.lock.expiresAt } : null,
       assignedTo: state.assignedTo,
       decision: decided ? { decisionId: decided.data.decisionId, type: decided.data.type, actorId: decided.data.actor?.userId ?? null, decidedAt: decided.data.decidedAt } : null,
+      appeal,
     };
   }
 

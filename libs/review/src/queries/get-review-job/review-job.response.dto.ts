@@ -145,8 +145,86 @@ class DecisionViewDto {
   @ApiProperty({ format: 'date-time' }) decidedAt!: string;
 }
 
+class NamedRefDto {
+  @ApiProperty() id!: string;
+  @ApiProperty() name!: string;
+}
+
+class CallbackDecisionDto {
+  @ApiProperty() decisionId!: string;
+  @ApiProperty() jobId!: string;
+  @ApiProperty({ type: String, nullable: true, description: 'The moderator who took it' }) moderatorId!: string | null;
+  @ApiProperty({ format: 'date-time' }) decidedAt!: string;
+}
+
+class CallbackDeliveryStateDto {
+  @ApiProperty({ enum: ['pending', 'failed', 'delivered', 'dead'], description: 'failed: a retry is scheduled; dead: dead-lettered' }) status!: string;
+  @ApiProperty({ description: 'Attempts made, over every delivery cycle' }) attempts!: number;
+  @ApiProperty({ type: String, nullable: true, format: 'date-time' }) deliveredAt!: string | null;
+  @ApiProperty({ type: String, nullable: true, format: 'date-time' }) deadLetteredAt!: string | null;
+}
+
+class ActionCallbackDto {
+  @ApiProperty() deliveryId!: string;
+  @ApiProperty({ enum: ['rule', 'decision', 'strike-threshold'], description: 'What sent it (decision: a moderator, or POST /api/v1/actions)' }) trigger!: string;
+  @ApiProperty({ type: [NamedRefDto], description: 'The policies the callback named' }) policies!: NamedRefDto[];
+  @ApiProperty({ type: [NamedRefDto], description: 'The rules the callback named (none for decisions)' }) rules!: NamedRefDto[];
+  @ApiNullableObject(CallbackDecisionDto, { description: 'The review decision that sent it; null otherwise' }) decision!: CallbackDecisionDto | null;
+  @ApiProperty({ format: 'date-time' }) requestedAt!: string;
+  @ApiProperty({ type: CallbackDeliveryStateDto }) delivery!: CallbackDeliveryStateDto;
+}
+
+class AppealedActionDto {
+  @ApiProperty({ description: 'An id of the appeal\'s actionsTaken' }) actionId!: string;
+  @ApiProperty({ type: String, nullable: true, description: 'The live action\'s name; null when the organization has no such action' }) actionName!: string | null;
+  @ApiProperty({ type: [ActionCallbackDto], description: 'The callbacks Warden sent for the actioned item with this action id, oldest first' })
+  callbacks!: ActionCallbackDto[];
+}
+
+class ViolatingPolicyDto {
+  @ApiProperty() id!: string;
+  @ApiProperty({ type: String, nullable: true, description: 'Null for a policy the organization no longer has' }) name!: string | null;
+}
+
+class StrikeEntryDto {
+  @ApiProperty() strikes!: number;
+  @ApiProperty({ description: 'The count once these strikes were in' }) countAfter!: number;
+  @ApiProperty() actionId!: string;
+  @ApiProperty({ type: [String] }) policyIds!: string[];
+  @ApiProperty({ type: ItemRefDto, description: 'The item actioned' }) item!: ItemRefDto;
+  @ApiProperty({ format: 'date-time' }) appliedAt!: string;
+  @ApiProperty({ description: 'Still counted now (within the strike window, not taken back)' }) counting!: boolean;
+}
+
+class AppellantStrikesDto {
+  @ApiProperty({ description: 'The live count within the strike window' }) count!: number;
+  @ApiProperty({ type: Number, nullable: true, description: 'strikes.windowDays; null: strikes never expire' }) windowDays!: number | null;
+  @ApiProperty({ type: [StrikeEntryDto], description: 'Newest first, at most 100' }) history!: StrikeEntryDto[];
+}
+
+class AppealViewDto {
+  @ApiProperty() appealId!: string;
+  @ApiProperty({ format: 'date-time' }) appealedAt!: string;
+  @ApiNullableObject(ItemRefDto, { description: 'Who appealed (appealedBy)' }) appellant!: ItemRefDto | null;
+  @ApiProperty({ type: String, nullable: true, description: 'What the appellant wrote (personal data): null when none, or once erased' }) reason!: string | null;
+  @ApiProperty({ type: [ViolatingPolicyDto] }) violatingPolicies!: ViolatingPolicyDto[];
+  @ApiProperty({ type: [AppealedActionDto], description: 'Each of actionsTaken, resolved to what Warden did' }) actionsTaken!: AppealedActionDto[];
+  @ApiNullableObject(AppellantStrikesDto, { description: "The appellant's strikes; null where none can be counted" }) strikes!: AppellantStrikesDto | null;
+}
+
 /** The schemas only nullable properties of the job view name (ApiNullableObject). */
-export const JOB_VIEW_NULLABLE_MODELS = [ItemRefDto, StoredItemDto, PastDecisionDto, JobItemTypeDto, CreatorDto, LockViewDto, DecisionViewDto];
+export const JOB_VIEW_NULLABLE_MODELS = [
+  ItemRefDto,
+  StoredItemDto,
+  PastDecisionDto,
+  JobItemTypeDto,
+  CreatorDto,
+  LockViewDto,
+  DecisionViewDto,
+  CallbackDecisionDto,
+  AppellantStrikesDto,
+  AppealViewDto,
+];
 
 /** The job view (spec 1.8, enriched) as GET /api/console/v1/jobs/{jobId} and a claim return it. */
 export class ReviewJobResponseDto implements Record<keyof ReviewJobView, unknown> {
@@ -171,4 +249,5 @@ export class ReviewJobResponseDto implements Record<keyof ReviewJobView, unknown
   @ApiNullableObject(LockViewDto, { description: 'The live lock (its token is only ever given to its holder)' }) lock!: LockViewDto | null;
   @ApiProperty({ type: String, nullable: true }) assignedTo!: string | null;
   @ApiNullableObject(DecisionViewDto) decision!: DecisionViewDto | null;
+  @ApiNullableObject(AppealViewDto, { description: 'An appeal job\'s appeal; null on every other job' }) appeal!: AppealViewDto | null;
 }

@@ -94,6 +94,53 @@ export interface RelatedItemView extends StoredItemView {
   field: string;
 }
 
+/** A callback Warden sent for the actioned item with an appealed action id, and how it was delivered. */
+export interface ActionCallbackView {
+  deliveryId: string;
+  /** What sent it: a rule, a moderator decision (or POST /api/v1/actions), a strike threshold. */
+  trigger: string;
+  policies: Array<{ id: string; name: string }>;
+  rules: Array<{ id: string; name: string }>;
+  /** The decision that sent it, when a moderator's decision did. */
+  decision: { decisionId: string; jobId: string; moderatorId: string | null; decidedAt: string } | null;
+  requestedAt: string;
+  delivery: { status: string; attempts: number; deliveredAt: string | null; deadLetteredAt: string | null };
+}
+
+/** An appealed action id with what Warden did under it. */
+export interface AppealedActionView {
+  actionId: string;
+  /** The live action's name; null when the organization has no such action (any longer). */
+  actionName: string | null;
+  /** Oldest first; empty when Warden sent no callback with this action id for the item. */
+  callbacks: ActionCallbackView[];
+}
+
+/** One strike application as the appellant's strike stream records it. */
+export interface StrikeEntryView {
+  strikes: number;
+  countAfter: number;
+  actionId: string;
+  policyIds: string[];
+  item: ItemRefView;
+  appliedAt: string;
+  counting: boolean;
+}
+
+/** The appeal an appeal job reviews (POST /api/v1/report/appeal). */
+export interface AppealView {
+  appealId: string;
+  appealedAt: string;
+  appellant: ItemRefView | null;
+  /** Personal data: null when none was given, or once it was erased. */
+  reason: string | null;
+  /** The policies the platform named; unknown ids keep a null name. */
+  violatingPolicies: Array<{ id: string; name: string | null }>;
+  actionsTaken: AppealedActionView[];
+  /** The appellant's strikes; null where no module counts strikes. */
+  strikes: { count: number; windowDays: number | null; history: StrikeEntryView[] } | null;
+}
+
 /** One job as a moderator sees it (spec 1.8): the job stream plus what it refers to. */
 export interface ReviewJobView {
   jobId: string;
@@ -124,4 +171,6 @@ export interface ReviewJobView {
   lock: { moderatorId: string; expiresAt: string } | null;
   assignedTo: string | null;
   decision: { decisionId: string; type: DecisionType; actorId: string | null; decidedAt: string } | null;
+  /** An appeal job's appeal; null on every other job. */
+  appeal: AppealView | null;
 }

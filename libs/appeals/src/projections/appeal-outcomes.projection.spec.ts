@@ -1,0 +1,92 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { anEvent } from '../../../../test/support/events.js';
+import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
+import { ProjectionRunner, rebuildReadModels } from '#warden/eventstore';
+import type { JsonObject } from '#warden/kernel';
+import type { Write } from '#warden/readstore';
+import { appealOutcomesProjection } from './appeal-outcomes.projection.js';
+import { APPEAL_ACTIONED_ACTIONS, APPEAL_OUTCOME_DAYS, APPEAL_OUTCOMES, outcomeDayDocId } from './appeal-outcomes.read-model.js';
+
+const callback = (itemId: string, actionId: string, named: { rules?: string[]; policies?: string[]; decision?: boolean }, orgId = 'acme') =>
+  anEvent(
+    'ActionCallbackRequested',
+    {
+      deliveryId: `d-${itemId}-${actionId}-${Math.random()}`,
+      item: { id: itemId, typeId: 'post', typeName: 'Post' },
+      action: { id: actionId },
+      policies: (named.policies ?? []).map((id) => ({ id, name: `Policy ${id}`, penalty: 'LOW' })),
+      rules: (named.rules ?? []).map((id) => ({ id, name: `Rule ${id}` })),
+      custom: {},
+      creator: null,
+      ...(named.decision ? { trigger: 'decision', actorEmail: 'mod@example.com' } : {}),
+    } as JsonObject,
+    orgId,
+  );
+
+const appeal = (appealId: string, itemId: string, actionsTaken: string[], appealedAt = '2026-03-02T09:30:00Z', orgId = 'acme') =>
+  anEvent(
+    'AppealSubmitted',
+    { appealId, appealedAt, actionedItem: { id: itemId, typeId: 'post' }, actionsTaken, violatingPolicyIds: [], subject: 'user:u1' } as JsonObject,
+    orgId,
+  );
+
+const decided = (appealId: string, decision: 'ACCEPT' | 'REJECT', orgId = 'acme') =>
+  anEvent('AppealDecided', { appealId, decision, jobId: 'j', decisionId: 'x', decidedBy: { userId: 'm' }, decidedAt: '2026-03-03T00:00:00Z' }, orgId);
+
+describe('appeal outcomes projection', () => {
+  let stores: ReturnType<typeof sqliteStores>;
+  afterEach(async () => {
+    await stores?.close();
+  });
+
+  const day = (dimension: 'rule' | 'policy' | 'moderators' | 'unattributed' | 'total', id = '', orgId = 'acme') =>
+    stores.readStore.get(APPEAL_OUTCOME_DAYS, outcomeDayDocId(orgId, '2026-03-02', { dimension, id }));
+
+  async function seed() {
+    const { events } = stores;
+    await events.append('item_evaluation-acme:post:p1:0', [callback('p1', 'remove', { rules: ['r1'], policies: ['spam'] })], 'any');
+    await events.append('review_job-acme:j2', [callback('p2', 'remove', { policies: ['spam'], decision: true })], 'any');
+    // Another organization's callback of the same item and action charges nothing here.
+    await events.append('item_evaluation-other:post:p2:0', [callback('p2', 'remove', { rules: ['r9'] }, 'other')], 'any');
+    await events.append('appeal-acme:a1', [appeal('a1', 'p1', ['remove']), decided('a1', 'ACCEPT')], 'no_stream');
+    await events.append('appeal-acme:a2', [appeal('a2', 'p2', ['remove'])], 'no_stream');
+    await events.append('appeal-acme:a3', [appeal('a3', 'p3', ['remove']), decided('a3', 'REJECT')], 'no_stream');
+    await events.append('appeal-acme:a2', [decided('a2', 'REJECT'), decided('a2', 'ACCEPT')], 0);
+  }
+
+  it('charges each appeal to the rules, policies and decisions of the callbacks it appeals, per day', async () => {
+    stores = sqliteStores();
+    await seed();
+    await new ProjectionRunner(appealOutcomesProjection, stores.events, stores.readStore).catchUp();
+    expect(await day('total')).toMatchObject({ received: 3, decided: 3, accepted: 1, rejected: 2 });
+    expect(await day('rule', 'r1')).toMatchObject({ name: 'Rule r1', received: 1, decided: 1, accepted: 1, rejected: 0 });
+    // a2 was decided once: its second AppealDecided (never recorded by the decider, but here) counts for nothing.
+    expect(await day('policy', 'spam')).toMatchObject({ name: 'Policy spam', received: 2, decided: 2, accepted: 1, rejected: 1 });
+    expect(await day('moderators')).toMatchObject({ received: 1, decided: 1, rejected: 1 });
+    expect(await day('unattributed')).toMatchObject({ received: 1, rejected: 1 });
+    expect(await day('rule', 'r9')).toBeUndefined();
+  });
+
+  it('changes nothing when a batch is delivered again, and a rebuild gives the same documents', async () => {
+    stores = sqliteStores();
+    await seed();
+    const dump = async () => JSON.stringify(await Promise.all([APPEAL_ACTIONED_ACTIONS, APPEAL_OUTCOMES, APPEAL_OUTCOME_DAYS].map((c) => stores.readStore.find(c))));
+    // A process that dies after the writes, before its checkpoint moved (MongoDB's window).
+    const crashing = new Proxy(stores.readStore, {
+      get: (target, prop, receiver) =>
+        prop === 'commit'
+          ? async (writes: readonly Write[]) => {
+              await target.commit(writes);
+              throw new Error('crashed before the checkpoint');
+            }
+          : (Reflect.get(target, prop, receiver) as unknown),
+    });
+    await expect(new ProjectionRunner(appealOutcomesProjection, stores.events, crashing).catchUp()).rejects.toThrow('crashed');
+    expect(await day('total')).toMatchObject({ received: 3, decided: 3 });
+    await new ProjectionRunner(appealOutcomesProjection, stores.events, stores.readStore).catchUp();
+    expect(await day('total')).toMatchObject({ received: 3, decided: 3, accepted: 1, rejected: 2 });
+    const delivered = await dump();
+    await rebuildReadModels([appealOutcomesProjection], stores.events, stores.readStore);
+    expect(await dump()).toBe(delivered);
+  });
+});

@@ -1,0 +1,149 @@
+import type { Projection, ProjectionContext } from '#warden/eventstore';
+import type { RecordedEvent } from '#warden/kernel';
+import type { ReadDocument } from '#warden/readstore';
+import type { AppealDecided, AppealSubmitted } from '../domain/appeal.events.js';
+import {
+  APPEAL_ACTIONED_ACTIONS,
+  APPEAL_OUTCOME_DAYS,
+  APPEAL_OUTCOMES,
+  type AppealActionedDoc,
+  type AppealOutcomeDayDoc,
+  type AppealOutcomeDoc,
+  type OutcomeEntry,
+  actionedDocId,
+  outcomeDayDocId,
+  outcomeDocId,
+} from './appeal-outcomes.read-model.js';
+
+export const APPEAL_OUTCOMES_PROJECTION = 'appeal-outcomes';
+
+type Named = { id: string; name: string };
+
+/** An action callback as every module publishes it (the parts the report reads). */
+interface PublishedAction {
+  item: { id: string; typeId: string };
+  action: { id: string };
+  policies?: Named[];
+  rules?: Named[];
+  trigger?: string;
+  actorEmail?: unknown;
+}
+
+export const MODERATORS_ENTRY: OutcomeEntry = { dimension: 'moderators', id: '', name: 'Decided by moderators' };
+export const UNATTRIBUTED_ENTRY: OutcomeEntry = { dimension: 'unattributed', id: '', name: 'No rule, policy or decision' };
+const TOTAL_ENTRY = { dimension: 'total', id: '', name: 'All appeals' } as const;
+
+const mergeNamed = (into: readonly Named[], more: readonly Named[] | undefined): Named[] => {
+  const merged = new Map(into.map((n) => [n.id, n.name]));
+  // The latest callback's name wins: a renamed rule shows under its current name.
+  for (const n of more ?? []) merged.set(n.id, n.name);
+  return [...merged].map(([id, name]) => ({ id, name }));
+};
+
+/** The UTC day of an ISO 8601 datetime, and the datetime normalized to UTC. */
+export function utcDayOf(at: string): { at: string; day: string } {
+  const iso = new Date(at).toISOString();
+  return { at: iso, day: iso.slice(0, 10) };
+}
+
+/** What an appeal of these actioned actions counts for (see OutcomeDimension). */
+export function entriesOf(actioned: ReadonlyArray<AppealActionedDoc | undefined>): OutcomeEntry[] {
+  const entries = new Map<string, OutcomeEntry>();
+  for (const doc of actioned) {
+    if (!doc) continue;
+    for (const r of doc.rules) entries.set(`rule:${r.id}`, { dimension: 'rule', id: r.id, name: r.name });
+    for (const p of doc.policies) entries.set(`policy:${p.id}`, { dimension: 'policy', id: p.id, name: p.name });
+    if (doc.decided) entries.set('moderators', MODERATORS_ENTRY);
+  }
+  return entries.size > 0 ? [...entries.values()] : [UNATTRIBUTED_ENTRY];
+}
+
+async function recordAction(event: RecordedEvent, ctx: ProjectionContext): Promise<void> {
+  const data = event.data as unknown as PublishedAction;
+  if (!data.item || !data.action) return;
+  const orgId = event.metadata.orgId;
+  const id = actionedDocId(orgId, data.item, data.action.id);
+  const previous = await ctx.get<AppealActionedDoc>(APPEAL_ACTIONED_ACTIONS, id);
+  const doc: AppealActionedDoc = {
+    orgId,
+    itemTypeId: data.item.typeId,
+    itemId: data.item.id,
+    actionId: data.action.id,
+    rules: mergeNamed(previous?.rules ?? [], data.rules),
+    policies: mergeNamed(previous?.policies ?? [], data.policies),
+    decided: (previous?.decided ?? false) || data.trigger === 'decision' || typeof data.actorEmail === 'string',
+  };
+  ctx.put(APPEAL_ACTIONED_ACTIONS, id, doc as unknown as ReadDocument);
+}
+
+/** Changes the day's counts of each entry, and of the day's total. */
+async function bump(ctx: ProjectionContext, orgId: string, day: string, entries: readonly OutcomeEntry[], change: (doc: AppealOutcomeDayDoc) => void): Promise<void> {
+  for (const entry of [...entries, TOTAL_ENTRY]) {
+    const id = outcomeDayDocId(orgId, day, entry);
+    const doc: AppealOutcomeDayDoc = (await ctx.get<AppealOutcomeDayDoc>(APPEAL_OUTCOME_DAYS, id)) ?? {
+      orgId,
+      day,
+      ...entry,
+      received: 0,
+      decided: 0,
+      accepted: 0,
+      rejected: 0,
+    };
+    const next = { ...doc, name: entry.name };
+    change(next);
+    ctx.put(APPEAL_OUTCOME_DAYS, id, next as unknown as ReadDocument);
+  }
+}
+
+/**
+ * The appeal is charged to what Warden had sent under its actions when it arrived: this
+ * projection's own record of the item's action callbacks, which it builds from the same log in
+ * the same order, so a rebuild charges every appeal exactly as the first run did.
+ */
+async function recordAppeal(event: RecordedEvent, ctx: ProjectionContext): Promise<void> {
+  const data = event.data as unknown as AppealSubmitted['data'];
+  const orgId = event.metadata.orgId;
+  const id = outcomeDocId(orgId, data.appealId);
+  if (await ctx.get(APPEAL_OUTCOMES, id)) return;
+  const actioned = await Promise.all(data.actionsTaken.map((a) => ctx.get<AppealActionedDoc>(APPEAL_ACTIONED_ACTIONS, actionedDocId(orgId, data.actionedItem, a))));
+  const { at, day } = utcDayOf(data.appealedAt);
+  const doc: AppealOutcomeDoc = { orgId, appealId: data.appealId, appealedAt: at, day, entries: entriesOf(actioned), decision: null };
+  ctx.put(APPEAL_OUTCOMES, id, doc as unknown as ReadDocument);
+  await bump(ctx, orgId, day, doc.entries, (d) => (d.received += 1));
+}
+
+async function recordDecision(event: RecordedEvent, ctx: ProjectionContext): Promise<void> {
+  const data = event.data as unknown as AppealDecided['data'];
+  const orgId = event.metadata.orgId;
+  const id = outcomeDocId(orgId, data.appealId);
+  const outcome = await ctx.get<AppealOutcomeDoc>(APPEAL_OUTCOMES, id);
+  if (!outcome || outcome.decision !== null) return;
+  ctx.put(APPEAL_OUTCOMES, id, { ...outcome, decision: data.decision } as unknown as ReadDocument);
+  await bump(ctx, orgId, outcome.day, outcome.entries, (d) => {
+    d.decided += 1;
+    if (data.decision === 'ACCEPT') d.accepted += 1;
+    else d.rejected += 1;
+  });
+}
+
+/**
+ * Appeal outcomes per rule and policy and UTC day. Redelivery changes nothing: every document
+ * written carries its event's position, and the store skips an event for a document that already
+ * reflects it; an appeal is counted once (its outcome document exists), decided once.
+ */
+export const appealOutcomesProjection: Projection = {
+  name: APPEAL_OUTCOMES_PROJECTION,
+  collections: [APPEAL_ACTIONED_ACTIONS, APPEAL_OUTCOMES, APPEAL_OUTCOME_DAYS],
+  eventTypes: ['ActionCallbackRequested', 'AppealSubmitted', 'AppealDecided'],
+  // Ids, names and days only: nothing sealed is read.
+  needsPersonalData: false,
+  indexes: [
+    { collection: APPEAL_OUTCOMES, fields: ['orgId', 'day'] },
+    { collection: APPEAL_OUTCOME_DAYS, fields: ['orgId', 'day'] },
+  ],
+  async apply(event, ctx) {
+    if (event.type === 'ActionCallbackRequested') return recordAction(event, ctx);
+    if (event.type === 'AppealSubmitted') return recordAppeal(event, ctx);
+    if (event.type === 'AppealDecided') return recordDecision(event, ctx);
+  },
+};

@@ -1,0 +1,118 @@
+import { Inject } from '@nestjs/common';
+import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { type Clock, invalidInput } from '#warden/kernel';
+import { CLOCK } from '#warden/platform';
+import type { ReadStore } from '#warden/readstore';
+import { ProjectionHost, READ_STORE } from '#warden/storage';
+import { checkReportWindow, type ReportWindow, windowDays } from '../../domain/report-window.js';
+import { APPEAL_OUTCOMES_PROJECTION } from '../../projections/appeal-outcomes.projection.js';
+import {
+  APPEAL_OUTCOME_DAYS,
+  APPEAL_OUTCOMES,
+  type AppealOutcomeDayDoc,
+  type AppealOutcomeDoc,
+  type OutcomeCounts,
+  type OutcomeEntry,
+} from '../../projections/appeal-outcomes.read-model.js';
+import { type AppealCountsView, type AppealReportRow, type AppealsReport, AppealsReportQuery } from './appeals-report.query.js';
+
+type Tally = OutcomeEntry & OutcomeCounts;
+
+const ZERO: OutcomeCounts = { received: 0, decided: 0, accepted: 0, rejected: 0 };
+
+const view = (c: OutcomeCounts): AppealCountsView => ({ ...pick(c), overturnRate: c.decided > 0 ? c.accepted / c.decided : null });
+const pick = (c: OutcomeCounts): OutcomeCounts => ({ received: c.received, decided: c.decided, accepted: c.accepted, rejected: c.rejected });
+
+/**
+ * Whole days of the window from the per-day counts (one indexed read each); the partial days at
+ * its ends from those days' per-appeal documents, filtered by appealedAt. The projection is
+ * caught up first: an appeal decided a moment ago is counted.
+ */
+@QueryHandler(AppealsReportQuery)
+export class AppealsReportHandler implements IQueryHandler<AppealsReportQuery> {
+  constructor(
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    @Inject(ProjectionHost) private readonly projections: ProjectionHost,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute(query: AppealsReportQuery): Promise<AppealsReport> {
+    const checked = checkReportWindow(query.from, query.to, this.clock.now());
+    if (!checked.ok) throw invalidInput(...checked.problems);
+    const window = checked.window;
+    await this.projections.catchUp(APPEAL_OUTCOMES_PROJECTION);
+    const tallies = new Map<string, Tally>();
+    const add = (entry: OutcomeEntry, counts: OutcomeCounts) => {
+      const key = `${entry.dimension}\u0000${entry.id}`;
+      const tally = tallies.get(key) ?? { dimension: entry.dimension, id: entry.id, name: entry.name, ...ZERO };
+      tally.name = entry.name;
+      tally.received += counts.received;
+      tally.decided += counts.decided;
+      tally.accepted += counts.accepted;
+      tally.rejected += counts.rejected;
+      tallies.set(key, tally);
+    };
+    const total = { ...ZERO };
+    const addTotal = (counts: OutcomeCounts) => {
+      total.received += counts.received;
+      total.decided += counts.decided;
+      total.accepted += counts.accepted;
+      total.rejected += counts.rejected;
+    };
+    // Days in order, so that the newest name of a rule or policy is the one shown.
+    const days = await Promise.all(windowDays(window).map(({ day, whole }) => (whole ? this.wholeDay(query.orgId, day) : this.partialDay(query.orgId, day, window))));
+    for (const day of days) {
+      for (const { entry, counts } of day.entries) add(entry, counts);
+      addTotal(day.total);
+    }
+    const rows = (dimension: OutcomeEntry['dimension']): AppealReportRow[] =>
+      [...tallies.values()]
+        .filter((t) => t.dimension === dimension)
+        .sort((a, b) => b.received - a.received || a.id.localeCompare(b.id))
+        .map((t) => ({ id: t.id, name: t.name, ...view(t) }));
+    const single = (dimension: 'moderators' | 'unattributed') => view([...tallies.values()].find((t) => t.dimension === dimension) ?? ZERO);
+    return {
+      from: window.from.toISOString(),
+      to: window.to.toISOString(),
+      total: view(total),
+      rules: rows('rule'),
+      policies: rows('policy'),
+      moderators: single('moderators'),
+      unattributed: single('unattributed'),
+    };
+  }
+
+  /** A whole day: its counts per entry and its total, as the projection summed them. */
+  private async wholeDay(orgId: string, day: string): Promise<DayTally> {
+    const docs = await this.readStore.find<AppealOutcomeDayDoc>(APPEAL_OUTCOME_DAYS, { orgId, day });
+    const entries = docs.flatMap((d) => (d.dimension === 'total' ? [] : [{ entry: { dimension: d.dimension, id: d.id, name: d.name }, counts: pick(d) }]));
+    return { entries, total: pick(docs.find((d) => d.dimension === 'total') ?? ZERO) };
+  }
+
+  private async partialDay(orgId: string, day: string, window: ReportWindow): Promise<DayTally> {
+    const from = window.from.toISOString();
+    const to = window.to.toISOString();
+    const appeals = (await this.readStore.find<AppealOutcomeDoc>(APPEAL_OUTCOMES, { orgId, day })).filter((a) => a.appealedAt >= from && a.appealedAt <= to);
+    const total = { ...ZERO };
+    const entries: DayTally['entries'] = [];
+    for (const appeal of appeals) {
+      const counts: OutcomeCounts = {
+        received: 1,
+        decided: appeal.decision ? 1 : 0,
+        accepted: appeal.decision === 'ACCEPT' ? 1 : 0,
+        rejected: appeal.decision === 'REJECT' ? 1 : 0,
+      };
+      for (const entry of appeal.entries) entries.push({ entry, counts });
+      total.received += counts.received;
+      total.decided += counts.decided;
+      total.accepted += counts.accepted;
+      total.rejected += counts.rejected;
+    }
+    return { entries, total };
+  }
+}
+
+interface DayTally {
+  entries: Array<{ entry: OutcomeEntry; counts: OutcomeCounts }>;
+  total: OutcomeCounts;
+}

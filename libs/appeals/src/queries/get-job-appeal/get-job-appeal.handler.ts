@@ -1,0 +1,26 @@
+import { Inject } from '@nestjs/common';
+import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import type { EventStore } from '#warden/eventstore';
+import { GetJobAppealQuery, type JobAppealDetails } from '#warden/review';
+import { EVENT_STORE } from '#warden/storage';
+import type { AppealSubmitted } from '../../domain/appeal.events.js';
+import { appealStream } from '../../domain/appeal.streams.js';
+
+/**
+ * The appeal's first event, its personal data opened for the viewer. Once erased, the sealed
+ * appellant reads as null: the subject (`typeId:id`, kept in the clear) still names them.
+ */
+@QueryHandler(GetJobAppealQuery)
+export class GetJobAppealHandler implements IQueryHandler<GetJobAppealQuery> {
+  constructor(@Inject(EVENT_STORE) private readonly events: EventStore) {}
+
+  async execute(query: GetJobAppealQuery): Promise<JobAppealDetails | null> {
+    const [submitted] = await this.events.readStream(appealStream(query.orgId, query.appealId), { maxCount: 1 });
+    if (!submitted || submitted.type !== 'AppealSubmitted') return null;
+    const data = submitted.data as unknown as AppealSubmitted['data'];
+    const erased = submitted.metadata.personalDataRedacted === true;
+    const at = data.subject.indexOf(':');
+    const appellant = !erased && data.appealedBy ? data.appealedBy : { typeId: data.subject.slice(0, at), id: data.subject.slice(at + 1) };
+    return { appellant: { id: appellant.id, typeId: appellant.typeId }, appealReason: erased ? null : (data.appealReason ?? null), erased };
+  }
+}
