@@ -52,6 +52,9 @@ const env = {
   WARDEN_RATE_LIMIT_BURST: '10000000',
 };
 
+/** How long a run waits for its striking actions' callbacks after the last strike. */
+const CALLBACK_WAIT_MS = 180_000;
+
 // A receiver that counts callbacks by path (remove, warn, ban) and answers 200 at once.
 const received = new Map();
 const receiver = createServer((req, res) => {
@@ -135,6 +138,7 @@ async function strikeRun(label, prefix, strikes, creatorOf, users) {
   const log = logReader();
   const before = log.poll().get('UserStrikesApplied') ?? 0;
   const crossedBefore = log.poll().get('UserStrikeThresholdCrossed') ?? 0;
+  const removedBefore = received.get('/remove') ?? 0;
   const requests = Math.ceil(strikes / BATCH);
   let next = 0;
   let firstAccepted = 0;
@@ -166,6 +170,13 @@ async function strikeRun(label, prefix, strikes, creatorOf, users) {
   const lastApplied = performance.now();
   const crossed = (log.poll().get('UserStrikeThresholdCrossed') ?? 0) - crossedBefore;
   log.close();
+  const callbacksAtLastStrike = (received.get('/remove') ?? 0) - removedBefore;
+  // Every striking action's callback carries the count after it: wait until all of them arrived
+  // (at most CALLBACK_WAIT_MS; a receiver hit twice by a retry counts twice, so this is a bound).
+  const waitUntil = performance.now() + CALLBACK_WAIT_MS;
+  while ((received.get('/remove') ?? 0) - removedBefore < strikes && performance.now() < waitUntil) await new Promise((r) => setTimeout(r, 10));
+  const callbacks = (received.get('/remove') ?? 0) - removedBefore;
+  const callbacksSeconds = (performance.now() - firstAccepted) / 1000;
   const seconds = (lastApplied - firstAccepted) / 1000;
   return {
     run: label,
@@ -176,8 +187,11 @@ async function strikeRun(label, prefix, strikes, creatorOf, users) {
     first_accepted_to_last_strike_s: round(seconds),
     strikes_per_s: Math.round(applied / seconds),
     last_quarter_per_s: Math.round((strikes / 4) / ((lastApplied - threeQuarters) / 1000)),
-    // Callbacks run behind strikes; how far, when the last strike of this run was recorded.
-    callbacks_received: JSON.stringify(Object.fromEntries(received)),
+    // Callbacks run behind strikes: how many had arrived when the last strike was recorded, and
+    // the rate from the first accepted request to the last of them.
+    callbacks_at_last_strike: callbacksAtLastStrike,
+    callbacks_received: callbacks,
+    callbacks_per_s: Math.round(callbacks / callbacksSeconds),
   };
 }
 

@@ -11,6 +11,7 @@ import { actionStrikes } from '../domain/user-strikes.inheritance.js';
 import { type StrikeThreshold, strikeCount, userStrikesDecider } from '../domain/user-strikes.decider.js';
 import type { StruckUser } from '../domain/user-strikes.events.js';
 import { userStrikesStream } from '../domain/user-strikes.streams.js';
+import { PerStreamQueue } from './per-stream-queue.js';
 
 type PublishedAction = ActionCallbackRequested['data'] & { trigger?: string };
 
@@ -31,9 +32,9 @@ interface StrikeApplication {
 }
 
 /**
- * So many appliers (the strike reactor's batch, the callbacks' asks) may write one user's stream at
- * once that a few retries are not enough: each retry re-decides on the fresh stream and loses only
- * to an append that got in first, so this bounds a burst, not a steady state.
+ * Within a process one user's applications are queued (PerStreamQueue); appliers in other processes
+ * (a second worker, the CLI) may still append first. Each retry re-decides on the fresh stream and
+ * loses only to an append that got in first, so this bounds a burst, not a steady state.
  */
 const CONCURRENCY_RETRIES = 200;
 
@@ -49,6 +50,8 @@ export class StrikeApplier {
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
+
+  private readonly queue = new PerStreamQueue();
 
   /**
    * The user's count right after `event`'s action: its strikes applied first unless they already
@@ -71,28 +74,31 @@ export class StrikeApplier {
     );
     const windowDays = settings?.windowDays ?? null;
     if (strikes <= 0) return this.liveCount(orgId, application.user, windowDays);
-    const handled = await this.aggregates.handle(
-      application.stream,
-      userStrikesDecider,
-      {
-        type: 'ApplyUserStrikes',
-        key: application.key,
-        strikes,
-        action: { id: data.action.id },
-        policyIds: data.policies.map((p) => p.id),
-        item: { id: data.item.id, typeId: data.item.typeId },
-        user: await this.userItem(orgId, application.user),
-        at: event.metadata.occurredAt,
-        now: this.clock.now().toISOString(),
-        windowDays,
-        thresholds: thresholdsOf(settings?.thresholds ?? [], actions),
-      },
-      { orgId, correlationId: event.metadata.correlationId, causationId: event.id, actor: 'enforcement' },
-      {
-        retries: CONCURRENCY_RETRIES,
-        eventIds: (e, i) => deterministicId('user-strikes-event', application.stream, application.key, String(i)),
-      },
-    );
+    const user = await this.userItem(orgId, application.user);
+    const apply = () =>
+      this.aggregates.handle(
+        application.stream,
+        userStrikesDecider,
+        {
+          type: 'ApplyUserStrikes',
+          key: application.key,
+          strikes,
+          action: { id: data.action.id },
+          policyIds: data.policies.map((p) => p.id),
+          item: { id: data.item.id, typeId: data.item.typeId },
+          user,
+          at: event.metadata.occurredAt,
+          now: this.clock.now().toISOString(),
+          windowDays,
+          thresholds: thresholdsOf(settings?.thresholds ?? [], actions),
+        },
+        { orgId, correlationId: event.metadata.correlationId, causationId: event.id, actor: 'enforcement' },
+        {
+          retries: CONCURRENCY_RETRIES,
+          eventIds: (e, i) => deterministicId('user-strikes-event', application.stream, application.key, String(i)),
+        },
+      );
+    const handled = await this.queue.run(application.stream, apply);
     return handled.state.applications.get(application.key)?.countAfter ?? null;
   }
 
@@ -106,24 +112,26 @@ export class StrikeApplier {
     const stream = user && userStrikesStream(orgId, user);
     if (!user || !stream) return;
     const settings = await this.queries.execute(new GetCatalogSettingsQuery(orgId, 'strikes'));
-    await this.aggregates.handle(
-      stream,
-      userStrikesDecider,
-      {
-        type: 'ReverseUserActions',
-        appealId: appeal.appealId,
-        user,
-        item: appeal.actionedItem,
-        actionIds: appeal.actionsTaken,
-        at: appeal.decidedAt,
-        windowDays: settings?.windowDays ?? null,
-      },
-      context,
-      {
-        retries: CONCURRENCY_RETRIES,
-        eventIds: (e, i) => deterministicId('user-strikes-reversal', stream, appeal.appealId, String(i)),
-      },
-    );
+    const reverse = () =>
+      this.aggregates.handle(
+        stream,
+        userStrikesDecider,
+        {
+          type: 'ReverseUserActions',
+          appealId: appeal.appealId,
+          user,
+          item: appeal.actionedItem,
+          actionIds: appeal.actionsTaken,
+          at: appeal.decidedAt,
+          windowDays: settings?.windowDays ?? null,
+        },
+        context,
+        {
+          retries: CONCURRENCY_RETRIES,
+          eventIds: (e, i) => deterministicId('user-strikes-reversal', stream, appeal.appealId, String(i)),
+        },
+      );
+    await this.queue.run(stream, reverse);
   }
 
   /** Whose strikes an action on the item gave: the creator of its latest version, a USER item itself. */
