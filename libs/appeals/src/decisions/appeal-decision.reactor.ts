@@ -68,15 +68,20 @@ async function decideAppeal(deps: AppealDecisionDeps, event: RecordedEvent): Pro
       new SendAppealCallbackCommand({ appealId: appeal.appealId, item: appeal.actionedItem, appealedBy: appellantOf(submitted), decision }, context),
     );
   } catch (error) {
-    // No appeals callback configured, or nothing left to name the item by: the outcome is recorded,
-    // the callback cannot be sent, and a retry would not change that. Rethrowing would hold up
-    // every later appeal outcome behind this one.
-    if (error instanceof DomainError && (error.kind === 'conflict' || error.kind === 'invalid-user-input')) {
-      logger.warn({ msg: 'appeal decision callback not sent', appealId: appeal.appealId, reason: error.message });
+    // No appeals callback configured, or an item type the organization never had (nothing to name
+    // the item by): the outcome is recorded, the callback cannot be sent, and a retry would not
+    // change that. Rethrowing would hold up every later appeal outcome behind this one.
+    if (unsendable(error)) {
+      logger.warn({ msg: 'appeal decision callback not sent', appealId: appeal.appealId, reason: (error as Error).message });
       return;
     }
     throw error;
   }
+}
+
+function unsendable(error: unknown): boolean {
+  if (!(error instanceof DomainError)) return false;
+  return error.kind === 'conflict' || (error.kind === 'invalid-user-input' && error.details.some((d) => d.pointer === '/item/typeId'));
 }
 
 export function appealDecisionReactor(deps: AppealDecisionDeps): Projection {

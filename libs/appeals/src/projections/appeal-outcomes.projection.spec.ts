@@ -7,7 +7,7 @@ import type { Write } from '#warden/readstore';
 import { appealOutcomesProjection } from './appeal-outcomes.projection.js';
 import { APPEAL_ACTIONED_ACTIONS, APPEAL_OUTCOME_DAYS, APPEAL_OUTCOMES, outcomeDayDocId } from './appeal-outcomes.read-model.js';
 
-const callback = (itemId: string, actionId: string, named: { rules?: string[]; policies?: string[]; decision?: boolean }, orgId = 'acme') =>
+const callback = (itemId: string, actionId: string, named: { rules?: string[]; policies?: string[]; decision?: boolean; executed?: boolean }, orgId = 'acme') =>
   anEvent(
     'ActionCallbackRequested',
     {
@@ -19,6 +19,7 @@ const callback = (itemId: string, actionId: string, named: { rules?: string[]; p
       custom: {},
       creator: null,
       ...(named.decision ? { trigger: 'decision', actorEmail: 'mod@example.com' } : {}),
+      ...(named.executed ? { trigger: 'post-actions' } : {}),
     } as JsonObject,
     orgId,
   );
@@ -65,6 +66,16 @@ describe('appeal outcomes projection', () => {
     expect(await day('moderators')).toMatchObject({ received: 1, decided: 1, rejected: 1 });
     expect(await day('unattributed')).toMatchObject({ received: 1, rejected: 1 });
     expect(await day('rule', 'r9')).toBeUndefined();
+  });
+
+  it('charges an appeal of an action the platform executed (POST /api/v1/actions) to its policies and to the moderators entry', async () => {
+    stores = sqliteStores();
+    await stores.events.append('action_execution-acme:e1', [callback('p7', 'ban', { policies: ['spam'], executed: true })], 'no_stream');
+    await stores.events.append('appeal-acme:a7', [appeal('a7', 'p7', ['ban']), decided('a7', 'ACCEPT')], 'no_stream');
+    await new ProjectionRunner(appealOutcomesProjection, stores.events, stores.readStore).catchUp();
+    expect(await day('moderators')).toMatchObject({ received: 1, decided: 1, accepted: 1 });
+    expect(await day('policy', 'spam')).toMatchObject({ received: 1, accepted: 1 });
+    expect(await day('unattributed')).toBeUndefined();
   });
 
   it('changes nothing when a batch is delivered again, and a rebuild gives the same documents', async () => {

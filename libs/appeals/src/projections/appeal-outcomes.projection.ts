@@ -71,7 +71,7 @@ async function recordAction(event: RecordedEvent, ctx: ProjectionContext): Promi
     actionId: data.action.id,
     rules: mergeNamed(previous?.rules ?? [], data.rules),
     policies: mergeNamed(previous?.policies ?? [], data.policies),
-    decided: (previous?.decided ?? false) || data.trigger === 'decision' || typeof data.actorEmail === 'string',
+    decided: (previous?.decided ?? false) || data.trigger === 'decision' || data.trigger === 'post-actions' || typeof data.actorEmail === 'string',
   };
   ctx.put(APPEAL_ACTIONED_ACTIONS, id, doc as unknown as ReadDocument);
 }

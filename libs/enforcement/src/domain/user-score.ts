@@ -9,6 +9,11 @@ export interface UserRef {
 export interface ScoredAction {
   actionId: string;
   policyPenalties: Penalty[];
+  /**
+   * The publications it was recorded from (strikes' application keys: one per content or
+   * delivery). Reversing the action reverses these, so that a re-publication of one stays out.
+   */
+  keys?: string[];
 }
 
 /** An item of the user's that was actioned, with every distinct action taken on it. */
@@ -22,6 +27,8 @@ export interface UserScoreFacts {
   /** Items the user created (counted at their first version). */
   submissions: number;
   actioned: ActionedItem[];
+  /** Publications reversed by an accepted appeal: published again (content re-sent, a replay), they still do not count. */
+  reversedKeys?: string[];
 }
 
 export const BEST_SCORE = 5;
@@ -73,14 +80,16 @@ const sameItem = (a: UserRef, b: UserRef) => a.id === b.id && a.typeId === b.typ
  * applying it twice changes nothing.
  */
 export function withAction(facts: UserScoreFacts, item: UserRef, action: ScoredAction): UserScoreFacts {
+  const newKeys = (action.keys ?? []).filter((key) => !(facts.reversedKeys ?? []).includes(key));
+  if (action.keys && action.keys.length > 0 && newKeys.length === 0) return facts;
   const index = facts.actioned.findIndex((a) => sameItem(a.item, item));
   const existing = index === -1 ? { item: { id: item.id, typeId: item.typeId }, actions: [] } : facts.actioned[index]!;
   const known = existing.actions.find((a) => a.actionId === action.actionId);
   const penalties = [...new Set([...(known?.policyPenalties ?? []), ...action.policyPenalties])].sort();
-  if (known && penalties.length === known.policyPenalties.length) return facts;
-  const actions = known
-    ? existing.actions.map((a) => (a.actionId === action.actionId ? { actionId: a.actionId, policyPenalties: penalties } : a))
-    : [...existing.actions, { actionId: action.actionId, policyPenalties: penalties }];
+  const keys = [...new Set([...(known?.keys ?? []), ...newKeys])];
+  if (known && penalties.length === known.policyPenalties.length && keys.length === (known.keys ?? []).length) return facts;
+  const recorded: ScoredAction = keys.length > 0 ? { actionId: action.actionId, policyPenalties: penalties, keys } : { actionId: action.actionId, policyPenalties: penalties };
+  const actions = known ? existing.actions.map((a) => (a.actionId === action.actionId ? recorded : a)) : [...existing.actions, recorded];
   const actioned = index === -1 ? [...facts.actioned, { ...existing, actions }] : facts.actioned.map((a, i) => (i === index ? { ...a, actions } : a));
   return { ...facts, actioned };
 }
@@ -92,8 +101,10 @@ export function withAction(facts: UserScoreFacts, item: UserRef, action: ScoredA
 export function withoutAction(facts: UserScoreFacts, item: UserRef, actionId: string): UserScoreFacts {
   const index = facts.actioned.findIndex((a) => sameItem(a.item, item));
   if (index === -1) return facts;
+  const reversed = facts.actioned[index]!.actions.filter((a) => a.actionId === actionId);
+  if (reversed.length === 0) return facts;
   const actions = facts.actioned[index]!.actions.filter((a) => a.actionId !== actionId);
-  if (actions.length === facts.actioned[index]!.actions.length) return facts;
   const actioned = actions.length === 0 ? facts.actioned.filter((_, i) => i !== index) : facts.actioned.map((a, i) => (i === index ? { ...a, actions } : a));
-  return { ...facts, actioned };
+  const reversedKeys = [...(facts.reversedKeys ?? []), ...reversed.flatMap((a) => a.keys ?? [])];
+  return reversedKeys.length > 0 ? { ...facts, actioned, reversedKeys } : { ...facts, actioned };
 }

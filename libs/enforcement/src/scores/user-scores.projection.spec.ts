@@ -64,8 +64,9 @@ describe('user scores projection', () => {
         {
           item: { id: 'p1', typeId: 'post' },
           actions: [
-            { actionId: 'remove', policyPenalties: ['HIGH', 'LOW'] },
-            { actionId: 'ban', policyPenalties: [] },
+            // One key per publication (here: two deliveries).
+            { actionId: 'remove', policyPenalties: ['HIGH', 'LOW'], keys: [expect.any(String), expect.any(String)] },
+            { actionId: 'ban', policyPenalties: [], keys: [expect.any(String)] },
           ],
         },
       ],
@@ -81,10 +82,19 @@ describe('user scores projection', () => {
       anEvent('UserActionsReversed', { appealId, user: alice, item: { id: 'p1', typeId: 'post' }, actionIds, keys: [], strikes: 0, countAfter: 0, reversedAt: '2026-03-01T00:00:00Z' });
     await stores.events.append('user_strikes-acme:user:alice', [reversed('ap-1', ['remove'])], 'no_stream');
     await new ProjectionRunner(userScoresProjection, stores.events, stores.readStore).catchUp();
-    expect((await doc(alice))?.actioned).toEqual([{ item: { id: 'p1', typeId: 'post' }, actions: [{ actionId: 'ban', policyPenalties: [] }] }]);
+    expect((await doc(alice))?.actioned).toEqual([{ item: { id: 'p1', typeId: 'post' }, actions: [{ actionId: 'ban', policyPenalties: [], keys: [expect.any(String)] }] }]);
+    expect((await doc(alice))?.reversedKeys).toHaveLength(2);
+    // The reversed removal published again (its content re-sent, a retroaction): it stays out.
+    await stores.events.append('item_evaluation-1', [actioned('p1', alice, 'remove', ['LOW'])], 1);
+    await new ProjectionRunner(userScoresProjection, stores.events, stores.readStore).catchUp();
+    expect((await doc(alice))?.actioned[0]?.actions.map((a) => a.actionId)).toEqual(['ban']);
     await stores.events.append('user_strikes-acme:user:alice', [reversed('ap-2', ['ban', 'remove'])], 0);
     await new ProjectionRunner(userScoresProjection, stores.events, stores.readStore).catchUp();
     expect(await doc(alice)).toMatchObject({ submissions: 3, actioned: [] });
+    // A new publication of the action (another delivery: changed content, a new decision) counts again.
+    await stores.events.append('item_evaluation-1', [actioned('p1', alice, 'remove', ['SEVERE'])], 2);
+    await new ProjectionRunner(userScoresProjection, stores.events, stores.readStore).catchUp();
+    expect((await doc(alice))?.actioned).toEqual([{ item: { id: 'p1', typeId: 'post' }, actions: [{ actionId: 'remove', policyPenalties: ['SEVERE'], keys: [expect.any(String)] }] }]);
   });
 
   it('changes nothing when a batch is delivered again after a crash before its checkpoint moved', async () => {

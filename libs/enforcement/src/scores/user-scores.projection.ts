@@ -5,6 +5,7 @@ import type { ReadDocument } from '#warden/readstore';
 import type { ActionCallbackRequested } from '#warden/rules';
 import { type UserRef, type UserScoreFacts, withAction, withoutAction } from '../domain/user-score.js';
 import type { UserActionsReversed } from '../domain/user-strikes.events.js';
+import { publicationKey } from '../strikes/publication-key.js';
 import { USER_SCORE_EVENT_TYPES } from './user-score.events.js';
 import { USER_SCORES, USER_SCORES_PROJECTION, type UserScoreDoc, userScoreDocId } from './user-scores.read-model.js';
 
@@ -40,7 +41,7 @@ export const userScoresProjection: Projection = {
     const data = recorded.data as unknown as PublishedAction;
     // A strike threshold's action follows from actions already counted: counting it too would punish twice.
     if (!data.creator || data.trigger === 'strike-threshold') return;
-    const action = { actionId: data.action.id, policyPenalties: data.policies.map((p) => p.penalty) };
+    const action = { actionId: data.action.id, policyPenalties: data.policies.map((p) => p.penalty), keys: [publicationKey(recorded)] };
     await update(ctx, orgId, data.creator, (facts) => withAction(facts, { id: data.item.id, typeId: data.item.typeId }, action));
   },
 };
@@ -50,6 +51,12 @@ async function update(ctx: ProjectionContext, orgId: string, user: UserRef, chan
   const previous = (await ctx.get<UserScoreDoc>(USER_SCORES, id)) ?? { orgId, user: { id: user.id, typeId: user.typeId }, submissions: 0, actioned: [] };
   const next = change(previous);
   if (next === previous) return;
-  const doc: UserScoreDoc = { orgId, user: previous.user, submissions: next.submissions, actioned: next.actioned };
+  const doc: UserScoreDoc = {
+    orgId,
+    user: previous.user,
+    submissions: next.submissions,
+    actioned: next.actioned,
+    ...(next.reversedKeys ? { reversedKeys: next.reversedKeys } : {}),
+  };
   ctx.put(USER_SCORES, id, doc as unknown as ReadDocument);
 }

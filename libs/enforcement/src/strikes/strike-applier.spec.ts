@@ -1,10 +1,12 @@
 import type { QueryBus } from '@nestjs/cqrs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
-import { type ActionDefinition, GetCatalogSettingsQuery, GetLiveEntitiesQuery, type PolicyDefinition } from '#warden/catalog';
+import { type ActionDefinition, GetCatalogSettingsQuery, GetEverEntitiesQuery, GetLiveEntitiesQuery, type PolicyDefinition } from '#warden/catalog';
+import { itemStream } from '#warden/ingestion';
 import { FixedClock, randomIds, type RecordedEvent } from '#warden/kernel';
 import { AggregateStore } from '#warden/storage';
 import { userStrikesStream } from '../domain/user-strikes.streams.js';
+import { acceptedAppealOf } from './appeal-reversal.reactor.js';
 import { StrikeApplier } from './strike-applier.js';
 
 const DAY = 86_400_000;
@@ -47,6 +49,12 @@ const catalog = {
       if (query.kind === 'policy') return [spam];
       if (query.kind === 'itemType') return [{ id: 'user', name: 'User', kind: 'USER' }];
       return [];
+    }
+    if (query instanceof GetEverEntitiesQuery && query.kind === 'itemType') {
+      return [
+        { id: 'user', name: 'User', kind: 'USER' },
+        { id: 'post', name: 'Post', kind: 'CONTENT' },
+      ];
     }
     if (query instanceof GetCatalogSettingsQuery && query.section === 'strikes') return { windowDays: 30, thresholds: [{ strikes: 2, actionId: 'ban' }] };
     return undefined;
@@ -135,5 +143,76 @@ describe('strike applier: the strike window with an injected clock', () => {
     expect(await applier.countAfter(published)).toBe(1);
     expect(await applier.countAfter(published)).toBe(1);
     expect(await userLog()).toHaveLength(1);
+  });
+});
+
+describe('strike applier: reversal by an accepted appeal', () => {
+  let stores: ReturnType<typeof sqliteStores> | undefined;
+  afterEach(async () => {
+    await stores?.close();
+    stores = undefined;
+  });
+
+  const context = { orgId: 'acme', correlationId: 'appeal', actor: 'enforcement' };
+  const accepted = (appealId: string, item: { id: string; typeId: string }) => ({ appealId, actionedItem: item, actionsTaken: ['remove'], decidedAt: T0.toISOString() });
+
+  it('reverses on the stored item\'s creator, once per appeal', async () => {
+    stores = sqliteStores();
+    const clock = new FixedClock(T0);
+    const aggregates = new AggregateStore(stores.events, clock, randomIds);
+    const applier = new StrikeApplier(catalog, aggregates, stores.events, clock);
+    await aggregates.record(
+      itemStream('acme', 'post', 'p1'),
+      [{ type: 'ItemSubmitted', data: { itemId: 'p1', typeId: 'post', typeVersion: null, typeSchemaVariant: 'original', data: {}, creator: u1, subject: 'user:u1', source: 'items' } }],
+      context,
+      'no_stream',
+    );
+    await aggregates.record(
+      'item_evaluation-acme:post:p1:0',
+      [{ type: 'ActionCallbackRequested', data: { deliveryId: 'd1', item: { id: 'p1', typeId: 'post' }, action: { id: 'remove' }, policies: [{ id: 'spam', name: 'Spam', penalty: 'LOW' }], rules: [], custom: {}, creator: u1, environment: 'LIVE', content: 'c1' } }],
+      context,
+      'no_stream',
+    );
+    const [published] = await stores.events.readStream('item_evaluation-acme:post:p1:0');
+    expect(await applier.countAfter(published!)).toBe(1);
+
+    await applier.reverse('acme', accepted('ap-1', { id: 'p1', typeId: 'post' }), context);
+    await applier.reverse('acme', accepted('ap-1', { id: 'p1', typeId: 'post' }), context);
+    const log = await stores.events.readStream(userStrikesStream('acme', u1)!);
+    expect(log.map((e) => e.type)).toEqual(['UserStrikesApplied', 'UserActionsReversed']);
+    expect(log[1]!.data).toMatchObject({ appealId: 'ap-1', user: u1, strikes: 1, countAfter: 0 });
+    expect(await applier.liveCount('acme', u1)).toBe(0);
+  });
+
+  it('reverses on a USER item itself, even one Warden never stored (an executed action struck it)', async () => {
+    stores = sqliteStores();
+    const clock = new FixedClock(T0);
+    const aggregates = new AggregateStore(stores.events, clock, randomIds);
+    const applier = new StrikeApplier(catalog, aggregates, stores.events, clock);
+    const never = { id: 'u-never', typeId: 'user' };
+    await aggregates.record(
+      'action_execution-acme:e1',
+      [{ type: 'ActionCallbackRequested', data: { deliveryId: 'd-e1', item: never, action: { id: 'remove' }, policies: [{ id: 'spam', name: 'Spam', penalty: 'LOW' }], rules: [], custom: {}, creator: never, environment: 'MANUAL', trigger: 'post-actions' } }],
+      context,
+      'no_stream',
+    );
+    const [published] = await stores.events.readStream('action_execution-acme:e1');
+    expect(await applier.countAfter(published!)).toBe(1);
+    await applier.reverse('acme', accepted('ap-2', never), context);
+    expect(await applier.liveCount('acme', never)).toBe(0);
+  });
+
+  it('reverses nothing for a content item Warden never stored, a rejection, or an outcome recorded without what was appealed', async () => {
+    stores = sqliteStores();
+    const clock = new FixedClock(T0);
+    const aggregates = new AggregateStore(stores.events, clock, randomIds);
+    const applier = new StrikeApplier(catalog, aggregates, stores.events, clock);
+    await applier.reverse('acme', accepted('ap-3', { id: 'p-never', typeId: 'post' }), context);
+    expect(await stores.events.readAll()).toEqual([]);
+    const decided = (data: object) => ({ type: 'AppealDecided', data, streamName: 'appeal-acme:x', revision: 1, position: 2 }) as never;
+    const base = { appealId: 'x', decidedAt: T0.toISOString(), actionedItem: { id: 'p1', typeId: 'post' }, actionsTaken: ['remove'] };
+    expect(acceptedAppealOf(decided({ ...base, decision: 'ACCEPT' }))).toMatchObject({ appealId: 'x', actionsTaken: ['remove'] });
+    expect(acceptedAppealOf(decided({ ...base, decision: 'REJECT' }))).toBeUndefined();
+    expect(acceptedAppealOf(decided({ appealId: 'x', decidedAt: T0.toISOString(), decision: 'ACCEPT' }))).toBeUndefined();
   });
 });

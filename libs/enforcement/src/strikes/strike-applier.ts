@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { type ActionDefinition, BUILTIN_ACTION_IDS, GetCatalogSettingsQuery, GetLiveEntitiesQuery } from '#warden/catalog';
+import { type ActionDefinition, BUILTIN_ACTION_IDS, GetCatalogSettingsQuery, GetEverEntitiesQuery, GetLiveEntitiesQuery } from '#warden/catalog';
 import type { EventStore } from '#warden/eventstore';
 import { type ItemSubmitted, itemStream } from '#warden/ingestion';
-import { type Clock, type CommandContext, deterministicId, parseStreamName, type RecordedEvent } from '#warden/kernel';
+import { type Clock, type CommandContext, deterministicId, type RecordedEvent } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
 import type { ActionCallbackRequested } from '#warden/rules';
 import { AggregateStore, EVENT_STORE } from '#warden/storage';
@@ -12,6 +12,7 @@ import { type StrikeThreshold, strikeCount, userStrikesDecider } from '../domain
 import type { StruckUser } from '../domain/user-strikes.events.js';
 import { userStrikesStream } from '../domain/user-strikes.streams.js';
 import { PerStreamQueue } from './per-stream-queue.js';
+import { publicationKey } from './publication-key.js';
 
 type PublishedAction = ActionCallbackRequested['data'] & { trigger?: string };
 
@@ -104,8 +105,8 @@ export class StrikeApplier {
 
   /**
    * An accepted appeal: the appealed actions on the item stop counting against the user who
-   * received them (the item's creator as last submitted; a USER item itself). An item Warden never
-   * stored gave no one strikes or penalties: nothing to reverse. Recorded once per appeal.
+   * received them (a USER item itself; else the item's creator as last submitted). A content item
+   * Warden never stored gave no one strikes or penalties: nothing to reverse. Recorded once per appeal.
    */
   async reverse(orgId: string, appeal: AcceptedAppeal, context: CommandContext): Promise<void> {
     const user = await this.struckUser(orgId, appeal.actionedItem);
@@ -134,8 +135,13 @@ export class StrikeApplier {
     await this.queue.run(stream, reverse);
   }
 
-  /** Whose strikes an action on the item gave: the creator of its latest version, a USER item itself. */
+  /**
+   * Whose strikes an action on the item gave: a USER item itself (stored or not: an executed action
+   * strikes a user Warden never saw), else the creator of its latest version.
+   */
   private async struckUser(orgId: string, item: { id: string; typeId: string }): Promise<StruckUser | undefined> {
+    const itemTypes = await this.queries.execute(new GetEverEntitiesQuery(orgId, 'itemType'));
+    if (itemTypes.find((t) => t.id === item.typeId)?.kind === 'USER') return { id: item.id, typeId: item.typeId };
     const versions = await this.events.readStream(itemStream(orgId, item.typeId, item.id));
     const latest = versions.findLast((e) => e.type === 'ItemSubmitted')?.data as ItemSubmitted['data'] | undefined;
     return latest?.creator ?? undefined;
@@ -162,28 +168,14 @@ export class StrikeApplier {
   }
 }
 
-/**
- * Who the action strikes and under which key: one action on one content of an item counts once
- * however many rules, runs (and environments) published it and however often the content is
- * re-sent; a decision's or an executed action's once per delivery (its id derives from the
- * decision or the execution). A threshold's own action strikes no one.
- */
+/** Who the action strikes and under which key (publicationKey); a threshold's own action strikes no one. */
 export function applicationOf(event: RecordedEvent): StrikeApplication | undefined {
   if (event.type !== 'ActionCallbackRequested') return undefined;
   const data = event.data as unknown as PublishedAction;
   if (data.trigger === 'strike-threshold' || !data.creator) return undefined;
-  const orgId = event.metadata.orgId;
-  const stream = userStrikesStream(orgId, data.creator);
+  const stream = userStrikesStream(event.metadata.orgId, data.creator);
   if (!stream) return undefined;
-  const { category, idParts } = parseStreamName(event.streamName);
-  const fromRule = data.trigger !== 'decision' && category === 'item_evaluation' && idParts.length >= 4;
-  // Published before the content was recorded with the action: by version, as then.
-  const key = !fromRule
-    ? deterministicId('delivery-strikes', orgId, data.deliveryId)
-    : typeof data.content === 'string'
-      ? deterministicId('content-strikes', orgId, data.item.typeId, data.item.id, data.content, data.action.id)
-      : deterministicId('rule-strikes', orgId, data.item.typeId, data.item.id, idParts[3]!, data.action.id);
-  return { stream, key, user: data.creator, data };
+  return { stream, key: publicationKey(event), user: data.creator, data };
 }
 
 const BUILTIN_KINDS: { [id: string]: ActionDefinition['kind'] } = {

@@ -10,6 +10,7 @@ import { appealJobId, reviewJobStream } from '../domain/review.streams.js';
 import { JobEnqueuer } from '../enqueue/job-enqueuer.js';
 import { autoCloseQueuesProjection } from '../projections/auto-close-queues.projection.js';
 import { reviewJobsProjection } from '../projections/review-jobs.projection.js';
+import type { ActionExecuted } from '#warden/enforcement';
 import { JobAutoCloser } from './job-auto-closer.js';
 
 const DAY = 86_400_000;
@@ -143,5 +144,36 @@ describe('JobAutoCloser', () => {
     clock.advance(2 * DAY);
     expect(await closer.closeExpired(sweepContext)).toBe(0);
     expect((await decisionOf('acme', appealJob)).status).toBe('OPEN');
+  });
+
+  it('closes the open jobs of the items an executed action answers (its reportedItems), once, appeal jobs and its own enqueue left open', async () => {
+    const { clock, closer, open, decisionOf } = world();
+    const reported = await open('acme', 'default', 'r1');
+    const appealJob = await open('acme', 'appeals', 'r1', 'ap-9');
+    const enqueuedItself = await open('acme', 'default', 'e1');
+    const context = { orgId: 'acme', correlationId: 'c', causationId: null, actor: 'review' };
+    const executed = (kind: ActionExecuted['data']['action']['kind']): ActionExecuted['data'] => ({
+      executionId: `exe-${kind}`,
+      action: { id: kind === 'CUSTOMER_DEFINED_ACTION' ? 'remove' : 'enqueue-to-mrt', kind },
+      item: { id: 'e1', typeId: 'post', typeName: 'Post' },
+      version: 0,
+      policies: [],
+      reportedItems: [
+        { id: 'r1', typeId: 'post' },
+        { id: 'e1', typeId: 'post' },
+      ],
+      creator: null,
+      actorId: null,
+      executedAt: clock.now().toISOString(),
+    });
+    // An enqueue of e1 closes r1's job but not e1's own (the job it opened or joined), at the same instant.
+    expect(await closer.closeJobsOfReportedItems(executed('ENQUEUE_TO_MRT'), context)).toBe(1);
+    expect((await decisionOf('acme', reported)).decided).toMatchObject({ type: 'AUTOMATIC_CLOSE', closeReason: 'ITEM_ACTIONED' });
+    expect((await decisionOf('acme', enqueuedItself)).status).toBe('OPEN');
+    expect((await decisionOf('acme', appealJob)).status).toBe('OPEN');
+    expect(await closer.closeJobsOfReportedItems(executed('ENQUEUE_TO_MRT'), context)).toBe(0);
+    // A customer-defined action on e1 that names e1 closes its job.
+    expect(await closer.closeJobsOfReportedItems(executed('CUSTOMER_DEFINED_ACTION'), context)).toBe(1);
+    expect((await decisionOf('acme', enqueuedItself)).status).not.toBe('OPEN');
   });
 });

@@ -45,7 +45,11 @@ export class JobAutoCloser {
     if (executed.reportedItems.length === 0) return 0;
     await this.deps.catchUp();
     let closed = 0;
+    // An enqueue action puts its item into review: closing that item's jobs would close the job it
+    // just opened or joined.
+    const enqueued = executed.action.kind !== 'CUSTOMER_DEFINED_ACTION';
     for (const item of executed.reportedItems) {
+      if (enqueued && item.id === executed.item.id && item.typeId === executed.item.typeId) continue;
       closed += await this.closeOpenJobs(item, executed.executedAt, (jobId) => deterministicId('auto-close-executed', executed.executionId, jobId), context);
     }
     return closed;

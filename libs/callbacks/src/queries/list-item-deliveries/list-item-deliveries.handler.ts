@@ -19,9 +19,10 @@ export class ListItemDeliveriesHandler implements IQueryHandler<ListItemDeliveri
     const docs = await this.readStore.find<CallbackDeliveryDoc>(
       CALLBACK_DELIVERIES,
       { orgId: query.orgId, 'item.typeId': query.item.typeId, 'item.id': query.item.id },
-      { sort: [{ field: 'requestedAt', direction: 'asc' }], limit: query.limit },
+      // The newest `limit` (those most likely appealed), answered oldest first.
+      { sort: [{ field: 'requestedAt', direction: 'desc' }], limit: query.limit },
     );
-    return docs.map((d) => ({
+    return docs.reverse().map((d) => ({
       deliveryId: d.deliveryId,
       kind: d.kind,
       trigger: d.trigger,

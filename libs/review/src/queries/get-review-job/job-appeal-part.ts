@@ -11,7 +11,7 @@ import { GetJobAppealQuery, type JobAppealDetails } from '../get-job-appeal/get-
 import type { ActionCallbackView, AppealView, ItemRefView } from './review-job.view.js';
 
 /** Decided jobs of the actioned item read to find which decision sent a callback (an item has few). */
-const MAX_DECIDED_JOBS = 20;
+const MAX_DECIDED_JOBS = 100;
 
 export interface AppealPartDeps {
   readonly queries: QueryBus;
@@ -91,7 +91,8 @@ async function decisionsByDelivery(deps: AppealPartDeps, orgId: string, item: It
   const closed = await deps.readStore.find<ReviewJobDoc>(
     REVIEW_JOBS,
     { orgId, itemTypeId: item.typeId, itemId: item.id, state: 'CLOSED' },
-    { limit: MAX_DECIDED_JOBS },
+    // The newest first: the appealed decision is usually recent; closes without a moderator are skipped below.
+    { sort: [{ field: 'decision.decidedAt', direction: 'desc' }], limit: MAX_DECIDED_JOBS },
   );
   const found = new Map<string, DecisionRef>();
   await Promise.all(

@@ -166,7 +166,7 @@ class CallbackDeliveryStateDto {
 
 class ActionCallbackDto {
   @ApiProperty() deliveryId!: string;
-  @ApiProperty({ enum: ['rule', 'decision', 'strike-threshold'], description: 'What sent it (decision: a moderator, or POST /api/v1/actions)' }) trigger!: string;
+  @ApiProperty({ enum: ['rule', 'decision', 'strike-threshold', 'post-actions'], description: 'What sent it: a rule, a moderator\'s decision, a strike threshold, or the platform through POST /api/v1/actions' }) trigger!: string;
   @ApiProperty({ type: [NamedRefDto], description: 'The policies the callback named' }) policies!: NamedRefDto[];
   @ApiProperty({ type: [NamedRefDto], description: 'The rules the callback named (none for decisions)' }) rules!: NamedRefDto[];
   @ApiNullableObject(CallbackDecisionDto, { description: 'The review decision that sent it; null otherwise' }) decision!: CallbackDecisionDto | null;
