@@ -227,9 +227,17 @@ async function writeSyntheticScores(count) {
         await userScoresProjection.apply(
           {
             type: 'ActionCallbackRequested',
+            streamName: `item_evaluation-bench:post:s-${n}-${i}:0`,
             revision: 0,
             metadata,
-            data: { item: { id: `s-${n}-${i}`, typeId: 'post' }, action: { id: 'remove' }, policies: [{ id: 'spam', name: 'Spam', penalty: 'LOW' }], creator },
+            data: {
+              deliveryId: `s-${n}-${i}-remove`,
+              item: { id: `s-${n}-${i}`, typeId: 'post' },
+              action: { id: 'remove' },
+              policies: [{ id: 'spam', name: 'Spam', penalty: 'LOW' }],
+              creator,
+              content: `s-${n}-${i}@0`,
+            },
           },
           ctx,
         );

@@ -154,13 +154,16 @@ describe('strike applier: reversal by an accepted appeal', () => {
   });
 
   const context = { orgId: 'acme', correlationId: 'appeal', actor: 'enforcement' };
-  const accepted = (appealId: string, item: { id: string; typeId: string }) => ({ appealId, actionedItem: item, actionsTaken: ['remove'], decidedAt: T0.toISOString() });
-
-  it('reverses on the stored item\'s creator, once per appeal', async () => {
+  function setUp() {
     stores = sqliteStores();
     const clock = new FixedClock(T0);
     const aggregates = new AggregateStore(stores.events, clock, randomIds);
-    const applier = new StrikeApplier(catalog, aggregates, stores.events, clock);
+    return { events: stores.events, aggregates, applier: new StrikeApplier(catalog, aggregates, stores.events, clock) };
+  }
+  const accepted = (appealId: string, item: { id: string; typeId: string }) => ({ appealId, actionedItem: item, actionsTaken: ['remove'], decidedAt: T0.toISOString() });
+
+  it('reverses on the stored item\'s creator, once per appeal', async () => {
+    const { events, aggregates, applier } = setUp();
     await aggregates.record(
       itemStream('acme', 'post', 'p1'),
       [{ type: 'ItemSubmitted', data: { itemId: 'p1', typeId: 'post', typeVersion: null, typeSchemaVariant: 'original', data: {}, creator: u1, subject: 'user:u1', source: 'items' } }],
@@ -173,22 +176,19 @@ describe('strike applier: reversal by an accepted appeal', () => {
       context,
       'no_stream',
     );
-    const [published] = await stores.events.readStream('item_evaluation-acme:post:p1:0');
+    const [published] = await events.readStream('item_evaluation-acme:post:p1:0');
     expect(await applier.countAfter(published!)).toBe(1);
 
     await applier.reverse('acme', accepted('ap-1', { id: 'p1', typeId: 'post' }), context);
     await applier.reverse('acme', accepted('ap-1', { id: 'p1', typeId: 'post' }), context);
-    const log = await stores.events.readStream(userStrikesStream('acme', u1)!);
+    const log = await events.readStream(userStrikesStream('acme', u1)!);
     expect(log.map((e) => e.type)).toEqual(['UserStrikesApplied', 'UserActionsReversed']);
     expect(log[1]!.data).toMatchObject({ appealId: 'ap-1', user: u1, strikes: 1, countAfter: 0 });
     expect(await applier.liveCount('acme', u1)).toBe(0);
   });
 
   it('reverses on a USER item itself, even one Warden never stored (an executed action struck it)', async () => {
-    stores = sqliteStores();
-    const clock = new FixedClock(T0);
-    const aggregates = new AggregateStore(stores.events, clock, randomIds);
-    const applier = new StrikeApplier(catalog, aggregates, stores.events, clock);
+    const { events, aggregates, applier } = setUp();
     const never = { id: 'u-never', typeId: 'user' };
     await aggregates.record(
       'action_execution-acme:e1',
@@ -196,19 +196,16 @@ describe('strike applier: reversal by an accepted appeal', () => {
       context,
       'no_stream',
     );
-    const [published] = await stores.events.readStream('action_execution-acme:e1');
+    const [published] = await events.readStream('action_execution-acme:e1');
     expect(await applier.countAfter(published!)).toBe(1);
     await applier.reverse('acme', accepted('ap-2', never), context);
     expect(await applier.liveCount('acme', never)).toBe(0);
   });
 
   it('reverses nothing for a content item Warden never stored, a rejection, or an outcome recorded without what was appealed', async () => {
-    stores = sqliteStores();
-    const clock = new FixedClock(T0);
-    const aggregates = new AggregateStore(stores.events, clock, randomIds);
-    const applier = new StrikeApplier(catalog, aggregates, stores.events, clock);
+    const { events, applier } = setUp();
     await applier.reverse('acme', accepted('ap-3', { id: 'p-never', typeId: 'post' }), context);
-    expect(await stores.events.readAll()).toEqual([]);
+    expect(await events.readAll()).toEqual([]);
     const decided = (data: object) => ({ type: 'AppealDecided', data, streamName: 'appeal-acme:x', revision: 1, position: 2 }) as never;
     const base = { appealId: 'x', decidedAt: T0.toISOString(), actionedItem: { id: 'p1', typeId: 'post' }, actionsTaken: ['remove'] };
     expect(acceptedAppealOf(decided({ ...base, decision: 'ACCEPT' }))).toMatchObject({ appealId: 'x', actionsTaken: ['remove'] });
