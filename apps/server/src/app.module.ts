@@ -11,6 +11,7 @@ import { SsoModule } from '#warden/sso';
 import { ReviewModule } from '#warden/review';
 import { EnforcementModule } from '#warden/enforcement';
 import { AppealsModule } from '#warden/appeals';
+import { AuditModule } from '#warden/audit';
 import { ApiKeyGuard, ConsoleGuard, PlatformModule, type WardenConfig } from '#warden/platform';
 import { type Storage, StorageModule } from '#warden/storage';
 
@@ -54,6 +55,7 @@ export class AppModule {
         ReviewModule,
         EnforcementModule,
         AppealsModule,
+        AuditModule,
         ...(options.http ? [options.http] : []),
       ],
       providers: [

@@ -9,6 +9,7 @@ import { SsoHttpModule } from '#warden/sso/http';
 import { ReviewHttpModule } from '#warden/review/http';
 import { EnforcementHttpModule } from '#warden/enforcement/http';
 import { AppealsHttpModule } from '#warden/appeals/http';
+import { AuditHttpModule } from '#warden/audit/http';
 import type { AppOptions } from './app.module.js';
 
 /**
@@ -23,7 +24,7 @@ export class HttpSurfaceModule {
       module: HttpSurfaceModule,
       imports: [
         PlatformHttpModule,
-        ...(roles.http ? [IdentityHttpModule, CatalogHttpModule, IngestionHttpModule, RulesHttpModule, CallbacksHttpModule, SsoHttpModule, ReviewHttpModule, EnforcementHttpModule, AppealsHttpModule] : []),
+        ...(roles.http ? [IdentityHttpModule, CatalogHttpModule, IngestionHttpModule, RulesHttpModule, CallbacksHttpModule, SsoHttpModule, ReviewHttpModule, EnforcementHttpModule, AppealsHttpModule, AuditHttpModule] : []),
       ],
     };
   }

@@ -7,3 +7,15 @@ export const userSubject = (user: { readonly typeId: string; readonly id: string
 /** An item's data belongs to its creator; to the item itself when it is a user or has no creator. */
 export const itemSubject = (item: { readonly typeId: string; readonly id: string }, creator: { readonly typeId: string; readonly id: string } | null): string =>
   userSubject(creator ?? item);
+
+/**
+ * Recorded once a subject's data keys were forgotten (a GDPR deletion completed). Read models
+ * that copied the subject's personal fields in plaintext purge them when they apply it; the type
+ * lives here so that they need not depend on the module that records it.
+ */
+export const SUBJECT_ERASED_EVENT = 'GdprDeletionCompleted';
+
+/** What a projection reads of SUBJECT_ERASED_EVENT: whose data is gone. */
+export interface SubjectErasedData {
+  readonly subject: string;
+}

@@ -32,6 +32,7 @@ import { autoCloseQueuesProjection } from './projections/auto-close-queues.proje
 import { childSafetyReportsProjection } from './projections/child-safety-reports.projection.js';
 import { ListChildSafetyReportsHandler } from './queries/list-child-safety-reports/list-child-safety-reports.handler.js';
 import { OpenAppealJobHandler } from './commands/open-appeal-job/open-appeal-job.handler.js';
+import { CloseErasedUserJobsHandler } from './commands/close-erased-user-jobs/close-erased-user-jobs.handler.js';
 
 const subjectField = (e: { data: { [key: string]: unknown } }) => (typeof e.data['subject'] === 'string' ? e.data['subject'] : undefined);
 
@@ -62,6 +63,7 @@ const subjectField = (e: { data: { [key: string]: unknown } }) => (typeof e.data
     ListChildSafetyReportsHandler,
     jobAutoCloserProvider,
     OpenAppealJobHandler,
+    CloseErasedUserJobsHandler,
   ],
 })
 export class ReviewModule implements OnModuleInit {

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -62,5 +62,31 @@ describe('SqliteSubjectKeyStore while another process writes', () => {
     const reopened = openSqlite(file);
     expect([...(await new SqliteSubjectKeyStore(reopened).findMany([key.keyId])).keys()]).toEqual([key.keyId]);
     reopened.close();
+  });
+});
+
+describe('SqliteSubjectKeyStore.forget', () => {
+  it("leaves a forgotten key's bytes in no data file (database, WAL, shared memory)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'warden-keys-'));
+    const file = join(dir, 'warden.db');
+    const db = openSqlite(file, { synchronous: 'normal' });
+    const keys = new SqliteSubjectKeyStore(db);
+    const kept = await keys.keyFor('org', 'user:kept');
+    const doomed = await keys.keyFor('org', 'user:doomed');
+    // The key reaches the database file too, as an automatic checkpoint would copy it.
+    db.pragma('wal_checkpoint(PASSIVE)');
+    await keys.keyFor('org', 'user:later');
+    const inFiles = (key: Buffer) =>
+      ['warden.db', 'warden.db-wal', 'warden.db-shm'].filter((name) => existsSync(join(dir, name)) && readFileSync(join(dir, name)).includes(key));
+    expect(inFiles(doomed.key)).not.toEqual([]);
+
+    expect(await keys.forget('org', 'user:doomed')).toBe(1);
+
+    expect(inFiles(doomed.key)).toEqual([]);
+    expect(inFiles(kept.key)).toEqual(['warden.db']);
+    expect((await keys.findMany([doomed.keyId, kept.keyId])).has(doomed.keyId)).toBe(false);
+    expect(await keys.forget('org', 'user:doomed')).toBe(0);
+    await keys.close();
+    db.close();
   });
 });

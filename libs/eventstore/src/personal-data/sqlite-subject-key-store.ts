@@ -13,11 +13,25 @@ CREATE TABLE IF NOT EXISTS subject_keys (
   UNIQUE (org_id, subject_id)
 );`;
 
+/** How long a forget waits, at most, for readers of other connections to let the WAL be emptied. */
+const WAL_TRUNCATE_ATTEMPTS = 200;
+const WAL_TRUNCATE_RETRY_MS = 50;
+
+export class WalNotTruncatedError extends Error {
+  constructor() {
+    super('Forgotten subject key: the write-ahead log could not be emptied (other connections kept reading); retry');
+    this.name = 'WalNotTruncatedError';
+  }
+}
+
 export class SqliteSubjectKeyStore implements SubjectKeyStore {
   private readonly stmt;
   private readonly writes: SqliteGroupCommit;
 
-  constructor(db: SqliteDatabase) {
+  constructor(private readonly db: SqliteDatabase) {
+    // A forgotten key's bytes must not survive in the file: this connection zeroes what it
+    // deletes (every write to the key table goes through it), so no free page or cell keeps them.
+    db.pragma('secure_delete = ON');
     db.exec(SCHEMA);
     this.writes = new SqliteGroupCommit(db);
     this.stmt = {
@@ -60,8 +74,37 @@ export class SqliteSubjectKeyStore implements SubjectKeyStore {
     return new Map(this.stmt.byIds.all(JSON.stringify(keyIds)).map((r) => [r.key_id, r.key] as const));
   }
 
+  /**
+   * Deletes the subject's keys, then empties the write-ahead log (checkpoint TRUNCATE): the WAL
+   * still holds the pages written when the key was created, and the checkpoint copies the zeroed
+   * page over the database file's. Throws WalNotTruncatedError when other connections kept the
+   * WAL in use; the keys are gone by then, and a retry finishes the job.
+   */
   async forget(orgId: string, subjectId: string): Promise<number> {
-    return this.writes.run(() => this.stmt.forget.run(orgId, subjectId).changes);
+    const forgotten = await this.writes.run(() => this.stmt.forget.run(orgId, subjectId).changes);
+    for (let attempt = 0; attempt < WAL_TRUNCATE_ATTEMPTS; attempt++) {
+      if (this.truncateWal()) return forgotten;
+      await new Promise((resolve) => setTimeout(resolve, WAL_TRUNCATE_RETRY_MS));
+    }
+    throw new WalNotTruncatedError();
+  }
+
+  /**
+   * One try, without SQLite's busy handler: it would hold the event loop while it waits for the
+   * readers of other connections, which this process may be the one to serve.
+   */
+  private truncateWal(): boolean {
+    const timeout = this.db.pragma('busy_timeout', { simple: true }) as number;
+    this.db.pragma('busy_timeout = 0');
+    try {
+      const [result] = this.db.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>;
+      return result?.busy === 0;
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'SQLITE_BUSY' || (error as { code?: unknown }).code === 'SQLITE_LOCKED') return false;
+      throw error;
+    } finally {
+      this.db.pragma(`busy_timeout = ${timeout}`);
+    }
   }
 
   async close(): Promise<void> {

@@ -23,9 +23,9 @@ export interface JobAutoCloserDeps {
 
 /**
  * AUTOMATIC_CLOSE, the system's decision: a job whose item another decision actioned
- * (ITEM_ACTIONED), or that waited longer than its queue's `autoCloseAfterDays` (EXPIRED). The read
- * model proposes the jobs; each close is decided on the job's stream (an already closed job is
- * left alone), with a decision id derived from its cause, so a re-run closes nothing twice.
+ * (ITEM_ACTIONED), that waited longer than its queue's `autoCloseAfterDays` (EXPIRED), or whose
+ * item's user was erased (USER_ERASED). The read model proposes the jobs; each close is decided
+ * on the job's stream (an already closed job is left alone), with a decision id derived from its cause, so a re-run closes nothing twice.
  */
 export class JobAutoCloser {
   constructor(private readonly deps: JobAutoCloserDeps) {}
@@ -56,6 +56,31 @@ export class JobAutoCloser {
   }
 
   /**
+   * The open jobs of the items an erased user submitted (a GDPR deletion `requestId`), appeal jobs
+   * included: the appellant whose appeal such a job answers is the erased user. USER_ERASED, under
+   * a decision id derived from the request, so a re-run closes nothing twice.
+   */
+  async closeJobsOfErasedUser(items: ReadonlyArray<{ id: string; typeId: string }>, requestId: string, context: CommandContext): Promise<number> {
+    if (items.length === 0) return 0;
+    await this.deps.catchUp();
+    let closed = 0;
+    for (const item of items) {
+      for (const job of await this.openJobsOf(context.orgId, item)) {
+        const decisionId = deterministicId('auto-close-erased', requestId, job.jobId);
+        if (await this.close(context.orgId, job.jobId, decisionId, 'USER_ERASED', context)) closed++;
+      }
+    }
+    return closed;
+  }
+
+  private async openJobsOf(orgId: string, item: { id: string; typeId: string }): Promise<ReviewJobDoc[]> {
+    const open = await Promise.all(
+      OPEN_STATES.map((state) => this.deps.readStore.find<ReviewJobDoc>(REVIEW_JOBS, { orgId, itemTypeId: item.typeId, itemId: item.id, state })),
+    );
+    return open.flat();
+  }
+
+  /**
    * The item's jobs open at `actionedAt`, each closed with ITEM_ACTIONED under the decision id
    * `decisionIdOf` derives from its cause (null: leave that job alone). The read models are
    * caught up by the caller.
@@ -67,13 +92,8 @@ export class JobAutoCloser {
     context: CommandContext,
   ): Promise<number> {
     const { orgId } = context;
-    const open = (
-      await Promise.all(
-        OPEN_STATES.map((state) => this.deps.readStore.find<ReviewJobDoc>(REVIEW_JOBS, { orgId, itemTypeId: item.typeId, itemId: item.id, state })),
-      )
-    ).flat();
     let closed = 0;
-    for (const job of open) {
+    for (const job of await this.openJobsOf(orgId, item)) {
       const decisionId = decisionIdOf(job.jobId);
       // Only the jobs open when the item was actioned: a report that came after opens a job the
       // moderator never saw, which a re-run of this reactor must not close either.
@@ -117,7 +137,7 @@ export class JobAutoCloser {
     orgId: string,
     jobId: string,
     decisionId: string,
-    closeReason: 'ITEM_ACTIONED' | 'EXPIRED',
+    closeReason: 'ITEM_ACTIONED' | 'EXPIRED' | 'USER_ERASED',
     context: CommandContext,
   ): Promise<boolean> {
     const handled = await this.deps.aggregates.handle(

@@ -1,30 +1,59 @@
-import type { Projection } from '#warden/eventstore';
+import type { Projection, ProjectionContext } from '#warden/eventstore';
+import { SUBJECT_ERASED_EVENT, type SubjectErasedData } from '#warden/kernel';
 import type { ReadDocument } from '#warden/readstore';
 import type { ChildSafetyReportRecorded } from '../domain/review-job.events.js';
 
 export const CHILD_SAFETY_REPORTS_PROJECTION = 'review-child-safety-reports';
 export const CHILD_SAFETY_REPORTS = 'child_safety_reports';
+/** A subject's report ids (opaque ids only): what an erasure of the subject's data must reach. */
+export const CHILD_SAFETY_REPORTS_BY_SUBJECT = 'child_safety_reports_by_subject';
 
 /** One recorded child-safety report, for the export (what the event records, and the organization). */
 export type ChildSafetyReportDoc = Omit<ChildSafetyReportRecorded['data'], 'subject'> & { orgId: string };
+type SubjectReportsDoc = { orgId: string; subject: string; reportIds: string[] };
 
 export const childSafetyReportDocId = (orgId: string, reportId: string) => `${orgId}:${reportId}`;
+const subjectDocId = (orgId: string, subject: string) => `${orgId}:${subject}`;
+
+/** The fields ChildSafetyReportRecorded seals (review.module.ts): what an erasure blanks here. */
+const SEALED = ['incident', 'reportedBy', 'mediaUrls'] as const;
 
 /**
  * The child-safety reports moderators recorded, for the export. It reads the reports' reasons
- * (personal data): after an erasure a rebuild shows them as null. A report is written once, so
- * a redelivery rewrites the same document.
+ * (personal data), so it holds a plaintext copy: when the subject's data is erased
+ * (SUBJECT_ERASED_EVENT) the sealed fields of their reports become null, as a rebuild after the
+ * erasure shows them. A report is written once, so a redelivery rewrites the same document; an
+ * erasure applied again writes the same nulls.
  */
 export const childSafetyReportsProjection: Projection = {
   name: CHILD_SAFETY_REPORTS_PROJECTION,
-  collections: [CHILD_SAFETY_REPORTS],
-  eventTypes: ['ChildSafetyReportRecorded'],
+  collections: [CHILD_SAFETY_REPORTS, CHILD_SAFETY_REPORTS_BY_SUBJECT],
+  eventTypes: ['ChildSafetyReportRecorded', SUBJECT_ERASED_EVENT],
   needsPersonalData: true,
   indexes: [{ collection: CHILD_SAFETY_REPORTS, fields: ['orgId', 'recordedAt'] }],
-  apply(event, ctx) {
+  async apply(event, ctx) {
     const orgId = event.metadata.orgId;
-    const { subject: _subject, ...report } = event.data as unknown as ChildSafetyReportRecorded['data'];
+    if (event.type === SUBJECT_ERASED_EVENT) return eraseSubject(orgId, (event.data as unknown as SubjectErasedData).subject, ctx);
+    const { subject, ...report } = event.data as unknown as ChildSafetyReportRecorded['data'];
     const doc: ChildSafetyReportDoc = { ...report, orgId };
     ctx.put(CHILD_SAFETY_REPORTS, childSafetyReportDocId(orgId, report.reportId), doc as unknown as ReadDocument);
+    if (subject === null) return;
+    const id = subjectDocId(orgId, subject);
+    const index = (await ctx.get<SubjectReportsDoc>(CHILD_SAFETY_REPORTS_BY_SUBJECT, id)) ?? { orgId, subject, reportIds: [] };
+    if (!index.reportIds.includes(report.reportId)) {
+      ctx.put(CHILD_SAFETY_REPORTS_BY_SUBJECT, id, { ...index, reportIds: [...index.reportIds, report.reportId] });
+    }
   },
 };
+
+async function eraseSubject(orgId: string, subject: string, ctx: ProjectionContext): Promise<void> {
+  const index = await ctx.get<SubjectReportsDoc>(CHILD_SAFETY_REPORTS_BY_SUBJECT, subjectDocId(orgId, subject));
+  for (const reportId of index?.reportIds ?? []) {
+    const id = childSafetyReportDocId(orgId, reportId);
+    const doc = await ctx.get<ReadDocument>(CHILD_SAFETY_REPORTS, id);
+    if (!doc) continue;
+    const erased: ReadDocument = { ...doc };
+    for (const field of SEALED) erased[field] = null;
+    ctx.put(CHILD_SAFETY_REPORTS, id, erased);
+  }
+}

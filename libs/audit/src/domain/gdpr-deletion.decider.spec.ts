@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { foldEvents } from '#warden/kernel';
+import { type GdprDeletionCommand, gdprDeletionDecider } from './gdpr-deletion.decider.js';
+import type { ErasedCounts, GdprDeletionEvent } from './gdpr-deletion.events.js';
+
+const user = { id: 'u-1', typeId: 'user' };
+const request: GdprDeletionCommand = { type: 'RequestGdprDeletion', requestId: 'req-1', user, subject: 'user:u-1', now: '2026-03-01T10:00:00.000Z' };
+const erased: ErasedCounts = { dataKeys: 1, items: 3, reports: 2, appeals: 1, reviewJobsClosed: 1 };
+const complete: GdprDeletionCommand = { type: 'CompleteGdprDeletion', erased, now: '2026-03-01T10:00:02.000Z' };
+
+const requested: GdprDeletionEvent = {
+  type: 'GdprDeletionRequested',
+  data: { requestId: 'req-1', user, subject: 'user:u-1', requestedAt: '2026-03-01T10:00:00.000Z' },
+};
+const completed: GdprDeletionEvent = {
+  type: 'GdprDeletionCompleted',
+  data: { requestId: 'req-1', user, subject: 'user:u-1', erased, completedAt: '2026-03-01T10:00:02.000Z' },
+};
+
+/** Given events, when a command, then the events it decides. */
+function given(events: GdprDeletionEvent[]) {
+  const state = foldEvents(gdprDeletionDecider, events);
+  return { state, when: (command: GdprDeletionCommand) => gdprDeletionDecider.decide(command, state) };
+}
+
+describe('GDPR deletion decider', () => {
+  it('records a first request with the user ids and subject only', () => {
+    expect(given([]).when(request)).toEqual([requested]);
+    expect(given([requested]).state).toMatchObject({ status: 'PENDING', requestId: 'req-1', requestedAt: '2026-03-01T10:00:00.000Z', completedAt: null, erased: null });
+  });
+
+  it('records nothing for the same user again while pending, nor once completed', () => {
+    expect(given([requested]).when({ ...request, now: '2026-03-01T10:00:01.000Z' })).toEqual([]);
+    expect(given([requested, completed]).when({ ...request, now: '2026-03-02T10:00:00.000Z' })).toEqual([]);
+  });
+
+  it('completes a pending request with what was erased', () => {
+    expect(given([requested]).when(complete)).toEqual([completed]);
+    expect(given([requested, completed]).state).toMatchObject({ status: 'COMPLETED', completedAt: '2026-03-01T10:00:02.000Z', erased });
+  });
+
+  it('completes once: a re-run of the erasure records nothing more', () => {
+    expect(given([requested, completed]).when({ ...complete, erased: { ...erased, dataKeys: 0 } })).toEqual([]);
+  });
+
+  it('completes nothing that was never requested', () => {
+    expect(given([]).when(complete)).toEqual([]);
+  });
+});

@@ -1,0 +1,50 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { SubjectKeyStore } from '#warden/eventstore';
+import type { Clock, CommandContext } from '#warden/kernel';
+import { CLOCK } from '#warden/platform';
+import type { ReadStore } from '#warden/readstore';
+import { CloseErasedUserJobsCommand } from '#warden/review';
+import { AggregateStore, ProjectionHost, READ_STORE, SUBJECT_KEY_STORE } from '#warden/storage';
+import { gdprDeletionDecider } from '../domain/gdpr-deletion.decider.js';
+import type { ErasedCounts, GdprDeletionRequested } from '../domain/gdpr-deletion.events.js';
+import { gdprDeletionStream } from '../domain/gdpr-deletion.streams.js';
+import { SUBJECT_RECORDS, SUBJECT_RECORDS_PROJECTION, type SubjectRecordDoc } from '../projections/subject-records.projection.js';
+
+/**
+ * The work of one GDPR deletion: close the open review jobs of the user's items, forget the
+ * user's data key (crypto-shredding: every item, report and appeal sealed under it becomes
+ * unreadable at once, in the log and in every rebuild), then record the completion, on which the
+ * projections that copied personal fields purge them. Each step is idempotent, so a re-run after
+ * a crash finishes the job; its counts are then those of the run that completed it.
+ */
+@Injectable()
+export class UserEraser {
+  constructor(
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    @Inject(SUBJECT_KEY_STORE) private readonly subjectKeys: SubjectKeyStore,
+    private readonly commands: CommandBus,
+    private readonly aggregates: AggregateStore,
+    @Inject(ProjectionHost) private readonly projections: ProjectionHost,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async erase(requested: GdprDeletionRequested['data'], context: CommandContext): Promise<ErasedCounts> {
+    const { orgId } = context;
+    await this.projections.catchUp(SUBJECT_RECORDS_PROJECTION);
+    const records = await this.readStore.find<SubjectRecordDoc>(SUBJECT_RECORDS, { orgId, subject: requested.subject });
+    const count = (kind: SubjectRecordDoc['kind']) => records.filter((r) => r.kind === kind).length;
+    const items = records.flatMap((r) => (r.kind === 'item' && r.ref.typeId ? [{ id: r.ref.id, typeId: r.ref.typeId }] : []));
+    const reviewJobsClosed = await this.commands.execute(new CloseErasedUserJobsCommand(requested.requestId, items, context));
+    const dataKeys = await this.subjectKeys.forget(orgId, requested.subject);
+    const erased: ErasedCounts = { dataKeys, items: count('item'), reports: count('report'), appeals: count('appeal'), reviewJobsClosed };
+    await this.aggregates.handle(
+      gdprDeletionStream(orgId, requested.requestId),
+      gdprDeletionDecider,
+      { type: 'CompleteGdprDeletion', erased, now: this.clock.now().toISOString() },
+      context,
+      { retries: 10 },
+    );
+    return erased;
+  }
+}

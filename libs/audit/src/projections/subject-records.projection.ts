@@ -1,0 +1,46 @@
+import type { Projection } from '#warden/eventstore';
+import type { ItemSubmitted } from '#warden/ingestion';
+
+export const SUBJECT_RECORDS_PROJECTION = 'audit-subject-records';
+export const SUBJECT_RECORDS = 'audit_subject_records';
+
+export type SubjectRecordKind = 'item' | 'report' | 'appeal';
+
+/** One thing sealed under a subject's key, by opaque ids only: what a deletion of the subject reaches. */
+export interface SubjectRecordDoc {
+  orgId: string;
+  subject: string;
+  kind: SubjectRecordKind;
+  /** The item (its type and id), the report or the appeal (its id). */
+  ref: { id: string; typeId: string | null };
+}
+
+const kindOf: Record<string, SubjectRecordKind> = { ItemSubmitted: 'item', ReportSubmitted: 'report', AppealSubmitted: 'appeal' };
+
+function refOf(kind: SubjectRecordKind, data: { [key: string]: unknown }): SubjectRecordDoc['ref'] {
+  if (kind === 'item') {
+    const item = data as unknown as ItemSubmitted['data'];
+    return { id: item.itemId, typeId: item.typeId };
+  }
+  return { id: String(kind === 'report' ? data['reportId'] : data['appealId']), typeId: null };
+}
+
+/**
+ * Whose items, reports and appeals are where: the subject each is sealed under (a plain field of
+ * the event, outside the sealed ones) and its ids. One document per item, report or appeal
+ * stream, so a new version of an item, or a redelivery, rewrites the same document.
+ */
+export const subjectRecordsProjection: Projection = {
+  name: SUBJECT_RECORDS_PROJECTION,
+  collections: [SUBJECT_RECORDS],
+  eventTypes: Object.keys(kindOf),
+  needsPersonalData: false,
+  indexes: [{ collection: SUBJECT_RECORDS, fields: ['orgId', 'subject'] }],
+  apply(event, ctx) {
+    const subject = event.data['subject'];
+    const kind = kindOf[event.type];
+    if (typeof subject !== 'string' || !kind) return;
+    const doc: SubjectRecordDoc = { orgId: event.metadata.orgId, subject, kind, ref: refOf(kind, event.data) };
+    ctx.put(SUBJECT_RECORDS, event.streamName, doc as never);
+  },
+};
