@@ -1,0 +1,245 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loggedEvents } from '../support/config-files.js';
+import { type ReviewWorld, reviewOrgConfig, startReceiver, startReviewWorld } from '../support/review-fixture.js';
+import { waitFor } from '../support/wait-for.js';
+import { createOrgWithKey, runCli } from '../support/warden-process.js';
+
+/**
+ * The erased user `gone`: their user item, a post the rules send to review (an open job), a post
+ * they appeal (an open appeal job), and a report they filed against `stay`'s post. `stay` keeps
+ * their own open job, data and report-free history.
+ */
+const SECRETS = {
+  name: 'Gone Person 7f3a',
+  postText: 'please review me gone-secret-text-91b2',
+  appealedText: 'gone-appealed-text-2a9c',
+  reportReason: 'gone-report-reason-c4d1',
+  appealReason: 'gone-appeal-reason-e8f0',
+};
+const STAY_TEXT = 'please review me stay-text-55d0';
+const gone = { id: 'gone', typeId: 'user' };
+const stay = { id: 'stay', typeId: 'user' };
+
+type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+interface Deletion {
+  requestId: string;
+  state: 'PENDING' | 'COMPLETED';
+  requestedAt: string;
+  completedAt: string | null;
+  erased: { dataKeys: number; items: number; reports: number; appeals: number; reviewJobsClosed: number };
+}
+interface ErrorBody {
+  errors: Array<{ status: number; type: string[]; pointer?: string }>;
+}
+
+const DATA_FILES = ['warden.db', 'warden.db-wal', 'warden.db-shm'];
+
+describe('POST /api/v1/gdpr/delete: crypto-shredding a user', () => {
+  let world: ReviewWorld;
+  let receiver: Receiver;
+  let goneKey: Buffer;
+  let deletion: Deletion;
+
+  /** The data files' raw bytes, concatenated: what someone with the disk could read. */
+  const rawFiles = () => Buffer.concat(DATA_FILES.filter((f) => existsSync(join(world.dataDir, f))).map((f) => readFileSync(join(world.dataDir, f))));
+  const plaintextIn = (text: string) => Object.values(SECRETS).filter((secret) => text.includes(secret));
+
+  const subjectKey = (subject: string): Buffer | undefined => {
+    const db = new Database(join(world.dataDir, 'warden.db'), { readonly: true });
+    try {
+      return (db.prepare('SELECT key FROM subject_keys WHERE org_id = ? AND subject_id = ?').get('rev', subject) as { key: Buffer } | undefined)?.key;
+    } finally {
+      db.close();
+    }
+  };
+
+  /** The review job opened for an item (the first, when several were). */
+  const jobOf = (itemId: string, appeal = false) =>
+    waitFor(
+      () =>
+        loggedEvents(world.dataDir, 'ReviewJobOpened').find(
+          (e) => (e.data['item'] as { id: string }).id === itemId && Boolean((e.data['request'] as { appeal?: unknown }).appeal) === appeal,
+        )?.data['jobId'] as string | undefined,
+      `the review job of ${itemId}`,
+    );
+
+  const jobView = async (jobId: string) => {
+    const r = await world.call(world.sessions['ADMIN']!, 'GET', `/api/console/v1/jobs/${jobId}`);
+    expect(r.status).toBe(200);
+    return r.text();
+  };
+
+  const request = (body: unknown) => world.api('POST', '/api/v1/gdpr/delete', body);
+  const deletionOf = async (requestId: string): Promise<Deletion> => {
+    const r = await world.api('GET', `/api/v1/gdpr/delete/${requestId}`);
+    expect(r.status).toBe(200);
+    return (await r.json()) as Deletion;
+  };
+
+  /** Every API response and console view that showed the user's data before. */
+  async function everythingShown(jobs: string[]): Promise<string> {
+    const views = await Promise.all(jobs.map(jobView));
+    const evaluations = await Promise.all(
+      ['gone-post-1', 'gone-post-3', 'gone'].map(async (id) => {
+        const r = await world.api('GET', `/api/v1/items/${id === 'gone' ? 'user' : 'post'}/${id}/evaluations`);
+        return r.text();
+      }),
+    );
+    const lists = await Promise.all(
+      ['default', 'appeals'].map(async (q) => (await world.call(world.sessions['ADMIN']!, 'GET', `/api/console/v1/jobs?queueId=${q}`)).text()),
+    );
+    return [...views, ...evaluations, ...lists].join('\n');
+  }
+
+  let goneJob: string;
+  let appealJob: string;
+  let reportedJob: string;
+  let stayJob: string;
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    world = await startReviewWorld(reviewOrgConfig(receiver.url), ['ADMIN']);
+    const items = [
+      { id: 'gone', typeId: 'user', data: { name: SECRETS.name } },
+      { id: 'gone-post-1', typeId: 'post', data: { text: SECRETS.postText, author: gone } },
+      { id: 'gone-post-3', typeId: 'post', data: { text: SECRETS.appealedText, author: gone } },
+      { id: 'stay-post-1', typeId: 'post', data: { text: STAY_TEXT, author: stay } },
+      { id: 'stay-post-2', typeId: 'post', data: { text: 'an ordinary post', author: stay } },
+    ];
+    expect((await world.api('POST', '/api/v1/items/async', { items })).status).toBe(202);
+    const reported = await world.api('POST', '/api/v1/report', {
+      reporter: { kind: 'user', ...gone },
+      reportedAt: '2026-11-23T12:00:00Z',
+      reportedItem: { id: 'stay-post-2', typeId: 'post', data: { text: 'an ordinary post', author: stay } },
+      reportedForReason: { policyId: 'spam', reason: SECRETS.reportReason },
+    });
+    expect(reported.status).toBe(201);
+    const appealed = await world.api('POST', '/api/v1/report/appeal', {
+      appealId: 'gone-appeal-1',
+      appealedBy: gone,
+      appealedAt: '2026-11-23T12:30:00Z',
+      actionedItem: { id: 'gone-post-3', typeId: 'post', data: { text: SECRETS.appealedText, author: gone } },
+      actionsTaken: ['remove'],
+      appealReason: SECRETS.appealReason,
+      violatingPolicies: [{ id: 'spam' }],
+    });
+    expect(appealed.status).toBe(204);
+    [goneJob, appealJob, reportedJob, stayJob] = await Promise.all([jobOf('gone-post-1'), jobOf('gone-post-3', true), jobOf('stay-post-2'), jobOf('stay-post-1')]);
+  }, 90_000);
+
+  afterAll(async () => {
+    await world?.warden.stop();
+    await receiver?.close();
+  });
+
+  it('shows the user\'s data before the deletion (what the rest of this suite expects gone)', async () => {
+    const shown = await everythingShown([goneJob, appealJob, reportedJob]);
+    expect(plaintextIn(shown)).toEqual(expect.arrayContaining([SECRETS.postText, SECRETS.reportReason, SECRETS.appealReason, SECRETS.appealedText]));
+    goneKey = subjectKey('user:gone')!;
+    expect(goneKey).toHaveLength(32);
+    expect(rawFiles().includes(goneKey)).toBe(true);
+  });
+
+  it('answers 202 with a request id, then completes with what it erased', async () => {
+    const r = await request(gone);
+    expect(r.status).toBe(202);
+    const { requestId } = (await r.json()) as { requestId: string };
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+    deletion = await waitFor(async () => {
+      const d = await deletionOf(requestId);
+      return d.state === 'COMPLETED' && d;
+    }, 'the deletion to complete');
+    expect(deletion).toMatchObject({ requestId, completedAt: expect.any(String), requestedAt: expect.any(String) });
+    expect(deletion.erased).toEqual({ dataKeys: 1, items: 3, reports: 1, appeals: 1, reviewJobsClosed: 2 });
+    // Ids only in the events: no personal data.
+    const recorded = loggedEvents(world.dataDir).filter((e) => e.type.startsWith('GdprDeletion'));
+    expect(recorded.map((e) => e.type)).toEqual(['GdprDeletionRequested', 'GdprDeletionCompleted']);
+    expect(plaintextIn(JSON.stringify(recorded))).toEqual([]);
+  });
+
+  it("leaves the user's data in no API response or console view, and closes their items' open jobs", async () => {
+    expect(plaintextIn(await everythingShown([goneJob, appealJob, reportedJob]))).toEqual([]);
+    for (const jobId of [goneJob, appealJob]) {
+      const view = JSON.parse(await jobView(jobId)) as { state: string; decision: { type: string } | null; item: { data: unknown } };
+      expect(view).toMatchObject({ state: 'CLOSED', decision: { type: 'AUTOMATIC_CLOSE' }, item: { data: null } });
+    }
+    const closes = loggedEvents(world.dataDir, 'ReviewJobDecided').filter((e) => [goneJob, appealJob].includes(e.data['jobId'] as string));
+    expect(closes.map((e) => e.data['closeReason'])).toEqual(['USER_ERASED', 'USER_ERASED']);
+  });
+
+  it("keeps everyone else's data and jobs: the report's job stays open, without the erased reason", async () => {
+    const stayView = JSON.parse(await jobView(stayJob)) as { state: string; item: { data: { text: string } } };
+    expect(stayView.state).toBe('PENDING');
+    expect(stayView.item.data.text).toBe(STAY_TEXT);
+    const reported = JSON.parse(await jobView(reportedJob)) as { state: string; item: { data: { text: string } }; reports: Array<{ reason: unknown }> };
+    expect(reported.state).toBe('PENDING');
+    expect(reported.item.data.text).toBe('an ordinary post');
+    expect(reported.reports.map((x) => x.reason)).toEqual([null]);
+    expect(subjectKey('user:stay')).toHaveLength(32);
+  });
+
+  it("leaves neither the plaintext nor the forgotten key's bytes in the data files", () => {
+    const raw = rawFiles();
+    expect(raw.includes(goneKey)).toBe(false);
+    expect(plaintextIn(raw.toString('latin1'))).toEqual([]);
+    expect(subjectKey('user:gone')).toBeUndefined();
+  });
+
+  it('shows nothing of it again after rebuilding the read models', async () => {
+    const rebuilt = await runCli(['rebuild-read-models'], world.env);
+    expect(rebuilt.code).toBe(0);
+    expect(plaintextIn(await everythingShown([goneJob, appealJob, reportedJob]))).toEqual([]);
+    expect(plaintextIn(rawFiles().toString('latin1'))).toEqual([]);
+    expect(JSON.parse(await jobView(stayJob))).toMatchObject({ state: 'PENDING', item: { data: { text: STAY_TEXT } } });
+  });
+
+  it('is idempotent: the same user again answers the same request id and records nothing', async () => {
+    const again = await request(gone);
+    expect(again.status).toBe(202);
+    expect(await again.json()).toEqual({ requestId: deletion.requestId });
+    expect(loggedEvents(world.dataDir, 'GdprDeletionRequested')).toHaveLength(1);
+    expect(await deletionOf(deletion.requestId)).toEqual(deletion);
+  });
+
+  it('accepts a user Warden never saw and completes with zero counts', async () => {
+    const r = await request({ id: 'never-seen', typeId: 'user' });
+    expect(r.status).toBe(202);
+    const { requestId } = (await r.json()) as { requestId: string };
+    const done = await waitFor(async () => {
+      const d = await deletionOf(requestId);
+      return d.state === 'COMPLETED' && d;
+    }, 'the unknown user deletion to complete');
+    expect(done.erased).toEqual({ dataKeys: 0, items: 0, reports: 0, appeals: 0, reviewJobsClosed: 0 });
+  });
+
+  it('refuses bad requests with 400 and a pointer, recording nothing', async () => {
+    const before = loggedEvents(world.dataDir, 'GdprDeletionRequested').length;
+    const cases: Array<[unknown, string]> = [
+      [{ id: 'u1' }, '/typeId'],
+      [{ typeId: 'user' }, '/id'],
+      [{ id: '', typeId: 'user' }, '/id'],
+      [{ id: 'u1', typeId: 'post' }, '/typeId'],
+      [{ id: 'u1', typeId: 'no-such-type' }, '/typeId'],
+      [{ id: 'x'.repeat(5000), typeId: 'user' }, '/id'],
+    ];
+    for (const [body, pointer] of cases) {
+      const r = await request(body);
+      expect(r.status, JSON.stringify(body).slice(0, 80)).toBe(400);
+      const errors = ((await r.json()) as ErrorBody).errors;
+      expect(errors.map((e) => e.pointer)).toContain(pointer);
+      expect(errors[0]!.type).toEqual(['/errors/invalid-user-input']);
+    }
+    expect(loggedEvents(world.dataDir, 'GdprDeletionRequested')).toHaveLength(before);
+  });
+
+  it("answers 404 for an unknown request id and for another organization's", async () => {
+    expect((await world.api('GET', '/api/v1/gdpr/delete/00000000-0000-8000-8000-000000000000')).status).toBe(404);
+    const otherKey = await createOrgWithKey(world.env, 'other');
+    const r = await fetch(`${world.warden.url}/api/v1/gdpr/delete/${deletion.requestId}`, { headers: { 'x-api-key': otherKey } });
+    expect(r.status).toBe(404);
+    expect(((await r.json()) as ErrorBody).errors[0]!.type).toEqual(['/errors/not-found']);
+  });
+});
