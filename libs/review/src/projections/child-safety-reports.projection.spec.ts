@@ -1,0 +1,50 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { anEvent } from '../../../../test/support/events.js';
+import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
+import { ProjectionRunner } from '#warden/eventstore';
+import { type JsonObject, SUBJECT_ERASED_EVENT } from '#warden/kernel';
+import { reviewJobStream } from '../domain/review.streams.js';
+import { CHILD_SAFETY_REPORTS, type ChildSafetyReportDoc, childSafetyReportDocId, childSafetyReportsProjection } from './child-safety-reports.projection.js';
+
+const recorded = (reportId: string, subject: string | null) =>
+  anEvent('ChildSafetyReportRecorded', {
+    reportId,
+    jobId: `job-${reportId}`,
+    item: { id: `item-${reportId}`, typeId: 'post', typeName: 'Post', version: 1 },
+    creator: subject ? { id: subject.split(':')[1]!, typeId: 'user' } : null,
+    reporters: [],
+    incident: { reportReasons: [`reason of ${reportId}`], moderatorReason: 'csam', note: null },
+    mediaUrls: [`https://cdn.example/${reportId}.jpg`],
+    reportedBy: { userId: 'mod-1', email: 'mod@example.com' },
+    recordedAt: '2026-03-01T10:00:00.000Z',
+    subject,
+  } as unknown as JsonObject);
+
+describe('child-safety reports projection', () => {
+  let stores: ReturnType<typeof sqliteStores>;
+  afterEach(async () => {
+    await stores?.close();
+  });
+
+  const doc = (reportId: string) => stores.readStore.get<ChildSafetyReportDoc>(CHILD_SAFETY_REPORTS, childSafetyReportDocId('acme', reportId));
+
+  it("blanks the sealed fields of an erased subject's reports, and only theirs, once the erasure is recorded", async () => {
+    stores = sqliteStores();
+    const runner = new ProjectionRunner(childSafetyReportsProjection, stores.events, stores.readStore);
+    await stores.events.append(reviewJobStream('acme', 'job-r1'), [recorded('r1', 'user:gone')], 'no_stream');
+    await stores.events.append(reviewJobStream('acme', 'job-r2'), [recorded('r2', 'user:stay')], 'no_stream');
+    await runner.catchUp();
+    expect(await doc('r1')).toMatchObject({ incident: { moderatorReason: 'csam' }, mediaUrls: ['https://cdn.example/r1.jpg'] });
+
+    const erased = anEvent(SUBJECT_ERASED_EVENT, { requestId: 'q1', subject: 'user:gone' } as JsonObject);
+    await stores.events.append('gdpr_deletion-acme:q1', [erased], 'any');
+    await runner.catchUp();
+
+    expect(await doc('r1')).toMatchObject({ reportId: 'r1', jobId: 'job-r1', incident: null, reportedBy: null, mediaUrls: null });
+    expect(await doc('r2')).toMatchObject({ incident: { reportReasons: ['reason of r2'] }, reportedBy: { email: 'mod@example.com' } });
+    // Recorded again (another erasure of the same subject): nothing changes.
+    await stores.events.append('gdpr_deletion-acme:q1', [anEvent(SUBJECT_ERASED_EVENT, { requestId: 'q1', subject: 'user:gone' } as JsonObject)], 'any');
+    await runner.catchUp();
+    expect(await doc('r1')).toMatchObject({ incident: null, mediaUrls: null });
+  });
+});
