@@ -2,11 +2,12 @@ import {
   checkLenientItems,
   checkList,
   checkUserFields,
+  type InputCatalog,
+  type InputCheck,
   isIsoDateTime,
   isJsonObject,
   type ItemListLimits,
   itemSizeProblem,
-  type ItemTypeDefinition,
   jsonBytes,
   type ProblemSink,
   validateItem,
@@ -26,17 +27,12 @@ export interface AppealInput {
   readonly additionalItems: AppealContextItem[];
 }
 
-export interface AppealCatalog {
-  readonly itemTypes: ReadonlyMap<string, ItemTypeDefinition>;
-  readonly policyIds: ReadonlySet<string>;
-}
+export type AppealCatalog = InputCatalog;
 
 /** Per item (WARDEN_MAX_ITEM_BYTES) and per list (actionsTaken, violatingPolicies, additionalItems). */
 export type AppealLimits = ItemListLimits;
 
-export type AppealCheck =
-  | { readonly ok: true; readonly input: AppealInput }
-  | { readonly ok: false; readonly tooLarge: ErrorDetail[]; readonly problems: ErrorDetail[] };
+export type AppealCheck = InputCheck<AppealInput>;
 
 const TITLE = 'Invalid appeal';
 

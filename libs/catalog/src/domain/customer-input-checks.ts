@@ -1,4 +1,4 @@
-import { type ErrorDetail, idProblem } from '#warden/kernel';
+import { type DomainError, type ErrorDetail, idProblem, invalidInput, partTooLarge } from '#warden/kernel';
 import type { ItemTypeDefinition } from './catalog.model.js';
 import { validateItem } from './item-validation.js';
 
@@ -20,6 +20,30 @@ export interface LenientItem {
   id: string;
   typeId: string;
   data: { [field: string]: unknown };
+}
+
+/** What a report or an appeal is checked against: the organization's live item types and policy ids. */
+export interface InputCatalog {
+  readonly itemTypes: ReadonlyMap<string, ItemTypeDefinition>;
+  readonly policyIds: ReadonlySet<string>;
+}
+
+/** A request checked all at once: its input, or every problem (oversized items apart: 413). */
+export type InputCheck<T> =
+  | { readonly ok: true; readonly input: T }
+  | { readonly ok: false; readonly tooLarge: ErrorDetail[]; readonly problems: ErrorDetail[] };
+
+/** The error a failed check answers: 413 when an item is too large, else 400 with every problem. */
+export const rejectionOf = (failed: { readonly tooLarge: ErrorDetail[]; readonly problems: ErrorDetail[] }): DomainError =>
+  failed.tooLarge.length > 0 ? partTooLarge(...failed.tooLarge) : invalidInput(...failed.problems);
+
+/**
+ * The `typeId`s a request names in these values (each an item or user reference, or a list of
+ * them), to ask the catalog for them (it catches up when one is missing).
+ */
+export function namedTypeIds(...values: unknown[]): string[] {
+  const typeIdOf = (v: unknown) => (isJsonObject(v) ? v['typeId'] : undefined);
+  return values.flatMap((v) => (Array.isArray(v) ? v : [v])).map(typeIdOf).filter((t): t is string => typeof t === 'string');
 }
 
 export const isJsonObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

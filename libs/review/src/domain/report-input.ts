@@ -2,11 +2,12 @@ import {
   checkLenientItems,
   checkList,
   checkUserFields,
+  type InputCatalog,
+  type InputCheck,
   isIsoDateTime,
   isJsonObject,
   type ItemListLimits,
   itemSizeProblem,
-  type ItemTypeDefinition,
   jsonBytes,
   type ProblemSink,
   validateItem,
@@ -28,17 +29,12 @@ export interface ReportInput {
   readonly additionalItems: ContextItem[];
 }
 
-export interface ReportCatalog {
-  readonly itemTypes: ReadonlyMap<string, ItemTypeDefinition>;
-  readonly policyIds: ReadonlySet<string>;
-}
+export type ReportCatalog = InputCatalog;
 
 /** Per item (WARDEN_MAX_ITEM_BYTES) and per list (thread, reported-in-thread, additional items). */
 export type ReportLimits = ItemListLimits;
 
-export type ReportCheck =
-  | { readonly ok: true; readonly input: ReportInput }
-  | { readonly ok: false; readonly tooLarge: ErrorDetail[]; readonly problems: ErrorDetail[] };
+export type ReportCheck = InputCheck<ReportInput>;
 
 const TITLE = 'Invalid report';
 

@@ -3,7 +3,7 @@ import { CommandHandler, type ICommandHandler, QueryBus } from '@nestjs/cqrs';
 import { GetLiveEntitiesQuery } from '#warden/catalog';
 import { type Clock, invalidField, userSubject } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
-import { AggregateStore, ProjectionHost } from '#warden/storage';
+import { AggregateStore } from '#warden/storage';
 import { gdprDeletionDecider } from '../../domain/gdpr-deletion.decider.js';
 import { gdprDeletionStream, gdprRequestId } from '../../domain/gdpr-deletion.streams.js';
 import { RequestGdprDeletionCommand } from './request-gdpr-deletion.command.js';
@@ -18,7 +18,6 @@ export class RequestGdprDeletionHandler implements ICommandHandler<RequestGdprDe
   constructor(
     private readonly aggregates: AggregateStore,
     private readonly queries: QueryBus,
-    @Inject(ProjectionHost) private readonly projections: ProjectionHost,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -36,13 +35,8 @@ export class RequestGdprDeletionHandler implements ICommandHandler<RequestGdprDe
   }
 
   private async checkUserType(orgId: string, typeId: string): Promise<void> {
-    const find = async () => (await this.queries.execute(new GetLiveEntitiesQuery(orgId, 'itemType'))).find((t) => t.id === typeId);
-    // An item type applied moments ago may not be projected yet.
-    let type = await find();
-    if (!type) {
-      await this.projections.catchUp('catalog');
-      type = await find();
-    }
+    // An item type applied moments ago is waited for.
+    const type = (await this.queries.execute(new GetLiveEntitiesQuery(orgId, 'itemType', [typeId]))).find((t) => t.id === typeId);
     if (!type) throw invalidField('/typeId', `no item type ${typeId}`);
     if (type.kind !== 'USER') throw invalidField('/typeId', `item type ${typeId} is of kind ${type.kind}, not USER`);
   }

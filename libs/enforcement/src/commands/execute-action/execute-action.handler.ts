@@ -1,27 +1,17 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler, QueryBus } from '@nestjs/cqrs';
-import { GetLiveEntitiesQuery } from '#warden/catalog';
+import { BUILTIN_ACTION_IDS, GetLiveEntitiesQuery, namedTypeIds } from '#warden/catalog';
 import type { EventStore } from '#warden/eventstore';
 import { type ItemIdentifier, type ItemSubmitted, itemStream } from '#warden/ingestion';
 import { type Clock, invalidInput } from '#warden/kernel';
 import { CLOCK, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
-import { AggregateStore, EVENT_STORE, ProjectionHost } from '#warden/storage';
+import { AggregateStore, EVENT_STORE } from '#warden/storage';
 import { actionExecutionDecider } from '../../domain/action-execution.decider.js';
 import { actionExecutionStream } from '../../domain/action-execution.streams.js';
 import { checkExecuteAction, type ExecutionCatalog, executableActions } from '../../domain/execute-action-input.js';
 import { ExecuteActionCommand, type ExecuteActionResult } from './execute-action.command.js';
 
-/** Ids of catalog entities a request names, to tell whether the catalog may just be behind. */
-function namedIds(body: Record<string, unknown>): { actions: string[]; types: string[]; policies: string[] } {
-  const strings = (values: unknown[]) => values.filter((v): v is string => typeof v === 'string');
-  const list = (v: unknown) => (Array.isArray(v) ? (v as unknown[]) : []);
-  const typeIdOf = (v: unknown) => (typeof v === 'object' && v !== null ? (v as { typeId?: unknown }).typeId : undefined);
-  return {
-    actions: strings([body['actionId']]),
-    types: strings([body['itemTypeId'], ...list(body['reportedItems']).map(typeIdOf)]),
-    policies: strings(list(body['policyIds'])),
-  };
-}
+const BUILTIN_IDS: ReadonlySet<string> = new Set(Object.values(BUILTIN_ACTION_IDS));
 
 /**
  * Checks the whole request, resolves the user concerned, and records the execution on a new
@@ -34,16 +24,18 @@ export class ExecuteActionHandler implements ICommandHandler<ExecuteActionComman
     private readonly aggregates: AggregateStore,
     private readonly queries: QueryBus,
     @Inject(WARDEN_CONFIG) private readonly config: WardenConfig,
-    @Inject(ProjectionHost) private readonly projections: ProjectionHost,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  private async catalog(orgId: string): Promise<ExecutionCatalog> {
+  /** The catalog as the request needs it; an entity it names that was applied moments ago is waited for. */
+  private async catalog(orgId: string, body: Record<string, unknown>): Promise<ExecutionCatalog> {
+    const strings = (values: unknown) => (Array.isArray(values) ? values : [values]).filter((v): v is string => typeof v === 'string');
     const [types, policies, actions] = await Promise.all([
-      this.queries.execute(new GetLiveEntitiesQuery(orgId, 'itemType')),
-      this.queries.execute(new GetLiveEntitiesQuery(orgId, 'policy')),
-      this.queries.execute(new GetLiveEntitiesQuery(orgId, 'action')),
+      this.queries.execute(new GetLiveEntitiesQuery(orgId, 'itemType', [...strings(body['itemTypeId']), ...namedTypeIds(body['reportedItems'])])),
+      this.queries.execute(new GetLiveEntitiesQuery(orgId, 'policy', strings(body['policyIds']))),
+      // The built-in enqueue actions are no catalog entities: never waited for.
+      this.queries.execute(new GetLiveEntitiesQuery(orgId, 'action', strings(body['actionId']).filter((id) => !BUILTIN_IDS.has(id)))),
     ]);
     return {
       itemTypes: new Map(types.map((t) => [t.id, t] as const)),
@@ -54,17 +46,7 @@ export class ExecuteActionHandler implements ICommandHandler<ExecuteActionComman
 
   async execute(command: ExecuteActionCommand): Promise<ExecuteActionResult> {
     const { context, body } = command;
-    let catalog = await this.catalog(context.orgId);
-    // An entity applied moments ago may not be projected yet.
-    const named = namedIds(body);
-    if (
-      named.actions.some((id) => !catalog.actions.has(id)) ||
-      named.types.some((id) => !catalog.itemTypes.has(id)) ||
-      named.policies.some((id) => !catalog.policies.has(id))
-    ) {
-      await this.projections.catchUp('catalog');
-      catalog = await this.catalog(context.orgId);
-    }
+    const catalog = await this.catalog(context.orgId, body);
     const checked = checkExecuteAction(body, catalog, { maxItemsPerList: this.config.maxItemsPerRequest });
     if (!checked.ok) throw invalidInput(...checked.problems);
     const { action, item, policies, reportedItems, actorId } = checked.input;
