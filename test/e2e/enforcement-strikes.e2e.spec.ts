@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authoredType, USER_TYPE } from '../support/config-files.js';
 import { type ReceivedCallback, type ReviewWorld, startReceiver, startReviewWorld } from '../support/review-fixture.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -13,21 +14,9 @@ function strikesConfig(callbackUrl: string): string {
   return `
 org: { id: rev, name: Strikes Org }
 itemTypes:
-  - id: post
-    name: Post
-    kind: CONTENT
-    fields:
-      - { name: text, type: STRING, required: true }
-      - { name: author, type: RELATED_ITEM, itemTypeIds: [user] }
-    roles: { creator: author }
-  - id: comment
-    name: Comment
-    kind: CONTENT
-    fields:
-      - { name: text, type: STRING, required: true }
-      - { name: author, type: RELATED_ITEM, itemTypeIds: [user] }
-    roles: { creator: author }
-  - { id: user, name: User, kind: USER, fields: [{ name: name, type: STRING }], roles: { displayName: name } }
+${authoredType('post', 'Post')}
+${authoredType('comment', 'Comment')}
+${USER_TYPE}
 policies:
   - { id: spam, name: Spam, penalty: LOW, userStrikeCount: 1 }
 actions:

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeConfig } from '../support/config-files.js';
+import { authoredType, USER_TYPE, writeConfig } from '../support/config-files.js';
 import { expectErrorBody } from '../support/error-body.js';
 import { waitUntilProcessed } from '../support/projection-progress.js';
 import { type ReceivedCallback, startReceiver } from '../support/review-fixture.js';
@@ -14,14 +14,8 @@ import { createKey, freshDataDir, runCli, type RunningWarden, startConfigured, t
 const config = (callbackUrl: string) => `
 org: { id: scores, name: Scores Org }
 itemTypes:
-  - id: post
-    name: Post
-    kind: CONTENT
-    fields:
-      - { name: text, type: STRING, required: true }
-      - { name: author, type: RELATED_ITEM, itemTypeIds: [user] }
-    roles: { creator: author }
-  - { id: user, name: User, kind: USER, fields: [{ name: name, type: STRING }] }
+${authoredType('post', 'Post')}
+${USER_TYPE}
 policies:
   - { id: spam, name: Spam, penalty: LOW }
   - { id: violence, name: Violence, penalty: HIGH }

@@ -10,6 +10,18 @@ export const exampleText = () => readFileSync(EXAMPLE, 'utf8');
 /** The README's example IdP certificate: the example enables SAML, which needs a real one. */
 export const EXAMPLE_IDP_CERT = readFileSync(join(ROOT, 'examples/idp-example.pem'), 'utf8');
 
+/** A CONTENT item type with a required `text` and an `author` (a user) as its creator, as a `itemTypes:` entry. */
+export const authoredType = (id: string, name: string) => `  - id: ${id}
+    name: ${name}
+    kind: CONTENT
+    fields:
+      - { name: text, type: STRING, required: true }
+      - { name: author, type: RELATED_ITEM, itemTypeIds: [user] }
+    roles: { creator: author }`;
+
+/** The USER item type `user`, as a `itemTypes:` entry. */
+export const USER_TYPE = `  - { id: user, name: User, kind: USER, fields: [{ name: name, type: STRING }], roles: { displayName: name } }`;
+
 /** An organization `shop` with a post type (text, author as its creator) and a user type. */
 export const SHOP_ORG = `
 org: { id: shop, name: Shop }
