@@ -27,16 +27,7 @@ export interface AppealInput {
   readonly additionalItems: AppealContextItem[];
 }
 
-export type AppealCatalog = InputCatalog;
-
-/** Per item (WARDEN_MAX_ITEM_BYTES) and per list (actionsTaken, violatingPolicies, additionalItems). */
-export type AppealLimits = ItemListLimits;
-
-export type AppealCheck = InputCheck<AppealInput>;
-
 const TITLE = 'Invalid appeal';
-
-type Report = ProblemSink;
 
 /**
  * Checks an appeal against the organization's catalog, every part at once, so that one answer
@@ -46,10 +37,10 @@ type Report = ProblemSink;
  * `actionsTaken` names the platform's copy of the actions Warden sent; they are not required to
  * be live actions still (an action archived since may be appealed).
  */
-export function checkAppeal(body: Record<string, unknown>, catalog: AppealCatalog, limits: AppealLimits): AppealCheck {
+export function checkAppeal(body: Record<string, unknown>, catalog: InputCatalog, limits: ItemListLimits): InputCheck<AppealInput> {
   const problems: ErrorDetail[] = [];
   const tooLarge: ErrorDetail[] = [];
-  const report: Report = (pointer, detail) => problems.push({ title: TITLE, detail, pointer });
+  const report: ProblemSink = (pointer, detail) => problems.push({ title: TITLE, detail, pointer });
   const knownItemTypeIds = new Set(catalog.itemTypes.keys());
 
   const appealId = body['appealId'];
@@ -101,13 +92,13 @@ export function checkAppeal(body: Record<string, unknown>, catalog: AppealCatalo
   };
 }
 
-function checkAppellant(value: unknown, catalog: AppealCatalog, report: Report): Appellant | undefined {
+function checkAppellant(value: unknown, catalog: InputCatalog, report: ProblemSink): Appellant | undefined {
   if (value === undefined) return report('/appealedBy', 'required field is missing'), undefined;
   if (!isJsonObject(value)) return report('/appealedBy', 'expected a JSON object {id, typeId}'), undefined;
   return checkUserFields('/appealedBy', value, catalog.itemTypes, report) ? { id: value['id'] as string, typeId: value['typeId'] as string } : undefined;
 }
 
-function checkActionsTaken(value: unknown, limits: AppealLimits, report: Report): string[] {
+function checkActionsTaken(value: unknown, limits: ItemListLimits, report: ProblemSink): string[] {
   const pointer = '/actionsTaken';
   if (value === undefined) return report(pointer, 'required field is missing'), [];
   if (!checkList(pointer, value, limits.maxItemsPerList, report, 'expected an array of action ids')) return [];
@@ -121,7 +112,7 @@ function checkActionsTaken(value: unknown, limits: AppealLimits, report: Report)
   return ids;
 }
 
-function checkViolatingPolicies(value: unknown, catalog: AppealCatalog, limits: AppealLimits, report: Report): string[] {
+function checkViolatingPolicies(value: unknown, catalog: InputCatalog, limits: ItemListLimits, report: ProblemSink): string[] {
   const pointer = '/violatingPolicies';
   if (value === undefined || !checkList(pointer, value, limits.maxItemsPerList, report, 'expected an array of objects {id}')) return [];
   const ids: string[] = [];

@@ -56,7 +56,7 @@ export interface ReverseUserActions {
 
 export type UserStrikesCommand = ApplyUserStrikes | ReverseUserActions;
 
-interface Application {
+export interface Application {
   readonly strikes: number;
   readonly at: string;
   readonly countAfter: number;
@@ -75,11 +75,16 @@ export interface UserStrikesState {
 
 export const initialUserStrikesState: UserStrikesState = { applications: new Map(), reversedAppeals: new Set() };
 
+/** Whether an application counts in the window that ends at `now`: not reversed, and applied within it (always without a window). */
+export function isCounting(application: Application | undefined, now: Date, windowDays: number | null): boolean {
+  if (!application || application.reversed) return false;
+  return windowDays === null || Date.parse(application.at) > now.getTime() - windowDays * DAY_MS;
+}
+
 /** Strikes applied within the window that ends at `now` (all of them without a window), reversals left out. */
 export function strikeCount(state: UserStrikesState, now: Date, windowDays: number | null): number {
-  const from = windowDays === null ? -Infinity : now.getTime() - windowDays * DAY_MS;
   let count = 0;
-  for (const { strikes, at, reversed } of state.applications.values()) if (!reversed && Date.parse(at) > from) count += strikes;
+  for (const application of state.applications.values()) if (isCounting(application, now, windowDays)) count += application.strikes;
   return count;
 }
 

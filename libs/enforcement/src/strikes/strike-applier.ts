@@ -1,12 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { type ActionDefinition, BUILTIN_ACTION_IDS, GetCatalogSettingsQuery, GetEverEntitiesQuery, GetLiveEntitiesQuery } from '#warden/catalog';
+import { type ActionDefinition, GetCatalogSettingsQuery, GetEverEntitiesQuery, GetLiveEntitiesQuery } from '#warden/catalog';
 import type { EventStore } from '#warden/eventstore';
 import { type ItemSubmitted, itemStream } from '#warden/ingestion';
 import { type Clock, type CommandContext, deterministicId, type RecordedEvent } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
 import type { ActionCallbackRequested } from '#warden/rules';
 import { AggregateStore, EVENT_STORE } from '#warden/storage';
+import { executableActions } from '../domain/execute-action-input.js';
 import { actionStrikes } from '../domain/user-strikes.inheritance.js';
 import { type StrikeThreshold, strikeCount, userStrikesDecider } from '../domain/user-strikes.decider.js';
 import type { StruckUser } from '../domain/user-strikes.events.js';
@@ -58,7 +59,16 @@ export class StrikeApplier {
    * The user's count right after `event`'s action: its strikes applied first unless they already
    * were (same key, same answer). Null: no user, or the event applies no strikes to anyone.
    */
-  async countAfter(event: RecordedEvent): Promise<number | null> {
+  countAfter(event: RecordedEvent): Promise<number | null> {
+    return this.applyAndCount(event, true);
+  }
+
+  /** Applies `event`'s strikes (the strikes reactor): no count is read for an action without strikes. */
+  async apply(event: RecordedEvent): Promise<void> {
+    await this.applyAndCount(event, false);
+  }
+
+  private async applyAndCount(event: RecordedEvent, answer: boolean): Promise<number | null> {
     const application = applicationOf(event);
     if (!application) return null;
     const orgId = event.metadata.orgId;
@@ -74,7 +84,7 @@ export class StrikeApplier {
       new Map(policies.map((p) => [p.id, p])),
     );
     const windowDays = settings?.windowDays ?? null;
-    if (strikes <= 0) return this.liveCount(orgId, application.user, windowDays);
+    if (strikes <= 0) return answer ? this.liveCount(orgId, application.user, windowDays) : null;
     const user = await this.userItem(orgId, application.user);
     const apply = () =>
       this.aggregates.handle(
@@ -178,16 +188,11 @@ export function applicationOf(event: RecordedEvent): StrikeApplication | undefin
   return { stream, key: publicationKey(event), user: data.creator, data };
 }
 
-const BUILTIN_KINDS: { [id: string]: ActionDefinition['kind'] } = {
-  [BUILTIN_ACTION_IDS.mrt]: 'ENQUEUE_TO_MRT',
-  [BUILTIN_ACTION_IDS.childSafety]: 'ENQUEUE_TO_CHILD_SAFETY',
-};
-
+/** The thresholds with what firing them needs: each action as executable (the built-in enqueues included). */
 function thresholdsOf(thresholds: ReadonlyArray<{ strikes: number; actionId: string }>, actions: readonly ActionDefinition[]): StrikeThreshold[] {
+  const executable = executableActions(actions);
   return thresholds.map((t) => {
-    const action = actions.find((a) => a.id === t.actionId);
-    if (action) return { strikes: t.strikes, actionId: t.actionId, action: { kind: action.kind, body: action.body } };
-    const builtin = BUILTIN_KINDS[t.actionId];
-    return builtin ? { strikes: t.strikes, actionId: t.actionId, action: { kind: builtin, body: {} } } : { strikes: t.strikes, actionId: t.actionId };
+    const action = executable.get(t.actionId);
+    return action ? { strikes: t.strikes, actionId: t.actionId, action: { kind: action.kind, body: action.body } } : { strikes: t.strikes, actionId: t.actionId };
   });
 }

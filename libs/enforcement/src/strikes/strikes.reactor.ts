@@ -21,7 +21,7 @@ export function strikesReactor(deps: { applier: StrikeApplier }): Projection {
     }
     await Promise.all(
       [...byUser.values()].map(async (list) => {
-        for (const event of list) await deps.applier.countAfter(event);
+        for (const event of list) await deps.applier.apply(event);
       }),
     );
   };

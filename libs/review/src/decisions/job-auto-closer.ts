@@ -65,7 +65,7 @@ export class JobAutoCloser {
     await this.deps.catchUp();
     let closed = 0;
     for (const item of items) {
-      for (const job of await this.openJobsOf(context.orgId, item)) {
+      for (const job of await this.openJobsOf(context.orgId, item, { withAppeals: true })) {
         const decisionId = deterministicId('auto-close-erased', requestId, job.jobId);
         if (await this.close(context.orgId, job.jobId, decisionId, 'USER_ERASED', context)) closed++;
       }
@@ -73,9 +73,15 @@ export class JobAutoCloser {
     return closed;
   }
 
-  private async openJobsOf(orgId: string, item: { id: string; typeId: string }): Promise<ReviewJobDoc[]> {
+  /**
+   * The item's open jobs. Appeal jobs only `withAppeals`: an appeal is answered by a moderator's
+   * ACCEPT or REJECT, and closing it for the item's sake would leave the appellant without an answer.
+   */
+  private async openJobsOf(orgId: string, item: { id: string; typeId: string }, { withAppeals }: { withAppeals: boolean }): Promise<ReviewJobDoc[]> {
     const open = await Promise.all(
-      OPEN_STATES.map((state) => this.deps.readStore.find<ReviewJobDoc>(REVIEW_JOBS, { orgId, itemTypeId: item.typeId, itemId: item.id, state })),
+      OPEN_STATES.map((state) =>
+        this.deps.readStore.find<ReviewJobDoc>(REVIEW_JOBS, { orgId, itemTypeId: item.typeId, itemId: item.id, state, ...(withAppeals ? {} : { appealId: null }) }),
+      ),
     );
     return open.flat();
   }
@@ -93,14 +99,11 @@ export class JobAutoCloser {
   ): Promise<number> {
     const { orgId } = context;
     let closed = 0;
-    for (const job of await this.openJobsOf(orgId, item)) {
+    for (const job of await this.openJobsOf(orgId, item, { withAppeals: false })) {
       const decisionId = decisionIdOf(job.jobId);
       // Only the jobs open when the item was actioned: a report that came after opens a job the
       // moderator never saw, which a re-run of this reactor must not close either.
       if (decisionId === null || job.openedAt > actionedAt) continue;
-      // An appeal is answered by a moderator's ACCEPT or REJECT only: closing it would leave the
-      // appellant without an answer.
-      if (job.appealId) continue;
       if (await this.close(orgId, job.jobId, decisionId, 'ITEM_ACTIONED', context)) closed++;
     }
     return closed;
@@ -120,12 +123,13 @@ export class JobAutoCloser {
       const cutoff = new Date(now.getTime() - queue.autoCloseAfterDays * DAY_MS).toISOString();
       const oldest = await this.deps.readStore.find<ReviewJobDoc>(
         REVIEW_JOBS,
-        { orgId: queue.orgId, queueId: queue.queueId, state: 'PENDING' },
+        // Appeal jobs never expire (they are answered by ACCEPT or REJECT only): left out here, so
+        // that old appeals cannot fill a sweep's page and stall the expiry of the queue's other jobs.
+        { orgId: queue.orgId, queueId: queue.queueId, state: 'PENDING', appealId: null },
         { sort: [{ field: 'fifoKey', direction: 'asc' }], limit: EXPIRED_PER_SWEEP },
       );
       for (const job of oldest) {
         if (job.openedAt >= cutoff) break;
-        if (job.appealId) continue;
         const decisionId = deterministicId('auto-close-expired', queue.orgId, job.jobId);
         if (await this.close(queue.orgId, job.jobId, decisionId, 'EXPIRED', { ...context, orgId: queue.orgId })) closed++;
       }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ItemTypeDefinition } from '#warden/catalog/contracts';
-import { checkReport, type ReportCatalog } from './report-input.js';
+import type { InputCatalog } from '#warden/catalog/contracts';
+import { checkReport } from './report-input.js';
 
 const post: ItemTypeDefinition = {
   id: 'post',
@@ -14,7 +15,7 @@ const post: ItemTypeDefinition = {
   roles: {},
 };
 const user: ItemTypeDefinition = { id: 'user', name: 'User', kind: 'USER', version: null, fields: [], roles: {} };
-const catalog: ReportCatalog = { itemTypes: new Map([['post', post], ['user', user]]), policyIds: new Set(['spam']) };
+const catalog: InputCatalog = { itemTypes: new Map([['post', post], ['user', user]]), policyIds: new Set(['spam']) };
 const limits = { maxItemBytes: 2000, maxItemsPerList: 3 };
 
 const valid = () => ({

@@ -29,13 +29,6 @@ export interface ReportInput {
   readonly additionalItems: ContextItem[];
 }
 
-export type ReportCatalog = InputCatalog;
-
-/** Per item (WARDEN_MAX_ITEM_BYTES) and per list (thread, reported-in-thread, additional items). */
-export type ReportLimits = ItemListLimits;
-
-export type ReportCheck = InputCheck<ReportInput>;
-
 const TITLE = 'Invalid report';
 
 /**
@@ -45,7 +38,7 @@ const TITLE = 'Invalid report';
  * the fields they carry (as a `partial` item: required fields are not enforced). Items over the
  * per-item size are reported apart (413).
  */
-export function checkReport(body: Record<string, unknown>, catalog: ReportCatalog, limits: ReportLimits): ReportCheck {
+export function checkReport(body: Record<string, unknown>, catalog: InputCatalog, limits: ItemListLimits): InputCheck<ReportInput> {
   const problems: ErrorDetail[] = [];
   const tooLarge: ErrorDetail[] = [];
   const report = (pointer: string, detail: string) => problems.push({ title: TITLE, detail, pointer });
@@ -88,9 +81,7 @@ export function checkReport(body: Record<string, unknown>, catalog: ReportCatalo
   };
 }
 
-type Report = ProblemSink;
-
-function checkReporter(value: unknown, catalog: ReportCatalog, report: Report): Reporter | undefined {
+function checkReporter(value: unknown, catalog: InputCatalog, report: ProblemSink): Reporter | undefined {
   if (value === undefined) return report('/reporter', 'required field is missing'), undefined;
   if (!isJsonObject(value)) return report('/reporter', 'expected a JSON object'), undefined;
   const kindOk = value['kind'] === 'user';
@@ -99,7 +90,7 @@ function checkReporter(value: unknown, catalog: ReportCatalog, report: Report): 
   return kindOk && userOk ? { kind: 'user', id: value['id'] as string, typeId: value['typeId'] as string } : undefined;
 }
 
-function checkReason(value: unknown, catalog: ReportCatalog, report: Report): Pick<ReportInput, 'policyId' | 'reason' | 'csam'> {
+function checkReason(value: unknown, catalog: InputCatalog, report: ProblemSink): Pick<ReportInput, 'policyId' | 'reason' | 'csam'> {
   const none = { policyId: null, reason: null, csam: false };
   if (value === undefined) return none;
   if (!isJsonObject(value)) return report('/reportedForReason', 'expected a JSON object'), none;
@@ -121,8 +112,8 @@ function checkReason(value: unknown, catalog: ReportCatalog, report: Report): Pi
 function checkReportedInThread(
   value: unknown,
   thread: readonly ContextItem[],
-  limits: ReportLimits,
-  report: Report,
+  limits: ItemListLimits,
+  report: ProblemSink,
 ): Array<{ id: string; typeId: string }> {
   const pointer = '/reportedItemsInThread';
   if (value === undefined || !checkList(pointer, value, limits.maxItemsPerList, report)) return [];

@@ -1,10 +1,10 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler, QueryBus } from '@nestjs/cqrs';
-import { GetLiveEntitiesQuery, namedTypeIds, rejectionOf } from '#warden/catalog';
+import { GetLiveEntitiesQuery, type InputCatalog, namedTypeIds, rejectionOf } from '#warden/catalog';
 import { userSubject } from '#warden/kernel';
 import { WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
 import { AggregateStore } from '#warden/storage';
-import { type AppealCatalog, checkAppeal } from '../../domain/appeal-input.js';
+import { checkAppeal } from '../../domain/appeal-input.js';
 import { appealDecider } from '../../domain/appeal.decider.js';
 import { appealStream } from '../../domain/appeal.streams.js';
 import { SubmitAppealCommand } from './submit-appeal.command.js';
@@ -23,7 +23,7 @@ export class SubmitAppealHandler implements ICommandHandler<SubmitAppealCommand>
   ) {}
 
   /** The catalog as the appeal needs it; an item type applied moments ago is waited for. */
-  private async catalog(orgId: string, body: Record<string, unknown>): Promise<AppealCatalog> {
+  private async catalog(orgId: string, body: Record<string, unknown>): Promise<InputCatalog> {
     const [types, policies] = await Promise.all([
       this.queries.execute(new GetLiveEntitiesQuery(orgId, 'itemType', namedTypeIds(body['appealedBy'], body['actionedItem'], body['additionalItems']))),
       this.queries.execute(new GetLiveEntitiesQuery(orgId, 'policy')),

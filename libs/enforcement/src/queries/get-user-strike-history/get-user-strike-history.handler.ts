@@ -5,12 +5,10 @@ import type { Clock } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
 import { GetUserStrikeHistoryQuery, type StrikeEntry, type UserStrikeHistory } from '#warden/rules';
 import { AggregateStore } from '#warden/storage';
-import { strikeCount, userStrikesDecider } from '../../domain/user-strikes.decider.js';
+import { isCounting, strikeCount, userStrikesDecider } from '../../domain/user-strikes.decider.js';
 import type { UserStrikesApplied } from '../../domain/user-strikes.events.js';
 import { userStrikesStream } from '../../domain/user-strikes.streams.js';
 
-/** Days in ms: the window's unit. */
-const DAY_MS = 86_400_000;
 
 /**
  * The user's stream read once: the count from the decider's state (what every other reader of the
@@ -33,11 +31,10 @@ export class GetUserStrikeHistoryHandler implements IQueryHandler<GetUserStrikeH
     ]);
     const windowDays = settings?.windowDays ?? null;
     const now = this.clock.now();
-    const from = windowDays === null ? -Infinity : now.getTime() - windowDays * DAY_MS;
     const strikes = events
       .filter((e): e is UserStrikesApplied => e.type === 'UserStrikesApplied')
       // An application reversed by an accepted appeal, or aged out of the window, counts for nothing.
-      .map((e) => entryOf(e.data, state.applications.get(e.data.key)?.reversed === false && Date.parse(e.data.appliedAt) > from))
+      .map((e) => entryOf(e.data, isCounting(state.applications.get(e.data.key), now, windowDays)))
       .reverse()
       .slice(0, query.limit);
     return { count: strikeCount(state, now, windowDays), windowDays, strikes };

@@ -1,11 +1,11 @@
 import { Inject } from '@nestjs/common';
 import { CommandBus, CommandHandler, type ICommandHandler, QueryBus } from '@nestjs/cqrs';
-import { GetLiveEntitiesQuery, namedTypeIds, rejectionOf } from '#warden/catalog';
+import { GetLiveEntitiesQuery, type InputCatalog, namedTypeIds, rejectionOf } from '#warden/catalog';
 import { SubmitItemsCommand } from '#warden/ingestion';
 import { userSubject } from '#warden/kernel';
 import { WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
 import { AggregateStore } from '#warden/storage';
-import { checkReport, type ReportCatalog } from '../../domain/report-input.js';
+import { checkReport } from '../../domain/report-input.js';
 import { reportDecider } from '../../domain/report.decider.js';
 import { reportStream } from '../../domain/review.streams.js';
 import { SubmitReportCommand } from './submit-report.command.js';
@@ -25,7 +25,7 @@ export class SubmitReportHandler implements ICommandHandler<SubmitReportCommand>
   ) {}
 
   /** The catalog as the report needs it; an item type applied moments ago is waited for. */
-  private async catalog(orgId: string, body: Record<string, unknown>): Promise<ReportCatalog> {
+  private async catalog(orgId: string, body: Record<string, unknown>): Promise<InputCatalog> {
     const named = namedTypeIds(body['reporter'], body['reportedItem'], body['reportedItemThread'], body['additionalItems']);
     const [types, policies] = await Promise.all([
       this.queries.execute(new GetLiveEntitiesQuery(orgId, 'itemType', named)),
