@@ -18,7 +18,6 @@ export const DELIVERY_REACTOR = 'callbacks-delivery';
  * other modules publish it (all optional).
  */
 type ActionCallbackRequestedData = ActionCallbackRequested['data'] & {
-  trigger?: 'rule' | 'decision' | 'strike-threshold' | 'post-actions';
   actorEmail?: string;
   actorNote?: string | null;
   parameters?: JsonBody;

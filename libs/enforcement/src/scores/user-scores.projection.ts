@@ -9,7 +9,7 @@ import { publicationKey } from '../strikes/publication-key.js';
 import { USER_SCORE_EVENT_TYPES } from './user-score.events.js';
 import { USER_SCORES, USER_SCORES_PROJECTION, type UserScoreDoc, userScoreDocId } from './user-scores.read-model.js';
 
-type PublishedAction = ActionCallbackRequested['data'] & { trigger?: string };
+type PublishedAction = ActionCallbackRequested['data'];
 
 /**
  * Per user: the items they created and the actions taken on them, for GET /api/v1/user_scores and

@@ -1,7 +1,7 @@
 import { deterministicId, parseStreamName, type RecordedEvent } from '#warden/kernel';
 import type { ActionCallbackRequested } from '#warden/rules';
 
-type PublishedAction = ActionCallbackRequested['data'] & { trigger?: string };
+type PublishedAction = ActionCallbackRequested['data'];
 
 /**
  * What makes two published actions (ActionCallbackRequested) one application, for strikes and for

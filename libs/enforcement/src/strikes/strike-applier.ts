@@ -15,7 +15,7 @@ import { userStrikesStream } from '../domain/user-strikes.streams.js';
 import { PerStreamQueue } from './per-stream-queue.js';
 import { publicationKey } from './publication-key.js';
 
-type PublishedAction = ActionCallbackRequested['data'] & { trigger?: string };
+type PublishedAction = ActionCallbackRequested['data'];
 
 /** What an accepted appeal reverses (from the appeals module's AppealDecided, ids only). */
 export interface AcceptedAppeal {

@@ -81,6 +81,12 @@ export type ActionCallbackRequested = DomainEvent<
      * actions published before it was recorded.
      */
     content?: string;
+    /**
+     * Who published it: absent or `rule` from the rules engine; `decision` (review),
+     * `strike-threshold` (enforcement) and `post-actions` (an action the platform executed) when
+     * other modules publish the same event.
+     */
+    trigger?: 'rule' | 'decision' | 'strike-threshold' | 'post-actions';
   }
 >;
 
