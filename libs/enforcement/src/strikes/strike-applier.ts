@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { type ActionDefinition, GetCatalogSettingsQuery, GetEverEntitiesQuery, GetLiveEntitiesQuery } from '#warden/catalog';
 import type { EventStore } from '#warden/eventstore';
-import { type ItemSubmitted, itemStream } from '#warden/ingestion';
+import { latestSubmission } from '#warden/ingestion';
 import { type Clock, type CommandContext, deterministicId, type RecordedEvent } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
 import type { ActionCallbackRequested } from '#warden/rules';
@@ -152,9 +152,7 @@ export class StrikeApplier {
   private async struckUser(orgId: string, item: { id: string; typeId: string }): Promise<StruckUser | undefined> {
     const itemTypes = await this.queries.execute(new GetEverEntitiesQuery(orgId, 'itemType'));
     if (itemTypes.find((t) => t.id === item.typeId)?.kind === 'USER') return { id: item.id, typeId: item.typeId };
-    const versions = await this.events.readStream(itemStream(orgId, item.typeId, item.id));
-    const latest = versions.findLast((e) => e.type === 'ItemSubmitted')?.data as ItemSubmitted['data'] | undefined;
-    return latest?.creator ?? undefined;
+    return (await latestSubmission(this.events, orgId, item))?.creator ?? undefined;
   }
 
   /** The user's strikes within the window now; null when the identifier names no stream. */
@@ -170,11 +168,10 @@ export class StrikeApplier {
   private async userItem(orgId: string, user: { id: string; typeId: string }) {
     const [itemTypes, latest] = await Promise.all([
       this.queries.execute(new GetLiveEntitiesQuery(orgId, 'itemType')),
-      // A user's own item stream is short (one version per profile change).
-      this.events.readStream(itemStream(orgId, user.typeId, user.id)),
+      latestSubmission(this.events, orgId, user),
     ]);
     const typeName = itemTypes.find((t) => t.id === user.typeId)?.name ?? user.typeId;
-    return { id: user.id, typeId: user.typeId, typeName, version: latest.at(-1)?.revision ?? 0 };
+    return { id: user.id, typeId: user.typeId, typeName, version: latest?.version ?? 0 };
   }
 }
 

@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler, QueryBus } from '@nestjs/cqrs';
 import { BUILTIN_ACTION_IDS, GetLiveEntitiesQuery, namedTypeIds } from '#warden/catalog';
 import type { EventStore } from '#warden/eventstore';
-import { type ItemIdentifier, type ItemSubmitted, itemStream } from '#warden/ingestion';
+import { latestSubmission } from '#warden/ingestion';
 import { type Clock, invalidInput } from '#warden/kernel';
 import { CLOCK, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
 import { AggregateStore, EVENT_STORE } from '#warden/storage';
@@ -51,7 +51,7 @@ export class ExecuteActionHandler implements ICommandHandler<ExecuteActionComman
     if (!checked.ok) throw invalidInput(...checked.problems);
     const { action, item, policies, reportedItems, actorId } = checked.input;
     const identifier = { id: item.id, typeId: item.itemType.id };
-    const latest = await this.latestVersion(context.orgId, identifier);
+    const latest = (await latestSubmission(this.events, context.orgId, identifier)) ?? { version: 0, creator: null };
     const executionId = this.aggregates.newId('exe_');
     await this.aggregates.handle(
       actionExecutionStream(context.orgId, executionId),
@@ -75,13 +75,4 @@ export class ExecuteActionHandler implements ICommandHandler<ExecuteActionComman
     return { executionId };
   }
 
-  /** The item's latest stored version and its creator; version 0 and no creator when Warden does not know it. */
-  private async latestVersion(orgId: string, item: ItemIdentifier): Promise<{ version: number; creator: ItemIdentifier | null }> {
-    // An item's stream holds one event per version: short.
-    const recorded = await this.events.readStream(itemStream(orgId, item.typeId, item.id));
-    const last = recorded.findLast((e) => e.type === 'ItemSubmitted');
-    if (!last) return { version: 0, creator: null };
-    const data = last.data as unknown as ItemSubmitted['data'];
-    return { version: last.revision, creator: data.creator ?? null };
-  }
 }

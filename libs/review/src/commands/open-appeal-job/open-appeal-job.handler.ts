@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler, QueryBus } from '@nestjs/cqrs';
 import { GetLiveEntitiesQuery } from '#warden/catalog';
 import type { EventStore } from '#warden/eventstore';
-import { type ItemIdentifier, type ItemSubmitted, itemStream } from '#warden/ingestion';
+import { type ItemIdentifier, latestSubmission } from '#warden/ingestion';
 import type { ReadStore } from '#warden/readstore';
 import { RouteForReviewQuery } from '#warden/rules';
 import { EVENT_STORE, ProjectionHost, READ_STORE } from '#warden/storage';
@@ -33,7 +33,7 @@ export class OpenAppealJobHandler implements ICommandHandler<OpenAppealJobComman
     const { appeal, context } = command;
     const orgId = context.orgId;
     const item = { id: appeal.item.id, typeId: appeal.item.typeId };
-    const recorded = await this.latestVersion(orgId, item);
+    const recorded = (await latestSubmission(this.events, orgId, item)) ?? { version: 0, creator: null };
     const [queueId, policies, typeName, excludedModerators] = await Promise.all([
       this.queueFor(orgId, appeal, recorded.creator),
       this.policies(orgId, appeal.violatingPolicyIds),
@@ -77,14 +77,6 @@ export class OpenAppealJobHandler implements ICommandHandler<OpenAppealJobComman
     return { queueId: (queues.find((q) => q.isAppealsDefault) ?? defaultQueueOf(queues)).id, routedBy: null };
   }
 
-  /** The item's newest recorded version and its creator; version 0 and none when Warden never saw the item. */
-  private async latestVersion(orgId: string, item: ItemIdentifier): Promise<{ version: number; creator: ItemIdentifier | null }> {
-    const recorded = await this.events.readStream(itemStream(orgId, item.typeId, item.id));
-    const last = recorded.filter((e) => e.type === 'ItemSubmitted').at(-1);
-    if (!last) return { version: 0, creator: null };
-    const creator = (last.data as unknown as ItemSubmitted['data']).creator;
-    return { version: last.revision, creator: creator ? { id: creator.id, typeId: creator.typeId } : null };
-  }
 
   private async policies(orgId: string, ids: readonly string[]): Promise<JobPolicy[]> {
     if (ids.length === 0) return [];
