@@ -4,6 +4,12 @@
  */
 export const userSubject = (user: { readonly typeId: string; readonly id: string }): string => `${user.typeId}:${user.id}`;
 
+/** The user a `userSubject` names (its type id holds no `:`, being a checked id). */
+export const userOfSubject = (subject: string): { typeId: string; id: string } => {
+  const at = subject.indexOf(':');
+  return { typeId: subject.slice(0, at), id: subject.slice(at + 1) };
+};
+
 /** An item's data belongs to its creator; to the item itself when it is a user or has no creator. */
 export const itemSubject = (item: { readonly typeId: string; readonly id: string }, creator: { readonly typeId: string; readonly id: string } | null): string =>
   userSubject(creator ?? item);

@@ -6,8 +6,9 @@ import { type CommandContext, DomainError, type RecordedEvent } from '#warden/ke
 import type { ReviewJobDecided } from '#warden/review';
 import type { AggregateStore } from '#warden/storage';
 import { appealDecider } from '../domain/appeal.decider.js';
-import type { AppealSubmitted, Appellant } from '../domain/appeal.events.js';
+import type { AppealSubmitted } from '../domain/appeal.events.js';
 import { appealStream } from '../domain/appeal.streams.js';
+import { appellantOf } from '../domain/appellant.js';
 
 export const APPEAL_DECISION_REACTOR = 'appeal-decisions';
 const logger = new Logger('appeals');
@@ -19,17 +20,6 @@ export interface AppealDecisionDeps {
 }
 
 const OUTCOMES = { ACCEPT_APPEAL: 'ACCEPT', REJECT_APPEAL: 'REJECT' } as const;
-
-/**
- * The appellant as the callback names them. Once their personal data was erased the sealed
- * `appealedBy` is gone; the subject (`typeId:id`, the opaque ids only) still says who appealed.
- */
-function appellantOf(submitted: RecordedEvent): Appellant {
-  const data = submitted.data as unknown as AppealSubmitted['data'];
-  if (!submitted.metadata.personalDataRedacted && data.appealedBy) return data.appealedBy;
-  const at = data.subject.indexOf(':');
-  return { typeId: data.subject.slice(0, at), id: data.subject.slice(at + 1) };
-}
 
 /**
  * An appeal job's decision becomes the appeal's outcome: AppealDecided on the appeal's stream,

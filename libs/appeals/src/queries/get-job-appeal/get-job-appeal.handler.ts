@@ -4,6 +4,7 @@ import type { EventStore } from '#warden/eventstore';
 import { GetJobAppealQuery, type JobAppealDetails } from '#warden/review';
 import { EVENT_STORE } from '#warden/storage';
 import type { AppealSubmitted } from '../../domain/appeal.events.js';
+import { appellantOf } from '../../domain/appellant.js';
 import { appealStream } from '../../domain/appeal.streams.js';
 
 /**
@@ -19,8 +20,6 @@ export class GetJobAppealHandler implements IQueryHandler<GetJobAppealQuery> {
     if (!submitted || submitted.type !== 'AppealSubmitted') return null;
     const data = submitted.data as unknown as AppealSubmitted['data'];
     const erased = submitted.metadata.personalDataRedacted === true;
-    const at = data.subject.indexOf(':');
-    const appellant = !erased && data.appealedBy ? data.appealedBy : { typeId: data.subject.slice(0, at), id: data.subject.slice(at + 1) };
-    return { appellant: { id: appellant.id, typeId: appellant.typeId }, appealReason: erased ? null : (data.appealReason ?? null), erased };
+    return { appellant: appellantOf(submitted), appealReason: erased ? null : (data.appealReason ?? null), erased };
   }
 }
