@@ -41,7 +41,7 @@ export type CallbackDeliveryRequested = DomainEvent<
     subject: string | null;
     /**
      * The policies and rules the action callback names, outside the sealed body (they are no
-     * personal data; the job view and the appeals report read them). Missing on appeal callbacks
+     * personal data; the appeal job view reads them). Missing on appeal callbacks
      * and on deliveries requested before they were recorded.
      */
     policies?: Array<{ id: string; name: string }>;

@@ -46,24 +46,15 @@ export class AppealsReportHandler implements IQueryHandler<AppealsReportQuery> {
       const key = `${entry.dimension}\u0000${entry.id}`;
       const tally = tallies.get(key) ?? { dimension: entry.dimension, id: entry.id, name: entry.name, ...ZERO };
       tally.name = entry.name;
-      tally.received += counts.received;
-      tally.decided += counts.decided;
-      tally.accepted += counts.accepted;
-      tally.rejected += counts.rejected;
+      addCounts(tally, counts);
       tallies.set(key, tally);
     };
     const total = { ...ZERO };
-    const addTotal = (counts: OutcomeCounts) => {
-      total.received += counts.received;
-      total.decided += counts.decided;
-      total.accepted += counts.accepted;
-      total.rejected += counts.rejected;
-    };
     // Days in order, so that the newest name of a rule or policy is the one shown.
     const days = await Promise.all(windowDays(window).map(({ day, whole }) => (whole ? this.wholeDay(query.orgId, day) : this.partialDay(query.orgId, day, window))));
     for (const day of days) {
       for (const { entry, counts } of day.entries) add(entry, counts);
-      addTotal(day.total);
+      addCounts(total, day.total);
     }
     const rows = (dimension: OutcomeEntry['dimension']): AppealReportRow[] =>
       [...tallies.values()]
@@ -103,10 +94,7 @@ export class AppealsReportHandler implements IQueryHandler<AppealsReportQuery> {
         rejected: appeal.decision === 'REJECT' ? 1 : 0,
       };
       for (const entry of appeal.entries) entries.push({ entry, counts });
-      total.received += counts.received;
-      total.decided += counts.decided;
-      total.accepted += counts.accepted;
-      total.rejected += counts.rejected;
+      addCounts(total, counts);
     }
     return { entries, total };
   }
@@ -115,4 +103,12 @@ export class AppealsReportHandler implements IQueryHandler<AppealsReportQuery> {
 interface DayTally {
   entries: Array<{ entry: OutcomeEntry; counts: OutcomeCounts }>;
   total: OutcomeCounts;
+}
+
+/** Adds `counts` into `into`. */
+function addCounts(into: OutcomeCounts, counts: OutcomeCounts): void {
+  into.received += counts.received;
+  into.decided += counts.decided;
+  into.accepted += counts.accepted;
+  into.rejected += counts.rejected;
 }
