@@ -17,6 +17,7 @@ import { DeliveryRequests } from './delivery/delivery-requests.js';
 import { CALLBACK_DELIVERIES_PROJECTION, callbackDeliveriesProjection } from './projections/callback-deliveries.projection.js';
 import { CALLBACK_SCHEDULE, type CallbackScheduleDoc } from './projections/callback-deliveries.read-model.js';
 import { GetSigningKeysHandler } from './queries/get-signing-keys/get-signing-keys.handler.js';
+import { SignWithOrganizationKeyHandler } from './queries/sign-with-organization-key/sign-with-organization-key.handler.js';
 import { ListDeliveriesHandler } from './queries/list-deliveries/list-deliveries.handler.js';
 import { ListItemDeliveriesHandler } from './queries/list-item-deliveries/list-item-deliveries.handler.js';
 import { ListSigningKeysHandler } from './queries/list-signing-keys/list-signing-keys.handler.js';
@@ -66,6 +67,7 @@ export class CallbacksModule implements OnModuleInit {
         ListSigningKeysHandler,
         ListDeliveriesHandler,
         ListItemDeliveriesHandler,
+        SignWithOrganizationKeyHandler,
       ],
     };
   }

@@ -51,7 +51,8 @@ export class ProjectionHost {
 
   register(projection: Projection): void {
     if (this.runners.has(projection.name)) throw new Error(`Projection ${projection.name} registered twice`);
-    const runner = new ProjectionRunner(projection, this.storage.events, this.storage.readStore, {
+    const log = projection.log === 'as-stored' ? this.storage.storedEvents : this.storage.events;
+    const runner = new ProjectionRunner(projection, log, this.storage.readStore, {
       onError: (name, error) => this.logger.warn({ msg: 'projection restarting', projection: name, error: String(error) }),
       onProgress: (name, position) => this.metrics.projectionPosition.set({ projection: name }, position),
     });

@@ -32,6 +32,12 @@ import {
 export interface Storage {
   /** The log as the application sees it: personal fields sealed on write, opened on read. */
   readonly events: EventStore;
+  /**
+   * The log as stored: personal fields sealed, each event at the schema version it was written
+   * in. Only for evidence about the log itself (the audit chain and its export), never for
+   * domain reads.
+   */
+  readonly storedEvents: EventStore;
   readonly readStore: ReadStore;
   readonly subjectKeys: SubjectKeyStore;
   readonly personalData: PersonalDataPolicy;
@@ -107,6 +113,7 @@ export async function openStorage(
     return {
       // Upcast after opening: upcasters see the personal fields a reader asked for in plaintext.
       events: new UpcastingEventStore(new PersonalDataEventStore(rawEvents, personalData, subjectKeys), upcasters),
+      storedEvents: rawEvents,
       readStore,
       subjectKeys,
       personalData,

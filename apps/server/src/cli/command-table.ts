@@ -1,4 +1,5 @@
 import { applyCommand } from './apply-command.js';
+import { auditExportCommand, auditVerifyCommand } from './audit-commands.js';
 import {
   appealCallbackSendCommand,
   callbacksListCommand,
@@ -58,6 +59,8 @@ export const COMMANDS: readonly CliCommand[] = [
   callbacksListCommand,
   callbacksRedeliverCommand,
   appealCallbackSendCommand,
+  auditExportCommand,
+  auditVerifyCommand,
   userCreateCommand,
   userSetPasswordCommand,
   userDisableCommand,

@@ -59,8 +59,7 @@ export class ProjectionRunner {
         const batch = await this.events.readAll({
           after: this.position,
           maxCount: 500,
-          eventTypes: this.projection.eventTypes,
-          personalData: this.projection.needsPersonalData,
+          ...this.readScope(),
         });
         if (batch.length === 0) return;
         try {
@@ -90,11 +89,16 @@ export class ProjectionRunner {
   private subscribe(): void {
     this.subscription = this.events.subscribeToAll({
       after: this.position,
-      eventTypes: this.projection.eventTypes,
-      personalData: this.projection.needsPersonalData,
+      ...this.readScope(),
       onEvents: (events, through) => this.serialize(() => this.applyBatch(events, through)),
       onError: (error) => this.restartAfter(error),
     });
+  }
+
+  /** What the projection reads of each event: an 'as-stored' projection reads every event as it is. */
+  private readScope(): { eventTypes?: readonly string[]; personalData?: boolean } {
+    if (this.projection.log === 'as-stored') return { personalData: false };
+    return { eventTypes: this.projection.eventTypes, personalData: this.projection.needsPersonalData };
   }
 
   private restartAfter(error: unknown): void {
@@ -157,7 +161,7 @@ export async function rebuildReadModels(
   events: EventStore,
   store: ReadStore,
 ): Promise<void> {
-  const projections = all.filter((p) => !p.reactor);
+  const projections = all.filter((p) => !p.reactor && p.log !== 'as-stored');
   await store.reset(
     projections.flatMap((p) => p.collections),
     projections.map((p) => p.name),

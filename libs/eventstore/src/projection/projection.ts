@@ -39,6 +39,13 @@ export interface Projection {
   deactivate?(): Promise<void> | void;
   /** False when the projection never reads personal fields: its events are not decrypted. */
   readonly needsPersonalData?: boolean;
+  /**
+   * 'as-stored': the projection records evidence about the log itself (the audit chain). It reads
+   * every event exactly as stored (personal fields sealed, at the schema version it was written,
+   * whatever `eventTypes` says), and a read-model rebuild never empties it: rebuilding evidence
+   * from the log would launder a change made to the log.
+   */
+  readonly log?: 'as-stored';
   /** The equality look-ups its readers make, served by indexes in every role. */
   readonly indexes?: ReadonlyArray<{ readonly collection: string; readonly fields: readonly string[] }>;
 }

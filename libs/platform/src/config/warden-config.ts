@@ -67,6 +67,8 @@ export interface WardenConfig {
   readonly trustedProxies: readonly string[];
   /** How long a moderator who skipped a review job is not offered it again. */
   readonly reviewSkipSeconds: number;
+  /** How often the worker signs a checkpoint of each organization's audit chain that moved. */
+  readonly auditCheckpointSeconds: number;
 }
 
 export interface ConfigProblem {
@@ -231,6 +233,7 @@ const ENVIRONMENT = z
       })
       .optional(),
     WARDEN_REVIEW_SKIP_SECONDS: wholeNumber(600, 0, 30 * 24 * 3600),
+    WARDEN_AUDIT_CHECKPOINT_SECONDS: wholeNumber(60, 1, 24 * 3600),
   })
   // At most a third: a holder stops a third of the lease before it expires, so its next renewal
   // must come before that point or every renewal would stop and restart the reactor.
@@ -292,6 +295,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): WardenC
     trustedProxies: e.WARDEN_TRUSTED_PROXIES,
     publicUrl: e.WARDEN_PUBLIC_URL === undefined ? `http://localhost:${e.PORT}` : new URL(e.WARDEN_PUBLIC_URL).origin,
     reviewSkipSeconds: e.WARDEN_REVIEW_SKIP_SECONDS,
+    auditCheckpointSeconds: e.WARDEN_AUDIT_CHECKPOINT_SECONDS,
   };
 }
 

@@ -1,0 +1,166 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loggedEvents, SHOP_ORG, writeConfig } from '../support/config-files.js';
+import { waitFor } from '../support/wait-for.js';
+import { freshDataDir, runCli, type RunningWarden, startConfigured, testEnv } from '../support/warden-process.js';
+
+const SECRET_NAME = 'Audit Person 5e1d';
+const TEXTS = ['first audited post', 'second audited post', 'third audited post'];
+
+interface ExportLine {
+  kind: string;
+  seq: number;
+  position: number;
+  type: string;
+  stream: string;
+  data: Record<string, unknown>;
+  stored: { data: Record<string, unknown>; metadata: Record<string, unknown> };
+  link: string;
+}
+
+describe('audit export and offline verify (the chain, signed checkpoints, tampering)', () => {
+  const dataDir = freshDataDir();
+  const env = testEnv(dataDir, { WARDEN_AUDIT_CHECKPOINT_SECONDS: '1' });
+  let warden: RunningWarden | undefined;
+  let jwksFile: string;
+  let exported: string;
+  const file = (name: string) => join(dataDir, name);
+
+  const exportTo = async (name: string, ...extra: string[]) => {
+    const r = await runCli(['audit', 'export', '--org', 'shop', '--out', file(name), ...extra], env);
+    expect(r.code, r.stderr).toBe(0);
+    return readFileSync(file(name), 'utf8');
+  };
+  const verifyFile = async (name: string, ...extra: string[]) => runCli(['audit', 'verify', file(name), ...extra], env);
+  const lines = (text: string) => text.trimEnd().split('\n');
+  const parsed = (text: string) => lines(text).map((l) => JSON.parse(l) as ExportLine);
+  /** The 1-based line of the submission of an item (its data sealed: found by its stream). */
+  const lineOf = (text: string, itemId: string) =>
+    parsed(text).findIndex((l) => l.kind === 'event' && l.type === 'ItemSubmitted' && l.stream.endsWith(`:${itemId}`)) + 1;
+  /** One byte of the sealed ciphertext, changed. */
+  const flipCiphertext = (json: string) => json.replace(/"ct":"(.)/, (_, c: string) => `"ct":"${c === 'A' ? 'B' : 'A'}`);
+
+  beforeAll(async () => {
+    ({ warden } = await startConfigured(env, writeConfig(SHOP_ORG), 'shop').then(async ({ warden, key }) => {
+      const items = [
+        { id: 'u1', typeId: 'user', data: { name: SECRET_NAME } },
+        ...TEXTS.map((text, i) => ({ id: `p${i}`, typeId: 'post', data: { text, author: { id: 'u1', typeId: 'user' } } })),
+      ];
+      const res = await fetch(`${warden.url}/api/v1/items/async`, {
+        method: 'POST',
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        body: JSON.stringify({ items }),
+      });
+      expect(res.status, await res.clone().text()).toBe(202);
+      const jwks = await fetch(`${warden.url}/api/v1/signing_keys`, { headers: { 'x-api-key': key } });
+      jwksFile = file('jwks.json');
+      writeFileSync(jwksFile, await jwks.text());
+      return { warden };
+    }));
+    // Every item submitted, then a checkpoint signed over a head past them.
+    const lastSubmitted = await waitFor(() => {
+      const submitted = loggedEvents(dataDir, 'ItemSubmitted');
+      return submitted.length === 4 ? maxPosition() : undefined;
+    }, 'the items in the log');
+    await waitFor(
+      () => loggedEvents(dataDir, 'AuditChainCheckpointed').some((e) => Number(e.data['position']) >= lastSubmitted),
+      'a checkpoint covering the items',
+    );
+    await warden.stop();
+    warden = undefined;
+    exported = await exportTo('export.ndjson');
+  }, 60_000);
+
+  afterAll(async () => {
+    await warden?.stop();
+  });
+
+  const maxPosition = () => {
+    const db = new Database(file('warden.db'), { readonly: true });
+    try {
+      return (db.prepare('SELECT max(position) AS p FROM events').get() as { p: number }).p;
+    } finally {
+      db.close();
+    }
+  };
+
+  it('exports every event of the organization once, in chain order, with personal fields redacted', () => {
+    const [header, ...events] = parsed(exported);
+    expect(header).toMatchObject({ kind: 'header', format: 'warden-audit-export/v1', orgId: 'shop', personalData: false });
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+    expect(events.map((e) => e.position)).toEqual([...events.map((e) => e.position)].sort((a, b) => a - b));
+    expect(events.filter((e) => e.type === 'ItemSubmitted')).toHaveLength(4);
+    expect(events.some((e) => e.type === 'AuditChainCheckpointed')).toBe(true);
+    expect(exported).not.toContain(SECRET_NAME);
+    const user = events.find((e) => e.type === 'ItemSubmitted' && e.stream.includes('u1'))!;
+    expect(user.data['data']).toBeNull();
+  });
+
+  it('includes personal fields only when the operator asks for them', async () => {
+    expect(await exportTo('with-personal.ndjson', '--include-personal-data')).toContain(SECRET_NAME);
+  });
+
+  it('verifies offline: chain, checkpoints and their signatures with the JWKS', async () => {
+    const r = await verifyFile('export.ndjson', '--jwks', jwksFile);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^OK: \d+ event\(s\), [1-9]\d* checkpoint\(s\), [1-9]\d* signature\(s\) verified/m);
+  });
+
+  it('names the line when one byte of it changed', async () => {
+    const at = lineOf(exported, 'p1');
+    const tampered = lines(exported);
+    tampered[at - 1] = flipCiphertext(tampered[at - 1]!);
+    expect(tampered[at - 1]).not.toBe(lines(exported)[at - 1]);
+    writeFileSync(file('byte.ndjson'), tampered.join('\n') + '\n');
+    const r = await verifyFile('byte.ndjson', '--jwks', jwksFile);
+    expect(r.code).toBe(1);
+    expect(r.stdout.split('\n')[0]).toMatch(new RegExp(`^line ${at}: event \\d+ \\(ItemSubmitted .*does not match its link`));
+  });
+
+  it('names the line after a removed line', async () => {
+    const at = lineOf(exported, 'p1');
+    const tampered = lines(exported).filter((_, i) => i !== at - 1);
+    writeFileSync(file('removed.ndjson'), tampered.join('\n') + '\n');
+    const r = await verifyFile('removed.ndjson');
+    expect(r.code).toBe(1);
+    expect(r.stdout.split('\n')[0]).toMatch(new RegExp(`^line ${at}: .*1 event\\(s\\) before this line were removed`));
+  });
+
+  it('names the line where two swapped lines begin', async () => {
+    const at = lineOf(exported, 'p0');
+    const tampered = lines(exported);
+    [tampered[at - 1], tampered[at]] = [tampered[at]!, tampered[at - 1]!];
+    writeFileSync(file('swapped.ndjson'), tampered.join('\n') + '\n');
+    const r = await verifyFile('swapped.ndjson');
+    expect(r.code).toBe(1);
+    expect(r.stdout.split('\n')[0]).toMatch(new RegExp(`^line ${at}: .*(removed|reordered)`));
+  });
+
+  it('refuses a checkpoint whose signature does not verify', async () => {
+    const tampered = parsed(exported).map((l) =>
+      l.kind === 'event' && l.type === 'AuditChainCheckpointed' ? { ...l, stored: { ...l.stored, data: { ...l.stored.data, signature: 'A'.repeat(86) } } } : l,
+    );
+    writeFileSync(file('badsig.ndjson'), tampered.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const r = await verifyFile('badsig.ndjson', '--jwks', jwksFile);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/signature does not verify/);
+  });
+
+  it('detects an event changed in the SQLite file after it was chained, and names its line', async () => {
+    const db = new Database(file('warden.db'));
+    try {
+      const row = db.prepare("SELECT position, data FROM events WHERE type = 'ItemSubmitted' AND stream LIKE '%:p2'").get() as { position: number; data: string };
+      db.prepare('UPDATE events SET data = ? WHERE position = ?').run(flipCiphertext(row.data), row.position);
+    } finally {
+      db.close();
+    }
+    const after = await exportTo('after-update.ndjson');
+    const at = lineOf(after, 'p2');
+    expect(at).toBeGreaterThan(1);
+    const r = await verifyFile('after-update.ndjson', '--jwks', jwksFile);
+    expect(r.code).toBe(1);
+    expect(r.stdout.split('\n')[0]).toMatch(new RegExp(`^line ${at}: .*does not match its link`));
+  });
+});
