@@ -4,10 +4,20 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loggedEvents, SHOP_ORG, writeConfig } from '../support/config-files.js';
 import { waitFor } from '../support/wait-for.js';
-import { freshDataDir, runCli, type RunningWarden, startConfigured, testEnv } from '../support/warden-process.js';
+import {
+  consoleLogin,
+  createConsoleUser,
+  createKey,
+  freshDataDir,
+  runCli,
+  type RunningWarden,
+  startWarden,
+  testEnv,
+} from '../support/warden-process.js';
 
 const SECRET_NAME = 'Audit Person 5e1d';
 const TEXTS = ['first audited post', 'second audited post', 'third audited post'];
+const PASSWORD = 'correct horse battery staple';
 
 interface ExportLine {
   kind: string;
@@ -42,33 +52,46 @@ describe('audit export and offline verify (the chain, signed checkpoints, tamper
   /** One byte of the sealed ciphertext, changed. */
   const flipCiphertext = (json: string) => json.replace(/"ct":"(.)/, (_, c: string) => `"ct":"${c === 'A' ? 'B' : 'A'}`);
 
+  /** GET /api/console/v1/audit/export as a signed-in user, before the server stops. */
+  const consoleExports: Record<string, { status: number; type: string | null; body: string }> = {};
+
   beforeAll(async () => {
-    ({ warden } = await startConfigured(env, writeConfig(SHOP_ORG), 'shop').then(async ({ warden, key }) => {
-      const items = [
-        { id: 'u1', typeId: 'user', data: { name: SECRET_NAME } },
-        ...TEXTS.map((text, i) => ({ id: `p${i}`, typeId: 'post', data: { text, author: { id: 'u1', typeId: 'user' } } })),
-      ];
-      const res = await fetch(`${warden.url}/api/v1/items/async`, {
-        method: 'POST',
-        headers: { 'x-api-key': key, 'content-type': 'application/json' },
-        body: JSON.stringify({ items }),
-      });
-      expect(res.status, await res.clone().text()).toBe(202);
-      const jwks = await fetch(`${warden.url}/api/v1/signing_keys`, { headers: { 'x-api-key': key } });
-      jwksFile = file('jwks.json');
-      writeFileSync(jwksFile, await jwks.text());
-      return { warden };
-    }));
+    const config = writeConfig(SHOP_ORG);
+    const applied = await runCli(['apply', config], env);
+    expect(applied.code, applied.stderr).toBe(0);
+    await createConsoleUser(dataDir, 'shop', 'analyst@shop.example', PASSWORD, ['ANALYST'], env);
+    await createConsoleUser(dataDir, 'shop', 'moderator@shop.example', PASSWORD, ['MODERATOR'], env);
+    const key = await createKey(env, 'shop');
+    const running = await startWarden(env);
+    warden = running;
+    const items = [
+      { id: 'u1', typeId: 'user', data: { name: SECRET_NAME } },
+      ...TEXTS.map((text, i) => ({ id: `p${i}`, typeId: 'post', data: { text, author: { id: 'u1', typeId: 'user' } } })),
+    ];
+    const res = await fetch(`${running.url}/api/v1/items/async`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ items }),
+    });
+    expect(res.status, await res.clone().text()).toBe(202);
+    const jwks = await fetch(`${running.url}/api/v1/signing_keys`, { headers: { 'x-api-key': key } });
+    jwksFile = file('jwks.json');
+    writeFileSync(jwksFile, await jwks.text());
     // Every item submitted, then a checkpoint signed over a head past them.
-    const lastSubmitted = await waitFor(() => {
-      const submitted = loggedEvents(dataDir, 'ItemSubmitted');
-      return submitted.length === 4 ? maxPosition() : undefined;
-    }, 'the items in the log');
+    const lastSubmitted = await waitFor(() => (loggedEvents(dataDir, 'ItemSubmitted').length === 4 ? maxPosition() : undefined), 'the items in the log');
     await waitFor(
       () => loggedEvents(dataDir, 'AuditChainCheckpointed').some((e) => Number(e.data['position']) >= lastSubmitted),
       'a checkpoint covering the items',
     );
-    await warden.stop();
+    for (const who of ['analyst', 'moderator']) {
+      const session = await consoleLogin(running.url, `${who}@shop.example`, PASSWORD);
+      const r = await fetch(`${running.url}/api/console/v1/audit/export`, { headers: { cookie: session.cookie } });
+      consoleExports[who] = { status: r.status, type: r.headers.get('content-type'), body: await r.text() };
+    }
+    const analyst = await consoleLogin(running.url, 'analyst@shop.example', PASSWORD);
+    const bad = await fetch(`${running.url}/api/console/v1/audit/export?from=yesterday`, { headers: { cookie: analyst.cookie } });
+    consoleExports['bad'] = { status: bad.status, type: bad.headers.get('content-type'), body: await bad.text() };
+    await running.stop();
     warden = undefined;
     exported = await exportTo('export.ndjson');
   }, 60_000);
@@ -162,5 +185,23 @@ describe('audit export and offline verify (the chain, signed checkpoints, tamper
     const r = await verifyFile('after-update.ndjson', '--jwks', jwksFile);
     expect(r.code).toBe(1);
     expect(r.stdout.split('\n')[0]).toMatch(new RegExp(`^line ${at}: .*does not match its link`));
+  });
+
+  it('serves the same export to a console user with VIEW_AUDIT, and verifies it', async () => {
+    const analyst = consoleExports['analyst']!;
+    expect(analyst.status).toBe(200);
+    expect(analyst.type).toMatch(/^application\/x-ndjson/);
+    expect(analyst.body).not.toContain(SECRET_NAME);
+    writeFileSync(file('console.ndjson'), analyst.body);
+    const r = await verifyFile('console.ndjson', '--jwks', jwksFile);
+    expect(r.code, r.stdout).toBe(0);
+    expect(parsed(analyst.body).filter((l) => l.kind === 'event').length).toBeGreaterThan(4);
+  });
+
+  it('refuses the console export without VIEW_AUDIT, and a bad window with a pointer', async () => {
+    expect(consoleExports['moderator']!.status).toBe(403);
+    const bad = consoleExports['bad']!;
+    expect(bad.status).toBe(400);
+    expect(JSON.parse(bad.body)).toMatchObject({ errors: [{ status: 400, pointer: '/from' }] });
   });
 });

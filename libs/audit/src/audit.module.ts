@@ -6,6 +6,7 @@ import { auditChainProjection } from './chain/audit-chain.projection.js';
 import { AuditCheckpointer } from './chain/audit-checkpointer.js';
 import { auditCheckpointReactor } from './chain/audit-checkpoint.reactor.js';
 import { AuditExporter } from './export/audit-exporter.js';
+import { ExportAuditHandler } from './queries/export-audit/export-audit.handler.js';
 import { RequestGdprDeletionHandler } from './commands/request-gdpr-deletion/request-gdpr-deletion.handler.js';
 import { gdprDeletionReactor } from './erasure/gdpr-deletion.reactor.js';
 import { UserEraser } from './erasure/user-eraser.js';
@@ -19,7 +20,7 @@ import { GetGdprDeletionHandler } from './queries/get-gdpr-deletion/get-gdpr-del
  */
 @Module({
   imports: [CatalogModule],
-  providers: [RequestGdprDeletionHandler, GetGdprDeletionHandler, UserEraser, AuditCheckpointer, AuditExporter],
+  providers: [RequestGdprDeletionHandler, GetGdprDeletionHandler, UserEraser, AuditCheckpointer, AuditExporter, ExportAuditHandler],
   exports: [AuditExporter],
 })
 export class AuditModule implements OnModuleInit {

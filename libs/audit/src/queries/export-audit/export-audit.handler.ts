@@ -1,0 +1,26 @@
+import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { isIsoDateTime } from '#warden/catalog/contracts';
+import { type ErrorDetail, invalidInput } from '#warden/kernel';
+import { AuditExporter } from '../../export/audit-exporter.js';
+import { ExportAuditQuery } from './export-audit.query.js';
+
+@QueryHandler(ExportAuditQuery)
+export class ExportAuditHandler implements IQueryHandler<ExportAuditQuery> {
+  constructor(private readonly exporter: AuditExporter) {}
+
+  /** Checks the bounds before the first line, so a bad request is a 400, not a broken stream. */
+  async execute(query: ExportAuditQuery): Promise<AsyncIterable<string>> {
+    const problems: ErrorDetail[] = [];
+    const bound = (value: unknown, pointer: string): Date | undefined => {
+      if (value === undefined) return undefined;
+      if (isIsoDateTime(value)) return new Date(value as string);
+      problems.push({ title: 'Invalid export window', pointer, detail: 'expected an ISO 8601 datetime with a time part (2026-03-01T00:00:00Z)' });
+      return undefined;
+    };
+    const from = bound(query.from, '/from');
+    const to = bound(query.to, '/to');
+    if (from && to && from.getTime() > to.getTime()) problems.push({ title: 'Invalid export window', pointer: '/from', detail: 'from is after to' });
+    if (problems.length > 0) throw invalidInput(...problems);
+    return this.exporter.lines({ orgId: query.orgId, from, to, personalData: false });
+  }
+}
