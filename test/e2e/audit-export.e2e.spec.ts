@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -203,5 +204,22 @@ describe('audit export and offline verify (the chain, signed checkpoints, tamper
     const bad = consoleExports['bad']!;
     expect(bad.status).toBe(400);
     expect(JSON.parse(bad.body)).toMatchObject({ errors: [{ status: 400, pointer: '/from' }] });
+  });
+
+  it("passes and fails with the auditor's own verifier printed in docs/audit.md", () => {
+    const doc = readFileSync(join(import.meta.dirname, '../../docs/audit.md'), 'utf8');
+    const block = /<!-- audit-verifier:begin -->\n```js\n([\s\S]*?)```\n<!-- audit-verifier:end -->/.exec(doc)?.[1];
+    expect(block).toBeDefined();
+    expect(block!.trimEnd().split('\n').length).toBeLessThanOrEqual(30);
+    writeFileSync(file('verify-export.mjs'), block!);
+    const run = (name: string) => spawnSync(process.execPath, [file('verify-export.mjs'), file(name), jwksFile], { encoding: 'utf8' });
+    const clean = run('export.ndjson');
+    expect(clean.status, clean.stderr).toBe(0);
+    expect(clean.stdout).toMatch(/^OK: \d+ events/);
+    for (const tampered of ['byte.ndjson', 'removed.ndjson', 'swapped.ndjson', 'badsig.ndjson', 'after-update.ndjson']) {
+      const r = run(tampered);
+      expect(r.status, tampered).not.toBe(0);
+      expect(r.stderr, tampered).toMatch(/Error: line \d+: /);
+    }
   });
 });
