@@ -1,0 +1,115 @@
+// The audit chain (issue 16): what it costs the log, and how fast an export is written and verified.
+// Not a test: prints a table. Usage: node bench/audit.mjs [events, default 50000]
+//  - appends/s on the embedded log alone, and with the chain projection following it live in the
+//    same process (the chain is computed by a projection, never on the append path);
+//  - events/s the chain projection links when it catches up on a log of that size;
+//  - `warden audit export` (the CLI, a whole organization) and `warden audit verify` with a JWKS.
+import { randomUUID } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openSqlite, ProjectionRunner, SqliteEventStore } from '../dist/libs/eventstore/src/index.js';
+import { SqliteReadStore } from '../dist/libs/readstore/src/index.js';
+import { auditChainProjection } from '../dist/libs/audit/src/chain/audit-chain.projection.js';
+
+const TOTAL = Number(process.argv[2] ?? 50_000);
+const WRITERS = 64;
+const ORGS = ['bench', 'other-1', 'other-2'];
+
+/** An item submission as the ingestion module stores it: a sealed envelope of about 300 bytes. */
+const event = (i) => ({
+  id: randomUUID(),
+  type: 'ItemSubmitted',
+  data: {
+    item: { id: `item-${i}`, typeId: 'post' },
+    version: 1,
+    __personal: { v: 1, keyId: 'k', fields: ['data'], iv: 'AAAAAAAAAAAAAAAA', tag: 'B'.repeat(24), ct: 'C'.repeat(240) },
+  },
+  metadata: { orgId: ORGS[i % ORGS.length], correlationId: randomUUID(), causationId: null, actor: 'bench', occurredAt: new Date().toISOString(), schemaVersion: 1 },
+});
+
+async function appendAll(store) {
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: WRITERS }, async () => {
+      for (;;) {
+        const i = next++;
+        if (i >= TOTAL) return;
+        await store.append(`item-${ORGS[i % ORGS.length]}:post:item-${i}`, [event(i)], 'no_stream');
+      }
+    }),
+  );
+  return TOTAL / ((performance.now() - started) / 1000);
+}
+
+function openDir(dir) {
+  const db = openSqlite(join(dir, 'warden.db'), { synchronous: 'full' });
+  const rdb = openSqlite(join(dir, 'warden.db'), { synchronous: 'normal' });
+  return { db, rdb, events: new SqliteEventStore(db), reads: new SqliteReadStore(rdb) };
+}
+
+const rows = [];
+const round = (n) => Math.round(n).toLocaleString('en-US');
+
+// 1. Appends alone.
+let dir = mkdtempSync(join(tmpdir(), 'warden-bench-audit-'));
+let s = openDir(dir);
+rows.push(['appends, no chain (64 writers)', `${round(await appendAll(s.events))} events/s`]);
+// 2. The chain catching up on that log.
+let started = performance.now();
+await new ProjectionRunner(auditChainProjection, s.events, s.reads).catchUp();
+rows.push([`chain catch-up over ${TOTAL.toLocaleString('en-US')} events`, `${round(TOTAL / ((performance.now() - started) / 1000))} events/s`]);
+await s.events.close();
+s.db.close();
+s.rdb.close();
+rmSync(dir, { recursive: true, force: true });
+
+// 3. Appends with the chain following live in the same process, until it has linked them all.
+dir = mkdtempSync(join(tmpdir(), 'warden-bench-audit-'));
+s = openDir(dir);
+const runner = new ProjectionRunner(auditChainProjection, s.events, s.reads);
+await runner.start();
+started = performance.now();
+const appendRate = await appendAll(s.events);
+const head = await s.events.headPosition();
+while (runner.checkpoint < head) await new Promise((r) => setTimeout(r, 5));
+rows.push(['appends, chain following live (64 writers)', `${round(appendRate)} events/s`]);
+rows.push(['… until every append is chained', `${round(TOTAL / ((performance.now() - started) / 1000))} events/s`]);
+await runner.stop();
+await s.events.close();
+s.db.close();
+s.rdb.close();
+rmSync(dir, { recursive: true, force: true });
+
+// 4. Export and verify through the CLI, on a data directory with an organization and a signed checkpoint.
+dir = mkdtempSync(join(tmpdir(), 'warden-bench-audit-'));
+const env = { ...process.env, WARDEN_DATA_DIR: dir, WARDEN_LOG_LEVEL: 'warn' };
+const cli = (...args) => {
+  const t = performance.now();
+  const r = spawnSync(process.execPath, ['dist/apps/server/src/cli.js', ...args], { env, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`${args.join(' ')}: ${r.stdout}${r.stderr}`);
+  return { seconds: (performance.now() - t) / 1000, stdout: r.stdout };
+};
+writeFileSync(join(dir, 'org.yaml'), 'org: { id: bench, name: Bench }\nitemTypes:\n  - { id: post, name: Post, kind: CONTENT, fields: [{ name: text, type: STRING }] }\n');
+cli('apply', join(dir, 'org.yaml'));
+s = openDir(dir);
+await appendAll(s.events);
+await s.events.close();
+s.db.close();
+s.rdb.close();
+const orgEvents = Math.ceil(TOTAL / ORGS.length);
+const out = join(dir, 'export.ndjson');
+const first = cli('audit', 'export', '--org', 'bench', '--out', out);
+const second = cli('audit', 'export', '--org', 'bench', '--out', out);
+const verified = cli('audit', 'verify', out);
+rows.push([`audit export, first (chains ${TOTAL.toLocaleString('en-US')} events, exports ${orgEvents.toLocaleString('en-US')})`, `${first.seconds.toFixed(1)} s`]);
+rows.push(['audit export, chain up to date', `${round(orgEvents / second.seconds)} events/s (${(statSync(out).size / 2 ** 20).toFixed(1)} MiB)`]);
+rows.push(['audit verify', `${round(orgEvents / verified.seconds)} events/s`]);
+rmSync(dir, { recursive: true, force: true });
+
+console.log(`Audit chain, ${TOTAL.toLocaleString('en-US')} events over ${ORGS.length} organizations (node ${process.version}; CLI runs include start-up)\n`);
+console.log('| measure | result |');
+console.log('|---|---|');
+for (const [k, v] of rows) console.log(`| ${k} | ${v} |`);
