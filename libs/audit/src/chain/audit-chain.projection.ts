@@ -36,6 +36,8 @@ export const auditChainProjection: Projection = {
   needsPersonalData: false,
   async apply(event, ctx) {
     const orgId = event.metadata.orgId;
+    // Every event Warden appends names its organization; anything else belongs to no chain.
+    if (typeof orgId !== 'string' || orgId === '') return;
     const head = await ctx.get<ChainHeadDoc>(AUDIT_CHAIN_HEADS, orgId);
     const seq = (head?.seq ?? 0) + 1;
     const link = nextLink(head?.link ?? genesisLink(orgId), contentDigest(storedForm(event)));
