@@ -196,6 +196,18 @@ describe('POST /api/v1/gdpr/delete: crypto-shredding a user', () => {
     expect(JSON.parse(await jobView(stayJob))).toMatchObject({ state: 'PENDING', item: { data: { text: STAY_TEXT } } });
   });
 
+  it('leaves nothing of it in an audit export, even one with personal data asked for, and the chain still verifies', async () => {
+    const file = join(world.dataDir, 'after-deletion.ndjson');
+    const exported = await runCli(['audit', 'export', '--org', 'rev', '--include-personal-data', '--out', file], world.env);
+    expect(exported.code, exported.stderr).toBe(0);
+    const text = readFileSync(file, 'utf8');
+    expect(plaintextIn(text)).toEqual([]);
+    expect(text).toContain(STAY_TEXT);
+    const verified = await runCli(['audit', 'verify', file], world.env);
+    expect(verified.code, verified.stdout).toBe(0);
+    expect(verified.stdout).toMatch(/^OK: /m);
+  });
+
   it('is idempotent: the same user again answers the same request id and records nothing', async () => {
     const again = await request(gone);
     expect(again.status).toBe(202);
