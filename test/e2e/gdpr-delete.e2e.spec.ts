@@ -18,8 +18,23 @@ const SECRETS = {
   appealedText: 'gone-appealed-text-2a9c',
   reportReason: 'gone-report-reason-c4d1',
   appealReason: 'gone-appeal-reason-e8f0',
+  age: '4127.25',
 };
 const STAY_TEXT = 'please review me stay-text-55d0';
+/** A rule that compares a number the user gave, with no signal: its explanation records the number as the condition saw it. */
+const AGE_RULE = `  - id: young
+    name: Young
+    status: LIVE
+    itemTypeIds: [post]
+    actionIds: [enqueue-to-mrt]
+    conditionSet:
+      conjunction: AND
+      conditions:
+        - { input: { field: age }, comparator: LT, value: 13 }
+`;
+/** The post type with that number. */
+const withAge = (config: string) =>
+  config.replace('\nrules:\n', `\nrules:\n${AGE_RULE}`).replace('      - { name: text, type: STRING, required: true }\n', '      - { name: text, type: STRING, required: true }\n      - { name: age, type: NUMBER }\n');
 const gone = { id: 'gone', typeId: 'user' };
 const stay = { id: 'stay', typeId: 'user' };
 
@@ -101,10 +116,10 @@ describe('POST /api/v1/gdpr/delete: crypto-shredding a user', () => {
 
   beforeAll(async () => {
     receiver = await startReceiver();
-    world = await startReviewWorld(reviewOrgConfig(receiver.url), ['ADMIN']);
+    world = await startReviewWorld(withAge(reviewOrgConfig(receiver.url)), ['ADMIN']);
     const items = [
       { id: 'gone', typeId: 'user', data: { name: SECRETS.name } },
-      { id: 'gone-post-1', typeId: 'post', data: { text: SECRETS.postText, author: gone } },
+      { id: 'gone-post-1', typeId: 'post', data: { text: SECRETS.postText, age: Number(SECRETS.age), author: gone } },
       { id: 'gone-post-3', typeId: 'post', data: { text: SECRETS.appealedText, author: gone } },
       { id: 'stay-post-1', typeId: 'post', data: { text: STAY_TEXT, author: stay } },
       { id: 'stay-post-2', typeId: 'post', data: { text: 'an ordinary post', author: stay } },
@@ -138,6 +153,12 @@ describe('POST /api/v1/gdpr/delete: crypto-shredding a user', () => {
   it('shows the user\'s data before the deletion (what the rest of this suite expects gone)', async () => {
     const shown = await everythingShown([goneJob, appealJob, reportedJob]);
     expect(plaintextIn(shown)).toEqual(expect.arrayContaining([SECRETS.postText, SECRETS.reportReason, SECRETS.appealReason, SECRETS.appealedText]));
+    // The rule explanation holds the number as the condition saw it (the API and the log).
+    const file = join(world.dataDir, 'before-deletion.ndjson');
+    expect((await runCli(['audit', 'export', '--org', 'rev', '--include-personal-data', '--out', file], world.env)).code).toBe(0);
+    const evaluated = readFileSync(file, 'utf8').split('\n').filter((line) => line.includes('"type":"ItemEvaluated"') && line.includes('gone-post-1'));
+    expect(evaluated.some((line) => (JSON.parse(line) as { data: object }).data && JSON.stringify((JSON.parse(line) as { data: object }).data).includes(SECRETS.age))).toBe(true);
+    expect(shown).toContain(SECRETS.age);
     goneKey = subjectKey('user:gone')!;
     expect(goneKey).toHaveLength(32);
     expect(rawFiles().includes(goneKey)).toBe(true);

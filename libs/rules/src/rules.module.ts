@@ -1,5 +1,6 @@
 import { type DynamicModule, Inject, Module, type OnModuleInit, type Type } from '@nestjs/common';
 import { CatalogModule } from '#warden/catalog';
+import { PersonalDataPolicy } from '#warden/eventstore';
 import { UpcasterRegistry } from '#warden/kernel';
 import { ProjectionHost } from '#warden/storage';
 import { BacktestRuleHandler } from './commands/backtest-rule/backtest-rule.handler.js';
@@ -30,6 +31,7 @@ export class RulesModule implements OnModuleInit {
     @Inject(ProjectionHost) private readonly projections: ProjectionHost,
     private readonly evaluator: ItemEvaluator,
     @Inject(UpcasterRegistry) private readonly upcasters: UpcasterRegistry,
+    @Inject(PersonalDataPolicy) private readonly personalData: PersonalDataPolicy,
   ) {}
 
   static register(options: RulesOptions): DynamicModule {
@@ -60,6 +62,8 @@ export class RulesModule implements OnModuleInit {
 
   onModuleInit(): void {
     this.upcasters.register(...RULES_UPCASTERS);
+    // What the conditions saw is the item's data seen through a rule: sealed under the item's subject.
+    this.personalData.register('ItemEvaluated', { subject: (e) => e.data['subject'] as string, fields: ['conditionValues'] });
     this.projections.register(evaluationReactor(this.evaluator));
     this.projections.register(itemEvaluationsProjection);
     this.projections.register(creatorSubmissionsProjection);

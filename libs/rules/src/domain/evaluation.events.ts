@@ -39,10 +39,11 @@ export interface Evaluation {
 }
 
 /**
- * A condition record as stored. The usual shapes are tuples, `[path, outcome]`,
- * `[path, outcome, value]` or `[path, outcome, value, detail]`, with the path shortened to its
- * indices (`conditions[1].conditions[0]` → `"1.0"`, the rule's top-level set → `""`); any
- * other record (one with an error, say) is kept as the full object.
+ * A condition record as stored, without its value and detail (they are in `conditionValues`).
+ * The usual shape is the tuple `[path, outcome]`, with the path shortened to its indices
+ * (`conditions[1].conditions[0]` → `"1.0"`, the rule's top-level set → `""`); any other record
+ * (one with an error, say) is kept as the full object. Version 1 events also had
+ * `[path, outcome, value]` and `[path, outcome, value, detail]` (the upcaster moves them out).
  */
 export type StoredConditionRecord = [string, ConditionRecord['outcome'], ...unknown[]] | ConditionRecord;
 
@@ -56,12 +57,22 @@ export interface StoredRuleResult {
   conditions: StoredConditionRecord[];
 }
 
+/** A condition's value and detail: `[value]`, `[value, detail]`, `{d: detail}` alone, or null for neither. */
+export type StoredConditionValue = [unknown] | [unknown, ConditionRecord['detail']] | { d: ConditionRecord['detail'] } | null;
+
 /**
- * The evaluation as recorded in the log. Every item evaluated records every condition of every
- * rule, so the record is written compactly (see StoredConditionRecord): a third of the size of
- * the plain form, which is most of what recording an evaluation costs.
+ * The evaluation as recorded in the log (version 2). Every item evaluated records every condition
+ * of every rule, so the record is written compactly (see StoredConditionRecord): a third of the
+ * size of the plain form, which is most of what recording an evaluation costs. What a condition
+ * saw (`conditionValues[rule][condition]`: a field's value compared without a signal, a signal's
+ * quote of what it matched) is personal data, sealed under the item's subject like the item's own
+ * data, so a GDPR deletion erases it too; the outcomes (which rule passed, which actions) stay.
+ * Null once erased.
  */
-export type ItemEvaluated = DomainEvent<'ItemEvaluated', Omit<Evaluation, 'rules'> & { rules: StoredRuleResult[] }>;
+export type ItemEvaluated = DomainEvent<
+  'ItemEvaluated',
+  Omit<Evaluation, 'rules'> & { rules: StoredRuleResult[]; conditionValues: StoredConditionValue[][] | null }
+>;
 
 /** A customer-defined action to deliver as a signed callback (the callbacks module sends it). */
 export type ActionCallbackRequested = DomainEvent<
@@ -120,29 +131,37 @@ export type EvaluationEvent = ItemEvaluated | ActionCallbackRequested | ReviewEn
 
 /** The stored form of an evaluation (ItemEvaluated's data). */
 export function encodeEvaluation(evaluation: Evaluation): ItemEvaluated['data'] {
-  return { ...evaluation, rules: evaluation.rules.map(encodeRuleResult) };
+  const rules: StoredRuleResult[] = [];
+  const conditionValues: StoredConditionValue[][] = [];
+  for (const result of evaluation.rules) {
+    const stored: StoredRuleResult = { id: result.id, name: result.name, status: result.status, outcome: result.outcome, conditions: [] };
+    if (result.capped) stored.capped = true;
+    const values: StoredConditionValue[] = [];
+    for (const record of result.conditions) {
+      const { value, detail, ...rest } = record;
+      stored.conditions.push(encodeCondition(rest));
+      values.push(storedValue(value, detail));
+    }
+    rules.push(stored);
+    conditionValues.push(values);
+  }
+  return { ...evaluation, rules, conditionValues };
 }
 
 /** An evaluation as recorded, compact or (written before the compact form) plain. */
 export function decodeEvaluation(data: ItemEvaluated['data']): Evaluation {
-  return { ...data, rules: data.rules.map(decodeRuleResult) };
+  const { conditionValues, rules, ...rest } = data;
+  return { ...rest, rules: rules.map((rule, i) => decodeRuleResult(rule, conditionValues?.[i])) };
 }
 
-function encodeRuleResult(result: RuleResult): StoredRuleResult {
-  const stored: StoredRuleResult = {
-    id: result.id,
-    name: result.name,
-    status: result.status,
-    outcome: result.outcome,
-    conditions: result.conditions.map(encodeCondition),
-  };
-  if (result.capped) stored.capped = true;
-  return stored;
+/** Version 1 kept each condition's value and detail inline, in plaintext: moved out, as version 2 keeps them. */
+export function evaluationV1ToV2(data: Omit<ItemEvaluated['data'], 'conditionValues'>): ItemEvaluated['data'] {
+  return encodeEvaluation(decodeEvaluation({ ...data, conditionValues: null }));
 }
 
-function decodeRuleResult(stored: StoredRuleResult): RuleResult {
+function decodeRuleResult(stored: StoredRuleResult, values: readonly StoredConditionValue[] | undefined): RuleResult {
   const { capped, conditions, ...rest } = stored;
-  return { ...rest, capped: capped === true, conditions: conditions.map(decodeCondition) };
+  return { ...rest, capped: capped === true, conditions: conditions.map((c, i) => decodeCondition(c, values?.[i] ?? null)) };
 }
 
 const PATH_STEP = /^conditions\[(\d+)\]$/;
@@ -161,15 +180,24 @@ function shortPath(path: string): string | null {
   return short;
 }
 
-function encodeCondition(record: ConditionRecord): StoredConditionRecord {
-  const { path, outcome, value, detail, error } = record;
-  const short = shortPath(path);
-  if (error !== undefined || short === null) return record;
-  if (detail !== undefined) return value === undefined ? record : [short, outcome, value, detail];
-  return value === undefined ? [short, outcome] : [short, outcome, value];
+function encodeCondition(record: Omit<ConditionRecord, 'value' | 'detail'>): StoredConditionRecord {
+  const short = shortPath(record.path);
+  return record.error !== undefined || short === null ? record : [short, record.outcome];
 }
 
-function decodeCondition(stored: StoredConditionRecord): ConditionRecord {
+function storedValue(value: unknown, detail: ConditionRecord['detail']): StoredConditionValue {
+  if (value === undefined) return detail === undefined ? null : { d: detail };
+  return detail === undefined ? [value] : [value, detail];
+}
+
+function decodeCondition(stored: StoredConditionRecord, values: StoredConditionValue): ConditionRecord {
+  const record = decodeRecord(stored);
+  if (!values) return record;
+  if (!Array.isArray(values)) return { ...record, detail: values.d };
+  return values.length === 1 ? { ...record, value: values[0] } : { ...record, value: values[0], detail: values[1] };
+}
+
+function decodeRecord(stored: StoredConditionRecord): ConditionRecord {
   if (!Array.isArray(stored)) return stored;
   const [short, outcome, ...rest] = stored;
   const path = short === '' ? '' : short.split('.').map((i) => `conditions[${i}]`).join('.');

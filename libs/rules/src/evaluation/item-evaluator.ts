@@ -77,7 +77,9 @@ export interface PreparedEvaluation {
 
 /**
  * The evaluation record keeps signal values (booleans, numbers), never raw inputs such as the
- * text a user wrote: the record then holds no personal data and needs no sealing.
+ * text a user wrote. A number can still be the user's own (an age compared without a signal), and
+ * a detail can be derived from their data (a distance): what the conditions saw is sealed under
+ * the item's subject all the same (ItemEvaluated's `conditionValues`).
  */
 function withoutPersonalData(record: ConditionRecord): ConditionRecord {
   const v = record.value;
