@@ -39,11 +39,12 @@ export interface Evaluation {
 }
 
 /**
- * A condition record as stored, without its value and detail (they are in `conditionValues`).
- * The usual shape is the tuple `[path, outcome]`, with the path shortened to its indices
+ * A condition record as stored. The usual shapes are tuples, `[path, outcome]` or
+ * `[path, outcome, answer]` (a signal's boolean, or null), with the path shortened to its indices
  * (`conditions[1].conditions[0]` → `"1.0"`, the rule's top-level set → `""`); any other record
  * (one with an error, say) is kept as the full object. Version 1 events also had
- * `[path, outcome, value]` and `[path, outcome, value, detail]` (the upcaster moves them out).
+ * `[path, outcome, value]` with any value and `[path, outcome, value, detail]` (the upcaster moves
+ * those values out, as version 2 keeps them).
  */
 export type StoredConditionRecord = [string, ConditionRecord['outcome'], ...unknown[]] | ConditionRecord;
 
@@ -57,21 +58,24 @@ export interface StoredRuleResult {
   conditions: StoredConditionRecord[];
 }
 
-/** A condition's value and detail: `[value]`, `[value, detail]`, `{d: detail}` alone, or null for neither. */
+/** A condition's value and detail: `[value]`, `[value, detail]`, `{d: detail}` alone, or null for none kept here. */
 export type StoredConditionValue = [unknown] | [unknown, ConditionRecord['detail']] | { d: ConditionRecord['detail'] } | null;
 
 /**
  * The evaluation as recorded in the log (version 2). Every item evaluated records every condition
- * of every rule, so the record is written compactly (see StoredConditionRecord): a third of the
- * size of the plain form, which is most of what recording an evaluation costs. What a condition
- * saw (`conditionValues[rule][condition]`: a field's value compared without a signal, a signal's
- * quote of what it matched) is personal data, sealed under the item's subject like the item's own
- * data, so a GDPR deletion erases it too; the outcomes (which rule passed, which actions) stay.
- * Null once erased.
+ * of every rule, so the record is written compactly (see StoredConditionRecord): about half the
+ * size of the plain form, which is most of what recording an evaluation costs.
+ *
+ * A signal's yes/no answer says nothing of the user and stays in the tuple. Any other value (a
+ * number the user gave, compared without a signal) and any detail (a distance, a matched bank
+ * entry) can be the user's data seen through a rule: they go to `conditionValues[rule][condition]`,
+ * sealed under the item's subject like the item's own data, so a GDPR deletion erases them too
+ * (null once erased; absent when the evaluation has none, the usual case, which then costs no
+ * sealing at all).
  */
 export type ItemEvaluated = DomainEvent<
   'ItemEvaluated',
-  Omit<Evaluation, 'rules'> & { rules: StoredRuleResult[]; conditionValues: StoredConditionValue[][] | null }
+  Omit<Evaluation, 'rules'> & { rules: StoredRuleResult[]; conditionValues?: StoredConditionValue[][] | null }
 >;
 
 /** A customer-defined action to deliver as a signed callback (the callbacks module sends it). */
@@ -133,19 +137,21 @@ export type EvaluationEvent = ItemEvaluated | ActionCallbackRequested | ReviewEn
 export function encodeEvaluation(evaluation: Evaluation): ItemEvaluated['data'] {
   const rules: StoredRuleResult[] = [];
   const conditionValues: StoredConditionValue[][] = [];
+  let sealed = false;
   for (const result of evaluation.rules) {
     const stored: StoredRuleResult = { id: result.id, name: result.name, status: result.status, outcome: result.outcome, conditions: [] };
     if (result.capped) stored.capped = true;
     const values: StoredConditionValue[] = [];
-    for (const record of result.conditions) {
-      const { value, detail, ...rest } = record;
-      stored.conditions.push(encodeCondition(rest));
-      values.push(storedValue(value, detail));
+    for (const { value, detail, ...rest } of result.conditions) {
+      const answer = detail === undefined && (value === undefined || value === null || typeof value === 'boolean');
+      stored.conditions.push(encodeCondition(rest, answer ? value : undefined));
+      values.push(answer ? null : storedValue(value, detail));
+      sealed ||= !answer;
     }
     rules.push(stored);
     conditionValues.push(values);
   }
-  return { ...evaluation, rules, conditionValues };
+  return sealed ? { ...evaluation, rules, conditionValues } : { ...evaluation, rules };
 }
 
 /** An evaluation as recorded, compact or (written before the compact form) plain. */
@@ -180,9 +186,10 @@ function shortPath(path: string): string | null {
   return short;
 }
 
-function encodeCondition(record: Omit<ConditionRecord, 'value' | 'detail'>): StoredConditionRecord {
+function encodeCondition(record: Omit<ConditionRecord, 'value' | 'detail'>, answer: unknown): StoredConditionRecord {
   const short = shortPath(record.path);
-  return record.error !== undefined || short === null ? record : [short, record.outcome];
+  if (record.error !== undefined || short === null) return answer === undefined ? record : { ...record, value: answer };
+  return answer === undefined ? [short, record.outcome] : [short, record.outcome, answer];
 }
 
 function storedValue(value: unknown, detail: ConditionRecord['detail']): StoredConditionValue {
