@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loggedEvents } from '../support/config-files.js';
 import { type ReviewWorld, reviewOrgConfig, startReceiver, startReviewWorld } from '../support/review-fixture.js';
 import { waitFor } from '../support/wait-for.js';
-import { createOrgWithKey, runCli } from '../support/warden-process.js';
+import { createConsoleUser, createOrgWithKey, runCli } from '../support/warden-process.js';
 
 /**
  * The erased user `gone`: their user item, a post the rules send to review (an open job), a post
@@ -19,6 +19,7 @@ const SECRETS = {
   reportReason: 'gone-report-reason-c4d1',
   appealReason: 'gone-appeal-reason-e8f0',
   age: '4127.25',
+  email: 'gone-person-3b7e@rev.example',
 };
 const STAY_TEXT = 'please review me stay-text-55d0';
 /** A rule that compares a number the user gave, with no signal: its explanation records the number as the condition saw it. */
@@ -103,9 +104,11 @@ describe('POST /api/v1/gdpr/delete: crypto-shredding a user', () => {
         return r.text();
       }),
     );
-    const lists = await Promise.all(
-      ['default', 'appeals'].map(async (q) => (await world.call(world.sessions['ADMIN']!, 'GET', `/api/console/v1/jobs?queueId=${q}`)).text()),
-    );
+    const lists = await Promise.all([
+      ...['default', 'appeals'].map(async (q) => (await world.call(world.sessions['ADMIN']!, 'GET', `/api/console/v1/jobs?queueId=${q}`)).text()),
+      (await world.call(world.sessions['ADMIN']!, 'GET', '/api/console/v1/users')).text(),
+      (await world.call(world.sessions['ADMIN']!, 'GET', `/api/console/v1/users/${goneConsoleUser}`)).text(),
+    ]);
     return [...views, ...evaluations, ...lists].join('\n');
   }
 
@@ -113,10 +116,13 @@ describe('POST /api/v1/gdpr/delete: crypto-shredding a user', () => {
   let appealJob: string;
   let reportedJob: string;
   let stayJob: string;
+  /** The same person's console account. */
+  let goneConsoleUser: string;
 
   beforeAll(async () => {
     receiver = await startReceiver();
     world = await startReviewWorld(withAge(reviewOrgConfig(receiver.url)), ['ADMIN']);
+    goneConsoleUser = await createConsoleUser(world.dataDir, 'rev', SECRETS.email, 'correct horse battery staple', ['MODERATOR'], world.env);
     const items = [
       { id: 'gone', typeId: 'user', data: { name: SECRETS.name } },
       { id: 'gone-post-1', typeId: 'post', data: { text: SECRETS.postText, age: Number(SECRETS.age), author: gone } },
@@ -152,7 +158,7 @@ describe('POST /api/v1/gdpr/delete: crypto-shredding a user', () => {
 
   it('shows the user\'s data before the deletion (what the rest of this suite expects gone)', async () => {
     const shown = await everythingShown([goneJob, appealJob, reportedJob]);
-    expect(plaintextIn(shown)).toEqual(expect.arrayContaining([SECRETS.postText, SECRETS.reportReason, SECRETS.appealReason, SECRETS.appealedText]));
+    expect(plaintextIn(shown)).toEqual(expect.arrayContaining([SECRETS.postText, SECRETS.reportReason, SECRETS.appealReason, SECRETS.appealedText, SECRETS.email]));
     // The rule explanation holds the number as the condition saw it (the API and the log).
     const file = join(world.dataDir, 'before-deletion.ndjson');
     expect((await runCli(['audit', 'export', '--org', 'rev', '--include-personal-data', '--out', file], world.env)).code).toBe(0);
@@ -165,7 +171,7 @@ describe('POST /api/v1/gdpr/delete: crypto-shredding a user', () => {
   });
 
   it('answers 202 with a request id, then completes with what it erased', async () => {
-    const r = await request(gone);
+    const r = await request({ ...gone, consoleEmail: SECRETS.email.toUpperCase() });
     expect(r.status).toBe(202);
     const { requestId } = (await r.json()) as { requestId: string };
     expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
@@ -174,7 +180,7 @@ describe('POST /api/v1/gdpr/delete: crypto-shredding a user', () => {
       return d.state === 'COMPLETED' && d;
     }, 'the deletion to complete');
     expect(deletion).toMatchObject({ requestId, completedAt: expect.any(String), requestedAt: expect.any(String) });
-    expect(deletion.erased).toEqual({ dataKeys: 1, items: 3, reports: 1, appeals: 1, reviewJobsClosed: 2 });
+    expect(deletion.erased).toEqual({ dataKeys: 1, items: 3, reports: 1, appeals: 1, reviewJobsClosed: 2, consoleAccounts: 1 });
     // Ids only in the events: no personal data.
     const recorded = loggedEvents(world.dataDir).filter((e) => e.type.startsWith('GdprDeletion'));
     expect(recorded.map((e) => e.type)).toEqual(['GdprDeletionRequested', 'GdprDeletionCompleted']);
@@ -187,6 +193,8 @@ describe('POST /api/v1/gdpr/delete: crypto-shredding a user', () => {
       const view = JSON.parse(await jobView(jobId)) as { state: string; decision: { type: string } | null; item: { data: unknown } };
       expect(view).toMatchObject({ state: 'CLOSED', decision: { type: 'AUTOMATIC_CLOSE' }, item: { data: null } });
     }
+    const account = (await (await world.call(world.sessions['ADMIN']!, 'GET', `/api/console/v1/users/${goneConsoleUser}`)).json()) as { state: string; email: unknown };
+    expect(account).toMatchObject({ state: 'disabled', email: null });
     const closes = loggedEvents(world.dataDir, 'ReviewJobDecided').filter((e) => [goneJob, appealJob].includes(e.data['jobId'] as string));
     expect(closes.map((e) => e.data['closeReason'])).toEqual(['USER_ERASED', 'USER_ERASED']);
   });
@@ -245,7 +253,7 @@ describe('POST /api/v1/gdpr/delete: crypto-shredding a user', () => {
       const d = await deletionOf(requestId);
       return d.state === 'COMPLETED' && d;
     }, 'the unknown user deletion to complete');
-    expect(done.erased).toEqual({ dataKeys: 0, items: 0, reports: 0, appeals: 0, reviewJobsClosed: 0 });
+    expect(done.erased).toEqual({ dataKeys: 0, items: 0, reports: 0, appeals: 0, reviewJobsClosed: 0, consoleAccounts: 0 });
   });
 
   it('refuses bad requests with 400 and a pointer, recording nothing', async () => {
@@ -257,6 +265,8 @@ describe('POST /api/v1/gdpr/delete: crypto-shredding a user', () => {
       [{ id: 'u1', typeId: 'post' }, '/typeId'],
       [{ id: 'u1', typeId: 'no-such-type' }, '/typeId'],
       [{ id: 'x'.repeat(5000), typeId: 'user' }, '/id'],
+      [{ id: 'u1', typeId: 'user', consoleEmail: 'nobody-here@rev.example' }, '/consoleEmail'],
+      [{ id: 'u1', typeId: 'user', consoleEmail: 42 }, '/consoleEmail'],
     ];
     for (const [body, pointer] of cases) {
       const r = await request(body);

@@ -21,7 +21,17 @@ export const itemSubject = (item: { readonly typeId: string; readonly id: string
  */
 export const SUBJECT_ERASED_EVENT = 'GdprDeletionCompleted';
 
-/** What a projection reads of SUBJECT_ERASED_EVENT: whose data is gone. */
+/**
+ * Recorded when a GDPR deletion is requested, before any key is forgotten. Read models that copy
+ * a console account's email purge it when they apply this (`consoleUserId`): the eraser catches
+ * them up before it forgets the keys and truncates the log's WAL, so no old copy survives in the
+ * data files.
+ */
+export const SUBJECT_ERASURE_REQUESTED_EVENT = 'GdprDeletionRequested';
+
+/** What a projection reads of SUBJECT_ERASED_EVENT (and SUBJECT_ERASURE_REQUESTED_EVENT): whose data is going. */
 export interface SubjectErasedData {
   readonly subject: string;
+  /** The same person's console account, whose email was forgotten too (absent: none). */
+  readonly consoleUserId?: string | null;
 }

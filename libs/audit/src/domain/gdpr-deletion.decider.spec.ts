@@ -4,7 +4,7 @@ import { type GdprDeletionCommand, gdprDeletionDecider } from './gdpr-deletion.d
 import type { ErasedCounts, GdprDeletionEvent } from './gdpr-deletion.events.js';
 
 const user = { id: 'u-1', typeId: 'user' };
-const request: GdprDeletionCommand = { type: 'RequestGdprDeletion', requestId: 'req-1', user, subject: 'user:u-1', now: '2026-03-01T10:00:00.000Z' };
+const request: GdprDeletionCommand = { type: 'RequestGdprDeletion', requestId: 'req-1', user, subject: 'user:u-1', consoleUserId: null, now: '2026-03-01T10:00:00.000Z' };
 const erased: ErasedCounts = { dataKeys: 1, items: 3, reports: 2, appeals: 1, reviewJobsClosed: 1 };
 const complete: GdprDeletionCommand = { type: 'CompleteGdprDeletion', erased, now: '2026-03-01T10:00:02.000Z' };
 
@@ -27,6 +27,12 @@ describe('GDPR deletion decider', () => {
   it('records a first request with the user ids and subject only', () => {
     expect(given([]).when(request)).toEqual([requested]);
     expect(given([requested]).state).toMatchObject({ status: 'PENDING', requestId: 'req-1', requestedAt: '2026-03-01T10:00:00.000Z', completedAt: null, erased: null });
+  });
+
+  it("carries the same person's console account from the request to the completion", () => {
+    const withAccount = given([]).when({ ...request, consoleUserId: 'cu-7' });
+    expect(withAccount).toEqual([{ ...requested, data: { ...requested.data, consoleUserId: 'cu-7' } }]);
+    expect(given(withAccount).when(complete)).toEqual([{ ...completed, data: { ...completed.data, consoleUserId: 'cu-7' } }]);
   });
 
   it('records nothing for the same user again while pending, nor once completed', () => {

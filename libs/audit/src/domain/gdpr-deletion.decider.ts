@@ -6,6 +6,8 @@ export interface RequestGdprDeletion {
   readonly requestId: string;
   readonly user: ErasedUser;
   readonly subject: string;
+  /** The same person's console account, or null. */
+  readonly consoleUserId: string | null;
   readonly now: string;
 }
 
@@ -22,6 +24,7 @@ export interface GdprDeletionState {
   readonly requestId: string | null;
   readonly user: ErasedUser | null;
   readonly subject: string | null;
+  readonly consoleUserId: string | null;
   readonly requestedAt: string | null;
   readonly completedAt: string | null;
   readonly erased: ErasedCounts | null;
@@ -34,7 +37,7 @@ export interface GdprDeletionState {
  */
 export const gdprDeletionDecider: Decider<GdprDeletionCommand, GdprDeletionState, GdprDeletionEvent> = {
   eventTypes: { GdprDeletionRequested: true, GdprDeletionCompleted: true },
-  initialState: { status: 'NONE', requestId: null, user: null, subject: null, requestedAt: null, completedAt: null, erased: null },
+  initialState: { status: 'NONE', requestId: null, user: null, subject: null, consoleUserId: null, requestedAt: null, completedAt: null, erased: null },
 
   decide(command, state) {
     switch (command.type) {
@@ -43,7 +46,13 @@ export const gdprDeletionDecider: Decider<GdprDeletionCommand, GdprDeletionState
         return [
           {
             type: 'GdprDeletionRequested',
-            data: { requestId: command.requestId, user: { ...command.user }, subject: command.subject, requestedAt: command.now },
+            data: {
+              requestId: command.requestId,
+              user: { ...command.user },
+              subject: command.subject,
+              ...(command.consoleUserId === null ? {} : { consoleUserId: command.consoleUserId }),
+              requestedAt: command.now,
+            },
           },
         ];
       case 'CompleteGdprDeletion':
@@ -51,7 +60,14 @@ export const gdprDeletionDecider: Decider<GdprDeletionCommand, GdprDeletionState
         return [
           {
             type: 'GdprDeletionCompleted',
-            data: { requestId: state.requestId, user: { ...state.user }, subject: state.subject, erased: { ...command.erased }, completedAt: command.now },
+            data: {
+              requestId: state.requestId,
+              user: { ...state.user },
+              subject: state.subject,
+              ...(state.consoleUserId === null ? {} : { consoleUserId: state.consoleUserId }),
+              erased: { ...command.erased },
+              completedAt: command.now,
+            },
           },
         ];
     }
@@ -66,6 +82,7 @@ export const gdprDeletionDecider: Decider<GdprDeletionCommand, GdprDeletionState
           requestId: event.data.requestId,
           user: event.data.user,
           subject: event.data.subject,
+          consoleUserId: event.data.consoleUserId ?? null,
           requestedAt: event.data.requestedAt,
         };
       case 'GdprDeletionCompleted':

@@ -18,17 +18,20 @@ export interface ErasedCounts {
   appeals: number;
   /** Open review jobs of the user's items, closed with AUTOMATIC_CLOSE (USER_ERASED). */
   reviewJobsClosed: number;
+  /** The same person's console account (named by `consoleEmail`): disabled, its email erased. 0 or 1; absent on older events. */
+  consoleAccounts?: number;
 }
 
 export type GdprDeletionRequested = DomainEvent<
   'GdprDeletionRequested',
-  { requestId: string; user: ErasedUser; subject: string; requestedAt: string }
+  /** `consoleUserId`: the same person's console account, when the request named it (absent on older events). */
+  { requestId: string; user: ErasedUser; subject: string; consoleUserId?: string | null; requestedAt: string }
 >;
 
 /** `subject` is read by the projections that purge their copies (SUBJECT_ERASED_EVENT). */
 export type GdprDeletionCompleted = DomainEvent<
   'GdprDeletionCompleted',
-  { requestId: string; user: ErasedUser; subject: string; erased: ErasedCounts; completedAt: string }
+  { requestId: string; user: ErasedUser; subject: string; consoleUserId?: string | null; erased: ErasedCounts; completedAt: string }
 >;
 
 export type GdprDeletionEvent = GdprDeletionRequested | GdprDeletionCompleted;

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { SubjectKeyStore } from '#warden/eventstore';
-import type { Clock, CommandContext } from '#warden/kernel';
+import { DisableUserCommand } from '#warden/identity';
+import { type Clock, type CommandContext, DomainError, SUBJECT_ERASURE_REQUESTED_EVENT } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
 import type { ReadStore } from '#warden/readstore';
 import { CloseErasedUserJobsCommand } from '#warden/review';
@@ -36,8 +37,17 @@ export class UserEraser {
     const count = (kind: SubjectRecordDoc['kind']) => records.filter((r) => r.kind === kind).length;
     const items = records.flatMap((r) => (r.kind === 'item' && r.ref.typeId ? [{ id: r.ref.id, typeId: r.ref.typeId }] : []));
     const reviewJobsClosed = await this.commands.execute(new CloseErasedUserJobsCommand(requested.requestId, items, context));
+    const consoleAccounts = requested.consoleUserId ? await this.eraseConsoleAccount(orgId, requested.consoleUserId, context) : 0;
+    // Last: forgetting truncates the WAL, so the purges above leave no old page behind either.
     const dataKeys = await this.subjectKeys.forget(orgId, requested.subject);
-    const erased: ErasedCounts = { dataKeys, items: count('item'), reports: count('report'), appeals: count('appeal'), reviewJobsClosed };
+    const erased: ErasedCounts = {
+      dataKeys,
+      items: count('item'),
+      reports: count('report'),
+      appeals: count('appeal'),
+      reviewJobsClosed,
+      consoleAccounts,
+    };
     await this.aggregates.handle(
       gdprDeletionStream(orgId, requested.requestId),
       gdprDeletionDecider,
@@ -46,5 +56,26 @@ export class UserEraser {
       { retries: 10 },
     );
     return erased;
+  }
+
+  /**
+   * The same person's console account: disabled (its sessions end), and its email forgotten (sealed
+   * under the console user's id; the users read model drops its copy on GdprDeletionCompleted).
+   * The organization's last active admin stays enabled, so that someone can still manage it, but
+   * loses its email all the same.
+   */
+  private async eraseConsoleAccount(orgId: string, userId: string, context: CommandContext): Promise<number> {
+    try {
+      await this.commands.execute(new DisableUserCommand(orgId, userId, context));
+    } catch (error) {
+      if (!(error instanceof DomainError && error.kind === 'conflict')) throw error;
+    }
+    await this.subjectKeys.forget(orgId, userId);
+    // The read models that copy the email purge it on the request: brought up to date here, before
+    // the user's own key is forgotten and the WAL truncated.
+    for (const projection of this.projections.projections()) {
+      if (!projection.reactor && projection.eventTypes.includes(SUBJECT_ERASURE_REQUESTED_EVENT)) await this.projections.catchUp(projection.name);
+    }
+    return 1;
   }
 }

@@ -6,6 +6,8 @@ export class RequestGdprDeletionCommand extends Command<{ requestId: string }> {
   constructor(
     readonly user: { readonly id: string; readonly typeId: string },
     readonly context: CommandContext,
+    /** The same person's console account, named by its email (optional). */
+    readonly consoleEmail?: string,
   ) {
     super();
   }

@@ -1,6 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler, QueryBus } from '@nestjs/cqrs';
 import { GetLiveEntitiesQuery } from '#warden/catalog';
+import { FindUserByEmailQuery } from '#warden/identity';
 import { type Clock, invalidField, userSubject } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
 import { AggregateStore } from '#warden/storage';
@@ -21,17 +22,25 @@ export class RequestGdprDeletionHandler implements ICommandHandler<RequestGdprDe
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ user, context }: RequestGdprDeletionCommand): Promise<{ requestId: string }> {
+  async execute({ user, context, consoleEmail }: RequestGdprDeletionCommand): Promise<{ requestId: string }> {
     await this.checkUserType(context.orgId, user.typeId);
+    const consoleUserId = consoleEmail === undefined ? null : await this.consoleUserOf(context.orgId, consoleEmail);
     const requestId = gdprRequestId(context.orgId, user);
     await this.aggregates.handle(
       gdprDeletionStream(context.orgId, requestId),
       gdprDeletionDecider,
-      { type: 'RequestGdprDeletion', requestId, user: { id: user.id, typeId: user.typeId }, subject: userSubject(user), now: this.clock.now().toISOString() },
+      { type: 'RequestGdprDeletion', requestId, user: { id: user.id, typeId: user.typeId }, subject: userSubject(user), consoleUserId, now: this.clock.now().toISOString() },
       context,
       { retries: 10 },
     );
     return { requestId };
+  }
+
+  /** Only an account of the requesting organization: another organization's address is as unknown as none. */
+  private async consoleUserOf(orgId: string, email: string): Promise<string> {
+    const found = await this.queries.execute(new FindUserByEmailQuery(email));
+    if (!found || found.orgId !== orgId) throw invalidField('/consoleEmail', 'no console user of this organization has this email');
+    return found.id;
   }
 
   private async checkUserType(orgId: string, typeId: string): Promise<void> {

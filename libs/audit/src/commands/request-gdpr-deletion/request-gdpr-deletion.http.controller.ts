@@ -24,7 +24,8 @@ export class RequestGdprDeletionHttpController {
       'AUTOMATIC_CLOSE. GET /api/v1/gdpr/delete/{requestId} says when it completed and what it erased. The ids, actions, ' +
       'strikes and counts stay. Idempotent: the same user again, while pending or once completed, records nothing and ' +
       'answers the same `requestId`. A user Warden never saw is accepted and completes with zero counts. 400 when `id` or ' +
-      '`typeId` is missing or invalid, or `typeId` is not an item type of kind USER of the organization.',
+      '`typeId` is missing or invalid, or `typeId` is not an item type of kind USER of the organization, or `consoleEmail` ' +
+      'names no console user of the organization. With `consoleEmail`, that console account is disabled and its email erased too.',
   })
   @ApiAcceptedResponse({ type: RequestGdprDeletionResponseDto, description: 'Deletion requested' })
   @ApiCustomerRoute(400, 413, 415)
@@ -37,6 +38,7 @@ export class RequestGdprDeletionHttpController {
       new RequestGdprDeletionCommand(
         { id: body.id, typeId: body.typeId },
         { orgId: principal.orgId, correlationId: request.id, actor: `api-key:${principal.keyId}` },
+        body.consoleEmail,
       ),
     );
   }

@@ -1,4 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { IsCustomerId } from '#warden/platform/http';
 
 /** Body of POST /api/v1/gdpr/delete (interface spec 4.10): the user whose data to erase. */
@@ -10,4 +11,16 @@ export class RequestGdprDeletionRequestDto {
   @ApiProperty({ description: 'The item type id of the user: an item type of kind USER', example: 'user' })
   @IsCustomerId()
   typeId!: string;
+
+  @ApiPropertyOptional({
+    description:
+      "The user's email address as a console user of your organization, when the same person also has a console account: " +
+      'the account is disabled and its email erased with the rest (400 when no console user of the organization has it)',
+    example: 'ann@example.com',
+    maxLength: 320,
+  })
+  @IsOptional()
+  @IsString({ message: 'expected a string' })
+  @MaxLength(320, { message: 'expected at most 320 characters' })
+  consoleEmail?: string;
 }

@@ -15,6 +15,9 @@ export class ErasedCountsDto {
 
   @ApiProperty({ description: "Open review jobs of the user's items closed with AUTOMATIC_CLOSE", example: 2 })
   reviewJobsClosed!: number;
+
+  @ApiProperty({ description: "The same person's console account, named by `consoleEmail`: disabled and its email erased (0 or 1)", example: 0 })
+  consoleAccounts!: number;
 }
 
 export class GdprDeletionResponseDto {

@@ -5,7 +5,7 @@ import { gdprDeletionDecider } from '../../domain/gdpr-deletion.decider.js';
 import { gdprDeletionStream } from '../../domain/gdpr-deletion.streams.js';
 import { GetGdprDeletionQuery, type GdprDeletionView } from './get-gdpr-deletion.query.js';
 
-const NOTHING_YET = { dataKeys: 0, items: 0, reports: 0, appeals: 0, reviewJobsClosed: 0 };
+const NOTHING_YET = { dataKeys: 0, items: 0, reports: 0, appeals: 0, reviewJobsClosed: 0, consoleAccounts: 0 };
 
 @QueryHandler(GetGdprDeletionQuery)
 export class GetGdprDeletionHandler implements IQueryHandler<GetGdprDeletionQuery> {
@@ -23,7 +23,7 @@ export class GetGdprDeletionHandler implements IQueryHandler<GetGdprDeletionQuer
       state: state.status,
       requestedAt: state.requestedAt,
       completedAt: state.completedAt,
-      erased: state.erased ?? NOTHING_YET,
+      erased: { ...NOTHING_YET, ...state.erased },
     };
   }
 }

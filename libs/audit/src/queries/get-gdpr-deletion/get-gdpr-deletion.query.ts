@@ -7,7 +7,7 @@ export interface GdprDeletionView {
   readonly requestedAt: string;
   readonly completedAt: string | null;
   /** What was erased: all zero while pending. */
-  readonly erased: ErasedCounts;
+  readonly erased: Required<ErasedCounts>;
 }
 
 /** One GDPR deletion of the organization, from its stream (authoritative); not found otherwise. */
