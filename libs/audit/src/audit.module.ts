@@ -7,6 +7,8 @@ import { AuditCheckpointer } from './chain/audit-checkpointer.js';
 import { auditCheckpointReactor } from './chain/audit-checkpoint.reactor.js';
 import { AuditExporter } from './export/audit-exporter.js';
 import { ExportAuditHandler } from './queries/export-audit/export-audit.handler.js';
+import { GetItemHistoryHandler } from './queries/get-item-history/get-item-history.handler.js';
+import { itemHistoryProjection } from './history/item-history.projection.js';
 import { RequestGdprDeletionHandler } from './commands/request-gdpr-deletion/request-gdpr-deletion.handler.js';
 import { gdprDeletionReactor } from './erasure/gdpr-deletion.reactor.js';
 import { UserEraser } from './erasure/user-eraser.js';
@@ -20,7 +22,7 @@ import { GetGdprDeletionHandler } from './queries/get-gdpr-deletion/get-gdpr-del
  */
 @Module({
   imports: [CatalogModule],
-  providers: [RequestGdprDeletionHandler, GetGdprDeletionHandler, UserEraser, AuditCheckpointer, AuditExporter, ExportAuditHandler],
+  providers: [RequestGdprDeletionHandler, GetGdprDeletionHandler, UserEraser, AuditCheckpointer, AuditExporter, ExportAuditHandler, GetItemHistoryHandler],
   exports: [AuditExporter],
 })
 export class AuditModule implements OnModuleInit {
@@ -35,6 +37,7 @@ export class AuditModule implements OnModuleInit {
     this.projections.register(subjectRecordsProjection);
     this.projections.register(gdprDeletionReactor({ eraser: this.eraser }));
     this.projections.register(auditChainProjection);
+    this.projections.register(itemHistoryProjection);
     this.projections.register(auditCheckpointReactor({ checkpointer: this.checkpointer, everyMs: this.config.auditCheckpointSeconds * 1000 }));
   }
 }

@@ -7,4 +7,5 @@ export { verifyAuditExport, type Jwks, type VerifyProblem, type VerifyReport } f
 export type * from './export/audit-export.format.js';
 export { AUDIT_CHAIN_PROJECTION } from './chain/audit-chain.projection.js';
 export type * from './chain/audit-checkpoint.events.js';
+export { GetItemHistoryQuery, type ItemHistoryPage } from './queries/get-item-history/get-item-history.query.js';
 export { ExportAuditQuery } from './queries/export-audit/export-audit.query.js';

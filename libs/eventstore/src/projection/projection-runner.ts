@@ -98,6 +98,7 @@ export class ProjectionRunner {
   /** What the projection reads of each event: an 'as-stored' projection reads every event as it is. */
   private readScope(): { eventTypes?: readonly string[]; personalData?: boolean } {
     if (this.projection.log === 'as-stored') return { personalData: false };
+    if (this.projection.everyEvent) return { personalData: this.projection.needsPersonalData };
     return { eventTypes: this.projection.eventTypes, personalData: this.projection.needsPersonalData };
   }
 

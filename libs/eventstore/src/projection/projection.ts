@@ -46,6 +46,12 @@ export interface Projection {
    * from the log would launder a change made to the log.
    */
   readonly log?: 'as-stored';
+  /**
+   * True: the projection applies every event of the log, whatever its type (`eventTypes` is then
+   * ignored): an index over what events name, which must not miss a type added later. Read-model
+   * projections only; an 'as-stored' projection reads every event anyway.
+   */
+  readonly everyEvent?: boolean;
   /** The equality look-ups its readers make, served by indexes in every role. */
   readonly indexes?: ReadonlyArray<{ readonly collection: string; readonly fields: readonly string[] }>;
 }

@@ -78,7 +78,7 @@ export async function applyEvents(
   store: ReadStore,
 ): Promise<{ uow: UnitOfWork; applied: number }> {
   const wanted = new Set(projection.eventTypes);
-  const applicable = projection.log === 'as-stored' ? events : events.filter((e) => wanted.has(e.type));
+  const applicable = projection.log === 'as-stored' || projection.everyEvent ? events : events.filter((e) => wanted.has(e.type));
   const uow = new UnitOfWork(store);
   if (projection.applyBatch) {
     if (applicable.length > 0) await projection.applyBatch(applicable, uow.at(Math.max(...applicable.map((e) => e.position))));

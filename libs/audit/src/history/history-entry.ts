@@ -1,0 +1,62 @@
+import type { RecordedEvent } from '#warden/kernel';
+
+type Data = { readonly [key: string]: unknown };
+const str = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : '?');
+const ids = (values: unknown) => (Array.isArray(values) ? values.map((v) => (typeof v === 'object' && v !== null ? str((v as Data)['id']) : str(v))).join(', ') : '');
+
+/** A one-line explanation per event type; others are named by their type. */
+const SUMMARIES: { readonly [type: string]: (d: Data, e: RecordedEvent) => string } = {
+  ItemSubmitted: (d, e) => `Version ${e.revision} submitted${d['source'] ? ` (through ${str(d['source'])})` : ''}`,
+  ItemEvaluated: (d) => {
+    const rules = Array.isArray(d['rules']) ? (d['rules'] as Data[]) : [];
+    const passed = rules.filter((r) => r['outcome'] === 'passed').map((r) => str(r['id']));
+    return `Evaluated (${str(d['environment'])}): ${rules.length} rule(s), passed: ${passed.join(', ') || 'none'}; actions: ${ids(d['actions']) || 'none'}`;
+  },
+  ActionCallbackRequested: (d) => `Action ${str((d['action'] as Data | undefined)?.['id'])} published (${str(d['trigger'] ?? 'rule')}), callback ${str(d['deliveryId'])}`,
+  ReviewEnqueueRequested: (d) => `Sent to review by ${str(d['source'] ?? 'a rule')}`,
+  CallbackDeliveryRequested: (d) => `Callback ${str(d['deliveryId'])} requested`,
+  CallbackAttemptFailed: (d) => `Callback attempt ${str(d['attempt'])} failed${d['status'] ? ` (HTTP ${str(d['status'])})` : ''}`,
+  CallbackDelivered: (d) => `Callback delivered${d['status'] ? ` (HTTP ${str(d['status'])})` : ''}`,
+  CallbackDeadLettered: () => 'Callback dead-lettered after its last attempt',
+  CallbackRedeliveryRequested: () => 'Callback redelivery requested',
+  ReportSubmitted: (d) => `Reported${d['policyId'] ? ` for ${str(d['policyId'])}` : ''}`,
+  ReviewJobOpened: (d) => `Review job ${str(d['jobId'])} opened in queue ${str(d['queueId'])}`,
+  ReviewJobMerged: (d) => `Another request merged into review job ${str(d['jobId'])}`,
+  ReviewJobClaimed: () => 'Review job claimed',
+  ReviewJobReleased: () => 'Review job released',
+  ReviewJobSkipped: () => 'Review job skipped',
+  ReviewJobAssigned: (d) => `Review job assigned to ${str(d['assignee'] ?? d['userId'])}`,
+  ReviewJobDecided: (d) => `Decided ${str(d['type'])}${d['closeReason'] ? ` (${str(d['closeReason'])})` : ''}${ids(d['actionIds']) ? `: ${ids(d['actionIds'])}` : ''}`,
+  AppealSubmitted: (d) => `Appeal ${str(d['appealId'])} submitted`,
+  AppealDecided: (d) => `Appeal ${str(d['appealId'])} decided ${str(d['decision'])}`,
+  ActionExecuted: (d) => `Actions executed by the platform: ${ids(d['actionIds'] ?? d['actions'])}`,
+  UserStrikesApplied: (d) => `${str(d['strikes'])} strike(s) for action ${str((d['action'] as Data | undefined)?.['id'])}: count ${str(d['countAfter'])}`,
+  UserStrikeThresholdCrossed: () => 'Strike threshold crossed',
+  UserActionsReversed: (d) => `Actions reversed after appeal ${str(d['appealId'])}: ${str(d['strikes'])} strike(s) no longer count, count ${str(d['countAfter'])}`,
+  GdprDeletionRequested: () => 'GDPR deletion requested',
+  GdprDeletionCompleted: () => 'GDPR deletion completed: personal data erased',
+  ChildSafetyReportRecorded: () => 'Child-safety report recorded',
+};
+
+export interface HistoryEntry {
+  readonly position: number;
+  readonly occurredAt: string;
+  readonly type: string;
+  readonly stream: string;
+  /** Who or what caused it: a console user's id, `api-key:<id>`, `cli`, or the module that reacted. */
+  readonly actor: string;
+  readonly summary: string;
+  /** The event's data in its current shape, personal fields opened (null once erased). */
+  readonly data: { [key: string]: unknown };
+}
+
+export function historyEntry(event: RecordedEvent): HistoryEntry {
+  const data = event.data as Data;
+  let summary: string;
+  try {
+    summary = SUMMARIES[event.type]?.(data, event) ?? event.type;
+  } catch {
+    summary = event.type;
+  }
+  return { position: event.position, occurredAt: event.metadata.occurredAt, type: event.type, stream: event.streamName, actor: event.metadata.actor, summary, data };
+}

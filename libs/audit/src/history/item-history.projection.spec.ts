@@ -1,0 +1,61 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { anEvent } from '../../../../test/support/events.js';
+import { openSqlite, ProjectionRunner, SqliteEventStore } from '#warden/eventstore';
+import { SqliteReadStore } from '#warden/readstore';
+import { ITEM_HISTORY, type ItemHistoryDoc, itemHistoryProjection } from './item-history.projection.js';
+
+describe('the item history index', () => {
+  const closers: Array<() => unknown> = [];
+  afterEach(async () => {
+    for (const close of closers.splice(0).reverse()) await close();
+  });
+
+  async function indexed(append: (events: SqliteEventStore) => Promise<void>) {
+    const file = join(mkdtempSync(join(tmpdir(), 'warden-history-')), 'warden.db');
+    const db = openSqlite(file, { synchronous: 'normal' });
+    const events = new SqliteEventStore(db);
+    const reads = new SqliteReadStore(openSqlite(file, { synchronous: 'normal' }));
+    closers.push(() => events.close(), () => reads.close(), () => db.close());
+    await append(events);
+    await new ProjectionRunner(itemHistoryProjection, events, reads).catchUp();
+    const of = async (typeId: string, itemId: string) =>
+      (await reads.find<ItemHistoryDoc & Record<string, never>>(ITEM_HISTORY, { orgId: 'acme', typeId, itemId }, { sort: [{ field: 'position', direction: 'asc' }] })).map(
+        (d) => d.type,
+      );
+    return { of, events, reads };
+  }
+
+  it('indexes what events name: the item, its creator, the reported and appealed item, the people, a strike stream', async () => {
+    const { of } = await indexed(async (events) => {
+      await events.append('item-acme:post:p1', [anEvent('ItemSubmitted', { itemId: 'p1', typeId: 'post', creator: { id: 'u1', typeId: 'user' } })], 'no_stream');
+      await events.append('report-acme:r1', [anEvent('ReportSubmitted', { reportedItem: { id: 'p1', typeId: 'post' }, reporter: { kind: 'user', id: 'u2', typeId: 'user' } })], 'no_stream');
+      await events.append('appeal-acme:a1', [anEvent('AppealSubmitted', { actionedItem: { id: 'p1', typeId: 'post' }, subject: 'user:u1' })], 'no_stream');
+      await events.append('user_strikes-acme:user:u1', [anEvent('UserStrikesApplied', { item: { id: 'p1', typeId: 'post' } })], 'no_stream');
+      await events.append('org_config-acme', [anEvent('ItemTypeDefined', { id: 'post' })], 'no_stream');
+    });
+    expect(await of('post', 'p1')).toEqual(['ItemSubmitted', 'ReportSubmitted', 'AppealSubmitted', 'UserStrikesApplied']);
+    expect(await of('user', 'u1')).toEqual(['ItemSubmitted', 'AppealSubmitted', 'UserStrikesApplied']);
+    expect(await of('user', 'u2')).toEqual(['ReportSubmitted']);
+  });
+
+  it("gives a stream's later events to what its first events named (a job's claims and decisions)", async () => {
+    const { of } = await indexed(async (events) => {
+      await events.append('review_job-acme:j1', [anEvent('ReviewJobOpened', { jobId: 'j1', item: { id: 'p1', typeId: 'post' } })], 'no_stream');
+      await events.append('review_job-acme:j1', [anEvent('ReviewJobClaimed', { jobId: 'j1' }), anEvent('ReviewJobDecided', { jobId: 'j1', type: 'IGNORE' })], 0);
+      await events.append('review_job-acme:j2', [anEvent('ReviewJobClaimed', { jobId: 'j2' })], 'no_stream');
+    });
+    expect(await of('post', 'p1')).toEqual(['ReviewJobOpened', 'ReviewJobClaimed', 'ReviewJobDecided']);
+  });
+
+  it('writes the same entries again when the log is applied again (keyed by log position)', async () => {
+    const { of, events, reads } = await indexed(async (e) => {
+      await e.append('item-acme:post:p1', [anEvent('ItemSubmitted', { itemId: 'p1', typeId: 'post', creator: null })], 'no_stream');
+    });
+    await reads.commit([], { projection: itemHistoryProjection.name, from: await reads.checkpoint(itemHistoryProjection.name), to: 0 });
+    await new ProjectionRunner(itemHistoryProjection, events, reads).catchUp();
+    expect(await of('post', 'p1')).toEqual(['ItemSubmitted']);
+  });
+});

@@ -1,0 +1,53 @@
+import { Inject } from '@nestjs/common';
+import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import type { EventStore } from '#warden/eventstore';
+import { idProblem, invalidInput, notFound } from '#warden/kernel';
+import type { ReadStore } from '#warden/readstore';
+import { EVENT_STORE, ProjectionHost, READ_STORE } from '#warden/storage';
+import { historyEntry } from '../../history/history-entry.js';
+import { ITEM_HISTORY, ITEM_HISTORY_PROJECTION, type ItemHistoryDoc } from '../../history/item-history.projection.js';
+import { GetItemHistoryQuery, type ItemHistoryPage } from './get-item-history.query.js';
+
+@QueryHandler(GetItemHistoryQuery)
+export class GetItemHistoryHandler implements IQueryHandler<GetItemHistoryQuery> {
+  constructor(
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(ProjectionHost) private readonly projections: ProjectionHost,
+  ) {}
+
+  /**
+   * The index gives where each event is; the events themselves are read from the log (current
+   * shape, personal fields opened), so the history says exactly what the log says.
+   */
+  async execute(query: GetItemHistoryQuery): Promise<ItemHistoryPage> {
+    const problems = (['typeId', 'id'] as const).flatMap((field) => {
+      const problem = idProblem(query[field]);
+      return problem ? [{ title: 'Invalid id', pointer: `/${field}`, detail: problem }] : [];
+    });
+    if (problems.length > 0) throw invalidInput(...problems);
+    const filter = { orgId: query.orgId, typeId: query.typeId, itemId: query.id };
+    let docs = await this.page(filter, query);
+    if (docs.length === 0 && query.offset === 0) {
+      // Submitted a moment ago: the index is brought up to the log before answering 404.
+      await this.projections.catchUp(ITEM_HISTORY_PROJECTION);
+      docs = await this.page(filter, query);
+      if (docs.length === 0) throw notFound(`No history of ${query.typeId} ${query.id}`);
+    }
+    const more = docs.length > query.limit;
+    const entries = [];
+    for (const doc of docs.slice(0, query.limit)) {
+      const [event] = await this.events.readStream(doc.stream, { fromRevision: doc.revision, maxCount: 1 });
+      if (event) entries.push(historyEntry(event));
+    }
+    return { item: { typeId: query.typeId, id: query.id }, entries, next: more ? query.offset + query.limit : null };
+  }
+
+  private page(filter: Record<string, string>, query: GetItemHistoryQuery): Promise<ItemHistoryDoc[]> {
+    return this.readStore.find<ItemHistoryDoc & Record<string, never>>(ITEM_HISTORY, filter, {
+      sort: [{ field: 'position', direction: 'asc' }],
+      skip: query.offset,
+      limit: query.limit + 1,
+    });
+  }
+}

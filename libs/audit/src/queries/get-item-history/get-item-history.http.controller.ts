@@ -1,0 +1,52 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { type ConsolePrincipal, CurrentUser, RequirePermissions } from '#warden/platform';
+import { ApiConsoleRoute } from '#warden/platform/http';
+import { GetItemHistoryQuery } from './get-item-history.query.js';
+import { GetItemHistoryRequestDto } from './get-item-history.request.dto.js';
+import { ItemHistoryResponseDto } from './get-item-history.response.dto.js';
+
+const DESCRIPTION =
+  'Everything that happened, in log order, each with a one-line summary, who caused it and the event: submissions, ' +
+  'evaluations with their rule explanations, hash matches, actions and their callbacks with every delivery attempt, ' +
+  'reports, review jobs (enqueues, claims, releases, skips, decisions and who took them), appeals, strikes and their ' +
+  'reversal, a GDPR deletion. 404 when Warden has recorded nothing about it. Paged with `offset`/`limit`.';
+
+@Controller('api/console/v1')
+export class GetItemHistoryHttpController {
+  constructor(private readonly queries: QueryBus) {}
+
+  @Get('items/:typeId/:id/history')
+  @ApiOperation({ summary: "An item's history, explained", description: DESCRIPTION })
+  @ApiOkResponse({ type: ItemHistoryResponseDto })
+  @ApiConsoleRoute({}, 400, 404)
+  @RequirePermissions('VIEW_AUDIT')
+  item(
+    @Param('typeId') typeId: string,
+    @Param('id') id: string,
+    @Query() page: GetItemHistoryRequestDto,
+    @CurrentUser() user: ConsolePrincipal,
+  ): Promise<ItemHistoryResponseDto> {
+    return this.queries.execute(new GetItemHistoryQuery(user.orgId, typeId, id, page.offset ?? 0, page.limit ?? 100));
+  }
+
+  @Get('users/:typeId/:id/history')
+  @ApiOperation({
+    summary: "A user's history, explained: their user item, what they created and filed, their strikes",
+    description:
+      `${DESCRIPTION} For a user (an item of a USER type): their own user item's events, the submissions of the items ` +
+      'they created, the reports they filed, their appeals, strikes applied and reversed.',
+  })
+  @ApiOkResponse({ type: ItemHistoryResponseDto })
+  @ApiConsoleRoute({}, 400, 404)
+  @RequirePermissions('VIEW_AUDIT')
+  user(
+    @Param('typeId') typeId: string,
+    @Param('id') id: string,
+    @Query() page: GetItemHistoryRequestDto,
+    @CurrentUser() user: ConsolePrincipal,
+  ): Promise<ItemHistoryResponseDto> {
+    return this.queries.execute(new GetItemHistoryQuery(user.orgId, typeId, id, page.offset ?? 0, page.limit ?? 100));
+  }
+}

@@ -1,0 +1,22 @@
+import { Query } from '@nestjs/cqrs';
+import type { HistoryEntry } from '../../history/history-entry.js';
+
+export interface ItemHistoryPage {
+  readonly item: { readonly typeId: string; readonly id: string };
+  readonly entries: HistoryEntry[];
+  /** The offset of the next page; null at the end. */
+  readonly next: number | null;
+}
+
+/** Everything that happened to an item or user of the organization, in log order, a page at a time. */
+export class GetItemHistoryQuery extends Query<ItemHistoryPage> {
+  constructor(
+    readonly orgId: string,
+    readonly typeId: string,
+    readonly id: string,
+    readonly offset: number,
+    readonly limit: number,
+  ) {
+    super();
+  }
+}
