@@ -67,5 +67,8 @@ export class AppModule {
 }
 
 export function rolesOf(config: WardenConfig): AppOptions {
+  // Read-only (a replayed data directory): no projections and no reactors, which would act again
+  // on the past (send its callbacks a second time).
+  if (config.readOnly) return { http: true, background: false };
   return { http: config.role !== 'worker', background: config.role !== 'api' };
 }

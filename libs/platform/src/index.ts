@@ -12,7 +12,7 @@ export { Metrics } from './observability/metrics.js';
 export { createRootLogger, PinoNestLogger } from './observability/logger.js';
 export { READINESS_CHECKS, type ReadinessCheck } from './observability/readiness.js';
 export { PlatformModule } from './platform.module.js';
-export { Keyring, KEYRING, isSealedSecret, loadKeyring, type SealedSecret } from './secrets/keyring.js';
+export { Keyring, KEYRING, KEY_FILE, isSealedSecret, loadKeyring, type SealedSecret } from './secrets/keyring.js';
 export { openUrl, sealUrl, type StoredUrl, withSealedUrl } from './secrets/sealed-url.js';
 export {
   GuardedHttpClient,

@@ -18,6 +18,7 @@ import {
   orgCreateCommand,
 } from './identity-commands.js';
 import { openApiCommand, rebuildReadModelsCommand } from './maintenance-commands.js';
+import { readModelsDigestCommand, replayCommand } from './replay-commands.js';
 import { backtestCommand, retroactCommand } from './rule-run-commands.js';
 import { userCreateCommand, userDisableCommand, userInviteCommand, userListCommand, userSetPasswordCommand } from './user-commands.js';
 
@@ -52,6 +53,8 @@ export const COMMANDS: readonly CliCommand[] = [
   retroactCommand,
   backtestCommand,
   rebuildReadModelsCommand,
+  readModelsDigestCommand,
+  replayCommand,
   openApiCommand,
   signingKeyListCommand,
   signingKeyRotateCommand,

@@ -1,9 +1,6 @@
 import 'reflect-metadata';
-import type { INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { createRootLogger, loadConfig, PinoNestLogger } from '#warden/platform';
-import { openStorage } from '#warden/storage';
-import { AppModule } from '../app.module.js';
+import { loadConfig } from '#warden/platform';
+import { withApp } from './app-context.js';
 import { type Out, UsageError } from './cli-command.js';
 import { commandUsage, findCommand, unknownCommandMessage, usageText } from './command-table.js';
 
@@ -24,7 +21,7 @@ export async function runCli(argv: string[], out: Out = stdout, err: Out = stder
     if (found === undefined) throw new UsageError(unknownCommandMessage(argv));
     const { command, args } = found;
     if ('run' in command) return await command.run(args, out);
-    return await withApp((app) => command.runInApp(args, app, out));
+    return await withApp(loadConfig(), (app) => command.runInApp(args, app, out));
   } catch (error) {
     if (error instanceof UsageError) {
       err(`${error.message}\n\n${found === undefined ? usageText() : commandUsage(found.command)}`);
@@ -32,21 +29,5 @@ export async function runCli(argv: string[], out: Out = stdout, err: Out = stder
     }
     err(`Error: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
-  }
-}
-
-async function withApp(run: (app: INestApplicationContext) => Promise<number>): Promise<number> {
-  const config = loadConfig();
-  const logger = createRootLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
-  const storage = await openStorage(config);
-  const app = await NestFactory.createApplicationContext(
-    AppModule.forRoot(config, storage, { background: false }),
-    { logger: new PinoNestLogger(logger), abortOnError: false },
-  );
-  try {
-    return await run(app);
-  } finally {
-    await app.close();
-    await storage.close();
   }
 }

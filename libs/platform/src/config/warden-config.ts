@@ -69,6 +69,11 @@ export interface WardenConfig {
   readonly reviewSkipSeconds: number;
   /** How often the worker signs a checkpoint of each organization's audit chain that moved. */
   readonly auditCheckpointSeconds: number;
+  /**
+   * A server over a replayed data directory (`warden replay`): no workers, and every request that
+   * would change something answers 503, except signing in and out of the console.
+   */
+  readonly readOnly: boolean;
 }
 
 export interface ConfigProblem {
@@ -234,6 +239,7 @@ const ENVIRONMENT = z
       .optional(),
     WARDEN_REVIEW_SKIP_SECONDS: wholeNumber(600, 0, 30 * 24 * 3600),
     WARDEN_AUDIT_CHECKPOINT_SECONDS: wholeNumber(60, 1, 24 * 3600),
+    WARDEN_READ_ONLY: oneOf(['true', 'false'], 'false'),
   })
   // At most a third: a holder stops a third of the lease before it expires, so its next renewal
   // must come before that point or every renewal would stop and restart the reactor.
@@ -296,6 +302,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): WardenC
     publicUrl: e.WARDEN_PUBLIC_URL === undefined ? `http://localhost:${e.PORT}` : new URL(e.WARDEN_PUBLIC_URL).origin,
     reviewSkipSeconds: e.WARDEN_REVIEW_SKIP_SECONDS,
     auditCheckpointSeconds: e.WARDEN_AUDIT_CHECKPOINT_SECONDS,
+    readOnly: e.WARDEN_READ_ONLY === 'true',
   };
 }
 

@@ -25,6 +25,11 @@ import { createValidationPipe } from './validation.js';
  * The HTTP application: Fastify under Nest, with request ids, per-key rate limits, metrics,
  * JSON-only bodies and the section 7 error body for everything that goes wrong.
  */
+/** What a read-only server answers (WARDEN_READ_ONLY). */
+const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Signing in to and out of the console stays possible on a read-only server: an auditor must get in. */
+const CONSOLE_SESSION_PATH = '/api/console/v1/session';
+
 export async function createHttpApp(
   rootModule: Type | DynamicModule,
   config: WardenConfig,
@@ -88,6 +93,12 @@ export async function createHttpApp(
         .header('Connection', 'close')
         .type('application/json')
         .send(errorBody(unavailable('The server is shutting down; retry the request'), request.id));
+    }
+    if (config.readOnly && !READ_ONLY_METHODS.has(request.method) && !request.url.startsWith(CONSOLE_SESSION_PATH)) {
+      return reply
+        .status(503)
+        .type('application/json')
+        .send(errorBody(unavailable('This server is read-only (WARDEN_READ_ONLY, a replayed data directory): nothing can be changed'), request.id));
     }
   });
 

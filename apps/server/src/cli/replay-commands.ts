@@ -1,0 +1,110 @@
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { openSqlite, rebuildReadModels, SQLITE_FILE_NAME, SqliteEventStore, SqliteSubjectKeyStore } from '#warden/eventstore';
+import { canonicalJsonDigest } from '#warden/kernel';
+import { KEY_FILE, loadConfig } from '#warden/platform';
+import { ProjectionHost, STORAGE, type Storage } from '#warden/storage';
+import { withApp } from './app-context.js';
+import { type AppCommand, type StandaloneCommand, UsageError } from './cli-command.js';
+import { parseCommandArgs } from './command-options.js';
+import { formatTable } from './format-table.js';
+
+/** Documents read at a time when digesting a collection. */
+const DIGEST_PAGE = 1000;
+
+export const readModelsDigestCommand: AppCommand = {
+  name: 'read-models digest',
+  usage: '',
+  description: 'one SHA-256 per read-model collection, over its documents in id order (equal after every rebuild of the same log)',
+  async runInApp(args, app, out) {
+    parseCommandArgs(args, {});
+    const storage = app.get<Storage>(STORAGE);
+    const collections = [...new Set(app.get(ProjectionHost).projections().flatMap((p) => p.collections))].sort();
+    const rows: string[][] = [];
+    for (const collection of collections) {
+      const hash = createHash('sha256');
+      let count = 0;
+      for (;;) {
+        const page = await storage.readStore.find(collection, {}, { skip: count, limit: DIGEST_PAGE });
+        for (const doc of page) hash.update(`${canonicalJsonDigest(doc)}\n`);
+        count += page.length;
+        if (page.length < DIGEST_PAGE) break;
+      }
+      rows.push([collection, String(count), hash.digest('hex')]);
+    }
+    out(formatTable(['collection', 'documents', 'sha256'], rows));
+    return 0;
+  },
+};
+
+export const replayCommand: StandaloneCommand = {
+  name: 'replay',
+  usage: '--until <ISO time|log position> --out <dir>',
+  description: 'rebuilds every read model as it was at that point into a new data directory (serve it with WARDEN_READ_ONLY=true)',
+  async run(args, out) {
+    const { values } = parseCommandArgs(args, { until: { type: 'string' }, out: { type: 'string' } });
+    if (!values.until) throw new UsageError('Missing --until');
+    if (!values.out) throw new UsageError('Missing --out');
+    const config = loadConfig();
+    if (config.eventStoreUrl !== undefined || config.mongoUrl !== undefined) {
+      throw new UsageError('replay reads the embedded profile (the SQLite log in WARDEN_DATA_DIR); it does not read KurrentDB or MongoDB yet');
+    }
+    const target = resolve(values.out);
+    if (target === resolve(config.dataDir)) throw new UsageError('--out must be another directory than WARDEN_DATA_DIR');
+    if (existsSync(target) && readdirSync(target).length > 0) throw new UsageError(`--out ${target} is not empty`);
+    mkdirSync(target, { recursive: true, mode: 0o700 });
+
+    const copied = copyLogPrefix(join(config.dataDir, SQLITE_FILE_NAME), join(target, SQLITE_FILE_NAME), values.until);
+    // Sealed secrets (signing keys, SSO certificates) open with the source's generated key.
+    if (existsSync(join(config.dataDir, KEY_FILE))) copyFileSync(join(config.dataDir, KEY_FILE), join(target, KEY_FILE));
+    const started = Date.now();
+    await withApp({ ...config, dataDir: target }, async (app) => {
+      const storage = app.get<Storage>(STORAGE);
+      const host = app.get(ProjectionHost);
+      await rebuildReadModels(host.projections(), storage.events, storage.readStore);
+      for (const p of host.projections().filter((p) => p.log === 'as-stored')) await host.catchUp(p.name);
+    });
+    out(`Replayed ${copied.events} event(s), up to log position ${copied.through}, into ${target}; read models rebuilt in ${Date.now() - started} ms`);
+    out(`Serve it read-only: WARDEN_DATA_DIR=${target} WARDEN_READ_ONLY=true npm start`);
+    return 0;
+  },
+};
+
+/**
+ * Copies the source log up to the bound into a new file, positions and revisions unchanged, with
+ * the data keys as they are now (what was erased since stays erased). A time bound ends the log
+ * before the first event that occurred after it: a prefix, as the log was then.
+ */
+function copyLogPrefix(source: string, target: string, until: string): { events: number; through: number } {
+  if (!existsSync(source)) throw new UsageError(`No embedded log at ${source}`);
+  const db = openSqlite(target, { synchronous: 'normal' });
+  try {
+    // The stores create their tables.
+    new SqliteEventStore(db);
+    new SqliteSubjectKeyStore(db);
+    db.prepare('ATTACH DATABASE ? AS src').run(source);
+    const through = positionOf(db, until);
+    const copy = db.transaction(() => {
+      const events = db.prepare('INSERT INTO main.events SELECT * FROM src.events WHERE position <= ?').run(through).changes;
+      db.prepare('INSERT INTO main.subject_keys SELECT * FROM src.subject_keys').run();
+      return events;
+    });
+    const events = copy();
+    db.prepare('DETACH DATABASE src').run();
+    return { events, through };
+  } finally {
+    db.close();
+  }
+}
+
+function positionOf(db: ReturnType<typeof openSqlite>, until: string): number {
+  if (/^\d+$/.test(until)) return Number(until);
+  const at = new Date(until);
+  if (Number.isNaN(at.getTime()) || !/\d{4}-\d{2}-\d{2}T/.test(until)) throw new UsageError(`--until must be an ISO 8601 time or a log position, got "${until}"`);
+  const after = db
+    .prepare<[string], { p: number | null }>("SELECT min(position) AS p FROM src.events WHERE json_extract(metadata, '$.occurredAt') > ?")
+    .get(at.toISOString());
+  if (after?.p != null) return after.p - 1;
+  return db.prepare<[], { p: number | null }>('SELECT max(position) AS p FROM src.events').get()?.p ?? 0;
+}
