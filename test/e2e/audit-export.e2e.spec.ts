@@ -1,4 +1,6 @@
 import { spawnSync } from 'node:child_process';
+import { type AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:http';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -222,4 +224,54 @@ describe('audit export and offline verify (the chain, signed checkpoints, tamper
       expect(r.stderr, tampered).toMatch(/Error: line \d+: /);
     }
   });
+});
+
+describe('the audit chain with two processes appending to one log', () => {
+  const dataDir = freshDataDir();
+  const env = testEnv(dataDir, { WARDEN_AUDIT_CHECKPOINT_SECONDS: '1' });
+  const servers: RunningWarden[] = [];
+  let jwksServer: Server | undefined;
+
+  afterAll(async () => {
+    for (const s of servers) await s.stop();
+    jwksServer?.close();
+  });
+
+  it('chains every event once, in log order, whichever process appended it; verifies with a JWKS fetched from a URL', async () => {
+    expect((await runCli(['apply', writeConfig(SHOP_ORG)], env)).code).toBe(0);
+    const key = await createKey(env, 'shop');
+    servers.push(await startWarden(env), await startWarden(env));
+    const submit = (server: RunningWarden, i: number) =>
+      fetch(`${server.url}/api/v1/items/async`, {
+        method: 'POST',
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        body: JSON.stringify({ items: [{ id: `p-${i}`, typeId: 'post', data: { text: `post ${i}` } }] }),
+      });
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => submit(servers[i % 2]!, i)));
+    expect(answers.map((r) => r.status)).toEqual(Array(40).fill(202));
+    const jwks = await (await fetch(`${servers[0]!.url}/api/v1/signing_keys`, { headers: { 'x-api-key': key } })).text();
+    const head = await waitFor(() => {
+      const submitted = loggedEvents(dataDir, 'ItemSubmitted');
+      if (submitted.length < 40) return undefined;
+      const db = new Database(join(dataDir, 'warden.db'), { readonly: true });
+      try {
+        return (db.prepare("SELECT max(position) AS p FROM events WHERE type = 'ItemSubmitted'").get() as { p: number }).p;
+      } finally {
+        db.close();
+      }
+    }, 'the 40 items in the log');
+    await waitFor(() => loggedEvents(dataDir, 'AuditChainCheckpointed').some((e) => Number(e.data['position']) >= head), 'a checkpoint past them');
+    for (const s of servers.splice(0)) await s.stop();
+
+    const file = join(dataDir, 'two-processes.ndjson');
+    expect((await runCli(['audit', 'export', '--org', 'shop', '--out', file], env)).code).toBe(0);
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as ExportLine);
+    expect(lines.filter((l) => l.type === 'ItemSubmitted')).toHaveLength(40);
+    jwksServer = createServer((_, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(jwks));
+    await new Promise<void>((r) => jwksServer!.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(jwksServer.address() as AddressInfo).port}/jwks.json`;
+    const verified = await runCli(['audit', 'verify', file, '--jwks', url], env);
+    expect(verified.code, verified.stdout + verified.stderr).toBe(0);
+    expect(verified.stdout).toMatch(/^OK: .* [1-9]\d* signature\(s\) verified/m);
+  }, 90_000);
 });

@@ -28,7 +28,7 @@ export class GetItemHistoryHttpController {
     @Query() page: GetItemHistoryRequestDto,
     @CurrentUser() user: ConsolePrincipal,
   ): Promise<ItemHistoryResponseDto> {
-    return this.queries.execute(new GetItemHistoryQuery(user.orgId, typeId, id, page.offset ?? 0, page.limit ?? 100));
+    return this.history(user, typeId, id, page);
   }
 
   @Get('users/:typeId/:id/history')
@@ -47,6 +47,11 @@ export class GetItemHistoryHttpController {
     @Query() page: GetItemHistoryRequestDto,
     @CurrentUser() user: ConsolePrincipal,
   ): Promise<ItemHistoryResponseDto> {
+    return this.history(user, typeId, id, page);
+  }
+
+  /** A user is an item of a USER type: both routes read the same history. */
+  private history(user: ConsolePrincipal, typeId: string, id: string, page: GetItemHistoryRequestDto): Promise<ItemHistoryResponseDto> {
     return this.queries.execute(new GetItemHistoryQuery(user.orgId, typeId, id, page.offset ?? 0, page.limit ?? 100));
   }
 }
