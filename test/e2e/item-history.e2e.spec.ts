@@ -105,6 +105,8 @@ describe('item and user histories (GET /api/console/v1/items|users/{typeId}/{id}
     expect(types).toContain('ItemSubmitted');
     expect(story.filter((e) => e.type === 'ItemSubmitted').map((e) => e.data['itemId'])).toEqual(expect.arrayContaining(['u-hist', 'p-hist']));
     expect(types).toContain('UserStrikesApplied');
+    // The action on their post, which moved their score, and the appeal that moved it back.
+    expect(types).toContain('ActionCallbackRequested');
     expect(types).toContain('AppealSubmitted');
     expect(types.indexOf('UserStrikesApplied')).toBeLessThan(types.indexOf('UserActionsReversed'));
     expect(story.find((e) => e.type === 'UserActionsReversed')!.summary).toMatch(/^Actions reversed after appeal ap-hist/);

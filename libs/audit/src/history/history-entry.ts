@@ -12,7 +12,9 @@ const SUMMARIES: { readonly [type: string]: (d: Data, e: RecordedEvent) => strin
     const passed = rules.filter((r) => r['outcome'] === 'passed').map((r) => str(r['id']));
     return `Evaluated (${str(d['environment'])}): ${rules.length} rule(s), passed: ${passed.join(', ') || 'none'}; actions: ${ids(d['actions']) || 'none'}`;
   },
-  ActionCallbackRequested: (d) => `Action ${str((d['action'] as Data | undefined)?.['id'])} published (${str(d['trigger'] ?? 'rule')}), callback ${str(d['deliveryId'])}`,
+  ActionCallbackRequested: (d) =>
+    `Action ${str((d['action'] as Data | undefined)?.['id'])} published (${str(d['trigger'] ?? 'rule')}; it counts in the creator's score), callback ${str(d['deliveryId'])}`,
+  MediaHashed: (d) => `Media of version ${str(d['version'])} hashed (PDQ, MD5, SHA-256)`,
   ReviewEnqueueRequested: (d) => `Sent to review by ${str(d['source'] ?? 'a rule')}`,
   CallbackDeliveryRequested: (d) => `Callback ${str(d['deliveryId'])} requested`,
   CallbackAttemptFailed: (d) => `Callback attempt ${str(d['attempt'])} failed${d['status'] ? ` (HTTP ${str(d['status'])})` : ''}`,
