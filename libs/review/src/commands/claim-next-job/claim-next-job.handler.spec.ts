@@ -44,8 +44,8 @@ function world() {
     },
   } as unknown as ReviewQueues;
   const coordinator = new ClaimCoordinator();
-  const handler = new ClaimNextJobHandler(aggregates, queues, coordinator, stores.readStore, clock, randomIds);
   const projection = new ProjectionRunner(reviewJobsProjection, stores.events, stores.readStore);
+  const handler = new ClaimNextJobHandler(aggregates, queues, coordinator, stores.readStore, clock, randomIds, { catchUp: () => projection.catchUp() });
   const context = (actor: string): CommandContext => ({ orgId: 'acme', correlationId: randomIds.uuid(), actor });
   let seq = 0;
   return {
@@ -90,6 +90,13 @@ describe('claim-next', () => {
   let w: ReturnType<typeof world>;
   afterEach(async () => {
     await w?.stores.close();
+  });
+
+  it('brings the read model up to the log before answering that nothing is on offer (a job opened or released a moment ago)', async () => {
+    w = world();
+    const a = await w.job('default');
+    // Not projected yet: the read model has no job at all.
+    expect((await w.claim('alice'))?.jobId).toBe(a);
   });
 
   it('offers the oldest job first in a FIFO queue, and never the same job twice while it is held', async () => {
@@ -191,7 +198,7 @@ describe('claim-next', () => {
     await w.project();
     const processes = Array.from({ length: 20 }, (_, i) => ({
       moderator: `p${i}`,
-      handler: new ClaimNextJobHandler(w.aggregates, { require: async () => QUEUES[0] } as unknown as ReviewQueues, new ClaimCoordinator(), w.stores.readStore, { now: () => new Date(w.at()) }, randomIds),
+      handler: new ClaimNextJobHandler(w.aggregates, { require: async () => QUEUES[0] } as unknown as ReviewQueues, new ClaimCoordinator(), w.stores.readStore, { now: () => new Date(w.at()) }, randomIds, { catchUp: () => w.project() }),
     }));
     const claims = await Promise.all(
       processes.map(({ moderator, handler }) =>
@@ -215,6 +222,7 @@ describe('claim-next', () => {
       w.stores.readStore,
       { now: () => new Date(w.at()) },
       randomIds,
+      { catchUp: () => w.project() },
     );
     expect((await w.claim('alice'))?.jobId).toBe(a);
     const ctx: CommandContext = { orgId: 'acme', correlationId: 'c', actor: 'bob' };

@@ -5,9 +5,10 @@ import type { QueueDefinition } from '#warden/catalog';
 import { type Clock, DomainError, type IdGenerator } from '#warden/kernel';
 import { CLOCK, ID_GENERATOR } from '#warden/platform';
 import type { Filter, ReadStore } from '#warden/readstore';
-import { AggregateStore, READ_STORE } from '#warden/storage';
+import { AggregateStore, ProjectionHost, READ_STORE } from '#warden/storage';
 import { reviewJobDecider } from '../../domain/review-job.decider.js';
 import { reviewJobStream } from '../../domain/review.streams.js';
+import { REVIEW_JOBS_PROJECTION } from '../../projections/review-jobs.projection.js';
 import { REVIEW_JOBS, type ReviewJobDoc } from '../../projections/review-jobs.read-model.js';
 import { ReviewQueues } from '../../review-queues.js';
 import { ClaimCoordinator } from './claim-coordinator.js';
@@ -39,12 +40,20 @@ export class ClaimNextJobHandler implements ICommandHandler<ClaimNextJobCommand>
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    @Inject(ProjectionHost) private readonly projections: Pick<ProjectionHost, 'catchUp'>,
   ) {}
 
   async execute(command: ClaimNextJobCommand): Promise<ClaimedJob | null> {
     const { orgId } = command.context;
     const queue = await this.queues.require(orgId, command.queueId, command.moderator.permissions);
-    return this.coordinator.serialize(orgId, queue.id, () => this.claimNext(command, queue));
+    return this.coordinator.serialize(orgId, queue.id, async () => {
+      const claimed = await this.claimNext(command, queue);
+      if (claimed) return claimed;
+      // Nothing on offer may only mean the read model has not seen a release or a new job yet:
+      // once brought up to the log, the answer "nothing to claim" is true.
+      await this.projections.catchUp(REVIEW_JOBS_PROJECTION);
+      return this.claimNext(command, queue);
+    });
   }
 
   private async claimNext(command: ClaimNextJobCommand, queue: QueueDefinition): Promise<ClaimedJob | null> {
