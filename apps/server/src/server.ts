@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { ConfigError, createRootLogger, loadConfig, type WardenConfig } from '#warden/platform';
 import { createHttpApp } from '#warden/platform/http';
@@ -31,6 +32,8 @@ export async function runServer(): Promise<void> {
   const roles = rolesOf(config);
   const app = await createHttpApp(AppModule.forRoot(config, storage, { background: roles.background, http: HttpSurfaceModule.forRoles(roles) }), config, logger, WARDEN_VERSION, {
     mongo: storage.mongo,
+    // dist/apps/server/src/server.js → dist/console, where `npm run build` puts the console.
+    consoleDir: fileURLToPath(new URL('../../../console', import.meta.url)),
   });
   // Projections and reactors start once the application is initialised: reactors use the command
   // and query buses, whose handlers are registered while it bootstraps.

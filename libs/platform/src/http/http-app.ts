@@ -13,6 +13,7 @@ import { buildOpenApiDocument, serveOpenApi } from '../openapi/openapi.js';
 import type { Connection } from 'mongoose';
 import { unavailable } from '#warden/kernel';
 import { errorBody } from './error-body.js';
+import { serveConsoleApp } from './console-app.js';
 import { installJsonBodyParser } from './json-body-parser.js';
 import { installRateLimit, openRateLimitStores } from './rate-limit.js';
 import { REQUEST_ID_PATTERN } from './request-id.js';
@@ -35,8 +36,12 @@ export async function createHttpApp(
   config: WardenConfig,
   logger: Logger,
   version: string,
-  /** The production profile's MongoDB connection, where the rate limits are shared. */
-  options: { mongo?: Connection } = {},
+  options: {
+    /** The production profile's MongoDB connection, where the rate limits are shared. */
+    mongo?: Connection;
+    /** The built review console (dist/console), served at /console; absent: /console says it is not built. */
+    consoleDir?: string;
+  } = {},
 ): Promise<NestFastifyApplication> {
   const frameworkLogger = new NestLogger('http');
   const adapter = new FastifyAdapter({
@@ -113,6 +118,7 @@ export async function createHttpApp(
     }
   });
 
+  await serveConsoleApp(app, options.consoleDir);
   app.useGlobalPipes(createValidationPipe());
   serveOpenApi(app, buildOpenApiDocument(app, version));
   await app.init();

@@ -1,0 +1,53 @@
+import { NavLink, Outlet } from 'react-router';
+import { useAction } from './use-load';
+import { type Permission, useSession } from './session';
+import { ErrorNote } from '../components/ErrorNote';
+import { SignIn } from '../pages/SignIn';
+
+/** The console's pages, each shown only to those holding its permission. */
+export const NAV: ReadonlyArray<{ to: string; label: string; permission: Permission }> = [
+  { to: '/queues', label: 'Queues', permission: 'VIEW_MRT' },
+  { to: '/jobs', label: 'Jobs', permission: 'MANAGE_MRT_JOBS' },
+  { to: '/queue-settings', label: 'Queue settings', permission: 'EDIT_MRT_QUEUES' },
+  { to: '/rules', label: 'Rules', permission: 'VIEW_RULES' as Permission },
+  { to: '/users', label: 'Users', permission: 'MANAGE_USERS' },
+  { to: '/api-keys', label: 'API keys', permission: 'MANAGE_API_KEYS' },
+  { to: '/sso', label: 'SSO', permission: 'MANAGE_SSO' },
+  { to: '/deliveries', label: 'Callbacks', permission: 'MANAGE_CALLBACKS' as Permission },
+];
+
+export function Layout() {
+  const session = useSession();
+  const signOut = useAction();
+  if (session.user === undefined) return <p className="loading">Loading…</p>;
+  if (session.user === null) return <SignIn />;
+  return (
+    <>
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
+      <header className="top">
+        <span className="brand">Warden</span>
+        <nav aria-label="Console">
+          <ul>
+            {NAV.filter((entry) => session.can(entry.permission)).map((entry) => (
+              <li key={entry.to}>
+                <NavLink to={entry.to}>{entry.label}</NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <span className="who" aria-label="Signed in as">
+          {session.user.email ?? session.user.id} · {session.user.orgId}
+        </span>
+        <button type="button" onClick={() => void signOut.run(() => session.signOut())} disabled={signOut.busy}>
+          Sign out
+        </button>
+      </header>
+      <ErrorNote error={signOut.error} />
+      <main id="main" tabIndex={-1}>
+        <Outlet />
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,71 @@
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { api, ApiError, ok, type Schemas, setCsrfToken } from '../api/client';
+
+export type Permission = Schemas['ConsoleUserDto']['permissions'][number];
+export type ConsoleUser = Schemas['ConsoleUserDto'];
+type SessionBody = Schemas['ConsoleSessionResponseDto'];
+
+interface Session {
+  /** undefined while the first /me is in flight; null when signed out. */
+  readonly user: ConsoleUser | null | undefined;
+  readonly enrollmentRequired: boolean;
+  can(permission: Permission): boolean;
+  signedIn(body: SessionBody): void;
+  signOut(): Promise<void>;
+  /** A 401 from any call: the session ended (expired, signed out elsewhere). */
+  expired(): void;
+}
+
+const SessionContext = createContext<Session | null>(null);
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [user, setUser] = useState<ConsoleUser | null | undefined>(undefined);
+  const [enrollmentRequired, setEnrollment] = useState(false);
+
+  const signedIn = useCallback((body: SessionBody) => {
+    setCsrfToken(body.csrfToken);
+    setEnrollment(body.secondFactorEnrollmentRequired === true);
+    setUser(body.user);
+  }, []);
+  const expired = useCallback(() => {
+    setCsrfToken(null);
+    setUser(null);
+  }, []);
+
+  // The session cookie is HttpOnly: whether we are signed in (after a password or an SSO
+  // sign-in, or a reload) is only known by asking.
+  useEffect(() => {
+    ok(api.GET('/api/console/v1/me')).then(
+      (body) => signedIn(body as SessionBody),
+      () => expired(),
+    );
+  }, [signedIn, expired]);
+
+  const signOut = useCallback(async () => {
+    try {
+      await ok(api.DELETE('/api/console/v1/session'));
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 401)) throw error;
+    }
+    expired();
+  }, [expired]);
+
+  const value = useMemo<Session>(
+    () => ({
+      user,
+      enrollmentRequired,
+      can: (permission) => user?.permissions.includes(permission) ?? false,
+      signedIn,
+      signOut,
+      expired,
+    }),
+    [user, enrollmentRequired, signedIn, signOut, expired],
+  );
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): Session {
+  const session = useContext(SessionContext);
+  if (!session) throw new Error('useSession outside SessionProvider');
+  return session;
+}

@@ -1,0 +1,282 @@
+import type { ReactNode } from 'react';
+import type { Schemas } from '../api/client';
+import type { Wellness } from '../app/wellness';
+import { Media, type MediaKind } from './Media';
+
+type Job = Schemas['ReviewJobResponseDto'];
+type Field = Schemas['FieldDto'];
+type Data = Record<string, unknown> | null;
+
+const MEDIA: ReadonlySet<string> = new Set(['IMAGE', 'VIDEO', 'AUDIO']);
+
+export interface MediaState {
+  readonly wellness: Wellness;
+  isRevealed(url: string): boolean;
+  toggle(url: string): void;
+}
+
+/** The media URLs of an item, by its type's fields, in field order (used for "reveal all"). */
+export function mediaUrlsOf(fields: readonly Field[] | undefined, data: Data): string[] {
+  if (!fields || !data) return [];
+  return fields.filter((f) => MEDIA.has(f.type)).flatMap((f) => asList(data[f.name]).filter((v): v is string => typeof v === 'string'));
+}
+
+const asList = (value: unknown): unknown[] => (Array.isArray(value) ? value : value === undefined || value === null ? [] : [value]);
+const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '—');
+
+function Value({ value }: { value: unknown }) {
+  if (value === null || value === undefined) return <span className="muted">—</span>;
+  if (typeof value === 'string') {
+    if (/^https?:\/\//i.test(value)) {
+      return (
+        <a href={value} target="_blank" rel="noreferrer noopener">
+          {value}
+        </a>
+      );
+    }
+    return <span className="text">{value}</span>;
+  }
+  if (typeof value === 'number' || typeof value === 'boolean') return <span>{String(value)}</span>;
+  return <code className="json">{JSON.stringify(value)}</code>;
+}
+
+/** An item's fields as its type declares them (with roles); fields the type lacks follow as they came. */
+export function ItemFields({ fields, data, media }: { fields: readonly Field[] | undefined; data: Data; media: MediaState }) {
+  if (data === null) return <p className="muted">This item's data was erased (GDPR deletion).</p>;
+  const declared = fields ?? [];
+  const extra = Object.keys(data).filter((name) => !declared.some((f) => f.name === name));
+  return (
+    <dl className="fields">
+      {declared
+        .filter((f) => data[f.name] !== undefined)
+        .map((f) => (
+          <div key={f.name} className="field">
+            <dt>
+              {f.name}
+              {f.roles.length > 0 && <span className="roles"> ({f.roles.join(', ').toLowerCase()})</span>}
+            </dt>
+            <dd>
+              {MEDIA.has(f.type)
+                ? asList(data[f.name]).map((url, i) =>
+                    typeof url === 'string' ? (
+                      <Media key={`${url}-${i}`} kind={f.type as MediaKind} url={url} wellness={media.wellness} revealed={media.isRevealed(url)} onToggle={() => media.toggle(url)} />
+                    ) : (
+                      <Value key={i} value={url} />
+                    ),
+                  )
+                : f.array
+                  ? asList(data[f.name]).map((v, i) => (
+                      <div key={i}>
+                        <Value value={v} />
+                      </div>
+                    ))
+                  : <Value value={data[f.name]} />}
+            </dd>
+          </div>
+        ))}
+      {extra.map((name) => (
+        <div key={name} className="field">
+          <dt>{name}</dt>
+          <dd>
+            <Value value={data[name]} />
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function Section({ title, count, children }: { title: string; count?: number; children: ReactNode }) {
+  const id = `section-${title.toLowerCase().replace(/[^a-z]+/g, '-')}`;
+  return (
+    <section aria-labelledby={id} className="card">
+      <h3 id={id}>
+        {title}
+        {count !== undefined && <span className="count"> ({count})</span>}
+      </h3>
+      {children}
+    </section>
+  );
+}
+
+function ContextItems({ items, media, fieldsOf }: { items: Job['thread']; media: MediaState; fieldsOf(typeId: string): readonly Field[] | undefined }) {
+  return (
+    <ol className="context">
+      {items.map((item) => (
+        <li key={`${item.typeId}/${item.id}`} className={item.reported ? 'reported' : undefined}>
+          <div className="context-head">
+            <strong>{item.typeName ?? item.typeId}</strong> {item.id} <span className="muted">{when(item.createdAt)}</span>
+            {item.reported && <span className="tag">Reported</span>}
+          </div>
+          <ItemFields fields={fieldsOf(item.typeId)} data={item.data} media={media} />
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** Everything the job API gives about a job, laid out for a decision (spec 1.8). */
+export function JobView({ job, media }: { job: Job; media: MediaState }) {
+  const fieldsOf = (typeId: string) => (job.itemType && job.itemType.id === typeId ? job.itemType.fields : undefined);
+  const byOrder = [...job.thread].sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? ''));
+  return (
+    <article className="job" aria-label={`Review job ${job.jobId}`}>
+      <header className="job-head">
+        <h2>
+          {job.item.typeName} <span className="muted">{job.item.id}</span>
+        </h2>
+        <p>
+          Queue <strong>{job.queueId}</strong> · sent by {job.sources.join(', ').toLowerCase().replaceAll('_', ' ')} · opened {when(job.openedAt)} ·{' '}
+          {job.reportCount} report{job.reportCount === 1 ? '' : 's'}
+          {job.item.latestVersion !== null && job.item.latestVersion !== job.item.version && (
+            <span className="tag warn">
+              version {job.item.version} of {job.item.latestVersion}
+            </span>
+          )}
+        </p>
+      </header>
+
+      {job.appeal && (
+        <Section title="Appeal">
+          <p>
+            Appealed {when(job.appeal.appealedAt)} by {job.appeal.appellant ? `${job.appeal.appellant.typeId}/${job.appeal.appellant.id}` : 'unknown'}
+          </p>
+          <p className="quote">{job.appeal.reason ?? <span className="muted">No reason given (or erased)</span>}</p>
+          <p>Policies said to be violated: {job.appeal.violatingPolicies.map((p) => p.name ?? p.id).join(', ') || '—'}</p>
+          <ul>
+            {job.appeal.actionsTaken.map((a) => (
+              <li key={a.actionId}>
+                {a.actionName ?? a.actionId}: {a.callbacks.length} callback{a.callbacks.length === 1 ? '' : 's'}
+                {a.callbacks.map((c) => (
+                  <span key={c.deliveryId} className="muted">
+                    {' '}
+                    · {c.trigger.toLowerCase()} {when(c.requestedAt)} ({c.delivery.status.toLowerCase()})
+                  </span>
+                ))}
+              </li>
+            ))}
+          </ul>
+          {job.appeal.strikes && <p>Appellant strikes: {job.appeal.strikes.count}</p>}
+        </Section>
+      )}
+
+      <Section title="Item">
+        <ItemFields fields={job.itemType?.fields} data={job.item.data} media={media} />
+      </Section>
+
+      {byOrder.length > 0 && (
+        <Section title="Thread" count={byOrder.length}>
+          <ContextItems items={byOrder} media={media} fieldsOf={fieldsOf} />
+        </Section>
+      )}
+      {job.additionalItems.length > 0 && (
+        <Section title="Additional items" count={job.additionalItems.length}>
+          <ContextItems items={job.additionalItems} media={media} fieldsOf={fieldsOf} />
+        </Section>
+      )}
+
+      <Section title="Reports" count={job.reports.length}>
+        {job.reports.length === 0 ? (
+          <p className="muted">No user reports: the job came from {job.source.toLowerCase().replaceAll('_', ' ')}.</p>
+        ) : (
+          <ol className="reports">
+            {job.reports.map((r) => (
+              <li key={r.reportId}>
+                {when(r.reportedAt)} · reporter {r.reporter.kind.toLowerCase()} {r.reporter.id ?? ''}
+                {r.policyId && <> · policy {job.policies.find((p) => p.id === r.policyId)?.name ?? r.policyId}</>}
+                {r.csam && <span className="tag danger">CSAM</span>}
+                <div className="quote">{r.reason ?? <span className="muted">No reason</span>}</div>
+              </li>
+            ))}
+          </ol>
+        )}
+      </Section>
+
+      <Section title="Creator">
+        {job.creator ? (
+          <>
+            <p>
+              {job.creator.item.typeId}/{job.creator.item.id} · score <strong>{job.creator.userScore ?? '—'}</strong> · strikes{' '}
+              <strong>{job.creator.strikeCount ?? '—'}</strong>
+            </p>
+            {job.creator.user && <ItemFields fields={undefined} data={job.creator.user.data} media={media} />}
+          </>
+        ) : (
+          <p className="muted">The item names no creator.</p>
+        )}
+      </Section>
+
+      {(job.evaluations.length > 0 || job.hashMatches.length > 0) && (
+        <Section title="Why it is here">
+          {job.evaluations.map((e) => (
+            <div key={`${e.actionId}-${e.version}-${e.evaluatedAt}`}>
+              {e.rules.map((rule) => (
+                <details key={rule.id} open>
+                  <summary>
+                    Rule <strong>{rule.name}</strong>: {rule.outcome.toLowerCase()} ({e.environment.toLowerCase()}, {when(e.evaluatedAt)})
+                  </summary>
+                  <ul className="conditions">
+                    {rule.conditions.map((c) => (
+                      <li key={c.path}>
+                        <code>{c.path}</code> {c.outcome}
+                        {c.value !== undefined && <> · value {JSON.stringify(c.value)}</>}
+                        {c.error && <span className="error"> · {c.error}</span>}
+                      </li>
+                    ))}
+                  </ul>
+                </details>
+              ))}
+            </div>
+          ))}
+          {job.hashMatches.length > 0 && (
+            <table>
+              <caption>Image hash matches</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Bank</th>
+                  <th scope="col">Distance</th>
+                  <th scope="col">Rule</th>
+                </tr>
+              </thead>
+              <tbody>
+                {job.hashMatches.map((m, i) => (
+                  <tr key={i}>
+                    <td>{m.bankName ?? m.bankId}</td>
+                    <td>{m.distance}</td>
+                    <td>{m.ruleId}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </Section>
+      )}
+
+      {(job.history.item.length > 0 || job.history.creator.length > 0) && (
+        <Section title="Earlier jobs">
+          <ul>
+            {[...job.history.item.map((h) => ({ ...h, about: 'this item' })), ...job.history.creator.map((h) => ({ ...h, about: 'the creator' }))].map((h) => (
+              <li key={`${h.about}-${h.jobId}`}>
+                {when(h.openedAt)} · {h.about} · queue {h.queueId} · {h.state.toLowerCase()}
+                {h.decision && <> · {h.decision.type.toLowerCase().replaceAll('_', ' ')} by {h.decision.actorId ?? 'the system'}</>}
+              </li>
+            ))}
+          </ul>
+        </Section>
+      )}
+
+      {job.relatedItems.length > 0 && (
+        <Section title="Related items" count={job.relatedItems.length}>
+          {job.relatedItems.map((r) => (
+            <div key={`${r.field}-${r.typeId}-${r.id}`}>
+              <p>
+                {r.field}: {r.typeName ?? r.typeId} {r.id}
+              </p>
+              <ItemFields fields={undefined} data={r.data} media={media} />
+            </div>
+          ))}
+        </Section>
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,67 @@
+import { Link } from 'react-router';
+import { api, ok } from '../api/client';
+import { useLoad } from '../app/use-load';
+import { ErrorNote } from '../components/ErrorNote';
+
+/** "3 h 20 min" from seconds; the oldest pending job's age. */
+export function age(seconds: number | null): string {
+  if (seconds === null) return '—';
+  if (seconds < 60) return `${Math.round(seconds)} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} h ${minutes % 60} min`;
+  return `${Math.floor(hours / 24)} days`;
+}
+
+/** The queues this user may see, with pending counts and oldest age; start reviewing from here. */
+export function Queues() {
+  const queues = useLoad(() => ok(api.GET('/api/console/v1/queues')), []);
+  return (
+    <>
+      <div className="page-head">
+        <h1>Queues</h1>
+        <button type="button" onClick={queues.reload} disabled={queues.loading}>
+          Refresh
+        </button>
+      </div>
+      <ErrorNote error={queues.error} />
+      {queues.data && (
+        <table className="queues">
+          <caption className="sr-only">Review queues</caption>
+          <thead>
+            <tr>
+              <th scope="col">Queue</th>
+              <th scope="col">Pending</th>
+              <th scope="col">Locked</th>
+              <th scope="col">Oldest waiting</th>
+              <th scope="col">Order</th>
+              <th scope="col">
+                <span className="sr-only">Review</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {queues.data.queues.map((q) => (
+              <tr key={q.id}>
+                <th scope="row">
+                  {q.name} <span className="muted">{q.id}</span>
+                </th>
+                <td>{q.pending}</td>
+                <td>{q.locked}</td>
+                <td>{age(q.oldestPendingAgeSeconds)}</td>
+                <td>{q.order === 'PRIORITY' ? 'Priority' : 'Oldest first'}</td>
+                <td>
+                  <Link className="button primary" to={`/review/${encodeURIComponent(q.id)}`} aria-label={`Start reviewing ${q.name}`}>
+                    Start reviewing
+                  </Link>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {queues.data?.queues.length === 0 && <p className="muted">No queue is visible to you.</p>}
+    </>
+  );
+}

@@ -1,0 +1,117 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, openPage, screenshot, SCREENSHOTS, signIn } from '../support/browser.js';
+import { isSignedByWarden } from '../support/callback-signature.js';
+import { REVIEW_PASSWORD, type ReceivedCallback, reviewOrgConfig, type ReviewWorld, startReviewWorld } from '../support/review-fixture.js';
+import { waitFor } from '../support/wait-for.js';
+
+/**
+ * Issue 15: a moderator's day in a real Chromium against a real server: sign in, claim, the image
+ * blurred until revealed, a CUSTOM_ACTION with a policy and reason, and the platform's receiver
+ * gets the signed callback.
+ */
+
+/** The platform: serves the post's image and records the callbacks it receives. */
+async function startPlatform() {
+  const png = await sharp({ create: { width: 320, height: 200, channels: 3, background: { r: 200, g: 40, b: 40 } } })
+    .composite([{ input: { create: { width: 160, height: 100, channels: 3, background: { r: 20, g: 90, b: 220 } } }, left: 80, top: 50 }])
+    .png()
+    .toBuffer();
+  const received: ReceivedCallback[] = [];
+  const server: Server = createServer((req, res) => {
+    if (req.method === 'GET' && req.url?.startsWith('/media/')) {
+      res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length }).end(png);
+      return;
+    }
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      received.push({ path: req.url ?? '', headers: req.headers, body });
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, received, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+describe('the review console: a moderator reviews a reported post (browser)', () => {
+  let platform: Awaited<ReturnType<typeof startPlatform>>;
+  let world: ReviewWorld;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    platform = await startPlatform();
+    [world, browser] = await Promise.all([startReviewWorld(reviewOrgConfig(platform.url), ['MODERATOR']), launchChromium()]);
+  }, 90_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await world?.warden.stop();
+    await platform?.close();
+  });
+
+  it('signs in, claims, reveals the blurred image, removes the post for Spam with a reason; the platform gets a signed callback', async () => {
+    const reported = await world.api('POST', '/api/v1/report', {
+      reporter: { kind: 'user', id: 'reporter-1', typeId: 'user' },
+      reportedAt: '2026-11-27T09:00:00Z',
+      reportedItem: {
+        id: 'post-1',
+        typeId: 'post',
+        data: { text: 'Buy cheap watches at my shop', author: { id: 'spammer-1', typeId: 'user' }, images: [`${platform.url}/media/watch.png`] },
+      },
+      reportedForReason: { reason: 'This is spam', policyId: 'spam' },
+    });
+    expect(reported.status).toBe(201);
+
+    const { page, problems } = await openPage(browser);
+    await signIn(page, world.warden.url, 'moderator@rev.example', REVIEW_PASSWORD);
+    await page.getByRole('heading', { name: 'Queues' }).waitFor();
+    // A MODERATOR sees review, not administration.
+    const nav = page.getByRole('navigation', { name: 'Console' });
+    expect(await nav.getByRole('link').allTextContents()).toEqual(['Queues']);
+    // The report reaches the default queue once the worker has routed it.
+    const row = page.getByRole('row', { name: /Default/ });
+    await waitFor(async () => {
+      await page.getByRole('button', { name: 'Refresh' }).click();
+      return (await row.getByRole('cell').first().textContent()) === '1' || undefined;
+    }, 'the reported post pending in the default queue');
+    await screenshot(page, 'queues');
+
+    await page.getByRole('link', { name: 'Start reviewing Default' }).click();
+    await page.getByRole('heading', { name: /Post/ }).waitFor();
+    expect(await page.getByRole('timer').textContent()).toMatch(/Lock: \d+:\d\d left/);
+    const image = page.locator('.media img');
+    await image.waitFor();
+    await waitFor(async () => (await image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)) || undefined, 'the image loaded from its URL');
+    expect(await image.evaluate((img) => getComputedStyle(img).filter)).toMatch(/blur\(\d+px\) grayscale\(1\)/);
+    await page.getByText('This is spam').waitFor();
+    await screenshot(page, 'job-blurred');
+
+    await page.getByRole('button', { name: 'Reveal image' }).click();
+    expect(await image.evaluate((img) => getComputedStyle(img).filter)).toBe('none');
+    await screenshot(page, 'job-revealed');
+
+    const panel = page.getByRole('form', { name: 'Decision' });
+    await panel.getByLabel('Remove').check();
+    await panel.getByLabel('durationDays').fill('7');
+    await panel.getByLabel('Spam').check();
+    await panel.getByLabel(/^Reason/).fill('Commercial spam');
+    await panel.screenshot({ path: join(SCREENSHOTS, 'decision-panel.png') });
+    await panel.getByRole('button', { name: /Take action/ }).click();
+
+    // The queue is empty now: the console says so after the decision.
+    await page.getByText('No job is waiting in this queue.').waitFor();
+    const callback = await waitFor(() => platform.received.find((c) => c.path === '/hooks/remove'), 'the remove callback at the platform');
+    const body = JSON.parse(callback.body) as Record<string, unknown> & { custom: Record<string, unknown>; policies: Array<{ id: string }> };
+    expect(body).toMatchObject({ actorEmail: 'moderator@rev.example', decisionReason: 'Commercial spam', item: { id: 'post-1', typeId: 'post' } });
+    expect(body.policies.map((p) => p.id)).toEqual(['spam']);
+    expect(body.custom).toMatchObject({ durationDays: 7, severity: 'high', reason: 'Commercial spam' });
+    expect(await isSignedByWarden(world.warden.url, world.key, callback.headers, callback.body)).toBe(true);
+    expect(problems).toEqual([]);
+  });
+});

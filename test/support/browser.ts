@@ -1,0 +1,65 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+
+/**
+ * A real Chromium for the console's browser tests: Debian's package (`apt-get install chromium`,
+ * done by `npm test`'s pretest step on a fresh machine), never a browser download.
+ * WARDEN_CHROMIUM points elsewhere if a machine keeps it in another place.
+ */
+export const CHROMIUM = process.env['WARDEN_CHROMIUM'] ?? '/usr/bin/chromium';
+
+/** Where the tests put the screenshots that docs/console.md shows, so they stay current. */
+export const SCREENSHOTS = join(import.meta.dirname, '../../docs/console');
+
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`No Chromium at ${CHROMIUM}: run \`apt-get install chromium\` (npm test's pretest step does it as root) or set WARDEN_CHROMIUM`);
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    // This machine's network is closed: Chromium's own background traffic would only fail.
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** What went wrong in the page: console errors and uncaught exceptions. A test ends with none. */
+export interface PageProblems {
+  readonly problems: string[];
+}
+
+/** A fresh browser context (its own cookies) at 1280×800, recording the page's errors. */
+export async function openPage(browser: Browser, options: { viewport?: { width: number; height: number } } = {}): Promise<{ context: BrowserContext; page: Page } & PageProblems> {
+  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 800 }, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  return { context, page, problems };
+}
+
+/** Saves a screenshot for docs/console.md. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: false });
+}
+
+/** Signs in through the console's own form. */
+export async function signIn(page: Page, baseUrl: string, email: string, password: string): Promise<void> {
+  await page.goto(`${baseUrl}/console/`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+}
