@@ -14,6 +14,7 @@ import { ListActionsHandler } from './queries/list-actions/list-actions.handler.
 import { ListItemTypesHandler } from './queries/list-item-types/list-item-types.handler.js';
 import { ListPoliciesHandler } from './queries/list-policies/list-policies.handler.js';
 import { callbackUrlUpcasters } from './secrets/callback-url.upcasters.js';
+import { orgSettingsUpcasters } from './domain/org-settings.upcasters.js';
 import { ssoSettingsUpcasters } from './domain/sso-settings.upcasters.js';
 import { queueDefinitionUpcasters } from './domain/queue-definition.upcasters.js';
 
@@ -45,6 +46,7 @@ export class CatalogModule implements OnModuleInit {
 
   onModuleInit(): void {
     this.upcasters.register(...callbackUrlUpcasters(this.keyring));
+    this.upcasters.register(...orgSettingsUpcasters);
     this.upcasters.register(...ssoSettingsUpcasters);
     this.upcasters.register(...queueDefinitionUpcasters);
     this.projections.register(catalogProjection);
