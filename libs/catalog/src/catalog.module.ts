@@ -15,6 +15,7 @@ import { ListItemTypesHandler } from './queries/list-item-types/list-item-types.
 import { ListPoliciesHandler } from './queries/list-policies/list-policies.handler.js';
 import { callbackUrlUpcasters } from './secrets/callback-url.upcasters.js';
 import { orgSettingsUpcasters } from './domain/org-settings.upcasters.js';
+import { GetConsoleSettingsHandler } from './queries/get-console-settings/get-console-settings.handler.js';
 import { ssoSettingsUpcasters } from './domain/sso-settings.upcasters.js';
 import { queueDefinitionUpcasters } from './domain/queue-definition.upcasters.js';
 
@@ -34,6 +35,7 @@ import { queueDefinitionUpcasters } from './domain/queue-definition.upcasters.js
     GetLiveEntitiesHandler,
     GetEverEntitiesHandler,
     GetCatalogSettingsHandler,
+    GetConsoleSettingsHandler,
     CatalogReader,
   ],
 })
