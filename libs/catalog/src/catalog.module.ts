@@ -14,6 +14,8 @@ import { ListActionsHandler } from './queries/list-actions/list-actions.handler.
 import { ListItemTypesHandler } from './queries/list-item-types/list-item-types.handler.js';
 import { ListPoliciesHandler } from './queries/list-policies/list-policies.handler.js';
 import { callbackUrlUpcasters } from './secrets/callback-url.upcasters.js';
+import { orgSettingsUpcasters } from './domain/org-settings.upcasters.js';
+import { GetConsoleSettingsHandler } from './queries/get-console-settings/get-console-settings.handler.js';
 import { ssoSettingsUpcasters } from './domain/sso-settings.upcasters.js';
 import { queueDefinitionUpcasters } from './domain/queue-definition.upcasters.js';
 
@@ -33,6 +35,7 @@ import { queueDefinitionUpcasters } from './domain/queue-definition.upcasters.js
     GetLiveEntitiesHandler,
     GetEverEntitiesHandler,
     GetCatalogSettingsHandler,
+    GetConsoleSettingsHandler,
     CatalogReader,
   ],
 })
@@ -45,6 +48,7 @@ export class CatalogModule implements OnModuleInit {
 
   onModuleInit(): void {
     this.upcasters.register(...callbackUrlUpcasters(this.keyring));
+    this.upcasters.register(...orgSettingsUpcasters);
     this.upcasters.register(...ssoSettingsUpcasters);
     this.upcasters.register(...queueDefinitionUpcasters);
     this.projections.register(catalogProjection);

@@ -41,6 +41,10 @@ export const ROLE_PERMISSIONS = {
   VIEW_AUDIT: ['ADMIN', 'ANALYST'],
   /** Read the organization's reports on how moderation goes (the appeals report: which rules are overturned). */
   VIEW_INSIGHTS: ['ADMIN', 'RULES_MANAGER', 'ANALYST'],
+  /** See the organization's callback deliveries and send one again. */
+  MANAGE_CALLBACKS: ['ADMIN'],
+  /** The rules page: the rules with today's actions and their recent matches. */
+  VIEW_RULES: ['ADMIN', 'RULES_MANAGER', 'ANALYST'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof ROLE_PERMISSIONS;

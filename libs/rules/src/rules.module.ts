@@ -16,6 +16,8 @@ import { ItemEvaluator, SIGNAL_REGISTRY } from './evaluation/item-evaluator.js';
 import { RULE_SIGNALS, type RuleSignals } from './evaluation/rules-extension.js';
 import { creatorSubmissionsProjection } from './projections/creator-submissions.projection.js';
 import { itemEvaluationsProjection } from './projections/item-evaluations.projection.js';
+import { ruleActivityProjection } from './projections/rule-activity.projection.js';
+import { ListRulesHandler } from './queries/list-rules/list-rules.handler.js';
 import { ListEvaluationsHandler } from './queries/list-evaluations/list-evaluations.handler.js';
 import { RouteForReviewHandler } from './queries/route-for-review/route-for-review.handler.js';
 
@@ -52,6 +54,7 @@ export class RulesModule implements OnModuleInit {
         DailyActionCap,
         ItemEvaluator,
         ListEvaluationsHandler,
+        ListRulesHandler,
         RetroactRuleHandler,
         BacktestRuleHandler,
         SubmitContentHandler,
@@ -67,5 +70,6 @@ export class RulesModule implements OnModuleInit {
     this.projections.register(evaluationReactor(this.evaluator));
     this.projections.register(itemEvaluationsProjection);
     this.projections.register(creatorSubmissionsProjection);
+    this.projections.register(ruleActivityProjection);
   }
 }

@@ -82,7 +82,25 @@ export interface OrgSettings {
   requirePolicyForDecisions: boolean;
   /** Every dashboard user must enroll a TOTP second factor before using the console. */
   requireSecondFactor: boolean;
+  /** How the console shows graphic media to moderators. */
+  wellness: WellnessSettings;
 }
+
+/** Blur levels of graphic media in the console: 0 shows it as it is, 3 blurs most. */
+export const BLUR_LEVELS = [0, 1, 2, 3] as const;
+export type BlurLevel = (typeof BLUR_LEVELS)[number];
+
+/** `org.settings.wellness`: what protects moderators from what they review. */
+export interface WellnessSettings {
+  /** Blur of graphic media until a moderator reveals it; 0: none. */
+  blur: BlurLevel;
+  /** Graphic media shown in greyscale. */
+  greyscale: boolean;
+  /** Suggest a break after this many graphic items; 0: never. */
+  breakAfterItems: number;
+}
+
+export const DEFAULT_WELLNESS_SETTINGS: Readonly<WellnessSettings> = Object.freeze({ blur: 2, greyscale: true, breakAfterItems: 0 });
 
 export interface FieldDefinition {
   name: string;

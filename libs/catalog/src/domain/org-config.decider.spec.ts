@@ -31,7 +31,7 @@ function desired(parts: { policies?: PolicyDefinition[]; queues?: QueueDefinitio
       routingRule: [],
       appealRoutingRule: [],
     },
-    settings: { requireDecisionReason: false, requirePolicyForDecisions: false, requireSecondFactor: false },
+    settings: { requireDecisionReason: false, requirePolicyForDecisions: false, requireSecondFactor: false, wellness: { blur: 2, greyscale: true, breakAfterItems: 0 } },
     strikes: { windowDays: null, thresholds: [] },
     appeals: { callback: null, body: {} },
     sso: { saml_enabled: false, sso_url: null, cert: null, passwordLogin: true, jit: { enabled: false, defaultRoles: [] }, roleAttribute: null, roleMap: {}, wantAssertionsSigned: true },
@@ -70,6 +70,20 @@ describe('org config decider', () => {
     expect(orgConfigDecider.decide(apply(d), fold(old))).toEqual([]);
     const enforced = orgConfigDecider.decide(apply({ ...d, settings: { ...d.settings, requireSecondFactor: true } }), fold(old));
     expect(enforced.map((e) => e.type)).toEqual(['OrgSettingsChanged']);
+  });
+
+  it('reads org settings recorded before wellness existed as its defaults; a file that changes them decides a new OrgSettingsChanged', () => {
+    const d = desired({});
+    const first = planCatalog(apply(d), initialCatalogState).events;
+    const old = first.map((e) =>
+      e.type === 'OrgSettingsChanged'
+        ? ({ ...e, data: { settings: { requireDecisionReason: false, requirePolicyForDecisions: false, requireSecondFactor: false } } } as CatalogEvent)
+        : e,
+    );
+    expect(orgConfigDecider.decide(apply(d), fold(old))).toEqual([]);
+    const softer = { ...d, settings: { ...d.settings, wellness: { blur: 0 as const, greyscale: false, breakAfterItems: 10 } } };
+    const changed = orgConfigDecider.decide(apply(softer), fold(old));
+    expect(changed).toEqual([{ type: 'OrgSettingsChanged', data: { settings: softer.settings } }]);
   });
 
   it('bumps semanticVersion on every change of a policy', () => {

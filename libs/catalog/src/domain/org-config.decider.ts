@@ -25,6 +25,7 @@ import {
 import type { Path } from './org-config/config-problems.js';
 import { validateQueueDefinition } from './org-config/queues.section-parser.js';
 import { defaultSsoSettings, validateSsoSettings } from './org-config/sso.section-parser.js';
+import { withOrgSettingsDefaults } from './org-settings.upcasters.js';
 
 export interface StoredEntity<E> {
   readonly entity: E;
@@ -238,8 +239,8 @@ export const orgConfigDecider: Decider<OrgConfigCommand, CatalogState, CatalogEv
     }
     switch (event.type) {
       case 'OrgSettingsChanged':
-        // Recorded before requireSecondFactor existed: off, as a file without it means.
-        return { ...state, settings: { ...event.data.settings, requireSecondFactor: event.data.settings.requireSecondFactor ?? false } };
+        // Recorded before requireSecondFactor or wellness existed: their defaults, as a file without them means.
+        return { ...state, settings: withOrgSettingsDefaults(event.data.settings) };
       case 'StrikeSettingsChanged':
         return { ...state, strikes: event.data.strikes };
       case 'AppealSettingsChanged':

@@ -188,7 +188,7 @@ const leaf = (field: string, extra: Record<string, unknown> = {}) => ({
 });
 
 const EXPECTED: OrgConfig = {
-  org: { id: 'acme', name: 'Acme Social', settings: { requireDecisionReason: false, requirePolicyForDecisions: false, requireSecondFactor: false } },
+  org: { id: 'acme', name: 'Acme Social', settings: { requireDecisionReason: false, requirePolicyForDecisions: false, requireSecondFactor: false, wellness: { blur: 2, greyscale: true, breakAfterItems: 0 } } },
   itemTypes: [
     {
       id: 'post',
@@ -364,7 +364,7 @@ describe('parseOrgConfig: valid files', () => {
   it('defaults every optional section of a file that declares only the organization', () => {
     const config = parseOk('org: { id: tiny, name: Tiny }\n');
     expect(config).toEqual({
-      org: { id: 'tiny', name: 'Tiny', settings: { requireDecisionReason: false, requirePolicyForDecisions: false, requireSecondFactor: false } },
+      org: { id: 'tiny', name: 'Tiny', settings: { requireDecisionReason: false, requirePolicyForDecisions: false, requireSecondFactor: false, wellness: { blur: 2, greyscale: true, breakAfterItems: 0 } } },
       itemTypes: [],
       policies: [],
       actions: [],
@@ -642,6 +642,24 @@ describe('parseOrgConfig: problems', () => {
   it('reports a duplicate id at the duplicate', () => {
     const problems = problemsOf(exampleWith((doc) => doc.addIn(['queues'], { id: 'default', name: 'Another default' })));
     expect(problems).toEqual([{ path: 'queues[3].id', message: 'duplicate id "default" (first declared at queues[0])' }]);
+  });
+
+  it('reads org.settings.wellness, each field defaulted on its own', () => {
+    const settingsOf = (wellness: string) => parseOk(`org: { id: tiny, name: Tiny, settings: { wellness: ${wellness} } }\n`).org.settings.wellness;
+    expect(settingsOf('{}')).toEqual({ blur: 2, greyscale: true, breakAfterItems: 0 });
+    expect(settingsOf('{ blur: 0 }')).toEqual({ blur: 0, greyscale: true, breakAfterItems: 0 });
+    expect(settingsOf('{ blur: 3, greyscale: false, breakAfterItems: 25 }')).toEqual({ blur: 3, greyscale: false, breakAfterItems: 25 });
+  });
+
+  it('reports a bad org.settings.wellness field at its path', () => {
+    const problemsWith = (wellness: unknown) => problemsOf(exampleWith((doc) => doc.setIn(['org', 'settings', 'wellness'], wellness)));
+    expect(problemsWith({ blur: 4 })).toEqual([{ path: 'org.settings.wellness.blur', message: 'must be one of 0, 1, 2, 3 (got 4)' }]);
+    expect(problemsWith({ blur: '2' })).toEqual([{ path: 'org.settings.wellness.blur', message: 'must be one of 0, 1, 2, 3 (got "2")' }]);
+    expect(problemsWith({ greyscale: 'yes' })).toEqual([{ path: 'org.settings.wellness.greyscale', message: 'must be true or false (got "yes")' }]);
+    expect(problemsWith({ breakAfterItems: -1 })).toEqual([{ path: 'org.settings.wellness.breakAfterItems', message: 'must be at least 0' }]);
+    expect(problemsWith({ breakAfterItems: 2.5 })).toEqual([{ path: 'org.settings.wellness.breakAfterItems', message: 'must be an integer (got 2.5)' }]);
+    expect(problemsWith({ breakAfter: 5 })).toEqual([{ path: 'org.settings.wellness.breakAfter', message: 'unknown key' }]);
+    expect(problemsWith([2])).toEqual([{ path: 'org.settings.wellness', message: 'must be a mapping (got a list)' }]);
   });
 
   it('reports an unknown top-level section', () => {

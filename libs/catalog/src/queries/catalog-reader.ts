@@ -4,6 +4,7 @@ import type { ReadStore } from '#warden/readstore';
 import { READ_STORE } from '#warden/storage';
 import type { CatalogEntities, EntityKind } from '../domain/catalog.events.js';
 import type { AppealSettings, CallbackDefinition, OrgSettings, ScoreSettings, SsoSettings, StrikeSettings } from '../domain/catalog.model.js';
+import { withOrgSettingsDefaults } from '../domain/org-settings.upcasters.js';
 import { CATALOG_PROJECTION } from '../projections/catalog.projection.js';
 import { CATALOG_ENTITIES, CATALOG_SETTINGS, type CatalogEntityDoc, settingsDocId } from '../projections/catalog.read-model.js';
 
@@ -67,7 +68,10 @@ export class CatalogReader {
   /** An organization's settings section as last applied (secrets sealed); undefined if never set. */
   async settings<S extends keyof CatalogSettings>(orgId: string, section: S): Promise<CatalogSettings[S] | undefined> {
     const value = (await this.readStore.get<{ value: CatalogSettings[S] }>(CATALOG_SETTINGS, settingsDocId(orgId, section)))?.value;
-    return value === undefined ? undefined : this.withSealedCallback(value);
+    if (value === undefined) return undefined;
+    // A read model built by an earlier release keeps org settings as they were recorded then.
+    if (section === 'settings') return withOrgSettingsDefaults(value as OrgSettings) as CatalogSettings[S];
+    return this.withSealedCallback(value);
   }
 
   /**

@@ -1,12 +1,22 @@
 import * as z from 'zod';
 import { ORG_ID } from '#warden/kernel';
+import { BLUR_LEVELS, DEFAULT_WELLNESS_SETTINGS } from '../catalog.model.js';
 import { flag, nameSchema } from './common-fields.schema.js';
+
+/** `org.settings.wellness:` — how the console shows graphic media; every field optional. */
+export const wellnessSchema = z
+  .strictObject({
+    blur: z.literal(BLUR_LEVELS).default(DEFAULT_WELLNESS_SETTINGS.blur),
+    greyscale: z.boolean().default(DEFAULT_WELLNESS_SETTINGS.greyscale),
+    breakAfterItems: z.number().int().nonnegative().default(DEFAULT_WELLNESS_SETTINGS.breakAfterItems),
+  })
+  .prefault({});
 
 /** `org:` — which organization the file configures, and its settings. */
 export const orgSchema = z.strictObject({
   id: z.string().regex(ORG_ID, 'must match ^[a-z0-9][a-z0-9_-]{0,62}$ (lower-case letters, digits, - and _)'),
   name: nameSchema,
   settings: z
-    .strictObject({ requireDecisionReason: flag, requirePolicyForDecisions: flag, requireSecondFactor: flag })
+    .strictObject({ requireDecisionReason: flag, requirePolicyForDecisions: flag, requireSecondFactor: flag, wellness: wellnessSchema })
     .prefault({}),
 });

@@ -1,0 +1,71 @@
+import type { Projection, ProjectionContext } from '#warden/eventstore';
+import { parseStreamName, type RecordedEvent } from '#warden/kernel';
+import type { ItemEvaluated, RuleDailyActionCounted } from '../domain/evaluation.events.js';
+import {
+  RECENT_MATCHES,
+  RULE_DAILY_ACTIONS,
+  RULE_MATCHES,
+  type RuleDailyActionsDoc,
+  ruleDailyActionsDocId,
+  type RuleMatchesDoc,
+  ruleMatchesDocId,
+} from './rule-activity.read-model.js';
+
+export const RULE_ACTIVITY_PROJECTION = 'rule-activity';
+
+/**
+ * The rules page's view of each rule: its latest matches and what it did today. Each document
+ * records the log position it has applied, so a batch delivered again after a crash is skipped.
+ */
+export const ruleActivityProjection: Projection = {
+  name: RULE_ACTIVITY_PROJECTION,
+  collections: [RULE_MATCHES, RULE_DAILY_ACTIONS],
+  eventTypes: ['ItemEvaluated', 'RuleDailyActionCounted'],
+  needsPersonalData: false,
+  async apply(recorded, ctx) {
+    if (recorded.type === 'RuleDailyActionCounted') return counted(recorded as unknown as RecordedEvent<RuleDailyActionCounted['data']>, ctx);
+    return evaluated(recorded as unknown as RecordedEvent<ItemEvaluated['data']>, ctx);
+  },
+};
+
+async function evaluated(event: RecordedEvent<ItemEvaluated['data']>, ctx: ProjectionContext): Promise<void> {
+  const { item, version, environment, rules, actions } = event.data;
+  // A backtest asks what a rule would have done: it matched nothing for real.
+  if (environment === 'BACKTEST') return;
+  const orgId = event.metadata.orgId;
+  const evaluatedAt = event.metadata.occurredAt;
+  for (const rule of rules) {
+    if (rule.outcome !== 'passed') continue;
+    const actionIds = actions.filter((a) => a.rules.some((r) => r.id === rule.id)).map((a) => a.id);
+    const capped = rule.capped === true;
+    const id = ruleMatchesDocId(orgId, rule.id);
+    const doc = (await ctx.get<RuleMatchesDoc>(RULE_MATCHES, id)) ?? { orgId, ruleId: rule.id, matches: [], position: -1 };
+    if (doc.position < event.position) {
+      const match = { itemId: item.id, itemTypeId: item.typeId, version, evaluatedAt, environment, actionIds, capped };
+      ctx.put(RULE_MATCHES, id, { ...doc, matches: [match, ...doc.matches].slice(0, RECENT_MATCHES), position: event.position } as never);
+    }
+    if (environment === 'LIVE' && !capped && actionIds.length > 0) {
+      await updateDay(ctx, orgId, rule.id, evaluatedAt.slice(0, 10), event.position, (d) => ({ ...d, acted: d.acted + 1 }));
+    }
+  }
+}
+
+async function counted(event: RecordedEvent<RuleDailyActionCounted['data']>, ctx: ProjectionContext): Promise<void> {
+  const [orgId, ruleId, day] = parseStreamName(event.streamName).idParts as [string, string, string];
+  // The stream is the rule's day: its length is the count, whatever else was redelivered.
+  await updateDay(ctx, orgId, ruleId, day, event.position, (d) => ({ ...d, counted: Math.max(d.counted, event.revision + 1) }));
+}
+
+async function updateDay(
+  ctx: ProjectionContext,
+  orgId: string,
+  ruleId: string,
+  day: string,
+  position: number,
+  change: (doc: RuleDailyActionsDoc) => RuleDailyActionsDoc,
+): Promise<void> {
+  const id = ruleDailyActionsDocId(orgId, day, ruleId);
+  const doc = (await ctx.get<RuleDailyActionsDoc>(RULE_DAILY_ACTIONS, id)) ?? { orgId, ruleId, day, counted: 0, acted: 0, position: -1 };
+  if (doc.position >= position) return;
+  ctx.put(RULE_DAILY_ACTIONS, id, { ...change(doc), position } as never);
+}
