@@ -93,7 +93,7 @@ describe('the review console: a moderator reviews a reported post (browser)', ()
     await screenshot(page, 'job-blurred');
 
     await page.getByRole('button', { name: 'Reveal image' }).click();
-    expect(await image.evaluate((img) => getComputedStyle(img).filter)).toBe('none');
+    await waitFor(async () => (await image.evaluate((img) => getComputedStyle(img).filter)) === 'none' || undefined, 'the image shown unfiltered');
     await screenshot(page, 'job-revealed');
 
     const panel = page.getByRole('form', { name: 'Decision' });
@@ -113,5 +113,5 @@ describe('the review console: a moderator reviews a reported post (browser)', ()
     expect(body.custom).toMatchObject({ durationDays: 7, severity: 'high', reason: 'Commercial spam' });
     expect(await isSignedByWarden(world.warden.url, world.key, callback.headers, callback.body)).toBe(true);
     expect(problems).toEqual([]);
-  });
+  }, 90_000);
 });

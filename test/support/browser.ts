@@ -41,6 +41,8 @@ export interface PageProblems {
 export async function openPage(browser: Browser, options: { viewport?: { width: number; height: number } } = {}): Promise<{ context: BrowserContext; page: Page } & PageProblems> {
   const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 800 }, reducedMotion: 'reduce' });
   const page = await context.newPage();
+  // A locator that never appears fails the step that waited for it, well inside the test's own timeout.
+  page.setDefaultTimeout(10_000);
   const problems: string[] = [];
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console: ${message.text()}`);

@@ -35,8 +35,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   // The session cookie is HttpOnly: whether we are signed in (after a password or an SSO
   // sign-in, or a reload) is only known by asking.
   useEffect(() => {
-    ok(api.GET('/api/console/v1/me')).then(
-      (body) => signedIn(body as SessionBody),
+    // GET session answers 200 either way, so a signed-out start logs no failed request.
+    ok(api.GET('/api/console/v1/session')).then(
+      (state) => (state.signedIn && state.user && state.csrfToken ? signedIn({ user: state.user, csrfToken: state.csrfToken, secondFactorEnrollmentRequired: state.secondFactorEnrollmentRequired }) : expired()),
       () => expired(),
     );
   }, [signedIn, expired]);

@@ -19,7 +19,7 @@ export function useConsoleSettings() {
       ok(api.GET('/api/console/v1/actions')),
       ok(api.GET('/api/console/v1/queues')),
     ]);
-    return { settings, policies, actions: actions.actions, queues: queues.queues };
+    return { settings, policies: policies.policies, actions: actions.actions, queues: queues.queues };
   }, []);
   const organization: Wellness = loaded.data ? (loaded.data.settings.wellness as Wellness) : DEFAULT_WELLNESS;
   const personal = useWellness(session.user?.id ?? '', organization);

@@ -60,7 +60,11 @@ export const DecisionPanel = forwardRef<DecisionPanelHandle, { job: Job; options
     const [problem, setProblem] = useState<string | null>(null);
     const form = useRef<HTMLFormElement>(null);
 
-    const actions = useMemo(() => options.actions.filter((a) => a.itemTypeIds.length === 0 || a.itemTypeIds.includes(job.item.typeId)), [options.actions, job.item.typeId]);
+    // The built-in enqueue actions are the "move" and "child-safety report" decisions here, not actions to take.
+    const actions = useMemo(
+      () => options.actions.filter((a) => a.actionType === 'CUSTOM_ACTION' && (a.itemTypeIds.length === 0 || a.itemTypeIds.includes(job.item.typeId))),
+      [options.actions, job.item.typeId],
+    );
     const parameters = useMemo(() => {
       const seen = new Map<string, Parameter>();
       for (const a of actions.filter((x) => actionIds.includes(x.id))) for (const p of a.parameters) if (!seen.has(p.name)) seen.set(p.name, p);

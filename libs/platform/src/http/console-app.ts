@@ -59,7 +59,7 @@ export async function serveConsoleApp(app: NestFastifyApplication, dir: string |
     immutable: true,
     maxAge: '365d',
     index: false,
-    setHeaders: (res: { setHeader(name: string, value: string): void }) => res.setHeader('X-Content-Type-Options', 'nosniff'),
+    setHeaders: (reply: FastifyReply) => reply.header('X-Content-Type-Options', 'nosniff'),
   });
   const sendPage = (_request: FastifyRequest, reply: FastifyReply) =>
     pageHeaders(reply).header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(page);

@@ -49,3 +49,15 @@ export class ConsoleSessionResponseDto {
   })
   secondFactorEnrollmentRequired?: boolean;
 }
+
+/** GET session: whether this browser is signed in, without a 401 for the plain "no" a sign-in page starts with. */
+export class ConsoleSessionStateDto {
+  @ApiProperty({ description: 'Whether the request carried a valid session cookie' })
+  signedIn!: boolean;
+  @ApiPropertyOptional({ type: ConsoleUserDto, description: 'When signed in: the user' })
+  user?: ConsoleUserDto;
+  @ApiPropertyOptional({ description: 'When signed in: send it in the X-CSRF-Token header of every mutating console request' })
+  csrfToken?: string;
+  @ApiPropertyOptional({ description: 'When signed in: as in GET me' })
+  secondFactorEnrollmentRequired?: boolean;
+}

@@ -1,14 +1,24 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type ConsolePrincipal, ConsolePublic, CurrentUser, RequirePermissions, SESSION_COOKIE, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
+import {
+  authFailureLimitOf,
+  type ConsolePrincipal,
+  ConsolePublic,
+  CurrentUser,
+  RequirePermissions,
+  SESSION_COOKIE,
+  WARDEN_CONFIG,
+  type WardenConfig,
+} from '#warden/platform';
 import { ApiConsoleRoute } from '#warden/platform/http';
 import { csrfTokenFor } from '../../domain/session-token.js';
 import { CloseConsoleSessionCommand } from '../close-console-session/close-console-session.command.js';
 import type { OpenedConsoleSession } from '../open-console-session/open-console-session.command.js';
-import { ConsoleSessionResponseDto, LoginRequestDto } from './console-session.dto.js';
+import { ConsoleSessionResponseDto, ConsoleSessionStateDto, LoginRequestDto } from './console-session.dto.js';
 import { PasswordLoginCommand } from './password-login.command.js';
+import { GetConsoleSessionQuery } from '../../queries/get-console-session/get-console-session.query.js';
 
 /** `Secure` unless the deployment runs without TLS (a public URL starting with http://). */
 function cookieOptions(config: WardenConfig) {
@@ -30,7 +40,32 @@ export class ConsoleSessionHttpController {
   constructor(
     private readonly commands: CommandBus,
     @Inject(WARDEN_CONFIG) private readonly config: WardenConfig,
+    private readonly queries: QueryBus,
   ) {}
+
+  @Get('session')
+  @ConsolePublic()
+  @ApiConsoleRoute({ public: true })
+  @ApiOperation({
+    summary: 'Whether this browser is signed in (the console asks on load)',
+    description:
+      'Always 200: `signedIn: false` without a valid session cookie (an invalid one is cleared, and counts as a failed authentication like any invented credential), otherwise what GET me answers. A page loaded after an SSO sign-in learns its CSRF token here.',
+  })
+  @ApiOkResponse({ type: ConsoleSessionStateDto })
+  async current(
+    @Req() request: FastifyRequest & { cookies?: Record<string, string | undefined> },
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ConsoleSessionStateDto> {
+    const token = request.cookies?.[SESSION_COOKIE];
+    if (!token) return { signedIn: false };
+    const principal = await this.queries.execute(new GetConsoleSessionQuery(token));
+    if (principal === null) {
+      await authFailureLimitOf(request)?.charge(request.ip);
+      clearSessionCookie(reply, this.config);
+      return { signedIn: false };
+    }
+    return { signedIn: true, ...sessionOf(principal, token) };
+  }
 
   @Post('session')
   @HttpCode(200)
@@ -80,10 +115,14 @@ export class ConsoleSessionHttpController {
   @ApiOperation({ summary: 'The signed-in user, and the CSRF token of its session (for a page loaded again)' })
   @ApiOkResponse({ type: ConsoleSessionResponseDto })
   me(@CurrentUser() principal: ConsolePrincipal, @Req() request: FastifyRequest & { cookies?: Record<string, string | undefined> }): ConsoleSessionResponseDto {
-    return {
-      user: { id: principal.userId, email: principal.email, orgId: principal.orgId, roles: [...principal.roles], permissions: [...principal.permissions] },
-      csrfToken: csrfTokenFor(request.cookies?.[SESSION_COOKIE] ?? ''),
-      secondFactorEnrollmentRequired: principal.secondFactorEnrollmentRequired === true,
-    };
+    return sessionOf(principal, request.cookies?.[SESSION_COOKIE] ?? '');
   }
+}
+
+function sessionOf(principal: ConsolePrincipal, sessionToken: string): ConsoleSessionResponseDto {
+  return {
+    user: { id: principal.userId, email: principal.email, orgId: principal.orgId, roles: [...principal.roles], permissions: [...principal.permissions] },
+    csrfToken: csrfTokenFor(sessionToken),
+    secondFactorEnrollmentRequired: principal.secondFactorEnrollmentRequired === true,
+  };
 }
