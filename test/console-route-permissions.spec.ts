@@ -13,7 +13,7 @@ import { HttpSurfaceModule } from '../apps/server/src/http-surface.module.js';
 import { WARDEN_VERSION } from '../apps/server/src/version.js';
 
 /** Console routes reached without a session: signing in and what leads to it. Nothing else. */
-const PUBLIC_CONSOLE_ROUTES = new Set(['POST /api/console/v1/session', 'POST /api/console/v1/invitations/accept']);
+const PUBLIC_CONSOLE_ROUTES = new Set(['GET /api/console/v1/session', 'POST /api/console/v1/session', 'POST /api/console/v1/invitations/accept']);
 
 interface RouteAccess {
   readonly route: string;

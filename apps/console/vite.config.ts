@@ -5,7 +5,8 @@ import { defineConfig } from 'vite';
 /**
  * The review console: built into dist/console by `npm run build`, served by the server at
  * /console (same origin as /api/console/v1, so the session cookie and CSRF header just work).
- * `npm run console:dev` serves it with hot reload and forwards the API to a running server.
+ * `npm run console:dev` serves it with hot reload and forwards the API to a server started with
+ * `npm start` on its default port.
  */
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
@@ -18,8 +19,6 @@ export default defineConfig({
     chunkSizeWarningLimit: 400,
   },
   server: {
-    proxy: Object.fromEntries(
-      ['/api', '/saml'].map((path) => [path, { target: process.env['WARDEN_URL'] ?? 'http://127.0.0.1:3000', changeOrigin: false }]),
-    ),
+    proxy: { '/api': 'http://127.0.0.1:3000', '/saml': 'http://127.0.0.1:3000' },
   },
 });

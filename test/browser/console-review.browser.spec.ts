@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, openPage, screenshot, SCREENSHOTS, signIn } from '../support/browser.js';
+import { computedStyle, imageLoaded, launchChromium, openPage, screenshot, SCREENSHOTS, signIn } from '../support/browser.js';
 import { isSignedByWarden } from '../support/callback-signature.js';
 import { REVIEW_PASSWORD, type ReceivedCallback, reviewOrgConfig, type ReviewWorld, startReviewWorld } from '../support/review-fixture.js';
 import { waitFor } from '../support/wait-for.js';
@@ -87,13 +87,13 @@ describe('the review console: a moderator reviews a reported post (browser)', ()
     expect(await page.getByRole('timer').textContent()).toMatch(/Lock: \d+:\d\d left/);
     const image = page.locator('.media img');
     await image.waitFor();
-    await waitFor(async () => (await image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)) || undefined, 'the image loaded from its URL');
-    expect(await image.evaluate((img) => getComputedStyle(img).filter)).toMatch(/blur\(\d+px\) grayscale\(1\)/);
+    await waitFor(async () => (await imageLoaded(image)) || undefined, 'the image loaded from its URL');
+    expect(await computedStyle(image, 'filter')).toMatch(/blur\(\d+px\) grayscale\(1\)/);
     await page.getByText('This is spam').waitFor();
     await screenshot(page, 'job-blurred');
 
     await page.getByRole('button', { name: 'Reveal image' }).click();
-    await waitFor(async () => (await image.evaluate((img) => getComputedStyle(img).filter)) === 'none' || undefined, 'the image shown unfiltered');
+    await waitFor(async () => (await computedStyle(image, 'filter')) === 'none' || undefined, 'the image shown unfiltered');
     await screenshot(page, 'job-revealed');
 
     const panel = page.getByRole('form', { name: 'Decision' });

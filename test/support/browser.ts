@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 
 /**
  * A real Chromium for the console's browser tests: Debian's package (`apt-get install chromium`,
@@ -65,3 +65,17 @@ export async function signIn(page: Page, baseUrl: string, email: string, passwor
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.getByRole('button', { name: 'Sign out' }).waitFor();
 }
+
+/** A computed style of the element (the tests compile without the DOM's types). */
+export const computedStyle = (locator: Locator, property: string): Promise<string> =>
+  locator.evaluate(
+    (element, name) => (globalThis as unknown as { getComputedStyle(e: unknown): Record<string, string> }).getComputedStyle(element)[name] ?? '',
+    property,
+  );
+
+/** Whether an image element has loaded its picture. */
+export const imageLoaded = (locator: Locator): Promise<boolean> =>
+  locator.evaluate((element) => {
+    const image = element as unknown as { complete: boolean; naturalWidth: number };
+    return image.complete && image.naturalWidth > 0;
+  });
