@@ -12,7 +12,7 @@ export class ListDeliveriesRequestDto {
     description:
       '`pending`: an attempt is due now or is under way, none has failed yet in this cycle; `failed`: an attempt ' +
       'failed and a retry is scheduled (`nextAttemptAt`); `dead`: dead-lettered after the last retry (redeliver with ' +
-      'the CLI); `delivered`: a 2xx was received. All statuses when absent.',
+      'the CLI or the console); `delivered`: a 2xx was received. All statuses when absent.',
   })
   @IsOptional()
   @IsIn(LISTED_STATUSES, { message: `status must be one of ${LISTED_STATUSES.join(', ')}` })

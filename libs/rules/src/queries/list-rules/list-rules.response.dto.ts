@@ -6,7 +6,7 @@ export class RuleMatchDto {
   itemId!: string;
   @ApiProperty({ example: 'post' })
   itemTypeId!: string;
-  @ApiProperty({ type: 'integer', minimum: 1, description: 'The item version evaluated' })
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'The item version evaluated (0 for the first submission, +1 per re-submission)' })
   version!: number;
   @ApiProperty({ format: 'date-time', description: 'When the item was evaluated' })
   evaluatedAt!: string;
