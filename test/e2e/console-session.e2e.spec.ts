@@ -53,6 +53,27 @@ describe('console sessions (password sign-in)', () => {
     await warden?.stop();
   });
 
+  it('GET session answers 200 either way: signed out, signed in with the CSRF token, and an invalid cookie cleared', async () => {
+    const out = await fetch(warden.url + SESSION);
+    expect(out.status).toBe(200);
+    expect(await out.json()).toEqual({ signedIn: false });
+
+    const signed = await login(warden.url, 'ann@example.com', PASSWORD);
+    const { csrfToken } = (await signed.json()) as { csrfToken: string };
+    const cookie = signed.headers.get('set-cookie')!.split(';')[0]!;
+    const current = await fetch(warden.url + SESSION, { headers: { cookie } });
+    expect(current.status).toBe(200);
+    expect(await current.json()).toMatchObject({ signedIn: true, csrfToken, user: { email: 'ann@example.com', orgId: 'acme', roles: ['MODERATOR'] } });
+
+    const forged = await fetch(warden.url + SESSION, { headers: { cookie: `warden_session=${'A'.repeat(43)}` } });
+    expect(forged.status).toBe(200);
+    expect(await forged.json()).toEqual({ signedIn: false });
+    expect(forged.headers.get('set-cookie')).toMatch(/^warden_session=;.*Max-Age=0/i);
+
+    await fetch(warden.url + SESSION, { method: 'DELETE', headers: { cookie, 'x-csrf-token': csrfToken } });
+    expect(await (await fetch(warden.url + SESSION, { headers: { cookie } })).json()).toEqual({ signedIn: false });
+  });
+
   it('signs in (email compared case-insensitively), sets an HttpOnly SameSite=Lax cookie, without Secure on an http public URL', async () => {
     const response = await login(warden.url, 'ann@example.COM', PASSWORD);
     expect(response.status).toBe(200);
