@@ -1,12 +1,10 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computedStyle, imageLoaded, launchChromium, openPage, screenshot, SCREENSHOTS, signIn } from '../support/browser.js';
 import { isSignedByWarden } from '../support/callback-signature.js';
-import { REVIEW_PASSWORD, type ReceivedCallback, reviewOrgConfig, type ReviewWorld, startReviewWorld } from '../support/review-fixture.js';
+import { startPlatform } from '../support/platform.js';
+import { REVIEW_PASSWORD, reviewOrgConfig, type ReviewWorld, startReviewWorld } from '../support/review-fixture.js';
 import { waitFor } from '../support/wait-for.js';
 
 /**
@@ -14,30 +12,6 @@ import { waitFor } from '../support/wait-for.js';
  * blurred until revealed, a CUSTOM_ACTION with a policy and reason, and the platform's receiver
  * gets the signed callback.
  */
-
-/** The platform: serves the post's image and records the callbacks it receives. */
-async function startPlatform() {
-  const png = await sharp({ create: { width: 320, height: 200, channels: 3, background: { r: 200, g: 40, b: 40 } } })
-    .composite([{ input: { create: { width: 160, height: 100, channels: 3, background: { r: 20, g: 90, b: 220 } } }, left: 80, top: 50 }])
-    .png()
-    .toBuffer();
-  const received: ReceivedCallback[] = [];
-  const server: Server = createServer((req, res) => {
-    if (req.method === 'GET' && req.url?.startsWith('/media/')) {
-      res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length }).end(png);
-      return;
-    }
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      received.push({ path: req.url ?? '', headers: req.headers, body });
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, received, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
 
 describe('the review console: a moderator reviews a reported post (browser)', () => {
   let platform: Awaited<ReturnType<typeof startPlatform>>;

@@ -7,8 +7,14 @@ export interface Shortcut {
   run(): void;
 }
 
+/** Inputs that take free text; a checkbox or radio with focus still lets the shortcuts work. */
+const TEXT_INPUTS = new Set(['text', 'search', 'email', 'number', 'password', 'url', 'tel', 'date', 'datetime-local', 'time']);
 const typing = (target: EventTarget | null) =>
-  target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+  target instanceof HTMLElement &&
+  (target.isContentEditable ||
+    target.tagName === 'TEXTAREA' ||
+    target.tagName === 'SELECT' ||
+    (target instanceof HTMLInputElement && TEXT_INPUTS.has(target.type)));
 
 /**
  * Keyboard shortcuts for the frequent moves. Single keys are ignored while the moderator types

@@ -1,0 +1,32 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import sharp from 'sharp';
+import type { ReceivedCallback } from './review-fixture.js';
+
+/**
+ * A customer platform on loopback, as the console's browser tests need it: it serves the media
+ * its posts reference (GET /media/<anything>: a real PNG made with sharp, so the browser loads it
+ * straight from the platform as spec 1.9 says) and records every callback it receives.
+ */
+export async function startPlatform(): Promise<{ url: string; received: ReceivedCallback[]; close(): Promise<void> }> {
+  const png = await sharp({ create: { width: 320, height: 200, channels: 3, background: { r: 200, g: 40, b: 40 } } })
+    .composite([{ input: { create: { width: 160, height: 100, channels: 3, background: { r: 20, g: 90, b: 220 } } }, left: 80, top: 50 }])
+    .png()
+    .toBuffer();
+  const received: ReceivedCallback[] = [];
+  const server: Server = createServer((req, res) => {
+    if (req.method === 'GET' && req.url?.startsWith('/media/')) {
+      res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length }).end(png);
+      return;
+    }
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      received.push({ path: req.url ?? '', headers: req.headers, body });
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, received, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
