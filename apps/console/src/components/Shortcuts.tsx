@@ -7,8 +7,14 @@ export interface Shortcut {
   run(): void;
 }
 
+/** Inputs a letter key does not type into: after a shortcut focuses a decision radio, the next shortcut must still work. */
+const NOT_TYPED = new Set(['radio', 'checkbox', 'button', 'submit', 'reset']);
+
 const typing = (target: EventTarget | null) =>
-  target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+  target instanceof HTMLElement &&
+  (target.isContentEditable ||
+    ['TEXTAREA', 'SELECT'].includes(target.tagName) ||
+    (target instanceof HTMLInputElement && !NOT_TYPED.has(target.type)));
 
 /**
  * Keyboard shortcuts for the frequent moves. Single keys are ignored while the moderator types
