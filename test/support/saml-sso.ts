@@ -14,14 +14,19 @@ export const indent = (text: string, spaces: number) =>
 
 /**
  * An organization's configuration file whose `sso:` section points at the test IdP with its
- * certificate; `sso` adds lines to that section (without indentation).
+ * certificate; `sso` adds lines to that section (without indentation). `ssoUrl` replaces the
+ * IdP address nobody listens at, for a test that runs a real IdP a browser can reach.
  */
-export function samlOrgConfig(org: { id: string; name: string }, cert: string, options: { samlEnabled?: boolean; sso?: readonly string[] } = {}): string {
+export function samlOrgConfig(
+  org: { id: string; name: string },
+  cert: string,
+  options: { samlEnabled?: boolean; sso?: readonly string[]; ssoUrl?: string } = {},
+): string {
   return [
     `org: { id: ${org.id}, name: ${org.name} }`,
     'sso:',
     `  saml_enabled: ${options.samlEnabled ?? true}`,
-    `  sso_url: ${TEST_IDP_SSO_URL}`,
+    `  sso_url: ${options.ssoUrl ?? TEST_IDP_SSO_URL}`,
     '  cert: |',
     indent(cert, 4),
     ...(options.sso ?? []).map((line) => `  ${line}`),

@@ -174,7 +174,9 @@ export const DecisionPanel = forwardRef<DecisionPanelHandle, { job: Job; options
         )}
 
         <label>
-          Reason{options.requireDecisionReason ? ' (required)' : ''} <span className="muted">— sent to the platform</span>
+          Reason{options.requireDecisionReason ? ' (required)' : ''}{' '}
+          {/* The appeal decision callback carries the outcome only (docs/callbacks.md), not the reason. */}
+          <span className="muted">{job.appeal ? '— recorded, not sent to the platform' : '— sent to the platform'}</span>
           <textarea rows={2} value={reason} onChange={(e) => setReason(e.target.value)} />
         </label>
         <label>

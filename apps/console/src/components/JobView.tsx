@@ -126,7 +126,7 @@ export function JobView({ job, media }: { job: Job; media: MediaState }) {
           {job.item.typeName} <span className="muted">{job.item.id}</span>
         </h2>
         <p>
-          Queue <strong>{job.queueId}</strong> · sent by {job.sources.join(', ').toLowerCase().replaceAll('_', ' ')} · opened {when(job.openedAt)} ·{' '}
+          Queue <strong>{job.queueId}</strong> · sent by {job.appeal ? 'appeal' : job.sources.join(', ').toLowerCase().replaceAll('_', ' ')} · opened {when(job.openedAt)} ·{' '}
           {job.reportCount} report{job.reportCount === 1 ? '' : 's'}
           {job.item.latestVersion !== null && job.item.latestVersion !== job.item.version && (
             <span className="tag warn">
@@ -177,7 +177,7 @@ export function JobView({ job, media }: { job: Job; media: MediaState }) {
 
       <Section title="Reports" count={job.reports.length}>
         {job.reports.length === 0 ? (
-          <p className="muted">No user reports: the job came from {job.source.toLowerCase().replaceAll('_', ' ')}.</p>
+          <p className="muted">No user reports: {job.appeal ? 'the job is an appeal' : `the job came from ${job.source.toLowerCase().replaceAll('_', ' ')}`}.</p>
         ) : (
           <ol className="reports">
             {job.reports.map((r) => (

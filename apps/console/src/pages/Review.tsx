@@ -172,8 +172,16 @@ export function Review() {
     claimed
       ? [
           { key: 'v', label: 'Reveal or blur media', run: toggleAll },
-          { key: 'a', label: 'Take action', run: () => panel.current?.choose('CUSTOM_ACTION') },
-          { key: 'i', label: 'Ignore', run: () => panel.current?.choose('IGNORE') },
+          // An appeal job takes only the appeal's outcome (or a move): "take action" and "ignore" would do nothing there.
+          ...(claimed.job.appeal
+            ? [
+                { key: 'a', label: 'Accept appeal', run: () => panel.current?.choose('ACCEPT_APPEAL') },
+                { key: 'r', label: 'Reject appeal', run: () => panel.current?.choose('REJECT_APPEAL') },
+              ]
+            : [
+                { key: 'a', label: 'Take action', run: () => panel.current?.choose('CUSTOM_ACTION') },
+                { key: 'i', label: 'Ignore', run: () => panel.current?.choose('IGNORE') },
+              ]),
           { key: 'm', label: 'Move to another queue', run: () => panel.current?.choose('TRANSFORM_JOB_AND_RECREATE_IN_QUEUE') },
           { key: 's', label: 'Skip this job', run: () => void skip() },
           { key: 'Ctrl+Enter', label: 'Submit the decision', run: () => panel.current?.submit() },
