@@ -63,7 +63,7 @@ describe('the review console: a moderator works a queue (browser)', () => {
     return body.queues.find((q) => q.id === queueId);
   };
 
-  it('works a queue by keyboard alone on a tablet: reveal, ignore, submit, the next job opens; nothing overflows', async () => {
+  it('works a queue by keyboard alone on a tablet: reveal, ignore, submit, the next job opens, skip; nothing overflows', async () => {
     await reportPosts('kb', 2);
     await waitFor(async () => ((await pending('default'))?.pending === 2) || undefined, 'two jobs pending in default');
     const { page, problems } = await openPage(browser, { viewport: TABLET });
@@ -92,13 +92,15 @@ describe('the review console: a moderator works a queue (browser)', () => {
       const root = (globalThis as unknown as { document: { scrollingElement: { scrollWidth: number; clientWidth: number } } }).document.scrollingElement;
       return root.scrollWidth <= root.clientWidth;
     })).toBe(true);
-    // Escape leaves the queue; the lock of the job on screen is given back.
-    await page.keyboard.press('Escape');
-    await page.getByRole('heading', { name: 'Queues' }).waitFor();
+    // s skips: the job goes back, and this moderator is not offered it again for a while.
+    await page.keyboard.press('s');
+    await page.getByText('No job is waiting in this queue.').waitFor();
     await waitFor(async () => {
       const queue = await pending('default');
       return queue?.locked === 0 && queue.pending === 1 ? queue : undefined;
-    }, 'the second job back in the queue, unlocked');
+    }, 'the skipped job back in the queue, unlocked');
+    await page.keyboard.press('Escape');
+    await page.getByRole('heading', { name: 'Queues' }).waitFor();
     expect(problems).toEqual([]);
 
     // A CHILD_SAFETY_MODERATOR has the child-safety report among the decisions.
@@ -106,8 +108,11 @@ describe('the review console: a moderator works a queue (browser)', () => {
     await signIn(other.page, world.warden.url, 'child_safety_moderator@rev.example', REVIEW_PASSWORD);
     await other.page.getByRole('link', { name: 'Start reviewing Default' }).click();
     await other.page.getByRole('radio', { name: 'Child-safety report' }).waitFor();
+    await waitFor(async () => ((await pending('default'))?.locked === 1) || undefined, 'the job locked by the child-safety moderator');
+    // Leaving the queue gives the lock back.
     await other.page.getByRole('link', { name: 'Leave queue' }).click();
     await other.page.getByRole('heading', { name: 'Queues' }).waitFor();
+    await waitFor(async () => ((await pending('default'))?.locked === 0) || undefined, 'the lock released on leaving');
     expect(other.problems).toEqual([]);
   }, 90_000);
 
