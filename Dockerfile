@@ -11,6 +11,8 @@ RUN npm ci
 COPY tsconfig.json tsconfig.build.json ./
 COPY apps ./apps
 COPY libs ./libs
+# The console's API types are generated from the committed OpenAPI document at build time.
+COPY docs/openapi.json ./docs/openapi.json
 RUN npm run build \
  && npm prune --omit=dev \
  && npm cache clean --force
