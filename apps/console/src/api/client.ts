@@ -21,9 +21,6 @@ let csrfToken: string | null = null;
 export function setCsrfToken(token: string | null): void {
   csrfToken = token;
 }
-export function currentCsrf(): string {
-  return csrfToken ?? '';
-}
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const csrf: Middleware = {

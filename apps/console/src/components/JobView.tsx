@@ -37,6 +37,15 @@ function Value({ value }: { value: unknown }) {
     return <span className="text">{value}</span>;
   }
   if (typeof value === 'number' || typeof value === 'boolean') return <span>{String(value)}</span>;
+  // A RELATED_ITEM value (the author, a parent post) reads as the item it names.
+  if (typeof value === 'object' && typeof (value as { id?: unknown }).id === 'string' && typeof (value as { typeId?: unknown }).typeId === 'string') {
+    const ref = value as { id: string; typeId: string };
+    return (
+      <span>
+        {ref.typeId} <strong>{ref.id}</strong>
+      </span>
+    );
+  }
   return <code className="json">{JSON.stringify(value)}</code>;
 }
 

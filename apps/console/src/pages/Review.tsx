@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { api, ApiError, currentCsrf, ok, type Schemas } from '../api/client';
+import { api, ApiError, ok, type Schemas } from '../api/client';
 import { useSession } from '../app/session';
 import { countMediaItem, tookBreak } from '../app/wellness';
 import { useConsoleSettings } from '../app/settings';
@@ -16,15 +16,14 @@ type Claimed = Schemas['ClaimedJobResponseDto'];
 /** Renew when less than this share of the lock is left and the moderator was active since. */
 const RENEW_AT = 0.5;
 
-/** Gives the lock back when the moderator leaves the job (page closed, another page, skip). */
+/**
+ * Gives the lock back when the moderator leaves the job (page closed, another page). `keepalive`
+ * lets the request finish after the page is gone.
+ */
 function releaseOnLeave(claimed: Claimed) {
-  void fetch(`/api/console/v1/jobs/${encodeURIComponent(claimed.job.jobId)}/lock`, {
-    method: 'DELETE',
-    keepalive: true,
-    credentials: 'same-origin',
-    headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': currentCsrf() },
-    body: JSON.stringify({ lockToken: claimed.lock.token }),
-  }).catch(() => undefined);
+  void api
+    .DELETE('/api/console/v1/jobs/{jobId}/lock', { params: { path: { jobId: claimed.job.jobId } }, body: { lockToken: claimed.lock.token }, keepalive: true })
+    .catch(() => undefined);
 }
 
 /**
