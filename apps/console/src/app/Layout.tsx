@@ -9,11 +9,11 @@ export const NAV: ReadonlyArray<{ to: string; label: string; permission: Permiss
   { to: '/queues', label: 'Queues', permission: 'VIEW_MRT' },
   { to: '/jobs', label: 'Jobs', permission: 'MANAGE_MRT_JOBS' },
   { to: '/queue-settings', label: 'Queue settings', permission: 'EDIT_MRT_QUEUES' },
-  { to: '/rules', label: 'Rules', permission: 'VIEW_RULES' as Permission },
+  { to: '/rules', label: 'Rules', permission: 'VIEW_RULES' },
   { to: '/users', label: 'Users', permission: 'MANAGE_USERS' },
   { to: '/api-keys', label: 'API keys', permission: 'MANAGE_API_KEYS' },
   { to: '/sso', label: 'SSO', permission: 'MANAGE_SSO' },
-  { to: '/deliveries', label: 'Callbacks', permission: 'MANAGE_CALLBACKS' as Permission },
+  { to: '/deliveries', label: 'Callbacks', permission: 'MANAGE_CALLBACKS' },
 ];
 
 export function Layout() {

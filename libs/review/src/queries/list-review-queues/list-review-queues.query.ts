@@ -6,6 +6,10 @@ export interface ReviewQueueSummary {
   readonly name: string;
   readonly order: 'FIFO' | 'PRIORITY';
   readonly lockTimeoutSeconds: number;
+  /** The rest of the definition, so that the queue settings page can edit a queue without losing them. */
+  readonly isDefault: boolean;
+  readonly isAppealsDefault: boolean;
+  readonly autoCloseAfterDays: number | null;
   /** Waiting for a moderator: PENDING, ASSIGNED, and LOCKED with an expired lock. */
   readonly pending: number;
   /** Held under a live lock. */

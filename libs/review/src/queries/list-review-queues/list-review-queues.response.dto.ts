@@ -13,6 +13,15 @@ export class ReviewQueueSummaryDto {
   @ApiProperty({ type: 'integer', example: 600, description: 'How long a claim holds a job unless renewed' })
   lockTimeoutSeconds!: number;
 
+  @ApiProperty({ description: 'Where jobs go when no routing rule picks a queue' })
+  isDefault!: boolean;
+
+  @ApiProperty({ description: 'Where appeals go by default' })
+  isAppealsDefault!: boolean;
+
+  @ApiProperty({ type: Number, nullable: true, description: 'Jobs waiting longer are closed with AUTOMATIC_CLOSE; null: never' })
+  autoCloseAfterDays!: number | null;
+
   @ApiProperty({ type: 'integer', description: 'Jobs waiting for a moderator: pending, assigned to someone, or whose lock expired' })
   pending!: number;
 
