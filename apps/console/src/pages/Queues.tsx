@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { api, ok } from '../api/client';
 import { useLoad } from '../app/use-load';
 import { ErrorNote } from '../components/ErrorNote';
+import { PageHead } from '../components/PageHead';
 
 /** "3 h 20 min" from seconds; the oldest pending job's age. */
 export function age(seconds: number | null): string {
@@ -19,12 +20,7 @@ export function Queues() {
   const queues = useLoad(() => ok(api.GET('/api/console/v1/queues')), []);
   return (
     <>
-      <div className="page-head">
-        <h1>Queues</h1>
-        <button type="button" onClick={queues.reload} disabled={queues.loading}>
-          Refresh
-        </button>
-      </div>
+      <PageHead title="Queues" loaded={queues} />
       <ErrorNote error={queues.error} />
       {queues.data && (
         <table className="queues">

@@ -5,6 +5,7 @@ import { useAction, useLoad } from '../../app/use-load';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { ErrorNote } from '../../components/ErrorNote';
 import { OneTimeSecret } from '../../components/OneTimeSecret';
+import { Notice, PageHead } from '../../components/PageHead';
 
 type Key = Schemas['ApiKeyDto'];
 type Created = Schemas['CreatedApiKeyResponseDto'];
@@ -126,18 +127,9 @@ export function ApiKeys() {
   };
   return (
     <>
-      <div className="page-head">
-        <h1>API keys</h1>
-        <button type="button" onClick={keys.reload} disabled={keys.loading}>
-          Refresh
-        </button>
-      </div>
+      <PageHead title="API keys" loaded={keys} />
       <ErrorNote error={keys.error} />
-      {notice && (
-        <p className="notice" role="status">
-          {notice}
-        </p>
-      )}
+      <Notice text={notice} />
       {fresh && <OneTimeSecret title={fresh.title} label="New API key" value={fresh.key.key} warning={SECRET_WARNING} onDismiss={() => setFresh(null)} />}
       <div className="two-columns">
         <div className="table-wrap">

@@ -4,6 +4,7 @@ import { hostOf, when } from '../../app/format';
 import { useAction, useLoad } from '../../app/use-load';
 import { ErrorNote } from '../../components/ErrorNote';
 import { Pager } from '../../components/Pager';
+import { Notice, PageHead } from '../../components/PageHead';
 
 type Delivery = Schemas['DeliveryDto'];
 type Status = Delivery['status'];
@@ -76,12 +77,7 @@ export function Deliveries() {
   const data = deliveries.data;
   return (
     <>
-      <div className="page-head">
-        <h1>Callbacks</h1>
-        <button type="button" onClick={deliveries.reload} disabled={deliveries.loading}>
-          Refresh
-        </button>
-      </div>
+      <PageHead title="Callbacks" loaded={deliveries} />
       <form className="filters" aria-label="Filter deliveries" onSubmit={(e) => e.preventDefault()}>
         <label>
           Status
@@ -102,11 +98,7 @@ export function Deliveries() {
         </label>
       </form>
       <ErrorNote error={deliveries.error} />
-      {notice && (
-        <p className="notice" role="status">
-          {notice}
-        </p>
-      )}
+      <Notice text={notice} />
       {data && (
         <>
           <div className="table-wrap">

@@ -8,6 +8,7 @@ import { ErrorNote } from '../../components/ErrorNote';
 import { JobActions, nameOf, useUsersIfAllowed } from '../../components/JobActions';
 import { JobView, type MediaState } from '../../components/JobView';
 import { WellnessControls } from '../../components/WellnessControls';
+import { Notice } from '../../components/PageHead';
 
 /**
  * One job as a manager sees it, without claiming it: the same view a moderator has, media blurred
@@ -37,11 +38,7 @@ export function JobDetail() {
         <Link to="/jobs">Back to the jobs</Link>
       </div>
       <ErrorNote error={job.error ?? settings.error} />
-      {notice && (
-        <p className="notice" role="status">
-          {notice}
-        </p>
-      )}
+      <Notice text={notice} />
       {data && settings.data && (
         <>
           <div className="review-bar">

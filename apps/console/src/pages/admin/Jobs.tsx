@@ -8,6 +8,7 @@ import { ErrorNote } from '../../components/ErrorNote';
 import { JobActions, type JobState, nameOf, useUsersIfAllowed } from '../../components/JobActions';
 import { Pager } from '../../components/Pager';
 import { age } from '../Queues';
+import { Notice, PageHead } from '../../components/PageHead';
 
 type Job = Schemas['ReviewJobSummaryDto'];
 type User = Schemas['UserDto'];
@@ -96,12 +97,7 @@ export function Jobs() {
 
   return (
     <>
-      <div className="page-head">
-        <h1>Jobs</h1>
-        <button type="button" onClick={jobs.reload} disabled={jobs.loading}>
-          Refresh
-        </button>
-      </div>
+      <PageHead title="Jobs" loaded={jobs} />
       <form className="filters" aria-label="Filter jobs" onSubmit={(e) => e.preventDefault()}>
         <label>
           Queue
@@ -150,11 +146,7 @@ export function Jobs() {
       </form>
       <ErrorNote error={queues.error ?? users.error} />
       <ErrorNote error={jobs.error} />
-      {notice && (
-        <p className="notice" role="status">
-          {notice}
-        </p>
-      )}
+      <Notice text={notice} />
       {jobs.data && (
         <>
           <div className="table-wrap">

@@ -3,6 +3,7 @@ import { api, ApiError, ok, type Schemas } from '../../api/client';
 import { useSession } from '../../app/session';
 import { useLoad } from '../../app/use-load';
 import { ErrorNote } from '../../components/ErrorNote';
+import { Notice } from '../../components/PageHead';
 
 type Queue = Schemas['ReviewQueueSummaryDto'];
 type Definition = Schemas['QueueDefinitionRequestDto'];
@@ -151,11 +152,7 @@ export function QueueSettings() {
         )}
       </div>
       <ErrorNote error={queues.error} />
-      {notice && (
-        <p className="notice" role="status">
-          {notice}
-        </p>
-      )}
+      <Notice text={notice} />
       {editing !== null && (
         <QueueForm
           key={editing}

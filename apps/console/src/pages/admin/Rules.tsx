@@ -2,6 +2,7 @@ import { api, ok, type Schemas } from '../../api/client';
 import { when } from '../../app/format';
 import { useLoad } from '../../app/use-load';
 import { ErrorNote } from '../../components/ErrorNote';
+import { PageHead } from '../../components/PageHead';
 
 type Rule = Schemas['RuleSummaryDto'];
 
@@ -46,12 +47,7 @@ export function Rules() {
   const rules = useLoad(() => ok(api.GET('/api/console/v1/rules')), []);
   return (
     <>
-      <div className="page-head">
-        <h1>Rules</h1>
-        <button type="button" onClick={rules.reload} disabled={rules.loading}>
-          Refresh
-        </button>
-      </div>
+      <PageHead title="Rules" loaded={rules} />
       <ErrorNote error={rules.error} />
       {rules.data && (
         <div className="table-wrap">

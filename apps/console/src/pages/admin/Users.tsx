@@ -7,6 +7,7 @@ import { ErrorNote } from '../../components/ErrorNote';
 import { OneTimeSecret } from '../../components/OneTimeSecret';
 import { RolePicker } from '../../components/RolePicker';
 import { type Role, roleLabel } from '../../app/roles';
+import { Notice, PageHead } from '../../components/PageHead';
 
 type User = Schemas['UserDto'];
 type Invitation = Schemas['InvitationResponseDto'];
@@ -130,18 +131,9 @@ export function Users() {
   };
   return (
     <>
-      <div className="page-head">
-        <h1>Users</h1>
-        <button type="button" onClick={users.reload} disabled={users.loading}>
-          Refresh
-        </button>
-      </div>
+      <PageHead title="Users" loaded={users} />
       <ErrorNote error={users.error} />
-      {notice && (
-        <p className="notice" role="status">
-          {notice}
-        </p>
-      )}
+      <Notice text={notice} />
       <div className="two-columns">
         <div className="table-wrap">
           {users.data && (
