@@ -159,7 +159,7 @@ describe('the review console: manager and admin pages (browser)', () => {
     await invitee.page.getByText('Your password is set.').waitFor();
     await signIn(invitee.page, world.warden.url, 'newcomer@rev.example', 'a long enough new password');
     await invitee.page.getByRole('heading', { name: 'Queues' }).waitFor();
-    expect(await invitee.page.getByLabel('Signed in as').textContent()).toContain('newcomer@rev.example');
+    expect(await invitee.page.locator('header .who').textContent()).toContain('newcomer@rev.example');
 
     await page.getByRole('button', { name: 'Refresh' }).click();
     await page.getByRole('row', { name: /newcomer@rev\.example/ }).getByText('active').waitFor();
@@ -233,19 +233,22 @@ describe('the review console: manager and admin pages (browser)', () => {
   it('every admin page opens on a tablet (820 px) without the page scrolling sideways; SSO shows the SP URLs', async () => {
     const { page, problems, context } = await openPage(browser, { viewport: { width: 820, height: 1180 } });
     await signIn(page, world.warden.url, ADMIN, REVIEW_PASSWORD);
-    const pages: Array<[string, string]> = [
-      ['Jobs', 'Jobs'],
-      ['Queue settings', 'Queue settings'],
-      ['Rules', 'Rules'],
-      ['Users', 'Users'],
-      ['API keys', 'API keys'],
-      ['SSO', 'SSO'],
-      ['Callbacks', 'Callbacks'],
+    // Each page with what shows it loaded: its rows, or (for lists that may be empty) its Refresh
+    // button enabled again, which useLoad does once the answer is in.
+    const LOADED = '.page-head button:not([disabled])';
+    const pages: Array<[string, string, string]> = [
+      ['Jobs', 'Jobs', LOADED],
+      ['Queue settings', 'Queue settings', 'tbody tr'],
+      ['Rules', 'Rules', 'tbody tr'],
+      ['Users', 'Users', 'tbody tr'],
+      ['API keys', 'API keys', 'tbody tr'],
+      ['SSO', 'SSO', 'form.card'],
+      ['Callbacks', 'Callbacks', LOADED],
     ];
-    for (const [link, heading] of pages) {
+    for (const [link, heading, loaded] of pages) {
       await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: link, exact: true }).click();
       await page.getByRole('heading', { name: heading, exact: true, level: 1 }).waitFor();
-      await page.locator('table, form.card').first().waitFor();
+      await page.locator(loaded).first().waitFor();
       // A string, evaluated in the page: the test code itself is compiled without the DOM types.
       const overflow = (await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number;
       expect(overflow, `${link} scrolls sideways`).toBeLessThanOrEqual(0);

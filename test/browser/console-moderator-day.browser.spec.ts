@@ -1,5 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loggedEvents } from '../support/config-files.js';
 import { computedStyle, launchChromium, openPage, signIn } from '../support/browser.js';
 import { startPlatform } from '../support/platform.js';
 import { REVIEW_PASSWORD, reviewOrgConfig, type ReviewWorld, startReviewWorld } from '../support/review-fixture.js';
@@ -83,11 +84,18 @@ describe('the review console: a moderator works a queue (browser)', () => {
     expect(await page.getByRole('radio', { name: 'Child-safety report' }).count()).toBe(0);
     await page.keyboard.press('i');
     expect(await page.getByRole('radio', { name: 'Ignore' }).isChecked()).toBe(true);
-    await page.keyboard.press('Control+Enter');
+    // Ctrl+Enter held down (the key repeats) and a click on the button at once: one decision.
+    await page.keyboard.down('Control');
+    await page.keyboard.down('Enter');
+    await page.keyboard.down('Enter');
+    await page.keyboard.up('Enter');
+    await page.keyboard.up('Control');
+    await page.getByRole('button', { name: /^Ignore/ }).click({ noWaitAfter: true }).catch(() => undefined);
     await waitFor(async () => {
       const now = await heading.textContent();
       return now !== first && /kb-\d/.test(now ?? '') ? now : undefined;
     }, 'the next job after the decision');
+    expect(loggedEvents(world.dataDir, 'ReviewJobDecided')).toHaveLength(1);
     expect(await page.evaluate(() => {
       const root = (globalThis as unknown as { document: { scrollingElement: { scrollWidth: number; clientWidth: number } } }).document.scrollingElement;
       return root.scrollWidth <= root.clientWidth;
@@ -177,6 +185,11 @@ describe('the review console: a moderator works a queue (browser)', () => {
     expect(await computedStyle(image, 'filter')).toBe('blur(6px) grayscale(1)');
     await page.getByRole('button', { name: 'Use organization default' }).click();
     expect(await computedStyle(image, 'filter')).toBe('blur(28px)');
+    // Signing out with a job on screen gives its lock back first.
+    await waitFor(async () => ((await pending('spam'))?.locked === 1) || undefined, 'the job on screen locked');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
+    await waitFor(async () => ((await pending('spam'))?.locked === 0) || undefined, 'the lock given back at sign-out');
     expect(problems).toEqual([]);
   }, 90_000);
 });

@@ -111,7 +111,7 @@ describe('the review console: single sign-on through a SAML IdP (browser)', () =
     expect(new URL(page.url()).pathname.startsWith('/console/')).toBe(true);
     expect(idp.requests).toHaveLength(1);
     expect(idp.requests[0]!.xml).toContain(`AssertionConsumerServiceURL="${publicUrl}/saml/acs/${ORG}"`);
-    expect(await page.getByLabel('Signed in as').textContent()).toContain(EMAIL);
+    expect(await page.locator('header .who').textContent()).toContain(EMAIL);
     // The user did not exist: made at this sign-in with the organization's default role.
     expect(loggedEvents(dataDir, 'UserCreated').map((e) => e.data['roles'])).toEqual([['MODERATOR']]);
     expect(loggedEvents(dataDir, 'SsoLoginFailed')).toEqual([]);

@@ -37,13 +37,16 @@ interface ErrorBody {
   errors?: Array<{ status?: number; title?: string; detail?: string; pointer?: string; type?: string[] }>;
 }
 
-/** Turns the section 7 body into one sentence: "Title: detail (field /x)". */
+/** One problem of a section 7 body as a sentence: "Title: detail (field /x)". */
+const sentence = (e: NonNullable<ErrorBody['errors']>[number]) =>
+  `${e.title ?? 'Error'}${e.detail ? `: ${e.detail}` : ''}${e.pointer ? ` (field ${e.pointer})` : ''}`;
+
+/** Turns the section 7 body into words: every problem it lists, the first one's pointer kept for the form. */
 export function describeError(status: number, body: unknown): ApiError {
-  const first = (body as ErrorBody | undefined)?.errors?.[0];
+  const errors = (body as ErrorBody | undefined)?.errors ?? [];
+  const first = errors[0];
   if (!first) return new ApiError(status, `The server answered ${status}`, undefined, undefined);
-  const where = first.pointer ? ` (field ${first.pointer})` : '';
-  const text = first.detail ? `${first.title ?? 'Error'}: ${first.detail}${where}` : `${first.title ?? 'Error'}${where}`;
-  return new ApiError(status, text, first.type?.[0], first.pointer);
+  return new ApiError(status, errors.map(sentence).join(' · '), first.type?.[0], first.pointer);
 }
 
 /**

@@ -37,7 +37,8 @@ export function Layout() {
             ))}
           </ul>
         </nav>
-        <span className="who" aria-label="Signed in as">
+        <span className="who">
+          <span className="sr-only">Signed in as </span>
           {session.user.email ?? session.user.id} · {session.user.orgId}
         </span>
         <button type="button" onClick={() => void signOut.run(() => session.signOut())} disabled={signOut.busy}>

@@ -37,8 +37,8 @@ export const router = createBrowserRouter(
       element: <Layout />,
       children: [
         { index: true, element: <Home /> },
-        { path: 'queues', element: <Queues /> },
-        { path: 'review/:queueId', element: <Review /> },
+        guarded('queues', 'VIEW_MRT', <Queues />),
+        guarded('review/:queueId', 'VIEW_MRT', <Review />),
         guarded('jobs', 'MANAGE_MRT_JOBS', <Jobs />),
         guarded('jobs/:jobId', 'MANAGE_MRT_JOBS', <JobDetail />),
         guarded('queue-settings', 'EDIT_MRT_QUEUES', <QueueSettings />),

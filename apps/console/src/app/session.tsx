@@ -1,4 +1,4 @@
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { api, ApiError, ok, type Schemas, setCsrfToken } from '../api/client';
 
 export type Permission = Schemas['ConsoleUserDto']['permissions'][number];
@@ -12,6 +12,8 @@ interface Session {
   can(permission: Permission): boolean;
   signedIn(body: SessionBody): void;
   signOut(): Promise<void>;
+  /** Runs `hook` before signing out (giving a lock back needs the session); returns the unsubscribe. */
+  beforeSignOut(hook: () => Promise<void>): () => void;
   /** A 401 from any call: the session ended (expired, signed out elsewhere). */
   expired(): void;
 }
@@ -42,7 +44,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     );
   }, [signedIn, expired]);
 
+  const hooks = useRef(new Set<() => Promise<void>>());
+  const beforeSignOut = useCallback((hook: () => Promise<void>) => {
+    hooks.current.add(hook);
+    return () => void hooks.current.delete(hook);
+  }, []);
+
   const signOut = useCallback(async () => {
+    await Promise.all([...hooks.current].map((hook) => hook().catch(() => undefined)));
     try {
       await ok(api.DELETE('/api/console/v1/session'));
     } catch (error) {
@@ -58,9 +67,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       can: (permission) => user?.permissions.includes(permission) ?? false,
       signedIn,
       signOut,
+      beforeSignOut,
       expired,
     }),
-    [user, enrollmentRequired, signedIn, signOut, expired],
+    [user, enrollmentRequired, signedIn, signOut, beforeSignOut, expired],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

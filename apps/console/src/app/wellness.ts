@@ -13,7 +13,6 @@ export interface Wellness {
   readonly breakAfterItems: number;
 }
 
-export const BLUR_PIXELS = [0, 6, 14, 28] as const;
 export const BLUR_LABELS = ['None', 'Light', 'Medium', 'Strong'] as const;
 export const DEFAULT_WELLNESS: Wellness = { blur: 2, greyscale: true, breakAfterItems: 0 };
 

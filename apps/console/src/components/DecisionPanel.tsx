@@ -37,8 +37,13 @@ function parameterValue(parameter: Parameter, raw: string | boolean | undefined)
   if (parameter.type === 'BOOLEAN') return raw === true;
   if (raw === undefined || raw === '') return undefined;
   if (parameter.type === 'NUMBER') return Number(raw);
+  // The date picker gives local time without an offset; the platform gets an unambiguous instant.
+  if (parameter.type === 'DATETIME' && typeof raw === 'string') return new Date(raw).toISOString();
   return raw;
 }
+
+/** The queue whose jobs never move elsewhere (its reports are child-safety data). */
+const CHILD_SAFETY_QUEUE = 'child-safety';
 
 /**
  * The decision: the types this job allows, the item type's actions with their parameters, the
@@ -47,9 +52,16 @@ function parameterValue(parameter: Parameter, raw: string | boolean | undefined)
  */
 export const DecisionPanel = forwardRef<DecisionPanelHandle, { job: Job; options: DecisionOptions; busy: boolean; error: string | null; onDecide(decision: Omit<Decision, 'lockToken'>): void }>(
   function DecisionPanel({ job, options, busy, error, onDecide }, ref) {
+    // A child-safety job stays in its queue (the server refuses the move): it is not offered there.
+    const movable = job.queueId !== CHILD_SAFETY_QUEUE;
     const types: DecisionType[] = job.appeal
-      ? ['ACCEPT_APPEAL', 'REJECT_APPEAL', 'TRANSFORM_JOB_AND_RECREATE_IN_QUEUE']
-      : ['CUSTOM_ACTION', 'IGNORE', 'TRANSFORM_JOB_AND_RECREATE_IN_QUEUE', ...(options.canReportChildSafety ? (['SUBMIT_CHILD_SAFETY_REPORT'] as const) : [])];
+      ? ['ACCEPT_APPEAL', 'REJECT_APPEAL', ...(movable ? (['TRANSFORM_JOB_AND_RECREATE_IN_QUEUE'] as const) : [])]
+      : [
+          'CUSTOM_ACTION',
+          'IGNORE',
+          ...(movable ? (['TRANSFORM_JOB_AND_RECREATE_IN_QUEUE'] as const) : []),
+          ...(options.canReportChildSafety ? (['SUBMIT_CHILD_SAFETY_REPORT'] as const) : []),
+        ];
     const [type, setType] = useState<DecisionType>(types[0]!);
     const [actionIds, setActionIds] = useState<string[]>([]);
     const [policyIds, setPolicyIds] = useState<string[]>([]);
@@ -70,7 +82,8 @@ export const DecisionPanel = forwardRef<DecisionPanelHandle, { job: Job; options
       for (const a of actions.filter((x) => actionIds.includes(x.id))) for (const p of a.parameters) if (!seen.has(p.name)) seen.set(p.name, p);
       return [...seen.values()];
     }, [actions, actionIds]);
-    const needsPolicy = options.requirePolicyForDecisions && (type === 'CUSTOM_ACTION' || type === 'SUBMIT_CHILD_SAFETY_REPORT');
+    // As the server checks it: the organization's policy requirement is for actions taken.
+    const needsPolicy = options.requirePolicyForDecisions && type === 'CUSTOM_ACTION';
 
     useImperativeHandle(ref, () => ({
       choose: (next) => {
@@ -86,7 +99,7 @@ export const DecisionPanel = forwardRef<DecisionPanelHandle, { job: Job; options
       if (type === 'CUSTOM_ACTION' && actionIds.length === 0) return setProblem('Choose at least one action.');
       if (type === 'TRANSFORM_JOB_AND_RECREATE_IN_QUEUE' && !targetQueueId) return setProblem('Choose the queue to move the job to.');
       if (needsPolicy && policyIds.length === 0) return setProblem('Choose the policy this decision enforces (the organization requires one).');
-      if (options.requireDecisionReason && !reason.trim() && type !== 'TRANSFORM_JOB_AND_RECREATE_IN_QUEUE') return setProblem('Give a reason (the organization requires one).');
+      if (options.requireDecisionReason && !reason.trim()) return setProblem('Give a reason (the organization requires one for every decision).');
       const params: Record<string, unknown> = {};
       if (type === 'CUSTOM_ACTION') {
         for (const p of parameters) {

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import type { Schemas } from '../api/client';
 import type { Wellness } from '../app/wellness';
-import { Media, type MediaKind } from './Media';
+import { Media, type MediaKind, shownUrl } from './Media';
 
 type Job = Schemas['ReviewJobResponseDto'];
 type Field = Schemas['FieldDto'];
@@ -30,7 +30,7 @@ function Value({ value }: { value: unknown }) {
     if (/^https?:\/\//i.test(value)) {
       return (
         <a href={value} target="_blank" rel="noreferrer noopener">
-          {value}
+          {shownUrl(value)}
         </a>
       );
     }

@@ -1,32 +1,47 @@
 import { useEffect, useState } from 'react';
-import { BLUR_PIXELS, type Wellness } from '../app/wellness';
+import type { Wellness } from '../app/wellness';
 
 export type MediaKind = 'IMAGE' | 'VIDEO' | 'AUDIO';
+
+/** What a link or a note shows of a media URL: host and path, never the query string (often a pre-signed secret). */
+export function shownUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.host}${parsed.pathname}${parsed.search ? '?…' : ''}`;
+  } catch {
+    return 'an address that cannot be read';
+  }
+}
 
 /**
  * One piece of media, loaded by the browser straight from its URL (spec 1.9: never proxied or
  * stored by Warden). Images and video start blurred and grey as the wellness settings say, until
- * the moderator reveals them; video never starts by itself, and starts muted.
+ * the moderator reveals them; video never starts by itself, and starts muted. The filter comes
+ * from CSS classes (blur-0 … blur-3, grey), so the page needs no inline styles.
  */
 export function Media({ kind, url, wellness, revealed, onToggle }: { kind: MediaKind; url: string; wellness: Wellness; revealed: boolean; onToggle(): void }) {
   const [failed, setFailed] = useState(false);
   useEffect(() => setFailed(false), [url]);
-  if (!/^https?:\/\//i.test(url)) return <span className="muted">Not a web address: {url}</span>;
+  if (!/^https?:\/\//i.test(url)) return <span className="muted">Not a web address: the item's value is not shown</span>;
   if (kind === 'AUDIO') {
     return <audio controls preload="none" src={url} aria-label="Audio from the item" />;
   }
   const hidden = !revealed && (wellness.blur > 0 || wellness.greyscale);
-  const filter = hidden ? `blur(${BLUR_PIXELS[wellness.blur]}px)${wellness.greyscale ? ' grayscale(1)' : ''}` : 'none';
   const label = kind === 'IMAGE' ? 'image' : 'video';
+  const frame = ['media-frame', ...(hidden ? [`blur-${wellness.blur}`, ...(wellness.greyscale ? ['grey'] : [])] : [])].join(' ');
   return (
     <figure className="media">
-      <div className="media-frame" data-hidden={hidden ? 'true' : 'false'}>
+      <div className={frame} data-hidden={hidden ? 'true' : 'false'}>
         {failed ? (
-          <span className="muted">The {label} could not be loaded from {new URL(url).host}</span>
+          <span className="muted">The {label} could not be loaded from {shownUrl(url)}</span>
         ) : kind === 'IMAGE' ? (
-          <img src={url} alt={hidden ? `Blurred ${label}: reveal to see it` : `Image from the item`} style={{ filter }} referrerPolicy="no-referrer" onError={() => setFailed(true)} onClick={onToggle} />
+          <img src={url} alt={hidden ? `Blurred ${label}: reveal to see it` : 'Image from the item'} referrerPolicy="no-referrer" onError={() => setFailed(true)} onClick={onToggle} />
         ) : (
-          <video src={url} controls muted preload="metadata" style={{ filter }} onError={() => setFailed(true)} aria-label={hidden ? 'Blurred video' : 'Video from the item'} />
+          <>
+            <video src={url} controls={!hidden} muted preload="metadata" onError={() => setFailed(true)} aria-label={hidden ? 'Blurred video' : 'Video from the item'} />
+            {/* While hidden the blurred controls would be unreadable: a click anywhere reveals instead. */}
+            {hidden && <button type="button" className="media-cover" aria-label="Reveal video" tabIndex={-1} onClick={onToggle} />}
+          </>
         )}
       </div>
       <figcaption>

@@ -25,11 +25,13 @@ export function useShortcuts(list: readonly Shortcut[]): readonly Shortcut[] {
   latest.current = list;
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
+      // A held key repeats: one press, one move (a decision is never sent twice this way).
+      if (event.repeat || event.isComposing || event.altKey) return;
       const combo = event.ctrlKey || event.metaKey ? `Ctrl+${event.key}` : event.key;
       const hit = latest.current.find((s) => s.key === combo);
       if (!hit) return;
-      if (!combo.startsWith('Ctrl+') && combo !== 'Escape' && typing(event.target)) return;
-      if (event.altKey) return;
+      // In a text field only Ctrl+Enter acts: Escape there must not throw away a half-written reason.
+      if (!combo.startsWith('Ctrl+') && typing(event.target)) return;
       event.preventDefault();
       hit.run();
     };

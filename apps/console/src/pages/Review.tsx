@@ -13,22 +13,26 @@ import { Shortcuts, useShortcuts } from '../components/Shortcuts';
 
 type Claimed = Schemas['ClaimedJobResponseDto'];
 
-/** Renew when less than this share of the lock is left and the moderator was active since. */
+/** Renew once this share of the lock's time has passed, if the moderator was active since. */
 const RENEW_AT = 0.5;
+/** What counts as the moderator being there: pointer, touch, keys, scrolling. */
+const ACTIVITY = ['pointermove', 'pointerdown', 'keydown', 'wheel', 'scroll', 'touchstart'] as const;
 
 /**
- * Gives the lock back when the moderator leaves the job (page closed, another page). `keepalive`
- * lets the request finish after the page is gone.
+ * Gives a lock back. `keepalive` lets the request finish when the page is going away; a lock
+ * that cannot be given back expires by itself on the server.
  */
-function releaseOnLeave(claimed: Claimed) {
-  void api
+function release(claimed: Claimed): Promise<unknown> {
+  return api
     .DELETE('/api/console/v1/jobs/{jobId}/lock', { params: { path: { jobId: claimed.job.jobId } }, body: { lockToken: claimed.lock.token }, keepalive: true })
     .catch(() => undefined);
 }
 
 /**
  * The moderator's day: claim the next job of a queue, decide, and the next job opens. The lock
- * is shown, renewed while the moderator is active, and released on skip or leaving.
+ * is shown, renewed while the moderator is active, and released on skip, on leaving, on sign-out
+ * and when the tab closes. One request about the job at a time: a held key or a double click
+ * never sends a decision twice, and a late answer never lands on a page that was left.
  */
 export function Review() {
   const { queueId = '' } = useParams();
@@ -44,9 +48,14 @@ export function Review() {
   const [decided, setDecided] = useState(0);
   const panel = useRef<DecisionPanelHandle>(null);
   const active = useRef(false);
+  /** The job on screen and its lock; null when none. */
   const current = useRef<Claimed | null>(null);
-  const lockTimeoutMs = useRef(60_000);
-  lockTimeoutMs.current = (settings.queues.find((q) => q.id === queueId)?.lockTimeoutSeconds ?? 60) * 1000;
+  /** When (this browser's clock) the lock was taken or last renewed: clocks of browser and server may differ. */
+  const heldSince = useRef(0);
+  /** A claim, decision or skip is under way. */
+  const inFlight = useRef(false);
+  const mounted = useRef(false);
+  const lockTimeoutMs = (settings.queues.find((q) => q.id === queueId)?.lockTimeoutSeconds ?? 60) * 1000;
 
   const fail = useCallback(
     (failure: unknown) => {
@@ -56,104 +65,151 @@ export function Review() {
     [session],
   );
 
-  const claimNext = useCallback(async () => {
-    setBusy(true);
+  const hold = useCallback((job: Claimed | null) => {
+    current.current = job;
+    heldSince.current = Date.now();
+    setClaimed(job);
+  }, []);
+
+  /** Gives back the job on screen, if any. */
+  const letGo = useCallback(async () => {
+    const job = current.current;
+    current.current = null;
+    if (job) await release(job);
+  }, []);
+
+  /** Claims the next job; the caller holds `inFlight`. */
+  const claim = useCallback(async () => {
     setError(null);
     setDecisionError(null);
     try {
-      const next = await ok(api.POST('/api/console/v1/queues/{queueId}/claim', { params: { path: { queueId } } }));
-      const job = next ?? null;
-      current.current = job;
-      setClaimed(job);
+      const next = (await ok(api.POST('/api/console/v1/queues/{queueId}/claim', { params: { path: { queueId } } }))) ?? null;
+      if (!mounted.current) {
+        // The moderator left while the claim was under way: give it straight back.
+        if (next) await release(next);
+        return;
+      }
+      hold(next);
       setRevealed(new Set());
-      if (job && settings.data && mediaUrlsOf(job.job.itemType?.fields, job.job.item.data).length > 0) {
+      if (next && settings.data && mediaUrlsOf(next.job.itemType?.fields, next.job.item.data).length > 0) {
         const limit = settings.data.wellness.breakAfterItems;
         if (limit > 0 && countMediaItem() >= limit) setBreakDue(true);
       }
     } catch (failure) {
       fail(failure);
-      setClaimed(null);
-    } finally {
-      setBusy(false);
+      if (mounted.current) hold(null);
     }
-  }, [queueId, settings.data, fail]);
+  }, [queueId, settings.data, fail, hold]);
+
+  /** Runs one job operation at a time; others asked for meanwhile are dropped, not queued. */
+  const exclusive = useCallback(async (operation: () => Promise<void>) => {
+    if (inFlight.current) return;
+    inFlight.current = true;
+    setBusy(true);
+    try {
+      await operation();
+    } finally {
+      inFlight.current = false;
+      if (mounted.current) setBusy(false);
+    }
+  }, []);
+
+  const claimNext = useCallback(() => exclusive(claim), [exclusive, claim]);
 
   useEffect(() => {
-    if (settings.data) void claimNext();
-    // Claim once the settings are known; later claims follow decisions and skips.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [queueId, settings.data !== undefined]);
-
-  // Leaving the page (another route, closing the tab) gives the lock back.
-  useEffect(() => {
-    const onHide = () => current.current && releaseOnLeave(current.current);
-    window.addEventListener('pagehide', onHide);
+    mounted.current = true;
     return () => {
-      window.removeEventListener('pagehide', onHide);
-      onHide();
+      mounted.current = false;
     };
   }, []);
 
-  // Heartbeat: activity marks the moderator present; the lock is renewed when it runs low.
+  useEffect(() => {
+    if (settings.data) void claimNext();
+    // Claim once the settings are known, and again for another queue (after giving this one's back).
+    return () => void letGo();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [queueId, settings.data !== undefined]);
+
+  // Closing the tab or leaving the site gives the lock back; a page restored from the browser's
+  // back-forward cache claims afresh.
+  useEffect(() => {
+    const onHide = () => void letGo();
+    const onShow = (event: PageTransitionEvent) => {
+      if (event.persisted) void claimNext();
+    };
+    window.addEventListener('pagehide', onHide);
+    window.addEventListener('pageshow', onShow);
+    return () => {
+      window.removeEventListener('pagehide', onHide);
+      window.removeEventListener('pageshow', onShow);
+    };
+  }, [letGo, claimNext]);
+
+  // Signing out ends the session the release needs: give the lock back first.
+  useEffect(() => session.beforeSignOut(letGo), [session, letGo]);
+
+  // Heartbeat: activity marks the moderator present; the lock is renewed when half its time is gone.
   useEffect(() => {
     const mark = () => {
       active.current = true;
     };
-    window.addEventListener('pointermove', mark);
-    window.addEventListener('keydown', mark);
+    for (const type of ACTIVITY) window.addEventListener(type, mark, { passive: true, capture: true });
+    const tick = Math.max(250, Math.min(5_000, lockTimeoutMs / 4));
     const timer = setInterval(async () => {
       const job = current.current;
-      if (!job || !active.current) return;
-      const left = Date.parse(job.lock.expiresAt) - Date.now();
-      if (left > lockTimeoutMs.current * RENEW_AT) return;
+      if (!job || !active.current || inFlight.current) return;
+      if (Date.now() - heldSince.current < lockTimeoutMs * RENEW_AT) return;
       active.current = false;
       try {
         const renewed = await ok(api.POST('/api/console/v1/jobs/{jobId}/lock', { params: { path: { jobId: job.job.jobId } }, body: { lockToken: job.lock.token } }));
-        const next = { ...job, lock: { ...job.lock, expiresAt: renewed.expiresAt } };
-        current.current = next;
-        setClaimed(next);
+        // A decision or skip may have moved on meanwhile: only the job still on screen takes the renewal.
+        if (current.current?.lock.token === job.lock.token) hold({ ...job, lock: { ...job.lock, expiresAt: renewed.expiresAt } });
       } catch (failure) {
-        fail(failure);
+        if (current.current?.lock.token === job.lock.token) fail(failure);
       }
-    }, 5_000);
+    }, tick);
     return () => {
       clearInterval(timer);
-      window.removeEventListener('pointermove', mark);
-      window.removeEventListener('keydown', mark);
+      for (const type of ACTIVITY) window.removeEventListener(type, mark, { capture: true });
     };
-  }, [fail]);
+  }, [fail, hold, lockTimeoutMs]);
 
   const decide = useCallback(
-    async (decision: Omit<Decision, 'lockToken'>) => {
-      const job = current.current;
-      if (!job) return;
-      setBusy(true);
-      setDecisionError(null);
-      try {
-        await ok(api.POST('/api/console/v1/jobs/{jobId}/decision', { params: { path: { jobId: job.job.jobId } }, body: { ...decision, lockToken: job.lock.token } }));
+    (decision: Omit<Decision, 'lockToken'>) =>
+      exclusive(async () => {
+        const job = current.current;
+        if (!job) return;
+        setDecisionError(null);
+        try {
+          await ok(api.POST('/api/console/v1/jobs/{jobId}/decision', { params: { path: { jobId: job.job.jobId } }, body: { ...decision, lockToken: job.lock.token } }));
+        } catch (failure) {
+          if (failure instanceof ApiError && failure.status === 401) session.expired();
+          setDecisionError(failure instanceof Error ? failure.message : String(failure));
+          return;
+        }
         current.current = null;
         setDecided((n) => n + 1);
-        await claimNext();
-      } catch (failure) {
-        if (failure instanceof ApiError && failure.status === 401) session.expired();
-        setDecisionError(failure instanceof Error ? failure.message : String(failure));
-        setBusy(false);
-      }
-    },
-    [claimNext, session],
+        await claim();
+      }),
+    [exclusive, claim, session],
   );
 
-  const skip = useCallback(async () => {
-    const job = current.current;
-    if (!job) return;
-    try {
-      await ok(api.POST('/api/console/v1/jobs/{jobId}/skip', { params: { path: { jobId: job.job.jobId } }, body: { lockToken: job.lock.token } }));
-      current.current = null;
-      await claimNext();
-    } catch (failure) {
-      fail(failure);
-    }
-  }, [claimNext, fail]);
+  const skip = useCallback(
+    () =>
+      exclusive(async () => {
+        const job = current.current;
+        if (!job) return;
+        try {
+          await ok(api.POST('/api/console/v1/jobs/{jobId}/skip', { params: { path: { jobId: job.job.jobId } }, body: { lockToken: job.lock.token } }));
+        } catch (failure) {
+          fail(failure);
+          return;
+        }
+        current.current = null;
+        await claim();
+      }),
+    [exclusive, claim, fail],
+  );
 
   const leave = useCallback(() => navigate('/queues'), [navigate]);
 

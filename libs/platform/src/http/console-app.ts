@@ -14,7 +14,7 @@ import { errorBody } from './error-body.js';
 const CONSOLE_CSP = [
   "default-src 'self'",
   "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
+  "style-src 'self'",
   'img-src https: http: data: blob:',
   'media-src https: http: blob:',
   "connect-src 'self'",

@@ -3,6 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ApiAcceptedResponse, ApiOperation } from '@nestjs/swagger';
 import { consoleActor, type ConsolePrincipal, CurrentUser, RequirePermissions } from '#warden/platform';
 import { ApiConsoleRoute } from '#warden/platform/http';
+import { conflict } from '#warden/kernel';
 import { RedeliverCallbackCommand } from './redeliver-callback.command.js';
 import { RedeliverCallbackRequestDto } from './redeliver-callback.request.dto.js';
 import { RedeliveryResponseDto } from './redeliver-callback.response.dto.js';
@@ -30,7 +31,8 @@ export class RedeliverCallbackHttpController {
       new RedeliverCallbackCommand({ deliveryId: params.deliveryId, orgId: user.orgId }, consoleActor(user)),
     );
     const started = report.redelivered[0];
-    if (!started) throw new Error(`Redelivery of ${params.deliveryId} reported nothing`);
+    // The decider recorded nothing new (the delivery is already being sent again): nothing to start.
+    if (!started) throw conflict(`Callback delivery ${params.deliveryId} was not sent again: a redelivery is already under way`);
     return { deliveryId: started.deliveryId, cycle: started.cycle };
   }
 }
