@@ -121,6 +121,12 @@ describe('the review console: a moderator works a queue (browser)', () => {
     await other.page.getByRole('link', { name: 'Leave queue' }).click();
     await other.page.getByRole('heading', { name: 'Queues' }).waitFor();
     await waitFor(async () => ((await pending('default'))?.locked === 0) || undefined, 'the lock released on leaving');
+    // Closing the tab with a job on screen gives its lock back too.
+    await other.page.getByRole('link', { name: 'Start reviewing Default' }).click();
+    await other.page.getByRole('radio', { name: 'Child-safety report' }).waitFor();
+    await waitFor(async () => ((await pending('default'))?.locked === 1) || undefined, 'the job locked again');
+    await other.page.close({ runBeforeUnload: true });
+    await waitFor(async () => ((await pending('default'))?.locked === 0) || undefined, 'the lock released when the tab closed');
     expect(other.problems).toEqual([]);
   }, 90_000);
 
