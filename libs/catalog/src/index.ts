@@ -13,3 +13,4 @@ export { GetEverEntitiesQuery } from './queries/get-ever-entities/get-ever-entit
 export { GetCatalogSettingsQuery } from './queries/get-catalog-settings/get-catalog-settings.query.js';
 export type { CatalogSettings } from './queries/catalog-reader.js';
 export { DefineQueueCommand, type DefineQueueResult } from './commands/define-queue/define-queue.command.js';
+export { CATALOG_PROJECTION } from './projections/catalog.projection.js';

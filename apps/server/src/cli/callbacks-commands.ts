@@ -106,7 +106,6 @@ export const callbacksRedeliverCommand: AppCommand = {
     if (allDead === (positionals.length === 1) || positionals.length > 1) {
       throw new UsageError('callbacks redeliver takes one delivery id, or --all-dead');
     }
-    await app.get(ProjectionHost).catchUp('catalog');
     const org = typeof values.org === 'string' ? values.org : undefined;
     const report = await app.get(CommandBus).execute(
       new RedeliverCallbackCommand(allDead ? { allDead: true, orgId: org } : { deliveryId: positionals[0]!, orgId: org }, 'cli'),

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler, QueryBus } from '@nestjs/cqrs';
-import { GetCatalogSettingsQuery, GetLiveEntitiesQuery } from '#warden/catalog';
+import { CATALOG_PROJECTION, GetCatalogSettingsQuery, GetLiveEntitiesQuery } from '#warden/catalog';
 import { type Clock, DomainError, notFound } from '#warden/kernel';
 import type { Filter, ReadStore } from '#warden/readstore';
 import { CLOCK } from '#warden/platform';
@@ -28,7 +28,9 @@ export class RedeliverCallbackHandler implements ICommandHandler<RedeliverCallba
 
   async execute(command: RedeliverCallbackCommand): Promise<RedeliveryReport> {
     const { selection } = command;
-    await this.projections.catchUp(CALLBACK_DELIVERIES_PROJECTION);
+    // The delivery as recorded, and the callback URL and headers as configured a moment ago
+    // (`warden apply` then redeliver: the new URL is the one used), whichever process asks.
+    await Promise.all([this.projections.catchUp(CALLBACK_DELIVERIES_PROJECTION), this.projections.catchUp(CATALOG_PROJECTION)]);
     const org: Filter = selection.orgId ? { orgId: selection.orgId } : {};
     const targets =
       'deliveryId' in selection
