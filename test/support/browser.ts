@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 
@@ -38,8 +39,11 @@ export interface PageProblems {
 }
 
 /** A fresh browser context (its own cookies) at 1280×800, recording the page's errors. */
-export async function openPage(browser: Browser, options: { viewport?: { width: number; height: number } } = {}): Promise<{ context: BrowserContext; page: Page } & PageProblems> {
-  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 800 }, reducedMotion: 'reduce' });
+export async function openPage(
+  browser: Browser,
+  options: { viewport?: { width: number; height: number }; bypassCSP?: boolean } = {},
+): Promise<{ context: BrowserContext; page: Page } & PageProblems> {
+  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 800 }, reducedMotion: 'reduce', bypassCSP: options.bypassCSP ?? false });
   const page = await context.newPage();
   // A locator that never appears fails the step that waited for it, well inside the test's own timeout.
   page.setDefaultTimeout(10_000);
@@ -79,3 +83,24 @@ export const imageLoaded = (locator: Locator): Promise<boolean> =>
     const image = element as unknown as { complete: boolean; naturalWidth: number };
     return image.complete && image.naturalWidth > 0;
   });
+
+/** One accessibility rule broken on a page, as axe-core reports it: the rule and where. */
+export interface AxeViolation {
+  readonly id: string;
+  readonly impact: string | null;
+  readonly help: string;
+  readonly targets: string[];
+}
+
+/**
+ * Runs axe-core (the npm package's own script, injected into the page: the context must bypass
+ * the console's CSP, which allows no script but Warden's) against WCAG 2.1 A and AA.
+ */
+export async function accessibilityViolations(page: Page): Promise<AxeViolation[]> {
+  await page.addScriptTag({ path: createRequire(import.meta.url).resolve('axe-core/axe.min.js') });
+  return page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[] }> }> }> } }).axe;
+    const result = await axe.run((globalThis as unknown as { document: unknown }).document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
+  });
+}

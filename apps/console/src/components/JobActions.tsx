@@ -77,7 +77,7 @@ export function JobActions({ jobId, state, users, onChanged }: { jobId: string; 
           }}
         />
       ) : (
-        <button type="button" onClick={() => setAssigning(true)} aria-label={`Assign job ${jobId} to…`}>
+        <button type="button" onClick={() => setAssigning(true)} aria-label={`Assign to… (job ${jobId})`}>
           Assign to…
         </button>
       )}
