@@ -1,25 +1,16 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openPage, screenshot, signIn } from '../support/browser.js';
 import { REVIEW_PASSWORD, reviewOrgConfig, type ReviewWorld, startReviewWorld } from '../support/review-fixture.js';
 import { waitFor } from '../support/wait-for.js';
+import { freePort } from '../support/free-port.js';
 
 /**
  * Issue 15: the console's manager and admin pages in a real Chromium against a real server: API
  * key rotation through the UI, pages hidden by permission, an invitation accepted in another
  * browser, a dead-lettered callback sent again, and a manager releasing a moderator's lock.
  */
-
-/** A loopback port nobody listens on (yet): callbacks to it fail until the test starts a receiver there. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((r) => probe.close(() => r()));
-  return port;
-}
 
 /** The platform coming back: answers 200 on the port the callbacks were failing on. */
 async function receiverOn(port: number): Promise<{ received: string[]; close(): Promise<void> }> {

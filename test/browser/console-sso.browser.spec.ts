@@ -1,5 +1,5 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { type AddressInfo, createServer as createNetServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openPage } from '../support/browser.js';
@@ -7,6 +7,7 @@ import { loggedEvents, writeConfig } from '../support/config-files.js';
 import { authnRequestOf, type IdpKeys, makeIdpKeys, samlResponse } from '../support/saml-idp.js';
 import { samlOrgConfig } from '../support/saml-sso.js';
 import { freshDataDir, type RunningWarden, startConfigured, testEnv } from '../support/warden-process.js';
+import { freePort } from '../support/free-port.js';
 
 /**
  * Issue 15: SAML sign-in to the console in a real Chromium. The browser goes from the console's
@@ -17,19 +18,6 @@ import { freshDataDir, type RunningWarden, startConfigured, testEnv } from '../s
 
 const ORG = 'acme';
 const EMAIL = 'ada@acme.example';
-
-/**
- * A port nobody uses now. WARDEN_PUBLIC_URL (the SP's entity id and ACS URL, which the signed
- * assertion names) must be the address the browser really uses, so the port is chosen before
- * the server starts instead of letting it pick one.
- */
-async function freePort(): Promise<number> {
-  const probe = createNetServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((r) => probe.close(() => r()));
-  return port;
-}
 
 const escapeHtml = (text: string) => text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -81,6 +69,8 @@ describe('the review console: single sign-on through a SAML IdP (browser)', () =
   let publicUrl: string;
 
   beforeAll(async () => {
+    // WARDEN_PUBLIC_URL (the entity id and ACS URL the signed assertion names) must be the address
+    // the browser really uses: the port is chosen before the server starts.
     const [keys, port, chromium] = await Promise.all([makeIdpKeys(), freePort(), launchChromium()]);
     browser = chromium;
     publicUrl = `http://127.0.0.1:${port}`;

@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeConfig } from '../support/config-files.js';
 import { expectErrorBody } from '../support/error-body.js';
@@ -14,18 +13,10 @@ import {
   startWarden,
   testEnv,
 } from '../support/warden-process.js';
+import { freePort } from '../support/free-port.js';
 
 const PASSWORD = 'correct horse battery staple';
 const WELL_FORMED_UNKNOWN = '00000000-0000-8000-8000-000000000000';
-
-/** A loopback port nothing listens on: a callback sent there fails at once (connection refused). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 const POST_TYPES = `
 itemTypes:
@@ -120,7 +111,7 @@ describe('console routes: settings, policies and actions, callback deliveries, r
       if (req.url === '/hooks/slow') setTimeout(() => res.end('{}'), 1500);
       else res.end('{}');
     });
-    pingUrl = `http://127.0.0.1:${await closedPort()}/hooks/ping`;
+    pingUrl = `http://127.0.0.1:${await freePort()}/hooks/ping`;
     env = testEnv(dataDir, { WARDEN_CALLBACK_RETRY_SCHEDULE: '20ms,20ms' });
     for (const config of [consConfig(receiver.url, pingUrl), rivalConfig(receiver.url)]) {
       const applied = await runCli(['apply', writeConfig(config)], env);

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
-import type { ReceivedCallback } from './review-fixture.js';
+import { type ReceivedCallback, recordCallback } from './review-fixture.js';
 
 /**
  * A customer platform on loopback, as the console's browser tests need it: it serves the media
@@ -14,17 +14,13 @@ export async function startPlatform(): Promise<{ url: string; received: Received
     .png()
     .toBuffer();
   const received: ReceivedCallback[] = [];
+  const record = recordCallback(received);
   const server: Server = createServer((req, res) => {
     if (req.method === 'GET' && req.url?.startsWith('/media/')) {
       res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length }).end(png);
       return;
     }
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      received.push({ path: req.url ?? '', headers: req.headers, body });
-      res.writeHead(200).end();
-    });
+    record(req, res);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -1,4 +1,4 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { writeConfig } from './config-files.js';
 import {
@@ -19,17 +19,22 @@ export interface ReceivedCallback {
   readonly body: string;
 }
 
-/** A real HTTP receiver on loopback that records every callback and answers 200. */
-export async function startReceiver(): Promise<{ url: string; received: ReceivedCallback[]; close: () => Promise<void> }> {
-  const received: ReceivedCallback[] = [];
-  const server: Server = createServer((req, res) => {
+/** Handles a request as a platform takes a callback: records it, body as sent, and answers 200. */
+export const recordCallback =
+  (received: ReceivedCallback[]) =>
+  (req: IncomingMessage, res: ServerResponse): void => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
       received.push({ path: req.url ?? '', headers: req.headers, body });
       res.writeHead(200).end();
     });
-  });
+  };
+
+/** A real HTTP receiver on loopback that records every callback and answers 200. */
+export async function startReceiver(): Promise<{ url: string; received: ReceivedCallback[]; close: () => Promise<void> }> {
+  const received: ReceivedCallback[] = [];
+  const server: Server = createServer(recordCallback(received));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}`, received, close: () => new Promise((r) => server.close(() => r())) };

@@ -30,7 +30,6 @@ import { ConfirmSecondFactorHandler } from './commands/confirm-second-factor/con
 import { DisableSecondFactorHandler } from './commands/disable-second-factor/disable-second-factor.handler.js';
 import { StartSecondFactorEnrollmentHandler } from './commands/start-second-factor-enrollment/start-second-factor-enrollment.handler.js';
 import { secondFactorProjection } from './projections/second-factor.projection.js';
-import { GetConsoleSessionHandler } from './queries/get-console-session/get-console-session.handler.js';
 import { GetSecondFactorStatusHandler } from './queries/get-second-factor-status/get-second-factor-status.handler.js';
 import { SecondFactorEnforcement } from './second-factor-enforcement.js';
 import { SecondFactorProofs } from './second-factor-proofs.js';
@@ -72,7 +71,6 @@ import { LastAdminSafeguard } from './last-admin-safeguard.js';
     DisableSecondFactorHandler,
     CheckSecondFactorHandler,
     GetSecondFactorStatusHandler,
-    GetConsoleSessionHandler,
     LastAdminSafeguard,
     InviteUserHandler,
     AcceptInvitationHandler,

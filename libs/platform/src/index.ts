@@ -5,7 +5,6 @@ export * from './tokens.js';
 export * from './auth/principal.js';
 export { ApiKeyGuard } from './auth/api-key.guard.js';
 export * from './auth/console-access.js';
-export { authFailureLimitOf } from './auth/auth-failure-limit.js';
 export { clientNetwork } from './auth/client-network.js';
 export { ConsoleGuard } from './auth/console.guard.js';
 export { consoleActor, consoleCommandContext } from './auth/console-context.js';

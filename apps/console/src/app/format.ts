@@ -13,3 +13,24 @@ export function hostOf(url: string | null): string {
     return 'not a valid URL';
   }
 }
+
+/** "3 h 20 min" from seconds; the oldest pending job's age. */
+export function age(seconds: number | null): string {
+  if (seconds === null) return '—';
+  if (seconds < 60) return `${Math.round(seconds)} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} h ${minutes % 60} min`;
+  return `${Math.floor(hours / 24)} days`;
+}
+
+/** What a link or a note shows of a media URL: host and path, never the query string (often a pre-signed secret). */
+export function shownUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.host}${parsed.pathname}${parsed.search ? '?…' : ''}`;
+  } catch {
+    return 'an address that cannot be read';
+  }
+}

@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
 import type { Schemas } from '../api/client';
 import type { Wellness } from '../app/wellness';
-import { Media, type MediaKind, shownUrl } from './Media';
+import { shownUrl, when } from '../app/format';
+import { Media, type MediaKind } from './Media';
 
 type Job = Schemas['ReviewJobResponseDto'];
 type Field = Schemas['FieldDto'];
@@ -22,7 +23,6 @@ export function mediaUrlsOf(fields: readonly Field[] | undefined, data: Data): s
 }
 
 const asList = (value: unknown): unknown[] => (Array.isArray(value) ? value : value === undefined || value === null ? [] : [value]);
-const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '—');
 
 function Value({ value }: { value: unknown }) {
   if (value === null || value === undefined) return <span className="muted">—</span>;

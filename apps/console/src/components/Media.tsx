@@ -1,17 +1,8 @@
 import { useEffect, useState } from 'react';
+import { shownUrl } from '../app/format';
 import type { Wellness } from '../app/wellness';
 
 export type MediaKind = 'IMAGE' | 'VIDEO' | 'AUDIO';
-
-/** What a link or a note shows of a media URL: host and path, never the query string (often a pre-signed secret). */
-export function shownUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.host}${parsed.pathname}${parsed.search ? '?…' : ''}`;
-  } catch {
-    return 'an address that cannot be read';
-  }
-}
 
 /**
  * One piece of media, loaded by the browser straight from its URL (spec 1.9: never proxied or

@@ -1,19 +1,10 @@
 import { Link } from 'react-router';
 import { api, ok } from '../api/client';
 import { useLoad } from '../app/use-load';
+import { age } from '../app/format';
 import { ErrorNote } from '../components/ErrorNote';
 import { PageHead } from '../components/PageHead';
 
-/** "3 h 20 min" from seconds; the oldest pending job's age. */
-export function age(seconds: number | null): string {
-  if (seconds === null) return '—';
-  if (seconds < 60) return `${Math.round(seconds)} s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes} min`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 48) return `${hours} h ${minutes % 60} min`;
-  return `${Math.floor(hours / 24)} days`;
-}
 
 /** The queues this user may see, with pending counts and oldest age; start reviewing from here. */
 export function Queues() {

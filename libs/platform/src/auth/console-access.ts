@@ -37,8 +37,13 @@ export const CSRF_HEADER = 'x-csrf-token';
 /** Sessions last 30 days (spec 5.5). */
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
-/** How a console route is reached: the permissions it needs, or none for the sign-in routes. */
-export type ConsoleAccess = { readonly kind: 'session'; readonly permissions: readonly Permission[] } | { readonly kind: 'public' };
+/**
+ * How a console route is reached: the permissions it needs, or none for the sign-in routes. A
+ * public route that `identifies` is told who is signed in, if anyone (`OptionalUser`).
+ */
+export type ConsoleAccess =
+  | { readonly kind: 'session'; readonly permissions: readonly Permission[] }
+  | { readonly kind: 'public'; readonly identifies?: boolean };
 
 export const CONSOLE_ACCESS = 'warden:console-access';
 
@@ -55,7 +60,13 @@ export const RequirePermissions = (...permissions: [Permission, ...Permission[]]
  * methods still need a same-origin `Origin` (login CSRF). Every other console route names a
  * permission (test/console-route-permissions.spec.ts walks the route table).
  */
-export const ConsolePublic = () => SetMetadata(CONSOLE_ACCESS, { kind: 'public' } satisfies ConsoleAccess);
+export const ConsolePublic = (options: { identifies?: boolean } = {}) =>
+  SetMetadata(CONSOLE_ACCESS, { kind: 'public', ...options } satisfies ConsoleAccess);
+
+/** On a public route that identifies: the signed-in user, or null when the request has no valid session. */
+export const OptionalUser = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): ConsolePrincipal | null => ctx.switchToHttp().getRequest<{ consolePrincipal?: ConsolePrincipal }>().consolePrincipal ?? null,
+);
 
 export const CurrentUser = createParamDecorator((_: unknown, ctx: ExecutionContext): ConsolePrincipal => {
   const request = ctx.switchToHttp().getRequest<{ consolePrincipal?: ConsolePrincipal }>();

@@ -37,17 +37,13 @@ export class ConsoleGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<ConsoleRequest>();
     const mutating = !SAFE_METHODS.has(request.method);
     if (mutating) this.checkOrigin(request);
-    if (access.kind === 'public') return true;
-
-    const token = request.cookies?.[SESSION_COOKIE];
-    const principal = token ? await this.authenticator.authenticate(token) : null;
-    if (principal === null) {
-      // The request rate limit gives every session cookie its own bucket, so a client inventing
-      // a cookie per request would never be limited: such cookies spend the address's budget of
-      // failed authentications, as invented API keys do.
-      if (token) await authFailureLimitOf(request)?.charge(request.ip);
-      throw unauthorized('Sign in first: no valid console session');
+    if (access.kind === 'public') {
+      if (access.identifies) request.consolePrincipal = (await this.principalOf(request)) ?? undefined;
+      return true;
     }
+
+    const principal = await this.principalOf(request);
+    if (principal === null) throw unauthorized('Sign in first: no valid console session');
     if (mutating) {
       const raw = request.headers[CSRF_HEADER];
       const csrf = Array.isArray(raw) ? raw[0] : raw;
@@ -66,6 +62,17 @@ export class ConsoleGuard implements CanActivate {
     }
     request.consolePrincipal = principal;
     return true;
+  }
+
+  /** The session the cookie names, or null (no cookie, or one that names no valid session). */
+  private async principalOf(request: ConsoleRequest): Promise<ConsolePrincipal | null> {
+    const token = request.cookies?.[SESSION_COOKIE];
+    const principal = token ? await this.authenticator.authenticate(token) : null;
+    // The request rate limit gives every session cookie its own bucket, so a client inventing
+    // a cookie per request would never be limited: such cookies spend the address's budget of
+    // failed authentications, as invented API keys do.
+    if (principal === null && token) await authFailureLimitOf(request)?.charge(request.ip);
+    return principal;
   }
 
   /**

@@ -8,8 +8,8 @@ import { errorBody } from './error-body.js';
 
 /**
  * What the console's page may do. Media comes straight from the customers' URLs (spec 1.9), so
- * images, video and audio may load from any web origin; everything else only from here. Inline
- * styles are allowed for the blur filter; scripts are not.
+ * images, video and audio may load from any web origin; everything else only from here (no
+ * inline script or style: the console's blur steps are CSS classes).
  */
 const CONSOLE_CSP = [
   "default-src 'self'",

@@ -14,8 +14,9 @@ import {
 export const RULE_ACTIVITY_PROJECTION = 'rule-activity';
 
 /**
- * The rules page's view of each rule: its latest matches and what it did today. Each document
- * records the log position it has applied, so a batch delivered again after a crash is skipped.
+ * The rules page's view of each rule: its latest matches and what it did today. A batch delivered
+ * again after a crash changes nothing: the unit of work leaves alone every document that already
+ * reflects an event (ProjectionContext's contract).
  */
 export const ruleActivityProjection: Projection = {
   name: RULE_ACTIVITY_PROJECTION,
@@ -39,13 +40,11 @@ async function evaluated(event: RecordedEvent<ItemEvaluated['data']>, ctx: Proje
     const actionIds = actions.filter((a) => a.rules.some((r) => r.id === rule.id)).map((a) => a.id);
     const capped = rule.capped === true;
     const id = ruleMatchesDocId(orgId, rule.id);
-    const doc = (await ctx.get<RuleMatchesDoc>(RULE_MATCHES, id)) ?? { orgId, ruleId: rule.id, matches: [], position: -1 };
-    if (doc.position < event.position) {
-      const match = { itemId: item.id, itemTypeId: item.typeId, version, evaluatedAt, environment, actionIds, capped };
-      ctx.put(RULE_MATCHES, id, { ...doc, matches: [match, ...doc.matches].slice(0, RECENT_MATCHES), position: event.position } as never);
-    }
+    const doc = (await ctx.get<RuleMatchesDoc>(RULE_MATCHES, id)) ?? { orgId, ruleId: rule.id, matches: [] };
+    const match = { itemId: item.id, itemTypeId: item.typeId, version, evaluatedAt, environment, actionIds, capped };
+    ctx.put(RULE_MATCHES, id, { ...doc, matches: [match, ...doc.matches].slice(0, RECENT_MATCHES) } as never);
     if (environment === 'LIVE' && !capped && actionIds.length > 0) {
-      await updateDay(ctx, orgId, rule.id, evaluatedAt.slice(0, 10), event.position, (d) => ({ ...d, acted: d.acted + 1 }));
+      await updateDay(ctx, orgId, rule.id, evaluatedAt.slice(0, 10), (d) => ({ ...d, acted: d.acted + 1 }));
     }
   }
 }
@@ -53,7 +52,7 @@ async function evaluated(event: RecordedEvent<ItemEvaluated['data']>, ctx: Proje
 async function counted(event: RecordedEvent<RuleDailyActionCounted['data']>, ctx: ProjectionContext): Promise<void> {
   const [orgId, ruleId, day] = parseStreamName(event.streamName).idParts as [string, string, string];
   // The stream is the rule's day: its length is the count, whatever else was redelivered.
-  await updateDay(ctx, orgId, ruleId, day, event.position, (d) => ({ ...d, counted: Math.max(d.counted, event.revision + 1) }));
+  await updateDay(ctx, orgId, ruleId, day, (d) => ({ ...d, counted: Math.max(d.counted, event.revision + 1) }));
 }
 
 async function updateDay(
@@ -61,11 +60,9 @@ async function updateDay(
   orgId: string,
   ruleId: string,
   day: string,
-  position: number,
   change: (doc: RuleDailyActionsDoc) => RuleDailyActionsDoc,
 ): Promise<void> {
   const id = ruleDailyActionsDocId(orgId, day, ruleId);
-  const doc = (await ctx.get<RuleDailyActionsDoc>(RULE_DAILY_ACTIONS, id)) ?? { orgId, ruleId, day, counted: 0, acted: 0, position: -1 };
-  if (doc.position >= position) return;
-  ctx.put(RULE_DAILY_ACTIONS, id, { ...change(doc), position } as never);
+  const doc = (await ctx.get<RuleDailyActionsDoc>(RULE_DAILY_ACTIONS, id)) ?? { orgId, ruleId, day, counted: 0, acted: 0 };
+  ctx.put(RULE_DAILY_ACTIONS, id, change(doc) as never);
 }

@@ -21,8 +21,6 @@ export interface RuleMatchesDoc {
   orgId: string;
   ruleId: string;
   matches: RuleMatch[];
-  /** Log position of the last event applied: a redelivered batch changes nothing. */
-  position: number;
 }
 
 export interface RuleDailyActionsDoc {
@@ -33,7 +31,6 @@ export interface RuleDailyActionsDoc {
   counted: number;
   /** Live evaluations in which the rule published an action (rules without a cap have no cap stream). */
   acted: number;
-  position: number;
 }
 
 export const ruleMatchesDocId = (orgId: string, ruleId: string) => `${orgId}:${ruleId}`;

@@ -1,13 +1,12 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, ok, type Schemas } from '../../api/client';
-import { when } from '../../app/format';
+import { age, when } from '../../app/format';
 import { useSession } from '../../app/session';
 import { useLoad } from '../../app/use-load';
 import { ErrorNote } from '../../components/ErrorNote';
 import { JobActions, type JobState, nameOf, useUsersIfAllowed } from '../../components/JobActions';
 import { Pager } from '../../components/Pager';
-import { age } from '../Queues';
 import { Notice, PageHead } from '../../components/PageHead';
 
 type Job = Schemas['ReviewJobSummaryDto'];

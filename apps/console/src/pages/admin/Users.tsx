@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { api, ok, type Schemas } from '../../api/client';
 import { useSession } from '../../app/session';
+import { when } from '../../app/format';
 import { useAction, useLoad } from '../../app/use-load';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { ErrorNote } from '../../components/ErrorNote';
@@ -163,7 +164,7 @@ export function Users() {
               title={`Invitation for ${invitation.user.email ?? invitation.user.id}`}
               label="Invitation link"
               value={invitation.invitationUrl}
-              warning={`Send this link to the person; it is shown only now, works once, and expires ${new Date(invitation.expiresAt).toLocaleString()}.`}
+              warning={`Send this link to the person; it is shown only now, works once, and expires ${when(invitation.expiresAt)}.`}
               onDismiss={() => setInvitation(null)}
             />
           ) : (

@@ -22,7 +22,7 @@ export class GetConsoleSettingsHandler implements IQueryHandler<GetConsoleSettin
       this.catalog.settings(query.orgId, 'settings'),
     ]);
     // An organization whose configuration was never applied has every setting at its default.
-    const settings = withOrgSettingsDefaults(recorded ?? {});
+    const settings = recorded ?? withOrgSettingsDefaults({});
     return {
       org: { id: org.id, name: org.name },
       requireDecisionReason: settings.requireDecisionReason,

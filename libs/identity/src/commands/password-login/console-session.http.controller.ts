@@ -1,12 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { CommandBus } from '@nestjs/cqrs';
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
-  authFailureLimitOf,
   type ConsolePrincipal,
   ConsolePublic,
   CurrentUser,
+  OptionalUser,
   RequirePermissions,
   SESSION_COOKIE,
   WARDEN_CONFIG,
@@ -18,7 +18,6 @@ import { CloseConsoleSessionCommand } from '../close-console-session/close-conso
 import type { OpenedConsoleSession } from '../open-console-session/open-console-session.command.js';
 import { ConsoleSessionResponseDto, ConsoleSessionStateDto, LoginRequestDto } from './console-session.dto.js';
 import { PasswordLoginCommand } from './password-login.command.js';
-import { GetConsoleSessionQuery } from '../../queries/get-console-session/get-console-session.query.js';
 
 /** `Secure` unless the deployment runs without TLS (a public URL starting with http://). */
 function cookieOptions(config: WardenConfig) {
@@ -40,11 +39,10 @@ export class ConsoleSessionHttpController {
   constructor(
     private readonly commands: CommandBus,
     @Inject(WARDEN_CONFIG) private readonly config: WardenConfig,
-    private readonly queries: QueryBus,
   ) {}
 
   @Get('session')
-  @ConsolePublic()
+  @ConsolePublic({ identifies: true })
   @ApiConsoleRoute({ public: true })
   @ApiOperation({
     summary: 'Whether this browser is signed in (the console asks on load)',
@@ -52,16 +50,14 @@ export class ConsoleSessionHttpController {
       'Always 200: `signedIn: false` without a valid session cookie (an invalid one is cleared, and counts as a failed authentication like any invented credential), otherwise what GET me answers. A page loaded after an SSO sign-in learns its CSRF token here.',
   })
   @ApiOkResponse({ type: ConsoleSessionStateDto })
-  async current(
+  current(
+    @OptionalUser() principal: ConsolePrincipal | null,
     @Req() request: FastifyRequest & { cookies?: Record<string, string | undefined> },
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<ConsoleSessionStateDto> {
+  ): ConsoleSessionStateDto {
     const token = request.cookies?.[SESSION_COOKIE];
-    if (!token) return { signedIn: false };
-    const principal = await this.queries.execute(new GetConsoleSessionQuery(token));
-    if (principal === null) {
-      await authFailureLimitOf(request)?.charge(request.ip);
-      clearSessionCookie(reply, this.config);
+    if (principal === null || !token) {
+      if (token) clearSessionCookie(reply, this.config);
       return { signedIn: false };
     }
     return { signedIn: true, ...sessionOf(principal, token) };
