@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useCallback, useState } from 'react';
 import type { Schemas } from '../api/client';
 import type { Wellness } from '../app/wellness';
 import { shownUrl, when } from '../app/format';
@@ -14,6 +14,26 @@ export interface MediaState {
   readonly wellness: Wellness;
   isRevealed(url: string): boolean;
   toggle(url: string): void;
+}
+
+/**
+ * Which media of the job on screen the moderator revealed (everything starts hidden as the
+ * wellness settings say); null until those settings are known.
+ */
+export function useRevealedMedia(wellness: Wellness | undefined) {
+  const [revealed, setRevealed] = useState<ReadonlySet<string>>(new Set());
+  const media: MediaState | null = wellness
+    ? {
+        wellness,
+        isRevealed: (url) => revealed.has(url),
+        toggle: (url) => setRevealed((set) => (set.has(url) ? new Set([...set].filter((u) => u !== url)) : new Set([...set, url]))),
+      }
+    : null;
+  /** `v`: reveal every one of `urls`, or hide them all again if any is shown. */
+  const toggleAll = useCallback((urls: readonly string[]) => setRevealed((set) => (set.size > 0 ? new Set() : new Set(urls))), []);
+  /** A new job: everything hidden again. */
+  const hideAll = useCallback(() => setRevealed(new Set()), []);
+  return { media, toggleAll, hideAll };
 }
 
 /** The media URLs of an item, by its type's fields, in field order (used for "reveal all"). */

@@ -6,7 +6,7 @@ import { countMediaItem, tookBreak } from '../app/wellness';
 import { useConsoleSettings } from '../app/settings';
 import { DecisionPanel, type DecisionPanelHandle, type Decision } from '../components/DecisionPanel';
 import { ErrorNote } from '../components/ErrorNote';
-import { JobView, type MediaState, mediaUrlsOf } from '../components/JobView';
+import { JobView, mediaUrlsOf, useRevealedMedia } from '../components/JobView';
 import { LockTimer } from '../components/LockTimer';
 import { WellnessControls } from '../components/WellnessControls';
 import { Shortcuts, useShortcuts } from '../components/Shortcuts';
@@ -39,11 +39,11 @@ export function Review() {
   const navigate = useNavigate();
   const session = useSession();
   const settings = useConsoleSettings();
+  const { media, toggleAll, hideAll } = useRevealedMedia(settings.wellness);
   const [claimed, setClaimed] = useState<Claimed | null | undefined>(undefined);
   const [error, setError] = useState<string | null>(null);
   const [decisionError, setDecisionError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [revealed, setRevealed] = useState<ReadonlySet<string>>(new Set());
   const [breakDue, setBreakDue] = useState(false);
   const [decided, setDecided] = useState(0);
   const panel = useRef<DecisionPanelHandle>(null);
@@ -90,7 +90,7 @@ export function Review() {
         return;
       }
       hold(next);
-      setRevealed(new Set());
+      hideAll();
       if (next && settings.data && mediaUrlsOf(next.job.itemType?.fields, next.job.item.data).length > 0) {
         const limit = settings.data.wellness.breakAfterItems;
         if (limit > 0 && countMediaItem() >= limit) setBreakDue(true);
@@ -99,7 +99,7 @@ export function Review() {
       fail(failure);
       if (mounted.current) hold(null);
     }
-  }, [queueId, settings.data, fail, hold]);
+  }, [queueId, settings.data, fail, hold, hideAll]);
 
   /** Runs one job operation at a time; others asked for meanwhile are dropped, not queued. */
   const exclusive = useCallback(async (operation: () => Promise<void>) => {
@@ -214,19 +214,11 @@ export function Review() {
   const leave = useCallback(() => navigate('/queues'), [navigate]);
 
   const urls = claimed ? mediaUrlsOf(claimed.job.itemType?.fields, claimed.job.item.data) : [];
-  const media: MediaState | null = settings.wellness
-    ? {
-        wellness: settings.wellness,
-        isRevealed: (url) => revealed.has(url),
-        toggle: (url) => setRevealed((set) => (set.has(url) ? new Set([...set].filter((u) => u !== url)) : new Set([...set, url]))),
-      }
-    : null;
-  const toggleAll = useCallback(() => setRevealed((set) => (set.size > 0 ? new Set() : new Set(urls))), [urls]);
 
   const shortcuts = useShortcuts(
     claimed
       ? [
-          { key: 'v', label: 'Reveal or blur media', run: toggleAll },
+          { key: 'v', label: 'Reveal or blur media', run: () => toggleAll(urls) },
           // An appeal job takes only the appeal's outcome (or a move): "take action" and "ignore" would do nothing there.
           ...(claimed.job.appeal
             ? [

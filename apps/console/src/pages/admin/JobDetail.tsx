@@ -6,7 +6,7 @@ import { useLoad } from '../../app/use-load';
 import { DEFAULT_WELLNESS, useWellness, type Wellness } from '../../app/wellness';
 import { ErrorNote } from '../../components/ErrorNote';
 import { JobActions, nameOf, useUsersIfAllowed } from '../../components/JobActions';
-import { JobView, type MediaState } from '../../components/JobView';
+import { JobView, useRevealedMedia } from '../../components/JobView';
 import { WellnessControls } from '../../components/WellnessControls';
 import { Notice } from '../../components/PageHead';
 
@@ -21,13 +21,8 @@ export function JobDetail() {
   const settings = useLoad(() => ok(api.GET('/api/console/v1/settings')), []);
   const users = useUsersIfAllowed(session.can('MANAGE_USERS'));
   const personal = useWellness(session.user?.id ?? '', settings.data ? (settings.data.wellness as Wellness) : DEFAULT_WELLNESS);
-  const [revealed, setRevealed] = useState<ReadonlySet<string>>(new Set());
   const [notice, setNotice] = useState<string | null>(null);
-  const media: MediaState = {
-    wellness: personal.wellness,
-    isRevealed: (url) => revealed.has(url),
-    toggle: (url) => setRevealed((set) => (set.has(url) ? new Set([...set].filter((u) => u !== url)) : new Set([...set, url]))),
-  };
+  const { media } = useRevealedMedia(personal.wellness);
   const data = job.data;
   return (
     <>
@@ -39,7 +34,7 @@ export function JobDetail() {
       </div>
       <ErrorNote error={job.error ?? settings.error} />
       <Notice text={notice} />
-      {data && settings.data && (
+      {data && settings.data && media && (
         <>
           <div className="review-bar">
             <span>
