@@ -88,7 +88,11 @@ describe('the review console: manager and admin pages (browser)', () => {
     expect(await page.getByRole('alert').filter({ hasText: 'only time the key is shown' }).count()).toBe(1);
 
     // The server tells a rotated-out key from an unknown one: 403 with the reason (401 is for a key it never issued).
-    const refused = await customer(apiKey, 'GET', '/api/v1/policies');
+    // A server refuses it within about a second (its key cache; docs/console-access.md): wait for that state.
+    const refused = await waitFor(async () => {
+      const response = await customer(apiKey, 'GET', '/api/v1/policies');
+      return response.status === 200 ? undefined : response;
+    }, 'the rotated-out key refused');
     expect(refused.status).toBe(403);
     expect(await refused.text()).toContain('rotated out');
     expect((await customer(rotated, 'GET', '/api/v1/policies')).status).toBe(200);

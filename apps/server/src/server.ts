@@ -68,13 +68,16 @@ export async function runServer(): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
   logger.info(
     {
       version: WARDEN_VERSION,
       role: config.role,
       storage: storage.description,
       port,
-      url: `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`,
+      url,
+      // Where a person opens the review console (served by every role that serves HTTP).
+      console: `${url}/console/`,
       startupMs: Math.round(performance.now()),
     },
     'warden started',
