@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { anEvent } from '../../../../test/support/events.js';
 import { openSqlite, ProjectionRunner, SqliteEventStore } from '#warden/eventstore';
 import { SqliteReadStore } from '#warden/readstore';
-import { ITEM_HISTORY, type ItemHistoryDoc, itemHistoryProjection } from './item-history.projection.js';
+import { ITEM_HISTORY, ITEM_HISTORY_STREAMS, type ItemHistoryDoc, itemHistoryProjection } from './item-history.projection.js';
 
 describe('the item history index', () => {
   const closers: Array<() => unknown> = [];
@@ -48,6 +48,22 @@ describe('the item history index', () => {
       await events.append('review_job-acme:j2', [anEvent('ReviewJobClaimed', { jobId: 'j2' })], 'no_stream');
     });
     expect(await of('post', 'p1')).toEqual(['ReviewJobOpened', 'ReviewJobClaimed', 'ReviewJobDecided']);
+  });
+
+  it("keeps a record of a stream only where its name does not say what it is about (an item's stream, its evaluations)", async () => {
+    const { of, reads } = await indexed(async (events) => {
+      await events.append('item-acme:post:p1', [anEvent('ItemSubmitted', { itemId: 'p1', typeId: 'post', creator: null })], 'no_stream');
+      await events.append('item-acme:post:p1', [anEvent('ItemSubmitted', { itemId: 'p1', typeId: 'post', creator: null })], 0);
+      await events.append('item_evaluation-acme:post:p1:0:LIVE', [anEvent('ItemEvaluated', { item: { id: 'p1', typeId: 'post' } }), anEvent('ActionsNoted', {})], 'no_stream');
+      await events.append('item-acme:post:p2', [anEvent('ItemSubmitted', { itemId: 'p2', typeId: 'post', creator: { id: 'u1', typeId: 'user' } })], 'no_stream');
+      await events.append('item-acme:post:p2', [anEvent('ItemSubmitted', { itemId: 'p2', typeId: 'post', creator: null })], 0);
+      await events.append('review_job-acme:j1', [anEvent('ReviewJobOpened', { jobId: 'j1', item: { id: 'p1', typeId: 'post' } })], 'no_stream');
+    });
+    expect(await of('post', 'p1')).toEqual(['ItemSubmitted', 'ItemSubmitted', 'ItemEvaluated', 'ActionsNoted', 'ReviewJobOpened']);
+    // A later version without the creator is still part of the creator's history, as the first named them.
+    expect(await of('user', 'u1')).toEqual(['ItemSubmitted', 'ItemSubmitted']);
+    const recorded = (await reads.find<{ refs: unknown[] }>(ITEM_HISTORY_STREAMS, {})).length;
+    expect(recorded).toBe(2); // p2's stream (it names a creator) and the job's, not p1's item or evaluation streams
   });
 
   it('writes the same entries again when the log is applied again (keyed by log position)', async () => {

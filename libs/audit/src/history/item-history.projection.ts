@@ -42,11 +42,23 @@ export function refsOf(event: RecordedEvent): HistoryRef[] {
   for (const field of REF_FIELDS) add(data[field]);
   // An appeal names its appellant only in sealed fields; the plain subject it is sealed under is the appellant.
   if (event.type === 'AppealSubmitted' && typeof data['subject'] === 'string') add(userOfSubject(data['subject']));
-  // A user's strike stream is named after the user.
-  const { category, idParts } = parseStreamName(event.streamName);
-  if (category === 'user_strikes' && idParts.length === 3) add({ typeId: idParts[1], id: idParts[2] });
+  for (const ref of streamRefs(event.streamName)) add(ref);
   return refs;
 }
+
+/**
+ * What a stream's name says it is about: an item's versions and their evaluations are named after
+ * the item, a user's strikes after the user. Every event of such a stream names that much by
+ * where it is, so it needs no record of the stream to be found later.
+ */
+export function streamRefs(streamName: string): HistoryRef[] {
+  const { category, idParts } = parseStreamName(streamName);
+  if ((category === 'item' || category === 'user_strikes') && idParts.length === 3) return [{ typeId: idParts[1]!, id: idParts[2]! }];
+  if (category === 'item_evaluation' && idParts.length >= 3) return [{ typeId: idParts[1]!, id: idParts[2]! }];
+  return [];
+}
+
+const sameRef = (a: HistoryRef) => (b: HistoryRef) => a.id === b.id && a.typeId === b.typeId;
 
 export const historyEntryId = (position: number, ref: HistoryRef) => `${position}:${ref.typeId}:${ref.id}`;
 
@@ -71,11 +83,15 @@ export const itemHistoryProjection: Projection = {
 async function indexEvent(event: RecordedEvent, ctx: ProjectionContext): Promise<void> {
   const orgId = event.metadata.orgId;
   const own = refsOf(event);
-  const known = await ctx.get<{ refs: HistoryRef[] }>(ITEM_HISTORY_STREAMS, event.streamName);
+  // A stream's first event has nothing recorded before it: no read (most events open a stream).
+  const known = event.revision === 0 ? undefined : await ctx.get<{ refs: HistoryRef[] }>(ITEM_HISTORY_STREAMS, event.streamName);
   const refs = [...(known?.refs ?? [])];
-  for (const ref of own) if (!refs.some((r) => r.id === ref.id && r.typeId === ref.typeId)) refs.push(ref);
+  for (const ref of own) if (!refs.some(sameRef(ref))) refs.push(ref);
   if (refs.length === 0) return;
-  if (own.some((ref) => !known?.refs.some((r) => r.id === ref.id && r.typeId === ref.typeId))) ctx.put(ITEM_HISTORY_STREAMS, event.streamName, { refs: refs as never });
+  // Recorded only when the event adds something that the stream's name does not already say.
+  const implied = streamRefs(event.streamName);
+  const adds = own.some((ref) => !known?.refs.some(sameRef(ref)));
+  if (adds && refs.some((ref) => !implied.some(sameRef(ref)))) ctx.put(ITEM_HISTORY_STREAMS, event.streamName, { refs: refs as never });
   for (const ref of refs) {
     const doc: ItemHistoryDoc = { orgId, typeId: ref.typeId, itemId: ref.id, position: event.position, stream: event.streamName, revision: event.revision, type: event.type };
     ctx.put(ITEM_HISTORY, historyEntryId(event.position, ref), doc as never);

@@ -5,6 +5,7 @@
  */
 export class LogNotifier {
   private waiters: Array<() => void> = [];
+  private wakes = 0;
   private lastVersion: number;
   private timer: NodeJS.Timeout | undefined;
   private closeResolve!: () => void;
@@ -27,7 +28,13 @@ export class LogNotifier {
     this.wakeAll();
   }
 
+  /** Counts the wake-ups: a reader that saw the same count before has missed no change since. */
+  get generation(): number {
+    return this.wakes;
+  }
+
   wakeAll(): void {
+    this.wakes++;
     const w = this.waiters;
     this.waiters = [];
     for (const resolve of w) resolve();

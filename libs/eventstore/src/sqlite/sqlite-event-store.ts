@@ -13,6 +13,7 @@ import {
 import { dataVersion, type SqliteDatabase } from './sqlite-database.js';
 import { SqliteGroupCommit } from '#warden/sqlite';
 import { LogNotifier } from './log-notifier.js';
+import { LogTail } from './log-tail.js';
 
 type LightRow = Pick<Row, 'position' | 'stream' | 'revision' | 'id' | 'type'>;
 
@@ -53,6 +54,9 @@ const BATCH = 500;
 const GATHER_MS = 5;
 /** Recently read events, shared by the subscriptions that all read the same tail of the log. */
 const DECODED_CACHE = 4096;
+/** Events kept in the shared tail (LogTail), and read into it at most at once. */
+const TAIL_CAPACITY = 8192;
+const TAIL_REFRESH = 2000;
 
 /**
  * The embedded event log. Appends arriving in the same tick are committed in one transaction
@@ -68,6 +72,7 @@ export class SqliteEventStore implements EventStore {
   private readonly notifier: LogNotifier;
   private readonly stmt;
   private readonly decoded = new Map<number, RecordedEvent>();
+  private readonly tail: LogTail;
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -104,9 +109,19 @@ export class SqliteEventStore implements EventStore {
       data: db.prepare<[number], { data: string }>('SELECT data FROM events WHERE position = ?'),
       metadata: db.prepare<[number], { metadata: string }>('SELECT metadata FROM events WHERE position = ?'),
       head: db.prepare<[], { head: number | null }>('SELECT max(position) AS head FROM events'),
+      tail: db.prepare<[number, number], Row>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
     };
     this.notifier = new LogNotifier(() => dataVersion(db), options.pollIntervalMs ?? 100);
     this.writes = new SqliteGroupCommit(db, { afterCommit: () => this.notifier.notify() });
+    this.tail = new LogTail(
+      {
+        readAfter: (after, max) => this.stmt.tail.all(after, max).map((r) => this.decode(r)),
+        generation: () => this.notifier.generation,
+        head: () => this.head(),
+      },
+      TAIL_CAPACITY,
+      TAIL_REFRESH,
+    );
   }
 
   append(streamName: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
@@ -210,26 +225,20 @@ export class SqliteEventStore implements EventStore {
   subscribeToAll(options: SubscribeOptions): Subscription {
     let stopped = false;
     let position = options.after ?? 0;
-    const types = options.eventTypes ? JSON.stringify(options.eventTypes) : undefined;
+    const typeSet = options.eventTypes ? new Set(options.eventTypes) : undefined;
     const loop = (async () => {
       let caughtUp = false;
       let foundAt = Number.NEGATIVE_INFINITY;
       while (!stopped) {
         const waiter = this.notifier.nextChange();
-        const head = types === undefined ? 0 : this.head();
-        const rows = types === undefined ? this.stmt.readAll.all(position, BATCH) : this.stmt.readTyped.all(position, head, types, BATCH);
-        // A typed scan that came back short has accounted for everything up to the head.
-        const through = types === undefined || rows.length === BATCH ? (rows[rows.length - 1]?.position ?? position) : head;
-        if (rows.length > 0) foundAt = performance.now();
+        const { events, through, complete } = this.tail.read(position, typeSet, BATCH) ?? this.readBatch(position, options.eventTypes);
+        if (events.length > 0) foundAt = performance.now();
         if (through > position) {
           if (stopped) return;
-          await options.onEvents(
-            rows.map((r) => this.decode(r)),
-            through,
-          );
+          await options.onEvents(events, through);
           position = through;
         }
-        if (rows.length < BATCH) {
+        if (complete) {
           if (!caughtUp) {
             caughtUp = true;
             options.onCaughtUp?.();
@@ -249,6 +258,19 @@ export class SqliteEventStore implements EventStore {
         await loop;
       },
     };
+  }
+
+  /** A subscription's read of the log itself, when it is behind the shared tail (catching up). */
+  private readBatch(after: number, eventTypes: readonly string[] | undefined): { events: RecordedEvent[]; through: number; complete: boolean } {
+    if (eventTypes === undefined) {
+      const rows = this.stmt.readAll.all(after, BATCH);
+      return { events: rows.map((r) => this.decode(r)), through: rows[rows.length - 1]?.position ?? after, complete: rows.length < BATCH };
+    }
+    const head = this.head();
+    const rows = this.stmt.readTyped.all(after, head, JSON.stringify(eventTypes), BATCH);
+    // A typed scan that came back short has accounted for everything up to the head.
+    const complete = rows.length < BATCH;
+    return { events: rows.map((r) => this.decode(r)), through: complete ? head : rows[rows.length - 1]!.position, complete };
   }
 
   async ping(): Promise<void> {

@@ -1,0 +1,97 @@
+import type { RecordedEvent } from '#warden/kernel';
+
+/** What a subscription gets from the tail: events in log order, and the position they account for. */
+export interface TailBatch {
+  readonly events: RecordedEvent[];
+  /** Every event up to here that the reader wants is in `events` (the rest are other types). */
+  readonly through: number;
+  /** False: the log may hold more after `through` already; read again without waiting. */
+  readonly complete: boolean;
+}
+
+export interface LogTailSource {
+  /** Up to `max` events after `after`, in log order, decoded (one query, one snapshot). */
+  readAfter(after: number, max: number): RecordedEvent[];
+  /** Changes whenever the log may have grown (LogNotifier's generation). */
+  generation(): number;
+  /** The position of the last event (0: empty). */
+  head(): number;
+}
+
+/**
+ * The newest events of the log, read once for every subscription of the process. A worker runs
+ * some thirty projections and reactors; each used to query the log on every wake-up for the same
+ * few hundred new events. Now the first to wake after a change reads them, the others filter what
+ * is in memory, and a subscription that fell behind the tail reads the log itself as before.
+ *
+ * SQLite commits one writer at a time and assigns positions in commit order, so one query sees a
+ * gap-free prefix of the log: the tail is always a contiguous run of the log.
+ */
+export class LogTail {
+  private events: RecordedEvent[] = [];
+  /** The position the tail's first event follows: the tail covers (start, end]. */
+  private start = 0;
+  private end = 0;
+  private readGeneration = Number.NaN;
+  /** The last refresh came back short: the tail reached the head of the log as it was then. */
+  private atHead = false;
+  private started = false;
+
+  constructor(
+    private readonly source: LogTailSource,
+    private readonly capacity: number,
+    private readonly refreshSize: number,
+  ) {}
+
+  /**
+   * Up to `max` events after `after` of the given types, or undefined when the tail does not reach
+   * back that far (the caller reads the log).
+   */
+  read(after: number, types: ReadonlySet<string> | undefined, max: number): TailBatch | undefined {
+    this.refresh();
+    if (after < this.start || after > this.end) return undefined;
+    const events: RecordedEvent[] = [];
+    for (let i = this.indexAfter(after); i < this.events.length; i++) {
+      const event = this.events[i]!;
+      if (types && !types.has(event.type)) continue;
+      events.push(event);
+      if (events.length === max) return { events, through: event.position, complete: false };
+    }
+    return { events, through: this.end, complete: this.atHead };
+  }
+
+  private refresh(): void {
+    if (!this.started) {
+      // The tail begins at the head: subscriptions catching up on older events read the log.
+      this.started = true;
+      this.start = this.end = this.source.head();
+    }
+    const generation = this.source.generation();
+    // Nothing committed since the last read that reached the head: the tail is current.
+    if (generation === this.readGeneration && this.atHead) return;
+    this.readGeneration = generation;
+    const fresh = this.source.readAfter(this.end, this.refreshSize);
+    this.atHead = fresh.length < this.refreshSize;
+    if (fresh.length === 0) return;
+    if (this.events.length === 0) this.start = this.end;
+    this.events.push(...fresh);
+    this.end = fresh[fresh.length - 1]!.position;
+    const excess = this.events.length - this.capacity;
+    if (excess > 0) {
+      this.start = this.events[excess - 1]!.position;
+      this.events = this.events.slice(excess);
+    }
+  }
+
+  /** Index of the first event after `position` (binary search: positions rise, maybe with gaps). */
+  private indexAfter(position: number): number {
+    let lo = 0;
+    let hi = this.events.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.events[mid]!.position <= position) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
