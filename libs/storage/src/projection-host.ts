@@ -8,6 +8,7 @@ import {
   ProjectionRunner,
 } from '#warden/eventstore';
 import type { Clock } from '#warden/kernel';
+import { CheckpointConflictError } from '#warden/readstore';
 import { CLOCK, Metrics, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
 import { SharedCatchUp } from './shared-catch-up.js';
 import { STORAGE } from './storage.tokens.js';
@@ -53,7 +54,12 @@ export class ProjectionHost {
     if (this.runners.has(projection.name)) throw new Error(`Projection ${projection.name} registered twice`);
     const log = projection.log === 'as-stored' ? this.storage.storedEvents : this.storage.events;
     const runner = new ProjectionRunner(projection, log, this.storage.readStore, {
-      onError: (name, error) => this.logger.warn({ msg: 'projection restarting', projection: name, error: String(error) }),
+      onError: (name, error) =>
+        // Another process caught this projection up first (a console read in the api role, a second
+        // worker, a rebuild): expected, and the runner goes on from where that one left it.
+        error instanceof CheckpointConflictError
+          ? this.logger.log({ msg: 'projection checkpoint moved by another process: going on from there', projection: name })
+          : this.logger.warn({ msg: 'projection restarting', projection: name, error: String(error) }),
       onProgress: (name, position) => this.metrics.projectionPosition.set({ projection: name }, position),
     });
     this.runners.set(projection.name, runner);
