@@ -275,3 +275,86 @@ describe('the audit chain with two processes appending to one log', () => {
     expect(verified.stdout).toMatch(/^OK: .* [1-9]\d* signature\(s\) verified/m);
   }, 90_000);
 });
+
+describe('audit checkpoints signed by a key retired since', () => {
+  const dataDir = freshDataDir();
+  const env = testEnv(dataDir, { WARDEN_AUDIT_CHECKPOINT_SECONDS: '1' });
+  let warden: RunningWarden | undefined;
+
+  afterAll(async () => {
+    await warden?.stop();
+  });
+
+  it('verifies with the JWKS that includes retired keys, and names the checkpoint line without them', async () => {
+    expect((await runCli(['apply', writeConfig(SHOP_ORG)], env)).code).toBe(0);
+    const key = await createKey(env, 'shop');
+    warden = await startWarden(env);
+    const running = warden;
+    const jwks = async (query = '') => {
+      const r = await fetch(`${running.url}/api/v1/signing_keys${query}`, { headers: { 'x-api-key': key } });
+      return { status: r.status, body: (await r.json()) as { keys: Array<{ kid: string; status: string }>; errors?: Array<{ pointer?: string }> } };
+    };
+    const positionOf = (itemId: string) => {
+      const db = new Database(join(dataDir, 'warden.db'), { readonly: true });
+      try {
+        const row = db.prepare("SELECT position FROM events WHERE type = 'ItemSubmitted' AND json_extract(data, '$.itemId') = ?").get(itemId) as { position: number } | undefined;
+        return row?.position;
+      } finally {
+        db.close();
+      }
+    };
+    /** Submits a post and waits for a checkpoint past it signed with `kid`. */
+    const checkpointedPast = async (itemId: string, kid: string) => {
+      const r = await fetch(`${running.url}/api/v1/items/async`, {
+        method: 'POST',
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        body: JSON.stringify({ items: [{ id: itemId, typeId: 'post', data: { text: `post ${itemId}` } }] }),
+      });
+      expect(r.status).toBe(202);
+      const at = await waitFor(() => positionOf(itemId), `${itemId} in the log`);
+      await waitFor(
+        () => loggedEvents(dataDir, 'AuditChainCheckpointed').some((e) => Number(e.data['position']) >= at && e.data['kid'] === kid),
+        `a checkpoint past ${itemId} signed by ${kid}`,
+      );
+    };
+
+    const oldKid = (await jwks()).body.keys[0]!.kid;
+    await checkpointedPast('p-before', oldKid);
+    expect((await runCli(['signing-key', 'rotate', '--org', 'shop'], env)).code).toBe(0);
+    const newKid = (await jwks()).body.keys[0]!.kid;
+    expect(newKid).not.toBe(oldKid);
+    const retired = await runCli(['signing-key', 'retire', '--org', 'shop', '--kid', oldKid], env);
+    expect(retired.code, retired.stderr).toBe(0);
+    await checkpointedPast('p-after', newKid);
+
+    const published = await jwks();
+    expect(published.body.keys.map((k) => [k.kid, k.status])).toEqual([[newKid, 'active']]);
+    const every = await jwks('?include=retired');
+    expect(every.body.keys.map((k) => [k.kid, k.status])).toEqual([
+      [newKid, 'active'],
+      [oldKid, 'retired'],
+    ]);
+    const bad = await jwks('?include=everything');
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors?.map((e) => e.pointer)).toEqual(['/include']);
+    await running.stop();
+    warden = undefined;
+
+    const file = (name: string) => join(dataDir, name);
+    writeFileSync(file('published.json'), JSON.stringify(published.body));
+    writeFileSync(file('every.json'), JSON.stringify(every.body));
+    expect((await runCli(['audit', 'export', '--org', 'shop', '--out', file('rotated.ndjson')], env)).code).toBe(0);
+    const lines = readFileSync(file('rotated.ndjson'), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as ExportLine);
+    const oldCheckpointLines = lines.flatMap((l, i) => (l.type === 'AuditChainCheckpointed' && l.stored.data['kid'] === oldKid ? [i + 1] : []));
+    expect(oldCheckpointLines.length).toBeGreaterThan(0);
+
+    const withoutRetired = await runCli(['audit', 'verify', file('rotated.ndjson'), '--jwks', file('published.json')], env);
+    expect(withoutRetired.code).toBe(1);
+    expect(withoutRetired.stdout.split('\n')[0]).toBe(
+      `line ${oldCheckpointLines[0]}: the checkpoint is signed by key ${oldKid}, which the JWKS does not have (retired since? fetch the JWKS with ?include=retired)`,
+    );
+    const withRetired = await runCli(['audit', 'verify', file('rotated.ndjson'), '--jwks', file('every.json')], env);
+    expect(withRetired.code, withRetired.stdout + withRetired.stderr).toBe(0);
+    expect(withRetired.stdout).toMatch(/^OK: .* [1-9]\d* signature\(s\) verified/m);
+  }, 60_000);
+});

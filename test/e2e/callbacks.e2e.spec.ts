@@ -142,7 +142,7 @@ describe('signed callbacks, end to end', () => {
 
     const keys = await jwks();
     expect(keys.keys).toHaveLength(1);
-    expect(keys.keys[0]).toEqual({ kty: 'OKP', crv: 'Ed25519', kid: expect.any(String), x: expect.any(String) });
+    expect(keys.keys[0]).toEqual({ kty: 'OKP', crv: 'Ed25519', status: 'active', kid: expect.any(String), x: expect.any(String) });
     expect(verifies(keys, received, body)).toBe(true);
     expect(verifies(keys, received, body.replace('"severity":"high"', '"severity":"low"'))).toBe(false);
     expect(verifies(keys, { ...received, 'service-delivery-id': 'another-delivery' }, body)).toBe(false);

@@ -47,7 +47,8 @@ export const auditExportCommand: AppCommand = {
 export const auditVerifyCommand: StandaloneCommand = {
   name: 'audit verify',
   usage: '<file> [--jwks <file|url>]',
-  description: 'verifies an audit export offline: its chain, its checkpoints and their signatures; names the first line that breaks',
+  description:
+    'verifies an audit export offline: its chain, its checkpoints and their signatures (--jwks: GET /api/v1/signing_keys?include=retired, so that keys retired since still count); names the first line that breaks',
   async run(args, out) {
     const { values, positionals } = parseCommandArgs(args, { jwks: { type: 'string' } }, true);
     if (positionals.length !== 1) throw new UsageError('Give one export file');

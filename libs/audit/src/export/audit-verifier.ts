@@ -87,7 +87,7 @@ export async function verifyAuditExport(lines: AsyncIterable<string> | Iterable<
       if (covered && covered.link !== cp.link) problem(n, `the checkpoint of event ${cp.seq} signs another link than line ${covered.line} has: that line was changed`);
       if (jwks) {
         const key = keys.get(cp.kid);
-        if (!key) problem(n, `the checkpoint is signed by key ${cp.kid}, which the JWKS does not have`);
+        if (!key) problem(n, `the checkpoint is signed by key ${cp.kid}, which the JWKS does not have (retired since? fetch the JWKS with ?include=retired)`);
         else if (!verify(null, checkpointMessage(header.orgId, cp), createPublicKey({ key, format: 'jwk' }), Buffer.from(cp.signature, 'base64url'))) {
           problem(n, `the checkpoint's signature does not verify with key ${cp.kid}: it was changed`);
         } else signaturesVerified++;

@@ -32,6 +32,9 @@ export const publishedKeys = (state: SigningKeysState) => [
   ...state.keys.filter((k) => k.status === 'rotated').reverse(),
 ];
 
+/** Every key the organization ever had, retired ones too: what signed its older audit checkpoints. */
+export const everyKey = (state: SigningKeysState) => [...publishedKeys(state), ...state.keys.filter((k) => k.status === 'retired').reverse()];
+
 export const signingKeysDecider: Decider<SigningKeyCommand, SigningKeysState, SigningKeyEvent> = {
   eventTypes: { SigningKeyCreated: true, SigningKeyRetired: true },
   initialState: { keys: [] },

@@ -72,7 +72,10 @@ describe('signing keys', () => {
     expect(parseSignatureHeader(after)!.kid).toBe(rotated.kid);
 
     const both = await keys.jwks('acme');
-    expect(both.keys.map((k) => k.kid)).toEqual([rotated.kid, rotated.replaced]);
+    expect(both.keys.map((k) => [k.kid, k.status])).toEqual([
+      [rotated.kid, 'active'],
+      [rotated.replaced, 'rotated'],
+    ]);
     expect(receiverVerifies(both, before, 'd-1', '{}')).toBe(true);
     expect(receiverVerifies(both, after, 'd-2', '{}')).toBe(true);
 
@@ -81,6 +84,14 @@ describe('signing keys', () => {
     expect(one.keys.map((k) => k.kid)).toEqual([rotated.kid]);
     expect(receiverVerifies(one, before, 'd-1', '{}')).toBe(false);
     await expect(keys.retire('acme', rotated.kid, context)).rejects.toThrow(/rotate first/);
+
+    // An auditor asks for every key: the retired one comes back, marked, and verifies what it signed.
+    const all = await keys.jwks('acme', { retired: true });
+    expect(all.keys.map((k) => [k.kid, k.status])).toEqual([
+      [rotated.kid, 'active'],
+      [rotated.replaced, 'retired'],
+    ]);
+    expect(receiverVerifies(all, before, 'd-1', '{}')).toBe(true);
   });
 
   it('fails to sign when the keyring cannot open the private key (so nothing is sent)', async () => {

@@ -6,19 +6,22 @@ import { AggregateStore } from '#warden/storage';
 import { signingKeyStream } from '../domain/callbacks.streams.js';
 import {
   activeKey,
+  everyKey,
   type NewSigningKey,
   publishedKeys,
   type SigningKeyRecord,
+  type SigningKeyStatus,
   signingKeysDecider,
   type SigningKeysState,
 } from '../domain/signing-key.decider.js';
 
-/** A public key as a JWK (RFC 8037). */
+/** A public key as a JWK (RFC 8037), with where it stands (an extra member, ignored by JWK libraries). */
 export interface SigningJwk {
   kty: 'OKP';
   crv: 'Ed25519';
   kid: string;
   x: string;
+  status: SigningKeyStatus;
 }
 
 export interface Signer {
@@ -57,10 +60,14 @@ export class SigningKeys {
     return pending;
   }
 
-  /** The JWKS receivers verify with: the active key first, then rotated keys not yet retired. */
-  async jwks(orgId: string): Promise<{ keys: SigningJwk[] }> {
+  /**
+   * The JWKS receivers verify with: the active key first, then rotated keys not yet retired. With
+   * `retired`, every key ever created follows (an auditor checking checkpoints signed before a
+   * retirement); a receiver of callbacks must not accept a retired key's signature.
+   */
+  async jwks(orgId: string, options: { retired?: boolean } = {}): Promise<{ keys: SigningJwk[] }> {
     const state = await this.ensured(orgId);
-    return { keys: publishedKeys(state).map((k) => toJwk(k)) };
+    return { keys: (options.retired ? everyKey(state) : publishedKeys(state)).map((k) => toJwk(k)) };
   }
 
   async list(orgId: string): Promise<SigningKeyRecord[]> {
@@ -128,7 +135,7 @@ export class SigningKeys {
   }
 }
 
-const toJwk = (k: SigningKeyRecord): SigningJwk => ({ kty: 'OKP', crv: 'Ed25519', kid: k.kid, x: k.x });
+const toJwk = (k: SigningKeyRecord): SigningJwk => ({ kty: 'OKP', crv: 'Ed25519', kid: k.kid, x: k.x, status: k.status });
 
 /** RFC 7638 JWK thumbprint: the key id is derived from the public key itself. */
 export function thumbprint(x: string): string {

@@ -17,7 +17,7 @@ export class ExportAuditHttpController {
     description:
       'NDJSON (docs/audit.md): a header line, then one line per event of the organization in chain order, with its data ' +
       '(personal fields null), its stored form and its link; signed checkpoints are events of type AuditChainCheckpointed. ' +
-      '`warden audit verify <file> --jwks <GET /api/v1/signing_keys>` checks it. 400 with a pointer when `from` or `to` is not ' +
+      '`warden audit verify <file> --jwks <GET /api/v1/signing_keys?include=retired>` checks it. 400 with a pointer when `from` or `to` is not ' +
       'an ISO 8601 datetime or `from` is after `to`.',
   })
   @ApiOkResponse({ description: 'One JSON document per line', content: { 'application/x-ndjson': { schema: { type: 'string' } } } })

@@ -7,6 +7,6 @@ export class GetSigningKeysHandler implements IQueryHandler<GetSigningKeysQuery>
   constructor(private readonly keys: SigningKeys) {}
 
   execute(query: GetSigningKeysQuery): Promise<{ keys: SigningJwk[] }> {
-    return this.keys.jwks(query.orgId);
+    return this.keys.jwks(query.orgId, { retired: query.includeRetired });
   }
 }

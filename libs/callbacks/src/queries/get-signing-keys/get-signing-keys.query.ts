@@ -3,9 +3,15 @@ import type { SigningJwk } from '../../signing/signing-keys.js';
 
 export type { SigningJwk };
 
-/** The organization's published signing keys as a JWKS (its first key is created on first need). */
+/**
+ * The organization's published signing keys as a JWKS (its first key is created on first need);
+ * with `includeRetired`, its retired keys too.
+ */
 export class GetSigningKeysQuery extends Query<{ keys: SigningJwk[] }> {
-  constructor(readonly orgId: string) {
+  constructor(
+    readonly orgId: string,
+    readonly includeRetired = false,
+  ) {
     super();
   }
 }
