@@ -290,6 +290,14 @@ describe('the review console: manager and admin pages (browser)', () => {
     await waitFor(async () => (await page.getByRole('row', { name: /post-locked/ }).getByRole('cell').nth(1).textContent()) === 'Pending' || undefined, 'the job pending again');
     expect(await page.getByRole('row', { name: /post-locked/ }).getByRole('cell').nth(3).textContent()).toBe('—');
 
+    // The age filter is the server's: a job opened a moment ago is in no page of the older jobs.
+    const age = page.getByRole('combobox', { name: /^Age/ });
+    await age.selectOption({ label: 'Older than 1 hour' });
+    await page.getByText('No job matches these filters.').waitFor();
+    expect(await page.getByText(/Page 1 of 1 · 0 jobs/).count()).toBe(1);
+    await age.selectOption({ label: 'Any age' });
+    await page.getByRole('row', { name: /post-locked/ }).waitFor();
+
     // The job's own page shows it with the moderator's view, without claiming it.
     await page.getByRole('link', { name: /^View job / }).first().click();
     await page.getByRole('heading', { name: /post-locked/ }).waitFor();

@@ -237,3 +237,46 @@ describe('an expired lock, over the console API', () => {
     expect(['/errors/lock-not-held', '/errors/lock-expired']).toContain(body.errors[0]!.type[0]);
   });
 });
+
+describe("the managers' job list by age", () => {
+  let world: ReviewWorld;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  const h = helpers(() => world);
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    world = await startReviewWorld(reviewOrgConfig(receiver.url), ['ADMIN']);
+  }, 120_000);
+
+  afterAll(async () => {
+    await world?.warden.stop();
+    await receiver?.close();
+  });
+
+  it('lists only the jobs opened before a time, counted and paged on the server; a bad time is a 400 at its pointer', async () => {
+    const list = async (query: string) => h.json(await world.call(h.as('ADMIN'), 'GET', `/api/console/v1/jobs?queueId=default&${query}`), 200);
+    const items = (page: Json) => (page['jobs'] as Array<{ item: { id: string }; openedAt: string }>).map((j) => j.item.id);
+    await h.newJob('aged-1');
+    await h.newJob('aged-2');
+    const second = (await list('pageSize=10'))['jobs'] as Array<{ item: { id: string }; openedAt: string }>;
+    // Just after the second job opened; the third opens later (it is submitted only now).
+    const cut = new Date(Date.parse(second.find((j) => j.item.id === 'aged-2')!.openedAt) + 1);
+    await h.newJob('fresh-1');
+
+    const before = `openedBefore=${encodeURIComponent(cut.toISOString())}`;
+    expect(await list(`${before}&pageSize=1`)).toMatchObject({ total: 2, page: 1, pageSize: 1 });
+    expect(items(await list(`${before}&pageSize=1`))).toEqual(['aged-1']);
+    expect(items(await list(`${before}&pageSize=1&page=2`))).toEqual(['aged-2']);
+    // The same instant written with an offset selects the same jobs.
+    const shifted = new Date(cut.getTime() + 3_600_000).toISOString().replace('Z', '+01:00');
+    expect(items(await list(`openedBefore=${encodeURIComponent(shifted)}`))).toEqual(['aged-1', 'aged-2']);
+    expect(items(await list('pageSize=10'))).toEqual(['aged-1', 'aged-2', 'fresh-1']);
+    expect(await list(`openedBefore=${encodeURIComponent('2000-01-01T00:00:00Z')}`)).toMatchObject({ total: 0, jobs: [] });
+    await expectErrorBody(
+      await world.call(h.as('ADMIN'), 'GET', '/api/console/v1/jobs?queueId=default&openedBefore=yesterday'),
+      400,
+      '/errors/invalid-user-input',
+      '/openedBefore',
+    );
+  });
+});

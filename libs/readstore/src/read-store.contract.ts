@@ -71,6 +71,28 @@ export function readStoreContract(adapter: string, open: () => Promise<ReadStore
       expect(await store.find(coll('empty'))).toEqual([]);
     });
 
+    it('finds by a range on a field: below, at or above, both, with an index, values of the bound\'s type only', async () => {
+      const c = coll('range');
+      const at = (minute: number) => `2026-11-27T10:${String(minute).padStart(2, '0')}:00.000Z`;
+      await store.commit([
+        ...[5, 10, 15, 20].map((m) => ({ op: 'put' as const, collection: c, id: `t${m}`, doc: { org: 'a', at: at(m), n: m } })),
+        { op: 'put', collection: c, id: 'other-org', doc: { org: 'b', at: at(1), n: 1 } },
+        // A number where others have text, and text where others have numbers: a bound of the other type leaves them out.
+        { op: 'put', collection: c, id: 'mixed', doc: { org: 'a', at: 7, n: 'seven' } },
+      ]);
+      await store.ensureIndex(c, ['org', 'at']);
+      const ids = async (filter: Parameters<ReadStore['find']>[1]) =>
+        (await store.find<{ n: unknown }>(c, filter, { sort: [{ field: 'at', direction: 'asc' }] })).map((d) => d.n);
+      expect(await ids({ org: 'a', at: { lt: at(15) } })).toEqual([5, 10]);
+      expect(await ids({ org: 'a', at: { gte: at(15) } })).toEqual([15, 20]);
+      expect(await ids({ org: 'a', at: { gte: at(10), lt: at(20) } })).toEqual([10, 15]);
+      // An ISO timestamp without milliseconds is another string: callers normalize their bounds.
+      expect(await ids({ org: 'a', at: { lt: '2026-11-27T10:10:00.000Z' } })).toEqual([5]);
+      expect(await store.count(c, { org: 'a', n: { gte: 10 } })).toBe(3);
+      expect(await store.count(c, { org: 'a', n: { lt: 100 } })).toBe(4);
+      expect(await store.count(c, { org: 'a', at: {} })).toBe(5);
+    });
+
     it('moves a checkpoint with its writes and refuses a stale move', async () => {
       const c = coll('cp');
       const p = `proj_${run}`;

@@ -3,8 +3,20 @@ import type { Json } from '#warden/kernel';
 /** A read-model document: plain JSON, addressed by (collection, id). */
 export type ReadDocument = { [key: string]: Json };
 
-/** Equality on fields; dotted names reach into nested objects (`owner.id`). */
-export type Filter = Readonly<Record<string, string | number | boolean | null>>;
+/**
+ * Bounds on a field: below `lt`, at or above `gte`. Only values of the bound's own type match (a
+ * string bound never matches a number); strings compare by their UTF-8 bytes, as ISO 8601
+ * timestamps in UTC sort by time.
+ */
+export interface Range {
+  readonly lt?: string | number;
+  readonly gte?: string | number;
+}
+
+/** Equality (or a Range) on fields; dotted names reach into nested objects (`owner.id`). */
+export type Filter = Readonly<Record<string, string | number | boolean | null | Range>>;
+
+export const isRange = (value: Filter[string]): value is Range => typeof value === 'object' && value !== null;
 
 export interface FindOptions {
   readonly sort?: ReadonlyArray<{ readonly field: string; readonly direction: 'asc' | 'desc' }>;
@@ -52,8 +64,9 @@ export interface ReadStore {
   find<T extends object = ReadDocument>(collection: string, filter?: Filter, options?: FindOptions): Promise<T[]>;
   count(collection: string, filter?: Filter): Promise<number>;
   /**
-   * Serves equality filters on these fields (in this order, a prefix of them also works) from an
-   * index instead of a scan of the collection. Idempotent; projections declare theirs.
+   * Serves equality filters on these fields (in this order, a prefix of them also works, and a
+   * Range on the field after that prefix) from an index instead of a scan of the collection.
+   * Idempotent; projections declare theirs.
    */
   ensureIndex(collection: string, fields: readonly string[]): Promise<void>;
   /**

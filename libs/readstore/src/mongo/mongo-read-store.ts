@@ -3,6 +3,7 @@ import {
   CheckpointConflictError,
   type CheckpointMove,
   type Filter,
+  isRange,
   type FindOptions,
   type ReadStore,
   ReadStoreUnavailableError,
@@ -206,10 +207,19 @@ export class MongoReadStore implements ReadStore {
   }
 }
 
-/** Equality per field; `{ f: null }` matches null and missing alike, as on SQLite. */
+/**
+ * Equality per field; `{ f: null }` matches null and missing alike, as on SQLite. A Range becomes
+ * `$lt`/`$gte`, which MongoDB applies to values of the bound's own type only (type bracketing),
+ * as the SQLite adapter does.
+ */
 function mongoFilter(filter: Filter): mongo.Filter<StoredDoc> {
-  const query: Record<string, string | number | boolean | null> = {};
-  for (const [name, value] of Object.entries(filter)) query[field(name)] = value;
+  const query: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(filter)) {
+    if (!isRange(value)) query[field(name)] = value;
+    else if (value.lt !== undefined || value.gte !== undefined) {
+      query[field(name)] = { ...(value.lt !== undefined ? { $lt: value.lt } : {}), ...(value.gte !== undefined ? { $gte: value.gte } : {}) };
+    }
+  }
   return query as mongo.Filter<StoredDoc>;
 }
 

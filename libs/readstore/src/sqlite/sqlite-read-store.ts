@@ -5,6 +5,7 @@ import {
   type CheckpointMove,
   type Filter,
   type FindOptions,
+  isRange,
   type ReadStore,
   type VersionedDocument,
   type Write,
@@ -183,6 +184,16 @@ function whereClause(collection: string, filter: Filter): { where: string; param
   for (const [field, value] of Object.entries(filter)) {
     if (value === null) {
       parts.push(`json_extract(doc, '${jsonPath(field)}') IS NULL`);
+    } else if (isRange(value)) {
+      const path = jsonPath(field);
+      for (const [op, bound] of [['<', value.lt], ['>=', value.gte]] as const) {
+        if (bound === undefined) continue;
+        parts.push(`json_extract(doc, '${path}') ${op} ?`);
+        params.push(bound);
+      }
+      // SQLite orders every number before every text; a bound matches only values of its own type.
+      const types = [value.lt, value.gte].some((b) => typeof b === 'string') ? "('text')" : "('integer', 'real')";
+      if (value.lt !== undefined || value.gte !== undefined) parts.push(`json_type(doc, '${path}') IN ${types}`);
     } else {
       parts.push(`json_extract(doc, '${jsonPath(field)}') = ?`);
       // json_extract yields 1/0 for JSON booleans.

@@ -80,14 +80,14 @@ export function Jobs() {
   const [notice, setNotice] = useState<string | null>(null);
   const queueId = chosenQueue ?? (mayListAll ? '' : (queues.data?.queues[0]?.id ?? ''));
   const ready = mayListAll || queueId !== '';
-  const jobs = useLoad(
-    () =>
-      ready
-        ? ok(api.GET('/api/console/v1/jobs', { params: { query: { ...(queueId ? { queueId } : {}), ...(state ? { state } : {}), page, pageSize: PAGE_SIZE } } }))
-        : Promise.resolve(undefined),
-    [queueId, state, page, ready],
-  );
-  const shown = (jobs.data?.jobs ?? []).filter((j) => olderThan === 0 || Date.now() - Date.parse(j.openedAt) >= olderThan * 1000);
+  const jobs = useLoad(() => {
+    if (!ready) return Promise.resolve(undefined);
+    // The server counts and pages what is old enough, so every page and the total agree with the filter.
+    const openedBefore = olderThan > 0 ? new Date(Date.now() - olderThan * 1000).toISOString() : undefined;
+    const query = { ...(queueId ? { queueId } : {}), ...(state ? { state } : {}), ...(openedBefore ? { openedBefore } : {}), page, pageSize: PAGE_SIZE };
+    return ok(api.GET('/api/console/v1/jobs', { params: { query } }));
+  }, [queueId, state, olderThan, page, ready]);
+  const shown = jobs.data?.jobs ?? [];
   const pages = jobs.data ? Math.max(1, Math.ceil(jobs.data.total / PAGE_SIZE)) : 1;
   const changed = (message: string) => {
     setNotice(message);
@@ -134,7 +134,13 @@ export function Jobs() {
         </label>
         <label>
           Age
-          <select value={olderThan} onChange={(e) => setOlderThan(Number(e.target.value))}>
+          <select
+            value={olderThan}
+            onChange={(e) => {
+              setOlderThan(Number(e.target.value));
+              setPage(1);
+            }}
+          >
             {AGES.map((a) => (
               <option key={a.seconds} value={a.seconds}>
                 {a.label}
@@ -171,10 +177,10 @@ export function Jobs() {
               </tbody>
             </table>
           </div>
-          {shown.length === 0 && <p className="muted">No job matches these filters{olderThan > 0 ? ' on this page' : ''}.</p>}
+          {shown.length === 0 && <p className="muted">No job matches these filters.</p>}
           <Pager
             label="Job pages"
-            status={`Page ${page} of ${pages} · ${jobs.data.total} job${jobs.data.total === 1 ? '' : 's'}${olderThan > 0 ? ` (${shown.length} on this page old enough)` : ''}`}
+            status={`Page ${page} of ${pages} · ${jobs.data.total} job${jobs.data.total === 1 ? '' : 's'}`}
             onPrevious={page > 1 ? () => setPage(page - 1) : null}
             onNext={page < pages ? () => setPage(page + 1) : null}
           />

@@ -15,14 +15,22 @@ export class ListReviewJobsHttpController {
   @Get()
   @ApiOperation({
     summary: "Managers' list of review jobs, oldest first, with the total",
-    description: '404 for an unknown queue, or the child-safety queue without VIEW_CHILD_SAFETY_DATA.',
+    description:
+      '404 for an unknown queue, or the child-safety queue without VIEW_CHILD_SAFETY_DATA. 400 with a pointer for a bad ' +
+      'filter (`/openedBefore` not an ISO 8601 datetime, `/queueId` missing without VIEW_CHILD_SAFETY_DATA).',
   })
   @ApiOkResponse({ type: ReviewJobListResponseDto })
   @ApiConsoleRoute({}, 400, 404)
   @RequirePermissions('MANAGE_MRT_JOBS')
   async list(@Query() query: ListReviewJobsRequestDto, @CurrentUser() user: ConsolePrincipal): Promise<ReviewJobListResponseDto> {
     const page = await this.queries.execute(
-      new ListReviewJobsQuery(user.orgId, user, { queueId: query.queueId, state: query.state }, query.page ?? 1, query.pageSize ?? 50),
+      new ListReviewJobsQuery(
+        user.orgId,
+        user,
+        { queueId: query.queueId, state: query.state, openedBefore: query.openedBefore },
+        query.page ?? 1,
+        query.pageSize ?? 50,
+      ),
     );
     return { ...page, jobs: page.jobs.map(toJobSummaryDto) };
   }

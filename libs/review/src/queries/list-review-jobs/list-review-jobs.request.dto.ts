@@ -20,6 +20,15 @@ export class ListReviewJobsRequestDto {
   @IsIn(JOB_STATES, { message: `state must be one of ${JOB_STATES.join(', ')}` })
   state?: JobState;
 
+  @ApiPropertyOptional({
+    format: 'date-time',
+    example: '2026-11-26T09:00:00Z',
+    description: 'Only jobs opened before this time (a manager’s “older than a day”: now minus a day). ISO 8601 with a time part',
+  })
+  @IsOptional()
+  @IsString({ message: 'expected an ISO 8601 datetime with a time part' })
+  openedBefore?: string;
+
   @ApiPropertyOptional({ type: 'integer', minimum: 1, default: 1 })
   @IsOptional()
   @Type(() => Number)
