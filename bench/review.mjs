@@ -173,6 +173,29 @@ async function claimRun(session, id, count) {
   return { claims_per_s: round(count / ((performance.now() - started) / 1000)), p50_ms: round(percentile(times, 50)), p99_ms: round(percentile(times, 99)) };
 }
 
+/**
+ * Latency of the lists a moderator and a manager open, with the large queue filled: the queue list
+ * (GET /queues, 30 times) and a late page of the managers' job list with an age filter (10 times).
+ */
+async function listings(session) {
+  const timed = async (path, times) => {
+    const ms = [];
+    for (let i = 0; i < times; i++) {
+      const t0 = performance.now();
+      const response = await consoleCall(session, 'GET', path);
+      if (response.status !== 200) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+      await response.arrayBuffer();
+      ms.push(performance.now() - t0);
+    }
+    return { p50_ms: round(percentile(ms, 50)), max_ms: round(Math.max(...ms)) };
+  };
+  const openedBefore = encodeURIComponent(new Date().toISOString());
+  return [
+    { request: 'GET /api/console/v1/queues', ...(await timed('/api/console/v1/queues', 30)) },
+    { request: 'GET /api/console/v1/jobs (openedBefore, page 100 of 50)', ...(await timed(`/api/console/v1/jobs?queueId=default&openedBefore=${openedBefore}&page=100`, 10)) },
+  ];
+}
+
 const servers = serverRoles(env);
 try {
   cli(['apply', configFile]);
@@ -201,6 +224,7 @@ try {
   await reportRun('api + worker', sessions[0], LARGE + CLAIMS + WARM_UP_CLAIMS);
   await reports(SMALL + CLAIMS + WARM_UP_CLAIMS, 'small queue');
   await waitPending(sessions[0], 'small', SMALL + CLAIMS + WARM_UP_CLAIMS);
+  const listRows = await listings(sessions[0]);
   const smallRun = await claimRun(sessions[0], 'small', CLAIMS);
   const largeRun = await claimRun(sessions[0], 'default', CLAIMS);
   await servers.stop(api);
@@ -213,6 +237,8 @@ try {
 
   console.log(`Reports (POST /api/v1/report, ${CONCURRENCY} connections)`);
   console.table(reportRows);
+  console.log(`Lists with ${LARGE} pending (api + worker, idle): the moderators' queue list, the managers' job list`);
+  console.table(listRows);
   console.log('Claim next job (claim → IGNORE decision, one moderator; latency of the claim request; api + worker)');
   console.table([
     { pending: SMALL, ...smallRun },

@@ -348,10 +348,16 @@ describe('signed callbacks, end to end', () => {
     );
     expect(verifies(both, request.headers, request.body)).toBe(true);
 
-    const refused = await runCli(['signing-key', 'retire', '--org', 'hooks', '--kid', newKid], env);
+    // `--kid=<kid>`: a key id may begin with '-', which would read as an option after a space.
+    const refused = await runCli(['signing-key', 'retire', '--org', 'hooks', `--kid=${newKid}`], env);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('rotate first');
-    const retired = await runCli(['signing-key', 'retire', '--org', 'hooks', '--kid', oldKid], env);
+    // A key rotated out moments ago is not retired yet (a running server may still sign with it).
+    const retired = await waitFor(async () => {
+      const r = await runCli(['signing-key', 'retire', '--org', 'hooks', `--kid=${oldKid}`], env);
+      if (r.code !== 0) expect(r.stderr).toContain('rotated out moments ago');
+      return r.code === 0 ? r : undefined;
+    }, { what: `${oldKid} retired`, timeoutMs: 20_000, intervalMs: 500 });
     expect(retired.code, retired.stderr).toBe(0);
     expect((await jwks()).keys.map((k) => k.kid)).toEqual([newKid]);
     const listed = await runCli(['signing-key', 'list', '--org', 'hooks'], env);

@@ -4,9 +4,10 @@ import type { Json } from '#warden/kernel';
 export type ReadDocument = { [key: string]: Json };
 
 /**
- * Bounds on a field: below `lt`, at or above `gte`. Only values of the bound's own type match (a
- * string bound never matches a number); strings compare by their UTF-8 bytes, as ISO 8601
- * timestamps in UTC sort by time.
+ * Bounds on a field holding strings or numbers: below `lt`, at or above `gte`. Only values of the
+ * bound's own type match (a string bound never matches a number); strings compare by their UTF-8
+ * bytes, so ISO 8601 timestamps written alike (`toISOString`) sort by time. Not for fields holding
+ * arrays or objects: the adapters differ there (MongoDB compares array elements).
  */
 export interface Range {
   readonly lt?: string | number;

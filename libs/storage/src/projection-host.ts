@@ -55,10 +55,10 @@ export class ProjectionHost {
     const log = projection.log === 'as-stored' ? this.storage.storedEvents : this.storage.events;
     const runner = new ProjectionRunner(projection, log, this.storage.readStore, {
       onError: (name, error) =>
-        // Another process caught this projection up first (a console read in the api role, a second
-        // worker, a rebuild): expected, and the runner goes on from where that one left it.
+        // Another runner moved the checkpoint first (a console read's catch-up, in this process or
+        // the api's, a second worker, a rebuild): expected, and this one goes on from there.
         error instanceof CheckpointConflictError
-          ? this.logger.log({ msg: 'projection checkpoint moved by another process: going on from there', projection: name })
+          ? this.logger.debug({ msg: 'projection checkpoint moved by another runner: going on from there', projection: name })
           : this.logger.warn({ msg: 'projection restarting', projection: name, error: String(error) }),
       onProgress: (name, position) => this.metrics.projectionPosition.set({ projection: name }, position),
     });

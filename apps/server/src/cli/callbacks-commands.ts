@@ -50,7 +50,7 @@ export const signingKeyRotateCommand: AppCommand = {
 
 export const signingKeyRetireCommand: AppCommand = {
   name: 'signing-key retire',
-  usage: '--org <orgId> --kid <keyId>',
+  usage: '--org <orgId> --kid=<keyId>',
   description: 'stops publishing a rotated-out key',
   async runInApp(args, app, out) {
     const { values } = parse(args);

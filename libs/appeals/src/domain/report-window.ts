@@ -1,4 +1,4 @@
-import { isIsoDateTime } from '#warden/catalog/contracts';
+import { parseIsoInstant } from '#warden/catalog/contracts';
 import type { ErrorDetail } from '#warden/kernel';
 
 const DAY_MS = 86_400_000;
@@ -25,11 +25,9 @@ export function checkReportWindow(from: unknown, to: unknown, now: Date): Window
   const problems: ErrorDetail[] = [];
   const parse = (value: unknown, pointer: string): Date | undefined => {
     if (value === undefined) return undefined;
-    if (!isIsoDateTime(value)) {
-      problems.push({ title: TITLE, pointer, detail: 'expected an ISO 8601 datetime with a time part (2026-03-01T00:00:00Z)' });
-      return undefined;
-    }
-    return new Date(value as string);
+    const instant = parseIsoInstant(value);
+    if (!instant) problems.push({ title: TITLE, pointer, detail: 'expected an ISO 8601 datetime with a time part (2026-03-01T00:00:00Z)' });
+    return instant;
   };
   const parsedFrom = parse(from, '/from');
   const parsedTo = parse(to, '/to');

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { foldEvents } from '#warden/kernel';
-import { activeKey, publishedKeys, type SigningKeyCommand, signingKeysDecider } from './signing-key.decider.js';
+import { activeKey, publishedKeys, RETIRE_AFTER_ROTATION_MS, type SigningKeyCommand, signingKeysDecider } from './signing-key.decider.js';
 import type { SigningKeyEvent } from './signing-key.events.js';
 
 const sealed = { kid: 'ring', iv: 'iv', ct: 'ct', tag: 'tag' };
-const key = (kid: string) => ({ kid, algorithm: 'Ed25519' as const, x: `x-${kid}`, d: sealed, createdAt: '2026-01-01T00:00:00.000Z' });
+const key = (kid: string, createdAt = '2026-01-01T00:00:00.000Z') => ({ kid, algorithm: 'Ed25519' as const, x: `x-${kid}`, d: sealed, createdAt });
+const NOW = '2026-01-02T00:00:00.000Z';
 
 function given(events: SigningKeyEvent[]) {
   const state = foldEvents(signingKeysDecider, events);
@@ -29,15 +30,25 @@ describe('signing keys decider', () => {
     expect(activeKey(state)?.kid).toBe('k2');
     expect(publishedKeys(state).map((k) => k.kid)).toEqual(['k2', 'k1']);
 
-    const retired = given([created('k1'), ...rotated]).when({ type: 'RetireSigningKey', kid: 'k1', at: 'now' });
-    expect(retired).toEqual([{ type: 'SigningKeyRetired', data: { kid: 'k1', retiredAt: 'now' } }]);
+    const retired = given([created('k1'), ...rotated]).when({ type: 'RetireSigningKey', kid: 'k1', at: NOW });
+    expect(retired).toEqual([{ type: 'SigningKeyRetired', data: { kid: 'k1', retiredAt: NOW } }]);
     expect(publishedKeys(given([created('k1'), ...rotated, ...retired]).state).map((k) => k.kid)).toEqual(['k2']);
-    expect(given([created('k1'), ...rotated, ...retired]).when({ type: 'RetireSigningKey', kid: 'k1', at: 'later' })).toEqual([]);
+    expect(given([created('k1'), ...rotated, ...retired]).when({ type: 'RetireSigningKey', kid: 'k1', at: '2026-01-03T00:00:00.000Z' })).toEqual([]);
   });
 
   it('refuses to retire the key in use or an unknown one', () => {
-    expect(() => given([created('k1')]).when({ type: 'RetireSigningKey', kid: 'k1', at: 'now' })).toThrow(/rotate first/);
-    expect(() => given([created('k1')]).when({ type: 'RetireSigningKey', kid: 'nope', at: 'now' })).toThrow(/No signing key nope/);
+    expect(() => given([created('k1')]).when({ type: 'RetireSigningKey', kid: 'k1', at: NOW })).toThrow(/rotate first/);
+    expect(() => given([created('k1')]).when({ type: 'RetireSigningKey', kid: 'nope', at: NOW })).toThrow(/No signing key nope/);
+  });
+
+  it('refuses to retire a key rotated out moments ago: running servers may still sign with it', () => {
+    const rotatedAt = '2026-01-02T00:00:00.000Z';
+    const events: SigningKeyEvent[] = [created('k1'), { type: 'SigningKeyCreated', data: { ...key('k2', rotatedAt), replaces: 'k1' } }];
+    const at = (ms: number) => new Date(Date.parse(rotatedAt) + ms).toISOString();
+    expect(() => given(events).when({ type: 'RetireSigningKey', kid: 'k1', at: at(RETIRE_AFTER_ROTATION_MS - 1) })).toThrow(
+      /rotated out moments ago .* retire it from 2026-01-02T00:00:05.000Z on/,
+    );
+    expect(given(events).when({ type: 'RetireSigningKey', kid: 'k1', at: at(RETIRE_AFTER_ROTATION_MS) })).toHaveLength(1);
   });
 
   it('lists rotated keys newest first after the active one', () => {

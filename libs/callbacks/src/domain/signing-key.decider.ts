@@ -32,8 +32,15 @@ export const publishedKeys = (state: SigningKeysState) => [
   ...state.keys.filter((k) => k.status === 'rotated').reverse(),
 ];
 
-/** Every key the organization ever had, retired ones too: what signed its older audit checkpoints. */
+/** Every key the organization ever had: the published ones, then the retired ones, most recently created first. */
 export const everyKey = (state: SigningKeysState) => [...publishedKeys(state), ...state.keys.filter((k) => k.status === 'retired').reverse()];
+
+/**
+ * How long after a rotation its replaced key may be retired. A running server keeps signing with
+ * the key it loaded for up to a second (SigningKeys' cache), so a key retired at once could still
+ * sign a callback or an audit checkpoint after its retirement.
+ */
+export const RETIRE_AFTER_ROTATION_MS = 5_000;
 
 export const signingKeysDecider: Decider<SigningKeyCommand, SigningKeysState, SigningKeyEvent> = {
   eventTypes: { SigningKeyCreated: true, SigningKeyRetired: true },
@@ -53,6 +60,14 @@ export const signingKeysDecider: Decider<SigningKeyCommand, SigningKeysState, Si
         if (key.status === 'retired') return [];
         if (key.status === 'active') {
           throw conflict(`Signing key ${command.kid} is the one in use; rotate first, then retire it`);
+        }
+        // Keys are kept in creation order: the one after a rotated key replaced it.
+        const replacedAt = Date.parse(state.keys[state.keys.indexOf(key) + 1]?.createdAt ?? '');
+        const retirableFrom = replacedAt + RETIRE_AFTER_ROTATION_MS;
+        if (Date.parse(command.at) < retirableFrom) {
+          throw conflict(
+            `Signing key ${command.kid} was rotated out moments ago and running servers may still sign with it; retire it from ${new Date(retirableFrom).toISOString()} on`,
+          );
         }
         return [{ type: 'SigningKeyRetired', data: { kid: command.kid, retiredAt: command.at } }];
       }

@@ -1,11 +1,12 @@
 import { createPublicKey, randomBytes, verify } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
-import { randomIds, systemClock } from '#warden/kernel';
+import { FixedClock, randomIds } from '#warden/kernel';
 import { Keyring } from '#warden/platform';
 import { AggregateStore } from '#warden/storage';
 import { formatSignatureHeader, parseSignatureHeader, signedPayload } from '../domain/callback-signature.js';
 import { signingKeyStream } from '../domain/callbacks.streams.js';
+import { RETIRE_AFTER_ROTATION_MS } from '../domain/signing-key.decider.js';
 import { SigningKeys, type SigningJwk, thumbprint } from './signing-keys.js';
 
 const context = { orgId: 'acme', correlationId: 'c', actor: 'test' };
@@ -27,8 +28,9 @@ describe('signing keys', () => {
 
   const setup = (keyring = new Keyring([randomBytes(32)])) => {
     stores = sqliteStores();
-    const aggregates = new AggregateStore(stores.events, systemClock, randomIds);
-    return { keys: new SigningKeys(aggregates, keyring, systemClock), aggregates };
+    const clock = new FixedClock(new Date());
+    const aggregates = new AggregateStore(stores.events, clock, randomIds);
+    return { keys: new SigningKeys(aggregates, keyring, clock), aggregates, clock };
   };
 
   const sign = async (keys: SigningKeys, deliveryId: string, body: string) => {
@@ -64,7 +66,7 @@ describe('signing keys', () => {
   });
 
   it('rotates: new signatures use the new key, the old key verifies until it is retired', async () => {
-    const { keys } = setup();
+    const { keys, clock } = setup();
     const before = await sign(keys, 'd-1', '{}');
     const rotated = await keys.rotate('acme', context);
     expect(rotated.replaced).toBe(parseSignatureHeader(before)!.kid);
@@ -79,6 +81,8 @@ describe('signing keys', () => {
     expect(receiverVerifies(both, before, 'd-1', '{}')).toBe(true);
     expect(receiverVerifies(both, after, 'd-2', '{}')).toBe(true);
 
+    await expect(keys.retire('acme', rotated.replaced!, context)).rejects.toThrow(/rotated out moments ago/);
+    clock.advance(RETIRE_AFTER_ROTATION_MS);
     expect(await keys.retire('acme', rotated.replaced!, context)).toBe(true);
     const one = await keys.jwks('acme');
     expect(one.keys.map((k) => k.kid)).toEqual([rotated.kid]);
@@ -97,7 +101,7 @@ describe('signing keys', () => {
   it('fails to sign when the keyring cannot open the private key (so nothing is sent)', async () => {
     const { keys, aggregates } = setup();
     await keys.jwks('acme');
-    const other = new SigningKeys(aggregates, new Keyring([randomBytes(32)]), systemClock);
+    const other = new SigningKeys(aggregates, new Keyring([randomBytes(32)]), new FixedClock(new Date()));
     await expect(sign(other, 'd-1', '{}')).rejects.toThrow();
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FieldDefinition, FieldType, ItemTypeDefinition } from './catalog.model.js';
-import { validateItem, type ItemProblem, type SubmittedItem } from './item-validation.js';
+import { parseIsoInstant, validateItem, type ItemProblem, type SubmittedItem } from './item-validation.js';
 
 function field(name: string, type: FieldType, extra: Partial<FieldDefinition> = {}): FieldDefinition {
   return { name, type, required: false, array: false, itemTypeIds: [], ...extra };
@@ -405,5 +405,21 @@ describe('validateItem', () => {
       '/items/3/typeVersion',
       '/items/3/typeSchemaVariant',
     ]);
+  });
+});
+
+describe('parseIsoInstant (query bounds)', () => {
+  it('names the same instant whatever ISO 8601 notation the datetime uses, whatever the server\'s time zone', () => {
+    const at = '2026-11-27T09:30:00.500Z';
+    for (const text of ['2026-11-27T09:30:00.500Z', '2026-11-27T10:30:00,5+01:00', '2026-11-27T10:30:00.5+01', '2026-11-27T11:30:00.500+0200', '2026-11-27T09:30:00.5', '2026-11-27t09:30:00.500z']) {
+      expect(parseIsoInstant(text)?.toISOString(), text).toBe(at);
+    }
+    expect(parseIsoInstant('2026-11-27T09:30')?.toISOString()).toBe('2026-11-27T09:30:00.000Z');
+  });
+
+  it('refuses what is no datetime: no time part, an impossible date, another type', () => {
+    for (const value of ['2026-11-27', '2026-02-30T10:00:00Z', '2026-11-27T25:00:00Z', 'yesterday', '', 1764235800000, null]) {
+      expect(parseIsoInstant(value), String(value)).toBeUndefined();
+    }
   });
 });

@@ -283,6 +283,25 @@ export function isIsoDateTime(value: unknown): boolean {
   return true;
 }
 
+const INSTANT = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(Z|([+-])(\d{2})(?::?(\d{2}))?)?$/i;
+
+/**
+ * The instant an ISO 8601 datetime (as isIsoDateTime accepts it) names, for query bounds: a comma
+ * before the fraction and an offset of hours only are understood (JavaScript's Date parses
+ * neither), and a time without an offset is read as UTC, so that the answer never depends on the
+ * server's time zone. Undefined for anything else.
+ */
+export function parseIsoInstant(value: unknown): Date | undefined {
+  if (!isIsoDateTime(value)) return undefined;
+  const match = INSTANT.exec(value as string);
+  if (match === null) return undefined;
+  const [, date, hour, minute, second = '00', fraction = '', zone, sign, offsetHour, offsetMinute = '00'] = match;
+  const millis = `${fraction}000`.slice(0, 3);
+  const offset = zone === undefined || zone.toUpperCase() === 'Z' ? 'Z' : `${sign}${offsetHour}:${offsetMinute}`;
+  const instant = new Date(`${date}T${hour}:${minute}:${second}.${millis}${offset}`);
+  return Number.isNaN(instant.getTime()) ? undefined : instant;
+}
+
 function daysInMonth(year: number, month: number): number {
   if (month === 2) {
     const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;

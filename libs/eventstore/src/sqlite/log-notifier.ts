@@ -28,7 +28,11 @@ export class LogNotifier {
     this.wakeAll();
   }
 
-  /** Counts the wake-ups: a reader that saw the same count before has missed no change since. */
+  /**
+   * Counts the wake-ups. A reader that saw the same count has missed no commit of this process
+   * since; another process's commits count from the poll that notices them (within one poll
+   * interval), so a reader may see those that much later than the log has them.
+   */
   get generation(): number {
     return this.wakes;
   }

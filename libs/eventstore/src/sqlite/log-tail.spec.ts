@@ -7,27 +7,32 @@ function memoryLog(initial = 0) {
   const events: RecordedEvent[] = [];
   let generation = 0;
   let reads = 0;
-  const append = (type: string) => {
+  /** Appends an event; `noticed: false` is another process's commit that no poll has seen yet. */
+  const append = (type: string, noticed = true) => {
     const position = (events.at(-1)?.position ?? 0) + 1;
     events.push({ id: `e${position}`, type, streamName: 's-1', revision: position - 1, position, data: {}, metadata: {} as RecordedEvent['metadata'] });
-    generation++;
+    if (noticed) generation++;
   };
+  const notice = () => generation++;
   for (let i = 0; i < initial; i++) append('Old');
   const source: LogTailSource = {
     readAfter: (after, max) => {
       reads++;
-      return events.filter((e) => e.position > after).slice(0, max);
+      return events
+        .filter((e) => e.position > after)
+        .slice(0, max)
+        .map((event) => ({ event, size: 100 }));
     },
     generation: () => generation,
     head: () => events.at(-1)?.position ?? 0,
   };
-  return { source, append, reads: () => reads };
+  return { source, append, notice, reads: () => reads };
 }
 
 describe('the shared tail of the log', () => {
   it('reads the new events once for every subscriber, each getting the types it asked for', () => {
     const log = memoryLog();
-    const tail = new LogTail(log.source, 100, 50);
+    const tail = new LogTail(log.source, { events: 100, size: 1_000_000, refresh: 50 });
     expect(tail.read(0, undefined, 10)).toMatchObject({ events: [], through: 0, complete: true });
     log.append('A');
     log.append('B');
@@ -46,7 +51,7 @@ describe('the shared tail of the log', () => {
 
   it('starts at the head: a subscriber behind it reads the log itself', () => {
     const log = memoryLog(5);
-    const tail = new LogTail(log.source, 100, 50);
+    const tail = new LogTail(log.source, { events: 100, size: 1_000_000, refresh: 50 });
     expect(tail.read(2, undefined, 10)).toBeUndefined();
     log.append('New');
     expect(tail.read(5, undefined, 10)!.events.map((e) => e.position)).toEqual([6]);
@@ -54,7 +59,7 @@ describe('the shared tail of the log', () => {
 
   it('hands out at most a batch, and says when more may follow', () => {
     const log = memoryLog();
-    const tail = new LogTail(log.source, 100, 3);
+    const tail = new LogTail(log.source, { events: 100, size: 1_000_000, refresh: 3 });
     tail.read(0, undefined, 10);
     for (let i = 0; i < 5; i++) log.append('A');
     const first = tail.read(0, undefined, 2)!;
@@ -68,11 +73,33 @@ describe('the shared tail of the log', () => {
 
   it('forgets the oldest events past its capacity, and a subscriber left behind reads the log', () => {
     const log = memoryLog();
-    const tail = new LogTail(log.source, 3, 10);
+    const tail = new LogTail(log.source, { events: 3, size: 1_000_000, refresh: 10 });
     tail.read(0, undefined, 10);
     for (let i = 0; i < 5; i++) log.append('A');
     expect(tail.read(4, undefined, 10)!.events.map((e) => e.position)).toEqual([5]);
     expect(tail.read(1, undefined, 10)).toBeUndefined();
     expect(tail.read(2, undefined, 10)!.events.map((e) => e.position)).toEqual([3, 4, 5]);
+  });
+
+  it('keeps no more stored data than its size limit (items may be large)', () => {
+    const log = memoryLog();
+    // Each event is 100 characters here: 250 keep two of them.
+    const tail = new LogTail(log.source, { events: 100, size: 250, refresh: 10 });
+    tail.read(0, undefined, 10);
+    for (let i = 0; i < 4; i++) log.append('A');
+    expect(tail.read(3, undefined, 10)!.events.map((e) => e.position)).toEqual([4]);
+    expect(tail.read(2, undefined, 10)!.events.map((e) => e.position)).toEqual([3, 4]);
+    expect(tail.read(1, undefined, 10)).toBeUndefined();
+  });
+
+  it("sees another process's commit once the change is noticed (LogNotifier's poll), not before", () => {
+    const log = memoryLog();
+    const tail = new LogTail(log.source, { events: 100, size: 1_000_000, refresh: 10 });
+    tail.read(0, undefined, 10);
+    log.append('A', false);
+    // The subscriber then waits for the next change, which the poll reports.
+    expect(tail.read(0, undefined, 10)).toMatchObject({ events: [], through: 0, complete: true });
+    log.notice();
+    expect(tail.read(0, undefined, 10)!.events.map((e) => e.position)).toEqual([1]);
   });
 });

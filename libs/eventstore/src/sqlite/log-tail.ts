@@ -10,8 +10,8 @@ export interface TailBatch {
 }
 
 export interface LogTailSource {
-  /** Up to `max` events after `after`, in log order, decoded (one query, one snapshot). */
-  readAfter(after: number, max: number): RecordedEvent[];
+  /** Up to `max` events after `after`, in log order, decoded (one query, one snapshot), each with its stored size. */
+  readAfter(after: number, max: number): Array<{ readonly event: RecordedEvent; readonly size: number }>;
   /** Changes whenever the log may have grown (LogNotifier's generation). */
   generation(): number;
   /** The position of the last event (0: empty). */
@@ -29,6 +29,8 @@ export interface LogTailSource {
  */
 export class LogTail {
   private events: RecordedEvent[] = [];
+  private sizes: number[] = [];
+  private size = 0;
   /** The position the tail's first event follows: the tail covers (start, end]. */
   private start = 0;
   private end = 0;
@@ -39,8 +41,14 @@ export class LogTail {
 
   constructor(
     private readonly source: LogTailSource,
-    private readonly capacity: number,
-    private readonly refreshSize: number,
+    private readonly limits: {
+      /** Events kept at most. */
+      readonly events: number;
+      /** Stored size (data and metadata, in characters) kept at most: items may be large. */
+      readonly size: number;
+      /** Events read into the tail at once. */
+      readonly refresh: number;
+    },
   ) {}
 
   /**
@@ -70,17 +78,30 @@ export class LogTail {
     // Nothing committed since the last read that reached the head: the tail is current.
     if (generation === this.readGeneration && this.atHead) return;
     this.readGeneration = generation;
-    const fresh = this.source.readAfter(this.end, this.refreshSize);
-    this.atHead = fresh.length < this.refreshSize;
+    const fresh = this.source.readAfter(this.end, this.limits.refresh);
+    this.atHead = fresh.length < this.limits.refresh;
     if (fresh.length === 0) return;
     if (this.events.length === 0) this.start = this.end;
-    this.events.push(...fresh);
-    this.end = fresh[fresh.length - 1]!.position;
-    const excess = this.events.length - this.capacity;
-    if (excess > 0) {
-      this.start = this.events[excess - 1]!.position;
-      this.events = this.events.slice(excess);
+    for (const { event, size } of fresh) {
+      this.events.push(event);
+      this.sizes.push(size);
+      this.size += size;
     }
+    this.end = fresh[fresh.length - 1]!.event.position;
+    this.trim();
+  }
+
+  /** Forgets the oldest events past either limit; a subscriber still behind them reads the log. */
+  private trim(): void {
+    let excess = Math.max(0, this.events.length - this.limits.events);
+    let size = this.size;
+    for (let i = 0; i < excess; i++) size -= this.sizes[i]!;
+    while (excess < this.events.length && size > this.limits.size) size -= this.sizes[excess++]!;
+    if (excess === 0) return;
+    this.start = this.events[excess - 1]!.position;
+    this.events = this.events.slice(excess);
+    this.sizes = this.sizes.slice(excess);
+    this.size = size;
   }
 
   /** Index of the first event after `position` (binary search: positions rise, maybe with gaps). */

@@ -54,9 +54,11 @@ const BATCH = 500;
 const GATHER_MS = 5;
 /** Recently read events, shared by the subscriptions that all read the same tail of the log. */
 const DECODED_CACHE = 4096;
-/** Events kept in the shared tail (LogTail), and read into it at most at once. */
-const TAIL_CAPACITY = 8192;
-const TAIL_REFRESH = 2000;
+/**
+ * The shared tail (LogTail): at most this many events, and this much stored data (items may be up
+ * to a megabyte each), read into it at most a batch at a time.
+ */
+const TAIL_LIMITS = { events: 8192, size: 32 * 1024 * 1024, refresh: BATCH };
 
 /**
  * The embedded event log. Appends arriving in the same tick are committed in one transaction
@@ -115,12 +117,11 @@ export class SqliteEventStore implements EventStore {
     this.writes = new SqliteGroupCommit(db, { afterCommit: () => this.notifier.notify() });
     this.tail = new LogTail(
       {
-        readAfter: (after, max) => this.stmt.tail.all(after, max).map((r) => this.decode(r)),
+        readAfter: (after, max) => this.stmt.tail.all(after, max).map((r) => ({ event: this.decode(r), size: r.data.length + r.metadata.length })),
         generation: () => this.notifier.generation,
         head: () => this.head(),
       },
-      TAIL_CAPACITY,
-      TAIL_REFRESH,
+      TAIL_LIMITS,
     );
   }
 
@@ -188,12 +189,20 @@ export class SqliteEventStore implements EventStore {
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
-    const after = options.after ?? 0;
-    const max = options.maxCount ?? -1;
-    const rows = options.eventTypes
-      ? this.stmt.readTyped.all(after, this.head(), JSON.stringify(options.eventTypes), max)
-      : this.stmt.readAll.all(after, max);
-    return rows.map((r) => this.decode(r));
+    return this.scan(options.after ?? 0, options.eventTypes, options.maxCount ?? -1).events;
+  }
+
+  /**
+   * Up to `max` events after `after` (-1: all), of the given types, and the position the read
+   * accounts for: a typed scan that came back short has accounted for everything up to the head
+   * read just before it (every position at or below it is committed).
+   */
+  private scan(after: number, eventTypes: readonly string[] | undefined, max: number): { events: RecordedEvent[]; through: number; complete: boolean } {
+    const head = eventTypes === undefined ? 0 : this.head();
+    const rows = eventTypes === undefined ? this.stmt.readAll.all(after, max) : this.stmt.readTyped.all(after, head, JSON.stringify(eventTypes), max);
+    const complete = max < 0 || rows.length < max;
+    const last = rows[rows.length - 1]?.position ?? after;
+    return { events: rows.map((r) => this.decode(r)), through: eventTypes !== undefined && complete ? Math.max(head, after) : last, complete };
   }
 
   private head(): number {
@@ -229,9 +238,11 @@ export class SqliteEventStore implements EventStore {
     const loop = (async () => {
       let caughtUp = false;
       let foundAt = Number.NEGATIVE_INFINITY;
-      while (!stopped) {
+      // A store closed under a running subscription ends it (its waits would resolve at once, forever).
+      while (!stopped && !this.closed) {
         const waiter = this.notifier.nextChange();
-        const { events, through, complete } = this.tail.read(position, typeSet, BATCH) ?? this.readBatch(position, options.eventTypes);
+        // From the shared tail; a subscription behind it (catching up) reads the log itself.
+        const { events, through, complete } = this.tail.read(position, typeSet, BATCH) ?? this.scan(position, options.eventTypes, BATCH);
         if (events.length > 0) foundAt = performance.now();
         if (through > position) {
           if (stopped) return;
@@ -258,19 +269,6 @@ export class SqliteEventStore implements EventStore {
         await loop;
       },
     };
-  }
-
-  /** A subscription's read of the log itself, when it is behind the shared tail (catching up). */
-  private readBatch(after: number, eventTypes: readonly string[] | undefined): { events: RecordedEvent[]; through: number; complete: boolean } {
-    if (eventTypes === undefined) {
-      const rows = this.stmt.readAll.all(after, BATCH);
-      return { events: rows.map((r) => this.decode(r)), through: rows[rows.length - 1]?.position ?? after, complete: rows.length < BATCH };
-    }
-    const head = this.head();
-    const rows = this.stmt.readTyped.all(after, head, JSON.stringify(eventTypes), BATCH);
-    // A typed scan that came back short has accounted for everything up to the head.
-    const complete = rows.length < BATCH;
-    return { events: rows.map((r) => this.decode(r)), through: complete ? head : rows[rows.length - 1]!.position, complete };
   }
 
   async ping(): Promise<void> {

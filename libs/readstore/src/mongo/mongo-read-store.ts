@@ -209,8 +209,8 @@ export class MongoReadStore implements ReadStore {
 
 /**
  * Equality per field; `{ f: null }` matches null and missing alike, as on SQLite. A Range becomes
- * `$lt`/`$gte`, which MongoDB applies to values of the bound's own type only (type bracketing),
- * as the SQLite adapter does.
+ * `$lt`/`$gte`, which MongoDB applies to values of the bound's own type only (type bracketing), as
+ * the SQLite adapter does for strings and numbers (the port's Range is for those only).
  */
 function mongoFilter(filter: Filter): mongo.Filter<StoredDoc> {
   const query: Record<string, unknown> = {};

@@ -192,8 +192,9 @@ function whereClause(collection: string, filter: Filter): { where: string; param
         params.push(bound);
       }
       // SQLite orders every number before every text; a bound matches only values of its own type.
+      // typeof() of the indexed expression costs nothing more, where json_type() parses the document.
       const types = [value.lt, value.gte].some((b) => typeof b === 'string') ? "('text')" : "('integer', 'real')";
-      if (value.lt !== undefined || value.gte !== undefined) parts.push(`json_type(doc, '${path}') IN ${types}`);
+      if (value.lt !== undefined || value.gte !== undefined) parts.push(`typeof(json_extract(doc, '${path}')) IN ${types}`);
     } else {
       parts.push(`json_extract(doc, '${jsonPath(field)}') = ?`);
       // json_extract yields 1/0 for JSON booleans.

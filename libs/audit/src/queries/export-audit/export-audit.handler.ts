@@ -1,5 +1,5 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { isIsoDateTime } from '#warden/catalog/contracts';
+import { parseIsoInstant } from '#warden/catalog/contracts';
 import { type ErrorDetail, invalidInput } from '#warden/kernel';
 import { AuditExporter } from '../../export/audit-exporter.js';
 import { ExportAuditQuery } from './export-audit.query.js';
@@ -13,7 +13,8 @@ export class ExportAuditHandler implements IQueryHandler<ExportAuditQuery> {
     const problems: ErrorDetail[] = [];
     const bound = (value: unknown, pointer: string): Date | undefined => {
       if (value === undefined) return undefined;
-      if (isIsoDateTime(value)) return new Date(value as string);
+      const instant = parseIsoInstant(value);
+      if (instant) return instant;
       problems.push({ title: 'Invalid export window', pointer, detail: 'expected an ISO 8601 datetime with a time part (2026-03-01T00:00:00Z)' });
       return undefined;
     };

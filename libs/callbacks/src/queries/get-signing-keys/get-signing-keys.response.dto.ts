@@ -26,7 +26,7 @@ export class SigningKeysResponseDto {
     type: [SigningJwkDto],
     description:
       'The key signing callbacks now first, then rotated-out keys that still verify until they are retired; with ' +
-      '`include=retired`, the retired keys after them, newest first',
+      '`include=retired`, the retired keys after them, the most recently created first',
   })
   keys!: SigningJwkDto[];
 }

@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { CHILD_SAFETY_QUEUE_ID } from '#warden/catalog';
-import { isIsoDateTime } from '#warden/catalog/contracts';
+import { parseIsoInstant } from '#warden/catalog/contracts';
 import { invalidField } from '#warden/kernel';
 import type { Filter, ReadStore } from '#warden/readstore';
 import { ProjectionHost, READ_STORE } from '#warden/storage';
@@ -26,8 +26,8 @@ export class ListReviewJobsHandler implements IQueryHandler<ListReviewJobsQuery>
       // Equality filters cannot leave one queue out of a page: such a viewer lists one queue at a time.
       throw invalidField('/queueId', 'is required without VIEW_CHILD_SAFETY_DATA (the child-safety queue is not listed to you)');
     }
-    const openedBefore = query.filter.openedBefore;
-    if (openedBefore !== undefined && !isIsoDateTime(openedBefore)) {
+    const openedBefore = query.filter.openedBefore === undefined ? undefined : parseIsoInstant(query.filter.openedBefore);
+    if (query.filter.openedBefore !== undefined && !openedBefore) {
       throw invalidField('/openedBefore', 'expected an ISO 8601 datetime with a time part (2026-11-26T09:00:00Z)');
     }
     await this.projections.catchUp(REVIEW_JOBS_PROJECTION);
@@ -37,7 +37,7 @@ export class ListReviewJobsHandler implements IQueryHandler<ListReviewJobsQuery>
       ...(query.filter.state !== undefined ? { state: query.filter.state } : {}),
       // The fifo key starts with the opening time in the read model's own form (toISOString), so the
       // bound is written the same way: the range then runs on the index the list is sorted by.
-      ...(openedBefore !== undefined ? { fifoKey: { lt: new Date(openedBefore).toISOString() } } : {}),
+      ...(openedBefore ? { fifoKey: { lt: openedBefore.toISOString() } } : {}),
     };
     const [jobs, total] = await Promise.all([
       this.readStore.find<ReviewJobDoc>(REVIEW_JOBS, filter, {
