@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeConfig } from '../support/config-files.js';
+import { POST_AND_USER_TYPES, writeConfig } from '../support/config-files.js';
 import { expectErrorBody } from '../support/error-body.js';
 import { type Receiver, startReceiver } from '../support/http-receiver.js';
 import { waitFor } from '../support/wait-for.js';
@@ -18,18 +18,6 @@ import { freePort } from '../support/free-port.js';
 const PASSWORD = 'correct horse battery staple';
 const WELL_FORMED_UNKNOWN = '00000000-0000-8000-8000-000000000000';
 
-const POST_TYPES = `
-itemTypes:
-  - id: post
-    name: Post
-    kind: CONTENT
-    fields:
-      - { name: text, type: STRING, required: true }
-      - { name: author, type: RELATED_ITEM, itemTypeIds: [user] }
-    roles: { creator: author }
-  - { id: user, name: User, kind: USER, fields: [{ name: name, type: STRING }] }
-`;
-
 const contains = (term: string) =>
   `{ conjunction: AND, conditions: [{ input: { field: text }, signal: { type: TEXT_CONTAINS, args: { terms: [${term}] } }, comparator: EQUALS, value: true }] }`;
 
@@ -44,7 +32,7 @@ org:
   settings:
     requireDecisionReason: true
     wellness: { blur: 3, greyscale: false, breakAfterItems: 5 }
-${POST_TYPES}
+${POST_AND_USER_TYPES}
 policies:
   - { id: abuse, name: Abuse, penalty: MEDIUM }
   - { id: abuse-spam, name: Spam, parentId: abuse, penalty: LOW }
@@ -62,7 +50,7 @@ queues:
 
 const rivalConfig = (receiverUrl: string) => `
 org: { id: rival, name: Rival }
-${POST_TYPES}
+${POST_AND_USER_TYPES}
 actions:
   - { id: remove, name: Remove, kind: CUSTOMER_DEFINED_ACTION, itemTypeIds: [post], callback: { url: "${receiverUrl}/hooks/rival" } }
 rules:

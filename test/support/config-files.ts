@@ -22,9 +22,8 @@ export const authoredType = (id: string, name: string) => `  - id: ${id}
 /** The USER item type `user`, as a `itemTypes:` entry. */
 export const USER_TYPE = `  - { id: user, name: User, kind: USER, fields: [{ name: name, type: STRING }], roles: { displayName: name } }`;
 
-/** An organization `shop` with a post type (text, author as its creator) and a user type. */
-export const SHOP_ORG = `
-org: { id: shop, name: Shop }
+/** The `itemTypes:` of a post (text, author as its creator) and a user. */
+export const POST_AND_USER_TYPES = `
 itemTypes:
   - id: post
     name: Post
@@ -35,6 +34,10 @@ itemTypes:
     roles: { creator: author }
   - { id: user, name: User, kind: USER, fields: [{ name: name, type: STRING }] }
 `;
+
+/** An organization `shop` with a post type (text, author as its creator) and a user type. */
+export const SHOP_ORG = `
+org: { id: shop, name: Shop }${POST_AND_USER_TYPES}`;
 
 /** Writes a variant of the example next to a copy of its hashes file; returns its path. */
 export function writeConfig(text: string, name = 'config.yaml'): string {

@@ -3,6 +3,7 @@ import type { Schemas } from '../api/client';
 import type { Wellness } from '../app/wellness';
 import { shownUrl, when } from '../app/format';
 import { Media, type MediaKind } from './Media';
+import { TableHead } from './TableHead';
 
 type Job = Schemas['ReviewJobResponseDto'];
 type Field = Schemas['FieldDto'];
@@ -260,13 +261,7 @@ export function JobView({ job, media }: { job: Job; media: MediaState }) {
           {job.hashMatches.length > 0 && (
             <table>
               <caption>Image hash matches</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Bank</th>
-                  <th scope="col">Distance</th>
-                  <th scope="col">Rule</th>
-                </tr>
-              </thead>
+              <TableHead columns={['Bank', 'Distance', 'Rule']} />
               <tbody>
                 {job.hashMatches.map((m, i) => (
                   <tr key={i}>

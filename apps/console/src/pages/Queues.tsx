@@ -4,7 +4,7 @@ import { useLoad } from '../app/use-load';
 import { age } from '../app/format';
 import { ErrorNote } from '../components/ErrorNote';
 import { PageHead } from '../components/PageHead';
-
+import { TableHead } from '../components/TableHead';
 
 /** The queues this user may see, with pending counts and oldest age; start reviewing from here. */
 export function Queues() {
@@ -16,18 +16,7 @@ export function Queues() {
       {queues.data && (
         <table className="queues">
           <caption className="sr-only">Review queues</caption>
-          <thead>
-            <tr>
-              <th scope="col">Queue</th>
-              <th scope="col">Pending</th>
-              <th scope="col">Locked</th>
-              <th scope="col">Oldest waiting</th>
-              <th scope="col">Order</th>
-              <th scope="col">
-                <span className="sr-only">Review</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={['Queue', 'Pending', 'Locked', 'Oldest waiting', 'Order']} hidden="Review" />
           <tbody>
             {queues.data.queues.map((q) => (
               <tr key={q.id}>

@@ -52,7 +52,10 @@ const BATCH = 500;
  * commit its own read model once per commit; waiting a moment lets a batch gather instead.
  */
 const GATHER_MS = 5;
-/** Recently read events, shared by the subscriptions that all read the same tail of the log. */
+/**
+ * Recently decoded events, by position: the tail's, and those of reads behind it (catch-ups, a
+ * subscription catching up), which several readers tend to make over the same range in turn.
+ */
 const DECODED_CACHE = 4096;
 /**
  * The shared tail (LogTail): at most this many events, and this much stored data (items may be up

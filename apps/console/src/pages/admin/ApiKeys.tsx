@@ -6,6 +6,7 @@ import { ConfirmButton } from '../../components/ConfirmButton';
 import { ErrorNote } from '../../components/ErrorNote';
 import { OneTimeSecret } from '../../components/OneTimeSecret';
 import { Notice, PageHead } from '../../components/PageHead';
+import { TableHead } from '../../components/TableHead';
 
 type Key = Schemas['ApiKeyDto'];
 type Created = Schemas['CreatedApiKeyResponseDto'];
@@ -136,18 +137,7 @@ export function ApiKeys() {
           {keys.data && (
             <table>
               <caption className="sr-only">API keys</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Key</th>
-                  <th scope="col">Team</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">State</th>
-                  <th scope="col">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead columns={['Key', 'Team', 'Created', 'Last used', 'State']} hidden="Actions" />
               <tbody>
                 {keys.data.keys.map((k) => (
                   <KeyRow

@@ -5,6 +5,7 @@ import { useAction, useLoad } from '../../app/use-load';
 import { ErrorNote } from '../../components/ErrorNote';
 import { Pager } from '../../components/Pager';
 import { Notice, PageHead } from '../../components/PageHead';
+import { TableHead } from '../../components/TableHead';
 
 type Delivery = Schemas['DeliveryDto'];
 type Status = Delivery['status'];
@@ -104,19 +105,7 @@ export function Deliveries() {
           <div className="table-wrap">
             <table className="deliveries">
               <caption className="sr-only">Callback deliveries, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Delivery</th>
-                  <th scope="col">Target host</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Attempts</th>
-                  <th scope="col">Last error</th>
-                  <th scope="col">Requested</th>
-                  <th scope="col">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead columns={['Delivery', 'Target host', 'Status', 'Attempts', 'Last error', 'Requested']} hidden="Actions" />
               <tbody>
                 {data.deliveries.map((d) => (
                   <DeliveryRow

@@ -8,6 +8,7 @@ import { ErrorNote } from '../../components/ErrorNote';
 import { JobActions, type JobState, nameOf, useUsersIfAllowed } from '../../components/JobActions';
 import { Pager } from '../../components/Pager';
 import { Notice, PageHead } from '../../components/PageHead';
+import { TableHead } from '../../components/TableHead';
 
 type Job = Schemas['ReviewJobSummaryDto'];
 type User = Schemas['UserDto'];
@@ -157,19 +158,7 @@ export function Jobs() {
           <div className="table-wrap">
             <table className="jobs">
               <caption className="sr-only">Review jobs</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Item</th>
-                  <th scope="col">Queue</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Opened</th>
-                  <th scope="col">Holder or assignee</th>
-                  <th scope="col">Reports</th>
-                  <th scope="col">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead columns={['Item', 'Queue', 'State', 'Opened', 'Holder or assignee', 'Reports']} hidden="Actions" />
               <tbody>
                 {shown.map((job) => (
                   <JobRow key={job.jobId} job={job} users={users.data} onChanged={changed} />

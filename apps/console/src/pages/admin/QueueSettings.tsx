@@ -4,6 +4,7 @@ import { useSession } from '../../app/session';
 import { useLoad } from '../../app/use-load';
 import { ErrorNote } from '../../components/ErrorNote';
 import { Notice } from '../../components/PageHead';
+import { TableHead } from '../../components/TableHead';
 
 type Queue = Schemas['ReviewQueueSummaryDto'];
 type Definition = Schemas['QueueDefinitionRequestDto'];
@@ -170,18 +171,7 @@ export function QueueSettings() {
         <div className="table-wrap">
           <table>
             <caption className="sr-only">Queues and their settings</caption>
-            <thead>
-              <tr>
-                <th scope="col">Queue</th>
-                <th scope="col">Order</th>
-                <th scope="col">Lock timeout</th>
-                <th scope="col">Auto-close</th>
-                <th scope="col">Default for</th>
-                <th scope="col">
-                  <span className="sr-only">Edit</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={['Queue', 'Order', 'Lock timeout', 'Auto-close', 'Default for']} hidden="Edit" />
             <tbody>
               {queues.data.queues.map((q) => (
                 <tr key={q.id}>

@@ -3,6 +3,7 @@ import { when } from '../../app/format';
 import { useLoad } from '../../app/use-load';
 import { ErrorNote } from '../../components/ErrorNote';
 import { PageHead } from '../../components/PageHead';
+import { TableHead } from '../../components/TableHead';
 
 type Rule = Schemas['RuleSummaryDto'];
 
@@ -53,16 +54,7 @@ export function Rules() {
         <div className="table-wrap">
           <table>
             <caption className="sr-only">Rules</caption>
-            <thead>
-              <tr>
-                <th scope="col">Rule</th>
-                <th scope="col">Status</th>
-                <th scope="col">Item types</th>
-                <th scope="col">Actions</th>
-                <th scope="col">Actions today</th>
-                <th scope="col">Recent matches</th>
-              </tr>
-            </thead>
+            <TableHead columns={['Rule', 'Status', 'Item types', 'Actions', 'Actions today', 'Recent matches']} />
             <tbody>
               {rules.data.rules.map((r) => (
                 <tr key={r.id}>

@@ -9,6 +9,7 @@ import { OneTimeSecret } from '../../components/OneTimeSecret';
 import { RolePicker } from '../../components/RolePicker';
 import { type Role, roleLabel } from '../../app/roles';
 import { Notice, PageHead } from '../../components/PageHead';
+import { TableHead } from '../../components/TableHead';
 
 type User = Schemas['UserDto'];
 type Invitation = Schemas['InvitationResponseDto'];
@@ -140,16 +141,7 @@ export function Users() {
           {users.data && (
             <table>
               <caption className="sr-only">Console users</caption>
-              <thead>
-                <tr>
-                  <th scope="col">User</th>
-                  <th scope="col">Roles</th>
-                  <th scope="col">State</th>
-                  <th scope="col">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead columns={['User', 'Roles', 'State']} hidden="Actions" />
               <tbody>
                 {users.data.users.map((u) => (
                   <UserRow key={u.id} user={u} isSelf={u.id === session.user?.id} onChanged={changed} />
