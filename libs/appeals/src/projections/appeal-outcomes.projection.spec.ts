@@ -3,9 +3,9 @@ import { anEvent } from '../../../../test/support/events.js';
 import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
 import { ProjectionRunner, rebuildReadModels } from '#warden/eventstore';
 import type { JsonObject } from '#warden/kernel';
-import type { Write } from '#warden/readstore';
 import { appealOutcomesProjection } from './appeal-outcomes.projection.js';
 import { APPEAL_ACTIONED_ACTIONS, APPEAL_OUTCOME_DAYS, APPEAL_OUTCOMES, outcomeDayDocId } from './appeal-outcomes.read-model.js';
+import { crashingBeforeCheckpoint } from '../../../../test/support/crashing-read-store.js';
 
 const callback = (itemId: string, actionId: string, named: { rules?: string[]; policies?: string[]; decision?: boolean; executed?: boolean }, orgId = 'acme') =>
   anEvent(
@@ -83,15 +83,7 @@ describe('appeal outcomes projection', () => {
     await seed();
     const dump = async () => JSON.stringify(await Promise.all([APPEAL_ACTIONED_ACTIONS, APPEAL_OUTCOMES, APPEAL_OUTCOME_DAYS].map((c) => stores.readStore.find(c))));
     // A process that dies after the writes, before its checkpoint moved (MongoDB's window).
-    const crashing = new Proxy(stores.readStore, {
-      get: (target, prop, receiver) =>
-        prop === 'commit'
-          ? async (writes: readonly Write[]) => {
-              await target.commit(writes);
-              throw new Error('crashed before the checkpoint');
-            }
-          : (Reflect.get(target, prop, receiver) as unknown),
-    });
+    const crashing = crashingBeforeCheckpoint(stores.readStore);
     await expect(new ProjectionRunner(appealOutcomesProjection, stores.events, crashing).catchUp()).rejects.toThrow('crashed');
     expect(await day('total')).toMatchObject({ received: 3, decided: 3 });
     await new ProjectionRunner(appealOutcomesProjection, stores.events, stores.readStore).catchUp();

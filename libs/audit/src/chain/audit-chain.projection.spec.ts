@@ -7,20 +7,9 @@ import { openSqlite, ProjectionRunner, SqliteEventStore } from '#warden/eventsto
 import { type ReadStore, SqliteReadStore } from '#warden/readstore';
 import { contentDigest, genesisLink, nextLink, storedForm } from './audit-chain.js';
 import { AUDIT_CHAIN_HEADS, AUDIT_CHAIN_LINKS, auditChainProjection, type ChainLinkDoc } from './audit-chain.projection.js';
+import { crashingBeforeCheckpoint } from '../../../../test/support/crashing-read-store.js';
 
 const crash = new Error('died after the writes, before the checkpoint');
-
-/** The MongoDB adapter's crash window: a batch's writes land, its checkpoint does not move. */
-const crashingBeforeCheckpoint = (store: ReadStore): ReadStore =>
-  new Proxy(store, {
-    get: (target, prop, receiver) =>
-      prop === 'commit'
-        ? async (writes: Parameters<ReadStore['commit']>[0]) => {
-            await target.commit(writes);
-            throw crash;
-          }
-        : (Reflect.get(target, prop, receiver) as unknown),
-  });
 
 describe('the audit chain projection', () => {
   const closers: Array<() => unknown> = [];
@@ -76,7 +65,7 @@ describe('the audit chain projection', () => {
   it('redelivering a batch whose links landed without its checkpoint changes no link', async () => {
     const { events, reads } = log();
     await events.append('s-1', [inOrg('a', 'Noted', 1), inOrg('a', 'Noted', 2), inOrg('b', 'Noted', 3)], 'no_stream');
-    await expect(new ProjectionRunner(auditChainProjection, events, crashingBeforeCheckpoint(reads)).catchUp()).rejects.toBe(crash);
+    await expect(new ProjectionRunner(auditChainProjection, events, crashingBeforeCheckpoint(reads, crash)).catchUp()).rejects.toBe(crash);
     const once = await linksOf(reads, 'a');
     // More events arrive before the restart; the redelivered batch holds the old ones and these.
     await events.append('s-1', [inOrg('a', 'Noted', 4)], 2);

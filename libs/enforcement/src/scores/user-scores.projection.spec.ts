@@ -4,9 +4,9 @@ import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
 import { ProjectionRunner, rebuildReadModels } from '#warden/eventstore';
 import { itemStream } from '#warden/ingestion';
 import type { JsonObject } from '#warden/kernel';
-import type { CheckpointMove, ReadStore, Write } from '#warden/readstore';
 import { userScoresProjection } from './user-scores.projection.js';
 import { USER_SCORES, type UserScoreDoc, userScoreDocId } from './user-scores.read-model.js';
+import { crashingBeforeCheckpoint } from '../../../../test/support/crashing-read-store.js';
 
 const alice = { id: 'alice', typeId: 'user' };
 const bob = { id: 'bob', typeId: 'user' };
@@ -126,16 +126,3 @@ describe('user scores projection', () => {
     expect(await dump()).toBe(live);
   });
 });
-
-/** The store as a process that died between a commit's writes and its checkpoint move leaves it (MongoDB's window). */
-function crashingBeforeCheckpoint(store: ReadStore): ReadStore {
-  return new Proxy(store, {
-    get(target, prop, receiver) {
-      if (prop !== 'commit') return Reflect.get(target, prop, receiver) as unknown;
-      return async (writes: readonly Write[], _checkpoint?: CheckpointMove) => {
-        await target.commit(writes);
-        throw new Error('crash after the writes, before the checkpoint');
-      };
-    },
-  });
-}

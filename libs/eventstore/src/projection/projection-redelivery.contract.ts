@@ -4,29 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { NewEvent } from '#warden/kernel';
-import type { CheckpointMove, ReadStore, Write } from '#warden/readstore';
+import type { ReadStore } from '#warden/readstore';
+import { crashingBeforeCheckpoint } from '../../../../test/support/crashing-read-store.js';
 import { openSqlite, type SqliteDatabase } from '../sqlite/sqlite-database.js';
 import { SqliteEventStore } from '../sqlite/sqlite-event-store.js';
 import type { Projection } from './projection.js';
 import { ProjectionRunner } from './projection-runner.js';
 
 const crash = new Error('process died after the writes, before the checkpoint moved');
-
-/**
- * The store as a crashing process leaves it: a commit's writes land, its checkpoint does not
- * move. That is the MongoDB adapter's window (writes first, checkpoint last).
- */
-function crashingBeforeCheckpoint(store: ReadStore): ReadStore {
-  return new Proxy(store, {
-    get(target, prop, receiver) {
-      if (prop !== 'commit') return Reflect.get(target, prop, receiver) as unknown;
-      return async (writes: readonly Write[], _checkpoint?: CheckpointMove) => {
-        await target.commit(writes);
-        throw crash;
-      };
-    },
-  });
-}
 
 function event(type: string, data: { [k: string]: string | number }): NewEvent {
   return {
@@ -96,7 +81,7 @@ export function projectionRedeliveryContract(adapter: string, open: () => Promis
       await events.append('tally-b', [10, 20].map((v) => event('Tallied', { key: 'b', v })), 'no_stream');
       await events.append('tally-gone', [event('Tallied', { key: 'gone', v: 100 }), event('TallyDropped', { key: 'gone' })], 'no_stream');
 
-      await expect(new ProjectionRunner(projection, events, crashingBeforeCheckpoint(store)).catchUp()).rejects.toBe(crash);
+      await expect(new ProjectionRunner(projection, events, crashingBeforeCheckpoint(store, crash)).catchUp()).rejects.toBe(crash);
       expect(await store.checkpoint(projection.name)).toBe(0);
       const once = await dump();
       expect(once.a).toEqual({ n: 3, seen: [1, 2, 3] });
@@ -113,7 +98,7 @@ export function projectionRedeliveryContract(adapter: string, open: () => Promis
     it('applies only the new events when the redelivered batch runs past the crashed one', async () => {
       const { events, store, projection, dump } = await setup();
       await events.append('tally-a', [1, 2].map((v) => event('Tallied', { key: 'a', v })), 'no_stream');
-      await expect(new ProjectionRunner(projection, events, crashingBeforeCheckpoint(store)).catchUp()).rejects.toBe(crash);
+      await expect(new ProjectionRunner(projection, events, crashingBeforeCheckpoint(store, crash)).catchUp()).rejects.toBe(crash);
       // More events arrive before the restart; the redelivered batch holds old and new together.
       await events.append('tally-a', [3].map((v) => event('Tallied', { key: 'a', v })), 1);
       await events.append('tally-b', [10].map((v) => event('Tallied', { key: 'b', v })), 'no_stream');

@@ -3,9 +3,9 @@ import { anEvent } from '../../../../test/support/events.js';
 import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
 import { ProjectionRunner, rebuildReadModels } from '#warden/eventstore';
 import type { JsonObject, NewEvent } from '#warden/kernel';
-import type { Write } from '#warden/readstore';
 import { ruleActivityProjection } from './rule-activity.projection.js';
 import { RULE_DAILY_ACTIONS, RULE_MATCHES, ruleDailyActionsDocId, ruleMatchesDocId } from './rule-activity.read-model.js';
+import { crashingBeforeCheckpoint } from '../../../../test/support/crashing-read-store.js';
 
 const AT = '2026-03-02T09:30:00.000Z';
 const DAY = '2026-03-02';
@@ -88,15 +88,7 @@ describe('rule activity projection', () => {
     await seed();
     const dump = async () => JSON.stringify(await Promise.all([RULE_MATCHES, RULE_DAILY_ACTIONS].map((c) => stores.readStore.find(c))));
     // A process that dies after the writes, before its checkpoint moved (MongoDB's window).
-    const crashing = new Proxy(stores.readStore, {
-      get: (target, prop, receiver) =>
-        prop === 'commit'
-          ? async (writes: readonly Write[]) => {
-              await target.commit(writes);
-              throw new Error('crashed before the checkpoint');
-            }
-          : (Reflect.get(target, prop, receiver) as unknown),
-    });
+    const crashing = crashingBeforeCheckpoint(stores.readStore);
     await expect(new ProjectionRunner(ruleActivityProjection, stores.events, crashing).catchUp()).rejects.toThrow('crashed');
     await new ProjectionRunner(ruleActivityProjection, stores.events, stores.readStore).catchUp();
     expect(await day('r1')).toMatchObject({ counted: 2, acted: 2 });
