@@ -1,6 +1,7 @@
 import type { Projection, ProjectionContext } from '#warden/eventstore';
 import { parseStreamName, type RecordedEvent } from '#warden/kernel';
 import type { ItemEvaluated, RuleDailyActionCounted } from '../domain/evaluation.events.js';
+import { utcDay } from '../domain/rule-selection.js';
 import {
   RECENT_MATCHES,
   RULE_DAILY_ACTIONS,
@@ -44,7 +45,7 @@ async function evaluated(event: RecordedEvent<ItemEvaluated['data']>, ctx: Proje
     const match = { itemId: item.id, itemTypeId: item.typeId, version, evaluatedAt, environment, actionIds, capped };
     ctx.put(RULE_MATCHES, id, { ...doc, matches: [match, ...doc.matches].slice(0, RECENT_MATCHES) } as never);
     if (environment === 'LIVE' && !capped && actionIds.length > 0) {
-      await updateDay(ctx, orgId, rule.id, evaluatedAt.slice(0, 10), (d) => ({ ...d, acted: d.acted + 1 }));
+      await updateDay(ctx, orgId, rule.id, utcDay(new Date(evaluatedAt)), (d) => ({ ...d, acted: d.acted + 1 }));
     }
   }
 }
