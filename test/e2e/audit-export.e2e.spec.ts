@@ -267,12 +267,18 @@ describe('the audit chain with two processes appending to one log', () => {
     expect((await runCli(['audit', 'export', '--org', 'shop', '--out', file], env)).code).toBe(0);
     const lines = readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as ExportLine);
     expect(lines.filter((l) => l.type === 'ItemSubmitted')).toHaveLength(40);
-    jwksServer = createServer((_, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(jwks));
+    // Like Warden's own key set asked without an API key: /locked answers 401.
+    jwksServer = createServer((req, res) =>
+      req.url === '/locked' ? res.writeHead(401).end() : res.writeHead(200, { 'content-type': 'application/json' }).end(jwks),
+    );
     await new Promise<void>((r) => jwksServer!.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(jwksServer.address() as AddressInfo).port}/jwks.json`;
     const verified = await runCli(['audit', 'verify', file, '--jwks', url], env);
     expect(verified.code, verified.stdout + verified.stderr).toBe(0);
     expect(verified.stdout).toMatch(/^OK: .* [1-9]\d* signature\(s\) verified/m);
+    const locked = await runCli(['audit', 'verify', file, '--jwks', url.replace('/jwks.json', '/locked')], env);
+    expect(locked.code).toBe(2);
+    expect(locked.stderr).toContain('answered 401; for Warden\'s own key set, save it first');
   }, 90_000);
 });
 

@@ -2,6 +2,7 @@ import { createReadStream, createWriteStream, readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { AuditExporter, type Jwks, verifyAuditExport } from '#warden/audit';
+import { parseIsoInstant } from '#warden/catalog';
 import { idProblem } from '#warden/kernel';
 import { type AppCommand, type StandaloneCommand, UsageError } from './cli-command.js';
 import { parseCommandArgs, required } from './command-options.js';
@@ -48,7 +49,7 @@ export const auditVerifyCommand: StandaloneCommand = {
   name: 'audit verify',
   usage: '<file> [--jwks <file|url>]',
   description:
-    'verifies an audit export offline: its chain, its checkpoints and their signatures (--jwks: GET /api/v1/signing_keys?include=retired, so that keys retired since still count); names the first line that breaks',
+    'verifies an audit export offline: its chain, its checkpoints and their signatures (--jwks: a file or a URL of the key set, GET /api/v1/signing_keys?include=retired saved with curl, so that keys retired since still count); names every line that breaks',
   async run(args, out) {
     const { values, positionals } = parseCommandArgs(args, { jwks: { type: 'string' } }, true);
     if (positionals.length !== 1) throw new UsageError('Give one export file');
@@ -65,16 +66,29 @@ export const auditVerifyCommand: StandaloneCommand = {
   },
 };
 
+/** Read as the console's export reads `from` and `to` (a time without an offset is UTC). */
 function time(value: string | undefined, name: string): Date | undefined {
   if (value === undefined) return undefined;
-  const at = new Date(value);
-  if (Number.isNaN(at.getTime())) throw new UsageError(`--${name} must be an ISO 8601 time, got "${value}"`);
+  const at = parseIsoInstant(value);
+  if (!at) throw new UsageError(`--${name} must be an ISO 8601 time, got "${value}"`);
   return at;
 }
 
-/** A JWKS from a file, or from a URL (the organization's GET /api/v1/signing_keys). */
+/** A JWKS from a file, or from a URL that answers without credentials. */
 async function loadJwks(source: string): Promise<Jwks> {
-  const text = /^https?:\/\//.test(source) ? await (await fetch(source)).text() : readFileSync(source, 'utf8');
+  let text: string;
+  if (/^https?:\/\//.test(source)) {
+    const response = await fetch(source);
+    // Warden's own GET /api/v1/signing_keys wants the organization's API key, which a URL cannot carry.
+    if (!response.ok) {
+      throw new UsageError(
+        `--jwks ${source} answered ${response.status}; for Warden's own key set, save it first: curl -H "X-API-KEY: …" '<server>/api/v1/signing_keys?include=retired' > jwks.json`,
+      );
+    }
+    text = await response.text();
+  } else {
+    text = readFileSync(source, 'utf8');
+  }
   try {
     const jwks = JSON.parse(text) as Jwks;
     if (!Array.isArray(jwks.keys)) throw new Error('no "keys" array');
