@@ -89,4 +89,58 @@ describe('SqliteGroupCommit', () => {
     await expect(written).resolves.toBe(1);
     expect(texts(open(file))).toEqual(['last']);
   });
+
+  describe('with a sync off the event loop (durable)', () => {
+    /** A durable() that is called after each commit and resolves or fails when the test says. */
+    function heldSync() {
+      const calls: Array<{ resolve: () => void; reject: (error: Error) => void }> = [];
+      const durable = () => new Promise<void>((resolve, reject) => calls.push({ resolve, reject }));
+      return { calls, durable };
+    }
+
+    it('acknowledges a committed group only once its sync is done, and gathers the next group meanwhile', async () => {
+      const db = open(freshFile());
+      const sync = heldSync();
+      let commits = 0;
+      const writes = new SqliteGroupCommit(db, { durable: sync.durable, afterCommit: () => commits++ });
+      const insert = db.prepare('INSERT INTO notes (text) VALUES (?)');
+      let firstDone = false;
+      const first = writes.run(() => insert.run('a').changes).then((v) => ((firstDone = true), v));
+      await waitFor(() => sync.calls.length === 1, 'the first group to commit and ask for its sync');
+      // Committed (another connection sees it), not yet acknowledged.
+      expect(texts(open(db.name))).toEqual(['a']);
+      expect(firstDone).toBe(false);
+      const later = [writes.run(() => insert.run('b').changes), writes.run(() => insert.run('c').changes)];
+      let ticks = 0;
+      const timer = setInterval(() => ticks++, 1);
+      await waitFor(() => ticks >= 3, 'the event loop to turn while the sync runs').finally(() => clearInterval(timer));
+      expect(sync.calls).toHaveLength(1);
+      expect(texts(db)).toEqual(['a']);
+      sync.calls[0]!.resolve();
+      await expect(first).resolves.toBe(1);
+      expect(commits).toBe(1);
+      // The two that waited commit together, in one group with one sync.
+      await waitFor(() => sync.calls.length === 2, 'the gathered group to commit');
+      expect(texts(db)).toEqual(['a', 'b', 'c']);
+      sync.calls[1]!.resolve();
+      await expect(Promise.all(later)).resolves.toEqual([1, 1]);
+      expect(commits).toBe(2);
+    });
+
+    it('fails every job of a group whose sync fails, and goes on with the next group', async () => {
+      const db = open(freshFile());
+      const sync = heldSync();
+      const writes = new SqliteGroupCommit(db, { durable: sync.durable });
+      const insert = db.prepare('INSERT INTO notes (text) VALUES (?)');
+      const failed = Promise.allSettled([writes.run(() => insert.run('a').changes), writes.run(() => insert.run('b').changes)]);
+      await waitFor(() => sync.calls.length === 1, 'the group to ask for its sync');
+      sync.calls[0]!.reject(new Error('EIO: i/o error, fdatasync'));
+      expect((await failed).map((r) => r.status)).toEqual(['rejected', 'rejected']);
+      const next = writes.run(() => insert.run('c').changes);
+      await waitFor(() => sync.calls.length === 2, 'the next group to ask for its sync');
+      sync.calls[1]!.resolve();
+      await expect(next).resolves.toBe(1);
+    });
+  });
 });
+
