@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openEmbeddedLog, openSqlite } from '../dist/libs/eventstore/src/index.js';
+import { openSqlite, SqliteEventStore } from '../dist/libs/eventstore/src/index.js';
 
 const TOTAL = Number(process.argv[2] ?? 20000);
 
@@ -17,9 +17,8 @@ const event = (i) => ({
 
 async function scenario(name, sync, concurrency, streamOf, expectedOf) {
   const dir = mkdtempSync(join(tmpdir(), 'warden-bench-'));
-  // As a server opens it: with `full`, each commit is synced on the thread pool before it is acknowledged.
-  let db;
-  const store = openEmbeddedLog((synchronous) => (db = openSqlite(join(dir, 'warden.db'), { synchronous })), sync);
+  const db = openSqlite(join(dir, 'warden.db'), { synchronous: sync });
+  const store = new SqliteEventStore(db);
   let next = 0;
   const latencies = [];
   const started = performance.now();

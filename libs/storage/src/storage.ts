@@ -9,7 +9,7 @@ import {
   PersonalDataEventStore,
   PersonalDataPolicy,
   type SqliteDatabase,
-  openEmbeddedLog,
+  SqliteEventStore,
   SqliteLeaseStore,
   SQLITE_FILE_NAME,
   SqliteSubjectKeyStore,
@@ -17,6 +17,7 @@ import {
   UpcastingEventStore,
 } from '#warden/eventstore';
 import { UpcasterRegistry } from '#warden/kernel';
+import { WalSync } from '#warden/sqlite';
 import { secureDataDir } from './data-directory.js';
 import { connectMongo, createMongoReadStore, type ReadStore, SqliteReadStore } from '#warden/readstore';
 import {
@@ -80,7 +81,7 @@ export async function openStorage(
   };
   const closers: Array<() => Promise<void>> = [];
   try {
-    const rawEvents: EventStore = config.eventStoreUrl ? await connectKurrentDb(config.eventStoreUrl) : openEmbeddedLog(sqlite, config.sqliteSync);
+    const rawEvents: EventStore = config.eventStoreUrl ? await connectKurrentDb(config.eventStoreUrl) : embeddedLog(sqlite('normal'), config.sqliteSync);
     closers.push(() => rawEvents.close());
 
     const mongo = config.mongoUrl ? await connectMongo(config.mongoUrl) : undefined;
@@ -138,3 +139,11 @@ export async function openStorage(
   }
 }
 
+/**
+ * The embedded log's connection never syncs inside COMMIT (that would block the event loop for
+ * every fsync); with `full` its commits are synced on the thread pool before they are acknowledged
+ * (WalSync), which keeps every acknowledged append durable.
+ */
+function embeddedLog(db: SqliteDatabase, sync: 'full' | 'normal'): SqliteEventStore {
+  return new SqliteEventStore(db, { walSync: sync === 'full' ? new WalSync(`${db.name}-wal`) : undefined });
+}

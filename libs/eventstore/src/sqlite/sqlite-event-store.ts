@@ -11,7 +11,7 @@ import {
   WrongExpectedRevisionError,
 } from '../event-store.port.js';
 import { dataVersion, type SqliteDatabase } from './sqlite-database.js';
-import { SqliteGroupCommit, WalSync } from '#warden/sqlite';
+import { SqliteGroupCommit, type WalSync } from '#warden/sqlite';
 import { LogNotifier } from './log-notifier.js';
 import { LogTail } from './log-tail.js';
 
@@ -62,17 +62,6 @@ const DECODED_CACHE = 4096;
  * to a megabyte each), read into it at most a batch at a time.
  */
 const TAIL_LIMITS = { events: 8192, size: 32 * 1024 * 1024, refresh: BATCH };
-
-/**
- * The embedded log as a process runs it. Its connection never syncs inside COMMIT (SQLite's FULL
- * would stop the event loop for every fsync): opened with `synchronous = NORMAL`, and with `full`
- * its commits are synced on the thread pool before they are acknowledged or handed to a
- * subscriber (WalSync), which keeps every acknowledged append durable.
- */
-export function openEmbeddedLog(open: (synchronous: 'normal') => SqliteDatabase, sync: 'full' | 'normal'): SqliteEventStore {
-  const db = open('normal');
-  return new SqliteEventStore(db, { walSync: sync === 'full' ? new WalSync(`${db.name}-wal`) : undefined });
-}
 
 export interface SqliteEventStoreOptions {
   /** How often to look for other processes' appends (the CLI's) while no append of this one wakes the readers. */
