@@ -18,18 +18,12 @@ type Outcome = { readonly ok: true; readonly value: unknown } | { readonly ok: f
 export interface SqliteGroupCommitOptions {
   /** Called after each commit, once the jobs' promises are settled (e.g. to wake readers). */
   readonly afterCommit?: () => void;
-  /**
-   * Resolves once the commit just made is on disk (WalSync, for a connection whose own commits
-   * do not sync): the jobs settle only then, and fail if it fails.
-   */
-  readonly durable?: () => Promise<void>;
 }
 
 /**
  * The writes of one connection, group-committed: the jobs queued in one tick run together in one
  * IMMEDIATE transaction (one commit, one fsync), each in a savepoint of its own, so one job's
- * failure never undoes another. With `durable`, the fsync happens off the event loop and the
- * next group may commit while it runs.
+ * failure never undoes another.
  *
  * The write lock is taken without waiting in SQLite's busy handler, which sleeps on the event loop
  * and so would stall every request of the process while another process (a worker, the CLI) writes:
@@ -40,8 +34,6 @@ export class SqliteGroupCommit {
   private pending: Queued[] = [];
   private scheduled: NodeJS.Immediate | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
-  /** The previous group's sync, while it runs: the next group gathers meanwhile, as it would behind an fsync in COMMIT. */
-  private syncing = false;
   private closed = false;
   private readonly lock: WriteLock;
   private readonly stmt;
@@ -64,7 +56,7 @@ export class SqliteGroupCommit {
     if (this.closed) return Promise.reject(new Error('The SQLite write queue is closed'));
     return new Promise<T>((resolve, reject) => {
       this.pending.push({ job, resolve: resolve as (value: unknown) => void, reject });
-      if (this.scheduled === undefined && this.retryTimer === undefined && !this.syncing) {
+      if (this.scheduled === undefined && this.retryTimer === undefined) {
         this.scheduled = setImmediate(() => this.flush(false));
       }
     });
@@ -107,26 +99,6 @@ export class SqliteGroupCommit {
       this.fail(batch, error);
       return;
     }
-    const durable = this.options.durable;
-    if (durable === undefined) return this.settle(batch, outcomes);
-    this.syncing = true;
-    durable().then(
-      () => this.settle(batch, outcomes),
-      (error: unknown) => {
-        // Committed, but not known to be on disk: none of it is acknowledged. Readers may still
-        // see it, as they would after a power loss that spared it.
-        this.fail(batch, error);
-        this.options.afterCommit?.();
-      },
-    ).finally(() => {
-      this.syncing = false;
-      if (this.pending.length > 0 && this.scheduled === undefined && this.retryTimer === undefined) {
-        this.scheduled = setImmediate(() => this.flush(false));
-      }
-    });
-  }
-
-  private settle(batch: readonly Queued[], outcomes: readonly Outcome[]): void {
     batch.forEach((queued, i) => {
       const outcome = outcomes[i]!;
       if (outcome.ok) queued.resolve(outcome.value);

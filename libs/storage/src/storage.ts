@@ -17,7 +17,6 @@ import {
   UpcastingEventStore,
 } from '#warden/eventstore';
 import { UpcasterRegistry } from '#warden/kernel';
-import { WalSync } from '#warden/sqlite';
 import { secureDataDir } from './data-directory.js';
 import { connectMongo, createMongoReadStore, type ReadStore, SqliteReadStore } from '#warden/readstore';
 import {
@@ -81,7 +80,9 @@ export async function openStorage(
   };
   const closers: Array<() => Promise<void>> = [];
   try {
-    const rawEvents: EventStore = config.eventStoreUrl ? await connectKurrentDb(config.eventStoreUrl) : embeddedLog(sqlite('normal'), config.sqliteSync);
+    const rawEvents: EventStore = config.eventStoreUrl
+      ? await connectKurrentDb(config.eventStoreUrl)
+      : new SqliteEventStore(sqlite(config.sqliteSync));
     closers.push(() => rawEvents.close());
 
     const mongo = config.mongoUrl ? await connectMongo(config.mongoUrl) : undefined;
@@ -137,13 +138,4 @@ export async function openStorage(
     for (const db of sqliteConnections) db.close();
     throw error;
   }
-}
-
-/**
- * The embedded log's connection never syncs inside COMMIT (that would block the event loop for
- * every fsync); with `full` its commits are synced on the thread pool before they are acknowledged
- * (WalSync), which keeps every acknowledged append durable.
- */
-function embeddedLog(db: SqliteDatabase, sync: 'full' | 'normal'): SqliteEventStore {
-  return new SqliteEventStore(db, { walSync: sync === 'full' ? new WalSync(`${db.name}-wal`) : undefined });
 }

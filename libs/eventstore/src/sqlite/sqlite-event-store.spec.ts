@@ -9,7 +9,6 @@ import type { RecordedEvent } from '#warden/kernel';
 import { streamName } from '#warden/kernel';
 import { openSqlite } from './sqlite-database.js';
 import { SqliteEventStore } from './sqlite-event-store.js';
-import { WalSync } from '#warden/sqlite';
 
 describe('SqliteEventStore typed reads', () => {
   let stores: ReturnType<typeof sqliteStores>;
@@ -120,74 +119,5 @@ describe('openSqlite', () => {
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(10_000);
     db.close();
     small.close();
-  });
-});
-
-describe('SqliteEventStore with its commits synced off the event loop (WalSync)', () => {
-  const closers: Array<() => Promise<void>> = [];
-  afterEach(async () => {
-    for (const close of closers.splice(0).reverse()) await close();
-  });
-
-  const freshFile = () => join(mkdtempSync(join(tmpdir(), 'warden-walsync-log-')), 'warden.db');
-
-  /** A store (a process) on `file` whose WAL syncs are real, and wait for the test's release when `held`. */
-  function storeProcess(file: string, held: boolean) {
-    const waiting: Array<() => void> = [];
-    let hold = held;
-    const db = openSqlite(file, { synchronous: 'normal' });
-    const store = new SqliteEventStore(db, {
-      pollIntervalMs: 5,
-      walSync: new WalSync(`${file}-wal`, async (handle) => {
-        if (hold) await new Promise<void>((release) => waiting.push(release));
-        await handle.datasync();
-      }),
-    });
-    closers.push(async () => {
-      hold = false;
-      waiting.splice(0).forEach((release) => release());
-      await store.close();
-      db.close();
-    });
-    return { store, waiting, release: () => waiting.splice(0).forEach((r) => r()) };
-  }
-
-  const eventLoopTurns = async () => {
-    let ticks = 0;
-    const timer = setInterval(() => ticks++, 1);
-    await waitFor(() => ticks >= 5, 'the event loop to turn while the sync is held').finally(() => clearInterval(timer));
-  };
-
-  it('acknowledges an append only after its sync, and hands a subscriber of the same process the event only then', async () => {
-    const writer = storeProcess(freshFile(), true);
-    const seen: string[] = [];
-    const sub = writer.store.subscribeToAll({ onEvents: async (events) => void seen.push(...events.map((e) => e.type)) });
-    closers.push(() => sub.stop());
-    let acknowledged = false;
-    const appended = writer.store.append(streamName('synced', 'a'), [anEvent('Kept')], 'no_stream').then(() => (acknowledged = true));
-    await waitFor(() => writer.waiting.length === 1, 'the commit to ask for its sync');
-    await eventLoopTurns();
-    expect(acknowledged).toBe(false);
-    expect(seen).toEqual([]);
-    writer.release();
-    await appended;
-    await waitFor(() => seen.length === 1, 'the subscriber to get the synced event');
-    expect(seen).toEqual(['Kept']);
-  });
-
-  it("syncs another process's events before a subscriber gets them (it cannot know whether that process has)", async () => {
-    const file = freshFile();
-    const writer = storeProcess(file, false);
-    const reader = storeProcess(file, true);
-    await writer.store.append(streamName('synced', 'b'), [anEvent('Seen')], 'no_stream');
-    const seen: string[] = [];
-    const sub = reader.store.subscribeToAll({ onEvents: async (events) => void seen.push(...events.map((e) => e.type)) });
-    closers.push(() => sub.stop());
-    await waitFor(() => reader.waiting.length === 1, "the reader to sync before delivering the writer's event");
-    await eventLoopTurns();
-    expect(seen).toEqual([]);
-    reader.release();
-    await waitFor(() => seen.length === 1, 'the reader to deliver the event');
-    expect(seen).toEqual(['Seen']);
   });
 });

@@ -11,7 +11,7 @@ import {
   WrongExpectedRevisionError,
 } from '../event-store.port.js';
 import { dataVersion, type SqliteDatabase } from './sqlite-database.js';
-import { SqliteGroupCommit, type WalSync } from '#warden/sqlite';
+import { SqliteGroupCommit } from '#warden/sqlite';
 import { LogNotifier } from './log-notifier.js';
 import { LogTail } from './log-tail.js';
 
@@ -63,22 +63,10 @@ const DECODED_CACHE = 4096;
  */
 const TAIL_LIMITS = { events: 8192, size: 32 * 1024 * 1024, refresh: BATCH };
 
-export interface SqliteEventStoreOptions {
-  /** How often to look for other processes' appends (the CLI's) while no append of this one wakes the readers. */
-  readonly pollIntervalMs?: number;
-  /**
-   * Syncs commits to disk off the event loop, for a connection opened with `synchronous = NORMAL`:
-   * an append is acknowledged, and a subscription handed an event, only once it is on disk.
-   */
-  readonly walSync?: WalSync;
-}
-
 /**
  * The embedded event log. Appends arriving in the same tick are committed in one transaction
  * (one fsync) with a savepoint each, so a conflict in one append never undoes another: group
- * commit keeps throughput while every acknowledged append is durable. With a WalSync the fsync
- * runs on the thread pool, and subscriptions wait for it too, so no reactor acts (sends a
- * callback) on an event a power loss could still take back.
+ * commit keeps throughput while every acknowledged append is durable.
  *
  * While another process holds the file's write lock, the group waits without blocking the event
  * loop, and appends arriving meanwhile join it (SqliteGroupCommit).
@@ -90,15 +78,11 @@ export class SqliteEventStore implements EventStore {
   private readonly stmt;
   private readonly decoded = new Map<number, RecordedEvent>();
   private readonly tail: LogTail;
-  private readonly walSync: WalSync | undefined;
-  /** The highest position this connection has committed (what its WalSync must cover). */
-  private written = 0;
 
   constructor(
     private readonly db: SqliteDatabase,
-    options: SqliteEventStoreOptions = {},
+    options: { pollIntervalMs?: number } = {},
   ) {
-    this.walSync = options.walSync;
     db.exec(SCHEMA);
     this.stmt = {
       lastRevision: db.prepare<[string], { revision: number }>(
@@ -133,11 +117,7 @@ export class SqliteEventStore implements EventStore {
       tail: db.prepare<[number, number], Row>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
     };
     this.notifier = new LogNotifier(() => dataVersion(db), options.pollIntervalMs ?? 100);
-    const walSync = this.walSync;
-    this.writes = new SqliteGroupCommit(db, {
-      afterCommit: () => this.notifier.notify(),
-      durable: walSync && (() => walSync.through(this.written)),
-    });
+    this.writes = new SqliteGroupCommit(db, { afterCommit: () => this.notifier.notify() });
     this.tail = new LogTail(
       {
         readAfter: (after, max) => this.stmt.tail.all(after, max).map((r) => ({ event: this.decode(r), size: r.data.length + r.metadata.length })),
@@ -179,7 +159,6 @@ export class SqliteEventStore implements EventStore {
         );
         position = Number(info.lastInsertRowid);
       }
-      this.written = Math.max(this.written, position);
     } catch (error) {
       if ((error as { code?: string }).code !== 'SQLITE_CONSTRAINT_UNIQUE') throw error;
       // Undo this append's partial inserts before deciding what the clash means.
@@ -269,8 +248,6 @@ export class SqliteEventStore implements EventStore {
         const { events, through, complete } = this.tail.read(position, typeSet, BATCH) ?? this.scan(position, options.eventTypes, BATCH);
         if (events.length > 0) foundAt = performance.now();
         if (through > position) {
-          const last = events[events.length - 1];
-          if (last && this.walSync) await this.walSync.through(last.position);
           if (stopped) return;
           await options.onEvents(events, through);
           position = through;
@@ -306,7 +283,6 @@ export class SqliteEventStore implements EventStore {
     this.closed = true;
     this.writes.close();
     this.notifier.close();
-    await this.walSync?.close();
   }
 }
 
