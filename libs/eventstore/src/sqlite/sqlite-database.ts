@@ -38,8 +38,14 @@ export function openSqlite(file: string, options: SqliteOptions = {}): SqliteDat
   if (file !== ':memory:') {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     // Created private before SQLite opens it: SQLite gives the -wal and -shm files it creates
-    // the database file's mode, so they are private too. An existing file keeps its mode.
-    closeSync(openSync(file, 'a', 0o600));
+    // the database file's mode, so they are private too. An existing file keeps its mode, and is
+    // not opened here at all: closing any descriptor of a file drops every POSIX lock the process
+    // holds on it, the SHARED lock of this process's other SQLite connections included.
+    try {
+      closeSync(openSync(file, 'wx', 0o600));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
   }
   const db = new Database(file);
   db.pragma('journal_mode = WAL');

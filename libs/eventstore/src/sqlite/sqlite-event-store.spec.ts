@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -119,5 +119,24 @@ describe('openSqlite', () => {
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(10_000);
     db.close();
     small.close();
+  });
+
+  // Linux's lock table: the only way to see a POSIX lock a process holds.
+  it.runIf(existsSync('/proc/locks'))("opening another connection keeps the locks this process's open connections hold on the file", () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'warden-open-')), 'warden.db');
+    const mine = () => {
+      const inode = statSync(file).ino;
+      return readFileSync('/proc/locks', 'utf8').split('\n').filter((l) => l.includes(`:${inode} `) && l.includes(` ${process.pid} `));
+    };
+    const first = openSqlite(file);
+    first.exec('CREATE TABLE t (x)');
+    // A connection in WAL mode holds a SHARED lock on the database file while it is open.
+    const held = mine();
+    expect(held.length).toBeGreaterThan(0);
+    const second = openSqlite(file);
+    expect(mine()).toEqual(held);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    first.close();
+    second.close();
   });
 });
