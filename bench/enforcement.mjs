@@ -204,7 +204,9 @@ async function strikeRun(label, prefix, strikes, creatorOf, users) {
 async function writeSyntheticScores(count) {
   const db = new Database(join(dataDir, 'warden.db'));
   db.pragma('journal_mode = WAL');
-  const insert = db.prepare('INSERT OR REPLACE INTO read_models (collection, id, doc, position) VALUES (?, ?, ?, NULL)');
+  // The read store's table for the collection (SqliteReadStore: one table per collection, created on first write).
+  db.exec(`CREATE TABLE IF NOT EXISTS "rm/${USER_SCORES}" (id TEXT PRIMARY KEY, doc TEXT NOT NULL, position INTEGER) WITHOUT ROWID`);
+  const insert = db.prepare(`INSERT OR REPLACE INTO "rm/${USER_SCORES}" (id, doc, position) VALUES (?, ?, NULL)`);
   const metadata = { orgId: 'bench' };
   let doc;
   const ctx = {
@@ -245,7 +247,7 @@ async function writeSyntheticScores(count) {
       rows.push([userScoreDocId('bench', creator), JSON.stringify(doc)]);
     }
     db.transaction(() => {
-      for (const [id, json] of rows) insert.run(USER_SCORES, id, json);
+      for (const [id, json] of rows) insert.run(id, json);
     })();
   }
   db.pragma('wal_checkpoint(TRUNCATE)');
@@ -254,7 +256,7 @@ async function writeSyntheticScores(count) {
 
 function scoredUsers() {
   const db = new Database(join(dataDir, 'warden.db'), { readonly: true });
-  const n = db.prepare('SELECT count(*) AS n FROM read_models WHERE collection = ?').get(USER_SCORES).n;
+  const n = db.prepare(`SELECT count(*) AS n FROM "rm/${USER_SCORES}"`).get().n;
   db.close();
   return n;
 }

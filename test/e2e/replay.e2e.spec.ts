@@ -70,7 +70,7 @@ describe('replay to a point in time, and read-model digests', () => {
     // One changed document changes its collection's digest, and only that one.
     const db = new Database(join(world.dataDir, 'warden.db'));
     try {
-      db.prepare("UPDATE read_models SET doc = json_set(doc, '$.tampered', 1) WHERE collection = 'review_jobs' AND id = (SELECT min(id) FROM read_models WHERE collection = 'review_jobs')").run();
+      db.prepare(`UPDATE "rm/review_jobs" SET doc = json_set(doc, '$.tampered', 1) WHERE id = (SELECT min(id) FROM "rm/review_jobs")`).run();
     } finally {
       db.close();
     }

@@ -8,7 +8,7 @@ import { CheckpointConflictError } from '../read-store.port.js';
 import { SqliteReadStore } from './sqlite-read-store.js';
 
 describe('SqliteReadStore indexes', () => {
-  it('serves a find on the indexed fields from the collection\'s partial index, not a scan', async () => {
+  it("serves a find on the indexed fields from the collection's index, not a scan", async () => {
     const db = new Database(':memory:');
     const statements: string[] = [];
     const prepare = db.prepare.bind(db);
@@ -21,16 +21,40 @@ describe('SqliteReadStore indexes', () => {
     await store.ensureIndex('evaluations', ['orgId', 'itemId']);
     const found = await store.find('evaluations', { orgId: 'o', itemId: 'i3' });
     expect(found).toHaveLength(20);
-    const sql = statements.findLast((s) => s.startsWith('SELECT doc FROM read_models WHERE'))!;
+    const sql = statements.findLast((s) => s.startsWith('SELECT doc FROM "rm/evaluations" WHERE'))!;
     const plan = prepare(`EXPLAIN QUERY PLAN ${sql}`).all('o', 'i3', -1, 0) as Array<{ detail: string }>;
-    expect(plan.map((p) => p.detail).join(' | ')).toMatch(/USING INDEX rm_evaluations_orgId__itemId/);
+    expect(plan.map((p) => p.detail).join(' | ')).toMatch(/USING INDEX rm\/evaluations\/orgId,itemId/);
     await expect(store.find('bad name; drop', {})).rejects.toThrow(/collection name/);
     db.close();
   });
 });
 
-describe('SqliteReadStore on a file written before documents carried positions', () => {
-  it('adds the position column and reads the old documents as written without one', async () => {
+describe('SqliteReadStore on a file written by an earlier release', () => {
+  it('moves the documents of the shared read_models table into their collections\' tables, positions and all', async () => {
+    const db = new Database(':memory:');
+    db.exec(`CREATE TABLE read_models (collection TEXT NOT NULL, id TEXT NOT NULL, doc TEXT NOT NULL, position INTEGER, PRIMARY KEY (collection, id)) WITHOUT ROWID;
+             CREATE INDEX "rm_jobs_state" ON read_models (json_extract(doc, '$.state')) WHERE collection = 'jobs';
+             CREATE TABLE projection_checkpoints (projection TEXT PRIMARY KEY, position INTEGER NOT NULL) WITHOUT ROWID;
+             INSERT INTO projection_checkpoints VALUES ('jobs-projection', 7);
+             INSERT INTO read_models VALUES ('jobs', 'j1', '{"state":"PENDING"}', 5), ('jobs', 'j2', '{"state":"DONE"}', 6),
+                                            ('audit_chain_links', 'o:1', '{"link":"x"}', 1), ('tools', 't', '{"v":1}', NULL);`);
+    const store = new SqliteReadStore(db);
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'read_models'").get()).toBeUndefined();
+    expect(await store.getVersioned('jobs', 'j1')).toEqual({ doc: { state: 'PENDING' }, position: 5 });
+    expect(await store.find('jobs', { state: 'DONE' })).toEqual([{ state: 'DONE' }]);
+    expect(await store.getVersioned('audit_chain_links', 'o:1')).toEqual({ doc: { link: 'x' }, position: 1 });
+    expect(await store.getVersioned('tools', 't')).toEqual({ doc: { v: 1 }, position: 0 });
+    expect(await store.checkpoint('jobs-projection')).toBe(7);
+    // The positions still guard redeliveries.
+    await store.commit([{ op: 'put', collection: 'jobs', id: 'j1', doc: { state: 'STALE' }, position: 5 }]);
+    expect(await store.get('jobs', 'j1')).toEqual({ state: 'PENDING' });
+    // A second process opening the file finds the move done.
+    new SqliteReadStore(db);
+    expect(await store.count('jobs')).toBe(2);
+    db.close();
+  });
+
+  it('moves the documents of a file older still, written before documents carried positions', async () => {
     const db = new Database(':memory:');
     db.exec(`CREATE TABLE read_models (collection TEXT NOT NULL, id TEXT NOT NULL, doc TEXT NOT NULL, PRIMARY KEY (collection, id)) WITHOUT ROWID;
              INSERT INTO read_models VALUES ('c', 'old', '{"v":1}');`);
@@ -38,8 +62,39 @@ describe('SqliteReadStore on a file written before documents carried positions',
     expect(await store.getVersioned('c', 'old')).toEqual({ doc: { v: 1 }, position: 0 });
     await store.commit([{ op: 'put', collection: 'c', id: 'old', doc: { v: 2 }, position: 3 }]);
     expect(await store.getVersioned('c', 'old')).toEqual({ doc: { v: 2 }, position: 3 });
-    new SqliteReadStore(db);
-    expect(await store.get('c', 'old')).toEqual({ v: 2 });
+    db.close();
+  });
+});
+
+describe('SqliteReadStore collections', () => {
+  it('reads a collection nobody has written to as empty, and one another connection created since', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'warden-readstore-')), 'warden.db');
+    const a = new Database(file);
+    const b = new Database(file);
+    const reader = new SqliteReadStore(a);
+    const writer = new SqliteReadStore(b);
+    expect(await reader.get('later', 'x')).toBeUndefined();
+    expect(await reader.find('later', { v: 1 })).toEqual([]);
+    expect(await reader.count('later')).toBe(0);
+    await writer.commit([{ op: 'put', collection: 'later', id: 'x', doc: { v: 1 } }]);
+    expect(await reader.get('later', 'x')).toEqual({ v: 1 });
+    expect(await reader.count('later', { v: 1 })).toBe(1);
+    await reader.close();
+    await writer.close();
+    a.close();
+    b.close();
+  });
+
+  it('forgets a table whose creating commit failed, and creates it again on the next write', async () => {
+    const db = new Database(':memory:');
+    const store = new SqliteReadStore(db);
+    // The table is created, then the document cannot be written: the savepoint takes the table back too.
+    const failed = store.commit([{ op: 'put', collection: 'fresh', id: 'a', doc: { v: 1n } as never }]);
+    await expect(failed).rejects.toThrow(/BigInt/);
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'rm/fresh'").get()).toBeUndefined();
+    expect(await store.get('fresh', 'a')).toBeUndefined();
+    await store.commit([{ op: 'put', collection: 'fresh', id: 'a', doc: { v: 2 } }]);
+    expect(await store.get('fresh', 'a')).toEqual({ v: 2 });
     db.close();
   });
 });

@@ -57,10 +57,12 @@ export const reviewJobsProjection: Projection = {
     { collection: REVIEW_JOBS, fields: ['orgId', 'queueId', 'state', 'fifoKey'] },
     { collection: REVIEW_JOBS, fields: ['orgId', 'queueId', 'state', 'priorityKey'] },
     { collection: REVIEW_JOBS, fields: ['orgId', 'queueId', 'state', 'lockExpiresAt'] },
-    { collection: REVIEW_JOBS, fields: ['orgId', 'queueId', 'state', 'assignedTo'] },
-    { collection: REVIEW_JOBS, fields: ['orgId', 'itemTypeId', 'itemId', 'state'] },
+    // A moderator's assigned jobs in the queue's order: with the order's field, the planner never
+    // prefers walking every job in the state by that order and filtering on the moderator.
+    { collection: REVIEW_JOBS, fields: ['orgId', 'queueId', 'state', 'assignedTo', 'fifoKey'] },
+    { collection: REVIEW_JOBS, fields: ['orgId', 'queueId', 'state', 'assignedTo', 'priorityKey'] },
     // An item's (and its creator's) earlier jobs, newest first, in the job view: without the sort field
-    // SQLite scans the whole collection instead.
+    // SQLite scans the whole collection instead. Also the item's jobs in a state (an item has few).
     { collection: REVIEW_JOBS, fields: ['orgId', 'itemTypeId', 'itemId', 'openedAt'] },
     { collection: REVIEW_JOBS, fields: ['orgId', 'state', 'fifoKey'] },
     // The managers' list of one queue, or of every queue, in any state.
