@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -39,7 +39,7 @@ describe('SqliteReadStore on a file written by an earlier release', () => {
              INSERT INTO read_models VALUES ('jobs', 'j1', '{"state":"PENDING"}', 5), ('jobs', 'j2', '{"state":"DONE"}', 6),
                                             ('audit_chain_links', 'o:1', '{"link":"x"}', 1), ('tools', 't', '{"v":1}', NULL);`);
     const store = new SqliteReadStore(db);
-    expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'read_models'").get()).toBeUndefined();
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'read_models' AND type = 'table'").get()).toBeUndefined();
     expect(await store.getVersioned('jobs', 'j1')).toEqual({ doc: { state: 'PENDING' }, position: 5 });
     expect(await store.find('jobs', { state: 'DONE' })).toEqual([{ state: 'DONE' }]);
     expect(await store.getVersioned('audit_chain_links', 'o:1')).toEqual({ doc: { link: 'x' }, position: 1 });
@@ -51,6 +51,29 @@ describe('SqliteReadStore on a file written by an earlier release', () => {
     // A second process opening the file finds the move done.
     new SqliteReadStore(db);
     expect(await store.count('jobs')).toBe(2);
+    db.close();
+  });
+
+  it('leaves no copy of a moved document in the freed pages, and a view that makes an earlier release fail instead of serving nothing', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'warden-readstore-')), 'warden.db');
+    const old = new Database(file);
+    old.pragma('journal_mode = WAL');
+    old.exec('CREATE TABLE read_models (collection TEXT NOT NULL, id TEXT NOT NULL, doc TEXT NOT NULL, position INTEGER, PRIMARY KEY (collection, id)) WITHOUT ROWID');
+    const insert = old.prepare("INSERT INTO read_models VALUES ('identity_users', ?, ?, 1)");
+    for (let i = 0; i < 200; i++) insert.run(`u${i}`, JSON.stringify({ email: `person-${i}@example.test`, padding: 'x'.repeat(200) }));
+    old.close();
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    const store = new SqliteReadStore(db);
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    const bytes = readFileSync(file).toString('latin1');
+    // Once, in the collection's own table: none left behind in the old table's pages.
+    expect(bytes.split('person-17@example.test').length - 1).toBe(1);
+    expect(db.prepare("SELECT type FROM sqlite_master WHERE name = 'read_models'").get()).toEqual({ type: 'view' });
+    // What an earlier release would do first: no table comes back in the view's place.
+    expect(() => db.exec('ALTER TABLE read_models ADD COLUMN position INTEGER')).toThrow(/view/);
+    expect(() => db.prepare("INSERT INTO read_models VALUES ('c', 'x', '{}', 1)").run()).toThrow();
+    await store.close();
     db.close();
   });
 
@@ -83,6 +106,27 @@ describe('SqliteReadStore collections', () => {
     await writer.close();
     a.close();
     b.close();
+  });
+
+  it("lets a job whose failure took back the table it created fail alone: the group's next jobs create it again", async () => {
+    const db = new Database(':memory:');
+    const store = new SqliteReadStore(db);
+    const [failed, put, removed] = await Promise.allSettled([
+      store.commit([
+        { op: 'put', collection: 'fresh', id: 'a', doc: { v: 1 } },
+        { op: 'put', collection: 'fresh', id: 'b', doc: { v: 1n } as never },
+      ]),
+      store.commit([{ op: 'put', collection: 'fresh', id: 'c', doc: { v: 3 } }]),
+      store.commit([{ op: 'delete', collection: 'fresh', id: 'c' }]),
+    ]);
+    expect(failed.status).toBe('rejected');
+    expect(put.status).toBe('fulfilled');
+    expect(removed.status).toBe('fulfilled');
+    expect(await store.get('fresh', 'a')).toBeUndefined();
+    expect(await store.get('fresh', 'c')).toBeUndefined();
+    await store.commit([{ op: 'put', collection: 'fresh', id: 'd', doc: { v: 4 } }]);
+    expect(await store.get('fresh', 'd')).toEqual({ v: 4 });
+    db.close();
   });
 
   it('forgets a table whose creating commit failed, and creates it again on the next write', async () => {

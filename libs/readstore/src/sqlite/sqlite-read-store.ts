@@ -163,22 +163,33 @@ export class SqliteReadStore implements ReadStore {
     const created: string[] = [];
     try {
       await this.writes.run(() => {
-        if (checkpoint) {
-          const actual = this.stmt.checkpoint.get(checkpoint.projection)?.position ?? 0;
-          if (actual !== checkpoint.from) throw new CheckpointConflictError(checkpoint.projection, checkpoint.from, actual);
-          this.stmt.setCheckpoint.run(checkpoint.projection, checkpoint.to);
-        }
-        for (const w of writes) {
-          const position = w.position ?? null;
-          if (w.op === 'put') this.writable(w.collection, created).put.run(w.id, JSON.stringify(w.doc), position);
-          else this.existing(w.collection)?.delete.run(w.id, position, position);
+        try {
+          if (checkpoint) {
+            const actual = this.stmt.checkpoint.get(checkpoint.projection)?.position ?? 0;
+            if (actual !== checkpoint.from) throw new CheckpointConflictError(checkpoint.projection, checkpoint.from, actual);
+            this.stmt.setCheckpoint.run(checkpoint.projection, checkpoint.to);
+          }
+          for (const w of writes) {
+            const position = w.position ?? null;
+            if (w.op === 'put') this.writable(w.collection, created).put.run(w.id, JSON.stringify(w.doc), position);
+            else this.existing(w.collection)?.delete.run(w.id, position, position);
+          }
+        } catch (error) {
+          // Its savepoint takes back the tables it created: forgotten at once, before the group's
+          // next job could take their statements for usable.
+          this.forget(created);
+          throw error;
         }
       });
     } catch (error) {
-      // Rolled back with the tables it created: their statements must not be taken for usable.
-      for (const c of created) this.collections.delete(c);
+      // Or the whole group's commit failed, with the same effect.
+      this.forget(created);
       throw error;
     }
+  }
+
+  private forget(collections: readonly string[]): void {
+    for (const c of collections) this.collections.delete(c);
   }
 
   async checkpoint(projection: string): Promise<number> {
@@ -213,10 +224,14 @@ const createTable = (collection: string) =>
  * again by the projections (ensureIndex) as they start.
  */
 function moveSharedTable(db: Database.Database): void {
-  const exists = () => db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'read_models'").get() !== undefined;
+  const shared = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'read_models'");
+  const exists = () => shared.get() !== undefined;
   if (!exists()) return;
   const busyTimeout = Number(db.pragma('busy_timeout', { simple: true }));
   db.pragma('busy_timeout = 600000');
+  // The old table's pages go to the free list: zeroed, so that no document a GDPR deletion
+  // rewrites later (a console user's email) survives in them.
+  db.pragma('secure_delete = ON');
   try {
     db.transaction(() => {
       if (!exists()) return;
@@ -229,8 +244,13 @@ function moveSharedTable(db: Database.Database): void {
         db.prepare(`INSERT INTO ${tableOf(collection)} (id, doc, position) SELECT id, doc, ${hasPosition ? 'position' : 'NULL'} FROM read_models WHERE collection = ?`).run(collection);
       }
       db.exec('DROP TABLE read_models');
+      // An earlier release opening the file would create an empty read_models and serve nothing
+      // from it, its checkpoints saying all is applied: a view in its place makes it fail at start
+      // ("cannot add a column to a view") instead.
+      db.exec("CREATE VIEW read_models AS SELECT 'moved to a table per collection (rm/<collection>)' AS moved");
     }).immediate();
   } finally {
+    db.pragma('secure_delete = FAST');
     db.pragma(`busy_timeout = ${busyTimeout}`);
   }
 }
