@@ -57,10 +57,10 @@ export const reviewJobsProjection: Projection = {
     { collection: REVIEW_JOBS, fields: ['orgId', 'queueId', 'state', 'fifoKey'] },
     { collection: REVIEW_JOBS, fields: ['orgId', 'queueId', 'state', 'priorityKey'] },
     { collection: REVIEW_JOBS, fields: ['orgId', 'queueId', 'state', 'lockExpiresAt'] },
-    // A moderator's assigned jobs in the queue's order: with the order's field, the planner never
-    // prefers walking every job in the state by that order and filtering on the moderator.
-    { collection: REVIEW_JOBS, fields: ['orgId', 'queueId', 'state', 'assignedTo', 'fifoKey'] },
-    { collection: REVIEW_JOBS, fields: ['orgId', 'queueId', 'state', 'assignedTo', 'priorityKey'] },
+    // Narrow (most jobs are assigned to nobody): SQLite counts a queue's jobs in a state over it. A
+    // moderator's assigned jobs are read in the queue's order over the order's index instead,
+    // walking the queue's assigned jobs only.
+    { collection: REVIEW_JOBS, fields: ['orgId', 'queueId', 'state', 'assignedTo'] },
     // An item's (and its creator's) earlier jobs, newest first, in the job view: without the sort field
     // SQLite scans the whole collection instead. Also the item's jobs in a state (an item has few).
     { collection: REVIEW_JOBS, fields: ['orgId', 'itemTypeId', 'itemId', 'openedAt'] },

@@ -243,8 +243,9 @@ describe('claim-next', () => {
       ['', 'fifoKey', 'rm/review_jobs/orgId,queueId,state,fifoKey'],
       ['', 'priorityKey', 'rm/review_jobs/orgId,queueId,state,priorityKey'],
       ['', 'lockExpiresAt', 'rm/review_jobs/orgId,queueId,state,lockExpiresAt'],
-      [" AND json_extract(doc, '$.assignedTo') = 'carol'", 'fifoKey', 'rm/review_jobs/orgId,queueId,state,assignedTo,fifoKey'],
-      [" AND json_extract(doc, '$.assignedTo') = 'carol'", 'priorityKey', 'rm/review_jobs/orgId,queueId,state,assignedTo,priorityKey'],
+      // The queue's assigned jobs in its order, filtered on the moderator: assignments are few.
+      [" AND json_extract(doc, '$.assignedTo') = 'carol'", 'fifoKey', 'rm/review_jobs/orgId,queueId,state,fifoKey'],
+      [" AND json_extract(doc, '$.assignedTo') = 'carol'", 'priorityKey', 'rm/review_jobs/orgId,queueId,state,priorityKey'],
     ] as const) {
       const detail = plan(candidates(extra, sort));
       expect(detail, detail).toContain(`USING INDEX ${index}`);
@@ -252,5 +253,11 @@ describe('claim-next', () => {
       // Read in index order (ties by id, which ends every index entry), LIMIT stops early.
       expect(detail).not.toContain('USE TEMP B-TREE');
     }
+    // The queue list counts a queue's jobs in a state over the narrowest index (assignedTo is
+    // mostly null): over one holding the long order keys it took three times as long at 100,000.
+    const count = plan(
+      `SELECT count(*) AS n FROM "rm/review_jobs" WHERE 1 AND json_extract(doc, '$.orgId') = 'acme' AND json_extract(doc, '$.queueId') = 'default' AND json_extract(doc, '$.state') = 'PENDING'`,
+    );
+    expect(count).toContain('USING COVERING INDEX rm/review_jobs/orgId,queueId,state,assignedTo');
   });
 });
