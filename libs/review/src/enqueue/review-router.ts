@@ -4,7 +4,7 @@ import { GetLiveEntitiesQuery, type QueueDefinition } from '#warden/catalog';
 import type { EventStore } from '#warden/eventstore';
 import { type ItemIdentifier, type ItemSubmitted, itemStream } from '#warden/ingestion';
 import type { ReadStore } from '#warden/readstore';
-import { RouteForReviewQuery, type RoutingReport } from '#warden/rules';
+import { RouteForReviewQuery, type RoutingContent, type RoutingReport } from '#warden/rules';
 import { EVENT_STORE, ProjectionHost, READ_STORE } from '#warden/storage';
 import { defaultQueueOf, effectiveQueues } from '../domain/effective-queues.js';
 import { REPORT_COUNTS, REPORT_COUNTS_PROJECTION, type ReportCountDoc, reportCountDocId } from '../projections/report-counts.projection.js';
@@ -35,9 +35,9 @@ export class ReviewRouter {
 
   async route(orgId: string, item: ItemIdentifier, version: number, report: RoutingReport | null): Promise<RoutedQueue> {
     const queues = await this.queues(orgId);
-    const recorded = await this.itemAt(orgId, item, version);
+    // The item is read back from the log only if a routing rule looks at it.
     const route = await this.queries.execute(
-      new RouteForReviewQuery(orgId, 'report', { id: item.id, typeId: item.typeId, data: recorded.data, creator: recorded.creator }, report),
+      new RouteForReviewQuery(orgId, 'report', { id: item.id, typeId: item.typeId }, () => this.itemAt(orgId, item, version), report),
     );
     if (route && queues.some((q) => q.id === route.queueId)) return { queueId: route.queueId, routedBy: route.rule };
     return { queueId: defaultQueueOf(queues).id, routedBy: null };
@@ -54,7 +54,7 @@ export class ReviewRouter {
   }
 
   /** The item's data at a version (unsealed); empty once its personal data was erased. */
-  private async itemAt(orgId: string, item: ItemIdentifier, version: number): Promise<{ data: { [field: string]: unknown }; creator: ItemIdentifier | null }> {
+  private async itemAt(orgId: string, item: ItemIdentifier, version: number): Promise<RoutingContent> {
     const [event] = await this.events.readStream(itemStream(orgId, item.typeId, item.id), { fromRevision: version, maxCount: 1 });
     if (!event || event.type !== 'ItemSubmitted' || event.metadata.personalDataRedacted) return { data: {}, creator: null };
     const data = event.data as unknown as ItemSubmitted['data'];

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ConditionSet, ItemTypeDefinition, LeafCondition } from '#warden/catalog/contracts';
 import { evaluateConditionSet } from './condition-evaluator.js';
 import type { EvaluatedItem, SignalContext } from './evaluation.model.js';
-import { firstPassingRoute, type OrderedRoutingRule, REPORT_DATA_KEY, routingRulesFor } from './review-routing.js';
+import { firstPassingRoute, type OrderedRoutingRule, REPORT_DATA_KEY, routingReadsItem, routingRulesFor } from './review-routing.js';
 import { registerBuiltinSignals } from './signals/builtin-signals.js';
 import { SignalMemo } from './signal-memo.js';
 import { SignalRegistry } from './signal-registry.js';
@@ -87,3 +87,21 @@ describe('review routing', () => {
     expect(routingRulesFor([onPosts, onUsers, anywhere], 'post').map((r) => r.id)).toEqual(['any', 'posts']);
   });
 });
+
+describe('routingReadsItem', () => {
+  const any = (...conditions: Array<LeafCondition | ConditionSet>): ConditionSet => ({ conjunction: 'OR', conditions });
+
+  it('is false when every leaf of every rule reads a report input: the item need not be loaded', () => {
+    expect(routingReadsItem([byReason, spamPolicy, manyReports])).toBe(false);
+    expect(routingReadsItem([rule('nested', 0, 'q', any(all(leaf({ builtin: 'REPORT_COUNT' }, 'GTE', 2)), leaf({ builtin: 'REPORT_REASON' }, 'IS_NOT_PROVIDED')))])).toBe(false);
+    expect(routingReadsItem([])).toBe(false);
+  });
+
+  it('is true as soon as one leaf, in any rule and at any depth, reads a field, the creator, its text, images or the item', () => {
+    for (const input of [{ field: 'text' }, { builtin: 'CREATOR' }, { builtin: 'ALL_TEXT' }, { builtin: 'ANY_IMAGE' }, { builtin: 'ITEM' }] as const) {
+      const deep = rule('deep', 3, 'q', any(leaf({ builtin: 'REPORT_COUNT' }, 'GTE', 2), all(leaf({ builtin: 'REPORT_REASON' }, 'IS_NOT_PROVIDED'), leaf(input, 'IS_NOT_PROVIDED'))));
+      expect(routingReadsItem([byReason, deep]), JSON.stringify(input)).toBe(true);
+    }
+  });
+});
+

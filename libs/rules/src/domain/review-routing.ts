@@ -1,4 +1,4 @@
-import type { ConditionSet, RoutingRuleDefinition } from '#warden/catalog/contracts';
+import type { ConditionSet, LeafCondition, RoutingRuleDefinition } from '#warden/catalog/contracts';
 import type { ConditionRecord, SetEvaluation } from './evaluation.model.js';
 
 /** The routing inputs of a report (REPORT_REASON, REPORTED_POLICY, REPORT_COUNT). */
@@ -41,4 +41,22 @@ export async function firstPassingRoute(
     if (result.outcome === 'passed') return { queueId: rule.queueId, rule: { id: rule.id, name: rule.name }, conditions: result.conditions };
   }
   return null;
+}
+
+/** The inputs a report brings along: conditions on them alone never read the item. */
+const REPORT_INPUTS: ReadonlySet<string> = new Set(['REPORT_REASON', 'REPORTED_POLICY', 'REPORT_COUNT']);
+
+/**
+ * Whether any of the rules looks at the item itself: a field, the creator, its text or images.
+ * Signals see only their leaf's input (and the item's ids), so rules whose every leaf reads a
+ * report input leave the item's data unread, and the router need not load it.
+ */
+export function routingReadsItem(rules: readonly OrderedRoutingRule[]): boolean {
+  const reads = (set: ConditionSet): boolean =>
+    set.conditions.some((c) => ('conjunction' in c ? reads(c) : !readsReportOnly(c)));
+  return rules.some((rule) => reads(rule.conditionSet));
+}
+
+function readsReportOnly(leaf: LeafCondition): boolean {
+  return 'builtin' in leaf.input && REPORT_INPUTS.has(leaf.input.builtin);
 }

@@ -71,7 +71,7 @@ export class OpenAppealJobHandler implements ICommandHandler<OpenAppealJobComman
   ): Promise<{ queueId: string; routedBy: { id: string; name: string } | null }> {
     const queues = await this.router.queues(orgId);
     const route = await this.queries.execute(
-      new RouteForReviewQuery(orgId, 'appeal', { id: appeal.item.id, typeId: appeal.item.typeId, data: appeal.item.data, creator }, null),
+      new RouteForReviewQuery(orgId, 'appeal', { id: appeal.item.id, typeId: appeal.item.typeId }, () => ({ data: appeal.item.data, creator }), null),
     );
     if (route && queues.some((q) => q.id === route.queueId)) return { queueId: route.queueId, routedBy: route.rule };
     return { queueId: (queues.find((q) => q.isAppealsDefault) ?? defaultQueueOf(queues)).id, routedBy: null };

@@ -1,8 +1,11 @@
 import { IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
 import { GetLiveEntitiesQuery } from '#warden/catalog';
-import { routingRulesFor, type Route } from '../../domain/review-routing.js';
+import { routingReadsItem, routingRulesFor, type Route } from '../../domain/review-routing.js';
 import { ItemEvaluator } from '../../evaluation/item-evaluator.js';
-import { RouteForReviewQuery } from './route-for-review.query.js';
+import { RouteForReviewQuery, type RoutingContent } from './route-for-review.query.js';
+
+/** Stands in for the item when no rule reads it: nothing of it is looked at. */
+const NOTHING_READ: RoutingContent = { data: {}, creator: null };
 
 @QueryHandler(RouteForReviewQuery)
 export class RouteForReviewHandler implements IQueryHandler<RouteForReviewQuery> {
@@ -16,6 +19,7 @@ export class RouteForReviewHandler implements IQueryHandler<RouteForReviewQuery>
     const all = await this.queries.execute(new GetLiveEntitiesQuery(query.orgId, kind));
     const rules = routingRulesFor(all, query.item.typeId);
     if (rules.length === 0) return null;
-    return this.evaluator.route(query.orgId, query.item, rules, query.report);
+    const content = routingReadsItem(rules) ? await query.content() : NOTHING_READ;
+    return this.evaluator.route(query.orgId, { ...query.item, ...content }, rules, query.report);
   }
 }

@@ -11,16 +11,22 @@ export type { Route, RoutingReport };
  * `report` carries the routing inputs REPORT_REASON, REPORTED_POLICY and REPORT_COUNT; null for
  * requests that are no report (a rule's ENQUEUE_TO_MRT): conditions on them are then unknown.
  */
+/** What routing rules read of the item itself (fields, ALL_TEXT, ANY_IMAGE, ITEM, CREATOR). */
+export interface RoutingContent {
+  readonly data: { readonly [field: string]: unknown };
+  readonly creator: ItemIdentifier | null;
+}
+
 export class RouteForReviewQuery extends Query<Route | null> {
   constructor(
     readonly orgId: string,
     readonly kind: 'report' | 'appeal',
-    readonly item: {
-      readonly id: string;
-      readonly typeId: string;
-      readonly data: { readonly [field: string]: unknown };
-      readonly creator: ItemIdentifier | null;
-    },
+    readonly item: { readonly id: string; readonly typeId: string },
+    /**
+     * The item's data and creator, asked for only when a routing rule looks at them (most route
+     * on the report's inputs alone): the caller may read the item on demand.
+     */
+    readonly content: () => Promise<RoutingContent> | RoutingContent,
     readonly report: RoutingReport | null,
   ) {
     super();
