@@ -99,6 +99,7 @@ describe('SqliteReadStore collections', () => {
     expect(await reader.get('later', 'x')).toBeUndefined();
     expect(await reader.find('later', { v: 1 })).toEqual([]);
     expect(await reader.count('later')).toBe(0);
+    await expect(reader.find('later', { 'bad field': 1 })).rejects.toThrow(/field name/);
     await writer.commit([{ op: 'put', collection: 'later', id: 'x', doc: { v: 1 } }]);
     expect(await reader.get('later', 'x')).toEqual({ v: 1 });
     expect(await reader.count('later', { v: 1 })).toBe(1);

@@ -86,20 +86,21 @@ export class SqliteReadStore implements ReadStore {
   }
 
   async find<T extends object>(collection: string, filter: Filter = {}, options: FindOptions = {}): Promise<T[]> {
-    if (!this.existing(collection)) return [];
+    // Built (and so checked) first: a bad field name fails whether or not the collection has a table yet.
     const { where, params } = whereClause(filter);
     const order = (options.sort ?? [])
       .map((s) => `json_extract(doc, '${jsonPath(s.field)}') ${s.direction === 'desc' ? 'DESC' : 'ASC'}`)
       .concat('id ASC')
       .join(', ');
+    if (!this.existing(collection)) return [];
     const sql = `SELECT doc FROM ${tableOf(collection)} WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`;
     const rows = this.query(sql).all(...params, options.limit ?? -1, options.skip ?? 0) as { doc: string }[];
     return rows.map((r) => JSON.parse(r.doc) as T);
   }
 
   async count(collection: string, filter: Filter = {}): Promise<number> {
-    if (!this.existing(collection)) return 0;
     const { where, params } = whereClause(filter);
+    if (!this.existing(collection)) return 0;
     return (this.query(`SELECT count(*) AS n FROM ${tableOf(collection)} WHERE ${where}`).get(...params) as { n: number }).n;
   }
 
