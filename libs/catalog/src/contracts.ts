@@ -5,7 +5,7 @@
  * dependency-cruiser); everything else imports `#warden/catalog`, which re-exports them.
  */
 export type * from './domain/catalog.model.js';
-export { BUILTIN_ACTION_IDS, CHILD_SAFETY_QUEUE_ID, PENALTIES, QUEUE_ORDERS, RULE_STATUSES } from './domain/catalog.model.js';
+export { BUILTIN_ACTION_IDS, CHILD_SAFETY_QUEUE_ID, PENALTIES, QUEUE_ORDERS, REPORT_INPUTS, RULE_STATUSES } from './domain/catalog.model.js';
 export { BLUR_LEVELS, DEFAULT_SCORE_SETTINGS, DEFAULT_WELLNESS_SETTINGS } from './domain/catalog.model.js';
 export { isIsoDateTime, parseIsoInstant, validateItem, type ItemProblem, type SubmittedItem } from './domain/item-validation.js';
 export {

@@ -60,6 +60,9 @@ export const BUILTIN_INPUTS = [
 ] as const;
 export type BuiltinInput = (typeof BUILTIN_INPUTS)[number];
 
+/** The inputs a report brings along: routing rules only, and all that rules on them read. */
+export const REPORT_INPUTS: ReadonlySet<string> = new Set<BuiltinInput>(['REPORT_REASON', 'REPORTED_POLICY', 'REPORT_COUNT']);
+
 export const SIGNAL_TYPES = [
   'TEXT_CONTAINS',
   'TEXT_MATCHES_REGEX',

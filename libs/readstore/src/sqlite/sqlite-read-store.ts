@@ -30,7 +30,8 @@ function collectionName(collection: string): string {
  * A collection's table, quoted. The slash cannot occur in a collection name or a field path, so
  * no table name can collide with another's, or with an index name (`rm/<collection>/<fields>`).
  */
-const tableOf = (collection: string) => `"rm/${collectionName(collection)}"`;
+const tableName = (collection: string) => `rm/${collectionName(collection)}`;
+const tableOf = (collection: string) => `"${tableName(collection)}"`;
 
 function jsonPath(field: string): string {
   if (!FIELD.test(field)) throw new Error(`Invalid field name in read-model query: ${field}`);
@@ -106,7 +107,7 @@ export class SqliteReadStore implements ReadStore {
 
   /** An expression index per (collection, fields) on the collection's table. */
   async ensureIndex(collection: string, fields: readonly string[]): Promise<void> {
-    const name = `rm/${collectionName(collection)}/${fields.map((f) => jsonPath(f).slice(2)).join(',')}`;
+    const name = `${tableName(collection)}/${fields.map((f) => jsonPath(f).slice(2)).join(',')}`;
     const columns = fields.map((f) => `json_extract(doc, '${jsonPath(f)}')`).join(', ');
     this.db.exec(`${createTable(collection)}; CREATE INDEX IF NOT EXISTS "${name}" ON ${tableOf(collection)} (${columns})`);
   }
@@ -131,7 +132,7 @@ export class SqliteReadStore implements ReadStore {
     const known = this.collections.get(collection);
     if (known) return known;
     // A table another process created since is found here; a missing one costs one lookup a read.
-    if (!this.stmt.tableExists.get(`rm/${collectionName(collection)}`)) return undefined;
+    if (!this.stmt.tableExists.get(tableName(collection))) return undefined;
     return this.statementsFor(collection);
   }
 

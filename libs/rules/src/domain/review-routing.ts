@@ -1,4 +1,4 @@
-import type { ConditionSet, LeafCondition, RoutingRuleDefinition } from '#warden/catalog/contracts';
+import { type ConditionSet, type LeafCondition, REPORT_INPUTS, type RoutingRuleDefinition } from '#warden/catalog/contracts';
 import type { ConditionRecord, SetEvaluation } from './evaluation.model.js';
 
 /** The routing inputs of a report (REPORT_REASON, REPORTED_POLICY, REPORT_COUNT). */
@@ -42,9 +42,6 @@ export async function firstPassingRoute(
   }
   return null;
 }
-
-/** The inputs a report brings along: conditions on them alone never read the item. */
-const REPORT_INPUTS: ReadonlySet<string> = new Set(['REPORT_REASON', 'REPORTED_POLICY', 'REPORT_COUNT']);
 
 /**
  * Whether any of the rules looks at the item itself: a field, the creator, its text or images.

@@ -1,13 +1,13 @@
 import * as z from 'zod';
 import {
   BUILTIN_INPUTS,
-  type BuiltinInput,
   COMPARATORS,
   type ConditionInput,
   type ConditionSet,
   type ConditionSignal,
   CONJUNCTIONS,
   type LeafCondition,
+  REPORT_INPUTS,
   SIGNAL_TYPES,
   type SignalType,
 } from '../catalog.model.js';
@@ -23,7 +23,6 @@ import { forwardIssues, PARSE_PARAMS } from './schema-issues.js';
 type Condition = LeafCondition | ConditionSet;
 
 const VALUELESS_COMPARATORS: ReadonlySet<string> = new Set(['IS_UNAVAILABLE', 'IS_NOT_PROVIDED']);
-const ROUTING_ONLY_INPUTS: ReadonlySet<string> = new Set<BuiltinInput>(['REPORT_REASON', 'REPORTED_POLICY', 'REPORT_COUNT']);
 
 const inputSchema = z
   .strictObject({ field: z.string().min(1).optional(), builtin: z.enum(BUILTIN_INPUTS).optional() })
@@ -138,7 +137,7 @@ function checkLeaf(leaf: Record<string, unknown>, path: Path, scope: ConditionSc
     const noun = scope.fields.itemTypeIds.length === 1 ? 'item type' : 'any of the item types';
     ctx.problems.add([...path, 'input', 'field'], `no field "${field}" in ${noun} ${types}`);
   }
-  if (builtin !== undefined && !scope.allowsReportInputs && ROUTING_ONLY_INPUTS.has(builtin)) {
+  if (builtin !== undefined && !scope.allowsReportInputs && REPORT_INPUTS.has(builtin)) {
     ctx.problems.add([...path, 'input', 'builtin'], `${builtin} is only available in routing rules`);
   }
   if (isRecord(leaf.signal)) checkSignalReferences(leaf.signal, [...path, 'signal'], ctx);
