@@ -1,3 +1,3 @@
 export * from './read-store.port.js';
-export { SqliteReadStore } from './sqlite/sqlite-read-store.js';
+export { type SharedTableMove, SqliteReadStore } from './sqlite/sqlite-read-store.js';
 export { connectMongo, createMongoReadStore } from './production-adapters.js';

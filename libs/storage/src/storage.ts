@@ -18,7 +18,7 @@ import {
 } from '#warden/eventstore';
 import { UpcasterRegistry } from '#warden/kernel';
 import { secureDataDir } from './data-directory.js';
-import { connectMongo, createMongoReadStore, type ReadStore, SqliteReadStore } from '#warden/readstore';
+import { connectMongo, createMongoReadStore, type ReadStore, type SharedTableMove, SqliteReadStore } from '#warden/readstore';
 import {
   type IdempotencyStore,
   type Keyring,
@@ -123,7 +123,7 @@ export async function openStorage(
       idempotency,
       mongoConnectionToken,
       keyring,
-      notices: [...(notice ? [notice] : []), ...dataDirNotices],
+      notices: [...(notice ? [notice] : []), ...dataDirNotices, ...movedNotice(readStore instanceof SqliteReadStore ? readStore.moved : undefined)],
       description: [
         config.eventStoreUrl ? 'events: KurrentDB' : `events: SQLite (${config.dataDir}/${SQLITE_FILE_NAME})`,
         mongo ? 'read models: MongoDB' : 'read models: SQLite',
@@ -138,4 +138,10 @@ export async function openStorage(
     for (const db of sqliteConnections) db.close();
     throw error;
   }
+}
+
+/** Said once, by the process that moved an earlier release's read models (operations.md, "Upgrading"). */
+function movedNotice(moved: SharedTableMove | undefined): string[] {
+  if (!moved) return [];
+  return [`Read models moved to a table per collection (an earlier release's data directory): ${moved.documents} documents in ${moved.ms} ms; earlier releases can no longer open this data directory`];
 }

@@ -39,6 +39,7 @@ describe('SqliteReadStore on a file written by an earlier release', () => {
              INSERT INTO read_models VALUES ('jobs', 'j1', '{"state":"PENDING"}', 5), ('jobs', 'j2', '{"state":"DONE"}', 6),
                                             ('audit_chain_links', 'o:1', '{"link":"x"}', 1), ('tools', 't', '{"v":1}', NULL);`);
     const store = new SqliteReadStore(db);
+    expect(store.moved).toMatchObject({ documents: 4 });
     expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'read_models' AND type = 'table'").get()).toBeUndefined();
     expect(await store.getVersioned('jobs', 'j1')).toEqual({ doc: { state: 'PENDING' }, position: 5 });
     expect(await store.find('jobs', { state: 'DONE' })).toEqual([{ state: 'DONE' }]);
@@ -49,7 +50,7 @@ describe('SqliteReadStore on a file written by an earlier release', () => {
     await store.commit([{ op: 'put', collection: 'jobs', id: 'j1', doc: { state: 'STALE' }, position: 5 }]);
     expect(await store.get('jobs', 'j1')).toEqual({ state: 'PENDING' });
     // A second process opening the file finds the move done.
-    new SqliteReadStore(db);
+    expect(new SqliteReadStore(db).moved).toBeUndefined();
     expect(await store.count('jobs')).toBe(2);
     db.close();
   });

@@ -44,6 +44,12 @@ interface CollectionStatements {
   readonly delete: Database.Statement<[string, number | null, number | null]>;
 }
 
+/** What opening a file of an earlier release moved (see moveSharedTable). */
+export interface SharedTableMove {
+  readonly documents: number;
+  readonly ms: number;
+}
+
 /**
  * Read models in the embedded file: a table of JSON documents per collection, queried with
  * json_extract. A table of its own (rather than one table for every collection) keeps each
@@ -54,6 +60,8 @@ interface CollectionStatements {
  * each in a savepoint of its own: a commit whose checkpoint move conflicts fails alone.
  */
 export class SqliteReadStore implements ReadStore {
+  /** Set when this connection moved an earlier release's shared table, for the process to say so. */
+  readonly moved: SharedTableMove | undefined;
   private readonly stmt;
   private readonly queries = new Map<string, Database.Statement>();
   private readonly collections = new Map<string, CollectionStatements>();
@@ -65,7 +73,7 @@ export class SqliteReadStore implements ReadStore {
     // which covers a document rewritten in place; the eraser then truncates the WAL.
     db.pragma('secure_delete = FAST');
     db.exec(SCHEMA);
-    moveSharedTable(db);
+    this.moved = moveSharedTable(db);
     this.writes = new SqliteGroupCommit(db);
     this.stmt = {
       tableExists: db.prepare<[string], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?"),
@@ -225,10 +233,12 @@ const createTable = (collection: string) =>
  * wait for the lock is generous: moving a million documents takes seconds. Indexes are created
  * again by the projections (ensureIndex) as they start.
  */
-function moveSharedTable(db: Database.Database): void {
+function moveSharedTable(db: Database.Database): SharedTableMove | undefined {
   const shared = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'read_models'");
   const exists = () => shared.get() !== undefined;
-  if (!exists()) return;
+  if (!exists()) return undefined;
+  const started = performance.now();
+  let documents = 0;
   const busyTimeout = Number(db.pragma('busy_timeout', { simple: true }));
   db.pragma('busy_timeout = 600000');
   // The old table's pages go to the free list: zeroed, so that no document a GDPR deletion
@@ -243,7 +253,7 @@ function moveSharedTable(db: Database.Database): void {
       // Every name in it passed collectionName when written (tableOf checks it again).
       for (const { collection } of collections) {
         db.exec(createTable(collection));
-        db.prepare(`INSERT INTO ${tableOf(collection)} (id, doc, position) SELECT id, doc, ${hasPosition ? 'position' : 'NULL'} FROM read_models WHERE collection = ?`).run(collection);
+        documents += db.prepare(`INSERT INTO ${tableOf(collection)} (id, doc, position) SELECT id, doc, ${hasPosition ? 'position' : 'NULL'} FROM read_models WHERE collection = ?`).run(collection).changes;
       }
       db.exec('DROP TABLE read_models');
       // An earlier release opening the file would create an empty read_models and serve nothing
@@ -255,6 +265,8 @@ function moveSharedTable(db: Database.Database): void {
     db.pragma('secure_delete = FAST');
     db.pragma(`busy_timeout = ${busyTimeout}`);
   }
+  // Another process moved them while this one waited for the lock.
+  return documents > 0 ? { documents, ms: Math.round(performance.now() - started) } : undefined;
 }
 
 function whereClause(filter: Filter): { where: string; params: unknown[] } {
