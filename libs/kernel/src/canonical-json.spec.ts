@@ -4,6 +4,12 @@ import { canonicalJsonDigest } from './canonical-json.js';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('base64url');
 
+/** A copy of an object with its keys inserted in sorted order (JSON.stringify keeps insertion order). */
+const sortedKeys = (v: unknown): unknown =>
+  v !== null && typeof v === 'object' && !Array.isArray(v)
+    ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, (v as Record<string, unknown>)[k]]))
+    : v;
+
 describe('canonicalJsonDigest', () => {
   it('digests the canonical text: keys sorted, no whitespace, arrays in order', () => {
     expect(canonicalJsonDigest({ b: [2, { d: 'x', c: null }], a: true })).toBe(sha('{"a":true,"b":[2,{"c":null,"d":"x"}]}'));
@@ -30,6 +36,14 @@ describe('canonicalJsonDigest', () => {
     let deep: unknown = 'leaf';
     for (let i = 0; i < 200_000; i++) deep = [deep];
     expect(canonicalJsonDigest(deep)).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('digests alike on either side of the depth where the explicit stack takes over', () => {
+    for (const depth of [255, 256, 257, 1000]) {
+      let nested: unknown = { b: 1, a: [true, null] };
+      for (let i = 0; i < depth; i++) nested = i % 2 === 0 ? [nested] : { z: nested, y: 'x' };
+      expect(canonicalJsonDigest(nested)).toBe(sha(JSON.stringify(nested, (_key, v: unknown) => sortedKeys(v))));
+    }
   });
 
   it('digests large values the same as their text, across hash chunks', () => {

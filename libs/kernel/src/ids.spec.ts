@@ -29,6 +29,12 @@ describe('deterministicId', () => {
     expect(deterministicId('a', 'bc')).not.toBe(deterministicId('ab', 'c'));
     expect(deterministicId('x')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
+
+  it('never changes between releases: a reactor re-run after an upgrade must find the ids it appended before', () => {
+    // Pinned from the release that first derived them (sha256 over `<length>:<part>` per part).
+    expect(deterministicId('a', 'b')).toBe('facdde7a-bf1e-8c5b-b012-73ab2e282f79');
+    expect(deterministicId('review-enqueue', 'job', 'é漢')).toBe('cc82f90e-2f3d-8b4c-8a69-13b74f9e9566');
+  });
 });
 
 describe('randomIds.uuid', () => {

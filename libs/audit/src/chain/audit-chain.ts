@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { canonicalJsonDigest, type RecordedEvent } from '#warden/kernel';
 
 /**
@@ -8,7 +8,7 @@ import { canonicalJsonDigest, type RecordedEvent } from '#warden/kernel';
  */
 export const AUDIT_CHAIN_FORMAT = 'warden-audit-chain/v1';
 
-const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('base64url');
+const sha256 = (text: string) => hash('sha256', text, 'base64url');
 
 /** The link before an organization's first event. */
 export function genesisLink(orgId: string): string {
