@@ -40,6 +40,8 @@ export class ProjectionHost {
   private readonly runners = new Map<string, ProjectionRunner>();
   private readonly catchUps = new Map<string, SharedCatchUp>();
   private readonly reactors = new Map<string, ReactorSlot>();
+  /** Batches committed by this process, per projection (see localCommits). */
+  private readonly commits = new Map<string, number>();
   private readonly holder = processHolderId();
   private lagTimer: NodeJS.Timeout | undefined;
 
@@ -60,10 +62,21 @@ export class ProjectionHost {
         error instanceof CheckpointConflictError
           ? this.logger.debug({ msg: 'projection checkpoint moved by another runner: going on from there', projection: name })
           : this.logger.warn({ msg: 'projection restarting', projection: name, error: String(error) }),
-      onProgress: (name, position) => this.metrics.projectionPosition.set({ projection: name }, position),
+      onProgress: (name, position) => {
+        this.commits.set(name, (this.commits.get(name) ?? 0) + 1);
+        this.metrics.projectionPosition.set({ projection: name }, position);
+      },
     });
     this.runners.set(projection.name, runner);
     this.catchUps.set(projection.name, new SharedCatchUp(() => runner.catchUp()));
+  }
+
+  /**
+   * How many batches of the projection this process has committed (a catch-up's or its
+   * subscription's): a reader that keeps what it read for a moment knows its own writes since.
+   */
+  localCommits(name: string): number {
+    return this.commits.get(name) ?? 0;
   }
 
   projections(): Projection[] {

@@ -28,11 +28,18 @@ describe('CatalogReader', () => {
     stores = sqliteStores();
     const store = stores.readStore;
     let finds = 0;
+    let checkpointReads = 0;
     let checkpoint = 0;
+    /** The projection host's count of catalog batches this process committed. */
+    let localCommits = 0;
     const counting = Object.assign(Object.create(store) as typeof store, {
       find: (collection: string, filter?: Filter, options?: FindOptions) => {
         finds++;
         return store.find(collection, filter, options);
+      },
+      checkpoint: (projection: string) => {
+        checkpointReads++;
+        return store.checkpoint(projection);
       },
     });
     /** What the catalog projection does: documents and its checkpoint in one commit. */
@@ -42,8 +49,45 @@ describe('CatalogReader', () => {
       checkpoint = move.to;
     };
     const put = (doc: CatalogEntityDoc) => ({ op: 'put' as const, collection: CATALOG_ENTITIES, id: entityDocId(doc.orgId, doc.kind, doc.id), doc: doc as never, position: checkpoint + 1 });
-    return { reader: new CatalogReader(counting, new Keyring([randomBytes(32)])), finds: () => finds, project, put, store };
+    const host = { localCommits: () => localCommits };
+    return {
+      reader: new CatalogReader(counting, new Keyring([randomBytes(32)]), host),
+      finds: () => finds,
+      checkpointReads: () => checkpointReads,
+      committedHere: () => localCommits++,
+      project,
+      put,
+      store,
+    };
   }
+
+  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('reads the checkpoint once per turn of the event loop, and afresh after a catalog commit of this process', async () => {
+    const { reader, checkpointReads, committedHere, project, put } = setUp();
+    await project([put(itemType('post', ['text']))]);
+    await nextTurn();
+    const reads = (() => {
+      const before = checkpointReads();
+      return () => checkpointReads() - before;
+    })();
+    // These all resolve within one turn: the SQLite store answers without waiting.
+    await Promise.all([reader.liveEntities('acme', 'itemType'), reader.liveEntities('acme', 'policy'), reader.everEntities('acme', 'itemType')]);
+    await reader.liveEntities('acme', 'itemType');
+    expect(reads()).toBe(1);
+
+    // This process committed a catalog batch in the meantime (a catch-up after an apply): read again at once.
+    committedHere();
+    await reader.liveEntities('acme', 'itemType');
+    await reader.liveEntities('acme', 'itemType');
+    expect(reads()).toBe(2);
+
+    // Another process's commit is seen from the next turn on.
+    await project([put(itemType('post', ['text', 'title']))]);
+    await nextTurn();
+    expect((await reader.liveEntities('acme', 'itemType'))[0]!.fields.map((f) => f.name)).toEqual(['text', 'title']);
+    expect(reads()).toBe(3);
+  });
 
   it('answers archived entities only to everEntities, as they were last applied', async () => {
     const { reader, project, put } = setUp();
