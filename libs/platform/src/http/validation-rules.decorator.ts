@@ -108,12 +108,25 @@ export function NestedDtoArray(type: () => DtoClass, message = 'expected an obje
   );
 }
 
+/** The properties of a DTO (and its base classes) marked AsReceived. */
+const AS_RECEIVED = Symbol('warden:as-received');
+
 /**
  * Keeps the value exactly as it was received. For free-form objects (item data), whose fields
  * another validator checks: class-transformer would otherwise rebuild them key by key.
  */
 export function AsReceived(): PropertyDecorator {
-  return Transform(({ obj, key }) => (obj as Record<string, unknown>)[key]);
+  const transform = Transform(({ obj, key }) => (obj as Record<string, unknown>)[key]);
+  return (target, key) => {
+    transform(target, key);
+    const marked = (Reflect.getMetadata(AS_RECEIVED, target) as string[] | undefined) ?? [];
+    Reflect.defineMetadata(AS_RECEIVED, [...marked, String(key)], target);
+  };
+}
+
+/** The properties marked AsReceived on a DTO class, its base classes' included. */
+export function asReceivedProperties(dto: { prototype: object }): ReadonlySet<string> {
+  return new Set((Reflect.getMetadata(AS_RECEIVED, dto.prototype) as string[] | undefined) ?? []);
 }
 
 function rule(name: string, validate: (value: unknown) => boolean, message: string): PropertyDecorator {

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import type { ArgumentMetadata } from '@nestjs/common';
 import { Type } from 'class-transformer';
+import { Allow } from 'class-validator';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '#warden/kernel';
 import { createValidationPipe, validationErrorDetails } from './validation.js';
@@ -46,6 +47,28 @@ class PageDto {
   @Type(() => Number)
   @IsIntegerInRange(1, 100)
   limit?: number;
+}
+
+/** Checked as a whole by its handler: every property allowed and kept as received. */
+class ReportLikeDto {
+  @Allow()
+  @AsReceived()
+  reporter!: unknown;
+
+  @Allow()
+  @AsReceived()
+  item!: unknown;
+
+  @Allow()
+  @AsReceived()
+  note?: unknown;
+}
+
+/** The same, and one property with a rule of its own: the pipe validates it as usual. */
+class ReportWithRuleDto extends ReportLikeDto {
+  @IsNonEmptyString()
+  @AsReceived()
+  id!: string;
 }
 
 const pipe = createValidationPipe();
@@ -124,6 +147,26 @@ describe('request validation', () => {
     expect(dto.parts[0]).toBeInstanceOf(PartDto);
     expect(dto).toEqual({ parts: [{ id: 'a', data }] });
     expect(dto.parts[0]!.data).toBe(data);
+  });
+
+  it('keeps a body checked by its handler as received: its own properties only, the same values, none added', async () => {
+    const reporter = { kind: 'user', id: 'u1', extra: [1, { deep: true }] };
+    const item = ['not', 'an', 'object', null];
+    for (let i = 0; i < 2; i++) {
+      const dto = (await pipe.transform({ reporter, item, unknown: 'y', __proto__x: 1 }, body(ReportLikeDto))) as ReportLikeDto;
+      expect(dto).toBeInstanceOf(ReportLikeDto);
+      expect(Object.keys(dto).sort()).toEqual(['item', 'reporter']);
+      expect(dto.reporter).toBe(reporter);
+      expect(dto.item).toBe(item);
+    }
+    expect(await pipe.transform({}, body(ReportLikeDto))).toEqual({});
+    // Still a whole-body error: not an object.
+    expect(await problems([1], body(ReportLikeDto))).toEqual([['', 'Invalid request', 'expected a JSON object']]);
+    // A property with a rule of its own (here in a subclass) is checked as usual.
+    expect((await problems({ reporter }, body(ReportWithRuleDto))).map(([pointer]) => pointer)).toEqual(['/id']);
+    const checked = (await pipe.transform({ id: 'r1', reporter, extra: 1 }, body(ReportWithRuleDto))) as ReportWithRuleDto;
+    expect(checked).toEqual({ id: 'r1', reporter });
+    expect(checked.reporter).toBe(reporter);
   });
 
   it('converts and checks query-string numbers', async () => {

@@ -1,6 +1,7 @@
 import { type ArgumentMetadata, ValidationPipe, type ValidationError } from '@nestjs/common';
+import { getMetadataStorage, ValidationTypes } from 'class-validator';
 import { type ErrorDetail, invalidInput } from '#warden/kernel';
-import { DEFAULT_ERROR_TITLE, elementErrorTitleOf, errorTitleOf } from './validation-rules.decorator.js';
+import { asReceivedProperties, DEFAULT_ERROR_TITLE, elementErrorTitleOf, errorTitleOf } from './validation-rules.decorator.js';
 
 /**
  * The one validation of request bodies and query strings: class-validator DTOs, unknown
@@ -20,7 +21,12 @@ export function createValidationPipe(): ValidationPipe {
   });
 }
 
+type DtoClass = new () => object;
+
 class RequestValidationPipe extends ValidationPipe {
+  /** Per DTO class: its properties when every one is only allowed and kept as received, else null. */
+  private readonly asReceived = new Map<DtoClass, readonly string[] | null>();
+
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     // A JSON body that is an array or a scalar, `null` included: the whole body is wrong, not a
     // field of it (read as `{}`, a `null` would pass where every field is optional, and a PUT
@@ -29,6 +35,8 @@ class RequestValidationPipe extends ValidationPipe {
     if (metadata.type === 'body' && isDto && value !== undefined && (value === null || typeof value !== 'object' || Array.isArray(value))) {
       throw invalidInput({ title: DEFAULT_ERROR_TITLE, detail: 'expected a JSON object', pointer: '' });
     }
+    const received = isDto && metadata.type === 'body' && value !== undefined ? this.receivedAsIs(metadata.metatype as DtoClass) : null;
+    if (received) return pick(metadata.metatype as DtoClass, value as Record<string, unknown>, received);
     const transformed: unknown = await super.transform(value, metadata);
     // No body where every field is optional: `{}` is what the client must mean, and a client
     // that lost its body (a PUT of settings) must not reset everything by accident.
@@ -37,6 +45,31 @@ class RequestValidationPipe extends ValidationPipe {
     }
     return transformed;
   }
+
+  /**
+   * A body checked as a whole by its handler (a report, an appeal: one answer names every
+   * problem) has only `@Allow() @AsReceived()` properties. What the pipe would do for it is to
+   * keep those properties and drop the others; class-transformer and class-validator took 16 µs a
+   * report for that (4 % of the api's time). The same result, taken directly.
+   */
+  private receivedAsIs(dto: DtoClass): readonly string[] | null {
+    let known = this.asReceived.get(dto);
+    if (known === undefined) {
+      const rules = getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false);
+      const marked = asReceivedProperties(dto);
+      const allowedOnly = rules.length > 0 && rules.every((r) => r.type === ValidationTypes.WHITELIST && marked.has(r.propertyName));
+      known = allowedOnly && [...marked].every((p) => rules.some((r) => r.propertyName === p)) ? [...marked] : null;
+      this.asReceived.set(dto, known);
+    }
+    return known;
+  }
+}
+
+/** A DTO instance with the listed properties the value has, as they are; the value's others dropped. */
+function pick(dto: DtoClass, value: Record<string, unknown>, properties: readonly string[]): object {
+  const instance = new dto() as Record<string, unknown>;
+  for (const property of properties) if (Object.hasOwn(value, property)) instance[property] = value[property];
+  return instance;
 }
 
 /** class-validator's error tree as one detail per failing field, each with its JSON pointer. */
