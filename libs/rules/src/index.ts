@@ -10,7 +10,7 @@ export type {
   Environment,
 } from './domain/evaluation.events.js';
 export { decodeEvaluation } from './domain/evaluation.events.js';
-export { RouteForReviewQuery, type Route, type RoutingContent, type RoutingReport } from './queries/route-for-review/route-for-review.query.js';
+export { RouteForReviewQuery, type Route, type RoutingContent, type RoutingReport, type RoutingReportRequest } from './queries/route-for-review/route-for-review.query.js';
 // The extension contract: what a module that adds signals or media hashing implements.
 export type { Signal, SignalContext, EvaluatedItem, Outcome, MediaResult } from './domain/evaluation.model.js';
 export { RULE_SIGNALS, type RuleSignals } from './evaluation/rules-extension.js';

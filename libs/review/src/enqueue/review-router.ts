@@ -4,7 +4,7 @@ import { GetLiveEntitiesQuery, type QueueDefinition } from '#warden/catalog';
 import type { EventStore } from '#warden/eventstore';
 import { type ItemIdentifier, type ItemSubmitted, itemStream } from '#warden/ingestion';
 import type { ReadStore } from '#warden/readstore';
-import { RouteForReviewQuery, type RoutingContent, type RoutingReport } from '#warden/rules';
+import { RouteForReviewQuery, type RoutingContent } from '#warden/rules';
 import { EVENT_STORE, ProjectionHost, READ_STORE } from '#warden/storage';
 import { defaultQueueOf, effectiveQueues } from '../domain/effective-queues.js';
 import { REPORT_COUNTS, REPORT_COUNTS_PROJECTION, type ReportCountDoc, reportCountDocId } from '../projections/report-counts.projection.js';
@@ -33,11 +33,23 @@ export class ReviewRouter {
     return effectiveQueues(await this.queries.execute(new GetLiveEntitiesQuery(orgId, 'queue')));
   }
 
-  async route(orgId: string, item: ItemIdentifier, version: number, report: RoutingReport | null): Promise<RoutedQueue> {
+  /** `report`: the report's reason and policy; null for a request that is no report (a rule's ENQUEUE_TO_MRT). */
+  async route(
+    orgId: string,
+    item: ItemIdentifier,
+    version: number,
+    report: { readonly reason: string | null; readonly policyId: string | null } | null,
+  ): Promise<RoutedQueue> {
     const queues = await this.queues(orgId);
-    // The item is read back from the log only if a routing rule looks at it.
+    // The item is read back from the log, and its reports counted, only if a routing rule looks at them.
     const route = await this.queries.execute(
-      new RouteForReviewQuery(orgId, 'report', { id: item.id, typeId: item.typeId }, () => this.itemAt(orgId, item, version), report),
+      new RouteForReviewQuery(
+        orgId,
+        'report',
+        { id: item.id, typeId: item.typeId },
+        () => this.itemAt(orgId, item, version),
+        report && { ...report, count: () => this.reportCount(orgId, item) },
+      ),
     );
     if (route && queues.some((q) => q.id === route.queueId)) return { queueId: route.queueId, routedBy: route.rule };
     return { queueId: defaultQueueOf(queues).id, routedBy: null };
@@ -47,7 +59,7 @@ export class ReviewRouter {
    * How many reports of the item Warden has recorded, this one included: the report-counts read
    * model, caught up first (the report being routed is already in the log).
    */
-  async reportCount(orgId: string, item: ItemIdentifier): Promise<number> {
+  private async reportCount(orgId: string, item: ItemIdentifier): Promise<number> {
     await this.projections.catchUp(REPORT_COUNTS_PROJECTION);
     const doc = await this.readStore.get<ReportCountDoc>(REPORT_COUNTS, reportCountDocId(orgId, item));
     return doc?.reportIds.length ?? 0;

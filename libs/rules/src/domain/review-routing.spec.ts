@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ConditionSet, ItemTypeDefinition, LeafCondition } from '#warden/catalog/contracts';
 import { evaluateConditionSet } from './condition-evaluator.js';
 import type { EvaluatedItem, SignalContext } from './evaluation.model.js';
-import { firstPassingRoute, type OrderedRoutingRule, REPORT_DATA_KEY, routingReadsItem, routingRulesFor } from './review-routing.js';
+import { firstPassingRoute, type OrderedRoutingRule, REPORT_DATA_KEY, routingReadsItem, routingReadsReportCount, routingRulesFor } from './review-routing.js';
 import { registerBuiltinSignals } from './signals/builtin-signals.js';
 import { SignalMemo } from './signal-memo.js';
 import { SignalRegistry } from './signal-registry.js';
@@ -105,3 +105,18 @@ describe('routingReadsItem', () => {
   });
 });
 
+describe('routingReadsReportCount', () => {
+  const any = (...conditions: Array<LeafCondition | ConditionSet>): ConditionSet => ({ conjunction: 'OR', conditions });
+
+  it('is false unless some leaf reads REPORT_COUNT: the item’s reports are then not counted', () => {
+    expect(routingReadsReportCount([byReason, spamPolicy])).toBe(false);
+    expect(routingReadsReportCount([rule('field', 0, 'q', all(leaf({ field: 'text' }, 'IS_PROVIDED')))])).toBe(false);
+    expect(routingReadsReportCount([])).toBe(false);
+  });
+
+  it('is true as soon as one leaf, in any rule and at any depth, reads REPORT_COUNT', () => {
+    expect(routingReadsReportCount([byReason, manyReports])).toBe(true);
+    const deep = rule('deep', 3, 'q', any(leaf({ builtin: 'REPORT_REASON' }, 'IS_PROVIDED'), all(leaf({ builtin: 'REPORT_COUNT' }, 'GTE', 2))));
+    expect(routingReadsReportCount([byReason, deep])).toBe(true);
+  });
+});

@@ -5,7 +5,15 @@ import type { ConditionRecord, SetEvaluation } from './evaluation.model.js';
 export interface RoutingReport {
   readonly reason: string | null;
   readonly policyId: string | null;
-  readonly count: number;
+  /** Absent when no routing rule reads REPORT_COUNT (it was not counted). */
+  readonly count?: number;
+}
+
+/** What the caller of a routing hands over: the count of the item's reports is asked for only when a rule reads it. */
+export interface RoutingReportRequest {
+  readonly reason: string | null;
+  readonly policyId: string | null;
+  readonly count: () => Promise<number> | number;
 }
 
 export interface Route {
@@ -51,6 +59,13 @@ export async function firstPassingRoute(
 export function routingReadsItem(rules: readonly OrderedRoutingRule[]): boolean {
   const reads = (set: ConditionSet): boolean =>
     set.conditions.some((c) => ('conjunction' in c ? reads(c) : !readsReportOnly(c)));
+  return rules.some((rule) => reads(rule.conditionSet));
+}
+
+/** Whether any of the rules reads REPORT_COUNT (the router counts the item's reports only then). */
+export function routingReadsReportCount(rules: readonly OrderedRoutingRule[]): boolean {
+  const reads = (set: ConditionSet): boolean =>
+    set.conditions.some((c) => ('conjunction' in c ? reads(c) : 'builtin' in c.input && c.input.builtin === 'REPORT_COUNT'));
   return rules.some((rule) => reads(rule.conditionSet));
 }
 

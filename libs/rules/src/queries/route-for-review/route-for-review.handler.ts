@@ -1,6 +1,6 @@
 import { IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
 import { GetLiveEntitiesQuery } from '#warden/catalog';
-import { routingReadsItem, routingRulesFor, type Route } from '../../domain/review-routing.js';
+import { routingReadsItem, routingReadsReportCount, routingRulesFor, type Route, type RoutingReport } from '../../domain/review-routing.js';
 import { ItemEvaluator } from '../../evaluation/item-evaluator.js';
 import { RouteForReviewQuery, type RoutingContent } from './route-for-review.query.js';
 
@@ -20,6 +20,10 @@ export class RouteForReviewHandler implements IQueryHandler<RouteForReviewQuery>
     const rules = routingRulesFor(all, query.item.typeId);
     if (rules.length === 0) return null;
     const content = routingReadsItem(rules) ? await query.content() : NOTHING_READ;
-    return this.evaluator.route(query.orgId, { ...query.item, ...content }, rules, query.report);
+    const asked = query.report;
+    // Counting an item's reports means catching their read model up: only for a rule that reads it.
+    const report: RoutingReport | null =
+      asked && (routingReadsReportCount(rules) ? { reason: asked.reason, policyId: asked.policyId, count: await asked.count() } : { reason: asked.reason, policyId: asked.policyId });
+    return this.evaluator.route(query.orgId, { ...query.item, ...content }, rules, report);
   }
 }

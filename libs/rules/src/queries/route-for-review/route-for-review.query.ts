@@ -1,14 +1,15 @@
 import { Query } from '@nestjs/cqrs';
 import type { ItemIdentifier } from '#warden/ingestion';
-import type { Route, RoutingReport } from '../../domain/review-routing.js';
+import type { Route, RoutingReport, RoutingReportRequest } from '../../domain/review-routing.js';
 
-export type { Route, RoutingReport };
+export type { Route, RoutingReport, RoutingReportRequest };
 
 /**
  * Which queue an item bound for review goes to: the organization's routing rules (`report`) or
  * appeal routing rules (`appeal`), in order, evaluated by the rules engine's condition evaluator
  * with its signals; the first that passes routes. Null: none passed (the caller's default queue).
- * `report` carries the routing inputs REPORT_REASON, REPORTED_POLICY and REPORT_COUNT; null for
+ * `report` carries the routing inputs REPORT_REASON, REPORTED_POLICY and REPORT_COUNT (counted
+ * only when a rule reads it: the caller may count on demand); null for
  * requests that are no report (a rule's ENQUEUE_TO_MRT): conditions on them are then unknown.
  */
 /** What routing rules read of the item itself (fields, ALL_TEXT, ANY_IMAGE, ITEM, CREATOR). */
@@ -27,7 +28,7 @@ export class RouteForReviewQuery extends Query<Route | null> {
      * on the report's inputs alone): the caller may read the item on demand.
      */
     readonly content: () => Promise<RoutingContent> | RoutingContent,
-    readonly report: RoutingReport | null,
+    readonly report: RoutingReportRequest | null,
   ) {
     super();
   }
