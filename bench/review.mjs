@@ -148,29 +148,31 @@ async function reports(count, reason, connections) {
 
 /**
  * When reports are routed, read from the log itself (a read-only connection on the data file, as
- * bench/enforcement.mjs does): the jobs opened since a position, read a few rows at a time from
- * where the last poll ended, then the review-jobs projection's checkpoint past the last of them
- * (the jobs are in their queues). Polling GET /queues instead costs the api what it measures: each
- * call catches the projection up there and counts the pending jobs, 100 ms at 100,000 pending.
+ * bench/enforcement.mjs does): the report-routing reactor's checkpoint past the last report (every
+ * job is opened), then the review-jobs projection's checkpoint past the last job opened (the jobs
+ * are in their queues). Three point queries a poll: polling GET /queues instead cost the api what
+ * it measures (each call catches the projection up there and counts the pending jobs, 100 ms at
+ * 100,000 pending), and scanning the log for the jobs cost the bench a second of CPU per 100,000.
  */
 function routedWatch(dataDir) {
   const db = new Database(join(dataDir, 'warden.db'), { readonly: true });
-  const head = db.prepare('SELECT max(position) AS p FROM events');
-  const after = db.prepare('SELECT position, type FROM events WHERE position > ? ORDER BY position LIMIT 5000');
-  const checkpoint = db.prepare("SELECT position FROM projection_checkpoints WHERE projection = 'review-jobs'");
+  // Backwards from the head: the newest events are read, a few rows.
+  const last = db.prepare('SELECT position FROM events WHERE type = ? ORDER BY position DESC LIMIT 1');
+  const checkpoint = db.prepare('SELECT position FROM projection_checkpoints WHERE projection = ?');
+  const until = async (check, what) => {
+    const deadline = Date.now() + 600_000;
+    while (!check()) {
+      if (Date.now() > deadline) throw new Error(`not routed within 10 minutes: ${what}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  };
+  const at = (projection) => checkpoint.get(projection)?.position ?? 0;
   return {
-    head: () => head.get().p ?? 0,
-    async jobsOpened(from, count) {
-      let position = from;
-      let opened = 0;
-      let lastOpened = from;
-      while (opened < count) {
-        const rows = after.all(position);
-        for (const row of rows) if (row.type === 'ReviewJobOpened') (opened++, (lastOpened = row.position));
-        if (rows.length > 0) position = rows[rows.length - 1].position;
-        else await new Promise((r) => setTimeout(r, 10));
-      }
-      while ((checkpoint.get()?.position ?? 0) < lastOpened) await new Promise((r) => setTimeout(r, 10));
+    async routed() {
+      const lastReport = last.get('ReportSubmitted')?.position ?? 0;
+      await until(() => at('report-routing') >= lastReport, 'the report-routing reactor behind the last report');
+      const lastJob = last.get('ReviewJobOpened')?.position ?? 0;
+      await until(() => at('review-jobs') >= lastJob, 'the review-jobs projection behind the last job opened');
     },
     close: () => db.close(),
   };
@@ -246,11 +248,14 @@ try {
   const watch = routedWatch(dir);
   /** Sends `count` reports of new items bound for the default queue; the row of accepted and routed per second. */
   async function reportRun(layout, count, connections) {
-    const from = watch.head();
+    const before = (await queue(sessions[0], 'default')).pending;
     const routedFrom = performance.now();
     const accepted = await reports(count, 'abuse', connections);
-    await watch.jobsOpened(from, count);
+    await watch.routed();
     const routedSeconds = (performance.now() - routedFrom) / 1000;
+    // Not timed: every report is a pending job of its own in the default queue.
+    const pending = (await queue(sessions[0], 'default')).pending;
+    if (pending !== before + count) throw new Error(`${pending - before} jobs pending for ${count} reports`);
     reportRows.push({
       layout,
       connections,

@@ -40,8 +40,8 @@ export class ProjectionHost {
   private readonly runners = new Map<string, ProjectionRunner>();
   private readonly catchUps = new Map<string, SharedCatchUp>();
   private readonly reactors = new Map<string, ReactorSlot>();
-  /** Batches committed by this process, per projection (see localCommits). */
-  private readonly commits = new Map<string, number>();
+  /** Per projection: batches committed and catch-ups finished by this process (see localProgress). */
+  private readonly progress = new Map<string, number>();
   private readonly holder = processHolderId();
   private lagTimer: NodeJS.Timeout | undefined;
 
@@ -63,7 +63,7 @@ export class ProjectionHost {
           ? this.logger.debug({ msg: 'projection checkpoint moved by another runner: going on from there', projection: name })
           : this.logger.warn({ msg: 'projection restarting', projection: name, error: String(error) }),
       onProgress: (name, position) => {
-        this.commits.set(name, (this.commits.get(name) ?? 0) + 1);
+        this.noteProgress(name);
         this.metrics.projectionPosition.set({ projection: name }, position);
       },
     });
@@ -72,11 +72,16 @@ export class ProjectionHost {
   }
 
   /**
-   * How many batches of the projection this process has committed (a catch-up's or its
-   * subscription's): a reader that keeps what it read for a moment knows its own writes since.
+   * Changes whenever this process committed a batch of the projection (a catch-up's or its
+   * subscription's) or finished catching it up (a catch-up whose batch another process had
+   * committed first included): a reader that keeps what it read for a moment reads afresh after.
    */
-  localCommits(name: string): number {
-    return this.commits.get(name) ?? 0;
+  localProgress(name: string): number {
+    return this.progress.get(name) ?? 0;
+  }
+
+  private noteProgress(name: string): void {
+    this.progress.set(name, (this.progress.get(name) ?? 0) + 1);
   }
 
   projections(): Projection[] {
@@ -104,6 +109,7 @@ export class ProjectionHost {
     const shared = this.catchUps.get(name);
     if (!shared) throw new Error(`Unknown projection ${name}`);
     await shared.run();
+    this.noteProgress(name);
   }
 
   async stopAll(): Promise<void> {

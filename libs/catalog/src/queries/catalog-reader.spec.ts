@@ -31,7 +31,7 @@ describe('CatalogReader', () => {
     let checkpointReads = 0;
     let checkpoint = 0;
     /** The projection host's count of catalog batches this process committed. */
-    let localCommits = 0;
+    let localProgress = 0;
     const counting = Object.assign(Object.create(store) as typeof store, {
       find: (collection: string, filter?: Filter, options?: FindOptions) => {
         finds++;
@@ -49,12 +49,12 @@ describe('CatalogReader', () => {
       checkpoint = move.to;
     };
     const put = (doc: CatalogEntityDoc) => ({ op: 'put' as const, collection: CATALOG_ENTITIES, id: entityDocId(doc.orgId, doc.kind, doc.id), doc: doc as never, position: checkpoint + 1 });
-    const host = { localCommits: () => localCommits };
+    const host = { localProgress: () => localProgress };
     return {
       reader: new CatalogReader(counting, new Keyring([randomBytes(32)]), host),
       finds: () => finds,
       checkpointReads: () => checkpointReads,
-      committedHere: () => localCommits++,
+      caughtUpHere: () => localProgress++,
       project,
       put,
       store,
@@ -64,7 +64,7 @@ describe('CatalogReader', () => {
   const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
   it('reads the checkpoint once per turn of the event loop, and afresh after a catalog commit of this process', async () => {
-    const { reader, checkpointReads, committedHere, project, put } = setUp();
+    const { reader, checkpointReads, caughtUpHere, project, put } = setUp();
     await project([put(itemType('post', ['text']))]);
     await nextTurn();
     const reads = (() => {
@@ -76,8 +76,8 @@ describe('CatalogReader', () => {
     await reader.liveEntities('acme', 'itemType');
     expect(reads()).toBe(1);
 
-    // This process committed a catalog batch in the meantime (a catch-up after an apply): read again at once.
-    committedHere();
+    // This process caught the catalog up in the meantime (after an apply, or for an unknown type): read again at once.
+    caughtUpHere();
     await reader.liveEntities('acme', 'itemType');
     await reader.liveEntities('acme', 'itemType');
     expect(reads()).toBe(2);

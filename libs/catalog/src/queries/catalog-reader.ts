@@ -21,12 +21,12 @@ export class CatalogReader {
   private readonly cache = new Map<string, Promise<ReadonlyArray<CatalogEntityDoc>>>();
   private cachedAt: number | undefined;
   /** The checkpoint as read in this turn of the event loop (see catalogCheckpoint). */
-  private checkpointRead: { readonly value: Promise<number>; readonly localCommits: number } | undefined;
+  private checkpointRead: { readonly value: Promise<number>; readonly localProgress: number } | undefined;
 
   constructor(
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Inject(KEYRING) private readonly keyring: Keyring,
-    @Optional() @Inject(ProjectionHost) private readonly projections?: Pick<ProjectionHost, 'localCommits'>,
+    @Optional() @Inject(ProjectionHost) private readonly projections?: Pick<ProjectionHost, 'localProgress'>,
   ) {}
 
   /**
@@ -68,17 +68,18 @@ export class CatalogReader {
    * The catalog projection's checkpoint, read once per turn of the event loop: a report asks for
    * the catalog three times and the requests of one turn many times over, and each read of the
    * checkpoint was a query of its own (4 % of the api's time per report). Within a turn, the value
-   * read first is as good as one read concurrently; a commit of the catalog projection in this
-   * process (a catch-up after an apply) makes the next read a fresh one, so a process reads its
-   * own catalog writes at once. Without a projection host (unit tests) every call reads.
+   * read first is as good as one read concurrently; a catch-up or commit of the catalog projection
+   * in this process (after an apply, or for an item type not known yet) makes the next read a fresh
+   * one, so a process reads what it caught up to at once. Without a projection host (unit tests)
+   * every call reads.
    */
   private catalogCheckpoint(): Promise<number> {
-    const localCommits = this.projections?.localCommits(CATALOG_PROJECTION);
+    const localProgress = this.projections?.localProgress(CATALOG_PROJECTION);
     const memo = this.checkpointRead;
-    if (memo && memo.localCommits === localCommits) return memo.value;
+    if (memo && memo.localProgress === localProgress) return memo.value;
     const value = this.readStore.checkpoint(CATALOG_PROJECTION);
-    if (localCommits === undefined) return value;
-    const read = { value, localCommits };
+    if (localProgress === undefined) return value;
+    const read = { value, localProgress };
     this.checkpointRead = read;
     setImmediate(() => {
       if (this.checkpointRead === read) this.checkpointRead = undefined;

@@ -160,6 +160,12 @@ describe('request validation', () => {
       expect(dto.item).toBe(item);
     }
     expect(await pipe.transform({}, body(ReportLikeDto))).toEqual({});
+    // As on the full path: prototype-pollution keys go, at any depth of what is kept.
+    const polluted = JSON.parse('{"reporter":{"id":"u","constructor":{"a":1},"prototype":"p","nested":[{"constructor":1,"k":2}]},"constructor":"y"}') as object;
+    const cleaned = (await pipe.transform(polluted, body(ReportLikeDto))) as ReportLikeDto;
+    expect(JSON.stringify(cleaned)).toBe('{"reporter":{"id":"u","nested":[{"k":2}]}}');
+    const slow = (await pipe.transform(JSON.parse('{"id":"r","reporter":{"id":"u","constructor":{"a":1},"prototype":"p","nested":[{"constructor":1,"k":2}]}}'), body(ReportWithRuleDto))) as ReportWithRuleDto;
+    expect(JSON.stringify(slow.reporter)).toBe(JSON.stringify(cleaned.reporter));
     // Still a whole-body error: not an object.
     expect(await problems([1], body(ReportLikeDto))).toEqual([['', 'Invalid request', 'expected a JSON object']]);
     // A property with a rule of its own (here in a subclass) is checked as usual.

@@ -36,7 +36,11 @@ class RequestValidationPipe extends ValidationPipe {
       throw invalidInput({ title: DEFAULT_ERROR_TITLE, detail: 'expected a JSON object', pointer: '' });
     }
     const received = isDto && metadata.type === 'body' && value !== undefined ? this.receivedAsIs(metadata.metatype as DtoClass) : null;
-    if (received) return pick(metadata.metatype as DtoClass, value as Record<string, unknown>, received);
+    if (received) {
+      // As the slow path does first: `__proto__`, `prototype` and `constructor` keys go, at any depth.
+      this.stripProtoKeys(value);
+      return pick(metadata.metatype as DtoClass, value as Record<string, unknown>, received);
+    }
     const transformed: unknown = await super.transform(value, metadata);
     // No body where every field is optional: `{}` is what the client must mean, and a client
     // that lost its body (a PUT of settings) must not reset everything by accident.

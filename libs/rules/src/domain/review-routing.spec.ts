@@ -110,13 +110,15 @@ describe('routingReadsReportCount', () => {
 
   it('is false unless some leaf reads REPORT_COUNT: the item’s reports are then not counted', () => {
     expect(routingReadsReportCount([byReason, spamPolicy])).toBe(false);
-    expect(routingReadsReportCount([rule('field', 0, 'q', all(leaf({ field: 'text' }, 'IS_PROVIDED')))])).toBe(false);
+    expect(routingReadsReportCount([rule('field', 0, 'q', all(leaf({ field: 'text' }, 'IS_NOT_PROVIDED')))])).toBe(false);
     expect(routingReadsReportCount([])).toBe(false);
   });
 
-  it('is true as soon as one leaf, in any rule and at any depth, reads REPORT_COUNT', () => {
+  it('is true as soon as one leaf, in any rule and at any depth, reads REPORT_COUNT, the whole item or the report inputs by path', () => {
     expect(routingReadsReportCount([byReason, manyReports])).toBe(true);
-    const deep = rule('deep', 3, 'q', any(leaf({ builtin: 'REPORT_REASON' }, 'IS_PROVIDED'), all(leaf({ builtin: 'REPORT_COUNT' }, 'GTE', 2))));
+    expect(routingReadsReportCount([byReason, rule('whole', 0, 'q', all(leaf({ builtin: 'ITEM' }, 'IS_NOT_PROVIDED')))])).toBe(true);
+    expect(routingReadsReportCount([rule('path', 0, 'q', all(leaf({ field: `${REPORT_DATA_KEY}.count` }, 'GTE', 2)))])).toBe(true);
+    const deep = rule('deep', 3, 'q', any(leaf({ builtin: 'REPORT_REASON' }, 'IS_NOT_PROVIDED'), all(leaf({ builtin: 'REPORT_COUNT' }, 'GTE', 2))));
     expect(routingReadsReportCount([byReason, deep])).toBe(true);
   });
 });

@@ -62,11 +62,19 @@ export function routingReadsItem(rules: readonly OrderedRoutingRule[]): boolean 
   return rules.some((rule) => reads(rule.conditionSet));
 }
 
-/** Whether any of the rules reads REPORT_COUNT (the router counts the item's reports only then). */
+/**
+ * Whether any of the rules may read the count of the item's reports (the router counts them only
+ * then): REPORT_COUNT, and ITEM, whose value is the item's whole data with the report's inputs
+ * under `__report` (a classifier behind HTTP_SIGNAL gets them all).
+ */
 export function routingReadsReportCount(rules: readonly OrderedRoutingRule[]): boolean {
-  const reads = (set: ConditionSet): boolean =>
-    set.conditions.some((c) => ('conjunction' in c ? reads(c) : 'builtin' in c.input && c.input.builtin === 'REPORT_COUNT'));
+  const reads = (set: ConditionSet): boolean => set.conditions.some((c) => ('conjunction' in c ? reads(c) : readsWholeReport(c)));
   return rules.some((rule) => reads(rule.conditionSet));
+}
+
+function readsWholeReport(leaf: LeafCondition): boolean {
+  if ('builtin' in leaf.input) return leaf.input.builtin === 'REPORT_COUNT' || leaf.input.builtin === 'ITEM';
+  return leaf.input.field === REPORT_DATA_KEY || leaf.input.field.startsWith(`${REPORT_DATA_KEY}.`);
 }
 
 function readsReportOnly(leaf: LeafCondition): boolean {
