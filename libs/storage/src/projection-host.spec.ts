@@ -48,4 +48,45 @@ describe('ProjectionHost', () => {
     expect(await stores.readStore.get('notes', 'note-a')).toEqual({ n: 2 });
     expect(new Set(progress).size).toBe(progress.length);
   });
+
+  it('brings a projection up to a position by waiting for its own subscription where it runs, by a catch-up elsewhere', async () => {
+    stores = sqliteStores();
+    let logReads = 0;
+    // Catch-ups read the log with readAll; a running subscription never does.
+    const events = new Proxy(stores.events, {
+      get(target, property, receiver) {
+        if (property === 'readAll') return (...args: Parameters<typeof target.readAll>) => (logReads++, target.readAll(...args));
+        const value = Reflect.get(target, property, receiver) as unknown;
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const storage = { events, storedEvents: events, readStore: stores.readStore } as unknown as Storage;
+    const host = () => {
+      const h = new ProjectionHost(storage, new Metrics(), { reactorLease: { ttlMs: 10_000, renewEveryMs: 3_000 } }, systemClock);
+      h.register(notes);
+      return h;
+    };
+    const note = async (stream: string) =>
+      (await stores.events.append(stream, [{ id: randomIds.uuid(), type: 'Noted', data: {}, metadata: { orgId: 'acme', occurredAt: new Date().toISOString() } as never }], 'any')).position;
+
+    // An api process: the projection does not run here, so it is caught up.
+    const api = host();
+    const first = await note('note-a');
+    await api.catchUpTo('notes', first);
+    expect(logReads).toBeGreaterThan(0);
+    expect(await stores.readStore.get('notes', 'note-a')).toEqual({ n: 1 });
+
+    // A worker: its subscription gets there, and nothing reads the log beside it.
+    const worker = host();
+    await worker.startAll();
+    try {
+      const readsBefore = logReads;
+      const second = await note('note-a');
+      await worker.catchUpTo('notes', second);
+      expect(await stores.readStore.get('notes', 'note-a')).toEqual({ n: 2 });
+      expect(logReads).toBe(readsBefore);
+    } finally {
+      await worker.stopAll();
+    }
+  });
 });

@@ -112,6 +112,18 @@ export class ProjectionHost {
     this.noteProgress(name);
   }
 
+  /**
+   * Makes sure the projection's read model reflects the log up to `position` (an event this
+   * process has read): waits for the projection's own subscription when it runs in this process,
+   * for at most `waitMs`, and catches up otherwise (another role, a stopped or restarting runner).
+   */
+  async catchUpTo(name: string, position: number, waitMs = 1000): Promise<void> {
+    const runner = this.runners.get(name);
+    if (!runner) throw new Error(`Unknown projection ${name}`);
+    if (runner.following && (await runner.reached(position, waitMs))) return;
+    await this.catchUp(name);
+  }
+
   async stopAll(): Promise<void> {
     if (this.lagTimer) clearInterval(this.lagTimer);
     const reactors = [...this.reactors.values()];

@@ -56,6 +56,28 @@ describe('ProjectionRunner', () => {
     expect(await stores.readStore.checkpoint('counter')).toBe(head);
   });
 
+  it('tells a caller when its own subscription has brought the read model up to a position, or that it will not', async () => {
+    stores = sqliteStores();
+    const runner = new ProjectionRunner(counter(), stores.events, stores.readStore);
+    // Not following the log (never started): the caller must catch up itself.
+    expect(runner.following).toBe(false);
+    expect(await runner.reached(1, 10_000)).toBe(false);
+    await runner.start();
+    expect(runner.following).toBe(true);
+    const { position } = await stores.events.append(s('a'), [anEvent('Counted', { v: 7 })], 'no_stream');
+    const waiting = runner.reached(position, 10_000);
+    expect(await waiting).toBe(true);
+    // Reached means committed: the document is there, with nothing caught up by the caller.
+    expect(await stores.readStore.get('counts', s('a'))).toEqual({ n: 1, sum: 7 });
+    expect(await runner.reached(position, 10_000)).toBe(true);
+    // A position the log has not reached: false after the wait, or as soon as the runner stops.
+    expect(await runner.reached(position + 1000, 50)).toBe(false);
+    const pending = runner.reached(position + 1000, 60_000);
+    await runner.stop();
+    expect(await pending).toBe(false);
+    expect(runner.following).toBe(false);
+  });
+
   it('moves its checkpoint past events of other types it is never handed, and stores it at stop', async () => {
     stores = sqliteStores();
     await stores.events.append(s('a'), [anEvent('Counted', { v: 1 })], 'no_stream');

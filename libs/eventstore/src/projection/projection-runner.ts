@@ -17,7 +17,10 @@ export interface ProjectionRunnerOptions {
  * (a rebuild, a second worker), the runner reloads it and goes on from there.
  */
 export class ProjectionRunner {
-  private position = 0;
+  /** How far the read model reflects the log (see `position`). */
+  private at = 0;
+  /** Callers waiting for the read model to reflect the log up to a position (see reached). */
+  private waiters: Array<{ readonly position: number; readonly done: (reached: boolean) => void }> = [];
   private subscription: Subscription | undefined;
   private queue: Promise<void> = Promise.resolve();
   private stopped = true;
@@ -39,6 +42,47 @@ export class ProjectionRunner {
 
   get checkpoint(): number {
     return this.position;
+  }
+
+  /** Everything up to here is reflected in the read model (committed, or irrelevant to it). */
+  private get position(): number {
+    return this.at;
+  }
+
+  private set position(value: number) {
+    this.at = value;
+    if (this.waiters.length > 0) this.release();
+  }
+
+  /** True while this runner follows the log by its subscription (not stopped, not restarting). */
+  get following(): boolean {
+    return !this.stopped && this.subscription !== undefined;
+  }
+
+  /**
+   * Resolves true once the read model reflects the log up to `position` by this runner's own
+   * progress, false after `timeoutMs` (or when the runner stops first): the caller then catches up
+   * itself. Waiting costs nothing; a catch-up reads the log apart from the subscription's tail and
+   * commits a batch of its own.
+   */
+  reached(position: number, timeoutMs: number): Promise<boolean> {
+    if (this.position >= position) return Promise.resolve(true);
+    if (!this.following) return Promise.resolve(false);
+    return new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => finish(false), timeoutMs);
+      timer.unref();
+      const waiter = { position, done: (reached: boolean) => finish(reached) };
+      const finish = (reached: boolean) => {
+        clearTimeout(timer);
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        resolve(reached);
+      };
+      this.waiters.push(waiter);
+    });
+  }
+
+  private release(): void {
+    for (const waiter of this.waiters.filter((w) => w.position <= this.at)) waiter.done(true);
   }
 
   async start(): Promise<void> {
@@ -75,6 +119,7 @@ export class ProjectionRunner {
   /** Stops after the batch in progress is committed, storing how far it got. */
   async stop(): Promise<void> {
     this.stopped = true;
+    for (const waiter of [...this.waiters]) waiter.done(false);
     await this.subscription?.stop();
     this.subscription = undefined;
     await this.queue;

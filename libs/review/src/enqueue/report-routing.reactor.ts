@@ -63,7 +63,7 @@ async function routeReport(deps: ReportRoutingDeps, event: RecordedEvent): Promi
   const policies = await reportedPolicies(deps.queries, orgId, data.policyId);
   const routed = data.csam
     ? { queueId: CHILD_SAFETY_QUEUE_ID, routedBy: null }
-    : await deps.router.route(orgId, item, data.reportedItem.version, { reason: data.reason, policyId: data.policyId });
+    : await deps.router.route(orgId, item, data.reportedItem.version, { reason: data.reason, policyId: data.policyId, position: event.position });
   const request: EnqueueRequest = {
     requestId: data.reportId,
     source: 'REPORT',

@@ -33,12 +33,15 @@ export class ReviewRouter {
     return effectiveQueues(await this.queries.execute(new GetLiveEntitiesQuery(orgId, 'queue')));
   }
 
-  /** `report`: the report's reason and policy; null for a request that is no report (a rule's ENQUEUE_TO_MRT). */
+  /**
+   * `report`: the report's reason and policy, and the log position of its ReportSubmitted; null
+   * for a request that is no report (a rule's ENQUEUE_TO_MRT).
+   */
   async route(
     orgId: string,
     item: ItemIdentifier,
     version: number,
-    report: { readonly reason: string | null; readonly policyId: string | null } | null,
+    report: { readonly reason: string | null; readonly policyId: string | null; readonly position: number } | null,
   ): Promise<RoutedQueue> {
     const queues = await this.queues(orgId);
     // The item is read back from the log, and its reports counted, only if a routing rule looks at them.
@@ -48,7 +51,7 @@ export class ReviewRouter {
         'report',
         { id: item.id, typeId: item.typeId },
         () => this.itemAt(orgId, item, version),
-        report && { ...report, count: () => this.reportCount(orgId, item) },
+        report && { reason: report.reason, policyId: report.policyId, count: () => this.reportCount(orgId, item, report.position) },
       ),
     );
     if (route && queues.some((q) => q.id === route.queueId)) return { queueId: route.queueId, routedBy: route.rule };
@@ -57,10 +60,11 @@ export class ReviewRouter {
 
   /**
    * How many reports of the item Warden has recorded, this one included: the report-counts read
-   * model, caught up first (the report being routed is already in the log).
+   * model once it reflects the log up to the report being routed (at `position`). In a worker the
+   * projection's own subscription gets there moments later; elsewhere it is caught up.
    */
-  private async reportCount(orgId: string, item: ItemIdentifier): Promise<number> {
-    await this.projections.catchUp(REPORT_COUNTS_PROJECTION);
+  private async reportCount(orgId: string, item: ItemIdentifier, position: number): Promise<number> {
+    await this.projections.catchUpTo(REPORT_COUNTS_PROJECTION, position);
     const doc = await this.readStore.get<ReportCountDoc>(REPORT_COUNTS, reportCountDocId(orgId, item));
     return doc?.reportIds.length ?? 0;
   }
