@@ -64,9 +64,13 @@ describe('ProjectionRunner', () => {
     expect(await runner.reached(1, 10_000)).toBe(false);
     await runner.start();
     expect(runner.following).toBe(true);
+    const head = await stores.events.headPosition();
+    // Waiting for a position beyond the next event's: not released by it.
+    const beyond = runner.reached(head + 2, 300);
     const { position } = await stores.events.append(s('a'), [anEvent('Counted', { v: 7 })], 'no_stream');
     const waiting = runner.reached(position, 10_000);
     expect(await waiting).toBe(true);
+    expect(await beyond).toBe(false);
     // Reached means committed: the document is there, with nothing caught up by the caller.
     expect(await stores.readStore.get('counts', s('a'))).toEqual({ n: 1, sum: 7 });
     expect(await runner.reached(position, 10_000)).toBe(true);
@@ -76,6 +80,16 @@ describe('ProjectionRunner', () => {
     await runner.stop();
     expect(await pending).toBe(false);
     expect(runner.following).toBe(false);
+  });
+
+  it('lets those waiting for its progress go at once when it restarts after an error (they catch up by themselves)', async () => {
+    stores = sqliteStores();
+    const runner = new ProjectionRunner(counter((n) => n === 1), stores.events, stores.readStore);
+    await runner.start();
+    const { position } = await stores.events.append(s('a'), [anEvent('Counted', { v: 1 })], 'no_stream');
+    // Released by the restart, not by its own wait, which outlasts the test's time limit.
+    expect(await runner.reached(position, 600_000)).toBe(false);
+    await runner.stop();
   });
 
   it('moves its checkpoint past events of other types it is never handed, and stores it at stop', async () => {

@@ -149,6 +149,8 @@ export class ProjectionRunner {
 
   private restartAfter(error: unknown): void {
     if (this.stopped) return;
+    // Whoever waits for this runner's progress catches up by itself instead of waiting out the restart.
+    for (const waiter of [...this.waiters]) waiter.done(false);
     this.options.onError?.(this.projection.name, error);
     const sub = this.subscription;
     this.subscription = undefined;

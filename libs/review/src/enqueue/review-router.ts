@@ -59,9 +59,10 @@ export class ReviewRouter {
   }
 
   /**
-   * How many reports of the item Warden has recorded, this one included: the report-counts read
-   * model once it reflects the log up to the report being routed (at `position`). In a worker the
-   * projection's own subscription gets there moments later; elsewhere it is caught up.
+   * How many reports of the item Warden has recorded, this one and every earlier one included: the
+   * report-counts read model once it reflects the log at least up to the report being routed (at
+   * `position`; reports of the item that came in just after may be counted too, as before). In a
+   * worker the projection's own subscription gets there moments later; elsewhere it is caught up.
    */
   private async reportCount(orgId: string, item: ItemIdentifier, position: number): Promise<number> {
     await this.projections.catchUpTo(REPORT_COUNTS_PROJECTION, position);
