@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Projection, ProjectionRunner } from '#warden/eventstore';
-import { randomIds, systemClock } from '#warden/kernel';
+import { type EventStore, type Projection, ProjectionRunner } from '#warden/eventstore';
+import { systemClock } from '#warden/kernel';
 import { Metrics } from '#warden/platform';
+import { anEvent } from '../../../test/support/events.js';
 import { sqliteStores } from '../../../test/support/sqlite-stores.js';
 import { ProjectionHost } from './projection-host.js';
 import type { Storage } from './storage.js';
@@ -23,13 +24,19 @@ describe('ProjectionHost', () => {
     await stores?.close();
   });
 
-  it('changes its local progress with every catch-up it finishes, also when another runner had committed the batch first', async () => {
-    stores = sqliteStores();
-    const storage = { events: stores.events, storedEvents: stores.events, readStore: stores.readStore } as unknown as Storage;
+  /** A process's projection host over the test's stores (`events`: the log as the host reads it), with `notes` registered. */
+  const hostOn = (events: EventStore = stores.events) => {
+    const storage = { events, storedEvents: events, readStore: stores.readStore } as unknown as Storage;
     const host = new ProjectionHost(storage, new Metrics(), { reactorLease: { ttlMs: 10_000, renewEveryMs: 3_000 } }, systemClock);
     host.register(notes);
-    const note = (stream: string) =>
-      stores.events.append(stream, [{ id: randomIds.uuid(), type: 'Noted', data: {}, metadata: { orgId: 'acme', occurredAt: new Date().toISOString() } as never }], 'any');
+    return host;
+  };
+  /** Appends a `Noted` event to the stream; its log position. */
+  const note = async (stream: string) => (await stores.events.append(stream, [anEvent('Noted')], 'any')).position;
+
+  it('changes its local progress with every catch-up it finishes, also when another runner had committed the batch first', async () => {
+    stores = sqliteStores();
+    const host = hostOn();
     const progress: number[] = [host.localProgress('notes')];
     const step = () => progress.push(host.localProgress('notes'));
 
@@ -60,17 +67,9 @@ describe('ProjectionHost', () => {
         return typeof value === 'function' ? value.bind(target) : value;
       },
     });
-    const storage = { events, storedEvents: events, readStore: stores.readStore } as unknown as Storage;
-    const host = () => {
-      const h = new ProjectionHost(storage, new Metrics(), { reactorLease: { ttlMs: 10_000, renewEveryMs: 3_000 } }, systemClock);
-      h.register(notes);
-      return h;
-    };
-    const note = async (stream: string) =>
-      (await stores.events.append(stream, [{ id: randomIds.uuid(), type: 'Noted', data: {}, metadata: { orgId: 'acme', occurredAt: new Date().toISOString() } as never }], 'any')).position;
 
     // An api process: the projection does not run here, so it is caught up.
-    const api = host();
+    const api = hostOn(events);
     const first = await note('note-a');
     await api.catchUpTo('notes', first);
     expect(logReads).toBeGreaterThan(0);
@@ -83,7 +82,7 @@ describe('ProjectionHost', () => {
     expect(await stores.readStore.get('notes', 'note-b')).toEqual({ n: 1 });
 
     // A worker: its subscription gets there, and nothing reads the log beside it.
-    const worker = host();
+    const worker = hostOn(events);
     await worker.startAll();
     try {
       const readsBefore = logReads;

@@ -57,9 +57,7 @@ export async function firstPassingRoute(
  * report input leave the item's data unread, and the router need not load it.
  */
 export function routingReadsItem(rules: readonly OrderedRoutingRule[]): boolean {
-  const reads = (set: ConditionSet): boolean =>
-    set.conditions.some((c) => ('conjunction' in c ? reads(c) : !readsReportOnly(c)));
-  return rules.some((rule) => reads(rule.conditionSet));
+  return someLeaf(rules, (leaf) => !readsReportOnly(leaf));
 }
 
 /**
@@ -68,8 +66,13 @@ export function routingReadsItem(rules: readonly OrderedRoutingRule[]): boolean 
  * under `__report` (a classifier behind HTTP_SIGNAL gets them all).
  */
 export function routingReadsReportCount(rules: readonly OrderedRoutingRule[]): boolean {
-  const reads = (set: ConditionSet): boolean => set.conditions.some((c) => ('conjunction' in c ? reads(c) : readsWholeReport(c)));
-  return rules.some((rule) => reads(rule.conditionSet));
+  return someLeaf(rules, readsWholeReport);
+}
+
+/** Whether a leaf condition of any rule, at any depth of its condition set, passes `test`. */
+function someLeaf(rules: readonly OrderedRoutingRule[], test: (leaf: LeafCondition) => boolean): boolean {
+  const inSet = (set: ConditionSet): boolean => set.conditions.some((c) => ('conjunction' in c ? inSet(c) : test(c)));
+  return rules.some((rule) => inSet(rule.conditionSet));
 }
 
 function readsWholeReport(leaf: LeafCondition): boolean {

@@ -21,9 +21,9 @@ export class RouteForReviewHandler implements IQueryHandler<RouteForReviewQuery>
     if (rules.length === 0) return null;
     const content = routingReadsItem(rules) ? await query.content() : NOTHING_READ;
     const asked = query.report;
-    // Counting an item's reports means catching their read model up: only for a rule that reads it.
-    const report: RoutingReport | null =
-      asked && (routingReadsReportCount(rules) ? { reason: asked.reason, policyId: asked.policyId, count: await asked.count() } : { reason: asked.reason, policyId: asked.policyId });
+    // Counting an item's reports waits for their read model to reach the report: only for a rule that may read the count.
+    const counted = asked && routingReadsReportCount(rules) ? { count: await asked.count() } : {};
+    const report: RoutingReport | null = asked && { reason: asked.reason, policyId: asked.policyId, ...counted };
     return this.evaluator.route(query.orgId, { ...query.item, ...content }, rules, report);
   }
 }

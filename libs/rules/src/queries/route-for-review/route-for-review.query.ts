@@ -4,20 +4,20 @@ import type { Route, RoutingReport, RoutingReportRequest } from '../../domain/re
 
 export type { Route, RoutingReport, RoutingReportRequest };
 
-/**
- * Which queue an item bound for review goes to: the organization's routing rules (`report`) or
- * appeal routing rules (`appeal`), in order, evaluated by the rules engine's condition evaluator
- * with its signals; the first that passes routes. Null: none passed (the caller's default queue).
- * `report` carries the routing inputs REPORT_REASON, REPORTED_POLICY and REPORT_COUNT (counted
- * only when a rule reads it: the caller may count on demand); null for
- * requests that are no report (a rule's ENQUEUE_TO_MRT): conditions on them are then unknown.
- */
 /** What routing rules read of the item itself (fields, ALL_TEXT, ANY_IMAGE, ITEM, CREATOR). */
 export interface RoutingContent {
   readonly data: { readonly [field: string]: unknown };
   readonly creator: ItemIdentifier | null;
 }
 
+/**
+ * Which queue an item bound for review goes to: the organization's routing rules (`report`) or
+ * appeal routing rules (`appeal`), in order, evaluated by the rules engine's condition evaluator
+ * with its signals; the first that passes routes. Null: none passed (the caller's default queue).
+ * `report` carries the routing inputs REPORT_REASON, REPORTED_POLICY and REPORT_COUNT (counted
+ * only when a rule reads it: the caller may count on demand); null for requests that are no
+ * report (a rule's ENQUEUE_TO_MRT): conditions on them are then unknown.
+ */
 export class RouteForReviewQuery extends Query<Route | null> {
   constructor(
     readonly orgId: string,
