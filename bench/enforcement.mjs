@@ -202,7 +202,7 @@ async function strikeRun(label, prefix, strikes, creatorOf, users) {
  * documents stand for events this log does not have (a rebuild would drop them).
  */
 async function writeSyntheticScores(count) {
-  const db = new Database(join(dataDir, 'warden.db'));
+  const db = new Database(join(dataDir, 'read-models.db'));
   db.pragma('journal_mode = WAL');
   // The read store's table for the collection (SqliteReadStore: one table per collection, created on first write).
   db.exec(`CREATE TABLE IF NOT EXISTS "rm/${USER_SCORES}" (id TEXT PRIMARY KEY, doc TEXT NOT NULL, position INTEGER) WITHOUT ROWID`);
@@ -255,7 +255,7 @@ async function writeSyntheticScores(count) {
 }
 
 function scoredUsers() {
-  const db = new Database(join(dataDir, 'warden.db'), { readonly: true });
+  const db = new Database(join(dataDir, 'read-models.db'), { readonly: true });
   const n = db.prepare(`SELECT count(*) AS n FROM "rm/${USER_SCORES}"`).get().n;
   db.close();
   return n;

@@ -147,8 +147,9 @@ async function reports(count, reason, connections) {
 }
 
 /**
- * When reports are routed, read from the log itself (a read-only connection on the data file, as
- * bench/enforcement.mjs does): the report-routing reactor's checkpoint past the last report (every
+ * When reports are routed, read from the data files themselves (read-only connections on the log's
+ * file and the read models', as bench/enforcement.mjs does): the report-routing reactor's
+ * checkpoint past the last report (every
  * job is opened), then the review-jobs projection's checkpoint past the last job opened (the jobs
  * are in their queues). Three point queries a poll: polling GET /queues instead cost the api what
  * it measures (each call catches the projection up there and counts the pending jobs, 100 ms at
@@ -156,9 +157,10 @@ async function reports(count, reason, connections) {
  */
 function routedWatch(dataDir) {
   const db = new Database(join(dataDir, 'warden.db'), { readonly: true });
+  const readModels = new Database(join(dataDir, 'read-models.db'), { readonly: true });
   // Backwards from the head: the newest events are read, a few rows.
   const last = db.prepare('SELECT position FROM events WHERE type = ? ORDER BY position DESC LIMIT 1');
-  const checkpoint = db.prepare('SELECT position FROM projection_checkpoints WHERE projection = ?');
+  const checkpoint = readModels.prepare('SELECT position FROM projection_checkpoints WHERE projection = ?');
   const until = async (check, what) => {
     const deadline = Date.now() + 600_000;
     while (!check()) {
@@ -174,7 +176,10 @@ function routedWatch(dataDir) {
       const lastJob = last.get('ReviewJobOpened')?.position ?? 0;
       await until(() => at('review-jobs') >= lastJob, 'the review-jobs projection behind the last job opened');
     },
-    close: () => db.close(),
+    close: () => {
+      db.close();
+      readModels.close();
+    },
   };
 }
 

@@ -51,7 +51,7 @@ interface ErrorBody {
   errors: Array<{ status: number; type: string[]; pointer?: string }>;
 }
 
-const DATA_FILES = ['warden.db', 'warden.db-wal', 'warden.db-shm'];
+const DATA_FILES = ['warden.db', 'warden.db-wal', 'warden.db-shm', 'read-models.db', 'read-models.db-wal', 'read-models.db-shm'];
 
 describe('POST /api/v1/gdpr/delete: crypto-shredding a user', () => {
   let world: ReviewWorld;

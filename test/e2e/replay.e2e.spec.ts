@@ -68,7 +68,7 @@ describe('replay to a point in time, and read-model digests', () => {
       expect(await digest(world.dataDir)).toBe(before);
     }
     // One changed document changes its collection's digest, and only that one.
-    const db = new Database(join(world.dataDir, 'warden.db'));
+    const db = new Database(join(world.dataDir, 'read-models.db'));
     try {
       db.prepare(`UPDATE "rm/review_jobs" SET doc = json_set(doc, '$.tampered', 1) WHERE id = (SELECT min(id) FROM "rm/review_jobs")`).run();
     } finally {

@@ -155,7 +155,7 @@ rules:
 
 describe('the data directory and its files', () => {
   const mode = (path: string) => statSync(path).mode & 0o777;
-  const files = ['warden.db', 'warden.db-wal', 'warden.db-shm', 'secret.key'];
+  const files = ['warden.db', 'warden.db-wal', 'warden.db-shm', 'read-models.db', 'read-models.db-wal', 'read-models.db-shm', 'secret.key'];
 
   const expectPrivate = async (dataDir: string) => {
     await waitFor(() => files.every((f) => existsSync(join(dataDir, f))), 'the database, its -wal and -shm, and the key');

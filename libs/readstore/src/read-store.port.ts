@@ -81,6 +81,12 @@ export interface ReadStore {
   checkpoint(projection: string): Promise<number>;
   /** Empties collections and resets the projections' checkpoints to 0 (rebuild). */
   reset(collections: readonly string[], projections: readonly string[]): Promise<void>;
+  /**
+   * After a GDPR deletion purged documents: no earlier version of them stays where this store can
+   * reach it. SQLite empties its write-ahead log (whose older frames still hold the pages as they
+   * were) into the file, whose deleted cells are zeroed; MongoDB offers a client nothing to ask.
+   */
+  purgeEarlierVersions(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

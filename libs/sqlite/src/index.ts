@@ -2,3 +2,4 @@
 // idempotency records): writes that wait for another process's lock off the event loop.
 export { SqliteGroupCommit, type SqliteGroupCommitOptions, type WriteJob } from './sqlite-group-commit.js';
 export { WriteLock } from './write-lock.js';
+export { emptyWal, WalNotTruncatedError } from './wal-truncation.js';

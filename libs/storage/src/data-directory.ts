@@ -7,7 +7,7 @@ const DATA_DIR_MODE = 0o700;
 const DATA_FILE_MODE = 0o600;
 
 /** The files Warden keeps in its data directory; anything else there is not Warden's to change. */
-const WARDEN_FILE = /^(warden\.db(-wal|-shm|-journal)?|secret\.key)$/;
+const WARDEN_FILE = /^((warden|read-models)\.db(-wal|-shm|-journal)?|secret\.key)$/;
 
 /**
  * Creates the embedded profile's data directory private to the user Warden runs as, and tightens

@@ -18,7 +18,7 @@ import {
 } from '#warden/eventstore';
 import { UpcasterRegistry } from '#warden/kernel';
 import { secureDataDir } from './data-directory.js';
-import { connectMongo, createMongoReadStore, type ReadStore, type SharedTableMove, SqliteReadStore } from '#warden/readstore';
+import { adoptReadModels, connectMongo, createMongoReadStore, READ_MODELS_FILE_NAME, type ReadStore, type SharedTableMove, SqliteReadStore } from '#warden/readstore';
 import {
   type IdempotencyStore,
   type Keyring,
@@ -73,8 +73,8 @@ export async function openStorage(
     production: config.eventStoreUrl !== undefined || config.mongoUrl !== undefined,
   });
   const sqliteConnections: SqliteDatabase[] = [];
-  const sqlite = (sync: 'full' | 'normal') => {
-    const db = openSqlite(join(config.dataDir, SQLITE_FILE_NAME), { synchronous: sync });
+  const sqlite = (sync: 'full' | 'normal', file = SQLITE_FILE_NAME) => {
+    const db = openSqlite(join(config.dataDir, file), { synchronous: sync });
     sqliteConnections.push(db);
     return db;
   };
@@ -88,8 +88,14 @@ export async function openStorage(
     const mongo = config.mongoUrl ? await connectMongo(config.mongoUrl) : undefined;
     if (mongo) closers.push(() => mongo.close());
     // Read models can always be rebuilt from the log, and their checkpoint commits with them,
-    // so their connection skips the per-commit fsync.
-    const readStore: ReadStore = mongo ? await createMongoReadStore(mongo) : new SqliteReadStore(sqlite('normal'));
+    // so their connection skips the per-commit fsync. Their file is their own (adoptReadModels).
+    let adopted: SharedTableMove | undefined;
+    const sqliteReadStore = () => {
+      const db = sqlite('normal', READ_MODELS_FILE_NAME);
+      adopted = adoptReadModels(db, join(config.dataDir, SQLITE_FILE_NAME));
+      return new SqliteReadStore(db);
+    };
+    const readStore: ReadStore = mongo ? await createMongoReadStore(mongo) : sqliteReadStore();
     // A key is inserted before the first event sealed with it, and every connection shares one
     // WAL: the log's synced commit makes the earlier key insert durable too, so no sync of its own.
     const subjectKeys: SubjectKeyStore = mongo
@@ -123,10 +129,15 @@ export async function openStorage(
       idempotency,
       mongoConnectionToken,
       keyring,
-      notices: [...(notice ? [notice] : []), ...dataDirNotices, ...movedNotice(readStore instanceof SqliteReadStore ? readStore.moved : undefined)],
+      notices: [
+        ...(notice ? [notice] : []),
+        ...dataDirNotices,
+        ...adoptedNotice(adopted),
+        ...movedNotice(readStore instanceof SqliteReadStore ? readStore.moved : undefined),
+      ],
       description: [
         config.eventStoreUrl ? 'events: KurrentDB' : `events: SQLite (${config.dataDir}/${SQLITE_FILE_NAME})`,
-        mongo ? 'read models: MongoDB' : 'read models: SQLite',
+        mongo ? 'read models: MongoDB' : `read models: SQLite (${config.dataDir}/${READ_MODELS_FILE_NAME})`,
       ].join(', '),
       close: async () => {
         for (const close of closers.reverse()) await close().catch(() => undefined);
@@ -138,6 +149,12 @@ export async function openStorage(
     for (const db of sqliteConnections) db.close();
     throw error;
   }
+}
+
+/** Said once, by the process that moved the read models out of the log's file (operations.md, "Upgrading"). */
+function adoptedNotice(adopted: SharedTableMove | undefined): string[] {
+  if (!adopted) return [];
+  return [`Read models moved from ${SQLITE_FILE_NAME} to ${READ_MODELS_FILE_NAME}: ${adopted.documents} documents in ${adopted.ms} ms`];
 }
 
 /** Said once, by the process that moved an earlier release's read models (operations.md, "Upgrading"). */

@@ -38,7 +38,9 @@ export class UserEraser {
     const items = records.flatMap((r) => (r.kind === 'item' && r.ref.typeId ? [{ id: r.ref.id, typeId: r.ref.typeId }] : []));
     const reviewJobsClosed = await this.commands.execute(new CloseErasedUserJobsCommand(requested.requestId, items, context));
     const consoleAccounts = requested.consoleUserId ? await this.eraseConsoleAccount(orgId, requested.consoleUserId, context) : 0;
-    // Last: forgetting truncates the WAL, so the purges above leave no old page behind either.
+    // Last: the purges above leave no earlier page behind, in the read models' WAL nor in the log's
+    // (which forgetting empties).
+    await this.readStore.purgeEarlierVersions();
     const dataKeys = await this.subjectKeys.forget(orgId, requested.subject);
     const erased: ErasedCounts = {
       dataKeys,

@@ -1,7 +1,7 @@
 import { randomUUIDv7 } from 'node:crypto';
 import { pooledRandomBytes } from '#warden/kernel';
 import type { SqliteDatabase } from '../sqlite/sqlite-database.js';
-import { SqliteGroupCommit } from '#warden/sqlite';
+import { emptyWal, SqliteGroupCommit } from '#warden/sqlite';
 import type { SubjectKey, SubjectKeyStore } from './subject-key-store.port.js';
 
 const SCHEMA = `
@@ -12,17 +12,6 @@ CREATE TABLE IF NOT EXISTS subject_keys (
   key        BLOB NOT NULL,
   UNIQUE (org_id, subject_id)
 );`;
-
-/** How long a forget waits, at most, for readers of other connections to let the WAL be emptied. */
-const WAL_TRUNCATE_ATTEMPTS = 200;
-const WAL_TRUNCATE_RETRY_MS = 50;
-
-export class WalNotTruncatedError extends Error {
-  constructor() {
-    super('Forgotten subject key: the write-ahead log could not be emptied (other connections kept reading); retry');
-    this.name = 'WalNotTruncatedError';
-  }
-}
 
 export class SqliteSubjectKeyStore implements SubjectKeyStore {
   private readonly stmt;
@@ -82,29 +71,8 @@ export class SqliteSubjectKeyStore implements SubjectKeyStore {
    */
   async forget(orgId: string, subjectId: string): Promise<number> {
     const forgotten = await this.writes.run(() => this.stmt.forget.run(orgId, subjectId).changes);
-    for (let attempt = 0; attempt < WAL_TRUNCATE_ATTEMPTS; attempt++) {
-      if (this.truncateWal()) return forgotten;
-      await new Promise((resolve) => setTimeout(resolve, WAL_TRUNCATE_RETRY_MS));
-    }
-    throw new WalNotTruncatedError();
-  }
-
-  /**
-   * One try, without SQLite's busy handler: it would hold the event loop while it waits for the
-   * readers of other connections, which this process may be the one to serve.
-   */
-  private truncateWal(): boolean {
-    const timeout = this.db.pragma('busy_timeout', { simple: true }) as number;
-    this.db.pragma('busy_timeout = 0');
-    try {
-      const [result] = this.db.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>;
-      return result?.busy === 0;
-    } catch (error) {
-      if ((error as { code?: unknown }).code === 'SQLITE_BUSY' || (error as { code?: unknown }).code === 'SQLITE_LOCKED') return false;
-      throw error;
-    } finally {
-      this.db.pragma(`busy_timeout = ${timeout}`);
-    }
+    await emptyWal(this.db, 'Forgotten subject key');
+    return forgotten;
   }
 
   async close(): Promise<void> {

@@ -31,7 +31,7 @@ const DEFAULT_CACHE_MIB = 64;
  */
 const DEFAULT_WAL_AUTOCHECKPOINT_PAGES = 10_000;
 
-/** The embedded profile keeps the log, the read models and the key store in this one file. */
+/** The embedded profile keeps the log and the key store in this file (the read models in their own, READ_MODELS_FILE_NAME). */
 export const SQLITE_FILE_NAME = 'warden.db';
 
 export function openSqlite(file: string, options: SqliteOptions = {}): SqliteDatabase {

@@ -173,6 +173,9 @@ export class MongoReadStore implements ReadStore {
     }
   }
 
+  /** The server's storage engine manages its own files: nothing a client can ask for (operations.md, "Personal data"). */
+  async purgeEarlierVersions(): Promise<void> {}
+
   async ping(): Promise<void> {
     const db = await this.db();
     try {

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -74,6 +74,25 @@ describe('SqliteReadStore on a file written by an earlier release', () => {
     // What an earlier release would do first: no table comes back in the view's place.
     expect(() => db.exec('ALTER TABLE read_models ADD COLUMN position INTEGER')).toThrow(/view/);
     expect(() => db.prepare("INSERT INTO read_models VALUES ('c', 'x', '{}', 1)").run()).toThrow();
+    await store.close();
+    db.close();
+  });
+
+  it('purgeEarlierVersions leaves no earlier version of a rewritten document in the file or its WAL', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'warden-readstore-')), 'read-models.db');
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    const store = new SqliteReadStore(db);
+    const secret = 'erased-person@example.test';
+    await store.commit([{ op: 'put', collection: 'identity_users', id: 'u1', doc: { email: secret }, position: 1 }]);
+    db.pragma('wal_checkpoint(PASSIVE)');
+    await store.commit([{ op: 'put', collection: 'identity_users', id: 'u1', doc: { email: null }, position: 2 }]);
+    const onDisk = () => ['', '-wal'].filter((suffix) => existsSync(file + suffix) && readFileSync(file + suffix).includes(secret));
+    // The rewrite went to the WAL; the file (and the WAL's earlier frames) still hold the page as it was.
+    expect(onDisk()).toContain('');
+    await store.purgeEarlierVersions();
+    expect(onDisk()).toEqual([]);
+    expect(await store.get('identity_users', 'u1')).toEqual({ email: null });
     await store.close();
     db.close();
   });

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { SqliteGroupCommit } from '#warden/sqlite';
+import { emptyWal, SqliteGroupCommit } from '#warden/sqlite';
 import {
   CheckpointConflictError,
   type CheckpointMove,
@@ -211,6 +211,10 @@ export class SqliteReadStore implements ReadStore {
       for (const c of collections) if (this.existing(c)) this.db.exec(`DELETE FROM ${tableOf(c)}`);
       for (const p of projections) this.stmt.setCheckpoint.run(p, 0);
     });
+  }
+
+  async purgeEarlierVersions(): Promise<void> {
+    await emptyWal(this.db, 'Purged read models');
   }
 
   async ping(): Promise<void> {
