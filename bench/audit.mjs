@@ -46,7 +46,8 @@ async function appendAll(store) {
 
 function openDir(dir) {
   const db = openSqlite(join(dir, 'warden.db'), { synchronous: 'full' });
-  const rdb = openSqlite(join(dir, 'warden.db'), { synchronous: 'normal' });
+  // The read models in their own file, as the service keeps them (storage.ts).
+  const rdb = openSqlite(join(dir, 'read-models.db'), { synchronous: 'normal' });
   return { db, rdb, events: new SqliteEventStore(db), reads: new SqliteReadStore(rdb) };
 }
 

@@ -1,4 +1,4 @@
 export * from './read-store.port.js';
 export { type SharedTableMove, SqliteReadStore } from './sqlite/sqlite-read-store.js';
-export { adoptReadModels, READ_MODELS_FILE_NAME } from './sqlite/adopt-read-models.js';
+export { adoptReadModels, dropReadModelsAheadOfLog, READ_MODELS_FILE_NAME } from './sqlite/adopt-read-models.js';
 export { connectMongo, createMongoReadStore } from './production-adapters.js';

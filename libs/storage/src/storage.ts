@@ -18,7 +18,7 @@ import {
 } from '#warden/eventstore';
 import { UpcasterRegistry } from '#warden/kernel';
 import { secureDataDir } from './data-directory.js';
-import { adoptReadModels, connectMongo, createMongoReadStore, READ_MODELS_FILE_NAME, type ReadStore, type SharedTableMove, SqliteReadStore } from '#warden/readstore';
+import { adoptReadModels, connectMongo, createMongoReadStore, dropReadModelsAheadOfLog, READ_MODELS_FILE_NAME, type ReadStore, type SharedTableMove, SqliteReadStore } from '#warden/readstore';
 import {
   type IdempotencyStore,
   type Keyring,
@@ -80,9 +80,8 @@ export async function openStorage(
   };
   const closers: Array<() => Promise<void>> = [];
   try {
-    const rawEvents: EventStore = config.eventStoreUrl
-      ? await connectKurrentDb(config.eventStoreUrl)
-      : new SqliteEventStore(sqlite(config.sqliteSync));
+    const logDb = config.eventStoreUrl ? undefined : sqlite(config.sqliteSync);
+    const rawEvents: EventStore = logDb ? new SqliteEventStore(logDb) : await connectKurrentDb(config.eventStoreUrl!);
     closers.push(() => rawEvents.close());
 
     const mongo = config.mongoUrl ? await connectMongo(config.mongoUrl) : undefined;
@@ -90,9 +89,11 @@ export async function openStorage(
     // Read models can always be rebuilt from the log, and their checkpoint commits with them,
     // so their connection skips the per-commit fsync. Their file is their own (adoptReadModels).
     let adopted: SharedTableMove | undefined;
+    let droppedAhead: number | undefined;
     const sqliteReadStore = () => {
       const db = sqlite('normal', READ_MODELS_FILE_NAME);
       adopted = adoptReadModels(db, join(config.dataDir, SQLITE_FILE_NAME));
+      if (logDb) droppedAhead = dropReadModelsAheadOfLog(db, () => (logDb.prepare('SELECT max(position) AS p FROM events').get() as { p: number | null }).p ?? 0);
       return new SqliteReadStore(db);
     };
     const readStore: ReadStore = mongo ? await createMongoReadStore(mongo) : sqliteReadStore();
@@ -133,6 +134,9 @@ export async function openStorage(
         ...(notice ? [notice] : []),
         ...dataDirNotices,
         ...adoptedNotice(adopted),
+        ...(droppedAhead === undefined
+          ? []
+          : [`Read models dropped, to be rebuilt from the log: a checkpoint (${droppedAhead}) was past the log's last position (a warden.db restored without its read-models.db, or the log's tail lost; operations.md, "Upgrading: the read models' own file")`]),
         ...movedNotice(readStore instanceof SqliteReadStore ? readStore.moved : undefined),
       ],
       description: [

@@ -1,64 +1,105 @@
+import { existsSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import type { SharedTableMove } from './sqlite-read-store.js';
 
-/** The embedded profile's read models, checkpoints included, in a file of their own beside the log. */
+/** The embedded profile's read models, with the checkpoints of projections and reactors, in a file of their own beside the log. */
 export const READ_MODELS_FILE_NAME = 'read-models.db';
 
 /** What releases before the split kept in the log's file: a table per collection, the checkpoints, and the older shared table. */
 const LEGACY_TABLE = /^(rm\/[A-Za-z0-9_]+|projection_checkpoints|read_models)$/;
+/** This file's own read-model tables (the same names). */
+const READ_MODEL_TABLE = LEGACY_TABLE;
 
 const quoted = (name: string) => `"${name}"`;
 
 /**
  * Moves the read models that an earlier release kept in the log's file (`logFile`) into this
- * connection's file, once, with their indexes; then drops them from the log's file. Their own file
- * keeps the log's commits from emptying the read models' page cache and from holding their write
- * lock (and the other way round): the api's appends and the worker's projections no longer wait
- * for each other.
+ * connection's file, with their indexes and checkpoints; then drops them from the log's file. Their
+ * own file keeps the log's commits from emptying the read models' page cache and from holding their
+ * write lock (and the other way round): the api's appends and the worker's projections no longer
+ * wait for each other.
  *
- * Several processes may open the data directory at once: one moves under both files' write locks,
- * the others find nothing left to move. The two files commit one after the other, so a crash may
- * leave the tables in both (the next start only drops the log's copies, this file's checkpoints
- * being there) or in neither (the projections rebuild them from the log, their checkpoints being
- * gone with them): read models can always be rebuilt.
+ * The log's copy, when there is one, always wins over what this file holds: it is the one written
+ * against that log (a move cut short by a crash leaves two equal copies; a `warden.db` restored from
+ * a backup of an earlier release, or written by an earlier release started again, leaves this file
+ * ahead of it). Several processes may open the data directory at once: one moves under both files'
+ * write locks, the others find nothing left to move. Afterwards a view named `projection_checkpoints`
+ * stays in the log's file, so that a release from before the split fails at start there (its
+ * checkpoint query finds no column) instead of running every projection and reactor again from
+ * the log's start in that file.
  */
 export function adoptReadModels(db: Database.Database, logFile: string): SharedTableMove | undefined {
+  // No log file (KurrentDB holds the log): nothing to move, and ATTACH would create one with the
+  // process's default mode.
+  if (!existsSync(logFile)) return undefined;
   db.prepare('ATTACH DATABASE ? AS log').run(logFile);
   const busyTimeout = Number(db.pragma('busy_timeout', { simple: true }));
   try {
-    const legacy = db.prepare<[], { name: string; sql: string }>("SELECT name, sql FROM log.sqlite_master WHERE type = 'table'");
-    const legacyTables = () => legacy.all().filter((t) => LEGACY_TABLE.test(t.name));
-    if (legacyTables().length === 0) return undefined;
+    const named = db.prepare<[], { name: string; type: string; sql: string }>("SELECT name, type, sql FROM log.sqlite_master WHERE type IN ('table', 'view')");
+    const legacyTables = () => named.all().filter((t) => t.type === 'table' && LEGACY_TABLE.test(t.name));
+    const guarded = () => named.all().some((t) => t.type === 'view' && t.name === 'projection_checkpoints');
+    if (legacyTables().length === 0 && guarded()) return undefined;
     const started = performance.now();
     let documents = 0;
     // Moving a million documents takes seconds, and so may another process's move.
     db.pragma('busy_timeout = 600000');
-    // The dropped tables' pages go to the log file's free list zeroed: no document a GDPR deletion
-    // purges later (a console user's email) survives there.
+    // Dropped tables' pages go to the free list zeroed, in both files: no document a GDPR deletion
+    // purges later (a console user's email) survives in them.
     db.pragma('log.secure_delete = ON');
+    db.pragma('main.secure_delete = ON');
     db.transaction(() => {
       const tables = legacyTables();
-      if (tables.length === 0) return;
-      const hasCheckpoints = db.prepare("SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = 'projection_checkpoints'").get() !== undefined;
-      const fresh = !hasCheckpoints || db.prepare('SELECT 1 FROM main.projection_checkpoints LIMIT 1').get() === undefined;
-      const indexes = db.prepare<[string], { sql: string }>("SELECT sql FROM log.sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL");
-      for (const table of tables) {
-        if (fresh) {
-          db.exec(`DROP TABLE IF EXISTS main.${quoted(table.name)}`);
-          db.exec(table.sql.replace(/^CREATE TABLE (IF NOT EXISTS )?/i, 'CREATE TABLE main.'));
+      if (tables.length > 0) {
+        const own = db.prepare<[], { name: string }>("SELECT name FROM main.sqlite_master WHERE type = 'table'").all().filter((t) => READ_MODEL_TABLE.test(t.name));
+        for (const table of own) db.exec(`DROP TABLE main.${quoted(table.name)}`);
+        const indexes = db.prepare<[string], { sql: string }>("SELECT sql FROM log.sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL");
+        for (const table of tables) {
+          // sqlite_master keeps each statement as written, minus IF NOT EXISTS and any schema name.
+          db.exec(table.sql.replace(/^CREATE TABLE /i, 'CREATE TABLE main.'));
           const copied = db.prepare(`INSERT INTO main.${quoted(table.name)} SELECT * FROM log.${quoted(table.name)}`).run().changes;
           if (table.name !== 'projection_checkpoints') documents += copied;
-          for (const index of indexes.all(table.name)) db.exec(index.sql.replace(/^CREATE INDEX (IF NOT EXISTS )?/i, 'CREATE INDEX main.'));
+          for (const index of indexes.all(table.name)) db.exec(index.sql.replace(/^CREATE INDEX /i, 'CREATE INDEX main.'));
+          db.exec(`DROP TABLE log.${quoted(table.name)}`);
         }
-        db.exec(`DROP TABLE log.${quoted(table.name)}`);
+        // A release older still would create an empty shared table there and serve nothing from
+        // it: a view in its place makes it fail at start (as moveSharedTable's does).
+        if (tables.some((t) => t.name === 'read_models')) db.exec(`CREATE VIEW log.read_models AS SELECT 'moved to ${READ_MODELS_FILE_NAME}' AS moved`);
       }
-      // A release older still, opening the log's file, would create an empty shared table and serve
-      // nothing from it: a view in its place makes it fail at start (as moveSharedTable's does).
-      if (tables.some((t) => t.name === 'read_models')) db.exec(`CREATE VIEW log.read_models AS SELECT 'moved to ${READ_MODELS_FILE_NAME}' AS moved`);
+      if (!guarded()) db.exec(`CREATE VIEW log.projection_checkpoints AS SELECT 'moved to ${READ_MODELS_FILE_NAME}' AS moved`);
     }).immediate();
     return documents > 0 ? { documents, ms: Math.round(performance.now() - started) } : undefined;
   } finally {
+    db.pragma('main.secure_delete = FAST');
     db.pragma(`busy_timeout = ${busyTimeout}`);
     db.prepare('DETACH DATABASE log').run();
+  }
+}
+
+/**
+ * Drops every read model and checkpoint of this file when a checkpoint is past the log's last
+ * position (`logHead()`): read models applied, and reactors answered, events that the log no
+ * longer has (a `warden.db` restored from a backup beside a newer `read-models.db`, or the log's
+ * tail lost with the machine's power under WARDEN_SQLITE_SYNC=normal, the two files being synced
+ * apart). New events would take those positions again and be skipped. Everything is then rebuilt
+ * from the log (reactors again from its start: their reactions are idempotent). Returns the
+ * checkpoint found ahead, or undefined. The checkpoints are read before the head: a checkpoint
+ * only ever moves to a position the log already had, so a live process moving its checkpoints
+ * meanwhile never makes this fire.
+ */
+export function dropReadModelsAheadOfLog(db: Database.Database, logHead: () => number): number | undefined {
+  const hasCheckpoints = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'projection_checkpoints'");
+  const furthest = () => (hasCheckpoints.get() ? (db.prepare('SELECT max(position) AS p FROM projection_checkpoints').get() as { p: number | null }).p ?? 0 : 0);
+  if (furthest() <= logHead()) return undefined;
+  db.pragma('secure_delete = ON');
+  try {
+    return db.transaction(() => {
+      const ahead = furthest();
+      if (ahead <= logHead()) return undefined;
+      const own = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'").all().filter((t) => READ_MODEL_TABLE.test(t.name));
+      for (const table of own) db.exec(`DROP TABLE ${quoted(table.name)}`);
+      return ahead;
+    }).immediate();
+  } finally {
+    db.pragma('secure_delete = FAST');
   }
 }
