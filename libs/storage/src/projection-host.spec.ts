@@ -4,7 +4,8 @@ import { systemClock } from '#warden/kernel';
 import { Metrics } from '#warden/platform';
 import { anEvent } from '../../../test/support/events.js';
 import { sqliteStores } from '../../../test/support/sqlite-stores.js';
-import { ProjectionHost } from './projection-host.js';
+import { waitFor } from '../../../test/support/wait-for.js';
+import { BACKGROUND_MAX_WAIT_MS, FOREGROUND_LAG_EVENTS, ProjectionHost } from './projection-host.js';
 import type { Storage } from './storage.js';
 
 /** Counts `Noted` events per stream into a read model. */
@@ -25,9 +26,9 @@ describe('ProjectionHost', () => {
   });
 
   /** A process's projection host over the test's stores (`events`: the log as the host reads it), with `notes` registered. */
-  const hostOn = (events: EventStore = stores.events) => {
+  const hostOn = (events: EventStore = stores.events, metrics = new Metrics()) => {
     const storage = { events, storedEvents: events, readStore: stores.readStore } as unknown as Storage;
-    const host = new ProjectionHost(storage, new Metrics(), { reactorLease: { ttlMs: 10_000, renewEveryMs: 3_000 } }, systemClock);
+    const host = new ProjectionHost(storage, metrics, { reactorLease: { ttlMs: 10_000, renewEveryMs: 3_000 } }, systemClock);
     host.register(notes);
     return host;
   };
@@ -94,5 +95,60 @@ describe('ProjectionHost', () => {
     } finally {
       await worker.stopAll();
     }
+  });
+
+  describe('a background projection (the audit trail)', () => {
+    /** A foreground projection held in its first batch until `open()`, and a background one recording what it applied. */
+    const burst = () => {
+      let open!: () => void;
+      const gate = new Promise<void>((resolve) => (open = resolve));
+      const slow: Projection = { name: 'slow', collections: ['slow'], eventTypes: ['Noted'], apply: () => gate };
+      const trailed: number[] = [];
+      const trail: Projection = { name: 'trail', collections: ['trail'], eventTypes: ['Noted'], background: true, apply: (event) => void trailed.push(event.position) };
+      return { slow, trail, trailed, open };
+    };
+    const waitsOf = async (metrics: Metrics) => (await metrics.backgroundWaits.get()).values.find((v) => v.labels.projection === 'trail')?.value ?? 0;
+
+    it('waits while another projection of the process is far behind the log, and catches up once it is not', async () => {
+      stores = sqliteStores();
+      const head = (await stores.events.append('burst', Array.from({ length: FOREGROUND_LAG_EVENTS + 100 }, () => anEvent('Noted')), 'any')).position;
+      const metrics = new Metrics();
+      const host = hostOn(stores.events, metrics);
+      const { slow, trail, trailed, open } = burst();
+      host.register(slow);
+      host.register(trail);
+      await host.startAll();
+      try {
+        await waitFor(async () => (await waitsOf(metrics)) > 0, 'the trail holding its batch back');
+        expect(trailed).toEqual([]);
+        open();
+        await waitFor(() => trailed.at(-1) === head, 'the trail caught up');
+        expect(trailed).toHaveLength(head);
+      } finally {
+        open();
+        await host.stopAll();
+      }
+    });
+
+    it(`goes on after ${BACKGROUND_MAX_WAIT_MS} ms even when the other stays behind, and an explicit catch-up never waits`, async () => {
+      stores = sqliteStores();
+      await stores.events.append('burst', Array.from({ length: FOREGROUND_LAG_EVENTS + 100 }, () => anEvent('Noted')), 'any');
+      const metrics = new Metrics();
+      const host = hostOn(stores.events, metrics);
+      const { slow, trail, trailed, open } = burst();
+      host.register(slow);
+      host.register(trail);
+      await host.startAll();
+      try {
+        await waitFor(async () => (await waitsOf(metrics)) > 0, 'the trail holding its batch back');
+        // The slow projection never moves: the trail still applies its batch after the longest wait.
+        await waitFor(() => trailed.length > 0, { what: 'the trail applying a batch all the same', timeoutMs: 30_000 });
+        await host.catchUp('trail');
+        expect(await stores.readStore.checkpoint('trail')).toBe(FOREGROUND_LAG_EVENTS + 100);
+      } finally {
+        open();
+        await host.stopAll();
+      }
+    });
   });
 });

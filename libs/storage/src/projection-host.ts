@@ -14,6 +14,17 @@ import { SharedCatchUp } from './shared-catch-up.js';
 import { STORAGE } from './storage.tokens.js';
 import type { Storage } from './storage.js';
 
+/**
+ * A background projection (the audit trail) waits while another runner of this process is more
+ * than this many events behind the log's head: a burst the process cannot keep up with. Below it
+ * (a batch or two) everything runs as events come.
+ */
+export const FOREGROUND_LAG_EVENTS = 2000;
+/** Never longer than this before each batch: under lasting overload the audit trail still moves. */
+export const BACKGROUND_MAX_WAIT_MS = 2000;
+/** How often a waiting background projection looks again (and how long a lag measurement is reused). */
+const BACKGROUND_POLL_MS = 50;
+
 /** How one reactor runs in this process. */
 interface ReactorSlot {
   readonly runner: ProjectionRunner;
@@ -44,6 +55,8 @@ export class ProjectionHost {
   private readonly progress = new Map<string, number>();
   private readonly holder = processHolderId();
   private lagTimer: NodeJS.Timeout | undefined;
+  /** The last measurement of whether the others are behind, shared by the waiting background runners. */
+  private foregroundLag: { readonly at: number; readonly behind: Promise<boolean> } | undefined;
 
   constructor(
     @Inject(STORAGE) private readonly storage: Storage,
@@ -66,6 +79,7 @@ export class ProjectionHost {
         this.noteProgress(name);
         this.metrics.projectionPosition.set({ projection: name }, position);
       },
+      beforeBatch: projection.background ? (stopped) => this.yieldToForeground(projection.name, stopped) : undefined,
     });
     this.runners.set(projection.name, runner);
     this.catchUps.set(projection.name, new SharedCatchUp(() => runner.catchUp()));
@@ -183,6 +197,38 @@ export class ProjectionHost {
     this.reactors.set(projection.name, { runner, keeper });
     await keeper.begin();
     if (!keeper.holding) this.logger.log({ msg: 'reactor standing by: another worker holds its lease', reactor: projection.name });
+  }
+
+  /** A background projection's wait before a batch of its subscription (Projection.background). */
+  private async yieldToForeground(name: string, stopped: () => boolean): Promise<void> {
+    const started = Date.now();
+    let waited = false;
+    while (!stopped() && Date.now() - started < BACKGROUND_MAX_WAIT_MS && (await this.foregroundBehind())) {
+      if (!waited) this.metrics.backgroundWaits.inc({ projection: name });
+      waited = true;
+      await new Promise((resolve) => setTimeout(resolve, BACKGROUND_POLL_MS));
+    }
+  }
+
+  /** Whether a runner of this process that is not background is far behind the log's head. */
+  private foregroundBehind(): Promise<boolean> {
+    const now = Date.now();
+    if (!this.foregroundLag || now - this.foregroundLag.at >= BACKGROUND_POLL_MS) {
+      this.foregroundLag = { at: now, behind: this.measureForegroundLag() };
+    }
+    return this.foregroundLag.behind;
+  }
+
+  private async measureForegroundLag(): Promise<boolean> {
+    try {
+      const head = await this.storage.events.headPosition();
+      // Only runners following the log here: a reactor another worker holds, or a consumer-group
+      // member, has no position of its own in this process.
+      return [...this.runners.values()].some((r) => !r.projection.background && r.following && head - r.checkpoint > FOREGROUND_LAG_EVENTS);
+    } catch {
+      // The store unreachable: the batch itself will say so.
+      return false;
+    }
   }
 
   private async recordLag(): Promise<void> {

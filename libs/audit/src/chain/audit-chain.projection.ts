@@ -34,6 +34,8 @@ export const auditChainProjection: Projection = {
   collections: [AUDIT_CHAIN_LINKS, AUDIT_CHAIN_HEADS],
   eventTypes: [],
   needsPersonalData: false,
+  // The audit trail may fall behind during a burst: queues, actions and callbacks go first.
+  background: true,
   async apply(event, ctx) {
     const orgId = event.metadata.orgId;
     // Every event Warden appends names its organization; anything else belongs to no chain.

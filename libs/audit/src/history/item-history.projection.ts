@@ -74,6 +74,8 @@ export const itemHistoryProjection: Projection = {
   eventTypes: [],
   everyEvent: true,
   needsPersonalData: false,
+  // The audit trail may fall behind during a burst: queues, actions and callbacks go first.
+  background: true,
   indexes: [{ collection: ITEM_HISTORY, fields: ['orgId', 'typeId', 'itemId', 'position'] }],
   async apply(event, ctx) {
     await indexEvent(event, ctx);

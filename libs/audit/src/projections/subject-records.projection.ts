@@ -35,6 +35,8 @@ export const subjectRecordsProjection: Projection = {
   collections: [SUBJECT_RECORDS],
   eventTypes: Object.keys(kindOf),
   needsPersonalData: false,
+  // The audit trail may fall behind during a burst: queues, actions and callbacks go first.
+  background: true,
   indexes: [{ collection: SUBJECT_RECORDS, fields: ['orgId', 'subject'] }],
   apply(event, ctx) {
     const subject = event.data['subject'];

@@ -8,6 +8,11 @@ export interface ProjectionRunnerOptions {
   readonly onError?: (projection: string, error: unknown) => void;
   /** Reports how far behind the head of the log the projection is, in events of the log. */
   readonly onProgress?: (projection: string, position: number) => void;
+  /**
+   * Awaited before the subscription's next batch is applied (not before a catch-up's): a
+   * background projection's wait for the others (ProjectionHost). `stopped` tells it to end early.
+   */
+  readonly beforeBatch?: (stopped: () => boolean) => Promise<void>;
 }
 
 /**
@@ -135,7 +140,11 @@ export class ProjectionRunner {
     this.subscription = this.events.subscribeToAll({
       after: this.position,
       ...this.readScope(),
-      onEvents: (events, through) => this.serialize(() => this.applyBatch(events, through)),
+      onEvents: async (events, through) => {
+        // Outside the serialized queue: a catch-up asked for meanwhile runs at once.
+        await this.options.beforeBatch?.(() => this.stopped);
+        return this.serialize(() => this.applyBatch(events, through));
+      },
       onError: (error) => this.restartAfter(error),
     });
   }

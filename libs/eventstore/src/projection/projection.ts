@@ -52,6 +52,14 @@ export interface Projection {
    * projections only; an 'as-stored' projection reads every event anyway.
    */
   readonly everyEvent?: boolean;
+  /**
+   * True: a record kept for later reading (the audit trail), which may fall behind for a while.
+   * While another projection or reactor of the process is far behind the log (a burst of
+   * traffic), this one waits before each batch, a few seconds at most each time, so that queues,
+   * rule actions and callbacks keep up first (ProjectionHost); it catches up once they have. An
+   * explicit catch-up (a reader that needs it current) never waits.
+   */
+  readonly background?: boolean;
   /** The equality look-ups its readers make, served by indexes in every role. */
   readonly indexes?: ReadonlyArray<{ readonly collection: string; readonly fields: readonly string[] }>;
 }

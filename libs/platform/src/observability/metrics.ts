@@ -40,6 +40,12 @@ export class Metrics {
     labelNames: ['projection'] as const,
     registers: [this.registry],
   });
+  readonly backgroundWaits = new Counter({
+    name: 'warden_projection_background_waits_total',
+    help: 'Batches of a background projection (the audit trail) held back while another projection was far behind the log',
+    labelNames: ['projection'] as const,
+    registers: [this.registry],
+  });
   readonly projectionPosition = new Gauge({
     name: 'warden_projection_position',
     help: 'Last log position applied by each projection',
