@@ -17,7 +17,7 @@ import type { Storage } from './storage.js';
 /**
  * A background projection (the audit trail) waits while another runner of this process is more
  * than this many events behind the log's head: a burst the process cannot keep up with. Below it
- * (a batch or two) everything runs as events come.
+ * (a batch or two) everything runs as events come. Embedded log only (Storage.sequentialPositions).
  */
 export const FOREGROUND_LAG_EVENTS = 2000;
 /** Never longer than this before each batch: under lasting overload the audit trail still moves. */
@@ -79,7 +79,9 @@ export class ProjectionHost {
         this.noteProgress(name);
         this.metrics.projectionPosition.set({ projection: name }, position);
       },
-      beforeBatch: projection.background ? (stopped) => this.yieldToForeground(projection.name, stopped) : undefined,
+      // Only where a lag in positions is a number of events, and reactors run as runners here: the
+      // embedded log (on KurrentDB, positions are commit positions and reactors are group members).
+      beforeBatch: projection.background && this.storage.sequentialPositions ? (stopped) => this.yieldToForeground(projection.name, stopped) : undefined,
     });
     this.runners.set(projection.name, runner);
     this.catchUps.set(projection.name, new SharedCatchUp(() => runner.catchUp()));

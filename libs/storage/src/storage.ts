@@ -49,6 +49,11 @@ export interface Storage {
    * subscriptions share reactors among workers instead.
    */
   readonly leases: LeaseStore | undefined;
+  /**
+   * True when the log's positions count its events (the embedded log's sequence); KurrentDB's are
+   * commit positions (bytes into its log), so a difference of two is not a number of events.
+   */
+  readonly sequentialPositions: boolean;
   /** Idempotency-Key records, where every process serving the API sees them: MongoDB, else the data file. */
   readonly idempotency: IdempotencyStore;
   readonly mongoConnectionToken: string | undefined;
@@ -127,6 +132,7 @@ export async function openStorage(
       upcasters,
       mongo,
       leases,
+      sequentialPositions: logDb !== undefined,
       idempotency,
       mongoConnectionToken,
       keyring,
