@@ -98,28 +98,30 @@ describe('ProjectionHost', () => {
   });
 
   describe('a background projection (the audit trail)', () => {
-    /** A foreground projection held in its first batch until `open()`, and a background one recording what it applied. */
-    const burst = () => {
-      let open!: () => void;
-      const gate = new Promise<void>((resolve) => (open = resolve));
-      const slow: Projection = { name: 'slow', collections: ['slow'], eventTypes: ['Noted'], apply: () => gate };
-      const trailed: number[] = [];
-      const trail: Projection = { name: 'trail', collections: ['trail'], eventTypes: ['Noted'], background: true, apply: (event) => void trailed.push(event.position) };
-      return { slow, trail, trailed, open };
-    };
-    const waitsOf = async (metrics: Metrics) => (await metrics.backgroundWaits.get()).values.find((v) => v.labels.projection === 'trail')?.value ?? 0;
-
-    it('waits while another projection of the process is far behind the log, and catches up once it is not', async () => {
+    /**
+     * A burst already in the log (more events than the lag that holds the trail back), and a host
+     * with a foreground projection held in its first batch until `open()` (unless `slow: false`)
+     * and a background one recording what it applied.
+     */
+    const burstHost = async (options: { slow?: boolean; sequentialPositions?: boolean } = {}) => {
       stores = sqliteStores();
       const head = (await stores.events.append('burst', Array.from({ length: FOREGROUND_LAG_EVENTS + 100 }, () => anEvent('Noted')), 'any')).position;
       const metrics = new Metrics();
-      const host = hostOn(stores.events, metrics);
-      const { slow, trail, trailed, open } = burst();
-      host.register(slow);
-      host.register(trail);
+      const host = hostOn(stores.events, metrics, options.sequentialPositions ?? true);
+      let open!: () => void;
+      const gate = new Promise<void>((resolve) => (open = resolve));
+      if (options.slow !== false) host.register({ name: 'slow', collections: ['slow'], eventTypes: ['Noted'], apply: () => gate });
+      const trailed: number[] = [];
+      host.register({ name: 'trail', collections: ['trail'], eventTypes: ['Noted'], background: true, apply: (event) => void trailed.push(event.position) });
+      const waits = async () => (await metrics.backgroundWaits.get()).values.find((v) => v.labels.projection === 'trail')?.value ?? 0;
+      return { host, head, trailed, open, waits };
+    };
+
+    it('waits while another projection of the process is far behind the log, and catches up once it is not', async () => {
+      const { host, head, trailed, open, waits } = await burstHost();
       await host.startAll();
       try {
-        await waitFor(async () => (await waitsOf(metrics)) > 0, 'the trail holding its batch back');
+        await waitFor(async () => (await waits()) > 0, 'the trail holding its batch back');
         expect(trailed).toEqual([]);
         open();
         await waitFor(() => trailed.at(-1) === head, 'the trail caught up');
@@ -131,35 +133,24 @@ describe('ProjectionHost', () => {
     });
 
     it('holds nothing back while every other projection keeps up with the log', async () => {
-      stores = sqliteStores();
-      const head = (await stores.events.append('burst', Array.from({ length: FOREGROUND_LAG_EVENTS + 100 }, () => anEvent('Noted')), 'any')).position;
-      const metrics = new Metrics();
-      const host = hostOn(stores.events, metrics);
-      const { trail, trailed } = burst();
-      host.register(trail);
+      const { host, head, trailed, waits } = await burstHost({ slow: false });
       // notes, the other projection, is already at the log's head when the trail starts.
       await host.catchUp('notes');
       await host.startAll();
       try {
         await waitFor(() => trailed.at(-1) === head, 'the trail caught up');
-        expect(await waitsOf(metrics)).toBe(0);
+        expect(await waits()).toBe(0);
       } finally {
         await host.stopAll();
       }
     });
 
     it('never waits on a log whose positions are not event counts (KurrentDB commit positions)', async () => {
-      stores = sqliteStores();
-      const head = (await stores.events.append('burst', Array.from({ length: FOREGROUND_LAG_EVENTS + 100 }, () => anEvent('Noted')), 'any')).position;
-      const metrics = new Metrics();
-      const host = hostOn(stores.events, metrics, false);
-      const { slow, trail, trailed, open } = burst();
-      host.register(slow);
-      host.register(trail);
+      const { host, head, trailed, open, waits } = await burstHost({ sequentialPositions: false });
       await host.startAll();
       try {
         await waitFor(() => trailed.at(-1) === head, 'the trail caught up while the other is stuck');
-        expect(await waitsOf(metrics)).toBe(0);
+        expect(await waits()).toBe(0);
       } finally {
         open();
         await host.stopAll();
@@ -167,20 +158,14 @@ describe('ProjectionHost', () => {
     });
 
     it(`goes on after ${BACKGROUND_MAX_WAIT_MS} ms even when the other stays behind; a catch-up brings it up to the log meanwhile`, async () => {
-      stores = sqliteStores();
-      await stores.events.append('burst', Array.from({ length: FOREGROUND_LAG_EVENTS + 100 }, () => anEvent('Noted')), 'any');
-      const metrics = new Metrics();
-      const host = hostOn(stores.events, metrics);
-      const { slow, trail, trailed, open } = burst();
-      host.register(slow);
-      host.register(trail);
+      const { host, head, trailed, open, waits } = await burstHost();
       await host.startAll();
       try {
-        await waitFor(async () => (await waitsOf(metrics)) > 0, 'the trail holding its batch back');
+        await waitFor(async () => (await waits()) > 0, 'the trail holding its batch back');
         // The slow projection never moves: the trail still applies its batch after the longest wait.
         await waitFor(() => trailed.length > 0, 'the trail applying a batch all the same');
         await host.catchUp('trail');
-        expect(await stores.readStore.checkpoint('trail')).toBe(FOREGROUND_LAG_EVENTS + 100);
+        expect(await stores.readStore.checkpoint('trail')).toBe(head);
       } finally {
         open();
         await host.stopAll();
