@@ -147,15 +147,6 @@ async function reports(count, reason, connections) {
 }
 
 /**
- * When reports are routed, read from the data files themselves (read-only connections on the log's
- * file and the read models', as bench/enforcement.mjs does): the report-routing reactor's
- * checkpoint past the last report (every
- * job is opened), then the review-jobs projection's checkpoint past the last job opened (the jobs
- * are in their queues). Three point queries a poll: polling GET /queues instead cost the api what
- * it measures (each call catches the projection up there and counts the pending jobs, 100 ms at
- * 100,000 pending), and scanning the log for the jobs cost the bench a second of CPU per 100,000.
- */
-/**
  * Resolves once the process has had nothing to do for half a second (under 5 ms of CPU in each
  * 100 ms, from /proc): every projection and reactor, the audit trail's included, has caught up.
  * Their checkpoints cannot tell: a projection of a few event types moves its checkpoint over the
@@ -182,6 +173,14 @@ async function settled(pid) {
   return quietSince;
 }
 
+/**
+ * When reports are routed, read from the data files themselves (read-only connections on the log's
+ * file and the read models', as bench/enforcement.mjs does): the report-routing reactor's
+ * checkpoint past the last report (every job is opened), then the review-jobs projection's
+ * checkpoint past the last job opened (the jobs are in their queues). Three point queries a poll: polling GET /queues instead cost the api what
+ * it measures (each call catches the projection up there and counts the pending jobs, 100 ms at
+ * 100,000 pending), and scanning the log for the jobs cost the bench a second of CPU per 100,000.
+ */
 function routedWatch(dataDir) {
   const db = new Database(join(dataDir, 'warden.db'), { readonly: true });
   const readModels = new Database(join(dataDir, 'read-models.db'), { readonly: true });

@@ -95,13 +95,13 @@ export async function openStorage(
     // so their connection skips the per-commit fsync. Their file is their own (adoptReadModels).
     let adopted: SharedTableMove | undefined;
     let droppedAhead: number | undefined;
-    const sqliteReadStore = () => {
+    const sqliteReadStore = async () => {
       const db = sqlite('normal', READ_MODELS_FILE_NAME);
       adopted = adoptReadModels(db, join(config.dataDir, SQLITE_FILE_NAME));
-      if (logDb) droppedAhead = dropReadModelsAheadOfLog(db, () => (logDb.prepare('SELECT max(position) AS p FROM events').get() as { p: number | null }).p ?? 0);
+      if (logDb) droppedAhead = await dropReadModelsAheadOfLog(db, () => rawEvents.headPosition());
       return new SqliteReadStore(db);
     };
-    const readStore: ReadStore = mongo ? await createMongoReadStore(mongo) : sqliteReadStore();
+    const readStore: ReadStore = mongo ? await createMongoReadStore(mongo) : await sqliteReadStore();
     // A key is inserted before the first event sealed with it, and every connection shares one
     // WAL: the log's synced commit makes the earlier key insert durable too, so no sync of its own.
     const subjectKeys: SubjectKeyStore = mongo
@@ -140,9 +140,7 @@ export async function openStorage(
         ...(notice ? [notice] : []),
         ...dataDirNotices,
         ...adoptedNotice(adopted),
-        ...(droppedAhead === undefined
-          ? []
-          : [`Read models dropped, to be rebuilt from the log: a checkpoint (${droppedAhead}) was past the log's last position (a warden.db restored without its read-models.db, or the log's tail lost; operations.md, "Upgrading: the read models' own file")`]),
+        ...droppedNotice(droppedAhead),
         ...movedNotice(readStore instanceof SqliteReadStore ? readStore.moved : undefined),
       ],
       description: [
@@ -165,6 +163,14 @@ export async function openStorage(
 function adoptedNotice(adopted: SharedTableMove | undefined): string[] {
   if (!adopted) return [];
   return [`Read models moved from ${SQLITE_FILE_NAME} to ${READ_MODELS_FILE_NAME}: ${adopted.documents} documents in ${adopted.ms} ms`];
+}
+
+/** Said by the process that dropped read models ahead of the log (operations.md, "Upgrading: the read models' own file"). */
+function droppedNotice(ahead: number | undefined): string[] {
+  if (ahead === undefined) return [];
+  return [
+    `Read models dropped, to be rebuilt from the log: a checkpoint (${ahead}) was past the log's last position (a ${SQLITE_FILE_NAME} restored without its ${READ_MODELS_FILE_NAME}, or the log's tail lost; operations.md, "Upgrading: the read models' own file")`,
+  ];
 }
 
 /** Said once, by the process that moved an earlier release's read models (operations.md, "Upgrading"). */

@@ -5,12 +5,20 @@ import type { SharedTableMove } from './sqlite-read-store.js';
 /** The embedded profile's read models, with the checkpoints of projections and reactors, in a file of their own beside the log. */
 export const READ_MODELS_FILE_NAME = 'read-models.db';
 
-/** What releases before the split kept in the log's file: a table per collection, the checkpoints, and the older shared table. */
-const LEGACY_TABLE = /^(rm\/[A-Za-z0-9_]+|projection_checkpoints|read_models)$/;
-/** This file's own read-model tables (the same names). */
-const READ_MODEL_TABLE = LEGACY_TABLE;
+/**
+ * The read models' tables: a table per collection, the checkpoints, and the shared table of older
+ * releases. Releases before the split kept them in the log's file under the same names.
+ */
+const READ_MODEL_TABLE = /^(rm\/[A-Za-z0-9_]+|projection_checkpoints|read_models)$/;
 
 const quoted = (name: string) => `"${name}"`;
+
+/** The read models' tables in one schema of the connection (`main`, or the attached log's). */
+const readModelTables = (db: Database.Database, schema: string) =>
+  db
+    .prepare<[], { name: string; sql: string }>(`SELECT name, sql FROM ${schema}.sqlite_master WHERE type = 'table'`)
+    .all()
+    .filter((t) => READ_MODEL_TABLE.test(t.name));
 
 /**
  * Moves the read models that an earlier release kept in the log's file (`logFile`) into this
@@ -35,10 +43,9 @@ export function adoptReadModels(db: Database.Database, logFile: string): SharedT
   db.prepare('ATTACH DATABASE ? AS log').run(logFile);
   const busyTimeout = Number(db.pragma('busy_timeout', { simple: true }));
   try {
-    const named = db.prepare<[], { name: string; type: string; sql: string }>("SELECT name, type, sql FROM log.sqlite_master WHERE type IN ('table', 'view')");
-    const legacyTables = () => named.all().filter((t) => t.type === 'table' && LEGACY_TABLE.test(t.name));
-    const guarded = () => named.all().some((t) => t.type === 'view' && t.name === 'projection_checkpoints');
-    if (legacyTables().length === 0 && guarded()) return undefined;
+    const guard = db.prepare("SELECT 1 FROM log.sqlite_master WHERE type = 'view' AND name = 'projection_checkpoints'");
+    const guarded = () => guard.get() !== undefined;
+    if (readModelTables(db, 'log').length === 0 && guarded()) return undefined;
     const started = performance.now();
     let documents = 0;
     // Moving a million documents takes seconds, and so may another process's move.
@@ -48,10 +55,9 @@ export function adoptReadModels(db: Database.Database, logFile: string): SharedT
     db.pragma('log.secure_delete = ON');
     db.pragma('main.secure_delete = ON');
     db.transaction(() => {
-      const tables = legacyTables();
+      const tables = readModelTables(db, 'log');
       if (tables.length > 0) {
-        const own = db.prepare<[], { name: string }>("SELECT name FROM main.sqlite_master WHERE type = 'table'").all().filter((t) => READ_MODEL_TABLE.test(t.name));
-        for (const table of own) db.exec(`DROP TABLE main.${quoted(table.name)}`);
+        for (const table of readModelTables(db, 'main')) db.exec(`DROP TABLE main.${quoted(table.name)}`);
         const indexes = db.prepare<[string], { sql: string }>("SELECT sql FROM log.sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL");
         for (const table of tables) {
           // sqlite_master keeps each statement as written, minus IF NOT EXISTS and any schema name.
@@ -86,17 +92,17 @@ export function adoptReadModels(db: Database.Database, logFile: string): SharedT
  * only ever moves to a position the log already had, so a live process moving its checkpoints
  * meanwhile never makes this fire.
  */
-export function dropReadModelsAheadOfLog(db: Database.Database, logHead: () => number): number | undefined {
+export async function dropReadModelsAheadOfLog(db: Database.Database, logHead: () => Promise<number>): Promise<number | undefined> {
   const hasCheckpoints = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'projection_checkpoints'");
   const furthest = () => (hasCheckpoints.get() ? (db.prepare('SELECT max(position) AS p FROM projection_checkpoints').get() as { p: number | null }).p ?? 0 : 0);
-  if (furthest() <= logHead()) return undefined;
+  const ahead = furthest();
+  if (ahead <= (await logHead())) return undefined;
   db.pragma('secure_delete = ON');
   try {
     return db.transaction(() => {
-      const ahead = furthest();
-      if (ahead <= logHead()) return undefined;
-      const own = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'").all().filter((t) => READ_MODEL_TABLE.test(t.name));
-      for (const table of own) db.exec(`DROP TABLE ${quoted(table.name)}`);
+      // Another process starting at the same time may have dropped them first.
+      if (furthest() !== ahead) return undefined;
+      for (const table of readModelTables(db, 'main')) db.exec(`DROP TABLE ${quoted(table.name)}`);
       return ahead;
     }).immediate();
   } finally {
