@@ -1,4 +1,19 @@
-import type { DomainEvent } from './events.js';
+import type { DomainEvent, Json } from './events.js';
+
+/**
+ * How a decider's state is written to a snapshot and read back (DESIGN.md section 3, "Cost does
+ * not grow with history"). Only for states that hold no personal data: a snapshot sits outside
+ * the personal-data codec, and the aggregate store refuses to snapshot a decider whose events carry
+ * personal fields. `version` changes whenever `evolve`, the state's shape or an upcaster of its
+ * events changes: a snapshot of another version is ignored and the stream is folded again.
+ */
+export interface SnapshotPolicy<State> {
+  /** Names the decider's snapshots of a stream (a stream may be folded by more than one decider). */
+  readonly name: string;
+  readonly version: number;
+  encode(state: State): Json;
+  decode(json: Json): State;
+}
 
 /**
  * An aggregate as pure functions (DESIGN.md section 3): no framework, database or clock.
@@ -13,6 +28,8 @@ export interface Decider<Command, State, Event extends DomainEvent<string, objec
   readonly initialState: State;
   decide(command: Command, state: State): Event[];
   evolve(state: State, event: Event): State;
+  /** Present when long streams of this decider are snapshotted. */
+  readonly snapshot?: SnapshotPolicy<State>;
 }
 
 export function foldEvents<State, Event extends DomainEvent<string, object>>(

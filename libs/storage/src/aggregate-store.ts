@@ -1,26 +1,39 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  Aggregates,
+  type AggregatesOptions,
   type AppendResult,
   type EventStore,
   type ExpectedRevision,
-  handleCommand,
   type Handled,
   type HandleOptions,
   stampEvents,
 } from '#warden/eventstore';
-import { type Clock, type CommandContext, type Decider, deciderEvents, type DomainEvent, type IdGenerator, type NewEvent } from '#warden/kernel';
+import { type Clock, type CommandContext, type Decider, type DomainEvent, type IdGenerator, type NewEvent } from '#warden/kernel';
 import { CLOCK, ID_GENERATOR } from '#warden/platform';
 import { EVENT_STORE } from './storage.tokens.js';
 
-/** Command handlers' access to event-sourced aggregates: load a state, or read-decide-append. */
+type Folding<State, Event extends DomainEvent<string, object>> = Pick<Decider<unknown, State, Event>, 'eventTypes' | 'initialState' | 'evolve' | 'snapshot'>;
+
+/**
+ * Command handlers' access to event-sourced aggregates (Aggregates: the one write path, its state
+ * cache and snapshots), and the appends of what no decider decides (`record`).
+ */
 @Injectable()
 export class AggregateStore {
+  private readonly aggregates: Aggregates;
+
+  /** The application's store is made by StorageModule with the cache, snapshots and personal-data policy (`options`). */
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
-  ) {}
+    options: AggregatesOptions = {},
+  ) {
+    this.aggregates = new Aggregates({ events, clock, ids }, options);
+  }
 
+  /** Read (cached), decide, append with the expected revision; commands of one stream are queued and appended together. */
   handle<Command, State, Event extends DomainEvent<string, object>>(
     streamName: string,
     decider: Decider<Command, State, Event>,
@@ -28,23 +41,17 @@ export class AggregateStore {
     context: CommandContext,
     options?: HandleOptions,
   ): Promise<Handled<Event, State>> {
-    return handleCommand(
-      { events: this.events, clock: this.clock, ids: this.ids },
-      streamName,
-      decider,
-      command,
-      context,
-      options,
-    );
+    return this.aggregates.handle(streamName, decider, command, context, options);
   }
 
-  /** The current state and the events it was folded from. */
-  async load<State, Event extends DomainEvent<string, object>>(
-    streamName: string,
-    decider: Pick<Decider<unknown, State, Event>, 'eventTypes' | 'initialState' | 'evolve'>,
-  ): Promise<{ state: State; events: Event[] }> {
-    const events = deciderEvents(decider, streamName, await this.events.readStream(streamName));
-    return { state: events.reduce(decider.evolve, decider.initialState), events };
+  /** The stream's current state, reading only what is newer than the cached or snapshotted state. */
+  async state<State, Event extends DomainEvent<string, object>>(streamName: string, decider: Folding<State, Event>): Promise<State> {
+    return (await this.aggregates.state(streamName, decider)).state;
+  }
+
+  /** The current state and every event it was folded from: for readers of the history itself. */
+  load<State, Event extends DomainEvent<string, object>>(streamName: string, decider: Folding<State, Event>): Promise<{ state: State; events: Event[] }> {
+    return this.aggregates.history(streamName, decider);
   }
 
   /** Whether a stream has any event (e.g. an organization exists). */
@@ -52,9 +59,15 @@ export class AggregateStore {
     return (await this.events.readStream(streamName, { maxCount: 1 })).length > 0;
   }
 
+  /** Forgets the states cached in this process (after an erasure). */
+  forgetCached(): void {
+    this.aggregates.forgetCached();
+  }
+
   /**
-   * Appends domain events outside a decider (reactors, imports): stamped with ids and metadata,
-   * optionally with ids derived from their cause so that a re-run appends nothing new.
+   * Appends domain events outside a decider, where nothing is decided (reactors' records, imports):
+   * stamped with ids and metadata, optionally with ids derived from their cause so that a re-run
+   * appends nothing new.
    */
   record(
     streamName: string,

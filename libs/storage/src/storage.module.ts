@@ -3,12 +3,13 @@ import {
   type DynamicModule,
   Global,
   Inject,
+  Logger,
   Module,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
-import { PersonalDataPolicy } from '#warden/eventstore';
-import { UpcasterRegistry } from '#warden/kernel';
-import { IDEMPOTENCY_STORE, KEYRING, Metrics, READINESS_CHECKS, type ReadinessCheck } from '#warden/platform';
+import { type EventStore, PersonalDataPolicy } from '#warden/eventstore';
+import { type Clock, type IdGenerator, UpcasterRegistry } from '#warden/kernel';
+import { CLOCK, ID_GENERATOR, IDEMPOTENCY_STORE, KEYRING, Metrics, READINESS_CHECKS, type ReadinessCheck, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
 import { AggregateStore } from './aggregate-store.js';
 import { instrumentEventStore } from './instrumented-event-store.js';
 import { ProjectionHost } from './projection-host.js';
@@ -65,7 +66,12 @@ export class StorageModule {
       },
       ...(storage.mongoConnectionToken ? [{ provide: storage.mongoConnectionToken, useValue: storage.mongo }] : []),
       ProjectionHost,
-      AggregateStore,
+      {
+        provide: AggregateStore,
+        useFactory: (events: EventStore, clock: Clock, ids: IdGenerator, config: Pick<WardenConfig, 'aggregateCacheBytes' | 'snapshotEvery'>) =>
+          aggregateStore(storage, events, clock, ids, config),
+        inject: [EVENT_STORE, CLOCK, ID_GENERATOR, WARDEN_CONFIG],
+      },
       ProjectionLifecycle,
     ];
     return {
@@ -75,4 +81,22 @@ export class StorageModule {
       exports: providers.filter((p) => p !== ProjectionLifecycle),
     };
   }
+}
+
+/** The application's aggregate store: states cached within the configured budget, long streams snapshotted, personal data neither. */
+function aggregateStore(
+  storage: Storage,
+  events: EventStore,
+  clock: Clock,
+  ids: IdGenerator,
+  config: Pick<WardenConfig, 'aggregateCacheBytes' | 'snapshotEvery'>,
+): AggregateStore {
+  const logger = new Logger('aggregates');
+  return new AggregateStore(events, clock, ids, {
+    snapshots: storage.snapshots,
+    cacheBytes: config.aggregateCacheBytes,
+    snapshotEvery: config.snapshotEvery,
+    personalEventType: (type) => storage.personalData.ruleFor(type) !== undefined,
+    onSnapshotError: (stream, error) => logger.warn({ msg: 'snapshot not written', stream, error: String(error) }),
+  });
 }

@@ -12,7 +12,9 @@ import {
   SqliteEventStore,
   SqliteLeaseStore,
   SQLITE_FILE_NAME,
+  SqliteSnapshotStore,
   SqliteSubjectKeyStore,
+  type SnapshotStore,
   type SubjectKeyStore,
   UpcastingEventStore,
 } from '#warden/eventstore';
@@ -39,6 +41,8 @@ export interface Storage {
    */
   readonly storedEvents: EventStore;
   readonly readStore: ReadStore;
+  /** Long streams' snapshots, beside the log (in its file, or snapshot streams on KurrentDB). */
+  readonly snapshots: SnapshotStore;
   readonly subjectKeys: SubjectKeyStore;
   readonly personalData: PersonalDataPolicy;
   /** Event schema versions: modules register their upcasters before the first read. */
@@ -86,8 +90,12 @@ export async function openStorage(
   const closers: Array<() => Promise<void>> = [];
   try {
     const logDb = config.eventStoreUrl ? undefined : sqlite(config.sqliteSync);
-    const rawEvents: EventStore = logDb ? new SqliteEventStore(logDb) : await connectKurrentDb(config.eventStoreUrl!);
+    const kurrent = logDb ? undefined : await connectKurrentDb(config.eventStoreUrl!);
+    const rawEvents: EventStore = kurrent ?? new SqliteEventStore(logDb!);
     closers.push(() => rawEvents.close());
+    // Like the leases, no sync of their own: a snapshot lost with the power only makes a read longer.
+    const snapshots: SnapshotStore = kurrent ? kurrent.snapshots() : new SqliteSnapshotStore(sqlite('normal'));
+    closers.push(() => snapshots.close());
 
     const mongo = config.mongoUrl ? await connectMongo(config.mongoUrl) : undefined;
     if (mongo) closers.push(() => mongo.close());
@@ -127,6 +135,7 @@ export async function openStorage(
       events: new UpcastingEventStore(new PersonalDataEventStore(rawEvents, personalData, subjectKeys), upcasters),
       storedEvents: rawEvents,
       readStore,
+      snapshots,
       subjectKeys,
       personalData,
       upcasters,

@@ -5,7 +5,6 @@ import {
   BACKWARDS,
   END,
   eventTypeFilter,
-  excludeSystemEvents,
   type Filter,
   jsonEvent,
   KurrentDBClient,
@@ -33,6 +32,7 @@ import {
   type Subscription,
   WrongExpectedRevisionError,
 } from '../event-store.port.js';
+import { isSnapshotStream, KurrentDbSnapshotStore, SNAPSHOT_EVENT_TYPE } from '../snapshots/kurrentdb-snapshot-store.js';
 
 const BATCH = 500;
 /** Events a persistent subscription member holds unacknowledged (its share in flight). */
@@ -51,6 +51,11 @@ export class KurrentDbEventStore implements EventStore {
   private readonly subscriptions = new Set<Subscription>();
 
   constructor(private readonly client: KurrentDBClient) {}
+
+  /** Aggregate snapshots beside the log, on the same connection. */
+  snapshots(): KurrentDbSnapshotStore {
+    return new KurrentDbSnapshotStore(this.client);
+  }
 
   async append(streamName: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) throw new Error('Nothing to append');
@@ -130,7 +135,7 @@ export class KurrentDbEventStore implements EventStore {
       fromPosition: END,
       direction: BACKWARDS,
       maxCount: 1,
-      filter: excludeSystemEvents(),
+      filter: applicationEvents(),
     })) {
       return commitPosition(resolved) ?? 0;
     }
@@ -385,9 +390,15 @@ function toStreamState(expected: ExpectedRevision): AppendStreamState {
   return BigInt(expected);
 }
 
+/** Every event but the system's and the snapshots (which live beside the log, not in the application's view of it). */
+function applicationEvents(): Filter {
+  return eventTypeFilter({ regex: `^(?!\\$|${SNAPSHOT_EVENT_TYPE}$)` });
+}
+
 /** Only the given types (and never system events), or every non-system event. */
 function serverFilter(eventTypes: readonly string[] | undefined, checkpointReached?: (position: Position) => void): Filter {
-  if (!eventTypes) return excludeSystemEvents();
+  // Snapshots are not events of the application: every type but theirs and the system's.
+  if (!eventTypes) return applicationEvents();
   return eventTypeFilter({
     regex: typesRegex(eventTypes),
     ...(checkpointReached ? { checkpointInterval: CHECKPOINT_INTERVAL, checkpointReached: (_: unknown, p: Position) => checkpointReached(p) } : {}),
@@ -448,7 +459,7 @@ function asJson<T>(value: unknown): T {
 }
 
 function isSystem(e: RecordedEvent): boolean {
-  return e.type.startsWith('$') || e.streamName.startsWith('$');
+  return e.type.startsWith('$') || e.streamName.startsWith('$') || isSnapshotStream(e.streamName);
 }
 
 function withoutCredentials(url: string): string {

@@ -38,6 +38,10 @@ export interface WardenConfig {
    * it renews (a standby tries to take over as often). See docs/operations.md.
    */
   readonly reactorLease: { readonly ttlMs: number; readonly renewEveryMs: number };
+  /** Memory budget of the process's cache of folded aggregate states, in bytes (docs/architecture.md, "Streams"). */
+  readonly aggregateCacheBytes: number;
+  /** A long stream's state is snapshotted every this many events. */
+  readonly snapshotEvery: number;
   /**
    * Idempotency-Key records: how long a key's response is kept (from its first request), and how
    * long a request holds its key before another may take over (a process that died mid-request).
@@ -213,6 +217,8 @@ const ENVIRONMENT = z
     WARDEN_CALLBACK_RETRY_SCHEDULE: durationList('10s,1m,5m,30m,2h', 5),
     WARDEN_REACTOR_LEASE_TTL: durationOfAtLeastASecond('10s'),
     WARDEN_REACTOR_LEASE_RENEW: z.string().default('3s').pipe(duration),
+    WARDEN_AGGREGATE_CACHE_MB: wholeNumber(64, 1, 1024 * 1024),
+    WARDEN_SNAPSHOT_EVERY: wholeNumber(100, 10, 1_000_000),
     WARDEN_IDEMPOTENCY_RETENTION: z.string().default('24h').pipe(duration),
     WARDEN_IDEMPOTENCY_LEASE: durationOfAtLeastASecond('60s'),
     // At most 256 levels: the validators behind the parser walk bodies recursively, and must
@@ -291,6 +297,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): WardenC
     secretKey: e.WARDEN_SECRET_KEY,
     callbackRetryScheduleMs: e.WARDEN_CALLBACK_RETRY_SCHEDULE,
     reactorLease: { ttlMs: e.WARDEN_REACTOR_LEASE_TTL, renewEveryMs: e.WARDEN_REACTOR_LEASE_RENEW },
+    aggregateCacheBytes: e.WARDEN_AGGREGATE_CACHE_MB * 1024 * 1024,
+    snapshotEvery: e.WARDEN_SNAPSHOT_EVERY,
     idempotency: { retentionMs: e.WARDEN_IDEMPOTENCY_RETENTION, leaseMs: e.WARDEN_IDEMPOTENCY_LEASE },
     maxJsonDepth: e.WARDEN_MAX_JSON_DEPTH,
     maxStringBytes: e.WARDEN_MAX_STRING_BYTES,

@@ -1,0 +1,333 @@
+import {
+  type Clock,
+  type CommandContext,
+  concurrentUpdateConflict,
+  type Decider,
+  deciderEvents,
+  type DomainEvent,
+  type IdGenerator,
+  type NewEvent,
+  type RecordedEvent,
+} from '#warden/kernel';
+import { type AppendResult, type EventStore, type ExpectedRevision, WrongExpectedRevisionError } from '../event-store.port.js';
+import type { SnapshotStore } from '../snapshots/snapshot-store.port.js';
+import { AggregateCache, type CachedAggregate } from './aggregate-cache.js';
+
+export interface HandleOptions {
+  /** How often to read forward and re-decide after a concurrent append; then the conflict is reported. */
+  readonly retries?: number;
+  /** Ids for the new events; deterministic ids make a re-run idempotent (DESIGN.md section 3). */
+  readonly eventIds?: (event: DomainEvent<string, object>, index: number) => string;
+}
+
+export interface Handled<Event, State = unknown> {
+  readonly events: Event[];
+  readonly result: AppendResult | undefined;
+  /** The aggregate's state after the events decided (as it was when none were). */
+  readonly state: State;
+}
+
+/** A decider as far as folding goes: what makes two deciders' states of one stream the same. */
+type Folding<State, Event extends DomainEvent<string, object>> = Pick<Decider<unknown, State, Event>, 'eventTypes' | 'initialState' | 'evolve' | 'snapshot'>;
+
+export interface AggregatesOptions {
+  readonly snapshots?: SnapshotStore;
+  /** Estimated bytes of folded states kept in memory (AggregateCache). */
+  readonly cacheBytes?: number;
+  /** A snapshot is written once a stream has this many events past its last one. */
+  readonly snapshotEvery?: number;
+  /**
+   * True for an event type whose personal fields the log seals: states folded from such streams
+   * are neither cached nor snapshotted, so an erasure leaves no readable copy outside the log.
+   */
+  readonly personalEventType?: (eventType: string) => boolean;
+  /** A snapshot that could not be written (the command went through; the next read is longer). */
+  readonly onSnapshotError?: (streamName: string, error: unknown) => void;
+}
+
+/** At most this many commands of one stream are decided together and appended at once. */
+const MAX_COMMANDS_PER_APPEND = 64;
+/** ... and at most this many events: a larger group waits for the next append. */
+const MAX_EVENTS_PER_APPEND = 500;
+export const DEFAULT_SNAPSHOT_EVERY = 100;
+const DEFAULT_RETRIES = 3;
+
+interface Job {
+  readonly decider: Decider<unknown, unknown, DomainEvent<string, object>>;
+  readonly command: unknown;
+  readonly context: CommandContext;
+  readonly options: HandleOptions;
+  readonly resolve: (handled: Handled<DomainEvent<string, object>, unknown>) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/** A job's decision within a group: its events stamped, or its refusal. */
+type Decided =
+  | { readonly job: Job; readonly events: DomainEvent<string, object>[]; readonly stamped: NewEvent[]; readonly state: unknown }
+  | { readonly job: Job; readonly error: unknown };
+
+/**
+ * The one write path of event-sourced aggregates (DESIGN.md section 3): read the state, decide,
+ * append with the expected revision. What keeps a command's cost independent of its stream's
+ * length:
+ * - states are cached per stream (AggregateCache) and snapshotted every N events (SnapshotStore),
+ *   so a command reads only the events after the cached or snapshotted revision, one forward read;
+ * - commands of one stream in this process are queued, and those waiting are decided one after the
+ *   other on the evolving state and appended together: a burst on one stream (one user's strikes,
+ *   a rule's daily cap) costs one append per group instead of a lost race and a re-read per command.
+ *   Other processes still meet the expected revision: a conflict reads forward and decides again.
+ */
+export class Aggregates {
+  private readonly cache: AggregateCache;
+  private readonly lanes = new Map<string, Job[]>();
+  private readonly foldingIds = new WeakMap<object, string>();
+  private readonly cacheable = new WeakMap<object, boolean>();
+  private nextFoldingId = 0;
+  private readonly snapshotEvery: number;
+
+  constructor(
+    private readonly deps: { events: EventStore; clock: Clock; ids: IdGenerator },
+    private readonly options: AggregatesOptions = {},
+  ) {
+    this.cache = new AggregateCache(options.cacheBytes);
+    this.snapshotEvery = Math.max(1, options.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY);
+  }
+
+  /** Decides the command on the stream's current state and appends what it decides. */
+  handle<Command, State, Event extends DomainEvent<string, object>>(
+    streamName: string,
+    decider: Decider<Command, State, Event>,
+    command: Command,
+    context: CommandContext,
+    options: HandleOptions = {},
+  ): Promise<Handled<Event, State>> {
+    return new Promise<Handled<Event, State>>((resolve, reject) => {
+      const job = { decider, command, context, options, resolve, reject } as unknown as Job;
+      const lane = this.lanes.get(streamName);
+      if (lane) {
+        lane.push(job);
+        return;
+      }
+      this.lanes.set(streamName, [job]);
+      void this.drain(streamName);
+    });
+  }
+
+  /** The stream's current state (cached, snapshotted: reads only what is newer). */
+  async state<State, Event extends DomainEvent<string, object>>(streamName: string, decider: Folding<State, Event>): Promise<{ state: State; revision: number }> {
+    const current = await this.current(streamName, decider);
+    return { state: current.state, revision: current.revision };
+  }
+
+  /** Every event of the stream and the state they fold to: for readers of the history itself. */
+  async history<State, Event extends DomainEvent<string, object>>(streamName: string, decider: Folding<State, Event>): Promise<{ state: State; events: Event[] }> {
+    const events = deciderEvents(decider, streamName, await this.deps.events.readStream(streamName));
+    return { state: events.reduce(decider.evolve, decider.initialState), events };
+  }
+
+  /** Forgets every cached state (an erasure, a test). */
+  forgetCached(): void {
+    this.cache.clear();
+  }
+
+  /** What the cache holds now. */
+  cacheUsage(): { streams: number; bytes: number } {
+    return { streams: this.cache.size, bytes: this.cache.bytes };
+  }
+
+  private async drain(streamName: string): Promise<void> {
+    const lane = this.lanes.get(streamName)!;
+    while (lane.length > 0) {
+      const group = takeGroup(lane, (d) => this.foldingId(d));
+      const left = await this.decideAndAppend(streamName, group);
+      lane.unshift(...left);
+    }
+    this.lanes.delete(streamName);
+  }
+
+  /**
+   * Decides a group of one stream's commands on one state and appends them at once; a conflict
+   * reads forward and decides again. Answers the commands left for the next append (past the
+   * events' limit).
+   */
+  private async decideAndAppend(streamName: string, all: Job[]): Promise<Job[]> {
+    let group = all;
+    const retries = Math.max(...group.map((j) => j.options.retries ?? DEFAULT_RETRIES));
+    const folding = group[0]!.decider;
+    for (let attempt = 0; ; attempt++) {
+      let current: CachedAggregate;
+      try {
+        current = await this.current(streamName, folding);
+      } catch (error) {
+        for (const job of group) job.reject(error);
+        return all.slice(group.length);
+      }
+      const decided = this.decideAll(group, current.state);
+      if (decided.length < group.length) group = group.slice(0, decided.length);
+      const toAppend = decided.flatMap((d) => ('stamped' in d ? d.stamped : []));
+      if (toAppend.length === 0) {
+        settle(decided, undefined);
+        return all.slice(group.length);
+      }
+      const expected: ExpectedRevision = current.revision < 0 ? 'no_stream' : current.revision;
+      try {
+        const result = await this.deps.events.append(streamName, toAppend, expected);
+        this.remember(streamName, folding, current, decided, result, toAppend.length);
+        settle(decided, result);
+        return all.slice(group.length);
+      } catch (error) {
+        if (error instanceof WrongExpectedRevisionError) {
+          if (attempt < retries) continue;
+          const conflict = concurrentUpdateConflict(`${streamName} was changed concurrently; try again`);
+          for (const job of group) job.reject(conflict);
+          return all.slice(group.length);
+        }
+        this.cache.delete(this.cacheKey(streamName, folding));
+        // One command's events may be what failed (an id already recorded elsewhere): alone, the others go through.
+        if (group.length > 1) {
+          for (const job of group) await this.decideAndAppend(streamName, [job]);
+          return all.slice(group.length);
+        }
+        for (const job of group) job.reject(error);
+        return all.slice(group.length);
+      }
+    }
+  }
+
+  /** Decides the group's commands in turn on the evolving state, until their events reach the append's limit. */
+  private decideAll(group: readonly Job[], initial: unknown): Decided[] {
+    let state = initial;
+    let events = 0;
+    const out: Decided[] = [];
+    for (const job of group) {
+      if (out.length > 0 && events >= MAX_EVENTS_PER_APPEND) break;
+      try {
+        const decided = job.decider.decide(job.command, state);
+        state = decided.reduce(job.decider.evolve, state);
+        const stamped = decided.length === 0 ? [] : stampEvents(decided, job.context, this.deps, job.options.eventIds);
+        events += stamped.length;
+        out.push({ job, events: decided, stamped, state });
+      } catch (error) {
+        out.push({ job, error });
+      }
+    }
+    return out;
+  }
+
+  /** The state after an append, cached when the append wrote exactly what was decided (not an idempotent replay). */
+  private remember(streamName: string, folding: Folding<unknown, DomainEvent<string, object>>, before: CachedAggregate, decided: readonly Decided[], result: AppendResult, appended: number): void {
+    const key = this.cacheKey(streamName, folding);
+    if (result.nextRevision !== before.revision + appended) {
+      // The log already held these events (a re-run): the state to cache is the log's, read next time.
+      this.cache.delete(key);
+      return;
+    }
+    if (!this.isCacheable(folding)) return;
+    const last = [...decided].reverse().find((d): d is Extract<Decided, { state: unknown }> => 'state' in d);
+    const entry = { state: last ? last.state : before.state, revision: result.nextRevision, snapshotRevision: before.snapshotRevision };
+    this.cache.set(key, this.maybeSnapshot(streamName, folding, entry));
+  }
+
+  /** The stream's state: cached or snapshotted, then the events after it read and folded. */
+  private async current<State>(streamName: string, folding: Folding<State, DomainEvent<string, object>>): Promise<CachedAggregate<State>> {
+    const cacheable = this.isCacheable(folding);
+    const key = this.cacheKey(streamName, folding);
+    const base = (cacheable ? this.cache.get<State>(key) : undefined) ?? (await this.fromSnapshot(streamName, folding, cacheable));
+    const newer = await this.deps.events.readStream(streamName, base.revision < 0 ? {} : { fromRevision: base.revision + 1 });
+    if (newer.length === 0) return base;
+    const state = deciderEvents(folding, streamName, newer).reduce(folding.evolve, base.state);
+    const entry: CachedAggregate<State> = { state, revision: lastRevision(newer), snapshotRevision: base.snapshotRevision };
+    if (!cacheable) return entry;
+    const kept = this.maybeSnapshot(streamName, folding, entry);
+    this.cache.set(key, kept);
+    return kept;
+  }
+
+  private async fromSnapshot<State>(streamName: string, folding: Folding<State, DomainEvent<string, object>>, cacheable: boolean): Promise<CachedAggregate<State>> {
+    const empty = { state: folding.initialState, revision: -1, snapshotRevision: -1 };
+    const policy = folding.snapshot;
+    if (!policy || !cacheable || !this.options.snapshots) return empty;
+    const stored = await this.options.snapshots.read(streamName, policy.name);
+    // Another version's snapshot was folded by another evolve: fold the stream again.
+    if (!stored || stored.version !== policy.version) return empty;
+    return { state: policy.decode(stored.state), revision: stored.revision, snapshotRevision: stored.revision };
+  }
+
+  /** Writes a snapshot in the background once the stream is N events past the last one. */
+  private maybeSnapshot<State>(streamName: string, folding: Folding<State, DomainEvent<string, object>>, entry: CachedAggregate<State>): CachedAggregate<State> {
+    const policy = folding.snapshot;
+    const store = this.options.snapshots;
+    if (!policy || !store || entry.revision - entry.snapshotRevision < this.snapshotEvery) return entry;
+    const snapshot = { name: policy.name, version: policy.version, revision: entry.revision, state: policy.encode(entry.state) };
+    store.write(streamName, snapshot).catch((error: unknown) => this.options.onSnapshotError?.(streamName, error));
+    return { ...entry, snapshotRevision: entry.revision };
+  }
+
+  private isCacheable(folding: Folding<unknown, DomainEvent<string, object>>): boolean {
+    let known = this.cacheable.get(folding.evolve);
+    if (known === undefined) {
+      const personal = this.options.personalEventType;
+      known = !personal || !Object.keys(folding.eventTypes).some((type) => personal(type));
+      if (!known && folding.snapshot) throw new Error(`A decider whose events carry personal data cannot be snapshotted (${folding.snapshot.name})`);
+      this.cacheable.set(folding.evolve, known);
+    }
+    return known;
+  }
+
+  private cacheKey(streamName: string, folding: Folding<unknown, DomainEvent<string, object>>): string {
+    return `${this.foldingId(folding)}\u0000${streamName}`;
+  }
+
+  /** Deciders sharing `evolve` (a decider and its wrappers) fold one stream to the same state. */
+  private foldingId(folding: Pick<Folding<unknown, DomainEvent<string, object>>, 'evolve'>): string {
+    let id = this.foldingIds.get(folding.evolve);
+    if (id === undefined) {
+      id = String(this.nextFoldingId++);
+      this.foldingIds.set(folding.evolve, id);
+    }
+    return id;
+  }
+}
+
+/** The lane's first commands that fold alike, up to the group's limits, taken out of the lane. */
+function takeGroup(lane: Job[], foldingId: (decider: Job['decider']) => string): Job[] {
+  const id = foldingId(lane[0]!.decider);
+  let count = 0;
+  while (count < lane.length && count < MAX_COMMANDS_PER_APPEND && foldingId(lane[count]!.decider) === id) count++;
+  return lane.splice(0, count);
+}
+
+function settle(decided: readonly Decided[], result: AppendResult | undefined): void {
+  for (const d of decided) {
+    if ('error' in d) d.job.reject(d.error);
+    else d.job.resolve({ events: d.events, result: d.events.length > 0 ? result : undefined, state: d.state });
+  }
+}
+
+function lastRevision(events: readonly RecordedEvent[]): number {
+  return events[events.length - 1]!.revision;
+}
+
+/** Gives domain events their id and metadata (DESIGN.md section 3) for appending. */
+export function stampEvents(
+  events: readonly DomainEvent<string, object>[],
+  context: CommandContext,
+  deps: { clock: Clock; ids: IdGenerator },
+  eventIds?: (event: DomainEvent<string, object>, index: number) => string,
+): NewEvent[] {
+  const occurredAt = deps.clock.now().toISOString();
+  return events.map((e, i) => ({
+    id: eventIds?.(e, i) ?? deps.ids.uuid(),
+    type: e.type,
+    data: e.data as NewEvent['data'],
+    metadata: {
+      orgId: context.orgId,
+      correlationId: context.correlationId,
+      causationId: context.causationId ?? null,
+      actor: context.actor,
+      occurredAt,
+      // The application's event store stamps each type's current version (UpcastingEventStore).
+      schemaVersion: 1,
+    },
+  }));
+}
