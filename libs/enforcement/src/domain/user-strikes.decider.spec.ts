@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { FixedClock, foldEvents } from '#warden/kernel';
-import { type ApplyUserStrikes, type ReverseUserActions, strikeCount, type StrikeThreshold, type UserStrikesCommand, userStrikesDecider } from './user-strikes.decider.js';
-import type { UserStrikesEvent } from './user-strikes.events.js';
+import {
+  type ApplyUserStrikes,
+  isCountingApplied,
+  KEY_GENERATION,
+  RECENT_APPLICATIONS,
+  type ReverseUserActions,
+  strikeCount,
+  type StrikeThreshold,
+  type UserStrikesCommand,
+  userStrikesDecider,
+  type UserStrikesState,
+} from './user-strikes.decider.js';
+import type { UserStrikesApplied, UserStrikesEvent } from './user-strikes.events.js';
 
 const DAY = 86_400_000;
 const remove = { kind: 'CUSTOMER_DEFINED_ACTION' as const, body: { severity: 'high' } };
@@ -212,6 +223,7 @@ describe('user strikes decider: reversal by an accepted appeal', () => {
     user: { id: 'u1', typeId: 'user' },
     item: { id: itemId, typeId: 'post' },
     actionIds,
+    earlier: [],
     at: t0.toISOString(),
     windowDays: null,
   });
@@ -257,5 +269,95 @@ describe('user strikes decider: reversal by an accepted appeal', () => {
     expect(strikeCount(given(log).state, t0, null)).toBe(2);
     log = run([apply('d', 1, t0, { thresholds: at3 })], log);
     expect(fired(log)).toHaveLength(2);
+  });
+});
+
+describe('user strikes decider: a bounded state however many applications', () => {
+  const t0 = new Date('2026-03-01T00:00:00Z');
+  /** n applications of one strike each, `apart` ms apart, folded one after the other. */
+  const fold = (n: number, apart = 1000, from = 0) => {
+    let state = userStrikesDecider.initialState;
+    const events: UserStrikesApplied[] = [];
+    for (let i = from; i < from + n; i++) {
+      const decided = userStrikesDecider.decide(apply(`k${i}`, 1, new Date(t0.getTime() + i * apart)), state);
+      for (const e of decided) state = userStrikesDecider.evolve(state, e);
+      events.push(decided[0] as UserStrikesApplied);
+    }
+    return { state, events };
+  };
+
+  it('holds the newest applications one by one and sums the older ones: the count is unchanged', () => {
+    const { state } = fold(RECENT_APPLICATIONS * 4);
+    expect(state.applications.size).toBe(RECENT_APPLICATIONS);
+    expect(state.earlier.count).toBe(RECENT_APPLICATIONS * 3);
+    expect(strikeCount(state, new Date(t0.getTime() + DAY), null)).toBe(RECENT_APPLICATIONS * 4);
+    // countAfter keeps counting every application, held or summed.
+    expect(state.applications.get(`k${RECENT_APPLICATIONS * 4 - 1}`)!.countAfter).toBe(RECENT_APPLICATIONS * 4);
+  });
+
+  it('counts an older application once: its key is remembered after it left the applications held', () => {
+    const { state } = fold(RECENT_APPLICATIONS + 10);
+    expect(state.applications.has('k0')).toBe(false);
+    expect(userStrikesDecider.decide(apply('k0', 1, t0), state)).toEqual([]);
+  });
+
+  it('remembers two generations of older keys, no more: the state stays bounded', () => {
+    const { state } = fold(RECENT_APPLICATIONS + KEY_GENERATION * 3, 10);
+    const [newest, previous] = state.earlier.keys;
+    expect(newest.size + previous.size).toBeLessThanOrEqual(KEY_GENERATION * 2);
+    expect(state.earlier.strikesByDay.size).toBe(1);
+  });
+
+  it('ages older applications out of the window by their day: a day reaching into the window counts whole', () => {
+    // One application an hour for 20 days: only the newest 256 (about 10.7 days) are held by themselves.
+    const { state } = fold(480, 3_600_000);
+    const end = new Date(t0.getTime() + 480 * 3_600_000);
+    const exact = Array.from({ length: 480 }, (_, i) => t0.getTime() + i * 3_600_000).filter((at) => at > end.getTime() - 15 * DAY).length;
+    const counted = strikeCount(state, end, 15);
+    // Exact for the held ones; the oldest day in the window is counted whole (at most a day's worth more).
+    expect(counted).toBeGreaterThanOrEqual(exact);
+    expect(counted - exact).toBeLessThan(24);
+    // Within the newest applications held, exact: the 23 actions after end - 24 h.
+    expect(strikeCount(state, end, 1)).toBe(23);
+  });
+
+  it('tells whether a recorded application counts, also one the state no longer holds', () => {
+    const { state, events } = fold(RECENT_APPLICATIONS + 5, DAY);
+    const oldest = events[0]!.data;
+    const now = new Date(t0.getTime() + (RECENT_APPLICATIONS + 5) * DAY);
+    expect(isCountingApplied(state, oldest, now, null)).toBe(true);
+    expect(isCountingApplied(state, oldest, now, 30)).toBe(false);
+  });
+
+  it('reverses older applications the handler read from the stream, once', () => {
+    const { state, events } = fold(RECENT_APPLICATIONS + 5);
+    const old = events[1]!.data;
+    const reversal: ReverseUserActions = {
+      type: 'ReverseUserActions',
+      appealId: 'appeal-1',
+      user: { id: 'u1', typeId: 'user' },
+      item: old.item,
+      actionIds: ['remove'],
+      earlier: [{ key: old.key, strikes: old.strikes, appliedAt: old.appliedAt, actionId: old.action.id, item: old.item }],
+      at: new Date(t0.getTime() + DAY).toISOString(),
+      windowDays: null,
+    };
+    const [reversed] = userStrikesDecider.decide(reversal, state);
+    expect(reversed!.data).toMatchObject({ keys: [old.key], strikes: 1, countAfter: RECENT_APPLICATIONS + 4 });
+    const after = userStrikesDecider.evolve(state, reversed!);
+    expect(strikeCount(after, new Date(t0.getTime() + DAY), null)).toBe(RECENT_APPLICATIONS + 4);
+    expect(isCountingApplied(after, old, new Date(t0.getTime() + DAY), null)).toBe(false);
+    // Another appeal naming the same application takes nothing out again.
+    const [again] = userStrikesDecider.decide({ ...reversal, appealId: 'appeal-2' }, after);
+    expect(again!.data).toMatchObject({ keys: [], strikes: 0, countAfter: RECENT_APPLICATIONS + 4 });
+  });
+
+  it('snapshots to JSON and back to the same state', () => {
+    const { state } = fold(RECENT_APPLICATIONS + 50);
+    const policy = userStrikesDecider.snapshot!;
+    const json = JSON.parse(JSON.stringify(policy.encode(state)));
+    const back: UserStrikesState = policy.decode(json);
+    expect(back).toEqual(state);
+    expect(strikeCount(back, new Date(t0.getTime() + DAY), 1)).toBe(strikeCount(state, new Date(t0.getTime() + DAY), 1));
   });
 });

@@ -64,6 +64,8 @@ export type UserActionsReversed = DomainEvent<
     strikes: number;
     countAfter: number;
     reversedAt: string;
+    /** Of `keys`, those the state no longer held one by one: what each took out of its day's strikes. */
+    earlier?: Array<{ key: string; strikes: number; appliedAt: string }>;
   }
 >;
 

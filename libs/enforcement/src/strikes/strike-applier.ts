@@ -9,10 +9,9 @@ import type { ActionCallbackRequested } from '#warden/rules';
 import { AggregateStore, EVENT_STORE } from '#warden/storage';
 import { executableActions } from '../domain/execute-action-input.js';
 import { actionStrikes } from '../domain/user-strikes.inheritance.js';
-import { type StrikeThreshold, strikeCount, userStrikesDecider } from '../domain/user-strikes.decider.js';
+import { type RecordedApplication, type StrikeThreshold, strikeCount, userStrikesDecider } from '../domain/user-strikes.decider.js';
 import type { StruckUser } from '../domain/user-strikes.events.js';
 import { userStrikesStream } from '../domain/user-strikes.streams.js';
-import { PerStreamQueue } from './per-stream-queue.js';
 import { publicationKey } from './publication-key.js';
 
 type PublishedAction = ActionCallbackRequested['data'];
@@ -34,9 +33,10 @@ interface StrikeApplication {
 }
 
 /**
- * Within a process one user's applications are queued (PerStreamQueue); appliers in other processes
- * (a second worker, the CLI) may still append first. Each retry re-decides on the fresh stream and
- * loses only to an append that got in first, so this bounds a burst, not a steady state.
+ * Within a process one user's applications are queued and appended together (AggregateStore);
+ * appliers in other processes (a second worker, the CLI) may still append first. Each retry reads
+ * forward and re-decides, losing only to an append that got in first: this bounds a burst, not a
+ * steady state.
  */
 const CONCURRENCY_RETRIES = 200;
 
@@ -52,8 +52,6 @@ export class StrikeApplier {
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
-
-  private readonly queue = new PerStreamQueue();
 
   /**
    * The user's count right after `event`'s action: its strikes applied first unless they already
@@ -86,31 +84,31 @@ export class StrikeApplier {
     const windowDays = settings?.windowDays ?? null;
     if (strikes <= 0) return answer ? this.liveCount(orgId, application.user, windowDays) : null;
     const user = await this.userItem(orgId, application.user);
-    const apply = () =>
-      this.aggregates.handle(
-        application.stream,
-        userStrikesDecider,
-        {
-          type: 'ApplyUserStrikes',
-          key: application.key,
-          strikes,
-          action: { id: data.action.id },
-          policyIds: data.policies.map((p) => p.id),
-          item: { id: data.item.id, typeId: data.item.typeId },
-          user,
-          at: event.metadata.occurredAt,
-          now: this.clock.now().toISOString(),
-          windowDays,
-          thresholds: thresholdsOf(settings?.thresholds ?? [], actions),
-        },
-        { orgId, correlationId: event.metadata.correlationId, causationId: event.id, actor: 'enforcement' },
-        {
-          retries: CONCURRENCY_RETRIES,
-          eventIds: (e, i) => deterministicId('user-strikes-event', application.stream, application.key, String(i)),
-        },
-      );
-    const handled = await this.queue.run(application.stream, apply);
-    return handled.state.applications.get(application.key)?.countAfter ?? null;
+    const handled = await this.aggregates.handle(
+      application.stream,
+      userStrikesDecider,
+      {
+        type: 'ApplyUserStrikes',
+        key: application.key,
+        strikes,
+        action: { id: data.action.id },
+        policyIds: data.policies.map((p) => p.id),
+        item: { id: data.item.id, typeId: data.item.typeId },
+        user,
+        at: event.metadata.occurredAt,
+        now: this.clock.now().toISOString(),
+        windowDays,
+        thresholds: thresholdsOf(settings?.thresholds ?? [], actions),
+      },
+      { orgId, correlationId: event.metadata.correlationId, causationId: event.id, actor: 'enforcement' },
+      {
+        retries: CONCURRENCY_RETRIES,
+        eventIds: (e, i) => deterministicId('user-strikes-event', application.stream, application.key, String(i)),
+      },
+    );
+    // An application recorded long ago is no longer held by itself in the state: its count then is
+    // not at hand, the count now is the closest answer (a re-run of an action that old is rare).
+    return handled.state.applications.get(application.key)?.countAfter ?? strikeCount(handled.state, new Date(event.metadata.occurredAt), windowDays);
   }
 
   /**
@@ -123,26 +121,43 @@ export class StrikeApplier {
     const stream = user && userStrikesStream(orgId, user);
     if (!user || !stream) return;
     const settings = await this.queries.execute(new GetCatalogSettingsQuery(orgId, 'strikes'));
-    const reverse = () =>
-      this.aggregates.handle(
-        stream,
-        userStrikesDecider,
-        {
-          type: 'ReverseUserActions',
-          appealId: appeal.appealId,
-          user,
-          item: appeal.actionedItem,
-          actionIds: appeal.actionsTaken,
-          at: appeal.decidedAt,
-          windowDays: settings?.windowDays ?? null,
-        },
-        context,
-        {
-          retries: CONCURRENCY_RETRIES,
-          eventIds: (e, i) => deterministicId('user-strikes-reversal', stream, appeal.appealId, String(i)),
-        },
-      );
-    await this.queue.run(stream, reverse);
+    const earlier = await this.earlierApplications(stream, appeal.actionedItem);
+    await this.aggregates.handle(
+      stream,
+      userStrikesDecider,
+      {
+        type: 'ReverseUserActions',
+        appealId: appeal.appealId,
+        user,
+        item: appeal.actionedItem,
+        actionIds: appeal.actionsTaken,
+        earlier,
+        at: appeal.decidedAt,
+        windowDays: settings?.windowDays ?? null,
+      },
+      context,
+      {
+        retries: CONCURRENCY_RETRIES,
+        eventIds: (e, i) => deterministicId('user-strikes-reversal', stream, appeal.appealId, String(i)),
+      },
+    );
+  }
+
+  /**
+   * The item's applications the user's state no longer holds one by one, read from the stream: a
+   * reversal of actions on an item is rare enough to read the history, and only for a user with
+   * more applications than the state holds.
+   */
+  private async earlierApplications(stream: string, item: { id: string; typeId: string }): Promise<RecordedApplication[]> {
+    const state = await this.aggregates.state(stream, userStrikesDecider);
+    if (state.earlier.count === 0) return [];
+    const { events } = await this.aggregates.load(stream, userStrikesDecider);
+    return events
+      .filter((e) => e.type === 'UserStrikesApplied' && e.data.item.id === item.id && e.data.item.typeId === item.typeId && !state.applications.has(e.data.key))
+      .map((e) => {
+        const data = (e as Extract<typeof e, { type: 'UserStrikesApplied' }>).data;
+        return { key: data.key, strikes: data.strikes, appliedAt: data.appliedAt, actionId: data.action.id, item: data.item };
+      });
   }
 
   /**
@@ -160,8 +175,7 @@ export class StrikeApplier {
     const stream = userStrikesStream(orgId, user);
     if (!stream) return null;
     const window = windowDays !== undefined ? windowDays : ((await this.queries.execute(new GetCatalogSettingsQuery(orgId, 'strikes')))?.windowDays ?? null);
-    const { state } = await this.aggregates.load(stream, userStrikesDecider);
-    return strikeCount(state, this.clock.now(), window);
+    return strikeCount(await this.aggregates.state(stream, userStrikesDecider), this.clock.now(), window);
   }
 
   /** The USER item a threshold acts on: its type's display name, its latest version. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { foldEvents } from '#warden/kernel';
 import {
+  COUNTED_KEYS_GENERATION,
   type CountDailyAction,
   dailyActionCapDecider,
   type DailyActionCapEvent,
@@ -66,5 +67,27 @@ describe('daily action cap decider', () => {
     expect(given([v1]).state.count).toBe(1);
     expect(given([v1]).when(count('p1', 1))).toEqual([counted('p1', 1)]);
     expect(() => given([v1, counted('p2')]).when(count('p3'))).toThrow(DailyActionCapReached);
+  });
+});
+
+describe('daily action cap decider: a bounded state however busy the day', () => {
+  const fill = (n: number) => {
+    let state = dailyActionCapDecider.initialState;
+    for (let i = 0; i < n; i++) for (const e of dailyActionCapDecider.decide(count(`p${i}`, 0, 1_000_000), state)) state = dailyActionCapDecider.evolve(state, e);
+    return state;
+  };
+
+  it('keeps the count and two generations of keys, not every key of the day', () => {
+    const state = fill(COUNTED_KEYS_GENERATION * 5 + 3);
+    expect(state.count).toBe(COUNTED_KEYS_GENERATION * 5 + 3);
+    expect(state.keys[0].size + state.keys[1].size).toBeLessThanOrEqual(COUNTED_KEYS_GENERATION * 2);
+    // The newest counts are still known: a re-run of one decides nothing.
+    expect(dailyActionCapDecider.decide(count(`p${COUNTED_KEYS_GENERATION * 5}`, 0, 1_000_000), state)).toEqual([]);
+  });
+
+  it('snapshots to JSON and back to the same state', () => {
+    const state = fill(COUNTED_KEYS_GENERATION + 10);
+    const policy = dailyActionCapDecider.snapshot!;
+    expect(policy.decode(JSON.parse(JSON.stringify(policy.encode(state))))).toEqual(state);
   });
 });

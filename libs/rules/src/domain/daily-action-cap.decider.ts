@@ -1,4 +1,4 @@
-import { type Decider, DomainError } from '#warden/kernel';
+import { type Decider, DomainError, type Json } from '#warden/kernel';
 import type { RuleDailyActionCounted } from './evaluation.events.js';
 
 /** Counts an item's content toward its rule's actions of the day (the stream is the rule's day). */
@@ -16,15 +16,18 @@ export interface CountDailyAction {
 export type DailyActionCapCommand = CountDailyAction;
 export type DailyActionCapEvent = RuleDailyActionCounted;
 
-/** An item content counted, and those counted before it: folding a day costs one step per count. */
-interface Counted {
-  readonly key: string;
-  readonly earlier: Counted | null;
-}
+/** Keys remembered per generation; two generations are kept, so the state stays bounded however busy the day. */
+export const COUNTED_KEYS_GENERATION = 1024;
 
+/**
+ * The day's count, and the keys of the newest counts (newest generation first): a re-run, or a
+ * re-submission of identical content soon after, counts once. An older key forgotten is counted
+ * once all the same where the log refuses an event id twice (the embedded log: the count's event id
+ * is derived from rule, day and content); elsewhere it may take a second slot (docs/architecture.md).
+ */
 export interface DailyActionCapState {
   readonly count: number;
-  readonly latest: Counted | null;
+  readonly keys: readonly [ReadonlySet<string>, ReadonlySet<string>];
 }
 
 /** The rule already acted on its maximum of items today: this item must not fire it. */
@@ -39,8 +42,7 @@ const countedKey = (item: CountDailyAction['item'], version: number, content: st
   JSON.stringify(content === null ? [item.typeId, item.id, 'version', version] : [item.typeId, item.id, 'content', content]);
 
 function isCounted(state: DailyActionCapState, key: string): boolean {
-  for (let c = state.latest; c !== null; c = c.earlier) if (c.key === key) return true;
-  return false;
+  return state.keys[0].has(key) || state.keys[1].has(key);
 }
 
 /**
@@ -52,7 +54,7 @@ function isCounted(state: DailyActionCapState, key: string): boolean {
  */
 export const dailyActionCapDecider: Decider<DailyActionCapCommand, DailyActionCapState, DailyActionCapEvent> = {
   eventTypes: { RuleDailyActionCounted: true },
-  initialState: { count: 0, latest: null },
+  initialState: { count: 0, keys: [new Set(), new Set()] },
 
   decide(command, state) {
     if (isCounted(state, countedKey(command.item, command.version, command.content))) return [];
@@ -72,6 +74,18 @@ export const dailyActionCapDecider: Decider<DailyActionCapCommand, DailyActionCa
 
   evolve(state, event) {
     const key = countedKey(event.data.item, event.data.version, event.data.content);
-    return { count: state.count + 1, latest: { key, earlier: state.latest } };
+    const [newest, previous] = state.keys;
+    const keys: DailyActionCapState['keys'] = newest.size >= COUNTED_KEYS_GENERATION ? [new Set([key]), newest] : [new Set(newest).add(key), previous];
+    return { count: state.count + 1, keys };
+  },
+
+  snapshot: {
+    name: 'daily_actions',
+    version: 1,
+    encode: (state) => ({ count: state.count, keys: [[...state.keys[0]], [...state.keys[1]]] }),
+    decode: (json: Json) => {
+      const s = json as { count: number; keys: [string[], string[]] };
+      return { count: s.count, keys: [new Set(s.keys[0]), new Set(s.keys[1])] };
+    },
   },
 };

@@ -5,7 +5,7 @@ import type { Clock } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
 import { GetUserStrikeHistoryQuery, type StrikeEntry, type UserStrikeHistory } from '#warden/rules';
 import { AggregateStore } from '#warden/storage';
-import { isCounting, strikeCount, userStrikesDecider } from '../../domain/user-strikes.decider.js';
+import { isCountingApplied, strikeCount, userStrikesDecider } from '../../domain/user-strikes.decider.js';
 import type { UserStrikesApplied } from '../../domain/user-strikes.events.js';
 import { userStrikesStream } from '../../domain/user-strikes.streams.js';
 
@@ -34,7 +34,7 @@ export class GetUserStrikeHistoryHandler implements IQueryHandler<GetUserStrikeH
     const strikes = events
       .filter((e): e is UserStrikesApplied => e.type === 'UserStrikesApplied')
       // An application reversed by an accepted appeal, or aged out of the window, counts for nothing.
-      .map((e) => entryOf(e.data, isCounting(state.applications.get(e.data.key), now, windowDays)))
+      .map((e) => entryOf(e.data, isCountingApplied(state, e.data, now, windowDays)))
       .reverse()
       .slice(0, query.limit);
     return { count: strikeCount(state, now, windowDays), windowDays, strikes };
