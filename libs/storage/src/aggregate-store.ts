@@ -44,6 +44,17 @@ export class AggregateStore {
     return this.aggregates.handle(streamName, decider, command, context, options);
   }
 
+  /** As `handle`, with the command made from the current state by reads elsewhere (made again after a conflict). */
+  handleAfterReading<Command, State, Event extends DomainEvent<string, object>>(
+    streamName: string,
+    decider: Decider<Command, State, Event>,
+    inputs: (state: State) => Promise<Command>,
+    context: CommandContext,
+    options?: HandleOptions,
+  ): Promise<Handled<Event, State>> {
+    return this.aggregates.handleAfterReading(streamName, decider, inputs, context, options);
+  }
+
   /** The stream's current state, reading only what is newer than the cached or snapshotted state. */
   async state<State, Event extends DomainEvent<string, object>>(streamName: string, decider: Folding<State, Event>): Promise<State> {
     return (await this.aggregates.state(streamName, decider)).state;

@@ -8,6 +8,9 @@ export interface CachedAggregate<State = unknown> {
   readonly snapshotRevision: number;
 }
 
+/** How long a state that may hold personal data stays cached: an erasure elsewhere reaches this process's memory within it. */
+export const PERSONAL_STATE_TTL_MS = 60_000;
+
 /** Default memory budget of a process's aggregate cache (WARDEN_AGGREGATE_CACHE_MB). */
 export const DEFAULT_AGGREGATE_CACHE_BYTES = 64 * 1024 * 1024;
 
@@ -25,16 +28,20 @@ export class AggregateCache {
       maxSize: Math.max(1, budgetBytes),
       sizeCalculation: (entry, key) => Math.max(1, key.length * 2 + approximateSize(entry.state)),
     });
+    // Expired personal states leave memory, not only reads: an erasure's reach does not wait for an eviction.
+    setInterval(() => this.entries.purgeStale(), PERSONAL_STATE_TTL_MS).unref();
   }
 
   get<State>(key: string): CachedAggregate<State> | undefined {
     return this.entries.get(key) as CachedAggregate<State> | undefined;
   }
 
-  set(key: string, entry: CachedAggregate): void {
+  /** Keeps the entry (not over a later revision); a `personal` one for PERSONAL_STATE_TTL_MS at most from its first caching. */
+  set(key: string, entry: CachedAggregate, personal = false): void {
     const existing = this.entries.peek(key);
     if (existing && existing.revision > entry.revision) return;
-    this.entries.set(key, entry);
+    if (existing === entry) return;
+    this.entries.set(key, entry, personal ? { ttl: PERSONAL_STATE_TTL_MS, noUpdateTTL: existing !== undefined } : undefined);
   }
 
   delete(key: string): void {

@@ -38,7 +38,8 @@ export interface AggregatesOptions {
   readonly snapshotEvery?: number;
   /**
    * True for an event type whose personal fields the log seals: states folded from such streams
-   * are neither cached nor snapshotted, so an erasure leaves no readable copy outside the log.
+   * (unless their snapshot policy says they keep none) are never snapshotted, and cached a short
+   * while only, so an erasure leaves no readable copy outside the log.
    */
   readonly personalEventType?: (eventType: string) => boolean;
   /** A snapshot that could not be written (the command went through; the next read is longer). */
@@ -55,6 +56,8 @@ const DEFAULT_RETRIES = 3;
 interface Job {
   readonly decider: Decider<unknown, unknown, DomainEvent<string, object>>;
   readonly command: unknown;
+  /** Reads what the command needs from the state first (handleAfterReading): decided alone, read again after a conflict. */
+  readonly inputs?: (state: unknown) => Promise<unknown>;
   readonly context: CommandContext;
   readonly options: HandleOptions;
   readonly resolve: (handled: Handled<DomainEvent<string, object>, unknown>) => void;
@@ -81,7 +84,7 @@ export class Aggregates {
   private readonly cache: AggregateCache;
   private readonly lanes = new Map<string, Job[]>();
   private readonly foldingIds = new WeakMap<object, string>();
-  private readonly cacheable = new WeakMap<object, boolean>();
+  private readonly personalStates = new WeakMap<object, boolean>();
   private nextFoldingId = 0;
   private readonly snapshotEvery: number;
 
@@ -101,14 +104,33 @@ export class Aggregates {
     context: CommandContext,
     options: HandleOptions = {},
   ): Promise<Handled<Event, State>> {
+    return this.enqueue(streamName, { decider, command, context, options });
+  }
+
+  /**
+   * As `handle`, for a command that needs inputs read from elsewhere on the strength of the state
+   * (the catalog, another stream): `inputs` makes the command from the current state, and makes it
+   * again from the fresh state after a concurrent append. Nothing is appended if it throws.
+   */
+  handleAfterReading<Command, State, Event extends DomainEvent<string, object>>(
+    streamName: string,
+    decider: Decider<Command, State, Event>,
+    inputs: (state: State) => Promise<Command>,
+    context: CommandContext,
+    options: HandleOptions = {},
+  ): Promise<Handled<Event, State>> {
+    return this.enqueue(streamName, { decider, command: undefined, inputs, context, options });
+  }
+
+  private enqueue<Event, State>(streamName: string, job: Omit<Job, 'resolve' | 'reject' | 'decider' | 'inputs'> & { decider: object; inputs?: (state: never) => Promise<unknown> }): Promise<Handled<Event, State>> {
     return new Promise<Handled<Event, State>>((resolve, reject) => {
-      const job = { decider, command, context, options, resolve, reject } as unknown as Job;
+      const queued = { ...job, resolve, reject } as unknown as Job;
       const lane = this.lanes.get(streamName);
       if (lane) {
-        lane.push(job);
+        lane.push(queued);
         return;
       }
-      this.lanes.set(streamName, [job]);
+      this.lanes.set(streamName, [queued]);
       void this.drain(streamName);
     });
   }
@@ -162,7 +184,13 @@ export class Aggregates {
         for (const job of group) job.reject(error);
         return all.slice(group.length);
       }
-      const decided = this.decideAll(group, current.state);
+      let decided: Decided[];
+      try {
+        decided = this.decideAll(await withInputs(group, current.state), current.state);
+      } catch (error) {
+        for (const job of group) job.reject(error);
+        return all.slice(group.length);
+      }
       if (decided.length < group.length) group = group.slice(0, decided.length);
       const toAppend = decided.flatMap((d) => ('stamped' in d ? d.stamped : []));
       if (toAppend.length === 0) {
@@ -222,31 +250,31 @@ export class Aggregates {
       this.cache.delete(key);
       return;
     }
-    if (!this.isCacheable(folding)) return;
     const last = [...decided].reverse().find((d): d is Extract<Decided, { state: unknown }> => 'state' in d);
     const entry = { state: last ? last.state : before.state, revision: result.nextRevision, snapshotRevision: before.snapshotRevision };
-    this.cache.set(key, this.maybeSnapshot(streamName, folding, entry));
+    this.cache.set(key, this.maybeSnapshot(streamName, folding, entry), this.holdsPersonalData(folding));
   }
 
   /** The stream's state: cached or snapshotted, then the events after it read and folded. */
   private async current<State>(streamName: string, folding: Folding<State, DomainEvent<string, object>>): Promise<CachedAggregate<State>> {
-    const cacheable = this.isCacheable(folding);
     const key = this.cacheKey(streamName, folding);
-    const base = (cacheable ? this.cache.get<State>(key) : undefined) ?? (await this.fromSnapshot(streamName, folding, cacheable));
+    const base = this.cache.get<State>(key) ?? (await this.fromSnapshot(streamName, folding));
     const newer = await this.deps.events.readStream(streamName, base.revision < 0 ? {} : { fromRevision: base.revision + 1 });
-    if (newer.length === 0) return base;
+    if (newer.length === 0) {
+      if (base.revision >= 0) this.cache.set(key, base, this.holdsPersonalData(folding));
+      return base;
+    }
     const state = deciderEvents(folding, streamName, newer).reduce(folding.evolve, base.state);
     const entry: CachedAggregate<State> = { state, revision: lastRevision(newer), snapshotRevision: base.snapshotRevision };
-    if (!cacheable) return entry;
     const kept = this.maybeSnapshot(streamName, folding, entry);
-    this.cache.set(key, kept);
+    this.cache.set(key, kept, this.holdsPersonalData(folding));
     return kept;
   }
 
-  private async fromSnapshot<State>(streamName: string, folding: Folding<State, DomainEvent<string, object>>, cacheable: boolean): Promise<CachedAggregate<State>> {
+  private async fromSnapshot<State>(streamName: string, folding: Folding<State, DomainEvent<string, object>>): Promise<CachedAggregate<State>> {
     const empty = { state: folding.initialState, revision: -1, snapshotRevision: -1 };
     const policy = folding.snapshot;
-    if (!policy || !cacheable || !this.options.snapshots) return empty;
+    if (!policy || !this.options.snapshots) return empty;
     const stored = await this.options.snapshots.read(streamName, policy.name);
     // Another version's snapshot was folded by another evolve: fold the stream again.
     if (!stored || stored.version !== policy.version) return empty;
@@ -263,13 +291,18 @@ export class Aggregates {
     return { ...entry, snapshotRevision: entry.revision };
   }
 
-  private isCacheable(folding: Folding<unknown, DomainEvent<string, object>>): boolean {
-    let known = this.cacheable.get(folding.evolve);
+  /**
+   * Whether the state may hold personal fields (opened with their subject's key): a decider with
+   * events that carry personal data, unless its snapshot policy says its state keeps none of them.
+   * Such a state is cached for PERSONAL_STATE_TTL_MS at most and never snapshotted, so an erasure
+   * in any process reaches this one's memory within that time (and at once in the erasing process).
+   */
+  private holdsPersonalData(folding: Folding<unknown, DomainEvent<string, object>>): boolean {
+    let known = this.personalStates.get(folding.evolve);
     if (known === undefined) {
       const personal = this.options.personalEventType;
-      known = !personal || !Object.keys(folding.eventTypes).some((type) => personal(type));
-      if (!known && folding.snapshot) throw new Error(`A decider whose events carry personal data cannot be snapshotted (${folding.snapshot.name})`);
-      this.cacheable.set(folding.evolve, known);
+      known = !folding.snapshot && personal !== undefined && Object.keys(folding.eventTypes).some((type) => personal(type));
+      this.personalStates.set(folding.evolve, known);
     }
     return known;
   }
@@ -289,12 +322,23 @@ export class Aggregates {
   }
 }
 
-/** The lane's first commands that fold alike, up to the group's limits, taken out of the lane. */
+/**
+ * The lane's first commands that fold alike, up to the group's limits, taken out of the lane; a
+ * command that reads inputs first goes alone (its reads would hold the others up).
+ */
 function takeGroup(lane: Job[], foldingId: (decider: Job['decider']) => string): Job[] {
+  if (lane[0]!.inputs) return lane.splice(0, 1);
   const id = foldingId(lane[0]!.decider);
   let count = 0;
-  while (count < lane.length && count < MAX_COMMANDS_PER_APPEND && foldingId(lane[count]!.decider) === id) count++;
+  while (count < lane.length && count < MAX_COMMANDS_PER_APPEND && !lane[count]!.inputs && foldingId(lane[count]!.decider) === id) count++;
   return lane.splice(0, count);
+}
+
+/** The group with each command made: a group whose command reads inputs is that command alone. */
+async function withInputs(group: readonly Job[], state: unknown): Promise<readonly Job[]> {
+  const first = group[0]!;
+  if (!first.inputs) return group;
+  return [{ ...first, command: await first.inputs(state) }];
 }
 
 function settle(decided: readonly Decided[], result: AppendResult | undefined): void {

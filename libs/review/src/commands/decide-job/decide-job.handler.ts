@@ -1,14 +1,14 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler, QueryBus } from '@nestjs/cqrs';
 import { GetCatalogSettingsQuery, GetLiveEntitiesQuery } from '#warden/catalog';
-import { type EventStore, WrongExpectedRevisionError } from '#warden/eventstore';
+import type { EventStore } from '#warden/eventstore';
 import { itemStream, type ItemSubmitted } from '#warden/ingestion';
-import { type Clock, concurrentUpdateConflict, foldStream, forbidden, type IdGenerator, invalidInput } from '#warden/kernel';
+import { type Clock, forbidden, type IdGenerator, invalidInput } from '#warden/kernel';
 import { CLOCK, ID_GENERATOR } from '#warden/platform';
 import { AggregateStore, EVENT_STORE } from '#warden/storage';
 import { checkDecision } from '../../domain/decision-check.js';
 import { childSafetyReport, type DecidedItem, decisionCallbacks, jobItemVersion } from '../../domain/decision-effects.js';
-import { reviewJobDecider, type ReviewJobState } from '../../domain/review-job.decider.js';
+import { type ReviewJobCommand, reviewJobDecider, type ReviewJobState } from '../../domain/review-job.decider.js';
 import { jobNotFound } from '../../domain/review-job.errors.js';
 import type { JobItem } from '../../domain/review-job.events.js';
 import { reviewJobStream } from '../../domain/review.streams.js';
@@ -16,8 +16,6 @@ import { JobReports } from '../../job-reports.js';
 import { ReviewQueues } from '../../review-queues.js';
 import { lockTokenHash } from '../claim-next-job/claim-next-job.handler.js';
 import { DecideJobCommand, type DecisionSummary } from './decide-job.command.js';
-
-const RETRIES = 3;
 
 /**
  * Checks the decision against the catalog (400 before anything is appended), builds what it
@@ -38,23 +36,23 @@ export class DecideJobHandler implements ICommandHandler<DecideJobCommand> {
   ) {}
 
   async execute(command: DecideJobCommand): Promise<DecisionSummary> {
-    const { orgId } = command.context;
-    const stream = reviewJobStream(orgId, command.jobId);
-    for (let attempt = 0; ; attempt++) {
-      const recorded = await this.events.readStream(stream);
-      const state = foldStream(reviewJobDecider, stream, recorded);
-      const decided = await this.decide(command, state);
-      try {
-        await this.aggregates.record(stream, decided.events, command.context, recorded[recorded.length - 1]!.revision);
-        return decided.summary;
-      } catch (error) {
-        if (!(error instanceof WrongExpectedRevisionError)) throw error;
-        if (attempt >= RETRIES) throw concurrentUpdateConflict(`${stream} was changed concurrently; try again`);
-      }
-    }
+    const stream = reviewJobStream(command.context.orgId, command.jobId);
+    let summary: DecisionSummary | undefined;
+    await this.aggregates.handleAfterReading(
+      stream,
+      reviewJobDecider,
+      async (state) => {
+        const decided = await this.decision(command, state);
+        summary = decided.summary;
+        return decided.command;
+      },
+      command.context,
+    );
+    return summary!;
   }
 
-  private async decide(command: DecideJobCommand, state: ReviewJobState) {
+  /** The Decide command for the job as read, with what it requests, and what the caller is answered. */
+  private async decision(command: DecideJobCommand, state: ReviewJobState): Promise<{ command: ReviewJobCommand; summary: DecisionSummary }> {
     const { orgId } = command.context;
     const { moderator, decision } = command;
     const visible = await this.queues.visible(orgId, moderator.permissions);
@@ -119,8 +117,8 @@ export class DecideJobHandler implements ICommandHandler<DecideJobCommand> {
           })
         : null;
     const deliveryIds = callbacks.map((c) => c.deliveryId);
-    const events = reviewJobDecider.decide(
-      {
+    return {
+      command: {
         type: 'Decide',
         moderatorId: moderator.userId,
         lockTokenHash: lockTokenHash(command.lockToken),
@@ -141,9 +139,8 @@ export class DecideJobHandler implements ICommandHandler<DecideJobCommand> {
         childSafetyReport: report,
         now,
       },
-      state,
-    );
-    return { events, summary: { jobId: command.jobId, decisionId, type: checked.type, deliveryIds } };
+      summary: { jobId: command.jobId, decisionId, type: checked.type, deliveryIds },
+    };
   }
 
   /** The job's item version as submitted (its data and creator opened). */
