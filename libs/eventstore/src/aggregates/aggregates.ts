@@ -18,6 +18,14 @@ export interface HandleOptions {
   readonly retries?: number;
   /** Ids for the new events; deterministic ids make a re-run idempotent (DESIGN.md section 3). */
   readonly eventIds?: (event: DomainEvent<string, object>, index: number) => string;
+  /** What the log stores of each decided event (e.g. secrets sealed); the decider and the state see it as decided. */
+  readonly seal?: (event: DomainEvent<string, object>) => DomainEvent<string, object>;
+  /**
+   * Appends the decided events this many at a time, each append expecting the one before (events
+   * too large to append at once, e.g. a hash bank's). Not atomic: a failure leaves the first chunks
+   * written, and the command decided again on that state finishes the work. Decided alone.
+   */
+  readonly eventsPerAppend?: number;
 }
 
 export interface Handled<Event, State = unknown> {
@@ -199,7 +207,7 @@ export class Aggregates {
       }
       const expected: ExpectedRevision = current.revision < 0 ? 'no_stream' : current.revision;
       try {
-        const result = await this.deps.events.append(streamName, toAppend, expected);
+        const result = await this.append(streamName, toAppend, expected, group[0]!.options.eventsPerAppend);
         this.remember(streamName, folding, current, decided, result, toAppend.length);
         settle(decided, result);
         return all.slice(group.length);
@@ -222,6 +230,18 @@ export class Aggregates {
     }
   }
 
+  /** One append, or several in a row for a command whose events go a few at a time. */
+  private async append(streamName: string, events: readonly NewEvent[], expected: ExpectedRevision, perAppend: number | undefined): Promise<AppendResult> {
+    if (!perAppend || events.length <= perAppend) return this.deps.events.append(streamName, events, expected);
+    let result: AppendResult | undefined;
+    let next = expected;
+    for (let i = 0; i < events.length; i += perAppend) {
+      result = await this.deps.events.append(streamName, events.slice(i, i + perAppend), next);
+      next = result.nextRevision;
+    }
+    return result!;
+  }
+
   /** Decides the group's commands in turn on the evolving state, until their events reach the append's limit. */
   private decideAll(group: readonly Job[], initial: unknown): Decided[] {
     let state = initial;
@@ -232,7 +252,9 @@ export class Aggregates {
       try {
         const decided = job.decider.decide(job.command, state);
         state = decided.reduce(job.decider.evolve, state);
-        const stamped = decided.length === 0 ? [] : stampEvents(decided, job.context, this.deps, job.options.eventIds);
+        const seal = job.options.seal;
+        const stored = seal ? decided.map((e) => seal(e)) : decided;
+        const stamped = stored.length === 0 ? [] : stampEvents(stored, job.context, this.deps, job.options.eventIds);
         events += stamped.length;
         out.push({ job, events: decided, stamped, state });
       } catch (error) {
@@ -327,10 +349,11 @@ export class Aggregates {
  * command that reads inputs first goes alone (its reads would hold the others up).
  */
 function takeGroup(lane: Job[], foldingId: (decider: Job['decider']) => string): Job[] {
-  if (lane[0]!.inputs) return lane.splice(0, 1);
+  const alone = (job: Job) => job.inputs !== undefined || job.options.eventsPerAppend !== undefined;
+  if (alone(lane[0]!)) return lane.splice(0, 1);
   const id = foldingId(lane[0]!.decider);
   let count = 0;
-  while (count < lane.length && count < MAX_COMMANDS_PER_APPEND && !lane[count]!.inputs && foldingId(lane[count]!.decider) === id) count++;
+  while (count < lane.length && count < MAX_COMMANDS_PER_APPEND && !alone(lane[count]!) && foldingId(lane[count]!.decider) === id) count++;
   return lane.splice(0, count);
 }
 
