@@ -1,4 +1,5 @@
 export * from './event-store.port.js';
+export { EventStoreDecorator, type ReadScope } from './event-store-decorator.js';
 export { openSqlite, SQLITE_FILE_NAME, type SqliteDatabase, type SqliteOptions } from './sqlite/sqlite-database.js';
 export { SqliteEventStore } from './sqlite/sqlite-event-store.js';
 export * from './personal-data/subject-key-store.port.js';
