@@ -1,4 +1,4 @@
-import { conflict, type Decider, invalidField, notFound } from '#warden/kernel';
+import { conflict, type Decider, invalidField, type Json, notFound } from '#warden/kernel';
 import type { ApiKeyEvent } from './identity.events.js';
 
 export type ApiKeyCommand =
@@ -50,4 +50,6 @@ export const apiKeyDecider: Decider<ApiKeyCommand, ApiKeyState, ApiKeyEvent> = {
         return { ...state, status: 'revoked' };
     }
   },
+  // A key's state is its status and organization: nothing personal, a snapshot as small as it gets.
+  snapshot: { name: 'api_key', version: 1, encode: (state) => ({ ...state }), decode: (json: Json) => json as unknown as ApiKeyState },
 };

@@ -1,0 +1,215 @@
+// What a command costs on each kind of stream whose history grows (docs/architecture.md, "Streams and
+// what a command costs"): counted in events read through the store port, on a stream of 10,000
+// events, with the real deciders, the real embedded log and the real snapshot table.
+import { afterEach, describe, expect, it } from 'vitest';
+import { Aggregates, SqliteSnapshotStore } from '#warden/eventstore';
+import { type CommandContext, type Decider, type DomainEvent, FixedClock, randomIds } from '#warden/kernel';
+import { orgConfigStream } from '../libs/catalog/src/domain/catalog.streams.js';
+import { orgConfigDecider } from '../libs/catalog/src/domain/org-config.decider.js';
+import { type ApplyUserStrikes, userStrikesDecider } from '../libs/enforcement/src/domain/user-strikes.decider.js';
+import { userStrikesStream } from '../libs/enforcement/src/domain/user-strikes.streams.js';
+import { apiKeyDecider } from '../libs/identity/src/domain/api-key.decider.js';
+import { apiKeyStream } from '../libs/identity/src/domain/identity.streams.js';
+import { type ReviewJobCommand, reviewJobDecider } from '../libs/review/src/domain/review-job.decider.js';
+import { reviewJobStream } from '../libs/review/src/domain/review.streams.js';
+import { dailyActionCapDecider } from '../libs/rules/src/domain/daily-action-cap.decider.js';
+import { dailyActionsStream } from '../libs/rules/src/domain/evaluation.streams.js';
+import { CountingEventStore } from './support/counting-event-store.js';
+import { sqliteStores } from './support/sqlite-stores.js';
+
+const LENGTH = 10_000;
+const SNAPSHOT_EVERY = 100;
+const T0 = new Date('2026-11-28T00:00:00Z');
+const context: CommandContext = { orgId: 'acme', correlationId: 'c1', actor: 'test' };
+const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000).toISOString();
+/** As the application registers them (review.module.ts): a review job's reasons are what reporters wrote. */
+const PERSONAL = new Set(['ReviewJobOpened', 'ReviewJobMerged', 'ActionCallbackRequested']);
+
+type AnyDecider = Decider<unknown, unknown, DomainEvent<string, object>>;
+
+/** One kind of stream: a decider, a history of LENGTH events made by its own commands, and the next command. */
+interface StreamKind {
+  readonly name: string;
+  readonly stream: string;
+  readonly decider: AnyDecider;
+  /** Commands whose events make the history (decided in turn on the evolving state). */
+  history(): Iterable<unknown>;
+  next(i: number): unknown;
+  /** Snapshotted: a process without the state cached reads at most SNAPSHOT_EVERY events. */
+  readonly snapshotted: boolean;
+}
+
+const strikes = (i: number): ApplyUserStrikes => ({
+  type: 'ApplyUserStrikes',
+  key: `k${i}`,
+  strikes: 1,
+  action: { id: 'remove' },
+  policyIds: ['spam'],
+  item: { id: `p${i}`, typeId: 'post' },
+  user: { id: 'flooder', typeId: 'user', typeName: 'User', version: 0 },
+  at: at(i),
+  now: at(i),
+  windowDays: 30,
+  thresholds: [],
+});
+
+const claimAndRelease = function* (): Iterable<ReviewJobCommand> {
+  yield {
+    type: 'Enqueue',
+    jobId: 'job-1',
+    queueId: 'default',
+    generation: 0,
+    item: { id: 'p1', typeId: 'post', typeName: 'Post' },
+    request: { requestId: 'r1', source: 'REPORT', at: at(0), version: 1, report: null, action: null, policies: [], routedBy: null, fromJobId: null },
+    carried: [],
+    reasons: {},
+    subject: null,
+    now: at(0),
+  } as unknown as ReviewJobCommand;
+  for (let i = 1; ; i++) {
+    yield { type: 'Claim', moderatorId: 'm1', lockTokenHash: `h${i}`, expiresAt: at(i * 10 + 5), now: at(i * 10) };
+    yield { type: 'ReleaseLock', moderatorId: 'm1', lockTokenHash: `h${i}`, now: at(i * 10 + 1) };
+  }
+};
+
+const KINDS: StreamKind[] = [
+  {
+    name: "a user's strikes",
+    stream: userStrikesStream('acme', { id: 'flooder', typeId: 'user' })!,
+    decider: userStrikesDecider as unknown as AnyDecider,
+    history: function* () {
+      for (let i = 0; ; i++) yield strikes(i);
+    },
+    next: (i) => strikes(LENGTH + i),
+    snapshotted: true,
+  },
+  {
+    name: "a rule's daily cap",
+    stream: dailyActionsStream('acme', 'spam-rule', '2026-11-28'),
+    decider: dailyActionCapDecider as unknown as AnyDecider,
+    history: function* () {
+      for (let i = 0; ; i++) yield { type: 'CountDailyAction', ruleId: 'spam-rule', item: { id: `p${i}`, typeId: 'post' }, version: 0, content: `c${i}`, max: 1_000_000 };
+    },
+    next: (i) => ({ type: 'CountDailyAction', ruleId: 'spam-rule', item: { id: `n${i}`, typeId: 'post' }, version: 0, content: `n${i}`, max: 1_000_000 }),
+    snapshotted: true,
+  },
+  {
+    name: 'a review job',
+    stream: reviewJobStream('acme', 'job-1'),
+    decider: reviewJobDecider as unknown as AnyDecider,
+    history: claimAndRelease,
+    next: (i) => ({ type: 'Claim', moderatorId: 'm2', lockTokenHash: `x${i}`, expiresAt: at(10 * LENGTH + 100 + i), now: at(10 * LENGTH + i) }),
+    snapshotted: false,
+  },
+  {
+    name: "an organization's configuration",
+    stream: orgConfigStream('acme'),
+    decider: orgConfigDecider as unknown as AnyDecider,
+    history: function* () {
+      for (let i = 0; ; i++) yield { type: 'DefineQueue', mode: i === 0 ? 'create' : 'update', queue: { id: 'q1', name: `Queue ${i}` } };
+    },
+    next: (i) => ({ type: 'DefineQueue', mode: 'update', queue: { id: 'q1', name: `Next ${i}` } }),
+    snapshotted: false,
+  },
+  {
+    name: 'an API key',
+    stream: apiKeyStream('acme', 'key-1'),
+    decider: apiKeyDecider as unknown as AnyDecider,
+    // A key's own commands stop after a few events; its history is made long by hand (revocations decide nothing twice).
+    history: function* () {
+      yield { type: 'CreateApiKey', keyId: 'key-1', orgId: 'acme', name: null, team: null, hash: 'h', prefix: 'wk_', rotatedFrom: null };
+      for (;;) yield { type: 'RevokeApiKey', keyId: 'key-1', orgId: 'acme' };
+    },
+    next: () => ({ type: 'RevokeApiKey', keyId: 'key-1', orgId: 'acme' }),
+    snapshotted: true,
+  },
+];
+
+describe('the cost of a command on a stream of 10,000 events', () => {
+  let stores: ReturnType<typeof sqliteStores>;
+  afterEach(async () => {
+    await stores?.close();
+  });
+
+  for (const kind of KINDS) {
+    it(`${kind.name}: a few events read, in a process with the state and in one without`, async () => {
+      stores = sqliteStores();
+      const events = new CountingEventStore(stores.events);
+      const snapshots = new SqliteSnapshotStore(stores.open());
+      const process = () =>
+        new Aggregates(
+          { events, clock: new FixedClock(T0), ids: randomIds },
+          { snapshots, snapshotEvery: SNAPSHOT_EVERY, personalEventType: (type) => PERSONAL.has(type) },
+        );
+      const writer = process();
+      await writeHistory(writer, kind, events);
+      expect((await stores.events.readStream(kind.stream)).length).toBeGreaterThanOrEqual(LENGTH);
+
+      // The process that wrote it has the state: a command reads nothing but what is new.
+      events.reset();
+      await writer.handle(kind.stream, kind.decider, kind.next(1), context);
+      expect(events.eventsRead).toBe(0);
+
+      // Another process appends; this one reads that event alone.
+      const other = process();
+      await other.handle(kind.stream, kind.decider, kind.next(2), context);
+      events.reset();
+      await writer.handle(kind.stream, kind.decider, kind.next(3), context);
+      expect(events.eventsRead).toBeLessThanOrEqual(1);
+
+      // A process that never read the stream: from the snapshot where there is one.
+      await settleSnapshots(snapshots, kind);
+      events.reset();
+      await process().handle(kind.stream, kind.decider, kind.next(4), context);
+      if (kind.snapshotted) expect(events.eventsRead).toBeLessThanOrEqual(SNAPSHOT_EVERY);
+      else expect(events.eventsRead).toBeGreaterThanOrEqual(LENGTH);
+    });
+  }
+});
+
+/**
+ * LENGTH events decided by the kind's own commands on the evolving state, appended through the
+ * write path a thousand commands at a time (as a busy stream is: queued, decided, appended together).
+ */
+async function writeHistory(aggregates: Aggregates, kind: StreamKind, events: CountingEventStore): Promise<void> {
+  const commands = kind.history()[Symbol.iterator]();
+  let written = 0;
+  while (written < LENGTH) {
+    const batch: Array<Promise<unknown>> = [];
+    for (let i = 0; i < 1000; i++) batch.push(aggregates.handle(kind.stream, kind.decider, commands.next().value, context));
+    await Promise.all(batch);
+    written = (await events.readStream(kind.stream, { fromRevision: 0 })).length;
+    // A command that decides nothing (a key revoked again) writes nothing: such a history is filled by hand.
+    if (written < 5 && kind.name === 'an API key') {
+      await fillByHand(events, kind, written);
+      // The writing process reads what it wrote by hand once, as it would have folded its own appends.
+      await aggregates.state(kind.stream, kind.decider);
+      return;
+    }
+  }
+}
+
+async function fillByHand(events: CountingEventStore, kind: StreamKind, from: number): Promise<void> {
+  let expected = from - 1;
+  for (let i = from; i < LENGTH; i += 1000) {
+    const chunk = Array.from({ length: Math.min(1000, LENGTH - i) }, () => ({
+      id: randomIds.uuid(),
+      type: 'ApiKeyRevoked',
+      data: { keyId: 'key-1' },
+      metadata: { orgId: 'acme', correlationId: 'c', causationId: null, actor: 'test', occurredAt: T0.toISOString(), schemaVersion: 1 },
+    }));
+    expected = (await events.append(kind.stream, chunk, expected)).nextRevision;
+  }
+}
+
+/** Snapshots are written beside the commands, not awaited by them: wait until the last is in. */
+async function settleSnapshots(snapshots: SqliteSnapshotStore, kind: StreamKind): Promise<void> {
+  if (!kind.snapshotted) return;
+  const name = kind.decider.snapshot!.name;
+  for (let i = 0; i < 1000; i++) {
+    const stored = await snapshots.read(kind.stream, name);
+    if (stored && stored.revision >= LENGTH - SNAPSHOT_EVERY) return;
+    await new Promise((r) => setImmediate(r));
+  }
+  throw new Error(`no recent snapshot of ${kind.stream}`);
+}
