@@ -4,6 +4,7 @@ export * from './ids.js';
 export * from './stream-name.js';
 export * from './events.js';
 export * from './decider.js';
+export * from './decider-specification.js';
 export * from './upcasting.js';
 export * from './canonical-json.js';
 export * from './url-redaction.js';

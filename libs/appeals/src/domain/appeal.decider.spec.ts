@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { foldEvents } from '#warden/kernel';
-import { type AppealCommand, appealDecider } from './appeal.decider.js';
+import { deciderSpecification } from '#warden/kernel';
+import { appealDecider } from './appeal.decider.js';
 import type { AppealDecided, AppealEvent, AppealSubmitted } from './appeal.events.js';
 
 const appeal: AppealSubmitted['data'] = {
@@ -16,27 +16,23 @@ const appeal: AppealSubmitted['data'] = {
   subject: 'user:u1',
 };
 
-/** Given events, when a command, then the events it decides. */
-function given(events: AppealEvent[]) {
-  const state = foldEvents(appealDecider, events);
-  return { state, when: (command: AppealCommand) => appealDecider.decide(command, state) };
-}
+const spec = deciderSpecification(appealDecider);
 
 describe('appeal decider', () => {
   it('records a new appeal as it was checked', () => {
-    expect(given([]).when({ type: 'SubmitAppeal', appeal })).toEqual([{ type: 'AppealSubmitted', data: appeal }]);
+    spec.given([]).when({ type: 'SubmitAppeal', appeal }).then([{ type: 'AppealSubmitted', data: appeal }]);
   });
 
   it('records an appeal once: the same appeal id again records nothing', () => {
     const recorded: AppealEvent = { type: 'AppealSubmitted', data: appeal };
-    expect(given([recorded]).state).toEqual({ appealId: 'ap-1', decision: null, appealed: { actionedItem: { id: 'p1', typeId: 'post' }, actionsTaken: ['remove'] } });
-    expect(given([recorded]).when({ type: 'SubmitAppeal', appeal })).toEqual([]);
+    expect(spec.given([recorded]).state).toEqual({ appealId: 'ap-1', decision: null, appealed: { actionedItem: { id: 'p1', typeId: 'post' }, actionsTaken: ['remove'] } });
+    spec.given([recorded]).when({ type: 'SubmitAppeal', appeal }).thenNothing();
   });
 
   it('keeps the first appeal when the same id comes back with a different body', () => {
     const recorded: AppealEvent = { type: 'AppealSubmitted', data: appeal };
     const changed = { ...appeal, appealReason: 'something else', actionsTaken: ['ban'] };
-    expect(given([recorded]).when({ type: 'SubmitAppeal', appeal: changed })).toEqual([]);
+    spec.given([recorded]).when({ type: 'SubmitAppeal', appeal: changed }).thenNothing();
   });
 });
 
@@ -53,17 +49,17 @@ describe('appeal decider: DecideAppeal', () => {
 
   it('records the outcome of a submitted appeal with what was appealed (for the reversal of its strikes)', () => {
     const recorded = { ...decided, actionedItem: { id: 'p1', typeId: 'post' }, actionsTaken: ['remove'] };
-    expect(given([submitted]).when({ type: 'DecideAppeal', decided })).toEqual([{ type: 'AppealDecided', data: recorded }]);
-    expect(given([submitted, { type: 'AppealDecided', data: recorded }]).state).toMatchObject({ appealId: 'ap-1', decision: 'ACCEPT' });
+    spec.given([submitted]).when({ type: 'DecideAppeal', decided }).then([{ type: 'AppealDecided', data: recorded }]);
+    expect(spec.given([submitted, { type: 'AppealDecided', data: recorded }]).state).toMatchObject({ appealId: 'ap-1', decision: 'ACCEPT' });
   });
 
   it('decides an appeal once: a second outcome (a re-run, or another decision) records nothing', () => {
     const history: AppealEvent[] = [submitted, { type: 'AppealDecided', data: decided }];
-    expect(given(history).when({ type: 'DecideAppeal', decided })).toEqual([]);
-    expect(given(history).when({ type: 'DecideAppeal', decided: { ...decided, decision: 'REJECT', decisionId: 'dec-2' } })).toEqual([]);
+    spec.given(history).when({ type: 'DecideAppeal', decided }).thenNothing();
+    spec.given(history).when({ type: 'DecideAppeal', decided: { ...decided, decision: 'REJECT', decisionId: 'dec-2' } }).thenNothing();
   });
 
   it('records nothing for an appeal that was never submitted', () => {
-    expect(given([]).when({ type: 'DecideAppeal', decided })).toEqual([]);
+    spec.given([]).when({ type: 'DecideAppeal', decided }).thenNothing();
   });
 });

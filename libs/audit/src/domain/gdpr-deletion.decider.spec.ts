@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { foldEvents } from '#warden/kernel';
+import { deciderSpecification } from '#warden/kernel';
 import { type GdprDeletionCommand, gdprDeletionDecider } from './gdpr-deletion.decider.js';
 import type { ErasedCounts, GdprDeletionEvent } from './gdpr-deletion.events.js';
 
@@ -17,39 +17,34 @@ const completed: GdprDeletionEvent = {
   data: { requestId: 'req-1', user, subject: 'user:u-1', erased, completedAt: '2026-03-01T10:00:02.000Z' },
 };
 
-/** Given events, when a command, then the events it decides. */
-function given(events: GdprDeletionEvent[]) {
-  const state = foldEvents(gdprDeletionDecider, events);
-  return { state, when: (command: GdprDeletionCommand) => gdprDeletionDecider.decide(command, state) };
-}
+const spec = deciderSpecification(gdprDeletionDecider);
 
 describe('GDPR deletion decider', () => {
   it('records a first request with the user ids and subject only', () => {
-    expect(given([]).when(request)).toEqual([requested]);
-    expect(given([requested]).state).toMatchObject({ status: 'PENDING', requestId: 'req-1', requestedAt: '2026-03-01T10:00:00.000Z', completedAt: null, erased: null });
+    spec.given([]).when(request).then([requested]);
+    expect(spec.given([requested]).state).toMatchObject({ status: 'PENDING', requestId: 'req-1', requestedAt: '2026-03-01T10:00:00.000Z', completedAt: null, erased: null });
   });
 
   it("carries the same person's console account from the request to the completion", () => {
-    const withAccount = given([]).when({ ...request, consoleUserId: 'cu-7' });
-    expect(withAccount).toEqual([{ ...requested, data: { ...requested.data, consoleUserId: 'cu-7' } }]);
-    expect(given(withAccount).when(complete)).toEqual([{ ...completed, data: { ...completed.data, consoleUserId: 'cu-7' } }]);
+    const withAccount = spec.given([]).when({ ...request, consoleUserId: 'cu-7' }).then([{ ...requested, data: { ...requested.data, consoleUserId: 'cu-7' } }]);
+    spec.given(withAccount).when(complete).then([{ ...completed, data: { ...completed.data, consoleUserId: 'cu-7' } }]);
   });
 
   it('records nothing for the same user again while pending, nor once completed', () => {
-    expect(given([requested]).when({ ...request, now: '2026-03-01T10:00:01.000Z' })).toEqual([]);
-    expect(given([requested, completed]).when({ ...request, now: '2026-03-02T10:00:00.000Z' })).toEqual([]);
+    spec.given([requested]).when({ ...request, now: '2026-03-01T10:00:01.000Z' }).thenNothing();
+    spec.given([requested, completed]).when({ ...request, now: '2026-03-02T10:00:00.000Z' }).thenNothing();
   });
 
   it('completes a pending request with what was erased', () => {
-    expect(given([requested]).when(complete)).toEqual([completed]);
-    expect(given([requested, completed]).state).toMatchObject({ status: 'COMPLETED', completedAt: '2026-03-01T10:00:02.000Z', erased });
+    spec.given([requested]).when(complete).then([completed]);
+    expect(spec.given([requested, completed]).state).toMatchObject({ status: 'COMPLETED', completedAt: '2026-03-01T10:00:02.000Z', erased });
   });
 
   it('completes once: a re-run of the erasure records nothing more', () => {
-    expect(given([requested, completed]).when({ ...complete, erased: { ...erased, dataKeys: 0 } })).toEqual([]);
+    spec.given([requested, completed]).when({ ...complete, erased: { ...erased, dataKeys: 0 } }).thenNothing();
   });
 
   it('completes nothing that was never requested', () => {
-    expect(given([]).when(complete)).toEqual([]);
+    spec.given([]).when(complete).thenNothing();
   });
 });

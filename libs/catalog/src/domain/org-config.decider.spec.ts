@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '#warden/kernel';
+import { deciderSpecification, DomainError } from '#warden/kernel';
 import type { CatalogEvent } from './catalog.events.js';
 import type { PolicyDefinition, QueueDefinition, SsoSettings } from './catalog.model.js';
 import { type DesiredCatalog, initialCatalogState, orgConfigDecider, planCatalog } from './org-config.decider.js';
@@ -40,6 +40,7 @@ function desired(parts: { policies?: PolicyDefinition[]; queues?: QueueDefinitio
 }
 
 const fold = (events: CatalogEvent[]) => events.reduce(orgConfigDecider.evolve, initialCatalogState);
+const spec = deciderSpecification(orgConfigDecider);
 const apply = (d: DesiredCatalog, prune = false) => ({ type: 'ApplyCatalog' as const, desired: d, prune });
 
 describe('org config decider', () => {
@@ -143,41 +144,35 @@ describe('org config decider: the console changes the sso settings', () => {
   const IDP_CERT = readFileSync(new URL('../../../../examples/idp-example.pem', import.meta.url), 'utf8');
   const enabled = { saml_enabled: true, sso_url: 'https://idp.example/sso', jit: { enabled: true, defaultRoles: ['MODERATOR'] } };
   const change = (settings: Record<string, unknown>) => ({ type: 'ChangeSsoSettings' as const, settings });
-  const given = (...events: CatalogEvent[]) => fold(events);
   const ssoChanged = (sso: SsoSettings): CatalogEvent => ({ type: 'SsoSettingsChanged', data: { sso } });
   const defaults = desired().sso;
   const stored: SsoSettings = { ...defaults, saml_enabled: true, sso_url: 'https://idp.example/sso', cert: IDP_CERT, jit: { enabled: true, defaultRoles: ['MODERATOR'] } };
   /** The problems a refused change names, as pointer → detail. */
-  const refusal = (settings: Record<string, unknown>, state = initialCatalogState) => {
-    try {
-      orgConfigDecider.decide(change(settings), state);
-    } catch (error) {
-      expect(error).toBeInstanceOf(DomainError);
-      return (error as DomainError).details.map((d) => [d.pointer, d.detail]);
-    }
-    throw new Error('the change was accepted');
-  };
+  const refusal = (settings: Record<string, unknown>, history: CatalogEvent[] = []) =>
+    spec.given(history).when(change(settings)).thenThrows(DomainError).details.map((d) => [d.pointer, d.detail]);
 
   it('given no sso section, when the settings change, then one SsoSettingsChanged with the whole section and its defaults', () => {
-    expect(orgConfigDecider.decide(change({ ...enabled, cert: IDP_CERT }), initialCatalogState)).toEqual([ssoChanged(stored)]);
+    spec.given([]).when(change({ ...enabled, cert: IDP_CERT })).then([ssoChanged(stored)]);
   });
 
   it('given no sso section, when the defaults are sent, then nothing: the defaults are what it had', () => {
-    expect(orgConfigDecider.decide(change({}), initialCatalogState)).toEqual([]);
+    spec.given([]).when(change({})).thenNothing();
   });
 
   it('given a certificate, when a change leaves cert out, then the stored certificate is kept', () => {
-    const events = orgConfigDecider.decide(change({ ...enabled, roleAttribute: 'groups', roleMap: { admins: ['ADMIN'] } }), given(ssoChanged(stored)));
-    expect(events).toEqual([ssoChanged({ ...stored, roleAttribute: 'groups', roleMap: { admins: ['ADMIN'] } })]);
+    spec
+      .given([ssoChanged(stored)])
+      .when(change({ ...enabled, roleAttribute: 'groups', roleMap: { admins: ['ADMIN'] } }))
+      .then([ssoChanged({ ...stored, roleAttribute: 'groups', roleMap: { admins: ['ADMIN'] } })]);
   });
 
   it('given settings, when the same settings are sent (with or without the certificate), then nothing', () => {
-    expect(orgConfigDecider.decide(change(enabled), given(ssoChanged(stored)))).toEqual([]);
-    expect(orgConfigDecider.decide(change({ ...enabled, cert: IDP_CERT }), given(ssoChanged(stored)))).toEqual([]);
+    spec.given([ssoChanged(stored)]).when(change(enabled)).thenNothing();
+    spec.given([ssoChanged(stored)]).when(change({ ...enabled, cert: IDP_CERT })).thenNothing();
   });
 
   it('given a certificate, when cert is null and SAML is off, then the certificate is removed', () => {
-    expect(orgConfigDecider.decide(change({ cert: null }), given(ssoChanged(stored)))).toEqual([ssoChanged(defaults)]);
+    spec.given([ssoChanged(stored)]).when(change({ cert: null })).then([ssoChanged(defaults)]);
   });
 
   it('refuses a certificate that is not one, at /cert, as the file does', () => {
@@ -193,7 +188,7 @@ describe('org config decider: the console changes the sso settings', () => {
     expect(refusal({ cert: 'not a certificate' })).toEqual([
       ['/cert', 'is not a PEM certificate (expected -----BEGIN CERTIFICATE----- … -----END CERTIFICATE-----)'],
     ]);
-    expect(orgConfigDecider.decide(change({ cert: IDP_CERT }), initialCatalogState)).toEqual([ssoChanged({ ...defaults, cert: IDP_CERT })]);
+    spec.given([]).when(change({ cert: IDP_CERT })).then([ssoChanged({ ...defaults, cert: IDP_CERT })]);
   });
 
   it('refuses what the file refuses across fields, each at its pointer', () => {
@@ -215,70 +210,59 @@ describe('org config decider: the console changes the sso settings', () => {
   });
 
   it('given a certificate, when SAML is on and cert is null, then refused: sign-in needs it', () => {
-    expect(refusal({ ...enabled, cert: null }, given(ssoChanged(stored)))).toEqual([['/cert', 'is required when saml_enabled is true']]);
+    expect(refusal({ ...enabled, cert: null }, [ssoChanged(stored)])).toEqual([['/cert', 'is required when saml_enabled is true']]);
   });
 });
 
 describe('org config decider: the console defines a review queue', () => {
   const defined = (q: QueueDefinition): CatalogEvent => ({ type: 'QueueDefined', data: { kind: 'queue', entity: q } }) as CatalogEvent;
-  const given = (...events: CatalogEvent[]) => events.reduce(orgConfigDecider.evolve, initialCatalogState);
-  const define = (mode: 'create' | 'update', q: Record<string, unknown>, state = initialCatalogState) =>
-    orgConfigDecider.decide({ type: 'DefineQueue', mode, queue: q }, state);
-  const refusal = (mode: 'create' | 'update', q: Record<string, unknown>, state = initialCatalogState) => {
-    try {
-      define(mode, q, state);
-    } catch (error) {
-      return error as DomainError;
-    }
-    throw new Error('expected a refusal');
-  };
+  const archived = (id: string): CatalogEvent => ({ type: 'QueueArchived', data: { kind: 'queue', id } }) as CatalogEvent;
+  /** The console's DefineQueue, on the stream of `history`. */
+  const define = (mode: 'create' | 'update', q: Record<string, unknown>, history: CatalogEvent[] = []) =>
+    spec.given(history).when({ type: 'DefineQueue', mode, queue: q });
   const pointers = (error: DomainError) => error.details.map((d) => [d.pointer, d.detail]);
 
   it('given no queue, when one is created with only a name, then a QueueDefined with the file defaults and an id from the name', () => {
-    expect(define('create', { name: 'Hate speech' })).toEqual([defined({ ...queue('hate-speech'), name: 'Hate speech' })]);
+    define('create', { name: 'Hate speech' }).then([defined({ ...queue('hate-speech'), name: 'Hate speech' })]);
   });
 
   it('given a queue, when one of the same name is created without an id, then the id is suffixed; with that id, a conflict', () => {
-    const state = given(defined(queue('spam')));
-    expect(define('create', { name: 'Spam' }, state)).toEqual([defined({ ...queue('spam-2'), name: 'Spam' })]);
-    expect(refusal('create', { id: 'spam', name: 'Spam' }, state).status).toBe(409);
+    const history = [defined(queue('spam'))];
+    define('create', { name: 'Spam' }, history).then([defined({ ...queue('spam-2'), name: 'Spam' })]);
+    expect(define('create', { id: 'spam', name: 'Spam' }, history).thenThrows(DomainError).status).toBe(409);
   });
 
   it('given an archived queue, when it is created again, then it is defined again', () => {
-    const state = given(defined(queue('old')), { type: 'QueueArchived', data: { kind: 'queue', id: 'old' } } as CatalogEvent);
-    expect(define('create', { id: 'old', name: 'old' }, state)).toEqual([defined(queue('old'))]);
+    define('create', { id: 'old', name: 'old' }, [defined(queue('old')), archived('old')]).then([defined(queue('old'))]);
   });
 
   it('given a queue, when it is updated, then the whole definition is replaced; the same again decides nothing', () => {
-    const state = given(defined(queue('spam')));
     const change = { id: 'spam', name: 'Spam', order: 'PRIORITY', lockTimeoutSeconds: 120, autoCloseAfterDays: 7 };
-    const events = define('update', change, state);
-    expect(events).toEqual([defined({ ...queue('spam'), ...change, order: 'PRIORITY' })]);
-    expect(define('update', change, given(defined(queue('spam')), ...events))).toEqual([]);
+    const events = define('update', change, [defined(queue('spam'))]).then([defined({ ...queue('spam'), ...change, order: 'PRIORITY' })]);
+    define('update', change, [defined(queue('spam')), ...events]).thenNothing();
   });
 
   it('refuses an update of a queue that does not exist or was archived (404)', () => {
-    expect(refusal('update', { id: 'nope', name: 'x' }).status).toBe(404);
-    const archived = given(defined(queue('old')), { type: 'QueueArchived', data: { kind: 'queue', id: 'old' } } as CatalogEvent);
-    expect(refusal('update', { id: 'old', name: 'x' }, archived).status).toBe(404);
+    expect(define('update', { id: 'nope', name: 'x' }).thenThrows(DomainError).status).toBe(404);
+    expect(define('update', { id: 'old', name: 'x' }, [defined(queue('old')), archived('old')]).thenThrows(DomainError).status).toBe(404);
   });
 
   it('refuses what the file refuses, each at its pointer: the reserved id, bad values, unknown keys', () => {
-    expect(pointers(refusal('create', { id: 'child-safety', name: 'CS' }))).toEqual([['/id', '"child-safety" is reserved for the built-in child-safety queue']]);
-    const bad = refusal('create', { name: ' ', lockTimeoutSeconds: 0, order: 'LIFO', colour: 'red' });
+    expect(pointers(define('create', { id: 'child-safety', name: 'CS' }).thenThrows(DomainError))).toEqual([['/id', '"child-safety" is reserved for the built-in child-safety queue']]);
+    const bad = define('create', { name: ' ', lockTimeoutSeconds: 0, order: 'LIFO', colour: 'red' }).thenThrows(DomainError);
     expect(bad.status).toBe(400);
     expect(pointers(bad).map(([p]) => p).sort()).toEqual(['/colour', '/id', '/lockTimeoutSeconds', '/name', '/order']); // a blank name gives no id to derive
   });
 
   it('refuses a second default or appeals default at its field, and allows moving it once unset', () => {
-    const state = given(defined({ ...queue('main'), isDefault: true }), defined({ ...queue('appeals'), isAppealsDefault: true }));
-    expect(pointers(refusal('create', { id: 'other', name: 'Other', isDefault: true }, state))).toEqual([
+    const history = [defined({ ...queue('main'), isDefault: true }), defined({ ...queue('appeals'), isAppealsDefault: true })];
+    expect(pointers(define('create', { id: 'other', name: 'Other', isDefault: true }, history).thenThrows(DomainError))).toEqual([
       ['/isDefault', 'only one queue may be the default (queue main already is; unset it there first)'],
     ]);
-    expect(refusal('create', { id: 'other', name: 'Other', isAppealsDefault: true }, state).details[0]!.pointer).toBe('/isAppealsDefault');
+    expect(define('create', { id: 'other', name: 'Other', isAppealsDefault: true }, history).thenThrows(DomainError).details[0]!.pointer).toBe('/isAppealsDefault');
     // The holder itself may keep its flag.
-    expect(define('update', { id: 'main', name: 'Main', isDefault: true }, state)).toEqual([defined({ ...queue('main'), name: 'Main', isDefault: true })]);
-    const unset = given(defined({ ...queue('main'), isDefault: false }));
-    expect(define('create', { id: 'other', name: 'Other', isDefault: true }, unset)).toEqual([defined({ ...queue('other'), name: 'Other', isDefault: true })]);
+    define('update', { id: 'main', name: 'Main', isDefault: true }, history).then([defined({ ...queue('main'), name: 'Main', isDefault: true })]);
+    const unset = [defined({ ...queue('main'), isDefault: false })];
+    define('create', { id: 'other', name: 'Other', isDefault: true }, unset).then([defined({ ...queue('other'), name: 'Other', isDefault: true })]);
   });
 });

@@ -1,18 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { foldEvents } from '#warden/kernel';
+import { deciderSpecification } from '#warden/kernel';
 import {
   actionExecutionDecider,
   type ExecuteAction,
   executionDeliveryId,
   executionReviewRequestId,
 } from './action-execution.decider.js';
-import type { ActionExecutionEvent } from './action-execution.events.js';
 
-/** Given events, when a command, then the events it decides. */
-function given(events: ActionExecutionEvent[]) {
-  const state = foldEvents(actionExecutionDecider, events);
-  return { when: (command: ExecuteAction) => actionExecutionDecider.decide(command, state) };
-}
+const spec = deciderSpecification(actionExecutionDecider);
 
 const execute = (overrides: Partial<ExecuteAction> = {}): ExecuteAction => ({
   type: 'ExecuteAction',
@@ -49,7 +44,7 @@ const executed = (overrides: Partial<ExecuteAction> = {}) => {
 
 describe('action execution decider', () => {
   it('records a customer-defined action with its callback: the policies given, no rules, the creator, trigger post-actions', () => {
-    expect(given([]).when(execute())).toEqual([
+    spec.given([]).when(execute()).then([
       executed(),
       {
         type: 'ActionCallbackRequested',
@@ -69,13 +64,13 @@ describe('action execution decider', () => {
   });
 
   it('an unknown user: the callback has no creator (no strikes, no count)', () => {
-    const [, callback] = given([]).when(execute({ creator: null, actorId: null }));
+    const [, callback] = spec.given([]).when(execute({ creator: null, actorId: null })).events();
     expect(callback).toMatchObject({ type: 'ActionCallbackRequested', data: { creator: null } });
   });
 
   it('ENQUEUE_TO_MRT requests review of the item version in the default queue, source POST_ACTIONS; no callback', () => {
     const command = execute({ action: { id: 'enqueue-to-mrt', kind: 'ENQUEUE_TO_MRT', body: {} }, reportedItems: [] });
-    expect(given([]).when(command)).toEqual([
+    spec.given([]).when(command).then([
       executed({ action: command.action, reportedItems: [] }),
       {
         type: 'ReviewEnqueueRequested',
@@ -95,24 +90,24 @@ describe('action execution decider', () => {
   });
 
   it('ENQUEUE_TO_CHILD_SAFETY requests the child-safety queue', () => {
-    const events = given([]).when(execute({ action: { id: 'enqueue-to-child-safety', kind: 'ENQUEUE_TO_CHILD_SAFETY', body: {} } }));
+    const events = spec.given([]).when(execute({ action: { id: 'enqueue-to-child-safety', kind: 'ENQUEUE_TO_CHILD_SAFETY', body: {} } })).events();
     expect(events[1]).toMatchObject({ type: 'ReviewEnqueueRequested', data: { queueId: 'child-safety', source: 'POST_ACTIONS' } });
   });
 
   it('an execution already recorded decides nothing again (a re-run of the same command)', () => {
-    const first = given([]).when(execute());
-    expect(given(first).when(execute())).toEqual([]);
+    const first = spec.given([]).when(execute()).events();
+    spec.given(first).when(execute()).thenNothing();
   });
 
   it('two executions of the same request get different delivery ids (two callbacks, two strike applications)', () => {
-    const a = given([]).when(execute({ executionId: 'exe_1' }))[1]!;
-    const b = given([]).when(execute({ executionId: 'exe_2' }))[1]!;
+    const a = spec.given([]).when(execute({ executionId: 'exe_1' })).events()[1]!;
+    const b = spec.given([]).when(execute({ executionId: 'exe_2' })).events()[1]!;
     expect((a.data as { deliveryId: string }).deliveryId).not.toBe((b.data as { deliveryId: string }).deliveryId);
   });
 
   it('the action body is copied, not shared with the catalog', () => {
     const body = { severity: 'high' };
-    const [, callback] = given([]).when(execute({ action: { id: 'remove', kind: 'CUSTOMER_DEFINED_ACTION', body } }));
+    const [, callback] = spec.given([]).when(execute({ action: { id: 'remove', kind: 'CUSTOMER_DEFINED_ACTION', body } })).events();
     expect((callback!.data as { custom: object }).custom).not.toBe(body);
   });
 });

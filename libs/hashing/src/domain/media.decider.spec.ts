@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { foldEvents } from '#warden/kernel';
-import { type MediaHashedOf, mediaDecider, type RecordMediaResult } from './media.decider.js';
+import { deciderSpecification } from '#warden/kernel';
+import { mediaDecider, type RecordMediaResult } from './media.decider.js';
 
 const URL = 'https://cdn.example/a.jpg';
 type Result = { ok: true; url: string; pdq: string; quality: number; md5: string; sha256: string } | { ok: false; url: string; reason: string };
@@ -13,28 +13,24 @@ const record = (result: Result = hashed): RecordMediaResult<Result> => ({
   result,
 });
 
-/** Given events, when a command, then the events it decides. */
-function given(events: MediaHashedOf<Result>[]) {
-  const state = foldEvents(decider, events);
-  return { state, when: (command: RecordMediaResult<Result>) => decider.decide(command, state) };
-}
+const spec = deciderSpecification(decider);
 
 describe('media decider', () => {
   it('records a result, a failure as much as a hash', () => {
-    expect(given([]).when(record())).toEqual([{ type: 'MediaHashed', data: { item: { id: 'p1', typeId: 'post' }, version: 2, result: hashed } }]);
+    spec.given([]).when(record()).then([{ type: 'MediaHashed', data: { item: { id: 'p1', typeId: 'post' }, version: 2, result: hashed } }]);
     const failed = { ok: false as const, url: URL, reason: 'http-404' };
-    expect(given([]).when(record(failed))[0]!.data.result).toEqual(failed);
+    expect(spec.given([]).when(record(failed)).events()[0]!.data.result).toEqual(failed);
   });
 
   it("keeps the item's data out of the record: only its identity, never the personal data it carries", () => {
     const item = { id: 'p1', typeId: 'post', data: { text: 'my address is …' }, creator: null, subject: 'post:p1' };
-    const [event] = given([]).when({ ...record(), item });
+    const [event] = spec.given([]).when({ ...record(), item }).events();
     expect(JSON.parse(JSON.stringify(event!.data.item))).toEqual({ id: 'p1', typeId: 'post' });
   });
 
   it('records a URL once: the first result stands', () => {
-    const first = given([]).when(record());
-    expect(given(first).state.result).toEqual(hashed);
-    expect(given(first).when(record({ ok: false, url: URL, reason: 'network' }))).toEqual([]);
+    const first = spec.given([]).when(record()).events();
+    expect(spec.given(first).state.result).toEqual(hashed);
+    spec.given(first).when(record({ ok: false, url: URL, reason: 'network' })).thenNothing();
   });
 });

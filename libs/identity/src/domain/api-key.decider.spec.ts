@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DomainError, foldEvents } from '#warden/kernel';
+import { deciderSpecification, DomainError, foldEvents } from '#warden/kernel';
 import { apiKeyDecider, type ApiKeyCommand } from './api-key.decider.js';
 import type { ApiKeyEvent } from './identity.events.js';
 import { organizationDecider } from './organization.decider.js';
@@ -9,31 +9,27 @@ const created: ApiKeyEvent = {
   data: { keyId: 'k1', orgId: 'acme', name: 'ci', team: null, hash: 'h', prefix: 'wdn_abc', rotatedFrom: null },
 };
 
-function given(events: ApiKeyEvent[], command: ApiKeyCommand) {
-  return apiKeyDecider.decide(command, foldEvents(apiKeyDecider, events));
-}
+const spec = deciderSpecification(apiKeyDecider);
 
 describe('api key decider', () => {
   it('creates a key once', () => {
     const cmd: ApiKeyCommand = { type: 'CreateApiKey', ...created.data };
-    expect(given([], cmd)).toEqual([created]);
-    expect(() => given([created], cmd)).toThrow(/already exists/);
+    spec.given([]).when(cmd).then([created]);
+    spec.given([created]).when(cmd).thenThrows(/already exists/);
   });
 
   it('rotates an active key and refuses to rotate it twice', () => {
     const rotate: ApiKeyCommand = { type: 'RotateApiKey', keyId: 'k1', orgId: 'acme', replacedBy: 'k2' };
-    const rotated = given([created], rotate);
-    expect(rotated).toEqual([{ type: 'ApiKeyRotated', data: { keyId: 'k1', replacedBy: 'k2' } }]);
-    expect(() => given([created, ...rotated], rotate)).toThrow(/already rotated/);
+    const rotated = spec.given([created]).when(rotate).then([{ type: 'ApiKeyRotated', data: { keyId: 'k1', replacedBy: 'k2' } }]);
+    spec.given([created, ...rotated]).when(rotate).thenThrows(/already rotated/);
   });
 
   it('revokes idempotently, and never across organizations', () => {
     const revoke: ApiKeyCommand = { type: 'RevokeApiKey', keyId: 'k1', orgId: 'acme' };
-    const revoked = given([created], revoke);
-    expect(revoked).toEqual([{ type: 'ApiKeyRevoked', data: { keyId: 'k1' } }]);
-    expect(given([created, ...revoked], revoke)).toEqual([]);
-    expect(() => given([created], { ...revoke, orgId: 'other' })).toThrow(DomainError);
-    expect(() => given([], revoke)).toThrow(/No API key/);
+    const revoked = spec.given([created]).when(revoke).then([{ type: 'ApiKeyRevoked', data: { keyId: 'k1' } }]);
+    spec.given([created, ...revoked]).when(revoke).thenNothing();
+    spec.given([created]).when({ ...revoke, orgId: 'other' }).thenThrows(DomainError);
+    spec.given([]).when(revoke).thenThrows(/No API key/);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { foldEvents } from '#warden/kernel';
-import { type ItemEvent, itemDecider, type SubmitItemVersion } from './item.decider.js';
+import { deciderSpecification } from '#warden/kernel';
+import { itemDecider, type SubmitItemVersion } from './item.decider.js';
 
 const submit = (overrides: Partial<SubmitItemVersion> = {}): SubmitItemVersion => ({
   type: 'SubmitItemVersion',
@@ -10,15 +10,11 @@ const submit = (overrides: Partial<SubmitItemVersion> = {}): SubmitItemVersion =
   ...overrides,
 });
 
-/** Given events, when a command, then the events it decides. */
-function given(events: ItemEvent[]) {
-  const state = foldEvents(itemDecider, events);
-  return { state, when: (command: SubmitItemVersion) => itemDecider.decide(command, state) };
-}
+const spec = deciderSpecification(itemDecider);
 
 describe('item decider', () => {
   it('records a first version with its data sealed under the creator', () => {
-    expect(given([]).when(submit())).toEqual([
+    spec.given([]).when(submit()).then([
       {
         type: 'ItemSubmitted',
         data: {
@@ -36,20 +32,23 @@ describe('item decider', () => {
   });
 
   it('seals an item without a creator under the item itself, and keeps its type version and variant', () => {
-    const [event] = given([]).when(
-      submit({
-        item: { id: 'p1', typeId: 'post', data: { text: 'hi' }, typeVersion: 'v3', typeSchemaVariant: 'partial' },
-        creator: null,
-        source: 'content',
-      }),
-    );
+    const [event] = spec
+      .given([])
+      .when(
+        submit({
+          item: { id: 'p1', typeId: 'post', data: { text: 'hi' }, typeVersion: 'v3', typeSchemaVariant: 'partial' },
+          creator: null,
+          source: 'content',
+        }),
+      )
+      .events();
     expect(event!.data).toMatchObject({ creator: null, subject: 'post:p1', typeVersion: 'v3', typeSchemaVariant: 'partial', source: 'content' });
   });
 
   it('accepts every further version, the same whatever came before (so the handler need not read the stream)', () => {
-    const first = given([]).when(submit());
-    const history = [...first, ...given(first).when(submit({ item: { id: 'p1', typeId: 'post', data: { text: 'edited' } } }))];
-    expect(given(history).state).toEqual({ versions: 2 });
-    expect(given(history).when(submit())).toEqual(given([]).when(submit()));
+    const first = spec.given([]).when(submit()).events();
+    const history = [...first, ...spec.given(first).when(submit({ item: { id: 'p1', typeId: 'post', data: { text: 'edited' } } })).events()];
+    expect(spec.given(history).state).toEqual({ versions: 2 });
+    spec.given(history).when(submit()).then(spec.given([]).when(submit()).events());
   });
 });

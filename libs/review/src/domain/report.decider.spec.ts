@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { foldEvents } from '#warden/kernel';
-import { reportDecider, type ReportCommand } from './report.decider.js';
+import { deciderSpecification } from '#warden/kernel';
+import { reportDecider } from './report.decider.js';
 import type { ReportEvent, ReportSubmitted } from './report.events.js';
 
 const report: ReportSubmitted['data'] = {
@@ -17,20 +17,16 @@ const report: ReportSubmitted['data'] = {
   subject: 'user:u1',
 };
 
-/** Given events, when a command, then the events it decides. */
-function given(events: ReportEvent[]) {
-  const state = foldEvents(reportDecider, events);
-  return { state, when: (command: ReportCommand) => reportDecider.decide(command, state) };
-}
+const spec = deciderSpecification(reportDecider);
 
 describe('report decider', () => {
   it('records a new report as it was checked', () => {
-    expect(given([]).when({ type: 'SubmitReport', report })).toEqual([{ type: 'ReportSubmitted', data: report }]);
+    spec.given([]).when({ type: 'SubmitReport', report }).then([{ type: 'ReportSubmitted', data: report }]);
   });
 
   it('records a report once: deciding it again records nothing', () => {
     const recorded: ReportEvent = { type: 'ReportSubmitted', data: report };
-    expect(given([recorded]).state).toEqual({ reportId: 'rpt_1' });
-    expect(given([recorded]).when({ type: 'SubmitReport', report })).toEqual([]);
+    expect(spec.given([recorded]).state).toEqual({ reportId: 'rpt_1' });
+    spec.given([recorded]).when({ type: 'SubmitReport', report }).thenNothing();
   });
 });

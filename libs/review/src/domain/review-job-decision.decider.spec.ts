@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { deciderSpecification, DomainError } from '#warden/kernel';
 import { reviewJobDecider, type ReviewJobCommand } from './review-job.decider.js';
 import type { DecisionCallbackRequested, EnqueueRequest, ReviewJobEvent } from './review-job.events.js';
 
 /** The Decide and AutoClose commands of the review job decider: given events, when a command, then events. */
-function given(events: ReviewJobEvent[]) {
-  const state = events.reduce(reviewJobDecider.evolve, reviewJobDecider.initialState);
-  return { when: (command: ReviewJobCommand) => reviewJobDecider.decide(command, state) };
-}
+const spec = deciderSpecification(reviewJobDecider);
 
 const item = { id: 'p1', typeId: 'post', typeName: 'Post' };
 const request: EnqueueRequest = {
@@ -69,28 +67,28 @@ const decide = (over: Partial<Extract<ReviewJobCommand, { type: 'Decide' }>> = {
 
 describe('reviewJobDecider: decisions', () => {
   it('with the live lock: the decision and its callbacks, in one append', () => {
-    const events = given([opened, claimed]).when(decide());
+    const events = spec.given([opened, claimed]).when(decide()).events();
     expect(events.map((e) => e.type)).toEqual(['ReviewJobDecided', 'ActionCallbackRequested']);
     expect(events[0]!.data).toMatchObject({ jobId: 'j1', decisionId: 'dec1', closeReason: null, decidedAt: '2026-01-01T00:05:00.000Z' });
     expect(events[1]!.data).toEqual(callback);
   });
 
   it('the decision closes the job: a second one is job-closed', () => {
-    const [decided] = given([opened, claimed]).when(decide());
-    expect(() => given([opened, claimed, decided!]).when(decide())).toThrow(expect.objectContaining({ kind: 'job-closed' }));
+    const [decided] = spec.given([opened, claimed]).when(decide()).events();
+    expect(spec.given([opened, claimed, decided!]).when(decide()).thenThrows(DomainError).kind).toBe('job-closed');
   });
 
   it('without the lock, with another token, or after it expired: refused', () => {
-    expect(() => given([opened]).when(decide())).toThrow(expect.objectContaining({ kind: 'lock-not-held' }));
-    expect(() => given([opened, claimed]).when(decide({ lockTokenHash: 'other' }))).toThrow(expect.objectContaining({ kind: 'lock-not-held' }));
-    expect(() => given([opened, claimed]).when(decide({ moderatorId: 'm2' }))).toThrow(expect.objectContaining({ kind: 'lock-not-held' }));
-    expect(() => given([opened, claimed]).when(decide({ now: '2026-01-01T00:11:00.000Z' }))).toThrow(expect.objectContaining({ kind: 'lock-expired' }));
+    expect(spec.given([opened]).when(decide()).thenThrows(DomainError).kind).toBe('lock-not-held');
+    expect(spec.given([opened, claimed]).when(decide({ lockTokenHash: 'other' })).thenThrows(DomainError).kind).toBe('lock-not-held');
+    expect(spec.given([opened, claimed]).when(decide({ moderatorId: 'm2' })).thenThrows(DomainError).kind).toBe('lock-not-held');
+    expect(spec.given([opened, claimed]).when(decide({ now: '2026-01-01T00:11:00.000Z' })).thenThrows(DomainError).kind).toBe('lock-expired');
   });
 
   it('AutoClose closes an open job without a lock, and leaves a closed one alone', () => {
-    const [closed] = given([opened, claimed]).when({ type: 'AutoClose', decisionId: 'auto1', closeReason: 'ITEM_ACTIONED', now: '2026-01-01T00:06:00.000Z' });
+    const [closed] = spec.given([opened, claimed]).when({ type: 'AutoClose', decisionId: 'auto1', closeReason: 'ITEM_ACTIONED', now: '2026-01-01T00:06:00.000Z' }).events();
     expect(closed).toMatchObject({ type: 'ReviewJobDecided', data: { type: 'AUTOMATIC_CLOSE', actor: null, closeReason: 'ITEM_ACTIONED', decisionId: 'auto1' } });
-    expect(given([opened, closed!]).when({ type: 'AutoClose', decisionId: 'auto2', closeReason: 'EXPIRED', now: '2026-01-02T00:00:00.000Z' })).toEqual([]);
-    expect(given([]).when({ type: 'AutoClose', decisionId: 'auto3', closeReason: 'EXPIRED', now: '2026-01-02T00:00:00.000Z' })).toEqual([]);
+    spec.given([opened, closed!]).when({ type: 'AutoClose', decisionId: 'auto2', closeReason: 'EXPIRED', now: '2026-01-02T00:00:00.000Z' }).thenNothing();
+    spec.given([]).when({ type: 'AutoClose', decisionId: 'auto3', closeReason: 'EXPIRED', now: '2026-01-02T00:00:00.000Z' }).thenNothing();
   });
 });

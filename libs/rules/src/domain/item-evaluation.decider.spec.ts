@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { foldEvents, streamName } from '#warden/kernel';
-import { encodeEvaluation, type Evaluation, type EvaluationEvent, type PublishedAction } from './evaluation.events.js';
+import { deciderSpecification, streamName } from '#warden/kernel';
+import { encodeEvaluation, type Evaluation, type PublishedAction } from './evaluation.events.js';
 import { evaluationEventId, itemEvaluationDecider, type RecordEvaluation } from './item-evaluation.decider.js';
 import { contentKey, itemContentDigest } from './item-content.js';
 
@@ -44,20 +44,16 @@ const idsOf = (command: RecordEvaluation) =>
     return data.deliveryId ?? data.jobId;
   });
 
-/** Given events, when a command, then the events it decides. */
-function given(events: EvaluationEvent[]) {
-  const state = foldEvents(itemEvaluationDecider, events);
-  return { state, when: (command: RecordEvaluation) => itemEvaluationDecider.decide(command, state) };
-}
+const spec = deciderSpecification(itemEvaluationDecider);
 
 describe('item evaluation decider', () => {
   it('records an evaluation that published nothing as ItemEvaluated alone, in its stored form', () => {
     const command = record([]);
-    expect(given([]).when(command)).toEqual([{ type: 'ItemEvaluated', data: encodeEvaluation(command.evaluation) }]);
+    spec.given([]).when(command).then([{ type: 'ItemEvaluated', data: encodeEvaluation(command.evaluation) }]);
   });
 
   it('publishes a callback per customer-defined action and a review request per queue action, with ids derived from the content', () => {
-    const events = given([]).when(record([notify, review, childSafety]));
+    const events = spec.given([]).when(record([notify, review, childSafety])).events();
     expect(events.map((e) => e.type)).toEqual(['ItemEvaluated', 'ActionCallbackRequested', 'ReviewEnqueueRequested', 'ReviewEnqueueRequested']);
     const item = { id: 'p1', typeId: 'post', typeName: 'Post' };
     // Customers see these ids: they stay byte-identical for the same content from now on (those
@@ -95,13 +91,13 @@ describe('item evaluation decider', () => {
   });
 
   it('writes the publications with their fields in the recorded order', () => {
-    const [, callback, job] = given([]).when(record([notify, review]));
+    const [, callback, job] = spec.given([]).when(record([notify, review])).events();
     expect(Object.keys(callback!.data)).toEqual(['deliveryId', 'item', 'action', 'policies', 'rules', 'custom', 'creator', 'environment', 'content']);
     expect(Object.keys(job!.data)).toEqual(['jobId', 'item', 'version', 'queueId', 'source', 'actionId', 'policies', 'rules', 'environment']);
   });
 
   it('publishes in the environment evaluated, and in another run (a retroaction) with other ids', () => {
-    const [, callback] = given([]).when(record([notify], { run: 'RETROACTION:r1', evaluation: evaluation([notify], 'RETROACTION') }));
+    const [, callback] = spec.given([]).when(record([notify], { run: 'RETROACTION:r1', evaluation: evaluation([notify], 'RETROACTION') })).events();
     expect(callback!.data).toMatchObject({ environment: 'RETROACTION' });
     expect(idsOf(record([notify, review], { run: 'RETROACTION:r1' }))).not.toEqual(idsOf(record([notify, review])));
   });
@@ -144,17 +140,17 @@ describe('item evaluation decider', () => {
 
   it('sends an empty custom body for an action the catalog no longer has, never a shared object', () => {
     const body = { severity: 'high' };
-    const [, gone] = given([]).when(record([notify], { actions: new Map(), creator: null }));
+    const [, gone] = spec.given([]).when(record([notify], { actions: new Map(), creator: null })).events();
     expect(gone!.data).toMatchObject({ custom: {}, creator: null });
-    const [, kept] = given([]).when(record([notify], { actions: new Map([['notify', { body }]]) }));
+    const [, kept] = spec.given([]).when(record([notify], { actions: new Map([['notify', { body }]]) })).events();
     expect((kept!.data as { custom: object }).custom).not.toBe(body);
   });
 
   it('records an evaluation once: recording it again decides nothing', () => {
-    const recorded = given([]).when(record([notify, review]));
-    expect(given(recorded).state).toEqual({ recorded: true });
-    expect(given(recorded).when(record([notify, review]))).toEqual([]);
-    expect(given(recorded.slice(0, 1)).when(record([]))).toEqual([]);
+    const recorded = spec.given([]).when(record([notify, review])).events();
+    expect(spec.given(recorded).state).toEqual({ recorded: true });
+    spec.given(recorded).when(record([notify, review])).thenNothing();
+    spec.given(recorded.slice(0, 1)).when(record([])).thenNothing();
   });
 
   it('derives the events’ own ids from the stream and their place in it', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { foldEvents } from '#warden/kernel';
+import { deciderSpecification } from '#warden/kernel';
 import { type SamlAssertionCommand, samlAssertionDecider } from './saml-assertion.decider.js';
 import { rolesFromGroups, emailOf } from './saml-identity.js';
 import { type SsoLoginFailureCommand, ssoLoginFailureDecider } from './sso-login-failure.decider.js';
@@ -13,33 +13,27 @@ const accepted: SamlAssertionEvent = {
 };
 
 describe('saml assertion decider', () => {
-  const given = (events: SamlAssertionEvent[]) => samlAssertionDecider.decide(accept, foldEvents(samlAssertionDecider, events));
+  const spec = deciderSpecification(samlAssertionDecider);
 
   it('accepts an assertion the first time', () => {
-    expect(given([])).toEqual([accepted]);
+    spec.given([]).when(accept).then([accepted]);
   });
 
   it('refuses it as a replay once accepted', () => {
-    let refusal: unknown;
-    try {
-      given([accepted]);
-    } catch (error) {
-      refusal = error;
-    }
-    expect(refusal).toBeInstanceOf(SsoRefusal);
-    expect((refusal as SsoRefusal).reason).toBe('replayed');
-    expect((refusal as SsoRefusal).status).toBe(401);
+    const refusal = spec.given([accepted]).when(accept).thenThrows(SsoRefusal);
+    expect(refusal.reason).toBe('replayed');
+    expect(refusal.status).toBe(401);
   });
 });
 
 describe('sso login failure decider', () => {
   const record: SsoLoginFailureCommand = { type: 'RecordSsoLoginFailure', orgId: 'acme', attemptId: 'sso_1', reason: 'expired' };
   const failed: SsoLoginEvent = { type: 'SsoLoginFailed', data: { orgId: 'acme', attemptId: 'sso_1', reason: 'expired' } };
-  const given = (events: SsoLoginEvent[]) => ssoLoginFailureDecider.decide(record, foldEvents(ssoLoginFailureDecider, events));
+  const spec = deciderSpecification(ssoLoginFailureDecider);
 
   it('records a refused attempt once', () => {
-    expect(given([])).toEqual([failed]);
-    expect(given([failed])).toEqual([]);
+    spec.given([]).when(record).then([failed]);
+    spec.given([failed]).when(record).thenNothing();
   });
 });
 
