@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FixedClock, foldEvents } from '#warden/kernel';
+import { deciderSpecification, FixedClock } from '#warden/kernel';
 import {
   type ApplyUserStrikes,
   isCountingApplied,
@@ -18,11 +18,7 @@ const DAY = 86_400_000;
 const remove = { kind: 'CUSTOMER_DEFINED_ACTION' as const, body: { severity: 'high' } };
 const ban = { kind: 'CUSTOMER_DEFINED_ACTION' as const, body: {} };
 
-/** Given events, when a command, then the events it decides; `run` also folds them in. */
-function given(events: UserStrikesEvent[]) {
-  const state = foldEvents(userStrikesDecider, events);
-  return { state, when: (command: UserStrikesCommand) => userStrikesDecider.decide(command, state) };
-}
+const spec = deciderSpecification(userStrikesDecider);
 
 /** The action happened at `at`; it is counted `countedLaterBy` ms after (0: at once). */
 function apply(
@@ -49,7 +45,7 @@ function apply(
 /** Applies the commands in order, each on the state the previous left. */
 function run(commands: UserStrikesCommand[], history: UserStrikesEvent[] = []): UserStrikesEvent[] {
   const log = [...history];
-  for (const command of commands) log.push(...given(log).when(command));
+  for (const command of commands) log.push(...spec.given(log).when(command).events());
   return log;
 }
 
@@ -61,7 +57,7 @@ describe('user strikes decider', () => {
   const at3 = [{ strikes: 3, actionId: 'ban', action: ban }];
 
   it('applies an action\'s strikes and records the count after it', () => {
-    const events = given([]).when(apply('a', 2, clock.now()));
+    const events = spec.given([]).when(apply('a', 2, clock.now())).events();
     expect(events).toEqual([
       {
         type: 'UserStrikesApplied',
@@ -80,18 +76,18 @@ describe('user strikes decider', () => {
 
   it('counts one application once: the same key again decides nothing', () => {
     const history = run([apply('a', 1, clock.now())]);
-    expect(given(history).when(apply('a', 1, clock.now()))).toEqual([]);
-    expect(strikeCount(given(history).state, clock.now(), null)).toBe(1);
+    spec.given(history).when(apply('a', 1, clock.now())).thenNothing();
+    expect(strikeCount(spec.given(history).state, clock.now(), null)).toBe(1);
   });
 
   it('applies nothing for no strikes', () => {
-    expect(given([]).when(apply('a', 0, clock.now(), { thresholds: at3 }))).toEqual([]);
+    spec.given([]).when(apply('a', 0, clock.now(), { thresholds: at3 })).thenNothing();
   });
 
   it('fires a threshold when the count goes from below it to at or above it, with the spec 6.2 threshold shape', () => {
     const history = run([apply('a', 1, clock.now(), { thresholds: at3 }), apply('b', 1, clock.now(), { thresholds: at3 })]);
     expect(fired(history)).toEqual([]);
-    const events = given(history).when(apply('c', 1, clock.now(), { thresholds: at3 }));
+    const events = spec.given(history).when(apply('c', 1, clock.now(), { thresholds: at3 })).events();
     expect(types(events)).toEqual(['UserStrikesApplied', 'UserStrikeThresholdCrossed', 'ActionCallbackRequested']);
     expect(events[1]!.data).toMatchObject({ strikes: 3, actionIds: ['ban'], crossed: [3], count: 3 });
     const callback = events[2]!.data as { [key: string]: unknown };
@@ -121,7 +117,7 @@ describe('user strikes decider', () => {
       { strikes: 3, actionId: 'ban', action: ban },
       { strikes: 10, actionId: 'remove', action: remove },
     ];
-    const events = given(run([apply('a', 1, clock.now(), { thresholds })])).when(apply('b', 4, clock.now(), { thresholds }));
+    const events = spec.given(run([apply('a', 1, clock.now(), { thresholds })])).when(apply('b', 4, clock.now(), { thresholds })).events();
     expect(fired(events)).toHaveLength(1);
     expect(fired(events)[0]!.data).toMatchObject({ action: { id: 'ban' }, userStrikeCount: 5 });
     expect(events[1]!.data).toMatchObject({ strikes: 3, crossed: [2, 3] });
@@ -132,7 +128,7 @@ describe('user strikes decider', () => {
       { strikes: 2, actionId: 'remove', action: remove },
       { strikes: 2, actionId: 'ban', action: ban },
     ];
-    const events = given([]).when(apply('a', 2, clock.now(), { thresholds }));
+    const events = spec.given([]).when(apply('a', 2, clock.now(), { thresholds })).events();
     expect(fired(events).map((e) => e.data)).toMatchObject([{ action: { id: 'remove' }, custom: { severity: 'high' } }, { action: { id: 'ban' } }]);
   });
 
@@ -140,11 +136,11 @@ describe('user strikes decider', () => {
     const start = new FixedClock(new Date('2026-01-01T00:00:00Z'));
     const history = run([apply('a', 2, start.now(), { windowDays: 30 })]);
     start.advance(29 * DAY);
-    expect(strikeCount(given(history).state, start.now(), 30)).toBe(2);
+    expect(strikeCount(spec.given(history).state, start.now(), 30)).toBe(2);
     start.advance(2 * DAY);
-    expect(strikeCount(given(history).state, start.now(), 30)).toBe(0);
-    expect(given(history).when(apply('b', 1, start.now(), { windowDays: 30 }))[0]!.data).toMatchObject({ countAfter: 1 });
-    expect(strikeCount(given(history).state, start.now(), null)).toBe(2);
+    expect(strikeCount(spec.given(history).state, start.now(), 30)).toBe(0);
+    expect(spec.given(history).when(apply('b', 1, start.now(), { windowDays: 30 })).events()[0]!.data).toMatchObject({ countAfter: 1 });
+    expect(strikeCount(spec.given(history).state, start.now(), null)).toBe(2);
   });
 
   it('re-arms a threshold once the count fell below it: strikes aged out, then crossing again fires again', () => {
@@ -165,7 +161,7 @@ describe('user strikes decider', () => {
 
   it('enqueues the user for an ENQUEUE_TO_MRT threshold action, with source POST_ACTIONS', () => {
     const thresholds = [{ strikes: 1, actionId: 'enqueue-to-mrt', action: { kind: 'ENQUEUE_TO_MRT' as const, body: {} } }];
-    const events = given([]).when(apply('a', 1, clock.now(), { thresholds }));
+    const events = spec.given([]).when(apply('a', 1, clock.now(), { thresholds })).events();
     expect(events[2]).toEqual({
       type: 'ReviewEnqueueRequested',
       data: {
@@ -183,24 +179,24 @@ describe('user strikes decider', () => {
   });
 
   it('records a crossing without firing when the threshold\'s action is gone from the catalog', () => {
-    const events = given([]).when(apply('a', 3, clock.now(), { thresholds: [{ strikes: 3, actionId: 'gone' }] }));
+    const events = spec.given([]).when(apply('a', 3, clock.now(), { thresholds: [{ strikes: 3, actionId: 'gone' }] })).events();
     expect(types(events)).toEqual(['UserStrikesApplied', 'UserStrikeThresholdCrossed']);
   });
 
   it('derives the firing\'s ids from the application: deciding it again gives the same ids', () => {
-    const first = given([]).when(apply('a', 3, clock.now(), { thresholds: at3 }));
-    const again = given([]).when(apply('a', 3, clock.now(), { thresholds: at3 }));
+    const first = spec.given([]).when(apply('a', 3, clock.now(), { thresholds: at3 })).events();
+    const again = spec.given([]).when(apply('a', 3, clock.now(), { thresholds: at3 })).events();
     expect(first[2]!.data).toEqual(again[2]!.data);
-    const other = given([]).when(apply('b', 3, clock.now(), { thresholds: at3 }));
+    const other = spec.given([]).when(apply('b', 3, clock.now(), { thresholds: at3 })).events();
     expect((other[2]!.data as { deliveryId: string }).deliveryId).not.toBe((first[2]!.data as { deliveryId: string }).deliveryId);
   });
 
   it('records a crossing counted more than a day after its action without firing it (an upgrade counting past actions, a long outage)', () => {
     const history = run([apply('a', 2, clock.now(), { thresholds: at3 })]);
-    const late = given(history).when(apply('b', 1, clock.now(), { thresholds: at3, countedLaterBy: DAY + 1 }));
+    const late = spec.given(history).when(apply('b', 1, clock.now(), { thresholds: at3, countedLaterBy: DAY + 1 })).events();
     expect(types(late)).toEqual(['UserStrikesApplied', 'UserStrikeThresholdCrossed']);
     expect(late[1]!.data).toMatchObject({ strikes: 3, notFired: { ban: 'late' } });
-    const inTime = given(history).when(apply('b', 1, clock.now(), { thresholds: at3, countedLaterBy: DAY - 1 }));
+    const inTime = spec.given(history).when(apply('b', 1, clock.now(), { thresholds: at3, countedLaterBy: DAY - 1 })).events();
     expect(types(inTime)).toEqual(['UserStrikesApplied', 'UserStrikeThresholdCrossed', 'ActionCallbackRequested']);
     expect(inTime[1]!.data).not.toHaveProperty('notFired');
   });
@@ -209,7 +205,7 @@ describe('user strikes decider', () => {
     const start = new Date('2026-01-01T00:00:00Z');
     const history = run([apply('a', 2, start, { windowDays: 30 })]);
     // Counted 40 days late, 'b' happened 10 days after 'a': inside the window.
-    const b = given(history).when(apply('b', 1, new Date(start.getTime() + 10 * DAY), { windowDays: 30, countedLaterBy: 30 * DAY }));
+    const b = spec.given(history).when(apply('b', 1, new Date(start.getTime() + 10 * DAY), { windowDays: 30, countedLaterBy: 30 * DAY })).events();
     expect(b[0]!.data).toMatchObject({ countAfter: 3, appliedAt: new Date(start.getTime() + 10 * DAY).toISOString() });
   });
 });
@@ -234,7 +230,7 @@ describe('user strikes decider: reversal by an accepted appeal', () => {
       apply('b', 2, t0, { itemId: 'p1', actionId: 'suspend' }),
       apply('c', 1, t0, { itemId: 'p2' }),
     ]);
-    const events = given(history).when(reverseRemove('ap-1', 'p1'));
+    const events = spec.given(history).when(reverseRemove('ap-1', 'p1')).events();
     expect(events).toEqual([
       {
         type: 'UserActionsReversed',
@@ -251,14 +247,14 @@ describe('user strikes decider: reversal by an accepted appeal', () => {
       },
     ]);
     const after = [...history, ...events];
-    expect(strikeCount(given(after).state, t0, null)).toBe(3);
-    expect(given(after).when(reverseRemove('ap-1', 'p1'))).toEqual([]);
+    expect(strikeCount(spec.given(after).state, t0, null)).toBe(3);
+    spec.given(after).when(reverseRemove('ap-1', 'p1')).thenNothing();
     // The reversed application is never applied again under its key (a redelivered action).
-    expect(given(after).when(apply('a', 1, t0, { itemId: 'p1' }))).toEqual([]);
+    spec.given(after).when(apply('a', 1, t0, { itemId: 'p1' })).thenNothing();
   });
 
   it('records the reversal of actions that applied no strikes (the score still moves)', () => {
-    const events = given([]).when(reverseRemove('ap-2', 'p9'));
+    const events = spec.given([]).when(reverseRemove('ap-2', 'p9')).events();
     expect(events).toEqual([{ type: 'UserActionsReversed', data: expect.objectContaining({ keys: [], strikes: 0, countAfter: 0 }) }]);
   });
 
@@ -266,7 +262,7 @@ describe('user strikes decider: reversal by an accepted appeal', () => {
     let log = run([apply('a', 1, t0, { itemId: 'p1', thresholds: at3 }), apply('b', 1, t0, { thresholds: at3 }), apply('c', 1, t0, { thresholds: at3 })]);
     expect(fired(log)).toHaveLength(1);
     log = run([reverseRemove('ap-3', 'p1')], log);
-    expect(strikeCount(given(log).state, t0, null)).toBe(2);
+    expect(strikeCount(spec.given(log).state, t0, null)).toBe(2);
     log = run([apply('d', 1, t0, { thresholds: at3 })], log);
     expect(fired(log)).toHaveLength(2);
   });

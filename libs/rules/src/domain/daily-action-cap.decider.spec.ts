@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { foldEvents } from '#warden/kernel';
+import { deciderSpecification } from '#warden/kernel';
 import {
   COUNTED_KEYS_GENERATION,
   type CountDailyAction,
@@ -23,50 +23,46 @@ const counted = (itemId: string, version = 0, content: string | null = `content-
   data: { ruleId: 'r1', item: { id: itemId, typeId: 'post' }, version, content },
 });
 
-/** Given events, when a command, then the events it decides (or the refusal it throws). */
-function given(events: DailyActionCapEvent[]) {
-  const state = foldEvents(dailyActionCapDecider, events);
-  return { state, when: (command: CountDailyAction) => dailyActionCapDecider.decide(command, state) };
-}
+const spec = deciderSpecification(dailyActionCapDecider);
 
 describe('daily action cap decider', () => {
   it('counts an item while the rule is under its cap', () => {
-    expect(given([]).when(count('p1'))).toEqual([counted('p1')]);
-    expect(given([counted('p1')]).when(count('p2'))).toEqual([counted('p2')]);
-    expect(given([counted('p1'), counted('p2')]).state.count).toBe(2);
+    spec.given([]).when(count('p1')).then([counted('p1')]);
+    spec.given([counted('p1')]).when(count('p2')).then([counted('p2')]);
+    expect(spec.given([counted('p1'), counted('p2')]).state.count).toBe(2);
   });
 
   it('refuses an item once the rule acted on its maximum today', () => {
-    expect(() => given([counted('p1'), counted('p2')]).when(count('p3'))).toThrow(DailyActionCapReached);
-    expect(() => given([counted('p1')]).when(count('p3', 0, 1))).toThrow(/Rule r1 already acted on 1 items today/);
+    spec.given([counted('p1'), counted('p2')]).when(count('p3')).thenThrows(DailyActionCapReached);
+    spec.given([counted('p1')]).when(count('p3', 0, 1)).thenThrows(/Rule r1 already acted on 1 items today/);
   });
 
   it('counts an item content once: counting it again (a re-run) decides nothing, even at the cap', () => {
-    expect(given([counted('p1')]).when(count('p1'))).toEqual([]);
-    expect(given([counted('p1'), counted('p2')]).when(count('p1'))).toEqual([]);
+    spec.given([counted('p1')]).when(count('p1')).thenNothing();
+    spec.given([counted('p1'), counted('p2')]).when(count('p1')).thenNothing();
   });
 
   it('tells versions and item types apart', () => {
-    expect(given([counted('p1', 0)]).when(count('p1', 1))).toEqual([counted('p1', 1)]);
-    expect(given([counted('p1')]).when({ ...count('p1'), item: { id: 'p1', typeId: 'comment' } })).toHaveLength(1);
+    spec.given([counted('p1', 0)]).when(count('p1', 1)).then([counted('p1', 1)]);
+    expect(spec.given([counted('p1')]).when({ ...count('p1'), item: { id: 'p1', typeId: 'comment' } }).events()).toHaveLength(1);
     // Ids that would run together if joined with a separator stay apart.
     const odd: DailyActionCapEvent = { type: 'RuleDailyActionCounted', data: { ruleId: 'r1', item: { id: 'b', typeId: 'a:' }, version: 0, content: 'c' } };
-    expect(given([odd]).when({ ...count('', 0, 2, 'c'), item: { id: ':b', typeId: 'a' } })).toHaveLength(1);
+    expect(spec.given([odd]).when({ ...count('', 0, 2, 'c'), item: { id: ':b', typeId: 'a' } }).events()).toHaveLength(1);
   });
 
   it('counts identical content once: a re-submission in a new version takes no second slot, even at the cap', () => {
-    expect(given([counted('p1', 0, 'same')]).when(count('p1', 1, 2, 'same'))).toEqual([]);
-    expect(given([counted('p1', 0, 'same'), counted('p2')]).when(count('p1', 1, 2, 'same'))).toEqual([]);
+    spec.given([counted('p1', 0, 'same')]).when(count('p1', 1, 2, 'same')).thenNothing();
+    spec.given([counted('p1', 0, 'same'), counted('p2')]).when(count('p1', 1, 2, 'same')).thenNothing();
     // Changed content is another action on the item: counted, or refused at the cap.
-    expect(given([counted('p1', 0, 'same')]).when(count('p1', 1, 2, 'edited'))).toEqual([counted('p1', 1, 'edited')]);
-    expect(() => given([counted('p1', 0, 'same'), counted('p2')]).when(count('p1', 1, 2, 'edited'))).toThrow(DailyActionCapReached);
+    spec.given([counted('p1', 0, 'same')]).when(count('p1', 1, 2, 'edited')).then([counted('p1', 1, 'edited')]);
+    spec.given([counted('p1', 0, 'same'), counted('p2')]).when(count('p1', 1, 2, 'edited')).thenThrows(DailyActionCapReached);
   });
 
   it('reads counts recorded before contents were (v1: content null) as counts of versions', () => {
     const v1 = counted('p1', 0, null);
-    expect(given([v1]).state.count).toBe(1);
-    expect(given([v1]).when(count('p1', 1))).toEqual([counted('p1', 1)]);
-    expect(() => given([v1, counted('p2')]).when(count('p3'))).toThrow(DailyActionCapReached);
+    expect(spec.given([v1]).state.count).toBe(1);
+    spec.given([v1]).when(count('p1', 1)).then([counted('p1', 1)]);
+    spec.given([v1, counted('p2')]).when(count('p3')).thenThrows(DailyActionCapReached);
   });
 });
 
