@@ -25,8 +25,8 @@ export class SecondFactorProofs {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  load(orgId: string, userId: string): Promise<{ state: SecondFactorState }> {
-    return this.aggregates.load(secondFactorStream(orgId, userId), secondFactorDecider);
+  async load(orgId: string, userId: string): Promise<{ state: SecondFactorState }> {
+    return { state: await this.aggregates.state(secondFactorStream(orgId, userId), secondFactorDecider) };
   }
 
   /** The time step `code` matches under the state's secret, or null. */

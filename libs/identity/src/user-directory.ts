@@ -21,7 +21,7 @@ export class UserDirectory {
   }
 
   async get(orgId: string, userId: string): Promise<User | null> {
-    const { state } = await this.aggregates.load(userStream(orgId, userId), userDecider);
+    const state = await this.aggregates.state(userStream(orgId, userId), userDecider);
     return state !== null && state.orgId === orgId ? state : null;
   }
 }

@@ -19,7 +19,7 @@ export class JobReports {
     const fromJobIds = [...new Set(state.requests.flatMap((r) => (r.report && r.fromJobId ? [r.fromJobId] : [])))];
     const carried: { [jobId: string]: ReportReasons } = Object.fromEntries(
       await Promise.all(
-        fromJobIds.map(async (jobId) => [jobId, (await this.aggregates.load(reviewJobStream(orgId, jobId), reviewJobDecider)).state.reasons] as const),
+        fromJobIds.map(async (jobId) => [jobId, (await this.aggregates.state(reviewJobStream(orgId, jobId), reviewJobDecider)).reasons] as const),
       ),
     );
     return mergedReports(state, carried);

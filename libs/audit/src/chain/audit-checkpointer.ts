@@ -35,7 +35,7 @@ export class AuditCheckpointer {
    */
   private async checkpoint(head: ChainHeadDoc): Promise<boolean> {
     const stream = auditChainStream(head.orgId);
-    const { state } = await this.aggregates.load(stream, auditCheckpointDecider);
+    const state = await this.aggregates.state(stream, auditCheckpointDecider);
     if (head.activitySeq <= state.seq) return false;
     const signed = await this.queries.execute(new SignWithOrganizationKeyQuery(head.orgId, checkpointMessage(head.orgId, head)));
     const { events } = await this.aggregates.handle(

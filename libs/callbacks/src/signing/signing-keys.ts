@@ -71,7 +71,7 @@ export class SigningKeys {
   }
 
   async list(orgId: string): Promise<SigningKeyRecord[]> {
-    return (await this.aggregates.load(signingKeyStream(orgId), signingKeysDecider)).state.keys;
+    return (await this.aggregates.state(signingKeyStream(orgId), signingKeysDecider)).keys;
   }
 
   async rotate(orgId: string, context: CommandContext): Promise<{ kid: string; replaced: string | null }> {
@@ -105,11 +105,11 @@ export class SigningKeys {
 
   private async ensured(orgId: string): Promise<SigningKeysState> {
     const stream = signingKeyStream(orgId);
-    const { state } = await this.aggregates.load(stream, signingKeysDecider);
+    const state = await this.aggregates.state(stream, signingKeysDecider);
     if (activeKey(state)) return state;
     const context: CommandContext = { orgId, correlationId: randomIds.uuid(), actor: 'callbacks' };
     await this.aggregates.handle(stream, signingKeysDecider, { type: 'EnsureSigningKey', key: this.newKey() }, context);
-    return (await this.aggregates.load(stream, signingKeysDecider)).state;
+    return this.aggregates.state(stream, signingKeysDecider);
   }
 
   private newKey(): NewSigningKey {

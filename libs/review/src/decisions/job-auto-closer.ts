@@ -33,7 +33,7 @@ export class JobAutoCloser {
   /** The item's other open jobs, after a decision that actioned it. */
   async closeOtherJobs(decided: ReviewJobDecided['data'], context: CommandContext): Promise<number> {
     const { orgId } = context;
-    const { state } = await this.deps.aggregates.load(reviewJobStream(orgId, decided.jobId), reviewJobDecider);
+    const state = await this.deps.aggregates.state(reviewJobStream(orgId, decided.jobId), reviewJobDecider);
     const item = state.item;
     if (!item) return 0;
     await this.deps.catchUp();

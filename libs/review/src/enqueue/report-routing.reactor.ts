@@ -100,7 +100,7 @@ async function recreateTransformedJob(deps: ReportRoutingDeps, event: RecordedEv
   const decided = event.data as unknown as ReviewJobDecided['data'];
   if (decided.type !== 'TRANSFORM_JOB_AND_RECREATE_IN_QUEUE' || decided.targetQueueId === null) return;
   const orgId = event.metadata.orgId;
-  const { state } = await deps.aggregates.load(reviewJobStream(orgId, decided.jobId), reviewJobDecider);
+  const state = await deps.aggregates.state(reviewJobStream(orgId, decided.jobId), reviewJobDecider);
   if (state.item === null) return;
   const request: EnqueueRequest = {
     requestId: decided.decisionId,

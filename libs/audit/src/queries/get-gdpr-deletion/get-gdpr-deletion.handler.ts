@@ -16,7 +16,7 @@ export class GetGdprDeletionHandler implements IQueryHandler<GetGdprDeletionQuer
     // An id no request could have is unknown, like any other; another organization's id names
     // an empty stream of this organization.
     if (idProblem(requestId) !== undefined) throw unknown();
-    const { state } = await this.aggregates.load(gdprDeletionStream(orgId, requestId), gdprDeletionDecider);
+    const state = await this.aggregates.state(gdprDeletionStream(orgId, requestId), gdprDeletionDecider);
     if (state.status === 'NONE' || !state.requestId || !state.requestedAt) throw unknown();
     return {
       requestId: state.requestId,

@@ -12,7 +12,7 @@ export class ConfigureOrganizationHandler implements ICommandHandler<ConfigureOr
     const decision = { type: 'ConfigureOrganization' as const, orgId: command.orgId, name: command.name };
     const stream = organizationStream(command.orgId);
     const events = command.dryRun
-      ? organizationDecider.decide(decision, (await this.aggregates.load(stream, organizationDecider)).state)
+      ? organizationDecider.decide(decision, await this.aggregates.state(stream, organizationDecider))
       : (await this.aggregates.handle(stream, organizationDecider, decision, command.context)).events;
     return {
       created: events.some((e) => e.type === 'OrganizationCreated'),
