@@ -66,9 +66,24 @@ export class StrikeApplier {
     await this.applyAndCount(event, false);
   }
 
+  /**
+   * Applies the strikes of one user's actions in the order given (log order): what each needs is
+   * read at once for all, then the applications are queued in order, so the write path decides
+   * them one after the other and appends them together instead of one append each.
+   */
+  async applyInOrder(events: readonly RecordedEvent[]): Promise<void> {
+    const prepared = await Promise.all(events.map((event) => this.prepare(event, false)));
+    await Promise.all(prepared.map((applyPrepared) => applyPrepared()));
+  }
+
   private async applyAndCount(event: RecordedEvent, answer: boolean): Promise<number | null> {
+    return (await this.prepare(event, answer))();
+  }
+
+  /** Reads what applying `event`'s strikes needs; the application itself is queued when the answer is called. */
+  private async prepare(event: RecordedEvent, answer: boolean): Promise<() => Promise<number | null>> {
     const application = applicationOf(event);
-    if (!application) return null;
+    if (!application) return async () => null;
     const orgId = event.metadata.orgId;
     const [actions, policies, settings] = await Promise.all([
       this.queries.execute(new GetLiveEntitiesQuery(orgId, 'action')),
@@ -82,33 +97,35 @@ export class StrikeApplier {
       new Map(policies.map((p) => [p.id, p])),
     );
     const windowDays = settings?.windowDays ?? null;
-    if (strikes <= 0) return answer ? this.liveCount(orgId, application.user, windowDays) : null;
+    if (strikes <= 0) return async () => (answer ? this.liveCount(orgId, application.user, windowDays) : null);
     const user = await this.userItem(orgId, application.user);
-    const handled = await this.aggregates.handle(
-      application.stream,
-      userStrikesDecider,
-      {
-        type: 'ApplyUserStrikes',
-        key: application.key,
-        strikes,
-        action: { id: data.action.id },
-        policyIds: data.policies.map((p) => p.id),
-        item: { id: data.item.id, typeId: data.item.typeId },
-        user,
-        at: event.metadata.occurredAt,
-        now: this.clock.now().toISOString(),
-        windowDays,
-        thresholds: thresholdsOf(settings?.thresholds ?? [], actions),
-      },
-      { orgId, correlationId: event.metadata.correlationId, causationId: event.id, actor: 'enforcement' },
-      {
-        retries: CONCURRENCY_RETRIES,
-        eventIds: (e, i) => deterministicId('user-strikes-event', application.stream, application.key, String(i)),
-      },
-    );
-    // An application recorded long ago is no longer held by itself in the state: its count then is
-    // not at hand, the count now is the closest answer (a re-run of an action that old is rare).
-    return handled.state.applications.get(application.key)?.countAfter ?? strikeCount(handled.state, new Date(event.metadata.occurredAt), windowDays);
+    return async () => {
+      const handled = await this.aggregates.handle(
+        application.stream,
+        userStrikesDecider,
+        {
+          type: 'ApplyUserStrikes',
+          key: application.key,
+          strikes,
+          action: { id: data.action.id },
+          policyIds: data.policies.map((p) => p.id),
+          item: { id: data.item.id, typeId: data.item.typeId },
+          user,
+          at: event.metadata.occurredAt,
+          now: this.clock.now().toISOString(),
+          windowDays,
+          thresholds: thresholdsOf(settings?.thresholds ?? [], actions),
+        },
+        { orgId, correlationId: event.metadata.correlationId, causationId: event.id, actor: 'enforcement' },
+        {
+          retries: CONCURRENCY_RETRIES,
+          eventIds: (e, i) => deterministicId('user-strikes-event', application.stream, application.key, String(i)),
+        },
+      );
+      // An application recorded long ago is no longer held by itself in the state: its count then is
+      // not at hand, the count now is the closest answer (a re-run of an action that old is rare).
+      return handled.state.applications.get(application.key)?.countAfter ?? strikeCount(handled.state, new Date(event.metadata.occurredAt), windowDays);
+    };
   }
 
   /**

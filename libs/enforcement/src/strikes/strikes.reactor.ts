@@ -6,8 +6,9 @@ export const STRIKES_REACTOR = 'enforcement-strikes';
 
 /**
  * Every published action (a rule's or a decision's ActionCallbackRequested) strikes its user when
- * the action applies strikes. Users at once; one user's actions in log order (they would only
- * contend for the same stream). A re-run finds each application's key recorded and adds nothing.
+ * the action applies strikes. Users at once; one user's actions queued in log order, so that the
+ * write path decides them in turn and appends them together. A re-run finds each application's
+ * key recorded and adds nothing.
  */
 export function strikesReactor(deps: { applier: StrikeApplier }): Projection {
   const applyBatch = async (events: readonly RecordedEvent[]) => {
@@ -19,11 +20,7 @@ export function strikesReactor(deps: { applier: StrikeApplier }): Projection {
       if (list) list.push(event);
       else byUser.set(application.stream, [event]);
     }
-    await Promise.all(
-      [...byUser.values()].map(async (list) => {
-        for (const event of list) await deps.applier.apply(event);
-      }),
-    );
+    await Promise.all([...byUser.values()].map((list) => deps.applier.applyInOrder(list)));
   };
   return {
     name: STRIKES_REACTOR,
