@@ -169,8 +169,12 @@ export class Aggregates {
     const lane = this.lanes.get(streamName)!;
     while (lane.length > 0) {
       const group = takeGroup(lane, (d) => this.foldingId(d));
-      const left = await this.decideAndAppend(streamName, group);
-      lane.unshift(...left);
+      try {
+        lane.unshift(...(await this.decideAndAppend(streamName, group)));
+      } catch (error) {
+        // Nothing in there is expected to throw; if it did, the lane must still drain and no caller hang.
+        for (const job of group) job.reject(error);
+      }
     }
     this.lanes.delete(streamName);
   }
@@ -208,8 +212,8 @@ export class Aggregates {
       const expected: ExpectedRevision = current.revision < 0 ? 'no_stream' : current.revision;
       try {
         const result = await this.append(streamName, toAppend, expected, group[0]!.options.eventsPerAppend);
-        this.remember(streamName, folding, current, decided, result, toAppend.length);
         settle(decided, result);
+        this.remember(streamName, folding, current, decided, result, toAppend.length);
         return all.slice(group.length);
       } catch (error) {
         if (error instanceof WrongExpectedRevisionError) {
@@ -267,6 +271,16 @@ export class Aggregates {
   /** The state after an append, cached when the append wrote exactly what was decided (not an idempotent replay). */
   private remember(streamName: string, folding: Folding<unknown, DomainEvent<string, object>>, before: CachedAggregate, decided: readonly Decided[], result: AppendResult, appended: number): void {
     const key = this.cacheKey(streamName, folding);
+    try {
+      this.keep(key, streamName, folding, before, decided, result, appended);
+    } catch (error) {
+      // The append stands; only the cached state is in doubt (a snapshot that could not be encoded).
+      this.cache.delete(key);
+      this.options.onSnapshotError?.(streamName, error);
+    }
+  }
+
+  private keep(key: string, streamName: string, folding: Folding<unknown, DomainEvent<string, object>>, before: CachedAggregate, decided: readonly Decided[], result: AppendResult, appended: number): void {
     if (result.nextRevision !== before.revision + appended) {
       // The log already held these events (a re-run): the state to cache is the log's, read next time.
       this.cache.delete(key);
