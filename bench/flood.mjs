@@ -81,7 +81,14 @@ const ONLY = new Set(String(option('only', 'spread,flood,capped,echo,commands'))
 
 const TARGETS = { spreadRate: 2_000, echoRatio: 0.025, floodShare: 0.8, otherUsersP99: 1_000, otherOrgP99: 1_000, commandRatio: 1.5 };
 
-let port = 46000 + Math.floor(Math.random() * 1000);
+/** A port nothing listens on now (the system picks it): fixed ranges collided with other servers on the machine. */
+async function freePort() {
+  const probe = createServer();
+  await new Promise((r) => probe.listen(0, '127.0.0.1', r));
+  const { port } = probe.address();
+  await new Promise((r) => probe.close(r));
+  return port;
+}
 const dir = mkdtempSync(join(tmpdir(), 'warden-bench-flood-'));
 const env = {
   ...process.env,
@@ -240,14 +247,13 @@ const post = (id, author, text) => ({ id, typeId: 'post', data: { text, author: 
 async function withLayout(layout, label, prepare, body) {
   const dataDir = join(dir, `${layout}-${label}`);
   const keys = prepare(dataDir);
-  const p = port;
-  port += 2;
+  const p = await freePort();
   const children = [];
   try {
     if (layout === 'all') children.push(await servers.start('all', p, dataDir));
     else {
       children.push(await servers.start('api', p, dataDir));
-      children.push(await servers.start('worker', p + 1, dataDir));
+      children.push(await servers.start('worker', await freePort(), dataDir));
     }
     const alive = () => children.every((c) => c.exitCode === null && c.signalCode === null);
     return await body({ url: `http://127.0.0.1:${p}`, keys, alive });
@@ -426,7 +432,7 @@ async function cappedRun(layout) {
 
 /** A bare Fastify JSON echo in a child process (a core of its own), under autocannon from here. */
 async function echoRun() {
-  const p = port++;
+  const p = await freePort();
   const script = `import Fastify from 'fastify';
 const app = Fastify();
 app.post('/echo', async (req) => req.body);

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { anEvent } from '../../../../test/support/events.js';
 import { openSqlite, ProjectionRunner, SqliteEventStore } from '#warden/eventstore';
 import { SqliteReadStore } from '#warden/readstore';
-import { ITEM_HISTORY, ITEM_HISTORY_STREAMS, type ItemHistoryDoc, itemHistoryProjection } from './item-history.projection.js';
+import { ITEM_HISTORY, ITEM_HISTORY_STREAMS, type ItemHistoryDoc, itemHistoryProjection, MAX_CARRIED_REFS } from './item-history.projection.js';
 
 describe('the item history index', () => {
   const closers: Array<() => unknown> = [];
@@ -64,6 +64,34 @@ describe('the item history index', () => {
     expect(await of('user', 'u1')).toEqual(['ItemSubmitted', 'ItemSubmitted']);
     const recorded = (await reads.find<{ refs: unknown[] }>(ITEM_HISTORY_STREAMS, {})).length;
     expect(recorded).toBe(2); // p2's stream (it names a creator) and the job's, not p1's item or evaluation streams
+  });
+
+  it("indexes each event of a stream that gathers many items (a user's strikes, a rule's day) under what it names alone", async () => {
+    const n = 200;
+    const { of, reads } = await indexed(async (events) => {
+      const strikes = Array.from({ length: n }, (_, i) => anEvent('UserStrikesApplied', { item: { id: `p${i}`, typeId: 'post' } }));
+      await events.append('user_strikes-acme:user:u1', strikes, 'no_stream');
+      const counted = Array.from({ length: n }, (_, i) => anEvent('RuleDailyActionCounted', { ruleId: 'r1', item: { id: `p${i}`, typeId: 'post' } }));
+      await events.append('rule_daily_actions-acme:r1:2026-11-28', counted, 'no_stream');
+    });
+    expect(await of('post', 'p0')).toEqual(['UserStrikesApplied', 'RuleDailyActionCounted']);
+    expect(await of('user', 'u1')).toHaveLength(n);
+    // One entry per item an event names, and the user of the strike stream: linear in the stream's length.
+    expect(await reads.count(ITEM_HISTORY, {})).toBe(n * 2 + n);
+  });
+
+  it('carries at most a few refs to a stream\'s later events (a job merged from many reports)', async () => {
+    const reporters = 50;
+    const { of, reads } = await indexed(async (events) => {
+      await events.append('review_job-acme:j1', [anEvent('ReviewJobOpened', { jobId: 'j1', item: { id: 'p1', typeId: 'post' } })], 'no_stream');
+      const merged = Array.from({ length: reporters }, (_, i) => anEvent('ReviewJobMerged', { jobId: 'j1', reporter: { id: `r${i}`, typeId: 'user' } }));
+      await events.append('review_job-acme:j1', [...merged, anEvent('ReviewJobClaimed', { jobId: 'j1' })], 0);
+    });
+    expect(await of('post', 'p1')).toHaveLength(reporters + 2);
+    expect(await of('user', 'r0')).toEqual(['ReviewJobMerged', ...Array(reporters - 1).fill('ReviewJobMerged'), 'ReviewJobClaimed']);
+    expect(await of('user', `r${reporters - 1}`)).toEqual(['ReviewJobMerged']);
+    const [stream] = await reads.find<{ refs: unknown[] }>(ITEM_HISTORY_STREAMS, {});
+    expect(stream!.refs).toHaveLength(MAX_CARRIED_REFS);
   });
 
   it('writes the same entries again when the log is applied again (keyed by log position)', async () => {

@@ -60,6 +60,15 @@ export function streamRefs(streamName: string): HistoryRef[] {
 
 const sameRef = (a: HistoryRef) => (b: HistoryRef) => a.id === b.id && a.typeId === b.typeId;
 
+/**
+ * Streams that gather events about many items, one each (a user's strikes, a rule's day of
+ * actions): their events are about what each names, not about what the stream's earlier events
+ * named. Carried forward, every event of a flood would be indexed under every item before it.
+ */
+const GATHERING = new Set(['user_strikes', 'rule_daily_actions']);
+/** At most this many refs carried to a stream's later events (a job merged from many reports: the first reporters). */
+export const MAX_CARRIED_REFS = 16;
+
 export const historyEntryId = (position: number, ref: HistoryRef) => `${position}:${ref.typeId}:${ref.id}`;
 
 /**
@@ -85,15 +94,17 @@ export const itemHistoryProjection: Projection = {
 async function indexEvent(event: RecordedEvent, ctx: ProjectionContext): Promise<void> {
   const orgId = event.metadata.orgId;
   const own = refsOf(event);
+  const carries = !GATHERING.has(parseStreamName(event.streamName).category);
   // A stream's first event has nothing recorded before it: no read (most events open a stream).
-  const known = event.revision === 0 ? undefined : await ctx.get<{ refs: HistoryRef[] }>(ITEM_HISTORY_STREAMS, event.streamName);
-  const refs = [...(known?.refs ?? [])];
+  const known = event.revision === 0 || !carries ? undefined : await ctx.get<{ refs: HistoryRef[] }>(ITEM_HISTORY_STREAMS, event.streamName);
+  const carried = [...(known?.refs ?? [])];
+  const refs = [...carried];
   for (const ref of own) if (!refs.some(sameRef(ref))) refs.push(ref);
   if (refs.length === 0) return;
-  // Recorded only when the event adds something that the stream's name does not already say.
+  // Recorded only when the event adds something that the stream's name does not already say, and while there is room.
   const implied = streamRefs(event.streamName);
-  const adds = own.some((ref) => !known?.refs.some(sameRef(ref)));
-  if (adds && refs.some((ref) => !implied.some(sameRef(ref)))) ctx.put(ITEM_HISTORY_STREAMS, event.streamName, { refs: refs as never });
+  const adds = carries && carried.length < MAX_CARRIED_REFS && own.some((ref) => !carried.some(sameRef(ref)));
+  if (adds && refs.some((ref) => !implied.some(sameRef(ref)))) ctx.put(ITEM_HISTORY_STREAMS, event.streamName, { refs: refs.slice(0, MAX_CARRIED_REFS) as never });
   for (const ref of refs) {
     const doc: ItemHistoryDoc = { orgId, typeId: ref.typeId, itemId: ref.id, position: event.position, stream: event.streamName, revision: event.revision, type: event.type };
     ctx.put(ITEM_HISTORY, historyEntryId(event.position, ref), doc as never);
