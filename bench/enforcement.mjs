@@ -208,10 +208,11 @@ async function writeSyntheticScores(count) {
   db.exec(`CREATE TABLE IF NOT EXISTS "rm/${USER_SCORES}" (id TEXT PRIMARY KEY, doc TEXT NOT NULL, position INTEGER) WITHOUT ROWID`);
   const insert = db.prepare(`INSERT OR REPLACE INTO "rm/${USER_SCORES}" (id, doc, position) VALUES (?, ?, NULL)`);
   const metadata = { orgId: 'bench' };
-  let doc;
+  // One user's documents at a time (the user's counts and their actioned items'); only the user's are kept.
+  let docs = new Map();
   const ctx = {
-    get: async () => doc,
-    put: (_collection, _id, next) => (doc = next),
+    get: async (collection, id) => docs.get(`${collection}/${id}`),
+    put: (collection, id, next) => docs.set(`${collection}/${id}`, next),
     delete: () => {},
   };
   const CHUNK = 20_000;
@@ -219,7 +220,7 @@ async function writeSyntheticScores(count) {
     const rows = [];
     for (let n = from; n < Math.min(count, from + CHUNK); n++) {
       const creator = { id: `s-${n}`, typeId: 'user' };
-      doc = undefined;
+      docs = new Map();
       const submissions = 1 + ((n * 7919) % 15);
       for (let i = 0; i < submissions; i++) {
         await userScoresProjection.apply({ type: 'ItemSubmitted', revision: 0, metadata, data: { itemId: `s-${n}-${i}`, typeId: 'post', creator } }, ctx);
@@ -244,7 +245,7 @@ async function writeSyntheticScores(count) {
           ctx,
         );
       }
-      rows.push([userScoreDocId('bench', creator), JSON.stringify(doc)]);
+      rows.push([userScoreDocId('bench', creator), JSON.stringify(docs.get(`${USER_SCORES}/${userScoreDocId('bench', creator)}`))]);
     }
     db.transaction(() => {
       for (const [id, json] of rows) insert.run(id, json);

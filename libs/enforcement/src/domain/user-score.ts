@@ -16,19 +16,55 @@ export interface ScoredAction {
   keys?: string[];
 }
 
-/** An item of the user's that was actioned, with every distinct action taken on it. */
-export interface ActionedItem {
-  item: UserRef;
+/** What was done to one of the user's items: every distinct action taken on it (and kept out, its reversed publications). */
+export interface ItemActions {
   actions: ScoredAction[];
+  /** Publications reversed by an accepted appeal: published again (content re-sent, a replay), they still do not count. */
+  reversedKeys?: string[];
 }
 
-/** What the scores read model knows of one user: facts only, so a change of weights applies at once. */
+/**
+ * What the scores read model knows of one user: facts only, so a change of weights applies at once.
+ * Actioned items are counted by what was done to them (`actionsSignature`): as many entries as
+ * the configuration has distinct combinations, however many items a user had actioned.
+ */
 export interface UserScoreFacts {
   /** Items the user created (counted at their first version). */
   submissions: number;
-  actioned: ActionedItem[];
-  /** Publications reversed by an accepted appeal: published again (content re-sent, a replay), they still do not count. */
-  reversedKeys?: string[];
+  /** Actioned items by their actions' signature. */
+  actionedBy: Record<string, number>;
+}
+
+/** The actions (and their policies' penalties) of an item, as one key: what its penalty depends on. */
+export function actionsSignature(actions: readonly ScoredAction[]): string {
+  return JSON.stringify(actions.map((a) => [a.actionId, [...a.policyPenalties].sort()] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+function fromSignature(signature: string): ScoredAction[] {
+  return (JSON.parse(signature) as Array<[string, Penalty[]]>).map(([actionId, policyPenalties]) => ({ actionId, policyPenalties }));
+}
+
+/** How many of the user's items were actioned. */
+export function actionedCount(facts: UserScoreFacts): number {
+  let n = 0;
+  for (const count of Object.values(facts.actionedBy)) n += count;
+  return n;
+}
+
+/** The user's counts once one item's actions went from `before` to `after` (none: not actioned). */
+export function withItemChange(facts: UserScoreFacts, before: readonly ScoredAction[], after: readonly ScoredAction[]): UserScoreFacts {
+  const actionedBy = { ...facts.actionedBy };
+  if (before.length > 0) {
+    const key = actionsSignature(before);
+    const left = (actionedBy[key] ?? 0) - 1;
+    if (left > 0) actionedBy[key] = left;
+    else delete actionedBy[key];
+  }
+  if (after.length > 0) {
+    const key = actionsSignature(after);
+    actionedBy[key] = (actionedBy[key] ?? 0) + 1;
+  }
+  return { ...facts, actionedBy };
 }
 
 export const BEST_SCORE = 5;
@@ -43,7 +79,7 @@ export function pairPenalty(actionPenalty: Penalty, policyPenalty: Penalty | nul
 }
 
 /** An item counts once, at its most severe pair. */
-export function itemPenalty(item: ActionedItem, actionPenalty: (actionId: string) => Penalty, weights: ScoreSettings['penaltyWeights']): number {
+export function itemPenalty(item: Pick<ItemActions, 'actions'>, actionPenalty: (actionId: string) => Penalty, weights: ScoreSettings['penaltyWeights']): number {
   let most = 0;
   for (const action of item.actions) {
     const penalty = actionPenalty(action.actionId);
@@ -66,45 +102,41 @@ export function scoreForRatio(ratio: number, thresholds: ScoreSettings['threshol
  */
 export function userScore(facts: UserScoreFacts | undefined, settings: ScoreSettings, actionPenalty: (actionId: string) => Penalty): number {
   if (!facts) return BEST_SCORE;
-  const submissions = Math.max(facts.submissions, facts.actioned.length);
+  const submissions = Math.max(facts.submissions, actionedCount(facts));
   if (submissions === 0) return BEST_SCORE;
-  const points = facts.actioned.reduce((sum, item) => sum + itemPenalty(item, actionPenalty, settings.penaltyWeights), 0);
+  let points = 0;
+  for (const [signature, count] of Object.entries(facts.actionedBy)) {
+    points += count * itemPenalty({ actions: fromSignature(signature) }, actionPenalty, settings.penaltyWeights);
+  }
   return scoreForRatio(points / submissions, settings.thresholds);
 }
 
-const sameItem = (a: UserRef, b: UserRef) => a.id === b.id && a.typeId === b.typeId;
-
 /**
- * Records an action on one of the user's items. The same action on the same item again (another
- * rule, a later version, a redelivered event) adds only policies not yet recorded: a set, so
- * applying it twice changes nothing.
+ * Records an action on an item. The same action on the item again (another rule, a later version,
+ * a redelivered event) adds only policies not yet recorded: a set, so applying it twice changes
+ * nothing (the same object back).
  */
-export function withAction(facts: UserScoreFacts, item: UserRef, action: ScoredAction): UserScoreFacts {
-  const newKeys = (action.keys ?? []).filter((key) => !(facts.reversedKeys ?? []).includes(key));
-  if (action.keys && action.keys.length > 0 && newKeys.length === 0) return facts;
-  const index = facts.actioned.findIndex((a) => sameItem(a.item, item));
-  const existing = index === -1 ? { item: { id: item.id, typeId: item.typeId }, actions: [] } : facts.actioned[index]!;
-  const known = existing.actions.find((a) => a.actionId === action.actionId);
+export function withAction(item: ItemActions, action: ScoredAction): ItemActions {
+  const newKeys = (action.keys ?? []).filter((key) => !(item.reversedKeys ?? []).includes(key));
+  if (action.keys && action.keys.length > 0 && newKeys.length === 0) return item;
+  const known = item.actions.find((a) => a.actionId === action.actionId);
   const penalties = [...new Set([...(known?.policyPenalties ?? []), ...action.policyPenalties])].sort();
   const keys = [...new Set([...(known?.keys ?? []), ...newKeys])];
-  if (known && penalties.length === known.policyPenalties.length && keys.length === (known.keys ?? []).length) return facts;
+  if (known && penalties.length === known.policyPenalties.length && keys.length === (known.keys ?? []).length) return item;
   const recorded: ScoredAction = keys.length > 0 ? { actionId: action.actionId, policyPenalties: penalties, keys } : { actionId: action.actionId, policyPenalties: penalties };
-  const actions = known ? existing.actions.map((a) => (a.actionId === action.actionId ? recorded : a)) : [...existing.actions, recorded];
-  const actioned = index === -1 ? [...facts.actioned, { ...existing, actions }] : facts.actioned.map((a, i) => (i === index ? { ...a, actions } : a));
-  return { ...facts, actioned };
+  const actions = known ? item.actions.map((a) => (a.actionId === action.actionId ? recorded : a)) : [...item.actions, recorded];
+  return { ...item, actions };
 }
 
 /**
- * A reversal (an accepted appeal, UserActionsReversed): the action no longer counts against the user; an
- * item left without actions is no longer actioned. Undoing what was never recorded changes nothing.
+ * A reversal (an accepted appeal, UserActionsReversed): the action no longer counts against the
+ * user; an item left without actions is no longer actioned. Undoing what was never recorded
+ * changes nothing (the same object back).
  */
-export function withoutAction(facts: UserScoreFacts, item: UserRef, actionId: string): UserScoreFacts {
-  const index = facts.actioned.findIndex((a) => sameItem(a.item, item));
-  if (index === -1) return facts;
-  const reversed = facts.actioned[index]!.actions.filter((a) => a.actionId === actionId);
-  if (reversed.length === 0) return facts;
-  const actions = facts.actioned[index]!.actions.filter((a) => a.actionId !== actionId);
-  const actioned = actions.length === 0 ? facts.actioned.filter((_, i) => i !== index) : facts.actioned.map((a, i) => (i === index ? { ...a, actions } : a));
-  const reversedKeys = [...(facts.reversedKeys ?? []), ...reversed.flatMap((a) => a.keys ?? [])];
-  return reversedKeys.length > 0 ? { ...facts, actioned, reversedKeys } : { ...facts, actioned };
+export function withoutAction(item: ItemActions, actionId: string): ItemActions {
+  const reversed = item.actions.filter((a) => a.actionId === actionId);
+  if (reversed.length === 0) return item;
+  const actions = item.actions.filter((a) => a.actionId !== actionId);
+  const reversedKeys = [...(item.reversedKeys ?? []), ...reversed.flatMap((a) => a.keys ?? [])];
+  return reversedKeys.length > 0 ? { ...item, actions, reversedKeys } : { ...item, actions };
 }

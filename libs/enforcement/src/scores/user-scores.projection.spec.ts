@@ -5,7 +5,7 @@ import { ProjectionRunner, rebuildReadModels } from '#warden/eventstore';
 import { itemStream } from '#warden/ingestion';
 import type { JsonObject } from '#warden/kernel';
 import { userScoresProjection } from './user-scores.projection.js';
-import { USER_SCORES, type UserScoreDoc, userScoreDocId } from './user-scores.read-model.js';
+import { USER_SCORE_ITEMS, USER_SCORES, type UserScoreDoc, userScoreDocId, type UserScoreItemDoc, userScoreItemDocId } from './user-scores.read-model.js';
 import { crashingBeforeCheckpoint } from '../../../../test/support/crashing-read-store.js';
 
 const alice = { id: 'alice', typeId: 'user' };
@@ -34,6 +34,10 @@ describe('user scores projection', () => {
   });
 
   const doc = (user: { id: string; typeId: string }, orgId = 'acme') => stores.readStore.get<UserScoreDoc>(USER_SCORES, userScoreDocId(orgId, user));
+  const itemDoc = (user: { id: string; typeId: string }, itemId: string) =>
+    stores.readStore.get<UserScoreItemDoc>(USER_SCORE_ITEMS, userScoreItemDocId('acme', user, { id: itemId, typeId: 'post' }));
+  /** The item's actions as recorded: action ids, in the order first taken. */
+  const actionsOn = async (user: { id: string; typeId: string }, itemId: string) => (await itemDoc(user, itemId))?.actions.map((a) => a.actionId) ?? [];
 
   async function seed() {
     stores = sqliteStores();
@@ -56,24 +60,23 @@ describe('user scores projection', () => {
   it('counts items (not versions) a user created and, per actioned item, each action once with the penalties of its policies', async () => {
     await seed();
     await new ProjectionRunner(userScoresProjection, stores.events, stores.readStore).catchUp();
-    expect(await doc(alice)).toEqual({
+    // The item's actions, each once with the penalties of its policies.
+    expect(await itemDoc(alice, 'p1')).toEqual({
       orgId: 'acme',
       user: alice,
-      submissions: 3,
-      actioned: [
-        {
-          item: { id: 'p1', typeId: 'post' },
-          actions: [
-            // One key per publication (here: two deliveries).
-            { actionId: 'remove', policyPenalties: ['HIGH', 'LOW'], keys: [expect.any(String), expect.any(String)] },
-            { actionId: 'ban', policyPenalties: [], keys: [expect.any(String)] },
-          ],
-        },
+      item: { id: 'p1', typeId: 'post' },
+      actions: [
+        // One key per publication (here: two deliveries).
+        { actionId: 'remove', policyPenalties: ['HIGH', 'LOW'], keys: [expect.any(String), expect.any(String)] },
+        { actionId: 'ban', policyPenalties: [], keys: [expect.any(String)] },
       ],
     });
-    expect(await doc(bob)).toMatchObject({ submissions: 1, actioned: [] });
-    expect(await doc(alice, 'other')).toMatchObject({ orgId: 'other', submissions: 1, actioned: [] });
+    // The user's: one item actioned with that combination.
+    expect(await doc(alice)).toEqual({ orgId: 'acme', user: alice, submissions: 3, actionedBy: { '[["ban",[]],["remove",["HIGH","LOW"]]]': 1 } });
+    expect(await doc(bob)).toMatchObject({ submissions: 1, actionedBy: {} });
+    expect(await doc(alice, 'other')).toMatchObject({ orgId: 'other', submissions: 1, actionedBy: {} });
     expect(await stores.readStore.count(USER_SCORES)).toBe(3);
+    expect(await stores.readStore.count(USER_SCORE_ITEMS)).toBe(1);
   });
 
   it('takes reversed actions out of the user\'s actioned items (an accepted appeal), once', async () => {
@@ -82,19 +85,22 @@ describe('user scores projection', () => {
       anEvent('UserActionsReversed', { appealId, user: alice, item: { id: 'p1', typeId: 'post' }, actionIds, keys: [], strikes: 0, countAfter: 0, reversedAt: '2026-03-01T00:00:00Z' });
     await stores.events.append('user_strikes-acme:user:alice', [reversed('ap-1', ['remove'])], 'no_stream');
     await new ProjectionRunner(userScoresProjection, stores.events, stores.readStore).catchUp();
-    expect((await doc(alice))?.actioned).toEqual([{ item: { id: 'p1', typeId: 'post' }, actions: [{ actionId: 'ban', policyPenalties: [], keys: [expect.any(String)] }] }]);
-    expect((await doc(alice))?.reversedKeys).toHaveLength(2);
+    expect((await itemDoc(alice, 'p1'))?.actions).toEqual([{ actionId: 'ban', policyPenalties: [], keys: [expect.any(String)] }]);
+    expect((await itemDoc(alice, 'p1'))?.reversedKeys).toHaveLength(2);
+    expect((await doc(alice))?.actionedBy).toEqual({ '[["ban",[]]]': 1 });
     // The reversed removal published again (its content re-sent, a retroaction): it stays out.
     await stores.events.append('item_evaluation-1', [actioned('p1', alice, 'remove', ['LOW'])], 1);
     await new ProjectionRunner(userScoresProjection, stores.events, stores.readStore).catchUp();
-    expect((await doc(alice))?.actioned[0]?.actions.map((a) => a.actionId)).toEqual(['ban']);
+    expect(await actionsOn(alice, 'p1')).toEqual(['ban']);
     await stores.events.append('user_strikes-acme:user:alice', [reversed('ap-2', ['ban', 'remove'])], 0);
     await new ProjectionRunner(userScoresProjection, stores.events, stores.readStore).catchUp();
-    expect(await doc(alice)).toMatchObject({ submissions: 3, actioned: [] });
+    expect(await doc(alice)).toMatchObject({ submissions: 3, actionedBy: {} });
+    expect(await actionsOn(alice, 'p1')).toEqual([]);
     // A new publication of the action (another delivery: changed content, a new decision) counts again.
     await stores.events.append('item_evaluation-1', [actioned('p1', alice, 'remove', ['SEVERE'])], 2);
     await new ProjectionRunner(userScoresProjection, stores.events, stores.readStore).catchUp();
-    expect((await doc(alice))?.actioned).toEqual([{ item: { id: 'p1', typeId: 'post' }, actions: [{ actionId: 'remove', policyPenalties: ['SEVERE'], keys: [expect.any(String)] }] }]);
+    expect((await itemDoc(alice, 'p1'))?.actions).toEqual([{ actionId: 'remove', policyPenalties: ['SEVERE'], keys: [expect.any(String)] }]);
+    expect((await doc(alice))?.actionedBy).toEqual({ '[["remove",["SEVERE"]]]': 1 });
   });
 
   it('changes nothing when a batch is delivered again after a crash before its checkpoint moved', async () => {
@@ -118,7 +124,11 @@ describe('user scores projection', () => {
   it('rebuilds to the same documents, twice', async () => {
     await seed();
     await new ProjectionRunner(userScoresProjection, stores.events, stores.readStore).catchUp();
-    const dump = async () => JSON.stringify(await stores.readStore.find(USER_SCORES, {}, { sort: [{ field: 'user.id', direction: 'asc' }, { field: 'orgId', direction: 'asc' }] }));
+    const dump = async () =>
+      JSON.stringify([
+        await stores.readStore.find(USER_SCORES, {}, { sort: [{ field: 'user.id', direction: 'asc' }, { field: 'orgId', direction: 'asc' }] }),
+        await stores.readStore.find(USER_SCORE_ITEMS, {}, { sort: [{ field: 'item.id', direction: 'asc' }] }),
+      ]);
     const live = await dump();
     await rebuildReadModels([userScoresProjection], stores.events, stores.readStore);
     expect(await dump()).toBe(live);

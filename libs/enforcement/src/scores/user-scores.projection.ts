@@ -3,24 +3,33 @@ import type { ItemSubmitted } from '#warden/ingestion';
 import type { RecordedEvent } from '#warden/kernel';
 import type { ReadDocument } from '#warden/readstore';
 import type { ActionCallbackRequested } from '#warden/rules';
-import { type UserRef, type UserScoreFacts, withAction, withoutAction } from '../domain/user-score.js';
+import { type ItemActions, type UserRef, withAction, withItemChange, withoutAction } from '../domain/user-score.js';
 import type { UserActionsReversed } from '../domain/user-strikes.events.js';
 import { publicationKey } from '../strikes/publication-key.js';
 import { USER_SCORE_EVENT_TYPES } from './user-score.events.js';
-import { USER_SCORES, USER_SCORES_PROJECTION, type UserScoreDoc, userScoreDocId } from './user-scores.read-model.js';
+import {
+  USER_SCORE_ITEMS,
+  USER_SCORES,
+  USER_SCORES_PROJECTION,
+  type UserScoreDoc,
+  userScoreDocId,
+  type UserScoreItemDoc,
+  userScoreItemDocId,
+} from './user-scores.read-model.js';
 
 type PublishedAction = ActionCallbackRequested['data'];
 
 /**
- * Per user: the items they created and the actions taken on them, for GET /api/v1/user_scores and
- * the USER_SCORE signal. The score itself is computed when read, with the configuration then in
- * force. Idempotent by construction: each document is written at the position of the event that
- * changed it, so a redelivered event is skipped for it (ReadStore contract), and the actions are
- * a set besides.
+ * Per user: the items they created and their actioned items counted by what was done to them, for
+ * GET /api/v1/user_scores and the USER_SCORE signal; per actioned item, its actions. The score
+ * itself is computed when read, with the configuration then in force. An event costs two small
+ * documents whatever the user's history. Idempotent by construction: each document is written at
+ * the position of the event that changed it, so a redelivered event is skipped for it (ReadStore
+ * contract), and an item's actions are a set besides.
  */
 export const userScoresProjection: Projection = {
   name: USER_SCORES_PROJECTION,
-  collections: [USER_SCORES],
+  collections: [USER_SCORES, USER_SCORE_ITEMS],
   eventTypes: USER_SCORE_EVENT_TYPES,
   // Only ids and penalties are read: item data and report texts stay sealed.
   needsPersonalData: false,
@@ -30,33 +39,50 @@ export const userScoresProjection: Projection = {
       const data = recorded.data as unknown as ItemSubmitted['data'];
       // An item is one submission however many versions it gets; a USER item is its own creator.
       if (!data.creator || recorded.revision !== 0) return;
-      await update(ctx, orgId, data.creator, (facts) => ({ ...facts, submissions: facts.submissions + 1 }));
+      const user = await userDoc(ctx, orgId, data.creator);
+      putUser(ctx, { ...user, submissions: user.submissions + 1 });
       return;
     }
     if (recorded.type === 'UserActionsReversed') {
       const { user, item, actionIds } = recorded.data as unknown as UserActionsReversed['data'];
-      await update(ctx, orgId, user, (facts) => actionIds.reduce((left, actionId) => withoutAction(left, item, actionId), facts));
+      await updateItem(ctx, orgId, user, item, (actions) => actionIds.reduce((left, actionId) => withoutAction(left, actionId), actions));
       return;
     }
     const data = recorded.data as unknown as PublishedAction;
     // A strike threshold's action follows from actions already counted: counting it too would punish twice.
     if (!data.creator || data.trigger === 'strike-threshold') return;
     const action = { actionId: data.action.id, policyPenalties: data.policies.map((p) => p.penalty), keys: [publicationKey(recorded)] };
-    await update(ctx, orgId, data.creator, (facts) => withAction(facts, { id: data.item.id, typeId: data.item.typeId }, action));
+    await updateItem(ctx, orgId, data.creator, { id: data.item.id, typeId: data.item.typeId }, (actions) => withAction(actions, action));
   },
 };
 
-async function update(ctx: ProjectionContext, orgId: string, user: UserRef, change: (facts: UserScoreFacts) => UserScoreFacts): Promise<void> {
-  const id = userScoreDocId(orgId, user);
-  const previous = (await ctx.get<UserScoreDoc>(USER_SCORES, id)) ?? { orgId, user: { id: user.id, typeId: user.typeId }, submissions: 0, actioned: [] };
+async function userDoc(ctx: ProjectionContext, orgId: string, user: UserRef): Promise<UserScoreDoc> {
+  return (await ctx.get<UserScoreDoc>(USER_SCORES, userScoreDocId(orgId, user))) ?? { orgId, user: { id: user.id, typeId: user.typeId }, submissions: 0, actionedBy: {} };
+}
+
+function putUser(ctx: ProjectionContext, doc: UserScoreDoc): void {
+  ctx.put(USER_SCORES, userScoreDocId(doc.orgId, doc.user), doc as unknown as ReadDocument);
+}
+
+/** Changes one item's actions, and the user's counts with them. */
+async function updateItem(ctx: ProjectionContext, orgId: string, user: UserRef, item: UserRef, change: (actions: ItemActions) => ItemActions): Promise<void> {
+  const id = userScoreItemDocId(orgId, user, item);
+  const previous = (await ctx.get<UserScoreItemDoc>(USER_SCORE_ITEMS, id)) ?? {
+    orgId,
+    user: { id: user.id, typeId: user.typeId },
+    item: { id: item.id, typeId: item.typeId },
+    actions: [],
+  };
   const next = change(previous);
   if (next === previous) return;
-  const doc: UserScoreDoc = {
+  const doc: UserScoreItemDoc = {
     orgId,
     user: previous.user,
-    submissions: next.submissions,
-    actioned: next.actioned,
+    item: previous.item,
+    actions: next.actions,
     ...(next.reversedKeys ? { reversedKeys: next.reversedKeys } : {}),
   };
-  ctx.put(USER_SCORES, id, doc as unknown as ReadDocument);
+  ctx.put(USER_SCORE_ITEMS, id, doc as unknown as ReadDocument);
+  const counts = await userDoc(ctx, orgId, user);
+  putUser(ctx, { ...counts, ...withItemChange(counts, previous.actions, next.actions) });
 }

@@ -1,8 +1,14 @@
 import { deterministicId } from '#warden/kernel';
-import type { UserRef, UserScoreFacts } from '../domain/user-score.js';
+import type { ItemActions, UserRef, UserScoreFacts } from '../domain/user-score.js';
 
-export const USER_SCORES_PROJECTION = 'user-scores';
-export const USER_SCORES = 'user_scores';
+/**
+ * v2: a user's actioned items counted by what was done to them, and each item's actions in a
+ * document of its own, so that neither grows with the user's history (the first kept every
+ * actioned item in the user's document: a flooding user's grew by one item per action).
+ */
+export const USER_SCORES_PROJECTION = 'user-scores-v2';
+export const USER_SCORES = 'user_score_totals';
+export const USER_SCORE_ITEMS = 'user_score_items';
 
 /** One document per organization and user (MongoDB in production, through the ReadStore port). */
 export interface UserScoreDoc extends UserScoreFacts {
@@ -10,5 +16,13 @@ export interface UserScoreDoc extends UserScoreFacts {
   user: UserRef;
 }
 
+/** One document per actioned item of a user. */
+export interface UserScoreItemDoc extends ItemActions {
+  orgId: string;
+  user: UserRef;
+  item: UserRef;
+}
+
 /** Hashed, so no customer id can make two organizations' users, or a user and a type, share a document. */
 export const userScoreDocId = (orgId: string, user: UserRef) => deterministicId('user-score', orgId, user.typeId, user.id);
+export const userScoreItemDocId = (orgId: string, user: UserRef, item: UserRef) => deterministicId('user-score-item', orgId, user.typeId, user.id, item.typeId, item.id);

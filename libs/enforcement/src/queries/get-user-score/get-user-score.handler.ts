@@ -4,7 +4,7 @@ import { DEFAULT_SCORE_SETTINGS, GetCatalogSettingsQuery, GetEverEntitiesQuery, 
 import type { ReadStore } from '#warden/readstore';
 import { GetUserScoreQuery } from '#warden/rules';
 import { READ_STORE } from '#warden/storage';
-import { userScore } from '../../domain/user-score.js';
+import { actionedCount, userScore } from '../../domain/user-score.js';
 import { USER_SCORES, type UserScoreDoc, userScoreDocId } from '../../scores/user-scores.read-model.js';
 
 /**
@@ -21,7 +21,7 @@ export class GetUserScoreHandler implements IQueryHandler<GetUserScoreQuery> {
 
   async execute({ orgId, user }: GetUserScoreQuery): Promise<number> {
     const facts = await this.readStore.get<UserScoreDoc>(USER_SCORES, userScoreDocId(orgId, user));
-    if (!facts || facts.actioned.length === 0) return userScore(facts, DEFAULT_SCORE_SETTINGS, () => 'NONE');
+    if (!facts || actionedCount(facts) === 0) return userScore(facts, DEFAULT_SCORE_SETTINGS, () => 'NONE');
     const [actions, settings] = await Promise.all([
       this.queries.execute(new GetEverEntitiesQuery(orgId, 'action')),
       this.queries.execute(new GetCatalogSettingsQuery(orgId, 'scores')),
