@@ -7,9 +7,9 @@ import { waitFor } from '../support/wait-for.js';
 import { createKey, freshDataDir, type RunningWarden, runCli, startWarden, testEnv } from '../support/warden-process.js';
 
 /** One user floods; a few others post meanwhile. Every post is spam: one removal, one strike. */
-const FLOOD = 1500;
-const OTHERS = 150;
-const THRESHOLD = 100;
+const FLOOD = 600;
+const OTHERS = 60;
+const THRESHOLD = 50;
 const FLOODER = 'flooder';
 
 const config = (receiverUrl: string) => `
@@ -89,7 +89,7 @@ async function floodThroughACrash(layout: 'one process' | 'api and worker'): Pro
       });
       expect(res.status).toBe(202);
     }
-    await waitFor(() => count(dataDir, flooderStrikes) >= 200, { what: "the flooder's first 200 strikes", timeoutMs: 120_000, intervalMs: 5 });
+    await waitFor(() => count(dataDir, flooderStrikes) >= 100, { what: "the flooder's first 100 strikes", timeoutMs: 120_000, intervalMs: 5 });
     expect(await worker.stop('SIGKILL')).toBeNull();
     expect(count(dataDir, "type = 'CallbackDelivered'")).toBeLessThan(items.length);
     const again = layout === 'one process' ? await start() : await start('worker');
