@@ -6,7 +6,7 @@ import { NestFactory } from '@nestjs/core';
 import { CommandBus } from '@nestjs/cqrs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppModule } from '../apps/server/src/app.module.js';
-import { ApplyConfigurationCommand, parseOrgConfig, type OrgConfig } from '#warden/catalog';
+import { ApplyConfigurationCommand, DefineQueueCommand, parseOrgConfig, type OrgConfig } from '#warden/catalog';
 import { DomainError } from '#warden/kernel';
 import { loadConfig } from '#warden/platform';
 import { openStorage, type Storage } from '#warden/storage';
@@ -64,6 +64,14 @@ describe('apply, concurrently', () => {
       .map((e) => (e.data['entity'] as { name: string }).name);
     expect(names).toHaveLength(2);
     expect(['Spam A', 'Spam B']).toContain(names[1]);
+  });
+
+  it('decides console changes made at once in this process one after the other: both recorded, the second seeing the first', async () => {
+    const bus = app.get(CommandBus);
+    const define = () => bus.execute(new DefineQueueCommand('acme', 'create', null, { name: 'Racing' }, context));
+    const [first, second] = await Promise.all([define(), define()]);
+    // The second id is derived on a configuration that has the first queue already.
+    expect([first.queue.id, second.queue.id]).toEqual(['racing', 'racing-2']);
   });
 
   it('stores a large hash bank as events of at most 10,000 hashes; a re-apply is a no-op and a removal removes only that', async () => {

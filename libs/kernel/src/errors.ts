@@ -88,6 +88,10 @@ export const methodNotAllowed = (detail: string, allow: string[]) =>
 export const concurrentUpdateConflict = (detail: string) =>
   new DomainError('concurrent-update-conflict', [{ title: 'Concurrent update conflict', detail }]);
 
+/** A conflict the write path reports when the stream moved under a command (not a decider's refusal). */
+export const isConcurrentUpdateConflict = (error: unknown): error is DomainError =>
+  error instanceof DomainError && error.kind === 'concurrent-update-conflict';
+
 export const conflict = (detail: string) => new DomainError('conflict', [{ title: 'Conflict', detail }]);
 
 export const payloadTooLarge = (limitBytes: number) =>

@@ -63,7 +63,7 @@ describe('callback dispatcher', () => {
     const dispatcher = new CallbackDispatcher(
       stores.events,
       clock,
-      randomIds,
+      aggregates,
       keyring,
       http,
       config,

@@ -1,13 +1,12 @@
 import { performance } from 'node:perf_hooks';
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { Counter } from 'prom-client';
-import { type AppendResult, type EventStore, stampEvents, WrongExpectedRevisionError } from '#warden/eventstore';
-import { type Clock, foldStream, DomainError, type IdGenerator, type NewEvent } from '#warden/kernel';
+import type { EventStore, Handled } from '#warden/eventstore';
+import { type Clock, foldStream, DomainError } from '#warden/kernel';
 import {
   CLOCK,
   GUARDED_HTTP_CLIENT,
   type GuardedHttpClient,
-  ID_GENERATOR,
   KEYRING,
   type Keyring,
   Metrics,
@@ -16,7 +15,7 @@ import {
   WARDEN_CONFIG,
   type WardenConfig,
 } from '#warden/platform';
-import { EVENT_STORE } from '#warden/storage';
+import { AggregateStore, EVENT_STORE } from '#warden/storage';
 import {
   type AttemptOutcome,
   type CallbackDeliveryCommand,
@@ -81,7 +80,7 @@ export class CallbackDispatcher implements OnApplicationShutdown {
   private readonly inFlight = new Map<string, Promise<void>>();
   private scheduleOwnRecords = true;
   private readonly attempts: Counter<'outcome'>;
-  private readonly recordQueue: Array<() => Promise<void>> = [];
+  private readonly recordQueue: Array<() => void> = [];
   private recordTimer: NodeJS.Timeout | undefined;
   private started = false;
   private stopping = false;
@@ -89,7 +88,7 @@ export class CallbackDispatcher implements OnApplicationShutdown {
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    private readonly aggregates: AggregateStore,
     @Inject(KEYRING) private readonly keyring: Keyring,
     @Inject(GUARDED_HTTP_CLIENT) private readonly http: GuardedHttpClient,
     @Inject(WARDEN_CONFIG) private readonly config: WardenConfig,
@@ -299,26 +298,22 @@ export class CallbackDispatcher implements OnApplicationShutdown {
   }
 
   private async record(id: string, key: DeliveryKey, entry: Known, command: CallbackDeliveryCommand): Promise<void> {
-    let decided: CallbackDeliveryEvent[];
+    let handled: Handled<CallbackDeliveryEvent, CallbackDeliveryState>;
     try {
-      decided = callbackDeliveryDecider.decide(command, entry.state);
+      // No retry: the attempt was made on `entry`'s state; a stream that moved meanwhile
+      // (redelivery, another worker) is decided again from the log, not this outcome re-applied.
+      // The decider refuses a stale attempt on a newer state too (its cycle and number). Fresh
+      // event ids: two workers recording the same attempt conflict, never pass as a replay.
+      handled = await this.soon(() =>
+        this.aggregates.handle(id, callbackDeliveryDecider, command, { orgId: key.orgId, correlationId: key.deliveryId, actor: 'callbacks' }, { retries: 0 }),
+      );
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       return this.reconsider(id, key);
     }
-    if (decided.length === 0) return this.reconsider(id, key);
-    // Fresh event ids: two workers recording the same attempt must conflict on the revision, never
-    // pass as an idempotent replay of each other's (different) outcome.
-    const stamped = stampEvents(decided, { orgId: key.orgId, correlationId: key.deliveryId, actor: 'callbacks' }, { clock: this.clock, ids: this.ids });
-    let revision: number;
-    try {
-      revision = (await this.appendSoon(id, stamped, entry.revision)).nextRevision;
-    } catch (error) {
-      if (!(error instanceof WrongExpectedRevisionError)) throw error;
-      return this.reconsider(id, key);
-    }
-    const state = decided.reduce(callbackDeliveryDecider.evolve, entry.state);
-    for (const e of decided) {
+    const { events, state, result } = handled;
+    if (events.length === 0) return this.reconsider(id, key);
+    for (const e of events) {
       if (e.type === 'CallbackDelivered') this.attempts.inc({ outcome: 'delivered' });
       else if (e.type === 'CallbackAttemptFailed') this.attempts.inc({ outcome: 'failed' });
       else if (e.type === 'CallbackDeadLettered') this.attempts.inc({ outcome: 'dead' });
@@ -326,6 +321,10 @@ export class CallbackDispatcher implements OnApplicationShutdown {
     if (state.status === 'dead') {
       this.logger.warn({ msg: 'callback dead-lettered', orgId: key.orgId, deliveryId: key.deliveryId, attempts: state.attempts });
     }
+    const revision = result!.nextRevision;
+    // Appended together with another command of the stream (the write path groups them): the
+    // state does not go with that revision, so the log says what is next.
+    if (revision !== entry.revision + events.length) return this.reconsider(id, key);
     if (state.status !== 'pending' && state.status !== 'failed') {
       this.finish(id, revision);
       return;
@@ -336,16 +335,16 @@ export class CallbackDispatcher implements OnApplicationShutdown {
 
   /**
    * Outcomes arrive one response at a time; appending each at once would cost a commit (and a
-   * sync) apiece. Appends issued within RECORD_BATCH_MS go out in one tick, so the log commits
+   * sync) apiece. Records issued within RECORD_BATCH_MS go out in one tick, so the log commits
    * them together. The callback is already sent: a crash in this window only means one more send.
    */
-  private appendSoon(stream: string, events: NewEvent[], expected: number): Promise<AppendResult> {
+  private soon<T>(task: () => Promise<T>): Promise<T> {
     return new Promise((resolve, reject) => {
-      this.recordQueue.push(() => this.events.append(stream, events, expected).then(resolve, reject));
+      this.recordQueue.push(() => void task().then(resolve, reject));
       if (!this.recordTimer) {
         this.recordTimer = setTimeout(() => {
           this.recordTimer = undefined;
-          for (const append of this.recordQueue.splice(0)) void append();
+          for (const run of this.recordQueue.splice(0)) run();
         }, RECORD_BATCH_MS);
       }
     });

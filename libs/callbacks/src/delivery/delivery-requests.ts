@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { WrongExpectedRevisionError } from '#warden/eventstore';
 import { type Clock, type CommandContext } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
 import { AggregateStore } from '#warden/storage';
@@ -27,20 +26,20 @@ export class DeliveryRequests {
     const now = this.clock.now().toISOString();
     const stream = deliveryStream(context.orgId, request.deliveryId);
     const key = { orgId: context.orgId, deliveryId: request.deliveryId };
-    const decided = callbackDeliveryDecider.decide(
+    // Created once: on a stream that exists already (a re-run) the decider records nothing. Fresh
+    // event ids: a re-run racing the first request conflicts and decides again, never passes as a replay.
+    const { events, state } = await this.aggregates.handle(
+      stream,
+      callbackDeliveryDecider,
       { type: 'RequestDelivery', request: { ...request, requestedAt: now, nextAttemptAt: now } },
-      callbackDeliveryDecider.initialState,
+      context,
     );
-    // Fresh event ids: a re-run must meet the existing stream as a conflict, not as an idempotent
-    // replay, so that it never mistakes an old request for a new one (the delivery id is the key).
-    try {
-      const { nextRevision } = await this.aggregates.record(stream, decided, context, 'no_stream');
-      this.dispatcher.accept(key, decided.reduce(callbackDeliveryDecider.evolve, callbackDeliveryDecider.initialState), nextRevision);
-      return true;
-    } catch (error) {
-      if (!(error instanceof WrongExpectedRevisionError)) throw error;
+    if (events.length === 0) {
       this.dispatcher.scheduleRecorded(key, now);
       return false;
     }
+    // This command created the stream: its events are the stream's first.
+    this.dispatcher.accept(key, state, events.length - 1);
+    return true;
   }
 }

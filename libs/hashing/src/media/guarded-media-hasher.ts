@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { type EventStore, WrongExpectedRevisionError } from '#warden/eventstore';
+import type { EventStore } from '#warden/eventstore';
 import { type CommandContext, deterministicId, DomainError, redactUrl, streamName } from '#warden/kernel';
 import { GUARDED_HTTP_CLIENT, type GuardedHttpClient, OutboundError, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
 import { AggregateStore, EVENT_STORE } from '#warden/storage';
@@ -52,15 +52,16 @@ export class GuardedMediaHasher implements MediaHasher {
     // The event keeps the URL without its query string: a pre-signed URL's signature is a
     // credential. The stream, named after a hash of the whole URL, says which URL it was.
     const kept: MediaResult = { ...result, url: redactUrl(url) };
-    // Decided on an empty stream (found so above); the append expects no stream, so a result
-    // recorded meanwhile wins.
-    const events = mediaResults.decide({ type: 'RecordMediaResult', item, version, result: kept }, mediaResults.initialState);
-    try {
-      await this.aggregates.record(stream, events, context, 'no_stream', () => deterministicId('media', stream));
-    } catch (error) {
-      if (!(error instanceof WrongExpectedRevisionError)) throw error;
-      return (await this.recorded(stream, url)) ?? result;
-    }
+    // A result recorded meanwhile (a retroaction racing the worker, another worker) wins: the
+    // decider records nothing over it, and that first result is answered.
+    const { events, state } = await this.aggregates.handle(
+      stream,
+      mediaResults,
+      { type: 'RecordMediaResult', item, version, result: kept },
+      context,
+      { eventIds: () => deterministicId('media', stream) },
+    );
+    if (events.length === 0 && state.result !== null) return { ...state.result, url };
     return result;
   }
 

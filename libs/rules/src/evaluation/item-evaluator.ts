@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { ItemTypeDefinition, RuleDefinition } from '#warden/catalog';
-import { type EventStore, WrongExpectedRevisionError } from '#warden/eventstore';
+import type { EventStore } from '#warden/eventstore';
 import { type ItemIdentifier, type ItemSubmitted, itemStream } from '#warden/ingestion';
-import { type Clock, type CommandContext, type NewEvent, type RecordedEvent } from '#warden/kernel';
+import { type Clock, type CommandContext, type RecordedEvent } from '#warden/kernel';
 import type { ReadStore } from '#warden/readstore';
 import { CLOCK } from '#warden/platform';
 import { AggregateStore, EVENT_STORE, ProjectionHost, READ_STORE } from '#warden/storage';
@@ -11,7 +11,7 @@ import { GUARDED_HTTP_CLIENT, type GuardedHttpClient } from '#warden/platform';
 import { evaluateConditionSet } from '../domain/condition-evaluator.js';
 import { decodeEvaluation, type Environment, type Evaluation, type ItemEvaluated, type RuleResult } from '../domain/evaluation.events.js';
 import { contentKey, contentSince, itemContentDigest, type VersionContent } from '../domain/item-content.js';
-import { evaluationEventId, itemEvaluationDecider } from '../domain/item-evaluation.decider.js';
+import { evaluationEventId, itemEvaluationDecider, type RecordEvaluation } from '../domain/item-evaluation.decider.js';
 import type { ConditionRecord, EvaluatedItem, MediaResult, SetEvaluation, SignalContext } from '../domain/evaluation.model.js';
 import { imageUrls, MEDIA_HASHER, type MediaHasher } from './media-hasher.js';
 import {
@@ -45,8 +45,8 @@ export interface EvaluationOptions {
   /** Evaluate these rules instead of the item type's live ones (retroaction, backtest). */
   readonly rules?: readonly RuleDefinition[];
   /**
-   * Skip the look for an earlier record of this evaluation: the append (expected: no stream)
-   * still refuses a second one. For live submissions, which are nearly always new.
+   * Skip the look for an earlier record of this evaluation before evaluating: recording it still
+   * decides nothing over an earlier one. For live submissions, which are nearly always new.
    */
   readonly likelyNew?: boolean;
 }
@@ -71,8 +71,9 @@ function versionContent(event: RecordedEvent): VersionContent {
 export interface PreparedEvaluation {
   readonly stream: string;
   readonly evaluated: Evaluation;
-  /** Nothing to append when the version was already evaluated. */
-  readonly events: NewEvent[];
+  readonly context: CommandContext;
+  /** What to record; null when the version was found evaluated already. */
+  readonly command: RecordEvaluation | null;
 }
 
 /**
@@ -134,7 +135,7 @@ export class ItemEvaluator {
   async prepare(context: CommandContext, item: ItemToEvaluate, version: number, options: EvaluationOptions): Promise<PreparedEvaluation | undefined> {
     const stream = evaluationStream(context.orgId, item.typeId, item.id, version, runKey(options));
     const existing = options.likelyNew ? undefined : await this.recorded(stream);
-    if (existing) return { stream, evaluated: existing, events: [] };
+    if (existing) return { stream, evaluated: existing, context, command: null };
     let snapshot = await this.snapshots.get(context.orgId);
     let itemType = snapshot.itemTypes.get(item.typeId);
     if (!itemType) {
@@ -151,23 +152,17 @@ export class ItemEvaluator {
     }
     const content = this.contentKeyOf(context.orgId, item, version);
     const evaluated = await this.evaluate(context, item, itemType, version, snapshot, options, content);
-    // Decided on an empty stream's state: found empty above, or, for a live submission, assumed
-    // so. `record` appends expecting no stream, so an evaluation recorded meanwhile wins.
-    const decided = itemEvaluationDecider.decide(
-      {
-        type: 'RecordEvaluation',
-        orgId: context.orgId,
-        run: runKey(options),
-        // Only a published action needs it (it reads the item's earlier versions).
-        content: evaluated.actions.length > 0 ? await content() : '',
-        evaluation: evaluated,
-        creator: item.creator,
-        actions: snapshot.actions,
-      },
-      itemEvaluationDecider.initialState,
-    );
-    const events = this.aggregates.stamp(decided, context, (_e, i) => evaluationEventId(stream, i));
-    return { stream, evaluated, events };
+    const command: RecordEvaluation = {
+      type: 'RecordEvaluation',
+      orgId: context.orgId,
+      run: runKey(options),
+      // Only a published action needs it (it reads the item's earlier versions).
+      content: evaluated.actions.length > 0 ? await content() : '',
+      evaluation: evaluated,
+      creator: item.creator,
+      actions: snapshot.actions,
+    };
+    return { stream, evaluated, context, command };
   }
 
   /** Appends a prepared evaluation once; a concurrent or earlier record of it wins. */
@@ -176,25 +171,19 @@ export class ItemEvaluator {
   }
 
   /**
-   * Appends a prepared evaluation once. A version found evaluated while preparing (no events)
-   * already holds the record; one recorded meanwhile by someone else is read back.
+   * Records a prepared evaluation once, with ids derived from its stream. A version found
+   * evaluated while preparing already holds the record; one recorded meanwhile by someone else (a
+   * reactor re-run, the legacy sync path racing the worker) makes the decider record nothing, and
+   * that record is read back.
    */
   private async settle(prepared: PreparedEvaluation): Promise<{ evaluation: Evaluation; recordedNow: boolean }> {
-    if (await this.append(prepared)) return { evaluation: prepared.evaluated, recordedNow: true };
-    const evaluation = prepared.events.length === 0 ? prepared.evaluated : ((await this.recorded(prepared.stream)) ?? prepared.evaluated);
-    return { evaluation, recordedNow: false };
-  }
-
-  /** True when this call appended the evaluation; false when it was recorded before. */
-  private async append(prepared: PreparedEvaluation): Promise<boolean> {
-    if (prepared.events.length === 0) return false;
-    try {
-      await this.events.append(prepared.stream, prepared.events, 'no_stream');
-      return true;
-    } catch (error) {
-      if (!(error instanceof WrongExpectedRevisionError)) throw error;
-      return false;
-    }
+    if (prepared.command === null) return { evaluation: prepared.evaluated, recordedNow: false };
+    const { stream } = prepared;
+    const { events } = await this.aggregates.handle(stream, itemEvaluationDecider, prepared.command, prepared.context, {
+      eventIds: (_e, i) => evaluationEventId(stream, i),
+    });
+    if (events.length > 0) return { evaluation: prepared.evaluated, recordedNow: true };
+    return { evaluation: (await this.recorded(stream)) ?? prepared.evaluated, recordedNow: false };
   }
 
   /** Prepares the evaluation of a recorded ItemSubmitted (the worker's reactor and the legacy sync path alike). */

@@ -1,10 +1,9 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { EventStore } from '#warden/eventstore';
 import { KEYRING, type Keyring } from '#warden/platform';
-import { AggregateStore, EVENT_STORE, ProjectionHost } from '#warden/storage';
-import { orgConfigDecider, ssoSettingsOf } from '../../domain/org-config.decider.js';
-import { readOrgConfig, recordOrgConfigChange } from '../org-config-state.js';
+import { AggregateStore, ProjectionHost } from '#warden/storage';
+import { ssoSettingsOf } from '../../domain/org-config.decider.js';
+import { changeOrgConfig } from '../org-config-state.js';
 import { ChangeSsoSettingsCommand, type ChangeSsoSettingsResult } from './change-sso-settings.command.js';
 
 /**
@@ -15,19 +14,14 @@ import { ChangeSsoSettingsCommand, type ChangeSsoSettingsResult } from './change
 @CommandHandler(ChangeSsoSettingsCommand)
 export class ChangeSsoSettingsHandler implements ICommandHandler<ChangeSsoSettingsCommand> {
   constructor(
-    @Inject(EVENT_STORE) readonly events: EventStore,
     @Inject(KEYRING) readonly keyring: Keyring,
     readonly aggregates: AggregateStore,
     @Inject(ProjectionHost) readonly projections: ProjectionHost,
   ) {}
 
   async execute(command: ChangeSsoSettingsCommand): Promise<ChangeSsoSettingsResult> {
-    const read = await readOrgConfig(this.events, this.keyring, command.orgId);
-    const decided = orgConfigDecider.decide({ type: 'ChangeSsoSettings', settings: command.settings }, read.state);
-    const after = ssoSettingsOf(decided.reduce(orgConfigDecider.evolve, read.state));
-    if (decided.length === 0) return { sso: after, changed: false };
     // Read your writes: this process's sign-ins and reads see the change at once (others on their next poll).
-    await recordOrgConfigChange(this, read, decided, command.orgId, command.context);
-    return { sso: after, changed: true };
+    const { events, state } = await changeOrgConfig(this, command.orgId, { type: 'ChangeSsoSettings', settings: command.settings }, command.context);
+    return { sso: ssoSettingsOf(state.catalog), changed: events.length > 0 };
   }
 }

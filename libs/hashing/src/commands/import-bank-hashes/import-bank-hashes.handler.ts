@@ -1,9 +1,7 @@
-import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler, QueryBus } from '@nestjs/cqrs';
 import { GetLiveEntitiesQuery, hashBankDecider, hashBankStream } from '#warden/catalog';
-import { type EventStore, WrongExpectedRevisionError } from '#warden/eventstore';
-import { concurrentUpdateConflict, foldStream, invalidInput, notFound } from '#warden/kernel';
-import { AggregateStore, EVENT_STORE } from '#warden/storage';
+import { concurrentUpdateConflict, invalidInput, isConcurrentUpdateConflict, notFound } from '#warden/kernel';
+import { AggregateStore } from '#warden/storage';
 import { parseHashLines } from './hash-lines.js';
 import { ImportBankHashesCommand, type ImportReport } from './import-bank-hashes.command.js';
 
@@ -13,7 +11,6 @@ const EVENTS_PER_APPEND = 10;
 @CommandHandler(ImportBankHashesCommand)
 export class ImportBankHashesHandler implements ICommandHandler<ImportBankHashesCommand> {
   constructor(
-    @Inject(EVENT_STORE) private readonly events: EventStore,
     private readonly aggregates: AggregateStore,
     private readonly queries: QueryBus,
   ) {}
@@ -31,24 +28,20 @@ export class ImportBankHashesHandler implements ICommandHandler<ImportBankHashes
     }
     // Same stream as the configuration's hashes; the source tells them apart, so apply never
     // removes what was imported (the catalog's hash-bank decider).
-    const stream = hashBankStream(orgId, bank.id);
-    const recorded = await this.events.readStream(stream);
-    const state = foldStream(hashBankDecider, stream, recorded);
-    const events = hashBankDecider.decide({ type: 'ImportHashes', bankId: bank.id, hashes }, state);
+    // A few events an append (event size limits), each after the last. No retry: a concurrent
+    // apply or import is reported, and the import run again adds only what is still missing.
+    const { events } = await this.aggregates
+      .handle(hashBankStream(orgId, bank.id), hashBankDecider, { type: 'ImportHashes', bankId: bank.id, hashes }, command.context, {
+        eventsPerAppend: EVENTS_PER_APPEND,
+        retries: 0,
+      })
+      .catch((error: unknown) => {
+        if (isConcurrentUpdateConflict(error)) {
+          throw concurrentUpdateConflict(`Hash bank ${bank.id} was changed concurrently (an apply or another import); import again`);
+        }
+        throw error;
+      });
     const added = events.reduce((n, e) => n + e.data.hashes.length, 0);
-    let expected: number | 'no_stream' = recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1]!.revision;
-    try {
-      // A few events an append (event size limits), each after the last.
-      for (let i = 0; i < events.length; i += EVENTS_PER_APPEND) {
-        const result = await this.aggregates.record(stream, events.slice(i, i + EVENTS_PER_APPEND), command.context, expected);
-        expected = result.nextRevision;
-      }
-    } catch (error) {
-      if (error instanceof WrongExpectedRevisionError) {
-        throw concurrentUpdateConflict(`Hash bank ${bank.id} was changed concurrently (an apply or another import); import again`);
-      }
-      throw error;
-    }
     return { bankId: bank.id, added, alreadyPresent: hashes.length - added, events: events.length };
   }
 }

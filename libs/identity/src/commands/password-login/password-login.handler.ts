@@ -4,6 +4,7 @@ import { AggregateStore } from '#warden/storage';
 import { accessAuditStream, DEPLOYMENT_AUDIT, userStream } from '../../domain/identity.streams.js';
 import { hashPassword, MAX_PASSWORD_BYTES, needsRehash, verifyAgainstDummy, verifyPassword } from '../../domain/password-hasher.js';
 import { type User, userDecider } from '../../domain/user.decider.js';
+import { accessAuditDecider } from '../../domain/access-audit.decider.js';
 import type { ConsoleLoginFailed } from '../../domain/user.events.js';
 import { emailDigest } from '../../domain/user-email.js';
 import { LoginThrottle, loginThrottleKeys } from '../../login-throttle.js';
@@ -14,6 +15,9 @@ import { IsPasswordLoginAllowedQuery } from '../../queries/is-password-login-all
 import { PasswordLoginCommand } from './password-login.command.js';
 
 type FailureReason = ConsoleLoginFailed['data']['reason'];
+
+/** Failed sign-ins of one organization contend for its audit trail: each lost race reads forward and records again. */
+const AUDIT_CONTENTION_RETRIES = 100;
 
 /** Why the email and password did not sign in (the audit's reason; the caller gets one 401 for all). */
 function credentialsFailure(user: User | null, matches: boolean): FailureReason {
@@ -102,11 +106,15 @@ export class PasswordLoginHandler implements ICommandHandler<PasswordLoginComman
   /** An audit record: never the password; the email only as its digest; the client address as given (a security log needs it). */
   private async recordFailure(digest: string, user: User | null, reason: FailureReason, command: PasswordLoginCommand): Promise<void> {
     const orgId = user?.orgId ?? DEPLOYMENT_AUDIT;
-    const event: ConsoleLoginFailed = {
-      type: 'ConsoleLoginFailed',
-      data: { emailDigest: digest, userId: user?.userId ?? null, method: 'password', reason, clientAddress: command.clientAddress },
-    };
-    // An audit trail appends; there is nothing to decide, so no stream needs reading first.
-    await this.aggregates.record(accessAuditStream(orgId), [event], { orgId, correlationId: command.correlationId, actor: 'anonymous' }, 'any');
+    const failure = { emailDigest: digest, userId: user?.userId ?? null, method: 'password' as const, reason, clientAddress: command.clientAddress };
+    // One trail per organization takes every failed sign-in: under a guessing attack on several
+    // processes they contend for it, and a lost race must not turn the 401 into a 409.
+    await this.aggregates.handle(
+      accessAuditStream(orgId),
+      accessAuditDecider,
+      { type: 'RecordLoginFailure', failure },
+      { orgId, correlationId: command.correlationId, actor: 'anonymous' },
+      { retries: AUDIT_CONTENTION_RETRIES },
+    );
   }
 }

@@ -79,6 +79,7 @@ export class SubmitItemsHandler implements ICommandHandler<SubmitItemsCommand> {
     });
     const results = await Promise.all(
       batch.map(async ({ item, events, stream }) => {
+        // A record of the submission, nothing decided on the stream (every version is accepted): no read per item on this hot path.
         const result = await this.aggregates.record(stream, events, command.context, 'any');
         return { id: item.id, typeId: item.typeId, version: result.nextRevision };
       }),
