@@ -9,7 +9,7 @@ import {
   type HandleOptions,
   stampEvents,
 } from '#warden/eventstore';
-import { type Clock, type CommandContext, type Decider, type DomainEvent, type IdGenerator, type NewEvent } from '#warden/kernel';
+import { type Clock, type CommandContext, type Decider, type DomainEvent, type IdGenerator } from '#warden/kernel';
 import { CLOCK, ID_GENERATOR } from '#warden/platform';
 import { EVENT_STORE } from './storage.tokens.js';
 
@@ -87,16 +87,7 @@ export class AggregateStore {
     expected: ExpectedRevision,
     eventIds?: (event: DomainEvent<string, object>, index: number) => string,
   ): Promise<AppendResult> {
-    return this.events.append(streamName, this.stamp(events, context, eventIds), expected);
-  }
-
-  /** Stamps events for a later append (e.g. to collect a batch first). */
-  stamp(
-    events: readonly DomainEvent<string, object>[],
-    context: CommandContext,
-    eventIds?: (event: DomainEvent<string, object>, index: number) => string,
-  ): NewEvent[] {
-    return stampEvents(events, context, { clock: this.clock, ids: this.ids }, eventIds);
+    return this.events.append(streamName, stampEvents(events, context, { clock: this.clock, ids: this.ids }, eventIds), expected);
   }
 
   newId(prefix: string, bytes = 12): string {

@@ -26,6 +26,9 @@ export class AggregateCache {
   constructor(budgetBytes = DEFAULT_AGGREGATE_CACHE_BYTES) {
     this.entries = new LRUCache<string, CachedAggregate>({
       maxSize: Math.max(1, budgetBytes),
+      // A state larger than a quarter of the budget (a hash bank's millions of hashes) is not kept:
+      // it would push every other state out, and its stream is read rarely.
+      maxEntrySize: Math.max(1, Math.floor(budgetBytes / 4)),
       sizeCalculation: (entry, key) => Math.max(1, key.length * 2 + approximateSize(entry.state)),
     });
     // Expired personal states leave memory, not only reads: an erasure's reach does not wait for an eviction.
@@ -62,35 +65,27 @@ export class AggregateCache {
   }
 }
 
-/** Past this many values a state is taken as this large: the estimate must stay cheaper than the command it caches. */
-const MAX_VALUES_WALKED = 50_000;
+/** Collections longer than this are estimated from a sample of their entries: the estimate must stay cheaper than the command it caches. */
+const SAMPLED_ENTRIES = 64;
 
 /**
  * A rough size in bytes of a plain state (objects, arrays, Maps, Sets, strings, numbers): enough to
- * keep the cache's memory near its budget; exact accounting would cost more than it saves.
+ * keep the cache's memory near its budget; exact accounting would cost more than it saves. A long
+ * collection counts as its first entries' average times its length.
  */
 export function approximateSize(value: unknown): number {
+  if (typeof value === 'string') return 16 + value.length * 2;
+  if (value === null || typeof value !== 'object') return 8;
+  if (value instanceof Map) return 64 + sampled(value.size, value.entries(), ([k, v]) => approximateSize(k) + approximateSize(v));
+  if (value instanceof Set) return 64 + sampled(value.size, value.values(), approximateSize);
+  if (Array.isArray(value)) return 32 + sampled(value.length, value.values(), approximateSize);
+  const entries = Object.entries(value);
+  return 48 + sampled(entries.length, entries.values(), ([k, v]) => approximateSize(k) + approximateSize(v));
+}
+
+function sampled<T>(length: number, entries: Iterator<T>, size: (entry: T) => number): number {
   let bytes = 0;
-  let walked = 0;
-  const stack: unknown[] = [value];
-  while (stack.length > 0 && walked < MAX_VALUES_WALKED) {
-    const v = stack.pop();
-    walked += 1;
-    if (typeof v === 'string') bytes += 16 + v.length * 2;
-    else if (v === null || typeof v !== 'object') bytes += 8;
-    else if (v instanceof Map) {
-      bytes += 64;
-      for (const [k, x] of v) stack.push(k, x);
-    } else if (v instanceof Set) {
-      bytes += 64;
-      for (const x of v) stack.push(x);
-    } else if (Array.isArray(v)) {
-      bytes += 32;
-      for (const x of v) stack.push(x);
-    } else {
-      bytes += 48;
-      for (const [k, x] of Object.entries(v)) stack.push(k, x);
-    }
-  }
-  return stack.length > 0 ? bytes * 2 : bytes;
+  let seen = 0;
+  for (let next = entries.next(); !next.done && seen < SAMPLED_ENTRIES; next = entries.next(), seen++) bytes += size(next.value);
+  return seen === 0 ? 0 : Math.round((bytes / seen) * length);
 }
