@@ -124,7 +124,7 @@ describe('user scores, end to end', () => {
     }
     const actionedItems = EXAMPLES.reduce((n, e) => n + e.spam + e.both, 0);
     await waitFor(() => callbacksFor('/hooks/remove').length >= actionedItems, `${actionedItems} remove callbacks`);
-    await waitUntilProcessed(warden.url, dataDir, 'user-scores', ['ItemSubmitted', 'ActionCallbackRequested']);
+    await waitUntilProcessed(warden.url, dataDir, 'user-scores-v2', ['ItemSubmitted', 'ActionCallbackRequested']);
 
     for (const example of EXAMPLES) {
       const res = await scoreOf(`id=${example.user}&typeId=user`);
