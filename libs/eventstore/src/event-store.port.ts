@@ -60,7 +60,8 @@ export interface GroupSubscribeOptions {
   /**
    * Called with a batch of this member's share, not necessarily in log order, possibly again
    * after a failure anywhere (at least once). Resolving acknowledges the batch; rejecting hands
-   * it back to the group for a retry (reported through `onRetry`).
+   * it back to the group for a retry (reported through `onRetry`). Batches may overlap: the next
+   * can come before the previous one settled (up to the member's buffer of unacknowledged events).
    */
   readonly onEvents: (events: readonly RecordedEvent[]) => Promise<void>;
   readonly onRetry?: (error: unknown) => void;

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { CommandBus } from '@nestjs/cqrs';
 import { SendAppealCallbackCommand } from '#warden/callbacks';
-import type { EventStore, Projection } from '#warden/eventstore';
+import { type EventStore, orderingKey, type Projection } from '#warden/eventstore';
 import { type CommandContext, DomainError, type RecordedEvent } from '#warden/kernel';
 import type { ReviewJobDecided } from '#warden/review';
 import type { AggregateStore } from '#warden/storage';
@@ -82,6 +82,11 @@ export function appealDecisionReactor(deps: AppealDecisionDeps): Projection {
     eventTypes: ['ReviewJobDecided'],
     // The appellant is sealed in the appeal; the callback names them.
     needsPersonalData: true,
+    // By the appeal its outcome goes to (decisions of other jobs pass through, by their job).
+    keyOf: (event) => {
+      const { appealId } = event.data as unknown as ReviewJobDecided['data'];
+      return orderingKey(event, appealId ? `appeal:${appealId}` : event.streamName);
+    },
     apply: (event) => decideAppeal(deps, event),
   };
 }

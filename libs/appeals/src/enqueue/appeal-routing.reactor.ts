@@ -1,5 +1,5 @@
 import type { CommandBus } from '@nestjs/cqrs';
-import type { Projection } from '#warden/eventstore';
+import { orderingKey, type Projection } from '#warden/eventstore';
 import type { RecordedEvent } from '#warden/kernel';
 import { OpenAppealJobCommand } from '#warden/review';
 import type { AppealSubmitted } from '../domain/appeal.events.js';
@@ -36,6 +36,8 @@ export function appealRoutingReactor(deps: { readonly commands: CommandBus }): P
     eventTypes: ['AppealSubmitted'],
     // Appeal routing rules see the actioned item's data, which is sealed with the appeal.
     needsPersonalData: true,
+    // Each appeal on its own stream: appeals at once.
+    keyOf: (event) => orderingKey(event, event.streamName),
     apply: (event) => routeAppeal(deps.commands, event),
   };
 }

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { type CommandBus, CommandHandlerNotFoundException, type QueryBus } from '@nestjs/cqrs';
 import { type CallbackDefinition, GetLiveEntitiesQuery } from '#warden/catalog';
-import type { Projection } from '#warden/eventstore';
+import { orderingKey, type Projection } from '#warden/eventstore';
 import type { RecordedEvent } from '#warden/kernel';
 import { type ActionCallbackRequested, ApplyActionStrikesCommand } from '#warden/rules';
 import { type ActionCallbackTrigger, buildActionCallbackBody } from '../domain/action-callback-body.js';
@@ -56,6 +56,18 @@ export function triggerOf(data: ActionCallbackRequestedData): ActionCallbackTrig
 }
 
 /**
+ * What orders the reactor's events: a published action by its user (the strike count each carries
+ * is decided in the user's log order, one at a time), or by its item when it has no user; a
+ * delivery requested elsewhere by its own stream. So one user's flood of actions holds up no other
+ * user's callbacks.
+ */
+export function deliveryOrderingKey(event: RecordedEvent): string {
+  if (event.type !== 'ActionCallbackRequested') return orderingKey(event, event.streamName);
+  const { creator, item } = event.data as unknown as ActionCallbackRequestedData;
+  return orderingKey(event, creator ? `user:${creator.typeId}:${creator.id}` : `item:${item.typeId}:${item.id}`);
+}
+
+/**
  * The worker's delivery reactor: records a delivery for every published customer-defined action
  * (the delivery id comes with the publication, so a re-run finds it recorded), and wakes the
  * dispatcher for deliveries requested or restarted elsewhere (the CLI's appeal callbacks and
@@ -86,51 +98,51 @@ export function deliveryReactor(deps: {
       throw error;
     }
   };
-  const handleBatch = async (events: readonly RecordedEvent[]) => {
-    const actionsByOrg = new Map<string, Promise<Map<string, CallbackDestination | null>>>();
-    const destinations = (orgId: string) => {
-      let found = actionsByOrg.get(orgId);
-      if (!found) {
-        found = deps.queries.execute(new GetLiveEntitiesQuery(orgId, 'action')).then((actions) => new Map(actions.map((a) => [a.id, destinationOf(a.callback)])));
-        actionsByOrg.set(orgId, found);
-      }
-      return found;
-    };
-    await Promise.all(
-      events.map(async (event) => {
-        const orgId = event.metadata.orgId;
-        if (event.type !== 'ActionCallbackRequested') {
-          const data = event.data as { deliveryId: string; nextAttemptAt: string };
-          deps.dispatcher.schedule({ orgId, deliveryId: data.deliveryId }, data.nextAttemptAt, event.revision);
-          return;
-        }
-        const published = event.data as unknown as ActionCallbackRequestedData;
-        const data = { ...published, userStrikeCount: published.userStrikeCount ?? (await strikeCountAfter(event, published)) };
-        const trigger = triggerOf(data);
-        const body = buildActionCallbackBody(trigger);
-        try {
-          await deps.requests.request(
-            {
-              deliveryId: data.deliveryId,
-              kind: 'action',
-              trigger: trigger.kind satisfies CallbackTriggerKind,
-              actionId: data.action.id,
-              appealId: null,
-              item: { id: data.item.id, typeId: data.item.typeId },
-              destination: (await destinations(orgId)).get(data.action.id) ?? null,
-              body: body as unknown as JsonBody,
-              subject: data.subject ?? null,
-              policies: body.policies.map((p) => ({ id: p.id, name: p.name })),
-              rules: body.rules.map((r) => ({ id: r.id, name: r.name })),
-            },
-            { orgId, correlationId: event.metadata.correlationId, causationId: event.id, actor: 'callbacks' },
-          );
-        } catch (error) {
-          logger.error({ msg: 'recording a callback delivery failed', orgId, deliveryId: data.deliveryId, error: String(error) });
-          throw error;
-        }
-      }),
-    );
+  /** An action's configured destination; look-ups of one organization under way at once share one query. */
+  const pending = new Map<string, Promise<Map<string, CallbackDestination | null>>>();
+  const destinations = (orgId: string) => {
+    let found = pending.get(orgId);
+    if (!found) {
+      found = deps.queries
+        .execute(new GetLiveEntitiesQuery(orgId, 'action'))
+        .then((actions) => new Map(actions.map((a) => [a.id, destinationOf(a.callback)])))
+        .finally(() => pending.delete(orgId));
+      pending.set(orgId, found);
+    }
+    return found;
+  };
+  const handle = async (event: RecordedEvent) => {
+    const orgId = event.metadata.orgId;
+    if (event.type !== 'ActionCallbackRequested') {
+      const data = event.data as { deliveryId: string; nextAttemptAt: string };
+      deps.dispatcher.schedule({ orgId, deliveryId: data.deliveryId }, data.nextAttemptAt, event.revision);
+      return;
+    }
+    const published = event.data as unknown as ActionCallbackRequestedData;
+    const data = { ...published, userStrikeCount: published.userStrikeCount ?? (await strikeCountAfter(event, published)) };
+    const trigger = triggerOf(data);
+    const body = buildActionCallbackBody(trigger);
+    try {
+      await deps.requests.request(
+        {
+          deliveryId: data.deliveryId,
+          kind: 'action',
+          trigger: trigger.kind satisfies CallbackTriggerKind,
+          actionId: data.action.id,
+          appealId: null,
+          item: { id: data.item.id, typeId: data.item.typeId },
+          destination: (await destinations(orgId)).get(data.action.id) ?? null,
+          body: body as unknown as JsonBody,
+          subject: data.subject ?? null,
+          policies: body.policies.map((p) => ({ id: p.id, name: p.name })),
+          rules: body.rules.map((r) => ({ id: r.id, name: r.name })),
+        },
+        { orgId, correlationId: event.metadata.correlationId, causationId: event.id, actor: 'callbacks' },
+      );
+    } catch (error) {
+      logger.error({ msg: 'recording a callback delivery failed', orgId, deliveryId: data.deliveryId, error: String(error) });
+      throw error;
+    }
   };
   return {
     name: DELIVERY_REACTOR,
@@ -140,8 +152,8 @@ export function deliveryReactor(deps: {
     // A decision's callback carries the merged reports (reportHistory), sealed in its event: the
     // delivery's body needs them opened (the delivery seals them again under the same subject).
     needsPersonalData: true,
-    apply: (event) => handleBatch([event]),
-    applyBatch: handleBatch,
+    keyOf: deliveryOrderingKey,
+    apply: handle,
     activate: deps.activate,
     deactivate: deps.deactivate,
   };

@@ -1,4 +1,4 @@
-import type { Projection } from '#warden/eventstore';
+import { orderingKey, type Projection } from '#warden/eventstore';
 import type { RecordedEvent } from '#warden/kernel';
 import type { AcceptedAppeal, StrikeApplier } from './strike-applier.js';
 
@@ -38,6 +38,9 @@ export function appealReversalReactor(deps: { applier: StrikeApplier }): Project
     eventTypes: ['AppealDecided'],
     // Ids only: the appeal's sealed parts (appellant, reason) are not read.
     needsPersonalData: false,
+    // By the appeal's stream: appeals at once (reversals for one user meet at the user's strikes
+    // stream, whose expected-revision check orders them).
+    keyOf: (event) => orderingKey(event, event.streamName),
     apply: async (event) => {
       const appeal = acceptedAppealOf(event);
       if (!appeal) return;

@@ -1,27 +1,15 @@
-import type { Projection } from '#warden/eventstore';
-import type { RecordedEvent } from '#warden/kernel';
+import { orderingKey, type Projection } from '#warden/eventstore';
 import { applicationOf, type StrikeApplier } from './strike-applier.js';
 
 export const STRIKES_REACTOR = 'enforcement-strikes';
 
 /**
  * Every published action (a rule's or a decision's ActionCallbackRequested) strikes its user when
- * the action applies strikes. Users at once; one user's actions queued in log order, so that the
- * write path decides them in turn and appends them together. A re-run finds each application's
- * key recorded and adds nothing.
+ * the action applies strikes. Users at once; one user's actions in log order, keyed by the user's
+ * strikes stream (they would only contend for it), so one user's flood holds up no other user. A
+ * re-run finds each application's key recorded and adds nothing.
  */
 export function strikesReactor(deps: { applier: StrikeApplier }): Projection {
-  const applyBatch = async (events: readonly RecordedEvent[]) => {
-    const byUser = new Map<string, RecordedEvent[]>();
-    for (const event of events) {
-      const application = applicationOf(event);
-      if (!application) continue;
-      const list = byUser.get(application.stream);
-      if (list) list.push(event);
-      else byUser.set(application.stream, [event]);
-    }
-    await Promise.all([...byUser.values()].map((list) => deps.applier.applyInOrder(list)));
-  };
   return {
     name: STRIKES_REACTOR,
     reactor: true,
@@ -29,7 +17,7 @@ export function strikesReactor(deps: { applier: StrikeApplier }): Projection {
     eventTypes: ['ActionCallbackRequested'],
     // Only ids, actions and policies are read: nothing sealed.
     needsPersonalData: false,
-    apply: (event) => applyBatch([event]),
-    applyBatch,
+    keyOf: (event) => orderingKey(event, applicationOf(event)?.stream ?? event.streamName),
+    apply: (event) => deps.applier.apply(event),
   };
 }

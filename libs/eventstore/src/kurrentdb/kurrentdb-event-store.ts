@@ -12,6 +12,7 @@ import {
   PersistentSubscriptionExistsError,
   persistentSubscriptionToAllSettingsFromDefaults,
   type PersistentSubscriptionToAllResolvedEvent,
+  PINNED,
   type Position,
   type ReadPosition,
   RETRY,
@@ -35,7 +36,10 @@ import {
 import { isSnapshotStream, KurrentDbSnapshotStore, SNAPSHOT_EVENT_TYPE } from '../snapshots/kurrentdb-snapshot-store.js';
 
 const BATCH = 500;
-/** Events a persistent subscription member holds unacknowledged (its share in flight). */
+/**
+ * Events a persistent subscription member holds unacknowledged (its share in flight): the server
+ * sends no more until some are acknowledged, which bounds the member's overlapping batches.
+ */
 const GROUP_BUFFER = 200;
 /** Filtered catch-up subscriptions report how far the server searched every this many search windows. */
 const CHECKPOINT_INTERVAL = 4;
@@ -252,12 +256,18 @@ export class KurrentDbEventStore implements EventStore {
    * with a server-side filter on the event types; the server keeps its checkpoint, spreads the
    * events over the connected members and redelivers what is not acknowledged in time or is
    * handed back (after `maxRetryCount` retries an event is parked for an operator to replay).
+   *
+   * Batches overlap: the next is handed over while earlier ones are still being handled (at most
+   * GROUP_BUFFER events are unacknowledged), each acknowledged when its own handling settles, so
+   * one slow batch does not hold up the member's later events (GroupReactorRunner keeps order
+   * within a key itself). Stopping waits for every batch under way.
    */
   subscribeToGroup(options: GroupSubscribeOptions): Subscription {
     let stopped = false;
     let failure: unknown;
     const { signal, wait } = wakeUp();
     let stream: ReturnType<KurrentDBClient['subscribeToPersistentSubscriptionToAll']> | undefined;
+    const pending = new Set<Promise<void>>();
     const loop = (async () => {
       await this.ensureGroup(options);
       if (stopped) return;
@@ -282,27 +292,36 @@ export class KurrentDbEventStore implements EventStore {
           continue;
         }
         const batch = taken.map((t) => toRecorded(t)).filter((e): e is RecordedEvent => e !== undefined && !isSystem(e));
-        try {
-          if (batch.length > 0) await options.onEvents(batch);
-          await sub.ack(...taken);
-        } catch (error) {
-          if (stopped) return;
-          options.onRetry?.(error);
-          await sub.nack(RETRY, reasonOf(error).slice(0, 200), ...taken);
-        }
+        const handled = (async () => {
+          try {
+            if (batch.length > 0) await options.onEvents(batch);
+            await sub.ack(...taken);
+          } catch (error) {
+            if (stopped) return;
+            options.onRetry?.(error);
+            await sub.nack(RETRY, reasonOf(error).slice(0, 200), ...taken);
+          }
+        })().catch((error: unknown) => {
+          // The acknowledgement could not be sent: the subscription is broken; the loop reports it.
+          failure ??= error;
+          signal();
+        });
+        pending.add(handled);
+        void handled.finally(() => pending.delete(handled));
       }
     })()
       .catch((error: unknown) => {
         if (!stopped) options.onError?.(error);
       })
       .finally(async () => {
+        await Promise.all(pending);
         await stream?.unsubscribe().catch(() => undefined);
         stream?.destroy();
       });
     const subscription: Subscription = {
-      // The batch in progress is handled and acknowledged first (the loop then ends and its
-      // `finally` unsubscribes): unsubscribing under it would lose the ack and have the server
-      // hand the batch out again.
+      // The batches in progress are handled and acknowledged first (the loop then ends and its
+      // `finally` unsubscribes): unsubscribing under them would lose the acks and have the server
+      // hand the batches out again.
       stop: async () => {
         stopped = true;
         signal();
@@ -319,7 +338,10 @@ export class KurrentDbEventStore implements EventStore {
     try {
       await this.client.createPersistentSubscriptionToAll(
         options.group,
-        persistentSubscriptionToAllSettingsFromDefaults({ startFrom: after > 0 ? atPosition(after) : START }),
+        // Pinned: the server hands one stream's events to one member (best effort), so the order a
+        // member keeps within a key holds across the group for keys within a stream. A group
+        // created before keeps its strategy (KurrentDB's update command changes it).
+        persistentSubscriptionToAllSettingsFromDefaults({ startFrom: after > 0 ? atPosition(after) : START, consumerStrategyName: PINNED }),
         { filter: eventTypeFilter({ regex: typesRegex(options.eventTypes) }) },
       );
     } catch (error) {

@@ -1,6 +1,8 @@
 import type { RecordedEvent } from '#warden/kernel';
 import type { ReadStore } from '#warden/readstore';
 import type { EventStore, GroupSubscribeOptions, Subscription } from '../event-store.port.js';
+import { type Failure, KeyedLanes } from './keyed-lanes.js';
+import { keyedHandler, keyedLimits } from './keyed-session.js';
 import type { Projection } from './projection.js';
 import { applyEvents } from './unit-of-work.js';
 
@@ -18,18 +20,35 @@ export const reactorGroup = (reactor: string) => `warden-${reactor}`;
  * Runs a reactor as one member of a consumer group (competing consumers): every worker process
  * gets a share of its events and the server keeps the checkpoint. Reactors are idempotent (their
  * effects carry ids derived from the causing event), so the group's redeliveries are harmless.
+ *
+ * A reactor with an ordering key (Projection.keyOf) gets the same per-key concurrency as under
+ * ProjectionRunner, within what the group hands this member: the group pins each stream to one
+ * member (KurrentDB's `Pinned` consumer strategy, by the event's stream, best effort: a member
+ * joining or leaving moves streams), and the member's batches overlap (the adapter takes the next
+ * while earlier ones are handled, up to the member's buffer of unacknowledged events), so a busy
+ * key holds up only its own later events. Each event waits behind its key's earlier ones in this
+ * process (KeyedLanes); a batch is acknowledged once all its events are handled, or handed back
+ * for a retry when one failed. The server keeps the checkpoint: it moves past the oldest
+ * unacknowledged event only, and redelivers what is not acknowledged in time. Order within a key
+ * holds within a member; across members (a key whose events live in several streams, such as a
+ * user's strikes), the expected-revision checks of the commands keep the outcome right.
  */
 export class GroupReactorRunner {
   private subscription: Subscription | undefined;
   private stopped = true;
   private retry: NodeJS.Timeout | undefined;
+  private readonly lanes: KeyedLanes | undefined;
+  /** Without a key, batches are handled one after the other, as they come (they may overlap). */
+  private serial: Promise<void> = Promise.resolve();
 
   constructor(
     readonly projection: Projection,
     private readonly events: EventStore & Required<Pick<EventStore, 'subscribeToGroup'>>,
     private readonly store: ReadStore,
     private readonly options: GroupReactorRunnerOptions = {},
-  ) {}
+  ) {
+    if (projection.keyOf) this.lanes = new KeyedLanes(keyedHandler(projection), keyedLimits(projection).concurrency);
+  }
 
   async start(): Promise<void> {
     this.stopped = false;
@@ -71,9 +90,26 @@ export class GroupReactorRunner {
     this.subscription = this.events.subscribeToGroup(options);
   }
 
-  private async handle(events: readonly RecordedEvent[]): Promise<void> {
-    const { uow } = await applyEvents(this.projection, events, this.store);
-    const writes = uow.writes();
-    if (writes.length > 0) await this.store.commit(writes);
+  private handle(events: readonly RecordedEvent[]): Promise<void> {
+    if (this.lanes) return this.handleKeyed(this.lanes, events);
+    const run = this.serial.then(async () => {
+      const { uow } = await applyEvents(this.projection, events, this.store);
+      const writes = uow.writes();
+      if (writes.length > 0) await this.store.commit(writes);
+    });
+    this.serial = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Each event behind its key's earlier ones; fails with the first failure once all have run. */
+  private async handleKeyed(lanes: KeyedLanes, events: readonly RecordedEvent[]): Promise<void> {
+    const keyOf = this.projection.keyOf!.bind(this.projection);
+    const wanted = new Set(this.projection.eventTypes);
+    const ordered = events.filter((e) => wanted.has(e.type)).sort((a, b) => a.position - b.position);
+    const failures = await Promise.all(
+      ordered.map((event) => new Promise<Failure>((settle) => lanes.push(keyOf(event), event.metadata.orgId, event, settle))),
+    );
+    const failure = failures.find((f) => f !== undefined);
+    if (failure) throw failure.error;
   }
 }

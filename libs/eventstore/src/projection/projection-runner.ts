@@ -1,6 +1,7 @@
 import type { RecordedEvent } from '#warden/kernel';
 import { CheckpointConflictError, type ReadStore } from '#warden/readstore';
 import type { EventStore, Subscription } from '../event-store.port.js';
+import { type KeyedProjection, KeyedSession } from './keyed-session.js';
 import type { Projection } from './projection.js';
 import { applyEvents } from './unit-of-work.js';
 
@@ -15,17 +16,28 @@ export interface ProjectionRunnerOptions {
   readonly beforeBatch?: (stopped: () => boolean) => Promise<void>;
 }
 
+/** Someone waiting for the runner's progress (see reached, and a keyed reactor's catch-up). */
+interface Waiter {
+  readonly position: number;
+  readonly done: (reached: boolean) => void;
+  /** A catch-up's wait: it outlasts the runner's restarts after a moved checkpoint, and fails with any other error. */
+  readonly failed?: (error: unknown) => void;
+}
+
 /**
  * Keeps one projection's read model up to date: subscribes from the stored checkpoint and
  * commits each batch with the checkpoint move. Events at or before the checkpoint are skipped,
  * so at-least-once delivery applies each event once. If another process moved the checkpoint
  * (a rebuild, a second worker), the runner reloads it and goes on from there.
+ *
+ * A reactor with an ordering key (Projection.keyOf) runs by key instead of by batch (KeyedSession):
+ * its position is the watermark, the last event before the oldest one not yet handled.
  */
 export class ProjectionRunner {
   /** How far the read model reflects the log (see `position`). */
   private at = 0;
   /** Callers waiting for the read model to reflect the log up to a position (see reached). */
-  private waiters: Array<{ readonly position: number; readonly done: (reached: boolean) => void }> = [];
+  private waiters: Waiter[] = [];
   private subscription: Subscription | undefined;
   private queue: Promise<void> = Promise.resolve();
   private stopped = true;
@@ -42,6 +54,9 @@ export class ProjectionRunner {
   ) {
     if (projection.applyBatch && projection.collections.length > 0) {
       throw new Error(`Projection ${projection.name}: applyBatch is for projections without read models; use apply`);
+    }
+    if (projection.keyOf && (!projection.reactor || projection.collections.length > 0)) {
+      throw new Error(`Projection ${projection.name}: keyOf is for reactors, which keep no read model`);
     }
   }
 
@@ -76,7 +91,7 @@ export class ProjectionRunner {
     return new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => finish(false), timeoutMs);
       timer.unref();
-      const waiter = { position, done: (reached: boolean) => finish(reached) };
+      const waiter: Waiter = { position, done: (reached: boolean) => finish(reached) };
       const finish = (reached: boolean) => {
         clearTimeout(timer);
         this.waiters = this.waiters.filter((w) => w !== waiter);
@@ -92,6 +107,8 @@ export class ProjectionRunner {
 
   async start(): Promise<void> {
     this.stopped = false;
+    // A keyed catch-up under way reads the log itself: following starts where it ended.
+    if (this.keyed) await this.queue;
     this.position = this.stored = await this.store.checkpoint(this.projection.name);
     this.loaded = true;
     this.subscribe();
@@ -99,6 +116,7 @@ export class ProjectionRunner {
 
   /** Applies everything up to the current head of the log before resolving. */
   catchUp(): Promise<void> {
+    if (this.keyed) return this.catchUpKeyed();
     return this.serialize(async () => {
       if (!this.loaded) {
         this.position = this.stored = await this.store.checkpoint(this.projection.name);
@@ -121,6 +139,44 @@ export class ProjectionRunner {
     });
   }
 
+  /**
+   * A keyed reactor: while it follows the log, its own progress gets there (a second reader would
+   * handle the same events again); stopped, it reads the log up to the head itself.
+   */
+  private async catchUpKeyed(): Promise<void> {
+    if (!this.stopped) {
+      const head = await this.events.headPosition();
+      if (await this.handledUpTo(head)) return;
+    }
+    return this.serialize(async () => {
+      if (!this.loaded) {
+        this.position = this.stored = await this.store.checkpoint(this.projection.name);
+        this.loaded = true;
+      }
+      await this.keyedSession().drain(await this.events.headPosition());
+    });
+  }
+
+  /** True once the runner handled the log up to `position`; false when it stops first; fails with an error it restarts after. */
+  private handledUpTo(position: number): Promise<boolean> {
+    if (this.position >= position) return Promise.resolve(true);
+    return new Promise<boolean>((resolve, reject) => {
+      const settle = () => (this.waiters = this.waiters.filter((w) => w !== waiter));
+      const waiter: Waiter = {
+        position,
+        done: (reached) => {
+          settle();
+          resolve(reached);
+        },
+        failed: (error) => {
+          settle();
+          reject(error);
+        },
+      };
+      this.waiters.push(waiter);
+    });
+  }
+
   /** Stops after the batch in progress is committed, storing how far it got. */
   async stop(): Promise<void> {
     this.stopped = true;
@@ -137,6 +193,10 @@ export class ProjectionRunner {
   }
 
   private subscribe(): void {
+    if (this.keyed) {
+      this.subscription = this.keyedSession().follow((error) => this.restartAfter(error));
+      return;
+    }
     this.subscription = this.events.subscribeToAll({
       after: this.position,
       ...this.readScope(),
@@ -156,10 +216,45 @@ export class ProjectionRunner {
     return { eventTypes: this.projection.eventTypes, personalData: this.projection.needsPersonalData };
   }
 
+  private get keyed(): boolean {
+    return this.projection.keyOf !== undefined;
+  }
+
+  /** A keyed reactor's run from the current position. */
+  private keyedSession(): KeyedSession {
+    return new KeyedSession({
+      projection: this.projection as KeyedProjection,
+      events: this.events,
+      scope: this.readScope(),
+      after: this.position,
+      commit: (to) => this.commitCheckpoint(to),
+      onAdvance: (position) => (this.position = position),
+    });
+  }
+
+  /** Moves the stored checkpoint alone (compare-and-set from the stored one). */
+  private async commitCheckpoint(to: number): Promise<void> {
+    if (to <= this.stored) return;
+    try {
+      await this.store.commit([], { projection: this.projection.name, from: this.stored, to });
+    } catch (error) {
+      if (error instanceof CheckpointConflictError) this.position = this.stored = error.actual;
+      throw error;
+    }
+    this.stored = to;
+    this.storedAt = Date.now();
+    this.options.onProgress?.(this.projection.name, to);
+  }
+
   private restartAfter(error: unknown): void {
     if (this.stopped) return;
-    // Whoever waits for this runner's progress catches up by itself instead of waiting out the restart.
-    for (const waiter of [...this.waiters]) waiter.done(false);
+    // Whoever waits for this runner's progress catches up by itself instead of waiting out the
+    // restart; a keyed catch-up waits on, unless a handler failed (catchUp fails with it, as a
+    // batch's failure fails it).
+    for (const waiter of [...this.waiters]) {
+      if (!waiter.failed) waiter.done(false);
+      else if (!(error instanceof CheckpointConflictError)) waiter.failed(error);
+    }
     this.options.onError?.(this.projection.name, error);
     const sub = this.subscription;
     this.subscription = undefined;

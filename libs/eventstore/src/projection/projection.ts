@@ -1,5 +1,6 @@
 import type { RecordedEvent } from '#warden/kernel';
 import type { ReadDocument } from '#warden/readstore';
+import type { KeyedLimits } from './keyed-scheduler.js';
 
 /**
  * A projection's view of the read store during one batch: reads see the batch's own writes,
@@ -30,6 +31,15 @@ export interface Projection {
    * checkpoint like a projection but is never replayed by a read-model rebuild.
    */
   readonly reactor?: boolean;
+  /**
+   * Reactors: what orders its events, the organization first (`orderingKey`). Events of one key
+   * are handled one at a time in log order, different keys and organizations at once, and the
+   * runner reads ahead instead of waiting for a batch, so one key's backlog delays no other
+   * (KeyedScheduler). `apply` then handles each event and `applyBatch` is not used.
+   */
+  keyOf?(event: RecordedEvent): string;
+  /** With `keyOf`: how much runs and waits at once (DEFAULT_KEYED_LIMITS otherwise). */
+  readonly limits?: Partial<KeyedLimits>;
   /**
    * Reactors: called when this process starts running it (at start-up, or on taking over its
    * lease from another worker), before events flow.
@@ -65,3 +75,6 @@ export interface Projection {
 }
 
 export const PROJECTIONS = Symbol('Projections');
+
+/** A reactor's ordering key (Projection.keyOf): the event's organization, then what orders it within the organization. */
+export const orderingKey = (event: RecordedEvent, within: string): string => `${event.metadata.orgId}|${within}`;

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { Projection } from '#warden/eventstore';
+import { orderingKey, type Projection } from '#warden/eventstore';
 import type { ActionExecuted } from '#warden/enforcement';
 import type { RecordedEvent } from '#warden/kernel';
 import type { ReviewJobDecided } from '../domain/review-job.events.js';
@@ -43,6 +43,8 @@ export function autoCloseReactor(deps: { closer: JobAutoCloser; sweepEveryMs?: n
     collections: [],
     eventTypes: ['ReviewJobDecided', 'ActionExecuted'],
     needsPersonalData: false,
+    // By the deciding job or the executed action: each closes its own item's other jobs.
+    keyOf: (event) => orderingKey(event, event.streamName),
     apply: closeOthers,
     activate: () => {
       timer = setInterval(sweep, deps.sweepEveryMs ?? EXPIRY_SWEEP_MS);

@@ -1,6 +1,6 @@
 import type { QueryBus } from '@nestjs/cqrs';
 import { CHILD_SAFETY_QUEUE_ID, GetLiveEntitiesQuery } from '#warden/catalog';
-import type { Projection } from '#warden/eventstore';
+import { orderingKey, type Projection } from '#warden/eventstore';
 import type { CommandContext, RecordedEvent } from '#warden/kernel';
 import type { AggregateStore } from '#warden/storage';
 import type { ReportSubmitted } from '../domain/report.events.js';
@@ -47,8 +47,8 @@ async function typeNameOf(queries: QueryBus, orgId: string, typeId: string): Pro
 const handle = (deps: ReportRoutingDeps, event: RecordedEvent) =>
   event.type === 'ReportSubmitted' ? routeReport(deps, event) : recreateTransformedJob(deps, event);
 
-/** Events about one item (a report of it; a decision of one of its jobs) keep their order. */
-function orderingKey(event: RecordedEvent): string {
+/** Events about one item (a report of it) or one job (a decision of it) keep their order. */
+function itemOrJob(event: RecordedEvent): string {
   if (event.type === 'ReportSubmitted') {
     const { reportedItem } = event.data as unknown as ReportSubmitted['data'];
     return `item:${reportedItem.typeId}:${reportedItem.id}`;
@@ -127,21 +127,10 @@ export function reportRoutingReactor(deps: ReportRoutingDeps): Projection {
     eventTypes: ['ReportSubmitted', 'ReviewJobDecided'],
     // The report's reason is a routing input (REPORT_REASON) and travels on, sealed, into the job.
     needsPersonalData: true,
+    // Items are routed at once, so their appends share group commits (one at a time, a commit per
+    // report capped routing at about 250 reports a second); each item's own events still go in
+    // log order.
+    keyOf: (event) => orderingKey(event, itemOrJob(event)),
     apply: (event) => handle(deps, event),
-    // A batch's items are routed at once, so their appends share group commits (one at a time, a
-    // commit per report capped routing at about 250 reports a second); each item's own events
-    // still go in log order.
-    applyBatch: async (events) => {
-      const byItem = new Map<string, RecordedEvent[]>();
-      for (const event of events) {
-        const key = orderingKey(event);
-        const list = byItem.get(key);
-        if (list) list.push(event);
-        else byItem.set(key, [event]);
-      }
-      await Promise.all([...byItem.values()].map(async (list) => {
-        for (const event of list) await handle(deps, event);
-      }));
-    },
   };
 }

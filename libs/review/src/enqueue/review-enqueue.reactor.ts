@@ -1,5 +1,5 @@
 import { CHILD_SAFETY_QUEUE_ID } from '#warden/catalog';
-import type { Projection } from '#warden/eventstore';
+import { orderingKey, type Projection } from '#warden/eventstore';
 import type { RecordedEvent } from '#warden/kernel';
 import type { ReviewEnqueueRequested } from '#warden/rules';
 import type { EnqueueRequest } from '../domain/review-job.events.js';
@@ -46,20 +46,11 @@ export function reviewEnqueueReactor(deps: { enqueuer: JobEnqueuer; router: Revi
     eventTypes: ['ReviewEnqueueRequested'],
     // Routing reads the item's data from its own stream, not from this event.
     needsPersonalData: false,
-    apply: (event) => enqueueRuleRequest(event),
     // Items at once (their appends share group commits); one item's requests in log order.
-    applyBatch: async (events) => {
-      const byItem = new Map<string, RecordedEvent[]>();
-      for (const event of events) {
-        const { item } = event.data as unknown as ReviewEnqueueRequested['data'];
-        const key = `${item.typeId}:${item.id}`;
-        const list = byItem.get(key);
-        if (list) list.push(event);
-        else byItem.set(key, [event]);
-      }
-      await Promise.all([...byItem.values()].map(async (list) => {
-        for (const event of list) await enqueueRuleRequest(event);
-      }));
+    keyOf: (event) => {
+      const { item } = event.data as unknown as ReviewEnqueueRequested['data'];
+      return orderingKey(event, `item:${item.typeId}:${item.id}`);
     },
+    apply: (event) => enqueueRuleRequest(event),
   };
 }

@@ -1,0 +1,77 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
+import { waitFor } from '../../../../test/support/wait-for.js';
+import type { RecordedEvent } from '#warden/kernel';
+import type { EventStore, GroupSubscribeOptions } from '../event-store.port.js';
+import { GroupReactorRunner } from './group-reactor-runner.js';
+import { orderingKey, type Projection } from './projection.js';
+
+function recorded(position: number, key: string): RecordedEvent {
+  return {
+    id: `e${position}`,
+    type: 'Happened',
+    data: { key },
+    streamName: `thing-${key}`,
+    revision: 0,
+    position,
+    metadata: { orgId: 'acme', correlationId: 'c', causationId: null, actor: 'test', occurredAt: new Date(0).toISOString(), schemaVersion: 1 },
+  };
+}
+
+/** KurrentDB's consumer group as a member sees it: the test hands over the batches, overlapping as the adapter does. */
+function fakeGroup() {
+  let subscribed: GroupSubscribeOptions | undefined;
+  const events = {
+    subscribeToGroup(options: GroupSubscribeOptions) {
+      subscribed = options;
+      return { stop: async () => undefined };
+    },
+  } as unknown as EventStore & Required<Pick<EventStore, 'subscribeToGroup'>>;
+  return { events, deliver: (batch: RecordedEvent[]) => subscribed!.onEvents(batch) };
+}
+
+describe('GroupReactorRunner, keyed reactor', () => {
+  let stores: ReturnType<typeof sqliteStores>;
+  afterEach(async () => {
+    await stores?.close();
+  });
+
+  it("keeps a key's order across overlapping batches while other keys go on; a batch settles once all its events ran", async () => {
+    stores = sqliteStores();
+    const handled: number[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const reactor: Projection = {
+      name: 'grouped',
+      reactor: true,
+      collections: [],
+      eventTypes: ['Happened'],
+      keyOf: (e) => orderingKey(e, String(e.data['key'])),
+      async apply(event) {
+        if (event.position === 1) await held;
+        if (event.position === 5) throw new Error('command failed');
+        handled.push(event.position);
+      },
+    };
+    const group = fakeGroup();
+    const runner = new GroupReactorRunner(reactor, group.events, stores.readStore);
+    await runner.start();
+    let firstSettled = false;
+    // Delivered out of log order, as a group may: the runner orders each batch by position.
+    const first = group.deliver([recorded(2, 'b'), recorded(1, 'a')]).then(() => (firstSettled = true));
+    const second = group.deliver([recorded(3, 'a'), recorded(4, 'c'), recorded(5, 'd')]);
+    const secondOutcome = second.then(
+      () => 'acknowledged',
+      (error: Error) => error.message,
+    );
+    await waitFor(() => handled.includes(2) && handled.includes(4), "the other keys' events handled");
+    expect(handled).not.toContain(3);
+    expect(firstSettled).toBe(false);
+    release();
+    await first;
+    // The failed event hands its batch back for a retry, once the rest of the batch ran.
+    expect(await secondOutcome).toBe('command failed');
+    expect(handled).toEqual([2, 4, 1, 3]);
+    await runner.stop();
+  });
+});

@@ -1,0 +1,203 @@
+import { describe, expect, it } from 'vitest';
+import type { RecordedEvent } from '#warden/kernel';
+import { DEFAULT_KEYED_LIMITS, type KeyedLimits, KeyedScheduler } from './keyed-scheduler.js';
+import { orderingKey } from './projection.js';
+
+function recorded(position: number, key: string, orgId = 'acme'): RecordedEvent {
+  return {
+    id: `e${position}`,
+    type: 'Happened',
+    data: { key },
+    streamName: `thing-${key}`,
+    revision: 0,
+    position,
+    metadata: { orgId, correlationId: 'c', causationId: null, actor: 'test', occurredAt: new Date(0).toISOString(), schemaVersion: 1 },
+  };
+}
+
+/** Lets the handlers' settled promises run on. */
+const settled = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * A scheduler whose handlers wait until the test finishes (or fails) them, over a log the test
+ * writes; `pass` re-reads the log as KeyedSession does.
+ */
+function harness(limits: Partial<KeyedLimits> = {}) {
+  const log: RecordedEvent[] = [];
+  const started: number[] = [];
+  const finished: number[] = [];
+  const gates = new Map<number, { finish: () => void; fail: (error: Error) => void }>();
+  let maxHeld = 0;
+  const scheduler: KeyedScheduler = new KeyedScheduler({
+    keyOf: (e) => orderingKey(e, String(e.data['key'])),
+    handle: (event) => {
+      started.push(event.position);
+      maxHeld = Math.max(maxHeld, scheduler.held);
+      return new Promise<void>((resolve, reject) => {
+        gates.set(event.position, {
+          finish: () => {
+            finished.push(event.position);
+            resolve();
+          },
+          fail: reject,
+        });
+      });
+    },
+    eventTypes: ['Happened'],
+    after: 0,
+    limits: { ...DEFAULT_KEYED_LIMITS, ...limits },
+    onChange: () => undefined,
+  });
+  return {
+    scheduler,
+    started,
+    finished,
+    maxHeld: () => maxHeld,
+    /** Appends to the log and offers the new events to the scheduler, as the reader would. */
+    write(...events: RecordedEvent[]) {
+      log.push(...events);
+      scheduler.offer(events, events.at(-1)!.position);
+    },
+    async finish(...positions: number[]) {
+      for (const position of positions) {
+        const gate = gates.get(position);
+        if (!gate) throw new Error(`${position} is not running`);
+        gates.delete(position);
+        gate.finish();
+        await settled();
+      }
+    },
+    async fail(position: number, error: Error) {
+      gates.get(position)!.fail(error);
+      gates.delete(position);
+      await settled();
+    },
+    running: () => [...gates.keys()].sort((a, b) => a - b),
+    /** A re-read pass over the log, in batches of `batch`. */
+    pass(batch = 3) {
+      let after = scheduler.rereadAfter();
+      while (after !== undefined) {
+        const from = after;
+        const read = log.filter((e) => e.position > from).slice(0, batch);
+        if (read.length === 0) return;
+        scheduler.redeliver(read);
+        after = scheduler.nextRereadAfter(read.at(-1)!.position);
+      }
+    },
+  };
+}
+
+describe('KeyedScheduler', () => {
+  it("runs one key's events one at a time in log order, and other keys' at once", async () => {
+    const h = harness();
+    h.write(recorded(1, 'a'), recorded(2, 'b'), recorded(3, 'a'), recorded(4, 'c'), recorded(5, 'a'), recorded(6, 'b'));
+    await settled();
+    expect(h.running()).toEqual([1, 2, 4]);
+    await h.finish(1);
+    expect(h.running()).toEqual([2, 3, 4]);
+    await h.finish(4, 3, 2);
+    expect(h.running()).toEqual([5, 6]);
+    await h.finish(6, 5);
+    expect(h.started).toEqual([1, 2, 4, 3, 5, 6]);
+    expect(h.scheduler.watermark).toBe(6);
+  });
+
+  it("keeps the watermark before a slow key's unfinished event while later events of other keys finish", async () => {
+    const h = harness();
+    h.write(recorded(1, 'slow'), ...Array.from({ length: 9 }, (_, i) => recorded(i + 2, `k${i}`)));
+    await settled();
+    await h.finish(...Array.from({ length: 9 }, (_, i) => i + 2));
+    expect(h.finished).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(h.scheduler.watermark).toBe(0);
+    // Events of other types the reader went past: the watermark may go there once all is done.
+    h.scheduler.offer([], 15);
+    expect(h.scheduler.watermark).toBe(0);
+    await h.finish(1);
+    expect(h.scheduler.watermark).toBe(15);
+    expect(h.scheduler.drained).toBe(true);
+  });
+
+  it('holds no more than perKey events of a key and maxInFlight in all; the others are read again later, in order, once', async () => {
+    const h = harness({ perKey: 2, maxInFlight: 4, concurrency: 8 });
+    h.write(...Array.from({ length: 8 }, (_, i) => recorded(i + 1, 'hot')), recorded(9, 'x'), recorded(10, 'y'), recorded(11, 'z'), recorded(12, 'hot'));
+    await settled();
+    expect(h.scheduler.held).toBe(4);
+    expect(h.scheduler.deferred).toBe(8);
+    // The hot key holds two; the later keys are not stuck behind its deferred events.
+    expect(h.running()).toEqual([1, 9, 10]);
+    // A pass before anything finished takes nothing (and reads nothing).
+    h.pass();
+    expect(h.scheduler.held).toBe(4);
+    while (h.finished.length < 12) {
+      const [next] = h.running();
+      await h.finish(next!);
+      h.pass();
+    }
+    expect(h.finished.filter((p) => p <= 8 || p === 12)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 12]);
+    expect(new Set(h.started).size).toBe(h.started.length);
+    expect(h.maxHeld()).toBeLessThanOrEqual(4);
+    expect(h.scheduler.watermark).toBe(12);
+  });
+
+  it('takes an organization below its fair share past a full budget, and starts organizations in turn', async () => {
+    const h = harness({ perKey: 2, maxInFlight: 4, concurrency: 1 });
+    h.write(...Array.from({ length: 20 }, (_, i) => recorded(i + 1, `a${i}`, 'org-a')));
+    h.write(recorded(21, 'b0', 'org-b'), recorded(22, 'b1', 'org-b'), recorded(23, 'b2', 'org-b'));
+    await settled();
+    // org-a filled the budget; org-b still got its share (two of the four).
+    expect(h.scheduler.held).toBe(6);
+    expect(h.running()).toEqual([1]);
+    await h.finish(1);
+    await h.finish(...h.running());
+    await h.finish(...h.running());
+    await h.finish(...h.running());
+    expect(h.started).toEqual([1, 2, 21, 3, 22]);
+    h.pass();
+    while (h.finished.length < 23) {
+      await h.finish(...h.running());
+      h.pass();
+    }
+    expect(h.finished.filter((p) => p > 20)).toEqual([21, 22, 23]);
+    expect(h.scheduler.watermark).toBe(23);
+  });
+
+  it('halts on a failed handler and never moves the watermark past its event', async () => {
+    const h = harness({ concurrency: 2 });
+    h.write(recorded(1, 'a'), recorded(2, 'b'), recorded(3, 'c'), recorded(4, 'a'));
+    await settled();
+    await h.finish(1);
+    await h.fail(2, new Error('handler bug'));
+    expect(h.scheduler.failure?.error).toEqual(new Error('handler bug'));
+    // What runs finishes; nothing more starts (4 waits).
+    expect(h.running()).toEqual([3]);
+    await h.finish(3);
+    expect(h.running()).toEqual([]);
+    await h.scheduler.idle();
+    expect(h.started).toEqual([1, 2, 3]);
+    expect(h.scheduler.watermark).toBe(1);
+  });
+
+  it('is full once the window holds its size of events past the watermark', async () => {
+    const h = harness({ window: 5 });
+    h.write(...Array.from({ length: 4 }, (_, i) => recorded(i + 1, 'a')));
+    expect(h.scheduler.full).toBe(false);
+    h.write(recorded(5, 'b'));
+    expect(h.scheduler.full).toBe(true);
+    await settled();
+    await h.finish(5);
+    // Done, yet behind the unfinished first event: still in the window.
+    expect(h.scheduler.full).toBe(true);
+    await h.finish(1);
+    expect(h.scheduler.full).toBe(false);
+  });
+
+  it('ignores events it was offered before and events of other types', async () => {
+    const h = harness();
+    h.write(recorded(1, 'a'), recorded(2, 'a'));
+    h.scheduler.offer([recorded(1, 'a'), recorded(2, 'a'), { ...recorded(3, 'a'), type: 'Other' }, recorded(4, 'a')], 4);
+    await settled();
+    await h.finish(1, 2, 4);
+    expect(h.started).toEqual([1, 2, 4]);
+    expect(h.scheduler.watermark).toBe(4);
+  });
+});

@@ -1,0 +1,291 @@
+import type { RecordedEvent } from '#warden/kernel';
+import { type Failure, Fifo, KeyedLanes } from './keyed-lanes.js';
+
+/** How much of a keyed reactor's work is under way at once (Projection.limits). */
+export interface KeyedLimits {
+  /**
+   * Events read and not yet handled that are held in memory. An organization below its fair share
+   * (this divided by the organizations with work) may still take events up to twice this, so that
+   * one organization's burst never leaves another waiting for room.
+   */
+  readonly maxInFlight: number;
+  /** Handlers running at once. */
+  readonly concurrency: number;
+  /** Events of one key held at once; its later events stay in the log and are read again. */
+  readonly perKey: number;
+  /** Events read past the watermark (held, left in the log, or handled) before reading pauses. */
+  readonly window: number;
+}
+
+export const DEFAULT_KEYED_LIMITS: KeyedLimits = { maxInFlight: 2000, concurrency: 64, perKey: 64, window: 20_000 };
+
+/** One event of the window, in log order: held (queued or running), deferred (left in the log) or done. */
+interface Entry {
+  readonly position: number;
+  readonly key: string;
+  readonly org: string;
+  state: 'held' | 'deferred' | 'done';
+}
+
+/** An organization's events held and deferred: what makes it one of the organizations with work. */
+interface OrgBook {
+  held: number;
+  deferred: number;
+}
+
+export interface KeyedSchedulerOptions {
+  readonly keyOf: (event: RecordedEvent) => string;
+  readonly handle: (event: RecordedEvent) => Promise<void>;
+  /** Event types handled; others only move the watermark. */
+  readonly eventTypes: readonly string[];
+  /** Everything up to here is handled (the checkpoint). */
+  readonly after: number;
+  readonly limits: KeyedLimits;
+  /** Called after anything changed: the watermark moved, room freed up, a handler failed. */
+  readonly onChange: () => void;
+}
+
+/**
+ * Schedules a reactor's events by key (Projection.keyOf): a key's events one at a time in log
+ * order, different keys and organizations at once (KeyedLanes), so that one key's backlog delays
+ * no other.
+ *
+ * The reader hands over events in log order (`offer`) and keeps reading while the window has room,
+ * instead of waiting for them to be handled. The window is every event past the watermark: held
+ * ones (queued or running), done ones, and deferred ones, which are not held but left in the log:
+ * an event whose key already holds `perKey` events or has earlier deferred ones, or whose
+ * organization is over its share while the budget is used up. Memory stays bounded (a deferred
+ * event costs its position), and later events of other keys are still taken. Deferred events are
+ * read again from the log in later passes (`rereadAfter`, `redeliver`) once they can be taken;
+ * the window's done entries make sure a pass hands nothing over twice.
+ *
+ * The watermark is the position of the last event before the oldest one not done: a checkpoint
+ * there never skips unfinished work. A handler that fails halts the scheduler and keeps the
+ * watermark before its event; the runner restarts from the checkpoint, and the events done after
+ * it are handled again (reactors are idempotent).
+ */
+export class KeyedScheduler {
+  private readonly lanes: KeyedLanes;
+  private readonly wanted: ReadonlySet<string>;
+  private readonly entries = new Fifo<Entry>();
+  /** Per key, the positions of its deferred events in log order: only the first may be taken. */
+  private readonly deferredByKey = new Map<string, Fifo<number>>();
+  private readonly books = new Map<string, OrgBook>();
+  private deferredCount = 0;
+  private mark: number;
+  /** The last position offered by the reader (events at or before it are not offered again). */
+  private read: number;
+  private halted = false;
+  private failed: Failure;
+  /** Events done since the last re-read pass began. */
+  private freed = 0;
+  /** A key with deferred events has nothing held any more: worth a pass now. */
+  private starved = false;
+  private completions = 0;
+
+  constructor(private readonly options: KeyedSchedulerOptions) {
+    this.lanes = new KeyedLanes(options.handle, options.limits.concurrency);
+    this.wanted = new Set(options.eventTypes);
+    this.mark = this.read = options.after;
+  }
+
+  /** Everything up to here is handled. */
+  get watermark(): number {
+    return this.mark;
+  }
+
+  /** The window is full: the reader waits (for the oldest unfinished event). */
+  get full(): boolean {
+    return this.entries.length >= this.options.limits.window;
+  }
+
+  get held(): number {
+    return this.lanes.held;
+  }
+
+  get deferred(): number {
+    return this.deferredCount;
+  }
+
+  /** Events handled so far (a count for commit pacing). */
+  get handled(): number {
+    return this.completions;
+  }
+
+  /** The first handler error; the scheduler has halted. */
+  get failure(): Failure {
+    return this.failed;
+  }
+
+  /** True once nothing is held or deferred: everything read is handled. */
+  get drained(): boolean {
+    return this.entries.length === 0;
+  }
+
+  /** The reader's next events, in log order; `through`: the log is read up to here (the rest were other types). */
+  offer(events: readonly RecordedEvent[], through: number): void {
+    for (const event of events) {
+      if (event.position <= this.read || !this.wanted.has(event.type)) continue;
+      this.read = event.position;
+      const entry: Entry = { position: event.position, key: this.options.keyOf(event), org: event.metadata.orgId, state: 'held' };
+      this.entries.push(entry);
+      if (this.admissible(entry)) this.admit(event, entry);
+      else this.defer(entry);
+    }
+    this.read = Math.max(this.read, through);
+    this.advance();
+  }
+
+  /**
+   * Where a re-read pass should begin (read after this position), or undefined when none is worth
+   * it: a pass waits until enough was handled since the last one, a key with deferred events ran
+   * dry, or little is left to run; it starts at the first deferred event that can be taken now.
+   */
+  rereadAfter(): number | undefined {
+    if (this.deferredCount === 0 || this.halted) return undefined;
+    const enough = Math.max(1, Math.min(this.options.limits.perKey >> 1, this.options.limits.maxInFlight >> 4));
+    if (!this.starved && this.freed < enough && this.lanes.held >= enough) return undefined;
+    this.starved = false;
+    this.freed = 0;
+    return this.nextRereadAfter(Number.NEGATIVE_INFINITY);
+  }
+
+  /** Where a pass goes on after reading up to `position`: at the next deferred event that can be taken now. */
+  nextRereadAfter(position: number): number | undefined {
+    if (this.deferredCount === 0 || this.halted) return undefined;
+    for (let i = this.indexAfter(position); i < this.entries.length; i++) {
+      const entry = this.entries.at(i);
+      if (entry.state === 'deferred' && this.admissible(entry)) return i === 0 ? this.mark : this.entries.at(i - 1).position;
+    }
+    return undefined;
+  }
+
+  /** Events read again from the log: deferred ones that can be taken now are. */
+  redeliver(events: readonly RecordedEvent[]): void {
+    for (const event of events) {
+      const i = this.indexFrom(event.position);
+      if (i >= this.entries.length) break;
+      const entry = this.entries.at(i);
+      if (entry.position !== event.position || entry.state !== 'deferred' || !this.admissible(entry)) continue;
+      this.undefer(entry);
+      this.admit(event, entry);
+    }
+  }
+
+  /** Starts nothing more. */
+  halt(): void {
+    this.halted = true;
+    this.lanes.halt();
+  }
+
+  /** Resolves once no handler runs. */
+  idle(): Promise<void> {
+    return this.lanes.idle();
+  }
+
+  /**
+   * Whether `entry` can be held now: it is the first deferred event of its key (or the key has
+   * none), the key holds fewer than `perKey`, and there is room: the budget is not used up, or its
+   * organization holds less than its fair share (up to twice the budget).
+   */
+  private admissible(entry: Entry): boolean {
+    const waiting = this.deferredByKey.get(entry.key);
+    if (waiting && waiting.peek() !== entry.position) return false;
+    const { perKey, maxInFlight } = this.options.limits;
+    if (this.lanes.heldFor(entry.key) >= perKey) return false;
+    const held = this.lanes.held;
+    if (held < maxInFlight) return true;
+    return held < 2 * maxInFlight && this.lanes.heldBy(entry.org) < this.fairShare(entry.org);
+  }
+
+  private fairShare(org: string): number {
+    const orgs = this.books.size + (this.books.has(org) ? 0 : 1);
+    return Math.max(this.options.limits.perKey, Math.floor(this.options.limits.maxInFlight / orgs));
+  }
+
+  private admit(event: RecordedEvent, entry: Entry): void {
+    entry.state = 'held';
+    this.book(entry.org).held++;
+    this.lanes.push(entry.key, entry.org, event, (failure) => this.settle(entry, failure));
+  }
+
+  private defer(entry: Entry): void {
+    entry.state = 'deferred';
+    let waiting = this.deferredByKey.get(entry.key);
+    if (!waiting) {
+      waiting = new Fifo();
+      this.deferredByKey.set(entry.key, waiting);
+    }
+    waiting.push(entry.position);
+    this.book(entry.org).deferred++;
+    this.deferredCount++;
+  }
+
+  private undefer(entry: Entry): void {
+    const waiting = this.deferredByKey.get(entry.key)!;
+    waiting.shift();
+    if (waiting.length === 0) this.deferredByKey.delete(entry.key);
+    this.unbook(entry.org, 'deferred');
+    this.deferredCount--;
+  }
+
+  private settle(entry: Entry, failure: Failure): void {
+    this.unbook(entry.org, 'held');
+    if (failure) {
+      // The event stays held: the watermark never passes it.
+      this.failed ??= failure;
+      this.halt();
+      this.options.onChange();
+      return;
+    }
+    entry.state = 'done';
+    this.completions++;
+    this.freed++;
+    if (this.lanes.heldFor(entry.key) === 0 && this.deferredByKey.has(entry.key)) this.starved = true;
+    this.advance();
+    this.options.onChange();
+  }
+
+  /** Drops the done events at the front of the window; the watermark follows. */
+  private advance(): void {
+    while (this.entries.length > 0 && this.entries.peek()!.state === 'done') this.mark = this.entries.shift()!.position;
+    if (this.entries.length === 0) this.mark = Math.max(this.mark, this.read);
+  }
+
+  private book(org: string): OrgBook {
+    let book = this.books.get(org);
+    if (!book) {
+      book = { held: 0, deferred: 0 };
+      this.books.set(org, book);
+    }
+    return book;
+  }
+
+  private unbook(org: string, what: keyof OrgBook): void {
+    const book = this.books.get(org)!;
+    book[what]--;
+    if (book.held === 0 && book.deferred === 0) this.books.delete(org);
+  }
+
+  /** Index of the first entry after `position`. */
+  private indexAfter(position: number): number {
+    return this.firstIndex((p) => p > position);
+  }
+
+  /** Index of the entry at `position`, or of the first one after it. */
+  private indexFrom(position: number): number {
+    return this.firstIndex((p) => p >= position);
+  }
+
+  /** Binary search: positions rise through the window. */
+  private firstIndex(beyond: (position: number) => boolean): number {
+    let lo = 0;
+    let hi = this.entries.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (beyond(this.entries.at(mid).position)) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  }
+}

@@ -1,0 +1,352 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { anEvent } from '../../../../test/support/events.js';
+import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
+import { waitFor } from '../../../../test/support/wait-for.js';
+import type { RecordedEvent } from '#warden/kernel';
+import { type CheckpointMove, type ReadStore, SqliteReadStore, type Write } from '#warden/readstore';
+import { type EventStore, WrongExpectedRevisionError } from '../event-store.port.js';
+import type { KeyedLimits } from './keyed-scheduler.js';
+import { orderingKey, type Projection } from './projection.js';
+import { ProjectionRunner } from './projection-runner.js';
+
+/** A promise the test resolves. */
+class Gate {
+  open!: () => void;
+  readonly opened = new Promise<void>((resolve) => (this.open = resolve));
+}
+
+interface Handling {
+  readonly key: string;
+  readonly n: number;
+  readonly position: number;
+}
+
+/**
+ * A keyed reactor (key `data.key`, in `data.org`'s organization) that records what it handled;
+ * `hold` may keep a handler waiting (or throw), as a slow or failing command would.
+ */
+function recorder(options: { limits?: Partial<KeyedLimits>; hold?: (event: RecordedEvent) => Promise<void> | void } = {}) {
+  const started: Handling[] = [];
+  const handled: Handling[] = [];
+  let running = 0;
+  let maxRunning = 0;
+  const handling = (e: RecordedEvent): Handling => ({ key: String(e.data['key']), n: Number(e.data['n']), position: e.position });
+  const projection: Projection = {
+    name: 'recorder',
+    reactor: true,
+    collections: [],
+    eventTypes: ['Happened'],
+    limits: options.limits,
+    keyOf: (e) => orderingKey(e, String(e.data['key'])),
+    async apply(event) {
+      started.push(handling(event));
+      running++;
+      maxRunning = Math.max(maxRunning, running);
+      try {
+        // A command's asynchronous steps: the handlers of different keys interleave.
+        for (let i = (event.position * 7) % 5; i > 0; i--) await new Promise((resolve) => setImmediate(resolve));
+        await options.hold?.(event);
+      } finally {
+        running--;
+      }
+      handled.push(handling(event));
+    },
+  };
+  return {
+    projection,
+    started,
+    handled,
+    maxRunning: () => maxRunning,
+    handledOf: (key: string) => handled.filter((h) => h.key === key).map((h) => h.n),
+  };
+}
+
+/** Appends `count` events of each key, interleaved, one append each (so their positions interleave); returns them as recorded. */
+async function appendInterleaved(events: EventStore, keys: readonly string[], count: number, orgId = 'acme'): Promise<RecordedEvent[]> {
+  for (let n = 0; n < count; n++) {
+    for (const key of keys) await events.append(`thing-${orgId}:${key}`, [anEvent('Happened', { key, n }, orgId)], 'any');
+  }
+  return events.readAll({ eventTypes: ['Happened'] });
+}
+
+/** Records every checkpoint move the runner commits. */
+function recordingCommits(store: ReadStore, moves: CheckpointMove[]): ReadStore {
+  return new Proxy(store, {
+    get(target, prop, receiver) {
+      if (prop !== 'commit') return Reflect.get(target, prop, receiver) as unknown;
+      return async (writes: readonly Write[], checkpoint?: CheckpointMove) => {
+        await target.commit(writes, checkpoint);
+        if (checkpoint) moves.push(checkpoint);
+      };
+    },
+  });
+}
+
+describe('ProjectionRunner, keyed reactor', () => {
+  let stores: ReturnType<typeof sqliteStores>;
+  const runners: ProjectionRunner[] = [];
+  afterEach(async () => {
+    await Promise.all(runners.splice(0).map((r) => r.stop()));
+    await stores?.close();
+  });
+  const run = async (runner: ProjectionRunner) => {
+    runners.push(runner);
+    await runner.start();
+    return runner;
+  };
+
+  it("handles each key's events in log order, different keys at once, each once, and stores the checkpoint at the head", async () => {
+    stores = sqliteStores();
+    const reactor = recorder();
+    const runner = await run(new ProjectionRunner(reactor.projection, stores.events, stores.readStore));
+    const keys = ['a', 'b', 'c', 'd', 'e'];
+    await appendInterleaved(stores.events, keys, 40);
+    const head = await stores.events.headPosition();
+    await waitFor(() => runner.checkpoint === head, `the watermark at the head, ${head}`);
+    for (const key of keys) expect(reactor.handledOf(key), key).toEqual(Array.from({ length: 40 }, (_, n) => n));
+    expect(reactor.handled).toHaveLength(200);
+    expect(reactor.maxRunning()).toBeGreaterThan(1);
+    await waitFor(async () => (await stores.readStore.checkpoint('recorder')) === head, 'the stored checkpoint at the head');
+  });
+
+  it("lets other keys' later events finish while one key's handler waits, and keeps the watermark before it", async () => {
+    stores = sqliteStores();
+    const gate = new Gate();
+    const reactor = recorder({ hold: (e) => (e.data['key'] === 'slow' ? gate.opened : undefined) });
+    const runner = await run(new ProjectionRunner(reactor.projection, stores.events, stores.readStore));
+    const { position: slowAt } = await stores.events.append('thing-acme:slow', [anEvent('Happened', { key: 'slow', n: 0 })], 'no_stream');
+    await appendInterleaved(stores.events, ['p', 'q', 'r'], 20);
+    await waitFor(() => reactor.handled.length === 60, "the other keys' 60 events handled");
+    expect(reactor.handledOf('slow')).toEqual([]);
+    expect(runner.checkpoint).toBeLessThan(slowAt);
+    expect(await runner.reached(slowAt, 10)).toBe(false);
+    gate.open();
+    const head = await stores.events.headPosition();
+    expect(await runner.reached(head, 20_000)).toBe(true);
+    expect(reactor.handledOf('slow')).toEqual([0]);
+  });
+
+  it('never stores a checkpoint past an unfinished event: a process that died with it running has it redelivered', async () => {
+    stores = sqliteStores();
+    const gate = new Gate();
+    const first = recorder({ hold: (e) => (e.data['key'] === 'stuck' ? gate.opened : undefined) });
+    await appendInterleaved(stores.events, ['a', 'b'], 5);
+    const { position: stuckAt } = await stores.events.append('thing-acme:stuck', [anEvent('Happened', { key: 'stuck', n: 0 })], 'no_stream');
+    await appendInterleaved(stores.events, ['c', 'd'], 5);
+    const head = await stores.events.headPosition();
+    // The first process: everything but the stuck event gets handled; its checkpoint stops before it.
+    const dying = await run(new ProjectionRunner(first.projection, stores.events, stores.readStore));
+    await waitFor(() => first.handled.length === 20, 'all but the stuck event handled');
+    await waitFor(async () => (await stores.readStore.checkpoint('recorder')) === stuckAt - 1, 'the checkpoint stored up to the stuck event');
+    expect(dying.checkpoint).toBe(stuckAt - 1);
+
+    // It dies there (never stopped); a second process starts from the stored checkpoint.
+    const second = recorder();
+    const restarted = await run(new ProjectionRunner(second.projection, stores.events, new SqliteReadStore(stores.open())));
+    await waitFor(() => restarted.checkpoint === head, `the second process at the head, ${head}`);
+    expect(second.handledOf('stuck')).toEqual([0]);
+    // Redelivered from the checkpoint: what came after the stuck event too (reactors are idempotent).
+    const fromStuck = (await stores.events.readAll({ after: stuckAt - 1, eventTypes: ['Happened'] })).map((e) => e.position);
+    expect(second.handled.map((h) => h.position).sort((x, y) => x - y)).toEqual(fromStuck);
+    gate.open();
+  });
+
+  it('restarts from the checkpoint after a handler fails, never having stored it past the failed event', async () => {
+    stores = sqliteStores();
+    const moves: CheckpointMove[] = [];
+    let failures = 0;
+    let failedAt = 0;
+    const reactor = recorder({
+      hold: (e) => {
+        if (e.data['key'] === 'b' && e.data['n'] === 3 && failures++ === 0) {
+          failedAt = e.position;
+          throw new Error('command failed');
+        }
+      },
+    });
+    const errors: unknown[] = [];
+    const runner = await run(
+      new ProjectionRunner(reactor.projection, stores.events, recordingCommits(stores.readStore, moves), { onError: (_, error) => errors.push(error) }),
+    );
+    await appendInterleaved(stores.events, ['a', 'b', 'c'], 10);
+    const head = await stores.events.headPosition();
+    await waitFor(() => moves.at(-1)?.to === head, `the checkpoint stored at the head, ${head}`);
+    expect(runner.checkpoint).toBe(head);
+    expect(errors).toEqual([new Error('command failed')]);
+    const handledAt = reactor.handled.findIndex((h) => h.position === failedAt);
+    // Every checkpoint stored before the failed event was handled stays before it.
+    const storedBefore = moves.filter((m) => m.to >= failedAt);
+    expect(storedBefore.length).toBeGreaterThan(0);
+    expect(handledAt).toBeGreaterThanOrEqual(0);
+    for (const move of moves.slice(0, moves.findIndex((m) => m.to >= failedAt))) expect(move.to).toBeLessThan(failedAt);
+    // Each key in order, every event handled at least once; b's from the failed one on, again after the restart.
+    for (const key of ['a', 'b', 'c']) expect(new Set(reactor.handledOf(key)).size).toBe(10);
+    const bAfterRestart = reactor.handledOf('b').slice(reactor.handledOf('b').lastIndexOf(3));
+    expect(bAfterRestart).toEqual([3, 4, 5, 6, 7, 8, 9]);
+  });
+
+  it('reads no further than its window past the oldest unfinished event (memory stays bounded)', async () => {
+    stores = sqliteStores();
+    const gate = new Gate();
+    const reactor = recorder({ limits: { perKey: 4, maxInFlight: 8, window: 40, concurrency: 4 }, hold: () => gate.opened });
+    let delivered = 0;
+    let waiting = false;
+    const counting = new Proxy(stores.events, {
+      get(target, prop, receiver) {
+        if (prop !== 'subscribeToAll') {
+          const value = Reflect.get(target, prop, receiver) as unknown;
+          return typeof value === 'function' ? value.bind(target) : value;
+        }
+        return (options: Parameters<EventStore['subscribeToAll']>[0]) =>
+          target.subscribeToAll({
+            ...options,
+            onEvents: async (events, through) => {
+              delivered += events.length;
+              waiting = true;
+              await options.onEvents(events, through);
+              waiting = false;
+            },
+          });
+      },
+    });
+    await appendInterleaved(stores.events, Array.from({ length: 10 }, (_, i) => `k${i}`), 60);
+    const runner = await run(new ProjectionRunner(reactor.projection, counting, stores.readStore));
+    await waitFor(() => waiting && reactor.started.length === 4, 'the reader waiting for room, four handlers running');
+    // One read batch (500) at most beyond the window of 40.
+    expect(delivered).toBeLessThanOrEqual(540);
+    expect(reactor.maxRunning()).toBe(4);
+    gate.open();
+    const head = await stores.events.headPosition();
+    await waitFor(() => runner.checkpoint === head, `the watermark at the head, ${head}`);
+    for (let i = 0; i < 10; i++) expect(reactor.handledOf(`k${i}`)).toEqual(Array.from({ length: 60 }, (_, n) => n));
+    expect(reactor.handled).toHaveLength(600);
+  });
+
+  it("lets a hot key's backlog hold up no other key: its events beyond its share are read again from the log, in order", async () => {
+    stores = sqliteStores();
+    const gate = new Gate();
+    const reactor = recorder({ limits: { perKey: 4, maxInFlight: 16, concurrency: 8 }, hold: (e) => (e.data['key'] === 'hot' ? gate.opened : undefined) });
+    const runner = await run(new ProjectionRunner(reactor.projection, stores.events, stores.readStore));
+    await stores.events.append('thing-acme:hot', Array.from({ length: 300 }, (_, n) => anEvent('Happened', { key: 'hot', n })), 'no_stream');
+    await appendInterleaved(stores.events, ['x', 'y', 'z'], 30);
+    await waitFor(() => reactor.handled.length === 90, "the other keys' 90 events handled behind 300 of the hot key");
+    expect(reactor.started.filter((s) => s.key === 'hot')).toHaveLength(1);
+    gate.open();
+    const head = await stores.events.headPosition();
+    await waitFor(() => runner.checkpoint === head, `the watermark at the head, ${head}`);
+    expect(reactor.handledOf('hot')).toEqual(Array.from({ length: 300 }, (_, n) => n));
+  });
+
+  it("starts organizations in turn: one organization's burst keeps another's events waiting for a few of its handlers, not all", async () => {
+    stores = sqliteStores();
+    // org-a's handlers finish one at a time, when the test lets them.
+    let tickets = 0;
+    const sleepers: Array<() => void> = [];
+    const wake = () => {
+      for (const resolve of sleepers.splice(0)) resolve();
+    };
+    const aDone = () => reactor.handled.filter((h) => h.key.startsWith('a')).length;
+    const reactor = recorder({
+      limits: { concurrency: 2, maxInFlight: 40, perKey: 4 },
+      hold: async (e) => {
+        if (e.metadata.orgId !== 'org-a') return;
+        while (tickets === 0) await new Promise<void>((resolve) => sleepers.push(resolve));
+        tickets--;
+      },
+    });
+    for (let i = 0; i < 100; i++) await stores.events.append(`thing-org-a:a${i}`, [anEvent('Happened', { key: `a${i}`, n: 0 }, 'org-a')], 'no_stream');
+    for (let i = 0; i < 5; i++) await stores.events.append(`thing-org-b:b${i}`, [anEvent('Happened', { key: `b${i}`, n: 0 }, 'org-b')], 'no_stream');
+    const runner = await run(new ProjectionRunner(reactor.projection, stores.events, stores.readStore));
+    await waitFor(() => reactor.started.length === 2, 'two handlers of org-a running');
+    while (reactor.handled.filter((h) => h.key.startsWith('b')).length < 5) {
+      const before = aDone();
+      tickets++;
+      wake();
+      await waitFor(() => aDone() > before, 'one more of org-a handled');
+    }
+    // Without turns, org-b would have waited for the 40 of org-a read before it, or for all 100.
+    expect(aDone()).toBeLessThanOrEqual(8);
+    tickets = Number.POSITIVE_INFINITY;
+    wake();
+    const head = await stores.events.headPosition();
+    await waitFor(() => runner.checkpoint === head, `the watermark at the head, ${head}`);
+    expect(reactor.handled).toHaveLength(105);
+  });
+
+  it('changes nothing when events are handled again after a restart (a reactor guarded by expected revisions)', async () => {
+    stores = sqliteStores();
+    let calls = 0;
+    let failed = false;
+    const effects: Projection = {
+      name: 'effects',
+      reactor: true,
+      collections: [],
+      eventTypes: ['Happened'],
+      keyOf: (e) => orderingKey(e, String(e.data['key'])),
+      async apply(event) {
+        calls++;
+        try {
+          await stores.events.append(`done-${event.id}`, [anEvent('Done', { of: event.id })], 'no_stream');
+        } catch (error) {
+          // Already done before the restart.
+          if (!(error instanceof WrongExpectedRevisionError)) throw error;
+        }
+        if (event.data['key'] === 'c' && event.data['n'] === 9 && !failed) {
+          failed = true;
+          throw new Error('died after its effect, before the checkpoint');
+        }
+      },
+    };
+    const runner = await run(new ProjectionRunner(effects, stores.events, stores.readStore));
+    const sources = await appendInterleaved(stores.events, ['a', 'b', 'c'], 10);
+    const head = await stores.events.headPosition();
+    await waitFor(async () => runner.checkpoint >= head && (await stores.events.readAll({ eventTypes: ['Done'] })).length === 30, 'every effect recorded');
+    const done = await stores.events.readAll({ eventTypes: ['Done'] });
+    expect(done.map((e) => e.data['of']).sort()).toEqual(sources.map((e) => e.id).sort());
+    expect(failed).toBe(true);
+    expect(calls).toBeGreaterThan(30);
+  });
+
+  it('catches up by itself when stopped, waits for its own progress when running, and stores where it got at stop', async () => {
+    stores = sqliteStores();
+    const reactor = recorder();
+    await appendInterleaved(stores.events, ['a', 'b'], 10);
+    const head = await stores.events.headPosition();
+    const runner = new ProjectionRunner(reactor.projection, stores.events, stores.readStore);
+    await runner.catchUp();
+    expect(runner.checkpoint).toBe(head);
+    expect(await stores.readStore.checkpoint('recorder')).toBe(head);
+    expect(reactor.handled).toHaveLength(20);
+
+    const gate = new Gate();
+    const slow = recorder({ hold: () => gate.opened });
+    const live = await run(new ProjectionRunner({ ...slow.projection, name: 'recorder' }, stores.events, stores.readStore));
+    const { position } = await stores.events.append('thing-acme:c', [anEvent('Happened', { key: 'c', n: 0 })], 'no_stream');
+    let caughtUp = false;
+    const catchUp = live.catchUp().then(() => (caughtUp = true));
+    await waitFor(() => slow.started.length === 1, 'the new event running');
+    expect(caughtUp).toBe(false);
+    gate.open();
+    await catchUp;
+    expect(slow.handledOf('c')).toEqual([0]);
+    expect(live.checkpoint).toBe(position);
+  });
+
+  it('stops once the handlers under way are done, storing the watermark', async () => {
+    stores = sqliteStores();
+    const gate = new Gate();
+    const reactor = recorder({ hold: (e) => (e.data['key'] === 'last' ? gate.opened : undefined) });
+    const runner = new ProjectionRunner(reactor.projection, stores.events, stores.readStore);
+    await runner.start();
+    await appendInterleaved(stores.events, ['a', 'b'], 5);
+    const { position: last } = await stores.events.append('thing-acme:last', [anEvent('Happened', { key: 'last', n: 0 })], 'no_stream');
+    await waitFor(() => reactor.handled.length === 10 && reactor.started.length === 11, 'all handled but the last, which runs');
+    let stopped = false;
+    const stop = runner.stop().then(() => (stopped = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(stopped).toBe(false);
+    gate.open();
+    await stop;
+    expect(await stores.readStore.checkpoint('recorder')).toBe(last);
+  });
+});
