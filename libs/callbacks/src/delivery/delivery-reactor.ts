@@ -154,6 +154,11 @@ export function deliveryReactor(deps: {
     needsPersonalData: true,
     keyOf: deliveryOrderingKey,
     apply: handle,
+    // A run of one user's actions at once: their strike counts are queued together by the write
+    // path (one append), their deliveries are streams of their own.
+    applyBatch: async (events) => {
+      await Promise.all(events.map(handle));
+    },
     activate: deps.activate,
     deactivate: deps.deactivate,
   };

@@ -19,5 +19,7 @@ export function strikesReactor(deps: { applier: StrikeApplier }): Projection {
     needsPersonalData: false,
     keyOf: (event) => orderingKey(event, applicationOf(event)?.stream ?? event.streamName),
     apply: (event) => deps.applier.apply(event),
+    // A run of one user's actions (the key): queued in order, appended together.
+    applyBatch: (events) => deps.applier.applyInOrder(events),
   };
 }

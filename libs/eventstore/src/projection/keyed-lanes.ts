@@ -46,8 +46,16 @@ interface Lane {
   readonly key: string;
   readonly org: OrgTurn;
   readonly tasks: Fifo<Task>;
-  running: boolean;
+  /** How many of its tasks run now (a run takes what the key had queued, up to RUN_LIMIT). */
+  running: number;
 }
+
+/**
+ * A key's queued events are handed over together, up to this many, in order: its handler may
+ * then queue their commands in one go, so that the write path appends them together (a user's
+ * strikes in a flood) instead of one synced append each.
+ */
+export const RUN_LIMIT = 64;
 
 /** An organization's place in the round-robin: its keys with an event ready to start. */
 interface OrgTurn {
@@ -59,7 +67,7 @@ interface OrgTurn {
 }
 
 /**
- * Runs events by key: one key's events one at a time, in the order they were pushed; different
+ * Runs events by key: one key's events one run at a time (what it had queued, in the order pushed); different
  * keys at once, up to `concurrency` handlers. A freed slot goes round-robin across organizations,
  * then across that organization's ready keys, so neither an organization with many keys nor a key
  * with a long queue takes the slots from the others.
@@ -74,7 +82,7 @@ export class KeyedLanes {
   private idleWaiters: Array<() => void> = [];
 
   constructor(
-    private readonly handle: (event: RecordedEvent) => Promise<void>,
+    private readonly handle: (events: readonly RecordedEvent[]) => Promise<void>,
     private readonly concurrency: number,
   ) {}
 
@@ -86,7 +94,7 @@ export class KeyedLanes {
   /** Events of the key queued or running. */
   heldFor(key: string): number {
     const lane = this.lanes.get(key);
-    return lane ? lane.tasks.length + (lane.running ? 1 : 0) : 0;
+    return lane ? lane.tasks.length + lane.running : 0;
   }
 
   heldBy(org: string): number {
@@ -99,7 +107,7 @@ export class KeyedLanes {
     lane.tasks.push({ event, settle });
     lane.org.held++;
     this.total++;
-    if (!lane.running && lane.tasks.length === 1) this.makeReady(lane);
+    if (lane.running === 0 && lane.tasks.length === 1) this.makeReady(lane);
     this.pump();
   }
 
@@ -122,7 +130,7 @@ export class KeyedLanes {
         turn = { org, ready: new Fifo(), held: 0, inRing: false };
         this.orgs.set(org, turn);
       }
-      lane = { key, org: turn, tasks: new Fifo(), running: false };
+      lane = { key, org: turn, tasks: new Fifo(), running: 0 };
       this.lanes.set(key, lane);
     }
     return lane;
@@ -147,28 +155,29 @@ export class KeyedLanes {
   }
 
   private start(lane: Lane): void {
-    const task = lane.tasks.shift()!;
-    lane.running = true;
+    const tasks: Task[] = [];
+    while (lane.tasks.length > 0 && tasks.length < RUN_LIMIT) tasks.push(lane.tasks.shift()!);
+    lane.running = tasks.length;
     this.running++;
     // A handler that throws synchronously is settled like one that rejects.
     void Promise.resolve()
-      .then(() => this.handle(task.event))
+      .then(() => this.handle(tasks.map((t) => t.event)))
       .then(
         () => undefined,
         (error: unknown): Failure => ({ error }),
       )
-      .then((failure) => this.finish(lane, task, failure));
+      .then((failure) => this.finish(lane, tasks, failure));
   }
 
-  private finish(lane: Lane, task: Task, failure: Failure): void {
-    lane.running = false;
+  private finish(lane: Lane, tasks: readonly Task[], failure: Failure): void {
+    lane.running = 0;
     this.running--;
-    lane.org.held--;
-    this.total--;
+    lane.org.held -= tasks.length;
+    this.total -= tasks.length;
     if (lane.tasks.length > 0) this.makeReady(lane);
     else this.lanes.delete(lane.key);
     if (lane.org.held === 0 && !lane.org.inRing) this.orgs.delete(lane.org.org);
-    task.settle(failure);
+    for (const task of tasks) task.settle(failure);
     if (this.running === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
     this.pump();
   }

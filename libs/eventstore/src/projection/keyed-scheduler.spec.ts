@@ -30,18 +30,21 @@ function harness(limits: Partial<KeyedLimits> = {}) {
   let maxHeld = 0;
   const scheduler: KeyedScheduler = new KeyedScheduler({
     keyOf: (e) => orderingKey(e, String(e.data['key'])),
-    handle: (event) => {
-      started.push(event.position);
-      maxHeld = Math.max(maxHeld, scheduler.held);
-      return new Promise<void>((resolve, reject) => {
-        gates.set(event.position, {
-          finish: () => {
-            finished.push(event.position);
-            resolve();
-          },
-          fail: reject,
+    // A run of one key's events is handled one event after the other, each behind its gate.
+    handle: async (events) => {
+      for (const event of events) {
+        started.push(event.position);
+        maxHeld = Math.max(maxHeld, scheduler.held);
+        await new Promise<void>((resolve, reject) => {
+          gates.set(event.position, {
+            finish: () => {
+              finished.push(event.position);
+              resolve();
+            },
+            fail: reject,
+          });
         });
-      });
+      }
     },
     eventTypes: ['Happened'],
     after: 0,

@@ -35,7 +35,8 @@ interface OrgBook {
 
 export interface KeyedSchedulerOptions {
   readonly keyOf: (event: RecordedEvent) => string;
-  readonly handle: (event: RecordedEvent) => Promise<void>;
+  /** Handles a run of one key's events, in order. */
+  readonly handle: (events: readonly RecordedEvent[]) => Promise<void>;
   /** Event types handled; others only move the watermark. */
   readonly eventTypes: readonly string[];
   /** Everything up to here is handled (the checkpoint). */

@@ -26,9 +26,10 @@ const NO_READ_MODEL: ProjectionContext = {
 
 export const keyedLimits = (projection: Projection): KeyedLimits => ({ ...DEFAULT_KEYED_LIMITS, ...projection.limits });
 
-/** Runs one event of a keyed reactor. */
-export const keyedHandler = (projection: Projection) => async (event: RecordedEvent) => {
-  await projection.apply(event, NO_READ_MODEL);
+/** Runs a run of one key's events of a keyed reactor, in order: together where it handles batches. */
+export const keyedHandler = (projection: Projection) => async (events: readonly RecordedEvent[]) => {
+  if (projection.applyBatch) return projection.applyBatch(events, NO_READ_MODEL);
+  for (const event of events) await projection.apply(event, NO_READ_MODEL);
 };
 
 export interface KeyedSessionOptions {
