@@ -126,7 +126,11 @@ describe('openSqlite', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'warden-open-')), 'warden.db');
     const mine = () => {
       const inode = statSync(file).ino;
-      return readFileSync('/proc/locks', 'utf8').split('\n').filter((l) => l.includes(`:${inode} `) && l.includes(` ${process.pid} `));
+      // Without each line's ordinal, which moves whenever another process takes or drops a lock.
+      return readFileSync('/proc/locks', 'utf8')
+        .split('\n')
+        .filter((l) => l.includes(`:${inode} `) && l.includes(` ${process.pid} `))
+        .map((l) => l.replace(/^\d+:\s*/, ''));
     };
     const first = openSqlite(file);
     first.exec('CREATE TABLE t (x)');
