@@ -60,6 +60,11 @@ export class AggregateStore {
     return (await this.aggregates.state(streamName, decider)).state;
   }
 
+  /** As `state`, with the revision it is at: for a command made on it later (`expectedRevision`). */
+  stateAt<State, Event extends DomainEvent<string, object>>(streamName: string, decider: Folding<State, Event>): Promise<{ state: State; revision: number }> {
+    return this.aggregates.state(streamName, decider);
+  }
+
   /** The current state and every event it was folded from: for readers of the history itself. */
   load<State, Event extends DomainEvent<string, object>>(streamName: string, decider: Folding<State, Event>): Promise<{ state: State; events: Event[] }> {
     return this.aggregates.history(streamName, decider);

@@ -311,7 +311,7 @@ export class CallbackDispatcher implements OnApplicationShutdown {
       if (!(error instanceof DomainError)) throw error;
       return this.reconsider(id, key);
     }
-    const { events, state, result } = handled;
+    const { events, state, revision } = handled;
     if (events.length === 0) return this.reconsider(id, key);
     for (const e of events) {
       if (e.type === 'CallbackDelivered') this.attempts.inc({ outcome: 'delivered' });
@@ -321,10 +321,8 @@ export class CallbackDispatcher implements OnApplicationShutdown {
     if (state.status === 'dead') {
       this.logger.warn({ msg: 'callback dead-lettered', orgId: key.orgId, deliveryId: key.deliveryId, attempts: state.attempts });
     }
-    const revision = result!.nextRevision;
-    // Appended together with another command of the stream (the write path groups them): the
-    // state does not go with that revision, so the log says what is next.
-    if (revision !== entry.revision + events.length) return this.reconsider(id, key);
+    // The stream had moved past `entry` before these events (another worker, a redelivery): the log says what is next.
+    if (revision - events.length !== entry.revision) return this.reconsider(id, key);
     if (state.status !== 'pending' && state.status !== 'failed') {
       this.finish(id, revision);
       return;

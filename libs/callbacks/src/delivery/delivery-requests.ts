@@ -28,7 +28,7 @@ export class DeliveryRequests {
     const key = { orgId: context.orgId, deliveryId: request.deliveryId };
     // Created once: on a stream that exists already (a re-run) the decider records nothing. Fresh
     // event ids: a re-run racing the first request conflicts and decides again, never passes as a replay.
-    const { events, state } = await this.aggregates.handle(
+    const { events, state, revision } = await this.aggregates.handle(
       stream,
       callbackDeliveryDecider,
       { type: 'RequestDelivery', request: { ...request, requestedAt: now, nextAttemptAt: now } },
@@ -38,8 +38,7 @@ export class DeliveryRequests {
       this.dispatcher.scheduleRecorded(key, now);
       return false;
     }
-    // This command created the stream: its events are the stream's first.
-    this.dispatcher.accept(key, state, events.length - 1);
+    this.dispatcher.accept(key, state, revision);
     return true;
   }
 }

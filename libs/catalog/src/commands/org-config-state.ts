@@ -8,23 +8,7 @@ import { type CatalogState, type OrgConfigCommand, orgConfigDecider } from '../d
 import { CATALOG_PROJECTION } from '../projections/catalog.projection.js';
 import { openSecrets, sealSecrets } from '../secrets/catalog-secrets.js';
 
-/** The configuration as changes are decided on it, and how many events it was folded from. */
-export interface OrgConfigState {
-  readonly catalog: CatalogState;
-  readonly events: number;
-}
-
-/**
- * A change of the configuration. `plannedOn`: the change was planned on the state of that many
- * events (an apply, whose report is planned before it is appended); any change since then makes
- * it a concurrent update, not a change decided again on a configuration its author never saw.
- */
-export interface OrgConfigChange {
-  readonly command: OrgConfigCommand;
-  readonly plannedOn?: number;
-}
-
-type OrgConfigAggregate = Decider<OrgConfigChange, OrgConfigState, CatalogEvent>;
+type OrgConfigAggregate = Decider<OrgConfigCommand, CatalogState, CatalogEvent>;
 
 const aggregates = new WeakMap<Keyring, { decider: OrgConfigAggregate; options: HandleOptions }>();
 
@@ -38,15 +22,7 @@ export function orgConfigAggregate(keyring: Keyring): { decider: OrgConfigAggreg
   let made = aggregates.get(keyring);
   if (!made) {
     made = {
-      decider: {
-        eventTypes: orgConfigDecider.eventTypes,
-        initialState: { catalog: orgConfigDecider.initialState, events: 0 },
-        decide({ command, plannedOn }, state) {
-          if (plannedOn !== undefined && plannedOn !== state.events) throw concurrentUpdateConflict('The configuration changed after this change was planned');
-          return orgConfigDecider.decide(command, state.catalog);
-        },
-        evolve: (state, event) => ({ catalog: orgConfigDecider.evolve(state.catalog, openSecrets(event, keyring)), events: state.events + 1 }),
-      },
+      decider: { ...orgConfigDecider, evolve: (state, event) => orgConfigDecider.evolve(state, openSecrets(event, keyring)) },
       options: { seal: (event) => sealSecrets(event, keyring), retries: 0 },
     };
     aggregates.set(keyring, made);
@@ -54,9 +30,9 @@ export function orgConfigAggregate(keyring: Keyring): { decider: OrgConfigAggreg
   return made;
 }
 
-/** The configuration's current state, secrets opened (what an apply is planned on). */
-export function readOrgConfig(deps: { keyring: Keyring; aggregates: AggregateStore }, orgId: string): Promise<OrgConfigState> {
-  return deps.aggregates.state(orgConfigStream(orgId), orgConfigAggregate(deps.keyring).decider);
+/** The configuration's current state, secrets opened, and its revision (what an apply is planned on). */
+export function readOrgConfig(deps: { keyring: Keyring; aggregates: AggregateStore }, orgId: string): Promise<{ state: CatalogState; revision: number }> {
+  return deps.aggregates.stateAt(orgConfigStream(orgId), orgConfigAggregate(deps.keyring).decider);
 }
 
 /**
@@ -70,11 +46,11 @@ export async function changeOrgConfig(
   orgId: string,
   command: OrgConfigCommand,
   context: CommandContext,
-): Promise<Handled<CatalogEvent, OrgConfigState>> {
+): Promise<Handled<CatalogEvent, CatalogState>> {
   const { decider, options } = orgConfigAggregate(deps.keyring);
-  let handled: Handled<CatalogEvent, OrgConfigState>;
+  let handled: Handled<CatalogEvent, CatalogState>;
   try {
-    handled = await deps.aggregates.handle(orgConfigStream(orgId), decider, { command }, context, options);
+    handled = await deps.aggregates.handle(orgConfigStream(orgId), decider, command, context, options);
   } catch (error) {
     if (isConcurrentUpdateConflict(error)) {
       throw concurrentUpdateConflict(`The configuration of ${orgId} was changed concurrently (an apply or another change); try again`);

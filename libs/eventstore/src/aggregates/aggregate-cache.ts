@@ -55,10 +55,6 @@ export class AggregateCache {
     this.entries.clear();
   }
 
-  get size(): number {
-    return this.entries.size;
-  }
-
   /** Estimated bytes held. */
   get bytes(): number {
     return this.entries.calculatedSize;

@@ -103,8 +103,9 @@ describe('Aggregates: the one write path', () => {
     await aggregates.handle('tally-c', plainTally, add('k0'), context);
     events.reset();
     const handled = await Promise.all(Array.from({ length: 50 }, (_, i) => aggregates.handle('tally-c', plainTally, add(`k${i + 1}`), context)));
-    // Each answer is the state after its own command, in the order they came.
+    // Each answer is the state after its own command, in the order they came, at its own revision.
     expect(handled.map((h) => h.state.total)).toEqual(Array.from({ length: 50 }, (_, i) => i + 2));
+    expect(handled.map((h) => h.revision)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
     expect(events.appends).toBeLessThanOrEqual(2);
     expect((await stores.events.readStream('tally-c')).map((e) => e.data['key'])).toEqual(Array.from({ length: 51 }, (_, i) => `k${i}`));
   });
@@ -195,6 +196,19 @@ describe('Aggregates: the one write path', () => {
     );
     await expect(attempt).rejects.toMatchObject({ status: 409 });
     expect((await stores.events.readStream('tally-i')).map((e) => e.data['key'])).not.toContain('mine');
+  });
+
+  it('refuses a command made on an earlier revision than the stream\'s (expectedRevision), appending nothing', async () => {
+    const { make } = setUp();
+    const here = make();
+    await here.handle('tally-k', plainTally, add('k1'), context);
+    const { revision } = await here.state('tally-k', plainTally);
+    await make().handle('tally-k', plainTally, add('k2'), context);
+    await expect(here.handle('tally-k', plainTally, add('planned'), context, { expectedRevision: revision })).rejects.toMatchObject({ status: 409 });
+    const now = await here.state('tally-k', plainTally);
+    const handled = await here.handle('tally-k', plainTally, add('planned'), context, { expectedRevision: now.revision });
+    expect(handled.revision).toBe(now.revision + 1);
+    expect((await stores.events.readStream('tally-k')).map((e) => e.data['key'])).toEqual(['k1', 'k2', 'planned']);
   });
 
   it('appends a command\'s events a few at a time when asked, each append after the last', async () => {

@@ -26,6 +26,12 @@ export interface HandleOptions {
    * written, and the command decided again on that state finishes the work. Decided alone.
    */
   readonly eventsPerAppend?: number;
+  /**
+   * The command was made on the state at this revision (read with `state`, then shown to someone,
+   * e.g. an apply's plan): any append since makes it a 409, not a command decided again on a state
+   * its author never saw. Decided alone.
+   */
+  readonly expectedRevision?: number;
 }
 
 export interface Handled<Event, State = unknown> {
@@ -33,6 +39,8 @@ export interface Handled<Event, State = unknown> {
   readonly result: AppendResult | undefined;
   /** The aggregate's state after the events decided (as it was when none were). */
   readonly state: State;
+  /** The stream's revision that `state` is at (-1: no event yet). */
+  readonly revision: number;
 }
 
 /** A decider as far as folding goes: what makes two deciders' states of one stream the same. */
@@ -58,7 +66,7 @@ export interface AggregatesOptions {
 const MAX_COMMANDS_PER_APPEND = 64;
 /** ... and at most this many events: a larger group waits for the next append. */
 const MAX_EVENTS_PER_APPEND = 500;
-export const DEFAULT_SNAPSHOT_EVERY = 100;
+const DEFAULT_SNAPSHOT_EVERY = 100;
 const DEFAULT_RETRIES = 3;
 
 interface Job {
@@ -72,9 +80,9 @@ interface Job {
   readonly reject: (error: unknown) => void;
 }
 
-/** A job's decision within a group: its events stamped, or its refusal. */
+/** A job's decision within a group: its events stamped and the state (at `revision`) after them, or its refusal. */
 type Decided =
-  | { readonly job: Job; readonly events: DomainEvent<string, object>[]; readonly stamped: NewEvent[]; readonly state: unknown }
+  | { readonly job: Job; readonly events: DomainEvent<string, object>[]; readonly stamped: NewEvent[]; readonly state: unknown; readonly revision: number }
   | { readonly job: Job; readonly error: unknown };
 
 /**
@@ -160,11 +168,6 @@ export class Aggregates {
     this.cache.clear();
   }
 
-  /** What the cache holds now. */
-  cacheUsage(): { streams: number; bytes: number } {
-    return { streams: this.cache.size, bytes: this.cache.bytes };
-  }
-
   private async drain(streamName: string): Promise<void> {
     const lane = this.lanes.get(streamName)!;
     while (lane.length > 0) {
@@ -186,50 +189,47 @@ export class Aggregates {
    */
   private async decideAndAppend(streamName: string, all: Job[]): Promise<Job[]> {
     let group = all;
+    const rest = () => all.slice(group.length);
     const retries = Math.max(...group.map((j) => j.options.retries ?? DEFAULT_RETRIES));
+    const expectedRevision = group[0]!.options.expectedRevision;
     const folding = group[0]!.decider;
     for (let attempt = 0; ; attempt++) {
       let current: CachedAggregate;
-      try {
-        current = await this.current(streamName, folding);
-      } catch (error) {
-        for (const job of group) job.reject(error);
-        return all.slice(group.length);
-      }
       let decided: Decided[];
       try {
-        decided = this.decideAll(await withInputs(group, current.state), current.state);
+        current = await this.current(streamName, folding);
+        if (expectedRevision !== undefined && current.revision !== expectedRevision) throw conflictOn(streamName);
+        decided = this.decideAll(await withInputs(group, current.state), current);
       } catch (error) {
-        for (const job of group) job.reject(error);
-        return all.slice(group.length);
+        rejectAll(group, error);
+        return rest();
       }
       if (decided.length < group.length) group = group.slice(0, decided.length);
       const toAppend = decided.flatMap((d) => ('stamped' in d ? d.stamped : []));
       if (toAppend.length === 0) {
         settle(decided, undefined);
-        return all.slice(group.length);
+        return rest();
       }
       const expected: ExpectedRevision = current.revision < 0 ? 'no_stream' : current.revision;
       try {
         const result = await this.append(streamName, toAppend, expected, group[0]!.options.eventsPerAppend);
         settle(decided, result);
         this.remember(streamName, folding, current, decided, result, toAppend.length);
-        return all.slice(group.length);
+        return rest();
       } catch (error) {
         if (error instanceof WrongExpectedRevisionError) {
           if (attempt < retries) continue;
-          const conflict = concurrentUpdateConflict(`${streamName} was changed concurrently; try again`);
-          for (const job of group) job.reject(conflict);
-          return all.slice(group.length);
+          rejectAll(group, conflictOn(streamName));
+          return rest();
         }
         this.cache.delete(this.cacheKey(streamName, folding));
         // One command's events may be what failed (an id already recorded elsewhere): alone, the others go through.
         if (group.length > 1) {
           for (const job of group) await this.decideAndAppend(streamName, [job]);
-          return all.slice(group.length);
+        } else {
+          rejectAll(group, error);
         }
-        for (const job of group) job.reject(error);
-        return all.slice(group.length);
+        return rest();
       }
     }
   }
@@ -247,8 +247,8 @@ export class Aggregates {
   }
 
   /** Decides the group's commands in turn on the evolving state, until their events reach the append's limit. */
-  private decideAll(group: readonly Job[], initial: unknown): Decided[] {
-    let state = initial;
+  private decideAll(group: readonly Job[], initial: CachedAggregate): Decided[] {
+    let state = initial.state;
     let events = 0;
     const out: Decided[] = [];
     for (const job of group) {
@@ -260,7 +260,7 @@ export class Aggregates {
         const stored = seal ? decided.map((e) => seal(e)) : decided;
         const stamped = stored.length === 0 ? [] : stampEvents(stored, job.context, this.deps, job.options.eventIds);
         events += stamped.length;
-        out.push({ job, events: decided, stamped, state });
+        out.push({ job, events: decided, stamped, state, revision: initial.revision + events });
       } catch (error) {
         out.push({ job, error });
       }
@@ -363,7 +363,7 @@ export class Aggregates {
  * command that reads inputs first goes alone (its reads would hold the others up).
  */
 function takeGroup(lane: Job[], foldingId: (decider: Job['decider']) => string): Job[] {
-  const alone = (job: Job) => job.inputs !== undefined || job.options.eventsPerAppend !== undefined;
+  const alone = (job: Job) => job.inputs !== undefined || job.options.eventsPerAppend !== undefined || job.options.expectedRevision !== undefined;
   if (alone(lane[0]!)) return lane.splice(0, 1);
   const id = foldingId(lane[0]!.decider);
   let count = 0;
@@ -381,9 +381,15 @@ async function withInputs(group: readonly Job[], state: unknown): Promise<readon
 function settle(decided: readonly Decided[], result: AppendResult | undefined): void {
   for (const d of decided) {
     if ('error' in d) d.job.reject(d.error);
-    else d.job.resolve({ events: d.events, result: d.events.length > 0 ? result : undefined, state: d.state });
+    else d.job.resolve({ events: d.events, result: d.events.length > 0 ? result : undefined, state: d.state, revision: d.revision });
   }
 }
+
+function rejectAll(group: readonly Job[], error: unknown): void {
+  for (const job of group) job.reject(error);
+}
+
+const conflictOn = (streamName: string) => concurrentUpdateConflict(`${streamName} was changed concurrently; try again`);
 
 function lastRevision(events: readonly RecordedEvent[]): number {
   return events[events.length - 1]!.revision;

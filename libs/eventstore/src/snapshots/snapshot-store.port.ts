@@ -19,9 +19,5 @@ export interface SnapshotStore {
   read(streamName: string, name: string): Promise<StoredSnapshot | undefined>;
   /** Replaces the stream's snapshot under the same name; a write behind a newer one is dropped. */
   write(streamName: string, snapshot: StoredSnapshot): Promise<void>;
-  /** Forgets every snapshot (a read-model rebuild does not need this; tests and tools do). */
-  clear?(): Promise<void>;
   close(): Promise<void>;
 }
-
-export const SNAPSHOT_STORE = Symbol('SnapshotStore');

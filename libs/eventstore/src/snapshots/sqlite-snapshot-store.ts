@@ -35,7 +35,6 @@ export class SqliteSnapshotStore implements SnapshotStore {
          ON CONFLICT (stream, name) DO UPDATE SET version = excluded.version, revision = excluded.revision, state = excluded.state
          WHERE excluded.revision >= snapshots.revision OR excluded.version <> snapshots.version`,
       ),
-      clear: db.prepare('DELETE FROM snapshots'),
     };
   }
 
@@ -47,10 +46,6 @@ export class SqliteSnapshotStore implements SnapshotStore {
   async write(streamName: string, snapshot: StoredSnapshot): Promise<void> {
     const state = JSON.stringify(snapshot.state);
     await this.writes.run(() => this.stmt.write.run(streamName, snapshot.name, snapshot.version, snapshot.revision, state));
-  }
-
-  async clear(): Promise<void> {
-    await this.writes.run(() => this.stmt.clear.run());
   }
 
   async close(): Promise<void> {

@@ -39,7 +39,7 @@ export class ApplyConfigurationHandler implements ICommandHandler<ApplyConfigura
     const syncs = desired.hashes.map((b): SyncConfiguredHashes => ({ type: 'SyncConfiguredHashes', bankId: b.bankId, hashes: b.hashes }));
 
     const read = await readOrgConfig({ keyring: this.keyring, aggregates: this.aggregates }, orgId);
-    const plan = planCatalog(apply, read.catalog);
+    const plan = planCatalog(apply, read.state);
     if (options.dryRun) {
       const banks = await Promise.all(syncs.map((sync) => this.previewBank(orgId, sync)));
       return report(orgId, true, organization, plan, banks, 0);
@@ -56,7 +56,7 @@ export class ApplyConfigurationHandler implements ICommandHandler<ApplyConfigura
     const banks: BankChange[] = [];
     try {
       const { decider, options: sealed } = orgConfigAggregate(this.keyring);
-      const configured = await this.aggregates.handle(orgConfigStream(orgId), decider, { command: apply, plannedOn: read.events }, context, sealed);
+      const configured = await this.aggregates.handle(orgConfigStream(orgId), decider, apply, context, { ...sealed, expectedRevision: read.revision });
       appended += configured.events.length;
       for (const sync of syncs) {
         const bank = await this.syncBank(orgId, sync, context);

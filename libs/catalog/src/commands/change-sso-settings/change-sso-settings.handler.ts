@@ -22,6 +22,6 @@ export class ChangeSsoSettingsHandler implements ICommandHandler<ChangeSsoSettin
   async execute(command: ChangeSsoSettingsCommand): Promise<ChangeSsoSettingsResult> {
     // Read your writes: this process's sign-ins and reads see the change at once (others on their next poll).
     const { events, state } = await changeOrgConfig(this, command.orgId, { type: 'ChangeSsoSettings', settings: command.settings }, command.context);
-    return { sso: ssoSettingsOf(state.catalog), changed: events.length > 0 };
+    return { sso: ssoSettingsOf(state), changed: events.length > 0 };
   }
 }

@@ -25,7 +25,7 @@ export class DefineQueueHandler implements ICommandHandler<DefineQueueCommand> {
     // Read your writes: the queue is listed and claimable in this process at once.
     const { events, state } = await changeOrgConfig(this, command.orgId, { type: 'DefineQueue', mode: command.mode, queue }, command.context);
     const id = command.mode === 'update' ? (command.queueId as string) : definedQueueId(events, command.definition);
-    const defined = state.catalog.entities.queue[id]!.entity as QueueDefinition;
+    const defined = state.entities.queue[id]!.entity as QueueDefinition;
     return { queue: defined, changed: events.length > 0 };
   }
 }
