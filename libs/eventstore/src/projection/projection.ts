@@ -32,10 +32,11 @@ export interface Projection {
    */
   readonly reactor?: boolean;
   /**
-   * Reactors: what orders its events, the organization first (`orderingKey`). Events of one key
-   * are handled one at a time in log order, different keys and organizations at once, and the
-   * runner reads ahead instead of waiting for a batch, so one key's backlog delays no other
-   * (KeyedScheduler). `apply` then handles each event and `applyBatch` is not used.
+   * Reactors: what orders its events, the organization first (`orderingKey`). A key's queued
+   * events are handled as one run at a time, in log order (KeyedLanes): by `applyBatch` where the
+   * reactor has it (so it may queue their commands together), else by `apply` one after the other.
+   * Different keys and organizations run at once, and the runner reads ahead instead of waiting
+   * for a batch, so one key's backlog delays no other (KeyedScheduler).
    */
   keyOf?(event: RecordedEvent): string;
   /** With `keyOf`: how much runs and waits at once (DEFAULT_KEYED_LIMITS otherwise). */
