@@ -27,6 +27,7 @@ import Database from 'better-sqlite3';
 import { userScoresProjection } from '../dist/libs/enforcement/src/scores/user-scores.projection.js';
 import { USER_SCORES, userScoreDocId } from '../dist/libs/enforcement/src/scores/user-scores.read-model.js';
 import { prepareDataDir, serverRoles } from './support/server-roles.mjs';
+import { strikesConfig } from './support/strikes-config.mjs';
 
 const USERS = Number(process.argv[2] ?? 1_000_000);
 const STRIKES = Number(process.argv[3] ?? 5_000);
@@ -68,42 +69,7 @@ await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
 const receiverUrl = `http://127.0.0.1:${receiver.address().port}`;
 
 const configFile = join(dir, 'bench.yaml');
-writeFileSync(
-  configFile,
-  `
-org: { id: bench, name: Bench }
-itemTypes:
-  - id: post
-    name: Post
-    kind: CONTENT
-    fields:
-      - { name: text, type: STRING, required: true }
-      - { name: author, type: RELATED_ITEM, itemTypeIds: [user] }
-    roles: { creator: author }
-  - { id: user, name: User, kind: USER, fields: [{ name: name, type: STRING }] }
-policies:
-  - { id: spam, name: Spam, penalty: LOW, userStrikeCount: 1 }
-actions:
-  - { id: remove, name: Remove, kind: CUSTOMER_DEFINED_ACTION, itemTypeIds: [post], applyUserStrikes: true, penalty: MEDIUM, callback: { url: ${receiverUrl}/remove } }
-  - { id: warn, name: Warn, kind: CUSTOMER_DEFINED_ACTION, itemTypeIds: [user], callback: { url: ${receiverUrl}/warn } }
-  - { id: ban, name: Ban, kind: CUSTOMER_DEFINED_ACTION, itemTypeIds: [user], callback: { url: ${receiverUrl}/ban } }
-rules:
-  - id: spam-words
-    name: Spam words
-    status: LIVE
-    itemTypeIds: [post]
-    actionIds: [remove]
-    policyIds: [spam]
-    conditionSet:
-      conjunction: AND
-      conditions:
-        - { input: { field: text }, signal: { type: TEXT_CONTAINS, args: { terms: [spam] } }, comparator: EQUALS, value: true }
-strikes:
-  thresholds:
-    - { strikes: 3, actionId: warn }
-    - { strikes: 10, actionId: ban }
-`,
-);
+writeFileSync(configFile, strikesConfig(receiverUrl));
 
 const round = (n, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 const servers = serverRoles(env);

@@ -47,6 +47,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import autocannon from 'autocannon';
 import { prepareDataDir, serverRoles } from './support/server-roles.mjs';
+import { POST_AND_USER_TYPES, strikesConfig } from './support/strikes-config.mjs';
 
 const QUICK = { spread: 2_000, flood: 1_000, capped: 2_000, stream: 10_000, timeout: 60, 'command-budget': 45 };
 const quick = process.argv.includes('--quick') || Boolean(process.env.WARDEN_BENCH_FLOOD_QUICK);
@@ -157,49 +158,8 @@ await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
 const receiverUrl = `http://127.0.0.1:${receiver.address().port}`;
 const arrived = (path) => arrivals.get(path) ?? new Map();
 
-const strikesConfig = `org: { id: bench, name: Bench }
-itemTypes:
-  - id: post
-    name: Post
-    kind: CONTENT
-    fields:
-      - { name: text, type: STRING, required: true }
-      - { name: author, type: RELATED_ITEM, itemTypeIds: [user] }
-    roles: { creator: author }
-  - { id: user, name: User, kind: USER, fields: [{ name: name, type: STRING }] }
-policies:
-  - { id: spam, name: Spam, penalty: LOW, userStrikeCount: 1 }
-actions:
-  - { id: remove, name: Remove, kind: CUSTOMER_DEFINED_ACTION, itemTypeIds: [post], applyUserStrikes: true, penalty: MEDIUM, callback: { url: ${receiverUrl}/remove } }
-  - { id: warn, name: Warn, kind: CUSTOMER_DEFINED_ACTION, itemTypeIds: [user], callback: { url: ${receiverUrl}/warn } }
-  - { id: ban, name: Ban, kind: CUSTOMER_DEFINED_ACTION, itemTypeIds: [user], callback: { url: ${receiverUrl}/ban } }
-rules:
-  - id: spam-words
-    name: Spam words
-    status: LIVE
-    itemTypeIds: [post]
-    actionIds: [remove]
-    policyIds: [spam]
-    conditionSet:
-      conjunction: AND
-      conditions:
-        - { input: { field: text }, signal: { type: TEXT_CONTAINS, args: { terms: [spam] } }, comparator: EQUALS, value: true }
-strikes:
-  thresholds:
-    - { strikes: 3, actionId: warn }
-    - { strikes: 10, actionId: ban }
-`;
-
 const cappedConfig = `org: { id: capped, name: Capped }
-itemTypes:
-  - id: post
-    name: Post
-    kind: CONTENT
-    fields:
-      - { name: text, type: STRING, required: true }
-      - { name: author, type: RELATED_ITEM, itemTypeIds: [user] }
-    roles: { creator: author }
-  - { id: user, name: User, kind: USER, fields: [{ name: name, type: STRING }] }
+${POST_AND_USER_TYPES}
 actions:
   - { id: notify, name: Notify, kind: CUSTOMER_DEFINED_ACTION, itemTypeIds: [post], callback: { url: ${receiverUrl}/capped } }
 rules:
@@ -236,7 +196,7 @@ const configFile = (name, text) => {
   writeFileSync(file, text);
   return file;
 };
-const files = { strikes: configFile('strikes', strikesConfig), capped: configFile('capped', cappedConfig), other: configFile('other', otherConfig) };
+const files = { strikes: configFile('strikes', strikesConfig(receiverUrl)), capped: configFile('capped', cappedConfig), other: configFile('other', otherConfig) };
 
 const post = (id, author, text) => ({ id, typeId: 'post', data: { text, author: { id: author, typeId: 'user' } } });
 
