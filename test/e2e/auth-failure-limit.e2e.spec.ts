@@ -69,4 +69,24 @@ describe('failed authentications per client address, against a running server', 
       await api.stop();
     }
   });
+
+  it('authenticates before reading the body: a malformed body without a valid key is a 401 that charges the budget, not a 400 (issue 30)', async () => {
+    const data = testEnv(freshDataDir(), { WARDEN_AUTH_FAILURE_BURST: '2', WARDEN_AUTH_FAILURES_PER_MINUTE: '1' });
+    const key = await createOrgWithKey(data, 'initech');
+    const server = await startWarden(data);
+    try {
+      // Malformed and deeply nested: parsing it would be a 400 (and, at 10 MB, a second of work).
+      const hostile = '{"items":' + '['.repeat(100_000);
+      const post = (headers: Record<string, string>) =>
+        fetch(server.url + '/api/v1/items/async/', { method: 'POST', body: hostile, headers: { 'content-type': 'application/json', ...headers } });
+      await expectErrorBody(await post({}), 401, '/errors/unauthorized');
+      await expectErrorBody(await post({ 'x-api-key': inventedKey() }), 401, '/errors/unauthorized');
+      // Both counted: the budget of two is spent.
+      await expectErrorBody(await post({ 'x-api-key': inventedKey() }), 429, '/errors/rate-limited');
+      // With a valid key the body is read, and its problem reported.
+      await expectErrorBody(await post({ 'x-api-key': key }), 400, '/errors/invalid-user-input', '');
+    } finally {
+      await server.stop();
+    }
+  });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventCount, SHOP_ORG, writeConfig } from '../support/config-files.js';
+import { expectErrorBody } from '../support/error-body.js';
 import { type Receiver, startReceiver } from '../support/http-receiver.js';
 import { waitFor } from '../support/wait-for.js';
 import { freshDataDir, type RunningWarden, testEnv, startConfigured } from '../support/warden-process.js';
@@ -257,6 +258,34 @@ describe('hostile input on the customer POSTs, end to end', () => {
       const content = await send('/api/v1/content/', '{"contentId":"c1","contentType":"post","content":{"text":"buy","score":-1e400}}');
       expect((await rejected(content, 400, '/errors/invalid-user-input')).map((e) => e.pointer)).toEqual(['/content/score']);
       await nothingRecordedAndStillServing(before);
+    });
+  });
+
+  describe('issue 30: bodies whose cost grew with the square of their members', () => {
+    const members = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`m${i}`, i]));
+
+    it('answers an item whose data has more than 10,000 members with 413 pointing at the object, before any transformation', async () => {
+      const before = submissions();
+      const body = JSON.stringify({ items: [item('wide', members(80_000))] });
+      const errors = await rejected(await send('/api/v1/items/async/', body), 413, '/errors/payload-too-large');
+      expect(errors.map((e) => [e.pointer, e.detail])).toEqual([['/items/0/data', 'the object has 80001 members; at most 10000 members per object']]);
+      await nothingRecordedAndStillServing(before);
+    });
+
+    it('accepts 10,000 members in an item', async () => {
+      const { text: _, ...rest } = members(9_999);
+      expect((await send('/api/v1/items/async/', JSON.stringify({ items: [item('wide-ok', rest)] }))).status).toBe(202);
+      await waitFor(async () => (await evaluations('wide-ok')).length === 1, 'the evaluation of wide-ok');
+    });
+
+    it('reads the sign-in and invitation bodies, reached without a credential, under 64 KiB: 240,000 members are a 413 before parsing', async () => {
+      const body = JSON.stringify({ email: 'a@example.com', password: 'x', ...members(240_000) });
+      for (const path of ['/api/console/v1/session', '/api/console/v1/invitations/accept']) {
+        const res = await fetch(warden.url + path, { method: 'POST', headers: { 'content-type': 'application/json', origin: warden.url }, body });
+        const refused = await expectErrorBody(res, 413, '/errors/payload-too-large');
+        expect(refused['detail']).toBe('The request body exceeds the limit of 65536 bytes');
+      }
+      expect((await fetch(`${warden.url}/health/live`)).status).toBe(200);
     });
   });
 });

@@ -1,5 +1,6 @@
 import { applyDecorators, createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
 import type { Permission, Role } from '#warden/kernel';
+import { PublicBodyLimit } from '../http/public-body-limit.js';
 
 /** A person signed in to the console: who, in which organization, allowed what, by which session. */
 export interface ConsolePrincipal {
@@ -56,12 +57,13 @@ export const RequirePermissions = (...permissions: [Permission, ...Permission[]]
   applyDecorators(SetMetadata(CONSOLE_ACCESS, { kind: 'session', permissions } satisfies ConsoleAccess));
 
 /**
- * A console route reached without a session: signing in, accepting an invitation. Mutating
- * methods still need a same-origin `Origin` (login CSRF). Every other console route names a
+ * A console route reached without a session: signing in, accepting an invitation. Its body is
+ * read under the public limit (PublicBodyLimit). Mutating methods still need a same-origin
+ * `Origin` (login CSRF). Every other console route names a
  * permission (test/console-route-permissions.spec.ts walks the route table).
  */
 export const ConsolePublic = (options: { identifies?: boolean } = {}) =>
-  SetMetadata(CONSOLE_ACCESS, { kind: 'public', ...options } satisfies ConsoleAccess);
+  applyDecorators(SetMetadata(CONSOLE_ACCESS, { kind: 'public', ...options } satisfies ConsoleAccess), PublicBodyLimit());
 
 /** On a public route that identifies: the signed-in user, or null when the request has no valid session. */
 export const OptionalUser = createParamDecorator(

@@ -51,6 +51,10 @@ export interface WardenConfig {
   readonly maxJsonDepth: number;
   /** Largest string (value or member name) accepted in a JSON request body, in UTF-8 bytes. */
   readonly maxStringBytes: number;
+  /** Most members one object of a JSON request body may have. */
+  readonly maxObjectMembers: number;
+  /** Largest body of a route reached without a credential (signing in, accepting an invitation), in bytes. */
+  readonly publicBodyLimitBytes: number;
   /** Largest submitted item, as the UTF-8 bytes of its JSON serialization. */
   readonly maxItemBytes: number;
   /** Failed authentications (missing or unknown API key) per client address, sustained per minute; 0 disables. */
@@ -225,6 +229,8 @@ const ENVIRONMENT = z
     // stay far from the stack limit (about 1,500 levels overflowed them).
     WARDEN_MAX_JSON_DEPTH: wholeNumber(64, 4, 256),
     WARDEN_MAX_STRING_BYTES: wholeNumber(256 * 1024, 1024, 1024 ** 3),
+    WARDEN_MAX_OBJECT_MEMBERS: wholeNumber(10_000, 16, 10_000_000),
+    WARDEN_PUBLIC_BODY_LIMIT_BYTES: wholeNumber(64 * 1024, 1024, 1024 ** 3),
     WARDEN_MAX_ITEM_BYTES: wholeNumber(1024 * 1024, 1024, 1024 ** 3),
     WARDEN_AUTH_FAILURES_PER_MINUTE: wholeNumber(10, 0, 1_000_000),
     WARDEN_AUTH_FAILURE_BURST: wholeNumber(20, 1, 1_000_000),
@@ -302,6 +308,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): WardenC
     idempotency: { retentionMs: e.WARDEN_IDEMPOTENCY_RETENTION, leaseMs: e.WARDEN_IDEMPOTENCY_LEASE },
     maxJsonDepth: e.WARDEN_MAX_JSON_DEPTH,
     maxStringBytes: e.WARDEN_MAX_STRING_BYTES,
+    maxObjectMembers: e.WARDEN_MAX_OBJECT_MEMBERS,
+    publicBodyLimitBytes: e.WARDEN_PUBLIC_BODY_LIMIT_BYTES,
     maxItemBytes: e.WARDEN_MAX_ITEM_BYTES,
     authFailuresPerMinute: e.WARDEN_AUTH_FAILURES_PER_MINUTE,
     authFailureBurst: e.WARDEN_AUTH_FAILURE_BURST,

@@ -17,6 +17,7 @@ import { PlatformModule } from '../platform.module.js';
 import { PlatformHttpModule } from '../platform-http.module.js';
 import { READINESS_CHECKS } from '../observability/readiness.js';
 import { createHttpApp } from './http-app.js';
+import { PublicBodyLimit } from './public-body-limit.js';
 
 class ItemDto {
   @IsString()
@@ -36,6 +37,13 @@ class EchoDto {
 class ProbeController {
   @Post('echo')
   echo(@Body() body: EchoDto): EchoDto {
+    return body;
+  }
+
+  /** As a sign-in route: reached without a credential. */
+  @Post('public')
+  @PublicBodyLimit()
+  signIn(@Body() body: EchoDto): EchoDto {
     return body;
   }
 
@@ -108,6 +116,29 @@ describe('HTTP platform', () => {
     const proto = await expectErrorBody(await post('/test/echo', '{"items":[{"id":"a","__proto__":{}}]}', 'application/json'), 400, '/errors/invalid-user-input', '/items/0/__proto__');
     expect(proto['title']).toBe('Invalid request');
     expect(proto['detail']).toContain('"__proto__" is not accepted');
+  });
+
+  it('refuses an object of more members than WARDEN_MAX_OBJECT_MEMBERS before validation, pointing at it (issue 30)', async () => {
+    const members = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`m${i}`, i]));
+    const ok = await post('/test/echo', JSON.stringify({ items: [{ id: 'a' }], extra: members(10_000) }), 'application/json');
+    expect(ok.status).toBe(201);
+    const wide = JSON.stringify({ items: [{ id: 'a' }], extra: members(10_001) });
+    const tooWide = await expectErrorBody(await post('/test/echo', wide, 'application/json'), 413, '/errors/payload-too-large', '/extra');
+    expect(tooWide['detail']).toBe('the object has 10001 members; at most 10000 members per object');
+    // The body itself is an object too.
+    await expectErrorBody(await post('/test/echo', JSON.stringify(members(240_000)), 'application/json'), 413, '/errors/payload-too-large', '');
+  });
+
+  it('reads the body of a route reached without a credential under WARDEN_PUBLIC_BODY_LIMIT_BYTES (64 KiB), before parsing it', async () => {
+    const small = JSON.stringify({ items: [{ id: 'a'.repeat(60_000) }] });
+    expect((await post('/test/public', small, 'application/json')).status).toBe(201);
+    const big = JSON.stringify({ items: [{ id: 'a'.repeat(70_000) }] });
+    expect((await post('/test/echo', big, 'application/json')).status).toBe(201);
+    const refused = await expectErrorBody(await post('/test/public', big, 'application/json'), 413, '/errors/payload-too-large');
+    expect(refused['detail']).toBe('The request body exceeds the limit of 65536 bytes');
+    // Not JSON at all: refused while reading, whatever it holds (the parser never sees it).
+    const junk = await expectErrorBody(await post('/test/public', '['.repeat(3_000_000), 'application/json'), 413, '/errors/payload-too-large');
+    expect(junk['detail']).toBe('The request body exceeds the limit of 65536 bytes');
   });
 
   it('keeps what the previous parser accepted: a leading byte order mark, and a Content-Type with a charset', async () => {

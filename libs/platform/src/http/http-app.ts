@@ -15,6 +15,9 @@ import { unavailable } from '#warden/kernel';
 import { errorBody } from './error-body.js';
 import { serveConsoleApp } from './console-app.js';
 import { installJsonBodyParser } from './json-body-parser.js';
+import { applyPublicBodyLimit } from './public-body-limit.js';
+import { installEarlyApiKeyCheck } from './early-api-key-check.js';
+import { API_KEY_AUTHENTICATOR, type ApiKeyAuthenticator } from '../auth/principal.js';
 import { installRateLimit, openRateLimitStores } from './rate-limit.js';
 import { REQUEST_ID_PATTERN } from './request-id.js';
 import { RouteTable } from './route-table.js';
@@ -77,10 +80,13 @@ export async function createHttpApp(
   const routes = app.get(RouteTable);
   const metrics = app.get(Metrics);
 
-  fastify.addHook('onRoute', (route) => routes.add(route.method, route.url));
+  fastify.addHook('onRoute', (route) => {
+    routes.add(route.method, route.url);
+    applyPublicBodyLimit(route, config.publicBodyLimitBytes);
+  });
   // Only JSON bodies: anything else is a 415 rather than a string that fails validation later.
   fastify.removeContentTypeParser('text/plain');
-  installJsonBodyParser(fastify, { maxDepth: config.maxJsonDepth, maxStringBytes: config.maxStringBytes });
+  installJsonBodyParser(fastify, { maxDepth: config.maxJsonDepth, maxStringBytes: config.maxStringBytes, maxObjectMembers: config.maxObjectMembers });
   // The console's session cookie (read by the console guard, set by sign-in).
   await app.register(fastifyCookie as never);
 
@@ -108,6 +114,10 @@ export async function createHttpApp(
   });
 
   installRateLimit(fastify, await openRateLimitStores(config, options.mongo), logger.child({ component: 'rate-limit' }));
+  // After the rate limit (onRequest), before the body is read. An app without the identity
+  // module (a test's probe) has no authenticator: its guard has none either.
+  const authenticator = providerOrNone<ApiKeyAuthenticator>(app, API_KEY_AUTHENTICATOR);
+  if (authenticator) installEarlyApiKeyCheck(fastify, authenticator);
 
   fastify.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
     const route = request.routeOptions.url ?? 'unmatched';
@@ -123,4 +133,12 @@ export async function createHttpApp(
   serveOpenApi(app, buildOpenApiDocument(app, version));
   await app.init();
   return app;
+}
+
+function providerOrNone<T>(app: NestFastifyApplication, token: symbol): T | undefined {
+  try {
+    return app.get<T>(token, { strict: false });
+  } catch {
+    return undefined;
+  }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findJsonBodyProblem, type JsonBodyLimits } from './json-body-limits.js';
 
-const LIMITS: JsonBodyLimits = { maxDepth: 8, maxStringBytes: 1024 };
+const LIMITS: JsonBodyLimits = { maxDepth: 8, maxStringBytes: 1024, maxObjectMembers: 16 };
 const check = (text: string, limits = LIMITS) => findJsonBodyProblem(JSON.parse(text), limits);
 const nested = (levels: number, inner = '1') => '['.repeat(levels) + inner + ']'.repeat(levels);
 
@@ -22,7 +22,7 @@ describe('the limits of a parsed JSON body', () => {
   });
 
   it('walks without recursion: 100,000 levels are a loop, not a stack overflow', () => {
-    const problem = check(nested(100_000), { maxDepth: 64, maxStringBytes: 1024 });
+    const problem = check(nested(100_000), { ...LIMITS, maxDepth: 64 });
     expect(problem?.kind).toBe('too-deep');
     expect(problem?.pointer).toBe('/0'.repeat(64));
   });
@@ -81,5 +81,18 @@ describe('the limits of a parsed JSON body', () => {
 
   it('escapes member names in pointers (RFC 6901)', () => {
     expect(check('{"a/b":{"c~d":"\\udc00"}}')?.pointer).toBe('/a~1b/c~0d');
+  });
+
+  it('counts the members of each object, the body included, and points at the first object over the limit', () => {
+    const members = (n: number) => `{${Array.from({ length: n }, (_, i) => `"m${i}":${i}`).join(',')}}`;
+    expect(check(members(16))).toBeUndefined();
+    expect(check(members(17))).toEqual({ kind: 'too-large', pointer: '', detail: 'the object has 17 members; at most 16 members per object' });
+    expect(check(`{"items":[{"id":"a","data":${members(16)}},{"id":"b","data":${members(40)}}]}`)).toEqual({
+      kind: 'too-large',
+      pointer: '/items/1/data',
+      detail: 'the object has 40 members; at most 16 members per object',
+    });
+    // Arrays are bounded by the body's size and by the lists' own limits, not by this one.
+    expect(check(`[${'1,'.repeat(100)}1]`)).toBeUndefined();
   });
 });

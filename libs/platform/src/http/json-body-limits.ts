@@ -6,6 +6,12 @@ export interface JsonBodyLimits {
   readonly maxDepth: number;
   /** Largest string, value or member name, in UTF-8 bytes. */
   readonly maxStringBytes: number;
+  /**
+   * Most members of one object. The transformation behind the parser costs time in proportion to
+   * an object's members at best (docs/api.md, "Request limits"); a bound keeps one object from
+   * holding the event loop however cheap each member is.
+   */
+  readonly maxObjectMembers: number;
 }
 
 /** `too-large` is answered 413, the others 400. */
@@ -39,6 +45,8 @@ export function findJsonBodyProblem(body: unknown, limits: JsonBodyLimits): Json
   if (typeof body === 'number') return at('', numberProblem(body));
   if (!isContainer(body)) return undefined;
   const walk: Walk = { containers: [body], keys: [keysOf(body)], next: [0] };
+  const rootMembers = membersProblem(walk.keys[0], limits);
+  if (rootMembers) return at('', rootMembers);
   let top = 0;
   while (top >= 0) {
     const container = walk.containers[top]!;
@@ -83,9 +91,12 @@ export function findJsonBodyProblem(body: unknown, limits: JsonBodyLimits): Json
           detail: `nested more than ${limits.maxDepth} levels deep (objects and arrays; the body is level 1)`,
         };
       }
+      const childKeys = keysOf(child);
+      const problem = membersProblem(childKeys, limits);
+      if (problem) return at(pointerOf(walk, top), problem);
       top++;
       walk.containers[top] = child;
-      walk.keys[top] = keysOf(child);
+      walk.keys[top] = childKeys;
       walk.next[top] = 0;
     }
   }
@@ -142,6 +153,11 @@ function stringProblem(value: string, limits: JsonBodyLimits, memberName: boolea
     };
   }
   return undefined;
+}
+
+function membersProblem(keys: string[] | undefined, limits: JsonBodyLimits): Unplaced | undefined {
+  if (keys === undefined || keys.length <= limits.maxObjectMembers) return undefined;
+  return { kind: 'too-large', detail: `the object has ${keys.length} members; at most ${limits.maxObjectMembers} members per object` };
 }
 
 /**

@@ -10,7 +10,8 @@ export function sendError(
   bodyLimitBytes: number,
   logger: LoggerService,
 ): void {
-  const { error, unexpected } = toDomainError(exception, bodyLimitBytes);
+  // A route may read bodies under a limit of its own (public-body-limit.ts): the answer names it.
+  const { error, unexpected } = toDomainError(exception, request.routeOptions?.bodyLimit ?? bodyLimitBytes);
   if (unexpected) {
     logger.error({ msg: 'unexpected error', requestId: request.id, err: describe(exception) });
   }

@@ -196,4 +196,32 @@ describe('request validation', () => {
       { title: 'Invalid request', detail: 'bad c~d', pointer: '/a~1b/0/c~0d' },
     ]);
   });
+
+  it('transforms a body in steps linear in its members: no search of a member list per member (issue 30)', async () => {
+    // class-transformer removed duplicate names with one indexOf over the list per name: n²/2
+    // element comparisons for an object of n members. Counted, not timed: every element an
+    // indexOf looks at during the transformation.
+    const n = 20_000;
+    const wide = Object.fromEntries(Array.from({ length: n }, (_, i) => [`m${i}`, i]));
+    const original = Array.prototype.indexOf;
+    let looked = 0;
+    Array.prototype.indexOf = function (this: unknown[], ...args: Parameters<typeof original>) {
+      const found = original.apply(this, args);
+      looked += found === -1 ? this.length : found + 1;
+      return found;
+    };
+    let order: OrderDto;
+    try {
+      order = (await pipe.transform({ parts: [{ id: 'a', data: wide }], ...wide }, body(OrderDto))) as OrderDto;
+    } finally {
+      Array.prototype.indexOf = original;
+    }
+    expect(looked).toBeLessThan(10 * n);
+    // The same result as before: the DTO's own members kept, the unknown ones dropped, data as sent.
+    expect(order).toBeInstanceOf(OrderDto);
+    expect(Object.keys(order)).toEqual(['parts']);
+    expect(order.parts[0]).toBeInstanceOf(PartDto);
+    expect(Object.keys(order.parts[0]!.data)).toHaveLength(n);
+    expect(order.parts[0]!.data['m19999']).toBe(19_999);
+  });
 });
