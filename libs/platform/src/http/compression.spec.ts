@@ -177,6 +177,8 @@ describe('HTTP compression', () => {
     const plain = await get(url + '/test/rows?n=400');
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body.length).toBeGreaterThan(20_000);
+    // Sent as it is, but it would not have been to another client: a cache must know.
+    expect(varyOn(plain)).toContain('accept-encoding');
     const answer = await get(url + '/test/rows?n=400', { 'accept-encoding': encoding });
     expect(answer.status).toBe(200);
     expect(answer.headers['content-encoding']).toBe(encoding);
@@ -204,8 +206,10 @@ describe('HTTP compression', () => {
     expect(answer.headers['content-length']).toBeUndefined();
     expect(answer.headers['transfer-encoding']).toBe('chunked');
     expect(decode(answer).toString()).toBe(expectedLines());
+    expect(varyOn(answer)).toEqual(['accept-encoding']);
     const plain = await get(url + '/test/lines');
     expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(varyOn(plain)).toEqual(['accept-encoding']);
     expect(plain.body.toString()).toBe(expectedLines());
   });
 
