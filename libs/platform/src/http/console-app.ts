@@ -34,7 +34,7 @@ function pageHeaders(reply: FastifyReply): FastifyReply {
 
 /**
  * Serves the review console (apps/console, built into `dir` by `npm run build`) at /console:
- * hashed assets with a long cache, and the page itself for every other /console path so the
+ * hashed assets with a long cache (compressed at build time), and the page itself for every other /console path so the
  * single-page app's own routes survive a reload. Without a build, /console says how to make one.
  */
 export async function serveConsoleApp(app: NestFastifyApplication, dir: string | undefined): Promise<void> {
@@ -59,6 +59,9 @@ export async function serveConsoleApp(app: NestFastifyApplication, dir: string |
     immutable: true,
     maxAge: '365d',
     index: false,
+    // The build writes a .br and a .gz beside each script and style sheet (apps/console/vite.config.ts):
+    // sent as they are to a browser that accepts them, with Vary: Accept-Encoding on every answer.
+    preCompressed: true,
     setHeaders: (reply: FastifyReply) => reply.header('X-Content-Type-Options', 'nosniff'),
   });
   const sendPage = (_request: FastifyRequest, reply: FastifyReply) =>

@@ -14,6 +14,7 @@ import type { Connection } from 'mongoose';
 import { unavailable } from '#warden/kernel';
 import { errorBody } from './error-body.js';
 import { serveConsoleApp } from './console-app.js';
+import { installCompression } from './compression.js';
 import { installJsonBodyParser } from './json-body-parser.js';
 import { applyPublicBodyLimit } from './public-body-limit.js';
 import { installEarlyApiKeyCheck } from './early-api-key-check.js';
@@ -89,6 +90,8 @@ export async function createHttpApp(
   installJsonBodyParser(fastify, { maxDepth: config.maxJsonDepth, maxStringBytes: config.maxStringBytes, maxObjectMembers: config.maxObjectMembers });
   // The console's session cookie (read by the console guard, set by sign-in).
   await app.register(fastifyCookie as never);
+  // Before any route is added (the console's, the controllers' at init, the OpenAPI document's).
+  await installCompression(app);
 
   let draining = false;
   fastify.addHook('preClose', async () => {
