@@ -3,9 +3,24 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computedStyle, imageLoaded, launchChromium, openPage, screenshot, SCREENSHOTS, signIn } from '../support/browser.js';
 import { isSignedByWarden } from '../support/callback-signature.js';
+import { loggedEvents } from '../support/config-files.js';
 import { startPlatform } from '../support/platform.js';
 import { REVIEW_PASSWORD, reviewOrgConfig, type ReviewWorld, startReviewWorld } from '../support/review-fixture.js';
 import { waitFor } from '../support/wait-for.js';
+
+/** A LIVE rule that removes posts selling pills, before anyone reports them. */
+const PILLS_RULE = `rules:
+  - id: pills
+    name: Pill spam
+    status: LIVE
+    itemTypeIds: [post]
+    actionIds: [remove]
+    policyIds: [spam]
+    conditionSet:
+      conjunction: AND
+      conditions:
+        - { input: { field: text }, signal: { type: TEXT_CONTAINS, args: { terms: ["cheap pills"] } }, comparator: EQUALS, value: true }
+`;
 
 /**
  * Issue 15: a moderator's day in a real Chromium against a real server: sign in, claim, the image
@@ -20,7 +35,7 @@ describe('the review console: a moderator reviews a reported post (browser)', ()
 
   beforeAll(async () => {
     platform = await startPlatform();
-    [world, browser] = await Promise.all([startReviewWorld(reviewOrgConfig(platform.url), ['MODERATOR']), launchChromium()]);
+    [world, browser] = await Promise.all([startReviewWorld(reviewOrgConfig(platform.url).replace('rules:\n', PILLS_RULE), ['MODERATOR']), launchChromium()]);
   }, 90_000);
 
   afterAll(async () => {
@@ -86,6 +101,48 @@ describe('the review console: a moderator reviews a reported post (browser)', ()
     expect(body.policies.map((p) => p.id)).toEqual(['spam']);
     expect(body.custom).toMatchObject({ durationDays: 7, severity: 'high', reason: 'Commercial spam' });
     expect(await isSignedByWarden(world.warden.url, world.key, callback.headers, callback.body)).toBe(true);
+    expect(problems).toEqual([]);
+  }, 90_000);
+
+  // Issue 30 item 16: a reported post the live rule had already removed shows what Warden did.
+  it('shows on a reported job the rule that already fired, its action with the callback delivered, and the creator\'s recent actions', async () => {
+    const post = { text: 'Buy cheap pills now', author: { id: 'spammer-2', typeId: 'user' } };
+    expect((await world.api('POST', '/api/v1/items/async', { items: [{ id: 'post-2', typeId: 'post', data: post }] })).status).toBe(202);
+    await waitFor(() => platform.received.find((c) => c.path === '/hooks/remove' && c.body.includes('"post-2"')), 'the rule\'s remove callback of post-2');
+    const reported = await world.api('POST', '/api/v1/report', {
+      reporter: { kind: 'user', id: 'reporter-2', typeId: 'user' },
+      reportedAt: '2026-11-27T10:00:00Z',
+      reportedItem: { id: 'post-2', typeId: 'post', data: post },
+      reportedForReason: { reason: 'Pills again', policyId: 'spam' },
+    });
+    expect(reported.status).toBe(201);
+    // The creator's actions come from the audit trail's index, built in the background: the screen is opened once the API has them.
+    const jobId = await waitFor(
+      () => loggedEvents(world.dataDir, 'ReviewJobOpened').find((e) => (e.data['item'] as { id: string }).id === 'post-2')?.data['jobId'] as string | undefined,
+      'the job of the report on post-2',
+    );
+    await waitFor(async () => {
+      const view = (await (await world.call(world.sessions['MODERATOR']!, 'GET', `/api/console/v1/jobs/${jobId}`)).json()) as { actions?: { creator: unknown[] } };
+      return (view.actions?.creator.length ?? 0) > 0 || undefined;
+    }, "the creator's actions in the job view");
+
+    const { page, problems } = await openPage(browser);
+    await signIn(page, world.warden.url, 'moderator@rev.example', REVIEW_PASSWORD);
+    const row = page.getByRole('row', { name: /Default/ });
+    await waitFor(async () => {
+      await page.getByRole('button', { name: 'Refresh' }).click();
+      return (await row.getByRole('cell').first().textContent()) === '1' || undefined;
+    }, 'the reported post pending in the default queue');
+    await page.getByRole('link', { name: 'Start reviewing Default' }).click();
+    await page.getByText('Pills again').waitFor();
+
+    const fired = page.getByRole('region', { name: 'Rules that fired' });
+    expect(await fired.getByText(/Rule Pill spam: passed \(live, version 0/).count()).toBe(1);
+    const onItem = page.getByRole('list', { name: 'Actions on this item' });
+    expect(await onItem.textContent()).toMatch(/action Remove · rule \(Pill spam\) · policy Spam · callback delivered/);
+    const ofCreator = page.getByRole('list', { name: "The creator's recent actions" });
+    expect(await ofCreator.textContent()).toMatch(/action Remove on post post-2 · rule/);
+    await screenshot(page, 'job-what-warden-did');
     expect(problems).toEqual([]);
   }, 90_000);
 });

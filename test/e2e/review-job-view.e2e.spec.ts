@@ -1,8 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loggedEvents } from '../support/config-files.js';
 import { waitFor } from '../support/wait-for.js';
 import { type ReviewWorld, reviewOrgConfig, startReceiver, startReviewWorld } from '../support/review-fixture.js';
 
 type Json = Record<string, any>;
+
+/** A LIVE rule that removes posts selling pills (the `remove` action calls the receiver back). */
+const SPAM_RULE = `rules:
+  - id: pills
+    name: Pill spam
+    status: LIVE
+    itemTypeIds: [post]
+    actionIds: [remove]
+    policyIds: [spam]
+    conditionSet:
+      conjunction: AND
+      conditions:
+        - { input: { field: text }, signal: { type: TEXT_CONTAINS, args: { terms: ["cheap pills"] } }, comparator: EQUALS, value: true }
+`;
 
 /** Issue 13 item 7: the enriched job view, as the claim route returns it. */
 describe('the review job view (e2e)', () => {
@@ -11,7 +26,7 @@ describe('the review job view (e2e)', () => {
 
   beforeAll(async () => {
     receiver = await startReceiver();
-    world = await startReviewWorld(reviewOrgConfig(receiver.url), ['MODERATOR', 'ADMIN']);
+    world = await startReviewWorld(reviewOrgConfig(receiver.url).replace('rules:\n', SPAM_RULE), ['MODERATOR', 'ADMIN']);
   }, 90_000);
 
   afterAll(async () => {
@@ -106,4 +121,64 @@ describe('the review job view (e2e)', () => {
     expect(seenByModerator.job).toMatchObject({ item: { id: 'p2' } });
     expect(seenByModerator.job['history']).toEqual({ item: [], creator: [] });
   });
+
+  // Issue 30 item 16: a reported post the live rule had already removed showed no evaluation, no action.
+  it('shows on a report-made job what Warden already did: the rule that fired, the published action and its delivery, the creator\'s recent actions', async () => {
+    const post = { text: 'buy cheap pills here', author: { id: 'u3', typeId: 'user' } };
+    await submit([{ id: 'u3', typeId: 'user', data: { name: 'Carol' } }]);
+    await submit([{ id: 'p3', typeId: 'post', data: post }]);
+    await waitFor(() => receiver.received.find((c) => c.path === '/hooks/remove' && c.body.includes('"p3"')), 'the remove callback of p3');
+    const reported = await world.api('POST', '/api/v1/report', {
+      reporter: { kind: 'user', id: 'r9', typeId: 'user' },
+      reportedAt: '2026-11-23T12:00:00Z',
+      reportedItem: { id: 'p3', typeId: 'post', data: post },
+      reportedForReason: { policyId: 'spam', reason: 'spam' },
+    });
+    expect(reported.status, await reported.clone().text()).toBe(201);
+    const jobId = await waitFor(
+      () => loggedEvents(world.dataDir, 'ReviewJobOpened').find((e) => (e.data['item'] as { id: string }).id === 'p3')?.data['jobId'] as string | undefined,
+      'the job of the report on p3',
+    );
+    // The creator's actions come from the audit trail's index, which is built in the background.
+    const job = await waitFor(async () => {
+      const response = await world.call(world.sessions['MODERATOR']!, 'GET', `/api/console/v1/jobs/${jobId}`);
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as Json;
+      return body['actions']?.['creator']?.length > 0 ? body : undefined;
+    }, 'the creator\'s actions in the job view');
+
+    expect(job).toMatchObject({ source: 'REPORT', reportCount: 1, item: { id: 'p3', typeId: 'post', data: post } });
+    // The report sent the post again (version 1, same content): evaluated again, newest first.
+    expect(job['evaluations'].map((e: Json) => e['version'])).toEqual([1, 0]);
+    expect(job['evaluations'][1]).toEqual(
+      expect.objectContaining({
+        version: 0,
+        environment: 'LIVE',
+        actionId: null,
+        actions: ['remove'],
+        rules: [
+          expect.objectContaining({
+            id: 'pills',
+            name: 'Pill spam',
+            outcome: 'passed',
+            conditions: [expect.objectContaining({ outcome: 'passed' })],
+          }),
+        ],
+      }),
+    );
+    const removal = {
+      item: { id: 'p3', typeId: 'post' },
+      actionId: 'remove',
+      actionName: 'Remove',
+      trigger: 'rule',
+      policies: [{ id: 'spam', name: 'Spam' }],
+      rules: [{ id: 'pills', name: 'Pill spam' }],
+      delivery: { status: 'delivered', attempts: 1, deliveredAt: expect.any(String), deadLetteredAt: null },
+    };
+    expect(job['actions']['item']).toEqual([expect.objectContaining(removal)]);
+    expect(job['actions']['creator']).toEqual([expect.objectContaining({ ...removal, deliveryId: job['actions']['item'][0]['deliveryId'] })]);
+    // No earlier review job of the item or of Carol: what was done is under actions.
+    expect(job['history']).toEqual({ item: [], creator: [] });
+  });
 });
+

@@ -8,6 +8,7 @@ import { auditCheckpointReactor } from './chain/audit-checkpoint.reactor.js';
 import { AuditExporter } from './export/audit-exporter.js';
 import { ExportAuditHandler } from './queries/export-audit/export-audit.handler.js';
 import { GetItemHistoryHandler } from './queries/get-item-history/get-item-history.handler.js';
+import { ListPublishedActionsHandler } from './queries/list-published-actions/list-published-actions.handler.js';
 import { itemHistoryProjection } from './history/item-history.projection.js';
 import { RequestGdprDeletionHandler } from './commands/request-gdpr-deletion/request-gdpr-deletion.handler.js';
 import { gdprDeletionReactor } from './erasure/gdpr-deletion.reactor.js';
@@ -22,7 +23,7 @@ import { GetGdprDeletionHandler } from './queries/get-gdpr-deletion/get-gdpr-del
  */
 @Module({
   imports: [CatalogModule],
-  providers: [RequestGdprDeletionHandler, GetGdprDeletionHandler, UserEraser, AuditCheckpointer, AuditExporter, ExportAuditHandler, GetItemHistoryHandler],
+  providers: [RequestGdprDeletionHandler, GetGdprDeletionHandler, UserEraser, AuditCheckpointer, AuditExporter, ExportAuditHandler, GetItemHistoryHandler, ListPublishedActionsHandler],
   exports: [AuditExporter],
 })
 export class AuditModule implements OnModuleInit {

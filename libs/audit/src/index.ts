@@ -9,3 +9,4 @@ export { AUDIT_CHAIN_PROJECTION } from './chain/audit-chain.projection.js';
 export type * from './chain/audit-checkpoint.events.js';
 export { GetItemHistoryQuery, type ItemHistoryPage } from './queries/get-item-history/get-item-history.query.js';
 export { ExportAuditQuery } from './queries/export-audit/export-audit.query.js';
+export { ListPublishedActionsQuery, type PublishedActionEntry } from './contracts.js';

@@ -19,6 +19,7 @@ import { CALLBACK_SCHEDULE, type CallbackScheduleDoc } from './projections/callb
 import { GetSigningKeysHandler } from './queries/get-signing-keys/get-signing-keys.handler.js';
 import { SignWithOrganizationKeyHandler } from './queries/sign-with-organization-key/sign-with-organization-key.handler.js';
 import { ListDeliveriesHandler } from './queries/list-deliveries/list-deliveries.handler.js';
+import { GetDeliveriesHandler } from './queries/get-deliveries/get-deliveries.handler.js';
 import { ListItemDeliveriesHandler } from './queries/list-item-deliveries/list-item-deliveries.handler.js';
 import { ListSigningKeysHandler } from './queries/list-signing-keys/list-signing-keys.handler.js';
 import { SigningKeys } from './signing/signing-keys.js';
@@ -67,6 +68,7 @@ export class CallbacksModule implements OnModuleInit {
         ListSigningKeysHandler,
         ListDeliveriesHandler,
         ListItemDeliveriesHandler,
+        GetDeliveriesHandler,
         SignWithOrganizationKeyHandler,
       ],
     };

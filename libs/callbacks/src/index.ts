@@ -30,6 +30,7 @@ export { GetSigningKeysQuery, type SigningJwk } from './queries/get-signing-keys
 export { ListSigningKeysQuery, type SigningKeySummary } from './queries/list-signing-keys/list-signing-keys.query.js';
 export { ListDeliveriesQuery, type DeliveryPage, type DeliveryView } from './queries/list-deliveries/list-deliveries.query.js';
 export { ListItemDeliveriesQuery, type ItemDeliveryView } from './queries/list-item-deliveries/list-item-deliveries.query.js';
+export { GetDeliveriesQuery } from './queries/get-deliveries/get-deliveries.query.js';
 export {
   SignWithOrganizationKeyQuery,
   type OrganizationSignature,

@@ -6,6 +6,7 @@ import { Media, type MediaKind } from './Media';
 import { TableHead } from './TableHead';
 
 type Job = Schemas['ReviewJobResponseDto'];
+type PublishedAction = Schemas['PublishedActionDto'];
 type Field = Schemas['FieldDto'];
 type Data = Record<string, unknown> | null;
 
@@ -129,6 +130,36 @@ function Section({ title, count, children }: { title: string; count?: number; ch
   );
 }
 
+/** What Warden published: the action, what sent it, and how its callback went. */
+function PublishedActions({ actions, showItem, label }: { actions: readonly PublishedAction[]; showItem: boolean; label: string }) {
+  return (
+    <ul className="actions" aria-label={label}>
+      {actions.map((a) => (
+        <li key={`${a.deliveryId}-${a.item.typeId}-${a.item.id}`}>
+          {when(a.requestedAt)} · action <strong>{a.actionName ?? a.actionId}</strong>
+          {showItem && (
+            <>
+              {' '}
+              on {a.item.typeId} {a.item.id}
+            </>
+          )}{' '}
+          · {a.trigger.replaceAll('-', ' ')}
+          {a.rules.length > 0 && <> ({a.rules.map((r) => r.name).join(', ')})</>}
+          {a.policies.length > 0 && <> · policy {a.policies.map((p) => p.name).join(', ')}</>} · callback{' '}
+          {a.delivery ? (
+            <span className={`tag${a.delivery.status === 'dead' || a.delivery.status === 'failed' ? ' warn' : ''}`}>
+              {a.delivery.status}
+              {a.delivery.attempts > 1 ? `, ${a.delivery.attempts} attempts` : ''}
+            </span>
+          ) : (
+            <span className="muted">not recorded yet</span>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 function ContextItems({ items, media, fieldsOf }: { items: Job['thread']; media: MediaState; fieldsOf(typeId: string): readonly Field[] | undefined }) {
   return (
     <ol className="context">
@@ -236,14 +267,31 @@ export function JobView({ job, media }: { job: Job; media: MediaState }) {
         )}
       </Section>
 
+      {(job.actions.item.length > 0 || job.actions.creator.length > 0) && (
+        <Section title="What Warden did">
+          {job.actions.item.length > 0 ? (
+            <PublishedActions actions={job.actions.item} showItem={false} label="Actions on this item" />
+          ) : (
+            <p className="muted">No action published on this item.</p>
+          )}
+          {job.actions.creator.length > 0 && (
+            <>
+              <h4>The creator's recent actions</h4>
+              <PublishedActions actions={job.actions.creator} showItem label="The creator's recent actions" />
+            </>
+          )}
+        </Section>
+      )}
+
       {(job.evaluations.length > 0 || job.hashMatches.length > 0) && (
-        <Section title="Why it is here">
+        <Section title="Rules that fired">
           {job.evaluations.map((e) => (
-            <div key={`${e.actionId}-${e.version}-${e.evaluatedAt}`}>
+            <div key={`${e.actionId ?? ''}-${e.version}-${e.environment}-${e.evaluatedAt}`}>
               {e.rules.map((rule) => (
                 <details key={rule.id} open>
                   <summary>
-                    Rule <strong>{rule.name}</strong>: {rule.outcome.toLowerCase()} ({e.environment.toLowerCase()}, {when(e.evaluatedAt)})
+                    Rule <strong>{rule.name}</strong>: {rule.outcome.toLowerCase()} ({e.environment.toLowerCase()}, version {e.version}, {when(e.evaluatedAt)})
+                    {e.actionId ? ' · sent it here' : e.actions.length > 0 ? ` · published ${e.actions.join(', ')}` : ''}
                   </summary>
                   <ul className="conditions">
                     {rule.conditions.map((c) => (

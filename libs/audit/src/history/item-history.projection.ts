@@ -85,7 +85,11 @@ export const itemHistoryProjection: Projection = {
   needsPersonalData: false,
   // The audit trail may fall behind during a burst: queues, actions and callbacks go first.
   background: true,
-  indexes: [{ collection: ITEM_HISTORY, fields: ['orgId', 'typeId', 'itemId', 'position'] }],
+  indexes: [
+    { collection: ITEM_HISTORY, fields: ['orgId', 'typeId', 'itemId', 'position'] },
+    // An item's or a user's events of one type, newest first (the actions published on them).
+    { collection: ITEM_HISTORY, fields: ['orgId', 'typeId', 'itemId', 'type', 'position'] },
+  ],
   async apply(event, ctx) {
     await indexEvent(event, ctx);
   },

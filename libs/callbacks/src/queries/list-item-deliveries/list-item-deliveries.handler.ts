@@ -22,19 +22,25 @@ export class ListItemDeliveriesHandler implements IQueryHandler<ListItemDeliveri
       // The newest `limit` (those most likely appealed), answered oldest first.
       { sort: [{ field: 'requestedAt', direction: 'desc' }], limit: query.limit },
     );
-    return docs.reverse().map((d) => ({
-      deliveryId: d.deliveryId,
-      kind: d.kind,
-      trigger: d.trigger,
-      actionId: d.actionId,
-      appealId: d.appealId,
-      policies: d.policies ?? [],
-      rules: d.rules ?? [],
-      status: d.status,
-      totalAttempts: d.totalAttempts,
-      requestedAt: d.requestedAt,
-      deliveredAt: d.deliveredAt,
-      deadLetteredAt: d.deadLetteredAt,
-    }));
+    return docs.reverse().map(itemDeliveryViewOf);
   }
+}
+
+/** What a delivery's document shows of it (never its destination, body or errors). */
+export function itemDeliveryViewOf(d: CallbackDeliveryDoc): ItemDeliveryView {
+  return {
+    deliveryId: d.deliveryId,
+    kind: d.kind,
+    trigger: d.trigger,
+    actionId: d.actionId,
+    appealId: d.appealId,
+    item: { id: d.item.id, typeId: d.item.typeId },
+    policies: d.policies ?? [],
+    rules: d.rules ?? [],
+    status: d.status,
+    totalAttempts: d.totalAttempts,
+    requestedAt: d.requestedAt,
+    deliveredAt: d.deliveredAt,
+    deadLetteredAt: d.deadLetteredAt,
+  };
 }

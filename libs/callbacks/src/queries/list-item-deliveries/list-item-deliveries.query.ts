@@ -9,6 +9,7 @@ export interface ItemDeliveryView {
   trigger: CallbackTriggerKind;
   actionId: string | null;
   appealId: string | null;
+  item: { id: string; typeId: string };
   policies: Array<{ id: string; name: string }>;
   rules: Array<{ id: string; name: string }>;
   status: ListedStatus;

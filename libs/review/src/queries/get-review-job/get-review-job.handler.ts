@@ -18,6 +18,7 @@ import { REVIEW_JOBS, type ReviewJobDoc } from '../../projections/review-jobs.re
 import { JobReports } from '../../job-reports.js';
 import { ReviewQueues } from '../../review-queues.js';
 import { GetReviewJobQuery } from './get-review-job.query.js';
+import { actionsPartOf } from './job-actions-part.js';
 import { appealPartOf } from './job-appeal-part.js';
 import { contextItems, explanationsOf, fieldsWithRoles, hashMatchesOf, jobStateOf, relatedRefs } from './review-job-view.parts.js';
 import type { EvaluationView, ItemRefView, PastJobView, ReportView, ReviewJobView, StoredItemView } from './review-job.view.js';
@@ -26,6 +27,8 @@ import type { EvaluationView, ItemRefView, PastJobView, ReportView, ReviewJobVie
 const MAX_REPORT_CONTEXTS = 50;
 const MAX_RELATED_ITEMS = 20;
 const MAX_PAST_JOBS = 20;
+/** The item's evaluations in which rules fired, besides those that sent it here (newest). */
+const MAX_FIRED_EVALUATIONS = 10;
 
 /**
  * The job from its stream (authoritative: state, lock, requests, reasons, decision), the item and
@@ -71,13 +74,14 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
     const type = types.get(item.typeId);
     const data = latest?.data ?? null;
     const creator = latest?.creator ?? null;
-    const [creatorUser, standing, related, creatorJobs, bankNames, appeal] = await Promise.all([
+    const [creatorUser, standing, related, creatorJobs, bankNames, appeal, actions] = await Promise.all([
       creator ? this.storedItem(orgId, creator, types) : Promise.resolve(null),
       creator ? this.standing(orgId, creator) : Promise.resolve({ userScore: null, strikeCount: null }),
       data && type ? Promise.all(relatedRefs(data, type, MAX_RELATED_ITEMS).map(async (ref) => ({ ref, stored: await this.storedItem(orgId, ref, types) }))) : Promise.resolve([]),
       creator ? this.pastJobs(orgId, creator, jobId, visibleIds) : Promise.resolve([]),
       evaluations.some((e) => e.rules.some((r) => r.conditions.some((c) => c.detail?.['bankId'] !== undefined))) ? this.bankNames(orgId) : Promise.resolve(new Map<string, string>()),
       state.appealId ? appealPartOf({ queries: this.queries, events: this.events, readStore: this.readStore }, orgId, item, state.requests) : Promise.resolve(null),
+      actionsPartOf(this.queries, orgId, item, creator),
     ]);
     const now = this.clock.now().toISOString();
     const jobState = jobStateOf(state, now);
@@ -103,6 +107,7 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
       evaluations,
       hashMatches: hashMatchesOf(evaluations.flatMap((e) => e.rules), bankNames),
       history: { item: itemJobs, creator: creatorJobs },
+      actions,
       relatedItems: related.flatMap(({ ref, stored }) => (stored ? [{ ...stored, field: ref.field }] : [])),
       lock: jobState === 'LOCKED' && state.lock ? { moderatorId: state.lock.moderatorId, expiresAt: state.lock.expiresAt } : null,
       assignedTo: state.assignedTo,
@@ -177,24 +182,47 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
       .sort((a, b) => String(a.reportedAt).localeCompare(String(b.reportedAt)));
   }
 
-  /** For each rule request: that version's evaluation that published its action, with the rules' explanations. */
+  /**
+   * First, for each rule request, that version's evaluation that published its action, with the
+   * explanations of the rules that did; then the item's other evaluations in which rules fired
+   * (a report-made job of an item a rule already actioned shows what the rule did), newest first.
+   * A backtest publishes nothing and shows nothing here.
+   */
   private async evaluations(orgId: string, item: ItemRefView, requests: readonly EnqueueRequest[]): Promise<EvaluationView[]> {
     const versions = [...new Set(requests.map((r) => r.version))];
-    const byVersion = new Map(
-      await Promise.all(versions.map(async (v) => [v, await this.queries.execute(new ListEvaluationsQuery(orgId, item.typeId, item.id, v))] as const)),
-    );
+    const [byVersion, recent] = await Promise.all([
+      Promise.all(versions.map(async (v) => [v, await this.queries.execute(new ListEvaluationsQuery(orgId, item.typeId, item.id, v))] as const)).then((entries) => new Map(entries)),
+      this.queries.execute(new ListEvaluationsQuery(orgId, item.typeId, item.id)),
+    ]);
     const views: EvaluationView[] = [];
+    const same = (a: { version: number; environment: string; evaluatedAt: string }) => (b: { version: number; environment: string; evaluatedAt: string }) =>
+      a.version === b.version && a.environment === b.environment && a.evaluatedAt === b.evaluatedAt;
     for (const request of requests) {
       const action = request.action!;
       const evaluation = byVersion.get(request.version)?.find((e) => e.actions.some((a) => a.id === action.id));
       if (!evaluation) continue;
-      if (views.some((v) => v.version === evaluation.version && v.environment === evaluation.environment && v.actionId === action.id)) continue;
+      if (views.some((v) => same(v)(evaluation) && v.actionId === action.id)) continue;
       views.push({
         version: evaluation.version,
         environment: evaluation.environment,
         evaluatedAt: evaluation.evaluatedAt,
         actionId: action.id,
+        actions: evaluation.actions.map((a) => a.id),
         rules: explanationsOf(evaluation, action.rules.map((r) => r.id)),
+      });
+    }
+    const fired = recent
+      .filter((e) => e.environment !== 'BACKTEST' && e.rules.some((r) => r.outcome === 'passed') && !views.some(same(e)))
+      .sort((a, b) => b.evaluatedAt.localeCompare(a.evaluatedAt))
+      .slice(0, MAX_FIRED_EVALUATIONS);
+    for (const evaluation of fired) {
+      views.push({
+        version: evaluation.version,
+        environment: evaluation.environment,
+        evaluatedAt: evaluation.evaluatedAt,
+        actionId: null,
+        actions: evaluation.actions.map((a) => a.id),
+        rules: explanationsOf(evaluation, []),
       });
     }
     return views;

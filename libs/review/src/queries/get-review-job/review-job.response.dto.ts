@@ -92,10 +92,11 @@ class RuleExplanationDto {
 
 class JobEvaluationDto {
   @ApiProperty() version!: number;
-  @ApiProperty() environment!: string;
+  @ApiProperty({ enum: ['LIVE', 'RETROACTION', 'MANUAL'] }) environment!: string;
   @ApiProperty({ format: 'date-time' }) evaluatedAt!: string;
-  @ApiProperty({ description: 'The action that sent the item here' }) actionId!: string;
-  @ApiProperty({ type: [RuleExplanationDto] }) rules!: RuleExplanationDto[];
+  @ApiProperty({ type: String, nullable: true, description: 'The action that sent the item here; null for an evaluation that did not' }) actionId!: string | null;
+  @ApiProperty({ type: [String], description: 'Every action the evaluation published' }) actions!: string[];
+  @ApiProperty({ type: [RuleExplanationDto], description: 'The rules that sent the item here; for another evaluation, every rule that passed' }) rules!: RuleExplanationDto[];
 }
 
 class HashMatchDto {
@@ -174,6 +175,23 @@ class ActionCallbackDto {
   @ApiProperty({ type: CallbackDeliveryStateDto }) delivery!: CallbackDeliveryStateDto;
 }
 
+class PublishedActionDto {
+  @ApiProperty({ description: 'The delivery of its callback' }) deliveryId!: string;
+  @ApiProperty({ type: ItemRefDto, description: 'The item acted on' }) item!: ItemRefDto;
+  @ApiProperty() actionId!: string;
+  @ApiProperty({ type: String, nullable: true, description: 'The live action\'s name; null when the organization has no such action' }) actionName!: string | null;
+  @ApiProperty({ enum: ['rule', 'decision', 'strike-threshold', 'post-actions'], description: 'What published it' }) trigger!: string;
+  @ApiProperty({ type: [NamedRefDto] }) policies!: NamedRefDto[];
+  @ApiProperty({ type: [NamedRefDto], description: 'The rules that published it (none for decisions)' }) rules!: NamedRefDto[];
+  @ApiProperty({ format: 'date-time' }) requestedAt!: string;
+  @ApiNullableObject(CallbackDeliveryStateDto, { description: 'How its callback went; null while its delivery is not recorded yet' }) delivery!: CallbackDeliveryStateDto | null;
+}
+
+class JobActionsDto {
+  @ApiProperty({ type: [PublishedActionDto], description: 'The actions published on this item, newest first' }) item!: PublishedActionDto[];
+  @ApiProperty({ type: [PublishedActionDto], description: "The creator's recent actions on any of their items (this one included), newest first, at most 20" }) creator!: PublishedActionDto[];
+}
+
 class AppealedActionDto {
   @ApiProperty({ description: 'An id of the appeal\'s actionsTaken' }) actionId!: string;
   @ApiProperty({ type: String, nullable: true, description: 'The live action\'s name; null when the organization has no such action' }) actionName!: string | null;
@@ -222,6 +240,7 @@ export const JOB_VIEW_NULLABLE_MODELS = [
   LockViewDto,
   DecisionViewDto,
   CallbackDecisionDto,
+  CallbackDeliveryStateDto,
   AppellantStrikesDto,
   AppealViewDto,
 ];
@@ -242,9 +261,10 @@ export class ReviewJobResponseDto implements Record<keyof ReviewJobView, unknown
   @ApiProperty({ type: [ContextItemDto], description: 'The reports\' thread items by time (those without one last)' }) thread!: ContextItemDto[];
   @ApiProperty({ type: [ContextItemDto] }) additionalItems!: ContextItemDto[];
   @ApiNullableObject(CreatorDto) creator!: CreatorDto | null;
-  @ApiProperty({ type: [JobEvaluationDto], description: 'The evaluations whose actions sent the item here' }) evaluations!: JobEvaluationDto[];
+  @ApiProperty({ type: [JobEvaluationDto], description: 'The evaluations whose actions sent the item here, then the item\'s other evaluations in which rules fired, newest first' }) evaluations!: JobEvaluationDto[];
   @ApiProperty({ type: [HashMatchDto] }) hashMatches!: HashMatchDto[];
   @ApiProperty({ type: HistoryDto }) history!: HistoryDto;
+  @ApiProperty({ type: JobActionsDto, description: 'What Warden already did to the item and its creator' }) actions!: JobActionsDto;
   @ApiProperty({ type: [RelatedItemDto] }) relatedItems!: RelatedItemDto[];
   @ApiNullableObject(LockViewDto, { description: 'The live lock (its token is only ever given to its holder)' }) lock!: LockViewDto | null;
   @ApiProperty({ type: String, nullable: true }) assignedTo!: string | null;

@@ -62,13 +62,34 @@ export interface RuleExplanationView {
   conditions: ConditionView[];
 }
 
-/** The evaluation of the item version a rule sent here, with the explanations of the rules that did. */
+/**
+ * An evaluation of the item in which rules fired: the one whose action sent the item here (with
+ * the explanations of the rules that did), or another (with those of every rule that passed).
+ */
 export interface EvaluationView {
   version: number;
   environment: string;
   evaluatedAt: string;
-  actionId: string;
+  /** The action that sent the item here; null for an evaluation that did not. */
+  actionId: string | null;
+  /** Every action the evaluation published. */
+  actions: string[];
   rules: RuleExplanationView[];
+}
+
+/** An action Warden published on an item (a rule's, a decision's, a threshold's, the platform's), and how its callback went. */
+export interface PublishedActionView {
+  deliveryId: string;
+  item: ItemRefView;
+  actionId: string;
+  /** The live action's name; null when the organization has no such action (any longer). */
+  actionName: string | null;
+  trigger: string;
+  policies: Array<{ id: string; name: string }>;
+  rules: Array<{ id: string; name: string }>;
+  requestedAt: string;
+  /** Null while its delivery is not recorded yet. */
+  delivery: { status: string; attempts: number; deliveredAt: string | null; deadLetteredAt: string | null } | null;
 }
 
 export interface HashMatchView {
@@ -167,6 +188,8 @@ export interface ReviewJobView {
   evaluations: EvaluationView[];
   hashMatches: HashMatchView[];
   history: { item: PastJobView[]; creator: PastJobView[] };
+  /** What Warden already did: the actions published on this item, and the creator's recent ones (any item), newest first. */
+  actions: { item: PublishedActionView[]; creator: PublishedActionView[] };
   relatedItems: RelatedItemView[];
   lock: { moderatorId: string; expiresAt: string } | null;
   assignedTo: string | null;

@@ -1,0 +1,29 @@
+import { Query } from '@nestjs/cqrs';
+
+/** An action Warden published (ActionCallbackRequested): by a rule, a decision, a strike threshold or the platform. */
+export interface PublishedActionEntry {
+  readonly deliveryId: string;
+  readonly item: { readonly id: string; readonly typeId: string };
+  readonly creator: { readonly id: string; readonly typeId: string } | null;
+  readonly actionId: string;
+  readonly trigger: string;
+  readonly environment: string | null;
+  readonly policies: ReadonlyArray<{ readonly id: string; readonly name: string }>;
+  readonly rules: ReadonlyArray<{ readonly id: string; readonly name: string }>;
+  readonly publishedAt: string;
+}
+
+/**
+ * The actions published on an item, or on the items of a user (its creator), newest first, at
+ * most `limit`, each delivery once (identical content sent again republishes under the same
+ * delivery): from the item-history index, each read back from the log. Ids and names only.
+ */
+export class ListPublishedActionsQuery extends Query<PublishedActionEntry[]> {
+  constructor(
+    readonly orgId: string,
+    readonly ref: { readonly id: string; readonly typeId: string },
+    readonly limit: number,
+  ) {
+    super();
+  }
+}

@@ -1,0 +1,71 @@
+import { type QueryBus, QueryHandlerNotFoundException } from '@nestjs/cqrs';
+import { ListPublishedActionsQuery, type PublishedActionEntry } from '#warden/audit/contracts';
+import { GetDeliveriesQuery, type ItemDeliveryView, ListItemDeliveriesQuery } from '#warden/callbacks';
+import { GetLiveEntitiesQuery } from '#warden/catalog';
+import type { ItemRefView, PublishedActionView } from './review-job.view.js';
+
+/** The item's own actions shown (newest), and the creator's. */
+const MAX_ITEM_ACTIONS = 50;
+const MAX_CREATOR_ACTIONS = 20;
+
+/** A query another module answers; null where no module does (a deployment without it). */
+async function ask<T>(queries: QueryBus, query: object): Promise<T | null> {
+  try {
+    return (await queries.execute(query as never)) as T;
+  } catch (error) {
+    if (error instanceof QueryHandlerNotFoundException) return null;
+    throw error;
+  }
+}
+
+/**
+ * The `actions` part of the job view: what Warden already did. The item's actions are its
+ * action callbacks (every published action has one) from the callbacks module's deliveries; the
+ * creator's, from the audit module's index of what happened to a user's items, each with its
+ * delivery's state by id. Ids and names only: no personal data, so an erased creator's actions
+ * still show.
+ */
+export async function actionsPartOf(queries: QueryBus, orgId: string, item: ItemRefView, creator: ItemRefView | null): Promise<{ item: PublishedActionView[]; creator: PublishedActionView[] }> {
+  const [deliveries, published, actions] = await Promise.all([
+    ask<ItemDeliveryView[]>(queries, new ListItemDeliveriesQuery(orgId, item, MAX_ITEM_ACTIONS)),
+    creator ? ask<PublishedActionEntry[]>(queries, new ListPublishedActionsQuery(orgId, creator, MAX_CREATOR_ACTIONS)) : Promise.resolve(null),
+    queries.execute(new GetLiveEntitiesQuery(orgId, 'action')),
+  ]);
+  const names = new Map(actions.map((a) => [a.id, a.name]));
+  const creatorDeliveries = published?.length ? await ask<ItemDeliveryView[]>(queries, new GetDeliveriesQuery(orgId, published.map((p) => p.deliveryId))) : null;
+  const byId = new Map((creatorDeliveries ?? []).map((d) => [d.deliveryId, d]));
+  return {
+    item: (deliveries ?? [])
+      .filter((d) => d.kind === 'action' && d.actionId !== null)
+      .reverse()
+      .map((d) => ({
+        deliveryId: d.deliveryId,
+        item: { id: d.item.id, typeId: d.item.typeId },
+        actionId: d.actionId!,
+        actionName: names.get(d.actionId!) ?? null,
+        trigger: d.trigger,
+        policies: d.policies,
+        rules: d.rules,
+        requestedAt: d.requestedAt,
+        delivery: deliveryOf(d),
+      })),
+    creator: (published ?? []).map((p) => {
+      const d = byId.get(p.deliveryId);
+      return {
+        deliveryId: p.deliveryId,
+        item: { id: p.item.id, typeId: p.item.typeId },
+        actionId: p.actionId,
+        actionName: names.get(p.actionId) ?? null,
+        trigger: p.trigger,
+        policies: p.policies.map((x) => ({ id: x.id, name: x.name })),
+        rules: p.rules.map((x) => ({ id: x.id, name: x.name })),
+        requestedAt: d?.requestedAt ?? p.publishedAt,
+        delivery: d ? deliveryOf(d) : null,
+      };
+    }),
+  };
+}
+
+function deliveryOf(d: ItemDeliveryView): NonNullable<PublishedActionView['delivery']> {
+  return { status: d.status, attempts: d.totalAttempts, deliveredAt: d.deliveredAt, deadLetteredAt: d.deadLetteredAt };
+}
