@@ -3,10 +3,11 @@ import { mkdtempSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Body, Controller, Get, Global, Module, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, Global, Module, Param, Post, Req } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { IsString, MinLength, ValidateNested, IsArray } from 'class-validator';
 import { Type } from 'class-transformer';
+import type { FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectErrorBody } from '../../../../test/support/error-body.js';
 import { waitFor } from '../../../../test/support/wait-for.js';
@@ -50,6 +51,12 @@ class ProbeController {
   @Get('things/:thingId')
   thing(@Param('thingId') thingId: string): { thingId: string } {
     return { thingId };
+  }
+
+  /** The query as the router read it. */
+  @Get('query')
+  query(@Req() request: FastifyRequest): Record<string, unknown> {
+    return { ...(request.query as Record<string, unknown>) };
   }
 
   @Get('boom')
@@ -171,6 +178,18 @@ describe('HTTP platform', () => {
     await expectErrorBody(await fetch(url + '/test/things/%ED%A0%80'), 404, '/errors/not-found');
     const long = await expectErrorBody(await fetch(url + `/test/things/${'x'.repeat(101)}`), 404, '/errors/not-found');
     expect(long['detail']).toBe('A path parameter is longer than any id (100 characters at most)');
+  });
+
+  it('refuses a query string that is not valid percent-encoded UTF-8 on every route, with 400 pointing at the parameter (issue 30)', async () => {
+    expect(await (await fetch(url + '/test/query?id=%C3%A9+x&tag=a&tag=b&sign=%2B1')).json()).toEqual({ id: 'é x', tag: ['a', 'b'], sign: '+1' });
+    // A lone surrogate was read as U+FFFD, and a malformed escape kept as text: either named another id.
+    const surrogate = await expectErrorBody(await fetch(url + '/test/query?ok=1&id=%ED%A0%80'), 400, '/errors/invalid-user-input', '/id');
+    expect(surrogate['detail']).toBe('The query parameter is not valid percent-encoded UTF-8');
+    await expectErrorBody(await fetch(url + '/test/query?id=%zz'), 400, '/errors/invalid-user-input', '/id');
+    // Routes that read no query at all, a POST, and the health check refuse it too.
+    await expectErrorBody(await fetch(url + '/test/things/a?x=%FF'), 400, '/errors/invalid-user-input', '/x');
+    await expectErrorBody(await post('/test/echo?a%2Fb=%C0%AF', JSON.stringify({ items: [{ id: 'a' }] }), 'application/json'), 400, '/errors/invalid-user-input', '/a~1b');
+    await expectErrorBody(await fetch(url + '/health/live?x=%E2%82'), 400, '/errors/invalid-user-input', '/x');
   });
 
   it('answers a GET without any Content-Type', async () => {
