@@ -192,6 +192,20 @@ describe('HTTP platform', () => {
     await expectErrorBody(await fetch(url + '/health/live?x=%E2%82'), 400, '/errors/invalid-user-input', '/x');
   });
 
+  it('answers 404 with the error body for what the static files under /docs do not have, not 405 (issue 30)', async () => {
+    expect((await fetch(url + '/docs')).status).toBe(200);
+    expect((await fetch(url + '/docs/swagger-ui.css')).status).toBe(200);
+    for (const path of ['/docs/docs/x', '/docs/x', '/docs/LICENSE', '/docs/docs/swagger-ui.css', '/docs/x/y/z.js']) {
+      const missing = await expectErrorBody(await fetch(url + path), 404, '/errors/not-found');
+      expect(missing['detail']).toBe(`Nothing at ${path}`);
+      expect((await fetch(url + path, { method: 'HEAD' })).status).toBe(404);
+    }
+    // A method the path does not take is still a 405 naming the ones it does.
+    const wrongMethod = await fetch(url + '/docs/docs/x', { method: 'DELETE' });
+    expect(wrongMethod.headers.get('allow')).toBe('GET');
+    await expectErrorBody(wrongMethod, 405, '/errors/method-not-allowed');
+  });
+
   it('answers a GET without any Content-Type', async () => {
     expect((await fetch(url + '/health/live')).status).toBe(200);
   });
