@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -204,6 +205,41 @@ describe('HTTP platform', () => {
     const wrongMethod = await fetch(url + '/docs/docs/x', { method: 'DELETE' });
     expect(wrongMethod.headers.get('allow')).toBe('GET');
     await expectErrorBody(wrongMethod, 405, '/errors/method-not-allowed');
+  });
+
+  it('serves Swagger UI under /docs with a strict Content-Security-Policy that allows its inline styles by hash and nothing inline else (issue 30)', async () => {
+    const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+    for (const path of ['/docs', '/docs/', '/docs/index.html']) {
+      const page = await fetch(url + path);
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      const policy = new Map(
+        (page.headers.get('content-security-policy') ?? '').split(';').map((d) => {
+          const [name, ...sources] = d.trim().split(/\s+/);
+          return [name!, sources] as const;
+        }),
+      );
+      expect(policy.get('default-src')).toEqual(["'none'"]);
+      expect(policy.get('script-src')).toEqual(["'self'"]);
+      expect(policy.get('frame-ancestors')).toEqual(["'none'"]);
+      expect(policy.get('connect-src')).toEqual(["'self'"]);
+      const styles = policy.get('style-src') ?? [];
+      expect(styles).not.toContain("'unsafe-inline'");
+      // Every inline style of the page is allowed by its hash (no inline script is at all: every <script> has a src).
+      const inline = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g), ...html.matchAll(/ style="([^"]*)"/g)].map((m) => m[1]!);
+      expect(inline.length).toBeGreaterThan(0);
+      for (const text of inline) expect(styles).toContain(sha256(text));
+      expect([...html.matchAll(/<script\b([^>]*)>/g)].every((m) => /\ssrc=/.test(m[1]!))).toBe(true);
+      expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(page.headers.get('x-frame-options')).toBe('DENY');
+      expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    }
+    // Its scripts, stylesheet and files carry it too: an HTML file among them (oauth2-redirect.html) runs no inline script.
+    for (const path of ['/docs/swagger-ui-init.js', '/docs/swagger-ui-bundle.js', '/docs/swagger-ui.css', '/docs/oauth2-redirect.html']) {
+      const file = await fetch(url + path);
+      expect(file.status).toBe(200);
+      expect(file.headers.get('content-security-policy')).toMatch(/^default-src 'none'; script-src 'self'; style-src 'self';/);
+    }
   });
 
   it('answers a GET without any Content-Type', async () => {
