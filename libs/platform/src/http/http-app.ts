@@ -7,6 +7,7 @@ import fastifyCookie from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { WardenConfig } from '../config/warden-config.js';
+import { AccessLog } from '../observability/access-log.js';
 import { Metrics } from '../observability/metrics.js';
 import { PinoNestLogger } from '../observability/logger.js';
 import { buildOpenApiDocument, serveOpenApi } from '../openapi/openapi.js';
@@ -48,8 +49,11 @@ export async function createHttpApp(
   } = {},
 ): Promise<NestFastifyApplication> {
   const frameworkLogger = new NestLogger('http');
+  const accessLog = new AccessLog();
   const adapter = new FastifyAdapter({
     loggerInstance: logger.child({ component: 'http' }),
+    // One access-log line per request, in place of Fastify's two (observability/access-log.ts).
+    logController: accessLog,
     bodyLimit: config.bodyLimitBytes,
     // The query string as Fastify reads it, but with what is not valid percent-encoded UTF-8 set
     // aside rather than read as U+FFFD (refused in onRequest below, as such a path is refused).
@@ -61,6 +65,9 @@ export async function createHttpApp(
     // hook runs and in Fastify's own shape; these get the section 7 body and the request id too.
     frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => {
       reply.header('X-Request-Id', request.id);
+      // Fastify does not follow these answers to their end (no onResponse, no "completed"): the
+      // access log does, so they have their line too.
+      reply.raw.once('finish', () => accessLog.requestCompleted(null, request, reply));
       sendError(error, request, reply, config.bodyLimitBytes, frameworkLogger);
     },
     genReqId: (req: IncomingMessage) => {
