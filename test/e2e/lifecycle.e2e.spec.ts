@@ -63,14 +63,15 @@ describe('server lifecycle', () => {
   });
 
   it('shuts down gracefully on SIGTERM, closing the stores and recording last key use', async () => {
-    const env = testEnv(freshDataDir());
+    // At the debug level a request's start is logged ("request started"), not only its end.
+    const env = testEnv(freshDataDir(), { WARDEN_LOG_LEVEL: 'debug' });
     const warden = await startWarden(env);
     const key = await createOrgWithKey(env, 'acme');
     expect((await organization(warden.url, key)).status).toBe(200);
     // A request whose body is still arriving when SIGTERM comes is answered, not cut off. The
     // server's log shows when it has begun the request and when it has begun shutting down.
     const inFlight = slowRequest(warden.url + '/api/v1/organization', key, 'slow-at-sigterm');
-    await waitFor(() => logged(warden, '"reqId":"slow-at-sigterm"', '"msg":"incoming request"'), 'the server to begin the slow request');
+    await waitFor(() => logged(warden, '"requestId":"slow-at-sigterm"', '"msg":"request started"'), 'the server to begin the slow request');
     const stopped = warden.stop('SIGTERM');
     await waitFor(() => logged(warden, '"msg":"shutting down"'), 'the server to begin shutting down');
     inFlight.finish();
@@ -84,13 +85,13 @@ describe('server lifecycle', () => {
   });
 
   it("finishes a graceful shutdown when Ctrl-C's SIGINT comes twice (a terminal's, then npm's)", async () => {
-    const env = testEnv(freshDataDir());
+    const env = testEnv(freshDataDir(), { WARDEN_LOG_LEVEL: 'debug' });
     const warden = await startWarden(env);
     const key = await createOrgWithKey(env, 'acme');
     expect((await organization(warden.url, key)).status).toBe(200);
     // A request still in flight holds the shutdown open while the second signal arrives.
     const inFlight = slowRequest(warden.url + '/api/v1/organization', key, 'slow-at-sigint');
-    await waitFor(() => logged(warden, '"reqId":"slow-at-sigint"', '"msg":"incoming request"'), 'the server to begin the slow request');
+    await waitFor(() => logged(warden, '"requestId":"slow-at-sigint"', '"msg":"request started"'), 'the server to begin the slow request');
     const stopped = warden.stop('SIGINT');
     await waitFor(() => logged(warden, '"msg":"shutting down"'), 'the server to begin shutting down');
     warden.process.kill('SIGINT');

@@ -78,10 +78,11 @@ appeals:
     expect(request!.url).toBe(`/cb?token=${TOKEN}`);
     expect(request!.headers['x-tenant']).toBe('secrets');
     await waitFor(() => eventCount(dataDir, "type = 'CallbackDelivered'") > 0, 'the CallbackDelivered event');
-    // A request's own query string stays out of the request log too.
-    const probe = await fetch(`${warden.url}/api/v1/callbacks/deliveries?token=${TOKEN}`, { headers: { 'x-api-key': key } });
+    // A request's own query string stays out of the access log too: it logs the route.
+    const probe = await fetch(`${warden.url}/api/v1/callbacks/deliveries?token=${TOKEN}`, { headers: { 'x-api-key': key, 'x-request-id': 'token-probe' } });
     await probe.arrayBuffer();
-    await waitFor(() => warden.logs().includes('/api/v1/callbacks/deliveries?…'), 'the request line of the probe');
+    const line = await waitFor(() => warden.logs().split('\n').find((l) => l.includes('"requestId":"token-probe"')), 'the access line of the probe');
+    expect(line).toContain('"route":"/api/v1/callbacks/deliveries"');
 
     const log = rawLog(dataDir);
     expect(log).toContain('ActionDefined');

@@ -151,6 +151,8 @@ describe('user scores, end to end', () => {
     await expectErrorBody(await scoreOf('typeId=user'), 400, '/errors/invalid-user-input', '/id');
     await expectErrorBody(await scoreOf('id=u1'), 400, '/errors/invalid-user-input', '/typeId');
     await expectErrorBody(await scoreOf('id=&typeId=user'), 400, '/errors/invalid-user-input', '/id');
+    // Not UTF-8 (a lone surrogate): it was read as U+FFFD and scored as that user (issue 30).
+    await expectErrorBody(await scoreOf('id=%ED%A0%80&typeId=user'), 400, '/errors/invalid-user-input', '/id');
     await expectErrorBody(await scoreOf('id=u1&typeId=post'), 400, '/errors/invalid-user-input', '/typeId');
     await expectErrorBody(await scoreOf('id=u1&typeId=account'), 400, '/errors/invalid-user-input', '/typeId');
     // `post` is a type of `scores`, not of `other`.

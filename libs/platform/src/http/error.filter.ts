@@ -19,9 +19,15 @@ export class ErrorFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     if (exception instanceof NotFoundException) {
+      const path = request.url.split('?')[0];
       const allowed = this.routes.allowedMethods(request.url);
-      if (allowed.length > 0) exception = methodNotAllowed(`${request.method} is not allowed on this path`, allowed);
-      else exception = notFound(`No route ${request.method} ${request.url.split('?')[0]}`);
+      // A route that takes this method and still found nothing (a wildcard such as the static
+      // files under /docs/*, which pass what they do not have on to the not-found handler): the
+      // method is fine, the resource is missing, so 404, not a 405 whose Allow names the method used.
+      const method = request.method === 'HEAD' ? 'GET' : request.method;
+      if (allowed.includes(method)) exception = notFound(`Nothing at ${path}`);
+      else if (allowed.length > 0) exception = methodNotAllowed(`${request.method} is not allowed on this path`, allowed);
+      else exception = notFound(`No route ${request.method} ${path}`);
     }
     sendError(
       exception,

@@ -1,12 +1,14 @@
 import 'reflect-metadata';
+import { createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Body, Controller, Get, Global, Module, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, Global, Module, Param, Post, Req } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { IsString, MinLength, ValidateNested, IsArray } from 'class-validator';
 import { Type } from 'class-transformer';
+import type { FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectErrorBody } from '../../../../test/support/error-body.js';
 import { waitFor } from '../../../../test/support/wait-for.js';
@@ -50,6 +52,12 @@ class ProbeController {
   @Get('things/:thingId')
   thing(@Param('thingId') thingId: string): { thingId: string } {
     return { thingId };
+  }
+
+  /** The query as the router read it. */
+  @Get('query')
+  query(@Req() request: FastifyRequest): Record<string, unknown> {
+    return { ...(request.query as Record<string, unknown>) };
   }
 
   @Get('boom')
@@ -171,6 +179,67 @@ describe('HTTP platform', () => {
     await expectErrorBody(await fetch(url + '/test/things/%ED%A0%80'), 404, '/errors/not-found');
     const long = await expectErrorBody(await fetch(url + `/test/things/${'x'.repeat(101)}`), 404, '/errors/not-found');
     expect(long['detail']).toBe('A path parameter is longer than any id (100 characters at most)');
+  });
+
+  it('refuses a query string that is not valid percent-encoded UTF-8 on every route, with 400 pointing at the parameter (issue 30)', async () => {
+    expect(await (await fetch(url + '/test/query?id=%C3%A9+x&tag=a&tag=b&sign=%2B1')).json()).toEqual({ id: 'é x', tag: ['a', 'b'], sign: '+1' });
+    // A lone surrogate was read as U+FFFD, and a malformed escape kept as text: either named another id.
+    const surrogate = await expectErrorBody(await fetch(url + '/test/query?ok=1&id=%ED%A0%80'), 400, '/errors/invalid-user-input', '/id');
+    expect(surrogate['detail']).toBe('The query parameter is not valid percent-encoded UTF-8');
+    await expectErrorBody(await fetch(url + '/test/query?id=%zz'), 400, '/errors/invalid-user-input', '/id');
+    // Routes that read no query at all, a POST, and the health check refuse it too.
+    await expectErrorBody(await fetch(url + '/test/things/a?x=%FF'), 400, '/errors/invalid-user-input', '/x');
+    await expectErrorBody(await post('/test/echo?a%2Fb=%C0%AF', JSON.stringify({ items: [{ id: 'a' }] }), 'application/json'), 400, '/errors/invalid-user-input', '/a~1b');
+    await expectErrorBody(await fetch(url + '/health/live?x=%E2%82'), 400, '/errors/invalid-user-input', '/x');
+  });
+
+  it('answers 404 with the error body for what the static files under /docs do not have, not 405 (issue 30)', async () => {
+    expect((await fetch(url + '/docs')).status).toBe(200);
+    expect((await fetch(url + '/docs/swagger-ui.css')).status).toBe(200);
+    for (const path of ['/docs/docs/x', '/docs/x', '/docs/LICENSE', '/docs/docs/swagger-ui.css', '/docs/x/y/z.js']) {
+      const missing = await expectErrorBody(await fetch(url + path), 404, '/errors/not-found');
+      expect(missing['detail']).toBe(`Nothing at ${path}`);
+      expect((await fetch(url + path, { method: 'HEAD' })).status).toBe(404);
+    }
+    // A method the path does not take is still a 405 naming the ones it does.
+    const wrongMethod = await fetch(url + '/docs/docs/x', { method: 'DELETE' });
+    expect(wrongMethod.headers.get('allow')).toBe('GET');
+    await expectErrorBody(wrongMethod, 405, '/errors/method-not-allowed');
+  });
+
+  it('serves Swagger UI under /docs with a strict Content-Security-Policy that allows its inline styles by hash and nothing inline else (issue 30)', async () => {
+    const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+    for (const path of ['/docs', '/docs/', '/docs/index.html']) {
+      const page = await fetch(url + path);
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      const policy = new Map(
+        (page.headers.get('content-security-policy') ?? '').split(';').map((d) => {
+          const [name, ...sources] = d.trim().split(/\s+/);
+          return [name!, sources] as const;
+        }),
+      );
+      expect(policy.get('default-src')).toEqual(["'none'"]);
+      expect(policy.get('script-src')).toEqual(["'self'"]);
+      expect(policy.get('frame-ancestors')).toEqual(["'none'"]);
+      expect(policy.get('connect-src')).toEqual(["'self'"]);
+      const styles = policy.get('style-src') ?? [];
+      expect(styles).not.toContain("'unsafe-inline'");
+      // Every inline style of the page is allowed by its hash (no inline script is at all: every <script> has a src).
+      const inline = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g), ...html.matchAll(/ style="([^"]*)"/g)].map((m) => m[1]!);
+      expect(inline.length).toBeGreaterThan(0);
+      for (const text of inline) expect(styles).toContain(sha256(text));
+      expect([...html.matchAll(/<script\b([^>]*)>/g)].every((m) => /\ssrc=/.test(m[1]!))).toBe(true);
+      expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(page.headers.get('x-frame-options')).toBe('DENY');
+      expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    }
+    // Its scripts, stylesheet and files carry it too: an HTML file among them (oauth2-redirect.html) runs no inline script.
+    for (const path of ['/docs/swagger-ui-init.js', '/docs/swagger-ui-bundle.js', '/docs/swagger-ui.css', '/docs/oauth2-redirect.html']) {
+      const file = await fetch(url + path);
+      expect(file.status).toBe(200);
+      expect(file.headers.get('content-security-policy')).toMatch(/^default-src 'none'; script-src 'self'; style-src 'self';/);
+    }
   });
 
   it('answers a GET without any Content-Type', async () => {

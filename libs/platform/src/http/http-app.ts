@@ -7,6 +7,7 @@ import fastifyCookie from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { WardenConfig } from '../config/warden-config.js';
+import { AccessLog } from '../observability/access-log.js';
 import { Metrics } from '../observability/metrics.js';
 import { PinoNestLogger } from '../observability/logger.js';
 import { buildOpenApiDocument, serveOpenApi } from '../openapi/openapi.js';
@@ -20,6 +21,7 @@ import { applyPublicBodyLimit } from './public-body-limit.js';
 import { installEarlyApiKeyCheck } from './early-api-key-check.js';
 import { API_KEY_AUTHENTICATOR, type ApiKeyAuthenticator } from '../auth/principal.js';
 import { installRateLimit, openRateLimitStores } from './rate-limit.js';
+import { malformedQueryError, parseQueryString } from './query-string.js';
 import { REQUEST_ID_PATTERN } from './request-id.js';
 import { RouteTable } from './route-table.js';
 import { sendError } from './send-error.js';
@@ -48,10 +50,15 @@ export async function createHttpApp(
   } = {},
 ): Promise<NestFastifyApplication> {
   const frameworkLogger = new NestLogger('http');
+  const accessLog = new AccessLog();
   const adapter = new FastifyAdapter({
     loggerInstance: logger.child({ component: 'http' }),
+    // One access-log line per request, in place of Fastify's two (observability/access-log.ts).
+    logController: accessLog,
     bodyLimit: config.bodyLimitBytes,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // The query string as Fastify reads it, but with what is not valid percent-encoded UTF-8 set
+    // aside rather than read as U+FFFD (refused in onRequest below, as such a path is refused).
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH, querystringParser: parseQueryString },
     // Only the operator's proxies may say who the client is: otherwise any client could pick the
     // address the sign-in throttle and the rate limits count it under.
     trustProxy: config.trustedProxies.length > 0 ? [...config.trustedProxies] : false,
@@ -59,6 +66,9 @@ export async function createHttpApp(
     // hook runs and in Fastify's own shape; these get the section 7 body and the request id too.
     frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => {
       reply.header('X-Request-Id', request.id);
+      // Fastify does not follow these answers to their end (no onResponse, no "completed"): the
+      // access log does, so they have their line too.
+      reply.raw.once('finish', () => accessLog.requestCompleted(null, request, reply));
       sendError(error, request, reply, config.bodyLimitBytes, frameworkLogger);
     },
     genReqId: (req: IncomingMessage) => {
@@ -107,6 +117,12 @@ export async function createHttpApp(
         .header('Connection', 'close')
         .type('application/json')
         .send(errorBody(unavailable('The server is shutting down; retry the request'), request.id));
+    }
+    // Before the rate limit and authentication, as a path that is not UTF-8 is: the request is
+    // refused whoever sends it, and nothing reads a parameter the client did not send.
+    const malformedQuery = malformedQueryError(request.query);
+    if (malformedQuery) {
+      return reply.status(malformedQuery.status).type('application/json').send(errorBody(malformedQuery, request.id));
     }
     if (config.readOnly && !READ_ONLY_METHODS.has(request.method) && !request.url.startsWith(CONSOLE_SESSION_PATH)) {
       return reply

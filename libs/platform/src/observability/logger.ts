@@ -14,7 +14,8 @@ interface LoggedRequest {
 /**
  * Structured JSON logs on stderr (stdout belongs to CLI results). Header values that carry
  * secrets are redacted wherever they appear, and URLs are logged without their query string
- * (redactUrl): the request line here, every other URL where it is logged.
+ * (redactUrl): a request's URL here, every other URL where it is logged. Requests themselves
+ * are logged by route, never by URL (access-log.ts).
  */
 export function createRootLogger(level: LogLevel): Logger {
   return pino(
@@ -23,7 +24,8 @@ export function createRootLogger(level: LogLevel): Logger {
       base: { service: 'warden' },
       timestamp: pino.stdTimeFunctions.isoTime,
       serializers: {
-        // Fastify's request line (which it takes from this logger's serializers over its own).
+        // A request in Fastify's own lines (a 5xx its error handler logs; it takes this logger's
+        // serializers over its own).
         req: (req: LoggedRequest) => ({
           method: req.method,
           url: req.url === undefined ? undefined : redactUrl(req.url),

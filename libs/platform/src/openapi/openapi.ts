@@ -2,6 +2,8 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { ErrorBodyDto, ErrorItemDto } from '../http/error-body.js';
 import { REQUEST_ID_PATTERN } from '../http/request-id.js';
+import type { FastifyInstance } from 'fastify';
+import { DOCS_PATH, installDocsPageHeaders } from './docs-page-headers.js';
 import { spellPathsAsTheSpec } from './spec-paths.js';
 
 export const API_KEY_SCHEME = 'ApiKey';
@@ -100,7 +102,16 @@ function withCommonParts(document: OpenAPIObject): OpenAPIObject {
 }
 
 export function serveOpenApi(app: INestApplication, document: OpenAPIObject): void {
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'openapi.json', yamlDocumentUrl: 'openapi.yaml' });
+  // Before the routes below (and the static files' plugin) are added, so the hook covers them.
+  installDocsPageHeaders(app.getHttpAdapter().getInstance() as FastifyInstance);
+  SwaggerModule.setup(DOCS_PATH.slice(1), app, document, {
+    jsonDocumentUrl: 'openapi.json',
+    yamlDocumentUrl: 'openapi.yaml',
+    // Without the top bar: its Swagger logo is an SVG holding a <style> element, which the page's
+    // CSP would refuse (docs-page-headers.ts); all it had else was a link to swagger.io and the
+    // URL field @nestjs/swagger already hides.
+    swaggerOptions: { layout: 'BaseLayout' },
+  });
 }
 
 /** Stable key order, so the committed document only changes when the API does. */
