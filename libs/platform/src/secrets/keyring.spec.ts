@@ -129,6 +129,11 @@ describe('keyring', () => {
       const link = join(root, 'outside-looking.key');
       symlinkSync(within, link);
       expect(refusal(() => loadKeyring(fromFile(link), { dataDir, production: false }))).toContain('inside the data directory');
+      // A directory whose name merely starts with two dots is still inside.
+      mkdirSync(join(dataDir, '..keys'));
+      const dotted = join(dataDir, '..keys', 'k');
+      writeFileSync(dotted, b64(1), { mode: 0o600 });
+      expect(refusal(() => loadKeyring(fromFile(dotted), { dataDir, production: false }))).toContain('inside the data directory');
       // The data directory reached through a link of its own.
       const dataLink = join(root, 'data-link');
       symlinkSync(dataDir, dataLink);

@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, realpathSync, type Stats, statSync, writeFileSync } from 'node:fs';
-import { isAbsolute, join, relative } from 'node:path';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import { ConfigError, type WardenConfig } from '../config/warden-config.js';
 
 /** A secret at rest: AES-256-GCM under the keyring key `kid`. */
@@ -98,10 +98,10 @@ export function loadKeyring(
 const KEY_FILE_VARIABLE = 'WARDEN_SECRET_KEY_FILE';
 
 /**
- * The keys in the file WARDEN_SECRET_KEY_FILE names, refused unless only Warden's user (or root,
- * which can read everything anyway) can read it and nobody else can change it: a key file others
- * can read is a key others have. A symbolic link (a Kubernetes secret volume) is judged by its
- * target.
+ * The keys in the file WARDEN_SECRET_KEY_FILE names, refused inside the data directory (where
+ * every backup would carry it again) and unless only Warden's user can read it and nobody else
+ * can change it (keyFileAccessProblem): a key file others can read is a key others have. A
+ * symbolic link (a Kubernetes secret volume) is judged by its target.
  */
 function readKeyFile(path: string, dataDir: string): Buffer[] {
   let real: string;
@@ -160,7 +160,7 @@ function inside(path: string, dir: string): boolean {
     base = dir;
   }
   const rel = relative(base, path);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
 /** `source`: the variable or file the keys came from, for the message. */
