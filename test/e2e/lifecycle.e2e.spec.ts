@@ -135,7 +135,7 @@ describe('server lifecycle', () => {
     const result = await runServerToExit(testEnv(freshDataDir(), { WARDEN_MONGO_URL: 'mongodb://127.0.0.1:1/warden' }));
     expect(result.code).toBe(1);
     expect(result.stderr.trim()).toBe(
-      'Cannot start: Invalid configuration: WARDEN_SECRET_KEY must be set when WARDEN_EVENTSTORE_URL or WARDEN_MONGO_URL is set',
+      'Cannot start: Invalid configuration: WARDEN_SECRET_KEY or WARDEN_SECRET_KEY_FILE must be set when WARDEN_EVENTSTORE_URL or WARDEN_MONGO_URL is set',
     );
   });
 

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
@@ -5,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventCount, rawLog } from '../support/config-files.js';
 import { type Receiver, startReceiver } from '../support/http-receiver.js';
 import { waitFor } from '../support/wait-for.js';
-import { createKey, freshDataDir, runCli, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
+import { createKey, freshDataDir, runCli, runServerToExit, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
 
 /** Issue 11, defect 8: secrets stay out of the log, the logs and other users' reach. */
 
@@ -185,4 +186,47 @@ describe('the data directory and its files', () => {
       await warden.stop();
     }
   });
+});
+
+describe('the secret key in a file outside the data directory (WARDEN_SECRET_KEY_FILE)', () => {
+  it('seals and opens with the key of that file in the CLI and the server, keeps no key in the data directory, and refuses a file others can read', async () => {
+    const key = randomBytes(32).toString('base64');
+    const file = join(freshDataDir(), 'warden.key');
+    writeFileSync(file, `${key}\n`);
+    chmodSync(file, 0o644);
+    const dataDir = freshDataDir();
+    const receiver = await startReceiver((_req, res: ServerResponse) => res.end('{"ok":true}'));
+    const env = testEnv(dataDir, { WARDEN_SECRET_KEY_FILE: file, RECEIVER_URL: receiver.url, DOWN_URL: 'http://127.0.0.1:9', HOOK_TOKEN: 'hook-token-in-a-sealed-header' });
+    let warden: RunningWarden | undefined;
+    try {
+      const refused = await runServerToExit(env);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr.trim()).toBe(
+        `Cannot start: Invalid configuration: WARDEN_SECRET_KEY_FILE names ${file}, which every user can access (mode 0644): make it readable by Warden's user only (chmod 600)`,
+      );
+
+      chmodSync(file, 0o600);
+      // The CLI seals the callback's headers under the file's key; the server opens them to send.
+      const applied = await runCli(['apply', join(import.meta.dirname, '../fixtures/callbacks-org.yaml')], env);
+      expect(applied.code, applied.stderr).toBe(0);
+      const apiKey = await createKey(env, 'hooks');
+      warden = await startWarden(env);
+      const res = await fetch(`${warden.url}/api/v1/items/async/`, {
+        method: 'POST',
+        headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ items: [{ id: 'p-1', typeId: 'post', data: { text: 'a scam' } }] }),
+      });
+      expect(res.status).toBe(202);
+      const delivered = await waitFor(() => receiver.requests.find((r) => r.url.startsWith('/hooks/remove')), 'the callback');
+      expect(delivered.headers['authorization']).toBe('Bearer hook-token-in-a-sealed-header');
+
+      expect(existsSync(join(dataDir, 'secret.key'))).toBe(false);
+      expect(dataFilesContain(dataDir, key), 'the key in the data files').toBe(false);
+      expect(dataFilesContain(dataDir, 'hook-token-in-a-sealed-header'), 'the header in the data files').toBe(false);
+    } finally {
+      await warden?.stop();
+      await receiver.close();
+    }
+    // Four processes start one after the other (a refused server, apply, api-key create, the server).
+  }, 120_000);
 });

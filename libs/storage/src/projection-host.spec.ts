@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type EventStore, type Projection, ProjectionRunner } from '#warden/eventstore';
-import { systemClock } from '#warden/kernel';
+import { type EventStore, orderingKey, type Projection, ProjectionRunner, SqliteLeaseStore } from '#warden/eventstore';
+import { FixedClock, systemClock } from '#warden/kernel';
 import { Metrics } from '#warden/platform';
 import { anEvent } from '../../../test/support/events.js';
 import { sqliteStores } from '../../../test/support/sqlite-stores.js';
@@ -168,6 +168,79 @@ describe('ProjectionHost', () => {
         expect(await stores.readStore.checkpoint('trail')).toBe(head);
       } finally {
         open();
+        await host.stopAll();
+      }
+    });
+  });
+
+  describe('a reactor under its lease', () => {
+    const LEASE = 'reactor:noticer';
+    /**
+     * A host whose reactor records the positions it handles, with leases and the keeper on a clock
+     * the test moves: moving it past the lease's time is what a blocked event loop does to them.
+     */
+    const leasedHost = () => {
+      stores = sqliteStores();
+      const clock = new FixedClock(new Date('2026-01-01T00:00:00Z'));
+      const leases = new SqliteLeaseStore(stores.open(), { clock, holderIsGone: () => false });
+      const storage = { events: stores.events, storedEvents: stores.events, readStore: stores.readStore, sequentialPositions: true, leases } as unknown as Storage;
+      const host = new ProjectionHost(storage, new Metrics(), { reactorLease: { ttlMs: 300, renewEveryMs: 100 } }, clock);
+      const handled: number[] = [];
+      const runs = { activated: 0, deactivated: 0 };
+      host.register({
+        name: 'noticer',
+        reactor: true,
+        collections: [],
+        eventTypes: ['Noted'],
+        keyOf: (event) => orderingKey(event, event.streamName),
+        apply: (event) => void handled.push(event.position),
+        activate: () => void runs.activated++,
+        deactivate: () => void runs.deactivated++,
+      });
+      return { host, clock, leases, handled, runs };
+    };
+
+    it('takes its lease back after it expired during a blocked loop, and resumes from its checkpoint', async () => {
+      const { host, clock, leases, handled, runs } = leasedHost();
+      await host.startAll();
+      try {
+        const first = await note('note-a');
+        await waitFor(() => handled.includes(first), 'the first event handled');
+        // The freeze: the lease's time ran out; an event arrived meanwhile.
+        clock.advance(60_000);
+        const during = await note('note-b');
+        await waitFor(() => runs.deactivated === 1, 'the reactor stopped');
+        await waitFor(() => runs.activated === 2, 'the lease taken back');
+        const after = await note('note-a');
+        await waitFor(() => handled.includes(after), 'an event after the take-back handled');
+        expect(handled).toEqual([first, during, after]);
+        expect((await leases.inspect(LEASE))!.expiresAt).toBeGreaterThan(clock.now().getTime());
+        expect(await stores.readStore.checkpoint('noticer')).toBeGreaterThanOrEqual(during);
+      } finally {
+        await host.stopAll();
+      }
+    });
+
+    it('stands by while another process holds the lease it lost, and takes it back when that one lets go', async () => {
+      const { host, clock, leases, handled, runs } = leasedHost();
+      await host.startAll();
+      try {
+        const first = await note('note-a');
+        await waitFor(() => handled.includes(first), 'the first event handled');
+        // The lease expired under a blocked loop and another worker took it at once.
+        clock.advance(60_000);
+        expect(await leases.acquire(LEASE, 'other-worker', 60_000)).toBe(true);
+        await waitFor(() => runs.deactivated === 1, 'the reactor stopped');
+        const meanwhile = await note('note-b');
+        // The other worker has the event to handle, not this one, which stands by.
+        expect(await leases.inspect(LEASE)).toMatchObject({ holder: 'other-worker' });
+        expect(runs).toEqual({ activated: 1, deactivated: 1 });
+        // The other worker ends: this one takes over from the stored checkpoint.
+        await leases.release(LEASE, 'other-worker');
+        await waitFor(() => handled.includes(meanwhile), 'the event handled after the take-back');
+        expect(runs).toEqual({ activated: 2, deactivated: 1 });
+        expect(handled).toEqual([first, meanwhile]);
+      } finally {
         await host.stopAll();
       }
     });

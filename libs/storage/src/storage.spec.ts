@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openStorage } from './storage.js';
 
-const configFor = (dataDir: string) => ({ dataDir, sqliteSync: 'normal', eventStoreUrl: undefined, mongoUrl: undefined, secretKey: undefined }) as const;
+const configFor = (dataDir: string) => ({ dataDir, sqliteSync: 'normal', eventStoreUrl: undefined, mongoUrl: undefined, secretKey: undefined, secretKeyFile: undefined }) as const;
 
 const namesIn = (file: string, type: 'table' | 'index' | 'view') => {
   const db = new Database(file, { readonly: true });

@@ -71,13 +71,13 @@ export interface Storage {
 }
 
 export async function openStorage(
-  config: Pick<WardenConfig, 'dataDir' | 'eventStoreUrl' | 'mongoUrl' | 'sqliteSync' | 'secretKey'>,
+  config: Pick<WardenConfig, 'dataDir' | 'eventStoreUrl' | 'mongoUrl' | 'sqliteSync' | 'secretKey' | 'secretKeyFile'>,
   personalData = new PersonalDataPolicy(),
   upcasters = new UpcasterRegistry(),
 ): Promise<Storage> {
   // The embedded parts (log, read models, generated key) live in the data directory.
   const dataDirNotices = config.eventStoreUrl === undefined || config.mongoUrl === undefined ? secureDataDir(config.dataDir) : [];
-  const { keyring, notice } = loadKeyring(config.secretKey, {
+  const { keyring, notice } = loadKeyring(config, {
     dataDir: config.dataDir,
     production: config.eventStoreUrl !== undefined || config.mongoUrl !== undefined,
   });

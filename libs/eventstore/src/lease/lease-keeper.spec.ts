@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../../../../test/support/wait-for.js';
+import { FixedClock } from '#warden/kernel';
 import { openSqlite, type SqliteDatabase } from '../sqlite/sqlite-database.js';
 import { LeaseKeeper } from './lease-keeper.js';
 import type { LeaseStore } from './lease-store.port.js';
@@ -140,5 +141,89 @@ describe('LeaseKeeper', () => {
     await waitFor(() => !a.state.running, 'the holder stopped');
     await waitFor(() => a.state.running, 'the first holder running again');
     expect(timeline).toEqual(['a start', 'a stop', 'a start']);
+  });
+
+  it('stops work whose lease is lost while it is still starting only once it has started, then takes the lease back', async () => {
+    // A loop blocked during a start (42 s of SAML parsing, say): the deadline fires before the start
+    // has finished. Stopping it then found nothing to stop, and the start went on to run the work
+    // with no lease; the next take-over started it a second time beside that.
+    const clock = new FixedClock(new Date('2026-01-01T00:00:00Z'));
+    const db = openSqlite(file());
+    dbs.push(db);
+    const leases = new SqliteLeaseStore(db, { clock, holderIsGone: () => false });
+    const events: string[] = [];
+    const state = { running: false, lost: 0 };
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const keeper = new LeaseKeeper(
+      leases,
+      'reactor',
+      'a',
+      {
+        start: async () => {
+          events.push('starting');
+          await gate;
+          state.running = true;
+          events.push('started');
+        },
+        stop: async () => {
+          state.running = false;
+          events.push('stopped');
+        },
+      },
+      { timing: { ttlMs: 300, renewEveryMs: 100 }, clock, onLost: () => void state.lost++ },
+    );
+    keepers.push(keeper);
+    const begun = keeper.begin();
+    await waitFor(() => events.includes('starting'), 'the work starting');
+    // The freeze: the lease's time ran out while the start was under way.
+    clock.advance(60_000);
+    await waitFor(() => state.lost > 0, 'the lease given up');
+    open();
+    await begun;
+    // Taken back (nobody else has it) and started again, after the half-started work had stopped.
+    await waitFor(() => events.length >= 5, 'the work started again');
+    expect(events.slice(0, 5)).toEqual(['starting', 'started', 'stopped', 'starting', 'started']);
+    expect(state.running).toBe(true);
+    expect(keeper.holding).toBe(true);
+    expect(await leases.inspect('reactor')).toMatchObject({ holder: 'a' });
+  });
+
+  it('stops the work once when both the deadline and a refused renewal say the lease is lost', async () => {
+    // After a freeze both timers are due: the deadline stops the work while a renewal is on its
+    // way, and the renewal's refusal arrives after. Stopping again ran the reactor's deactivate
+    // twice (a second pause of the callback dispatcher, a second warning).
+    const clock = new FixedClock(new Date('2026-01-01T00:00:00Z'));
+    const db = openSqlite(file());
+    dbs.push(db);
+    const real = new SqliteLeaseStore(db, { clock, holderIsGone: () => false });
+    let answer: (() => void) | undefined;
+    let frozen = false;
+    const held: LeaseStore = {
+      acquire: (...args) => real.acquire(...args),
+      renew: async (...args) => {
+        // The first renewal after the freeze waits until the test lets it through.
+        if (answer === undefined && frozen) await new Promise<void>((resolve) => (answer = resolve));
+        return real.renew(...args);
+      },
+      release: (...args) => real.release(...args),
+      inspect: (name) => real.inspect(name),
+    };
+    const events: string[] = [];
+    const keeper = new LeaseKeeper(
+      held,
+      'reactor',
+      'a',
+      { start: async () => void events.push('started'), stop: async () => void events.push('stopped') },
+      { timing: { ttlMs: 300, renewEveryMs: 100 }, clock },
+    );
+    keepers.push(keeper);
+    await keeper.begin();
+    frozen = true;
+    clock.advance(60_000);
+    await waitFor(() => answer !== undefined && events.includes('stopped'), 'the deadline stopping the work with a renewal on its way');
+    answer!();
+    await waitFor(() => events.length >= 3, 'the lease taken back');
+    expect(events.slice(0, 3)).toEqual(['started', 'stopped', 'started']);
   });
 });

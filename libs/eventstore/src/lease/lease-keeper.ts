@@ -39,6 +39,8 @@ export class LeaseKeeper {
   private deadline: NodeJS.Timeout | undefined;
   private tickInFlight: Promise<void> = Promise.resolve();
   private losing: Promise<void> | undefined;
+  /** The work's start under way (settled, never rejecting): a loss waits for it before stopping. */
+  private starting: Promise<void> | undefined;
   private readonly timing: LeaseTiming;
   private readonly clock: Clock;
 
@@ -102,12 +104,19 @@ export class LeaseKeeper {
       this.held = true;
       this.extendTo(askedAt + this.timing.ttlMs);
       this.options.onAcquired?.(this.name);
+      const start = this.work.start();
+      this.starting = start.then(
+        () => undefined,
+        () => undefined,
+      );
       try {
-        await this.work.start();
+        await start;
       } catch (error) {
         this.options.onError?.(this.name, error);
         await this.lose('the work failed to start');
         await this.leases.release(this.name, this.holder).catch(() => undefined);
+      } finally {
+        this.starting = undefined;
       }
       return;
     }
@@ -120,7 +129,9 @@ export class LeaseKeeper {
       return;
     }
     if (renewed) this.extendTo(askedAt + this.timing.ttlMs);
-    else await this.lose('the lease expired or was taken over');
+    // The deadline may have stopped the work while this renewal was on its way (both were due
+    // after a blocked loop): stopping it again would run the work's stop twice.
+    else if (this.held) await this.lose('the lease expired or was taken over');
   }
 
   /**
@@ -154,6 +165,10 @@ export class LeaseKeeper {
     this.losing ??= (async () => {
       clearTimeout(this.deadline);
       this.options.onLost?.(this.name, reason);
+      // Lost while the work was still starting (the deadline fired during a start the loop was
+      // blocked in): a stop now would find nothing to stop, and the start would then run the work
+      // with no lease. Let the start finish, then stop what it started.
+      await this.starting;
       try {
         await this.work.stop();
       } catch (error) {

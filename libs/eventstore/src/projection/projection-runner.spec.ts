@@ -3,6 +3,7 @@ import { anEvent } from '../../../../test/support/events.js';
 import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
 import { waitFor } from '../../../../test/support/wait-for.js';
 import { streamName } from '#warden/kernel';
+import type { ReadStore } from '#warden/readstore';
 import type { EventStore } from '../event-store.port.js';
 import type { Projection } from './projection.js';
 import { ProjectionRunner, rebuildReadModels } from './projection-runner.js';
@@ -33,6 +34,55 @@ function redelivering(events: EventStore): EventStore {
       return typeof value === 'function' ? value.bind(target) : value;
     },
   });
+}
+
+/** The log with a count of the subscriptions open on it (opened and not yet stopped). */
+function counting(events: EventStore): { events: EventStore; open: () => number } {
+  let open = 0;
+  const counted = new Proxy(events, {
+    get(target, property, receiver) {
+      if (property === 'subscribeToAll') {
+        return (options: Parameters<EventStore['subscribeToAll']>[0]) => {
+          const subscription = target.subscribeToAll(options);
+          open++;
+          let stopped = false;
+          return {
+            stop: async () => {
+              if (!stopped) open--;
+              stopped = true;
+              await subscription.stop();
+            },
+          };
+        };
+      }
+      const value = Reflect.get(target, property, receiver) as unknown;
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { events: counted, open: () => open };
+}
+
+/** The read store with its checkpoint reads held back from the `nth` on (1-based) until `release()`. */
+function holdingCheckpoints(store: ReadStore, nth: number) {
+  let reads = 0;
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let held: Promise<number> | undefined;
+  const proxy = new Proxy(store, {
+    get(target, property, receiver) {
+      if (property === 'checkpoint') {
+        return (name: string) => {
+          reads++;
+          if (reads < nth || held) return target.checkpoint(name);
+          held = released.then(() => target.checkpoint(name));
+          return held;
+        };
+      }
+      const value = Reflect.get(target, property, receiver) as unknown;
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { store: proxy, reads: () => reads, held: () => held, release };
 }
 
 describe('ProjectionRunner', () => {
@@ -166,5 +216,53 @@ describe('ProjectionRunner', () => {
     expect(first).toBe(live);
     expect(await dump()).toBe(first);
     expect(JSON.parse(first)).toHaveLength(7);
+  });
+
+  it('never follows the log twice when it is stopped and started again while a restart after an error is on its way', async () => {
+    // A reactor whose lease is lost and taken back (a blocked loop) while its runner waits to
+    // restart after a failed batch: the old restart went on to subscribe beside the new run, and
+    // that second subscription outlived every later stop (handling events with no lease).
+    stores = sqliteStores();
+    const log = counting(stores.events);
+    // Checkpoint reads: 1 the first start, 2 the restart after the failure (held), 3 the second start.
+    const reads = holdingCheckpoints(stores.readStore, 2);
+    let failures = 0;
+    const failingOnce: Projection = {
+      ...counter(),
+      apply: (event, ctx) => {
+        if (failures++ === 0) throw new Error('projection bug');
+        return counter().apply(event, ctx);
+      },
+    };
+    const runner = new ProjectionRunner(failingOnce, log.events, reads.store);
+    await runner.start();
+    await stores.events.append(s('a'), [anEvent('Counted', { v: 1 })], 'no_stream');
+    await waitFor(() => reads.held() !== undefined, 'the restart reading the checkpoint');
+    await runner.stop();
+    await runner.start();
+    expect(log.open()).toBe(1);
+    reads.release();
+    // The old restart's read answered: whatever it does next has run before this continues.
+    await reads.held();
+    expect(log.open()).toBe(1);
+    const head = await stores.events.headPosition();
+    await waitFor(() => runner.checkpoint === head, `the checkpoint at the head, ${head}`);
+    expect(await stores.readStore.get('counts', s('a'))).toEqual({ n: 1, sum: 1 });
+    await runner.stop();
+    expect(log.open()).toBe(0);
+  });
+
+  it('does not follow the log when stopped before its start has read the checkpoint', async () => {
+    stores = sqliteStores();
+    const log = counting(stores.events);
+    const reads = holdingCheckpoints(stores.readStore, 1);
+    const runner = new ProjectionRunner(counter(), log.events, reads.store);
+    const starting = runner.start();
+    await waitFor(() => reads.held() !== undefined, 'the start reading the checkpoint');
+    await runner.stop();
+    reads.release();
+    await starting;
+    expect(runner.following).toBe(false);
+    expect(log.open()).toBe(0);
   });
 });

@@ -41,6 +41,11 @@ export class ProjectionRunner {
   private subscription: Subscription | undefined;
   private queue: Promise<void> = Promise.resolve();
   private stopped = true;
+  /**
+   * Counts starts and stops: a start or a restart that finds it changed after an await belongs to
+   * a run that has ended, and must not subscribe (stop() would never see that subscription).
+   */
+  private run = 0;
   private loaded = false;
   /** The checkpoint as stored; `position` may run ahead of it over irrelevant events. */
   private stored = 0;
@@ -106,10 +111,13 @@ export class ProjectionRunner {
   }
 
   async start(): Promise<void> {
+    const run = ++this.run;
     this.stopped = false;
     // A keyed catch-up under way reads the log itself: following starts where it ended.
     if (this.keyed) await this.queue;
-    this.position = this.stored = await this.store.checkpoint(this.projection.name);
+    const checkpoint = await this.store.checkpoint(this.projection.name);
+    if (run !== this.run) return;
+    this.position = this.stored = checkpoint;
     this.loaded = true;
     this.subscribe();
   }
@@ -179,6 +187,7 @@ export class ProjectionRunner {
 
   /** Stops after the batch in progress is committed, storing how far it got. */
   async stop(): Promise<void> {
+    this.run++;
     this.stopped = true;
     for (const waiter of [...this.waiters]) waiter.done(false);
     await this.subscription?.stop();
@@ -258,17 +267,23 @@ export class ProjectionRunner {
     this.options.onError?.(this.projection.name, error);
     const sub = this.subscription;
     this.subscription = undefined;
+    // Only within this run: stopped and started again meanwhile (a reactor's lease lost and taken
+    // back), the new run follows the log already, and a second subscription would outlive its stop.
+    const run = this.run;
+    const current = () => run === this.run && !this.stopped;
     void (async () => {
       await sub?.stop();
       await this.queue;
-      if (this.stopped) return;
+      if (!current()) return;
       await new Promise((r) => setTimeout(r, error instanceof CheckpointConflictError ? 0 : 1000));
-      if (this.stopped) return;
+      if (!current()) return;
       try {
-        this.position = this.stored = await this.store.checkpoint(this.projection.name);
+        const checkpoint = await this.store.checkpoint(this.projection.name);
+        if (!current()) return;
+        this.position = this.stored = checkpoint;
         this.subscribe();
       } catch (e) {
-        this.restartAfter(e);
+        if (current()) this.restartAfter(e);
       }
     })();
   }

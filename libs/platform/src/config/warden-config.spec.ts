@@ -126,6 +126,16 @@ describe('configuration', () => {
     expect(loadConfig({ WARDEN_SECRET_KEY: `${key(1)}, ${key(2)}` }).secretKey).toBe(`${key(1)}, ${key(2)}`);
   });
 
+  it('takes the secret key file as a path, resolved against the working directory, and refuses it beside WARDEN_SECRET_KEY', () => {
+    expect(loadConfig({}).secretKeyFile).toBeUndefined();
+    expect(loadConfig({ WARDEN_SECRET_KEY_FILE: 'keys/warden.key' }, '/srv/warden').secretKeyFile).toBe('/srv/warden/keys/warden.key');
+    expect(loadConfig({ WARDEN_SECRET_KEY_FILE: '/run/secrets/warden-key' }, '/srv/warden').secretKeyFile).toBe('/run/secrets/warden-key');
+    const key = Buffer.alloc(32, 1).toString('base64');
+    expect(() => loadConfig({ WARDEN_SECRET_KEY: key, WARDEN_SECRET_KEY_FILE: '/run/secrets/warden-key' })).toThrow(
+      'WARDEN_SECRET_KEY_FILE is set together with WARDEN_SECRET_KEY: set only one of them',
+    );
+  });
+
   it('keeps the outbound allowlist as the listed ranges', () => {
     expect(loadConfig({ WARDEN_OUTBOUND_ALLOWLIST: '127.0.0.0/8,::1/128' }).outboundAllowlist).toEqual(['127.0.0.0/8', '::1/128']);
   });

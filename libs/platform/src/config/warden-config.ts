@@ -31,6 +31,8 @@ export interface WardenConfig {
   readonly mediaTimeoutMs: number;
   /** Raw WARDEN_SECRET_KEY; parsed by the keyring. */
   readonly secretKey: string | undefined;
+  /** WARDEN_SECRET_KEY_FILE as an absolute path: the keyring reads and checks the file. */
+  readonly secretKeyFile: string | undefined;
   /** Delays before each retry of a failed callback, in ms (its length is the number of retries). */
   readonly callbackRetryScheduleMs: readonly number[];
   /**
@@ -218,6 +220,7 @@ const ENVIRONMENT = z
     WARDEN_MAX_ITEMS_PER_REQUEST: wholeNumber(DEFAULT_MAX_ITEMS_PER_REQUEST, 1, MAX_ITEMS_PER_REQUEST_CEILING),
     WARDEN_MEDIA_TIMEOUT_MS: wholeNumber(10_000, 100, 600_000),
     WARDEN_SECRET_KEY: secretKeyList,
+    WARDEN_SECRET_KEY_FILE: z.string().optional(),
     WARDEN_CALLBACK_RETRY_SCHEDULE: durationList('10s,1m,5m,30m,2h', 5),
     WARDEN_REACTOR_LEASE_TTL: durationOfAtLeastASecond('10s'),
     WARDEN_REACTOR_LEASE_RENEW: z.string().default('3s').pipe(duration),
@@ -258,6 +261,12 @@ const ENVIRONMENT = z
   .refine((env) => !(env.WARDEN_REACTOR_LEASE_RENEW * 3 > env.WARDEN_REACTOR_LEASE_TTL), {
     path: ['WARDEN_REACTOR_LEASE_RENEW'],
     error: 'must be at most a third of WARDEN_REACTOR_LEASE_TTL',
+  })
+  // Two sources of one keyring: whichever won, the other would be silently ignored.
+  .refine((env) => env.WARDEN_SECRET_KEY === undefined || env.WARDEN_SECRET_KEY_FILE === undefined, {
+    path: ['WARDEN_SECRET_KEY_FILE'],
+    error: 'is set together with WARDEN_SECRET_KEY: set only one of them',
+    when: () => true,
   })
   .refine((env) => env.WARDEN_RATE_LIMIT_STORE !== 'mongodb' || env.WARDEN_MONGO_URL !== undefined, {
     path: ['WARDEN_RATE_LIMIT_STORE'],
@@ -301,6 +310,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): WardenC
     maxItemsPerRequest: e.WARDEN_MAX_ITEMS_PER_REQUEST,
     mediaTimeoutMs: e.WARDEN_MEDIA_TIMEOUT_MS,
     secretKey: e.WARDEN_SECRET_KEY,
+    secretKeyFile: e.WARDEN_SECRET_KEY_FILE === undefined ? undefined : resolve(cwd, e.WARDEN_SECRET_KEY_FILE),
     callbackRetryScheduleMs: e.WARDEN_CALLBACK_RETRY_SCHEDULE,
     reactorLease: { ttlMs: e.WARDEN_REACTOR_LEASE_TTL, renewEveryMs: e.WARDEN_REACTOR_LEASE_RENEW },
     aggregateCacheBytes: e.WARDEN_AGGREGATE_CACHE_MB * 1024 * 1024,

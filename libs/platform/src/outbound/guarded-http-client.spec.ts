@@ -1,6 +1,7 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   GuardedHttpClient,
@@ -479,6 +480,40 @@ describe('OutboundAddressPolicy', () => {
     expect(p.permits('fd00:ec2::254')).toBe(false);
     expect(p.permits('192.168.0.1')).toBe(false);
     expect(p.permits('::1')).toBe(false);
+  });
+
+  describe('the cloud metadata addresses', () => {
+    // Written out again here, not imported: deleting an address from the guard's list must fail a
+    // case below. Each comes with allowlists that cover it (its own address alone, and the range an
+    // operator would plausibly open) and a neighbour that those ranges do let through.
+    const metadata = [
+      { address: '169.254.169.254', what: 'AWS, GCP, Azure, OpenStack', ranges: ['169.254.169.254/32', '169.254.0.0/16'], neighbour: '169.254.169.253' },
+      { address: '169.254.170.2', what: 'AWS ECS task credentials', ranges: ['169.254.170.2/32', '169.254.0.0/16'], neighbour: '169.254.170.3' },
+      { address: '169.254.170.23', what: 'AWS EKS pod identity', ranges: ['169.254.170.23/32', '169.254.0.0/16'], neighbour: '169.254.170.22' },
+      { address: '100.100.100.200', what: 'Alibaba Cloud', ranges: ['100.100.100.200/32', '100.64.0.0/10'], neighbour: '100.100.100.201' },
+      { address: 'fd00:ec2::254', what: 'AWS IMDS over IPv6', ranges: ['fd00:ec2::254/128', 'fd00::/8'], neighbour: 'fd00:ec2::253' },
+      { address: 'fd00:ec2::23', what: 'AWS EKS pod identity over IPv6', ranges: ['fd00:ec2::23/128', 'fd00::/8'], neighbour: 'fd00:ec2::22' },
+    ];
+
+    /** The same destination as IPv6 spells it: the IPv4-mapped forms, and the ones that embed it (SIIT, NAT64, 6to4). */
+    const spellings = (address: string): string[] => {
+      const ip = ipaddr.parse(address);
+      if (ip.kind() === 'ipv6') return [address, (ip as ipaddr.IPv6).toNormalizedString(), `[${address}]`];
+      const [a, b, c, d] = ip.toByteArray() as [number, number, number, number];
+      const hex = `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+      return [address, `::ffff:${address}`, `::ffff:${hex}`, `[::ffff:${address}]`, `::ffff:0:${hex}`, `64:ff9b::${hex}`, `2002:${hex}::1`];
+    };
+
+    it.each(metadata)('refuses $address ($what) in every spelling, under every allowlist that covers it', ({ address, ranges, neighbour }) => {
+      for (const range of [...ranges, ranges]) {
+        const p = new OutboundAddressPolicy(typeof range === 'string' ? [range] : range);
+        for (const spelling of spellings(address)) expect({ range, spelling, permitted: p.permits(spelling) }).toMatchObject({ permitted: false });
+      }
+      // The wide range does let the rest of itself through: the refusal above is the metadata list's.
+      const wide = new OutboundAddressPolicy([ranges[1]!]);
+      expect(wide.permits(neighbour)).toBe(true);
+      if (ipaddr.parse(neighbour).kind() === 'ipv4') expect(wide.permits(`::ffff:${neighbour}`)).toBe(true);
+    });
   });
 
   it('judges embedded IPv4 destinations by the IPv4 allowlist, and IPv6 ranges by the IPv6 one', () => {
