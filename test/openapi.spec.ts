@@ -3,7 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { SPEC_TRAILING_SLASH_OPERATIONS } from '#warden/platform/http';
 import { generateOpenApiDocument } from '../apps/server/src/openapi-document.js';
 
-type Operation = { responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }>; security?: unknown[] };
+type Operation = {
+  responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }>;
+  security?: unknown[];
+  parameters?: Array<{ name?: string; in?: string }>;
+};
 
 describe('OpenAPI document', () => {
   it('matches the committed docs/openapi.json (run `npm run openapi` after changing the API)', async () => {
@@ -34,6 +38,19 @@ describe('OpenAPI document', () => {
           for (const s of ['401', '403', '429', '500']) expect(statuses, `${method} ${path}`).toContain(s);
         }
       }
+    }
+  });
+
+  it('declares Idempotency-Key, and its 409 and 422, on every customer POST but the appeal (docs/api.md)', async () => {
+    const doc = (await generateOpenApiDocument()) as unknown as { paths: Record<string, Record<string, Operation>> };
+    const posts = Object.entries(doc.paths).filter(([path, item]) => path.startsWith('/api/v1/') && item['post'] !== undefined);
+    // The appeal ignores the header: an appeal is recorded once per appealId however often it is sent.
+    const keyed = posts.filter(([path]) => path !== '/api/v1/report/appeal');
+    expect(keyed.map(([path]) => path)).toContain('/api/v1/gdpr/delete');
+    for (const [path, item] of keyed) {
+      const op = item['post']!;
+      expect(op.parameters?.some((p) => p.in === 'header' && p.name === 'Idempotency-Key'), `POST ${path} Idempotency-Key`).toBe(true);
+      for (const s of ['409', '422', '503']) expect(Object.keys(op.responses), `POST ${path}`).toContain(s);
     }
   });
 

@@ -3,7 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ApiAcceptedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { CurrentPrincipal, type Principal } from '#warden/platform';
-import { ApiCustomerRoute } from '#warden/platform/http';
+import { ApiCustomerRoute, Idempotent } from '#warden/platform/http';
 import { RequestGdprDeletionCommand } from './request-gdpr-deletion.command.js';
 import { RequestGdprDeletionRequestDto } from './request-gdpr-deletion.request.dto.js';
 import { RequestGdprDeletionResponseDto } from './request-gdpr-deletion.response.dto.js';
@@ -29,6 +29,9 @@ export class RequestGdprDeletionHttpController {
   })
   @ApiAcceptedResponse({ type: RequestGdprDeletionResponseDto, description: 'Deletion requested' })
   @ApiCustomerRoute(400, 413, 415)
+  // Erasing the same user twice already records nothing, but a key reused for another user must
+  // be a 422 and a malformed key a 400, as on every customer POST (docs/api.md).
+  @Idempotent()
   async request(
     @Body() body: RequestGdprDeletionRequestDto,
     @CurrentPrincipal() principal: Principal,
