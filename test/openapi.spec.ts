@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { SPEC_TRAILING_SLASH_OPERATIONS } from '#warden/platform/http';
 import { generateOpenApiDocument } from '../apps/server/src/openapi-document.js';
 
@@ -60,5 +60,66 @@ describe('OpenAPI document', () => {
       expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined();
       expect(doc.paths[path.replace(/\/+$/, '')]?.[method], `${method} ${path} without its slash`).toBeUndefined();
     }
+  });
+});
+
+/** What generated clients make of the document: names, groups, descriptions, examples, types. */
+describe('OpenAPI document, for generated clients', () => {
+  interface Response {
+    description?: string;
+    content?: Record<string, { schema?: Record<string, unknown>; example?: unknown }>;
+  }
+  interface Doc {
+    servers?: Array<{ url: string; description?: string }>;
+    tags?: Array<{ name: string; description?: string }>;
+    paths: Record<string, Record<string, { operationId?: string; tags?: string[]; responses: Record<string, Response> }>>;
+    components: { schemas: Record<string, unknown> };
+  }
+  let doc: Doc;
+  beforeAll(async () => {
+    doc = (await generateOpenApiDocument()) as unknown as Doc;
+  });
+  const operations = () =>
+    Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ where: `${method.toUpperCase()} ${path}`, path, op })));
+
+  it('declares every tag its operations use, each with a description, and no tag that none uses', () => {
+    const declared = new Map((doc.tags ?? []).map((t) => [t.name, t.description ?? '']));
+    const used = new Set(operations().flatMap(({ where, op }) => {
+      expect(op.tags?.length, `${where} has a tag`).toBeGreaterThan(0);
+      return op.tags ?? [];
+    }));
+    expect([...used].filter((t) => !declared.has(t))).toEqual([]);
+    expect([...declared.keys()].filter((t) => !used.has(t))).toEqual([]);
+    for (const [name, description] of declared) expect(description.length, `tag ${name}`).toBeGreaterThan(20);
+  });
+
+  it('names this deployment, WARDEN_PUBLIC_URL, as its server; the committed document the default', async () => {
+    expect(doc.servers).toEqual([{ url: 'http://localhost:3000', description: expect.stringContaining('WARDEN_PUBLIC_URL') }]);
+    const deployed = (await generateOpenApiDocument({ WARDEN_PUBLIC_URL: 'https://warden.acme.example' })) as unknown as Doc;
+    expect(deployed.servers?.map((s) => s.url)).toEqual(['https://warden.acme.example']);
+  });
+
+  it('describes a status once: no paragraph of a response description twice', () => {
+    for (const { where, op } of operations()) {
+      for (const [status, response] of Object.entries(op.responses)) {
+        // Nest joins the descriptions of two decorators for one status with a blank line.
+        const paragraphs = (response.description ?? '').split('\n\n');
+        expect(paragraphs.filter((p, i) => paragraphs.indexOf(p) !== i), `${where} ${status}`).toEqual([]);
+      }
+    }
+  });
+
+  it('types every object it publishes: no `{type: object}` without members, which clients read as an empty object', () => {
+    const bare: string[] = [];
+    const visit = (node: unknown, at: string) => {
+      if (node === null || typeof node !== 'object') return;
+      const schema = node as Record<string, unknown>;
+      const typed = ['properties', 'additionalProperties', 'anyOf', 'oneOf', 'allOf', 'enum', '$ref'].some((k) => k in schema);
+      if (schema['type'] === 'object' && !typed) bare.push(at);
+      for (const [k, v] of Object.entries(schema)) visit(v, `${at}/${k}`);
+    };
+    visit(doc.components.schemas, '#/components/schemas');
+    visit(doc.paths, '#/paths');
+    expect(bare).toEqual([]);
   });
 });
