@@ -82,6 +82,18 @@ describe('OpenAPI document, for generated clients', () => {
   const operations = () =>
     Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ where: `${method.toUpperCase()} ${path}`, path, op })));
 
+  it('names each operation as a client method would be named: camelCase, unique, console operations prefixed `console`', () => {
+    const ids = operations().map(({ where, path, op }) => {
+      // Nest's default, `<Controller>_<method>`, changes with every rename and reads as a class name.
+      expect(op.operationId, where).toMatch(/^[a-z][a-zA-Z0-9]*$/);
+      // The console's operations share the document (and a generated client) with the customer's.
+      expect(op.operationId!.startsWith('console'), where).toBe(path.startsWith('/api/console/'));
+      return op.operationId;
+    });
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+    expect(doc.paths['/api/v1/actions']?.['post']?.operationId).toBe('executeAction');
+  });
+
   it('declares every tag its operations use, each with a description, and no tag that none uses', () => {
     const declared = new Map((doc.tags ?? []).map((t) => [t.name, t.description ?? '']));
     const used = new Set(operations().flatMap(({ where, op }) => {
@@ -105,6 +117,23 @@ describe('OpenAPI document, for generated clients', () => {
         // Nest joins the descriptions of two decorators for one status with a blank line.
         const paragraphs = (response.description ?? '').split('\n\n');
         expect(paragraphs.filter((p, i) => paragraphs.indexOf(p) !== i), `${where} ${status}`).toEqual([]);
+      }
+    }
+  });
+
+  it('describes every response, successes too', () => {
+    for (const { where, op } of operations()) {
+      for (const [status, response] of Object.entries(op.responses)) expect(response.description?.trim(), `${where} ${status}`).toBeTruthy();
+    }
+  });
+
+  it('shows an example of the success answer of every /api/v1 operation that has a body', () => {
+    for (const { where, op } of operations().filter(({ path }) => path.startsWith('/api/v1/'))) {
+      for (const [status, response] of Object.entries(op.responses).filter(([s]) => s.startsWith('2'))) {
+        for (const [type, media] of Object.entries(response.content ?? {})) {
+          const example = media.example ?? media.schema?.['example'];
+          expect(example, `${where} ${status} ${type}`).toBeDefined();
+        }
       }
     }
   });

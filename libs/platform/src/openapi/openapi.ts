@@ -61,6 +61,11 @@ const COMMON = {
 /**
  * The document for this deployment. `publicUrl` (WARDEN_PUBLIC_URL) is its one server, so that a
  * client generated from the served document, or Swagger UI's "Try it out", calls this deployment.
+ *
+ * Every operation names its `operationId` in `@ApiOperation`: generated clients name their
+ * methods after it (`executeAction`), so it is camelCase, unique, and stays when a controller is
+ * renamed; console operations start with `console`. test/openapi.spec.ts holds every operation to
+ * that.
  */
 export function buildOpenApiDocument(app: INestApplication, version: string, publicUrl: string): OpenAPIObject {
   const builder = new DocumentBuilder()
