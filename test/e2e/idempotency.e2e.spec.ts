@@ -159,6 +159,35 @@ describe('Idempotency-Key and content-derived delivery ids, end to end', () => {
     expect(log.versions('bad-key')).toBe(0);
   });
 
+  /**
+   * Every customer POST that takes a key (all but the appeal, which is recorded once per appealId:
+   * docs/api.md), each with two different valid bodies. GDPR deletion once ignored the header.
+   */
+  const report = (itemId: string) => ({
+    reporter: { kind: 'user', id: 'u2', typeId: 'user' },
+    reportedAt: '2026-03-01T12:00:00Z',
+    reportedItem: post(itemId, 'please look at this'),
+  });
+  it.each([
+    ['/api/v1/items/async/', { items: [post('e-1', 'hello')] }, { items: [post('e-2', 'hello')] }],
+    ['/api/v1/content/', { contentId: 'e-3', contentType: 'post', content: { text: 'hello' } }, { contentId: 'e-4', contentType: 'post', content: { text: 'hello' } }],
+    ['/api/v1/report', report('e-5'), report('e-6')],
+    ['/api/v1/actions', { actionId: 'remove', itemId: 'e-7', itemTypeId: 'post' }, { actionId: 'remove', itemId: 'e-8', itemTypeId: 'post' }],
+    ['/api/v1/gdpr/delete', { id: 'e-gone-1', typeId: 'user' }, { id: 'e-gone-2', typeId: 'user' }],
+  ])('POST %s takes an Idempotency-Key: a malformed one is a 400, a repeat is replayed, another body with it a 422', async (path, body, other) => {
+    await expectErrorBody(await send(path, JSON.stringify(body), { 'idempotency-key': 'bad key \u00fc' }), 400, '/errors/invalid-user-input', '/headers/idempotency-key');
+    const idem = `every-post-${randomUUID()}`;
+    const first = await answer(await send(path, JSON.stringify(body), { 'idempotency-key': idem }));
+    expect(first.status).toBeGreaterThanOrEqual(200);
+    expect(first.status).toBeLessThan(300);
+    expect(await answer(await send(path, JSON.stringify(body), { 'idempotency-key': idem }))).toMatchObject({
+      status: first.status,
+      replayed: 'true',
+      body: first.body,
+    });
+    await expectErrorBody(await send(path, JSON.stringify(other), { 'idempotency-key': idem }), 422, '/errors/idempotency-key-reused', '/headers/idempotency-key');
+  });
+
   it('answers 409 with Retry-After while the first request holds the key, and lets a retry take over once its lease ran out', async () => {
     const idem = `crash-${randomUUID()}`;
     const items = [post('c-1', 'hello')];

@@ -5,7 +5,6 @@ export { ErrorBodyDto, ErrorItemDto, errorBody } from './http/error-body.js';
 export { createHttpApp } from './http/http-app.js';
 export { escapePointer } from './http/validation.js';
 export { ApiErrors, ApiConsoleRoute, ApiCustomerRoute } from './openapi/api-errors.decorator.js';
-export { buildOpenApiDocument } from './openapi/openapi.js';
 export { SPEC_TRAILING_SLASH_OPERATIONS } from './openapi/spec-paths.js';
 export { Idempotent } from './idempotency/idempotent.decorator.js';
 export { IdempotencyInterceptor } from './idempotency/idempotency.interceptor.js';

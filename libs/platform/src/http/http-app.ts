@@ -149,7 +149,7 @@ export async function createHttpApp(
 
   await serveConsoleApp(app, options.consoleDir);
   app.useGlobalPipes(createValidationPipe());
-  serveOpenApi(app, buildOpenApiDocument(app, version));
+  serveOpenApi(app, buildOpenApiDocument(app, version, config.publicUrl));
   await app.init();
   return app;
 }

@@ -21,16 +21,16 @@ export class HealthHttpController {
   ) {}
 
   @Get('health/live')
-  @ApiOperation({ summary: 'Liveness: the process answers' })
-  @ApiOkResponse({ type: HealthResponseDto })
+  @ApiOperation({ operationId: 'getLiveness', summary: 'Liveness: the process answers' })
+  @ApiOkResponse({ type: HealthResponseDto, description: 'The process answers', example: { status: 'ok' } })
   @ApiErrors(500, 503)
   live(): HealthResponseDto {
     return { status: 'ok' };
   }
 
   @Get('health/ready')
-  @ApiOperation({ summary: 'Readiness: the event store and the read-model store answer' })
-  @ApiOkResponse({ type: HealthResponseDto })
+  @ApiOperation({ operationId: 'getReadiness', summary: 'Readiness: the event store and the read-model store answer' })
+  @ApiOkResponse({ type: HealthResponseDto, description: 'Every store answers: the server can take requests', example: { status: 'ok' } })
   @ApiErrors(500, 503)
   async ready(): Promise<HealthResponseDto> {
     const answers = await Promise.allSettled(this.checks.map((c) => c.ping()));
@@ -41,10 +41,18 @@ export class HealthHttpController {
 
   @Get('metrics')
   @Header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8')
-  @ApiOperation({ summary: 'Prometheus metrics: request rates and latencies, event-store appends, projection lag' })
+  @ApiOperation({ operationId: 'getMetrics', summary: 'Prometheus metrics: request rates and latencies, event-store appends, projection lag' })
   @ApiOkResponse({
     description: 'Prometheus text exposition format (version 0.0.4)',
-    content: { 'text/plain': { schema: { type: 'string' } } },
+    content: {
+      'text/plain': {
+        schema: { type: 'string' },
+        example:
+          '# HELP warden_http_requests_total HTTP requests by method, route and status\n' +
+          '# TYPE warden_http_requests_total counter\n' +
+          'warden_http_requests_total{method="POST",route="/api/v1/items/async",status="202"} 1289\n',
+      },
+    },
   })
   @ApiErrors(500, 503)
   async metricsText(): Promise<string> {

@@ -11,6 +11,25 @@ export const API_KEY_SCHEME = 'ApiKey';
 export const SESSION_SCHEME = 'ConsoleSession';
 export const CONSOLE_TAG = 'console';
 
+/**
+ * Every tag an operation may carry, in the order Swagger UI and generated clients list them
+ * (customer routes first), each with what its operations are for: generators turn tags into
+ * classes or modules, and an undeclared tag gives them a name and nothing else.
+ * test/openapi.spec.ts checks that the operations use these and only these.
+ */
+const TAGS: ReadonlyArray<readonly [name: string, description: string]> = [
+  ['items', 'Submit items (content, users, threads) for rule evaluation, batched or one at a time, and read how the rules evaluated each version'],
+  ['reports', "Submit users' reports and appeals: each becomes a review job for moderators"],
+  ['catalog', "Read the organization's policies, actions and item types, as its configuration defines them"],
+  ['enforcement', "Execute an action on an item, and read a user's moderation score"],
+  ['callbacks', 'Follow the callbacks Warden sends (deliveries and their attempts) and fetch the public keys that verify their `Service-Signature`'],
+  ['gdpr', "Erase a user's personal data (crypto-shredding) and follow the erasure"],
+  ['organization', 'Which organization and API key a request authenticates as'],
+  ['operations', 'Liveness, readiness and Prometheus metrics, for load balancers and monitoring (no API key)'],
+  [CONSOLE_TAG, 'The review console: sign-in, the account, and access management (session cookie)'],
+  ['sso', 'Per-organization SAML single sign-on: the IdP redirect, the assertion consumer service, SP metadata (public)'],
+];
+
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 
 /**
@@ -41,8 +60,17 @@ const COMMON = {
   },
 } as const;
 
-export function buildOpenApiDocument(app: INestApplication, version: string): OpenAPIObject {
-  const config = new DocumentBuilder()
+/**
+ * The document for this deployment. `publicUrl` (WARDEN_PUBLIC_URL) is its one server, so that a
+ * client generated from the served document, or Swagger UI's "Try it out", calls this deployment.
+ *
+ * Every operation names its `operationId` in `@ApiOperation`: generated clients name their
+ * methods after it (`executeAction`), so it is camelCase, unique, and stays when a controller is
+ * renamed; console operations start with `console`. test/openapi.spec.ts holds every operation to
+ * that.
+ */
+export function buildOpenApiDocument(app: INestApplication, version: string, publicUrl: string): OpenAPIObject {
+  const builder = new DocumentBuilder()
     .setTitle('Warden')
     .setDescription(
       'Content-moderation backend. Every `/api/v1/` route needs the `X-API-KEY` header and answers with or ' +
@@ -54,11 +82,11 @@ export function buildOpenApiDocument(app: INestApplication, version: string): Op
         'a browser, a same-origin `Origin`.',
     )
     .setVersion(version)
+    .addServer(publicUrl, 'This deployment (WARDEN_PUBLIC_URL)')
     .addApiKey({ type: 'apiKey', name: 'X-API-KEY', in: 'header' }, API_KEY_SCHEME)
-    .addCookieAuth('warden_session', { type: 'apiKey', in: 'cookie', name: 'warden_session' }, SESSION_SCHEME)
-    .addTag(CONSOLE_TAG, 'The review console: sign-in, the account, and access management (session cookie)')
-    .addTag('sso', 'Per-organization SAML single sign-on: the IdP redirect, the assertion consumer service, SP metadata (public)')
-    .build();
+    .addCookieAuth('warden_session', { type: 'apiKey', in: 'cookie', name: 'warden_session' }, SESSION_SCHEME);
+  for (const [name, description] of TAGS) builder.addTag(name, description);
+  const config = builder.build();
   const document = SwaggerModule.createDocument(app, config, {
     extraModels: [ErrorBodyDto, ErrorItemDto],
     // Tags are the ones the code names (items, console, sso …), not one per controller class.

@@ -38,6 +38,7 @@ export class SamlHttpController {
 
   @Get('login/:orgId')
   @ApiOperation({
+    operationId: 'startSamlSignIn',
     summary: "Start SAML sign-in: redirects to the organization's IdP with an AuthnRequest (HTTP-Redirect binding)",
     description:
       'The request id is accepted back as `InResponseTo` for 15 minutes, and only from this browser: the answer sets the `warden_saml_request` cookie (a digest of the request id; HttpOnly, `SameSite=None; Secure`, or `SameSite=Lax` on a deployment without TLS; `Path=/saml/acs/{orgId}`; 15 minutes), which the ACS requires. 403 when SAML is not enabled for the organization.',
@@ -58,6 +59,7 @@ export class SamlHttpController {
   @Post('acs/:orgId')
   @HttpCode(302)
   @ApiOperation({
+    operationId: 'completeSamlSignIn',
     summary: 'Assertion consumer service: the IdP posts its signed response here; a valid one opens a console session',
     description:
       'Verifies the signature against the organization\'s `cert`, the audience (this organization\'s entity id), the validity window and that the response answers a sign-in started here, by this browser (the `warden_saml_request` cookie set by the login route; cleared by this answer, whatever it is); an assertion is accepted once. Then sets the session cookie and redirects to `/console/`. Every refusal is recorded as an `SsoLoginFailed` event.',
@@ -96,7 +98,7 @@ export class SamlHttpController {
   }
 
   @Get('metadata/:orgId')
-  @ApiOperation({ summary: "This service's SAML SP metadata for the organization: entity id, ACS URL, NameID format" })
+  @ApiOperation({ operationId: 'getSamlMetadata', summary: "This service's SAML SP metadata for the organization: entity id, ACS URL, NameID format" })
   @ApiParam({ name: 'orgId', description: 'The organization id' })
   @ApiResponse({ status: 200, description: 'SP metadata (XML)', content: { 'application/samlmetadata+xml': { schema: { type: 'string' } } } })
   @ApiErrors(400, 404, 429, 500, 503)

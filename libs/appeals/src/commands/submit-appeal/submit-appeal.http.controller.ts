@@ -15,6 +15,7 @@ export class SubmitAppealHttpController {
   @Post('appeal')
   @HttpCode(204)
   @ApiOperation({
+    operationId: 'submitAppeal',
     summary: 'Submit a user appeal against a moderation decision (interface spec 4.3)',
     description:
       'Records the appeal; it then becomes a review job in the queue the appeal routing rules pick (default: the queue marked ' +

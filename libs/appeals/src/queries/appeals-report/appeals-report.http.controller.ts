@@ -13,13 +13,14 @@ export class AppealsReportHttpController {
 
   @Get()
   @ApiOperation({
+    operationId: 'consoleGetAppealsReport',
     summary: 'Appeal outcomes per rule and policy: which rules are overturned most often',
     description:
       'Appeals whose appealedAt is in [from, to], counted for every rule and policy of the callbacks Warden sent for the ' +
       'actioned item under the appealed actions. 400 with a pointer when `from` or `to` is not an ISO 8601 datetime, ' +
       '`from` is after `to`, or the window spans more than 366 days.',
   })
-  @ApiOkResponse({ type: AppealsReportResponseDto })
+  @ApiOkResponse({ type: AppealsReportResponseDto, description: 'The counts for the window' })
   @ApiConsoleRoute({}, 400)
   @RequirePermissions('VIEW_INSIGHTS')
   async report(@Query() query: AppealsReportRequestDto, @CurrentUser() user: ConsolePrincipal): Promise<AppealsReportResponseDto> {

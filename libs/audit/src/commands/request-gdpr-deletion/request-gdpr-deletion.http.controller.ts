@@ -3,7 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ApiAcceptedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { CurrentPrincipal, type Principal } from '#warden/platform';
-import { ApiCustomerRoute } from '#warden/platform/http';
+import { ApiCustomerRoute, Idempotent } from '#warden/platform/http';
 import { RequestGdprDeletionCommand } from './request-gdpr-deletion.command.js';
 import { RequestGdprDeletionRequestDto } from './request-gdpr-deletion.request.dto.js';
 import { RequestGdprDeletionResponseDto } from './request-gdpr-deletion.response.dto.js';
@@ -16,6 +16,7 @@ export class RequestGdprDeletionHttpController {
   @Post()
   @HttpCode(202)
   @ApiOperation({
+    operationId: 'requestGdprDeletion',
     summary: "Erase a user's personal data (interface spec 4.10)",
     description:
       'Records the request and answers at once; a worker then forgets the data key of the user (`typeId:id`), so the data ' +
@@ -27,8 +28,15 @@ export class RequestGdprDeletionHttpController {
       '`typeId` is missing or invalid, or `typeId` is not an item type of kind USER of the organization, or `consoleEmail` ' +
       'names no console user of the organization. With `consoleEmail`, that console account is disabled and its email erased too.',
   })
-  @ApiAcceptedResponse({ type: RequestGdprDeletionResponseDto, description: 'Deletion requested' })
+  @ApiAcceptedResponse({
+    type: RequestGdprDeletionResponseDto,
+    description: 'Deletion requested',
+    example: { requestId: 'a12df902-1681-894b-8af1-5c87c8e95e8e' },
+  })
   @ApiCustomerRoute(400, 413, 415)
+  // Erasing the same user twice already records nothing, but a key reused for another user must
+  // be a 422 and a malformed key a 400, as on every customer POST (docs/api.md).
+  @Idempotent()
   async request(
     @Body() body: RequestGdprDeletionRequestDto,
     @CurrentPrincipal() principal: Principal,

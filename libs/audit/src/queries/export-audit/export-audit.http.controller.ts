@@ -13,6 +13,7 @@ export class ExportAuditHttpController {
 
   @Get()
   @ApiOperation({
+    operationId: 'consoleExportAudit',
     summary: "The organization's event history with its audit chain, for an auditor to verify offline",
     description:
       'NDJSON (docs/audit.md): a header line, then one line per event of the organization in chain order, with its data ' +

@@ -18,8 +18,8 @@ export class GetItemHistoryHttpController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get('items/:typeId/:id/history')
-  @ApiOperation({ summary: "An item's history, explained", description: DESCRIPTION })
-  @ApiOkResponse({ type: ItemHistoryResponseDto })
+  @ApiOperation({ operationId: 'consoleGetItemHistory', summary: "An item's history, explained", description: DESCRIPTION })
+  @ApiOkResponse({ type: ItemHistoryResponseDto, description: "A page of the item's history, in log order" })
   @ApiConsoleRoute({}, 400, 404)
   @RequirePermissions('VIEW_AUDIT')
   item(
@@ -33,12 +33,13 @@ export class GetItemHistoryHttpController {
 
   @Get('users/:typeId/:id/history')
   @ApiOperation({
+    operationId: 'consoleGetUserHistory',
     summary: "A user's history, explained: their user item, what they created and filed, their strikes",
     description:
       `${DESCRIPTION} For a user (an item of a USER type): their own user item's events, the submissions of the items ` +
       'they created, the reports they filed, their appeals, strikes applied and reversed.',
   })
-  @ApiOkResponse({ type: ItemHistoryResponseDto })
+  @ApiOkResponse({ type: ItemHistoryResponseDto, description: "A page of the user's history, in log order" })
   @ApiConsoleRoute({}, 400, 404)
   @RequirePermissions('VIEW_AUDIT')
   user(

@@ -16,6 +16,7 @@ export class RedeliverCallbackHttpController {
   @Post(':deliveryId/redeliver')
   @HttpCode(202)
   @ApiOperation({
+    operationId: 'consoleRedeliverCallback',
     summary: 'Send a callback delivery again: a fresh attempt cycle, same delivery id and body',
     description:
       'To the callback URL and headers configured now. The worker sends it at once and retries it as any delivery. ' +

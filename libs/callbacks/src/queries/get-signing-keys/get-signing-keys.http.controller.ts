@@ -15,6 +15,7 @@ export class GetSigningKeysHttpController {
   @Get()
   @Header('Cache-Control', 'private, max-age=300')
   @ApiOperation({
+    operationId: 'getSigningKeys',
     summary: "The public keys that verify this organization's callbacks (JWKS)",
     description:
       'Every callback carries `Service-Signature: t=<unix seconds>,kid=<key id>,v1=<base64 Ed25519 signature>` over the ' +
@@ -25,6 +26,13 @@ export class GetSigningKeysHttpController {
   })
   @ApiOkResponse({
     type: SigningKeysResponseDto,
+    description: 'The keys that verify callbacks (a JWK set)',
+    example: {
+      keys: [
+        { kty: 'OKP', crv: 'Ed25519', kid: 'C8SUJ4HLwtr8Sb4UAasw5vvHKbTD-IpLZ46EavV9l2k', x: 'DBbQmK11DLOhVsLlZmFRtTrWb-CBVl6Bpnw-ahLtcok', status: 'active' },
+        { kty: 'OKP', crv: 'Ed25519', kid: 'NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo', status: 'rotated' },
+      ],
+    },
     headers: { 'Cache-Control': { description: 'The set may be cached this long', schema: { type: 'string', example: 'private, max-age=300' } } },
   })
   @ApiCustomerRoute(400)

@@ -14,13 +14,14 @@ export class ConsoleListDeliveriesHttpController {
 
   @Get()
   @ApiOperation({
+    operationId: 'consoleListCallbackDeliveries',
     summary: "The organization's callback deliveries and their state, as GET /api/v1/callbacks/deliveries lists them",
     description:
       'Action and appeal-decision callbacks, newest request first, paginated with `limit` and `offset` (follow ' +
       '`nextOffset`). A failed or dead-lettered delivery is sent again with ' +
       '`POST /api/console/v1/callbacks/deliveries/{deliveryId}/redeliver`.',
   })
-  @ApiOkResponse({ type: ListDeliveriesResponseDto })
+  @ApiOkResponse({ type: ListDeliveriesResponseDto, description: 'A page of deliveries, newest request first' })
   @ApiConsoleRoute({}, 400)
   @RequirePermissions('MANAGE_CALLBACKS')
   list(@CurrentUser() user: ConsolePrincipal, @Query() query: ListDeliveriesRequestDto): Promise<ListDeliveriesResponseDto> {

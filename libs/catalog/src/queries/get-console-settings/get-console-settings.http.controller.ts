@@ -12,12 +12,13 @@ export class GetConsoleSettingsHttpController {
 
   @Get()
   @ApiOperation({
+    operationId: 'consoleGetSettings',
     summary: "The signed-in user's organization and the settings the console follows",
     description:
       'The decision rules a moderator must meet (a reason, a policy) and the moderator-wellness settings, as the ' +
       "organization's configuration sets them (defaults where it does not).",
   })
-  @ApiOkResponse({ type: ConsoleSettingsResponseDto })
+  @ApiOkResponse({ type: ConsoleSettingsResponseDto, description: "The organization's console settings" })
   @ApiConsoleRoute()
   @RequirePermissions('USE_CONSOLE')
   get(@CurrentUser() user: ConsolePrincipal): Promise<ConsoleSettingsResponseDto> {

@@ -13,10 +13,11 @@ export class ConsoleListActionsHttpController {
 
   @Get()
   @ApiOperation({
+    operationId: 'consoleListActions',
     summary: "The organization's custom and built-in actions, as GET /api/v1/actions lists them",
     description: 'What the decision panel offers, filtered by the job\'s item type (`itemTypeIds`). Callbacks are never returned.',
   })
-  @ApiOkResponse({ type: ListActionsResponseDto })
+  @ApiOkResponse({ type: ListActionsResponseDto, description: 'The actions a decision may take' })
   @ApiConsoleRoute()
   @RequirePermissions('VIEW_MRT')
   async list(@CurrentUser() user: ConsolePrincipal): Promise<ListActionsResponseDto> {

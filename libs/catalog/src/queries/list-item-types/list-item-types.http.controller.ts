@@ -12,8 +12,36 @@ export class ListItemTypesHttpController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get()
-  @ApiOperation({ summary: 'Item-type schemas and field roles (interface spec 4.9)' })
-  @ApiOkResponse({ type: ListItemTypesResponseDto })
+  @ApiOperation({ operationId: 'listItemTypes', summary: 'Item-type schemas and field roles (interface spec 4.9)' })
+  @ApiOkResponse({
+    type: ListItemTypesResponseDto,
+    description: "The organization's item types, each with its fields and roles",
+    example: {
+      itemTypes: [
+        {
+          id: 'post',
+          name: 'Post',
+          kind: 'CONTENT',
+          version: '2',
+          fields: [
+            { name: 'text', type: 'STRING', required: true, array: false, itemTypeIds: [] },
+            { name: 'images', type: 'IMAGE', required: false, array: true, itemTypeIds: [] },
+            { name: 'author', type: 'RELATED_ITEM', required: true, array: false, itemTypeIds: ['user'] },
+            { name: 'postedAt', type: 'DATETIME', required: false, array: false, itemTypeIds: [] },
+          ],
+          roles: { creator: 'author', createdAt: 'postedAt' },
+        },
+        {
+          id: 'user',
+          name: 'User',
+          kind: 'USER',
+          version: null,
+          fields: [{ name: 'name', type: 'STRING', required: false, array: false, itemTypeIds: [] }],
+          roles: { displayName: 'name' },
+        },
+      ],
+    },
+  })
   @ApiCustomerRoute()
   async list(@CurrentPrincipal() principal: Principal): Promise<ListItemTypesResponseDto> {
     return { itemTypes: await this.queries.execute(new ListItemTypesQuery(principal.orgId)) };

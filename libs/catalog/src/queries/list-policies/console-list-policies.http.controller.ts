@@ -13,10 +13,11 @@ export class ConsoleListPoliciesHttpController {
 
   @Get()
   @ApiOperation({
+    operationId: 'consoleListPolicies',
     summary: 'All policies of the organization, as GET /api/v1/policies lists them',
     description: 'What the decision panel builds its policy tree from (`parentId`).',
   })
-  @ApiOkResponse({ type: ListPoliciesResponseDto })
+  @ApiOkResponse({ type: ListPoliciesResponseDto, description: "The organization's policies" })
   @ApiConsoleRoute()
   @RequirePermissions('VIEW_MRT')
   async list(@CurrentUser() user: ConsolePrincipal): Promise<ListPoliciesResponseDto> {

@@ -16,6 +16,7 @@ export class ExecuteActionHttpController {
   @Post()
   @HttpCode(202)
   @ApiOperation({
+    operationId: 'executeAction',
     summary: 'Execute an action (interface spec 4.7)',
     description:
       'Records the execution and answers at once; what follows is asynchronous. A customer-defined action sends its ' +
@@ -25,7 +26,7 @@ export class ExecuteActionHttpController {
       'new execution: send an Idempotency-Key to make a retry safe. All or nothing: a 400 lists every problem with its ' +
       'pointer and records nothing.',
   })
-  @ApiAcceptedResponse({ type: ExecuteActionResponseDto, description: 'Execution recorded' })
+  @ApiAcceptedResponse({ type: ExecuteActionResponseDto, description: 'Execution recorded', example: { executionId: 'exe_FQjvqpimFxbzE063' } })
   @ApiCustomerRoute(400, 413, 415)
   @Idempotent()
   async execute(

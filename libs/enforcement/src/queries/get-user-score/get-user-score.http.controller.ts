@@ -15,6 +15,7 @@ export class GetUserScoreHttpController {
 
   @Get()
   @ApiOperation({
+    operationId: 'getUserScore',
     summary: "A user's moderation score (interface spec 4.6)",
     description:
       'The bare JSON number 1 (worst) to 5 (best), from the penalty points of the actions taken on the ' +

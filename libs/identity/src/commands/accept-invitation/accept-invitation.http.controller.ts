@@ -17,10 +17,11 @@ export class AcceptInvitationHttpController {
   @ConsolePublic()
   @ApiConsoleRoute({ public: true }, 400, 401)
   @ApiOperation({
+    operationId: 'consoleAcceptInvitation',
     summary: 'Accept an invitation: set the password; the user becomes active and can sign in',
     description: 'The same 401 for an unknown, used or expired token. 400 on /password for a password that is too short or too long.',
   })
-  @ApiOkResponse({ type: UserDto })
+  @ApiOkResponse({ type: UserDto, description: 'The user, now active: sign in with the password' })
   async accept(@Body() body: AcceptInvitationRequestDto, @Req() request: FastifyRequest): Promise<UserDto> {
     return toUserDto(await this.commands.execute(new AcceptInvitationCommand(body.token, body.password, request.id)));
   }

@@ -18,11 +18,12 @@ export class ChangeUserRolesHttpController {
 
   @Put(':userId/roles')
   @ApiOperation({
+    operationId: 'consoleChangeUserRoles',
     summary: "Replace a user's roles; they apply from the user's next request",
     description: "409 when the organization's last active ADMIN would remove ADMIN from themselves. 404 for a user of another organization.",
   })
   @ApiParam({ name: 'userId', example: 'usr_Q2x1c3Rlcj' })
-  @ApiOkResponse({ type: UserDto })
+  @ApiOkResponse({ type: UserDto, description: 'The user, with the roles now in force' })
   @ApiConsoleRoute({}, 400, 404, 409)
   @RequirePermissions('MANAGE_USERS')
   async change(

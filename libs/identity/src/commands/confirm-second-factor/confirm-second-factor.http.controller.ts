@@ -14,12 +14,13 @@ export class ConfirmSecondFactorHttpController {
   @Post()
   @HttpCode(200)
   @ApiOperation({
+    operationId: 'consoleConfirmSecondFactor',
     summary: 'Confirm the second factor with a code; returns the recovery codes',
     description:
       'A valid code from the app activates the second factor: from then on a password login also needs a code ' +
       '(or a recovery code). 400 for a wrong code, 404 when no enrollment was started, 409 when already active.',
   })
-  @ApiOkResponse({ type: RecoveryCodesResponseDto })
+  @ApiOkResponse({ type: RecoveryCodesResponseDto, description: 'The second factor is active: its recovery codes, shown this once' })
   @ApiConsoleRoute({}, 400, 404, 409)
   @RequirePermissions('USE_CONSOLE')
   confirm(

@@ -14,8 +14,8 @@ export class CreateApiKeyHttpController {
 
   @Post()
   @HttpCode(201)
-  @ApiOperation({ summary: 'Create an API key for the organization; the key is in this response only' })
-  @ApiCreatedResponse({ type: CreatedApiKeyResponseDto })
+  @ApiOperation({ operationId: 'consoleCreateApiKey', summary: 'Create an API key for the organization; the key is in this response only' })
+  @ApiCreatedResponse({ type: CreatedApiKeyResponseDto, description: 'The new key, shown this once' })
   @ApiConsoleRoute({}, 400)
   @RequirePermissions('MANAGE_API_KEYS')
   async create(

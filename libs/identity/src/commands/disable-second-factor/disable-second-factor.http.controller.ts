@@ -14,6 +14,7 @@ export class DisableSecondFactorHttpController {
   @Delete()
   @HttpCode(204)
   @ApiOperation({
+    operationId: 'consoleDisableSecondFactor',
     summary: 'Disable the second factor',
     description:
       'Needs a current code or a recovery code (a pending enrollment is cancelled without one). 400 for a missing, ' +

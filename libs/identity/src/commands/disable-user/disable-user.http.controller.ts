@@ -18,11 +18,12 @@ export class DisableUserHttpController {
   @Post(':userId/disable')
   @HttpCode(200)
   @ApiOperation({
+    operationId: 'consoleDisableUser',
     summary: 'Disable a user: its sessions end and it can no longer sign in',
     description: "Disabling a disabled user changes nothing. 409 when the organization's last active ADMIN would disable themselves.",
   })
   @ApiParam({ name: 'userId', example: 'usr_Q2x1c3Rlcj' })
-  @ApiOkResponse({ type: UserDto })
+  @ApiOkResponse({ type: UserDto, description: 'The user, now disabled' })
   @ApiConsoleRoute({}, 404, 409)
   @RequirePermissions('MANAGE_USERS')
   async disable(@Param('userId') userId: string, @CurrentUser() user: ConsolePrincipal, @Req() request: FastifyRequest): Promise<UserDto> {

@@ -22,13 +22,14 @@ export class InviteUserHttpController {
   @Post()
   @HttpCode(201)
   @ApiOperation({
+    operationId: 'consoleInviteUser',
     summary: 'Invite a person: a user (state invited) and a one-time link to set a password',
     description:
       'The link expires in 72 hours and works once. Inviting an address again before it was accepted renews the ' +
       'invitation (the earlier link stops working) and sets the roles. 409 for an address of an active or disabled ' +
       'user of the organization; 400 on /email for an address taken elsewhere in the deployment.',
   })
-  @ApiCreatedResponse({ type: InvitationResponseDto })
+  @ApiCreatedResponse({ type: InvitationResponseDto, description: 'The invited user and the invitation link' })
   @ApiConsoleRoute({}, 400, 409)
   @RequirePermissions('MANAGE_USERS')
   async invite(@Body() body: InviteUserRequestDto, @CurrentUser() user: ConsolePrincipal, @Req() request: FastifyRequest): Promise<InvitationResponseDto> {

@@ -45,11 +45,12 @@ export class ConsoleSessionHttpController {
   @ConsolePublic({ identifies: true })
   @ApiConsoleRoute({ public: true })
   @ApiOperation({
+    operationId: 'consoleGetSession',
     summary: 'Whether this browser is signed in (the console asks on load)',
     description:
       'Always 200: `signedIn: false` without a valid session cookie (an invalid one is cleared, and counts as a failed authentication like any invented credential), otherwise what GET me answers. A page loaded after an SSO sign-in learns its CSRF token here.',
   })
-  @ApiOkResponse({ type: ConsoleSessionStateDto })
+  @ApiOkResponse({ type: ConsoleSessionStateDto, description: 'Whether the request is signed in, and as whom' })
   current(
     @OptionalUser() principal: ConsolePrincipal | null,
     @Req() request: FastifyRequest & { cookies?: Record<string, string | undefined> },
@@ -68,11 +69,12 @@ export class ConsoleSessionHttpController {
   @ConsolePublic()
   @ApiConsoleRoute({ public: true }, 400, 401, 403)
   @ApiOperation({
+    operationId: 'consoleSignIn',
     summary: 'Sign in with email and password',
     description:
       'Sets the `warden_session` cookie (HttpOnly, SameSite=Lax, 30 days). A wrong email and a wrong password get the same 401; 10 failures in 15 minutes per account or per client address give 429. 403: a cross-origin request, or the right password of a user whose organization signs in through SSO only (`sso.passwordLogin: false`).',
   })
-  @ApiOkResponse({ type: ConsoleSessionResponseDto })
+  @ApiOkResponse({ type: ConsoleSessionResponseDto, description: 'Signed in: `Set-Cookie` with the session; the user and the CSRF token' })
   async login(
     @Body() body: LoginRequestDto,
     @Req() request: FastifyRequest,
@@ -88,7 +90,7 @@ export class ConsoleSessionHttpController {
   @HttpCode(204)
   @RequirePermissions('USE_CONSOLE')
   @ApiConsoleRoute()
-  @ApiOperation({ summary: 'Sign out: ends the session and clears its cookie' })
+  @ApiOperation({ operationId: 'consoleSignOut', summary: 'Sign out: ends the session and clears its cookie' })
   @ApiNoContentResponse({ description: 'Signed out' })
   async logout(
     @CurrentUser() principal: ConsolePrincipal,
@@ -108,8 +110,8 @@ export class ConsoleSessionHttpController {
   @Get('me')
   @RequirePermissions('USE_CONSOLE')
   @ApiConsoleRoute()
-  @ApiOperation({ summary: 'The signed-in user, and the CSRF token of its session (for a page loaded again)' })
-  @ApiOkResponse({ type: ConsoleSessionResponseDto })
+  @ApiOperation({ operationId: 'consoleGetMe', summary: 'The signed-in user, and the CSRF token of its session (for a page loaded again)' })
+  @ApiOkResponse({ type: ConsoleSessionResponseDto, description: 'The signed-in user and the CSRF token of the session' })
   me(@CurrentUser() principal: ConsolePrincipal, @Req() request: FastifyRequest & { cookies?: Record<string, string | undefined> }): ConsoleSessionResponseDto {
     return sessionOf(principal, request.cookies?.[SESSION_COOKIE] ?? '');
   }

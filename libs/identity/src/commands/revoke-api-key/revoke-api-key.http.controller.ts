@@ -13,6 +13,7 @@ export class RevokeApiKeyHttpController {
   @Post(':keyId/revoke')
   @HttpCode(204)
   @ApiOperation({
+    operationId: 'consoleRevokeApiKey',
     summary: 'Revoke a key: it stops working (within about a second on every server)',
     description: 'Revoking a revoked key changes nothing. 404 for a key the organization does not have.',
   })

@@ -14,13 +14,14 @@ export class RotateApiKeyHttpController {
   @Post(':keyId/rotate')
   @HttpCode(200)
   @ApiOperation({
+    operationId: 'consoleRotateApiKey',
     summary: 'Rotate a key (spec 5.3): a new key replaces it, and it stops working',
     description:
       'The new key (same name and team) is in this response only. 404 for a key the organization does not have; ' +
       '409 for a key already rotated or revoked.',
   })
   @ApiParam({ name: 'keyId', example: 'key_Q2x1c3Rlcj' })
-  @ApiOkResponse({ type: CreatedApiKeyResponseDto })
+  @ApiOkResponse({ type: CreatedApiKeyResponseDto, description: 'The key that replaces it, shown this once' })
   @ApiConsoleRoute({}, 404, 409)
   @RequirePermissions('MANAGE_API_KEYS')
   async rotate(

@@ -14,13 +14,14 @@ export class StartSecondFactorEnrollmentHttpController {
   @Post()
   @HttpCode(200)
   @ApiOperation({
+    operationId: 'consoleStartSecondFactorEnrollment',
     summary: 'Start enrolling a TOTP second factor',
     description:
       'Creates a new secret for an authenticator app (RFC 6238: SHA-1, 6 digits, 30 s). The factor is pending until ' +
       'POST /api/console/v1/me/second-factor/confirm receives a valid code; starting again replaces a pending secret. ' +
       '409 when a second factor is already active (disable it first).',
   })
-  @ApiOkResponse({ type: SecondFactorEnrollmentResponseDto })
+  @ApiOkResponse({ type: SecondFactorEnrollmentResponseDto, description: 'The secret for an authenticator app; pending until confirmed with a code' })
   @ApiConsoleRoute({}, 409)
   @RequirePermissions('USE_CONSOLE')
   start(@CurrentUser() user: ConsolePrincipal, @Req() request: FastifyRequest): Promise<SecondFactorEnrollmentResponseDto> {

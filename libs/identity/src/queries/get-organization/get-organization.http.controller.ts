@@ -13,10 +13,20 @@ export class GetOrganizationHttpController {
 
   @Get()
   @ApiOperation({
+    operationId: 'getOrganization',
     summary: 'The organization (and key) the X-API-KEY belongs to',
     description: 'Our extension: lets an integration check which organization its key is scoped to.',
   })
-  @ApiOkResponse({ type: OrganizationResponseDto })
+  @ApiOkResponse({
+    type: OrganizationResponseDto,
+    description: 'The organization, and the key the request came with',
+    example: {
+      id: 'acme',
+      name: 'Acme Social',
+      createdAt: '2026-01-15T09:30:00.000Z',
+      apiKey: { id: 'key_hIrXINebxiqsdaHJ', team: 'trust-and-safety' },
+    },
+  })
   @ApiCustomerRoute()
   async get(@CurrentPrincipal() principal: Principal): Promise<OrganizationResponseDto> {
     const org = await this.queries.execute(new GetOrganizationQuery(principal.orgId));

@@ -11,8 +11,8 @@ export class GetSecondFactorStatusHttpController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get()
-  @ApiOperation({ summary: "The signed-in user's second factor: none, pending or active, and recovery codes left" })
-  @ApiOkResponse({ type: SecondFactorStatusResponseDto })
+  @ApiOperation({ operationId: 'consoleGetSecondFactor', summary: "The signed-in user's second factor: none, pending or active, and recovery codes left" })
+  @ApiOkResponse({ type: SecondFactorStatusResponseDto, description: "The second factor's state" })
   @ApiConsoleRoute()
   @RequirePermissions('USE_CONSOLE')
   status(@CurrentUser() user: ConsolePrincipal): Promise<SecondFactorStatusResponseDto> {

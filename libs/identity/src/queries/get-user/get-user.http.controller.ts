@@ -11,9 +11,9 @@ export class GetUserHttpController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get(':userId')
-  @ApiOperation({ summary: 'One dashboard user of the organization (404 for any other id)' })
+  @ApiOperation({ operationId: 'consoleGetUser', summary: 'One dashboard user of the organization (404 for any other id)' })
   @ApiParam({ name: 'userId', example: 'usr_Q2x1c3Rlcj' })
-  @ApiOkResponse({ type: UserDto })
+  @ApiOkResponse({ type: UserDto, description: 'The user' })
   @ApiConsoleRoute({}, 404)
   @RequirePermissions('MANAGE_USERS')
   async get(@Param('userId') userId: string, @CurrentUser() user: ConsolePrincipal): Promise<UserDto> {

@@ -11,8 +11,8 @@ export class ListApiKeysHttpController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get()
-  @ApiOperation({ summary: "The organization's API keys with their last use (spec 5.3); never the keys themselves" })
-  @ApiOkResponse({ type: ApiKeyListResponseDto })
+  @ApiOperation({ operationId: 'consoleListApiKeys', summary: "The organization's API keys with their last use (spec 5.3); never the keys themselves" })
+  @ApiOkResponse({ type: ApiKeyListResponseDto, description: "The organization's keys" })
   @ApiConsoleRoute()
   @RequirePermissions('MANAGE_API_KEYS')
   async list(@CurrentUser() user: ConsolePrincipal): Promise<ApiKeyListResponseDto> {

@@ -11,8 +11,8 @@ export class ListUsersHttpController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get()
-  @ApiOperation({ summary: "The organization's dashboard users: email, roles, state" })
-  @ApiOkResponse({ type: UserListResponseDto })
+  @ApiOperation({ operationId: 'consoleListUsers', summary: "The organization's dashboard users: email, roles, state" })
+  @ApiOkResponse({ type: UserListResponseDto, description: "The organization's console users" })
   @ApiConsoleRoute()
   @RequirePermissions('MANAGE_USERS')
   async list(@CurrentUser() user: ConsolePrincipal): Promise<UserListResponseDto> {

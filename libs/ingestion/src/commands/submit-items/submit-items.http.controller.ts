@@ -15,10 +15,15 @@ export class SubmitItemsHttpController {
   @Post()
   @HttpCode(202)
   @ApiOperation({
+    operationId: 'submitItems',
     summary: 'Submit items for rule evaluation (interface spec 4.1)',
     description: 'Asynchronous: on 202 the items are durably recorded; evaluation follows in the worker.',
   })
-  @ApiAcceptedResponse({ type: SubmitItemsResponseDto })
+  @ApiAcceptedResponse({
+    type: SubmitItemsResponseDto,
+    description: 'The items are recorded; the worker evaluates them next',
+    example: { accepted: 2, requestId: '6f1c0f5e-4b7a-4c2e-9d0a-8e5b2f7c1a93' },
+  })
   @ApiCustomerRoute(400, 413, 415)
   @Idempotent()
   async submit(

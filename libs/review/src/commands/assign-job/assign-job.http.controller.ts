@@ -14,6 +14,7 @@ export class AssignJobHttpController {
   @Post(':jobId/assign')
   @HttpCode(204)
   @ApiOperation({
+    operationId: 'consoleAssignJob',
     summary: 'Reserve a job for one moderator (managers): only they can claim it; any lock held is ended',
     description:
       'Their next claim on the queue offers it first. 400 (pointer `/userId`) when the user is not an active user of the organization who may decide jobs of this queue; ' +

@@ -20,12 +20,13 @@ export class ClaimNextJobHttpController {
   @Post(':queueId/claim')
   @HttpCode(200)
   @ApiOperation({
+    operationId: 'consoleClaimNextJob',
     summary: 'Claim the next job of a queue under an exclusive lock',
     description:
       'The job is held by the caller until `lock.expiresAt` (the queue\'s lockTimeoutSeconds); renew it while working. 204 when the queue has no job to offer. 404 for an unknown queue, or the child-safety queue without VIEW_CHILD_SAFETY_DATA.',
   })
   @ApiParam({ name: 'queueId', example: 'default' })
-  @ApiOkResponse({ type: ClaimedJobResponseDto })
+  @ApiOkResponse({ type: ClaimedJobResponseDto, description: 'A job, now locked to you, and its lock' })
   @ApiNoContentResponse({ description: 'The queue has no job to offer you now' })
   @ApiConsoleRoute({}, 404)
   @RequirePermissions('DECIDE_MRT')

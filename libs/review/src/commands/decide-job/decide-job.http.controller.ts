@@ -15,6 +15,7 @@ export class DecideJobHttpController {
   @Post(':jobId/decision')
   @HttpCode(200)
   @ApiOperation({
+    operationId: 'consoleDecideJob',
     summary: 'Decide a job you hold the live lock of; the decision closes it',
     description:
       'IGNORE closes the job and sends nothing. CUSTOM_ACTION sends one signed action callback per chosen action ' +
@@ -26,7 +27,7 @@ export class DecideJobHttpController {
       '/errors/lock-not-held, /errors/lock-expired or /errors/job-closed without the live lock.',
   })
   @ApiParam({ name: 'jobId' })
-  @ApiOkResponse({ type: DecisionSummaryDto })
+  @ApiOkResponse({ type: DecisionSummaryDto, description: 'The decision, recorded' })
   @ApiConsoleRoute({}, 400, 404, 409)
   @RequirePermissions('DECIDE_MRT')
   async decide(

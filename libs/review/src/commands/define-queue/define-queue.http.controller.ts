@@ -20,6 +20,7 @@ export class DefineQueueHttpController {
 
   @Post()
   @ApiOperation({
+    operationId: 'consoleCreateQueue',
     summary: 'Create a review queue',
     description: `${RECORDED} 400 with a pointer for what the file would refuse (the reserved \`child-safety\` id, a second default). 409 when a queue with the id exists, or the configuration changed concurrently.`,
   })
@@ -37,6 +38,7 @@ export class DefineQueueHttpController {
 
   @Put(':queueId')
   @ApiOperation({
+    operationId: 'consoleUpdateQueue',
     summary: 'Replace the definition of a review queue',
     description: `The whole definition: a field left out takes its file default. ${RECORDED} An unchanged definition records nothing. 404 for an unknown queue (the built-in queues are not declared and cannot be changed here). 409 when the configuration changed concurrently.`,
   })

@@ -32,6 +32,7 @@ export class ReleaseJobLockHttpController {
   @Delete(':jobId/lock')
   @HttpCode(204)
   @ApiOperation({
+    operationId: 'consoleReleaseJobLock',
     summary: 'Give a job back: it is claimable again at once, by anyone',
     description:
       'The lock token in the body (`{"lockToken": …}`) or in the `X-Lock-Token` header. 409 `/errors/lock-not-held` when you do not hold the lock, ' +

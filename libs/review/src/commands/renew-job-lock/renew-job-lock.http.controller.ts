@@ -15,6 +15,7 @@ export class RenewJobLockHttpController {
   @Post(':jobId/lock')
   @HttpCode(200)
   @ApiOperation({
+    operationId: 'consoleRenewJobLock',
     summary: 'Renew your lock on a job (heartbeat)',
     description:
       "The lock runs for the queue's lockTimeoutSeconds from now. 409 `/errors/lock-not-held` when you do not hold it (wrong token, " +
@@ -22,7 +23,7 @@ export class RenewJobLockHttpController {
       '`/errors/job-closed` when the job is decided. 404 for a job of another organization, or of the child-safety queue without VIEW_CHILD_SAFETY_DATA.',
   })
   @ApiParam({ name: 'jobId' })
-  @ApiOkResponse({ type: RenewedLockResponseDto })
+  @ApiOkResponse({ type: RenewedLockResponseDto, description: 'The lock, renewed' })
   @ApiConsoleRoute({}, 400, 404, 409)
   @RequirePermissions('DECIDE_MRT')
   async renew(

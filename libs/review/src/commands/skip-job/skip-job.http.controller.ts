@@ -14,6 +14,7 @@ export class SkipJobHttpController {
   @Post(':jobId/skip')
   @HttpCode(204)
   @ApiOperation({
+    operationId: 'consoleSkipJob',
     summary: 'Skip a job you hold: it goes back to the queue, and is not offered to you again for a while',
     description:
       'Other moderators can claim it at once; you are offered it again after WARDEN_REVIEW_SKIP_SECONDS (default 600), or at once when a manager assigns it to you. ' +

@@ -16,13 +16,18 @@ export class SubmitReportHttpController {
   @Post()
   @HttpCode(201)
   @ApiOperation({
+    operationId: 'submitReport',
     summary: 'Submit a user report (interface spec 4.2)',
     description:
       'Records the report and the reported item (as a new item version, evaluated by the rules like a submitted item); the ' +
       'report then becomes a review job in the queue its routing picks (`csam: true`: the child-safety queue). All or ' +
       'nothing: a 400 or 413 lists every problem with its pointer and records nothing.',
   })
-  @ApiCreatedResponse({ type: SubmitReportResponseDto })
+  @ApiCreatedResponse({
+    type: SubmitReportResponseDto,
+    description: 'The report is recorded; its review job opens next',
+    example: { reportId: 'rpt_3q2mYV0bH8kP1sXa' },
+  })
   @ApiCustomerRoute(400, 413, 415)
   @Idempotent()
   async submit(

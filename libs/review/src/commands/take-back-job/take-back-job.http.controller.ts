@@ -13,6 +13,7 @@ export class TakeBackJobHttpController {
   @Post(':jobId/release')
   @HttpCode(204)
   @ApiOperation({
+    operationId: 'consoleTakeBackJob',
     summary: "Take a job away from its holder or assignee (managers): it is claimable again by anyone",
     description:
       'The former holder can no longer renew or decide (409 `/errors/lock-not-held`). Nothing happens for a job nobody holds. ' +

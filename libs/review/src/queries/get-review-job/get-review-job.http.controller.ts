@@ -14,11 +14,12 @@ export class GetReviewJobHttpController {
 
   @Get(':jobId')
   @ApiOperation({
+    operationId: 'consoleGetJob',
     summary: 'One review job as a moderator sees it',
     description: 'Never shows a lock token. 404 for a job of another organization, or of the child-safety queue without VIEW_CHILD_SAFETY_DATA.',
   })
   @ApiParam({ name: 'jobId' })
-  @ApiOkResponse({ type: ReviewJobResponseDto })
+  @ApiOkResponse({ type: ReviewJobResponseDto, description: 'The job, with its item, context and history' })
   @ApiConsoleRoute({}, 404)
   @RequirePermissions('VIEW_MRT')
   async get(@Param('jobId') jobId: string, @CurrentUser() user: ConsolePrincipal): Promise<ReviewJobView> {

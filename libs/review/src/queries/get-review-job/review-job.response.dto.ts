@@ -78,7 +78,16 @@ class CreatorDto {
 class ConditionDto {
   @ApiProperty({ description: 'Where in the condition set (`conditions[0].conditions[1]`)' }) path!: string;
   @ApiProperty({ enum: ['passed', 'failed', 'unknown', 'skipped'] }) outcome!: string;
-  @ApiProperty({ required: false, description: 'The signal value' }) value?: unknown;
+  // Typed as GET /api/v1/items/{typeId}/{id}/evaluations types the same value: a bare `unknown`
+  // would be published as `{type: object}`, which generated clients read as an empty object.
+  @ApiPropertyOptional({
+    description:
+      "The signal's value (a boolean for the text and hash signals, a number for scores, distances and counts), or without " +
+      "a signal the field's value when it is a boolean or a number; absent when not computed or for other field values; " +
+      'null when the signal answered null.',
+    anyOf: [{ type: 'boolean' }, { type: 'number', nullable: true }],
+  })
+  value?: boolean | number | null;
   @ApiPropertyOptional(DATA) detail?: Record<string, unknown>;
   @ApiProperty({ required: false }) error?: string;
 }

@@ -14,13 +14,14 @@ export class ListChildSafetyReportsHttpController {
 
   @Get()
   @ApiOperation({
+    operationId: 'consoleListChildSafetyReports',
     summary: 'Export the child-safety reports moderators recorded',
     description:
       'What SUBMIT_CHILD_SAFETY_REPORT decisions recorded, with what a CyberTipline-style report needs (item and ' +
       'version, media URLs, creator, reporters and their reasons, the moderator\'s reason and note, who recorded it ' +
       'and when), newest first, paginated with `limit` and `offset`. Nothing is submitted to an outside body.',
   })
-  @ApiOkResponse({ type: ChildSafetyReportPageDto })
+  @ApiOkResponse({ type: ChildSafetyReportPageDto, description: 'A page of child-safety reports, newest first' })
   @ApiConsoleRoute({}, 400)
   @RequirePermissions('VIEW_CHILD_SAFETY_DATA')
   async list(@CurrentUser() user: ConsolePrincipal, @Query() query: ListChildSafetyReportsRequestDto): Promise<ChildSafetyReportPageDto> {

@@ -14,12 +14,13 @@ export class ListReviewJobsHttpController {
 
   @Get()
   @ApiOperation({
+    operationId: 'consoleListJobs',
     summary: "Managers' list of review jobs, oldest first, with the total",
     description:
       '404 for an unknown queue, or the child-safety queue without VIEW_CHILD_SAFETY_DATA. 400 with a pointer for a bad ' +
       'filter (`/openedBefore` not an ISO 8601 datetime, `/queueId` missing without VIEW_CHILD_SAFETY_DATA).',
   })
-  @ApiOkResponse({ type: ReviewJobListResponseDto })
+  @ApiOkResponse({ type: ReviewJobListResponseDto, description: 'A page of the jobs that match the filter' })
   @ApiConsoleRoute({}, 400, 404)
   @RequirePermissions('MANAGE_MRT_JOBS')
   async list(@Query() query: ListReviewJobsRequestDto, @CurrentUser() user: ConsolePrincipal): Promise<ReviewJobListResponseDto> {

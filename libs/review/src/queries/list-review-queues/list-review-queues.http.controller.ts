@@ -12,10 +12,11 @@ export class ListReviewQueuesHttpController {
 
   @Get()
   @ApiOperation({
+    operationId: 'consoleListQueues',
     summary: 'The review queues with their load',
     description: 'The child-safety queue is listed only with VIEW_CHILD_SAFETY_DATA.',
   })
-  @ApiOkResponse({ type: ReviewQueueListResponseDto })
+  @ApiOkResponse({ type: ReviewQueueListResponseDto, description: "The organization's review queues" })
   @ApiConsoleRoute()
   @RequirePermissions('VIEW_MRT')
   async list(@CurrentUser() user: ConsolePrincipal): Promise<ReviewQueueListResponseDto> {

@@ -20,14 +20,30 @@ export class SubmitContentHttpController {
 
   @Post()
   @ApiOperation({
+    operationId: 'submitContent',
     summary: 'Submit one item (legacy, interface spec 4.8)',
     description:
       'Without `sync` (or false) the item is recorded and evaluated asynchronously: 202 as for /api/v1/items/async/. ' +
       'With `sync: true` it is evaluated before answering 200 with the result; the actions are published as usual. ' +
       'No image hashing on this endpoint.',
   })
-  @ApiOkResponse({ type: SubmitContentSyncResponseDto, description: 'sync: true' })
-  @ApiAcceptedResponse({ type: SubmitContentAsyncResponseDto, description: 'sync absent or false' })
+  @ApiOkResponse({
+    type: SubmitContentSyncResponseDto,
+    description: "With `sync: true`: the item was recorded and evaluated; each rule's result and the actions published",
+    example: {
+      contentId: 'post-123',
+      rules: [
+        { id: 'remove-scams', name: 'Remove scams', status: 'LIVE', result: 'passed' },
+        { id: 'flag-links', name: 'Flag links', status: 'BACKGROUND', result: 'failed' },
+      ],
+      actionsTriggered: [{ id: 'remove', name: 'Remove' }],
+    },
+  })
+  @ApiAcceptedResponse({
+    type: SubmitContentAsyncResponseDto,
+    description: 'Without `sync` (or with `sync: false`): the item is recorded; the worker evaluates it next',
+    example: { accepted: 1, requestId: '68389136-1c0d-41e2-8055-10593b33714f' },
+  })
   @ApiCustomerRoute(400, 413, 415)
   @Idempotent()
   async submit(

@@ -13,10 +13,45 @@ export class ListEvaluationsHttpController {
 
   @Get()
   @ApiOperation({
+    operationId: 'listItemEvaluations',
     summary: 'Why an item was (not) actioned: every evaluation of the item, newest first',
     description: 'Our extension. Each rule with its outcome and each condition with its outcome and signal value.',
   })
-  @ApiOkResponse({ type: ListEvaluationsResponseDto })
+  @ApiOkResponse({
+    type: ListEvaluationsResponseDto,
+    description: "The item's evaluations, newest first; empty when it was never evaluated",
+    example: {
+      evaluations: [
+        {
+          version: 0,
+          environment: 'LIVE',
+          evaluatedAt: '2026-03-04T10:12:40.212Z',
+          rules: [
+            {
+              id: 'remove-scams',
+              name: 'Remove scams',
+              status: 'LIVE',
+              outcome: 'passed',
+              capped: false,
+              conditions: [
+                { path: 'conditions[0]', outcome: 'passed' },
+                { path: 'conditions[1]', outcome: 'passed', value: 0 },
+                { path: 'conditions[2]', outcome: 'passed', value: true },
+              ],
+            },
+          ],
+          actions: [
+            {
+              id: 'remove',
+              kind: 'CUSTOMER_DEFINED_ACTION',
+              policies: [{ id: 'scam', name: 'Scam', penalty: 'HIGH' }],
+              rules: [{ id: 'remove-scams', name: 'Remove scams' }],
+            },
+          ],
+        },
+      ],
+    },
+  })
   @ApiCustomerRoute()
   async list(
     @CurrentPrincipal() principal: Principal,

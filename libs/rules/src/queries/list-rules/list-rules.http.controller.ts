@@ -12,10 +12,11 @@ export class ListRulesHttpController {
 
   @Get()
   @ApiOperation({
+    operationId: 'consoleListRules',
     summary: "The organization's rules with today's actions and their latest matches",
     description: 'The rules page: every rule of the configuration applied (not archived), whatever its status.',
   })
-  @ApiOkResponse({ type: ListRulesResponseDto })
+  @ApiOkResponse({ type: ListRulesResponseDto, description: "The organization's rules, with their recent matches" })
   @ApiConsoleRoute()
   @RequirePermissions('VIEW_RULES')
   async list(@CurrentUser() user: ConsolePrincipal): Promise<ListRulesResponseDto> {

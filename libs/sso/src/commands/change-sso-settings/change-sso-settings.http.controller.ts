@@ -18,6 +18,7 @@ export class ChangeSsoSettingsHttpController {
 
   @Put()
   @ApiOperation({
+    operationId: 'consoleChangeSsoSettings',
     summary: "Replace the organization's SSO settings, checked as the configuration file's `sso:` section is",
     description:
       'A field left out takes its default, except `cert`: left out, the stored certificate is kept. 400 with a pointer for what the file would refuse (a certificate that does not parse, passwordLogin false without SAML, roleMap without roleAttribute, SAML without sso_url or certificate, JIT without roles). An unchanged request records nothing. A later `warden apply` of the file sets its `sso:` section again.',

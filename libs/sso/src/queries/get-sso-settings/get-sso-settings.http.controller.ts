@@ -12,9 +12,10 @@ export class GetSsoSettingsHttpController {
 
   @Get()
   @ApiOperation({
+    operationId: 'consoleGetSsoSettings',
     summary: "The organization's SSO settings and the values to enter at the IdP; the certificate only as its fingerprint, subject and expiry",
   })
-  @ApiOkResponse({ type: SsoSettingsResponseDto })
+  @ApiOkResponse({ type: SsoSettingsResponseDto, description: "The organization's SSO settings, and what to enter at the IdP" })
   @ApiConsoleRoute()
   @RequirePermissions('MANAGE_SSO')
   async get(@CurrentUser() user: ConsolePrincipal): Promise<SsoSettingsResponseDto> {
