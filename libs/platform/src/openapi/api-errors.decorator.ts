@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiCookieAuth, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ErrorBodyDto } from '../http/error-body.js';
-import { API_KEY_SCHEME, CONSOLE_TAG, SESSION_SCHEME } from './openapi.js';
+import { API_KEY_SCHEME, CONSOLE_TAG, PAYLOAD_TOO_LARGE_DESCRIPTION, SESSION_SCHEME } from './openapi.js';
 
 const DESCRIPTIONS: Record<number, string> = {
   400: 'Validation failure, malformed JSON (`/errors/invalid-user-input`, with a `pointer` to the field)',
@@ -10,7 +10,7 @@ const DESCRIPTIONS: Record<number, string> = {
   404: 'Not found (`/errors/not-found`)',
   405: 'Method not allowed on this path (`/errors/method-not-allowed`)',
   409: 'Concurrent update conflict (`/errors/concurrent-update-conflict`)',
-  413: 'The request body exceeds the configured limit (`/errors/payload-too-large`)',
+  413: PAYLOAD_TOO_LARGE_DESCRIPTION,
   415: 'The request body is not JSON (`/errors/unsupported-media-type`)',
   429: 'Rate limit exceeded for this API key, or too many failed authentications from this address (without a valid key); see `Retry-After` (`/errors/rate-limited`)',
   500: 'Internal error; no details are leaked (`/errors/internal`)',

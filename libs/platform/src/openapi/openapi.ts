@@ -95,7 +95,13 @@ export function buildOpenApiDocument(app: INestApplication, version: string, pub
   return sortKeys(withCommonParts(document)) as OpenAPIObject;
 }
 
-/** The request id parameter and the response headers on every operation; the spec's paths. */
+export const PAYLOAD_TOO_LARGE_DESCRIPTION = 'The request body exceeds the configured limit (`/errors/payload-too-large`)';
+
+/**
+ * The request id parameter and the response headers on every operation; the spec's paths. Every
+ * operation that takes a body can answer 413 (the body limit, WARDEN_PUBLIC_BODY_LIMIT_BYTES where
+ * no credential is needed, the JSON limits), whether or not its route says so.
+ */
 function withCommonParts(document: OpenAPIObject): OpenAPIObject {
   const paths = spellPathsAsTheSpec(document.paths as Record<string, Record<string, unknown>>) as OpenAPIObject['paths'];
   for (const item of Object.values(paths)) {
@@ -103,8 +109,15 @@ function withCommonParts(document: OpenAPIObject): OpenAPIObject {
       if (!HTTP_METHODS.has(method)) continue;
       const operation = value as {
         parameters?: Array<{ name?: string; in?: string; $ref?: string }>;
-        responses: Record<string, { headers?: Record<string, unknown> }>;
+        requestBody?: unknown;
+        responses: Record<string, { headers?: Record<string, unknown>; description?: string; content?: unknown }>;
       };
+      if (operation.requestBody !== undefined && operation.responses['413'] === undefined) {
+        operation.responses['413'] = {
+          description: PAYLOAD_TOO_LARGE_DESCRIPTION,
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBodyDto' } } },
+        };
+      }
       operation.parameters = [
         ...(operation.parameters ?? []).filter((p) => !(p.in === 'header' && p.name === 'X-Request-Id')),
         { $ref: '#/components/parameters/X-Request-Id' },
