@@ -95,6 +95,14 @@ function signed(xml: string, keys: IdpKeys, element: 'Assertion' | 'Response'): 
   return sig.getSignedXml();
 }
 
+/**
+ * The XML elements of a response (base64, as posted), counted by the test independently of the
+ * server's count: every `<` that opens a tag (the test IdP writes no comments or CDATA).
+ */
+export function elementCount(samlResponseBase64: string): number {
+  return Buffer.from(samlResponseBase64, 'base64').toString('utf8').match(/<[A-Za-z_]/g)?.length ?? 0;
+}
+
 /** The AuthnRequest a login redirect carries (HTTP-Redirect binding: deflated, base64, in SAMLRequest). */
 export function authnRequestOf(location: string): { id: string; xml: string; destination: string } {
   const url = new URL(location);

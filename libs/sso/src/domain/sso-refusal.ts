@@ -21,6 +21,10 @@ const DETAIL: Record<SsoRefusalReason, string> = {
   'user-of-another-organization': 'This account cannot sign in to this organization',
   'user-disabled': 'This account cannot sign in to this organization',
   'user-not-active': 'This account cannot sign in to this organization',
+  'response-too-large': 'The SAML response is larger than this service accepts (WARDEN_SAML_BODY_LIMIT_BYTES): it was not read',
+  'too-many-elements': 'The SAML response has more XML elements than this service accepts (WARDEN_SAML_MAX_ELEMENTS): it was not parsed',
+  'too-complex':
+    'The SAML response nests its XML deeper, or gives an element more attributes or namespaces, than this service accepts: it was not parsed',
 };
 
 /** Refused before anything about a user was looked at: the organization forbids SAML, or a user rule. */
@@ -33,10 +37,15 @@ const FORBIDDEN: ReadonlySet<SsoRefusalReason> = new Set([
   'user-not-active',
 ]);
 
+/** Refused for its size alone, whoever sent it: 413, as for any body over a limit. */
+const TOO_LARGE: ReadonlySet<SsoRefusalReason> = new Set(['response-too-large', 'too-many-elements', 'too-complex']);
+
 /** A refused SSO sign-in; `reason` is what the failure event records. */
 export class SsoRefusal extends DomainError {
   constructor(readonly reason: SsoRefusalReason) {
-    super(FORBIDDEN.has(reason) ? 'forbidden' : 'unauthorized', [{ title: 'Single sign-on refused', detail: DETAIL[reason] }]);
+    super(TOO_LARGE.has(reason) ? 'payload-too-large' : FORBIDDEN.has(reason) ? 'forbidden' : 'unauthorized', [
+      { title: 'Single sign-on refused', detail: DETAIL[reason] },
+    ]);
   }
 }
 

@@ -37,5 +37,8 @@ export const SSO_REFUSAL_REASONS = [
   'user-disabled',
   'user-not-active',
   'unbound-request',
+  'response-too-large',
+  'too-many-elements',
+  'too-complex',
 ] as const;
 export type SsoRefusalReason = (typeof SSO_REFUSAL_REASONS)[number];
