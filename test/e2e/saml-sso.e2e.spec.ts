@@ -320,6 +320,24 @@ describe('SAML single sign-on (e2e)', () => {
     });
   });
 
+  describe('what a response must say (issue 30, item 5)', () => {
+    it('refuses a response whose status is not Success, even around a validly signed assertion (idp-error)', async () => {
+      const failed = await respond({ email: 'status@acme.example', status: 'urn:oasis:names:tc:SAML:2.0:status:Responder' });
+      await expectRefused(failed, 401, 'idp-error');
+    });
+
+    it("refuses a response addressed to another ACS, by its Destination or its assertion's Recipient; one naming neither signs in", async () => {
+      const elsewhere = spUrls('globex').acsUrl;
+      await expectRefused(await respond({ email: 'destination@acme.example', destination: elsewhere }), 401, 'wrong-destination');
+      await expectRefused(await respond({ email: 'recipient@acme.example', recipient: elsewhere }), 401, 'wrong-recipient');
+      await signIn(await respond({ email: 'addressed-to-nobody@acme.example', destination: null, recipient: null }));
+    });
+
+    it('refuses an RSA-SHA1 signature (and SHA-1 digest) unless WARDEN_SAML_ALLOW_SHA1 is true (sha1-signature)', async () => {
+      await expectRefused(await respond({ email: 'sha1@acme.example', hash: 'sha1' }), 401, 'sha1-signature');
+    });
+  });
+
   it('takes a form only at the ACS: the console API still refuses one with 415', async () => {
     // A route without a credential: the customer API answers a request without a valid key 401
     // before reading its body (issue 30, item 6), so it would not show which parser ran.

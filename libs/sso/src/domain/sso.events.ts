@@ -40,5 +40,8 @@ export const SSO_REFUSAL_REASONS = [
   'response-too-large',
   'too-many-elements',
   'too-complex',
+  'wrong-destination',
+  'wrong-recipient',
+  'sha1-signature',
 ] as const;
 export type SsoRefusalReason = (typeof SSO_REFUSAL_REASONS)[number];

@@ -11,7 +11,7 @@ import { MAX_DEPTH, MAX_NAMESPACES_IN_SCOPE, OversizedSamlPost } from './saml-re
 import { type SamlOrganization, SamlServiceProvider } from './saml-service-provider.js';
 
 const MAX_ELEMENTS = 200;
-const config = { publicUrl: 'http://warden.test:8080', saml: { bodyLimitBytes: 256 * 1024, maxElements: MAX_ELEMENTS } } as WardenConfig;
+const config = { publicUrl: 'http://warden.test:8080', saml: { bodyLimitBytes: 256 * 1024, maxElements: MAX_ELEMENTS, allowSha1: false } } as WardenConfig;
 const keyring = new Keyring([randomBytes(32)]);
 
 describe('SamlServiceProvider (passport-saml MultiSamlStrategy, a test IdP made here)', () => {
@@ -167,6 +167,36 @@ describe('SamlServiceProvider (passport-saml MultiSamlStrategy, a test IdP made 
       // The spy sees what verification canonicalizes: a valid response has its assertion canonicalized.
       await provider.verify(acme, valid);
       expect(canonicalized).toContain('Assertion');
+    });
+  });
+
+  describe('what node-saml leaves unchecked (issue 30, item 5)', () => {
+    const RESPONDER = 'urn:oasis:names:tc:SAML:2.0:status:Responder';
+
+    it('refuses a response whose status is not Success, signed assertion or not (idp-error)', async () => {
+      expect(await refusal(await respond({ status: RESPONDER }))).toBe('idp-error');
+      expect(await refusal(await respond({ status: RESPONDER, sign: 'none' }))).toBe('idp-error');
+    });
+
+    it("compares Destination and Recipient with the organization's ACS URL, as URLs; accepts a response that names neither", async () => {
+      expect(await refusal(await respond({ destination: provider.acsUrl('globex') }))).toBe('wrong-destination');
+      expect(await refusal(await respond({ recipient: provider.acsUrl('globex') }))).toBe('wrong-recipient');
+      expect(await refusal(await respond({ recipient: 'https://warden.test:8080/saml/acs/acme' }))).toBe('wrong-recipient');
+      const spelledOtherwise = 'HTTP://Warden.Test:8080/saml/acs/acme/';
+      await expect(provider.verify(acme, await respond({ destination: spelledOtherwise, recipient: spelledOtherwise }))).resolves.toMatchObject({
+        email: 'ada@acme.example',
+      });
+      await expect(provider.verify(acme, await respond({ destination: null, recipient: null }))).resolves.toMatchObject({ email: 'ada@acme.example' });
+    });
+
+    it('refuses SHA-1 signatures and digests unless WARDEN_SAML_ALLOW_SHA1 is true', async () => {
+      expect(await refusal(await respond({ hash: 'sha1' }))).toBe('sha1-signature');
+      expect(await refusal(await respond({ hash: 'sha1', sign: 'response' }), { ...acme, settings: { ...acme.settings, wantAssertionsSigned: false } })).toBe(
+        'sha1-signature',
+      );
+      const lenient = new SamlServiceProvider({ ...config, saml: { ...config.saml, allowSha1: true } }, keyring, systemClock);
+      const id = (await lenient.loginRedirect(acme)).requestId;
+      await expect(lenient.verify(acme, await respond({ hash: 'sha1', inResponseTo: id }))).resolves.toMatchObject({ email: 'ada@acme.example' });
     });
   });
 

@@ -7,6 +7,7 @@ import type { Clock } from '#warden/kernel';
 import { CLOCK, KEYRING, type Keyring, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
 import { emailOf, type SamlIdentity, valuesOf } from '../domain/saml-identity.js';
 import { ssoRefused, refusalReasonOf } from '../domain/sso-refusal.js';
+import { isEndpoint } from './acs-endpoint.js';
 import { SealedRequestIds } from './saml-request-ids.js';
 import { markupProblem, OversizedSamlPost } from './saml-response-limits.js';
 
@@ -110,18 +111,22 @@ export class SamlServiceProvider {
    * What a stranger's post can cost is bounded first (docs/sso.md, "Limits"): its size (a post over
    * the body limit was not even read), then its elements and shape, measured in one pass over the
    * text before any XML is parsed, then the SignedInfo signature, before node-saml digests what it
-   * signs.
+   * signs. What node-saml leaves unchecked is checked too: the status, the Destination and the
+   * Recipient (against this organization's ACS URL), SHA-1.
    */
   async verify(org: SamlOrganization, samlResponse: string | OversizedSamlPost): Promise<SamlIdentity> {
     if (samlResponse instanceof OversizedSamlPost) throw ssoRefused('response-too-large');
     const xml = Buffer.from(samlResponse, 'base64').toString('utf8');
     const shape = markupProblem(xml, this.config.saml.maxElements);
     if (shape !== null) throw ssoRefused(shape);
-    if (!hasSignature(xml)) throw ssoRefused('unsigned');
     const { precheck } = await this.load();
     const response = precheck.parseResponse(xml);
-    if (response === null) throw ssoRefused('malformed-response');
-    const problem = precheck.signedInfoProblem(response, org.settings.cert);
+    if (response === null) throw ssoRefused(hasSignature(xml) ? 'malformed-response' : 'unsigned');
+    const problem =
+      precheck.statusProblem(response) ??
+      precheck.destinationProblem(response, this.acsUrl(org.orgId)) ??
+      (hasSignature(xml) ? null : 'unsigned') ??
+      precheck.signatureProblem(response, org.settings.cert, { allowSha1: this.config.saml.allowSha1 });
     if (problem !== null) throw ssoRefused(problem);
     const outcome = await this.run(org, { query: {}, body: { SAMLResponse: samlResponse } });
     if (outcome.kind === 'error') throw ssoRefused(refusalReasonOf(outcome.error instanceof Error ? outcome.error.message : ''));
@@ -143,11 +148,20 @@ export class SamlServiceProvider {
   }
 
   private identityOf(org: SamlOrganization, profile: Profile): SamlIdentity {
+    const assertion = (profile.getAssertion?.() ?? {}) as { Assertion?: AssertionXml };
+    const acsUrl = this.acsUrl(org.orgId);
+    // node-saml does not compare Recipient with the ACS URL. Every one the (signed) assertion
+    // names must be ours; an assertion that names none is accepted, its audience names this
+    // organization (docs/sso.md).
+    const recipients = (assertion.Assertion?.Subject ?? [])
+      .flatMap((subject) => subject.SubjectConfirmation ?? [])
+      .flatMap((confirmation) => confirmation.SubjectConfirmationData ?? [])
+      .flatMap((data) => (data.$?.Recipient === undefined ? [] : [data.$.Recipient]));
+    if (!recipients.every((recipient) => isEndpoint(recipient, acsUrl))) throw ssoRefused('wrong-recipient');
     const attributes = (profile.attributes ?? {}) as Record<string, unknown>;
     const email = emailOf(profile.nameID, attributes);
     if (email === null) throw ssoRefused('no-email');
     const { roleAttribute } = org.settings;
-    const assertion = (profile.getAssertion?.() ?? {}) as { Assertion?: AssertionXml };
     const id = assertion.Assertion?.$?.ID;
     if (typeof id !== 'string' || id === '') throw ssoRefused('malformed-response');
     // node-saml accepts a response only with an InResponseTo it checked (validateInResponseTo: 'always').
@@ -223,6 +237,7 @@ interface SamlRuntime {
 interface AssertionXml {
   $?: { ID?: string };
   Conditions?: Array<{ $?: { NotOnOrAfter?: string } }>;
+  Subject?: Array<{ SubjectConfirmation?: Array<{ SubjectConfirmationData?: Array<{ $?: { Recipient?: string } }> }> }>;
 }
 
 /** Whether the posted document carries an XML signature anywhere (else it is refused as unsigned). */
