@@ -2,8 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { actorsOf, loggedEvents } from '../support/config-files.js';
-import { authnRequestOf, type IdpKeys, makeIdpKeys, samlResponse, type SamlResponseOptions } from '../support/saml-idp.js';
-import { postSamlResponse, PUBLIC_URL, samlOrgConfig, spUrls, startSamlLogin, TEST_IDP_SSO_URL } from '../support/saml-sso.js';
+import { authnRequestOf, elementCount, type IdpKeys, makeIdpKeys, samlResponse, type SamlResponseOptions } from '../support/saml-idp.js';
+import { postSamlResponse, PUBLIC_URL, samlForm, samlOrgConfig, spUrls, startSamlLogin, TEST_IDP_SSO_URL } from '../support/saml-sso.js';
 import { createConsoleUser, freshDataDir, runCli, type RunningWarden, startConfigured, testEnv } from '../support/warden-process.js';
 
 /** Issue 12, item 3: per-organization SAML sign-in against the real server, with a test IdP made here. */
@@ -23,7 +23,12 @@ const hooliConfig = (cert: string) => samlOrgConfig({ id: 'hooli', name: 'Hooli'
 interface Posted {
   readonly SAMLResponse: string;
   readonly cookie: string | null;
+  readonly relayState?: string;
 }
+
+/** Lower than the defaults, so that responses at the limits stay quick to make and check. */
+const SAML_BODY_LIMIT = 48 * 1024;
+const SAML_MAX_ELEMENTS = 200;
 
 /** The SsoLoginFailed reasons recorded for an organization, oldest first. */
 const failures = (dataDir: string, orgId: string): string[] =>
@@ -36,7 +41,11 @@ describe('SAML single sign-on (e2e)', () => {
   let idp: IdpKeys;
   let impostor: IdpKeys;
   let warden: RunningWarden;
-  const env = testEnv(dataDir, { WARDEN_PUBLIC_URL: PUBLIC_URL });
+  const env = testEnv(dataDir, {
+    WARDEN_PUBLIC_URL: PUBLIC_URL,
+    WARDEN_SAML_BODY_LIMIT_BYTES: String(SAML_BODY_LIMIT),
+    WARDEN_SAML_MAX_ELEMENTS: String(SAML_MAX_ELEMENTS),
+  });
 
   beforeAll(async () => {
     [idp, impostor] = await Promise.all([makeIdpKeys(), makeIdpKeys('impostor.example')]);
@@ -70,8 +79,8 @@ describe('SAML single sign-on (e2e)', () => {
     return { SAMLResponse, cookie: login.cookie };
   };
 
-  const post = ({ SAMLResponse, cookie }: Posted, orgId = 'acme', headers: Record<string, string> = {}) =>
-    postSamlResponse(warden.url, orgId, SAMLResponse, cookie, headers);
+  const post = ({ SAMLResponse, cookie, relayState }: Posted, orgId = 'acme', headers: Record<string, string> = {}) =>
+    postSamlResponse(warden.url, orgId, SAMLResponse, cookie, headers, relayState);
 
   /** The ACS answer's Set-Cookie headers: the session's (if any), and the binding cookie's clearing. */
   const cookiesOf = (res: Response) => {
@@ -279,11 +288,63 @@ describe('SAML single sign-on (e2e)', () => {
     expect((await login('pat@acme.example', 'a long enough password')).status).toBe(200);
   });
 
-  it('takes a form only at the ACS: the customer API still refuses one with 415', async () => {
-    const res = await fetch(`${warden.url}/api/v1/items/async/`, {
+  describe('what a post may cost (issue 30, item 2)', () => {
+    /** The post padded with RelayState to exactly `bytes` bytes of form. */
+    const padded = (posted: Posted, bytes: number): Posted => ({
+      ...posted,
+      relayState: 'x'.repeat(bytes - samlForm(posted.SAMLResponse, '').length),
+    });
+
+    it('reads the form under WARDEN_SAML_BODY_LIMIT_BYTES: a post of exactly the limit signs in; one byte more is refused unread (413, response-too-large)', async () => {
+      const atLimit = padded(await respond({ email: 'at-the-limit@acme.example' }), SAML_BODY_LIMIT);
+      expect(samlForm(atLimit.SAMLResponse, atLimit.relayState).length).toBe(SAML_BODY_LIMIT);
+      await signIn(atLimit);
+      const refused = await expectRefused(padded(await respond(), SAML_BODY_LIMIT + 1), 413, 'response-too-large');
+      expect(refused.detail).toContain('WARDEN_SAML_BODY_LIMIT_BYTES');
+      // A browser following the IdP's form gets the page, as for every refusal.
+      const res = await post(padded(await respond(), SAML_BODY_LIMIT + 1), 'acme', { accept: 'text/html' });
+      expect(res.status).toBe(413);
+      expect(await res.text()).toContain('larger than this service accepts');
+    });
+
+    it('counts the elements before parsing: a response of WARDEN_SAML_MAX_ELEMENTS elements signs in; one more is refused (413, too-many-elements)', async () => {
+      const base = elementCount((await respond({ groups: [] })).SAMLResponse);
+      const withElements = async (elements: number, email: string) => {
+        const posted = await respond({ email, groups: Array.from({ length: elements - base }, (_, i) => `group-${i}`) });
+        expect(elementCount(posted.SAMLResponse)).toBe(elements);
+        return posted;
+      };
+      await signIn(await withElements(SAML_MAX_ELEMENTS, 'many-groups@acme.example'));
+      const refused = await expectRefused(await withElements(SAML_MAX_ELEMENTS + 1, 'too-many-groups@acme.example'), 413, 'too-many-elements');
+      expect(refused.detail).toContain('WARDEN_SAML_MAX_ELEMENTS');
+    });
+  });
+
+  describe('what a response must say (issue 30, item 5)', () => {
+    it('refuses a response whose status is not Success, even around a validly signed assertion (idp-error)', async () => {
+      const failed = await respond({ email: 'status@acme.example', status: 'urn:oasis:names:tc:SAML:2.0:status:Responder' });
+      await expectRefused(failed, 401, 'idp-error');
+    });
+
+    it("refuses a response addressed to another ACS, by its Destination or its assertion's Recipient; one naming neither signs in", async () => {
+      const elsewhere = spUrls('globex').acsUrl;
+      await expectRefused(await respond({ email: 'destination@acme.example', destination: elsewhere }), 401, 'wrong-destination');
+      await expectRefused(await respond({ email: 'recipient@acme.example', recipient: elsewhere }), 401, 'wrong-recipient');
+      await signIn(await respond({ email: 'addressed-to-nobody@acme.example', destination: null, recipient: null }));
+    });
+
+    it('refuses an RSA-SHA1 signature (and SHA-1 digest) unless WARDEN_SAML_ALLOW_SHA1 is true (sha1-signature)', async () => {
+      await expectRefused(await respond({ email: 'sha1@acme.example', hash: 'sha1' }), 401, 'sha1-signature');
+    });
+  });
+
+  it('takes a form only at the ACS: the console API still refuses one with 415', async () => {
+    // A route without a credential: the customer API answers a request without a valid key 401
+    // before reading its body (issue 30, item 6), so it would not show which parser ran.
+    const res = await fetch(`${warden.url}/api/console/v1/session`, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-api-key': 'whatever' },
-      body: 'items=1',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: PUBLIC_URL },
+      body: 'email=a%40acme.example&password=x',
     });
     expect(res.status).toBe(415);
   });

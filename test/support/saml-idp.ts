@@ -17,7 +17,7 @@ export async function makeIdpKeys(commonName = 'test-idp.example'): Promise<IdpK
 export interface SamlResponseOptions {
   /** The SP's entity id for the organization (audience). */
   readonly audience: string;
-  /** The ACS URL (Destination, Recipient). */
+  /** The ACS URL (Destination, Recipient, unless given apart). */
   readonly acsUrl: string;
   /** The AuthnRequest id answered; null for an unsolicited response. */
   readonly inResponseTo: string | null;
@@ -32,6 +32,14 @@ export interface SamlResponseOptions {
   readonly tamper?: (signedXml: string) => string;
   readonly assertionId?: string;
   readonly issuer?: string;
+  /** The Response's top-level StatusCode (default: Success). */
+  readonly status?: string;
+  /** The Response's Destination (default: acsUrl; null leaves it out). */
+  readonly destination?: string | null;
+  /** The SubjectConfirmationData's Recipient (default: acsUrl; null leaves it out). */
+  readonly recipient?: string | null;
+  /** The hash of the signature and of its digest (default: sha256). */
+  readonly hash?: 'sha256' | 'sha1';
 }
 
 const iso = (offsetSeconds: number) => new Date(Date.now() + offsetSeconds * 1000).toISOString();
@@ -48,6 +56,7 @@ export function samlResponse(keys: IdpKeys, options: SamlResponseOptions): strin
   const notOnOrAfter = iso(validFor);
   const notBefore = iso(Math.min(validFor, 0) - 120);
   const inResponseTo = options.inResponseTo === null ? '' : ` InResponseTo="${escapeXml(options.inResponseTo)}"`;
+  const attribute = (name: string, value: string | null | undefined) => (value === null ? '' : ` ${name}="${escapeXml(value ?? options.acsUrl)}"`);
   const groups =
     options.groups === undefined
       ? ''
@@ -58,41 +67,55 @@ export function samlResponse(keys: IdpKeys, options: SamlResponseOptions): strin
     `<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${options.assertionId ?? xmlId()}" Version="2.0" IssueInstant="${iso(Math.min(validFor, 0) - 60)}">` +
     `<saml:Issuer>${escapeXml(issuer)}</saml:Issuer>` +
     `<saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress">${escapeXml(options.email)}</saml:NameID>` +
-    `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData NotOnOrAfter="${notOnOrAfter}" Recipient="${escapeXml(options.acsUrl)}"${inResponseTo}/></saml:SubjectConfirmation></saml:Subject>` +
+    `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData NotOnOrAfter="${notOnOrAfter}"${attribute('Recipient', options.recipient)}${inResponseTo}/></saml:SubjectConfirmation></saml:Subject>` +
     `<saml:Conditions NotBefore="${notBefore}" NotOnOrAfter="${notOnOrAfter}"><saml:AudienceRestriction><saml:Audience>${escapeXml(options.audience)}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
     `<saml:AuthnStatement AuthnInstant="${iso(Math.min(validFor, 0) - 60)}" SessionIndex="${xmlId()}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +
     groups +
     `</saml:Assertion>`;
   const response =
-    `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${xmlId()}" Version="2.0" IssueInstant="${iso(0)}" Destination="${escapeXml(options.acsUrl)}"${inResponseTo}>` +
+    `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${xmlId()}" Version="2.0" IssueInstant="${iso(0)}"${attribute('Destination', options.destination)}${inResponseTo}>` +
     `<saml:Issuer>${escapeXml(issuer)}</saml:Issuer>` +
-    `<samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>` +
+    `<samlp:Status><samlp:StatusCode Value="${escapeXml(options.status ?? 'urn:oasis:names:tc:SAML:2.0:status:Success')}"/></samlp:Status>` +
     assertion +
     `</samlp:Response>`;
   const sign = options.sign ?? 'assertion';
-  let xml = sign === 'none' ? response : signed(response, keys, sign === 'assertion' ? 'Assertion' : 'Response');
+  let xml = sign === 'none' ? response : signed(response, keys, sign === 'assertion' ? 'Assertion' : 'Response', options.hash ?? 'sha256');
   if (options.tamper) xml = options.tamper(xml);
   return Buffer.from(xml, 'utf8').toString('base64');
 }
 
+/** The XML signature algorithms of each hash: the signature's and the digest's. */
+const ALGORITHMS = {
+  sha256: { signature: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256', digest: 'http://www.w3.org/2001/04/xmlenc#sha256' },
+  sha1: { signature: 'http://www.w3.org/2000/09/xmldsig#rsa-sha1', digest: 'http://www.w3.org/2000/09/xmldsig#sha1' },
+} as const;
+
 /** Signs the element named `element`, the signature placed after its Issuer (where SAML wants it). */
-function signed(xml: string, keys: IdpKeys, element: 'Assertion' | 'Response'): string {
+function signed(xml: string, keys: IdpKeys, element: 'Assertion' | 'Response', hash: keyof typeof ALGORITHMS): string {
   const sig = new SignedXml({
     privateKey: keys.privateKey,
     publicCert: keys.cert,
-    signatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
+    signatureAlgorithm: ALGORITHMS[hash].signature,
     canonicalizationAlgorithm: 'http://www.w3.org/2001/10/xml-exc-c14n#',
   });
   sig.addReference({
     xpath: `//*[local-name(.)='${element}']`,
     transforms: ['http://www.w3.org/2000/09/xmldsig#enveloped-signature', 'http://www.w3.org/2001/10/xml-exc-c14n#'],
-    digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256',
+    digestAlgorithm: ALGORITHMS[hash].digest,
   });
   sig.computeSignature(xml, {
     prefix: 'ds',
     location: { reference: `//*[local-name(.)='${element}']/*[local-name(.)='Issuer']`, action: 'after' },
   });
   return sig.getSignedXml();
+}
+
+/**
+ * The XML elements of a response (base64, as posted), counted by the test independently of the
+ * server's count: every `<` that opens a tag (the test IdP writes no comments or CDATA).
+ */
+export function elementCount(samlResponseBase64: string): number {
+  return Buffer.from(samlResponseBase64, 'base64').toString('utf8').match(/<[A-Za-z_]/g)?.length ?? 0;
 }
 
 /** The AuthnRequest a login redirect carries (HTTP-Redirect binding: deflated, base64, in SAMLRequest). */

@@ -54,11 +54,22 @@ export async function startSamlLogin(baseUrl: string, orgId: string): Promise<St
   return { requestId: authnRequestOf(res.headers.get('location')!).id, cookie: setCookie.split(';')[0]!, setCookie };
 }
 
+/** The form the IdP has the browser post: SAMLResponse, and RelayState when it sends one. */
+export const samlForm = (SAMLResponse: string, relayState?: string) =>
+  new URLSearchParams(relayState === undefined ? { SAMLResponse } : { SAMLResponse, RelayState: relayState }).toString();
+
 /** The IdP's form post to the ACS, from a browser that sends `cookie` (null: none). */
-export const postSamlResponse = (baseUrl: string, orgId: string, SAMLResponse: string, cookie: string | null, headers: Record<string, string> = {}) =>
+export const postSamlResponse = (
+  baseUrl: string,
+  orgId: string,
+  SAMLResponse: string,
+  cookie: string | null,
+  headers: Record<string, string> = {},
+  relayState?: string,
+) =>
   fetch(`${baseUrl}/saml/acs/${orgId}`, {
     method: 'POST',
     redirect: 'manual',
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...(cookie === null ? {} : { cookie }), ...headers },
-    body: new URLSearchParams({ SAMLResponse }).toString(),
+    body: samlForm(SAMLResponse, relayState),
   });

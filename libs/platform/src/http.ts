@@ -4,6 +4,7 @@ export { PlatformHttpModule } from './platform-http.module.js';
 export { ErrorBodyDto, ErrorItemDto, errorBody } from './http/error-body.js';
 export { createHttpApp } from './http/http-app.js';
 export { escapePointer } from './http/validation.js';
+export { PublicBodyLimit } from './http/public-body-limit.js';
 export { ApiErrors, ApiConsoleRoute, ApiCustomerRoute } from './openapi/api-errors.decorator.js';
 export { SPEC_TRAILING_SLASH_OPERATIONS } from './openapi/spec-paths.js';
 export { Idempotent } from './idempotency/idempotent.decorator.js';

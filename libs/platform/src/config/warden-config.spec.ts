@@ -148,6 +148,17 @@ describe('configuration', () => {
     expect(() => loadConfig({ WARDEN_MAX_STRING_BYTES: '10' })).toThrow('WARDEN_MAX_STRING_BYTES must be between 1024 and 1073741824, got 10');
   });
 
+  it('reads the SAML ACS limits and whether it takes SHA-1, with their defaults (SHA-1 refused)', () => {
+    expect(loadConfig({}).saml).toEqual({ bodyLimitBytes: 262_144, maxElements: 1_000, allowSha1: false });
+    expect(loadConfig({ WARDEN_SAML_BODY_LIMIT_BYTES: '65536', WARDEN_SAML_MAX_ELEMENTS: '300', WARDEN_SAML_ALLOW_SHA1: 'true' }).saml).toEqual({
+      bodyLimitBytes: 65_536,
+      maxElements: 300,
+      allowSha1: true,
+    });
+    expect(() => loadConfig({ WARDEN_SAML_ALLOW_SHA1: 'yes' })).toThrow('WARDEN_SAML_ALLOW_SHA1 must be one of true, false, got "yes"');
+    expect(() => loadConfig({ WARDEN_SAML_MAX_ELEMENTS: '10' })).toThrow('WARDEN_SAML_MAX_ELEMENTS must be between 100 and 100000, got 10');
+  });
+
   it('has every variable it reads documented in docs/configuration.md with its default', () => {
     const doc = readFileSync(new URL('../../../../docs/configuration.md', import.meta.url), 'utf8');
     for (const name of CONFIG_VARIABLES) {

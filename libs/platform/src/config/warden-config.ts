@@ -57,6 +57,12 @@ export interface WardenConfig {
   readonly maxObjectMembers: number;
   /** Largest body of a route reached without a credential (signing in, accepting an invitation), in bytes. */
   readonly publicBodyLimitBytes: number;
+  /**
+   * What the SAML ACS reads of an IdP's form post (docs/sso.md, "Limits"): the body, in bytes, and
+   * the elements of the response's XML, counted before any XML is parsed; and whether it accepts
+   * SHA-1 signatures and digests (refused by default).
+   */
+  readonly saml: { readonly bodyLimitBytes: number; readonly maxElements: number; readonly allowSha1: boolean };
   /** Largest submitted item, as the UTF-8 bytes of its JSON serialization. */
   readonly maxItemBytes: number;
   /** Failed authentications (missing or unknown API key) per client address, sustained per minute; 0 disables. */
@@ -234,6 +240,11 @@ const ENVIRONMENT = z
     WARDEN_MAX_STRING_BYTES: wholeNumber(256 * 1024, 1024, 1024 ** 3),
     WARDEN_MAX_OBJECT_MEMBERS: wholeNumber(10_000, 16, 10_000_000),
     WARDEN_PUBLIC_BODY_LIMIT_BYTES: wholeNumber(64 * 1024, 1024, 1024 ** 3),
+    // A response with many groups runs to tens of KB, past the public limit; its own limits keep
+    // what a stranger's post can cost bounded (verification is superlinear in the elements).
+    WARDEN_SAML_BODY_LIMIT_BYTES: wholeNumber(256 * 1024, 16 * 1024, 16 * 1024 * 1024),
+    WARDEN_SAML_MAX_ELEMENTS: wholeNumber(1_000, 100, 100_000),
+    WARDEN_SAML_ALLOW_SHA1: oneOf(['true', 'false'], 'false'),
     WARDEN_MAX_ITEM_BYTES: wholeNumber(1024 * 1024, 1024, 1024 ** 3),
     WARDEN_AUTH_FAILURES_PER_MINUTE: wholeNumber(10, 0, 1_000_000),
     WARDEN_AUTH_FAILURE_BURST: wholeNumber(20, 1, 1_000_000),
@@ -320,6 +331,11 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): WardenC
     maxStringBytes: e.WARDEN_MAX_STRING_BYTES,
     maxObjectMembers: e.WARDEN_MAX_OBJECT_MEMBERS,
     publicBodyLimitBytes: e.WARDEN_PUBLIC_BODY_LIMIT_BYTES,
+    saml: {
+      bodyLimitBytes: e.WARDEN_SAML_BODY_LIMIT_BYTES,
+      maxElements: e.WARDEN_SAML_MAX_ELEMENTS,
+      allowSha1: e.WARDEN_SAML_ALLOW_SHA1 === 'true',
+    },
     maxItemBytes: e.WARDEN_MAX_ITEM_BYTES,
     authFailuresPerMinute: e.WARDEN_AUTH_FAILURES_PER_MINUTE,
     authFailureBurst: e.WARDEN_AUTH_FAILURE_BURST,

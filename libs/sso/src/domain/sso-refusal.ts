@@ -7,6 +7,9 @@ const DETAIL: Record<SsoRefusalReason, string> = {
   unsigned: 'The SAML response carries no signature',
   'bad-signature': "The SAML response's signature does not verify against the organization's IdP certificate",
   'wrong-audience': 'The SAML assertion is addressed to another service provider (audience)',
+  'wrong-destination': "The SAML response is addressed to another endpoint (Destination) than this organization's ACS URL",
+  'wrong-recipient': "The SAML assertion is addressed to another endpoint (Recipient) than this organization's ACS URL",
+  'sha1-signature': 'The SAML response is signed with SHA-1, which this service does not accept (WARDEN_SAML_ALLOW_SHA1): have the IdP sign with SHA-256',
   expired: 'The SAML assertion has expired',
   'not-yet-valid': 'The SAML assertion is not valid yet',
   'unknown-request': 'The SAML response answers no sign-in request this service made (or that request expired)',
@@ -21,6 +24,10 @@ const DETAIL: Record<SsoRefusalReason, string> = {
   'user-of-another-organization': 'This account cannot sign in to this organization',
   'user-disabled': 'This account cannot sign in to this organization',
   'user-not-active': 'This account cannot sign in to this organization',
+  'response-too-large': 'The SAML response is larger than this service accepts (WARDEN_SAML_BODY_LIMIT_BYTES): it was not read',
+  'too-many-elements': 'The SAML response has more XML elements than this service accepts (WARDEN_SAML_MAX_ELEMENTS): it was not parsed',
+  'too-complex':
+    'The SAML response nests its XML deeper, or gives an element more attributes or namespaces, than this service accepts: it was not parsed',
 };
 
 /** Refused before anything about a user was looked at: the organization forbids SAML, or a user rule. */
@@ -33,10 +40,15 @@ const FORBIDDEN: ReadonlySet<SsoRefusalReason> = new Set([
   'user-not-active',
 ]);
 
+/** Refused for its size alone, whoever sent it: 413, as for any body over a limit. */
+const TOO_LARGE: ReadonlySet<SsoRefusalReason> = new Set(['response-too-large', 'too-many-elements', 'too-complex']);
+
 /** A refused SSO sign-in; `reason` is what the failure event records. */
 export class SsoRefusal extends DomainError {
   constructor(readonly reason: SsoRefusalReason) {
-    super(FORBIDDEN.has(reason) ? 'forbidden' : 'unauthorized', [{ title: 'Single sign-on refused', detail: DETAIL[reason] }]);
+    super(TOO_LARGE.has(reason) ? 'payload-too-large' : FORBIDDEN.has(reason) ? 'forbidden' : 'unauthorized', [
+      { title: 'Single sign-on refused', detail: DETAIL[reason] },
+    ]);
   }
 }
 

@@ -37,5 +37,11 @@ export const SSO_REFUSAL_REASONS = [
   'user-disabled',
   'user-not-active',
   'unbound-request',
+  'response-too-large',
+  'too-many-elements',
+  'too-complex',
+  'wrong-destination',
+  'wrong-recipient',
+  'sha1-signature',
 ] as const;
 export type SsoRefusalReason = (typeof SSO_REFUSAL_REASONS)[number];

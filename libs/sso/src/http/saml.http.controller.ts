@@ -5,10 +5,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, invalidField, ORG_ID } from '#warden/kernel';
 import { Public, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
 import { setSessionCookie } from '#warden/identity/http';
-import { ApiErrors } from '#warden/platform/http';
+import { ApiErrors, PublicBodyLimit } from '#warden/platform/http';
 import { CompleteSamlLoginCommand } from '../commands/complete-saml-login/complete-saml-login.command.js';
 import { StartSamlLoginCommand } from '../commands/start-saml-login/start-saml-login.command.js';
 import { GetSamlMetadataQuery } from '../queries/get-saml-metadata/get-saml-metadata.query.js';
+import { OversizedSamlPost } from '../saml/saml-response-limits.js';
 import { refusalPage, wantsHtml } from './refusal-page.js';
 import { clearSamlRequestCookie, samlRequestCookieOf, setSamlRequestCookie, withoutTls } from './saml-request-cookie.js';
 
@@ -57,12 +58,15 @@ export class SamlHttpController {
   }
 
   @Post('acs/:orgId')
+  // Only the IdP's form is read under a limit of its own (WARDEN_SAML_BODY_LIMIT_BYTES, see the
+  // form parser); anything else a stranger posts here, such as JSON, under the public one.
+  @PublicBodyLimit()
   @HttpCode(302)
   @ApiOperation({
     operationId: 'completeSamlSignIn',
     summary: 'Assertion consumer service: the IdP posts its signed response here; a valid one opens a console session',
     description:
-      'Verifies the signature against the organization\'s `cert`, the audience (this organization\'s entity id), the validity window and that the response answers a sign-in started here, by this browser (the `warden_saml_request` cookie set by the login route; cleared by this answer, whatever it is); an assertion is accepted once. Then sets the session cookie and redirects to `/console/`. Every refusal is recorded as an `SsoLoginFailed` event.',
+      'Verifies the signature against the organization\'s `cert` (SHA-1 refused unless `WARDEN_SAML_ALLOW_SHA1`), a Success status, the audience (this organization\'s entity id), the `Destination` and `Recipient` when given (this organization\'s ACS URL), the validity window and that the response answers a sign-in started here, by this browser (the `warden_saml_request` cookie set by the login route; cleared by this answer, whatever it is); an assertion is accepted once. Then sets the session cookie and redirects to `/console/`. Every refusal is recorded as an `SsoLoginFailed` event. A form over `WARDEN_SAML_BODY_LIMIT_BYTES` (256 KiB), or a response with more than `WARDEN_SAML_MAX_ELEMENTS` (1,000) XML elements, is refused with 413 before its XML is parsed.',
   })
   @ApiParam({ name: 'orgId', description: 'The organization id' })
   @ApiConsumes('application/x-www-form-urlencoded')
@@ -74,7 +78,7 @@ export class SamlHttpController {
     },
   })
   @ApiResponse({ status: 302, description: 'Signed in: `Set-Cookie` with the session, redirect to `/console/`' })
-  @ApiErrors(400, 401, 403, 404, 415, 429, 500, 503)
+  @ApiErrors(400, 401, 403, 404, 413, 415, 429, 500, 503)
   async acs(
     @Param('orgId') orgId: string,
     @Body() body: unknown,
@@ -85,8 +89,8 @@ export class SamlHttpController {
       const id = checkedOrgId(orgId);
       const requestBinding = samlRequestCookieOf(request);
       clearSamlRequestCookie(reply, id, this.config);
-      const samlResponse = (body as { SAMLResponse?: unknown } | undefined)?.SAMLResponse;
-      if (typeof samlResponse !== 'string' || samlResponse === '') {
+      const samlResponse = body instanceof OversizedSamlPost ? body : (body as { SAMLResponse?: unknown } | undefined)?.SAMLResponse;
+      if (!(samlResponse instanceof OversizedSamlPost) && (typeof samlResponse !== 'string' || samlResponse === '')) {
         throw invalidField('/SAMLResponse', 'The form must carry SAMLResponse (the IdP posts it with Content-Type: application/x-www-form-urlencoded)');
       }
       const session = await this.commands.execute(

@@ -1,13 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { DOMParser } from '@xmldom/xmldom';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ExclusiveCanonicalization } from 'xml-crypto';
 import { FixedClock, systemClock } from '#warden/kernel';
 import { Keyring, type WardenConfig } from '#warden/platform';
-import { authnRequestOf, type IdpKeys, makeIdpKeys, samlResponse, type SamlResponseOptions } from '../../../../test/support/saml-idp.js';
+import { authnRequestOf, elementCount, type IdpKeys, makeIdpKeys, samlResponse, type SamlResponseOptions } from '../../../../test/support/saml-idp.js';
 import { SsoRefusal } from '../domain/sso-refusal.js';
 import { isBoundTo, requestBindingOf, SAML_REQUEST_TTL_MS, SealedRequestIds } from './saml-request-ids.js';
+import { MAX_DEPTH, MAX_NAMESPACES_IN_SCOPE, OversizedSamlPost } from './saml-response-limits.js';
 import { type SamlOrganization, SamlServiceProvider } from './saml-service-provider.js';
 
-const config = { publicUrl: 'http://warden.test:8080' } as WardenConfig;
+const MAX_ELEMENTS = 200;
+const config = { publicUrl: 'http://warden.test:8080', saml: { bodyLimitBytes: 256 * 1024, maxElements: MAX_ELEMENTS, allowSha1: false } } as WardenConfig;
 const keyring = new Keyring([randomBytes(32)]);
 
 describe('SamlServiceProvider (passport-saml MultiSamlStrategy, a test IdP made here)', () => {
@@ -110,6 +114,90 @@ describe('SamlServiceProvider (passport-saml MultiSamlStrategy, a test IdP made 
 
   it('refuses an assertion that names no email', async () => {
     expect(await refusal(await respond({ email: 'not-an-email' }))).toBe('no-email');
+  });
+
+  describe('what a response may cost (issue 30, item 2)', () => {
+    afterEach(() => {
+      vi.restoreAllMocks();
+    });
+
+    /** A response with exactly `elements` XML elements, filled up with groups. */
+    const withElements = async (elements: number, overrides: Partial<SamlResponseOptions> = {}) => {
+      const base = elementCount(await respond({ groups: [], ...overrides }));
+      const response = await respond({ groups: Array.from({ length: elements - base }, (_, i) => `g${i}`), ...overrides });
+      expect(elementCount(response)).toBe(elements);
+      return response;
+    };
+
+    it('refuses a response with more elements than WARDEN_SAML_MAX_ELEMENTS before parsing any XML; one at the limit signs in', async () => {
+      await expect(provider.verify(acme, await withElements(MAX_ELEMENTS))).resolves.toMatchObject({ email: 'ada@acme.example' });
+      const over = await withElements(MAX_ELEMENTS + 1);
+      const parse = vi.spyOn(DOMParser.prototype, 'parseFromString');
+      expect(await refusal(over)).toBe('too-many-elements');
+      expect(parse).not.toHaveBeenCalled();
+    });
+
+    it('refuses a response nested too deeply, or with too many namespaces in scope, before parsing any XML', async () => {
+      const nested = await respond({
+        tamper: (xml) => xml.replace('<saml:AttributeValue>', `<saml:AttributeValue>${'<x>'.repeat(MAX_DEPTH)}${'</x>'.repeat(MAX_DEPTH)}`),
+      });
+      const namespaces = Array.from({ length: MAX_NAMESPACES_IN_SCOPE }, (_, i) => ` xmlns:p${i}="urn:p${i}"`).join('');
+      const declaring = await respond({ tamper: (xml) => xml.replace('<samlp:Response ', `<samlp:Response${namespaces} `) });
+      const parse = vi.spyOn(DOMParser.prototype, 'parseFromString');
+      expect(await refusal(nested)).toBe('too-complex');
+      expect(await refusal(declaring)).toBe('too-complex');
+      expect(parse).not.toHaveBeenCalled();
+    });
+
+    it('refuses a post over the body limit without reading it', async () => {
+      await expect(provider.verify(acme, new OversizedSamlPost())).rejects.toMatchObject({ reason: 'response-too-large', status: 413 });
+    });
+
+    it('checks the signature over SignedInfo before canonicalizing what it signs: another key costs no pass over the assertion', async () => {
+      const [forged, valid] = [await withElements(MAX_ELEMENTS), await respond()];
+      const canonicalized: string[] = [];
+      const process = ExclusiveCanonicalization.prototype.process;
+      vi.spyOn(ExclusiveCanonicalization.prototype, 'process').mockImplementation(function (this: ExclusiveCanonicalization, node, options) {
+        canonicalized.push((node as Element).localName);
+        return process.call(this, node, options);
+      });
+      // Signed by the IdP, checked against another certificate: as if signed with any other key.
+      expect(await refusal(forged, { ...acme, settings: { ...acme.settings, cert: otherIdp.cert } })).toBe('bad-signature');
+      expect(canonicalized).not.toContain('Assertion');
+      // The spy sees what verification canonicalizes: a valid response has its assertion canonicalized.
+      await provider.verify(acme, valid);
+      expect(canonicalized).toContain('Assertion');
+    });
+  });
+
+  describe('what node-saml leaves unchecked (issue 30, item 5)', () => {
+    const RESPONDER = 'urn:oasis:names:tc:SAML:2.0:status:Responder';
+
+    it('refuses a response whose status is not Success, signed assertion or not (idp-error)', async () => {
+      expect(await refusal(await respond({ status: RESPONDER }))).toBe('idp-error');
+      expect(await refusal(await respond({ status: RESPONDER, sign: 'none' }))).toBe('idp-error');
+    });
+
+    it("compares Destination and Recipient with the organization's ACS URL, as URLs; accepts a response that names neither", async () => {
+      expect(await refusal(await respond({ destination: provider.acsUrl('globex') }))).toBe('wrong-destination');
+      expect(await refusal(await respond({ recipient: provider.acsUrl('globex') }))).toBe('wrong-recipient');
+      expect(await refusal(await respond({ recipient: 'https://warden.test:8080/saml/acs/acme' }))).toBe('wrong-recipient');
+      const spelledOtherwise = 'HTTP://Warden.Test:8080/saml/acs/acme/';
+      await expect(provider.verify(acme, await respond({ destination: spelledOtherwise, recipient: spelledOtherwise }))).resolves.toMatchObject({
+        email: 'ada@acme.example',
+      });
+      await expect(provider.verify(acme, await respond({ destination: null, recipient: null }))).resolves.toMatchObject({ email: 'ada@acme.example' });
+    });
+
+    it('refuses SHA-1 signatures and digests unless WARDEN_SAML_ALLOW_SHA1 is true', async () => {
+      expect(await refusal(await respond({ hash: 'sha1' }))).toBe('sha1-signature');
+      expect(await refusal(await respond({ hash: 'sha1', sign: 'response' }), { ...acme, settings: { ...acme.settings, wantAssertionsSigned: false } })).toBe(
+        'sha1-signature',
+      );
+      const lenient = new SamlServiceProvider({ ...config, saml: { ...config.saml, allowSha1: true } }, keyring, systemClock);
+      const id = (await lenient.loginRedirect(acme)).requestId;
+      await expect(lenient.verify(acme, await respond({ hash: 'sha1', inResponseTo: id }))).resolves.toMatchObject({ email: 'ada@acme.example' });
+    });
   });
 
   it('serves SP metadata naming the entity id and the ACS URL', async () => {

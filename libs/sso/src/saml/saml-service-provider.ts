@@ -7,7 +7,9 @@ import type { Clock } from '#warden/kernel';
 import { CLOCK, KEYRING, type Keyring, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
 import { emailOf, type SamlIdentity, valuesOf } from '../domain/saml-identity.js';
 import { ssoRefused, refusalReasonOf } from '../domain/sso-refusal.js';
+import { isEndpoint } from './acs-endpoint.js';
 import { SealedRequestIds } from './saml-request-ids.js';
+import { markupProblem, OversizedSamlPost } from './saml-response-limits.js';
 
 /** The organization's live SSO settings, with the IdP certificate opened (SAML enabled, URL and cert set). */
 export interface SamlOrganization {
@@ -55,7 +57,11 @@ export class SamlServiceProvider {
   /** Loaded on the first SAML request: the CLI composes this module too and never signs anyone in. */
   private load(): Promise<SamlRuntime> {
     this.runtime ??= (async (): Promise<SamlRuntime> => {
-      const [{ default: passport }, { MultiSamlStrategy, SAML }] = await Promise.all([import('passport'), import('@node-saml/passport-saml')]);
+      const [{ default: passport }, { MultiSamlStrategy, SAML }, precheck] = await Promise.all([
+        import('passport'),
+        import('@node-saml/passport-saml'),
+        import('./saml-response-precheck.js'),
+      ]);
       const authenticator = new passport.Passport();
       const strategy = new MultiSamlStrategy(
         {
@@ -67,7 +73,7 @@ export class SamlServiceProvider {
         (_req, _profile, done) => done(new Error('Single logout is not supported')),
       );
       authenticator.use('saml', strategy);
-      return { passport: authenticator as unknown as SamlRuntime['passport'], SAML };
+      return { passport: authenticator as unknown as SamlRuntime['passport'], SAML, precheck };
     })();
     return this.runtime;
   }
@@ -101,9 +107,27 @@ export class SamlServiceProvider {
    * Verifies a response posted to the ACS: signature against the organization's certificate,
    * audience, validity window, that it answers a request of ours for this organization. Refuses
    * with an SsoRefusal naming the reason.
+   *
+   * What a stranger's post can cost is bounded first (docs/sso.md, "Limits"): its size (a post over
+   * the body limit was not even read), then its elements and shape, measured in one pass over the
+   * text before any XML is parsed, then the SignedInfo signature, before node-saml digests what it
+   * signs. What node-saml leaves unchecked is checked too: the status, the Destination and the
+   * Recipient (against this organization's ACS URL), SHA-1.
    */
-  async verify(org: SamlOrganization, samlResponse: string): Promise<SamlIdentity> {
-    if (!hasSignature(samlResponse)) throw ssoRefused('unsigned');
+  async verify(org: SamlOrganization, samlResponse: string | OversizedSamlPost): Promise<SamlIdentity> {
+    if (samlResponse instanceof OversizedSamlPost) throw ssoRefused('response-too-large');
+    const xml = Buffer.from(samlResponse, 'base64').toString('utf8');
+    const shape = markupProblem(xml, this.config.saml.maxElements);
+    if (shape !== null) throw ssoRefused(shape);
+    const { precheck } = await this.load();
+    const response = precheck.parseResponse(xml);
+    if (response === null) throw ssoRefused(hasSignature(xml) ? 'malformed-response' : 'unsigned');
+    const problem =
+      precheck.statusProblem(response) ??
+      precheck.destinationProblem(response, this.acsUrl(org.orgId)) ??
+      (hasSignature(xml) ? null : 'unsigned') ??
+      precheck.signatureProblem(response, org.settings.cert, { allowSha1: this.config.saml.allowSha1 });
+    if (problem !== null) throw ssoRefused(problem);
     const outcome = await this.run(org, { query: {}, body: { SAMLResponse: samlResponse } });
     if (outcome.kind === 'error') throw ssoRefused(refusalReasonOf(outcome.error instanceof Error ? outcome.error.message : ''));
     if (outcome.kind !== 'success') throw ssoRefused('malformed-response');
@@ -124,11 +148,20 @@ export class SamlServiceProvider {
   }
 
   private identityOf(org: SamlOrganization, profile: Profile): SamlIdentity {
+    const assertion = (profile.getAssertion?.() ?? {}) as { Assertion?: AssertionXml };
+    const acsUrl = this.acsUrl(org.orgId);
+    // node-saml does not compare Recipient with the ACS URL. Every one the (signed) assertion
+    // names must be ours; an assertion that names none is accepted, its audience names this
+    // organization (docs/sso.md).
+    const recipients = (assertion.Assertion?.Subject ?? [])
+      .flatMap((subject) => subject.SubjectConfirmation ?? [])
+      .flatMap((confirmation) => confirmation.SubjectConfirmationData ?? [])
+      .flatMap((data) => (data.$?.Recipient === undefined ? [] : [data.$.Recipient]));
+    if (!recipients.every((recipient) => isEndpoint(recipient, acsUrl))) throw ssoRefused('wrong-recipient');
     const attributes = (profile.attributes ?? {}) as Record<string, unknown>;
     const email = emailOf(profile.nameID, attributes);
     if (email === null) throw ssoRefused('no-email');
     const { roleAttribute } = org.settings;
-    const assertion = (profile.getAssertion?.() ?? {}) as { Assertion?: AssertionXml };
     const id = assertion.Assertion?.$?.ID;
     if (typeof id !== 'string' || id === '') throw ssoRefused('malformed-response');
     // node-saml accepts a response only with an InResponseTo it checked (validateInResponseTo: 'always').
@@ -198,15 +231,16 @@ export class SamlServiceProvider {
 interface SamlRuntime {
   readonly passport: Pick<PassportStatic, 'authenticate'>;
   readonly SAML: typeof import('@node-saml/passport-saml').SAML;
+  readonly precheck: typeof import('./saml-response-precheck.js');
 }
 
 interface AssertionXml {
   $?: { ID?: string };
   Conditions?: Array<{ $?: { NotOnOrAfter?: string } }>;
+  Subject?: Array<{ SubjectConfirmation?: Array<{ SubjectConfirmationData?: Array<{ $?: { Recipient?: string } }> }> }>;
 }
 
 /** Whether the posted document carries an XML signature anywhere (else it is refused as unsigned). */
-function hasSignature(samlResponse: string): boolean {
-  const xml = Buffer.from(samlResponse, 'base64').toString('utf8');
+function hasSignature(xml: string): boolean {
   return /<(?:[A-Za-z_][\w.-]*:)?Signature[\s>]/.test(xml);
 }
