@@ -20,6 +20,8 @@ const SECRETS = {
   appealReason: 'gone-appeal-reason-e8f0',
   age: '4127.25',
   email: 'gone-person-3b7e@rev.example',
+  /** The path of an image of theirs (Warden fetches and hashes it, recording a MediaHashed). */
+  mediaPath: 'gone-photo-path-d81c',
 };
 const STAY_TEXT = 'please review me stay-text-55d0';
 /** A rule that compares a number the user gave, with no signal: its explanation records the number as the condition saw it. */
@@ -125,7 +127,12 @@ describe('POST /api/v1/gdpr/delete: crypto-shredding a user', () => {
     goneConsoleUser = await createConsoleUser(world.dataDir, 'rev', SECRETS.email, 'correct horse battery staple', ['MODERATOR'], world.env);
     const items = [
       { id: 'gone', typeId: 'user', data: { name: SECRETS.name } },
-      { id: 'gone-post-1', typeId: 'post', data: { text: SECRETS.postText, age: Number(SECRETS.age), author: gone } },
+      {
+        id: 'gone-post-1',
+        typeId: 'post',
+        // Not an image (the receiver answers an empty 200): recorded as a MediaHashed all the same, and logged as not hashed.
+        data: { text: SECRETS.postText, age: Number(SECRETS.age), author: gone, images: [`${receiver.url}/media/${SECRETS.mediaPath}.jpg`] },
+      },
       { id: 'gone-post-3', typeId: 'post', data: { text: SECRETS.appealedText, author: gone } },
       { id: 'stay-post-1', typeId: 'post', data: { text: STAY_TEXT, author: stay } },
       { id: 'stay-post-2', typeId: 'post', data: { text: 'an ordinary post', author: stay } },
@@ -158,7 +165,9 @@ describe('POST /api/v1/gdpr/delete: crypto-shredding a user', () => {
 
   it('shows the user\'s data before the deletion (what the rest of this suite expects gone)', async () => {
     const shown = await everythingShown([goneJob, appealJob, reportedJob]);
-    expect(plaintextIn(shown)).toEqual(expect.arrayContaining([SECRETS.postText, SECRETS.reportReason, SECRETS.appealReason, SECRETS.appealedText, SECRETS.email]));
+    expect(plaintextIn(shown)).toEqual(
+      expect.arrayContaining([SECRETS.postText, SECRETS.reportReason, SECRETS.appealReason, SECRETS.appealedText, SECRETS.email, SECRETS.mediaPath]),
+    );
     // The rule explanation holds the number as the condition saw it (the API and the log).
     const file = join(world.dataDir, 'before-deletion.ndjson');
     expect((await runCli(['audit', 'export', '--org', 'rev', '--include-personal-data', '--out', file], world.env)).code).toBe(0);
@@ -168,6 +177,18 @@ describe('POST /api/v1/gdpr/delete: crypto-shredding a user', () => {
     goneKey = subjectKey('user:gone')!;
     expect(goneKey).toHaveLength(32);
     expect(rawFiles().includes(goneKey)).toBe(true);
+  });
+
+  it("records the user's media results sealed, and logs an image it could not hash by its item and a digest, not its URL", async () => {
+    const hashed = loggedEvents(world.dataDir, 'MediaHashed').filter((e) => (e.data['item'] as { id: string }).id === 'gone-post-1');
+    expect(hashed).toHaveLength(1);
+    expect(JSON.stringify(hashed)).not.toContain(SECRETS.mediaPath);
+    const line = await waitFor(
+      () => world.warden.logs().split('\n').find((l) => l.includes('"media not hashed"') && l.includes('gone-post-1')),
+      'the "media not hashed" line of gone-post-1',
+    );
+    expect(JSON.parse(line)).toMatchObject({ item: { typeId: 'post', id: 'gone-post-1' }, version: 0, media: expect.stringMatching(/^[0-9a-f]{32}$/), reason: 'not-an-image' });
+    expect(line).not.toContain(receiver.url);
   });
 
   it('answers 202 with a request id, then completes with what it erased', async () => {
@@ -215,6 +236,7 @@ describe('POST /api/v1/gdpr/delete: crypto-shredding a user', () => {
     expect(raw.includes(goneKey)).toBe(false);
     expect(plaintextIn(raw.toString('latin1'))).toEqual([]);
     expect(subjectKey('user:gone')).toBeUndefined();
+    expect(plaintextIn(world.warden.logs())).toEqual([]);
   });
 
   it('shows nothing of it again after rebuilding the read models', async () => {
