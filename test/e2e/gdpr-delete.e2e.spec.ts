@@ -20,7 +20,14 @@ const SECRETS = {
   appealReason: 'gone-appeal-reason-e8f0',
   age: '4127.25',
   email: 'gone-person-3b7e@rev.example',
+  /** The path of an image of theirs (Warden fetches and hashes it, recording a MediaHashed). */
+  mediaPath: 'gone-photo-path-d81c',
+  /** The path of the pre-signed image of their post that a moderator reports to child safety. */
+  reportedMediaPath: 'gone-cs-photo-0f62',
 };
+/** A pre-signed URL's credential and signature: never in plaintext in anything Warden writes, before a deletion or after. */
+const SIGNATURE = '3e9b1c7d5a2f40e8b6c4d1a9f7e5c3b1a0d8f6e4c2b0a9e7d5c3b1a9f8e6d4c2';
+const CREDENTIAL = 'AKIAGONE5Q2RZ7X3';
 const STAY_TEXT = 'please review me stay-text-55d0';
 /** A rule that compares a number the user gave, with no signal: its explanation records the number as the condition saw it. */
 const AGE_RULE = `  - id: young
@@ -58,6 +65,10 @@ describe('POST /api/v1/gdpr/delete: crypto-shredding a user', () => {
   let receiver: Receiver;
   let goneKey: Buffer;
   let deletion: Deletion;
+
+  /** A pre-signed URL of an image of `gone`'s (the `i`th of an album), as object stores hand them out. */
+  const presignedUrl = (i: number) =>
+    `${receiver.url}/media/${SECRETS.reportedMediaPath}/${i}-${'album-photo-'.repeat(12)}.jpg?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=${CREDENTIAL}%2F20261123%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Date=20261123T120000Z&X-Amz-Expires=604800&X-Amz-SignedHeaders=host&X-Amz-Signature=${SIGNATURE}`;
 
   /** The data files' raw bytes, concatenated: what someone with the disk could read. */
   const rawFiles = () => Buffer.concat(DATA_FILES.filter((f) => existsSync(join(world.dataDir, f))).map((f) => readFileSync(join(world.dataDir, f))));
@@ -108,6 +119,7 @@ describe('POST /api/v1/gdpr/delete: crypto-shredding a user', () => {
       ...['default', 'appeals'].map(async (q) => (await world.call(world.sessions['ADMIN']!, 'GET', `/api/console/v1/jobs?queueId=${q}`)).text()),
       (await world.call(world.sessions['ADMIN']!, 'GET', '/api/console/v1/users')).text(),
       (await world.call(world.sessions['ADMIN']!, 'GET', `/api/console/v1/users/${goneConsoleUser}`)).text(),
+      (await world.call(world.sessions['ADMIN']!, 'GET', '/api/console/v1/child-safety-reports')).text(),
     ]);
     return [...views, ...evaluations, ...lists].join('\n');
   }
@@ -125,7 +137,13 @@ describe('POST /api/v1/gdpr/delete: crypto-shredding a user', () => {
     goneConsoleUser = await createConsoleUser(world.dataDir, 'rev', SECRETS.email, 'correct horse battery staple', ['MODERATOR'], world.env);
     const items = [
       { id: 'gone', typeId: 'user', data: { name: SECRETS.name } },
-      { id: 'gone-post-1', typeId: 'post', data: { text: SECRETS.postText, age: Number(SECRETS.age), author: gone } },
+      {
+        id: 'gone-post-1',
+        typeId: 'post',
+        // Not an image (the receiver answers an empty 200): recorded as a MediaHashed all the same, and logged as not hashed.
+        data: { text: SECRETS.postText, age: Number(SECRETS.age), author: gone, images: [`${receiver.url}/media/${SECRETS.mediaPath}.jpg`] },
+      },
+      { id: 'gone-post-cs', typeId: 'post', data: { text: 'csam-test', author: gone, images: Array.from({ length: 16 }, (_, i) => presignedUrl(i)) } },
       { id: 'gone-post-3', typeId: 'post', data: { text: SECRETS.appealedText, author: gone } },
       { id: 'stay-post-1', typeId: 'post', data: { text: STAY_TEXT, author: stay } },
       { id: 'stay-post-2', typeId: 'post', data: { text: 'an ordinary post', author: stay } },
@@ -149,6 +167,22 @@ describe('POST /api/v1/gdpr/delete: crypto-shredding a user', () => {
     });
     expect(appealed.status).toBe(204);
     [goneJob, appealJob, reportedJob, stayJob] = await Promise.all([jobOf('gone-post-1'), jobOf('gone-post-3', true), jobOf('stay-post-2'), jobOf('stay-post-1')]);
+    // A moderator reports the pre-signed images to child safety. With their note (their own words,
+    // not the user's: it stays) the report's document spans several overflow pages, its media URLs
+    // after the note: pages that the erasure's purge frees.
+    const claimed = await waitFor(async () => {
+      const r = await world.call(world.sessions['ADMIN']!, 'POST', '/api/console/v1/queues/child-safety/claim');
+      return r.status === 200 && ((await r.json()) as { job: { jobId: string; item: { id: string } }; lock: { token: string } });
+    }, 'the child-safety job of gone-post-cs');
+    expect(claimed.job.item.id).toBe('gone-post-cs');
+    const note = 'context '.repeat(600);
+    const decided = await world.call(world.sessions['ADMIN']!, 'POST', `/api/console/v1/jobs/${claimed.job.jobId}/decision`, {
+      lockToken: claimed.lock.token,
+      type: 'SUBMIT_CHILD_SAFETY_REPORT',
+      reason: 'known material',
+      note,
+    });
+    expect(decided.status).toBe(200);
   }, 90_000);
 
   afterAll(async () => {
@@ -158,7 +192,9 @@ describe('POST /api/v1/gdpr/delete: crypto-shredding a user', () => {
 
   it('shows the user\'s data before the deletion (what the rest of this suite expects gone)', async () => {
     const shown = await everythingShown([goneJob, appealJob, reportedJob]);
-    expect(plaintextIn(shown)).toEqual(expect.arrayContaining([SECRETS.postText, SECRETS.reportReason, SECRETS.appealReason, SECRETS.appealedText, SECRETS.email]));
+    expect(plaintextIn(shown)).toEqual(
+      expect.arrayContaining([SECRETS.postText, SECRETS.reportReason, SECRETS.appealReason, SECRETS.appealedText, SECRETS.email, SECRETS.mediaPath, SECRETS.reportedMediaPath]),
+    );
     // The rule explanation holds the number as the condition saw it (the API and the log).
     const file = join(world.dataDir, 'before-deletion.ndjson');
     expect((await runCli(['audit', 'export', '--org', 'rev', '--include-personal-data', '--out', file], world.env)).code).toBe(0);
@@ -168,6 +204,30 @@ describe('POST /api/v1/gdpr/delete: crypto-shredding a user', () => {
     goneKey = subjectKey('user:gone')!;
     expect(goneKey).toHaveLength(32);
     expect(rawFiles().includes(goneKey)).toBe(true);
+  });
+
+  it("records the user's media results sealed, and logs an image it could not hash by its item and a digest, not its URL", async () => {
+    const hashed = loggedEvents(world.dataDir, 'MediaHashed').filter((e) => (e.data['item'] as { id: string }).id === 'gone-post-1');
+    expect(hashed).toHaveLength(1);
+    expect(JSON.stringify(hashed)).not.toContain(SECRETS.mediaPath);
+    const line = await waitFor(
+      () => world.warden.logs().split('\n').find((l) => l.includes('"media not hashed"') && l.includes('gone-post-1')),
+      'the "media not hashed" line of gone-post-1',
+    );
+    expect(JSON.parse(line)).toMatchObject({ item: { typeId: 'post', id: 'gone-post-1' }, version: 0, media: expect.stringMatching(/^[0-9a-f]{32}$/), reason: 'not-an-image' });
+    expect(line).not.toContain(receiver.url);
+  });
+
+  it("keeps a pre-signed URL's signature out of every data file, log and the child-safety export, which lists the URL without it", async () => {
+    const exported = await world.call(world.sessions['ADMIN']!, 'GET', '/api/console/v1/child-safety-reports');
+    const { reports } = (await exported.json()) as { reports: Array<{ item: { id: string }; mediaUrls: string[] }> };
+    expect(reports.find((r) => r.item.id === 'gone-post-cs')?.mediaUrls).toEqual(
+      Array.from({ length: 16 }, (_, i) => presignedUrl(i).replace(/\?.*/, '?…')),
+    );
+    for (const secret of [SIGNATURE, CREDENTIAL]) {
+      expect(rawFiles().includes(secret), `${secret} in the data files`).toBe(false);
+      expect(world.warden.logs(), `${secret} in the server's log`).not.toContain(secret);
+    }
   });
 
   it('answers 202 with a request id, then completes with what it erased', async () => {
@@ -180,7 +240,7 @@ describe('POST /api/v1/gdpr/delete: crypto-shredding a user', () => {
       return d.state === 'COMPLETED' && d;
     }, 'the deletion to complete');
     expect(deletion).toMatchObject({ requestId, completedAt: expect.any(String), requestedAt: expect.any(String) });
-    expect(deletion.erased).toEqual({ dataKeys: 1, items: 3, reports: 1, appeals: 1, reviewJobsClosed: 2, consoleAccounts: 1 });
+    expect(deletion.erased).toEqual({ dataKeys: 1, items: 4, reports: 1, appeals: 1, reviewJobsClosed: 2, consoleAccounts: 1 });
     // Ids only in the events: no personal data.
     const recorded = loggedEvents(world.dataDir).filter((e) => e.type.startsWith('GdprDeletion'));
     expect(recorded.map((e) => e.type)).toEqual(['GdprDeletionRequested', 'GdprDeletionCompleted']);
@@ -215,6 +275,7 @@ describe('POST /api/v1/gdpr/delete: crypto-shredding a user', () => {
     expect(raw.includes(goneKey)).toBe(false);
     expect(plaintextIn(raw.toString('latin1'))).toEqual([]);
     expect(subjectKey('user:gone')).toBeUndefined();
+    expect(plaintextIn(world.warden.logs())).toEqual([]);
   });
 
   it('shows nothing of it again after rebuilding the read models', async () => {

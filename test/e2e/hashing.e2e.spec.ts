@@ -163,8 +163,17 @@ rules:
     const e = await evaluation('bad');
     expect(e.rules[0]!['outcome']).toBe('unknown');
     expect(e.actions).toEqual([]);
-    const reasons = eventCount(dataDir, "type = 'MediaHashed' AND json_extract(data, '$.result.ok') = 0");
-    expect(reasons).toBeGreaterThanOrEqual(6);
+    // A result each, sealed under the item's subject (the reasons are inside).
+    const results = eventCount(dataDir, "type = 'MediaHashed' AND json_extract(data, '$.item.id') = 'bad' AND json_extract(data, '$.__personal') IS NOT NULL");
+    expect(results).toBe(6);
+    // Each failure is logged with its reason, by the item and a digest of the URL.
+    const logged = await waitFor(() => {
+      const lines = warden.logs().split('\n').filter((l) => l.includes('"media not hashed"') && l.includes('"id":"bad"'));
+      return lines.length === 6 && lines.map((l) => JSON.parse(l) as { reason: string; media: string });
+    }, 'six "media not hashed" lines of the item');
+    expect(new Set(logged.map((l) => l.reason))).toEqual(new Set(['http-404', 'timeout', 'not-an-image', 'too-large', 'refused-address']));
+    expect(new Set(logged.map((l) => l.media)).size).toBe(6);
+    expect(logged.map((l) => JSON.stringify(l)).join('\n')).not.toContain(images.url);
     // Refused before any connection: the private server never saw a request.
     expect(privateImages.hits.size).toBe(0);
     for (const p of ['/missing.png', '/slow', '/text', '/huge', '/redirect']) expect(images.hits.get(p)).toBe(1);

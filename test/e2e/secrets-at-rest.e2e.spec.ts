@@ -137,16 +137,19 @@ rules:
     await images?.close();
   });
 
-  it('fetches the whole URL, and logs and records it without its query string', async () => {
+  it('fetches the whole URL, logs it by its item and a digest, and records it sealed and without its query string', async () => {
     const photo = `${images.url}/uploads/cat.jpg?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=${CREDENTIAL}&X-Amz-Signature=${SIGNATURE}`;
     await submit([{ id: 'p-1', typeId: 'post', data: { text: 'look', photo } }]);
     await waitFor(() => images.requests.length > 0, 'the image fetch');
     expect(images.requests[0]!.url).toBe(new URL(photo).pathname + new URL(photo).search);
     await waitFor(() => eventCount(dataDir, "type = 'ItemEvaluated'") > 0, 'the evaluation');
     const line = await waitFor(() => warden.logs().split('\n').find((l) => l.includes('"media not hashed"')), 'the "media not hashed" log line');
-    expect(JSON.parse(line)).toMatchObject({ url: `${images.url}/uploads/cat.jpg?…`, reason: 'http-403' });
+    expect(JSON.parse(line)).toMatchObject({ item: { typeId: 'post', id: 'p-1' }, media: expect.stringMatching(/^[0-9a-f]{32}$/), reason: 'http-403' });
+    expect(line).not.toContain('/uploads/cat.jpg');
 
     expect(eventCount(dataDir, "type = 'MediaHashed'")).toBe(1);
+    // Sealed under the item's subject (the URL's path is the user's too).
+    expect(rawLog(dataDir)).not.toContain('/uploads/cat.jpg');
     for (const secret of [SIGNATURE, CREDENTIAL]) {
       expect(warden.logs(), `${secret} in the server's log`).not.toContain(secret);
       expect(rawLog(dataDir), `${secret} in an event`).not.toContain(secret);

@@ -1,5 +1,6 @@
 import { Inject, Module, type OnModuleInit } from '@nestjs/common';
 import { CatalogModule } from '#warden/catalog';
+import { PersonalDataPolicy } from '#warden/eventstore';
 import { UpcasterRegistry } from '#warden/kernel';
 import { MEDIA_HASHER, RULE_SIGNALS, type RuleSignals } from '#warden/rules';
 import { BankIndex } from './banks/bank-index.js';
@@ -28,9 +29,18 @@ import { imageHashDistanceSignal, imageHashMatchSignal } from './signals/image-h
   exports: [MEDIA_HASHER, RULE_SIGNALS],
 })
 export class HashingModule implements OnModuleInit {
-  constructor(@Inject(UpcasterRegistry) private readonly upcasters: UpcasterRegistry) {}
+  constructor(
+    @Inject(UpcasterRegistry) private readonly upcasters: UpcasterRegistry,
+    @Inject(PersonalDataPolicy) private readonly personalData: PersonalDataPolicy,
+  ) {}
 
   onModuleInit(): void {
     this.upcasters.register(...MEDIA_UPCASTERS);
+    // What fetching an item's image gave (its URL's path, its hashes) is the item's data: sealed
+    // under the item's subject, as its ItemSubmitted's data is. Events before v4 name no subject.
+    this.personalData.register('MediaHashed', {
+      subject: (e) => (typeof e.data['subject'] === 'string' ? e.data['subject'] : undefined),
+      fields: ['result'],
+    });
   }
 }

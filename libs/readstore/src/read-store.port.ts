@@ -84,7 +84,8 @@ export interface ReadStore {
   /**
    * After a GDPR deletion purged documents: no earlier version of them stays where this store can
    * reach it. SQLite empties its write-ahead log (whose older frames still hold the pages as they
-   * were) into the file, whose deleted cells are zeroed; MongoDB offers a client nothing to ask.
+   * were) into the file, whose deleted cells and freed pages are zeroed (secure_delete); MongoDB
+   * offers a client nothing to ask.
    */
   purgeEarlierVersions(): Promise<void>;
   ping(): Promise<void>;

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { SubjectKeyStore } from '#warden/eventstore';
 import { DisableUserCommand } from '#warden/identity';
-import { type Clock, type CommandContext, DomainError, SUBJECT_ERASURE_REQUESTED_EVENT } from '#warden/kernel';
+import { type Clock, type CommandContext, DomainError, SUBJECT_ERASED_EVENT, SUBJECT_ERASURE_REQUESTED_EVENT } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
 import type { ReadStore } from '#warden/readstore';
 import { CloseErasedUserJobsCommand } from '#warden/review';
@@ -13,11 +13,13 @@ import { gdprDeletionStream } from '../domain/gdpr-deletion.streams.js';
 import { SUBJECT_RECORDS, SUBJECT_RECORDS_PROJECTION, type SubjectRecordDoc } from '../projections/subject-records.projection.js';
 
 /**
- * The work of one GDPR deletion: close the open review jobs of the user's items, forget the
- * user's data key (crypto-shredding: every item, report and appeal sealed under it becomes
- * unreadable at once, in the log and in every rebuild), then record the completion, on which the
- * projections that copied personal fields purge them. Each step is idempotent, so a re-run after
- * a crash finishes the job; its counts are then those of the run that completed it.
+ * The work of one GDPR deletion: close the open review jobs of the user's items, purge the read
+ * models' plaintext copies (the projections that keep one purge it on the request, caught up here),
+ * empty the read models' write-ahead log, forget the user's data key (crypto-shredding: every item,
+ * report and appeal sealed under it becomes unreadable at once, in the log and in every rebuild),
+ * then record the completion, on which those projections purge what they copied meanwhile, and
+ * empty the read models' log again. Each step is idempotent, so a re-run after a crash finishes the
+ * job; its counts are then those of the run that completed it.
  */
 @Injectable()
 export class UserEraser {
@@ -38,6 +40,10 @@ export class UserEraser {
     const items = records.flatMap((r) => (r.kind === 'item' && r.ref.typeId ? [{ id: r.ref.id, typeId: r.ref.typeId }] : []));
     const reviewJobsClosed = await this.commands.execute(new CloseErasedUserJobsCommand(requested.requestId, items, context));
     const consoleAccounts = requested.consoleUserId ? await this.eraseConsoleAccount(orgId, requested.consoleUserId, context) : 0;
+    // The read models that copy personal fields in plaintext (a console account's email, the
+    // child-safety reports) purge them on the request: brought up to date here, before the key is
+    // forgotten and the WAL emptied.
+    await this.catchUpPurges(SUBJECT_ERASURE_REQUESTED_EVENT);
     // Last: the purges above leave no earlier page behind, in the read models' WAL nor in the log's
     // (which forgetting empties).
     await this.readStore.purgeEarlierVersions();
@@ -59,7 +65,19 @@ export class UserEraser {
       context,
       { retries: 10 },
     );
+    // A copy made between the request's purge and the key's forgetting (a child-safety report
+    // recorded meanwhile) is purged on the completion: its earlier pages go too. Nothing is left
+    // to purge in the usual case, and the WAL holds only this deletion's own pages by then.
+    await this.catchUpPurges(SUBJECT_ERASED_EVENT);
+    await this.readStore.purgeEarlierVersions();
     return erased;
+  }
+
+  /** Catches up the read-model projections that purge a subject's copies on `eventType`. */
+  private async catchUpPurges(eventType: string): Promise<void> {
+    for (const projection of this.projections.projections()) {
+      if (!projection.reactor && projection.eventTypes.includes(eventType)) await this.projections.catchUp(projection.name);
+    }
   }
 
   /**
@@ -75,11 +93,7 @@ export class UserEraser {
       if (!(error instanceof DomainError && error.kind === 'conflict')) throw error;
     }
     await this.subjectKeys.forget(orgId, userId);
-    // The read models that copy the email purge it on the request: brought up to date here, before
-    // the user's own key is forgotten and the WAL truncated.
-    for (const projection of this.projections.projections()) {
-      if (!projection.reactor && projection.eventTypes.includes(SUBJECT_ERASURE_REQUESTED_EVENT)) await this.projections.catchUp(projection.name);
-    }
+    // The users read model drops its copy of the email on the request (caught up by erase).
     return 1;
   }
 }

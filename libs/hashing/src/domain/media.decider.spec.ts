@@ -10,6 +10,7 @@ const record = (result: Result = hashed): RecordMediaResult<Result> => ({
   type: 'RecordMediaResult',
   item: { id: 'p1', typeId: 'post' },
   version: 2,
+  subject: 'user:u1',
   result,
 });
 
@@ -17,7 +18,7 @@ const spec = deciderSpecification(decider);
 
 describe('media decider', () => {
   it('records a result, a failure as much as a hash', () => {
-    spec.given([]).when(record()).then([{ type: 'MediaHashed', data: { item: { id: 'p1', typeId: 'post' }, version: 2, result: hashed } }]);
+    spec.given([]).when(record()).then([{ type: 'MediaHashed', data: { item: { id: 'p1', typeId: 'post' }, version: 2, subject: 'user:u1', result: hashed } }]);
     const failed = { ok: false as const, url: URL, reason: 'http-404' };
     expect(spec.given([]).when(record(failed)).events()[0]!.data.result).toEqual(failed);
   });
@@ -32,5 +33,12 @@ describe('media decider', () => {
     const first = spec.given([]).when(record()).events();
     expect(spec.given(first).state.result).toEqual(hashed);
     spec.given(first).when(record({ ok: false, url: URL, reason: 'network' })).thenNothing();
+  });
+
+  it('records nothing over a result erased since (a GDPR deletion: it reads as null)', () => {
+    const [recorded] = spec.given([]).when(record()).events();
+    const erased = { ...recorded!, data: { ...recorded!.data, result: null } };
+    expect(spec.given([erased]).state).toEqual({ recorded: true, result: null });
+    spec.given([erased]).when(record()).thenNothing();
   });
 });

@@ -33,7 +33,7 @@ describe('MediaHashed upcasters', () => {
 
   it("reads a stored v1 event without the item's data, creator or subject, and keeps the result", () => {
     const read = registry.upcast(storedV1);
-    expect(read.metadata.schemaVersion).toBe(3);
+    expect(read.metadata.schemaVersion).toBe(4);
     expect(read.data['item']).toEqual({ id: 'p-1', typeId: 'post' });
     expect(read.data['result']).toEqual(storedV1.data['result']);
     expect(JSON.stringify(read.data)).not.toContain('my cat');
@@ -49,7 +49,13 @@ describe('MediaHashed upcasters', () => {
     expect(registry.upcast(v2).data['result']).toEqual(read.data['result']);
   });
 
-  it('makes v3 the version new MediaHashed events are written at', () => {
-    expect(registry.currentVersion('MediaHashed')).toBe(3);
+  it('reads a stored v3 event as it was written, with no subject (its result was not sealed)', () => {
+    const result = { ok: false, url: 'https://bucket.s3.example/u-1/cat.jpg?…', reason: 'http-403' };
+    const v3 = { ...storedV1, data: { item: { id: 'p-1', typeId: 'post' }, version: 0, result }, metadata: { ...storedV1.metadata, schemaVersion: 3 } };
+    expect(registry.upcast(v3).data).toEqual({ item: { id: 'p-1', typeId: 'post' }, version: 0, subject: null, result });
+  });
+
+  it('makes v4 the version new MediaHashed events are written at', () => {
+    expect(registry.currentVersion('MediaHashed')).toBe(4);
   });
 });

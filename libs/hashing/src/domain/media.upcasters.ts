@@ -28,4 +28,18 @@ const mediaHashedV2: Upcaster = {
   },
 };
 
-export const MEDIA_UPCASTERS: readonly Upcaster[] = [mediaHashedV1, mediaHashedV2];
+/**
+ * MediaHashed v3 → v4. v4 names the item's subject and seals its result (URL path and hashes)
+ * under the subject's key, so that a GDPR deletion erases it; v3 events had neither: their result
+ * reads as it was written (unsealed, so no deletion reaches its bytes: docs/gdpr.md), and their
+ * subject as null (unknown).
+ */
+const mediaHashedV3: Upcaster = {
+  eventType: 'MediaHashed',
+  fromVersion: 3,
+  upcast(data) {
+    return { ...data, subject: null };
+  },
+};
+
+export const MEDIA_UPCASTERS: readonly Upcaster[] = [mediaHashedV1, mediaHashedV2, mediaHashedV3];

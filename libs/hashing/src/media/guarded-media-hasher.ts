@@ -15,8 +15,13 @@ const LIMIT_INPUT_PIXELS = 50_000_000;
 
 const mediaResults = mediaDecider<MediaResult>();
 
-const mediaStream = (orgId: string, item: { id: string; typeId: string }, version: number, url: string) =>
-  streamName('item_media', orgId, item.typeId, item.id, String(version), createHash('sha256').update(url).digest('hex').slice(0, 32));
+type MediaItem = { readonly id: string; readonly typeId: string; readonly subject: string };
+
+/** A one-way digest of the whole URL: names its results' stream and stands for the URL in log lines. */
+const urlDigest = (url: string) => createHash('sha256').update(url).digest('hex').slice(0, 32);
+
+const mediaStream = (orgId: string, item: MediaItem, version: number, url: string) =>
+  streamName('item_media', orgId, item.typeId, item.id, String(version), urlDigest(url));
 
 /**
  * Fetches each image URL of an item version once, with an unauthenticated GET through the guarded
@@ -34,41 +39,41 @@ export class GuardedMediaHasher implements MediaHasher {
     @Inject(WARDEN_CONFIG) private readonly config: WardenConfig,
   ) {}
 
-  hashItemMedia(
-    context: CommandContext,
-    item: { id: string; typeId: string },
-    version: number,
-    urls: readonly string[],
-  ): Promise<MediaResult[]> {
+  hashItemMedia(context: CommandContext, item: MediaItem, version: number, urls: readonly string[]): Promise<MediaResult[]> {
     return Promise.all([...new Set(urls)].map((url) => this.hashOne(context, item, version, url)));
   }
 
-  private async hashOne(context: CommandContext, item: { id: string; typeId: string }, version: number, url: string): Promise<MediaResult> {
+  private async hashOne(context: CommandContext, item: MediaItem, version: number, url: string): Promise<MediaResult> {
     const stream = mediaStream(context.orgId, item, version, url);
     const recorded = await this.recorded(stream, url);
     if (recorded) return recorded;
     const result = await this.fetchAndHash(url);
-    if (!result.ok) this.logger.log({ msg: 'media not hashed', url: redactUrl(url), reason: result.reason });
-    // The event keeps the URL without its query string: a pre-signed URL's signature is a
-    // credential. The stream, named after a hash of the whole URL, says which URL it was.
+    // The URL is the user's (its path as much as a pre-signed query string): the line names the
+    // item and the digest its results' stream is named after, which an operator can look up.
+    if (!result.ok) {
+      this.logger.log({ msg: 'media not hashed', orgId: context.orgId, item: { typeId: item.typeId, id: item.id }, version, media: urlDigest(url), reason: result.reason });
+    }
+    // The event keeps the URL without its query string (a pre-signed URL's signature is a
+    // credential), sealed with the rest of the result under the item's subject. The stream,
+    // named after a hash of the whole URL, says which URL it was.
     const kept: MediaResult = { ...result, url: redactUrl(url) };
     // A result recorded meanwhile (a retroaction racing the worker, another worker) wins: the
     // decider records nothing over it, and that first result is answered.
     const { events, state } = await this.aggregates.handle(
       stream,
       mediaResults,
-      { type: 'RecordMediaResult', item, version, result: kept },
+      { type: 'RecordMediaResult', item, version, subject: item.subject, result: kept },
       context,
       { eventIds: () => deterministicId('media', stream) },
     );
-    if (events.length === 0 && state.result !== null) return { ...state.result, url };
+    if (events.length === 0 && state.recorded) return withUrl(state.result, url);
     return result;
   }
 
   /** The recorded result of `url`'s stream, with the whole URL again (signals look results up by it). */
   private async recorded(stream: string, url: string): Promise<MediaResult | undefined> {
     const [event] = await this.events.readStream(stream, { maxCount: 1 });
-    return event ? { ...(event.data as unknown as MediaHashed['data']).result, url } : undefined;
+    return event ? withUrl((event.data as unknown as MediaHashed['data']).result, url) : undefined;
   }
 
   private async fetchAndHash(url: string): Promise<MediaResult> {
@@ -90,4 +95,9 @@ export class GuardedMediaHasher implements MediaHasher {
       return { ok: false, url, reason };
     }
   }
+}
+
+/** A recorded result with the whole URL; one erased since (a GDPR deletion: it reads as null) gives no hashes. */
+function withUrl(result: MediaResult | null, url: string): MediaResult {
+  return result === null ? { ok: false, url, reason: 'erased' } : { ...result, url };
 }

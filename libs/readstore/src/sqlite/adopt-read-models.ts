@@ -51,7 +51,7 @@ export function adoptReadModels(db: Database.Database, logFile: string): SharedT
     // Moving a million documents takes seconds, and so may another process's move.
     db.pragma('busy_timeout = 600000');
     // Dropped tables' pages go to the free list zeroed, in both files: no document a GDPR deletion
-    // purges later (a console user's email) survives in them.
+    // purges later (a console user's email) survives in them. The read store runs ON as well.
     db.pragma('log.secure_delete = ON');
     db.pragma('main.secure_delete = ON');
     db.transaction(() => {
@@ -75,7 +75,6 @@ export function adoptReadModels(db: Database.Database, logFile: string): SharedT
     }).immediate();
     return documents > 0 ? { documents, ms: Math.round(performance.now() - started) } : undefined;
   } finally {
-    db.pragma('main.secure_delete = FAST');
     db.pragma(`busy_timeout = ${busyTimeout}`);
     db.prepare('DETACH DATABASE log').run();
   }
@@ -97,15 +96,12 @@ export async function dropReadModelsAheadOfLog(db: Database.Database, logHead: (
   const furthest = () => (hasCheckpoints.get() ? (db.prepare('SELECT max(position) AS p FROM projection_checkpoints').get() as { p: number | null }).p ?? 0 : 0);
   const ahead = furthest();
   if (ahead <= (await logHead())) return undefined;
+  // Their pages go to the free list zeroed, as the read store's always do.
   db.pragma('secure_delete = ON');
-  try {
-    return db.transaction(() => {
-      // Another process starting at the same time may have dropped them first.
-      if (furthest() !== ahead) return undefined;
-      for (const table of readModelTables(db, 'main')) db.exec(`DROP TABLE ${quoted(table.name)}`);
-      return ahead;
-    }).immediate();
-  } finally {
-    db.pragma('secure_delete = FAST');
-  }
+  return db.transaction(() => {
+    // Another process starting at the same time may have dropped them first.
+    if (furthest() !== ahead) return undefined;
+    for (const table of readModelTables(db, 'main')) db.exec(`DROP TABLE ${quoted(table.name)}`);
+    return ahead;
+  }).immediate();
 }

@@ -97,6 +97,26 @@ describe('SqliteReadStore on a file written by an earlier release', () => {
     db.close();
   });
 
+  it('leaves no copy of a long document in the pages its rewrite frees: its overflow pages are zeroed, not only its cell', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'warden-readstore-')), 'read-models.db');
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    const store = new SqliteReadStore(db);
+    const secret = 'https://media.example/erased-person-album/cat.jpg?…';
+    // A child-safety report: its reasons and media URLs past the first kilobyte live in overflow pages.
+    const report = { incident: { note: 'context '.repeat(600) }, mediaUrls: Array.from({ length: 8 }, () => secret) };
+    await store.commit([{ op: 'put', collection: 'child_safety_reports', id: 'r1', doc: report, position: 1 }]);
+    // As in a file in use for a while: the document was copied from the WAL into the file.
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    await store.commit([{ op: 'put', collection: 'child_safety_reports', id: 'r1', doc: { incident: null, mediaUrls: null }, position: 2 }]);
+    await store.purgeEarlierVersions();
+    // Nothing reused the freed pages: they are on the free list, zeroed.
+    expect(db.pragma('freelist_count', { simple: true })).toBeGreaterThan(0);
+    expect(['', '-wal'].filter((suffix) => existsSync(file + suffix) && readFileSync(file + suffix).includes(secret))).toEqual([]);
+    await store.close();
+    db.close();
+  });
+
   it('moves the documents of a file older still, written before documents carried positions', async () => {
     const db = new Database(':memory:');
     db.exec(`CREATE TABLE read_models (collection TEXT NOT NULL, id TEXT NOT NULL, doc TEXT NOT NULL, PRIMARY KEY (collection, id)) WITHOUT ROWID;

@@ -2,11 +2,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { anEvent } from '../../../../test/support/events.js';
 import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
 import { ProjectionRunner } from '#warden/eventstore';
-import { type JsonObject, SUBJECT_ERASED_EVENT } from '#warden/kernel';
+import { type JsonObject, SUBJECT_ERASED_EVENT, SUBJECT_ERASURE_REQUESTED_EVENT } from '#warden/kernel';
 import { reviewJobStream } from '../domain/review.streams.js';
 import { CHILD_SAFETY_REPORTS, type ChildSafetyReportDoc, childSafetyReportDocId, childSafetyReportsProjection } from './child-safety-reports.projection.js';
 
-const recorded = (reportId: string, subject: string | null) =>
+const recorded = (reportId: string, subject: string | null, mediaUrls = [`https://cdn.example/${reportId}.jpg`]) =>
   anEvent('ChildSafetyReportRecorded', {
     reportId,
     jobId: `job-${reportId}`,
@@ -14,7 +14,7 @@ const recorded = (reportId: string, subject: string | null) =>
     creator: subject ? { id: subject.split(':')[1]!, typeId: 'user' } : null,
     reporters: [],
     incident: { reportReasons: [`reason of ${reportId}`], moderatorReason: 'csam', note: null },
-    mediaUrls: [`https://cdn.example/${reportId}.jpg`],
+    mediaUrls,
     reportedBy: { userId: 'mod-1', email: 'mod@example.com' },
     recordedAt: '2026-03-01T10:00:00.000Z',
     subject,
@@ -46,5 +46,33 @@ describe('child-safety reports projection', () => {
     await stores.events.append('gdpr_deletion-acme:q1', [anEvent(SUBJECT_ERASED_EVENT, { requestId: 'q1', subject: 'user:gone' } as JsonObject)], 'any');
     await runner.catchUp();
     expect(await doc('r1')).toMatchObject({ incident: null, mediaUrls: null });
+  });
+
+  it('blanks them as soon as the erasure is requested, before the key is forgotten, and leaves them blank on its completion', async () => {
+    stores = sqliteStores();
+    const runner = new ProjectionRunner(childSafetyReportsProjection, stores.events, stores.readStore);
+    await stores.events.append(reviewJobStream('acme', 'job-r1'), [recorded('r1', 'user:gone')], 'no_stream');
+    await stores.events.append('gdpr_deletion-acme:q1', [anEvent(SUBJECT_ERASURE_REQUESTED_EVENT, { requestId: 'q1', subject: 'user:gone' } as JsonObject)], 'any');
+    await runner.catchUp();
+    expect(await doc('r1')).toMatchObject({ reportId: 'r1', incident: null, reportedBy: null, mediaUrls: null });
+    // A report recorded meanwhile is blanked on the completion.
+    await stores.events.append(reviewJobStream('acme', 'job-r3'), [recorded('r3', 'user:gone')], 'no_stream');
+    await stores.events.append('gdpr_deletion-acme:q1', [anEvent(SUBJECT_ERASED_EVENT, { requestId: 'q1', subject: 'user:gone' } as JsonObject)], 'any');
+    await runner.catchUp();
+    expect(await doc('r1')).toMatchObject({ incident: null, reportedBy: null, mediaUrls: null });
+    expect(await doc('r3')).toMatchObject({ incident: null, reportedBy: null, mediaUrls: null });
+  });
+
+  it("keeps media URLs without user info, query string or fragment: a pre-signed URL's signature is a credential", async () => {
+    stores = sqliteStores();
+    const runner = new ProjectionRunner(childSafetyReportsProjection, stores.events, stores.readStore);
+    const signed = 'https://user:pa55@bucket.s3.example/u-1/cat.jpg?X-Amz-Credential=AKIA7&X-Amz-Signature=5f3c9e#frag';
+    await stores.events.append(reviewJobStream('acme', 'job-r1'), [recorded('r1', 'user:u-1', [signed, 'https://cdn.example/plain.jpg'])], 'no_stream');
+    await runner.catchUp();
+    expect((await doc('r1'))?.mediaUrls).toEqual(['https://bucket.s3.example/u-1/cat.jpg?…', 'https://cdn.example/plain.jpg']);
+    // A rebuild after the subject's key was forgotten reads the sealed fields as null.
+    await stores.events.append(reviewJobStream('acme', 'job-r2'), [recorded('r2', 'user:u-2', null as unknown as string[])], 'no_stream');
+    await runner.catchUp();
+    expect((await doc('r2'))?.mediaUrls).toBeNull();
   });
 });

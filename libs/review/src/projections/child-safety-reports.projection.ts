@@ -1,5 +1,5 @@
 import type { Projection, ProjectionContext } from '#warden/eventstore';
-import { SUBJECT_ERASED_EVENT, type SubjectErasedData } from '#warden/kernel';
+import { redactUrl, SUBJECT_ERASED_EVENT, SUBJECT_ERASURE_REQUESTED_EVENT, type SubjectErasedData } from '#warden/kernel';
 import type { ReadDocument } from '#warden/readstore';
 import type { ChildSafetyReportRecorded } from '../domain/review-job.events.js';
 
@@ -8,34 +8,48 @@ export const CHILD_SAFETY_REPORTS = 'child_safety_reports';
 /** A subject's report ids (opaque ids only): what an erasure of the subject's data must reach. */
 export const CHILD_SAFETY_REPORTS_BY_SUBJECT = 'child_safety_reports_by_subject';
 
-/** One recorded child-safety report, for the export (what the event records, and the organization). */
-export type ChildSafetyReportDoc = Omit<ChildSafetyReportRecorded['data'], 'subject'> & { orgId: string };
+/** The fields ChildSafetyReportRecorded seals (review.module.ts): what an erasure blanks here. */
+const SEALED = ['incident', 'reportedBy', 'mediaUrls'] as const;
+type Recorded = ChildSafetyReportRecorded['data'];
+
+/**
+ * One recorded child-safety report, for the export (what the event records, media URLs without
+ * their query string, and the organization). Its sealed fields are null once the subject's data
+ * was erased.
+ */
+export type ChildSafetyReportDoc = Omit<Recorded, 'subject' | (typeof SEALED)[number]> & {
+  [Field in (typeof SEALED)[number]]: Recorded[Field] | null;
+} & { orgId: string };
 type SubjectReportsDoc = { orgId: string; subject: string; reportIds: string[] };
 
 export const childSafetyReportDocId = (orgId: string, reportId: string) => `${orgId}:${reportId}`;
 const subjectDocId = (orgId: string, subject: string) => `${orgId}:${subject}`;
 
-/** The fields ChildSafetyReportRecorded seals (review.module.ts): what an erasure blanks here. */
-const SEALED = ['incident', 'reportedBy', 'mediaUrls'] as const;
-
 /**
  * The child-safety reports moderators recorded, for the export. It reads the reports' reasons
- * (personal data), so it holds a plaintext copy: when the subject's data is erased
- * (SUBJECT_ERASED_EVENT) the sealed fields of their reports become null, as a rebuild after the
- * erasure shows them. A report is written once, so a redelivery rewrites the same document; an
- * erasure applied again writes the same nulls.
+ * (personal data), so it holds a plaintext copy: when a GDPR deletion of the subject is requested
+ * (SUBJECT_ERASURE_REQUESTED_EVENT: the eraser catches this projection up, then empties the read
+ * models' write-ahead log, before it forgets the key) the sealed fields of their reports become
+ * null, and again once the erasure is recorded (SUBJECT_ERASED_EVENT: reports recorded meanwhile),
+ * as a rebuild after the erasure shows them. Media URLs are kept without user info, query string or
+ * fragment (a pre-signed URL's signature is a credential: the whole URL stays sealed in the event).
+ * A report is written once, so a redelivery rewrites the same document; an erasure applied again
+ * writes the same nulls.
  */
 export const childSafetyReportsProjection: Projection = {
   name: CHILD_SAFETY_REPORTS_PROJECTION,
   collections: [CHILD_SAFETY_REPORTS, CHILD_SAFETY_REPORTS_BY_SUBJECT],
-  eventTypes: ['ChildSafetyReportRecorded', SUBJECT_ERASED_EVENT],
+  eventTypes: ['ChildSafetyReportRecorded', SUBJECT_ERASURE_REQUESTED_EVENT, SUBJECT_ERASED_EVENT],
   needsPersonalData: true,
   indexes: [{ collection: CHILD_SAFETY_REPORTS, fields: ['orgId', 'recordedAt'] }],
   async apply(event, ctx) {
     const orgId = event.metadata.orgId;
-    if (event.type === SUBJECT_ERASED_EVENT) return eraseSubject(orgId, (event.data as unknown as SubjectErasedData).subject, ctx);
-    const { subject, ...report } = event.data as unknown as ChildSafetyReportRecorded['data'];
-    const doc: ChildSafetyReportDoc = { ...report, orgId };
+    if (event.type === SUBJECT_ERASURE_REQUESTED_EVENT || event.type === SUBJECT_ERASED_EVENT) {
+      return eraseSubject(orgId, (event.data as unknown as SubjectErasedData).subject, ctx);
+    }
+    // The sealed fields read as null once the subject's key is forgotten (a rebuild after an erasure).
+    const { subject, ...report } = event.data as unknown as Omit<ChildSafetyReportDoc, 'orgId'> & { subject: string | null };
+    const doc: ChildSafetyReportDoc = { ...report, mediaUrls: report.mediaUrls?.map(redactUrl) ?? null, orgId };
     ctx.put(CHILD_SAFETY_REPORTS, childSafetyReportDocId(orgId, report.reportId), doc as unknown as ReadDocument);
     if (subject === null) return;
     const id = subjectDocId(orgId, subject);
@@ -52,6 +66,7 @@ async function eraseSubject(orgId: string, subject: string, ctx: ProjectionConte
     const id = childSafetyReportDocId(orgId, reportId);
     const doc = await ctx.get<ReadDocument>(CHILD_SAFETY_REPORTS, id);
     if (!doc) continue;
+    if (SEALED.every((field) => doc[field] === null)) continue;
     const erased: ReadDocument = { ...doc };
     for (const field of SEALED) erased[field] = null;
     ctx.put(CHILD_SAFETY_REPORTS, id, erased);

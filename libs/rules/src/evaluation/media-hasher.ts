@@ -6,9 +6,10 @@ import type { MediaResult } from '../domain/evaluation.model.js';
  * The rules engine calls it before evaluating, so image signals see the hashes.
  */
 export interface MediaHasher {
+  /** `item.subject`: whose personal data the item is (its results are sealed under that subject's key). */
   hashItemMedia(
     context: CommandContext,
-    item: { id: string; typeId: string },
+    item: { readonly id: string; readonly typeId: string; readonly subject: string },
     version: number,
     urls: readonly string[],
   ): Promise<MediaResult[]>;

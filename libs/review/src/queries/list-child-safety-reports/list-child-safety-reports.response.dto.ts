@@ -34,7 +34,7 @@ class CsModeratorDto {
 }
 
 /** The schemas only nullable properties of a report name (ApiNullableObject). */
-export const CHILD_SAFETY_REPORT_NULLABLE_MODELS = [CsUserDto, CsIncidentDto];
+export const CHILD_SAFETY_REPORT_NULLABLE_MODELS = [CsUserDto, CsIncidentDto, CsModeratorDto];
 
 export class ChildSafetyReportDto {
   @ApiProperty({ description: 'Derived from the decision that recorded it' }) reportId!: string;
@@ -43,8 +43,14 @@ export class ChildSafetyReportDto {
   @ApiNullableObject(CsUserDto, { description: 'The user the content is attributed to, when known' }) creator!: CsUserDto | null;
   @ApiProperty({ type: [CsReporterDto], description: 'Every user who reported the item into the job' }) reporters!: CsReporterDto[];
   @ApiNullableObject(CsIncidentDto, { description: 'Null when the personal data was erased' }) incident!: CsIncidentDto | null;
-  @ApiProperty({ type: [String], description: "The item's media URLs (IMAGE, VIDEO, AUDIO fields and data.images)" }) mediaUrls!: string[];
-  @ApiProperty({ type: CsModeratorDto, description: 'The moderator who recorded the report' }) reportedBy!: CsModeratorDto;
+  @ApiProperty({
+    type: [String],
+    nullable: true,
+    description:
+      "The item's media URLs (IMAGE, VIDEO, AUDIO fields and data.images), without user info, query string or fragment (a pre-signed URL's signature is a credential): `https://bucket.example/cat.jpg?…`. Null when the personal data was erased",
+  })
+  mediaUrls!: string[] | null;
+  @ApiNullableObject(CsModeratorDto, { description: 'The moderator who recorded the report; null when the personal data was erased' }) reportedBy!: CsModeratorDto | null;
   @ApiProperty({ format: 'date-time' }) recordedAt!: string;
 }
 
