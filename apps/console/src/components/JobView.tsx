@@ -6,7 +6,7 @@ import { Media, type MediaKind } from './Media';
 import { TableHead } from './TableHead';
 
 type Job = Schemas['ReviewJobResponseDto'];
-type PublishedAction = Schemas['PublishedActionDto'];
+type PublishedAction = Schemas['JobActionDto'];
 type Field = Schemas['FieldDto'];
 type Data = Record<string, unknown> | null;
 

@@ -184,7 +184,7 @@ class ActionCallbackDto {
   @ApiProperty({ type: CallbackDeliveryStateDto }) delivery!: CallbackDeliveryStateDto;
 }
 
-class PublishedActionDto {
+class JobActionDto {
   @ApiProperty({ description: 'The delivery of its callback' }) deliveryId!: string;
   @ApiProperty({ type: ItemRefDto, description: 'The item acted on' }) item!: ItemRefDto;
   @ApiProperty() actionId!: string;
@@ -197,8 +197,8 @@ class PublishedActionDto {
 }
 
 class JobActionsDto {
-  @ApiProperty({ type: [PublishedActionDto], description: 'The actions published on this item, newest first' }) item!: PublishedActionDto[];
-  @ApiProperty({ type: [PublishedActionDto], description: "The creator's recent actions on any of their items (this one included), newest first, at most 20" }) creator!: PublishedActionDto[];
+  @ApiProperty({ type: [JobActionDto], description: 'The actions published on this item, newest first' }) item!: JobActionDto[];
+  @ApiProperty({ type: [JobActionDto], description: "The creator's recent actions on any of their items (this one included), newest first, at most 20" }) creator!: JobActionDto[];
 }
 
 class AppealedActionDto {
