@@ -1,4 +1,12 @@
-import { RouteConfig } from '@nestjs/platform-fastify';
+import { SetMetadata } from '@nestjs/common';
+
+/**
+ * @nestjs/platform-fastify's key for a handler's Fastify route config (what its RouteConfig
+ * decorator sets), spelled here: the console's route decorators are loaded by CLI calls too, which
+ * must not load the HTTP stack (test/cli-startup.spec.ts). public-body-limit.spec.ts checks it
+ * against the library's own constant.
+ */
+export const FASTIFY_ROUTE_CONFIG_KEY = '__fastify_route_config__';
 
 /** The Fastify route config member that marks a route reached without a credential. */
 const PUBLIC_BODY = 'wardenPublicBody';
@@ -9,7 +17,7 @@ const PUBLIC_BODY = 'wardenPublicBody';
  * little before any credential is checked (docs/api.md, "Request limits"). Fastify refuses a larger
  * body with 413 while reading it, before any parsing.
  */
-export const PublicBodyLimit = () => RouteConfig({ [PUBLIC_BODY]: true });
+export const PublicBodyLimit = () => SetMetadata(FASTIFY_ROUTE_CONFIG_KEY, { [PUBLIC_BODY]: true });
 
 /** For Fastify's onRoute hook: the marked routes get the public limit as their own body limit. */
 export function applyPublicBodyLimit(route: { config?: unknown; bodyLimit?: number }, limitBytes: number): void {
