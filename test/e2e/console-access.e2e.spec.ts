@@ -225,6 +225,24 @@ describe('console access management, end to end', () => {
       expect(actorsOf(dataDir, 'UserInvited')).toContain(`user:${userIds[ROLE_USERS.ADMIN]}`);
     });
 
+    it('refuses weak new passwords at acceptance with a 400 on /password saying why; the invitation stays usable (issue 30, item 8)', async () => {
+      const invited = await json(await call(admin(), 'POST', '/api/console/v1/users/invitations', { email: 'weak@alpha.example', roles: ['MODERATOR'] }), 201);
+      const token = (invited['invitationUrl'] as string).split('#')[1]!;
+      const refusals: Array<[string, RegExp]> = [
+        ['\0'.repeat(12), /control characters/],
+        [' '.repeat(12), /repeated or sequential/],
+        ['aaaaaaaaaaaa', /repeated or sequential/],
+        ['qwerty123456', /common or breached/],
+        ['Weak@Alpha.example', /email address/],
+      ];
+      for (const [password, why] of refusals) {
+        const error = await expectErrorBody(await call(null, 'POST', '/api/console/v1/invitations/accept', { token, password }), 400, '/errors/invalid-user-input', '/password');
+        expect(error['detail'], JSON.stringify(password)).toMatch(why);
+      }
+      // None of them used the invitation up.
+      await json(await call(null, 'POST', '/api/console/v1/invitations/accept', { token, password: PASSWORD }), 200);
+    });
+
     it('changes roles (effective on the next request) and disables a user (its session stops working)', async () => {
       const target = ROLE_USERS.RULES_MANAGER;
       const changed = await json(await call(admin(), 'PUT', `/api/console/v1/users/${userIds[target]}/roles`, { roles: ['ANALYST', 'MODERATOR'] }), 200);

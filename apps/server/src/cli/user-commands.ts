@@ -10,6 +10,7 @@ import {
   SetUserPasswordCommand,
   type UserView,
 } from '#warden/identity';
+import { DomainError } from '#warden/kernel';
 import { WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
 import { type AppCommand, cliContext, UsageError } from './cli-command.js';
 import { parseCommandArgs, required } from './command-options.js';
@@ -97,7 +98,14 @@ export const userSetPasswordCommand: AppCommand = {
     const { org, user } = await namedUser(args, app);
     const password = await readPassword();
     if (password === '') throw new UsageError('No password given: type it at the prompt, or pipe it on standard input');
-    await app.get(CommandBus).execute(new SetUserPasswordCommand(org, user.id, password, cliContext(org)));
+    try {
+      await app.get(CommandBus).execute(new SetUserPasswordCommand(org, user.id, password, cliContext(org)));
+    } catch (error) {
+      // The reason, said as the refusal of this password rather than of the request's field.
+      const refusal = error instanceof DomainError && error.kind === 'invalid-user-input' ? error.details.find((d) => d.pointer === '/password') : undefined;
+      if (refusal) throw new Error(`The password was refused: ${refusal.detail ?? refusal.title}`);
+      throw error;
+    }
     out(`Set the password of user ${user.id}`);
     return 0;
   },

@@ -5,7 +5,8 @@ import { CLOCK } from '#warden/platform';
 import { AggregateStore } from '#warden/storage';
 import { userStream } from '../../domain/identity.streams.js';
 import { hashInvitationToken, invitationTarget } from '../../domain/invitation-token.js';
-import { checkedPassword, hashPassword } from '../../domain/password-hasher.js';
+import { hashPassword } from '../../domain/password-hasher.js';
+import { checkedPassword } from '../../domain/password-policy.js';
 import { userDecider } from '../../domain/user.decider.js';
 import { toUserView, type UserView } from '../../queries/user-view.js';
 import { AcceptInvitationCommand } from './accept-invitation.command.js';
@@ -22,11 +23,14 @@ export class AcceptInvitationHandler implements ICommandHandler<AcceptInvitation
   async execute(command: AcceptInvitationCommand): Promise<UserView> {
     const target = invitationTarget(command.token);
     if (target === null) throw unauthorized(REFUSED);
-    const password = checkedPassword(command.password);
     const { orgId, userId } = target;
+    const stream = userStream(orgId, userId);
+    // The invited address is among the words the new password may not be built on.
+    const invited = await this.aggregates.state(stream, userDecider);
+    const password = await checkedPassword(command.password, { email: invited?.orgId === orgId ? invited.email : null });
     try {
       const { state } = await this.aggregates.handle(
-        userStream(orgId, userId),
+        stream,
         userDecider,
         { type: 'AcceptInvitation', orgId, tokenHash: hashInvitationToken(command.token), passwordHash: await hashPassword(password), now: this.clock.now().toISOString() },
         // The invited person is the actor: no one is signed in yet.

@@ -18,7 +18,7 @@ export class AcceptInvitationHttpController {
   @ApiConsoleRoute({ public: true }, 400, 401)
   @ApiOperation({
     summary: 'Accept an invitation: set the password; the user becomes active and can sign in',
-    description: 'The same 401 for an unknown, used or expired token. 400 on /password for a password that is too short or too long.',
+    description: 'The same 401 for an unknown, used or expired token. 400 on /password, its detail saying why, for a password that is too short or too long, contains a control character, is a common or breached password, a repeated or sequential pattern, or is built on the email address.',
   })
   @ApiOkResponse({ type: UserDto })
   async accept(@Body() body: AcceptInvitationRequestDto, @Req() request: FastifyRequest): Promise<UserDto> {

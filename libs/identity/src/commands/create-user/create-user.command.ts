@@ -2,7 +2,7 @@ import { Command } from '@nestjs/cqrs';
 import type { CommandContext } from '#warden/kernel';
 
 export interface CreateUserOptions {
-  /** Checked (12 characters to 1024 bytes) and stored as a scrypt hash. */
+  /** Checked (password-policy.ts: length, no control characters, not common, repetitive or built on the address) and stored as a scrypt hash. */
   readonly password?: string;
   /** `invited` users have no password until they accept an invitation; default `active`. */
   readonly state?: 'active' | 'invited';

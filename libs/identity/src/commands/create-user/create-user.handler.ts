@@ -2,7 +2,8 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { invalidField, notFound } from '#warden/kernel';
 import { AggregateStore } from '#warden/storage';
 import { organizationStream, userEmailStream, userStream } from '../../domain/identity.streams.js';
-import { checkedPassword, hashPassword } from '../../domain/password-hasher.js';
+import { hashPassword } from '../../domain/password-hasher.js';
+import { checkedPassword } from '../../domain/password-policy.js';
 import { checkedRoles, userDecider, userEmailDecider } from '../../domain/user.decider.js';
 import { checkedEmail, emailDigest } from '../../domain/user-email.js';
 import { CreateUserCommand } from './create-user.command.js';
@@ -18,7 +19,7 @@ export class CreateUserHandler implements ICommandHandler<CreateUserCommand> {
     const roles = checkedRoles(command.roles);
     const state = options.state ?? 'active';
     if (state === 'invited' && options.password !== undefined) throw invalidField('/password', 'An invited user sets its own password');
-    const passwordHash = options.password === undefined ? null : await hashPassword(checkedPassword(options.password));
+    const passwordHash = options.password === undefined ? null : await hashPassword(await checkedPassword(options.password, { email }));
     if (!(await this.aggregates.exists(organizationStream(orgId)))) throw notFound(`No organization ${orgId}`);
 
     const digest = emailDigest(email);
