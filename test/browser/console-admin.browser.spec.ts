@@ -5,6 +5,7 @@ import { launchChromium, openPage, screenshot, signIn } from '../support/browser
 import { REVIEW_PASSWORD, reviewOrgConfig, type ReviewWorld, startReviewWorld } from '../support/review-fixture.js';
 import { waitFor } from '../support/wait-for.js';
 import { freePort } from '../support/free-port.js';
+import { runCli } from '../support/warden-process.js';
 
 /**
  * Issue 15: the console's manager and admin pages in a real Chromium against a real server: API
@@ -131,8 +132,13 @@ describe('the review console: manager and admin pages (browser)', () => {
   }, 90_000);
 
   it('an admin invites a user; the invitation link, opened in a fresh browser, sets a password that signs in', async () => {
+    // A user made by the CLI without a password is tagged apart from those who can sign in (issue 30, item 18).
+    const created = await runCli(['user', 'create', '--org', 'rev', '--email', 'nopass@rev.example', '--role', 'MODERATOR'], world.env);
+    expect(created.code, created.stderr).toBe(0);
     const { page, problems, context } = await open(ADMIN, '/users');
     await page.getByRole('heading', { name: 'Invite a user' }).waitFor();
+    expect(await page.getByRole('row', { name: /nopass@rev\.example/ }).getByRole('cell').nth(1).textContent()).toBe('active no password');
+    expect(await page.getByRole('row', { name: new RegExp(MODERATOR.replace('.', '\\.')) }).getByRole('cell').nth(1).textContent()).toBe('active');
     await page.getByLabel('Email').fill('newcomer@rev.example');
     expect(await page.getByRole('checkbox', { name: 'Moderator', exact: true }).isChecked()).toBe(true);
     await page.getByRole('button', { name: 'Invite' }).click();

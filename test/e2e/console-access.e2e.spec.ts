@@ -10,6 +10,8 @@ import {
   createConsoleUser,
   createOrgWithKey,
   freshDataDir,
+  runCli,
+  runCliWithInput,
   type RunningWarden,
   startWarden,
   testEnv,
@@ -242,6 +244,22 @@ describe('console access management, end to end', () => {
       // None of them used the invitation up.
       await json(await call(null, 'POST', '/api/console/v1/invitations/accept', { token, password: PASSWORD }), 200);
     });
+
+    it('lists a user made by `user create` without a password apart from those who can sign in (issue 30, item 18)', async () => {
+      const created = await runCli(['user', 'create', '--org', 'alpha', '--email', 'nopass@alpha.example', '--role', 'MODERATOR'], env);
+      expect(created.code, created.stderr).toBe(0);
+      const users = (await json(await call(admin(), 'GET', '/api/console/v1/users'), 200))['users'] as Json[];
+      expect(users.find((u) => u['email'] === 'nopass@alpha.example')).toMatchObject({ state: 'active', hasPassword: false });
+      expect(users.find((u) => u['email'] === ROLE_USERS.ANALYST)).toMatchObject({ state: 'active', hasPassword: true });
+      const listed = await runCli(['user', 'list', '--org', 'alpha'], env);
+      expect(listed.stdout).toMatch(/nopass@alpha\.example\s+MODERATOR\s+active \(no password\)\n/);
+      expect(listed.stdout).toMatch(/analyst@alpha\.example\s+ANALYST\s+active\n/);
+
+      const set = await runCliWithInput(['user', 'set-password', '--org', 'alpha', '--email', 'nopass@alpha.example'], env, `${PASSWORD}\n`);
+      expect(set.code, set.stderr).toBe(0);
+      const after = (await json(await call(admin(), 'GET', '/api/console/v1/users'), 200))['users'] as Json[];
+      expect(after.find((u) => u['email'] === 'nopass@alpha.example')).toMatchObject({ state: 'active', hasPassword: true });
+    }, 90_000);
 
     it('changes roles (effective on the next request) and disables a user (its session stops working)', async () => {
       const target = ROLE_USERS.RULES_MANAGER;

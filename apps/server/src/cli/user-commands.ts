@@ -79,7 +79,7 @@ function promptHidden(prompt: string): Promise<string> {
 export const userCreateCommand: AppCommand = {
   name: 'user create',
   usage: '--org <orgId> --email <email> --role <ROLE> [--role <ROLE>...]',
-  description: 'creates a dashboard user without a password (see user set-password); prints its id',
+  description: 'creates a dashboard user without a password (listed `active (no password)` until user set-password); prints its id',
   async runInApp(args, app, out) {
     const { options, roles } = parseUserOptions(args);
     const org = required(options, 'org');
@@ -123,14 +123,22 @@ export const userDisableCommand: AppCommand = {
   },
 };
 
+/**
+ * `active (no password)` for an active user who cannot sign in with a password (made by `user
+ * create` and never given one): listed as plain `active`, it looked like one who can.
+ */
+export function shownState(user: Pick<UserView, 'state' | 'hasPassword'>): string {
+  return user.state === 'active' && !user.hasPassword ? 'active (no password)' : user.state;
+}
+
 export const userListCommand: AppCommand = {
   name: 'user list',
   usage: '--org <orgId>',
-  description: "the organization's dashboard users: id, email, roles, state",
+  description: "the organization's dashboard users: id, email, roles, state (`active (no password)`: cannot sign in with a password yet)",
   async runInApp(args, app, out) {
     const { options } = parseUserOptions(args);
     const users = await app.get(QueryBus).execute(new ListUsersQuery(required(options, 'org')));
-    out(formatTable(['id', 'email', 'roles', 'state'], users.map((u) => [u.id, u.email ?? '(erased)', u.roles.join(','), u.state])));
+    out(formatTable(['id', 'email', 'roles', 'state'], users.map((u) => [u.id, u.email ?? '(erased)', u.roles.join(','), shownState(u)])));
     return 0;
   },
 };
