@@ -31,8 +31,8 @@ async function namedUser(args: string[], app: INestApplicationContext): Promise<
   const { options } = parseUserOptions(args);
   const org = required(options, 'org');
   const email = required(options, 'email');
-  const user = await app.get(QueryBus).execute(new FindUserByEmailQuery(email));
-  if (!user || user.orgId !== org) throw new Error(`No user ${email} in organization ${org}`);
+  const user = await app.get(QueryBus).execute(new FindUserByEmailQuery(email, org));
+  if (!user) throw new Error(`No user ${email} in organization ${org}`);
   return { org, user };
 }
 
@@ -152,7 +152,7 @@ export const userInviteCommand: AppCommand = {
     const org = required(options, 'org');
     const email = required(options, 'email');
     // Roles may be left out only to renew the link of a user that exists (e.g. one apply created).
-    if (roles.length === 0 && (await app.get(QueryBus).execute(new FindUserByEmailQuery(email))) === null) {
+    if (roles.length === 0 && (await app.get(QueryBus).execute(new FindUserByEmailQuery(email, org))) === null) {
       throw new UsageError('Missing --role: a new user needs at least one');
     }
     const invitation = await app.get(CommandBus).execute(new InviteUserCommand(org, email, roles, cliContext(org)));

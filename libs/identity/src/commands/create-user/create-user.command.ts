@@ -8,7 +8,11 @@ export interface CreateUserOptions {
   readonly state?: 'active' | 'invited';
 }
 
-/** Creates a dashboard user; the email must be new to the whole deployment (400 on /email). */
+/**
+ * Creates a dashboard user; the email must be new to the whole deployment (400 on /email), except
+ * for an invited user: where another organization holds the address, it waits as its
+ * organization's invitee and the conflict is settled at acceptance (AcceptInvitationCommand).
+ */
 export class CreateUserCommand extends Command<{ userId: string }> {
   constructor(
     readonly orgId: string,
