@@ -162,6 +162,8 @@ describe('the review console: manager and admin pages (browser)', () => {
     await waitFor(async () => (await field.getAttribute('aria-invalid')) === 'true' || undefined, 'the password field marked invalid');
     expect(await invitee.page.locator('#password-error').textContent()).toMatch(/repeated or sequential pattern.*\(field \/password\)/);
     expect(await field.getAttribute('aria-describedby')).toContain('password-error');
+    // Said once, at the field, and announced there.
+    expect(await invitee.page.getByRole('alert').allTextContents()).toEqual([await invitee.page.locator('#password-error').textContent()]);
     await field.fill('a long enough new password');
     await invitee.page.getByLabel('The same password again').fill('a long enough new password');
     await invitee.page.getByRole('button', { name: 'Set password' }).click();

@@ -54,7 +54,7 @@ export function Invite() {
             A passphrase of a few words works well. Common or breached passwords, repeated patterns and your email address are refused.
           </p>
           {failure?.password && (
-            <p className="error field-error" id="password-error">
+            <p className="error field-error" id="password-error" role="alert">
               {failure.password}
             </p>
           )}
@@ -65,7 +65,8 @@ export function Invite() {
           <button type="submit">Set password</button>
         </form>
       )}
-      <ErrorNote error={failure?.message} />
+      {/* A refusal of the password is said once, at its field; any other failure here. */}
+      <ErrorNote error={failure && !failure.password ? failure.message : null} />
     </main>
   );
 }
