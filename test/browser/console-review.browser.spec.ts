@@ -143,6 +143,47 @@ describe('the review console: a moderator reviews a reported post (browser)', ()
     const ofCreator = page.getByRole('list', { name: "The creator's recent actions" });
     expect(await ofCreator.textContent()).toMatch(/action Remove on post post-2 · rule/);
     await screenshot(page, 'job-what-warden-did');
+    // Decided, so that the next test finds no job of this moderator's still held.
+    await page.getByRole('radio', { name: 'Ignore' }).check();
+    await page.getByRole('button', { name: /Ignore/ }).last().click();
+    await page.getByText('No job is waiting in this queue.').waitFor();
+    expect(problems).toEqual([]);
+  }, 90_000);
+
+  it('offers blur and greyscale only for a job with media: not for a text-only post, again for one with an image (issue 30, item 19)', async () => {
+    const report = (id: string, data: Record<string, unknown>) =>
+      world.api('POST', '/api/v1/report', {
+        reporter: { kind: 'user', id: `reporter-${id}`, typeId: 'user' },
+        reportedAt: '2026-11-27T10:00:00Z',
+        reportedItem: { id, typeId: 'post', data },
+        reportedForReason: { reason: `about ${id}` },
+      });
+    const pending = async () => {
+      const body = (await (await world.call(world.sessions['MODERATOR']!, 'GET', '/api/console/v1/queues')).json()) as { queues: Array<{ id: string; pending: number }> };
+      return body.queues.find((q) => q.id === 'default')?.pending;
+    };
+    expect((await report('text-only', { text: 'Nothing but words here' })).status).toBe(201);
+    await waitFor(async () => (await pending()) === 1 || undefined, 'the text-only post pending in default');
+
+    const { page, problems } = await openPage(browser);
+    await signIn(page, world.warden.url, 'moderator@rev.example', REVIEW_PASSWORD);
+    await page.goto(`${world.warden.url}/console/review/default`);
+    await page.getByRole('heading', { name: /text-only/ }).waitFor();
+    await page.getByText('Nothing but words here').waitFor();
+    expect(await page.getByRole('group', { name: 'Media' }).count()).toBe(0);
+    expect(await page.getByLabel('Blur').count()).toBe(0);
+    expect(await page.getByLabel('Greyscale').count()).toBe(0);
+    expect(await page.getByRole('region', { name: 'Keyboard shortcuts' }).textContent()).not.toContain('Reveal or blur media');
+
+    // `pending` leaves out the job on screen (locked): the next one is waiting before the decision opens it.
+    expect((await report('with-image', { text: 'Look at this', images: [`${platform.url}/media/with-image.png`] })).status).toBe(201);
+    await waitFor(async () => (await pending()) === 1 || undefined, 'the post with an image pending in default');
+    await page.getByRole('radio', { name: 'Ignore' }).check();
+    await page.getByRole('button', { name: /Ignore/ }).last().click();
+    await page.getByRole('heading', { name: /with-image/ }).waitFor();
+    await page.getByRole('group', { name: 'Media' }).waitFor();
+    expect(await page.getByLabel('Blur').count()).toBe(1);
+    expect(await page.getByRole('region', { name: 'Keyboard shortcuts' }).textContent()).toContain('Reveal or blur media');
     expect(problems).toEqual([]);
   }, 90_000);
 });

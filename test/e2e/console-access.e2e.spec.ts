@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { actorsOf } from '../support/config-files.js';
+import { actorsOf, loggedEvents } from '../support/config-files.js';
 import { expectErrorBody } from '../support/error-body.js';
 import { waitFor } from '../support/wait-for.js';
 import {
@@ -10,6 +10,8 @@ import {
   createConsoleUser,
   createOrgWithKey,
   freshDataDir,
+  runCli,
+  runCliWithInput,
   type RunningWarden,
   startWarden,
   testEnv,
@@ -224,6 +226,85 @@ describe('console access management, end to end', () => {
       expect(JSON.stringify(users)).not.toContain(BETA_ADMIN);
       expect(actorsOf(dataDir, 'UserInvited')).toContain(`user:${userIds[ROLE_USERS.ADMIN]}`);
     });
+
+    it('refuses weak new passwords at acceptance with a 400 on /password saying why; the invitation stays usable (issue 30, item 8)', async () => {
+      const invited = await json(await call(admin(), 'POST', '/api/console/v1/users/invitations', { email: 'weak@alpha.example', roles: ['MODERATOR'] }), 201);
+      const token = (invited['invitationUrl'] as string).split('#')[1]!;
+      const refusals: Array<[string, RegExp]> = [
+        ['\0'.repeat(12), /control characters/],
+        [' '.repeat(12), /repeated or sequential/],
+        ['aaaaaaaaaaaa', /repeated or sequential/],
+        ['qwerty123456', /common or breached/],
+        ['Weak@Alpha.example', /email address/],
+      ];
+      for (const [password, why] of refusals) {
+        const error = await expectErrorBody(await call(null, 'POST', '/api/console/v1/invitations/accept', { token, password }), 400, '/errors/invalid-user-input', '/password');
+        expect(error['detail'], JSON.stringify(password)).toMatch(why);
+      }
+      // None of them used the invitation up.
+      await json(await call(null, 'POST', '/api/console/v1/invitations/accept', { token, password: PASSWORD }), 200);
+    });
+
+    it('lists a user made by `user create` without a password apart from those who can sign in (issue 30, item 18)', async () => {
+      const created = await runCli(['user', 'create', '--org', 'alpha', '--email', 'nopass@alpha.example', '--role', 'MODERATOR'], env);
+      expect(created.code, created.stderr).toBe(0);
+      const users = (await json(await call(admin(), 'GET', '/api/console/v1/users'), 200))['users'] as Json[];
+      expect(users.find((u) => u['email'] === 'nopass@alpha.example')).toMatchObject({ state: 'active', hasPassword: false });
+      expect(users.find((u) => u['email'] === ROLE_USERS.ANALYST)).toMatchObject({ state: 'active', hasPassword: true });
+      const listed = await runCli(['user', 'list', '--org', 'alpha'], env);
+      expect(listed.stdout).toMatch(/nopass@alpha\.example\s+MODERATOR\s+active \(no password\)\n/);
+      expect(listed.stdout).toMatch(/analyst@alpha\.example\s+ANALYST\s+active\n/);
+
+      const set = await runCliWithInput(['user', 'set-password', '--org', 'alpha', '--email', 'nopass@alpha.example'], env, `${PASSWORD}\n`);
+      expect(set.code, set.stderr).toBe(0);
+      const after = (await json(await call(admin(), 'GET', '/api/console/v1/users'), 200))['users'] as Json[];
+      expect(after.find((u) => u['email'] === 'nopass@alpha.example')).toMatchObject({ state: 'active', hasPassword: true });
+    }, 90_000);
+
+    it("answers an invitation of another organization's address like any other, and settles the conflict at acceptance (issue 30, item 9)", async () => {
+      await createConsoleUser(dataDir, 'beta', 'member@beta.example', PASSWORD, ['MODERATOR'], env);
+      const invite = async (email: string) => {
+        const response = await call(admin(), 'POST', '/api/console/v1/users/invitations', { email, roles: ['MODERATOR'] });
+        const body = await json(response, 201);
+        return { body, token: (body['invitationUrl'] as string).split('#')[1]!, user: body['user'] as Json };
+      };
+      const shape = (body: Json) => ({ ...body, user: { ...(body['user'] as Json), id: 'ID', email: 'EMAIL' }, invitationUrl: 'URL', expiresAt: 'AT' });
+      const fresh = await invite('fresh@elsewhere.example');
+      const taken = await invite('Member@Beta.example');
+      // The same answer whether or not the address has an account in another organization.
+      expect(shape(taken.body)).toEqual(shape(fresh.body));
+      expect(taken.user).toMatchObject({ email: 'member@beta.example', state: 'invited', hasPassword: false });
+      // Nor does the organization's audit trail tell: the address registry is the deployment's.
+      const registry = loggedEvents(dataDir).filter((e) => e.type.startsWith('UserEmail'));
+      expect(registry.map((e) => e.type)).toEqual(expect.arrayContaining(['UserEmailReserved', 'UserEmailInviteeRecorded']));
+      expect(new Set(registry.map((e) => e.metadata['orgId']))).toEqual(new Set(['_deployment']));
+      const exported = await call(admin(), 'GET', '/api/console/v1/audit/export');
+      expect(exported.status).toBe(200);
+      expect(await exported.text()).not.toContain('UserEmail');
+      // Invited again, each is renewed alike: the same user, a new link.
+      for (const first of [fresh, taken]) {
+        const again = await invite(first.user['email'] as string);
+        expect(again.user['id']).toBe(first.user['id']);
+        expect(again.token).not.toBe(first.token);
+        await expectErrorBody(await call(null, 'POST', '/api/console/v1/invitations/accept', { token: first.token, password: PASSWORD }), 401, '/errors/unauthorized');
+        first.token = again.token;
+      }
+
+      // The person accepting is told; the account in beta is untouched and still signs in.
+      const refused = await expectErrorBody(await call(null, 'POST', '/api/console/v1/invitations/accept', { token: taken.token, password: 'a new passphrase for alpha' }), 409, '/errors/conflict');
+      expect(refused['detail']).toMatch(/already has a Warden account in another organization/);
+      expect(await me(await consoleLogin(warden.url, 'member@beta.example', PASSWORD))).toMatchObject({ orgId: 'beta' });
+      await expect(consoleLogin(warden.url, 'member@beta.example', 'a new passphrase for alpha')).rejects.toThrow(/401/);
+      await json(await call(null, 'POST', '/api/console/v1/invitations/accept', { token: fresh.token, password: PASSWORD }), 200);
+
+      // Two invitations never accepted: the first to accept takes the address, the other is then refused.
+      const betaInvite = await json(await call(as(BETA_ADMIN), 'POST', '/api/console/v1/users/invitations', { email: 'both@shared.example', roles: ['ANALYST'] }), 201);
+      const alphaInvite = await invite('both@shared.example');
+      await json(await call(null, 'POST', '/api/console/v1/invitations/accept', { token: alphaInvite.token, password: PASSWORD }), 200);
+      expect(await me(await consoleLogin(warden.url, 'both@shared.example', PASSWORD))).toMatchObject({ orgId: 'alpha', roles: ['MODERATOR'] });
+      const betaToken = (betaInvite['invitationUrl'] as string).split('#')[1]!;
+      await expectErrorBody(await call(null, 'POST', '/api/console/v1/invitations/accept', { token: betaToken, password: 'a passphrase for beta' }), 409, '/errors/conflict');
+    }, 120_000);
 
     it('changes roles (effective on the next request) and disables a user (its session stops working)', async () => {
       const target = ROLE_USERS.RULES_MANAGER;

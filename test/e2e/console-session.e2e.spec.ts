@@ -136,6 +136,21 @@ describe('console sessions (password sign-in)', () => {
     expect((await login(warden.url, 'cid@example.com', 'another long password')).status).toBe(200);
   });
 
+  it('refuses a weak password at set-password, saying why, and keeps the old one (issue 30, item 8)', async () => {
+    await createConsoleUser(dataDir, 'acme', 'dee@example.com', PASSWORD, ['MODERATOR'], env);
+    for (const [password, why] of [
+      ['aaaaaaaaaaaa', /repeated or sequential/],
+      ['\u0000'.repeat(12), /control characters/],
+      ['password1234', /common or breached/],
+    ] as const) {
+      const refused = await runCliWithInput(['user', 'set-password', '--org', 'acme', '--email', 'dee@example.com'], env, `${password}\n`);
+      expect(refused.code, refused.stderr).toBe(1);
+      expect(refused.stderr).toMatch(/^Error: The password was refused: /);
+      expect(refused.stderr).toMatch(why);
+    }
+    expect((await login(warden.url, 'dee@example.com', PASSWORD)).status).toBe(200);
+  }, 90_000);
+
   it('answers an unknown email and a wrong password with the same body, and throttles an account after 10 failures', async () => {
     await createConsoleUser(dataDir, 'acme', 'carol@example.com', PASSWORD, ['ANALYST'], env);
     const unknown = await login(warden.url, 'nobody@example.com', 'wrong password here');

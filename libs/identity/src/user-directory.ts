@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AggregateStore } from '#warden/storage';
 import { userEmailStream, userStream } from './domain/identity.streams.js';
-import { type User, userDecider, userEmailDecider } from './domain/user.decider.js';
+import { organizationUserOf, type User, userDecider, userEmailDecider } from './domain/user.decider.js';
 import { emailDigest } from './domain/user-email.js';
 
 /**
@@ -13,11 +13,19 @@ import { emailDigest } from './domain/user-email.js';
 export class UserDirectory {
   constructor(private readonly aggregates: AggregateStore) {}
 
+  /** The user who holds the address (its account, or its reservation while invited): the one that signs in with it. */
   async findByEmail(email: string): Promise<User | null> {
-    const digest = emailDigest(email);
-    const { events } = await this.aggregates.load(userEmailStream(digest), userEmailDecider);
-    const claim = events[0];
-    return claim ? this.get(claim.data.orgId, claim.data.userId) : null;
+    const { holder } = await this.aggregates.state(userEmailStream(emailDigest(email)), userEmailDecider);
+    return holder ? this.get(holder.orgId, holder.userId) : null;
+  }
+
+  /**
+   * The organization's user with the address: the holder when it is the organization's, else the
+   * organization's invitee of an address another organization holds (userEmailDecider).
+   */
+  async findInOrganization(orgId: string, email: string): Promise<User | null> {
+    const userId = organizationUserOf(await this.aggregates.state(userEmailStream(emailDigest(email)), userEmailDecider), orgId);
+    return userId ? this.get(orgId, userId) : null;
   }
 
   async get(orgId: string, userId: string): Promise<User | null> {

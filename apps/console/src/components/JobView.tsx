@@ -39,9 +39,21 @@ export function useRevealedMedia(wellness: Wellness | undefined) {
 }
 
 /** The media URLs of an item, by its type's fields, in field order (used for "reveal all"). */
-export function mediaUrlsOf(fields: readonly Field[] | undefined, data: Data): string[] {
+function mediaUrlsOf(fields: readonly Field[] | undefined, data: Data): string[] {
   if (!fields || !data) return [];
   return fields.filter((f) => MEDIA.has(f.type)).flatMap((f) => asList(data[f.name]).filter((v): v is string => typeof v === 'string'));
+}
+
+/** The fields an item of the job is shown with: the job's item type's, for items of that type only. */
+const fieldsFor = (job: Job) => (typeId: string) => (job.itemType && job.itemType.id === typeId ? job.itemType.fields : undefined);
+
+/**
+ * Every media URL the job view shows (the item's, then its thread's and additional items'): what
+ * "reveal all" reveals, and whether the blur and greyscale controls mean anything for this job.
+ */
+export function jobMediaUrls(job: Job): string[] {
+  const fieldsOf = fieldsFor(job);
+  return [job.item, ...job.thread, ...job.additionalItems].flatMap((item) => mediaUrlsOf(fieldsOf(item.typeId), item.data));
 }
 
 const asList = (value: unknown): unknown[] => (Array.isArray(value) ? value : value === undefined || value === null ? [] : [value]);
@@ -178,7 +190,7 @@ function ContextItems({ items, media, fieldsOf }: { items: Job['thread']; media:
 
 /** Everything the job API gives about a job, laid out for a decision (spec 1.8). */
 export function JobView({ job, media }: { job: Job; media: MediaState }) {
-  const fieldsOf = (typeId: string) => (job.itemType && job.itemType.id === typeId ? job.itemType.fields : undefined);
+  const fieldsOf = fieldsFor(job);
   const byOrder = [...job.thread].sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? ''));
   return (
     <article className="job" aria-label={`Review job ${job.jobId}`}>

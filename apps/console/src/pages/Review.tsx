@@ -6,7 +6,7 @@ import { countMediaItem, tookBreak } from '../app/wellness';
 import { useConsoleSettings } from '../app/settings';
 import { DecisionPanel, type DecisionPanelHandle, type Decision } from '../components/DecisionPanel';
 import { ErrorNote } from '../components/ErrorNote';
-import { JobView, mediaUrlsOf, useRevealedMedia } from '../components/JobView';
+import { jobMediaUrls, JobView, useRevealedMedia } from '../components/JobView';
 import { LockTimer } from '../components/LockTimer';
 import { WellnessControls } from '../components/WellnessControls';
 import { Shortcuts, useShortcuts } from '../components/Shortcuts';
@@ -91,7 +91,7 @@ export function Review() {
       }
       hold(next);
       hideAll();
-      if (next && settings.data && mediaUrlsOf(next.job.itemType?.fields, next.job.item.data).length > 0) {
+      if (next && settings.data && jobMediaUrls(next.job).length > 0) {
         const limit = settings.data.wellness.breakAfterItems;
         if (limit > 0 && countMediaItem() >= limit) setBreakDue(true);
       }
@@ -213,12 +213,13 @@ export function Review() {
 
   const leave = useCallback(() => navigate('/queues'), [navigate]);
 
-  const urls = claimed ? mediaUrlsOf(claimed.job.itemType?.fields, claimed.job.item.data) : [];
+  const urls = claimed ? jobMediaUrls(claimed.job) : [];
 
   const shortcuts = useShortcuts(
     claimed
       ? [
-          { key: 'v', label: 'Reveal or blur media', run: () => toggleAll(urls) },
+          // A text-only job has nothing to reveal: neither the key nor the blur controls are offered.
+          ...(urls.length > 0 ? [{ key: 'v', label: 'Reveal or blur media', run: () => toggleAll(urls) }] : []),
           // An appeal job takes only the appeal's outcome (or a move): "take action" and "ignore" would do nothing there.
           ...(claimed.job.appeal
             ? [
@@ -248,7 +249,7 @@ export function Review() {
         <span className="muted" aria-live="polite">
           {decided} decided this session
         </span>
-        {settings.wellness && <WellnessControls {...settings.personal} />}
+        {settings.wellness && urls.length > 0 && <WellnessControls {...settings.personal} />}
         <button type="button" onClick={() => void skip()} disabled={!claimed || busy}>
           Skip <kbd>s</kbd>
         </button>

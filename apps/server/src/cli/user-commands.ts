@@ -10,6 +10,7 @@ import {
   SetUserPasswordCommand,
   type UserView,
 } from '#warden/identity';
+import { DomainError } from '#warden/kernel';
 import { WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
 import { type AppCommand, cliContext, UsageError } from './cli-command.js';
 import { parseCommandArgs, required } from './command-options.js';
@@ -30,8 +31,8 @@ async function namedUser(args: string[], app: INestApplicationContext): Promise<
   const { options } = parseUserOptions(args);
   const org = required(options, 'org');
   const email = required(options, 'email');
-  const user = await app.get(QueryBus).execute(new FindUserByEmailQuery(email));
-  if (!user || user.orgId !== org) throw new Error(`No user ${email} in organization ${org}`);
+  const user = await app.get(QueryBus).execute(new FindUserByEmailQuery(email, org));
+  if (!user) throw new Error(`No user ${email} in organization ${org}`);
   return { org, user };
 }
 
@@ -78,7 +79,7 @@ function promptHidden(prompt: string): Promise<string> {
 export const userCreateCommand: AppCommand = {
   name: 'user create',
   usage: '--org <orgId> --email <email> --role <ROLE> [--role <ROLE>...]',
-  description: 'creates a dashboard user without a password (see user set-password); prints its id',
+  description: 'creates a dashboard user without a password (listed `active (no password)` until user set-password); prints its id',
   async runInApp(args, app, out) {
     const { options, roles } = parseUserOptions(args);
     const org = required(options, 'org');
@@ -97,7 +98,14 @@ export const userSetPasswordCommand: AppCommand = {
     const { org, user } = await namedUser(args, app);
     const password = await readPassword();
     if (password === '') throw new UsageError('No password given: type it at the prompt, or pipe it on standard input');
-    await app.get(CommandBus).execute(new SetUserPasswordCommand(org, user.id, password, cliContext(org)));
+    try {
+      await app.get(CommandBus).execute(new SetUserPasswordCommand(org, user.id, password, cliContext(org)));
+    } catch (error) {
+      // The reason, said as the refusal of this password rather than of the request's field.
+      const refusal = error instanceof DomainError && error.kind === 'invalid-user-input' ? error.details.find((d) => d.pointer === '/password') : undefined;
+      if (refusal) throw new Error(`The password was refused: ${refusal.detail ?? refusal.title}`);
+      throw error;
+    }
     out(`Set the password of user ${user.id}`);
     return 0;
   },
@@ -115,14 +123,22 @@ export const userDisableCommand: AppCommand = {
   },
 };
 
+/**
+ * `active (no password)` for an active user who cannot sign in with a password (made by `user
+ * create` and never given one): listed as plain `active`, it looked like one who can.
+ */
+export function shownState(user: Pick<UserView, 'state' | 'hasPassword'>): string {
+  return user.state === 'active' && !user.hasPassword ? 'active (no password)' : user.state;
+}
+
 export const userListCommand: AppCommand = {
   name: 'user list',
   usage: '--org <orgId>',
-  description: "the organization's dashboard users: id, email, roles, state",
+  description: "the organization's dashboard users: id, email, roles, state (`active (no password)`: cannot sign in with a password yet)",
   async runInApp(args, app, out) {
     const { options } = parseUserOptions(args);
     const users = await app.get(QueryBus).execute(new ListUsersQuery(required(options, 'org')));
-    out(formatTable(['id', 'email', 'roles', 'state'], users.map((u) => [u.id, u.email ?? '(erased)', u.roles.join(','), u.state])));
+    out(formatTable(['id', 'email', 'roles', 'state'], users.map((u) => [u.id, u.email ?? '(erased)', u.roles.join(','), shownState(u)])));
     return 0;
   },
 };
@@ -136,7 +152,7 @@ export const userInviteCommand: AppCommand = {
     const org = required(options, 'org');
     const email = required(options, 'email');
     // Roles may be left out only to renew the link of a user that exists (e.g. one apply created).
-    if (roles.length === 0 && (await app.get(QueryBus).execute(new FindUserByEmailQuery(email))) === null) {
+    if (roles.length === 0 && (await app.get(QueryBus).execute(new FindUserByEmailQuery(email, org))) === null) {
       throw new UsageError('Missing --role: a new user needs at least one');
     }
     const invitation = await app.get(CommandBus).execute(new InviteUserCommand(org, email, roles, cliContext(org)));

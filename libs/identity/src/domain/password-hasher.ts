@@ -1,5 +1,4 @@
 import { randomBytes, scrypt, type ScryptOptions, timingSafeEqual } from 'node:crypto';
-import { invalidField } from '#warden/kernel';
 
 export interface ScryptParams {
   /** log2 of the CPU/memory cost N. */
@@ -19,19 +18,7 @@ export const CURRENT_PARAMS: ScryptParams = { ln: 15, r: 8, p: 3 };
 
 const SALT_BYTES = 16;
 const KEY_BYTES = 32;
-export const MIN_PASSWORD_CHARS = 12;
-export const MAX_PASSWORD_BYTES = 1024;
 const FORMAT = /^\$scrypt\$ln=(\d{1,2}),r=(\d{1,2}),p=(\d{1,2})\$([A-Za-z0-9+/]+={0,2})\$([A-Za-z0-9+/]+={0,2})$/;
-
-/** The password, or a 400 with pointer /password: 12 characters at least, 1024 bytes at most. */
-export function checkedPassword(password: unknown): string {
-  if (typeof password !== 'string') throw invalidField('/password', 'A password is required');
-  if ([...password].length < MIN_PASSWORD_CHARS) throw invalidField('/password', `A password has at least ${MIN_PASSWORD_CHARS} characters`);
-  if (Buffer.byteLength(password, 'utf8') > MAX_PASSWORD_BYTES) {
-    throw invalidField('/password', `A password has at most ${MAX_PASSWORD_BYTES} bytes`);
-  }
-  return password;
-}
 
 function derive(password: string, salt: Buffer, params: ScryptParams, length: number): Promise<Buffer> {
   const N = 2 ** params.ln;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deciderSpecification, DomainError, foldEvents } from '#warden/kernel';
-import { type UserCommand, userDecider, userEmailDecider } from './user.decider.js';
-import type { UserEvent } from './user.events.js';
+import { ADDRESS_TAKEN_ON_ACCEPTANCE, type UserCommand, type UserEmailCommand, userDecider, userEmailDecider } from './user.decider.js';
+import type { UserEmailEvent, UserEvent } from './user.events.js';
 
 const created: UserEvent = {
   type: 'UserCreated',
@@ -120,14 +120,56 @@ describe('user decider', () => {
 });
 
 describe('user email registry decider', () => {
+  const registry = deciderSpecification(userEmailDecider);
+  const digest = 'd1';
+  const claimed = (userId: string, orgId: string): UserEmailEvent => ({ type: 'UserEmailClaimed', data: { emailDigest: digest, userId, orgId } });
+  const reserved = (userId: string, orgId: string): UserEmailEvent => ({ type: 'UserEmailReserved', data: { emailDigest: digest, userId, orgId } });
+  const invitee = (userId: string, orgId: string): UserEmailEvent => ({ type: 'UserEmailInviteeRecorded', data: { emailDigest: digest, userId, orgId } });
+  const command = (type: UserEmailCommand['type'], userId: string, orgId: string): UserEmailCommand => ({ type, emailDigest: digest, userId, orgId });
+
   it('lets one user claim an address; another gets a 400 on /email', () => {
-    const claim = { type: 'ClaimUserEmail' as const, emailDigest: 'd1', userId: 'u1', orgId: 'acme' };
-    const events = userEmailDecider.decide(claim, userEmailDecider.initialState);
-    expect(events).toEqual([{ type: 'UserEmailClaimed', data: { emailDigest: 'd1', userId: 'u1', orgId: 'acme' } }]);
-    const state = foldEvents(userEmailDecider, events);
-    expect(userEmailDecider.decide(claim, state)).toEqual([]);
-    expect(() => userEmailDecider.decide({ ...claim, userId: 'u2' }, state)).toThrow(
-      expect.objectContaining({ status: 400, details: [expect.objectContaining({ pointer: '/email' })] }),
-    );
+    const claim = command('ClaimUserEmail', 'u1', 'acme');
+    registry.given([]).when(claim).then([claimed('u1', 'acme')]);
+    registry.given([claimed('u1', 'acme')]).when(claim).thenNothing();
+    const refused = registry.given([claimed('u1', 'acme')]).when(command('ClaimUserEmail', 'u2', 'acme')).thenThrows(DomainError);
+    expect(refused).toMatchObject({ status: 400, details: [expect.objectContaining({ pointer: '/email' })] });
+    registry.given([reserved('u1', 'acme')]).when(command('ClaimUserEmail', 'u2', 'globex')).thenThrows(/already exists/);
+    // A password set on the reserving user itself makes its reservation a claim.
+    registry.given([reserved('u1', 'acme')]).when(claim).then([claimed('u1', 'acme')]);
+  });
+
+  it('an invitation reserves a free address, and is recorded as its organization\'s invitee where another organization holds it (issue 30, item 9)', () => {
+    registry.given([]).when(command('InviteToUserEmail', 'u1', 'acme')).then([reserved('u1', 'acme')]);
+    // Another organization's account or reservation does not refuse the invitation: the inviting admin learns nothing.
+    for (const held of [claimed('u1', 'acme'), reserved('u1', 'acme')]) {
+      registry.given([held]).when(command('InviteToUserEmail', 'u2', 'globex')).then([invitee('u2', 'globex')]);
+    }
+    // Invited again: nothing new, whoever holds the address.
+    registry.given([reserved('u1', 'acme')]).when(command('InviteToUserEmail', 'u1', 'acme')).thenNothing();
+    registry.given([claimed('u1', 'acme'), invitee('u2', 'globex')]).when(command('InviteToUserEmail', 'u2', 'globex')).thenNothing();
+    // A second user of the same organization for the same address never comes to be.
+    registry.given([claimed('u1', 'acme')]).when(command('InviteToUserEmail', 'u3', 'acme')).thenThrows(/already has a user/);
+    registry.given([claimed('u1', 'acme'), invitee('u2', 'globex')]).when(command('InviteToUserEmail', 'u3', 'globex')).thenThrows(/already has a user/);
+  });
+
+  it('at acceptance: the invitee claims its reservation; against an account elsewhere it is refused with a 409 for the person accepting', () => {
+    registry.given([reserved('u1', 'acme')]).when(command('AcceptUserEmail', 'u1', 'acme')).then([claimed('u1', 'acme')]);
+    registry.given([claimed('u1', 'acme')]).when(command('AcceptUserEmail', 'u1', 'acme')).thenNothing();
+    const refused = registry.given([claimed('u1', 'acme'), invitee('u2', 'globex')]).when(command('AcceptUserEmail', 'u2', 'globex')).thenThrows(DomainError);
+    expect(refused).toMatchObject({ status: 409, type: '/errors/conflict', message: expect.stringContaining(ADDRESS_TAKEN_ON_ACCEPTANCE) });
+    // A user the registry never recorded for the address cannot take it.
+    registry.given([reserved('u1', 'acme')]).when(command('AcceptUserEmail', 'u9', 'globex')).thenThrows(/not invited/);
+  });
+
+  it("the first to accept takes an address another organization only reserved; that organization's user then waits as its invitee", () => {
+    const taken = registry
+      .given([reserved('u1', 'acme'), invitee('u2', 'globex')])
+      .when(command('AcceptUserEmail', 'u2', 'globex'))
+      .then([invitee('u1', 'acme'), claimed('u2', 'globex')]);
+    const history = [reserved('u1', 'acme'), invitee('u2', 'globex'), ...taken];
+    expect(foldEvents(userEmailDecider, history)).toEqual({ holder: { userId: 'u2', orgId: 'globex', reserved: false }, invitees: { acme: 'u1' } });
+    // acme's user, accepting later, meets an account: refused; invited again, it is the same user.
+    registry.given(history).when(command('AcceptUserEmail', 'u1', 'acme')).thenThrows(/already has a Warden account/);
+    registry.given(history).when(command('InviteToUserEmail', 'u1', 'acme')).thenNothing();
   });
 });

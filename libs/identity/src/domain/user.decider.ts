@@ -67,6 +67,19 @@ function existing(state: UserAggregateState, orgId: string): User {
   return state;
 }
 
+/**
+ * The invited user the token opens: still invited, the token the latest one, not expired; else
+ * the one 401 for every such case. The acceptance checks it before anything else is written
+ * (the address is claimed before the user's own stream is), and `decide` again on the stream.
+ */
+export function openInvitation(state: UserAggregateState, orgId: string, tokenHash: string, now: string): User {
+  const invitation = state !== null && state.orgId === orgId ? state.invitation : null;
+  if (state === null || state.state !== 'invited' || invitation === null || invitation.tokenHash !== tokenHash || invitation.expiresAt <= now) {
+    throw unauthorized('The invitation is unknown, already used or expired');
+  }
+  return state;
+}
+
 /** A ConsoleSessionClosed for every open session of the user. */
 function closeAll(user: User, reason: ConsoleSessionClosed['data']['reason']): ConsoleSessionClosed[] {
   return Object.entries(user.sessions).map(([sessionId, s]) => ({
@@ -102,13 +115,9 @@ export const userDecider: Decider<UserCommand, UserAggregateState, UserEvent> = 
       case 'InviteUser':
         if (user.state !== 'invited') throw conflict('The user has already accepted an invitation or has a password');
         return [{ type: 'UserInvited', data: { userId, tokenHash: command.tokenHash, expiresAt: command.expiresAt } }];
-      case 'AcceptInvitation': {
-        const invitation = user.invitation;
-        if (user.state !== 'invited' || invitation === null || invitation.tokenHash !== command.tokenHash || invitation.expiresAt <= command.now) {
-          throw unauthorized('The invitation is unknown, already used or expired');
-        }
+      case 'AcceptInvitation':
+        openInvitation(user, command.orgId, command.tokenHash, command.now);
         return [{ type: 'UserInvitationAccepted', data: { userId, passwordHash: command.passwordHash } }];
-      }
       case 'SetUserPassword':
         if (user.state === 'disabled') throw conflict('The user is disabled; enable it first');
         // A new password is how an operator locks out whoever learned the old one: its sessions end.
@@ -192,22 +201,89 @@ export const userDecider: Decider<UserCommand, UserAggregateState, UserEvent> = 
   },
 };
 
-export type UserEmailCommand = { type: 'ClaimUserEmail'; emailDigest: string; userId: string; orgId: string };
+type EmailOwner = { readonly userId: string; readonly orgId: string };
+
+export type UserEmailCommand =
+  /** A user who can sign in (or is created to): the address is the user's, or the answer is 400 on /email. */
+  | ({ type: 'ClaimUserEmail'; emailDigest: string } & EmailOwner)
+  /** An invited user is created: it reserves a free address, or waits as its organization's invitee. */
+  | ({ type: 'InviteToUserEmail'; emailDigest: string } & EmailOwner)
+  /** An invited user accepts: it claims the address, taking another organization's reservation; 409 against a claim. */
+  | ({ type: 'AcceptUserEmail'; emailDigest: string } & EmailOwner);
+
+export interface UserEmailState {
+  /** Who has the address; `reserved` while that user is only invited (UserEmailReserved). */
+  readonly holder: (EmailOwner & { readonly reserved: boolean }) | null;
+  /** Other organizations' invited users of the address, one per organization. */
+  readonly invitees: Readonly<Record<string, string>>;
+}
+
+/** The id of the organization's user recorded for the address: its holder, or its invitee. */
+export function organizationUserOf(state: UserEmailState, orgId: string): string | undefined {
+  return state.holder?.orgId === orgId ? state.holder.userId : state.invitees[orgId];
+}
+
+/** The message of the one refusal an invitee can meet: said to the person accepting, never to the inviting admin. */
+export const ADDRESS_TAKEN_ON_ACCEPTANCE =
+  'This email address already has a Warden account in another organization, and an address belongs to one organization only: ' +
+  'sign in with that account, or ask to be invited with another address';
 
 /**
- * One stream per normalized address, claimed once with an expected revision of "no stream":
- * of two concurrent creations with one address, one append fails and its user is never written.
+ * One stream per normalized address, first written with an expected revision of "no stream": of
+ * two concurrent creations with one address, one append fails and its user is never written.
+ *
+ * Which organization an address belongs to is settled by its user, not by the admin who invites
+ * it: an invitation of an address another organization holds is recorded like any other (so the
+ * answer does not tell the inviting admin the address exists elsewhere), and the conflict is
+ * settled at acceptance: against an account the invitee is refused; against another organization's
+ * invitation that was never accepted, the first to accept takes the address.
  */
-export const userEmailDecider: Decider<UserEmailCommand, { claimedBy: string | null }, UserEmailEvent> = {
-  eventTypes: { UserEmailClaimed: true },
-  initialState: { claimedBy: null },
+export const userEmailDecider: Decider<UserEmailCommand, UserEmailState, UserEmailEvent> = {
+  eventTypes: { UserEmailClaimed: true, UserEmailReserved: true, UserEmailInviteeRecorded: true },
+  initialState: { holder: null, invitees: {} },
   decide(command, state) {
-    if (state.claimedBy === command.userId) return [];
-    if (state.claimedBy !== null) throw invalidField('/email', 'A user with this email address already exists');
     const { type: _type, ...data } = command;
-    return [{ type: 'UserEmailClaimed', data }];
+    const holder = state.holder;
+    const holds = holder !== null && holder.userId === command.userId;
+    switch (command.type) {
+      case 'ClaimUserEmail':
+        if (holds && !holder.reserved) return [];
+        if (holder !== null && !holds) throw invalidField('/email', 'A user with this email address already exists');
+        return [{ type: 'UserEmailClaimed', data }];
+      case 'InviteToUserEmail': {
+        if (holds || state.invitees[command.orgId] === command.userId) return [];
+        if (holder === null) return [{ type: 'UserEmailReserved', data }];
+        // The inviting organization's own user is renewed, never invited twice (InviteUserHandler finds it first).
+        if (holder.orgId === command.orgId || state.invitees[command.orgId] !== undefined) {
+          throw conflict('The organization already has a user with this email address');
+        }
+        return [{ type: 'UserEmailInviteeRecorded', data }];
+      }
+      case 'AcceptUserEmail': {
+        if (holds && !holder.reserved) return [];
+        if (holder === null || holds) return [{ type: 'UserEmailClaimed', data }];
+        if (state.invitees[command.orgId] !== command.userId) throw conflict('The user is not invited with this email address');
+        if (!holder.reserved) throw conflict(ADDRESS_TAKEN_ON_ACCEPTANCE);
+        // The first to accept takes the address; the reserving user waits as its organization's invitee.
+        return [
+          { type: 'UserEmailInviteeRecorded', data: { emailDigest: command.emailDigest, userId: holder.userId, orgId: holder.orgId } },
+          { type: 'UserEmailClaimed', data },
+        ];
+      }
+    }
   },
-  evolve(_state, event) {
-    return { claimedBy: event.data.userId };
+  evolve(state, event) {
+    const { userId, orgId } = event.data;
+    const { [orgId]: _left, ...otherInvitees } = state.invitees;
+    switch (event.type) {
+      case 'UserEmailClaimed':
+      case 'UserEmailReserved':
+        return { holder: { userId, orgId, reserved: event.type === 'UserEmailReserved' }, invitees: otherInvitees };
+      case 'UserEmailInviteeRecorded':
+        return {
+          holder: state.holder?.userId === userId ? null : state.holder,
+          invitees: { ...state.invitees, [orgId]: userId },
+        };
+    }
   },
 };

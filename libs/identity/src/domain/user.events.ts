@@ -54,7 +54,19 @@ export type UserEvent =
 
 /** The claim of one normalized address by one user: the deployment-wide uniqueness of emails. */
 export type UserEmailClaimed = DomainEvent<'UserEmailClaimed', { emailDigest: string; userId: string; orgId: string }>;
-export type UserEmailEvent = UserEmailClaimed;
+/**
+ * A free address held for an invited user until the invitation is accepted (then `UserEmailClaimed`
+ * for the same user). Unlike a claim, another organization's invitee who accepts first takes it.
+ */
+export type UserEmailReserved = DomainEvent<'UserEmailReserved', { emailDigest: string; userId: string; orgId: string }>;
+/**
+ * An organization invited the address while another organization's user held it: its invited
+ * user, found again when the organization invites the address again, and who may take the address
+ * by accepting if the holder's is only a reservation. Also recorded for a reserving user whose
+ * reservation another organization's invitee took.
+ */
+export type UserEmailInviteeRecorded = DomainEvent<'UserEmailInviteeRecorded', { emailDigest: string; userId: string; orgId: string }>;
+export type UserEmailEvent = UserEmailClaimed | UserEmailReserved | UserEmailInviteeRecorded;
 
 /**
  * A failed sign-in, on the access-audit stream of the user's organization, or of the deployment

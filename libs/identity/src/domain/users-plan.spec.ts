@@ -43,6 +43,17 @@ describe('users plan of apply', () => {
     expect(plan).toMatchObject({ create: [], updateRoles: [], stillDisabled: ['off@acme.example'] });
   });
 
+  it("manages the organization's own user invited with an address another organization holds, whatever order they come in", () => {
+    const theirs = user('x', 'shared@other.example', ['ADMIN'], 'active', 'other');
+    const ours = user('u1', 'shared@other.example', ['MODERATOR'], 'invited');
+    for (const existing of [[ours, theirs], [theirs, ours]]) {
+      expect(planUsers('acme', [{ email: 'shared@other.example', roles: ['ANALYST'] }], existing, false)).toMatchObject({
+        create: [],
+        updateRoles: [{ userId: 'u1', email: 'shared@other.example', roles: ['ANALYST'] }],
+      });
+    }
+  });
+
   it('refuses, before any change, unknown or missing roles and an address of another organization', () => {
     const attempt = () =>
       planUsers(

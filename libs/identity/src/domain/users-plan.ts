@@ -40,7 +40,10 @@ export function planUsers(
   prune: boolean,
 ): UsersPlan {
   const problems: ErrorDetail[] = [];
-  const byEmail = new Map(existing.filter((u) => u.email !== null).map((u) => [normalizeEmail(u.email!), u]));
+  // The organization's own user of an address first: it may be one invited while another
+  // organization holds the address (userEmailDecider), and that user is the file's to manage.
+  const ordered = [...existing.filter((u) => u.orgId !== orgId), ...existing.filter((u) => u.orgId === orgId)];
+  const byEmail = new Map(ordered.filter((u) => u.email !== null).map((u) => [normalizeEmail(u.email!), u]));
   const named = new Set<string>();
   const create: Array<{ email: string; roles: Role[] }> = [];
   const updateRoles: Array<{ userId: string; email: string; roles: Role[] }> = [];

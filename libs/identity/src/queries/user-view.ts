@@ -10,9 +10,17 @@ export interface UserView {
   readonly roles: readonly Role[];
   readonly permissions: readonly Permission[];
   readonly state: UserState;
+  /**
+   * Whether the user has a password: an `active` user without one (made by `user create` and never
+   * given one, or provisioned by SSO) cannot sign in with a password, and lists say so.
+   */
+  readonly hasPassword: boolean;
 }
 
-export function toUserView(user: Pick<User, 'orgId' | 'email' | 'roles' | 'state'> & { id?: string; userId?: string }): UserView {
+/** From the aggregate (its password hash) or the users read model (`hasPassword`). */
+export function toUserView(
+  user: Pick<User, 'orgId' | 'email' | 'roles' | 'state'> & { id?: string; userId?: string } & ({ passwordHash: string | null } | { hasPassword: boolean }),
+): UserView {
   return {
     id: user.userId ?? user.id!,
     email: user.email,
@@ -20,5 +28,6 @@ export function toUserView(user: Pick<User, 'orgId' | 'email' | 'roles' | 'state
     roles: [...user.roles],
     permissions: permissionsOf(user.roles),
     state: user.state,
+    hasPassword: 'hasPassword' in user ? user.hasPassword : user.passwordHash !== null,
   };
 }

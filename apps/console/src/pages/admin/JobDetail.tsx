@@ -6,7 +6,7 @@ import { useLoad } from '../../app/use-load';
 import { DEFAULT_WELLNESS, useWellness, type Wellness } from '../../app/wellness';
 import { ErrorNote } from '../../components/ErrorNote';
 import { JobActions, nameOf, useUsersIfAllowed } from '../../components/JobActions';
-import { JobView, useRevealedMedia } from '../../components/JobView';
+import { jobMediaUrls, JobView, useRevealedMedia } from '../../components/JobView';
 import { WellnessControls } from '../../components/WellnessControls';
 import { Notice } from '../../components/PageHead';
 
@@ -42,7 +42,8 @@ export function JobDetail() {
               {data.lock && <> · held by {nameOf(data.lock.moderatorId, users.data)} until {new Date(data.lock.expiresAt).toLocaleTimeString()}</>}
               {data.assignedTo && <> · assigned to {nameOf(data.assignedTo, users.data)}</>}
             </span>
-            <WellnessControls {...personal} />
+            {/* Blur and greyscale only where there is media to blur. */}
+            {jobMediaUrls(data).length > 0 && <WellnessControls {...personal} />}
             <JobActions
               jobId={data.jobId}
               state={data.state}

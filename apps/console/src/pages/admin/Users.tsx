@@ -98,6 +98,15 @@ function UserRow({ user, isSelf, onChanged }: { user: User; isSelf: boolean; onC
       </td>
       <td>
         <span className={user.state === 'disabled' ? 'tag danger' : user.state === 'invited' ? 'tag warn' : 'tag'}>{user.state}</span>
+        {/* An active user without a password (made by `warden user create`) cannot sign in with one: shown apart from those who can. */}
+        {user.state === 'active' && !user.hasPassword && (
+          <>
+            {' '}
+            <span className="tag warn" title="Cannot sign in with a password until one is set (warden user set-password), or signs in through SSO">
+              no password
+            </span>
+          </>
+        )}
       </td>
       <td className="row-actions">
         {user.state !== 'disabled' && !editing && (

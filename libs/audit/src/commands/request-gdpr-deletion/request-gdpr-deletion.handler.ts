@@ -38,8 +38,8 @@ export class RequestGdprDeletionHandler implements ICommandHandler<RequestGdprDe
 
   /** Only an account of the requesting organization: another organization's address is as unknown as none. */
   private async consoleUserOf(orgId: string, email: string): Promise<string> {
-    const found = await this.queries.execute(new FindUserByEmailQuery(email));
-    if (!found || found.orgId !== orgId) throw invalidField('/consoleEmail', 'no console user of this organization has this email');
+    const found = await this.queries.execute(new FindUserByEmailQuery(email, orgId));
+    if (!found) throw invalidField('/consoleEmail', 'no console user of this organization has this email');
     return found.id;
   }
 

@@ -3,10 +3,11 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { type Clock, DomainError, unauthorized } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
 import { AggregateStore } from '#warden/storage';
-import { userStream } from '../../domain/identity.streams.js';
+import { registryContext, userEmailStream, userStream } from '../../domain/identity.streams.js';
 import { hashInvitationToken, invitationTarget } from '../../domain/invitation-token.js';
-import { checkedPassword, hashPassword } from '../../domain/password-hasher.js';
-import { userDecider } from '../../domain/user.decider.js';
+import { hashPassword } from '../../domain/password-hasher.js';
+import { checkedPassword } from '../../domain/password-policy.js';
+import { openInvitation, userDecider, userEmailDecider } from '../../domain/user.decider.js';
 import { toUserView, type UserView } from '../../queries/user-view.js';
 import { AcceptInvitationCommand } from './accept-invitation.command.js';
 
@@ -22,20 +23,36 @@ export class AcceptInvitationHandler implements ICommandHandler<AcceptInvitation
   async execute(command: AcceptInvitationCommand): Promise<UserView> {
     const target = invitationTarget(command.token);
     if (target === null) throw unauthorized(REFUSED);
-    const password = checkedPassword(command.password);
     const { orgId, userId } = target;
+    const stream = userStream(orgId, userId);
+    const tokenHash = hashInvitationToken(command.token);
+    const now = this.clock.now().toISOString();
+    // An unknown user answers like a wrong token (openInvitation): a token reveals nothing it does not open.
+    const invited = openInvitation(await this.aggregates.state(stream, userDecider), orgId, tokenHash, now);
+    // The invited address is among the words the new password may not be built on.
+    const password = await checkedPassword(command.password, { email: invited.email });
+    // The address becomes this user's before the password is recorded: against another
+    // organization's account the acceptance is refused here (409, said to the person accepting),
+    // and nothing is written.
+    const context = { orgId, correlationId: command.correlationId, actor: `user:${userId}` };
+    await this.aggregates.handle(
+      userEmailStream(invited.emailDigest),
+      userEmailDecider,
+      { type: 'AcceptUserEmail', emailDigest: invited.emailDigest, userId, orgId },
+      registryContext(context),
+      { retries: 1 },
+    );
     try {
       const { state } = await this.aggregates.handle(
-        userStream(orgId, userId),
+        stream,
         userDecider,
-        { type: 'AcceptInvitation', orgId, tokenHash: hashInvitationToken(command.token), passwordHash: await hashPassword(password), now: this.clock.now().toISOString() },
+        { type: 'AcceptInvitation', orgId, tokenHash, passwordHash: await hashPassword(password), now },
         // The invited person is the actor: no one is signed in yet.
-        { orgId, correlationId: command.correlationId, actor: `user:${userId}` },
+        context,
         { retries: 0 },
       );
       return toUserView(state!);
     } catch (error) {
-      // An unknown user answers like a wrong token: a token reveals nothing it does not open.
       if (error instanceof DomainError && error.kind === 'not-found') throw unauthorized(REFUSED);
       throw error;
     }

@@ -2,13 +2,17 @@ import { Command } from '@nestjs/cqrs';
 import type { CommandContext } from '#warden/kernel';
 
 export interface CreateUserOptions {
-  /** Checked (12 characters to 1024 bytes) and stored as a scrypt hash. */
+  /** Checked (password-policy.ts: length, no control characters, not common, repetitive or built on the address) and stored as a scrypt hash. */
   readonly password?: string;
   /** `invited` users have no password until they accept an invitation; default `active`. */
   readonly state?: 'active' | 'invited';
 }
 
-/** Creates a dashboard user; the email must be new to the whole deployment (400 on /email). */
+/**
+ * Creates a dashboard user; the email must be new to the whole deployment (400 on /email), except
+ * for an invited user: where another organization holds the address, it waits as its
+ * organization's invitee and the conflict is settled at acceptance (AcceptInvitationCommand).
+ */
 export class CreateUserCommand extends Command<{ userId: string }> {
   constructor(
     readonly orgId: string,

@@ -48,4 +48,20 @@ describe('creating a user, on the real embedded store', () => {
     await aggregates.handle(userEmailStream(digest), userEmailDecider, { type: 'ClaimUserEmail', emailDigest: digest, userId: 'usr_globex', orgId: 'globex' }, context('globex'));
     await expect(handler.execute(new CreateUserCommand('acme', 'bob@globex.example', ['MODERATOR'], context('acme')))).rejects.toThrow(/already exists/);
   });
+
+  it("creates an invited user of an address another organization holds as its organization's invitee, and resumes one left without its user", async () => {
+    const { aggregates, handler } = await setUp();
+    const digest = emailDigest('bob@globex.example');
+    await aggregates.handle(userEmailStream(digest), userEmailDecider, { type: 'ClaimUserEmail', emailDigest: digest, userId: 'usr_globex', orgId: 'globex' }, context('globex'));
+    // What a process that stopped between the two appends leaves: the invitee, no user.
+    await aggregates.handle(userEmailStream(digest), userEmailDecider, { type: 'InviteToUserEmail', emailDigest: digest, userId: 'usr_acme', orgId: 'acme' }, context('acme'));
+
+    const { userId } = await handler.execute(new CreateUserCommand('acme', 'bob@globex.example', ['MODERATOR'], context('acme'), { state: 'invited' }));
+    expect(userId).toBe('usr_acme');
+    expect(await aggregates.state(userStream('acme', userId), userDecider)).toMatchObject({ state: 'invited', email: 'bob@globex.example' });
+    expect(await aggregates.state(userEmailStream(digest), userEmailDecider)).toEqual({
+      holder: { userId: 'usr_globex', orgId: 'globex', reserved: false },
+      invitees: { acme: 'usr_acme' },
+    });
+  });
 });

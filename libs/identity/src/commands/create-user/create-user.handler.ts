@@ -1,9 +1,10 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { invalidField, notFound } from '#warden/kernel';
 import { AggregateStore } from '#warden/storage';
-import { organizationStream, userEmailStream, userStream } from '../../domain/identity.streams.js';
-import { checkedPassword, hashPassword } from '../../domain/password-hasher.js';
-import { checkedRoles, userDecider, userEmailDecider } from '../../domain/user.decider.js';
+import { organizationStream, registryContext, userEmailStream, userStream } from '../../domain/identity.streams.js';
+import { hashPassword } from '../../domain/password-hasher.js';
+import { checkedPassword } from '../../domain/password-policy.js';
+import { checkedRoles, organizationUserOf, userDecider, userEmailDecider } from '../../domain/user.decider.js';
 import { checkedEmail, emailDigest } from '../../domain/user-email.js';
 import { CreateUserCommand } from './create-user.command.js';
 
@@ -18,16 +19,22 @@ export class CreateUserHandler implements ICommandHandler<CreateUserCommand> {
     const roles = checkedRoles(command.roles);
     const state = options.state ?? 'active';
     if (state === 'invited' && options.password !== undefined) throw invalidField('/password', 'An invited user sets its own password');
-    const passwordHash = options.password === undefined ? null : await hashPassword(checkedPassword(options.password));
+    const passwordHash = options.password === undefined ? null : await hashPassword(await checkedPassword(options.password, { email }));
     if (!(await this.aggregates.exists(organizationStream(orgId)))) throw notFound(`No organization ${orgId}`);
 
     const digest = emailDigest(email);
     const userId = (await this.orphanedClaim(orgId, digest)) ?? this.aggregates.newId('usr_');
-    // The claim is the write-side uniqueness check: of two concurrent claims one append fails,
-    // and its retry finds the address taken (400 on /email).
-    await this.aggregates.handle(userEmailStream(digest), userEmailDecider, { type: 'ClaimUserEmail', emailDigest: digest, userId, orgId }, context, {
-      retries: 1,
-    });
+    // The registry is the write-side uniqueness check: of two concurrent claims one append fails,
+    // and its retry finds the address taken (400 on /email). An invited user reserves the address,
+    // or, where another organization holds it, is recorded as its organization's invitee: the
+    // conflict is settled when the invitation is accepted (userEmailDecider).
+    await this.aggregates.handle(
+      userEmailStream(digest),
+      userEmailDecider,
+      { type: state === 'invited' ? 'InviteToUserEmail' : 'ClaimUserEmail', emailDigest: digest, userId, orgId },
+      registryContext(context),
+      { retries: 1 },
+    );
     await this.aggregates.handle(
       userStream(orgId, userId),
       userDecider,
@@ -39,14 +46,13 @@ export class CreateUserHandler implements ICommandHandler<CreateUserCommand> {
   }
 
   /**
-   * The user id of a claim on this address left without its user (a process that stopped between
-   * the two appends), when it is this organization's: the creation resumes with that id instead
-   * of finding the address taken for good.
+   * The user id this organization's entry for the address (claim, reservation or invitee) names
+   * but that has no user (a process that stopped between the two appends): the creation resumes
+   * with that id instead of finding the address taken for good.
    */
   private async orphanedClaim(orgId: string, digest: string): Promise<string | undefined> {
-    const { events } = await this.aggregates.load(userEmailStream(digest), userEmailDecider);
-    const claim = events[0]?.data;
-    if (claim === undefined || claim.orgId !== orgId) return undefined;
-    return (await this.aggregates.exists(userStream(orgId, claim.userId))) ? undefined : claim.userId;
+    const userId = organizationUserOf(await this.aggregates.state(userEmailStream(digest), userEmailDecider), orgId);
+    if (userId === undefined) return undefined;
+    return (await this.aggregates.exists(userStream(orgId, userId))) ? undefined : userId;
   }
 }

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { type Clock, conflict, invalidField } from '#warden/kernel';
+import { type Clock, conflict } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
 import { AggregateStore } from '#warden/storage';
 import { userStream } from '../../domain/identity.streams.js';
@@ -24,13 +24,12 @@ export class InviteUserHandler implements ICommandHandler<InviteUserCommand> {
     const { orgId, context } = command;
     const email = checkedEmail(command.email);
     if (command.roles.length > 0) checkedRoles(command.roles);
-    const existing = await this.users.findByEmail(email);
+    // Only this organization's user of the address counts: one of another organization changes
+    // nothing in the answer (issue 30, item 9), and the conflict waits for the acceptance.
+    const existing = await this.users.findInOrganization(orgId, email);
     let userId: string;
     if (existing === null) {
       ({ userId } = await this.commands.execute(new CreateUserCommand(orgId, email, command.roles, context, { state: 'invited' })));
-    } else if (existing.orgId !== orgId) {
-      // The same answer as creating a user with a taken address: nothing more about the other organization.
-      throw invalidField('/email', 'A user with this email address already exists');
     } else if (existing.state !== 'invited') {
       throw conflict(`${email} already has an account (${existing.state}); no invitation is needed`);
     } else {

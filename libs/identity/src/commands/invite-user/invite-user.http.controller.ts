@@ -27,7 +27,8 @@ export class InviteUserHttpController {
     description:
       'The link expires in 72 hours and works once. Inviting an address again before it was accepted renews the ' +
       'invitation (the earlier link stops working) and sets the roles. 409 for an address of an active or disabled ' +
-      'user of the organization; 400 on /email for an address taken elsewhere in the deployment.',
+      'user of the organization. An address used in another organization gets the same answer as a new one: the ' +
+      'conflict is settled when the invitation is accepted (see the acceptance).',
   })
   @ApiCreatedResponse({ type: InvitationResponseDto, description: 'The invited user and the invitation link' })
   @ApiConsoleRoute({}, 400, 409)

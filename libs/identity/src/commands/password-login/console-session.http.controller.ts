@@ -82,8 +82,9 @@ export class ConsoleSessionHttpController {
   ): Promise<ConsoleSessionResponseDto> {
     const opened = await this.commands.execute(new PasswordLoginCommand(body.email, body.password, request.ip, request.id, { totp: body.totp, recoveryCode: body.recoveryCode }));
     setSessionCookie(reply, opened, this.config);
-    const { state: _state, ...user } = opened.user;
-    return { user: { ...user, roles: [...user.roles], permissions: [...user.permissions] }, csrfToken: opened.csrfToken };
+    // Named one by one: what the document declares, never more of the user view than it says.
+    const { id, email, orgId, roles, permissions } = opened.user;
+    return { user: { id, email, orgId, roles: [...roles], permissions: [...permissions] }, csrfToken: opened.csrfToken };
   }
 
   @Delete('session')

@@ -2,7 +2,8 @@ import { CommandBus, CommandHandler, type ICommandHandler, QueryBus } from '@nes
 import { type CommandContext, forbidden, invalidField, rateLimited, secondFactorRequired, unauthorized } from '#warden/kernel';
 import { AggregateStore } from '#warden/storage';
 import { accessAuditStream, DEPLOYMENT_AUDIT, userStream } from '../../domain/identity.streams.js';
-import { hashPassword, MAX_PASSWORD_BYTES, needsRehash, verifyAgainstDummy, verifyPassword } from '../../domain/password-hasher.js';
+import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from '../../domain/password-hasher.js';
+import { MAX_PASSWORD_BYTES } from '../../domain/password-policy.js';
 import { type User, userDecider } from '../../domain/user.decider.js';
 import { accessAuditDecider } from '../../domain/access-audit.decider.js';
 import type { ConsoleLoginFailed } from '../../domain/user.events.js';

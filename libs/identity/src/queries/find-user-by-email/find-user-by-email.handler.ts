@@ -8,7 +8,7 @@ export class FindUserByEmailHandler implements IQueryHandler<FindUserByEmailQuer
   constructor(private readonly users: UserDirectory) {}
 
   async execute(query: FindUserByEmailQuery): Promise<UserView | null> {
-    const user = await this.users.findByEmail(query.email);
+    const user = query.orgId === undefined ? await this.users.findByEmail(query.email) : await this.users.findInOrganization(query.orgId, query.email);
     return user && toUserView(user);
   }
 }

@@ -12,6 +12,12 @@ export class UserDto {
   permissions!: Permission[];
   @ApiProperty({ enum: ['invited', 'active', 'disabled'], description: '`invited`: has not set a password through the invitation yet' })
   state!: 'invited' | 'active' | 'disabled';
+  @ApiProperty({
+    description:
+      '`false`: no password is set, so the user cannot sign in with one: an `invited` user until the invitation is accepted, ' +
+      'or an `active` one made by `warden user create` and not yet given one (`user set-password`), or provisioned by SSO',
+  })
+  hasPassword!: boolean;
 }
 
 export class UserListResponseDto {
@@ -20,6 +26,13 @@ export class UserListResponseDto {
 }
 
 /** The console's view of a user: the organization is the caller's own, so it is left out. */
-export function toUserDto(user: { id: string; email: string | null; roles: readonly Role[]; permissions: readonly Permission[]; state: UserDto['state'] }): UserDto {
-  return { id: user.id, email: user.email, roles: [...user.roles], permissions: [...user.permissions], state: user.state };
+export function toUserDto(user: {
+  id: string;
+  email: string | null;
+  roles: readonly Role[];
+  permissions: readonly Permission[];
+  state: UserDto['state'];
+  hasPassword: boolean;
+}): UserDto {
+  return { id: user.id, email: user.email, roles: [...user.roles], permissions: [...user.permissions], state: user.state, hasPassword: user.hasPassword };
 }
