@@ -103,6 +103,9 @@ describe('SSO settings in the console (e2e)', () => {
         metadataUrl: `${PUBLIC_URL}/saml/metadata/acme`,
         loginUrl: `${PUBLIC_URL}/saml/login/acme`,
       },
+      // The file set them and hands them to the console.
+      managedBy: 'console',
+      file: 'acme.yaml',
     });
     expect(text).not.toContain('BEGIN CERTIFICATE');
     expect(text).not.toContain(pemMarker(idp.cert));
