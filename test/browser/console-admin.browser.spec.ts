@@ -57,7 +57,8 @@ describe('the review console: manager and admin pages (browser)', () => {
 
   beforeAll(async () => {
     callbackPort = await freePort();
-    const config = reviewOrgConfig(`http://127.0.0.1:${callbackPort}`).replace('/hooks/remove', `/hooks/remove?token=${CALLBACK_SECRET}`);
+    // The file hands its queues to the console: the queue settings page may edit them.
+    const config = reviewOrgConfig(`http://127.0.0.1:${callbackPort}`, 'management: { queues: console }\n').replace('/hooks/remove', `/hooks/remove?token=${CALLBACK_SECRET}`);
     // One retry after 50 ms: a callback to the closed port is dead-lettered within the test.
     [world, browser] = await Promise.all([
       startReviewWorld(config, ['ADMIN', 'MODERATOR', 'MODERATOR_MANAGER'], { WARDEN_CALLBACK_RETRY_SCHEDULE: '50ms' }),

@@ -4,6 +4,9 @@ import { expectErrorBody } from '../support/error-body.js';
 import { type ReviewWorld, reviewOrgConfig, startReceiver, startReviewWorld } from '../support/review-fixture.js';
 import { runCli } from '../support/warden-process.js';
 
+/** The file hands its queues to the console (issue 30 item 17: otherwise the console may not change the file's queues). */
+const CONSOLE_MANAGED = 'management: { queues: console }\n';
+
 /** Issue 13 item 8: queues created and changed from the console, recorded in the configuration history. */
 describe('review queues from the console (e2e)', () => {
   let world: ReviewWorld;
@@ -11,7 +14,7 @@ describe('review queues from the console (e2e)', () => {
 
   beforeAll(async () => {
     receiver = await startReceiver();
-    world = await startReviewWorld(reviewOrgConfig(receiver.url), ['MODERATOR', 'MODERATOR_MANAGER', 'ADMIN']);
+    world = await startReviewWorld(reviewOrgConfig(receiver.url, CONSOLE_MANAGED), ['MODERATOR', 'MODERATOR_MANAGER', 'ADMIN']);
   }, 90_000);
 
   afterAll(async () => {
@@ -72,11 +75,17 @@ describe('review queues from the console (e2e)', () => {
     expect(loggedEvents(world.dataDir, 'QueueDefined')).toHaveLength(before);
   });
 
-  it('apply --dry-run of the original file shows the drift: the changed queue would be updated, the new one is left alone', async () => {
-    const dryRun = await runCli(['apply', '--dry-run', writeConfig(reviewOrgConfig(receiver.url))], world.env);
+  it('apply --dry-run of the original file shows the drift: the console-managed queues are left as the console set them', async () => {
+    const dryRun = await runCli(['apply', '--dry-run', writeConfig(reviewOrgConfig(receiver.url, CONSOLE_MANAGED))], world.env);
     expect(dryRun.code, dryRun.stderr).toBe(0);
-    expect(dryRun.stdout).toContain('would update queue spam');
-    expect(dryRun.stdout).toContain('left alone queue hate-speech (not in the file; --prune archives it)');
-    expect(dryRun.stdout).not.toContain('would update queue default');
+    expect(dryRun.stdout).toContain('drift: queue spam changed in the console; would be left as the console set it (management.queues: console)');
+    expect(dryRun.stdout).toContain('drift: queue hate-speech changed in the console; would be left as the console set it (management.queues: console)');
+    expect(dryRun.stdout).not.toContain('would update queue');
+    // Handed back to the file: the file's queue overwrites the console's change.
+    const fileManaged = await runCli(['apply', '--dry-run', writeConfig(reviewOrgConfig(receiver.url))], world.env);
+    expect(fileManaged.stdout).toContain('would update queue spam');
+    expect(fileManaged.stdout).toContain('drift: queue spam changed in the console; would be overwritten with the file');
+    expect(fileManaged.stdout).toContain('left alone queue hate-speech (not in the file; --prune archives it)');
+    expect(fileManaged.stdout).not.toContain('would update queue default');
   });
 });

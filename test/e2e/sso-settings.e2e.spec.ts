@@ -12,7 +12,9 @@ import { consoleLogin, createConsoleUser, freshDataDir, runCli, type RunningWard
 
 const PASSWORD = 'correct horse battery staple';
 
-const acmeConfig = (cert: string) => samlOrgConfig({ id: 'acme', name: 'Acme' }, cert, { sso: ['jit: { enabled: true, defaultRoles: [MODERATOR] }'] });
+// The files hand their SSO settings to the console (issue 30 item 17: otherwise the console may not change them).
+const acmeConfig = (cert: string) =>
+  `${samlOrgConfig({ id: 'acme', name: 'Acme' }, cert, { sso: ['jit: { enabled: true, defaultRoles: [MODERATOR] }'] })}\nmanagement: { sso: console }\n`;
 
 type Session = { cookie: string; csrfToken: string };
 type Json = Record<string, unknown>;
@@ -36,7 +38,7 @@ describe('SSO settings in the console (e2e)', () => {
     [idp, rolledOver] = await Promise.all([makeIdpKeys(), makeIdpKeys('next-idp.example')]);
     // A file may hold a certificate that does not parse while SAML is off: it is checked only with SAML on.
     const globex = join(freshDataDir(), 'globex.yaml');
-    writeFileSync(globex, 'org: { id: globex, name: Globex }\nsso: { saml_enabled: false, cert: "-----BEGIN CERTIFICATE-----\\nMIIB\\n-----END CERTIFICATE-----" }\n');
+    writeFileSync(globex, 'org: { id: globex, name: Globex }\nsso: { saml_enabled: false, cert: "-----BEGIN CERTIFICATE-----\\nMIIB\\n-----END CERTIFICATE-----" }\nmanagement: { sso: console }\n');
     const applied = await runCli(['apply', globex], env);
     expect(applied.code, applied.stderr).toBe(0);
     const file = join(freshDataDir(), 'acme.yaml');
@@ -101,6 +103,9 @@ describe('SSO settings in the console (e2e)', () => {
         metadataUrl: `${PUBLIC_URL}/saml/metadata/acme`,
         loginUrl: `${PUBLIC_URL}/saml/login/acme`,
       },
+      // The file set them and hands them to the console.
+      managedBy: 'console',
+      file: 'acme.yaml',
     });
     expect(text).not.toContain('BEGIN CERTIFICATE');
     expect(text).not.toContain(pemMarker(idp.cert));

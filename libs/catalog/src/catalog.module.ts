@@ -7,6 +7,7 @@ import { ChangeSsoSettingsHandler } from './commands/change-sso-settings/change-
 import { DefineQueueHandler } from './commands/define-queue/define-queue.handler.js';
 import { catalogProjection } from './projections/catalog.projection.js';
 import { CatalogReader } from './queries/catalog-reader.js';
+import { GetConfigManagementHandler } from './queries/get-config-management/get-config-management.handler.js';
 import { GetCatalogSettingsHandler } from './queries/get-catalog-settings/get-catalog-settings.handler.js';
 import { GetLiveEntitiesHandler } from './queries/get-live-entities/get-live-entities.handler.js';
 import { GetEverEntitiesHandler } from './queries/get-ever-entities/get-ever-entities.handler.js';
@@ -18,6 +19,7 @@ import { orgSettingsUpcasters } from './domain/org-settings.upcasters.js';
 import { GetConsoleSettingsHandler } from './queries/get-console-settings/get-console-settings.handler.js';
 import { ssoSettingsUpcasters } from './domain/sso-settings.upcasters.js';
 import { queueDefinitionUpcasters } from './domain/queue-definition.upcasters.js';
+import { definitionSourceUpcasters } from './domain/definition-source.upcasters.js';
 
 /**
  * The moderation catalog: configuration as code and its read model. Modules that read the catalog
@@ -35,6 +37,7 @@ import { queueDefinitionUpcasters } from './domain/queue-definition.upcasters.js
     GetLiveEntitiesHandler,
     GetEverEntitiesHandler,
     GetCatalogSettingsHandler,
+    GetConfigManagementHandler,
     GetConsoleSettingsHandler,
     CatalogReader,
   ],
@@ -51,6 +54,7 @@ export class CatalogModule implements OnModuleInit {
     this.upcasters.register(...orgSettingsUpcasters);
     this.upcasters.register(...ssoSettingsUpcasters);
     this.upcasters.register(...queueDefinitionUpcasters);
+    this.upcasters.register(...definitionSourceUpcasters);
     this.projections.register(catalogProjection);
   }
 }

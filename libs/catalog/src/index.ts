@@ -14,3 +14,4 @@ export { GetCatalogSettingsQuery } from './queries/get-catalog-settings/get-cata
 export type { CatalogSettings } from './queries/catalog-reader.js';
 export { DefineQueueCommand, type DefineQueueResult } from './commands/define-queue/define-queue.command.js';
 export { CATALOG_PROJECTION } from './projections/catalog.projection.js';
+export { type ConfigManagement, GetConfigManagementQuery } from './queries/get-config-management/get-config-management.query.js';

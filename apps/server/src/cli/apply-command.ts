@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { dirname, extname, isAbsolute, resolve } from 'node:path';
+import { basename, dirname, extname, isAbsolute, resolve } from 'node:path';
 import { CommandBus } from '@nestjs/cqrs';
 import {
   ApplyConfigurationCommand,
@@ -28,6 +28,8 @@ export const applyCommand: AppCommand = {
       return 1;
     }
     const options = { prune: values.prune ?? false, dryRun: values['dry-run'] ?? false };
+    // The name without its directory: it is shown in the console and in refusals, where a local path means nothing.
+    const source = { ...options, file: basename(file) };
     const context = cliContext(parsed.config.org.id);
     const commands = app.get(CommandBus);
     const users = (plan: { dryRun: boolean }) =>
@@ -39,7 +41,7 @@ export const applyCommand: AppCommand = {
       process.stderr.write(formatProblems(file, refused) + '\n');
       return 1;
     }
-    const report = await commands.execute(new ApplyConfigurationCommand(parsed.config, options, context));
+    const report = await commands.execute(new ApplyConfigurationCommand(parsed.config, source, context));
     const usersReport = await users({ dryRun: options.dryRun });
     out(formatReport(report, usersReport));
     return 0;
@@ -109,6 +111,7 @@ const SETTINGS_LABEL: Record<string, string> = {
   appeals: 'appeal settings',
   sso: 'SSO settings',
   scores: 'score settings',
+  management: 'management settings',
 };
 
 /** The apply report for people: what changed, what was left alone, and how many events. */
@@ -133,6 +136,7 @@ export function formatReport(report: ApplyReport, users?: UsersApplyReport): str
   for (const e of shown(report.leftAlone)) {
     lines.push(`left alone ${KIND_LABEL[e.kind] ?? e.kind} ${e.id} (not in the file; --prune archives it)`);
   }
+  lines.push(...driftLines(report));
   if (users) lines.push(...usersLines(users, report.dryRun));
   const usersChanged = users ? users.created.length + users.updated.length + users.disabled.length : 0;
   const changed =
@@ -144,6 +148,25 @@ export function formatReport(report: ApplyReport, users?: UsersApplyReport): str
   }
   return lines.join('\n');
 }
+
+const DRIFT_OUTCOME: Record<'overwrite' | 'archive' | 'leave', [done: string, planned: string]> = {
+  overwrite: ['overwritten with the file', 'would be overwritten with the file'],
+  archive: ['archived (not in the file, --prune)', 'would be archived (not in the file, --prune)'],
+  leave: ['left as the console set it', 'would be left as the console set it'],
+};
+
+/** Changes made outside the file (the console) since the file last defined them, and what apply does to them. */
+function driftLines(report: ApplyReport): string[] {
+  return report.drift.map((d) => {
+    const what = d.kind === 'sso' ? 'SSO settings' : `queue ${d.id}`;
+    const outcome = DRIFT_OUTCOME[d.outcome][report.dryRun ? 1 : 0];
+    const why = d.outcome === 'leave' && d.kind === 'queue' ? leaveReason(report, d.id) : d.outcome === 'leave' ? ' (management.sso: console)' : '';
+    return `drift: ${what} changed in the console; ${outcome}${why}`;
+  });
+}
+
+const leaveReason = (report: ApplyReport, queueId: string): string =>
+  report.leftAlone.some((e) => e.kind === 'queue' && e.id === queueId) ? ' (not in the file; --prune archives it)' : ' (management.queues: console)';
 
 /** What the users step did to the organization's dashboard accounts. */
 function usersLines(users: UsersApplyReport, dryRun: boolean): string[] {

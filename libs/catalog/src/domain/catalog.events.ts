@@ -8,6 +8,8 @@ import type {
   QueueDefinition,
   RoutingRuleDefinition,
   RuleDefinition,
+  DefinitionSource,
+  ManagementSettings,
   ScoreSettings,
   SsoSettings,
   StrikeSettings,
@@ -64,17 +66,31 @@ export const ENTITY_KINDS = Object.keys(ENTITY_EVENTS) as EntityKind[];
 
 export type EntityDefined = DomainEvent<
   string,
-  { kind: EntityKind; entity: CatalogEntities[EntityKind]; semanticVersion?: number }
+  {
+    kind: EntityKind;
+    entity: CatalogEntities[EntityKind];
+    semanticVersion?: number;
+    /** Recorded on QueueDefined (v3), the kind the console can also define; other kinds come only from files. */
+    source?: DefinitionSource;
+  }
 >;
 export type EntityArchived = DomainEvent<string, { kind: EntityKind; id: string }>;
 
 export type OrgSettingsChanged = DomainEvent<'OrgSettingsChanged', { settings: OrgSettings }>;
 export type StrikeSettingsChanged = DomainEvent<'StrikeSettingsChanged', { strikes: StrikeSettings }>;
 export type AppealSettingsChanged = DomainEvent<'AppealSettingsChanged', { appeals: AppealSettings }>;
-export type SsoSettingsChanged = DomainEvent<'SsoSettingsChanged', { sso: SsoSettings }>;
+/** `source` since v3 (an apply's file or the console). */
+export type SsoSettingsChanged = DomainEvent<'SsoSettingsChanged', { sso: SsoSettings; source?: DefinitionSource }>;
 export type ScoreSettingsChanged = DomainEvent<'ScoreSettingsChanged', { scores: ScoreSettings }>;
+export type ManagementSettingsChanged = DomainEvent<'ManagementSettingsChanged', { management: ManagementSettings }>;
 
-export type SettingsEvent = OrgSettingsChanged | StrikeSettingsChanged | AppealSettingsChanged | SsoSettingsChanged | ScoreSettingsChanged;
+export type SettingsEvent =
+  | OrgSettingsChanged
+  | StrikeSettingsChanged
+  | AppealSettingsChanged
+  | SsoSettingsChanged
+  | ScoreSettingsChanged
+  | ManagementSettingsChanged;
 export type CatalogEvent = EntityDefined | EntityArchived | SettingsEvent;
 
 export const SETTINGS_EVENTS = {
@@ -83,6 +99,7 @@ export const SETTINGS_EVENTS = {
   appeals: 'AppealSettingsChanged',
   sso: 'SsoSettingsChanged',
   scores: 'ScoreSettingsChanged',
+  management: 'ManagementSettingsChanged',
 } as const;
 export type SettingsSection = keyof typeof SETTINGS_EVENTS;
 

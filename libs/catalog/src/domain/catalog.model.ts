@@ -306,6 +306,26 @@ export interface OrgConfig {
   scores: ScoreSettings;
   users: DashboardUser[];
   sso: SsoSettings;
+  management: ManagementSettings;
+}
+
+/**
+ * `management:` — who changes each section the console can also edit: `file` (the default: the
+ * console refuses to change what the file defines, and apply overwrites console drift) or
+ * `console` (the console changes it freely, and apply leaves what the console changed alone).
+ */
+export const MANAGERS = ['file', 'console'] as const;
+export type Manager = (typeof MANAGERS)[number];
+export interface ManagementSettings {
+  queues: Manager;
+  sso: Manager;
+}
+export const DEFAULT_MANAGEMENT: ManagementSettings = { queues: 'file', sso: 'file' };
+
+/** Who last defined an entity or section: an applied file (its name, when recorded) or the console. */
+export interface DefinitionSource {
+  managedBy: Manager;
+  file: string | null;
 }
 
 /** Built-in actions every organization has (org-config.md, "Defaults and the actions list"). */

@@ -36,6 +36,7 @@ function desired(parts: { policies?: PolicyDefinition[]; queues?: QueueDefinitio
     appeals: { callback: null, body: {} },
     sso: { saml_enabled: false, sso_url: null, cert: null, passwordLogin: true, jit: { enabled: false, defaultRoles: [] }, roleAttribute: null, roleMap: {}, wantAssertionsSigned: true },
     scores: { penaltyWeights: { NONE: 0, LOW: 1, MEDIUM: 3, HIGH: 9, SEVERE: 27 }, thresholds: [0.01, 0.05, 0.1, 0.25] },
+    management: { queues: 'file', sso: 'file' },
   };
 }
 
@@ -144,7 +145,8 @@ describe('org config decider: the console changes the sso settings', () => {
   const IDP_CERT = readFileSync(new URL('../../../../examples/idp-example.pem', import.meta.url), 'utf8');
   const enabled = { saml_enabled: true, sso_url: 'https://idp.example/sso', jit: { enabled: true, defaultRoles: ['MODERATOR'] } };
   const change = (settings: Record<string, unknown>) => ({ type: 'ChangeSsoSettings' as const, settings });
-  const ssoChanged = (sso: SsoSettings): CatalogEvent => ({ type: 'SsoSettingsChanged', data: { sso } });
+  // A console change, on a history of console changes (a file's are refused: see "who manages it").
+  const ssoChanged = (sso: SsoSettings): CatalogEvent => ({ type: 'SsoSettingsChanged', data: { sso, source: { managedBy: 'console', file: null } } });
   const defaults = desired().sso;
   const stored: SsoSettings = { ...defaults, saml_enabled: true, sso_url: 'https://idp.example/sso', cert: IDP_CERT, jit: { enabled: true, defaultRoles: ['MODERATOR'] } };
   /** The problems a refused change names, as pointer → detail. */
@@ -215,7 +217,9 @@ describe('org config decider: the console changes the sso settings', () => {
 });
 
 describe('org config decider: the console defines a review queue', () => {
-  const defined = (q: QueueDefinition): CatalogEvent => ({ type: 'QueueDefined', data: { kind: 'queue', entity: q } }) as CatalogEvent;
+  // Console definitions, on a history of console-made queues (a file's are refused: see "who manages it").
+  const defined = (q: QueueDefinition): CatalogEvent =>
+    ({ type: 'QueueDefined', data: { kind: 'queue', entity: q, source: { managedBy: 'console', file: null } } }) as CatalogEvent;
   const archived = (id: string): CatalogEvent => ({ type: 'QueueArchived', data: { kind: 'queue', id } }) as CatalogEvent;
   /** The console's DefineQueue, on the stream of `history`. */
   const define = (mode: 'create' | 'update', q: Record<string, unknown>, history: CatalogEvent[] = []) =>
@@ -264,5 +268,94 @@ describe('org config decider: the console defines a review queue', () => {
     define('update', { id: 'main', name: 'Main', isDefault: true }, history).then([defined({ ...queue('main'), name: 'Main', isDefault: true })]);
     const unset = [defined({ ...queue('main'), isDefault: false })];
     define('create', { id: 'other', name: 'Other', isDefault: true }, unset).then([defined({ ...queue('other'), name: 'Other', isDefault: true })]);
+  });
+});
+
+describe('org config decider: who manages a queue or the SSO settings (a file or the console)', () => {
+  const FROM_FILE = { managedBy: 'file', file: 'acme.yaml' } as const;
+  const FROM_CONSOLE = { managedBy: 'console', file: null } as const;
+  const queueDefined = (q: QueueDefinition, source?: { managedBy: 'file' | 'console'; file: string | null }): CatalogEvent =>
+    ({ type: 'QueueDefined', data: source ? { kind: 'queue', entity: q, source } : { kind: 'queue', entity: q } }) as CatalogEvent;
+  const managementChanged = (queues: 'file' | 'console', sso: 'file' | 'console' = 'file'): CatalogEvent => ({
+    type: 'ManagementSettingsChanged',
+    data: { management: { queues, sso } },
+  });
+  const withManagement = (d: DesiredCatalog, queues: 'file' | 'console', sso: 'file' | 'console' = 'file'): DesiredCatalog => ({ ...d, management: { queues, sso } });
+  const applyFile = (d: DesiredCatalog, prune = false) => ({ type: 'ApplyCatalog' as const, desired: d, prune, file: 'acme.yaml' });
+  const edit = (q: Record<string, unknown>) => ({ type: 'DefineQueue' as const, mode: 'update' as const, queue: q });
+  const renamed = { ...queue('spam'), name: 'Spam (console)' };
+
+  it('given nothing, when a file is applied, then its queues and SSO settings record the file as their source', () => {
+    const events = spec.given([]).when(applyFile(desired({ queues: [queue('spam')] }))).events();
+    expect(events).toContainEqual(queueDefined(queue('spam'), FROM_FILE));
+    expect(events).toContainEqual({ type: 'SsoSettingsChanged', data: { sso: desired().sso, source: FROM_FILE } });
+    const state = fold(events);
+    expect(state.entities.queue['spam']!.source).toEqual(FROM_FILE);
+    expect(state.ssoSource).toEqual(FROM_FILE);
+  });
+
+  it('given a queue the file defined, when the console changes it, then refused (409) naming the file', () => {
+    const refusal = spec.given([queueDefined(queue('spam'), FROM_FILE)]).when(edit({ ...renamed })).thenThrows(DomainError);
+    expect(refusal.status).toBe(409);
+    expect(refusal.details[0]!.detail).toMatch(/Queue spam is managed by the configuration file acme\.yaml.*management: \{ queues: console \}/);
+  });
+
+  it('given a queue defined before sources were recorded, when the console changes it, then refused naming no file', () => {
+    spec.given([queueDefined(queue('spam'))]).when(edit({ ...renamed })).thenThrows(DomainError, (e) => e.status === 409 && /organization's configuration file/.test(e.details[0]!.detail!));
+  });
+
+  it('given the file hands queues to the console, when the console changes a file queue, then a QueueDefined recording the console', () => {
+    spec.given([queueDefined(queue('spam'), FROM_FILE), managementChanged('console')]).when(edit({ ...renamed })).then([queueDefined(renamed, FROM_CONSOLE)]);
+  });
+
+  it('given SSO settings the file set, when the console changes them, then refused naming the file; handed to the console, accepted', () => {
+    const fromFile: CatalogEvent = { type: 'SsoSettingsChanged', data: { sso: desired().sso, source: FROM_FILE } };
+    const change = { type: 'ChangeSsoSettings' as const, settings: { jit: { enabled: true, defaultRoles: ['MODERATOR'] } } };
+    spec.given([fromFile]).when(change).thenThrows(DomainError, (e) => e.status === 409 && /SSO settings are managed by the configuration file acme\.yaml/.test(e.details[0]!.detail!));
+    spec
+      .given([fromFile, managementChanged('file', 'console')])
+      .when(change)
+      .then([{ type: 'SsoSettingsChanged', data: { sso: { ...desired().sso, jit: { enabled: true, defaultRoles: ['MODERATOR'] } }, source: FROM_CONSOLE } }]);
+  });
+
+  it('given a console change under console management, when the file is applied, then it is left and listed as drift', () => {
+    const history = [...planCatalog(applyFile(withManagement(desired({ queues: [queue('spam')] }), 'console')), initialCatalogState).events, queueDefined(renamed, FROM_CONSOLE), queueDefined(queue('extra'), FROM_CONSOLE)];
+    const plan = planCatalog(applyFile(withManagement(desired({ queues: [queue('spam')] }), 'console'), true), fold(history));
+    expect(plan.events).toEqual([]);
+    expect(plan.archived).toEqual([]);
+    expect(plan.drift).toEqual([
+      { kind: 'queue', id: 'spam', outcome: 'leave' },
+      { kind: 'queue', id: 'extra', outcome: 'leave' },
+    ]);
+  });
+
+  it('given console changes under file management, when the file is applied, then the file overwrites (even when equal) and --prune archives what it lacks', () => {
+    const history = [...planCatalog(applyFile(desired({ queues: [queue('spam')] })), initialCatalogState).events, queueDefined(renamed, FROM_CONSOLE), queueDefined(queue('extra'), FROM_CONSOLE)];
+    const state = fold(history);
+    const kept = planCatalog(applyFile(desired({ queues: [queue('spam')] })), state);
+    expect(kept.events).toEqual([queueDefined(queue('spam'), FROM_FILE)]);
+    expect(kept.drift).toEqual([
+      { kind: 'queue', id: 'spam', outcome: 'overwrite' },
+      { kind: 'queue', id: 'extra', outcome: 'leave' },
+    ]);
+    const pruned = planCatalog(applyFile(desired({ queues: [queue('spam')] }), true), state);
+    expect(pruned.drift[1]).toEqual({ kind: 'queue', id: 'extra', outcome: 'archive' });
+    expect(pruned.archived).toEqual([{ kind: 'queue', id: 'extra' }]);
+    // The console's queue, equal to the file's, is taken back by the file; applied again: nothing.
+    const retaken = [...history, queueDefined(queue('spam'), FROM_CONSOLE)];
+    expect(planCatalog(applyFile(desired({ queues: [queue('spam')] })), fold(retaken)).events).toEqual([queueDefined(queue('spam'), FROM_FILE)]);
+    const back = [...retaken, queueDefined(queue('spam'), FROM_FILE), { type: 'QueueArchived', data: { kind: 'queue', id: 'extra' } } as CatalogEvent];
+    expect(planCatalog(applyFile(desired({ queues: [queue('spam')] })), fold(back)).events).toEqual([]);
+  });
+
+  it('given SSO settings changed in the console, when the file is applied, then overwritten (file management) or left (console management)', () => {
+    const history = [...planCatalog(applyFile(desired()), initialCatalogState).events, { type: 'SsoSettingsChanged', data: { sso: { ...desired().sso, passwordLogin: true, roleAttribute: 'groups' }, source: FROM_CONSOLE } } as CatalogEvent];
+    const state = fold(history);
+    const overwritten = planCatalog(applyFile(desired()), state);
+    expect(overwritten.events).toEqual([{ type: 'SsoSettingsChanged', data: { sso: desired().sso, source: FROM_FILE } }]);
+    expect(overwritten.drift).toEqual([{ kind: 'sso', id: 'sso', outcome: 'overwrite' }]);
+    const left = planCatalog(applyFile(withManagement(desired(), 'file', 'console')), state);
+    expect(left.events).toEqual([{ type: 'ManagementSettingsChanged', data: { management: { queues: 'file', sso: 'console' } } }]);
+    expect(left.drift).toEqual([{ kind: 'sso', id: 'sso', outcome: 'leave' }]);
   });
 });

@@ -15,7 +15,10 @@ import {
 import {
   type AppealSettings,
   CHILD_SAFETY_QUEUE_ID,
+  DEFAULT_MANAGEMENT,
   DEFAULT_SCORE_SETTINGS,
+  type DefinitionSource,
+  type ManagementSettings,
   type OrgSettings,
   type QueueDefinition,
   type ScoreSettings,
@@ -31,7 +34,13 @@ export interface StoredEntity<E> {
   readonly entity: E;
   readonly archived: boolean;
   readonly semanticVersion: number;
+  /** Who defined it last. Kinds only a file defines, and events older than the field, read as the file (see the upcasters). */
+  readonly source: DefinitionSource;
 }
+
+/** An event without a recorded source was written by an apply (the only writer before the console). */
+export const FILE_SOURCE: DefinitionSource = { managedBy: 'file', file: null };
+const CONSOLE_SOURCE: DefinitionSource = { managedBy: 'console', file: null };
 
 /** The organization's catalog as its configuration stream says, with secrets in plaintext. */
 export interface CatalogState {
@@ -40,7 +49,11 @@ export interface CatalogState {
   readonly strikes: StrikeSettings | null;
   readonly appeals: AppealSettings | null;
   readonly sso: SsoSettings | null;
+  /** Who set the SSO settings last; null while they were never set. */
+  readonly ssoSource: DefinitionSource | null;
   readonly scores: ScoreSettings | null;
+  /** null: never applied with `management:`, which means every section is the file's. */
+  readonly management: ManagementSettings | null;
 }
 
 /** What the file declares, in the shapes the events record. */
@@ -51,9 +64,11 @@ export interface DesiredCatalog {
   readonly appeals: AppealSettings;
   readonly sso: SsoSettings;
   readonly scores: ScoreSettings;
+  readonly management: ManagementSettings;
 }
 
-export type ApplyCatalog = { type: 'ApplyCatalog'; desired: DesiredCatalog; prune: boolean };
+/** `file`: the applied file's name, recorded as the source of what the apply defines (null: not known). */
+export type ApplyCatalog = { type: 'ApplyCatalog'; desired: DesiredCatalog; prune: boolean; file?: string | null };
 /**
  * The console's change of the `sso:` section: the settings as the request gives them, checked as
  * the file's are. Without a `cert` the stored certificate is kept (the console never shows it, so
@@ -76,6 +91,19 @@ export interface CatalogPlan {
   /** In the store, missing from the file, kept because --prune was not given. */
   readonly leftAlone: Array<{ kind: EntityKind; id: string }>;
   readonly settingsChanged: SettingsSection[];
+  /** What the console changed since the file last defined it, and what this apply does with it. */
+  readonly drift: DriftEntry[];
+}
+
+/**
+ * A queue, or the SSO settings (`kind: 'sso'`, id `sso`), last changed in the console.
+ * `overwrite`: the file's definition replaces it; `archive`: --prune archives it (not in the file);
+ * `leave`: kept as the console left it (console management, or not in the file without --prune).
+ */
+export interface DriftEntry {
+  readonly kind: 'queue' | 'sso';
+  readonly id: string;
+  readonly outcome: 'overwrite' | 'archive' | 'leave';
 }
 
 const emptyEntities = () =>
@@ -87,7 +115,9 @@ export const initialCatalogState: CatalogState = {
   strikes: null,
   appeals: null,
   sso: null,
+  ssoSource: null,
   scores: null,
+  management: null,
 };
 
 /**
@@ -96,10 +126,21 @@ export const initialCatalogState: CatalogState = {
  * semanticVersion goes up by one on every change.
  */
 export function planCatalog(command: ApplyCatalog, state: CatalogState): CatalogPlan {
-  const plan: CatalogPlan = { events: [], created: [], updated: [], archived: [], leftAlone: [], settingsChanged: [] };
+  const plan: CatalogPlan = { events: [], created: [], updated: [], archived: [], leftAlone: [], settingsChanged: [], drift: [] };
   for (const kind of ENTITY_KINDS) planKind(kind, command, state, plan);
   for (const section of Object.keys(SETTINGS_EVENTS) as SettingsSection[]) {
     const desired = command.desired[section];
+    if (section === 'sso') {
+      // The console changed it last: kept under console management, taken back by the file otherwise.
+      if (state.ssoSource?.managedBy === 'console') {
+        const outcome = command.desired.management.sso === 'console' ? 'leave' : 'overwrite';
+        plan.drift.push({ kind: 'sso', id: 'sso', outcome });
+        if (outcome === 'leave') continue;
+      } else if (isDeepStrictEqual(storedSettings(state, section), desired)) continue;
+      plan.events.push({ type: 'SsoSettingsChanged', data: { sso: command.desired.sso, source: fileSource(command) } });
+      plan.settingsChanged.push(section);
+      continue;
+    }
     if (!isDeepStrictEqual(storedSettings(state, section), desired)) {
       plan.events.push({ type: SETTINGS_EVENTS[section], data: { [section]: desired } } as CatalogEvent);
       plan.settingsChanged.push(section);
@@ -108,22 +149,37 @@ export function planCatalog(command: ApplyCatalog, state: CatalogState): Catalog
   return plan;
 }
 
+const fileSource = (command: ApplyCatalog): DefinitionSource => ({ managedBy: 'file', file: command.file ?? null });
+
+const consoleChanged = (current: StoredEntity<unknown> | undefined): boolean =>
+  current !== undefined && !current.archived && current.source.managedBy === 'console';
+
 function planKind<K extends EntityKind>(kind: K, command: ApplyCatalog, state: CatalogState, plan: CatalogPlan): void {
   const stored = state.entities[kind] as Record<string, StoredEntity<CatalogEntities[K]>>;
   const desired = command.desired.entities[kind] as readonly CatalogEntities[K][];
   const names = ENTITY_EVENTS[kind];
   const wanted = new Set<string>();
+  // Only queues can be changed in the console; under console management apply leaves those changes be.
+  const consoleKept = kind === 'queue' && command.desired.management.queues === 'console';
   for (const entity of desired) {
     wanted.add(entity.id);
     const current = stored[entity.id];
-    if (current && !current.archived && isDeepStrictEqual(current.entity, entity)) continue;
-    const data: { kind: K; entity: CatalogEntities[K]; semanticVersion?: number } = { kind, entity };
+    const drifted = kind === 'queue' && consoleChanged(current);
+    if (drifted) plan.drift.push({ kind: 'queue', id: entity.id, outcome: consoleKept ? 'leave' : 'overwrite' });
+    if (drifted && consoleKept) continue;
+    // A console-changed queue is redefined even when equal: the file takes it back (its source).
+    if (!drifted && current && !current.archived && isDeepStrictEqual(current.entity, entity)) continue;
+    const data: { kind: K; entity: CatalogEntities[K]; semanticVersion?: number; source?: DefinitionSource } = { kind, entity };
     if (kind === 'policy') data.semanticVersion = (current?.semanticVersion ?? 0) + 1;
+    if (kind === 'queue') data.source = fileSource(command);
     plan.events.push({ type: names.defined, data } as CatalogEvent);
     (current && !current.archived ? plan.updated : plan.created).push({ kind, id: entity.id });
   }
   for (const [id, current] of Object.entries(stored)) {
     if (wanted.has(id) || current.archived) continue;
+    const drifted = kind === 'queue' && consoleChanged(current);
+    if (drifted) plan.drift.push({ kind: 'queue', id, outcome: consoleKept ? 'leave' : command.prune ? 'archive' : 'leave' });
+    if (drifted && consoleKept) continue;
     if (command.prune) {
       plan.events.push({ type: names.archived, data: { kind, id } } as CatalogEvent);
       plan.archived.push({ kind, id });
@@ -139,14 +195,36 @@ function planKind<K extends EntityKind>(kind: K, command: ApplyCatalog, state: C
  */
 function storedSettings(state: CatalogState, section: SettingsSection): CatalogState[SettingsSection] {
   if (section === 'scores') return state.scores ?? DEFAULT_SCORE_SETTINGS;
+  if (section === 'management') return state.management ?? DEFAULT_MANAGEMENT;
   return state[section];
 }
 
 /** The SSO settings in force: an organization that never set `sso:` has the section's defaults. */
 export const ssoSettingsOf = (state: CatalogState): SsoSettings => state.sso ?? defaultSsoSettings();
 
+/** Who manages the SSO settings now, and the file that set them last (where known). */
+export function ssoManagement(state: CatalogState): DefinitionSource {
+  const source = state.ssoSource ?? CONSOLE_SOURCE;
+  return { managedBy: (state.management ?? DEFAULT_MANAGEMENT).sso === 'console' ? 'console' : source.managedBy, file: source.file };
+}
+
+/** Who manages a queue now (the console when its section is handed to the console), and its last file. */
+export function queueManagement(state: CatalogState, queueId: string): DefinitionSource | null {
+  const stored = state.entities.queue[queueId];
+  if (!stored || stored.archived) return null;
+  return { managedBy: (state.management ?? DEFAULT_MANAGEMENT).queues === 'console' ? 'console' : stored.source.managedBy, file: stored.source.file };
+}
+
+const fileNamed = (source: DefinitionSource) => (source.file ? `the configuration file ${source.file}` : "the organization's configuration file");
+
 /** One SsoSettingsChanged with the whole section, or nothing when the settings are already so. */
 export function decideSsoChange(command: ChangeSsoSettings, state: CatalogState): CatalogEvent[] {
+  const managed = ssoManagement(state);
+  if (managed.managedBy === 'file') {
+    throw conflict(
+      `The SSO settings are managed by ${fileNamed(managed)}: change its sso: section and run warden apply, or hand them to the console with management: { sso: console } in that file`,
+    );
+  }
   const current = ssoSettingsOf(state);
   const given = command.settings['cert'] !== undefined;
   const raw = given ? command.settings : { ...command.settings, cert: current.cert };
@@ -155,7 +233,7 @@ export function decideSsoChange(command: ChangeSsoSettings, state: CatalogState)
     throw invalidInput(...result.problems.map((p) => ({ title: 'Invalid SSO settings', detail: p.message, pointer: jsonPointer(p.path) })));
   }
   if (isDeepStrictEqual(current, result.sso)) return [];
-  return [{ type: 'SsoSettingsChanged', data: { sso: result.sso } }];
+  return [{ type: 'SsoSettingsChanged', data: { sso: result.sso, source: CONSOLE_SOURCE } }];
 }
 
 const liveQueues = (state: CatalogState): QueueDefinition[] =>
@@ -192,13 +270,19 @@ export function decideQueueDefinition(command: DefineQueue, state: CatalogState)
   const live = current !== undefined && !current.archived;
   if (command.mode === 'create' && live) throw conflict(`Queue ${queue.id} already exists; change it with PUT /api/console/v1/queues/${queue.id}`);
   if (command.mode === 'update' && !live) throw notFound(`No review queue ${queue.id}`);
+  const managed = queueManagement(state, queue.id);
+  if (managed?.managedBy === 'file') {
+    throw conflict(
+      `Queue ${queue.id} is managed by ${fileNamed(managed)}: change it there and run warden apply, or hand queues to the console with management: { queues: console } in that file`,
+    );
+  }
   const others = liveQueues(state).filter((q) => q.id !== queue.id);
   for (const [flagName, label] of [['isDefault', 'the default'], ['isAppealsDefault', 'the appeals default']] as const) {
     const holder = queue[flagName] ? others.find((q) => q[flagName]) : undefined;
     if (holder) throw invalidField(`/${flagName}`, `only one queue may be ${label} (queue ${holder.id} already is; unset it there first)`);
   }
   if (live && isDeepStrictEqual(current.entity, queue)) return [];
-  return [{ type: 'QueueDefined', data: { kind: 'queue', entity: queue } } as CatalogEvent];
+  return [{ type: 'QueueDefined', data: { kind: 'queue', entity: queue, source: CONSOLE_SOURCE } } as CatalogEvent];
 }
 
 /** RFC 6901: `~` and `/` in a segment are escaped. */
@@ -219,12 +303,13 @@ export const orgConfigDecider: Decider<OrgConfigCommand, CatalogState, CatalogEv
   },
   evolve(state, event) {
     if (isEntityDefined(event)) {
-      const { kind, entity, semanticVersion } = event.data;
+      const { kind, entity, semanticVersion, source } = event.data;
       const previous = state.entities[kind][entity.id];
       const next: StoredEntity<typeof entity> = {
         entity,
         archived: false,
         semanticVersion: semanticVersion ?? previous?.semanticVersion ?? 1,
+        source: source ?? FILE_SOURCE,
       };
       return { ...state, entities: { ...state.entities, [kind]: { ...state.entities[kind], [entity.id]: next } } };
     }
@@ -246,9 +331,11 @@ export const orgConfigDecider: Decider<OrgConfigCommand, CatalogState, CatalogEv
       case 'AppealSettingsChanged':
         return { ...state, appeals: event.data.appeals };
       case 'SsoSettingsChanged':
-        return { ...state, sso: event.data.sso };
+        return { ...state, sso: event.data.sso, ssoSource: event.data.source ?? FILE_SOURCE };
       case 'ScoreSettingsChanged':
         return { ...state, scores: event.data.scores };
+      case 'ManagementSettingsChanged':
+        return { ...state, management: event.data.management };
     }
     return state;
   },

@@ -341,6 +341,7 @@ const EXPECTED: OrgConfig = {
   scores: { penaltyWeights: { NONE: 0, LOW: 1, MEDIUM: 3, HIGH: 9, SEVERE: 27 }, thresholds: [0.01, 0.05, 0.1, 0.25] },
   users: [{ email: 'admin@acme.example', roles: ['ADMIN'] }],
   sso: { saml_enabled: false, sso_url: 'https://idp.example/saml/sso', cert: CERT, passwordLogin: true, jit: { enabled: false, defaultRoles: [] }, roleAttribute: null, roleMap: {}, wantAssertionsSigned: true },
+  management: { queues: 'file', sso: 'file' },
 };
 
 describe('parseOrgConfig: valid files', () => {
@@ -379,6 +380,7 @@ describe('parseOrgConfig: valid files', () => {
       scores: { penaltyWeights: { NONE: 0, LOW: 1, MEDIUM: 3, HIGH: 9, SEVERE: 27 }, thresholds: [0.01, 0.05, 0.1, 0.25] },
       users: [],
       sso: { saml_enabled: false, sso_url: null, cert: null, passwordLogin: true, jit: { enabled: false, defaultRoles: [] }, roleAttribute: null, roleMap: {}, wantAssertionsSigned: true },
+      management: { queues: 'file', sso: 'file' },
     });
   });
 
@@ -869,6 +871,20 @@ describe('parseOrgConfig: problems', () => {
       'org.id',
       'queues[0].name',
       'extra',
+    ]);
+  });
+
+  it('reads management: (default file for every section) and refuses other values and keys with their path', () => {
+    expect(parseOk('org: { id: tiny, name: Tiny }\nmanagement: { queues: console }\n').management).toEqual({ queues: 'console', sso: 'file' });
+    const result = parseOrgConfig('org: { id: tiny, name: Tiny }\nmanagement: { queues: dashboard, rules: console }\n', {
+      format: 'yaml',
+      env: {},
+      readHashesFile: () => '',
+    });
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.problems).toEqual([
+      { path: 'management.queues', message: expect.stringMatching(/file.*console.*dashboard/) },
+      { path: 'management.rules', message: 'unknown key' },
     ]);
   });
 });

@@ -13,6 +13,7 @@ import {
   resolveHashBanks,
 } from './org-config/hash-banks.section-parser.js';
 import { checkItemTypes, fieldsOf, itemTypeSchema } from './org-config/item-types.section-parser.js';
+import { managementSchema } from './org-config/management.section-parser.js';
 import { orgSchema } from './org-config/org.section-parser.js';
 import { checkPolicies, policySchema } from './org-config/policies.section-parser.js';
 import { checkQueues, queueSchema } from './org-config/queues.section-parser.js';
@@ -89,6 +90,7 @@ const fileSchema = z.looseObject({
   scores: sectionSchema(scoresSchema),
   users: listSectionSchema(userSchema),
   sso: sectionSchema(ssoSchema),
+  management: sectionSchema(managementSchema),
 });
 type ParsedFile = z.output<typeof fileSchema>;
 
@@ -195,5 +197,6 @@ function assemble(file: ParsedFile, hashes: ReadonlyMap<number, ResolvedHashes>)
     scores: file.scores,
     users: file.users,
     sso: file.sso,
+    management: file.management,
   };
 }

@@ -3,6 +3,7 @@ import { api, ApiError, ok, type Schemas } from '../../api/client';
 import { useSession } from '../../app/session';
 import { useLoad } from '../../app/use-load';
 import { ErrorNote } from '../../components/ErrorNote';
+import { fileManagedExplanation, ManagedBadge } from '../../components/ManagedBy';
 import { Notice } from '../../components/PageHead';
 import { TableHead } from '../../components/TableHead';
 
@@ -142,6 +143,7 @@ export function QueueSettings() {
   const [editing, setEditing] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const editedQueue = queues.data?.queues.find((q) => q.id === editing);
+  const anyFileManaged = queues.data?.queues.some((q) => q.managedBy === 'file') ?? false;
   return (
     <>
       <div className="page-head">
@@ -154,6 +156,13 @@ export function QueueSettings() {
       </div>
       <ErrorNote error={queues.error} />
       <Notice text={notice} />
+      {anyFileManaged && (
+        <p className="muted" id="file-managed-queues">
+          Queues marked File are defined by the organization's configuration file: change them there and run <code>warden apply</code>, or hand the
+          queues to the console with <code>management: {'{ queues: console }'}</code> in the file. Queues created here are listed by{' '}
+          <code>warden apply --dry-run</code> as drift.
+        </p>
+      )}
       {editing !== null && (
         <QueueForm
           key={editing}
@@ -176,14 +185,26 @@ export function QueueSettings() {
               {queues.data.queues.map((q) => (
                 <tr key={q.id}>
                   <th scope="row">
-                    {q.name} <span className="muted">{q.id}</span>
+                    {q.name} <span className="muted">{q.id}</span> <ManagedBadge managedBy={q.managedBy} file={q.file} />
                   </th>
                   <td>{q.order === 'PRIORITY' ? 'Priority' : 'Oldest first'}</td>
                   <td>{q.lockTimeoutSeconds} s</td>
                   <td>{q.autoCloseAfterDays === null ? 'Never' : `After ${q.autoCloseAfterDays} days`}</td>
                   <td>{[q.isDefault && 'new jobs', q.isAppealsDefault && 'appeals'].filter(Boolean).join(', ') || '—'}</td>
                   <td>
-                    <button type="button" onClick={() => setEditing(q.id)} aria-label={`Edit queue ${q.name}`}>
+                    <button
+                      type="button"
+                      onClick={() => setEditing(q.id)}
+                      aria-label={`Edit queue ${q.name}`}
+                      disabled={q.managedBy !== 'console'}
+                      title={
+                        q.managedBy === 'file'
+                          ? fileManagedExplanation(`Queue ${q.id} is`, q.file, 'queues')
+                          : q.managedBy === 'builtin'
+                            ? 'A built-in queue: it cannot be changed.'
+                            : undefined
+                      }
+                    >
                       Edit
                     </button>
                   </td>

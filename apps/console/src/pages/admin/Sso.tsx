@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { api, ok, type Schemas } from '../../api/client';
 import { type Role, ROLES } from '../../app/roles';
 import { useAction, useLoad } from '../../app/use-load';
+import { fileManagedExplanation, ManagedBadge } from '../../components/ManagedBy';
 import { ErrorNote } from '../../components/ErrorNote';
 import { RolePicker } from '../../components/RolePicker';
 
@@ -68,6 +69,7 @@ function SsoForm({ current, onSaved }: { current: Sso; onSaved(next: Sso): void 
   const [roleMap, setRoleMap] = useState(roleMapText(current.roleMap));
   const [jit, setJit] = useState(current.jit.enabled);
   const [jitRoles, setJitRoles] = useState<Role[]>([...current.jit.defaultRoles]);
+  const locked = current.managedBy === 'file';
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -97,7 +99,16 @@ function SsoForm({ current, onSaved }: { current: Sso; onSaved(next: Sso): void 
 
   return (
     <form className="card" onSubmit={submit} aria-labelledby="sso-form-heading">
-      <h2 id="sso-form-heading">SAML single sign-on</h2>
+      <h2 id="sso-form-heading">
+        SAML single sign-on <ManagedBadge managedBy={current.managedBy} file={current.file} />
+      </h2>
+      {locked && (
+        <p className="muted" id="sso-file-managed">
+          {fileManagedExplanation('These settings are', current.file, 'sso')}
+        </p>
+      )}
+      {/* A disabled fieldset disables every control in it: the file's settings are shown, not edited. */}
+      <fieldset className="bare" disabled={locked} aria-describedby={locked ? 'sso-file-managed' : undefined}>
       <label>
         <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} /> Users can sign in through the identity provider
       </label>
@@ -140,8 +151,9 @@ function SsoForm({ current, onSaved }: { current: Sso; onSaved(next: Sso): void 
         <input type="checkbox" checked={jit} onChange={(e) => setJit(e.target.checked)} /> Create users on their first SSO sign-in
       </label>
       {jit && <RolePicker legend="Roles of a new user when no group maps" chosen={jitRoles} onChange={setJitRoles} />}
+      </fieldset>
       <ErrorNote error={action.error} />
-      <button type="submit" className="primary" disabled={action.busy}>
+      <button type="submit" className="primary" disabled={action.busy || locked}>
         Save SSO settings
       </button>
     </form>

@@ -2,6 +2,7 @@ import { Command } from '@nestjs/cqrs';
 import type { CommandContext } from '#warden/kernel';
 import type { OrgConfig } from '../../domain/catalog.model.js';
 import type { EntityKind, SettingsSection } from '../../domain/catalog.events.js';
+import type { DriftEntry } from '../../domain/org-config.decider.js';
 
 export interface ApplyReport {
   readonly orgId: string;
@@ -12,6 +13,8 @@ export interface ApplyReport {
   readonly archived: Array<{ kind: EntityKind; id: string }>;
   readonly leftAlone: Array<{ kind: EntityKind; id: string }>;
   readonly settingsChanged: SettingsSection[];
+  /** Queues and SSO settings last changed in the console, and what this apply does with them. */
+  readonly drift: DriftEntry[];
   readonly hashes: Array<{ bankId: string; added: number; removed: number }>;
   /** Events appended (0 on a dry run or when nothing changed). */
   readonly eventsAppended: number;
@@ -21,7 +24,8 @@ export interface ApplyReport {
 export class ApplyConfigurationCommand extends Command<ApplyReport> {
   constructor(
     readonly config: OrgConfig,
-    readonly options: { prune: boolean; dryRun: boolean },
+    /** `file`: the file's name, recorded as the source of the queues and SSO settings it defines. */
+    readonly options: { prune: boolean; dryRun: boolean; file?: string | null },
     readonly context: CommandContext,
   ) {
     super();

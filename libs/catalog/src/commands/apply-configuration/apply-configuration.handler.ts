@@ -35,7 +35,7 @@ export class ApplyConfigurationHandler implements ICommandHandler<ApplyConfigura
       new ConfigureOrganizationCommand(orgId, config.org.name, context, options.dryRun),
     );
     const desired = desiredCatalog(config);
-    const apply: ApplyCatalog = { type: 'ApplyCatalog', desired: desired.catalog, prune: options.prune };
+    const apply: ApplyCatalog = { type: 'ApplyCatalog', desired: desired.catalog, prune: options.prune, file: options.file ?? null };
     const syncs = desired.hashes.map((b): SyncConfiguredHashes => ({ type: 'SyncConfiguredHashes', bankId: b.bankId, hashes: b.hashes }));
 
     const read = await readOrgConfig({ keyring: this.keyring, aggregates: this.aggregates }, orgId);
@@ -106,6 +106,7 @@ function report(
     archived: plan.archived,
     leftAlone: plan.leftAlone,
     settingsChanged: plan.settingsChanged,
+    drift: plan.drift,
     hashes: banks
       .map((b) => ({ bankId: b.bankId, added: count(b, 'HashBankHashesAdded'), removed: count(b, 'HashBankHashesRemoved') }))
       .filter((c) => c.added + c.removed > 0),

@@ -12,7 +12,7 @@ import { QueueDefinitionResponseDto } from './queue.response.dto.js';
 const given = (body: object): Record<string, unknown> => Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
 
 const RECORDED =
-  'Checked as the configuration file\'s `queues:` entries are, and recorded in the configuration history (a QueueDefined on the organization\'s configuration stream, with you as actor): `warden apply --dry-run` of a file that lacks or differs from it shows the drift, and a later `warden apply` of the file sets it back.';
+  'Checked as the configuration file\'s `queues:` entries are, and recorded in the configuration history (a QueueDefined on the organization\'s configuration stream, with you as actor): `warden apply --dry-run` lists it as drift with what apply would do to it (overwrite, archive with --prune, or leave it under console management).';
 
 @Controller('api/console/v1/queues')
 export class DefineQueueHttpController {
@@ -40,7 +40,7 @@ export class DefineQueueHttpController {
   @ApiOperation({
     operationId: 'consoleUpdateQueue',
     summary: 'Replace the definition of a review queue',
-    description: `The whole definition: a field left out takes its file default. ${RECORDED} An unchanged definition records nothing. 404 for an unknown queue (the built-in queues are not declared and cannot be changed here). 409 when the configuration changed concurrently.`,
+    description: `The whole definition: a field left out takes its file default. ${RECORDED} An unchanged definition records nothing. 404 for an unknown queue (the built-in queues are not declared and cannot be changed here). 409 when the queue is managed by the organization\'s configuration file (\`managedBy: file\` in the list; the detail names the file) and the file does not hand queues to the console (\`management: { queues: console }\`), or when the configuration changed concurrently.`,
   })
   @ApiParam({ name: 'queueId', example: 'hate-speech' })
   @ApiOkResponse({ type: QueueDefinitionResponseDto, description: 'The queue as now defined' })

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
-import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import type { QueueDefinition } from '#warden/catalog';
+import { type IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
+import { type ConfigManagement, GetConfigManagementQuery, type QueueDefinition } from '#warden/catalog';
 import type { Clock } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
 import type { ReadStore } from '#warden/readstore';
@@ -19,15 +19,20 @@ export class ListReviewQueuesHandler implements IQueryHandler<ListReviewQueuesQu
     private readonly queues: ReviewQueues,
     @Inject(ProjectionHost) private readonly projections: ProjectionHost,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly queries: QueryBus,
   ) {}
 
   async execute(query: ListReviewQueuesQuery): Promise<ReviewQueueSummary[]> {
     await this.projections.catchUp(REVIEW_JOBS_PROJECTION);
-    const queues = await this.queues.visible(query.orgId, query.viewer.permissions);
-    return Promise.all(queues.map((q) => this.summary(query.orgId, q)));
+    const [queues, management] = await Promise.all([
+      this.queues.visible(query.orgId, query.viewer.permissions),
+      this.queries.execute(new GetConfigManagementQuery(query.orgId)),
+    ]);
+    return Promise.all(queues.map((q) => this.summary(query.orgId, q, management)));
   }
 
-  private async summary(orgId: string, queue: QueueDefinition): Promise<ReviewQueueSummary> {
+  private async summary(orgId: string, queue: QueueDefinition, management: ConfigManagement): Promise<ReviewQueueSummary> {
+    const managed = management.queues[queue.id];
     const now = this.clock.now();
     const base = { orgId, queueId: queue.id };
     const [pending, assigned, locked, expired] = await Promise.all([
@@ -51,6 +56,8 @@ export class ListReviewQueuesHandler implements IQueryHandler<ListReviewQueuesQu
       isDefault: queue.isDefault,
       isAppealsDefault: queue.isAppealsDefault,
       autoCloseAfterDays: queue.autoCloseAfterDays,
+      managedBy: managed?.managedBy ?? 'builtin',
+      file: managed?.file ?? null,
       pending: pending + assigned + expired.length,
       locked: locked - expired.length,
       oldestPendingAt,

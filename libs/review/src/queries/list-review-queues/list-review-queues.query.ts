@@ -10,6 +10,13 @@ export interface ReviewQueueSummary {
   readonly isDefault: boolean;
   readonly isAppealsDefault: boolean;
   readonly autoCloseAfterDays: number | null;
+  /**
+   * Where the queue is changed: `file` (the console refuses), `console` (made there, or the file
+   * hands queues to the console with `management: { queues: console }`), `builtin` (not declared).
+   */
+  readonly managedBy: 'file' | 'console' | 'builtin';
+  /** The configuration file that defined it last, where recorded; null otherwise. */
+  readonly file: string | null;
   /** Waiting for a moderator: PENDING, ASSIGNED, and LOCKED with an expired lock. */
   readonly pending: number;
   /** Held under a live lock. */

@@ -1,5 +1,6 @@
 import { X509Certificate } from 'node:crypto';
-import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { type IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
+import { GetConfigManagementQuery } from '#warden/catalog';
 import { SamlServiceProvider } from '../../saml/saml-service-provider.js';
 import { SsoSettingsReader } from '../../saml/sso-settings.reader.js';
 import { type CertificateSummary, GetSsoSettingsQuery, type SsoSettingsView } from './get-sso-settings.query.js';
@@ -9,14 +10,18 @@ export class GetSsoSettingsHandler implements IQueryHandler<GetSsoSettingsQuery>
   constructor(
     private readonly settings: SsoSettingsReader,
     private readonly provider: SamlServiceProvider,
+    private readonly queries: QueryBus,
   ) {}
 
   async execute(query: GetSsoSettingsQuery): Promise<SsoSettingsView> {
     const { orgId } = query;
     const { cert: sealed, ...settings } = await this.settings.signInSettings(orgId);
     const cert = this.settings.openCertificate(sealed);
+    const { sso: managed } = await this.queries.execute(new GetConfigManagementQuery(orgId));
     return {
       ...settings,
+      managedBy: managed.managedBy,
+      file: managed.file,
       certificate: cert === null ? null : summarize(cert),
       serviceProvider: {
         entityId: this.provider.entityId(orgId),

@@ -21,6 +21,8 @@ export interface ServiceProviderValues {
 export type SsoSettingsView = Omit<SsoSettings, 'cert'> & {
   readonly certificate: CertificateSummary | null;
   readonly serviceProvider: ServiceProviderValues;
+  readonly managedBy: 'file' | 'console';
+  readonly file: string | null;
 };
 
 /** An organization's `sso:` settings as the console shows them (the certificate only summarized). */

@@ -24,6 +24,14 @@ export class ServiceProviderDto {
 
 /** The organization's `sso:` settings; the certificate only summarized, never the PEM. */
 export class SsoSettingsResponseDto {
+  @ApiProperty({
+    enum: ['file', 'console'],
+    description:
+      "Where the settings are changed. `file`: the organization's configuration file set them and PUT answers 409 naming it; `console`: set in the console (or never set), or the file hands them to the console (`management: { sso: console }`)",
+  })
+  managedBy!: 'file' | 'console';
+  @ApiProperty({ type: String, nullable: true, example: 'acme.yaml', description: 'The configuration file that set them last, where recorded; null otherwise' })
+  file!: string | null;
   @ApiProperty({ description: 'Users can sign in through the IdP' })
   saml_enabled!: boolean;
   @ApiProperty({ description: "The IdP's SSO URL (HTTP-Redirect binding)", nullable: true, type: String, example: 'https://idp.example/sso/saml' })
