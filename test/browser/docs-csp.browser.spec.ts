@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openPage } from '../support/browser.js';
+import { freePort } from '../support/free-port.js';
 import { freshDataDir, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
 
 /**
@@ -14,7 +15,11 @@ describe('Swagger UI at /docs under its Content-Security-Policy', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    [warden, browser] = await Promise.all([startWarden(testEnv(freshDataDir())), launchChromium()]);
+    // "Try it out" sends its request to the document's server, WARDEN_PUBLIC_URL (with PORT=0 the
+    // default would name port 0): the page is opened at that same origin, as a deployment's is.
+    const port = await freePort();
+    const env = testEnv(freshDataDir(), { PORT: String(port), WARDEN_PUBLIC_URL: `http://127.0.0.1:${port}` });
+    [warden, browser] = await Promise.all([startWarden(env), launchChromium()]);
   }, 90_000);
 
   afterAll(async () => {
