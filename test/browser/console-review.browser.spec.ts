@@ -5,22 +5,8 @@ import { computedStyle, imageLoaded, launchChromium, openPage, screenshot, SCREE
 import { isSignedByWarden } from '../support/callback-signature.js';
 import { loggedEvents } from '../support/config-files.js';
 import { startPlatform } from '../support/platform.js';
-import { REVIEW_PASSWORD, reviewOrgConfig, type ReviewWorld, startReviewWorld } from '../support/review-fixture.js';
+import { REVIEW_PASSWORD, reviewOrgConfigWithPillSpam, type ReviewWorld, startReviewWorld } from '../support/review-fixture.js';
 import { waitFor } from '../support/wait-for.js';
-
-/** A LIVE rule that removes posts selling pills, before anyone reports them. */
-const PILLS_RULE = `rules:
-  - id: pills
-    name: Pill spam
-    status: LIVE
-    itemTypeIds: [post]
-    actionIds: [remove]
-    policyIds: [spam]
-    conditionSet:
-      conjunction: AND
-      conditions:
-        - { input: { field: text }, signal: { type: TEXT_CONTAINS, args: { terms: ["cheap pills"] } }, comparator: EQUALS, value: true }
-`;
 
 /**
  * Issue 15: a moderator's day in a real Chromium against a real server: sign in, claim, the image
@@ -35,7 +21,7 @@ describe('the review console: a moderator reviews a reported post (browser)', ()
 
   beforeAll(async () => {
     platform = await startPlatform();
-    [world, browser] = await Promise.all([startReviewWorld(reviewOrgConfig(platform.url).replace('rules:\n', PILLS_RULE), ['MODERATOR']), launchChromium()]);
+    [world, browser] = await Promise.all([startReviewWorld(reviewOrgConfigWithPillSpam(platform.url), ['MODERATOR']), launchChromium()]);
   }, 90_000);
 
   afterAll(async () => {

@@ -1,23 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loggedEvents } from '../support/config-files.js';
 import { waitFor } from '../support/wait-for.js';
-import { type ReviewWorld, reviewOrgConfig, startReceiver, startReviewWorld } from '../support/review-fixture.js';
+import { type ReviewWorld, reviewOrgConfigWithPillSpam, startReceiver, startReviewWorld } from '../support/review-fixture.js';
 
 type Json = Record<string, any>;
-
-/** A LIVE rule that removes posts selling pills (the `remove` action calls the receiver back). */
-const SPAM_RULE = `rules:
-  - id: pills
-    name: Pill spam
-    status: LIVE
-    itemTypeIds: [post]
-    actionIds: [remove]
-    policyIds: [spam]
-    conditionSet:
-      conjunction: AND
-      conditions:
-        - { input: { field: text }, signal: { type: TEXT_CONTAINS, args: { terms: ["cheap pills"] } }, comparator: EQUALS, value: true }
-`;
 
 /** Issue 13 item 7: the enriched job view, as the claim route returns it. */
 describe('the review job view (e2e)', () => {
@@ -26,7 +12,7 @@ describe('the review job view (e2e)', () => {
 
   beforeAll(async () => {
     receiver = await startReceiver();
-    world = await startReviewWorld(reviewOrgConfig(receiver.url).replace('rules:\n', SPAM_RULE), ['MODERATOR', 'ADMIN']);
+    world = await startReviewWorld(reviewOrgConfigWithPillSpam(receiver.url), ['MODERATOR', 'ADMIN']);
   }, 90_000);
 
   afterAll(async () => {

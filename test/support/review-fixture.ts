@@ -101,6 +101,28 @@ queues:
 ${extra}`;
 }
 
+/**
+ * reviewOrgConfig with a LIVE rule that removes posts selling "cheap pills" (policy spam), so that
+ * a reported post may already have been acted on before anyone reviews it (the job view shows it).
+ */
+export function reviewOrgConfigWithPillSpam(callbackUrl: string): string {
+  return reviewOrgConfig(callbackUrl).replace(
+    'rules:\n',
+    `rules:
+  - id: pills
+    name: Pill spam
+    status: LIVE
+    itemTypeIds: [post]
+    actionIds: [remove]
+    policyIds: [spam]
+    conditionSet:
+      conjunction: AND
+      conditions:
+        - { input: { field: text }, signal: { type: TEXT_CONTAINS, args: { terms: ["cheap pills"] } }, comparator: EQUALS, value: true }
+`,
+  );
+}
+
 export type Session = { cookie: string; csrfToken: string };
 
 export interface ReviewWorld {
