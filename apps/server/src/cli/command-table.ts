@@ -1,5 +1,5 @@
 import { applyCommand } from './apply-command.js';
-import { auditExportCommand, auditVerifyCommand } from './audit-commands.js';
+import { auditAnchorCommand, auditExportCommand, auditVerifyCommand } from './audit-commands.js';
 import {
   appealCallbackSendCommand,
   callbacksListCommand,
@@ -64,6 +64,7 @@ export const COMMANDS: readonly CliCommand[] = [
   appealCallbackSendCommand,
   auditExportCommand,
   auditVerifyCommand,
+  auditAnchorCommand,
   userCreateCommand,
   userSetPasswordCommand,
   userDisableCommand,

@@ -5,8 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { anEvent } from '../../../../test/support/events.js';
 import { openSqlite, ProjectionRunner, SqliteEventStore } from '#warden/eventstore';
 import { type ReadStore, SqliteReadStore } from '#warden/readstore';
-import { contentDigest, genesisLink, nextLink, storedForm } from './audit-chain.js';
-import { AUDIT_CHAIN_HEADS, AUDIT_CHAIN_LINKS, auditChainProjection, type ChainLinkDoc } from './audit-chain.projection.js';
+import { chainV1, contentDigest, genesisLink, linkOf, storedForm } from './audit-chain.js';
+import { AUDIT_CHAIN_HEADS, AUDIT_CHAIN_LINKS, auditChainProjection, chainLinkId, type ChainLinkDoc, LEGACY_CHAIN_LINKS } from './audit-chain.projection.js';
 import { crashingBeforeCheckpoint } from '../../../../test/support/crashing-read-store.js';
 
 const crash = new Error('died after the writes, before the checkpoint');
@@ -46,7 +46,7 @@ describe('the audit chain projection', () => {
       let link = genesisLink(orgId);
       return stored
         .filter((e) => e.metadata.orgId === orgId)
-        .map((e, i) => ({ seq: i + 1, position: e.position, link: (link = nextLink(link, contentDigest(storedForm(e)))) }));
+        .map((e, i) => ({ seq: i + 1, position: e.position, link: (link = linkOf(link, e)) }));
     };
     expect(await linksOf(reads, 'a')).toEqual(expected('a'));
     expect(await linksOf(reads, 'b')).toEqual(expected('b'));
@@ -74,7 +74,7 @@ describe('the audit chain projection', () => {
     const after = await linksOf(reads, 'a');
     expect(after.slice(0, 2)).toEqual(once);
     expect(after.map((l) => l.seq)).toEqual([1, 2, 3]);
-    expect(after.at(-1)!.link).toBe(nextLink(once[1]!.link, contentDigest(storedForm((await events.readAll()).at(-1)!))));
+    expect(after.at(-1)!.link).toBe(linkOf(once[1]!.link, (await events.readAll()).at(-1)!));
   });
 
   it('is kept by a read-model rebuild: it is evidence about the log, not a read model', async () => {
@@ -86,5 +86,34 @@ describe('the audit chain projection', () => {
     await rebuildReadModels([auditChainProjection], events, reads);
     expect(await linksOf(reads, 'a')).toEqual(before);
     expect(await reads.checkpoint(auditChainProjection.name)).toBe(await events.headPosition());
+  });
+
+  it('chains a credential only through its digest, so an export without it still verifies', async () => {
+    const { events } = log();
+    const e = anEvent('UserPasswordSet', { userId: 'u1', passwordHash: 'scrypt$secret' });
+    await events.append('user-a:u1', [{ ...e, metadata: { ...e.metadata, orgId: 'a' } }], 'no_stream');
+    const [stored] = await events.readAll();
+    const { canonicalJsonDigest } = await import('#warden/kernel');
+    const digested = { ...storedForm(stored!), data: { userId: 'u1', passwordHash: { $sha256: canonicalJsonDigest('scrypt$secret') } } };
+    expect(contentDigest(digested)).toBe(contentDigest(storedForm(stored!)));
+    // Any other field replaced by a digest changes the content.
+    expect(contentDigest({ ...storedForm(stored!), data: { userId: { $sha256: canonicalJsonDigest('u1') }, passwordHash: 'scrypt$secret' } })).not.toBe(
+      contentDigest(storedForm(stored!)),
+    );
+  });
+
+  it('compares a data directory chained under v1 with the log while it rebuilds the chain under v2, and counts what differs', async () => {
+    const { events, reads } = log();
+    await events.append('s-1', [inOrg('a', 'Noted', 1), inOrg('a', 'Noted', 2), inOrg('a', 'Noted', 3)], 'no_stream');
+    const stored = await events.readAll();
+    // The v1 links as the previous release recorded them, the second one for another content.
+    let link = chainV1.genesisLink('a');
+    const writes = stored.map((e, i) => {
+      link = chainV1.linkOf(link, i === 1 ? { ...e, data: { n: 99 } } : e);
+      return { op: 'put' as const, collection: LEGACY_CHAIN_LINKS, id: chainLinkId('a', e.position), doc: { orgId: 'a', seq: i + 1, position: e.position, link } };
+    });
+    await reads.commit(writes);
+    await new ProjectionRunner(auditChainProjection, events, reads).catchUp();
+    expect(await reads.get(AUDIT_CHAIN_HEADS, 'a')).toMatchObject({ seq: 3, legacy: { checked: 3, differs: 1, firstDiffers: 2 } });
   });
 });

@@ -1,22 +1,36 @@
 import type { Projection } from '#warden/eventstore';
-import { contentDigest, genesisLink, nextLink, storedForm } from './audit-chain.js';
+import { chainV1, genesisLink, linkOf } from './audit-chain.js';
 
-export const AUDIT_CHAIN_PROJECTION = 'audit-chain';
+/**
+ * The chain in format v2 (audit-chain.ts). A new name and new collections: on a data directory
+ * chained under v1 it starts from the beginning of the log, and the v1 links stay where they were
+ * (LEGACY_*), compared event by event while it catches up (docs/audit.md, "Older data directories").
+ */
+export const AUDIT_CHAIN_PROJECTION = 'audit-chain-v2';
 /** One document per event: its place in its organization's chain (id `<orgId>:<position>`). */
-export const AUDIT_CHAIN_LINKS = 'audit_chain_links';
+export const AUDIT_CHAIN_LINKS = 'audit_chain_v2_links';
 /** One document per organization: the head of its chain. */
-export const AUDIT_CHAIN_HEADS = 'audit_chain_heads';
+export const AUDIT_CHAIN_HEADS = 'audit_chain_v2_heads';
+/** The v1 chain's links, recorded before this release, never written again. */
+export const LEGACY_CHAIN_LINKS = 'audit_chain_links';
 
 export interface ChainLinkDoc {
   readonly orgId: string;
   readonly seq: number;
   readonly position: number;
   readonly link: string;
+  /** When the event occurred (its metadata): where a time-bounded export starts (AuditExporter). */
+  readonly occurredAt?: string;
 }
 
 export interface ChainHeadDoc extends ChainLinkDoc {
   /** The seq of the newest event that is not itself a checkpoint: what a new checkpoint must cover. */
   readonly activitySeq: number;
+  /**
+   * The v1 comparison: the v1 link recomputed from the log (while v1 links exist), how many events
+   * had a v1 link to compare with, and how many differed (the first one's seq).
+   */
+  readonly legacy?: { readonly link: string; readonly checked: number; readonly differs: number; readonly firstDiffers: number | null };
 }
 
 export const chainLinkId = (orgId: string, position: number) => `${orgId}:${position}`;
@@ -36,15 +50,36 @@ export const auditChainProjection: Projection = {
   needsPersonalData: false,
   // The audit trail may fall behind during a burst: queues, actions and callbacks go first.
   background: true,
+  indexes: [
+    { collection: AUDIT_CHAIN_LINKS, fields: ['orgId', 'seq'] },
+    { collection: AUDIT_CHAIN_LINKS, fields: ['orgId', 'occurredAt'] },
+  ],
   async apply(event, ctx) {
     const orgId = event.metadata.orgId;
     // Every event Warden appends names its organization; anything else belongs to no chain.
     if (typeof orgId !== 'string' || orgId === '') return;
     const head = await ctx.get<ChainHeadDoc>(AUDIT_CHAIN_HEADS, orgId);
     const seq = (head?.seq ?? 0) + 1;
-    const link = nextLink(head?.link ?? genesisLink(orgId), contentDigest(storedForm(event)));
+    const link = linkOf(head?.link ?? genesisLink(orgId), event);
     const activitySeq = event.type === 'AuditChainCheckpointed' ? (head?.activitySeq ?? 0) : seq;
-    ctx.put(AUDIT_CHAIN_LINKS, chainLinkId(orgId, event.position), { orgId, seq, position: event.position, link } satisfies ChainLinkDoc);
-    ctx.put(AUDIT_CHAIN_HEADS, orgId, { orgId, seq, position: event.position, link, activitySeq } satisfies ChainHeadDoc);
+    const occurredAt = event.metadata.occurredAt;
+    // A v1 link recorded for this event before the upgrade: the log must still be what v1 chained,
+    // or this rebuild would launder a change made to it.
+    const v1 = await ctx.get<ChainLinkDoc>(LEGACY_CHAIN_LINKS, chainLinkId(orgId, event.position));
+    let legacy = head?.legacy;
+    if (v1) {
+      // v1 links exist for a prefix of the log only (what v1 chained before the upgrade).
+      const previous = legacy ?? { link: chainV1.genesisLink(orgId), checked: 0, differs: 0, firstDiffers: null };
+      const differs = chainV1.linkOf(previous.link, event) !== v1.link;
+      legacy = {
+        // Continues from the recorded v1 link, so that one changed event counts once.
+        link: v1.link,
+        checked: previous.checked + 1,
+        differs: previous.differs + (differs ? 1 : 0),
+        firstDiffers: previous.firstDiffers ?? (differs ? seq : null),
+      };
+    }
+    ctx.put(AUDIT_CHAIN_LINKS, chainLinkId(orgId, event.position), { orgId, seq, position: event.position, link, occurredAt } satisfies ChainLinkDoc);
+    ctx.put(AUDIT_CHAIN_HEADS, orgId, { orgId, seq, position: event.position, link, activitySeq, ...(legacy ? { legacy } : {}) } satisfies ChainHeadDoc);
   },
 };

@@ -2,11 +2,14 @@ import { hash } from 'node:crypto';
 import { canonicalJsonDigest, type RecordedEvent } from '#warden/kernel';
 
 /**
- * The audit chain (docs/audit.md): each organization's events, in log order, linked by hashes.
- * Everything here is pure, and exactly what `warden audit verify` and an auditor's own verifier
- * recompute, so it must never change for a format version.
+ * The audit chain (docs/audit.md, "The audit chain"): each organization's events, in log order,
+ * linked by hashes. Everything here is pure, and exactly what `warden audit verify` and an
+ * auditor's own verifier recompute, so it never changes within a format: a change is a new
+ * format (v1 → v2 added the log position to the link and digests credentials, issue 31).
  */
-export const AUDIT_CHAIN_FORMAT = 'warden-audit-chain/v1';
+export const AUDIT_CHAIN_FORMAT = 'warden-audit-chain/v2';
+/** The first format, kept to compare an old data directory's links when it is rebuilt under v2. */
+export const AUDIT_CHAIN_FORMAT_V1 = 'warden-audit-chain/v1';
 
 const sha256 = (text: string) => hash('sha256', text, 'base64url');
 
@@ -17,8 +20,8 @@ export function genesisLink(orgId: string): string {
 
 /**
  * What of an event is chained: the event exactly as stored, personal fields still sealed, so
- * forgetting a data key (GDPR deletion) leaves every link intact. The log position is left out:
- * it belongs to the store, not to the event, and the chain itself records the order.
+ * forgetting a data key (GDPR deletion) leaves every link intact. Its log position is chained
+ * beside it (nextLink), so the position an export shows is covered too.
  */
 export interface StoredForm {
   readonly id: string;
@@ -33,15 +36,61 @@ export function storedForm(event: RecordedEvent): StoredForm {
   return { id: event.id, stream: event.streamName, revision: event.revision, type: event.type, data: event.data, metadata: event.metadata };
 }
 
-/** SHA-256 (base64url) of the stored form's canonical JSON (sorted keys, no whitespace). */
-export function contentDigest(stored: StoredForm): string {
-  return canonicalJsonDigest(stored);
+/**
+ * Credentials in events, which an export must not carry (docs/audit.md, "Credentials"): a
+ * credential's value enters the chain only through its SHA-256, so the export shows
+ * `{"$sha256": …}` in its place and still verifies. Which values are credentials is part of the
+ * chain format: these top-level fields of any event, `hash` of ApiKeyCreated, and every value
+ * sealed under the keyring (`{kid, iv, ct, tag}`: private signing keys, TOTP secrets, callback
+ * URLs and headers, SSO certificates) within the first DIGEST_DEPTH levels of `data`.
+ */
+export const CREDENTIAL_FIELDS: readonly string[] = ['passwordHash', 'tokenHash', 'csrfTokenHash', 'lockTokenHash', 'recoveryCodeHashes'];
+export const CREDENTIAL_FIELDS_BY_TYPE: Readonly<Record<string, readonly string[]>> = { ApiKeyCreated: ['hash'] };
+export const DIGEST_DEPTH = 8;
+export const DIGEST_KEY = '$sha256';
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isKeyringSealed = (v: unknown): boolean =>
+  isObject(v) && typeof v['kid'] === 'string' && typeof v['iv'] === 'string' && typeof v['ct'] === 'string' && typeof v['tag'] === 'string';
+const isDigestOnly = (v: unknown): boolean => isObject(v) && Object.keys(v).length === 1 && typeof v[DIGEST_KEY] === 'string';
+const digested = (v: unknown) => (isDigestOnly(v) ? v : { [DIGEST_KEY]: canonicalJsonDigest(v) });
+
+/**
+ * The event's data with every credential replaced by its digest; a credential already replaced
+ * (an export) stays as it is, so the stored and the exported form chain alike.
+ */
+export function withCredentialsDigested(type: string, data: unknown): unknown {
+  if (!isObject(data)) return data;
+  const named = new Set([...CREDENTIAL_FIELDS, ...(CREDENTIAL_FIELDS_BY_TYPE[type] ?? [])]);
+  const walk = (value: unknown, depth: number): unknown => {
+    if (isKeyringSealed(value)) return digested(value);
+    if (depth >= DIGEST_DEPTH || typeof value !== 'object' || value === null) return value;
+    if (Array.isArray(value)) return value.map((v) => walk(v, depth + 1));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, depth + 1)]));
+  };
+  return Object.fromEntries(Object.entries(data).map(([k, v]) => [k, named.has(k) && v !== null ? digested(v) : walk(v, 1)]));
 }
 
-/** link(n) = SHA-256(link(n-1) + "\n" + digest(n)), base64url. */
-export function nextLink(previous: string, digest: string): string {
-  return sha256(`${previous}\n${digest}`);
+/** SHA-256 (base64url) of the stored form's canonical JSON, credentials digested. */
+export function contentDigest(stored: StoredForm): string {
+  return canonicalJsonDigest({ ...stored, data: withCredentialsDigested(stored.type, stored.data) });
 }
+
+/** link(n) = SHA-256(link(n-1) + "\n" + position(n) + "\n" + digest(n)), base64url. */
+export function nextLink(previous: string, position: number, digest: string): string {
+  return sha256(`${previous}\n${position}\n${digest}`);
+}
+
+/** An event's link after `previous`. */
+export function linkOf(previous: string, event: RecordedEvent): string {
+  return nextLink(previous, event.position, contentDigest(storedForm(event)));
+}
+
+/** The first format's rule (docs/audit.md, "Older data directories"): the whole stored form, no position. */
+export const chainV1 = {
+  genesisLink: (orgId: string) => sha256(`${AUDIT_CHAIN_FORMAT_V1}\n${orgId}`),
+  linkOf: (previous: string, event: RecordedEvent) => sha256(`${previous}\n${canonicalJsonDigest(storedForm(event))}`),
+};
 
 /** A chain head: the organization's seq-th event, at a log position, and its link. */
 export interface ChainHead {
@@ -50,7 +99,12 @@ export interface ChainHead {
   readonly link: string;
 }
 
-/** The bytes an organization's key signs for a checkpoint of its chain head. */
+/** The bytes an organization's key signs for a checkpoint of its chain head (v2 links). */
 export function checkpointMessage(orgId: string, head: ChainHead): Buffer {
+  return Buffer.from(`warden-audit-checkpoint/v2\n${orgId}\n${head.seq}\n${head.position}\n${head.link}`, 'utf8');
+}
+
+/** What a checkpoint recorded before v2 signed (its link is a v1 link). */
+export function checkpointMessageV1(orgId: string, head: ChainHead): Buffer {
   return Buffer.from(`warden-audit-checkpoint/v1\n${orgId}\n${head.seq}\n${head.position}\n${head.link}`, 'utf8');
 }

@@ -13,13 +13,18 @@ const command = (seq: number): CheckpointAuditChain => ({
 });
 const checkpointed = (seq: number): AuditCheckpointEvent => ({
   type: 'AuditChainCheckpointed',
-  data: { seq, position: seq * 10, link: `link-${seq}`, kid: 'k1', signature: `sig-${seq}`, signedAt: now },
+  data: { seq, position: seq * 10, link: `link-${seq}`, kid: 'k1', signature: `sig-${seq}`, signedAt: now, chain: 'warden-audit-chain/v2' },
+});
+/** A checkpoint recorded before chain v2: no `chain`, a v1 link. */
+const checkpointedV1 = (seq: number): AuditCheckpointEvent => ({
+  type: 'AuditChainCheckpointed',
+  data: { seq, position: seq * 10, link: `v1-link-${seq}`, kid: 'k1', signature: `sig-${seq}`, signedAt: now },
 });
 
 const spec = deciderSpecification(auditCheckpointDecider);
 
 describe('audit checkpoint decider', () => {
-  it('records the first checkpoint of a chain head', () => {
+  it('records the first checkpoint of a chain head, naming the chain format', () => {
     spec.given([]).when(command(3)).then([checkpointed(3)]);
   });
 
@@ -31,5 +36,9 @@ describe('audit checkpoint decider', () => {
   it('records nothing for the same head again, nor for an older one (another worker signed first)', () => {
     spec.given([checkpointed(7)]).when(command(7)).thenNothing();
     spec.given([checkpointed(7)]).when(command(5)).thenNothing();
+  });
+
+  it('signs the head again in the new format after an upgrade: a v1 checkpoint of the same seq does not count', () => {
+    spec.given([checkpointedV1(7)]).when(command(7)).then([checkpointed(7)]);
   });
 });

@@ -1,5 +1,5 @@
 import type { Decider } from '#warden/kernel';
-import type { ChainHead } from './audit-chain.js';
+import { AUDIT_CHAIN_FORMAT, type ChainHead } from './audit-chain.js';
 import type { AuditCheckpointEvent } from './audit-checkpoint.events.js';
 
 export interface CheckpointAuditChain {
@@ -11,13 +11,14 @@ export interface CheckpointAuditChain {
 }
 
 export interface AuditCheckpointState {
-  /** The seq of the last head signed; 0 before the first checkpoint. */
+  /** The seq of the last head signed in the current chain format; 0 before the first checkpoint. */
   readonly seq: number;
 }
 
 /**
  * Checkpoints only move forward: a head at or behind the last one signed (another worker signed
- * it first, or nothing happened since) records nothing.
+ * it first, or nothing happened since) records nothing. A checkpoint of an older chain format
+ * (before v2) does not count: the first pass after an upgrade signs the head in the new format.
  */
 export const auditCheckpointDecider: Decider<CheckpointAuditChain, AuditCheckpointState, AuditCheckpointEvent> = {
   eventTypes: { AuditChainCheckpointed: true },
@@ -26,10 +27,15 @@ export const auditCheckpointDecider: Decider<CheckpointAuditChain, AuditCheckpoi
   decide(command, state) {
     if (command.head.seq <= state.seq) return [];
     const { seq, position, link } = command.head;
-    return [{ type: 'AuditChainCheckpointed', data: { seq, position, link, kid: command.kid, signature: command.signature, signedAt: command.now } }];
+    return [
+      {
+        type: 'AuditChainCheckpointed',
+        data: { seq, position, link, kid: command.kid, signature: command.signature, signedAt: command.now, chain: AUDIT_CHAIN_FORMAT },
+      },
+    ];
   },
 
   evolve(state, event) {
-    return { seq: Math.max(state.seq, event.data.seq) };
+    return event.data.chain === AUDIT_CHAIN_FORMAT ? { seq: Math.max(state.seq, event.data.seq) } : state;
   },
 };

@@ -1,11 +1,13 @@
 import type { JsonObject } from '#warden/kernel';
 
 /**
- * The NDJSON of `warden audit export` (docs/audit.md): a header line, then one line per event of
- * the organization in chain order. A checkpoint is an event line like any other (type
- * AuditChainCheckpointed), signed over the head it names.
+ * The NDJSON of `warden audit export` (docs/audit.md): a header line, one line per event of the
+ * organization in chain order, and the signed head last. A checkpoint is an event line like any
+ * other (type AuditChainCheckpointed), signed over the head it names. Everything a line shows is
+ * covered by the chain or by a signature, or checked against what is (issue 31): v2.
  */
-export const AUDIT_EXPORT_FORMAT = 'warden-audit-export/v1';
+export const AUDIT_EXPORT_FORMAT = 'warden-audit-export/v2';
+export const AUDIT_HEAD_FORMAT = 'warden-audit-head/v1';
 
 export interface AuditExportHeader {
   readonly kind: 'header';
@@ -16,29 +18,73 @@ export interface AuditExportHeader {
   readonly from: string | null;
   readonly to: string | null;
   readonly exportedAt: string;
-  /** Whether `data` carries personal fields in plaintext (only with the CLI's explicit flag). */
+  /** Whether event lines carry `personal` (plaintext personal fields; only with the CLI's explicit flag). */
   readonly personalData: boolean;
   /** The link before the first event line: the genesis link, or the link of the event before the range. */
   readonly previous: { readonly seq: number; readonly link: string };
+  /**
+   * The organization's public keys as Warden had them at export time, retired ones included: a
+   * hint only (whoever changed the file could change them too); verify wants a trusted copy.
+   */
+  readonly jwks: { readonly keys: readonly JsonObject[] };
 }
 
 export interface AuditExportEvent {
   readonly kind: 'event';
   /** The event's place in the organization's chain, from 1. */
   readonly seq: number;
+  /** Its log position: chained with it (chain v2). */
   readonly position: number;
   readonly id: string;
   readonly stream: string;
   readonly revision: number;
   readonly type: string;
+  /** Copies of `stored.metadata.occurredAt` and `.actor`, for reading; the verifier checks them. */
   readonly occurredAt: string;
   readonly actor: string;
-  /** The event in its current shape (upcast), personal fields null unless the header says otherwise. */
-  readonly data: JsonObject;
-  /** The event's data and metadata exactly as stored (personal fields sealed): what the link covers. */
+  /**
+   * The event's data and metadata exactly as stored, personal fields sealed, credentials replaced
+   * by `{"$sha256": …}`: what the link covers.
+   */
   readonly stored: { readonly data: JsonObject; readonly metadata: JsonObject };
+  /**
+   * Only in an export with personal data: the sealed fields opened, in plaintext. Not covered by
+   * the chain (it covers their ciphertext, which only the data key ties to them); verify says so.
+   */
+  readonly personal?: JsonObject;
   /** The link the chain recorded for this event when it was chained. */
   readonly link: string;
 }
 
-export type AuditExportLine = AuditExportHeader | AuditExportEvent;
+/**
+ * A signed statement of what an export (or an anchor) holds: the organization's chain from
+ * `previous` to `last`, `events` of them, while the chain's head was `chainHead`. Signed by the
+ * organization's key over headMessage. The last line of an export; alone in an anchor file.
+ */
+export interface AuditHead {
+  readonly kind: 'head';
+  readonly format: typeof AUDIT_HEAD_FORMAT;
+  readonly chain: string;
+  readonly orgId: string;
+  readonly from: string | null;
+  readonly to: string | null;
+  readonly personalData: boolean;
+  /** The export's time (its header's `exportedAt`); an anchor's is its `signedAt`. */
+  readonly exportedAt: string;
+  readonly previous: { readonly seq: number; readonly link: string };
+  /** The last event of the export; null when it has none. */
+  readonly last: { readonly seq: number; readonly position: number; readonly link: string } | null;
+  readonly events: number;
+  /** The organization's chain head when the export was made (an anchor: the same as `last`). */
+  readonly chainHead: { readonly seq: number; readonly position: number; readonly link: string } | null;
+  /**
+   * A data directory chained under v1 before this release: how many events had a v1 link when the
+   * chain was rebuilt under v2, and how many no longer matched the log (the first one's seq).
+   */
+  readonly legacy?: { readonly chain: string; readonly checked: number; readonly differs: number; readonly firstDiffers: number | null };
+  readonly signedAt: string;
+  readonly kid: string;
+  readonly signature: string;
+}
+
+export type AuditExportLine = AuditExportHeader | AuditExportEvent | AuditHead;

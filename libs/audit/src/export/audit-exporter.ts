@@ -1,12 +1,22 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { GetSigningKeysQuery, SignWithOrganizationKeyQuery } from '#warden/callbacks';
 import { type EventStore, SEALED_FIELD } from '#warden/eventstore';
 import type { JsonObject, RecordedEvent } from '#warden/kernel';
 import type { Clock } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
 import { ProjectionHost, STORAGE, type Storage } from '#warden/storage';
-import { AUDIT_CHAIN_FORMAT, genesisLink } from '../chain/audit-chain.js';
-import { AUDIT_CHAIN_LINKS, AUDIT_CHAIN_PROJECTION, type ChainLinkDoc, chainLinkId } from '../chain/audit-chain.projection.js';
-import { AUDIT_EXPORT_FORMAT, type AuditExportEvent, type AuditExportHeader } from './audit-export.format.js';
+import { AUDIT_CHAIN_FORMAT, AUDIT_CHAIN_FORMAT_V1, genesisLink, withCredentialsDigested } from '../chain/audit-chain.js';
+import {
+  AUDIT_CHAIN_HEADS,
+  AUDIT_CHAIN_LINKS,
+  AUDIT_CHAIN_PROJECTION,
+  type ChainHeadDoc,
+  type ChainLinkDoc,
+  chainLinkId,
+} from '../chain/audit-chain.projection.js';
+import { AUDIT_EXPORT_FORMAT, AUDIT_HEAD_FORMAT, type AuditExportEvent, type AuditExportHeader, type AuditHead } from './audit-export.format.js';
+import { headMessage } from './audit-head.js';
 
 export interface AuditExportRequest {
   readonly orgId: string;
@@ -14,15 +24,18 @@ export interface AuditExportRequest {
   readonly from?: Date;
   /** Up to the last event before the first that occurred after this time. */
   readonly to?: Date;
-  /** Personal fields in plaintext (the operator's explicit choice); otherwise null. */
+  /** Personal fields in plaintext (the operator's explicit choice); otherwise left out. */
   readonly personalData?: boolean;
 }
 
 const PAGE = 500;
 
+type Position = { seq: number; position: number; link: string };
+
 /**
- * Streams an organization's audit export, one NDJSON line at a time (no whole-log buffering). It
- * first brings the chain up to the head of the log, so every exported event has its link.
+ * Streams an organization's audit export, one NDJSON line at a time (no whole-log buffering), and
+ * signs its head at the end. It first brings the chain up to the head of the log, then exports up
+ * to the chain head it found, so every exported event has its link.
  */
 @Injectable()
 export class AuditExporter {
@@ -30,14 +43,17 @@ export class AuditExporter {
     @Inject(STORAGE) private readonly storage: Storage,
     @Inject(ProjectionHost) private readonly projections: ProjectionHost,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly queries: QueryBus,
   ) {}
 
   async *lines(request: AuditExportRequest): AsyncGenerator<string> {
     await this.projections.catchUp(AUDIT_CHAIN_PROJECTION);
     const { orgId } = request;
-    let previous = { seq: 0, link: genesisLink(orgId) };
-    let headerWritten = false;
-    const header = (): AuditExportHeader => ({
+    const personalData = request.personalData === true;
+    const chainHead = await this.storage.readStore.get<ChainHeadDoc>(AUDIT_CHAIN_HEADS, orgId);
+    const first = await this.firstSeq(orgId, chainHead, request.from);
+    const previous = first <= 1 ? { seq: 0, link: genesisLink(orgId) } : await this.linkAt(orgId, first - 1);
+    const header: AuditExportHeader = {
       kind: 'header',
       format: AUDIT_EXPORT_FORMAT,
       chain: AUDIT_CHAIN_FORMAT,
@@ -45,54 +61,127 @@ export class AuditExporter {
       from: request.from?.toISOString() ?? null,
       to: request.to?.toISOString() ?? null,
       exportedAt: this.clock.now().toISOString(),
-      personalData: request.personalData === true,
-      previous,
-    });
-    for await (const { stored, opened } of this.orgEvents(orgId, request.personalData === true)) {
-      const link = await this.storage.readStore.get<ChainLinkDoc>(AUDIT_CHAIN_LINKS, chainLinkId(orgId, stored.position));
-      // Appended after the catch-up above: the export ends where the chain did.
-      if (!link) break;
-      const occurredAt = stored.metadata.occurredAt;
-      if (request.from && !headerWritten && occurredAt < request.from.toISOString()) {
-        previous = { seq: link.seq, link: link.link };
-        continue;
+      personalData,
+      previous: { seq: previous.seq, link: previous.link },
+      jwks: (await this.queries.execute(new GetSigningKeysQuery(orgId, true))) as unknown as AuditExportHeader['jwks'],
+    };
+    yield JSON.stringify(header);
+    let last: Position | null = null;
+    let events = 0;
+    if (chainHead && first <= chainHead.seq) {
+      const to = request.to?.toISOString();
+      const start = await this.linkAt(orgId, first);
+      for await (const { stored, opened, link } of this.orgEvents(orgId, start.position, chainHead.seq, personalData)) {
+        if (to !== undefined && stored.metadata.occurredAt > to) break;
+        yield JSON.stringify(exportLine(stored, opened, link));
+        last = { seq: link.seq, position: link.position, link: link.link };
+        events++;
       }
-      if (request.to && occurredAt > request.to.toISOString()) break;
-      if (!headerWritten) {
-        yield JSON.stringify(header());
-        headerWritten = true;
-      }
-      yield JSON.stringify(exportLine(stored, opened, link));
     }
-    if (!headerWritten) yield JSON.stringify(header());
+    const head = await this.sign({
+      kind: 'head',
+      format: AUDIT_HEAD_FORMAT,
+      chain: AUDIT_CHAIN_FORMAT,
+      orgId,
+      from: header.from,
+      to: header.to,
+      personalData,
+      exportedAt: header.exportedAt,
+      previous: header.previous,
+      last,
+      events,
+      chainHead: chainHead ? { seq: chainHead.seq, position: chainHead.position, link: chainHead.link } : null,
+      ...legacyOf(chainHead),
+      signedAt: this.clock.now().toISOString(),
+    });
+    yield JSON.stringify(head);
   }
 
-  /** The organization's events in log order: as stored, and in their current shape. */
-  private async *orgEvents(orgId: string, personalData: boolean): AsyncGenerator<{ stored: RecordedEvent; opened: RecordedEvent }> {
-    let after = 0;
+  /**
+   * The organization's chain head, signed now: what `warden audit anchor` hands to a place outside
+   * the operator's reach, for `verify --anchor` to compare a later export with.
+   */
+  async anchor(orgId: string): Promise<AuditHead> {
+    await this.projections.catchUp(AUDIT_CHAIN_PROJECTION);
+    const now = this.clock.now().toISOString();
+    const chainHead = await this.storage.readStore.get<ChainHeadDoc>(AUDIT_CHAIN_HEADS, orgId);
+    const head = chainHead ? { seq: chainHead.seq, position: chainHead.position, link: chainHead.link } : null;
+    return this.sign({
+      kind: 'head',
+      format: AUDIT_HEAD_FORMAT,
+      chain: AUDIT_CHAIN_FORMAT,
+      orgId,
+      from: null,
+      to: null,
+      personalData: false,
+      exportedAt: now,
+      previous: { seq: 0, link: genesisLink(orgId) },
+      last: head,
+      events: head?.seq ?? 0,
+      chainHead: head,
+      ...legacyOf(chainHead),
+      signedAt: now,
+    });
+  }
+
+  private async sign(head: Omit<AuditHead, 'kid' | 'signature'>): Promise<AuditHead> {
+    const signed = await this.queries.execute(new SignWithOrganizationKeyQuery(head.orgId, headMessage(head)));
+    return { ...head, kid: signed.kid, signature: signed.signature };
+  }
+
+  /**
+   * Where the export starts, by seek rather than by reading the log: the first event at or after
+   * `from` through the chain's index on (orgId, occurredAt) (issue 31 item 12); 1 without `from`.
+   */
+  private async firstSeq(orgId: string, chainHead: ChainHeadDoc | undefined, from: Date | undefined): Promise<number> {
+    if (!chainHead) return 1;
+    if (!from) return 1;
+    const [found] = await this.storage.readStore.find<ChainLinkDoc>(
+      AUDIT_CHAIN_LINKS,
+      { orgId, occurredAt: { gte: from.toISOString() } },
+      { sort: [{ field: 'occurredAt', direction: 'asc' }, { field: 'seq', direction: 'asc' }], limit: 1 },
+    );
+    return found && found.seq <= chainHead.seq ? found.seq : chainHead.seq + 1;
+  }
+
+  private async linkAt(orgId: string, seq: number): Promise<ChainLinkDoc> {
+    const [found] = await this.storage.readStore.find<ChainLinkDoc>(AUDIT_CHAIN_LINKS, { orgId, seq }, { limit: 1 });
+    if (!found) throw new Error(`The audit chain of ${orgId} has no event ${seq}`);
+    return found;
+  }
+
+  /**
+   * The organization's events from a log position up to its chain's seq `lastSeq`, in log order:
+   * as stored, in their current shape, with their links. Reads the log from that position on, not
+   * from its start.
+   */
+  private async *orgEvents(
+    orgId: string,
+    fromPosition: number,
+    lastSeq: number,
+    personalData: boolean,
+  ): AsyncGenerator<{ stored: RecordedEvent; opened: RecordedEvent | undefined; link: ChainLinkDoc }> {
+    let after = fromPosition - 1;
     for (;;) {
       const page = await this.storage.storedEvents.readAll({ after, maxCount: PAGE, personalData: false });
       if (page.length === 0) return;
       after = page[page.length - 1]!.position;
       const mine = page.filter((e) => e.metadata.orgId === orgId);
       if (mine.length === 0) continue;
-      const opened = await this.currentShape(mine, personalData);
-      for (let i = 0; i < mine.length; i++) yield { stored: mine[i]!, opened: opened[i]! };
+      const opened = personalData ? await openedByPosition(this.storage.events, mine) : undefined;
+      for (const stored of mine) {
+        const link = await this.storage.readStore.get<ChainLinkDoc>(AUDIT_CHAIN_LINKS, chainLinkId(orgId, stored.position));
+        if (!link || link.seq > lastSeq) return;
+        yield { stored, opened: opened?.get(stored.position), link };
+      }
     }
   }
+}
 
-  /**
-   * Each event upcast to its current shape. Personal fields: opened through the application's
-   * log when asked for; otherwise taken out of the sealed form and set to null, as a forgotten
-   * key reads.
-   */
-  private async currentShape(events: readonly RecordedEvent[], personalData: boolean): Promise<RecordedEvent[]> {
-    if (personalData) {
-      const byPosition = await openedByPosition(this.storage.events, events);
-      return events.map((e) => byPosition.get(e.position) ?? e);
-    }
-    return this.storage.upcasters.upcastAll(events.map(redacted));
-  }
+function legacyOf(chainHead: ChainHeadDoc | undefined): Pick<AuditHead, 'legacy'> {
+  const legacy = chainHead?.legacy;
+  if (!legacy) return {};
+  return { legacy: { chain: AUDIT_CHAIN_FORMAT_V1, checked: legacy.checked, differs: legacy.differs, firstDiffers: legacy.firstDiffers } };
 }
 
 /** The same events read through the application's log (opened and upcast), by position. */
@@ -110,16 +199,17 @@ async function openedByPosition(log: EventStore, events: readonly RecordedEvent[
   return found;
 }
 
-function redacted(event: RecordedEvent): RecordedEvent {
-  const envelope = event.data[SEALED_FIELD] as { fields?: unknown } | undefined;
-  if (!envelope || !Array.isArray(envelope.fields)) return event;
-  const data: JsonObject = { ...event.data };
-  delete data[SEALED_FIELD];
-  for (const field of envelope.fields) if (typeof field === 'string') data[field] = null;
-  return { ...event, data, metadata: { ...event.metadata, personalDataRedacted: true } };
+/** The sealed fields of an event, opened: the plaintext of an export with personal data. */
+function personalFields(stored: RecordedEvent, opened: RecordedEvent | undefined): JsonObject | undefined {
+  const envelope = stored.data[SEALED_FIELD] as { fields?: unknown } | undefined;
+  if (!opened || !envelope || !Array.isArray(envelope.fields)) return undefined;
+  const fields: JsonObject = {};
+  for (const field of envelope.fields) if (typeof field === 'string') fields[field] = opened.data[field] ?? null;
+  return fields;
 }
 
-function exportLine(stored: RecordedEvent, opened: RecordedEvent, link: ChainLinkDoc): AuditExportEvent {
+function exportLine(stored: RecordedEvent, opened: RecordedEvent | undefined, link: ChainLinkDoc): AuditExportEvent {
+  const personal = personalFields(stored, opened);
   return {
     kind: 'event',
     seq: link.seq,
@@ -130,8 +220,8 @@ function exportLine(stored: RecordedEvent, opened: RecordedEvent, link: ChainLin
     type: stored.type,
     occurredAt: stored.metadata.occurredAt,
     actor: stored.metadata.actor,
-    data: opened.data,
-    stored: { data: stored.data, metadata: stored.metadata as unknown as JsonObject },
+    stored: { data: withCredentialsDigested(stored.type, stored.data) as JsonObject, metadata: stored.metadata as unknown as JsonObject },
+    ...(personal ? { personal } : {}),
     link: link.link,
   };
 }

@@ -85,6 +85,8 @@ export interface WardenConfig {
   readonly reviewSkipSeconds: number;
   /** How often the worker signs a checkpoint of each organization's audit chain that moved. */
   readonly auditCheckpointSeconds: number;
+  /** Where `warden audit anchor --post` sends an organization's signed chain head (docs/audit.md, "Anchors"). */
+  readonly auditAnchorUrl: string | undefined;
   /**
    * A server over a replayed data directory (`warden replay`): no workers, and every request that
    * would change something answers 503, except signing in and out of the console.
@@ -265,6 +267,12 @@ const ENVIRONMENT = z
       .optional(),
     WARDEN_REVIEW_SKIP_SECONDS: wholeNumber(600, 0, 30 * 24 * 3600),
     WARDEN_AUDIT_CHECKPOINT_SECONDS: wholeNumber(60, 1, 24 * 3600),
+    WARDEN_AUDIT_ANCHOR_URL: z
+      .string()
+      .optional()
+      .refine((raw) => raw === undefined || (URL.canParse(raw) && ['http:', 'https:'].includes(new URL(raw).protocol)), {
+        error: 'must be an http(s) URL',
+      }),
     WARDEN_READ_ONLY: oneOf(['true', 'false'], 'false'),
   })
   // At most a third: a holder stops a third of the lease before it expires, so its next renewal
@@ -344,6 +352,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): WardenC
     publicUrl: e.WARDEN_PUBLIC_URL === undefined ? `http://localhost:${e.PORT}` : new URL(e.WARDEN_PUBLIC_URL).origin,
     reviewSkipSeconds: e.WARDEN_REVIEW_SKIP_SECONDS,
     auditCheckpointSeconds: e.WARDEN_AUDIT_CHECKPOINT_SECONDS,
+    auditAnchorUrl: e.WARDEN_AUDIT_ANCHOR_URL,
     readOnly: e.WARDEN_READ_ONLY === 'true',
   };
 }
