@@ -104,9 +104,10 @@ const range = (a: number, b: number) => (a === b ? `event ${a}` : `events ${a}�
  * optionally, an anchor. Where the chain breaks, it names the range the signatures leave open.
  */
 export async function verifyAuditExport(lines: AsyncIterable<string> | Iterable<string>, options: VerifyOptions = {}): Promise<VerifyReport> {
-  const problems: VerifyProblem[] = [];
+  // Collected as found, then reported in line order (the anchor's last), the first MAX_PROBLEMS.
+  const found: VerifyProblem[] = [];
   const problem = (line: number, message: string) => {
-    if (problems.length < MAX_PROBLEMS) problems.push({ line, message });
+    if (found.length < 100 * MAX_PROBLEMS) found.push({ line, message });
   };
   const skip = options.skipSignatures === true;
   const keys = trustedKeys(options.jwks);
@@ -224,8 +225,8 @@ export async function verifyAuditExport(lines: AsyncIterable<string> | Iterable<
     signedAt: null, headKid: null, personalFields, legacyCheckpoints: 0, legacy: null, anchor: null,
   };
   if (!header) {
-    if (n === 0 || problems.length === 0) problem(Math.max(n, 1), 'no header line: not an audit export');
-    return { ok: false, events: byLine.length, checkpoints: 0, signaturesVerified, signaturesSkipped: skip, unsignedTail: 0, problems, coverage: empty };
+    if (n === 0 || found.length === 0) problem(Math.max(n, 1), 'no header line: not an audit export');
+    return { ok: false, events: byLine.length, checkpoints: 0, signaturesVerified, signaturesSkipped: skip, unsignedTail: 0, problems: inLineOrder(found), coverage: empty };
   }
   const orgId = header.orgId;
   const previous = header.previous;
@@ -236,6 +237,13 @@ export async function verifyAuditExport(lines: AsyncIterable<string> | Iterable<
     if (b.seq < a.seq) problem(b.line, `event ${b.seq} comes after event ${a.seq} (line ${a.line}): lines were moved (swapped or reordered), not necessarily changed`);
   }
   if (byLine[0] && byLine[0].seq < previous.seq + 1) problem(byLine[0].line, `event ${byLine[0].seq} comes before the header's previous event ${previous.seq}: lines were moved`);
+
+  // A whole export starts at the genesis link (computable from the organization).
+  if (header.from === null && !(previous.seq === 0 && previous.link === genesisLink(orgId))) {
+    problem(1, previous.seq !== 0
+      ? `a whole export (from: null) must start at ${orgId}'s genesis, but the header starts after event ${previous.seq}: events 1–${previous.seq} were removed`
+      : `the header's previous link is not ${orgId}'s genesis link: the header was changed`);
+  }
 
   // What the signatures vouch for: the head, the checkpoints, the anchor; the genesis needs none.
   const vouches: Vouch[] = [];
@@ -250,15 +258,8 @@ export async function verifyAuditExport(lines: AsyncIterable<string> | Iterable<
       if (head.last) vouches.push({ seq: head.last.seq, position: head.last.position, link: head.last.link, by: 'the signed head', line: headLine });
     } else headOk = false;
   }
-  // A whole export starts at the genesis link (computable from the organization); a range at the
-  // link the signed head names.
+  // A range starts at the link the signed head names.
   const previousVouched = header.from === null ? previous.seq === 0 && previous.link === genesisLink(orgId) : headOk;
-  if (header.from === null && !(previous.seq === 0 && previous.link === genesisLink(orgId))) {
-    problem(1, previous.seq !== 0
-      ? `a whole export (from: null) must start at ${orgId}'s genesis, but the header starts after event ${previous.seq}: events 1–${previous.seq} were removed`
-      : `the header's previous link is not ${orgId}'s genesis link: the header was changed`);
-  }
-
   let checkpoints = 0;
   let legacyCheckpoints = 0;
   for (const { line, seq, data } of checkpointLines) {
@@ -328,6 +329,7 @@ export async function verifyAuditExport(lines: AsyncIterable<string> | Iterable<
     const from = below === undefined ? firstSeq : below + 1;
     const to = above ?? lastSeq;
     const at = (s: number) => (s === previous.seq ? (header.from === null ? 'the genesis' : 'the header') : `event ${s} (line ${lineOf(s)})`);
+    if (below === seq - 1) return { below, text: `the change lies in event ${seq} (line ${lineOf(seq)}), right after the signed link at ${at(below)}` };
     const lines = [lineOf(from), lineOf(to)].filter((l) => l !== undefined);
     const where = lines.length === 2 && lines[0] !== lines[1] ? ` (lines ${lines[0]}–${lines[1]})` : lines.length > 0 ? ` (line ${lines[0]})` : '';
     return {
@@ -387,6 +389,7 @@ export async function verifyAuditExport(lines: AsyncIterable<string> | Iterable<
   if (head?.legacy && head.legacy.differs > 0) {
     problem(headLine, `when this release rebuilt the chain, ${head.legacy.differs} event(s) no longer matched their v1 link, the first event ${String(head.legacy.firstDiffers)}: the log was changed before the upgrade`);
   }
+  const problems = inLineOrder(found);
   return {
     ok: problems.length === 0 && !skip,
     events: byLine.length,
@@ -397,6 +400,11 @@ export async function verifyAuditExport(lines: AsyncIterable<string> | Iterable<
     problems,
     coverage,
   };
+}
+
+function inLineOrder(found: readonly VerifyProblem[]): VerifyProblem[] {
+  const order = (p: VerifyProblem) => (p.line === 0 ? Number.MAX_SAFE_INTEGER : p.line);
+  return [...found].sort((a, b) => order(a) - order(b)).slice(0, MAX_PROBLEMS);
 }
 
 /** The header's members, checked for their types; the signed head vouches for their values. */
@@ -421,30 +429,34 @@ function checkHead(
   byLine: readonly EventRecord[],
   problem: (line: number, message: string) => void,
 ): boolean {
-  const before = (problemsOf: string[]) => {
-    for (const p of problemsOf) problem(line, p);
-    return problemsOf.length === 0;
+  if (head.format !== AUDIT_HEAD_FORMAT || head.chain !== AUDIT_CHAIN_FORMAT) {
+    problem(line, `the signed head is not one of ${AUDIT_HEAD_FORMAT} over ${AUDIT_CHAIN_FORMAT}: it was changed`);
+    return false;
+  }
+  let ok = true;
+  // What differs from the header is reported on the header's line: the signed head is the reference.
+  const at = (where: number, message: string) => {
+    problem(where, message);
+    ok = false;
   };
-  if (head.format !== AUDIT_HEAD_FORMAT || head.chain !== AUDIT_CHAIN_FORMAT) return before([`the signed head is not one of ${AUDIT_HEAD_FORMAT} over ${AUDIT_CHAIN_FORMAT}: it was changed`]);
-  const found: string[] = [];
   const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
   for (const field of ['orgId', 'from', 'to', 'personalData', 'exportedAt'] as const) {
-    if (!same(head[field], header[field])) found.push(`the header's ${field} (${JSON.stringify(header[field])}) is not the one the head signs (${JSON.stringify(head[field])}): the header was changed`);
+    if (!same(head[field], header[field])) at(1, `the header's ${field} (${JSON.stringify(header[field])}) is not the one the head signs (${JSON.stringify(head[field])}): the header was changed`);
   }
   if (!same(head.previous, header.previous)) {
-    found.push(`the header's previous event (${header.previous.seq}) is not the one the head signs (${String(head.previous?.seq)}): the header was changed, or lines before the first were removed`);
+    at(1, `the header's previous event (${header.previous.seq}) is not the one the head signs (${String(head.previous?.seq)}): the header was changed, or lines before the first were removed`);
   }
   const last = byLine.reduce<EventRecord | undefined>((m, r) => (m === undefined || r.seq > m.seq ? r : m), undefined);
   if (head.events !== byLine.length) {
-    found.push(head.events > byLine.length
+    at(line, head.events > byLine.length
       ? `the head signs ${head.events} event(s), the file holds ${byLine.length}: ${head.events - byLine.length} were removed`
       : `the head signs ${head.events} event(s), the file holds ${byLine.length}: lines were added`);
   }
   if (head.last === null ? last !== undefined : !last || last.seq !== head.last.seq) {
     const signed = head.last === null ? 'no event' : `event ${head.last.seq}`;
-    found.push(`the head signs ${signed} as the last, the file ends at ${last ? `event ${last.seq} (line ${last.line})` : 'no event'}${head.last && (!last || last.seq < head.last.seq) ? `: events after it were removed (cut)` : ''}`);
+    at(line, `the head signs ${signed} as the last, the file ends at ${last ? `event ${last.seq} (line ${last.line})` : 'no event'}${head.last && (!last || last.seq < head.last.seq) ? ': events after it were removed (cut)' : ''}`);
   }
-  return before(found);
+  return ok;
 }
 
 type TrustedKey = { key: KeyObject } | { refused: true };

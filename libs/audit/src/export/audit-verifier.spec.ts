@@ -1,0 +1,181 @@
+import { generateKeyPairSync, sign } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { forgedJwks, type Line, newAttacker, TAMPERINGS } from '../../../../test/support/audit-tampering.js';
+import { AUDIT_CHAIN_FORMAT, checkpointMessage, contentDigest, genesisLink, nextLink, withCredentialsDigested } from '../chain/audit-chain.js';
+import { AUDIT_EXPORT_FORMAT, AUDIT_HEAD_FORMAT } from './audit-export.format.js';
+import { headMessage, okpThumbprint } from './audit-head.js';
+import { type Jwks, verifyAuditExport, type VerifyOptions } from './audit-verifier.js';
+
+/**
+ * The verifier's unit spec and the tamper matrix (test/support/audit-tampering.ts) over an export
+ * built here as the exporter builds one: organization `acme` in a log it shares with `other`, so
+ * that positions differ from sequence numbers, with checkpoints every ten events and a signed head.
+ */
+const real = (() => {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  const x = publicKey.export({ format: 'jwk' }).x!;
+  return { privateKey, jwk: { kty: 'OKP', crv: 'Ed25519', x, kid: okpThumbprint(x) } };
+})();
+const JWKS: Jwks = { keys: [real.jwk] };
+const ORG = 'acme';
+
+function buildExport(options: { events?: number; from?: string | null } = {}): Line[] {
+  const total = options.events ?? 40;
+  const lines: Line[] = [];
+  let link = genesisLink(ORG);
+  let position = 0;
+  let activity = { seq: 0, position: 0, link };
+  const append = (type: string, stream: string, data: Record<string, unknown>) => {
+    position += 2 + (lines.length % 3); // other organizations' events in between
+    const seq = lines.length + 1;
+    const metadata = { orgId: ORG, correlationId: `c-${seq}`, causationId: null, actor: seq % 2 ? 'cli' : 'user:u1', occurredAt: new Date(Date.UTC(2026, 2, 1, 0, seq)).toISOString(), schemaVersion: 1 };
+    const stored = { id: `e-${seq}`, stream, revision: 0, type, data, metadata };
+    link = nextLink(link, position, contentDigest(stored));
+    lines.push({
+      kind: 'event', seq, position, id: stored.id, stream, revision: 0, type, occurredAt: metadata.occurredAt, actor: metadata.actor,
+      stored: { data: withCredentialsDigested(type, data), metadata }, link,
+    });
+    return { seq, position, link };
+  };
+  append('UserPasswordSet', 'user-acme:u1', { userId: 'u1', passwordHash: 'scrypt$N=16384$salt$hash' });
+  while (lines.length < total) {
+    activity = append('ItemSubmitted', `item-acme:post:p${lines.length}`, { item: { id: `p${lines.length}`, typeId: 'post' }, version: 0 });
+    if (lines.length % 10 === 9) {
+      const head = { seq: activity.seq, position: activity.position, link: activity.link };
+      const signature = sign(null, checkpointMessage(ORG, head), real.privateKey).toString('base64url');
+      append('AuditChainCheckpointed', 'audit_chain-acme', { ...head, kid: real.jwk.kid, signature, signedAt: '2026-03-01T01:00:00.000Z', chain: AUDIT_CHAIN_FORMAT });
+    }
+  }
+  const events = lines;
+  const exportedAt = '2026-03-02T00:00:00.000Z';
+  const header = {
+    kind: 'header', format: AUDIT_EXPORT_FORMAT, chain: AUDIT_CHAIN_FORMAT, orgId: ORG, from: null, to: null, exportedAt, personalData: false,
+    previous: { seq: 0, link: genesisLink(ORG) }, jwks: JWKS,
+  };
+  const last = events.at(-1)!;
+  const lastHead = { seq: last['seq'], position: last['position'], link: last['link'] };
+  const unsigned = {
+    kind: 'head', format: AUDIT_HEAD_FORMAT, chain: AUDIT_CHAIN_FORMAT, orgId: ORG, from: null, to: null, personalData: false, exportedAt,
+    previous: header.previous, last: lastHead, events: events.length, chainHead: lastHead, signedAt: exportedAt,
+  };
+  const head = { ...unsigned, kid: real.jwk.kid, signature: sign(null, headMessage(unsigned as never), real.privateKey).toString('base64url') };
+  return [header, ...events, head];
+}
+
+const verify = (lines: readonly Line[], options: VerifyOptions = { jwks: JWKS }) => verifyAuditExport(lines.map((l) => JSON.stringify(l)), options);
+const firstProblem = (report: Awaited<ReturnType<typeof verify>>) => {
+  const p = report.problems[0];
+  return p ? (p.line === 0 ? `anchor: ${p.message}` : `line ${p.line}: ${p.message}`) : 'no problem';
+};
+
+describe('the audit export verifier', () => {
+  const clean = buildExport();
+
+  it('passes an untouched export: chain, checkpoints, head, signatures; says what is covered', async () => {
+    const report = await verify(clean);
+    expect(report.problems).toEqual([]);
+    expect(report).toMatchObject({ ok: true, events: 40, checkpoints: 4, signaturesVerified: 5, signaturesSkipped: false });
+    expect(report.coverage).toMatchObject({ orgId: ORG, whole: true, firstSeq: 1, lastSeq: 40, chainHeadSeq: 40, headKid: real.jwk.kid });
+    // The fixture's positions are not its sequence numbers: a mix-up of the two would not pass.
+    expect(clean.filter((l) => l['kind'] === 'event').every((l) => l['position'] !== l['seq'])).toBe(true);
+  });
+
+  it('chains a credential only through its digest: the export carries none', () => {
+    const text = clean.map((l) => JSON.stringify(l)).join('\n');
+    expect(text).not.toContain('scrypt$');
+    expect(clean[1]!['stored'].data.passwordHash).toEqual({ $sha256: expect.stringMatching(/^[\w-]{43}$/) });
+  });
+
+  describe('the tamper matrix', () => {
+    const attacker = newAttacker();
+    for (const tampering of TAMPERINGS) {
+      it(`${tampering.name} (issue 31: ${tampering.item})`, async () => {
+        const tampered = tampering.apply(clean, attacker);
+        const jwks = tampering.item === '5' ? forgedJwks(clean, attacker) : JWKS;
+        const report = await verify(tampered.lines, { jwks });
+        expect(report.ok).toBe(false);
+        expect(firstProblem(report)).toMatch(tampered.first);
+        if (tampered.notBlamed !== undefined) {
+          expect(report.problems.filter((p) => p.line === tampered.notBlamed && /does not match its link/.test(p.message))).toEqual([]);
+        }
+      });
+    }
+  });
+
+  it('reports a relink at the next line as a suspect pair, never the untouched line alone', async () => {
+    const relink = TAMPERINGS.find((t) => t.name.startsWith('a relink'))!.apply(clean, newAttacker());
+    const report = await verify(relink.lines);
+    expect(report.problems).toHaveLength(1);
+    expect(report.problems[0]!.message).toMatch(/or event \d+ \(line \d+\) was changed and its link recomputed; the change lies in events \d+–\d+/);
+  });
+
+  it('checks nothing signed without a trusted key set unless told to skip, and then never passes', async () => {
+    const skipped = await verify(clean, { skipSignatures: true });
+    expect(skipped).toMatchObject({ ok: false, signaturesSkipped: true, signaturesVerified: 0, problems: [] });
+    const none = await verify(clean, {});
+    expect(none.ok).toBe(false);
+    expect(firstProblem(none)).toMatch(/which the JWKS does not have/);
+  });
+
+  it('refuses a key whose kid is not its RFC 7638 thumbprint', async () => {
+    const report = await verify(clean, { jwks: { keys: [{ ...real.jwk, kid: 'not-a-thumbprint' }, { ...real.jwk, x: newAttacker().jwk.x }] } });
+    expect(report.ok).toBe(false);
+    expect(firstProblem(report)).toMatch(/is signed by key .*, which the JWKS lists with another public key than its kid names/);
+  });
+
+  it('verifies a range export against the link its signed head names, and refuses a changed previous link', async () => {
+    const whole = buildExport();
+    const cut = 15;
+    const header = { ...whole[0]!, from: whole[cut]!['occurredAt'], previous: { seq: whole[cut - 1]!['seq'], link: whole[cut - 1]!['link'] } };
+    const events = whole.slice(cut, -1);
+    const unsigned: Line = { ...whole.at(-1)!, from: header.from, previous: header.previous, events: events.length };
+    delete unsigned.kid;
+    delete unsigned.signature;
+    const head = { ...unsigned, kid: real.jwk.kid, signature: sign(null, headMessage(unsigned as never), real.privateKey).toString('base64url') };
+    const range = [header, ...events, head];
+    expect((await verify(range)).problems).toEqual([]);
+    const dropped = [{ ...header, previous: { seq: events[5]!['seq'], link: events[5]!['link'] } }, ...events.slice(6), head];
+    expect(firstProblem(await verify(dropped))).toMatch(/^line 1: the header's previous event \(\d+\) is not the one the head signs/);
+  });
+
+  it('compares an export with an anchor: the same history passes, an older or rewritten one does not', async () => {
+    const whole = buildExport({ events: 40 });
+    const anchorOf = (lines: readonly Line[], seq: number) => {
+      const at = lines.find((l) => l['kind'] === 'event' && l['seq'] === seq)!;
+      const last = { seq, position: at['position'], link: at['link'] };
+      const unsigned = {
+        kind: 'head', format: AUDIT_HEAD_FORMAT, chain: AUDIT_CHAIN_FORMAT, orgId: ORG, from: null, to: null, personalData: false, exportedAt: 'T',
+        previous: { seq: 0, link: genesisLink(ORG) }, last, events: seq, chainHead: last, signedAt: 'T',
+      };
+      return { ...unsigned, kid: real.jwk.kid, signature: sign(null, headMessage(unsigned as never), real.privateKey).toString('base64url') } as never;
+    };
+    const anchor = anchorOf(whole, 30);
+    const same = await verify(whole, { jwks: JWKS, anchor });
+    expect(same.problems).toEqual([]);
+    expect(same.coverage.anchor).toMatchObject({ seq: 30, compared: true });
+    const older = buildExport({ events: 25 });
+    expect(firstProblem(await verify(older, { jwks: JWKS, anchor }))).toMatch(/^anchor: the anchor \(signed T\) names event 30, but this export ends at event 25/);
+    // The operator rewrote event 12 and re-signed everything with the real key since the anchor.
+    const rewritten = structuredClone(whole);
+    rewritten[12]!['stored'].data = { ...rewritten[12]!['stored'].data, tampered: true };
+    const { rechain } = await import('../../../../test/support/audit-tampering.js');
+    rechain(rewritten, 12);
+    const report = await verify(rewritten, { jwks: JWKS, anchor });
+    expect(report.problems.map((p) => p.message).join('\n')).toMatch(/the anchor \(signed T\) signs another link for event 30/);
+  });
+
+  it('reports a rebuild that found the log changed since the v1 chain recorded it', async () => {
+    const lines = buildExport();
+    const head = lines.at(-1)!;
+    const unsigned: Line = { ...head, legacy: { chain: 'warden-audit-chain/v1', checked: 30, differs: 1, firstDiffers: 7 } };
+    delete unsigned.kid;
+    delete unsigned.signature;
+    lines[lines.length - 1] = { ...unsigned, kid: real.jwk.kid, signature: sign(null, headMessage(unsigned as never), real.privateKey).toString('base64url') };
+    expect(firstProblem(await verify(lines))).toMatch(/1 event\(s\) no longer matched their v1 link, the first event 7/);
+  });
+
+  it('refuses an export of the old format and a file without a header', async () => {
+    expect(firstProblem(await verify([{ kind: 'header', format: 'warden-audit-export/v1' }]))).toMatch(/format warden-audit-export\/v1 \(before chain v2\)/);
+    expect(firstProblem(await verify([]))).toMatch(/no header line/);
+  });
+});
