@@ -28,7 +28,7 @@ interface ExportLine {
   position: number;
   type: string;
   stream: string;
-  data: Record<string, unknown>;
+  personal?: Record<string, unknown>;
   stored: { data: Record<string, unknown>; metadata: Record<string, unknown> };
   link: string;
 }
@@ -113,25 +113,37 @@ describe('audit export and offline verify (the chain, signed checkpoints, tamper
   };
 
   it('exports every event of the organization once, in chain order, with personal fields redacted', () => {
-    const [header, ...events] = parsed(exported);
-    expect(header).toMatchObject({ kind: 'header', format: 'warden-audit-export/v1', orgId: 'shop', personalData: false });
+    const [header, ...rest] = parsed(exported);
+    const events = rest.slice(0, -1);
+    expect(header).toMatchObject({ kind: 'header', format: 'warden-audit-export/v2', orgId: 'shop', personalData: false });
+    expect(rest.at(-1)).toMatchObject({ kind: 'head', orgId: 'shop', events: events.length, last: { seq: events.length } });
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
     expect(events.map((e) => e.position)).toEqual([...events.map((e) => e.position)].sort((a, b) => a - b));
     expect(events.filter((e) => e.type === 'ItemSubmitted')).toHaveLength(4);
     expect(events.some((e) => e.type === 'AuditChainCheckpointed')).toBe(true);
     expect(exported).not.toContain(SECRET_NAME);
     const user = events.find((e) => e.type === 'ItemSubmitted' && e.stream.includes('u1'))!;
-    expect(user.data['data']).toBeNull();
+    // Only what the chain covers: the sealed form, no decoded copy.
+    expect(user).not.toHaveProperty('data');
+    expect(user).not.toHaveProperty('personal');
+    expect(user.stored.data['__personal']).toMatchObject({ fields: ['data'] });
   });
 
   it('includes personal fields only when the operator asks for them', async () => {
-    expect(await exportTo('with-personal.ndjson', '--include-personal-data')).toContain(SECRET_NAME);
+    const withPersonal = await exportTo('with-personal.ndjson', '--include-personal-data');
+    const user = parsed(withPersonal).find((e) => e.type === 'ItemSubmitted' && e.stream.includes('u1'))!;
+    expect(user.personal).toEqual({ data: { name: SECRET_NAME } });
+    // It verifies, and says that the plaintext is not what the chain covers.
+    const r = await verifyFile('with-personal.ndjson', '--jwks', jwksFile);
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.stdout).toMatch(/^not covered: .*the plaintext personal fields \("personal"\) of \d+ event\(s\)/m);
   });
 
   it('verifies offline: chain, checkpoints and their signatures with the JWKS', async () => {
     const r = await verifyFile('export.ndjson', '--jwks', jwksFile);
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^OK: \d+ event\(s\), [1-9]\d* checkpoint\(s\), [1-9]\d* signature\(s\) verified/m);
+    expect(r.stdout).toMatch(/^OK: \d+ event\(s\) \(events 1–\d+, shop's whole history\), [1-9]\d* checkpoint\(s\), [1-9]\d* signature\(s\) verified/m);
+    expect(r.stdout).toMatch(/^covered: the chain from shop's genesis to the last event, the head signed by key \S+ at /m);
   });
 
   it('names the line when one byte of it changed', async () => {
@@ -149,9 +161,9 @@ describe('audit export and offline verify (the chain, signed checkpoints, tamper
     const at = lineOf(exported, 'p1');
     const tampered = lines(exported).filter((_, i) => i !== at - 1);
     writeFileSync(file('removed.ndjson'), tampered.join('\n') + '\n');
-    const r = await verifyFile('removed.ndjson');
+    const r = await verifyFile('removed.ndjson', '--jwks', jwksFile);
     expect(r.code).toBe(1);
-    expect(r.stdout.split('\n')[0]).toMatch(new RegExp(`^line ${at}: .*1 event\\(s\\) before this line were removed`));
+    expect(r.stdout.split('\n')[0]).toMatch(new RegExp(`^line ${at}: event \\d+ is missing after line ${at - 1}: removed`));
   });
 
   it('names the line where two swapped lines begin', async () => {
@@ -159,9 +171,9 @@ describe('audit export and offline verify (the chain, signed checkpoints, tamper
     const tampered = lines(exported);
     [tampered[at - 1], tampered[at]] = [tampered[at]!, tampered[at - 1]!];
     writeFileSync(file('swapped.ndjson'), tampered.join('\n') + '\n');
-    const r = await verifyFile('swapped.ndjson');
+    const r = await verifyFile('swapped.ndjson', '--jwks', jwksFile);
     expect(r.code).toBe(1);
-    expect(r.stdout.split('\n')[0]).toMatch(new RegExp(`^line ${at}: .*(removed|reordered)`));
+    expect(r.stdout.split('\n')[0]).toMatch(new RegExp(`^line ${at + 1}: event \\d+ comes after event \\d+ \\(line ${at}\\): lines were moved`));
   });
 
   it('refuses a checkpoint whose signature does not verify', async () => {
@@ -212,7 +224,7 @@ describe('audit export and offline verify (the chain, signed checkpoints, tamper
     const doc = readFileSync(join(import.meta.dirname, '../../docs/audit.md'), 'utf8');
     const block = /<!-- audit-verifier:begin -->\n```js\n([\s\S]*?)```\n<!-- audit-verifier:end -->/.exec(doc)?.[1];
     expect(block).toBeDefined();
-    expect(block!.trimEnd().split('\n').length).toBeLessThanOrEqual(30);
+    expect(block!.trimEnd().split('\n').length).toBeLessThanOrEqual(80);
     writeFileSync(file('verify-export.mjs'), block!);
     const run = (name: string) => spawnSync(process.execPath, [file('verify-export.mjs'), file(name), jwksFile], { encoding: 'utf8' });
     const clean = run('export.ndjson');
@@ -361,7 +373,7 @@ describe('audit checkpoints signed by a key retired since', () => {
     const withoutRetired = await runCli(['audit', 'verify', file('rotated.ndjson'), '--jwks', file('published.json')], env);
     expect(withoutRetired.code).toBe(1);
     expect(withoutRetired.stdout.split('\n')[0]).toBe(
-      `line ${oldCheckpointLines[0]}: the checkpoint is signed by key ${oldKid}, which the JWKS does not have (retired since? fetch the JWKS with ?include=retired)`,
+      `line ${oldCheckpointLines[0]}: the checkpoint on line ${oldCheckpointLines[0]} is signed by key ${oldKid}, which the JWKS does not have (retired since? fetch the JWKS with ?include=retired)`,
     );
     const withRetired = await runCli(['audit', 'verify', file('rotated.ndjson'), '--jwks', file('every.json')], env);
     expect(withRetired.code, withRetired.stdout + withRetired.stderr).toBe(0);
