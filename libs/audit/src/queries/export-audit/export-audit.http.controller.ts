@@ -16,10 +16,10 @@ export class ExportAuditHttpController {
     operationId: 'consoleExportAudit',
     summary: "The organization's event history with its audit chain, for an auditor to verify offline",
     description:
-      'NDJSON (docs/audit.md): a header line, then one line per event of the organization in chain order, with its data ' +
-      '(personal fields null), its stored form and its link; signed checkpoints are events of type AuditChainCheckpointed. ' +
-      '`warden audit verify <file> --jwks <GET /api/v1/signing_keys?include=retired>` checks it. 400 with a pointer when `from` or `to` is not ' +
-      'an ISO 8601 datetime or `from` is after `to`.',
+      'NDJSON (docs/audit.md): a header line, one line per event of the organization in chain order with its stored form ' +
+      '(personal fields sealed, credentials as digests) and its link, then a head signed by the organization\'s key; signed ' +
+      'checkpoints are events of type AuditChainCheckpointed. `warden audit verify <file> --jwks <GET /api/v1/signing_keys?include=retired>` ' +
+      'checks it. 400 with a pointer when `from` or `to` is not an ISO 8601 datetime or `from` is after `to`.',
   })
   @ApiOkResponse({ description: 'One JSON document per line', content: { 'application/x-ndjson': { schema: { type: 'string' } } } })
   @ApiConsoleRoute({}, 400)
