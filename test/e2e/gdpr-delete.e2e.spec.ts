@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -199,7 +199,8 @@ describe('POST /api/v1/gdpr/delete: crypto-shredding a user', () => {
     const file = join(world.dataDir, 'before-deletion.ndjson');
     expect((await runCli(['audit', 'export', '--org', 'rev', '--include-personal-data', '--out', file], world.env)).code).toBe(0);
     const evaluated = readFileSync(file, 'utf8').split('\n').filter((line) => line.includes('"type":"ItemEvaluated"') && line.includes('gone-post-1'));
-    expect(evaluated.some((line) => (JSON.parse(line) as { data: object }).data && JSON.stringify((JSON.parse(line) as { data: object }).data).includes(SECRETS.age))).toBe(true);
+    // The export shows the sealed fields opened under `personal` (docs/audit.md, "Exporting").
+    expect(evaluated.some((line) => JSON.stringify((JSON.parse(line) as { personal?: object }).personal ?? null).includes(SECRETS.age))).toBe(true);
     expect(shown).toContain(SECRETS.age);
     goneKey = subjectKey('user:gone')!;
     expect(goneKey).toHaveLength(32);
@@ -293,7 +294,9 @@ describe('POST /api/v1/gdpr/delete: crypto-shredding a user', () => {
     const text = readFileSync(file, 'utf8');
     expect(plaintextIn(text)).toEqual([]);
     expect(text).toContain(STAY_TEXT);
-    const verified = await runCli(['audit', 'verify', file], world.env);
+    const jwks = join(world.dataDir, 'rev-jwks.json');
+    writeFileSync(jwks, await (await fetch(`${world.warden.url}/api/v1/signing_keys?include=retired`, { headers: { 'x-api-key': world.key } })).text());
+    const verified = await runCli(['audit', 'verify', file, '--jwks', jwks], world.env);
     expect(verified.code, verified.stdout).toBe(0);
     expect(verified.stdout).toMatch(/^OK: /m);
   });
