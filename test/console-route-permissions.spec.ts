@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { ModulesContainer } from '@nestjs/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PERMISSIONS } from '#warden/kernel';
+import { PERMISSIONS, permissionsOf } from '#warden/kernel';
 import { CONSOLE_ACCESS, type ConsoleAccess, createRootLogger, IS_PUBLIC, loadConfig } from '#warden/platform';
 import { createHttpApp } from '#warden/platform/http';
 import { openStorage, type Storage } from '#warden/storage';
@@ -85,6 +85,18 @@ describe('console route permissions (the route table)', () => {
         for (const p of console!.permissions) expect(PERMISSIONS, route).toContain(p);
       }
     }
+  });
+
+  it('lets AUDITOR reach reads only: no route that changes something, none of users, keys, SSO or deliveries', () => {
+    const auditor = permissionsOf(['AUDITOR']);
+    const reached = routes.filter((r) => r.console?.kind === 'session' && r.console.permissions.every((p) => auditor.includes(p))).map((r) => r.route);
+    expect(reached).toEqual(
+      expect.arrayContaining(['GET /api/console/v1/audit/export', 'GET /api/console/v1/items/:typeId/:id/history', 'GET /api/console/v1/users/:typeId/:id/history']),
+    );
+    // Sign-out and the second factor are the user's own account (USE_CONSOLE), which every role has.
+    const own = new Set(routes.filter((r) => r.console?.kind === 'session' && r.console.permissions.every((p) => p === 'USE_CONSOLE')).map((r) => r.route));
+    for (const route of reached.filter((r) => !own.has(r))) expect(route.split(' ')[0], route).toBe('GET');
+    for (const route of reached) expect(route, route).not.toMatch(/api-keys|sso|deliveries|\/users$|invitations/);
   });
 
   it('keeps console access off every route outside /api/console (those are API-key or public routes)', () => {

@@ -10,3 +10,4 @@ export type * from './chain/audit-checkpoint.events.js';
 export { GetItemHistoryQuery, type ItemHistoryPage } from './queries/get-item-history/get-item-history.query.js';
 export { ExportAuditQuery } from './queries/export-audit/export-audit.query.js';
 export { ListPublishedActionsQuery, type PublishedActionEntry } from './contracts.js';
+export { checkReplayedChain, type ReplayedChainInput, type ReplayedChainReport } from './replay/replayed-chain-check.js';

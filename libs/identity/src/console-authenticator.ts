@@ -8,6 +8,7 @@ import { hashSessionToken } from './domain/session-token.js';
 import { USERS_PROJECTION } from './projections/users.projection.js';
 import { CONSOLE_SESSIONS, type ConsoleSessionDoc } from './projections/users.read-model.js';
 import { toUserView } from './queries/user-view.js';
+import { ReadOnlySessions } from './read-only-sessions.js';
 import { SecondFactorEnforcement } from './second-factor-enforcement.js';
 import { UserDirectory } from './user-directory.js';
 
@@ -28,19 +29,27 @@ export class SessionConsoleAuthenticator implements ConsoleAuthenticator {
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly users: UserDirectory,
     private readonly secondFactors: SecondFactorEnforcement,
+    private readonly readOnly: ReadOnlySessions,
   ) {}
 
   async authenticate(sessionToken: string): Promise<ConsolePrincipal | null> {
     if (sessionToken.length > 200) return null;
     const tokenHash = hashSessionToken(sessionToken);
+    // A read-only server's sessions are in memory only (ReadOnlySessions): the log knows none of them.
+    if (this.readOnly.active) return this.principal(tokenHash, this.readOnly.find(tokenHash));
     let doc = await this.readStore.get<ConsoleSessionDoc>(CONSOLE_SESSIONS, tokenHash);
     if (!doc) {
       await this.projections.catchUp(USERS_PROJECTION);
       doc = await this.readStore.get<ConsoleSessionDoc>(CONSOLE_SESSIONS, tokenHash);
     }
+    return this.principal(tokenHash, doc);
+  }
+
+  /** The principal of the session `ref` names, if the user's aggregate says it is still good. */
+  private async principal(tokenHash: string, doc: Pick<ConsoleSessionDoc, 'orgId' | 'userId' | 'sessionId'> | undefined): Promise<ConsolePrincipal | null> {
     if (!doc) return null;
     const user = await this.users.get(doc.orgId, doc.userId);
-    const session = user?.sessions[doc.sessionId];
+    const session = this.readOnly.active ? this.readOnly.find(tokenHash) : user?.sessions[doc.sessionId];
     if (!user || !session || user.state !== 'active' || session.tokenHash !== tokenHash) return null;
     if (session.expiresAt <= this.clock.now().toISOString()) return null;
     const view = toUserView(user);

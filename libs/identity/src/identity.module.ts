@@ -37,6 +37,7 @@ import { AcceptInvitationHandler } from './commands/accept-invitation/accept-inv
 import { ApplyUsersHandler } from './commands/apply-users/apply-users.handler.js';
 import { InviteUserHandler } from './commands/invite-user/invite-user.handler.js';
 import { LastAdminSafeguard } from './last-admin-safeguard.js';
+import { ReadOnlySessions } from './read-only-sessions.js';
 
 /** Organizations and API keys (event-sourced), and API-key authentication; the routes are IdentityHttpModule's. */
 @Module({
@@ -72,6 +73,7 @@ import { LastAdminSafeguard } from './last-admin-safeguard.js';
     CheckSecondFactorHandler,
     GetSecondFactorStatusHandler,
     LastAdminSafeguard,
+    ReadOnlySessions,
     InviteUserHandler,
     AcceptInvitationHandler,
     ApplyUsersHandler,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isRole, type Permission, PERMISSIONS, permissionsOf, type Role, ROLE_PERMISSIONS, ROLES } from './access.js';
+import { auditPersonalDataAccess, isRole, type Permission, PERMISSIONS, permissionsOf, type Role, ROLE_PERMISSIONS, ROLES } from './access.js';
 
 /**
  * What each role may do, written out again rather than derived: a permission granted to one role
@@ -20,17 +20,22 @@ const EXPECTED: Record<Role, readonly Permission[]> = {
     'MANAGE_USERS',
     'MANAGE_SSO',
     'VIEW_AUDIT',
+    'VIEW_AUDIT_PERSONAL_DATA',
+    'EXPORT_AUDIT_PERSONAL_DATA',
     'VIEW_INSIGHTS',
     'MANAGE_CALLBACKS',
     'VIEW_RULES',
   ],
   RULES_MANAGER: ['MUTATE_LIVE_RULES', 'USE_CONSOLE', 'VIEW_INSIGHTS', 'VIEW_RULES'],
-  ANALYST: ['USE_CONSOLE', 'VIEW_AUDIT', 'VIEW_INSIGHTS', 'VIEW_RULES'],
+  // Histories with personal fields, as before AUDITOR; never an export with them (issue 31).
+  ANALYST: ['USE_CONSOLE', 'VIEW_AUDIT', 'VIEW_AUDIT_PERSONAL_DATA', 'VIEW_INSIGHTS', 'VIEW_RULES'],
   MODERATOR_MANAGER: ['VIEW_MRT', 'EDIT_MRT_QUEUES', 'VIEW_CHILD_SAFETY_DATA', 'USE_CONSOLE', 'DECIDE_MRT', 'MANAGE_MRT_JOBS'],
   MODERATOR: ['VIEW_MRT', 'USE_CONSOLE', 'DECIDE_MRT'],
   CHILD_SAFETY_MODERATOR: ['VIEW_MRT', 'VIEW_CHILD_SAFETY_DATA', 'USE_CONSOLE', 'DECIDE_MRT'],
   // Spec 5.6: view-only review access.
   EXTERNAL_MODERATOR: ['VIEW_MRT', 'USE_CONSOLE'],
+  // Issue 31: reads the audit trail and the reports, changes nothing; personal data only by the organization's grant.
+  AUDITOR: ['USE_CONSOLE', 'VIEW_AUDIT', 'AUDIT_PERSONAL_DATA_IF_GRANTED', 'VIEW_INSIGHTS'],
 };
 
 const sorted = (values: readonly string[]) => [...values].sort();
@@ -56,8 +61,24 @@ describe('the roles table', () => {
   });
 
   it('gives several roles the union of their permissions, in the table order, and no roles nothing', () => {
-    expect(permissionsOf(['EXTERNAL_MODERATOR', 'ANALYST'])).toEqual(['VIEW_MRT', 'USE_CONSOLE', 'VIEW_AUDIT', 'VIEW_INSIGHTS', 'VIEW_RULES']);
+    expect(permissionsOf(['EXTERNAL_MODERATOR', 'ANALYST'])).toEqual(['VIEW_MRT', 'USE_CONSOLE', 'VIEW_AUDIT', 'VIEW_AUDIT_PERSONAL_DATA', 'VIEW_INSIGHTS', 'VIEW_RULES']);
     expect(permissionsOf([])).toEqual([]);
+  });
+
+  it('shows auditors personal data only while their organization grants it; ANALYST never exports it', () => {
+    const access = (role: Role, granted: boolean) => auditPersonalDataAccess(permissionsOf([role]), granted);
+    expect(access('AUDITOR', false)).toEqual({ read: false, export: false });
+    expect(access('AUDITOR', true)).toEqual({ read: true, export: true });
+    for (const granted of [false, true]) {
+      expect(access('ANALYST', granted)).toEqual({ read: true, export: false });
+      expect(access('ADMIN', granted)).toEqual({ read: true, export: true });
+      expect(access('MODERATOR', granted)).toEqual({ read: false, export: false });
+    }
+  });
+
+  it('gives AUDITOR nothing that changes anything, and no credentials', () => {
+    const changing: Permission[] = ['MANAGE_ORG', 'MUTATE_LIVE_RULES', 'EDIT_MRT_QUEUES', 'DECIDE_MRT', 'MANAGE_MRT_JOBS', 'MANAGE_API_KEYS', 'MANAGE_USERS', 'MANAGE_SSO', 'MANAGE_CALLBACKS'];
+    expect(permissionsOf(['AUDITOR']).filter((p) => changing.includes(p))).toEqual([]);
   });
 
   it('recognises the role names and nothing else', () => {

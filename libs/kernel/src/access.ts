@@ -1,7 +1,8 @@
 /**
  * Dashboard roles and what each may do: the table of interface spec 5.6, plus the permissions the
- * console needs. It is the one declaration of access in the code; console routes name a
- * permission (`@RequirePermissions`), never a role.
+ * console needs, plus AUDITOR (issue 31: read-only access to the audit trail; docs/console-access.md,
+ * "Roles"). It is the one declaration of access in the code; console routes name a permission
+ * (`@RequirePermissions`), never a role.
  */
 export const ROLES = [
   'ADMIN',
@@ -11,6 +12,8 @@ export const ROLES = [
   'MODERATOR',
   'CHILD_SAFETY_MODERATOR',
   'EXTERNAL_MODERATOR',
+  /** Beyond the spec: reads the audit trail (exports, histories, reports, a replayed server), changes nothing. */
+  'AUDITOR',
 ] as const;
 export type Role = (typeof ROLES)[number];
 
@@ -37,10 +40,19 @@ export const ROLE_PERMISSIONS = {
   MANAGE_USERS: ['ADMIN'],
   /** Read and change the organization's SSO settings. */
   MANAGE_SSO: ['ADMIN'],
-  /** Read the audit trail and export the event history. */
-  VIEW_AUDIT: ['ADMIN', 'ANALYST'],
+  /** Read item and user histories and export the event history, personal fields null and no secret in it. */
+  VIEW_AUDIT: ['ADMIN', 'ANALYST', 'AUDITOR'],
+  /** Item and user histories with their personal fields opened (the people's texts, as the job view shows them). */
+  VIEW_AUDIT_PERSONAL_DATA: ['ADMIN', 'ANALYST'],
+  /** Exports with personal fields in plaintext: a copy of people's data that leaves Warden. */
+  EXPORT_AUDIT_PERSONAL_DATA: ['ADMIN'],
+  /**
+   * Both of the above, only while the organization grants them to auditors
+   * (`org.settings.auditorPersonalData`, default off): see auditPersonalDataAccess.
+   */
+  AUDIT_PERSONAL_DATA_IF_GRANTED: ['AUDITOR'],
   /** Read the organization's reports on how moderation goes (the appeals report: which rules are overturned). */
-  VIEW_INSIGHTS: ['ADMIN', 'RULES_MANAGER', 'ANALYST'],
+  VIEW_INSIGHTS: ['ADMIN', 'RULES_MANAGER', 'ANALYST', 'AUDITOR'],
   /** See the organization's callback deliveries and send one again. */
   MANAGE_CALLBACKS: ['ADMIN'],
   /** The rules page: the rules with today's actions and their recent matches. */
@@ -57,4 +69,23 @@ export function isRole(value: unknown): value is Role {
 /** Everything the given roles allow, in the table's order. */
 export function permissionsOf(roles: readonly Role[]): Permission[] {
   return PERMISSIONS.filter((permission) => (ROLE_PERMISSIONS[permission] as readonly Role[]).some((role) => roles.includes(role)));
+}
+
+/** What personal data the audit routes show a viewer: in histories (`read`), in exports (`export`). */
+export interface AuditPersonalDataAccess {
+  readonly read: boolean;
+  readonly export: boolean;
+}
+
+/**
+ * Personal data in the audit trail for a viewer with these permissions, in an organization that
+ * does or does not grant it to auditors (`org.settings.auditorPersonalData`). The grant is the
+ * organization's, recorded with its configuration, so it is read per request, not fixed in the table.
+ */
+export function auditPersonalDataAccess(permissions: readonly Permission[], grantedToAuditors: boolean): AuditPersonalDataAccess {
+  const granted = grantedToAuditors && permissions.includes('AUDIT_PERSONAL_DATA_IF_GRANTED');
+  return {
+    read: granted || permissions.includes('VIEW_AUDIT_PERSONAL_DATA'),
+    export: granted || permissions.includes('EXPORT_AUDIT_PERSONAL_DATA'),
+  };
 }

@@ -20,6 +20,7 @@ import {
 } from '#warden/eventstore';
 import { UpcasterRegistry } from '#warden/kernel';
 import { secureDataDir } from './data-directory.js';
+import { ReadOnlyEventStore } from './read-only-event-store.js';
 import { adoptReadModels, connectMongo, createMongoReadStore, dropReadModelsAheadOfLog, READ_MODELS_FILE_NAME, type ReadStore, type SharedTableMove, SqliteReadStore } from '#warden/readstore';
 import {
   type IdempotencyStore,
@@ -71,7 +72,7 @@ export interface Storage {
 }
 
 export async function openStorage(
-  config: Pick<WardenConfig, 'dataDir' | 'eventStoreUrl' | 'mongoUrl' | 'sqliteSync' | 'secretKey' | 'secretKeyFile'>,
+  config: Pick<WardenConfig, 'dataDir' | 'eventStoreUrl' | 'mongoUrl' | 'sqliteSync' | 'secretKey' | 'secretKeyFile'> & { readonly readOnly?: boolean },
   personalData = new PersonalDataPolicy(),
   upcasters = new UpcasterRegistry(),
 ): Promise<Storage> {
@@ -91,7 +92,9 @@ export async function openStorage(
   try {
     const logDb = config.eventStoreUrl ? undefined : sqlite(config.sqliteSync);
     const kurrent = logDb ? undefined : await connectKurrentDb(config.eventStoreUrl!);
-    const rawEvents: EventStore = kurrent ?? new SqliteEventStore(logDb!);
+    const opened: EventStore = kurrent ?? new SqliteEventStore(logDb!);
+    // Under every other layer, so no path (the application's log, the stored form) can append.
+    const rawEvents: EventStore = config.readOnly ? new ReadOnlyEventStore(opened) : opened;
     closers.push(() => rawEvents.close());
     // Like the leases, no sync of their own: a snapshot lost with the power only makes a read longer.
     const snapshots: SnapshotStore = kurrent ? kurrent.snapshots() : new SqliteSnapshotStore(sqlite('normal'));

@@ -11,6 +11,7 @@ const ROLE_LABELS: Record<Role, string> = {
   MODERATOR: 'Moderator',
   CHILD_SAFETY_MODERATOR: 'Child-safety moderator',
   EXTERNAL_MODERATOR: 'External moderator (view only)',
+  AUDITOR: 'Auditor (audit trail, read only)',
 };
 
 export const ROLES = Object.keys(ROLE_LABELS) as Role[];

@@ -85,6 +85,11 @@ export interface OrgSettings {
   requirePolicyForDecisions: boolean;
   /** Every dashboard user must enroll a TOTP second factor before using the console. */
   requireSecondFactor: boolean;
+  /**
+   * AUDITOR users see personal data in histories and may export it (issue 31; default off):
+   * the organization's grant, recorded with its configuration like every setting.
+   */
+  auditorPersonalData: boolean;
   /** How the console shows graphic media to moderators. */
   wellness: WellnessSettings;
 }

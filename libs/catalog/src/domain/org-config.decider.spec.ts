@@ -31,7 +31,7 @@ function desired(parts: { policies?: PolicyDefinition[]; queues?: QueueDefinitio
       routingRule: [],
       appealRoutingRule: [],
     },
-    settings: { requireDecisionReason: false, requirePolicyForDecisions: false, requireSecondFactor: false, wellness: { blur: 2, greyscale: true, breakAfterItems: 0 } },
+    settings: { requireDecisionReason: false, requirePolicyForDecisions: false, requireSecondFactor: false, auditorPersonalData: false, wellness: { blur: 2, greyscale: true, breakAfterItems: 0 } },
     strikes: { windowDays: null, thresholds: [] },
     appeals: { callback: null, body: {} },
     sso: { saml_enabled: false, sso_url: null, cert: null, passwordLogin: true, jit: { enabled: false, defaultRoles: [] }, roleAttribute: null, roleMap: {}, wantAssertionsSigned: true },

@@ -188,7 +188,7 @@ const leaf = (field: string, extra: Record<string, unknown> = {}) => ({
 });
 
 const EXPECTED: OrgConfig = {
-  org: { id: 'acme', name: 'Acme Social', settings: { requireDecisionReason: false, requirePolicyForDecisions: false, requireSecondFactor: false, wellness: { blur: 2, greyscale: true, breakAfterItems: 0 } } },
+  org: { id: 'acme', name: 'Acme Social', settings: { requireDecisionReason: false, requirePolicyForDecisions: false, requireSecondFactor: false, auditorPersonalData: false, wellness: { blur: 2, greyscale: true, breakAfterItems: 0 } } },
   itemTypes: [
     {
       id: 'post',
@@ -365,7 +365,7 @@ describe('parseOrgConfig: valid files', () => {
   it('defaults every optional section of a file that declares only the organization', () => {
     const config = parseOk('org: { id: tiny, name: Tiny }\n');
     expect(config).toEqual({
-      org: { id: 'tiny', name: 'Tiny', settings: { requireDecisionReason: false, requirePolicyForDecisions: false, requireSecondFactor: false, wellness: { blur: 2, greyscale: true, breakAfterItems: 0 } } },
+      org: { id: 'tiny', name: 'Tiny', settings: { requireDecisionReason: false, requirePolicyForDecisions: false, requireSecondFactor: false, auditorPersonalData: false, wellness: { blur: 2, greyscale: true, breakAfterItems: 0 } } },
       itemTypes: [],
       policies: [],
       actions: [],

@@ -24,6 +24,7 @@ describe('OrgSettingsChanged upcasters', () => {
         requireDecisionReason: true,
         requirePolicyForDecisions: false,
         requireSecondFactor: false,
+        auditorPersonalData: false,
         wellness: { blur: 2, greyscale: true, breakAfterItems: 0 },
       },
     });

@@ -3,7 +3,7 @@ import { DEFAULT_WELLNESS_SETTINGS, type OrgSettings } from './catalog.model.js'
 
 /**
  * `org.settings` as recorded by any release, with what later releases added at its defaults:
- * `requireSecondFactor` off and `wellness` as a file without it means. Partial `wellness` blocks
+ * `requireSecondFactor` and `auditorPersonalData` off and `wellness` as a file without it means. Partial `wellness` blocks
  * are never recorded (the parser fills every field), but are filled field by field all the same.
  */
 export function withOrgSettingsDefaults(recorded: Partial<OrgSettings>): OrgSettings {
@@ -11,6 +11,7 @@ export function withOrgSettingsDefaults(recorded: Partial<OrgSettings>): OrgSett
     requireDecisionReason: recorded.requireDecisionReason ?? false,
     requirePolicyForDecisions: recorded.requirePolicyForDecisions ?? false,
     requireSecondFactor: recorded.requireSecondFactor ?? false,
+    auditorPersonalData: recorded.auditorPersonalData ?? false,
     wellness: { ...DEFAULT_WELLNESS_SETTINGS, ...recorded.wellness },
   };
 }

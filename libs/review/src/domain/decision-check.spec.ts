@@ -119,7 +119,7 @@ describe('checkDecision', () => {
   });
 
   it("the organization's settings: a reason for every decision, a policy for CUSTOM_ACTION", () => {
-    const settings = { requireDecisionReason: true, requirePolicyForDecisions: true, requireSecondFactor: false, wellness: { blur: 2 as const, greyscale: true, breakAfterItems: 0 } };
+    const settings = { requireDecisionReason: true, requirePolicyForDecisions: true, requireSecondFactor: false, auditorPersonalData: false, wellness: { blur: 2 as const, greyscale: true, breakAfterItems: 0 } };
     expect(pointers({ type: 'IGNORE', reason: '  ' }, { settings })).toEqual(['/reason']);
     expect(pointers({ type: 'IGNORE', reason: 'duplicate' }, { settings })).toEqual([]);
     expect(pointers({ type: 'CUSTOM_ACTION', actionIds: ['label'], reason: 'spam' }, { settings })).toEqual(['/policyIds']);

@@ -1,12 +1,16 @@
-import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { type IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
+import { GetCatalogSettingsQuery } from '#warden/catalog';
 import { parseIsoInstant } from '#warden/catalog/contracts';
-import { type ErrorDetail, invalidInput } from '#warden/kernel';
+import { auditPersonalDataAccess, type ErrorDetail, forbidden, invalidInput } from '#warden/kernel';
 import { AuditExporter } from '../../export/audit-exporter.js';
 import { ExportAuditQuery } from './export-audit.query.js';
 
 @QueryHandler(ExportAuditQuery)
 export class ExportAuditHandler implements IQueryHandler<ExportAuditQuery> {
-  constructor(private readonly exporter: AuditExporter) {}
+  constructor(
+    private readonly exporter: AuditExporter,
+    private readonly queries: QueryBus,
+  ) {}
 
   /** Checks the bounds before the first line, so a bad request is a 400, not a broken stream. */
   async execute(query: ExportAuditQuery): Promise<AsyncIterable<string>> {
@@ -22,6 +26,14 @@ export class ExportAuditHandler implements IQueryHandler<ExportAuditQuery> {
     const to = bound(query.to, '/to');
     if (from && to && from.getTime() > to.getTime()) problems.push({ title: 'Invalid export window', pointer: '/from', detail: 'from is after to' });
     if (problems.length > 0) throw invalidInput(...problems);
-    return this.exporter.lines({ orgId: query.orgId, from, to, personalData: false });
+    if (query.personalData) {
+      const settings = await this.queries.execute(new GetCatalogSettingsQuery(query.orgId, 'settings'));
+      if (!auditPersonalDataAccess(query.viewer.permissions, settings?.auditorPersonalData === true).export) {
+        throw forbidden(
+          'An export with personal data needs EXPORT_AUDIT_PERSONAL_DATA (ADMIN), or the AUDITOR role in an organization that grants it (org.settings.auditorPersonalData)',
+        );
+      }
+    }
+    return this.exporter.lines({ orgId: query.orgId, from, to, personalData: query.personalData });
   }
 }

@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString } from 'class-validator';
+import { IsIn, IsOptional, IsString } from 'class-validator';
 
 /** The export's bounds as sent; their format is checked by the handler. */
 export class ExportAuditRequestDto {
@@ -12,4 +12,15 @@ export class ExportAuditRequestDto {
   @IsOptional()
   @IsString({ message: 'expected an ISO 8601 datetime' })
   to?: string;
+
+  @ApiPropertyOptional({
+    enum: ['true', 'false'],
+    default: 'false',
+    description:
+      'Personal fields in plaintext: EXPORT_AUDIT_PERSONAL_DATA (ADMIN), or AUDITOR while the organization grants it ' +
+      '(`org.settings.auditorPersonalData`); 403 otherwise (ANALYST included)',
+  })
+  @IsOptional()
+  @IsIn(['true', 'false'], { message: 'includePersonalData must be true or false' })
+  includePersonalData?: 'true' | 'false';
 }

@@ -1,5 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
+import { GetCatalogSettingsQuery } from '#warden/catalog';
+import { auditPersonalDataAccess } from '#warden/kernel';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { type ConsolePrincipal, CurrentUser, RequirePermissions } from '#warden/platform';
 import { ApiConsoleRoute } from '#warden/platform/http';
@@ -11,7 +13,9 @@ const DESCRIPTION =
   'Everything that happened, in log order, each with a one-line summary, who caused it and the event: submissions, ' +
   'evaluations with their rule explanations, hash matches, actions and their callbacks with every delivery attempt, ' +
   'reports, review jobs (enqueues, claims, releases, skips, decisions and who took them), appeals, strikes and their ' +
-  'reversal, a GDPR deletion. 404 when Warden has recorded nothing about it. Paged with `offset`/`limit`.';
+  'reversal, a GDPR deletion. 404 when Warden has recorded nothing about it. Paged with `offset`/`limit`. Personal fields ' +
+  '(what people wrote, as the job view shows it) are opened for VIEW_AUDIT_PERSONAL_DATA (ADMIN, ANALYST) and for AUDITOR ' +
+  'while the organization grants it (`org.settings.auditorPersonalData`); null otherwise, as after an erasure.';
 
 @Controller('api/console/v1')
 export class GetItemHistoryHttpController {
@@ -52,7 +56,9 @@ export class GetItemHistoryHttpController {
   }
 
   /** A user is an item of a USER type: both routes read the same history. */
-  private history(user: ConsolePrincipal, typeId: string, id: string, page: GetItemHistoryRequestDto): Promise<ItemHistoryResponseDto> {
-    return this.queries.execute(new GetItemHistoryQuery(user.orgId, typeId, id, page.offset ?? 0, page.limit ?? 100));
+  private async history(user: ConsolePrincipal, typeId: string, id: string, page: GetItemHistoryRequestDto): Promise<ItemHistoryResponseDto> {
+    const settings = await this.queries.execute(new GetCatalogSettingsQuery(user.orgId, 'settings'));
+    const personalData = auditPersonalDataAccess(user.permissions, settings?.auditorPersonalData === true).read;
+    return this.queries.execute(new GetItemHistoryQuery(user.orgId, typeId, id, page.offset ?? 0, page.limit ?? 100, personalData));
   }
 }

@@ -16,6 +16,8 @@ export class GetItemHistoryQuery extends Query<ItemHistoryPage> {
     readonly id: string,
     readonly offset: number,
     readonly limit: number,
+    /** Personal fields opened; otherwise null, as a forgotten key reads (auditPersonalDataAccess). */
+    readonly personalData = true,
   ) {
     super();
   }

@@ -16,6 +16,7 @@ import { CheckSecondFactorHandler } from './check-second-factor.handler.js';
 import { LoginThrottle } from '../../login-throttle.js';
 import { DisableSecondFactorCommand } from '../disable-second-factor/disable-second-factor.command.js';
 import { DisableSecondFactorHandler } from '../disable-second-factor/disable-second-factor.handler.js';
+import { ReadOnlySessions } from '../../read-only-sessions.js';
 
 const context = { orgId: 'acme', correlationId: 'c', actor: 'user:usr_1' };
 const T0 = new Date('2026-11-23T12:00:10Z');
@@ -27,13 +28,15 @@ describe('the login check of a second factor, on the real embedded store', () =>
   });
 
   /** One "process": its own connection to the shared data file, the shared keyring and clock. */
-  const aProcess = (keyring: Keyring, clock: FixedClock) => {
-    const aggregates = new AggregateStore(new SqliteEventStore(stores.open()), clock, randomIds);
+  const aProcess = (keyring: Keyring, clock: FixedClock, readOnly = false) => {
+    const log = new SqliteEventStore(stores.open());
+    const aggregates = new AggregateStore(log, clock, randomIds);
     const proofs = new SecondFactorProofs(aggregates, keyring, clock);
     return {
       start: new StartSecondFactorEnrollmentHandler(aggregates, keyring),
       confirm: new ConfirmSecondFactorHandler(aggregates, proofs),
-      check: new CheckSecondFactorHandler(aggregates, proofs),
+      check: new CheckSecondFactorHandler(aggregates, proofs, new ReadOnlySessions({ readOnly })),
+      log,
       disable: new DisableSecondFactorHandler(aggregates, proofs, new LoginThrottle(stores.readStore, clock)),
     };
   };
@@ -80,5 +83,26 @@ describe('the login check of a second factor, on the real embedded store', () =>
     clock.advance(15 * 60_000 + 1000);
     await disable({ recoveryCode: recoveryCodes[0]! });
     expect(await a.check.execute(new CheckSecondFactorCommand('acme', 'usr_1', undefined, undefined, context))).toBe('not-enrolled');
+  });
+
+  it('on a read-only server (a replayed log), spends a code in memory: it passes once, and the log takes nothing', async () => {
+    stores = sqliteStores();
+    const keyring = new Keyring([randomBytes(32)]);
+    const clock = new FixedClock(T0);
+    const live = aProcess(keyring, clock);
+    const { secret } = await live.start.execute(new StartSecondFactorEnrollmentCommand('acme', 'usr_1', 'ana@acme.example', context));
+    const totp = new TOTP({ secret: Secret.fromBase32(secret) });
+    const { recoveryCodes } = await live.confirm.execute(new ConfirmSecondFactorCommand('acme', 'usr_1', totp.generate({ timestamp: T0.getTime() }), context));
+    const replayed = aProcess(keyring, clock, true);
+    const head = await replayed.log.headPosition();
+    const check = (totpCode?: string, recoveryCode?: string) => replayed.check.execute(new CheckSecondFactorCommand('acme', 'usr_1', totpCode, recoveryCode, context));
+
+    clock.advance(30_000);
+    const code = totp.generate({ timestamp: clock.now().getTime() });
+    expect(await check(code)).toBe('passed');
+    expect(await check(code)).toBe('wrong');
+    expect(await check(undefined, recoveryCodes[0])).toBe('passed');
+    expect(await check(undefined, recoveryCodes[0])).toBe('wrong');
+    expect(await replayed.log.headPosition()).toBe(head);
   });
 });

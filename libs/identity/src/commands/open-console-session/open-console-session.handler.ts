@@ -5,8 +5,10 @@ import { CLOCK, SESSION_TTL_MS } from '#warden/platform';
 import { AggregateStore } from '#warden/storage';
 import { userStream } from '../../domain/identity.streams.js';
 import { csrfTokenFor, hashSessionToken, newSessionToken } from '../../domain/session-token.js';
-import { userDecider } from '../../domain/user.decider.js';
+import { type OpenSession, userDecider } from '../../domain/user.decider.js';
 import { toUserView } from '../../queries/user-view.js';
+import { ReadOnlySessions } from '../../read-only-sessions.js';
+import { UserDirectory } from '../../user-directory.js';
 import { OpenConsoleSessionCommand, type OpenedConsoleSession } from './open-console-session.command.js';
 
 @CommandHandler(OpenConsoleSessionCommand)
@@ -14,6 +16,8 @@ export class OpenConsoleSessionHandler implements ICommandHandler<OpenConsoleSes
   constructor(
     private readonly aggregates: AggregateStore,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly readOnly: ReadOnlySessions,
+    private readonly users: UserDirectory,
   ) {}
 
   async execute(command: OpenConsoleSessionCommand): Promise<OpenedConsoleSession> {
@@ -23,21 +27,25 @@ export class OpenConsoleSessionHandler implements ICommandHandler<OpenConsoleSes
     const csrfToken = csrfTokenFor(token);
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + SESSION_TTL_MS).toISOString();
-    const { state } = await this.aggregates.handle(
-      stream,
-      userDecider,
-      {
-        type: 'OpenConsoleSession',
-        orgId: command.orgId,
-        sessionId,
-        tokenHash: hashSessionToken(token),
-        csrfTokenHash: hashSessionToken(csrfToken),
-        method: command.method,
-        expiresAt,
-        openedAt: now.toISOString(),
-      },
-      command.context,
-    );
+    const open = {
+      type: 'OpenConsoleSession',
+      orgId: command.orgId,
+      sessionId,
+      tokenHash: hashSessionToken(token),
+      csrfTokenHash: hashSessionToken(csrfToken),
+      method: command.method,
+      expiresAt,
+      openedAt: now.toISOString(),
+    } as const;
+    if (this.readOnly.active) {
+      // A read-only server's log takes nothing: the decider still says whether the user may sign in.
+      const user = await this.users.get(command.orgId, command.userId);
+      userDecider.decide(open, user);
+      const session: OpenSession = { tokenHash: open.tokenHash, csrfTokenHash: open.csrfTokenHash, method: open.method, expiresAt };
+      this.readOnly.open({ ...session, orgId: command.orgId, userId: command.userId, sessionId });
+      return { sessionId, token, csrfToken, expiresAt, user: toUserView(user!) };
+    }
+    const { state } = await this.aggregates.handle(stream, userDecider, open, command.context);
     return { sessionId, token, csrfToken, expiresAt, user: toUserView(state!) };
   }
 }

@@ -9,6 +9,7 @@ import { CURRENT_PARAMS, hashPassword, needsRehash } from '../../domain/password
 import { userDecider, userEmailDecider } from '../../domain/user.decider.js';
 import { emailDigest } from '../../domain/user-email.js';
 import { LoginThrottle } from '../../login-throttle.js';
+import { ReadOnlySessions } from '../../read-only-sessions.js';
 import { UserDirectory } from '../../user-directory.js';
 import { PasswordLoginCommand } from './password-login.command.js';
 import { PasswordLoginHandler } from './password-login.handler.js';
@@ -40,7 +41,7 @@ describe('password sign-in, on the real embedded store', () => {
     const opened: unknown[] = [];
     const commands = { execute: async (c: { constructor: { name: string } }) => (c.constructor.name === 'CheckSecondFactorCommand' ? 'not-enrolled' : (opened.push(c), { sessionId: 's' })) } as unknown as CommandBus;
     const queries = { execute: async () => true } as unknown as QueryBus;
-    const handler = new PasswordLoginHandler(new UserDirectory(aggregates), new LoginThrottle(stores.readStore, clock), aggregates, commands, queries);
+    const handler = new PasswordLoginHandler(new UserDirectory(aggregates), new LoginThrottle(stores.readStore, clock), aggregates, commands, queries, new ReadOnlySessions({ readOnly: false }));
 
     await handler.execute(new PasswordLoginCommand(email, PASSWORD, '203.0.113.7', 'c1'));
     expect(opened).toHaveLength(1);

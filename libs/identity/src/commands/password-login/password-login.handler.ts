@@ -9,6 +9,7 @@ import { accessAuditDecider } from '../../domain/access-audit.decider.js';
 import type { ConsoleLoginFailed } from '../../domain/user.events.js';
 import { emailDigest } from '../../domain/user-email.js';
 import { LoginThrottle, loginThrottleKeys } from '../../login-throttle.js';
+import { ReadOnlySessions } from '../../read-only-sessions.js';
 import { UserDirectory } from '../../user-directory.js';
 import { CheckSecondFactorCommand } from '../check-second-factor/check-second-factor.command.js';
 import { OpenConsoleSessionCommand, type OpenedConsoleSession } from '../open-console-session/open-console-session.command.js';
@@ -38,6 +39,7 @@ export class PasswordLoginHandler implements ICommandHandler<PasswordLoginComman
     private readonly aggregates: AggregateStore,
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
+    private readonly readOnly: ReadOnlySessions,
   ) {}
 
   async execute(command: PasswordLoginCommand): Promise<OpenedConsoleSession> {
@@ -94,7 +96,8 @@ export class PasswordLoginHandler implements ICommandHandler<PasswordLoginComman
    * who signs in, with nobody resetting anything.
    */
   private async rehashIfWeaker(user: User, password: string, context: CommandContext): Promise<void> {
-    if (user.passwordHash === null || !needsRehash(user.passwordHash)) return;
+    // A read-only server appends nothing: the weaker hash waits for a sign-in on the live server.
+    if (this.readOnly.active || user.passwordHash === null || !needsRehash(user.passwordHash)) return;
     const passwordHash = await hashPassword(password);
     await this.aggregates.handle(
       userStream(user.orgId, user.userId),
@@ -106,6 +109,9 @@ export class PasswordLoginHandler implements ICommandHandler<PasswordLoginComman
 
   /** An audit record: never the password; the email only as its digest; the client address as given (a security log needs it). */
   private async recordFailure(digest: string, user: User | null, reason: FailureReason, command: PasswordLoginCommand): Promise<void> {
+    // A read-only server (a replayed log) records no failure in its log; the throttle, kept in the
+    // read store, still counts it.
+    if (this.readOnly.active) return;
     const orgId = user?.orgId ?? DEPLOYMENT_AUDIT;
     const failure = { emailDigest: digest, userId: user?.userId ?? null, method: 'password' as const, reason, clientAddress: command.clientAddress };
     // One trail per organization takes every failed sign-in: under a guessing attack on several

@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeConfig } from '../support/config-files.js';
+import { type ReviewWorld, reviewOrgConfig, type Session, startReceiver, startReviewWorld } from '../support/review-fixture.js';
+import { waitFor } from '../support/wait-for.js';
+import { runCli } from '../support/warden-process.js';
+
+/**
+ * Issue 31, "Also build": AUDITOR reads the audit trail and changes nothing; personal data only
+ * while the organization grants it (`org.settings.auditorPersonalData`); an ANALYST never exports
+ * personal data (docs/console-access.md, "Roles").
+ */
+describe('the AUDITOR role, and personal data in audit reads', () => {
+  let world: ReviewWorld;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  const TEXT = 'words only their writer and the moderators should read';
+  const session = (role: string): Session => world.sessions[role]!;
+  const get = (role: string, path: string) => world.call(session(role), 'GET', path);
+  const HISTORY = '/api/console/v1/items/post/au-1/history';
+  const EXPORT = '/api/console/v1/audit/export';
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    world = await startReviewWorld(reviewOrgConfig(receiver.url), ['ADMIN', 'ANALYST', 'AUDITOR']);
+    const post = { id: 'au-1', typeId: 'post', data: { text: TEXT, author: { id: 'u-au', typeId: 'user' } } };
+    expect((await world.api('POST', '/api/v1/items/async', { items: [post] })).status).toBe(202);
+    await waitFor(async () => ((await get('ADMIN', HISTORY)).status === 200 ? true : undefined), "the item's history");
+  }, 90_000);
+
+  afterAll(async () => {
+    await world?.warden.stop();
+    await receiver?.close();
+  });
+
+  it('lets an AUDITOR read a history and export the trail, without personal data by default', async () => {
+    const history = await get('AUDITOR', HISTORY);
+    expect(history.status).toBe(200);
+    const page = (await history.json()) as { entries: Array<{ type: string; data: Record<string, unknown> }> };
+    const submitted = page.entries.find((e) => e.type === 'ItemSubmitted');
+    expect(submitted).toBeDefined();
+    expect(JSON.stringify(page)).not.toContain(TEXT);
+    // The same history opens the text for an ANALYST, as before AUDITOR existed.
+    expect(await (await get('ANALYST', HISTORY)).text()).toContain(TEXT);
+
+    const exported = await get('AUDITOR', EXPORT);
+    expect(exported.status).toBe(200);
+    const text = await exported.text();
+    expect(text.split('\n')[0]).toMatch(/"kind":"header"/);
+    expect(text).toContain('"type":"ItemSubmitted"');
+    expect(text).not.toContain(TEXT);
+    const withPersonalData = await get('AUDITOR', `${EXPORT}?includePersonalData=true`);
+    expect(withPersonalData.status).toBe(403);
+    expect(((await withPersonalData.json()) as { errors: Array<{ type: string[] }> }).errors[0]!.type).toContain('/errors/forbidden');
+  });
+
+  it('refuses an AUDITOR everything that changes something or shows credentials', async () => {
+    const claim = await world.call(session('AUDITOR'), 'POST', '/api/console/v1/queues/default/claim');
+    expect(claim.status).toBe(403);
+    for (const path of ['/api/console/v1/users', '/api/console/v1/api-keys', '/api/console/v1/queues', '/api/console/v1/callbacks/deliveries', '/api/console/v1/sso']) {
+      expect((await get('AUDITOR', path)).status, path).toBe(403);
+    }
+    const me = (await (await get('AUDITOR', '/api/console/v1/me')).json()) as { user: { roles: string[]; permissions: string[] } };
+    expect(me.user.roles).toEqual(['AUDITOR']);
+    expect(me.user.permissions).toEqual(['USE_CONSOLE', 'VIEW_AUDIT', 'AUDIT_PERSONAL_DATA_IF_GRANTED', 'VIEW_INSIGHTS']);
+  });
+
+  it('never lets an ANALYST export personal data; an ADMIN may', async () => {
+    const refused = await get('ANALYST', `${EXPORT}?includePersonalData=true`);
+    expect(refused.status).toBe(403);
+    const plain = await get('ANALYST', EXPORT);
+    expect(plain.status).toBe(200);
+    expect(await plain.text()).not.toContain(TEXT);
+    const admin = await get('ADMIN', `${EXPORT}?includePersonalData=true`);
+    expect(admin.status).toBe(200);
+    expect(await admin.text()).toContain(TEXT);
+    // A value that is not a boolean is a 400 with its pointer, not a 500.
+    const bad = await get('ADMIN', `${EXPORT}?includePersonalData=yes`);
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { errors: Array<{ pointer?: string }> }).errors[0]!.pointer).toBe('/includePersonalData');
+  });
+
+  it("shows an AUDITOR personal data once the organization grants it, and the grant is an event of its configuration", async () => {
+    const granted = reviewOrgConfig(receiver.url).replace('org: { id: rev, name: Review Org }', 'org: { id: rev, name: Review Org, settings: { auditorPersonalData: true } }');
+    const applied = await runCli(['apply', writeConfig(granted)], world.env);
+    expect(applied.code, applied.stderr).toBe(0);
+    await waitFor(async () => ((await (await get('AUDITOR', HISTORY)).text()).includes(TEXT) ? true : undefined), 'the history with the text');
+    const exported = await get('AUDITOR', `${EXPORT}?includePersonalData=true`);
+    expect(exported.status).toBe(200);
+    const lines = (await exported.text()).trim().split('\n');
+    expect(lines.join('\n')).toContain(TEXT);
+    const grant = lines.map((l) => JSON.parse(l) as { type?: string; data?: { settings?: Record<string, unknown> } }).filter((e) => e.type === 'OrgSettingsChanged');
+    expect(grant.at(-1)!.data!.settings!['auditorPersonalData']).toBe(true);
+    // The grant is the auditors': an ANALYST still exports no personal data.
+    expect((await get('ANALYST', `${EXPORT}?includePersonalData=true`)).status).toBe(403);
+  });
+});
