@@ -68,6 +68,7 @@ describe('audit evidence (issue 31: items 8, 9, 10 and erasure of every copy)', 
   /** The job view while the claimant still holds the lock, version 1 recorded meanwhile. */
   let heldView: JobView;
   let unknownVersion: Response;
+  let versionDecision: Response;
 
   const analyst = () => world.sessions['ANALYST']!;
   const admin = () => world.sessions['ADMIN']!;
@@ -139,7 +140,13 @@ describe('audit evidence (issue 31: items 8, 9, 10 and erasure of every copy)', 
       actionIds: ['remove'],
       itemVersion: 7,
     });
-    await decide(claimedOnV1, { type: 'CUSTOM_ACTION', actionIds: ['remove'], policyIds: ['spam'] });
+    // Without a version: the one the claim showed (asserted in the test, as the probe above may have decided it on an older release).
+    versionDecision = await world.call(admin(), 'POST', `/api/console/v1/jobs/${versionJob}/decision`, {
+      lockToken: claimedOnV1.lock.token,
+      type: 'CUSTOM_ACTION',
+      actionIds: ['remove'],
+      policyIds: ['spam'],
+    });
 
     // Item 9: two posts of one user, each removed by the capped rule (a daily count and a strike each).
     await waitFor(async () => {
@@ -169,6 +176,7 @@ describe('audit evidence (issue 31: items 8, 9, 10 and erasure of every copy)', 
     expect(heldView.item).toMatchObject({ version: 0, latestVersion: 1, data: { text: V1_TEXT }, contentDigest: claimedOnV1.job.item.contentDigest });
     expect(unknownVersion.status).toBe(400);
     expect(((await unknownVersion.json()) as { errors: Array<{ pointer?: string }> }).errors.map((e) => e.pointer)).toEqual(['/itemVersion']);
+    expect(versionDecision.status, await versionDecision.clone().text()).toBe(200);
     // The claim showed version 0 and its digest: the decision and its callback record exactly that.
     const seen = { version: 0, contentDigest: claimedOnV1.job.item.contentDigest };
     expect(seen.contentDigest).toMatch(/^[A-Za-z0-9_-]{43}$/);
