@@ -14,15 +14,21 @@ import { runCli } from '../support/warden-process.js';
  * under that person's key only, each item's own events only, and what each decision was made on.
  */
 
-/** What two people wrote: `crt` created a post, `rep` reported it. Both are erased below. */
+/**
+ * What two people wrote: `crt` created posts; `rep` reported two posts of `keep` (who is not
+ * erased), one of them to child safety. Both `crt` and `rep` are erased below.
+ */
 const SECRETS = {
   creatorName: 'Creator Person 9c2f',
   creatorText: 'creator-secret-text-5e1a',
   reporterName: 'Reporter Person 1d8e',
   reporterReason: 'reporter-secret-reason-7b3d',
+  reporterChildSafetyReason: 'reporter-cs-reason-40a6',
 };
 const crt = { id: 'crt', typeId: 'user' };
 const rep = { id: 'rep', typeId: 'user' };
+const keep = { id: 'keep', typeId: 'user' };
+const KEEP_TEXT = 'an ordinary post of keep';
 const V1_TEXT = 'please review me, version one';
 const V2_TEXT = 'version two, written after the claim';
 
@@ -107,24 +113,33 @@ describe('audit evidence (issue 31: items 8, 9, 10 and erasure of every copy)', 
     const items = [
       { ...crt, data: { name: SECRETS.creatorName } },
       { ...rep, data: { name: SECRETS.reporterName } },
+      { ...keep, data: { name: 'Keep' } },
       { id: 'crt-post', typeId: 'post', data: { text: SECRETS.creatorText, author: crt } },
+      { id: 'keep-post', typeId: 'post', data: { text: KEEP_TEXT, author: keep } },
+      { id: 'keep-cs-post', typeId: 'post', data: { text: 'a picture of keep', author: keep } },
       { id: 'p9-a', typeId: 'post', data: { text: 'cheap pills, first post', author: { id: 'u9', typeId: 'user' } } },
       { id: 'p9-b', typeId: 'post', data: { text: 'cheap pills, second post', author: { id: 'u9', typeId: 'user' } } },
     ];
     expect((await world.api('POST', '/api/v1/items/async', { items })).status).toBe(202);
 
-    // Item 8: `rep` reports `crt`'s post; a moderator removes it, the callback carrying the report's reason.
-    const reported = await world.api('POST', '/api/v1/report', {
-      reporter: { kind: 'user', ...rep },
-      reportedAt: '2026-11-23T12:00:00Z',
-      reportedItem: { id: 'crt-post', typeId: 'post', data: { text: SECRETS.creatorText, author: crt } },
-      reportedForReason: { policyId: 'spam', reason: SECRETS.reporterReason },
-    });
-    expect(reported.status).toBe(201);
+    // Item 8: `rep` reports `keep`'s post; a moderator removes it, the callback carrying the report's
+    // reason. And reports another of `keep`'s posts to child safety, which a moderator reports on.
+    const report = (itemId: string, reason: string, csam: boolean) =>
+      world.api('POST', '/api/v1/report', {
+        reporter: { kind: 'user', ...rep },
+        reportedAt: '2026-11-23T12:00:00Z',
+        reportedItem: { id: itemId, typeId: 'post', data: { text: itemId === 'keep-post' ? KEEP_TEXT : 'a picture of keep', author: keep } },
+        reportedForReason: { policyId: 'spam', reason, csam },
+      });
+    expect((await report('keep-post', SECRETS.reporterReason, false)).status).toBe(201);
     const first = await claim('default');
-    expect(first.job.item.id).toBe('crt-post');
+    expect(first.job.item.id).toBe('keep-post');
     await decide(first, { type: 'CUSTOM_ACTION', actionIds: ['remove'], policyIds: ['spam'], reason: 'moderator words' });
-    await waitFor(() => receiver.received.find((c) => c.body.includes('"crt-post"')), 'the callback of crt-post');
+    await waitFor(() => receiver.received.find((c) => c.body.includes('"keep-post"')), 'the callback of keep-post');
+    expect((await report('keep-cs-post', SECRETS.reporterChildSafetyReason, true)).status).toBe(201);
+    const childSafety = await claim('child-safety');
+    expect(childSafety.job.item.id).toBe('keep-cs-post');
+    await decide(childSafety, { type: 'SUBMIT_CHILD_SAFETY_REPORT', reason: 'known material' });
 
     // Item 10: claimed on version 0, version 1 submitted (the rules do not send it back), decided.
     expect((await world.api('POST', '/api/v1/items/async', { items: [{ id: 'v-post', typeId: 'post', data: { text: V1_TEXT, author: crt } }] })).status).toBe(202);
@@ -198,18 +213,28 @@ describe('audit evidence (issue 31: items 8, 9, 10 and erasure of every copy)', 
     for (const rule of rules) expect(rule.definition, rule.id).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 
-  it("item 8: after the reporter's erasure, their reason is in no decision, callback, history or export", async () => {
-    const before = await history('post', 'crt-post');
+  it("item 8: after the reporter's erasure, their reasons are in no decision, callback, history, child-safety report or export", async () => {
+    const before = await history('post', 'keep-post');
     expect(JSON.stringify(before)).toContain(SECRETS.reporterReason);
     await erase(rep);
-    const after = await history('post', 'crt-post');
+    const after = await history('post', 'keep-post');
     expect(after.map((e) => e.type)).toEqual(expect.arrayContaining(['ActionCallbackRequested', 'CallbackDeliveryRequested']));
     expect(JSON.stringify(after)).not.toContain(SECRETS.reporterReason);
-    // The creator's post stays readable: only the reporter was erased.
-    expect(JSON.stringify(after)).toContain(SECRETS.creatorText);
+    // The post's creator was not erased: their post, and the rest of the decision, stay readable.
+    expect(JSON.stringify(after)).toContain(KEEP_TEXT);
     const callback = after.find((e) => e.type === 'ActionCallbackRequested' && e.data['trigger'] === 'decision')!;
-    expect(callback.data['reportHistory']).toEqual([{ reason: null, reporter: { kind: 'user', ...rep } }]);
-    expect(await exportLog('after-reporter.ndjson', true)).not.toContain(SECRETS.reporterReason);
+    expect(callback.data).toMatchObject({ actorEmail: 'admin@rev.example', reportHistory: [{ reason: null, reporter: { kind: 'user', ...rep } }] });
+    const delivery = after.find((e) => e.type === 'CallbackDeliveryRequested')!;
+    expect((delivery.data['body'] as { custom: unknown }).custom).toMatchObject({ reason: 'moderator words', reportHistory: [{ reason: null, reporter: { kind: 'user', ...rep } }] });
+    const csHistory = JSON.stringify(await history('post', 'keep-cs-post'));
+    expect(csHistory).toContain('ChildSafetyReportRecorded');
+    expect(csHistory).not.toContain(SECRETS.reporterChildSafetyReason);
+    const exported = await world.call(admin(), 'GET', '/api/console/v1/child-safety-reports');
+    const { reports } = (await exported.json()) as { reports: Array<{ item: { id: string }; incident: { reportReasons: string[]; moderatorReason: string } | null }> };
+    expect(reports.find((r) => r.item.id === 'keep-cs-post')?.incident).toEqual({ reportReasons: [], moderatorReason: 'known material', note: null });
+    const text = await exportLog('after-reporter.ndjson', true);
+    expect([SECRETS.reporterName, SECRETS.reporterReason, SECRETS.reporterChildSafetyReason].filter((secret) => text.includes(secret))).toEqual([]);
+    expect(text).toContain(KEEP_TEXT);
   });
 
   it('GDPR: after erasing the reporter and the creator, no data file, WAL, snapshot or export holds their text', async () => {

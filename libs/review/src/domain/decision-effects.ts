@@ -135,7 +135,7 @@ export function childSafetyReport(input: {
     creator: input.decidedItem.creator,
     reporters: input.reports.map((r) => r.reporter),
     incident: {
-      reportReasons: input.reports.flatMap((r) => (r.reason === null ? [] : [r.reason])),
+      reports: input.reports.map((r) => ({ reporter: r.reporter, reason: r.reason })),
       moderatorReason: input.reason,
       note: input.note,
     },

@@ -218,9 +218,18 @@ export type ReviewJobDecided = DomainEvent<
   }
 >;
 
+/** One report a child-safety report names: its reporter (null in events recorded before v2, which did not pair them) and reason. */
+export interface IncidentReport {
+  reporter: Reporter | null;
+  reason: string | null;
+}
+
 /**
  * SUBMIT_CHILD_SAFETY_REPORT: what a CyberTipline-style report needs, recorded for export (no
- * outside submission yet). `incident` holds the reports' reasons: sealed like them.
+ * outside submission yet). `incident` is sealed under the item's subject, and each report's reason
+ * in it once more under its reporter's key (docs/gdpr.md). v2 pairs each reason with its reporter
+ * (`incident.reports`); v1 kept the reasons alone (`incident.reportReasons`), upcast to reports
+ * without a reporter.
  */
 export type ChildSafetyReportRecorded = DomainEvent<
   'ChildSafetyReportRecorded',
@@ -231,7 +240,7 @@ export type ChildSafetyReportRecorded = DomainEvent<
     /** The user the content is attributed to, when known. */
     creator: { id: string; typeId: string } | null;
     reporters: Reporter[];
-    incident: { reportReasons: string[]; moderatorReason: string | null; note: string | null };
+    incident: { reports: IncidentReport[]; moderatorReason: string | null; note: string | null };
     mediaUrls: string[];
     /** Sealed with `incident` (an email is personal data). */
     reportedBy: { userId: string; email: string };
