@@ -33,7 +33,9 @@ const subjectDocId = (orgId: string, subject: string) => `${orgId}:${subject}`;
  * (SUBJECT_ERASURE_REQUESTED_EVENT: the eraser catches this projection up, then empties the read
  * models' write-ahead log, before it forgets the key) the sealed fields of their reports become
  * null, and again once the erasure is recorded (SUBJECT_ERASED_EVENT: reports recorded meanwhile),
- * as a rebuild after the erasure shows them. Media URLs are kept without user info, query string or
+ * as a rebuild after the erasure shows them. Each report's reason is also its reporter's: their
+ * erasure blanks their reasons in every report that names one (CHILD_SAFETY_REPORTS_BY_REPORTER),
+ * as the reasons, sealed under their key too, read back after it. Media URLs are kept without user info, query string or
  * fragment (a pre-signed URL's signature is a credential: the whole URL stays sealed in the event).
  * A report is written once, so a redelivery rewrites the same document; an erasure applied again
  * writes the same nulls.
