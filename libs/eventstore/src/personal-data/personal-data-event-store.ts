@@ -101,6 +101,8 @@ export class PersonalDataEventStore extends EventStoreDecorator {
   private async sealParts(event: NewEvent, parts: readonly PersonalDataPart[]): Promise<NewEvent> {
     let data = event.data;
     for (const part of parts) {
+      // The top level holds the event's own envelope: a part is always an object inside `data`.
+      if (part.path.length === 0) throw new Error(`A personal-data part of ${event.type} must lie inside data, not be it`);
       const found = objectAt(data, part.path);
       if (!found || SEALED_FIELD in found) continue;
       const fields = part.fields.filter((f) => found[f] !== undefined && found[f] !== null);

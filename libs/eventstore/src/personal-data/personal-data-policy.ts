@@ -6,7 +6,7 @@ import type { JsonObject, NewEvent } from '#warden/kernel';
  * person's key, in place, so that erasing them reaches this copy too (docs/gdpr.md).
  */
 export interface PersonalDataPart {
-  /** Where the object is inside `data`: keys and array indices, from the top. */
+  /** Where the object is inside `data`: keys and array indices, from the top (never empty: the top level holds the event's own envelope). */
   readonly path: readonly (string | number)[];
   /** Whose the fields are. */
   readonly subject: string;
