@@ -4,7 +4,7 @@ export { openSqlite, SQLITE_FILE_NAME, type SqliteDatabase, type SqliteOptions }
 export { SqliteEventStore } from './sqlite/sqlite-event-store.js';
 export * from './personal-data/subject-key-store.port.js';
 export { SqliteSubjectKeyStore } from './personal-data/sqlite-subject-key-store.js';
-export { PersonalDataPolicy, type PersonalDataRule } from './personal-data/personal-data-policy.js';
+export { type PersonalDataPart, PersonalDataPolicy, type PersonalDataRule } from './personal-data/personal-data-policy.js';
 export { PersonalDataEventStore, SEALED_FIELD } from './personal-data/personal-data-event-store.js';
 export { UpcastingEventStore } from './upcasting/upcasting-event-store.js';
 export * from './projection/projection.js';

@@ -35,3 +35,21 @@ export interface SubjectErasedData {
   /** The same person's console account, whose email was forgotten too (absent: none). */
   readonly consoleUserId?: string | null;
 }
+
+/**
+ * The reasons of a decision's report history (`[{ reason, reporter }]`, wherever it is copied: the
+ * decision's action callback, the delivery's body) as personal-data parts: each reason is its
+ * reporter's, sealed under their key whoever's event holds it (docs/gdpr.md). `path` is where the
+ * history is inside the event's data.
+ */
+export function reportReasonParts(
+  history: unknown,
+  path: readonly (string | number)[],
+): Array<{ path: Array<string | number>; subject: string; fields: string[] }> {
+  if (!Array.isArray(history)) return [];
+  return history.flatMap((entry: unknown, i) => {
+    const reporter = typeof entry === 'object' && entry !== null ? (entry as { reporter?: { id?: unknown; typeId?: unknown } }).reporter : undefined;
+    if (typeof reporter?.id !== 'string' || typeof reporter.typeId !== 'string') return [];
+    return [{ path: [...path, i], subject: userSubject({ typeId: reporter.typeId, id: reporter.id }), fields: ['reason'] }];
+  });
+}

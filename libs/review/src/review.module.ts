@@ -2,6 +2,8 @@ import { Inject, Module, type OnModuleInit } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { CatalogModule } from '#warden/catalog';
 import { PersonalDataPolicy } from '#warden/eventstore';
+import { reportReasonParts, UpcasterRegistry } from '#warden/kernel';
+import { REVIEW_UPCASTERS } from './domain/review.upcasters.js';
 import { ProjectionHost } from '#warden/storage';
 import { ClaimNextJobHandler } from './commands/claim-next-job/claim-next-job.handler.js';
 import { JobEnqueuer } from './enqueue/job-enqueuer.js';
@@ -10,6 +12,7 @@ import { ReviewQueues } from './review-queues.js';
 import { ClaimCoordinator } from './commands/claim-next-job/claim-coordinator.js';
 import { ReviewJobAccess } from './review-job-access.js';
 import { JobReports } from './job-reports.js';
+import { ItemVersions } from './item-versions.js';
 import { RenewJobLockHandler } from './commands/renew-job-lock/renew-job-lock.handler.js';
 import { ReleaseJobLockHandler } from './commands/release-job-lock/release-job-lock.handler.js';
 import { SkipJobHandler } from './commands/skip-job/skip-job.handler.js';
@@ -50,6 +53,7 @@ const subjectField = (e: { data: { [key: string]: unknown } }) => (typeof e.data
     ClaimCoordinator,
     ReviewJobAccess,
     JobReports,
+    ItemVersions,
     RenewJobLockHandler,
     ReleaseJobLockHandler,
     SkipJobHandler,
@@ -70,6 +74,7 @@ export class ReviewModule implements OnModuleInit {
   constructor(
     @Inject(ProjectionHost) private readonly projections: ProjectionHost,
     @Inject(PersonalDataPolicy) private readonly personalData: PersonalDataPolicy,
+    @Inject(UpcasterRegistry) private readonly upcasters: UpcasterRegistry,
     private readonly enqueuer: JobEnqueuer,
     private readonly queries: QueryBus,
     private readonly router: ReviewRouter,
@@ -81,10 +86,20 @@ export class ReviewModule implements OnModuleInit {
     // What reporters wrote is sealed under their keys; the rest of a job stays readable after an erasure.
     this.personalData.register('ReviewJobOpened', { subject: subjectField, fields: ['reasons'] });
     this.personalData.register('ReviewJobMerged', { subject: subjectField, fields: ['reasons'] });
-    this.personalData.register('ChildSafetyReportRecorded', { subject: subjectField, fields: ['incident', 'reportedBy', 'mediaUrls'] });
+    this.upcasters.register(...REVIEW_UPCASTERS);
+    this.personalData.register('ChildSafetyReportRecorded', {
+      subject: subjectField,
+      fields: ['incident', 'reportedBy', 'mediaUrls'],
+      parts: (e) => reportReasonParts((e.data['incident'] as { reports?: unknown } | null | undefined)?.reports, ['incident', 'reports']),
+    });
     // A decision's callback carries the merged reports and the moderator's email (the rules engine's
-    // carry no subject and neither: not sealed).
-    this.personalData.register('ActionCallbackRequested', { subject: subjectField, fields: ['reportHistory', 'actorEmail'] });
+    // carry no subject and neither: not sealed). Each report's reason is its reporter's, sealed
+    // again under their key inside: erasing the reporter erases this copy too (docs/gdpr.md).
+    this.personalData.register('ActionCallbackRequested', {
+      subject: subjectField,
+      fields: ['reportHistory', 'actorEmail'],
+      parts: (e) => reportReasonParts(e.data['reportHistory'], ['reportHistory']),
+    });
     this.projections.register(reviewJobsProjection);
     this.projections.register(reviewEnqueueReactor({ enqueuer: this.enqueuer, router: this.router }));
     // A report: its reason and context items are what the reporter wrote, sealed under their key.

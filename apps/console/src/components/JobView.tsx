@@ -202,7 +202,7 @@ export function JobView({ job, media }: { job: Job; media: MediaState }) {
           Queue <strong>{job.queueId}</strong> · sent by {job.appeal ? 'appeal' : job.sources.join(', ').toLowerCase().replaceAll('_', ' ')} · opened {when(job.openedAt)} ·{' '}
           {job.reportCount} report{job.reportCount === 1 ? '' : 's'}
           {job.item.latestVersion !== null && job.item.latestVersion !== job.item.version && (
-            <span className="tag warn">
+            <span className="tag warn" title="The version your claim showed: your decision is made on it. A newer version arrived since.">
               version {job.item.version} of {job.item.latestVersion}
             </span>
           )}

@@ -181,7 +181,13 @@ export function Review() {
         if (!job) return;
         setDecisionError(null);
         try {
-          await ok(api.POST('/api/console/v1/jobs/{jobId}/decision', { params: { path: { jobId: job.job.jobId } }, body: { ...decision, lockToken: job.lock.token } }));
+          // The decision is made on the version the view showed (recorded with it, docs/review.md).
+          await ok(
+            api.POST('/api/console/v1/jobs/{jobId}/decision', {
+              params: { path: { jobId: job.job.jobId } },
+              body: { ...decision, lockToken: job.lock.token, itemVersion: job.job.item.version },
+            }),
+          );
         } catch (failure) {
           if (failure instanceof ApiError && failure.status === 401) session.expired();
           setDecisionError(failure instanceof Error ? failure.message : String(failure));

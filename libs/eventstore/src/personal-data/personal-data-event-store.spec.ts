@@ -119,4 +119,61 @@ describe('personal-data codec', () => {
     await stores.events.append(streamName('comment', 'acme', 'c9'), [forged], 'no_stream');
     await expect(store.readStream(streamName('comment', 'acme', 'c9'))).rejects.toThrow();
   });
+
+  describe("other people's parts of an event (a report's reason in a decision about someone else's item)", () => {
+    const decisionPolicy = () =>
+      new PersonalDataPolicy().register('DecisionMade', {
+        subject: (e) => e.data['creator'] as string,
+        fields: ['history'],
+        parts: (e) =>
+          Array.isArray(e.data['history'])
+            ? (e.data['history'] as Array<{ reporter: string }>).map((r, i) => ({ path: ['history', i], subject: r.reporter, fields: ['reason'] }))
+            : [],
+      });
+    const decision = (history: Array<{ reason: string | null; reporter: string }>) =>
+      anEvent('DecisionMade', { creator: 'creator', history, type: 'REMOVE' } as unknown as JsonObject);
+
+    function decisionCodec() {
+      stores = sqliteStores();
+      const keys = new SqliteSubjectKeyStore(stores.open());
+      return { store: new PersonalDataEventStore(stores.events, decisionPolicy(), keys), keys };
+    }
+
+    it("seals each part under its own subject's key, and reads the event back as written, keys in order", async () => {
+      const { store } = decisionCodec();
+      const history = [
+        { reason: 'reporter one wrote this', reporter: 'r1' },
+        { reason: null, reporter: 'r2' },
+        { reason: 'reporter three wrote that', reporter: 'r3' },
+      ];
+      await store.append(streamName('decision', 'acme', 'd1'), [decision(history)], 'no_stream');
+      const raw = JSON.stringify(await stores.events.readAll());
+      expect(raw).not.toContain('reporter one wrote this');
+      const [read] = await store.readAll();
+      expect(JSON.stringify(read!.data)).toBe(JSON.stringify({ creator: 'creator', type: 'REMOVE', history }));
+      expect(read!.metadata.personalDataRedacted).toBeUndefined();
+    });
+
+    it("forgetting a reporter erases their reason only; forgetting the creator erases the rest; no key is made for a null reason", async () => {
+      const { store, keys } = decisionCodec();
+      await store.append(
+        streamName('decision', 'acme', 'd1'),
+        [decision([{ reason: 'gone reporter text', reporter: 'r1' }, { reason: 'kept reporter text', reporter: 'r2' }, { reason: null, reporter: 'r3' }])],
+        'no_stream',
+      );
+      expect(await keys.forget('acme', 'r3')).toBe(0);
+      expect(await keys.forget('acme', 'r1')).toBe(1);
+      const [afterReporter] = await store.readAll();
+      expect(afterReporter!.data['history']).toEqual([
+        { reason: null, reporter: 'r1' },
+        { reason: 'kept reporter text', reporter: 'r2' },
+        { reason: null, reporter: 'r3' },
+      ]);
+      expect(afterReporter!.metadata.personalDataRedacted).toBe(true);
+      await keys.forget('acme', 'creator');
+      const [afterCreator] = await store.readAll();
+      expect(afterCreator!.data['history']).toBeNull();
+    });
+  });
 });
+

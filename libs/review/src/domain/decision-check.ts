@@ -18,6 +18,8 @@ export interface DecisionRequest {
   note?: string | null;
   parameters?: { [name: string]: unknown } | null;
   targetQueueId?: string | null;
+  /** The item version the moderator decides on (their job view's `item.version`); absent: the one their claim showed. */
+  itemVersion?: number | null;
 }
 
 /** What the decision is checked against: the catalog as it is now, and the job. */

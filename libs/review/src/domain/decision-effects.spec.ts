@@ -137,10 +137,13 @@ describe('decision effects', () => {
       jobId: 'j2',
       item: { ...item, version: 2 },
       reporters: [reporter('u-r1'), reporter('u-r2'), reporter('u-r3')],
-      incident: { reportReasons: ['scam link'], moderatorReason: 'known', note: null },
+      incident: { moderatorReason: 'known', note: null },
       mediaUrls: ['https://x/1.jpg'],
       recordedAt: '2026-01-02T00:00:00.000Z',
       subject: 'post:p1',
     });
+    // Each reason beside its reporter, so that each is sealed under its reporter's key.
+    expect(report.incident.reports).toEqual(mergedReports(state([opened]), {}).map((r) => ({ reporter: r.reporter, reason: r.reason })));
+    expect(report.incident.reports.map((r) => r.reason)).toContain('scam link');
   });
 });

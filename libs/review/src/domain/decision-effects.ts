@@ -1,21 +1,33 @@
 import type { ActionDefinition, ItemTypeDefinition } from '#warden/catalog/contracts';
-import { deterministicId, itemSubject } from '#warden/kernel';
+import { canonicalJsonDigest, deterministicId, itemSubject } from '#warden/kernel';
 import type { ReviewJobState } from './review-job.decider.js';
 import type {
   ChildSafetyReportRecorded,
   DecisionCallbackRequested,
+  ItemVersionSeen,
   JobItem,
   JobPolicy,
   ReportReasons,
   Reporter,
 } from './review-job.events.js';
 
-/** The item as its latest version the job names was submitted (opened), read by the handler. */
+/** The item version a decision is made on, as submitted (opened), read by the handler. */
 export interface DecidedItem {
   version: number;
   data: { [field: string]: unknown } | null;
   creator: { id: string; typeId: string } | null;
 }
+
+/**
+ * The digest of an item version's content: canonical JSON of its data and creator, as the rules
+ * engine digests content (libs/rules/src/domain/item-content.ts), so that a decision and a rule
+ * action on the same content name it alike. Null when the data is unreadable (erased).
+ */
+export const contentDigestOf = (item: Pick<DecidedItem, 'data' | 'creator'>): string | null =>
+  item.data === null ? null : canonicalJsonDigest({ data: item.data, creator: item.creator });
+
+/** What a decision records it was made on. */
+export const versionSeen = (item: DecidedItem): ItemVersionSeen => ({ version: item.version, contentDigest: contentDigestOf(item) });
 
 export interface MergedReport {
   reportId: string;
@@ -81,6 +93,7 @@ export function decisionCallbacks(input: {
     // Only the values this action declares: another chosen action's parameters are not its business.
     parameters: Object.fromEntries(Object.entries(input.parameters).filter(([name]) => action.parameters.some((p) => p.name === name))),
     decisionReason: input.reason,
+    decidedOn: versionSeen(input.decidedItem),
     reportHistory,
     subject: itemSubject(input.item, input.decidedItem.creator),
   }));
@@ -122,7 +135,7 @@ export function childSafetyReport(input: {
     creator: input.decidedItem.creator,
     reporters: input.reports.map((r) => r.reporter),
     incident: {
-      reportReasons: input.reports.flatMap((r) => (r.reason === null ? [] : [r.reason])),
+      reports: input.reports.map((r) => ({ reporter: r.reporter, reason: r.reason })),
       moderatorReason: input.reason,
       note: input.note,
     },

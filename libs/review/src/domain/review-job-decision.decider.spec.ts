@@ -40,6 +40,7 @@ const callback: DecisionCallbackRequested['data'] = {
   actorNote: null,
   parameters: {},
   decisionReason: null,
+  decidedOn: { version: 0, contentDigest: 'digest-of-version-0' },
   reportHistory: null,
   subject: 'post:p1',
 };
@@ -85,9 +86,32 @@ describe('reviewJobDecider: decisions', () => {
     expect(spec.given([opened, claimed]).when(decide({ now: '2026-01-01T00:11:00.000Z' })).thenThrows(DomainError).kind).toBe('lock-expired');
   });
 
+  it('records what was decided on: the decision and its callbacks name the item version and its content digest', () => {
+    const seen = { version: 0, contentDigest: 'digest-of-version-0' };
+    const events = spec
+      .given([opened, claimed])
+      .when(decide({ decision: { ...(decide() as Extract<ReviewJobCommand, { type: 'Decide' }>).decision, item: seen } }))
+      .events();
+    expect(events[0]!.data).toMatchObject({ item: seen });
+    expect(events[1]!.data).toMatchObject({ decidedOn: seen });
+  });
+
+  it('a claim records the version it showed, and the lock keeps it for the decision', () => {
+    const seen = { version: 3, contentDigest: 'digest-of-version-3' };
+    const [claim] = spec
+      .given([opened])
+      .when({ type: 'Claim', moderatorId: 'm1', lockTokenHash: 'h1', expiresAt: '2026-01-01T00:11:00.000Z', now: '2026-01-01T00:01:00.000Z', item: seen })
+      .events();
+    expect(claim).toMatchObject({ type: 'ReviewJobClaimed', data: { item: seen } });
+    const state = [opened, claim!].reduce(reviewJobDecider.evolve, reviewJobDecider.initialState);
+    expect(state.lock?.item).toEqual(seen);
+    // A claim recorded before claims recorded it leaves the lock without one.
+    expect([opened, claimed].reduce(reviewJobDecider.evolve, reviewJobDecider.initialState).lock?.item).toBeNull();
+  });
+
   it('AutoClose closes an open job without a lock, and leaves a closed one alone', () => {
     const [closed] = spec.given([opened, claimed]).when({ type: 'AutoClose', decisionId: 'auto1', closeReason: 'ITEM_ACTIONED', now: '2026-01-01T00:06:00.000Z' }).events();
-    expect(closed).toMatchObject({ type: 'ReviewJobDecided', data: { type: 'AUTOMATIC_CLOSE', actor: null, closeReason: 'ITEM_ACTIONED', decisionId: 'auto1' } });
+    expect(closed).toMatchObject({ type: 'ReviewJobDecided', data: { type: 'AUTOMATIC_CLOSE', actor: null, closeReason: 'ITEM_ACTIONED', decisionId: 'auto1', item: null } });
     spec.given([opened, closed!]).when({ type: 'AutoClose', decisionId: 'auto2', closeReason: 'EXPIRED', now: '2026-01-02T00:00:00.000Z' }).thenNothing();
     spec.given([]).when({ type: 'AutoClose', decisionId: 'auto3', closeReason: 'EXPIRED', now: '2026-01-02T00:00:00.000Z' }).thenNothing();
   });

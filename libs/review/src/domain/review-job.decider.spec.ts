@@ -129,7 +129,7 @@ describe('review job decider: Claim', () => {
     spec.given(opened()).when(claim('alice', T0, 'h-alice', at(60))).then([
       { type: 'ReviewJobClaimed', data: { jobId: JOB, moderatorId: 'alice', lockTokenHash: 'h-alice', claimedAt: T0, expiresAt: at(60) } },
     ]);
-    expect(foldEvents(reviewJobDecider, claimedByAlice()).lock).toEqual({ moderatorId: 'alice', lockTokenHash: 'h-alice', expiresAt: at(60) });
+    expect(foldEvents(reviewJobDecider, claimedByAlice()).lock).toEqual({ moderatorId: 'alice', lockTokenHash: 'h-alice', expiresAt: at(60), item: null });
   });
 
   it('refuses a job held by another moderator with a live lock', () => {

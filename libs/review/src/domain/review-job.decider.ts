@@ -8,6 +8,7 @@ import type {
   ReportReasons,
   ReviewJobDecided,
   ReviewJobEvent,
+  ItemVersionSeen,
 } from './review-job.events.js';
 
 /** Times are ISO strings from the handler's clock: the decider stays pure. */
@@ -24,7 +25,7 @@ export type ReviewJobCommand =
       subject: string | null;
       now: string;
     }
-  | { type: 'Claim'; moderatorId: string; lockTokenHash: string; expiresAt: string; now: string }
+  | { type: 'Claim'; moderatorId: string; lockTokenHash: string; expiresAt: string; now: string; item?: ItemVersionSeen }
   | { type: 'RenewLock'; moderatorId: string; lockTokenHash: string; expiresAt: string; now: string }
   | { type: 'ReleaseLock'; moderatorId: string; lockTokenHash: string; now: string }
   | { type: 'Skip'; moderatorId: string; lockTokenHash: string; skipUntil: string; now: string }
@@ -46,6 +47,8 @@ export interface JobLock {
   readonly moderatorId: string;
   readonly lockTokenHash: string;
   readonly expiresAt: string;
+  /** The item version the claim showed; null on claims recorded before it was. */
+  readonly item: ItemVersionSeen | null;
 }
 
 export interface ReviewJobState {
@@ -184,7 +187,14 @@ export const reviewJobDecider: Decider<ReviewJobCommand, ReviewJobState, ReviewJ
         return [
           {
             type: 'ReviewJobClaimed',
-            data: { jobId, moderatorId: command.moderatorId, lockTokenHash: command.lockTokenHash, claimedAt: command.now, expiresAt: command.expiresAt },
+            data: {
+              jobId,
+              moderatorId: command.moderatorId,
+              lockTokenHash: command.lockTokenHash,
+              claimedAt: command.now,
+              expiresAt: command.expiresAt,
+              ...(command.item ? { item: command.item } : {}),
+            },
           },
         ];
       }
@@ -261,6 +271,7 @@ export const reviewJobDecider: Decider<ReviewJobCommand, ReviewJobState, ReviewJ
               parameters: {},
               targetQueueId: null,
               closeReason: command.closeReason,
+              item: null,
               deliveryIds: [],
               decidedAt: command.now,
             },
@@ -298,7 +309,7 @@ export const reviewJobDecider: Decider<ReviewJobCommand, ReviewJobState, ReviewJ
       case 'ReviewJobClaimed':
         return {
           ...state,
-          lock: { moderatorId: event.data.moderatorId, lockTokenHash: event.data.lockTokenHash, expiresAt: event.data.expiresAt },
+          lock: { moderatorId: event.data.moderatorId, lockTokenHash: event.data.lockTokenHash, expiresAt: event.data.expiresAt, item: event.data.item ?? null },
         };
       case 'ReviewJobLockRenewed':
         return state.lock ? { ...state, lock: { ...state.lock, expiresAt: event.data.expiresAt } } : state;

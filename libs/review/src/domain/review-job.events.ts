@@ -131,6 +131,17 @@ export type ReviewJobMerged = DomainEvent<
 >;
 
 /**
+ * The item version a moderator was shown and decided on, and the digest of its content (canonical
+ * JSON of its data and creator, SHA-256, base64url: the rules engine's content digest, so a
+ * decision and a rule action on the same content carry the same digest). `contentDigest` is null
+ * when the version's data was unreadable (erased) when recorded.
+ */
+export interface ItemVersionSeen {
+  version: number;
+  contentDigest: string | null;
+}
+
+/**
  * A moderator holds the job until `expiresAt`. The lock token itself is only ever returned to the
  * moderator; the log keeps its SHA-256.
  */
@@ -142,6 +153,11 @@ export type ReviewJobClaimed = DomainEvent<
     lockTokenHash: string;
     claimedAt: string;
     expiresAt: string;
+    /**
+     * The item version the claim showed (the latest Warden had): what the moderator's decision
+     * is about unless they name another. Absent on claims recorded before it was.
+     */
+    item?: ItemVersionSeen;
   }
 >;
 
@@ -193,13 +209,27 @@ export type ReviewJobDecided = DomainEvent<
     deliveryIds: string[];
     /** An appeal job's appeal (ACCEPT_APPEAL / REJECT_APPEAL are its outcome); missing or null: not an appeal job. */
     appealId?: string | null;
+    /**
+     * What was decided on: the item version the moderator was shown and its content digest.
+     * Null for AUTOMATIC_CLOSE (no one looked); absent on decisions recorded before it was.
+     */
+    item?: ItemVersionSeen | null;
     decidedAt: string;
   }
 >;
 
+/** One report a child-safety report names: its reporter (null in events recorded before v2, which did not pair them) and reason. */
+export interface IncidentReport {
+  reporter: Reporter | null;
+  reason: string | null;
+}
+
 /**
  * SUBMIT_CHILD_SAFETY_REPORT: what a CyberTipline-style report needs, recorded for export (no
- * outside submission yet). `incident` holds the reports' reasons: sealed like them.
+ * outside submission yet). `incident` is sealed under the item's subject, and each report's reason
+ * in it once more under its reporter's key (docs/gdpr.md). v2 pairs each reason with its reporter
+ * (`incident.reports`); v1 kept the reasons alone (`incident.reportReasons`), upcast to reports
+ * without a reporter.
  */
 export type ChildSafetyReportRecorded = DomainEvent<
   'ChildSafetyReportRecorded',
@@ -210,7 +240,7 @@ export type ChildSafetyReportRecorded = DomainEvent<
     /** The user the content is attributed to, when known. */
     creator: { id: string; typeId: string } | null;
     reporters: Reporter[];
-    incident: { reportReasons: string[]; moderatorReason: string | null; note: string | null };
+    incident: { reports: IncidentReport[]; moderatorReason: string | null; note: string | null };
     mediaUrls: string[];
     /** Sealed with `incident` (an email is personal data). */
     reportedBy: { userId: string; email: string };
@@ -239,7 +269,9 @@ export type DecisionCallbackRequested = DomainEvent<
     actorNote: string | null;
     parameters: { [key: string]: unknown };
     decisionReason: string | null;
-    /** The merged reports (reason and reporter), sealed under `subject`. */
+    /** The item version the decision was made on and its content digest (ReviewJobDecided's `item`). */
+    decidedOn: ItemVersionSeen;
+    /** The merged reports (reason and reporter), sealed under `subject`, each reason again under its reporter's key. */
     reportHistory: Array<{ reason: string | null; reporter: Reporter }> | null;
     subject: string | null;
   }

@@ -13,7 +13,14 @@ const recorded = (reportId: string, subject: string | null, mediaUrls = [`https:
     item: { id: `item-${reportId}`, typeId: 'post', typeName: 'Post', version: 1 },
     creator: subject ? { id: subject.split(':')[1]!, typeId: 'user' } : null,
     reporters: [],
-    incident: { reportReasons: [`reason of ${reportId}`], moderatorReason: 'csam', note: null },
+    incident: {
+      reports: [
+        { reporter: { kind: 'user', id: `rep-${reportId}`, typeId: 'user' }, reason: `reason of ${reportId}` },
+        { reporter: { kind: 'user', id: 'rep-all', typeId: 'user' }, reason: `another reason of ${reportId}` },
+      ],
+      moderatorReason: 'csam',
+      note: null,
+    },
     mediaUrls,
     reportedBy: { userId: 'mod-1', email: 'mod@example.com' },
     recordedAt: '2026-03-01T10:00:00.000Z',
@@ -41,11 +48,28 @@ describe('child-safety reports projection', () => {
     await runner.catchUp();
 
     expect(await doc('r1')).toMatchObject({ reportId: 'r1', jobId: 'job-r1', incident: null, reportedBy: null, mediaUrls: null });
-    expect(await doc('r2')).toMatchObject({ incident: { reportReasons: ['reason of r2'] }, reportedBy: { email: 'mod@example.com' } });
+    expect(await doc('r2')).toMatchObject({ incident: { reports: [{ reason: 'reason of r2' }, { reason: 'another reason of r2' }] }, reportedBy: { email: 'mod@example.com' } });
     // Recorded again (another erasure of the same subject): nothing changes.
     await stores.events.append('gdpr_deletion-acme:q1', [anEvent(SUBJECT_ERASED_EVENT, { requestId: 'q1', subject: 'user:gone' } as JsonObject)], 'any');
     await runner.catchUp();
     expect(await doc('r1')).toMatchObject({ incident: null, mediaUrls: null });
+  });
+
+  it("blanks an erased reporter's reasons, and only theirs, in every report that holds one", async () => {
+    stores = sqliteStores();
+    const runner = new ProjectionRunner(childSafetyReportsProjection, stores.events, stores.readStore);
+    await stores.events.append(reviewJobStream('acme', 'job-r1'), [recorded('r1', 'user:creator-1')], 'no_stream');
+    await stores.events.append(reviewJobStream('acme', 'job-r2'), [recorded('r2', 'user:creator-2')], 'no_stream');
+    await stores.events.append('gdpr_deletion-acme:q1', [anEvent(SUBJECT_ERASURE_REQUESTED_EVENT, { requestId: 'q1', subject: 'user:rep-all' } as JsonObject)], 'any');
+    await runner.catchUp();
+    for (const id of ['r1', 'r2']) {
+      expect((await doc(id))?.incident?.reports.map((r) => r.reason)).toEqual([`reason of ${id}`, null]);
+      expect(await doc(id)).toMatchObject({ incident: { moderatorReason: 'csam' }, reportedBy: { email: 'mod@example.com' } });
+    }
+    // Applied again (the completion): the same documents.
+    await stores.events.append('gdpr_deletion-acme:q1', [anEvent(SUBJECT_ERASED_EVENT, { requestId: 'q1', subject: 'user:rep-all' } as JsonObject)], 'any');
+    await runner.catchUp();
+    expect((await doc('r1'))?.incident?.reports.map((r) => r.reason)).toEqual(['reason of r1', null]);
   });
 
   it('blanks them as soon as the erasure is requested, before the key is forgotten, and leaves them blank on its completion', async () => {

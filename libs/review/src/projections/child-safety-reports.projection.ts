@@ -1,12 +1,14 @@
 import type { Projection, ProjectionContext } from '#warden/eventstore';
-import { redactUrl, SUBJECT_ERASED_EVENT, SUBJECT_ERASURE_REQUESTED_EVENT, type SubjectErasedData } from '#warden/kernel';
+import { redactUrl, SUBJECT_ERASED_EVENT, SUBJECT_ERASURE_REQUESTED_EVENT, type SubjectErasedData, userSubject } from '#warden/kernel';
 import type { ReadDocument } from '#warden/readstore';
-import type { ChildSafetyReportRecorded } from '../domain/review-job.events.js';
+import type { ChildSafetyReportRecorded, IncidentReport } from '../domain/review-job.events.js';
 
 export const CHILD_SAFETY_REPORTS_PROJECTION = 'review-child-safety-reports';
 export const CHILD_SAFETY_REPORTS = 'child_safety_reports';
 /** A subject's report ids (opaque ids only): what an erasure of the subject's data must reach. */
 export const CHILD_SAFETY_REPORTS_BY_SUBJECT = 'child_safety_reports_by_subject';
+/** A reporter's report ids (opaque ids only): the reports whose incident holds their reason. */
+export const CHILD_SAFETY_REPORTS_BY_REPORTER = 'child_safety_reports_by_reporter';
 
 /** The fields ChildSafetyReportRecorded seals (review.module.ts): what an erasure blanks here. */
 const SEALED = ['incident', 'reportedBy', 'mediaUrls'] as const;
@@ -31,14 +33,16 @@ const subjectDocId = (orgId: string, subject: string) => `${orgId}:${subject}`;
  * (SUBJECT_ERASURE_REQUESTED_EVENT: the eraser catches this projection up, then empties the read
  * models' write-ahead log, before it forgets the key) the sealed fields of their reports become
  * null, and again once the erasure is recorded (SUBJECT_ERASED_EVENT: reports recorded meanwhile),
- * as a rebuild after the erasure shows them. Media URLs are kept without user info, query string or
+ * as a rebuild after the erasure shows them. Each report's reason is also its reporter's: their
+ * erasure blanks their reasons in every report that names one (CHILD_SAFETY_REPORTS_BY_REPORTER),
+ * as the reasons, sealed under their key too, read back after it. Media URLs are kept without user info, query string or
  * fragment (a pre-signed URL's signature is a credential: the whole URL stays sealed in the event).
  * A report is written once, so a redelivery rewrites the same document; an erasure applied again
  * writes the same nulls.
  */
 export const childSafetyReportsProjection: Projection = {
   name: CHILD_SAFETY_REPORTS_PROJECTION,
-  collections: [CHILD_SAFETY_REPORTS, CHILD_SAFETY_REPORTS_BY_SUBJECT],
+  collections: [CHILD_SAFETY_REPORTS, CHILD_SAFETY_REPORTS_BY_SUBJECT, CHILD_SAFETY_REPORTS_BY_REPORTER],
   eventTypes: ['ChildSafetyReportRecorded', SUBJECT_ERASURE_REQUESTED_EVENT, SUBJECT_ERASED_EVENT],
   needsPersonalData: true,
   indexes: [{ collection: CHILD_SAFETY_REPORTS, fields: ['orgId', 'recordedAt'] }],
@@ -51,14 +55,18 @@ export const childSafetyReportsProjection: Projection = {
     const { subject, ...report } = event.data as unknown as Omit<ChildSafetyReportDoc, 'orgId'> & { subject: string | null };
     const doc: ChildSafetyReportDoc = { ...report, mediaUrls: report.mediaUrls?.map(redactUrl) ?? null, orgId };
     ctx.put(CHILD_SAFETY_REPORTS, childSafetyReportDocId(orgId, report.reportId), doc as unknown as ReadDocument);
-    if (subject === null) return;
-    const id = subjectDocId(orgId, subject);
-    const index = (await ctx.get<SubjectReportsDoc>(CHILD_SAFETY_REPORTS_BY_SUBJECT, id)) ?? { orgId, subject, reportIds: [] };
-    if (!index.reportIds.includes(report.reportId)) {
-      ctx.put(CHILD_SAFETY_REPORTS_BY_SUBJECT, id, { ...index, reportIds: [...index.reportIds, report.reportId] });
-    }
+    if (subject !== null) await remember(CHILD_SAFETY_REPORTS_BY_SUBJECT, orgId, subject, report.reportId, ctx);
+    // Each reporter's reason is theirs: their erasure blanks it here, whoever's item it was about.
+    const reporters = new Set((report.incident?.reports ?? []).flatMap((r) => (r.reporter && r.reason !== null ? [userSubject(r.reporter)] : [])));
+    for (const reporter of reporters) await remember(CHILD_SAFETY_REPORTS_BY_REPORTER, orgId, reporter, report.reportId, ctx);
   },
 };
+
+async function remember(collection: string, orgId: string, subject: string, reportId: string, ctx: ProjectionContext): Promise<void> {
+  const id = subjectDocId(orgId, subject);
+  const index = (await ctx.get<SubjectReportsDoc>(collection, id)) ?? { orgId, subject, reportIds: [] };
+  if (!index.reportIds.includes(reportId)) ctx.put(collection, id, { ...index, reportIds: [...index.reportIds, reportId] });
+}
 
 async function eraseSubject(orgId: string, subject: string, ctx: ProjectionContext): Promise<void> {
   const index = await ctx.get<SubjectReportsDoc>(CHILD_SAFETY_REPORTS_BY_SUBJECT, subjectDocId(orgId, subject));
@@ -70,5 +78,16 @@ async function eraseSubject(orgId: string, subject: string, ctx: ProjectionConte
     const erased: ReadDocument = { ...doc };
     for (const field of SEALED) erased[field] = null;
     ctx.put(CHILD_SAFETY_REPORTS, id, erased);
+  }
+  const reported = await ctx.get<SubjectReportsDoc>(CHILD_SAFETY_REPORTS_BY_REPORTER, subjectDocId(orgId, subject));
+  for (const reportId of reported?.reportIds ?? []) {
+    const id = childSafetyReportDocId(orgId, reportId);
+    const doc = await ctx.get<ChildSafetyReportDoc & ReadDocument>(CHILD_SAFETY_REPORTS, id);
+    const reports = doc?.incident?.reports;
+    if (!doc || !reports) continue;
+    const theirs = (r: IncidentReport) => r.reporter !== null && userSubject(r.reporter) === subject;
+    if (!reports.some((r) => theirs(r) && r.reason !== null)) continue;
+    const incident = { ...doc.incident!, reports: reports.map((r) => (theirs(r) ? { ...r, reason: null } : r)) };
+    ctx.put(CHILD_SAFETY_REPORTS, id, { ...doc, incident } as unknown as ReadDocument);
   }
 }

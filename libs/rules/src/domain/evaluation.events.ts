@@ -10,6 +10,12 @@ export interface RuleResult {
   name: string;
   status: string;
   outcome: Outcome;
+  /**
+   * The digest of the rule's definition as evaluated (ruleDefinitionDigest: canonical JSON of the
+   * catalog's rule, SHA-256, base64url), so that an evaluation names exactly the rule it ran, even
+   * after the rule was changed (docs/rules.md). Absent in evaluations recorded before it was.
+   */
+  definition?: string;
   /** Passed, but the rule's maxDailyActions for the UTC day was already reached. */
   capped: boolean;
   conditions: ConditionRecord[];
@@ -54,6 +60,7 @@ export interface StoredRuleResult {
   name: string;
   status: string;
   outcome: Outcome;
+  definition?: string;
   capped?: true;
   conditions: StoredConditionRecord[];
 }
@@ -140,6 +147,7 @@ export function encodeEvaluation(evaluation: Evaluation): ItemEvaluated['data'] 
   let sealed = false;
   for (const result of evaluation.rules) {
     const stored: StoredRuleResult = { id: result.id, name: result.name, status: result.status, outcome: result.outcome, conditions: [] };
+    if (result.definition !== undefined) stored.definition = result.definition;
     if (result.capped) stored.capped = true;
     const values: StoredConditionValue[] = [];
     for (const { value, detail, ...rest } of result.conditions) {

@@ -3,7 +3,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import type { ItemTypeDefinition, RuleDefinition } from '#warden/catalog';
 import type { EventStore } from '#warden/eventstore';
 import { type ItemIdentifier, type ItemSubmitted, itemStream } from '#warden/ingestion';
-import { type Clock, type CommandContext, type RecordedEvent } from '#warden/kernel';
+import { canonicalJsonDigest, type Clock, type CommandContext, type RecordedEvent } from '#warden/kernel';
 import type { ReadStore } from '#warden/readstore';
 import { CLOCK } from '#warden/platform';
 import { AggregateStore, EVENT_STORE, ProjectionHost, READ_STORE } from '#warden/storage';
@@ -95,6 +95,22 @@ function withoutPersonalData(record: ConditionRecord): ConditionRecord {
  * append to the version's evaluation stream, with ids derived from it: evaluating the same version
  * twice (a reactor re-run, the legacy sync path racing the worker) records it once.
  */
+/**
+ * The digest of a rule's definition (canonical JSON of the catalog's rule): recorded with each
+ * rule result, so that an evaluation says which definition it ran (issue 31: evidence bound to
+ * every evaluation). The catalog hands out the same rule object until the rule changes, so the
+ * digest is computed once per definition.
+ */
+const definitionDigests = new WeakMap<object, string>();
+export function ruleDefinitionDigest(rule: RuleDefinition): string {
+  let digest = definitionDigests.get(rule);
+  if (digest === undefined) {
+    digest = canonicalJsonDigest(rule);
+    definitionDigests.set(rule, digest);
+  }
+  return digest;
+}
+
 @Injectable()
 export class ItemEvaluator {
   private readonly logger = new Logger('rules');
@@ -298,6 +314,7 @@ export class ItemEvaluator {
         name: rule.name,
         status: rule.status,
         outcome: set.outcome,
+        definition: ruleDefinitionDigest(rule),
         capped: false,
         conditions: set.conditions.map(withoutPersonalData),
       };

@@ -11,6 +11,7 @@ import { JobEnqueuer } from '../../enqueue/job-enqueuer.js';
 import { reviewJobsProjection } from '../../projections/review-jobs.projection.js';
 import type { ReviewQueues } from '../../review-queues.js';
 import { ClaimCoordinator } from './claim-coordinator.js';
+import { ItemVersions } from '../../item-versions.js';
 import { ClaimNextJobCommand } from './claim-next-job.command.js';
 import { ClaimNextJobHandler, lockTokenHash } from './claim-next-job.handler.js';
 
@@ -45,7 +46,7 @@ function world() {
   } as unknown as ReviewQueues;
   const coordinator = new ClaimCoordinator();
   const projection = new ProjectionRunner(reviewJobsProjection, stores.events, stores.readStore);
-  const handler = new ClaimNextJobHandler(aggregates, queues, coordinator, stores.readStore, clock, randomIds, { catchUp: () => projection.catchUp() });
+  const handler = new ClaimNextJobHandler(aggregates, queues, coordinator, new ItemVersions(stores.events), stores.readStore, clock, randomIds, { catchUp: () => projection.catchUp() });
   const context = (actor: string): CommandContext => ({ orgId: 'acme', correlationId: randomIds.uuid(), actor });
   let seq = 0;
   return {
@@ -198,7 +199,7 @@ describe('claim-next', () => {
     await w.project();
     const processes = Array.from({ length: 20 }, (_, i) => ({
       moderator: `p${i}`,
-      handler: new ClaimNextJobHandler(w.aggregates, { require: async () => QUEUES[0] } as unknown as ReviewQueues, new ClaimCoordinator(), w.stores.readStore, { now: () => new Date(w.at()) }, randomIds, { catchUp: () => w.project() }),
+      handler: new ClaimNextJobHandler(w.aggregates, { require: async () => QUEUES[0] } as unknown as ReviewQueues, new ClaimCoordinator(), new ItemVersions(w.stores.events), w.stores.readStore, { now: () => new Date(w.at()) }, randomIds, { catchUp: () => w.project() }),
     }));
     const claims = await Promise.all(
       processes.map(({ moderator, handler }) =>
@@ -219,6 +220,7 @@ describe('claim-next', () => {
       w.aggregates,
       { require: async () => QUEUES[0] } as unknown as ReviewQueues,
       new ClaimCoordinator(),
+      new ItemVersions(w.stores.events),
       w.stores.readStore,
       { now: () => new Date(w.at()) },
       randomIds,

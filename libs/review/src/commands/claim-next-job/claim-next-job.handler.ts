@@ -6,7 +6,9 @@ import { type Clock, DomainError, type IdGenerator } from '#warden/kernel';
 import { CLOCK, ID_GENERATOR } from '#warden/platform';
 import type { Filter, ReadStore } from '#warden/readstore';
 import { AggregateStore, ProjectionHost, READ_STORE } from '#warden/storage';
+import { versionSeen } from '../../domain/decision-effects.js';
 import { reviewJobDecider } from '../../domain/review-job.decider.js';
+import { ItemVersions } from '../../item-versions.js';
 import { reviewJobStream } from '../../domain/review.streams.js';
 import { REVIEW_JOBS_PROJECTION } from '../../projections/review-jobs.projection.js';
 import { REVIEW_JOBS, type ReviewJobDoc } from '../../projections/review-jobs.read-model.js';
@@ -37,6 +39,7 @@ export class ClaimNextJobHandler implements ICommandHandler<ClaimNextJobCommand>
     private readonly aggregates: AggregateStore,
     private readonly queues: ReviewQueues,
     private readonly coordinator: ClaimCoordinator,
+    private readonly items: ItemVersions,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
@@ -62,13 +65,16 @@ export class ClaimNextJobHandler implements ICommandHandler<ClaimNextJobCommand>
     for await (const candidate of this.candidates(orgId, queue, me)) {
       const now = this.clock.now();
       if (!this.isOffered(candidate, me, now)) continue;
+      // What the claim shows (the latest version Warden has) is what a decision is made on unless
+      // the moderator names another: recorded with the claim (issue 31, evidence of decisions).
+      const shown = await this.items.latest(orgId, { id: candidate.itemId, typeId: candidate.itemTypeId }, candidate.version);
       const token = this.ids.token(32);
       const expiresAt = new Date(now.getTime() + queue.lockTimeoutSeconds * 1000).toISOString();
       try {
         await this.aggregates.handle(
           reviewJobStream(orgId, candidate.jobId),
           reviewJobDecider,
-          { type: 'Claim', moderatorId: me, lockTokenHash: lockTokenHash(token), expiresAt, now: now.toISOString() },
+          { type: 'Claim', moderatorId: me, lockTokenHash: lockTokenHash(token), expiresAt, now: now.toISOString(), ...(shown ? { item: versionSeen(shown) } : {}) },
           command.context,
           { retries: 0 },
         );

@@ -1,17 +1,15 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler, QueryBus } from '@nestjs/cqrs';
 import { GetCatalogSettingsQuery, GetLiveEntitiesQuery } from '#warden/catalog';
-import type { EventStore } from '#warden/eventstore';
-import { itemStream, type ItemSubmitted } from '#warden/ingestion';
 import { type Clock, forbidden, type IdGenerator, invalidInput } from '#warden/kernel';
 import { CLOCK, ID_GENERATOR } from '#warden/platform';
-import { AggregateStore, EVENT_STORE } from '#warden/storage';
+import { AggregateStore } from '#warden/storage';
 import { checkDecision } from '../../domain/decision-check.js';
-import { childSafetyReport, type DecidedItem, decisionCallbacks, jobItemVersion } from '../../domain/decision-effects.js';
+import { childSafetyReport, decisionCallbacks, jobItemVersion, versionSeen } from '../../domain/decision-effects.js';
 import { type ReviewJobCommand, reviewJobDecider, type ReviewJobState } from '../../domain/review-job.decider.js';
 import { jobNotFound } from '../../domain/review-job.errors.js';
-import type { JobItem } from '../../domain/review-job.events.js';
 import { reviewJobStream } from '../../domain/review.streams.js';
+import { ItemVersions } from '../../item-versions.js';
 import { JobReports } from '../../job-reports.js';
 import { ReviewQueues } from '../../review-queues.js';
 import { lockTokenHash } from '../claim-next-job/claim-next-job.handler.js';
@@ -30,7 +28,7 @@ export class DecideJobHandler implements ICommandHandler<DecideJobCommand> {
     private readonly queues: ReviewQueues,
     private readonly queries: QueryBus,
     private readonly jobReports: JobReports,
-    @Inject(EVENT_STORE) private readonly events: EventStore,
+    private readonly items: ItemVersions,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
@@ -81,11 +79,18 @@ export class DecideJobHandler implements ICommandHandler<DecideJobCommand> {
     const reason = decision.reason?.trim() ? decision.reason : null;
     const note = decision.note?.trim() ? decision.note : null;
     const actor = { userId: moderator.userId };
-    // The item and the reports are read only for what sends or records them.
-    const needsItem = checked.actions.length > 0 || checked.type === 'SUBMIT_CHILD_SAFETY_REPORT';
-    const decidedItem = needsItem ? await this.decidedItem(orgId, state.item, jobItemVersion(state)) : null;
-    const reports = needsItem ? await this.jobReports.of(orgId, state) : [];
-    const callbacks = decidedItem
+    // What the decision is made on (issue 31: every decision records it): the version the
+    // moderator names (the one their job view showed), else the one their claim showed, else
+    // (a claim recorded before claims recorded it) the latest version a request named.
+    const named = decision.itemVersion ?? null;
+    const version = named ?? state.lock?.item?.version ?? jobItemVersion(state);
+    const read = await this.items.at(orgId, state.item, version);
+    if (named !== null && read === null) throw invalidInput({ title: 'Unknown item version', pointer: '/itemVersion', detail: `the item has no version ${named}` });
+    const decidedItem = read ?? { version, data: null, creator: null };
+    // The reports are read only for what sends or records them.
+    const needsReports = checked.actions.length > 0 || checked.type === 'SUBMIT_CHILD_SAFETY_REPORT';
+    const reports = needsReports ? await this.jobReports.of(orgId, state) : [];
+    const callbacks = needsReports
       ? decisionCallbacks({
           orgId,
           decisionId,
@@ -101,7 +106,7 @@ export class DecideJobHandler implements ICommandHandler<DecideJobCommand> {
         })
       : [];
     const report =
-      checked.type === 'SUBMIT_CHILD_SAFETY_REPORT' && decidedItem
+      checked.type === 'SUBMIT_CHILD_SAFETY_REPORT'
         ? childSafetyReport({
             orgId,
             decisionId,
@@ -134,6 +139,7 @@ export class DecideJobHandler implements ICommandHandler<DecideJobCommand> {
           targetQueueId: checked.type === 'TRANSFORM_JOB_AND_RECREATE_IN_QUEUE' ? (decision.targetQueueId ?? null) : null,
           deliveryIds,
           ...(state.appealId !== null ? { appealId: state.appealId } : {}),
+          item: versionSeen(decidedItem),
         },
         callbacks,
         childSafetyReport: report,
@@ -141,13 +147,5 @@ export class DecideJobHandler implements ICommandHandler<DecideJobCommand> {
       },
       summary: { jobId: command.jobId, decisionId, type: checked.type, deliveryIds },
     };
-  }
-
-  /** The job's item version as submitted (its data and creator opened). */
-  private async decidedItem(orgId: string, item: JobItem, version: number): Promise<DecidedItem> {
-    const [event] = await this.events.readStream(itemStream(orgId, item.typeId, item.id), { fromRevision: version, maxCount: 1 });
-    if (!event || event.type !== 'ItemSubmitted') return { version, data: null, creator: null };
-    const data = event.data as unknown as ItemSubmitted['data'];
-    return { version: event.revision, data: data.data ?? null, creator: data.creator ?? null };
   }
 }

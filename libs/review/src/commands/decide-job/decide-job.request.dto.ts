@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { AsReceived, IsJsonObject, IsNonEmptyString } from '#warden/platform/http';
 import { APPEAL_DECISION_TYPES, MODERATOR_DECISION_TYPES } from '../../domain/decision-check.js';
 
@@ -66,4 +66,19 @@ export class DecideJobRequestDto {
   @IsOptional()
   @IsString({ message: 'expected a string' })
   targetQueueId?: string | null;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    minimum: 0,
+    description:
+      "The item version you decide on: the job view's `item.version` (the version whose data it showed). Omitted: the version your claim showed. " +
+      'Recorded with the decision and its callbacks (`item` / `decidedOn`, with the content digest); 400 at /itemVersion for a version the item does not have',
+    example: 0,
+  })
+  @IsOptional()
+  @IsInt({ message: 'expected a whole number' })
+  @Min(0, { message: 'expected 0 or more' })
+  @Max(Number.MAX_SAFE_INTEGER, { message: 'too large' })
+  itemVersion?: number | null;
 }

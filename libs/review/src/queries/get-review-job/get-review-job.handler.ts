@@ -16,6 +16,8 @@ import { reportStream, reviewJobStream } from '../../domain/review.streams.js';
 import { REVIEW_JOBS_PROJECTION } from '../../projections/review-jobs.projection.js';
 import { REVIEW_JOBS, type ReviewJobDoc } from '../../projections/review-jobs.read-model.js';
 import { JobReports } from '../../job-reports.js';
+import { ItemVersions } from '../../item-versions.js';
+import { contentDigestOf } from '../../domain/decision-effects.js';
 import { ReviewQueues } from '../../review-queues.js';
 import { GetReviewJobQuery } from './get-review-job.query.js';
 import { actionsPartOf } from './job-actions-part.js';
@@ -44,6 +46,7 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     private readonly queues: ReviewQueues,
     private readonly jobReports: JobReports,
+    private readonly items: ItemVersions,
     private readonly queries: QueryBus,
     @Inject(ProjectionHost) private readonly projections: ProjectionHost,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -60,20 +63,26 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
 
     const item = state.item;
     const version = Math.max(...state.requests.map((r) => r.version));
+    // The viewer's own live lock pins the version its claim showed: a decision without a version
+    // is made on that one, so the view shows it, never a newer version's data under its number.
+    const lock = state.lock;
+    const pinned = lock && lock.moderatorId === query.viewer.userId && lock.expiresAt > this.clock.now().toISOString() ? (lock.item?.version ?? null) : null;
     const ruleRequests = state.requests.filter((r) => r.source === 'RULE_EXECUTION' && r.action);
     // Earlier jobs are the read model's: it has the viewer's own writes once caught up.
     await this.projections.catchUp(REVIEW_JOBS_PROJECTION);
-    const [types, latest, reports, contexts, evaluations, itemJobs] = await Promise.all([
+    const [types, latest, claimed, reports, contexts, evaluations, itemJobs] = await Promise.all([
       this.itemTypes(orgId),
       this.latestItem(orgId, item, version),
+      pinned === null ? Promise.resolve(null) : this.items.at(orgId, item, pinned),
       this.reports(orgId, state),
       this.reportContexts(orgId, state.requests),
       this.evaluations(orgId, item, ruleRequests),
       this.pastJobs(orgId, item, jobId, visibleIds),
     ]);
     const type = types.get(item.typeId);
-    const data = latest?.data ?? null;
-    const creator = latest?.creator ?? null;
+    const shown = claimed ?? latest;
+    const data = shown?.data ?? null;
+    const creator = shown?.creator ?? null;
     const [creatorUser, standing, related, creatorJobs, bankNames, appeal, actions] = await Promise.all([
       creator ? this.storedItem(orgId, creator, types) : Promise.resolve(null),
       creator ? this.standing(orgId, creator) : Promise.resolve({ userScore: null, strikeCount: null }),
@@ -93,7 +102,15 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
       jobId,
       queueId: state.queueId,
       state: jobState,
-      item: { ...item, version, latestVersion: latest?.version ?? null, data, creator },
+      item: {
+        ...item,
+        version: shown?.version ?? version,
+        requestedVersion: version,
+        latestVersion: latest?.version ?? null,
+        data,
+        creator,
+        contentDigest: shown ? contentDigestOf(shown) : null,
+      },
       itemType: type ? { id: type.id, name: type.name, kind: type.kind, fields: fieldsWithRoles(type) } : null,
       source: opened?.type === 'ReviewJobOpened' ? opened.data.request.source : (sources[0] ?? 'REPORT'),
       sources,

@@ -23,10 +23,23 @@ class RelatedItemDto extends StoredItemDto {
 
 class JobItemDto extends ItemRefDto {
   @ApiProperty() typeName!: string;
-  @ApiProperty({ description: 'The latest version a request named' }) version!: number;
-  @ApiProperty({ type: Number, nullable: true, description: 'The latest version Warden has (data is of this one)' }) latestVersion!: number | null;
+  @ApiProperty({
+    description:
+      "The version shown (data, creator and contentDigest are this version's): the one your claim showed while you hold the job's lock, else the latest Warden has. " +
+      'Send it as the decision\'s itemVersion',
+  })
+  version!: number;
+  @ApiProperty({ description: 'The latest version a request named' }) requestedVersion!: number;
+  @ApiProperty({ type: Number, nullable: true, description: 'The latest version Warden has (newer than version when one arrived after your claim)' })
+  latestVersion!: number | null;
   @ApiProperty({ ...DATA, nullable: true }) data!: Record<string, unknown> | null;
   @ApiNullableObject(ItemRefDto) creator!: ItemRefDto | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: "Digest of the shown version's content (canonical JSON of data and creator, SHA-256, base64url), as a decision on it records it; null when unreadable (erased)",
+  })
+  contentDigest!: string | null;
 }
 
 class FieldDto {

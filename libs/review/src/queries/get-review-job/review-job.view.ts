@@ -167,13 +167,23 @@ export interface ReviewJobView {
   jobId: string;
   queueId: string;
   state: JobState;
-  /** The job's item at its latest version Warden has (data unsealed for the viewer). */
+  /**
+   * The job's item at the version shown (data unsealed for the viewer): the version the viewer's
+   * claim showed while they hold the job's lock, else the latest version Warden has. A decision
+   * names `version` (or, by default, is made on the claim's): the data shown is always that
+   * version's, so a newer version is never shown under an older one's number.
+   */
   item: JobItem & {
-    /** The latest version a request named. */
+    /** The version whose data and creator are shown. */
     version: number;
+    /** The latest version a request named. */
+    requestedVersion: number;
+    /** The latest version Warden has (newer than `version` when one arrived after the viewer's claim). */
     latestVersion: number | null;
     data: { [field: string]: unknown } | null;
     creator: ItemRefView | null;
+    /** The digest of the shown version's content, as a decision on it records it; null when unreadable. */
+    contentDigest: string | null;
   };
   itemType: { id: string; name: string; kind: string; fields: ItemTypeFieldView[] } | null;
   source: EnqueueSource;

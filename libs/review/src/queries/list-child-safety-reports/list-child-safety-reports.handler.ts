@@ -7,7 +7,7 @@ import {
   CHILD_SAFETY_REPORTS_PROJECTION,
   type ChildSafetyReportDoc,
 } from '../../projections/child-safety-reports.projection.js';
-import { type ChildSafetyReportPage, ListChildSafetyReportsQuery } from './list-child-safety-reports.query.js';
+import { type ChildSafetyReportPage, type ChildSafetyReportView, ListChildSafetyReportsQuery } from './list-child-safety-reports.query.js';
 
 @QueryHandler(ListChildSafetyReportsQuery)
 export class ListChildSafetyReportsHandler implements IQueryHandler<ListChildSafetyReportsQuery> {
@@ -32,11 +32,25 @@ export class ListChildSafetyReportsHandler implements IQueryHandler<ListChildSaf
       this.readStore.count(CHILD_SAFETY_REPORTS, filter),
     ]);
     return {
-      reports: docs.map(({ orgId: _org, ...view }) => view),
+      reports: docs.map(({ orgId: _org, incident, ...view }) => ({ ...view, incident: incidentView(incident) })),
       total,
       limit: query.limit,
       offset: query.offset,
       nextOffset: query.offset + docs.length < total ? query.offset + docs.length : null,
     };
   }
+}
+
+/**
+ * The incident as listed: the reasons still readable, in order. A document written by an earlier
+ * release (before the read model was rebuilt) still holds `reportReasons` itself.
+ */
+function incidentView(incident: ChildSafetyReportDoc['incident'] | (Omit<NonNullable<ChildSafetyReportDoc['incident']>, 'reports'> & { reportReasons?: string[] })): ChildSafetyReportView['incident'] {
+  if (!incident) return null;
+  const { moderatorReason, note } = incident;
+  const reasons =
+    'reports' in incident && Array.isArray(incident.reports)
+      ? incident.reports.flatMap((r) => (typeof r.reason === 'string' ? [r.reason] : []))
+      : ((incident as { reportReasons?: string[] }).reportReasons ?? []);
+  return { reportReasons: reasons, moderatorReason, note };
 }

@@ -1,7 +1,10 @@
 import { Query } from '@nestjs/cqrs';
 import type { ChildSafetyReportDoc } from '../../projections/child-safety-reports.projection.js';
 
-export type ChildSafetyReportView = Omit<ChildSafetyReportDoc, 'orgId'>;
+/** As the export lists it: the reports' reasons alone (`reportReasons`, the ones still readable), as since the first release. */
+export type ChildSafetyReportView = Omit<ChildSafetyReportDoc, 'orgId' | 'incident'> & {
+  incident: { reportReasons: string[]; moderatorReason: string | null; note: string | null } | null;
+};
 
 export interface ChildSafetyReportPage {
   reports: ChildSafetyReportView[];

@@ -30,6 +30,10 @@ export class RuleResultDto {
   outcome!: string;
   @ApiProperty({ description: 'Passed, but its maxDailyActions for the UTC day was reached: no actions' })
   capped!: boolean;
+  @ApiPropertyOptional({
+    description: "Digest of the rule's definition as evaluated (canonical JSON, SHA-256, base64url; docs/rules.md); absent on evaluations recorded before it was",
+  })
+  definition?: string;
   @ApiProperty({ type: [ConditionRecordDto] })
   conditions!: ConditionRecordDto[];
 }
