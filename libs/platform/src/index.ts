@@ -13,7 +13,7 @@ export { findJsonBodyProblem, type JsonBodyLimits, type JsonBodyProblem } from '
 export { createRootLogger, PinoNestLogger } from './observability/logger.js';
 export { READINESS_CHECKS, type ReadinessCheck } from './observability/readiness.js';
 export { PlatformModule } from './platform.module.js';
-export { Keyring, KEYRING, KEY_FILE, isSealedSecret, loadKeyring, type SealedSecret } from './secrets/keyring.js';
+export { Keyring, KEYRING, KEY_FILE, isSealedSecret, keyFileAccessProblem, loadKeyring, type SealedSecret } from './secrets/keyring.js';
 export { openUrl, sealUrl, type StoredUrl, withSealedUrl } from './secrets/sealed-url.js';
 export {
   GuardedHttpClient,
