@@ -311,7 +311,7 @@ const ENVIRONMENT = z
       .default('warden-items')
       .refine((raw) => JETSTREAM_NAME.test(raw), { error: (iss) => `must be 1 to 64 letters, digits, - and _, got "${String(iss.input)}"` }),
     WARDEN_NATS_BATCH: wholeNumber(100, 1, 1000),
-    WARDEN_NATS_ACK_WAIT: durationOfAtLeastASecond('60s'),
+    WARDEN_NATS_ACK_WAIT: durationOfAtLeastASecond('30s'),
   })
   // At most a third: a holder stops a third of the lease before it expires, so its next renewal
   // must come before that point or every renewal would stop and restart the reactor.

@@ -85,7 +85,8 @@ export class NatsInboundTransport implements InboundTransport {
         for await (const message of this.messages) {
           await this.slot();
           if (this.stopping) {
-            // Not handled: the broker delivers it again after the ack wait, to this or another worker.
+            // Not handled: handed back at once, for another worker (or this one, restarted).
+            message.nak();
             this.release();
             break;
           }
@@ -148,10 +149,15 @@ export class NatsInboundTransport implements InboundTransport {
       deliveryCount: message.info.deliveryCount,
     };
     let disposition: Disposition;
+    // A message of many items may take longer than the ack wait under load: telling the broker
+    // it is in hand keeps it from being delivered to another worker meanwhile.
+    const inHand = setInterval(() => message.working(), Math.max(500, this.options.ackWaitMs / 3));
     try {
       disposition = await handle(inbound);
     } catch {
       disposition = { outcome: 'retry', delayMs: DEAD_LETTER_RETRY_MS };
+    } finally {
+      clearInterval(inHand);
     }
     if (disposition.outcome === 'ack') message.ack();
     else if (disposition.outcome === 'retry') message.nak(disposition.delayMs);

@@ -1,0 +1,234 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { type Receiver, startReceiver } from '../support/http-receiver.js';
+import { type NatsBroker, startNatsBroker } from '../support/nats-broker.js';
+import { waitFor } from '../support/wait-for.js';
+import { freshDataDir, runCli, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
+
+const CONFIG = join(import.meta.dirname, '../fixtures/inbound-org.yaml');
+const ASYNCAPI = join(import.meta.dirname, '../../docs/asyncapi.yaml');
+const SUBJECT = 'warden.acme.items';
+const LONG_WAIT = { timeoutMs: 90_000 };
+
+const post = (id: string, text: string) => ({ id, typeId: 'post', data: { text, author: { id: `u-${id}`, typeId: 'user' } } });
+const envelope = (eventId: string, items: unknown[], orgId = 'acme') => ({ type: 'ITEM_SUBMISSION_EVENT', version: 1, orgId, eventId, items });
+
+/** `count` scam posts named `<prefix>-<n>`, in messages of `perMessage`, each message its own event. */
+function envelopes(prefix: string, count: number, perMessage: number) {
+  const out: Array<ReturnType<typeof envelope>> = [];
+  for (let start = 0; start < count; start += perMessage) {
+    const items = Array.from({ length: Math.min(perMessage, count - start) }, (_, i) => post(`${prefix}-${start + i}`, `a scam ${start + i}`));
+    out.push(envelope(`${prefix}-event-${start}`, items));
+  }
+  return out;
+}
+
+function logOf(dataDir: string) {
+  const query = <T>(sql: string, ...params: unknown[]): T[] => {
+    const db = new Database(join(dataDir, 'warden.db'), { readonly: true });
+    try {
+      return db.prepare(sql).all(...params) as T[];
+    } finally {
+      db.close();
+    }
+  };
+  return {
+    /** Recorded versions (ItemSubmitted) per item id, for the items whose id starts with `prefix`. */
+    versions(prefix: string): Map<string, number> {
+      const rows = query<{ id: string; n: number }>(
+        "SELECT json_extract(data, '$.itemId') AS id, count(*) AS n FROM events WHERE type = 'ItemSubmitted' AND json_extract(data, '$.itemId') LIKE ? GROUP BY id",
+        `${prefix}-%`,
+      );
+      return new Map(rows.map((r) => [r.id, r.n]));
+    },
+    source(itemId: string): string | undefined {
+      return query<{ source: string }>("SELECT json_extract(data, '$.source') AS source FROM events WHERE type = 'ItemSubmitted' AND json_extract(data, '$.itemId') = ?", itemId)[0]?.source;
+    },
+  };
+}
+
+describe('the inbound topic ITEM_SUBMISSION_EVENT on a real NATS JetStream broker', () => {
+  const dataDir = freshDataDir();
+  const log = logOf(dataDir);
+  let broker: NatsBroker;
+  let receiver: Receiver;
+  let env: NodeJS.ProcessEnv;
+  let warden: RunningWarden;
+  let acme: Awaited<ReturnType<NatsBroker['client']>>;
+
+  beforeAll(async () => {
+    broker = await startNatsBroker(['acme', 'globex']);
+    receiver = await startReceiver();
+    env = testEnv(dataDir, {
+      RECEIVER_URL: receiver.url,
+      WARDEN_NATS_URL: broker.url,
+      WARDEN_NATS_CREDENTIALS_FILE: broker.wardenCredentialsFile,
+      WARDEN_NATS_BATCH: '32',
+      // What a killed worker had in hand comes again after this (the consumer is made with it).
+      WARDEN_NATS_ACK_WAIT: '2s',
+    });
+    const applied = await runCli(['apply', CONFIG], env);
+    expect(applied.code, applied.stderr).toBe(0);
+    warden = await startWarden(env);
+    acme = await broker.client(broker.user('acme'));
+    // Warden creates the stream when it starts consuming.
+    await waitFor(() => warden.logs().includes('inbound topic started') && streamExists(), 'the items stream');
+  }, 60_000);
+  afterAll(async () => {
+    await acme?.connection.close();
+    await warden?.stop();
+    await receiver?.close();
+    await broker?.stop();
+  });
+
+  async function streamExists(): Promise<boolean> {
+    const { connection } = await broker.client(broker.warden);
+    try {
+      await (await jetstreamManager(connection)).consumers.info('WARDEN_ITEMS', 'warden-items');
+      return true;
+    } catch {
+      return false;
+    } finally {
+      await connection.close();
+    }
+  }
+
+  /** Every published message has been settled by Warden (acknowledged; none waiting or in hand). */
+  async function settled(): Promise<void> {
+    const { connection } = await broker.client(broker.warden);
+    try {
+      const manager = await jetstreamManager(connection);
+      await waitFor(async () => {
+        const info = await manager.consumers.info('WARDEN_ITEMS', 'warden-items');
+        return info.num_pending === 0 && info.num_ack_pending === 0;
+      }, { what: 'every message settled', ...LONG_WAIT });
+    } finally {
+      await connection.close();
+    }
+  }
+
+  const publish = (value: unknown, subject = SUBJECT, client = acme) =>
+    client.js.publish(subject, typeof value === 'string' ? value : JSON.stringify(value));
+
+  /** Callbacks received per item id, for the items whose id starts with `prefix`. */
+  const callbacks = (prefix: string) => {
+    const byItem = new Map<string, Array<string>>();
+    for (const r of receiver.requests) {
+      const { item } = JSON.parse(r.body) as { item: { id: string } };
+      if (!item.id.startsWith(`${prefix}-`)) continue;
+      byItem.set(item.id, [...(byItem.get(item.id) ?? []), String(r.headers['service-delivery-id'])]);
+    }
+    return byItem;
+  };
+  const allCalledBack = (prefix: string, count: number) =>
+    waitFor(() => callbacks(prefix).size >= count && callbacks(prefix), { what: `the callbacks of ${count} ${prefix} items`, ...LONG_WAIT });
+
+  it('evaluates 1,000 items published on the subject and calls each back exactly once', async () => {
+    const messages = envelopes('bulk', 1000, 25);
+    await Promise.all(messages.map((m) => publish(m)));
+    const received = await allCalledBack('bulk', 1000);
+    await settled();
+    expect([...received.values()].filter((ids) => ids.length !== 1)).toEqual([]);
+    const versions = log.versions('bulk');
+    expect(versions.size).toBe(1000);
+    expect([...versions.values()].every((n) => n === 1)).toBe(true);
+    expect(log.source('bulk-0')).toBe('topic');
+  }, 120_000);
+
+  it('records nothing twice for an event id published again', async () => {
+    const once = envelope('repeat-event', [post('repeat-1', 'scam once'), post('repeat-2', 'fine')]);
+    await publish(once);
+    await publish(once);
+    await settled();
+    expect(log.versions('repeat')).toEqual(new Map([['repeat-1', 1], ['repeat-2', 1]]));
+    await allCalledBack('repeat', 1);
+    expect(callbacks('repeat').get('repeat-1')).toHaveLength(1);
+  });
+
+  it("accepts the AsyncAPI document's example, as published", async () => {
+    const document = parse(readFileSync(ASYNCAPI, 'utf8')) as {
+      components: { messages: { itemSubmissionEvent: { examples: Array<{ payload: ReturnType<typeof envelope> }> } } };
+    };
+    const [example] = document.components.messages.itemSubmissionEvent.examples;
+    await publish(example!.payload);
+    await settled();
+    for (const item of example!.payload.items as Array<{ id: string }>) expect(log.versions(item.id.replace(/-\d+$/, '')).get(item.id)).toBe(1);
+    const deadLetters = await broker.read('WARDEN_ITEMS_DEAD_LETTER').catch(() => []);
+    expect(deadLetters.filter((d) => d.headers['Warden-Event-Id'] === example!.payload.eventId)).toEqual([]);
+  });
+
+  it('sends a malformed, an invalid and a cross-organization message to the dead-letter subject with the section 7 body, and acknowledges them', async () => {
+    await publish('{"type": "ITEM_SUBMISSION_EVENT", "items": [');
+    await publish(envelope('invalid-event', [{ id: 'invalid-1', typeId: 'post', data: { author: { id: 'u', typeId: 'user' } } }]));
+    await publish(envelope('cross-event', [post('cross-1', 'scam')], 'globex'));
+    await settled();
+    const letters = await broker.read('WARDEN_ITEMS_DEAD_LETTER');
+    const byEvent = (eventId: string | undefined) => letters.find((l) => l.headers['Warden-Event-Id'] === eventId);
+    const malformed = letters.find((l) => l.headers['Warden-Event-Id'] === undefined);
+    expect(malformed?.subject).toBe('warden.acme.items.dead-letter');
+    expect(malformed?.headers['Warden-Subject']).toBe(SUBJECT);
+    expect(JSON.parse(malformed!.data)).toEqual({
+      errors: [
+        {
+          status: 400,
+          type: ['/errors/invalid-user-input'],
+          title: 'Malformed JSON',
+          detail: 'The message is not valid JSON',
+          pointer: '',
+          requestId: malformed!.headers['Warden-Message'],
+        },
+      ],
+    });
+    expect(JSON.parse(byEvent('invalid-event')!.data)).toEqual({
+      errors: [expect.objectContaining({ status: 400, type: ['/errors/invalid-user-input'], title: 'Invalid item', pointer: '/items/0/data/text' })],
+    });
+    const cross = byEvent('cross-event');
+    expect(cross?.subject).toBe('warden.acme.items.dead-letter');
+    expect(JSON.parse(cross!.data).errors[0]).toMatchObject({ status: 403, type: ['/errors/forbidden'], detail: expect.stringContaining('globex') });
+    // Nothing of them was recorded, and they do not come again.
+    expect(log.versions('invalid').size + log.versions('cross').size).toBe(0);
+    expect(letters.filter((l) => l.headers['Warden-Event-Id'] === 'cross-event')).toHaveLength(1);
+  });
+
+  it("lets an organization's broker user publish on its own subject only", async () => {
+    await expect(publish(envelope('forged', [post('forged-1', 'scam')], 'globex'), 'warden.globex.items')).rejects.toThrow();
+  });
+
+  it('loses nothing and records nothing twice when Warden is killed (SIGKILL) mid-stream and restarted', async () => {
+    const messages = envelopes('crash', 300, 20);
+    for (const m of messages.slice(0, 8)) await publish(m);
+    await waitFor(() => log.versions('crash').size >= 40 || undefined, 'the first items recorded');
+    await warden.stop('SIGKILL');
+    // The rest arrives while Warden is down.
+    for (const m of messages.slice(8)) await publish(m);
+    warden = await startWarden(env);
+    const received = await allCalledBack('crash', 300);
+    await settled();
+    const versions = log.versions('crash');
+    expect(versions.size).toBe(300);
+    expect([...versions.entries()].filter(([, n]) => n !== 1)).toEqual([]);
+    // Callbacks are at least once with a stable delivery id (docs/callbacks.md): one delivery per item.
+    expect([...received.entries()].filter(([, ids]) => new Set(ids).size !== 1)).toEqual([]);
+  }, 150_000);
+
+  it('reconnects and continues when the broker restarts mid-stream', async () => {
+    const messages = envelopes('restart', 200, 20);
+    for (const m of messages.slice(0, 5)) await publish(m);
+    await broker.restart();
+    // The publisher's own retry until the restarted broker acknowledges (a publish that timed out
+    // may have been stored: Warden records its event id once all the same).
+    for (const m of messages.slice(5)) {
+      await waitFor(() => publish(m).then(() => true, () => false), { what: 'the restarted broker to take a message', timeoutMs: 30_000 });
+    }
+    await allCalledBack('restart', 200);
+    await settled();
+    expect(warden.logs()).toContain('reconnected to the broker');
+    const versions = log.versions('restart');
+    expect(versions.size).toBe(200);
+    expect([...versions.values()].every((n) => n === 1)).toBe(true);
+  }, 120_000);
+});
