@@ -103,8 +103,10 @@ describe('the inbound topic ITEM_SUBMISSION_EVENT on a real NATS JetStream broke
     try {
       const manager = await jetstreamManager(connection);
       await waitFor(async () => {
-        const info = await manager.consumers.info('WARDEN_ITEMS', 'warden-items');
-        return info.num_pending === 0 && info.num_ack_pending === 0;
+        // The acknowledgement floor at the stream's last message: every message acknowledged (a
+        // message handed back for a retry counts in neither num_pending nor num_ack_pending).
+        const [info, stream] = await Promise.all([manager.consumers.info('WARDEN_ITEMS', 'warden-items'), manager.streams.info('WARDEN_ITEMS')]);
+        return info.num_pending === 0 && info.ack_floor.stream_seq >= stream.state.last_seq;
       }, { what: 'every message settled', ...LONG_WAIT });
     } finally {
       await connection.close();
