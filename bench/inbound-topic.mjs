@@ -43,6 +43,7 @@ const rules = Array.from({ length: 20 }, (_, i) => `  - id: r${i}
         - { input: { field: text }, signal: { type: TEXT_CONTAINS, args: { terms: [${words[i % 10]}-${i}, ${words[(i + 3) % 10]}-x] } }, comparator: EQUALS, value: true }
         - { input: { field: text }, signal: { type: TEXT_MATCHES_REGEX, args: { pattern: '\\\\b${words[(i + 5) % 10]}\\\\s+\\\\d{${(i % 3) + 1}}x\\\\b' } }, comparator: EQUALS, value: true }`).join('\n');
 writeFileSync(join(dir, 'bench.yaml'), `org: { id: bench, name: Bench }
+inboundTopic: { enabled: true }
 itemTypes:
   - { id: post, name: Post, kind: CONTENT, fields: [{ name: text, type: STRING, required: true }] }
 actions:

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { jetstreamManager } from '@nats-io/jetstream';
@@ -236,6 +236,51 @@ describe('the inbound topic ITEM_SUBMISSION_EVENT on a real NATS JetStream broke
     // Nothing of them was recorded, and they do not come again.
     expect(log.versions('invalid').size + log.versions('cross').size).toBe(0);
     expect(letters.filter((l) => l.headers['Warden-Event-Id'] === 'cross-event')).toHaveLength(1);
+  });
+
+  it("dead-letters a message for an organization whose configuration leaves the topic off, and takes its items once apply enables it", async () => {
+    // globex: acme's configuration without `inboundTopic:` (the topic is off by default), then with it.
+    const fixture = readFileSync(CONFIG, 'utf8').replace('inboundTopic: { enabled: true }\n', '').replaceAll('acme', 'globex');
+    const off = join(dataDir, 'globex-off.yaml');
+    const on = join(dataDir, 'globex-on.yaml');
+    writeFileSync(off, fixture);
+    writeFileSync(on, `${fixture}inboundTopic: { enabled: true }\n`);
+    const applied = await runCli(['apply', off], env);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stdout).not.toContain('inbound topic');
+    const globex = await broker.client(broker.user('globex'));
+    try {
+      await publish(envelope('off-event', [post('off-1', 'scam')], 'globex'), 'warden.globex.items', globex);
+      await settled();
+      const letter = (await broker.read('WARDEN_ITEMS_DEAD_LETTER')).find((l) => l.headers['Warden-Event-Id'] === 'off-event');
+      expect(letter?.subject).toBe('warden.globex.items.dead-letter');
+      expect(JSON.parse(letter!.data)).toEqual({
+        errors: [
+          {
+            status: 403,
+            type: ['/errors/forbidden'],
+            title: 'Forbidden',
+            detail: expect.stringContaining('the inbound topic is off for organization globex'),
+            requestId: letter!.headers['Warden-Message'],
+          },
+        ],
+      });
+      expect(log.versions('off').size).toBe(0);
+
+      // The dry run names the setting and the subject it opens; the running worker follows the apply.
+      const dryRun = await runCli(['apply', on, '--dry-run'], env);
+      expect(dryRun.code, dryRun.stderr).toBe(0);
+      expect(dryRun.stdout).toContain('would change inbound topic settings: enabled, items taken from warden.globex.items');
+      const enabled = await runCli(['apply', on], env);
+      expect(enabled.code, enabled.stderr).toBe(0);
+      expect(enabled.stdout).toContain('changed inbound topic settings: enabled, items taken from warden.globex.items');
+      await publish(envelope('on-event', [post('on-1', 'scam')], 'globex'), 'warden.globex.items', globex);
+      await settled();
+      expect(log.versions('on')).toEqual(new Map([['on-1', 1]]));
+      expect((await broker.read('WARDEN_ITEMS_DEAD_LETTER')).filter((l) => l.headers['Warden-Event-Id'] === 'on-event')).toEqual([]);
+    } finally {
+      await globex.connection.close();
+    }
   });
 
   it("lets an organization's broker user publish on its own subject only", async () => {

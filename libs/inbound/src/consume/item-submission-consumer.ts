@@ -1,9 +1,11 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { Counter } from 'prom-client';
+import { GetCatalogSettingsQuery } from '#warden/catalog';
 import { SubmitItemsCommand } from '#warden/ingestion';
-import { DomainError, errorBodyOf, invalidInput, partTooLarge, payloadTooLarge } from '#warden/kernel';
+import { DomainError, errorBodyOf, forbidden, invalidInput, partTooLarge, payloadTooLarge } from '#warden/kernel';
 import { findJsonBodyProblem, Metrics, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
+import { ProjectionHost } from '#warden/storage';
 import { checkSameOrganization, readItemSubmissionEvent, subjectOrganization } from '../domain/item-submission-event.js';
 import { type Disposition, INBOUND_TRANSPORT, type InboundMessage, type InboundTransport } from '../transport/inbound-transport.port.js';
 
@@ -30,6 +32,8 @@ export class ItemSubmissionConsumer implements BeforeApplicationShutdown {
   constructor(
     @Inject(INBOUND_TRANSPORT) private readonly transport: InboundTransport,
     private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+    @Inject(ProjectionHost) private readonly projections: ProjectionHost,
     @Inject(WARDEN_CONFIG) private readonly config: WardenConfig,
     metrics: Metrics,
   ) {
@@ -65,6 +69,7 @@ export class ItemSubmissionConsumer implements BeforeApplicationShutdown {
       const event = readItemSubmissionEvent(this.parse(message.data));
       eventId = event.eventId;
       checkSameOrganization(subjectOrgId, event);
+      await this.checkEnabled(event.orgId, message.subject);
       const accepted = await this.commands.execute(
         new SubmitItemsCommand(
           event.items,
@@ -85,6 +90,22 @@ export class ItemSubmissionConsumer implements BeforeApplicationShutdown {
       this.logger.warn({ msg: 'inbound message not recorded; it comes again', message: message.id, delayMs, error: String(error) });
       return { outcome: 'retry', delayMs };
     }
+  }
+
+  /**
+   * The organization takes items from the topic only when its configuration says so
+   * (`inboundTopic: { enabled: true }`, docs/configuration-as-code.md): otherwise the message is
+   * refused (403, dead-lettered). A dead letter is final, so a setting that reads as off is read
+   * again once the catalog has caught up with the log: an apply moments ago may not be projected.
+   */
+  private async checkEnabled(orgId: string, subject: string): Promise<void> {
+    const enabled = async () => (await this.queries.execute(new GetCatalogSettingsQuery(orgId, 'inboundTopic')))?.enabled === true;
+    if (await enabled()) return;
+    await this.projections.catchUp('catalog');
+    if (await enabled()) return;
+    throw forbidden(
+      `the inbound topic is off for organization ${orgId}: nothing is taken from ${subject} until its configuration file says inboundTopic: { enabled: true } and is applied`,
+    );
   }
 
   /** The message as a JSON value, under the limits of a request body (docs/api.md, "Request limits"). */
