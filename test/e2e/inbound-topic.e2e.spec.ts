@@ -281,7 +281,7 @@ describe('the inbound topic ITEM_SUBMISSION_EVENT on a real NATS JetStream broke
     } finally {
       await globex.connection.close();
     }
-  });
+  }, 90_000);
 
   it("lets an organization's broker user publish on its own subject only", async () => {
     await expect(publish(envelope('forged', [post('forged-1', 'scam')], 'globex'), 'warden.globex.items')).rejects.toThrow();
