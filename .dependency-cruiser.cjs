@@ -4,7 +4,7 @@
  */
 const INFRA = '(kernel|platform|eventstore|readstore|storage|sqlite)';
 const DOMAIN = '^(libs/[^/]+/src/domain/|test/fixtures/impure-domain/domain/)';
-const FRAMEWORKS = '(^|/)node_modules/(@nestjs|fastify|@fastify|mongoose|mongodb|better-sqlite3|@kurrent|undici|pino|prom-client)/';
+const FRAMEWORKS = '(^|/)node_modules/(@nestjs|fastify|@fastify|mongoose|mongodb|better-sqlite3|@kurrent|undici|pino|prom-client|@nats-io)/';
 
 /** What a domain/ folder may not reach: frameworks, databases, the network, infrastructure libraries. */
 const IMPURE = [FRAMEWORKS, '^node:(http|https|net|dns|tls)$', '^(http|https|net|dns|tls)$', '^libs/(platform|eventstore|readstore|storage|sqlite)/'];

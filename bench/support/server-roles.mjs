@@ -10,10 +10,10 @@ export function serverRoles(env) {
   const started = [];
 
   /** Starts a role and waits for it to be ready; fails with its stderr if it exits first. */
-  async function start(role, port, dataDir) {
+  async function start(role, port, dataDir, extraEnv = {}) {
     const profile = process.env.WARDEN_BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.WARDEN_BENCH_PROFILE] : [];
     const child = spawn(process.execPath, [...profile, 'dist/apps/server/src/main.js'], {
-      env: { ...env, WARDEN_DATA_DIR: dataDir, WARDEN_ROLE: role, PORT: String(port) },
+      env: { ...env, ...extraEnv, WARDEN_DATA_DIR: dataDir, WARDEN_ROLE: role, PORT: String(port) },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     started.push(child);

@@ -12,6 +12,7 @@ import { ReviewModule } from '#warden/review';
 import { EnforcementModule } from '#warden/enforcement';
 import { AppealsModule } from '#warden/appeals';
 import { AuditModule } from '#warden/audit';
+import { InboundModule } from '#warden/inbound';
 import { ApiKeyGuard, ConsoleGuard, PlatformModule, type WardenConfig } from '#warden/platform';
 import { type Storage, StorageModule } from '#warden/storage';
 
@@ -56,6 +57,8 @@ export class AppModule {
         EnforcementModule,
         AppealsModule,
         AuditModule,
+        // The inbound topic (docs/inbound-topic.md): off unless a broker is configured; consumed by workers.
+        ...(config.inboundTopic !== undefined && options.background ? [InboundModule.register(config.inboundTopic)] : []),
         ...(options.http ? [options.http] : []),
       ],
       providers: [

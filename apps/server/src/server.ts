@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { ConfigError, createRootLogger, loadConfig, type WardenConfig } from '#warden/platform';
 import { createHttpApp } from '#warden/platform/http';
+import { ItemSubmissionConsumer } from '#warden/inbound';
 import { openStorage, ProjectionHost } from '#warden/storage';
 import { AppModule, rolesOf } from './app.module.js';
 import { HttpSurfaceModule } from './http-surface.module.js';
@@ -38,6 +39,8 @@ export async function runServer(): Promise<void> {
   // Projections and reactors start once the application is initialised: reactors use the command
   // and query buses, whose handlers are registered while it bootstraps.
   if (roles.background) await app.get(ProjectionHost).startAll();
+  // Likewise the inbound topic: its messages become commands.
+  if (roles.background && config.inboundTopic !== undefined) await app.get(ItemSubmissionConsumer).start();
   // Graceful shutdown: stop accepting, finish in-flight requests and projection batches, close
   // the stores (Nest's shutdown hooks, in that order), then exit 0.
   // A terminal's Ctrl-C reaches npm and this process, and npm passes it on once more: a signal

@@ -154,3 +154,30 @@ export const secondFactorRequired = () =>
       pointer: '/totp',
     },
   ]);
+
+/** One entry of the section 7 error body. */
+export interface ErrorBodyItem {
+  status: number;
+  type: string[];
+  title: string;
+  detail?: string;
+  pointer?: string;
+  requestId?: string;
+}
+
+/**
+ * The one error body of interface-spec section 7, for a DomainError: what HTTP answers (the
+ * platform's error filter) and what a dead-lettered topic message carries (docs/inbound-topic.md).
+ */
+export function errorBodyOf(error: DomainError, requestId: string | undefined): { errors: ErrorBodyItem[] } {
+  return {
+    errors: error.details.map((d) => ({
+      status: error.status,
+      type: [error.type],
+      title: d.title,
+      ...(d.detail !== undefined ? { detail: d.detail } : {}),
+      ...(d.pointer !== undefined ? { pointer: d.pointer } : {}),
+      ...(requestId !== undefined ? { requestId } : {}),
+    })),
+  };
+}

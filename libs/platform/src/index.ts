@@ -9,10 +9,11 @@ export { clientNetwork } from './auth/client-network.js';
 export { ConsoleGuard } from './auth/console.guard.js';
 export { consoleActor, consoleCommandContext } from './auth/console-context.js';
 export { Metrics } from './observability/metrics.js';
+export { findJsonBodyProblem, type JsonBodyLimits, type JsonBodyProblem } from './http/json-body-limits.js';
 export { createRootLogger, PinoNestLogger } from './observability/logger.js';
 export { READINESS_CHECKS, type ReadinessCheck } from './observability/readiness.js';
 export { PlatformModule } from './platform.module.js';
-export { Keyring, KEYRING, KEY_FILE, isSealedSecret, loadKeyring, type SealedSecret } from './secrets/keyring.js';
+export { Keyring, KEYRING, KEY_FILE, isSealedSecret, keyFileAccessProblem, loadKeyring, type SealedSecret } from './secrets/keyring.js';
 export { openUrl, sealUrl, type StoredUrl, withSealedUrl } from './secrets/sealed-url.js';
 export {
   GuardedHttpClient,

@@ -10,7 +10,7 @@ import {
 import type { OrgConfig } from '#warden/catalog';
 import { ApplyUsersCommand, type UsersApplyReport } from '#warden/identity';
 import { DomainError } from '#warden/kernel';
-import { environment } from '#warden/platform';
+import { environment, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
 import { type AppCommand, cliContext, UsageError } from './cli-command.js';
 import { parseCommandArgs } from './command-options.js';
 
@@ -43,7 +43,7 @@ export const applyCommand: AppCommand = {
     }
     const report = await commands.execute(new ApplyConfigurationCommand(parsed.config, source, context));
     const usersReport = await users({ dryRun: options.dryRun });
-    out(formatReport(report, usersReport));
+    out(formatReport(report, usersReport, app.get<WardenConfig>(WARDEN_CONFIG).inboundTopic?.subjectPrefix));
     return 0;
   },
 };
@@ -111,11 +111,12 @@ const SETTINGS_LABEL: Record<string, string> = {
   appeals: 'appeal settings',
   sso: 'SSO settings',
   scores: 'score settings',
+  inboundTopic: 'inbound topic settings',
   management: 'management settings',
 };
 
 /** The apply report for people: what changed, what was left alone, and how many events. */
-export function formatReport(report: ApplyReport, users?: UsersApplyReport): string {
+export function formatReport(report: ApplyReport, users?: UsersApplyReport, subjectPrefix?: string): string {
   const lines: string[] = [];
   const verb = report.dryRun ? 'would be' : 'was';
   if (report.dryRun) lines.push('Dry run: nothing is written.');
@@ -130,7 +131,8 @@ export function formatReport(report: ApplyReport, users?: UsersApplyReport): str
   list(report.dryRun ? 'would update' : 'updated', report.updated);
   list(report.dryRun ? 'would archive' : 'archived', report.archived);
   for (const section of report.settingsChanged) {
-    lines.push(`${report.dryRun ? 'would change' : 'changed'} ${SETTINGS_LABEL[section] ?? section}`);
+    const what = section === 'inboundTopic' ? `: ${inboundTopicLine(report, subjectPrefix)}` : '';
+    lines.push(`${report.dryRun ? 'would change' : 'changed'} ${SETTINGS_LABEL[section] ?? section}${what}`);
   }
   for (const h of report.hashes) lines.push(`hash bank ${h.bankId}: +${h.added} -${h.removed} hashes`);
   for (const e of shown(report.leftAlone)) {
@@ -147,6 +149,16 @@ export function formatReport(report: ApplyReport, users?: UsersApplyReport): str
     lines.push(`Applied to ${report.orgId}: ${report.eventsAppended} event(s) appended.`);
   }
   return lines.join('\n');
+}
+
+/**
+ * What the organization's `inboundTopic:` comes to: its subject is derived (docs/inbound-topic.md),
+ * from this deployment's prefix when it has a broker configured here.
+ */
+function inboundTopicLine(report: ApplyReport, subjectPrefix: string | undefined): string {
+  const subject = `${subjectPrefix ?? '<WARDEN_NATS_SUBJECT_PREFIX>'}.${report.orgId}.items`;
+  const state = report.inboundTopic.enabled ? `enabled, items taken from ${subject}` : `disabled, messages on ${subject} dead-lettered (403)`;
+  return subjectPrefix === undefined ? `${state} (no broker configured here: WARDEN_NATS_URL is not set)` : state;
 }
 
 const DRIFT_OUTCOME: Record<'overwrite' | 'archive' | 'leave', [done: string, planned: string]> = {

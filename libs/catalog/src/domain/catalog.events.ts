@@ -15,6 +15,7 @@ import type {
   StrikeSettings,
   TextBankDefinition,
   HashType,
+  InboundTopicSettings,
 } from './catalog.model.js';
 
 /** A hash bank as the configuration stream records it; its hashes live in the bank's own stream. */
@@ -82,6 +83,7 @@ export type AppealSettingsChanged = DomainEvent<'AppealSettingsChanged', { appea
 /** `source` since v3 (an apply's file or the console). */
 export type SsoSettingsChanged = DomainEvent<'SsoSettingsChanged', { sso: SsoSettings; source?: DefinitionSource }>;
 export type ScoreSettingsChanged = DomainEvent<'ScoreSettingsChanged', { scores: ScoreSettings }>;
+export type InboundTopicSettingsChanged = DomainEvent<'InboundTopicSettingsChanged', { inboundTopic: InboundTopicSettings }>;
 export type ManagementSettingsChanged = DomainEvent<'ManagementSettingsChanged', { management: ManagementSettings }>;
 
 export type SettingsEvent =
@@ -90,6 +92,7 @@ export type SettingsEvent =
   | AppealSettingsChanged
   | SsoSettingsChanged
   | ScoreSettingsChanged
+  | InboundTopicSettingsChanged
   | ManagementSettingsChanged;
 export type CatalogEvent = EntityDefined | EntityArchived | SettingsEvent;
 
@@ -99,6 +102,7 @@ export const SETTINGS_EVENTS = {
   appeals: 'AppealSettingsChanged',
   sso: 'SsoSettingsChanged',
   scores: 'ScoreSettingsChanged',
+  inboundTopic: 'InboundTopicSettingsChanged',
   management: 'ManagementSettingsChanged',
 } as const;
 export type SettingsSection = keyof typeof SETTINGS_EVENTS;

@@ -267,6 +267,21 @@ export const DEFAULT_SCORE_SETTINGS: Readonly<ScoreSettings> = Object.freeze({
   thresholds: Object.freeze([0.01, 0.05, 0.1, 0.25]) as unknown as [number, number, number, number],
 });
 
+/**
+ * `inboundTopic:` — whether the organization takes items from the inbound topic
+ * ITEM_SUBMISSION_EVENT (docs/inbound-topic.md). The subject is not set here: it is
+ * `<WARDEN_NATS_SUBJECT_PREFIX>.<orgId>.items`, the one subject the deployment's consumer reads for
+ * the organization; who may publish on it is the broker's configuration (a user per organization),
+ * so no credentials reference is kept here either (docs/configuration-as-code.md).
+ */
+export interface InboundTopicSettings {
+  /** False (the default): a message on the organization's subject is dead-lettered with a 403. */
+  enabled: boolean;
+}
+
+/** The `inboundTopic:` section's defaults, also in force for an organization whose configuration predates it. */
+export const DEFAULT_INBOUND_TOPIC_SETTINGS: Readonly<InboundTopicSettings> = Object.freeze({ enabled: false });
+
 export interface AppealSettings {
   callback: CallbackDefinition | null;
   body: { [key: string]: unknown };
@@ -309,6 +324,7 @@ export interface OrgConfig {
   strikes: StrikeSettings;
   appeals: AppealSettings;
   scores: ScoreSettings;
+  inboundTopic: InboundTopicSettings;
   users: DashboardUser[];
   sso: SsoSettings;
   management: ManagementSettings;

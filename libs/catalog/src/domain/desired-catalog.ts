@@ -39,6 +39,7 @@ export function desiredCatalog(config: OrgConfig): { catalog: DesiredCatalog; ha
       appeals: config.appeals,
       sso: config.sso,
       scores: config.scores,
+      inboundTopic: config.inboundTopic,
       management: config.management,
     }),
     hashes: config.hashBanks.map((b) => ({ bankId: b.id, hashType: b.hashType, hashes: b.hashes })),

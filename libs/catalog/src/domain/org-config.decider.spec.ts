@@ -36,6 +36,7 @@ function desired(parts: { policies?: PolicyDefinition[]; queues?: QueueDefinitio
     appeals: { callback: null, body: {} },
     sso: { saml_enabled: false, sso_url: null, cert: null, passwordLogin: true, jit: { enabled: false, defaultRoles: [] }, roleAttribute: null, roleMap: {}, wantAssertionsSigned: true },
     scores: { penaltyWeights: { NONE: 0, LOW: 1, MEDIUM: 3, HIGH: 9, SEVERE: 27 }, thresholds: [0.01, 0.05, 0.1, 0.25] },
+    inboundTopic: { enabled: false },
     management: { queues: 'file', sso: 'file' },
   };
 }
@@ -138,6 +139,34 @@ describe('org config decider: the scores section', () => {
     const state = fold(orgConfigDecider.decide(apply(stricter()), initialCatalogState));
     const events = orgConfigDecider.decide(apply(desired()), state);
     expect(events).toContainEqual({ type: 'ScoreSettingsChanged', data: { scores: desired().scores } });
+  });
+});
+
+describe('org config decider: the inboundTopic section', () => {
+  const enabled = (): DesiredCatalog => ({ ...desired(), inboundTopic: { enabled: true } });
+
+  it('given a stream from before inboundTopic existed, when the file leaves the section out (or disables it), then no event: the topic stays off', () => {
+    const before = fold(planCatalog(apply(desired()), initialCatalogState).events);
+    expect(before.inboundTopic).toBeNull();
+    spec.given(planCatalog(apply(desired()), initialCatalogState).events).when(apply(desired())).then([]);
+  });
+
+  it('given the topic off, when the file enables it, then one InboundTopicSettingsChanged; applied again, nothing', () => {
+    const history = planCatalog(apply(desired()), initialCatalogState).events;
+    spec.given(history).when(apply(enabled())).then([{ type: 'InboundTopicSettingsChanged', data: { inboundTopic: { enabled: true } } }]);
+    const plan = planCatalog(apply(enabled()), fold(history));
+    expect(plan.settingsChanged).toEqual(['inboundTopic']);
+    const on = [...history, ...plan.events];
+    expect(fold(on).inboundTopic).toEqual({ enabled: true });
+    spec.given(on).when(apply(enabled())).then([]);
+  });
+
+  it('given the topic enabled, when a file leaves the section out, then InboundTopicSettingsChanged turns it off', () => {
+    const history: CatalogEvent[] = [
+      ...planCatalog(apply(desired()), initialCatalogState).events,
+      { type: 'InboundTopicSettingsChanged', data: { inboundTopic: { enabled: true } } },
+    ];
+    spec.given(history).when(apply(desired())).then([{ type: 'InboundTopicSettingsChanged', data: { inboundTopic: { enabled: false } } }]);
   });
 });
 

@@ -15,9 +15,11 @@ import {
 import {
   type AppealSettings,
   CHILD_SAFETY_QUEUE_ID,
+  DEFAULT_INBOUND_TOPIC_SETTINGS,
   DEFAULT_MANAGEMENT,
   DEFAULT_SCORE_SETTINGS,
   type DefinitionSource,
+  type InboundTopicSettings,
   type ManagementSettings,
   type OrgSettings,
   type QueueDefinition,
@@ -52,6 +54,8 @@ export interface CatalogState {
   /** Who set the SSO settings last; null while they were never set. */
   readonly ssoSource: DefinitionSource | null;
   readonly scores: ScoreSettings | null;
+  /** null: never applied with `inboundTopic:`, which means the topic is off for the organization. */
+  readonly inboundTopic: InboundTopicSettings | null;
   /** null: never applied with `management:`, which means every section is the file's. */
   readonly management: ManagementSettings | null;
 }
@@ -64,6 +68,7 @@ export interface DesiredCatalog {
   readonly appeals: AppealSettings;
   readonly sso: SsoSettings;
   readonly scores: ScoreSettings;
+  readonly inboundTopic: InboundTopicSettings;
   readonly management: ManagementSettings;
 }
 
@@ -117,6 +122,7 @@ export const initialCatalogState: CatalogState = {
   sso: null,
   ssoSource: null,
   scores: null,
+  inboundTopic: null,
   management: null,
 };
 
@@ -190,11 +196,13 @@ function planKind<K extends EntityKind>(kind: K, command: ApplyCatalog, state: C
 }
 
 /**
- * A section as stored. An organization whose stream predates `scores:` has its defaults in force,
- * so a file that leaves the section out (or states the defaults) changes nothing there.
+ * A section as stored. An organization whose stream predates `scores:` (or `inboundTopic:`) has
+ * its defaults in force, so a file that leaves the section out (or states the defaults) changes
+ * nothing there.
  */
 function storedSettings(state: CatalogState, section: SettingsSection): CatalogState[SettingsSection] {
   if (section === 'scores') return state.scores ?? DEFAULT_SCORE_SETTINGS;
+  if (section === 'inboundTopic') return state.inboundTopic ?? DEFAULT_INBOUND_TOPIC_SETTINGS;
   if (section === 'management') return state.management ?? DEFAULT_MANAGEMENT;
   return state[section];
 }
@@ -334,6 +342,8 @@ export const orgConfigDecider: Decider<OrgConfigCommand, CatalogState, CatalogEv
         return { ...state, sso: event.data.sso, ssoSource: event.data.source ?? FILE_SOURCE };
       case 'ScoreSettingsChanged':
         return { ...state, scores: event.data.scores };
+      case 'InboundTopicSettingsChanged':
+        return { ...state, inboundTopic: event.data.inboundTopic };
       case 'ManagementSettingsChanged':
         return { ...state, management: event.data.management };
     }

@@ -132,6 +132,8 @@ scores:                             # user scores 1-5 (all optional; these are t
   penaltyWeights: { NONE: 0, LOW: 1, MEDIUM: 3, HIGH: 9, SEVERE: 27 }
   thresholds: [0.01, 0.05, 0.10, 0.25]   # penalty points per submission: <= .01 -> 5 … > .25 -> 1
 
+inboundTopic: { enabled: true }     # items from the topic ITEM_SUBMISSION_EVENT (off by default)
+
 users:                              # dashboard users; passwords are set with the CLI, never here
   - { email: admin@acme.example, roles: [ADMIN] }
 
@@ -339,6 +341,7 @@ const EXPECTED: OrgConfig = {
   strikes: { windowDays: 90, thresholds: [{ strikes: 3, actionId: 'remove' }] },
   appeals: { callback: { url: 'https://platform.example/hooks/appeals', headers: {} }, body: { source: 'warden' } },
   scores: { penaltyWeights: { NONE: 0, LOW: 1, MEDIUM: 3, HIGH: 9, SEVERE: 27 }, thresholds: [0.01, 0.05, 0.1, 0.25] },
+  inboundTopic: { enabled: true },
   users: [{ email: 'admin@acme.example', roles: ['ADMIN'] }],
   sso: { saml_enabled: false, sso_url: 'https://idp.example/saml/sso', cert: CERT, passwordLogin: true, jit: { enabled: false, defaultRoles: [] }, roleAttribute: null, roleMap: {}, wantAssertionsSigned: true },
   management: { queues: 'file', sso: 'file' },
@@ -378,6 +381,7 @@ describe('parseOrgConfig: valid files', () => {
       strikes: { windowDays: null, thresholds: [] },
       appeals: { callback: null, body: {} },
       scores: { penaltyWeights: { NONE: 0, LOW: 1, MEDIUM: 3, HIGH: 9, SEVERE: 27 }, thresholds: [0.01, 0.05, 0.1, 0.25] },
+      inboundTopic: { enabled: false },
       users: [],
       sso: { saml_enabled: false, sso_url: null, cert: null, passwordLogin: true, jit: { enabled: false, defaultRoles: [] }, roleAttribute: null, roleMap: {}, wantAssertionsSigned: true },
       management: { queues: 'file', sso: 'file' },
@@ -835,6 +839,22 @@ describe('parseOrgConfig: problems', () => {
     const config = parseOk('org: { id: tiny, name: Tiny }\nscores:\n  penaltyWeights: { LOW: 2 }\n');
     expect(config.scores).toEqual({ penaltyWeights: { NONE: 0, LOW: 2, MEDIUM: 3, HIGH: 9, SEVERE: 27 }, thresholds: [0.01, 0.05, 0.1, 0.25] });
     expect(parseOk('org: { id: tiny, name: Tiny }\nscores:\n').scores.thresholds).toEqual([0.01, 0.05, 0.1, 0.25]);
+  });
+
+  it('takes the inbound topic off unless the file enables it, and refuses any other key', () => {
+    expect(parseOk('org: { id: tiny, name: Tiny }\n').inboundTopic).toEqual({ enabled: false });
+    expect(parseOk('org: { id: tiny, name: Tiny }\ninboundTopic:\n').inboundTopic).toEqual({ enabled: false });
+    expect(parseOk('org: { id: tiny, name: Tiny }\ninboundTopic: { enabled: true }\n').inboundTopic).toEqual({ enabled: true });
+    const problems = problemsOf(
+      exampleWith((doc) => {
+        doc.setIn(['inboundTopic', 'enabled'], 'yes');
+        doc.setIn(['inboundTopic', 'subject'], 'acme.items');
+      }),
+    );
+    expect(problems).toEqual([
+      { path: 'inboundTopic.enabled', message: 'must be true or false (got "yes")' },
+      { path: 'inboundTopic.subject', message: 'unknown key' },
+    ]);
   });
 
   it('reports score weights and thresholds that are not usable, each at its path', () => {

@@ -12,6 +12,7 @@ import {
   type ResolvedHashes,
   resolveHashBanks,
 } from './org-config/hash-banks.section-parser.js';
+import { inboundTopicSchema } from './org-config/inbound-topic.section-parser.js';
 import { checkItemTypes, fieldsOf, itemTypeSchema } from './org-config/item-types.section-parser.js';
 import { managementSchema } from './org-config/management.section-parser.js';
 import { orgSchema } from './org-config/org.section-parser.js';
@@ -88,6 +89,7 @@ const fileSchema = z.looseObject({
   strikes: sectionSchema(strikesSchema),
   appeals: sectionSchema(appealsSchema),
   scores: sectionSchema(scoresSchema),
+  inboundTopic: sectionSchema(inboundTopicSchema),
   users: listSectionSchema(userSchema),
   sso: sectionSchema(ssoSchema),
   management: sectionSchema(managementSchema),
@@ -195,6 +197,7 @@ function assemble(file: ParsedFile, hashes: ReadonlyMap<number, ResolvedHashes>)
     strikes: file.strikes,
     appeals: file.appeals,
     scores: file.scores,
+    inboundTopic: file.inboundTopic,
     users: file.users,
     sso: file.sso,
     management: file.management,

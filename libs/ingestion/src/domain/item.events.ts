@@ -21,9 +21,10 @@ export type ItemSubmitted = DomainEvent<
     subject: string;
     /**
      * Which endpoint accepted it; the legacy one skips image hashing. `report`: the reported item
-     * of a user report (POST /api/v1/report), hashed and evaluated like `items`.
+     * of a user report (POST /api/v1/report), hashed and evaluated like `items`. `topic`: an
+     * ITEM_SUBMISSION_EVENT from the inbound topic (docs/inbound-topic.md), likewise.
      */
-    source: 'items' | 'content' | 'report';
+    source: 'items' | 'content' | 'report' | 'topic';
   }
 >;
 

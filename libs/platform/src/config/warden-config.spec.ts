@@ -80,6 +80,10 @@ describe('configuration', () => {
     [{ WARDEN_REACTOR_LEASE_TTL: '500ms' }, 'WARDEN_REACTOR_LEASE_TTL must be at least 1s'],
     [{ WARDEN_REACTOR_LEASE_TTL: '10s', WARDEN_REACTOR_LEASE_RENEW: '5s' }, 'WARDEN_REACTOR_LEASE_RENEW must be at most a third of WARDEN_REACTOR_LEASE_TTL'],
     [{ WARDEN_REACTOR_LEASE_RENEW: 'often' }, 'WARDEN_REACTOR_LEASE_RENEW has an invalid duration'],
+    [{ WARDEN_NATS_URL: 'http://broker:4222' }, 'WARDEN_NATS_URL must be a comma-separated list of nats:// or tls:// URLs'],
+    [{ WARDEN_NATS_SUBJECT_PREFIX: 'warden.*' }, 'WARDEN_NATS_SUBJECT_PREFIX must be NATS subject tokens'],
+    [{ WARDEN_NATS_STREAM: 'WARDEN.ITEMS' }, 'WARDEN_NATS_STREAM must be 1 to 64 letters'],
+    [{ WARDEN_NATS_BATCH: '0' }, 'WARDEN_NATS_BATCH must be between 1 and 1000, got 0'],
   ])('refuses %o with one line naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
@@ -166,5 +170,19 @@ describe('configuration', () => {
       expect(row, name).toBeDefined();
       expect(row!.split('|')[2]!.trim(), `${name} default`).not.toBe('');
     }
+  });
+
+  it('leaves the inbound topic off unless WARDEN_NATS_URL is set, and never repeats the URL (it may carry credentials)', () => {
+    expect(loadConfig({}).inboundTopic).toBeUndefined();
+    expect(loadConfig({ WARDEN_NATS_URL: 'nats://a:4222, tls://b:4222', WARDEN_NATS_CREDENTIALS_FILE: 'creds' }, '/srv').inboundTopic).toEqual({
+      servers: ['nats://a:4222', 'tls://b:4222'],
+      credentialsFile: '/srv/creds',
+      subjectPrefix: 'warden',
+      stream: 'WARDEN_ITEMS',
+      consumer: 'warden-items',
+      batch: 100,
+      ackWaitMs: 30_000,
+    });
+    expect(() => loadConfig({ WARDEN_NATS_URL: 'https://user:hunter2@broker' })).toThrow(expect.objectContaining({ message: expect.not.stringContaining('hunter2') }));
   });
 });

@@ -92,6 +92,25 @@ export interface WardenConfig {
    * would change something answers 503, except signing in and out of the console.
    */
   readonly readOnly: boolean;
+  /** The inbound topic ITEM_SUBMISSION_EVENT on NATS JetStream (docs/inbound-topic.md); undefined: off. */
+  readonly inboundTopic: InboundTopicConfig | undefined;
+}
+
+export interface InboundTopicConfig {
+  /** Broker URLs (`nats://…`, `tls://…`), tried in turn. May carry credentials: never logged. */
+  readonly servers: readonly string[];
+  /** Absolute path of the file holding Warden's own broker credentials (read and checked at start), or none. */
+  readonly credentialsFile: string | undefined;
+  /** Subjects are `<prefix>.<orgId>.items`; dead letters `<prefix>.<orgId>.items.dead-letter`. */
+  readonly subjectPrefix: string;
+  /** The JetStream stream holding the subjects (its dead letters: `<stream>_DEAD_LETTER`). */
+  readonly stream: string;
+  /** The durable pull consumer every worker shares. */
+  readonly consumer: string;
+  /** Messages a worker fetches and handles at once. */
+  readonly batch: number;
+  /** How long the broker waits for an acknowledgement before delivering a message again. */
+  readonly ackWaitMs: number;
 }
 
 export interface ConfigProblem {
@@ -145,6 +164,11 @@ const connectionUrl = (schemes: readonly string[]) =>
       error: `must use one of the schemes ${schemes.map((s) => s + '//').join(', ')}`,
     })
     .optional();
+
+/** NATS subject tokens (no wildcards, no spaces), and JetStream's names of streams and consumers. */
+const SUBJECT_PREFIX = /^[A-Za-z0-9_-]{1,64}(\.[A-Za-z0-9_-]{1,64}){0,7}$/;
+const JETSTREAM_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+const NATS_SCHEMES = ['nats:', 'tls:'];
 
 const commaList = (raw: string) => raw.split(',').map((entry) => entry.trim());
 
@@ -274,6 +298,28 @@ const ENVIRONMENT = z
         error: 'must be an http(s) URL',
       }),
     WARDEN_READ_ONLY: oneOf(['true', 'false'], 'false'),
+    WARDEN_NATS_URL: z
+      .string()
+      .transform((raw) => commaList(raw).filter((u) => u !== ''))
+      .refine((urls) => urls.length > 0 && urls.every((u) => URL.canParse(u) && NATS_SCHEMES.includes(new URL(u).protocol)), {
+        error: 'must be a comma-separated list of nats:// or tls:// URLs',
+      })
+      .optional(),
+    WARDEN_NATS_CREDENTIALS_FILE: z.string().optional(),
+    WARDEN_NATS_SUBJECT_PREFIX: z
+      .string()
+      .default('warden')
+      .refine((raw) => SUBJECT_PREFIX.test(raw), { error: (iss) => `must be NATS subject tokens (letters, digits, - and _, joined by .), got "${String(iss.input)}"` }),
+    WARDEN_NATS_STREAM: z
+      .string()
+      .default('WARDEN_ITEMS')
+      .refine((raw) => JETSTREAM_NAME.test(raw), { error: (iss) => `must be 1 to 64 letters, digits, - and _, got "${String(iss.input)}"` }),
+    WARDEN_NATS_CONSUMER: z
+      .string()
+      .default('warden-items')
+      .refine((raw) => JETSTREAM_NAME.test(raw), { error: (iss) => `must be 1 to 64 letters, digits, - and _, got "${String(iss.input)}"` }),
+    WARDEN_NATS_BATCH: wholeNumber(100, 1, 1000),
+    WARDEN_NATS_ACK_WAIT: durationOfAtLeastASecond('30s'),
   })
   // At most a third: a holder stops a third of the lease before it expires, so its next renewal
   // must come before that point or every renewal would stop and restart the reactor.
@@ -354,6 +400,18 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): WardenC
     auditCheckpointSeconds: e.WARDEN_AUDIT_CHECKPOINT_SECONDS,
     auditAnchorUrl: e.WARDEN_AUDIT_ANCHOR_URL,
     readOnly: e.WARDEN_READ_ONLY === 'true',
+    inboundTopic:
+      e.WARDEN_NATS_URL === undefined
+        ? undefined
+        : {
+            servers: e.WARDEN_NATS_URL,
+            credentialsFile: e.WARDEN_NATS_CREDENTIALS_FILE === undefined ? undefined : resolve(cwd, e.WARDEN_NATS_CREDENTIALS_FILE),
+            subjectPrefix: e.WARDEN_NATS_SUBJECT_PREFIX,
+            stream: e.WARDEN_NATS_STREAM,
+            consumer: e.WARDEN_NATS_CONSUMER,
+            batch: e.WARDEN_NATS_BATCH,
+            ackWaitMs: e.WARDEN_NATS_ACK_WAIT,
+          },
   };
 }
 

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { DomainError } from '#warden/kernel';
+import { type DomainError, errorBodyOf } from '#warden/kernel';
 
 export class ErrorItemDto {
   @ApiProperty({ description: 'HTTP status', example: 400 })
@@ -23,14 +23,5 @@ export class ErrorBodyDto {
 }
 
 export function errorBody(error: DomainError, requestId: string | undefined): ErrorBodyDto {
-  return {
-    errors: error.details.map((d) => ({
-      status: error.status,
-      type: [error.type],
-      title: d.title,
-      ...(d.detail !== undefined ? { detail: d.detail } : {}),
-      ...(d.pointer !== undefined ? { pointer: d.pointer } : {}),
-      ...(requestId !== undefined ? { requestId } : {}),
-    })),
-  };
+  return errorBodyOf(error, requestId);
 }

@@ -1,4 +1,10 @@
-import { escapePointer } from './validation.js';
+/**
+ * One reference token of an RFC 6901 JSON pointer. Here rather than beside the validation pipe:
+ * the limits are checked without HTTP too (the inbound topic, docs/inbound-topic.md).
+ */
+export function escapePointer(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
 
 /** What a JSON request body may hold, checked right after parsing (docs/api.md, "Limits"). */
 export interface JsonBodyLimits {

@@ -1,6 +1,7 @@
 import { type ArgumentMetadata, ValidationPipe, type ValidationError } from '@nestjs/common';
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
 import { type ErrorDetail, invalidInput } from '#warden/kernel';
+import { escapePointer } from './json-body-limits.js';
 import { linearClassTransformer } from './linear-class-transformer.js';
 import { asReceivedProperties, DEFAULT_ERROR_TITLE, elementErrorTitleOf, errorTitleOf } from './validation-rules.decorator.js';
 
@@ -90,7 +91,4 @@ export function validationErrorDetails(errors: readonly ValidationError[], prefi
   });
 }
 
-/** One reference token of an RFC 6901 JSON pointer. */
-export function escapePointer(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
-}
+export { escapePointer };

@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import type { CommandContext } from '#warden/kernel';
-import type { OrgConfig } from '../../domain/catalog.model.js';
+import type { InboundTopicSettings, OrgConfig } from '../../domain/catalog.model.js';
 import type { EntityKind, SettingsSection } from '../../domain/catalog.events.js';
 import type { DriftEntry } from '../../domain/org-config.decider.js';
 
@@ -13,6 +13,8 @@ export interface ApplyReport {
   readonly archived: Array<{ kind: EntityKind; id: string }>;
   readonly leftAlone: Array<{ kind: EntityKind; id: string }>;
   readonly settingsChanged: SettingsSection[];
+  /** The file's `inboundTopic:` (in force once applied), for the report's line when it changes. */
+  readonly inboundTopic: InboundTopicSettings;
   /** Queues and SSO settings last changed in the console, and what this apply does with them. */
   readonly drift: DriftEntry[];
   readonly hashes: Array<{ bankId: string; added: number; removed: number }>;

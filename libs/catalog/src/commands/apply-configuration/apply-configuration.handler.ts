@@ -42,7 +42,7 @@ export class ApplyConfigurationHandler implements ICommandHandler<ApplyConfigura
     const plan = planCatalog(apply, read.state);
     if (options.dryRun) {
       const banks = await Promise.all(syncs.map((sync) => this.previewBank(orgId, sync)));
-      return report(orgId, true, organization, plan, banks, 0);
+      return report(orgId, true, organization, plan, banks, 0, desired.catalog.inboundTopic);
     }
 
     // The configuration stream is the commit point: the apply is decided only on the state it was
@@ -69,7 +69,7 @@ export class ApplyConfigurationHandler implements ICommandHandler<ApplyConfigura
       }
       throw error;
     }
-    return report(orgId, false, organization, plan, banks, appended);
+    return report(orgId, false, organization, plan, banks, appended, desired.catalog.inboundTopic);
   }
 
   /** What syncing the bank would append now (a dry run). */
@@ -95,6 +95,7 @@ function report(
   plan: CatalogPlan,
   banks: readonly BankChange[],
   eventsAppended: number,
+  inboundTopic: ApplyReport['inboundTopic'],
 ): ApplyReport {
   const count = (bank: BankChange, type: HashBankEvent['type']) => bank.events.filter((e) => e.type === type).reduce((n, e) => n + e.data.hashes.length, 0);
   return {
@@ -106,6 +107,7 @@ function report(
     archived: plan.archived,
     leftAlone: plan.leftAlone,
     settingsChanged: plan.settingsChanged,
+    inboundTopic,
     drift: plan.drift,
     hashes: banks
       .map((b) => ({ bankId: b.bankId, added: count(b, 'HashBankHashesAdded'), removed: count(b, 'HashBankHashesRemoved') }))

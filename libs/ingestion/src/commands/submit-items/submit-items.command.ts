@@ -17,6 +17,12 @@ export interface SubmitItemsOptions {
    */
   readonly single?: boolean;
   readonly fallbackCreator?: ItemIdentifier | null;
+  /**
+   * Names the submission for good (an inbound topic's organization and event id): each item's
+   * ItemSubmitted gets an id derived from it and the item's stream, so submitting it again (a
+   * redelivered message) appends nothing and records no second version.
+   */
+  readonly submissionId?: string;
 }
 
 /**

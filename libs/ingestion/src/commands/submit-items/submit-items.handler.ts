@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler, QueryBus } from '@nestjs/cqrs';
 import { GetLiveEntitiesQuery, validateItem, type ItemTypeDefinition } from '#warden/catalog';
-import { type ErrorDetail, invalidInput, partTooLarge } from '#warden/kernel';
+import { deterministicId, type ErrorDetail, invalidInput, partTooLarge } from '#warden/kernel';
 import { WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
 import { AggregateStore, ProjectionHost } from '#warden/storage';
 import { resolveCreator } from '../../domain/creator.js';
@@ -77,10 +77,14 @@ export class SubmitItemsHandler implements ICommandHandler<SubmitItemsCommand> {
       const events = itemDecider.decide({ type: 'SubmitItemVersion', item, creator, source: command.options.source }, itemDecider.initialState);
       return { item, events, stream: itemStream(command.context.orgId, item.typeId, item.id) };
     });
+    const { submissionId } = command.options;
     const results = await Promise.all(
       batch.map(async ({ item, events, stream }) => {
+        // Derived ids make a repeat a no-op in the store (architecture.md, "Event store port"),
+        // also when a crash had written only part of the batch the first time.
+        const eventIds = submissionId === undefined ? undefined : (_e: unknown, i: number) => deterministicId('item-submission', submissionId, stream, String(i));
         // A record of the submission, nothing decided on the stream (every version is accepted): no read per item on this hot path.
-        const result = await this.aggregates.record(stream, events, command.context, 'any');
+        const result = await this.aggregates.record(stream, events, command.context, 'any', eventIds);
         return { id: item.id, typeId: item.typeId, version: result.nextRevision };
       }),
     );
