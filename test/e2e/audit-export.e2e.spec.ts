@@ -235,6 +235,17 @@ describe('audit export and offline verify (the chain, signed checkpoints, tamper
       expect(r.status, tampered).not.toBe(0);
       expect(r.stderr, tampered).toMatch(/Error: line \d+: /);
     }
+    // A changed event is caught by its own link, on its own line, not only later by a checkpoint or the head.
+    expect(run('byte.ndjson').stderr).toContain(`Error: line ${lineOf(exported, 'p1')}: the event does not match its link`);
+    // So is a change to what a line shows in plaintext (issue 31 item 1): the actor, in the copy and in the chained metadata alike.
+    const at = lineOf(exported, 'p0');
+    const relabelled = parsed(exported);
+    const line = relabelled[at - 1]!;
+    relabelled[at - 1] = { ...line, actor: 'user:someone-else', stored: { ...line.stored, metadata: { ...line.stored.metadata, actor: 'user:someone-else' } } } as ExportLine & { actor: string };
+    writeFileSync(file('actor.ndjson'), relabelled.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const actor = run('actor.ndjson');
+    expect(actor.status).not.toBe(0);
+    expect(actor.stderr).toContain(`Error: line ${at}: the event does not match its link`);
   });
 });
 

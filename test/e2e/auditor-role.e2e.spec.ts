@@ -1,8 +1,38 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeConfig } from '../support/config-files.js';
-import { type ReviewWorld, reviewOrgConfig, type Session, startReceiver, startReviewWorld } from '../support/review-fixture.js';
+import { loggedEvents, writeConfig } from '../support/config-files.js';
+import { REVIEW_PASSWORD, type ReviewWorld, reviewOrgConfig, type Session, startReceiver, startReviewWorld } from '../support/review-fixture.js';
 import { waitFor } from '../support/wait-for.js';
 import { runCli } from '../support/warden-process.js';
+
+/**
+ * Every credential value in the log, as stored (docs/audit.md, "Credentials"): the named fields
+ * (password, session, CSRF and lock token hashes, recovery-code hashes, an API key's hash) and
+ * the ciphertext of every value sealed under the keyring (a private signing key, a TOTP secret).
+ * By event type, so that the test can say that each kind it must look for is there to look for.
+ */
+function credentialsInLog(dataDir: string): Map<string, string[]> {
+  const NAMED = ['passwordHash', 'tokenHash', 'csrfTokenHash', 'lockTokenHash', 'recoveryCodeHashes'];
+  const found = new Map<string, string[]>();
+  const add = (type: string, value: unknown) => {
+    const values = (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string' && v.length >= 16);
+    if (values.length) found.set(type, [...(found.get(type) ?? []), ...values]);
+  };
+  const walk = (type: string, value: unknown, top: boolean): void => {
+    if (typeof value !== 'object' || value === null) return;
+    if (Array.isArray(value)) return value.forEach((v) => walk(type, v, false));
+    const o = value as Record<string, unknown>;
+    if (['kid', 'iv', 'ct', 'tag'].every((k) => typeof o[k] === 'string')) return add(type, o['ct']);
+    for (const [k, v] of Object.entries(o)) {
+      if (top && (NAMED.includes(k) || (type === 'ApiKeyCreated' && k === 'hash'))) add(type, v);
+      else walk(type, v, false);
+    }
+  };
+  for (const e of loggedEvents(dataDir)) walk(e.type, e.data, true);
+  return found;
+}
 
 /**
  * Issue 31, "Also build": AUDITOR reads the audit trail and changes nothing; personal data only
@@ -17,6 +47,13 @@ describe('the AUDITOR role, and personal data in audit reads', () => {
   const get = (role: string, path: string) => world.call(session(role), 'GET', path);
   const HISTORY = '/api/console/v1/items/post/au-1/history';
   const EXPORT = '/api/console/v1/audit/export';
+  /** The organization grants its auditors personal data (applying it again changes nothing). */
+  const grantAuditorPersonalData = async () => {
+    const granted = reviewOrgConfig(receiver.url).replace('org: { id: rev, name: Review Org }', 'org: { id: rev, name: Review Org, settings: { auditorPersonalData: true } }');
+    const applied = await runCli(['apply', writeConfig(granted)], world.env);
+    expect(applied.code, applied.stderr).toBe(0);
+    await waitFor(async () => ((await (await get('AUDITOR', HISTORY)).text()).includes(TEXT) ? true : undefined), 'the history with the text');
+  };
 
   beforeAll(async () => {
     receiver = await startReceiver();
@@ -79,10 +116,7 @@ describe('the AUDITOR role, and personal data in audit reads', () => {
   });
 
   it("shows an AUDITOR personal data once the organization grants it, and the grant is an event of its configuration", async () => {
-    const granted = reviewOrgConfig(receiver.url).replace('org: { id: rev, name: Review Org }', 'org: { id: rev, name: Review Org, settings: { auditorPersonalData: true } }');
-    const applied = await runCli(['apply', writeConfig(granted)], world.env);
-    expect(applied.code, applied.stderr).toBe(0);
-    await waitFor(async () => ((await (await get('AUDITOR', HISTORY)).text()).includes(TEXT) ? true : undefined), 'the history with the text');
+    await grantAuditorPersonalData();
     const exported = await get('AUDITOR', `${EXPORT}?includePersonalData=true`);
     expect(exported.status).toBe(200);
     const lines = (await exported.text()).trim().split('\n');
@@ -93,4 +127,58 @@ describe('the AUDITOR role, and personal data in audit reads', () => {
     // The grant is the auditors': an ANALYST still exports no personal data.
     expect((await get('ANALYST', `${EXPORT}?includePersonalData=true`)).status).toBe(403);
   });
+
+  it('hands no credential or credential hash to anyone: CLI and console exports, every role, with and without personal data; each verifies', async () => {
+    // A second factor, so that a sealed TOTP secret and recovery-code hashes are in the log too.
+    const enrolled = await world.call(session('ANALYST'), 'POST', '/api/console/v1/me/second-factor');
+    expect(enrolled.status).toBe(200);
+    const { secret } = (await enrolled.json()) as { secret: string };
+    const code = new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) }).generate();
+    const confirmed = await world.call(session('ANALYST'), 'POST', '/api/console/v1/me/second-factor/confirm', { code });
+    expect(confirmed.status, await confirmed.clone().text()).toBe(200);
+    const { recoveryCodes } = (await confirmed.json()) as { recoveryCodes: string[] };
+    await waitFor(() => (loggedEvents(world.dataDir, 'SecondFactorConfirmed').length === 1 ? true : undefined), 'the confirmed second factor in the log');
+    // The organization's signing key is made when first needed (an export's signed head needs it).
+    expect((await get('ADMIN', EXPORT)).status).toBe(200);
+    await grantAuditorPersonalData();
+
+    const credentials = credentialsInLog(world.dataDir);
+    // Each kind the issue names is there to be looked for (issue 31 item 7), or the test proves nothing.
+    for (const type of ['UserPasswordSet', 'ApiKeyCreated', 'ConsoleSessionOpened', 'SigningKeyCreated', 'SecondFactorEnrollmentStarted', 'SecondFactorConfirmed']) {
+      expect(credentials.get(type)?.length ?? 0, type).toBeGreaterThan(0);
+    }
+    const secrets = [...credentials.entries()].flatMap(([type, values]) => values.map((value) => ({ type, value })));
+    const plaintext = [REVIEW_PASSWORD, secret, ...recoveryCodes, ...recoveryCodes.map((c) => c.replace(/-/g, ''))];
+
+    const file = (name: string) => join(world.dataDir, name);
+    const jwks = await world.api('GET', '/api/v1/signing_keys?include=retired');
+    expect(jwks.status).toBe(200);
+    writeFileSync(file('jwks.json'), await jwks.text());
+    const exports: Record<string, string> = {};
+    for (const [name, flags] of [['cli', []], ['cli with personal data', ['--include-personal-data']]] as const) {
+      const r = await runCli(['audit', 'export', '--org', 'rev', '--out', file(`${name}.ndjson`), ...flags], world.env);
+      expect(r.code, r.stderr).toBe(0);
+      exports[name] = readFileSync(file(`${name}.ndjson`), 'utf8');
+    }
+    // ANALYST never has personal data in an export; AUDITOR has it now that the organization grants it.
+    for (const [role, query] of [['ADMIN', ''], ['ADMIN', '?includePersonalData=true'], ['ANALYST', ''], ['AUDITOR', ''], ['AUDITOR', '?includePersonalData=true']] as const) {
+      const r = await get(role, `${EXPORT}${query}`);
+      expect(r.status, `${role}${query}`).toBe(200);
+      exports[`${role}${query}`] = await r.text();
+    }
+    expect(exports['ADMIN?includePersonalData=true']).toContain(TEXT);
+    expect(exports['AUDITOR?includePersonalData=true']).toContain(TEXT);
+
+    for (const [name, text] of Object.entries(exports)) {
+      for (const { type, value } of secrets) expect(text.includes(value), `${name} holds a credential of ${type}: ${value.slice(0, 12)}…`).toBe(false);
+      for (const value of plaintext) expect(text.includes(value), `${name} holds ${value.slice(0, 6)}…`).toBe(false);
+      // The events are there, each credential by its digest (the chain covers the digest, so it still verifies).
+      for (const field of ['passwordHash', 'tokenHash', 'csrfTokenHash', 'recoveryCodeHashes', 'secret', 'd', 'hash']) expect(text, `${name}: ${field}`).toContain(`"${field}":{"$sha256":`);
+      writeFileSync(file('checked.ndjson'), text);
+      const verified = await runCli(['audit', 'verify', file('checked.ndjson'), '--jwks', file('jwks.json')], world.env);
+      expect(verified.code, `${name}\n${verified.stdout}${verified.stderr}`).toBe(0);
+      expect(verified.stdout, name).toMatch(/^OK: .* [1-9]\d* signature\(s\) verified/m);
+    }
+  }, 120_000);
 });
+

@@ -1,7 +1,9 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { genesisLink, linkOf } from '../../libs/audit/src/chain/audit-chain.js';
+import type { RecordedEvent } from '../../libs/kernel/src/index.js';
 import { eventCount, loggedEvents } from '../support/config-files.js';
 import { type ReviewWorld, REVIEW_PASSWORD, reviewOrgConfig, startReceiver, startReviewWorld } from '../support/review-fixture.js';
 import { waitFor } from '../support/wait-for.js';
@@ -97,3 +99,151 @@ describe('replay checks the recorded chain, and the replayed server is read-only
     expect(eventCount(outDir)).toBe(before);
   });
 });
+
+/**
+ * Issue 31, item 6, where signed checkpoints exist: an attacker with the data directory edits an
+ * event and rewrites the recorded links in read-models.db to match, so that every event agrees with
+ * its recorded link; only the checkpoint signed over a head past the event can tell (docs/audit.md,
+ * "Replay"). Each scenario runs on its own copy of the source data directory.
+ */
+describe('replay with signed checkpoints: a checkpoint catches what rewritten recorded links hide', () => {
+  let world: ReviewWorld;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let decidedAt: number;
+  /** The first checkpoint of rev signed over a head at or past the decision. */
+  let checkpoint: { at: number; seq: number; position: number };
+  const ORG = 'rev';
+  const open = <T>(file: string, run: (db: Database.Database) => T): T => {
+    const db = new Database(file);
+    try {
+      return run(db);
+    } finally {
+      db.close();
+    }
+  };
+  /** A copy of the stopped source's data directory, and the environment that makes it the source. */
+  const copySource = () => {
+    const dir = join(freshDataDir(), 'source');
+    cpSync(world.dataDir, dir, { recursive: true });
+    return { dir, env: { ...world.env, WARDEN_DATA_DIR: dir } };
+  };
+  const replay = (env: NodeJS.ProcessEnv, out: string) => runCli(['replay', '--until', String(checkpoint.at + 1000), '--out', out], env);
+  /** rev's events in log order, as the chain reads them (as stored). */
+  const orgEvents = (dir: string): RecordedEvent[] =>
+    open(join(dir, 'warden.db'), (db) =>
+      (db.prepare('SELECT position, stream, revision, id, type, data, metadata FROM events ORDER BY position').all() as Array<Record<string, any>>)
+        .map((r) => ({ id: r['id'], streamName: r['stream'], revision: r['revision'], position: r['position'], type: r['type'], data: JSON.parse(r['data']), metadata: JSON.parse(r['metadata']) }) as RecordedEvent)
+        .filter((e) => e.metadata.orgId === ORG),
+    );
+  /** The links recorded in read-models.db (the chain's own table), by log position. */
+  const recordedLinks = (dir: string) =>
+    new Map(
+      open(join(dir, 'read-models.db'), (db) =>
+        (db.prepare('SELECT doc FROM "rm/audit_chain_v2_links"').all() as Array<{ doc: string }>)
+          .map((r) => JSON.parse(r.doc) as { orgId: string; position: number; link: string })
+          .filter((d) => d.orgId === ORG)
+          .map((d) => [d.position, d.link] as const),
+      ),
+    );
+  /** The forger's re-chaining: rev's links recomputed over the edited log and written where the chain records them. */
+  const rechainRecorded = (dir: string) => {
+    let link = genesisLink(ORG);
+    const links = orgEvents(dir).map((e) => ({ position: e.position, link: (link = linkOf(link, e)) }));
+    open(join(dir, 'read-models.db'), (db) => {
+      const update = db.prepare(`UPDATE "rm/audit_chain_v2_links" SET doc = json_set(doc, '$.link', ?) WHERE id = ?`);
+      for (const l of links) update.run(l.link, `${ORG}:${l.position}`);
+      db.prepare(`UPDATE "rm/audit_chain_v2_heads" SET doc = json_set(doc, '$.link', ?) WHERE id = ? AND json_extract(doc, '$.position') = ?`).run(link, ORG, links.at(-1)!.position);
+    });
+    return new Map(links.map((l) => [l.position, l.link]));
+  };
+  const editDecision = (dir: string) =>
+    open(join(dir, 'warden.db'), (db) => db.prepare("UPDATE events SET data = json_set(data, '$.type', 'CUSTOM_ACTION') WHERE position = ?").run(decidedAt));
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    world = await startReviewWorld(reviewOrgConfig(receiver.url), ['ADMIN'], { WARDEN_AUDIT_CHECKPOINT_SECONDS: '1' });
+    const post = { id: 'rs-1', typeId: 'post', data: { text: 'please review me rs-1', author: { id: 'u-rs', typeId: 'user' } } };
+    expect((await world.api('POST', '/api/v1/items/async', { items: [post] })).status).toBe(202);
+    const claimed = await waitFor(async () => {
+      const r = await world.call(world.sessions['ADMIN']!, 'POST', '/api/console/v1/queues/default/claim');
+      return r.status === 200 ? ((await r.json()) as { job: { jobId: string }; lock: { token: string } }) : undefined;
+    }, 'a job to claim');
+    const decided = await world.call(world.sessions['ADMIN']!, 'POST', `/api/console/v1/jobs/${claimed.job.jobId}/decision`, { lockToken: claimed.lock.token, type: 'IGNORE' });
+    expect(decided.status).toBe(200);
+    decidedAt = await waitFor(
+      () => open(join(world.dataDir, 'warden.db'), (db) => (db.prepare("SELECT position FROM events WHERE type = 'ReviewJobDecided'").get() as { position: number } | undefined)?.position),
+      'the decision in the log',
+    );
+    checkpoint = await waitFor(
+      () =>
+        open(join(world.dataDir, 'warden.db'), (db) => {
+          const row = db
+            .prepare("SELECT position, data FROM events WHERE type = 'AuditChainCheckpointed' AND json_extract(data, '$.position') >= ? ORDER BY position LIMIT 1")
+            .get(decidedAt) as { position: number; data: string } | undefined;
+          if (!row) return undefined;
+          const data = JSON.parse(row.data) as { seq: number; position: number };
+          return { at: row.position, seq: data.seq, position: data.position };
+        }),
+      'a checkpoint signed over a head past the decision',
+    );
+    // An export brings the chain up to the head of the log: the checkpoint has its recorded link too.
+    expect((await world.call(world.sessions['ADMIN']!, 'GET', '/api/console/v1/audit/export')).status).toBe(200);
+    await world.warden.stop();
+    expect(recordedLinks(world.dataDir).has(checkpoint.at)).toBe(true);
+  }, 180_000);
+
+  afterAll(async () => {
+    await receiver?.close();
+  });
+
+  it('replays the untouched log, its signed checkpoints verified', async () => {
+    const { env } = copySource();
+    const r = await replay(env, join(freshDataDir(), 'replayed'));
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const checkpoints = Number(/, (\d+) signed checkpoint\(s\) verified/.exec(r.stdout)?.[1]);
+    expect(checkpoints).toBeGreaterThanOrEqual(1);
+    // Every organization's (the deployment's own included), each checked.
+    expect(checkpoints).toBe(loggedEvents(world.dataDir, 'AuditChainCheckpointed').length);
+  });
+
+  it('refuses an event edited before a checkpoint with the recorded links rewritten to match, naming the checkpoint', async () => {
+    const { dir, env } = copySource();
+    const before = recordedLinks(dir);
+    editDecision(dir);
+    const forged = rechainRecorded(dir);
+    // The forgery is whole: the decision and every later event of rev agree with their (rewritten) recorded link.
+    expect(forged.get(decidedAt)).not.toBe(before.get(decidedAt));
+    expect(recordedLinks(dir).get(decidedAt)).toBe(forged.get(decidedAt));
+
+    const out = join(freshDataDir(), 'replayed');
+    const r = await replay(env, out);
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(r.stdout).toContain(
+      `log position ${checkpoint.at} (AuditChainCheckpointed of ${ORG}, audit_chain-${ORG} revision `,
+    );
+    expect(r.stdout).toContain(`the checkpoint signed event ${checkpoint.seq} of ${ORG} at log position ${checkpoint.position}, and the log no longer gives that link`);
+    // Not caught by the recorded links: those were rewritten.
+    expect(r.stdout).not.toContain('the event was changed in the log');
+    expect(r.stdout).toMatch(/^REFUSED: /m);
+    expect(existsSync(out) && readdirSync(out).length > 0).toBe(false);
+  });
+
+  it("refuses it when the checkpoint's signed link is rewritten too: the signature no longer verifies", async () => {
+    const { dir, env } = copySource();
+    editDecision(dir);
+    // The forger also makes the checkpoint name the forged link at its position, then re-chains.
+    const forgedBefore = rechainRecorded(dir);
+    open(join(dir, 'warden.db'), (db) =>
+      db.prepare("UPDATE events SET data = json_set(data, '$.link', ?) WHERE position = ?").run(forgedBefore.get(checkpoint.position)!, checkpoint.at),
+    );
+    rechainRecorded(dir);
+
+    const r = await replay(env, join(freshDataDir(), 'replayed'));
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(r.stdout).toContain(`log position ${checkpoint.at} (AuditChainCheckpointed of ${ORG}`);
+    expect(r.stdout).toMatch(new RegExp(`the checkpoint's signature does not verify with ${ORG}'s key \\S+ \\(the checkpoint was changed\\)`));
+    expect(r.stdout).not.toContain('the event was changed in the log');
+    expect(r.stdout).not.toContain('the log no longer gives that link');
+  });
+});
+

@@ -1,4 +1,4 @@
-import { EventStoreDecorator, type EventStore, type ReadStreamOptions } from '#warden/eventstore';
+import { EventStoreDecorator, type EventStore, type ReadAllOptions, type ReadStreamOptions } from '#warden/eventstore';
 import type { NewEvent, RecordedEvent } from '#warden/kernel';
 
 /**
@@ -8,6 +8,10 @@ import type { NewEvent, RecordedEvent } from '#warden/kernel';
 export class CountingEventStore extends EventStoreDecorator {
   eventsRead = 0;
   appends = 0;
+  /** Events handed back by reads of the whole log (readAll), apart from stream reads. */
+  logEventsRead = 0;
+  /** The log positions those reads handed back, in the order read. */
+  logPositionsRead: number[] = [];
 
   constructor(inner: EventStore) {
     super(inner);
@@ -16,6 +20,13 @@ export class CountingEventStore extends EventStoreDecorator {
   override async readStream(streamName: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {
     const events = await super.readStream(streamName, options);
     this.eventsRead += events.length;
+    return events;
+  }
+
+  override async readAll(options?: ReadAllOptions): Promise<RecordedEvent[]> {
+    const events = await super.readAll(options);
+    this.logEventsRead += events.length;
+    for (const e of events) this.logPositionsRead.push(e.position);
     return events;
   }
 
@@ -32,5 +43,7 @@ export class CountingEventStore extends EventStoreDecorator {
   reset(): void {
     this.eventsRead = 0;
     this.appends = 0;
+    this.logEventsRead = 0;
+    this.logPositionsRead = [];
   }
 }
