@@ -36,12 +36,12 @@ describe('a range export', () => {
    * audit chain caught up over it; an exporter whose log reads are counted. Signing is the only
    * stand-in (a real Ed25519 key, as the callbacks module's would sign), so verify checks the result.
    */
-  async function exporterOverLongLog() {
+  async function exporterOverLongLog(orgOf: (i: number) => string = (i) => (i % 2 === 0 ? 'acme' : 'other')) {
     const stores = sqliteStores();
     closers.push(() => stores.close());
     const batch: NewEvent[] = [];
     for (let i = 0; i < EVENTS; i++) {
-      const e = anEvent('Noted', { i }, i % 2 === 0 ? 'acme' : 'other');
+      const e = anEvent('Noted', { i }, orgOf(i));
       batch.push({ ...e, metadata: { ...e.metadata, occurredAt: minute(i).toISOString() } });
     }
     for (let i = 0; i < batch.length; i += 100) await stores.events.append(`notes-${i / 100}`, batch.slice(i, i + 100), 'no_stream');
@@ -104,5 +104,22 @@ describe('a range export', () => {
     const report = await verifyAuditExport(lines, { jwks });
     expect(report.problems).toEqual([]);
     expect(report.ok).toBe(true);
+  });
+
+  it("ends its read at the organization's last event in range, however much of the log other organizations wrote after it", async () => {
+    // acme writes the first 100 events, `other` the 1,900 after them.
+    const { exporter, counted, jwks } = await exporterOverLongLog((i) => (i < 100 ? 'acme' : 'other'));
+
+    const ranged = await collect(exporter.lines({ orgId: 'acme', from: minute(10), to: minute(49) }));
+    expect(eventLines(ranged)).toHaveLength(40);
+    expect(Math.max(...counted.logPositionsRead)).toBeLessThanOrEqual(11 + PAGE);
+    expect((await verifyAuditExport(ranged, { jwks })).ok).toBe(true);
+
+    counted.reset();
+    const whole = await collect(exporter.lines({ orgId: 'acme' }));
+    expect(eventLines(whole)).toHaveLength(100);
+    // One page from the start at most: the chain head says event 100 is acme's last.
+    expect(counted.logEventsRead).toBeLessThanOrEqual(PAGE);
+    expect((await verifyAuditExport(whole, { jwks })).ok).toBe(true);
   });
 });

@@ -71,7 +71,8 @@ export class AuditExporter {
     if (chainHead && first <= chainHead.seq) {
       const to = request.to?.toISOString();
       const start = await this.linkAt(orgId, first);
-      for await (const { stored, opened, link } of this.orgEvents(orgId, start.position, chainHead.seq, personalData)) {
+      const lastSeq = await this.lastSeq(orgId, chainHead, request.to);
+      for await (const { stored, opened, link } of this.orgEvents(orgId, start.position, lastSeq, personalData)) {
         if (to !== undefined && stored.metadata.occurredAt > to) break;
         yield JSON.stringify(exportLine(stored, opened, link));
         last = { seq: link.seq, position: link.position, link: link.link };
@@ -144,6 +145,22 @@ export class AuditExporter {
     return found && found.seq <= chainHead.seq ? found.seq : chainHead.seq + 1;
   }
 
+  /**
+   * Where the export ends, by seek as well: the last event at or before `to` through the same
+   * index, never past the chain head found at the start. Without it, the read would go on through
+   * other organizations' later events to the end of the log, looking for one of this organization's
+   * past `to` (issue 31 item 12).
+   */
+  private async lastSeq(orgId: string, chainHead: ChainHeadDoc, to: Date | undefined): Promise<number> {
+    if (!to) return chainHead.seq;
+    const [found] = await this.storage.readStore.find<ChainLinkDoc>(
+      AUDIT_CHAIN_LINKS,
+      { orgId, occurredAt: { lte: to.toISOString() } },
+      { sort: [{ field: 'occurredAt', direction: 'desc' }, { field: 'seq', direction: 'desc' }], limit: 1 },
+    );
+    return found ? Math.min(found.seq, chainHead.seq) : 0;
+  }
+
   private async linkAt(orgId: string, seq: number): Promise<ChainLinkDoc> {
     const [found] = await this.storage.readStore.find<ChainLinkDoc>(AUDIT_CHAIN_LINKS, { orgId, seq }, { limit: 1 });
     if (!found) throw new Error(`The audit chain of ${orgId} has no event ${seq}`);
@@ -173,6 +190,8 @@ export class AuditExporter {
         const link = await this.storage.readStore.get<ChainLinkDoc>(AUDIT_CHAIN_LINKS, chainLinkId(orgId, stored.position));
         if (!link || link.seq > lastSeq) return;
         yield { stored, opened: opened?.get(stored.position), link };
+        // The last event wanted is out: reading on would only pass other organizations' events.
+        if (link.seq === lastSeq) return;
       }
     }
   }
