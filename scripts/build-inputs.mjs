@@ -58,7 +58,14 @@ export function digests(paths) {
   const out = {};
   for (const path of paths) {
     const abs = join(ROOT, path);
-    out[path] = existsSync(abs) ? createHash('sha256').update(readFileSync(abs)).digest('hex') : null;
+    if (!existsSync(abs)) {
+      out[path] = null;
+      continue;
+    }
+    let bytes = readFileSync(abs);
+    // package.json's scripts are not built into anything: editing one leaves dist/ current.
+    if (path === 'package.json') bytes = Buffer.from(JSON.stringify({ ...JSON.parse(bytes.toString('utf8')), scripts: undefined }));
+    out[path] = createHash('sha256').update(bytes).digest('hex');
   }
   return out;
 }

@@ -36,6 +36,7 @@ export interface RunningWarden {
 /** Starts the built server as a real process and waits for its "started" log line. */
 export function startWarden(env: NodeJS.ProcessEnv, timeoutMs = 30_000): Promise<RunningWarden> {
   const child = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  killWhenTestProcessExits(child);
   let output = '';
   let started = false;
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
@@ -72,6 +73,19 @@ export function startWarden(env: NodeJS.ProcessEnv, timeoutMs = 30_000): Promise
       reject(new Error(`Warden exited with ${code} before starting:\n${output}`));
     });
   });
+}
+
+/**
+ * Servers still running when the test file's worker exits (a failed beforeAll, a forgotten stop)
+ * are killed then: otherwise they outlive the file and take CPU from the files after it.
+ */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+function killWhenTestProcessExits(child: ChildProcess): void {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
 }
 
 export interface CliResult {
