@@ -80,8 +80,15 @@ export function startWarden(env: NodeJS.ProcessEnv, timeoutMs = 30_000): Promise
  * are killed then: otherwise they outlive the file and take CPU from the files after it.
  */
 const running = new Set<ChildProcess>();
-process.once('exit', () => {
+const killRunning = () => {
   for (const child of running) child.kill('SIGKILL');
+};
+process.once('exit', killRunning);
+// vitest ends a file's worker with SIGTERM, which skips 'exit' handlers: kill them, then let the
+// signal take its course.
+process.once('SIGTERM', () => {
+  killRunning();
+  process.kill(process.pid, 'SIGTERM');
 });
 function killWhenTestProcessExits(child: ChildProcess): void {
   running.add(child);
