@@ -5,7 +5,7 @@ import { waitFor } from '../support/wait-for.js';
 
 /**
  * 1,000 jobs in `npm test`: 50 moderators still contend for every claim (about 20 each), which is
- * the property; issue 13's full size, 10,000 jobs, runs with `node bench/review-concurrency.mjs`
+ * the property; issue 13's full size, 10,000 jobs, runs with `node bench/full-size-tests.mjs`
  * (REVIEW_CONCURRENCY_JOBS=10000), where it took 141 s of a CI run.
  */
 const JOBS = Number(process.env['REVIEW_CONCURRENCY_JOBS'] ?? 1_000);
