@@ -10,7 +10,7 @@ import { defineConfig } from 'vitest/config';
  *   so as many workers as cores.
  * - e2e: what runs the built server and CLI (dist/) as processes: test/e2e, the checks in test/
  *   itself, and any `*.e2e.spec.ts` beside the sources. A file mostly waits for those processes
- *   (start-ups, CLI runs, projections catching up), so more files run at once than there are cores.
+ *   (start-ups, CLI runs, projections catching up), so files run side by side, one per core.
  * - browser: the console in a real Chromium against the built server.
  * - fuzz: generated requests against the built server.
  *
@@ -18,7 +18,9 @@ import { defineConfig } from 'vitest/config';
  * WARDEN_TEST_WORKERS sets the workers of the e2e, browser and fuzz projects (unit: the cores).
  */
 const cores = Math.max(1, availableParallelism());
-const processWorkers = Number(process.env['WARDEN_TEST_WORKERS'] ?? Math.max(2, cores + 1));
+// One per core: on a 2-core machine already busy with other work, three at once (tried) pushed
+// server start-ups and CLI runs past the tests' timeouts.
+const processWorkers = Number(process.env['WARDEN_TEST_WORKERS'] ?? cores);
 const builtDist = ['test/support/built-dist.global-setup.ts'];
 
 export default defineConfig({
