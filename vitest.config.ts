@@ -7,7 +7,7 @@ import { defineConfig } from 'vitest/config';
  * `test:browser`, `test:fuzz`; `npm test` runs all four in one `vitest run`, a group after another.
  *
  * - unit: the libraries' and the server app's specs, on the sources; nothing to build. CPU-bound,
- *   so as many workers as cores.
+ *   so as many workers as cores, without a fresh module graph per file.
  * - e2e: what runs the built server and CLI (dist/) as processes: test/e2e, the checks in test/
  *   itself, and any `*.e2e.spec.ts` beside the sources. A file mostly waits for those processes
  *   (start-ups, CLI runs, projections catching up), so files run side by side, one per core.
@@ -45,6 +45,11 @@ export default defineConfig({
           include: ['apps/**/*.spec.ts', 'libs/**/*.spec.ts'],
           exclude: ['**/node_modules/**', '**/*.e2e.spec.ts'],
           maxWorkers: cores,
+          // The files share one module graph per worker instead of importing Nest, the libraries
+          // and their dependencies again for each of 144 files: 45 s of CPU instead of 132 s, the
+          // same 1,178 tests passing. A spec that changes global state (fake timers, spies, env)
+          // puts it back in an afterEach or finally, as they all do.
+          isolate: false,
           sequence: { groupOrder: 0 },
         },
       },
