@@ -18,8 +18,7 @@ import { defineConfig } from 'vitest/config';
  * WARDEN_TEST_WORKERS sets the workers of the e2e, browser and fuzz projects (unit: the cores).
  */
 const cores = Math.max(1, availableParallelism());
-// One per core: on a 2-core machine already busy with other work, three at once (tried) pushed
-// server start-ups and CLI runs past the tests' timeouts.
+// One per core (vitest's default is one fewer: on two cores, one file at a time).
 const processWorkers = Number(process.env['WARDEN_TEST_WORKERS'] ?? cores);
 const builtDist = ['test/support/built-dist.global-setup.ts'];
 
