@@ -13,6 +13,8 @@ COPY apps ./apps
 COPY libs ./libs
 # The console's API types are generated from the committed OpenAPI document at build time.
 COPY docs/openapi.json ./docs/openapi.json
+# scripts/build.mjs: the incremental build (`npm run build`).
+COPY scripts ./scripts
 RUN npm run build \
  && npm prune --omit=dev \
  && npm cache clean --force

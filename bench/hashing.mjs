@@ -1,9 +1,9 @@
 // PDQ hashing and matching: ms per image over the reference images (decode + hash, hash only),
 // and the PdqIndex on 1,000,000 random hashes at radius 31 (queries/s on one core, bytes per hash,
 // recall against brute force). Run after `npm run build`; `node --expose-gc bench/hashing.mjs`
-// makes the memory figure steadier. Images come from ../shared/testdata/pdq when present.
+// makes the memory figure steadier. Images come from test/fixtures/pdq.
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PdqIndex } from '../dist/libs/hashing/src/domain/hash-index.js';
 import { pdqFromLuminance, popcount32 } from '../dist/libs/hashing/src/domain/pdq.js';
@@ -11,7 +11,7 @@ import { decodeLuminance, hashImage } from '../dist/libs/hashing/src/image-hashe
 
 const HASHES = Number(process.argv[2] ?? 1_000_000);
 const RADIUS = 31;
-const TESTDATA = fileURLToPath(new URL('../../shared/testdata/pdq/data/', import.meta.url));
+const TESTDATA = fileURLToPath(new URL('../test/fixtures/pdq/data/', import.meta.url));
 
 const table = (head, rows) =>
   [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
@@ -29,10 +29,6 @@ async function timePerItem(items, fn, minMs = 1500) {
 }
 
 async function imageBench() {
-  if (!existsSync(TESTDATA)) {
-    console.log('PDQ per image: skipped, ../shared/testdata/pdq not found\n');
-    return;
-  }
   const groups = [
     ['labelme-subset (256x256)', 'reg-test-input/labelme-subset'],
     ['bridge-mods (mostly 1600x1004)', 'bridge-mods'],

@@ -33,7 +33,7 @@ describe('the warden command', () => {
     expect(pkg.scripts['warden']).toBe('node bin/warden.js');
     // npm install and npm ci build once (prepare); npm start builds before it serves.
     expect(pkg.scripts['prepare']).toMatch(/npm run build/);
-    expect(pkg.scripts['start']).toMatch(/^npm run build --silent && /);
+    expect(pkg.scripts['start']).toMatch(/^node scripts\/build\.mjs && /);
   });
 
   it('runs the built CLI: its output and its exit codes', () => {

@@ -1,7 +1,6 @@
-import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { computedStyle, imageLoaded, launchChromium, openPage, screenshot, SCREENSHOTS, signIn } from '../support/browser.js';
+import { computedStyle, imageLoaded, launchChromium, openPage, screenshot, signIn } from '../support/browser.js';
 import { isSignedByWarden } from '../support/callback-signature.js';
 import { loggedEvents } from '../support/config-files.js';
 import { startPlatform } from '../support/platform.js';
@@ -76,7 +75,7 @@ describe('the review console: a moderator reviews a reported post (browser)', ()
     await panel.getByLabel('durationDays').fill('7');
     await panel.getByLabel('Spam').check();
     await panel.getByLabel(/^Reason/).fill('Commercial spam');
-    await panel.screenshot({ path: join(SCREENSHOTS, 'decision-panel.png') });
+    await screenshot(panel, 'decision-panel');
     await panel.getByRole('button', { name: /Take action/ }).click();
 
     // The queue is empty now: the console says so after the decision.

@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 /**
  * A real Chromium for the console's browser tests: Debian's package (`apt-get install chromium`,
@@ -10,8 +11,14 @@ import { type Browser, type BrowserContext, chromium, type Locator, type Page } 
  */
 export const CHROMIUM = process.env['WARDEN_CHROMIUM'] ?? '/usr/bin/chromium';
 
-/** Where the tests put the screenshots that docs/console.md shows, so they stay current. */
+/** The screenshots that docs/console.md shows, taken by the browser tests. */
 export const SCREENSHOTS = join(import.meta.dirname, '../../docs/console');
+
+/**
+ * Whether this run rewrites them: only `npm run docs:screenshots` (WARDEN_SCREENSHOTS=write)
+ * does, so that `npm test` leaves the work tree as it found it.
+ */
+export const WRITE_SCREENSHOTS = process.env['WARDEN_SCREENSHOTS'] === 'write';
 
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
@@ -55,10 +62,28 @@ export async function openPage(
   return { context, page, problems };
 }
 
-/** Saves a screenshot for docs/console.md. */
-export async function screenshot(page: Page, name: string): Promise<void> {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: false });
+/** Width and height of a PNG, from its IHDR chunk. */
+export function pngSize(png: Buffer): { width: number; height: number } {
+  expect(png.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))).toBe(true);
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
+
+/**
+ * The screenshot `name` of docs/console.md, of the page or of one element. `npm run
+ * docs:screenshots` writes it there; any other run takes it (so it can still be produced) and
+ * checks it against the committed file's size in pixels, leaving the file alone. Pixels
+ * themselves are not compared: fonts and anti-aliasing differ between machines.
+ */
+export async function screenshot(target: Page | Locator, name: string): Promise<void> {
+  const path = join(SCREENSHOTS, `${name}.png`);
+  if (WRITE_SCREENSHOTS) {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await target.screenshot({ path });
+    return;
+  }
+  const taken = pngSize(await target.screenshot());
+  expect(existsSync(path), `${path} is missing: run \`npm run docs:screenshots\``).toBe(true);
+  expect(taken, `${name}.png has another size than the committed one: run \`npm run docs:screenshots\` if the console's layout changed`).toEqual(pngSize(readFileSync(path)));
 }
 
 /** Signs in through the console's own form. */

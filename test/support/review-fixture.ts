@@ -146,10 +146,16 @@ export async function startReviewWorld(config: string, roles: readonly string[],
   const { warden, key } = await startConfigured(processEnv, writeConfig(config), 'rev');
   const sessions: Record<string, Session> = {};
   const userIds: Record<string, string> = {};
-  for (const role of roles) {
-    const email = `${role.toLowerCase()}@rev.example`;
-    userIds[role] = await createConsoleUser(dataDir, 'rev', email, REVIEW_PASSWORD, [role], processEnv);
-    sessions[role] = await consoleLogin(warden.url, email, REVIEW_PASSWORD);
+  try {
+    for (const role of roles) {
+      const email = `${role.toLowerCase()}@rev.example`;
+      userIds[role] = await createConsoleUser(dataDir, 'rev', email, REVIEW_PASSWORD, [role], processEnv);
+      sessions[role] = await consoleLogin(warden.url, email, REVIEW_PASSWORD);
+    }
+  } catch (error) {
+    // The caller never gets the world to stop: stop its server here.
+    await warden.stop();
+    throw error;
   }
   return {
     dataDir,

@@ -36,6 +36,7 @@ export interface RunningWarden {
 /** Starts the built server as a real process and waits for its "started" log line. */
 export function startWarden(env: NodeJS.ProcessEnv, timeoutMs = 30_000): Promise<RunningWarden> {
   const child = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  killWhenTestProcessExits(child);
   let output = '';
   let started = false;
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
@@ -72,6 +73,26 @@ export function startWarden(env: NodeJS.ProcessEnv, timeoutMs = 30_000): Promise
       reject(new Error(`Warden exited with ${code} before starting:\n${output}`));
     });
   });
+}
+
+/**
+ * Servers still running when the test file's worker exits (a failed beforeAll, a forgotten stop)
+ * are killed then: otherwise they outlive the file and take CPU from the files after it.
+ */
+const running = new Set<ChildProcess>();
+const killRunning = () => {
+  for (const child of running) child.kill('SIGKILL');
+};
+process.once('exit', killRunning);
+// vitest ends a file's worker with SIGTERM, which skips 'exit' handlers: kill them, then let the
+// signal take its course.
+process.once('SIGTERM', () => {
+  killRunning();
+  process.kill(process.pid, 'SIGTERM');
+});
+function killWhenTestProcessExits(child: ChildProcess): void {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
 }
 
 export interface CliResult {

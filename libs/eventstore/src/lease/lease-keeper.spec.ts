@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { waitFor } from '../../../../test/support/wait-for.js';
 import { FixedClock } from '#warden/kernel';
 import { openSqlite, type SqliteDatabase } from '../sqlite/sqlite-database.js';
@@ -84,14 +84,34 @@ describe('LeaseKeeper', () => {
       release: (...args) => real.release(...args),
       inspect: (name) => real.inspect(name),
     };
-    const a = worker(flaky, 'a');
-    const b = worker(store(path), 'b');
-    await a.keeper.begin();
-    await b.keeper.begin();
-    failing = true;
-    await waitFor(() => b.state.running, 'the standby running');
-    expect(a.state.running).toBe(false);
-    expect(timeline).toEqual(['a start', 'a stop', 'b start']);
+    // Timers and the clock both holders and the lease file read are faked, so the 6 s lease
+    // passes in 100 ms steps of fake time instead of real seconds; the order is what is checked.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const a = worker(flaky, 'a');
+      const b = worker(store(path), 'b');
+      await a.keeper.begin();
+      await b.keeper.begin();
+      failing = true;
+      const startedAt = Date.now();
+      const seen: string[] = [];
+      while (!b.state.running) {
+        // The holder still running while the lease is in force; the standby never before it stopped.
+        if (a.state.running) expect(b.state.running).toBe(false);
+        seen.push(`${Date.now() - startedAt} ${a.state.running ? 'a' : '-'}${b.state.running ? 'b' : '-'}`);
+        expect(Date.now() - startedAt, seen.join(', ')).toBeLessThan(3 * timing.ttlMs);
+        await vi.advanceTimersByTimeAsync(timing.renewEveryMs);
+      }
+      expect(a.state.running).toBe(false);
+      expect(timeline).toEqual(['a start', 'a stop', 'b start']);
+      // It held on while it could (the deadline is a third of the lease before expiry), and the
+      // standby took over once the lease had expired, not before.
+      const stoppedAt = seen.findIndex((s) => s.endsWith('--'));
+      expect(stoppedAt * timing.renewEveryMs).toBeGreaterThanOrEqual(timing.ttlMs - Math.ceil(timing.ttlMs / 3) - timing.renewEveryMs);
+      expect(seen.length * timing.renewEveryMs).toBeGreaterThanOrEqual(timing.ttlMs);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('stops a holder that cannot renew even when its deadline timer fires before the clock says so', async () => {

@@ -17,7 +17,7 @@ import { PlatformHttpModule } from '../platform-http.module.js';
 import { READINESS_CHECKS } from '../observability/readiness.js';
 import { createHttpApp } from './http-app.js';
 
-/** The console as `npm run build` made it (the test script builds before it runs the tests). */
+/** The console as `npm run build` made it: this file is in the e2e project (`*.e2e.spec.ts`), which refuses a stale dist/. */
 const CONSOLE_DIR = fileURLToPath(new URL('../../../../dist/console', import.meta.url));
 
 @Controller('test')
