@@ -155,7 +155,8 @@ export class AuditExporter {
     if (!to) return chainHead.seq;
     const [found] = await this.storage.readStore.find<ChainLinkDoc>(
       AUDIT_CHAIN_LINKS,
-      { orgId, occurredAt: { lte: to.toISOString() } },
+      // At or before `to`: below the next millisecond (the port's ranges are lt/gte; times are written by toISOString).
+      { orgId, occurredAt: { lt: new Date(to.getTime() + 1).toISOString() } },
       { sort: [{ field: 'occurredAt', direction: 'desc' }, { field: 'seq', direction: 'desc' }], limit: 1 },
     );
     return found ? Math.min(found.seq, chainHead.seq) : 0;
