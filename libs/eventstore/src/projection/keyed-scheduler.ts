@@ -1,5 +1,5 @@
-import type { RecordedEvent } from '#warden/kernel';
-import { type Failure, Fifo, KeyedLanes } from './keyed-lanes.js';
+import { Fifo, type RecordedEvent } from '#warden/kernel';
+import { type Failure, KeyedLanes } from './keyed-lanes.js';
 
 /** How much of a keyed reactor's work is under way at once (Projection.limits). */
 export interface KeyedLimits {
