@@ -216,7 +216,15 @@ async function withLayout(layout, label, prepare, body) {
       children.push(await servers.start('worker', await freePort(), dataDir));
     }
     const alive = () => children.every((c) => c.exitCode === null && c.signalCode === null);
-    return await body({ url: `http://127.0.0.1:${p}`, keys, alive });
+    // prom-client resets the event loop's histogram on every scrape: this one leaves start-up out.
+    if (process.env.WARDEN_BENCH_METRICS) await (await fetch(`http://127.0.0.1:${p}/metrics`)).text();
+    const result = await body({ url: `http://127.0.0.1:${p}`, keys, alive });
+    // WARDEN_BENCH_METRICS=1: how long the event loop was held (what every request and callback waits behind).
+    if (process.env.WARDEN_BENCH_METRICS) {
+      const text = await (await fetch(`http://127.0.0.1:${p}/metrics`)).text();
+      console.log(text.split('\n').filter((l) => /^warden_nodejs_eventloop_lag_(p50|p90|p99|max|mean)_seconds/.test(l)).join('\n'));
+    }
+    return result;
   } finally {
     for (const c of children) await stopWithin(c, 15_000);
     // WARDEN_BENCH_KEEP=1 keeps the data directory, to read where an item's time went from its log.

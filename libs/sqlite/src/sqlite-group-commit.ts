@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type Database from 'better-sqlite3';
 import { WriteLock } from './write-lock.js';
 
@@ -18,7 +19,22 @@ type Outcome = { readonly ok: true; readonly value: unknown } | { readonly ok: f
 export interface SqliteGroupCommitOptions {
   /** Called after each commit, once the jobs' promises are settled (e.g. to wake readers). */
   readonly afterCommit?: () => void;
+  /**
+   * How long one transaction may run its jobs (ms) before it commits and leaves the rest to the
+   * next turn of the event loop (default GROUP_BUDGET_MS). A group runs synchronously: every
+   * request, timer and callback of the process waits for it to finish.
+   */
+  readonly budgetMs?: number;
+  /** Milliseconds from some origin, for the budget (performance.now; tests count instead). */
+  readonly now?: () => number;
 }
+
+/**
+ * Measured under a flood (docs/benchmarks.md, "Floods and long histories"): unbounded groups held
+ * the event loop for up to 200 ms at a time, which every other user's callback waited behind. A
+ * few milliseconds keep a group large enough that a commit (and its fsync) is shared by many jobs.
+ */
+export const GROUP_BUDGET_MS = 10;
 
 /**
  * The writes of one connection, group-committed: the jobs queued in one tick run together in one
@@ -90,9 +106,21 @@ export class SqliteGroupCommit {
       return;
     }
     const batch = this.take();
-    let outcomes: Outcome[];
+    const outcomes: Outcome[] = [];
+    // Closing runs everything now: no later turn of the event loop may touch the connection.
+    const budget = wait ? Infinity : (this.options.budgetMs ?? GROUP_BUDGET_MS);
+    const now = this.options.now ?? (() => performance.now());
+    const started = now();
     try {
-      outcomes = batch.map((queued) => this.runOne(queued.job));
+      for (const queued of batch) {
+        outcomes.push(this.runOne(queued.job));
+        // Over budget: what is left goes first in the next group, a turn of the event loop later.
+        if (outcomes.length < batch.length && now() - started > budget) {
+          this.pending = batch.splice(outcomes.length).concat(this.pending);
+          this.scheduled = setImmediate(() => this.flush(false));
+          break;
+        }
+      }
       this.stmt.commit.run();
     } catch (error) {
       if (this.db.inTransaction) this.db.exec('ROLLBACK');

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { ReadDocument, ReadStore, Write } from '#warden/readstore';
 import type { RecordedEvent } from '#warden/kernel';
 import type { Projection, ProjectionContext } from './projection.js';
@@ -83,9 +84,21 @@ export async function applyEvents(
   if (projection.applyBatch) {
     if (applicable.length > 0) await projection.applyBatch(applicable, uow.at(Math.max(...applicable.map((e) => e.position))));
   } else {
-    for (const e of applicable) await projection.apply(e, uow.at(e.position));
+    let slice = performance.now();
+    for (const e of applicable) {
+      await projection.apply(e, uow.at(e.position));
+      // A projection's awaits are mostly on reads that are already there (microtasks), so a batch
+      // would otherwise run as one block that every request and callback of the process waits for.
+      if (performance.now() - slice > YIELD_AFTER_MS) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        slice = performance.now();
+      }
+    }
   }
   return { uow, applied: applicable.length };
 }
+
+/** How long a batch's events are applied before the event loop gets a turn (ms). */
+const YIELD_AFTER_MS = 5;
 
 const key = (collection: string, id: string) => `${collection}\u0000${id}`;
