@@ -219,7 +219,9 @@ async function withLayout(layout, label, prepare, body) {
     return await body({ url: `http://127.0.0.1:${p}`, keys, alive });
   } finally {
     for (const c of children) await stopWithin(c, 15_000);
-    rmSync(dataDir, { recursive: true, force: true });
+    // WARDEN_BENCH_KEEP=1 keeps the data directory, to read where an item's time went from its log.
+    if (process.env.WARDEN_BENCH_KEEP) console.log(`data directory kept: ${dataDir}`);
+    else rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
@@ -486,7 +488,7 @@ try {
   await servers.stopAll();
   receiver.closeAllConnections();
   receiver.close();
-  rmSync(dir, { recursive: true, force: true });
+  if (!process.env.WARDEN_BENCH_KEEP) rmSync(dir, { recursive: true, force: true });
 }
 
 const LAYOUT_NAME = { all: 'one process (all)', split: 'api + worker' };

@@ -6,7 +6,7 @@ import { anEvent } from '../../../../test/support/events.js';
 import { openSqlite, ProjectionRunner, SqliteEventStore } from '#warden/eventstore';
 import { type ReadStore, SqliteReadStore } from '#warden/readstore';
 import { chainV1, contentDigest, genesisLink, linkOf, storedForm } from './audit-chain.js';
-import { AUDIT_CHAIN_HEADS, AUDIT_CHAIN_LINKS, auditChainProjection, chainLinkId, type ChainLinkDoc, LEGACY_CHAIN_LINKS } from './audit-chain.projection.js';
+import { AUDIT_CHAIN_HEADS, AUDIT_CHAIN_LINKS, auditChainProjection, chainLinkId, type ChainLinkDoc, LEGACY_CHAIN_HEADS, LEGACY_CHAIN_LINKS } from './audit-chain.projection.js';
 import { crashingBeforeCheckpoint } from '../../../../test/support/crashing-read-store.js';
 
 const crash = new Error('died after the writes, before the checkpoint');
@@ -102,18 +102,46 @@ describe('the audit chain projection', () => {
     );
   });
 
-  it('compares a data directory chained under v1 with the log while it rebuilds the chain under v2, and counts what differs', async () => {
+  /** A log of `n` events of organization `a`, and its v1 links and head as the previous release recorded them. */
+  async function chainedUnderV1(n: number, recorded: (i: number) => boolean = () => true, changed = -1) {
     const { events, reads } = log();
-    await events.append('s-1', [inOrg('a', 'Noted', 1), inOrg('a', 'Noted', 2), inOrg('a', 'Noted', 3)], 'no_stream');
+    await events.append('s-1', Array.from({ length: n }, (_, i) => inOrg('a', 'Noted', i + 1)), 'no_stream');
     const stored = await events.readAll();
-    // The v1 links as the previous release recorded them, the second one for another content.
     let link = chainV1.genesisLink('a');
     const writes = stored.map((e, i) => {
-      link = chainV1.linkOf(link, i === 1 ? { ...e, data: { n: 99 } } : e);
+      link = chainV1.linkOf(link, i === changed ? { ...e, data: { n: 99 } } : e);
       return { op: 'put' as const, collection: LEGACY_CHAIN_LINKS, id: chainLinkId('a', e.position), doc: { orgId: 'a', seq: i + 1, position: e.position, link } };
     });
-    await reads.commit(writes);
+    const last = writes.at(-1)!.doc;
+    await reads.commit([...writes.filter((_, i) => recorded(i)), { op: 'put', collection: LEGACY_CHAIN_HEADS, id: 'a', doc: { ...last, activitySeq: last.seq } }]);
+    return { events, reads };
+  }
+
+  it('compares a data directory chained under v1 with the log while it rebuilds the chain under v2, and counts what differs', async () => {
+    // The second v1 link recorded for another content.
+    const { events, reads } = await chainedUnderV1(3, () => true, 1);
     await new ProjectionRunner(auditChainProjection, events, reads).catchUp();
     expect(await reads.get(AUDIT_CHAIN_HEADS, 'a')).toMatchObject({ seq: 3, legacy: { checked: 3, differs: 1, firstDiffers: 2 } });
+  });
+
+  it('counts a v1 link removed from within the prefix v1 chained as a difference', async () => {
+    const { events, reads } = await chainedUnderV1(4, (i) => i !== 0);
+    await new ProjectionRunner(auditChainProjection, events, reads).catchUp();
+    expect(await reads.get(AUDIT_CHAIN_HEADS, 'a')).toMatchObject({ seq: 4, legacy: { checked: 4, differs: 1, firstDiffers: 1 } });
+  });
+
+  it('stops comparing past the prefix v1 chained, and looks for no v1 link on a data directory v1 never chained', async () => {
+    const { events, reads } = await chainedUnderV1(2);
+    await events.append('s-2', [inOrg('a', 'Noted', 3), inOrg('b', 'Noted', 1), inOrg('b', 'Noted', 2), inOrg('b', 'Noted', 3)], 'no_stream');
+    const looked: string[] = [];
+    const getVersioned = reads.getVersioned.bind(reads);
+    // The narrowest seam: which collections the projection reads.
+    reads.getVersioned = ((collection: string, id: string) => (looked.push(collection), getVersioned(collection, id))) as typeof reads.getVersioned;
+    await new ProjectionRunner(auditChainProjection, events, reads).catchUp();
+    expect(await reads.get(AUDIT_CHAIN_HEADS, 'a')).toMatchObject({ seq: 3, legacy: { checked: 2, differs: 0, firstDiffers: null } });
+    expect(await reads.get<{ legacy?: unknown }>(AUDIT_CHAIN_HEADS, 'b')).not.toHaveProperty('legacy');
+    // Two v1 links of a, and one v1 head per organization.
+    expect(looked.filter((c) => c === LEGACY_CHAIN_LINKS)).toHaveLength(2);
+    expect(looked.filter((c) => c === LEGACY_CHAIN_HEADS)).toHaveLength(2);
   });
 });

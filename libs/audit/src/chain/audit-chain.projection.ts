@@ -1,4 +1,4 @@
-import type { Projection } from '#warden/eventstore';
+import type { Projection, ProjectionContext } from '#warden/eventstore';
 import { chainV1, genesisLink, linkOf } from './audit-chain.js';
 
 /**
@@ -13,6 +13,8 @@ export const AUDIT_CHAIN_LINKS = 'audit_chain_v2_links';
 export const AUDIT_CHAIN_HEADS = 'audit_chain_v2_heads';
 /** The v1 chain's links, recorded before this release, never written again. */
 export const LEGACY_CHAIN_LINKS = 'audit_chain_links';
+/** The v1 chain's heads (one per organization, its last chained event), never written again. */
+export const LEGACY_CHAIN_HEADS = 'audit_chain_heads';
 
 export interface ChainLinkDoc {
   readonly orgId: string;
@@ -30,8 +32,22 @@ export interface ChainHeadDoc extends ChainLinkDoc {
    * The v1 comparison: the v1 link recomputed from the log (while v1 links exist), how many events
    * had a v1 link to compare with, and how many differed (the first one's seq).
    */
-  readonly legacy?: { readonly link: string; readonly checked: number; readonly differs: number; readonly firstDiffers: number | null };
+  readonly legacy?: LegacyComparison;
 }
+
+// A type, not an interface: a read-model document must be JSON (an interface has no index signature).
+export type LegacyComparison = {
+  readonly link: string;
+  readonly checked: number;
+  readonly differs: number;
+  readonly firstDiffers: number | null;
+  /**
+   * The position of the organization's last event v1 chained (its v1 head): every event of the
+   * organization up to here has a v1 link, none after it. Absent in heads written before it was
+   * recorded: those look every event up.
+   */
+  readonly through?: number;
+};
 
 export const chainLinkId = (orgId: string, position: number) => `${orgId}:${position}`;
 
@@ -63,23 +79,36 @@ export const auditChainProjection: Projection = {
     const link = linkOf(head?.link ?? genesisLink(orgId), event);
     const activitySeq = event.type === 'AuditChainCheckpointed' ? (head?.activitySeq ?? 0) : seq;
     const occurredAt = event.metadata.occurredAt;
+    let legacy = head ? head.legacy : await legacyStart(ctx, orgId);
     // A v1 link recorded for this event before the upgrade: the log must still be what v1 chained,
-    // or this rebuild would launder a change made to it.
-    const v1 = await ctx.get<ChainLinkDoc>(LEGACY_CHAIN_LINKS, chainLinkId(orgId, event.position));
-    let legacy = head?.legacy;
-    if (v1) {
-      // v1 links exist for a prefix of the log only (what v1 chained before the upgrade).
-      const previous = legacy ?? { link: chainV1.genesisLink(orgId), checked: 0, differs: 0, firstDiffers: null };
-      const differs = chainV1.linkOf(previous.link, event) !== v1.link;
-      legacy = {
-        // Continues from the recorded v1 link, so that one changed event counts once.
-        link: v1.link,
-        checked: previous.checked + 1,
-        differs: previous.differs + (differs ? 1 : 0),
-        firstDiffers: previous.firstDiffers ?? (differs ? seq : null),
-      };
+    // or this rebuild would launder a change made to it. Looked up only within the prefix v1
+    // chained: past it, and on a data directory v1 never chained, an event costs no read.
+    if (legacy && (legacy.through === undefined || event.position <= legacy.through)) {
+      const v1 = await ctx.get<ChainLinkDoc>(LEGACY_CHAIN_LINKS, chainLinkId(orgId, event.position));
+      // Within the prefix every event has its v1 link: a missing one was removed, and counts as a difference.
+      if (v1 || legacy.through !== undefined) {
+        const differs = !v1 || chainV1.linkOf(legacy.link, event) !== v1.link;
+        legacy = {
+          // Continues from the recorded v1 link, so that one changed event counts once.
+          link: v1?.link ?? chainV1.linkOf(legacy.link, event),
+          checked: legacy.checked + 1,
+          differs: legacy.differs + (differs ? 1 : 0),
+          firstDiffers: legacy.firstDiffers ?? (differs ? seq : null),
+          ...(legacy.through === undefined ? {} : { through: legacy.through }),
+        };
+      }
     }
     ctx.put(AUDIT_CHAIN_LINKS, chainLinkId(orgId, event.position), { orgId, seq, position: event.position, link, occurredAt } satisfies ChainLinkDoc);
     ctx.put(AUDIT_CHAIN_HEADS, orgId, { orgId, seq, position: event.position, link, activitySeq, ...(legacy ? { legacy } : {}) } satisfies ChainHeadDoc);
   },
 };
+
+/**
+ * An organization's first event: whether v1 chained it before the upgrade (its v1 head), and how
+ * far. Read once per organization, so that a fresh data directory never looks for v1 links.
+ */
+async function legacyStart(ctx: ProjectionContext, orgId: string): Promise<LegacyComparison | undefined> {
+  const v1Head = await ctx.get<ChainLinkDoc>(LEGACY_CHAIN_HEADS, orgId);
+  if (!v1Head) return undefined;
+  return { link: chainV1.genesisLink(orgId), checked: 0, differs: 0, firstDiffers: null, through: v1Head.position };
+}

@@ -61,14 +61,39 @@ const digested = (v: unknown) => (isDigestOnly(v) ? v : { [DIGEST_KEY]: canonica
  */
 export function withCredentialsDigested(type: string, data: unknown): unknown {
   if (!isObject(data)) return data;
-  const named = new Set([...CREDENTIAL_FIELDS, ...(CREDENTIAL_FIELDS_BY_TYPE[type] ?? [])]);
-  const walk = (value: unknown, depth: number): unknown => {
-    if (isKeyringSealed(value)) return digested(value);
-    if (depth >= DIGEST_DEPTH || typeof value !== 'object' || value === null) return value;
-    if (Array.isArray(value)) return value.map((v) => walk(v, depth + 1));
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, depth + 1)]));
-  };
-  return Object.fromEntries(Object.entries(data).map(([k, v]) => [k, named.has(k) && v !== null ? digested(v) : walk(v, 1)]));
+  const named = CREDENTIAL_FIELDS_BY_TYPE[type];
+  return copiedOnChange(data, (k, v) =>
+    (CREDENTIAL_FIELDS.includes(k) || named?.includes(k)) && v !== null ? digested(v) : sealedDigested(v, 1),
+  );
+}
+
+/**
+ * `value` with every keyring-sealed value within DIGEST_DEPTH levels digested. Copied only along
+ * the paths where something was replaced: almost no event carries a credential, and every event
+ * is chained (copying every event's data was a measured share of a flood's CPU).
+ */
+function sealedDigested(value: unknown, depth: number): unknown {
+  if (isKeyringSealed(value)) return digested(value);
+  if (depth >= DIGEST_DEPTH || typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    value.forEach((v, i) => {
+      const r = sealedDigested(v, depth + 1);
+      if (r !== v) (copy ??= [...value])[i] = r;
+    });
+    return copy ?? value;
+  }
+  return copiedOnChange(value as Record<string, unknown>, (_, v) => sealedDigested(v, depth + 1));
+}
+
+/** `object` with each entry's value mapped, the same object when no value changed. */
+function copiedOnChange(object: Record<string, unknown>, map: (key: string, value: unknown) => unknown): Record<string, unknown> {
+  let copy: Record<string, unknown> | undefined;
+  for (const [k, v] of Object.entries(object)) {
+    const r = map(k, v);
+    if (r !== v) (copy ??= { ...object })[k] = r;
+  }
+  return copy ?? object;
 }
 
 /** SHA-256 (base64url) of the stored form's canonical JSON, credentials digested. */

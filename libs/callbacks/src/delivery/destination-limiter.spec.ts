@@ -48,4 +48,23 @@ describe('destination limiter', () => {
     await expect(limiter.run('x', async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
     expect(await limiter.run('x', async () => 1)).toBe(1);
   });
+
+  it("lets groups take turns for a destination's slots: one group's queue goes in order, behind other groups' waiters", async () => {
+    const limiter = new DestinationLimiter(1);
+    const gate = deferred();
+    const started: string[] = [];
+    const task = (name: string) => async () => {
+      started.push(name);
+      if (name === 'first') await gate.promise;
+    };
+    const runs = [limiter.run('d', task('first'), 'flood')];
+    for (let i = 0; i < 4; i++) runs.push(limiter.run('d', task(`flood${i}`), 'flood'));
+    runs.push(limiter.run('d', task('alice'), 'alice'), limiter.run('d', task('bob'), 'bob'), limiter.run('d', task('solo')));
+    expect(limiter.waiting('d')).toBe(7);
+    gate.resolve();
+    await Promise.all(runs);
+    expect(started).toEqual(['first', 'flood0', 'alice', 'bob', 'solo', 'flood1', 'flood2', 'flood3']);
+    expect(limiter.waiting('d')).toBe(0);
+    expect(limiter.inFlight('d')).toBe(0);
+  });
 });

@@ -1,7 +1,11 @@
+import { Fifo } from '#warden/kernel';
+
 /**
  * At most `perDestination` requests in flight to one destination (scheme, host and port), the
- * rest queued in order. Destinations share nothing else, so a receiver that hangs only ever
- * holds its own slots and never delays callbacks to the others.
+ * rest waiting. Destinations share nothing else, so a receiver that hangs only ever holds its own
+ * slots and never delays callbacks to the others. Within a destination the waiters take turns by
+ * group (the delivery's user): one user's flood of callbacks waits behind itself, not in front of
+ * everyone else's (docs/architecture.md, "Reactors by key"); one group's waiters go in order.
  */
 export class DestinationLimiter {
   private readonly destinations = new Map<string, Slots>();
@@ -10,13 +14,14 @@ export class DestinationLimiter {
     if (!(perDestination >= 1)) throw new RangeError('perDestination must be at least 1');
   }
 
-  async run<T>(destination: string, task: () => Promise<T>): Promise<T> {
+  /** `group`: whose turn the task takes among the destination's waiters (a group of its own by default). */
+  async run<T>(destination: string, task: () => Promise<T>, group?: string): Promise<T> {
     let slots = this.destinations.get(destination);
     if (!slots) {
       slots = new Slots();
       this.destinations.set(destination, slots);
     }
-    if (slots.active >= this.perDestination) await new Promise<void>((resolve) => slots.enqueue(resolve));
+    if (slots.active >= this.perDestination) await new Promise<void>((resolve) => slots.enqueue(group, resolve));
     else slots.active++;
     try {
       return await task();
@@ -38,27 +43,34 @@ export class DestinationLimiter {
   }
 }
 
-/** A FIFO of waiters that stays O(1) per operation with tens of thousands queued (Array#shift is not). */
+/** A destination's waiters: a queue per group, the groups round-robin; O(1) per operation with tens of thousands queued. */
 class Slots {
   active = 0;
-  private queue: Array<() => void> = [];
-  private head = 0;
+  waiting = 0;
+  private readonly groups = new Map<string | symbol, Fifo<() => void>>();
+  private readonly turns = new Fifo<string | symbol>();
 
-  get waiting(): number {
-    return this.queue.length - this.head;
-  }
-
-  enqueue(waiter: () => void): void {
-    this.queue.push(waiter);
+  enqueue(group: string | undefined, waiter: () => void): void {
+    // No group: a turn of its own.
+    const name = group ?? Symbol('waiter');
+    let queue = this.groups.get(name);
+    if (!queue) {
+      queue = new Fifo();
+      this.groups.set(name, queue);
+      this.turns.push(name);
+    }
+    queue.push(waiter);
+    this.waiting++;
   }
 
   dequeue(): (() => void) | undefined {
-    if (this.head === this.queue.length) return undefined;
-    const waiter = this.queue[this.head++];
-    if (this.head > 1024 && this.head * 2 > this.queue.length) {
-      this.queue = this.queue.slice(this.head);
-      this.head = 0;
-    }
+    const name = this.turns.shift();
+    if (name === undefined) return undefined;
+    const queue = this.groups.get(name)!;
+    const waiter = queue.shift()!;
+    if (queue.length > 0) this.turns.push(name);
+    else this.groups.delete(name);
+    this.waiting--;
     return waiter;
   }
 }

@@ -104,10 +104,11 @@ export class GroupReactorRunner {
   /** Each event behind its key's earlier ones; fails with the first failure once all have run. */
   private async handleKeyed(lanes: KeyedLanes, events: readonly RecordedEvent[]): Promise<void> {
     const keyOf = this.projection.keyOf!.bind(this.projection);
+    const groupOf = this.projection.groupOf?.bind(this.projection);
     const wanted = new Set(this.projection.eventTypes);
     const ordered = events.filter((e) => wanted.has(e.type)).sort((a, b) => a.position - b.position);
     const failures = await Promise.all(
-      ordered.map((event) => new Promise<Failure>((settle) => lanes.push(keyOf(event), event.metadata.orgId, event, settle))),
+      ordered.map((event) => new Promise<Failure>((settle) => lanes.push(keyOf(event), event.metadata.orgId, event, settle, groupOf?.(event)))),
     );
     const failure = failures.find((f) => f !== undefined);
     if (failure) throw failure.error;

@@ -1,38 +1,4 @@
-import type { RecordedEvent } from '#warden/kernel';
-
-/** First in, first out, with a constant-time `shift` (an array with a moving head, compacted now and then). */
-export class Fifo<T> {
-  private items: Array<T | undefined> = [];
-  private head = 0;
-
-  get length(): number {
-    return this.items.length - this.head;
-  }
-
-  push(item: T): void {
-    this.items.push(item);
-  }
-
-  peek(): T | undefined {
-    return this.items[this.head];
-  }
-
-  /** The i-th item from the front. */
-  at(i: number): T {
-    return this.items[this.head + i] as T;
-  }
-
-  shift(): T | undefined {
-    if (this.head >= this.items.length) return undefined;
-    const item = this.items[this.head];
-    this.items[this.head++] = undefined;
-    if (this.head > 1024 && this.head * 2 > this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    }
-    return item;
-  }
-}
+import { Fifo, type RecordedEvent } from '#warden/kernel';
 
 /** How a handler ended: undefined when it succeeded. */
 export type Failure = { readonly error: unknown } | undefined;
@@ -44,7 +10,7 @@ interface Task {
 
 interface Lane {
   readonly key: string;
-  readonly org: OrgTurn;
+  readonly group: GroupTurn;
   readonly tasks: Fifo<Task>;
   /** How many of its tasks run now (a run takes what the key had queued, up to RUN_LIMIT). */
   running: number;
@@ -57,20 +23,33 @@ interface Lane {
  */
 export const RUN_LIMIT = 64;
 
-/** An organization's place in the round-robin: its keys with an event ready to start. */
+/** An organization's place in the round-robin: its groups with a key ready to start. */
 interface OrgTurn {
   readonly org: string;
-  readonly ready: Fifo<Lane>;
+  readonly ready: Fifo<GroupTurn>;
+  readonly groups: Map<string, GroupTurn>;
   /** Events queued or running, over all its keys. */
   held: number;
+  inRing: boolean;
+}
+
+/** A group's place in its organization's round-robin (Projection.groupOf): its keys ready to start. */
+interface GroupTurn {
+  readonly group: string;
+  readonly org: OrgTurn;
+  readonly ready: Fifo<Lane>;
+  /** Its keys that have a lane now. */
+  lanes: number;
   inRing: boolean;
 }
 
 /**
  * Runs events by key: one key's events one run at a time (what it had queued, in the order pushed); different
  * keys at once, up to `concurrency` handlers. A freed slot goes round-robin across organizations,
- * then across that organization's ready keys, so neither an organization with many keys nor a key
- * with a long queue takes the slots from the others.
+ * then across that organization's groups (by default each key is its own group), then across the
+ * group's ready keys, so that neither an organization with many keys, nor a group with many keys
+ * (one user's flood of items, each its own key), nor a key with a long queue takes the slots from
+ * the others.
  */
 export class KeyedLanes {
   private readonly lanes = new Map<string, Lane>();
@@ -101,11 +80,15 @@ export class KeyedLanes {
     return this.orgs.get(org)?.held ?? 0;
   }
 
-  /** Queues `event` behind its key's earlier ones; `settle` is called once its handler has run. */
-  push(key: string, org: string, event: RecordedEvent, settle: (failure: Failure) => void): void {
-    const lane = this.laneOf(key, org);
+  /**
+   * Queues `event` behind its key's earlier ones; `settle` is called once its handler has run.
+   * `group`: whose turn the key takes within its organization (the key's own by default); a key's
+   * group is the one it had when its first queued event came.
+   */
+  push(key: string, org: string, event: RecordedEvent, settle: (failure: Failure) => void, group: string = key): void {
+    const lane = this.laneOf(key, org, group);
     lane.tasks.push({ event, settle });
-    lane.org.held++;
+    lane.group.org.held++;
     this.total++;
     if (lane.running === 0 && lane.tasks.length === 1) this.makeReady(lane);
     this.pump();
@@ -122,32 +105,45 @@ export class KeyedLanes {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  private laneOf(key: string, org: string): Lane {
+  private laneOf(key: string, org: string, group: string): Lane {
     let lane = this.lanes.get(key);
     if (!lane) {
       let turn = this.orgs.get(org);
       if (!turn) {
-        turn = { org, ready: new Fifo(), held: 0, inRing: false };
+        turn = { org, ready: new Fifo(), groups: new Map(), held: 0, inRing: false };
         this.orgs.set(org, turn);
       }
-      lane = { key, org: turn, tasks: new Fifo(), running: 0 };
+      let groupTurn = turn.groups.get(group);
+      if (!groupTurn) {
+        groupTurn = { group, org: turn, ready: new Fifo(), lanes: 0, inRing: false };
+        turn.groups.set(group, groupTurn);
+      }
+      groupTurn.lanes++;
+      lane = { key, group: groupTurn, tasks: new Fifo(), running: 0 };
       this.lanes.set(key, lane);
     }
     return lane;
   }
 
   private makeReady(lane: Lane): void {
-    lane.org.ready.push(lane);
-    if (!lane.org.inRing) {
-      lane.org.inRing = true;
-      this.ring.push(lane.org);
+    const group = lane.group;
+    group.ready.push(lane);
+    if (group.inRing) return;
+    group.inRing = true;
+    group.org.ready.push(group);
+    if (!group.org.inRing) {
+      group.org.inRing = true;
+      this.ring.push(group.org);
     }
   }
 
   private pump(): void {
     while (!this.halted && this.running < this.concurrency && this.ring.length > 0) {
       const turn = this.ring.shift()!;
-      const lane = turn.ready.shift()!;
+      const group = turn.ready.shift()!;
+      const lane = group.ready.shift()!;
+      if (group.ready.length > 0) turn.ready.push(group);
+      else group.inRing = false;
       if (turn.ready.length > 0) this.ring.push(turn);
       else turn.inRing = false;
       this.start(lane);
@@ -170,13 +166,18 @@ export class KeyedLanes {
   }
 
   private finish(lane: Lane, tasks: readonly Task[], failure: Failure): void {
+    const { group } = lane;
+    const org = group.org;
     lane.running = 0;
     this.running--;
-    lane.org.held -= tasks.length;
+    org.held -= tasks.length;
     this.total -= tasks.length;
     if (lane.tasks.length > 0) this.makeReady(lane);
-    else this.lanes.delete(lane.key);
-    if (lane.org.held === 0 && !lane.org.inRing) this.orgs.delete(lane.org.org);
+    else {
+      this.lanes.delete(lane.key);
+      if (--group.lanes === 0 && !group.inRing) org.groups.delete(group.group);
+    }
+    if (org.held === 0 && !org.inRing) this.orgs.delete(org.org);
     for (const task of tasks) task.settle(failure);
     if (this.running === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
     this.pump();

@@ -22,7 +22,7 @@ const settled = () => new Promise<void>((resolve) => setImmediate(resolve));
  * A scheduler whose handlers wait until the test finishes (or fails) them, over a log the test
  * writes; `pass` re-reads the log as KeyedSession does.
  */
-function harness(limits: Partial<KeyedLimits> = {}) {
+function harness(limits: Partial<KeyedLimits> = {}, groupOf?: (e: RecordedEvent) => string) {
   const log: RecordedEvent[] = [];
   const started: number[] = [];
   const finished: number[] = [];
@@ -30,6 +30,7 @@ function harness(limits: Partial<KeyedLimits> = {}) {
   let maxHeld = 0;
   const scheduler: KeyedScheduler = new KeyedScheduler({
     keyOf: (e) => orderingKey(e, String(e.data['key'])),
+    ...(groupOf ? { groupOf } : {}),
     // A run of one key's events is handled one event after the other, each behind its gate.
     handle: async (events) => {
       for (const event of events) {
@@ -162,6 +163,21 @@ describe('KeyedScheduler', () => {
     }
     expect(h.finished.filter((p) => p > 20)).toEqual([21, 22, 23]);
     expect(h.scheduler.watermark).toBe(23);
+  });
+
+  it("lets groups take turns within an organization: one group's many keys wait behind each other, not other groups'", async () => {
+    // Ten items of one user (keys f0…f9), then one item each of two other users.
+    const userOf = (e: RecordedEvent) => (String(e.data['key']).startsWith('f') ? 'flooder' : String(e.data['key']));
+    const events = [...Array.from({ length: 10 }, (_, i) => recorded(i + 1, `f${i}`)), recorded(11, 'u1'), recorded(12, 'u2')];
+    const grouped = harness({ concurrency: 1 }, userOf);
+    grouped.write(...events);
+    while (grouped.finished.length < 12) await grouped.finish(...grouped.running());
+    expect(grouped.started).toEqual([1, 2, 11, 12, 3, 4, 5, 6, 7, 8, 9, 10]);
+    // Each key its own group (no groupOf): the other users wait for every item before theirs.
+    const ungrouped = harness({ concurrency: 1 });
+    ungrouped.write(...events);
+    while (ungrouped.finished.length < 12) await ungrouped.finish(...ungrouped.running());
+    expect(ungrouped.started).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
   });
 
   it('halts on a failed handler and never moves the watermark past its event', async () => {

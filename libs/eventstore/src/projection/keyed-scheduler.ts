@@ -1,5 +1,5 @@
-import type { RecordedEvent } from '#warden/kernel';
-import { type Failure, Fifo, KeyedLanes } from './keyed-lanes.js';
+import { Fifo, type RecordedEvent } from '#warden/kernel';
+import { type Failure, KeyedLanes } from './keyed-lanes.js';
 
 /** How much of a keyed reactor's work is under way at once (Projection.limits). */
 export interface KeyedLimits {
@@ -35,6 +35,8 @@ interface OrgBook {
 
 export interface KeyedSchedulerOptions {
   readonly keyOf: (event: RecordedEvent) => string;
+  /** Whose turn a key takes within its organization (Projection.groupOf); the key's own by default. */
+  readonly groupOf?: (event: RecordedEvent) => string;
   /** Handles a run of one key's events, in order. */
   readonly handle: (events: readonly RecordedEvent[]) => Promise<void>;
   /** Event types handled; others only move the watermark. */
@@ -207,7 +209,7 @@ export class KeyedScheduler {
   private admit(event: RecordedEvent, entry: Entry): void {
     entry.state = 'held';
     this.book(entry.org).held++;
-    this.lanes.push(entry.key, entry.org, event, (failure) => this.settle(entry, failure));
+    this.lanes.push(entry.key, entry.org, event, (failure) => this.settle(entry, failure), this.options.groupOf?.(event));
   }
 
   private defer(entry: Entry): void {

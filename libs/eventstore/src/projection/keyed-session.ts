@@ -73,6 +73,7 @@ export class KeyedSession {
     this.committed = this.reported = options.after;
     this.scheduler = new KeyedScheduler({
       keyOf: (event) => projection.keyOf(event),
+      ...(projection.groupOf ? { groupOf: (event: RecordedEvent) => projection.groupOf!(event) } : {}),
       handle: keyedHandler(projection),
       eventTypes: projection.eventTypes,
       after: options.after,

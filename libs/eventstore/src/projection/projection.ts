@@ -39,6 +39,13 @@ export interface Projection {
    * for a batch, so one key's backlog delays no other (KeyedScheduler).
    */
   keyOf?(event: RecordedEvent): string;
+  /**
+   * With `keyOf`: whose turn the event's key takes within its organization, when keys come in
+   * groups that must share (the evaluation's keys are items, its groups their users: one user's
+   * flood of items then takes one turn in the round-robin, not one per item). Each key is its own
+   * group without it. Ordering stays by key.
+   */
+  groupOf?(event: RecordedEvent): string;
   /** With `keyOf`: how much runs and waits at once (DEFAULT_KEYED_LIMITS otherwise). */
   readonly limits?: Partial<KeyedLimits>;
   /**

@@ -149,6 +149,36 @@ describe('SqliteReadStore collections', () => {
     b.close();
   });
 
+  it('looks a missing collection up in sqlite_master once, and again only after some connection created a table', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'warden-readstore-')), 'warden.db');
+    const a = new Database(file);
+    const b = new Database(file);
+    let lookups = 0;
+    const prepare = a.prepare.bind(a);
+    // The narrowest seam: count the executions of the store's table look-up.
+    a.prepare = ((sql: string) => {
+      const statement = prepare(sql);
+      if (!sql.includes('sqlite_master')) return statement;
+      const get = statement.get.bind(statement);
+      statement.get = ((...args: unknown[]) => (lookups++, get(...args))) as typeof statement.get;
+      return statement;
+    }) as typeof a.prepare;
+    const reader = new SqliteReadStore(a);
+    const writer = new SqliteReadStore(b);
+    const before = lookups;
+    for (let i = 0; i < 100; i++) expect(await reader.get('never', `x${i}`)).toBeUndefined();
+    expect(lookups - before).toBe(1);
+    await writer.commit([{ op: 'put', collection: 'elsewhere', id: 'y', doc: { v: 1 } }]);
+    expect(await reader.get('never', 'x')).toBeUndefined();
+    expect(lookups - before).toBe(2);
+    await writer.commit([{ op: 'put', collection: 'never', id: 'x', doc: { v: 2 } }]);
+    expect(await reader.get('never', 'x')).toEqual({ v: 2 });
+    await reader.close();
+    await writer.close();
+    a.close();
+    b.close();
+  });
+
   it("lets a job whose failure took back the table it created fail alone: the group's next jobs create it again", async () => {
     const db = new Database(':memory:');
     const store = new SqliteReadStore(db);

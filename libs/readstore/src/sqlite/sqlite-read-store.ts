@@ -65,6 +65,14 @@ export class SqliteReadStore implements ReadStore {
   private readonly stmt;
   private readonly queries = new Map<string, Database.Statement>();
   private readonly collections = new Map<string, CollectionStatements>();
+  /**
+   * Collections found missing, at the schema version of that look-up. A projection may read a
+   * collection nobody ever writes on this data directory (the audit chain's v1 links on a fresh
+   * one) for every event: sqlite_master has no index on the name, so each look-up scanned it
+   * (5 % of a flood's CPU, measured). SQLite's schema version (a field of the file's header)
+   * changes whenever any connection creates a table, and only then is the name looked up again.
+   */
+  private readonly missing = new Map<string, number>();
   private readonly writes: SqliteGroupCommit;
 
   constructor(private readonly db: Database.Database) {
@@ -81,6 +89,7 @@ export class SqliteReadStore implements ReadStore {
     this.writes = new SqliteGroupCommit(db);
     this.stmt = {
       tableExists: db.prepare<[string], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?"),
+      schemaVersion: db.prepare<[], number>('PRAGMA schema_version').pluck(),
       checkpoint: db.prepare<[string], { position: number }>(
         'SELECT position FROM projection_checkpoints WHERE projection = ?',
       ),
@@ -143,8 +152,14 @@ export class SqliteReadStore implements ReadStore {
   private existing(collection: string): CollectionStatements | undefined {
     const known = this.collections.get(collection);
     if (known) return known;
-    // A table another process created since is found here; a missing one costs one lookup a read.
-    if (!this.stmt.tableExists.get(tableName(collection))) return undefined;
+    // A table another process created since is found here, once the schema version says one was.
+    const version = this.stmt.schemaVersion.get() as number;
+    if (this.missing.get(collection) === version) return undefined;
+    if (!this.stmt.tableExists.get(tableName(collection))) {
+      this.missing.set(collection, version);
+      return undefined;
+    }
+    this.missing.delete(collection);
     return this.statementsFor(collection);
   }
 

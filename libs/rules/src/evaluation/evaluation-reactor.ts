@@ -7,7 +7,8 @@ import type { ItemEvaluator } from './item-evaluator.js';
  * The worker's reactor: every ItemSubmitted is evaluated against the live rules. Its checkpoint
  * is kept like a projection's; a re-run after a crash finds evaluated versions already recorded.
  * Keyed by the item's stream: one item's versions in order, items and organizations at once (a
- * burst of one organization's capped rule, contending for the cap, holds up no other's items);
+ * burst of one organization's capped rule, contending for the cap, holds up no other's items),
+ * and grouped by the item's subject, so that users take turns;
  * the evaluations that finish together share one group commit.
  */
 export function evaluationReactor(evaluator: ItemEvaluator): Projection {
@@ -28,6 +29,13 @@ export function evaluationReactor(evaluator: ItemEvaluator): Projection {
     collections: [],
     eventTypes: ['ItemSubmitted'],
     keyOf: (event) => orderingKey(event, event.streamName),
+    // Items take turns by their data subject (the creator, or the item itself when it has none):
+    // a user flooding items waits behind their own items, not everyone else (docs/architecture.md,
+    // "Reactors by key").
+    groupOf: (event) => {
+      const subject = event.data['subject'];
+      return typeof subject === 'string' ? subject : event.streamName;
+    },
     apply: evaluateOne,
   };
 }
