@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -43,6 +43,20 @@ describe('the warden command', () => {
     const unknown = run(process.execPath, BIN, ['no-such-command']);
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain('Unknown command');
+  });
+
+  it('ends with its own exit code when the reader of its output stops early (| head)', async () => {
+    const child = spawn(process.execPath, [BIN, 'help'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { PATH: process.env['PATH'], HOME: process.env['HOME'], WARDEN_DATA_DIR: freshDataDir() },
+    });
+    // Closed before the CLI has loaded, so its first write meets a pipe nobody reads.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
   });
 
   it.skipIf(olderNode() === undefined)('re-runs itself on the pinned Node when an older Node comes first on the PATH', () => {

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import {
   createOrgWithKey,
@@ -112,6 +112,22 @@ describe('server lifecycle', () => {
     ]);
     const port = await runServerToExit(testEnv(freshDataDir(), { PORT: 'eighty' }));
     expect(port.stderr).toContain('PORT must be a whole number');
+  });
+
+  it('refuses to start with one line, and no stack trace, when its port is taken', async () => {
+    // What a second `npm start` (or a replayed directory served without PORT) meets.
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    try {
+      const taken = (holder.address() as { port: number }).port;
+      const result = await runServerToExit(testEnv(freshDataDir(), { PORT: String(taken) }));
+      expect(result.code).toBe(1);
+      const lines = result.stderr.trim().split('\n');
+      expect(lines.at(-1)).toBe(`Cannot start: port ${taken} on 127.0.0.1 is already in use by another process (PORT=… picks another port)`);
+      expect(result.stderr).not.toMatch(/^\s+at /m);
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
   });
 
   // The bound on start-up time is the test's timeout, not an assertion on elapsed time.

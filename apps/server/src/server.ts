@@ -68,7 +68,17 @@ export async function runServer(): Promise<void> {
   };
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    // A port already taken (a second `npm start`, or a replayed data directory served beside the
+    // first server: docs/audit.md) fails start-up like an unreachable store, with one line
+    // (docs/operations.md), not a stack trace: the last line, after the stores have closed.
+    await app.close().catch(() => undefined);
+    await storage.close().catch(() => undefined);
+    process.stderr.write(`Cannot start: ${listenFailure(error, config)}\n`);
+    process.exit(1);
+  }
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
@@ -85,4 +95,14 @@ export async function runServer(): Promise<void> {
     },
     'warden started',
   );
+}
+
+/** Why the HTTP server could not listen, in terms of the variables that choose where. */
+function listenFailure(error: unknown, config: WardenConfig): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const where = `port ${config.port} on ${config.host}`;
+  if (code === 'EADDRINUSE') return `${where} is already in use by another process (PORT=… picks another port)`;
+  if (code === 'EACCES') return `not allowed to listen on ${where} (PORT=… picks another port)`;
+  if (code === 'EADDRNOTAVAIL') return `${config.host} is not an address of this machine (HOST=… picks another)`;
+  return `cannot listen on ${where}: ${error instanceof Error ? error.message : String(error)}`;
 }
