@@ -114,7 +114,9 @@ export class PartialItemsClient implements PartialItemSource {
 
   private fetchOne(context: CommandContext, ref: ItemRef, reason: PartialFetchReason, settings: PartialItemsSettings): Promise<Outcome> {
     const key = keyOf(context.orgId, ref);
-    const cached = settings.cacheSeconds > 0 ? this.cache.get(key) : undefined;
+    // A moderator who asks for the full item wants it as the customer holds it now: the cache
+    // spares the endpoint the evaluations' repeats, not an explicit request.
+    const cached = settings.cacheSeconds > 0 && reason !== 'console' ? this.cache.get(key) : undefined;
     if (cached !== undefined) {
       this.fetches.inc({ outcome: 'cached' });
       return Promise.resolve({ ok: true, item: cached, cached: true });
