@@ -242,8 +242,8 @@ describe('partial items: whole items fetched from the customer (docs/partial-ite
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
       // Fetched afresh although cached: a moderator's explicit request wants the item as the customer holds it now.
-      item: { id: 'p-spam', typeId: 'post', field: null, status: 'fetched', version: 3, typeVersion: '2', reason: null },
-      related: [{ id: 'u-1', typeId: 'user', field: 'author', status: 'fetched', version: 0, typeVersion: '7', reason: null }],
+      item: { id: 'p-spam', typeId: 'post', field: null, status: 'fetched', version: 3, typeVersion: '2', data: HELD['post/p-spam']!.data, reason: null },
+      related: [{ id: 'u-1', typeId: 'user', field: 'author', status: 'fetched', version: 0, typeVersion: '7', data: { name: 'Una' }, reason: null }],
     });
     expect(asked.slice(before).map((a) => ({ reason: a.json.reason, items: a.json.items }))).toEqual([
       { reason: 'console', items: [{ id: 'p-spam', typeId: 'post' }] },

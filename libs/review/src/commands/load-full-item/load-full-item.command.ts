@@ -11,6 +11,8 @@ export interface FullItemOutcome {
   /** The item version the whole item was recorded as (source partial-fetch); null when it failed. */
   version: number | null;
   typeVersion: string | null;
+  /** The whole item's data (personal data, as the job view shows it to the viewer); null when it failed. */
+  data: { [field: string]: unknown } | null;
   reason: string | null;
 }
 

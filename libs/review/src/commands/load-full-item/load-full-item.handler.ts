@@ -48,6 +48,7 @@ export class LoadFullItemHandler implements ICommandHandler<LoadFullItemCommand>
 
 function reported(ref: { id: string; typeId: string }, field: string | null, outcome: PartialFetchOutcome): FullItemOutcome {
   const base = { id: ref.id, typeId: ref.typeId, field };
-  if (!outcome.ok) return { ...base, status: 'failed', version: null, typeVersion: null, reason: outcome.reason };
-  return { ...base, status: outcome.cached ? 'cached' : 'fetched', version: outcome.item.version, typeVersion: outcome.item.typeVersion, reason: null };
+  if (!outcome.ok) return { ...base, status: 'failed', version: null, typeVersion: null, data: null, reason: outcome.reason };
+  const { item } = outcome;
+  return { ...base, status: outcome.cached ? 'cached' : 'fetched', version: item.version, typeVersion: item.typeVersion, data: { ...item.data }, reason: null };
 }

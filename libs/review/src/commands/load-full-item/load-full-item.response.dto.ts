@@ -8,6 +8,8 @@ export class FullItemOutcomeDto {
   status!: 'fetched' | 'cached' | 'failed';
   @ApiProperty({ type: Number, nullable: true, description: 'The item version the whole item is recorded as (source partial-fetch)' }) version!: number | null;
   @ApiProperty({ type: String, nullable: true }) typeVersion!: string | null;
+  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true, description: "The whole item's data (personal data, shown to you only); null when it failed" })
+  data!: Record<string, unknown> | null;
   @ApiProperty({ type: String, nullable: true, description: 'Why it failed: timeout, an error status, an address the outbound guard refuses, an invalid answer, no endpoint configured …' })
   reason!: string | null;
 }
