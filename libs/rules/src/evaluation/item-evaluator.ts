@@ -65,6 +65,10 @@ const NO_MEDIA: ReadonlyMap<string, MediaResult> = new Map();
 /** Earlier versions read per page while looking for where the item's current content began. */
 const CONTENT_PAGE = 32;
 
+function isFetchedVersion(event: RecordedEvent): boolean {
+  return event.type === 'ItemSubmitted' && (event.data as { source?: string }).source === 'partial-fetch';
+}
+
 function versionContent(event: RecordedEvent): VersionContent {
   if (event.type !== 'ItemSubmitted' || event.metadata.personalDataRedacted) return { version: event.revision, digest: null };
   const data = event.data as unknown as ItemSubmitted['data'];
@@ -337,7 +341,9 @@ export class ItemEvaluator {
     while (since > 0) {
       const from = Math.max(0, since - CONTENT_PAGE);
       const earlier = await this.events.readStream(stream, { fromRevision: from, maxCount: since - from });
-      const found = contentSince(since, digest, earlier.map(versionContent));
+      // A version fetched from the customer (docs/partial-items.md) is no submission: the run of
+      // identical submitted content goes on through it, so a re-sent partial item acts once.
+      const found = contentSince(since, digest, earlier.map((e) => (isFetchedVersion(e) ? { version: e.revision, digest } : versionContent(e))));
       const runGoesOn = found === from && from > 0;
       since = found;
       if (!runGoesOn) break;
