@@ -71,12 +71,12 @@ describe('the review job view (e2e)', () => {
 
     expect(job['creator']).toEqual({
       item: { id: 'u1', typeId: 'user' },
-      user: { id: 'u1', typeId: 'user', typeName: 'User', version: 0, data: { name: 'Alice' } },
+      user: { id: 'u1', typeId: 'user', typeName: 'User', version: 0, typeVersion: null, data: { name: 'Alice' } },
       // No action against Alice yet: the best score, no strikes.
       userScore: 5,
       strikeCount: 0,
     });
-    expect(job['relatedItems']).toEqual([{ field: 'author', id: 'u1', typeId: 'user', typeName: 'User', version: 0, data: { name: 'Alice' } }]);
+    expect(job['relatedItems']).toEqual([{ field: 'author', id: 'u1', typeId: 'user', typeName: 'User', version: 0, typeVersion: null, data: { name: 'Alice' } }]);
 
     expect(job['evaluations']).toHaveLength(1);
     const evaluation = job['evaluations'][0] as Json;

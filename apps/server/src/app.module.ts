@@ -13,6 +13,7 @@ import { EnforcementModule } from '#warden/enforcement';
 import { AppealsModule } from '#warden/appeals';
 import { AuditModule } from '#warden/audit';
 import { InboundModule } from '#warden/inbound';
+import { PartialItemsModule } from '#warden/partial-items';
 import { ApiKeyGuard, ConsoleGuard, PlatformModule, type WardenConfig } from '#warden/platform';
 import { type Storage, StorageModule } from '#warden/storage';
 
@@ -50,7 +51,7 @@ export class AppModule {
         IdentityModule,
         CatalogModule,
         IngestionModule,
-        RulesModule.register({ extensions: [HashingModule] }),
+        RulesModule.register({ extensions: [HashingModule, PartialItemsModule] }),
         CallbacksModule.register({ deliver: options.background }),
         SsoModule,
         ReviewModule,

@@ -8,7 +8,14 @@ import type { JobItem } from './domain/review-job.events.js';
 
 const asDecided = (event: RecordedEvent): DecidedItem => {
   const data = event.data as unknown as ItemSubmitted['data'];
-  return { version: event.revision, data: data.data ?? null, creator: data.creator ? { id: data.creator.id, typeId: data.creator.typeId } : null };
+  return {
+    version: event.revision,
+    data: data.data ?? null,
+    creator: data.creator ? { id: data.creator.id, typeId: data.creator.typeId } : null,
+    typeVersion: data.typeVersion ?? null,
+    typeSchemaVariant: data.typeSchemaVariant ?? 'original',
+    source: data.source,
+  };
 };
 
 /**

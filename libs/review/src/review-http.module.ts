@@ -4,6 +4,7 @@ import { DefineQueueHttpController } from './commands/define-queue/define-queue.
 import { ListReviewQueuesHttpController } from './queries/list-review-queues/list-review-queues.http.controller.js';
 import { ListReviewJobsHttpController } from './queries/list-review-jobs/list-review-jobs.http.controller.js';
 import { GetReviewJobHttpController } from './queries/get-review-job/get-review-job.http.controller.js';
+import { LoadFullItemHttpController } from './commands/load-full-item/load-full-item.http.controller.js';
 import { RenewJobLockHttpController } from './commands/renew-job-lock/renew-job-lock.http.controller.js';
 import { ReleaseJobLockHttpController } from './commands/release-job-lock/release-job-lock.http.controller.js';
 import { SkipJobHttpController } from './commands/skip-job/skip-job.http.controller.js';
@@ -24,6 +25,7 @@ import { ListChildSafetyReportsHttpController } from './queries/list-child-safet
     ListReviewQueuesHttpController,
     ListReviewJobsHttpController,
     GetReviewJobHttpController,
+    LoadFullItemHttpController,
     RenewJobLockHttpController,
     ReleaseJobLockHttpController,
     SkipJobHttpController,

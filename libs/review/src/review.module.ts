@@ -8,6 +8,7 @@ import { ProjectionHost } from '#warden/storage';
 import { ClaimNextJobHandler } from './commands/claim-next-job/claim-next-job.handler.js';
 import { JobEnqueuer } from './enqueue/job-enqueuer.js';
 import { GetReviewJobHandler } from './queries/get-review-job/get-review-job.handler.js';
+import { LoadFullItemHandler } from './commands/load-full-item/load-full-item.handler.js';
 import { ReviewQueues } from './review-queues.js';
 import { ClaimCoordinator } from './commands/claim-next-job/claim-coordinator.js';
 import { ReviewJobAccess } from './review-job-access.js';
@@ -50,6 +51,7 @@ const subjectField = (e: { data: { [key: string]: unknown } }) => (typeof e.data
     ReviewQueues,
     ClaimNextJobHandler,
     GetReviewJobHandler,
+    LoadFullItemHandler,
     ClaimCoordinator,
     ReviewJobAccess,
     JobReports,

@@ -20,3 +20,5 @@ export { GetUserStrikeCountQuery } from './queries/get-user-strike-count/get-use
 export { ApplyActionStrikesCommand } from './commands/apply-action-strikes/apply-action-strikes.command.js';
 export { GetUserScoreQuery } from './queries/get-user-score/get-user-score.query.js';
 export { GetUserStrikeHistoryQuery, type UserStrikeHistory, type StrikeEntry } from './queries/get-user-strike-history/get-user-strike-history.query.js';
+// The partial-items extension: where the engine gets the whole of a partial item (docs/partial-items.md).
+export { PARTIAL_ITEMS, type PartialItemSource, type PartialFetchOutcome, type PartialFetchReason, type FetchedItem } from './evaluation/partial-items.js';

@@ -22,7 +22,7 @@ import { ListEvaluationsHandler } from './queries/list-evaluations/list-evaluati
 import { RouteForReviewHandler } from './queries/route-for-review/route-for-review.handler.js';
 
 export interface RulesOptions {
-  /** Modules that extend the engine with RULE_SIGNALS and MEDIA_HASHER (see rules-extension.ts). */
+  /** Modules that extend the engine with RULE_SIGNALS, MEDIA_HASHER and PARTIAL_ITEMS (see rules-extension.ts). */
   readonly extensions?: ReadonlyArray<Type<unknown>>;
 }
 

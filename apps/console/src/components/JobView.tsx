@@ -1,11 +1,14 @@
 import { type ReactNode, useCallback, useState } from 'react';
-import type { Schemas } from '../api/client';
+import { api, ApiError, ok, type Schemas } from '../api/client';
 import type { Wellness } from '../app/wellness';
 import { shownUrl, when } from '../app/format';
+import { ErrorNote } from './ErrorNote';
 import { Media, type MediaKind } from './Media';
 import { TableHead } from './TableHead';
 
 type Job = Schemas['ReviewJobResponseDto'];
+type FullItem = Schemas['LoadFullItemResponseDto'];
+type FullItemOutcome = Schemas['FullItemOutcomeDto'];
 type PublishedAction = Schemas['JobActionDto'];
 type Field = Schemas['FieldDto'];
 type Data = Record<string, unknown> | null;
@@ -188,6 +191,64 @@ function ContextItems({ items, media, fieldsOf }: { items: Job['thread']; media:
   );
 }
 
+/**
+ * "Load full item" (docs/partial-items.md): asks the organization's platform for the whole item and
+ * the related items Warden never received, and shows what came back. Shown here rather than in
+ * place of the item: a moderator holding the job decides on the version the claim showed.
+ */
+function FullItemLoader({ job, media }: { job: Job; media: MediaState }) {
+  const [loaded, setLoaded] = useState<FullItem | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const load = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      setLoaded(await ok(api.POST('/api/console/v1/jobs/{jobId}/full-item', { params: { path: { jobId: job.jobId } } })));
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : 'The full item could not be loaded');
+    } finally {
+      setBusy(false);
+    }
+  };
+  const outcome = (o: FullItemOutcome, fields: readonly Field[] | undefined) =>
+    o.status === 'failed' ? (
+      <p className="error" role="alert">
+        Not loaded: {o.reason}
+      </p>
+    ) : (
+      <>
+        <p className="muted">
+          Version {o.version}
+          {o.typeVersion !== null && <> · type version {o.typeVersion}</>} · {o.status === 'cached' ? 'fetched moments ago' : 'fetched now'}
+        </p>
+        <ItemFields fields={fields} data={o.data} media={media} />
+      </>
+    );
+  return (
+    <div className="full-item">
+      <button type="button" onClick={() => void load()} disabled={busy}>
+        {busy ? 'Loading the full item…' : 'Load full item'}
+      </button>
+      <ErrorNote error={error} />
+      {loaded && (
+        <div aria-label="Full item" role="region">
+          <h4>Full item</h4>
+          {outcome(loaded.item, job.itemType?.fields)}
+          {loaded.related.map((r) => (
+            <div key={`${r.typeId}-${r.id}`}>
+              <h4>
+                {r.field}: {r.typeId} {r.id}
+              </h4>
+              {outcome(r, undefined)}
+            </div>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
+
 /** Everything the job API gives about a job, laid out for a decision (spec 1.8). */
 export function JobView({ job, media }: { job: Job; media: MediaState }) {
   const fieldsOf = fieldsFor(job);
@@ -206,6 +267,13 @@ export function JobView({ job, media }: { job: Job; media: MediaState }) {
               version {job.item.version} of {job.item.latestVersion}
             </span>
           )}
+          {job.item.typeVersion !== null && <span className="tag">type version {job.item.typeVersion}</span>}
+          {job.item.typeSchemaVariant === 'partial' && (
+            <span className="tag" title="Sent with some fields left out (typeSchemaVariant partial)">
+              partial
+            </span>
+          )}
+          {job.item.versionSource === 'partial-fetch' && <span className="tag">fetched from your platform</span>}
         </p>
       </header>
 
@@ -235,6 +303,7 @@ export function JobView({ job, media }: { job: Job; media: MediaState }) {
 
       <Section title="Item">
         <ItemFields fields={job.itemType?.fields} data={job.item.data} media={media} />
+        <FullItemLoader job={job} media={media} />
       </Section>
 
       {byOrder.length > 0 && (
@@ -355,6 +424,7 @@ export function JobView({ job, media }: { job: Job; media: MediaState }) {
             <div key={`${r.field}-${r.typeId}-${r.id}`}>
               <p>
                 {r.field}: {r.typeName ?? r.typeId} {r.id}
+                {r.typeVersion !== null && <span className="muted"> · type version {r.typeVersion}</span>}
               </p>
               <ItemFields fields={undefined} data={r.data} media={media} />
             </div>

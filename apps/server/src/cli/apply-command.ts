@@ -112,6 +112,7 @@ const SETTINGS_LABEL: Record<string, string> = {
   sso: 'SSO settings',
   scores: 'score settings',
   inboundTopic: 'inbound topic settings',
+  partialItems: 'partial-items endpoint',
   management: 'management settings',
 };
 

@@ -6,7 +6,9 @@ const ids = (values: unknown) => (Array.isArray(values) ? values.map((v) => (typ
 
 /** A one-line explanation per event type; others are named by their type. */
 const SUMMARIES: { readonly [type: string]: (d: Data, e: RecordedEvent) => string } = {
-  ItemSubmitted: (d, e) => `Version ${e.revision} submitted${d['source'] ? ` (through ${str(d['source'])})` : ''}`,
+  ItemSubmitted: (d, e) =>
+    `Version ${e.revision} ${d['source'] === 'partial-fetch' ? 'fetched from the partial-items endpoint' : `submitted${d['source'] ? ` (through ${str(d['source'])})` : ''}`}` +
+    `${d['typeVersion'] != null ? `, type version ${str(d['typeVersion'])}` : ''}${d['typeSchemaVariant'] === 'partial' ? ', partial' : ''}`,
   ItemEvaluated: (d) => {
     const rules = Array.isArray(d['rules']) ? (d['rules'] as Data[]) : [];
     const passed = rules.filter((r) => r['outcome'] === 'passed').map((r) => str(r['id']));

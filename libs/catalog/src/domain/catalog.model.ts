@@ -282,6 +282,32 @@ export interface InboundTopicSettings {
 /** The `inboundTopic:` section's defaults, also in force for an organization whose configuration predates it. */
 export const DEFAULT_INBOUND_TOPIC_SETTINGS: Readonly<InboundTopicSettings> = Object.freeze({ enabled: false });
 
+/**
+ * `partialItems:` — the customer's endpoint from which Warden fetches whole items by identifier
+ * (interface spec 4.11; docs/partial-items.md): for an item sent with `typeSchemaVariant: partial`
+ * whose rules need fields it lacks, a related item Warden never received, and the console's
+ * "load the full item". Null (the section left out): no endpoint; such conditions stay unknown.
+ */
+export interface PartialItemsSettings {
+  /** Absolute http(s) URL; a secret like a callback URL (sealed whole in the log). */
+  url: string;
+  /** In the log and read models: the whole URL sealed, `url` then without query string or user info. */
+  sealedUrl?: CallbackDefinition['sealedUrl'];
+  /** Sent with every request; values are secrets (`${NAME}` references), sealed in the log. */
+  headers: { [name: string]: string };
+  /** One attempt, connect to last byte. */
+  timeoutMs: number;
+  /** How long a fetched item answers for its identifier without asking again (0: never cached). */
+  cacheSeconds: number;
+  /** Requests in flight to the endpoint at once for the organization; the others wait. */
+  maxConcurrency: number;
+  /** Attempts after the first that failed (timeout, network, 5xx, 429), with backoff. */
+  retries: number;
+}
+
+/** Defaults of the optional keys of `partialItems:`. */
+export const DEFAULT_PARTIAL_ITEMS = Object.freeze({ timeoutMs: 2000, cacheSeconds: 300, maxConcurrency: 8, retries: 2 });
+
 export interface AppealSettings {
   callback: CallbackDefinition | null;
   body: { [key: string]: unknown };
@@ -325,6 +351,7 @@ export interface OrgConfig {
   appeals: AppealSettings;
   scores: ScoreSettings;
   inboundTopic: InboundTopicSettings;
+  partialItems: PartialItemsSettings | null;
   users: DashboardUser[];
   sso: SsoSettings;
   management: ManagementSettings;

@@ -40,6 +40,7 @@ export function desiredCatalog(config: OrgConfig): { catalog: DesiredCatalog; ha
       sso: config.sso,
       scores: config.scores,
       inboundTopic: config.inboundTopic,
+      partialItems: config.partialItems,
       management: config.management,
     }),
     hashes: config.hashBanks.map((b) => ({ bankId: b.id, hashType: b.hashType, hashes: b.hashes })),

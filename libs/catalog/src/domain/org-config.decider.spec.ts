@@ -37,6 +37,7 @@ function desired(parts: { policies?: PolicyDefinition[]; queues?: QueueDefinitio
     sso: { saml_enabled: false, sso_url: null, cert: null, passwordLogin: true, jit: { enabled: false, defaultRoles: [] }, roleAttribute: null, roleMap: {}, wantAssertionsSigned: true },
     scores: { penaltyWeights: { NONE: 0, LOW: 1, MEDIUM: 3, HIGH: 9, SEVERE: 27 }, thresholds: [0.01, 0.05, 0.1, 0.25] },
     inboundTopic: { enabled: false },
+    partialItems: null,
     management: { queues: 'file', sso: 'file' },
   };
 }
@@ -167,6 +168,38 @@ describe('org config decider: the inboundTopic section', () => {
       { type: 'InboundTopicSettingsChanged', data: { inboundTopic: { enabled: true } } },
     ];
     spec.given(history).when(apply(desired())).then([{ type: 'InboundTopicSettingsChanged', data: { inboundTopic: { enabled: false } } }]);
+  });
+});
+
+describe('org config decider: the partialItems section', () => {
+  const endpoint = { url: 'https://platform.example/warden/items?token=t0k', headers: { Authorization: 'Bearer s3cret' }, timeoutMs: 2000, cacheSeconds: 300, maxConcurrency: 8, retries: 2 };
+  const withEndpoint = (partialItems = endpoint): DesiredCatalog => ({ ...desired(), partialItems });
+  const base = () => planCatalog(apply(desired()), initialCatalogState).events;
+
+  it('given a stream from before partialItems existed, when the file leaves the section out, then no event: no endpoint', () => {
+    expect(fold(base()).partialItems).toBeNull();
+    spec.given(base()).when(apply(desired())).then([]);
+  });
+
+  it('given no endpoint, when the file names one, then one PartialItemsSettingsChanged; applied again, nothing', () => {
+    spec.given(base()).when(apply(withEndpoint())).then([{ type: 'PartialItemsSettingsChanged', data: { partialItems: endpoint } }]);
+    const plan = planCatalog(apply(withEndpoint()), fold(base()));
+    expect(plan.settingsChanged).toEqual(['partialItems']);
+    const on = [...base(), ...plan.events];
+    expect(fold(on).partialItems).toEqual(endpoint);
+    spec.given(on).when(apply(withEndpoint())).then([]);
+  });
+
+  it('given an endpoint, when a header value (a secret) or the cache time changes, then the whole section is recorded again', () => {
+    const on: CatalogEvent[] = [...base(), { type: 'PartialItemsSettingsChanged', data: { partialItems: endpoint } }];
+    const rotated = { ...endpoint, headers: { Authorization: 'Bearer n3w' }, cacheSeconds: 60 };
+    spec.given(on).when(apply(withEndpoint(rotated))).then([{ type: 'PartialItemsSettingsChanged', data: { partialItems: rotated } }]);
+  });
+
+  it('given an endpoint, when a file leaves the section out, then PartialItemsSettingsChanged to null removes it', () => {
+    const on: CatalogEvent[] = [...base(), { type: 'PartialItemsSettingsChanged', data: { partialItems: endpoint } }];
+    spec.given(on).when(apply(desired())).then([{ type: 'PartialItemsSettingsChanged', data: { partialItems: null } }]);
+    expect(fold([...on, { type: 'PartialItemsSettingsChanged', data: { partialItems: null } }]).partialItems).toBeNull();
   });
 });
 

@@ -20,6 +20,7 @@ import {
   DEFAULT_SCORE_SETTINGS,
   type DefinitionSource,
   type InboundTopicSettings,
+  type PartialItemsSettings,
   type ManagementSettings,
   type OrgSettings,
   type QueueDefinition,
@@ -56,6 +57,8 @@ export interface CatalogState {
   readonly scores: ScoreSettings | null;
   /** null: never applied with `inboundTopic:`, which means the topic is off for the organization. */
   readonly inboundTopic: InboundTopicSettings | null;
+  /** null: no endpoint (never applied with `partialItems:`, or applied without it). */
+  readonly partialItems: PartialItemsSettings | null;
   /** null: never applied with `management:`, which means every section is the file's. */
   readonly management: ManagementSettings | null;
 }
@@ -69,6 +72,7 @@ export interface DesiredCatalog {
   readonly sso: SsoSettings;
   readonly scores: ScoreSettings;
   readonly inboundTopic: InboundTopicSettings;
+  readonly partialItems: PartialItemsSettings | null;
   readonly management: ManagementSettings;
 }
 
@@ -123,6 +127,7 @@ export const initialCatalogState: CatalogState = {
   ssoSource: null,
   scores: null,
   inboundTopic: null,
+  partialItems: null,
   management: null,
 };
 
@@ -344,6 +349,8 @@ export const orgConfigDecider: Decider<OrgConfigCommand, CatalogState, CatalogEv
         return { ...state, scores: event.data.scores };
       case 'InboundTopicSettingsChanged':
         return { ...state, inboundTopic: event.data.inboundTopic };
+      case 'PartialItemsSettingsChanged':
+        return { ...state, partialItems: event.data.partialItems };
       case 'ManagementSettingsChanged':
         return { ...state, management: event.data.management };
     }

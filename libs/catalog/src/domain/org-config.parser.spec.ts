@@ -134,6 +134,12 @@ scores:                             # user scores 1-5 (all optional; these are t
 
 inboundTopic: { enabled: true }     # items from the topic ITEM_SUBMISSION_EVENT (off by default)
 
+partialItems:                       # where Warden fetches whole items (typeSchemaVariant: partial)
+  url: https://platform.example/warden/items
+  headers: { Authorization: "Bearer \${ACME_ITEMS_TOKEN}" }
+  timeoutMs: 1500
+  cacheSeconds: 60
+
 users:                              # dashboard users; passwords are set with the CLI, never here
   - { email: admin@acme.example, roles: [ADMIN] }
 
@@ -146,7 +152,7 @@ sso:                                # names as in the interface spec, section 5.
 const INLINE_HASH = 'f8f8f0cee0f4a84f06370a22038f63f0b36e2ed596621e1d33e6b39c4e9c9b22';
 const FILE_HASH = '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
 const CERT = '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIU\n-----END CERTIFICATE-----';
-const ENV = { ACME_HOOK_TOKEN: 'hook-secret', ACME_IDP_CERT: CERT };
+const ENV = { ACME_HOOK_TOKEN: 'hook-secret', ACME_IDP_CERT: CERT, ACME_ITEMS_TOKEN: 'items-token' };
 
 /** banks/known-bad.txt: a comment, a blank line, a new hash in upper case and a repeat of the inline one. */
 const HASHES_FILE = `# exported 2026-01-01\n\n  ${FILE_HASH.toUpperCase()}  \r\n${INLINE_HASH}\n`;
@@ -342,6 +348,7 @@ const EXPECTED: OrgConfig = {
   appeals: { callback: { url: 'https://platform.example/hooks/appeals', headers: {} }, body: { source: 'warden' } },
   scores: { penaltyWeights: { NONE: 0, LOW: 1, MEDIUM: 3, HIGH: 9, SEVERE: 27 }, thresholds: [0.01, 0.05, 0.1, 0.25] },
   inboundTopic: { enabled: true },
+  partialItems: { url: 'https://platform.example/warden/items', headers: { Authorization: 'Bearer items-token' }, timeoutMs: 1500, cacheSeconds: 60, maxConcurrency: 8, retries: 2 },
   users: [{ email: 'admin@acme.example', roles: ['ADMIN'] }],
   sso: { saml_enabled: false, sso_url: 'https://idp.example/saml/sso', cert: CERT, passwordLogin: true, jit: { enabled: false, defaultRoles: [] }, roleAttribute: null, roleMap: {}, wantAssertionsSigned: true },
   management: { queues: 'file', sso: 'file' },
@@ -382,6 +389,7 @@ describe('parseOrgConfig: valid files', () => {
       appeals: { callback: null, body: {} },
       scores: { penaltyWeights: { NONE: 0, LOW: 1, MEDIUM: 3, HIGH: 9, SEVERE: 27 }, thresholds: [0.01, 0.05, 0.1, 0.25] },
       inboundTopic: { enabled: false },
+      partialItems: null,
       users: [],
       sso: { saml_enabled: false, sso_url: null, cert: null, passwordLogin: true, jit: { enabled: false, defaultRoles: [] }, roleAttribute: null, roleMap: {}, wantAssertionsSigned: true },
       management: { queues: 'file', sso: 'file' },
@@ -634,7 +642,7 @@ describe('parseOrgConfig: problems', () => {
   });
 
   it('reports an unset environment variable at the value that references it', () => {
-    const problems = problemsOf(EXAMPLE, { env: { ACME_IDP_CERT: CERT } });
+    const problems = problemsOf(EXAMPLE, { env: { ACME_IDP_CERT: CERT, ACME_ITEMS_TOKEN: 'items-token' } });
     expect(problems).toEqual([
       { path: 'actions[0].callback.headers.Authorization', message: 'environment variable ACME_HOOK_TOKEN is not set' },
     ]);
@@ -854,6 +862,37 @@ describe('parseOrgConfig: problems', () => {
     expect(problems).toEqual([
       { path: 'inboundTopic.enabled', message: 'must be true or false (got "yes")' },
       { path: 'inboundTopic.subject', message: 'unknown key' },
+    ]);
+  });
+
+  it('has no partial-items endpoint unless the file names one, and reports each unusable key at its path', () => {
+    expect(parseOk('org: { id: tiny, name: Tiny }\n').partialItems).toBeNull();
+    expect(parseOk('org: { id: tiny, name: Tiny }\npartialItems:\n').partialItems).toBeNull();
+    expect(parseOk('org: { id: tiny, name: Tiny }\npartialItems: { url: "https://p.example/items" }\n').partialItems).toEqual({
+      url: 'https://p.example/items',
+      headers: {},
+      timeoutMs: 2000,
+      cacheSeconds: 300,
+      maxConcurrency: 8,
+      retries: 2,
+    });
+    const problems = problemsOf(
+      exampleWith((doc) => {
+        doc.setIn(['partialItems', 'url'], 'ftp://p.example/items');
+        doc.setIn(['partialItems', 'headers', 'Service-Signature'], 'forged');
+        doc.setIn(['partialItems', 'timeoutMs'], 50);
+        doc.setIn(['partialItems', 'cacheSeconds'], 1.5);
+        doc.setIn(['partialItems', 'retries'], 9);
+        doc.setIn(['partialItems', 'endpoint'], 'x');
+      }),
+    );
+    expect(problems).toEqual([
+      { path: 'partialItems.url', message: 'must be an absolute http(s) URL' },
+      { path: 'partialItems.headers["Service-Signature"]', message: 'is set by Warden itself' },
+      { path: 'partialItems.timeoutMs', message: 'must be at least 100' },
+      { path: 'partialItems.cacheSeconds', message: 'must be an integer (got 1.5)' },
+      { path: 'partialItems.retries', message: 'must be at most 5' },
+      { path: 'partialItems.endpoint', message: 'unknown key' },
     ]);
   });
 

@@ -3,7 +3,8 @@ import { isSealedSecret, openUrl, sealUrl } from '#warden/platform';
 import type { CallbackDefinition } from '../domain/catalog.model.js';
 
 /**
- * Secrets in catalog events: callback URLs and header values, and the SSO certificate. They are
+ * Secrets in catalog events: callback URLs and header values, the partial-items endpoint's URL
+ * and header values, and the SSO certificate. They are
  * sealed before an event is appended and opened when the configuration stream is read for an
  * apply, so that idempotency is judged on plaintext (each sealing uses a fresh IV).
  */
@@ -22,6 +23,13 @@ function mapSecrets(type: string, data: Record<string, unknown>, transform: Tran
     case 'AppealSettingsChanged': {
       const appeals = data['appeals'] as { callback: CallbackDefinition | null };
       return { ...data, appeals: { ...appeals, callback: callback(appeals.callback) } };
+    }
+    case 'PartialItemsSettingsChanged': {
+      // The endpoint's URL and headers are sealed as a callback's are (its URL may carry a token).
+      const partial = data['partialItems'] as (CallbackDefinition & { [key: string]: unknown }) | null;
+      if (partial === null) return data;
+      const { url, headers, sealedUrl, ...rest } = partial;
+      return { ...data, partialItems: { ...rest, ...transform.callback({ url, headers, ...(sealedUrl === undefined ? {} : { sealedUrl }) } as CallbackDefinition) } };
     }
     case 'SsoSettingsChanged': {
       const sso = data['sso'] as { cert: unknown };

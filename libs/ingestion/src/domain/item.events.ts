@@ -23,8 +23,11 @@ export type ItemSubmitted = DomainEvent<
      * Which endpoint accepted it; the legacy one skips image hashing. `report`: the reported item
      * of a user report (POST /api/v1/report), hashed and evaluated like `items`. `topic`: an
      * ITEM_SUBMISSION_EVENT from the inbound topic (docs/inbound-topic.md), likewise.
+     * `partial-fetch`: the whole item as the organization's partial-items endpoint returned it
+     * (docs/partial-items.md); recorded as data for what asked for it (an evaluation of a partial
+     * item, the review console), never evaluated or counted as a submission on its own.
      */
-    source: 'items' | 'content' | 'report' | 'topic';
+    source: 'items' | 'content' | 'report' | 'topic' | 'partial-fetch';
   }
 >;
 

@@ -16,6 +16,11 @@ export interface DecidedItem {
   version: number;
   data: { [field: string]: unknown } | null;
   creator: { id: string; typeId: string } | null;
+  /** The version's `typeVersion` as recorded (null: none sent); absent where it was not read. */
+  typeVersion?: string | null;
+  typeSchemaVariant?: 'original' | 'partial';
+  /** How the version arrived (`items`, `topic`, `partial-fetch` …). */
+  source?: string;
 }
 
 /**

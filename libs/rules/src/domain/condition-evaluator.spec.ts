@@ -516,3 +516,43 @@ describe('synchronous and asynchronous signals', () => {
     }
   });
 });
+
+describe('partial items (typeSchemaVariant: partial)', () => {
+  const partial = (data: { [field: string]: unknown }, overrides: Partial<EvaluatedItem> = {}) => item(data, { partial: true, ...overrides });
+  const evaluate = async (root: ConditionSet, evaluated: EvaluatedItem, d = deps()) => evaluateConditionSet(root, context(evaluated), d);
+
+  it('a condition on a field the item did not send is unknown, naming the field, never a silent false', async () => {
+    const result = await evaluate(set('AND', leaf(f('likes'), 'LT', 2)), partial({ text: 'hi' }));
+    expect(result.outcome).toBe('unknown');
+    expect(result.conditions[0]).toEqual({ path: 'conditions[0]', outcome: 'unknown', error: 'partial item: likes not sent', missing: ['likes'] });
+    // The same item sent whole (not partial): the absent field is not applicable, as before.
+    expect(await outcomeOf(set('AND', leaf(f('likes'), 'LT', 2)), { text: 'hi' })).toBe('failed');
+  });
+
+  it('IS_NOT_PROVIDED on a field not sent is unknown too: it may well be provided', async () => {
+    expect((await evaluate(set('AND', leaf(f('likes'), 'IS_NOT_PROVIDED')), partial({}))).outcome).toBe('unknown');
+    // Sent as null: provided as absent.
+    expect((await evaluate(set('AND', leaf(f('likes'), 'IS_NOT_PROVIDED')), partial({ likes: null }))).outcome).toBe('passed');
+  });
+
+  it('what the fields sent decide stands: AND with a failing sent field fails, OR with a passing one passes', async () => {
+    const and = await evaluate(set('AND', leaf(f('likes'), 'LT', 2), leaf(f('text'), 'EQUALS', 'spam')), partial({ text: 'ham' }));
+    expect(and.outcome).toBe('failed');
+    const or = await evaluate(set('OR', leaf(f('likes'), 'LT', 2), leaf(f('text'), 'EQUALS', 'spam')), partial({ text: 'spam' }));
+    expect(or.outcome).toBe('passed');
+  });
+
+  it('ALL_TEXT passes on the text sent; a miss is unknown while text fields are missing', async () => {
+    const contains = (term: string) => leaf({ builtin: 'ALL_TEXT' }, 'CONTAINS', term);
+    expect((await evaluate(set('AND', contains('buy')), partial({ text: 'buy now' }))).outcome).toBe('passed');
+    const miss = await evaluate(set('AND', contains('buy')), partial({ text: 'hello' }));
+    expect(miss.outcome).toBe('unknown');
+    expect(miss.conditions[0]!.missing).toEqual(['title', 'tags', 'meta']);
+  });
+
+  it('the creator is unknown when its role field was not sent, known when the item carries it', async () => {
+    const creator = leaf({ builtin: 'CREATOR' }, 'EQUALS', { id: 'u1', typeId: 'user' });
+    expect((await evaluate(set('AND', creator), partial({}, { creator: null }))).outcome).toBe('unknown');
+    expect((await evaluate(set('AND', creator), partial({}))).outcome).toBe('passed');
+  });
+});

@@ -200,6 +200,62 @@ function settle(plan: SetPlan, records: Records, outcome: Outcome): Outcome {
 
 /** Synchronous unless a signal has to run, so signal-free leaves cost no promise. */
 function evaluateLeaf(plan: LeafPlan, ctx: SignalContext, deps: EvaluatorDeps, records: Records): Outcome | Promise<Outcome> {
+  if (ctx.item.partial === true) {
+    const missing = missingInputs(plan.condition, ctx.item);
+    if (missing !== null) return evaluateIncompleteLeaf(plan, ctx, deps, records, missing);
+  }
+  return evaluateCompleteLeaf(plan, ctx, deps, records);
+}
+
+/**
+ * A leaf of a partial item whose input depends on fields the item did not carry: never a silent
+ * `false` (docs/partial-items.md). A single-valued input (a field, the creator, the whole item) is
+ * unknown. ALL_TEXT and ANY_IMAGE pass when any element passes, so a pass on the elements sent
+ * holds whatever else the item has; anything else is unknown until the whole item is seen.
+ */
+function evaluateIncompleteLeaf(plan: LeafPlan, ctx: SignalContext, deps: EvaluatorDeps, records: Records, missing: readonly string[]): Outcome | Promise<Outcome> {
+  const input = plan.condition.input;
+  const anyOf = 'builtin' in input && (input.builtin === 'ALL_TEXT' || input.builtin === 'ANY_IMAGE');
+  if (!anyOf) return notSent(plan, records, missing);
+  const decide = (outcome: Outcome): Outcome => {
+    const holds = plan.condition.comparator === 'IS_NOT_PROVIDED' ? outcome === 'failed' : outcome === 'passed';
+    return holds ? outcome : notSent(plan, records, missing);
+  };
+  const result = evaluateCompleteLeaf(plan, ctx, deps, records);
+  return typeof result === 'string' ? decide(result) : result.then(decide);
+}
+
+function notSent(plan: LeafPlan, records: Records, missing: readonly string[]): Outcome {
+  records[plan.index] = { path: plan.path, outcome: 'unknown', error: `partial item: ${missing.join(', ')} not sent`, missing };
+  return 'unknown';
+}
+
+/** The declared fields a leaf's input reads that a partial item does not carry; null when it carries them all. */
+function missingInputs(leaf: LeafCondition, item: EvaluatedItem): readonly string[] | null {
+  const input = leaf.input;
+  const absent = (names: readonly string[]) => {
+    const missing = names.filter((name) => !Object.hasOwn(item.data, name));
+    return missing.length === 0 ? null : missing;
+  };
+  const declared = (type?: string) => item.itemType.fields.filter((f) => type === undefined || f.type === type).map((f) => f.name);
+  if ('field' in input) return absent([input.field]);
+  switch (input.builtin) {
+    case 'ALL_TEXT':
+      return absent(declared('STRING'));
+    case 'ANY_IMAGE':
+      return absent(declared('IMAGE'));
+    case 'ITEM':
+      return absent(declared());
+    case 'CREATOR': {
+      const role = item.itemType.roles?.['creator'];
+      return item.creator === null && typeof role === 'string' ? absent([role]) : null;
+    }
+    default:
+      return null;
+  }
+}
+
+function evaluateCompleteLeaf(plan: LeafPlan, ctx: SignalContext, deps: EvaluatorDeps, records: Records): Outcome | Promise<Outcome> {
   const leaf = plan.condition;
   const input = resolveInput(leaf, ctx.item);
   if (isAbsent(input)) {

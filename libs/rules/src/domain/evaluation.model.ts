@@ -21,6 +21,11 @@ export interface EvaluatedItem {
   readonly creator: { id: string; typeId: string } | null;
   /** The item's version (0 for the first submission). */
   readonly version?: number;
+  /**
+   * Sent with `typeSchemaVariant: partial`: a field it does not carry is unknown, not absent
+   * (a condition on it is `unknown`, with the fields in `missing`), until the whole item is fetched.
+   */
+  readonly partial?: boolean;
 }
 
 /** What fetching and hashing one media URL of an item gave (recorded once per item version). */
@@ -79,6 +84,11 @@ export interface ConditionRecord {
   readonly value?: unknown;
   readonly error?: string;
   readonly detail?: { [key: string]: unknown };
+  /**
+   * A partial item's fields this leaf needed and the item did not carry (docs/partial-items.md):
+   * what fetching the whole item would decide. Not recorded in the evaluation event.
+   */
+  readonly missing?: readonly string[];
 }
 
 export interface SetEvaluation {

@@ -16,6 +16,9 @@ export function evaluationReactor(evaluator: ItemEvaluator): Projection {
   const evaluateOne = async (event: RecordedEvent) => {
     // Forgotten personal data: nothing left to evaluate.
     if (event.metadata.personalDataRedacted) return;
+    // A whole item fetched from the customer (docs/partial-items.md) is data for what asked for
+    // it, which evaluates on it; evaluating it again would act twice on one submission.
+    if ((event.data as { source?: string }).source === 'partial-fetch') return;
     try {
       await evaluator.evaluateSubmission(event);
     } catch (error) {

@@ -14,6 +14,7 @@ import { contentKey, contentSince, itemContentDigest, type VersionContent } from
 import { evaluationEventId, itemEvaluationDecider, type RecordEvaluation } from '../domain/item-evaluation.decider.js';
 import type { ConditionRecord, EvaluatedItem, MediaResult, SetEvaluation, SignalContext } from '../domain/evaluation.model.js';
 import { imageUrls, MEDIA_HASHER, type MediaHasher } from './media-hasher.js';
+import { PARTIAL_ITEMS, type PartialFetchOutcome, type PartialItemSource } from './partial-items.js';
 import {
   CREATOR_SUBMISSIONS,
   countWithin,
@@ -38,6 +39,8 @@ export interface ItemToEvaluate {
   readonly subject: string;
   /** The legacy endpoint skips image hashing. */
   readonly source?: ItemSubmitted['data']['source'];
+  /** `partial`: the item may lack fields its rules need; the whole item is fetched when they do (docs/partial-items.md). */
+  readonly typeSchemaVariant?: ItemSubmitted['data']['typeSchemaVariant'];
 }
 
 export interface EvaluationOptions {
@@ -61,6 +64,10 @@ const NO_MEDIA: ReadonlyMap<string, MediaResult> = new Map();
 
 /** Earlier versions read per page while looking for where the item's current content began. */
 const CONTENT_PAGE = 32;
+
+function isFetchedVersion(event: RecordedEvent): boolean {
+  return event.type === 'ItemSubmitted' && (event.data as { source?: string }).source === 'partial-fetch';
+}
 
 function versionContent(event: RecordedEvent): VersionContent {
   if (event.type !== 'ItemSubmitted' || event.metadata.personalDataRedacted) return { version: event.revision, digest: null };
@@ -111,6 +118,56 @@ export function ruleDefinitionDigest(rule: RuleDefinition): string {
   return digest;
 }
 
+/** What an evaluation event keeps of a condition's record: no personal value, nor the partial-item bookkeeping. */
+function recordedCondition(record: ConditionRecord): ConditionRecord {
+  const { missing: _missing, ...kept } = record;
+  return withoutPersonalData(record.missing === undefined ? record : kept);
+}
+
+/**
+ * Whether a rule is left undecided by fields the partial item did not send: a leaf short of
+ * fields whose every enclosing set, and the rule itself, is unknown. A leaf under a set that its
+ * other children decided changes nothing, and needs no fetch.
+ */
+export function needsWholeItem(sets: readonly SetEvaluation[]): boolean {
+  return sets.some((set) => {
+    if (set.outcome !== 'unknown') return false;
+    const outcomes = new Map(set.conditions.map((c) => [c.path, c.outcome] as const));
+    return set.conditions.some((c) => {
+      if (c.missing === undefined) return false;
+      for (let at = c.path.lastIndexOf('.conditions['); at > 0; at = c.path.lastIndexOf('.conditions[', at - 1)) {
+        if (outcomes.get(c.path.slice(0, at)) !== 'unknown') return false;
+      }
+      return true;
+    });
+  });
+}
+
+/** The conditions left unknown for want of fields say why the whole item could not be had. */
+function withFetchFailure(set: SetEvaluation, reason: string): SetEvaluation {
+  if (!set.conditions.some((c) => c.missing !== undefined)) return set;
+  return { ...set, conditions: set.conditions.map((c) => (c.missing === undefined ? c : { ...c, error: `${c.error}; fetching the whole item failed: ${reason}` })) };
+}
+
+/**
+ * The item to evaluate once the whole of it was fetched: the fields sent with the submission as
+ * sent (they are what is being moderated), the others from the customer's answer; the creator
+ * from its role when the submission did not carry it.
+ */
+function wholeItem(item: ItemToEvaluate, itemType: ItemTypeDefinition, fetched: { readonly data: { readonly [field: string]: unknown } }): ItemToEvaluate {
+  const data = { ...fetched.data, ...item.data };
+  if (item.creator !== null) return { ...item, data };
+  const role = itemType.roles['creator'];
+  const named = role === undefined ? undefined : data[role];
+  const creator = isItemIdentifier(named) ? { id: named.id, typeId: named.typeId } : null;
+  return { ...item, data, creator };
+}
+
+function isItemIdentifier(value: unknown): value is ItemIdentifier {
+  const ref = value as Partial<ItemIdentifier> | null;
+  return typeof ref === 'object' && ref !== null && typeof ref.id === 'string' && typeof ref.typeId === 'string';
+}
+
 @Injectable()
 export class ItemEvaluator {
   private readonly logger = new Logger('rules');
@@ -128,6 +185,7 @@ export class ItemEvaluator {
     @Inject(ProjectionHost) private readonly projections: ProjectionHost,
     private readonly queries: QueryBus,
     @Optional() @Inject(MEDIA_HASHER) private readonly media?: MediaHasher,
+    @Optional() @Inject(PARTIAL_ITEMS) private readonly partials?: PartialItemSource,
   ) {}
 
   /**
@@ -207,7 +265,15 @@ export class ItemEvaluator {
     const data = event.data as unknown as ItemSubmitted['data'];
     return this.prepare(
       { orgId: event.metadata.orgId, correlationId: event.metadata.correlationId, causationId: event.id, actor: 'rules-engine' },
-      { id: data.itemId, typeId: data.typeId, data: data.data, creator: data.creator, subject: data.subject, source: data.source },
+      {
+        id: data.itemId,
+        typeId: data.typeId,
+        data: data.data,
+        creator: data.creator,
+        subject: data.subject,
+        source: data.source,
+        typeSchemaVariant: data.typeSchemaVariant,
+      },
       event.revision,
       { environment: 'LIVE', likelyNew: true },
     );
@@ -275,7 +341,9 @@ export class ItemEvaluator {
     while (since > 0) {
       const from = Math.max(0, since - CONTENT_PAGE);
       const earlier = await this.events.readStream(stream, { fromRevision: from, maxCount: since - from });
-      const found = contentSince(since, digest, earlier.map(versionContent));
+      // A version fetched from the customer (docs/partial-items.md) is no submission: the run of
+      // identical submitted content goes on through it, so a re-sent partial item acts once.
+      const found = contentSince(since, digest, earlier.map((e) => (isFetchedVersion(e) ? { version: e.revision, digest } : versionContent(e))));
       const runGoesOn = found === from && from > 0;
       since = found;
       if (!runGoesOn) break;
@@ -301,12 +369,21 @@ export class ItemEvaluator {
     const now = this.clock.now();
     const rules = options.rules ?? rulesFor(snapshot.rules, item.typeId, now);
     const urls = this.mediaUrls(item, itemType);
-    const media = urls.length === 0 ? NO_MEDIA : await this.hashMedia(context, item, version, urls);
-    const ctx = this.signalContext(context.orgId, item, itemType, snapshot, version, media);
-    const deps = { registry: this.registry, memo: this.memo };
-    // Rules run in parallel where their signals are asynchronous; in-memory ones answer at once.
-    const evaluations = rules.map((rule) => evaluateConditionSet(rule.conditionSet, ctx, deps));
-    const sets = evaluations.some((e) => e instanceof Promise) ? await Promise.all(evaluations) : (evaluations as SetEvaluation[]);
+    let media = urls.length === 0 ? NO_MEDIA : await this.hashMedia(context, item, version, urls);
+    const partial = item.typeSchemaVariant === 'partial';
+    let sets = await this.evaluateRules(rules, this.signalContext(context.orgId, item, itemType, snapshot, version, media, partial));
+    if (partial && rules.length > 0 && needsWholeItem(sets)) {
+      // Evaluated on what was sent first: only a rule those fields leave undecided makes the fetch.
+      const fetched = await this.fetchWholeItem(context, item);
+      if (fetched.ok) {
+        const whole = wholeItem(item, itemType, fetched.item);
+        const more = this.mediaUrls(whole, itemType).filter((url) => !media.has(url));
+        if (more.length > 0) media = new Map([...media, ...(await this.hashMedia(context, item, version, more))]);
+        sets = await this.evaluateRules(rules, this.signalContext(context.orgId, whole, itemType, snapshot, version, media, fetched.item.typeSchemaVariant === 'partial'));
+      } else {
+        sets = sets.map((set) => withFetchFailure(set, fetched.reason));
+      }
+    }
     const results: RuleResult[] = sets.map((set, i) => {
       const rule = rules[i]!;
       return {
@@ -316,7 +393,7 @@ export class ItemEvaluator {
         outcome: set.outcome,
         definition: ruleDefinitionDigest(rule),
         capped: false,
-        conditions: set.conditions.map(withoutPersonalData),
+        conditions: set.conditions.map(recordedCondition),
       };
     });
     const rulesById = options.rules ? new Map(options.rules.map((r) => [r.id, r] as const)) : snapshot.rulesById;
@@ -337,6 +414,20 @@ export class ItemEvaluator {
       rules: results,
       actions,
     };
+  }
+
+  /** Rules run in parallel where their signals are asynchronous; in-memory ones answer at once. */
+  private async evaluateRules(rules: readonly RuleDefinition[], ctx: SignalContext): Promise<SetEvaluation[]> {
+    const deps = { registry: this.registry, memo: this.memo };
+    const evaluations = rules.map((rule) => evaluateConditionSet(rule.conditionSet, ctx, deps));
+    return evaluations.some((e) => e instanceof Promise) ? Promise.all(evaluations) : (evaluations as SetEvaluation[]);
+  }
+
+  /** The whole item from the customer (docs/partial-items.md); without the partial-items module, a reason. */
+  private async fetchWholeItem(context: CommandContext, item: ItemToEvaluate): Promise<PartialFetchOutcome> {
+    if (!this.partials) return { ok: false, reason: 'no partial-items endpoint in this deployment' };
+    const [outcome] = await this.partials.fetchItems(context, [{ id: item.id, typeId: item.typeId }], 'missing-fields');
+    return outcome ?? { ok: false, reason: 'the partial-items endpoint returned nothing for the item' };
   }
 
   /** The image URLs to fetch and hash for this item (none for the legacy endpoint's items). */
@@ -363,8 +454,9 @@ export class ItemEvaluator {
     snapshot: CatalogSnapshot,
     version: number,
     media: ReadonlyMap<string, MediaResult>,
+    partial = false,
   ): SignalContext {
-    const evaluated: EvaluatedItem = { orgId, id: item.id, typeId: item.typeId, itemType, data: item.data, creator: item.creator, version };
+    const evaluated: EvaluatedItem = { orgId, id: item.id, typeId: item.typeId, itemType, data: item.data, creator: item.creator, version, ...(partial ? { partial } : {}) };
     return {
       media: (url) => media.get(url),
       orgId,

@@ -48,7 +48,7 @@ export async function runOverHistory(
   for (const event of items) {
     const data = event.data as unknown as ItemSubmitted['data'];
     const result = await evaluate(
-      { id: data.itemId, typeId: data.typeId, data: data.data, creator: data.creator, subject: data.subject, source: data.source },
+      { id: data.itemId, typeId: data.typeId, data: data.data, creator: data.creator, subject: data.subject, source: data.source, typeSchemaVariant: data.typeSchemaVariant },
       event.revision,
       event.id,
     );

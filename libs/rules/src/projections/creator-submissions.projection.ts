@@ -23,7 +23,8 @@ export const creatorSubmissionsProjection: Projection = {
   needsPersonalData: false,
   async apply(event, ctx) {
     const data = event.data as unknown as ItemSubmitted['data'];
-    if (!data.creator) return;
+    // A version fetched from the customer (docs/partial-items.md) is no new submission by its creator.
+    if (!data.creator || data.source === 'partial-fetch') return;
     const id = creatorSubmissionsDocId(event.metadata.orgId, data.creator);
     const doc = (await ctx.get<CreatorSubmissionsDoc>(CREATOR_SUBMISSIONS, id)) ?? {
       orgId: event.metadata.orgId,

@@ -109,6 +109,9 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
         latestVersion: latest?.version ?? null,
         data,
         creator,
+        typeVersion: shown?.typeVersion ?? null,
+        typeSchemaVariant: shown?.typeSchemaVariant ?? null,
+        versionSource: shown?.source ?? null,
         contentDigest: shown ? contentDigestOf(shown) : null,
       },
       itemType: type ? { id: type.id, name: type.name, kind: type.kind, fields: fieldsWithRoles(type) } : null,
@@ -165,18 +168,32 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
     orgId: string,
     item: ItemRefView,
     from = 0,
-  ): Promise<{ version: number; data: ItemSubmitted['data']['data'] | null; creator: ItemRefView | null } | null> {
+  ): Promise<{
+    version: number;
+    data: ItemSubmitted['data']['data'] | null;
+    creator: ItemRefView | null;
+    typeVersion: string | null;
+    typeSchemaVariant: 'original' | 'partial';
+    source: string;
+  } | null> {
     const recorded = await this.events.readStream(itemStream(orgId, item.typeId, item.id), { fromRevision: from });
     const last = recorded.filter((e) => e.type === 'ItemSubmitted').at(-1);
     if (!last) return from > 0 ? this.latestItem(orgId, item, 0) : null;
     const submitted = last.data as unknown as ItemSubmitted['data'];
-    return { version: last.revision, data: submitted.data ?? null, creator: submitted.creator ? { id: submitted.creator.id, typeId: submitted.creator.typeId } : null };
+    return {
+      version: last.revision,
+      data: submitted.data ?? null,
+      creator: submitted.creator ? { id: submitted.creator.id, typeId: submitted.creator.typeId } : null,
+      typeVersion: submitted.typeVersion ?? null,
+      typeSchemaVariant: submitted.typeSchemaVariant ?? 'original',
+      source: submitted.source,
+    };
   }
 
   private async storedItem(orgId: string, ref: ItemRefView, types: ReadonlyMap<string, ItemTypeDefinition>): Promise<StoredItemView | null> {
     const latest = await this.latestItem(orgId, ref);
     if (!latest) return null;
-    return { id: ref.id, typeId: ref.typeId, typeName: types.get(ref.typeId)?.name ?? null, version: latest.version, data: latest.data };
+    return { id: ref.id, typeId: ref.typeId, typeName: types.get(ref.typeId)?.name ?? null, version: latest.version, typeVersion: latest.typeVersion, data: latest.data };
   }
 
   /**

@@ -14,6 +14,7 @@ class ItemRefDto {
 class StoredItemDto extends ItemRefDto {
   @ApiProperty({ type: String, nullable: true }) typeName!: string | null;
   @ApiProperty({ description: 'The latest version Warden has' }) version!: number;
+  @ApiProperty({ type: String, nullable: true, description: "That version's typeVersion (null: none sent)" }) typeVersion!: string | null;
   @ApiProperty({ ...DATA, nullable: true, description: 'As submitted (personal data, shown to you only)' }) data!: Record<string, unknown> | null;
 }
 
@@ -34,6 +35,15 @@ class JobItemDto extends ItemRefDto {
   latestVersion!: number | null;
   @ApiProperty({ ...DATA, nullable: true }) data!: Record<string, unknown> | null;
   @ApiNullableObject(ItemRefDto) creator!: ItemRefDto | null;
+  @ApiProperty({ type: String, nullable: true, description: "The shown version's typeVersion as recorded (null: none sent)" }) typeVersion!: string | null;
+  @ApiProperty({ type: String, enum: ['original', 'partial'], nullable: true, description: "The shown version's schema variant: partial when it was sent with fields left out" })
+  typeSchemaVariant!: 'original' | 'partial' | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'How the shown version arrived: items, content, report, topic, or partial-fetch (fetched from the partial-items endpoint: docs/partial-items.md)',
+  })
+  versionSource!: string | null;
   @ApiProperty({
     type: String,
     nullable: true,

@@ -11,6 +11,8 @@ export interface ItemRefView {
 export interface StoredItemView extends ItemRefView {
   typeName: string | null;
   version: number;
+  /** That version's `typeVersion` (null: none sent). */
+  typeVersion: string | null;
   data: { [field: string]: unknown } | null;
 }
 
@@ -182,6 +184,12 @@ export interface ReviewJobView {
     latestVersion: number | null;
     data: { [field: string]: unknown } | null;
     creator: ItemRefView | null;
+    /** The shown version's `typeVersion` as recorded (null: none sent). */
+    typeVersion: string | null;
+    /** The shown version's schema variant: `partial` when it was sent with fields left out. */
+    typeSchemaVariant: 'original' | 'partial' | null;
+    /** How the shown version arrived: `items`, `content`, `report`, `topic`, or `partial-fetch` (fetched from the customer). */
+    versionSource: string | null;
     /** The digest of the shown version's content, as a decision on it records it; null when unreadable. */
     contentDigest: string | null;
   };

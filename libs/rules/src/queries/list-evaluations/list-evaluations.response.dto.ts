@@ -13,7 +13,7 @@ export class ConditionRecordDto {
     anyOf: [{ type: 'boolean' }, { type: 'number', nullable: true }],
   })
   value?: unknown;
-  @ApiPropertyOptional({ description: 'Why a leaf is unknown (the signal failed)' })
+  @ApiPropertyOptional({ description: 'Why a leaf is unknown: the signal failed, or a partial item did not send a field it needs (with why the whole item could not be fetched)' })
   error?: string;
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Signal detail, e.g. matched bank' })
   detail?: Record<string, unknown>;
