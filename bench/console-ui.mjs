@@ -3,6 +3,7 @@
 // decision taken by keyboard until the next job is on screen, through claim, job view and render.
 // Usage: node bench/console-ui.mjs [jobs, default 60]
 // Needs Debian's Chromium (/usr/bin/chromium, or WARDEN_CHROMIUM), as the browser tests do.
+/* global document -- page.waitForFunction's callback runs in the browser */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';

@@ -125,7 +125,7 @@ async function strikeRun(label, prefix, strikes, creatorOf, users) {
     }),
   );
   const acceptedAt = performance.now();
-  let applied = 0;
+  let applied;
   let threeQuarters = 0;
   for (;;) {
     applied = (log.poll().get('UserStrikesApplied') ?? 0) - before;

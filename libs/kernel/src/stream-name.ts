@@ -34,6 +34,7 @@ export const streamCategory = (name: string): string => name.slice(0, name.index
 /** Customer-given ids longer than this are refused (UTF-16 code units, as String#length counts). */
 export const MAX_ID_LENGTH = 256;
 
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 
 /**

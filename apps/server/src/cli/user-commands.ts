@@ -103,7 +103,7 @@ export const userSetPasswordCommand: AppCommand = {
     } catch (error) {
       // The reason, said as the refusal of this password rather than of the request's field.
       const refusal = error instanceof DomainError && error.kind === 'invalid-user-input' ? error.details.find((d) => d.pointer === '/password') : undefined;
-      if (refusal) throw new Error(`The password was refused: ${refusal.detail ?? refusal.title}`);
+      if (refusal) throw new Error(`The password was refused: ${refusal.detail ?? refusal.title}`, { cause: error });
       throw error;
     }
     out(`Set the password of user ${user.id}`);

@@ -24,7 +24,7 @@ function buildExport(options: { events?: number; from?: string | null } = {}): L
   const lines: Line[] = [];
   let link = genesisLink(ORG);
   let position = 0;
-  let activity = { seq: 0, position: 0, link };
+  let activity: Line & { seq: number; position: number; link: string };
   const append = (type: string, stream: string, data: Record<string, unknown>) => {
     position += 2 + (lines.length % 3); // other organizations' events in between
     const seq = lines.length + 1;

@@ -64,7 +64,10 @@ function naivePdq(luma: Float32Array, width: number, height: number): { hex: str
     let li = start;
     let ri = start;
     let oi = start;
-    for (let k = 0; k < half - 1; k++, ri += stride) (sum = f(sum + src[ri]!)), count++;
+    for (let k = 0; k < half - 1; k++, ri += stride) {
+      sum = f(sum + src[ri]!);
+      count++;
+    }
     for (let k = 0; k < window - half + 1; k++, ri += stride, oi += stride) {
       sum = f(sum + src[ri]!);
       dst[oi] = sum / ++count;

@@ -45,6 +45,7 @@ Object.defineProperty(LinearKeysExecutor.prototype, 'getKeys', {
   },
 });
 
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- class-transformer keys its metadata by the class as a Function
 function declaresMembers(target: Function, options: ClassTransformOptions): boolean {
   if (options.ignoreDecorators) return false;
   return (

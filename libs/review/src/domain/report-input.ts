@@ -124,8 +124,14 @@ function checkReportedInThread(
     if (!isJsonObject(element)) return report(at, 'expected an object {id, typeId}');
     const { id, typeId } = element;
     let shapeOk = true;
-    if (typeof id !== 'string' || id === '') (report(`${at}/id`, 'expected a non-empty string'), (shapeOk = false));
-    if (typeof typeId !== 'string' || typeId === '') (report(`${at}/typeId`, 'expected a non-empty string'), (shapeOk = false));
+    if (typeof id !== 'string' || id === '') {
+      report(`${at}/id`, 'expected a non-empty string');
+      shapeOk = false;
+    }
+    if (typeof typeId !== 'string' || typeId === '') {
+      report(`${at}/typeId`, 'expected a non-empty string');
+      shapeOk = false;
+    }
     if (!shapeOk) return;
     if (!inThread.has(JSON.stringify([typeId, id]))) return report(at, `names no item of reportedItemThread (typeId '${typeId as string}', id '${id as string}')`);
     tagged.push({ id: id as string, typeId: typeId as string });

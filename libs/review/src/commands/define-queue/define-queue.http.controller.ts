@@ -40,7 +40,7 @@ export class DefineQueueHttpController {
   @ApiOperation({
     operationId: 'consoleUpdateQueue',
     summary: 'Replace the definition of a review queue',
-    description: `The whole definition: a field left out takes its file default. ${RECORDED} An unchanged definition records nothing. 404 for an unknown queue (the built-in queues are not declared and cannot be changed here). 409 when the queue is managed by the organization\'s configuration file (\`managedBy: file\` in the list; the detail names the file) and the file does not hand queues to the console (\`management: { queues: console }\`), or when the configuration changed concurrently.`,
+    description: `The whole definition: a field left out takes its file default. ${RECORDED} An unchanged definition records nothing. 404 for an unknown queue (the built-in queues are not declared and cannot be changed here). 409 when the queue is managed by the organization's configuration file (\`managedBy: file\` in the list; the detail names the file) and the file does not hand queues to the console (\`management: { queues: console }\`), or when the configuration changed concurrently.`,
   })
   @ApiParam({ name: 'queueId', example: 'hate-speech' })
   @ApiOkResponse({ type: QueueDefinitionResponseDto, description: 'The queue as now defined' })
