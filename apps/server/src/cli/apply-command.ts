@@ -112,6 +112,7 @@ const SETTINGS_LABEL: Record<string, string> = {
   sso: 'SSO settings',
   scores: 'score settings',
   inboundTopic: 'inbound topic settings',
+  transparency: 'transparency settings',
   management: 'management settings',
 };
 
@@ -140,6 +141,7 @@ export function formatReport(report: ApplyReport, users?: UsersApplyReport, subj
   }
   lines.push(...driftLines(report));
   if (users) lines.push(...usersLines(users, report.dryRun));
+  for (const warning of report.warnings) lines.push(`warning: ${warning}`);
   const usersChanged = users ? users.created.length + users.updated.length + users.disabled.length : 0;
   const changed =
     report.created.length + report.updated.length + report.archived.length + report.settingsChanged.length + report.hashes.length + usersChanged;

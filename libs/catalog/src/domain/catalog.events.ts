@@ -16,6 +16,7 @@ import type {
   TextBankDefinition,
   HashType,
   InboundTopicSettings,
+  TransparencySettings,
 } from './catalog.model.js';
 
 /** A hash bank as the configuration stream records it; its hashes live in the bank's own stream. */
@@ -84,6 +85,8 @@ export type AppealSettingsChanged = DomainEvent<'AppealSettingsChanged', { appea
 export type SsoSettingsChanged = DomainEvent<'SsoSettingsChanged', { sso: SsoSettings; source?: DefinitionSource }>;
 export type ScoreSettingsChanged = DomainEvent<'ScoreSettingsChanged', { scores: ScoreSettings }>;
 export type InboundTopicSettingsChanged = DomainEvent<'InboundTopicSettingsChanged', { inboundTopic: InboundTopicSettings }>;
+/** `transparency:` (docs/transparency.md): DSA statements of reasons and reports. */
+export type TransparencySettingsChanged = DomainEvent<'TransparencySettingsChanged', { transparency: TransparencySettings }>;
 export type ManagementSettingsChanged = DomainEvent<'ManagementSettingsChanged', { management: ManagementSettings }>;
 
 export type SettingsEvent =
@@ -93,6 +96,7 @@ export type SettingsEvent =
   | SsoSettingsChanged
   | ScoreSettingsChanged
   | InboundTopicSettingsChanged
+  | TransparencySettingsChanged
   | ManagementSettingsChanged;
 export type CatalogEvent = EntityDefined | EntityArchived | SettingsEvent;
 
@@ -103,6 +107,7 @@ export const SETTINGS_EVENTS = {
   sso: 'SsoSettingsChanged',
   scores: 'ScoreSettingsChanged',
   inboundTopic: 'InboundTopicSettingsChanged',
+  transparency: 'TransparencySettingsChanged',
   management: 'ManagementSettingsChanged',
 } as const;
 export type SettingsSection = keyof typeof SETTINGS_EVENTS;

@@ -40,6 +40,7 @@ export function desiredCatalog(config: OrgConfig): { catalog: DesiredCatalog; ha
       sso: config.sso,
       scores: config.scores,
       inboundTopic: config.inboundTopic,
+      transparency: config.transparency,
       management: config.management,
     }),
     hashes: config.hashBanks.map((b) => ({ bankId: b.id, hashType: b.hashType, hashes: b.hashes })),

@@ -37,6 +37,7 @@ function desired(parts: { policies?: PolicyDefinition[]; queues?: QueueDefinitio
     sso: { saml_enabled: false, sso_url: null, cert: null, passwordLogin: true, jit: { enabled: false, defaultRoles: [] }, roleAttribute: null, roleMap: {}, wantAssertionsSigned: true },
     scores: { penaltyWeights: { NONE: 0, LOW: 1, MEDIUM: 3, HIGH: 9, SEVERE: 27 }, thresholds: [0.01, 0.05, 0.1, 0.25] },
     inboundTopic: { enabled: false },
+    transparency: { enabled: false, territorialScope: [], trustedFlaggers: [], accountType: null },
     management: { queues: 'file', sso: 'file' },
   };
 }

@@ -18,6 +18,7 @@ import {
   DEFAULT_INBOUND_TOPIC_SETTINGS,
   DEFAULT_MANAGEMENT,
   DEFAULT_SCORE_SETTINGS,
+  DEFAULT_TRANSPARENCY_SETTINGS,
   type DefinitionSource,
   type InboundTopicSettings,
   type ManagementSettings,
@@ -26,6 +27,7 @@ import {
   type ScoreSettings,
   type SsoSettings,
   type StrikeSettings,
+  type TransparencySettings,
 } from './catalog.model.js';
 import type { Path } from './org-config/config-problems.js';
 import { validateQueueDefinition } from './org-config/queues.section-parser.js';
@@ -56,6 +58,8 @@ export interface CatalogState {
   readonly scores: ScoreSettings | null;
   /** null: never applied with `inboundTopic:`, which means the topic is off for the organization. */
   readonly inboundTopic: InboundTopicSettings | null;
+  /** null: never applied with `transparency:`, which means statements and reports are off. */
+  readonly transparency: TransparencySettings | null;
   /** null: never applied with `management:`, which means every section is the file's. */
   readonly management: ManagementSettings | null;
 }
@@ -69,6 +73,7 @@ export interface DesiredCatalog {
   readonly sso: SsoSettings;
   readonly scores: ScoreSettings;
   readonly inboundTopic: InboundTopicSettings;
+  readonly transparency: TransparencySettings;
   readonly management: ManagementSettings;
 }
 
@@ -123,6 +128,7 @@ export const initialCatalogState: CatalogState = {
   ssoSource: null,
   scores: null,
   inboundTopic: null,
+  transparency: null,
   management: null,
 };
 
@@ -203,6 +209,7 @@ function planKind<K extends EntityKind>(kind: K, command: ApplyCatalog, state: C
 function storedSettings(state: CatalogState, section: SettingsSection): CatalogState[SettingsSection] {
   if (section === 'scores') return state.scores ?? DEFAULT_SCORE_SETTINGS;
   if (section === 'inboundTopic') return state.inboundTopic ?? DEFAULT_INBOUND_TOPIC_SETTINGS;
+  if (section === 'transparency') return state.transparency ?? DEFAULT_TRANSPARENCY_SETTINGS;
   if (section === 'management') return state.management ?? DEFAULT_MANAGEMENT;
   return state[section];
 }
@@ -344,6 +351,8 @@ export const orgConfigDecider: Decider<OrgConfigCommand, CatalogState, CatalogEv
         return { ...state, scores: event.data.scores };
       case 'InboundTopicSettingsChanged':
         return { ...state, inboundTopic: event.data.inboundTopic };
+      case 'TransparencySettingsChanged':
+        return { ...state, transparency: event.data.transparency };
       case 'ManagementSettingsChanged':
         return { ...state, management: event.data.management };
     }

@@ -13,6 +13,7 @@ import {
   resolveHashBanks,
 } from './org-config/hash-banks.section-parser.js';
 import { inboundTopicSchema } from './org-config/inbound-topic.section-parser.js';
+import { checkDsaReferences, transparencyOrDefault, transparencySchema } from './org-config/dsa-mapping.section-parser.js';
 import { checkItemTypes, fieldsOf, itemTypeSchema } from './org-config/item-types.section-parser.js';
 import { managementSchema } from './org-config/management.section-parser.js';
 import { orgSchema } from './org-config/org.section-parser.js';
@@ -90,6 +91,7 @@ const fileSchema = z.looseObject({
   appeals: sectionSchema(appealsSchema),
   scores: sectionSchema(scoresSchema),
   inboundTopic: sectionSchema(inboundTopicSchema),
+  transparency: sectionSchema(transparencySchema.optional()),
   users: listSectionSchema(userSchema),
   sso: sectionSchema(ssoSchema),
   management: sectionSchema(managementSchema),
@@ -170,6 +172,7 @@ function checkCrossReferences(doc: Record<string, unknown>, problems: ProblemLis
   checkStrikes(doc, ctx);
   checkUsers(doc, ctx);
   checkSso(doc, ctx);
+  checkDsaReferences(doc, ctx);
 }
 
 // ---------- assembly ----------
@@ -198,6 +201,7 @@ function assemble(file: ParsedFile, hashes: ReadonlyMap<number, ResolvedHashes>)
     appeals: file.appeals,
     scores: file.scores,
     inboundTopic: file.inboundTopic,
+    transparency: transparencyOrDefault(file.transparency),
     users: file.users,
     sso: file.sso,
     management: file.management,
