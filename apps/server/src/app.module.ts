@@ -12,6 +12,7 @@ import { ReviewModule } from '#warden/review';
 import { EnforcementModule } from '#warden/enforcement';
 import { AppealsModule } from '#warden/appeals';
 import { AuditModule } from '#warden/audit';
+import { TransparencyModule } from '#warden/transparency';
 import { InboundModule } from '#warden/inbound';
 import { ApiKeyGuard, ConsoleGuard, PlatformModule, type WardenConfig } from '#warden/platform';
 import { type Storage, StorageModule } from '#warden/storage';
@@ -57,6 +58,7 @@ export class AppModule {
         EnforcementModule,
         AppealsModule,
         AuditModule,
+        TransparencyModule,
         // The inbound topic (docs/inbound-topic.md): off unless a broker is configured; consumed by workers.
         ...(config.inboundTopic !== undefined && options.background ? [InboundModule.register(config.inboundTopic)] : []),
         ...(options.http ? [options.http] : []),
