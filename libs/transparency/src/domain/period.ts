@@ -16,7 +16,12 @@ export type PeriodCheck = { readonly ok: true; readonly period: Period } | { rea
 
 const TITLE = 'Invalid period';
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const isDate = (value: string) => DATE.test(value) && new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value;
+/** A real calendar day: 2026-13-01 and 2026-02-30 match the pattern but are none. */
+const isDate = (value: string) => {
+  if (!DATE.test(value)) return false;
+  const time = Date.parse(`${value}T00:00:00Z`);
+  return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === value;
+};
 
 /**
  * `from` and `to` as given (query string or CLI): dates (YYYY-MM-DD, UTC), both optional (`to`
