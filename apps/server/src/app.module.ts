@@ -12,6 +12,7 @@ import { ReviewModule } from '#warden/review';
 import { EnforcementModule } from '#warden/enforcement';
 import { AppealsModule } from '#warden/appeals';
 import { AuditModule } from '#warden/audit';
+import { TransparencyModule } from '#warden/transparency';
 import { InboundModule } from '#warden/inbound';
 import { PartialItemsModule } from '#warden/partial-items';
 import { ApiKeyGuard, ConsoleGuard, PlatformModule, type WardenConfig } from '#warden/platform';
@@ -58,6 +59,7 @@ export class AppModule {
         EnforcementModule,
         AppealsModule,
         AuditModule,
+        TransparencyModule,
         // The inbound topic (docs/inbound-topic.md): off unless a broker is configured; consumed by workers.
         ...(config.inboundTopic !== undefined && options.background ? [InboundModule.register(config.inboundTopic)] : []),
         ...(options.http ? [options.http] : []),

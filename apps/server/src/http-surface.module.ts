@@ -10,6 +10,7 @@ import { ReviewHttpModule } from '#warden/review/http';
 import { EnforcementHttpModule } from '#warden/enforcement/http';
 import { AppealsHttpModule } from '#warden/appeals/http';
 import { AuditHttpModule } from '#warden/audit/http';
+import { TransparencyHttpModule } from '#warden/transparency/http';
 import type { AppOptions } from './app.module.js';
 
 /**
@@ -24,7 +25,7 @@ export class HttpSurfaceModule {
       module: HttpSurfaceModule,
       imports: [
         PlatformHttpModule,
-        ...(roles.http ? [IdentityHttpModule, CatalogHttpModule, IngestionHttpModule, RulesHttpModule, CallbacksHttpModule, SsoHttpModule, ReviewHttpModule, EnforcementHttpModule, AppealsHttpModule, AuditHttpModule] : []),
+        ...(roles.http ? [IdentityHttpModule, CatalogHttpModule, IngestionHttpModule, RulesHttpModule, CallbacksHttpModule, SsoHttpModule, ReviewHttpModule, EnforcementHttpModule, AppealsHttpModule, AuditHttpModule, TransparencyHttpModule] : []),
       ],
     };
   }

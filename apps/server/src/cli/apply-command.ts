@@ -113,6 +113,7 @@ const SETTINGS_LABEL: Record<string, string> = {
   scores: 'score settings',
   inboundTopic: 'inbound topic settings',
   partialItems: 'partial-items endpoint',
+  transparency: 'transparency settings',
   management: 'management settings',
 };
 
@@ -141,6 +142,7 @@ export function formatReport(report: ApplyReport, users?: UsersApplyReport, subj
   }
   lines.push(...driftLines(report));
   if (users) lines.push(...usersLines(users, report.dryRun));
+  for (const warning of report.warnings) lines.push(`warning: ${warning}`);
   const usersChanged = users ? users.created.length + users.updated.length + users.disabled.length : 0;
   const changed =
     report.created.length + report.updated.length + report.archived.length + report.settingsChanged.length + report.hashes.length + usersChanged;

@@ -20,6 +20,7 @@ import {
 import { openApiCommand, rebuildReadModelsCommand } from './maintenance-commands.js';
 import { readModelsDigestCommand, replayCommand } from './replay-commands.js';
 import { backtestCommand, retroactCommand } from './rule-run-commands.js';
+import { transparencyReportCommand, transparencyStatementsCommand } from './transparency-commands.js';
 import { userCreateCommand, userDisableCommand, userInviteCommand, userListCommand, userSetPasswordCommand } from './user-commands.js';
 
 const PROGRAM = 'npm run warden --';
@@ -65,6 +66,8 @@ export const COMMANDS: readonly CliCommand[] = [
   auditExportCommand,
   auditVerifyCommand,
   auditAnchorCommand,
+  transparencyStatementsCommand,
+  transparencyReportCommand,
   userCreateCommand,
   userSetPasswordCommand,
   userDisableCommand,

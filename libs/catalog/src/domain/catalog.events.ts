@@ -17,6 +17,7 @@ import type {
   HashType,
   InboundTopicSettings,
   PartialItemsSettings,
+  TransparencySettings,
 } from './catalog.model.js';
 
 /** A hash bank as the configuration stream records it; its hashes live in the bank's own stream. */
@@ -87,6 +88,8 @@ export type ScoreSettingsChanged = DomainEvent<'ScoreSettingsChanged', { scores:
 export type InboundTopicSettingsChanged = DomainEvent<'InboundTopicSettingsChanged', { inboundTopic: InboundTopicSettings }>;
 /** `partialItems` null: the section was left out (no endpoint). URL and header values are sealed in the log. */
 export type PartialItemsSettingsChanged = DomainEvent<'PartialItemsSettingsChanged', { partialItems: PartialItemsSettings | null }>;
+/** `transparency:` (docs/transparency.md): DSA statements of reasons and reports. */
+export type TransparencySettingsChanged = DomainEvent<'TransparencySettingsChanged', { transparency: TransparencySettings }>;
 export type ManagementSettingsChanged = DomainEvent<'ManagementSettingsChanged', { management: ManagementSettings }>;
 
 export type SettingsEvent =
@@ -97,6 +100,7 @@ export type SettingsEvent =
   | ScoreSettingsChanged
   | InboundTopicSettingsChanged
   | PartialItemsSettingsChanged
+  | TransparencySettingsChanged
   | ManagementSettingsChanged;
 export type CatalogEvent = EntityDefined | EntityArchived | SettingsEvent;
 
@@ -108,6 +112,7 @@ export const SETTINGS_EVENTS = {
   scores: 'ScoreSettingsChanged',
   inboundTopic: 'InboundTopicSettingsChanged',
   partialItems: 'PartialItemsSettingsChanged',
+  transparency: 'TransparencySettingsChanged',
   management: 'ManagementSettingsChanged',
 } as const;
 export type SettingsSection = keyof typeof SETTINGS_EVENTS;

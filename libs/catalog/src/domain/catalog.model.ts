@@ -3,6 +3,18 @@
  * Plain JSON throughout: these shapes travel inside events.
  */
 import type { Role } from '#warden/kernel';
+import type {
+  DsaAccountType,
+  DsaCategory,
+  DsaContentType,
+  DsaCountry,
+  DsaDecisionAccount,
+  DsaDecisionGround,
+  DsaDecisionMonetary,
+  DsaDecisionProvision,
+  DsaDecisionVisibility,
+  DsaKeyword,
+} from './dsa-vocabulary.js';
 
 export const ITEM_KINDS = ['CONTENT', 'USER', 'THREAD'] as const;
 export type ItemKind = (typeof ITEM_KINDS)[number];
@@ -129,7 +141,57 @@ export interface ItemTypeDefinition {
   version: string | null;
   fields: FieldDefinition[];
   roles: FieldRoles;
+  /** What the DSA statements of reasons call this item type's content (docs/transparency.md); absent: not mapped. */
+  dsa?: ItemTypeDsaMapping;
 }
+
+/** `itemTypes[].dsa`: the Transparency Database's `content_type` (and `content_language`) of items of the type. */
+export interface ItemTypeDsaMapping {
+  contentType: DsaContentType[];
+  /** Required with CONTENT_TYPE_OTHER, only then. */
+  contentTypeOther?: string;
+  contentLanguage?: string;
+}
+
+/**
+ * `policies[].dsa`: the statement's category and grounds when a decision names the policy.
+ * Field names are the Transparency Database's attributes in camelCase (docs/transparency.md).
+ */
+export interface PolicyDsaMapping {
+  category: DsaCategory;
+  categorySpecification?: DsaKeyword[];
+  /** Only with KEYWORD_OTHER among the specifications. */
+  categorySpecificationOther?: string;
+  decisionGround: DsaDecisionGround;
+  /** DECISION_GROUND_ILLEGAL_CONTENT: the legal ground relied on, and why the content is illegal under it. */
+  illegalContentLegalGround?: string;
+  illegalContentExplanation?: string;
+  /** DECISION_GROUND_INCOMPATIBLE_CONTENT: the clause of the terms and conditions, and why the content breaks it. */
+  incompatibleContentGround?: string;
+  incompatibleContentExplanation?: string;
+  /** DECISION_GROUND_INCOMPATIBLE_CONTENT only: the content is also considered illegal. */
+  incompatibleContentIllegal?: boolean;
+  decisionGroundReferenceUrl?: string;
+}
+
+/**
+ * `actions[].dsa`: the restriction the action imposes, as the statement states it. At least one
+ * of the four kinds; `durationDays` ends each after that many days (absent: indefinite).
+ */
+export interface ActionDsaRestriction {
+  decisionVisibility?: DsaDecisionVisibility[];
+  decisionVisibilityOther?: string;
+  decisionMonetary?: DsaDecisionMonetary;
+  decisionMonetaryOther?: string;
+  decisionProvision?: DsaDecisionProvision;
+  decisionAccount?: DsaDecisionAccount;
+  durationDays?: number;
+  /** The policy whose grounds a statement states when the decision names none (a strike threshold's action). */
+  defaultPolicyId?: string;
+}
+
+/** `false`: the action restricts nothing (no statement is due); absent: not mapped yet. */
+export type ActionDsaMapping = ActionDsaRestriction | false;
 
 export interface PolicyDefinition {
   id: string;
@@ -141,6 +203,8 @@ export interface PolicyDefinition {
   penalty: Penalty;
   userStrikeCount: number;
   applyUserStrikeCountConfigToChildren: boolean;
+  /** The DSA statement's category and grounds for decisions under this policy; absent: not mapped. */
+  dsa?: PolicyDsaMapping;
 }
 
 export interface ActionParameter {
@@ -173,6 +237,8 @@ export interface ActionDefinition {
   callback: CallbackDefinition | null;
   body: { [key: string]: unknown };
   parameters: ActionParameter[];
+  /** The restriction a DSA statement states for it; absent: not mapped. */
+  dsa?: ActionDsaMapping;
 }
 
 export interface TextBankDefinition {
@@ -308,6 +374,27 @@ export interface PartialItemsSettings {
 /** Defaults of the optional keys of `partialItems:`. */
 export const DEFAULT_PARTIAL_ITEMS = Object.freeze({ timeoutMs: 2000, cacheSeconds: 300, maxConcurrency: 8, retries: 2 });
 
+/**
+ * `transparency:` — DSA statements of reasons and transparency reports (docs/transparency.md).
+ * A file without the section leaves them off (`enabled: false`): no mapping warnings at apply.
+ */
+export interface TransparencySettings {
+  enabled: boolean;
+  /** `territorial_scope`: EU/EEA country codes where the restrictions apply. */
+  territorialScope: DsaCountry[];
+  /** Reporter types (the reporter's item type id) whose reports are notices of trusted flaggers (DSA Art. 22). */
+  trustedFlaggers: string[];
+  /** `account_type` of the accounts the platform serves; null: not stated. */
+  accountType: DsaAccountType | null;
+}
+
+export const DEFAULT_TRANSPARENCY_SETTINGS: Readonly<TransparencySettings> = Object.freeze({
+  enabled: false,
+  territorialScope: [],
+  trustedFlaggers: [],
+  accountType: null,
+});
+
 export interface AppealSettings {
   callback: CallbackDefinition | null;
   body: { [key: string]: unknown };
@@ -352,6 +439,7 @@ export interface OrgConfig {
   scores: ScoreSettings;
   inboundTopic: InboundTopicSettings;
   partialItems: PartialItemsSettings | null;
+  transparency: TransparencySettings;
   users: DashboardUser[];
   sso: SsoSettings;
   management: ManagementSettings;

@@ -41,6 +41,7 @@ export function desiredCatalog(config: OrgConfig): { catalog: DesiredCatalog; ha
       scores: config.scores,
       inboundTopic: config.inboundTopic,
       partialItems: config.partialItems,
+      transparency: config.transparency,
       management: config.management,
     }),
     hashes: config.hashBanks.map((b) => ({ bankId: b.id, hashType: b.hashType, hashes: b.hashes })),

@@ -38,6 +38,7 @@ function desired(parts: { policies?: PolicyDefinition[]; queues?: QueueDefinitio
     scores: { penaltyWeights: { NONE: 0, LOW: 1, MEDIUM: 3, HIGH: 9, SEVERE: 27 }, thresholds: [0.01, 0.05, 0.1, 0.25] },
     inboundTopic: { enabled: false },
     partialItems: null,
+    transparency: { enabled: false, territorialScope: [], trustedFlaggers: [], accountType: null },
     management: { queues: 'file', sso: 'file' },
   };
 }

@@ -18,6 +18,7 @@ import {
   DEFAULT_INBOUND_TOPIC_SETTINGS,
   DEFAULT_MANAGEMENT,
   DEFAULT_SCORE_SETTINGS,
+  DEFAULT_TRANSPARENCY_SETTINGS,
   type DefinitionSource,
   type InboundTopicSettings,
   type PartialItemsSettings,
@@ -27,6 +28,7 @@ import {
   type ScoreSettings,
   type SsoSettings,
   type StrikeSettings,
+  type TransparencySettings,
 } from './catalog.model.js';
 import type { Path } from './org-config/config-problems.js';
 import { validateQueueDefinition } from './org-config/queues.section-parser.js';
@@ -59,6 +61,8 @@ export interface CatalogState {
   readonly inboundTopic: InboundTopicSettings | null;
   /** null: no endpoint (never applied with `partialItems:`, or applied without it). */
   readonly partialItems: PartialItemsSettings | null;
+  /** null: never applied with `transparency:`, which means statements and reports are off. */
+  readonly transparency: TransparencySettings | null;
   /** null: never applied with `management:`, which means every section is the file's. */
   readonly management: ManagementSettings | null;
 }
@@ -73,6 +77,7 @@ export interface DesiredCatalog {
   readonly scores: ScoreSettings;
   readonly inboundTopic: InboundTopicSettings;
   readonly partialItems: PartialItemsSettings | null;
+  readonly transparency: TransparencySettings;
   readonly management: ManagementSettings;
 }
 
@@ -128,6 +133,7 @@ export const initialCatalogState: CatalogState = {
   scores: null,
   inboundTopic: null,
   partialItems: null,
+  transparency: null,
   management: null,
 };
 
@@ -208,6 +214,7 @@ function planKind<K extends EntityKind>(kind: K, command: ApplyCatalog, state: C
 function storedSettings(state: CatalogState, section: SettingsSection): CatalogState[SettingsSection] {
   if (section === 'scores') return state.scores ?? DEFAULT_SCORE_SETTINGS;
   if (section === 'inboundTopic') return state.inboundTopic ?? DEFAULT_INBOUND_TOPIC_SETTINGS;
+  if (section === 'transparency') return state.transparency ?? DEFAULT_TRANSPARENCY_SETTINGS;
   if (section === 'management') return state.management ?? DEFAULT_MANAGEMENT;
   return state[section];
 }
@@ -351,6 +358,8 @@ export const orgConfigDecider: Decider<OrgConfigCommand, CatalogState, CatalogEv
         return { ...state, inboundTopic: event.data.inboundTopic };
       case 'PartialItemsSettingsChanged':
         return { ...state, partialItems: event.data.partialItems };
+      case 'TransparencySettingsChanged':
+        return { ...state, transparency: event.data.transparency };
       case 'ManagementSettingsChanged':
         return { ...state, management: event.data.management };
     }

@@ -14,6 +14,7 @@ import {
 } from './org-config/hash-banks.section-parser.js';
 import { inboundTopicSchema } from './org-config/inbound-topic.section-parser.js';
 import { partialItemsSchema } from './org-config/partial-items.section-parser.js';
+import { checkDsaReferences, transparencyOrDefault, transparencySchema } from './org-config/dsa-mapping.section-parser.js';
 import { checkItemTypes, fieldsOf, itemTypeSchema } from './org-config/item-types.section-parser.js';
 import { managementSchema } from './org-config/management.section-parser.js';
 import { orgSchema } from './org-config/org.section-parser.js';
@@ -92,6 +93,7 @@ const fileSchema = z.looseObject({
   scores: sectionSchema(scoresSchema),
   inboundTopic: sectionSchema(inboundTopicSchema),
   partialItems: partialItemsSchema,
+  transparency: sectionSchema(transparencySchema.optional()),
   users: listSectionSchema(userSchema),
   sso: sectionSchema(ssoSchema),
   management: sectionSchema(managementSchema),
@@ -172,6 +174,7 @@ function checkCrossReferences(doc: Record<string, unknown>, problems: ProblemLis
   checkStrikes(doc, ctx);
   checkUsers(doc, ctx);
   checkSso(doc, ctx);
+  checkDsaReferences(doc, ctx);
 }
 
 // ---------- assembly ----------
@@ -201,6 +204,7 @@ function assemble(file: ParsedFile, hashes: ReadonlyMap<number, ResolvedHashes>)
     scores: file.scores,
     inboundTopic: file.inboundTopic,
     partialItems: file.partialItems,
+    transparency: transparencyOrDefault(file.transparency),
     users: file.users,
     sso: file.sso,
     management: file.management,

@@ -3,7 +3,17 @@ import { KEYRING, type Keyring, withSealedUrl } from '#warden/platform';
 import type { ReadStore } from '#warden/readstore';
 import { ProjectionHost, READ_STORE } from '#warden/storage';
 import type { CatalogEntities, EntityKind } from '../domain/catalog.events.js';
-import type { AppealSettings, CallbackDefinition, InboundTopicSettings, OrgSettings, PartialItemsSettings, ScoreSettings, SsoSettings, StrikeSettings } from '../domain/catalog.model.js';
+import type {
+  AppealSettings,
+  CallbackDefinition,
+  InboundTopicSettings,
+  OrgSettings,
+  PartialItemsSettings,
+  ScoreSettings,
+  SsoSettings,
+  StrikeSettings,
+  TransparencySettings,
+} from '../domain/catalog.model.js';
 import { withOrgSettingsDefaults } from '../domain/org-settings.upcasters.js';
 import { CATALOG_PROJECTION } from '../projections/catalog.projection.js';
 import { CATALOG_ENTITIES, CATALOG_SETTINGS, type CatalogEntityDoc, settingsDocId } from '../projections/catalog.read-model.js';
@@ -123,6 +133,7 @@ export interface CatalogSettings {
   inboundTopic: InboundTopicSettings;
   /** Null: the section was left out; URL and header values sealed. */
   partialItems: PartialItemsSettings | null;
+  transparency: TransparencySettings;
 }
 
 function deepFreeze<T>(value: T): T {

@@ -18,6 +18,11 @@ export interface ApplyReport {
   /** Queues and SSO settings last changed in the console, and what this apply does with them. */
   readonly drift: DriftEntry[];
   readonly hashes: Array<{ bankId: string; added: number; removed: number }>;
+  /**
+   * What the file's DSA mapping leaves out (docs/transparency.md): actions, policies and item
+   * types whose decisions would get an incomplete statement of reasons. Only with `transparency:` on.
+   */
+  readonly warnings: string[];
   /** Events appended (0 on a dry run or when nothing changed). */
   readonly eventsAppended: number;
 }

@@ -9,6 +9,7 @@ import { hashBankStream, orgConfigStream } from '../../domain/catalog.streams.js
 import { desiredCatalog } from '../../domain/desired-catalog.js';
 import { type SyncConfiguredHashes, hashBankDecider } from '../../domain/hash-bank.decider.js';
 import { type ApplyCatalog, type CatalogPlan, planCatalog } from '../../domain/org-config.decider.js';
+import { transparencyWarnings } from '../../domain/org-config/dsa-mapping.section-parser.js';
 import { orgConfigAggregate, readOrgConfig } from '../org-config-state.js';
 import { ApplyConfigurationCommand, type ApplyReport } from './apply-configuration.command.js';
 
@@ -42,7 +43,7 @@ export class ApplyConfigurationHandler implements ICommandHandler<ApplyConfigura
     const plan = planCatalog(apply, read.state);
     if (options.dryRun) {
       const banks = await Promise.all(syncs.map((sync) => this.previewBank(orgId, sync)));
-      return report(orgId, true, organization, plan, banks, 0, desired.catalog.inboundTopic);
+      return report(orgId, true, organization, plan, banks, 0, desired.catalog.inboundTopic, transparencyWarnings(config));
     }
 
     // The configuration stream is the commit point: the apply is decided only on the state it was
@@ -69,7 +70,7 @@ export class ApplyConfigurationHandler implements ICommandHandler<ApplyConfigura
       }
       throw error;
     }
-    return report(orgId, false, organization, plan, banks, appended, desired.catalog.inboundTopic);
+    return report(orgId, false, organization, plan, banks, appended, desired.catalog.inboundTopic, transparencyWarnings(config));
   }
 
   /** What syncing the bank would append now (a dry run). */
@@ -96,6 +97,7 @@ function report(
   banks: readonly BankChange[],
   eventsAppended: number,
   inboundTopic: ApplyReport['inboundTopic'],
+  warnings: string[],
 ): ApplyReport {
   const count = (bank: BankChange, type: HashBankEvent['type']) => bank.events.filter((e) => e.type === type).reduce((n, e) => n + e.data.hashes.length, 0);
   return {
@@ -112,6 +114,7 @@ function report(
     hashes: banks
       .map((b) => ({ bankId: b.bankId, added: count(b, 'HashBankHashesAdded'), removed: count(b, 'HashBankHashesRemoved') }))
       .filter((c) => c.added + c.removed > 0),
+    warnings,
     eventsAppended,
   };
 }

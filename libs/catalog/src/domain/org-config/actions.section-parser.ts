@@ -13,6 +13,7 @@ import {
 import type { Path } from './config-problems.js';
 import { type CheckContext, checkReferenceList } from './cross-references.checker.js';
 import { entriesOf, isOneOf } from './raw-document.reader.js';
+import { actionDsaSchema } from './dsa-mapping.section-parser.js';
 
 /** One entry of `actions:`. */
 export const actionSchema: z.ZodType<ActionDefinition> = z.strictObject({
@@ -28,6 +29,7 @@ export const actionSchema: z.ZodType<ActionDefinition> = z.strictObject({
   parameters: z
     .array(z.strictObject({ name: z.string().min(1), type: z.enum(FIELD_TYPES), required: flag }))
     .default([]),
+  dsa: actionDsaSchema.optional(),
 });
 
 /** Rules and strike thresholds may name these without declaring them. */

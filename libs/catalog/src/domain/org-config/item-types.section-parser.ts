@@ -4,6 +4,7 @@ import { flag, idList, idSchema, nameSchema } from './common-fields.schema.js';
 import { isRecord, type Path } from './config-problems.js';
 import { type CheckContext, checkReferenceList, type RawField } from './cross-references.checker.js';
 import { entriesOf, isOneOf, listAt, stringAt } from './raw-document.reader.js';
+import { itemTypeDsaSchema } from './dsa-mapping.section-parser.js';
 
 const fieldSchema = z.strictObject({
   name: z.string().min(1),
@@ -25,6 +26,7 @@ export const itemTypeSchema: z.ZodType<ItemTypeDefinition> = z.strictObject({
     .default(null),
   fields: z.array(fieldSchema).default([]),
   roles: z.record(z.string(), z.string()).default({}),
+  dsa: itemTypeDsaSchema.optional(),
 });
 
 /** The named fields of an item type as written. */

@@ -4,6 +4,7 @@ import { flag, idSchema, nameSchema, nullableText, penaltySchema } from './commo
 import type { ProblemList } from './config-problems.js';
 import { type CheckContext, checkReference } from './cross-references.checker.js';
 import { entriesOf, isId } from './raw-document.reader.js';
+import { policyDsaSchema } from './dsa-mapping.section-parser.js';
 
 /** One entry of `policies:`. */
 export const policySchema: z.ZodType<PolicyDefinition> = z.strictObject({
@@ -16,6 +17,7 @@ export const policySchema: z.ZodType<PolicyDefinition> = z.strictObject({
   penalty: penaltySchema,
   userStrikeCount: z.number().int().min(0).default(0),
   applyUserStrikeCountConfigToChildren: flag,
+  dsa: policyDsaSchema.optional(),
 });
 
 interface PolicyNode {

@@ -1,0 +1,109 @@
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { QueryBus } from '@nestjs/cqrs';
+import { DomainError, idProblem } from '#warden/kernel';
+import { ListStatementsQuery, type TransparencyReport, TransparencyReportQuery } from '#warden/transparency';
+import { type AppCommand, UsageError } from './cli-command.js';
+import { parseCommandArgs, required } from './command-options.js';
+
+const PAGE = 1000;
+
+function orgOf(values: Readonly<Record<string, string | boolean | undefined>>): string {
+  const orgId = required(values, 'org');
+  const problem = idProblem(orgId);
+  if (problem) throw new UsageError(`--org ${problem}`);
+  return orgId;
+}
+
+/** A bad period is the user's to fix: said as a usage error, with the parameter it concerns. */
+async function asUsage<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof DomainError && error.kind === 'invalid-user-input') {
+      throw new UsageError(error.details.map((d) => `--${(d.pointer ?? '').replace(/^\//, '')}: ${d.detail ?? d.title}`).join('; '));
+    }
+    throw error;
+  }
+}
+
+export const transparencyStatementsCommand: AppCommand = {
+  name: 'transparency statements',
+  usage: '--org <orgId> [--from <YYYY-MM-DD>] [--to <YYYY-MM-DD>] [--out <file.ndjson>]',
+  description:
+    "the organization's DSA statements of reasons of the period (UTC days), one a line in the Transparency Database's submission format (docs/transparency.md); " +
+    'statements the DSA mapping cannot complete are counted on stderr, not written',
+  async runInApp(args, app, out) {
+    const { values } = parseCommandArgs(args, { org: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, out: { type: 'string' } });
+    const orgId = orgOf(values);
+    const queries = app.get(QueryBus);
+    const file = values.out ? createWriteStream(values.out) : undefined;
+    let written = 0;
+    const incomplete = new Map<string, number>();
+    let cursor: string | undefined;
+    do {
+      const page = await asUsage(() => queries.execute(new ListStatementsQuery(orgId, values.from, values.to, PAGE, cursor)));
+      for (const view of page.statements) {
+        if (view.statement === null) {
+          for (const problem of view.problems) incomplete.set(problem, (incomplete.get(problem) ?? 0) + 1);
+          continue;
+        }
+        const line = JSON.stringify(view.statement);
+        written++;
+        if (!file) out(line);
+        else if (!file.write(`${line}\n`)) await once(file, 'drain');
+      }
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor !== undefined);
+    if (file) {
+      file.end();
+      await once(file, 'finish');
+      out(`Wrote ${written} statement(s) of ${orgId} to ${values.out}`);
+    }
+    for (const [problem, count] of incomplete) process.stderr.write(`incomplete: ${count} statement(s): ${problem}\n`);
+    return 0;
+  },
+};
+
+export const transparencyReportCommand: AppCommand = {
+  name: 'transparency report',
+  usage: '--org <orgId> [--from <YYYY-MM-DD>] [--to <YYYY-MM-DD>] [--format json|csv]',
+  description: "the organization's DSA transparency report of the period (UTC days): JSON (default) or CSV rows of section, key and value (docs/transparency.md)",
+  async runInApp(args, app, out) {
+    const { values } = parseCommandArgs(args, { org: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, format: { type: 'string' } });
+    const orgId = orgOf(values);
+    const format = values.format ?? 'json';
+    if (format !== 'json' && format !== 'csv') throw new UsageError('--format must be json or csv');
+    const report = await asUsage(() => app.get(QueryBus).execute(new TransparencyReportQuery(orgId, values.from, values.to)));
+    out(format === 'json' ? JSON.stringify(report, null, 2) : reportCsv(report));
+    return 0;
+  },
+};
+
+const csvField = (value: string | number | boolean | null) => {
+  const text = value === null ? '' : String(value);
+  return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+};
+
+/** One figure a row: section, the figure's dimensions, value; the same figures as the JSON. */
+export function reportCsv(report: TransparencyReport): string {
+  const rows: Array<Array<string | number | boolean | null>> = [['section', 'policy', 'category', 'source', 'automated_detection', 'automated_decision', 'reporter_type', 'figure', 'value']];
+  const row = (section: string, figure: string, value: number | null, dims: Partial<Record<'policy' | 'category' | 'source' | 'det' | 'dec' | 'reporter', string | boolean | null>> = {}) =>
+    rows.push([section, dims.policy ?? null, dims.category ?? null, dims.source ?? null, dims.det ?? null, dims.dec ?? null, dims.reporter ?? null, figure, value]);
+  row('period', `${report.from}..${report.to}`, null);
+  row('notices', 'total', report.notices.total);
+  for (const c of report.notices.byCategory) row('notices', 'count', c.count, { category: c.category });
+  for (const r of report.reportsByReporterType) row('reports_by_reporter_type', r.trustedFlagger ? 'trusted_flagger' : 'count', r.count, { reporter: r.reporterType });
+  row('actions', 'total', report.actions.total);
+  for (const a of report.actions.rows) row('actions', 'count', a.count, { policy: a.policyId, category: a.category, source: a.source, det: a.automatedDetection, dec: a.automatedDecision });
+  row('notice_to_action', 'count', report.noticeToAction.count);
+  row('notice_to_action', 'median_seconds', report.noticeToAction.medianSeconds);
+  row('notice_to_action', 'p90_seconds', report.noticeToAction.p90Seconds);
+  row('complaints', 'received', report.complaints.received);
+  row('complaints', 'decided', report.complaints.decided);
+  row('complaints', 'overturned', report.complaints.overturned);
+  row('complaints', 'median_duration_seconds', report.complaints.medianDurationSeconds);
+  row('accounts', 'suspensions', report.accountSuspensions);
+  row('accounts', 'terminations', report.accountTerminations);
+  return rows.map((r) => r.map(csvField).join(',')).join('\n');
+}

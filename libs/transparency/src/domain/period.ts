@@ -1,0 +1,56 @@
+import type { ErrorDetail } from '#warden/kernel';
+
+/** The longest period: one read per day of it. */
+export const MAX_PERIOD_DAYS = 366;
+/** A period without `from` covers this many days up to `to`. */
+export const DEFAULT_PERIOD_DAYS = 30;
+const DAY_MS = 86_400_000;
+
+/** Whole UTC days, both ends included (a transparency report's period is made of days). */
+export interface Period {
+  readonly from: string;
+  readonly to: string;
+}
+
+export type PeriodCheck = { readonly ok: true; readonly period: Period } | { readonly ok: false; readonly problems: ErrorDetail[] };
+
+const TITLE = 'Invalid period';
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+/** A real calendar day: 2026-13-01 and 2026-02-30 match the pattern but are none. */
+const isDate = (value: string) => {
+  if (!DATE.test(value)) return false;
+  const time = Date.parse(`${value}T00:00:00Z`);
+  return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === value;
+};
+
+/**
+ * `from` and `to` as given (query string or CLI): dates (YYYY-MM-DD, UTC), both optional (`to`
+ * defaults to today, `from` to DEFAULT_PERIOD_DAYS days up to `to`), `from` not after `to`, at
+ * most MAX_PERIOD_DAYS days. Every problem at once, each at its parameter.
+ */
+export function checkPeriod(from: unknown, to: unknown, now: Date): PeriodCheck {
+  const problems: ErrorDetail[] = [];
+  const parse = (value: unknown, pointer: string): string | undefined => {
+    if (value === undefined) return undefined;
+    if (typeof value === 'string' && isDate(value)) return value;
+    problems.push({ title: TITLE, pointer, detail: 'expected a date, YYYY-MM-DD (UTC)' });
+    return undefined;
+  };
+  const parsedFrom = parse(from, '/from');
+  const parsedTo = parse(to, '/to');
+  if (problems.length > 0) return { ok: false, problems };
+  const end = parsedTo ?? now.toISOString().slice(0, 10);
+  const start = parsedFrom ?? dayPlus(end, -(DEFAULT_PERIOD_DAYS - 1));
+  if (start > end) problems.push({ title: TITLE, pointer: '/from', detail: `from is after to (${end})` });
+  else if (periodDays({ from: start, to: end }).length > MAX_PERIOD_DAYS) problems.push({ title: TITLE, pointer: '/from', detail: `the period spans more than ${MAX_PERIOD_DAYS} days` });
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, period: { from: start, to: end } };
+}
+
+export const dayPlus = (day: string, days: number): string => new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+
+/** Every day of the period, in order. */
+export function periodDays(period: Period): string[] {
+  const days: string[] = [];
+  for (let day = period.from; day <= period.to; day = dayPlus(day, 1)) days.push(day);
+  return days;
+}

@@ -1,0 +1,73 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { anEvent } from '../../../../test/support/events.js';
+import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
+import { ProjectionRunner, rebuildReadModels } from '#warden/eventstore';
+import type { JsonObject, NewEvent } from '#warden/kernel';
+import { statementPuid, transparencyProjection } from './transparency.projection.js';
+import { dayDocId, statementDocId, TRANSPARENCY_DAYS, TRANSPARENCY_STATEMENTS, type StatementFactsDoc, type TransparencyDayDoc } from './transparency.read-model.js';
+
+const at = (event: NewEvent, occurredAt: string): NewEvent => ({ ...event, metadata: { ...event.metadata, occurredAt } });
+const submitted = (itemId: string, when: string) => at(anEvent('ItemSubmitted', { itemId, typeId: 'post', data: {}, creator: null, subject: 'u', source: 'items' } as JsonObject), when);
+const report = (itemId: string, reporterType: string, when: string, policyId: string | null = 'hate') =>
+  at(anEvent('ReportSubmitted', { reportId: `r-${itemId}-${reporterType}`, reporter: { kind: 'user', id: 'rep', typeId: reporterType }, reportedAt: when, reportedItem: { id: itemId, typeId: 'post', version: 1 }, policyId, csam: false, reason: null, thread: [], reportedInThread: [], additionalItems: [], subject: 'rep' } as JsonObject), when);
+const action = (deliveryId: string, itemId: string, trigger: string | undefined, when: string, rules: string[] = []) =>
+  at(anEvent('ActionCallbackRequested', { deliveryId, item: { id: itemId, typeId: 'post', typeName: 'Post' }, action: { id: 'remove' }, policies: [{ id: 'hate', name: 'Hate', penalty: 'LOW' }], rules: rules.map((id) => ({ id, name: id })), custom: {}, creator: null, ...(trigger ? { trigger } : {}) } as JsonObject), when);
+const appeal = (appealId: string, when: string) => at(anEvent('AppealSubmitted', { appealId, appealedAt: when, actionedItem: { id: 'p1', typeId: 'post' }, actionsTaken: ['remove'], violatingPolicyIds: [], subject: 'u' } as JsonObject), when);
+const appealDecided = (appealId: string, decision: string, when: string) => at(anEvent('AppealDecided', { appealId, decision, jobId: 'j', decisionId: 'x', decidedBy: { userId: 'm' }, decidedAt: when }), when);
+
+describe('transparency projection', () => {
+  let stores: ReturnType<typeof sqliteStores>;
+  afterEach(async () => {
+    await stores?.close();
+  });
+
+  async function seed() {
+    const { events } = stores;
+    await events.append('item-acme:post:p1', [submitted('p1', '2026-03-01T08:00:00Z')], 'any');
+    await events.append('item-acme:post:p2', [submitted('p2', '2026-03-01T09:00:00Z')], 'any');
+    await events.append('report-acme:r1', [report('p2', 'user', '2026-03-02T10:00:00Z'), report('p2', 'flagger', '2026-03-02T10:30:00Z')], 'any');
+    await events.append('item_evaluation-acme:p1', [action('d1', 'p1', undefined, '2026-03-02T11:00:00Z')], 'any');
+    await events.append('review_job-acme:j2', [action('d2', 'p2', 'decision', '2026-03-02T12:00:00Z', ['r1'])], 'any');
+    await events.append('appeal-acme:a1', [appeal('a1', '2026-03-02T13:00:00Z'), appealDecided('a1', 'ACCEPT', '2026-03-02T14:00:00Z'), appealDecided('a1', 'REJECT', '2026-03-02T15:00:00Z')], 'any');
+  }
+
+  const facts = (deliveryId: string) => stores.readStore.get<StatementFactsDoc>(TRANSPARENCY_STATEMENTS, statementDocId('acme', deliveryId));
+  const day = () => stores.readStore.get<TransparencyDayDoc>(TRANSPARENCY_DAYS, dayDocId('acme', '2026-03-02'));
+
+  it('records the facts of each published action: source, automated means, dates, an opaque PUID', async () => {
+    stores = sqliteStores();
+    await seed();
+    await new ProjectionRunner(transparencyProjection, stores.events, stores.readStore).catchUp();
+    expect(await facts('d1')).toMatchObject({ trigger: 'rule', contentDate: '2026-03-01', notice: null, automatedDetection: true, automatedDecision: true, puid: statementPuid('acme', 'd1') });
+    expect(statementPuid('acme', 'd1')).toMatch(/^warden-[0-9a-f]{40}$/);
+    expect(await facts('d2')).toMatchObject({
+      trigger: 'decision',
+      notice: { firstAt: '2026-03-02T10:00:00.000Z', reporterTypes: ['flagger', 'user'] },
+      automatedDetection: true,
+      automatedDecision: false,
+      decidedAt: '2026-03-02T12:00:00.000Z',
+    });
+    expect(await day()).toMatchObject({
+      noticesByPolicy: { hate: 2 },
+      noticesByReporterType: { user: 1, flagger: 1 },
+      actions: { [JSON.stringify(['remove', 'hate', '', 1, 1])]: 1, [JSON.stringify(['remove', 'hate', 'flagger,user', 1, 0])]: 1 },
+      noticeToAction: { '7200': 1 },
+      appealsReceived: 1,
+      appealsDecided: 1,
+      appealsOverturned: 1,
+      appealDuration: { '3600': 1 },
+    });
+  });
+
+  it('replaying the log again, or a rebuild, changes nothing', async () => {
+    stores = sqliteStores();
+    await seed();
+    await new ProjectionRunner(transparencyProjection, stores.events, stores.readStore).catchUp();
+    const once = { d2: await facts('d2'), day: await day() };
+    await stores.readStore.commit([], { projection: transparencyProjection.name, from: await stores.readStore.checkpoint(transparencyProjection.name), to: 0 });
+    await new ProjectionRunner(transparencyProjection, stores.events, stores.readStore).catchUp();
+    expect({ d2: await facts('d2'), day: await day() }).toEqual(once);
+    await rebuildReadModels([transparencyProjection], stores.events, stores.readStore);
+    expect({ d2: await facts('d2'), day: await day() }).toEqual(once);
+  });
+});

@@ -1,0 +1,225 @@
+import { createHash } from 'node:crypto';
+import type { Projection, ProjectionContext } from '#warden/eventstore';
+import type { RecordedEvent } from '#warden/kernel';
+import type { ReadDocument } from '#warden/readstore';
+import { durationBucket } from '../domain/durations.js';
+import {
+  type ActionTrigger,
+  appealDocId,
+  dayDocId,
+  emptyDay,
+  itemDocId,
+  jobDocId,
+  type OpenNotices,
+  type StatementFactsDoc,
+  statementDocId,
+  TRANSPARENCY_APPEALS,
+  TRANSPARENCY_DAYS,
+  TRANSPARENCY_ITEMS,
+  TRANSPARENCY_JOBS,
+  TRANSPARENCY_STATEMENTS,
+  type TransparencyAppealDoc,
+  type TransparencyDayDoc,
+  type TransparencyItemDoc,
+  type TransparencyJobDoc,
+} from './transparency.read-model.js';
+
+export const TRANSPARENCY_PROJECTION = 'transparency';
+
+type Data = { readonly [key: string]: unknown };
+const record = (value: unknown): Data => (typeof value === 'object' && value !== null ? (value as Data) : {});
+const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+const utc = (at: string) => new Date(at).toISOString();
+
+/**
+ * The statement's PUID: unique per published action within the organization (the Database asks
+ * for one per statement, of [a-zA-Z0-9-_] only), derived from its delivery id so a rebuild finds
+ * the same, and opaque (an item id can be a user's name).
+ */
+export const statementPuid = (orgId: string, deliveryId: string): string =>
+  `warden-${createHash('sha256').update(`${orgId}\u0000${deliveryId}`).digest('hex').slice(0, 40)}`;
+
+async function item(ctx: ProjectionContext, orgId: string, typeId: string, itemId: string): Promise<{ id: string; doc: TransparencyItemDoc }> {
+  const id = itemDocId(orgId, typeId, itemId);
+  return { id, doc: (await ctx.get<TransparencyItemDoc>(TRANSPARENCY_ITEMS, id)) ?? { orgId, firstSeenAt: null, notices: null } };
+}
+
+async function day(ctx: ProjectionContext, orgId: string, at: string): Promise<{ id: string; doc: TransparencyDayDoc }> {
+  const d = utc(at).slice(0, 10);
+  const id = dayDocId(orgId, d);
+  return { id, doc: (await ctx.get<TransparencyDayDoc>(TRANSPARENCY_DAYS, id)) ?? emptyDay(orgId, d) };
+}
+
+const bump = (counts: { [key: string]: number }, key: string) => (counts[key] = (counts[key] ?? 0) + 1);
+
+async function onItemSubmitted(event: RecordedEvent, ctx: ProjectionContext): Promise<void> {
+  const data = record(event.data);
+  const itemId = text(data['itemId']);
+  const typeId = text(data['typeId']);
+  if (!itemId || !typeId) return;
+  const found = await item(ctx, event.metadata.orgId, typeId, itemId);
+  if (found.doc.firstSeenAt !== null) return;
+  ctx.put(TRANSPARENCY_ITEMS, found.id, { ...found.doc, firstSeenAt: utc(event.metadata.occurredAt) } as unknown as ReadDocument);
+}
+
+async function onReport(event: RecordedEvent, ctx: ProjectionContext): Promise<void> {
+  const data = record(event.data);
+  const reported = record(data['reportedItem']);
+  const itemId = text(reported['id']);
+  const typeId = text(reported['typeId']);
+  if (!itemId || !typeId) return;
+  const orgId = event.metadata.orgId;
+  const reporterType = text(record(data['reporter'])['typeId']) ?? '';
+  const at = utc(text(data['reportedAt']) ?? event.metadata.occurredAt);
+  const found = await item(ctx, orgId, typeId, itemId);
+  const open = found.doc.notices;
+  const notices: OpenNotices = open
+    ? { firstAt: open.firstAt, reporterTypes: [...new Set([...open.reporterTypes, reporterType])].sort() }
+    : { firstAt: at, reporterTypes: [reporterType] };
+  ctx.put(TRANSPARENCY_ITEMS, found.id, { ...found.doc, notices } as unknown as ReadDocument);
+  const counters = await day(ctx, orgId, at);
+  bump(counters.doc.noticesByPolicy, text(data['policyId']) ?? '');
+  bump(counters.doc.noticesByReporterType, reporterType);
+  ctx.put(TRANSPARENCY_DAYS, counters.id, counters.doc as unknown as ReadDocument);
+}
+
+const TRIGGERS: ReadonlySet<string> = new Set(['rule', 'decision', 'strike-threshold', 'post-actions']);
+
+/**
+ * One published action: its statement's facts, and the day's counters. The item's open notices
+ * are what it answers (the source); they are closed by it.
+ */
+async function onAction(event: RecordedEvent, ctx: ProjectionContext): Promise<void> {
+  const data = record(event.data);
+  const deliveryId = text(data['deliveryId']);
+  const target = record(data['item']);
+  const itemId = text(target['id']);
+  const typeId = text(target['typeId']);
+  const actionId = text(record(data['action'])['id']);
+  if (!deliveryId || !itemId || !typeId || !actionId) return;
+  const orgId = event.metadata.orgId;
+  const id = statementDocId(orgId, deliveryId);
+  if (await ctx.get(TRANSPARENCY_STATEMENTS, id)) return;
+  const trigger = (TRIGGERS.has(text(data['trigger']) ?? '') ? data['trigger'] : 'rule') as ActionTrigger;
+  const rules = Array.isArray(data['rules']) ? data['rules'] : [];
+  const policyIds = (Array.isArray(data['policies']) ? data['policies'] : []).flatMap((p) => {
+    const policyId = text(record(p)['id']);
+    return policyId ? [policyId] : [];
+  });
+  const decidedAt = utc(event.metadata.occurredAt);
+  const found = await item(ctx, orgId, typeId, itemId);
+  const notice = found.doc.notices;
+  const facts: StatementFactsDoc = {
+    orgId,
+    puid: statementPuid(orgId, deliveryId),
+    deliveryId,
+    trigger,
+    item: { id: itemId, typeId },
+    actionId,
+    policyIds,
+    decidedAt,
+    day: decidedAt.slice(0, 10),
+    contentDate: (found.doc.firstSeenAt ?? decidedAt).slice(0, 10),
+    notice,
+    // A rule or hash match found it: the rule's own action, or the rule that sent it to review.
+    automatedDetection: trigger === 'rule' || (trigger === 'decision' && rules.length > 0),
+    automatedDecision: trigger === 'rule' || trigger === 'strike-threshold',
+  };
+  ctx.put(TRANSPARENCY_STATEMENTS, id, facts as unknown as ReadDocument);
+  if (notice) ctx.put(TRANSPARENCY_ITEMS, found.id, { ...found.doc, notices: null } as unknown as ReadDocument);
+
+  const counters = await day(ctx, orgId, decidedAt);
+  const source = notice ? notice.reporterTypes.join(',') || '*' : '';
+  bump(counters.doc.actions, JSON.stringify([actionId, policyIds.join(','), source, facts.automatedDetection ? 1 : 0, facts.automatedDecision ? 1 : 0]));
+  if (notice) bump(counters.doc.noticeToAction, String(durationBucket(Date.parse(decidedAt) - Date.parse(notice.firstAt))));
+  ctx.put(TRANSPARENCY_DAYS, counters.id, counters.doc as unknown as ReadDocument);
+}
+
+async function onJobOpened(event: RecordedEvent, ctx: ProjectionContext): Promise<void> {
+  const data = record(event.data);
+  const jobId = text(data['jobId']);
+  const target = record(data['item']);
+  const itemId = text(target['id']);
+  const typeId = text(target['typeId']);
+  if (!jobId || !itemId || !typeId) return;
+  const orgId = event.metadata.orgId;
+  const doc: TransparencyJobDoc = { orgId, itemTypeId: typeId, itemId };
+  ctx.put(TRANSPARENCY_JOBS, jobDocId(orgId, jobId), doc as unknown as ReadDocument);
+}
+
+/** IGNORE: a moderator looked and took no action; the item's notices are answered all the same. */
+async function onJobDecided(event: RecordedEvent, ctx: ProjectionContext): Promise<void> {
+  const data = record(event.data);
+  const jobId = text(data['jobId']);
+  if (!jobId || data['type'] !== 'IGNORE') return;
+  const orgId = event.metadata.orgId;
+  const job = await ctx.get<TransparencyJobDoc>(TRANSPARENCY_JOBS, jobDocId(orgId, jobId));
+  if (!job) return;
+  const found = await item(ctx, orgId, job.itemTypeId, job.itemId);
+  if (found.doc.notices) ctx.put(TRANSPARENCY_ITEMS, found.id, { ...found.doc, notices: null } as unknown as ReadDocument);
+}
+
+async function onAppeal(event: RecordedEvent, ctx: ProjectionContext): Promise<void> {
+  const data = record(event.data);
+  const appealId = text(data['appealId']);
+  if (!appealId) return;
+  const orgId = event.metadata.orgId;
+  const id = appealDocId(orgId, appealId);
+  if (await ctx.get(TRANSPARENCY_APPEALS, id)) return;
+  const appealedAt = utc(text(data['appealedAt']) ?? event.metadata.occurredAt);
+  const doc: TransparencyAppealDoc = { orgId, appealedAt, decided: false };
+  ctx.put(TRANSPARENCY_APPEALS, id, doc as unknown as ReadDocument);
+  const counters = await day(ctx, orgId, appealedAt);
+  counters.doc.appealsReceived += 1;
+  ctx.put(TRANSPARENCY_DAYS, counters.id, counters.doc as unknown as ReadDocument);
+}
+
+/** Counted once, on the day it was decided, with the time it took (from its submission). */
+async function onAppealDecided(event: RecordedEvent, ctx: ProjectionContext): Promise<void> {
+  const data = record(event.data);
+  const appealId = text(data['appealId']);
+  if (!appealId) return;
+  const orgId = event.metadata.orgId;
+  const id = appealDocId(orgId, appealId);
+  const appeal = await ctx.get<TransparencyAppealDoc>(TRANSPARENCY_APPEALS, id);
+  if (!appeal || appeal.decided) return;
+  ctx.put(TRANSPARENCY_APPEALS, id, { ...appeal, decided: true } as unknown as ReadDocument);
+  const decidedAt = utc(text(data['decidedAt']) ?? event.metadata.occurredAt);
+  const counters = await day(ctx, orgId, decidedAt);
+  counters.doc.appealsDecided += 1;
+  if (data['decision'] === 'ACCEPT') counters.doc.appealsOverturned += 1;
+  bump(counters.doc.appealDuration, String(durationBucket(Date.parse(decidedAt) - Date.parse(appeal.appealedAt))));
+  ctx.put(TRANSPARENCY_DAYS, counters.id, counters.doc as unknown as ReadDocument);
+}
+
+const HANDLERS: { readonly [type: string]: (event: RecordedEvent, ctx: ProjectionContext) => Promise<void> } = {
+  ItemSubmitted: onItemSubmitted,
+  ReportSubmitted: onReport,
+  ActionCallbackRequested: onAction,
+  ReviewJobOpened: onJobOpened,
+  ReviewJobDecided: onJobDecided,
+  AppealSubmitted: onAppeal,
+  AppealDecided: onAppealDecided,
+};
+
+/**
+ * The facts of statements of reasons and the transparency report's daily counters. Ids, types,
+ * times and counts only: nothing sealed is read, so an erasure leaves every statement valid.
+ * Redelivery changes nothing: each document written carries its event's position and the store
+ * skips an event for a document that already reflects it; a statement and an appeal are recorded
+ * once (their documents exist).
+ */
+export const transparencyProjection: Projection = {
+  name: TRANSPARENCY_PROJECTION,
+  collections: [TRANSPARENCY_ITEMS, TRANSPARENCY_STATEMENTS, TRANSPARENCY_APPEALS, TRANSPARENCY_DAYS, TRANSPARENCY_JOBS],
+  eventTypes: Object.keys(HANDLERS),
+  needsPersonalData: false,
+  indexes: [
+    { collection: TRANSPARENCY_STATEMENTS, fields: ['orgId', 'day'] },
+    { collection: TRANSPARENCY_STATEMENTS, fields: ['orgId', 'puid'] },
+    { collection: TRANSPARENCY_DAYS, fields: ['orgId', 'day'] },
+  ],
+  async apply(event, ctx) {
+    await HANDLERS[event.type]?.(event, ctx);
+  },
+};

@@ -1,0 +1,69 @@
+import { Inject } from '@nestjs/common';
+import { type IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
+import { type Clock, invalidField, invalidInput } from '#warden/kernel';
+import { CLOCK } from '#warden/platform';
+import type { ReadStore } from '#warden/readstore';
+import { ProjectionHost, READ_STORE } from '#warden/storage';
+import { checkPeriod } from '../../domain/period.js';
+import { renderStatement } from '../../domain/statement-of-reasons.js';
+import { TRANSPARENCY_PROJECTION } from '../../projections/transparency.projection.js';
+import { dayPlus } from '../../domain/period.js';
+import { type StatementFactsDoc, TRANSPARENCY_STATEMENTS } from '../../projections/transparency.read-model.js';
+import { statementCatalog } from '../statement-catalog.js';
+import { ListStatementsQuery, type StatementPage, type StatementView } from './list-statements.query.js';
+
+/** Internal complaint handling is always open (POST /api/v1/report/appeal); the other two are the user's by law. */
+export const REDRESS = ['INTERNAL_COMPLAINT_HANDLING', 'OUT_OF_COURT_DISPUTE_SETTLEMENT', 'JUDICIAL_REDRESS'];
+
+/**
+ * Published actions of the period in decision order, each with its statement rendered with the
+ * mapping in force; actions mapped `dsa: false` are left out. The projection is caught up first.
+ */
+@QueryHandler(ListStatementsQuery)
+export class ListStatementsHandler implements IQueryHandler<ListStatementsQuery> {
+  constructor(
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    @Inject(ProjectionHost) private readonly projections: ProjectionHost,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly queries: QueryBus,
+  ) {}
+
+  async execute(query: ListStatementsQuery): Promise<StatementPage> {
+    const checked = checkPeriod(query.from, query.to, this.clock.now());
+    if (!checked.ok) throw invalidInput(...checked.problems);
+    const { period } = checked;
+    const offset = query.cursor === undefined ? 0 : Number(query.cursor);
+    if (!Number.isSafeInteger(offset) || offset < 0) throw invalidField('/cursor', 'expected a cursor from an earlier page');
+    await this.projections.catchUp(TRANSPARENCY_PROJECTION);
+    const catalog = await statementCatalog(this.queries, query.orgId);
+    const statements: StatementView[] = [];
+    let next = offset;
+    // Pages of facts until the page is full: facts of actions mapped false take no place in it.
+    while (statements.length < query.limit) {
+      const batch = await this.readStore.find<StatementFactsDoc>(
+        TRANSPARENCY_STATEMENTS,
+        { orgId: query.orgId, day: { gte: period.from, lt: dayPlus(period.to, 1) } },
+        { sort: [{ field: 'decidedAt', direction: 'asc' }, { field: 'puid', direction: 'asc' }], skip: next, limit: query.limit },
+      );
+      for (const facts of batch) {
+        next++;
+        const rendered = renderStatement(facts, catalog);
+        if (rendered.kind === 'none') continue;
+        statements.push({
+          puid: facts.puid,
+          decidedAt: facts.decidedAt,
+          trigger: facts.trigger,
+          item: facts.item,
+          actionId: facts.actionId,
+          policyIds: facts.policyIds,
+          statement: rendered.kind === 'statement' ? rendered.statement : null,
+          problems: rendered.kind === 'incomplete' ? rendered.problems : [],
+          redress: REDRESS,
+        });
+        if (statements.length === query.limit) break;
+      }
+      if (batch.length < query.limit) return { ...period, statements, nextCursor: null };
+    }
+    return { ...period, statements, nextCursor: String(next) };
+  }
+}

@@ -1,0 +1,38 @@
+import { Query } from '@nestjs/cqrs';
+import type { DatabaseStatement } from '../../domain/statement-of-reasons.js';
+
+/** A published action and its statement of reasons, with Warden's own bookkeeping around it. */
+export interface StatementView {
+  puid: string;
+  decidedAt: string;
+  trigger: 'rule' | 'decision' | 'strike-threshold' | 'post-actions';
+  item: { id: string; typeId: string };
+  actionId: string;
+  policyIds: string[];
+  /** In the Transparency Database's submission format; null when the mapping lacks something (`problems`). */
+  statement: DatabaseStatement | null;
+  problems: string[];
+  /** The redress the affected user has (DSA Art. 17(3)(f)): not a Database attribute, stated to the user. */
+  redress: string[];
+}
+
+export interface StatementPage {
+  from: string;
+  to: string;
+  statements: StatementView[];
+  /** Pass as `cursor` for the next page; null on the last. */
+  nextCursor: string | null;
+}
+
+/** Statements of an organization's restricting decisions over a period of days (raw query-string values). */
+export class ListStatementsQuery extends Query<StatementPage> {
+  constructor(
+    readonly orgId: string,
+    readonly from: unknown,
+    readonly to: unknown,
+    readonly limit: number,
+    readonly cursor: string | undefined,
+  ) {
+    super();
+  }
+}

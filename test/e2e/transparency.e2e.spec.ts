@@ -1,0 +1,204 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reviewOrgConfigWithPillSpam, type ReviewWorld, startReceiver, startReviewWorld } from '../support/review-fixture.js';
+import { waitFor } from '../support/wait-for.js';
+import { loggedEvents } from '../support/config-files.js';
+import { runCli } from '../support/warden-process.js';
+
+const ROOT = join(import.meta.dirname, '../..');
+const schema = JSON.parse(readFileSync(join(ROOT, 'libs/transparency/schema/statement-of-reasons.schema.json'), 'utf8')) as object;
+const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? addFormatsModule) as FormatsPlugin;
+const ajv = new Ajv2020({ allErrors: true, strict: false });
+addFormats(ajv);
+const validate = ajv.compile(schema);
+
+/** The review fixture's organization with a DSA mapping, a trusted-flagger reporter type, a suspension and a strike threshold. */
+function transparencyConfig(callbackUrl: string): string {
+  return reviewOrgConfigWithPillSpam(callbackUrl)
+    .replace(
+      '  - { id: user, name: User, kind: USER, fields: [{ name: name, type: STRING }], roles: { displayName: name } }',
+      `  - { id: user, name: User, kind: USER, fields: [{ name: name, type: STRING }], roles: { displayName: name }, dsa: { contentType: [CONTENT_TYPE_OTHER], contentTypeOther: Account } }
+  - { id: flagger, name: Trusted flagger, kind: USER, fields: [{ name: name, type: STRING }] }`,
+    )
+    .replace('    roles: { creator: author, createdAt: createdAt }', '    roles: { creator: author, createdAt: createdAt }\n    dsa: { contentType: [CONTENT_TYPE_TEXT], contentLanguage: EN }')
+    .replace(
+      '  - { id: spam, name: Spam, penalty: LOW, userStrikeCount: 1 }',
+      '  - { id: spam, name: Spam, penalty: LOW, userStrikeCount: 1, dsa: { category: STATEMENT_CATEGORY_SCAMS_AND_FRAUD, decisionGround: DECISION_GROUND_INCOMPATIBLE_CONTENT, incompatibleContentGround: "Terms 4.2", incompatibleContentExplanation: "Unsolicited commercial content." } }',
+    )
+    .replace(
+      '  - { id: violence, name: Violence, penalty: HIGH, userStrikeCount: 3 }',
+      '  - { id: violence, name: Violence, penalty: HIGH, userStrikeCount: 3, dsa: { category: STATEMENT_CATEGORY_VIOLENCE, decisionGround: DECISION_GROUND_ILLEGAL_CONTENT, illegalContentLegalGround: "Criminal code 131", illegalContentExplanation: "Glorifies violence." } }',
+    )
+    .replace(
+      '    parameters:\n      - { name: durationDays, type: NUMBER, required: false }',
+      `    parameters:
+      - { name: durationDays, type: NUMBER, required: false }
+    dsa: { decisionVisibility: [DECISION_VISIBILITY_CONTENT_REMOVED] }
+  - id: suspend
+    name: Suspend
+    kind: CUSTOMER_DEFINED_ACTION
+    itemTypeIds: [user]
+    callback: { url: ${callbackUrl}/hooks/suspend }
+    dsa: { decisionAccount: DECISION_ACCOUNT_SUSPENDED, durationDays: 30, defaultPolicyId: violence }
+strikes:
+  thresholds: [{ strikes: 3, actionId: suspend }]
+transparency:
+  territorialScope: [EEA]
+  trustedFlaggers: [flagger]`,
+    );
+}
+
+interface ExportLine {
+  kind: string;
+  type: string;
+  stream: string;
+  stored: { data: Record<string, unknown>; metadata: Record<string, unknown> };
+}
+
+const SECRET_TEXT = 'cheap pills from Max Mustermann';
+
+describe('DSA statements of reasons and the transparency report', () => {
+  let world: ReviewWorld;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  const today = new Date().toISOString().slice(0, 10);
+  const post = (id: string, text: string, author: string) => ({ id, typeId: 'post', data: { text, author: { id: author, typeId: 'user' } } });
+  const report = (itemId: string, reporterId: string, typeId: string, policyId: string) => ({
+    reporter: { kind: 'user', id: reporterId, typeId },
+    reportedAt: new Date().toISOString(),
+    reportedItem: post(itemId, 'some post', 'author-9'),
+    reportedForReason: { policyId, reason: 'reported by Erika Musterfrau' },
+  });
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    world = await startReviewWorld(transparencyConfig(receiver.url), ['ANALYST']);
+    // A rule's action (automated detection and decision, own initiative).
+    expect((await world.api('POST', '/api/v1/items/async', { items: [post('p-rule', SECRET_TEXT, 'author-1')] })).status).toBe(202);
+    // Reports: one from a trusted flagger, one from an ordinary user; each item then actioned by the platform.
+    expect((await world.api('POST', '/api/v1/report', report('p-flagged', 'flagger-1', 'flagger', 'violence'))).status).toBe(201);
+    expect((await world.api('POST', '/api/v1/report', report('p-noticed', 'reporter-2', 'user', 'spam'))).status).toBe(201);
+    await waitFor(() => loggedEvents(world.dataDir, 'ItemSubmitted').length >= 3, 'the reported items recorded');
+    // Executed actions: remove under violence (3 strikes for author-9: the threshold's suspension follows) and under spam.
+    expect((await world.api('POST', '/api/v1/actions', { actionId: 'remove', itemId: 'p-flagged', itemTypeId: 'post', policyIds: ['violence'] })).status).toBe(202);
+    expect((await world.api('POST', '/api/v1/actions', { actionId: 'remove', itemId: 'p-noticed', itemTypeId: 'post', policyIds: ['spam'] })).status).toBe(202);
+    expect(
+      (await world.api('POST', '/api/v1/report/appeal', {
+        appealId: 'ap-1',
+        appealedBy: { id: 'author-1', typeId: 'user' },
+        appealedAt: new Date().toISOString(),
+        actionedItem: post('p-rule', SECRET_TEXT, 'author-1'),
+        actionsTaken: ['remove'],
+        appealReason: 'appeal by Max Mustermann',
+        violatingPolicies: [{ id: 'spam' }],
+      })).status,
+    ).toBe(204);
+    await waitFor(() => loggedEvents(world.dataDir, 'ActionCallbackRequested').length >= 4, 'the rule, executed and threshold actions published');
+  }, 180_000);
+
+  afterAll(async () => {
+    await world?.warden.stop();
+    await receiver?.close();
+  });
+
+  it('writes one valid statement per restricting decision, with the right source and automated flags, and no personal data', async () => {
+    const out = join(world.dataDir, 'sor.ndjson');
+    const run = await runCli(['transparency', 'statements', '--org', 'rev', '--from', today, '--to', today, '--out', out], world.env);
+    expect(run.code, run.stderr).toBe(0);
+    const text = readFileSync(out, 'utf8');
+    const statements = text.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(statements).toHaveLength(4);
+    for (const s of statements) expect(validate(s), JSON.stringify(validate.errors)).toBe(true);
+    const byFacts = statements.map((s) => [s['category'], s['source_type'], s['automated_detection'], s['automated_decision'], s['decision_account'] ?? s['decision_visibility']]);
+    expect(byFacts).toEqual(
+      expect.arrayContaining([
+        ['STATEMENT_CATEGORY_SCAMS_AND_FRAUD', 'SOURCE_VOLUNTARY', 'Yes', 'AUTOMATED_DECISION_FULLY', ['DECISION_VISIBILITY_CONTENT_REMOVED']],
+        ['STATEMENT_CATEGORY_VIOLENCE', 'SOURCE_TRUSTED_FLAGGER', 'No', 'AUTOMATED_DECISION_NOT_AUTOMATED', ['DECISION_VISIBILITY_CONTENT_REMOVED']],
+        ['STATEMENT_CATEGORY_SCAMS_AND_FRAUD', 'SOURCE_ARTICLE_16', 'No', 'AUTOMATED_DECISION_NOT_AUTOMATED', ['DECISION_VISIBILITY_CONTENT_REMOVED']],
+        ['STATEMENT_CATEGORY_VIOLENCE', 'SOURCE_VOLUNTARY', 'No', 'AUTOMATED_DECISION_FULLY', 'DECISION_ACCOUNT_SUSPENDED'],
+      ]),
+    );
+    for (const personal of ['Mustermann', 'Musterfrau', 'author-1', 'author-9', 'flagger-1', 'reporter-2', 'p-rule', 'p-flagged']) expect(text).not.toContain(personal);
+  });
+
+  it("serves the statements to the console, paged, and answers a bad period with 400 and a pointer", async () => {
+    const analyst = world.sessions['ANALYST']!;
+    const first = await world.call(analyst, 'GET', `/api/console/v1/transparency/statements?from=${today}&to=${today}&limit=3`);
+    expect(first.status).toBe(200);
+    const page = (await first.json()) as { statements: Array<{ statement: unknown; problems: string[]; redress: string[] }>; nextCursor: string | null };
+    expect(page.statements).toHaveLength(3);
+    expect(page.statements.every((s) => s.statement !== null && s.problems.length === 0 && s.redress.includes('INTERNAL_COMPLAINT_HANDLING'))).toBe(true);
+    const second = (await (await world.call(analyst, 'GET', `/api/console/v1/transparency/statements?from=${today}&to=${today}&limit=3&cursor=${page.nextCursor}`)).json()) as typeof page;
+    expect(second.statements).toHaveLength(1);
+    expect(second.nextCursor).toBeNull();
+    const bad = await world.call(analyst, 'GET', '/api/console/v1/transparency/report?from=yesterday');
+    expect(bad.status).toBe(400);
+    const body = (await bad.json()) as { errors: Array<{ pointer?: string }> };
+    expect(body.errors.map((e) => e.pointer)).toEqual(['/from']);
+    expect((await fetch(`${world.warden.url}/api/console/v1/transparency/statements`)).status).toBe(401);
+    const cli = await runCli(['transparency', 'report', '--org', 'rev', '--from', '2026-13-01'], world.env);
+    expect(cli.code).not.toBe(0);
+    expect(cli.stderr).toContain('--from: expected a date, YYYY-MM-DD (UTC)');
+  });
+
+  it('reports figures equal to those computed independently from the audit export', async () => {
+    const exportFile = join(world.dataDir, 'audit.ndjson');
+    expect((await runCli(['audit', 'export', '--org', 'rev', '--out', exportFile], world.env)).code).toBe(0);
+    const events = readFileSync(exportFile, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as ExportLine).filter((l) => l.kind === 'event');
+    // Independently: reports by policy and reporter type; each published action's source from the item's earlier, unanswered reports.
+    const category: Record<string, string> = { spam: 'STATEMENT_CATEGORY_SCAMS_AND_FRAUD', violence: 'STATEMENT_CATEGORY_VIOLENCE' };
+    const byCategory = new Map<string, number>();
+    const byReporterType = new Map<string, number>();
+    const open = new Map<string, string[]>();
+    const sources = new Map<string, number>();
+    let suspensions = 0;
+    let complaints = 0;
+    const inc = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
+    for (const e of events) {
+      const d = e.stored.data;
+      if (e.type === 'ReportSubmitted') {
+        const item = d['reportedItem'] as { id: string; typeId: string };
+        const type = (d['reporter'] as { typeId: string }).typeId;
+        inc(byCategory, category[String(d['policyId'])]!);
+        inc(byReporterType, type);
+        open.set(`${item.typeId}:${item.id}`, [...(open.get(`${item.typeId}:${item.id}`) ?? []), type]);
+      }
+      if (e.type === 'ActionCallbackRequested') {
+        const item = d['item'] as { id: string; typeId: string };
+        const reporters = open.get(`${item.typeId}:${item.id}`);
+        open.delete(`${item.typeId}:${item.id}`);
+        const trigger = String(d['trigger'] ?? 'rule');
+        const source = !reporters ? 'own-initiative' : reporters.includes('flagger') ? 'trusted-flagger' : 'notice';
+        inc(sources, `${source}|${trigger === 'rule'}|${trigger === 'rule' || trigger === 'strike-threshold'}`);
+        if ((d['action'] as { id: string }).id === 'suspend') suspensions++;
+      }
+      if (e.type === 'AppealSubmitted') complaints++;
+    }
+    const run = await runCli(['transparency', 'report', '--org', 'rev', '--from', today, '--to', today, '--format', 'json'], world.env);
+    expect(run.code, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout) as {
+      notices: { total: number; byCategory: Array<{ category: string; count: number }> };
+      reportsByReporterType: Array<{ reporterType: string; trustedFlagger: boolean; count: number }>;
+      actions: { total: number; rows: Array<{ source: string; automatedDetection: boolean; automatedDecision: boolean; count: number }> };
+      noticeToAction: { count: number };
+      complaints: { received: number };
+      accountSuspensions: number;
+    };
+    expect(report.notices.total).toBe(2);
+    expect(new Map(report.notices.byCategory.map((c) => [c.category, c.count]))).toEqual(byCategory);
+    expect(new Map(report.reportsByReporterType.map((r) => [r.reporterType, r.count]))).toEqual(byReporterType);
+    expect(report.reportsByReporterType.find((r) => r.reporterType === 'flagger')?.trustedFlagger).toBe(true);
+    const rows = new Map<string, number>();
+    for (const r of report.actions.rows) rows.set(`${r.source}|${r.automatedDetection}|${r.automatedDecision}`, (rows.get(`${r.source}|${r.automatedDetection}|${r.automatedDecision}`) ?? 0) + r.count);
+    expect(rows).toEqual(sources);
+    expect(report.actions.total).toBe(4);
+    expect(report.noticeToAction.count).toBe(2);
+    expect(report.complaints.received).toBe(complaints);
+    expect(report.accountSuspensions).toBe(suspensions);
+    expect(suspensions).toBe(1);
+    const csv = await runCli(['transparency', 'report', '--org', 'rev', '--from', today, '--to', today, '--format', 'csv'], world.env);
+    expect(csv.stdout.split('\n')).toContain('accounts,,,,,,,suspensions,1');
+  });
+});
