@@ -10,6 +10,17 @@ import { waitFor } from '../support/wait-for.js';
 import { consoleLogin, freshDataDir, runCli, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
 
 /**
+ * The console's audit export, read to its end. The answer's status comes before its streamed body:
+ * a server stopped with the body unread is still sending it, and its graceful shutdown then waits
+ * out the connection's keep-alive (about 70 s) before it exits.
+ */
+async function exportWholly(world: ReviewWorld): Promise<void> {
+  const exported = await world.call(world.sessions['ADMIN']!, 'GET', '/api/console/v1/audit/export');
+  expect(exported.status).toBe(200);
+  expect(await exported.text()).toMatch(/"kind":"head"/);
+}
+
+/**
  * Issue 31, item 6: a replay is checked against the audit chain recorded beside the source (an
  * event edited in the unsigned tail is refused), a failed replay leaves --out reusable, and the
  * replayed server appends nothing to its log, console sign-ins included (docs/audit.md, "Replay").
@@ -44,7 +55,7 @@ describe('replay checks the recorded chain, and the replayed server is read-only
     expect(decided.status).toBe(200);
     await waitFor(() => loggedEvents(world.dataDir, 'ReviewJobDecided').length === 1 || undefined, 'the decision in the log');
     // An export brings the chain up to the head of the log: every event has its recorded link.
-    expect((await world.call(world.sessions['ADMIN']!, 'GET', '/api/console/v1/audit/export')).status).toBe(200);
+    await exportWholly(world);
     await world.warden.stop();
     decidedAt = withLog((db) => (db.prepare("SELECT position FROM events WHERE type = 'ReviewJobDecided'").get() as { position: number }).position);
   }, 90_000);
@@ -187,7 +198,7 @@ describe('replay with signed checkpoints: a checkpoint catches what rewritten re
       'a checkpoint signed over a head past the decision',
     );
     // An export brings the chain up to the head of the log: the checkpoint has its recorded link too.
-    expect((await world.call(world.sessions['ADMIN']!, 'GET', '/api/console/v1/audit/export')).status).toBe(200);
+    await exportWholly(world);
     await world.warden.stop();
     expect(recordedLinks(world.dataDir).has(checkpoint.at)).toBe(true);
   }, 180_000);
