@@ -62,10 +62,13 @@ describe('audit export and offline verify (the chain, signed checkpoints, tamper
     const config = writeConfig(SHOP_ORG);
     const applied = await runCli(['apply', config], env);
     expect(applied.code, applied.stderr).toBe(0);
-    await createConsoleUser(dataDir, 'shop', 'analyst@shop.example', PASSWORD, ['ANALYST'], env);
-    await createConsoleUser(dataDir, 'shop', 'moderator@shop.example', PASSWORD, ['MODERATOR'], env);
-    const key = await createKey(env, 'shop');
-    const running = await startWarden(env);
+    // Independent processes (two users, a key, the server's start-up), side by side.
+    const [key, running] = await Promise.all([
+      createKey(env, 'shop'),
+      startWarden(env),
+      createConsoleUser(dataDir, 'shop', 'analyst@shop.example', PASSWORD, ['ANALYST'], env),
+      createConsoleUser(dataDir, 'shop', 'moderator@shop.example', PASSWORD, ['MODERATOR'], env),
+    ]);
     warden = running;
     const items = [
       { id: 'u1', typeId: 'user', data: { name: SECRET_NAME } },

@@ -38,11 +38,14 @@ describe('audit export: the tamper matrix over a real export (issue 31)', () => 
     expect(r.code, r.stderr).toBe(0);
     return readFileSync(file(name), 'utf8');
   };
-  /** Each tampering of an item through the CLI: exit 1 and its first message. */
+  /**
+   * Each tampering of an item through the CLI: exit 1 and its first message. The verifications
+   * are independent processes over files of their own (offline: no store), so they run side by side.
+   */
   const runMatrix = async (item: string) => {
     const rows = TAMPERINGS.filter((t) => t.item === item);
     expect(rows.length).toBeGreaterThan(0);
-    for (const [i, tampering] of rows.entries()) {
+    const verified = rows.map((tampering, i) => {
       const tampered = tampering.apply(exported, attacker);
       const name = `tampered-${item}-${i}.ndjson`;
       write(name, tampered.lines);
@@ -51,7 +54,10 @@ describe('audit export: the tamper matrix over a real export (issue 31)', () => 
         keys = file('forged-jwks.json');
         writeFileSync(keys, JSON.stringify(forgedJwks(exported, attacker)));
       }
-      const r = await verify(name, '--jwks', keys);
+      return { tampering, tampered, run: verify(name, '--jwks', keys) };
+    });
+    for (const { tampering, tampered, run } of verified) {
+      const r = await run;
       expect(r.code, `${tampering.name}\n${r.stdout}${r.stderr}`).toBe(1);
       expect(r.stdout.split('\n')[0], tampering.name).toMatch(tampered.first);
       if (tampered.notBlamed !== undefined) expect(r.stdout, tampering.name).not.toMatch(new RegExp(`^line ${tampered.notBlamed}: .*does not match its link`, 'm'));
@@ -62,9 +68,14 @@ describe('audit export: the tamper matrix over a real export (issue 31)', () => 
     receiver = await startReceiver((_req, res) => res.writeHead(201).end());
     env = testEnv(dataDir, { WARDEN_AUDIT_CHECKPOINT_SECONDS: '1', WARDEN_AUDIT_ANCHOR_URL: `${receiver.url}/anchors`, WARDEN_OUTBOUND_ALLOWLIST: '127.0.0.1/32' });
     for (const config of [SHOP_ORG, MALL_ORG]) expect((await runCli(['apply', writeConfig(config)], env)).code).toBe(0);
-    await createConsoleUser(dataDir, 'shop', 'admin@shop.example', PASSWORD, ['ADMIN'], env);
-    await createConsoleUser(dataDir, 'shop', 'analyst@shop.example', PASSWORD, ['ANALYST'], env);
-    const keys = { shop: await createKey(env, 'shop'), mall: await createKey(env, 'mall') };
+    // Independent CLI calls (other users, other keys), side by side.
+    const [shopKey, mallKey] = await Promise.all([
+      createKey(env, 'shop'),
+      createKey(env, 'mall'),
+      createConsoleUser(dataDir, 'shop', 'admin@shop.example', PASSWORD, ['ADMIN'], env),
+      createConsoleUser(dataDir, 'shop', 'analyst@shop.example', PASSWORD, ['ANALYST'], env),
+    ]);
+    const keys = { shop: shopKey, mall: mallKey };
     const running = (warden = await startWarden(env));
     // Three rounds, both organizations interleaved, each followed by a checkpoint of shop past it.
     for (let round = 0; round < 3; round++) {
