@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loggedEvents, SHOP_ORG, writeConfig } from '../support/config-files.js';
+import { lastLogPosition, loggedEvents, SHOP_ORG, writeConfig } from '../support/config-files.js';
 import { waitFor } from '../support/wait-for.js';
 import {
   consoleLogin,
@@ -84,7 +84,7 @@ describe('audit export and offline verify (the chain, signed checkpoints, tamper
     jwksFile = file('jwks.json');
     writeFileSync(jwksFile, await jwks.text());
     // Every item submitted, then a checkpoint signed over a head past them.
-    const lastSubmitted = await waitFor(() => (loggedEvents(dataDir, 'ItemSubmitted').length === 4 ? maxPosition() : undefined), 'the items in the log');
+    const lastSubmitted = await waitFor(() => (loggedEvents(dataDir, 'ItemSubmitted').length === 4 ? lastLogPosition(dataDir) : undefined), 'the items in the log');
     await waitFor(
       () => loggedEvents(dataDir, 'AuditChainCheckpointed').some((e) => Number(e.data['position']) >= lastSubmitted),
       'a checkpoint covering the items',
@@ -105,15 +105,6 @@ describe('audit export and offline verify (the chain, signed checkpoints, tamper
   afterAll(async () => {
     await warden?.stop();
   });
-
-  const maxPosition = () => {
-    const db = new Database(file('warden.db'), { readonly: true });
-    try {
-      return (db.prepare('SELECT max(position) AS p FROM events').get() as { p: number }).p;
-    } finally {
-      db.close();
-    }
-  };
 
   it('exports every event of the organization once, in chain order, with personal fields redacted', () => {
     const [header, ...rest] = parsed(exported);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkpointIndexes, forgedJwks, type Line, newAttacker, TAMPERINGS } from '../support/audit-tampering.js';
-import { loggedEvents, POST_AND_USER_TYPES, SHOP_ORG, writeConfig } from '../support/config-files.js';
+import { lastLogPosition, loggedEvents, POST_AND_USER_TYPES, SHOP_ORG, writeConfig } from '../support/config-files.js';
 import { startReceiver, type Receiver } from '../support/http-receiver.js';
 import { waitFor } from '../support/wait-for.js';
 import { consoleLogin, createConsoleUser, createKey, freshDataDir, runCli, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
@@ -93,7 +93,7 @@ describe('audit export: the tamper matrix over a real export (issue 31)', () => 
         const items = loggedEvents(dataDir, 'ItemSubmitted').filter((e) => e.metadata['orgId'] === 'shop');
         // Shop's own last event, not the log's: a checkpoint of shop signs shop's chain head, which
         // never reaches a later event of mall's when shop has nothing more to record.
-        return items.length >= 6 * (round + 1) ? lastPositionOf('shop') : undefined;
+        return items.length >= 6 * (round + 1) ? lastLogPosition(dataDir, 'shop') : undefined;
       }, `round ${round} in the log`);
       await waitFor(
         () => loggedEvents(dataDir, 'AuditChainCheckpointed').some((e) => e.metadata['orgId'] === 'shop' && Number(e.data['position']) >= head),
@@ -116,16 +116,6 @@ describe('audit export: the tamper matrix over a real export (issue 31)', () => 
     await warden?.stop();
     await receiver?.close();
   });
-
-  /** The log position of an organization's last event. */
-  const lastPositionOf = (orgId: string) => {
-    const db = new Database(file('warden.db'), { readonly: true });
-    try {
-      return (db.prepare("SELECT max(position) AS p FROM events WHERE json_extract(metadata, '$.orgId') = ?").get(orgId) as { p: number }).p;
-    } finally {
-      db.close();
-    }
-  };
 
   it('exports shop from a log it shares with mall: positions are not sequence numbers; the untouched export verifies', async () => {
     const events = exported.filter((l) => l['kind'] === 'event');

@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { removeSpamRule, SPAM_POLICY } from '../../bench/support/strikes-config.mjs';
 import { writeConfig } from './config-files.js';
 import {
   applyConfig,
@@ -63,7 +64,7 @@ itemTypes:
     roles: { creator: author, createdAt: createdAt }
   - { id: user, name: User, kind: USER, fields: [{ name: name, type: STRING }], roles: { displayName: name } }
 policies:
-  - { id: spam, name: Spam, penalty: LOW, userStrikeCount: 1 }
+${SPAM_POLICY}
   - { id: violence, name: Violence, penalty: HIGH, userStrikeCount: 3 }
 actions:
   - id: remove
@@ -111,16 +112,7 @@ export function reviewOrgConfigWithPillSpam(callbackUrl: string): string {
   return reviewOrgConfig(callbackUrl).replace(
     'rules:\n',
     `rules:
-  - id: pills
-    name: Pill spam
-    status: LIVE
-    itemTypeIds: [post]
-    actionIds: [remove]
-    policyIds: [spam]
-    conditionSet:
-      conjunction: AND
-      conditions:
-        - { input: { field: text }, signal: { type: TEXT_CONTAINS, args: { terms: ["cheap pills"] } }, comparator: EQUALS, value: true }
+${removeSpamRule('pills', 'Pill spam', '["cheap pills"]')}
 `,
   );
 }
