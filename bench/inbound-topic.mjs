@@ -12,6 +12,7 @@ import Database from 'better-sqlite3';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { prepareDataDir, serverRoles } from './support/server-roles.mjs';
+import { textSignalRules, WORDS } from './support/text-rules.mjs';
 
 const ITEMS = Number(process.argv[2] ?? 10_000);
 const BATCH = 100;
@@ -31,17 +32,7 @@ const dir = mkdtempSync(join(tmpdir(), 'warden-bench-topic-'));
 const natsPort = await freePort();
 const env = { ...process.env, HOST: '127.0.0.1', WARDEN_LOG_LEVEL: 'warn', WARDEN_RATE_LIMIT_PER_SECOND: '0' };
 
-const words = ['buy', 'cheap', 'pills', 'free', 'money', 'winner', 'click', 'offer', 'deal', 'crypto'];
-const rules = Array.from({ length: 20 }, (_, i) => `  - id: r${i}
-    name: Rule ${i}
-    status: LIVE
-    itemTypeIds: [post]
-    actionIds: [review]
-    conditionSet:
-      conjunction: ${i % 2 ? 'AND' : 'OR'}
-      conditions:
-        - { input: { field: text }, signal: { type: TEXT_CONTAINS, args: { terms: [${words[i % 10]}-${i}, ${words[(i + 3) % 10]}-x] } }, comparator: EQUALS, value: true }
-        - { input: { field: text }, signal: { type: TEXT_MATCHES_REGEX, args: { pattern: '\\\\b${words[(i + 5) % 10]}\\\\s+\\\\d{${(i % 3) + 1}}x\\\\b' } }, comparator: EQUALS, value: true }`).join('\n');
+const rules = textSignalRules({ suffix: 'x' });
 writeFileSync(join(dir, 'bench.yaml'), `org: { id: bench, name: Bench }
 inboundTopic: { enabled: true }
 itemTypes:
@@ -55,7 +46,7 @@ ${rules}
 const items = (b) =>
   Array.from({ length: BATCH }, (_, i) => {
     const n = b * BATCH + i;
-    return { id: `item-${n}`, typeId: 'post', data: { text: `hello ${words[n % 10]} ${n % 1000} and some more ordinary words here` } };
+    return { id: `item-${n}`, typeId: 'post', data: { text: `hello ${WORDS[n % 10]} ${n % 1000} and some more ordinary words here` } };
   });
 
 /** Runs `send(i)` for i in [0, count) with CONCURRENCY at once; seconds taken. */

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import Fastify from 'fastify';
 import { prepareDataDir, serverRoles } from './support/server-roles.mjs';
+import { textSignalRules, WORDS } from './support/text-rules.mjs';
 
 const ITEMS = Number(process.argv[2] ?? 20_000);
 const BATCH = 100;
@@ -15,18 +16,7 @@ const port = 40000 + Math.floor(Math.random() * 1000);
 const dir = mkdtempSync(join(tmpdir(), 'warden-bench-ingest-'));
 const env = { ...process.env, WARDEN_DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1', WARDEN_LOG_LEVEL: 'warn', WARDEN_RATE_LIMIT_PER_SECOND: '0' };
 
-const words = ['buy', 'cheap', 'pills', 'free', 'money', 'winner', 'click', 'offer', 'deal', 'crypto'];
-const rules = Array.from({ length: 20 }, (_, i) => `  - id: r${i}
-    name: Rule ${i}
-    status: LIVE
-    itemTypeIds: [post]
-    actionIds: [review]
-    conditionSet:
-      conjunction: ${i % 2 ? 'AND' : 'OR'}
-      conditions:
-        - { input: { field: text }, signal: { type: TEXT_CONTAINS, args: { terms: [${words[i % 10]}-${i}, ${words[(i + 3) % 10]}] } }, comparator: EQUALS, value: true }
-        - { input: { field: text }, signal: { type: TEXT_MATCHES_REGEX, args: { pattern: '\\\\b${words[(i + 5) % 10]}\\\\s+\\\\d{${(i % 3) + 1}}\\\\b' } }, comparator: EQUALS, value: true }
-        - { input: { field: title }, signal: { type: TEXT_BANK, args: { bankId: spam } }, comparator: EQUALS, value: true }`).join('\n');
+const rules = textSignalRules({ bankId: 'spam' });
 writeFileSync(join(dir, 'bench.yaml'), `org: { id: bench, name: Bench }
 itemTypes:
   - { id: post, name: Post, kind: CONTENT, fields: [{ name: text, type: STRING, required: true }, { name: title, type: STRING }] }
@@ -58,7 +48,7 @@ const batchBody = (b) =>
   JSON.stringify({
     items: Array.from({ length: BATCH }, (_, i) => {
       const n = b * BATCH + i;
-      return { id: `item-${n}`, typeId: 'post', data: { text: `hello ${words[n % 10]} ${n % 1000} and some more ordinary words here`, title: n % 7 ? 'a title' : 'win $100 now' } };
+      return { id: `item-${n}`, typeId: 'post', data: { text: `hello ${WORDS[n % 10]} ${n % 1000} and some more ordinary words here`, title: n % 7 ? 'a title' : 'win $100 now' } };
     }),
   });
 

@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loggedEvents, SHOP_ORG, writeConfig } from '../support/config-files.js';
+import { lastLogPosition, loggedEvents, SHOP_ORG, writeConfig } from '../support/config-files.js';
 import { waitFor } from '../support/wait-for.js';
 import {
   consoleLogin,
@@ -62,10 +62,13 @@ describe('audit export and offline verify (the chain, signed checkpoints, tamper
     const config = writeConfig(SHOP_ORG);
     const applied = await runCli(['apply', config], env);
     expect(applied.code, applied.stderr).toBe(0);
-    await createConsoleUser(dataDir, 'shop', 'analyst@shop.example', PASSWORD, ['ANALYST'], env);
-    await createConsoleUser(dataDir, 'shop', 'moderator@shop.example', PASSWORD, ['MODERATOR'], env);
-    const key = await createKey(env, 'shop');
-    const running = await startWarden(env);
+    // Independent processes (two users, a key, the server's start-up), side by side.
+    const [key, running] = await Promise.all([
+      createKey(env, 'shop'),
+      startWarden(env),
+      createConsoleUser(dataDir, 'shop', 'analyst@shop.example', PASSWORD, ['ANALYST'], env),
+      createConsoleUser(dataDir, 'shop', 'moderator@shop.example', PASSWORD, ['MODERATOR'], env),
+    ]);
     warden = running;
     const items = [
       { id: 'u1', typeId: 'user', data: { name: SECRET_NAME } },
@@ -81,7 +84,7 @@ describe('audit export and offline verify (the chain, signed checkpoints, tamper
     jwksFile = file('jwks.json');
     writeFileSync(jwksFile, await jwks.text());
     // Every item submitted, then a checkpoint signed over a head past them.
-    const lastSubmitted = await waitFor(() => (loggedEvents(dataDir, 'ItemSubmitted').length === 4 ? maxPosition() : undefined), 'the items in the log');
+    const lastSubmitted = await waitFor(() => (loggedEvents(dataDir, 'ItemSubmitted').length === 4 ? lastLogPosition(dataDir) : undefined), 'the items in the log');
     await waitFor(
       () => loggedEvents(dataDir, 'AuditChainCheckpointed').some((e) => Number(e.data['position']) >= lastSubmitted),
       'a checkpoint covering the items',
@@ -102,15 +105,6 @@ describe('audit export and offline verify (the chain, signed checkpoints, tamper
   afterAll(async () => {
     await warden?.stop();
   });
-
-  const maxPosition = () => {
-    const db = new Database(file('warden.db'), { readonly: true });
-    try {
-      return (db.prepare('SELECT max(position) AS p FROM events').get() as { p: number }).p;
-    } finally {
-      db.close();
-    }
-  };
 
   it('exports every event of the organization once, in chain order, with personal fields redacted', () => {
     const [header, ...rest] = parsed(exported);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkpointIndexes, forgedJwks, type Line, newAttacker, TAMPERINGS } from '../support/audit-tampering.js';
-import { loggedEvents, POST_AND_USER_TYPES, SHOP_ORG, writeConfig } from '../support/config-files.js';
+import { lastLogPosition, loggedEvents, POST_AND_USER_TYPES, SHOP_ORG, writeConfig } from '../support/config-files.js';
 import { startReceiver, type Receiver } from '../support/http-receiver.js';
 import { waitFor } from '../support/wait-for.js';
 import { consoleLogin, createConsoleUser, createKey, freshDataDir, runCli, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
@@ -38,11 +38,14 @@ describe('audit export: the tamper matrix over a real export (issue 31)', () => 
     expect(r.code, r.stderr).toBe(0);
     return readFileSync(file(name), 'utf8');
   };
-  /** Each tampering of an item through the CLI: exit 1 and its first message. */
+  /**
+   * Each tampering of an item through the CLI: exit 1 and its first message. The verifications
+   * are independent processes over files of their own (offline: no store), so they run side by side.
+   */
   const runMatrix = async (item: string) => {
     const rows = TAMPERINGS.filter((t) => t.item === item);
     expect(rows.length).toBeGreaterThan(0);
-    for (const [i, tampering] of rows.entries()) {
+    const verified = rows.map((tampering, i) => {
       const tampered = tampering.apply(exported, attacker);
       const name = `tampered-${item}-${i}.ndjson`;
       write(name, tampered.lines);
@@ -51,7 +54,10 @@ describe('audit export: the tamper matrix over a real export (issue 31)', () => 
         keys = file('forged-jwks.json');
         writeFileSync(keys, JSON.stringify(forgedJwks(exported, attacker)));
       }
-      const r = await verify(name, '--jwks', keys);
+      return { tampering, tampered, run: verify(name, '--jwks', keys) };
+    });
+    for (const { tampering, tampered, run } of verified) {
+      const r = await run;
       expect(r.code, `${tampering.name}\n${r.stdout}${r.stderr}`).toBe(1);
       expect(r.stdout.split('\n')[0], tampering.name).toMatch(tampered.first);
       if (tampered.notBlamed !== undefined) expect(r.stdout, tampering.name).not.toMatch(new RegExp(`^line ${tampered.notBlamed}: .*does not match its link`, 'm'));
@@ -62,9 +68,14 @@ describe('audit export: the tamper matrix over a real export (issue 31)', () => 
     receiver = await startReceiver((_req, res) => res.writeHead(201).end());
     env = testEnv(dataDir, { WARDEN_AUDIT_CHECKPOINT_SECONDS: '1', WARDEN_AUDIT_ANCHOR_URL: `${receiver.url}/anchors`, WARDEN_OUTBOUND_ALLOWLIST: '127.0.0.1/32' });
     for (const config of [SHOP_ORG, MALL_ORG]) expect((await runCli(['apply', writeConfig(config)], env)).code).toBe(0);
-    await createConsoleUser(dataDir, 'shop', 'admin@shop.example', PASSWORD, ['ADMIN'], env);
-    await createConsoleUser(dataDir, 'shop', 'analyst@shop.example', PASSWORD, ['ANALYST'], env);
-    const keys = { shop: await createKey(env, 'shop'), mall: await createKey(env, 'mall') };
+    // Independent CLI calls (other users, other keys), side by side.
+    const [shopKey, mallKey] = await Promise.all([
+      createKey(env, 'shop'),
+      createKey(env, 'mall'),
+      createConsoleUser(dataDir, 'shop', 'admin@shop.example', PASSWORD, ['ADMIN'], env),
+      createConsoleUser(dataDir, 'shop', 'analyst@shop.example', PASSWORD, ['ANALYST'], env),
+    ]);
+    const keys = { shop: shopKey, mall: mallKey };
     const running = (warden = await startWarden(env));
     // Three rounds, both organizations interleaved, each followed by a checkpoint of shop past it.
     for (let round = 0; round < 3; round++) {
@@ -82,7 +93,7 @@ describe('audit export: the tamper matrix over a real export (issue 31)', () => 
         const items = loggedEvents(dataDir, 'ItemSubmitted').filter((e) => e.metadata['orgId'] === 'shop');
         // Shop's own last event, not the log's: a checkpoint of shop signs shop's chain head, which
         // never reaches a later event of mall's when shop has nothing more to record.
-        return items.length >= 6 * (round + 1) ? lastPositionOf('shop') : undefined;
+        return items.length >= 6 * (round + 1) ? lastLogPosition(dataDir, 'shop') : undefined;
       }, `round ${round} in the log`);
       await waitFor(
         () => loggedEvents(dataDir, 'AuditChainCheckpointed').some((e) => e.metadata['orgId'] === 'shop' && Number(e.data['position']) >= head),
@@ -105,16 +116,6 @@ describe('audit export: the tamper matrix over a real export (issue 31)', () => 
     await warden?.stop();
     await receiver?.close();
   });
-
-  /** The log position of an organization's last event. */
-  const lastPositionOf = (orgId: string) => {
-    const db = new Database(file('warden.db'), { readonly: true });
-    try {
-      return (db.prepare("SELECT max(position) AS p FROM events WHERE json_extract(metadata, '$.orgId') = ?").get(orgId) as { p: number }).p;
-    } finally {
-      db.close();
-    }
-  };
 
   it('exports shop from a log it shares with mall: positions are not sequence numbers; the untouched export verifies', async () => {
     const events = exported.filter((l) => l['kind'] === 'event');

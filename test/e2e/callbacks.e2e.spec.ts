@@ -3,9 +3,9 @@ import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectErrorBody } from '../support/error-body.js';
+import { queryLog } from '../support/config-files.js';
 import { type Receiver, startReceiver } from '../support/http-receiver.js';
 import { waitFor } from '../support/wait-for.js';
 import { createKey, createOrgWithKey, freshDataDir, runCli, type RunningWarden, startWarden, testEnv, startConfigured } from '../support/warden-process.js';
@@ -30,14 +30,7 @@ function verifies(jwks: Jwks, headers: IncomingHttpHeaders, rawBody: string, now
 }
 
 function logOf(dataDir: string) {
-  const query = <T>(sql: string, ...params: unknown[]): T[] => {
-    const db = new Database(join(dataDir, 'warden.db'), { readonly: true });
-    try {
-      return db.prepare(sql).all(...params) as T[];
-    } finally {
-      db.close();
-    }
-  };
+  const query = <T>(sql: string, ...params: unknown[]): T[] => queryLog<T>(dataDir, sql, ...params);
   return {
     /** The delivery id the rules engine published for an item's action. */
     deliveryId(itemId: string, actionId: string): string | undefined {

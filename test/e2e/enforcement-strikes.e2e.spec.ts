@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authoredType, USER_TYPE } from '../support/config-files.js';
 import { type ReceivedCallback, type ReviewWorld, startReceiver, startReviewWorld } from '../support/review-fixture.js';
 import { waitFor } from '../support/wait-for.js';
+import { removeSpamRule, SPAM_POLICY, SPAM_WORDS_RULE } from '../../bench/support/strikes-config.mjs';
 
 /**
  * Posts with "spam" in them are removed by two LIVE rules at once (one action, one strike: policy
@@ -18,7 +19,7 @@ ${authoredType('post', 'Post')}
 ${authoredType('comment', 'Comment')}
 ${USER_TYPE}
 policies:
-  - { id: spam, name: Spam, penalty: LOW, userStrikeCount: 1 }
+${SPAM_POLICY}
 actions:
   - id: remove
     name: Remove
@@ -39,26 +40,8 @@ actions:
     itemTypeIds: [comment]
     callback: { url: ${callbackUrl}/hooks/flag }
 rules:
-  - id: spam-words
-    name: Spam words
-    status: LIVE
-    itemTypeIds: [post]
-    actionIds: [remove]
-    policyIds: [spam]
-    conditionSet:
-      conjunction: AND
-      conditions:
-        - { input: { field: text }, signal: { type: TEXT_CONTAINS, args: { terms: [spam] } }, comparator: EQUALS, value: true }
-  - id: spam-shouting
-    name: Spam shouting
-    status: LIVE
-    itemTypeIds: [post]
-    actionIds: [remove]
-    policyIds: [spam]
-    conditionSet:
-      conjunction: AND
-      conditions:
-        - { input: { field: text }, signal: { type: TEXT_CONTAINS, args: { terms: [SPAM], caseSensitive: true } }, comparator: EQUALS, value: true }
+${SPAM_WORDS_RULE}
+${removeSpamRule('spam-shouting', 'Spam shouting', '[SPAM]', true)}
   - id: struck-users
     name: Comments of struck users
     status: LIVE

@@ -5,6 +5,7 @@ import { authoredType, USER_TYPE, writeConfig } from '../support/config-files.js
 import { startReceiver } from '../support/http-receiver.js';
 import { waitFor } from '../support/wait-for.js';
 import { createKey, freshDataDir, type RunningWarden, runCli, startWarden, testEnv } from '../support/warden-process.js';
+import { SPAM_POLICY, SPAM_WORDS_RULE } from '../../bench/support/strikes-config.mjs';
 
 /** One user floods; a few others post meanwhile. Every post is spam: one removal, one strike. */
 const FLOOD = 600;
@@ -18,21 +19,12 @@ itemTypes:
 ${authoredType('post', 'Post')}
 ${USER_TYPE}
 policies:
-  - { id: spam, name: Spam, penalty: LOW, userStrikeCount: 1 }
+${SPAM_POLICY}
 actions:
   - { id: remove, name: Remove, kind: CUSTOMER_DEFINED_ACTION, itemTypeIds: [post], applyUserStrikes: true, callback: { url: ${receiverUrl}/hooks/remove } }
   - { id: ban, name: Ban, kind: CUSTOMER_DEFINED_ACTION, itemTypeIds: [user], callback: { url: ${receiverUrl}/hooks/ban } }
 rules:
-  - id: spam-words
-    name: Spam words
-    status: LIVE
-    itemTypeIds: [post]
-    actionIds: [remove]
-    policyIds: [spam]
-    conditionSet:
-      conjunction: AND
-      conditions:
-        - { input: { field: text }, signal: { type: TEXT_CONTAINS, args: { terms: [spam] } }, comparator: EQUALS, value: true }
+${SPAM_WORDS_RULE}
 strikes:
   thresholds:
     - { strikes: ${THRESHOLD}, actionId: ban }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ErrorBodyItem } from '../../libs/kernel/src/index.js';
 import { eventCount, SHOP_ORG, writeConfig } from '../support/config-files.js';
 import { expectErrorBody } from '../support/error-body.js';
 import { type Receiver, startReceiver } from '../support/http-receiver.js';
@@ -18,15 +19,6 @@ rules:
       conditions:
         - { input: { field: text }, signal: { type: TEXT_CONTAINS, args: { terms: [buy] } }, comparator: EQUALS, value: true }
 `;
-
-interface ErrorEntry {
-  status: number;
-  type: string[];
-  title: string;
-  detail?: string;
-  pointer?: string;
-  requestId?: string;
-}
 
 /**
  * Hostile and odd request bodies on the two customer POSTs (issue 11, defects 1 to 5), against
@@ -63,10 +55,10 @@ describe('hostile input on the customer POSTs, end to end', () => {
   };
 
   /** The section 7 body: every entry with the response's status, the type, a title, a pointer and the request id. */
-  async function rejected(res: Response, status: number, type: string): Promise<ErrorEntry[]> {
+  async function rejected(res: Response, status: number, type: string): Promise<ErrorBodyItem[]> {
     expect(res.status).toBe(status);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-    const { errors } = (await res.json()) as { errors: ErrorEntry[] };
+    const { errors } = (await res.json()) as { errors: ErrorBodyItem[] };
     expect(errors.length).toBeGreaterThan(0);
     for (const e of errors) {
       expect(e).toMatchObject({ status, type: [type], requestId: res.headers.get('x-request-id') });

@@ -1,9 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { queryLog } from '../support/config-files.js';
 import { type Receiver, startReceiver } from '../support/http-receiver.js';
 import { type NatsBroker, startNatsBroker } from '../support/nats-broker.js';
 import { waitFor } from '../support/wait-for.js';
@@ -28,14 +28,7 @@ function envelopes(prefix: string, count: number, perMessage: number) {
 }
 
 function logOf(dataDir: string) {
-  const query = <T>(sql: string, ...params: unknown[]): T[] => {
-    const db = new Database(join(dataDir, 'warden.db'), { readonly: true });
-    try {
-      return db.prepare(sql).all(...params) as T[];
-    } finally {
-      db.close();
-    }
-  };
+  const query = <T>(sql: string, ...params: unknown[]): T[] => queryLog<T>(dataDir, sql, ...params);
   return {
     /** Recorded versions (ItemSubmitted) per item id, for the items whose id starts with `prefix`. */
     versions(prefix: string): Map<string, number> {

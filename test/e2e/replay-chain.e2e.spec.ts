@@ -10,6 +10,32 @@ import { waitFor } from '../support/wait-for.js';
 import { consoleLogin, freshDataDir, runCli, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
 
 /**
+ * Submits a post the fixture's rule sends to review, claims its job as the ADMIN and decides IGNORE:
+ * a ReviewJobDecided in the log.
+ */
+async function submitClaimAndIgnore(world: ReviewWorld, itemId: string, authorId: string): Promise<void> {
+  const post = { id: itemId, typeId: 'post', data: { text: `please review me ${itemId}`, author: { id: authorId, typeId: 'user' } } };
+  expect((await world.api('POST', '/api/v1/items/async', { items: [post] })).status).toBe(202);
+  const claimed = await waitFor(async () => {
+    const r = await world.call(world.sessions['ADMIN']!, 'POST', '/api/console/v1/queues/default/claim');
+    return r.status === 200 ? ((await r.json()) as { job: { jobId: string }; lock: { token: string } }) : undefined;
+  }, 'a job to claim');
+  const decided = await world.call(world.sessions['ADMIN']!, 'POST', `/api/console/v1/jobs/${claimed.job.jobId}/decision`, { lockToken: claimed.lock.token, type: 'IGNORE' });
+  expect(decided.status).toBe(200);
+}
+
+/**
+ * The console's audit export, read to its end. The answer's status comes before its streamed body:
+ * a server stopped with the body unread is still sending it, and its graceful shutdown then waits
+ * out the connection's keep-alive (about 70 s) before it exits.
+ */
+async function exportWholly(world: ReviewWorld): Promise<void> {
+  const exported = await world.call(world.sessions['ADMIN']!, 'GET', '/api/console/v1/audit/export');
+  expect(exported.status).toBe(200);
+  expect(await exported.text()).toMatch(/"kind":"head"/);
+}
+
+/**
  * Issue 31, item 6: a replay is checked against the audit chain recorded beside the source (an
  * event edited in the unsigned tail is refused), a failed replay leaves --out reusable, and the
  * replayed server appends nothing to its log, console sign-ins included (docs/audit.md, "Replay").
@@ -34,17 +60,10 @@ describe('replay checks the recorded chain, and the replayed server is read-only
     receiver = await startReceiver();
     // No checkpoint after the first: the decision stays in the unsigned tail.
     world = await startReviewWorld(reviewOrgConfig(receiver.url), ['ADMIN'], { WARDEN_AUDIT_CHECKPOINT_SECONDS: '86400' });
-    const post = { id: 'rc-1', typeId: 'post', data: { text: 'please review me rc-1', author: { id: 'u-rc', typeId: 'user' } } };
-    expect((await world.api('POST', '/api/v1/items/async', { items: [post] })).status).toBe(202);
-    const claimed = await waitFor(async () => {
-      const r = await world.call(world.sessions['ADMIN']!, 'POST', '/api/console/v1/queues/default/claim');
-      return r.status === 200 ? ((await r.json()) as { job: { jobId: string }; lock: { token: string } }) : undefined;
-    }, 'a job to claim');
-    const decided = await world.call(world.sessions['ADMIN']!, 'POST', `/api/console/v1/jobs/${claimed.job.jobId}/decision`, { lockToken: claimed.lock.token, type: 'IGNORE' });
-    expect(decided.status).toBe(200);
+    await submitClaimAndIgnore(world, 'rc-1', 'u-rc');
     await waitFor(() => loggedEvents(world.dataDir, 'ReviewJobDecided').length === 1 || undefined, 'the decision in the log');
     // An export brings the chain up to the head of the log: every event has its recorded link.
-    expect((await world.call(world.sessions['ADMIN']!, 'GET', '/api/console/v1/audit/export')).status).toBe(200);
+    await exportWholly(world);
     await world.warden.stop();
     decidedAt = withLog((db) => (db.prepare("SELECT position FROM events WHERE type = 'ReviewJobDecided'").get() as { position: number }).position);
   }, 90_000);
@@ -162,14 +181,7 @@ describe('replay with signed checkpoints: a checkpoint catches what rewritten re
   beforeAll(async () => {
     receiver = await startReceiver();
     world = await startReviewWorld(reviewOrgConfig(receiver.url), ['ADMIN'], { WARDEN_AUDIT_CHECKPOINT_SECONDS: '1' });
-    const post = { id: 'rs-1', typeId: 'post', data: { text: 'please review me rs-1', author: { id: 'u-rs', typeId: 'user' } } };
-    expect((await world.api('POST', '/api/v1/items/async', { items: [post] })).status).toBe(202);
-    const claimed = await waitFor(async () => {
-      const r = await world.call(world.sessions['ADMIN']!, 'POST', '/api/console/v1/queues/default/claim');
-      return r.status === 200 ? ((await r.json()) as { job: { jobId: string }; lock: { token: string } }) : undefined;
-    }, 'a job to claim');
-    const decided = await world.call(world.sessions['ADMIN']!, 'POST', `/api/console/v1/jobs/${claimed.job.jobId}/decision`, { lockToken: claimed.lock.token, type: 'IGNORE' });
-    expect(decided.status).toBe(200);
+    await submitClaimAndIgnore(world, 'rs-1', 'u-rs');
     decidedAt = await waitFor(
       () => open(join(world.dataDir, 'warden.db'), (db) => (db.prepare("SELECT position FROM events WHERE type = 'ReviewJobDecided'").get() as { position: number } | undefined)?.position),
       'the decision in the log',
@@ -187,7 +199,7 @@ describe('replay with signed checkpoints: a checkpoint catches what rewritten re
       'a checkpoint signed over a head past the decision',
     );
     // An export brings the chain up to the head of the log: the checkpoint has its recorded link too.
-    expect((await world.call(world.sessions['ADMIN']!, 'GET', '/api/console/v1/audit/export')).status).toBe(200);
+    await exportWholly(world);
     await world.warden.stop();
     expect(recordedLinks(world.dataDir).has(checkpoint.at)).toBe(true);
   }, 180_000);

@@ -5,6 +5,7 @@ import { waitUntilProcessed } from '../support/projection-progress.js';
 import { type ReceivedCallback, startReceiver } from '../support/review-fixture.js';
 import { waitFor } from '../support/wait-for.js';
 import { createKey, freshDataDir, runCli, type RunningWarden, startConfigured, testEnv } from '../support/warden-process.js';
+import { removeSpamRule } from '../../bench/support/strikes-config.mjs';
 
 /**
  * Organization `scores`: posts by users; `remove` (penalty MEDIUM, weight 3) for "buy pills"
@@ -23,16 +24,7 @@ actions:
   - { id: remove, name: Remove, kind: CUSTOMER_DEFINED_ACTION, itemTypeIds: [post], penalty: MEDIUM, callback: { url: ${callbackUrl}/hooks/remove } }
   - { id: flag, name: Flag, kind: CUSTOMER_DEFINED_ACTION, itemTypeIds: [post], penalty: NONE, callback: { url: ${callbackUrl}/hooks/flag } }
 rules:
-  - id: spam-rule
-    name: Spam
-    status: LIVE
-    itemTypeIds: [post]
-    actionIds: [remove]
-    policyIds: [spam]
-    conditionSet:
-      conjunction: AND
-      conditions:
-        - { input: { field: text }, signal: { type: TEXT_CONTAINS, args: { terms: ["buy pills"] } }, comparator: EQUALS, value: true }
+${removeSpamRule('spam-rule', 'Spam', '["buy pills"]')}
   - id: violence-rule
     name: Violence
     status: LIVE

@@ -67,6 +67,20 @@ function withLog<T>(dataDir: string, read: (db: Database.Database) => T): T {
   }
 }
 
+/** The rows a query gives on the embedded log, opened read-only: the tests' own readers of the log build on it. */
+export function queryLog<T>(dataDir: string, sql: string, ...params: unknown[]): T[] {
+  return withLog(dataDir, (db) => db.prepare(sql).all(...params) as T[]);
+}
+
+/** The log position of the last event, or of one organization's last event (null on none). */
+export function lastLogPosition(dataDir: string, orgId?: string): number | null {
+  const [row] =
+    orgId === undefined
+      ? queryLog<{ p: number | null }>(dataDir, 'SELECT max(position) AS p FROM events')
+      : queryLog<{ p: number | null }>(dataDir, "SELECT max(position) AS p FROM events WHERE json_extract(metadata, '$.orgId') = ?", orgId);
+  return row?.p ?? null;
+}
+
 /** Reads the embedded log directly, to count what an apply appended. */
 export function eventCount(dataDir: string, where = '1 = 1'): number {
   return withLog(dataDir, (db) => (db.prepare(`SELECT count(*) AS n FROM events WHERE ${where}`).get() as { n: number }).n);

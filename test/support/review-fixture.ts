@@ -1,12 +1,15 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { removeSpamRule, SPAM_POLICY } from '../../bench/support/strikes-config.mjs';
 import { writeConfig } from './config-files.js';
 import {
+  applyConfig,
   consoleLogin,
   createConsoleUser,
+  createKey,
   freshDataDir,
   type RunningWarden,
-  startConfigured,
+  startWarden,
   testEnv,
 } from './warden-process.js';
 
@@ -61,7 +64,7 @@ itemTypes:
     roles: { creator: author, createdAt: createdAt }
   - { id: user, name: User, kind: USER, fields: [{ name: name, type: STRING }], roles: { displayName: name } }
 policies:
-  - { id: spam, name: Spam, penalty: LOW, userStrikeCount: 1 }
+${SPAM_POLICY}
   - { id: violence, name: Violence, penalty: HIGH, userStrikeCount: 3 }
 actions:
   - id: remove
@@ -109,16 +112,7 @@ export function reviewOrgConfigWithPillSpam(callbackUrl: string): string {
   return reviewOrgConfig(callbackUrl).replace(
     'rules:\n',
     `rules:
-  - id: pills
-    name: Pill spam
-    status: LIVE
-    itemTypeIds: [post]
-    actionIds: [remove]
-    policyIds: [spam]
-    conditionSet:
-      conjunction: AND
-      conditions:
-        - { input: { field: text }, signal: { type: TEXT_CONTAINS, args: { terms: ["cheap pills"] } }, comparator: EQUALS, value: true }
+${removeSpamRule('pills', 'Pill spam', '["cheap pills"]')}
 `,
   );
 }
@@ -143,14 +137,24 @@ export interface ReviewWorld {
 export async function startReviewWorld(config: string, roles: readonly string[], env: Record<string, string> = {}): Promise<ReviewWorld> {
   const dataDir = freshDataDir();
   const processEnv = testEnv(dataDir, env);
-  const { warden, key } = await startConfigured(processEnv, writeConfig(config), 'rev');
+  await applyConfig(processEnv, writeConfig(config));
+  // The key, the server and each role's user need only the organization: each is a process of its
+  // own (a CLI call or the server's start-up, mostly module loading), so they run side by side.
+  const emailOf = (role: string) => `${role.toLowerCase()}@rev.example`;
+  const [started, keyMade, ...usersMade] = await Promise.allSettled([
+    startWarden(processEnv),
+    createKey(processEnv, 'rev'),
+    ...roles.map((role) => createConsoleUser(dataDir, 'rev', emailOf(role), REVIEW_PASSWORD, [role], processEnv)),
+  ]);
+  const warden = settled(started!);
   const sessions: Record<string, Session> = {};
   const userIds: Record<string, string> = {};
+  let key: string;
   try {
-    for (const role of roles) {
-      const email = `${role.toLowerCase()}@rev.example`;
-      userIds[role] = await createConsoleUser(dataDir, 'rev', email, REVIEW_PASSWORD, [role], processEnv);
-      sessions[role] = await consoleLogin(warden.url, email, REVIEW_PASSWORD);
+    key = settled(keyMade!);
+    for (const [i, role] of roles.entries()) {
+      userIds[role] = settled(usersMade[i]!);
+      sessions[role] = await consoleLogin(warden.url, emailOf(role), REVIEW_PASSWORD);
     }
   } catch (error) {
     // The caller never gets the world to stop: stop its server here.
@@ -180,6 +184,12 @@ export async function startReviewWorld(config: string, roles: readonly string[],
         body: body === undefined ? undefined : JSON.stringify(body),
       }),
   };
+}
+
+/** The value of a settled promise, or its error thrown. */
+function settled<T>(result: PromiseSettledResult<T>): T {
+  if (result.status === 'rejected') throw result.reason;
+  return result.value;
 }
 
 /**

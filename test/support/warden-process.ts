@@ -142,10 +142,15 @@ export async function createKey(env: NodeJS.ProcessEnv, orgId: string, extra: st
 
 export const lastLine = (text: string) => text.trimEnd().split('\n').pop()!;
 
-/** Applies a configuration file through the CLI, creates a key of `orgId` and starts the server. */
-export async function startConfigured(env: NodeJS.ProcessEnv, configFile: string, orgId: string): Promise<{ warden: RunningWarden; key: string }> {
+/** Applies a configuration file through the CLI. */
+export async function applyConfig(env: NodeJS.ProcessEnv, configFile: string): Promise<void> {
   const applied = await runCli(['apply', configFile], env);
   if (applied.code !== 0) throw new Error(`apply failed: ${applied.stderr}`);
+}
+
+/** Applies a configuration file through the CLI, creates a key of `orgId` and starts the server. */
+export async function startConfigured(env: NodeJS.ProcessEnv, configFile: string, orgId: string): Promise<{ warden: RunningWarden; key: string }> {
+  await applyConfig(env, configFile);
   const key = await createKey(env, orgId);
   return { warden: await startWarden(env), key };
 }
