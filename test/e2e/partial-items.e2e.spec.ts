@@ -56,6 +56,9 @@ const HELD: Record<string, { typeVersion?: string; data: Record<string, unknown>
   'post/p-spam': { typeVersion: '2', data: { text: 'buy spam', likes: 1, author: { id: 'u-1', typeId: 'user' } } },
   'post/p-slow': { data: { text: 'slow spam', likes: 0 } },
   'user/u-1': { typeVersion: '7', data: { name: 'Una' } },
+  // Erased (GDPR) while its whole item is cached.
+  'post/p-gone': { data: { text: 'gone spam', likes: 0, author: { id: 'u-gone', typeId: 'user' } } },
+  'user/u-gone': { data: { name: 'Gwen Gone' } },
 };
 const SLOW = new Set(['post/p-slow']);
 
@@ -263,5 +266,43 @@ describe('partial items: whole items fetched from the customer (docs/partial-ite
     const again = await call(moderator, `${jobId}/full-item`);
     expect(((await again.json()) as { related: unknown[] }).related).toEqual([]);
     expect(asked.slice(before + 2).map((a) => a.json.reason)).toEqual(['console']);
+  });
+
+  it("a GDPR erasure empties the cache of the subject's whole items: the next evaluation fetches again", async () => {
+    // Fetched for its evaluation (the author comes with the whole item: the data is u-gone's), then
+    // loaded in the console with its author, never received: both are in the cache.
+    await submit(key, { id: 'p-gone', typeId: 'post', typeSchemaVariant: 'partial', data: { text: 'gone spam' } });
+    expect((await evaluation('p-gone', 0)).rules[0]!.outcome).toBe('passed');
+    await submit(key, { id: 'p-gone', typeId: 'post', typeSchemaVariant: 'partial', data: { text: 'gone spam again' } });
+    expect((await evaluation('p-gone', 2)).rules[0]!.outcome).toBe('passed');
+    // The second version came from the cache.
+    expect(askedFor('post/p-gone')).toHaveLength(1);
+    const jobId = await waitFor(async () => {
+      const res = await fetch(`${warden.url}/api/console/v1/jobs?queueId=default`, { headers: { cookie: moderator.cookie } });
+      return ((await res.json()) as { jobs: Array<{ jobId: string; item: { id: string } }> }).jobs.find((j) => j.item.id === 'p-gone')?.jobId;
+    }, 'the review job of p-gone');
+    const loaded = await fetch(`${warden.url}/api/console/v1/jobs/${jobId}/full-item`, { method: 'POST', headers: { cookie: moderator.cookie, 'x-csrf-token': moderator.csrfToken } });
+    expect(((await loaded.json()) as { related: Array<{ id: string; status: string }> }).related).toEqual([expect.objectContaining({ id: 'u-gone', status: 'fetched' })]);
+    expect(askedFor('post/p-gone')).toHaveLength(2);
+
+    const erased = await fetch(`${warden.url}/api/v1/gdpr/delete`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ id: 'u-gone', typeId: 'user' }) });
+    expect(erased.status).toBe(202);
+    const { requestId } = (await erased.json()) as { requestId: string };
+    await waitFor(async () => {
+      const res = await fetch(`${warden.url}/api/v1/gdpr/delete/${requestId}`, { headers: { 'x-api-key': key } });
+      return ((await res.json()) as { state: string }).state === 'COMPLETED';
+    }, 'the erasure of u-gone to complete');
+    // The process follows the log for erasures: the cached post and the user's own item are dropped.
+    const dropped = await waitFor(
+      () => warden.logs().split('\n').find((l) => l.includes('whole items of an erased subject dropped from the cache')),
+      'the cache emptied of u-gone',
+    );
+    expect(JSON.parse(dropped)).toMatchObject({ orgId: 'parts', dropped: 2 });
+
+    // The same item again, within the cache time: asked for afresh, not answered from memory.
+    await submit(key, { id: 'p-gone', typeId: 'post', typeSchemaVariant: 'partial', data: { text: 'gone spam once more' } });
+    const after = await evaluation('p-gone', 4);
+    expect(after.rules[0]!.outcome).toBe('passed');
+    expect(askedFor('post/p-gone').map((a) => a.json.reason)).toEqual(['missing-fields', 'console', 'missing-fields']);
   });
 });
