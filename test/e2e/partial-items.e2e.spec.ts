@@ -306,3 +306,55 @@ describe('partial items: whole items fetched from the customer (docs/partial-ite
     expect(askedFor('post/p-gone').map((a) => a.json.reason)).toEqual(['missing-fields', 'console', 'missing-fields']);
   });
 });
+
+describe('partial items: an endpoint whose host name resolves to a private address (docs/partial-items.md, "The outbound guard")', () => {
+  const dataDir = freshDataDir();
+  let received = 0;
+  let endpoint: Server;
+  let warden: RunningWarden;
+  let key: string;
+
+  beforeAll(async () => {
+    // A real endpoint that would answer: reached, it would count the request.
+    endpoint = createServer((req, res) => {
+      received++;
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"items":[],"notFound":[]}');
+    });
+    await new Promise<void>((r) => endpoint.listen(0, '127.0.0.1', r));
+    // A deployment as shipped: no WARDEN_OUTBOUND_ALLOWLIST (the other suites allow loopback to reach their receivers).
+    const { WARDEN_OUTBOUND_ALLOWLIST: _allowlist, ...env } = testEnv(dataDir, { ITEMS_TOKEN: TOKEN });
+    const path = join(dataDir, 'named.yaml');
+    // `localhost` is a host name: it is resolved, and the address it resolves to (loopback) is what is refused.
+    writeFileSync(path, config('named', `http://localhost:${(endpoint.address() as { port: number }).port}/warden/items`));
+    const applied = await runCli(['apply', path], env);
+    expect(applied.code, applied.stderr).toBe(0);
+    key = await createKey(env, 'named');
+    warden = await startWarden(env);
+  }, 90_000);
+
+  afterAll(async () => {
+    await warden?.stop();
+    await new Promise((r) => endpoint?.close(r));
+  });
+
+  it('is refused before anything is sent, as a callback is: the condition stays unknown with the reason', async () => {
+    const res = await fetch(`${warden.url}/api/v1/items/async/`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ items: [{ id: 'n-1', typeId: 'post', typeSchemaVariant: 'partial', data: { text: 'named spam' } }] }),
+    });
+    expect(res.status).toBe(202);
+    const evaluated = await waitFor(async () => {
+      const list = await fetch(`${warden.url}/api/v1/items/post/n-1/evaluations`, { headers: { 'x-api-key': key } });
+      return ((await list.json()) as { evaluations: Array<{ rules: Array<{ outcome: string; conditions: Array<{ path: string; outcome: string; error?: string }> }> }> }).evaluations[0];
+    }, 'the evaluation of n-1');
+    expect(evaluated.rules[0]!.outcome).toBe('unknown');
+    expect(evaluated.rules[0]!.conditions.find((c) => c.path === 'conditions[1]')).toMatchObject({
+      outcome: 'unknown',
+      error: 'partial item: likes not sent; fetching the whole item failed: the partial-items endpoint was not called: Outbound request to localhost refused: address not allowed',
+    });
+    expect(received).toBe(0);
+    const metrics = await (await fetch(`${warden.url}/metrics`)).text();
+    expect(metrics).toMatch(/^warden_partial_item_requests_total\{outcome="refused"\} [1-9]/m);
+  });
+});
