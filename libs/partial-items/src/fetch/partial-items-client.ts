@@ -1,11 +1,10 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { LRUCache } from 'lru-cache';
 import { Counter, Histogram } from 'prom-client';
 import { SignWithOrganizationKeyQuery } from '#warden/callbacks';
 import { CATALOG_PROJECTION, GetCatalogSettingsQuery, type PartialItemsSettings } from '#warden/catalog';
 import { type AcceptedItem, type ItemIdentifier, SubmitItemsCommand } from '#warden/ingestion';
-import { type Clock, type CommandContext, DomainError, type IdGenerator, userOfSubject } from '#warden/kernel';
+import { type Clock, type CommandContext, DomainError, type IdGenerator } from '#warden/kernel';
 import {
   CLOCK,
   GUARDED_HTTP_CLIENT,
@@ -23,6 +22,7 @@ import { EVENT_STORE, ProjectionHost } from '#warden/storage';
 import { admit, type BreakerState, CLOSED, retryDelayMs, settle } from '../domain/circuit-breaker.js';
 import { type ItemRef, partialItemsRequest, readAnswer } from '../domain/partial-items-exchange.js';
 import { ErasureWatch } from './erasure-watch.js';
+import { type ErasureMark, FetchedItemsCache } from './fetched-items-cache.js';
 
 /** Identifiers asked in one request at most; more waiting for a slot go in the next. */
 const BATCH_MAX = 100;
@@ -55,14 +55,7 @@ interface Lane {
 type Attempt = { ok: true; body: string } | { ok: false; reason: string; retry: boolean; retryAfterMs: number | null; kind: 'timeout' | 'error' | 'refused' | 'status' };
 
 const keyOf = (orgId: string, ref: ItemRef) => `${orgId}\u0000${ref.typeId}\u0000${ref.id}`;
-const subjectKeyOf = (orgId: string, subject: string) => `${orgId}\u0000${subject}`;
 
-/** A whole item in memory, with whose data it is (the subject a GDPR erasure names). */
-interface Cached {
-  readonly item: FetchedItem;
-  readonly orgId: string;
-  readonly subject: string;
-}
 
 /**
  * Fetches whole items from the organization's partial-items endpoint (docs/partial-items.md):
@@ -76,11 +69,8 @@ interface Cached {
 @Injectable()
 export class PartialItemsClient implements PartialItemSource, OnApplicationShutdown {
   private readonly logger = new Logger('partial-items');
-  private readonly cache = new LRUCache<string, Cached>({ max: CACHE_MAX });
+  private readonly cache = new FetchedItemsCache(CACHE_MAX);
   private readonly erasures: ErasureWatch;
-  /** Counts the erasures seen; `erasedAt` keeps the count at a subject's last one (bounded: older ones ended their requests long ago). */
-  private erasureCount = 0;
-  private readonly erasedAt = new LRUCache<string, number>({ max: CACHE_MAX });
   /** One request per identifier at a time: a second asker waits for the first's answer. */
   private readonly inFlight = new Map<string, Promise<Outcome>>();
   private readonly lanes = new Map<string, Lane>();
@@ -139,10 +129,10 @@ export class PartialItemsClient implements PartialItemSource, OnApplicationShutd
     const key = keyOf(context.orgId, ref);
     // A moderator who asks for the full item wants it as the customer holds it now: the cache
     // spares the endpoint the evaluations' repeats, not an explicit request.
-    const cached = settings.cacheSeconds > 0 && reason !== 'console' && this.erasures.live ? this.cache.get(key) : undefined;
+    const cached = settings.cacheSeconds > 0 && reason !== 'console' && this.erasures.live ? this.cache.get(context.orgId, ref) : undefined;
     if (cached !== undefined) {
       this.fetches.inc({ outcome: 'cached' });
-      return Promise.resolve({ ok: true, item: cached.item, cached: true });
+      return Promise.resolve({ ok: true, item: cached, cached: true });
     }
     let pending = this.inFlight.get(key);
     if (pending === undefined) {
@@ -211,7 +201,7 @@ export class PartialItemsClient implements PartialItemSource, OnApplicationShutd
     };
     if (settings === null) return fail('not-configured', `organization ${orgId} has no partialItems endpoint`);
     // An erasure seen after this point may concern what the answer brings: it is then not kept.
-    const erasuresBefore = this.erasureCount;
+    const erasuresBefore = this.cache.mark();
     const refs = batch.map((w) => w.ref);
     const requestId = this.ids.uuid();
     const body = JSON.stringify(partialItemsRequest(orgId, requestId, batch[0]!.reason, refs));
@@ -292,7 +282,7 @@ export class PartialItemsClient implements PartialItemSource, OnApplicationShutd
    * (ingestion's command: the item types' validation, all or nothing, the same limits), the
    * request id naming the submission so that recording it again records nothing.
    */
-  private async accept(orgId: string, batch: readonly Waiting[], body: string, requestId: string, settings: PartialItemsSettings, erasuresBefore: number): Promise<Outcome[]> {
+  private async accept(orgId: string, batch: readonly Waiting[], body: string, requestId: string, settings: PartialItemsSettings, erasuresBefore: ErasureMark): Promise<Outcome[]> {
     const refs = batch.map((w) => w.ref);
     const read = readAnswer(body, refs);
     const invalid = (problems: ReadonlyArray<{ pointer?: string; detail?: string }>): Outcome[] => {
@@ -340,24 +330,15 @@ export class PartialItemsClient implements PartialItemSource, OnApplicationShutd
         typeSchemaVariant: sent.typeSchemaVariant ?? 'original',
         version: found.version,
       };
-      const erasedSince = (this.erasedAt.get(subjectKeyOf(orgId, found.subject)) ?? 0) > erasuresBefore;
-      if (settings.cacheSeconds > 0 && this.erasures.live && !erasedSince) this.cache.set(key, { item, orgId, subject: found.subject }, { ttl: settings.cacheSeconds * 1000 });
+      if (settings.cacheSeconds > 0 && this.erasures.live) this.cache.keep(erasuresBefore, orgId, item, found.subject, settings.cacheSeconds * 1000);
       this.fetches.inc({ outcome: 'fetched' });
       return { ok: true, item, cached: false };
     });
   }
 
-  /**
-   * A GDPR erasure of `subject` (requested or completed): its whole items leave memory, those
-   * sealed under its key (the items it created) and its own user item, and an answer on its way
-   * is not kept (`erasedAt`).
-   */
+  /** A GDPR erasure of `subject` (requested or completed): its whole items leave memory (FetchedItemsCache). */
   private forgetSubject(orgId: string, subject: string): void {
-    this.erasedAt.set(subjectKeyOf(orgId, subject), ++this.erasureCount);
-    const own = keyOf(orgId, userOfSubject(subject));
-    const gone = [...this.cache.entries()].filter(([key, entry]) => key === own || (entry.orgId === orgId && entry.subject === subject)).map(([key]) => key);
-    for (const key of gone) this.cache.delete(key);
-    const dropped = gone.length;
+    const dropped = this.cache.forget(orgId, subject);
     if (dropped > 0) this.logger.log({ msg: 'whole items of an erased subject dropped from the cache', orgId, dropped });
   }
 }
