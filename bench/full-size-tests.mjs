@@ -9,6 +9,8 @@ const TESTS = [
   { name: 'review-concurrency', file: 'test/e2e/review-concurrency.e2e.spec.ts', env: { REVIEW_CONCURRENCY_JOBS: '10000' }, size: '10,000 jobs, 50 moderators', inTest: '1,000 jobs' },
   // Two workers, the lease holder killed -9 part-way: every item evaluated once, every callback delivered.
   { name: 'workers', file: 'test/e2e/workers.e2e.spec.ts', env: { WORKERS_E2E_ITEMS: '6000' }, size: '6,000 items, 2,000 callbacks', inTest: '3,000 items' },
+  // Issue 32: items published on ITEM_SUBMISSION_EVENT (a real nats-server -js) evaluated and called back exactly once each; the file's other cases (kill -9, broker restart, dead letters) run with it.
+  { name: 'inbound-topic', file: 'test/e2e/inbound-topic.e2e.spec.ts', env: { INBOUND_E2E_ITEMS: '10000' }, size: '10,000 items through the topic', inTest: '1,000 items' },
 ];
 const chosen = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const rows = [];

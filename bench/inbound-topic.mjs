@@ -66,7 +66,14 @@ async function reached(dataDir, type, count) {
   return performance.now();
 }
 
+/**
+ * The two paths in the order `http, topic, topic, http` (BENCH_ORDER to change it): on a shared
+ * machine the load drifts during a run, and running each path once early and once late evens the
+ * drift out between them; each run has a fresh data directory and server.
+ */
+const ORDER = (process.env.BENCH_ORDER ?? 'http,topic,topic,http').split(',');
 const rows = [];
+const results = { http: [], topic: [] };
 const servers = serverRoles(env);
 const requests = ITEMS / BATCH;
 const nats = spawn(NATS_SERVER, ['-js', '-a', '127.0.0.1', '-p', String(natsPort), '-sd', join(dir, 'nats')], { stdio: 'ignore' });
@@ -77,10 +84,11 @@ try {
     if (client === undefined) await new Promise((r) => setTimeout(r, 50));
   }
   const js = jetstream(client);
+  const manager = await jetstreamManager(client);
 
   // HTTP: the same items, 100 per request.
-  {
-    const dataDir = join(dir, 'http');
+  const http = async (run) => {
+    const dataDir = join(dir, `http-${run}`);
     const key = prepareDataDir(env, dataDir, join(dir, 'bench.yaml'), 'bench');
     const port = await freePort();
     const warden = await servers.start('all', port, dataDir);
@@ -93,30 +101,35 @@ try {
     });
     const evaluatedSeconds = ((await reached(dataDir, 'ItemEvaluated', ITEMS)) - started) / 1000;
     await servers.stop(warden);
-    rows.push(['HTTP: items recorded (202 answered), 100 per request', Math.round(ITEMS / acceptSeconds), `${acceptSeconds.toFixed(1)} s`]);
-    rows.push(['HTTP: items fully evaluated (first request to last ItemEvaluated)', Math.round(ITEMS / evaluatedSeconds), `${evaluatedSeconds.toFixed(1)} s`]);
-  }
+    results.http.push(ITEMS / evaluatedSeconds);
+    rows.push([`run ${run}, HTTP: items recorded (202 answered), 100 per request`, Math.round(ITEMS / acceptSeconds), `${acceptSeconds.toFixed(1)} s`]);
+    rows.push([`run ${run}, HTTP: items fully evaluated (first request to last ItemEvaluated)`, Math.round(ITEMS / evaluatedSeconds), `${evaluatedSeconds.toFixed(1)} s`]);
+  };
 
   // The topic: published as fast as the broker acknowledges, 100 items per message.
-  {
-    const dataDir = join(dir, 'topic');
+  const topic = async (run) => {
+    const dataDir = join(dir, `topic-${run}`);
     prepareDataDir(env, dataDir, join(dir, 'bench.yaml'), 'bench');
+    // A fresh stream for each run: the consumer starts at what this run publishes.
+    await manager.streams.delete('WARDEN_ITEMS').catch(() => undefined);
     const port = await freePort();
     const warden = await servers.start('all', port, dataDir, { WARDEN_NATS_URL: `nats://127.0.0.1:${natsPort}` });
     // The stream exists once Warden consumes.
-    const manager = await jetstreamManager(client);
     while (!(await manager.consumers.info('WARDEN_ITEMS', 'warden-items').then(() => true, () => false))) await new Promise((r) => setTimeout(r, 50));
     const started = performance.now();
     const publishSeconds = await drive(requests, (b) =>
-      js.publish('warden.bench.items', JSON.stringify({ type: 'ITEM_SUBMISSION_EVENT', version: 1, orgId: 'bench', eventId: `e-${b}`, items: items(b) })),
+      js.publish('warden.bench.items', JSON.stringify({ type: 'ITEM_SUBMISSION_EVENT', version: 1, orgId: 'bench', eventId: `e-${run}-${b}`, items: items(b) })),
     );
     const recordedSeconds = ((await reached(dataDir, 'ItemSubmitted', ITEMS)) - started) / 1000;
     const evaluatedSeconds = ((await reached(dataDir, 'ItemEvaluated', ITEMS)) - started) / 1000;
     await servers.stop(warden);
-    rows.push(['Topic: messages published (broker acknowledged), 100 items per message', Math.round(ITEMS / publishSeconds), `${publishSeconds.toFixed(1)} s`]);
-    rows.push(['Topic: items recorded (first publish to last ItemSubmitted)', Math.round(ITEMS / recordedSeconds), `${recordedSeconds.toFixed(1)} s`]);
-    rows.push(['Topic: items fully evaluated (first publish to last ItemEvaluated)', Math.round(ITEMS / evaluatedSeconds), `${evaluatedSeconds.toFixed(1)} s`]);
-  }
+    results.topic.push(ITEMS / evaluatedSeconds);
+    rows.push([`run ${run}, topic: messages published (broker acknowledged), 100 items per message`, Math.round(ITEMS / publishSeconds), `${publishSeconds.toFixed(1)} s`]);
+    rows.push([`run ${run}, topic: items recorded (first publish to last ItemSubmitted)`, Math.round(ITEMS / recordedSeconds), `${recordedSeconds.toFixed(1)} s`]);
+    rows.push([`run ${run}, topic: items fully evaluated (first publish to last ItemEvaluated)`, Math.round(ITEMS / evaluatedSeconds), `${evaluatedSeconds.toFixed(1)} s`]);
+  };
+
+  for (const [i, path] of ORDER.entries()) await (path === 'topic' ? topic : http)(i + 1);
   await client.close();
 } finally {
   await servers.stopAll();
@@ -129,3 +142,7 @@ console.log(`Inbound topic against HTTP, embedded profile, one process, ${ITEMS}
 console.log('| measurement | items/s | time |');
 console.log('|---|---|---|');
 for (const [name, rate, time] of rows) console.log(`| ${name} | ${rate} | ${time} |`);
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+if (results.http.length > 0 && results.topic.length > 0) {
+  console.log(`\nFully evaluated, mean of the runs: HTTP ${Math.round(mean(results.http))} items/s, topic ${Math.round(mean(results.topic))} items/s (topic/HTTP ${(mean(results.topic) / mean(results.http)).toFixed(2)})`);
+}

@@ -56,6 +56,9 @@ const HELD: Record<string, { typeVersion?: string; data: Record<string, unknown>
   'post/p-spam': { typeVersion: '2', data: { text: 'buy spam', likes: 1, author: { id: 'u-1', typeId: 'user' } } },
   'post/p-slow': { data: { text: 'slow spam', likes: 0 } },
   'user/u-1': { typeVersion: '7', data: { name: 'Una' } },
+  // Erased (GDPR) while its whole item is cached.
+  'post/p-gone': { data: { text: 'gone spam', likes: 0, author: { id: 'u-gone', typeId: 'user' } } },
+  'user/u-gone': { data: { name: 'Gwen Gone' } },
 };
 const SLOW = new Set(['post/p-slow']);
 
@@ -264,5 +267,95 @@ describe('partial items: whole items fetched from the customer (docs/partial-ite
     const again = await call(moderator, `${jobId}/full-item`);
     expect(((await again.json()) as { related: unknown[] }).related).toEqual([]);
     expect(asked.slice(before + 2).map((a) => a.json.reason)).toEqual(['console']);
+  });
+
+  it("a GDPR erasure empties the cache of the subject's whole items: the next evaluation fetches again", async () => {
+    // Fetched for its evaluation (the author comes with the whole item: the data is u-gone's), then
+    // loaded in the console with its author, never received: both are in the cache.
+    await submit(key, { id: 'p-gone', typeId: 'post', typeSchemaVariant: 'partial', data: { text: 'gone spam' } });
+    expect((await evaluation('p-gone', 0)).rules[0]!.outcome).toBe('passed');
+    await submit(key, { id: 'p-gone', typeId: 'post', typeSchemaVariant: 'partial', data: { text: 'gone spam again' } });
+    expect((await evaluation('p-gone', 2)).rules[0]!.outcome).toBe('passed');
+    // The second version came from the cache.
+    expect(askedFor('post/p-gone')).toHaveLength(1);
+    const jobId = await waitFor(async () => {
+      const res = await fetch(`${warden.url}/api/console/v1/jobs?queueId=default`, { headers: { cookie: moderator.cookie } });
+      return ((await res.json()) as { jobs: Array<{ jobId: string; item: { id: string } }> }).jobs.find((j) => j.item.id === 'p-gone')?.jobId;
+    }, 'the review job of p-gone');
+    const loaded = await fetch(`${warden.url}/api/console/v1/jobs/${jobId}/full-item`, { method: 'POST', headers: { cookie: moderator.cookie, 'x-csrf-token': moderator.csrfToken } });
+    expect(((await loaded.json()) as { related: Array<{ id: string; status: string }> }).related).toEqual([expect.objectContaining({ id: 'u-gone', status: 'fetched' })]);
+    expect(askedFor('post/p-gone')).toHaveLength(2);
+
+    const erased = await fetch(`${warden.url}/api/v1/gdpr/delete`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ id: 'u-gone', typeId: 'user' }) });
+    expect(erased.status).toBe(202);
+    const { requestId } = (await erased.json()) as { requestId: string };
+    await waitFor(async () => {
+      const res = await fetch(`${warden.url}/api/v1/gdpr/delete/${requestId}`, { headers: { 'x-api-key': key } });
+      return ((await res.json()) as { state: string }).state === 'COMPLETED';
+    }, 'the erasure of u-gone to complete');
+    // The process follows the log for erasures: the cached post and the user's own item are dropped.
+    const dropped = await waitFor(
+      () => warden.logs().split('\n').find((l) => l.includes('whole items of an erased subject dropped from the cache')),
+      'the cache emptied of u-gone',
+    );
+    expect(JSON.parse(dropped)).toMatchObject({ orgId: 'parts', dropped: 2 });
+
+    // The same item again, within the cache time: asked for afresh, not answered from memory.
+    await submit(key, { id: 'p-gone', typeId: 'post', typeSchemaVariant: 'partial', data: { text: 'gone spam once more' } });
+    const after = await evaluation('p-gone', 4);
+    expect(after.rules[0]!.outcome).toBe('passed');
+    expect(askedFor('post/p-gone').map((a) => a.json.reason)).toEqual(['missing-fields', 'console', 'missing-fields']);
+  });
+});
+
+describe('partial items: an endpoint whose host name resolves to a private address (docs/partial-items.md, "The outbound guard")', () => {
+  const dataDir = freshDataDir();
+  let received = 0;
+  let endpoint: Server;
+  let warden: RunningWarden;
+  let key: string;
+
+  beforeAll(async () => {
+    // A real endpoint that would answer: reached, it would count the request.
+    endpoint = createServer((req, res) => {
+      received++;
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"items":[],"notFound":[]}');
+    });
+    await new Promise<void>((r) => endpoint.listen(0, '127.0.0.1', r));
+    // A deployment as shipped: no WARDEN_OUTBOUND_ALLOWLIST (the other suites allow loopback to reach their receivers).
+    const { WARDEN_OUTBOUND_ALLOWLIST: _allowlist, ...env } = testEnv(dataDir, { ITEMS_TOKEN: TOKEN });
+    const path = join(dataDir, 'named.yaml');
+    // `localhost` is a host name: it is resolved, and the address it resolves to (loopback) is what is refused.
+    writeFileSync(path, config('named', `http://localhost:${(endpoint.address() as { port: number }).port}/warden/items`));
+    const applied = await runCli(['apply', path], env);
+    expect(applied.code, applied.stderr).toBe(0);
+    key = await createKey(env, 'named');
+    warden = await startWarden(env);
+  }, 90_000);
+
+  afterAll(async () => {
+    await warden?.stop();
+    await new Promise((r) => endpoint?.close(r));
+  });
+
+  it('is refused before anything is sent, as a callback is: the condition stays unknown with the reason', async () => {
+    const res = await fetch(`${warden.url}/api/v1/items/async/`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ items: [{ id: 'n-1', typeId: 'post', typeSchemaVariant: 'partial', data: { text: 'named spam' } }] }),
+    });
+    expect(res.status).toBe(202);
+    const evaluated = await waitFor(async () => {
+      const list = await fetch(`${warden.url}/api/v1/items/post/n-1/evaluations`, { headers: { 'x-api-key': key } });
+      return ((await list.json()) as { evaluations: Array<{ rules: Array<{ outcome: string; conditions: Array<{ path: string; outcome: string; error?: string }> }> }> }).evaluations[0];
+    }, 'the evaluation of n-1');
+    expect(evaluated.rules[0]!.outcome).toBe('unknown');
+    expect(evaluated.rules[0]!.conditions.find((c) => c.path === 'conditions[1]')).toMatchObject({
+      outcome: 'unknown',
+      error: 'partial item: likes not sent; fetching the whole item failed: the partial-items endpoint was not called: Outbound request to localhost refused: address not allowed',
+    });
+    expect(received).toBe(0);
+    const metrics = await (await fetch(`${warden.url}/metrics`)).text();
+    expect(metrics).toMatch(/^warden_partial_item_requests_total\{outcome="refused"\} [1-9]/m);
   });
 });

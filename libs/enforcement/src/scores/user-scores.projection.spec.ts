@@ -5,14 +5,16 @@ import { ProjectionRunner, rebuildReadModels } from '#warden/eventstore';
 import { itemStream } from '#warden/ingestion';
 import type { JsonObject } from '#warden/kernel';
 import { userScoresProjection } from './user-scores.projection.js';
-import { USER_SCORE_ITEMS, USER_SCORES, type UserScoreDoc, userScoreDocId, type UserScoreItemDoc, userScoreItemDocId } from './user-scores.read-model.js';
+import { USER_SCORE_FETCHED_ITEMS, USER_SCORE_ITEMS, USER_SCORES, type UserScoreDoc, userScoreDocId, type UserScoreItemDoc, userScoreItemDocId } from './user-scores.read-model.js';
 import { crashingBeforeCheckpoint } from '../../../../test/support/crashing-read-store.js';
 
 const alice = { id: 'alice', typeId: 'user' };
 const bob = { id: 'bob', typeId: 'user' };
 
-const submitted = (itemId: string, creator: { id: string; typeId: string } | null, typeId = 'post', orgId = 'acme') =>
-  anEvent('ItemSubmitted', { itemId, typeId, typeVersion: null, typeSchemaVariant: 'original', data: {}, creator, subject: 'x', source: 'items' } as JsonObject, orgId);
+const submitted = (itemId: string, creator: { id: string; typeId: string } | null, typeId = 'post', orgId = 'acme', source = 'items') =>
+  anEvent('ItemSubmitted', { itemId, typeId, typeVersion: null, typeSchemaVariant: 'original', data: {}, creator, subject: 'x', source } as JsonObject, orgId);
+/** A version fetched from the customer's partial-items endpoint (docs/partial-items.md). */
+const fetched = (itemId: string, creator: { id: string; typeId: string } | null, typeId = 'post') => submitted(itemId, creator, typeId, 'acme', 'partial-fetch');
 
 const actioned = (itemId: string, creator: { id: string; typeId: string } | null, actionId: string, penalties: string[], extra: object = {}) =>
   anEvent('ActionCallbackRequested', {
@@ -77,6 +79,50 @@ describe('user scores projection', () => {
     expect(await doc(alice, 'other')).toMatchObject({ orgId: 'other', submissions: 1, actionedBy: {} });
     expect(await stores.readStore.count(USER_SCORES)).toBe(3);
     expect(await stores.readStore.count(USER_SCORE_ITEMS)).toBe(1);
+  });
+
+  it('counts no fetched version as a submission: an item first known from a fetch counts once, when the platform submits it', async () => {
+    stores = sqliteStores();
+    const { events } = stores;
+    const carol = { id: 'carol', typeId: 'user' };
+    // A partial post submitted, then fetched whole (its rule needed a missing field): one submission.
+    await events.append(itemStream('acme', 'post', 'q1'), [submitted('q1', carol)], 'no_stream');
+    await events.append(itemStream('acme', 'post', 'q1'), [fetched('q1', carol)], 0);
+    // Carol's user item, never received, fetched as the related item of the console's "load full item", twice.
+    await events.append(itemStream('acme', 'user', 'carol'), [fetched('carol', carol, 'user')], 'no_stream');
+    await events.append(itemStream('acme', 'user', 'carol'), [fetched('carol', carol, 'user')], 0);
+    // A post by carol known only from a fetch.
+    await events.append(itemStream('acme', 'post', 'q2'), [fetched('q2', carol)], 'no_stream');
+    const runner = () => new ProjectionRunner(userScoresProjection, stores.events, stores.readStore).catchUp();
+    await runner();
+    expect(await doc(carol)).toMatchObject({ submissions: 1 });
+    // The platform then submits carol's user item: it counts now, and once.
+    await events.append(itemStream('acme', 'user', 'carol'), [submitted('carol', carol, 'user')], 1);
+    await events.append(itemStream('acme', 'user', 'carol'), [submitted('carol', carol, 'user')], 2);
+    await runner();
+    expect(await doc(carol)).toMatchObject({ submissions: 2 });
+    // Fetched again after being submitted: no more.
+    await events.append(itemStream('acme', 'user', 'carol'), [fetched('carol', carol, 'user')], 3);
+    await events.append(itemStream('acme', 'post', 'q1'), [submitted('q1', carol)], 1);
+    await runner();
+    expect(await doc(carol)).toMatchObject({ submissions: 2 });
+    // What is left to remember: q2, still known only from its fetch.
+    expect(await stores.readStore.count(USER_SCORE_FETCHED_ITEMS)).toBe(1);
+    // A rebuild agrees.
+    await rebuildReadModels([userScoresProjection], stores.events, stores.readStore);
+    expect(await doc(carol)).toMatchObject({ submissions: 2 });
+  });
+
+  it('counts a first-fetched item once when the batch submitting it is delivered again after a crash', async () => {
+    stores = sqliteStores();
+    const carol = { id: 'carol', typeId: 'user' };
+    await stores.events.append(itemStream('acme', 'post', 'q3'), [fetched('q3', carol)], 'no_stream');
+    await new ProjectionRunner(userScoresProjection, stores.events, stores.readStore).catchUp();
+    await stores.events.append(itemStream('acme', 'post', 'q3'), [submitted('q3', carol)], 0);
+    await expect(new ProjectionRunner(userScoresProjection, stores.events, crashingBeforeCheckpoint(stores.readStore)).catchUp()).rejects.toThrow(/crash/);
+    expect(await doc(carol)).toMatchObject({ submissions: 1 });
+    await new ProjectionRunner(userScoresProjection, stores.events, stores.readStore).catchUp();
+    expect(await doc(carol)).toMatchObject({ submissions: 1 });
   });
 
   it('takes reversed actions out of the user\'s actioned items (an accepted appeal), once', async () => {

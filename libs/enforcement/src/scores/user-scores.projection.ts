@@ -8,11 +8,14 @@ import type { UserActionsReversed } from '../domain/user-strikes.events.js';
 import { publicationKey } from '../strikes/publication-key.js';
 import { USER_SCORE_EVENT_TYPES } from './user-score.events.js';
 import {
+  USER_SCORE_FETCHED_ITEMS,
   USER_SCORE_ITEMS,
   USER_SCORES,
   USER_SCORES_PROJECTION,
   type UserScoreDoc,
   userScoreDocId,
+  type UserScoreFetchedItemDoc,
+  userScoreFetchedItemDocId,
   type UserScoreItemDoc,
   userScoreItemDocId,
 } from './user-scores.read-model.js';
@@ -29,18 +32,14 @@ type PublishedAction = ActionCallbackRequested['data'];
  */
 export const userScoresProjection: Projection = {
   name: USER_SCORES_PROJECTION,
-  collections: [USER_SCORES, USER_SCORE_ITEMS],
+  collections: [USER_SCORES, USER_SCORE_ITEMS, USER_SCORE_FETCHED_ITEMS],
   eventTypes: USER_SCORE_EVENT_TYPES,
   // Only ids and penalties are read: item data and report texts stay sealed.
   needsPersonalData: false,
   async apply(recorded: RecordedEvent, ctx: ProjectionContext) {
     const orgId = recorded.metadata.orgId;
     if (recorded.type === 'ItemSubmitted') {
-      const data = recorded.data as unknown as ItemSubmitted['data'];
-      // An item is one submission however many versions it gets; a USER item is its own creator.
-      if (!data.creator || recorded.revision !== 0) return;
-      const user = await userDoc(ctx, orgId, data.creator);
-      putUser(ctx, { ...user, submissions: user.submissions + 1 });
+      await countSubmission(ctx, orgId, recorded);
       return;
     }
     if (recorded.type === 'UserActionsReversed') {
@@ -55,6 +54,31 @@ export const userScoresProjection: Projection = {
     await updateItem(ctx, orgId, data.creator, { id: data.item.id, typeId: data.item.typeId }, (actions) => withAction(actions, action));
   },
 };
+
+/**
+ * An item is one submission however many versions it gets, counted at its first submitted version;
+ * a USER item is its own creator. A version fetched from the customer (source `partial-fetch`,
+ * docs/partial-items.md) is the same item as the platform holds it, not a submission: an item
+ * first known from a fetch (a related item Warden never received) is remembered, and counted once
+ * the platform submits it. A later version costs one point read (was the item fetched first?),
+ * whatever the user's history.
+ */
+async function countSubmission(ctx: ProjectionContext, orgId: string, recorded: RecordedEvent): Promise<void> {
+  const data = recorded.data as unknown as ItemSubmitted['data'];
+  const item = { id: data.itemId, typeId: data.typeId };
+  if (data.source === 'partial-fetch') {
+    if (recorded.revision === 0) ctx.put(USER_SCORE_FETCHED_ITEMS, userScoreFetchedItemDocId(orgId, item), { orgId, item } satisfies UserScoreFetchedItemDoc as unknown as ReadDocument);
+    return;
+  }
+  if (recorded.revision !== 0) {
+    const fetchedFirst = userScoreFetchedItemDocId(orgId, item);
+    if ((await ctx.get<UserScoreFetchedItemDoc>(USER_SCORE_FETCHED_ITEMS, fetchedFirst)) === undefined) return;
+    ctx.delete(USER_SCORE_FETCHED_ITEMS, fetchedFirst);
+  }
+  if (!data.creator) return;
+  const user = await userDoc(ctx, orgId, data.creator);
+  putUser(ctx, { ...user, submissions: user.submissions + 1 });
+}
 
 async function userDoc(ctx: ProjectionContext, orgId: string, user: UserRef): Promise<UserScoreDoc> {
   return (await ctx.get<UserScoreDoc>(USER_SCORES, userScoreDocId(orgId, user))) ?? { orgId, user: { id: user.id, typeId: user.typeId }, submissions: 0, actionedBy: {} };

@@ -1,6 +1,5 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { LRUCache } from 'lru-cache';
 import { Counter, Histogram } from 'prom-client';
 import { SignWithOrganizationKeyQuery } from '#warden/callbacks';
 import { CATALOG_PROJECTION, GetCatalogSettingsQuery, type PartialItemsSettings } from '#warden/catalog';
@@ -18,9 +17,12 @@ import {
   openUrl,
 } from '#warden/platform';
 import type { FetchedItem, PartialFetchOutcome, PartialFetchReason, PartialItemSource } from '#warden/rules';
-import { ProjectionHost } from '#warden/storage';
+import type { EventStore } from '#warden/eventstore';
+import { EVENT_STORE, ProjectionHost } from '#warden/storage';
 import { admit, type BreakerState, CLOSED, retryDelayMs, settle } from '../domain/circuit-breaker.js';
 import { type ItemRef, partialItemsRequest, readAnswer } from '../domain/partial-items-exchange.js';
+import { ErasureWatch } from './erasure-watch.js';
+import { type ErasureMark, FetchedItemsCache } from './fetched-items-cache.js';
 
 /** Identifiers asked in one request at most; more waiting for a slot go in the next. */
 const BATCH_MAX = 100;
@@ -54,18 +56,21 @@ type Attempt = { ok: true; body: string } | { ok: false; reason: string; retry: 
 
 const keyOf = (orgId: string, ref: ItemRef) => `${orgId}\u0000${ref.typeId}\u0000${ref.id}`;
 
+
 /**
  * Fetches whole items from the organization's partial-items endpoint (docs/partial-items.md):
  * a signed POST through the outbound guard, at most `maxConcurrency` requests per organization at
  * once (identifiers waiting meanwhile go together in the next request), retries with backoff,
  * and a circuit breaker per organization. What it gets is validated like submitted items and
- * recorded as item versions (source `partial-fetch`), then kept for the cache time. Never throws:
- * every identifier gets an outcome, a failure with its reason.
+ * recorded as item versions (source `partial-fetch`), then kept for the cache time, until the
+ * GDPR erasure of whose data they are (ErasureWatch). Never throws: every identifier gets an
+ * outcome, a failure with its reason.
  */
 @Injectable()
-export class PartialItemsClient implements PartialItemSource {
+export class PartialItemsClient implements PartialItemSource, OnApplicationShutdown {
   private readonly logger = new Logger('partial-items');
-  private readonly cache = new LRUCache<string, FetchedItem>({ max: CACHE_MAX });
+  private readonly cache = new FetchedItemsCache(CACHE_MAX);
+  private readonly erasures: ErasureWatch;
   /** One request per identifier at a time: a second asker waits for the first's answer. */
   private readonly inFlight = new Map<string, Promise<Outcome>>();
   private readonly lanes = new Map<string, Lane>();
@@ -81,8 +86,10 @@ export class PartialItemsClient implements PartialItemSource {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Inject(ProjectionHost) private readonly projections: ProjectionHost,
+    @Inject(EVENT_STORE) events: EventStore,
     metrics: Metrics,
   ) {
+    this.erasures = new ErasureWatch(events, (orgId, subject) => this.forgetSubject(orgId, subject));
     this.fetches = new Counter({
       name: 'warden_partial_item_fetches_total',
       help: 'Whole items asked of partial-items endpoints, by outcome (fetched, cached, not-found, failed, refused, invalid, circuit-open, not-configured)',
@@ -103,7 +110,13 @@ export class PartialItemsClient implements PartialItemSource {
     });
   }
 
+  async onApplicationShutdown(): Promise<void> {
+    await this.erasures.stop();
+  }
+
   async fetchItems(context: CommandContext, items: readonly ItemIdentifier[], reason: PartialFetchReason): Promise<Outcome[]> {
+    // Nothing is kept before erasures are followed: what is fetched from here on can be forgotten.
+    await this.erasures.start();
     const settings = await this.settings(context.orgId);
     if (settings === null) {
       this.fetches.inc({ outcome: 'not-configured' }, items.length);
@@ -116,7 +129,7 @@ export class PartialItemsClient implements PartialItemSource {
     const key = keyOf(context.orgId, ref);
     // A moderator who asks for the full item wants it as the customer holds it now: the cache
     // spares the endpoint the evaluations' repeats, not an explicit request.
-    const cached = settings.cacheSeconds > 0 && reason !== 'console' ? this.cache.get(key) : undefined;
+    const cached = settings.cacheSeconds > 0 && reason !== 'console' && this.erasures.live ? this.cache.get(context.orgId, ref) : undefined;
     if (cached !== undefined) {
       this.fetches.inc({ outcome: 'cached' });
       return Promise.resolve({ ok: true, item: cached, cached: true });
@@ -187,6 +200,8 @@ export class PartialItemsClient implements PartialItemSource {
       return batch.map(() => ({ ok: false, reason }));
     };
     if (settings === null) return fail('not-configured', `organization ${orgId} has no partialItems endpoint`);
+    // An erasure seen after this point may concern what the answer brings: it is then not kept.
+    const erasuresBefore = this.cache.mark();
     const refs = batch.map((w) => w.ref);
     const requestId = this.ids.uuid();
     const body = JSON.stringify(partialItemsRequest(orgId, requestId, batch[0]!.reason, refs));
@@ -210,7 +225,7 @@ export class PartialItemsClient implements PartialItemSource {
       const result = await this.attempt(orgId, requestId, url, { ...headers }, body, settings.timeoutMs);
       // A refused address is the configuration's fault, not the endpoint's: it does not trip the breaker.
       if (result.ok || result.kind !== 'refused') lane.breaker = settle(lane.breaker, result.ok, this.clock.now().getTime());
-      if (result.ok) return this.accept(orgId, batch, result.body, requestId, settings);
+      if (result.ok) return this.accept(orgId, batch, result.body, requestId, settings, erasuresBefore);
       last = result;
       if (!result.retry) break;
     }
@@ -267,7 +282,7 @@ export class PartialItemsClient implements PartialItemSource {
    * (ingestion's command: the item types' validation, all or nothing, the same limits), the
    * request id naming the submission so that recording it again records nothing.
    */
-  private async accept(orgId: string, batch: readonly Waiting[], body: string, requestId: string, settings: PartialItemsSettings): Promise<Outcome[]> {
+  private async accept(orgId: string, batch: readonly Waiting[], body: string, requestId: string, settings: PartialItemsSettings, erasuresBefore: ErasureMark): Promise<Outcome[]> {
     const refs = batch.map((w) => w.ref);
     const read = readAnswer(body, refs);
     const invalid = (problems: ReadonlyArray<{ pointer?: string; detail?: string }>): Outcome[] => {
@@ -297,7 +312,7 @@ export class PartialItemsClient implements PartialItemSource {
         throw error;
       }
     }
-    const byKey = new Map(items.map((entry, i) => [keyOf(orgId, entry.ref), { entry, version: accepted[i]!.version }] as const));
+    const byKey = new Map(items.map((entry, i) => [keyOf(orgId, entry.ref), { entry, version: accepted[i]!.version, subject: accepted[i]!.subject }] as const));
     const missing = new Set(notFound.map((ref) => keyOf(orgId, ref)));
     return batch.map(({ ref }): Outcome => {
       const key = keyOf(orgId, ref);
@@ -315,10 +330,16 @@ export class PartialItemsClient implements PartialItemSource {
         typeSchemaVariant: sent.typeSchemaVariant ?? 'original',
         version: found.version,
       };
-      if (settings.cacheSeconds > 0) this.cache.set(key, item, { ttl: settings.cacheSeconds * 1000 });
+      if (settings.cacheSeconds > 0 && this.erasures.live) this.cache.keep(erasuresBefore, orgId, item, found.subject, settings.cacheSeconds * 1000);
       this.fetches.inc({ outcome: 'fetched' });
       return { ok: true, item, cached: false };
     });
+  }
+
+  /** A GDPR erasure of `subject` (requested or completed): its whole items leave memory (FetchedItemsCache). */
+  private forgetSubject(orgId: string, subject: string): void {
+    const dropped = this.cache.forget(orgId, subject);
+    if (dropped > 0) this.logger.log({ msg: 'whole items of an erased subject dropped from the cache', orgId, dropped });
   }
 }
 

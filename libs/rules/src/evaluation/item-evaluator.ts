@@ -13,6 +13,7 @@ import { decodeEvaluation, type Environment, type Evaluation, type ItemEvaluated
 import { contentKey, contentSince, itemContentDigest, type VersionContent } from '../domain/item-content.js';
 import { evaluationEventId, itemEvaluationDecider, type RecordEvaluation } from '../domain/item-evaluation.decider.js';
 import type { ConditionRecord, EvaluatedItem, MediaResult, SetEvaluation, SignalContext } from '../domain/evaluation.model.js';
+import { needsWholeItem } from '../domain/whole-item-fetch.js';
 import { imageUrls, MEDIA_HASHER, type MediaHasher } from './media-hasher.js';
 import { PARTIAL_ITEMS, type PartialFetchOutcome, type PartialItemSource } from './partial-items.js';
 import {
@@ -122,25 +123,6 @@ export function ruleDefinitionDigest(rule: RuleDefinition): string {
 function recordedCondition(record: ConditionRecord): ConditionRecord {
   const { missing: _missing, ...kept } = record;
   return withoutPersonalData(record.missing === undefined ? record : kept);
-}
-
-/**
- * Whether a rule is left undecided by fields the partial item did not send: a leaf short of
- * fields whose every enclosing set, and the rule itself, is unknown. A leaf under a set that its
- * other children decided changes nothing, and needs no fetch.
- */
-export function needsWholeItem(sets: readonly SetEvaluation[]): boolean {
-  return sets.some((set) => {
-    if (set.outcome !== 'unknown') return false;
-    const outcomes = new Map(set.conditions.map((c) => [c.path, c.outcome] as const));
-    return set.conditions.some((c) => {
-      if (c.missing === undefined) return false;
-      for (let at = c.path.lastIndexOf('.conditions['); at > 0; at = c.path.lastIndexOf('.conditions[', at - 1)) {
-        if (outcomes.get(c.path.slice(0, at)) !== 'unknown') return false;
-      }
-      return true;
-    });
-  });
 }
 
 /** The conditions left unknown for want of fields say why the whole item could not be had. */

@@ -5,6 +5,8 @@ import type { ItemIdentifier, ItemSubmitted } from '../../domain/item.events.js'
 export interface AcceptedItem extends ItemIdentifier {
   /** The item's version: the revision of its ItemSubmitted event. */
   version: number;
+  /** Whose data key seals the version's data (its creator, or the item itself): what a GDPR erasure names. */
+  subject: string;
 }
 
 export interface SubmitItemsOptions {

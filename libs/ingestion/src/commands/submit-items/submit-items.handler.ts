@@ -85,7 +85,7 @@ export class SubmitItemsHandler implements ICommandHandler<SubmitItemsCommand> {
         const eventIds = submissionId === undefined ? undefined : (_e: unknown, i: number) => deterministicId('item-submission', submissionId, stream, String(i));
         // A record of the submission, nothing decided on the stream (every version is accepted): no read per item on this hot path.
         const result = await this.aggregates.record(stream, events, command.context, 'any', eventIds);
-        return { id: item.id, typeId: item.typeId, version: result.nextRevision };
+        return { id: item.id, typeId: item.typeId, version: result.nextRevision, subject: events[0]!.data.subject };
       }),
     );
     return results;
