@@ -139,7 +139,7 @@ describe('configuration as code, end to end', () => {
   });
 
   it('leaves a rule missing from the file alone, and archives it with --prune', async () => {
-    const withoutRule = exampleWith(/  - id: new-account-burst[\s\S]*?(?=\nqueues:)/, '').replace('name: Spam\n', 'name: Spam and scams\n');
+    const withoutRule = exampleWith(/ {2}- id: new-account-burst[\s\S]*?(?=\nqueues:)/, '').replace('name: Spam\n', 'name: Spam and scams\n');
     const file = writeConfig(withoutRule);
     const archivedBefore = eventCount(dataDir, "type = 'RuleArchived'");
     const kept = await runCli(['apply', file], env);

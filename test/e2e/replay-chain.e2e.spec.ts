@@ -9,6 +9,17 @@ import { type ReviewWorld, REVIEW_PASSWORD, reviewOrgConfig, startReceiver, star
 import { waitFor } from '../support/wait-for.js';
 import { consoleLogin, freshDataDir, runCli, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
 
+/** A row of the embedded log's events table. */
+interface StoredRow {
+  id: string;
+  stream: string;
+  revision: number;
+  position: number;
+  type: string;
+  data: string;
+  metadata: string;
+}
+
 /**
  * Submits a post the fixture's rule sends to review, claims its job as the ADMIN and decides IGNORE:
  * a ReviewJobDecided in the log.
@@ -150,8 +161,8 @@ describe('replay with signed checkpoints: a checkpoint catches what rewritten re
   /** rev's events in log order, as the chain reads them (as stored). */
   const orgEvents = (dir: string): RecordedEvent[] =>
     open(join(dir, 'warden.db'), (db) =>
-      (db.prepare('SELECT position, stream, revision, id, type, data, metadata FROM events ORDER BY position').all() as Array<Record<string, any>>)
-        .map((r) => ({ id: r['id'], streamName: r['stream'], revision: r['revision'], position: r['position'], type: r['type'], data: JSON.parse(r['data']), metadata: JSON.parse(r['metadata']) }) as RecordedEvent)
+      (db.prepare('SELECT position, stream, revision, id, type, data, metadata FROM events ORDER BY position').all() as StoredRow[])
+        .map((r) => ({ id: r.id, streamName: r.stream, revision: r.revision, position: r.position, type: r.type, data: JSON.parse(r.data), metadata: JSON.parse(r.metadata) }) as RecordedEvent)
         .filter((e) => e.metadata.orgId === ORG),
     );
   /** The links recorded in read-models.db (the chain's own table), by log position. */

@@ -3,6 +3,7 @@ import { loggedEvents } from '../support/config-files.js';
 import { waitFor } from '../support/wait-for.js';
 import { type ReviewWorld, reviewOrgConfigWithPillSpam, startReceiver, startReviewWorld } from '../support/review-fixture.js';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the job view's JSON, read by path
 type Json = Record<string, any>;
 
 /** Issue 13 item 7: the enriched job view, as the claim route returns it. */

@@ -167,7 +167,7 @@ function mutation(o: FuzzOptions): fc.Arbitrary<Mutation> {
 }
 
 /** Applies a mutation at the `at`-th node (modulo the node count); one that does not fit leaves the tree as it is. */
-export function applyMutation(root: Json, m: Mutation, o: FuzzOptions): Json {
+export function applyMutation(root: Json, m: Mutation, _options: FuzzOptions): Json {
   if (m.op === 'badId') {
     const id = nthPlace(root, m.at, (n) => n instanceof Id);
     return id ? updateAt(root, id.path, () => new Id(m.suffix)) : root;
