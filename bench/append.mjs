@@ -44,9 +44,33 @@ async function scenario(name, sync, concurrency, streamOf, expectedOf) {
 
 const rows = [];
 for (const sync of ['full', 'normal']) {
-  rows.push(await scenario('single stream, one writer', sync, 1, () => 'bench-one', (i) => (i === 0 ? 'no_stream' : i - 1)));
-  rows.push(await scenario('single stream, 64 writers', sync, 64, () => 'bench-one', () => 'any'));
-  rows.push(await scenario('many streams, 64 writers', sync, 64, (i) => `bench-${i}`, () => 'no_stream'));
+  rows.push(
+    await scenario(
+      'single stream, one writer',
+      sync,
+      1,
+      () => 'bench-one',
+      (i) => (i === 0 ? 'no_stream' : i - 1),
+    ),
+  );
+  rows.push(
+    await scenario(
+      'single stream, 64 writers',
+      sync,
+      64,
+      () => 'bench-one',
+      () => 'any',
+    ),
+  );
+  rows.push(
+    await scenario(
+      'many streams, 64 writers',
+      sync,
+      64,
+      (i) => `bench-${i}`,
+      () => 'no_stream',
+    ),
+  );
 }
 
 console.log(`SQLite event store, ${TOTAL} appends of one event each (node ${process.version})\n`);

@@ -27,7 +27,14 @@ const event = (i) => ({
     version: 1,
     __personal: { v: 1, keyId: 'k', fields: ['data'], iv: 'AAAAAAAAAAAAAAAA', tag: 'B'.repeat(24), ct: 'C'.repeat(240) },
   },
-  metadata: { orgId: ORGS[i % ORGS.length], correlationId: randomUUID(), causationId: null, actor: 'bench', occurredAt: new Date().toISOString(), schemaVersion: 1 },
+  metadata: {
+    orgId: ORGS[i % ORGS.length],
+    correlationId: randomUUID(),
+    causationId: null,
+    actor: 'bench',
+    occurredAt: new Date().toISOString(),
+    schemaVersion: 1,
+  },
 });
 
 async function appendAll(store) {
@@ -94,7 +101,10 @@ const cli = (...args) => {
   if (r.status !== 0 && !(args.includes('--help-is-not-an-option') && r.status === 2)) throw new Error(`${args.join(' ')}: ${r.stdout}${r.stderr}`);
   return { seconds: (performance.now() - t) / 1000, stdout: r.stdout };
 };
-writeFileSync(join(dir, 'org.yaml'), 'org: { id: bench, name: Bench }\nitemTypes:\n  - { id: post, name: Post, kind: CONTENT, fields: [{ name: text, type: STRING }] }\n');
+writeFileSync(
+  join(dir, 'org.yaml'),
+  'org: { id: bench, name: Bench }\nitemTypes:\n  - { id: post, name: Post, kind: CONTENT, fields: [{ name: text, type: STRING }] }\n',
+);
 cli('apply', join(dir, 'org.yaml'));
 s = openDir(dir);
 await appendAll(s.events);
@@ -121,13 +131,22 @@ const verified = cli('audit', 'verify', out, '--jwks', join(dir, 'jwks.json'));
 const anchors = [1, 2, 3].map(() => cli('audit', 'anchor', '--org', 'bench', '--out', join(dir, 'anchor.json')));
 const anchored = cli('audit', 'verify', out, '--jwks', join(dir, 'jwks.json'), '--anchor', join(dir, 'anchor.json'));
 const startup = cli('audit', 'verify', '--help-is-not-an-option');
-rows.push([`audit export, first (chains ${TOTAL.toLocaleString('en-US')} events, exports ${orgEvents.toLocaleString('en-US')})`, `${first.seconds.toFixed(1)} s`]);
-rows.push(['audit export, chain up to date', `${round(orgEvents / second.seconds)} events/s (${(statSync(out).size / 2 ** 20).toFixed(1)} MiB, ${second.seconds.toFixed(2)} s)`]);
+rows.push([
+  `audit export, first (chains ${TOTAL.toLocaleString('en-US')} events, exports ${orgEvents.toLocaleString('en-US')})`,
+  `${first.seconds.toFixed(1)} s`,
+]);
+rows.push([
+  'audit export, chain up to date',
+  `${round(orgEvents / second.seconds)} events/s (${(statSync(out).size / 2 ** 20).toFixed(1)} MiB, ${second.seconds.toFixed(2)} s)`,
+]);
 rows.push(['audit export --from after the last event (seek)', `${tail.seconds.toFixed(2)} s`]);
 rows.push(['audit verify --jwks', `${round(orgEvents / verified.seconds)} events/s (${verified.seconds.toFixed(2)} s)`]);
 rows.push(['audit verify --jwks --anchor', `${round(orgEvents / anchored.seconds)} events/s (${anchored.seconds.toFixed(2)} s)`]);
 const anchorSeconds = Math.min(...anchors.map((a) => a.seconds));
-rows.push([`audit anchor (chain of ${TOTAL.toLocaleString('en-US')} events up to date)`, `${anchorSeconds.toFixed(2)} s a run, ${(1 / anchorSeconds).toFixed(1)} anchors/s`]);
+rows.push([
+  `audit anchor (chain of ${TOTAL.toLocaleString('en-US')} events up to date)`,
+  `${anchorSeconds.toFixed(2)} s a run, ${(1 / anchorSeconds).toFixed(1)} anchors/s`,
+]);
 rows.push(['CLI start-up alone (a usage error)', `${startup.seconds.toFixed(2)} s`]);
 rmSync(dir, { recursive: true, force: true });
 

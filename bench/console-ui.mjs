@@ -28,7 +28,11 @@ const files = [['index.html', readFileSync('dist/console/index.html')], ...readd
 console.log('Console bundle (dist/console, built by npm run build)');
 console.table([
   ...files.map(([name, bytes]) => ({ file: name, kB: round(bytes.length / 1024), gzip_kB: round(gzipSync(bytes).length / 1024) })),
-  { file: 'total', kB: round(files.reduce((n, [, b]) => n + b.length, 0) / 1024), gzip_kB: round(files.reduce((n, [, b]) => n + gzipSync(b).length, 0) / 1024) },
+  {
+    file: 'total',
+    kB: round(files.reduce((n, [, b]) => n + b.length, 0) / 1024),
+    gzip_kB: round(files.reduce((n, [, b]) => n + gzipSync(b).length, 0) / 1024),
+  },
 ]);
 
 // A platform that serves each post's image and accepts callbacks.
@@ -69,7 +73,15 @@ cli(['user', 'set-password', '--org', 'bench', '--email', 'mod@bench.example'], 
 const servers = serverRoles(env);
 const browser = await chromium.launch({
   executablePath: process.env.WARDEN_CHROMIUM ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 try {
   await servers.start('all', port, dir);
@@ -99,7 +111,11 @@ try {
     await context.close();
     return ms;
   };
-  const login = await fetch(`${url}/api/console/v1/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'mod@bench.example', password: PASSWORD }) });
+  const login = await fetch(`${url}/api/console/v1/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'mod@bench.example', password: PASSWORD }),
+  });
   const cookie = login.headers.get('set-cookie').split(';')[0].split('=')[1];
   const signInTimes = [];
   const queuesTimes = [];
@@ -126,15 +142,27 @@ try {
     await page.keyboard.press('i');
     const started = performance.now();
     await page.keyboard.press('Control+Enter');
-    await page.waitForFunction((previous) => {
-      const h = document.querySelector('article.job h2');
-      return h !== null && h.textContent !== previous;
-    }, before, { polling: 'raf' });
+    await page.waitForFunction(
+      (previous) => {
+        const h = document.querySelector('article.job h2');
+        return h !== null && h.textContent !== previous;
+      },
+      before,
+      { polling: 'raf' },
+    );
     times.push(performance.now() - started);
   }
   await context.close();
   console.log(`Job to job (decision by keyboard → next job drawn; ${JOBS} jobs, one moderator)`);
-  console.table([{ jobs: JOBS, p50_ms: round(percentile(times, 50)), p95_ms: round(percentile(times, 95)), max_ms: round(Math.max(...times)), jobs_per_min: Math.round(60_000 / (times.reduce((a, b) => a + b, 0) / times.length)) }]);
+  console.table([
+    {
+      jobs: JOBS,
+      p50_ms: round(percentile(times, 50)),
+      p95_ms: round(percentile(times, 95)),
+      max_ms: round(Math.max(...times)),
+      jobs_per_min: Math.round(60_000 / (times.reduce((a, b) => a + b, 0) / times.length)),
+    },
+  ]);
 } finally {
   await browser.close();
   await servers.stopAll();

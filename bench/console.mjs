@@ -53,7 +53,13 @@ const round = (n) => Math.round(n * 100) / 100;
 
 async function loadRun(path, headers) {
   const result = await autocannon({ url, connections: 10, duration: SECONDS, requests: [{ method: 'GET', path, headers }] });
-  return { rps: Math.round(result.requests.average), mean_ms: round(result.latency.average), p50_ms: result.latency.p50, p99_ms: result.latency.p99, non2xx: result.non2xx };
+  return {
+    rps: Math.round(result.requests.average),
+    mean_ms: round(result.latency.average),
+    p50_ms: result.latency.p50,
+    p99_ms: result.latency.p99,
+    non2xx: result.non2xx,
+  };
 }
 
 const servers = serverRoles(env);

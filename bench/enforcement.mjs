@@ -152,7 +152,7 @@ async function strikeRun(label, prefix, strikes, creatorOf, users) {
     accepted_s: round((acceptedAt - started) / 1000),
     first_accepted_to_last_strike_s: round(seconds),
     strikes_per_s: Math.round(applied / seconds),
-    last_quarter_per_s: Math.round((strikes / 4) / ((lastApplied - threeQuarters) / 1000)),
+    last_quarter_per_s: Math.round(strikes / 4 / ((lastApplied - threeQuarters) / 1000)),
     // Callbacks run behind strikes: how many had arrived when the last strike was recorded, and
     // the rate from the first accepted request to the last of them.
     callbacks_at_last_strike: callbacksAtLastStrike,
@@ -247,10 +247,18 @@ async function scoreRun(seconds, realIds, syntheticCount) {
     url,
     connections: SCORE_CONNECTIONS,
     duration: seconds,
-    requests: [{ method: 'GET', headers: { 'x-api-key': key }, setupRequest: (request) => ({ ...request, path: `/api/v1/user_scores?typeId=user&id=${pick()}` }) }],
+    requests: [
+      { method: 'GET', headers: { 'x-api-key': key }, setupRequest: (request) => ({ ...request, path: `/api/v1/user_scores?typeId=user&id=${pick()}` }) },
+    ],
   });
   if (result.non2xx || result.errors) throw new Error(`user_scores: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return { requests: result.requests.total, requests_per_s: Math.round(result.requests.average), p50_ms: result.latency.p50, p99_ms: result.latency.p99, max_ms: result.latency.max };
+  return {
+    requests: result.requests.total,
+    requests_per_s: Math.round(result.requests.average),
+    p50_ms: result.latency.p50,
+    p99_ms: result.latency.p99,
+    max_ms: result.latency.max,
+  };
 }
 
 const wallStarted = performance.now();

@@ -196,7 +196,11 @@ const configFile = (name, text) => {
   writeFileSync(file, text);
   return file;
 };
-const files = { strikes: configFile('strikes', strikesConfig(receiverUrl)), capped: configFile('capped', cappedConfig), other: configFile('other', otherConfig) };
+const files = {
+  strikes: configFile('strikes', strikesConfig(receiverUrl)),
+  capped: configFile('capped', cappedConfig),
+  other: configFile('other', otherConfig),
+};
 
 const post = (id, author, text) => ({ id, typeId: 'post', data: { text, author: { id: author, typeId: 'user' } } });
 
@@ -222,7 +226,12 @@ async function withLayout(layout, label, prepare, body) {
     // WARDEN_BENCH_METRICS=1: how long the event loop was held (what every request and callback waits behind).
     if (process.env.WARDEN_BENCH_METRICS) {
       const text = await (await fetch(`http://127.0.0.1:${p}/metrics`)).text();
-      console.log(text.split('\n').filter((l) => /^warden_nodejs_eventloop_lag_(p50|p90|p99|max|mean)_seconds/.test(l)).join('\n'));
+      console.log(
+        text
+          .split('\n')
+          .filter((l) => /^warden_nodejs_eventloop_lag_(p50|p90|p99|max|mean)_seconds/.test(l))
+          .join('\n'),
+      );
     }
     return result;
   } finally {
@@ -299,19 +308,34 @@ const notes = [];
 
 async function spreadRun(layout) {
   const items = Array.from({ length: SPREAD }, (_, n) => post(`${layout}-spread-${n}`, `u-${n % SPREAD_USERS}`, `buy spam now ${n}`));
-  return withLayout(layout, 'spread', (d) => ({ bench: prepareDataDir(env, d, files.strikes, 'bench') }), async ({ url, keys, alive }) => {
-    arrivals.clear();
-    const deadline = now() + timeoutMs(SPREAD);
-    const sent = await postAll(url, keys.bench, items, { called: () => arrived('/remove').size, deadline, alive });
-    const complete = await awaitCallbacks('/remove', sent.accepted, deadline, alive);
-    const got = arrived('/remove');
-    const last = latest(got, sent.firstSent);
-    const seconds = ((complete ? last : now()) - sent.firstSent) / 1000;
-    const lat = latencies(items.map((i) => (got.has(i.id) && sent.accepted.has(i.id) ? got.get(i.id) - sent.accepted.get(i.id) : undefined)));
-    const r = { ...sent, complete: complete && sent.unsent === 0 && !sent.rejected, arrived: got.size, seconds, rate: got.size / seconds, lat, alive: alive(), warn: arrived('/warn').size, ban: arrived('/ban').size };
-    results.spread[layout] = r;
-    return r;
-  });
+  return withLayout(
+    layout,
+    'spread',
+    (d) => ({ bench: prepareDataDir(env, d, files.strikes, 'bench') }),
+    async ({ url, keys, alive }) => {
+      arrivals.clear();
+      const deadline = now() + timeoutMs(SPREAD);
+      const sent = await postAll(url, keys.bench, items, { called: () => arrived('/remove').size, deadline, alive });
+      const complete = await awaitCallbacks('/remove', sent.accepted, deadline, alive);
+      const got = arrived('/remove');
+      const last = latest(got, sent.firstSent);
+      const seconds = ((complete ? last : now()) - sent.firstSent) / 1000;
+      const lat = latencies(items.map((i) => (got.has(i.id) && sent.accepted.has(i.id) ? got.get(i.id) - sent.accepted.get(i.id) : undefined)));
+      const r = {
+        ...sent,
+        complete: complete && sent.unsent === 0 && !sent.rejected,
+        arrived: got.size,
+        seconds,
+        rate: got.size / seconds,
+        lat,
+        alive: alive(),
+        warn: arrived('/warn').size,
+        ban: arrived('/ban').size,
+      };
+      results.spread[layout] = r;
+      return r;
+    },
+  );
 }
 
 async function floodRun(layout) {
@@ -322,32 +346,37 @@ async function floodRun(layout) {
     if ((n + 1) % FLOOD_EVERY === 0) items.push(post(`${layout}-other-${others}`, `o-${others++}`, `buy spam now ${n}`));
   }
   const otherIds = items.filter((i) => i.data.author.id !== 'flooder').map((i) => i.id);
-  return withLayout(layout, 'flood', (d) => ({ bench: prepareDataDir(env, d, files.strikes, 'bench') }), async ({ url, keys, alive }) => {
-    arrivals.clear();
-    const deadline = now() + timeoutMs(items.length);
-    const sent = await postAll(url, keys.bench, items, { called: () => arrived('/remove').size, deadline, alive });
-    const complete = await awaitCallbacks('/remove', sent.accepted, deadline, alive);
-    const got = arrived('/remove');
-    const last = latest(got, sent.firstSent);
-    const seconds = ((complete ? last : now()) - sent.firstSent) / 1000;
-    const lat = latencies(otherIds.map((id) => (got.has(id) && sent.accepted.has(id) ? got.get(id) - sent.accepted.get(id) : undefined)));
-    const floodArrived = [...got.keys()].filter((id) => id.startsWith(`${layout}-flood-`)).length;
-    const r = {
-      ...sent,
-      total: items.length,
-      others: otherIds.length,
-      complete: complete && sent.unsent === 0 && !sent.rejected,
-      arrived: got.size,
-      floodArrived,
-      othersArrived: got.size - floodArrived,
-      seconds,
-      rate: got.size / seconds,
-      lat,
-      alive: alive(),
-    };
-    results.flood[layout] = r;
-    return r;
-  });
+  return withLayout(
+    layout,
+    'flood',
+    (d) => ({ bench: prepareDataDir(env, d, files.strikes, 'bench') }),
+    async ({ url, keys, alive }) => {
+      arrivals.clear();
+      const deadline = now() + timeoutMs(items.length);
+      const sent = await postAll(url, keys.bench, items, { called: () => arrived('/remove').size, deadline, alive });
+      const complete = await awaitCallbacks('/remove', sent.accepted, deadline, alive);
+      const got = arrived('/remove');
+      const last = latest(got, sent.firstSent);
+      const seconds = ((complete ? last : now()) - sent.firstSent) / 1000;
+      const lat = latencies(otherIds.map((id) => (got.has(id) && sent.accepted.has(id) ? got.get(id) - sent.accepted.get(id) : undefined)));
+      const floodArrived = [...got.keys()].filter((id) => id.startsWith(`${layout}-flood-`)).length;
+      const r = {
+        ...sent,
+        total: items.length,
+        others: otherIds.length,
+        complete: complete && sent.unsent === 0 && !sent.rejected,
+        arrived: got.size,
+        floodArrived,
+        othersArrived: got.size - floodArrived,
+        seconds,
+        rate: got.size / seconds,
+        lat,
+        alive: alive(),
+      };
+      results.flood[layout] = r;
+      return r;
+    },
+  );
 }
 
 async function cappedRun(layout) {
@@ -367,7 +396,11 @@ async function cappedRun(layout) {
       for (let i = 0; !burstDone && now() < deadline && alive(); i++) {
         const id = `${layout}-other-org-${i}`;
         try {
-          const response = await fetch(`${url}/api/v1/items/async/`, { method: 'POST', headers, body: JSON.stringify({ items: [{ id, typeId: 'post', data: { text: `hello ${i}` } }] }) });
+          const response = await fetch(`${url}/api/v1/items/async/`, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({ items: [{ id, typeId: 'post', data: { text: `hello ${i}` } }] }),
+          });
           const at = now();
           const text = await response.text();
           if (response.status === 202) otherAccepted.set(id, at);
@@ -394,7 +427,15 @@ async function cappedRun(layout) {
     await awaitCallbacks('/other', otherAccepted, now() + 15_000, alive);
     const otherGot = arrived('/other');
     const lat = latencies([...otherAccepted].map(([id, at]) => (otherGot.has(id) ? otherGot.get(id) - at : undefined)));
-    const r = { ...sent, complete: complete && sent.unsent === 0 && !sent.rejected, arrived: got.size, seconds, rate: got.size / seconds, other: { sent: otherAccepted.size, arrived: otherGot.size, rejected: otherRejected, failure: otherFailure, lat }, alive: alive() };
+    const r = {
+      ...sent,
+      complete: complete && sent.unsent === 0 && !sent.rejected,
+      arrived: got.size,
+      seconds,
+      rate: got.size / seconds,
+      other: { sent: otherAccepted.size, arrived: otherGot.size, rejected: otherRejected, failure: otherFailure, lat },
+      alive: alive(),
+    };
     results.capped[layout] = r;
     return r;
   });
@@ -475,7 +516,10 @@ async function commandsRun() {
 
 // ---------------------------------------------------------------------------------------------
 
-const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 const wallStarted = now();
 const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout?.trim() || 'unknown';
 console.log(
@@ -500,13 +544,26 @@ try {
 }
 
 const LAYOUT_NAME = { all: 'one process (all)', split: 'api + worker' };
-const status = (r) => (r.complete ? 'complete' : `INCOMPLETE${r.alive ? '' : ' (a role exited)'}${r.failure ? `: ${r.failure}` : ''}${r.unsent ? `, ${int(r.unsent)} not sent` : ''}`);
+const status = (r) =>
+  r.complete
+    ? 'complete'
+    : `INCOMPLETE${r.alive ? '' : ' (a role exited)'}${r.failure ? `: ${r.failure}` : ''}${r.unsent ? `, ${int(r.unsent)} not sent` : ''}`;
 const rateCell = (r) => `${r.complete ? '' : '≤ '}${int(r.rate)}`;
 
 if (Object.keys(results.spread).length) {
   table(
     `Spread: ${int(SPREAD)} items over ${int(SPREAD_USERS)} users, each a strike and a callback (first request → every item's callback)`,
-    ['layout', 'callbacks arrived', 'accepting s', 'end to end s', 'items/s', 'latency p50 ms', 'p99 ms', 'threshold callbacks warn / ban (arrived by then)', 'run'],
+    [
+      'layout',
+      'callbacks arrived',
+      'accepting s',
+      'end to end s',
+      'items/s',
+      'latency p50 ms',
+      'p99 ms',
+      'threshold callbacks warn / ban (arrived by then)',
+      'run',
+    ],
     Object.entries(results.spread).map(([l, r]) => [
       LAYOUT_NAME[l],
       `${int(r.arrived)} / ${int(SPREAD)}`,
@@ -557,7 +614,11 @@ if (Object.keys(results.capped).length) {
 }
 if (results.echo) {
   const e = results.echo;
-  table(`Ceiling: bare Fastify JSON echo (child process), autocannon, ${ECHO_CONNECTIONS} connections, ${ECHO_SECONDS} s after 1 s warm-up`, ['requests/s', 'p99 ms', 'requests', 'non-2xx / errors'], [[int(e.rate), e.p99, int(e.total), `${e.non2xx} / ${e.errors}`]]);
+  table(
+    `Ceiling: bare Fastify JSON echo (child process), autocannon, ${ECHO_CONNECTIONS} connections, ${ECHO_SECONDS} s after 1 s warm-up`,
+    ['requests/s', 'p99 ms', 'requests', 'non-2xx / errors'],
+    [[int(e.rate), e.p99, int(e.total), `${e.non2xx} / ${e.errors}`]],
+  );
 }
 if (results.commands) {
   table(
@@ -570,7 +631,13 @@ if (results.commands) {
       ms(s.lat.p50),
       ms(s.lat.p99),
       ms(s.lat.max),
-      s.done ? `complete (${int(s.events)} events at the end)` : s.overrun === 'budget' ? `stopped at the ${COMMAND_BUDGET_S} s budget` : s.overrun === 'fill' ? 'fill timed out' : 'not run',
+      s.done
+        ? `complete (${int(s.events)} events at the end)`
+        : s.overrun === 'budget'
+          ? `stopped at the ${COMMAND_BUDGET_S} s budget`
+          : s.overrun === 'fill'
+            ? 'fill timed out'
+            : 'not run',
     ]),
   );
   if (results.commands.error) console.log(`\nThe command worker failed: ${results.commands.error.stack ?? results.commands.error}`);
@@ -582,21 +649,45 @@ const check = (target, layout, measured, pass) => summary.push([target, layout, 
 const echoRate = results.echo?.rate;
 for (const [l, r] of Object.entries(results.spread)) {
   check(`spread ≥ ${int(TARGETS.spreadRate)} items/s`, LAYOUT_NAME[l], `${rateCell(r)} items/s`, r.complete && r.rate >= TARGETS.spreadRate);
-  if (echoRate) check(`spread ≥ ${TARGETS.echoRatio} × echo requests/s`, LAYOUT_NAME[l], `${round(r.rate / echoRate, 4)} (${int(r.rate)} / ${int(echoRate)})`, r.complete && r.rate / echoRate >= TARGETS.echoRatio);
+  if (echoRate)
+    check(
+      `spread ≥ ${TARGETS.echoRatio} × echo requests/s`,
+      LAYOUT_NAME[l],
+      `${round(r.rate / echoRate, 4)} (${int(r.rate)} / ${int(echoRate)})`,
+      r.complete && r.rate / echoRate >= TARGETS.echoRatio,
+    );
 }
 for (const [l, r] of Object.entries(results.flood)) {
   const spread = results.spread[l];
-  if (spread) check(`flood ≥ ${TARGETS.floodShare * 100} % of spread items/s`, LAYOUT_NAME[l], `${round((100 * r.rate) / spread.rate)} % (${rateCell(r)} / ${int(spread.rate)})`, r.complete && spread.complete && r.rate >= TARGETS.floodShare * spread.rate);
+  if (spread)
+    check(
+      `flood ≥ ${TARGETS.floodShare * 100} % of spread items/s`,
+      LAYOUT_NAME[l],
+      `${round((100 * r.rate) / spread.rate)} % (${rateCell(r)} / ${int(spread.rate)})`,
+      r.complete && spread.complete && r.rate >= TARGETS.floodShare * spread.rate,
+    );
   check(`flood: other users' p99 ≤ ${TARGETS.otherUsersP99} ms`, LAYOUT_NAME[l], msOf(r.lat, r.lat.p99, r.others), r.lat.p99 <= TARGETS.otherUsersP99);
 }
 for (const [l, r] of Object.entries(results.capped)) {
-  check(`capped: other org's p99 ≤ ${TARGETS.otherOrgP99} ms`, LAYOUT_NAME[l], `${msOf(r.other.lat, r.other.lat.p99, r.other.sent)}${r.other.lat.missing ? '' : ` (${int(r.other.sent)} items)`}`, r.other.sent > 0 && r.other.lat.p99 <= TARGETS.otherOrgP99);
+  check(
+    `capped: other org's p99 ≤ ${TARGETS.otherOrgP99} ms`,
+    LAYOUT_NAME[l],
+    `${msOf(r.other.lat, r.other.lat.p99, r.other.sent)}${r.other.lat.missing ? '' : ` (${int(r.other.sent)} items)`}`,
+    r.other.sent > 0 && r.other.lat.p99 <= TARGETS.otherOrgP99,
+  );
 }
 if (results.commands) {
   const [small, big] = results.commands.sizes;
   const ratio = big.lat.p99 / small.lat.p99;
-  const measured = big.times.length ? `${round(ratio, 2)} (${ms(big.lat.p99)} / ${ms(small.lat.p99)} ms)` : `no command on ${int(big.size)} events within ${COMMAND_BUDGET_S} s`;
-  check(`per-command p99 at ${int(big.size)} events ≤ ${TARGETS.commandRatio} × at ${int(small.size)}`, 'in-process', measured, big.done && small.done && ratio <= TARGETS.commandRatio);
+  const measured = big.times.length
+    ? `${round(ratio, 2)} (${ms(big.lat.p99)} / ${ms(small.lat.p99)} ms)`
+    : `no command on ${int(big.size)} events within ${COMMAND_BUDGET_S} s`;
+  check(
+    `per-command p99 at ${int(big.size)} events ≤ ${TARGETS.commandRatio} × at ${int(small.size)}`,
+    'in-process',
+    measured,
+    big.done && small.done && ratio <= TARGETS.commandRatio,
+  );
 }
 table('Summary against the targets of issue 29', ['target', 'layout', 'measured', 'result'], summary);
 for (const note of notes) console.log(`\nNote: ${note}`);

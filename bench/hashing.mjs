@@ -13,8 +13,7 @@ const HASHES = Number(process.argv[2] ?? 1_000_000);
 const RADIUS = 31;
 const TESTDATA = fileURLToPath(new URL('../test/fixtures/pdq/data/', import.meta.url));
 
-const table = (head, rows) =>
-  [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+const table = (head, rows) => [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 const fmt = (x, digits = 2) => x.toLocaleString('en', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 async function timePerItem(items, fn, minMs = 1500) {

@@ -33,7 +33,9 @@ const natsPort = await freePort();
 const env = { ...process.env, HOST: '127.0.0.1', WARDEN_LOG_LEVEL: 'warn', WARDEN_RATE_LIMIT_PER_SECOND: '0' };
 
 const rules = textSignalRules({ suffix: 'x' });
-writeFileSync(join(dir, 'bench.yaml'), `org: { id: bench, name: Bench }
+writeFileSync(
+  join(dir, 'bench.yaml'),
+  `org: { id: bench, name: Bench }
 inboundTopic: { enabled: true }
 itemTypes:
   - { id: post, name: Post, kind: CONTENT, fields: [{ name: text, type: STRING, required: true }] }
@@ -41,7 +43,8 @@ actions:
   - { id: review, name: Review, kind: ENQUEUE_TO_MRT, itemTypeIds: [post] }
 rules:
 ${rules}
-`);
+`,
+);
 
 const items = (b) =>
   Array.from({ length: BATCH }, (_, i) => {
@@ -53,7 +56,11 @@ const items = (b) =>
 async function drive(count, send) {
   let next = 0;
   const started = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => { while (next < count) await send(next++); }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < count) await send(next++);
+    }),
+  );
   return (performance.now() - started) / 1000;
 }
 
@@ -80,7 +87,10 @@ const nats = spawn(NATS_SERVER, ['-js', '-a', '127.0.0.1', '-p', String(natsPort
 try {
   let client;
   for (let tries = 0; client === undefined; tries++) {
-    client = await connect({ servers: `nats://127.0.0.1:${natsPort}` }).catch((e) => { if (tries > 100) throw e; return undefined; });
+    client = await connect({ servers: `nats://127.0.0.1:${natsPort}` }).catch((e) => {
+      if (tries > 100) throw e;
+      return undefined;
+    });
     if (client === undefined) await new Promise((r) => setTimeout(r, 50));
   }
   const js = jetstream(client);
@@ -103,7 +113,11 @@ try {
     await servers.stop(warden);
     results.http.push(ITEMS / evaluatedSeconds);
     rows.push([`run ${run}, HTTP: items recorded (202 answered), 100 per request`, Math.round(ITEMS / acceptSeconds), `${acceptSeconds.toFixed(1)} s`]);
-    rows.push([`run ${run}, HTTP: items fully evaluated (first request to last ItemEvaluated)`, Math.round(ITEMS / evaluatedSeconds), `${evaluatedSeconds.toFixed(1)} s`]);
+    rows.push([
+      `run ${run}, HTTP: items fully evaluated (first request to last ItemEvaluated)`,
+      Math.round(ITEMS / evaluatedSeconds),
+      `${evaluatedSeconds.toFixed(1)} s`,
+    ]);
   };
 
   // The topic: published as fast as the broker acknowledges, 100 items per message.
@@ -115,18 +129,39 @@ try {
     const port = await freePort();
     const warden = await servers.start('all', port, dataDir, { WARDEN_NATS_URL: `nats://127.0.0.1:${natsPort}` });
     // The stream exists once Warden consumes.
-    while (!(await manager.consumers.info('WARDEN_ITEMS', 'warden-items').then(() => true, () => false))) await new Promise((r) => setTimeout(r, 50));
+    while (
+      !(await manager.consumers.info('WARDEN_ITEMS', 'warden-items').then(
+        () => true,
+        () => false,
+      ))
+    )
+      await new Promise((r) => setTimeout(r, 50));
     const started = performance.now();
     const publishSeconds = await drive(requests, (b) =>
-      js.publish('warden.bench.items', JSON.stringify({ type: 'ITEM_SUBMISSION_EVENT', version: 1, orgId: 'bench', eventId: `e-${run}-${b}`, items: items(b) })),
+      js.publish(
+        'warden.bench.items',
+        JSON.stringify({ type: 'ITEM_SUBMISSION_EVENT', version: 1, orgId: 'bench', eventId: `e-${run}-${b}`, items: items(b) }),
+      ),
     );
     const recordedSeconds = ((await reached(dataDir, 'ItemSubmitted', ITEMS)) - started) / 1000;
     const evaluatedSeconds = ((await reached(dataDir, 'ItemEvaluated', ITEMS)) - started) / 1000;
     await servers.stop(warden);
     results.topic.push(ITEMS / evaluatedSeconds);
-    rows.push([`run ${run}, topic: messages published (broker acknowledged), 100 items per message`, Math.round(ITEMS / publishSeconds), `${publishSeconds.toFixed(1)} s`]);
-    rows.push([`run ${run}, topic: items recorded (first publish to last ItemSubmitted)`, Math.round(ITEMS / recordedSeconds), `${recordedSeconds.toFixed(1)} s`]);
-    rows.push([`run ${run}, topic: items fully evaluated (first publish to last ItemEvaluated)`, Math.round(ITEMS / evaluatedSeconds), `${evaluatedSeconds.toFixed(1)} s`]);
+    rows.push([
+      `run ${run}, topic: messages published (broker acknowledged), 100 items per message`,
+      Math.round(ITEMS / publishSeconds),
+      `${publishSeconds.toFixed(1)} s`,
+    ]);
+    rows.push([
+      `run ${run}, topic: items recorded (first publish to last ItemSubmitted)`,
+      Math.round(ITEMS / recordedSeconds),
+      `${recordedSeconds.toFixed(1)} s`,
+    ]);
+    rows.push([
+      `run ${run}, topic: items fully evaluated (first publish to last ItemEvaluated)`,
+      Math.round(ITEMS / evaluatedSeconds),
+      `${evaluatedSeconds.toFixed(1)} s`,
+    ]);
   };
 
   for (const [i, path] of ORDER.entries()) await (path === 'topic' ? topic : http)(i + 1);
@@ -138,11 +173,15 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 
-console.log(`Inbound topic against HTTP, embedded profile, one process, ${ITEMS} items, ${CONCURRENCY} concurrent publishers/clients, nats-server -js (node ${process.version})\n`);
+console.log(
+  `Inbound topic against HTTP, embedded profile, one process, ${ITEMS} items, ${CONCURRENCY} concurrent publishers/clients, nats-server -js (node ${process.version})\n`,
+);
 console.log('| measurement | items/s | time |');
 console.log('|---|---|---|');
 for (const [name, rate, time] of rows) console.log(`| ${name} | ${rate} | ${time} |`);
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 if (results.http.length > 0 && results.topic.length > 0) {
-  console.log(`\nFully evaluated, mean of the runs: HTTP ${Math.round(mean(results.http))} items/s, topic ${Math.round(mean(results.topic))} items/s (topic/HTTP ${(mean(results.topic) / mean(results.http)).toFixed(2)})`);
+  console.log(
+    `\nFully evaluated, mean of the runs: HTTP ${Math.round(mean(results.http))} items/s, topic ${Math.round(mean(results.topic))} items/s (topic/HTTP ${(mean(results.topic) / mean(results.http)).toFixed(2)})`,
+  );
 }

@@ -17,7 +17,9 @@ const dir = mkdtempSync(join(tmpdir(), 'warden-bench-ingest-'));
 const env = { ...process.env, WARDEN_DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1', WARDEN_LOG_LEVEL: 'warn', WARDEN_RATE_LIMIT_PER_SECOND: '0' };
 
 const rules = textSignalRules({ bankId: 'spam' });
-writeFileSync(join(dir, 'bench.yaml'), `org: { id: bench, name: Bench }
+writeFileSync(
+  join(dir, 'bench.yaml'),
+  `org: { id: bench, name: Bench }
 itemTypes:
   - { id: post, name: Post, kind: CONTENT, fields: [{ name: text, type: STRING, required: true }, { name: title, type: STRING }] }
 actions:
@@ -26,7 +28,8 @@ textBanks:
   - { id: spam, name: Spam, terms: [viagra, casino, lottery], regexes: ['\\bwin\\s+\\$\\d+'] }
 rules:
 ${rules}
-`);
+`,
+);
 
 async function drive(url, headers, makeBody, requests) {
   let next = 0;
@@ -48,7 +51,11 @@ const batchBody = (b) =>
   JSON.stringify({
     items: Array.from({ length: BATCH }, (_, i) => {
       const n = b * BATCH + i;
-      return { id: `item-${n}`, typeId: 'post', data: { text: `hello ${WORDS[n % 10]} ${n % 1000} and some more ordinary words here`, title: n % 7 ? 'a title' : 'win $100 now' } };
+      return {
+        id: `item-${n}`,
+        typeId: 'post',
+        data: { text: `hello ${WORDS[n % 10]} ${n % 1000} and some more ordinary words here`, title: n % 7 ? 'a title' : 'win $100 now' },
+      };
     }),
   });
 
@@ -74,13 +81,26 @@ async function scenario(label, roles) {
   const children = [];
   for (const [i, role] of roles.entries()) children.push(await servers.start(role, port + 2 + i, dataDir));
   const start = performance.now();
-  const acceptSeconds = await drive(`http://127.0.0.1:${port + 2}/api/v1/items/async`, { 'x-api-key': key, 'content-type': 'application/json' }, batchBody, requests);
+  const acceptSeconds = await drive(
+    `http://127.0.0.1:${port + 2}/api/v1/items/async`,
+    { 'x-api-key': key, 'content-type': 'application/json' },
+    batchBody,
+    requests,
+  );
   await allEvaluated(dataDir);
   const evalSeconds = (performance.now() - start) / 1000;
   for (const c of children) c.kill('SIGTERM');
   await new Promise((r) => setTimeout(r, 500));
-  rows.push([`${label}: items accepted (POST /api/v1/items/async/, 100 per request)`, Math.round(ITEMS / acceptSeconds), `${(requests / acceptSeconds).toFixed(0)} requests/s`]);
-  rows.push([`${label}: items fully evaluated (20 rules; first request to last ItemEvaluated)`, Math.round(ITEMS / evalSeconds), `${evalSeconds.toFixed(1)} s for ${ITEMS}`]);
+  rows.push([
+    `${label}: items accepted (POST /api/v1/items/async/, 100 per request)`,
+    Math.round(ITEMS / acceptSeconds),
+    `${(requests / acceptSeconds).toFixed(0)} requests/s`,
+  ]);
+  rows.push([
+    `${label}: items fully evaluated (20 rules; first request to last ItemEvaluated)`,
+    Math.round(ITEMS / evalSeconds),
+    `${evalSeconds.toFixed(1)} s for ${ITEMS}`,
+  ]);
 }
 
 /** Items accepted first by an api process; then one worker alone evaluates the backlog. */

@@ -82,8 +82,17 @@ async function run(maxConcurrency) {
     const base = `http://127.0.0.1:${port}`;
     const started = performance.now();
     for (let i = 0; i < ITEMS; i += BATCH) {
-      const items = Array.from({ length: Math.min(BATCH, ITEMS - i) }, (_, j) => ({ id: `p${i + j}`, typeId: 'post', typeSchemaVariant: 'partial', data: { text: 'buy spam' } }));
-      const res = await fetch(`${base}/api/v1/items/async/`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ items }) });
+      const items = Array.from({ length: Math.min(BATCH, ITEMS - i) }, (_, j) => ({
+        id: `p${i + j}`,
+        typeId: 'post',
+        typeSchemaVariant: 'partial',
+        data: { text: 'buy spam' },
+      }));
+      const res = await fetch(`${base}/api/v1/items/async/`, {
+        method: 'POST',
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        body: JSON.stringify({ items }),
+      });
       if (res.status !== 202) throw new Error(`submit answered ${res.status}: ${await res.text()}`);
     }
     const deadline = Date.now() + 600_000;

@@ -262,7 +262,10 @@ async function listings(session) {
   const openedBefore = encodeURIComponent(new Date().toISOString());
   return [
     { request: 'GET /api/console/v1/queues', ...(await timed('/api/console/v1/queues', 30)) },
-    { request: 'GET /api/console/v1/jobs (openedBefore, page 100 of 50)', ...(await timed(`/api/console/v1/jobs?queueId=default&openedBefore=${openedBefore}&page=100`, 10)) },
+    {
+      request: 'GET /api/console/v1/jobs (openedBefore, page 100 of 50)',
+      ...(await timed(`/api/console/v1/jobs?queueId=default&openedBefore=${openedBefore}&page=100`, 10)),
+    },
   ];
 }
 
@@ -342,15 +345,23 @@ try {
   const before = callbacks;
   const started = performance.now();
   let decided = 0;
-  await Promise.all(sessions.map(async (session) => {
-    while (decided < DECISIONS) {
-      decided++;
-      const response = await consoleCall(session, 'POST', '/api/console/v1/queues/default/claim');
-      const { job, lock } = await response.json();
-      const d = await consoleCall(session, 'POST', `/api/console/v1/jobs/${job.jobId}/decision`, { lockToken: lock.token, type: 'CUSTOM_ACTION', actionIds: ['remove'], policyIds: ['spam'], reason: 'bench' });
-      if (d.status !== 200) throw new Error(`decision ${d.status}: ${await d.text()}`);
-    }
-  }));
+  await Promise.all(
+    sessions.map(async (session) => {
+      while (decided < DECISIONS) {
+        decided++;
+        const response = await consoleCall(session, 'POST', '/api/console/v1/queues/default/claim');
+        const { job, lock } = await response.json();
+        const d = await consoleCall(session, 'POST', `/api/console/v1/jobs/${job.jobId}/decision`, {
+          lockToken: lock.token,
+          type: 'CUSTOM_ACTION',
+          actionIds: ['remove'],
+          policyIds: ['spam'],
+          reason: 'bench',
+        });
+        if (d.status !== 200) throw new Error(`decision ${d.status}: ${await d.text()}`);
+      }
+    }),
+  );
   while (callbacks - before < decided) await new Promise((r) => setTimeout(r, 10));
   const seconds = (lastCallbackAt - started) / 1000;
   console.log('Decisions end to end (one process; 4 moderators; CUSTOM_ACTION → signed callback delivered)');

@@ -139,7 +139,9 @@ try {
 }
 
 console.log(`One-item POST /api/v1/items/async/, embedded profile, ${SECONDS} s per run after a ${WARMUP_SECONDS} s warm-up (node ${process.version})\n`);
-console.log('| layout | connections | requests/s | p50 ms | p99 ms | max ms | non-2xx | server CPU µs per request | items evaluated / recorded at the end of the run |');
+console.log(
+  '| layout | connections | requests/s | p50 ms | p99 ms | max ms | non-2xx | server CPU µs per request | items evaluated / recorded at the end of the run |',
+);
 console.log('|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) {
   console.log(`| ${r.label} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.max} | ${r.non2xx} | ${r.cpuPerRequest} | ${r.evaluated} |`);

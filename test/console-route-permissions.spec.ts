@@ -23,7 +23,12 @@ interface RouteAccess {
 
 const HTTP_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'SEARCH', 'PROPFIND', 'ALL'];
 const joinPath = (...parts: Array<string | string[] | undefined>) =>
-  '/' + parts.flatMap((p) => [p ?? ''].flat()).map((p) => p.replace(/^\/+|\/+$/g, '')).filter((p) => p !== '').join('/');
+  '/' +
+  parts
+    .flatMap((p) => [p ?? ''].flat())
+    .map((p) => p.replace(/^\/+|\/+$/g, ''))
+    .filter((p) => p !== '')
+    .join('/');
 
 /** Every route of every controller the api role serves, with the access metadata the guards read. */
 function routeTable(modules: ModulesContainer): RouteAccess[] {
@@ -91,7 +96,11 @@ describe('console route permissions (the route table)', () => {
     const auditor = permissionsOf(['AUDITOR']);
     const reached = routes.filter((r) => r.console?.kind === 'session' && r.console.permissions.every((p) => auditor.includes(p))).map((r) => r.route);
     expect(reached).toEqual(
-      expect.arrayContaining(['GET /api/console/v1/audit/export', 'GET /api/console/v1/items/:typeId/:id/history', 'GET /api/console/v1/users/:typeId/:id/history']),
+      expect.arrayContaining([
+        'GET /api/console/v1/audit/export',
+        'GET /api/console/v1/items/:typeId/:id/history',
+        'GET /api/console/v1/users/:typeId/:id/history',
+      ]),
     );
     // Sign-out and the second factor are the user's own account (USE_CONSOLE), which every role has.
     const own = new Set(routes.filter((r) => r.console?.kind === 'session' && r.console.permissions.every((p) => p === 'USE_CONSOLE')).map((r) => r.route));

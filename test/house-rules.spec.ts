@@ -15,9 +15,7 @@ describe('house rules', () => {
   const files = [...sourceFiles('apps'), ...sourceFiles('libs')];
 
   it('reads process.env only in the config module', () => {
-    const offenders = files.filter(
-      (f) => f !== 'libs/platform/src/config/warden-config.ts' && /process\.env\b/.test(readFileSync(join(ROOT, f), 'utf8')),
-    );
+    const offenders = files.filter((f) => f !== 'libs/platform/src/config/warden-config.ts' && /process\.env\b/.test(readFileSync(join(ROOT, f), 'utf8')));
     expect(offenders).toEqual([]);
   });
 

@@ -16,13 +16,13 @@ function violations(...files: string[]): string[] {
 }
 
 describe('layer rules (dependency-cruiser)', () => {
-  it('refuse a domain file that reaches a framework only through another module\'s index, even for a type', () => {
+  it("refuse a domain file that reaches a framework only through another module's index, even for a type", () => {
     expect(violations('test/fixtures/impure-domain/domain/leaky-rule.ts')).toContain(
       'domain-is-pure-transitively: test/fixtures/impure-domain/domain/leaky-rule.ts',
     );
   });
 
-  it('accept the same file importing that module\'s contracts', () => {
+  it("accept the same file importing that module's contracts", () => {
     expect(violations('test/fixtures/impure-domain/domain/pure-rule.ts')).toEqual([]);
   });
 });

@@ -188,7 +188,7 @@ describe('the OpenAPI document, as a client generated from it sees the server', 
     expect(empty.filter((line) => !/^export type (webhooks|\$defs) = Record<string, never>;$/.test(line))).toEqual([]);
   });
 
-  it('names every operation but the console\'s and SAML\'s in the client by its operationId', async () => {
+  it("names every operation but the console's and SAML's in the client by its operationId", async () => {
     // Imported by a computed name: the client compiles only against the generated types.
     const { namedOperations } = (await import(CLIENT)) as { namedOperations: Record<string, { method: string; path: string }> };
     const inDocument = Object.entries(document.paths)

@@ -25,9 +25,7 @@ describe('OpenAPI document', () => {
         const success = (s: string) => s.startsWith('2') || (path.startsWith('/saml/') && s === '302');
         expect(statuses.some(success), `${method} ${path} success`).toBe(true);
         for (const status of statuses.filter((s) => Number(s) >= 400)) {
-          expect(op.responses[status]!.content?.['application/json']?.schema?.$ref, `${method} ${path} ${status}`).toBe(
-            '#/components/schemas/ErrorBodyDto',
-          );
+          expect(op.responses[status]!.content?.['application/json']?.schema?.$ref, `${method} ${path} ${status}`).toBe('#/components/schemas/ErrorBodyDto');
         }
         if (path.startsWith('/api/console/')) {
           // Console routes: the session cookie, or none for signing in.
@@ -49,12 +47,15 @@ describe('OpenAPI document', () => {
     expect(keyed.map(([path]) => path)).toContain('/api/v1/gdpr/delete');
     for (const [path, item] of keyed) {
       const op = item['post']!;
-      expect(op.parameters?.some((p) => p.in === 'header' && p.name === 'Idempotency-Key'), `POST ${path} Idempotency-Key`).toBe(true);
+      expect(
+        op.parameters?.some((p) => p.in === 'header' && p.name === 'Idempotency-Key'),
+        `POST ${path} Idempotency-Key`,
+      ).toBe(true);
       for (const s of ['409', '422', '503']) expect(Object.keys(op.responses), `POST ${path}`).toContain(s);
     }
   });
 
-  it('publishes every operation of the spec-path table under the spec\'s spelling, and none under another', async () => {
+  it("publishes every operation of the spec-path table under the spec's spelling, and none under another", async () => {
     const doc = (await generateOpenApiDocument()) as unknown as { paths: Record<string, Record<string, Operation>> };
     for (const { method, path } of SPEC_TRAILING_SLASH_OPERATIONS) {
       expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined();
@@ -96,10 +97,12 @@ describe('OpenAPI document, for generated clients', () => {
 
   it('declares every tag its operations use, each with a description, and no tag that none uses', () => {
     const declared = new Map((doc.tags ?? []).map((t) => [t.name, t.description ?? '']));
-    const used = new Set(operations().flatMap(({ where, op }) => {
-      expect(op.tags?.length, `${where} has a tag`).toBeGreaterThan(0);
-      return op.tags ?? [];
-    }));
+    const used = new Set(
+      operations().flatMap(({ where, op }) => {
+        expect(op.tags?.length, `${where} has a tag`).toBeGreaterThan(0);
+        return op.tags ?? [];
+      }),
+    );
     expect([...used].filter((t) => !declared.has(t))).toEqual([]);
     expect([...declared.keys()].filter((t) => !used.has(t))).toEqual([]);
     for (const [name, description] of declared) expect(description.length, `tag ${name}`).toBeGreaterThan(20);
@@ -116,7 +119,10 @@ describe('OpenAPI document, for generated clients', () => {
       for (const [status, response] of Object.entries(op.responses)) {
         // Nest joins the descriptions of two decorators for one status with a blank line.
         const paragraphs = (response.description ?? '').split('\n\n');
-        expect(paragraphs.filter((p, i) => paragraphs.indexOf(p) !== i), `${where} ${status}`).toEqual([]);
+        expect(
+          paragraphs.filter((p, i) => paragraphs.indexOf(p) !== i),
+          `${where} ${status}`,
+        ).toEqual([]);
       }
     }
   });

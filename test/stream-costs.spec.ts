@@ -88,7 +88,8 @@ const KINDS: StreamKind[] = [
     stream: dailyActionsStream('acme', 'spam-rule', '2026-11-28'),
     decider: dailyActionCapDecider as unknown as AnyDecider,
     history: function* () {
-      for (let i = 0; ; i++) yield { type: 'CountDailyAction', ruleId: 'spam-rule', item: { id: `p${i}`, typeId: 'post' }, version: 0, content: `c${i}`, max: 1_000_000 };
+      for (let i = 0; ; i++)
+        yield { type: 'CountDailyAction', ruleId: 'spam-rule', item: { id: `p${i}`, typeId: 'post' }, version: 0, content: `c${i}`, max: 1_000_000 };
     },
     next: (i) => ({ type: 'CountDailyAction', ruleId: 'spam-rule', item: { id: `n${i}`, typeId: 'post' }, version: 0, content: `n${i}`, max: 1_000_000 }),
     snapshotted: true,

@@ -41,7 +41,15 @@ function applied(n, user) {
   return {
     id: randomIds.uuid(),
     type: 'UserStrikesApplied',
-    data: { key: `fill-${user}-${n}`, strikes: 1, countAfter: n + 1, action: { id: 'remove' }, policyIds: ['spam'], item: { id: `${user}-item-${n}`, typeId: 'post' }, appliedAt: at },
+    data: {
+      key: `fill-${user}-${n}`,
+      strikes: 1,
+      countAfter: n + 1,
+      action: { id: 'remove' },
+      policyIds: ['spam'],
+      item: { id: `${user}-item-${n}`, typeId: 'post' },
+      appliedAt: at,
+    },
     metadata: { orgId: ORG, correlationId: 'bench-fill', causationId: null, actor: 'bench', occurredAt: at, schemaVersion: 1 },
   };
 }

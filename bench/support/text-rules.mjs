@@ -11,7 +11,10 @@ export const WORDS = ['buy', 'cheap', 'pills', 'free', 'money', 'winner', 'click
  */
 export function textSignalRules({ count = 20, suffix = '', bankId } = {}) {
   const termSuffix = suffix === '' ? '' : `-${suffix}`;
-  return Array.from({ length: count }, (_, i) => `  - id: r${i}
+  return Array.from(
+    { length: count },
+    (_, i) =>
+      `  - id: r${i}
     name: Rule ${i}
     status: LIVE
     itemTypeIds: [post]
@@ -21,5 +24,8 @@ export function textSignalRules({ count = 20, suffix = '', bankId } = {}) {
       conditions:
         - { input: { field: text }, signal: { type: TEXT_CONTAINS, args: { terms: [${WORDS[i % 10]}-${i}, ${WORDS[(i + 3) % 10]}${termSuffix}] } }, comparator: EQUALS, value: true }
         - { input: { field: text }, signal: { type: TEXT_MATCHES_REGEX, args: { pattern: '\\\\b${WORDS[(i + 5) % 10]}\\\\s+\\\\d{${(i % 3) + 1}}${suffix}\\\\b' } }, comparator: EQUALS, value: true }` +
-    (bankId === undefined ? '' : `\n        - { input: { field: title }, signal: { type: TEXT_BANK, args: { bankId: ${bankId} } }, comparator: EQUALS, value: true }`)).join('\n');
+      (bankId === undefined
+        ? ''
+        : `\n        - { input: { field: title }, signal: { type: TEXT_BANK, args: { bankId: ${bankId} } }, comparator: EQUALS, value: true }`),
+  ).join('\n');
 }

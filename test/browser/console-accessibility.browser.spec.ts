@@ -20,7 +20,11 @@ describe('the review console is accessible (axe-core, WCAG 2.1 AA)', () => {
     const reported = await world.api('POST', '/api/v1/report', {
       reporter: { kind: 'user', id: 'reporter-a11y', typeId: 'user' },
       reportedAt: '2026-11-27T09:00:00Z',
-      reportedItem: { id: 'post-a11y', typeId: 'post', data: { text: 'A post with a picture', author: { id: 'author-a11y', typeId: 'user' }, images: [`${platform.url}/media/a11y.png`] } },
+      reportedItem: {
+        id: 'post-a11y',
+        typeId: 'post',
+        data: { text: 'A post with a picture', author: { id: 'author-a11y', typeId: 'user' }, images: [`${platform.url}/media/a11y.png`] },
+      },
       reportedForReason: { reason: 'Looks like spam', policyId: 'spam' },
     });
     expect(reported.status).toBe(201);
@@ -57,7 +61,13 @@ describe('the review console is accessible (axe-core, WCAG 2.1 AA)', () => {
       await nav.getByRole('link', { name: 'Queues', exact: true }).click();
       await waitFor(async () => {
         await page.getByRole('button', { name: 'Refresh' }).click();
-        return (await page.getByRole('row', { name: /Default/ }).getByRole('cell').first().textContent()) === '1' || undefined;
+        return (
+          (await page
+            .getByRole('row', { name: /Default/ })
+            .getByRole('cell')
+            .first()
+            .textContent()) === '1' || undefined
+        );
       }, 'the report pending in default');
       await page.getByRole('link', { name: 'Start reviewing Default' }).click();
       await page.getByRole('form', { name: 'Decision' }).waitFor();

@@ -58,7 +58,10 @@ describe('the review console: manager and admin pages (browser)', () => {
   beforeAll(async () => {
     callbackPort = await freePort();
     // The file hands its queues to the console: the queue settings page may edit them.
-    const config = reviewOrgConfig(`http://127.0.0.1:${callbackPort}`, 'management: { queues: console }\n').replace('/hooks/remove', `/hooks/remove?token=${CALLBACK_SECRET}`);
+    const config = reviewOrgConfig(`http://127.0.0.1:${callbackPort}`, 'management: { queues: console }\n').replace(
+      '/hooks/remove',
+      `/hooks/remove?token=${CALLBACK_SECRET}`,
+    );
     // One retry after 50 ms: a callback to the closed port is dead-lettered within the test.
     [world, browser] = await Promise.all([
       startReviewWorld(config, ['ADMIN', 'MODERATOR', 'MODERATOR_MANAGER'], { WARDEN_CALLBACK_RETRY_SCHEDULE: '50ms' }),
@@ -138,8 +141,20 @@ describe('the review console: manager and admin pages (browser)', () => {
     expect(created.code, created.stderr).toBe(0);
     const { page, problems, context } = await open(ADMIN, '/users');
     await page.getByRole('heading', { name: 'Invite a user' }).waitFor();
-    expect(await page.getByRole('row', { name: /nopass@rev\.example/ }).getByRole('cell').nth(1).textContent()).toBe('active no password');
-    expect(await page.getByRole('row', { name: new RegExp(MODERATOR.replace('.', '\\.')) }).getByRole('cell').nth(1).textContent()).toBe('active');
+    expect(
+      await page
+        .getByRole('row', { name: /nopass@rev\.example/ })
+        .getByRole('cell')
+        .nth(1)
+        .textContent(),
+    ).toBe('active no password');
+    expect(
+      await page
+        .getByRole('row', { name: new RegExp(MODERATOR.replace('.', '\\.')) })
+        .getByRole('cell')
+        .nth(1)
+        .textContent(),
+    ).toBe('active');
     await page.getByLabel('Email').fill('newcomer@rev.example');
     expect(await page.getByRole('checkbox', { name: 'Moderator', exact: true }).isChecked()).toBe(true);
     await page.getByRole('button', { name: 'Invite' }).click();
@@ -147,7 +162,10 @@ describe('the review console: manager and admin pages (browser)', () => {
     await link.waitFor();
     const invitation = new URL(await link.inputValue());
     expect(invitation.pathname).toBe('/console/invite');
-    await page.getByRole('row', { name: /newcomer@rev\.example/ }).getByText('invited').waitFor();
+    await page
+      .getByRole('row', { name: /newcomer@rev\.example/ })
+      .getByText('invited')
+      .waitFor();
     await page.getByRole('button', { name: 'I have saved it' }).click();
     await page.getByRole('heading', { name: 'Invite a user' }).waitFor();
     await screenshot(page, 'users');
@@ -174,7 +192,10 @@ describe('the review console: manager and admin pages (browser)', () => {
     expect(await invitee.page.locator('header .who').textContent()).toContain('newcomer@rev.example');
 
     await page.getByRole('button', { name: 'Refresh' }).click();
-    await page.getByRole('row', { name: /newcomer@rev\.example/ }).getByText('active').waitFor();
+    await page
+      .getByRole('row', { name: /newcomer@rev\.example/ })
+      .getByText('active')
+      .waitFor();
     // Chromium logs every 4xx response itself; the refused password's 400 is the only line.
     expect(invitee.problems).toEqual(['console: Failed to load resource: the server responded with a status of 400 (Bad Request)']);
     expect(problems).toEqual([]);
@@ -208,7 +229,11 @@ describe('the review console: manager and admin pages (browser)', () => {
       await page.getByLabel('Status').selectOption('');
       await waitFor(async () => {
         await page.getByRole('button', { name: 'Refresh' }).click();
-        const status = await page.getByRole('row', { name: /post-dead/ }).getByRole('cell').nth(1).textContent();
+        const status = await page
+          .getByRole('row', { name: /post-dead/ })
+          .getByRole('cell')
+          .nth(1)
+          .textContent();
         return status?.includes('delivered') || undefined;
       }, 'the redelivered callback delivered');
       expect(platform.received.some((path) => path.startsWith('/hooks/remove'))).toBe(true);
@@ -234,10 +259,19 @@ describe('the review console: manager and admin pages (browser)', () => {
     await field.fill('900');
     await form.getByRole('button', { name: 'Save queue' }).click();
     await page.getByText('Queue Spam reports saved.').waitFor();
-    const row = await page.getByRole('row', { name: /Spam reports/ }).getByRole('cell').allTextContents();
+    const row = await page
+      .getByRole('row', { name: /Spam reports/ })
+      .getByRole('cell')
+      .allTextContents();
     expect(row.slice(0, 2)).toEqual(['Priority', '900 s']);
     // The default queue is still the default: an edit sends the whole definition back.
-    expect(await page.getByRole('row', { name: /Default/ }).getByRole('cell').nth(3).textContent()).toBe('new jobs');
+    expect(
+      await page
+        .getByRole('row', { name: /Default/ })
+        .getByRole('cell')
+        .nth(3)
+        .textContent(),
+    ).toBe('new jobs');
     // Chromium logs every 4xx response itself; the 400 this test asked for is the only line.
     expect(problems).toEqual(['console: Failed to load resource: the server responded with a status of 400 (Bad Request)']);
     await context.close();
@@ -273,7 +307,13 @@ describe('the review console: manager and admin pages (browser)', () => {
     expect(sp.some((url) => url.endsWith('/saml/login/rev'))).toBe(true);
     await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Rules' }).click();
     await page.getByRole('row', { name: /To review/ }).waitFor();
-    expect(await page.getByRole('row', { name: /To review/ }).getByRole('cell').nth(3).textContent()).toMatch(/\d+ today/);
+    expect(
+      await page
+        .getByRole('row', { name: /To review/ })
+        .getByRole('cell')
+        .nth(3)
+        .textContent(),
+    ).toMatch(/\d+ today/);
     expect(problems).toEqual([]);
     await context.close();
   }, 90_000);
@@ -305,8 +345,22 @@ describe('the review console: manager and admin pages (browser)', () => {
 
     await row.getByRole('button', { name: /^Release job / }).click();
     await page.getByText(/was released: anyone may claim it now/).waitFor();
-    await waitFor(async () => (await page.getByRole('row', { name: /post-locked/ }).getByRole('cell').nth(1).textContent()) === 'Pending' || undefined, 'the job pending again');
-    expect(await page.getByRole('row', { name: /post-locked/ }).getByRole('cell').nth(3).textContent()).toBe('—');
+    await waitFor(
+      async () =>
+        (await page
+          .getByRole('row', { name: /post-locked/ })
+          .getByRole('cell')
+          .nth(1)
+          .textContent()) === 'Pending' || undefined,
+      'the job pending again',
+    );
+    expect(
+      await page
+        .getByRole('row', { name: /post-locked/ })
+        .getByRole('cell')
+        .nth(3)
+        .textContent(),
+    ).toBe('—');
 
     // The age filter is the server's: a job opened a moment ago is in no page of the older jobs.
     const age = page.getByRole('combobox', { name: /^Age/ });
@@ -317,7 +371,10 @@ describe('the review console: manager and admin pages (browser)', () => {
     await page.getByRole('row', { name: /post-locked/ }).waitFor();
 
     // The job's own page shows it with the moderator's view, without claiming it.
-    await page.getByRole('link', { name: /^View job / }).first().click();
+    await page
+      .getByRole('link', { name: /^View job / })
+      .first()
+      .click();
     await page.getByRole('heading', { name: /post-locked/ }).waitFor();
     await page.getByText('Something to look at').waitFor();
     expect(await page.getByText(/State pending/).count()).toBe(1);

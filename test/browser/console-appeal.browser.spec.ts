@@ -54,7 +54,10 @@ describe('the review console: a moderator accepts an appeal (browser)', () => {
 
   beforeAll(async () => {
     receiver = await startReceiver();
-    [world, browser] = await Promise.all([startReviewWorld(reviewOrgConfig(receiver.url, appealsConfig(receiver.url)), ['MODERATOR', 'ADMIN']), launchChromium()]);
+    [world, browser] = await Promise.all([
+      startReviewWorld(reviewOrgConfig(receiver.url, appealsConfig(receiver.url)), ['MODERATOR', 'ADMIN']),
+      launchChromium(),
+    ]);
     // second-0@rev.example: a moderator who did not take the appealed decision.
     const [second] = await signInUsers(world, world.sessions['ADMIN']!, 'MODERATOR', 1, 'second');
     secondId = second!.userId;

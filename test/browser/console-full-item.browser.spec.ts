@@ -33,13 +33,21 @@ describe('the review console: "Load full item" of a partial item (browser)', () 
         asked.push({ reason: request.reason, items: request.items.map((i) => `${i.typeId}/${i.id}`) });
         const known = request.items.filter((i) => HELD[`${i.typeId}/${i.id}`]);
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ items: known.map((i) => ({ id: i.id, typeId: i.typeId, ...HELD[`${i.typeId}/${i.id}`] })), notFound: request.items.filter((i) => !known.includes(i)) }));
+        res.end(
+          JSON.stringify({
+            items: known.map((i) => ({ id: i.id, typeId: i.typeId, ...HELD[`${i.typeId}/${i.id}`] })),
+            notFound: request.items.filter((i) => !known.includes(i)),
+          }),
+        );
       });
     });
     await new Promise<void>((r) => endpoint.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(endpoint.address() as { port: number }).port}`;
     // The endpoint is on loopback: the tests' outbound allowlist (127.0.0.0/8) lets Warden call it, as it does callbacks.
-    [world, browser] = await Promise.all([startReviewWorld(reviewOrgConfig(url, `partialItems: { url: ${url}/warden/items, timeoutMs: 2000, cacheSeconds: 60 }\n`), ['MODERATOR']), launchChromium()]);
+    [world, browser] = await Promise.all([
+      startReviewWorld(reviewOrgConfig(url, `partialItems: { url: ${url}/warden/items, timeoutMs: 2000, cacheSeconds: 60 }\n`), ['MODERATOR']),
+      launchChromium(),
+    ]);
   }, 90_000);
 
   afterAll(async () => {

@@ -36,7 +36,8 @@ describe('the review console: a moderator works a queue (browser)', () => {
 
   beforeAll(async () => {
     platform = await startPlatform();
-    const config = reviewOrgConfig(platform.url).replace('org: { id: rev, name: Review Org }', WELLNESS).replace('queues:\n', `queues:\n${QUICK_QUEUE}`) + SPAM_ROUTING;
+    const config =
+      reviewOrgConfig(platform.url).replace('org: { id: rev, name: Review Org }', WELLNESS).replace('queues:\n', `queues:\n${QUICK_QUEUE}`) + SPAM_ROUTING;
     [world, browser] = await Promise.all([startReviewWorld(config, ['MODERATOR', 'CHILD_SAFETY_MODERATOR']), launchChromium()]);
   }, 90_000);
 
@@ -60,13 +61,15 @@ describe('the review console: a moderator works a queue (browser)', () => {
   }
 
   const pending = async (queueId: string, session = world.sessions['MODERATOR']!) => {
-    const body = (await (await world.call(session, 'GET', '/api/console/v1/queues')).json()) as { queues: Array<{ id: string; pending: number; locked: number }> };
+    const body = (await (await world.call(session, 'GET', '/api/console/v1/queues')).json()) as {
+      queues: Array<{ id: string; pending: number; locked: number }>;
+    };
     return body.queues.find((q) => q.id === queueId);
   };
 
   it('works a queue by keyboard alone on a tablet: reveal, ignore, submit, the next job opens, skip; nothing overflows', async () => {
     await reportPosts('kb', 2);
-    await waitFor(async () => ((await pending('default'))?.pending === 2) || undefined, 'two jobs pending in default');
+    await waitFor(async () => (await pending('default'))?.pending === 2 || undefined, 'two jobs pending in default');
     const { page, problems } = await openPage(browser, { viewport: TABLET });
     await signIn(page, world.warden.url, 'moderator@rev.example', REVIEW_PASSWORD);
     await page.getByRole('link', { name: 'Start reviewing Default' }).focus();
@@ -90,16 +93,21 @@ describe('the review console: a moderator works a queue (browser)', () => {
     await page.keyboard.down('Enter');
     await page.keyboard.up('Enter');
     await page.keyboard.up('Control');
-    await page.getByRole('button', { name: /^Ignore/ }).click({ noWaitAfter: true }).catch(() => undefined);
+    await page
+      .getByRole('button', { name: /^Ignore/ })
+      .click({ noWaitAfter: true })
+      .catch(() => undefined);
     await waitFor(async () => {
       const now = await heading.textContent();
       return now !== first && /kb-\d/.test(now ?? '') ? now : undefined;
     }, 'the next job after the decision');
     expect(loggedEvents(world.dataDir, 'ReviewJobDecided')).toHaveLength(1);
-    expect(await page.evaluate(() => {
-      const root = (globalThis as unknown as { document: { scrollingElement: { scrollWidth: number; clientWidth: number } } }).document.scrollingElement;
-      return root.scrollWidth <= root.clientWidth;
-    })).toBe(true);
+    expect(
+      await page.evaluate(() => {
+        const root = (globalThis as unknown as { document: { scrollingElement: { scrollWidth: number; clientWidth: number } } }).document.scrollingElement;
+        return root.scrollWidth <= root.clientWidth;
+      }),
+    ).toBe(true);
     // s skips: the job goes back, and this moderator is not offered it again for a while.
     await page.keyboard.press('s');
     await page.getByText('No job is waiting in this queue.').waitFor();
@@ -116,17 +124,17 @@ describe('the review console: a moderator works a queue (browser)', () => {
     await signIn(other.page, world.warden.url, 'child_safety_moderator@rev.example', REVIEW_PASSWORD);
     await other.page.getByRole('link', { name: 'Start reviewing Default' }).click();
     await other.page.getByRole('radio', { name: 'Child-safety report' }).waitFor();
-    await waitFor(async () => ((await pending('default'))?.locked === 1) || undefined, 'the job locked by the child-safety moderator');
+    await waitFor(async () => (await pending('default'))?.locked === 1 || undefined, 'the job locked by the child-safety moderator');
     // Leaving the queue gives the lock back.
     await other.page.getByRole('link', { name: 'Leave queue' }).click();
     await other.page.getByRole('heading', { name: 'Queues' }).waitFor();
-    await waitFor(async () => ((await pending('default'))?.locked === 0) || undefined, 'the lock released on leaving');
+    await waitFor(async () => (await pending('default'))?.locked === 0 || undefined, 'the lock released on leaving');
     // Closing the tab with a job on screen gives its lock back too.
     await other.page.getByRole('link', { name: 'Start reviewing Default' }).click();
     await other.page.getByRole('radio', { name: 'Child-safety report' }).waitFor();
-    await waitFor(async () => ((await pending('default'))?.locked === 1) || undefined, 'the job locked again');
+    await waitFor(async () => (await pending('default'))?.locked === 1 || undefined, 'the job locked again');
     await other.page.close({ runBeforeUnload: true });
-    await waitFor(async () => ((await pending('default'))?.locked === 0) || undefined, 'the lock released when the tab closed');
+    await waitFor(async () => (await pending('default'))?.locked === 0 || undefined, 'the lock released when the tab closed');
     expect(other.problems).toEqual([]);
   }, 90_000);
 
@@ -140,9 +148,13 @@ describe('the review console: a moderator works a queue (browser)', () => {
       const response = await world.call(moderator, 'POST', '/api/console/v1/queues/default/claim');
       return response.status === 200 ? ((await response.json()) as { job: { jobId: string }; lock: { token: string } }) : undefined;
     }, 'a job of default claimed');
-    const moved = await world.call(moderator, 'POST', `/api/console/v1/jobs/${claimed.job.jobId}/decision`, { lockToken: claimed.lock.token, type: 'TRANSFORM_JOB_AND_RECREATE_IN_QUEUE', targetQueueId: 'quick' });
+    const moved = await world.call(moderator, 'POST', `/api/console/v1/jobs/${claimed.job.jobId}/decision`, {
+      lockToken: claimed.lock.token,
+      type: 'TRANSFORM_JOB_AND_RECREATE_IN_QUEUE',
+      targetQueueId: 'quick',
+    });
     expect(moved.status).toBe(200);
-    await waitFor(async () => ((await pending('quick'))?.pending === 1) || undefined, 'the job recreated in quick');
+    await waitFor(async () => (await pending('quick'))?.pending === 1 || undefined, 'the job recreated in quick');
 
     const { page, problems } = await openPage(browser);
     await signIn(page, world.warden.url, 'moderator@rev.example', REVIEW_PASSWORD);
@@ -160,19 +172,25 @@ describe('the review console: a moderator works a queue (browser)', () => {
       { what: 'the lock renewed', timeoutMs: 30_000 },
     );
     expect(Date.parse(renewed)).toBeGreaterThan(Date.parse(firstExpiry));
-    await waitFor(async () => {
-      await page.mouse.move(100 + Math.random() * 400, 100 + Math.random() * 300);
-      return Date.now() > Date.parse(firstExpiry) + 500 || undefined;
-    }, { what: 'the first expiry passed', timeoutMs: 30_000 });
+    await waitFor(
+      async () => {
+        await page.mouse.move(100 + Math.random() * 400, 100 + Math.random() * 300);
+        return Date.now() > Date.parse(firstExpiry) + 500 || undefined;
+      },
+      { what: 'the first expiry passed', timeoutMs: 30_000 },
+    );
     await page.getByRole('radio', { name: 'Ignore' }).check();
-    await page.getByRole('button', { name: /Ignore/ }).last().click();
+    await page
+      .getByRole('button', { name: /Ignore/ })
+      .last()
+      .click();
     await page.getByText('No job is waiting in this queue.').waitFor();
     expect(problems).toEqual([]);
   }, 120_000);
 
   it("shows media as the organization says, remembers a moderator's own blur, and suggests a break after the set number of items", async () => {
     await reportPosts('well', 3, 'spam');
-    await waitFor(async () => ((await pending('spam'))?.pending === 3) || undefined, 'three jobs in spam');
+    await waitFor(async () => (await pending('spam'))?.pending === 3 || undefined, 'three jobs in spam');
     const { page, problems } = await openPage(browser);
     await signIn(page, world.warden.url, 'moderator@rev.example', REVIEW_PASSWORD);
     await page.goto(`${world.warden.url}/console/review/spam`);
@@ -186,7 +204,10 @@ describe('the review console: a moderator works a queue (browser)', () => {
     expect(await computedStyle(image, 'filter')).toBe('blur(6px) grayscale(1)');
     // The second item with media reaches breakAfterItems: 2.
     await page.getByRole('radio', { name: 'Ignore' }).check();
-    await page.getByRole('button', { name: /Ignore/ }).last().click();
+    await page
+      .getByRole('button', { name: /Ignore/ })
+      .last()
+      .click();
     await page.getByText(/You have looked at 2 items with media/).waitFor();
     await page.getByRole('button', { name: 'I took a break' }).click();
     // The override is remembered for this user in this browser: a new page load keeps it.
@@ -196,10 +217,10 @@ describe('the review console: a moderator works a queue (browser)', () => {
     await page.getByRole('button', { name: 'Use organization default' }).click();
     expect(await computedStyle(image, 'filter')).toBe('blur(28px)');
     // Signing out with a job on screen gives its lock back first.
-    await waitFor(async () => ((await pending('spam'))?.locked === 1) || undefined, 'the job on screen locked');
+    await waitFor(async () => (await pending('spam'))?.locked === 1 || undefined, 'the job on screen locked');
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
-    await waitFor(async () => ((await pending('spam'))?.locked === 0) || undefined, 'the lock given back at sign-out');
+    await waitFor(async () => (await pending('spam'))?.locked === 0 || undefined, 'the lock given back at sign-out');
     expect(problems).toEqual([]);
   }, 90_000);
 });

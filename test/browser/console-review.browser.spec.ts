@@ -90,10 +90,10 @@ describe('the review console: a moderator reviews a reported post (browser)', ()
   }, 90_000);
 
   // Issue 30 item 16: a reported post the live rule had already removed shows what Warden did.
-  it('shows on a reported job the rule that already fired, its action with the callback delivered, and the creator\'s recent actions', async () => {
+  it("shows on a reported job the rule that already fired, its action with the callback delivered, and the creator's recent actions", async () => {
     const post = { text: 'Buy cheap pills now', author: { id: 'spammer-2', typeId: 'user' } };
     expect((await world.api('POST', '/api/v1/items/async', { items: [{ id: 'post-2', typeId: 'post', data: post }] })).status).toBe(202);
-    await waitFor(() => platform.received.find((c) => c.path === '/hooks/remove' && c.body.includes('"post-2"')), 'the rule\'s remove callback of post-2');
+    await waitFor(() => platform.received.find((c) => c.path === '/hooks/remove' && c.body.includes('"post-2"')), "the rule's remove callback of post-2");
     const reported = await world.api('POST', '/api/v1/report', {
       reporter: { kind: 'user', id: 'reporter-2', typeId: 'user' },
       reportedAt: '2026-11-27T10:00:00Z',
@@ -107,7 +107,9 @@ describe('the review console: a moderator reviews a reported post (browser)', ()
       'the job of the report on post-2',
     );
     await waitFor(async () => {
-      const view = (await (await world.call(world.sessions['MODERATOR']!, 'GET', `/api/console/v1/jobs/${jobId}`)).json()) as { actions?: { creator: unknown[] } };
+      const view = (await (await world.call(world.sessions['MODERATOR']!, 'GET', `/api/console/v1/jobs/${jobId}`)).json()) as {
+        actions?: { creator: unknown[] };
+      };
       return (view.actions?.creator.length ?? 0) > 0 || undefined;
     }, "the creator's actions in the job view");
 
@@ -130,7 +132,10 @@ describe('the review console: a moderator reviews a reported post (browser)', ()
     await screenshot(page, 'job-what-warden-did');
     // Decided, so that the next test finds no job of this moderator's still held.
     await page.getByRole('radio', { name: 'Ignore' }).check();
-    await page.getByRole('button', { name: /Ignore/ }).last().click();
+    await page
+      .getByRole('button', { name: /Ignore/ })
+      .last()
+      .click();
     await page.getByText('No job is waiting in this queue.').waitFor();
     expect(problems).toEqual([]);
   }, 90_000);
@@ -144,7 +149,9 @@ describe('the review console: a moderator reviews a reported post (browser)', ()
         reportedForReason: { reason: `about ${id}` },
       });
     const pending = async () => {
-      const body = (await (await world.call(world.sessions['MODERATOR']!, 'GET', '/api/console/v1/queues')).json()) as { queues: Array<{ id: string; pending: number }> };
+      const body = (await (await world.call(world.sessions['MODERATOR']!, 'GET', '/api/console/v1/queues')).json()) as {
+        queues: Array<{ id: string; pending: number }>;
+      };
       return body.queues.find((q) => q.id === 'default')?.pending;
     };
     expect((await report('text-only', { text: 'Nothing but words here' })).status).toBe(201);
@@ -164,7 +171,10 @@ describe('the review console: a moderator reviews a reported post (browser)', ()
     expect((await report('with-image', { text: 'Look at this', images: [`${platform.url}/media/with-image.png`] })).status).toBe(201);
     await waitFor(async () => (await pending()) === 1 || undefined, 'the post with an image pending in default');
     await page.getByRole('radio', { name: 'Ignore' }).check();
-    await page.getByRole('button', { name: /Ignore/ }).last().click();
+    await page
+      .getByRole('button', { name: /Ignore/ })
+      .last()
+      .click();
     await page.getByRole('heading', { name: /with-image/ }).waitFor();
     await page.getByRole('group', { name: 'Media' }).waitFor();
     expect(await page.getByLabel('Blur').count()).toBe(1);

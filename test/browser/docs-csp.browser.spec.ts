@@ -34,10 +34,9 @@ describe('Swagger UI at /docs under its Content-Security-Policy', () => {
       await page.addInitScript(() => {
         const seen: string[] = [];
         (globalThis as unknown as { cspViolations: string[] }).cspViolations = seen;
-        (globalThis as unknown as { addEventListener(type: string, listener: (e: { violatedDirective: string; blockedURI: string }) => void): void }).addEventListener(
-          'securitypolicyviolation',
-          (e) => seen.push(`${e.violatedDirective} ${e.blockedURI}`),
-        );
+        (
+          globalThis as unknown as { addEventListener(type: string, listener: (e: { violatedDirective: string; blockedURI: string }) => void): void }
+        ).addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI}`));
       });
       const response = await page.goto(`${warden.url}${path}`);
       expect(response?.status()).toBe(200);
@@ -46,7 +45,14 @@ describe('Swagger UI at /docs under its Content-Security-Policy', () => {
       await page.locator('.swagger-ui .info .title', { hasText: 'Warden' }).waitFor();
       expect(await page.locator('.opblock').count()).toBeGreaterThan(10);
       // The inline style blocks applied (the page's own <style> sets the body's margin to 0).
-      expect(await page.evaluate(() => (globalThis as unknown as { getComputedStyle(e: unknown): { margin: string }; document: { body: unknown } }).getComputedStyle((globalThis as unknown as { document: { body: unknown } }).document.body).margin)).toBe('0px');
+      expect(
+        await page.evaluate(
+          () =>
+            (globalThis as unknown as { getComputedStyle(e: unknown): { margin: string }; document: { body: unknown } }).getComputedStyle(
+              (globalThis as unknown as { document: { body: unknown } }).document.body,
+            ).margin,
+        ),
+      ).toBe('0px');
 
       // The authorization dialog, where a key is typed in.
       await page.getByRole('button', { name: 'Authorize' }).first().click();

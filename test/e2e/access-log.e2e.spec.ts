@@ -1,14 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../support/wait-for.js';
-import {
-  consoleLogin,
-  createConsoleUser,
-  createOrgWithKey,
-  freshDataDir,
-  type RunningWarden,
-  startWarden,
-  testEnv,
-} from '../support/warden-process.js';
+import { consoleLogin, createConsoleUser, createOrgWithKey, freshDataDir, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
 
 interface AccessLine {
   level: number;
@@ -55,7 +47,18 @@ describe('the access log, one line per request', () => {
       .map((line) => JSON.parse(line) as AccessLine);
 
   it('writes exactly one line per request, with its id, route, status, duration and organization, and no secret', async () => {
-    const secrets = ['person-42-secret', 'body-text-secret', 'idem-key-secret', 'token-secret', 'wdn_wrong_key_secret', 'cookie-value-secret', password, key, session.cookie.split('=')[1]!, session.csrfToken];
+    const secrets = [
+      'person-42-secret',
+      'body-text-secret',
+      'idem-key-secret',
+      'token-secret',
+      'wdn_wrong_key_secret',
+      'cookie-value-secret',
+      password,
+      key,
+      session.cookie.split('=')[1]!,
+      session.csrfToken,
+    ];
     const requests: Array<{ path: string; init?: RequestInit; route: string | null; orgId: string | null }> = [
       { path: '/health/live', route: '/health/live', orgId: null },
       { path: '/api/v1/organization', init: { headers: { 'x-api-key': key } }, route: '/api/v1/organization', orgId: 'acme' },
@@ -75,7 +78,11 @@ describe('the access log, one line per request', () => {
       { path: '/api/console/v1/me', init: { headers: { cookie: session.cookie } }, route: '/api/console/v1/me', orgId: 'acme' },
       {
         path: '/api/console/v1/session',
-        init: { method: 'POST', headers: { 'content-type': 'application/json', cookie: 'warden_session=cookie-value-secret' }, body: JSON.stringify({ email: 'admin@acme.example', password: `${password}x` }) },
+        init: {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', cookie: 'warden_session=cookie-value-secret' },
+          body: JSON.stringify({ email: 'admin@acme.example', password: `${password}x` }),
+        },
         route: '/api/console/v1/session',
         orgId: null,
       },
@@ -92,7 +99,7 @@ describe('the access log, one line per request', () => {
       statuses.push(response.status);
     }
     // The line is written once the response is out, so it may follow the client's read by a moment.
-    await waitFor(() => accessLines().some((line) => line.requestId === `access-${requests.length - 1}`), 'the last request\'s line');
+    await waitFor(() => accessLines().some((line) => line.requestId === `access-${requests.length - 1}`), "the last request's line");
 
     const lines = accessLines();
     expect(lines.map((line) => line.requestId)).toEqual(requests.map((_, i) => `access-${i}`));

@@ -71,7 +71,9 @@ describe('appeal insights: the appeal job view and the appeals report', () => {
     otherAdmin = await consoleLogin(world.warden.url, 'admin@other.example', REVIEW_PASSWORD);
 
     // Two rule removals (auto-remove, violence) and one moderator removal (spam).
-    const sent = await world.api('POST', '/api/v1/items/async', { items: [post('p-rule-1', 'auto-remove me'), post('p-rule-2', 'auto-remove me too'), post('p-mod', 'please review me')] });
+    const sent = await world.api('POST', '/api/v1/items/async', {
+      items: [post('p-rule-1', 'auto-remove me'), post('p-rule-2', 'auto-remove me too'), post('p-mod', 'please review me')],
+    });
     expect(sent.status).toBe(202);
     const moderator = world.sessions['MODERATOR']!;
     const claimed = await waitFor(async () => {
@@ -150,7 +152,15 @@ describe('appeal insights: the appeal job view and the appeals report', () => {
         count: 1,
         windowDays: null,
         history: [
-          { strikes: 1, countAfter: 1, actionId: 'remove', policyIds: ['spam'], item: { id: 'p-mod', typeId: 'post' }, appliedAt: expect.any(String), counting: true },
+          {
+            strikes: 1,
+            countAfter: 1,
+            actionId: 'remove',
+            policyIds: ['spam'],
+            item: { id: 'p-mod', typeId: 'post' },
+            appliedAt: expect.any(String),
+            counting: true,
+          },
         ],
       },
     });
@@ -168,11 +178,19 @@ describe('appeal insights: the appeal job view and the appeals report', () => {
   });
 
   it('counts appeals per rule and policy with their overturn rate, over whole and partial days', async () => {
-    const outcomes: Record<string, 'ACCEPT_APPEAL' | 'REJECT_APPEAL'> = { 'ins-1': 'ACCEPT_APPEAL', 'ins-2': 'REJECT_APPEAL', 'ins-3': 'ACCEPT_APPEAL', 'ins-4': 'REJECT_APPEAL' };
+    const outcomes: Record<string, 'ACCEPT_APPEAL' | 'REJECT_APPEAL'> = {
+      'ins-1': 'ACCEPT_APPEAL',
+      'ins-2': 'REJECT_APPEAL',
+      'ins-3': 'ACCEPT_APPEAL',
+      'ins-4': 'REJECT_APPEAL',
+    };
     for (let decided = 0; decided < 4; decided++) {
       const claimed = await waitFor(claimAppeal, 'an appeal job to claim');
       const type = outcomes[claimed.job.appeal!.appealId]!;
-      const r = await world.call(world.sessions['ADMIN']!, 'POST', `/api/console/v1/jobs/${claimed.job.jobId}/decision`, { lockToken: claimed.lock.token, type });
+      const r = await world.call(world.sessions['ADMIN']!, 'POST', `/api/console/v1/jobs/${claimed.job.jobId}/decision`, {
+        lockToken: claimed.lock.token,
+        type,
+      });
       expect(r.status).toBe(200);
     }
     const analyst = world.sessions['ANALYST']!;

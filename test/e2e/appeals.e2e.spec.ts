@@ -1,13 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventCount, loggedEvents, rawLog } from '../support/config-files.js';
-import {
-  type ReviewWorld,
-  reviewOrgConfig,
-  type Session,
-  signInUsers,
-  startReceiver,
-  startReviewWorld,
-} from '../support/review-fixture.js';
+import { type ReviewWorld, reviewOrgConfig, type Session, signInUsers, startReceiver, startReviewWorld } from '../support/review-fixture.js';
 import { waitFor } from '../support/wait-for.js';
 
 interface Claimed {
@@ -155,14 +148,17 @@ describe('appeals over HTTP', () => {
     expect(((await ignored.json()) as ErrorBody).errors.map((e) => e.pointer)).toEqual(['/type']);
 
     // The removal struck its author once (spam: 1 strike) and cost them their score (4 points on 1 submission).
-    await waitFor(async () => (await standing(job.jobId)).strikeCount === 1 || undefined, 'the removal\'s strike');
+    await waitFor(async () => (await standing(job.jobId)).strikeCount === 1 || undefined, "the removal's strike");
     expect(await score('author-of-p-appealed')).toBe(1);
 
     const accepted = await world.call(other, 'POST', `/api/console/v1/jobs/${job.jobId}/decision`, { lockToken: claimed.lock.token, type: 'ACCEPT_APPEAL' });
     expect(accepted.status).toBe(200);
     expect(await accepted.json()).toMatchObject({ jobId: job.jobId, type: 'ACCEPT_APPEAL', deliveryIds: [] });
 
-    const [callback] = await waitFor(() => (appealCallbacks(receiver, 'ap-1').length > 0 ? appealCallbacks(receiver, 'ap-1') : undefined), 'the appeal decision callback');
+    const [callback] = await waitFor(
+      () => (appealCallbacks(receiver, 'ap-1').length > 0 ? appealCallbacks(receiver, 'ap-1') : undefined),
+      'the appeal decision callback',
+    );
     expect(callback!.headers['service-signature']).toMatch(/^t=\d+,kid=[\w-]+,v1=/);
     expect(JSON.parse(callback!.body)).toEqual({
       appealId: 'ap-1',
@@ -184,9 +180,13 @@ describe('appeals over HTTP', () => {
 
   it('appeal routing rules pick the queue: the first that passes', async () => {
     const text = 'appeal-to-spam please';
-    const sent = await world.api('POST', '/api/v1/report/appeal', appealBody('ap-routed', 'p-routed', {
-      actionedItem: { id: 'p-routed', typeId: 'post', data: { text } },
-    }));
+    const sent = await world.api(
+      'POST',
+      '/api/v1/report/appeal',
+      appealBody('ap-routed', 'p-routed', {
+        actionedItem: { id: 'p-routed', typeId: 'post', data: { text } },
+      }),
+    );
     expect(sent.status).toBe(204);
     const opened = await waitFor(() => appealOpenedFor(world, 'ap-routed')[0], 'the routed appeal job');
     expect(opened.data['queueId']).toBe('spam');
@@ -206,9 +206,15 @@ describe('appeals over HTTP', () => {
       return r.status === 200 ? ((await r.json()) as Claimed) : undefined;
     }, 'the appeal job to claim');
     expect(claimed.job).toMatchObject({ jobId: opened.data['jobId'], item: { id: 'p-never-seen' } });
-    const rejected = await world.call(moderator, 'POST', `/api/console/v1/jobs/${claimed.job.jobId}/decision`, { lockToken: claimed.lock.token, type: 'REJECT_APPEAL' });
+    const rejected = await world.call(moderator, 'POST', `/api/console/v1/jobs/${claimed.job.jobId}/decision`, {
+      lockToken: claimed.lock.token,
+      type: 'REJECT_APPEAL',
+    });
     expect(rejected.status).toBe(200);
-    const [callback] = await waitFor(() => (appealCallbacks(receiver, 'ap-unknown').length > 0 ? appealCallbacks(receiver, 'ap-unknown') : undefined), 'the REJECT callback');
+    const [callback] = await waitFor(
+      () => (appealCallbacks(receiver, 'ap-unknown').length > 0 ? appealCallbacks(receiver, 'ap-unknown') : undefined),
+      'the REJECT callback',
+    );
     expect(JSON.parse(callback!.body)).toMatchObject({ appealId: 'ap-unknown', appealDecision: 'REJECT', custom: { source: 'warden' } });
   });
 
@@ -249,17 +255,19 @@ describe('appeals over HTTP', () => {
     });
     expect(bad.status).toBe(400);
     const pointers = ((await bad.json()) as ErrorBody).errors.map((e) => e.pointer);
-    expect(pointers).toEqual(expect.arrayContaining([
-      '/appealId',
-      '/appealedBy/typeId',
-      '/appealedAt',
-      '/actionedItem/typeId',
-      '/actionsTaken/1',
-      '/appealReason',
-      '/violatingPolicies/0/id',
-      '/violatingPolicies/1',
-      '/additionalItems/0/data/text',
-    ]));
+    expect(pointers).toEqual(
+      expect.arrayContaining([
+        '/appealId',
+        '/appealedBy/typeId',
+        '/appealedAt',
+        '/actionedItem/typeId',
+        '/actionsTaken/1',
+        '/appealReason',
+        '/violatingPolicies/0/id',
+        '/violatingPolicies/1',
+        '/additionalItems/0/data/text',
+      ]),
+    );
     expect((await world.api('POST', '/api/v1/report/appeal', appealBody('ap-x', 'p1', { actionsTaken: [] }))).status).toBe(400);
     expect(eventCount(world.dataDir, "type = 'AppealSubmitted'")).toBe(before);
   });

@@ -35,7 +35,7 @@ describe('apply: dashboard users', () => {
     return { dataDir, env, apply, users };
   };
 
-  it('creates the file\'s users invited, with their roles; a second apply changes nothing', async () => {
+  it("creates the file's users invited, with their roles; a second apply changes nothing", async () => {
     const { dataDir, apply, users } = setup();
     const first = await apply(EXAMPLE);
     expect(first).toContain('created user admin@acme.example (invited');

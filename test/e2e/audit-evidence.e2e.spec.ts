@@ -96,7 +96,10 @@ describe('audit evidence (issue 31: items 8, 9, 10 and erasure of every copy)', 
     const r = await world.api('POST', '/api/v1/gdpr/delete', user);
     expect(r.status).toBe(202);
     const { requestId } = (await r.json()) as { requestId: string };
-    await waitFor(async () => ((await (await world.api('GET', `/api/v1/gdpr/delete/${requestId}`)).json()) as { state: string }).state === 'COMPLETED', `the erasure of ${user.id}`);
+    await waitFor(
+      async () => ((await (await world.api('GET', `/api/v1/gdpr/delete/${requestId}`)).json()) as { state: string }).state === 'COMPLETED',
+      `the erasure of ${user.id}`,
+    );
   };
   const exportLog = async (name: string, personal: boolean): Promise<string> => {
     // Outside the data directory, which the acceptance test reads whole.
@@ -142,12 +145,19 @@ describe('audit evidence (issue 31: items 8, 9, 10 and erasure of every copy)', 
     await decide(childSafety, { type: 'SUBMIT_CHILD_SAFETY_REPORT', reason: 'known material' });
 
     // Item 10: claimed on version 0, version 1 submitted (the rules do not send it back), decided.
-    expect((await world.api('POST', '/api/v1/items/async', { items: [{ id: 'v-post', typeId: 'post', data: { text: V1_TEXT, author: crt } }] })).status).toBe(202);
+    expect((await world.api('POST', '/api/v1/items/async', { items: [{ id: 'v-post', typeId: 'post', data: { text: V1_TEXT, author: crt } }] })).status).toBe(
+      202,
+    );
     claimedOnV1 = await claim('default');
     expect(claimedOnV1.job.item.id).toBe('v-post');
     versionJob = claimedOnV1.job.jobId;
-    expect((await world.api('POST', '/api/v1/items/async', { items: [{ id: 'v-post', typeId: 'post', data: { text: V2_TEXT, author: crt } }] })).status).toBe(202);
-    await waitFor(() => loggedEvents(world.dataDir, 'ItemEvaluated').filter((e) => (e.data['item'] as { id: string }).id === 'v-post').length === 2, 'the second version evaluated');
+    expect((await world.api('POST', '/api/v1/items/async', { items: [{ id: 'v-post', typeId: 'post', data: { text: V2_TEXT, author: crt } }] })).status).toBe(
+      202,
+    );
+    await waitFor(
+      () => loggedEvents(world.dataDir, 'ItemEvaluated').filter((e) => (e.data['item'] as { id: string }).id === 'v-post').length === 2,
+      'the second version evaluated',
+    );
     heldView = (await (await world.call(admin(), 'GET', `/api/console/v1/jobs/${versionJob}`)).json()) as JobView;
     unknownVersion = await world.call(admin(), 'POST', `/api/console/v1/jobs/${versionJob}/decision`, {
       lockToken: claimedOnV1.lock.token,
@@ -181,7 +191,10 @@ describe('audit evidence (issue 31: items 8, 9, 10 and erasure of every copy)', 
     const foreign = story.filter((e) => JSON.stringify(e.data).includes('p9-b') || e.stream.includes('p9-b'));
     expect(foreign.map((e) => `${e.type} ${e.stream}`)).toEqual([]);
     for (const type of ['RuleDailyActionCounted', 'UserStrikesApplied']) {
-      expect(story.filter((e) => e.type === type).map((e) => (e.data['item'] as { id: string }).id), type).toEqual(['p9-a']);
+      expect(
+        story.filter((e) => e.type === type).map((e) => (e.data['item'] as { id: string }).id),
+        type,
+      ).toEqual(['p9-a']);
     }
   });
 
@@ -197,7 +210,9 @@ describe('audit evidence (issue 31: items 8, 9, 10 and erasure of every copy)', 
     expect(seen.contentDigest).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const decided = loggedEvents(world.dataDir, 'ReviewJobDecided').find((e) => e.data['jobId'] === versionJob)!;
     expect(decided.data['item']).toEqual(seen);
-    const callbacks = loggedEvents(world.dataDir, 'ActionCallbackRequested').filter((e) => (e.data['item'] as { id: string }).id === 'v-post' && e.data['trigger'] === 'decision');
+    const callbacks = loggedEvents(world.dataDir, 'ActionCallbackRequested').filter(
+      (e) => (e.data['item'] as { id: string }).id === 'v-post' && e.data['trigger'] === 'decision',
+    );
     expect(callbacks.map((e) => e.data['decidedOn'])).toEqual([seen]);
     // The view now (the lock ended with the decision): whatever version it names, the data is that version's.
     const view = (await (await world.call(admin(), 'GET', `/api/console/v1/jobs/${versionJob}`)).json()) as JobView;
@@ -225,12 +240,17 @@ describe('audit evidence (issue 31: items 8, 9, 10 and erasure of every copy)', 
     const callback = after.find((e) => e.type === 'ActionCallbackRequested' && e.data['trigger'] === 'decision')!;
     expect(callback.data).toMatchObject({ actorEmail: 'admin@rev.example', reportHistory: [{ reason: null, reporter: { kind: 'user', ...rep } }] });
     const delivery = after.find((e) => e.type === 'CallbackDeliveryRequested')!;
-    expect((delivery.data['body'] as { custom: unknown }).custom).toMatchObject({ reason: 'moderator words', reportHistory: [{ reason: null, reporter: { kind: 'user', ...rep } }] });
+    expect((delivery.data['body'] as { custom: unknown }).custom).toMatchObject({
+      reason: 'moderator words',
+      reportHistory: [{ reason: null, reporter: { kind: 'user', ...rep } }],
+    });
     const csHistory = JSON.stringify(await history('post', 'keep-cs-post'));
     expect(csHistory).toContain('ChildSafetyReportRecorded');
     expect(csHistory).not.toContain(SECRETS.reporterChildSafetyReason);
     const exported = await world.call(admin(), 'GET', '/api/console/v1/child-safety-reports');
-    const { reports } = (await exported.json()) as { reports: Array<{ item: { id: string }; incident: { reportReasons: string[]; moderatorReason: string } | null }> };
+    const { reports } = (await exported.json()) as {
+      reports: Array<{ item: { id: string }; incident: { reportReasons: string[]; moderatorReason: string } | null }>;
+    };
     expect(reports.find((r) => r.item.id === 'keep-cs-post')?.incident).toEqual({ reportReasons: [], moderatorReason: 'known material', note: null });
     const text = await exportLog('after-reporter.ndjson', true);
     expect([SECRETS.reporterName, SECRETS.reporterReason, SECRETS.reporterChildSafetyReason].filter((secret) => text.includes(secret))).toEqual([]);

@@ -7,16 +7,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastLogPosition, loggedEvents, SHOP_ORG, writeConfig } from '../support/config-files.js';
 import { waitFor } from '../support/wait-for.js';
-import {
-  consoleLogin,
-  createConsoleUser,
-  createKey,
-  freshDataDir,
-  runCli,
-  type RunningWarden,
-  startWarden,
-  testEnv,
-} from '../support/warden-process.js';
+import { consoleLogin, createConsoleUser, createKey, freshDataDir, runCli, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
 
 const SECRET_NAME = 'Audit Person 5e1d';
 const TEXTS = ['first audited post', 'second audited post', 'third audited post'];
@@ -84,7 +75,10 @@ describe('audit export and offline verify (the chain, signed checkpoints, tamper
     jwksFile = file('jwks.json');
     writeFileSync(jwksFile, await jwks.text());
     // Every item submitted, then a checkpoint signed over a head past them.
-    const lastSubmitted = await waitFor(() => (loggedEvents(dataDir, 'ItemSubmitted').length === 4 ? lastLogPosition(dataDir) : undefined), 'the items in the log');
+    const lastSubmitted = await waitFor(
+      () => (loggedEvents(dataDir, 'ItemSubmitted').length === 4 ? lastLogPosition(dataDir) : undefined),
+      'the items in the log',
+    );
     await waitFor(
       () => loggedEvents(dataDir, 'AuditChainCheckpointed').some((e) => Number(e.data['position']) >= lastSubmitted),
       'a checkpoint covering the items',
@@ -183,7 +177,10 @@ describe('audit export and offline verify (the chain, signed checkpoints, tamper
   it('detects an event changed in the SQLite file after it was chained, and names its line', async () => {
     const db = new Database(file('warden.db'));
     try {
-      const row = db.prepare("SELECT position, data FROM events WHERE type = 'ItemSubmitted' AND stream LIKE '%:p2'").get() as { position: number; data: string };
+      const row = db.prepare("SELECT position, data FROM events WHERE type = 'ItemSubmitted' AND stream LIKE '%:p2'").get() as {
+        position: number;
+        data: string;
+      };
       db.prepare('UPDATE events SET data = ? WHERE position = ?').run(flipCiphertext(row.data), row.position);
     } finally {
       db.close();
@@ -235,7 +232,11 @@ describe('audit export and offline verify (the chain, signed checkpoints, tamper
     const at = lineOf(exported, 'p0');
     const relabelled = parsed(exported);
     const line = relabelled[at - 1]!;
-    relabelled[at - 1] = { ...line, actor: 'user:someone-else', stored: { ...line.stored, metadata: { ...line.stored.metadata, actor: 'user:someone-else' } } } as ExportLine & { actor: string };
+    relabelled[at - 1] = {
+      ...line,
+      actor: 'user:someone-else',
+      stored: { ...line.stored, metadata: { ...line.stored.metadata, actor: 'user:someone-else' } },
+    } as ExportLine & { actor: string };
     writeFileSync(file('actor.ndjson'), relabelled.map((l) => JSON.stringify(l)).join('\n') + '\n');
     const actor = run('actor.ndjson');
     expect(actor.status).not.toBe(0);
@@ -282,7 +283,10 @@ describe('the audit chain with two processes appending to one log', () => {
 
     const file = join(dataDir, 'two-processes.ndjson');
     expect((await runCli(['audit', 'export', '--org', 'shop', '--out', file], env)).code).toBe(0);
-    const lines = readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as ExportLine);
+    const lines = readFileSync(file, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as ExportLine);
     expect(lines.filter((l) => l.type === 'ItemSubmitted')).toHaveLength(40);
     // Like Warden's own key set asked without an API key: /locked answers 401.
     jwksServer = createServer((req, res) =>
@@ -295,7 +299,7 @@ describe('the audit chain with two processes appending to one log', () => {
     expect(verified.stdout).toMatch(/^OK: .* [1-9]\d* signature\(s\) verified/m);
     const locked = await runCli(['audit', 'verify', file, '--jwks', url.replace('/jwks.json', '/locked')], env);
     expect(locked.code).toBe(2);
-    expect(locked.stderr).toContain('answered 401; for Warden\'s own key set, save it first');
+    expect(locked.stderr).toContain("answered 401; for Warden's own key set, save it first");
   }, 90_000);
 });
 
@@ -320,7 +324,8 @@ describe('audit checkpoints signed by a key retired since', () => {
     const positionOf = (itemId: string) => {
       const db = new Database(join(dataDir, 'warden.db'), { readonly: true });
       try {
-        const row = db.prepare("SELECT position FROM events WHERE type = 'ItemSubmitted' AND json_extract(data, '$.itemId') = ?").get(itemId) as { position: number } | undefined;
+        const row = db.prepare("SELECT position FROM events WHERE type = 'ItemSubmitted' AND json_extract(data, '$.itemId') = ?").get(itemId) as
+          { position: number } | undefined;
         return row?.position;
       } finally {
         db.close();
@@ -371,7 +376,10 @@ describe('audit checkpoints signed by a key retired since', () => {
     writeFileSync(file('published.json'), JSON.stringify(published.body));
     writeFileSync(file('every.json'), JSON.stringify(every.body));
     expect((await runCli(['audit', 'export', '--org', 'shop', '--out', file('rotated.ndjson')], env)).code).toBe(0);
-    const lines = readFileSync(file('rotated.ndjson'), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as ExportLine);
+    const lines = readFileSync(file('rotated.ndjson'), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as ExportLine);
     const oldCheckpointLines = lines.flatMap((l, i) => (l.type === 'AuditChainCheckpointed' && l.stored.data['kid'] === oldKid ? [i + 1] : []));
     expect(oldCheckpointLines.length).toBeGreaterThan(0);
 

@@ -32,7 +32,11 @@ describe('audit export: the tamper matrix over a real export (issue 31)', () => 
 
   const write = (name: string, lines: readonly Line[]) => writeFileSync(file(name), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
   const verify = (name: string, ...extra: string[]) => runCli(['audit', 'verify', file(name), ...extra], env);
-  const parse = (text: string) => text.trimEnd().split('\n').map((l) => JSON.parse(l) as Line);
+  const parse = (text: string) =>
+    text
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Line);
   const exportShop = async (name: string, ...extra: string[]) => {
     const r = await runCli(['audit', 'export', '--org', 'shop', '--out', file(name), ...extra], env);
     expect(r.code, r.stderr).toBe(0);
@@ -60,13 +64,18 @@ describe('audit export: the tamper matrix over a real export (issue 31)', () => 
       const r = await run;
       expect(r.code, `${tampering.name}\n${r.stdout}${r.stderr}`).toBe(1);
       expect(r.stdout.split('\n')[0], tampering.name).toMatch(tampered.first);
-      if (tampered.notBlamed !== undefined) expect(r.stdout, tampering.name).not.toMatch(new RegExp(`^line ${tampered.notBlamed}: .*does not match its link`, 'm'));
+      if (tampered.notBlamed !== undefined)
+        expect(r.stdout, tampering.name).not.toMatch(new RegExp(`^line ${tampered.notBlamed}: .*does not match its link`, 'm'));
     }
   };
 
   beforeAll(async () => {
     receiver = await startReceiver((_req, res) => res.writeHead(201).end());
-    env = testEnv(dataDir, { WARDEN_AUDIT_CHECKPOINT_SECONDS: '1', WARDEN_AUDIT_ANCHOR_URL: `${receiver.url}/anchors`, WARDEN_OUTBOUND_ALLOWLIST: '127.0.0.1/32' });
+    env = testEnv(dataDir, {
+      WARDEN_AUDIT_CHECKPOINT_SECONDS: '1',
+      WARDEN_AUDIT_ANCHOR_URL: `${receiver.url}/anchors`,
+      WARDEN_OUTBOUND_ALLOWLIST: '127.0.0.1/32',
+    });
     for (const config of [SHOP_ORG, MALL_ORG]) expect((await runCli(['apply', writeConfig(config)], env)).code).toBe(0);
     // Independent CLI calls (other users, other keys), side by side.
     const [shopKey, mallKey] = await Promise.all([
@@ -160,7 +169,7 @@ describe('audit export: the tamper matrix over a real export (issue 31)', () => 
     expect(skipped.stdout).toMatch(/^UNVERIFIED: /m);
   }, 120_000);
 
-  it("item 5: a key whose kid is not its RFC 7638 thumbprint is refused", async () => {
+  it('item 5: a key whose kid is not its RFC 7638 thumbprint is refused', async () => {
     await runMatrix('5');
   }, 120_000);
 
@@ -168,16 +177,23 @@ describe('audit export: the tamper matrix over a real export (issue 31)', () => 
     const db = new Database(file('warden.db'), { readonly: true });
     const secrets: string[] = [];
     try {
-      for (const row of db.prepare("SELECT type, data FROM events WHERE type IN ('UserPasswordSet', 'ConsoleSessionOpened', 'ApiKeyCreated', 'SigningKeyCreated')").all() as Array<{ type: string; data: string }>) {
+      for (const row of db
+        .prepare("SELECT type, data FROM events WHERE type IN ('UserPasswordSet', 'ConsoleSessionOpened', 'ApiKeyCreated', 'SigningKeyCreated')")
+        .all() as Array<{ type: string; data: string }>) {
         const data = JSON.parse(row.data) as Record<string, unknown> & { d?: { ct?: unknown } };
-        for (const value of [data['passwordHash'], data['tokenHash'], data['csrfTokenHash'], data['hash'], data['d']?.ct]) if (typeof value === 'string') secrets.push(value);
+        for (const value of [data['passwordHash'], data['tokenHash'], data['csrfTokenHash'], data['hash'], data['d']?.ct])
+          if (typeof value === 'string') secrets.push(value);
       }
     } finally {
       db.close();
     }
     expect(secrets.length).toBeGreaterThanOrEqual(6);
     const personal = await exportShop('with-personal.ndjson', '--include-personal-data');
-    for (const [name, text] of [['export', exportText], ['with personal data', personal], ['console', consoleExport]] as const) {
+    for (const [name, text] of [
+      ['export', exportText],
+      ['with personal data', personal],
+      ['console', consoleExport],
+    ] as const) {
       for (const secret of secrets) expect(text.includes(secret), `${name} holds ${secret.slice(0, 12)}…`).toBe(false);
       expect(text, name).toContain('"passwordHash":{"$sha256":');
     }
@@ -218,6 +234,8 @@ describe('audit export: the tamper matrix over a real export (issue 31)', () => 
     await exportShop('older.ndjson', '--to', new Date(Date.parse(earlier) - 1).toISOString());
     const older = await verify('older.ndjson', '--jwks', jwksFile, '--anchor', file('anchor.json'));
     expect(older.code, older.stdout).toBe(1);
-    expect(older.stdout).toMatch(/^anchor: the anchor \(signed .*\) names event \d+, but this export ends at event \d+: the export is older than the anchor, or was cut/m);
+    expect(older.stdout).toMatch(
+      /^anchor: the anchor \(signed .*\) names event \d+, but this export ends at event \d+: the export is older than the anchor, or was cut/m,
+    );
   }, 120_000);
 });

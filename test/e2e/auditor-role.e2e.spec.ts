@@ -49,7 +49,10 @@ describe('the AUDITOR role, and personal data in audit reads', () => {
   const EXPORT = '/api/console/v1/audit/export';
   /** The organization grants its auditors personal data (applying it again changes nothing). */
   const grantAuditorPersonalData = async () => {
-    const granted = reviewOrgConfig(receiver.url).replace('org: { id: rev, name: Review Org }', 'org: { id: rev, name: Review Org, settings: { auditorPersonalData: true } }');
+    const granted = reviewOrgConfig(receiver.url).replace(
+      'org: { id: rev, name: Review Org }',
+      'org: { id: rev, name: Review Org, settings: { auditorPersonalData: true } }',
+    );
     const applied = await runCli(['apply', writeConfig(granted)], world.env);
     expect(applied.code, applied.stderr).toBe(0);
     await waitFor(async () => ((await (await get('AUDITOR', HISTORY)).text()).includes(TEXT) ? true : undefined), 'the history with the text');
@@ -92,7 +95,13 @@ describe('the AUDITOR role, and personal data in audit reads', () => {
   it('refuses an AUDITOR everything that changes something or shows credentials', async () => {
     const claim = await world.call(session('AUDITOR'), 'POST', '/api/console/v1/queues/default/claim');
     expect(claim.status).toBe(403);
-    for (const path of ['/api/console/v1/users', '/api/console/v1/api-keys', '/api/console/v1/queues', '/api/console/v1/callbacks/deliveries', '/api/console/v1/sso']) {
+    for (const path of [
+      '/api/console/v1/users',
+      '/api/console/v1/api-keys',
+      '/api/console/v1/queues',
+      '/api/console/v1/callbacks/deliveries',
+      '/api/console/v1/sso',
+    ]) {
       expect((await get('AUDITOR', path)).status, path).toBe(403);
     }
     const me = (await (await get('AUDITOR', '/api/console/v1/me')).json()) as { user: { roles: string[]; permissions: string[] } };
@@ -115,14 +124,16 @@ describe('the AUDITOR role, and personal data in audit reads', () => {
     expect(((await bad.json()) as { errors: Array<{ pointer?: string }> }).errors[0]!.pointer).toBe('/includePersonalData');
   });
 
-  it("shows an AUDITOR personal data once the organization grants it, and the grant is an event of its configuration", async () => {
+  it('shows an AUDITOR personal data once the organization grants it, and the grant is an event of its configuration', async () => {
     await grantAuditorPersonalData();
     const exported = await get('AUDITOR', `${EXPORT}?includePersonalData=true`);
     expect(exported.status).toBe(200);
     const lines = (await exported.text()).trim().split('\n');
     expect(lines.join('\n')).toContain(TEXT);
     // Export lines carry the chained stored form only (docs/audit.md, chain v2): the grant is read there.
-    const grant = lines.map((l) => JSON.parse(l) as { type?: string; stored?: { data?: { settings?: Record<string, unknown> } } }).filter((e) => e.type === 'OrgSettingsChanged');
+    const grant = lines
+      .map((l) => JSON.parse(l) as { type?: string; stored?: { data?: { settings?: Record<string, unknown> } } })
+      .filter((e) => e.type === 'OrgSettingsChanged');
     expect(grant.at(-1)!.stored!.data!.settings!['auditorPersonalData']).toBe(true);
     // The grant is the auditors': an ANALYST still exports no personal data.
     expect((await get('ANALYST', `${EXPORT}?includePersonalData=true`)).status).toBe(403);
@@ -144,7 +155,14 @@ describe('the AUDITOR role, and personal data in audit reads', () => {
 
     const credentials = credentialsInLog(world.dataDir);
     // Each kind the issue names is there to be looked for (issue 31 item 7), or the test proves nothing.
-    for (const type of ['UserPasswordSet', 'ApiKeyCreated', 'ConsoleSessionOpened', 'SigningKeyCreated', 'SecondFactorEnrollmentStarted', 'SecondFactorConfirmed']) {
+    for (const type of [
+      'UserPasswordSet',
+      'ApiKeyCreated',
+      'ConsoleSessionOpened',
+      'SigningKeyCreated',
+      'SecondFactorEnrollmentStarted',
+      'SecondFactorConfirmed',
+    ]) {
       expect(credentials.get(type)?.length ?? 0, type).toBeGreaterThan(0);
     }
     const secrets = [...credentials.entries()].flatMap(([type, values]) => values.map((value) => ({ type, value })));
@@ -155,13 +173,22 @@ describe('the AUDITOR role, and personal data in audit reads', () => {
     expect(jwks.status).toBe(200);
     writeFileSync(file('jwks.json'), await jwks.text());
     const exports: Record<string, string> = {};
-    for (const [name, flags] of [['cli', []], ['cli with personal data', ['--include-personal-data']]] as const) {
+    for (const [name, flags] of [
+      ['cli', []],
+      ['cli with personal data', ['--include-personal-data']],
+    ] as const) {
       const r = await runCli(['audit', 'export', '--org', 'rev', '--out', file(`${name}.ndjson`), ...flags], world.env);
       expect(r.code, r.stderr).toBe(0);
       exports[name] = readFileSync(file(`${name}.ndjson`), 'utf8');
     }
     // ANALYST never has personal data in an export; AUDITOR has it now that the organization grants it.
-    for (const [role, query] of [['ADMIN', ''], ['ADMIN', '?includePersonalData=true'], ['ANALYST', ''], ['AUDITOR', ''], ['AUDITOR', '?includePersonalData=true']] as const) {
+    for (const [role, query] of [
+      ['ADMIN', ''],
+      ['ADMIN', '?includePersonalData=true'],
+      ['ANALYST', ''],
+      ['AUDITOR', ''],
+      ['AUDITOR', '?includePersonalData=true'],
+    ] as const) {
       const r = await get(role, `${EXPORT}${query}`);
       expect(r.status, `${role}${query}`).toBe(200);
       exports[`${role}${query}`] = await r.text();
@@ -173,7 +200,8 @@ describe('the AUDITOR role, and personal data in audit reads', () => {
       for (const { type, value } of secrets) expect(text.includes(value), `${name} holds a credential of ${type}: ${value.slice(0, 12)}…`).toBe(false);
       for (const value of plaintext) expect(text.includes(value), `${name} holds ${value.slice(0, 6)}…`).toBe(false);
       // The events are there, each credential by its digest (the chain covers the digest, so it still verifies).
-      for (const field of ['passwordHash', 'tokenHash', 'csrfTokenHash', 'recoveryCodeHashes', 'secret', 'd', 'hash']) expect(text, `${name}: ${field}`).toContain(`"${field}":{"$sha256":`);
+      for (const field of ['passwordHash', 'tokenHash', 'csrfTokenHash', 'recoveryCodeHashes', 'secret', 'd', 'hash'])
+        expect(text, `${name}: ${field}`).toContain(`"${field}":{"$sha256":`);
       writeFileSync(file('checked.ndjson'), text);
       const verified = await runCli(['audit', 'verify', file('checked.ndjson'), '--jwks', file('jwks.json')], world.env);
       expect(verified.code, `${name}\n${verified.stdout}${verified.stderr}`).toBe(0);
@@ -181,4 +209,3 @@ describe('the AUDITOR role, and personal data in audit reads', () => {
     }
   }, 120_000);
 });
-

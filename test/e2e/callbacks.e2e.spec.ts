@@ -21,7 +21,11 @@ type Request = Receiver['requests'][number];
  * `<t>.<delivery id>.<raw body>`, refuse timestamps more than five minutes old.
  */
 function verifies(jwks: Jwks, headers: IncomingHttpHeaders, rawBody: string, nowSeconds = Math.floor(Date.now() / 1000)): boolean {
-  const fields = Object.fromEntries(String(headers['service-signature']).split(',').map((p) => p.split(/=(.*)/s).slice(0, 2)));
+  const fields = Object.fromEntries(
+    String(headers['service-signature'])
+      .split(',')
+      .map((p) => p.split(/=(.*)/s).slice(0, 2)),
+  );
   const t = Number(fields['t']);
   const jwk = jwks.keys.find((k) => k.kid === fields['kid']);
   if (!jwk || !Number.isInteger(t) || Math.abs(nowSeconds - t) > 300) return false;
@@ -111,7 +115,10 @@ describe('signed callbacks, end to end', () => {
   it("delivers a matching item's callback with the exact body and the configured headers, verifiably signed", async () => {
     await submit(post('p-scam', 'this is a scam'));
     const deliveryId = await published('p-scam', 'remove');
-    const [request] = await waitFor(() => (arrivals('/hooks/remove', deliveryId).length > 0 ? arrivals('/hooks/remove', deliveryId) : undefined), 'the callback');
+    const [request] = await waitFor(
+      () => (arrivals('/hooks/remove', deliveryId).length > 0 ? arrivals('/hooks/remove', deliveryId) : undefined),
+      'the callback',
+    );
     const { body, headers: received, method, url } = request as Request;
     expect(method).toBe('POST');
     expect(url).toBe('/hooks/remove?tenant=hooks');
@@ -238,7 +245,12 @@ describe('signed callbacks, end to end', () => {
     expect(one.stdout).toContain(`Redelivering ${first}`);
     await settled(first, 'CallbackDelivered');
     expect(arrivals('/hooks/broken', first)).toHaveLength(7);
-    expect(log.delivery(first).slice(-2).map((e) => [e.type, e.data['cycle'], e.data['attempt'] ?? null])).toEqual([
+    expect(
+      log
+        .delivery(first)
+        .slice(-2)
+        .map((e) => [e.type, e.data['cycle'], e.data['attempt'] ?? null]),
+    ).toEqual([
       ['CallbackRedeliveryRequested', 2, null],
       ['CallbackDelivered', 2, 1],
     ]);
@@ -276,7 +288,12 @@ describe('signed callbacks, end to end', () => {
 
     const bad = await fetch(`${warden.url}/api/v1/callbacks/deliveries?status=lost`, { headers: { 'x-api-key': key } });
     await expectErrorBody(bad, 400, '/errors/invalid-user-input', '/status');
-    await expectErrorBody(await fetch(`${warden.url}/api/v1/callbacks/deliveries?limit=0`, { headers: { 'x-api-key': key } }), 400, '/errors/invalid-user-input', '/limit');
+    await expectErrorBody(
+      await fetch(`${warden.url}/api/v1/callbacks/deliveries?limit=0`, { headers: { 'x-api-key': key } }),
+      400,
+      '/errors/invalid-user-input',
+      '/limit',
+    );
     await expectErrorBody(await fetch(`${warden.url}/api/v1/callbacks/deliveries`), 401, '/errors/unauthorized');
 
     const otherKey = await createOrgWithKey(env, 'elsewhere');
@@ -288,12 +305,32 @@ describe('signed callbacks, end to end', () => {
 
   it('sends an appeal decision callback from the CLI, signed, to the appeal callback URL', async () => {
     const sent = await runCli(
-      ['appeal-callback', 'send', '--org', 'hooks', '--appeal', 'appeal-77', '--item-type', 'post', '--item', 'p-scam', '--by-type', 'user', '--by', 'u1', '--decision', 'ACCEPT'],
+      [
+        'appeal-callback',
+        'send',
+        '--org',
+        'hooks',
+        '--appeal',
+        'appeal-77',
+        '--item-type',
+        'post',
+        '--item',
+        'p-scam',
+        '--by-type',
+        'user',
+        '--by',
+        'u1',
+        '--decision',
+        'ACCEPT',
+      ],
       env,
     );
     expect(sent.code, sent.stderr).toBe(0);
     const deliveryId = sent.stdout.trim().split('\n').pop()!;
-    const [request] = await waitFor(() => (arrivals('/hooks/appeals', deliveryId).length > 0 ? arrivals('/hooks/appeals', deliveryId) : undefined), 'the appeal callback');
+    const [request] = await waitFor(
+      () => (arrivals('/hooks/appeals', deliveryId).length > 0 ? arrivals('/hooks/appeals', deliveryId) : undefined),
+      'the appeal callback',
+    );
     expect(request!.body).toBe(
       JSON.stringify({
         appealId: 'appeal-77',
@@ -307,12 +344,49 @@ describe('signed callbacks, end to end', () => {
     expect(verifies(await jwks(), request!.headers, request!.body)).toBe(true);
 
     const again = await runCli(
-      ['appeal-callback', 'send', '--org', 'hooks', '--appeal', 'appeal-77', '--item-type', 'post', '--item', 'p-scam', '--by-type', 'user', '--by', 'u1', '--decision', 'ACCEPT'],
+      [
+        'appeal-callback',
+        'send',
+        '--org',
+        'hooks',
+        '--appeal',
+        'appeal-77',
+        '--item-type',
+        'post',
+        '--item',
+        'p-scam',
+        '--by-type',
+        'user',
+        '--by',
+        'u1',
+        '--decision',
+        'ACCEPT',
+      ],
       env,
     );
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('sent before');
-    const wrong = await runCli(['appeal-callback', 'send', '--org', 'hooks', '--appeal', 'a', '--item-type', 'post', '--item', 'p', '--by-type', 'user', '--by', 'u1', '--decision', 'MAYBE'], env);
+    const wrong = await runCli(
+      [
+        'appeal-callback',
+        'send',
+        '--org',
+        'hooks',
+        '--appeal',
+        'a',
+        '--item-type',
+        'post',
+        '--item',
+        'p',
+        '--by-type',
+        'user',
+        '--by',
+        'u1',
+        '--decision',
+        'MAYBE',
+      ],
+      env,
+    );
     expect(wrong.code).toBe(2);
   }, 30_000);
 
@@ -334,7 +408,10 @@ describe('signed callbacks, end to end', () => {
         const itemId = `p-scam-rotated-${attempt++}`;
         await submit(post(itemId, 'another scam'));
         const deliveryId = await published(itemId, 'remove');
-        const [arrived] = await waitFor(() => (arrivals('/hooks/remove', deliveryId).length > 0 ? arrivals('/hooks/remove', deliveryId) : undefined), `the callback of ${itemId}`);
+        const [arrived] = await waitFor(
+          () => (arrivals('/hooks/remove', deliveryId).length > 0 ? arrivals('/hooks/remove', deliveryId) : undefined),
+          `the callback of ${itemId}`,
+        );
         return String(arrived!.headers['service-signature']).includes(`kid=${newKid},`) && arrived!;
       },
       { what: `a callback signed with the new key ${newKid}`, intervalMs: 100 },
@@ -346,11 +423,14 @@ describe('signed callbacks, end to end', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('rotate first');
     // A key rotated out moments ago is not retired yet (a running server may still sign with it).
-    const retired = await waitFor(async () => {
-      const r = await runCli(['signing-key', 'retire', '--org', 'hooks', `--kid=${oldKid}`], env);
-      if (r.code !== 0) expect(r.stderr).toContain('rotated out moments ago');
-      return r.code === 0 ? r : undefined;
-    }, { what: `${oldKid} retired`, timeoutMs: 20_000, intervalMs: 500 });
+    const retired = await waitFor(
+      async () => {
+        const r = await runCli(['signing-key', 'retire', '--org', 'hooks', `--kid=${oldKid}`], env);
+        if (r.code !== 0) expect(r.stderr).toContain('rotated out moments ago');
+        return r.code === 0 ? r : undefined;
+      },
+      { what: `${oldKid} retired`, timeoutMs: 20_000, intervalMs: 500 },
+    );
     expect(retired.code, retired.stderr).toBe(0);
     expect((await jwks()).keys.map((k) => k.kid)).toEqual([newKid]);
     const listed = await runCli(['signing-key', 'list', '--org', 'hooks'], env);
@@ -391,7 +471,10 @@ describe('callbacks across a crash', () => {
 
       warden = await startWarden(env);
       receiver = await listenOn(Number(new URL(downUrl).port));
-      await waitFor(() => log.delivery(deliveryId).some((e) => e.type === 'CallbackDelivered') || undefined, { what: 'the delivery after the restart', timeoutMs: 25_000 });
+      await waitFor(() => log.delivery(deliveryId).some((e) => e.type === 'CallbackDelivered') || undefined, {
+        what: 'the delivery after the restart',
+        timeoutMs: 25_000,
+      });
       const received = receiver.requests.filter((r) => r.headers['service-delivery-id'] === deliveryId);
       expect(received.length).toBeGreaterThanOrEqual(1);
       expect(JSON.parse(received[0]!.body)).toMatchObject({ item: { id: 'p-away' }, action: { id: 'away' } });

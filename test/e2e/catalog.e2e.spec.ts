@@ -1,15 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLE, EXAMPLE_IDP_CERT, eventCount, exampleText, exampleWith, rawLog, writeConfig } from '../support/config-files.js';
 import { waitFor } from '../support/wait-for.js';
-import {
-  createKey,
-  createOrgWithKey,
-  freshDataDir,
-  runCli,
-  type RunningWarden,
-  startWarden,
-  testEnv,
-} from '../support/warden-process.js';
+import { createKey, createOrgWithKey, freshDataDir, runCli, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
 
 const SECRETS = { ACME_HOOK_TOKEN: 'hook-token-s3cret', ACME_IDP_CERT: EXAMPLE_IDP_CERT };
 
@@ -173,10 +165,20 @@ describe('invalid configuration files', () => {
   });
 
   const mistakes: Array<[string, string, string | RegExp, string]> = [
-    ['a rule naming an unknown action', 'rules[0].actionIds[0]', 'actionIds: [remove]\n    policyIds: [spam-links]', 'actionIds: [delete]\n    policyIds: [spam-links]'],
+    [
+      'a rule naming an unknown action',
+      'rules[0].actionIds[0]',
+      'actionIds: [remove]\n    policyIds: [spam-links]',
+      'actionIds: [delete]\n    policyIds: [spam-links]',
+    ],
     ['a policy whose parent does not exist', 'policies[1].parentId', 'parentId: spam,', 'parentId: spammy,'],
     ['a cycle in the policy tree', 'parentId', '    parentId: null\n    policyText', '    parentId: spam-links\n    policyText'],
-    ['an action assigned to an unknown item type', 'actions[2].itemTypeIds[0]', 'kind: ENQUEUE_TO_MRT, itemTypeIds: [post]', 'kind: ENQUEUE_TO_MRT, itemTypeIds: [comment]'],
+    [
+      'an action assigned to an unknown item type',
+      'actions[2].itemTypeIds[0]',
+      'kind: ENQUEUE_TO_MRT, itemTypeIds: [post]',
+      'kind: ENQUEUE_TO_MRT, itemTypeIds: [comment]',
+    ],
     ['a bad regex', 'textBanks[0].regexes[0]', "regexes: ['\\bwin\\s+\\$\\d+']", "regexes: ['(unclosed']"],
     ['a malformed hash', 'hashBanks[0].hashes[0]', 'hashes: [f8f8f0cee0', 'hashes: [zz8f0cee0'],
     ['a wrong comparator', 'rules[0].conditionSet.conditions[1].conditions[1].comparator', 'comparator: LT, value: 2', 'comparator: SMALLER, value: 2'],

@@ -178,7 +178,9 @@ describe('console access management, end to end', () => {
       const routes = Object.entries(document.paths)
         .filter(([path, operations]) => path.startsWith('/api/console/') && 'get' in operations)
         .map(([path]) =>
-          path.replace(/\{(\w+)\}/g, (_, name: string) => (name.toLowerCase().includes('key') ? (betaKey['id'] as string) : name.toLowerCase().includes('user') ? betaUserId : 'beta')),
+          path.replace(/\{(\w+)\}/g, (_, name: string) =>
+            name.toLowerCase().includes('key') ? (betaKey['id'] as string) : name.toLowerCase().includes('user') ? betaUserId : 'beta',
+          ),
         );
       expect(routes).toEqual(expect.arrayContaining(['/api/console/v1/api-keys', '/api/console/v1/users', `/api/console/v1/users/${betaUserId}`]));
       for (const path of routes) {
@@ -207,10 +209,7 @@ describe('console access management, end to end', () => {
 
   describe('users in the console', () => {
     it('invites a user with a one-time link that sets the password once, then lists it active', async () => {
-      const invited = await json(
-        await call(admin(), 'POST', '/api/console/v1/users/invitations', { email: 'Newbie@Alpha.example', roles: ['ANALYST'] }),
-        201,
-      );
+      const invited = await json(await call(admin(), 'POST', '/api/console/v1/users/invitations', { email: 'Newbie@Alpha.example', roles: ['ANALYST'] }), 201);
       const url = invited['invitationUrl'] as string;
       expect(url).toMatch(/^http:\/\/warden\.test:8080\/console\/invite#alpha\.usr_[\w-]+\.[\w-]{43}$/);
       const token = url.slice(url.indexOf('#') + 1);
@@ -238,7 +237,12 @@ describe('console access management, end to end', () => {
         ['Weak@Alpha.example', /email address/],
       ];
       for (const [password, why] of refusals) {
-        const error = await expectErrorBody(await call(null, 'POST', '/api/console/v1/invitations/accept', { token, password }), 400, '/errors/invalid-user-input', '/password');
+        const error = await expectErrorBody(
+          await call(null, 'POST', '/api/console/v1/invitations/accept', { token, password }),
+          400,
+          '/errors/invalid-user-input',
+          '/password',
+        );
         expect(error['detail'], JSON.stringify(password)).toMatch(why);
       }
       // None of them used the invitation up.
@@ -286,24 +290,39 @@ describe('console access management, end to end', () => {
         const again = await invite(first.user['email'] as string);
         expect(again.user['id']).toBe(first.user['id']);
         expect(again.token).not.toBe(first.token);
-        await expectErrorBody(await call(null, 'POST', '/api/console/v1/invitations/accept', { token: first.token, password: PASSWORD }), 401, '/errors/unauthorized');
+        await expectErrorBody(
+          await call(null, 'POST', '/api/console/v1/invitations/accept', { token: first.token, password: PASSWORD }),
+          401,
+          '/errors/unauthorized',
+        );
         first.token = again.token;
       }
 
       // The person accepting is told; the account in beta is untouched and still signs in.
-      const refused = await expectErrorBody(await call(null, 'POST', '/api/console/v1/invitations/accept', { token: taken.token, password: 'a new passphrase for alpha' }), 409, '/errors/conflict');
+      const refused = await expectErrorBody(
+        await call(null, 'POST', '/api/console/v1/invitations/accept', { token: taken.token, password: 'a new passphrase for alpha' }),
+        409,
+        '/errors/conflict',
+      );
       expect(refused['detail']).toMatch(/already has a Warden account in another organization/);
       expect(await me(await consoleLogin(warden.url, 'member@beta.example', PASSWORD))).toMatchObject({ orgId: 'beta' });
       await expect(consoleLogin(warden.url, 'member@beta.example', 'a new passphrase for alpha')).rejects.toThrow(/401/);
       await json(await call(null, 'POST', '/api/console/v1/invitations/accept', { token: fresh.token, password: PASSWORD }), 200);
 
       // Two invitations never accepted: the first to accept takes the address, the other is then refused.
-      const betaInvite = await json(await call(as(BETA_ADMIN), 'POST', '/api/console/v1/users/invitations', { email: 'both@shared.example', roles: ['ANALYST'] }), 201);
+      const betaInvite = await json(
+        await call(as(BETA_ADMIN), 'POST', '/api/console/v1/users/invitations', { email: 'both@shared.example', roles: ['ANALYST'] }),
+        201,
+      );
       const alphaInvite = await invite('both@shared.example');
       await json(await call(null, 'POST', '/api/console/v1/invitations/accept', { token: alphaInvite.token, password: PASSWORD }), 200);
       expect(await me(await consoleLogin(warden.url, 'both@shared.example', PASSWORD))).toMatchObject({ orgId: 'alpha', roles: ['MODERATOR'] });
       const betaToken = (betaInvite['invitationUrl'] as string).split('#')[1]!;
-      await expectErrorBody(await call(null, 'POST', '/api/console/v1/invitations/accept', { token: betaToken, password: 'a passphrase for beta' }), 409, '/errors/conflict');
+      await expectErrorBody(
+        await call(null, 'POST', '/api/console/v1/invitations/accept', { token: betaToken, password: 'a passphrase for beta' }),
+        409,
+        '/errors/conflict',
+      );
     }, 120_000);
 
     it('changes roles (effective on the next request) and disables a user (its session stops working)', async () => {

@@ -3,16 +3,7 @@ import { POST_AND_USER_TYPES, writeConfig } from '../support/config-files.js';
 import { expectErrorBody } from '../support/error-body.js';
 import { type Receiver, startReceiver } from '../support/http-receiver.js';
 import { waitFor } from '../support/wait-for.js';
-import {
-  consoleLogin,
-  createConsoleUser,
-  createKey,
-  freshDataDir,
-  runCli,
-  type RunningWarden,
-  startWarden,
-  testEnv,
-} from '../support/warden-process.js';
+import { consoleLogin, createConsoleUser, createKey, freshDataDir, runCli, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
 import { freePort } from '../support/free-port.js';
 
 const PASSWORD = 'correct horse battery staple';
@@ -136,8 +127,7 @@ describe('console routes: settings, policies and actions, callback deliveries, r
     await receiver?.close();
   });
 
-  const get = (path: string, session?: { cookie: string }) =>
-    fetch(`${warden.url}${path}`, { headers: session ? { cookie: session.cookie } : {} });
+  const get = (path: string, session?: { cookie: string }) => fetch(`${warden.url}${path}`, { headers: session ? { cookie: session.cookie } : {} });
   const post = (path: string, session?: { cookie: string; csrfToken: string }) =>
     fetch(`${warden.url}${path}`, { method: 'POST', headers: session ? { cookie: session.cookie, 'x-csrf-token': session.csrfToken } : {} });
   const customer = async (path: string, key = consKey) => {
@@ -158,7 +148,7 @@ describe('console routes: settings, policies and actions, callback deliveries, r
   };
 
   describe('GET /api/console/v1/settings (USE_CONSOLE)', () => {
-    it("answers every role with the organization, its decision settings and the configured wellness", async () => {
+    it('answers every role with the organization, its decision settings and the configured wellness', async () => {
       for (const session of Object.values(sessions)) {
         const res = await get('/api/console/v1/settings', session);
         expect(res.status).toBe(200);
@@ -183,12 +173,15 @@ describe('console routes: settings, policies and actions, callback deliveries, r
         expect(res.status).toBe(200);
         expect(await res.json()).toEqual(await customer(`/api/v1/${path}`));
       }
-      const policies = ((await (await get('/api/console/v1/policies', sessions.admin)).json()) as { policies: Array<{ id: string; parentId: string | null }> }).policies;
+      const policies = ((await (await get('/api/console/v1/policies', sessions.admin)).json()) as { policies: Array<{ id: string; parentId: string | null }> })
+        .policies;
       expect(policies.map((p) => [p.id, p.parentId])).toEqual([
         ['abuse', null],
         ['abuse-spam', 'abuse'],
       ]);
-      const actions = ((await (await get('/api/console/v1/actions', sessions.admin)).json()) as { actions: Array<{ id: string; actionType: string; itemTypeIds: string[] }> }).actions;
+      const actions = (
+        (await (await get('/api/console/v1/actions', sessions.admin)).json()) as { actions: Array<{ id: string; actionType: string; itemTypeIds: string[] }> }
+      ).actions;
       const customFor = (typeId: string) => actions.filter((a) => a.actionType === 'CUSTOM_ACTION' && a.itemTypeIds.includes(typeId)).map((a) => a.id);
       expect(customFor('user')).toEqual(['ban-user']);
       expect(customFor('post')).toEqual(['ping', 'remove']);

@@ -1,15 +1,6 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  consoleLogin,
-  createConsoleUser,
-  freshDataDir,
-  runCli,
-  runCliWithInput,
-  type RunningWarden,
-  startWarden,
-  testEnv,
-} from '../support/warden-process.js';
+import { consoleLogin, createConsoleUser, freshDataDir, runCli, runCliWithInput, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
 
 const PASSWORD = 'correct horse battery staple';
 const SESSION = '/api/console/v1/session';

@@ -80,7 +80,10 @@ describe('user strikes and thresholds, end to end', () => {
   let world: ReviewWorld;
   let query: ReturnType<typeof logOf>;
   const bodies = (path: string, filter: (b: Body) => boolean = () => true): Body[] =>
-    receiver.received.filter((r: ReceivedCallback) => r.path === path).map((r) => JSON.parse(r.body) as Body).filter(filter);
+    receiver.received
+      .filter((r: ReceivedCallback) => r.path === path)
+      .map((r) => JSON.parse(r.body) as Body)
+      .filter(filter);
   const ofUser = (id: string) => (b: Body) => (b['creator'] as { id: string } | undefined)?.id === id;
   const submit = async (items: unknown[]) => {
     const response = await world.api('POST', '/api/v1/items/async', { items });
@@ -136,10 +139,13 @@ describe('user strikes and thresholds, end to end', () => {
 
   it('fifty concurrent striking actions on one user fire the threshold exactly once', async () => {
     await submit(Array.from({ length: 50 }, (_, i) => post(`q${i}`, 'u2')));
-    const removed = await waitFor(() => {
-      const found = distinct('/hooks/remove', ofUser('u2'));
-      return found.length === 50 && found;
-    }, { what: 'fifty remove callbacks of u2', timeoutMs: 60_000 });
+    const removed = await waitFor(
+      () => {
+        const found = distinct('/hooks/remove', ofUser('u2'));
+        return found.length === 50 && found;
+      },
+      { what: 'fifty remove callbacks of u2', timeoutMs: 60_000 },
+    );
     expect(removed.map((b) => b['userStrikeCount']).sort((a, b) => Number(a) - Number(b))).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
     await waitFor(() => distinct('/hooks/ban', ofUser('u2')).length > 0, 'the ban of u2');
     const stream = query<{ type: string; data: string }>("SELECT type, data FROM events WHERE stream = 'user_strikes-rev:user:u2' ORDER BY position");
@@ -162,7 +168,7 @@ describe('user strikes and thresholds, end to end', () => {
     const flagged = await waitFor(() => {
       const found = bodies('/hooks/flag');
       return found.length > 0 && found;
-    }, 'the flag of the struck user\'s comment');
+    }, "the flag of the struck user's comment");
     const outcomeOf = (itemId: string) =>
       waitFor(() => {
         const [row] = query<{ data: string }>(

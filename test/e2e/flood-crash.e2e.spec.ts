@@ -47,7 +47,8 @@ function posts() {
   let other = 0;
   for (let i = 0; i < FLOOD; i++) {
     all.push({ id: `f-${i}`, typeId: 'post', data: { text: `spam ${i}`, author: { id: FLOODER, typeId: 'user' } } });
-    if (i % 10 === 9 && other < OTHERS) all.push({ id: `o-${other}`, typeId: 'post', data: { text: `spam from ${other}`, author: { id: `u${other++}`, typeId: 'user' } } });
+    if (i % 10 === 9 && other < OTHERS)
+      all.push({ id: `o-${other}`, typeId: 'post', data: { text: `spam from ${other}`, author: { id: `u${other++}`, typeId: 'user' } } });
   }
   return all;
 }
@@ -97,9 +98,13 @@ async function floodThroughACrash(layout: 'one process' | 'api and worker'): Pro
     expect(query<{ n: number }>(dataDir, `SELECT count(DISTINCT json_extract(data, '$.key')) AS n FROM events WHERE ${flooderStrikes}`)[0]!.n).toBe(FLOOD);
     expect(query<{ n: number }>(dataDir, `SELECT max(json_extract(data, '$.countAfter')) AS n FROM events WHERE ${flooderStrikes}`)[0]!.n).toBe(FLOOD);
     // The threshold fired once, for the flooder alone.
-    expect(query<{ stream: string }>(dataDir, "SELECT stream FROM events WHERE type = 'UserStrikeThresholdCrossed'")).toEqual([{ stream: `user_strikes-flood:user:${FLOODER}` }]);
+    expect(query<{ stream: string }>(dataDir, "SELECT stream FROM events WHERE type = 'UserStrikeThresholdCrossed'")).toEqual([
+      { stream: `user_strikes-flood:user:${FLOODER}` },
+    ]);
     // One delivery per action, recorded once and delivered once.
-    const published = query<{ id: string }>(dataDir, "SELECT json_extract(data, '$.deliveryId') AS id FROM events WHERE type = 'ActionCallbackRequested'").map((r) => r.id);
+    const published = query<{ id: string }>(dataDir, "SELECT json_extract(data, '$.deliveryId') AS id FROM events WHERE type = 'ActionCallbackRequested'").map(
+      (r) => r.id,
+    );
     expect(published).toHaveLength(actions);
     expect(new Set(published).size).toBe(actions);
     const perDelivery = query<{ requested: number; delivered: number }>(

@@ -2,16 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectErrorBody } from '../support/error-body.js';
 import { projectionPosition } from '../support/projection-progress.js';
 import { waitFor } from '../support/wait-for.js';
-import {
-  createKey,
-  createOrgWithKey,
-  freshDataDir,
-  lastLine,
-  runCli,
-  type RunningWarden,
-  startWarden,
-  testEnv,
-} from '../support/warden-process.js';
+import { createKey, createOrgWithKey, freshDataDir, lastLine, runCli, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
 
 describe('foundation, end to end against a running server', () => {
   const env = testEnv(freshDataDir(), { WARDEN_BODY_LIMIT_BYTES: '4096' });
@@ -27,8 +18,7 @@ describe('foundation, end to end against a running server', () => {
   });
 
   const get = (path: string, headers: Record<string, string> = {}) => fetch(warden.url + path, { headers });
-  const post = (path: string, body: string, headers: Record<string, string>) =>
-    fetch(warden.url + path, { method: 'POST', body, headers });
+  const post = (path: string, body: string, headers: Record<string, string>) => fetch(warden.url + path, { method: 'POST', body, headers });
 
   it('accepts a key the CLI created moments ago on the very next request, with or without trailing slash', async () => {
     const fresh = await createKey(env, 'acme', ['--name', 'fresh', '--team', 'trust']);
@@ -59,11 +49,7 @@ describe('foundation, end to end against a running server', () => {
 
   it('answers 413 for an oversized body', async () => {
     const big = JSON.stringify({ pad: 'x'.repeat(10_000) });
-    await expectErrorBody(
-      await post('/api/v1/organization', big, { 'content-type': 'application/json', 'x-api-key': key }),
-      413,
-      '/errors/payload-too-large',
-    );
+    await expectErrorBody(await post('/api/v1/organization', big, { 'content-type': 'application/json', 'x-api-key': key }), 413, '/errors/payload-too-large');
   });
 
   it('echoes a caller-supplied X-Request-Id and generates one otherwise', async () => {
@@ -84,7 +70,10 @@ describe('foundation, end to end against a running server', () => {
     const old = await createKey(env, 'acme', ['--name', 'to-rotate']);
     expect((await get('/api/v1/organization', { 'x-api-key': old })).status).toBe(200);
     const list = await runCli(['api-key', 'list', '--org', 'acme'], env);
-    const keyId = list.stdout.split('\n').find((l) => l.includes('to-rotate'))!.split(/\s+/)[0]!;
+    const keyId = list.stdout
+      .split('\n')
+      .find((l) => l.includes('to-rotate'))!
+      .split(/\s+/)[0]!;
     const rotated = await runCli(['api-key', 'rotate', '--org', 'acme', '--key', keyId], env);
     expect(rotated.code).toBe(0);
     const replacement = lastLine(rotated.stdout);

@@ -42,7 +42,12 @@ const AGE_RULE = `  - id: young
 `;
 /** The post type with that number. */
 const withAge = (config: string) =>
-  config.replace('\nrules:\n', `\nrules:\n${AGE_RULE}`).replace('      - { name: text, type: STRING, required: true }\n', '      - { name: text, type: STRING, required: true }\n      - { name: age, type: NUMBER }\n');
+  config
+    .replace('\nrules:\n', `\nrules:\n${AGE_RULE}`)
+    .replace(
+      '      - { name: text, type: STRING, required: true }\n',
+      '      - { name: text, type: STRING, required: true }\n      - { name: age, type: NUMBER }\n',
+    );
 const gone = { id: 'gone', typeId: 'user' };
 const stay = { id: 'stay', typeId: 'user' };
 
@@ -166,7 +171,12 @@ describe('POST /api/v1/gdpr/delete: crypto-shredding a user', () => {
       violatingPolicies: [{ id: 'spam' }],
     });
     expect(appealed.status).toBe(204);
-    [goneJob, appealJob, reportedJob, stayJob] = await Promise.all([jobOf('gone-post-1'), jobOf('gone-post-3', true), jobOf('stay-post-2'), jobOf('stay-post-1')]);
+    [goneJob, appealJob, reportedJob, stayJob] = await Promise.all([
+      jobOf('gone-post-1'),
+      jobOf('gone-post-3', true),
+      jobOf('stay-post-2'),
+      jobOf('stay-post-1'),
+    ]);
     // A moderator reports the pre-signed images to child safety. With their note (their own words,
     // not the user's: it stays) the report's document spans several overflow pages, its media URLs
     // after the note: pages that the erasure's purge frees.
@@ -190,15 +200,25 @@ describe('POST /api/v1/gdpr/delete: crypto-shredding a user', () => {
     await receiver?.close();
   });
 
-  it('shows the user\'s data before the deletion (what the rest of this suite expects gone)', async () => {
+  it("shows the user's data before the deletion (what the rest of this suite expects gone)", async () => {
     const shown = await everythingShown([goneJob, appealJob, reportedJob]);
     expect(plaintextIn(shown)).toEqual(
-      expect.arrayContaining([SECRETS.postText, SECRETS.reportReason, SECRETS.appealReason, SECRETS.appealedText, SECRETS.email, SECRETS.mediaPath, SECRETS.reportedMediaPath]),
+      expect.arrayContaining([
+        SECRETS.postText,
+        SECRETS.reportReason,
+        SECRETS.appealReason,
+        SECRETS.appealedText,
+        SECRETS.email,
+        SECRETS.mediaPath,
+        SECRETS.reportedMediaPath,
+      ]),
     );
     // The rule explanation holds the number as the condition saw it (the API and the log).
     const file = join(world.dataDir, 'before-deletion.ndjson');
     expect((await runCli(['audit', 'export', '--org', 'rev', '--include-personal-data', '--out', file], world.env)).code).toBe(0);
-    const evaluated = readFileSync(file, 'utf8').split('\n').filter((line) => line.includes('"type":"ItemEvaluated"') && line.includes('gone-post-1'));
+    const evaluated = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((line) => line.includes('"type":"ItemEvaluated"') && line.includes('gone-post-1'));
     // The export shows the sealed fields opened under `personal` (docs/audit.md, "Exporting").
     expect(evaluated.some((line) => JSON.stringify((JSON.parse(line) as { personal?: object }).personal ?? null).includes(SECRETS.age))).toBe(true);
     expect(shown).toContain(SECRETS.age);
@@ -212,19 +232,26 @@ describe('POST /api/v1/gdpr/delete: crypto-shredding a user', () => {
     expect(hashed).toHaveLength(1);
     expect(JSON.stringify(hashed)).not.toContain(SECRETS.mediaPath);
     const line = await waitFor(
-      () => world.warden.logs().split('\n').find((l) => l.includes('"media not hashed"') && l.includes('gone-post-1')),
+      () =>
+        world.warden
+          .logs()
+          .split('\n')
+          .find((l) => l.includes('"media not hashed"') && l.includes('gone-post-1')),
       'the "media not hashed" line of gone-post-1',
     );
-    expect(JSON.parse(line)).toMatchObject({ item: { typeId: 'post', id: 'gone-post-1' }, version: 0, media: expect.stringMatching(/^[0-9a-f]{32}$/), reason: 'not-an-image' });
+    expect(JSON.parse(line)).toMatchObject({
+      item: { typeId: 'post', id: 'gone-post-1' },
+      version: 0,
+      media: expect.stringMatching(/^[0-9a-f]{32}$/),
+      reason: 'not-an-image',
+    });
     expect(line).not.toContain(receiver.url);
   });
 
   it("keeps a pre-signed URL's signature out of every data file, log and the child-safety export, which lists the URL without it", async () => {
     const exported = await world.call(world.sessions['ADMIN']!, 'GET', '/api/console/v1/child-safety-reports');
     const { reports } = (await exported.json()) as { reports: Array<{ item: { id: string }; mediaUrls: string[] }> };
-    expect(reports.find((r) => r.item.id === 'gone-post-cs')?.mediaUrls).toEqual(
-      Array.from({ length: 16 }, (_, i) => presignedUrl(i).replace(/\?.*/, '?…')),
-    );
+    expect(reports.find((r) => r.item.id === 'gone-post-cs')?.mediaUrls).toEqual(Array.from({ length: 16 }, (_, i) => presignedUrl(i).replace(/\?.*/, '?…')));
     for (const secret of [SIGNATURE, CREDENTIAL]) {
       expect(rawFiles().includes(secret), `${secret} in the data files`).toBe(false);
       expect(world.warden.logs(), `${secret} in the server's log`).not.toContain(secret);
@@ -254,7 +281,10 @@ describe('POST /api/v1/gdpr/delete: crypto-shredding a user', () => {
       const view = JSON.parse(await jobView(jobId)) as { state: string; decision: { type: string } | null; item: { data: unknown } };
       expect(view).toMatchObject({ state: 'CLOSED', decision: { type: 'AUTOMATIC_CLOSE' }, item: { data: null } });
     }
-    const account = (await (await world.call(world.sessions['ADMIN']!, 'GET', `/api/console/v1/users/${goneConsoleUser}`)).json()) as { state: string; email: unknown };
+    const account = (await (await world.call(world.sessions['ADMIN']!, 'GET', `/api/console/v1/users/${goneConsoleUser}`)).json()) as {
+      state: string;
+      email: unknown;
+    };
     expect(account).toMatchObject({ state: 'disabled', email: null });
     const closes = loggedEvents(world.dataDir, 'ReviewJobDecided').filter((e) => [goneJob, appealJob].includes(e.data['jobId'] as string));
     expect(closes.map((e) => e.data['closeReason'])).toEqual(['USER_ERASED', 'USER_ERASED']);

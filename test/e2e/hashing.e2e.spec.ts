@@ -20,7 +20,9 @@ function pattern(seed: number, size = 256): Promise<Buffer> {
       raw[i + 2] = (255 - v + y) % 256;
     }
   }
-  return sharp(raw, { raw: { width: size, height: size, channels: 3 } }).png().toBuffer();
+  return sharp(raw, { raw: { width: size, height: size, channels: 3 } })
+    .png()
+    .toBuffer();
 }
 
 interface ImageServer {
@@ -168,7 +170,10 @@ rules:
     expect(results).toBe(6);
     // Each failure is logged with its reason, by the item and a digest of the URL.
     const logged = await waitFor(() => {
-      const lines = warden.logs().split('\n').filter((l) => l.includes('"media not hashed"') && l.includes('"id":"bad"'));
+      const lines = warden
+        .logs()
+        .split('\n')
+        .filter((l) => l.includes('"media not hashed"') && l.includes('"id":"bad"'));
       return lines.length === 6 && lines.map((l) => JSON.parse(l) as { reason: string; media: string });
     }, 'six "media not hashed" lines of the item');
     expect(new Set(logged.map((l) => l.reason))).toEqual(new Set(['http-404', 'timeout', 'not-an-image', 'too-large', 'refused-address']));

@@ -127,7 +127,12 @@ describe('Idempotency-Key and content-derived delivery ids, end to end', () => {
     expect((await submit([post('r-1', 'hello')], { 'idempotency-key': idem })).status).toBe(202);
     await expectErrorBody(await submit([post('r-2', 'hello')], { 'idempotency-key': idem }), 422, '/errors/idempotency-key-reused', '/headers/idempotency-key');
     const legacy = JSON.stringify({ contentId: 'r-3', contentType: 'post', content: { text: 'hello' } });
-    await expectErrorBody(await send('/api/v1/content/', legacy, { 'idempotency-key': idem }), 422, '/errors/idempotency-key-reused', '/headers/idempotency-key');
+    await expectErrorBody(
+      await send('/api/v1/content/', legacy, { 'idempotency-key': idem }),
+      422,
+      '/errors/idempotency-key-reused',
+      '/headers/idempotency-key',
+    );
     expect(log.versions('r-2')).toBe(0);
     expect(log.versions('r-3')).toBe(0);
     expect(log.versions('r-1')).toBe(1);
@@ -142,7 +147,12 @@ describe('Idempotency-Key and content-derived delivery ids, end to end', () => {
     await expectErrorBody(other, 400, '/errors/invalid-user-input');
     // In this organization: an invalid request is answered, not stored; the corrected one runs.
     const retryKey = `fix-${randomUUID()}`;
-    await expectErrorBody(await submit([{ id: 's-2', typeId: 'post', data: {} }], { 'idempotency-key': retryKey }), 400, '/errors/invalid-user-input', '/items/0/data/text');
+    await expectErrorBody(
+      await submit([{ id: 's-2', typeId: 'post', data: {} }], { 'idempotency-key': retryKey }),
+      400,
+      '/errors/invalid-user-input',
+      '/items/0/data/text',
+    );
     const fixed = await answer(await submit([post('s-2', 'hello')], { 'idempotency-key': retryKey }));
     expect(fixed).toMatchObject({ status: 202, replayed: null });
     expect(log.versions('s-2')).toBe(1);
@@ -170,12 +180,21 @@ describe('Idempotency-Key and content-derived delivery ids, end to end', () => {
   });
   it.each([
     ['/api/v1/items/async/', { items: [post('e-1', 'hello')] }, { items: [post('e-2', 'hello')] }],
-    ['/api/v1/content/', { contentId: 'e-3', contentType: 'post', content: { text: 'hello' } }, { contentId: 'e-4', contentType: 'post', content: { text: 'hello' } }],
+    [
+      '/api/v1/content/',
+      { contentId: 'e-3', contentType: 'post', content: { text: 'hello' } },
+      { contentId: 'e-4', contentType: 'post', content: { text: 'hello' } },
+    ],
     ['/api/v1/report', report('e-5'), report('e-6')],
     ['/api/v1/actions', { actionId: 'remove', itemId: 'e-7', itemTypeId: 'post' }, { actionId: 'remove', itemId: 'e-8', itemTypeId: 'post' }],
     ['/api/v1/gdpr/delete', { id: 'e-gone-1', typeId: 'user' }, { id: 'e-gone-2', typeId: 'user' }],
   ])('POST %s takes an Idempotency-Key: a malformed one is a 400, a repeat is replayed, another body with it a 422', async (path, body, other) => {
-    await expectErrorBody(await send(path, JSON.stringify(body), { 'idempotency-key': 'bad key \u00fc' }), 400, '/errors/invalid-user-input', '/headers/idempotency-key');
+    await expectErrorBody(
+      await send(path, JSON.stringify(body), { 'idempotency-key': 'bad key \u00fc' }),
+      400,
+      '/errors/invalid-user-input',
+      '/headers/idempotency-key',
+    );
     const idem = `every-post-${randomUUID()}`;
     const first = await answer(await send(path, JSON.stringify(body), { 'idempotency-key': idem }));
     expect(first.status).toBeGreaterThanOrEqual(200);
@@ -185,7 +204,12 @@ describe('Idempotency-Key and content-derived delivery ids, end to end', () => {
       replayed: 'true',
       body: first.body,
     });
-    await expectErrorBody(await send(path, JSON.stringify(other), { 'idempotency-key': idem }), 422, '/errors/idempotency-key-reused', '/headers/idempotency-key');
+    await expectErrorBody(
+      await send(path, JSON.stringify(other), { 'idempotency-key': idem }),
+      422,
+      '/errors/idempotency-key-reused',
+      '/headers/idempotency-key',
+    );
   });
 
   it('answers 409 with Retry-After while the first request holds the key, and lets a retry take over once its lease ran out', async () => {

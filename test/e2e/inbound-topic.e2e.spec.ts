@@ -53,10 +53,16 @@ function logOf(dataDir: string) {
     /** ItemEvaluated events of the items whose id starts with `prefix`. */
     evaluatedCount(prefix: string): number {
       // Stream ids are percent-encoded (`item_evaluation-acme:post:bulk%2D0:0:LIVE`).
-      return query<{ n: number }>("SELECT count(*) AS n FROM events WHERE type = 'ItemEvaluated' AND instr(stream, ?) > 0", `:post:${encodeURIComponent(prefix)}%2D`)[0]!.n;
+      return query<{ n: number }>(
+        "SELECT count(*) AS n FROM events WHERE type = 'ItemEvaluated' AND instr(stream, ?) > 0",
+        `:post:${encodeURIComponent(prefix)}%2D`,
+      )[0]!.n;
     },
     source(itemId: string): string | undefined {
-      return query<{ source: string }>("SELECT json_extract(data, '$.source') AS source FROM events WHERE type = 'ItemSubmitted' AND json_extract(data, '$.itemId') = ?", itemId)[0]?.source;
+      return query<{ source: string }>(
+        "SELECT json_extract(data, '$.source') AS source FROM events WHERE type = 'ItemSubmitted' AND json_extract(data, '$.itemId') = ?",
+        itemId,
+      )[0]?.source;
     },
   };
 }
@@ -114,12 +120,15 @@ describe('the inbound topic ITEM_SUBMISSION_EVENT on a real NATS JetStream broke
     const { connection } = await broker.client(broker.warden);
     try {
       const manager = await jetstreamManager(connection);
-      await waitFor(async () => {
-        // The acknowledgement floor at the stream's last message: every message acknowledged (a
-        // message handed back for a retry counts in neither num_pending nor num_ack_pending).
-        const [info, stream] = await Promise.all([manager.consumers.info('WARDEN_ITEMS', 'warden-items'), manager.streams.info('WARDEN_ITEMS')]);
-        return info.num_pending === 0 && info.ack_floor.stream_seq >= stream.state.last_seq;
-      }, { what: 'every message settled', ...LONG_WAIT });
+      await waitFor(
+        async () => {
+          // The acknowledgement floor at the stream's last message: every message acknowledged (a
+          // message handed back for a retry counts in neither num_pending nor num_ack_pending).
+          const [info, stream] = await Promise.all([manager.consumers.info('WARDEN_ITEMS', 'warden-items'), manager.streams.info('WARDEN_ITEMS')]);
+          return info.num_pending === 0 && info.ack_floor.stream_seq >= stream.state.last_seq;
+        },
+        { what: 'every message settled', ...LONG_WAIT },
+      );
     } finally {
       await connection.close();
     }
@@ -149,20 +158,24 @@ describe('the inbound topic ITEM_SUBMISSION_EVENT on a real NATS JetStream broke
   const allCalledBack = (prefix: string, count: number) =>
     waitFor(() => callbacks(prefix).size >= count && callbacks(prefix), { what: `the callbacks of ${count} ${prefix} items`, ...LONG_WAIT });
 
-  it(`evaluates ${BULK.toLocaleString('en')} items published on the subject and calls each back exactly once`, async () => {
-    const messages = envelopes('bulk', BULK, 25);
-    await Promise.all(messages.map((m) => publish(m)));
-    const received = await allCalledBack('bulk', BULK);
-    await settled();
-    expect([...received.values()].filter((ids) => ids.length !== 1)).toEqual([]);
-    expect(received.size).toBe(BULK);
-    const versions = log.versions('bulk');
-    expect(versions.size).toBe(BULK);
-    expect([...versions.values()].every((n) => n === 1)).toBe(true);
-    // Each evaluated once (the reactor runs once per version).
-    expect(log.evaluatedCount('bulk')).toBe(BULK);
-    expect(log.source('bulk-0')).toBe('topic');
-  }, LONG_WAIT.timeoutMs * 2);
+  it(
+    `evaluates ${BULK.toLocaleString('en')} items published on the subject and calls each back exactly once`,
+    async () => {
+      const messages = envelopes('bulk', BULK, 25);
+      await Promise.all(messages.map((m) => publish(m)));
+      const received = await allCalledBack('bulk', BULK);
+      await settled();
+      expect([...received.values()].filter((ids) => ids.length !== 1)).toEqual([]);
+      expect(received.size).toBe(BULK);
+      const versions = log.versions('bulk');
+      expect(versions.size).toBe(BULK);
+      expect([...versions.values()].every((n) => n === 1)).toBe(true);
+      // Each evaluated once (the reactor runs once per version).
+      expect(log.evaluatedCount('bulk')).toBe(BULK);
+      expect(log.source('bulk-0')).toBe('topic');
+    },
+    LONG_WAIT.timeoutMs * 2,
+  );
 
   it('records nothing for an event id published again, also after a later version of the item', async () => {
     // A repeat lands on the item's stream as one more version unless its event ids are derived
@@ -182,7 +195,12 @@ describe('the inbound topic ITEM_SUBMISSION_EVENT on a real NATS JetStream broke
     published.push(await publish(a, SUBJECT, acme, 'a-3'));
     await settled();
     expect(published.map((ack) => ack.duplicate)).toEqual([false, false, false, false]);
-    expect(log.versions('repeat')).toEqual(new Map([['repeat-x', 2], ['repeat-y', 1]]));
+    expect(log.versions('repeat')).toEqual(
+      new Map([
+        ['repeat-x', 2],
+        ['repeat-y', 1],
+      ]),
+    );
     // x's data in the log is sealed (personal data): its evaluations say which data is current.
     // Version 1 ('fine now') is the newest evaluated and passes no rule; a third version of A's
     // 'scam once' would be evaluated after it and pass the scam rule.
@@ -245,7 +263,7 @@ describe('the inbound topic ITEM_SUBMISSION_EVENT on a real NATS JetStream broke
     expect(letters.filter((l) => l.headers['Warden-Event-Id'] === 'cross-event')).toHaveLength(1);
   });
 
-  it("dead-letters a message for an organization whose configuration leaves the topic off, and takes its items once apply enables it", async () => {
+  it('dead-letters a message for an organization whose configuration leaves the topic off, and takes its items once apply enables it', async () => {
     // globex: acme's configuration without `inboundTopic:` (the topic is off by default), then with it.
     const fixture = readFileSync(CONFIG, 'utf8').replace('inboundTopic: { enabled: true }\n', '').replaceAll('acme', 'globex');
     const off = join(dataDir, 'globex-off.yaml');
@@ -324,7 +342,14 @@ describe('the inbound topic ITEM_SUBMISSION_EVENT on a real NATS JetStream broke
     // The publisher's own retry until the restarted broker acknowledges (a publish that timed out
     // may have been stored: Warden records its event id once all the same).
     for (const m of messages.slice(5)) {
-      await waitFor(() => publish(m).then(() => true, () => false), { what: 'the restarted broker to take a message', timeoutMs: 30_000 });
+      await waitFor(
+        () =>
+          publish(m).then(
+            () => true,
+            () => false,
+          ),
+        { what: 'the restarted broker to take a message', timeoutMs: 30_000 },
+      );
     }
     await allCalledBack('restart', 200);
     await settled();

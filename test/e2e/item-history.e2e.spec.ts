@@ -53,10 +53,15 @@ describe('item and user histories (GET /api/console/v1/items|users/{typeId}/{id}
     acceptorId = second!.userId;
     const author = { id: 'u-hist', typeId: 'user' };
     const post = (text: string) => ({ id: 'p-hist', typeId: 'post', data: { text, author } });
-    expect((await world.api('POST', '/api/v1/items/async', { items: [{ id: 'u-hist', typeId: 'user', data: { name: 'Hist' } }, post('first words')] })).status).toBe(202);
+    expect(
+      (await world.api('POST', '/api/v1/items/async', { items: [{ id: 'u-hist', typeId: 'user', data: { name: 'Hist' } }, post('first words')] })).status,
+    ).toBe(202);
     expect((await world.api('POST', '/api/v1/items/async', { items: [post('please review me, second version')] })).status).toBe(202);
     await claimAndDecide(world.sessions['ADMIN']!, 'default', { type: 'CUSTOM_ACTION', actionIds: ['remove'], policyIds: ['spam'], reason: 'spam' });
-    await waitFor(() => receiver.received.find((c) => c.path !== '/hooks/appeals' && (JSON.parse(c.body) as { item: { id: string } }).item.id === 'p-hist'), 'the remove callback');
+    await waitFor(
+      () => receiver.received.find((c) => c.path !== '/hooks/appeals' && (JSON.parse(c.body) as { item: { id: string } }).item.id === 'p-hist'),
+      'the remove callback',
+    );
     const appealed = await world.api('POST', '/api/v1/report/appeal', {
       appealId: 'ap-hist',
       appealedBy: author,
@@ -81,7 +86,18 @@ describe('item and user histories (GET /api/console/v1/items|users/{typeId}/{id}
     expect(story.map((e) => e.position)).toEqual([...story.map((e) => e.position)].sort((a, b) => a - b));
     const types = story.map((e) => e.type);
     const first = (type: string) => types.indexOf(type);
-    for (const type of ['ItemSubmitted', 'ItemEvaluated', 'ReviewJobOpened', 'ReviewJobClaimed', 'ReviewJobDecided', 'ActionCallbackRequested', 'CallbackDeliveryRequested', 'CallbackDelivered', 'AppealSubmitted', 'AppealDecided']) {
+    for (const type of [
+      'ItemSubmitted',
+      'ItemEvaluated',
+      'ReviewJobOpened',
+      'ReviewJobClaimed',
+      'ReviewJobDecided',
+      'ActionCallbackRequested',
+      'CallbackDeliveryRequested',
+      'CallbackDelivered',
+      'AppealSubmitted',
+      'AppealDecided',
+    ]) {
       expect(types, type).toContain(type);
     }
     expect(types.filter((t) => t === 'ItemSubmitted')).toHaveLength(2);
@@ -92,9 +108,14 @@ describe('item and user histories (GET /api/console/v1/items|users/{typeId}/{id}
     expect(first('AppealSubmitted')).toBeLessThan(first('AppealDecided'));
     const decisions = story.filter((e) => e.type === 'ReviewJobDecided');
     expect(decisions.map((e) => e.actor)).toEqual(expect.arrayContaining([expect.stringContaining(deciderId), expect.stringContaining(acceptorId)]));
-    expect(decisions.map((e) => e.summary)).toEqual(expect.arrayContaining([expect.stringMatching(/^Decided CUSTOM_ACTION/), expect.stringMatching(/^Decided ACCEPT_APPEAL/)]));
+    expect(decisions.map((e) => e.summary)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^Decided CUSTOM_ACTION/), expect.stringMatching(/^Decided ACCEPT_APPEAL/)]),
+    );
     expect(story.find((e) => e.type === 'ItemEvaluated')!.summary).toMatch(/^Evaluated \(LIVE\): \d+ rule\(s\), passed: /);
-    expect(story.filter((e) => e.type === 'ItemSubmitted').map((e) => e.summary)).toEqual(['Version 0 submitted (through items)', 'Version 1 submitted (through items)']);
+    expect(story.filter((e) => e.type === 'ItemSubmitted').map((e) => e.summary)).toEqual([
+      'Version 0 submitted (through items)',
+      'Version 1 submitted (through items)',
+    ]);
     // Personal data shows as the job view shows it: opened.
     expect(JSON.stringify(story)).toContain('please review me, second version');
   });

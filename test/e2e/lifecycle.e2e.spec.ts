@@ -2,15 +2,7 @@ import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { createServer, request } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import {
-  createOrgWithKey,
-  freshDataDir,
-  runCli,
-  runServerToExit,
-  type RunningWarden,
-  startWarden,
-  testEnv,
-} from '../support/warden-process.js';
+import { createOrgWithKey, freshDataDir, runCli, runServerToExit, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
 import { waitFor } from '../support/wait-for.js';
 
 /** A POST whose body is sent in two parts, the second only when `finish` is called. */
@@ -107,9 +99,7 @@ describe('server lifecycle', () => {
   it('refuses to start with one clear line naming a bad variable', async () => {
     const result = await runServerToExit(testEnv(freshDataDir(), { WARDEN_ROLE: 'leader' }));
     expect(result.code).toBe(1);
-    expect(result.stderr.trim().split('\n')).toEqual([
-      'Invalid configuration: WARDEN_ROLE must be one of all, api, worker, got "leader"',
-    ]);
+    expect(result.stderr.trim().split('\n')).toEqual(['Invalid configuration: WARDEN_ROLE must be one of all, api, worker, got "leader"']);
     const port = await runServerToExit(testEnv(freshDataDir(), { PORT: 'eighty' }));
     expect(port.stderr).toContain('PORT must be a whole number');
   });
@@ -140,9 +130,7 @@ describe('server lifecycle', () => {
   }, 15_000);
 
   it('fails start-up with a clear message when MongoDB is unreachable', async () => {
-    const result = await runServerToExit(
-      testEnv(freshDataDir(), { WARDEN_MONGO_URL: 'mongodb://127.0.0.1:1/warden', WARDEN_SECRET_KEY: SECRET_KEY }),
-    );
+    const result = await runServerToExit(testEnv(freshDataDir(), { WARDEN_MONGO_URL: 'mongodb://127.0.0.1:1/warden', WARDEN_SECRET_KEY: SECRET_KEY }));
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^Cannot start: MongoDB at 127\.0\.0\.1:1 is unreachable/);
   }, 15_000);
@@ -156,15 +144,10 @@ describe('server lifecycle', () => {
   });
 
   const systemNode = '/usr/bin/node';
-  const systemMajor = existsSync(systemNode)
-    ? Number(spawnSync(systemNode, ['-p', 'process.versions.node.split(".")[0]']).stdout.toString().trim())
-    : NaN;
-  it.skipIf(!(systemMajor < 24))(
-    `refuses to start on an older Node with one line (needs an old ${systemNode}; found major ${systemMajor})`,
-    async () => {
-      const result = spawnSync(systemNode, ['dist/apps/server/src/main.js'], { env: testEnv(freshDataDir()) });
-      expect(result.status).toBe(1);
-      expect(result.stderr.toString().trim()).toMatch(/^Warden needs Node\.js 24 or newer \(this is v\d+/);
-    },
-  );
+  const systemMajor = existsSync(systemNode) ? Number(spawnSync(systemNode, ['-p', 'process.versions.node.split(".")[0]']).stdout.toString().trim()) : NaN;
+  it.skipIf(!(systemMajor < 24))(`refuses to start on an older Node with one line (needs an old ${systemNode}; found major ${systemMajor})`, async () => {
+    const result = spawnSync(systemNode, ['dist/apps/server/src/main.js'], { env: testEnv(freshDataDir()) });
+    expect(result.status).toBe(1);
+    expect(result.stderr.toString().trim()).toMatch(/^Warden needs Node\.js 24 or newer \(this is v\d+/);
+  });
 });

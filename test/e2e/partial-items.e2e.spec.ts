@@ -148,7 +148,9 @@ describe('partial items: whole items fetched from the customer (docs/partial-ite
     try {
       return (
         db
-          .prepare("SELECT revision, data FROM events WHERE stream LIKE ? AND type = 'ItemSubmitted' AND json_extract(data, '$.typeId') = ? AND json_extract(data, '$.itemId') = ? ORDER BY revision")
+          .prepare(
+            "SELECT revision, data FROM events WHERE stream LIKE ? AND type = 'ItemSubmitted' AND json_extract(data, '$.typeId') = ? AND json_extract(data, '$.itemId') = ? ORDER BY revision",
+          )
           .all(`item-${orgId}:%`, typeId, id) as Array<{
           revision: number;
           data: string;
@@ -178,17 +180,32 @@ describe('partial items: whole items fetched from the customer (docs/partial-ite
     const requests = askedFor('post/p-spam');
     expect(requests).toHaveLength(1);
     const [request] = requests;
-    expect(request!.json).toEqual({ type: 'PARTIAL_ITEMS_REQUEST', version: 1, orgId: 'parts', requestId: request!.json.requestId, reason: 'missing-fields', items: [{ id: 'p-spam', typeId: 'post' }] });
+    expect(request!.json).toEqual({
+      type: 'PARTIAL_ITEMS_REQUEST',
+      version: 1,
+      orgId: 'parts',
+      requestId: request!.json.requestId,
+      reason: 'missing-fields',
+      items: [{ id: 'p-spam', typeId: 'post' }],
+    });
     expect(request!.headers['authorization']).toBe(`Bearer ${TOKEN}`);
     expect(request!.headers['service-delivery-id']).toBe(request!.json.requestId);
     // Signed as callbacks are (docs/callbacks.md): Ed25519 over <t>.<Service-Delivery-Id>.<raw body>, key from the JWKS.
-    const jwks = (await (await fetch(`${warden.url}/api/v1/signing_keys`, { headers: { 'x-api-key': key } })).json()) as { keys: Array<{ kid: string; x: string }> };
-    const fields = Object.fromEntries(String(request!.headers['service-signature']).split(',').map((p) => p.split(/=(.*)/s).slice(0, 2)));
+    const jwks = (await (await fetch(`${warden.url}/api/v1/signing_keys`, { headers: { 'x-api-key': key } })).json()) as {
+      keys: Array<{ kid: string; x: string }>;
+    };
+    const fields = Object.fromEntries(
+      String(request!.headers['service-signature'])
+        .split(',')
+        .map((p) => p.split(/=(.*)/s).slice(0, 2)),
+    );
     const jwk = jwks.keys.find((k) => k.kid === fields['kid'])!;
     const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: jwk.x }, format: 'jwk' });
     expect(verify(null, Buffer.from(`${fields['t']}.${request!.json.requestId}.${request!.body}`), publicKey, Buffer.from(fields['v1']!, 'base64'))).toBe(true);
     // What was fetched is a version of the item, with its source and typeVersion; the submission's typeVersion too.
-    expect(versions('parts', 'post', 'p-spam').map(({ revision, source, typeVersion, typeSchemaVariant }) => ({ revision, source, typeVersion, typeSchemaVariant }))).toEqual([
+    expect(
+      versions('parts', 'post', 'p-spam').map(({ revision, source, typeVersion, typeSchemaVariant }) => ({ revision, source, typeVersion, typeSchemaVariant })),
+    ).toEqual([
       { revision: 0, source: 'items', typeVersion: '2', typeSchemaVariant: 'partial' },
       { revision: 1, source: 'partial-fetch', typeVersion: '2', typeSchemaVariant: 'original' },
     ]);
@@ -213,7 +230,9 @@ describe('partial items: whole items fetched from the customer (docs/partial-ite
     expect(evaluated.rules[0]!.outcome).toBe('unknown');
     const likes = evaluated.rules[0]!.conditions.find((c) => c.path === 'conditions[1]')!;
     expect(likes.outcome).toBe('unknown');
-    expect(likes.error).toBe('partial item: likes not sent; fetching the whole item failed: the partial-items endpoint did not answer within 2000 ms (2 attempts)');
+    expect(likes.error).toBe(
+      'partial item: likes not sent; fetching the whole item failed: the partial-items endpoint did not answer within 2000 ms (2 attempts)',
+    );
     expect(askedFor('post/p-slow')).toHaveLength(2);
     expect(await metric('failed')).toBeGreaterThanOrEqual(1);
   });
@@ -260,7 +279,12 @@ describe('partial items: whole items fetched from the customer (docs/partial-ite
       creator: { user: { id: string; typeVersion: string | null } | null } | null;
     };
     // The job view shows the whole item now: the latest version, fetched, with its typeVersion.
-    expect(view.item).toMatchObject({ version: 3, typeVersion: '2', versionSource: 'partial-fetch', data: { text: 'buy spam', likes: 1, author: { id: 'u-1', typeId: 'user' } } });
+    expect(view.item).toMatchObject({
+      version: 3,
+      typeVersion: '2',
+      versionSource: 'partial-fetch',
+      data: { text: 'buy spam', likes: 1, author: { id: 'u-1', typeId: 'user' } },
+    });
     expect(view.relatedItems).toEqual([expect.objectContaining({ id: 'u-1', typeVersion: '7', data: { name: 'Una' } })]);
 
     // Asked again: the related item is held now; only the item is asked for.
@@ -282,11 +306,20 @@ describe('partial items: whole items fetched from the customer (docs/partial-ite
       const res = await fetch(`${warden.url}/api/console/v1/jobs?queueId=default`, { headers: { cookie: moderator.cookie } });
       return ((await res.json()) as { jobs: Array<{ jobId: string; item: { id: string } }> }).jobs.find((j) => j.item.id === 'p-gone')?.jobId;
     }, 'the review job of p-gone');
-    const loaded = await fetch(`${warden.url}/api/console/v1/jobs/${jobId}/full-item`, { method: 'POST', headers: { cookie: moderator.cookie, 'x-csrf-token': moderator.csrfToken } });
-    expect(((await loaded.json()) as { related: Array<{ id: string; status: string }> }).related).toEqual([expect.objectContaining({ id: 'u-gone', status: 'fetched' })]);
+    const loaded = await fetch(`${warden.url}/api/console/v1/jobs/${jobId}/full-item`, {
+      method: 'POST',
+      headers: { cookie: moderator.cookie, 'x-csrf-token': moderator.csrfToken },
+    });
+    expect(((await loaded.json()) as { related: Array<{ id: string; status: string }> }).related).toEqual([
+      expect.objectContaining({ id: 'u-gone', status: 'fetched' }),
+    ]);
     expect(askedFor('post/p-gone')).toHaveLength(2);
 
-    const erased = await fetch(`${warden.url}/api/v1/gdpr/delete`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ id: 'u-gone', typeId: 'user' }) });
+    const erased = await fetch(`${warden.url}/api/v1/gdpr/delete`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ id: 'u-gone', typeId: 'user' }),
+    });
     expect(erased.status).toBe(202);
     const { requestId } = (await erased.json()) as { requestId: string };
     await waitFor(async () => {
@@ -295,7 +328,11 @@ describe('partial items: whole items fetched from the customer (docs/partial-ite
     }, 'the erasure of u-gone to complete');
     // The process follows the log for erasures: the cached post and the user's own item are dropped.
     const dropped = await waitFor(
-      () => warden.logs().split('\n').find((l) => l.includes('whole items of an erased subject dropped from the cache')),
+      () =>
+        warden
+          .logs()
+          .split('\n')
+          .find((l) => l.includes('whole items of an erased subject dropped from the cache')),
       'the cache emptied of u-gone',
     );
     expect(JSON.parse(dropped)).toMatchObject({ orgId: 'parts', dropped: 2 });
@@ -347,12 +384,17 @@ describe('partial items: an endpoint whose host name resolves to a private addre
     expect(res.status).toBe(202);
     const evaluated = await waitFor(async () => {
       const list = await fetch(`${warden.url}/api/v1/items/post/n-1/evaluations`, { headers: { 'x-api-key': key } });
-      return ((await list.json()) as { evaluations: Array<{ rules: Array<{ outcome: string; conditions: Array<{ path: string; outcome: string; error?: string }> }> }> }).evaluations[0];
+      return (
+        (await list.json()) as {
+          evaluations: Array<{ rules: Array<{ outcome: string; conditions: Array<{ path: string; outcome: string; error?: string }> }> }>;
+        }
+      ).evaluations[0];
     }, 'the evaluation of n-1');
     expect(evaluated.rules[0]!.outcome).toBe('unknown');
     expect(evaluated.rules[0]!.conditions.find((c) => c.path === 'conditions[1]')).toMatchObject({
       outcome: 'unknown',
-      error: 'partial item: likes not sent; fetching the whole item failed: the partial-items endpoint was not called: Outbound request to localhost refused: address not allowed',
+      error:
+        'partial item: likes not sent; fetching the whole item failed: the partial-items endpoint was not called: Outbound request to localhost refused: address not allowed',
     });
     expect(received).toBe(0);
     const metrics = await (await fetch(`${warden.url}/metrics`)).text();

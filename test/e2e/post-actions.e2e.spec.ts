@@ -41,7 +41,11 @@ actions:
 
 /** What a receiver does (docs/callbacks.md): the key by kid, the Ed25519 signature over `<t>.<delivery id>.<raw body>`. */
 function signedBy(jwks: Jwks, callback: ReceivedCallback): boolean {
-  const fields = Object.fromEntries(String(callback.headers['service-signature']).split(',').map((p) => p.split(/=(.*)/s).slice(0, 2)));
+  const fields = Object.fromEntries(
+    String(callback.headers['service-signature'])
+      .split(',')
+      .map((p) => p.split(/=(.*)/s).slice(0, 2)),
+  );
   const jwk = jwks.keys.find((k) => k.kid === fields['kid']);
   if (!jwk) return false;
   const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: jwk.x }, format: 'jwk' });
@@ -57,7 +61,11 @@ describe('POST /api/v1/actions, end to end', () => {
   const execute = (body: unknown, key?: string) =>
     key === undefined
       ? world.api('POST', '/api/v1/actions', body)
-      : fetch(`${world.warden.url}/api/v1/actions`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      : fetch(`${world.warden.url}/api/v1/actions`, {
+          method: 'POST',
+          headers: { 'x-api-key': key, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
   const accepted = async (body: unknown, key?: string): Promise<string> => {
     const response = await execute(body, key);
     expect(response.status, await response.clone().text()).toBe(202);

@@ -31,7 +31,10 @@ async function submitClaimAndIgnore(world: ReviewWorld, itemId: string, authorId
     const r = await world.call(world.sessions['ADMIN']!, 'POST', '/api/console/v1/queues/default/claim');
     return r.status === 200 ? ((await r.json()) as { job: { jobId: string }; lock: { token: string } }) : undefined;
   }, 'a job to claim');
-  const decided = await world.call(world.sessions['ADMIN']!, 'POST', `/api/console/v1/jobs/${claimed.job.jobId}/decision`, { lockToken: claimed.lock.token, type: 'IGNORE' });
+  const decided = await world.call(world.sessions['ADMIN']!, 'POST', `/api/console/v1/jobs/${claimed.job.jobId}/decision`, {
+    lockToken: claimed.lock.token,
+    type: 'IGNORE',
+  });
   expect(decided.status).toBe(200);
 }
 
@@ -123,7 +126,10 @@ describe('replay checks the recorded chain, and the replayed server is read-only
       body: JSON.stringify({ email: 'admin@rev.example', password: 'not the password' }),
     });
     expect(wrong.status).toBe(401);
-    const out = await fetch(`${replayed.url}/api/console/v1/session`, { method: 'DELETE', headers: { cookie: session.cookie, 'x-csrf-token': session.csrfToken } });
+    const out = await fetch(`${replayed.url}/api/console/v1/session`, {
+      method: 'DELETE',
+      headers: { cookie: session.cookie, 'x-csrf-token': session.csrfToken },
+    });
     expect(out.status).toBe(204);
     expect((await me(session.cookie)).status).toBe(401);
     expect(eventCount(outDir)).toBe(before);
@@ -162,7 +168,18 @@ describe('replay with signed checkpoints: a checkpoint catches what rewritten re
   const orgEvents = (dir: string): RecordedEvent[] =>
     open(join(dir, 'warden.db'), (db) =>
       (db.prepare('SELECT position, stream, revision, id, type, data, metadata FROM events ORDER BY position').all() as StoredRow[])
-        .map((r) => ({ id: r.id, streamName: r.stream, revision: r.revision, position: r.position, type: r.type, data: JSON.parse(r.data), metadata: JSON.parse(r.metadata) }) as RecordedEvent)
+        .map(
+          (r) =>
+            ({
+              id: r.id,
+              streamName: r.stream,
+              revision: r.revision,
+              position: r.position,
+              type: r.type,
+              data: JSON.parse(r.data),
+              metadata: JSON.parse(r.metadata),
+            }) as RecordedEvent,
+        )
         .filter((e) => e.metadata.orgId === ORG),
     );
   /** The links recorded in read-models.db (the chain's own table), by log position. */
@@ -182,7 +199,11 @@ describe('replay with signed checkpoints: a checkpoint catches what rewritten re
     open(join(dir, 'read-models.db'), (db) => {
       const update = db.prepare(`UPDATE "rm/audit_chain_v2_links" SET doc = json_set(doc, '$.link', ?) WHERE id = ?`);
       for (const l of links) update.run(l.link, `${ORG}:${l.position}`);
-      db.prepare(`UPDATE "rm/audit_chain_v2_heads" SET doc = json_set(doc, '$.link', ?) WHERE id = ? AND json_extract(doc, '$.position') = ?`).run(link, ORG, links.at(-1)!.position);
+      db.prepare(`UPDATE "rm/audit_chain_v2_heads" SET doc = json_set(doc, '$.link', ?) WHERE id = ? AND json_extract(doc, '$.position') = ?`).run(
+        link,
+        ORG,
+        links.at(-1)!.position,
+      );
     });
     return new Map(links.map((l) => [l.position, l.link]));
   };
@@ -194,14 +215,20 @@ describe('replay with signed checkpoints: a checkpoint catches what rewritten re
     world = await startReviewWorld(reviewOrgConfig(receiver.url), ['ADMIN'], { WARDEN_AUDIT_CHECKPOINT_SECONDS: '1' });
     await submitClaimAndIgnore(world, 'rs-1', 'u-rs');
     decidedAt = await waitFor(
-      () => open(join(world.dataDir, 'warden.db'), (db) => (db.prepare("SELECT position FROM events WHERE type = 'ReviewJobDecided'").get() as { position: number } | undefined)?.position),
+      () =>
+        open(
+          join(world.dataDir, 'warden.db'),
+          (db) => (db.prepare("SELECT position FROM events WHERE type = 'ReviewJobDecided'").get() as { position: number } | undefined)?.position,
+        ),
       'the decision in the log',
     );
     checkpoint = await waitFor(
       () =>
         open(join(world.dataDir, 'warden.db'), (db) => {
           const row = db
-            .prepare("SELECT position, data FROM events WHERE type = 'AuditChainCheckpointed' AND json_extract(data, '$.position') >= ? ORDER BY position LIMIT 1")
+            .prepare(
+              "SELECT position, data FROM events WHERE type = 'AuditChainCheckpointed' AND json_extract(data, '$.position') >= ? ORDER BY position LIMIT 1",
+            )
             .get(decidedAt) as { position: number; data: string } | undefined;
           if (!row) return undefined;
           const data = JSON.parse(row.data) as { seq: number; position: number };
@@ -241,10 +268,10 @@ describe('replay with signed checkpoints: a checkpoint catches what rewritten re
     const out = join(freshDataDir(), 'replayed');
     const r = await replay(env, out);
     expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(r.stdout).toContain(`log position ${checkpoint.at} (AuditChainCheckpointed of ${ORG}, audit_chain-${ORG} revision `);
     expect(r.stdout).toContain(
-      `log position ${checkpoint.at} (AuditChainCheckpointed of ${ORG}, audit_chain-${ORG} revision `,
+      `the checkpoint signed event ${checkpoint.seq} of ${ORG} at log position ${checkpoint.position}, and the log no longer gives that link`,
     );
-    expect(r.stdout).toContain(`the checkpoint signed event ${checkpoint.seq} of ${ORG} at log position ${checkpoint.position}, and the log no longer gives that link`);
     // Not caught by the recorded links: those were rewritten.
     expect(r.stdout).not.toContain('the event was changed in the log');
     expect(r.stdout).toMatch(/^REFUSED: /m);
@@ -269,4 +296,3 @@ describe('replay with signed checkpoints: a checkpoint catches what rewritten re
     expect(r.stdout).not.toContain('the log no longer gives that link');
   });
 });
-

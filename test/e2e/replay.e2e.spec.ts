@@ -26,12 +26,18 @@ describe('replay to a point in time, and read-model digests', () => {
       const r = await world.call(world.sessions['ADMIN']!, 'POST', '/api/console/v1/queues/default/claim');
       return r.status === 200 ? ((await r.json()) as Claimed) : undefined;
     }, 'a job to claim');
-    const decided = await world.call(world.sessions['ADMIN']!, 'POST', `/api/console/v1/jobs/${claimed.job.jobId}/decision`, { lockToken: claimed.lock.token, type: 'IGNORE' });
+    const decided = await world.call(world.sessions['ADMIN']!, 'POST', `/api/console/v1/jobs/${claimed.job.jobId}/decision`, {
+      lockToken: claimed.lock.token,
+      type: 'IGNORE',
+    });
     expect(decided.status).toBe(200);
     jobs.push(claimed.job.jobId);
     return waitFor(() => loggedEvents(world.dataDir, 'ReviewJobDecided').find((e) => e.data['jobId'] === claimed.job.jobId), 'the decision in the log');
   };
-  const fileDigest = () => createHash('sha256').update(readFileSync(join(world.dataDir, 'warden.db'))).digest('hex');
+  const fileDigest = () =>
+    createHash('sha256')
+      .update(readFileSync(join(world.dataDir, 'warden.db')))
+      .digest('hex');
   const digest = async (dataDir: string) => {
     const r = await runCli(['read-models', 'digest'], testEnv(dataDir));
     expect(r.code, r.stderr).toBe(0);

@@ -86,8 +86,18 @@ describe('review claims and locks over the console API', () => {
       409,
       '/errors/lock-not-held',
     );
-    await expectErrorBody(await world.call(h.as('MODERATOR'), 'POST', `/api/console/v1/jobs/${jobId}/lock`, { lockToken: 42 }), 400, '/errors/invalid-user-input', '/lockToken');
-    await expectErrorBody(await world.call(h.as('MODERATOR'), 'DELETE', `/api/console/v1/jobs/${jobId}/lock`, {}), 400, '/errors/invalid-user-input', '/lockToken');
+    await expectErrorBody(
+      await world.call(h.as('MODERATOR'), 'POST', `/api/console/v1/jobs/${jobId}/lock`, { lockToken: 42 }),
+      400,
+      '/errors/invalid-user-input',
+      '/lockToken',
+    );
+    await expectErrorBody(
+      await world.call(h.as('MODERATOR'), 'DELETE', `/api/console/v1/jobs/${jobId}/lock`, {}),
+      400,
+      '/errors/invalid-user-input',
+      '/lockToken',
+    );
 
     // Released with the token in a header; then anyone may claim it.
     const released = await fetch(`${world.warden.url}/api/console/v1/jobs/${jobId}/lock`, {
@@ -121,7 +131,7 @@ describe('review claims and locks over the console API', () => {
     );
   });
 
-  it("managers take a lock away and assign a job; moderators may not", async () => {
+  it('managers take a lock away and assign a job; moderators may not', async () => {
     const jobId = await h.newJob('m1');
     const mine = await h.claimed('MODERATOR');
     expect(mine.job.jobId).toBe(jobId);
@@ -151,7 +161,9 @@ describe('review claims and locks over the console API', () => {
         '/userId',
       );
     }
-    expect((await world.call(h.as('MODERATOR_MANAGER'), 'POST', `/api/console/v1/jobs/${jobId}/assign`, { userId: world.userIds['MODERATOR'] })).status).toBe(204);
+    expect((await world.call(h.as('MODERATOR_MANAGER'), 'POST', `/api/console/v1/jobs/${jobId}/assign`, { userId: world.userIds['MODERATOR'] })).status).toBe(
+      204,
+    );
     expect(await h.job('ADMIN', jobId)).toMatchObject({ state: 'ASSIGNED', assignedTo: world.userIds['MODERATOR'] });
     expect((await h.claim('ADMIN')).status).toBe(204);
     expect((await h.claimed('MODERATOR')).job.jobId).toBe(jobId);

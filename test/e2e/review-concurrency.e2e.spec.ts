@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loggedEvents } from '../support/config-files.js';
-import { type ReviewWorld, reviewOrgConfig, type Session, signInUsers, startReceiver, startReviewWorld, submitPostsForReview } from '../support/review-fixture.js';
+import {
+  type ReviewWorld,
+  reviewOrgConfig,
+  type Session,
+  signInUsers,
+  startReceiver,
+  startReviewWorld,
+  submitPostsForReview,
+} from '../support/review-fixture.js';
 import { waitFor } from '../support/wait-for.js';
 
 /**

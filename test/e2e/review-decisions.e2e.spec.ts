@@ -1,12 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventCount, loggedEvents, rawLog } from '../support/config-files.js';
-import {
-  type ReviewWorld,
-  reviewOrgConfig,
-  type Session,
-  startReceiver,
-  startReviewWorld,
-} from '../support/review-fixture.js';
+import { type ReviewWorld, reviewOrgConfig, type Session, startReceiver, startReviewWorld } from '../support/review-fixture.js';
 import { waitFor } from '../support/wait-for.js';
 
 interface Claimed {
@@ -83,7 +77,10 @@ describe('review decisions over HTTP', () => {
     expect(summary).toMatchObject({ jobId: job.jobId, type: 'CUSTOM_ACTION' });
     expect(summary.deliveryIds).toHaveLength(1);
 
-    const [callback] = await waitFor(() => (callbacksFor(receiver, 'p-remove').length > 0 ? callbacksFor(receiver, 'p-remove') : undefined), 'the decision callback');
+    const [callback] = await waitFor(
+      () => (callbacksFor(receiver, 'p-remove').length > 0 ? callbacksFor(receiver, 'p-remove') : undefined),
+      'the decision callback',
+    );
     expect(callback!.path).toBe('/hooks/remove');
     expect(callback!.headers['service-signature']).toMatch(/^t=\d+,kid=[\w-]+,v1=/);
     const body = JSON.parse(callback!.body) as Record<string, unknown>;
@@ -184,7 +181,10 @@ describe('review decisions over HTTP', () => {
       expect(response.status, JSON.stringify(body)).toBe(400);
       const error = (await response.json()) as ErrorBody;
       expect(error.errors[0]?.type).toEqual(['/errors/invalid-user-input']);
-      expect(error.errors.map((e) => e.pointer), JSON.stringify(body)).toContain(pointer);
+      expect(
+        error.errors.map((e) => e.pointer),
+        JSON.stringify(body),
+      ).toContain(pointer);
     }
     expect(decisionEvents(world)).toBe(before);
     // The job is still open, and the lock still the moderator's.
@@ -217,7 +217,10 @@ describe('review decisions over HTTP', () => {
 
   it('a reported item: the decision callback carries every report in custom.reportHistory; no email or reason in plaintext in the log', async () => {
     const moderator = world.sessions['MODERATOR']!;
-    for (const [reporter, reason] of [['r-1', 'this is a scam'], ['r-2', 'stole my photos']] as const) {
+    for (const [reporter, reason] of [
+      ['r-1', 'this is a scam'],
+      ['r-2', 'stole my photos'],
+    ] as const) {
       const reported = await world.api('POST', '/api/v1/report', {
         reporter: { kind: 'user', id: reporter, typeId: 'user' },
         reportedAt: '2026-11-20T10:00:00Z',
@@ -244,7 +247,10 @@ describe('review decisions over HTTP', () => {
       reason: 'scam confirmed',
     });
     expect(response.status).toBe(200);
-    const [callback] = await waitFor(() => (callbacksFor(receiver, 'p-reported').length > 0 ? callbacksFor(receiver, 'p-reported') : undefined), 'the decision callback of the reported post');
+    const [callback] = await waitFor(
+      () => (callbacksFor(receiver, 'p-reported').length > 0 ? callbacksFor(receiver, 'p-reported') : undefined),
+      'the decision callback of the reported post',
+    );
     const body = JSON.parse(callback!.body) as { actorEmail: string; decisionReason: string; custom: { reason: string; reportHistory: unknown[] } };
     expect(body.actorEmail).toBe('moderator@rev.example');
     expect(body.decisionReason).toBe('scam confirmed');
@@ -302,12 +308,13 @@ describe('review decisions over HTTP', () => {
     expect(response.status).toBe(403);
   });
 
-  it("actioning an item closes its other open jobs with AUTOMATIC_CLOSE (ITEM_ACTIONED)", async () => {
+  it('actioning an item closes its other open jobs with AUTOMATIC_CLOSE (ITEM_ACTIONED)', async () => {
     const moderator = world.sessions['MODERATOR']!;
     await submitPost(world, 'p-both', 'review me, csam-test');
     const { job, lock } = await claimJobOf(world, moderator, 'default', 'p-both');
     const other = await waitFor(
-      () => loggedEvents(world.dataDir, 'ReviewJobOpened').find((e) => e.data['queueId'] === 'child-safety' && (e.data['item'] as { id: string }).id === 'p-both'),
+      () =>
+        loggedEvents(world.dataDir, 'ReviewJobOpened').find((e) => e.data['queueId'] === 'child-safety' && (e.data['item'] as { id: string }).id === 'p-both'),
       'the child-safety job of the item',
     );
     const response = await decide(world, moderator, job.jobId, { lockToken: lock.token, type: 'CUSTOM_ACTION', actionIds: ['remove'], policyIds: ['spam'] });
@@ -331,7 +338,10 @@ describe('review decisions under the organization settings, and an expired lock'
   beforeAll(async () => {
     receiver = await startReceiver();
     const config = reviewOrgConfig(receiver.url)
-      .replace('org: { id: rev, name: Review Org }', 'org: { id: rev, name: Review Org, settings: { requireDecisionReason: true, requirePolicyForDecisions: true } }')
+      .replace(
+        'org: { id: rev, name: Review Org }',
+        'org: { id: rev, name: Review Org, settings: { requireDecisionReason: true, requirePolicyForDecisions: true } }',
+      )
       .replace('lockTimeoutSeconds: 600', 'lockTimeoutSeconds: 1');
     world = await startReviewWorld(config, ['MODERATOR']);
   }, 60_000);

@@ -77,19 +77,26 @@ describe('the review job view (e2e)', () => {
       userScore: 5,
       strikeCount: 0,
     });
-    expect(job['relatedItems']).toEqual([{ field: 'author', id: 'u1', typeId: 'user', typeName: 'User', version: 0, typeVersion: null, data: { name: 'Alice' } }]);
+    expect(job['relatedItems']).toEqual([
+      { field: 'author', id: 'u1', typeId: 'user', typeName: 'User', version: 0, typeVersion: null, data: { name: 'Alice' } },
+    ]);
 
     expect(job['evaluations']).toHaveLength(1);
     const evaluation = job['evaluations'][0] as Json;
     expect(evaluation).toMatchObject({ version: 0, environment: 'LIVE', actionId: 'enqueue-to-mrt' });
     expect(evaluation['rules']).toEqual([
-      expect.objectContaining({ id: 'to-review', name: 'To review', outcome: 'passed', conditions: expect.arrayContaining([expect.objectContaining({ outcome: 'passed' })]) }),
+      expect.objectContaining({
+        id: 'to-review',
+        name: 'To review',
+        outcome: 'passed',
+        conditions: expect.arrayContaining([expect.objectContaining({ outcome: 'passed' })]),
+      }),
     ]);
     expect(job['hashMatches']).toEqual([]);
     expect(job['history']).toEqual({ item: [], creator: [] });
   });
 
-  it('names a creator Warden has no user item of without one, and lists the item\'s other jobs only in queues the viewer may see', async () => {
+  it("names a creator Warden has no user item of without one, and lists the item's other jobs only in queues the viewer may see", async () => {
     // Both rules match: one job in the default queue, one in child-safety.
     await submit([{ id: 'p2', typeId: 'post', data: { text: 'review me csam-test', author: { id: 'u2', typeId: 'user' } } }]);
     const claim = (role: string) =>
@@ -103,14 +110,16 @@ describe('the review job view (e2e)', () => {
     }, 'the child-safety job of p2');
     expect(seenByAdmin.job).toMatchObject({ queueId: 'child-safety', item: { id: 'p2' }, creator: { item: { id: 'u2', typeId: 'user' }, user: null } });
     // The ADMIN sees the default-queue job in the child-safety job's history.
-    expect(seenByAdmin.job['history']['item']).toEqual([expect.objectContaining({ queueId: 'default', item: { id: 'p2', typeId: 'post' }, state: 'PENDING', decision: null })]);
+    expect(seenByAdmin.job['history']['item']).toEqual([
+      expect.objectContaining({ queueId: 'default', item: { id: 'p2', typeId: 'post' }, state: 'PENDING', decision: null }),
+    ]);
     const seenByModerator = await claim('MODERATOR');
     expect(seenByModerator.job).toMatchObject({ item: { id: 'p2' } });
     expect(seenByModerator.job['history']).toEqual({ item: [], creator: [] });
   });
 
   // Issue 30 item 16: a reported post the live rule had already removed showed no evaluation, no action.
-  it('shows on a report-made job what Warden already did: the rule that fired, the published action and its delivery, the creator\'s recent actions', async () => {
+  it("shows on a report-made job what Warden already did: the rule that fired, the published action and its delivery, the creator's recent actions", async () => {
     const post = { text: 'buy cheap pills here', author: { id: 'u3', typeId: 'user' } };
     await submit([{ id: 'u3', typeId: 'user', data: { name: 'Carol' } }]);
     await submit([{ id: 'p3', typeId: 'post', data: post }]);
@@ -132,7 +141,7 @@ describe('the review job view (e2e)', () => {
       expect(response.status).toBe(200);
       const body = (await response.json()) as Json;
       return body['actions']?.['creator']?.length > 0 ? body : undefined;
-    }, 'the creator\'s actions in the job view');
+    }, "the creator's actions in the job view");
 
     expect(job).toMatchObject({ source: 'REPORT', reportCount: 1, item: { id: 'p3', typeId: 'post', data: post } });
     // The report sent the post again (version 1, same content): evaluated again, newest first.
@@ -168,4 +177,3 @@ describe('the review job view (e2e)', () => {
     expect(job['history']).toEqual({ item: [], creator: [] });
   });
 });
-

@@ -32,7 +32,11 @@ describe('review queues from the console (e2e)', () => {
   });
 
   it('a MODERATOR_MANAGER creates a queue: recorded with the actor, and claimable at once (204: empty)', async () => {
-    const created = await world.call(as('MODERATOR_MANAGER'), 'POST', '/api/console/v1/queues', { name: 'Hate speech', order: 'PRIORITY', lockTimeoutSeconds: 120 });
+    const created = await world.call(as('MODERATOR_MANAGER'), 'POST', '/api/console/v1/queues', {
+      name: 'Hate speech',
+      order: 'PRIORITY',
+      lockTimeoutSeconds: 120,
+    });
     expect(created.status, await created.clone().text()).toBe(201);
     expect(await created.json()).toEqual({
       id: 'hate-speech',
@@ -64,12 +68,32 @@ describe('review queues from the console (e2e)', () => {
   it('answers bad input with pointers, an unknown queue with 404 and an existing id with 409, recording nothing', async () => {
     const before = loggedEvents(world.dataDir, 'QueueDefined').length;
     const manager = as('MODERATOR_MANAGER');
-    await expectErrorBody(await world.call(manager, 'POST', '/api/console/v1/queues', { id: 'child-safety', name: 'Mine' }), 400, '/errors/invalid-user-input', '/id');
-    await expectErrorBody(await world.call(manager, 'POST', '/api/console/v1/queues', { name: 'X', lockTimeoutSeconds: 0 }), 400, '/errors/invalid-user-input', '/lockTimeoutSeconds');
-    await expectErrorBody(await world.call(manager, 'POST', '/api/console/v1/queues', { name: 'X', order: 'LIFO' }), 400, '/errors/invalid-user-input', '/order');
+    await expectErrorBody(
+      await world.call(manager, 'POST', '/api/console/v1/queues', { id: 'child-safety', name: 'Mine' }),
+      400,
+      '/errors/invalid-user-input',
+      '/id',
+    );
+    await expectErrorBody(
+      await world.call(manager, 'POST', '/api/console/v1/queues', { name: 'X', lockTimeoutSeconds: 0 }),
+      400,
+      '/errors/invalid-user-input',
+      '/lockTimeoutSeconds',
+    );
+    await expectErrorBody(
+      await world.call(manager, 'POST', '/api/console/v1/queues', { name: 'X', order: 'LIFO' }),
+      400,
+      '/errors/invalid-user-input',
+      '/order',
+    );
     await expectErrorBody(await world.call(manager, 'POST', '/api/console/v1/queues', { lockTimeoutSeconds: 60 }), 400, '/errors/invalid-user-input');
     // The fixture's `default` queue is the default: a second one is refused at the flag.
-    await expectErrorBody(await world.call(manager, 'POST', '/api/console/v1/queues', { name: 'Other', isDefault: true }), 400, '/errors/invalid-user-input', '/isDefault');
+    await expectErrorBody(
+      await world.call(manager, 'POST', '/api/console/v1/queues', { name: 'Other', isDefault: true }),
+      400,
+      '/errors/invalid-user-input',
+      '/isDefault',
+    );
     await expectErrorBody(await world.call(manager, 'PUT', '/api/console/v1/queues/nope', { name: 'Nope' }), 404, '/errors/not-found');
     await expectErrorBody(await world.call(manager, 'POST', '/api/console/v1/queues', { id: 'spam', name: 'Spam' }), 409, '/errors/conflict');
     expect(loggedEvents(world.dataDir, 'QueueDefined')).toHaveLength(before);

@@ -114,7 +114,9 @@ describe('POST /api/v1/report: reports become routed review jobs', () => {
 
   it('a routing rule on REPORT_REASON picks its queue; the reason is not in the log in plaintext', async () => {
     const secret = 'junk mail from 0xC0FFEE-reason';
-    await submit(report('reason-1', 'hello', { reason: secret }, { reportedItemThread: [{ id: 'ctx-1', typeId: 'post', data: { text: 'thread-secret-42' } }] }));
+    await submit(
+      report('reason-1', 'hello', { reason: secret }, { reportedItemThread: [{ id: 'ctx-1', typeId: 'post', data: { text: 'thread-secret-42' } }] }),
+    );
     const { opened, requests } = await jobRequests('reason-1', 1);
     expect(opened[0]!.data['queueId']).toBe('spam');
     expect(requests[0]).toMatchObject({ routedBy: { id: 'spam-reports' }, report: { hasReason: true } });
@@ -134,7 +136,11 @@ describe('POST /api/v1/report: reports become routed review jobs', () => {
   });
 
   it('REPORT_COUNT counts every report of the item, this one included', async () => {
-    const userReport = (by: string) => ({ ...report('x', 'x'), reporter: reporter(by), reportedItem: { id: 'troll-1', typeId: 'user', data: { name: 'Troll' } } });
+    const userReport = (by: string) => ({
+      ...report('x', 'x'),
+      reporter: reporter(by),
+      reportedItem: { id: 'troll-1', typeId: 'user', data: { name: 'Troll' } },
+    });
     const first = await submit(userReport('r1'));
     await jobRequests('troll-1', 1);
     const second = await submit(userReport('r2'));
@@ -179,7 +185,11 @@ describe('POST /api/v1/report: reports become routed review jobs', () => {
       reportedAt: '2026-11-23',
       reportedItem: { id: 'bad-1', typeId: 'post', data: {} },
       reportedForReason: { policyId: 'nope' },
-      reportedItemThread: [{ id: 't0', typeId: 'post', data: {} }, { id: 't1', typeId: 'post', data: {} }, { id: 't2', typeId: 'ghost', data: {} }],
+      reportedItemThread: [
+        { id: 't0', typeId: 'post', data: {} },
+        { id: 't1', typeId: 'post', data: {} },
+        { id: 't2', typeId: 'ghost', data: {} },
+      ],
       reportedItemsInThread: [{ id: 'elsewhere', typeId: 'post' }],
     });
     expect(response.status).toBe(400);
@@ -204,6 +214,8 @@ describe('POST /api/v1/report: reports become routed review jobs', () => {
     expect(tooBig.status).toBe(413);
     expect(((await tooBig.json()) as { errors: Array<{ pointer: string }> }).errors.map((e) => e.pointer)).toEqual(['/additionalItems/0']);
     expect(recorded()).toBe(before);
-    expect((await fetch(`${world.warden.url}/api/v1/report`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(401);
+    expect((await fetch(`${world.warden.url}/api/v1/report`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(
+      401,
+    );
   });
 });

@@ -52,9 +52,7 @@ describe('evaluation across a crash', () => {
         expect(one("SELECT count(DISTINCT stream) AS n FROM events WHERE type = 'ItemEvaluated'")).toBe(ITEMS);
         const expectedActions = Math.ceil(ITEMS / 3);
         expect(one("SELECT count(*) AS n FROM events WHERE type = 'ActionCallbackRequested'")).toBe(expectedActions);
-        expect(one("SELECT count(DISTINCT json_extract(data, '$.deliveryId')) AS n FROM events WHERE type = 'ActionCallbackRequested'")).toBe(
-          expectedActions,
-        );
+        expect(one("SELECT count(DISTINCT json_extract(data, '$.deliveryId')) AS n FROM events WHERE type = 'ActionCallbackRequested'")).toBe(expectedActions);
         expect(one("SELECT count(*) AS n FROM events WHERE type = 'ReviewEnqueueRequested'")).toBe(expectedActions);
       } finally {
         db.close();

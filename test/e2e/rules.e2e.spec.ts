@@ -66,7 +66,8 @@ describe('rules engine, end to end', () => {
   const evaluations = async (id: string) => {
     const res = await fetch(`${warden.url}/api/v1/items/post/${id}/evaluations`, { headers: { 'x-api-key': key } });
     expect(res.status).toBe(200);
-    return ((await res.json()) as { evaluations: Array<{ version: number; rules: Array<Record<string, unknown>>; actions: Array<Record<string, unknown>> }> }).evaluations;
+    return ((await res.json()) as { evaluations: Array<{ version: number; rules: Array<Record<string, unknown>>; actions: Array<Record<string, unknown>> }> })
+      .evaluations;
   };
   const evaluated = (id: string, versions = 1) =>
     waitFor(async () => {
@@ -193,8 +194,7 @@ describe('rules engine, end to end', () => {
     writeFileSync(file, withRule);
     expect((await runCli(['apply', file], env)).code).toBe(0);
 
-    const retro = () =>
-      publications(dataDir, 'ActionCallbackRequested').filter(([item, action]) => item.startsWith('old-') && action === 'label');
+    const retro = () => publications(dataDir, 'ActionCallbackRequested').filter(([item, action]) => item.startsWith('old-') && action === 'label');
     const first = await runCli(['retroact', '--org', 'shop', '--rule', 'retro'], env);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toMatch(/Retroaction of rule retro: \d+ item\(s\) scanned, \d+ matched/);
@@ -223,7 +223,9 @@ conditionSet: { conjunction: AND, conditions: [{ input: { field: text }, signal:
     const before = eventCount(dataDir);
     const backtest = await runCli(['backtest', '--org', 'shop', '--rule-file', candidate], env);
     expect(backtest.code, backtest.stderr).toBe(0);
-    expect(backtest.stdout).toMatch(/Backtest \(nothing recorded or published\) of rule candidate: \d+ item\(s\) scanned, 2 matched, 0 unknown, 0 action\(s\) published/);
+    expect(backtest.stdout).toMatch(
+      /Backtest \(nothing recorded or published\) of rule candidate: \d+ item\(s\) scanned, 2 matched, 0 unknown, 0 action\(s\) published/,
+    );
     expect(eventCount(dataDir)).toBe(before);
 
     writeFileSync(candidate, 'id: candidate\nname: Candidate\nactionIds: [nope]\nconditionSet: { conjunction: AND, conditions: [] }\n');
@@ -239,9 +241,18 @@ conditionSet: { conjunction: AND, conditions: [{ input: { field: text }, signal:
       body: JSON.stringify({ contentId: 'legacy-1', contentType: 'post', content: { text: 'buy now' }, userId: 'u9', sync: true }),
     });
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { contentId: string; rules: Array<{ id: string; result: string }>; actionsTriggered: Array<{ id: string; name: string }> };
+    const body = (await res.json()) as {
+      contentId: string;
+      rules: Array<{ id: string; result: string }>;
+      actionsTriggered: Array<{ id: string; name: string }>;
+    };
     expect(body.contentId).toBe('legacy-1');
-    expect(body.actionsTriggered).toEqual(expect.arrayContaining([{ id: 'remove', name: 'Remove' }, { id: 'enqueue-to-mrt', name: 'Enqueue to manual review' }]));
+    expect(body.actionsTriggered).toEqual(
+      expect.arrayContaining([
+        { id: 'remove', name: 'Remove' },
+        { id: 'enqueue-to-mrt', name: 'Enqueue to manual review' },
+      ]),
+    );
     const [recorded] = await evaluated('legacy-1');
     expect(body.rules.map((r) => [r.id, r.result])).toEqual(recorded!.rules.map((r) => [r['id'], r['capped'] ? 'capped' : r['outcome']]));
     expect(body.actionsTriggered.map((a) => a.id).sort()).toEqual(recorded!.actions.map((a) => a['id']).sort());

@@ -54,8 +54,7 @@ const totpOf = (secret: string) => new TOTP({ algorithm: 'SHA1', digits: 6, peri
 const codeAt = (secret: string, offset = 0) => totpOf(secret).generate({ timestamp: Date.now() + offset * 30_000 });
 
 /** Errors without their request ids, to compare two refusals. */
-const withoutRequestIds = (json: Record<string, unknown>) =>
-  (json['errors'] as Array<Record<string, unknown>>).map(({ requestId: _id, ...rest }) => rest);
+const withoutRequestIds = (json: Record<string, unknown>) => (json['errors'] as Array<Record<string, unknown>>).map(({ requestId: _id, ...rest }) => rest);
 
 async function enroll(url: string, session: Session): Promise<{ secret: string; recoveryCodes: string[] }> {
   const started = await consoleCall(url, session, 'POST', '/me/second-factor');

@@ -11,8 +11,7 @@ import { createKey, freshDataDir, runCli, runServerToExit, type RunningWarden, s
 /** Issue 11, defect 8: secrets stay out of the log, the logs and other users' reach. */
 
 /** Whether any file of the data directory (the database, its -wal and -shm, the key) holds `text`. */
-const dataFilesContain = (dataDir: string, text: string) =>
-  readdirSync(dataDir).some((name) => readFileSync(join(dataDir, name)).includes(Buffer.from(text)));
+const dataFilesContain = (dataDir: string, text: string) => readdirSync(dataDir).some((name) => readFileSync(join(dataDir, name)).includes(Buffer.from(text)));
 
 async function withOrg(dataDir: string, config: string, extraEnv: Record<string, string>) {
   const file = join(freshDataDir(), 'org.yaml');
@@ -82,7 +81,14 @@ appeals:
     // A request's own query string stays out of the access log too: it logs the route.
     const probe = await fetch(`${warden.url}/api/v1/callbacks/deliveries?token=${TOKEN}`, { headers: { 'x-api-key': key, 'x-request-id': 'token-probe' } });
     await probe.arrayBuffer();
-    const line = await waitFor(() => warden.logs().split('\n').find((l) => l.includes('"requestId":"token-probe"')), 'the access line of the probe');
+    const line = await waitFor(
+      () =>
+        warden
+          .logs()
+          .split('\n')
+          .find((l) => l.includes('"requestId":"token-probe"')),
+      'the access line of the probe',
+    );
     expect(line).toContain('"route":"/api/v1/callbacks/deliveries"');
 
     const log = rawLog(dataDir);
@@ -143,7 +149,14 @@ rules:
     await waitFor(() => images.requests.length > 0, 'the image fetch');
     expect(images.requests[0]!.url).toBe(new URL(photo).pathname + new URL(photo).search);
     await waitFor(() => eventCount(dataDir, "type = 'ItemEvaluated'") > 0, 'the evaluation');
-    const line = await waitFor(() => warden.logs().split('\n').find((l) => l.includes('"media not hashed"')), 'the "media not hashed" log line');
+    const line = await waitFor(
+      () =>
+        warden
+          .logs()
+          .split('\n')
+          .find((l) => l.includes('"media not hashed"')),
+      'the "media not hashed" log line',
+    );
     expect(JSON.parse(line)).toMatchObject({ item: { typeId: 'post', id: 'p-1' }, media: expect.stringMatching(/^[0-9a-f]{32}$/), reason: 'http-403' });
     expect(line).not.toContain('/uploads/cat.jpg');
 
@@ -199,7 +212,12 @@ describe('the secret key in a file outside the data directory (WARDEN_SECRET_KEY
     chmodSync(file, 0o644);
     const dataDir = freshDataDir();
     const receiver = await startReceiver((_req, res: ServerResponse) => res.end('{"ok":true}'));
-    const env = testEnv(dataDir, { WARDEN_SECRET_KEY_FILE: file, RECEIVER_URL: receiver.url, DOWN_URL: 'http://127.0.0.1:9', HOOK_TOKEN: 'hook-token-in-a-sealed-header' });
+    const env = testEnv(dataDir, {
+      WARDEN_SECRET_KEY_FILE: file,
+      RECEIVER_URL: receiver.url,
+      DOWN_URL: 'http://127.0.0.1:9',
+      HOOK_TOKEN: 'hook-token-in-a-sealed-header',
+    });
     let warden: RunningWarden | undefined;
     try {
       const refused = await runServerToExit(env);

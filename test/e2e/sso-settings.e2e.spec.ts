@@ -38,7 +38,10 @@ describe('SSO settings in the console (e2e)', () => {
     [idp, rolledOver] = await Promise.all([makeIdpKeys(), makeIdpKeys('next-idp.example')]);
     // A file may hold a certificate that does not parse while SAML is off: it is checked only with SAML on.
     const globex = join(freshDataDir(), 'globex.yaml');
-    writeFileSync(globex, 'org: { id: globex, name: Globex }\nsso: { saml_enabled: false, cert: "-----BEGIN CERTIFICATE-----\\nMIIB\\n-----END CERTIFICATE-----" }\nmanagement: { sso: console }\n');
+    writeFileSync(
+      globex,
+      'org: { id: globex, name: Globex }\nsso: { saml_enabled: false, cert: "-----BEGIN CERTIFICATE-----\\nMIIB\\n-----END CERTIFICATE-----" }\nmanagement: { sso: console }\n',
+    );
     const applied = await runCli(['apply', globex], env);
     expect(applied.code, applied.stderr).toBe(0);
     const file = join(freshDataDir(), 'acme.yaml');
@@ -80,7 +83,10 @@ describe('SSO settings in the console (e2e)', () => {
     const SAMLResponse = samlResponse(keys, { ...spUrls('acme'), inResponseTo: login.requestId, email, groups });
     const acs = await postSamlResponse(warden.url, 'acme', SAMLResponse, login.cookie);
     expect(acs.status, await acs.clone().text()).toBe(302);
-    const cookie = acs.headers.getSetCookie().find((c) => c.startsWith('warden_session='))!.split(';')[0]!;
+    const cookie = acs.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('warden_session='))!
+      .split(';')[0]!;
     const me = await fetch(`${warden.url}/api/console/v1/me`, { headers: { cookie } });
     return ((await me.json()) as { user: { roles: string[] } }).user.roles.sort();
   }
@@ -159,17 +165,27 @@ describe('SSO settings in the console (e2e)', () => {
 
   it('refuses what the configuration file refuses, with a pointer, recording nothing', async () => {
     const before = eventCount(dataDir);
-    const badCert = await call(admin, 'PUT', { saml_enabled: true, sso_url: TEST_IDP_SSO_URL, cert: 'not a certificate', jit: { enabled: true, defaultRoles: ['MODERATOR'] } });
+    const badCert = await call(admin, 'PUT', {
+      saml_enabled: true,
+      sso_url: TEST_IDP_SSO_URL,
+      cert: 'not a certificate',
+      jit: { enabled: true, defaultRoles: ['MODERATOR'] },
+    });
     const error = await expectErrorBody(badCert, 400, '/errors/invalid-user-input', '/cert');
     expect(error['detail']).toContain('is not a PEM certificate');
     await expectErrorBody(await call(admin, 'PUT', { saml_enabled: false, passwordLogin: false }), 400, '/errors/invalid-user-input', '/passwordLogin');
     await expectErrorBody(await call(admin, 'PUT', { roleMap: { admins: ['ADMIN'] } }), 400, '/errors/invalid-user-input', '/roleAttribute');
-    await expectErrorBody(await call(admin, 'PUT', { jit: { enabled: true, defaultRoles: ['KING'] } }), 400, '/errors/invalid-user-input', '/jit/defaultRoles/0');
+    await expectErrorBody(
+      await call(admin, 'PUT', { jit: { enabled: true, defaultRoles: ['KING'] } }),
+      400,
+      '/errors/invalid-user-input',
+      '/jit/defaultRoles/0',
+    );
     expect(eventCount(dataDir)).toBe(before);
     expect((await ok(await call(admin, 'GET'))).body['certificate']).toMatchObject({ subject: 'CN=next-idp.example' });
   });
 
-  it("shows a stored certificate that does not parse as none, and checks one it is given even with SAML off", async () => {
+  it('shows a stored certificate that does not parse as none, and checks one it is given even with SAML off', async () => {
     const { body } = await ok(await call(globexAdmin, 'GET'));
     expect(body).toMatchObject({ saml_enabled: false, certificate: null, serviceProvider: { entityId: `${PUBLIC_URL}/saml/metadata/globex` } });
     await expectErrorBody(await call(globexAdmin, 'PUT', { cert: 'not a certificate' }), 400, '/errors/invalid-user-input', '/cert');

@@ -69,10 +69,10 @@ describe.each(['v1', 'v2'])('a log stored by an earlier release (%s)', (version)
     expect(res.status).toBe(202);
     expect(((await res.json()) as { accepted: number }).accepted).toBe(1);
     // Polled gently: the API's rate limit counts these reads.
-    const latest = await waitFor(
-      async () => (await evaluations('p-1')).find((e) => e.version === 2),
-      { what: 'the evaluation of p-1 version 2', intervalMs: 100 },
-    );
+    const latest = await waitFor(async () => (await evaluations('p-1')).find((e) => e.version === 2), {
+      what: 'the evaluation of p-1 version 2',
+      intervalMs: 100,
+    });
     // The author's earlier submissions, all in the stored log, count towards the background rule.
     expect(latest.rules.find((r) => r.id === 'watch-busy-authors')?.outcome).toBe('passed');
   });
@@ -123,7 +123,9 @@ describe('a callback URL stored in plaintext by release 0.1.0 (v1)', () => {
     expect(eventCount(dataDir, "type = 'CallbackDeliveryRequested'")).toBe(before + 1);
     const db = new Database(join(dataDir, 'warden.db'), { readonly: true });
     try {
-      const rows = db.prepare("SELECT data FROM events WHERE type = 'CallbackDeliveryRequested' ORDER BY position DESC LIMIT 1").all() as Array<{ data: string }>;
+      const rows = db.prepare("SELECT data FROM events WHERE type = 'CallbackDeliveryRequested' ORDER BY position DESC LIMIT 1").all() as Array<{
+        data: string;
+      }>;
       const stored = rows[0]!.data;
       expect(stored).not.toContain('golden-query-secret');
       expect(stored).not.toContain('?token');

@@ -23,7 +23,10 @@ function transparencyConfig(callbackUrl: string): string {
       `  - { id: user, name: User, kind: USER, fields: [{ name: name, type: STRING }], roles: { displayName: name }, dsa: { contentType: [CONTENT_TYPE_OTHER], contentTypeOther: Account } }
   - { id: flagger, name: Trusted flagger, kind: USER, fields: [{ name: name, type: STRING }] }`,
     )
-    .replace('    roles: { creator: author, createdAt: createdAt }', '    roles: { creator: author, createdAt: createdAt }\n    dsa: { contentType: [CONTENT_TYPE_TEXT], contentLanguage: EN }')
+    .replace(
+      '    roles: { creator: author, createdAt: createdAt }',
+      '    roles: { creator: author, createdAt: createdAt }\n    dsa: { contentType: [CONTENT_TYPE_TEXT], contentLanguage: EN }',
+    )
     .replace(
       '  - { id: spam, name: Spam, penalty: LOW, userStrikeCount: 1 }',
       '  - { id: spam, name: Spam, penalty: LOW, userStrikeCount: 1, dsa: { category: STATEMENT_CATEGORY_SCAMS_AND_FRAUD, decisionGround: DECISION_GROUND_INCOMPATIBLE_CONTENT, incompatibleContentGround: "Terms 4.2", incompatibleContentExplanation: "Unsolicited commercial content." } }',
@@ -82,18 +85,22 @@ describe('DSA statements of reasons and the transparency report', () => {
     expect((await world.api('POST', '/api/v1/report', report('p-noticed', 'reporter-2', 'user', 'spam'))).status).toBe(201);
     await waitFor(() => loggedEvents(world.dataDir, 'ItemSubmitted').length >= 3, 'the reported items recorded');
     // Executed actions: remove under violence (3 strikes for author-9: the threshold's suspension follows) and under spam.
-    expect((await world.api('POST', '/api/v1/actions', { actionId: 'remove', itemId: 'p-flagged', itemTypeId: 'post', policyIds: ['violence'] })).status).toBe(202);
+    expect((await world.api('POST', '/api/v1/actions', { actionId: 'remove', itemId: 'p-flagged', itemTypeId: 'post', policyIds: ['violence'] })).status).toBe(
+      202,
+    );
     expect((await world.api('POST', '/api/v1/actions', { actionId: 'remove', itemId: 'p-noticed', itemTypeId: 'post', policyIds: ['spam'] })).status).toBe(202);
     expect(
-      (await world.api('POST', '/api/v1/report/appeal', {
-        appealId: 'ap-1',
-        appealedBy: { id: 'author-1', typeId: 'user' },
-        appealedAt: new Date().toISOString(),
-        actionedItem: post('p-rule', SECRET_TEXT, 'author-1'),
-        actionsTaken: ['remove'],
-        appealReason: 'appeal by Max Mustermann',
-        violatingPolicies: [{ id: 'spam' }],
-      })).status,
+      (
+        await world.api('POST', '/api/v1/report/appeal', {
+          appealId: 'ap-1',
+          appealedBy: { id: 'author-1', typeId: 'user' },
+          appealedAt: new Date().toISOString(),
+          actionedItem: post('p-rule', SECRET_TEXT, 'author-1'),
+          actionsTaken: ['remove'],
+          appealReason: 'appeal by Max Mustermann',
+          violatingPolicies: [{ id: 'spam' }],
+        })
+      ).status,
     ).toBe(204);
     await waitFor(() => loggedEvents(world.dataDir, 'ActionCallbackRequested').length >= 4, 'the rule, executed and threshold actions published');
   }, 180_000);
@@ -108,10 +115,19 @@ describe('DSA statements of reasons and the transparency report', () => {
     const run = await runCli(['transparency', 'statements', '--org', 'rev', '--from', today, '--to', today, '--out', out], world.env);
     expect(run.code, run.stderr).toBe(0);
     const text = readFileSync(out, 'utf8');
-    const statements = text.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const statements = text
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(statements).toHaveLength(4);
     for (const s of statements) expect(validate(s), JSON.stringify(validate.errors)).toBe(true);
-    const byFacts = statements.map((s) => [s['category'], s['source_type'], s['automated_detection'], s['automated_decision'], s['decision_account'] ?? s['decision_visibility']]);
+    const byFacts = statements.map((s) => [
+      s['category'],
+      s['source_type'],
+      s['automated_detection'],
+      s['automated_decision'],
+      s['decision_account'] ?? s['decision_visibility'],
+    ]);
     expect(byFacts).toEqual(
       expect.arrayContaining([
         ['STATEMENT_CATEGORY_SCAMS_AND_FRAUD', 'SOURCE_VOLUNTARY', 'Yes', 'AUTOMATED_DECISION_FULLY', ['DECISION_VISIBILITY_CONTENT_REMOVED']],
@@ -120,17 +136,20 @@ describe('DSA statements of reasons and the transparency report', () => {
         ['STATEMENT_CATEGORY_VIOLENCE', 'SOURCE_VOLUNTARY', 'No', 'AUTOMATED_DECISION_FULLY', 'DECISION_ACCOUNT_SUSPENDED'],
       ]),
     );
-    for (const personal of ['Mustermann', 'Musterfrau', 'author-1', 'author-9', 'flagger-1', 'reporter-2', 'p-rule', 'p-flagged']) expect(text).not.toContain(personal);
+    for (const personal of ['Mustermann', 'Musterfrau', 'author-1', 'author-9', 'flagger-1', 'reporter-2', 'p-rule', 'p-flagged'])
+      expect(text).not.toContain(personal);
   });
 
-  it("serves the statements to the console, paged, and answers a bad period with 400 and a pointer", async () => {
+  it('serves the statements to the console, paged, and answers a bad period with 400 and a pointer', async () => {
     const analyst = world.sessions['ANALYST']!;
     const first = await world.call(analyst, 'GET', `/api/console/v1/transparency/statements?from=${today}&to=${today}&limit=3`);
     expect(first.status).toBe(200);
     const page = (await first.json()) as { statements: Array<{ statement: unknown; problems: string[]; redress: string[] }>; nextCursor: string | null };
     expect(page.statements).toHaveLength(3);
     expect(page.statements.every((s) => s.statement !== null && s.problems.length === 0 && s.redress.includes('INTERNAL_COMPLAINT_HANDLING'))).toBe(true);
-    const second = (await (await world.call(analyst, 'GET', `/api/console/v1/transparency/statements?from=${today}&to=${today}&limit=3&cursor=${page.nextCursor}`)).json()) as typeof page;
+    const second = (await (
+      await world.call(analyst, 'GET', `/api/console/v1/transparency/statements?from=${today}&to=${today}&limit=3&cursor=${page.nextCursor}`)
+    ).json()) as typeof page;
     expect(second.statements).toHaveLength(1);
     expect(second.nextCursor).toBeNull();
     const bad = await world.call(analyst, 'GET', '/api/console/v1/transparency/report?from=yesterday');
@@ -146,7 +165,11 @@ describe('DSA statements of reasons and the transparency report', () => {
   it('reports figures equal to those computed independently from the audit export', async () => {
     const exportFile = join(world.dataDir, 'audit.ndjson');
     expect((await runCli(['audit', 'export', '--org', 'rev', '--out', exportFile], world.env)).code).toBe(0);
-    const events = readFileSync(exportFile, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as ExportLine).filter((l) => l.kind === 'event');
+    const events = readFileSync(exportFile, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as ExportLine)
+      .filter((l) => l.kind === 'event');
     // Independently: reports by policy and reporter type; each published action's source from the item's earlier, unanswered reports.
     const category: Record<string, string> = { spam: 'STATEMENT_CATEGORY_SCAMS_AND_FRAUD', violence: 'STATEMENT_CATEGORY_VIOLENCE' };
     const byCategory = new Map<string, number>();
@@ -191,7 +214,11 @@ describe('DSA statements of reasons and the transparency report', () => {
     expect(new Map(report.reportsByReporterType.map((r) => [r.reporterType, r.count]))).toEqual(byReporterType);
     expect(report.reportsByReporterType.find((r) => r.reporterType === 'flagger')?.trustedFlagger).toBe(true);
     const rows = new Map<string, number>();
-    for (const r of report.actions.rows) rows.set(`${r.source}|${r.automatedDetection}|${r.automatedDecision}`, (rows.get(`${r.source}|${r.automatedDetection}|${r.automatedDecision}`) ?? 0) + r.count);
+    for (const r of report.actions.rows)
+      rows.set(
+        `${r.source}|${r.automatedDetection}|${r.automatedDecision}`,
+        (rows.get(`${r.source}|${r.automatedDetection}|${r.automatedDecision}`) ?? 0) + r.count,
+      );
     expect(rows).toEqual(sources);
     expect(report.actions.total).toBe(4);
     expect(report.noticeToAction.count).toBe(2);

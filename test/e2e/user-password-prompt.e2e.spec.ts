@@ -15,9 +15,7 @@ describe.skipIf(!existsSync(SCRIPT))('warden user set-password at a terminal (ne
     expect((await runCli(['org', 'create', '--id', 'acme', '--name', 'Acme'], env)).code).toBe(0);
     expect((await runCli(['user', 'create', '--org', 'acme', '--email', 'tty@acme.example', '--role', 'ADMIN'], env)).code).toBe(0);
 
-    const command = [process.execPath, CLI_ENTRY, 'user', 'set-password', '--org', 'acme', '--email', 'tty@acme.example']
-      .map((word) => `'${word}'`)
-      .join(' ');
+    const command = [process.execPath, CLI_ENTRY, 'user', 'set-password', '--org', 'acme', '--email', 'tty@acme.example'].map((word) => `'${word}'`).join(' ');
     const child = spawn(SCRIPT, ['-qec', command, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let screen = '';
     child.stdout.on('data', (chunk: Buffer) => (screen += chunk.toString('utf8')));

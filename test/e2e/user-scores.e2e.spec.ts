@@ -104,7 +104,8 @@ describe('user scores, end to end', () => {
   };
   const post = (id: string, user: string, text: string) => ({ id, typeId: 'post', data: { text, author: { id: user, typeId: 'user' } } });
   const scoreOf = (query: string, apiKey = key) => fetch(`${warden.url}/api/v1/user_scores?${query}`, { headers: { 'x-api-key': apiKey } });
-  const callbacksFor = (path: string) => receiver.received.filter((c: ReceivedCallback) => c.path === path).map((c) => JSON.parse(c.body) as { item: { id: string } });
+  const callbacksFor = (path: string) =>
+    receiver.received.filter((c: ReceivedCallback) => c.path === path).map((c) => JSON.parse(c.body) as { item: { id: string } });
 
   it('answers the worked example of every score value 1 to 5 as a bare JSON number', async () => {
     for (const example of EXAMPLES) {

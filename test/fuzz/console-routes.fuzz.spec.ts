@@ -48,7 +48,10 @@ describe('fuzzing the console operations', () => {
   const doc = readOpenApi();
   const ops = consoleOperations(doc);
   const opKey = (op: ConsoleOperation) => `${op.method} ${op.path}`;
-  const schemas = new RequestSchemas(doc, ops.map((op) => ({ path: opKey(op), schema: op.schema })));
+  const schemas = new RequestSchemas(
+    doc,
+    ops.map((op) => ({ path: opKey(op), schema: op.schema })),
+  );
   const rejected = new Map<string, string>();
   const statuses = new Map<string, number>();
   let target: FuzzTarget;
@@ -112,7 +115,10 @@ describe('fuzzing the console operations', () => {
             contentType,
             body: op.schema
               ? body(domain, { path: op.path, operationId: op.operationId, schema: op.schema }, families)
-              : fc.oneof({ weight: 3, arbitrary: fc.constant({ kind: 'none' as const }) }, body(domain, { path: op.path, operationId: op.operationId, schema: NO_BODY }, families)),
+              : fc.oneof(
+                  { weight: 3, arbitrary: fc.constant({ kind: 'none' as const }) },
+                  body(domain, { path: op.path, operationId: op.operationId, schema: NO_BODY }, families),
+                ),
           })
           .map(({ params, slash, contentType: type, body: b }) => {
             const filled = op.pathParams.reduce((path, name, i) => path.replace(`{${name}}`, params[i]!), op.path);
@@ -149,7 +155,8 @@ describe('fuzzing the console operations', () => {
       if (x.status >= 400) {
         rejected.set(x.token, describeExchange(c, x));
         const recorded = log.typesOf(x.token).filter((t) => !RECORDED_WHEN_REFUSED.has(t));
-        if (recorded.length > 0) problems.push(`rejected with ${x.status} but recorded ${recorded.join(', ')} in ${log.streamsOf(x.token).slice(0, 5).join(', ')}`);
+        if (recorded.length > 0)
+          problems.push(`rejected with ${x.status} but recorded ${recorded.join(', ')} in ${log.streamsOf(x.token).slice(0, 5).join(', ')}`);
       }
       return problems.length === 0 ? [] : [exchangeFailure(describeExchange(c, x), problems, target.serverProblems(), x.token)];
     });

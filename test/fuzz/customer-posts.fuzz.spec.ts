@@ -131,7 +131,10 @@ describe('fuzzing the customer POST operations', () => {
   for (const defect of settings.knownDefects) {
     it(`still meets known defect ${defect.id}: ${defect.what} (once fixed, remove it from KNOWN_DEFECTS in test/fuzz/fuzz-settings.ts)`, async () => {
       const details = await fc.check(
-        fc.asyncProperty(defectCase(domain, ops, defect.family).map((c) => [c]), (batch) => exchange(batch, defectRejected)),
+        fc.asyncProperty(
+          defectCase(domain, ops, defect.family).map((c) => [c]),
+          (batch) => exchange(batch, defectRejected),
+        ),
         { seed: settings.seed, numRuns: DEFECT_RUNS, endOnFailure: true },
       );
       expect(details.failed, `defect ${defect.id} no longer shows in ${DEFECT_RUNS} requests: remove it from KNOWN_DEFECTS`).toBe(true);

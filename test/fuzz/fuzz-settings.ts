@@ -47,7 +47,14 @@ export function fuzzSettings(env: Readonly<Record<string, string | undefined>> =
   const requests = env['FUZZ_RUNS'] ? Number(env['FUZZ_RUNS']) : DEFAULT_REQUESTS;
   if (!Number.isInteger(seed)) throw new Error(`FUZZ_SEED must be an integer, got ${env['FUZZ_SEED']}`);
   if (!Number.isInteger(requests) || requests < 1) throw new Error(`FUZZ_RUNS must be a positive integer, got ${env['FUZZ_RUNS']}`);
-  return { seed, requests, consoleRequests: Math.max(CONSOLE_SHARE_MIN, Math.round(requests * CONSOLE_SHARE)), path: env['FUZZ_PATH'] || undefined, concurrency: 4, knownDefects: knownDefects(env['FUZZ_KNOWN_DEFECTS']) };
+  return {
+    seed,
+    requests,
+    consoleRequests: Math.max(CONSOLE_SHARE_MIN, Math.round(requests * CONSOLE_SHARE)),
+    path: env['FUZZ_PATH'] || undefined,
+    concurrency: 4,
+    knownDefects: knownDefects(env['FUZZ_KNOWN_DEFECTS']),
+  };
 }
 
 /** FUZZ_KNOWN_DEFECTS overrides the list: `none`, or ids such as `1,3` (to check a branch with fixes before editing it). */

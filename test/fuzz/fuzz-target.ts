@@ -40,12 +40,7 @@ export interface FuzzTarget {
 export type Sent = Exchange | { readonly token: string; readonly error: string };
 
 /** Sends the cases at once, each marked with the next token of `tokens`. */
-export function sendAll(
-  target: FuzzTarget,
-  cases: readonly FuzzCase[],
-  tokens: () => string,
-  auth?: Readonly<Record<string, string>>,
-): Promise<Sent[]> {
+export function sendAll(target: FuzzTarget, cases: readonly FuzzCase[], tokens: () => string, auth?: Readonly<Record<string, string>>): Promise<Sent[]> {
   return Promise.all(
     cases.map(async (c) => {
       const token = tokens();

@@ -70,16 +70,17 @@ const hugeCount = fc.oneof(
 const notUtf8 = (around: number) =>
   fc.tuple(fc.string({ maxLength: around }), fc.constantFrom(...NOT_UTF8), fc.string({ maxLength: around })).map(([a, b, c]) => new BadUtf8(a, b, c));
 
-const hostileString = (o: FuzzOptions): fc.Arbitrary<Json> => fc.oneof(
-  fc.constantFrom('', ' ', '\u0000', '\t\n', '\u2028\u2029', '\u202eevil', 'e\u0301\u0301\u0301', '😀', '%00', '../../etc/passwd', ':', '-'),
-  fc.constantFrom(...LONE_SURROGATES),
-  fc.string({ unit: 'binary', maxLength: 30 }),
-  ...(o.invalidUtf8 ? [notUtf8(5)] : []),
-  // The length is in bytes of JSON text, whatever the unit's escaped size.
-  fc.tuple(fc.constantFrom('x', 'é', '😀', '\u0000', '"', '\\', '\ud800'), hugeCount).map(
-    ([u, bytes]) => new Huge(u, Math.max(1, Math.floor(bytes / Buffer.byteLength(JSON.stringify(u).slice(1, -1))))),
-  ),
-);
+const hostileString = (o: FuzzOptions): fc.Arbitrary<Json> =>
+  fc.oneof(
+    fc.constantFrom('', ' ', '\u0000', '\t\n', '\u2028\u2029', '\u202eevil', 'e\u0301\u0301\u0301', '😀', '%00', '../../etc/passwd', ':', '-'),
+    fc.constantFrom(...LONE_SURROGATES),
+    fc.string({ unit: 'binary', maxLength: 30 }),
+    ...(o.invalidUtf8 ? [notUtf8(5)] : []),
+    // The length is in bytes of JSON text, whatever the unit's escaped size.
+    fc
+      .tuple(fc.constantFrom('x', 'é', '😀', '\u0000', '"', '\\', '\ud800'), hugeCount)
+      .map(([u, bytes]) => new Huge(u, Math.max(1, Math.floor(bytes / Buffer.byteLength(JSON.stringify(u).slice(1, -1)))))),
+  );
 
 /** Numbers JSON can spell that a JS number cannot hold exactly (or at all). */
 const hostileNumber: fc.Arbitrary<Json> = fc.oneof(
@@ -150,18 +151,17 @@ function mutation(o: FuzzOptions): fc.Arbitrary<Mutation> {
     ...(o.prototypeKeys ? [fc.constantFrom(...PROTOTYPE_KEYS)] : []),
     fc.string({ maxLength: 10 }).filter((k) => o.prototypeKeys || !PROTOTYPE_KEYS.includes(k)),
   );
-  const suffix = fc.oneof(
-    idSuffix,
-    ...(o.invalidUtf8 ? [notUtf8(4)] : []),
-    ...(o.loneSurrogateIds ? [fc.constantFrom(...LONE_SURROGATES)] : []),
-  );
+  const suffix = fc.oneof(idSuffix, ...(o.invalidUtf8 ? [notUtf8(4)] : []), ...(o.loneSurrogateIds ? [fc.constantFrom(...LONE_SURROGATES)] : []));
   return fc.oneof(
     { weight: 10, arbitrary: fc.record({ op: fc.constant('replace' as const), at, with: hostileValue(o) }) },
     { weight: 5, arbitrary: fc.record({ op: fc.constant('remove' as const), at }) },
     { weight: 4, arbitrary: fc.record({ op: fc.constant('addKey' as const), at, key: keys, value: hostileValue(o) }) },
     { weight: 2, arbitrary: fc.record({ op: fc.constant('duplicate' as const), at, index: fc.nat() }) },
     { weight: 1, arbitrary: fc.record({ op: fc.constant('oversize' as const), at, count: fc.constantFrom(1000, 1001, 1002, 1500) }) },
-    { weight: 2, arbitrary: fc.record({ op: fc.constant('nest' as const), at, depth: depthArb(o), style: fc.constantFrom('array' as const, 'object' as const) }) },
+    {
+      weight: 2,
+      arbitrary: fc.record({ op: fc.constant('nest' as const), at, depth: depthArb(o), style: fc.constantFrom('array' as const, 'object' as const) }),
+    },
     { weight: 3, arbitrary: fc.record({ op: fc.constant('badId' as const), at, suffix }) },
   );
 }
@@ -183,7 +183,8 @@ export function applyMutation(root: Json, m: Mutation, _options: FuzzOptions): J
     case 'duplicate':
       // An array gets a copy of one of its elements (same ids); an object a second entry with an existing key.
       if (Array.isArray(node) && node.length > 0) return updateAt(root, path, () => [...node, node[m.index % node.length]!]);
-      if (node instanceof Obj && node.entries.length > 0) return updateAt(root, path, () => new Obj([...node.entries, node.entries[m.index % node.entries.length]!]));
+      if (node instanceof Obj && node.entries.length > 0)
+        return updateAt(root, path, () => new Obj([...node.entries, node.entries[m.index % node.entries.length]!]));
       return root;
     case 'oversize':
       if (!Array.isArray(node) || node.length === 0) return root;
@@ -227,7 +228,10 @@ export function wellFormedIds(root: Json): Json {
 /** A body for the operation: valid from its schema, then changed by up to three mutations. */
 export function jsonBody(domain: Domain, op: PostOperation, o: FuzzOptions): fc.Arbitrary<Json> {
   return fc
-    .tuple(validValue(domain, op.schema), fc.oneof({ weight: 1, arbitrary: fc.constant([]) }, { weight: 2, arbitrary: fc.array(mutation(o), { minLength: 1, maxLength: 3 }) }))
+    .tuple(
+      validValue(domain, op.schema),
+      fc.oneof({ weight: 1, arbitrary: fc.constant([]) }, { weight: 2, arbitrary: fc.array(mutation(o), { minLength: 1, maxLength: 3 }) }),
+    )
     .map(([valid, mutations]) => {
       const mutated = mutations.reduce<Json>((v, m) => applyMutation(v, m, o), valid);
       const keysOk = o.prototypeKeys ? mutated : withoutPrototypeKeys(mutated);
@@ -271,7 +275,17 @@ export function body(domain: Domain, op: PostOperation, o: FuzzOptions): fc.Arbi
     },
     { weight: 6, arbitrary: fc.constantFrom(...RAW_BODIES).map((text) => ({ kind: 'text' as const, text })) },
     { weight: 3, arbitrary: fc.array(fc.nat({ max: 255 }), { maxLength: 64 }).map((bytes) => ({ kind: 'bytes' as const, bytes })) },
-    { weight: 4, arbitrary: fc.oneof(wrongType, hostileNumber, hostileString(o), value.map((v) => [v])).map((v) => ({ kind: 'json' as const, value: v })) },
+    {
+      weight: 4,
+      arbitrary: fc
+        .oneof(
+          wrongType,
+          hostileNumber,
+          hostileString(o),
+          value.map((v) => [v]),
+        )
+        .map((v) => ({ kind: 'json' as const, value: v })),
+    },
     { weight: 2, arbitrary: fc.constant({ kind: 'none' as const }) },
     {
       weight: 2,
@@ -311,7 +325,9 @@ export const contentType: fc.Arbitrary<string | null> = fc.oneof(
 /** A body every operation must accept: valid by its schema and the item types, ids distinct. */
 export function validCase(domain: Domain, ops: readonly PostOperation[]): fc.Arbitrary<FuzzCase> {
   return fc.oneof(
-    ...ops.map((op) => validValue(domain, op.schema).map((v) => ({ path: op.path, contentType: 'application/json', body: { kind: 'json' as const, value: distinctIds(v) } }))),
+    ...ops.map((op) =>
+      validValue(domain, op.schema).map((v) => ({ path: op.path, contentType: 'application/json', body: { kind: 'json' as const, value: distinctIds(v) } })),
+    ),
   );
 }
 
@@ -416,6 +432,9 @@ export function pathSegment(known: readonly string[]): fc.Arbitrary<string> {
       : []),
     { weight: 3, arbitrary: fc.constantFrom(...HOSTILE_SEGMENTS) },
     { weight: 2, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 30 }).map(encode) },
-    { weight: 1, arbitrary: fc.tuple(fc.constantFrom('x', '%C3%A9', '%00'), fc.integer({ min: 100, max: 4000 })).map(([u, n]) => u.repeat(n).slice(0, 12_000)) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(fc.constantFrom('x', '%C3%A9', '%00'), fc.integer({ min: 100, max: 4000 })).map(([u, n]) => u.repeat(n).slice(0, 12_000)),
+    },
   );
 }

@@ -168,9 +168,7 @@ export function updateAt(root: Json, path: ReadonlyArray<string | number>, f: (n
   if (root instanceof Obj) {
     const i = head as number;
     const next = rest.length === 0 ? f(root.entries[i]![1]) : updateAt(root.entries[i]![1], rest, f);
-    return new Obj(
-      next === undefined ? root.entries.filter((_, j) => j !== i) : root.entries.map(([k, e], j) => [k, j === i ? next : e] as const),
-    );
+    return new Obj(next === undefined ? root.entries.filter((_, j) => j !== i) : root.entries.map(([k, e], j) => [k, j === i ? next : e] as const));
   }
   return root;
 }

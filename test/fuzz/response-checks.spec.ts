@@ -22,7 +22,9 @@ describe('the fuzz suite checks', () => {
 
   it('accepts a success for a body that meets the schema, and a section 7 error', () => {
     expect(responseProblems(exchange({}), schemas)).toEqual([]);
-    expect(responseProblems(exchange({ status: 400, responseText: error({ pointer: '/items/0/data/text', requestId: 'FZ00000000N1Z' }) }), schemas)).toEqual([]);
+    expect(responseProblems(exchange({ status: 400, responseText: error({ pointer: '/items/0/data/text', requestId: 'FZ00000000N1Z' }) }), schemas)).toEqual(
+      [],
+    );
   });
 
   it('flags a success for a body the schema refuses, that is not UTF-8, or was not sent as JSON', () => {
@@ -62,7 +64,16 @@ describe('the fuzz suite checks', () => {
   });
 
   it('renders ids with the token, raw text as is, bad bytes as bytes, and sizes as sizes', () => {
-    const body = renderJson(new Obj([['id', new Id('x')], ['n', new Raw('1e400')], ['s', new BadUtf8('a', [0xff], 'b')], ['h', new Huge('é', 3)], ['d', new Deep(2, 'array', '\udc00')]]), 'T');
+    const body = renderJson(
+      new Obj([
+        ['id', new Id('x')],
+        ['n', new Raw('1e400')],
+        ['s', new BadUtf8('a', [0xff], 'b')],
+        ['h', new Huge('é', 3)],
+        ['d', new Deep(2, 'array', '\udc00')],
+      ]),
+      'T',
+    );
     expect(body).toEqual(Buffer.concat([Buffer.from('{"id":"Tx","n":1e400,"s":"a'), Buffer.from([0xff]), Buffer.from('b","h":"ééé","d":[["\\udc00"]]}')]));
   });
 });

@@ -125,7 +125,8 @@ export function responseProblems(x: Exchange, schemas: RequestSchemas): string[]
         if (typeof e['pointer'] === 'string' && JSON_POINTER.test(e['pointer']) && !pointerFits(sent.value, e['pointer'])) {
           problems.push(`pointer ${e['pointer']} is not in the body sent`);
         }
-        if (CLAIMS_MALFORMED.test(`${String(e['title'])} ${String(e['detail'])}`)) problems.push(`well-formed JSON called malformed: ${String(e['title'])}: ${String(e['detail'])}`);
+        if (CLAIMS_MALFORMED.test(`${String(e['title'])} ${String(e['detail'])}`))
+          problems.push(`well-formed JSON called malformed: ${String(e['title'])}: ${String(e['detail'])}`);
       }
     }
   } else {
@@ -164,7 +165,8 @@ export function errorBodyProblems(body: unknown, status: number, token: string):
     if (!Array.isArray(e['type']) || e['type'].length === 0 || !e['type'].every((t) => typeof t === 'string')) p.push(`${at}.type is not an array of strings`);
     if (typeof e['title'] !== 'string' || e['title'] === '') p.push(`${at}.title is not a non-empty string`);
     if (e['detail'] !== undefined && typeof e['detail'] !== 'string') p.push(`${at}.detail is not a string`);
-    if (e['pointer'] !== undefined && (typeof e['pointer'] !== 'string' || !JSON_POINTER.test(e['pointer']))) p.push(`${at}.pointer ${JSON.stringify(e['pointer'])} is not a JSON pointer`);
+    if (e['pointer'] !== undefined && (typeof e['pointer'] !== 'string' || !JSON_POINTER.test(e['pointer'])))
+      p.push(`${at}.pointer ${JSON.stringify(e['pointer'])} is not a JSON pointer`);
     if (e['requestId'] !== undefined && e['requestId'] !== token) p.push(`${at}.requestId is ${JSON.stringify(e['requestId'])}`);
     if (/\bat .*\.js:\d+/.test(JSON.stringify(e))) p.push(`${at} leaks a stack trace`);
     return p;

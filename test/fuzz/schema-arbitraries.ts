@@ -47,10 +47,12 @@ export const readOpenApi = (file = OPENAPI_FILE): OpenApiDocument => JSON.parse(
  * refused sign-in is recorded on purpose (the access audit), which this suite's invariants forbid.
  */
 export function postOperations(doc: OpenApiDocument): PostOperation[] {
-  return Object.entries(doc.paths).filter(([path]) => path.startsWith('/api/v1/')).flatMap(([path, methods]) => {
-    const schema = methods['post']?.requestBody?.content?.['application/json']?.schema;
-    return schema ? [{ path, operationId: methods['post']!.operationId ?? `POST ${path}`, schema }] : [];
-  });
+  return Object.entries(doc.paths)
+    .filter(([path]) => path.startsWith('/api/v1/'))
+    .flatMap(([path, methods]) => {
+      const schema = methods['post']?.requestBody?.content?.['application/json']?.schema;
+      return schema ? [{ path, operationId: methods['post']!.operationId ?? `POST ${path}`, schema }] : [];
+    });
 }
 
 /** A console operation (`/api/console/v1/`) that takes a JSON body or a path parameter. */
@@ -169,7 +171,12 @@ function objectValue(domain: Domain, schema: SchemaObject): fc.Arbitrary<Json> {
         ...props.map(([key, s]) => {
           const value =
             key === typeKey && dataKey ? fc.constant(itemType.id) : key === dataKey && typeKey ? itemData(domain, itemType) : validValue(domain, s, key);
-          return required.has(key) ? value.map((v) => [key, v] as const) : fc.option(value.map((v) => [key, v] as const), { freq: 2 });
+          return required.has(key)
+            ? value.map((v) => [key, v] as const)
+            : fc.option(
+                value.map((v) => [key, v] as const),
+                { freq: 2 },
+              );
         }),
       )
       .map((entries) => new Obj(entries.filter((e): e is readonly [string, Json] => e !== null)));
@@ -209,7 +216,13 @@ function fieldValue(domain: Domain, type: string, itemTypeIds: readonly string[]
       return fc.webUrl({ validSchemes: ['http', 'https'] });
     case 'RELATED_ITEM': {
       const types = itemTypeIds.length > 0 ? itemTypeIds : domain.itemTypes.map((t) => t.id);
-      return fc.tuple(idSuffix, fc.constantFrom(...types)).map(([id, typeId]) => new Obj([['id', new Id(id)], ['typeId', typeId]]));
+      return fc.tuple(idSuffix, fc.constantFrom(...types)).map(
+        ([id, typeId]) =>
+          new Obj([
+            ['id', new Id(id)],
+            ['typeId', typeId],
+          ]),
+      );
     }
     default:
       return anyJson();

@@ -42,7 +42,9 @@ const isEvent = (l: Line) => l['kind'] === 'event';
 const isCheckpoint = (l: Line) => isEvent(l) && l['type'] === 'AuditChainCheckpointed';
 /** Index (0-based) of the events that are neither checkpoints nor next to one, away from both ends. */
 const plainEvents = (lines: readonly Line[]) =>
-  lines.flatMap((l, i) => (isEvent(l) && !isCheckpoint(l) && isEvent(lines[i - 1] ?? {}) && !isCheckpoint(lines[i + 1] ?? {}) && isEvent(lines[i + 1] ?? {}) ? [i] : []));
+  lines.flatMap((l, i) =>
+    isEvent(l) && !isCheckpoint(l) && isEvent(lines[i - 1] ?? {}) && !isCheckpoint(lines[i + 1] ?? {}) && isEvent(lines[i + 1] ?? {}) ? [i] : [],
+  );
 const middle = (lines: readonly Line[]) => {
   const plain = plainEvents(lines);
   return plain[Math.floor(plain.length / 2)]!;
@@ -54,7 +56,11 @@ export const checkpointIndexes = (lines: readonly Line[]) => lines.flatMap((l, i
 
 /** The link of an export line after `previous`, as the chain computes it. */
 export function lineLink(previous: string, l: Line): string {
-  return nextLink(previous, l['position'], contentDigest({ id: l['id'], stream: l['stream'], revision: l['revision'], type: l['type'], data: l['stored'].data, metadata: l['stored'].metadata }));
+  return nextLink(
+    previous,
+    l['position'],
+    contentDigest({ id: l['id'], stream: l['stream'], revision: l['revision'], type: l['type'], data: l['stored'].data, metadata: l['stored'].metadata }),
+  );
 }
 
 /** Every link from line `from` (0-based) on recomputed: the forger's re-chaining. */
@@ -107,7 +113,9 @@ export const TAMPERINGS: readonly Tampering[] = [
       // The genesis vouches for the link before it: only the first event itself can be to blame.
       return {
         lines: mutate(lines, i, (l) => (l['stored'].data = { ...l['stored'].data, tampered: true })),
-        first: new RegExp(`^line ${lineNo(i)}: event 1 \\(.*\\) does not match its link: it was changed; the change lies in event 1 \\(line ${lineNo(i)}\\), right after the signed link at the genesis`),
+        first: new RegExp(
+          `^line ${lineNo(i)}: event 1 \\(.*\\) does not match its link: it was changed; the change lies in event 1 \\(line ${lineNo(i)}\\), right after the signed link at the genesis`,
+        ),
       };
     },
   },
@@ -140,7 +148,12 @@ export const TAMPERINGS: readonly Tampering[] = [
       const i = middle(lines);
       const out = copy(lines);
       [out[i], out[i + 1]] = [out[i + 1]!, out[i]!];
-      return { lines: out, first: new RegExp(`^line ${lineNo(i + 1)}: event ${lines[i]!['seq']} comes after event ${lines[i + 1]!['seq']} \\(line ${lineNo(i)}\\): lines were moved`) };
+      return {
+        lines: out,
+        first: new RegExp(
+          `^line ${lineNo(i + 1)}: event ${lines[i]!['seq']} comes after event ${lines[i + 1]!['seq']} \\(line ${lineNo(i)}\\): lines were moved`,
+        ),
+      };
     },
   },
   {
@@ -150,7 +163,10 @@ export const TAMPERINGS: readonly Tampering[] = [
       const i = middle(lines);
       const out = copy(lines);
       out.splice(i + 1, 0, structuredClone(out[i]!));
-      return { lines: out, first: new RegExp(`^line ${lineNo(i + 1)}: event ${lines[i]!['seq']} comes after event ${lines[i]!['seq']}|^line ${lineNo(i + 1)}: event \\d+ again`) };
+      return {
+        lines: out,
+        first: new RegExp(`^line ${lineNo(i + 1)}: event ${lines[i]!['seq']} comes after event ${lines[i]!['seq']}|^line ${lineNo(i + 1)}: event \\d+ again`),
+      };
     },
   },
   {
@@ -158,7 +174,10 @@ export const TAMPERINGS: readonly Tampering[] = [
     item: '11',
     apply: (lines) => {
       const i = middle(lines);
-      return { lines: mutate(lines, i, (l) => (l['kind'] = 'evant')), first: new RegExp(`^line ${lineNo(i)}: event ${lines[i]!['seq']}'s line reads kind "evant" instead of "event"`) };
+      return {
+        lines: mutate(lines, i, (l) => (l['kind'] = 'evant')),
+        first: new RegExp(`^line ${lineNo(i)}: event ${lines[i]!['seq']}'s line reads kind "evant" instead of "event"`),
+      };
     },
   },
   {
@@ -166,7 +185,10 @@ export const TAMPERINGS: readonly Tampering[] = [
     item: '11',
     apply: (lines) => {
       const i = middle(lines);
-      return { lines: mutate(lines, i, (l) => (l['kind'] = 'header')), first: new RegExp(`^line ${lineNo(i)}: event ${lines[i]!['seq']}'s line reads kind "header"`) };
+      return {
+        lines: mutate(lines, i, (l) => (l['kind'] = 'header')),
+        first: new RegExp(`^line ${lineNo(i)}: event ${lines[i]!['seq']}'s line reads kind "header"`),
+      };
     },
   },
   {
@@ -179,7 +201,9 @@ export const TAMPERINGS: readonly Tampering[] = [
       // The break shows at the next line, which names the relinked one as a suspect.
       return {
         lines: out,
-        first: new RegExp(`^line ${lineNo(i + 1)}: event \\d+ \\(.*\\) does not match its link: it was changed, or event ${lines[i]!['seq']} \\(line ${lineNo(i)}\\) was changed and its link recomputed`),
+        first: new RegExp(
+          `^line ${lineNo(i + 1)}: event \\d+ \\(.*\\) does not match its link: it was changed, or event ${lines[i]!['seq']} \\(line ${lineNo(i)}\\) was changed and its link recomputed`,
+        ),
       };
     },
   },
@@ -197,7 +221,9 @@ export const TAMPERINGS: readonly Tampering[] = [
         first:
           cp === undefined
             ? /^line \d+: the signed head is signed by key .*, which the JWKS does not have/
-            : new RegExp(`^line ${lineNo(cp)}: the checkpoint on line ${lineNo(cp)} signs another link for event \\d+ than line \\d+ has: events? .*changed and re-chained`),
+            : new RegExp(
+                `^line ${lineNo(cp)}: the checkpoint on line ${lineNo(cp)} signs another link for event \\d+ than line \\d+ has: events? .*changed and re-chained`,
+              ),
       };
     },
   },
@@ -220,7 +246,12 @@ export const TAMPERINGS: readonly Tampering[] = [
       }
       resignHead(out, attacker, realKid);
       // The JWKS given to verify holds { kid: realKid, x: attacker's } (see forgedJwks).
-      return { lines: out, first: new RegExp(`^line \\d+: the .* is signed by key ${realKid.replace(/[-]/g, '\\-')}, which the JWKS lists with another public key than its kid names`) };
+      return {
+        lines: out,
+        first: new RegExp(
+          `^line \\d+: the .* is signed by key ${realKid.replace(/[-]/g, '\\-')}, which the JWKS lists with another public key than its kid names`,
+        ),
+      };
     },
   },
   {
@@ -228,7 +259,10 @@ export const TAMPERINGS: readonly Tampering[] = [
     item: '1',
     apply: (lines) => {
       const i = middle(lines);
-      return { lines: mutate(lines, i, (l) => (l['actor'] = 'user:someone-else')), first: new RegExp(`^line ${lineNo(i)}: event \\d+'s actor reads "user:someone-else", but the chained form has`) };
+      return {
+        lines: mutate(lines, i, (l) => (l['actor'] = 'user:someone-else')),
+        first: new RegExp(`^line ${lineNo(i)}: event \\d+'s actor reads "user:someone-else", but the chained form has`),
+      };
     },
   },
   {
@@ -236,7 +270,10 @@ export const TAMPERINGS: readonly Tampering[] = [
     item: '1',
     apply: (lines) => {
       const i = middle(lines);
-      return { lines: mutate(lines, i, (l) => (l['occurredAt'] = '2001-01-01T00:00:00.000Z')), first: new RegExp(`^line ${lineNo(i)}: event \\d+'s occurredAt reads "2001-01-01T00:00:00.000Z"`) };
+      return {
+        lines: mutate(lines, i, (l) => (l['occurredAt'] = '2001-01-01T00:00:00.000Z')),
+        first: new RegExp(`^line ${lineNo(i)}: event \\d+'s occurredAt reads "2001-01-01T00:00:00.000Z"`),
+      };
     },
   },
   {
@@ -244,7 +281,10 @@ export const TAMPERINGS: readonly Tampering[] = [
     item: '1',
     apply: (lines) => {
       const i = middle(lines);
-      return { lines: mutate(lines, i, (l) => (l['position'] = l['position'] + 1)), first: new RegExp(`^line ${lineNo(i)}: event \\d+ \\(.*\\) does not match its link: it was changed`) };
+      return {
+        lines: mutate(lines, i, (l) => (l['position'] = l['position'] + 1)),
+        first: new RegExp(`^line ${lineNo(i)}: event \\d+ \\(.*\\) does not match its link: it was changed`),
+      };
     },
   },
   {
@@ -252,13 +292,19 @@ export const TAMPERINGS: readonly Tampering[] = [
     item: '1',
     apply: (lines) => {
       const i = middle(lines);
-      return { lines: mutate(lines, i, (l) => (l['data'] = { decision: 'IGNORE' })), first: new RegExp(`^line ${lineNo(i)}: event \\d+ carries data, which the chain does not cover`) };
+      return {
+        lines: mutate(lines, i, (l) => (l['data'] = { decision: 'IGNORE' })),
+        first: new RegExp(`^line ${lineNo(i)}: event \\d+ carries data, which the chain does not cover`),
+      };
     },
   },
   {
     name: 'the header’s orgId changed',
     item: '4',
-    apply: (lines) => ({ lines: mutate(lines, 0, (l) => (l['orgId'] = 'another-org')), first: /^line 1: the header's previous link is not another-org's genesis link: the header was changed/ }),
+    apply: (lines) => ({
+      lines: mutate(lines, 0, (l) => (l['orgId'] = 'another-org')),
+      first: /^line 1: the header's previous link is not another-org's genesis link: the header was changed/,
+    }),
   },
   {
     name: 'a dropped prefix: lines 2–k removed and the header’s previous set to line k’s link',
@@ -268,7 +314,10 @@ export const TAMPERINGS: readonly Tampering[] = [
       const out = copy(lines);
       out[0]!['previous'] = { seq: out[k]!['seq'], link: out[k]!['link'] };
       out.splice(1, k);
-      return { lines: out, first: /^line 1: a whole export \(from: null\) must start at .*'s genesis, but the header starts after event \d+: events 1–\d+ were removed/ };
+      return {
+        lines: out,
+        first: /^line 1: a whole export \(from: null\) must start at .*'s genesis, but the header starts after event \d+: events 1–\d+ were removed/,
+      };
     },
   },
   {
@@ -316,21 +365,27 @@ export const TAMPERINGS: readonly Tampering[] = [
     item: '3',
     apply: (lines) => {
       const h = headIndex(lines);
-      return { lines: mutate(lines, h, (l) => (l['events'] = l['events'] - 1)), first: new RegExp(`^line ${lineNo(h)}: the head signs \\d+ event\\(s\\), the file holds|^line ${lineNo(h)}: the signed head's signature does not verify`) };
+      return {
+        lines: mutate(lines, h, (l) => (l['events'] = l['events'] - 1)),
+        first: new RegExp(
+          `^line ${lineNo(h)}: the head signs \\d+ event\\(s\\), the file holds|^line ${lineNo(h)}: the signed head's signature does not verify`,
+        ),
+      };
     },
   },
-  ...[0, 1, 2].map(
-    (nth): Tampering => ({
-      name: `checkpoint #${nth + 1}: its signed link changed`,
-      item: 'before',
-      apply: (lines) => {
-        const c = checkpointIndexes(lines)[nth];
-        if (c === undefined) throw new Error(`the export has fewer than ${nth + 1} checkpoints`);
-        const out = mutate(lines, c, (l) => (l['stored'].data = { ...l['stored'].data, link: 'A'.repeat(43) }));
-        return { lines: out, first: new RegExp(`^line ${lineNo(c)}: event \\d+ \\(AuditChainCheckpointed .*does not match its link|^line ${lineNo(c)}: the checkpoint`) };
-      },
-    }),
-  ),
+  ...[0, 1, 2].map((nth): Tampering => ({
+    name: `checkpoint #${nth + 1}: its signed link changed`,
+    item: 'before',
+    apply: (lines) => {
+      const c = checkpointIndexes(lines)[nth];
+      if (c === undefined) throw new Error(`the export has fewer than ${nth + 1} checkpoints`);
+      const out = mutate(lines, c, (l) => (l['stored'].data = { ...l['stored'].data, link: 'A'.repeat(43) }));
+      return {
+        lines: out,
+        first: new RegExp(`^line ${lineNo(c)}: event \\d+ \\(AuditChainCheckpointed .*does not match its link|^line ${lineNo(c)}: the checkpoint`),
+      };
+    },
+  })),
   {
     name: 'a checkpoint’s signature changed (and its link recomputed)',
     item: 'before',

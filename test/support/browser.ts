@@ -50,7 +50,11 @@ export async function openPage(
   browser: Browser,
   options: { viewport?: { width: number; height: number }; bypassCSP?: boolean } = {},
 ): Promise<{ context: BrowserContext; page: Page } & PageProblems> {
-  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 800 }, reducedMotion: 'reduce', bypassCSP: options.bypassCSP ?? false });
+  const context = await browser.newContext({
+    viewport: options.viewport ?? { width: 1280, height: 800 },
+    reducedMotion: 'reduce',
+    bypassCSP: options.bypassCSP ?? false,
+  });
   const page = await context.newPage();
   // A locator that never appears fails the step that waited for it, well inside the test's own timeout.
   page.setDefaultTimeout(10_000);
@@ -83,7 +87,9 @@ export async function screenshot(target: Page | Locator, name: string): Promise<
   }
   const taken = pngSize(await target.screenshot());
   expect(existsSync(path), `${path} is missing: run \`npm run docs:screenshots\``).toBe(true);
-  expect(taken, `${name}.png has another size than the committed one: run \`npm run docs:screenshots\` if the console's layout changed`).toEqual(pngSize(readFileSync(path)));
+  expect(taken, `${name}.png has another size than the committed one: run \`npm run docs:screenshots\` if the console's layout changed`).toEqual(
+    pngSize(readFileSync(path)),
+  );
 }
 
 /** Signs in through the console's own form. */
@@ -124,8 +130,19 @@ export interface AxeViolation {
 export async function accessibilityViolations(page: Page): Promise<AxeViolation[]> {
   await page.addScriptTag({ path: createRequire(import.meta.url).resolve('axe-core/axe.min.js') });
   return page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[] }> }> }> } }).axe;
-    const result = await axe.run((globalThis as unknown as { document: unknown }).document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    const axe = (
+      globalThis as unknown as {
+        axe: {
+          run(
+            context: unknown,
+            options: unknown,
+          ): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[] }> }> }>;
+        };
+      }
+    ).axe;
+    const result = await axe.run((globalThis as unknown as { document: unknown }).document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    });
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
   });
 }

@@ -7,7 +7,11 @@ import type { IncomingHttpHeaders } from 'node:http';
  */
 export async function isSignedByWarden(baseUrl: string, apiKey: string, headers: IncomingHttpHeaders, rawBody: string): Promise<boolean> {
   const jwks = (await (await fetch(`${baseUrl}/api/v1/signing_keys`, { headers: { 'x-api-key': apiKey } })).json()) as { keys: Array<{ kid: string }> };
-  const parts = Object.fromEntries(String(headers['service-signature']).split(',').map((p) => p.split(/=(.*)/s) as [string, string]));
+  const parts = Object.fromEntries(
+    String(headers['service-signature'])
+      .split(',')
+      .map((p) => p.split(/=(.*)/s) as [string, string]),
+  );
   const jwk = jwks.keys.find((k) => k.kid === parts['kid']);
   if (!jwk || !parts['v1'] || !parts['t']) return false;
   const signed = Buffer.from(`${parts['t']}.${String(headers['service-delivery-id'])}.${rawBody}`);

@@ -109,7 +109,11 @@ export function loggedEvents(dataDir: string, type?: string): LoggedEvent[] {
         ? db.prepare('SELECT type, data, metadata FROM events ORDER BY position').all()
         : db.prepare('SELECT type, data, metadata FROM events WHERE type = ? ORDER BY position').all(type)
     ) as Array<{ type: string; data: string; metadata: string }>;
-    return rows.map((r) => ({ type: r.type, data: JSON.parse(r.data) as Record<string, unknown>, metadata: JSON.parse(r.metadata) as Record<string, unknown> }));
+    return rows.map((r) => ({
+      type: r.type,
+      data: JSON.parse(r.data) as Record<string, unknown>,
+      metadata: JSON.parse(r.metadata) as Record<string, unknown>,
+    }));
   });
 }
 

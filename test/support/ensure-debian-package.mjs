@@ -15,10 +15,11 @@ export function ensureDebianPackage({ pkg, binary, envVar, why }) {
   if (existsSync(path)) return;
   if (process.env[envVar]) fail(`${envVar}=${path} does not exist`);
   const root = process.getuid?.() === 0;
-  const run = (args) => execFileSync(root ? args[0] : 'sudo', root ? args.slice(1) : ['-n', ...args], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-  });
+  const run = (args) =>
+    execFileSync(root ? args[0] : 'sudo', root ? args.slice(1) : ['-n', ...args], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
   try {
     console.error(`${why}: installing Debian's package (apt-get install ${pkg})…`);
     run(['apt-get', 'update', '-qq']);

@@ -1,12 +1,7 @@
 import { expect } from 'vitest';
 
 /** Asserts the section 7 error body, the status and the request id echo. */
-export async function expectErrorBody(
-  response: Response,
-  status: number,
-  type: string,
-  pointer?: string,
-): Promise<Record<string, unknown>> {
+export async function expectErrorBody(response: Response, status: number, type: string, pointer?: string): Promise<Record<string, unknown>> {
   expect(response.status).toBe(status);
   expect(response.headers.get('content-type')).toMatch(/^application\/json/);
   const requestId = response.headers.get('x-request-id');

@@ -106,19 +106,16 @@ async function launch(conf: string, port: number): Promise<ChildProcess> {
   const child = spawn(NATS_SERVER, ['-js', '-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
   let output = '';
   child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-  await waitFor(
-    () => {
-      if (child.exitCode !== null) throw new Error(`nats-server exited with ${child.exitCode}:\n${output}`);
-      return new Promise<boolean>((resolve) => {
-        const socket = netConnect(port, '127.0.0.1', () => {
-          socket.destroy();
-          resolve(true);
-        });
-        socket.on('error', () => resolve(false));
+  await waitFor(() => {
+    if (child.exitCode !== null) throw new Error(`nats-server exited with ${child.exitCode}:\n${output}`);
+    return new Promise<boolean>((resolve) => {
+      const socket = netConnect(port, '127.0.0.1', () => {
+        socket.destroy();
+        resolve(true);
       });
-    },
-    'nats-server to listen',
-  );
+      socket.on('error', () => resolve(false));
+    });
+  }, 'nats-server to listen');
   return child;
 }
 
@@ -129,4 +126,3 @@ function stopProcess(child: ChildProcess, signal: NodeJS.Signals): Promise<void>
     child.kill(signal);
   });
 }
-

@@ -2,16 +2,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import { removeSpamRule, SPAM_POLICY } from '../../bench/support/strikes-config.mjs';
 import { writeConfig } from './config-files.js';
-import {
-  applyConfig,
-  consoleLogin,
-  createConsoleUser,
-  createKey,
-  freshDataDir,
-  type RunningWarden,
-  startWarden,
-  testEnv,
-} from './warden-process.js';
+import { applyConfig, consoleLogin, createConsoleUser, createKey, freshDataDir, type RunningWarden, startWarden, testEnv } from './warden-process.js';
 
 export const REVIEW_PASSWORD = 'correct horse battery staple';
 
@@ -197,7 +188,13 @@ function settled<T>(result: PromiseSettledResult<T>): T {
  * password and signs them in (a few at a time: each costs two password hashes). Faster than the
  * CLI for the dozens of moderators a concurrency test needs.
  */
-export async function signInUsers(world: ReviewWorld, admin: Session, role: string, count: number, prefix = 'mod'): Promise<Array<{ userId: string; session: Session }>> {
+export async function signInUsers(
+  world: ReviewWorld,
+  admin: Session,
+  role: string,
+  count: number,
+  prefix = 'mod',
+): Promise<Array<{ userId: string; session: Session }>> {
   const one = async (i: number) => {
     const email = `${prefix}-${i}@rev.example`;
     const invited = await world.call(admin, 'POST', '/api/console/v1/users/invitations', { email, roles: [role] });

@@ -115,7 +115,11 @@ function signed(xml: string, keys: IdpKeys, element: 'Assertion' | 'Response', h
  * server's count: every `<` that opens a tag (the test IdP writes no comments or CDATA).
  */
 export function elementCount(samlResponseBase64: string): number {
-  return Buffer.from(samlResponseBase64, 'base64').toString('utf8').match(/<[A-Za-z_]/g)?.length ?? 0;
+  return (
+    Buffer.from(samlResponseBase64, 'base64')
+      .toString('utf8')
+      .match(/<[A-Za-z_]/g)?.length ?? 0
+  );
 }
 
 /** The AuthnRequest a login redirect carries (HTTP-Redirect binding: deflated, base64, in SAMLRequest). */

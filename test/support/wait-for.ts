@@ -15,10 +15,7 @@ type NotYet = undefined | null | false;
  * Polls `probe` until it returns something other than undefined, null or false, and returns
  * that. A probe that throws fails the wait at once: a wrong answer is not a state to wait out.
  */
-export async function waitFor<T>(
-  probe: () => T | NotYet | Promise<T | NotYet>,
-  options: WaitOptions | string,
-): Promise<T> {
+export async function waitFor<T>(probe: () => T | NotYet | Promise<T | NotYet>, options: WaitOptions | string): Promise<T> {
   const { what, timeoutMs = DEFAULT_WAIT_MS, intervalMs = 20 } = typeof options === 'string' ? { what: options } : options;
   const deadline = Date.now() + timeoutMs;
   for (;;) {

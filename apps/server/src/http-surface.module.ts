@@ -25,7 +25,21 @@ export class HttpSurfaceModule {
       module: HttpSurfaceModule,
       imports: [
         PlatformHttpModule,
-        ...(roles.http ? [IdentityHttpModule, CatalogHttpModule, IngestionHttpModule, RulesHttpModule, CallbacksHttpModule, SsoHttpModule, ReviewHttpModule, EnforcementHttpModule, AppealsHttpModule, AuditHttpModule, TransparencyHttpModule] : []),
+        ...(roles.http
+          ? [
+              IdentityHttpModule,
+              CatalogHttpModule,
+              IngestionHttpModule,
+              RulesHttpModule,
+              CallbacksHttpModule,
+              SsoHttpModule,
+              ReviewHttpModule,
+              EnforcementHttpModule,
+              AppealsHttpModule,
+              AuditHttpModule,
+              TransparencyHttpModule,
+            ]
+          : []),
       ],
     };
   }

@@ -31,11 +31,17 @@ export async function runServer(): Promise<void> {
   }
   for (const notice of storage.notices) logger.warn(notice);
   const roles = rolesOf(config);
-  const app = await createHttpApp(AppModule.forRoot(config, storage, { background: roles.background, http: HttpSurfaceModule.forRoles(roles) }), config, logger, WARDEN_VERSION, {
-    mongo: storage.mongo,
-    // dist/apps/server/src/server.js → dist/console, where `npm run build` puts the console.
-    consoleDir: fileURLToPath(new URL('../../../console', import.meta.url)),
-  });
+  const app = await createHttpApp(
+    AppModule.forRoot(config, storage, { background: roles.background, http: HttpSurfaceModule.forRoles(roles) }),
+    config,
+    logger,
+    WARDEN_VERSION,
+    {
+      mongo: storage.mongo,
+      // dist/apps/server/src/server.js → dist/console, where `npm run build` puts the console.
+      consoleDir: fileURLToPath(new URL('../../../console', import.meta.url)),
+    },
+  );
   // Projections and reactors start once the application is initialised: reactors use the command
   // and query buses, whose handlers are registered while it bootstraps.
   if (roles.background) await app.get(ProjectionHost).startAll();
@@ -56,15 +62,16 @@ export async function runServer(): Promise<void> {
     app
       .close()
       .then(() => storage.close())
-      .then(() => {
-        logger.info('stores closed');
-        process.exit(0);
-      },
-      (error: unknown) => {
-        logger.error({ error: String(error) }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+      .then(
+        () => {
+          logger.info('stores closed');
+          process.exit(0);
+        },
+        (error: unknown) => {
+          logger.error({ error: String(error) }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);

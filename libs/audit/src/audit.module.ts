@@ -23,7 +23,16 @@ import { GetGdprDeletionHandler } from './queries/get-gdpr-deletion/get-gdpr-del
  */
 @Module({
   imports: [CatalogModule],
-  providers: [RequestGdprDeletionHandler, GetGdprDeletionHandler, UserEraser, AuditCheckpointer, AuditExporter, ExportAuditHandler, GetItemHistoryHandler, ListPublishedActionsHandler],
+  providers: [
+    RequestGdprDeletionHandler,
+    GetGdprDeletionHandler,
+    UserEraser,
+    AuditCheckpointer,
+    AuditExporter,
+    ExportAuditHandler,
+    GetItemHistoryHandler,
+    ListPublishedActionsHandler,
+  ],
   exports: [AuditExporter],
 })
 export class AuditModule implements OnModuleInit {

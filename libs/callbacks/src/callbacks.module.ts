@@ -107,9 +107,7 @@ export class CallbacksModule implements OnModuleInit {
   private startDelivering(): void {
     if (!this.options.deliver) return;
     this.dispatcher.start();
-    void this.restore().catch((error: unknown) =>
-      this.logger.error({ msg: 'reloading scheduled callback deliveries failed', error: String(error) }),
-    );
+    void this.restore().catch((error: unknown) => this.logger.error({ msg: 'reloading scheduled callback deliveries failed', error: String(error) }));
   }
 
   /** Retries scheduled before a restart live in the log; the read model lists them for the timers. */

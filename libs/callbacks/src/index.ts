@@ -1,26 +1,11 @@
 export { CallbacksModule, type CallbacksOptions } from './callbacks.module.js';
-export type {
-  ActionCallbackBody,
-  ActionCallbackTrigger,
-  DecisionTrigger,
-  RuleTrigger,
-  StrikeThresholdTrigger,
-} from './domain/action-callback-body.js';
-export {
-  APPEAL_DECISIONS,
-  type AppealCallbackBody,
-  type AppealDecision,
-  type AppealDecisionInput,
-} from './domain/appeal-callback-body.js';
+export type { ActionCallbackBody, ActionCallbackTrigger, DecisionTrigger, RuleTrigger, StrikeThresholdTrigger } from './domain/action-callback-body.js';
+export { APPEAL_DECISIONS, type AppealCallbackBody, type AppealDecision, type AppealDecisionInput } from './domain/appeal-callback-body.js';
 export type * from './domain/callback-body.model.js';
 export type * from './domain/callback-delivery.events.js';
 export { RotateSigningKeyCommand, type RotatedSigningKey } from './commands/rotate-signing-key/rotate-signing-key.command.js';
 export { RetireSigningKeyCommand } from './commands/retire-signing-key/retire-signing-key.command.js';
-export {
-  RedeliverCallbackCommand,
-  type RedeliveryReport,
-  type RedeliverySelection,
-} from './commands/redeliver-callback/redeliver-callback.command.js';
+export { RedeliverCallbackCommand, type RedeliveryReport, type RedeliverySelection } from './commands/redeliver-callback/redeliver-callback.command.js';
 export {
   SendAppealCallbackCommand,
   type AppealCallbackRequested,
@@ -31,7 +16,4 @@ export { ListSigningKeysQuery, type SigningKeySummary } from './queries/list-sig
 export { ListDeliveriesQuery, type DeliveryPage, type DeliveryView } from './queries/list-deliveries/list-deliveries.query.js';
 export { ListItemDeliveriesQuery, type ItemDeliveryView } from './queries/list-item-deliveries/list-item-deliveries.query.js';
 export { GetDeliveriesQuery } from './queries/get-deliveries/get-deliveries.query.js';
-export {
-  SignWithOrganizationKeyQuery,
-  type OrganizationSignature,
-} from './queries/sign-with-organization-key/sign-with-organization-key.query.js';
+export { SignWithOrganizationKeyQuery, type OrganizationSignature } from './queries/sign-with-organization-key/sign-with-organization-key.query.js';

@@ -1,10 +1,7 @@
 export * from './contracts.js';
 export { CatalogModule } from './catalog.module.js';
 export { ApplyConfigurationCommand, type ApplyReport } from './commands/apply-configuration/apply-configuration.command.js';
-export {
-  ChangeSsoSettingsCommand,
-  type ChangeSsoSettingsResult,
-} from './commands/change-sso-settings/change-sso-settings.command.js';
+export { ChangeSsoSettingsCommand, type ChangeSsoSettingsResult } from './commands/change-sso-settings/change-sso-settings.command.js';
 export { ListPoliciesQuery, type PolicyView } from './queries/list-policies/list-policies.query.js';
 export { ListActionsQuery, type ActionView } from './queries/list-actions/list-actions.query.js';
 export { ListItemTypesQuery, type ItemTypeView } from './queries/list-item-types/list-item-types.query.js';

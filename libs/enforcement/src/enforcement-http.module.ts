@@ -4,9 +4,6 @@ import { ExecuteActionHttpController } from './commands/execute-action/execute-a
 
 /** The enforcement module's routes; its controllers only use the command and query buses. */
 @Module({
-  controllers: [
-    GetUserScoreHttpController,
-    ExecuteActionHttpController,
-  ],
+  controllers: [GetUserScoreHttpController, ExecuteActionHttpController],
 })
 export class EnforcementHttpModule {}

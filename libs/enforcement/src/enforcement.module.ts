@@ -17,14 +17,7 @@ import { ExecuteActionHandler } from './commands/execute-action/execute-action.h
  */
 @Module({
   imports: [CatalogModule],
-  providers: [
-    StrikeApplier,
-    GetUserStrikeCountHandler,
-    GetUserScoreHandler,
-    ApplyActionStrikesHandler,
-    ExecuteActionHandler,
-    GetUserStrikeHistoryHandler,
-  ],
+  providers: [StrikeApplier, GetUserStrikeCountHandler, GetUserScoreHandler, ApplyActionStrikesHandler, ExecuteActionHandler, GetUserStrikeHistoryHandler],
 })
 export class EnforcementModule implements OnModuleInit {
   constructor(

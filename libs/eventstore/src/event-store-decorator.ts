@@ -28,8 +28,7 @@ export abstract class EventStoreDecorator implements EventStore {
   constructor(protected readonly inner: EventStore) {
     const group = inner.subscribeToGroup?.bind(inner);
     if (group) {
-      this.subscribeToGroup = (options) =>
-        group({ ...options, onEvents: async (events) => options.onEvents(await this.onRead(events, options)) });
+      this.subscribeToGroup = (options) => group({ ...options, onEvents: async (events) => options.onEvents(await this.onRead(events, options)) });
     }
   }
 

@@ -14,9 +14,6 @@ eventStoreContract('sqlite', async () => {
 
 // Needs a running server, e.g. WARDEN_EVENTSTORE_URL='kurrentdb://127.0.0.1:2113?tls=false'.
 const kurrentDbUrl = process.env['WARDEN_EVENTSTORE_URL'];
-describe.skipIf(!kurrentDbUrl)(
-  kurrentDbUrl ? 'KurrentDB' : 'WARDEN_EVENTSTORE_URL not set: KurrentDB contract suite skipped',
-  () => {
-    eventStoreContract('kurrentdb', () => connectKurrentDb(kurrentDbUrl!), { groups: true });
-  },
-);
+describe.skipIf(!kurrentDbUrl)(kurrentDbUrl ? 'KurrentDB' : 'WARDEN_EVENTSTORE_URL not set: KurrentDB contract suite skipped', () => {
+  eventStoreContract('kurrentdb', () => connectKurrentDb(kurrentDbUrl!), { groups: true });
+});

@@ -9,11 +9,7 @@ import { type EventStore, WrongExpectedRevisionError } from './event-store.port.
  * The one behaviour every EventStore adapter must show (DESIGN.md section 2). Positions are
  * compared relatively, so the suite also runs against a server that already holds events.
  */
-export function eventStoreContract(
-  adapter: string,
-  open: () => Promise<EventStore>,
-  features: { groups?: boolean } = {},
-): void {
+export function eventStoreContract(adapter: string, open: () => Promise<EventStore>, features: { groups?: boolean } = {}): void {
   describe(`EventStore contract: ${adapter}`, () => {
     let store: EventStore;
     const run = randomUUID().slice(0, 8);
@@ -59,9 +55,7 @@ export function eventStoreContract(
       await store.append(s, [anEvent()], 'no_stream');
       await expect(store.append(s, [anEvent()], 'no_stream')).rejects.toBeInstanceOf(WrongExpectedRevisionError);
       await expect(store.append(s, [anEvent()], 5)).rejects.toBeInstanceOf(WrongExpectedRevisionError);
-      await expect(store.append(stream('expected-none'), [anEvent()], 0)).rejects.toBeInstanceOf(
-        WrongExpectedRevisionError,
-      );
+      await expect(store.append(stream('expected-none'), [anEvent()], 0)).rejects.toBeInstanceOf(WrongExpectedRevisionError);
       expect((await store.append(s, [anEvent()], 0)).nextRevision).toBe(1);
       expect((await store.append(s, [anEvent()], 'any')).nextRevision).toBe(2);
       expect((await store.append(stream('expected-any'), [anEvent()], 'any')).nextRevision).toBe(0);
@@ -71,9 +65,7 @@ export function eventStoreContract(
     it('lets exactly one of 20 concurrent appends with the same expected revision win, nothing half-written', async () => {
       const s = stream('race');
       await store.append(s, [anEvent('Start')], 'no_stream');
-      const attempts = Array.from({ length: 20 }, (_, i) =>
-        store.append(s, [anEvent('Step', { i }), anEvent('Step', { i })], 0),
-      );
+      const attempts = Array.from({ length: 20 }, (_, i) => store.append(s, [anEvent('Step', { i }), anEvent('Step', { i })], 0));
       const outcomes = await Promise.allSettled(attempts);
       const won = outcomes.filter((o) => o.status === 'fulfilled');
       const lost = outcomes.filter((o) => o.status === 'rejected');

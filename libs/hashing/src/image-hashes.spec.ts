@@ -40,92 +40,89 @@ const IMAGE_CSVS = [
   'pytx-pdqhash-examples.csv',
 ];
 
-describe(
-  'hashImage against the PDQ reference vectors',
-  () => {
-    const ours = new Map<string, ImageHashes>();
-    let csvs: Record<string, Row[]> = {};
+describe('hashImage against the PDQ reference vectors', () => {
+  const ours = new Map<string, ImageHashes>();
+  let csvs: Record<string, Row[]> = {};
 
-    beforeAll(async () => {
-      csvs = Object.fromEntries(IMAGE_CSVS.map((name) => [name, readCsv(name)]));
-      const paths = new Set(Object.values(csvs).flatMap((rows) => rows.map((r) => r.path)));
-      for (const path of paths) {
-        const file = `${TESTDATA}data/${path}`;
-        if (existsSync(file)) ours.set(path, await hashImage(readFileSync(file)));
+  beforeAll(async () => {
+    csvs = Object.fromEntries(IMAGE_CSVS.map((name) => [name, readCsv(name)]));
+    const paths = new Set(Object.values(csvs).flatMap((rows) => rows.map((r) => r.path)));
+    for (const path of paths) {
+      const file = `${TESTDATA}data/${path}`;
+      if (existsSync(file)) ours.set(path, await hashImage(readFileSync(file)));
+    }
+  }, 60_000);
+
+  const small = (h: ImageHashes) => h.width <= 512 && h.height <= 512;
+
+  it('hashes every image the expected CSVs list (only the unshipped exif-rotn images are absent)', () => {
+    const listed = new Set(Object.values(csvs).flatMap((rows) => rows.map((r) => r.path)));
+    const missing = [...listed].filter((p) => !ours.has(p));
+    expect(missing.every((p) => p.startsWith('reg-test-input/exif-rotn/'))).toBe(true);
+    expect(ours.size).toBe(31);
+  });
+
+  it('matches cpp-current-build exactly for images of 512 px or less with quality >= 50, and within 10 bits above', () => {
+    const rows = csvs['cpp-current-build.csv']!;
+    expect(rows.length).toBe(29);
+    let exact = 0;
+    for (const row of rows) {
+      const h = ours.get(row.path)!;
+      const d = hammingDistance(pdqFromHex(h.pdq), pdqFromHex(row.hash));
+      if (small(h) && row.quality! >= 50) expect({ path: row.path, d }).toEqual({ path: row.path, d: 0 });
+      else if (row.quality! >= 50) expect(d, row.path).toBeLessThanOrEqual(10);
+      if (d === 0) exact++;
+    }
+    // The pre-resize replicates the reference's squash to 512x512, so big images match too.
+    expect(exact).toBe(rows.length);
+  });
+
+  it('reproduces the reference quality, and is below 50 exactly where the reference is', () => {
+    for (const row of csvs['cpp-current-build.csv']!) {
+      const h = ours.get(row.path)!;
+      expect(Math.abs(h.quality - row.quality!), row.path).toBeLessThanOrEqual(5);
+      expect(h.quality < 50, row.path).toBe(row.quality! < 50);
+    }
+  });
+
+  it('matches python-pure-pil exactly for images of 512 px or less with quality >= 50, within 10 bits above', () => {
+    const quality = new Map(csvs['cpp-current-build.csv']!.map((r) => [r.path, r.quality!]));
+    for (const row of csvs['python-pure-pil.csv']!) {
+      const h = ours.get(row.path)!;
+      const d = hammingDistance(pdqFromHex(h.pdq), pdqFromHex(row.hash));
+      if (h.quality < 50 || (quality.get(row.path) ?? 100) < 50) continue;
+      // Pillow's thumbnail() resamples large images differently from the C++ reference.
+      expect(d, row.path).toBeLessThanOrEqual(small(h) ? 0 : 10);
+    }
+  });
+
+  it('stays close to every other port on images of quality >= 50', () => {
+    // cpp-reference was built on an older libjpeg (up to 12 bits away from a current build);
+    // java-fullres and pytx hash at full resolution. Python's own test accepts 16 bits.
+    for (const name of IMAGE_CSVS) {
+      for (const row of csvs[name]!) {
+        const h = ours.get(row.path);
+        if (h === undefined || h.quality < 50) continue;
+        expect(hammingDistance(pdqFromHex(h.pdq), pdqFromHex(row.hash)), `${name} ${row.path}`).toBeLessThanOrEqual(16);
       }
-    }, 60_000);
+    }
+  });
 
-    const small = (h: ImageHashes) => h.width <= 512 && h.height <= 512;
+  it('sets exactly 128 bits in every hash, as do all the reference hashes', () => {
+    // Torben's median is the 128th smallest of the 256 coefficients and bits are set strictly
+    // above it, so 128 bits unless coefficients tie at the median (flat images).
+    for (const [path, h] of ours) expect(bitCount(pdqFromHex(h.pdq)), path).toBe(128);
+    for (const name of IMAGE_CSVS) for (const row of csvs[name]!) expect(bitCount(pdqFromHex(row.hash))).toBe(128);
+  });
 
-    it('hashes every image the expected CSVs list (only the unshipped exif-rotn images are absent)', () => {
-      const listed = new Set(Object.values(csvs).flatMap((rows) => rows.map((r) => r.path)));
-      const missing = [...listed].filter((p) => !ours.has(p));
-      expect(missing.every((p) => p.startsWith('reg-test-input/exif-rotn/'))).toBe(true);
-      expect(ours.size).toBe(31);
-    });
-
-    it('matches cpp-current-build exactly for images of 512 px or less with quality >= 50, and within 10 bits above', () => {
-      const rows = csvs['cpp-current-build.csv']!;
-      expect(rows.length).toBe(29);
-      let exact = 0;
-      for (const row of rows) {
-        const h = ours.get(row.path)!;
-        const d = hammingDistance(pdqFromHex(h.pdq), pdqFromHex(row.hash));
-        if (small(h) && row.quality! >= 50) expect({ path: row.path, d }).toEqual({ path: row.path, d: 0 });
-        else if (row.quality! >= 50) expect(d, row.path).toBeLessThanOrEqual(10);
-        if (d === 0) exact++;
-      }
-      // The pre-resize replicates the reference's squash to 512x512, so big images match too.
-      expect(exact).toBe(rows.length);
-    });
-
-    it('reproduces the reference quality, and is below 50 exactly where the reference is', () => {
-      for (const row of csvs['cpp-current-build.csv']!) {
-        const h = ours.get(row.path)!;
-        expect(Math.abs(h.quality - row.quality!), row.path).toBeLessThanOrEqual(5);
-        expect(h.quality < 50, row.path).toBe(row.quality! < 50);
-      }
-    });
-
-    it('matches python-pure-pil exactly for images of 512 px or less with quality >= 50, within 10 bits above', () => {
-      const quality = new Map(csvs['cpp-current-build.csv']!.map((r) => [r.path, r.quality!]));
-      for (const row of csvs['python-pure-pil.csv']!) {
-        const h = ours.get(row.path)!;
-        const d = hammingDistance(pdqFromHex(h.pdq), pdqFromHex(row.hash));
-        if (h.quality < 50 || (quality.get(row.path) ?? 100) < 50) continue;
-        // Pillow's thumbnail() resamples large images differently from the C++ reference.
-        expect(d, row.path).toBeLessThanOrEqual(small(h) ? 0 : 10);
-      }
-    });
-
-    it('stays close to every other port on images of quality >= 50', () => {
-      // cpp-reference was built on an older libjpeg (up to 12 bits away from a current build);
-      // java-fullres and pytx hash at full resolution. Python's own test accepts 16 bits.
-      for (const name of IMAGE_CSVS) {
-        for (const row of csvs[name]!) {
-          const h = ours.get(row.path);
-          if (h === undefined || h.quality < 50) continue;
-          expect(hammingDistance(pdqFromHex(h.pdq), pdqFromHex(row.hash)), `${name} ${row.path}`).toBeLessThanOrEqual(16);
-        }
-      }
-    });
-
-    it('sets exactly 128 bits in every hash, as do all the reference hashes', () => {
-      // Torben's median is the 128th smallest of the 256 coefficients and bits are set strictly
-      // above it, so 128 bits unless coefficients tie at the median (flat images).
-      for (const [path, h] of ours) expect(bitCount(pdqFromHex(h.pdq)), path).toBe(128);
-      for (const name of IMAGE_CSVS) for (const row of csvs[name]!) expect(bitCount(pdqFromHex(row.hash))).toBe(128);
-    });
-
-    it('reports the decoded size and digests of the file bytes', () => {
-      const bytes = readFileSync(`${TESTDATA}data/bridge-mods/aaa-orig.jpg`);
-      const h = ours.get('bridge-mods/aaa-orig.jpg')!;
-      expect([h.width, h.height]).toEqual([1600, 1004]);
-      expect(h.md5).toBe(createHash('md5').update(bytes).digest('hex'));
-      expect(h.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
-    });
-  },
-);
+  it('reports the decoded size and digests of the file bytes', () => {
+    const bytes = readFileSync(`${TESTDATA}data/bridge-mods/aaa-orig.jpg`);
+    const h = ours.get('bridge-mods/aaa-orig.jpg')!;
+    expect([h.width, h.height]).toEqual([1600, 1004]);
+    expect(h.md5).toBe(createHash('md5').update(bytes).digest('hex'));
+    expect(h.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+  });
+});
 
 describe('hashImage decoding choices', () => {
   const W = 96;
@@ -147,7 +144,9 @@ describe('hashImage decoding choices', () => {
   const expectedPdq = (luma: Float32Array, w: number, h: number) => pdqToHex(pdqFromLuminance(luma, w, h).hash);
 
   it('hashes lossless RGB pixels through Y = 0.299 R + 0.587 G + 0.114 B', async () => {
-    const png = await sharp(rgb, { raw: { width: W, height: H, channels: 3 } }).png().toBuffer();
+    const png = await sharp(rgb, { raw: { width: W, height: H, channels: 3 } })
+      .png()
+      .toBuffer();
     const h = await hashImage(png);
     expect((await decodeLuminance(png)).luma).toEqual(rgbLuma(rgb, W, H, 3));
     expect(h.pdq).toBe(expectedPdq(rgbLuma(rgb, W, H, 3), W, H));
@@ -158,7 +157,10 @@ describe('hashImage decoding choices', () => {
 
   it('takes grey values as they are, without the RGB weighting', async () => {
     const grey = Buffer.from(rgb.filter((_, i) => i % 3 === 0));
-    const png = await sharp(grey, { raw: { width: W, height: H, channels: 1 } }).toColourspace('b-w').png().toBuffer();
+    const png = await sharp(grey, { raw: { width: W, height: H, channels: 1 } })
+      .toColourspace('b-w')
+      .png()
+      .toBuffer();
     expect((await sharp(png).metadata()).channels).toBe(1);
     // Through the RGB weights 35 of the 256 grey levels would come out one float ulp off.
     expect((await decodeLuminance(png)).luma).toEqual(Float32Array.from(grey));
@@ -166,10 +168,15 @@ describe('hashImage decoding choices', () => {
   });
 
   it('decodes small JPEGs, colour and greyscale, to the luminance of the pixels sharp decodes', async () => {
-    const colour = await sharp(rgb, { raw: { width: W, height: H, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
+    const colour = await sharp(rgb, { raw: { width: W, height: H, channels: 3 } })
+      .jpeg({ quality: 90 })
+      .toBuffer();
     const decodedRgb = await sharp(colour, { ignoreIcc: true }).raw().toBuffer();
     expect((await decodeLuminance(colour)).luma).toEqual(rgbLuma(decodedRgb, W, H, 3));
-    const grey = await sharp(rgb, { raw: { width: W, height: H, channels: 3 } }).toColourspace('b-w').jpeg().toBuffer();
+    const grey = await sharp(rgb, { raw: { width: W, height: H, channels: 3 } })
+      .toColourspace('b-w')
+      .jpeg()
+      .toBuffer();
     const decodedGrey = await sharp(grey).toColourspace('b-w').raw().toBuffer();
     expect(decodedGrey.length).toBe(W * H);
     expect((await decodeLuminance(grey)).luma).toEqual(Float32Array.from(decodedGrey));
@@ -181,7 +188,9 @@ describe('hashImage decoding choices', () => {
       rgb.copy(rgba, i * 4, i * 3, i * 3 + 3);
       rgba[i * 4 + 3] = i % 7 === 0 ? 0 : 90;
     }
-    const png = await sharp(rgba, { raw: { width: W, height: H, channels: 4 } }).png().toBuffer();
+    const png = await sharp(rgba, { raw: { width: W, height: H, channels: 4 } })
+      .png()
+      .toBuffer();
     expect((await hashImage(png)).pdq).toBe(expectedPdq(rgbLuma(rgb, W, H, 3), W, H));
   });
 
@@ -203,7 +212,9 @@ describe('hashImage decoding choices', () => {
     const h = 600;
     const big = Buffer.alloc(w * h * 3);
     for (let i = 0; i < big.length; i++) big[i] = (i * 2654435761) >>> 24;
-    const png = await sharp(big, { raw: { width: w, height: h, channels: 3 } }).png().toBuffer();
+    const png = await sharp(big, { raw: { width: w, height: h, channels: 3 } })
+      .png()
+      .toBuffer();
     const squashed = new Float32Array(512 * 512);
     for (let y = 0; y < 512; y++) {
       for (let x = 0; x < 512; x++) {
@@ -217,7 +228,9 @@ describe('hashImage decoding choices', () => {
   });
 
   it('still hashes a truncated file, as viewers still show it', async () => {
-    const jpeg = await sharp(rgb, { raw: { width: W, height: H, channels: 3 } }).jpeg().toBuffer();
+    const jpeg = await sharp(rgb, { raw: { width: W, height: H, channels: 3 } })
+      .jpeg()
+      .toBuffer();
     const h = await hashImage(jpeg.subarray(0, Math.floor(jpeg.length * 0.7)));
     expect(h.pdq).toMatch(/^[0-9a-f]{64}$/);
     expect([h.width, h.height]).toEqual([W, H]);
@@ -233,7 +246,9 @@ describe('hashImage decoding choices', () => {
   });
 
   it('refuses images over the pixel limit before decoding them', async () => {
-    const png = await sharp(rgb, { raw: { width: W, height: H, channels: 3 } }).png().toBuffer();
+    const png = await sharp(rgb, { raw: { width: W, height: H, channels: 3 } })
+      .png()
+      .toBuffer();
     const err = await hashImage(png, { limitInputPixels: W * H - 1 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DomainError);
     expect((err as DomainError).type).toBe('/errors/payload-too-large');

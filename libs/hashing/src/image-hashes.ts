@@ -116,9 +116,7 @@ function lumaPlane(data: Uint8Array, width: number, height: number, channels: nu
   const squash = width > PRE_RESIZE || height > PRE_RESIZE;
   const lumaWidth = squash ? PRE_RESIZE : width;
   const lumaHeight = squash ? PRE_RESIZE : height;
-  const luma = squash
-    ? sampledLuma(data, width, height, channels, grey, lumaWidth, lumaHeight)
-    : fullLuma(data, width * height, channels, grey);
+  const luma = squash ? sampledLuma(data, width, height, channels, grey, lumaWidth, lumaHeight) : fullLuma(data, width * height, channels, grey);
   return { luma, lumaWidth, lumaHeight, width, height };
 }
 
@@ -136,15 +134,7 @@ function fullLuma(data: Uint8Array, pixels: number, channels: number, grey: bool
  * Luminance of the image sampled onto outWidth x outHeight. Output pixel x takes source column
  * floor(x * width / outWidth), which is CImg's nearest-neighbour mapping.
  */
-function sampledLuma(
-  data: Uint8Array,
-  width: number,
-  height: number,
-  channels: number,
-  grey: boolean,
-  outWidth: number,
-  outHeight: number,
-): Float32Array {
+function sampledLuma(data: Uint8Array, width: number, height: number, channels: number, grey: boolean, outWidth: number, outHeight: number): Float32Array {
   const luma = new Float32Array(outWidth * outHeight);
   const columns = new Int32Array(outWidth);
   for (let x = 0; x < outWidth; x++) columns[x] = Math.floor((x * width) / outWidth) * channels;
@@ -174,9 +164,7 @@ function decodeError(err: unknown, limitInputPixels: number): DomainError {
   if (err instanceof DomainError) return err;
   const message = err instanceof Error ? err.message : String(err);
   if (/pixel limit/i.test(message)) {
-    return new DomainError('payload-too-large', [
-      { title: 'Image too large', detail: `The image has more than ${limitInputPixels} pixels` },
-    ]);
+    return new DomainError('payload-too-large', [{ title: 'Image too large', detail: `The image has more than ${limitInputPixels} pixels` }]);
   }
   return notAnImage(`The content could not be decoded as an image (${message})`);
 }

@@ -72,9 +72,7 @@ export class CachedApiKeyAuthenticator implements ApiKeyAuthenticator, OnModuleI
     const batch = [...this.lastUsed.entries()];
     this.lastUsed.clear();
     try {
-      await this.readStore.commit(
-        batch.map(([keyId, at]) => ({ op: 'put' as const, collection: API_KEY_USAGE, id: keyId, doc: { lastUsedAt: at } })),
-      );
+      await this.readStore.commit(batch.map(([keyId, at]) => ({ op: 'put' as const, collection: API_KEY_USAGE, id: keyId, doc: { lastUsedAt: at } })));
     } catch (error) {
       this.logger.warn({ msg: 'could not record API key use', error: String(error) });
     }

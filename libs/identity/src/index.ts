@@ -19,7 +19,10 @@ export { GetUserQuery } from './queries/get-user/get-user.query.js';
 export type { UserView } from './queries/user-view.js';
 export type { SessionMethod, UserState } from './domain/user.events.js';
 export { CheckSecondFactorCommand, type SecondFactorCheck } from './commands/check-second-factor/check-second-factor.command.js';
-export { StartSecondFactorEnrollmentCommand, type SecondFactorEnrollment } from './commands/start-second-factor-enrollment/start-second-factor-enrollment.command.js';
+export {
+  StartSecondFactorEnrollmentCommand,
+  type SecondFactorEnrollment,
+} from './commands/start-second-factor-enrollment/start-second-factor-enrollment.command.js';
 export { ConfirmSecondFactorCommand } from './commands/confirm-second-factor/confirm-second-factor.command.js';
 export { DisableSecondFactorCommand } from './commands/disable-second-factor/disable-second-factor.command.js';
 export { GetSecondFactorStatusQuery, type SecondFactorStatus } from './queries/get-second-factor-status/get-second-factor-status.query.js';

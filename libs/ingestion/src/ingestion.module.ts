@@ -9,9 +9,7 @@ import { SubmitItemsHandler } from './commands/submit-items/submit-items.handler
   providers: [SubmitItemsHandler],
 })
 export class IngestionModule implements OnModuleInit {
-  constructor(
-    @Inject(PersonalDataPolicy) private readonly personalData: PersonalDataPolicy,
-  ) {}
+  constructor(@Inject(PersonalDataPolicy) private readonly personalData: PersonalDataPolicy) {}
 
   onModuleInit(): void {
     // Item data is what users wrote: sealed under the subject's key from the first event.

@@ -61,7 +61,14 @@ describe('the roles table', () => {
   });
 
   it('gives several roles the union of their permissions, in the table order, and no roles nothing', () => {
-    expect(permissionsOf(['EXTERNAL_MODERATOR', 'ANALYST'])).toEqual(['VIEW_MRT', 'USE_CONSOLE', 'VIEW_AUDIT', 'VIEW_AUDIT_PERSONAL_DATA', 'VIEW_INSIGHTS', 'VIEW_RULES']);
+    expect(permissionsOf(['EXTERNAL_MODERATOR', 'ANALYST'])).toEqual([
+      'VIEW_MRT',
+      'USE_CONSOLE',
+      'VIEW_AUDIT',
+      'VIEW_AUDIT_PERSONAL_DATA',
+      'VIEW_INSIGHTS',
+      'VIEW_RULES',
+    ]);
     expect(permissionsOf([])).toEqual([]);
   });
 
@@ -77,7 +84,17 @@ describe('the roles table', () => {
   });
 
   it('gives AUDITOR nothing that changes anything, and no credentials', () => {
-    const changing: Permission[] = ['MANAGE_ORG', 'MUTATE_LIVE_RULES', 'EDIT_MRT_QUEUES', 'DECIDE_MRT', 'MANAGE_MRT_JOBS', 'MANAGE_API_KEYS', 'MANAGE_USERS', 'MANAGE_SSO', 'MANAGE_CALLBACKS'];
+    const changing: Permission[] = [
+      'MANAGE_ORG',
+      'MUTATE_LIVE_RULES',
+      'EDIT_MRT_QUEUES',
+      'DECIDE_MRT',
+      'MANAGE_MRT_JOBS',
+      'MANAGE_API_KEYS',
+      'MANAGE_USERS',
+      'MANAGE_SSO',
+      'MANAGE_CALLBACKS',
+    ];
     expect(permissionsOf(['AUDITOR']).filter((p) => changing.includes(p))).toEqual([]);
   });
 

@@ -7,7 +7,11 @@ const sha = (text: string) => createHash('sha256').update(text).digest('base64ur
 /** A copy of an object with its keys inserted in sorted order (JSON.stringify keeps insertion order). */
 const sortedKeys = (v: unknown): unknown =>
   v !== null && typeof v === 'object' && !Array.isArray(v)
-    ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, (v as Record<string, unknown>)[k]]))
+    ? Object.fromEntries(
+        Object.keys(v)
+          .sort()
+          .map((k) => [k, (v as Record<string, unknown>)[k]]),
+      )
     : v;
 
 describe('canonicalJsonDigest', () => {

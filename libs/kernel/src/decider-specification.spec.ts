@@ -53,7 +53,12 @@ function failure(run: () => unknown): string {
 describe('deciderSpecification', () => {
   it('passes when the command decides the events expected, and returns them', () => {
     expect(spec.given([]).when({ type: 'Open', by: 'ann' }).then([opened()])).toEqual([opened()]);
-    expect(spec.given([opened()]).when({ type: 'Close', by: 'bob' }).then([closed('bob')])).toEqual([closed('bob')]);
+    expect(
+      spec
+        .given([opened()])
+        .when({ type: 'Close', by: 'bob' })
+        .then([closed('bob')]),
+    ).toEqual([closed('bob')]);
   });
 
   it('folds the given events into the state the command is decided on, and shows it', () => {
@@ -63,7 +68,12 @@ describe('deciderSpecification', () => {
   });
 
   it('fails on other events, more or fewer, or another order, naming the command and showing the difference', () => {
-    const message = failure(() => spec.given([]).when({ type: 'Open', by: 'ann' }).then([opened('bob')]));
+    const message = failure(() =>
+      spec
+        .given([])
+        .when({ type: 'Open', by: 'ann' })
+        .then([opened('bob')]),
+    );
     expect(message).toMatch(/^Given 0 events, when Open: expected 1 event, but it decided 1 event\./);
     expect(message).toContain("by: 'ann'");
     expect(message).toContain("by: 'bob'");
@@ -93,17 +103,33 @@ describe('deciderSpecification', () => {
 
   it('thenNothing passes when no event is decided, and fails on any', () => {
     spec.given([opened()]).when({ type: 'Open', by: 'bob' }).thenNothing();
-    expect(failure(() => spec.given([]).when({ type: 'Open', by: 'ann' }).thenNothing())).toMatch(/^Given 0 events, when Open: expected no events, but it decided 1 event\./);
-    expect(failure(() => spec.given([opened(), closed()]).when({ type: 'Close', by: 'ann' }).thenNothing())).toMatch(/^Given 2 events, when Close: expected no events, but it threw DomainError/);
+    expect(failure(() => spec.given([]).when({ type: 'Open', by: 'ann' }).thenNothing())).toMatch(
+      /^Given 0 events, when Open: expected no events, but it decided 1 event\./,
+    );
+    expect(failure(() => spec.given([opened(), closed()]).when({ type: 'Close', by: 'ann' }).thenNothing())).toMatch(
+      /^Given 2 events, when Close: expected no events, but it threw DomainError/,
+    );
   });
 
   it('thenThrows passes on a refusal of the class, message and predicate given, and returns the error', () => {
     const refusal = spec.given([]).when({ type: 'Close', by: 'ann' }).thenThrows(DomainError);
     expect(refusal.kind).toBe('conflict');
-    spec.given([]).when({ type: 'Close', by: 'ann' }).thenThrows(/already closed/);
-    spec.given([]).when({ type: 'Close', by: 'ann' }).thenThrows(DomainError, /already closed/);
-    spec.given([]).when({ type: 'Close', by: 'ann' }).thenThrows(DomainError, (e) => e.status === 409);
-    spec.given([]).when({ type: 'Close', by: 'ann' }).thenThrows((e) => e instanceof DomainError);
+    spec
+      .given([])
+      .when({ type: 'Close', by: 'ann' })
+      .thenThrows(/already closed/);
+    spec
+      .given([])
+      .when({ type: 'Close', by: 'ann' })
+      .thenThrows(DomainError, /already closed/);
+    spec
+      .given([])
+      .when({ type: 'Close', by: 'ann' })
+      .thenThrows(DomainError, (e) => e.status === 409);
+    spec
+      .given([])
+      .when({ type: 'Close', by: 'ann' })
+      .thenThrows((e) => e instanceof DomainError);
     spec.given([]).when({ type: 'Close', by: 'ann' }).thenThrows(Error);
     expect(spec.given([]).when({ type: 'Open', by: 'mallory' }).thenThrows(DoorJammed).by).toBe('mallory');
     expect(spec.given([]).when({ type: 'Break' }).thenThrows()).toBe('not an error');
@@ -119,12 +145,22 @@ describe('deciderSpecification', () => {
     expect(failure(() => spec.given([]).when({ type: 'Open', by: 'mallory' }).thenThrows(DomainError))).toBe(
       'Given 0 events, when Open: expected a refusal (DomainError), but it threw DoorJammed: The door is jammed, mallory',
     );
-    expect(failure(() => spec.given([]).when({ type: 'Close', by: 'ann' }).thenThrows(/already open/))).toBe(
-      'Given 0 events, when Close: expected a refusal that matches /already open/, but it threw DomainError: Conflict: The door is already closed',
-    );
-    expect(failure(() => spec.given([]).when({ type: 'Close', by: 'ann' }).thenThrows(DomainError, (e) => e.kind === 'not-found'))).toMatch(
-      /expected a refusal \(DomainError\) that passes \(e\) => e.kind === ["']not-found["'], but it threw DomainError: Conflict/,
-    );
+    expect(
+      failure(() =>
+        spec
+          .given([])
+          .when({ type: 'Close', by: 'ann' })
+          .thenThrows(/already open/),
+      ),
+    ).toBe('Given 0 events, when Close: expected a refusal that matches /already open/, but it threw DomainError: Conflict: The door is already closed');
+    expect(
+      failure(() =>
+        spec
+          .given([])
+          .when({ type: 'Close', by: 'ann' })
+          .thenThrows(DomainError, (e) => e.kind === 'not-found'),
+      ),
+    ).toMatch(/expected a refusal \(DomainError\) that passes \(e\) => e.kind === ["']not-found["'], but it threw DomainError: Conflict/);
     expect(failure(() => spec.given([]).when({ type: 'Close', by: 'ann' }).thenThrows(DoorJammed))).toMatch(/\(DoorJammed\), but it threw DomainError/);
     expect(failure(() => spec.given([]).when({ type: 'Break' }).thenThrows(Error))).toMatch(/\(Error\), but it threw 'not an error'$/);
   });

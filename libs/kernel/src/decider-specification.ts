@@ -62,12 +62,7 @@ export interface DeciderWhen<Event> {
   events(): Event[];
 }
 
-function when<Command, State, Event>(
-  given: number,
-  state: State,
-  command: Command,
-  decide: (command: Command, state: State) => Event[],
-): DeciderWhen<Event> {
+function when<Command, State, Event>(given: number, state: State, command: Command, decide: (command: Command, state: State) => Event[]): DeciderWhen<Event> {
   const scene = `Given ${given} event${given === 1 ? '' : 's'}, when ${commandName(command)}`;
   const decided = (expectation: string): Event[] => {
     try {

@@ -72,11 +72,9 @@ export class DomainError extends Error {
 
 export const invalidInput = (...details: ErrorDetail[]) => new DomainError('invalid-user-input', details);
 
-export const invalidField = (pointer: string, detail: string) =>
-  invalidInput({ title: 'Invalid request', detail, pointer });
+export const invalidField = (pointer: string, detail: string) => invalidInput({ title: 'Invalid request', detail, pointer });
 
-export const unauthorized = (detail: string) =>
-  new DomainError('unauthorized', [{ title: 'Unauthorized', detail }]);
+export const unauthorized = (detail: string) => new DomainError('unauthorized', [{ title: 'Unauthorized', detail }]);
 
 export const forbidden = (detail: string) => new DomainError('forbidden', [{ title: 'Forbidden', detail }]);
 
@@ -85,36 +83,27 @@ export const notFound = (detail: string) => new DomainError('not-found', [{ titl
 export const methodNotAllowed = (detail: string, allow: string[]) =>
   new DomainError('method-not-allowed', [{ title: 'Method not allowed', detail }], { Allow: allow.join(', ') });
 
-export const concurrentUpdateConflict = (detail: string) =>
-  new DomainError('concurrent-update-conflict', [{ title: 'Concurrent update conflict', detail }]);
+export const concurrentUpdateConflict = (detail: string) => new DomainError('concurrent-update-conflict', [{ title: 'Concurrent update conflict', detail }]);
 
 /** A conflict the write path reports when the stream moved under a command (not a decider's refusal). */
-export const isConcurrentUpdateConflict = (error: unknown): error is DomainError =>
-  error instanceof DomainError && error.kind === 'concurrent-update-conflict';
+export const isConcurrentUpdateConflict = (error: unknown): error is DomainError => error instanceof DomainError && error.kind === 'concurrent-update-conflict';
 
 export const conflict = (detail: string) => new DomainError('conflict', [{ title: 'Conflict', detail }]);
 
 export const payloadTooLarge = (limitBytes: number) =>
-  new DomainError('payload-too-large', [
-    { title: 'Payload too large', detail: `The request body exceeds the limit of ${limitBytes} bytes` },
-  ]);
+  new DomainError('payload-too-large', [{ title: 'Payload too large', detail: `The request body exceeds the limit of ${limitBytes} bytes` }]);
 
-export const unsupportedMediaType = (detail: string) =>
-  new DomainError('unsupported-media-type', [{ title: 'Unsupported media type', detail }]);
+export const unsupportedMediaType = (detail: string) => new DomainError('unsupported-media-type', [{ title: 'Unsupported media type', detail }]);
 
 /** `what` says which limit was reached when it is not the request rate (e.g. failed sign-ins). */
 export const rateLimited = (retryAfterSeconds: number, what = 'Rate limit exceeded') =>
-  new DomainError(
-    'rate-limited',
-    [{ title: 'Too many requests', detail: `${what}; retry after ${retryAfterSeconds} s` }],
-    { 'Retry-After': String(retryAfterSeconds) },
-  );
+  new DomainError('rate-limited', [{ title: 'Too many requests', detail: `${what}; retry after ${retryAfterSeconds} s` }], {
+    'Retry-After': String(retryAfterSeconds),
+  });
 
-export const unavailable = (detail: string) =>
-  new DomainError('unavailable', [{ title: 'Service unavailable', detail }]);
+export const unavailable = (detail: string) => new DomainError('unavailable', [{ title: 'Service unavailable', detail }]);
 
-export const internalError = () =>
-  new DomainError('internal', [{ title: 'Internal server error', detail: 'An unexpected error occurred' }]);
+export const internalError = () => new DomainError('internal', [{ title: 'Internal server error', detail: 'An unexpected error occurred' }]);
 
 /** The Idempotency-Key came with another request (body or endpoint) than the one it was first used for. */
 export const idempotencyKeyReused = () =>

@@ -63,15 +63,13 @@ export function readStoreContract(adapter: string, open: () => Promise<ReadStore
       expect(ns(await store.find(c, { org: 'a', active: true }, { sort: [{ field: 'n', direction: 'asc' }] }))).toEqual([2, 3]);
       expect(ns(await store.find(c, { 'owner.id': 'u1', org: 'a' }, { sort: [{ field: 'n', direction: 'asc' }] }))).toEqual([2, 3]);
       expect(ns(await store.find(c, { note: null, org: 'a' }, { sort: [{ field: 'n', direction: 'asc' }] }))).toEqual([2, 3]);
-      expect(
-        ns(await store.find(c, { org: 'a' }, { sort: [{ field: 'n', direction: 'asc' }], skip: 1, limit: 1 })),
-      ).toEqual([2]);
+      expect(ns(await store.find(c, { org: 'a' }, { sort: [{ field: 'n', direction: 'asc' }], skip: 1, limit: 1 }))).toEqual([2]);
       expect(await store.count(c, { org: 'a' })).toBe(3);
       expect(await store.count(c)).toBe(4);
       expect(await store.find(coll('empty'))).toEqual([]);
     });
 
-    it('finds by a range on a field: below, at or above, both, with an index, values of the bound\'s type only', async () => {
+    it("finds by a range on a field: below, at or above, both, with an index, values of the bound's type only", async () => {
       const c = coll('range');
       const at = (minute: number) => `2026-11-27T10:${String(minute).padStart(2, '0')}:00.000Z`;
       await store.commit([
@@ -100,9 +98,9 @@ export function readStoreContract(adapter: string, open: () => Promise<ReadStore
       expect(await store.checkpoint(p)).toBe(0);
       await store.commit([{ op: 'put', collection: c, id: 'x', doc: { v: 1 } }], { projection: p, from: 0, to: 7 });
       expect(await store.checkpoint(p)).toBe(7);
-      await expect(
-        store.commit([{ op: 'put', collection: c, id: 'y', doc: { v: 2 } }], { projection: p, from: 0, to: 9 }),
-      ).rejects.toBeInstanceOf(CheckpointConflictError);
+      await expect(store.commit([{ op: 'put', collection: c, id: 'y', doc: { v: 2 } }], { projection: p, from: 0, to: 9 })).rejects.toBeInstanceOf(
+        CheckpointConflictError,
+      );
       expect(await store.checkpoint(p)).toBe(7);
       await store.commit([], { projection: p, from: 7, to: 9 });
       expect(await store.checkpoint(p)).toBe(9);

@@ -107,9 +107,7 @@ export class ReviewModule implements OnModuleInit {
     // A report: its reason and context items are what the reporter wrote, sealed under their key.
     this.personalData.register('ReportSubmitted', { subject: subjectField, fields: ['reason', 'thread', 'additionalItems'] });
     this.projections.register(reportCountsProjection);
-    this.projections.register(
-      reportRoutingReactor({ enqueuer: this.enqueuer, router: this.router, queries: this.queries, aggregates: this.aggregates }),
-    );
+    this.projections.register(reportRoutingReactor({ enqueuer: this.enqueuer, router: this.router, queries: this.queries, aggregates: this.aggregates }));
     this.projections.register(childSafetyReportsProjection);
     this.projections.register(autoCloseQueuesProjection);
     this.projections.register(autoCloseReactor({ closer: this.autoCloser }));

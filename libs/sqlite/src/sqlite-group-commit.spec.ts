@@ -17,7 +17,11 @@ describe('SqliteGroupCommit', () => {
     return db;
   };
   const freshFile = () => join(mkdtempSync(join(tmpdir(), 'warden-group-')), 'warden.db');
-  const texts = (db: Database.Database) => db.prepare<[], { text: string }>('SELECT text FROM notes ORDER BY id').all().map((r) => r.text);
+  const texts = (db: Database.Database) =>
+    db
+      .prepare<[], { text: string }>('SELECT text FROM notes ORDER BY id')
+      .all()
+      .map((r) => r.text);
   afterEach(() => {
     for (const db of connections) if (db.open) db.close();
     connections = [];

@@ -1,6 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ChangeUserRolesCommand, CreateUserCommand, FindUserByEmailQuery, OpenConsoleSessionCommand, type OpenedConsoleSession, type UserView } from '#warden/identity';
+import {
+  ChangeUserRolesCommand,
+  CreateUserCommand,
+  FindUserByEmailQuery,
+  OpenConsoleSessionCommand,
+  type OpenedConsoleSession,
+  type UserView,
+} from '#warden/identity';
 import { type CommandContext, DomainError, type Role } from '#warden/kernel';
 import { rolesFromGroups, type SamlIdentity, sameRoles } from './domain/saml-identity.js';
 import { ssoRefused } from './domain/sso-refusal.js';

@@ -24,7 +24,8 @@ export function secureDataDir(dataDir: string): string[] {
   const tighten = (path: string, stats: Stats, mode: number) => {
     if ((stats.mode & 0o777) === mode) return;
     if (ownedByThisUser(stats)) chmodSync(path, mode);
-    else if ((stats.mode & 0o077) !== 0) notices.push(`${path} is owned by another user and readable by others (mode ${(stats.mode & 0o777).toString(8)}); Warden leaves it as it is`);
+    else if ((stats.mode & 0o077) !== 0)
+      notices.push(`${path} is owned by another user and readable by others (mode ${(stats.mode & 0o777).toString(8)}); Warden leaves it as it is`);
   };
   tighten(dataDir, lstatSync(dataDir), DATA_DIR_MODE);
   for (const name of readdirSync(dataDir)) {

@@ -1,10 +1,5 @@
 import type { NewEvent } from '#warden/kernel';
-import {
-  type AppendResult,
-  type EventStore,
-  type ExpectedRevision,
-  WrongExpectedRevisionError,
-} from '#warden/eventstore';
+import { type AppendResult, type EventStore, type ExpectedRevision, WrongExpectedRevisionError } from '#warden/eventstore';
 import type { Metrics } from '#warden/platform';
 
 /** Records append latency, volume and conflicts; everything else passes through. */

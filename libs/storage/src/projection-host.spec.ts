@@ -105,7 +105,13 @@ describe('ProjectionHost', () => {
      */
     const burstHost = async (options: { slow?: boolean; sequentialPositions?: boolean } = {}) => {
       stores = sqliteStores();
-      const head = (await stores.events.append('burst', Array.from({ length: FOREGROUND_LAG_EVENTS + 100 }, () => anEvent('Noted')), 'any')).position;
+      const head = (
+        await stores.events.append(
+          'burst',
+          Array.from({ length: FOREGROUND_LAG_EVENTS + 100 }, () => anEvent('Noted')),
+          'any',
+        )
+      ).position;
       const metrics = new Metrics();
       const host = hostOn(stores.events, metrics, options.sequentialPositions ?? true);
       let open!: () => void;
@@ -183,7 +189,13 @@ describe('ProjectionHost', () => {
       stores = sqliteStores();
       const clock = new FixedClock(new Date('2026-01-01T00:00:00Z'));
       const leases = new SqliteLeaseStore(stores.open(), { clock, holderIsGone: () => false });
-      const storage = { events: stores.events, storedEvents: stores.events, readStore: stores.readStore, sequentialPositions: true, leases } as unknown as Storage;
+      const storage = {
+        events: stores.events,
+        storedEvents: stores.events,
+        readStore: stores.readStore,
+        sequentialPositions: true,
+        leases,
+      } as unknown as Storage;
       const host = new ProjectionHost(storage, new Metrics(), { reactorLease: { ttlMs: 300, renewEveryMs: 100 } }, clock);
       const handled: number[] = [];
       const runs = { activated: 0, deactivated: 0 };

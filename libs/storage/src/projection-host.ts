@@ -1,12 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import {
-  type EventStore,
-  GroupReactorRunner,
-  LeaseKeeper,
-  processHolderId,
-  type Projection,
-  ProjectionRunner,
-} from '#warden/eventstore';
+import { type EventStore, GroupReactorRunner, LeaseKeeper, processHolderId, type Projection, ProjectionRunner } from '#warden/eventstore';
 import type { Clock } from '#warden/kernel';
 import { CheckpointConflictError } from '#warden/readstore';
 import { CLOCK, Metrics, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';

@@ -2,8 +2,7 @@ import { EventStoreDecorator } from '#warden/eventstore';
 import { type NewEvent, type RecordedEvent, unavailable } from '#warden/kernel';
 
 /** What a refused append says: the operator reads it in a 503 body or a CLI error. */
-export const READ_ONLY_APPEND =
-  'This data directory is served read-only (WARDEN_READ_ONLY, e.g. a replayed one): nothing is appended to its log';
+export const READ_ONLY_APPEND = 'This data directory is served read-only (WARDEN_READ_ONLY, e.g. a replayed one): nothing is appended to its log';
 
 /**
  * The log of a read-only process (WARDEN_READ_ONLY): every append is refused, whatever asks for it.

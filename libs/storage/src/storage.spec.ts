@@ -5,12 +5,16 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openStorage } from './storage.js';
 
-const configFor = (dataDir: string) => ({ dataDir, sqliteSync: 'normal', eventStoreUrl: undefined, mongoUrl: undefined, secretKey: undefined, secretKeyFile: undefined }) as const;
+const configFor = (dataDir: string) =>
+  ({ dataDir, sqliteSync: 'normal', eventStoreUrl: undefined, mongoUrl: undefined, secretKey: undefined, secretKeyFile: undefined }) as const;
 
 const namesIn = (file: string, type: 'table' | 'index' | 'view') => {
   const db = new Database(file, { readonly: true });
   try {
-    return db.prepare<[string], { name: string }>('SELECT name FROM sqlite_master WHERE type = ? ORDER BY name').all(type).map((r) => r.name);
+    return db
+      .prepare<[string], { name: string }>('SELECT name FROM sqlite_master WHERE type = ? ORDER BY name')
+      .all(type)
+      .map((r) => r.name);
   } finally {
     db.close();
   }
@@ -30,7 +34,11 @@ const onLogFile = (dataDir: string, sql: string) => {
 const EVENTS_TABLE = `CREATE TABLE IF NOT EXISTS events (position INTEGER PRIMARY KEY AUTOINCREMENT, stream TEXT NOT NULL, revision INTEGER NOT NULL, id TEXT NOT NULL UNIQUE, type TEXT NOT NULL, data TEXT NOT NULL, metadata TEXT NOT NULL, UNIQUE (stream, revision));`;
 /** A log of `count` events (positions 1..count). */
 const logOf = (count: number) =>
-  EVENTS_TABLE + Array.from({ length: count }, (_, i) => `INSERT INTO events (stream, revision, id, type, data, metadata) VALUES ('s-1', ${i}, 'e${i}', 'Happened', '{}', '{}');`).join('\n');
+  EVENTS_TABLE +
+  Array.from(
+    { length: count },
+    (_, i) => `INSERT INTO events (stream, revision, id, type, data, metadata) VALUES ('s-1', ${i}, 'e${i}', 'Happened', '{}', '{}');`,
+  ).join('\n');
 
 const freshDataDir = () => mkdtempSync(join(tmpdir(), 'warden-storage-'));
 
@@ -86,7 +94,11 @@ describe("openStorage on an earlier release's data directory", () => {
     const dataDir = freshDataDir();
     onLogFile(dataDir, logOf(9));
     const newer = await openStorage(configFor(dataDir));
-    await newer.readStore.commit([{ op: 'put', collection: 'jobs', id: 'j1', doc: { state: 'DONE' }, position: 9 }], { projection: 'jobs-projection', from: 0, to: 9 });
+    await newer.readStore.commit([{ op: 'put', collection: 'jobs', id: 'j1', doc: { state: 'DONE' }, position: 9 }], {
+      projection: 'jobs-projection',
+      from: 0,
+      to: 9,
+    });
     await newer.readStore.commit([{ op: 'put', collection: 'later', id: 'x', doc: {}, position: 9 }]);
     await newer.close();
     // What the restored file holds: its own read models, as of its own log.
@@ -145,7 +157,11 @@ describe('openStorage: the read models against the log', () => {
     const dataDir = freshDataDir();
     onLogFile(dataDir, logOf(3));
     const before = await openStorage(configFor(dataDir));
-    await before.readStore.commit([{ op: 'put', collection: 'jobs', id: 'j1', doc: { state: 'DONE' }, position: 3 }], { projection: 'jobs-projection', from: 0, to: 3 });
+    await before.readStore.commit([{ op: 'put', collection: 'jobs', id: 'j1', doc: { state: 'DONE' }, position: 3 }], {
+      projection: 'jobs-projection',
+      from: 0,
+      to: 3,
+    });
     await before.close();
     const untouched = await openStorage(configFor(dataDir));
     expect(untouched.notices.some((n) => n.startsWith('Read models'))).toBe(false);

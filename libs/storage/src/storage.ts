@@ -21,15 +21,17 @@ import {
 import { UpcasterRegistry } from '#warden/kernel';
 import { secureDataDir } from './data-directory.js';
 import { ReadOnlyEventStore } from './read-only-event-store.js';
-import { adoptReadModels, connectMongo, createMongoReadStore, dropReadModelsAheadOfLog, READ_MODELS_FILE_NAME, type ReadStore, type SharedTableMove, SqliteReadStore } from '#warden/readstore';
 import {
-  type IdempotencyStore,
-  type Keyring,
-  loadKeyring,
-  MongoIdempotencyStore,
-  SqliteIdempotencyStore,
-  type WardenConfig,
-} from '#warden/platform';
+  adoptReadModels,
+  connectMongo,
+  createMongoReadStore,
+  dropReadModelsAheadOfLog,
+  READ_MODELS_FILE_NAME,
+  type ReadStore,
+  type SharedTableMove,
+  SqliteReadStore,
+} from '#warden/readstore';
+import { type IdempotencyStore, type Keyring, loadKeyring, MongoIdempotencyStore, SqliteIdempotencyStore, type WardenConfig } from '#warden/platform';
 
 /** The stores of one process, chosen by configuration (DESIGN.md section 2). */
 export interface Storage {
@@ -115,9 +117,7 @@ export async function openStorage(
     const readStore: ReadStore = mongo ? await createMongoReadStore(mongo) : await sqliteReadStore();
     // A key is inserted before the first event sealed with it, and every connection shares one
     // WAL: the log's synced commit makes the earlier key insert durable too, so no sync of its own.
-    const subjectKeys: SubjectKeyStore = mongo
-      ? await createMongoSubjectKeyStore(mongo)
-      : new SqliteSubjectKeyStore(sqlite('normal'));
+    const subjectKeys: SubjectKeyStore = mongo ? await createMongoSubjectKeyStore(mongo) : new SqliteSubjectKeyStore(sqlite('normal'));
     // Leases are renewed every few seconds and mean nothing after a restart: no sync of their own.
     const leases: SqliteLeaseStore | undefined = config.eventStoreUrl ? undefined : new SqliteLeaseStore(sqlite('normal'));
     // Like the leases, no sync of their own: the next synced commit of the log makes them durable
@@ -188,5 +188,7 @@ function droppedNotice(ahead: number | undefined): string[] {
 /** Said once, by the process that moved an earlier release's read models (operations.md, "Upgrading"). */
 function movedNotice(moved: SharedTableMove | undefined): string[] {
   if (!moved) return [];
-  return [`Read models moved to a table per collection (an earlier release's data directory): ${moved.documents} documents in ${moved.ms} ms; earlier releases can no longer open this data directory`];
+  return [
+    `Read models moved to a table per collection (an earlier release's data directory): ${moved.documents} documents in ${moved.ms} ms; earlier releases can no longer open this data directory`,
+  ];
 }

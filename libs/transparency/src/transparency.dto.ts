@@ -38,17 +38,19 @@ class StatementItemDto {
 }
 
 class StatementViewDto {
-  @ApiProperty({ description: 'The statement\'s platform unique identifier (puid): opaque, derived from the published action' }) puid!: string;
+  @ApiProperty({ description: "The statement's platform unique identifier (puid): opaque, derived from the published action" }) puid!: string;
   @ApiProperty({ format: 'date-time' }) decidedAt!: string;
-  @ApiProperty({ enum: ['rule', 'decision', 'strike-threshold', 'post-actions'], description: 'What took the decision' }) trigger!: 'rule' | 'decision' | 'strike-threshold' | 'post-actions';
-  @ApiProperty({ type: StatementItemDto, description: 'The item acted on (Warden\'s reference; not part of the statement)' }) item!: StatementItemDto;
+  @ApiProperty({ enum: ['rule', 'decision', 'strike-threshold', 'post-actions'], description: 'What took the decision' }) trigger!:
+    'rule' | 'decision' | 'strike-threshold' | 'post-actions';
+  @ApiProperty({ type: StatementItemDto, description: "The item acted on (Warden's reference; not part of the statement)" }) item!: StatementItemDto;
   @ApiProperty() actionId!: string;
   @ApiProperty({ type: [String] }) policyIds!: string[];
   @ApiProperty({
     type: 'object',
     additionalProperties: true,
     nullable: true,
-    description: 'The statement in the DSA Transparency Database\'s submission format (libs/transparency/schema/statement-of-reasons.schema.json); null when the mapping lacks something',
+    description:
+      "The statement in the DSA Transparency Database's submission format (libs/transparency/schema/statement-of-reasons.schema.json); null when the mapping lacks something",
   })
   statement!: Record<string, string | string[]> | null;
   @ApiProperty({ type: [String], description: 'What the DSA mapping lacks for this statement; empty when complete' }) problems!: string[];

@@ -39,7 +39,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     // GET session answers 200 either way, so a signed-out start logs no failed request.
     ok(api.GET('/api/console/v1/session')).then(
-      (state) => (state.signedIn && state.user && state.csrfToken ? signedIn({ user: state.user, csrfToken: state.csrfToken, secondFactorEnrollmentRequired: state.secondFactorEnrollmentRequired }) : expired()),
+      (state) =>
+        state.signedIn && state.user && state.csrfToken
+          ? signedIn({ user: state.user, csrfToken: state.csrfToken, secondFactorEnrollmentRequired: state.secondFactorEnrollmentRequired })
+          : expired(),
       () => expired(),
     );
   }, [signedIn, expired]);

@@ -39,7 +39,7 @@ export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]): Lo
     return () => {
       live = false;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the caller names what loads again (deps); load itself is a new closure every render
   }, [...deps, tick]);
   const reload = useCallback(() => setTick((t) => t + 1), []);
   return { data, error, loading, reload };
@@ -51,7 +51,7 @@ export function useAction() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const run = useCallback(
-    async <T,>(action: () => Promise<T>): Promise<T | undefined> => {
+    async <T>(action: () => Promise<T>): Promise<T | undefined> => {
       setBusy(true);
       setError(null);
       try {

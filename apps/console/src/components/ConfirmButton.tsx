@@ -4,7 +4,21 @@ import { useState } from 'react';
  * A button for a step that cannot be taken back (revoke, rotate, disable): the first press asks,
  * in words saying what will happen, and only the second runs it.
  */
-export function ConfirmButton({ label, question, confirmLabel, onConfirm, busy, accessibleName }: { label: string; question: string; confirmLabel: string; onConfirm(): void; busy?: boolean; accessibleName?: string }) {
+export function ConfirmButton({
+  label,
+  question,
+  confirmLabel,
+  onConfirm,
+  busy,
+  accessibleName,
+}: {
+  label: string;
+  question: string;
+  confirmLabel: string;
+  onConfirm(): void;
+  busy?: boolean;
+  accessibleName?: string;
+}) {
   const [asking, setAsking] = useState(false);
   if (!asking) {
     return (

@@ -17,7 +17,9 @@ function AssignForm({ jobId, users, onDone, onCancel }: { jobId: string; users: 
   async function submit(event: FormEvent) {
     event.preventDefault();
     const chosen = userId.trim();
-    const done = await action.run(() => ok(api.POST('/api/console/v1/jobs/{jobId}/assign', { params: { path: { jobId } }, body: { userId: chosen } })).then(() => true));
+    const done = await action.run(() =>
+      ok(api.POST('/api/console/v1/jobs/{jobId}/assign', { params: { path: { jobId } }, body: { userId: chosen } })).then(() => true),
+    );
     if (done) onDone(`Job ${jobId} is reserved for ${candidates?.find((u) => u.id === chosen)?.email ?? chosen}.`);
   }
   return (
@@ -51,7 +53,17 @@ function AssignForm({ jobId, users, onDone, onCancel }: { jobId: string; users: 
  * A manager's moves on one job: take it back from its holder or assignee ("Release"), or reserve
  * it for a moderator ("Assign to…", which also ends any lock held: reassignment by release).
  */
-export function JobActions({ jobId, state, users, onChanged }: { jobId: string; state: JobState; users: readonly User[] | null; onChanged(message: string): void }) {
+export function JobActions({
+  jobId,
+  state,
+  users,
+  onChanged,
+}: {
+  jobId: string;
+  state: JobState;
+  users: readonly User[] | null;
+  onChanged(message: string): void;
+}) {
   const release = useAction();
   const [assigning, setAssigning] = useState(false);
   if (state === 'CLOSED') return null;

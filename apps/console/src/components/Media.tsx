@@ -24,12 +24,27 @@ export function Media({ kind, url, wellness, revealed, onToggle }: { kind: Media
     <figure className="media">
       <div className={frame} data-hidden={hidden ? 'true' : 'false'}>
         {failed ? (
-          <span className="muted">The {label} could not be loaded from {shownUrl(url)}</span>
+          <span className="muted">
+            The {label} could not be loaded from {shownUrl(url)}
+          </span>
         ) : kind === 'IMAGE' ? (
-          <img src={url} alt={hidden ? `Blurred ${label}: reveal to see it` : 'Image from the item'} referrerPolicy="no-referrer" onError={() => setFailed(true)} onClick={onToggle} />
+          <img
+            src={url}
+            alt={hidden ? `Blurred ${label}: reveal to see it` : 'Image from the item'}
+            referrerPolicy="no-referrer"
+            onError={() => setFailed(true)}
+            onClick={onToggle}
+          />
         ) : (
           <>
-            <video src={url} controls={!hidden} muted preload="metadata" onError={() => setFailed(true)} aria-label={hidden ? 'Blurred video' : 'Video from the item'} />
+            <video
+              src={url}
+              controls={!hidden}
+              muted
+              preload="metadata"
+              onError={() => setFailed(true)}
+              aria-label={hidden ? 'Blurred video' : 'Video from the item'}
+            />
             {/* While hidden the blurred controls would be unreadable: a click anywhere reveals instead. */}
             {hidden && <button type="button" className="media-cover" aria-label="Reveal video" tabIndex={-1} onClick={onToggle} />}
           </>

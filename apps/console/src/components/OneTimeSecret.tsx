@@ -4,7 +4,19 @@ import { useId, useState } from 'react';
  * A secret the server shows once (an API key, an invitation link): it cannot be fetched again,
  * so it stays on screen with a copy button until the person says it is saved.
  */
-export function OneTimeSecret({ title, label, value, warning, onDismiss }: { title: string; label: string; value: string; warning: string; onDismiss(): void }) {
+export function OneTimeSecret({
+  title,
+  label,
+  value,
+  warning,
+  onDismiss,
+}: {
+  title: string;
+  label: string;
+  value: string;
+  warning: string;
+  onDismiss(): void;
+}) {
   const headingId = useId();
   const [copied, setCopied] = useState<string | null>(null);
   async function copy() {

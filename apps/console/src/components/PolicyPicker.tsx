@@ -7,7 +7,17 @@ export interface PolicyNode {
 }
 
 /** The policy tree as nested checkboxes, with a filter for long trees. */
-export function PolicyPicker({ policies, chosen, onChange, required }: { policies: readonly PolicyNode[]; chosen: readonly string[]; onChange(ids: string[]): void; required: boolean }) {
+export function PolicyPicker({
+  policies,
+  chosen,
+  onChange,
+  required,
+}: {
+  policies: readonly PolicyNode[];
+  chosen: readonly string[];
+  onChange(ids: string[]): void;
+  required: boolean;
+}) {
   const [filter, setFilter] = useState('');
   const children = useMemo(() => {
     const map = new Map<string | null, PolicyNode[]>();

@@ -1,7 +1,17 @@
 import { BLUR_LABELS, type Wellness } from '../app/wellness';
 
 /** This moderator's own blur and greyscale, remembered in this browser; reset to the organization's. */
-export function WellnessControls({ wellness, overridden, change, reset }: { wellness: Wellness; overridden: boolean; change(next: Partial<Wellness>): void; reset(): void }) {
+export function WellnessControls({
+  wellness,
+  overridden,
+  change,
+  reset,
+}: {
+  wellness: Wellness;
+  overridden: boolean;
+  change(next: Partial<Wellness>): void;
+  reset(): void;
+}) {
   return (
     <fieldset className="wellness">
       <legend>Media</legend>

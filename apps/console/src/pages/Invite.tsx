@@ -34,7 +34,9 @@ export function Invite() {
   }
 
   // The refusal is read out where the person fixes it: tied to the field, which is marked invalid.
-  const invalid = failure?.password ? { 'aria-invalid': true as const, 'aria-describedby': 'password-hint password-error' } : { 'aria-describedby': 'password-hint' };
+  const invalid = failure?.password
+    ? { 'aria-invalid': true as const, 'aria-describedby': 'password-hint password-error' }
+    : { 'aria-describedby': 'password-hint' };
   return (
     <main id="main" className="signin">
       <h1>Set your password</h1>
@@ -48,7 +50,15 @@ export function Invite() {
         <form onSubmit={submit}>
           <label>
             New password (at least 12 characters)
-            <input type="password" autoComplete="new-password" minLength={12} required value={password} onChange={(e) => setPassword(e.target.value)} {...invalid} />
+            <input
+              type="password"
+              autoComplete="new-password"
+              minLength={12}
+              required
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              {...invalid}
+            />
           </label>
           <p className="muted field-hint" id="password-hint">
             A passphrase of a few words works well. Common or breached passwords, repeated patterns and your email address are refused.

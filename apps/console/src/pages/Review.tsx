@@ -127,7 +127,7 @@ export function Review() {
     if (settings.data) void claimNext();
     // Claim once the settings are known, and again for another queue (after giving this one's back).
     return () => void letGo();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- runs again only when these change (see the comment above)
   }, [queueId, settings.data !== undefined]);
 
   // Closing the tab or leaving the site gives the lock back; a page restored from the browser's
@@ -161,7 +161,9 @@ export function Review() {
       if (Date.now() - heldSince.current < lockTimeoutMs * RENEW_AT) return;
       active.current = false;
       try {
-        const renewed = await ok(api.POST('/api/console/v1/jobs/{jobId}/lock', { params: { path: { jobId: job.job.jobId } }, body: { lockToken: job.lock.token } }));
+        const renewed = await ok(
+          api.POST('/api/console/v1/jobs/{jobId}/lock', { params: { path: { jobId: job.job.jobId } }, body: { lockToken: job.lock.token } }),
+        );
         // A decision or skip may have moved on meanwhile: only the job still on screen takes the renewal.
         if (current.current?.lock.token === job.lock.token) hold({ ...job, lock: { ...job.lock, expiresAt: renewed.expiresAt } });
       } catch (failure) {

@@ -22,9 +22,7 @@ export function SignIn() {
     setBusy(true);
     setError(null);
     try {
-      const body = await ok(
-        api.POST('/api/console/v1/session', { body: { email, password, ...(needsCode && totp ? { totp } : {}) } }),
-      );
+      const body = await ok(api.POST('/api/console/v1/session', { body: { email, password, ...(needsCode && totp ? { totp } : {}) } }));
       session.signedIn(body);
     } catch (failure) {
       if (failure instanceof ApiError && failure.type === '/errors/second-factor-required') {

@@ -1,12 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, resolve } from 'node:path';
 import { CommandBus } from '@nestjs/cqrs';
-import {
-  ApplyConfigurationCommand,
-  type ApplyReport,
-  type ConfigProblem,
-  parseOrgConfig,
-} from '#warden/catalog';
+import { ApplyConfigurationCommand, type ApplyReport, type ConfigProblem, parseOrgConfig } from '#warden/catalog';
 import type { OrgConfig } from '#warden/catalog';
 import { ApplyUsersCommand, type UsersApplyReport } from '#warden/identity';
 import { DomainError } from '#warden/kernel';
@@ -59,7 +54,11 @@ async function usersProblems(plan: () => Promise<unknown>): Promise<ConfigProble
   } catch (error) {
     if (!(error instanceof DomainError) || error.kind !== 'invalid-user-input') throw error;
     return error.details.map((d) => ({
-      path: (d.pointer ?? '').split('/').slice(1).map((s, i) => (i > 0 && /^\d+$/.test(s) ? `[${s}]` : i > 0 ? `.${s}` : s)).join(''),
+      path: (d.pointer ?? '')
+        .split('/')
+        .slice(1)
+        .map((s, i) => (i > 0 && /^\d+$/.test(s) ? `[${s}]` : i > 0 ? `.${s}` : s))
+        .join(''),
       message: d.detail ?? d.title,
     }));
   }
@@ -86,10 +85,9 @@ export function readConfigFile(
 }
 
 export function formatProblems(file: string, problems: readonly ConfigProblem[]): string {
-  return [
-    `${file}: ${problems.length} problem(s); nothing was applied:`,
-    ...problems.map((p) => `  ${p.path === '' ? '(file)' : p.path}: ${p.message}`),
-  ].join('\n');
+  return [`${file}: ${problems.length} problem(s); nothing was applied:`, ...problems.map((p) => `  ${p.path === '' ? '(file)' : p.path}: ${p.message}`)].join(
+    '\n',
+  );
 }
 
 const KIND_LABEL: Record<string, string> = {
@@ -144,8 +142,7 @@ export function formatReport(report: ApplyReport, users?: UsersApplyReport, subj
   if (users) lines.push(...usersLines(users, report.dryRun));
   for (const warning of report.warnings) lines.push(`warning: ${warning}`);
   const usersChanged = users ? users.created.length + users.updated.length + users.disabled.length : 0;
-  const changed =
-    report.created.length + report.updated.length + report.archived.length + report.settingsChanged.length + report.hashes.length + usersChanged;
+  const changed = report.created.length + report.updated.length + report.archived.length + report.settingsChanged.length + report.hashes.length + usersChanged;
   if (changed === 0 && !report.organization.created && !report.organization.renamed) {
     lines.push(`No changes: the stored configuration of ${report.orgId} already matches the file.`);
   } else if (!report.dryRun) {
@@ -187,7 +184,10 @@ const leaveReason = (report: ApplyReport, queueId: string): string =>
 function usersLines(users: UsersApplyReport, dryRun: boolean): string[] {
   const would = (done: string, planned: string) => (dryRun ? planned : done);
   return [
-    ...users.created.map((e) => `${would('created', 'would create')} user ${e} (invited, no password yet: \`warden user set-password\`, or send them \`warden user invite\`'s link)`),
+    ...users.created.map(
+      (e) =>
+        `${would('created', 'would create')} user ${e} (invited, no password yet: \`warden user set-password\`, or send them \`warden user invite\`'s link)`,
+    ),
     ...users.updated.map((e) => `${would('changed', 'would change')} the roles of user ${e}`),
     ...users.disabled.map((e) => `${would('disabled', 'would disable')} user ${e}`),
     ...users.leftAlone.map((e) => `left alone user ${e} (not in the file; --prune disables it)`),

@@ -133,19 +133,24 @@ function printReport(report: VerifyReport, out: Out): void {
   out(`${verdict}: ${report.events} event(s)${span}, ${report.checkpoints} checkpoint(s), ${signatures}`);
   if (report.problems.length > 0 || report.signaturesSkipped) return;
   const covered = [
-    `${c.whole ? `the chain from ${c.orgId}'s genesis` : 'the chain from the header\'s previous link'} to the last event, the head signed by key ${c.headKid} at ${c.signedAt}` +
+    `${c.whole ? `the chain from ${c.orgId}'s genesis` : "the chain from the header's previous link"} to the last event, the head signed by key ${c.headKid} at ${c.signedAt}` +
       (c.chainHeadSeq !== null && c.lastSeq !== c.chainHeadSeq ? ` (the chain's head was then event ${c.chainHeadSeq})` : ''),
   ];
   if (c.anchor?.compared) covered.push(`agrees with the anchor signed ${c.anchor.signedAt} (event ${c.anchor.seq})`);
-  if (c.legacy) covered.push(`the ${c.legacy.checked} event(s) chained under v1 before this release matched their v1 links when the chain was rebuilt (the head says so)`);
+  if (c.legacy)
+    covered.push(`the ${c.legacy.checked} event(s) chained under v1 before this release matched their v1 links when the chain was rebuilt (the head says so)`);
   out(`covered: ${covered.join('; ')}`);
   const notCovered = [`anything recorded after ${c.signedAt}`];
   if (report.unsignedTail > 0) {
-    notCovered.push(`the last ${report.unsignedTail} event(s) come after the last checkpoint: only the head signed at export time vouches for them, not a checkpoint made when they were chained`);
+    notCovered.push(
+      `the last ${report.unsignedTail} event(s) come after the last checkpoint: only the head signed at export time vouches for them, not a checkpoint made when they were chained`,
+    );
   }
   if (c.anchor && !c.anchor.compared) notCovered.push(`the anchor (event ${c.anchor.seq}) lies before this export's range: not compared`);
-  if (c.personalFields > 0) notCovered.push(`the plaintext personal fields ("personal") of ${c.personalFields} event(s): the chain covers their ciphertext only`);
-  if (c.legacyCheckpoints > 0) notCovered.push(`${c.legacyCheckpoints} checkpoint(s) of chain v1: their signatures verify, their links are not comparable with v2`);
+  if (c.personalFields > 0)
+    notCovered.push(`the plaintext personal fields ("personal") of ${c.personalFields} event(s): the chain covers their ciphertext only`);
+  if (c.legacyCheckpoints > 0)
+    notCovered.push(`${c.legacyCheckpoints} checkpoint(s) of chain v1: their signatures verify, their links are not comparable with v2`);
   notCovered.push("the header's jwks (a hint; the signatures were checked with the key set given)");
   out(`not covered: ${notCovered.join('; ')}`);
 }
@@ -164,7 +169,8 @@ function noJwks(file: string): string {
   try {
     const header = JSON.parse(readFileSync(file, 'utf8').split('\n', 1)[0] ?? '') as { jwks?: { keys?: Array<{ kid?: string }> } };
     const named = (header.jwks?.keys ?? []).map((k) => k.kid).filter((k): k is string => typeof k === 'string');
-    if (named.length > 0) kids = ` The export's header names key(s) ${named.join(', ')}, but a key set that comes with the file proves nothing: whoever changed the file could change it.`;
+    if (named.length > 0)
+      kids = ` The export's header names key(s) ${named.join(', ')}, but a key set that comes with the file proves nothing: whoever changed the file could change it.`;
   } catch {
     // Not readable as an export: verify itself will say so once it has a key set.
   }

@@ -26,7 +26,13 @@ export const signingKeyListCommand: AppCommand = {
     const org = required(values, 'org');
     const keys = await app.get(QueryBus).execute(new ListSigningKeysQuery(org));
     if (keys.length === 0) out(`Organization ${org} has no signing key yet; the first callback (or GET /api/v1/signing_keys) creates it`);
-    else out(formatTable(['kid', 'status', 'created'], keys.map((k) => [k.kid, k.status, k.createdAt])));
+    else
+      out(
+        formatTable(
+          ['kid', 'status', 'created'],
+          keys.map((k) => [k.kid, k.status, k.createdAt]),
+        ),
+      );
     return 0;
   },
 };
@@ -74,9 +80,16 @@ export const callbacksListCommand: AppCommand = {
       throw new UsageError(`--status must be pending, failed, dead or delivered, got "${status}"`);
     }
     await app.get(ProjectionHost).catchUp('callback-deliveries');
-    const page = await app.get(QueryBus).execute(
-      new ListDeliveriesQuery(org, status as ListDeliveriesQuery['status'], count(values, 'limit', 50, 1, 1000), count(values, 'offset', 0, 0, Number.MAX_SAFE_INTEGER)),
-    );
+    const page = await app
+      .get(QueryBus)
+      .execute(
+        new ListDeliveriesQuery(
+          org,
+          status as ListDeliveriesQuery['status'],
+          count(values, 'limit', 50, 1, 1000),
+          count(values, 'offset', 0, 0, Number.MAX_SAFE_INTEGER),
+        ),
+      );
     out(
       formatTable(
         ['delivery id', 'kind', 'item', 'status', 'attempts', 'next attempt', 'last error'],
@@ -107,9 +120,9 @@ export const callbacksRedeliverCommand: AppCommand = {
       throw new UsageError('callbacks redeliver takes one delivery id, or --all-dead');
     }
     const org = typeof values.org === 'string' ? values.org : undefined;
-    const report = await app.get(CommandBus).execute(
-      new RedeliverCallbackCommand(allDead ? { allDead: true, orgId: org } : { deliveryId: positionals[0]!, orgId: org }, 'cli'),
-    );
+    const report = await app
+      .get(CommandBus)
+      .execute(new RedeliverCallbackCommand(allDead ? { allDead: true, orgId: org } : { deliveryId: positionals[0]!, orgId: org }, 'cli'));
     const listed = report.redelivered.slice(0, LISTED_REDELIVERIES);
     for (const r of listed) out(`Redelivering ${r.deliveryId} (organization ${r.orgId}, attempt cycle ${r.cycle})`);
     if (report.redelivered.length > listed.length) out(`... and ${report.redelivered.length - listed.length} more`);
@@ -121,8 +134,7 @@ export const callbacksRedeliverCommand: AppCommand = {
 
 export const appealCallbackSendCommand: AppCommand = {
   name: 'appeal-callback send',
-  usage:
-    '--org <orgId> --appeal <appealId> --item-type <typeId> --item <itemId> --by-type <typeId> --by <userId> --decision ACCEPT|REJECT',
+  usage: '--org <orgId> --appeal <appealId> --item-type <typeId> --item <itemId> --by-type <typeId> --by <userId> --decision ACCEPT|REJECT',
   description: 'sends an appeal decision callback (the worker delivers it); prints its delivery id on the last line',
   async runInApp(args, app, out) {
     const { values } = parse(args);

@@ -9,7 +9,11 @@ const DOCS = readFileSync(new URL('../../../../docs/cli.md', import.meta.url), '
 async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const stdout: string[] = [];
   const stderr: string[] = [];
-  const code = await runCli(argv, (line) => stdout.push(line), (line) => stderr.push(line));
+  const code = await runCli(
+    argv,
+    (line) => stdout.push(line),
+    (line) => stderr.push(line),
+  );
   return { code, stdout: stdout.join('\n'), stderr: stderr.join('\n') };
 }
 

@@ -69,8 +69,6 @@ async function runBankImport(
 ): Promise<number> {
   await app.get(ProjectionHost).catchUp('catalog');
   const report = await app.get(CommandBus).execute(new ImportBankHashesCommand(options.bank, readFileSync(options.file, 'utf8'), context));
-  out(
-    `Imported ${report.added} hash(es) into bank ${report.bankId} (${report.alreadyPresent} already present) as ${report.events} event(s)`,
-  );
+  out(`Imported ${report.added} hash(es) into bank ${report.bankId} (${report.alreadyPresent} already present) as ${report.events} event(s)`);
   return 0;
 }

@@ -1,11 +1,5 @@
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import {
-  CreateApiKeyCommand,
-  CreateOrganizationCommand,
-  ListApiKeysQuery,
-  RevokeApiKeyCommand,
-  RotateApiKeyCommand,
-} from '#warden/identity';
+import { CreateApiKeyCommand, CreateOrganizationCommand, ListApiKeysQuery, RevokeApiKeyCommand, RotateApiKeyCommand } from '#warden/identity';
 import { type AppCommand, cliContext } from './cli-command.js';
 import { parseSharedOptions, required } from './command-options.js';
 import { formatTable } from './format-table.js';
@@ -30,9 +24,7 @@ export const apiKeyCreateCommand: AppCommand = {
   async runInApp(args, app, out) {
     const options = parseSharedOptions(args);
     const org = required(options, 'org');
-    const created = await app.get(CommandBus).execute(
-      new CreateApiKeyCommand(org, options.name ?? null, options.team ?? null, cliContext(org)),
-    );
+    const created = await app.get(CommandBus).execute(new CreateApiKeyCommand(org, options.name ?? null, options.team ?? null, cliContext(org)));
     out(`Created API key ${created.keyId} for organization ${org}. Store it now; it is not shown again:`);
     out(created.key);
     return 0;

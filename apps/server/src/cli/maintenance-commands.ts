@@ -12,7 +12,10 @@ export const rebuildReadModelsCommand: AppCommand = {
   async runInApp(args, app, out) {
     parseSharedOptions(args);
     const storage = app.get<Storage>(STORAGE);
-    const projections = app.get(ProjectionHost).projections().filter((p) => !p.reactor && p.log !== 'as-stored');
+    const projections = app
+      .get(ProjectionHost)
+      .projections()
+      .filter((p) => !p.reactor && p.log !== 'as-stored');
     const started = Date.now();
     await rebuildReadModels(projections, storage.events, storage.readStore);
     out(`Rebuilt ${projections.length} projection(s) (${projections.map((p) => p.name).join(', ')}) in ${Date.now() - started} ms`);

@@ -25,7 +25,14 @@ export const readModelsDigestCommand: AppCommand = {
   async runInApp(args, app, out) {
     parseCommandArgs(args, {});
     const storage = app.get<Storage>(STORAGE);
-    const collections = [...new Set(app.get(ProjectionHost).projections().flatMap((p) => p.collections))].sort();
+    const collections = [
+      ...new Set(
+        app
+          .get(ProjectionHost)
+          .projections()
+          .flatMap((p) => p.collections),
+      ),
+    ].sort();
     const rows: string[][] = [];
     for (const collection of collections) {
       const hash = createHash('sha256');
@@ -136,7 +143,8 @@ function emptyOut(target: string, existed: boolean): void {
 
 function checkUntil(until: string): void {
   if (/^\d+$/.test(until)) return;
-  if (Number.isNaN(new Date(until).getTime()) || !/\d{4}-\d{2}-\d{2}T/.test(until)) throw new UsageError(`--until must be an ISO 8601 time or a log position, got "${until}"`);
+  if (Number.isNaN(new Date(until).getTime()) || !/\d{4}-\d{2}-\d{2}T/.test(until))
+    throw new UsageError(`--until must be an ISO 8601 time or a log position, got "${until}"`);
 }
 
 /**
@@ -169,7 +177,8 @@ function copyLogPrefix(source: string, target: string, until: string): { events:
 function positionOf(db: ReturnType<typeof openSqlite>, until: string): number {
   if (/^\d+$/.test(until)) return Number(until);
   const at = new Date(until);
-  if (Number.isNaN(at.getTime()) || !/\d{4}-\d{2}-\d{2}T/.test(until)) throw new UsageError(`--until must be an ISO 8601 time or a log position, got "${until}"`);
+  if (Number.isNaN(at.getTime()) || !/\d{4}-\d{2}-\d{2}T/.test(until))
+    throw new UsageError(`--until must be an ISO 8601 time or a log position, got "${until}"`);
   const after = db
     .prepare<[string], { p: number | null }>("SELECT min(position) AS p FROM src.events WHERE json_extract(metadata, '$.occurredAt') > ?")
     .get(at.toISOString());

@@ -16,9 +16,9 @@ export const retroactCommand: AppCommand = {
     const options = parseSharedOptions(args);
     const org = required(options, 'org');
     await app.get(ProjectionHost).catchUp('catalog');
-    const report = await app.get(CommandBus).execute(
-      new RetroactRuleCommand(required(options, 'rule'), since(options), { ...cliContext(org), actor: 'cli:retroact' }),
-    );
+    const report = await app
+      .get(CommandBus)
+      .execute(new RetroactRuleCommand(required(options, 'rule'), since(options), { ...cliContext(org), actor: 'cli:retroact' }));
     out(formatRunReport('Retroaction', report));
     return 0;
   },

@@ -45,7 +45,9 @@ async function readPassword(): Promise<string> {
   if (process.stdin.isTTY) return promptHidden('New password (not shown; Enter to finish): ');
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }
 
 /** Reads one line from the terminal in raw mode, so nothing typed is shown. */
@@ -138,7 +140,12 @@ export const userListCommand: AppCommand = {
   async runInApp(args, app, out) {
     const { options } = parseUserOptions(args);
     const users = await app.get(QueryBus).execute(new ListUsersQuery(required(options, 'org')));
-    out(formatTable(['id', 'email', 'roles', 'state'], users.map((u) => [u.id, u.email ?? '(erased)', u.roles.join(','), shownState(u)])));
+    out(
+      formatTable(
+        ['id', 'email', 'roles', 'state'],
+        users.map((u) => [u.id, u.email ?? '(erased)', u.roles.join(','), shownState(u)]),
+      ),
+    );
     return 0;
   },
 };

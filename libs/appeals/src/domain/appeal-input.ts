@@ -93,16 +93,16 @@ export function checkAppeal(body: Record<string, unknown>, catalog: InputCatalog
 }
 
 function checkAppellant(value: unknown, catalog: InputCatalog, report: ProblemSink): Appellant | undefined {
-  if (value === undefined) return report('/appealedBy', 'required field is missing'), undefined;
-  if (!isJsonObject(value)) return report('/appealedBy', 'expected a JSON object {id, typeId}'), undefined;
+  if (value === undefined) return (report('/appealedBy', 'required field is missing'), undefined);
+  if (!isJsonObject(value)) return (report('/appealedBy', 'expected a JSON object {id, typeId}'), undefined);
   return checkUserFields('/appealedBy', value, catalog.itemTypes, report) ? { id: value['id'] as string, typeId: value['typeId'] as string } : undefined;
 }
 
 function checkActionsTaken(value: unknown, limits: ItemListLimits, report: ProblemSink): string[] {
   const pointer = '/actionsTaken';
-  if (value === undefined) return report(pointer, 'required field is missing'), [];
+  if (value === undefined) return (report(pointer, 'required field is missing'), []);
   if (!checkList(pointer, value, limits.maxItemsPerList, report, 'expected an array of action ids')) return [];
-  if (value.length === 0) return report(pointer, 'expected at least one action id'), [];
+  if (value.length === 0) return (report(pointer, 'expected at least one action id'), []);
   const ids: string[] = [];
   value.forEach((id: unknown, i) => {
     const issue = typeof id === 'string' ? idProblem(id) : 'expected a non-empty string';

@@ -20,12 +20,19 @@ const spec = deciderSpecification(appealDecider);
 
 describe('appeal decider', () => {
   it('records a new appeal as it was checked', () => {
-    spec.given([]).when({ type: 'SubmitAppeal', appeal }).then([{ type: 'AppealSubmitted', data: appeal }]);
+    spec
+      .given([])
+      .when({ type: 'SubmitAppeal', appeal })
+      .then([{ type: 'AppealSubmitted', data: appeal }]);
   });
 
   it('records an appeal once: the same appeal id again records nothing', () => {
     const recorded: AppealEvent = { type: 'AppealSubmitted', data: appeal };
-    expect(spec.given([recorded]).state).toEqual({ appealId: 'ap-1', decision: null, appealed: { actionedItem: { id: 'p1', typeId: 'post' }, actionsTaken: ['remove'] } });
+    expect(spec.given([recorded]).state).toEqual({
+      appealId: 'ap-1',
+      decision: null,
+      appealed: { actionedItem: { id: 'p1', typeId: 'post' }, actionsTaken: ['remove'] },
+    });
     spec.given([recorded]).when({ type: 'SubmitAppeal', appeal }).thenNothing();
   });
 
@@ -49,14 +56,20 @@ describe('appeal decider: DecideAppeal', () => {
 
   it('records the outcome of a submitted appeal with what was appealed (for the reversal of its strikes)', () => {
     const recorded = { ...decided, actionedItem: { id: 'p1', typeId: 'post' }, actionsTaken: ['remove'] };
-    spec.given([submitted]).when({ type: 'DecideAppeal', decided }).then([{ type: 'AppealDecided', data: recorded }]);
+    spec
+      .given([submitted])
+      .when({ type: 'DecideAppeal', decided })
+      .then([{ type: 'AppealDecided', data: recorded }]);
     expect(spec.given([submitted, { type: 'AppealDecided', data: recorded }]).state).toMatchObject({ appealId: 'ap-1', decision: 'ACCEPT' });
   });
 
   it('decides an appeal once: a second outcome (a re-run, or another decision) records nothing', () => {
     const history: AppealEvent[] = [submitted, { type: 'AppealDecided', data: decided }];
     spec.given(history).when({ type: 'DecideAppeal', decided }).thenNothing();
-    spec.given(history).when({ type: 'DecideAppeal', decided: { ...decided, decision: 'REJECT', decisionId: 'dec-2' } }).thenNothing();
+    spec
+      .given(history)
+      .when({ type: 'DecideAppeal', decided: { ...decided, decision: 'REJECT', decisionId: 'dec-2' } })
+      .thenNothing();
   });
 
   it('records nothing for an appeal that was never submitted', () => {

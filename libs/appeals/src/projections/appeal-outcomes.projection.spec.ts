@@ -81,7 +81,8 @@ describe('appeal outcomes projection', () => {
   it('changes nothing when a batch is delivered again, and a rebuild gives the same documents', async () => {
     stores = sqliteStores();
     await seed();
-    const dump = async () => JSON.stringify(await Promise.all([APPEAL_ACTIONED_ACTIONS, APPEAL_OUTCOMES, APPEAL_OUTCOME_DAYS].map((c) => stores.readStore.find(c))));
+    const dump = async () =>
+      JSON.stringify(await Promise.all([APPEAL_ACTIONED_ACTIONS, APPEAL_OUTCOMES, APPEAL_OUTCOME_DAYS].map((c) => stores.readStore.find(c))));
     // A process that dies after the writes, before its checkpoint moved (MongoDB's window).
     const crashing = crashingBeforeCheckpoint(stores.readStore);
     await expect(new ProjectionRunner(appealOutcomesProjection, stores.events, crashing).catchUp()).rejects.toThrow('crashed');

@@ -77,7 +77,13 @@ async function recordAction(event: RecordedEvent, ctx: ProjectionContext): Promi
 }
 
 /** Changes the day's counts of each entry, and of the day's total. */
-async function bump(ctx: ProjectionContext, orgId: string, day: string, entries: readonly OutcomeEntry[], change: (doc: AppealOutcomeDayDoc) => void): Promise<void> {
+async function bump(
+  ctx: ProjectionContext,
+  orgId: string,
+  day: string,
+  entries: readonly OutcomeEntry[],
+  change: (doc: AppealOutcomeDayDoc) => void,
+): Promise<void> {
   for (const entry of [...entries, TOTAL_ENTRY]) {
     const id = outcomeDayDocId(orgId, day, entry);
     const doc: AppealOutcomeDayDoc = (await ctx.get<AppealOutcomeDayDoc>(APPEAL_OUTCOME_DAYS, id)) ?? {
@@ -105,7 +111,9 @@ async function recordAppeal(event: RecordedEvent, ctx: ProjectionContext): Promi
   const orgId = event.metadata.orgId;
   const id = outcomeDocId(orgId, data.appealId);
   if (await ctx.get(APPEAL_OUTCOMES, id)) return;
-  const actioned = await Promise.all(data.actionsTaken.map((a) => ctx.get<AppealActionedDoc>(APPEAL_ACTIONED_ACTIONS, actionedDocId(orgId, data.actionedItem, a))));
+  const actioned = await Promise.all(
+    data.actionsTaken.map((a) => ctx.get<AppealActionedDoc>(APPEAL_ACTIONED_ACTIONS, actionedDocId(orgId, data.actionedItem, a))),
+  );
   const { at, day } = utcDayOf(data.appealedAt);
   const doc: AppealOutcomeDoc = { orgId, appealId: data.appealId, appealedAt: at, day, entries: entriesOf(actioned), decision: null };
   ctx.put(APPEAL_OUTCOMES, id, doc as unknown as ReadDocument);

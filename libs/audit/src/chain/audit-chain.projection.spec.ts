@@ -6,7 +6,15 @@ import { anEvent } from '../../../../test/support/events.js';
 import { openSqlite, ProjectionRunner, SqliteEventStore } from '#warden/eventstore';
 import { type ReadStore, SqliteReadStore } from '#warden/readstore';
 import { chainV1, contentDigest, genesisLink, linkOf, storedForm } from './audit-chain.js';
-import { AUDIT_CHAIN_HEADS, AUDIT_CHAIN_LINKS, auditChainProjection, chainLinkId, type ChainLinkDoc, LEGACY_CHAIN_HEADS, LEGACY_CHAIN_LINKS } from './audit-chain.projection.js';
+import {
+  AUDIT_CHAIN_HEADS,
+  AUDIT_CHAIN_LINKS,
+  auditChainProjection,
+  chainLinkId,
+  type ChainLinkDoc,
+  LEGACY_CHAIN_HEADS,
+  LEGACY_CHAIN_LINKS,
+} from './audit-chain.projection.js';
 import { crashingBeforeCheckpoint } from '../../../../test/support/crashing-read-store.js';
 
 const crash = new Error('died after the writes, before the checkpoint');
@@ -22,7 +30,11 @@ describe('the audit chain projection', () => {
     const db = openSqlite(join(dir, 'warden.db'), { synchronous: 'normal' });
     const events = new SqliteEventStore(db);
     const reads = new SqliteReadStore(openSqlite(join(dir, 'warden.db'), { synchronous: 'normal' }));
-    closers.push(() => events.close(), () => reads.close(), () => db.close());
+    closers.push(
+      () => events.close(),
+      () => reads.close(),
+      () => db.close(),
+    );
     return { events, reads };
   }
 
@@ -44,9 +56,7 @@ describe('the audit chain projection', () => {
     const stored = await events.readAll();
     const expected = (orgId: string) => {
       let link = genesisLink(orgId);
-      return stored
-        .filter((e) => e.metadata.orgId === orgId)
-        .map((e, i) => ({ seq: i + 1, position: e.position, link: (link = linkOf(link, e)) }));
+      return stored.filter((e) => e.metadata.orgId === orgId).map((e, i) => ({ seq: i + 1, position: e.position, link: (link = linkOf(link, e)) }));
     };
     expect(await linksOf(reads, 'a')).toEqual(expected('a'));
     expect(await linksOf(reads, 'b')).toEqual(expected('b'));
@@ -105,15 +115,27 @@ describe('the audit chain projection', () => {
   /** A log of `n` events of organization `a`, and its v1 links and head as the previous release recorded them. */
   async function chainedUnderV1(n: number, recorded: (i: number) => boolean = () => true, changed = -1) {
     const { events, reads } = log();
-    await events.append('s-1', Array.from({ length: n }, (_, i) => inOrg('a', 'Noted', i + 1)), 'no_stream');
+    await events.append(
+      's-1',
+      Array.from({ length: n }, (_, i) => inOrg('a', 'Noted', i + 1)),
+      'no_stream',
+    );
     const stored = await events.readAll();
     let link = chainV1.genesisLink('a');
     const writes = stored.map((e, i) => {
       link = chainV1.linkOf(link, i === changed ? { ...e, data: { n: 99 } } : e);
-      return { op: 'put' as const, collection: LEGACY_CHAIN_LINKS, id: chainLinkId('a', e.position), doc: { orgId: 'a', seq: i + 1, position: e.position, link } };
+      return {
+        op: 'put' as const,
+        collection: LEGACY_CHAIN_LINKS,
+        id: chainLinkId('a', e.position),
+        doc: { orgId: 'a', seq: i + 1, position: e.position, link },
+      };
     });
     const last = writes.at(-1)!.doc;
-    await reads.commit([...writes.filter((_, i) => recorded(i)), { op: 'put', collection: LEGACY_CHAIN_HEADS, id: 'a', doc: { ...last, activitySeq: last.seq } }]);
+    await reads.commit([
+      ...writes.filter((_, i) => recorded(i)),
+      { op: 'put', collection: LEGACY_CHAIN_HEADS, id: 'a', doc: { ...last, activitySeq: last.seq } },
+    ]);
     return { events, reads };
   }
 

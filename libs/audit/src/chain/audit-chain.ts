@@ -62,9 +62,7 @@ const digested = (v: unknown) => (isDigestOnly(v) ? v : { [DIGEST_KEY]: canonica
 export function withCredentialsDigested(type: string, data: unknown): unknown {
   if (!isObject(data)) return data;
   const named = CREDENTIAL_FIELDS_BY_TYPE[type];
-  return copiedOnChange(data, (k, v) =>
-    (CREDENTIAL_FIELDS.includes(k) || named?.includes(k)) && v !== null ? digested(v) : sealedDigested(v, 1),
-  );
+  return copiedOnChange(data, (k, v) => ((CREDENTIAL_FIELDS.includes(k) || named?.includes(k)) && v !== null ? digested(v) : sealedDigested(v, 1)));
 }
 
 /**

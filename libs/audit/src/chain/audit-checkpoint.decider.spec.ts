@@ -25,20 +25,35 @@ const spec = deciderSpecification(auditCheckpointDecider);
 
 describe('audit checkpoint decider', () => {
   it('records the first checkpoint of a chain head, naming the chain format', () => {
-    spec.given([]).when(command(3)).then([checkpointed(3)]);
+    spec
+      .given([])
+      .when(command(3))
+      .then([checkpointed(3)]);
   });
 
   it('records a head further along than the last checkpoint', () => {
-    spec.given([checkpointed(3)]).when(command(7)).then([checkpointed(7)]);
+    spec
+      .given([checkpointed(3)])
+      .when(command(7))
+      .then([checkpointed(7)]);
     expect(spec.given([checkpointed(3), checkpointed(7)]).state).toEqual({ seq: 7 });
   });
 
   it('records nothing for the same head again, nor for an older one (another worker signed first)', () => {
-    spec.given([checkpointed(7)]).when(command(7)).thenNothing();
-    spec.given([checkpointed(7)]).when(command(5)).thenNothing();
+    spec
+      .given([checkpointed(7)])
+      .when(command(7))
+      .thenNothing();
+    spec
+      .given([checkpointed(7)])
+      .when(command(5))
+      .thenNothing();
   });
 
   it('signs the head again in the new format after an upgrade: a v1 checkpoint of the same seq does not count', () => {
-    spec.given([checkpointedV1(7)]).when(command(7)).then([checkpointed(7)]);
+    spec
+      .given([checkpointedV1(7)])
+      .when(command(7))
+      .then([checkpointed(7)]);
   });
 });

@@ -140,7 +140,13 @@ export class AuditExporter {
     const [found] = await this.storage.readStore.find<ChainLinkDoc>(
       AUDIT_CHAIN_LINKS,
       { orgId, occurredAt: { gte: from.toISOString() } },
-      { sort: [{ field: 'occurredAt', direction: 'asc' }, { field: 'seq', direction: 'asc' }], limit: 1 },
+      {
+        sort: [
+          { field: 'occurredAt', direction: 'asc' },
+          { field: 'seq', direction: 'asc' },
+        ],
+        limit: 1,
+      },
     );
     return found && found.seq <= chainHead.seq ? found.seq : chainHead.seq + 1;
   }
@@ -157,7 +163,13 @@ export class AuditExporter {
       AUDIT_CHAIN_LINKS,
       // At or before `to`: below the next millisecond (the port's ranges are lt/gte; times are written by toISOString).
       { orgId, occurredAt: { lt: new Date(to.getTime() + 1).toISOString() } },
-      { sort: [{ field: 'occurredAt', direction: 'desc' }, { field: 'seq', direction: 'desc' }], limit: 1 },
+      {
+        sort: [
+          { field: 'occurredAt', direction: 'desc' },
+          { field: 'seq', direction: 'desc' },
+        ],
+        limit: 1,
+      },
     );
     return found ? Math.min(found.seq, chainHead.seq) : 0;
   }

@@ -13,5 +13,7 @@ export function headMessage(head: Omit<AuditHead, 'kid' | 'signature'> & { kid?:
 
 /** RFC 7638 thumbprint of an Ed25519 public key: what a Warden key's `kid` must be. */
 export function okpThumbprint(x: string): string {
-  return createHash('sha256').update(JSON.stringify({ crv: 'Ed25519', kty: 'OKP', x })).digest('base64url');
+  return createHash('sha256')
+    .update(JSON.stringify({ crv: 'Ed25519', kty: 'OKP', x }))
+    .digest('base64url');
 }

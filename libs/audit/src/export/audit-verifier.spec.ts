@@ -28,12 +28,28 @@ function buildExport(options: { events?: number; from?: string | null } = {}): L
   const append = (type: string, stream: string, data: Record<string, unknown>) => {
     position += 2 + (lines.length % 3); // other organizations' events in between
     const seq = lines.length + 1;
-    const metadata = { orgId: ORG, correlationId: `c-${seq}`, causationId: null, actor: seq % 2 ? 'cli' : 'user:u1', occurredAt: new Date(Date.UTC(2026, 2, 1, 0, seq)).toISOString(), schemaVersion: 1 };
+    const metadata = {
+      orgId: ORG,
+      correlationId: `c-${seq}`,
+      causationId: null,
+      actor: seq % 2 ? 'cli' : 'user:u1',
+      occurredAt: new Date(Date.UTC(2026, 2, 1, 0, seq)).toISOString(),
+      schemaVersion: 1,
+    };
     const stored = { id: `e-${seq}`, stream, revision: 0, type, data, metadata };
     link = nextLink(link, position, contentDigest(stored));
     lines.push({
-      kind: 'event', seq, position, id: stored.id, stream, revision: 0, type, occurredAt: metadata.occurredAt, actor: metadata.actor,
-      stored: { data: withCredentialsDigested(type, data), metadata }, link,
+      kind: 'event',
+      seq,
+      position,
+      id: stored.id,
+      stream,
+      revision: 0,
+      type,
+      occurredAt: metadata.occurredAt,
+      actor: metadata.actor,
+      stored: { data: withCredentialsDigested(type, data), metadata },
+      link,
     });
     return { seq, position, link };
   };
@@ -43,26 +59,55 @@ function buildExport(options: { events?: number; from?: string | null } = {}): L
     if (lines.length % 10 === 9) {
       const head = { seq: activity.seq, position: activity.position, link: activity.link };
       const signature = sign(null, checkpointMessage(ORG, head), real.privateKey).toString('base64url');
-      append('AuditChainCheckpointed', 'audit_chain-acme', { ...head, kid: real.jwk.kid, signature, signedAt: '2026-03-01T01:00:00.000Z', chain: AUDIT_CHAIN_FORMAT });
+      append('AuditChainCheckpointed', 'audit_chain-acme', {
+        ...head,
+        kid: real.jwk.kid,
+        signature,
+        signedAt: '2026-03-01T01:00:00.000Z',
+        chain: AUDIT_CHAIN_FORMAT,
+      });
     }
   }
   const events = lines;
   const exportedAt = '2026-03-02T00:00:00.000Z';
   const header = {
-    kind: 'header', format: AUDIT_EXPORT_FORMAT, chain: AUDIT_CHAIN_FORMAT, orgId: ORG, from: null, to: null, exportedAt, personalData: false,
-    previous: { seq: 0, link: genesisLink(ORG) }, jwks: JWKS,
+    kind: 'header',
+    format: AUDIT_EXPORT_FORMAT,
+    chain: AUDIT_CHAIN_FORMAT,
+    orgId: ORG,
+    from: null,
+    to: null,
+    exportedAt,
+    personalData: false,
+    previous: { seq: 0, link: genesisLink(ORG) },
+    jwks: JWKS,
   };
   const last = events.at(-1)!;
   const lastHead = { seq: last['seq'], position: last['position'], link: last['link'] };
   const unsigned = {
-    kind: 'head', format: AUDIT_HEAD_FORMAT, chain: AUDIT_CHAIN_FORMAT, orgId: ORG, from: null, to: null, personalData: false, exportedAt,
-    previous: header.previous, last: lastHead, events: events.length, chainHead: lastHead, signedAt: exportedAt,
+    kind: 'head',
+    format: AUDIT_HEAD_FORMAT,
+    chain: AUDIT_CHAIN_FORMAT,
+    orgId: ORG,
+    from: null,
+    to: null,
+    personalData: false,
+    exportedAt,
+    previous: header.previous,
+    last: lastHead,
+    events: events.length,
+    chainHead: lastHead,
+    signedAt: exportedAt,
   };
   const head = { ...unsigned, kid: real.jwk.kid, signature: sign(null, headMessage(unsigned as never), real.privateKey).toString('base64url') };
   return [header, ...events, head];
 }
 
-const verify = (lines: readonly Line[], options: VerifyOptions = { jwks: JWKS }) => verifyAuditExport(lines.map((l) => JSON.stringify(l)), options);
+const verify = (lines: readonly Line[], options: VerifyOptions = { jwks: JWKS }) =>
+  verifyAuditExport(
+    lines.map((l) => JSON.stringify(l)),
+    options,
+  );
 const firstProblem = (report: Awaited<ReturnType<typeof verify>>) => {
   const p = report.problems[0];
   return p ? (p.line === 0 ? `anchor: ${p.message}` : `line ${p.line}: ${p.message}`) : 'no problem';
@@ -118,7 +163,14 @@ describe('the audit export verifier', () => {
   });
 
   it('refuses a key whose kid is not its RFC 7638 thumbprint', async () => {
-    const report = await verify(clean, { jwks: { keys: [{ ...real.jwk, kid: 'not-a-thumbprint' }, { ...real.jwk, x: newAttacker().jwk.x }] } });
+    const report = await verify(clean, {
+      jwks: {
+        keys: [
+          { ...real.jwk, kid: 'not-a-thumbprint' },
+          { ...real.jwk, x: newAttacker().jwk.x },
+        ],
+      },
+    });
     expect(report.ok).toBe(false);
     expect(firstProblem(report)).toMatch(/is signed by key .*, which the JWKS lists with another public key than its kid names/);
   });
@@ -144,8 +196,19 @@ describe('the audit export verifier', () => {
       const at = lines.find((l) => l['kind'] === 'event' && l['seq'] === seq)!;
       const last = { seq, position: at['position'], link: at['link'] };
       const unsigned = {
-        kind: 'head', format: AUDIT_HEAD_FORMAT, chain: AUDIT_CHAIN_FORMAT, orgId: ORG, from: null, to: null, personalData: false, exportedAt: 'T',
-        previous: { seq: 0, link: genesisLink(ORG) }, last, events: seq, chainHead: last, signedAt: 'T',
+        kind: 'head',
+        format: AUDIT_HEAD_FORMAT,
+        chain: AUDIT_CHAIN_FORMAT,
+        orgId: ORG,
+        from: null,
+        to: null,
+        personalData: false,
+        exportedAt: 'T',
+        previous: { seq: 0, link: genesisLink(ORG) },
+        last,
+        events: seq,
+        chainHead: last,
+        signedAt: 'T',
       };
       return { ...unsigned, kid: real.jwk.kid, signature: sign(null, headMessage(unsigned as never), real.privateKey).toString('base64url') } as never;
     };
@@ -154,7 +217,9 @@ describe('the audit export verifier', () => {
     expect(same.problems).toEqual([]);
     expect(same.coverage.anchor).toMatchObject({ seq: 30, compared: true });
     const older = buildExport({ events: 25 });
-    expect(firstProblem(await verify(older, { jwks: JWKS, anchor }))).toMatch(/^anchor: the anchor \(signed T\) names event 30, but this export ends at event 25/);
+    expect(firstProblem(await verify(older, { jwks: JWKS, anchor }))).toMatch(
+      /^anchor: the anchor \(signed T\) names event 30, but this export ends at event 25/,
+    );
     // The operator rewrote event 12 and re-signed everything with the real key since the anchor.
     const rewritten = structuredClone(whole);
     rewritten[12]!['stored'].data = { ...rewritten[12]!['stored'].data, tampered: true };

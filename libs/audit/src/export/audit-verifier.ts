@@ -1,13 +1,5 @@
 import { createPublicKey, type JsonWebKey, type KeyObject, verify } from 'node:crypto';
-import {
-  AUDIT_CHAIN_FORMAT,
-  type ChainHead,
-  checkpointMessage,
-  checkpointMessageV1,
-  contentDigest,
-  genesisLink,
-  nextLink,
-} from '../chain/audit-chain.js';
+import { AUDIT_CHAIN_FORMAT, type ChainHead, checkpointMessage, checkpointMessageV1, contentDigest, genesisLink, nextLink } from '../chain/audit-chain.js';
 import { AUDIT_EXPORT_FORMAT, AUDIT_HEAD_FORMAT, type AuditExportHeader, type AuditHead } from './audit-export.format.js';
 import { headMessage, okpThumbprint } from './audit-head.js';
 
@@ -121,7 +113,10 @@ export async function verifyAuditExport(lines: AsyncIterable<string> | Iterable<
       return false;
     }
     if ('refused' in key) {
-      problem(line, `${what} is signed by key ${kid}, which the JWKS lists with another public key than its kid names (a kid must be the RFC 7638 thumbprint of its key): refused`);
+      problem(
+        line,
+        `${what} is signed by key ${kid}, which the JWKS lists with another public key than its kid names (a kid must be the RFC 7638 thumbprint of its key): refused`,
+      );
       return false;
     }
     if (typeof signature !== 'string' || !verify(null, message, key.key, Buffer.from(signature, 'base64url'))) {
@@ -158,9 +153,12 @@ export async function verifyAuditExport(lines: AsyncIterable<string> | Iterable<
     }
     if (!header) {
       if (parsed['kind'] !== 'header' || parsed['format'] !== AUDIT_EXPORT_FORMAT) {
-        problem(n, parsed['format'] === 'warden-audit-export/v1'
-          ? 'an export of format warden-audit-export/v1 (before chain v2): export again with this release'
-          : `the first line must be the header of ${AUDIT_EXPORT_FORMAT}`);
+        problem(
+          n,
+          parsed['format'] === 'warden-audit-export/v1'
+            ? 'an export of format warden-audit-export/v1 (before chain v2): export again with this release'
+            : `the first line must be the header of ${AUDIT_EXPORT_FORMAT}`,
+        );
         break;
       }
       header = checkHeader(parsed, n, problem);
@@ -179,7 +177,12 @@ export async function verifyAuditExport(lines: AsyncIterable<string> | Iterable<
     }
     if (kind !== 'event') {
       if (!looksLikeEvent) {
-        problem(n, kind === 'header' ? 'a second header: files were joined or lines moved' : `a line of kind ${JSON.stringify(kind)}, which this format does not have: the line was changed`);
+        problem(
+          n,
+          kind === 'header'
+            ? 'a second header: files were joined or lines moved'
+            : `a line of kind ${JSON.stringify(kind)}, which this format does not have: the line was changed`,
+        );
         continue;
       }
       problem(n, `event ${String(parsed['seq'])}'s line reads kind ${JSON.stringify(kind)} instead of "event": the line was changed`);
@@ -187,9 +190,16 @@ export async function verifyAuditExport(lines: AsyncIterable<string> | Iterable<
     const e = parsed;
     const stored = e['stored'] as Json | undefined;
     if (
-      !isInt(e['seq']) || !isInt(e['position']) || typeof e['link'] !== 'string' || typeof e['id'] !== 'string' ||
-      typeof e['stream'] !== 'string' || !isInt(e['revision']) || typeof e['type'] !== 'string' ||
-      !isObject(stored) || !isObject(stored['data']) || !isObject(stored['metadata'])
+      !isInt(e['seq']) ||
+      !isInt(e['position']) ||
+      typeof e['link'] !== 'string' ||
+      typeof e['id'] !== 'string' ||
+      typeof e['stream'] !== 'string' ||
+      !isInt(e['revision']) ||
+      typeof e['type'] !== 'string' ||
+      !isObject(stored) ||
+      !isObject(stored['data']) ||
+      !isObject(stored['metadata'])
     ) {
       problem(n, 'not an event line of this format (a member is missing or of the wrong type): the line was changed');
       continue;
@@ -200,9 +210,17 @@ export async function verifyAuditExport(lines: AsyncIterable<string> | Iterable<
     const extra = Object.keys(e).filter((k) => !EVENT_KEYS.has(k) || (k === 'personal' && !withPersonal));
     if (extra.length > 0) problem(n, `event ${seq} carries ${extra.join(', ')}, which the chain does not cover: not part of this format`);
     if (e['personal'] !== undefined) personalFields++;
-    if (metadata['orgId'] !== header.orgId) problem(n, `event ${seq} belongs to organization ${JSON.stringify(metadata['orgId'])}, not ${header.orgId}: the line was changed or comes from another export`);
+    if (metadata['orgId'] !== header.orgId)
+      problem(
+        n,
+        `event ${seq} belongs to organization ${JSON.stringify(metadata['orgId'])}, not ${header.orgId}: the line was changed or comes from another export`,
+      );
     for (const field of ['occurredAt', 'actor'] as const) {
-      if (e[field] !== metadata[field]) problem(n, `event ${seq}'s ${field} reads ${JSON.stringify(e[field])}, but the chained form has ${JSON.stringify(metadata[field])}: the line was changed`);
+      if (e[field] !== metadata[field])
+        problem(
+          n,
+          `event ${seq}'s ${field} reads ${JSON.stringify(e[field])}, but the chained form has ${JSON.stringify(metadata[field])}: the line was changed`,
+        );
     }
     const record: EventRecord = {
       line: n,
@@ -221,12 +239,30 @@ export async function verifyAuditExport(lines: AsyncIterable<string> | Iterable<
   }
 
   const empty: VerifyCoverage = {
-    orgId: header?.orgId ?? null, whole: header?.from === null, firstSeq: null, lastSeq: null, chainHeadSeq: null,
-    signedAt: null, headKid: null, personalFields, legacyCheckpoints: 0, legacy: null, anchor: null,
+    orgId: header?.orgId ?? null,
+    whole: header?.from === null,
+    firstSeq: null,
+    lastSeq: null,
+    chainHeadSeq: null,
+    signedAt: null,
+    headKid: null,
+    personalFields,
+    legacyCheckpoints: 0,
+    legacy: null,
+    anchor: null,
   };
   if (!header) {
     if (n === 0 || found.length === 0) problem(Math.max(n, 1), 'no header line: not an audit export');
-    return { ok: false, events: byLine.length, checkpoints: 0, signaturesVerified, signaturesSkipped: skip, unsignedTail: 0, problems: inLineOrder(found), coverage: empty };
+    return {
+      ok: false,
+      events: byLine.length,
+      checkpoints: 0,
+      signaturesVerified,
+      signaturesSkipped: skip,
+      unsignedTail: 0,
+      problems: inLineOrder(found),
+      coverage: empty,
+    };
   }
   const orgId = header.orgId;
   const previous = header.previous;
@@ -234,15 +270,20 @@ export async function verifyAuditExport(lines: AsyncIterable<string> | Iterable<
   // Order: each line should hold the event after the one on the line before.
   for (let i = 1; i < byLine.length; i++) {
     const [a, b] = [byLine[i - 1]!, byLine[i]!];
-    if (b.seq < a.seq) problem(b.line, `event ${b.seq} comes after event ${a.seq} (line ${a.line}): lines were moved (swapped or reordered), not necessarily changed`);
+    if (b.seq < a.seq)
+      problem(b.line, `event ${b.seq} comes after event ${a.seq} (line ${a.line}): lines were moved (swapped or reordered), not necessarily changed`);
   }
-  if (byLine[0] && byLine[0].seq < previous.seq + 1) problem(byLine[0].line, `event ${byLine[0].seq} comes before the header's previous event ${previous.seq}: lines were moved`);
+  if (byLine[0] && byLine[0].seq < previous.seq + 1)
+    problem(byLine[0].line, `event ${byLine[0].seq} comes before the header's previous event ${previous.seq}: lines were moved`);
 
   // A whole export starts at the genesis link (computable from the organization).
   if (header.from === null && !(previous.seq === 0 && previous.link === genesisLink(orgId))) {
-    problem(1, previous.seq !== 0
-      ? `a whole export (from: null) must start at ${orgId}'s genesis, but the header starts after event ${previous.seq}: events 1–${previous.seq} were removed`
-      : `the header's previous link is not ${orgId}'s genesis link: the header was changed`);
+    problem(
+      1,
+      previous.seq !== 0
+        ? `a whole export (from: null) must start at ${orgId}'s genesis, but the header starts after event ${previous.seq}: events 1–${previous.seq} were removed`
+        : `the header's previous link is not ${orgId}'s genesis link: the header was changed`,
+    );
   }
 
   // What the signatures vouch for: the head, the checkpoints, the anchor; the genesis needs none.
@@ -300,7 +341,10 @@ export async function verifyAuditExport(lines: AsyncIterable<string> | Iterable<
       const exportLast = head?.last?.seq ?? byLine.at(-1)?.seq ?? previous.seq;
       if (last && last.seq > previous.seq) {
         if (last.seq > exportLast) {
-          problem(0, `the anchor (signed ${anchor.signedAt}) names event ${last.seq}, but this export ends at event ${exportLast}: the export is older than the anchor, or was cut`);
+          problem(
+            0,
+            `the anchor (signed ${anchor.signedAt}) names event ${last.seq}, but this export ends at event ${exportLast}: the export is older than the anchor, or was cut`,
+          );
         } else {
           anchorCoverage = { ...anchorCoverage, compared: true };
           vouches.push({ seq: last.seq, position: last.position, link: last.link, by: `the anchor (signed ${anchor.signedAt})`, line: 0 });
@@ -320,7 +364,14 @@ export async function verifyAuditExport(lines: AsyncIterable<string> | Iterable<
     if (!recorded) continue;
     if (recorded.link === v.link && (v.position === null || recorded.position === null || recorded.position === v.position)) vouchedAt.set(v.seq, v);
   }
-  if (previousVouched) vouchedAt.set(previous.seq, { seq: previous.seq, position: null, link: previous.link, by: header.from === null ? 'the genesis' : 'the signed head', line: 1 });
+  if (previousVouched)
+    vouchedAt.set(previous.seq, {
+      seq: previous.seq,
+      position: null,
+      link: previous.link,
+      by: header.from === null ? 'the genesis' : 'the signed head',
+      line: 1,
+    });
   const vouchedSeqs = [...vouchedAt.keys()].sort((a, b) => a - b);
   /** The signed links on either side of a break, and the range between them, in words. */
   const bounds = (seq: number) => {
@@ -350,7 +401,10 @@ export async function verifyAuditExport(lines: AsyncIterable<string> | Iterable<
     if (missingFrom !== undefined) {
       const before = lineOf(missingFrom - 1);
       const after = lineOf(seq);
-      problem(after ?? before ?? n, `${range(missingFrom, seq - 1)} ${seq - missingFrom === 1 ? 'is' : 'are'} missing${before ? ` after line ${before}` : ''}: removed, or the file was cut`);
+      problem(
+        after ?? before ?? n,
+        `${range(missingFrom, seq - 1)} ${seq - missingFrom === 1 ? 'is' : 'are'} missing${before ? ` after line ${before}` : ''}: removed, or the file was cut`,
+      );
       missingFrom = undefined;
     }
     if (seq > lastSeq) break;
@@ -359,19 +413,20 @@ export async function verifyAuditExport(lines: AsyncIterable<string> | Iterable<
     if (before === undefined) continue;
     if (nextLink(before, record.position, record.digest) === record.link) continue;
     const prevVouched = vouchedAt.has(seq - 1);
-    const culprit = prevVouched
-      ? 'it was changed'
-      : `it was changed, or event ${seq - 1} (line ${lineOf(seq - 1)}) was changed and its link recomputed`;
+    const culprit = prevVouched ? 'it was changed' : `it was changed, or event ${seq - 1} (line ${lineOf(seq - 1)}) was changed and its link recomputed`;
     problem(record.line, `event ${seq} (${record.type} on ${record.stream}) does not match its link: ${culprit}; ${bounds(seq).text}`);
   }
 
   // A signed link the file no longer has: changed and re-chained, or a line moved.
   for (const v of vouches) {
-    if (vouchedAt.has(v.seq) || (v.seq < previous.seq)) continue;
+    if (vouchedAt.has(v.seq) || v.seq < previous.seq) continue;
     const recorded = v.seq === previous.seq ? { link: previous.link, line: 1 } : records.get(v.seq);
     if (!recorded) continue;
     const b = bounds(v.seq);
-    problem(v.line || recorded.line, `${v.by} signs another link for event ${v.seq} than line ${recorded.line} has: ${range((b.below ?? previous.seq) + 1, v.seq)} ${v.seq - (b.below ?? previous.seq) === 1 ? 'was' : 'were'} changed and re-chained after ${b.below === undefined ? 'the start of the file' : `the signed link of event ${b.below}`}`);
+    problem(
+      v.line || recorded.line,
+      `${v.by} signs another link for event ${v.seq} than line ${recorded.line} has: ${range((b.below ?? previous.seq) + 1, v.seq)} ${v.seq - (b.below ?? previous.seq) === 1 ? 'was' : 'were'} changed and re-chained after ${b.below === undefined ? 'the start of the file' : `the signed link of event ${b.below}`}`,
+    );
   }
 
   const lastCheckpointSeq = Math.max(previous.seq, ...vouches.filter((v) => v.by.startsWith('the checkpoint')).map((v) => v.seq));
@@ -387,7 +442,10 @@ export async function verifyAuditExport(lines: AsyncIterable<string> | Iterable<
     anchor: anchorCoverage,
   };
   if (head?.legacy && head.legacy.differs > 0) {
-    problem(headLine, `when this release rebuilt the chain, ${head.legacy.differs} event(s) no longer matched their v1 link, the first event ${String(head.legacy.firstDiffers)}: the log was changed before the upgrade`);
+    problem(
+      headLine,
+      `when this release rebuilt the chain, ${head.legacy.differs} event(s) no longer matched their v1 link, the first event ${String(head.legacy.firstDiffers)}: the log was changed before the upgrade`,
+    );
   }
   const problems = inLineOrder(found);
   return {
@@ -411,14 +469,23 @@ function inLineOrder(found: readonly VerifyProblem[]): VerifyProblem[] {
 function checkHeader(parsed: Json, line: number, problem: (line: number, message: string) => void): AuditExportHeader {
   const previous = parsed['previous'];
   const ok =
-    typeof parsed['orgId'] === 'string' && parsed['chain'] === AUDIT_CHAIN_FORMAT && isObject(previous) && isInt(previous['seq']) &&
-    typeof previous['link'] === 'string' && typeof parsed['personalData'] === 'boolean' &&
-    (parsed['from'] === null || typeof parsed['from'] === 'string') && (parsed['to'] === null || typeof parsed['to'] === 'string');
+    typeof parsed['orgId'] === 'string' &&
+    parsed['chain'] === AUDIT_CHAIN_FORMAT &&
+    isObject(previous) &&
+    isInt(previous['seq']) &&
+    typeof previous['link'] === 'string' &&
+    typeof parsed['personalData'] === 'boolean' &&
+    (parsed['from'] === null || typeof parsed['from'] === 'string') &&
+    (parsed['to'] === null || typeof parsed['to'] === 'string');
   if (!ok) problem(line, `the header is not one of ${AUDIT_EXPORT_FORMAT} over ${AUDIT_CHAIN_FORMAT}: it was changed`);
   const extra = Object.keys(parsed).filter((k) => !HEADER_KEYS.has(k));
   if (extra.length > 0) problem(line, `the header carries ${extra.join(', ')}, which nothing signed covers: not part of this format`);
   const prev = isObject(previous) && isInt(previous['seq']) && typeof previous['link'] === 'string' ? previous : { seq: 0, link: '' };
-  return { ...(parsed as unknown as AuditExportHeader), orgId: String(parsed['orgId']), previous: { seq: prev['seq'] as number, link: prev['link'] as string } };
+  return {
+    ...(parsed as unknown as AuditExportHeader),
+    orgId: String(parsed['orgId']),
+    previous: { seq: prev['seq'] as number, link: prev['link'] as string },
+  };
 }
 
 /** The signed head must state exactly what the file holds. */
@@ -441,20 +508,30 @@ function checkHead(
   };
   const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
   for (const field of ['orgId', 'from', 'to', 'personalData', 'exportedAt'] as const) {
-    if (!same(head[field], header[field])) at(1, `the header's ${field} (${JSON.stringify(header[field])}) is not the one the head signs (${JSON.stringify(head[field])}): the header was changed`);
+    if (!same(head[field], header[field]))
+      at(1, `the header's ${field} (${JSON.stringify(header[field])}) is not the one the head signs (${JSON.stringify(head[field])}): the header was changed`);
   }
   if (!same(head.previous, header.previous)) {
-    at(1, `the header's previous event (${header.previous.seq}) is not the one the head signs (${String(head.previous?.seq)}): the header was changed, or lines before the first were removed`);
+    at(
+      1,
+      `the header's previous event (${header.previous.seq}) is not the one the head signs (${String(head.previous?.seq)}): the header was changed, or lines before the first were removed`,
+    );
   }
   const last = byLine.reduce<EventRecord | undefined>((m, r) => (m === undefined || r.seq > m.seq ? r : m), undefined);
   if (head.events !== byLine.length) {
-    at(line, head.events > byLine.length
-      ? `the head signs ${head.events} event(s), the file holds ${byLine.length}: ${head.events - byLine.length} were removed`
-      : `the head signs ${head.events} event(s), the file holds ${byLine.length}: lines were added`);
+    at(
+      line,
+      head.events > byLine.length
+        ? `the head signs ${head.events} event(s), the file holds ${byLine.length}: ${head.events - byLine.length} were removed`
+        : `the head signs ${head.events} event(s), the file holds ${byLine.length}: lines were added`,
+    );
   }
   if (head.last === null ? last !== undefined : !last || last.seq !== head.last.seq) {
     const signed = head.last === null ? 'no event' : `event ${head.last.seq}`;
-    at(line, `the head signs ${signed} as the last, the file ends at ${last ? `event ${last.seq} (line ${last.line})` : 'no event'}${head.last && (!last || last.seq < head.last.seq) ? ': events after it were removed (cut)' : ''}`);
+    at(
+      line,
+      `the head signs ${signed} as the last, the file ends at ${last ? `event ${last.seq} (line ${last.line})` : 'no event'}${head.last && (!last || last.seq < head.last.seq) ? ': events after it were removed (cut)' : ''}`,
+    );
   }
   return ok;
 }

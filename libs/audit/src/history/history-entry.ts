@@ -2,7 +2,8 @@ import type { RecordedEvent } from '#warden/kernel';
 
 type Data = { readonly [key: string]: unknown };
 const str = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : '?');
-const ids = (values: unknown) => (Array.isArray(values) ? values.map((v) => (typeof v === 'object' && v !== null ? str((v as Data)['id']) : str(v))).join(', ') : '');
+const ids = (values: unknown) =>
+  Array.isArray(values) ? values.map((v) => (typeof v === 'object' && v !== null ? str((v as Data)['id']) : str(v))).join(', ') : '';
 
 /** A one-line explanation per event type; others are named by their type. */
 const SUMMARIES: { readonly [type: string]: (d: Data, e: RecordedEvent) => string } = {
@@ -30,13 +31,15 @@ const SUMMARIES: { readonly [type: string]: (d: Data, e: RecordedEvent) => strin
   ReviewJobReleased: () => 'Review job released',
   ReviewJobSkipped: () => 'Review job skipped',
   ReviewJobAssigned: (d) => `Review job assigned to ${str(d['assignee'] ?? d['userId'])}`,
-  ReviewJobDecided: (d) => `Decided ${str(d['type'])}${d['closeReason'] ? ` (${str(d['closeReason'])})` : ''}${ids(d['actionIds']) ? `: ${ids(d['actionIds'])}` : ''}`,
+  ReviewJobDecided: (d) =>
+    `Decided ${str(d['type'])}${d['closeReason'] ? ` (${str(d['closeReason'])})` : ''}${ids(d['actionIds']) ? `: ${ids(d['actionIds'])}` : ''}`,
   AppealSubmitted: (d) => `Appeal ${str(d['appealId'])} submitted`,
   AppealDecided: (d) => `Appeal ${str(d['appealId'])} decided ${str(d['decision'])}`,
   ActionExecuted: (d) => `Actions executed by the platform: ${ids(d['actionIds'] ?? d['actions'])}`,
   UserStrikesApplied: (d) => `${str(d['strikes'])} strike(s) for action ${str((d['action'] as Data | undefined)?.['id'])}: count ${str(d['countAfter'])}`,
   UserStrikeThresholdCrossed: () => 'Strike threshold crossed',
-  UserActionsReversed: (d) => `Actions reversed after appeal ${str(d['appealId'])}: ${str(d['strikes'])} strike(s) no longer count, count ${str(d['countAfter'])}`,
+  UserActionsReversed: (d) =>
+    `Actions reversed after appeal ${str(d['appealId'])}: ${str(d['strikes'])} strike(s) no longer count, count ${str(d['countAfter'])}`,
   GdprDeletionRequested: () => 'GDPR deletion requested',
   GdprDeletionCompleted: () => 'GDPR deletion completed: personal data erased',
   ChildSafetyReportRecorded: () => 'Child-safety report recorded',
@@ -62,5 +65,13 @@ export function historyEntry(event: RecordedEvent): HistoryEntry {
   } catch {
     summary = event.type;
   }
-  return { position: event.position, occurredAt: event.metadata.occurredAt, type: event.type, stream: event.streamName, actor: event.metadata.actor, summary, data };
+  return {
+    position: event.position,
+    occurredAt: event.metadata.occurredAt,
+    type: event.type,
+    stream: event.streamName,
+    actor: event.metadata.actor,
+    summary,
+    data,
+  };
 }

@@ -18,20 +18,36 @@ describe('the item history index', () => {
     const db = openSqlite(file, { synchronous: 'normal' });
     const events = new SqliteEventStore(db);
     const reads = new SqliteReadStore(openSqlite(file, { synchronous: 'normal' }));
-    closers.push(() => events.close(), () => reads.close(), () => db.close());
+    closers.push(
+      () => events.close(),
+      () => reads.close(),
+      () => db.close(),
+    );
     await append(events);
     await new ProjectionRunner(itemHistoryProjection, events, reads).catchUp();
     const of = async (typeId: string, itemId: string) =>
-      (await reads.find<ItemHistoryDoc & Record<string, never>>(ITEM_HISTORY, { orgId: 'acme', typeId, itemId }, { sort: [{ field: 'position', direction: 'asc' }] })).map(
-        (d) => d.type,
-      );
+      (
+        await reads.find<ItemHistoryDoc & Record<string, never>>(
+          ITEM_HISTORY,
+          { orgId: 'acme', typeId, itemId },
+          { sort: [{ field: 'position', direction: 'asc' }] },
+        )
+      ).map((d) => d.type);
     return { of, events, reads };
   }
 
   it('indexes what events name: the item, its creator, the reported and appealed item, the people, a strike stream', async () => {
     const { of } = await indexed(async (events) => {
-      await events.append('item-acme:post:p1', [anEvent('ItemSubmitted', { itemId: 'p1', typeId: 'post', creator: { id: 'u1', typeId: 'user' } })], 'no_stream');
-      await events.append('report-acme:r1', [anEvent('ReportSubmitted', { reportedItem: { id: 'p1', typeId: 'post' }, reporter: { kind: 'user', id: 'u2', typeId: 'user' } })], 'no_stream');
+      await events.append(
+        'item-acme:post:p1',
+        [anEvent('ItemSubmitted', { itemId: 'p1', typeId: 'post', creator: { id: 'u1', typeId: 'user' } })],
+        'no_stream',
+      );
+      await events.append(
+        'report-acme:r1',
+        [anEvent('ReportSubmitted', { reportedItem: { id: 'p1', typeId: 'post' }, reporter: { kind: 'user', id: 'u2', typeId: 'user' } })],
+        'no_stream',
+      );
       await events.append('appeal-acme:a1', [anEvent('AppealSubmitted', { actionedItem: { id: 'p1', typeId: 'post' }, subject: 'user:u1' })], 'no_stream');
       await events.append('user_strikes-acme:user:u1', [anEvent('UserStrikesApplied', { item: { id: 'p1', typeId: 'post' } })], 'no_stream');
       await events.append('org_config-acme', [anEvent('ItemTypeDefined', { id: 'post' })], 'no_stream');
@@ -44,7 +60,11 @@ describe('the item history index', () => {
   it("gives a stream's later events to what its first events named (a job's claims and decisions)", async () => {
     const { of } = await indexed(async (events) => {
       await events.append('review_job-acme:j1', [anEvent('ReviewJobOpened', { jobId: 'j1', item: { id: 'p1', typeId: 'post' } })], 'no_stream');
-      await events.append('review_job-acme:j1', [anEvent('ReviewJobClaimed', { jobId: 'j1' }), anEvent('ReviewJobDecided', { jobId: 'j1', type: 'IGNORE' })], 0);
+      await events.append(
+        'review_job-acme:j1',
+        [anEvent('ReviewJobClaimed', { jobId: 'j1' }), anEvent('ReviewJobDecided', { jobId: 'j1', type: 'IGNORE' })],
+        0,
+      );
       await events.append('review_job-acme:j2', [anEvent('ReviewJobClaimed', { jobId: 'j2' })], 'no_stream');
     });
     expect(await of('post', 'p1')).toEqual(['ReviewJobOpened', 'ReviewJobClaimed', 'ReviewJobDecided']);
@@ -54,8 +74,16 @@ describe('the item history index', () => {
     const { of, reads } = await indexed(async (events) => {
       await events.append('item-acme:post:p1', [anEvent('ItemSubmitted', { itemId: 'p1', typeId: 'post', creator: null })], 'no_stream');
       await events.append('item-acme:post:p1', [anEvent('ItemSubmitted', { itemId: 'p1', typeId: 'post', creator: null })], 0);
-      await events.append('item_evaluation-acme:post:p1:0:LIVE', [anEvent('ItemEvaluated', { item: { id: 'p1', typeId: 'post' } }), anEvent('ActionsNoted', {})], 'no_stream');
-      await events.append('item-acme:post:p2', [anEvent('ItemSubmitted', { itemId: 'p2', typeId: 'post', creator: { id: 'u1', typeId: 'user' } })], 'no_stream');
+      await events.append(
+        'item_evaluation-acme:post:p1:0:LIVE',
+        [anEvent('ItemEvaluated', { item: { id: 'p1', typeId: 'post' } }), anEvent('ActionsNoted', {})],
+        'no_stream',
+      );
+      await events.append(
+        'item-acme:post:p2',
+        [anEvent('ItemSubmitted', { itemId: 'p2', typeId: 'post', creator: { id: 'u1', typeId: 'user' } })],
+        'no_stream',
+      );
       await events.append('item-acme:post:p2', [anEvent('ItemSubmitted', { itemId: 'p2', typeId: 'post', creator: null })], 0);
       await events.append('review_job-acme:j1', [anEvent('ReviewJobOpened', { jobId: 'j1', item: { id: 'p1', typeId: 'post' } })], 'no_stream');
     });
@@ -80,7 +108,7 @@ describe('the item history index', () => {
     expect(await reads.count(ITEM_HISTORY, {})).toBe(n * 2 + n);
   });
 
-  it('carries at most a few refs to a stream\'s later events (a job merged from many reports)', async () => {
+  it("carries at most a few refs to a stream's later events (a job merged from many reports)", async () => {
     const reporters = 50;
     const { of, reads } = await indexed(async (events) => {
       await events.append('review_job-acme:j1', [anEvent('ReviewJobOpened', { jobId: 'j1', item: { id: 'p1', typeId: 'post' } })], 'no_stream');

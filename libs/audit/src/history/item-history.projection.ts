@@ -108,9 +108,18 @@ async function indexEvent(event: RecordedEvent, ctx: ProjectionContext): Promise
   // Recorded only when the event adds something that the stream's name does not already say, and while there is room.
   const implied = streamRefs(event.streamName);
   const adds = carries && carried.length < MAX_CARRIED_REFS && own.some((ref) => !carried.some(sameRef(ref)));
-  if (adds && refs.some((ref) => !implied.some(sameRef(ref)))) ctx.put(ITEM_HISTORY_STREAMS, event.streamName, { refs: refs.slice(0, MAX_CARRIED_REFS) as never });
+  if (adds && refs.some((ref) => !implied.some(sameRef(ref))))
+    ctx.put(ITEM_HISTORY_STREAMS, event.streamName, { refs: refs.slice(0, MAX_CARRIED_REFS) as never });
   for (const ref of refs) {
-    const doc: ItemHistoryDoc = { orgId, typeId: ref.typeId, itemId: ref.id, position: event.position, stream: event.streamName, revision: event.revision, type: event.type };
+    const doc: ItemHistoryDoc = {
+      orgId,
+      typeId: ref.typeId,
+      itemId: ref.id,
+      position: event.position,
+      stream: event.streamName,
+      revision: event.revision,
+      type: event.type,
+    };
     ctx.put(ITEM_HISTORY, historyEntryId(event.position, ref), doc as never);
   }
 }

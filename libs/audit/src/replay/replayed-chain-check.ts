@@ -3,7 +3,14 @@ import type { EventStore, ProjectionContext } from '#warden/eventstore';
 import type { RecordedEvent } from '#warden/kernel';
 import type { ReadStore } from '#warden/readstore';
 import { checkpointMessage } from '../chain/audit-chain.js';
-import { AUDIT_CHAIN_HEADS, AUDIT_CHAIN_LINKS, auditChainProjection, type ChainHeadDoc, type ChainLinkDoc, chainLinkId } from '../chain/audit-chain.projection.js';
+import {
+  AUDIT_CHAIN_HEADS,
+  AUDIT_CHAIN_LINKS,
+  auditChainProjection,
+  type ChainHeadDoc,
+  type ChainLinkDoc,
+  chainLinkId,
+} from '../chain/audit-chain.projection.js';
 import type { AuditChainCheckpointed } from '../chain/audit-checkpoint.events.js';
 import type { Jwks } from '../export/audit-verifier.js';
 
@@ -72,7 +79,7 @@ export async function checkReplayedChain(input: ReplayedChainInput): Promise<Rep
   let unrecorded = 0;
   let checkpoints = 0;
 
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const page = await input.log.readAll({ after, maxCount: PAGE, personalData: false });
     if (page.length === 0) break;
     after = page[page.length - 1]!.position;
@@ -91,7 +98,9 @@ export async function checkReplayedChain(input: ReplayedChainInput): Promise<Rep
       } else {
         const linked = await linkFrom(previous.get(orgId), orgId, event);
         if (linked.seq !== recorded.seq) {
-          problem(`${where}: the recorded chain has it as event ${recorded.seq} of ${orgId}, the log as event ${linked.seq} (an event of ${orgId} before it was removed or added)`);
+          problem(
+            `${where}: the recorded chain has it as event ${recorded.seq} of ${orgId}, the log as event ${linked.seq} (an event of ${orgId} before it was removed or added)`,
+          );
         } else if (linked.link !== recorded.link) {
           problem(`${where}: differs from the event the recorded chain linked at this place (the event was changed in the log)`);
         } else matched++;
@@ -110,7 +119,8 @@ export async function checkReplayedChain(input: ReplayedChainInput): Promise<Rep
     for (let skip = 0; ; skip += PAGE) {
       const page = await input.recorded.find<ChainLinkDoc>(AUDIT_CHAIN_LINKS, { position: { lt: input.through + 1 } }, { skip, limit: PAGE });
       for (const link of page) {
-        if (!positions.has(link.position)) problem(`log position ${link.position} (event ${link.seq} of ${link.orgId}): recorded in the chain, missing from the log (an event removed)`);
+        if (!positions.has(link.position))
+          problem(`log position ${link.position} (event ${link.seq} of ${link.orgId}): recorded in the chain, missing from the log (an event removed)`);
       }
       if (page.length < PAGE) break;
     }

@@ -40,10 +40,12 @@ async function receiver(respond: (n: number, res: ServerResponse) => void) {
   };
 }
 
-const answer = (status: number, headers: Record<string, string> = {}) => (res: ServerResponse) => {
-  res.writeHead(status, headers);
-  res.end();
-};
+const answer =
+  (status: number, headers: Record<string, string> = {}) =>
+  (res: ServerResponse) => {
+    res.writeHead(status, headers);
+    res.end();
+  };
 
 describe('callback dispatcher', () => {
   const cleanups: Array<() => Promise<void>> = [];

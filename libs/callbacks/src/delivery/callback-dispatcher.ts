@@ -16,12 +16,7 @@ import {
   type WardenConfig,
 } from '#warden/platform';
 import { AggregateStore, EVENT_STORE } from '#warden/storage';
-import {
-  type AttemptOutcome,
-  type CallbackDeliveryCommand,
-  callbackDeliveryDecider,
-  type CallbackDeliveryState,
-} from '../domain/callback-delivery.decider.js';
+import { type AttemptOutcome, type CallbackDeliveryCommand, callbackDeliveryDecider, type CallbackDeliveryState } from '../domain/callback-delivery.decider.js';
 import type { CallbackDeliveryEvent, CallbackDestination } from '../domain/callback-delivery.events.js';
 import { DELIVERY_ID_HEADER, formatSignatureHeader, SIGNATURE_HEADER, signedPayload } from '../domain/callback-signature.js';
 import { deliveryStream } from '../domain/callbacks.streams.js';
@@ -97,7 +92,10 @@ export class CallbackDispatcher implements OnApplicationShutdown {
     metrics: Metrics,
   ) {
     this.limiter = new DestinationLimiter(options.perDestinationConcurrency);
-    this.timers = new DeliveryTimers((key) => this.run(key), () => clock.now().getTime());
+    this.timers = new DeliveryTimers(
+      (key) => this.run(key),
+      () => clock.now().getTime(),
+    );
     this.attempts = new Counter({
       name: 'warden_callback_attempts_total',
       help: 'Callback delivery attempts by outcome (delivered, failed, dead-lettered)',

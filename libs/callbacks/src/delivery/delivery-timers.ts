@@ -20,10 +20,13 @@ export class DeliveryTimers<K> {
     const existing = this.timers.get(id);
     if (existing && existing.at <= at) return;
     if (existing) clearTimeout(existing.timer);
-    const timer = setTimeout(() => {
-      this.timers.delete(id);
-      this.fire(key);
-    }, Math.min(MAX_TIMEOUT_MS, Math.max(0, at - this.now())));
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(id);
+        this.fire(key);
+      },
+      Math.min(MAX_TIMEOUT_MS, Math.max(0, at - this.now())),
+    );
     timer.unref();
     this.timers.set(id, { at, timer, key });
   }

@@ -90,5 +90,4 @@ export function buildActionCallbackBody(trigger: ActionCallbackTrigger): ActionC
 }
 
 /** "Omitted when none": null, absent and blank texts all count as none. */
-const present = (text: string | null | undefined): string | undefined =>
-  text === null || text === undefined || text.trim() === '' ? undefined : text;
+const present = (text: string | null | undefined): string | undefined => (text === null || text === undefined || text.trim() === '' ? undefined : text);

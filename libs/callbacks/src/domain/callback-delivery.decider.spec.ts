@@ -47,7 +47,13 @@ const spec = deciderSpecification(callbackDeliveryDecider);
 /** The events of n failed attempts in a row, each decided on the state the previous ones left. */
 function failures(n: number, from: CallbackDeliveryEvent[] = [requested], cycle = 1): CallbackDeliveryEvent[] {
   const events = [...from];
-  for (let i = 1; i <= n; i++) events.push(...spec.given(events).when(attempt(i, failure(), cycle)).events());
+  for (let i = 1; i <= n; i++)
+    events.push(
+      ...spec
+        .given(events)
+        .when(attempt(i, failure(), cycle))
+        .events(),
+    );
   return events;
 }
 
@@ -58,19 +64,26 @@ describe('callback delivery decider', () => {
   });
 
   it('dead-letters at once a request with nowhere to go', () => {
-    const events = spec.given([]).when({ type: 'RequestDelivery', request: request({ destination: null }) }).events();
+    const events = spec
+      .given([])
+      .when({ type: 'RequestDelivery', request: request({ destination: null }) })
+      .events();
     expect(events.map((e) => e.type)).toEqual(['CallbackDeliveryRequested', 'CallbackDeadLettered']);
     expect(events[1]!.data).toMatchObject({ attempts: 0, reason: 'No callback URL is configured for it' });
   });
 
   it('records a 2xx as delivered', () => {
-    spec.given([requested]).when(attempt(1, { ok: true, status: 204, durationMs: 5 })).then([
-      { type: 'CallbackDelivered', data: { deliveryId: 'd-1', cycle: 1, attempt: 1, status: 204, durationMs: 5, deliveredAt: at(1000) } },
-    ]);
+    spec
+      .given([requested])
+      .when(attempt(1, { ok: true, status: 204, durationMs: 5 }))
+      .then([{ type: 'CallbackDelivered', data: { deliveryId: 'd-1', cycle: 1, attempt: 1, status: 204, durationMs: 5, deliveredAt: at(1000) } }]);
   });
 
   it('schedules the retry from the schedule with jitter after a failure', () => {
-    const [failed] = spec.given([requested]).when(attempt(1, failure(500), 1, 0)).events();
+    const [failed] = spec
+      .given([requested])
+      .when(attempt(1, failure(500), 1, 0))
+      .events();
     expect(failed).toEqual({
       type: 'CallbackAttemptFailed',
       data: {
@@ -85,12 +98,18 @@ describe('callback delivery decider', () => {
         nextAttemptAt: at(1000 + 40),
       },
     });
-    const [second] = spec.given(failures(1)).when(attempt(2, failure(null), 1, 0.5)).events();
+    const [second] = spec
+      .given(failures(1))
+      .when(attempt(2, failure(null), 1, 0.5))
+      .events();
     expect(second!.data).toMatchObject({ status: null, nextAttemptAt: at(2000 + 100) });
   });
 
   it("honours the receiver's Retry-After when it asks for longer", () => {
-    const [failed] = spec.given([requested]).when(attempt(1, failure(429, 5000))).events();
+    const [failed] = spec
+      .given([requested])
+      .when(attempt(1, failure(429, 5000)))
+      .events();
     expect(failed!.data).toMatchObject({ retryAfterMs: 5000, nextAttemptAt: at(1000 + 5000) });
   });
 
@@ -98,7 +117,10 @@ describe('callback delivery decider', () => {
     const five = failures(5);
     expect(five.filter((e) => e.type === 'CallbackAttemptFailed')).toHaveLength(5);
     expect(spec.given(five).state).toMatchObject({ status: 'failed', attempts: 5 });
-    const sixth = spec.given(five).when(attempt(6, failure(503))).events();
+    const sixth = spec
+      .given(five)
+      .when(attempt(6, failure(503)))
+      .events();
     expect(sixth.map((e) => e.type)).toEqual(['CallbackAttemptFailed', 'CallbackDeadLettered']);
     expect(sixth[0]!.data).toMatchObject({ attempt: 6, nextAttemptAt: null });
     expect(sixth[1]!.data).toMatchObject({ cycle: 1, attempts: 6, reason: 'All 6 attempts failed; the last: The receiver answered 503' });
@@ -109,43 +131,84 @@ describe('callback delivery decider', () => {
     spec.given([]).when(attempt(1, failure())).thenThrows(DomainError);
     spec.given([requested]).when(attempt(2, failure())).thenThrows(DomainError);
     spec.given(failures(1)).when(attempt(1, failure())).thenThrows(DomainError);
-    spec.given([requested]).when(attempt(1, failure(), 2)).thenThrows(DomainError);
-    const delivered = [requested, ...spec.given([requested]).when(attempt(1, { ok: true, status: 200, durationMs: 1 })).events()];
+    spec
+      .given([requested])
+      .when(attempt(1, failure(), 2))
+      .thenThrows(DomainError);
+    const delivered = [
+      requested,
+      ...spec
+        .given([requested])
+        .when(attempt(1, { ok: true, status: 200, durationMs: 1 }))
+        .events(),
+    ];
     spec.given(delivered).when(attempt(2, failure())).thenThrows(DomainError);
   });
 
   it('starts a fresh cycle on redelivery of a dead delivery: same id, attempts counted from one again', () => {
     const dead = failures(6);
-    const redelivered = spec.given(dead).when({ type: 'Redeliver', at: at(60_000), destination, requestedBy: 'cli' }).then([
-      {
-        type: 'CallbackRedeliveryRequested',
-        data: { deliveryId: 'd-1', cycle: 2, destination: null, requestedBy: 'cli', requestedAt: at(60_000), nextAttemptAt: at(60_000) },
-      },
-    ]);
+    const redelivered = spec
+      .given(dead)
+      .when({ type: 'Redeliver', at: at(60_000), destination, requestedBy: 'cli' })
+      .then([
+        {
+          type: 'CallbackRedeliveryRequested',
+          data: { deliveryId: 'd-1', cycle: 2, destination: null, requestedBy: 'cli', requestedAt: at(60_000), nextAttemptAt: at(60_000) },
+        },
+      ]);
     const state = spec.given([...dead, ...redelivered]).state;
     expect(state).toMatchObject({ status: 'pending', cycle: 2, attempts: 0, nextAttemptAt: at(60_000) });
-    expect(spec.given([...dead, ...redelivered]).when(attempt(1, { ok: true, status: 200, durationMs: 1 }, 2)).events()[0]!.type).toBe('CallbackDelivered');
+    expect(
+      spec
+        .given([...dead, ...redelivered])
+        .when(attempt(1, { ok: true, status: 200, durationMs: 1 }, 2))
+        .events()[0]!.type,
+    ).toBe('CallbackDelivered');
   });
 
   it('redelivers to the destination configured now, recording it only when it changed', () => {
     const moved = { url: 'https://platform.example/v2/hooks', sealedUrl: sealed('v2'), headers: {} };
-    const [event] = spec.given(failures(6)).when({ type: 'Redeliver', at: at(60_000), destination: moved, requestedBy: 'cli' }).events();
+    const [event] = spec
+      .given(failures(6))
+      .when({ type: 'Redeliver', at: at(60_000), destination: moved, requestedBy: 'cli' })
+      .events();
     expect(event!.data).toMatchObject({ destination: moved });
     const events = [...failures(6), event!];
     expect(spec.given(events).state.destination).toEqual(moved);
   });
 
   it('refuses to redeliver a delivery that is about to be attempted, or unknown, or with nowhere to go', () => {
-    spec.given([requested]).when({ type: 'Redeliver', at: T0, destination, requestedBy: 'cli' }).thenThrows(/about to be attempted/);
-    spec.given([]).when({ type: 'Redeliver', at: T0, destination, requestedBy: 'cli' }).thenThrows(/No such callback delivery/);
-    const nowhere = spec.given([]).when({ type: 'RequestDelivery', request: request({ destination: null }) }).events();
-    spec.given(nowhere).when({ type: 'Redeliver', at: T0, destination: null, requestedBy: 'cli' }).thenThrows(/no callback URL/);
+    spec
+      .given([requested])
+      .when({ type: 'Redeliver', at: T0, destination, requestedBy: 'cli' })
+      .thenThrows(/about to be attempted/);
+    spec
+      .given([])
+      .when({ type: 'Redeliver', at: T0, destination, requestedBy: 'cli' })
+      .thenThrows(/No such callback delivery/);
+    const nowhere = spec
+      .given([])
+      .when({ type: 'RequestDelivery', request: request({ destination: null }) })
+      .events();
+    spec
+      .given(nowhere)
+      .when({ type: 'Redeliver', at: T0, destination: null, requestedBy: 'cli' })
+      .thenThrows(/no callback URL/);
   });
 
   it('gives up (personal data erased) only on the current cycle of a live delivery', () => {
-    const [dead] = spec.given([requested]).when({ type: 'GiveUp', cycle: 1, at: at(5), reason: 'erased' }).events();
+    const [dead] = spec
+      .given([requested])
+      .when({ type: 'GiveUp', cycle: 1, at: at(5), reason: 'erased' })
+      .events();
     expect(dead).toMatchObject({ type: 'CallbackDeadLettered', data: { cycle: 1, attempts: 0, reason: 'erased' } });
-    spec.given([requested]).when({ type: 'GiveUp', cycle: 2, at: at(5), reason: 'erased' }).thenNothing();
-    spec.given(failures(6)).when({ type: 'GiveUp', cycle: 1, at: at(5), reason: 'erased' }).thenNothing();
+    spec
+      .given([requested])
+      .when({ type: 'GiveUp', cycle: 2, at: at(5), reason: 'erased' })
+      .thenNothing();
+    spec
+      .given(failures(6))
+      .when({ type: 'GiveUp', cycle: 1, at: at(5), reason: 'erased' })
+      .thenNothing();
   });
 });

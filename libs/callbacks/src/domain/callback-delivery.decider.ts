@@ -1,16 +1,11 @@
 import { conflict, type Decider, notFound } from '#warden/kernel';
-import type {
-  CallbackDeliveryEvent,
-  CallbackDeliveryRequested,
-  CallbackDestination,
-} from './callback-delivery.events.js';
+import type { CallbackDeliveryEvent, CallbackDeliveryRequested, CallbackDestination } from './callback-delivery.events.js';
 import { retryDelayMs } from './retry-backoff.js';
 
 export type DeliveryStatus = 'none' | 'pending' | 'failed' | 'delivered' | 'dead';
 
 export type AttemptOutcome =
-  | { ok: true; status: number; durationMs: number }
-  | { ok: false; status: number | null; error: string; durationMs: number; retryAfterMs: number | null };
+  { ok: true; status: number; durationMs: number } | { ok: false; status: number | null; error: string; durationMs: number; retryAfterMs: number | null };
 
 export type CallbackDeliveryCommand =
   | { type: 'RequestDelivery'; request: CallbackDeliveryRequested['data'] }
@@ -38,8 +33,7 @@ export interface CallbackDeliveryState {
   nextAttemptAt: string | null;
 }
 
-const sameDestination = (a: CallbackDestination | null, b: CallbackDestination | null) =>
-  JSON.stringify(a) === JSON.stringify(b);
+const sameDestination = (a: CallbackDestination | null, b: CallbackDestination | null) => JSON.stringify(a) === JSON.stringify(b);
 
 /**
  * One callback delivery: requested once, attempted until a 2xx or the schedule runs out

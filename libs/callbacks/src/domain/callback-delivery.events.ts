@@ -93,12 +93,7 @@ export type CallbackRedeliveryRequested = DomainEvent<
   }
 >;
 
-export type CallbackDeliveryEvent =
-  | CallbackDeliveryRequested
-  | CallbackAttemptFailed
-  | CallbackDelivered
-  | CallbackDeadLettered
-  | CallbackRedeliveryRequested;
+export type CallbackDeliveryEvent = CallbackDeliveryRequested | CallbackAttemptFailed | CallbackDelivered | CallbackDeadLettered | CallbackRedeliveryRequested;
 
 export const CALLBACK_DELIVERY_EVENT_TYPES: ReadonlyArray<CallbackDeliveryEvent['type']> = [
   'CallbackDeliveryRequested',

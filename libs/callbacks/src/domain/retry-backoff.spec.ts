@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '#warden/platform';
 import { JITTER, MAX_RETRY_AFTER_MS, parseRetryAfterMs, retryDelayMs } from './retry-backoff.js';
 
-const schedule = (value?: string) =>
-  loadConfig(value === undefined ? {} : { WARDEN_CALLBACK_RETRY_SCHEDULE: value }, '/srv').callbackRetryScheduleMs;
+const schedule = (value?: string) => loadConfig(value === undefined ? {} : { WARDEN_CALLBACK_RETRY_SCHEDULE: value }, '/srv').callbackRetryScheduleMs;
 
 describe('WARDEN_CALLBACK_RETRY_SCHEDULE', () => {
   it('defaults to five retries: 10 s, 1 min, 5 min, 30 min, 2 h', () => {

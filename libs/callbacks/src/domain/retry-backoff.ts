@@ -13,12 +13,7 @@ export const MAX_RETRY_AFTER_MS = 86_400_000;
  * or undefined when the schedule has no more retries and the delivery is to be dead-lettered.
  * `random` is a number in [0, 1) (injected so that the outcome is reproducible in tests).
  */
-export function retryDelayMs(
-  schedule: readonly number[],
-  retry: number,
-  random: number,
-  retryAfterMs: number | null = null,
-): number | undefined {
+export function retryDelayMs(schedule: readonly number[], retry: number, random: number, retryAfterMs: number | null = null): number | undefined {
   const base = schedule[retry - 1];
   if (base === undefined) return undefined;
   const jittered = Math.max(1, Math.round(base * (1 - JITTER + 2 * JITTER * random)));

@@ -5,9 +5,7 @@ export type NewSigningKey = Omit<SigningKeyCreated['data'], 'replaces'>;
 
 export type SigningKeyCommand =
   /** Creates the organization's first key, unless it has an active one already. */
-  | { type: 'EnsureSigningKey'; key: NewSigningKey }
-  | { type: 'RotateSigningKey'; key: NewSigningKey }
-  | { type: 'RetireSigningKey'; kid: string; at: string };
+  { type: 'EnsureSigningKey'; key: NewSigningKey } | { type: 'RotateSigningKey'; key: NewSigningKey } | { type: 'RetireSigningKey'; kid: string; at: string };
 
 export type SigningKeyStatus = 'active' | 'rotated' | 'retired';
 

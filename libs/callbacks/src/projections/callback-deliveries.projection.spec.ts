@@ -54,7 +54,15 @@ describe('callback deliveries projection', () => {
     await events.append(deliveryStream('acme', 'd3'), [requested('d3'), failed('d3', 1, null)], 'no_stream');
     await events.append(
       deliveryStream('acme', 'd3'),
-      [anEvent('CallbackDeadLettered', { deliveryId: 'd3', cycle: 1, attempts: 1, reason: 'All 1 attempts failed', deadLetteredAt: '2026-01-01T00:00:01.000Z' })],
+      [
+        anEvent('CallbackDeadLettered', {
+          deliveryId: 'd3',
+          cycle: 1,
+          attempts: 1,
+          reason: 'All 1 attempts failed',
+          deadLetteredAt: '2026-01-01T00:00:01.000Z',
+        }),
+      ],
       1,
     );
   }

@@ -1,18 +1,8 @@
 import type { Projection, ProjectionContext } from '#warden/eventstore';
 import type { RecordedEvent } from '#warden/kernel';
 import type { ReadDocument } from '#warden/readstore';
-import {
-  CALLBACK_DELIVERY_EVENT_TYPES,
-  type CallbackDeliveryEvent,
-  type CallbackDestination,
-} from '../domain/callback-delivery.events.js';
-import {
-  CALLBACK_DELIVERIES,
-  CALLBACK_SCHEDULE,
-  type CallbackDeliveryDoc,
-  type CallbackScheduleDoc,
-  deliveryDocId,
-} from './callback-deliveries.read-model.js';
+import { CALLBACK_DELIVERY_EVENT_TYPES, type CallbackDeliveryEvent, type CallbackDestination } from '../domain/callback-delivery.events.js';
+import { CALLBACK_DELIVERIES, CALLBACK_SCHEDULE, type CallbackDeliveryDoc, type CallbackScheduleDoc, deliveryDocId } from './callback-deliveries.read-model.js';
 
 export const CALLBACK_DELIVERIES_PROJECTION = 'callback-deliveries';
 

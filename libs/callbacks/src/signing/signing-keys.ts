@@ -75,12 +75,7 @@ export class SigningKeys {
   }
 
   async rotate(orgId: string, context: CommandContext): Promise<{ kid: string; replaced: string | null }> {
-    const { events } = await this.aggregates.handle(
-      signingKeyStream(orgId),
-      signingKeysDecider,
-      { type: 'RotateSigningKey', key: this.newKey() },
-      context,
-    );
+    const { events } = await this.aggregates.handle(signingKeyStream(orgId), signingKeysDecider, { type: 'RotateSigningKey', key: this.newKey() }, context);
     this.active.delete(orgId);
     const created = events.find((e) => e.type === 'SigningKeyCreated')!;
     return { kid: created.data.kid, replaced: created.data.replaces };
@@ -139,5 +134,7 @@ const toJwk = (k: SigningKeyRecord): SigningJwk => ({ kty: 'OKP', crv: 'Ed25519'
 
 /** RFC 7638 JWK thumbprint: the key id is derived from the public key itself. */
 export function thumbprint(x: string): string {
-  return createHash('sha256').update(JSON.stringify({ crv: 'Ed25519', kty: 'OKP', x })).digest('base64url');
+  return createHash('sha256')
+    .update(JSON.stringify({ crv: 'Ed25519', kty: 'OKP', x }))
+    .digest('base64url');
 }

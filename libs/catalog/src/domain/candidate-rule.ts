@@ -1,11 +1,5 @@
 import { parse as parseYaml } from 'yaml';
-import type {
-  ActionDefinition,
-  ItemTypeDefinition,
-  PolicyDefinition,
-  RuleDefinition,
-  TextBankDefinition,
-} from './catalog.model.js';
+import type { ActionDefinition, ItemTypeDefinition, PolicyDefinition, RuleDefinition, TextBankDefinition } from './catalog.model.js';
 import type { HashBankEntity } from './catalog.events.js';
 import { type ConfigProblem, parseOrgConfig } from './org-config.parser.js';
 

@@ -128,13 +128,7 @@ export const isEntityDefined = (e: { type: string }): e is EntityDefined => DEFI
 export const isEntityArchived = (e: { type: string }): e is EntityArchived => ARCHIVED_KIND.has(e.type);
 
 /** Hashes of a bank, in its own stream, in events of at most HASH_CHUNK hashes. */
-export type HashBankHashesAdded = DomainEvent<
-  'HashBankHashesAdded',
-  { bankId: string; source: 'config' | 'import'; hashes: string[] }
->;
-export type HashBankHashesRemoved = DomainEvent<
-  'HashBankHashesRemoved',
-  { bankId: string; source: 'config'; hashes: string[] }
->;
+export type HashBankHashesAdded = DomainEvent<'HashBankHashesAdded', { bankId: string; source: 'config' | 'import'; hashes: string[] }>;
+export type HashBankHashesRemoved = DomainEvent<'HashBankHashesRemoved', { bankId: string; source: 'config'; hashes: string[] }>;
 export type HashBankEvent = HashBankHashesAdded | HashBankHashesRemoved;
 export const HASH_CHUNK = 10_000;

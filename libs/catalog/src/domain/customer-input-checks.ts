@@ -30,8 +30,7 @@ export interface InputCatalog {
 
 /** A request checked all at once: its input, or every problem (oversized items apart: 413). */
 export type InputCheck<T> =
-  | { readonly ok: true; readonly input: T }
-  | { readonly ok: false; readonly tooLarge: ErrorDetail[]; readonly problems: ErrorDetail[] };
+  { readonly ok: true; readonly input: T } | { readonly ok: false; readonly tooLarge: ErrorDetail[]; readonly problems: ErrorDetail[] };
 
 /** The error a failed check answers: 413 when an item is too large, else 400 with every problem. */
 export const rejectionOf = (failed: { readonly tooLarge: ErrorDetail[]; readonly problems: ErrorDetail[] }): DomainError =>
@@ -43,7 +42,10 @@ export const rejectionOf = (failed: { readonly tooLarge: ErrorDetail[]; readonly
  */
 export function namedTypeIds(...values: unknown[]): string[] {
   const typeIdOf = (v: unknown) => (isJsonObject(v) ? v['typeId'] : undefined);
-  return values.flatMap((v) => (Array.isArray(v) ? v : [v])).map(typeIdOf).filter((t): t is string => typeof t === 'string');
+  return values
+    .flatMap((v) => (Array.isArray(v) ? v : [v]))
+    .map(typeIdOf)
+    .filter((t): t is string => typeof t === 'string');
 }
 
 export const isJsonObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -59,8 +61,8 @@ export const itemSizeProblem = (pointer: string, bytes: number, maxItemBytes: nu
 
 /** An array within the per-list limit; anything else is reported (and counts as no list). */
 export function checkList(pointer: string, value: unknown, maxItems: number, report: ProblemSink, notAList = 'expected an array'): value is unknown[] {
-  if (!Array.isArray(value)) return report(pointer, notAList), false;
-  if (value.length > maxItems) return report(pointer, `at most ${maxItems} items (got ${value.length})`), false;
+  if (!Array.isArray(value)) return (report(pointer, notAList), false);
+  if (value.length > maxItems) return (report(pointer, `at most ${maxItems} items (got ${value.length})`), false);
   return true;
 }
 
@@ -68,7 +70,12 @@ export function checkList(pointer: string, value: unknown, maxItems: number, rep
  * `{id, typeId}` of a user (a reporter, an appellant): a customer id (it becomes part of a
  * personal-data subject) and an item type of kind USER. True when both hold.
  */
-export function checkUserFields(pointer: string, value: Record<string, unknown>, itemTypes: ReadonlyMap<string, ItemTypeDefinition>, report: ProblemSink): boolean {
+export function checkUserFields(
+  pointer: string,
+  value: Record<string, unknown>,
+  itemTypes: ReadonlyMap<string, ItemTypeDefinition>,
+  report: ProblemSink,
+): boolean {
   let ok = true;
   const fail = (at: string, detail: string) => {
     ok = false;

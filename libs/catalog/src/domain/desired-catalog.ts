@@ -20,15 +20,13 @@ export function desiredCatalog(config: OrgConfig): { catalog: DesiredCatalog; ha
         policy: config.policies,
         action: config.actions,
         textBank: config.textBanks,
-        hashBank: config.hashBanks.map(
-          (b): HashBankEntity => ({
-            id: b.id,
-            name: b.name,
-            hashType: b.hashType,
-            maxDistance: b.maxDistance,
-            configHashes: { count: b.hashes.length, digest: digest(b.hashes) },
-          }),
-        ),
+        hashBank: config.hashBanks.map((b): HashBankEntity => ({
+          id: b.id,
+          name: b.name,
+          hashType: b.hashType,
+          maxDistance: b.maxDistance,
+          configHashes: { count: b.hashes.length, digest: digest(b.hashes) },
+        })),
         rule: config.rules,
         queue: config.queues,
         routingRule: ordered(config.routingRules),

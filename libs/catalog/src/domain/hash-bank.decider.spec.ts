@@ -14,24 +14,48 @@ const importing = (hashes: string[]): HashBankCommand => ({ type: 'ImportHashes'
 
 describe('hash bank decider', () => {
   it('adds the configured hashes, then only what the configuration changes', () => {
-    spec.given([]).when(sync(['h1', 'h2'])).then([added('config', ['h1', 'h2'])]);
-    spec.given([added('config', ['h1', 'h2'])]).when(sync(['h2', 'h3'])).then([removed(['h1']), added('config', ['h3'])]);
-    spec.given([added('config', ['h1', 'h2'])]).when(sync(['h2', 'h1'])).thenNothing();
+    spec
+      .given([])
+      .when(sync(['h1', 'h2']))
+      .then([added('config', ['h1', 'h2'])]);
+    spec
+      .given([added('config', ['h1', 'h2'])])
+      .when(sync(['h2', 'h3']))
+      .then([removed(['h1']), added('config', ['h3'])]);
+    spec
+      .given([added('config', ['h1', 'h2'])])
+      .when(sync(['h2', 'h1']))
+      .thenNothing();
   });
 
   it('never removes imported hashes when the configuration drops its own', () => {
     const history = [added('import', ['i1']), added('config', ['c1'])];
-    spec.given(history).when(sync([])).then([removed(['c1'])]);
+    spec
+      .given(history)
+      .when(sync([]))
+      .then([removed(['c1'])]);
   });
 
   it('imports only hashes not already in the bank, from either source, each once', () => {
     const history = [added('config', ['c1']), added('import', ['i1'])];
-    spec.given(history).when(importing(['c1', 'i1', 'n1', 'n1', 'n2'])).then([added('import', ['n1', 'n2'])]);
-    spec.given([...history, removed(['c1'])]).when(importing(['c1'])).then([added('import', ['c1'])]);
+    spec
+      .given(history)
+      .when(importing(['c1', 'i1', 'n1', 'n1', 'n2']))
+      .then([added('import', ['n1', 'n2'])]);
+    spec
+      .given([...history, removed(['c1'])])
+      .when(importing(['c1']))
+      .then([added('import', ['c1'])]);
   });
 
   it(`writes at most ${HASH_CHUNK} hashes an event`, () => {
     const many = Array.from({ length: HASH_CHUNK + 1 }, (_, i) => `h${i}`);
-    expect(spec.given([]).when(importing(many)).events().map((e) => e.data.hashes.length)).toEqual([HASH_CHUNK, 1]);
+    expect(
+      spec
+        .given([])
+        .when(importing(many))
+        .events()
+        .map((e) => e.data.hashes.length),
+    ).toEqual([HASH_CHUNK, 1]);
   });
 });

@@ -76,25 +76,17 @@ function pointers(problems: ItemProblem[]): string[] {
 describe('validateItem', () => {
   it('accepts a valid item', () => {
     expect(validateItem(validItem(), post, options)).toEqual([]);
-    expect(
-      validateItem({ ...validItem(), typeVersion: '1', typeSchemaVariant: 'original' }, post, options),
-    ).toEqual([]);
+    expect(validateItem({ ...validItem(), typeVersion: '1', typeSchemaVariant: 'original' }, post, options)).toEqual([]);
   });
 
   it('accepts a typeVersion different from the type version, but only as a string', () => {
     expect(validateItem({ ...validItem(), typeVersion: '99' }, post, options)).toEqual([]);
-    expect(validateItem({ ...validItem(), typeVersion: 2 }, post, options)).toEqual([
-      { pointer: '/items/3/typeVersion', detail: 'expected a string' },
-    ]);
+    expect(validateItem({ ...validItem(), typeVersion: 2 }, post, options)).toEqual([{ pointer: '/items/3/typeVersion', detail: 'expected a string' }]);
   });
 
   it('checks id and typeId', () => {
-    expect(validateItem({ ...validItem(), id: '' }, post, options)).toEqual([
-      { pointer: '/items/3/id', detail: 'expected a non-empty string' },
-    ]);
-    expect(validateItem({ ...validItem(), id: 7 }, post, options)).toEqual([
-      { pointer: '/items/3/id', detail: 'expected a non-empty string' },
-    ]);
+    expect(validateItem({ ...validItem(), id: '' }, post, options)).toEqual([{ pointer: '/items/3/id', detail: 'expected a non-empty string' }]);
+    expect(validateItem({ ...validItem(), id: 7 }, post, options)).toEqual([{ pointer: '/items/3/id', detail: 'expected a non-empty string' }]);
     expect(validateItem({ ...validItem(), typeId: undefined }, undefined, options)).toEqual([
       { pointer: '/items/3/typeId', detail: 'expected a non-empty string' },
     ]);
@@ -115,12 +107,8 @@ describe('validateItem', () => {
   });
 
   it('reports an unknown item type, and still checks what does not depend on the type', () => {
-    expect(validateItem({ ...validItem(), typeId: 'nope' }, undefined, options)).toEqual([
-      { pointer: '/items/3/typeId', detail: "unknown item type 'nope'" },
-    ]);
-    expect(
-      validateItem({ id: 'x', typeId: 'nope', data: { images: ['ftp://x/y'] } }, undefined, options),
-    ).toEqual([
+    expect(validateItem({ ...validItem(), typeId: 'nope' }, undefined, options)).toEqual([{ pointer: '/items/3/typeId', detail: "unknown item type 'nope'" }]);
+    expect(validateItem({ id: 'x', typeId: 'nope', data: { images: ['ftp://x/y'] } }, undefined, options)).toEqual([
       { pointer: '/items/3/typeId', detail: "unknown item type 'nope'" },
       { pointer: '/items/3/data/images/0', detail: 'expected an absolute http(s) URL' },
     ]);
@@ -128,9 +116,7 @@ describe('validateItem', () => {
 
   it('requires data to be a JSON object', () => {
     for (const data of [undefined, null, [], 'text', 3]) {
-      expect(validateItem({ id: 'p1', typeId: 'post', data }, post, options)).toEqual([
-        { pointer: '/items/3/data', detail: 'expected a JSON object' },
-      ]);
+      expect(validateItem({ id: 'p1', typeId: 'post', data }, post, options)).toEqual([{ pointer: '/items/3/data', detail: 'expected a JSON object' }]);
     }
   });
 
@@ -160,10 +146,7 @@ describe('validateItem', () => {
     });
 
     it("treats an invalid variant as 'original'", () => {
-      expect(pointers(withData({ text: undefined }, { typeSchemaVariant: 'PARTIAL' }))).toEqual([
-        '/items/3/data/text',
-        '/items/3/typeSchemaVariant',
-      ]);
+      expect(pointers(withData({ text: undefined }, { typeSchemaVariant: 'PARTIAL' }))).toEqual(['/items/3/data/text', '/items/3/typeSchemaVariant']);
     });
 
     it('accepts null for an optional field', () => {
@@ -180,19 +163,13 @@ describe('validateItem', () => {
     it('NUMBER', () => {
       expect(withData({ likes: -7 })).toEqual([]);
       expect(withData({ likes: '7' })).toEqual([{ pointer: '/items/3/data/likes', detail: 'expected a number' }]);
-      expect(withData({ likes: Number.NaN })).toEqual([
-        { pointer: '/items/3/data/likes', detail: 'expected a number' },
-      ]);
-      expect(withData({ likes: Infinity })).toEqual([
-        { pointer: '/items/3/data/likes', detail: 'expected a number' },
-      ]);
+      expect(withData({ likes: Number.NaN })).toEqual([{ pointer: '/items/3/data/likes', detail: 'expected a number' }]);
+      expect(withData({ likes: Infinity })).toEqual([{ pointer: '/items/3/data/likes', detail: 'expected a number' }]);
     });
 
     it('BOOLEAN', () => {
       expect(withData({ edited: true })).toEqual([]);
-      expect(withData({ edited: 'true' })).toEqual([
-        { pointer: '/items/3/data/edited', detail: 'expected a boolean' },
-      ]);
+      expect(withData({ edited: 'true' })).toEqual([{ pointer: '/items/3/data/edited', detail: 'expected a boolean' }]);
     });
 
     it.each([
@@ -217,9 +194,7 @@ describe('validateItem', () => {
         '',
         42,
       ]) {
-        expect(withData({ [name]: bad }), String(bad)).toEqual([
-          { pointer: `/items/3/data/${name}`, detail: 'expected an absolute http(s) URL' },
-        ]);
+        expect(withData({ [name]: bad }), String(bad)).toEqual([{ pointer: `/items/3/data/${name}`, detail: 'expected an absolute http(s) URL' }]);
       }
     });
 
@@ -278,19 +253,20 @@ describe('validateItem', () => {
         { pointer: '/items/3/data/author/id', detail: 'expected a non-empty string' },
         { pointer: '/items/3/data/author/typeId', detail: 'expected a non-empty string' },
       ]);
-      expect(withData({ author: 'u1' })).toEqual([
-        { pointer: '/items/3/data/author', detail: 'expected an object {id, typeId}' },
-      ]);
-      expect(withData({ author: [{ id: 'u1', typeId: 'user' }] })).toEqual([
-        { pointer: '/items/3/data/author', detail: 'expected an object {id, typeId}' },
-      ]);
+      expect(withData({ author: 'u1' })).toEqual([{ pointer: '/items/3/data/author', detail: 'expected an object {id, typeId}' }]);
+      expect(withData({ author: [{ id: 'u1', typeId: 'user' }] })).toEqual([{ pointer: '/items/3/data/author', detail: 'expected an object {id, typeId}' }]);
     });
 
     it('RELATED_ITEM without itemTypeIds accepts any known item type', () => {
       expect(withData({ mentions: [{ id: 'p2', typeId: 'post' }] })).toEqual([]);
-      expect(withData({ mentions: [{ id: 'u2', typeId: 'user' }, { id: 'x', typeId: 'ghost' }] })).toEqual([
-        { pointer: '/items/3/data/mentions/1/typeId', detail: "unknown item type 'ghost'" },
-      ]);
+      expect(
+        withData({
+          mentions: [
+            { id: 'u2', typeId: 'user' },
+            { id: 'x', typeId: 'ghost' },
+          ],
+        }),
+      ).toEqual([{ pointer: '/items/3/data/mentions/1/typeId', detail: "unknown item type 'ghost'" }]);
     });
   });
 
@@ -316,9 +292,7 @@ describe('validateItem', () => {
     it('must be an array of absolute http(s) URLs when the type does not declare it', () => {
       expect(withData({ images: ['https://cdn.example/a.jpg', 'http://cdn.example/b'] })).toEqual([]);
       expect(withData({ images: [] })).toEqual([]);
-      expect(withData({ images: 'https://cdn.example/a.jpg' })).toEqual([
-        { pointer: '/items/3/data/images', detail: 'expected an array' },
-      ]);
+      expect(withData({ images: 'https://cdn.example/a.jpg' })).toEqual([{ pointer: '/items/3/data/images', detail: 'expected an array' }]);
       expect(withData({ images: ['https://cdn.example/a.jpg', 'a.jpg', 5] })).toEqual([
         { pointer: '/items/3/data/images/1', detail: 'expected an absolute http(s) URL' },
         { pointer: '/items/3/data/images/2', detail: 'expected an absolute http(s) URL' },
@@ -330,8 +304,7 @@ describe('validateItem', () => {
         ...post,
         fields: [field('images', 'IMAGE', { array: true, required: true }), field('title', 'STRING')],
       };
-      const check = (data: Record<string, unknown>) =>
-        validateItem({ id: 'p1', typeId: 'post', data }, withImages, options);
+      const check = (data: Record<string, unknown>) => validateItem({ id: 'p1', typeId: 'post', data }, withImages, options);
       expect(check({ images: ['https://cdn.example/a.jpg'] })).toEqual([]);
       expect(check({ title: 1 })).toEqual([
         { pointer: '/items/3/data/images', detail: 'required field is missing' },
@@ -363,9 +336,7 @@ describe('validateItem', () => {
   });
 
   it('escapes field names in pointers (RFC 6901)', () => {
-    expect(withData({ 'a/b~c': 'one' })).toEqual([
-      { pointer: '/items/3/data/a~1b~0c', detail: 'expected a number' },
-    ]);
+    expect(withData({ 'a/b~c': 'one' })).toEqual([{ pointer: '/items/3/data/a~1b~0c', detail: 'expected a number' }]);
   });
 
   it('uses the given pointer prefix, including the empty one', () => {
@@ -409,9 +380,16 @@ describe('validateItem', () => {
 });
 
 describe('parseIsoInstant (query bounds)', () => {
-  it('names the same instant whatever ISO 8601 notation the datetime uses, whatever the server\'s time zone', () => {
+  it("names the same instant whatever ISO 8601 notation the datetime uses, whatever the server's time zone", () => {
     const at = '2026-11-27T09:30:00.500Z';
-    for (const text of ['2026-11-27T09:30:00.500Z', '2026-11-27T10:30:00,5+01:00', '2026-11-27T10:30:00.5+01', '2026-11-27T11:30:00.500+0200', '2026-11-27T09:30:00.5', '2026-11-27t09:30:00.500z']) {
+    for (const text of [
+      '2026-11-27T09:30:00.500Z',
+      '2026-11-27T10:30:00,5+01:00',
+      '2026-11-27T10:30:00.5+01',
+      '2026-11-27T11:30:00.500+0200',
+      '2026-11-27T09:30:00.5',
+      '2026-11-27t09:30:00.500z',
+    ]) {
       expect(parseIsoInstant(text)?.toISOString(), text).toBe(at);
     }
     expect(parseIsoInstant('2026-11-27T09:30')?.toISOString()).toBe('2026-11-27T09:30:00.000Z');

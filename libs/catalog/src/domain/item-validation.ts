@@ -51,11 +51,7 @@ const MESSAGES = {
   required: 'required field is missing',
 } as const;
 
-export function validateItem(
-  item: SubmittedItem,
-  itemType: ItemTypeDefinition | undefined,
-  options: ValidateItemOptions,
-): ItemProblem[] {
+export function validateItem(item: SubmittedItem, itemType: ItemTypeDefinition | undefined, options: ValidateItemOptions): ItemProblem[] {
   const problems: ItemProblem[] = [];
   const prefix = options.pointer;
   const report = (pointer: string, detail: string): void => {
@@ -114,13 +110,7 @@ export function validateItem(
 
 type Report = (pointer: string, detail: string) => void;
 
-function checkField(
-  field: FieldDefinition,
-  value: unknown,
-  pointer: string,
-  knownItemTypeIds: ReadonlySet<string>,
-  report: Report,
-): void {
+function checkField(field: FieldDefinition, value: unknown, pointer: string, knownItemTypeIds: ReadonlySet<string>, report: Report): void {
   if (!field.array) {
     checkValue(field, value, pointer, knownItemTypeIds, report);
     return;
@@ -134,13 +124,7 @@ function checkField(
   }
 }
 
-function checkValue(
-  field: FieldDefinition,
-  value: unknown,
-  pointer: string,
-  knownItemTypeIds: ReadonlySet<string>,
-  report: Report,
-): void {
+function checkValue(field: FieldDefinition, value: unknown, pointer: string, knownItemTypeIds: ReadonlySet<string>, report: Report): void {
   if (field.type === 'RELATED_ITEM') {
     checkRelatedItem(field, value, pointer, knownItemTypeIds, report);
     return;
@@ -170,13 +154,7 @@ function scalarProblem(type: Exclude<FieldType, 'RELATED_ITEM'>, value: unknown)
   }
 }
 
-function checkRelatedItem(
-  field: FieldDefinition,
-  value: unknown,
-  pointer: string,
-  knownItemTypeIds: ReadonlySet<string>,
-  report: Report,
-): void {
+function checkRelatedItem(field: FieldDefinition, value: unknown, pointer: string, knownItemTypeIds: ReadonlySet<string>, report: Report): void {
   if (!isJsonObject(value)) {
     report(pointer, MESSAGES.relatedItem);
     return;
@@ -190,10 +168,7 @@ function checkRelatedItem(
     report(`${pointer}/typeId`, MESSAGES.nonEmptyString);
   } else if (field.itemTypeIds.length > 0) {
     if (!field.itemTypeIds.includes(typeId)) {
-      report(
-        `${pointer}/typeId`,
-        `item type '${typeId}' is not allowed here (expected ${field.itemTypeIds.map((t) => `'${t}'`).join(', ')})`,
-      );
+      report(`${pointer}/typeId`, `item type '${typeId}' is not allowed here (expected ${field.itemTypeIds.map((t) => `'${t}'`).join(', ')})`);
     }
   } else if (!knownItemTypeIds.has(typeId)) {
     report(`${pointer}/typeId`, `unknown item type '${typeId}'`);
@@ -266,8 +241,7 @@ export function isGeohash(value: unknown): boolean {
  * The offset is optional (ISO 8601 allows local times); the date must exist (no month 13,
  * no February 30).
  */
-const DATETIME =
-  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?(?:Z|[+-](\d{2})(?::?(\d{2}))?)?$/i;
+const DATETIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?(?:Z|[+-](\d{2})(?::?(\d{2}))?)?$/i;
 
 export function isIsoDateTime(value: unknown): boolean {
   if (typeof value !== 'string') return false;

@@ -16,7 +16,15 @@ const policy = (id: string, name = id): PolicyDefinition => ({
   userStrikeCount: 0,
   applyUserStrikeCountConfigToChildren: false,
 });
-const queue = (id: string): QueueDefinition => ({ id, name: id, isDefault: false, isAppealsDefault: false, lockTimeoutSeconds: 600, order: 'FIFO', autoCloseAfterDays: null });
+const queue = (id: string): QueueDefinition => ({
+  id,
+  name: id,
+  isDefault: false,
+  isAppealsDefault: false,
+  lockTimeoutSeconds: 600,
+  order: 'FIFO',
+  autoCloseAfterDays: null,
+});
 
 function desired(parts: { policies?: PolicyDefinition[]; queues?: QueueDefinition[] } = {}): DesiredCatalog {
   return {
@@ -31,10 +39,25 @@ function desired(parts: { policies?: PolicyDefinition[]; queues?: QueueDefinitio
       routingRule: [],
       appealRoutingRule: [],
     },
-    settings: { requireDecisionReason: false, requirePolicyForDecisions: false, requireSecondFactor: false, auditorPersonalData: false, wellness: { blur: 2, greyscale: true, breakAfterItems: 0 } },
+    settings: {
+      requireDecisionReason: false,
+      requirePolicyForDecisions: false,
+      requireSecondFactor: false,
+      auditorPersonalData: false,
+      wellness: { blur: 2, greyscale: true, breakAfterItems: 0 },
+    },
     strikes: { windowDays: null, thresholds: [] },
     appeals: { callback: null, body: {} },
-    sso: { saml_enabled: false, sso_url: null, cert: null, passwordLogin: true, jit: { enabled: false, defaultRoles: [] }, roleAttribute: null, roleMap: {}, wantAssertionsSigned: true },
+    sso: {
+      saml_enabled: false,
+      sso_url: null,
+      cert: null,
+      passwordLogin: true,
+      jit: { enabled: false, defaultRoles: [] },
+      roleAttribute: null,
+      roleMap: {},
+      wantAssertionsSigned: true,
+    },
     scores: { penaltyWeights: { NONE: 0, LOW: 1, MEDIUM: 3, HIGH: 9, SEVERE: 27 }, thresholds: [0.01, 0.05, 0.1, 0.25] },
     inboundTopic: { enabled: false },
     partialItems: null,
@@ -150,12 +173,18 @@ describe('org config decider: the inboundTopic section', () => {
   it('given a stream from before inboundTopic existed, when the file leaves the section out (or disables it), then no event: the topic stays off', () => {
     const before = fold(planCatalog(apply(desired()), initialCatalogState).events);
     expect(before.inboundTopic).toBeNull();
-    spec.given(planCatalog(apply(desired()), initialCatalogState).events).when(apply(desired())).then([]);
+    spec
+      .given(planCatalog(apply(desired()), initialCatalogState).events)
+      .when(apply(desired()))
+      .then([]);
   });
 
   it('given the topic off, when the file enables it, then one InboundTopicSettingsChanged; applied again, nothing', () => {
     const history = planCatalog(apply(desired()), initialCatalogState).events;
-    spec.given(history).when(apply(enabled())).then([{ type: 'InboundTopicSettingsChanged', data: { inboundTopic: { enabled: true } } }]);
+    spec
+      .given(history)
+      .when(apply(enabled()))
+      .then([{ type: 'InboundTopicSettingsChanged', data: { inboundTopic: { enabled: true } } }]);
     const plan = planCatalog(apply(enabled()), fold(history));
     expect(plan.settingsChanged).toEqual(['inboundTopic']);
     const on = [...history, ...plan.events];
@@ -168,12 +197,22 @@ describe('org config decider: the inboundTopic section', () => {
       ...planCatalog(apply(desired()), initialCatalogState).events,
       { type: 'InboundTopicSettingsChanged', data: { inboundTopic: { enabled: true } } },
     ];
-    spec.given(history).when(apply(desired())).then([{ type: 'InboundTopicSettingsChanged', data: { inboundTopic: { enabled: false } } }]);
+    spec
+      .given(history)
+      .when(apply(desired()))
+      .then([{ type: 'InboundTopicSettingsChanged', data: { inboundTopic: { enabled: false } } }]);
   });
 });
 
 describe('org config decider: the partialItems section', () => {
-  const endpoint = { url: 'https://platform.example/warden/items?token=t0k', headers: { Authorization: 'Bearer s3cret' }, timeoutMs: 2000, cacheSeconds: 300, maxConcurrency: 8, retries: 2 };
+  const endpoint = {
+    url: 'https://platform.example/warden/items?token=t0k',
+    headers: { Authorization: 'Bearer s3cret' },
+    timeoutMs: 2000,
+    cacheSeconds: 300,
+    maxConcurrency: 8,
+    retries: 2,
+  };
   const withEndpoint = (partialItems = endpoint): DesiredCatalog => ({ ...desired(), partialItems });
   const base = () => planCatalog(apply(desired()), initialCatalogState).events;
 
@@ -183,7 +222,10 @@ describe('org config decider: the partialItems section', () => {
   });
 
   it('given no endpoint, when the file names one, then one PartialItemsSettingsChanged; applied again, nothing', () => {
-    spec.given(base()).when(apply(withEndpoint())).then([{ type: 'PartialItemsSettingsChanged', data: { partialItems: endpoint } }]);
+    spec
+      .given(base())
+      .when(apply(withEndpoint()))
+      .then([{ type: 'PartialItemsSettingsChanged', data: { partialItems: endpoint } }]);
     const plan = planCatalog(apply(withEndpoint()), fold(base()));
     expect(plan.settingsChanged).toEqual(['partialItems']);
     const on = [...base(), ...plan.events];
@@ -194,12 +236,18 @@ describe('org config decider: the partialItems section', () => {
   it('given an endpoint, when a header value (a secret) or the cache time changes, then the whole section is recorded again', () => {
     const on: CatalogEvent[] = [...base(), { type: 'PartialItemsSettingsChanged', data: { partialItems: endpoint } }];
     const rotated = { ...endpoint, headers: { Authorization: 'Bearer n3w' }, cacheSeconds: 60 };
-    spec.given(on).when(apply(withEndpoint(rotated))).then([{ type: 'PartialItemsSettingsChanged', data: { partialItems: rotated } }]);
+    spec
+      .given(on)
+      .when(apply(withEndpoint(rotated)))
+      .then([{ type: 'PartialItemsSettingsChanged', data: { partialItems: rotated } }]);
   });
 
   it('given an endpoint, when a file leaves the section out, then PartialItemsSettingsChanged to null removes it', () => {
     const on: CatalogEvent[] = [...base(), { type: 'PartialItemsSettingsChanged', data: { partialItems: endpoint } }];
-    spec.given(on).when(apply(desired())).then([{ type: 'PartialItemsSettingsChanged', data: { partialItems: null } }]);
+    spec
+      .given(on)
+      .when(apply(desired()))
+      .then([{ type: 'PartialItemsSettingsChanged', data: { partialItems: null } }]);
     expect(fold([...on, { type: 'PartialItemsSettingsChanged', data: { partialItems: null } }]).partialItems).toBeNull();
   });
 });
@@ -211,13 +259,26 @@ describe('org config decider: the console changes the sso settings', () => {
   // A console change, on a history of console changes (a file's are refused: see "who manages it").
   const ssoChanged = (sso: SsoSettings): CatalogEvent => ({ type: 'SsoSettingsChanged', data: { sso, source: { managedBy: 'console', file: null } } });
   const defaults = desired().sso;
-  const stored: SsoSettings = { ...defaults, saml_enabled: true, sso_url: 'https://idp.example/sso', cert: IDP_CERT, jit: { enabled: true, defaultRoles: ['MODERATOR'] } };
+  const stored: SsoSettings = {
+    ...defaults,
+    saml_enabled: true,
+    sso_url: 'https://idp.example/sso',
+    cert: IDP_CERT,
+    jit: { enabled: true, defaultRoles: ['MODERATOR'] },
+  };
   /** The problems a refused change names, as pointer → detail. */
   const refusal = (settings: Record<string, unknown>, history: CatalogEvent[] = []) =>
-    spec.given(history).when(change(settings)).thenThrows(DomainError).details.map((d) => [d.pointer, d.detail]);
+    spec
+      .given(history)
+      .when(change(settings))
+      .thenThrows(DomainError)
+      .details.map((d) => [d.pointer, d.detail]);
 
   it('given no sso section, when the settings change, then one SsoSettingsChanged with the whole section and its defaults', () => {
-    spec.given([]).when(change({ ...enabled, cert: IDP_CERT })).then([ssoChanged(stored)]);
+    spec
+      .given([])
+      .when(change({ ...enabled, cert: IDP_CERT }))
+      .then([ssoChanged(stored)]);
   });
 
   it('given no sso section, when the defaults are sent, then nothing: the defaults are what it had', () => {
@@ -232,12 +293,21 @@ describe('org config decider: the console changes the sso settings', () => {
   });
 
   it('given settings, when the same settings are sent (with or without the certificate), then nothing', () => {
-    spec.given([ssoChanged(stored)]).when(change(enabled)).thenNothing();
-    spec.given([ssoChanged(stored)]).when(change({ ...enabled, cert: IDP_CERT })).thenNothing();
+    spec
+      .given([ssoChanged(stored)])
+      .when(change(enabled))
+      .thenNothing();
+    spec
+      .given([ssoChanged(stored)])
+      .when(change({ ...enabled, cert: IDP_CERT }))
+      .thenNothing();
   });
 
   it('given a certificate, when cert is null and SAML is off, then the certificate is removed', () => {
-    spec.given([ssoChanged(stored)]).when(change({ cert: null })).then([ssoChanged(defaults)]);
+    spec
+      .given([ssoChanged(stored)])
+      .when(change({ cert: null }))
+      .then([ssoChanged(defaults)]);
   });
 
   it('refuses a certificate that is not one, at /cert, as the file does', () => {
@@ -253,7 +323,10 @@ describe('org config decider: the console changes the sso settings', () => {
     expect(refusal({ cert: 'not a certificate' })).toEqual([
       ['/cert', 'is not a PEM certificate (expected -----BEGIN CERTIFICATE----- … -----END CERTIFICATE-----)'],
     ]);
-    spec.given([]).when(change({ cert: IDP_CERT })).then([ssoChanged({ ...defaults, cert: IDP_CERT })]);
+    spec
+      .given([])
+      .when(change({ cert: IDP_CERT }))
+      .then([ssoChanged({ ...defaults, cert: IDP_CERT })]);
   });
 
   it('refuses what the file refuses across fields, each at its pointer', () => {
@@ -315,10 +388,16 @@ describe('org config decider: the console defines a review queue', () => {
   });
 
   it('refuses what the file refuses, each at its pointer: the reserved id, bad values, unknown keys', () => {
-    expect(pointers(define('create', { id: 'child-safety', name: 'CS' }).thenThrows(DomainError))).toEqual([['/id', '"child-safety" is reserved for the built-in child-safety queue']]);
+    expect(pointers(define('create', { id: 'child-safety', name: 'CS' }).thenThrows(DomainError))).toEqual([
+      ['/id', '"child-safety" is reserved for the built-in child-safety queue'],
+    ]);
     const bad = define('create', { name: ' ', lockTimeoutSeconds: 0, order: 'LIFO', colour: 'red' }).thenThrows(DomainError);
     expect(bad.status).toBe(400);
-    expect(pointers(bad).map(([p]) => p).sort()).toEqual(['/colour', '/id', '/lockTimeoutSeconds', '/name', '/order']); // a blank name gives no id to derive
+    expect(
+      pointers(bad)
+        .map(([p]) => p)
+        .sort(),
+    ).toEqual(['/colour', '/id', '/lockTimeoutSeconds', '/name', '/order']); // a blank name gives no id to derive
   });
 
   it('refuses a second default or appeals default at its field, and allows moving it once unset', () => {
@@ -326,7 +405,9 @@ describe('org config decider: the console defines a review queue', () => {
     expect(pointers(define('create', { id: 'other', name: 'Other', isDefault: true }, history).thenThrows(DomainError))).toEqual([
       ['/isDefault', 'only one queue may be the default (queue main already is; unset it there first)'],
     ]);
-    expect(define('create', { id: 'other', name: 'Other', isAppealsDefault: true }, history).thenThrows(DomainError).details[0]!.pointer).toBe('/isAppealsDefault');
+    expect(define('create', { id: 'other', name: 'Other', isAppealsDefault: true }, history).thenThrows(DomainError).details[0]!.pointer).toBe(
+      '/isAppealsDefault',
+    );
     // The holder itself may keep its flag.
     define('update', { id: 'main', name: 'Main', isDefault: true }, history).then([defined({ ...queue('main'), name: 'Main', isDefault: true })]);
     const unset = [defined({ ...queue('main'), isDefault: false })];
@@ -343,13 +424,19 @@ describe('org config decider: who manages a queue or the SSO settings (a file or
     type: 'ManagementSettingsChanged',
     data: { management: { queues, sso } },
   });
-  const withManagement = (d: DesiredCatalog, queues: 'file' | 'console', sso: 'file' | 'console' = 'file'): DesiredCatalog => ({ ...d, management: { queues, sso } });
+  const withManagement = (d: DesiredCatalog, queues: 'file' | 'console', sso: 'file' | 'console' = 'file'): DesiredCatalog => ({
+    ...d,
+    management: { queues, sso },
+  });
   const applyFile = (d: DesiredCatalog, prune = false) => ({ type: 'ApplyCatalog' as const, desired: d, prune, file: 'acme.yaml' });
   const edit = (q: Record<string, unknown>) => ({ type: 'DefineQueue' as const, mode: 'update' as const, queue: q });
   const renamed = { ...queue('spam'), name: 'Spam (console)' };
 
   it('given nothing, when a file is applied, then its queues and SSO settings record the file as their source', () => {
-    const events = spec.given([]).when(applyFile(desired({ queues: [queue('spam')] }))).events();
+    const events = spec
+      .given([])
+      .when(applyFile(desired({ queues: [queue('spam')] })))
+      .events();
     expect(events).toContainEqual(queueDefined(queue('spam'), FROM_FILE));
     expect(events).toContainEqual({ type: 'SsoSettingsChanged', data: { sso: desired().sso, source: FROM_FILE } });
     const state = fold(events);
@@ -358,23 +445,35 @@ describe('org config decider: who manages a queue or the SSO settings (a file or
   });
 
   it('given a queue the file defined, when the console changes it, then refused (409) naming the file', () => {
-    const refusal = spec.given([queueDefined(queue('spam'), FROM_FILE)]).when(edit({ ...renamed })).thenThrows(DomainError);
+    const refusal = spec
+      .given([queueDefined(queue('spam'), FROM_FILE)])
+      .when(edit({ ...renamed }))
+      .thenThrows(DomainError);
     expect(refusal.status).toBe(409);
     expect(refusal.details[0]!.detail).toMatch(/Queue spam is managed by the configuration file acme\.yaml.*management: \{ queues: console \}/);
   });
 
   it('given a queue defined before sources were recorded, when the console changes it, then refused naming no file', () => {
-    spec.given([queueDefined(queue('spam'))]).when(edit({ ...renamed })).thenThrows(DomainError, (e) => e.status === 409 && /organization's configuration file/.test(e.details[0]!.detail!));
+    spec
+      .given([queueDefined(queue('spam'))])
+      .when(edit({ ...renamed }))
+      .thenThrows(DomainError, (e) => e.status === 409 && /organization's configuration file/.test(e.details[0]!.detail!));
   });
 
   it('given the file hands queues to the console, when the console changes a file queue, then a QueueDefined recording the console', () => {
-    spec.given([queueDefined(queue('spam'), FROM_FILE), managementChanged('console')]).when(edit({ ...renamed })).then([queueDefined(renamed, FROM_CONSOLE)]);
+    spec
+      .given([queueDefined(queue('spam'), FROM_FILE), managementChanged('console')])
+      .when(edit({ ...renamed }))
+      .then([queueDefined(renamed, FROM_CONSOLE)]);
   });
 
   it('given SSO settings the file set, when the console changes them, then refused naming the file; handed to the console, accepted', () => {
     const fromFile: CatalogEvent = { type: 'SsoSettingsChanged', data: { sso: desired().sso, source: FROM_FILE } };
     const change = { type: 'ChangeSsoSettings' as const, settings: { jit: { enabled: true, defaultRoles: ['MODERATOR'] } } };
-    spec.given([fromFile]).when(change).thenThrows(DomainError, (e) => e.status === 409 && /SSO settings are managed by the configuration file acme\.yaml/.test(e.details[0]!.detail!));
+    spec
+      .given([fromFile])
+      .when(change)
+      .thenThrows(DomainError, (e) => e.status === 409 && /SSO settings are managed by the configuration file acme\.yaml/.test(e.details[0]!.detail!));
     spec
       .given([fromFile, managementChanged('file', 'console')])
       .when(change)
@@ -382,7 +481,11 @@ describe('org config decider: who manages a queue or the SSO settings (a file or
   });
 
   it('given a console change under console management, when the file is applied, then it is left and listed as drift', () => {
-    const history = [...planCatalog(applyFile(withManagement(desired({ queues: [queue('spam')] }), 'console')), initialCatalogState).events, queueDefined(renamed, FROM_CONSOLE), queueDefined(queue('extra'), FROM_CONSOLE)];
+    const history = [
+      ...planCatalog(applyFile(withManagement(desired({ queues: [queue('spam')] }), 'console')), initialCatalogState).events,
+      queueDefined(renamed, FROM_CONSOLE),
+      queueDefined(queue('extra'), FROM_CONSOLE),
+    ];
     const plan = planCatalog(applyFile(withManagement(desired({ queues: [queue('spam')] }), 'console'), true), fold(history));
     expect(plan.events).toEqual([]);
     expect(plan.archived).toEqual([]);
@@ -393,7 +496,11 @@ describe('org config decider: who manages a queue or the SSO settings (a file or
   });
 
   it('given console changes under file management, when the file is applied, then the file overwrites (even when equal) and --prune archives what it lacks', () => {
-    const history = [...planCatalog(applyFile(desired({ queues: [queue('spam')] })), initialCatalogState).events, queueDefined(renamed, FROM_CONSOLE), queueDefined(queue('extra'), FROM_CONSOLE)];
+    const history = [
+      ...planCatalog(applyFile(desired({ queues: [queue('spam')] })), initialCatalogState).events,
+      queueDefined(renamed, FROM_CONSOLE),
+      queueDefined(queue('extra'), FROM_CONSOLE),
+    ];
     const state = fold(history);
     const kept = planCatalog(applyFile(desired({ queues: [queue('spam')] })), state);
     expect(kept.events).toEqual([queueDefined(queue('spam'), FROM_FILE)]);
@@ -412,7 +519,10 @@ describe('org config decider: who manages a queue or the SSO settings (a file or
   });
 
   it('given SSO settings changed in the console, when the file is applied, then overwritten (file management) or left (console management)', () => {
-    const history = [...planCatalog(applyFile(desired()), initialCatalogState).events, { type: 'SsoSettingsChanged', data: { sso: { ...desired().sso, passwordLogin: true, roleAttribute: 'groups' }, source: FROM_CONSOLE } } as CatalogEvent];
+    const history = [
+      ...planCatalog(applyFile(desired()), initialCatalogState).events,
+      { type: 'SsoSettingsChanged', data: { sso: { ...desired().sso, passwordLogin: true, roleAttribute: 'groups' }, source: FROM_CONSOLE } } as CatalogEvent,
+    ];
     const state = fold(history);
     const overwritten = planCatalog(applyFile(desired()), state);
     expect(overwritten.events).toEqual([{ type: 'SsoSettingsChanged', data: { sso: desired().sso, source: FROM_FILE } }]);

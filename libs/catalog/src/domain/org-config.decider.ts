@@ -120,8 +120,7 @@ export interface DriftEntry {
   readonly outcome: 'overwrite' | 'archive' | 'leave';
 }
 
-const emptyEntities = () =>
-  Object.fromEntries(ENTITY_KINDS.map((k) => [k, {}])) as unknown as CatalogState['entities'];
+const emptyEntities = () => Object.fromEntries(ENTITY_KINDS.map((k) => [k, {}])) as unknown as CatalogState['entities'];
 
 export const initialCatalogState: CatalogState = {
   entities: emptyEntities(),
@@ -256,13 +255,15 @@ export function decideSsoChange(command: ChangeSsoSettings, state: CatalogState)
   return [{ type: 'SsoSettingsChanged', data: { sso: result.sso, source: CONSOLE_SOURCE } }];
 }
 
-const liveQueues = (state: CatalogState): QueueDefinition[] =>
-  Object.values(state.entities.queue).flatMap((q) => (q.archived ? [] : [q.entity]));
+const liveQueues = (state: CatalogState): QueueDefinition[] => Object.values(state.entities.queue).flatMap((q) => (q.archived ? [] : [q.entity]));
 
 /** A readable id from the name (`Spam reports` → `spam-reports`), suffixed until no live queue has it. */
 function queueIdFrom(name: unknown, state: CatalogState): string | undefined {
   if (typeof name !== 'string') return undefined;
-  const base = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  const base = name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
   if (base === '') return undefined;
   const taken = (id: string) => id === CHILD_SAFETY_QUEUE_ID || state.entities.queue[id]?.archived === false;
   let id = base;
@@ -297,7 +298,10 @@ export function decideQueueDefinition(command: DefineQueue, state: CatalogState)
     );
   }
   const others = liveQueues(state).filter((q) => q.id !== queue.id);
-  for (const [flagName, label] of [['isDefault', 'the default'], ['isAppealsDefault', 'the appeals default']] as const) {
+  for (const [flagName, label] of [
+    ['isDefault', 'the default'],
+    ['isAppealsDefault', 'the appeals default'],
+  ] as const) {
     const holder = queue[flagName] ? others.find((q) => q[flagName]) : undefined;
     if (holder) throw invalidField(`/${flagName}`, `only one queue may be ${label} (queue ${holder.id} already is; unset it there first)`);
   }

@@ -196,7 +196,17 @@ const leaf = (field: string, extra: Record<string, unknown> = {}) => ({
 });
 
 const EXPECTED: OrgConfig = {
-  org: { id: 'acme', name: 'Acme Social', settings: { requireDecisionReason: false, requirePolicyForDecisions: false, requireSecondFactor: false, auditorPersonalData: false, wellness: { blur: 2, greyscale: true, breakAfterItems: 0 } } },
+  org: {
+    id: 'acme',
+    name: 'Acme Social',
+    settings: {
+      requireDecisionReason: false,
+      requirePolicyForDecisions: false,
+      requireSecondFactor: false,
+      auditorPersonalData: false,
+      wellness: { blur: 2, greyscale: true, breakAfterItems: 0 },
+    },
+  },
   itemTypes: [
     {
       id: 'post',
@@ -284,9 +294,7 @@ const EXPECTED: OrgConfig = {
       regexes: ['\\bwin\\s+\\$\\d+'],
     },
   ],
-  hashBanks: [
-    { id: 'known-bad', name: 'Known bad images', hashType: 'PDQ', maxDistance: 31, hashes: [INLINE_HASH, FILE_HASH] },
-  ],
+  hashBanks: [{ id: 'known-bad', name: 'Known bad images', hashType: 'PDQ', maxDistance: 31, hashes: [INLINE_HASH, FILE_HASH] }],
   rules: [
     {
       id: 'spam-links',
@@ -348,10 +356,26 @@ const EXPECTED: OrgConfig = {
   appeals: { callback: { url: 'https://platform.example/hooks/appeals', headers: {} }, body: { source: 'warden' } },
   scores: { penaltyWeights: { NONE: 0, LOW: 1, MEDIUM: 3, HIGH: 9, SEVERE: 27 }, thresholds: [0.01, 0.05, 0.1, 0.25] },
   inboundTopic: { enabled: true },
-  partialItems: { url: 'https://platform.example/warden/items', headers: { Authorization: 'Bearer items-token' }, timeoutMs: 1500, cacheSeconds: 60, maxConcurrency: 8, retries: 2 },
+  partialItems: {
+    url: 'https://platform.example/warden/items',
+    headers: { Authorization: 'Bearer items-token' },
+    timeoutMs: 1500,
+    cacheSeconds: 60,
+    maxConcurrency: 8,
+    retries: 2,
+  },
   transparency: { enabled: false, territorialScope: [], trustedFlaggers: [], accountType: null },
   users: [{ email: 'admin@acme.example', roles: ['ADMIN'] }],
-  sso: { saml_enabled: false, sso_url: 'https://idp.example/saml/sso', cert: CERT, passwordLogin: true, jit: { enabled: false, defaultRoles: [] }, roleAttribute: null, roleMap: {}, wantAssertionsSigned: true },
+  sso: {
+    saml_enabled: false,
+    sso_url: 'https://idp.example/saml/sso',
+    cert: CERT,
+    passwordLogin: true,
+    jit: { enabled: false, defaultRoles: [] },
+    roleAttribute: null,
+    roleMap: {},
+    wantAssertionsSigned: true,
+  },
   management: { queues: 'file', sso: 'file' },
 };
 
@@ -376,7 +400,17 @@ describe('parseOrgConfig: valid files', () => {
   it('defaults every optional section of a file that declares only the organization', () => {
     const config = parseOk('org: { id: tiny, name: Tiny }\n');
     expect(config).toEqual({
-      org: { id: 'tiny', name: 'Tiny', settings: { requireDecisionReason: false, requirePolicyForDecisions: false, requireSecondFactor: false, auditorPersonalData: false, wellness: { blur: 2, greyscale: true, breakAfterItems: 0 } } },
+      org: {
+        id: 'tiny',
+        name: 'Tiny',
+        settings: {
+          requireDecisionReason: false,
+          requirePolicyForDecisions: false,
+          requireSecondFactor: false,
+          auditorPersonalData: false,
+          wellness: { blur: 2, greyscale: true, breakAfterItems: 0 },
+        },
+      },
       itemTypes: [],
       policies: [],
       actions: [],
@@ -393,7 +427,16 @@ describe('parseOrgConfig: valid files', () => {
       partialItems: null,
       transparency: { enabled: false, territorialScope: [], trustedFlaggers: [], accountType: null },
       users: [],
-      sso: { saml_enabled: false, sso_url: null, cert: null, passwordLogin: true, jit: { enabled: false, defaultRoles: [] }, roleAttribute: null, roleMap: {}, wantAssertionsSigned: true },
+      sso: {
+        saml_enabled: false,
+        sso_url: null,
+        cert: null,
+        passwordLogin: true,
+        jit: { enabled: false, defaultRoles: [] },
+        roleAttribute: null,
+        roleMap: {},
+        wantAssertionsSigned: true,
+      },
       management: { queues: 'file', sso: 'file' },
     });
   });
@@ -467,9 +510,7 @@ describe('parseOrgConfig: problems', () => {
 
   it('reports a cycle in the policy tree once, at a parentId of the cycle', () => {
     const problems = problemsOf(exampleWith((doc) => doc.setIn(['policies', 0, 'parentId'], 'spam-links')));
-    expect(problems).toEqual([
-      { path: 'policies[0].parentId', message: 'policy parents form a cycle: spam → spam-links → spam' },
-    ]);
+    expect(problems).toEqual([{ path: 'policies[0].parentId', message: 'policy parents form a cycle: spam → spam-links → spam' }]);
   });
 
   it('reports an action assigned to an unknown item type', () => {
@@ -500,17 +541,13 @@ describe('parseOrgConfig: problems', () => {
 
   it('reports a malformed inline hash at its index', () => {
     const problems = problemsOf(exampleWith((doc) => doc.addIn(['hashBanks', 0, 'hashes'], 'f8f8f0ce')));
-    expect(problems).toEqual([
-      { path: 'hashBanks[0].hashes[1]', message: '"f8f8f0ce" is not a 64-character hex PDQ hash' },
-    ]);
+    expect(problems).toEqual([{ path: 'hashBanks[0].hashes[1]', message: '"f8f8f0ce" is not a 64-character hex PDQ hash' }]);
   });
 
   it('reports a malformed line of the hashes file with its line number', () => {
     const readHashesFile = () => `# bank\n${FILE_HASH}\nnot-a-hash\n\n${INLINE_HASH}\n`;
     const problems = problemsOf(EXAMPLE, { readHashesFile });
-    expect(problems).toEqual([
-      { path: 'hashBanks[0].hashesFile', message: 'line 3: "not-a-hash" is not a 64-character hex PDQ hash' },
-    ]);
+    expect(problems).toEqual([{ path: 'hashBanks[0].hashesFile', message: 'line 3: "not-a-hash" is not a 64-character hex PDQ hash' }]);
   });
 
   it('reports at most 20 malformed lines of a hashes file, then how many more', () => {
@@ -530,14 +567,11 @@ describe('parseOrgConfig: problems', () => {
   });
 
   it('reports a wrong comparator inside a nested set, listing the allowed values', () => {
-    const problems = problemsOf(
-      exampleWith((doc) => doc.setIn(['rules', 0, 'conditionSet', 'conditions', 1, 'conditions', 0, 'comparator'], 'BELOW')),
-    );
+    const problems = problemsOf(exampleWith((doc) => doc.setIn(['rules', 0, 'conditionSet', 'conditions', 1, 'conditions', 0, 'comparator'], 'BELOW')));
     expect(problems).toEqual([
       {
         path: 'rules[0].conditionSet.conditions[1].conditions[0].comparator',
-        message:
-          'must be one of EQUALS, NOT_EQUAL_TO, LT, LTE, GT, GTE, CONTAINS, IS_UNAVAILABLE, IS_NOT_PROVIDED (got "BELOW")',
+        message: 'must be one of EQUALS, NOT_EQUAL_TO, LT, LTE, GT, GTE, CONTAINS, IS_UNAVAILABLE, IS_NOT_PROVIDED (got "BELOW")',
       },
     ]);
   });
@@ -558,12 +592,14 @@ describe('parseOrgConfig: problems', () => {
 
   describe('sso with saml_enabled: true', () => {
     const IDP_CERT = readFileSync(new URL('../../../../examples/idp-example.pem', import.meta.url), 'utf8');
-    const withSaml = (cert: string) => problemsOf(exampleWith((doc) => doc.setIn(['sso', 'saml_enabled'], true)), { env: { ...ENV, ACME_IDP_CERT: cert } });
+    const withSaml = (cert: string) =>
+      problemsOf(
+        exampleWith((doc) => doc.setIn(['sso', 'saml_enabled'], true)),
+        { env: { ...ENV, ACME_IDP_CERT: cert } },
+      );
 
     it('refuses an empty certificate (a ${NAME} set to nothing), at sso.cert', () => {
-      expect(withSaml('')).toEqual([
-        { path: 'sso.cert', message: "is empty; saml_enabled is true, so the IdP's signing certificate (PEM) is required" },
-      ]);
+      expect(withSaml('')).toEqual([{ path: 'sso.cert', message: "is empty; saml_enabled is true, so the IdP's signing certificate (PEM) is required" }]);
       expect(withSaml('  \n')).toHaveLength(1);
     });
 
@@ -575,17 +611,21 @@ describe('parseOrgConfig: problems', () => {
     });
 
     it('accepts a real certificate (the example IdP certificate of the README)', () => {
-      const config = parseOk(exampleWith((doc) => doc.setIn(['sso', 'saml_enabled'], true)), { env: { ...ENV, ACME_IDP_CERT: IDP_CERT } });
+      const config = parseOk(
+        exampleWith((doc) => doc.setIn(['sso', 'saml_enabled'], true)),
+        { env: { ...ENV, ACME_IDP_CERT: IDP_CERT } },
+      );
       expect(config.sso).toMatchObject({ saml_enabled: true, sso_url: 'https://idp.example/saml/sso', cert: IDP_CERT });
     });
   });
 
   describe('sso: password login, JIT provisioning and role mapping', () => {
     const IDP_CERT = readFileSync(new URL('../../../../examples/idp-example.pem', import.meta.url), 'utf8');
-    const withSso = (edit: (doc: Document) => void) => exampleWith((doc) => {
-      doc.setIn(['sso', 'saml_enabled'], true);
-      edit(doc);
-    });
+    const withSso = (edit: (doc: Document) => void) =>
+      exampleWith((doc) => {
+        doc.setIn(['sso', 'saml_enabled'], true);
+        edit(doc);
+      });
     const env = { env: { ...ENV, ACME_IDP_CERT: IDP_CERT } };
 
     it('reads the additions of org-config.md', () => {
@@ -623,31 +663,38 @@ describe('parseOrgConfig: problems', () => {
     });
 
     it('refuses a roleMap without roleAttribute, and password login off without SAML', () => {
-      expect(problemsOf(withSso((doc) => doc.setIn(['sso', 'roleMap'], { admins: ['ADMIN'] })), env)).toEqual([
-        { path: 'sso.roleAttribute', message: 'is required when roleMap is set (the assertion attribute that holds the groups)' },
-      ]);
+      expect(
+        problemsOf(
+          withSso((doc) => doc.setIn(['sso', 'roleMap'], { admins: ['ADMIN'] })),
+          env,
+        ),
+      ).toEqual([{ path: 'sso.roleAttribute', message: 'is required when roleMap is set (the assertion attribute that holds the groups)' }]);
       expect(problemsOf(exampleWith((doc) => doc.setIn(['sso', 'passwordLogin'], false)))).toEqual([
         { path: 'sso.passwordLogin', message: 'can be false only when saml_enabled is true' },
       ]);
     });
 
     it('refuses JIT that could give no role (no defaultRoles, no roleAttribute)', () => {
-      expect(problemsOf(withSso((doc) => doc.setIn(['sso', 'jit'], { enabled: true })), env)).toEqual([
-        { path: 'sso.jit.defaultRoles', message: 'must name at least one role when jit is enabled without roleAttribute' },
-      ]);
+      expect(
+        problemsOf(
+          withSso((doc) => doc.setIn(['sso', 'jit'], { enabled: true })),
+          env,
+        ),
+      ).toEqual([{ path: 'sso.jit.defaultRoles', message: 'must name at least one role when jit is enabled without roleAttribute' }]);
     });
 
     it('refuses an unknown key in jit', () => {
-      const problems = problemsOf(withSso((doc) => doc.setIn(['sso', 'jit'], { enabled: false, roles: ['ADMIN'] })), env);
+      const problems = problemsOf(
+        withSso((doc) => doc.setIn(['sso', 'jit'], { enabled: false, roles: ['ADMIN'] })),
+        env,
+      );
       expect(problems.map((p) => p.path)).toEqual(['sso.jit.roles']);
     });
   });
 
   it('reports an unset environment variable at the value that references it', () => {
     const problems = problemsOf(EXAMPLE, { env: { ACME_IDP_CERT: CERT, ACME_ITEMS_TOKEN: 'items-token' } });
-    expect(problems).toEqual([
-      { path: 'actions[0].callback.headers.Authorization', message: 'environment variable ACME_HOOK_TOKEN is not set' },
-    ]);
+    expect(problems).toEqual([{ path: 'actions[0].callback.headers.Authorization', message: 'environment variable ACME_HOOK_TOKEN is not set' }]);
   });
 
   it('reports only the unset variable, not the invalid URL it leaves behind', () => {
@@ -698,18 +745,12 @@ describe('parseOrgConfig: problems', () => {
   });
 
   it("reports a field input that names no field of the rule's item types", () => {
-    const problems = problemsOf(
-      exampleWith((doc) => doc.setIn(['rules', 0, 'conditionSet', 'conditions', 1, 'conditions', 1, 'input', 'field'], 'shares')),
-    );
-    expect(problems).toEqual([
-      { path: 'rules[0].conditionSet.conditions[1].conditions[1].input.field', message: 'no field "shares" in item type post' },
-    ]);
+    const problems = problemsOf(exampleWith((doc) => doc.setIn(['rules', 0, 'conditionSet', 'conditions', 1, 'conditions', 1, 'input', 'field'], 'shares')));
+    expect(problems).toEqual([{ path: 'rules[0].conditionSet.conditions[1].conditions[1].input.field', message: 'no field "shares" in item type post' }]);
   });
 
   it("reports a field input that names no field of a routing rule's item types", () => {
-    const problems = problemsOf(
-      exampleWith((doc) => doc.setIn(['routingRules', 0, 'conditionSet', 'conditions', 0], leaf('title'))),
-    );
+    const problems = problemsOf(exampleWith((doc) => doc.setIn(['routingRules', 0, 'conditionSet', 'conditions', 0], leaf('title'))));
     expect(problems.map((problem) => problem.path)).toEqual(['routingRules[0].conditionSet.conditions[0].input.field']);
   });
 
@@ -728,14 +769,17 @@ describe('parseOrgConfig: problems', () => {
   it('reports unknown banks and invalid signal arguments', () => {
     const problems = problemsOf(
       exampleWith((doc) => {
-        doc.setIn(['rules', 0, 'conditionSet', 'conditions'], [
-          leaf('text', { signal: { type: 'TEXT_BANK', args: { bankId: 'nope' } } }),
-          leaf('images', { signal: { type: 'IMAGE_HASH_MATCH', args: { bankIds: ['known-bad', 'lost'] } } }),
-          leaf('text', { signal: { type: 'TEXT_CONTAINS', args: { terms: [] } } }),
-          leaf('text', { signal: { type: 'HTTP_SIGNAL', args: { url: 'ftp://classifier.example' } } }),
-          leaf('location', { signal: { type: 'GEO_WITHIN', args: { lat: 91, lon: 0, radiusKm: 0 } } }),
-          leaf('text', { signal: { type: 'SENTIMENT' } }),
-        ]);
+        doc.setIn(
+          ['rules', 0, 'conditionSet', 'conditions'],
+          [
+            leaf('text', { signal: { type: 'TEXT_BANK', args: { bankId: 'nope' } } }),
+            leaf('images', { signal: { type: 'IMAGE_HASH_MATCH', args: { bankIds: ['known-bad', 'lost'] } } }),
+            leaf('text', { signal: { type: 'TEXT_CONTAINS', args: { terms: [] } } }),
+            leaf('text', { signal: { type: 'HTTP_SIGNAL', args: { url: 'ftp://classifier.example' } } }),
+            leaf('location', { signal: { type: 'GEO_WITHIN', args: { lat: 91, lon: 0, radiusKm: 0 } } }),
+            leaf('text', { signal: { type: 'SENTIMENT' } }),
+          ],
+        );
       }),
     );
     const base = 'rules[0].conditionSet.conditions';
@@ -753,12 +797,15 @@ describe('parseOrgConfig: problems', () => {
   it('reports malformed condition sets and leaves', () => {
     const problems = problemsOf(
       exampleWith((doc) => {
-        doc.setIn(['rules', 0, 'conditionSet', 'conditions'], [
-          { conjunction: 'NAND', conditions: [] },
-          { input: { field: 'text', builtin: 'ALL_TEXT' }, comparator: 'EQUALS', value: 1 },
-          { input: { field: 'text' }, comparator: 'EQUALS' },
-          { input: { builtin: 'REPORT_COUNT' }, comparator: 'GT', value: 3 },
-        ]);
+        doc.setIn(
+          ['rules', 0, 'conditionSet', 'conditions'],
+          [
+            { conjunction: 'NAND', conditions: [] },
+            { input: { field: 'text', builtin: 'ALL_TEXT' }, comparator: 'EQUALS', value: 1 },
+            { input: { field: 'text' }, comparator: 'EQUALS' },
+            { input: { builtin: 'REPORT_COUNT' }, comparator: 'GT', value: 3 },
+          ],
+        );
       }),
     );
     const base = 'rules[0].conditionSet.conditions';

@@ -6,12 +6,7 @@ import { type ConfigProblem, formatPath, isRecord, ProblemList } from './org-con
 import type { CheckContext, DeclaredIds, RawField } from './org-config/cross-references.checker.js';
 import { type DocumentFormat, parseSyntax } from './org-config/document-syntax.parser.js';
 import { type EnvValues, substituteEnv } from './org-config/env-substitution.js';
-import {
-  hashBankSchema,
-  type ReadHashesFile,
-  type ResolvedHashes,
-  resolveHashBanks,
-} from './org-config/hash-banks.section-parser.js';
+import { hashBankSchema, type ReadHashesFile, type ResolvedHashes, resolveHashBanks } from './org-config/hash-banks.section-parser.js';
 import { inboundTopicSchema } from './org-config/inbound-topic.section-parser.js';
 import { partialItemsSchema } from './org-config/partial-items.section-parser.js';
 import { checkDsaReferences, transparencyOrDefault, transparencySchema } from './org-config/dsa-mapping.section-parser.js';

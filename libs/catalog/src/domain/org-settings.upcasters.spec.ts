@@ -36,7 +36,12 @@ describe('OrgSettingsChanged upcasters', () => {
   });
 
   it('leaves a v2 event as it is', () => {
-    const settings = { requireDecisionReason: false, requirePolicyForDecisions: false, requireSecondFactor: false, wellness: { blur: 0, greyscale: false, breakAfterItems: 3 } };
+    const settings = {
+      requireDecisionReason: false,
+      requirePolicyForDecisions: false,
+      requireSecondFactor: false,
+      wellness: { blur: 0, greyscale: false, breakAfterItems: 3 },
+    };
     const v2 = recorded({ settings }, 2);
     expect(registry.upcast(v2)).toBe(v2);
   });

@@ -1,14 +1,7 @@
 import type { Projection, ProjectionContext } from '#warden/eventstore';
 import type { Json, RecordedEvent } from '#warden/kernel';
 import type { ReadDocument } from '#warden/readstore';
-import {
-  CATALOG_EVENT_TYPES,
-  type CatalogEvent,
-  type HashBankEvent,
-  isEntityArchived,
-  isEntityDefined,
-  SETTINGS_EVENTS,
-} from '../domain/catalog.events.js';
+import { CATALOG_EVENT_TYPES, type CatalogEvent, type HashBankEvent, isEntityArchived, isEntityDefined, SETTINGS_EVENTS } from '../domain/catalog.events.js';
 import {
   CATALOG_ENTITIES,
   CATALOG_HASH_BANK_SIZES,

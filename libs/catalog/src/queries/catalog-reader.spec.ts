@@ -48,7 +48,13 @@ describe('CatalogReader', () => {
       await store.commit(writes, move);
       checkpoint = move.to;
     };
-    const put = (doc: CatalogEntityDoc) => ({ op: 'put' as const, collection: CATALOG_ENTITIES, id: entityDocId(doc.orgId, doc.kind, doc.id), doc: doc as never, position: checkpoint + 1 });
+    const put = (doc: CatalogEntityDoc) => ({
+      op: 'put' as const,
+      collection: CATALOG_ENTITIES,
+      id: entityDocId(doc.orgId, doc.kind, doc.id),
+      doc: doc as never,
+      position: checkpoint + 1,
+    });
     const host = { localProgress: () => localProgress };
     return {
       reader: new CatalogReader(counting, new Keyring([randomBytes(32)]), host),

@@ -66,7 +66,9 @@ export class CatalogReader {
     let docs = this.cache.get(key);
     if (!docs) {
       docs = this.readStore
-        .find<CatalogEntityDoc<K>>(CATALOG_ENTITIES, withArchived ? { orgId, kind } : { orgId, kind, archived: false }, { sort: [{ field: 'id', direction: 'asc' }] })
+        .find<CatalogEntityDoc<K>>(CATALOG_ENTITIES, withArchived ? { orgId, kind } : { orgId, kind, archived: false }, {
+          sort: [{ field: 'id', direction: 'asc' }],
+        })
         .then((found) => found.map((d) => deepFreeze({ ...d, entity: this.withSealedCallback(d.entity) })));
       this.cache.set(key, docs);
       docs.catch(() => this.cache.get(key) === docs && this.cache.delete(key));

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deciderSpecification } from '#warden/kernel';
-import {
-  actionExecutionDecider,
-  type ExecuteAction,
-  executionDeliveryId,
-  executionReviewRequestId,
-} from './action-execution.decider.js';
+import { actionExecutionDecider, type ExecuteAction, executionDeliveryId, executionReviewRequestId } from './action-execution.decider.js';
 
 const spec = deciderSpecification(actionExecutionDecider);
 
@@ -17,7 +12,10 @@ const execute = (overrides: Partial<ExecuteAction> = {}): ExecuteAction => ({
   item: { id: 'post-1', typeId: 'post', typeName: 'Post' },
   version: 2,
   policies: [{ id: 'spam', name: 'Spam', penalty: 'LOW' }],
-  reportedItems: [{ id: 'post-1', typeId: 'post' }, { id: 'post-0', typeId: 'post' }],
+  reportedItems: [
+    { id: 'post-1', typeId: 'post' },
+    { id: 'post-0', typeId: 'post' },
+  ],
   creator: { id: 'u1', typeId: 'user' },
   actorId: 'staff-17',
   now: '2026-03-01T12:00:00.000Z',
@@ -44,53 +42,65 @@ const executed = (overrides: Partial<ExecuteAction> = {}) => {
 
 describe('action execution decider', () => {
   it('records a customer-defined action with its callback: the policies given, no rules, the creator, trigger post-actions', () => {
-    spec.given([]).when(execute()).then([
-      executed(),
-      {
-        type: 'ActionCallbackRequested',
-        data: {
-          deliveryId: executionDeliveryId('acme', 'exe_1'),
-          item: { id: 'post-1', typeId: 'post', typeName: 'Post' },
-          action: { id: 'remove' },
-          policies: [{ id: 'spam', name: 'Spam', penalty: 'LOW' }],
-          rules: [],
-          custom: { severity: 'high' },
-          creator: { id: 'u1', typeId: 'user' },
-          environment: 'MANUAL',
-          trigger: 'post-actions',
+    spec
+      .given([])
+      .when(execute())
+      .then([
+        executed(),
+        {
+          type: 'ActionCallbackRequested',
+          data: {
+            deliveryId: executionDeliveryId('acme', 'exe_1'),
+            item: { id: 'post-1', typeId: 'post', typeName: 'Post' },
+            action: { id: 'remove' },
+            policies: [{ id: 'spam', name: 'Spam', penalty: 'LOW' }],
+            rules: [],
+            custom: { severity: 'high' },
+            creator: { id: 'u1', typeId: 'user' },
+            environment: 'MANUAL',
+            trigger: 'post-actions',
+          },
         },
-      },
-    ]);
+      ]);
   });
 
   it('an unknown user: the callback has no creator (no strikes, no count)', () => {
-    const [, callback] = spec.given([]).when(execute({ creator: null, actorId: null })).events();
+    const [, callback] = spec
+      .given([])
+      .when(execute({ creator: null, actorId: null }))
+      .events();
     expect(callback).toMatchObject({ type: 'ActionCallbackRequested', data: { creator: null } });
   });
 
   it('ENQUEUE_TO_MRT requests review of the item version in the default queue, source POST_ACTIONS; no callback', () => {
     const command = execute({ action: { id: 'enqueue-to-mrt', kind: 'ENQUEUE_TO_MRT', body: {} }, reportedItems: [] });
-    spec.given([]).when(command).then([
-      executed({ action: command.action, reportedItems: [] }),
-      {
-        type: 'ReviewEnqueueRequested',
-        data: {
-          jobId: executionReviewRequestId('acme', 'exe_1'),
-          item: { id: 'post-1', typeId: 'post', typeName: 'Post' },
-          version: 2,
-          queueId: 'default',
-          source: 'POST_ACTIONS',
-          actionId: 'enqueue-to-mrt',
-          policies: [{ id: 'spam', name: 'Spam', penalty: 'LOW' }],
-          rules: [],
-          environment: 'MANUAL',
+    spec
+      .given([])
+      .when(command)
+      .then([
+        executed({ action: command.action, reportedItems: [] }),
+        {
+          type: 'ReviewEnqueueRequested',
+          data: {
+            jobId: executionReviewRequestId('acme', 'exe_1'),
+            item: { id: 'post-1', typeId: 'post', typeName: 'Post' },
+            version: 2,
+            queueId: 'default',
+            source: 'POST_ACTIONS',
+            actionId: 'enqueue-to-mrt',
+            policies: [{ id: 'spam', name: 'Spam', penalty: 'LOW' }],
+            rules: [],
+            environment: 'MANUAL',
+          },
         },
-      },
-    ]);
+      ]);
   });
 
   it('ENQUEUE_TO_CHILD_SAFETY requests the child-safety queue', () => {
-    const events = spec.given([]).when(execute({ action: { id: 'enqueue-to-child-safety', kind: 'ENQUEUE_TO_CHILD_SAFETY', body: {} } })).events();
+    const events = spec
+      .given([])
+      .when(execute({ action: { id: 'enqueue-to-child-safety', kind: 'ENQUEUE_TO_CHILD_SAFETY', body: {} } }))
+      .events();
     expect(events[1]).toMatchObject({ type: 'ReviewEnqueueRequested', data: { queueId: 'child-safety', source: 'POST_ACTIONS' } });
   });
 
@@ -100,14 +110,23 @@ describe('action execution decider', () => {
   });
 
   it('two executions of the same request get different delivery ids (two callbacks, two strike applications)', () => {
-    const a = spec.given([]).when(execute({ executionId: 'exe_1' })).events()[1]!;
-    const b = spec.given([]).when(execute({ executionId: 'exe_2' })).events()[1]!;
+    const a = spec
+      .given([])
+      .when(execute({ executionId: 'exe_1' }))
+      .events()[1]!;
+    const b = spec
+      .given([])
+      .when(execute({ executionId: 'exe_2' }))
+      .events()[1]!;
     expect((a.data as { deliveryId: string }).deliveryId).not.toBe((b.data as { deliveryId: string }).deliveryId);
   });
 
   it('the action body is copied, not shared with the catalog', () => {
     const body = { severity: 'high' };
-    const [, callback] = spec.given([]).when(execute({ action: { id: 'remove', kind: 'CUSTOMER_DEFINED_ACTION', body } })).events();
+    const [, callback] = spec
+      .given([])
+      .when(execute({ action: { id: 'remove', kind: 'CUSTOMER_DEFINED_ACTION', body } }))
+      .events();
     expect((callback!.data as { custom: object }).custom).not.toBe(body);
   });
 });

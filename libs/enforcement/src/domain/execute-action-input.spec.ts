@@ -2,13 +2,26 @@ import { describe, expect, it } from 'vitest';
 import type { ActionDefinition, ItemTypeDefinition, PolicyDefinition } from '#warden/catalog/contracts';
 import { checkExecuteAction, type ExecutionCatalog, executableActions } from './execute-action-input.js';
 
-const itemType = (id: string, kind: ItemTypeDefinition['kind']): ItemTypeDefinition => ({ id, name: id, kind, version: null, fields: [], roles: {} as ItemTypeDefinition['roles'] });
+const itemType = (id: string, kind: ItemTypeDefinition['kind']): ItemTypeDefinition => ({
+  id,
+  name: id,
+  kind,
+  version: null,
+  fields: [],
+  roles: {} as ItemTypeDefinition['roles'],
+});
 const policy = (id: string): PolicyDefinition => ({ id, name: id, penalty: 'LOW' }) as PolicyDefinition;
 const remove = { id: 'remove', kind: 'CUSTOMER_DEFINED_ACTION', itemTypeIds: ['post'], body: { severity: 'high' } } as unknown as ActionDefinition;
 
 const catalog: ExecutionCatalog = {
-  itemTypes: new Map([['post', itemType('post', 'CONTENT')], ['user', itemType('user', 'USER')]]),
-  policies: new Map([['spam', policy('spam')], ['scam', policy('scam')]]),
+  itemTypes: new Map([
+    ['post', itemType('post', 'CONTENT')],
+    ['user', itemType('user', 'USER')],
+  ]),
+  policies: new Map([
+    ['spam', policy('spam')],
+    ['scam', policy('scam')],
+  ]),
   actions: executableActions([remove]),
 };
 const check = (body: Record<string, unknown>) => checkExecuteAction(body, catalog, { maxItemsPerList: 3 });
@@ -20,10 +33,17 @@ describe('execute action input', () => {
       itemId: 'p1',
       itemTypeId: 'post',
       policyIds: ['scam', 'spam', 'scam'],
-      reportedItems: [{ id: 'p1', typeId: 'post' }, { id: 'p1', typeId: 'post' }, { id: 'p1', typeId: 'user' }],
+      reportedItems: [
+        { id: 'p1', typeId: 'post' },
+        { id: 'p1', typeId: 'post' },
+        { id: 'p1', typeId: 'user' },
+      ],
     });
     expect(checked.ok && checked.input.policies.map((p) => p.id)).toEqual(['scam', 'spam']);
-    expect(checked.ok && checked.input.reportedItems).toEqual([{ id: 'p1', typeId: 'post' }, { id: 'p1', typeId: 'user' }]);
+    expect(checked.ok && checked.input.reportedItems).toEqual([
+      { id: 'p1', typeId: 'post' },
+      { id: 'p1', typeId: 'user' },
+    ]);
     expect(checked.ok && checked.input.actorId).toBeNull();
   });
 

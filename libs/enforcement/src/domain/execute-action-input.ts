@@ -83,9 +83,9 @@ export function checkExecuteAction(body: Record<string, unknown>, catalog: Execu
 
 function requiredId(body: Record<string, unknown>, field: string, report: ProblemSink): string | undefined {
   const value = body[field];
-  if (value === undefined) return report(`/${field}`, 'required field is missing'), undefined;
+  if (value === undefined) return (report(`/${field}`, 'required field is missing'), undefined);
   const issue = typeof value === 'string' ? idProblem(value) : 'expected a non-empty string';
-  if (issue) return report(`/${field}`, issue), undefined;
+  if (issue) return (report(`/${field}`, issue), undefined);
   return value as string;
 }
 
@@ -102,7 +102,12 @@ function checkPolicyIds(value: unknown, catalog: ExecutionCatalog, limits: { max
   return policies;
 }
 
-function checkReportedItems(value: unknown, catalog: ExecutionCatalog, limits: { maxItemsPerList: number }, report: ProblemSink): Array<{ id: string; typeId: string }> {
+function checkReportedItems(
+  value: unknown,
+  catalog: ExecutionCatalog,
+  limits: { maxItemsPerList: number },
+  report: ProblemSink,
+): Array<{ id: string; typeId: string }> {
   const pointer = '/reportedItems';
   if (value === undefined || !checkList(pointer, value, limits.maxItemsPerList, report, 'expected an array of objects {id, typeId}')) return [];
   const items: Array<{ id: string; typeId: string }> = [];
@@ -111,7 +116,8 @@ function checkReportedItems(value: unknown, catalog: ExecutionCatalog, limits: {
     if (!isJsonObject(element)) return report(at, 'expected an object {id, typeId}');
     const { id, typeId } = element;
     const idIssue = typeof id === 'string' ? idProblem(id) : 'expected a non-empty string';
-    const typeIssue = typeof typeId !== 'string' || typeId === '' ? 'expected a non-empty string' : catalog.itemTypes.has(typeId) ? undefined : `unknown item type '${typeId}'`;
+    const typeIssue =
+      typeof typeId !== 'string' || typeId === '' ? 'expected a non-empty string' : catalog.itemTypes.has(typeId) ? undefined : `unknown item type '${typeId}'`;
     if (idIssue) report(`${at}/id`, idIssue);
     if (typeIssue) report(`${at}/typeId`, typeIssue);
     if (idIssue || typeIssue || items.some((r) => r.id === id && r.typeId === typeId)) return;

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SCORE_SETTINGS, type Penalty } from '#warden/catalog/contracts';
-import { actionedCount, type ItemActions, itemPenalty, scoreForRatio, userScore, type UserScoreFacts, withAction, withItemChange, withoutAction } from './user-score.js';
+import {
+  actionedCount,
+  type ItemActions,
+  itemPenalty,
+  scoreForRatio,
+  userScore,
+  type UserScoreFacts,
+  withAction,
+  withItemChange,
+  withoutAction,
+} from './user-score.js';
 
 const weights = DEFAULT_SCORE_SETTINGS.penaltyWeights;
 const penaltyOf: Record<string, Penalty> = { remove: 'MEDIUM', ban: 'SEVERE', label: 'NONE' };

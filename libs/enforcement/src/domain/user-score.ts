@@ -79,7 +79,11 @@ export function pairPenalty(actionPenalty: Penalty, policyPenalty: Penalty | nul
 }
 
 /** An item counts once, at its most severe pair. */
-export function itemPenalty(item: Pick<ItemActions, 'actions'>, actionPenalty: (actionId: string) => Penalty, weights: ScoreSettings['penaltyWeights']): number {
+export function itemPenalty(
+  item: Pick<ItemActions, 'actions'>,
+  actionPenalty: (actionId: string) => Penalty,
+  weights: ScoreSettings['penaltyWeights'],
+): number {
   let most = 0;
   for (const action of item.actions) {
     const penalty = actionPenalty(action.actionId);
@@ -123,7 +127,8 @@ export function withAction(item: ItemActions, action: ScoredAction): ItemActions
   const penalties = [...new Set([...(known?.policyPenalties ?? []), ...action.policyPenalties])].sort();
   const keys = [...new Set([...(known?.keys ?? []), ...newKeys])];
   if (known && penalties.length === known.policyPenalties.length && keys.length === (known.keys ?? []).length) return item;
-  const recorded: ScoredAction = keys.length > 0 ? { actionId: action.actionId, policyPenalties: penalties, keys } : { actionId: action.actionId, policyPenalties: penalties };
+  const recorded: ScoredAction =
+    keys.length > 0 ? { actionId: action.actionId, policyPenalties: penalties, keys } : { actionId: action.actionId, policyPenalties: penalties };
   const actions = known ? item.actions.map((a) => (a.actionId === action.actionId ? recorded : a)) : [...item.actions, recorded];
   return { ...item, actions };
 }

@@ -56,8 +56,11 @@ describe('user strikes decider', () => {
   const clock = new FixedClock(new Date('2026-03-01T12:00:00Z'));
   const at3 = [{ strikes: 3, actionId: 'ban', action: ban }];
 
-  it('applies an action\'s strikes and records the count after it', () => {
-    const events = spec.given([]).when(apply('a', 2, clock.now())).events();
+  it("applies an action's strikes and records the count after it", () => {
+    const events = spec
+      .given([])
+      .when(apply('a', 2, clock.now()))
+      .events();
     expect(events).toEqual([
       {
         type: 'UserStrikesApplied',
@@ -76,18 +79,27 @@ describe('user strikes decider', () => {
 
   it('counts one application once: the same key again decides nothing', () => {
     const history = run([apply('a', 1, clock.now())]);
-    spec.given(history).when(apply('a', 1, clock.now())).thenNothing();
+    spec
+      .given(history)
+      .when(apply('a', 1, clock.now()))
+      .thenNothing();
     expect(strikeCount(spec.given(history).state, clock.now(), null)).toBe(1);
   });
 
   it('applies nothing for no strikes', () => {
-    spec.given([]).when(apply('a', 0, clock.now(), { thresholds: at3 })).thenNothing();
+    spec
+      .given([])
+      .when(apply('a', 0, clock.now(), { thresholds: at3 }))
+      .thenNothing();
   });
 
   it('fires a threshold when the count goes from below it to at or above it, with the spec 6.2 threshold shape', () => {
     const history = run([apply('a', 1, clock.now(), { thresholds: at3 }), apply('b', 1, clock.now(), { thresholds: at3 })]);
     expect(fired(history)).toEqual([]);
-    const events = spec.given(history).when(apply('c', 1, clock.now(), { thresholds: at3 })).events();
+    const events = spec
+      .given(history)
+      .when(apply('c', 1, clock.now(), { thresholds: at3 }))
+      .events();
     expect(types(events)).toEqual(['UserStrikesApplied', 'UserStrikeThresholdCrossed', 'ActionCallbackRequested']);
     expect(events[1]!.data).toMatchObject({ strikes: 3, actionIds: ['ban'], crossed: [3], count: 3 });
     const callback = events[2]!.data as { [key: string]: unknown };
@@ -117,7 +129,10 @@ describe('user strikes decider', () => {
       { strikes: 3, actionId: 'ban', action: ban },
       { strikes: 10, actionId: 'remove', action: remove },
     ];
-    const events = spec.given(run([apply('a', 1, clock.now(), { thresholds })])).when(apply('b', 4, clock.now(), { thresholds })).events();
+    const events = spec
+      .given(run([apply('a', 1, clock.now(), { thresholds })]))
+      .when(apply('b', 4, clock.now(), { thresholds }))
+      .events();
     expect(fired(events)).toHaveLength(1);
     expect(fired(events)[0]!.data).toMatchObject({ action: { id: 'ban' }, userStrikeCount: 5 });
     expect(events[1]!.data).toMatchObject({ strikes: 3, crossed: [2, 3] });
@@ -128,7 +143,10 @@ describe('user strikes decider', () => {
       { strikes: 2, actionId: 'remove', action: remove },
       { strikes: 2, actionId: 'ban', action: ban },
     ];
-    const events = spec.given([]).when(apply('a', 2, clock.now(), { thresholds })).events();
+    const events = spec
+      .given([])
+      .when(apply('a', 2, clock.now(), { thresholds }))
+      .events();
     expect(fired(events).map((e) => e.data)).toMatchObject([{ action: { id: 'remove' }, custom: { severity: 'high' } }, { action: { id: 'ban' } }]);
   });
 
@@ -139,7 +157,12 @@ describe('user strikes decider', () => {
     expect(strikeCount(spec.given(history).state, start.now(), 30)).toBe(2);
     start.advance(2 * DAY);
     expect(strikeCount(spec.given(history).state, start.now(), 30)).toBe(0);
-    expect(spec.given(history).when(apply('b', 1, start.now(), { windowDays: 30 })).events()[0]!.data).toMatchObject({ countAfter: 1 });
+    expect(
+      spec
+        .given(history)
+        .when(apply('b', 1, start.now(), { windowDays: 30 }))
+        .events()[0]!.data,
+    ).toMatchObject({ countAfter: 1 });
     expect(strikeCount(spec.given(history).state, start.now(), null)).toBe(2);
   });
 
@@ -161,7 +184,10 @@ describe('user strikes decider', () => {
 
   it('enqueues the user for an ENQUEUE_TO_MRT threshold action, with source POST_ACTIONS', () => {
     const thresholds = [{ strikes: 1, actionId: 'enqueue-to-mrt', action: { kind: 'ENQUEUE_TO_MRT' as const, body: {} } }];
-    const events = spec.given([]).when(apply('a', 1, clock.now(), { thresholds })).events();
+    const events = spec
+      .given([])
+      .when(apply('a', 1, clock.now(), { thresholds }))
+      .events();
     expect(events[2]).toEqual({
       type: 'ReviewEnqueueRequested',
       data: {
@@ -178,25 +204,43 @@ describe('user strikes decider', () => {
     });
   });
 
-  it('records a crossing without firing when the threshold\'s action is gone from the catalog', () => {
-    const events = spec.given([]).when(apply('a', 3, clock.now(), { thresholds: [{ strikes: 3, actionId: 'gone' }] })).events();
+  it("records a crossing without firing when the threshold's action is gone from the catalog", () => {
+    const events = spec
+      .given([])
+      .when(apply('a', 3, clock.now(), { thresholds: [{ strikes: 3, actionId: 'gone' }] }))
+      .events();
     expect(types(events)).toEqual(['UserStrikesApplied', 'UserStrikeThresholdCrossed']);
   });
 
-  it('derives the firing\'s ids from the application: deciding it again gives the same ids', () => {
-    const first = spec.given([]).when(apply('a', 3, clock.now(), { thresholds: at3 })).events();
-    const again = spec.given([]).when(apply('a', 3, clock.now(), { thresholds: at3 })).events();
+  it("derives the firing's ids from the application: deciding it again gives the same ids", () => {
+    const first = spec
+      .given([])
+      .when(apply('a', 3, clock.now(), { thresholds: at3 }))
+      .events();
+    const again = spec
+      .given([])
+      .when(apply('a', 3, clock.now(), { thresholds: at3 }))
+      .events();
     expect(first[2]!.data).toEqual(again[2]!.data);
-    const other = spec.given([]).when(apply('b', 3, clock.now(), { thresholds: at3 })).events();
+    const other = spec
+      .given([])
+      .when(apply('b', 3, clock.now(), { thresholds: at3 }))
+      .events();
     expect((other[2]!.data as { deliveryId: string }).deliveryId).not.toBe((first[2]!.data as { deliveryId: string }).deliveryId);
   });
 
   it('records a crossing counted more than a day after its action without firing it (an upgrade counting past actions, a long outage)', () => {
     const history = run([apply('a', 2, clock.now(), { thresholds: at3 })]);
-    const late = spec.given(history).when(apply('b', 1, clock.now(), { thresholds: at3, countedLaterBy: DAY + 1 })).events();
+    const late = spec
+      .given(history)
+      .when(apply('b', 1, clock.now(), { thresholds: at3, countedLaterBy: DAY + 1 }))
+      .events();
     expect(types(late)).toEqual(['UserStrikesApplied', 'UserStrikeThresholdCrossed']);
     expect(late[1]!.data).toMatchObject({ strikes: 3, notFired: { ban: 'late' } });
-    const inTime = spec.given(history).when(apply('b', 1, clock.now(), { thresholds: at3, countedLaterBy: DAY - 1 })).events();
+    const inTime = spec
+      .given(history)
+      .when(apply('b', 1, clock.now(), { thresholds: at3, countedLaterBy: DAY - 1 }))
+      .events();
     expect(types(inTime)).toEqual(['UserStrikesApplied', 'UserStrikeThresholdCrossed', 'ActionCallbackRequested']);
     expect(inTime[1]!.data).not.toHaveProperty('notFired');
   });
@@ -205,7 +249,10 @@ describe('user strikes decider', () => {
     const start = new Date('2026-01-01T00:00:00Z');
     const history = run([apply('a', 2, start, { windowDays: 30 })]);
     // Counted 40 days late, 'b' happened 10 days after 'a': inside the window.
-    const b = spec.given(history).when(apply('b', 1, new Date(start.getTime() + 10 * DAY), { windowDays: 30, countedLaterBy: 30 * DAY })).events();
+    const b = spec
+      .given(history)
+      .when(apply('b', 1, new Date(start.getTime() + 10 * DAY), { windowDays: 30, countedLaterBy: 30 * DAY }))
+      .events();
     expect(b[0]!.data).toMatchObject({ countAfter: 3, appliedAt: new Date(start.getTime() + 10 * DAY).toISOString() });
   });
 });
@@ -224,12 +271,8 @@ describe('user strikes decider: reversal by an accepted appeal', () => {
     windowDays: null,
   });
 
-  it('takes the appealed actions\' strikes on the item out of the count, once per appeal', () => {
-    const history = run([
-      apply('a', 1, t0, { itemId: 'p1' }),
-      apply('b', 2, t0, { itemId: 'p1', actionId: 'suspend' }),
-      apply('c', 1, t0, { itemId: 'p2' }),
-    ]);
+  it("takes the appealed actions' strikes on the item out of the count, once per appeal", () => {
+    const history = run([apply('a', 1, t0, { itemId: 'p1' }), apply('b', 2, t0, { itemId: 'p1', actionId: 'suspend' }), apply('c', 1, t0, { itemId: 'p2' })]);
     const events = spec.given(history).when(reverseRemove('ap-1', 'p1')).events();
     expect(events).toEqual([
       {
@@ -250,7 +293,10 @@ describe('user strikes decider: reversal by an accepted appeal', () => {
     expect(strikeCount(spec.given(after).state, t0, null)).toBe(3);
     spec.given(after).when(reverseRemove('ap-1', 'p1')).thenNothing();
     // The reversed application is never applied again under its key (a redelivered action).
-    spec.given(after).when(apply('a', 1, t0, { itemId: 'p1' })).thenNothing();
+    spec
+      .given(after)
+      .when(apply('a', 1, t0, { itemId: 'p1' }))
+      .thenNothing();
   });
 
   it('records the reversal of actions that applied no strikes (the score still moves)', () => {

@@ -112,7 +112,13 @@ export interface UserStrikesState {
   readonly reversedAppeals: ReadonlySet<string>;
 }
 
-const noEarlierApplications: EarlierApplications = { count: 0, strikesByDay: new Map(), ancientStrikes: 0, keys: [new Set(), new Set()], reversedKeys: new Set() };
+const noEarlierApplications: EarlierApplications = {
+  count: 0,
+  strikesByDay: new Map(),
+  ancientStrikes: 0,
+  keys: [new Set(), new Set()],
+  reversedKeys: new Set(),
+};
 
 export const initialUserStrikesState: UserStrikesState = { applications: new Map(), earlier: noEarlierApplications, reversedAppeals: new Set() };
 
@@ -267,7 +273,10 @@ function decodeState(json: Json): UserStrikesState {
   };
   return {
     applications: new Map(
-      s.applications.map(([key, strikes, at, countAfter, actionId, id, typeId, reversed]) => [key, { strikes, at, countAfter, actionId, item: { id, typeId }, reversed }]),
+      s.applications.map(([key, strikes, at, countAfter, actionId, id, typeId, reversed]) => [
+        key,
+        { strikes, at, countAfter, actionId, item: { id, typeId }, reversed },
+      ]),
     ),
     earlier: {
       count: s.earlier.count,

@@ -112,9 +112,4 @@ export type ThresholdEnqueueRequested = DomainEvent<
   }
 >;
 
-export type UserStrikesEvent =
-  | UserStrikesApplied
-  | UserStrikeThresholdCrossed
-  | UserActionsReversed
-  | ThresholdCallbackRequested
-  | ThresholdEnqueueRequested;
+export type UserStrikesEvent = UserStrikesApplied | UserStrikeThresholdCrossed | UserActionsReversed | ThresholdCallbackRequested | ThresholdEnqueueRequested;

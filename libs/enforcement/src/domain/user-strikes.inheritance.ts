@@ -10,7 +10,7 @@ export function policyStrikeCount(policyId: string, policies: ReadonlyMap<string
   if (!policy) return 0;
   if (policy.userStrikeCount > 0) return policy.userStrikeCount;
   const seen = new Set([policy.id]);
-  for (let parentId = policy.parentId; parentId !== null && !seen.has(parentId); ) {
+  for (let parentId = policy.parentId; parentId !== null && !seen.has(parentId);) {
     const parent = policies.get(parentId);
     if (!parent) return 0;
     if (parent.applyUserStrikeCountConfigToChildren) return parent.userStrikeCount;

@@ -5,7 +5,15 @@ import { ProjectionRunner, rebuildReadModels } from '#warden/eventstore';
 import { itemStream } from '#warden/ingestion';
 import type { JsonObject } from '#warden/kernel';
 import { userScoresProjection } from './user-scores.projection.js';
-import { USER_SCORE_FETCHED_ITEMS, USER_SCORE_ITEMS, USER_SCORES, type UserScoreDoc, userScoreDocId, type UserScoreItemDoc, userScoreItemDocId } from './user-scores.read-model.js';
+import {
+  USER_SCORE_FETCHED_ITEMS,
+  USER_SCORE_ITEMS,
+  USER_SCORES,
+  type UserScoreDoc,
+  userScoreDocId,
+  type UserScoreItemDoc,
+  userScoreItemDocId,
+} from './user-scores.read-model.js';
 import { crashingBeforeCheckpoint } from '../../../../test/support/crashing-read-store.js';
 
 const alice = { id: 'alice', typeId: 'user' };
@@ -14,7 +22,8 @@ const bob = { id: 'bob', typeId: 'user' };
 const submitted = (itemId: string, creator: { id: string; typeId: string } | null, typeId = 'post', orgId = 'acme', source = 'items') =>
   anEvent('ItemSubmitted', { itemId, typeId, typeVersion: null, typeSchemaVariant: 'original', data: {}, creator, subject: 'x', source } as JsonObject, orgId);
 /** A version fetched from the customer's partial-items endpoint (docs/partial-items.md). */
-const fetched = (itemId: string, creator: { id: string; typeId: string } | null, typeId = 'post') => submitted(itemId, creator, typeId, 'acme', 'partial-fetch');
+const fetched = (itemId: string, creator: { id: string; typeId: string } | null, typeId = 'post') =>
+  submitted(itemId, creator, typeId, 'acme', 'partial-fetch');
 
 const actioned = (itemId: string, creator: { id: string; typeId: string } | null, actionId: string, penalties: string[], extra: object = {}) =>
   anEvent('ActionCallbackRequested', {
@@ -125,10 +134,19 @@ describe('user scores projection', () => {
     expect(await doc(carol)).toMatchObject({ submissions: 1 });
   });
 
-  it('takes reversed actions out of the user\'s actioned items (an accepted appeal), once', async () => {
+  it("takes reversed actions out of the user's actioned items (an accepted appeal), once", async () => {
     await seed();
     const reversed = (appealId: string, actionIds: string[]) =>
-      anEvent('UserActionsReversed', { appealId, user: alice, item: { id: 'p1', typeId: 'post' }, actionIds, keys: [], strikes: 0, countAfter: 0, reversedAt: '2026-03-01T00:00:00Z' });
+      anEvent('UserActionsReversed', {
+        appealId,
+        user: alice,
+        item: { id: 'p1', typeId: 'post' },
+        actionIds,
+        keys: [],
+        strikes: 0,
+        countAfter: 0,
+        reversedAt: '2026-03-01T00:00:00Z',
+      });
     await stores.events.append('user_strikes-acme:user:alice', [reversed('ap-1', ['remove'])], 'no_stream');
     await new ProjectionRunner(userScoresProjection, stores.events, stores.readStore).catchUp();
     expect((await itemDoc(alice, 'p1'))?.actions).toEqual([{ actionId: 'ban', policyPenalties: [], keys: [expect.any(String)] }]);
@@ -172,7 +190,16 @@ describe('user scores projection', () => {
     await new ProjectionRunner(userScoresProjection, stores.events, stores.readStore).catchUp();
     const dump = async () =>
       JSON.stringify([
-        await stores.readStore.find(USER_SCORES, {}, { sort: [{ field: 'user.id', direction: 'asc' }, { field: 'orgId', direction: 'asc' }] }),
+        await stores.readStore.find(
+          USER_SCORES,
+          {},
+          {
+            sort: [
+              { field: 'user.id', direction: 'asc' },
+              { field: 'orgId', direction: 'asc' },
+            ],
+          },
+        ),
         await stores.readStore.find(USER_SCORE_ITEMS, {}, { sort: [{ field: 'item.id', direction: 'asc' }] }),
       ]);
     const live = await dump();

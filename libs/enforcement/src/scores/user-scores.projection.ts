@@ -67,7 +67,8 @@ async function countSubmission(ctx: ProjectionContext, orgId: string, recorded: 
   const data = recorded.data as unknown as ItemSubmitted['data'];
   const item = { id: data.itemId, typeId: data.typeId };
   if (data.source === 'partial-fetch') {
-    if (recorded.revision === 0) ctx.put(USER_SCORE_FETCHED_ITEMS, userScoreFetchedItemDocId(orgId, item), { orgId, item } satisfies UserScoreFetchedItemDoc as unknown as ReadDocument);
+    if (recorded.revision === 0)
+      ctx.put(USER_SCORE_FETCHED_ITEMS, userScoreFetchedItemDocId(orgId, item), { orgId, item } satisfies UserScoreFetchedItemDoc as unknown as ReadDocument);
     return;
   }
   if (recorded.revision !== 0) {
@@ -81,7 +82,14 @@ async function countSubmission(ctx: ProjectionContext, orgId: string, recorded: 
 }
 
 async function userDoc(ctx: ProjectionContext, orgId: string, user: UserRef): Promise<UserScoreDoc> {
-  return (await ctx.get<UserScoreDoc>(USER_SCORES, userScoreDocId(orgId, user))) ?? { orgId, user: { id: user.id, typeId: user.typeId }, submissions: 0, actionedBy: {} };
+  return (
+    (await ctx.get<UserScoreDoc>(USER_SCORES, userScoreDocId(orgId, user))) ?? {
+      orgId,
+      user: { id: user.id, typeId: user.typeId },
+      submissions: 0,
+      actionedBy: {},
+    }
+  );
 }
 
 function putUser(ctx: ProjectionContext, doc: UserScoreDoc): void {

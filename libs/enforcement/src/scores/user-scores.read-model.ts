@@ -36,5 +36,6 @@ export interface UserScoreFetchedItemDoc {
 
 /** Hashed, so no customer id can make two organizations' users, or a user and a type, share a document. */
 export const userScoreDocId = (orgId: string, user: UserRef) => deterministicId('user-score', orgId, user.typeId, user.id);
-export const userScoreItemDocId = (orgId: string, user: UserRef, item: UserRef) => deterministicId('user-score-item', orgId, user.typeId, user.id, item.typeId, item.id);
+export const userScoreItemDocId = (orgId: string, user: UserRef, item: UserRef) =>
+  deterministicId('user-score-item', orgId, user.typeId, user.id, item.typeId, item.id);
 export const userScoreFetchedItemDocId = (orgId: string, item: UserRef) => deterministicId('user-score-fetched-item', orgId, item.typeId, item.id);

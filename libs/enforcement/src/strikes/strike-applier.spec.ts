@@ -118,7 +118,13 @@ describe('strike applier: the strike window with an injected clock', () => {
     clock.advance(DAY);
     expect(await applier.countAfter(await publish('p3'))).toBe(2);
     const log = await userLog();
-    expect(log.map((e) => e.type)).toEqual(['UserStrikesApplied', 'UserStrikesApplied', 'UserStrikesApplied', 'UserStrikeThresholdCrossed', 'ActionCallbackRequested']);
+    expect(log.map((e) => e.type)).toEqual([
+      'UserStrikesApplied',
+      'UserStrikesApplied',
+      'UserStrikesApplied',
+      'UserStrikeThresholdCrossed',
+      'ActionCallbackRequested',
+    ]);
     expect(log[4]!.data).toMatchObject({ action: { id: 'ban' }, userStrikeCount: 2, trigger: 'strike-threshold' });
 
     clock.advance(30 * DAY);
@@ -160,19 +166,44 @@ describe('strike applier: reversal by an accepted appeal', () => {
     const aggregates = new AggregateStore(stores.events, clock, randomIds);
     return { events: stores.events, aggregates, applier: new StrikeApplier(catalog, aggregates, stores.events, clock) };
   }
-  const accepted = (appealId: string, item: { id: string; typeId: string }) => ({ appealId, actionedItem: item, actionsTaken: ['remove'], decidedAt: T0.toISOString() });
+  const accepted = (appealId: string, item: { id: string; typeId: string }) => ({
+    appealId,
+    actionedItem: item,
+    actionsTaken: ['remove'],
+    decidedAt: T0.toISOString(),
+  });
 
-  it('reverses on the stored item\'s creator, once per appeal', async () => {
+  it("reverses on the stored item's creator, once per appeal", async () => {
     const { events, aggregates, applier } = setUp();
     await aggregates.record(
       itemStream('acme', 'post', 'p1'),
-      [{ type: 'ItemSubmitted', data: { itemId: 'p1', typeId: 'post', typeVersion: null, typeSchemaVariant: 'original', data: {}, creator: u1, subject: 'user:u1', source: 'items' } }],
+      [
+        {
+          type: 'ItemSubmitted',
+          data: { itemId: 'p1', typeId: 'post', typeVersion: null, typeSchemaVariant: 'original', data: {}, creator: u1, subject: 'user:u1', source: 'items' },
+        },
+      ],
       context,
       'no_stream',
     );
     await aggregates.record(
       'item_evaluation-acme:post:p1:0',
-      [{ type: 'ActionCallbackRequested', data: { deliveryId: 'd1', item: { id: 'p1', typeId: 'post' }, action: { id: 'remove' }, policies: [{ id: 'spam', name: 'Spam', penalty: 'LOW' }], rules: [], custom: {}, creator: u1, environment: 'LIVE', content: 'c1' } }],
+      [
+        {
+          type: 'ActionCallbackRequested',
+          data: {
+            deliveryId: 'd1',
+            item: { id: 'p1', typeId: 'post' },
+            action: { id: 'remove' },
+            policies: [{ id: 'spam', name: 'Spam', penalty: 'LOW' }],
+            rules: [],
+            custom: {},
+            creator: u1,
+            environment: 'LIVE',
+            content: 'c1',
+          },
+        },
+      ],
       context,
       'no_stream',
     );
@@ -192,7 +223,22 @@ describe('strike applier: reversal by an accepted appeal', () => {
     const never = { id: 'u-never', typeId: 'user' };
     await aggregates.record(
       'action_execution-acme:e1',
-      [{ type: 'ActionCallbackRequested', data: { deliveryId: 'd-e1', item: never, action: { id: 'remove' }, policies: [{ id: 'spam', name: 'Spam', penalty: 'LOW' }], rules: [], custom: {}, creator: never, environment: 'MANUAL', trigger: 'post-actions' } }],
+      [
+        {
+          type: 'ActionCallbackRequested',
+          data: {
+            deliveryId: 'd-e1',
+            item: never,
+            action: { id: 'remove' },
+            policies: [{ id: 'spam', name: 'Spam', penalty: 'LOW' }],
+            rules: [],
+            custom: {},
+            creator: never,
+            environment: 'MANUAL',
+            trigger: 'post-actions',
+          },
+        },
+      ],
       context,
       'no_stream',
     );

@@ -221,6 +221,8 @@ function thresholdsOf(thresholds: ReadonlyArray<{ strikes: number; actionId: str
   const executable = executableActions(actions);
   return thresholds.map((t) => {
     const action = executable.get(t.actionId);
-    return action ? { strikes: t.strikes, actionId: t.actionId, action: { kind: action.kind, body: action.body } } : { strikes: t.strikes, actionId: t.actionId };
+    return action
+      ? { strikes: t.strikes, actionId: t.actionId, action: { kind: action.kind, body: action.body } }
+      : { strikes: t.strikes, actionId: t.actionId };
   });
 }

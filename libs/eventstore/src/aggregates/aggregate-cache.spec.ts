@@ -13,7 +13,8 @@ describe('the aggregate cache', () => {
 
   it('keeps its estimated size within the budget, the least recently used out first', () => {
     const cache = new AggregateCache(100_000);
-    for (let i = 0; i < 1_000; i++) cache.set(`s${i}`, { state: { keys: Array.from({ length: 20 }, (_, j) => `key-${i}-${j}`) }, revision: i, snapshotRevision: -1 });
+    for (let i = 0; i < 1_000; i++)
+      cache.set(`s${i}`, { state: { keys: Array.from({ length: 20 }, (_, j) => `key-${i}-${j}`) }, revision: i, snapshotRevision: -1 });
     expect(cache.bytes).toBeLessThanOrEqual(100_000);
     expect(cache.get('s999')).toBeDefined();
     expect(cache.get('s0')).toBeUndefined();

@@ -32,7 +32,9 @@ const tally = (snapshotVersion?: number): Decider<TallyCommand, TallyState, Tall
   evolve: (state, event) => ({ total: state.total + event.data.by, lastKey: event.data.key, folded: state.folded + 1 }),
   ...(snapshotVersion === undefined
     ? {}
-    : { snapshot: { name: 'tally', version: snapshotVersion, encode: (s: TallyState) => ({ ...s }) as Json, decode: (j: Json) => j as unknown as TallyState } }),
+    : {
+        snapshot: { name: 'tally', version: snapshotVersion, encode: (s: TallyState) => ({ ...s }) as Json, decode: (j: Json) => j as unknown as TallyState },
+      }),
 });
 
 /** Deciders are module constants in the application: the cache knows a state by its decider's evolve. */
@@ -84,7 +86,7 @@ describe('Aggregates: the one write path', () => {
     expect(events.eventsRead).toBe(0);
   });
 
-  it('catches another process\'s append by the expected revision and reads forward once', async () => {
+  it("catches another process's append by the expected revision and reads forward once", async () => {
     const { events, make } = setUp();
     const here = make();
     const there = make();
@@ -97,7 +99,7 @@ describe('Aggregates: the one write path', () => {
     expect(events.eventsRead).toBe(1);
   });
 
-  it('decides a stream\'s waiting commands together and appends them at once', async () => {
+  it("decides a stream's waiting commands together and appends them at once", async () => {
     const { events, make } = setUp();
     const aggregates = make();
     await aggregates.handle('tally-c', plainTally, add('k0'), context);
@@ -198,7 +200,7 @@ describe('Aggregates: the one write path', () => {
     expect((await stores.events.readStream('tally-i')).map((e) => e.data['key'])).not.toContain('mine');
   });
 
-  it('refuses a command made on an earlier revision than the stream\'s (expectedRevision), appending nothing', async () => {
+  it("refuses a command made on an earlier revision than the stream's (expectedRevision), appending nothing", async () => {
     const { make } = setUp();
     const here = make();
     await here.handle('tally-k', plainTally, add('k1'), context);
@@ -211,7 +213,7 @@ describe('Aggregates: the one write path', () => {
     expect((await stores.events.readStream('tally-k')).map((e) => e.data['key'])).toEqual(['k1', 'k2', 'planned']);
   });
 
-  it('appends a command\'s events a few at a time when asked, each append after the last', async () => {
+  it("appends a command's events a few at a time when asked, each append after the last", async () => {
     const { events, make } = setUp();
     const many: Decider<{ type: 'Many'; n: number }, number, TallyEvent> = {
       eventTypes: { Added: true },

@@ -138,7 +138,10 @@ export class Aggregates {
     return this.enqueue(streamName, { decider, command: undefined, inputs, context, options });
   }
 
-  private enqueue<Event, State>(streamName: string, job: Omit<Job, 'resolve' | 'reject' | 'decider' | 'inputs'> & { decider: object; inputs?: (state: never) => Promise<unknown> }): Promise<Handled<Event, State>> {
+  private enqueue<Event, State>(
+    streamName: string,
+    job: Omit<Job, 'resolve' | 'reject' | 'decider' | 'inputs'> & { decider: object; inputs?: (state: never) => Promise<unknown> },
+  ): Promise<Handled<Event, State>> {
     return new Promise<Handled<Event, State>>((resolve, reject) => {
       const queued = { ...job, resolve, reject } as unknown as Job;
       const lane = this.lanes.get(streamName);
@@ -152,13 +155,19 @@ export class Aggregates {
   }
 
   /** The stream's current state (cached, snapshotted: reads only what is newer). */
-  async state<State, Event extends DomainEvent<string, object>>(streamName: string, decider: Folding<State, Event>): Promise<{ state: State; revision: number }> {
+  async state<State, Event extends DomainEvent<string, object>>(
+    streamName: string,
+    decider: Folding<State, Event>,
+  ): Promise<{ state: State; revision: number }> {
     const current = await this.current(streamName, decider);
     return { state: current.state, revision: current.revision };
   }
 
   /** Every event of the stream and the state they fold to: for readers of the history itself. */
-  async history<State, Event extends DomainEvent<string, object>>(streamName: string, decider: Folding<State, Event>): Promise<{ state: State; events: Event[] }> {
+  async history<State, Event extends DomainEvent<string, object>>(
+    streamName: string,
+    decider: Folding<State, Event>,
+  ): Promise<{ state: State; events: Event[] }> {
     const events = deciderEvents(decider, streamName, await this.deps.events.readStream(streamName));
     return { state: events.reduce(decider.evolve, decider.initialState), events };
   }
@@ -269,7 +278,14 @@ export class Aggregates {
   }
 
   /** The state after an append, cached when the append wrote exactly what was decided (not an idempotent replay). */
-  private remember(streamName: string, folding: Folding<unknown, DomainEvent<string, object>>, before: CachedAggregate, decided: readonly Decided[], result: AppendResult, appended: number): void {
+  private remember(
+    streamName: string,
+    folding: Folding<unknown, DomainEvent<string, object>>,
+    before: CachedAggregate,
+    decided: readonly Decided[],
+    result: AppendResult,
+    appended: number,
+  ): void {
     const key = this.cacheKey(streamName, folding);
     try {
       this.keep(key, streamName, folding, before, decided, result, appended);
@@ -280,7 +296,15 @@ export class Aggregates {
     }
   }
 
-  private keep(key: string, streamName: string, folding: Folding<unknown, DomainEvent<string, object>>, before: CachedAggregate, decided: readonly Decided[], result: AppendResult, appended: number): void {
+  private keep(
+    key: string,
+    streamName: string,
+    folding: Folding<unknown, DomainEvent<string, object>>,
+    before: CachedAggregate,
+    decided: readonly Decided[],
+    result: AppendResult,
+    appended: number,
+  ): void {
     if (result.nextRevision !== before.revision + appended) {
       // The log already held these events (a re-run): the state to cache is the log's, read next time.
       this.cache.delete(key);
@@ -318,7 +342,11 @@ export class Aggregates {
   }
 
   /** Writes a snapshot in the background once the stream is N events past the last one. */
-  private maybeSnapshot<State>(streamName: string, folding: Folding<State, DomainEvent<string, object>>, entry: CachedAggregate<State>): CachedAggregate<State> {
+  private maybeSnapshot<State>(
+    streamName: string,
+    folding: Folding<State, DomainEvent<string, object>>,
+    entry: CachedAggregate<State>,
+  ): CachedAggregate<State> {
     const policy = folding.snapshot;
     const store = this.options.snapshots;
     if (!policy || !store || entry.revision - entry.snapshotRevision < this.snapshotEvery) return entry;

@@ -23,9 +23,7 @@ describe('connectKurrentDb', () => {
   }, 15_000);
 
   it('gives up after timeoutMs when the server does not answer, saying so', async () => {
-    const error = await connectKurrentDb('kurrentdb://127.0.0.1:1?tls=false', { timeoutMs: 1 }).catch(
-      (e: unknown) => e,
-    );
+    const error = await connectKurrentDb('kurrentdb://127.0.0.1:1?tls=false', { timeoutMs: 1 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EventStoreUnavailableError);
     expect((error as Error).message).toContain('no answer within 1 ms');
   });

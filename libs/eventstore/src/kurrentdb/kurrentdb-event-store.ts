@@ -84,9 +84,7 @@ export class KurrentDbEventStore implements EventStore {
       throw new WrongExpectedRevisionError(streamName, expected, last ? last.revision : 'no_stream');
     }
     // An idempotent replay may come back without a position.
-    const position = result.position
-      ? Number(result.position.commit)
-      : ((await this.lastEventOf(streamName))?.position ?? 0);
+    const position = result.position ? Number(result.position.commit) : ((await this.lastEventOf(streamName))?.position ?? 0);
     return { nextRevision: Number(result.nextExpectedRevision), position };
   }
 
@@ -377,10 +375,7 @@ export class KurrentDbEventStore implements EventStore {
  * EventStoreUnavailableError otherwise. Accepts the schemes of the client's connection string:
  * `kurrentdb://` (also `kurrent://`, `kdb://` and the deprecated `esdb://`; `+discover` for a cluster).
  */
-export async function connectKurrentDb(
-  url: string,
-  options: { timeoutMs?: number } = {},
-): Promise<KurrentDbEventStore> {
+export async function connectKurrentDb(url: string, options: { timeoutMs?: number } = {}): Promise<KurrentDbEventStore> {
   const timeoutMs = options.timeoutMs ?? 8000;
   const where = `KurrentDB at ${withoutCredentials(url)}`;
   let client: KurrentDBClient;

@@ -13,7 +13,10 @@ function pidScope(): string {
   } catch {
     // Not Linux: the host name alone.
   }
-  const host = hostname().replace(/[^A-Za-z0-9.-]/g, '-').slice(0, 100) || 'host';
+  const host =
+    hostname()
+      .replace(/[^A-Za-z0-9.-]/g, '-')
+      .slice(0, 100) || 'host';
   return namespace ? `${host}@${namespace}` : host;
 }
 

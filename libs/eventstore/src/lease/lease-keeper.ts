@@ -153,11 +153,14 @@ export class LeaseKeeper {
     clearTimeout(this.deadline);
     const margin = Math.max(this.timing.renewEveryMs, Math.ceil(this.timing.ttlMs / 3));
     const stopAt = this.heldUntil - margin;
-    this.deadline = setTimeout(() => {
-      if (!this.held) return;
-      if (this.clock.now().getTime() >= stopAt) void this.lose('the lease could not be renewed in time');
-      else this.armDeadline();
-    }, Math.max(0, stopAt - this.clock.now().getTime()));
+    this.deadline = setTimeout(
+      () => {
+        if (!this.held) return;
+        if (this.clock.now().getTime() >= stopAt) void this.lose('the lease could not be renewed in time');
+        else this.armDeadline();
+      },
+      Math.max(0, stopAt - this.clock.now().getTime()),
+    );
     this.deadline.unref();
   }
 

@@ -154,11 +154,17 @@ describe('personal-data codec', () => {
       expect(read!.metadata.personalDataRedacted).toBeUndefined();
     });
 
-    it("forgetting a reporter erases their reason only; forgetting the creator erases the rest; no key is made for a null reason", async () => {
+    it('forgetting a reporter erases their reason only; forgetting the creator erases the rest; no key is made for a null reason', async () => {
       const { store, keys } = decisionCodec();
       await store.append(
         streamName('decision', 'acme', 'd1'),
-        [decision([{ reason: 'gone reporter text', reporter: 'r1' }, { reason: 'kept reporter text', reporter: 'r2' }, { reason: null, reporter: 'r3' }])],
+        [
+          decision([
+            { reason: 'gone reporter text', reporter: 'r1' },
+            { reason: 'kept reporter text', reporter: 'r2' },
+            { reason: null, reporter: 'r3' },
+          ]),
+        ],
         'no_stream',
       );
       expect(await keys.forget('acme', 'r3')).toBe(0);
@@ -176,4 +182,3 @@ describe('personal-data codec', () => {
     });
   });
 });
-

@@ -7,7 +7,7 @@ import { openSqlite } from '../sqlite/sqlite-database.js';
 import { SqliteSubjectKeyStore } from './sqlite-subject-key-store.js';
 
 describe('SqliteSubjectKeyStore while another process writes', () => {
-  it('creates new subjects\' keys once the write lock is free, without blocking the event loop meanwhile', async () => {
+  it("creates new subjects' keys once the write lock is free, without blocking the event loop meanwhile", async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'warden-keys-')), 'warden.db');
     const db = openSqlite(file, { synchronous: 'normal' });
     const keys = new SqliteSubjectKeyStore(db);

@@ -24,14 +24,10 @@ export class SqliteSubjectKeyStore implements SubjectKeyStore {
     db.exec(SCHEMA);
     this.writes = new SqliteGroupCommit(db);
     this.stmt = {
-      bySubject: db.prepare<[string, string], { key_id: string; key: Buffer }>(
-        'SELECT key_id, key FROM subject_keys WHERE org_id = ? AND subject_id = ?',
-      ),
+      bySubject: db.prepare<[string, string], { key_id: string; key: Buffer }>('SELECT key_id, key FROM subject_keys WHERE org_id = ? AND subject_id = ?'),
       // OR IGNORE: two processes creating the same subject's key at once both end with the winner's.
       insert: db.prepare('INSERT OR IGNORE INTO subject_keys (key_id, org_id, subject_id, key) VALUES (?, ?, ?, ?)'),
-      byIds: db.prepare<[string], { key_id: string; key: Buffer }>(
-        'SELECT key_id, key FROM subject_keys WHERE key_id IN (SELECT value FROM json_each(?))',
-      ),
+      byIds: db.prepare<[string], { key_id: string; key: Buffer }>('SELECT key_id, key FROM subject_keys WHERE key_id IN (SELECT value FROM json_each(?))'),
       forget: db.prepare('DELETE FROM subject_keys WHERE org_id = ? AND subject_id = ?'),
     };
   }
@@ -50,9 +46,7 @@ export class SqliteSubjectKeyStore implements SubjectKeyStore {
   private async insertSoon(orgId: string, subjectId: string): Promise<SubjectKey> {
     // Time-ordered key ids: new keys go to the end of the primary-key index (see IdGenerator.uuid).
     const created = { keyId: randomUUIDv7(), key: pooledRandomBytes(32) };
-    const fresh = await this.writes.run(
-      () => this.stmt.insert.run(created.keyId, orgId, subjectId, created.key).changes === 1,
-    );
+    const fresh = await this.writes.run(() => this.stmt.insert.run(created.keyId, orgId, subjectId, created.key).changes === 1);
     if (fresh) return created;
     const winner = this.stmt.bySubject.get(orgId, subjectId)!;
     return { keyId: winner.key_id, key: winner.key };

@@ -58,12 +58,7 @@ function subjectKeyStoreContract(adapter: string, open: () => Promise<Opened>): 
     });
 
     it('agrees on one key when first uses race', async () => {
-      const keys = await Promise.all([
-        store.keyFor(org, 'carol'),
-        other.keyFor(org, 'carol'),
-        store.keyFor(org, 'carol'),
-        other.keyFor(org, 'carol'),
-      ]);
+      const keys = await Promise.all([store.keyFor(org, 'carol'), other.keyFor(org, 'carol'), store.keyFor(org, 'carol'), other.keyFor(org, 'carol')]);
       expect(new Set(keys.map((k) => k.keyId)).size).toBe(1);
       expect(keys.every((k) => k.key.equals(keys[0]!.key))).toBe(true);
     });
@@ -122,10 +117,7 @@ describe.skipIf(!mongoUrl)(mongoUrl ? 'MongoDB' : 'WARDEN_MONGO_URL not set: Mon
     const connect = () => mongoose.createConnection(mongoUrl!, { serverSelectionTimeoutMS: 8000 }).asPromise();
     const connections = [await connect(), await connect()];
     return {
-      stores: [
-        new MongoSubjectKeyStore(connections[0]!, { ownsConnection: true }),
-        new MongoSubjectKeyStore(connections[1]!, { ownsConnection: true }),
-      ],
+      stores: [new MongoSubjectKeyStore(connections[0]!, { ownsConnection: true }), new MongoSubjectKeyStore(connections[1]!, { ownsConnection: true })],
       close: async () => {
         for (const c of connections) await c.close();
       },

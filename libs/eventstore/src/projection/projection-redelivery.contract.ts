@@ -77,8 +77,16 @@ export function projectionRedeliveryContract(adapter: string, open: () => Promis
 
     it('redelivering a batch whose writes landed without its checkpoint changes nothing', async () => {
       const { events, store, projection, dump } = await setup();
-      await events.append('tally-a', [1, 2, 3].map((v) => event('Tallied', { key: 'a', v })), 'no_stream');
-      await events.append('tally-b', [10, 20].map((v) => event('Tallied', { key: 'b', v })), 'no_stream');
+      await events.append(
+        'tally-a',
+        [1, 2, 3].map((v) => event('Tallied', { key: 'a', v })),
+        'no_stream',
+      );
+      await events.append(
+        'tally-b',
+        [10, 20].map((v) => event('Tallied', { key: 'b', v })),
+        'no_stream',
+      );
       await events.append('tally-gone', [event('Tallied', { key: 'gone', v: 100 }), event('TallyDropped', { key: 'gone' })], 'no_stream');
 
       await expect(new ProjectionRunner(projection, events, crashingBeforeCheckpoint(store, crash)).catchUp()).rejects.toBe(crash);
@@ -97,11 +105,23 @@ export function projectionRedeliveryContract(adapter: string, open: () => Promis
 
     it('applies only the new events when the redelivered batch runs past the crashed one', async () => {
       const { events, store, projection, dump } = await setup();
-      await events.append('tally-a', [1, 2].map((v) => event('Tallied', { key: 'a', v })), 'no_stream');
+      await events.append(
+        'tally-a',
+        [1, 2].map((v) => event('Tallied', { key: 'a', v })),
+        'no_stream',
+      );
       await expect(new ProjectionRunner(projection, events, crashingBeforeCheckpoint(store, crash)).catchUp()).rejects.toBe(crash);
       // More events arrive before the restart; the redelivered batch holds old and new together.
-      await events.append('tally-a', [3].map((v) => event('Tallied', { key: 'a', v })), 1);
-      await events.append('tally-b', [10].map((v) => event('Tallied', { key: 'b', v })), 'no_stream');
+      await events.append(
+        'tally-a',
+        [3].map((v) => event('Tallied', { key: 'a', v })),
+        1,
+      );
+      await events.append(
+        'tally-b',
+        [10].map((v) => event('Tallied', { key: 'b', v })),
+        'no_stream',
+      );
 
       await new ProjectionRunner(projection, events, store).catchUp();
       const after = await dump();

@@ -178,7 +178,11 @@ describe('ProjectionRunner, keyed reactor', () => {
     const storedBefore = moves.filter((m) => m.to >= failedAt);
     expect(storedBefore.length).toBeGreaterThan(0);
     expect(handledAt).toBeGreaterThanOrEqual(0);
-    for (const move of moves.slice(0, moves.findIndex((m) => m.to >= failedAt))) expect(move.to).toBeLessThan(failedAt);
+    for (const move of moves.slice(
+      0,
+      moves.findIndex((m) => m.to >= failedAt),
+    ))
+      expect(move.to).toBeLessThan(failedAt);
     // Each key in order, every event handled at least once; b's from the failed one on, again after the restart.
     for (const key of ['a', 'b', 'c']) expect(new Set(reactor.handledOf(key)).size).toBe(10);
     const bAfterRestart = reactor.handledOf('b').slice(reactor.handledOf('b').lastIndexOf(3));
@@ -209,7 +213,11 @@ describe('ProjectionRunner, keyed reactor', () => {
           });
       },
     });
-    await appendInterleaved(stores.events, Array.from({ length: 10 }, (_, i) => `k${i}`), 60);
+    await appendInterleaved(
+      stores.events,
+      Array.from({ length: 10 }, (_, i) => `k${i}`),
+      60,
+    );
     const runner = await run(new ProjectionRunner(reactor.projection, counting, stores.readStore));
     await waitFor(() => waiting && reactor.started.length === 4, 'the reader waiting for room, four handlers running');
     // One read batch (500) at most beyond the window of 40.
@@ -227,7 +235,11 @@ describe('ProjectionRunner, keyed reactor', () => {
     const gate = new Gate();
     const reactor = recorder({ limits: { perKey: 4, maxInFlight: 16, concurrency: 8 }, hold: (e) => (e.data['key'] === 'hot' ? gate.opened : undefined) });
     const runner = await run(new ProjectionRunner(reactor.projection, stores.events, stores.readStore));
-    await stores.events.append('thing-acme:hot', Array.from({ length: 300 }, (_, n) => anEvent('Happened', { key: 'hot', n })), 'no_stream');
+    await stores.events.append(
+      'thing-acme:hot',
+      Array.from({ length: 300 }, (_, n) => anEvent('Happened', { key: 'hot', n })),
+      'no_stream',
+    );
     await appendInterleaved(stores.events, ['x', 'y', 'z'], 30);
     await waitFor(() => reactor.handled.length === 90, "the other keys' 90 events handled behind 300 of the hot key");
     expect(reactor.started.filter((s) => s.key === 'hot')).toHaveLength(1);

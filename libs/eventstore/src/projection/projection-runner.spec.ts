@@ -134,7 +134,11 @@ describe('ProjectionRunner', () => {
 
   it('lets those waiting for its progress go at once when it restarts after an error (they catch up by themselves)', async () => {
     stores = sqliteStores();
-    const runner = new ProjectionRunner(counter((n) => n === 1), stores.events, stores.readStore);
+    const runner = new ProjectionRunner(
+      counter((n) => n === 1),
+      stores.events,
+      stores.readStore,
+    );
     await runner.start();
     const { position } = await stores.events.append(s('a'), [anEvent('Counted', { v: 1 })], 'no_stream');
     // Released by the restart, not by its own wait, which outlasts the test's time limit.
@@ -147,7 +151,11 @@ describe('ProjectionRunner', () => {
     await stores.events.append(s('a'), [anEvent('Counted', { v: 1 })], 'no_stream');
     const runner = new ProjectionRunner(counter(), stores.events, stores.readStore);
     await runner.start();
-    await stores.events.append(s('z'), Array.from({ length: 700 }, () => anEvent('Other')), 'no_stream');
+    await stores.events.append(
+      s('z'),
+      Array.from({ length: 700 }, () => anEvent('Other')),
+      'no_stream',
+    );
     const head = await stores.events.headPosition();
     await waitFor(() => runner.checkpoint === head, `the checkpoint at the head, ${head}`);
     await runner.stop();
@@ -176,10 +184,18 @@ describe('ProjectionRunner', () => {
 
   it('commits nothing of a batch that fails, and resumes from the last good checkpoint', async () => {
     stores = sqliteStores();
-    await stores.events.append(s('a'), [1, 2, 3].map((v) => anEvent('Counted', { v })), 'no_stream');
-    await expect(new ProjectionRunner(counter((n) => n === 3), stores.events, stores.readStore).catchUp()).rejects.toThrow(
-      'projection bug',
+    await stores.events.append(
+      s('a'),
+      [1, 2, 3].map((v) => anEvent('Counted', { v })),
+      'no_stream',
     );
+    await expect(
+      new ProjectionRunner(
+        counter((n) => n === 3),
+        stores.events,
+        stores.readStore,
+      ).catchUp(),
+    ).rejects.toThrow('projection bug');
     expect(await stores.readStore.get('counts', s('a'))).toBeUndefined();
     expect(await stores.readStore.checkpoint('counter')).toBe(0);
     await new ProjectionRunner(counter(), stores.events, stores.readStore).catchUp();

@@ -323,11 +323,7 @@ export class ProjectionRunner {
 }
 
 /** Drops the projections' read models and replays the whole log into them. */
-export async function rebuildReadModels(
-  all: readonly Projection[],
-  events: EventStore,
-  store: ReadStore,
-): Promise<void> {
+export async function rebuildReadModels(all: readonly Projection[], events: EventStore, store: ReadStore): Promise<void> {
   const projections = all.filter((p) => !p.reactor && p.log !== 'as-stored');
   await store.reset(
     projections.flatMap((p) => p.collections),

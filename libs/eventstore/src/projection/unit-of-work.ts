@@ -73,11 +73,7 @@ export class UnitOfWork implements ProjectionContext {
  * event's position; `applyBatch` handles events concurrently, so its writes carry the batch's
  * highest. Returns the unit of work (its writes) and how many events applied.
  */
-export async function applyEvents(
-  projection: Projection,
-  events: readonly RecordedEvent[],
-  store: ReadStore,
-): Promise<{ uow: UnitOfWork; applied: number }> {
+export async function applyEvents(projection: Projection, events: readonly RecordedEvent[], store: ReadStore): Promise<{ uow: UnitOfWork; applied: number }> {
   const wanted = new Set(projection.eventTypes);
   const applicable = projection.log === 'as-stored' || projection.everyEvent ? events : events.filter((e) => wanted.has(e.type));
   const uow = new UnitOfWork(store);

@@ -18,7 +18,11 @@ describe('SqliteEventStore typed reads', () => {
 
   it('hands a typed subscriber only its types, with empty batches that carry the position past the rest', async () => {
     stores = sqliteStores();
-    await stores.events.append(streamName('mixed', 'a'), [anEvent('Wanted'), ...Array.from({ length: 1200 }, () => anEvent('Noise')), anEvent('Wanted')], 'no_stream');
+    await stores.events.append(
+      streamName('mixed', 'a'),
+      [anEvent('Wanted'), ...Array.from({ length: 1200 }, () => anEvent('Noise')), anEvent('Wanted')],
+      'no_stream',
+    );
     const head = await stores.events.headPosition();
     const batches: Array<{ types: string[]; through: number | undefined }> = [];
     const sub = stores.events.subscribeToAll({

@@ -72,10 +72,17 @@ describe('subscriptions over the shared tail, with two connections appending', (
     }
     const all = await a.readAll();
     const head = all.at(-1)!.position;
-    await waitFor(() => specs.every((_, i) => (throughs[i]!.at(-1) ?? 0) >= head), { what: 'every subscription at the head', timeoutMs: 60_000, intervalMs: 50 });
+    await waitFor(() => specs.every((_, i) => (throughs[i]!.at(-1) ?? 0) >= head), {
+      what: 'every subscription at the head',
+      timeoutMs: 60_000,
+      intervalMs: 50,
+    });
     for (const [i, s] of specs.entries()) {
       const expected = all.filter((e) => e.position > s.after && (!s.types || s.types.includes(e.type))).map((e) => e.position);
-      expect(got[i]!.map((e) => e.position), `sub ${i}`).toEqual(expected);
+      expect(
+        got[i]!.map((e) => e.position),
+        `sub ${i}`,
+      ).toEqual(expected);
       expect(throughs[i]!.at(-1), `sub ${i} through`).toBe(head);
       const t = throughs[i]!;
       for (let k = 1; k < t.length; k++) expect(t[k]! > t[k - 1]!, `sub ${i} through monotonic`).toBe(true);

@@ -85,23 +85,13 @@ export class SqliteEventStore implements EventStore {
   ) {
     db.exec(SCHEMA);
     this.stmt = {
-      lastRevision: db.prepare<[string], { revision: number }>(
-        'SELECT revision FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1',
-      ),
-      findById: db.prepare<[string], { stream: string; revision: number; position: number }>(
-        'SELECT stream, revision, position FROM events WHERE id = ?',
-      ),
-      insert: db.prepare(
-        'INSERT INTO events (stream, revision, id, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)',
-      ),
-      readStream: db.prepare<[string, number, number], Row>(
-        'SELECT * FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?',
-      ),
+      lastRevision: db.prepare<[string], { revision: number }>('SELECT revision FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1'),
+      findById: db.prepare<[string], { stream: string; revision: number; position: number }>('SELECT stream, revision, position FROM events WHERE id = ?'),
+      insert: db.prepare('INSERT INTO events (stream, revision, id, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)'),
+      readStream: db.prepare<[string, number, number], Row>('SELECT * FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?'),
       // Scans of the log read the light columns only; payloads are fetched for the events a
       // reader actually looks at (most subscribers skip most event types).
-      readAll: db.prepare<[number, number], LightRow>(
-        'SELECT position, stream, revision, id, type FROM events WHERE position > ? ORDER BY position LIMIT ?',
-      ),
+      readAll: db.prepare<[number, number], LightRow>('SELECT position, stream, revision, id, type FROM events WHERE position > ? ORDER BY position LIMIT ?'),
       // A typed reader's scan: the database skips the other types without handing them over,
       // up to a head read just before (every position at or below it is already committed).
       // Payloads come along: a reader asks for the types it looks into, and one row read is
@@ -149,14 +139,7 @@ export class SqliteEventStore implements EventStore {
     try {
       for (const e of p.events) {
         revision += 1;
-        const info = this.stmt.insert.run(
-          p.streamName,
-          revision,
-          e.id,
-          e.type,
-          JSON.stringify(e.data),
-          JSON.stringify(e.metadata),
-        );
+        const info = this.stmt.insert.run(p.streamName, revision, e.id, e.type, JSON.stringify(e.data), JSON.stringify(e.metadata));
         position = Number(info.lastInsertRowid);
       }
     } catch (error) {
@@ -287,7 +270,11 @@ export class SqliteEventStore implements EventStore {
 }
 
 function toRecorded(row: Row): RecordedEvent {
-  return lazyRecorded(row, () => row.data, () => row.metadata);
+  return lazyRecorded(
+    row,
+    () => row.data,
+    () => row.metadata,
+  );
 }
 
 /**

@@ -51,6 +51,8 @@ describe('BankIndex', () => {
   it('fails ready() with a clear error instead of hanging when the log cannot be followed', async () => {
     stores = sqliteStores();
     index = new BankIndex(droppingSubscriptions(stores.events, Number.MAX_SAFE_INTEGER), { retryDelayMs: 10, readyTimeoutMs: 300 });
-    await expect(index.ready()).rejects.toThrow(/Hash banks not loaded within 300 ms; the event store subscription failed \d+ time\(s\), last: Error: connection reset/);
+    await expect(index.ready()).rejects.toThrow(
+      /Hash banks not loaded within 300 ms; the event store subscription failed \d+ time\(s\), last: Error: connection reset/,
+    );
   });
 });

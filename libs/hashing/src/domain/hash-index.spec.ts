@@ -37,39 +37,36 @@ function bruteForce(bank: readonly Uint8Array[], query: Uint8Array, maxDistance:
   return out.sort((a, b) => a.distance - b.distance || a.ref - b.ref);
 }
 
-describe(
-  'PdqIndex on needles x haystack',
-  () => {
-    const lines = (name: string) =>
-      readFileSync(`${TESTDATA}data/reg-test-input/${name}`, 'utf8')
-        .split('\n')
-        .map((l) => l.trim())
-        .filter((l) => l !== '');
+describe('PdqIndex on needles x haystack', () => {
+  const lines = (name: string) =>
+    readFileSync(`${TESTDATA}data/reg-test-input/${name}`, 'utf8')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l !== '');
 
-    it('finds exactly the pairs of the brute-force oracle at every radius up to 63', () => {
-      const needles = lines('needles.txt');
-      const haystack = lines('haystack.txt');
-      expect([needles.length, haystack.length]).toEqual([100, 1350]);
-      // Oracle rows: needle_idx,haystack_idx,distance,needle_hash,haystack_hash; every pair <= 63.
-      const oracle = readFileSync(`${TESTDATA}expected/needles-vs-haystack-brute-force.csv`, 'utf8')
-        .split('\n')
-        .filter((l) => /^\d/.test(l))
-        .map((l) => l.split(',').slice(0, 3).map(Number) as [number, number, number]);
-      expect(oracle.filter(([, , d]) => d <= 31)).toHaveLength(250);
+  it('finds exactly the pairs of the brute-force oracle at every radius up to 63', () => {
+    const needles = lines('needles.txt');
+    const haystack = lines('haystack.txt');
+    expect([needles.length, haystack.length]).toEqual([100, 1350]);
+    // Oracle rows: needle_idx,haystack_idx,distance,needle_hash,haystack_hash; every pair <= 63.
+    const oracle = readFileSync(`${TESTDATA}expected/needles-vs-haystack-brute-force.csv`, 'utf8')
+      .split('\n')
+      .filter((l) => /^\d/.test(l))
+      .map((l) => l.split(',').slice(0, 3).map(Number) as [number, number, number]);
+    expect(oracle.filter(([, , d]) => d <= 31)).toHaveLength(250);
 
-      const index = PdqIndex.fromEntries(haystack.map((hash, ref) => ({ hash, ref })));
-      expect(index.size).toBe(1350);
-      for (const radius of [0, 10, 15, 16, 20, 31, 32, 63]) {
-        const found: string[] = [];
-        needles.forEach((needle, n) => {
-          for (const m of index.searchHex(needle, radius)) found.push(`${n},${m.ref},${m.distance}`);
-        });
-        const expected = oracle.filter(([, , d]) => d <= radius).map((row) => row.join(','));
-        expect(found.sort(), `radius ${radius}`).toEqual(expected.sort());
-      }
-    });
-  },
-);
+    const index = PdqIndex.fromEntries(haystack.map((hash, ref) => ({ hash, ref })));
+    expect(index.size).toBe(1350);
+    for (const radius of [0, 10, 15, 16, 20, 31, 32, 63]) {
+      const found: string[] = [];
+      needles.forEach((needle, n) => {
+        for (const m of index.searchHex(needle, radius)) found.push(`${n},${m.ref},${m.distance}`);
+      });
+      const expected = oracle.filter(([, , d]) => d <= radius).map((row) => row.join(','));
+      expect(found.sort(), `radius ${radius}`).toEqual(expected.sort());
+    }
+  });
+});
 
 describe('PdqIndex', () => {
   it('equals brute force on 50,000 random hashes with near-duplicates planted at every distance 0-31', () => {
@@ -148,7 +145,10 @@ describe('PdqIndex', () => {
   it('removes by ref, rebuilds from a list, and keeps refs beyond 32 bits', () => {
     const r = rng(8);
     const bank = Array.from({ length: 3000 }, () => randomHash(r));
-    const index = PdqIndex.fromEntries(bank.map((hash, ref) => ({ hash, ref })), { rebuildAfter: 100 });
+    const index = PdqIndex.fromEntries(
+      bank.map((hash, ref) => ({ hash, ref })),
+      { rebuildAfter: 100 },
+    );
     const twin = flipBits(bank[10]!, [1, 2, 3]);
     index.add(twin, 10);
     expect(index.search(bank[10]!, 31).map((m) => m.distance)).toEqual([0, 3]);

@@ -282,11 +282,7 @@ export class PdqIndex {
       const base = i * HALF;
       let d = popcount32(head[base]! ^ q0) + popcount32(head[base + 1]! ^ q1) + popcount32(head[base + 2]! ^ q2) + popcount32(head[base + 3]! ^ q3);
       if (d > maxDistance) continue;
-      d +=
-        popcount32(tail[base]! ^ q[4]!) +
-        popcount32(tail[base + 1]! ^ q[5]!) +
-        popcount32(tail[base + 2]! ^ q[6]!) +
-        popcount32(tail[base + 3]! ^ q[7]!);
+      d += popcount32(tail[base]! ^ q[4]!) + popcount32(tail[base + 1]! ^ q[5]!) + popcount32(tail[base + 2]! ^ q[6]!) + popcount32(tail[base + 3]! ^ q[7]!);
       if (d > maxDistance) continue;
       if (removed !== undefined && (removed[i >>> 5]! & (1 << (i & 31))) !== 0) continue;
       // A match near the query in several chunks is reported only from the first of them.

@@ -18,21 +18,30 @@ const spec = deciderSpecification(decider);
 
 describe('media decider', () => {
   it('records a result, a failure as much as a hash', () => {
-    spec.given([]).when(record()).then([{ type: 'MediaHashed', data: { item: { id: 'p1', typeId: 'post' }, version: 2, subject: 'user:u1', result: hashed } }]);
+    spec
+      .given([])
+      .when(record())
+      .then([{ type: 'MediaHashed', data: { item: { id: 'p1', typeId: 'post' }, version: 2, subject: 'user:u1', result: hashed } }]);
     const failed = { ok: false as const, url: URL, reason: 'http-404' };
     expect(spec.given([]).when(record(failed)).events()[0]!.data.result).toEqual(failed);
   });
 
   it("keeps the item's data out of the record: only its identity, never the personal data it carries", () => {
     const item = { id: 'p1', typeId: 'post', data: { text: 'my address is …' }, creator: null, subject: 'post:p1' };
-    const [event] = spec.given([]).when({ ...record(), item }).events();
+    const [event] = spec
+      .given([])
+      .when({ ...record(), item })
+      .events();
     expect(JSON.parse(JSON.stringify(event!.data.item))).toEqual({ id: 'p1', typeId: 'post' });
   });
 
   it('records a URL once: the first result stands', () => {
     const first = spec.given([]).when(record()).events();
     expect(spec.given(first).state.result).toEqual(hashed);
-    spec.given(first).when(record({ ok: false, url: URL, reason: 'network' })).thenNothing();
+    spec
+      .given(first)
+      .when(record({ ok: false, url: URL, reason: 'network' }))
+      .thenNothing();
   });
 
   it('records nothing over a result erased since (a GDPR deletion: it reads as null)', () => {

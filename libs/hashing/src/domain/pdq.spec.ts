@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rng } from '../../../../test/support/random.js';
-import {
-  bitCount,
-  hammingDistance,
-  isPdqHex,
-  jaroszWindowSize,
-  lumaOf,
-  lumaOfPixels,
-  pdqFromHex,
-  pdqFromLuminance,
-  pdqToHex,
-  popcount32,
-} from './pdq.js';
+import { bitCount, hammingDistance, isPdqHex, jaroszWindowSize, lumaOf, lumaOfPixels, pdqFromHex, pdqFromLuminance, pdqToHex, popcount32 } from './pdq.js';
 
 /** The 256-bit number with bit 16*i + j set where sign(i, j) is true, as 64 hex digits. */
 function expectedHex(sign: (i: number, j: number) => boolean): string {
@@ -157,15 +146,27 @@ describe('PDQ from luminance', () => {
 
   it('maps vertical frequency i+1 and horizontal frequency j+1 to bit 16i+j of the big-endian hex', () => {
     const lowRows = (i: number) => i < 8;
-    const { hash } = pdqFromLuminance(basisImage((i) => lowRows(i)), 64, 64);
+    const { hash } = pdqFromLuminance(
+      basisImage((i) => lowRows(i)),
+      64,
+      64,
+    );
     expect(pdqToHex(hash)).toBe('0'.repeat(32) + 'f'.repeat(32));
     expect(pdqToHex(hash)).toBe(expectedHex((i) => lowRows(i)));
 
-    const evenColumns = pdqFromLuminance(basisImage((_, j) => j % 2 === 0), 64, 64);
+    const evenColumns = pdqFromLuminance(
+      basisImage((_, j) => j % 2 === 0),
+      64,
+      64,
+    );
     expect(pdqToHex(evenColumns.hash)).toBe('5555'.repeat(16));
 
     // Horizontal frequencies 9..16 are the high byte of each 16-bit word.
-    const highColumns = pdqFromLuminance(basisImage((_, j) => j >= 8), 64, 64);
+    const highColumns = pdqFromLuminance(
+      basisImage((_, j) => j >= 8),
+      64,
+      64,
+    );
     expect(pdqToHex(highColumns.hash)).toBe('ff00'.repeat(16));
   });
 
@@ -248,7 +249,19 @@ describe('PDQ from luminance', () => {
 
   it('equals a plain transcription of the reference pipeline on odd sizes and smooth or noisy content', () => {
     const r = rng(21);
-    for (const [w, h] of [[300, 200], [129, 517], [517, 33], [1000, 7], [5, 5], [700, 901], [256, 256], [512, 512], [63, 65], [64, 200], [40, 40]] as const) {
+    for (const [w, h] of [
+      [300, 200],
+      [129, 517],
+      [517, 33],
+      [1000, 7],
+      [5, 5],
+      [700, 901],
+      [256, 256],
+      [512, 512],
+      [63, 65],
+      [64, 200],
+      [40, 40],
+    ] as const) {
       const smooth = Float32Array.from({ length: w * h }, (_, k) => {
         const x = k % w;
         const y = Math.floor(k / w);

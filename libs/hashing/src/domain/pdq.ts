@@ -153,14 +153,7 @@ export function jaroszWindowSize(dimension: number): number {
  * sum is a chain of dependent operations, so ROW_BLOCK rows are interleaved to keep several
  * chains in flight; per row, the operations and their order are unchanged.
  */
-function boxAlongRows(
-  input: Float32Array,
-  output: Float32Array,
-  width: number,
-  height: number,
-  window: number,
-  outputColumns: Uint8Array | null,
-): void {
+function boxAlongRows(input: Float32Array, output: Float32Array, width: number, height: number, window: number, outputColumns: Uint8Array | null): void {
   const half = (window + 2) >> 1;
   const sums = rowSums;
   for (let top = 0; top < height; top += ROW_BLOCK) {
@@ -377,9 +370,7 @@ export function hammingDistance(a: Uint8Array, b: Uint8Array): number {
   let d = 0;
   let i = 0;
   for (; i + 4 <= a.length; i += 4) {
-    d += popcount32(
-      ((a[i]! ^ b[i]!) << 24) | ((a[i + 1]! ^ b[i + 1]!) << 16) | ((a[i + 2]! ^ b[i + 2]!) << 8) | (a[i + 3]! ^ b[i + 3]!),
-    );
+    d += popcount32(((a[i]! ^ b[i]!) << 24) | ((a[i + 1]! ^ b[i + 1]!) << 16) | ((a[i + 2]! ^ b[i + 2]!) << 8) | (a[i + 3]! ^ b[i + 3]!));
   }
   for (; i < a.length; i++) d += popcount32(a[i]! ^ b[i]!);
   return d;

@@ -51,7 +51,14 @@ export class GuardedMediaHasher implements MediaHasher {
     // The URL is the user's (its path as much as a pre-signed query string): the line names the
     // item and the digest its results' stream is named after, which an operator can look up.
     if (!result.ok) {
-      this.logger.log({ msg: 'media not hashed', orgId: context.orgId, item: { typeId: item.typeId, id: item.id }, version, media: urlDigest(url), reason: result.reason });
+      this.logger.log({
+        msg: 'media not hashed',
+        orgId: context.orgId,
+        item: { typeId: item.typeId, id: item.id },
+        version,
+        media: urlDigest(url),
+        reason: result.reason,
+      });
     }
     // The event keeps the URL without its query string (a pre-signed URL's signature is a
     // credential), sealed with the rest of the result under the item's subject. The stream,
@@ -90,8 +97,7 @@ export class GuardedMediaHasher implements MediaHasher {
       const h = await hashImage(body, { limitInputPixels: LIMIT_INPUT_PIXELS });
       return { ok: true, url, pdq: h.pdq, quality: h.quality, md5: h.md5, sha256: h.sha256 };
     } catch (error) {
-      const reason =
-        error instanceof DomainError ? (error.kind === 'payload-too-large' ? 'too-many-pixels' : 'not-an-image') : 'decode-failed';
+      const reason = error instanceof DomainError ? (error.kind === 'payload-too-large' ? 'too-many-pixels' : 'not-an-image') : 'decode-failed';
       return { ok: false, url, reason };
     }
   }

@@ -61,7 +61,9 @@ export function imageHashDistanceSignal(index: BankIndex): Signal {
       const media = await mediaFor(input, ctx);
       if (media.quality < MIN_PDQ_QUALITY) throw new Error(`PDQ quality ${media.quality} is too low to compare`);
       await index.ready();
-      const pdqBanks = selectedBanks(args, ctx).filter((b) => b.hashType === 'PDQ').map((b) => b.id);
+      const pdqBanks = selectedBanks(args, ctx)
+        .filter((b) => b.hashType === 'PDQ')
+        .map((b) => b.id);
       const [closest] = index.pdqMatches(ctx.orgId, pdqBanks, media.pdq, 256);
       if (!closest) throw new Error('no banked PDQ hash to compare with');
       return closest.distance;

@@ -15,21 +15,42 @@ describe('api key decider', () => {
   it('creates a key once', () => {
     const cmd: ApiKeyCommand = { type: 'CreateApiKey', ...created.data };
     spec.given([]).when(cmd).then([created]);
-    spec.given([created]).when(cmd).thenThrows(/already exists/);
+    spec
+      .given([created])
+      .when(cmd)
+      .thenThrows(/already exists/);
   });
 
   it('rotates an active key and refuses to rotate it twice', () => {
     const rotate: ApiKeyCommand = { type: 'RotateApiKey', keyId: 'k1', orgId: 'acme', replacedBy: 'k2' };
-    const rotated = spec.given([created]).when(rotate).then([{ type: 'ApiKeyRotated', data: { keyId: 'k1', replacedBy: 'k2' } }]);
-    spec.given([created, ...rotated]).when(rotate).thenThrows(/already rotated/);
+    const rotated = spec
+      .given([created])
+      .when(rotate)
+      .then([{ type: 'ApiKeyRotated', data: { keyId: 'k1', replacedBy: 'k2' } }]);
+    spec
+      .given([created, ...rotated])
+      .when(rotate)
+      .thenThrows(/already rotated/);
   });
 
   it('revokes idempotently, and never across organizations', () => {
     const revoke: ApiKeyCommand = { type: 'RevokeApiKey', keyId: 'k1', orgId: 'acme' };
-    const revoked = spec.given([created]).when(revoke).then([{ type: 'ApiKeyRevoked', data: { keyId: 'k1' } }]);
-    spec.given([created, ...revoked]).when(revoke).thenNothing();
-    spec.given([created]).when({ ...revoke, orgId: 'other' }).thenThrows(DomainError);
-    spec.given([]).when(revoke).thenThrows(/No API key/);
+    const revoked = spec
+      .given([created])
+      .when(revoke)
+      .then([{ type: 'ApiKeyRevoked', data: { keyId: 'k1' } }]);
+    spec
+      .given([created, ...revoked])
+      .when(revoke)
+      .thenNothing();
+    spec
+      .given([created])
+      .when({ ...revoke, orgId: 'other' })
+      .thenThrows(DomainError);
+    spec
+      .given([])
+      .when(revoke)
+      .thenThrows(/No API key/);
   });
 });
 
@@ -39,8 +60,6 @@ describe('organization decider', () => {
     const events = organizationDecider.decide(cmd, organizationDecider.initialState);
     expect(events).toEqual([{ type: 'OrganizationCreated', data: { orgId: 'acme', name: 'Acme' } }]);
     expect(() => organizationDecider.decide(cmd, foldEvents(organizationDecider, events))).toThrow(/already exists/);
-    expect(() => organizationDecider.decide({ ...cmd, orgId: 'Bad Id' }, organizationDecider.initialState)).toThrow(
-      DomainError,
-    );
+    expect(() => organizationDecider.decide({ ...cmd, orgId: 'Bad Id' }, organizationDecider.initialState)).toThrow(DomainError);
   });
 });

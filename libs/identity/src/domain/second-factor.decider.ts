@@ -7,9 +7,7 @@ import type { SealedTotpSecret, SecondFactorEvent } from './second-factor.events
  * decider only decides whether that step may still be spent. `enrollmentId` names the secret the
  * step was computed with, so a re-enrollment in between is never confused with it.
  */
-export type SecondFactorProof =
-  | { kind: 'code'; enrollmentId: string; step: number | null }
-  | { kind: 'recovery-code'; enrollmentId: string; codeHash: string };
+export type SecondFactorProof = { kind: 'code'; enrollmentId: string; step: number | null } | { kind: 'recovery-code'; enrollmentId: string; codeHash: string };
 
 export type SecondFactorCommand =
   | { type: 'StartEnrollment'; orgId: string; userId: string; enrollmentId: string; secret: SealedTotpSecret }

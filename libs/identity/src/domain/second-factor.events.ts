@@ -24,20 +24,13 @@ export type SecondFactorRecoveryCodeUsed = DomainEvent<
   'SecondFactorRecoveryCodeUsed',
   { orgId: string; userId: string; enrollmentId: string; index: number; remaining: number }
 >;
-export type SecondFactorDisabled = DomainEvent<
-  'SecondFactorDisabled',
-  { orgId: string; userId: string; enrollmentId: string; proof: SecondFactorProofKind }
->;
+export type SecondFactorDisabled = DomainEvent<'SecondFactorDisabled', { orgId: string; userId: string; enrollmentId: string; proof: SecondFactorProofKind }>;
 
 /** What the user proved to disable the factor; `none` only for an enrollment never confirmed. */
 export type SecondFactorProofKind = 'code' | 'recovery-code' | 'none';
 
 export type SecondFactorEvent =
-  | SecondFactorEnrollmentStarted
-  | SecondFactorConfirmed
-  | SecondFactorCodeUsed
-  | SecondFactorRecoveryCodeUsed
-  | SecondFactorDisabled;
+  SecondFactorEnrollmentStarted | SecondFactorConfirmed | SecondFactorCodeUsed | SecondFactorRecoveryCodeUsed | SecondFactorDisabled;
 
 export const SECOND_FACTOR_EVENT_TYPES = [
   'SecondFactorEnrollmentStarted',

@@ -49,4 +49,3 @@ export function hashRecoveryCode(enrollmentId: string, code: string): string {
   const normalized = code.toLowerCase().replace(/[\s-]/g, '');
   return createHash('sha256').update(`${enrollmentId}:${normalized}`, 'utf8').digest('hex');
 }
-

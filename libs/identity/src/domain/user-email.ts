@@ -27,5 +27,7 @@ export function checkedEmail(email: unknown): string {
  * holds the address itself.
  */
 export function emailDigest(email: string): string {
-  return createHash('sha256').update(`warden-user-email\0${normalizeEmail(email)}`, 'utf8').digest('hex');
+  return createHash('sha256')
+    .update(`warden-user-email\0${normalizeEmail(email)}`, 'utf8')
+    .digest('hex');
 }

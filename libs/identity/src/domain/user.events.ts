@@ -74,7 +74,13 @@ export type UserEmailEvent = UserEmailClaimed | UserEmailReserved | UserEmailInv
  */
 export type ConsoleLoginFailed = DomainEvent<
   'ConsoleLoginFailed',
-  { emailDigest: string; userId: string | null; method: SessionMethod; reason: 'unknown-user' | 'wrong-password' | 'no-password' | 'disabled' | 'wrong-second-factor' | 'password-login-disabled'; clientAddress: string | null }
+  {
+    emailDigest: string;
+    userId: string | null;
+    method: SessionMethod;
+    reason: 'unknown-user' | 'wrong-password' | 'no-password' | 'disabled' | 'wrong-second-factor' | 'password-login-disabled';
+    clientAddress: string | null;
+  }
 >;
 export type AccessAuditEvent = ConsoleLoginFailed;
 

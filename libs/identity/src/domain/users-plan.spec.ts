@@ -32,7 +32,11 @@ describe('users plan of apply', () => {
   });
 
   it('disables users the file does not name only with prune, and otherwise says it left them alone', () => {
-    const existing = [user('u1', 'a@acme.example', ['ADMIN']), user('u2', 'gone@acme.example', ['MODERATOR']), user('u3', 'off@acme.example', ['ANALYST'], 'disabled')];
+    const existing = [
+      user('u1', 'a@acme.example', ['ADMIN']),
+      user('u2', 'gone@acme.example', ['MODERATOR']),
+      user('u3', 'off@acme.example', ['ANALYST'], 'disabled'),
+    ];
     const desired = [{ email: 'a@acme.example', roles: ['ADMIN'] }];
     expect(planUsers('acme', desired, existing, false)).toMatchObject({ disable: [], leftAlone: ['gone@acme.example'] });
     expect(planUsers('acme', desired, existing, true)).toMatchObject({ disable: [{ userId: 'u2', email: 'gone@acme.example' }], leftAlone: [] });
@@ -46,7 +50,10 @@ describe('users plan of apply', () => {
   it("manages the organization's own user invited with an address another organization holds, whatever order they come in", () => {
     const theirs = user('x', 'shared@other.example', ['ADMIN'], 'active', 'other');
     const ours = user('u1', 'shared@other.example', ['MODERATOR'], 'invited');
-    for (const existing of [[ours, theirs], [theirs, ours]]) {
+    for (const existing of [
+      [ours, theirs],
+      [theirs, ours],
+    ]) {
       expect(planUsers('acme', [{ email: 'shared@other.example', roles: ['ANALYST'] }], existing, false)).toMatchObject({
         create: [],
         updateRoles: [{ userId: 'u1', email: 'shared@other.example', roles: ['ANALYST'] }],

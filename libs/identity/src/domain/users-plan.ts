@@ -33,12 +33,7 @@ const sameRoles = (a: readonly Role[], b: readonly Role[]) => a.length === b.len
  * password), bring roles to the file's, and with `prune` disable the users the file does not
  * name. Every problem is found before anything is changed (pointers into the file's `users:`).
  */
-export function planUsers(
-  orgId: string,
-  desired: readonly DesiredUser[],
-  existing: readonly ExistingUser[],
-  prune: boolean,
-): UsersPlan {
+export function planUsers(orgId: string, desired: readonly DesiredUser[], existing: readonly ExistingUser[], prune: boolean): UsersPlan {
   const problems: ErrorDetail[] = [];
   // The organization's own user of an address first: it may be one invited while another
   // organization holds the address (userEmailDecider), and that user is the file's to manage.

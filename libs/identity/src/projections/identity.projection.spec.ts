@@ -26,12 +26,7 @@ describe('identity projection', () => {
     await events.append(apiKeyStream('globex', 'k3'), [anEvent('ApiKeyRevoked', { keyId: 'k3' }, 'globex')], 0);
   }
 
-  const dump = async () =>
-    JSON.stringify(
-      await Promise.all(
-        [ORGANIZATIONS, API_KEYS, API_KEYS_BY_HASH].map((c) => stores.readStore.find(c)),
-      ),
-    );
+  const dump = async () => JSON.stringify(await Promise.all([ORGANIZATIONS, API_KEYS, API_KEYS_BY_HASH].map((c) => stores.readStore.find(c))));
 
   it('tracks organizations and key status, indexed by hash', async () => {
     stores = sqliteStores();

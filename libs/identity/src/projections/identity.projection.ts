@@ -1,14 +1,7 @@
 import type { Projection, ProjectionContext } from '#warden/eventstore';
 import type { RecordedEvent } from '#warden/kernel';
 import { IDENTITY_EVENT_TYPES, type ApiKeyEvent, type OrganizationEvent } from '../domain/identity.events.js';
-import {
-  API_KEYS,
-  API_KEYS_BY_HASH,
-  type ApiKeyDoc,
-  type ApiKeyHashDoc,
-  ORGANIZATIONS,
-  type OrganizationDoc,
-} from './identity.read-model.js';
+import { API_KEYS, API_KEYS_BY_HASH, type ApiKeyDoc, type ApiKeyHashDoc, ORGANIZATIONS, type OrganizationDoc } from './identity.read-model.js';
 
 export const IDENTITY_PROJECTION = 'identity';
 

@@ -1,13 +1,7 @@
 import type { Projection, ProjectionContext } from '#warden/eventstore';
 import type { RecordedEvent } from '#warden/kernel';
 import { SECOND_FACTOR_EVENT_TYPES, type SecondFactorEvent } from '../domain/second-factor.events.js';
-import {
-  SECOND_FACTOR_POLICIES,
-  SECOND_FACTORS,
-  type SecondFactorDoc,
-  secondFactorDocId,
-  type SecondFactorPolicyDoc,
-} from './second-factor.read-model.js';
+import { SECOND_FACTOR_POLICIES, SECOND_FACTORS, type SecondFactorDoc, secondFactorDocId, type SecondFactorPolicyDoc } from './second-factor.read-model.js';
 
 /**
  * The catalog's event for the `org.settings` of a configuration file, read by its name and shape

@@ -14,21 +14,24 @@ const spec = deciderSpecification(itemDecider);
 
 describe('item decider', () => {
   it('records a first version with its data sealed under the creator', () => {
-    spec.given([]).when(submit()).then([
-      {
-        type: 'ItemSubmitted',
-        data: {
-          itemId: 'p1',
-          typeId: 'post',
-          typeVersion: null,
-          typeSchemaVariant: 'original',
-          data: { text: 'hello', author: { id: 'u1', typeId: 'user' } },
-          creator: { id: 'u1', typeId: 'user' },
-          subject: 'user:u1',
-          source: 'items',
+    spec
+      .given([])
+      .when(submit())
+      .then([
+        {
+          type: 'ItemSubmitted',
+          data: {
+            itemId: 'p1',
+            typeId: 'post',
+            typeVersion: null,
+            typeSchemaVariant: 'original',
+            data: { text: 'hello', author: { id: 'u1', typeId: 'user' } },
+            creator: { id: 'u1', typeId: 'user' },
+            subject: 'user:u1',
+            source: 'items',
+          },
         },
-      },
-    ]);
+      ]);
   });
 
   it('seals an item without a creator under the item itself, and keeps its type version and variant', () => {
@@ -47,7 +50,13 @@ describe('item decider', () => {
 
   it('accepts every further version, the same whatever came before (so the handler need not read the stream)', () => {
     const first = spec.given([]).when(submit()).events();
-    const history = [...first, ...spec.given(first).when(submit({ item: { id: 'p1', typeId: 'post', data: { text: 'edited' } } })).events()];
+    const history = [
+      ...first,
+      ...spec
+        .given(first)
+        .when(submit({ item: { id: 'p1', typeId: 'post', data: { text: 'edited' } } }))
+        .events(),
+    ];
     expect(spec.given(history).state).toEqual({ versions: 2 });
     spec.given(history).when(submit()).then(spec.given([]).when(submit()).events());
   });

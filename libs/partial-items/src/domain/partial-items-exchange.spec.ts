@@ -22,14 +22,21 @@ describe('the partial-items exchange', () => {
     const read = readAnswer(JSON.stringify({ items: [{ id: 'p1', typeId: 'post', data: { text: 'x' } }], notFound: [{ id: 'u1', typeId: 'user' }] }), asked);
     expect(read).toEqual({
       ok: true,
-      answer: { items: [{ index: 0, ref: { id: 'p1', typeId: 'post' }, item: { id: 'p1', typeId: 'post', data: { text: 'x' } } }], notFound: [{ id: 'u1', typeId: 'user' }] },
+      answer: {
+        items: [{ index: 0, ref: { id: 'p1', typeId: 'post' }, item: { id: 'p1', typeId: 'post', data: { text: 'x' } } }],
+        notFound: [{ id: 'u1', typeId: 'user' }],
+      },
     });
   });
 
   it('refuses what is not JSON, unknown members, items not asked for or answered twice, with pointers', () => {
     expect(readAnswer('<html>', asked)).toEqual({ ok: false, problems: [{ pointer: '', detail: 'the answer is not JSON' }] });
     const read = readAnswer(
-      JSON.stringify({ items: [{ id: 'p9', typeId: 'post', data: {} }, { id: 'p1', typeId: 'post', data: {} }, 'x'], notFound: [{ id: 'p1', typeId: 'post' }], more: 1 }),
+      JSON.stringify({
+        items: [{ id: 'p9', typeId: 'post', data: {} }, { id: 'p1', typeId: 'post', data: {} }, 'x'],
+        notFound: [{ id: 'p1', typeId: 'post' }],
+        more: 1,
+      }),
       asked,
     );
     expect(read).toEqual({

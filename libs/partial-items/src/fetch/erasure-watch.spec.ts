@@ -5,7 +5,8 @@ import { waitFor } from '../../../../test/support/wait-for.js';
 import { SUBJECT_ERASED_EVENT, SUBJECT_ERASURE_REQUESTED_EVENT } from '#warden/kernel';
 import { ErasureWatch } from './erasure-watch.js';
 
-const erasure = (type: string, subject: string, orgId = 'acme') => anEvent(type, { requestId: `r-${subject}`, user: { id: subject.split(':')[1]!, typeId: 'user' }, subject }, orgId);
+const erasure = (type: string, subject: string, orgId = 'acme') =>
+  anEvent(type, { requestId: `r-${subject}`, user: { id: subject.split(':')[1]!, typeId: 'user' }, subject }, orgId);
 
 describe('following GDPR erasures in the log (ErasureWatch)', () => {
   let stores: ReturnType<typeof sqliteStores> | undefined;

@@ -59,7 +59,8 @@ export class ErasureWatch {
       onEvents: async (events, through) => {
         for (const e of events) {
           if (e.position <= this.position) continue;
-          if (e.type === SUBJECT_ERASURE_REQUESTED_EVENT || e.type === SUBJECT_ERASED_EVENT) this.onErased(e.metadata.orgId, (e.data as unknown as SubjectErasedData).subject);
+          if (e.type === SUBJECT_ERASURE_REQUESTED_EVENT || e.type === SUBJECT_ERASED_EVENT)
+            this.onErased(e.metadata.orgId, (e.data as unknown as SubjectErasedData).subject);
           this.position = e.position;
         }
         if (through !== undefined && through > this.position) this.position = through;

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { FetchedItem } from '#warden/rules';
 import { FetchedItemsCache } from './fetched-items-cache.js';
 
-const item = (typeId: string, id: string, data: Record<string, unknown> = {}): FetchedItem => ({ id, typeId, data, typeVersion: null, typeSchemaVariant: 'original', version: 1 });
+const item = (typeId: string, id: string, data: Record<string, unknown> = {}): FetchedItem => ({
+  id,
+  typeId,
+  data,
+  typeVersion: null,
+  typeSchemaVariant: 'original',
+  version: 1,
+});
 const MINUTE = 60_000;
 
 describe('the cache of fetched whole items and GDPR erasures', () => {

@@ -5,17 +5,7 @@ import { SignWithOrganizationKeyQuery } from '#warden/callbacks';
 import { CATALOG_PROJECTION, GetCatalogSettingsQuery, type PartialItemsSettings } from '#warden/catalog';
 import { type AcceptedItem, type ItemIdentifier, SubmitItemsCommand } from '#warden/ingestion';
 import { type Clock, type CommandContext, DomainError, type IdGenerator } from '#warden/kernel';
-import {
-  CLOCK,
-  GUARDED_HTTP_CLIENT,
-  type GuardedHttpClient,
-  ID_GENERATOR,
-  KEYRING,
-  type Keyring,
-  Metrics,
-  OutboundError,
-  openUrl,
-} from '#warden/platform';
+import { CLOCK, GUARDED_HTTP_CLIENT, type GuardedHttpClient, ID_GENERATOR, KEYRING, type Keyring, Metrics, OutboundError, openUrl } from '#warden/platform';
 import type { FetchedItem, PartialFetchOutcome, PartialFetchReason, PartialItemSource } from '#warden/rules';
 import type { EventStore } from '#warden/eventstore';
 import { EVENT_STORE, ProjectionHost } from '#warden/storage';
@@ -52,10 +42,10 @@ interface Lane {
 }
 
 /** One attempt's end: an answer body, or why not and whether another attempt may help. */
-type Attempt = { ok: true; body: string } | { ok: false; reason: string; retry: boolean; retryAfterMs: number | null; kind: 'timeout' | 'error' | 'refused' | 'status' };
+type Attempt =
+  { ok: true; body: string } | { ok: false; reason: string; retry: boolean; retryAfterMs: number | null; kind: 'timeout' | 'error' | 'refused' | 'status' };
 
 const keyOf = (orgId: string, ref: ItemRef) => `${orgId}\u0000${ref.typeId}\u0000${ref.id}`;
-
 
 /**
  * Fetches whole items from the organization's partial-items endpoint (docs/partial-items.md):
@@ -171,7 +161,7 @@ export class PartialItemsClient implements PartialItemSource, OnApplicationShutd
       while (lane.active < limit && lane.waiting.length > 0) {
         const head = lane.waiting[0]!;
         const batch: Waiting[] = [];
-        for (let i = 0; i < lane.waiting.length && batch.length < BATCH_MAX; ) {
+        for (let i = 0; i < lane.waiting.length && batch.length < BATCH_MAX;) {
           if (lane.waiting[i]!.reason === head.reason) batch.push(...lane.waiting.splice(i, 1));
           else i++;
         }
@@ -219,7 +209,10 @@ export class PartialItemsClient implements PartialItemSource, OnApplicationShutd
       const admitted = admit(lane.breaker, this.clock.now().getTime());
       if (!admitted.allowed) {
         const until = new Date(admitted.retryAt).toISOString();
-        return fail('circuit-open', `the partial-items endpoint is failing (${lane.breaker.failures} failed attempts in a row): not asked again before ${until}${last ? `; last: ${last.reason}` : ''}`);
+        return fail(
+          'circuit-open',
+          `the partial-items endpoint is failing (${lane.breaker.failures} failed attempts in a row): not asked again before ${until}${last ? `; last: ${last.reason}` : ''}`,
+        );
       }
       lane.breaker = admitted.state;
       const result = await this.attempt(orgId, requestId, url, { ...headers }, body, settings.timeoutMs);
@@ -241,7 +234,13 @@ export class PartialItemsClient implements PartialItemSource, OnApplicationShutd
       const signed = await this.queries.execute(new SignWithOrganizationKeyQuery(orgId, Buffer.concat([Buffer.from(`${t}.${requestId}.`), Buffer.from(body)])));
       headers[SIGNATURE_HEADER] = `t=${t},kid=${signed.kid},v1=${Buffer.from(signed.signature, 'base64url').toString('base64')}`;
     } catch (error) {
-      return { ok: false, reason: `signing failed, nothing was sent: ${error instanceof Error ? error.message : String(error)}`, retry: false, retryAfterMs: null, kind: 'error' };
+      return {
+        ok: false,
+        reason: `signing failed, nothing was sent: ${error instanceof Error ? error.message : String(error)}`,
+        retry: false,
+        retryAfterMs: null,
+        kind: 'error',
+      };
     }
     headers[REQUEST_ID_HEADER] = requestId;
     headers['content-type'] = 'application/json';
@@ -254,7 +253,13 @@ export class PartialItemsClient implements PartialItemSource, OnApplicationShutd
       }
       this.requests.inc({ outcome: 'status' });
       const retry = res.status >= 500 || res.status === 429;
-      return { ok: false, reason: `the partial-items endpoint answered ${res.status}`, retry, retryAfterMs: retryAfterMs(res.headers['retry-after']), kind: 'status' };
+      return {
+        ok: false,
+        reason: `the partial-items endpoint answered ${res.status}`,
+        retry,
+        retryAfterMs: retryAfterMs(res.headers['retry-after']),
+        kind: 'status',
+      };
     } catch (error) {
       if (!(error instanceof OutboundError)) throw error;
       switch (error.reason) {
@@ -267,7 +272,13 @@ export class PartialItemsClient implements PartialItemSource, OnApplicationShutd
           return { ok: false, reason: `the partial-items endpoint was not called: ${error.message}`, retry: false, retryAfterMs: null, kind: 'refused' };
         case 'too-large':
           this.requests.inc({ outcome: 'error' });
-          return { ok: false, reason: `the partial-items endpoint's answer is over ${ANSWER_MAX_BYTES} bytes`, retry: false, retryAfterMs: null, kind: 'error' };
+          return {
+            ok: false,
+            reason: `the partial-items endpoint's answer is over ${ANSWER_MAX_BYTES} bytes`,
+            retry: false,
+            retryAfterMs: null,
+            kind: 'error',
+          };
         default:
           this.requests.inc({ outcome: 'error' });
           return { ok: false, reason: `the partial-items endpoint could not be reached: ${error.message}`, retry: true, retryAfterMs: null, kind: 'error' };
@@ -282,7 +293,14 @@ export class PartialItemsClient implements PartialItemSource, OnApplicationShutd
    * (ingestion's command: the item types' validation, all or nothing, the same limits), the
    * request id naming the submission so that recording it again records nothing.
    */
-  private async accept(orgId: string, batch: readonly Waiting[], body: string, requestId: string, settings: PartialItemsSettings, erasuresBefore: ErasureMark): Promise<Outcome[]> {
+  private async accept(
+    orgId: string,
+    batch: readonly Waiting[],
+    body: string,
+    requestId: string,
+    settings: PartialItemsSettings,
+    erasuresBefore: ErasureMark,
+  ): Promise<Outcome[]> {
     const refs = batch.map((w) => w.ref);
     const read = readAnswer(body, refs);
     const invalid = (problems: ReadonlyArray<{ pointer?: string; detail?: string }>): Outcome[] => {
@@ -298,7 +316,12 @@ export class PartialItemsClient implements PartialItemSource, OnApplicationShutd
     const { items, notFound } = read.answer;
     let accepted: AcceptedItem[] = [];
     if (items.length > 0) {
-      const context: CommandContext = { orgId, correlationId: batch[0]!.context.correlationId, causationId: batch[0]!.context.causationId ?? null, actor: 'partial-items' };
+      const context: CommandContext = {
+        orgId,
+        correlationId: batch[0]!.context.correlationId,
+        causationId: batch[0]!.context.causationId ?? null,
+        actor: 'partial-items',
+      };
       try {
         accepted = await this.commands.execute(
           new SubmitItemsCommand(
@@ -319,7 +342,12 @@ export class PartialItemsClient implements PartialItemSource, OnApplicationShutd
       const found = byKey.get(key);
       if (found === undefined) {
         this.fetches.inc({ outcome: 'not-found' });
-        return { ok: false, reason: missing.has(key) ? `the partial-items endpoint does not know item ${ref.typeId}/${ref.id}` : `the partial-items endpoint did not answer for item ${ref.typeId}/${ref.id}` };
+        return {
+          ok: false,
+          reason: missing.has(key)
+            ? `the partial-items endpoint does not know item ${ref.typeId}/${ref.id}`
+            : `the partial-items endpoint did not answer for item ${ref.typeId}/${ref.id}`,
+        };
       }
       const sent = found.entry.item as { data: { [field: string]: unknown }; typeVersion?: string; typeSchemaVariant?: 'original' | 'partial' };
       const item: FetchedItem = {

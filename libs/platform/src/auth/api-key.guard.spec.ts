@@ -56,12 +56,15 @@ describe('authenticateApiKey', () => {
     expect(charged).toEqual(['203.0.113.7']);
   });
 
-  it.each<Record<string, string>>([{}, { 'x-api-key': '' }, { 'x-api-key': '   ' }])('refuses a missing key (%o) with 401 without asking the authenticator', async (headers) => {
-    const { req, charged } = request(headers);
-    const authenticator = answering({ outcome: 'ok', principal });
-    const error = await refusal(authenticateApiKey(req, authenticator));
-    expect({ status: error.status, detail: error.details[0]?.detail }).toEqual({ status: 401, detail: 'The X-API-KEY header is missing' });
-    expect(authenticator.asked).toEqual([]);
-    expect(charged).toEqual(['203.0.113.7']);
-  });
+  it.each<Record<string, string>>([{}, { 'x-api-key': '' }, { 'x-api-key': '   ' }])(
+    'refuses a missing key (%o) with 401 without asking the authenticator',
+    async (headers) => {
+      const { req, charged } = request(headers);
+      const authenticator = answering({ outcome: 'ok', principal });
+      const error = await refusal(authenticateApiKey(req, authenticator));
+      expect({ status: error.status, detail: error.details[0]?.detail }).toEqual({ status: 401, detail: 'The X-API-KEY header is missing' });
+      expect(authenticator.asked).toEqual([]);
+      expect(charged).toEqual(['203.0.113.7']);
+    },
+  );
 });

@@ -10,5 +10,10 @@ export function clientNetwork(address: string): string {
   let parsed = ipaddr.parse(address);
   if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
   if (parsed.kind() === 'ipv4') return parsed.toString();
-  return (parsed as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16)).join(':') + '::/64';
+  return (
+    (parsed as ipaddr.IPv6).parts
+      .slice(0, 4)
+      .map((part) => part.toString(16))
+      .join(':') + '::/64'
+  );
 }

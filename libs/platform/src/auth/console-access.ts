@@ -43,8 +43,7 @@ export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
  * public route that `identifies` is told who is signed in, if anyone (`OptionalUser`).
  */
 export type ConsoleAccess =
-  | { readonly kind: 'session'; readonly permissions: readonly Permission[] }
-  | { readonly kind: 'public'; readonly identifies?: boolean };
+  { readonly kind: 'session'; readonly permissions: readonly Permission[] } | { readonly kind: 'public'; readonly identifies?: boolean };
 
 export const CONSOLE_ACCESS = 'warden:console-access';
 
@@ -67,7 +66,8 @@ export const ConsolePublic = (options: { identifies?: boolean } = {}) =>
 
 /** On a public route that identifies: the signed-in user, or null when the request has no valid session. */
 export const OptionalUser = createParamDecorator(
-  (_: unknown, ctx: ExecutionContext): ConsolePrincipal | null => ctx.switchToHttp().getRequest<{ consolePrincipal?: ConsolePrincipal }>().consolePrincipal ?? null,
+  (_: unknown, ctx: ExecutionContext): ConsolePrincipal | null =>
+    ctx.switchToHttp().getRequest<{ consolePrincipal?: ConsolePrincipal }>().consolePrincipal ?? null,
 );
 
 export const CurrentUser = createParamDecorator((_: unknown, ctx: ExecutionContext): ConsolePrincipal => {

@@ -86,7 +86,9 @@ export class ConsoleGuard implements CanActivate {
     if (origin === undefined) return;
     const own = `${request.protocol}://${request.headers.host ?? ''}`;
     if (origin !== this.config.publicUrl && origin !== own) {
-      throw forbidden(`Cross-origin request refused: Origin ${origin} is neither ${this.config.publicUrl} (WARDEN_PUBLIC_URL) nor the origin this request was sent to (${own})`);
+      throw forbidden(
+        `Cross-origin request refused: Origin ${origin} is neither ${this.config.publicUrl} (WARDEN_PUBLIC_URL) nor the origin this request was sent to (${own})`,
+      );
     }
   }
 }

@@ -183,6 +183,8 @@ describe('configuration', () => {
       batch: 100,
       ackWaitMs: 30_000,
     });
-    expect(() => loadConfig({ WARDEN_NATS_URL: 'https://user:hunter2@broker' })).toThrow(expect.objectContaining({ message: expect.not.stringContaining('hunter2') }));
+    expect(() => loadConfig({ WARDEN_NATS_URL: 'https://user:hunter2@broker' })).toThrow(
+      expect.objectContaining({ message: expect.not.stringContaining('hunter2') }),
+    );
   });
 });

@@ -125,8 +125,7 @@ export class ConfigError extends Error {
   constructor(variable: string, problem: string);
   constructor(problems: readonly ConfigProblem[]);
   constructor(variableOrProblems: string | readonly ConfigProblem[], problem = '') {
-    const problems =
-      typeof variableOrProblems === 'string' ? [{ variable: variableOrProblems, problem }] : variableOrProblems;
+    const problems = typeof variableOrProblems === 'string' ? [{ variable: variableOrProblems, problem }] : variableOrProblems;
     super(`Invalid configuration: ${problems.map((p) => `${p.variable} ${p.problem}`).join('; ')}`);
     this.name = 'ConfigError';
     this.problems = problems;
@@ -205,9 +204,7 @@ const durationList = (fallback: string, maxEntries: number) =>
     .string()
     .default(fallback)
     .transform(commaList)
-    .pipe(
-      z.array(duration).max(maxEntries, { error: (iss) => `has at most ${maxEntries} entries, got ${(iss.input as unknown[]).length}` }),
-    );
+    .pipe(z.array(duration).max(maxEntries, { error: (iss) => `has at most ${maxEntries} entries, got ${(iss.input as unknown[]).length}` }));
 
 /** The same rule the keyring applies; checked here too so a bad key is listed with the rest. */
 const secretKeyList = z
@@ -309,7 +306,9 @@ const ENVIRONMENT = z
     WARDEN_NATS_SUBJECT_PREFIX: z
       .string()
       .default('warden')
-      .refine((raw) => SUBJECT_PREFIX.test(raw), { error: (iss) => `must be NATS subject tokens (letters, digits, - and _, joined by .), got "${String(iss.input)}"` }),
+      .refine((raw) => SUBJECT_PREFIX.test(raw), {
+        error: (iss) => `must be NATS subject tokens (letters, digits, - and _, joined by .), got "${String(iss.input)}"`,
+      }),
     WARDEN_NATS_STREAM: z
       .string()
       .default('WARDEN_ITEMS')
@@ -352,9 +351,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): WardenC
   }
   const parsed = ENVIRONMENT.safeParse(given);
   if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((issue) => ({ variable: String(issue.path[0] ?? 'environment'), problem: issue.message })),
-    );
+    throw new ConfigError(parsed.error.issues.map((issue) => ({ variable: String(issue.path[0] ?? 'environment'), problem: issue.message })));
   }
   const e = parsed.data;
   return {

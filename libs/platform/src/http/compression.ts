@@ -38,10 +38,13 @@ export async function installCompression(app: NestFastifyApplication): Promise<v
     threshold: COMPRESSION_THRESHOLD_BYTES,
     customTypes: COMPRESSIBLE_TYPES,
   });
-  app.getHttpAdapter().getInstance().addHook('onSend', (_request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
-    if (wouldCompress(reply, payload)) varyOnAcceptEncoding(reply);
-    done(null, payload);
-  });
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onSend', (_request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
+      if (wouldCompress(reply, payload)) varyOnAcceptEncoding(reply);
+      done(null, payload);
+    });
 }
 
 function wouldCompress(reply: FastifyReply, payload: unknown): boolean {

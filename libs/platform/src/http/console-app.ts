@@ -24,12 +24,14 @@ const CONSOLE_CSP = [
 ].join('; ');
 
 function pageHeaders(reply: FastifyReply): FastifyReply {
-  return reply
-    .header('Content-Security-Policy', CONSOLE_CSP)
-    .header('X-Content-Type-Options', 'nosniff')
-    .header('X-Frame-Options', 'DENY')
-    // Media URLs are often pre-signed: the console's address must not leak to media hosts.
-    .header('Referrer-Policy', 'no-referrer');
+  return (
+    reply
+      .header('Content-Security-Policy', CONSOLE_CSP)
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('X-Frame-Options', 'DENY')
+      // Media URLs are often pre-signed: the console's address must not leak to media hosts.
+      .header('Referrer-Policy', 'no-referrer')
+  );
 }
 
 /**

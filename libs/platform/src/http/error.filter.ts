@@ -29,12 +29,6 @@ export class ErrorFilter implements ExceptionFilter {
       else if (allowed.length > 0) exception = methodNotAllowed(`${request.method} is not allowed on this path`, allowed);
       else exception = notFound(`No route ${request.method} ${path}`);
     }
-    sendError(
-      exception,
-      request,
-      http.getResponse<FastifyReply>(),
-      this.config.bodyLimitBytes,
-      this.logger,
-    );
+    sendError(exception, request, http.getResponse<FastifyReply>(), this.config.bodyLimitBytes, this.logger);
   }
 }

@@ -121,7 +121,12 @@ describe('HTTP platform', () => {
     const tooLong = await expectErrorBody(await post('/test/echo', long, 'application/json'), 413, '/errors/payload-too-large', '/items/0/id');
     expect(tooLong['detail']).toBe('the string has 262146 bytes; at most 262144 bytes (UTF-8) per string');
     await expectErrorBody(await post('/test/echo', '{"items":[{"id":"a\\udc00"}]}', 'application/json'), 400, '/errors/invalid-user-input', '/items/0/id');
-    const proto = await expectErrorBody(await post('/test/echo', '{"items":[{"id":"a","__proto__":{}}]}', 'application/json'), 400, '/errors/invalid-user-input', '/items/0/__proto__');
+    const proto = await expectErrorBody(
+      await post('/test/echo', '{"items":[{"id":"a","__proto__":{}}]}', 'application/json'),
+      400,
+      '/errors/invalid-user-input',
+      '/items/0/__proto__',
+    );
     expect(proto['title']).toBe('Invalid request');
     expect(proto['detail']).toContain('"__proto__" is not accepted');
   });
@@ -189,7 +194,12 @@ describe('HTTP platform', () => {
     await expectErrorBody(await fetch(url + '/test/query?id=%zz'), 400, '/errors/invalid-user-input', '/id');
     // Routes that read no query at all, a POST, and the health check refuse it too.
     await expectErrorBody(await fetch(url + '/test/things/a?x=%FF'), 400, '/errors/invalid-user-input', '/x');
-    await expectErrorBody(await post('/test/echo?a%2Fb=%C0%AF', JSON.stringify({ items: [{ id: 'a' }] }), 'application/json'), 400, '/errors/invalid-user-input', '/a~1b');
+    await expectErrorBody(
+      await post('/test/echo?a%2Fb=%C0%AF', JSON.stringify({ items: [{ id: 'a' }] }), 'application/json'),
+      400,
+      '/errors/invalid-user-input',
+      '/a~1b',
+    );
     await expectErrorBody(await fetch(url + '/health/live?x=%E2%82'), 400, '/errors/invalid-user-input', '/x');
   });
 
@@ -288,7 +298,14 @@ describe('HTTP platform, shutting down', () => {
     socket.write('GET /test/slow HTTP/1.1\r\nHost: warden\r\n\r\n');
     await inFlight;
     const closed = app.close();
-    await waitFor(() => fetch(`http://127.0.0.1:${port}/health/live`).then(() => false, () => true), 'the server to stop accepting');
+    await waitFor(
+      () =>
+        fetch(`http://127.0.0.1:${port}/health/live`).then(
+          () => false,
+          () => true,
+        ),
+      'the server to stop accepting',
+    );
     socket.write('GET /health/live HTTP/1.1\r\nHost: warden\r\nX-Request-Id: drain-1\r\n\r\n');
     release();
     await ended;

@@ -6,16 +6,14 @@ import { findJsonBodyProblem, type JsonBodyLimits, type JsonBodyProblem } from '
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)/i;
 
-const notUtf8 = (): DomainError =>
-  invalidInput({ title: 'Malformed JSON', detail: 'The request body is not well-formed UTF-8', pointer: '' });
+const notUtf8 = (): DomainError => invalidInput({ title: 'Malformed JSON', detail: 'The request body is not well-formed UTF-8', pointer: '' });
 
 const unsupportedCharset = (charset: string): DomainError =>
   new DomainError('unsupported-media-type', [
     { title: 'Unsupported media type', detail: `JSON bodies are read as UTF-8; charset=${charset.slice(0, 40)} is not supported` },
   ]);
 
-const malformedJson = (): DomainError =>
-  invalidInput({ title: 'Malformed JSON', detail: 'The request body is not valid JSON', pointer: '' });
+const malformedJson = (): DomainError => invalidInput({ title: 'Malformed JSON', detail: 'The request body is not valid JSON', pointer: '' });
 
 /**
  * Replaces Fastify's JSON parser with one that checks the limits of the parsed body before
@@ -57,7 +55,5 @@ export function installJsonBodyParser(fastify: FastifyInstance, limits: JsonBody
 
 function bodyProblemError(problem: JsonBodyProblem): DomainError {
   const detail = { detail: problem.detail, pointer: problem.pointer };
-  return problem.kind === 'too-large'
-    ? partTooLarge({ title: 'Payload too large', ...detail })
-    : invalidInput({ title: 'Invalid request', ...detail });
+  return problem.kind === 'too-large' ? partTooLarge({ title: 'Payload too large', ...detail }) : invalidInput({ title: 'Invalid request', ...detail });
 }

@@ -38,7 +38,7 @@ Object.defineProperty(LinearKeysExecutor.prototype, 'getKeys', {
       !(object instanceof Map) &&
       options.strategy !== 'excludeAll' &&
       !options.excludeExtraneousValues &&
-      !(options.excludePrefixes?.length) &&
+      !options.excludePrefixes?.length &&
       (typeof target !== 'function' || !declaresMembers(target, options));
     if (plain) return Object.keys(object);
     return libraryKeys.call(this, target, object, isMap);

@@ -66,8 +66,7 @@ describe('rate limit on the HTTP layer', () => {
 
   it('limits console requests per session cookie, so people behind one address do not share a budget', async () => {
     const http = await serve(new MemoryRateLimitStore({ ratePerSecond: 0.001, burst: 1 }), capturingLogger().logger, true);
-    const as = (session: string) =>
-      http.inject({ method: 'GET', url: '/api/v1/thing', remoteAddress: '203.0.113.9', cookies: { warden_session: session } });
+    const as = (session: string) => http.inject({ method: 'GET', url: '/api/v1/thing', remoteAddress: '203.0.113.9', cookies: { warden_session: session } });
     expect((await as('alice')).statusCode).toBe(200);
     expect((await as('alice')).statusCode).toBe(429);
     expect((await as('bob')).statusCode).toBe(200);
@@ -88,7 +87,11 @@ describe('rate limit on the HTTP layer', () => {
     expect(lines().map((l) => l.msg)).toEqual(['rate-limit store failed; requests go unlimited until it answers']);
     down = false;
     await http.inject({ method: 'GET', url: '/api/v1/thing' });
-    expect(lines().map((l) => l.msg).at(-1)).toBe('rate-limit store answers again');
+    expect(
+      lines()
+        .map((l) => l.msg)
+        .at(-1),
+    ).toBe('rate-limit store answers again');
   });
 });
 
@@ -108,7 +111,10 @@ describe('failed authentications per client address', () => {
         await authFailureLimitOf(request)!.charge(request.ip);
         return await reply.status(401).send();
       } catch (error) {
-        return reply.status((error as DomainError).status).header('retry-after', (error as DomainError).headers['Retry-After']).send();
+        return reply
+          .status((error as DomainError).status)
+          .header('retry-after', (error as DomainError).headers['Retry-After'])
+          .send();
       }
     });
     await server.ready();

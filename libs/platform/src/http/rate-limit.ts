@@ -20,10 +20,7 @@ interface RateLimitStores {
   readonly authFailures: RateLimitStore | undefined;
 }
 
-type RateLimitSettings = Pick<
-  WardenConfig,
-  'rateLimitPerSecond' | 'rateLimitBurst' | 'rateLimitStore' | 'authFailuresPerMinute' | 'authFailureBurst'
->;
+type RateLimitSettings = Pick<WardenConfig, 'rateLimitPerSecond' | 'rateLimitBurst' | 'rateLimitStore' | 'authFailuresPerMinute' | 'authFailureBurst'>;
 
 /**
  * The stores WARDEN_RATE_LIMIT_STORE names, one per limit. On MongoDB both live in the same
@@ -65,7 +62,8 @@ class FailOpen {
     try {
       wait = await store.take(bucket);
     } catch (error) {
-      if (!this.failing) this.logger.warn({ error: error instanceof Error ? error.message : String(error) }, 'rate-limit store failed; requests go unlimited until it answers');
+      if (!this.failing)
+        this.logger.warn({ error: error instanceof Error ? error.message : String(error) }, 'rate-limit store failed; requests go unlimited until it answers');
       this.failing = true;
       return 0;
     }

@@ -3,13 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from './error-body.js';
 import { toDomainError } from './to-domain-error.js';
 
-export function sendError(
-  exception: unknown,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  bodyLimitBytes: number,
-  logger: LoggerService,
-): void {
+export function sendError(exception: unknown, request: FastifyRequest, reply: FastifyReply, bodyLimitBytes: number, logger: LoggerService): void {
   // A route may read bodies under a limit of its own (public-body-limit.ts): the answer names it.
   const { error, unexpected } = toDomainError(exception, request.routeOptions?.bodyLimit ?? bodyLimitBytes);
   if (unexpected) {

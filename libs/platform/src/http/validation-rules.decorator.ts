@@ -43,8 +43,7 @@ export function WhenPresent(): PropertyDecorator {
   return ValidateIf((_object, value) => value !== undefined);
 }
 
-export const IsNonEmptyString = (message = 'expected a non-empty string') =>
-  rule('isNonEmptyString', (v) => typeof v === 'string' && v !== '', message);
+export const IsNonEmptyString = (message = 'expected a non-empty string') => rule('isNonEmptyString', (v) => typeof v === 'string' && v !== '', message);
 
 /** A customer-given id that becomes part of a stream name or a key: the kernel's rule for ids. */
 export function IsCustomerId(): PropertyDecorator {

@@ -106,9 +106,7 @@ describe('request validation', () => {
   });
 
   it('escapes property names per RFC 6901', async () => {
-    expect(await problems({ parts: [part('a')], 'rush/order~now': 'yes' })).toEqual([
-      ['/rush~1order~0now', 'Invalid request', 'expected a boolean'],
-    ]);
+    expect(await problems({ parts: [part('a')], 'rush/order~now': 'yes' })).toEqual([['/rush~1order~0now', 'Invalid request', 'expected a boolean']]);
   });
 
   it('gives one error per field: the first rule that fails', async () => {
@@ -120,9 +118,7 @@ describe('request validation', () => {
   });
 
   it('checks an optional field that is present as null', async () => {
-    expect(await problems({ parts: [part('a')], 'rush/order~now': null })).toEqual([
-      ['/rush~1order~0now', 'Invalid request', 'expected a boolean'],
-    ]);
+    expect(await problems({ parts: [part('a')], 'rush/order~now': null })).toEqual([['/rush~1order~0now', 'Invalid request', 'expected a boolean']]);
   });
 
   it('reports each required field of a missing body, and the whole body when it is not an object', async () => {
@@ -164,7 +160,10 @@ describe('request validation', () => {
     const polluted = JSON.parse('{"reporter":{"id":"u","constructor":{"a":1},"prototype":"p","nested":[{"constructor":1,"k":2}]},"constructor":"y"}') as object;
     const cleaned = (await pipe.transform(polluted, body(ReportLikeDto))) as ReportLikeDto;
     expect(JSON.stringify(cleaned)).toBe('{"reporter":{"id":"u","nested":[{"k":2}]}}');
-    const slow = (await pipe.transform(JSON.parse('{"id":"r","reporter":{"id":"u","constructor":{"a":1},"prototype":"p","nested":[{"constructor":1,"k":2}]}}'), body(ReportWithRuleDto))) as ReportWithRuleDto;
+    const slow = (await pipe.transform(
+      JSON.parse('{"id":"r","reporter":{"id":"u","constructor":{"a":1},"prototype":"p","nested":[{"constructor":1,"k":2}]}}'),
+      body(ReportWithRuleDto),
+    )) as ReportWithRuleDto;
     expect(JSON.stringify(slow.reporter)).toBe(JSON.stringify(cleaned.reporter));
     // Still a whole-body error: not an object.
     expect(await problems([1], body(ReportLikeDto))).toEqual([['', 'Invalid request', 'expected a JSON object']]);

@@ -65,9 +65,7 @@ export function idempotencyStoreContract(adapter: string, open: () => Promise<Id
     it('lets exactly one of many concurrent first requests, across two processes, reserve the key', async () => {
       const [a, b] = [await open(), await open()];
       const base = request();
-      const outcomes = await Promise.all(
-        Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? a : b).begin({ ...base, holder: randomUUID() })),
-      );
+      const outcomes = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? a : b).begin({ ...base, holder: randomUUID() })));
       expect(outcomes.filter((o) => o.outcome === 'reserved')).toHaveLength(1);
       expect(outcomes.filter((o) => o.outcome === 'in-progress')).toHaveLength(9);
     });

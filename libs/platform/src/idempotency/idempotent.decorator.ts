@@ -19,16 +19,15 @@ export function Idempotent(): MethodDecorator {
       description:
         'Makes a retry safe: 1 to 255 printable ASCII characters, unique per request (a UUID). Within the retention ' +
         '(24 h by default) a repeat with the same key and the same body (compared as canonical JSON) runs nothing and ' +
-        'gets the first response again, with `Idempotent-Replayed: true` and the first request\'s `requestId` in the ' +
-        'body. Only successful (2xx) responses are kept; keys are scoped to the API key\'s organization. ' +
+        "gets the first response again, with `Idempotent-Replayed: true` and the first request's `requestId` in the " +
+        "body. Only successful (2xx) responses are kept; keys are scoped to the API key's organization. " +
         'An invalid key is a 400 pointing at `/headers/idempotency-key`; when the store of keys cannot be reached, a ' +
         'request with a key is a 503 rather than run unprotected.',
       schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
     }),
     ApiResponse({
       status: 409,
-      description:
-        'A request with the same Idempotency-Key is still running (`/errors/idempotency-key-in-progress`); retry after `Retry-After` seconds',
+      description: 'A request with the same Idempotency-Key is still running (`/errors/idempotency-key-in-progress`); retry after `Retry-After` seconds',
       type: ErrorBodyDto,
     }),
     ApiResponse({

@@ -60,18 +60,14 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
     db.exec(SCHEMA);
     this.clock = options.clock ?? systemClock;
     this.writes = new SqliteGroupCommit(db);
-    this.get = db.prepare(
-      'SELECT fingerprint, holder, lease_until, status, body, expires_at FROM idempotency_keys WHERE scope = ? AND key = ?',
-    );
+    this.get = db.prepare('SELECT fingerprint, holder, lease_until, status, body, expires_at FROM idempotency_keys WHERE scope = ? AND key = ?');
     this.take = db.prepare(
       `INSERT INTO idempotency_keys (scope, key, fingerprint, holder, lease_until, status, body, expires_at)
        VALUES (?, ?, ?, ?, ?, NULL, NULL, ?)
        ON CONFLICT (scope, key) DO UPDATE SET fingerprint = excluded.fingerprint, holder = excluded.holder,
          lease_until = excluded.lease_until, status = NULL, body = NULL, expires_at = excluded.expires_at`,
     );
-    this.store = db.prepare(
-      'UPDATE idempotency_keys SET status = ?, body = ?, holder = NULL, lease_until = NULL WHERE scope = ? AND key = ? AND holder = ?',
-    );
+    this.store = db.prepare('UPDATE idempotency_keys SET status = ?, body = ?, holder = NULL, lease_until = NULL WHERE scope = ? AND key = ? AND holder = ?');
     this.drop = db.prepare('DELETE FROM idempotency_keys WHERE scope = ? AND key = ? AND holder = ?');
     this.purge = db.prepare('DELETE FROM idempotency_keys WHERE expires_at <= ?');
     this.purgeSoon();

@@ -19,9 +19,7 @@ const DESCRIPTIONS: Record<number, string> = {
 
 /** Documents the section 7 error body for the given statuses. */
 export function ApiErrors(...statuses: number[]): MethodDecorator & ClassDecorator {
-  return applyDecorators(
-    ...statuses.map((status) => ApiResponse({ status, description: DESCRIPTIONS[status] ?? 'Error', type: ErrorBodyDto })),
-  );
+  return applyDecorators(...statuses.map((status) => ApiResponse({ status, description: DESCRIPTIONS[status] ?? 'Error', type: ErrorBodyDto })));
 }
 
 /**
@@ -30,10 +28,7 @@ export function ApiErrors(...statuses: number[]): MethodDecorator & ClassDecorat
  * document's description says so); a route whose handler can answer them lists them.
  */
 export function ApiCustomerRoute(...extraStatuses: number[]): MethodDecorator & ClassDecorator {
-  return applyDecorators(
-    ApiSecurity(API_KEY_SCHEME),
-    ApiErrors(...[...new Set([401, 403, 429, 500, 503, ...extraStatuses])].sort((a, b) => a - b)),
-  );
+  return applyDecorators(ApiSecurity(API_KEY_SCHEME), ApiErrors(...[...new Set([401, 403, 429, 500, 503, ...extraStatuses])].sort((a, b) => a - b)));
 }
 
 const CONSOLE_DESCRIPTIONS: Record<number, string> = {
@@ -50,8 +45,6 @@ export function ApiConsoleRoute(options: { public?: boolean } = {}, ...extraStat
   return applyDecorators(
     ApiTags(CONSOLE_TAG),
     ...(options.public ? [] : [ApiCookieAuth(SESSION_SCHEME)]),
-    ...statuses.map((status) =>
-      ApiResponse({ status, description: CONSOLE_DESCRIPTIONS[status] ?? DESCRIPTIONS[status] ?? 'Error', type: ErrorBodyDto }),
-    ),
+    ...statuses.map((status) => ApiResponse({ status, description: CONSOLE_DESCRIPTIONS[status] ?? DESCRIPTIONS[status] ?? 'Error', type: ErrorBodyDto })),
   );
 }

@@ -77,8 +77,8 @@ export function buildOpenApiDocument(app: INestApplication, version: string, pub
         'without a trailing slash (paths are published as the interface spec writes them). Every error uses one ' +
         'body: `{"errors":[{status,type,title,detail?,pointer?,requestId?}]}`, also for an unknown path (404) and ' +
         'a method a path does not allow (405, with `Allow`); every response carries `X-Request-Id`. ' +
-        'The `/api/console/v1/` routes (tag `console`) are the review console\'s: they need the session cookie ' +
-        'a sign-in sets, and a mutating request also needs the session\'s CSRF token in `X-CSRF-Token` and, from ' +
+        "The `/api/console/v1/` routes (tag `console`) are the review console's: they need the session cookie " +
+        "a sign-in sets, and a mutating request also needs the session's CSRF token in `X-CSRF-Token` and, from " +
         'a browser, a same-origin `Origin`.',
     )
     .setVersion(version)

@@ -3,12 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  GuardedHttpClient,
-  OutboundAddressPolicy,
-  OutboundError,
-  type OutboundRequest,
-} from './guarded-http-client.js';
+import { GuardedHttpClient, OutboundAddressPolicy, OutboundError, type OutboundRequest } from './guarded-http-client.js';
 
 interface TestServer {
   server: Server;
@@ -154,8 +149,7 @@ describe('GuardedHttpClient', () => {
     client = new GuardedHttpClient({ allowlist, userAgent: 'warden-test' });
     return client;
   };
-  const get = (c: GuardedHttpClient, url: string, more: Partial<OutboundRequest> = {}) =>
-    c.request({ method: 'GET', url, ...more });
+  const get = (c: GuardedHttpClient, url: string, more: Partial<OutboundRequest> = {}) => c.request({ method: 'GET', url, ...more });
 
   describe('with the loopback range allowlisted', () => {
     it('performs a GET and returns status, headers, body and final URL', async () => {
@@ -461,12 +455,22 @@ describe('OutboundAddressPolicy', () => {
     expect(strict.permits(address)).toBe(false);
   });
 
-  it.each(['1.1.1.1', '8.8.8.8', '93.184.216.34', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1', '::ffff:0:808:808', '[2606:4700:4700::1111]', '2a00:1450:4001::1'])(
-    'permits public %s',
-    (address) => {
-      expect(strict.permits(address)).toBe(true);
-    },
-  );
+  it.each([
+    '1.1.1.1',
+    '8.8.8.8',
+    '93.184.216.34',
+    '172.32.0.1',
+    '100.128.0.1',
+    '2606:4700:4700::1111',
+    '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
+    '2002:808:808::1',
+    '::ffff:0:808:808',
+    '[2606:4700:4700::1111]',
+    '2a00:1450:4001::1',
+  ])('permits public %s', (address) => {
+    expect(strict.permits(address)).toBe(true);
+  });
 
   it('lets the allowlist open ranges, but never the metadata addresses', () => {
     const p = new OutboundAddressPolicy(['127.0.0.0/8', '10.0.0.0/8', '169.254.0.0/16', 'fd00::/8']);

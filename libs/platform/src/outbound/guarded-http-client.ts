@@ -36,13 +36,7 @@ export interface OutboundResponse {
   url: string;
 }
 
-export type OutboundFailure =
-  | 'refused-address'
-  | 'invalid-url'
-  | 'timeout'
-  | 'too-large'
-  | 'too-many-redirects'
-  | 'network';
+export type OutboundFailure = 'refused-address' | 'invalid-url' | 'timeout' | 'too-large' | 'too-many-redirects' | 'network';
 
 export class OutboundError extends Error {
   readonly reason: OutboundFailure;
@@ -180,11 +174,7 @@ function loadUndici(): Promise<Undici> {
   return (undici ??= import('undici'));
 }
 
-function guardedConnector(
-  buildConnector: Undici['buildConnector'],
-  policy: OutboundAddressPolicy,
-  connectTimeoutMs: number,
-): buildConnector.connector {
+function guardedConnector(buildConnector: Undici['buildConnector'], policy: OutboundAddressPolicy, connectTimeoutMs: number): buildConnector.connector {
   // net.connect / tls.connect call this instead of dns.lookup for host names; whatever it returns
   // is exactly what the socket connects to. One refused answer refuses the name (no mixing).
   const lookup: LookupFunction = (hostname, options, callback) => {
@@ -236,17 +226,7 @@ function refused(host: string): OutboundError {
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 /** Headers the caller may not set: undici manages them, or they would let a caller re-aim the request. */
-const DROPPED_HEADERS = new Set([
-  'host',
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'transfer-encoding',
-  'te',
-  'upgrade',
-  'expect',
-  'content-length',
-]);
+const DROPPED_HEADERS = new Set(['host', 'connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'upgrade', 'expect', 'content-length']);
 
 export class GuardedHttpClient {
   private readonly policy: OutboundAddressPolicy;
@@ -374,12 +354,7 @@ function toOutboundError(err: unknown, signal: AbortSignal): OutboundError {
   if (own !== undefined) return own;
   if (signal.aborted) return new OutboundError('timeout', undefined, { cause: err });
   const code = (err as { code?: unknown } | null)?.code;
-  if (
-    code === 'UND_ERR_CONNECT_TIMEOUT' ||
-    code === 'UND_ERR_HEADERS_TIMEOUT' ||
-    code === 'UND_ERR_BODY_TIMEOUT' ||
-    code === 'ETIMEDOUT'
-  ) {
+  if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'ETIMEDOUT') {
     return new OutboundError('timeout', undefined, { cause: err });
   }
   const detail = typeof code === 'string' ? ` (${code})` : '';

@@ -11,8 +11,7 @@ export interface SealedSecret {
   readonly tag: string;
 }
 
-export const isSealedSecret = (v: unknown): v is SealedSecret =>
-  typeof v === 'object' && v !== null && 'kid' in v && 'ct' in v && 'iv' in v && 'tag' in v;
+export const isSealedSecret = (v: unknown): v is SealedSecret => typeof v === 'object' && v !== null && 'kid' in v && 'ct' in v && 'iv' in v && 'tag' in v;
 
 /**
  * Encrypts configuration secrets (callback header values, SSO certificates). The first key seals;
@@ -63,10 +62,7 @@ export function loadKeyring(
 ): { keyring: Keyring; notice: string | undefined } {
   const generated = join(options.dataDir, KEY_FILE);
   if (source.secretKey !== undefined || source.secretKeyFile !== undefined) {
-    const keys =
-      source.secretKey !== undefined
-        ? parseKeys(source.secretKey, 'WARDEN_SECRET_KEY')
-        : readKeyFile(source.secretKeyFile!, options.dataDir);
+    const keys = source.secretKey !== undefined ? parseKeys(source.secretKey, 'WARDEN_SECRET_KEY') : readKeyFile(source.secretKeyFile!, options.dataDir);
     const from = source.secretKey !== undefined ? 'WARDEN_SECRET_KEY' : 'WARDEN_SECRET_KEY_FILE';
     // A key generated before the operator moved it out: it still travels with every backup.
     const notice = existsSync(generated)

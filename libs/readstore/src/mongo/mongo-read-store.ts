@@ -142,11 +142,7 @@ export class MongoReadStore implements ReadStore {
       const { projection, from, to } = checkpoint;
       let moved: boolean;
       try {
-        const result = await (await this.checkpoints()).updateOne(
-          { _id: projection, position: from },
-          { $set: { position: to } },
-          { upsert: from === 0 },
-        );
+        const result = await (await this.checkpoints()).updateOne({ _id: projection, position: from }, { $set: { position: to } }, { upsert: from === 0 });
         moved = result.matchedCount + result.upsertedCount > 0;
       } catch (err) {
         if (!isDuplicateKey(err)) throw err;
@@ -164,7 +160,9 @@ export class MongoReadStore implements ReadStore {
   async reset(collections: readonly string[], projections: readonly string[]): Promise<void> {
     for (const c of collections) await (await this.docs(c)).deleteMany({});
     if (projections.length > 0) {
-      await (await this.checkpoints()).bulkWrite(
+      await (
+        await this.checkpoints()
+      ).bulkWrite(
         projections.map((p) => ({
           updateOne: { filter: { _id: p }, update: { $set: { position: 0 } }, upsert: true },
         })),
@@ -265,9 +263,7 @@ export async function connectMongo(url: string, options: { timeoutMs?: number } 
   } catch (err) {
     // Release the half-open client so its monitors do not keep the process alive.
     await connection?.destroy(true).catch(() => undefined);
-    const problem = isServerSelection(err)
-      ? `is unreachable after ${timeoutMs} ms (${reason(err, url)})`
-      : `could not be connected to: ${reason(err, url)}`;
+    const problem = isServerSelection(err) ? `is unreachable after ${timeoutMs} ms (${reason(err, url)})` : `could not be connected to: ${reason(err, url)}`;
     throw new ReadStoreUnavailableError(`${where} ${problem}`, { cause: err });
   } finally {
     if (timer) clearTimeout(timer);
@@ -277,9 +273,7 @@ export async function connectMongo(url: string, options: { timeoutMs?: number } 
 function isServerSelection(err: unknown): boolean {
   const name = (err as { name?: unknown } | null)?.name;
   return (
-    name === 'MongooseServerSelectionError' ||
-    name === 'MongoServerSelectionError' ||
-    (err instanceof Error && err.message.startsWith('no answer within'))
+    name === 'MongooseServerSelectionError' || name === 'MongoServerSelectionError' || (err instanceof Error && err.message.startsWith('no answer within'))
   );
 }
 
@@ -301,6 +295,9 @@ function describeHosts(url: string): string {
 function reason(err: unknown, url?: string): string {
   let text = err instanceof Error ? err.message : String(err);
   if (url) text = text.split(url).join(describeHosts(url));
-  text = text.replace(/\/\/[^\s/@]*@/g, '//').split('\n')[0]!.trim();
+  text = text
+    .replace(/\/\/[^\s/@]*@/g, '//')
+    .split('\n')[0]!
+    .trim();
   return text.length > 200 ? `${text.slice(0, 200)}…` : text || 'unknown error';
 }

@@ -93,15 +93,18 @@ export function adoptReadModels(db: Database.Database, logFile: string): SharedT
  */
 export async function dropReadModelsAheadOfLog(db: Database.Database, logHead: () => Promise<number>): Promise<number | undefined> {
   const hasCheckpoints = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'projection_checkpoints'");
-  const furthest = () => (hasCheckpoints.get() ? (db.prepare('SELECT max(position) AS p FROM projection_checkpoints').get() as { p: number | null }).p ?? 0 : 0);
+  const furthest = () =>
+    hasCheckpoints.get() ? ((db.prepare('SELECT max(position) AS p FROM projection_checkpoints').get() as { p: number | null }).p ?? 0) : 0;
   const ahead = furthest();
   if (ahead <= (await logHead())) return undefined;
   // Their pages go to the free list zeroed, as the read store's always do.
   db.pragma('secure_delete = ON');
-  return db.transaction(() => {
-    // Another process starting at the same time may have dropped them first.
-    if (furthest() !== ahead) return undefined;
-    for (const table of readModelTables(db, 'main')) db.exec(`DROP TABLE ${quoted(table.name)}`);
-    return ahead;
-  }).immediate();
+  return db
+    .transaction(() => {
+      // Another process starting at the same time may have dropped them first.
+      if (furthest() !== ahead) return undefined;
+      for (const table of readModelTables(db, 'main')) db.exec(`DROP TABLE ${quoted(table.name)}`);
+      return ahead;
+    })
+    .immediate();
 }

@@ -16,7 +16,12 @@ describe('SqliteReadStore indexes', () => {
     db.prepare = ((sql: string) => (statements.push(sql), prepare(sql))) as typeof db.prepare;
     const store = new SqliteReadStore(db);
     await store.commit(
-      Array.from({ length: 200 }, (_, i) => ({ op: 'put' as const, collection: i % 2 ? 'evaluations' : 'other', id: `d${i}`, doc: { orgId: 'o', itemId: `i${i % 10}` } })),
+      Array.from({ length: 200 }, (_, i) => ({
+        op: 'put' as const,
+        collection: i % 2 ? 'evaluations' : 'other',
+        id: `d${i}`,
+        doc: { orgId: 'o', itemId: `i${i % 10}` },
+      })),
     );
     await store.ensureIndex('evaluations', ['orgId', 'itemId']);
     const found = await store.find('evaluations', { orgId: 'o', itemId: 'i3' });
@@ -30,7 +35,7 @@ describe('SqliteReadStore indexes', () => {
 });
 
 describe('SqliteReadStore on a file written by an earlier release', () => {
-  it('moves the documents of the shared read_models table into their collections\' tables, positions and all', async () => {
+  it("moves the documents of the shared read_models table into their collections' tables, positions and all", async () => {
     const db = new Database(':memory:');
     db.exec(`CREATE TABLE read_models (collection TEXT NOT NULL, id TEXT NOT NULL, doc TEXT NOT NULL, position INTEGER, PRIMARY KEY (collection, id)) WITHOUT ROWID;
              CREATE INDEX "rm_jobs_state" ON read_models (json_extract(doc, '$.state')) WHERE collection = 'jobs';
@@ -59,7 +64,9 @@ describe('SqliteReadStore on a file written by an earlier release', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'warden-readstore-')), 'warden.db');
     const old = new Database(file);
     old.pragma('journal_mode = WAL');
-    old.exec('CREATE TABLE read_models (collection TEXT NOT NULL, id TEXT NOT NULL, doc TEXT NOT NULL, position INTEGER, PRIMARY KEY (collection, id)) WITHOUT ROWID');
+    old.exec(
+      'CREATE TABLE read_models (collection TEXT NOT NULL, id TEXT NOT NULL, doc TEXT NOT NULL, position INTEGER, PRIMARY KEY (collection, id)) WITHOUT ROWID',
+    );
     const insert = old.prepare("INSERT INTO read_models VALUES ('identity_users', ?, ?, 1)");
     for (let i = 0; i < 200; i++) insert.run(`u${i}`, JSON.stringify({ email: `person-${i}@example.test`, padding: 'x'.repeat(200) }));
     old.close();

@@ -90,9 +90,7 @@ export class SqliteReadStore implements ReadStore {
     this.stmt = {
       tableExists: db.prepare<[string], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?"),
       schemaVersion: db.prepare<[], number>('PRAGMA schema_version').pluck(),
-      checkpoint: db.prepare<[string], { position: number }>(
-        'SELECT position FROM projection_checkpoints WHERE projection = ?',
-      ),
+      checkpoint: db.prepare<[string], { position: number }>('SELECT position FROM projection_checkpoints WHERE projection = ?'),
       setCheckpoint: db.prepare('INSERT OR REPLACE INTO projection_checkpoints (projection, position) VALUES (?, ?)'),
     };
   }
@@ -270,12 +268,19 @@ function moveSharedTable(db: Database.Database): SharedTableMove | undefined {
     db.transaction(() => {
       if (!exists()) return;
       // Files older still had no position column: their documents were written without one.
-      const hasPosition = db.prepare<[], { name: string }>("SELECT name FROM pragma_table_info('read_models')").all().some((c) => c.name === 'position');
+      const hasPosition = db
+        .prepare<[], { name: string }>("SELECT name FROM pragma_table_info('read_models')")
+        .all()
+        .some((c) => c.name === 'position');
       const collections = db.prepare<[], { collection: string }>('SELECT DISTINCT collection FROM read_models').all();
       // Every name in it passed collectionName when written (tableOf checks it again).
       for (const { collection } of collections) {
         db.exec(createTable(collection));
-        documents += db.prepare(`INSERT INTO ${tableOf(collection)} (id, doc, position) SELECT id, doc, ${hasPosition ? 'position' : 'NULL'} FROM read_models WHERE collection = ?`).run(collection).changes;
+        documents += db
+          .prepare(
+            `INSERT INTO ${tableOf(collection)} (id, doc, position) SELECT id, doc, ${hasPosition ? 'position' : 'NULL'} FROM read_models WHERE collection = ?`,
+          )
+          .run(collection).changes;
       }
       db.exec('DROP TABLE read_models');
       // An earlier release opening the file would create an empty read_models and serve nothing
@@ -298,7 +303,10 @@ function whereClause(filter: Filter): { where: string; params: unknown[] } {
       parts.push(`json_extract(doc, '${jsonPath(field)}') IS NULL`);
     } else if (isRange(value)) {
       const path = jsonPath(field);
-      for (const [op, bound] of [['<', value.lt], ['>=', value.gte]] as const) {
+      for (const [op, bound] of [
+        ['<', value.lt],
+        ['>=', value.gte],
+      ] as const) {
         if (bound === undefined) continue;
         parts.push(`json_extract(doc, '${path}') ${op} ?`);
         params.push(bound);

@@ -43,7 +43,10 @@ describe('JobAutoCloser', () => {
         [
           anEvent(
             'QueueDefined',
-            { kind: 'queue', entity: { id, name: id, isDefault: false, isAppealsDefault: false, lockTimeoutSeconds: 600, order: 'FIFO', autoCloseAfterDays } as JsonObject },
+            {
+              kind: 'queue',
+              entity: { id, name: id, isDefault: false, isAppealsDefault: false, lockTimeoutSeconds: 600, order: 'FIFO', autoCloseAfterDays } as JsonObject,
+            },
             orgId,
           ),
         ],
@@ -71,7 +74,11 @@ describe('JobAutoCloser', () => {
       const recorded = await stores.events.readStream(stream);
       const state = foldStream(reviewJobDecider, stream, recorded);
       const decided = recorded.find((e) => e.type === 'ReviewJobDecided');
-      return { status: state.status, decided: decided?.data as unknown as ReviewJobDecided['data'] | undefined, count: recorded.filter((e) => e.type === 'ReviewJobDecided').length };
+      return {
+        status: state.status,
+        decided: decided?.data as unknown as ReviewJobDecided['data'] | undefined,
+        count: recorded.filter((e) => e.type === 'ReviewJobDecided').length,
+      };
     };
     const sweepContext = { correlationId: 'sweep', causationId: null, actor: 'review' };
     return { clock, aggregates, closer, defineQueue, open, decisionOf, sweepContext };

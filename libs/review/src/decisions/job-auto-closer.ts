@@ -37,7 +37,12 @@ export class JobAutoCloser {
     const item = state.item;
     if (!item) return 0;
     await this.deps.catchUp();
-    return this.closeOpenJobs(item, decided.decidedAt, (jobId) => (jobId === decided.jobId ? null : deterministicId('auto-close', decided.decisionId, jobId)), context);
+    return this.closeOpenJobs(
+      item,
+      decided.decidedAt,
+      (jobId) => (jobId === decided.jobId ? null : deterministicId('auto-close', decided.decisionId, jobId)),
+      context,
+    );
   }
 
   /** The open jobs of the items an action the platform executed answers (its `reportedItems`). */
@@ -80,7 +85,13 @@ export class JobAutoCloser {
   private async openJobsOf(orgId: string, item: { id: string; typeId: string }, { withAppeals }: { withAppeals: boolean }): Promise<ReviewJobDoc[]> {
     const open = await Promise.all(
       OPEN_STATES.map((state) =>
-        this.deps.readStore.find<ReviewJobDoc>(REVIEW_JOBS, { orgId, itemTypeId: item.typeId, itemId: item.id, state, ...(withAppeals ? {} : { appealId: null }) }),
+        this.deps.readStore.find<ReviewJobDoc>(REVIEW_JOBS, {
+          orgId,
+          itemTypeId: item.typeId,
+          itemId: item.id,
+          state,
+          ...(withAppeals ? {} : { appealId: null }),
+        }),
       ),
     );
     return open.flat();

@@ -111,7 +111,7 @@ describe('checkDecision', () => {
     ]);
   });
 
-  it('TRANSFORM: a visible queue other than the job\'s', () => {
+  it("TRANSFORM: a visible queue other than the job's", () => {
     expect(pointers({ type: 'TRANSFORM_JOB_AND_RECREATE_IN_QUEUE', targetQueueId: 'spam' })).toEqual([]);
     expect(pointers({ type: 'TRANSFORM_JOB_AND_RECREATE_IN_QUEUE' })).toEqual(['/targetQueueId']);
     expect(pointers({ type: 'TRANSFORM_JOB_AND_RECREATE_IN_QUEUE', targetQueueId: 'default' })).toEqual(['/targetQueueId']);
@@ -119,7 +119,13 @@ describe('checkDecision', () => {
   });
 
   it("the organization's settings: a reason for every decision, a policy for CUSTOM_ACTION", () => {
-    const settings = { requireDecisionReason: true, requirePolicyForDecisions: true, requireSecondFactor: false, auditorPersonalData: false, wellness: { blur: 2 as const, greyscale: true, breakAfterItems: 0 } };
+    const settings = {
+      requireDecisionReason: true,
+      requirePolicyForDecisions: true,
+      requireSecondFactor: false,
+      auditorPersonalData: false,
+      wellness: { blur: 2 as const, greyscale: true, breakAfterItems: 0 },
+    };
     expect(pointers({ type: 'IGNORE', reason: '  ' }, { settings })).toEqual(['/reason']);
     expect(pointers({ type: 'IGNORE', reason: 'duplicate' }, { settings })).toEqual([]);
     expect(pointers({ type: 'CUSTOM_ACTION', actionIds: ['label'], reason: 'spam' }, { settings })).toEqual(['/policyIds']);

@@ -45,11 +45,9 @@ export interface MergedReport {
   fromJobId: string | null;
 }
 
-export const decisionDeliveryId = (orgId: string, decisionId: string, actionId: string) =>
-  deterministicId('decision-delivery', orgId, decisionId, actionId);
+export const decisionDeliveryId = (orgId: string, decisionId: string, actionId: string) => deterministicId('decision-delivery', orgId, decisionId, actionId);
 
 export const childSafetyReportId = (orgId: string, decisionId: string) => deterministicId('child-safety-report', orgId, decisionId);
-
 
 /** The item version the job is about: the latest one a request named. */
 export const jobItemVersion = (state: ReviewJobState) => state.requests.reduce((v, r) => Math.max(v, r.version), 0);

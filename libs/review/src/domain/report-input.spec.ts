@@ -15,7 +15,13 @@ const post: ItemTypeDefinition = {
   roles: {},
 };
 const user: ItemTypeDefinition = { id: 'user', name: 'User', kind: 'USER', version: null, fields: [], roles: {} };
-const catalog: InputCatalog = { itemTypes: new Map([['post', post], ['user', user]]), policyIds: new Set(['spam']) };
+const catalog: InputCatalog = {
+  itemTypes: new Map([
+    ['post', post],
+    ['user', user],
+  ]),
+  policyIds: new Set(['spam']),
+};
 const limits = { maxItemBytes: 2000, maxItemsPerList: 3 };
 
 const valid = () => ({
@@ -57,8 +63,15 @@ describe('checkReport', () => {
       reportedAt: '2026-11-23',
       reportedItem: { id: 'p1', typeId: 'post', data: {} },
       reportedForReason: { policyId: 'nope', csam: 'yes' },
-      reportedItemThread: [{ id: 'p0', typeId: 'post', data: {} }, { id: 'p5', typeId: 'post', data: { createdAt: 'yesterday' } }, { id: 'p6', typeId: 'ghost', data: {} }],
-      reportedItemsInThread: [{ id: 'p0', typeId: 'post' }, { id: 'zz', typeId: 'post' }],
+      reportedItemThread: [
+        { id: 'p0', typeId: 'post', data: {} },
+        { id: 'p5', typeId: 'post', data: { createdAt: 'yesterday' } },
+        { id: 'p6', typeId: 'ghost', data: {} },
+      ],
+      reportedItemsInThread: [
+        { id: 'p0', typeId: 'post' },
+        { id: 'zz', typeId: 'post' },
+      ],
     };
     expect(pointers(body)).toEqual([
       '/reporter/kind',

@@ -82,8 +82,8 @@ export function checkReport(body: Record<string, unknown>, catalog: InputCatalog
 }
 
 function checkReporter(value: unknown, catalog: InputCatalog, report: ProblemSink): Reporter | undefined {
-  if (value === undefined) return report('/reporter', 'required field is missing'), undefined;
-  if (!isJsonObject(value)) return report('/reporter', 'expected a JSON object'), undefined;
+  if (value === undefined) return (report('/reporter', 'required field is missing'), undefined);
+  if (!isJsonObject(value)) return (report('/reporter', 'expected a JSON object'), undefined);
   const kindOk = value['kind'] === 'user';
   if (!kindOk) report('/reporter/kind', "expected 'user' (the only kind of reporter supported)");
   const userOk = checkUserFields('/reporter', value, catalog.itemTypes, report);
@@ -93,7 +93,7 @@ function checkReporter(value: unknown, catalog: InputCatalog, report: ProblemSin
 function checkReason(value: unknown, catalog: InputCatalog, report: ProblemSink): Pick<ReportInput, 'policyId' | 'reason' | 'csam'> {
   const none = { policyId: null, reason: null, csam: false };
   if (value === undefined) return none;
-  if (!isJsonObject(value)) return report('/reportedForReason', 'expected a JSON object'), none;
+  if (!isJsonObject(value)) return (report('/reportedForReason', 'expected a JSON object'), none);
   const { policyId, reason, csam } = value;
   if (policyId !== undefined) {
     if (typeof policyId !== 'string' || policyId === '') report('/reportedForReason/policyId', 'expected a non-empty string');
@@ -133,7 +133,8 @@ function checkReportedInThread(
       shapeOk = false;
     }
     if (!shapeOk) return;
-    if (!inThread.has(JSON.stringify([typeId, id]))) return report(at, `names no item of reportedItemThread (typeId '${typeId as string}', id '${id as string}')`);
+    if (!inThread.has(JSON.stringify([typeId, id])))
+      return report(at, `names no item of reportedItemThread (typeId '${typeId as string}', id '${id as string}')`);
     tagged.push({ id: id as string, typeId: typeId as string });
   });
   return tagged;

@@ -21,7 +21,10 @@ const spec = deciderSpecification(reportDecider);
 
 describe('report decider', () => {
   it('records a new report as it was checked', () => {
-    spec.given([]).when({ type: 'SubmitReport', report }).then([{ type: 'ReportSubmitted', data: report }]);
+    spec
+      .given([])
+      .when({ type: 'SubmitReport', report })
+      .then([{ type: 'ReportSubmitted', data: report }]);
   });
 
   it('records a report once: deciding it again records nothing', () => {

@@ -81,9 +81,24 @@ describe('reviewJobDecider: decisions', () => {
 
   it('without the lock, with another token, or after it expired: refused', () => {
     expect(spec.given([opened]).when(decide()).thenThrows(DomainError).kind).toBe('lock-not-held');
-    expect(spec.given([opened, claimed]).when(decide({ lockTokenHash: 'other' })).thenThrows(DomainError).kind).toBe('lock-not-held');
-    expect(spec.given([opened, claimed]).when(decide({ moderatorId: 'm2' })).thenThrows(DomainError).kind).toBe('lock-not-held');
-    expect(spec.given([opened, claimed]).when(decide({ now: '2026-01-01T00:11:00.000Z' })).thenThrows(DomainError).kind).toBe('lock-expired');
+    expect(
+      spec
+        .given([opened, claimed])
+        .when(decide({ lockTokenHash: 'other' }))
+        .thenThrows(DomainError).kind,
+    ).toBe('lock-not-held');
+    expect(
+      spec
+        .given([opened, claimed])
+        .when(decide({ moderatorId: 'm2' }))
+        .thenThrows(DomainError).kind,
+    ).toBe('lock-not-held');
+    expect(
+      spec
+        .given([opened, claimed])
+        .when(decide({ now: '2026-01-01T00:11:00.000Z' }))
+        .thenThrows(DomainError).kind,
+    ).toBe('lock-expired');
   });
 
   it('records what was decided on: the decision and its callbacks name the item version and its content digest', () => {
@@ -110,8 +125,14 @@ describe('reviewJobDecider: decisions', () => {
   });
 
   it('AutoClose closes an open job without a lock, and leaves a closed one alone', () => {
-    const [closed] = spec.given([opened, claimed]).when({ type: 'AutoClose', decisionId: 'auto1', closeReason: 'ITEM_ACTIONED', now: '2026-01-01T00:06:00.000Z' }).events();
-    expect(closed).toMatchObject({ type: 'ReviewJobDecided', data: { type: 'AUTOMATIC_CLOSE', actor: null, closeReason: 'ITEM_ACTIONED', decisionId: 'auto1', item: null } });
+    const [closed] = spec
+      .given([opened, claimed])
+      .when({ type: 'AutoClose', decisionId: 'auto1', closeReason: 'ITEM_ACTIONED', now: '2026-01-01T00:06:00.000Z' })
+      .events();
+    expect(closed).toMatchObject({
+      type: 'ReviewJobDecided',
+      data: { type: 'AUTOMATIC_CLOSE', actor: null, closeReason: 'ITEM_ACTIONED', decisionId: 'auto1', item: null },
+    });
     spec.given([opened, closed!]).when({ type: 'AutoClose', decisionId: 'auto2', closeReason: 'EXPIRED', now: '2026-01-02T00:00:00.000Z' }).thenNothing();
     spec.given([]).when({ type: 'AutoClose', decisionId: 'auto3', closeReason: 'EXPIRED', now: '2026-01-02T00:00:00.000Z' }).thenNothing();
   });

@@ -34,7 +34,12 @@ const enqueue = (requestId: string, now = T0): ReviewJobCommand => ({
   now,
 });
 
-const claim = (moderatorId: string, now: string, hash = `h-${moderatorId}`, expiresAt = at(Date.parse(now) / 1000 - Date.parse(T0) / 1000 + 60)): ReviewJobCommand => ({
+const claim = (
+  moderatorId: string,
+  now: string,
+  hash = `h-${moderatorId}`,
+  expiresAt = at(Date.parse(now) / 1000 - Date.parse(T0) / 1000 + 60),
+): ReviewJobCommand => ({
   type: 'Claim',
   moderatorId,
   lockTokenHash: hash,
@@ -77,32 +82,42 @@ function history(...commands: ReviewJobCommand[]): ReviewJobEvent[] {
 const opened = () => history(enqueue('r1'));
 /** Alice holds the job from T0 to T0 + 60 s. */
 const claimedByAlice = () => history(enqueue('r1'), claim('alice', T0, 'h-alice', at(60)));
-const closed = () => [...claimedByAlice(), ...spec.given(claimedByAlice()).when(decide('alice', 'h-alice', at(10))).events()];
+const closed = () => [
+  ...claimedByAlice(),
+  ...spec
+    .given(claimedByAlice())
+    .when(decide('alice', 'h-alice', at(10)))
+    .events(),
+];
 
 describe('review job decider: Enqueue', () => {
   it('opens the job with the request on an empty stream', () => {
-    spec.given([]).when(enqueue('r1')).then([
-      {
-        type: 'ReviewJobOpened',
-        data: {
-          jobId: JOB,
-          queueId: 'default',
-          generation: 0,
-          item,
-          request: request('r1'),
-          carried: [],
-          openedAt: T0,
-          reasons: { r1: 'spam' },
-          subject: 'user:u1',
+    spec
+      .given([])
+      .when(enqueue('r1'))
+      .then([
+        {
+          type: 'ReviewJobOpened',
+          data: {
+            jobId: JOB,
+            queueId: 'default',
+            generation: 0,
+            item,
+            request: request('r1'),
+            carried: [],
+            openedAt: T0,
+            reasons: { r1: 'spam' },
+            subject: 'user:u1',
+          },
         },
-      },
-    ]);
+      ]);
   });
 
   it('merges a further request into the open job, keeping every request and reason', () => {
-    const events = spec.given(opened()).when(enqueue('r2', at(5))).then([
-      { type: 'ReviewJobMerged', data: { jobId: JOB, request: request('r2'), mergedAt: at(5), reasons: { r2: 'spam' }, subject: 'user:u1' } },
-    ]);
+    const events = spec
+      .given(opened())
+      .when(enqueue('r2', at(5)))
+      .then([{ type: 'ReviewJobMerged', data: { jobId: JOB, request: request('r2'), mergedAt: at(5), reasons: { r2: 'spam' }, subject: 'user:u1' } }]);
     const state = foldEvents(reviewJobDecider, [...opened(), ...events]);
     expect(state.requests.map((r) => r.requestId)).toEqual(['r1', 'r2']);
     expect(state.reasons).toEqual({ r1: 'spam', r2: 'spam' });
@@ -126,28 +141,57 @@ describe('review job decider: Enqueue', () => {
 
 describe('review job decider: Claim', () => {
   it('locks a free job for the claimer until the given time', () => {
-    spec.given(opened()).when(claim('alice', T0, 'h-alice', at(60))).then([
-      { type: 'ReviewJobClaimed', data: { jobId: JOB, moderatorId: 'alice', lockTokenHash: 'h-alice', claimedAt: T0, expiresAt: at(60) } },
-    ]);
+    spec
+      .given(opened())
+      .when(claim('alice', T0, 'h-alice', at(60)))
+      .then([{ type: 'ReviewJobClaimed', data: { jobId: JOB, moderatorId: 'alice', lockTokenHash: 'h-alice', claimedAt: T0, expiresAt: at(60) } }]);
     expect(foldEvents(reviewJobDecider, claimedByAlice()).lock).toEqual({ moderatorId: 'alice', lockTokenHash: 'h-alice', expiresAt: at(60), item: null });
   });
 
   it('refuses a job held by another moderator with a live lock', () => {
-    expect(spec.given(claimedByAlice()).when(claim('bob', at(59))).thenThrows(DomainError).kind).toBe('job-locked');
+    expect(
+      spec
+        .given(claimedByAlice())
+        .when(claim('bob', at(59)))
+        .thenThrows(DomainError).kind,
+    ).toBe('job-locked');
   });
 
   it('lets anyone claim a job whose lock expired; the former holder then holds nothing', () => {
-    const events = spec.given(claimedByAlice()).when(claim('bob', at(60), 'h-bob', at(120))).events();
+    const events = spec
+      .given(claimedByAlice())
+      .when(claim('bob', at(60), 'h-bob', at(120)))
+      .events();
     expect(events[0]).toMatchObject({ type: 'ReviewJobClaimed', data: { moderatorId: 'bob' } });
     const after = [...claimedByAlice(), ...events];
-    expect(spec.given(after).when(decide('alice', 'h-alice', at(61))).thenThrows(DomainError).kind).toBe('lock-not-held');
-    expect(spec.given(after).when(claim('alice', at(61))).thenThrows(DomainError).kind).toBe('job-locked');
+    expect(
+      spec
+        .given(after)
+        .when(decide('alice', 'h-alice', at(61)))
+        .thenThrows(DomainError).kind,
+    ).toBe('lock-not-held');
+    expect(
+      spec
+        .given(after)
+        .when(claim('alice', at(61)))
+        .thenThrows(DomainError).kind,
+    ).toBe('job-locked');
   });
 
   it('refuses a job assigned to another moderator, and gives it to the assignee', () => {
     const assigned = history(enqueue('r1'), { type: 'Assign', moderatorId: 'carol', managerId: 'boss', now: T0 });
-    expect(spec.given(assigned).when(claim('bob', at(1))).thenThrows(DomainError).kind).toBe('job-locked');
-    expect(spec.given(assigned).when(claim('carol', at(1))).events()[0]).toMatchObject({ type: 'ReviewJobClaimed', data: { moderatorId: 'carol' } });
+    expect(
+      spec
+        .given(assigned)
+        .when(claim('bob', at(1)))
+        .thenThrows(DomainError).kind,
+    ).toBe('job-locked');
+    expect(
+      spec
+        .given(assigned)
+        .when(claim('carol', at(1)))
+        .events()[0],
+    ).toMatchObject({ type: 'ReviewJobClaimed', data: { moderatorId: 'carol' } });
   });
 
   it('refuses a moderator who skipped the job until then, and offers it to them again afterwards', () => {
@@ -158,59 +202,137 @@ describe('review job decider: Claim', () => {
       skipUntil: at(600),
       now: at(1),
     });
-    expect(spec.given(skipped).when(claim('alice', at(599))).thenThrows(DomainError).kind).toBe('job-locked');
-    expect(spec.given(skipped).when(claim('bob', at(2))).events()[0]).toMatchObject({ data: { moderatorId: 'bob' } });
-    expect(spec.given(skipped).when(claim('alice', at(600))).events()[0]).toMatchObject({ data: { moderatorId: 'alice' } });
+    expect(
+      spec
+        .given(skipped)
+        .when(claim('alice', at(599)))
+        .thenThrows(DomainError).kind,
+    ).toBe('job-locked');
+    expect(
+      spec
+        .given(skipped)
+        .when(claim('bob', at(2)))
+        .events()[0],
+    ).toMatchObject({ data: { moderatorId: 'bob' } });
+    expect(
+      spec
+        .given(skipped)
+        .when(claim('alice', at(600)))
+        .events()[0],
+    ).toMatchObject({ data: { moderatorId: 'alice' } });
   });
 
   it('refuses a closed job, and a job that was never opened', () => {
-    expect(spec.given(closed()).when(claim('bob', at(20))).thenThrows(DomainError).kind).toBe('job-closed');
+    expect(
+      spec
+        .given(closed())
+        .when(claim('bob', at(20)))
+        .thenThrows(DomainError).kind,
+    ).toBe('job-closed');
     expect(spec.given([]).when(claim('bob', T0)).thenThrows(DomainError).kind).toBe('not-found');
   });
 });
 
 describe('review job decider: RenewLock, ReleaseLock, Skip', () => {
-  const renew = (hash: string, now: string, moderatorId = 'alice'): ReviewJobCommand => ({ type: 'RenewLock', moderatorId, lockTokenHash: hash, expiresAt: at(Date.parse(now) / 1000 - Date.parse(T0) / 1000 + 60), now });
+  const renew = (hash: string, now: string, moderatorId = 'alice'): ReviewJobCommand => ({
+    type: 'RenewLock',
+    moderatorId,
+    lockTokenHash: hash,
+    expiresAt: at(Date.parse(now) / 1000 - Date.parse(T0) / 1000 + 60),
+    now,
+  });
   const release = (hash: string, now: string, moderatorId = 'alice'): ReviewJobCommand => ({ type: 'ReleaseLock', moderatorId, lockTokenHash: hash, now });
-  const skip = (hash: string, now: string, moderatorId = 'alice'): ReviewJobCommand => ({ type: 'Skip', moderatorId, lockTokenHash: hash, skipUntil: at(600), now });
+  const skip = (hash: string, now: string, moderatorId = 'alice'): ReviewJobCommand => ({
+    type: 'Skip',
+    moderatorId,
+    lockTokenHash: hash,
+    skipUntil: at(600),
+    now,
+  });
 
   it('renews a live lock held with the right token', () => {
-    const renewed = spec.given(claimedByAlice()).when(renew('h-alice', at(30))).then([
-      { type: 'ReviewJobLockRenewed', data: { jobId: JOB, moderatorId: 'alice', renewedAt: at(30), expiresAt: at(90) } },
-    ]);
+    const renewed = spec
+      .given(claimedByAlice())
+      .when(renew('h-alice', at(30)))
+      .then([{ type: 'ReviewJobLockRenewed', data: { jobId: JOB, moderatorId: 'alice', renewedAt: at(30), expiresAt: at(90) } }]);
     expect(foldEvents(reviewJobDecider, [...claimedByAlice(), ...renewed]).lock?.expiresAt).toBe(at(90));
   });
 
   it('answers lock-not-held to a wrong token or another moderator, lock-expired to an expired lock', () => {
-    for (const command of [renew('h-wrong', at(30)), renew('h-alice', at(30), 'bob'), skip('h-wrong', at(30)), release('h-wrong', at(30)), release('h-alice', at(30), 'bob')]) {
+    for (const command of [
+      renew('h-wrong', at(30)),
+      renew('h-alice', at(30), 'bob'),
+      skip('h-wrong', at(30)),
+      release('h-wrong', at(30)),
+      release('h-alice', at(30), 'bob'),
+    ]) {
       expect(spec.given(claimedByAlice()).when(command).thenThrows(DomainError).kind, command.type).toBe('lock-not-held');
     }
-    expect(spec.given(claimedByAlice()).when(renew('h-alice', at(60))).thenThrows(DomainError).kind).toBe('lock-expired');
-    expect(spec.given(claimedByAlice()).when(skip('h-alice', at(61))).thenThrows(DomainError).kind).toBe('lock-expired');
+    expect(
+      spec
+        .given(claimedByAlice())
+        .when(renew('h-alice', at(60)))
+        .thenThrows(DomainError).kind,
+    ).toBe('lock-expired');
+    expect(
+      spec
+        .given(claimedByAlice())
+        .when(skip('h-alice', at(61)))
+        .thenThrows(DomainError).kind,
+    ).toBe('lock-expired');
     expect(spec.given(opened()).when(renew('h-alice', T0)).thenThrows(DomainError).kind).toBe('lock-not-held');
   });
 
   it('releases the lock: the job is free again for anyone', () => {
-    const events = spec.given(claimedByAlice()).when(release('h-alice', at(10))).then([
-      { type: 'ReviewJobReleased', data: { jobId: JOB, moderatorId: 'alice', releasedAt: at(10), releasedBy: 'alice', reason: 'RELEASED' } },
-    ]);
+    const events = spec
+      .given(claimedByAlice())
+      .when(release('h-alice', at(10)))
+      .then([{ type: 'ReviewJobReleased', data: { jobId: JOB, moderatorId: 'alice', releasedAt: at(10), releasedBy: 'alice', reason: 'RELEASED' } }]);
     const after = [...claimedByAlice(), ...events];
     expect(foldEvents(reviewJobDecider, after).lock).toBeNull();
-    expect(spec.given(after).when(claim('bob', at(11))).events()[0]).toMatchObject({ data: { moderatorId: 'bob' } });
-    expect(spec.given(after).when(release('h-alice', at(12))).thenThrows(DomainError).kind).toBe('lock-not-held');
+    expect(
+      spec
+        .given(after)
+        .when(claim('bob', at(11)))
+        .events()[0],
+    ).toMatchObject({ data: { moderatorId: 'bob' } });
+    expect(
+      spec
+        .given(after)
+        .when(release('h-alice', at(12)))
+        .thenThrows(DomainError).kind,
+    ).toBe('lock-not-held');
   });
 
   it('skips: the lock ends and the skipper is remembered until then', () => {
-    const events = spec.given(claimedByAlice()).when(skip('h-alice', at(10))).then([{ type: 'ReviewJobSkipped', data: { jobId: JOB, moderatorId: 'alice', skippedAt: at(10), skipUntil: at(600) } }]);
+    const events = spec
+      .given(claimedByAlice())
+      .when(skip('h-alice', at(10)))
+      .then([{ type: 'ReviewJobSkipped', data: { jobId: JOB, moderatorId: 'alice', skippedAt: at(10), skipUntil: at(600) } }]);
     const state = foldEvents(reviewJobDecider, [...claimedByAlice(), ...events]);
     expect(state.lock).toBeNull();
     expect(state.skips).toEqual({ alice: at(600) });
   });
 
   it('refuses all three on a closed job', () => {
-    expect(spec.given(closed()).when(renew('h-alice', at(20))).thenThrows(DomainError).kind).toBe('job-closed');
-    expect(spec.given(closed()).when(release('h-alice', at(20))).thenThrows(DomainError).kind).toBe('job-closed');
-    expect(spec.given(closed()).when(skip('h-alice', at(20))).thenThrows(DomainError).kind).toBe('job-closed');
+    expect(
+      spec
+        .given(closed())
+        .when(renew('h-alice', at(20)))
+        .thenThrows(DomainError).kind,
+    ).toBe('job-closed');
+    expect(
+      spec
+        .given(closed())
+        .when(release('h-alice', at(20)))
+        .thenThrows(DomainError).kind,
+    ).toBe('job-closed');
+    expect(
+      spec
+        .given(closed())
+        .when(skip('h-alice', at(20)))
+        .thenThrows(DomainError).kind,
+    ).toBe('job-closed');
   });
 });
 
@@ -219,36 +341,67 @@ describe('review job decider: ManagerRelease and Assign', () => {
   const assign = (moderatorId: string, now: string): ReviewJobCommand => ({ type: 'Assign', moderatorId, managerId: 'boss', now });
 
   it('takes a live lock away from its holder, who can no longer decide', () => {
-    const events = spec.given(claimedByAlice()).when(managerRelease(at(10))).then([
-      { type: 'ReviewJobReleased', data: { jobId: JOB, moderatorId: 'alice', releasedAt: at(10), releasedBy: 'boss', reason: 'MANAGER_RELEASE' } },
-    ]);
-    expect(spec.given([...claimedByAlice(), ...events]).when(decide('alice', 'h-alice', at(11))).thenThrows(DomainError).kind).toBe('lock-not-held');
+    const events = spec
+      .given(claimedByAlice())
+      .when(managerRelease(at(10)))
+      .then([{ type: 'ReviewJobReleased', data: { jobId: JOB, moderatorId: 'alice', releasedAt: at(10), releasedBy: 'boss', reason: 'MANAGER_RELEASE' } }]);
+    expect(
+      spec
+        .given([...claimedByAlice(), ...events])
+        .when(decide('alice', 'h-alice', at(11)))
+        .thenThrows(DomainError).kind,
+    ).toBe('lock-not-held');
   });
 
   it('decides nothing for a free job or an expired lock, and ends an assignment', () => {
     spec.given(opened()).when(managerRelease(T0)).thenNothing();
-    spec.given(claimedByAlice()).when(managerRelease(at(60))).thenNothing();
+    spec
+      .given(claimedByAlice())
+      .when(managerRelease(at(60)))
+      .thenNothing();
     const assigned = history(enqueue('r1'), assign('carol', T0));
-    spec.given(assigned).when(managerRelease(at(1))).then([
-      { type: 'ReviewJobReleased', data: { jobId: JOB, moderatorId: 'carol', releasedAt: at(1), releasedBy: 'boss', reason: 'MANAGER_RELEASE' } },
-    ]);
+    spec
+      .given(assigned)
+      .when(managerRelease(at(1)))
+      .then([{ type: 'ReviewJobReleased', data: { jobId: JOB, moderatorId: 'carol', releasedAt: at(1), releasedBy: 'boss', reason: 'MANAGER_RELEASE' } }]);
     expect(foldEvents(reviewJobDecider, history(enqueue('r1'), assign('carol', T0), managerRelease(at(1)))).assignedTo).toBeNull();
   });
 
   it('assigns a job to a moderator, ending any lock held by someone else', () => {
-    const events = spec.given(claimedByAlice()).when(assign('carol', at(10))).then([{ type: 'ReviewJobAssigned', data: { jobId: JOB, moderatorId: 'carol', assignedBy: 'boss', assignedAt: at(10) } }]);
+    const events = spec
+      .given(claimedByAlice())
+      .when(assign('carol', at(10)))
+      .then([{ type: 'ReviewJobAssigned', data: { jobId: JOB, moderatorId: 'carol', assignedBy: 'boss', assignedAt: at(10) } }]);
     const after = [...claimedByAlice(), ...events];
     expect(foldEvents(reviewJobDecider, after)).toMatchObject({ lock: null, assignedTo: 'carol' });
-    expect(spec.given(after).when(decide('alice', 'h-alice', at(11))).thenThrows(DomainError).kind).toBe('lock-not-held');
+    expect(
+      spec
+        .given(after)
+        .when(decide('alice', 'h-alice', at(11)))
+        .thenThrows(DomainError).kind,
+    ).toBe('lock-not-held');
   });
 
   it('assigning the same moderator again decides nothing', () => {
-    spec.given(history(enqueue('r1'), assign('carol', T0))).when(assign('carol', at(1))).thenNothing();
+    spec
+      .given(history(enqueue('r1'), assign('carol', T0)))
+      .when(assign('carol', at(1)))
+      .thenNothing();
   });
 
   it('refuses both on a closed job', () => {
-    expect(spec.given(closed()).when(managerRelease(at(20))).thenThrows(DomainError).kind).toBe('job-closed');
-    expect(spec.given(closed()).when(assign('carol', at(20))).thenThrows(DomainError).kind).toBe('job-closed');
+    expect(
+      spec
+        .given(closed())
+        .when(managerRelease(at(20)))
+        .thenThrows(DomainError).kind,
+    ).toBe('job-closed');
+    expect(
+      spec
+        .given(closed())
+        .when(assign('carol', at(20)))
+        .thenThrows(DomainError).kind,
+    ).toBe('job-closed');
   });
 });
 
@@ -259,15 +412,44 @@ describe('review job decider: Decide and AutoClose', () => {
     const events = spec.given(claimedByAlice()).when(command).events();
     expect(events.map((e) => e.type)).toEqual(['ReviewJobDecided', 'ActionCallbackRequested']);
     expect(events[0]!.data).toEqual({ ...decision(), jobId: JOB, closeReason: null, decidedAt: at(10) });
-    expect(foldEvents(reviewJobDecider, [...claimedByAlice(), ...events])).toMatchObject({ status: 'CLOSED', lock: null, decision: { decisionId: 'dec-1', type: 'IGNORE' } });
+    expect(foldEvents(reviewJobDecider, [...claimedByAlice(), ...events])).toMatchObject({
+      status: 'CLOSED',
+      lock: null,
+      decision: { decisionId: 'dec-1', type: 'IGNORE' },
+    });
   });
 
-  it('refuses without the lock, with another moderator\'s lock or a wrong token, with an expired lock, and twice', () => {
-    expect(spec.given(opened()).when(decide('alice', 'h-alice', T0)).thenThrows(DomainError).kind).toBe('lock-not-held');
-    expect(spec.given(claimedByAlice()).when(decide('bob', 'h-alice', at(10))).thenThrows(DomainError).kind).toBe('lock-not-held');
-    expect(spec.given(claimedByAlice()).when(decide('alice', 'h-other', at(10))).thenThrows(DomainError).kind).toBe('lock-not-held');
-    expect(spec.given(claimedByAlice()).when(decide('alice', 'h-alice', at(60))).thenThrows(DomainError).kind).toBe('lock-expired');
-    expect(spec.given(closed()).when(decide('alice', 'h-alice', at(11))).thenThrows(DomainError).kind).toBe('job-closed');
+  it("refuses without the lock, with another moderator's lock or a wrong token, with an expired lock, and twice", () => {
+    expect(
+      spec
+        .given(opened())
+        .when(decide('alice', 'h-alice', T0))
+        .thenThrows(DomainError).kind,
+    ).toBe('lock-not-held');
+    expect(
+      spec
+        .given(claimedByAlice())
+        .when(decide('bob', 'h-alice', at(10)))
+        .thenThrows(DomainError).kind,
+    ).toBe('lock-not-held');
+    expect(
+      spec
+        .given(claimedByAlice())
+        .when(decide('alice', 'h-other', at(10)))
+        .thenThrows(DomainError).kind,
+    ).toBe('lock-not-held');
+    expect(
+      spec
+        .given(claimedByAlice())
+        .when(decide('alice', 'h-alice', at(60)))
+        .thenThrows(DomainError).kind,
+    ).toBe('lock-expired');
+    expect(
+      spec
+        .given(closed())
+        .when(decide('alice', 'h-alice', at(11)))
+        .thenThrows(DomainError).kind,
+    ).toBe('job-closed');
   });
 
   it('closes an open job automatically, once', () => {
@@ -275,7 +457,10 @@ describe('review job decider: Decide and AutoClose', () => {
     const events = spec.given(claimedByAlice()).when(autoClose).events();
     expect(events).toHaveLength(1);
     expect(events[0]!.data).toMatchObject({ type: 'AUTOMATIC_CLOSE', actor: null, closeReason: 'ITEM_ACTIONED', decisionId: 'auto-1', decidedAt: at(5) });
-    spec.given([...claimedByAlice(), ...events]).when(autoClose).thenNothing();
+    spec
+      .given([...claimedByAlice(), ...events])
+      .when(autoClose)
+      .thenNothing();
     spec.given(closed()).when(autoClose).thenNothing();
     spec.given([]).when(autoClose).thenNothing();
     const decided = events[0] as ReviewJobDecided;
@@ -294,7 +479,10 @@ describe('review job decider: appeal jobs', () => {
   it('knows an appeal job by its request, and a job from before appeals (no appeal field) as none', () => {
     expect(spec.given(appealOpened()).state).toMatchObject({ appealId: 'appeal-1', excludedModerators: ['alice'] });
     const { appeal: _none, ...legacy } = request('r1');
-    const old: ReviewJobEvent = { type: 'ReviewJobOpened', data: { jobId: JOB, queueId: 'default', generation: 0, item, request: legacy, carried: [], openedAt: T0, reasons: {}, subject: null } };
+    const old: ReviewJobEvent = {
+      type: 'ReviewJobOpened',
+      data: { jobId: JOB, queueId: 'default', generation: 0, item, request: legacy, carried: [], openedAt: T0, reasons: {}, subject: null },
+    };
     expect(spec.given([old]).state).toMatchObject({ appealId: null, excludedModerators: [] });
   });
 

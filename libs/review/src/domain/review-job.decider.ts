@@ -247,9 +247,7 @@ export const reviewJobDecider: Decider<ReviewJobCommand, ReviewJobState, ReviewJ
       case 'Decide': {
         requireOpen(state, jobId);
         requireLiveLock(state, jobId, command.moderatorId, command.lockTokenHash, command.now);
-        const events: ReviewJobEvent[] = [
-          { type: 'ReviewJobDecided', data: { ...command.decision, jobId, closeReason: null, decidedAt: command.now } },
-        ];
+        const events: ReviewJobEvent[] = [{ type: 'ReviewJobDecided', data: { ...command.decision, jobId, closeReason: null, decidedAt: command.now } }];
         for (const callback of command.callbacks) events.push({ type: 'ActionCallbackRequested', data: callback });
         if (command.childSafetyReport) events.push({ type: 'ChildSafetyReportRecorded', data: command.childSafetyReport });
         return events;
@@ -309,7 +307,12 @@ export const reviewJobDecider: Decider<ReviewJobCommand, ReviewJobState, ReviewJ
       case 'ReviewJobClaimed':
         return {
           ...state,
-          lock: { moderatorId: event.data.moderatorId, lockTokenHash: event.data.lockTokenHash, expiresAt: event.data.expiresAt, item: event.data.item ?? null },
+          lock: {
+            moderatorId: event.data.moderatorId,
+            lockTokenHash: event.data.lockTokenHash,
+            expiresAt: event.data.expiresAt,
+            item: event.data.item ?? null,
+          },
         };
       case 'ReviewJobLockRenewed':
         return state.lock ? { ...state, lock: { ...state.lock, expiresAt: event.data.expiresAt } } : state;

@@ -2,8 +2,7 @@ import { DomainError, notFound } from '#warden/kernel';
 
 export const jobNotFound = (jobId: string) => notFound(`No review job ${jobId}`);
 
-export const jobClosed = (jobId: string) =>
-  new DomainError('job-closed', [{ title: 'Job closed', detail: `Review job ${jobId} is already decided` }]);
+export const jobClosed = (jobId: string) => new DomainError('job-closed', [{ title: 'Job closed', detail: `Review job ${jobId} is already decided` }]);
 
 export const lockNotHeld = (jobId: string) =>
   new DomainError('lock-not-held', [
@@ -13,5 +12,4 @@ export const lockNotHeld = (jobId: string) =>
 export const lockExpired = (jobId: string) =>
   new DomainError('lock-expired', [{ title: 'Lock expired', detail: `Your lock on review job ${jobId} expired; claim the job again` }]);
 
-export const jobLocked = (jobId: string, why: string) =>
-  new DomainError('job-locked', [{ title: 'Job locked', detail: `Review job ${jobId} ${why}` }]);
+export const jobLocked = (jobId: string, why: string) => new DomainError('job-locked', [{ title: 'Job locked', detail: `Review job ${jobId} ${why}` }]);

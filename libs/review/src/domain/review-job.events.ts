@@ -161,10 +161,7 @@ export type ReviewJobClaimed = DomainEvent<
   }
 >;
 
-export type ReviewJobLockRenewed = DomainEvent<
-  'ReviewJobLockRenewed',
-  { jobId: string; moderatorId: string; renewedAt: string; expiresAt: string }
->;
+export type ReviewJobLockRenewed = DomainEvent<'ReviewJobLockRenewed', { jobId: string; moderatorId: string; renewedAt: string; expiresAt: string }>;
 
 /** The lock ended before a decision: given back by its holder, or taken away by a manager. */
 export type ReviewJobReleased = DomainEvent<
@@ -173,16 +170,10 @@ export type ReviewJobReleased = DomainEvent<
 >;
 
 /** The holder gave the job back and is not offered it again before `skipUntil`. */
-export type ReviewJobSkipped = DomainEvent<
-  'ReviewJobSkipped',
-  { jobId: string; moderatorId: string; skippedAt: string; skipUntil: string }
->;
+export type ReviewJobSkipped = DomainEvent<'ReviewJobSkipped', { jobId: string; moderatorId: string; skippedAt: string; skipUntil: string }>;
 
 /** A manager reserved the job for one moderator: only they can claim it (any lock held is ended). */
-export type ReviewJobAssigned = DomainEvent<
-  'ReviewJobAssigned',
-  { jobId: string; moderatorId: string; assignedBy: string; assignedAt: string }
->;
+export type ReviewJobAssigned = DomainEvent<'ReviewJobAssigned', { jobId: string; moderatorId: string; assignedBy: string; assignedAt: string }>;
 
 /**
  * The job's one decision, which closes it. `actor` is null for AUTOMATIC_CLOSE. The moderator's

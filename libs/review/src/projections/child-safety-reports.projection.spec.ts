@@ -48,7 +48,10 @@ describe('child-safety reports projection', () => {
     await runner.catchUp();
 
     expect(await doc('r1')).toMatchObject({ reportId: 'r1', jobId: 'job-r1', incident: null, reportedBy: null, mediaUrls: null });
-    expect(await doc('r2')).toMatchObject({ incident: { reports: [{ reason: 'reason of r2' }, { reason: 'another reason of r2' }] }, reportedBy: { email: 'mod@example.com' } });
+    expect(await doc('r2')).toMatchObject({
+      incident: { reports: [{ reason: 'reason of r2' }, { reason: 'another reason of r2' }] },
+      reportedBy: { email: 'mod@example.com' },
+    });
     // Recorded again (another erasure of the same subject): nothing changes.
     await stores.events.append('gdpr_deletion-acme:q1', [anEvent(SUBJECT_ERASED_EVENT, { requestId: 'q1', subject: 'user:gone' } as JsonObject)], 'any');
     await runner.catchUp();
@@ -60,7 +63,11 @@ describe('child-safety reports projection', () => {
     const runner = new ProjectionRunner(childSafetyReportsProjection, stores.events, stores.readStore);
     await stores.events.append(reviewJobStream('acme', 'job-r1'), [recorded('r1', 'user:creator-1')], 'no_stream');
     await stores.events.append(reviewJobStream('acme', 'job-r2'), [recorded('r2', 'user:creator-2')], 'no_stream');
-    await stores.events.append('gdpr_deletion-acme:q1', [anEvent(SUBJECT_ERASURE_REQUESTED_EVENT, { requestId: 'q1', subject: 'user:rep-all' } as JsonObject)], 'any');
+    await stores.events.append(
+      'gdpr_deletion-acme:q1',
+      [anEvent(SUBJECT_ERASURE_REQUESTED_EVENT, { requestId: 'q1', subject: 'user:rep-all' } as JsonObject)],
+      'any',
+    );
     await runner.catchUp();
     for (const id of ['r1', 'r2']) {
       expect((await doc(id))?.incident?.reports.map((r) => r.reason)).toEqual([`reason of ${id}`, null]);
@@ -76,7 +83,11 @@ describe('child-safety reports projection', () => {
     stores = sqliteStores();
     const runner = new ProjectionRunner(childSafetyReportsProjection, stores.events, stores.readStore);
     await stores.events.append(reviewJobStream('acme', 'job-r1'), [recorded('r1', 'user:gone')], 'no_stream');
-    await stores.events.append('gdpr_deletion-acme:q1', [anEvent(SUBJECT_ERASURE_REQUESTED_EVENT, { requestId: 'q1', subject: 'user:gone' } as JsonObject)], 'any');
+    await stores.events.append(
+      'gdpr_deletion-acme:q1',
+      [anEvent(SUBJECT_ERASURE_REQUESTED_EVENT, { requestId: 'q1', subject: 'user:gone' } as JsonObject)],
+      'any',
+    );
     await runner.catchUp();
     expect(await doc('r1')).toMatchObject({ reportId: 'r1', incident: null, reportedBy: null, mediaUrls: null });
     // A report recorded meanwhile is blanked on the completion.

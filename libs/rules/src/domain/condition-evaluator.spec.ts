@@ -261,9 +261,39 @@ describe('conjunctions', () => {
   const all: Outcome[] = ['passed', 'failed', 'unknown'];
   const pairs = all.flatMap((a) => all.map((b) => [a, b] as [Outcome, Outcome]));
   const expected = {
-    AND: { 'passed,passed': 'passed', 'passed,failed': 'failed', 'passed,unknown': 'unknown', 'failed,passed': 'failed', 'failed,failed': 'failed', 'failed,unknown': 'failed', 'unknown,passed': 'unknown', 'unknown,failed': 'failed', 'unknown,unknown': 'unknown' },
-    OR: { 'passed,passed': 'passed', 'passed,failed': 'passed', 'passed,unknown': 'passed', 'failed,passed': 'passed', 'failed,failed': 'failed', 'failed,unknown': 'unknown', 'unknown,passed': 'passed', 'unknown,failed': 'unknown', 'unknown,unknown': 'unknown' },
-    XOR: { 'passed,passed': 'failed', 'passed,failed': 'passed', 'passed,unknown': 'unknown', 'failed,passed': 'passed', 'failed,failed': 'failed', 'failed,unknown': 'unknown', 'unknown,passed': 'unknown', 'unknown,failed': 'unknown', 'unknown,unknown': 'unknown' },
+    AND: {
+      'passed,passed': 'passed',
+      'passed,failed': 'failed',
+      'passed,unknown': 'unknown',
+      'failed,passed': 'failed',
+      'failed,failed': 'failed',
+      'failed,unknown': 'failed',
+      'unknown,passed': 'unknown',
+      'unknown,failed': 'failed',
+      'unknown,unknown': 'unknown',
+    },
+    OR: {
+      'passed,passed': 'passed',
+      'passed,failed': 'passed',
+      'passed,unknown': 'passed',
+      'failed,passed': 'passed',
+      'failed,failed': 'failed',
+      'failed,unknown': 'unknown',
+      'unknown,passed': 'passed',
+      'unknown,failed': 'unknown',
+      'unknown,unknown': 'unknown',
+    },
+    XOR: {
+      'passed,passed': 'failed',
+      'passed,failed': 'passed',
+      'passed,unknown': 'unknown',
+      'failed,passed': 'passed',
+      'failed,failed': 'failed',
+      'failed,unknown': 'unknown',
+      'unknown,passed': 'unknown',
+      'unknown,failed': 'unknown',
+      'unknown,unknown': 'unknown',
+    },
   } as const;
   for (const conjunction of ['AND', 'OR', 'XOR'] as const) {
     it.each(pairs)(`${conjunction}(%s, %s)`, async (a, b) => {

@@ -23,11 +23,7 @@ type Records = Array<ConditionRecord | undefined>;
  * and geo signals do): an item runs dozens of leaves, and a promise per leaf and per set was a
  * measurable part of evaluating it. A signal that answers with a promise makes the rest async.
  */
-export function evaluateConditionSet(
-  set: ConditionSet,
-  ctx: SignalContext,
-  deps: EvaluatorDeps,
-): SetEvaluation | Promise<SetEvaluation> {
+export function evaluateConditionSet(set: ConditionSet, ctx: SignalContext, deps: EvaluatorDeps): SetEvaluation | Promise<SetEvaluation> {
   const plan = planFor(set, deps.registry);
   const records: Records = new Array<ConditionRecord | undefined>(plan.skipped.length);
   const outcome = evaluateSet(plan.root, ctx, deps, records);
@@ -113,9 +109,7 @@ function buildSet(set: ConditionSet, index: number, path: string, registry: Sign
     const childPath = path === '' ? `conditions[${i}]` : `${path}.conditions[${i}]`;
     const childIndex = skipped.length;
     skipped.push(Object.freeze({ path: childPath, outcome: 'skipped' as const }));
-    const node = isSet(child)
-      ? buildSet(child, childIndex, childPath, registry, skipped)
-      : buildLeaf(child, childIndex, childPath, registry);
+    const node = isSet(child) ? buildSet(child, childIndex, childPath, registry, skipped) : buildLeaf(child, childIndex, childPath, registry);
     cost += node.cost;
     children.push(node);
   });
@@ -161,7 +155,7 @@ async function evaluateRestOfSet(
 ): Promise<Outcome> {
   const { order } = plan;
   let outcome = await pending;
-  for (let i = index; ; ) {
+  for (let i = index; ;) {
     const decided = count(plan.conjunction, tally, outcome);
     if (decided !== undefined) return settle(plan, records, decided);
     if (++i >= order.length) break;
@@ -213,7 +207,13 @@ function evaluateLeaf(plan: LeafPlan, ctx: SignalContext, deps: EvaluatorDeps, r
  * unknown. ALL_TEXT and ANY_IMAGE pass when any element passes, so a pass on the elements sent
  * holds whatever else the item has; anything else is unknown until the whole item is seen.
  */
-function evaluateIncompleteLeaf(plan: LeafPlan, ctx: SignalContext, deps: EvaluatorDeps, records: Records, missing: readonly string[]): Outcome | Promise<Outcome> {
+function evaluateIncompleteLeaf(
+  plan: LeafPlan,
+  ctx: SignalContext,
+  deps: EvaluatorDeps,
+  records: Records,
+  missing: readonly string[],
+): Outcome | Promise<Outcome> {
   const input = plan.condition.input;
   const anyOf = 'builtin' in input && (input.builtin === 'ALL_TEXT' || input.builtin === 'ANY_IMAGE');
   if (!anyOf) return notSent(plan, records, missing);
@@ -373,13 +373,7 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
-function computeSignal(
-  signal: Signal,
-  args: { readonly [key: string]: unknown },
-  element: unknown,
-  ctx: SignalContext,
-  deps: EvaluatorDeps,
-): unknown {
+function computeSignal(signal: Signal, args: { readonly [key: string]: unknown }, element: unknown, ctx: SignalContext, deps: EvaluatorDeps): unknown {
   // In-memory signals are cheaper to recompute than to memoize (key building and lookup).
   return signal.cost < MEMO_MIN_COST
     ? signal.evaluate(element, args, ctx)
@@ -407,8 +401,7 @@ function signalAnswered(
 ): Outcome | undefined {
   if (plan.condition.comparator !== 'IS_UNAVAILABLE' && plan.test(value)) {
     const detail = explain(signal, element, args, value);
-    records[plan.index] =
-      detail === undefined ? { path: plan.path, outcome: 'passed', value } : { path: plan.path, outcome: 'passed', value, detail };
+    records[plan.index] = detail === undefined ? { path: plan.path, outcome: 'passed', value } : { path: plan.path, outcome: 'passed', value, detail };
     return 'passed';
   }
   if (!scan.computed) {
@@ -611,8 +604,7 @@ function deepEqual(a: unknown, b: unknown): boolean {
  * date-only values. Without an offset the time is read as UTC, so comparisons never depend on
  * the server's time zone.
  */
-const ISO_DATETIME =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?)?$/;
+const ISO_DATETIME = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?)?$/;
 
 function isoToMillis(text: string): number | undefined {
   if (text.length < 10 || text.length > 40) return undefined;

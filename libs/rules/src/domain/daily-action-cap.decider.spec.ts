@@ -27,49 +27,99 @@ const spec = deciderSpecification(dailyActionCapDecider);
 
 describe('daily action cap decider', () => {
   it('counts an item while the rule is under its cap', () => {
-    spec.given([]).when(count('p1')).then([counted('p1')]);
-    spec.given([counted('p1')]).when(count('p2')).then([counted('p2')]);
+    spec
+      .given([])
+      .when(count('p1'))
+      .then([counted('p1')]);
+    spec
+      .given([counted('p1')])
+      .when(count('p2'))
+      .then([counted('p2')]);
     expect(spec.given([counted('p1'), counted('p2')]).state.count).toBe(2);
   });
 
   it('refuses an item once the rule acted on its maximum today', () => {
-    spec.given([counted('p1'), counted('p2')]).when(count('p3')).thenThrows(DailyActionCapReached);
-    spec.given([counted('p1')]).when(count('p3', 0, 1)).thenThrows(/Rule r1 already acted on 1 items today/);
+    spec
+      .given([counted('p1'), counted('p2')])
+      .when(count('p3'))
+      .thenThrows(DailyActionCapReached);
+    spec
+      .given([counted('p1')])
+      .when(count('p3', 0, 1))
+      .thenThrows(/Rule r1 already acted on 1 items today/);
   });
 
   it('counts an item content once: counting it again (a re-run) decides nothing, even at the cap', () => {
-    spec.given([counted('p1')]).when(count('p1')).thenNothing();
-    spec.given([counted('p1'), counted('p2')]).when(count('p1')).thenNothing();
+    spec
+      .given([counted('p1')])
+      .when(count('p1'))
+      .thenNothing();
+    spec
+      .given([counted('p1'), counted('p2')])
+      .when(count('p1'))
+      .thenNothing();
   });
 
   it('tells versions and item types apart', () => {
-    spec.given([counted('p1', 0)]).when(count('p1', 1)).then([counted('p1', 1)]);
-    expect(spec.given([counted('p1')]).when({ ...count('p1'), item: { id: 'p1', typeId: 'comment' } }).events()).toHaveLength(1);
+    spec
+      .given([counted('p1', 0)])
+      .when(count('p1', 1))
+      .then([counted('p1', 1)]);
+    expect(
+      spec
+        .given([counted('p1')])
+        .when({ ...count('p1'), item: { id: 'p1', typeId: 'comment' } })
+        .events(),
+    ).toHaveLength(1);
     // Ids that would run together if joined with a separator stay apart.
     const odd: DailyActionCapEvent = { type: 'RuleDailyActionCounted', data: { ruleId: 'r1', item: { id: 'b', typeId: 'a:' }, version: 0, content: 'c' } };
-    expect(spec.given([odd]).when({ ...count('', 0, 2, 'c'), item: { id: ':b', typeId: 'a' } }).events()).toHaveLength(1);
+    expect(
+      spec
+        .given([odd])
+        .when({ ...count('', 0, 2, 'c'), item: { id: ':b', typeId: 'a' } })
+        .events(),
+    ).toHaveLength(1);
   });
 
   it('counts identical content once: a re-submission in a new version takes no second slot, even at the cap', () => {
-    spec.given([counted('p1', 0, 'same')]).when(count('p1', 1, 2, 'same')).thenNothing();
-    spec.given([counted('p1', 0, 'same'), counted('p2')]).when(count('p1', 1, 2, 'same')).thenNothing();
+    spec
+      .given([counted('p1', 0, 'same')])
+      .when(count('p1', 1, 2, 'same'))
+      .thenNothing();
+    spec
+      .given([counted('p1', 0, 'same'), counted('p2')])
+      .when(count('p1', 1, 2, 'same'))
+      .thenNothing();
     // Changed content is another action on the item: counted, or refused at the cap.
-    spec.given([counted('p1', 0, 'same')]).when(count('p1', 1, 2, 'edited')).then([counted('p1', 1, 'edited')]);
-    spec.given([counted('p1', 0, 'same'), counted('p2')]).when(count('p1', 1, 2, 'edited')).thenThrows(DailyActionCapReached);
+    spec
+      .given([counted('p1', 0, 'same')])
+      .when(count('p1', 1, 2, 'edited'))
+      .then([counted('p1', 1, 'edited')]);
+    spec
+      .given([counted('p1', 0, 'same'), counted('p2')])
+      .when(count('p1', 1, 2, 'edited'))
+      .thenThrows(DailyActionCapReached);
   });
 
   it('reads counts recorded before contents were (v1: content null) as counts of versions', () => {
     const v1 = counted('p1', 0, null);
     expect(spec.given([v1]).state.count).toBe(1);
-    spec.given([v1]).when(count('p1', 1)).then([counted('p1', 1)]);
-    spec.given([v1, counted('p2')]).when(count('p3')).thenThrows(DailyActionCapReached);
+    spec
+      .given([v1])
+      .when(count('p1', 1))
+      .then([counted('p1', 1)]);
+    spec
+      .given([v1, counted('p2')])
+      .when(count('p3'))
+      .thenThrows(DailyActionCapReached);
   });
 });
 
 describe('daily action cap decider: a bounded state however busy the day', () => {
   const fill = (n: number) => {
     let state = dailyActionCapDecider.initialState;
-    for (let i = 0; i < n; i++) for (const e of dailyActionCapDecider.decide(count(`p${i}`, 0, 1_000_000), state)) state = dailyActionCapDecider.evolve(state, e);
+    for (let i = 0; i < n; i++)
+      for (const e of dailyActionCapDecider.decide(count(`p${i}`, 0, 1_000_000), state)) state = dailyActionCapDecider.evolve(state, e);
     return state;
   };
 

@@ -76,11 +76,19 @@ describe('the stored form of an evaluation', () => {
       ...original,
       rules: [
         {
-          id: 'r1', name: 'Rule r1', status: 'LIVE', outcome: 'passed',
+          id: 'r1',
+          name: 'Rule r1',
+          status: 'LIVE',
+          outcome: 'passed',
           conditions: [
-            ['', 'passed'], ['0', 'failed', false], ['1', 'passed', true, { bankId: 'spam', distance: 3 }], ['1.12', 'skipped'],
+            ['', 'passed'],
+            ['0', 'failed', false],
+            ['1', 'passed', true, { bankId: 'spam', distance: 3 }],
+            ['1.12', 'skipped'],
             { path: 'conditions[2]', outcome: 'unknown', error: 'signal HTTP_SIGNAL timed out' },
-            ['3', 'failed', null], ['4', 'passed', 7.5], { path: 'conditions[5]', outcome: 'unknown', detail: { reason: 'no image' } },
+            ['3', 'failed', null],
+            ['4', 'passed', 7.5],
+            { path: 'conditions[5]', outcome: 'unknown', detail: { reason: 'no image' } },
           ],
         },
         { id: 'r2', name: 'Rule r2', status: 'LIVE', outcome: 'passed', capped: true, conditions: [] },

@@ -215,7 +215,13 @@ function decodeCondition(stored: StoredConditionRecord, values: StoredConditionV
 function decodeRecord(stored: StoredConditionRecord): ConditionRecord {
   if (!Array.isArray(stored)) return stored;
   const [short, outcome, ...rest] = stored;
-  const path = short === '' ? '' : short.split('.').map((i) => `conditions[${i}]`).join('.');
+  const path =
+    short === ''
+      ? ''
+      : short
+          .split('.')
+          .map((i) => `conditions[${i}]`)
+          .join('.');
   if (rest.length === 0) return { path, outcome };
   if (rest.length === 1) return { path, outcome, value: rest[0] };
   return { path, outcome, value: rest[0], detail: rest[1] as ConditionRecord['detail'] };

@@ -1,11 +1,4 @@
-import type {
-  ConditionSet,
-  HashType,
-  ItemTypeDefinition,
-  LeafCondition,
-  SignalType,
-  TextBankDefinition,
-} from '#warden/catalog/contracts';
+import type { ConditionSet, HashType, ItemTypeDefinition, LeafCondition, SignalType, TextBankDefinition } from '#warden/catalog/contracts';
 
 /** Three-valued logic of org-config.md "The condition model". */
 export type Outcome = 'passed' | 'failed' | 'unknown';

@@ -5,5 +5,4 @@ export const evaluationStream = (orgId: string, typeId: string, itemId: string, 
   streamName('item_evaluation', orgId, typeId, itemId, String(version), environment);
 
 /** A rule's actions on one UTC day: its length is the count that maxDailyActions caps. */
-export const dailyActionsStream = (orgId: string, ruleId: string, day: string) =>
-  streamName('rule_daily_actions', orgId, ruleId, day);
+export const dailyActionsStream = (orgId: string, ruleId: string, day: string) => streamName('rule_daily_actions', orgId, ruleId, day);

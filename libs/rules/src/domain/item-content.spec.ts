@@ -23,7 +23,12 @@ describe('where an item content began (contentSince)', () => {
 
   it('stops at a version it cannot read (erased) or that is missing', () => {
     expect(contentSince(2, A, versions(A, null))).toBe(2);
-    expect(contentSince(3, A, [{ version: 0, digest: A }, { version: 2, digest: A }])).toBe(2);
+    expect(
+      contentSince(3, A, [
+        { version: 0, digest: A },
+        { version: 2, digest: A },
+      ]),
+    ).toBe(2);
   });
 
   it('keys the content by its digest and where it began', () => {

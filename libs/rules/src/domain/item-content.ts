@@ -12,8 +12,7 @@ export interface ItemContent {
 }
 
 /** The digest of an item's content (canonical JSON, so key order and formatting do not count). */
-export const itemContentDigest = (content: ItemContent): string =>
-  canonicalJsonDigest({ data: content.data, creator: content.creator });
+export const itemContentDigest = (content: ItemContent): string => canonicalJsonDigest({ data: content.data, creator: content.creator });
 
 /** An earlier version of the item, as far as its content goes (null: unreadable, e.g. erased). */
 export interface VersionContent {

@@ -39,21 +39,30 @@ const record = (actions: PublishedAction[], overrides: Partial<RecordEvaluation>
 
 /** The delivery and review job ids a record publishes, in order. */
 const idsOf = (command: RecordEvaluation) =>
-  itemEvaluationDecider.decide(command, itemEvaluationDecider.initialState).slice(1).map((e) => {
-    const data = e.data as { deliveryId?: string; jobId?: string };
-    return data.deliveryId ?? data.jobId;
-  });
+  itemEvaluationDecider
+    .decide(command, itemEvaluationDecider.initialState)
+    .slice(1)
+    .map((e) => {
+      const data = e.data as { deliveryId?: string; jobId?: string };
+      return data.deliveryId ?? data.jobId;
+    });
 
 const spec = deciderSpecification(itemEvaluationDecider);
 
 describe('item evaluation decider', () => {
   it('records an evaluation that published nothing as ItemEvaluated alone, in its stored form', () => {
     const command = record([]);
-    spec.given([]).when(command).then([{ type: 'ItemEvaluated', data: encodeEvaluation(command.evaluation) }]);
+    spec
+      .given([])
+      .when(command)
+      .then([{ type: 'ItemEvaluated', data: encodeEvaluation(command.evaluation) }]);
   });
 
   it('publishes a callback per customer-defined action and a review request per queue action, with ids derived from the content', () => {
-    const events = spec.given([]).when(record([notify, review, childSafety])).events();
+    const events = spec
+      .given([])
+      .when(record([notify, review, childSafety]))
+      .events();
     expect(events.map((e) => e.type)).toEqual(['ItemEvaluated', 'ActionCallbackRequested', 'ReviewEnqueueRequested', 'ReviewEnqueueRequested']);
     const item = { id: 'p1', typeId: 'post', typeName: 'Post' };
     // Customers see these ids: they stay byte-identical for the same content from now on (those
@@ -91,13 +100,19 @@ describe('item evaluation decider', () => {
   });
 
   it('writes the publications with their fields in the recorded order', () => {
-    const [, callback, job] = spec.given([]).when(record([notify, review])).events();
+    const [, callback, job] = spec
+      .given([])
+      .when(record([notify, review]))
+      .events();
     expect(Object.keys(callback!.data)).toEqual(['deliveryId', 'item', 'action', 'policies', 'rules', 'custom', 'creator', 'environment', 'content']);
     expect(Object.keys(job!.data)).toEqual(['jobId', 'item', 'version', 'queueId', 'source', 'actionId', 'policies', 'rules', 'environment']);
   });
 
   it('publishes in the environment evaluated, and in another run (a retroaction) with other ids', () => {
-    const [, callback] = spec.given([]).when(record([notify], { run: 'RETROACTION:r1', evaluation: evaluation([notify], 'RETROACTION') })).events();
+    const [, callback] = spec
+      .given([])
+      .when(record([notify], { run: 'RETROACTION:r1', evaluation: evaluation([notify], 'RETROACTION') }))
+      .events();
     expect(callback!.data).toMatchObject({ environment: 'RETROACTION' });
     expect(idsOf(record([notify, review], { run: 'RETROACTION:r1' }))).not.toEqual(idsOf(record([notify, review])));
   });
@@ -140,16 +155,28 @@ describe('item evaluation decider', () => {
 
   it('sends an empty custom body for an action the catalog no longer has, never a shared object', () => {
     const body = { severity: 'high' };
-    const [, gone] = spec.given([]).when(record([notify], { actions: new Map(), creator: null })).events();
+    const [, gone] = spec
+      .given([])
+      .when(record([notify], { actions: new Map(), creator: null }))
+      .events();
     expect(gone!.data).toMatchObject({ custom: {}, creator: null });
-    const [, kept] = spec.given([]).when(record([notify], { actions: new Map([['notify', { body }]]) })).events();
+    const [, kept] = spec
+      .given([])
+      .when(record([notify], { actions: new Map([['notify', { body }]]) }))
+      .events();
     expect((kept!.data as { custom: object }).custom).not.toBe(body);
   });
 
   it('records an evaluation once: recording it again decides nothing', () => {
-    const recorded = spec.given([]).when(record([notify, review])).events();
+    const recorded = spec
+      .given([])
+      .when(record([notify, review]))
+      .events();
     expect(spec.given(recorded).state).toEqual({ recorded: true });
-    spec.given(recorded).when(record([notify, review])).thenNothing();
+    spec
+      .given(recorded)
+      .when(record([notify, review]))
+      .thenNothing();
     spec.given(recorded.slice(0, 1)).when(record([])).thenNothing();
   });
 

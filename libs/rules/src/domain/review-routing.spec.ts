@@ -29,7 +29,11 @@ function rule(id: string, order: number, queueId: string, conditionSet: Conditio
 }
 
 /** Routes with the real condition evaluator and built-in signals, as ItemEvaluator.route does. */
-async function route(rules: OrderedRoutingRule[], data: { [field: string]: unknown }, report: { reason: string | null; policyId: string | null; count: number } | null) {
+async function route(
+  rules: OrderedRoutingRule[],
+  data: { [field: string]: unknown },
+  report: { reason: string | null; policyId: string | null; count: number } | null,
+) {
   const item: EvaluatedItem = {
     orgId: 'acme',
     id: 'p1',
@@ -75,7 +79,12 @@ describe('review routing', () => {
   });
 
   it('routes on item fields through the built-in signals', async () => {
-    const words = rule('words', 5, 'spam', all({ input: { field: 'text' }, signal: { type: 'TEXT_CONTAINS', args: { terms: ['buy now'] } }, comparator: 'EQUALS', value: true }));
+    const words = rule(
+      'words',
+      5,
+      'spam',
+      all({ input: { field: 'text' }, signal: { type: 'TEXT_CONTAINS', args: { terms: ['buy now'] } }, comparator: 'EQUALS', value: true }),
+    );
     expect((await route([spamPolicy, words], { text: 'BUY NOW cheap' }, null))?.queueId).toBe('spam');
     expect(await route([words], { text: 'hello' }, null)).toBeNull();
   });
@@ -93,13 +102,20 @@ describe('routingReadsItem', () => {
 
   it('is false when every leaf of every rule reads a report input: the item need not be loaded', () => {
     expect(routingReadsItem([byReason, spamPolicy, manyReports])).toBe(false);
-    expect(routingReadsItem([rule('nested', 0, 'q', any(all(leaf({ builtin: 'REPORT_COUNT' }, 'GTE', 2)), leaf({ builtin: 'REPORT_REASON' }, 'IS_NOT_PROVIDED')))])).toBe(false);
+    expect(
+      routingReadsItem([rule('nested', 0, 'q', any(all(leaf({ builtin: 'REPORT_COUNT' }, 'GTE', 2)), leaf({ builtin: 'REPORT_REASON' }, 'IS_NOT_PROVIDED')))]),
+    ).toBe(false);
     expect(routingReadsItem([])).toBe(false);
   });
 
   it('is true as soon as one leaf, in any rule and at any depth, reads a field, the creator, its text, images or the item', () => {
     for (const input of [{ field: 'text' }, { builtin: 'CREATOR' }, { builtin: 'ALL_TEXT' }, { builtin: 'ANY_IMAGE' }, { builtin: 'ITEM' }] as const) {
-      const deep = rule('deep', 3, 'q', any(leaf({ builtin: 'REPORT_COUNT' }, 'GTE', 2), all(leaf({ builtin: 'REPORT_REASON' }, 'IS_NOT_PROVIDED'), leaf(input, 'IS_NOT_PROVIDED'))));
+      const deep = rule(
+        'deep',
+        3,
+        'q',
+        any(leaf({ builtin: 'REPORT_COUNT' }, 'GTE', 2), all(leaf({ builtin: 'REPORT_REASON' }, 'IS_NOT_PROVIDED'), leaf(input, 'IS_NOT_PROVIDED'))),
+      );
       expect(routingReadsItem([byReason, deep]), JSON.stringify(input)).toBe(true);
     }
   });

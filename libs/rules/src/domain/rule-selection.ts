@@ -1,8 +1,4 @@
-import type {
-  ActionDefinition,
-  PolicyDefinition,
-  RuleDefinition,
-} from '#warden/catalog/contracts';
+import type { ActionDefinition, PolicyDefinition, RuleDefinition } from '#warden/catalog/contracts';
 import { BUILTIN_ACTION_IDS } from '#warden/catalog/contracts';
 import type { Environment, PublishedAction, RuleResult } from './evaluation.events.js';
 

@@ -18,7 +18,13 @@ const postType: ItemTypeDefinition = {
   name: 'Post',
   kind: 'CONTENT',
   version: null,
-  fields: ['text', 'likes', 'shares', 'lang'].map((name) => ({ name, type: name === 'text' || name === 'lang' ? 'STRING' : 'NUMBER', required: false, array: false, itemTypeIds: [] })),
+  fields: ['text', 'likes', 'shares', 'lang'].map((name) => ({
+    name,
+    type: name === 'text' || name === 'lang' ? 'STRING' : 'NUMBER',
+    required: false,
+    array: false,
+    itemTypeIds: [],
+  })),
   roles: {},
 };
 
@@ -68,22 +74,42 @@ function given(sent: { [field: string]: unknown }) {
 
 describe('fetching the whole of a partial item', () => {
   describe('the fields sent decide every rule: no fetch', () => {
-    it('an AND whose sent condition fails', () => given({ text: 'hello' }).when(all(leaf('text', 'CONTAINS', 'spam'), leaf('likes', 'LT', 2))).thenNoFetch());
-    it('an OR whose sent condition passes', () => given({ text: 'buy spam' }).when(any(leaf('text', 'CONTAINS', 'spam'), leaf('likes', 'LT', 2))).thenNoFetch());
+    it('an AND whose sent condition fails', () =>
+      given({ text: 'hello' })
+        .when(all(leaf('text', 'CONTAINS', 'spam'), leaf('likes', 'LT', 2)))
+        .thenNoFetch());
+    it('an OR whose sent condition passes', () =>
+      given({ text: 'buy spam' })
+        .when(any(leaf('text', 'CONTAINS', 'spam'), leaf('likes', 'LT', 2)))
+        .thenNoFetch());
     it('a nested set the sent fields decide, inside an undecided-looking rule', () =>
       // The inner AND fails on `text`: its unknown `likes` cannot change the OR, whose other child passes.
-      given({ text: 'hello', lang: 'en' }).when(any(all(leaf('likes', 'LT', 2), leaf('text', 'CONTAINS', 'spam')), leaf('lang', 'EQUALS', 'en'))).thenNoFetch());
-    it('a rule on sent fields only', () => given({ text: 'buy spam', likes: 1 }).when(all(leaf('text', 'CONTAINS', 'spam'), leaf('likes', 'LT', 2))).thenNoFetch());
+      given({ text: 'hello', lang: 'en' })
+        .when(any(all(leaf('likes', 'LT', 2), leaf('text', 'CONTAINS', 'spam')), leaf('lang', 'EQUALS', 'en')))
+        .thenNoFetch());
+    it('a rule on sent fields only', () =>
+      given({ text: 'buy spam', likes: 1 })
+        .when(all(leaf('text', 'CONTAINS', 'spam'), leaf('likes', 'LT', 2)))
+        .thenNoFetch());
   });
 
   describe('a rule undecided and a missing field needed: fetch', () => {
     it('an AND whose sent condition passes and whose other field was not sent', () =>
-      given({ text: 'buy spam' }).when(all(leaf('text', 'CONTAINS', 'spam'), leaf('likes', 'LT', 2))).thenFetches());
-    it('an OR whose sent condition fails and whose other field was not sent', () => given({ text: 'hello' }).when(any(leaf('text', 'CONTAINS', 'spam'), leaf('likes', 'LT', 2))).thenFetches());
+      given({ text: 'buy spam' })
+        .when(all(leaf('text', 'CONTAINS', 'spam'), leaf('likes', 'LT', 2)))
+        .thenFetches());
+    it('an OR whose sent condition fails and whose other field was not sent', () =>
+      given({ text: 'hello' })
+        .when(any(leaf('text', 'CONTAINS', 'spam'), leaf('likes', 'LT', 2)))
+        .thenFetches());
     it('a missing field deep in nested sets, each of them undecided', () =>
-      given({ text: 'buy spam' }).when(all(leaf('text', 'CONTAINS', 'spam'), any(leaf('lang', 'EQUALS', 'de'), all(leaf('shares', 'GT', 10))))).thenFetches());
+      given({ text: 'buy spam' })
+        .when(all(leaf('text', 'CONTAINS', 'spam'), any(leaf('lang', 'EQUALS', 'de'), all(leaf('shares', 'GT', 10)))))
+        .thenFetches());
     it('one undecided rule among decided ones', () =>
-      given({ text: 'hello' }).when(all(leaf('text', 'CONTAINS', 'spam')), all(leaf('likes', 'LT', 2)), any(leaf('text', 'EQUALS', 'hello'))).thenFetches());
+      given({ text: 'hello' })
+        .when(all(leaf('text', 'CONTAINS', 'spam')), all(leaf('likes', 'LT', 2)), any(leaf('text', 'EQUALS', 'hello')))
+        .thenFetches());
   });
 
   describe('a rule undecided only on fields that were sent: no fetch', () => {
@@ -91,12 +117,19 @@ describe('fetching the whole of a partial item', () => {
       // What the case below rests on: `likes` is recorded missing (evaluated first), yet its AND failed on `text`.
       const [rule] = await evaluate({ text: 'hello', lang: 'en' }, any(all(leaf('likes', 'LT', 2), leaf('text', 'CONTAINS', 'spam')), failingSignalOn('lang')));
       expect(rule).toMatchObject({ outcome: 'unknown' });
-      expect(rule!.conditions.filter((c) => c.missing !== undefined)).toEqual([expect.objectContaining({ path: 'conditions[0].conditions[0]', missing: ['likes'] })]);
+      expect(rule!.conditions.filter((c) => c.missing !== undefined)).toEqual([
+        expect.objectContaining({ path: 'conditions[0].conditions[0]', missing: ['likes'] }),
+      ]);
       expect(rule!.conditions.find((c) => c.path === 'conditions[0]')).toMatchObject({ outcome: 'failed' });
     });
-    it('a signal failing on a sent field', () => given({ text: 'buy spam', likes: 3 }).when(all(leaf('text', 'CONTAINS', 'spam'), failingSignalOn('likes'))).thenNoFetch());
+    it('a signal failing on a sent field', () =>
+      given({ text: 'buy spam', likes: 3 })
+        .when(all(leaf('text', 'CONTAINS', 'spam'), failingSignalOn('likes')))
+        .thenNoFetch());
     it('an unknown on a sent field beside a decided missing one', () =>
       // The OR's missing `likes` sits under an AND that `text` already failed; the rule is unknown for the failing signal alone.
-      given({ text: 'hello', lang: 'en' }).when(any(all(leaf('likes', 'LT', 2), leaf('text', 'CONTAINS', 'spam')), failingSignalOn('lang'))).thenNoFetch());
+      given({ text: 'hello', lang: 'en' })
+        .when(any(all(leaf('likes', 'LT', 2), leaf('text', 'CONTAINS', 'spam')), failingSignalOn('lang')))
+        .thenNoFetch());
   });
 });

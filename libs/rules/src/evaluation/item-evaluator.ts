@@ -16,12 +16,7 @@ import type { ConditionRecord, EvaluatedItem, MediaResult, SetEvaluation, Signal
 import { needsWholeItem } from '../domain/whole-item-fetch.js';
 import { imageUrls, MEDIA_HASHER, type MediaHasher } from './media-hasher.js';
 import { PARTIAL_ITEMS, type PartialFetchOutcome, type PartialItemSource } from './partial-items.js';
-import {
-  CREATOR_SUBMISSIONS,
-  countWithin,
-  creatorSubmissionsDocId,
-  type CreatorSubmissionsDoc,
-} from '../projections/creator-submissions.projection.js';
+import { CREATOR_SUBMISSIONS, countWithin, creatorSubmissionsDocId, type CreatorSubmissionsDoc } from '../projections/creator-submissions.projection.js';
 import { evaluationStream } from '../domain/evaluation.streams.js';
 import { firstPassingRoute, type OrderedRoutingRule, REPORT_DATA_KEY, type Route, type RoutingReport } from '../domain/review-routing.js';
 import { collectActions, publishes, rulesFor } from '../domain/rule-selection.js';
@@ -56,8 +51,7 @@ export interface EvaluationOptions {
 }
 
 /** The evaluation stream's environment part: a retroaction is recorded once per rule. */
-const runKey = (options: EvaluationOptions) =>
-  options.rules ? `${options.environment}:${options.rules.map((r) => r.id).join(',')}` : options.environment;
+const runKey = (options: EvaluationOptions) => (options.rules ? `${options.environment}:${options.rules.map((r) => r.id).join(',')}` : options.environment);
 
 export const SIGNAL_REGISTRY = Symbol('SignalRegistry');
 
@@ -128,7 +122,10 @@ function recordedCondition(record: ConditionRecord): ConditionRecord {
 /** The conditions left unknown for want of fields say why the whole item could not be had. */
 function withFetchFailure(set: SetEvaluation, reason: string): SetEvaluation {
   if (!set.conditions.some((c) => c.missing !== undefined)) return set;
-  return { ...set, conditions: set.conditions.map((c) => (c.missing === undefined ? c : { ...c, error: `${c.error}; fetching the whole item failed: ${reason}` })) };
+  return {
+    ...set,
+    conditions: set.conditions.map((c) => (c.missing === undefined ? c : { ...c, error: `${c.error}; fetching the whole item failed: ${reason}` })),
+  };
 }
 
 /**
@@ -325,7 +322,11 @@ export class ItemEvaluator {
       const earlier = await this.events.readStream(stream, { fromRevision: from, maxCount: since - from });
       // A version fetched from the customer (docs/partial-items.md) is no submission: the run of
       // identical submitted content goes on through it, so a re-sent partial item acts once.
-      const found = contentSince(since, digest, earlier.map((e) => (isFetchedVersion(e) ? { version: e.revision, digest } : versionContent(e))));
+      const found = contentSince(
+        since,
+        digest,
+        earlier.map((e) => (isFetchedVersion(e) ? { version: e.revision, digest } : versionContent(e))),
+      );
       const runGoesOn = found === from && from > 0;
       since = found;
       if (!runGoesOn) break;
@@ -361,7 +362,10 @@ export class ItemEvaluator {
         const whole = wholeItem(item, itemType, fetched.item);
         const more = this.mediaUrls(whole, itemType).filter((url) => !media.has(url));
         if (more.length > 0) media = new Map([...media, ...(await this.hashMedia(context, item, version, more))]);
-        sets = await this.evaluateRules(rules, this.signalContext(context.orgId, whole, itemType, snapshot, version, media, fetched.item.typeSchemaVariant === 'partial'));
+        sets = await this.evaluateRules(
+          rules,
+          this.signalContext(context.orgId, whole, itemType, snapshot, version, media, fetched.item.typeSchemaVariant === 'partial'),
+        );
       } else {
         sets = sets.map((set) => withFetchFailure(set, fetched.reason));
       }
@@ -415,16 +419,14 @@ export class ItemEvaluator {
   /** The image URLs to fetch and hash for this item (none for the legacy endpoint's items). */
   private mediaUrls(item: ItemToEvaluate, itemType: ItemTypeDefinition): string[] {
     if (!this.media || item.source === 'content') return [];
-    return imageUrls(item.data, itemType.fields.filter((f) => f.type === 'IMAGE').map((f) => f.name));
+    return imageUrls(
+      item.data,
+      itemType.fields.filter((f) => f.type === 'IMAGE').map((f) => f.name),
+    );
   }
 
   /** Fetches and hashes the item's images once per version, before any image signal needs them. */
-  private async hashMedia(
-    context: CommandContext,
-    item: ItemToEvaluate,
-    version: number,
-    urls: string[],
-  ): Promise<ReadonlyMap<string, MediaResult>> {
+  private async hashMedia(context: CommandContext, item: ItemToEvaluate, version: number, urls: string[]): Promise<ReadonlyMap<string, MediaResult>> {
     const results = await this.media!.hashItemMedia(context, item, version, urls);
     return new Map(results.map((r) => [r.url, r] as const));
   }
@@ -438,7 +440,16 @@ export class ItemEvaluator {
     media: ReadonlyMap<string, MediaResult>,
     partial = false,
   ): SignalContext {
-    const evaluated: EvaluatedItem = { orgId, id: item.id, typeId: item.typeId, itemType, data: item.data, creator: item.creator, version, ...(partial ? { partial } : {}) };
+    const evaluated: EvaluatedItem = {
+      orgId,
+      id: item.id,
+      typeId: item.typeId,
+      itemType,
+      data: item.data,
+      creator: item.creator,
+      version,
+      ...(partial ? { partial } : {}),
+    };
     return {
       media: (url) => media.get(url),
       orgId,

@@ -33,9 +33,11 @@ export async function runOverHistory(
   orgId: string,
   rule: RuleDefinition,
   since: Date | undefined,
-  evaluate: (item: ItemToEvaluate & { source: ItemSubmitted['data']['source'] }, version: number, causationId: string) => Promise<
-    { rules: Array<{ outcome: string }>; actions: unknown[] } | undefined
-  >,
+  evaluate: (
+    item: ItemToEvaluate & { source: ItemSubmitted['data']['source'] },
+    version: number,
+    causationId: string,
+  ) => Promise<{ rules: Array<{ outcome: string }>; actions: unknown[] } | undefined>,
 ): Promise<RunReport> {
   const started = Date.now();
   const items = (await latestSubmissions(events, orgId, since)).filter(
@@ -48,7 +50,15 @@ export async function runOverHistory(
   for (const event of items) {
     const data = event.data as unknown as ItemSubmitted['data'];
     const result = await evaluate(
-      { id: data.itemId, typeId: data.typeId, data: data.data, creator: data.creator, subject: data.subject, source: data.source, typeSchemaVariant: data.typeSchemaVariant },
+      {
+        id: data.itemId,
+        typeId: data.typeId,
+        data: data.data,
+        creator: data.creator,
+        subject: data.subject,
+        source: data.source,
+        typeSchemaVariant: data.typeSchemaVariant,
+      },
       event.revision,
       event.id,
     );

@@ -7,8 +7,7 @@ const KEEP = 1000;
 
 export type CreatorSubmissionsDoc = { orgId: string; creator: { id: string; typeId: string }; times: string[] };
 
-export const creatorSubmissionsDocId = (orgId: string, creator: { id: string; typeId: string }) =>
-  `${orgId}:${creator.typeId}:${creator.id}`;
+export const creatorSubmissionsDocId = (orgId: string, creator: { id: string; typeId: string }) => `${orgId}:${creator.typeId}:${creator.id}`;
 
 /**
  * Submission times per creator, newest last: the rules engine's own view of ingestion's

@@ -24,13 +24,7 @@ export const itemEvaluationsProjection: Projection = {
   apply(event, ctx) {
     // Everything the index needs is in the stream name: the evaluation itself (kilobytes of
     // condition records) is not even parsed here.
-    const [orgId, typeId, itemId, version, environment] = parseStreamName(event.streamName).idParts as [
-      string,
-      string,
-      string,
-      string,
-      string,
-    ];
+    const [orgId, typeId, itemId, version, environment] = parseStreamName(event.streamName).idParts as [string, string, string, string, string];
     const doc: ItemEvaluationDoc = {
       orgId,
       typeId,

@@ -13,7 +13,11 @@ const DAY = '2026-03-02';
 const at = (event: NewEvent, occurredAt: string): NewEvent => ({ ...event, metadata: { ...event.metadata, occurredAt } });
 
 /** An evaluation of post `itemId` where `passed` rules passed (the others failed) and acted as `actions` say. */
-function evaluated(itemId: string, passed: string[], options: { environment?: string; capped?: string[]; actions?: Record<string, string[]>; orgId?: string } = {}) {
+function evaluated(
+  itemId: string,
+  passed: string[],
+  options: { environment?: string; capped?: string[]; actions?: Record<string, string[]>; orgId?: string } = {},
+) {
   const rules = ['r1', 'r2', 'r3'].map((id) => ({
     id,
     name: `Rule ${id}`,
@@ -28,7 +32,14 @@ function evaluated(itemId: string, passed: string[], options: { environment?: st
     policies: [],
     rules: by.map((r) => ({ id: r, name: `Rule ${r}` })),
   }));
-  const data = { item: { id: itemId, typeId: 'post', typeName: 'Post' }, version: 1, environment: options.environment ?? 'LIVE', subject: 'user:u1', rules, actions };
+  const data = {
+    item: { id: itemId, typeId: 'post', typeName: 'Post' },
+    version: 1,
+    environment: options.environment ?? 'LIVE',
+    subject: 'user:u1',
+    rules,
+    actions,
+  };
   return at(anEvent('ItemEvaluated', data as unknown as JsonObject, options.orgId ?? 'acme'), AT);
 }
 
@@ -42,15 +53,19 @@ describe('rule activity projection', () => {
   });
 
   const matches = async (ruleId: string, orgId = 'acme') =>
-    ((await stores.readStore.get<{ matches: Array<{ itemId: string; actionIds: string[]; capped: boolean }> }>(RULE_MATCHES, ruleMatchesDocId(orgId, ruleId)))
-      ?.matches ?? []);
+    (await stores.readStore.get<{ matches: Array<{ itemId: string; actionIds: string[]; capped: boolean }> }>(RULE_MATCHES, ruleMatchesDocId(orgId, ruleId)))
+      ?.matches ?? [];
   const day = (ruleId: string) => stores.readStore.get(RULE_DAILY_ACTIONS, ruleDailyActionsDocId('acme', DAY, ruleId));
 
   async function seed() {
     const { events } = stores;
     // r1 is capped at 2: two contents counted, the third passed but was capped.
     await events.append('rule_daily_actions-acme:r1:2026-03-02', [dailyCount('p1')], 'no_stream');
-    await events.append('item_evaluation-acme:post:p1:1:LIVE', [evaluated('p1', ['r1', 'r2'], { actions: { remove: ['r1'], label: ['r1', 'r2'] } })], 'no_stream');
+    await events.append(
+      'item_evaluation-acme:post:p1:1:LIVE',
+      [evaluated('p1', ['r1', 'r2'], { actions: { remove: ['r1'], label: ['r1', 'r2'] } })],
+      'no_stream',
+    );
     await events.append('rule_daily_actions-acme:r1:2026-03-02', [dailyCount('p2')], 0);
     await events.append('item_evaluation-acme:post:p2:1:LIVE', [evaluated('p2', ['r1'], { actions: { remove: ['r1'] } })], 'no_stream');
     await events.append('item_evaluation-acme:post:p3:1:LIVE', [evaluated('p3', ['r1'], { capped: ['r1'] })], 'no_stream');
@@ -58,7 +73,11 @@ describe('rule activity projection', () => {
     await events.append('item_evaluation-acme:post:p4:1:BACKTEST', [evaluated('p4', ['r1', 'r2', 'r3'], { environment: 'BACKTEST' })], 'no_stream');
     await events.append('item_evaluation-other:post:p5:1:LIVE', [evaluated('p5', ['r3'], { orgId: 'other', actions: { remove: ['r3'] } })], 'no_stream');
     for (let i = 0; i < 12; i++) {
-      await events.append(`item_evaluation-acme:post:q${i}:1:RETROACTION`, [evaluated(`q${i}`, ['r2'], { environment: 'RETROACTION', actions: { label: ['r2'] } })], 'no_stream');
+      await events.append(
+        `item_evaluation-acme:post:q${i}:1:RETROACTION`,
+        [evaluated(`q${i}`, ['r2'], { environment: 'RETROACTION', actions: { label: ['r2'] } })],
+        'no_stream',
+      );
     }
   }
 
@@ -69,7 +88,15 @@ describe('rule activity projection', () => {
     expect(await matches('r1')).toEqual([
       expect.objectContaining({ itemId: 'p3', actionIds: [], capped: true }),
       expect.objectContaining({ itemId: 'p2', actionIds: ['remove'], capped: false }),
-      expect.objectContaining({ itemId: 'p1', itemTypeId: 'post', version: 1, evaluatedAt: AT, environment: 'LIVE', actionIds: ['remove', 'label'], capped: false }),
+      expect.objectContaining({
+        itemId: 'p1',
+        itemTypeId: 'post',
+        version: 1,
+        evaluatedAt: AT,
+        environment: 'LIVE',
+        actionIds: ['remove', 'label'],
+        capped: false,
+      }),
     ]);
     const r2 = await matches('r2');
     expect(r2.map((m) => m.itemId)).toEqual(['q11', 'q10', 'q9', 'q8', 'q7', 'q6', 'q5', 'q4', 'q3', 'q2']);

@@ -4,10 +4,7 @@ import type { DomainEvent } from '#warden/kernel';
  * An assertion was used to sign in. Its stream exists once per assertion id, so a second use of
  * the same assertion is refused on the write side (a replay). Only a digest of the id is kept.
  */
-export type SamlAssertionAccepted = DomainEvent<
-  'SamlAssertionAccepted',
-  { orgId: string; assertionDigest: string; notOnOrAfter: string | null }
->;
+export type SamlAssertionAccepted = DomainEvent<'SamlAssertionAccepted', { orgId: string; assertionDigest: string; notOnOrAfter: string | null }>;
 
 /**
  * An SSO sign-in was refused. No personal data: the reason says why, the request id (metadata

@@ -66,7 +66,7 @@ export class SamlHttpController {
     operationId: 'completeSamlSignIn',
     summary: 'Assertion consumer service: the IdP posts its signed response here; a valid one opens a console session',
     description:
-      'Verifies the signature against the organization\'s `cert` (SHA-1 refused unless `WARDEN_SAML_ALLOW_SHA1`), a Success status, the audience (this organization\'s entity id), the `Destination` and `Recipient` when given (this organization\'s ACS URL), the validity window and that the response answers a sign-in started here, by this browser (the `warden_saml_request` cookie set by the login route; cleared by this answer, whatever it is); an assertion is accepted once. Then sets the session cookie and redirects to `/console/`. Every refusal is recorded as an `SsoLoginFailed` event. A form over `WARDEN_SAML_BODY_LIMIT_BYTES` (256 KiB), or a response with more than `WARDEN_SAML_MAX_ELEMENTS` (1,000) XML elements, is refused with 413 before its XML is parsed.',
+      "Verifies the signature against the organization's `cert` (SHA-1 refused unless `WARDEN_SAML_ALLOW_SHA1`), a Success status, the audience (this organization's entity id), the `Destination` and `Recipient` when given (this organization's ACS URL), the validity window and that the response answers a sign-in started here, by this browser (the `warden_saml_request` cookie set by the login route; cleared by this answer, whatever it is); an assertion is accepted once. Then sets the session cookie and redirects to `/console/`. Every refusal is recorded as an `SsoLoginFailed` event. A form over `WARDEN_SAML_BODY_LIMIT_BYTES` (256 KiB), or a response with more than `WARDEN_SAML_MAX_ELEMENTS` (1,000) XML elements, is refused with 413 before its XML is parsed.",
   })
   @ApiParam({ name: 'orgId', description: 'The organization id' })
   @ApiConsumes('application/x-www-form-urlencoded')
@@ -79,12 +79,7 @@ export class SamlHttpController {
   })
   @ApiResponse({ status: 302, description: 'Signed in: `Set-Cookie` with the session, redirect to `/console/`' })
   @ApiErrors(400, 401, 403, 404, 413, 415, 429, 500, 503)
-  async acs(
-    @Param('orgId') orgId: string,
-    @Body() body: unknown,
-    @Req() request: FastifyRequest,
-    @Res() reply: FastifyReply,
-  ): Promise<void> {
+  async acs(@Param('orgId') orgId: string, @Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     await this.answer(request, reply, async () => {
       const id = checkedOrgId(orgId);
       const requestBinding = samlRequestCookieOf(request);

@@ -16,7 +16,10 @@ describe('report periods', () => {
       expect(checkPeriod(bad, undefined, NOW)).toMatchObject({ ok: false, problems: [{ pointer: '/from', detail: 'expected a date, YYYY-MM-DD (UTC)' }] });
     }
     expect(checkPeriod('2026-02-01', '2026-01-01', NOW)).toMatchObject({ ok: false, problems: [{ pointer: '/from' }] });
-    expect(checkPeriod('2025-01-01', '2026-01-02', NOW)).toMatchObject({ ok: false, problems: [{ pointer: '/from', detail: 'the period spans more than 366 days' }] });
+    expect(checkPeriod('2025-01-01', '2026-01-02', NOW)).toMatchObject({
+      ok: false,
+      problems: [{ pointer: '/from', detail: 'the period spans more than 366 days' }],
+    });
     expect(checkPeriod('2025-01-01', '2026-01-01', NOW).ok).toBe(true);
   });
 });
@@ -28,7 +31,11 @@ describe('report durations', () => {
   });
 
   it('takes nearest-rank percentiles of a histogram', () => {
-    const histogram = new Map([[10, 5], [20, 4], [300, 1]]);
+    const histogram = new Map([
+      [10, 5],
+      [20, 4],
+      [300, 1],
+    ]);
     expect(percentile(histogram, 0.5)).toBe(10);
     expect(percentile(histogram, 0.9)).toBe(20);
     expect(percentile(histogram, 1)).toBe(300);

@@ -42,7 +42,8 @@ export function checkPeriod(from: unknown, to: unknown, now: Date): PeriodCheck 
   const end = parsedTo ?? now.toISOString().slice(0, 10);
   const start = parsedFrom ?? dayPlus(end, -(DEFAULT_PERIOD_DAYS - 1));
   if (start > end) problems.push({ title: TITLE, pointer: '/from', detail: `from is after to (${end})` });
-  else if (periodDays({ from: start, to: end }).length > MAX_PERIOD_DAYS) problems.push({ title: TITLE, pointer: '/from', detail: `the period spans more than ${MAX_PERIOD_DAYS} days` });
+  else if (periodDays({ from: start, to: end }).length > MAX_PERIOD_DAYS)
+    problems.push({ title: TITLE, pointer: '/from', detail: `the period spans more than ${MAX_PERIOD_DAYS} days` });
   return problems.length > 0 ? { ok: false, problems } : { ok: true, period: { from: start, to: end } };
 }
 

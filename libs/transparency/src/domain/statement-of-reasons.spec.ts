@@ -13,23 +13,85 @@ addFormats(ajv);
 const validateStatement = ajv.compile(schema);
 
 const policy = (id: string, dsa: PolicyDefinition['dsa']): PolicyDefinition => ({
-  id, name: `Policy ${id}`, parentId: null, policyText: null, enforcementGuidelines: null, policyType: null, penalty: 'LOW', userStrikeCount: 0, applyUserStrikeCountConfigToChildren: false, ...(dsa ? { dsa } : {}),
+  id,
+  name: `Policy ${id}`,
+  parentId: null,
+  policyText: null,
+  enforcementGuidelines: null,
+  policyType: null,
+  penalty: 'LOW',
+  userStrikeCount: 0,
+  applyUserStrikeCountConfigToChildren: false,
+  ...(dsa ? { dsa } : {}),
 });
 const action = (id: string, dsa: ActionDefinition['dsa']): ActionDefinition => ({
-  id, name: `Action ${id}`, description: null, kind: 'CUSTOMER_DEFINED_ACTION', itemTypeIds: [], applyUserStrikes: false, penalty: 'NONE', callback: null, body: {}, parameters: [], ...(dsa !== undefined ? { dsa } : {}),
+  id,
+  name: `Action ${id}`,
+  description: null,
+  kind: 'CUSTOMER_DEFINED_ACTION',
+  itemTypeIds: [],
+  applyUserStrikes: false,
+  penalty: 'NONE',
+  callback: null,
+  body: {},
+  parameters: [],
+  ...(dsa !== undefined ? { dsa } : {}),
 });
-const itemType = (id: string, dsa: ItemTypeDefinition['dsa']): ItemTypeDefinition => ({ id, name: id, kind: 'CONTENT', version: null, fields: [], roles: {}, ...(dsa ? { dsa } : {}) });
+const itemType = (id: string, dsa: ItemTypeDefinition['dsa']): ItemTypeDefinition => ({
+  id,
+  name: id,
+  kind: 'CONTENT',
+  version: null,
+  fields: [],
+  roles: {},
+  ...(dsa ? { dsa } : {}),
+});
 
 const catalog: StatementCatalog = {
   policies: new Map([
-    ['hate', policy('hate', { category: 'STATEMENT_CATEGORY_ILLEGAL_OR_HARMFUL_SPEECH', categorySpecification: ['KEYWORD_HATE_SPEECH'], decisionGround: 'DECISION_GROUND_ILLEGAL_CONTENT', illegalContentLegalGround: 'StGB § 130', illegalContentExplanation: 'Incites hatred.' })],
-    ['spam', policy('spam', { category: 'STATEMENT_CATEGORY_SCAMS_AND_FRAUD', decisionGround: 'DECISION_GROUND_INCOMPATIBLE_CONTENT', incompatibleContentGround: 'Terms 4.2', incompatibleContentExplanation: 'Spam.', incompatibleContentIllegal: false, decisionGroundReferenceUrl: 'https://acme.example/terms' })],
+    [
+      'hate',
+      policy('hate', {
+        category: 'STATEMENT_CATEGORY_ILLEGAL_OR_HARMFUL_SPEECH',
+        categorySpecification: ['KEYWORD_HATE_SPEECH'],
+        decisionGround: 'DECISION_GROUND_ILLEGAL_CONTENT',
+        illegalContentLegalGround: 'StGB § 130',
+        illegalContentExplanation: 'Incites hatred.',
+      }),
+    ],
+    [
+      'spam',
+      policy('spam', {
+        category: 'STATEMENT_CATEGORY_SCAMS_AND_FRAUD',
+        decisionGround: 'DECISION_GROUND_INCOMPATIBLE_CONTENT',
+        incompatibleContentGround: 'Terms 4.2',
+        incompatibleContentExplanation: 'Spam.',
+        incompatibleContentIllegal: false,
+        decisionGroundReferenceUrl: 'https://acme.example/terms',
+      }),
+    ],
     ['unmapped', policy('unmapped', undefined)],
   ]),
   actions: new Map([
     ['remove', action('remove', { decisionVisibility: ['DECISION_VISIBILITY_CONTENT_REMOVED'] })],
-    ['suspend', action('suspend', { decisionAccount: 'DECISION_ACCOUNT_SUSPENDED', decisionProvision: 'DECISION_PROVISION_PARTIAL_SUSPENSION', durationDays: 7, defaultPolicyId: 'spam' })],
-    ['label', action('label', { decisionVisibility: ['DECISION_VISIBILITY_OTHER'], decisionVisibilityOther: 'Warning screen', decisionMonetary: 'DECISION_MONETARY_OTHER', decisionMonetaryOther: 'Ads off' })],
+    [
+      'suspend',
+      action('suspend', {
+        decisionAccount: 'DECISION_ACCOUNT_SUSPENDED',
+        decisionProvision: 'DECISION_PROVISION_PARTIAL_SUSPENSION',
+        durationDays: 7,
+        defaultPolicyId: 'spam',
+      }),
+    ],
+    [
+      'label',
+      action('label', {
+        decisionVisibility: ['DECISION_VISIBILITY_OTHER'],
+        decisionVisibilityOther: 'Warning screen',
+        decisionMonetary: 'DECISION_MONETARY_OTHER',
+        decisionMonetaryOther: 'Ads off',
+      }),
+    ],
     ['thank', action('thank', false)],
     ['bare', action('bare', undefined)],
   ]),
@@ -42,7 +104,17 @@ const catalog: StatementCatalog = {
 };
 
 const facts = (over: Partial<StatementFacts> = {}): StatementFacts => ({
-  puid: 'warden-0123abcd', trigger: 'rule', item: { id: 'p1', typeId: 'post' }, actionId: 'remove', policyIds: ['hate'], decidedAt: '2026-03-02T10:00:00.000Z', contentDate: '2026-03-01', notice: null, automatedDetection: true, automatedDecision: true, ...over,
+  puid: 'warden-0123abcd',
+  trigger: 'rule',
+  item: { id: 'p1', typeId: 'post' },
+  actionId: 'remove',
+  policyIds: ['hate'],
+  decidedAt: '2026-03-02T10:00:00.000Z',
+  contentDate: '2026-03-01',
+  notice: null,
+  automatedDetection: true,
+  automatedDecision: true,
+  ...over,
 });
 
 const statementOf = (f: StatementFacts) => {
@@ -54,10 +126,25 @@ const statementOf = (f: StatementFacts) => {
 describe('statements of reasons', () => {
   const cases: Array<[string, StatementFacts]> = [
     ['a rule action on illegal content', facts()],
-    ['a moderator decision after a notice, incompatible with the terms', facts({ trigger: 'decision', policyIds: ['spam', 'hate'], notice: { firstAt: '2026-03-02T09:00:00Z', reporterTypes: ['user'] }, automatedDetection: false, automatedDecision: false })],
-    ['a moderator decision after a trusted flagger\'s notice, flagged by a rule', facts({ trigger: 'decision', notice: { firstAt: '2026-03-02T09:00:00Z', reporterTypes: ['flagger', 'user'] }, automatedDecision: false })],
+    [
+      'a moderator decision after a notice, incompatible with the terms',
+      facts({
+        trigger: 'decision',
+        policyIds: ['spam', 'hate'],
+        notice: { firstAt: '2026-03-02T09:00:00Z', reporterTypes: ['user'] },
+        automatedDetection: false,
+        automatedDecision: false,
+      }),
+    ],
+    [
+      "a moderator decision after a trusted flagger's notice, flagged by a rule",
+      facts({ trigger: 'decision', notice: { firstAt: '2026-03-02T09:00:00Z', reporterTypes: ['flagger', 'user'] }, automatedDecision: false }),
+    ],
     ['an executed action with other restrictions', facts({ trigger: 'post-actions', actionId: 'label', automatedDetection: false, automatedDecision: false })],
-    ['a strike threshold (no policy: the default policy)', facts({ trigger: 'strike-threshold', item: { id: 'u1', typeId: 'user' }, actionId: 'suspend', policyIds: [], automatedDetection: false })],
+    [
+      'a strike threshold (no policy: the default policy)',
+      facts({ trigger: 'strike-threshold', item: { id: 'u1', typeId: 'user' }, actionId: 'suspend', policyIds: [], automatedDetection: false }),
+    ],
   ];
 
   it.each(cases)('%s validates against the schema written from the Database documentation', (_, f) => {
@@ -84,9 +171,20 @@ describe('statements of reasons', () => {
       puid: 'warden-0123abcd',
     });
     const notice = statementOf(cases[1]![1]);
-    expect(notice).toMatchObject({ source_type: 'SOURCE_ARTICLE_16', automated_detection: 'No', automated_decision: 'AUTOMATED_DECISION_NOT_AUTOMATED', category: 'STATEMENT_CATEGORY_SCAMS_AND_FRAUD', category_addition: ['STATEMENT_CATEGORY_ILLEGAL_OR_HARMFUL_SPEECH'], incompatible_content_illegal: 'No' });
+    expect(notice).toMatchObject({
+      source_type: 'SOURCE_ARTICLE_16',
+      automated_detection: 'No',
+      automated_decision: 'AUTOMATED_DECISION_NOT_AUTOMATED',
+      category: 'STATEMENT_CATEGORY_SCAMS_AND_FRAUD',
+      category_addition: ['STATEMENT_CATEGORY_ILLEGAL_OR_HARMFUL_SPEECH'],
+      incompatible_content_illegal: 'No',
+    });
     expect(notice['illegal_content_legal_ground']).toBeUndefined();
-    expect(statementOf(cases[2]![1])).toMatchObject({ source_type: 'SOURCE_TRUSTED_FLAGGER', automated_detection: 'Yes', automated_decision: 'AUTOMATED_DECISION_NOT_AUTOMATED' });
+    expect(statementOf(cases[2]![1])).toMatchObject({
+      source_type: 'SOURCE_TRUSTED_FLAGGER',
+      automated_detection: 'Yes',
+      automated_decision: 'AUTOMATED_DECISION_NOT_AUTOMATED',
+    });
     expect(statementOf(cases[4]![1])).toMatchObject({
       decision_account: 'DECISION_ACCOUNT_SUSPENDED',
       end_date_account_restriction: '2026-03-09',

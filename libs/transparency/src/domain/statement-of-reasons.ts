@@ -1,10 +1,4 @@
-import type {
-  ActionDefinition,
-  ItemTypeDefinition,
-  PolicyDefinition,
-  PolicyDsaMapping,
-  TransparencySettings,
-} from '#warden/catalog/contracts';
+import type { ActionDefinition, ItemTypeDefinition, PolicyDefinition, PolicyDsaMapping, TransparencySettings } from '#warden/catalog/contracts';
 
 /** The facts a statement states (the read model's StatementFactsDoc, without its bookkeeping). */
 export interface StatementFacts {
@@ -42,7 +36,10 @@ const DAY_MS = 86_400_000;
 const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 
 /** The source of the investigation (documentation section 7.1): a notice, a trusted flagger's, or the platform's own initiative. */
-export function sourceType(facts: Pick<StatementFacts, 'notice'>, trustedFlaggers: readonly string[]): 'SOURCE_ARTICLE_16' | 'SOURCE_TRUSTED_FLAGGER' | 'SOURCE_VOLUNTARY' {
+export function sourceType(
+  facts: Pick<StatementFacts, 'notice'>,
+  trustedFlaggers: readonly string[],
+): 'SOURCE_ARTICLE_16' | 'SOURCE_TRUSTED_FLAGGER' | 'SOURCE_VOLUNTARY' {
   if (!facts.notice) return 'SOURCE_VOLUNTARY';
   return facts.notice.reporterTypes.some((t) => trustedFlaggers.includes(t)) ? 'SOURCE_TRUSTED_FLAGGER' : 'SOURCE_ARTICLE_16';
 }
@@ -114,7 +111,11 @@ export function renderStatement(facts: StatementFacts, catalog: StatementCatalog
   else if (restriction === undefined) problems.push(`action ${facts.actionId} has no dsa mapping`);
   const policies = groundPolicies(facts, catalog, restriction ? restriction.defaultPolicyId : undefined);
   if (policies.length === 0) {
-    problems.push(facts.policyIds.length > 0 ? `none of the policies ${facts.policyIds.join(', ')} has a dsa mapping` : `the decision names no policy and action ${facts.actionId} has no dsa.defaultPolicyId`);
+    problems.push(
+      facts.policyIds.length > 0
+        ? `none of the policies ${facts.policyIds.join(', ')} has a dsa mapping`
+        : `the decision names no policy and action ${facts.actionId} has no dsa.defaultPolicyId`,
+    );
   }
   const content = catalog.itemTypes.get(facts.item.typeId)?.dsa;
   if (!content) problems.push(`item type ${facts.item.typeId} has no dsa mapping`);

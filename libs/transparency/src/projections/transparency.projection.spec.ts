@@ -4,16 +4,63 @@ import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
 import { ProjectionRunner, rebuildReadModels } from '#warden/eventstore';
 import type { JsonObject, NewEvent } from '#warden/kernel';
 import { statementPuid, transparencyProjection } from './transparency.projection.js';
-import { dayDocId, statementDocId, TRANSPARENCY_DAYS, TRANSPARENCY_STATEMENTS, type StatementFactsDoc, type TransparencyDayDoc } from './transparency.read-model.js';
+import {
+  dayDocId,
+  statementDocId,
+  TRANSPARENCY_DAYS,
+  TRANSPARENCY_STATEMENTS,
+  type StatementFactsDoc,
+  type TransparencyDayDoc,
+} from './transparency.read-model.js';
 
 const at = (event: NewEvent, occurredAt: string): NewEvent => ({ ...event, metadata: { ...event.metadata, occurredAt } });
-const submitted = (itemId: string, when: string) => at(anEvent('ItemSubmitted', { itemId, typeId: 'post', data: {}, creator: null, subject: 'u', source: 'items' } as JsonObject), when);
+const submitted = (itemId: string, when: string) =>
+  at(anEvent('ItemSubmitted', { itemId, typeId: 'post', data: {}, creator: null, subject: 'u', source: 'items' } as JsonObject), when);
 const report = (itemId: string, reporterType: string, when: string, policyId: string | null = 'hate') =>
-  at(anEvent('ReportSubmitted', { reportId: `r-${itemId}-${reporterType}`, reporter: { kind: 'user', id: 'rep', typeId: reporterType }, reportedAt: when, reportedItem: { id: itemId, typeId: 'post', version: 1 }, policyId, csam: false, reason: null, thread: [], reportedInThread: [], additionalItems: [], subject: 'rep' } as JsonObject), when);
+  at(
+    anEvent('ReportSubmitted', {
+      reportId: `r-${itemId}-${reporterType}`,
+      reporter: { kind: 'user', id: 'rep', typeId: reporterType },
+      reportedAt: when,
+      reportedItem: { id: itemId, typeId: 'post', version: 1 },
+      policyId,
+      csam: false,
+      reason: null,
+      thread: [],
+      reportedInThread: [],
+      additionalItems: [],
+      subject: 'rep',
+    } as JsonObject),
+    when,
+  );
 const action = (deliveryId: string, itemId: string, trigger: string | undefined, when: string, rules: string[] = []) =>
-  at(anEvent('ActionCallbackRequested', { deliveryId, item: { id: itemId, typeId: 'post', typeName: 'Post' }, action: { id: 'remove' }, policies: [{ id: 'hate', name: 'Hate', penalty: 'LOW' }], rules: rules.map((id) => ({ id, name: id })), custom: {}, creator: null, ...(trigger ? { trigger } : {}) } as JsonObject), when);
-const appeal = (appealId: string, when: string) => at(anEvent('AppealSubmitted', { appealId, appealedAt: when, actionedItem: { id: 'p1', typeId: 'post' }, actionsTaken: ['remove'], violatingPolicyIds: [], subject: 'u' } as JsonObject), when);
-const appealDecided = (appealId: string, decision: string, when: string) => at(anEvent('AppealDecided', { appealId, decision, jobId: 'j', decisionId: 'x', decidedBy: { userId: 'm' }, decidedAt: when }), when);
+  at(
+    anEvent('ActionCallbackRequested', {
+      deliveryId,
+      item: { id: itemId, typeId: 'post', typeName: 'Post' },
+      action: { id: 'remove' },
+      policies: [{ id: 'hate', name: 'Hate', penalty: 'LOW' }],
+      rules: rules.map((id) => ({ id, name: id })),
+      custom: {},
+      creator: null,
+      ...(trigger ? { trigger } : {}),
+    } as JsonObject),
+    when,
+  );
+const appeal = (appealId: string, when: string) =>
+  at(
+    anEvent('AppealSubmitted', {
+      appealId,
+      appealedAt: when,
+      actionedItem: { id: 'p1', typeId: 'post' },
+      actionsTaken: ['remove'],
+      violatingPolicyIds: [],
+      subject: 'u',
+    } as JsonObject),
+    when,
+  );
+const appealDecided = (appealId: string, decision: string, when: string) =>
+  at(anEvent('AppealDecided', { appealId, decision, jobId: 'j', decisionId: 'x', decidedBy: { userId: 'm' }, decidedAt: when }), when);
 
 describe('transparency projection', () => {
   let stores: ReturnType<typeof sqliteStores>;
@@ -28,7 +75,11 @@ describe('transparency projection', () => {
     await events.append('report-acme:r1', [report('p2', 'user', '2026-03-02T10:00:00Z'), report('p2', 'flagger', '2026-03-02T10:30:00Z')], 'any');
     await events.append('item_evaluation-acme:p1', [action('d1', 'p1', undefined, '2026-03-02T11:00:00Z')], 'any');
     await events.append('review_job-acme:j2', [action('d2', 'p2', 'decision', '2026-03-02T12:00:00Z', ['r1'])], 'any');
-    await events.append('appeal-acme:a1', [appeal('a1', '2026-03-02T13:00:00Z'), appealDecided('a1', 'ACCEPT', '2026-03-02T14:00:00Z'), appealDecided('a1', 'REJECT', '2026-03-02T15:00:00Z')], 'any');
+    await events.append(
+      'appeal-acme:a1',
+      [appeal('a1', '2026-03-02T13:00:00Z'), appealDecided('a1', 'ACCEPT', '2026-03-02T14:00:00Z'), appealDecided('a1', 'REJECT', '2026-03-02T15:00:00Z')],
+      'any',
+    );
   }
 
   const facts = (deliveryId: string) => stores.readStore.get<StatementFactsDoc>(TRANSPARENCY_STATEMENTS, statementDocId('acme', deliveryId));
@@ -38,7 +89,14 @@ describe('transparency projection', () => {
     stores = sqliteStores();
     await seed();
     await new ProjectionRunner(transparencyProjection, stores.events, stores.readStore).catchUp();
-    expect(await facts('d1')).toMatchObject({ trigger: 'rule', contentDate: '2026-03-01', notice: null, automatedDetection: true, automatedDecision: true, puid: statementPuid('acme', 'd1') });
+    expect(await facts('d1')).toMatchObject({
+      trigger: 'rule',
+      contentDate: '2026-03-01',
+      notice: null,
+      automatedDetection: true,
+      automatedDecision: true,
+      puid: statementPuid('acme', 'd1'),
+    });
     expect(statementPuid('acme', 'd1')).toMatch(/^warden-[0-9a-f]{40}$/);
     expect(await facts('d2')).toMatchObject({
       trigger: 'decision',

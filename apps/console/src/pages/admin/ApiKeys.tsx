@@ -25,7 +25,9 @@ function CreateKeyForm({ onCreated }: { onCreated(key: Created): void }) {
   const [team, setTeam] = useState('');
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const created = await action.run(() => ok(api.POST('/api/console/v1/api-keys', { body: { ...(name.trim() ? { name: name.trim() } : {}), ...(team.trim() ? { team: team.trim() } : {}) } })));
+    const created = await action.run(() =>
+      ok(api.POST('/api/console/v1/api-keys', { body: { ...(name.trim() ? { name: name.trim() } : {}), ...(team.trim() ? { team: team.trim() } : {}) } })),
+    );
     if (created) {
       setName('');
       setTeam('');

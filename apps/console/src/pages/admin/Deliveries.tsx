@@ -22,7 +22,9 @@ const STATUS_TAG: Record<Status, string> = { pending: 'tag', failed: 'tag warn',
 function RedeliverButton({ delivery, onSent }: { delivery: Delivery; onSent(message: string): void }) {
   const action = useAction();
   async function redeliver() {
-    const sent = await action.run(() => ok(api.POST('/api/console/v1/callbacks/deliveries/{deliveryId}/redeliver', { params: { path: { deliveryId: delivery.deliveryId } } })));
+    const sent = await action.run(() =>
+      ok(api.POST('/api/console/v1/callbacks/deliveries/{deliveryId}/redeliver', { params: { path: { deliveryId: delivery.deliveryId } } })),
+    );
     if (sent) onSent(`Delivery ${sent.deliveryId} is sent again (attempt cycle ${sent.cycle}).`);
   }
   return (
@@ -48,7 +50,11 @@ function DeliveryRow({ delivery, onSent }: { delivery: Delivery; onSent(message:
       <td>{hostOf(delivery.destination)}</td>
       <td>
         <span className={STATUS_TAG[delivery.status]}>{delivery.status === 'dead' ? 'dead-lettered' : delivery.status}</span>
-        <div className="muted">{delivery.status === 'failed' && delivery.nextAttemptAt ? `next try ${when(delivery.nextAttemptAt)}` : when(delivery.deliveredAt ?? delivery.deadLetteredAt ?? delivery.updatedAt)}</div>
+        <div className="muted">
+          {delivery.status === 'failed' && delivery.nextAttemptAt
+            ? `next try ${when(delivery.nextAttemptAt)}`
+            : when(delivery.deliveredAt ?? delivery.deadLetteredAt ?? delivery.updatedAt)}
+        </div>
       </td>
       <td>
         {delivery.attempts} in cycle {delivery.cycle}

@@ -39,7 +39,12 @@ export function JobDetail() {
           <div className="review-bar">
             <span>
               State <strong>{data.state.toLowerCase()}</strong>
-              {data.lock && <> · held by {nameOf(data.lock.moderatorId, users.data)} until {new Date(data.lock.expiresAt).toLocaleTimeString()}</>}
+              {data.lock && (
+                <>
+                  {' '}
+                  · held by {nameOf(data.lock.moderatorId, users.data)} until {new Date(data.lock.expiresAt).toLocaleTimeString()}
+                </>
+              )}
               {data.assignedTo && <> · assigned to {nameOf(data.assignedTo, users.data)}</>}
             </span>
             {/* Blur and greyscale only where there is media to blur. */}

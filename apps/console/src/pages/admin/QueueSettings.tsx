@@ -62,8 +62,7 @@ function QueueForm({ editing, initial, onSaved, onCancel }: { editing: string | 
   const [failure, setFailure] = useState<Failure | null>(null);
   const [busy, setBusy] = useState(false);
   const set = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
-  const invalid = (field: string) =>
-    failure?.pointer === `/${field}` ? { 'aria-invalid': true as const, 'aria-describedby': `queue-${field}-error` } : {};
+  const invalid = (field: string) => (failure?.pointer === `/${field}` ? { 'aria-invalid': true as const, 'aria-describedby': `queue-${field}-error` } : {});
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -106,12 +105,25 @@ function QueueForm({ editing, initial, onSaved, onCancel }: { editing: string | 
       </label>
       <label>
         Lock timeout (seconds)
-        <input type="number" inputMode="numeric" required value={draft.lockTimeoutSeconds} onChange={(e) => set({ lockTimeoutSeconds: e.target.value })} {...invalid('lockTimeoutSeconds')} />
+        <input
+          type="number"
+          inputMode="numeric"
+          required
+          value={draft.lockTimeoutSeconds}
+          onChange={(e) => set({ lockTimeoutSeconds: e.target.value })}
+          {...invalid('lockTimeoutSeconds')}
+        />
         <FieldError failure={failure} field="lockTimeoutSeconds" />
       </label>
       <label>
         Close jobs waiting longer than (days; empty: never)
-        <input type="number" inputMode="numeric" value={draft.autoCloseAfterDays} onChange={(e) => set({ autoCloseAfterDays: e.target.value })} {...invalid('autoCloseAfterDays')} />
+        <input
+          type="number"
+          inputMode="numeric"
+          value={draft.autoCloseAfterDays}
+          onChange={(e) => set({ autoCloseAfterDays: e.target.value })}
+          {...invalid('autoCloseAfterDays')}
+        />
         <FieldError failure={failure} field="autoCloseAfterDays" />
       </label>
       <label>
@@ -158,9 +170,9 @@ export function QueueSettings() {
       <Notice text={notice} />
       {anyFileManaged && (
         <p className="muted" id="file-managed-queues">
-          Queues marked File are defined by the organization's configuration file: change them there and run <code>warden apply</code>, or hand the
-          queues to the console with <code>management: {'{ queues: console }'}</code> in the file. Queues created here are listed by{' '}
-          <code>warden apply --dry-run</code> as drift.
+          Queues marked File are defined by the organization's configuration file: change them there and run <code>warden apply</code>, or hand the queues to
+          the console with <code>management: {'{ queues: console }'}</code> in the file. Queues created here are listed by <code>warden apply --dry-run</code>{' '}
+          as drift.
         </p>
       )}
       {editing !== null && (

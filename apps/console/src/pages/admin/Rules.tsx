@@ -15,7 +15,14 @@ function DailyActions({ rule }: { rule: Rule }) {
   const label = `${rule.actionsToday} of ${rule.maxDailyActions} today`;
   return (
     <span className="daily">
-      <meter min={0} max={rule.maxDailyActions} high={rule.maxDailyActions * 0.8} optimum={0} value={rule.actionsToday} aria-label={`Actions of ${rule.name} today`}>
+      <meter
+        min={0}
+        max={rule.maxDailyActions}
+        high={rule.maxDailyActions * 0.8}
+        optimum={0}
+        value={rule.actionsToday}
+        aria-label={`Actions of ${rule.name} today`}
+      >
         {label}
       </meter>{' '}
       {label}

@@ -22,7 +22,10 @@ function parseRoleMap(text: string): Record<string, Role[]> | string {
     if (line === '') continue;
     const [group, roles] = line.split('=').map((part) => part.trim());
     if (!group || roles === undefined) return `Group roles, line ${index + 1}: write "group = ROLE, ROLE".`;
-    const listed = roles.split(',').map((r) => r.trim()).filter((r) => r !== '');
+    const listed = roles
+      .split(',')
+      .map((r) => r.trim())
+      .filter((r) => r !== '');
     const unknown = listed.find((r) => !(ROLES as string[]).includes(r));
     if (unknown) return `Group roles, line ${index + 1}: ${unknown} is not a role (${ROLES.join(', ')}).`;
     map[group] = listed as Role[];
@@ -109,48 +112,48 @@ function SsoForm({ current, onSaved }: { current: Sso; onSaved(next: Sso): void 
       )}
       {/* A disabled fieldset disables every control in it: the file's settings are shown, not edited. */}
       <fieldset className="bare" disabled={locked} aria-describedby={locked ? 'sso-file-managed' : undefined}>
-      <label>
-        <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} /> Users can sign in through the identity provider
-      </label>
-      <label>
-        IdP SSO URL (HTTP-Redirect binding)
-        <input type="url" value={ssoUrl} onChange={(e) => setSsoUrl(e.target.value)} placeholder="https://idp.example/sso/saml" />
-      </label>
-      <fieldset>
-        <legend>IdP signing certificate</legend>
-        <p className="muted">
-          {current.certificate
-            ? `Stored: ${current.certificate.subject ?? 'no subject'}, expires ${current.certificate.notAfter ? new Date(current.certificate.notAfter).toLocaleDateString() : '—'}, SHA-256 ${current.certificate.fingerprintSha256 ?? '—'}`
-            : 'None stored.'}
-        </p>
         <label>
-          New certificate (PEM; leave empty to keep the stored one)
-          <textarea rows={4} value={cert} onChange={(e) => setCert(e.target.value)} disabled={removeCert} className="mono" spellCheck={false} />
+          <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} /> Users can sign in through the identity provider
         </label>
-        {current.certificate && (
+        <label>
+          IdP SSO URL (HTTP-Redirect binding)
+          <input type="url" value={ssoUrl} onChange={(e) => setSsoUrl(e.target.value)} placeholder="https://idp.example/sso/saml" />
+        </label>
+        <fieldset>
+          <legend>IdP signing certificate</legend>
+          <p className="muted">
+            {current.certificate
+              ? `Stored: ${current.certificate.subject ?? 'no subject'}, expires ${current.certificate.notAfter ? new Date(current.certificate.notAfter).toLocaleDateString() : '—'}, SHA-256 ${current.certificate.fingerprintSha256 ?? '—'}`
+              : 'None stored.'}
+          </p>
           <label>
-            <input type="checkbox" checked={removeCert} onChange={(e) => setRemoveCert(e.target.checked)} /> Remove the stored certificate (only with SSO off)
+            New certificate (PEM; leave empty to keep the stored one)
+            <textarea rows={4} value={cert} onChange={(e) => setCert(e.target.value)} disabled={removeCert} className="mono" spellCheck={false} />
           </label>
-        )}
-      </fieldset>
-      <label>
-        <input type="checkbox" checked={passwordLogin} onChange={(e) => setPasswordLogin(e.target.checked)} /> Users may also sign in with a password
-      </label>
-      <label>
-        <input type="checkbox" checked={signed} onChange={(e) => setSigned(e.target.checked)} /> Require signed assertions
-      </label>
-      <label>
-        Group attribute in the assertion (empty: roles are not taken from the IdP)
-        <input value={roleAttribute} onChange={(e) => setRoleAttribute(e.target.value)} placeholder="groups" />
-      </label>
-      <label>
-        Group roles (one line per group: group = ROLE, ROLE)
-        <textarea rows={3} value={roleMap} onChange={(e) => setRoleMap(e.target.value)} className="mono" spellCheck={false} />
-      </label>
-      <label>
-        <input type="checkbox" checked={jit} onChange={(e) => setJit(e.target.checked)} /> Create users on their first SSO sign-in
-      </label>
-      {jit && <RolePicker legend="Roles of a new user when no group maps" chosen={jitRoles} onChange={setJitRoles} />}
+          {current.certificate && (
+            <label>
+              <input type="checkbox" checked={removeCert} onChange={(e) => setRemoveCert(e.target.checked)} /> Remove the stored certificate (only with SSO off)
+            </label>
+          )}
+        </fieldset>
+        <label>
+          <input type="checkbox" checked={passwordLogin} onChange={(e) => setPasswordLogin(e.target.checked)} /> Users may also sign in with a password
+        </label>
+        <label>
+          <input type="checkbox" checked={signed} onChange={(e) => setSigned(e.target.checked)} /> Require signed assertions
+        </label>
+        <label>
+          Group attribute in the assertion (empty: roles are not taken from the IdP)
+          <input value={roleAttribute} onChange={(e) => setRoleAttribute(e.target.value)} placeholder="groups" />
+        </label>
+        <label>
+          Group roles (one line per group: group = ROLE, ROLE)
+          <textarea rows={3} value={roleMap} onChange={(e) => setRoleMap(e.target.value)} className="mono" spellCheck={false} />
+        </label>
+        <label>
+          <input type="checkbox" checked={jit} onChange={(e) => setJit(e.target.checked)} /> Create users on their first SSO sign-in
+        </label>
+        {jit && <RolePicker legend="Roles of a new user when no group maps" chosen={jitRoles} onChange={setJitRoles} />}
       </fieldset>
       <ErrorNote error={action.error} />
       <button type="submit" className="primary" disabled={action.busy || locked}>

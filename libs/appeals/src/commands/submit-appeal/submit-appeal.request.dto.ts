@@ -15,7 +15,12 @@ export class AppealItemDto {
   id!: string;
   @ApiProperty({ description: 'Item type id', example: 'post' })
   typeId!: string;
-  @ApiProperty({ type: 'object', additionalProperties: true, description: "The item's data; held to its item type's field formats (required fields are not enforced)", example: { text: 'my post' } })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: "The item's data; held to its item type's field formats (required fields are not enforced)",
+    example: { text: 'my post' },
+  })
   data!: Record<string, unknown>;
 }
 

@@ -51,7 +51,9 @@ export class AppealsReportHandler implements IQueryHandler<AppealsReportQuery> {
     };
     const total = { ...ZERO };
     // Days in order, so that the newest name of a rule or policy is the one shown.
-    const days = await Promise.all(windowDays(window).map(({ day, whole }) => (whole ? this.wholeDay(query.orgId, day) : this.partialDay(query.orgId, day, window))));
+    const days = await Promise.all(
+      windowDays(window).map(({ day, whole }) => (whole ? this.wholeDay(query.orgId, day) : this.partialDay(query.orgId, day, window))),
+    );
     for (const day of days) {
       for (const { entry, counts } of day.entries) add(entry, counts);
       addCounts(total, day.total);

@@ -21,11 +21,16 @@ export class AppealsReportResponseDto implements Record<keyof AppealsReport, unk
   @ApiProperty({ type: AppealCountsDto, description: 'Every appeal of the window once' }) total!: AppealCountsDto;
   @ApiProperty({
     type: [AppealReportRowDto],
-    description: 'Per rule named by a callback Warden sent for the actioned item under one of the appealed actions (an appeal counts for each), most appeals first',
+    description:
+      'Per rule named by a callback Warden sent for the actioned item under one of the appealed actions (an appeal counts for each), most appeals first',
   })
   rules!: AppealReportRowDto[];
   @ApiProperty({ type: [AppealReportRowDto], description: 'Per policy named by those callbacks, most appeals first' }) policies!: AppealReportRowDto[];
-  @ApiProperty({ type: AppealCountsDto, description: 'Appeals of actions a decision sent (a moderator\'s, or POST /api/v1/actions)' }) moderators!: AppealCountsDto;
-  @ApiProperty({ type: AppealCountsDto, description: 'Appeals of actions no callback of which names a rule, a policy or a decision (an item Warden never actioned, a strike threshold)' })
+  @ApiProperty({ type: AppealCountsDto, description: "Appeals of actions a decision sent (a moderator's, or POST /api/v1/actions)" })
+  moderators!: AppealCountsDto;
+  @ApiProperty({
+    type: AppealCountsDto,
+    description: 'Appeals of actions no callback of which names a rule, a policy or a decision (an item Warden never actioned, a strike threshold)',
+  })
   unattributed!: AppealCountsDto;
 }

@@ -29,7 +29,14 @@ export class RequestGdprDeletionHandler implements ICommandHandler<RequestGdprDe
     await this.aggregates.handle(
       gdprDeletionStream(context.orgId, requestId),
       gdprDeletionDecider,
-      { type: 'RequestGdprDeletion', requestId, user: { id: user.id, typeId: user.typeId }, subject: userSubject(user), consoleUserId, now: this.clock.now().toISOString() },
+      {
+        type: 'RequestGdprDeletion',
+        requestId,
+        user: { id: user.id, typeId: user.typeId },
+        subject: userSubject(user),
+        consoleUserId,
+        now: this.clock.now().toISOString(),
+      },
       context,
       { retries: 10 },
     );

@@ -18,10 +18,10 @@ export class ExportAuditHttpController {
     description:
       'NDJSON (docs/audit.md): a header line, one line per event of the organization in chain order with its stored form ' +
       '(personal fields sealed, in plaintext under `personal` only with `includePersonalData=true`; credentials as digests) and its link, ' +
-      'then a head signed by the organization\'s key; signed checkpoints are events of type AuditChainCheckpointed. ' +
+      "then a head signed by the organization's key; signed checkpoints are events of type AuditChainCheckpointed. " +
       '`warden audit verify <file> --jwks <GET /api/v1/signing_keys?include=retired>` checks it. 400 with a pointer when `from` or `to` ' +
       'is not an ISO 8601 datetime or `from` is after `to`. 403 for `includePersonalData=true` without EXPORT_AUDIT_PERSONAL_DATA (ADMIN) ' +
-      'or the organization\'s grant to AUDITOR (`org.settings.auditorPersonalData`): an ANALYST never exports personal data.',
+      "or the organization's grant to AUDITOR (`org.settings.auditorPersonalData`): an ANALYST never exports personal data.",
   })
   @ApiOkResponse({ description: 'One JSON document per line', content: { 'application/x-ndjson': { schema: { type: 'string' } } } })
   @ApiConsoleRoute({}, 400, 403)

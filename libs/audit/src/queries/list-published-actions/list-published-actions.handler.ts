@@ -20,7 +20,9 @@ const isRef = (value: unknown): value is Ref =>
   typeof value === 'object' && value !== null && typeof (value as Ref).id === 'string' && typeof (value as Ref).typeId === 'string';
 const named = (value: unknown): Named =>
   Array.isArray(value)
-    ? value.flatMap((v: { id?: unknown; name?: unknown } | null) => (typeof v?.id === 'string' && typeof v.name === 'string' ? [{ id: v.id, name: v.name }] : []))
+    ? value.flatMap((v: { id?: unknown; name?: unknown } | null) =>
+        typeof v?.id === 'string' && typeof v.name === 'string' ? [{ id: v.id, name: v.name }] : [],
+      )
     : [];
 
 /**

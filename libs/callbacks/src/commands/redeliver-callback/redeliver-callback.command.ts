@@ -1,8 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 
-export type RedeliverySelection =
-  | { readonly deliveryId: string; readonly orgId?: string }
-  | { readonly allDead: true; readonly orgId?: string };
+export type RedeliverySelection = { readonly deliveryId: string; readonly orgId?: string } | { readonly allDead: true; readonly orgId?: string };
 
 export interface RedeliveryReport {
   readonly redelivered: ReadonlyArray<{ orgId: string; deliveryId: string; cycle: number }>;

@@ -35,7 +35,11 @@ export class RedeliverCallbackHandler implements ICommandHandler<RedeliverCallba
     const targets =
       'deliveryId' in selection
         ? await this.readStore.find<CallbackDeliveryDoc>(CALLBACK_DELIVERIES, { ...org, deliveryId: selection.deliveryId })
-        : await this.readStore.find<CallbackDeliveryDoc>(CALLBACK_DELIVERIES, { ...org, status: 'dead' }, { sort: [{ field: 'requestedAt', direction: 'asc' }] });
+        : await this.readStore.find<CallbackDeliveryDoc>(
+            CALLBACK_DELIVERIES,
+            { ...org, status: 'dead' },
+            { sort: [{ field: 'requestedAt', direction: 'asc' }] },
+          );
     if ('deliveryId' in selection && targets.length === 0) throw notFound(`No callback delivery ${selection.deliveryId}`);
 
     const destinations = new Map<string, Promise<CallbackDestination | null>>();

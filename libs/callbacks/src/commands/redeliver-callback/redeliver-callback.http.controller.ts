@@ -28,9 +28,7 @@ export class RedeliverCallbackHttpController {
   @ApiConsoleRoute({}, 400, 404, 409)
   @RequirePermissions('MANAGE_CALLBACKS')
   async redeliver(@Param() params: RedeliverCallbackRequestDto, @CurrentUser() user: ConsolePrincipal): Promise<RedeliveryResponseDto> {
-    const report = await this.commands.execute(
-      new RedeliverCallbackCommand({ deliveryId: params.deliveryId, orgId: user.orgId }, consoleActor(user)),
-    );
+    const report = await this.commands.execute(new RedeliverCallbackCommand({ deliveryId: params.deliveryId, orgId: user.orgId }, consoleActor(user)));
     const started = report.redelivered[0];
     // The decider recorded nothing new (the delivery is already being sent again): nothing to start.
     if (!started) throw conflict(`Callback delivery ${params.deliveryId} was not sent again: a redelivery is already under way`);

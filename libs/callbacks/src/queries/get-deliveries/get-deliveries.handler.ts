@@ -19,7 +19,9 @@ export class GetDeliveriesHandler implements IQueryHandler<GetDeliveriesQuery> {
   async execute(query: GetDeliveriesQuery): Promise<ItemDeliveryView[]> {
     if (query.deliveryIds.length === 0) return [];
     await this.projections.catchUp(CALLBACK_DELIVERIES_PROJECTION);
-    const docs = await Promise.all([...new Set(query.deliveryIds)].map((id) => this.readStore.get<CallbackDeliveryDoc>(CALLBACK_DELIVERIES, deliveryDocId(query.orgId, id))));
+    const docs = await Promise.all(
+      [...new Set(query.deliveryIds)].map((id) => this.readStore.get<CallbackDeliveryDoc>(CALLBACK_DELIVERIES, deliveryDocId(query.orgId, id))),
+    );
     return docs.flatMap((d) => (d ? [itemDeliveryViewOf(d)] : []));
   }
 }

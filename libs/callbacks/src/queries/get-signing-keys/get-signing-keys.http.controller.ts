@@ -20,7 +20,7 @@ export class GetSigningKeysHttpController {
     description:
       'Every callback carries `Service-Signature: t=<unix seconds>,kid=<key id>,v1=<base64 Ed25519 signature>` over the ' +
       'bytes `<t>.<Service-Delivery-Id>.<raw body>`. Pick the key whose `kid` matches; refetch this set when a `kid` is ' +
-      'unknown (after a rotation). Keys are per organization, so the request carries the organization\'s API key. ' +
+      "unknown (after a rotation). Keys are per organization, so the request carries the organization's API key. " +
       'The first key is created on first need. `include=retired` adds the retired keys, for an auditor verifying older ' +
       'audit checkpoints (docs/audit.md). See docs/callbacks.md.',
   })

@@ -28,7 +28,7 @@ export class ListDeliveriesRequestDto {
     type: 'integer',
     minimum: 0,
     default: 0,
-    description: 'Deliveries to skip: pass the previous page\'s `nextOffset`',
+    description: "Deliveries to skip: pass the previous page's `nextOffset`",
   })
   @IsOptional()
   @Type(() => Number)

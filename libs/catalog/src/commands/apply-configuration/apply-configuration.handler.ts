@@ -32,9 +32,7 @@ export class ApplyConfigurationHandler implements ICommandHandler<ApplyConfigura
   async execute(command: ApplyConfigurationCommand): Promise<ApplyReport> {
     const { config, options, context } = command;
     const orgId = config.org.id;
-    const organization = await this.commands.execute(
-      new ConfigureOrganizationCommand(orgId, config.org.name, context, options.dryRun),
-    );
+    const organization = await this.commands.execute(new ConfigureOrganizationCommand(orgId, config.org.name, context, options.dryRun));
     const desired = desiredCatalog(config);
     const apply: ApplyCatalog = { type: 'ApplyCatalog', desired: desired.catalog, prune: options.prune, file: options.file ?? null };
     const syncs = desired.hashes.map((b): SyncConfiguredHashes => ({ type: 'SyncConfiguredHashes', bankId: b.bankId, hashes: b.hashes }));

@@ -1,15 +1,6 @@
 import * as z from 'zod';
 import { ACTION_KINDS, type ActionDefinition, BUILTIN_ACTION_IDS, FIELD_TYPES } from '../catalog.model.js';
-import {
-  callbackSchema,
-  flag,
-  idList,
-  idSchema,
-  jsonObjectSchema,
-  nameSchema,
-  nullableText,
-  penaltySchema,
-} from './common-fields.schema.js';
+import { callbackSchema, flag, idList, idSchema, jsonObjectSchema, nameSchema, nullableText, penaltySchema } from './common-fields.schema.js';
 import type { Path } from './config-problems.js';
 import { type CheckContext, checkReferenceList } from './cross-references.checker.js';
 import { entriesOf, isOneOf } from './raw-document.reader.js';
@@ -26,9 +17,7 @@ export const actionSchema: z.ZodType<ActionDefinition> = z.strictObject({
   penalty: penaltySchema,
   callback: callbackSchema.nullable().default(null),
   body: jsonObjectSchema.default({}),
-  parameters: z
-    .array(z.strictObject({ name: z.string().min(1), type: z.enum(FIELD_TYPES), required: flag }))
-    .default([]),
+  parameters: z.array(z.strictObject({ name: z.string().min(1), type: z.enum(FIELD_TYPES), required: flag })).default([]),
   dsa: actionDsaSchema.optional(),
 });
 

@@ -57,16 +57,14 @@ const SIGNAL_ARGS: Record<SignalType, z.ZodType> = {
   HTTP_SIGNAL: z.looseObject({ url: httpUrlSchema, timeoutMs: positiveInt.optional() }),
 };
 
-const signalSchema = z
-  .strictObject({ type: z.enum(SIGNAL_TYPES), args: jsonObjectSchema.default({}) })
-  .transform((signal, ctx): ConditionSignal => {
-    const args = SIGNAL_ARGS[signal.type].safeParse(signal.args, PARSE_PARAMS);
-    if (!args.success) {
-      forwardIssues(ctx, args.error.issues, ['args']);
-      return z.NEVER;
-    }
-    return signal;
-  });
+const signalSchema = z.strictObject({ type: z.enum(SIGNAL_TYPES), args: jsonObjectSchema.default({}) }).transform((signal, ctx): ConditionSignal => {
+  const args = SIGNAL_ARGS[signal.type].safeParse(signal.args, PARSE_PARAMS);
+  if (!args.success) {
+    forwardIssues(ctx, args.error.issues, ['args']);
+    return z.NEVER;
+  }
+  return signal;
+});
 
 const leafSchema = z
   .strictObject({

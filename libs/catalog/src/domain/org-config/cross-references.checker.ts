@@ -27,25 +27,11 @@ export interface CheckContext {
   fieldsByItemType: ReadonlyMap<string, readonly RawField[]>;
 }
 
-export function checkReference(
-  raw: Record<string, unknown>,
-  key: string,
-  known: ReadonlySet<string>,
-  path: Path,
-  kind: string,
-  ctx: CheckContext,
-): void {
+export function checkReference(raw: Record<string, unknown>, key: string, known: ReadonlySet<string>, path: Path, kind: string, ctx: CheckContext): void {
   checkId(raw[key], known, [...path, key], kind, ctx);
 }
 
-export function checkReferenceList(
-  raw: unknown,
-  key: string,
-  known: ReadonlySet<string>,
-  path: Path,
-  kind: string,
-  ctx: CheckContext,
-): void {
+export function checkReferenceList(raw: unknown, key: string, known: ReadonlySet<string>, path: Path, kind: string, ctx: CheckContext): void {
   listAt(raw, key).forEach((id, i) => checkId(id, known, [...path, key, i], kind, ctx));
 }
 

@@ -168,11 +168,19 @@ rules:
   });
 
   it('records nothing when a file without any mapping is applied again to a catalog stored before the mapping existed', () => {
-    const text = 'org: { id: tiny, name: Tiny }\npolicies: [{ id: p, name: P }]\nactions: [{ id: a, name: A, kind: CUSTOMER_DEFINED_ACTION, callback: { url: https://a.example } }]\n';
+    const text =
+      'org: { id: tiny, name: Tiny }\npolicies: [{ id: p, name: P }]\nactions: [{ id: a, name: A, kind: CUSTOMER_DEFINED_ACTION, callback: { url: https://a.example } }]\n';
     const desired = desiredCatalog(configOf(text)).catalog;
     const first = orgConfigDecider.decide({ type: 'ApplyCatalog', desired, prune: false }, initialCatalogState);
     // A stored TransparencySettingsChanged would be news to older streams: the defaults are not one.
-    expect(first.map((e) => e.type)).toEqual(['PolicyDefined', 'ActionDefined', 'OrgSettingsChanged', 'StrikeSettingsChanged', 'AppealSettingsChanged', 'SsoSettingsChanged']);
+    expect(first.map((e) => e.type)).toEqual([
+      'PolicyDefined',
+      'ActionDefined',
+      'OrgSettingsChanged',
+      'StrikeSettingsChanged',
+      'AppealSettingsChanged',
+      'SsoSettingsChanged',
+    ]);
     const state = first.reduce(orgConfigDecider.evolve, initialCatalogState);
     expect(planCatalog({ type: 'ApplyCatalog', desired, prune: false }, state).events).toEqual([]);
   });

@@ -9,9 +9,7 @@ export function substituteEnv(value: unknown, env: EnvValues, path: PathSegment[
   if (typeof value === 'string') return substituteInString(value, env, path, problems);
   if (Array.isArray(value)) return value.map((item, i) => substituteEnv(item, env, [...path, i], problems));
   if (isRecord(value)) {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key, substituteEnv(item, env, [...path, key], problems)]),
-    );
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, substituteEnv(item, env, [...path, key], problems)]));
   }
   return value;
 }

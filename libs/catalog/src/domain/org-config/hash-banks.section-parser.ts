@@ -31,11 +31,7 @@ interface HashFormat {
 }
 
 /** Resolved hashes by hash bank index; banks with an unknown hashType cannot be checked. */
-export function resolveHashBanks(
-  doc: Record<string, unknown>,
-  readHashesFile: ReadHashesFile,
-  problems: ProblemList,
-): Map<number, ResolvedHashes> {
+export function resolveHashBanks(doc: Record<string, unknown>, readHashesFile: ReadHashesFile, problems: ProblemList): Map<number, ResolvedHashes> {
   const resolved = new Map<number, ResolvedHashes>();
   for (const { index, raw } of entriesOf(doc, 'hashBanks')) {
     if (!isOneOf(HASH_TYPES, raw.hashType)) continue;
@@ -71,14 +67,7 @@ function resolveMaxDistance(hashType: HashType, given: unknown, path: Path, prob
 }
 
 /** A plain loop, not zod: a hashes file may hold a million lines. */
-function addHashesFromFile(
-  file: string,
-  format: HashFormat,
-  hashes: Set<string>,
-  path: Path,
-  readHashesFile: ReadHashesFile,
-  problems: ProblemList,
-): void {
+function addHashesFromFile(file: string, format: HashFormat, hashes: Set<string>, path: Path, readHashesFile: ReadHashesFile, problems: ProblemList): void {
   let text: string;
   try {
     text = readHashesFile(file);

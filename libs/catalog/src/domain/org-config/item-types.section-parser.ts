@@ -31,9 +31,7 @@ export const itemTypeSchema: z.ZodType<ItemTypeDefinition> = z.strictObject({
 
 /** The named fields of an item type as written. */
 export function fieldsOf(itemType: Record<string, unknown>): RawField[] {
-  return listAt(itemType, 'fields').flatMap((field) =>
-    isRecord(field) && typeof field.name === 'string' ? [{ name: field.name, type: field.type }] : [],
-  );
+  return listAt(itemType, 'fields').flatMap((field) => (isRecord(field) && typeof field.name === 'string' ? [{ name: field.name, type: field.type }] : []));
 }
 
 export function checkItemTypes(doc: Record<string, unknown>, ctx: CheckContext): void {

@@ -17,6 +17,12 @@ export const orgSchema = z.strictObject({
   id: z.string().regex(ORG_ID, 'must match ^[a-z0-9][a-z0-9_-]{0,62}$ (lower-case letters, digits, - and _)'),
   name: nameSchema,
   settings: z
-    .strictObject({ requireDecisionReason: flag, requirePolicyForDecisions: flag, requireSecondFactor: flag, auditorPersonalData: flag, wellness: wellnessSchema })
+    .strictObject({
+      requireDecisionReason: flag,
+      requirePolicyForDecisions: flag,
+      requireSecondFactor: flag,
+      auditorPersonalData: flag,
+      wellness: wellnessSchema,
+    })
     .prefault({}),
 });

@@ -22,7 +22,11 @@ export const partialItemsSchema: z.ZodType<PartialItemsSettings | null> = z
       .default({})
       .superRefine((headers, ctx) => {
         for (const name of Object.keys(headers)) {
-          const problem = !HEADER_NAME.test(name) ? "is not an HTTP header name (letters, digits and !#$%&'*+.^_`|~-)" : RESERVED_HEADERS.has(name.toLowerCase()) ? 'is set by Warden itself' : null;
+          const problem = !HEADER_NAME.test(name)
+            ? "is not an HTTP header name (letters, digits and !#$%&'*+.^_`|~-)"
+            : RESERVED_HEADERS.has(name.toLowerCase())
+              ? 'is set by Warden itself'
+              : null;
           if (problem !== null) ctx.addIssue({ code: 'custom', message: problem, path: [name], input: name });
         }
       }),

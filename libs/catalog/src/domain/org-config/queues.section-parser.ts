@@ -38,8 +38,7 @@ export function checkQueues(doc: Record<string, unknown>, { problems }: CheckCon
 }
 
 export type QueueValidation =
-  | { ok: true; queue: QueueDefinition }
-  | { ok: false; problems: ReadonlyArray<{ readonly path: readonly (string | number)[]; readonly message: string }> };
+  { ok: true; queue: QueueDefinition } | { ok: false; problems: ReadonlyArray<{ readonly path: readonly (string | number)[]; readonly message: string }> };
 
 /**
  * One queue as the console sends it, checked as a `queues:` entry of the file is (the same schema,

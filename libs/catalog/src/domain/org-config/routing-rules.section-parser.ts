@@ -15,11 +15,7 @@ export const routingRuleSchema: z.ZodType<RoutingRuleDefinition> = z.strictObjec
   conditionSet: conditionSetSchema,
 });
 
-export function checkRoutingRules(
-  doc: Record<string, unknown>,
-  section: 'routingRules' | 'appealRoutingRules',
-  ctx: CheckContext,
-): void {
+export function checkRoutingRules(doc: Record<string, unknown>, section: 'routingRules' | 'appealRoutingRules', ctx: CheckContext): void {
   for (const { index, raw } of entriesOf(doc, section)) checkRoutingRule(raw, [section, index], ctx);
 }
 

@@ -6,8 +6,7 @@ import { checkConditionSet, type ConditionScope, conditionSetSchema, fieldScope 
 import { type CheckContext, checkReferenceList } from './cross-references.checker.js';
 import { entriesOf } from './raw-document.reader.js';
 
-const ISO_DATETIME =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?[ \t]*(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
+const ISO_DATETIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?[ \t]*(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
 
 /** A timestamp without an offset is taken as UTC, so the file means the same on every server. */
 function normalizeDatetime(value: string | Date): string | null {
@@ -32,15 +31,13 @@ function normalizeOffset(zone: string): string {
   return `${zone[0]}${digits.slice(0, 2)}:${digits.slice(2) || '00'}`;
 }
 
-const datetimeSchema = z
-  .union([z.string(), z.date()], { error: 'must be an ISO 8601 datetime' })
-  .transform((value, ctx) => {
-    const iso = normalizeDatetime(value);
-    if (iso !== null) return iso;
-    const message = 'must be an ISO 8601 datetime with a time part, e.g. 2027-06-30T00:00:00Z';
-    ctx.addIssue({ code: 'custom', message, input: value });
-    return z.NEVER;
-  });
+const datetimeSchema = z.union([z.string(), z.date()], { error: 'must be an ISO 8601 datetime' }).transform((value, ctx) => {
+  const iso = normalizeDatetime(value);
+  if (iso !== null) return iso;
+  const message = 'must be an ISO 8601 datetime with a time part, e.g. 2027-06-30T00:00:00Z';
+  ctx.addIssue({ code: 'custom', message, input: value });
+  return z.NEVER;
+});
 
 /** One entry of `rules:`. */
 export const ruleSchema: z.ZodType<RuleDefinition> = z.strictObject({

@@ -20,10 +20,12 @@ export class GetConfigManagementHandler implements IQueryHandler<GetConfigManage
 
   async execute(query: GetConfigManagementQuery): Promise<ConfigManagement> {
     const { state } = await readOrgConfig({ keyring: this.keyring, aggregates: this.aggregates }, query.orgId);
-    const queues = Object.fromEntries(Object.keys(state.entities.queue).flatMap((id) => {
-      const managed = queueManagement(state, id);
-      return managed ? [[id, managed]] : [];
-    }));
+    const queues = Object.fromEntries(
+      Object.keys(state.entities.queue).flatMap((id) => {
+        const managed = queueManagement(state, id);
+        return managed ? [[id, managed]] : [];
+      }),
+    );
     return { queues, sso: ssoManagement(state) };
   }
 }

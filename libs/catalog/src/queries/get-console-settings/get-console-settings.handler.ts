@@ -17,10 +17,7 @@ export class GetConsoleSettingsHandler implements IQueryHandler<GetConsoleSettin
 
   async execute(query: GetConsoleSettingsQuery): Promise<ConsoleSettings> {
     await this.projections.catchUp(CATALOG_PROJECTION);
-    const [org, recorded] = await Promise.all([
-      this.queries.execute(new GetOrganizationQuery(query.orgId)),
-      this.catalog.settings(query.orgId, 'settings'),
-    ]);
+    const [org, recorded] = await Promise.all([this.queries.execute(new GetOrganizationQuery(query.orgId)), this.catalog.settings(query.orgId, 'settings')]);
     // An organization whose configuration was never applied has every setting at its default.
     const settings = recorded ?? withOrgSettingsDefaults({});
     return {

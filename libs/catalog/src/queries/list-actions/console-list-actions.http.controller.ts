@@ -15,7 +15,7 @@ export class ConsoleListActionsHttpController {
   @ApiOperation({
     operationId: 'consoleListActions',
     summary: "The organization's custom and built-in actions, as GET /api/v1/actions lists them",
-    description: 'What the decision panel offers, filtered by the job\'s item type (`itemTypeIds`). Callbacks are never returned.',
+    description: "What the decision panel offers, filtered by the job's item type (`itemTypeIds`). Callbacks are never returned.",
   })
   @ApiOkResponse({ type: ListActionsResponseDto, description: 'The actions a decision may take' })
   @ApiConsoleRoute()

@@ -15,10 +15,7 @@ export class ListActionsHandler implements IQueryHandler<ListActionsQuery> {
   constructor(private readonly catalog: CatalogReader) {}
 
   async execute(query: ListActionsQuery): Promise<ActionView[]> {
-    const [actions, itemTypes] = await Promise.all([
-      this.catalog.liveEntities(query.orgId, 'action'),
-      this.catalog.liveEntities(query.orgId, 'itemType'),
-    ]);
+    const [actions, itemTypes] = await Promise.all([this.catalog.liveEntities(query.orgId, 'action'), this.catalog.liveEntities(query.orgId, 'itemType')]);
     const allTypes = itemTypes.map((t) => t.id);
     const builtin = (id: string, name: string, description: string, actionType: ActionType): ActionView => ({
       id,
@@ -32,12 +29,7 @@ export class ListActionsHandler implements IQueryHandler<ListActionsQuery> {
     });
     return [
       builtin(BUILTIN_ACTION_IDS.mrt, 'Enqueue to manual review', 'Adds the item to a manual review queue', 'ENQUEUE_TO_MRT'),
-      builtin(
-        BUILTIN_ACTION_IDS.childSafety,
-        'Enqueue to child safety',
-        'Routes the item to the child-safety review queue',
-        'ENQUEUE_TO_CHILD_SAFETY',
-      ),
+      builtin(BUILTIN_ACTION_IDS.childSafety, 'Enqueue to child safety', 'Routes the item to the child-safety review queue', 'ENQUEUE_TO_CHILD_SAFETY'),
       ...actions.map((a) => ({
         id: a.id,
         name: a.name,

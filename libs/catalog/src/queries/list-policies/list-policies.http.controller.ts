@@ -15,7 +15,7 @@ export class ListPoliciesHttpController {
   @ApiOperation({ operationId: 'listPolicies', summary: 'All policies of the organization (interface spec 4.4)' })
   @ApiOkResponse({
     type: ListPoliciesResponseDto,
-    description: "Every policy of the organization; rebuild the tree from `parentId`",
+    description: 'Every policy of the organization; rebuild the tree from `parentId`',
     example: {
       policies: [
         {

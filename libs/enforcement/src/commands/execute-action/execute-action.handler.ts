@@ -35,7 +35,13 @@ export class ExecuteActionHandler implements ICommandHandler<ExecuteActionComman
       this.queries.execute(new GetLiveEntitiesQuery(orgId, 'itemType', [...strings(body['itemTypeId']), ...namedTypeIds(body['reportedItems'])])),
       this.queries.execute(new GetLiveEntitiesQuery(orgId, 'policy', strings(body['policyIds']))),
       // The built-in enqueue actions are no catalog entities: never waited for.
-      this.queries.execute(new GetLiveEntitiesQuery(orgId, 'action', strings(body['actionId']).filter((id) => !BUILTIN_IDS.has(id)))),
+      this.queries.execute(
+        new GetLiveEntitiesQuery(
+          orgId,
+          'action',
+          strings(body['actionId']).filter((id) => !BUILTIN_IDS.has(id)),
+        ),
+      ),
     ]);
     return {
       itemTypes: new Map(types.map((t) => [t.id, t] as const)),
@@ -74,5 +80,4 @@ export class ExecuteActionHandler implements ICommandHandler<ExecuteActionComman
     );
     return { executionId };
   }
-
 }

@@ -75,7 +75,7 @@ export class ExecuteActionRequestDto {
   @ApiPropertyOptional({
     type: 'string',
     description:
-      "Who at the platform executed the action, as the platform identifies them: an opaque id (not an email or a name: it is " +
+      'Who at the platform executed the action, as the platform identifies them: an opaque id (not an email or a name: it is ' +
       'recorded in the log as given). Kept with the execution for audit; the callback has no field for it.',
     minLength: 1,
     maxLength: MAX_ID_LENGTH,

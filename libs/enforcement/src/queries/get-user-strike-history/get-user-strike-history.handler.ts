@@ -9,7 +9,6 @@ import { isCountingApplied, strikeCount, userStrikesDecider } from '../../domain
 import type { UserStrikesApplied } from '../../domain/user-strikes.events.js';
 import { userStrikesStream } from '../../domain/user-strikes.streams.js';
 
-
 /**
  * The user's stream read once: the count from the decider's state (what every other reader of the
  * count computes), the entries from its UserStrikesApplied events.

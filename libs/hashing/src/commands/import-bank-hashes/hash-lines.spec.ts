@@ -10,10 +10,7 @@ describe('bank import lines', () => {
 
   it('reports every bad line with its number, by the bank type', () => {
     const { problems } = parseHashLines(`${pdq}\nnope\n${pdq.slice(0, 32)}\n`, 'PDQ');
-    expect(problems).toEqual([
-      'line 2: "nope" is not a 64-character hex PDQ hash',
-      `line 3: "${pdq.slice(0, 32)}" is not a 64-character hex PDQ hash`,
-    ]);
+    expect(problems).toEqual(['line 2: "nope" is not a 64-character hex PDQ hash', `line 3: "${pdq.slice(0, 32)}" is not a 64-character hex PDQ hash`]);
     expect(parseHashLines(pdq.slice(0, 32), 'MD5')).toEqual({ hashes: [pdq.slice(0, 32)], problems: [] });
     expect(parseHashLines(pdq, 'MD5').problems).toHaveLength(1);
   });

@@ -19,7 +19,8 @@ export class AcceptInvitationHttpController {
   @ApiOperation({
     operationId: 'consoleAcceptInvitation',
     summary: 'Accept an invitation: set the password; the user becomes active and can sign in',
-    description: 'The same 401 for an unknown, used or expired token. 409 when the email address already has an account in another organization (an address belongs to one organization; an invitation of it was answered like any other, so that only the person accepting learns this). 400 on /password, its detail saying why, for a password that is too short or too long, contains a control character, is a common or breached password, a repeated or sequential pattern, or is built on the email address.',
+    description:
+      'The same 401 for an unknown, used or expired token. 409 when the email address already has an account in another organization (an address belongs to one organization; an invitation of it was answered like any other, so that only the person accepting learns this). 400 on /password, its detail saying why, for a password that is too short or too long, contains a control character, is a common or breached password, a repeated or sequential pattern, or is built on the email address.',
   })
   @ApiOkResponse({ type: UserDto, description: 'The user, now active: sign in with the password' })
   async accept(@Body() body: AcceptInvitationRequestDto, @Req() request: FastifyRequest): Promise<UserDto> {

@@ -95,7 +95,8 @@ describe('the login check of a second factor, on the real embedded store', () =>
     const { recoveryCodes } = await live.confirm.execute(new ConfirmSecondFactorCommand('acme', 'usr_1', totp.generate({ timestamp: T0.getTime() }), context));
     const replayed = aProcess(keyring, clock, true);
     const head = await replayed.log.headPosition();
-    const check = (totpCode?: string, recoveryCode?: string) => replayed.check.execute(new CheckSecondFactorCommand('acme', 'usr_1', totpCode, recoveryCode, context));
+    const check = (totpCode?: string, recoveryCode?: string) =>
+      replayed.check.execute(new CheckSecondFactorCommand('acme', 'usr_1', totpCode, recoveryCode, context));
 
     clock.advance(30_000);
     const code = totp.generate({ timestamp: clock.now().getTime() });

@@ -18,11 +18,7 @@ export class CreateApiKeyHttpController {
   @ApiCreatedResponse({ type: CreatedApiKeyResponseDto, description: 'The new key, shown this once' })
   @ApiConsoleRoute({}, 400)
   @RequirePermissions('MANAGE_API_KEYS')
-  async create(
-    @Body() body: CreateApiKeyRequestDto,
-    @CurrentUser() user: ConsolePrincipal,
-    @Req() request: FastifyRequest,
-  ): Promise<CreatedApiKeyResponseDto> {
+  async create(@Body() body: CreateApiKeyRequestDto, @CurrentUser() user: ConsolePrincipal, @Req() request: FastifyRequest): Promise<CreatedApiKeyResponseDto> {
     const created = await this.commands.execute(
       new CreateApiKeyCommand(user.orgId, body.name ?? null, body.team ?? null, consoleCommandContext(user, request.id)),
     );

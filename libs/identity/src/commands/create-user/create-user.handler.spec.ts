@@ -32,7 +32,12 @@ describe('creating a user, on the real embedded store', () => {
     const { aggregates, handler } = await setUp();
     const digest = emailDigest('ann@acme.example');
     // What a process that stopped between the two appends leaves: the claim, no user.
-    await aggregates.handle(userEmailStream(digest), userEmailDecider, { type: 'ClaimUserEmail', emailDigest: digest, userId: 'usr_orphan', orgId: 'acme' }, context('acme'));
+    await aggregates.handle(
+      userEmailStream(digest),
+      userEmailDecider,
+      { type: 'ClaimUserEmail', emailDigest: digest, userId: 'usr_orphan', orgId: 'acme' },
+      context('acme'),
+    );
 
     const { userId } = await handler.execute(new CreateUserCommand('acme', 'Ann@acme.example', ['MODERATOR'], context('acme')));
     expect(userId).toBe('usr_orphan');
@@ -45,16 +50,31 @@ describe('creating a user, on the real embedded store', () => {
   it("never resumes another organization's claim", async () => {
     const { aggregates, handler } = await setUp();
     const digest = emailDigest('bob@globex.example');
-    await aggregates.handle(userEmailStream(digest), userEmailDecider, { type: 'ClaimUserEmail', emailDigest: digest, userId: 'usr_globex', orgId: 'globex' }, context('globex'));
+    await aggregates.handle(
+      userEmailStream(digest),
+      userEmailDecider,
+      { type: 'ClaimUserEmail', emailDigest: digest, userId: 'usr_globex', orgId: 'globex' },
+      context('globex'),
+    );
     await expect(handler.execute(new CreateUserCommand('acme', 'bob@globex.example', ['MODERATOR'], context('acme')))).rejects.toThrow(/already exists/);
   });
 
   it("creates an invited user of an address another organization holds as its organization's invitee, and resumes one left without its user", async () => {
     const { aggregates, handler } = await setUp();
     const digest = emailDigest('bob@globex.example');
-    await aggregates.handle(userEmailStream(digest), userEmailDecider, { type: 'ClaimUserEmail', emailDigest: digest, userId: 'usr_globex', orgId: 'globex' }, context('globex'));
+    await aggregates.handle(
+      userEmailStream(digest),
+      userEmailDecider,
+      { type: 'ClaimUserEmail', emailDigest: digest, userId: 'usr_globex', orgId: 'globex' },
+      context('globex'),
+    );
     // What a process that stopped between the two appends leaves: the invitee, no user.
-    await aggregates.handle(userEmailStream(digest), userEmailDecider, { type: 'InviteToUserEmail', emailDigest: digest, userId: 'usr_acme', orgId: 'acme' }, context('acme'));
+    await aggregates.handle(
+      userEmailStream(digest),
+      userEmailDecider,
+      { type: 'InviteToUserEmail', emailDigest: digest, userId: 'usr_acme', orgId: 'acme' },
+      context('acme'),
+    );
 
     const { userId } = await handler.execute(new CreateUserCommand('acme', 'bob@globex.example', ['MODERATOR'], context('acme'), { state: 'invited' }));
     expect(userId).toBe('usr_acme');

@@ -23,11 +23,7 @@ export class DisableSecondFactorHttpController {
   @ApiNoContentResponse({ description: 'Disabled' })
   @ApiConsoleRoute({}, 400, 404)
   @RequirePermissions('USE_CONSOLE')
-  async disable(
-    @Body() body: DisableSecondFactorRequestDto,
-    @CurrentUser() user: ConsolePrincipal,
-    @Req() request: FastifyRequest,
-  ): Promise<void> {
+  async disable(@Body() body: DisableSecondFactorRequestDto, @CurrentUser() user: ConsolePrincipal, @Req() request: FastifyRequest): Promise<void> {
     await this.commands.execute(
       new DisableSecondFactorCommand(
         user.orgId,

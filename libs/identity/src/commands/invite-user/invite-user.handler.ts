@@ -34,11 +34,17 @@ export class InviteUserHandler implements ICommandHandler<InviteUserCommand> {
       throw conflict(`${email} already has an account (${existing.state}); no invitation is needed`);
     } else {
       userId = existing.userId;
-      if (command.roles.length > 0) await this.aggregates.handle(userStream(orgId, userId), userDecider, { type: 'ChangeUserRoles', orgId, roles: command.roles }, context);
+      if (command.roles.length > 0)
+        await this.aggregates.handle(userStream(orgId, userId), userDecider, { type: 'ChangeUserRoles', orgId, roles: command.roles }, context);
     }
     const token = newInvitationToken(orgId, userId);
     const expiresAt = new Date(this.clock.now().getTime() + INVITATION_TTL_MS).toISOString();
-    await this.aggregates.handle(userStream(orgId, userId), userDecider, { type: 'InviteUser', orgId, tokenHash: hashInvitationToken(token), expiresAt }, context);
+    await this.aggregates.handle(
+      userStream(orgId, userId),
+      userDecider,
+      { type: 'InviteUser', orgId, tokenHash: hashInvitationToken(token), expiresAt },
+      context,
+    );
     return { userId, token, expiresAt };
   }
 }

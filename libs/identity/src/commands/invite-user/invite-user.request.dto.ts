@@ -3,7 +3,7 @@ import { IsArray, IsString } from 'class-validator';
 import { ROLES } from '#warden/kernel';
 
 export class InviteUserRequestDto {
-  @ApiProperty({ description: 'The person\'s email address (compared case-insensitively, unique in the deployment)', example: 'ann@example.com' })
+  @ApiProperty({ description: "The person's email address (compared case-insensitively, unique in the deployment)", example: 'ann@example.com' })
   @IsString({ message: 'expected a string' })
   email!: string;
   @ApiProperty({ enum: ROLES, isArray: true, minItems: 1, example: ['MODERATOR'] })

@@ -80,7 +80,9 @@ export class ConsoleSessionHttpController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ConsoleSessionResponseDto> {
-    const opened = await this.commands.execute(new PasswordLoginCommand(body.email, body.password, request.ip, request.id, { totp: body.totp, recoveryCode: body.recoveryCode }));
+    const opened = await this.commands.execute(
+      new PasswordLoginCommand(body.email, body.password, request.ip, request.id, { totp: body.totp, recoveryCode: body.recoveryCode }),
+    );
     setSessionCookie(reply, opened, this.config);
     // Named one by one: what the document declares, never more of the user view than it says.
     const { id, email, orgId, roles, permissions } = opened.user;
@@ -93,11 +95,7 @@ export class ConsoleSessionHttpController {
   @ApiConsoleRoute()
   @ApiOperation({ operationId: 'consoleSignOut', summary: 'Sign out: ends the session and clears its cookie' })
   @ApiNoContentResponse({ description: 'Signed out' })
-  async logout(
-    @CurrentUser() principal: ConsolePrincipal,
-    @Req() request: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<void> {
+  async logout(@CurrentUser() principal: ConsolePrincipal, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
     await this.commands.execute(
       new CloseConsoleSessionCommand(principal.orgId, principal.userId, principal.sessionId, {
         orgId: principal.orgId,

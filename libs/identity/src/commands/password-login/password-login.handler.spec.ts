@@ -24,13 +24,18 @@ describe('password sign-in, on the real embedded store', () => {
     stores = undefined;
   });
 
-  it('replaces a hash made with weaker parameters by one made with today\'s, and the password still signs in', async () => {
+  it("replaces a hash made with weaker parameters by one made with today's, and the password still signs in", async () => {
     stores = sqliteStores();
     const clock = new FixedClock(new Date('2026-11-23T12:00:00Z'));
     const aggregates = new AggregateStore(new SqliteEventStore(stores.open()), clock, randomIds);
     const weak = await hashPassword(PASSWORD, { ...CURRENT_PARAMS, ln: 10 });
     const email = 'old@acme.example';
-    await aggregates.handle(userEmailStream(emailDigest(email)), userEmailDecider, { type: 'ClaimUserEmail', emailDigest: emailDigest(email), userId: 'usr_1', orgId: 'acme' }, context);
+    await aggregates.handle(
+      userEmailStream(emailDigest(email)),
+      userEmailDecider,
+      { type: 'ClaimUserEmail', emailDigest: emailDigest(email), userId: 'usr_1', orgId: 'acme' },
+      context,
+    );
     await aggregates.handle(
       userStream('acme', 'usr_1'),
       userDecider,
@@ -39,9 +44,19 @@ describe('password sign-in, on the real embedded store', () => {
     );
     // The narrowest seams: the buses, answering as the second factor, SSO and session handlers would.
     const opened: unknown[] = [];
-    const commands = { execute: async (c: { constructor: { name: string } }) => (c.constructor.name === 'CheckSecondFactorCommand' ? 'not-enrolled' : (opened.push(c), { sessionId: 's' })) } as unknown as CommandBus;
+    const commands = {
+      execute: async (c: { constructor: { name: string } }) =>
+        c.constructor.name === 'CheckSecondFactorCommand' ? 'not-enrolled' : (opened.push(c), { sessionId: 's' }),
+    } as unknown as CommandBus;
     const queries = { execute: async () => true } as unknown as QueryBus;
-    const handler = new PasswordLoginHandler(new UserDirectory(aggregates), new LoginThrottle(stores.readStore, clock), aggregates, commands, queries, new ReadOnlySessions({ readOnly: false }));
+    const handler = new PasswordLoginHandler(
+      new UserDirectory(aggregates),
+      new LoginThrottle(stores.readStore, clock),
+      aggregates,
+      commands,
+      queries,
+      new ReadOnlySessions({ readOnly: false }),
+    );
 
     await handler.execute(new PasswordLoginCommand(email, PASSWORD, '203.0.113.7', 'c1'));
     expect(opened).toHaveLength(1);

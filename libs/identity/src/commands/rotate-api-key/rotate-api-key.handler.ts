@@ -21,9 +21,7 @@ export class RotateApiKeyHandler implements ICommandHandler<RotateApiKeyCommand>
     if (state.status !== 'active') throw conflict(`API key ${command.keyId} is already ${state.status}`);
     const original = events.find((e): e is ApiKeyCreated => e.type === 'ApiKeyCreated')!.data;
     // New key first: if the second step fails the caller still holds a working key.
-    const created = await this.commands.execute(
-      new CreateApiKeyCommand(command.orgId, original.name, original.team, command.context, command.keyId),
-    );
+    const created = await this.commands.execute(new CreateApiKeyCommand(command.orgId, original.name, original.team, command.context, command.keyId));
     await this.aggregates.handle(
       stream,
       apiKeyDecider,

@@ -17,21 +17,14 @@ export class RotateApiKeyHttpController {
     operationId: 'consoleRotateApiKey',
     summary: 'Rotate a key (spec 5.3): a new key replaces it, and it stops working',
     description:
-      'The new key (same name and team) is in this response only. 404 for a key the organization does not have; ' +
-      '409 for a key already rotated or revoked.',
+      'The new key (same name and team) is in this response only. 404 for a key the organization does not have; ' + '409 for a key already rotated or revoked.',
   })
   @ApiParam({ name: 'keyId', example: 'key_Q2x1c3Rlcj' })
   @ApiOkResponse({ type: CreatedApiKeyResponseDto, description: 'The key that replaces it, shown this once' })
   @ApiConsoleRoute({}, 404, 409)
   @RequirePermissions('MANAGE_API_KEYS')
-  async rotate(
-    @Param('keyId') keyId: string,
-    @CurrentUser() user: ConsolePrincipal,
-    @Req() request: FastifyRequest,
-  ): Promise<CreatedApiKeyResponseDto> {
-    const created = await this.commands.execute(
-      new RotateApiKeyCommand(user.orgId, keyId, consoleCommandContext(user, request.id)),
-    );
+  async rotate(@Param('keyId') keyId: string, @CurrentUser() user: ConsolePrincipal, @Req() request: FastifyRequest): Promise<CreatedApiKeyResponseDto> {
+    const created = await this.commands.execute(new RotateApiKeyCommand(user.orgId, keyId, consoleCommandContext(user, request.id)));
     return { id: created.keyId, prefix: created.prefix, key: created.key };
   }
 }

@@ -24,9 +24,15 @@ export class SetUserPasswordHandler implements ICommandHandler<SetUserPasswordCo
     // A user with a password can sign in: the address must be its for good. An invited user's
     // reservation becomes a claim (no other organization's invitee can take it any more); an
     // invited user of an address another organization holds is refused (400 on /email).
-    await this.aggregates.handle(userEmailStream(user.emailDigest), userEmailDecider, { type: 'ClaimUserEmail', emailDigest: user.emailDigest, userId, orgId }, registryContext(context), {
-      retries: 1,
-    });
+    await this.aggregates.handle(
+      userEmailStream(user.emailDigest),
+      userEmailDecider,
+      { type: 'ClaimUserEmail', emailDigest: user.emailDigest, userId, orgId },
+      registryContext(context),
+      {
+        retries: 1,
+      },
+    );
     await this.aggregates.handle(stream, userDecider, set, context);
   }
 }

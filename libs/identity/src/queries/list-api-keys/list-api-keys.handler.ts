@@ -17,9 +17,13 @@ export class ListApiKeysHandler implements IQueryHandler<ListApiKeysQuery> {
   async execute(query: ListApiKeysQuery): Promise<ApiKeySummary[]> {
     await this.projections.catchUp(IDENTITY_PROJECTION);
     if (!(await this.readStore.get(ORGANIZATIONS, query.orgId))) throw notFound(`No organization ${query.orgId}`);
-    const keys = await this.readStore.find<ApiKeyDoc>(API_KEYS, { orgId: query.orgId }, {
-      sort: [{ field: 'createdAt', direction: 'asc' }],
-    });
+    const keys = await this.readStore.find<ApiKeyDoc>(
+      API_KEYS,
+      { orgId: query.orgId },
+      {
+        sort: [{ field: 'createdAt', direction: 'asc' }],
+      },
+    );
     return Promise.all(
       keys.map(async (k) => ({
         id: k.id,
@@ -30,7 +34,7 @@ export class ListApiKeysHandler implements IQueryHandler<ListApiKeysQuery> {
         createdAt: k.createdAt,
         deactivatedAt: k.deactivatedAt,
         replacedBy: k.replacedBy,
-        lastUsedAt: ((await this.readStore.get<{ lastUsedAt: string }>(API_KEY_USAGE, k.id))?.lastUsedAt) ?? null,
+        lastUsedAt: (await this.readStore.get<{ lastUsedAt: string }>(API_KEY_USAGE, k.id))?.lastUsedAt ?? null,
       })),
     );
   }

@@ -4,7 +4,7 @@ import { PERMISSIONS, type Permission, type Role, ROLES } from '#warden/kernel';
 export class UserDto {
   @ApiProperty({ example: 'usr_Q2x1c3Rlcj' })
   id!: string;
-  @ApiProperty({ example: 'ann@example.com', nullable: true, type: String, description: 'Null once the person\'s data was erased' })
+  @ApiProperty({ example: 'ann@example.com', nullable: true, type: String, description: "Null once the person's data was erased" })
   email!: string | null;
   @ApiProperty({ enum: ROLES, isArray: true })
   roles!: Role[];

@@ -1,4 +1,15 @@
-import { AckPolicy, type ConsumerMessages, DeliverPolicy, type JetStreamClient, type JetStreamManager, jetstream, jetstreamManager, type JsMsg, RetentionPolicy, StorageType } from '@nats-io/jetstream';
+import {
+  AckPolicy,
+  type ConsumerMessages,
+  DeliverPolicy,
+  type JetStreamClient,
+  type JetStreamManager,
+  jetstream,
+  jetstreamManager,
+  type JsMsg,
+  RetentionPolicy,
+  StorageType,
+} from '@nats-io/jetstream';
 import {
   type Authenticator,
   connect,
@@ -193,7 +204,11 @@ export class NatsInboundTransport implements InboundTransport {
   }
 }
 
-async function ensureStream(manager: JetStreamManager, name: string, config: { subjects: string[]; max_age: number; duplicate_window?: number }): Promise<void> {
+async function ensureStream(
+  manager: JetStreamManager,
+  name: string,
+  config: { subjects: string[]; max_age: number; duplicate_window?: number },
+): Promise<void> {
   try {
     await manager.streams.info(name);
   } catch {

@@ -19,7 +19,8 @@ export class PartialItemsRequestDto {
   requestId!: string;
   @ApiProperty({
     enum: ['missing-fields', 'related-item', 'console'],
-    description: "missing-fields: a partial item's rules need fields it lacks; related-item: an item a RELATED_ITEM field names that Warden never received; console: a moderator asked for the full item",
+    description:
+      "missing-fields: a partial item's rules need fields it lacks; related-item: an item a RELATED_ITEM field names that Warden never received; console: a moderator asked for the full item",
   })
   reason!: string;
   @ApiProperty({ type: [PartialItemRefDto], description: 'The items wanted whole (at most 100)' }) items!: PartialItemRefDto[];

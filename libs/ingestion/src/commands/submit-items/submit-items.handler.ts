@@ -82,7 +82,8 @@ export class SubmitItemsHandler implements ICommandHandler<SubmitItemsCommand> {
       batch.map(async ({ item, events, stream }) => {
         // Derived ids make a repeat a no-op in the store (architecture.md, "Event store port"),
         // also when a crash had written only part of the batch the first time.
-        const eventIds = submissionId === undefined ? undefined : (_e: unknown, i: number) => deterministicId('item-submission', submissionId, stream, String(i));
+        const eventIds =
+          submissionId === undefined ? undefined : (_e: unknown, i: number) => deterministicId('item-submission', submissionId, stream, String(i));
         // A record of the submission, nothing decided on the stream (every version is accepted): no read per item on this hot path.
         const result = await this.aggregates.record(stream, events, command.context, 'any', eventIds);
         return { id: item.id, typeId: item.typeId, version: result.nextRevision, subject: events[0]!.data.subject };

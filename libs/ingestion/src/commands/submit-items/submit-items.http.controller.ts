@@ -44,11 +44,7 @@ export class SubmitItemsHttpController {
     },
   })
   @Idempotent()
-  async submit(
-    @Body() body: SubmitItemsRequestDto,
-    @CurrentPrincipal() principal: Principal,
-    @Req() request: FastifyRequest,
-  ): Promise<SubmitItemsResponseDto> {
+  async submit(@Body() body: SubmitItemsRequestDto, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<SubmitItemsResponseDto> {
     const accepted = await this.commands.execute(
       new SubmitItemsCommand(body.items, {
         orgId: principal.orgId,

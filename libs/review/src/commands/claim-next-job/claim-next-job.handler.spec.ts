@@ -46,7 +46,9 @@ function world() {
   } as unknown as ReviewQueues;
   const coordinator = new ClaimCoordinator();
   const projection = new ProjectionRunner(reviewJobsProjection, stores.events, stores.readStore);
-  const handler = new ClaimNextJobHandler(aggregates, queues, coordinator, new ItemVersions(stores.events), stores.readStore, clock, randomIds, { catchUp: () => projection.catchUp() });
+  const handler = new ClaimNextJobHandler(aggregates, queues, coordinator, new ItemVersions(stores.events), stores.readStore, clock, randomIds, {
+    catchUp: () => projection.catchUp(),
+  });
   const context = (actor: string): CommandContext => ({ orgId: 'acme', correlationId: randomIds.uuid(), actor });
   let seq = 0;
   return {
@@ -66,7 +68,14 @@ function world() {
           source: 'REPORT',
           at: new Date(now).toISOString(),
           version: 1,
-          report: { reportId: `${itemId}-r${r}`, reporter: { kind: 'user', id: `u${r}`, typeId: 'user' }, reportedAt: new Date(now).toISOString(), hasReason: false, policyId: null, csam: false },
+          report: {
+            reportId: `${itemId}-r${r}`,
+            reporter: { kind: 'user', id: `u${r}`, typeId: 'user' },
+            reportedAt: new Date(now).toISOString(),
+            hasReason: false,
+            policyId: null,
+            csam: false,
+          },
           action: null,
           policies,
           routedBy: null,
@@ -176,7 +185,13 @@ describe('claim-next', () => {
     await w.project();
     for (let i = 0; i < 22; i++) {
       const held = await w.claim('alice');
-      await w.command(held!.jobId, 'alice', { type: 'Skip', moderatorId: 'alice', lockTokenHash: lockTokenHash(held!.lock.token), skipUntil: w.at(600), now: w.at() });
+      await w.command(held!.jobId, 'alice', {
+        type: 'Skip',
+        moderatorId: 'alice',
+        lockTokenHash: lockTokenHash(held!.lock.token),
+        skipUntil: w.at(600),
+        now: w.at(),
+      });
     }
     await w.project();
     expect((await w.claim('alice'))?.jobId).toBe(jobs[22]);
@@ -199,11 +214,22 @@ describe('claim-next', () => {
     await w.project();
     const processes = Array.from({ length: 20 }, (_, i) => ({
       moderator: `p${i}`,
-      handler: new ClaimNextJobHandler(w.aggregates, { require: async () => QUEUES[0] } as unknown as ReviewQueues, new ClaimCoordinator(), new ItemVersions(w.stores.events), w.stores.readStore, { now: () => new Date(w.at()) }, randomIds, { catchUp: () => w.project() }),
+      handler: new ClaimNextJobHandler(
+        w.aggregates,
+        { require: async () => QUEUES[0] } as unknown as ReviewQueues,
+        new ClaimCoordinator(),
+        new ItemVersions(w.stores.events),
+        w.stores.readStore,
+        { now: () => new Date(w.at()) },
+        randomIds,
+        { catchUp: () => w.project() },
+      ),
     }));
     const claims = await Promise.all(
       processes.map(({ moderator, handler }) =>
-        handler.execute(new ClaimNextJobCommand('default', { userId: moderator, permissions: ['DECIDE_MRT'] }, { orgId: 'acme', correlationId: moderator, actor: moderator })),
+        handler.execute(
+          new ClaimNextJobCommand('default', { userId: moderator, permissions: ['DECIDE_MRT'] }, { orgId: 'acme', correlationId: moderator, actor: moderator }),
+        ),
       ),
     );
     const jobIds = claims.filter((c) => c !== null).map((c) => c!.jobId);
@@ -211,7 +237,7 @@ describe('claim-next', () => {
     expect(new Set(jobIds).size).toBe(15);
   });
 
-  it('a second process without this one\'s memory loses the race on the stream and moves on', async () => {
+  it("a second process without this one's memory loses the race on the stream and moves on", async () => {
     w = world();
     const a = await w.job('default');
     const b = await w.job('default');
@@ -237,8 +263,7 @@ describe('claim-next', () => {
     await w.job('default');
     await w.project();
     const db = w.stores.open();
-    const plan = (sql: string) =>
-      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as Array<{ detail: string }>).map((r) => r.detail).join('\n');
+    const plan = (sql: string) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as Array<{ detail: string }>).map((r) => r.detail).join('\n');
     const candidates = (extra: string, sort: string) =>
       `SELECT doc FROM "rm/review_jobs" WHERE 1 AND json_extract(doc, '$.orgId') = 'acme' AND json_extract(doc, '$.queueId') = 'default' AND json_extract(doc, '$.state') = '${extra ? 'ASSIGNED' : 'PENDING'}'${extra} ORDER BY json_extract(doc, '$.${sort}') ASC, id ASC LIMIT 20 OFFSET 0`;
     for (const [extra, sort, index] of [

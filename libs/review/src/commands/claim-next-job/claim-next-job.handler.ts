@@ -74,7 +74,14 @@ export class ClaimNextJobHandler implements ICommandHandler<ClaimNextJobCommand>
         await this.aggregates.handle(
           reviewJobStream(orgId, candidate.jobId),
           reviewJobDecider,
-          { type: 'Claim', moderatorId: me, lockTokenHash: lockTokenHash(token), expiresAt, now: now.toISOString(), ...(shown ? { item: versionSeen(shown) } : {}) },
+          {
+            type: 'Claim',
+            moderatorId: me,
+            lockTokenHash: lockTokenHash(token),
+            expiresAt,
+            now: now.toISOString(),
+            ...(shown ? { item: versionSeen(shown) } : {}),
+          },
           command.context,
           { retries: 0 },
         );

@@ -23,7 +23,7 @@ export class ClaimNextJobHttpController {
     operationId: 'consoleClaimNextJob',
     summary: 'Claim the next job of a queue under an exclusive lock',
     description:
-      'The job is held by the caller until `lock.expiresAt` (the queue\'s lockTimeoutSeconds); renew it while working. 204 when the queue has no job to offer. 404 for an unknown queue, or the child-safety queue without VIEW_CHILD_SAFETY_DATA.',
+      "The job is held by the caller until `lock.expiresAt` (the queue's lockTimeoutSeconds); renew it while working. 204 when the queue has no job to offer. 404 for an unknown queue, or the child-safety queue without VIEW_CHILD_SAFETY_DATA.",
   })
   @ApiParam({ name: 'queueId', example: 'default' })
   @ApiOkResponse({ type: ClaimedJobResponseDto, description: 'A job, now locked to you, and its lock' })

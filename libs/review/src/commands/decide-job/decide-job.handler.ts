@@ -85,7 +85,8 @@ export class DecideJobHandler implements ICommandHandler<DecideJobCommand> {
     const named = decision.itemVersion ?? null;
     const version = named ?? state.lock?.item?.version ?? jobItemVersion(state);
     const read = await this.items.at(orgId, state.item, version);
-    if (named !== null && read === null) throw invalidInput({ title: 'Unknown item version', pointer: '/itemVersion', detail: `the item has no version ${named}` });
+    if (named !== null && read === null)
+      throw invalidInput({ title: 'Unknown item version', pointer: '/itemVersion', detail: `the item has no version ${named}` });
     const decidedItem = read ?? { version, data: null, creator: null };
     // The reports are read only for what sends or records them.
     const needsReports = checked.actions.length > 0 || checked.type === 'SUBMIT_CHILD_SAFETY_REPORT';

@@ -22,7 +22,7 @@ export class DecideJobHttpController {
       '(interface-spec 6.2 with actorEmail, actorNote, decisionReason, custom.reason, custom.reportHistory). ' +
       'SUBMIT_CHILD_SAFETY_REPORT (VIEW_CHILD_SAFETY_DATA only, else 403) records a child-safety report listed by ' +
       'GET /api/console/v1/child-safety-reports. TRANSFORM_JOB_AND_RECREATE_IN_QUEUE closes the job and recreates it in ' +
-      '`targetQueueId`. 400 with pointers for a decision the catalog or the organization\'s settings refuse (nothing is ' +
+      "`targetQueueId`. 400 with pointers for a decision the catalog or the organization's settings refuse (nothing is " +
       'recorded); 404 for an unknown job (or one of the child-safety queue without VIEW_CHILD_SAFETY_DATA); 409 ' +
       '/errors/lock-not-held, /errors/lock-expired or /errors/job-closed without the live lock.',
   })

@@ -14,13 +14,13 @@ export class DecideJobRequestDto {
     enum: [...MODERATOR_DECISION_TYPES, ...APPEAL_DECISION_TYPES],
     description:
       'ACCEPT_APPEAL / REJECT_APPEAL are only possible on appeal jobs, and an appeal job takes no other type (400 at /type either way); ' +
-      'AUTOMATIC_CLOSE is the system\'s',
+      "AUTOMATIC_CLOSE is the system's",
     example: 'CUSTOM_ACTION',
   })
   @IsNonEmptyString()
   type!: string;
 
-  @ApiPropertyOptional({ type: [String], description: 'CUSTOM_ACTION: the customer-defined actions of the item\'s type to take', example: ['remove'] })
+  @ApiPropertyOptional({ type: [String], description: "CUSTOM_ACTION: the customer-defined actions of the item's type to take", example: ['remove'] })
   @IsOptional()
   @IsArray({ message: 'expected an array of action ids' })
   @ArrayMaxSize(50, { message: 'at most 50 actions' })

@@ -5,7 +5,7 @@ export class DecisionSummaryDto {
   @ApiProperty({ example: 'f6c3a1d0-7b0e-4c1e-9a52-3f3e4d2b1a90' })
   jobId!: string;
 
-  @ApiProperty({ description: 'The decision\'s id (a fresh UUID)', example: '01964f0e-8d1c-7c3a-b5a2-8f4e2d9c1b07' })
+  @ApiProperty({ description: "The decision's id (a fresh UUID)", example: '01964f0e-8d1c-7c3a-b5a2-8f4e2d9c1b07' })
   decisionId!: string;
 
   @ApiProperty({ enum: [...MODERATOR_DECISION_TYPES, ...APPEAL_DECISION_TYPES] })

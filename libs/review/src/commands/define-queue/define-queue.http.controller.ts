@@ -12,7 +12,7 @@ import { QueueDefinitionResponseDto } from './queue.response.dto.js';
 const given = (body: object): Record<string, unknown> => Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
 
 const RECORDED =
-  'Checked as the configuration file\'s `queues:` entries are, and recorded in the configuration history (a QueueDefined on the organization\'s configuration stream, with you as actor): `warden apply --dry-run` lists it as drift with what apply would do to it (overwrite, archive with --prune, or leave it under console management).';
+  "Checked as the configuration file's `queues:` entries are, and recorded in the configuration history (a QueueDefined on the organization's configuration stream, with you as actor): `warden apply --dry-run` lists it as drift with what apply would do to it (overwrite, archive with --prune, or leave it under console management).";
 
 @Controller('api/console/v1/queues')
 export class DefineQueueHttpController {

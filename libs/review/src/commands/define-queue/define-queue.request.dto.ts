@@ -22,18 +22,27 @@ export class QueueDefinitionRequestDto {
   @Allow()
   lockTimeoutSeconds?: number;
 
-  @ApiPropertyOptional({ enum: ['FIFO', 'PRIORITY'], description: 'FIFO: oldest first. PRIORITY: more reports, more severe policies, then older first. Default FIFO' })
+  @ApiPropertyOptional({
+    enum: ['FIFO', 'PRIORITY'],
+    description: 'FIFO: oldest first. PRIORITY: more reports, more severe policies, then older first. Default FIFO',
+  })
   @Allow()
   order?: string;
 
-  @ApiPropertyOptional({ type: Number, nullable: true, minimum: 1, description: 'Jobs waiting longer are closed with AUTOMATIC_CLOSE; null: never. Default null' })
+  @ApiPropertyOptional({
+    type: Number,
+    nullable: true,
+    minimum: 1,
+    description: 'Jobs waiting longer are closed with AUTOMATIC_CLOSE; null: never. Default null',
+  })
   @Allow()
   autoCloseAfterDays?: number | null;
 }
 
 export class CreateQueueRequestDto extends QueueDefinitionRequestDto {
   @ApiPropertyOptional({
-    description: 'The queue id (no whitespace; `child-safety` is reserved). Left out: derived from the name (`Hate speech` → `hate-speech`, suffixed when taken)',
+    description:
+      'The queue id (no whitespace; `child-safety` is reserved). Left out: derived from the name (`Hate speech` → `hate-speech`, suffixed when taken)',
     example: 'hate-speech',
   })
   @Allow()

@@ -41,7 +41,13 @@ export class LoadFullItemHandler implements ICommandHandler<LoadFullItemCommand>
     const refs = data && type ? relatedRefs(data, type, MAX_RELATED_ITEMS) : [];
     const unknown = (await Promise.all(refs.map(async (r) => ((await this.items.latest(orgId, r)) === null ? r : null)))).filter((r) => r !== null);
     if (unknown.length === 0) return { item, related: [] };
-    const outcomes = await this.commands.execute(new FetchWholeItemsCommand(unknown.map((r) => ({ id: r.id, typeId: r.typeId })), 'related-item', command.context));
+    const outcomes = await this.commands.execute(
+      new FetchWholeItemsCommand(
+        unknown.map((r) => ({ id: r.id, typeId: r.typeId })),
+        'related-item',
+        command.context,
+      ),
+    );
     return { item, related: unknown.map((r, i) => reported(r, r.field, outcomes[i]!)) };
   }
 }

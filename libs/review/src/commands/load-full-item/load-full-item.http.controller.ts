@@ -17,7 +17,7 @@ export class LoadFullItemHttpController {
     operationId: 'consoleLoadFullItem',
     summary: "Load the full item: fetch the job's item, and related items Warden never received, from the organization's partial-items endpoint",
     description:
-      'Each is recorded as a new item version (source partial-fetch) that the job view then shows; within the endpoint\'s cache time an item is answered without a request. ' +
+      "Each is recorded as a new item version (source partial-fetch) that the job view then shows; within the endpoint's cache time an item is answered without a request. " +
       'A failure (no endpoint configured, timeout, error status, refused address, invalid answer) is reported per item with its reason, not as an error status (docs/partial-items.md). ' +
       '404 for a job of another organization, or of the child-safety queue without VIEW_CHILD_SAFETY_DATA.',
   })

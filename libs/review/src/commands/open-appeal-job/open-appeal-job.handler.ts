@@ -77,7 +77,6 @@ export class OpenAppealJobHandler implements ICommandHandler<OpenAppealJobComman
     return { queueId: (queues.find((q) => q.isAppealsDefault) ?? defaultQueueOf(queues)).id, routedBy: null };
   }
 
-
   private async policies(orgId: string, ids: readonly string[]): Promise<JobPolicy[]> {
     if (ids.length === 0) return [];
     const live = await this.queries.execute(new GetLiveEntitiesQuery(orgId, 'policy'));

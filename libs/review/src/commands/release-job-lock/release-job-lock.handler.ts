@@ -19,7 +19,12 @@ export class ReleaseJobLockHandler implements ICommandHandler<ReleaseJobLockComm
       orgId,
       command.jobId,
       command.moderator.permissions,
-      () => ({ type: 'ReleaseLock', moderatorId: command.moderator.userId, lockTokenHash: lockTokenHash(command.lockToken), now: this.clock.now().toISOString() }),
+      () => ({
+        type: 'ReleaseLock',
+        moderatorId: command.moderator.userId,
+        lockTokenHash: lockTokenHash(command.lockToken),
+        now: this.clock.now().toISOString(),
+      }),
       command.context,
     );
   }

@@ -14,7 +14,7 @@ export class TakeBackJobHttpController {
   @HttpCode(204)
   @ApiOperation({
     operationId: 'consoleTakeBackJob',
-    summary: "Take a job away from its holder or assignee (managers): it is claimable again by anyone",
+    summary: 'Take a job away from its holder or assignee (managers): it is claimable again by anyone',
     description:
       'The former holder can no longer renew or decide (409 `/errors/lock-not-held`). Nothing happens for a job nobody holds. ' +
       '409 `/errors/job-closed` for a decided job; 404 for a job of another organization, or of the child-safety queue without VIEW_CHILD_SAFETY_DATA.',

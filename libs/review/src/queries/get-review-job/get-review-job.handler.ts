@@ -86,10 +86,16 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
     const [creatorUser, standing, related, creatorJobs, bankNames, appeal, actions] = await Promise.all([
       creator ? this.storedItem(orgId, creator, types) : Promise.resolve(null),
       creator ? this.standing(orgId, creator) : Promise.resolve({ userScore: null, strikeCount: null }),
-      data && type ? Promise.all(relatedRefs(data, type, MAX_RELATED_ITEMS).map(async (ref) => ({ ref, stored: await this.storedItem(orgId, ref, types) }))) : Promise.resolve([]),
+      data && type
+        ? Promise.all(relatedRefs(data, type, MAX_RELATED_ITEMS).map(async (ref) => ({ ref, stored: await this.storedItem(orgId, ref, types) })))
+        : Promise.resolve([]),
       creator ? this.pastJobs(orgId, creator, jobId, visibleIds) : Promise.resolve([]),
-      evaluations.some((e) => e.rules.some((r) => r.conditions.some((c) => c.detail?.['bankId'] !== undefined))) ? this.bankNames(orgId) : Promise.resolve(new Map<string, string>()),
-      state.appealId ? appealPartOf({ queries: this.queries, events: this.events, readStore: this.readStore }, orgId, item, state.requests) : Promise.resolve(null),
+      evaluations.some((e) => e.rules.some((r) => r.conditions.some((c) => c.detail?.['bankId'] !== undefined)))
+        ? this.bankNames(orgId)
+        : Promise.resolve(new Map<string, string>()),
+      state.appealId
+        ? appealPartOf({ queries: this.queries, events: this.events, readStore: this.readStore }, orgId, item, state.requests)
+        : Promise.resolve(null),
       actionsPartOf(this.queries, orgId, item, creator),
     ]);
     const now = this.clock.now().toISOString();
@@ -121,17 +127,28 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
       openedAt: state.openedAt,
       policies: distinctPolicies(state.requests),
       reports,
-      thread: contextItems(contexts.map((c) => ({ items: c.thread ?? [], reported: c.reportedInThread ?? [] })), types),
-      additionalItems: contextItems(contexts.map((c) => ({ items: c.additionalItems ?? [], reported: [] })), types),
+      thread: contextItems(
+        contexts.map((c) => ({ items: c.thread ?? [], reported: c.reportedInThread ?? [] })),
+        types,
+      ),
+      additionalItems: contextItems(
+        contexts.map((c) => ({ items: c.additionalItems ?? [], reported: [] })),
+        types,
+      ),
       creator: creator ? { item: creator, user: creatorUser, ...standing } : null,
       evaluations,
-      hashMatches: hashMatchesOf(evaluations.flatMap((e) => e.rules), bankNames),
+      hashMatches: hashMatchesOf(
+        evaluations.flatMap((e) => e.rules),
+        bankNames,
+      ),
       history: { item: itemJobs, creator: creatorJobs },
       actions,
       relatedItems: related.flatMap(({ ref, stored }) => (stored ? [{ ...stored, field: ref.field }] : [])),
       lock: jobState === 'LOCKED' && state.lock ? { moderatorId: state.lock.moderatorId, expiresAt: state.lock.expiresAt } : null,
       assignedTo: state.assignedTo,
-      decision: decided ? { decisionId: decided.data.decisionId, type: decided.data.type, actorId: decided.data.actor?.userId ?? null, decidedAt: decided.data.decidedAt } : null,
+      decision: decided
+        ? { decisionId: decided.data.decisionId, type: decided.data.type, actorId: decided.data.actor?.userId ?? null, decidedAt: decided.data.decidedAt }
+        : null,
       appeal,
     };
   }
@@ -193,7 +210,14 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
   private async storedItem(orgId: string, ref: ItemRefView, types: ReadonlyMap<string, ItemTypeDefinition>): Promise<StoredItemView | null> {
     const latest = await this.latestItem(orgId, ref);
     if (!latest) return null;
-    return { id: ref.id, typeId: ref.typeId, typeName: types.get(ref.typeId)?.name ?? null, version: latest.version, typeVersion: latest.typeVersion, data: latest.data };
+    return {
+      id: ref.id,
+      typeId: ref.typeId,
+      typeName: types.get(ref.typeId)?.name ?? null,
+      version: latest.version,
+      typeVersion: latest.typeVersion,
+      data: latest.data,
+    };
   }
 
   /**
@@ -225,7 +249,9 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
   private async evaluations(orgId: string, item: ItemRefView, requests: readonly EnqueueRequest[]): Promise<EvaluationView[]> {
     const versions = [...new Set(requests.map((r) => r.version))];
     const [byVersion, recent] = await Promise.all([
-      Promise.all(versions.map(async (v) => [v, await this.queries.execute(new ListEvaluationsQuery(orgId, item.typeId, item.id, v))] as const)).then((entries) => new Map(entries)),
+      Promise.all(versions.map(async (v) => [v, await this.queries.execute(new ListEvaluationsQuery(orgId, item.typeId, item.id, v))] as const)).then(
+        (entries) => new Map(entries),
+      ),
       this.queries.execute(new ListEvaluationsQuery(orgId, item.typeId, item.id)),
     ]);
     const views: EvaluationView[] = [];
@@ -242,7 +268,10 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
         evaluatedAt: evaluation.evaluatedAt,
         actionId: action.id,
         actions: evaluation.actions.map((a) => a.id),
-        rules: explanationsOf(evaluation, action.rules.map((r) => r.id)),
+        rules: explanationsOf(
+          evaluation,
+          action.rules.map((r) => r.id),
+        ),
       });
     }
     const fired = recent

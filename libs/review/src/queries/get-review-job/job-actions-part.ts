@@ -25,14 +25,27 @@ async function ask<T>(queries: QueryBus, query: object): Promise<T | null> {
  * delivery's state by id. Ids and names only: no personal data, so an erased creator's actions
  * still show.
  */
-export async function actionsPartOf(queries: QueryBus, orgId: string, item: ItemRefView, creator: ItemRefView | null): Promise<{ item: PublishedActionView[]; creator: PublishedActionView[] }> {
+export async function actionsPartOf(
+  queries: QueryBus,
+  orgId: string,
+  item: ItemRefView,
+  creator: ItemRefView | null,
+): Promise<{ item: PublishedActionView[]; creator: PublishedActionView[] }> {
   const [deliveries, published, actions] = await Promise.all([
     ask<ItemDeliveryView[]>(queries, new ListItemDeliveriesQuery(orgId, item, MAX_ITEM_ACTIONS)),
     creator ? ask<PublishedActionEntry[]>(queries, new ListPublishedActionsQuery(orgId, creator, MAX_CREATOR_ACTIONS)) : Promise.resolve(null),
     queries.execute(new GetLiveEntitiesQuery(orgId, 'action')),
   ]);
   const names = new Map(actions.map((a) => [a.id, a.name]));
-  const creatorDeliveries = published?.length ? await ask<ItemDeliveryView[]>(queries, new GetDeliveriesQuery(orgId, published.map((p) => p.deliveryId))) : null;
+  const creatorDeliveries = published?.length
+    ? await ask<ItemDeliveryView[]>(
+        queries,
+        new GetDeliveriesQuery(
+          orgId,
+          published.map((p) => p.deliveryId),
+        ),
+      )
+    : null;
   const byId = new Map((creatorDeliveries ?? []).map((d) => [d.deliveryId, d]));
   return {
     item: (deliveries ?? [])

@@ -103,7 +103,12 @@ async function decisionsByDelivery(deps: AppealPartDeps, orgId: string, item: It
           if (e.type !== 'ReviewJobDecided') continue;
           const decided = e.data as unknown as ReviewJobDecided['data'];
           for (const deliveryId of decided.deliveryIds ?? []) {
-            found.set(deliveryId, { decisionId: decided.decisionId, jobId: decided.jobId, moderatorId: decided.actor?.userId ?? null, decidedAt: decided.decidedAt });
+            found.set(deliveryId, {
+              decisionId: decided.decisionId,
+              jobId: decided.jobId,
+              moderatorId: decided.actor?.userId ?? null,
+              decidedAt: decided.decidedAt,
+            });
           }
         }
       }),

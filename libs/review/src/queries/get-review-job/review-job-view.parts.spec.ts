@@ -57,7 +57,10 @@ describe('job view parts', () => {
   });
 
   it('takes the RELATED_ITEM references, single or listed, each once, up to the limit', () => {
-    const data = { author: { id: 'u1', typeId: 'user' }, mentions: [{ id: 'u2', typeId: 'user' }, { id: 'u1', typeId: 'user' }, 'junk', { id: 'u3', typeId: 'user' }] };
+    const data = {
+      author: { id: 'u1', typeId: 'user' },
+      mentions: [{ id: 'u2', typeId: 'user' }, { id: 'u1', typeId: 'user' }, 'junk', { id: 'u3', typeId: 'user' }],
+    };
     expect(relatedRefs(data, comment, 2)).toEqual([
       { field: 'author', id: 'u1', typeId: 'user' },
       { field: 'mentions', id: 'u2', typeId: 'user' },
@@ -67,7 +70,14 @@ describe('job view parts', () => {
   it('explains the rules that published the action, and lists their hash matches with the bank name', () => {
     const evaluation = {
       rules: [
-        { id: 'hash', name: 'Hash', status: 'LIVE', outcome: 'passed', capped: false, conditions: [{ path: 'conditions[0]', outcome: 'passed', value: true, detail: { bankId: 'bad', hash: 'ab', distance: 3 } }] },
+        {
+          id: 'hash',
+          name: 'Hash',
+          status: 'LIVE',
+          outcome: 'passed',
+          capped: false,
+          conditions: [{ path: 'conditions[0]', outcome: 'passed', value: true, detail: { bankId: 'bad', hash: 'ab', distance: 3 } }],
+        },
         { id: 'other', name: 'Other', status: 'LIVE', outcome: 'passed', capped: false, conditions: [] },
         { id: 'failed', name: 'Failed', status: 'LIVE', outcome: 'failed', capped: false, conditions: [] },
       ],

@@ -99,11 +99,7 @@ export function hashMatchesOf(rules: readonly RuleExplanationView[], bankNames: 
 }
 
 /** The items a RELATED_ITEM field names (one or a list of `{id, typeId}`), each once, at most `limit`. */
-export function relatedRefs(
-  data: { [field: string]: unknown },
-  type: ItemTypeDefinition,
-  limit: number,
-): Array<{ field: string; id: string; typeId: string }> {
+export function relatedRefs(data: { [field: string]: unknown }, type: ItemTypeDefinition, limit: number): Array<{ field: string; id: string; typeId: string }> {
   const refs: Array<{ field: string; id: string; typeId: string }> = [];
   const seen = new Set<string>();
   for (const field of type.fields.filter((f) => f.type === 'RELATED_ITEM')) {

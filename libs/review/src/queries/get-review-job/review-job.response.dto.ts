@@ -27,7 +27,7 @@ class JobItemDto extends ItemRefDto {
   @ApiProperty({
     description:
       "The version shown (data, creator and contentDigest are this version's): the one your claim showed while you hold the job's lock, else the latest Warden has. " +
-      'Send it as the decision\'s itemVersion',
+      "Send it as the decision's itemVersion",
   })
   version!: number;
   @ApiProperty({ description: 'The latest version a request named' }) requestedVersion!: number;
@@ -36,18 +36,25 @@ class JobItemDto extends ItemRefDto {
   @ApiProperty({ ...DATA, nullable: true }) data!: Record<string, unknown> | null;
   @ApiNullableObject(ItemRefDto) creator!: ItemRefDto | null;
   @ApiProperty({ type: String, nullable: true, description: "The shown version's typeVersion as recorded (null: none sent)" }) typeVersion!: string | null;
-  @ApiProperty({ type: String, enum: ['original', 'partial'], nullable: true, description: "The shown version's schema variant: partial when it was sent with fields left out" })
+  @ApiProperty({
+    type: String,
+    enum: ['original', 'partial'],
+    nullable: true,
+    description: "The shown version's schema variant: partial when it was sent with fields left out",
+  })
   typeSchemaVariant!: 'original' | 'partial' | null;
   @ApiProperty({
     type: String,
     nullable: true,
-    description: 'How the shown version arrived: items, content, report, topic, or partial-fetch (fetched from the partial-items endpoint: docs/partial-items.md)',
+    description:
+      'How the shown version arrived: items, content, report, topic, or partial-fetch (fetched from the partial-items endpoint: docs/partial-items.md)',
   })
   versionSource!: string | null;
   @ApiProperty({
     type: String,
     nullable: true,
-    description: "Digest of the shown version's content (canonical JSON of data and creator, SHA-256, base64url), as a decision on it records it; null when unreadable (erased)",
+    description:
+      "Digest of the shown version's content (canonical JSON of data and creator, SHA-256, base64url), as a decision on it records it; null when unreadable (erased)",
   })
   contentDigest!: string | null;
 }
@@ -126,9 +133,11 @@ class JobEvaluationDto {
   @ApiProperty() version!: number;
   @ApiProperty({ enum: ['LIVE', 'RETROACTION', 'MANUAL'] }) environment!: string;
   @ApiProperty({ format: 'date-time' }) evaluatedAt!: string;
-  @ApiProperty({ type: String, nullable: true, description: 'The action that sent the item here; null for an evaluation that did not' }) actionId!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'The action that sent the item here; null for an evaluation that did not' }) actionId!:
+    string | null;
   @ApiProperty({ type: [String], description: 'Every action the evaluation published' }) actions!: string[];
-  @ApiProperty({ type: [RuleExplanationDto], description: 'The rules that sent the item here; for another evaluation, every rule that passed' }) rules!: RuleExplanationDto[];
+  @ApiProperty({ type: [RuleExplanationDto], description: 'The rules that sent the item here; for another evaluation, every rule that passed' })
+  rules!: RuleExplanationDto[];
 }
 
 class HashMatchDto {
@@ -199,7 +208,11 @@ class CallbackDeliveryStateDto {
 
 class ActionCallbackDto {
   @ApiProperty() deliveryId!: string;
-  @ApiProperty({ enum: ['rule', 'decision', 'strike-threshold', 'post-actions'], description: 'What sent it: a rule, a moderator\'s decision, a strike threshold, or the platform through POST /api/v1/actions' }) trigger!: string;
+  @ApiProperty({
+    enum: ['rule', 'decision', 'strike-threshold', 'post-actions'],
+    description: "What sent it: a rule, a moderator's decision, a strike threshold, or the platform through POST /api/v1/actions",
+  })
+  trigger!: string;
   @ApiProperty({ type: [NamedRefDto], description: 'The policies the callback named' }) policies!: NamedRefDto[];
   @ApiProperty({ type: [NamedRefDto], description: 'The rules the callback named (none for decisions)' }) rules!: NamedRefDto[];
   @ApiNullableObject(CallbackDecisionDto, { description: 'The review decision that sent it; null otherwise' }) decision!: CallbackDecisionDto | null;
@@ -211,22 +224,26 @@ class JobActionDto {
   @ApiProperty({ description: 'The delivery of its callback' }) deliveryId!: string;
   @ApiProperty({ type: ItemRefDto, description: 'The item acted on' }) item!: ItemRefDto;
   @ApiProperty() actionId!: string;
-  @ApiProperty({ type: String, nullable: true, description: 'The live action\'s name; null when the organization has no such action' }) actionName!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: "The live action's name; null when the organization has no such action" }) actionName!:
+    string | null;
   @ApiProperty({ enum: ['rule', 'decision', 'strike-threshold', 'post-actions'], description: 'What published it' }) trigger!: string;
   @ApiProperty({ type: [NamedRefDto] }) policies!: NamedRefDto[];
   @ApiProperty({ type: [NamedRefDto], description: 'The rules that published it (none for decisions)' }) rules!: NamedRefDto[];
   @ApiProperty({ format: 'date-time' }) requestedAt!: string;
-  @ApiNullableObject(CallbackDeliveryStateDto, { description: 'How its callback went; null while its delivery is not recorded yet' }) delivery!: CallbackDeliveryStateDto | null;
+  @ApiNullableObject(CallbackDeliveryStateDto, { description: 'How its callback went; null while its delivery is not recorded yet' })
+  delivery!: CallbackDeliveryStateDto | null;
 }
 
 class JobActionsDto {
   @ApiProperty({ type: [JobActionDto], description: 'The actions published on this item, newest first' }) item!: JobActionDto[];
-  @ApiProperty({ type: [JobActionDto], description: "The creator's recent actions on any of their items (this one included), newest first, at most 20" }) creator!: JobActionDto[];
+  @ApiProperty({ type: [JobActionDto], description: "The creator's recent actions on any of their items (this one included), newest first, at most 20" })
+  creator!: JobActionDto[];
 }
 
 class AppealedActionDto {
-  @ApiProperty({ description: 'An id of the appeal\'s actionsTaken' }) actionId!: string;
-  @ApiProperty({ type: String, nullable: true, description: 'The live action\'s name; null when the organization has no such action' }) actionName!: string | null;
+  @ApiProperty({ description: "An id of the appeal's actionsTaken" }) actionId!: string;
+  @ApiProperty({ type: String, nullable: true, description: "The live action's name; null when the organization has no such action" }) actionName!:
+    string | null;
   @ApiProperty({ type: [ActionCallbackDto], description: 'The callbacks Warden sent for the actioned item with this action id, oldest first' })
   callbacks!: ActionCallbackDto[];
 }
@@ -256,7 +273,8 @@ class AppealViewDto {
   @ApiProperty() appealId!: string;
   @ApiProperty({ format: 'date-time' }) appealedAt!: string;
   @ApiNullableObject(ItemRefDto, { description: 'Who appealed (appealedBy)' }) appellant!: ItemRefDto | null;
-  @ApiProperty({ type: String, nullable: true, description: 'What the appellant wrote (personal data): null when none, or once erased' }) reason!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'What the appellant wrote (personal data): null when none, or once erased' }) reason!:
+    string | null;
   @ApiProperty({ type: [ViolatingPolicyDto] }) violatingPolicies!: ViolatingPolicyDto[];
   @ApiProperty({ type: [AppealedActionDto], description: 'Each of actionsTaken, resolved to what Warden did' }) actionsTaken!: AppealedActionDto[];
   @ApiNullableObject(AppellantStrikesDto, { description: "The appellant's strikes; null where none can be counted" }) strikes!: AppellantStrikesDto | null;
@@ -290,10 +308,14 @@ export class ReviewJobResponseDto implements Record<keyof ReviewJobView, unknown
   @ApiProperty({ format: 'date-time' }) openedAt!: string;
   @ApiProperty({ type: [JobPolicyDto], description: 'Policies the requests name' }) policies!: JobPolicyDto[];
   @ApiProperty({ type: [ReportDto], description: 'Every report, oldest first' }) reports!: ReportDto[];
-  @ApiProperty({ type: [ContextItemDto], description: 'The reports\' thread items by time (those without one last)' }) thread!: ContextItemDto[];
+  @ApiProperty({ type: [ContextItemDto], description: "The reports' thread items by time (those without one last)" }) thread!: ContextItemDto[];
   @ApiProperty({ type: [ContextItemDto] }) additionalItems!: ContextItemDto[];
   @ApiNullableObject(CreatorDto) creator!: CreatorDto | null;
-  @ApiProperty({ type: [JobEvaluationDto], description: 'The evaluations whose actions sent the item here, then the item\'s other evaluations in which rules fired, newest first' }) evaluations!: JobEvaluationDto[];
+  @ApiProperty({
+    type: [JobEvaluationDto],
+    description: "The evaluations whose actions sent the item here, then the item's other evaluations in which rules fired, newest first",
+  })
+  evaluations!: JobEvaluationDto[];
   @ApiProperty({ type: [HashMatchDto] }) hashMatches!: HashMatchDto[];
   @ApiProperty({ type: HistoryDto }) history!: HistoryDto;
   @ApiProperty({ type: JobActionsDto, description: 'What Warden already did to the item and its creator' }) actions!: JobActionsDto;
@@ -301,5 +323,5 @@ export class ReviewJobResponseDto implements Record<keyof ReviewJobView, unknown
   @ApiNullableObject(LockViewDto, { description: 'The live lock (its token is only ever given to its holder)' }) lock!: LockViewDto | null;
   @ApiProperty({ type: String, nullable: true }) assignedTo!: string | null;
   @ApiNullableObject(DecisionViewDto) decision!: DecisionViewDto | null;
-  @ApiNullableObject(AppealViewDto, { description: 'An appeal job\'s appeal; null on every other job' }) appeal!: AppealViewDto | null;
+  @ApiNullableObject(AppealViewDto, { description: "An appeal job's appeal; null on every other job" }) appeal!: AppealViewDto | null;
 }

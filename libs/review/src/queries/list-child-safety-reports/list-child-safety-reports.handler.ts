@@ -2,11 +2,7 @@ import { Inject } from '@nestjs/common';
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import type { ReadStore } from '#warden/readstore';
 import { ProjectionHost, READ_STORE } from '#warden/storage';
-import {
-  CHILD_SAFETY_REPORTS,
-  CHILD_SAFETY_REPORTS_PROJECTION,
-  type ChildSafetyReportDoc,
-} from '../../projections/child-safety-reports.projection.js';
+import { CHILD_SAFETY_REPORTS, CHILD_SAFETY_REPORTS_PROJECTION, type ChildSafetyReportDoc } from '../../projections/child-safety-reports.projection.js';
 import { type ChildSafetyReportPage, type ChildSafetyReportView, ListChildSafetyReportsQuery } from './list-child-safety-reports.query.js';
 
 @QueryHandler(ListChildSafetyReportsQuery)
@@ -45,7 +41,9 @@ export class ListChildSafetyReportsHandler implements IQueryHandler<ListChildSaf
  * The incident as listed: the reasons still readable, in order. A document written by an earlier
  * release (before the read model was rebuilt) still holds `reportReasons` itself.
  */
-function incidentView(incident: ChildSafetyReportDoc['incident'] | (Omit<NonNullable<ChildSafetyReportDoc['incident']>, 'reports'> & { reportReasons?: string[] })): ChildSafetyReportView['incident'] {
+function incidentView(
+  incident: ChildSafetyReportDoc['incident'] | (Omit<NonNullable<ChildSafetyReportDoc['incident']>, 'reports'> & { reportReasons?: string[] }),
+): ChildSafetyReportView['incident'] {
   if (!incident) return null;
   const { moderatorReason, note } = incident;
   const reasons =

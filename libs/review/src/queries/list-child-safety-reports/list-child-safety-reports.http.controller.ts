@@ -18,7 +18,7 @@ export class ListChildSafetyReportsHttpController {
     summary: 'Export the child-safety reports moderators recorded',
     description:
       'What SUBMIT_CHILD_SAFETY_REPORT decisions recorded, with what a CyberTipline-style report needs (item and ' +
-      'version, media URLs, creator, reporters and their reasons, the moderator\'s reason and note, who recorded it ' +
+      "version, media URLs, creator, reporters and their reasons, the moderator's reason and note, who recorded it " +
       'and when), newest first, paginated with `limit` and `offset`. Nothing is submitted to an outside body.',
   })
   @ApiOkResponse({ type: ChildSafetyReportPageDto, description: 'A page of child-safety reports, newest first' })

@@ -50,7 +50,8 @@ export class ChildSafetyReportDto {
       "The item's media URLs (IMAGE, VIDEO, AUDIO fields and data.images), without user info, query string or fragment (a pre-signed URL's signature is a credential): `https://bucket.example/cat.jpg?…`. Null when the personal data was erased",
   })
   mediaUrls!: string[] | null;
-  @ApiNullableObject(CsModeratorDto, { description: 'The moderator who recorded the report; null when the personal data was erased' }) reportedBy!: CsModeratorDto | null;
+  @ApiNullableObject(CsModeratorDto, { description: 'The moderator who recorded the report; null when the personal data was erased' })
+  reportedBy!: CsModeratorDto | null;
   @ApiProperty({ format: 'date-time' }) recordedAt!: string;
 }
 

@@ -97,6 +97,8 @@ export function toJobSummaryDto(doc: ReviewJobDoc): ReviewJobSummaryDto {
     openedAt: doc.openedAt,
     lock: doc.lockedBy !== null && doc.lockExpiresAt !== null ? { moderatorId: doc.lockedBy, expiresAt: doc.lockExpiresAt } : null,
     assignedTo: doc.assignedTo,
-    decision: doc.decision ? { decisionId: doc.decision.decisionId, type: doc.decision.type, actorId: doc.decision.actorId, decidedAt: doc.decision.decidedAt } : null,
+    decision: doc.decision
+      ? { decisionId: doc.decision.decisionId, type: doc.decision.type, actorId: doc.decision.actorId, decidedAt: doc.decision.decidedAt }
+      : null,
   };
 }

@@ -69,11 +69,15 @@ export class ListReviewQueuesHandler implements IQueryHandler<ListReviewQueuesQu
   private async expiredLocks(base: { orgId: string; queueId: string }, now: string): Promise<ReviewJobDoc[]> {
     const expired: ReviewJobDoc[] = [];
     for (let skip = 0; ; skip += EXPIRED_PAGE) {
-      const page = await this.readStore.find<ReviewJobDoc>(REVIEW_JOBS, { ...base, state: 'LOCKED' }, {
-        sort: [{ field: 'lockExpiresAt', direction: 'asc' }],
-        limit: EXPIRED_PAGE,
-        skip,
-      });
+      const page = await this.readStore.find<ReviewJobDoc>(
+        REVIEW_JOBS,
+        { ...base, state: 'LOCKED' },
+        {
+          sort: [{ field: 'lockExpiresAt', direction: 'asc' }],
+          limit: EXPIRED_PAGE,
+          skip,
+        },
+      );
       for (const doc of page) {
         if (doc.lockExpiresAt === null || doc.lockExpiresAt > now) return expired;
         expired.push(doc);

@@ -25,11 +25,16 @@ export class ReviewQueueSummaryDto {
   @ApiProperty({
     enum: ['file', 'console', 'builtin'],
     description:
-      'Where the queue is changed. `file`: its organization\'s configuration file defines it and the console\'s edits are refused (409); `console`: made in the console, or the file hands queues to the console (`management: { queues: console }`); `builtin`: a built-in queue, not editable',
+      "Where the queue is changed. `file`: its organization's configuration file defines it and the console's edits are refused (409); `console`: made in the console, or the file hands queues to the console (`management: { queues: console }`); `builtin`: a built-in queue, not editable",
   })
   managedBy!: 'file' | 'console' | 'builtin';
 
-  @ApiProperty({ type: String, nullable: true, example: 'acme.yaml', description: 'The configuration file that defined it last, where recorded (applies before this field was recorded: null)' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'acme.yaml',
+    description: 'The configuration file that defined it last, where recorded (applies before this field was recorded: null)',
+  })
   file!: string | null;
 
   @ApiProperty({ type: 'integer', description: 'Jobs waiting for a moderator: pending, assigned to someone, or whose lock expired' })

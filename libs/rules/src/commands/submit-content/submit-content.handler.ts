@@ -72,5 +72,9 @@ function legacyPointers(error: DomainError): DomainError {
       .replace(/^\/items\/0\/data(?=\/|$)/, '/content')
       .replace(/^\/items\/0\/id$/, '/contentId')
       .replace(/^\/items\/0\/typeId$/, '/contentType');
-  return new DomainError(error.kind, error.details.map((d) => ({ ...d, pointer: map(d.pointer) })), error.headers);
+  return new DomainError(
+    error.kind,
+    error.details.map((d) => ({ ...d, pointer: map(d.pointer) })),
+    error.headers,
+  );
 }

@@ -5,11 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CurrentPrincipal, type Principal } from '#warden/platform';
 import { ApiCustomerRoute, Idempotent } from '#warden/platform/http';
 import { SubmitContentCommand, type SubmitContentResult } from './submit-content.command.js';
-import {
-  SubmitContentAsyncResponseDto,
-  SubmitContentRequestDto,
-  SubmitContentSyncResponseDto,
-} from './submit-content.request.dto.js';
+import { SubmitContentAsyncResponseDto, SubmitContentRequestDto, SubmitContentSyncResponseDto } from './submit-content.request.dto.js';
 
 /** The legacy single-item endpoint (spec 4.8): one item, no image hashing, optionally synchronous. */
 @ApiTags('items')

@@ -18,7 +18,13 @@ export class ListEvaluationsHandler implements IQueryHandler<ListEvaluationsQuer
     const docs = await this.readStore.find<ItemEvaluationDoc>(
       ITEM_EVALUATIONS,
       { orgId: query.orgId, typeId: query.typeId, itemId: query.itemId, ...(query.version === undefined ? {} : { version: query.version }) },
-      { sort: [{ field: 'version', direction: 'desc' }, { field: 'evaluatedAt', direction: 'desc' }], limit: 100 },
+      {
+        sort: [
+          { field: 'version', direction: 'desc' },
+          { field: 'evaluatedAt', direction: 'desc' },
+        ],
+        limit: 100,
+      },
     );
     const views = await Promise.all(
       docs.map(async (doc) => {

@@ -53,11 +53,7 @@ export class ListEvaluationsHttpController {
     },
   })
   @ApiCustomerRoute()
-  async list(
-    @CurrentPrincipal() principal: Principal,
-    @Param('typeId') typeId: string,
-    @Param('id') id: string,
-  ): Promise<ListEvaluationsResponseDto> {
+  async list(@CurrentPrincipal() principal: Principal, @Param('typeId') typeId: string, @Param('id') id: string): Promise<ListEvaluationsResponseDto> {
     const docs = await this.queries.execute(new ListEvaluationsQuery(principal.orgId, typeId, id));
     return {
       evaluations: docs.map((d) => ({

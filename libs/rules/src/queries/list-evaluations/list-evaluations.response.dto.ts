@@ -13,7 +13,9 @@ export class ConditionRecordDto {
     anyOf: [{ type: 'boolean' }, { type: 'number', nullable: true }],
   })
   value?: unknown;
-  @ApiPropertyOptional({ description: 'Why a leaf is unknown: the signal failed, or a partial item did not send a field it needs (with why the whole item could not be fetched)' })
+  @ApiPropertyOptional({
+    description: 'Why a leaf is unknown: the signal failed, or a partial item did not send a field it needs (with why the whole item could not be fetched)',
+  })
   error?: string;
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Signal detail, e.g. matched bank' })
   detail?: Record<string, unknown>;
@@ -31,7 +33,8 @@ export class RuleResultDto {
   @ApiProperty({ description: 'Passed, but its maxDailyActions for the UTC day was reached: no actions' })
   capped!: boolean;
   @ApiPropertyOptional({
-    description: "Digest of the rule's definition as evaluated (canonical JSON, SHA-256, base64url; docs/rules.md); absent on evaluations recorded before it was",
+    description:
+      "Digest of the rule's definition as evaluated (canonical JSON, SHA-256, base64url; docs/rules.md); absent on evaluations recorded before it was",
   })
   definition?: string;
   @ApiProperty({ type: [ConditionRecordDto] })

@@ -10,7 +10,10 @@ export class RuleMatchDto {
   version!: number;
   @ApiProperty({ format: 'date-time', description: 'When the item was evaluated' })
   evaluatedAt!: string;
-  @ApiProperty({ enum: ['LIVE', 'RETROACTION', 'MANUAL'], description: 'LIVE: a submission; RETROACTION: `warden rules retroact`; MANUAL: the legacy content endpoint' })
+  @ApiProperty({
+    enum: ['LIVE', 'RETROACTION', 'MANUAL'],
+    description: 'LIVE: a submission; RETROACTION: `warden rules retroact`; MANUAL: the legacy content endpoint',
+  })
   environment!: string;
   @ApiProperty({ type: [String], description: 'The actions the rule published for the item (none when capped)' })
   actionIds!: string[];

@@ -21,7 +21,7 @@ export class ChangeSsoSettingsHttpController {
     operationId: 'consoleChangeSsoSettings',
     summary: "Replace the organization's SSO settings, checked as the configuration file's `sso:` section is",
     description:
-      'A field left out takes its default, except `cert`: left out, the stored certificate is kept. 400 with a pointer for what the file would refuse (a certificate that does not parse, passwordLogin false without SAML, roleMap without roleAttribute, SAML without sso_url or certificate, JIT without roles). An unchanged request records nothing. 409 when the organization\'s configuration file set the settings (`managedBy: file`) and does not hand them to the console (`management: { sso: console }`): the detail names the file. Under console management a later `warden apply` leaves the console\'s settings alone; `warden apply --dry-run` lists them as drift.',
+      "A field left out takes its default, except `cert`: left out, the stored certificate is kept. 400 with a pointer for what the file would refuse (a certificate that does not parse, passwordLogin false without SAML, roleMap without roleAttribute, SAML without sso_url or certificate, JIT without roles). An unchanged request records nothing. 409 when the organization's configuration file set the settings (`managedBy: file`) and does not hand them to the console (`management: { sso: console }`): the detail names the file. Under console management a later `warden apply` leaves the console's settings alone; `warden apply --dry-run` lists them as drift.",
   })
   @ApiOkResponse({ type: SsoSettingsResponseDto, description: 'The settings now in force' })
   @ApiConsoleRoute({}, 400, 409)

@@ -37,10 +37,20 @@ export class ChangeSsoSettingsRequestDto {
   @Allow()
   @AsReceived()
   jit?: { enabled?: boolean; defaultRoles?: string[] };
-  @ApiPropertyOptional({ description: 'The assertion attribute that holds the groups (required with roleMap)', nullable: true, type: String, example: 'groups' })
+  @ApiPropertyOptional({
+    description: 'The assertion attribute that holds the groups (required with roleMap)',
+    nullable: true,
+    type: String,
+    example: 'groups',
+  })
   @Allow()
   roleAttribute?: string | null;
-  @ApiPropertyOptional({ description: 'IdP group → the roles it grants', type: 'object', additionalProperties: ROLE_LIST, example: { moderators: ['MODERATOR'] } })
+  @ApiPropertyOptional({
+    description: 'IdP group → the roles it grants',
+    type: 'object',
+    additionalProperties: ROLE_LIST,
+    example: { moderators: ['MODERATOR'] },
+  })
   @Allow()
   @AsReceived()
   roleMap?: Record<string, string[]>;

@@ -40,7 +40,12 @@ export class SsoSettingsResponseDto {
   passwordLogin!: boolean;
   @ApiProperty({ type: JitSettingsDto })
   jit!: JitSettingsDto;
-  @ApiProperty({ description: 'The assertion attribute that holds the groups; null: roles are not taken from the IdP', nullable: true, type: String, example: 'groups' })
+  @ApiProperty({
+    description: 'The assertion attribute that holds the groups; null: roles are not taken from the IdP',
+    nullable: true,
+    type: String,
+    example: 'groups',
+  })
   roleAttribute!: string | null;
   @ApiProperty({ description: 'IdP group → the roles it grants', type: 'object', additionalProperties: ROLE_LIST, example: { moderators: ['MODERATOR'] } })
   roleMap!: Record<string, string[]>;

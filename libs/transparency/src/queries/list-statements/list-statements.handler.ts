@@ -43,7 +43,14 @@ export class ListStatementsHandler implements IQueryHandler<ListStatementsQuery>
       const batch = await this.readStore.find<StatementFactsDoc>(
         TRANSPARENCY_STATEMENTS,
         { orgId: query.orgId, day: { gte: period.from, lt: dayPlus(period.to, 1) } },
-        { sort: [{ field: 'decidedAt', direction: 'asc' }, { field: 'puid', direction: 'asc' }], skip: next, limit: query.limit },
+        {
+          sort: [
+            { field: 'decidedAt', direction: 'asc' },
+            { field: 'puid', direction: 'asc' },
+          ],
+          skip: next,
+          limit: query.limit,
+        },
       );
       for (const facts of batch) {
         next++;

@@ -13,7 +13,14 @@ export interface TransparencyReport {
   /** Restricting actions (every published action but those mapped dsa: false), by the statement's policy × source × automated means. */
   actions: {
     total: number;
-    rows: Array<{ policyId: string | null; category: string | null; source: ReportSource; automatedDetection: boolean; automatedDecision: boolean; count: number }>;
+    rows: Array<{
+      policyId: string | null;
+      category: string | null;
+      source: ReportSource;
+      automatedDetection: boolean;
+      automatedDecision: boolean;
+      count: number;
+    }>;
   };
   /** From the first unanswered report of an item to the action that answered it; seconds, rounded down to 3 significant digits. */
   noticeToAction: { count: number; medianSeconds: number | null; p90Seconds: number | null };
