@@ -76,6 +76,19 @@ describe('server lifecycle', () => {
     expect(list.stdout).not.toContain('never');
   });
 
+  it('closes a connection still open after the drain time, so that a client that never finishes cannot hold the shutdown', async () => {
+    const env = testEnv(freshDataDir(), { WARDEN_LOG_LEVEL: 'debug', WARDEN_SHUTDOWN_DRAIN: '1s' });
+    const warden = await startWarden(env);
+    const key = await createOrgWithKey(env, 'acme');
+    // A request whose body never ends: without the drain time, the close would wait for it.
+    const stuck = slowRequest(warden.url + '/api/v1/organization', key, 'never-finishes');
+    await waitFor(() => logged(warden, '"requestId":"never-finishes"', '"msg":"request started"'), 'the server to begin the request');
+    expect(await warden.stop('SIGTERM')).toBe(0);
+    expect(warden.logs()).toContain('connections still open after the drain time: closed');
+    expect(warden.logs()).toContain('stores closed');
+    await expect(stuck.status).rejects.toThrow();
+  });
+
   it("finishes a graceful shutdown when Ctrl-C's SIGINT comes twice (a terminal's, then npm's)", async () => {
     const env = testEnv(freshDataDir(), { WARDEN_LOG_LEVEL: 'debug' });
     const warden = await startWarden(env);

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { fileURLToPath } from 'node:url';
+import type { Server } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { ConfigError, createRootLogger, loadConfig, type WardenConfig } from '#warden/platform';
 import { createHttpApp } from '#warden/platform/http';
@@ -59,6 +60,14 @@ export async function runServer(): Promise<void> {
     }
     shuttingDown = true;
     logger.info({ signal }, 'shutting down');
+    // A client that never reads its answer (a streamed export left unread) or never finishes its
+    // request would hold the close until the connection times out (Fastify's keep-alive, 72 s):
+    // past the drain time, what is still open is closed (docs/operations.md, "Shutdown").
+    const drain = setTimeout(() => {
+      logger.warn({ drainMs: config.shutdownDrainMs }, 'connections still open after the drain time: closed');
+      (app.getHttpServer() as Server).closeAllConnections();
+    }, config.shutdownDrainMs);
+    drain.unref();
     app
       .close()
       .then(() => storage.close())

@@ -40,6 +40,8 @@ export interface WardenConfig {
    * it renews (a standby tries to take over as often). See docs/operations.md.
    */
   readonly reactorLease: { readonly ttlMs: number; readonly renewEveryMs: number };
+  /** How long a shutdown waits for open connections to finish before it closes them. */
+  readonly shutdownDrainMs: number;
   /** Memory budget of the process's cache of folded aggregate states, in bytes (docs/architecture.md, "Streams"). */
   readonly aggregateCacheBytes: number;
   /** A long stream's state is snapshotted every this many events. */
@@ -252,6 +254,7 @@ const ENVIRONMENT = z
     WARDEN_SECRET_KEY_FILE: z.string().optional(),
     WARDEN_CALLBACK_RETRY_SCHEDULE: durationList('10s,1m,5m,30m,2h', 5),
     WARDEN_REACTOR_LEASE_TTL: durationOfAtLeastASecond('10s'),
+    WARDEN_SHUTDOWN_DRAIN: durationOfAtLeastASecond('10s'),
     WARDEN_REACTOR_LEASE_RENEW: z.string().default('3s').pipe(duration),
     WARDEN_AGGREGATE_CACHE_MB: wholeNumber(64, 1, 1024 * 1024),
     WARDEN_SNAPSHOT_EVERY: wholeNumber(100, 10, 1_000_000),
@@ -375,6 +378,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): WardenC
     secretKeyFile: e.WARDEN_SECRET_KEY_FILE === undefined ? undefined : resolve(cwd, e.WARDEN_SECRET_KEY_FILE),
     callbackRetryScheduleMs: e.WARDEN_CALLBACK_RETRY_SCHEDULE,
     reactorLease: { ttlMs: e.WARDEN_REACTOR_LEASE_TTL, renewEveryMs: e.WARDEN_REACTOR_LEASE_RENEW },
+    shutdownDrainMs: e.WARDEN_SHUTDOWN_DRAIN,
     aggregateCacheBytes: e.WARDEN_AGGREGATE_CACHE_MB * 1024 * 1024,
     snapshotEvery: e.WARDEN_SNAPSHOT_EVERY,
     idempotency: { retentionMs: e.WARDEN_IDEMPOTENCY_RETENTION, leaseMs: e.WARDEN_IDEMPOTENCY_LEASE },
