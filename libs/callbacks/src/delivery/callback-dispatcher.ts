@@ -229,9 +229,9 @@ export class CallbackDispatcher implements OnApplicationShutdown {
       return;
     }
     const destination = state.destination!;
-    // The user's callbacks take turns with other users' at a busy receiver (DestinationLimiter).
+    // Organizations, then users, take turns at a busy receiver (DestinationLimiter).
     const group = state.request!.subject ?? `item:${state.request!.item.typeId}:${state.request!.item.id}`;
-    const outcome = await this.limiter.run(originOf(destination.url), () => this.attempt(key, state, destination), group);
+    const outcome = await this.limiter.run(originOf(destination.url), () => this.attempt(key, state, destination), { org: key.orgId, group });
     if (outcome === undefined) return;
     await this.record(id, key, entry, {
       type: 'RecordAttempt',

@@ -57,14 +57,31 @@ describe('destination limiter', () => {
       started.push(name);
       if (name === 'first') await gate.promise;
     };
-    const runs = [limiter.run('d', task('first'), 'flood')];
-    for (let i = 0; i < 4; i++) runs.push(limiter.run('d', task(`flood${i}`), 'flood'));
-    runs.push(limiter.run('d', task('alice'), 'alice'), limiter.run('d', task('bob'), 'bob'), limiter.run('d', task('solo')));
-    expect(limiter.waiting('d')).toBe(7);
+    const runs = [limiter.run('d', task('first'), { org: 'o', group: 'flood' })];
+    for (let i = 0; i < 4; i++) runs.push(limiter.run('d', task(`flood${i}`), { org: 'o', group: 'flood' }));
+    runs.push(limiter.run('d', task('alice'), { org: 'o', group: 'alice' }), limiter.run('d', task('bob'), { org: 'o', group: 'bob' }));
+    expect(limiter.waiting('d')).toBe(6);
     gate.resolve();
     await Promise.all(runs);
-    expect(started).toEqual(['first', 'flood0', 'alice', 'bob', 'solo', 'flood1', 'flood2', 'flood3']);
+    expect(started).toEqual(['first', 'flood0', 'alice', 'bob', 'flood1', 'flood2', 'flood3']);
     expect(limiter.waiting('d')).toBe(0);
     expect(limiter.inFlight('d')).toBe(0);
+  });
+
+  it('lets organizations take turns first: a burst over many users of one organization, another organization every other slot', async () => {
+    const limiter = new DestinationLimiter(1);
+    const gate = deferred();
+    const started: string[] = [];
+    const task = (name: string) => async () => {
+      started.push(name);
+      if (name === 'first') await gate.promise;
+    };
+    const runs = [limiter.run('d', task('first'), { org: 'burst', group: 'u0' })];
+    for (let i = 1; i <= 4; i++) runs.push(limiter.run('d', task(`burst-u${i}`), { org: 'burst', group: `u${i}` }));
+    runs.push(limiter.run('d', task('other-a'), { org: 'other', group: 'a' }), limiter.run('d', task('other-b'), { org: 'other', group: 'b' }));
+    runs.push(limiter.run('d', task('solo')));
+    gate.resolve();
+    await Promise.all(runs);
+    expect(started).toEqual(['first', 'burst-u1', 'other-a', 'solo', 'burst-u2', 'other-b', 'burst-u3', 'burst-u4']);
   });
 });
