@@ -15,6 +15,11 @@ const action = (deliveryId: string, itemId: string, trigger: string | undefined,
 const appeal = (appealId: string, when: string) => at(anEvent('AppealSubmitted', { appealId, appealedAt: when, actionedItem: { id: 'p1', typeId: 'post' }, actionsTaken: ['remove'], violatingPolicyIds: [], subject: 'u' } as JsonObject), when);
 const appealDecided = (appealId: string, decision: string, when: string) => at(anEvent('AppealDecided', { appealId, decision, jobId: 'j', decisionId: 'x', decidedBy: { userId: 'm' }, decidedAt: when }), when);
 
+const jobOpened = (jobId: string, itemId: string, source: string, rules: string[], when: string) =>
+  at(anEvent('ReviewJobOpened', { jobId, queueId: 'default', generation: 1, item: { id: itemId, typeId: 'post' }, request: { requestId: `q-${jobId}`, source, at: when, version: 1, report: null, action: rules.length ? { id: 'enqueue-to-mrt', rules: rules.map((id) => ({ id, name: id })) } : null, policies: [], routedBy: null, fromJobId: null }, carried: [], openedAt: when, reasons: [], subject: null } as JsonObject), when);
+const jobMerged = (jobId: string, rules: string[], when: string) =>
+  at(anEvent('ReviewJobMerged', { jobId, request: { requestId: `m-${jobId}`, source: 'RULE_EXECUTION', at: when, version: 1, report: null, action: { id: 'enqueue-to-mrt', rules: rules.map((id) => ({ id, name: id })) }, policies: [], routedBy: null, fromJobId: null }, mergedAt: when, reasons: [], subject: null } as JsonObject), when);
+
 describe('transparency projection', () => {
   let stores: ReturnType<typeof sqliteStores>;
   afterEach(async () => {
@@ -57,6 +62,18 @@ describe('transparency projection', () => {
       appealsOverturned: 1,
       appealDuration: { '3600': 1 },
     });
+  });
+
+  it("flags a moderator's decision as automatically detected when a rule sent the item to review (a decision's callback names no rule)", async () => {
+    stores = sqliteStores();
+    const { events } = stores;
+    await events.append('review_job-acme:j-rule', [jobOpened('j-rule', 'p3', 'RULE_EXECUTION', ['to-review'], '2026-03-03T08:00:00Z'), action('d-rule', 'p3', 'decision', '2026-03-03T09:00:00Z')], 'any');
+    await events.append('review_job-acme:j-report', [jobOpened('j-report', 'p4', 'REPORT', [], '2026-03-03T08:00:00Z'), action('d-report', 'p4', 'decision', '2026-03-03T09:00:00Z')], 'any');
+    await events.append('review_job-acme:j-merged', [jobOpened('j-merged', 'p5', 'REPORT', [], '2026-03-03T08:00:00Z'), jobMerged('j-merged', ['to-review'], '2026-03-03T08:30:00Z'), action('d-merged', 'p5', 'decision', '2026-03-03T09:00:00Z')], 'any');
+    await new ProjectionRunner(transparencyProjection, stores.events, stores.readStore).catchUp();
+    expect((await facts('d-rule'))?.automatedDetection).toBe(true);
+    expect((await facts('d-report'))?.automatedDetection).toBe(false);
+    expect((await facts('d-merged'))?.automatedDetection).toBe(true);
   });
 
   it('replaying the log again, or a rebuild, changes nothing', async () => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Projection, ProjectionContext } from '#warden/eventstore';
-import type { RecordedEvent } from '#warden/kernel';
+import { parseStreamName, type RecordedEvent } from '#warden/kernel';
 import type { ReadDocument } from '#warden/readstore';
 import { durationBucket } from '../domain/durations.js';
 import {
@@ -107,6 +107,7 @@ async function onAction(event: RecordedEvent, ctx: ProjectionContext): Promise<v
     return policyId ? [policyId] : [];
   });
   const decidedAt = utc(event.metadata.occurredAt);
+  const detected = trigger === 'rule' || (trigger === 'decision' && (rules.length > 0 || (await decidedJob(event, ctx))?.ruleDetected === true));
   const found = await item(ctx, orgId, typeId, itemId);
   const notice = found.doc.notices;
   const facts: StatementFactsDoc = {
@@ -122,7 +123,7 @@ async function onAction(event: RecordedEvent, ctx: ProjectionContext): Promise<v
     contentDate: (found.doc.firstSeenAt ?? decidedAt).slice(0, 10),
     notice,
     // A rule or hash match found it: the rule's own action, or the rule that sent it to review.
-    automatedDetection: trigger === 'rule' || (trigger === 'decision' && rules.length > 0),
+    automatedDetection: detected,
     automatedDecision: trigger === 'rule' || trigger === 'strike-threshold',
   };
   ctx.put(TRANSPARENCY_STATEMENTS, id, facts as unknown as ReadDocument);
@@ -135,6 +136,21 @@ async function onAction(event: RecordedEvent, ctx: ProjectionContext): Promise<v
   ctx.put(TRANSPARENCY_DAYS, counters.id, counters.doc as unknown as ReadDocument);
 }
 
+/** The review job a decision's action was published by (the decision's callback is appended to the job's stream). */
+async function decidedJob(event: RecordedEvent, ctx: ProjectionContext): Promise<TransparencyJobDoc | undefined> {
+  const { category, idParts } = parseStreamName(event.streamName);
+  if (category !== 'review_job' || idParts.length < 2) return undefined;
+  return ctx.get<TransparencyJobDoc>(TRANSPARENCY_JOBS, jobDocId(event.metadata.orgId, idParts[1]!));
+}
+
+/** A request a rule made (ENQUEUE_TO_MRT from a rule or hash match that names its rules). */
+const ruleRequest = (request: unknown): boolean => {
+  const r = record(request);
+  const rules = record(r['action'])['rules'];
+  return r['source'] === 'RULE_EXECUTION' && Array.isArray(rules) && rules.length > 0;
+};
+const anyRuleRequest = (data: Data) => ruleRequest(data['request']) || (Array.isArray(data['carried']) && data['carried'].some(ruleRequest));
+
 async function onJobOpened(event: RecordedEvent, ctx: ProjectionContext): Promise<void> {
   const data = record(event.data);
   const jobId = text(data['jobId']);
@@ -143,8 +159,18 @@ async function onJobOpened(event: RecordedEvent, ctx: ProjectionContext): Promis
   const typeId = text(target['typeId']);
   if (!jobId || !itemId || !typeId) return;
   const orgId = event.metadata.orgId;
-  const doc: TransparencyJobDoc = { orgId, itemTypeId: typeId, itemId };
+  const doc: TransparencyJobDoc = { orgId, itemTypeId: typeId, itemId, ruleDetected: anyRuleRequest(data) };
   ctx.put(TRANSPARENCY_JOBS, jobDocId(orgId, jobId), doc as unknown as ReadDocument);
+}
+
+/** A rule's request merged into a job a report opened: the decision on it was detected by a rule too. */
+async function onJobMerged(event: RecordedEvent, ctx: ProjectionContext): Promise<void> {
+  const data = record(event.data);
+  const jobId = text(data['jobId']);
+  if (!jobId || !anyRuleRequest(data)) return;
+  const id = jobDocId(event.metadata.orgId, jobId);
+  const job = await ctx.get<TransparencyJobDoc>(TRANSPARENCY_JOBS, id);
+  if (job && !job.ruleDetected) ctx.put(TRANSPARENCY_JOBS, id, { ...job, ruleDetected: true } as unknown as ReadDocument);
 }
 
 /** IGNORE: a moderator looked and took no action; the item's notices are answered all the same. */
@@ -197,6 +223,7 @@ const HANDLERS: { readonly [type: string]: (event: RecordedEvent, ctx: Projectio
   ReportSubmitted: onReport,
   ActionCallbackRequested: onAction,
   ReviewJobOpened: onJobOpened,
+  ReviewJobMerged: onJobMerged,
   ReviewJobDecided: onJobDecided,
   AppealSubmitted: onAppeal,
   AppealDecided: onAppealDecided,

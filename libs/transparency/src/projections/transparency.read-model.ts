@@ -13,10 +13,14 @@ export const TRANSPARENCY_ITEMS = 'transparency_items';
 export const TRANSPARENCY_STATEMENTS = 'transparency_statements';
 export const TRANSPARENCY_APPEALS = 'transparency_appeals';
 export const TRANSPARENCY_DAYS = 'transparency_days';
-/** Per review job, its item: an IGNORE decision answers the item's notices without an action. */
+/**
+ * Per review job, its item (an IGNORE decision answers the item's notices without an action) and
+ * whether a rule sent it to review (a moderator's decision on it was detected by automated means:
+ * the decision's callback names no rule).
+ */
 export const TRANSPARENCY_JOBS = 'transparency_jobs';
 
-export type TransparencyJobDoc = { orgId: string; itemTypeId: string; itemId: string };
+export type TransparencyJobDoc = { orgId: string; itemTypeId: string; itemId: string; ruleDetected?: boolean };
 export const jobDocId = (orgId: string, jobId: string) => [orgId, jobId].map(encodeURIComponent).join(':');
 
 /** Reports of the item no action has answered yet: the first one's time, and the reporters' types. */
