@@ -4,6 +4,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reviewOrgConfigWithPillSpam, type ReviewWorld, startReceiver, startReviewWorld } from '../support/review-fixture.js';
+import { transparencyConfig } from '../support/transparency-fixture.js';
 import { waitFor } from '../support/wait-for.js';
 import { loggedEvents, writeConfig } from '../support/config-files.js';
 import { runCli } from '../support/warden-process.js';
@@ -14,42 +15,6 @@ const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin })
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 addFormats(ajv);
 const validate = ajv.compile(schema);
-
-/** The review fixture's organization with a DSA mapping, a trusted-flagger reporter type, a suspension and a strike threshold. */
-function transparencyConfig(callbackUrl: string): string {
-  return reviewOrgConfigWithPillSpam(callbackUrl)
-    .replace(
-      '  - { id: user, name: User, kind: USER, fields: [{ name: name, type: STRING }], roles: { displayName: name } }',
-      `  - { id: user, name: User, kind: USER, fields: [{ name: name, type: STRING }], roles: { displayName: name }, dsa: { contentType: [CONTENT_TYPE_OTHER], contentTypeOther: Account } }
-  - { id: flagger, name: Trusted flagger, kind: USER, fields: [{ name: name, type: STRING }] }`,
-    )
-    .replace('    roles: { creator: author, createdAt: createdAt }', '    roles: { creator: author, createdAt: createdAt }\n    dsa: { contentType: [CONTENT_TYPE_TEXT], contentLanguage: EN }')
-    .replace(
-      '  - { id: spam, name: Spam, penalty: LOW, userStrikeCount: 1 }',
-      '  - { id: spam, name: Spam, penalty: LOW, userStrikeCount: 1, dsa: { category: STATEMENT_CATEGORY_SCAMS_AND_FRAUD, decisionGround: DECISION_GROUND_INCOMPATIBLE_CONTENT, incompatibleContentGround: "Terms 4.2", incompatibleContentExplanation: "Unsolicited commercial content." } }',
-    )
-    .replace(
-      '  - { id: violence, name: Violence, penalty: HIGH, userStrikeCount: 3 }',
-      '  - { id: violence, name: Violence, penalty: HIGH, userStrikeCount: 3, dsa: { category: STATEMENT_CATEGORY_VIOLENCE, decisionGround: DECISION_GROUND_ILLEGAL_CONTENT, illegalContentLegalGround: "Criminal code 131", illegalContentExplanation: "Glorifies violence." } }',
-    )
-    .replace(
-      '    parameters:\n      - { name: durationDays, type: NUMBER, required: false }',
-      `    parameters:
-      - { name: durationDays, type: NUMBER, required: false }
-    dsa: { decisionVisibility: [DECISION_VISIBILITY_CONTENT_REMOVED] }
-  - id: suspend
-    name: Suspend
-    kind: CUSTOMER_DEFINED_ACTION
-    itemTypeIds: [user]
-    callback: { url: ${callbackUrl}/hooks/suspend }
-    dsa: { decisionAccount: DECISION_ACCOUNT_SUSPENDED, durationDays: 30, defaultPolicyId: violence }
-strikes:
-  thresholds: [{ strikes: 3, actionId: suspend }]
-transparency:
-  territorialScope: [EEA]
-  trustedFlaggers: [flagger]`,
-    );
-}
 
 interface ExportLine {
   kind: string;

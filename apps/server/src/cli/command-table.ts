@@ -20,7 +20,7 @@ import {
 import { openApiCommand, rebuildReadModelsCommand } from './maintenance-commands.js';
 import { readModelsDigestCommand, replayCommand } from './replay-commands.js';
 import { backtestCommand, retroactCommand } from './rule-run-commands.js';
-import { transparencyReportCommand, transparencyStatementsCommand } from './transparency-commands.js';
+import { transparencyReportCommand, transparencyStatementsCommand, transparencySubmissionsCommand } from './transparency-commands.js';
 import { userCreateCommand, userDisableCommand, userInviteCommand, userListCommand, userSetPasswordCommand } from './user-commands.js';
 
 const PROGRAM = 'npm run warden --';
@@ -68,6 +68,7 @@ export const COMMANDS: readonly CliCommand[] = [
   auditAnchorCommand,
   transparencyStatementsCommand,
   transparencyReportCommand,
+  transparencySubmissionsCommand,
   userCreateCommand,
   userSetPasswordCommand,
   userDisableCommand,

@@ -2,9 +2,10 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { QueryBus } from '@nestjs/cqrs';
 import { DomainError, idProblem } from '#warden/kernel';
-import { ListStatementsQuery, type TransparencyReport, TransparencyReportQuery } from '#warden/transparency';
+import { ListStatementsQuery, type StatementView, type TransparencyReport, TransparencyReportQuery } from '#warden/transparency';
 import { type AppCommand, UsageError } from './cli-command.js';
 import { parseCommandArgs, required } from './command-options.js';
+import { formatTable } from './format-table.js';
 
 const PAGE = 1000;
 
@@ -40,10 +41,12 @@ export const transparencyStatementsCommand: AppCommand = {
     const file = values.out ? createWriteStream(values.out) : undefined;
     let written = 0;
     const incomplete = new Map<string, number>();
+    const submission = new Map<string, number>();
     let cursor: string | undefined;
     do {
       const page = await asUsage(() => queries.execute(new ListStatementsQuery(orgId, values.from, values.to, PAGE, cursor)));
       for (const view of page.statements) {
+        submission.set(view.submission.state, (submission.get(view.submission.state) ?? 0) + 1);
         if (view.statement === null) {
           for (const problem of view.problems) incomplete.set(problem, (incomplete.get(problem) ?? 0) + 1);
           continue;
@@ -61,6 +64,42 @@ export const transparencyStatementsCommand: AppCommand = {
       out(`Wrote ${written} statement(s) of ${orgId} to ${values.out}`);
     }
     for (const [problem, count] of incomplete) process.stderr.write(`incomplete: ${count} statement(s): ${problem}\n`);
+    if (submission.size > 0 && !submission.has('off')) {
+      process.stderr.write(`submission to the Transparency Database: ${[...submission].map(([state, n]) => `${n} ${state}`).join(', ')}\n`);
+    }
+    return 0;
+  },
+};
+
+/** Pages of the period's statements, oldest first. */
+async function* statementViews(queries: QueryBus, orgId: string, from: string | undefined, to: string | undefined): AsyncGenerator<StatementView> {
+  let cursor: string | undefined;
+  do {
+    const page = await asUsage(() => queries.execute(new ListStatementsQuery(orgId, from, to, PAGE, cursor)));
+    yield* page.statements;
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor !== undefined);
+}
+
+export const transparencySubmissionsCommand: AppCommand = {
+  name: 'transparency submissions',
+  usage: '--org <orgId> [--from <YYYY-MM-DD>] [--to <YYYY-MM-DD>] [--json]',
+  description:
+    "each statement of reasons of the period with its submission to the DSA Transparency Database: state (off, incomplete, unsent, pending, retrying, submitted, rejected, abandoned), " +
+    'attempts, and the last error (docs/transparency.md)',
+  async runInApp(args, app, out) {
+    const { values } = parseCommandArgs(args, { org: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, json: { type: 'boolean' } });
+    const orgId = orgOf(values);
+    const rows: string[][] = [];
+    for await (const view of statementViews(app.get(QueryBus), orgId, values.from, values.to)) {
+      const s = view.submission;
+      if (values.json) {
+        out(JSON.stringify({ puid: view.puid, decidedAt: view.decidedAt, actionId: view.actionId, ...s }));
+        continue;
+      }
+      rows.push([view.puid, view.decidedAt, view.actionId, s.state, String(s.attempts), s.submittedAt ?? s.nextAttemptAt ?? '', s.lastError ?? '']);
+    }
+    if (!values.json) out(formatTable(['PUID', 'DECIDED', 'ACTION', 'STATE', 'ATTEMPTS', 'SUBMITTED/NEXT', 'LAST ERROR'], rows));
     return 0;
   },
 };

@@ -59,7 +59,28 @@ export type StatementFactsDoc = {
   automatedDetection: boolean;
   /** No person took the decision: a rule's action, a strike threshold. */
   automatedDecision: boolean;
+  /** The submission batch it went in (docs/transparency.md, "Submission"); null (or absent, on facts recorded before): not sent. */
+  batchId?: string | null;
 };
+
+/** Per submission batch: its state for the statements it holds, and when it is due (a restart reschedules from here). */
+export const TRANSPARENCY_BATCHES = 'transparency_batches';
+
+export type TransparencyBatchDoc = {
+  orgId: string;
+  batchId: string;
+  status: 'pending' | 'retrying' | 'submitted' | 'rejected' | 'abandoned';
+  statements: number;
+  attempts: number;
+  lastError: string | null;
+  nextAttemptAt: string | null;
+  submittedAt: string | null;
+  /** PUIDs the Database reported it had already (an earlier attempt went through unrecorded). */
+  alreadyInDatabase: string[];
+  /** Revision of the batch's stream this reflects. */
+  revision: number;
+};
+export const batchDocId = (orgId: string, batchId: string) => key(orgId, batchId);
 
 export type TransparencyAppealDoc = { orgId: string; appealedAt: string; decided: boolean };
 

@@ -8,9 +8,26 @@ import { checkPeriod } from '../../domain/period.js';
 import { renderStatement } from '../../domain/statement-of-reasons.js';
 import { TRANSPARENCY_PROJECTION } from '../../projections/transparency.projection.js';
 import { dayPlus } from '../../domain/period.js';
-import { type StatementFactsDoc, TRANSPARENCY_STATEMENTS } from '../../projections/transparency.read-model.js';
+import { batchDocId, type StatementFactsDoc, TRANSPARENCY_BATCHES, TRANSPARENCY_STATEMENTS, type TransparencyBatchDoc } from '../../projections/transparency.read-model.js';
 import { statementCatalog } from '../statement-catalog.js';
-import { ListStatementsQuery, type StatementPage, type StatementView } from './list-statements.query.js';
+import { ListStatementsQuery, type StatementPage, type StatementSubmission, type StatementView } from './list-statements.query.js';
+
+/** A statement's submission state: its batch's, else what keeps it from one. */
+export function submissionOf(facts: StatementFactsDoc, complete: boolean, configured: boolean, batch: TransparencyBatchDoc | undefined): StatementSubmission {
+  const none = { batchId: null, attempts: 0, lastError: null, submittedAt: null, nextAttemptAt: null };
+  if (facts.batchId && batch) {
+    return {
+      state: batch.status,
+      batchId: batch.batchId,
+      attempts: batch.attempts,
+      lastError: batch.lastError,
+      submittedAt: batch.submittedAt,
+      nextAttemptAt: batch.nextAttemptAt,
+    };
+  }
+  if (!configured) return { state: 'off', ...none };
+  return { state: complete ? 'unsent' : 'incomplete', ...none };
+}
 
 /** Internal complaint handling is always open (POST /api/v1/report/appeal); the other two are the user's by law. */
 export const REDRESS = ['INTERNAL_COMPLAINT_HANDLING', 'OUT_OF_COURT_DISPUTE_SETTLEMENT', 'JUDICIAL_REDRESS'];
@@ -37,6 +54,13 @@ export class ListStatementsHandler implements IQueryHandler<ListStatementsQuery>
     await this.projections.catchUp(TRANSPARENCY_PROJECTION);
     const catalog = await statementCatalog(this.queries, query.orgId);
     const statements: StatementView[] = [];
+    const configured = catalog.transparency.enabled && catalog.transparency.submission !== undefined;
+    const batches = new Map<string, TransparencyBatchDoc | undefined>();
+    const batchOf = async (batchId: string | null | undefined) => {
+      if (!batchId) return undefined;
+      if (!batches.has(batchId)) batches.set(batchId, await this.readStore.get<TransparencyBatchDoc>(TRANSPARENCY_BATCHES, batchDocId(query.orgId, batchId)));
+      return batches.get(batchId);
+    };
     let next = offset;
     // Pages of facts until the page is full: facts of actions mapped false take no place in it.
     while (statements.length < query.limit) {
@@ -59,6 +83,7 @@ export class ListStatementsHandler implements IQueryHandler<ListStatementsQuery>
           statement: rendered.kind === 'statement' ? rendered.statement : null,
           problems: rendered.kind === 'incomplete' ? rendered.problems : [],
           redress: REDRESS,
+          submission: submissionOf(facts, rendered.kind === 'statement', configured, await batchOf(facts.batchId)),
         });
         if (statements.length === query.limit) break;
       }
