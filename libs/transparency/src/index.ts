@@ -3,3 +3,5 @@ export { ListStatementsQuery, type StatementPage, type StatementSubmission, type
 export { TransparencyReportQuery, type TransparencyReport } from './queries/transparency-report/transparency-report.query.js';
 export { TRANSPARENCY_PROJECTION } from './projections/transparency.projection.js';
 export type { DatabaseStatement } from './domain/statement-of-reasons.js';
+export { reportCsv } from './queries/transparency-report/report-csv.js';
+export { ListItemStatementsQuery } from './queries/list-item-statements/list-item-statements.query.js';

@@ -52,8 +52,9 @@ class StatementSubmissionDto {
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When its batch is tried next' }) nextAttemptAt!: string | null;
 }
 
-class StatementViewDto {
+export class StatementViewDto {
   @ApiProperty({ description: 'The statement\'s platform unique identifier (puid): opaque, derived from the published action' }) puid!: string;
+  @ApiProperty({ description: "The published action's delivery id (its callback's; Warden's reference, not part of the statement)" }) deliveryId!: string;
   @ApiProperty({ format: 'date-time' }) decidedAt!: string;
   @ApiProperty({ enum: ['rule', 'decision', 'strike-threshold', 'post-actions'], description: 'What took the decision' }) trigger!: 'rule' | 'decision' | 'strike-threshold' | 'post-actions';
   @ApiProperty({ type: StatementItemDto, description: 'The item acted on (Warden\'s reference; not part of the statement)' }) item!: StatementItemDto;
@@ -69,6 +70,10 @@ class StatementViewDto {
   @ApiProperty({ type: [String], description: 'What the DSA mapping lacks for this statement; empty when complete' }) problems!: string[];
   @ApiProperty({ type: [String], description: 'The redress open to the affected user (DSA Art. 17(3)(f))' }) redress!: string[];
   @ApiProperty({ type: StatementSubmissionDto, description: "Its submission to the DSA Transparency Database (docs/transparency.md, \"Submission\")" }) submission!: StatementSubmissionDto;
+}
+
+export class ItemStatementsDto {
+  @ApiProperty({ type: [StatementViewDto], description: 'Newest first' }) statements!: StatementViewDto[];
 }
 
 export class StatementPageDto implements Record<keyof StatementPage, unknown> {

@@ -2,6 +2,7 @@ import { type DynamicModule, Inject, Module, type OnModuleInit } from '@nestjs/c
 import { CatalogModule } from '#warden/catalog';
 import { ProjectionHost } from '#warden/storage';
 import { transparencyProjection } from './projections/transparency.projection.js';
+import { ListItemStatementsHandler } from './queries/list-item-statements/list-item-statements.handler.js';
 import { ListStatementsHandler } from './queries/list-statements/list-statements.handler.js';
 import { TransparencyReportHandler } from './queries/transparency-report/transparency-report.handler.js';
 import { DEFAULT_SUBMISSION_OPTIONS, StatementSubmitter, SUBMISSION_OPTIONS } from './submission/statement-submitter.js';
@@ -32,6 +33,7 @@ export class TransparencyModule implements OnModuleInit {
         { provide: SUBMISSION_OPTIONS, useValue: { ...DEFAULT_SUBMISSION_OPTIONS, submit: options.submit ?? false } },
         StatementSubmitter,
         ListStatementsHandler,
+        ListItemStatementsHandler,
         TransparencyReportHandler,
       ],
     };

@@ -315,6 +315,7 @@ export const transparencyProjection: Projection = {
     { collection: TRANSPARENCY_STATEMENTS, fields: ['orgId', 'puid'] },
     { collection: TRANSPARENCY_STATEMENTS, fields: ['orgId', 'batchId'] },
     { collection: TRANSPARENCY_STATEMENTS, fields: ['batchId'] },
+    { collection: TRANSPARENCY_STATEMENTS, fields: ['orgId', 'item.typeId', 'item.id'] },
     { collection: TRANSPARENCY_DAYS, fields: ['orgId', 'day'] },
     { collection: TRANSPARENCY_BATCHES, fields: ['status'] },
   ],

@@ -5,7 +5,7 @@ import { CLOCK } from '#warden/platform';
 import type { ReadStore } from '#warden/readstore';
 import { ProjectionHost, READ_STORE } from '#warden/storage';
 import { checkPeriod } from '../../domain/period.js';
-import { renderStatement } from '../../domain/statement-of-reasons.js';
+import { renderStatement, type StatementCatalog } from '../../domain/statement-of-reasons.js';
 import { TRANSPARENCY_PROJECTION } from '../../projections/transparency.projection.js';
 import { dayPlus } from '../../domain/period.js';
 import { batchDocId, type StatementFactsDoc, TRANSPARENCY_BATCHES, TRANSPARENCY_STATEMENTS, type TransparencyBatchDoc } from '../../projections/transparency.read-model.js';
@@ -32,6 +32,45 @@ export function submissionOf(facts: StatementFactsDoc, complete: boolean, config
 /** Internal complaint handling is always open (POST /api/v1/report/appeal); the other two are the user's by law. */
 export const REDRESS = ['INTERNAL_COMPLAINT_HANDLING', 'OUT_OF_COURT_DISPUTE_SETTLEMENT', 'JUDICIAL_REDRESS'];
 
+/** Statement views of one organization, its batches read once each (several statements share one). */
+export class StatementViews {
+  private readonly configured: boolean;
+  private readonly batches = new Map<string, TransparencyBatchDoc | undefined>();
+
+  constructor(
+    private readonly readStore: ReadStore,
+    private readonly orgId: string,
+    private readonly catalog: StatementCatalog,
+  ) {
+    this.configured = catalog.transparency.enabled && catalog.transparency.submission !== undefined;
+  }
+
+  /** Its statement rendered with the mapping in force; undefined for an action mapped `dsa: false`. */
+  async of(facts: StatementFactsDoc): Promise<StatementView | undefined> {
+    const rendered = renderStatement(facts, this.catalog);
+    if (rendered.kind === 'none') return undefined;
+    return {
+      puid: facts.puid,
+      deliveryId: facts.deliveryId,
+      decidedAt: facts.decidedAt,
+      trigger: facts.trigger,
+      item: facts.item,
+      actionId: facts.actionId,
+      policyIds: facts.policyIds,
+      statement: rendered.kind === 'statement' ? rendered.statement : null,
+      problems: rendered.kind === 'incomplete' ? rendered.problems : [],
+      redress: REDRESS,
+      submission: submissionOf(facts, rendered.kind === 'statement', this.configured, await this.batch(facts.batchId)),
+    };
+  }
+
+  private async batch(batchId: string | null | undefined): Promise<TransparencyBatchDoc | undefined> {
+    if (!batchId) return undefined;
+    if (!this.batches.has(batchId)) this.batches.set(batchId, await this.readStore.get<TransparencyBatchDoc>(TRANSPARENCY_BATCHES, batchDocId(this.orgId, batchId)));
+    return this.batches.get(batchId);
+  }
+}
+
 /**
  * Published actions of the period in decision order, each with its statement rendered with the
  * mapping in force; actions mapped `dsa: false` are left out. The projection is caught up first.
@@ -54,13 +93,7 @@ export class ListStatementsHandler implements IQueryHandler<ListStatementsQuery>
     await this.projections.catchUp(TRANSPARENCY_PROJECTION);
     const catalog = await statementCatalog(this.queries, query.orgId);
     const statements: StatementView[] = [];
-    const configured = catalog.transparency.enabled && catalog.transparency.submission !== undefined;
-    const batches = new Map<string, TransparencyBatchDoc | undefined>();
-    const batchOf = async (batchId: string | null | undefined) => {
-      if (!batchId) return undefined;
-      if (!batches.has(batchId)) batches.set(batchId, await this.readStore.get<TransparencyBatchDoc>(TRANSPARENCY_BATCHES, batchDocId(query.orgId, batchId)));
-      return batches.get(batchId);
-    };
+    const views = new StatementViews(this.readStore, query.orgId, catalog);
     let next = offset;
     // Pages of facts until the page is full: facts of actions mapped false take no place in it.
     while (statements.length < query.limit) {
@@ -71,20 +104,9 @@ export class ListStatementsHandler implements IQueryHandler<ListStatementsQuery>
       );
       for (const facts of batch) {
         next++;
-        const rendered = renderStatement(facts, catalog);
-        if (rendered.kind === 'none') continue;
-        statements.push({
-          puid: facts.puid,
-          decidedAt: facts.decidedAt,
-          trigger: facts.trigger,
-          item: facts.item,
-          actionId: facts.actionId,
-          policyIds: facts.policyIds,
-          statement: rendered.kind === 'statement' ? rendered.statement : null,
-          problems: rendered.kind === 'incomplete' ? rendered.problems : [],
-          redress: REDRESS,
-          submission: submissionOf(facts, rendered.kind === 'statement', configured, await batchOf(facts.batchId)),
-        });
+        const view = await views.of(facts);
+        if (!view) continue;
+        statements.push(view);
         if (statements.length === query.limit) break;
       }
       if (batch.length < query.limit) return { ...period, statements, nextCursor: null };

@@ -24,6 +24,8 @@ export interface StatementSubmission {
 /** A published action and its statement of reasons, with Warden's own bookkeeping around it. */
 export interface StatementView {
   puid: string;
+  /** The published action's delivery id (Warden's reference: its callback's). */
+  deliveryId: string;
   decidedAt: string;
   trigger: 'rule' | 'decision' | 'strike-threshold' | 'post-actions';
   item: { id: string; typeId: string };
