@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { GetCatalogSettingsQuery } from '#warden/catalog';
+import { CATALOG_PROJECTION, GetCatalogSettingsQuery } from '#warden/catalog';
 import type { EventStore } from '#warden/eventstore';
 import { type Clock, DomainError, foldStream, streamName } from '#warden/kernel';
 import {
@@ -181,14 +181,20 @@ export class StatementSubmitter implements OnApplicationShutdown {
     this.forming.set(orgId, run);
   }
 
+  /** The organization's transparency settings, the catalog's read model caught up (a wake-up may follow their change closely). */
+  private async settings(orgId: string) {
+    await this.projections.catchUp(CATALOG_PROJECTION);
+    return this.queries.execute(new GetCatalogSettingsQuery(orgId, 'transparency'));
+  }
+
   private async formBatches(orgId: string): Promise<void> {
-    const settings = await this.queries.execute(new GetCatalogSettingsQuery(orgId, 'transparency'));
+    const settings = await this.settings(orgId);
     if (!settings?.enabled || !settings.submission) return;
     for (;;) {
       if (!this.active) return;
       // The batches recorded so far are in the read model: their statements are not taken again.
       await this.projections.catchUp(TRANSPARENCY_PROJECTION);
-      const catalog = await statementCatalog(this.queries, orgId);
+      const catalog = await statementCatalog(this.queries, this.projections, orgId);
       const unsent = await this.readStore.find<StatementFactsDoc>(
         TRANSPARENCY_STATEMENTS,
         { orgId, batchId: null },
@@ -240,7 +246,7 @@ export class StatementSubmitter implements OnApplicationShutdown {
     if (state.status !== 'pending' && state.status !== 'retrying') return;
     const due = Date.parse(state.nextAttemptAt!);
     if (due > this.clock.now().getTime() + DUE_SLACK_MS) return this.schedule(orgId, batchId, state.nextAttemptAt!);
-    const settings = await this.queries.execute(new GetCatalogSettingsQuery(orgId, 'transparency'));
+    const settings = await this.settings(orgId);
     // Submission switched off since: the batch stays due, and is sent once it is configured again (a restart reloads it).
     if (!settings?.submission) return;
     const outcome = await this.send(settings.submission, state);

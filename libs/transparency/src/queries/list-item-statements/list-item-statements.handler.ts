@@ -22,7 +22,7 @@ export class ListItemStatementsHandler implements IQueryHandler<ListItemStatemen
 
   async execute(query: ListItemStatementsQuery): Promise<StatementView[]> {
     await this.projections.catchUp(TRANSPARENCY_PROJECTION);
-    const catalog = await statementCatalog(this.queries, query.orgId);
+    const catalog = await statementCatalog(this.queries, this.projections, query.orgId);
     const facts = await this.readStore.find<StatementFactsDoc>(
       TRANSPARENCY_STATEMENTS,
       { orgId: query.orgId, 'item.typeId': query.typeId, 'item.id': query.itemId },

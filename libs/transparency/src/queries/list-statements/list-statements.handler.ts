@@ -91,7 +91,7 @@ export class ListStatementsHandler implements IQueryHandler<ListStatementsQuery>
     const offset = query.cursor === undefined ? 0 : Number(query.cursor);
     if (!Number.isSafeInteger(offset) || offset < 0) throw invalidField('/cursor', 'expected a cursor from an earlier page');
     await this.projections.catchUp(TRANSPARENCY_PROJECTION);
-    const catalog = await statementCatalog(this.queries, query.orgId);
+    const catalog = await statementCatalog(this.queries, this.projections, query.orgId);
     const statements: StatementView[] = [];
     const views = new StatementViews(this.readStore, query.orgId, catalog);
     let next = offset;
