@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loggedEvents } from '../support/config-files.js';
+import { loggedEvents, writeConfig } from '../support/config-files.js';
 import { type ReviewWorld, startReceiver, startReviewWorld } from '../support/review-fixture.js';
 import { transparencyConfig } from '../support/transparency-fixture.js';
 import { waitFor } from '../support/wait-for.js';
@@ -155,5 +155,22 @@ describe('submitting statements of reasons to the Transparency Database', () => 
     const cli = await runCli(['transparency', 'submissions', '--org', 'rev', '--from', today, '--to', today, '--json'], world.env);
     const line = cli.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { puid: string; state: string }).find((l) => l.puid === mine.puid);
     expect(line?.state).toBe('submitted');
+  }, 120_000);
+
+  it('sends through the outbound guard: an endpoint on a link-local (metadata) address is refused, and the statement says so', async () => {
+    const metadata = `\n  submission: { url: "http://169.254.169.254/api/v1/statements", token: "\${DSA_TOKEN}" }`;
+    const applied = await runCli(['apply', writeConfig(transparencyConfig(callbacks.url, metadata))], world.env);
+    expect(applied.code, applied.stderr).toBe(0);
+    const received = database.received.length;
+    expect((await fetch(`${restarted!.url}/api/v1/items/async`, { method: 'POST', headers: { 'x-api-key': world.key, 'content-type': 'application/json' }, body: JSON.stringify({ items: pills(2000, 1) }) })).status).toBe(202);
+    const refused = await waitFor(
+      () => loggedEvents(world.dataDir, 'StatementBatchAttemptFailed').find((e) => String(e.data['error']).includes('169.254.169.254')),
+      { what: 'an attempt refused by the outbound guard', intervalMs: 200 },
+    );
+    expect(refused.data).toMatchObject({ status: null, error: 'Outbound request to 169.254.169.254 refused: address not allowed' });
+    const cli = await runCli(['transparency', 'submissions', '--org', 'rev', '--from', today, '--to', today, '--json'], world.env);
+    const states = cli.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { state: string; lastError: string | null });
+    expect(states.filter((l) => l.lastError?.includes('Outbound request to 169.254.169.254 refused: address not allowed')).map((l) => l.state)).toEqual([expect.stringMatching(/^(retrying|abandoned)$/)]);
+    expect(database.received.length).toBe(received);
   }, 120_000);
 });
