@@ -4,7 +4,17 @@ import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
 import { ProjectionRunner, rebuildReadModels } from '#warden/eventstore';
 import type { JsonObject, NewEvent } from '#warden/kernel';
 import { statementPuid, transparencyProjection } from './transparency.projection.js';
-import { dayDocId, statementDocId, TRANSPARENCY_DAYS, TRANSPARENCY_STATEMENTS, type StatementFactsDoc, type TransparencyDayDoc } from './transparency.read-model.js';
+import {
+  batchDocId,
+  dayDocId,
+  statementDocId,
+  TRANSPARENCY_BATCHES,
+  TRANSPARENCY_DAYS,
+  TRANSPARENCY_STATEMENTS,
+  type StatementFactsDoc,
+  type TransparencyBatchDoc,
+  type TransparencyDayDoc,
+} from './transparency.read-model.js';
 
 const at = (event: NewEvent, occurredAt: string): NewEvent => ({ ...event, metadata: { ...event.metadata, occurredAt } });
 const submitted = (itemId: string, when: string) => at(anEvent('ItemSubmitted', { itemId, typeId: 'post', data: {}, creator: null, subject: 'u', source: 'items' } as JsonObject), when);
@@ -33,11 +43,17 @@ describe('transparency projection', () => {
     await events.append('report-acme:r1', [report('p2', 'user', '2026-03-02T10:00:00Z'), report('p2', 'flagger', '2026-03-02T10:30:00Z')], 'any');
     await events.append('item_evaluation-acme:p1', [action('d1', 'p1', undefined, '2026-03-02T11:00:00Z')], 'any');
     await events.append('review_job-acme:j2', [action('d2', 'p2', 'decision', '2026-03-02T12:00:00Z', ['r1'])], 'any');
+    await events.append('transparency_batch-acme:b1', [
+      at(anEvent('StatementBatchRequested', { batchId: 'b1', statements: [{ puid: statementPuid('acme', 'd1'), deliveryId: 'd1' }], bodies: [{ puid: statementPuid('acme', 'd1') }], requestedAt: '2026-03-02T11:01:00Z', nextAttemptAt: '2026-03-02T11:01:00Z' } as JsonObject), '2026-03-02T11:01:00Z'),
+      at(anEvent('StatementBatchAttemptFailed', { batchId: 'b1', attempt: 1, status: 503, error: 'The Database answered 503', retryAfterMs: null, alreadyInDatabase: [], attemptedAt: '2026-03-02T11:01:01Z', nextAttemptAt: '2026-03-02T11:01:11Z' } as JsonObject), '2026-03-02T11:01:01Z'),
+      at(anEvent('StatementBatchSubmitted', { batchId: 'b1', attempt: 2, status: 201, alreadyInDatabase: [], submittedAt: '2026-03-02T11:01:11Z' } as JsonObject), '2026-03-02T11:01:11Z'),
+    ], 'any');
     await events.append('appeal-acme:a1', [appeal('a1', '2026-03-02T13:00:00Z'), appealDecided('a1', 'ACCEPT', '2026-03-02T14:00:00Z'), appealDecided('a1', 'REJECT', '2026-03-02T15:00:00Z')], 'any');
   }
 
   const facts = (deliveryId: string) => stores.readStore.get<StatementFactsDoc>(TRANSPARENCY_STATEMENTS, statementDocId('acme', deliveryId));
   const day = () => stores.readStore.get<TransparencyDayDoc>(TRANSPARENCY_DAYS, dayDocId('acme', '2026-03-02'));
+  const batch = () => stores.readStore.get<TransparencyBatchDoc>(TRANSPARENCY_BATCHES, batchDocId('acme', 'b1'));
 
   it('records the facts of each published action: source, automated means, dates, an opaque PUID', async () => {
     stores = sqliteStores();
@@ -45,6 +61,10 @@ describe('transparency projection', () => {
     await new ProjectionRunner(transparencyProjection, stores.events, stores.readStore).catchUp();
     expect(await facts('d1')).toMatchObject({ trigger: 'rule', contentDate: '2026-03-01', notice: null, automatedDetection: true, automatedDecision: true, puid: statementPuid('acme', 'd1') });
     expect(statementPuid('acme', 'd1')).toMatch(/^warden-[0-9a-f]{40}$/);
+    // Its submission: in batch b1, submitted at the second attempt; d2 is in no batch.
+    expect((await facts('d1'))?.batchId).toBe('b1');
+    expect((await facts('d2'))?.batchId).toBeNull();
+    expect(await batch()).toMatchObject({ status: 'submitted', statements: 1, attempts: 2, lastError: 'The Database answered 503', submittedAt: '2026-03-02T11:01:11Z', nextAttemptAt: null });
     expect(await facts('d2')).toMatchObject({
       trigger: 'decision',
       notice: { firstAt: '2026-03-02T10:00:00.000Z', reporterTypes: ['flagger', 'user'] },
@@ -80,11 +100,11 @@ describe('transparency projection', () => {
     stores = sqliteStores();
     await seed();
     await new ProjectionRunner(transparencyProjection, stores.events, stores.readStore).catchUp();
-    const once = { d2: await facts('d2'), day: await day() };
+    const once = { d1: await facts('d1'), d2: await facts('d2'), day: await day(), batch: await batch() };
     await stores.readStore.commit([], { projection: transparencyProjection.name, from: await stores.readStore.checkpoint(transparencyProjection.name), to: 0 });
     await new ProjectionRunner(transparencyProjection, stores.events, stores.readStore).catchUp();
-    expect({ d2: await facts('d2'), day: await day() }).toEqual(once);
+    expect({ d1: await facts('d1'), d2: await facts('d2'), day: await day(), batch: await batch() }).toEqual(once);
     await rebuildReadModels([transparencyProjection], stores.events, stores.readStore);
-    expect({ d2: await facts('d2'), day: await day() }).toEqual(once);
+    expect({ d1: await facts('d1'), d2: await facts('d2'), day: await day(), batch: await batch() }).toEqual(once);
   });
 });
