@@ -1,5 +1,23 @@
 // Runs every benchmark in turn; each prints its own table (copied into docs/benchmarks.md).
-for (const name of ['startup', 'append', 'apply', 'ingest', 'inbound-topic', 'partial-items', 'single-item', 'hashing', 'callbacks', 'console', 'console-ui', 'review', 'full-size-tests', 'enforcement', 'audit', 'transparency', 'flood']) {
+for (const name of [
+  'startup',
+  'append',
+  'apply',
+  'ingest',
+  'inbound-topic',
+  'partial-items',
+  'single-item',
+  'hashing',
+  'callbacks',
+  'console',
+  'console-ui',
+  'review',
+  'full-size-tests',
+  'enforcement',
+  'audit',
+  'transparency',
+  'flood',
+]) {
   await import(`./${name}.mjs`);
   console.log();
 }

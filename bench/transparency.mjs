@@ -70,7 +70,17 @@ function prepare() {
 function openDir(dir) {
   const db = openSqlite(join(dir, 'warden.db'), { synchronous: 'normal' });
   const rdb = openSqlite(join(dir, 'read-models.db'), { synchronous: 'normal' });
-  return { db, rdb, events: new SqliteEventStore(db), reads: new SqliteReadStore(rdb), close: async (s) => { await s.events.close(); db.close(); rdb.close(); } };
+  return {
+    db,
+    rdb,
+    events: new SqliteEventStore(db),
+    reads: new SqliteReadStore(rdb),
+    close: async (s) => {
+      await s.events.close();
+      db.close();
+      rdb.close();
+    },
+  };
 }
 
 const meta = (at, orgId = ORG) => ({ orgId, correlationId: randomUUID(), causationId: null, actor: 'bench', occurredAt: at, schemaVersion: 1 });
@@ -83,16 +93,77 @@ function decisionEvents(i, base) {
   const out = [[`item-${ORG}:post:p${i}`, [ev('ItemSubmitted', { itemId: item.id, typeId: 'post', version: 1 }, at(0))]]];
   if (i % 3 === 0) {
     const reporter = i % 6 === 0 ? 'flagger' : 'user';
-    out.push([`report-${ORG}:r${i}`, [ev('ReportSubmitted', { reportId: `r${i}`, reporter: { kind: 'user', id: `u${i}`, typeId: reporter }, reportedAt: at(1), reportedItem: { ...item, version: 1 }, policyId: i % 2 ? 'spam' : 'violence' }, at(1))]]);
+    out.push([
+      `report-${ORG}:r${i}`,
+      [
+        ev(
+          'ReportSubmitted',
+          {
+            reportId: `r${i}`,
+            reporter: { kind: 'user', id: `u${i}`, typeId: reporter },
+            reportedAt: at(1),
+            reportedItem: { ...item, version: 1 },
+            policyId: i % 2 ? 'spam' : 'violence',
+          },
+          at(1),
+        ),
+      ],
+    ]);
   }
   const trigger = ['rule', 'decision', 'post-actions', 'rule', 'decision'][i % 5];
   const policies = [{ id: i % 2 ? 'spam' : 'violence', name: 'P' }];
-  out.push([`item_evaluation-${ORG}:p${i}`, [ev('ActionCallbackRequested', { deliveryId: `d${i}`, item: { ...item, typeName: 'Post' }, action: { id: 'remove' }, policies, rules: trigger === 'rule' ? [{ id: 'r', name: 'R' }] : [], custom: {}, creator: null, trigger }, at(5))]]);
+  out.push([
+    `item_evaluation-${ORG}:p${i}`,
+    [
+      ev(
+        'ActionCallbackRequested',
+        {
+          deliveryId: `d${i}`,
+          item: { ...item, typeName: 'Post' },
+          action: { id: 'remove' },
+          policies,
+          rules: trigger === 'rule' ? [{ id: 'r', name: 'R' }] : [],
+          custom: {},
+          creator: null,
+          trigger,
+        },
+        at(5),
+      ),
+    ],
+  ]);
   if (i % 50 === 0) {
-    out.push([`user_strikes-${ORG}:u${i}`, [ev('ActionCallbackRequested', { deliveryId: `s${i}`, item: { id: `author-${i}`, typeId: 'user', typeName: 'User' }, action: { id: 'suspend' }, policies: [], rules: [], custom: {}, creator: null, trigger: 'strike-threshold' }, at(6))]]);
+    out.push([
+      `user_strikes-${ORG}:u${i}`,
+      [
+        ev(
+          'ActionCallbackRequested',
+          {
+            deliveryId: `s${i}`,
+            item: { id: `author-${i}`, typeId: 'user', typeName: 'User' },
+            action: { id: 'suspend' },
+            policies: [],
+            rules: [],
+            custom: {},
+            creator: null,
+            trigger: 'strike-threshold',
+          },
+          at(6),
+        ),
+      ],
+    ]);
   }
   if (i % 10 === 0) {
-    out.push([`appeal-${ORG}:a${i}`, [ev('AppealSubmitted', { appealId: `a${i}`, appealedAt: at(7) }, at(7)), ev('AppealDecided', { appealId: `a${i}`, decision: i % 20 ? 'REJECT' : 'ACCEPT', jobId: 'j', decisionId: 'x', decidedBy: { userId: 'm' }, decidedAt: at(9) }, at(9))]]);
+    out.push([
+      `appeal-${ORG}:a${i}`,
+      [
+        ev('AppealSubmitted', { appealId: `a${i}`, appealedAt: at(7) }, at(7)),
+        ev(
+          'AppealDecided',
+          { appealId: `a${i}`, decision: i % 20 ? 'REJECT' : 'ACCEPT', jobId: 'j', decisionId: 'x', decidedBy: { userId: 'm' }, decidedAt: at(9) },
+          at(9),
+        ),
+      ],
+    ]);
   }
   return out;
 }
@@ -126,7 +197,10 @@ async function projectionThroughput() {
   const out = join(dir, 'sor.ndjson');
   const rendered = cli(dir, ['transparency', 'statements', '--org', ORG, '--from', from, '--to', to, '--out', out]);
   const lines = readFileSync(out, 'utf8').trimEnd().split('\n').length;
-  if (lines !== statements) { console.error(dir); throw new Error(`wrote ${lines} statements of ${statements}: ${rendered.stderr.slice(0, 500)}`); }
+  if (lines !== statements) {
+    console.error(dir);
+    throw new Error(`wrote ${lines} statements of ${statements}: ${rendered.stderr.slice(0, 500)}`);
+  }
   rmSync(dir, { recursive: true, force: true });
   return { events, statements, seconds, rendered };
 }
@@ -137,14 +211,22 @@ function dayDocs(lastDay) {
   let left = YEAR_DECISIONS;
   const docs = [];
   let seed = 1;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   for (let d = DAYS - 1; d >= 0; d--) {
     const day = isoDay(Date.parse(`${lastDay}T00:00:00Z`) - d * DAY_MS);
     const n = d === 0 ? left : perDay;
     left -= n;
     const actions = {};
     const keys = [];
-    for (const action of ['remove', 'suspend']) for (const policies of ['spam', 'violence', 'spam,violence', '']) for (const source of ['', 'user', 'flagger', 'flagger,user']) for (const [det, dec] of [[1, 1], [1, 0], [0, 0]]) keys.push(JSON.stringify([action, policies, source, det, dec]));
+    for (const action of ['remove', 'suspend'])
+      for (const policies of ['spam', 'violence', 'spam,violence', ''])
+        for (const source of ['', 'user', 'flagger', 'flagger,user'])
+          for (const [det, dec] of [
+            [1, 1],
+            [1, 0],
+            [0, 0],
+          ])
+            keys.push(JSON.stringify([action, policies, source, det, dec]));
     for (let k = 0; k < n; k++) {
       const key = keys[Math.floor(random() * keys.length)];
       actions[key] = (actions[key] ?? 0) + 1;
@@ -187,7 +269,10 @@ async function yearReport() {
   // The projection's tables and indexes as the server makes them, caught up on the log (configuration only).
   await new ProjectionRunner(transparencyProjection, s.events, s.reads).catchUp();
   const docs = dayDocs(to);
-  const buckets = docs.reduce((n, d) => n + Object.keys(d.doc.noticeToAction).length + Object.keys(d.doc.appealDuration).length + Object.keys(d.doc.actions).length, 0);
+  const buckets = docs.reduce(
+    (n, d) => n + Object.keys(d.doc.noticeToAction).length + Object.keys(d.doc.appealDuration).length + Object.keys(d.doc.actions).length,
+    0,
+  );
   await s.reads.commit(docs.map((d) => ({ op: 'put', collection: 'transparency_days', id: d.id, doc: d.doc })));
   await s.close(s);
 
@@ -206,7 +291,11 @@ async function yearReport() {
   try {
     await roles.start('all', port, dir);
     const base = `http://127.0.0.1:${port}`;
-    const login = await fetch(`${base}/api/console/v1/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'analyst@bench.example', password: PASSWORD }) });
+    const login = await fetch(`${base}/api/console/v1/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'analyst@bench.example', password: PASSWORD }),
+    });
     if (login.status !== 200) throw new Error(`sign-in answered ${login.status}`);
     const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
     for (let i = 0; i < 7; i++) {
@@ -214,14 +303,25 @@ async function yearReport() {
       const res = await fetch(`${base}/api/console/v1/transparency/report?from=${from}&to=${to}`, { headers: { cookie } });
       const body = await res.json();
       runs.push((performance.now() - started) / 1000);
-      if (res.status !== 200 || body.actions.total !== YEAR_DECISIONS) throw new Error(`the route answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
+      if (res.status !== 200 || body.actions.total !== YEAR_DECISIONS)
+        throw new Error(`the route answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
     }
   } finally {
     await roles.stopAll();
     rmSync(dir, { recursive: true, force: true });
   }
   const sorted = [...runs].sort((a, b) => a - b);
-  return { from, to, buckets, first: runs[0], median: sorted[Math.floor(sorted.length / 2)], worst: sorted[sorted.length - 1], cli: Math.min(...cliSeconds), cliWorst: Math.max(...cliSeconds), startup };
+  return {
+    from,
+    to,
+    buckets,
+    first: runs[0],
+    median: sorted[Math.floor(sorted.length / 2)],
+    worst: sorted[sorted.length - 1],
+    cli: Math.min(...cliSeconds),
+    cliWorst: Math.max(...cliSeconds),
+    startup,
+  };
 }
 
 const p = await projectionThroughput();
@@ -229,7 +329,15 @@ const y = await yearReport();
 console.log(`DSA transparency (node ${process.version}; CLI runs include start-up)\n`);
 console.log('| measure | result |');
 console.log('|---|---|');
-console.log(`| transparency projection catching up on ${round(p.events)} events (${round(DECISIONS)} items, ${round(p.statements)} published actions, reports, appeals) | ${round(p.events / p.seconds)} events/s, **${round(p.statements / p.seconds)} statements/s derived** (${p.seconds.toFixed(1)} s) |`);
-console.log(`| \`warden transparency statements\`: ${round(p.statements)} statements rendered with the mapping and written as NDJSON | ${round(p.statements / p.rendered.seconds)} statements/s (${p.rendered.seconds.toFixed(1)} s) |`);
-console.log(`| report route, ${round(YEAR_DECISIONS)} decisions over ${DAYS} days (${y.from}..${y.to}; ${round(y.buckets)} counter entries) | first ${(y.first * 1000).toFixed(0)} ms, median ${(y.median * 1000).toFixed(0)} ms, worst ${(y.worst * 1000).toFixed(0)} ms of 7 |`);
-console.log(`| \`warden transparency report\` over the same year | ${y.cli.toFixed(2)} s best, ${y.cliWorst.toFixed(2)} s worst of 3 (CLI start-up alone: ${y.startup.toFixed(2)} s) |`);
+console.log(
+  `| transparency projection catching up on ${round(p.events)} events (${round(DECISIONS)} items, ${round(p.statements)} published actions, reports, appeals) | ${round(p.events / p.seconds)} events/s, **${round(p.statements / p.seconds)} statements/s derived** (${p.seconds.toFixed(1)} s) |`,
+);
+console.log(
+  `| \`warden transparency statements\`: ${round(p.statements)} statements rendered with the mapping and written as NDJSON | ${round(p.statements / p.rendered.seconds)} statements/s (${p.rendered.seconds.toFixed(1)} s) |`,
+);
+console.log(
+  `| report route, ${round(YEAR_DECISIONS)} decisions over ${DAYS} days (${y.from}..${y.to}; ${round(y.buckets)} counter entries) | first ${(y.first * 1000).toFixed(0)} ms, median ${(y.median * 1000).toFixed(0)} ms, worst ${(y.worst * 1000).toFixed(0)} ms of 7 |`,
+);
+console.log(
+  `| \`warden transparency report\` over the same year | ${y.cli.toFixed(2)} s best, ${y.cliWorst.toFixed(2)} s worst of 3 (CLI start-up alone: ${y.startup.toFixed(2)} s) |`,
+);

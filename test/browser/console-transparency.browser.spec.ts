@@ -31,17 +31,22 @@ describe('the console: statements of reasons and the transparency report (browse
     await new Promise<void>((r) => database.listen(0, '127.0.0.1', r));
     const dbUrl = `http://127.0.0.1:${(database.address() as AddressInfo).port}/api/v1/statements`;
     [world, browser] = await Promise.all([
-      startReviewWorld(transparencyConfig(callbacks.url, `\n  submission: { url: "${dbUrl}", token: "\${DSA_TOKEN}" }`), ['ADMIN'], { DSA_TOKEN: 'browser-token' }),
+      startReviewWorld(transparencyConfig(callbacks.url, `\n  submission: { url: "${dbUrl}", token: "\${DSA_TOKEN}" }`), ['ADMIN'], {
+        DSA_TOKEN: 'browser-token',
+      }),
       launchChromium(),
     ]);
     // A rule removes the post (a statement of reasons); a report of it opens a job.
     const post = { id: 'p-pills', typeId: 'post', data: { text: 'cheap pills', author: { id: 'seller-1', typeId: 'user' } } };
     expect((await world.api('POST', '/api/v1/items/async', { items: [post] })).status).toBe(202);
-    await waitFor(async () => {
-      const r = await world.call(world.sessions['ADMIN']!, 'GET', '/api/console/v1/transparency/items/post/p-pills/statements');
-      const body = (await r.json()) as { statements: Array<{ submission: { state: string } }> };
-      return body.statements[0]?.submission.state === 'submitted' || undefined;
-    }, { what: "the rule's statement submitted", timeoutMs: 30_000, intervalMs: 200 });
+    await waitFor(
+      async () => {
+        const r = await world.call(world.sessions['ADMIN']!, 'GET', '/api/console/v1/transparency/items/post/p-pills/statements');
+        const body = (await r.json()) as { statements: Array<{ submission: { state: string } }> };
+        return body.statements[0]?.submission.state === 'submitted' || undefined;
+      },
+      { what: "the rule's statement submitted", timeoutMs: 30_000, intervalMs: 200 },
+    );
     const reported = await world.api('POST', '/api/v1/report', {
       reporter: { kind: 'user', id: 'reporter-1', typeId: 'user' },
       reportedAt: new Date().toISOString(),
@@ -103,7 +108,9 @@ describe('the console: statements of reasons and the transparency report (browse
 
     const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download report (CSV)' }).click()]);
     expect(csv.suggestedFilename()).toBe(`transparency-report-${today}-${today}.csv`);
-    const lines = readFileSync((await csv.path())!, 'utf8').trimEnd().split('\n');
+    const lines = readFileSync((await csv.path())!, 'utf8')
+      .trimEnd()
+      .split('\n');
     expect(lines[0]).toBe('section,policy,category,source,automated_detection,automated_decision,reporter_type,figure,value');
     expect(lines).toContain(`period,,,,,,,${today}..${today},`);
     expect(lines).toContain('actions,,,,,,,total,1');

@@ -48,7 +48,9 @@ async function startDatabase(): Promise<{ url: string; received: Received[]; fai
         res.writeHead(503, { 'retry-after': failing.retryAfter, 'content-type': 'application/json' }).end('{"message":"Service Unavailable"}');
         return;
       }
-      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ statements: statements.map((s) => ({ ...s, uuid: `u-${String(s['puid'])}` })) }));
+      res
+        .writeHead(status, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ statements: statements.map((s) => ({ ...s, uuid: `u-${String(s['puid'])}` })) }));
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -76,7 +78,11 @@ describe('submitting statements of reasons to the Transparency Database', () => 
   let restarted: RunningWarden | undefined;
   const today = new Date().toISOString().slice(0, 10);
   const pills = (from: number, count: number) =>
-    Array.from({ length: count }, (_, i) => ({ id: `pill-${from + i}`, typeId: 'post', data: { text: 'cheap pills here', author: { id: `seller-${from + i}`, typeId: 'user' } } }));
+    Array.from({ length: count }, (_, i) => ({
+      id: `pill-${from + i}`,
+      typeId: 'post',
+      data: { text: 'cheap pills here', author: { id: `seller-${from + i}`, typeId: 'user' } },
+    }));
   const statements = async (): Promise<View[]> => {
     const r = await world.call(world.sessions['ANALYST']!, 'GET', `/api/console/v1/transparency/statements?from=${today}&to=${today}&limit=1000`);
     expect(r.status).toBe(200);
@@ -87,7 +93,10 @@ describe('submitting statements of reasons to the Transparency Database', () => 
     callbacks = await startReceiver();
     database = await startDatabase();
     const submission = `\n  submission: { url: "${database.url}/api/v1/statements", token: "\${DSA_TOKEN}" }`;
-    world = await startReviewWorld(transparencyConfig(callbacks.url, submission), ['ANALYST'], { DSA_TOKEN: TOKEN, WARDEN_CALLBACK_RETRY_SCHEDULE: '300ms,300ms,300ms' });
+    world = await startReviewWorld(transparencyConfig(callbacks.url, submission), ['ANALYST'], {
+      DSA_TOKEN: TOKEN,
+      WARDEN_CALLBACK_RETRY_SCHEDULE: '300ms,300ms,300ms',
+    });
   }, 120_000);
 
   afterAll(async () => {
@@ -100,10 +109,13 @@ describe('submitting statements of reasons to the Transparency Database', () => 
   it('sends 150 statements in batches of at most 100 with the token, retries the batch answered 503, and shows each statement submitted', async () => {
     database.failing.next = 1;
     expect((await world.api('POST', '/api/v1/items/async', { items: pills(0, 150) })).status).toBe(202);
-    const views = await waitFor(async () => {
-      const all = await statements();
-      return all.length === 150 && all.every((v) => v.submission.state === 'submitted') ? all : undefined;
-    }, { what: 'the 150 statements submitted', timeoutMs: 90_000, intervalMs: 500 });
+    const views = await waitFor(
+      async () => {
+        const all = await statements();
+        return all.length === 150 && all.every((v) => v.submission.state === 'submitted') ? all : undefined;
+      },
+      { what: 'the 150 statements submitted', timeoutMs: 90_000, intervalMs: 500 },
+    );
 
     expect(database.received.length).toBeGreaterThanOrEqual(3);
     expect(database.received.every((r) => r.authorization === `Bearer ${TOKEN}`)).toBe(true);
@@ -128,7 +140,10 @@ describe('submitting statements of reasons to the Transparency Database', () => 
 
     const cli = await runCli(['transparency', 'submissions', '--org', 'rev', '--from', today, '--to', today, '--json'], world.env);
     expect(cli.code, cli.stderr).toBe(0);
-    const lines = cli.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { puid: string; state: string; attempts: number });
+    const lines = cli.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { puid: string; state: string; attempts: number });
     expect(lines).toHaveLength(150);
     expect(lines.every((l) => l.state === 'submitted')).toBe(true);
     const table = await runCli(['transparency', 'submissions', '--org', 'rev', '--from', today, '--to', today], world.env);
@@ -140,20 +155,28 @@ describe('submitting statements of reasons to the Transparency Database', () => 
     database.failing.retryAfter = '5';
     const failuresBefore = loggedEvents(world.dataDir, 'StatementBatchAttemptFailed').length;
     expect((await world.api('POST', '/api/v1/items/async', { items: pills(1000, 1) })).status).toBe(202);
-    await waitFor(() => loggedEvents(world.dataDir, 'StatementBatchAttemptFailed').length > failuresBefore, { what: 'the new batch answered 503', intervalMs: 200 });
+    await waitFor(() => loggedEvents(world.dataDir, 'StatementBatchAttemptFailed').length > failuresBefore, {
+      what: 'the new batch answered 503',
+      intervalMs: 200,
+    });
     const pending = await statements();
     const mine = pending.find((v) => v.submission.state !== 'submitted')!;
     expect(mine.submission).toMatchObject({ state: 'retrying', attempts: 1 });
     await world.warden.stop();
     database.failing.next = 0;
     restarted = await startWarden(world.env);
-    await waitFor(
-      () => loggedEvents(world.dataDir, 'StatementBatchSubmitted').some((e) => e.data['batchId'] === mine.submission.batchId) || undefined,
-      { what: 'the batch submitted after the restart', timeoutMs: 60_000, intervalMs: 200 },
-    );
+    await waitFor(() => loggedEvents(world.dataDir, 'StatementBatchSubmitted').some((e) => e.data['batchId'] === mine.submission.batchId) || undefined, {
+      what: 'the batch submitted after the restart',
+      timeoutMs: 60_000,
+      intervalMs: 200,
+    });
     expect(database.received.filter((r) => r.status === 201).flatMap((r) => r.puids)).toContain(mine.puid);
     const cli = await runCli(['transparency', 'submissions', '--org', 'rev', '--from', today, '--to', today, '--json'], world.env);
-    const line = cli.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { puid: string; state: string }).find((l) => l.puid === mine.puid);
+    const line = cli.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { puid: string; state: string })
+      .find((l) => l.puid === mine.puid);
     expect(line?.state).toBe('submitted');
   }, 120_000);
 
@@ -162,15 +185,28 @@ describe('submitting statements of reasons to the Transparency Database', () => 
     const applied = await runCli(['apply', writeConfig(transparencyConfig(callbacks.url, metadata))], world.env);
     expect(applied.code, applied.stderr).toBe(0);
     const received = database.received.length;
-    expect((await fetch(`${restarted!.url}/api/v1/items/async`, { method: 'POST', headers: { 'x-api-key': world.key, 'content-type': 'application/json' }, body: JSON.stringify({ items: pills(2000, 1) }) })).status).toBe(202);
+    expect(
+      (
+        await fetch(`${restarted!.url}/api/v1/items/async`, {
+          method: 'POST',
+          headers: { 'x-api-key': world.key, 'content-type': 'application/json' },
+          body: JSON.stringify({ items: pills(2000, 1) }),
+        })
+      ).status,
+    ).toBe(202);
     const refused = await waitFor(
       () => loggedEvents(world.dataDir, 'StatementBatchAttemptFailed').find((e) => String(e.data['error']).includes('169.254.169.254')),
       { what: 'an attempt refused by the outbound guard', intervalMs: 200 },
     );
     expect(refused.data).toMatchObject({ status: null, error: 'Outbound request to 169.254.169.254 refused: address not allowed' });
     const cli = await runCli(['transparency', 'submissions', '--org', 'rev', '--from', today, '--to', today, '--json'], world.env);
-    const states = cli.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { state: string; lastError: string | null });
-    expect(states.filter((l) => l.lastError?.includes('Outbound request to 169.254.169.254 refused: address not allowed')).map((l) => l.state)).toEqual([expect.stringMatching(/^(retrying|abandoned)$/)]);
+    const states = cli.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { state: string; lastError: string | null });
+    expect(states.filter((l) => l.lastError?.includes('Outbound request to 169.254.169.254 refused: address not allowed')).map((l) => l.state)).toEqual([
+      expect.stringMatching(/^(retrying|abandoned)$/),
+    ]);
     expect(database.received.length).toBe(received);
   }, 120_000);
 });

@@ -49,7 +49,10 @@ describe('DSA statements of reasons and the transparency report', () => {
       return r.status === 200 ? ((await r.json()) as Claimed) : undefined;
     }, `a job in ${queue}`);
   const decide = async (claimed: Claimed, decision: Record<string, unknown>, role = 'MODERATOR') => {
-    const r = await world.call(world.sessions[role]!, 'POST', `/api/console/v1/jobs/${claimed.job.jobId}/decision`, { lockToken: claimed.lock.token, ...decision });
+    const r = await world.call(world.sessions[role]!, 'POST', `/api/console/v1/jobs/${claimed.job.jobId}/decision`, {
+      lockToken: claimed.lock.token,
+      ...decision,
+    });
     expect(r.status, await r.text()).toBe(200);
   };
   const appeal = (appealId: string, itemId: string, author: string) => ({
@@ -67,7 +70,10 @@ describe('DSA statements of reasons and the transparency report', () => {
     world = await startReviewWorld(transparencyConfig(receiver.url), ['ANALYST', 'MODERATOR', 'ADMIN']);
     // A rule's action (automated detection and decision, own initiative), and a post a rule sends to
     // review: first in the default queue, before the reports' jobs.
-    expect((await world.api('POST', '/api/v1/items/async', { items: [post('p-rule', SECRET_TEXT, 'author-1'), post('p-review', 'please review me', 'author-5')] })).status).toBe(202);
+    expect(
+      (await world.api('POST', '/api/v1/items/async', { items: [post('p-rule', SECRET_TEXT, 'author-1'), post('p-review', 'please review me', 'author-5')] }))
+        .status,
+    ).toBe(202);
     // A moderator's decision in the console on the job the rule opened (automated detection, a person's decision).
     const reviewJob = await claim('default');
     expect(reviewJob.job.item.id).toBe('p-review');
@@ -77,7 +83,9 @@ describe('DSA statements of reasons and the transparency report', () => {
     expect((await world.api('POST', '/api/v1/report', report('p-noticed', 'reporter-2', 'user', 'spam'))).status).toBe(201);
     await waitFor(() => loggedEvents(world.dataDir, 'ItemSubmitted').length >= 4, 'the reported items recorded');
     // Executed actions: remove under violence (3 strikes for author-9: the threshold's suspension follows) and under spam.
-    expect((await world.api('POST', '/api/v1/actions', { actionId: 'remove', itemId: 'p-flagged', itemTypeId: 'post', policyIds: ['violence'] })).status).toBe(202);
+    expect((await world.api('POST', '/api/v1/actions', { actionId: 'remove', itemId: 'p-flagged', itemTypeId: 'post', policyIds: ['violence'] })).status).toBe(
+      202,
+    );
     expect((await world.api('POST', '/api/v1/actions', { actionId: 'remove', itemId: 'p-noticed', itemTypeId: 'post', policyIds: ['spam'] })).status).toBe(202);
     // Two appeals, decided in the console by another person than the moderator whose decision is appealed: one overturned (accepted), one rejected.
     expect((await world.api('POST', '/api/v1/report/appeal', appeal('ap-1', 'p-rule', 'author-1'))).status).toBe(204);
@@ -100,10 +108,19 @@ describe('DSA statements of reasons and the transparency report', () => {
     const run = await runCli(['transparency', 'statements', '--org', 'rev', '--from', today, '--to', today, '--out', out], world.env);
     expect(run.code, run.stderr).toBe(0);
     const text = readFileSync(out, 'utf8');
-    const statements = text.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const statements = text
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(statements).toHaveLength(5);
     for (const s of statements) expect(validate(s), JSON.stringify(validate.errors)).toBe(true);
-    const byFacts = statements.map((s) => [s['category'], s['source_type'], s['automated_detection'], s['automated_decision'], s['decision_account'] ?? s['decision_visibility']]);
+    const byFacts = statements.map((s) => [
+      s['category'],
+      s['source_type'],
+      s['automated_detection'],
+      s['automated_decision'],
+      s['decision_account'] ?? s['decision_visibility'],
+    ]);
     expect(byFacts).toEqual(
       expect.arrayContaining([
         ['STATEMENT_CATEGORY_SCAMS_AND_FRAUD', 'SOURCE_VOLUNTARY', 'Yes', 'AUTOMATED_DECISION_FULLY', ['DECISION_VISIBILITY_CONTENT_REMOVED']],
@@ -113,17 +130,33 @@ describe('DSA statements of reasons and the transparency report', () => {
         ['STATEMENT_CATEGORY_VIOLENCE', 'SOURCE_VOLUNTARY', 'No', 'AUTOMATED_DECISION_FULLY', 'DECISION_ACCOUNT_SUSPENDED'],
       ]),
     );
-    for (const personal of ['Mustermann', 'Musterfrau', 'moderator@rev.example', 'admin@rev.example', 'author-1', 'author-5', 'author-9', 'flagger-1', 'reporter-2', 'p-rule', 'p-review', 'p-flagged']) expect(text).not.toContain(personal);
+    for (const personal of [
+      'Mustermann',
+      'Musterfrau',
+      'moderator@rev.example',
+      'admin@rev.example',
+      'author-1',
+      'author-5',
+      'author-9',
+      'flagger-1',
+      'reporter-2',
+      'p-rule',
+      'p-review',
+      'p-flagged',
+    ])
+      expect(text).not.toContain(personal);
   });
 
-  it("serves the statements to the console, paged, and answers a bad period with 400 and a pointer", async () => {
+  it('serves the statements to the console, paged, and answers a bad period with 400 and a pointer', async () => {
     const analyst = world.sessions['ANALYST']!;
     const first = await world.call(analyst, 'GET', `/api/console/v1/transparency/statements?from=${today}&to=${today}&limit=3`);
     expect(first.status).toBe(200);
     const page = (await first.json()) as { statements: Array<{ statement: unknown; problems: string[]; redress: string[] }>; nextCursor: string | null };
     expect(page.statements).toHaveLength(3);
     expect(page.statements.every((s) => s.statement !== null && s.problems.length === 0 && s.redress.includes('INTERNAL_COMPLAINT_HANDLING'))).toBe(true);
-    const second = (await (await world.call(analyst, 'GET', `/api/console/v1/transparency/statements?from=${today}&to=${today}&limit=3&cursor=${page.nextCursor}`)).json()) as typeof page;
+    const second = (await (
+      await world.call(analyst, 'GET', `/api/console/v1/transparency/statements?from=${today}&to=${today}&limit=3&cursor=${page.nextCursor}`)
+    ).json()) as typeof page;
     expect(second.statements).toHaveLength(2);
     expect(second.nextCursor).toBeNull();
     const bad = await world.call(analyst, 'GET', '/api/console/v1/transparency/report?from=yesterday');
@@ -137,17 +170,25 @@ describe('DSA statements of reasons and the transparency report', () => {
   });
 
   it('apply --dry-run warns of every decision whose policy, action or item type lacks a DSA mapping, and writes nothing', async () => {
-    const catalogEvents = () => ['PolicyDefined', 'ActionDefined', 'ItemTypeDefined', 'RuleDefined', 'TransparencySettingsChanged'].map((t) => loggedEvents(world.dataDir, t).length);
+    const catalogEvents = () =>
+      ['PolicyDefined', 'ActionDefined', 'ItemTypeDefined', 'RuleDefined', 'TransparencySettingsChanged'].map((t) => loggedEvents(world.dataDir, t).length);
     const before = catalogEvents();
     const mapped = await runCli(['apply', writeConfig(transparencyConfig(receiver.url)), '--dry-run'], world.env);
     expect(mapped.code, mapped.stderr).toBe(0);
-    expect(mapped.stdout.split('\n').filter((l) => l.startsWith('warning:'))).toEqual(['warning: item type flagger has no dsa mapping: statements about its items lack a content type']);
+    expect(mapped.stdout.split('\n').filter((l) => l.startsWith('warning:'))).toEqual([
+      'warning: item type flagger has no dsa mapping: statements about its items lack a content type',
+    ]);
     // The same organization without its mapping, transparency still on: each gap is named.
     const unmapped = `${reviewOrgConfigWithPillSpam(receiver.url)}transparency:\n  territorialScope: [EEA]\n`;
     const dry = await runCli(['apply', writeConfig(unmapped), '--dry-run'], world.env);
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toContain('Dry run: nothing is written.');
-    expect(dry.stdout.split('\n').filter((l) => l.startsWith('warning:')).sort()).toEqual([
+    expect(
+      dry.stdout
+        .split('\n')
+        .filter((l) => l.startsWith('warning:'))
+        .sort(),
+    ).toEqual([
       'warning: action remove has no dsa mapping: decisions taking it get no statement of reasons (map its restriction, or dsa: false)',
       'warning: item type post has no dsa mapping: statements about its items lack a content type',
       'warning: item type user has no dsa mapping: statements about its items lack a content type',
@@ -161,7 +202,11 @@ describe('DSA statements of reasons and the transparency report', () => {
   it('reports figures equal to those computed independently from the audit export', async () => {
     const exportFile = join(world.dataDir, 'audit.ndjson');
     expect((await runCli(['audit', 'export', '--org', 'rev', '--out', exportFile], world.env)).code).toBe(0);
-    const events = readFileSync(exportFile, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as ExportLine).filter((l) => l.kind === 'event');
+    const events = readFileSync(exportFile, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as ExportLine)
+      .filter((l) => l.kind === 'event');
     // Independently: reports by policy and reporter type; each published action's source from the item's earlier, unanswered reports.
     const category: Record<string, string> = { spam: 'STATEMENT_CATEGORY_SCAMS_AND_FRAUD', violence: 'STATEMENT_CATEGORY_VIOLENCE' };
     const byCategory = new Map<string, number>();
@@ -182,7 +227,8 @@ describe('DSA statements of reasons and the transparency report', () => {
         inc(byReporterType, type);
         open.set(`${item.typeId}:${item.id}`, [...(open.get(`${item.typeId}:${item.id}`) ?? []), type]);
       }
-      if ((e.type === 'ReviewJobOpened' || e.type === 'ReviewJobMerged') && (d['request'] as { source: string }).source === 'RULE_EXECUTION') ruleJobs.add(e.stream);
+      if ((e.type === 'ReviewJobOpened' || e.type === 'ReviewJobMerged') && (d['request'] as { source: string }).source === 'RULE_EXECUTION')
+        ruleJobs.add(e.stream);
       if (e.type === 'ActionCallbackRequested') {
         const item = d['item'] as { id: string; typeId: string };
         const reporters = open.get(`${item.typeId}:${item.id}`);
@@ -219,13 +265,22 @@ describe('DSA statements of reasons and the transparency report', () => {
     expect(new Map(report.reportsByReporterType.map((r) => [r.reporterType, r.count]))).toEqual(byReporterType);
     expect(report.reportsByReporterType.find((r) => r.reporterType === 'flagger')?.trustedFlagger).toBe(true);
     const rows = new Map<string, number>();
-    for (const r of report.actions.rows) rows.set(`${r.source}|${r.automatedDetection}|${r.automatedDecision}`, (rows.get(`${r.source}|${r.automatedDetection}|${r.automatedDecision}`) ?? 0) + r.count);
+    for (const r of report.actions.rows)
+      rows.set(
+        `${r.source}|${r.automatedDetection}|${r.automatedDecision}`,
+        (rows.get(`${r.source}|${r.automatedDetection}|${r.automatedDecision}`) ?? 0) + r.count,
+      );
     expect(rows).toEqual(sources);
     expect(report.actions.total).toBe(5);
     expect(report.noticeToAction.count).toBe(2);
     // Nearest-rank median of whole seconds (each under 1,000 s here, so the report's 3-digit rounding keeps them).
     const sorted = complaints.durations.sort((a, b) => a - b);
-    expect(report.complaints).toEqual({ received: complaints.received, decided: complaints.decided, overturned: complaints.overturned, medianDurationSeconds: sorted[Math.ceil(sorted.length / 2) - 1] });
+    expect(report.complaints).toEqual({
+      received: complaints.received,
+      decided: complaints.decided,
+      overturned: complaints.overturned,
+      medianDurationSeconds: sorted[Math.ceil(sorted.length / 2) - 1],
+    });
     expect([complaints.received, complaints.decided, complaints.overturned]).toEqual([2, 2, 1]);
     expect(report.accountSuspensions).toBe(suspensions);
     expect(suspensions).toBe(1);

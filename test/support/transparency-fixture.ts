@@ -8,7 +8,10 @@ export function transparencyConfig(callbackUrl: string, transparencyExtra = ''):
       `  - { id: user, name: User, kind: USER, fields: [{ name: name, type: STRING }], roles: { displayName: name }, dsa: { contentType: [CONTENT_TYPE_OTHER], contentTypeOther: Account } }
   - { id: flagger, name: Trusted flagger, kind: USER, fields: [{ name: name, type: STRING }] }`,
     )
-    .replace('    roles: { creator: author, createdAt: createdAt }', '    roles: { creator: author, createdAt: createdAt }\n    dsa: { contentType: [CONTENT_TYPE_TEXT], contentLanguage: EN }')
+    .replace(
+      '    roles: { creator: author, createdAt: createdAt }',
+      '    roles: { creator: author, createdAt: createdAt }\n    dsa: { contentType: [CONTENT_TYPE_TEXT], contentLanguage: EN }',
+    )
     .replace(
       '  - { id: spam, name: Spam, penalty: LOW, userStrikeCount: 1 }',
       '  - { id: spam, name: Spam, penalty: LOW, userStrikeCount: 1, dsa: { category: STATEMENT_CATEGORY_SCAMS_AND_FRAUD, decisionGround: DECISION_GROUND_INCOMPATIBLE_CONTENT, incompatibleContentGround: "Terms 4.2", incompatibleContentExplanation: "Unsolicited commercial content." } }',

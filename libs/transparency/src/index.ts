@@ -1,5 +1,11 @@
 export { TransparencyModule, type TransparencyOptions } from './transparency.module.js';
-export { ListStatementsQuery, type StatementPage, type StatementSubmission, type StatementView, type SubmissionState } from './queries/list-statements/list-statements.query.js';
+export {
+  ListStatementsQuery,
+  type StatementPage,
+  type StatementSubmission,
+  type StatementView,
+  type SubmissionState,
+} from './queries/list-statements/list-statements.query.js';
 export { TransparencyReportQuery, type TransparencyReport } from './queries/transparency-report/transparency-report.query.js';
 export { TRANSPARENCY_PROJECTION } from './projections/transparency.projection.js';
 export type { DatabaseStatement } from './domain/statement-of-reasons.js';

@@ -19,7 +19,7 @@ export class TransparencyHttpController {
     summary: 'DSA statements of reasons of the restricting decisions of a period',
     description:
       "Every published action of the session's organization decided in [from, to] (UTC days), oldest first, with its statement of reasons in the DSA " +
-      'Transparency Database\'s submission format (docs/transparency.md); actions mapped `dsa: false` are left out, and a statement the mapping cannot complete ' +
+      "Transparency Database's submission format (docs/transparency.md); actions mapped `dsa: false` are left out, and a statement the mapping cannot complete " +
       'is null with its problems. 400 with a pointer for a bad date, a period over 366 days, a bad limit or cursor.',
   })
   @ApiOkResponse({ type: StatementPageDto, description: 'One page of statements' })

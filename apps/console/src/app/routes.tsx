@@ -25,7 +25,10 @@ function Home() {
 }
 
 /** A route whose page needs a permission: the same one its NAV entry names. */
-const guarded = (path: string, permission: Permission, page: ReactNode) => ({ path, element: <RequirePermission permission={permission}>{page}</RequirePermission> });
+const guarded = (path: string, permission: Permission, page: ReactNode) => ({
+  path,
+  element: <RequirePermission permission={permission}>{page}</RequirePermission>,
+});
 
 function NotFound() {
   return <p role="alert">There is no such page in the console.</p>;

@@ -103,21 +103,30 @@ export function ItemFields({ fields, data, media }: { fields: readonly Field[] |
               {f.roles.length > 0 && <span className="roles"> ({f.roles.join(', ').toLowerCase()})</span>}
             </dt>
             <dd>
-              {MEDIA.has(f.type)
-                ? asList(data[f.name]).map((url, i) =>
-                    typeof url === 'string' ? (
-                      <Media key={`${url}-${i}`} kind={f.type as MediaKind} url={url} wellness={media.wellness} revealed={media.isRevealed(url)} onToggle={() => media.toggle(url)} />
-                    ) : (
-                      <Value key={i} value={url} />
-                    ),
-                  )
-                : f.array
-                  ? asList(data[f.name]).map((v, i) => (
-                      <div key={i}>
-                        <Value value={v} />
-                      </div>
-                    ))
-                  : <Value value={data[f.name]} />}
+              {MEDIA.has(f.type) ? (
+                asList(data[f.name]).map((url, i) =>
+                  typeof url === 'string' ? (
+                    <Media
+                      key={`${url}-${i}`}
+                      kind={f.type as MediaKind}
+                      url={url}
+                      wellness={media.wellness}
+                      revealed={media.isRevealed(url)}
+                      onToggle={() => media.toggle(url)}
+                    />
+                  ) : (
+                    <Value key={i} value={url} />
+                  ),
+                )
+              ) : f.array ? (
+                asList(data[f.name]).map((v, i) => (
+                  <div key={i}>
+                    <Value value={v} />
+                  </div>
+                ))
+              ) : (
+                <Value value={data[f.name]} />
+              )}
             </dd>
           </div>
         ))}
@@ -279,8 +288,8 @@ export function JobView({ job, media }: { job: Job; media: MediaState }) {
           {job.item.typeName} <span className="muted">{job.item.id}</span>
         </h2>
         <p>
-          Queue <strong>{job.queueId}</strong> · sent by {job.appeal ? 'appeal' : job.sources.join(', ').toLowerCase().replaceAll('_', ' ')} · opened {when(job.openedAt)} ·{' '}
-          {job.reportCount} report{job.reportCount === 1 ? '' : 's'}
+          Queue <strong>{job.queueId}</strong> · sent by {job.appeal ? 'appeal' : job.sources.join(', ').toLowerCase().replaceAll('_', ' ')} · opened{' '}
+          {when(job.openedAt)} · {job.reportCount} report{job.reportCount === 1 ? '' : 's'}
           {job.item.latestVersion !== null && job.item.latestVersion !== job.item.version && (
             <span className="tag warn" title="The version your claim showed: your decision is made on it. A newer version arrived since.">
               version {job.item.version} of {job.item.latestVersion}
@@ -338,7 +347,9 @@ export function JobView({ job, media }: { job: Job; media: MediaState }) {
 
       <Section title="Reports" count={job.reports.length}>
         {job.reports.length === 0 ? (
-          <p className="muted">No user reports: {job.appeal ? 'the job is an appeal' : `the job came from ${job.source.toLowerCase().replaceAll('_', ' ')}`}.</p>
+          <p className="muted">
+            No user reports: {job.appeal ? 'the job is an appeal' : `the job came from ${job.source.toLowerCase().replaceAll('_', ' ')}`}.
+          </p>
         ) : (
           <ol className="reports">
             {job.reports.map((r) => (
@@ -430,7 +441,12 @@ export function JobView({ job, media }: { job: Job; media: MediaState }) {
             {[...job.history.item.map((h) => ({ ...h, about: 'this item' })), ...job.history.creator.map((h) => ({ ...h, about: 'the creator' }))].map((h) => (
               <li key={`${h.about}-${h.jobId}`}>
                 {when(h.openedAt)} · {h.about} · queue {h.queueId} · {h.state.toLowerCase()}
-                {h.decision && <> · {h.decision.type.toLowerCase().replaceAll('_', ' ')} by {h.decision.actorId ?? 'the system'}</>}
+                {h.decision && (
+                  <>
+                    {' '}
+                    · {h.decision.type.toLowerCase().replaceAll('_', ' ')} by {h.decision.actorId ?? 'the system'}
+                  </>
+                )}
               </li>
             ))}
           </ul>

@@ -9,13 +9,19 @@ import { TableHead } from '../components/TableHead';
 /** One item's restricting decisions with their statements of reasons and where their submission stands. */
 export function ItemStatements() {
   const { typeId = '', itemId = '' } = useParams();
-  const loaded = useLoad(() => ok(api.GET('/api/console/v1/transparency/items/{typeId}/{itemId}/statements', { params: { path: { typeId, itemId } } })), [typeId, itemId]);
+  const loaded = useLoad(
+    () => ok(api.GET('/api/console/v1/transparency/items/{typeId}/{itemId}/statements', { params: { path: { typeId, itemId } } })),
+    [typeId, itemId],
+  );
   const statements = loaded.data?.statements;
   return (
     <>
       <div className="page-head">
         <h1>
-          Item <span className="muted">{typeId} {itemId}</span>
+          Item{' '}
+          <span className="muted">
+            {typeId} {itemId}
+          </span>
         </h1>
         <button type="button" onClick={loaded.reload} disabled={loaded.loading}>
           Refresh
@@ -37,7 +43,11 @@ export function ItemStatements() {
                   <td>{s.policyIds.join(', ') || '—'}</td>
                   <td>{s.statement ? String(s.statement['category']) : s.problems.join('; ')}</td>
                   <td>{s.statement ? String(s.statement['source_type']) : '—'}</td>
-                  <td>{s.statement ? `detection ${String(s.statement['automated_detection'])}, ${String(s.statement['automated_decision']).replace('AUTOMATED_DECISION_', '').toLowerCase()}` : '—'}</td>
+                  <td>
+                    {s.statement
+                      ? `detection ${String(s.statement['automated_detection'])}, ${String(s.statement['automated_decision']).replace('AUTOMATED_DECISION_', '').toLowerCase()}`
+                      : '—'}
+                  </td>
                   <td>
                     <StatementTag statement={s} />
                     {s.submission.lastError && <div className="muted last-error">{s.submission.lastError}</div>}

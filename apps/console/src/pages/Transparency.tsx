@@ -26,7 +26,10 @@ export function Transparency() {
   const [item, setItem] = useState({ typeId: '', itemId: '' });
   const navigate = useNavigate();
   const report = useLoad(() => ok(api.GET('/api/console/v1/transparency/report', { params: { query: period } })), [period.from, period.to]);
-  const statements = useLoad(() => ok(api.GET('/api/console/v1/transparency/statements', { params: { query: { ...period, limit: 100 } } })), [period.from, period.to]);
+  const statements = useLoad(
+    () => ok(api.GET('/api/console/v1/transparency/statements', { params: { query: { ...period, limit: 100 } } })),
+    [period.from, period.to],
+  );
   const query = periodQuery(period.from, period.to);
 
   function choose(event: FormEvent) {

@@ -10,13 +10,7 @@ import {
 } from './callbacks-commands.js';
 import { type CliCommand, type StandaloneCommand, UsageError } from './cli-command.js';
 import { bankImportCommand, hashCommand } from './hashing-commands.js';
-import {
-  apiKeyCreateCommand,
-  apiKeyListCommand,
-  apiKeyRevokeCommand,
-  apiKeyRotateCommand,
-  orgCreateCommand,
-} from './identity-commands.js';
+import { apiKeyCreateCommand, apiKeyListCommand, apiKeyRevokeCommand, apiKeyRotateCommand, orgCreateCommand } from './identity-commands.js';
 import { openApiCommand, rebuildReadModelsCommand } from './maintenance-commands.js';
 import { readModelsDigestCommand, replayCommand } from './replay-commands.js';
 import { backtestCommand, retroactCommand } from './rule-run-commands.js';

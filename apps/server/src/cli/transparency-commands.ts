@@ -85,7 +85,7 @@ export const transparencySubmissionsCommand: AppCommand = {
   name: 'transparency submissions',
   usage: '--org <orgId> [--from <YYYY-MM-DD>] [--to <YYYY-MM-DD>] [--json]',
   description:
-    "each statement of reasons of the period with its submission to the DSA Transparency Database: state (off, incomplete, unsent, pending, retrying, submitted, rejected, abandoned), " +
+    'each statement of reasons of the period with its submission to the DSA Transparency Database: state (off, incomplete, unsent, pending, retrying, submitted, rejected, abandoned), ' +
     'attempts, and the last error (docs/transparency.md)',
   async runInApp(args, app, out) {
     const { values } = parseCommandArgs(args, { org: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, json: { type: 'boolean' } });
@@ -107,7 +107,8 @@ export const transparencySubmissionsCommand: AppCommand = {
 export const transparencyReportCommand: AppCommand = {
   name: 'transparency report',
   usage: '--org <orgId> [--from <YYYY-MM-DD>] [--to <YYYY-MM-DD>] [--format json|csv]',
-  description: "the organization's DSA transparency report of the period (UTC days): JSON (default) or CSV rows of section, key and value (docs/transparency.md)",
+  description:
+    "the organization's DSA transparency report of the period (UTC days): JSON (default) or CSV rows of section, key and value (docs/transparency.md)",
   async runInApp(args, app, out) {
     const { values } = parseCommandArgs(args, { org: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, format: { type: 'string' } });
     const orgId = orgOf(values);

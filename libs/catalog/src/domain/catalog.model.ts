@@ -19,18 +19,7 @@ import type {
 export const ITEM_KINDS = ['CONTENT', 'USER', 'THREAD'] as const;
 export type ItemKind = (typeof ITEM_KINDS)[number];
 
-export const FIELD_TYPES = [
-  'STRING',
-  'NUMBER',
-  'BOOLEAN',
-  'IMAGE',
-  'AUDIO',
-  'VIDEO',
-  'GEOHASH',
-  'DATETIME',
-  'RELATED_ITEM',
-  'URL',
-] as const;
+export const FIELD_TYPES = ['STRING', 'NUMBER', 'BOOLEAN', 'IMAGE', 'AUDIO', 'VIDEO', 'GEOHASH', 'DATETIME', 'RELATED_ITEM', 'URL'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
 export const PENALTIES = ['NONE', 'LOW', 'MEDIUM', 'HIGH', 'SEVERE'] as const;
@@ -48,28 +37,10 @@ export type HashType = (typeof HASH_TYPES)[number];
 export const CONJUNCTIONS = ['AND', 'OR', 'XOR'] as const;
 export type Conjunction = (typeof CONJUNCTIONS)[number];
 
-export const COMPARATORS = [
-  'EQUALS',
-  'NOT_EQUAL_TO',
-  'LT',
-  'LTE',
-  'GT',
-  'GTE',
-  'CONTAINS',
-  'IS_UNAVAILABLE',
-  'IS_NOT_PROVIDED',
-] as const;
+export const COMPARATORS = ['EQUALS', 'NOT_EQUAL_TO', 'LT', 'LTE', 'GT', 'GTE', 'CONTAINS', 'IS_UNAVAILABLE', 'IS_NOT_PROVIDED'] as const;
 export type Comparator = (typeof COMPARATORS)[number];
 
-export const BUILTIN_INPUTS = [
-  'ALL_TEXT',
-  'ANY_IMAGE',
-  'CREATOR',
-  'ITEM',
-  'REPORT_REASON',
-  'REPORTED_POLICY',
-  'REPORT_COUNT',
-] as const;
+export const BUILTIN_INPUTS = ['ALL_TEXT', 'ANY_IMAGE', 'CREATOR', 'ITEM', 'REPORT_REASON', 'REPORTED_POLICY', 'REPORT_COUNT'] as const;
 export type BuiltinInput = (typeof BUILTIN_INPUTS)[number];
 
 /** The inputs a report brings along: routing rules only, and all that rules on them read. */

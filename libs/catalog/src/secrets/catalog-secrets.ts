@@ -29,7 +29,10 @@ function mapSecrets(type: string, data: Record<string, unknown>, transform: Tran
       const partial = data['partialItems'] as (CallbackDefinition & { [key: string]: unknown }) | null;
       if (partial === null) return data;
       const { url, headers, sealedUrl, ...rest } = partial;
-      return { ...data, partialItems: { ...rest, ...transform.callback({ url, headers, ...(sealedUrl === undefined ? {} : { sealedUrl }) } as CallbackDefinition) } };
+      return {
+        ...data,
+        partialItems: { ...rest, ...transform.callback({ url, headers, ...(sealedUrl === undefined ? {} : { sealedUrl }) } as CallbackDefinition) },
+      };
     }
     case 'TransparencySettingsChanged': {
       // The Transparency Database's endpoint and API token (an authorization header) are sealed as a callback's are.

@@ -100,7 +100,10 @@ export const statementBatchDecider: Decider<StatementBatchCommand, StatementBatc
               return [{ type: 'StatementBatchSubmitted', data: { batchId, attempt, status: outcome.status, alreadyInDatabase: known, submittedAt: at } }];
             }
             // The rest is sent again at once: the Database created none of the batch.
-            const error = known.length === 0 ? 'The Database reported PUIDs already there that are not in this batch' : `${known.length} statement(s) already in the Database`;
+            const error =
+              known.length === 0
+                ? 'The Database reported PUIDs already there that are not in this batch'
+                : `${known.length} statement(s) already in the Database`;
             const nextAttemptAt = known.length === 0 ? null : at;
             const failed: StatementBatchEvent = {
               type: 'StatementBatchAttemptFailed',
@@ -129,7 +132,10 @@ export const statementBatchDecider: Decider<StatementBatchCommand, StatementBatc
             if (delay !== undefined) return [failed];
             return [
               failed,
-              { type: 'StatementBatchAbandoned', data: { batchId, attempts: attempt, reason: `All ${attempt} attempts failed; the last: ${outcome.error}`, abandonedAt: at } },
+              {
+                type: 'StatementBatchAbandoned',
+                data: { batchId, attempts: attempt, reason: `All ${attempt} attempts failed; the last: ${outcome.error}`, abandonedAt: at },
+              },
             ];
           }
         }
@@ -140,7 +146,14 @@ export const statementBatchDecider: Decider<StatementBatchCommand, StatementBatc
   evolve(state, event) {
     switch (event.type) {
       case 'StatementBatchRequested':
-        return { status: 'pending', batchId: event.data.batchId, remaining: event.data.bodies, attempts: 0, failures: 0, nextAttemptAt: event.data.nextAttemptAt };
+        return {
+          status: 'pending',
+          batchId: event.data.batchId,
+          remaining: event.data.bodies,
+          attempts: 0,
+          failures: 0,
+          nextAttemptAt: event.data.nextAttemptAt,
+        };
       case 'StatementBatchAttemptFailed': {
         const known = new Set(event.data.alreadyInDatabase);
         return {

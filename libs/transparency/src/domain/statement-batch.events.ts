@@ -44,12 +44,16 @@ export type StatementBatchSubmitted = DomainEvent<
 >;
 
 /** The Database refused the batch's content (a 4xx other than authorization and throttling): resending it as it is cannot help. */
-export type StatementBatchRejected = DomainEvent<'StatementBatchRejected', { batchId: string; attempt: number; status: number; error: string; rejectedAt: string }>;
+export type StatementBatchRejected = DomainEvent<
+  'StatementBatchRejected',
+  { batchId: string; attempt: number; status: number; error: string; rejectedAt: string }
+>;
 
 /** Every retry of the schedule failed. */
 export type StatementBatchAbandoned = DomainEvent<'StatementBatchAbandoned', { batchId: string; attempts: number; reason: string; abandonedAt: string }>;
 
-export type StatementBatchEvent = StatementBatchRequested | StatementBatchAttemptFailed | StatementBatchSubmitted | StatementBatchRejected | StatementBatchAbandoned;
+export type StatementBatchEvent =
+  StatementBatchRequested | StatementBatchAttemptFailed | StatementBatchSubmitted | StatementBatchRejected | StatementBatchAbandoned;
 
 export const STATEMENT_BATCH_EVENT_TYPES: ReadonlyArray<StatementBatchEvent['type']> = [
   'StatementBatchRequested',

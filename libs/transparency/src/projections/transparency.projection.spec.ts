@@ -17,18 +17,100 @@ import {
 } from './transparency.read-model.js';
 
 const at = (event: NewEvent, occurredAt: string): NewEvent => ({ ...event, metadata: { ...event.metadata, occurredAt } });
-const submitted = (itemId: string, when: string) => at(anEvent('ItemSubmitted', { itemId, typeId: 'post', data: {}, creator: null, subject: 'u', source: 'items' } as JsonObject), when);
+const submitted = (itemId: string, when: string) =>
+  at(anEvent('ItemSubmitted', { itemId, typeId: 'post', data: {}, creator: null, subject: 'u', source: 'items' } as JsonObject), when);
 const report = (itemId: string, reporterType: string, when: string, policyId: string | null = 'hate') =>
-  at(anEvent('ReportSubmitted', { reportId: `r-${itemId}-${reporterType}`, reporter: { kind: 'user', id: 'rep', typeId: reporterType }, reportedAt: when, reportedItem: { id: itemId, typeId: 'post', version: 1 }, policyId, csam: false, reason: null, thread: [], reportedInThread: [], additionalItems: [], subject: 'rep' } as JsonObject), when);
+  at(
+    anEvent('ReportSubmitted', {
+      reportId: `r-${itemId}-${reporterType}`,
+      reporter: { kind: 'user', id: 'rep', typeId: reporterType },
+      reportedAt: when,
+      reportedItem: { id: itemId, typeId: 'post', version: 1 },
+      policyId,
+      csam: false,
+      reason: null,
+      thread: [],
+      reportedInThread: [],
+      additionalItems: [],
+      subject: 'rep',
+    } as JsonObject),
+    when,
+  );
 const action = (deliveryId: string, itemId: string, trigger: string | undefined, when: string, rules: string[] = []) =>
-  at(anEvent('ActionCallbackRequested', { deliveryId, item: { id: itemId, typeId: 'post', typeName: 'Post' }, action: { id: 'remove' }, policies: [{ id: 'hate', name: 'Hate', penalty: 'LOW' }], rules: rules.map((id) => ({ id, name: id })), custom: {}, creator: null, ...(trigger ? { trigger } : {}) } as JsonObject), when);
-const appeal = (appealId: string, when: string) => at(anEvent('AppealSubmitted', { appealId, appealedAt: when, actionedItem: { id: 'p1', typeId: 'post' }, actionsTaken: ['remove'], violatingPolicyIds: [], subject: 'u' } as JsonObject), when);
-const appealDecided = (appealId: string, decision: string, when: string) => at(anEvent('AppealDecided', { appealId, decision, jobId: 'j', decisionId: 'x', decidedBy: { userId: 'm' }, decidedAt: when }), when);
+  at(
+    anEvent('ActionCallbackRequested', {
+      deliveryId,
+      item: { id: itemId, typeId: 'post', typeName: 'Post' },
+      action: { id: 'remove' },
+      policies: [{ id: 'hate', name: 'Hate', penalty: 'LOW' }],
+      rules: rules.map((id) => ({ id, name: id })),
+      custom: {},
+      creator: null,
+      ...(trigger ? { trigger } : {}),
+    } as JsonObject),
+    when,
+  );
+const appeal = (appealId: string, when: string) =>
+  at(
+    anEvent('AppealSubmitted', {
+      appealId,
+      appealedAt: when,
+      actionedItem: { id: 'p1', typeId: 'post' },
+      actionsTaken: ['remove'],
+      violatingPolicyIds: [],
+      subject: 'u',
+    } as JsonObject),
+    when,
+  );
+const appealDecided = (appealId: string, decision: string, when: string) =>
+  at(anEvent('AppealDecided', { appealId, decision, jobId: 'j', decisionId: 'x', decidedBy: { userId: 'm' }, decidedAt: when }), when);
 
 const jobOpened = (jobId: string, itemId: string, source: string, rules: string[], when: string) =>
-  at(anEvent('ReviewJobOpened', { jobId, queueId: 'default', generation: 1, item: { id: itemId, typeId: 'post' }, request: { requestId: `q-${jobId}`, source, at: when, version: 1, report: null, action: rules.length ? { id: 'enqueue-to-mrt', rules: rules.map((id) => ({ id, name: id })) } : null, policies: [], routedBy: null, fromJobId: null }, carried: [], openedAt: when, reasons: [], subject: null } as JsonObject), when);
+  at(
+    anEvent('ReviewJobOpened', {
+      jobId,
+      queueId: 'default',
+      generation: 1,
+      item: { id: itemId, typeId: 'post' },
+      request: {
+        requestId: `q-${jobId}`,
+        source,
+        at: when,
+        version: 1,
+        report: null,
+        action: rules.length ? { id: 'enqueue-to-mrt', rules: rules.map((id) => ({ id, name: id })) } : null,
+        policies: [],
+        routedBy: null,
+        fromJobId: null,
+      },
+      carried: [],
+      openedAt: when,
+      reasons: [],
+      subject: null,
+    } as JsonObject),
+    when,
+  );
 const jobMerged = (jobId: string, rules: string[], when: string) =>
-  at(anEvent('ReviewJobMerged', { jobId, request: { requestId: `m-${jobId}`, source: 'RULE_EXECUTION', at: when, version: 1, report: null, action: { id: 'enqueue-to-mrt', rules: rules.map((id) => ({ id, name: id })) }, policies: [], routedBy: null, fromJobId: null }, mergedAt: when, reasons: [], subject: null } as JsonObject), when);
+  at(
+    anEvent('ReviewJobMerged', {
+      jobId,
+      request: {
+        requestId: `m-${jobId}`,
+        source: 'RULE_EXECUTION',
+        at: when,
+        version: 1,
+        report: null,
+        action: { id: 'enqueue-to-mrt', rules: rules.map((id) => ({ id, name: id })) },
+        policies: [],
+        routedBy: null,
+        fromJobId: null,
+      },
+      mergedAt: when,
+      reasons: [],
+      subject: null,
+    } as JsonObject),
+    when,
+  );
 
 describe('transparency projection', () => {
   let stores: ReturnType<typeof sqliteStores>;
@@ -43,12 +125,50 @@ describe('transparency projection', () => {
     await events.append('report-acme:r1', [report('p2', 'user', '2026-03-02T10:00:00Z'), report('p2', 'flagger', '2026-03-02T10:30:00Z')], 'any');
     await events.append('item_evaluation-acme:p1', [action('d1', 'p1', undefined, '2026-03-02T11:00:00Z')], 'any');
     await events.append('review_job-acme:j2', [action('d2', 'p2', 'decision', '2026-03-02T12:00:00Z', ['r1'])], 'any');
-    await events.append('transparency_batch-acme:b1', [
-      at(anEvent('StatementBatchRequested', { batchId: 'b1', statements: [{ puid: statementPuid('acme', 'd1'), deliveryId: 'd1' }], bodies: [{ puid: statementPuid('acme', 'd1') }], requestedAt: '2026-03-02T11:01:00Z', nextAttemptAt: '2026-03-02T11:01:00Z' } as JsonObject), '2026-03-02T11:01:00Z'),
-      at(anEvent('StatementBatchAttemptFailed', { batchId: 'b1', attempt: 1, status: 503, error: 'The Database answered 503', retryAfterMs: null, alreadyInDatabase: [], attemptedAt: '2026-03-02T11:01:01Z', nextAttemptAt: '2026-03-02T11:01:11Z' } as JsonObject), '2026-03-02T11:01:01Z'),
-      at(anEvent('StatementBatchSubmitted', { batchId: 'b1', attempt: 2, status: 201, alreadyInDatabase: [], submittedAt: '2026-03-02T11:01:11Z' } as JsonObject), '2026-03-02T11:01:11Z'),
-    ], 'any');
-    await events.append('appeal-acme:a1', [appeal('a1', '2026-03-02T13:00:00Z'), appealDecided('a1', 'ACCEPT', '2026-03-02T14:00:00Z'), appealDecided('a1', 'REJECT', '2026-03-02T15:00:00Z')], 'any');
+    await events.append(
+      'transparency_batch-acme:b1',
+      [
+        at(
+          anEvent('StatementBatchRequested', {
+            batchId: 'b1',
+            statements: [{ puid: statementPuid('acme', 'd1'), deliveryId: 'd1' }],
+            bodies: [{ puid: statementPuid('acme', 'd1') }],
+            requestedAt: '2026-03-02T11:01:00Z',
+            nextAttemptAt: '2026-03-02T11:01:00Z',
+          } as JsonObject),
+          '2026-03-02T11:01:00Z',
+        ),
+        at(
+          anEvent('StatementBatchAttemptFailed', {
+            batchId: 'b1',
+            attempt: 1,
+            status: 503,
+            error: 'The Database answered 503',
+            retryAfterMs: null,
+            alreadyInDatabase: [],
+            attemptedAt: '2026-03-02T11:01:01Z',
+            nextAttemptAt: '2026-03-02T11:01:11Z',
+          } as JsonObject),
+          '2026-03-02T11:01:01Z',
+        ),
+        at(
+          anEvent('StatementBatchSubmitted', {
+            batchId: 'b1',
+            attempt: 2,
+            status: 201,
+            alreadyInDatabase: [],
+            submittedAt: '2026-03-02T11:01:11Z',
+          } as JsonObject),
+          '2026-03-02T11:01:11Z',
+        ),
+      ],
+      'any',
+    );
+    await events.append(
+      'appeal-acme:a1',
+      [appeal('a1', '2026-03-02T13:00:00Z'), appealDecided('a1', 'ACCEPT', '2026-03-02T14:00:00Z'), appealDecided('a1', 'REJECT', '2026-03-02T15:00:00Z')],
+      'any',
+    );
   }
 
   const facts = (deliveryId: string) => stores.readStore.get<StatementFactsDoc>(TRANSPARENCY_STATEMENTS, statementDocId('acme', deliveryId));
@@ -59,12 +179,26 @@ describe('transparency projection', () => {
     stores = sqliteStores();
     await seed();
     await new ProjectionRunner(transparencyProjection, stores.events, stores.readStore).catchUp();
-    expect(await facts('d1')).toMatchObject({ trigger: 'rule', contentDate: '2026-03-01', notice: null, automatedDetection: true, automatedDecision: true, puid: statementPuid('acme', 'd1') });
+    expect(await facts('d1')).toMatchObject({
+      trigger: 'rule',
+      contentDate: '2026-03-01',
+      notice: null,
+      automatedDetection: true,
+      automatedDecision: true,
+      puid: statementPuid('acme', 'd1'),
+    });
     expect(statementPuid('acme', 'd1')).toMatch(/^warden-[0-9a-f]{40}$/);
     // Its submission: in batch b1, submitted at the second attempt; d2 is in no batch.
     expect((await facts('d1'))?.batchId).toBe('b1');
     expect((await facts('d2'))?.batchId).toBeNull();
-    expect(await batch()).toMatchObject({ status: 'submitted', statements: 1, attempts: 2, lastError: 'The Database answered 503', submittedAt: '2026-03-02T11:01:11Z', nextAttemptAt: null });
+    expect(await batch()).toMatchObject({
+      status: 'submitted',
+      statements: 1,
+      attempts: 2,
+      lastError: 'The Database answered 503',
+      submittedAt: '2026-03-02T11:01:11Z',
+      nextAttemptAt: null,
+    });
     expect(await facts('d2')).toMatchObject({
       trigger: 'decision',
       notice: { firstAt: '2026-03-02T10:00:00.000Z', reporterTypes: ['flagger', 'user'] },
@@ -87,9 +221,25 @@ describe('transparency projection', () => {
   it("flags a moderator's decision as automatically detected when a rule sent the item to review (a decision's callback names no rule)", async () => {
     stores = sqliteStores();
     const { events } = stores;
-    await events.append('review_job-acme:j-rule', [jobOpened('j-rule', 'p3', 'RULE_EXECUTION', ['to-review'], '2026-03-03T08:00:00Z'), action('d-rule', 'p3', 'decision', '2026-03-03T09:00:00Z')], 'any');
-    await events.append('review_job-acme:j-report', [jobOpened('j-report', 'p4', 'REPORT', [], '2026-03-03T08:00:00Z'), action('d-report', 'p4', 'decision', '2026-03-03T09:00:00Z')], 'any');
-    await events.append('review_job-acme:j-merged', [jobOpened('j-merged', 'p5', 'REPORT', [], '2026-03-03T08:00:00Z'), jobMerged('j-merged', ['to-review'], '2026-03-03T08:30:00Z'), action('d-merged', 'p5', 'decision', '2026-03-03T09:00:00Z')], 'any');
+    await events.append(
+      'review_job-acme:j-rule',
+      [jobOpened('j-rule', 'p3', 'RULE_EXECUTION', ['to-review'], '2026-03-03T08:00:00Z'), action('d-rule', 'p3', 'decision', '2026-03-03T09:00:00Z')],
+      'any',
+    );
+    await events.append(
+      'review_job-acme:j-report',
+      [jobOpened('j-report', 'p4', 'REPORT', [], '2026-03-03T08:00:00Z'), action('d-report', 'p4', 'decision', '2026-03-03T09:00:00Z')],
+      'any',
+    );
+    await events.append(
+      'review_job-acme:j-merged',
+      [
+        jobOpened('j-merged', 'p5', 'REPORT', [], '2026-03-03T08:00:00Z'),
+        jobMerged('j-merged', ['to-review'], '2026-03-03T08:30:00Z'),
+        action('d-merged', 'p5', 'decision', '2026-03-03T09:00:00Z'),
+      ],
+      'any',
+    );
     await new ProjectionRunner(transparencyProjection, stores.events, stores.readStore).catchUp();
     expect((await facts('d-rule'))?.automatedDetection).toBe(true);
     expect((await facts('d-report'))?.automatedDetection).toBe(false);

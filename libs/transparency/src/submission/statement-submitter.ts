@@ -27,7 +27,11 @@ import { statementCatalog } from '../queries/statement-catalog.js';
 export const batchStream = (orgId: string, batchId: string) => streamName('transparency_batch', orgId, batchId);
 
 /** A batch's id: its organization and PUIDs, so forming the same batch again (a re-run) finds it recorded. */
-export const batchIdOf = (orgId: string, puids: readonly string[]) => createHash('sha256').update(`${orgId}\u0000${puids.join(',')}`).digest('hex').slice(0, 32);
+export const batchIdOf = (orgId: string, puids: readonly string[]) =>
+  createHash('sha256')
+    .update(`${orgId}\u0000${puids.join(',')}`)
+    .digest('hex')
+    .slice(0, 32);
 
 /** Tuning; the defaults are the documented behaviour (docs/transparency.md, "Submission"). */
 export interface SubmissionOptions {
@@ -115,7 +119,8 @@ export class StatementSubmitter implements OnApplicationShutdown {
     this.active = true;
     await this.projections.catchUp(TRANSPARENCY_PROJECTION);
     for (const status of ['pending', 'retrying'] as const) {
-      for (const b of await this.readStore.find<TransparencyBatchDoc>(TRANSPARENCY_BATCHES, { status })) this.schedule(b.orgId, b.batchId, b.nextAttemptAt ?? this.clock.now().toISOString());
+      for (const b of await this.readStore.find<TransparencyBatchDoc>(TRANSPARENCY_BATCHES, { status }))
+        this.schedule(b.orgId, b.batchId, b.nextAttemptAt ?? this.clock.now().toISOString());
     }
     const unsent = await this.readStore.find<StatementFactsDoc>(TRANSPARENCY_STATEMENTS, { batchId: null }, { limit: 1000 });
     for (const orgId of new Set(unsent.map((f) => f.orgId))) this.wake(orgId);
@@ -149,10 +154,13 @@ export class StatementSubmitter implements OnApplicationShutdown {
     const id = batchStream(orgId, batchId);
     const existing = this.timers.get(id);
     if (existing) clearTimeout(existing);
-    const timer = setTimeout(() => {
-      this.timers.delete(id);
-      this.attempt(orgId, batchId);
-    }, Math.max(0, Math.min(2 ** 31 - 1, Date.parse(at) - this.clock.now().getTime())));
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(id);
+        this.attempt(orgId, batchId);
+      },
+      Math.max(0, Math.min(2 ** 31 - 1, Date.parse(at) - this.clock.now().getTime())),
+    );
     timer.unref();
     this.timers.set(id, timer);
   }
@@ -198,7 +206,13 @@ export class StatementSubmitter implements OnApplicationShutdown {
       const unsent = await this.readStore.find<StatementFactsDoc>(
         TRANSPARENCY_STATEMENTS,
         { orgId, batchId: null },
-        { sort: [{ field: 'decidedAt', direction: 'asc' }, { field: 'puid', direction: 'asc' }], limit: FORM_PAGE },
+        {
+          sort: [
+            { field: 'decidedAt', direction: 'asc' },
+            { field: 'puid', direction: 'asc' },
+          ],
+          limit: FORM_PAGE,
+        },
       );
       const ready = unsent.flatMap((facts) => {
         const rendered = renderStatement(facts, catalog);
@@ -206,7 +220,10 @@ export class StatementSubmitter implements OnApplicationShutdown {
       });
       for (let i = 0; i < ready.length; i += MAX_BATCH) {
         const chunk = ready.slice(i, i + MAX_BATCH);
-        const batchId = batchIdOf(orgId, chunk.map((c) => c.facts.puid));
+        const batchId = batchIdOf(
+          orgId,
+          chunk.map((c) => c.facts.puid),
+        );
         const { state } = await this.aggregates.handle(
           batchStream(orgId, batchId),
           statementBatchDecider,
@@ -255,13 +272,21 @@ export class StatementSubmitter implements OnApplicationShutdown {
       const handled = await this.aggregates.handle(
         id,
         statementBatchDecider,
-        { type: 'RecordAttempt', attempt: state.attempts + 1, at: this.clock.now().toISOString(), outcome, schedule: this.config.callbackRetryScheduleMs, random: Math.random() },
+        {
+          type: 'RecordAttempt',
+          attempt: state.attempts + 1,
+          at: this.clock.now().toISOString(),
+          outcome,
+          schedule: this.config.callbackRetryScheduleMs,
+          random: Math.random(),
+        },
         { orgId, correlationId: batchId, actor: 'transparency' },
         { retries: 0 },
       );
       const after = handled.state;
       if (after.status === 'retrying' && after.nextAttemptAt) this.schedule(orgId, batchId, after.nextAttemptAt);
-      if (after.status === 'rejected' || after.status === 'abandoned') this.logger.warn({ msg: `statement batch ${after.status}`, orgId, batchId, outcome: outcome.kind });
+      if (after.status === 'rejected' || after.status === 'abandoned')
+        this.logger.warn({ msg: `statement batch ${after.status}`, orgId, batchId, outcome: outcome.kind });
     } catch (error) {
       // Another worker recorded an attempt meanwhile: the log says what is next.
       if (!(error instanceof DomainError)) throw error;
@@ -270,14 +295,23 @@ export class StatementSubmitter implements OnApplicationShutdown {
   }
 
   /** One POST of the batch's remaining statements through the outbound guard; undefined when this process stopped submitting meanwhile. */
-  private async send(submission: { url: string; sealedUrl?: unknown; headers: { [name: string]: unknown } }, state: StatementBatchState): Promise<BatchAttemptOutcome | undefined> {
+  private async send(
+    submission: { url: string; sealedUrl?: unknown; headers: { [name: string]: unknown } },
+    state: StatementBatchState,
+  ): Promise<BatchAttemptOutcome | undefined> {
     let url: string;
     const headers: Record<string, string> = { accept: 'application/json', 'content-type': 'application/json' };
     try {
       url = openUrl(submission, this.keyring);
-      for (const [name, value] of Object.entries(submission.headers)) headers[name.toLowerCase()] = isSealedSecret(value) ? this.keyring.open(value) : String(value);
+      for (const [name, value] of Object.entries(submission.headers))
+        headers[name.toLowerCase()] = isSealedSecret(value) ? this.keyring.open(value) : String(value);
     } catch {
-      return { kind: 'failed', status: null, error: 'The configured endpoint or token could not be decrypted (is WARDEN_SECRET_KEY complete?)', retryAfterMs: null };
+      return {
+        kind: 'failed',
+        status: null,
+        error: 'The configured endpoint or token could not be decrypted (is WARDEN_SECRET_KEY complete?)',
+        retryAfterMs: null,
+      };
     }
     try {
       const res = await this.http.request({

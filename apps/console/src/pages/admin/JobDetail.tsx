@@ -39,7 +39,12 @@ export function JobDetail() {
           <div className="review-bar">
             <span>
               State <strong>{data.state.toLowerCase()}</strong>
-              {data.lock && <> · held by {nameOf(data.lock.moderatorId, users.data)} until {new Date(data.lock.expiresAt).toLocaleTimeString()}</>}
+              {data.lock && (
+                <>
+                  {' '}
+                  · held by {nameOf(data.lock.moderatorId, users.data)} until {new Date(data.lock.expiresAt).toLocaleTimeString()}
+                </>
+              )}
               {data.assignedTo && <> · assigned to {nameOf(data.assignedTo, users.data)}</>}
             </span>
             {/* Blur and greyscale only where there is media to blur. */}
@@ -56,7 +61,9 @@ export function JobDetail() {
           </div>
           <JobView job={data} media={media} />
           <p>
-            <Link to={`/transparency/items/${encodeURIComponent(data.item.typeId)}/${encodeURIComponent(data.item.id)}`}>Statements of reasons of this item</Link>
+            <Link to={`/transparency/items/${encodeURIComponent(data.item.typeId)}/${encodeURIComponent(data.item.id)}`}>
+              Statements of reasons of this item
+            </Link>
           </p>
         </>
       )}

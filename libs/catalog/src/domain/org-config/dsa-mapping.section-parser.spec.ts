@@ -93,12 +93,16 @@ describe('configuration: the DSA mapping', () => {
     const text = 'org: { id: tiny, name: Tiny }\ntransparency:\n  territorialScope: [DE]\n  submission: { token: "${DSA_TOKEN}" }\n';
     const parsed = parseOrgConfig(text, { ...options, env: { DSA_TOKEN: 'X|ybq.k' } });
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
-    expect(parsed.config.transparency.submission).toEqual({ url: 'https://transparency.dsa.ec.europa.eu/api/v1/statements', headers: { authorization: 'Bearer X|ybq.k' } });
+    expect(parsed.config.transparency.submission).toEqual({
+      url: 'https://transparency.dsa.ec.europa.eu/api/v1/statements',
+      headers: { authorization: 'Bearer X|ybq.k' },
+    });
     expect(configOf('org: { id: tiny, name: Tiny }\ntransparency: { territorialScope: [DE] }\n').transparency).not.toHaveProperty('submission');
-    expect(problemsOf('org: { id: tiny, name: Tiny }\ntransparency:\n  territorialScope: [DE]\n  submission: { url: "ftp://x", token: "a b" }\n').map((p) => p.path).sort()).toEqual([
-      'transparency.submission.token',
-      'transparency.submission.url',
-    ]);
+    expect(
+      problemsOf('org: { id: tiny, name: Tiny }\ntransparency:\n  territorialScope: [DE]\n  submission: { url: "ftp://x", token: "a b" }\n')
+        .map((p) => p.path)
+        .sort(),
+    ).toEqual(['transparency.submission.token', 'transparency.submission.url']);
   });
 
   it('leaves transparency off, and every entity unmapped, in a file without them', () => {
@@ -180,11 +184,19 @@ rules:
   });
 
   it('records nothing when a file without any mapping is applied again to a catalog stored before the mapping existed', () => {
-    const text = 'org: { id: tiny, name: Tiny }\npolicies: [{ id: p, name: P }]\nactions: [{ id: a, name: A, kind: CUSTOMER_DEFINED_ACTION, callback: { url: https://a.example } }]\n';
+    const text =
+      'org: { id: tiny, name: Tiny }\npolicies: [{ id: p, name: P }]\nactions: [{ id: a, name: A, kind: CUSTOMER_DEFINED_ACTION, callback: { url: https://a.example } }]\n';
     const desired = desiredCatalog(configOf(text)).catalog;
     const first = orgConfigDecider.decide({ type: 'ApplyCatalog', desired, prune: false }, initialCatalogState);
     // A stored TransparencySettingsChanged would be news to older streams: the defaults are not one.
-    expect(first.map((e) => e.type)).toEqual(['PolicyDefined', 'ActionDefined', 'OrgSettingsChanged', 'StrikeSettingsChanged', 'AppealSettingsChanged', 'SsoSettingsChanged']);
+    expect(first.map((e) => e.type)).toEqual([
+      'PolicyDefined',
+      'ActionDefined',
+      'OrgSettingsChanged',
+      'StrikeSettingsChanged',
+      'AppealSettingsChanged',
+      'SsoSettingsChanged',
+    ]);
     const state = first.reduce(orgConfigDecider.evolve, initialCatalogState);
     expect(planCatalog({ type: 'ApplyCatalog', desired, prune: false }, state).events).toEqual([]);
   });

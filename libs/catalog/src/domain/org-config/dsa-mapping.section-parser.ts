@@ -67,10 +67,20 @@ export const policyDsaSchema: z.ZodType<PolicyDsaMapping> = z
     requireWhen(ctx, m.incompatibleContentGround, !illegal, 'incompatibleContentGround', whenIncompatible);
     requireWhen(ctx, m.incompatibleContentExplanation, !illegal, 'incompatibleContentExplanation', whenIncompatible);
     if (illegal && m.incompatibleContentIllegal !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['incompatibleContentIllegal'], message: `is only allowed ${whenIncompatible}`, input: m.incompatibleContentIllegal });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['incompatibleContentIllegal'],
+        message: `is only allowed ${whenIncompatible}`,
+        input: m.incompatibleContentIllegal,
+      });
     }
     if (m.categorySpecificationOther !== undefined && !(m.categorySpecification ?? []).includes('KEYWORD_OTHER')) {
-      ctx.addIssue({ code: 'custom', path: ['categorySpecificationOther'], message: 'is only allowed with KEYWORD_OTHER in categorySpecification', input: m.categorySpecificationOther });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['categorySpecificationOther'],
+        message: 'is only allowed with KEYWORD_OTHER in categorySpecification',
+        input: m.categorySpecificationOther,
+      });
     }
   });
 
@@ -94,16 +104,26 @@ export const actionDsaSchema: z.ZodType<ActionDsaMapping> = z.union(
           ctx.addIssue({
             code: 'custom',
             path: [],
-            message: 'must state at least one restriction (decisionVisibility, decisionMonetary, decisionProvision, decisionAccount), or be false when the action restricts nothing',
+            message:
+              'must state at least one restriction (decisionVisibility, decisionMonetary, decisionProvision, decisionAccount), or be false when the action restricts nothing',
             input: m,
           });
         }
         const other = (m.decisionVisibility ?? []).includes('DECISION_VISIBILITY_OTHER');
         requireWhen(ctx, m.decisionVisibilityOther, other, 'decisionVisibilityOther', 'with DECISION_VISIBILITY_OTHER in decisionVisibility');
-        requireWhen(ctx, m.decisionMonetaryOther, m.decisionMonetary === 'DECISION_MONETARY_OTHER', 'decisionMonetaryOther', 'with decisionMonetary DECISION_MONETARY_OTHER');
+        requireWhen(
+          ctx,
+          m.decisionMonetaryOther,
+          m.decisionMonetary === 'DECISION_MONETARY_OTHER',
+          'decisionMonetaryOther',
+          'with decisionMonetary DECISION_MONETARY_OTHER',
+        );
       }),
   ],
-  { error: 'must be false or a mapping of the restriction (decisionVisibility, decisionMonetary, decisionProvision, decisionAccount, durationDays, defaultPolicyId)' },
+  {
+    error:
+      'must be false or a mapping of the restriction (decisionVisibility, decisionMonetary, decisionProvision, decisionAccount, durationDays, defaultPolicyId)',
+  },
 );
 
 /** `itemTypes[].dsa`. */
@@ -136,7 +156,10 @@ export const DSA_DATABASE_STATEMENTS_URL = 'https://transparency.dsa.ec.europa.e
 /** `transparency.submission`: the endpoint and the API token, a secret given as a `${NAME}` reference. */
 const submissionSchema = z.strictObject({
   url: httpUrlSchema.default(DSA_DATABASE_STATEMENTS_URL),
-  token: z.string().min(1).regex(/^[\x21-\x7e]+$/, 'must be the API token (printable characters, no spaces)'),
+  token: z
+    .string()
+    .min(1)
+    .regex(/^[\x21-\x7e]+$/, 'must be the API token (printable characters, no spaces)'),
 });
 
 /** `transparency:`; written, it is on unless it says `enabled: false` (left out: DEFAULT_TRANSPARENCY_SETTINGS). */
@@ -170,7 +193,8 @@ export const transparencyOrDefault = (section: TransparencySettings | undefined)
 export function checkDsaReferences(doc: Record<string, unknown>, ctx: CheckContext): void {
   for (const { index, raw } of entriesOf(doc, 'actions')) {
     const dsa = raw['dsa'];
-    if (typeof dsa === 'object' && dsa !== null) checkReference(dsa as Record<string, unknown>, 'defaultPolicyId', ctx.declared.policies, ['actions', index, 'dsa'], 'policy', ctx);
+    if (typeof dsa === 'object' && dsa !== null)
+      checkReference(dsa as Record<string, unknown>, 'defaultPolicyId', ctx.declared.policies, ['actions', index, 'dsa'], 'policy', ctx);
     if (dsa !== undefined && dsa !== null && (raw['kind'] === 'ENQUEUE_TO_MRT' || raw['kind'] === 'ENQUEUE_TO_CHILD_SAFETY')) {
       ctx.problems.add(['actions', index, 'dsa'], `is only allowed on a CUSTOMER_DEFINED_ACTION: sending to review restricts nothing`);
     }
@@ -210,16 +234,24 @@ export function transparencyWarnings(config: {
     if (itemType.dsa === undefined) warnings.push(`item type ${itemType.id} has no dsa mapping: statements about its items lack a content type`);
   }
   for (const rule of config.rules) {
-    const restricting = rule.actionIds.some((id) => { const a = actions.get(id); return a !== undefined && a.dsa !== false && a.kind === 'CUSTOMER_DEFINED_ACTION'; });
+    const restricting = rule.actionIds.some((id) => {
+      const a = actions.get(id);
+      return a !== undefined && a.dsa !== false && a.kind === 'CUSTOMER_DEFINED_ACTION';
+    });
     if (!restricting) continue;
     const mapped = rule.policyIds.some((id) => policies.get(id)?.dsa !== undefined);
-    const fallback = rule.actionIds.some((id) => { const a = actions.get(id)?.dsa; return typeof a === 'object' && a.defaultPolicyId !== undefined; });
+    const fallback = rule.actionIds.some((id) => {
+      const a = actions.get(id)?.dsa;
+      return typeof a === 'object' && a.defaultPolicyId !== undefined;
+    });
     if (!mapped && !fallback) warnings.push(`rule ${rule.id} names no policy with a dsa mapping: its decisions' statements lack a category and ground`);
   }
   for (const threshold of config.strikes.thresholds) {
     const dsa = actions.get(threshold.actionId)?.dsa;
     if (typeof dsa === 'object' && dsa.defaultPolicyId === undefined) {
-      warnings.push(`strike threshold action ${threshold.actionId} has no dsa.defaultPolicyId: a threshold names no policy, so its statement lacks a category and ground`);
+      warnings.push(
+        `strike threshold action ${threshold.actionId} has no dsa.defaultPolicyId: a threshold names no policy, so its statement lacks a category and ground`,
+      );
     }
   }
   return warnings;

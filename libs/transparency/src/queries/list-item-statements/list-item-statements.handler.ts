@@ -26,7 +26,13 @@ export class ListItemStatementsHandler implements IQueryHandler<ListItemStatemen
     const facts = await this.readStore.find<StatementFactsDoc>(
       TRANSPARENCY_STATEMENTS,
       { orgId: query.orgId, 'item.typeId': query.typeId, 'item.id': query.itemId },
-      { sort: [{ field: 'decidedAt', direction: 'desc' }, { field: 'puid', direction: 'asc' }], limit: MAX_ITEM_STATEMENTS },
+      {
+        sort: [
+          { field: 'decidedAt', direction: 'desc' },
+          { field: 'puid', direction: 'asc' },
+        ],
+        limit: MAX_ITEM_STATEMENTS,
+      },
     );
     const views = new StatementViews(this.readStore, query.orgId, catalog);
     const out: StatementView[] = [];

@@ -8,7 +8,13 @@ import { checkPeriod } from '../../domain/period.js';
 import { renderStatement, type StatementCatalog } from '../../domain/statement-of-reasons.js';
 import { TRANSPARENCY_PROJECTION } from '../../projections/transparency.projection.js';
 import { dayPlus } from '../../domain/period.js';
-import { batchDocId, type StatementFactsDoc, TRANSPARENCY_BATCHES, TRANSPARENCY_STATEMENTS, type TransparencyBatchDoc } from '../../projections/transparency.read-model.js';
+import {
+  batchDocId,
+  type StatementFactsDoc,
+  TRANSPARENCY_BATCHES,
+  TRANSPARENCY_STATEMENTS,
+  type TransparencyBatchDoc,
+} from '../../projections/transparency.read-model.js';
 import { statementCatalog } from '../statement-catalog.js';
 import { ListStatementsQuery, type StatementPage, type StatementSubmission, type StatementView } from './list-statements.query.js';
 
@@ -66,7 +72,8 @@ export class StatementViews {
 
   private async batch(batchId: string | null | undefined): Promise<TransparencyBatchDoc | undefined> {
     if (!batchId) return undefined;
-    if (!this.batches.has(batchId)) this.batches.set(batchId, await this.readStore.get<TransparencyBatchDoc>(TRANSPARENCY_BATCHES, batchDocId(this.orgId, batchId)));
+    if (!this.batches.has(batchId))
+      this.batches.set(batchId, await this.readStore.get<TransparencyBatchDoc>(TRANSPARENCY_BATCHES, batchDocId(this.orgId, batchId)));
     return this.batches.get(batchId);
   }
 }
@@ -100,7 +107,14 @@ export class ListStatementsHandler implements IQueryHandler<ListStatementsQuery>
       const batch = await this.readStore.find<StatementFactsDoc>(
         TRANSPARENCY_STATEMENTS,
         { orgId: query.orgId, day: { gte: period.from, lt: dayPlus(period.to, 1) } },
-        { sort: [{ field: 'decidedAt', direction: 'asc' }, { field: 'puid', direction: 'asc' }], skip: next, limit: query.limit },
+        {
+          sort: [
+            { field: 'decidedAt', direction: 'asc' },
+            { field: 'puid', direction: 'asc' },
+          ],
+          skip: next,
+          limit: query.limit,
+        },
       );
       for (const facts of batch) {
         next++;

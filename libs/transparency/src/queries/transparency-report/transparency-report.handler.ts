@@ -71,7 +71,10 @@ export function summarize(days: readonly TransparencyDayDoc[], catalog: Statemen
     add(categories, category, n);
   }
 
-  const rows = new Map<string, { policyId: string | null; category: string | null; source: ReportSource; automatedDetection: boolean; automatedDecision: boolean; count: number }>();
+  const rows = new Map<
+    string,
+    { policyId: string | null; category: string | null; source: ReportSource; automatedDetection: boolean; automatedDecision: boolean; count: number }
+  >();
   let suspensions = 0;
   let terminations = 0;
   for (const [key, n] of actions) {
@@ -80,7 +83,13 @@ export function summarize(days: readonly TransparencyDayDoc[], catalog: Statemen
     if (restriction === false) continue;
     const policy = mainPolicy({ actionId, policyIds: policyList === '' ? [] : policyList.split(',') }, catalog);
     const source: ReportSource = reporters === '' ? 'own-initiative' : reporters.split(',').some((t) => trusted.has(t)) ? 'trusted-flagger' : 'notice';
-    const row = { policyId: policy?.id ?? null, category: policy?.dsa?.category ?? null, source, automatedDetection: detection === 1, automatedDecision: decision === 1 };
+    const row = {
+      policyId: policy?.id ?? null,
+      category: policy?.dsa?.category ?? null,
+      source,
+      automatedDetection: detection === 1,
+      automatedDecision: decision === 1,
+    };
     const rowKey = JSON.stringify(row);
     const current = rows.get(rowKey) ?? { ...row, count: 0 };
     current.count += n;
@@ -91,8 +100,17 @@ export function summarize(days: readonly TransparencyDayDoc[], catalog: Statemen
   const actionRows = byCount([...rows.values()], (r) => JSON.stringify(r));
   const sum = (values: Iterable<number>) => [...values].reduce((a, b) => a + b, 0);
   return {
-    notices: { total: sum(noticesByPolicy.values()), byCategory: byCount([...categories].map(([category, count]) => ({ category, count })), (r) => r.category) },
-    reportsByReporterType: byCount([...reporterTypes].map(([reporterType, count]) => ({ reporterType, trustedFlagger: trusted.has(reporterType), count })), (r) => r.reporterType),
+    notices: {
+      total: sum(noticesByPolicy.values()),
+      byCategory: byCount(
+        [...categories].map(([category, count]) => ({ category, count })),
+        (r) => r.category,
+      ),
+    },
+    reportsByReporterType: byCount(
+      [...reporterTypes].map(([reporterType, count]) => ({ reporterType, trustedFlagger: trusted.has(reporterType), count })),
+      (r) => r.reporterType,
+    ),
     actions: { total: sum(actionRows.map((r) => r.count)), rows: actionRows },
     noticeToAction: { count: sum(noticeToAction.values()), medianSeconds: percentile(noticeToAction, 0.5), p90Seconds: percentile(noticeToAction, 0.9) },
     complaints: { ...complaints, medianDurationSeconds: percentile(appealDuration, 0.5) },
