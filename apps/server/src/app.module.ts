@@ -59,7 +59,7 @@ export class AppModule {
         EnforcementModule,
         AppealsModule,
         AuditModule,
-        TransparencyModule,
+        TransparencyModule.register({ submit: options.background }),
         // The inbound topic (docs/inbound-topic.md): off unless a broker is configured; consumed by workers.
         ...(config.inboundTopic !== undefined && options.background ? [InboundModule.register(config.inboundTopic)] : []),
         ...(options.http ? [options.http] : []),

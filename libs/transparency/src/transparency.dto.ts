@@ -37,8 +37,24 @@ class StatementItemDto {
   @ApiProperty() typeId!: string;
 }
 
-class StatementViewDto {
+class StatementSubmissionDto {
+  @ApiProperty({
+    enum: ['off', 'incomplete', 'unsent', 'pending', 'retrying', 'submitted', 'rejected', 'abandoned'],
+    description:
+      'off: no submission configured; incomplete: the mapping lacks something; unsent: not in a batch yet; pending/retrying: its batch is due; submitted: the Database has it; ' +
+      'rejected: the Database refused its batch; abandoned: every retry failed',
+  })
+  state!: 'off' | 'incomplete' | 'unsent' | 'pending' | 'retrying' | 'submitted' | 'rejected' | 'abandoned';
+  @ApiProperty({ type: String, nullable: true }) batchId!: string | null;
+  @ApiProperty({ description: 'Attempts of its batch so far' }) attempts!: number;
+  @ApiProperty({ type: String, nullable: true, description: 'The last failure or the refusal' }) lastError!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) submittedAt!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When its batch is tried next' }) nextAttemptAt!: string | null;
+}
+
+export class StatementViewDto {
   @ApiProperty({ description: "The statement's platform unique identifier (puid): opaque, derived from the published action" }) puid!: string;
+  @ApiProperty({ description: "The published action's delivery id (its callback's; Warden's reference, not part of the statement)" }) deliveryId!: string;
   @ApiProperty({ format: 'date-time' }) decidedAt!: string;
   @ApiProperty({ enum: ['rule', 'decision', 'strike-threshold', 'post-actions'], description: 'What took the decision' }) trigger!:
     'rule' | 'decision' | 'strike-threshold' | 'post-actions';
@@ -55,6 +71,12 @@ class StatementViewDto {
   statement!: Record<string, string | string[]> | null;
   @ApiProperty({ type: [String], description: 'What the DSA mapping lacks for this statement; empty when complete' }) problems!: string[];
   @ApiProperty({ type: [String], description: 'The redress open to the affected user (DSA Art. 17(3)(f))' }) redress!: string[];
+  @ApiProperty({ type: StatementSubmissionDto, description: 'Its submission to the DSA Transparency Database (docs/transparency.md, "Submission")' })
+  submission!: StatementSubmissionDto;
+}
+
+export class ItemStatementsDto {
+  @ApiProperty({ type: [StatementViewDto], description: 'Newest first' }) statements!: StatementViewDto[];
 }
 
 export class StatementPageDto implements Record<keyof StatementPage, unknown> {

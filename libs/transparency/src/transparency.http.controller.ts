@@ -1,11 +1,13 @@
-import { Controller, Get, Query } from '@nestjs/common';
+import { Controller, Get, Header, Param, Query, StreamableFile } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { type ConsolePrincipal, CurrentUser, RequirePermissions } from '#warden/platform';
 import { ApiConsoleRoute } from '#warden/platform/http';
+import { ListItemStatementsQuery } from './queries/list-item-statements/list-item-statements.query.js';
 import { ListStatementsQuery } from './queries/list-statements/list-statements.query.js';
+import { reportCsv } from './queries/transparency-report/report-csv.js';
 import { TransparencyReportQuery } from './queries/transparency-report/transparency-report.query.js';
-import { StatementPageDto, StatementsRequestDto, TransparencyReportDto, TransparencyReportRequestDto } from './transparency.dto.js';
+import { ItemStatementsDto, StatementPageDto, StatementsRequestDto, TransparencyReportDto, TransparencyReportRequestDto } from './transparency.dto.js';
 
 @Controller('api/console/v1/transparency')
 export class TransparencyHttpController {
@@ -41,5 +43,40 @@ export class TransparencyHttpController {
   @RequirePermissions('VIEW_INSIGHTS')
   async report(@Query() query: TransparencyReportRequestDto, @CurrentUser() user: ConsolePrincipal): Promise<TransparencyReportDto> {
     return this.queries.execute(new TransparencyReportQuery(user.orgId, query.from, query.to));
+  }
+
+  @Get('report/csv')
+  @ApiOperation({
+    operationId: 'consoleDownloadTransparencyReportCsv',
+    summary: 'The DSA transparency report of a period, as CSV',
+    description:
+      'The same figures as `GET /api/console/v1/transparency/report`, one a row (section, policy, category, source, automated detection and decision, ' +
+      'reporter type, figure, value), as `warden transparency report --format csv` writes them; sent as an attachment. 400 with a pointer for a bad period.',
+  })
+  @ApiOkResponse({ description: 'CSV with a header row', content: { 'text/csv': { schema: { type: 'string' } } } })
+  @ApiConsoleRoute({}, 400)
+  @RequirePermissions('VIEW_INSIGHTS')
+  @Header('Cache-Control', 'no-store')
+  async reportCsv(@Query() query: TransparencyReportRequestDto, @CurrentUser() user: ConsolePrincipal): Promise<StreamableFile> {
+    const report = await this.queries.execute(new TransparencyReportQuery(user.orgId, query.from, query.to));
+    return new StreamableFile(Buffer.from(`${reportCsv(report)}\n`), {
+      type: 'text/csv; charset=utf-8',
+      disposition: `attachment; filename="transparency-report-${report.from}-${report.to}.csv"`,
+    });
+  }
+
+  @Get('items/:typeId/:itemId/statements')
+  @ApiOperation({
+    operationId: 'consoleListItemStatements',
+    summary: "The statements of reasons of an item's restricting decisions, with their submission state",
+    description:
+      "Every published action on the item (of the session's organization), newest first, with its statement of reasons and where its submission to the DSA " +
+      'Transparency Database stands (docs/transparency.md): what the job and item views show beside each action. Empty for an item never acted on.',
+  })
+  @ApiOkResponse({ type: ItemStatementsDto, description: "The item's statements" })
+  @ApiConsoleRoute({})
+  @RequirePermissions('VIEW_MRT')
+  async itemStatements(@Param('typeId') typeId: string, @Param('itemId') itemId: string, @CurrentUser() user: ConsolePrincipal): Promise<ItemStatementsDto> {
+    return { statements: await this.queries.execute(new ListItemStatementsQuery(user.orgId, typeId, itemId)) };
   }
 }

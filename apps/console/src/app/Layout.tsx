@@ -14,6 +14,7 @@ export const NAV: ReadonlyArray<{ to: string; label: string; permission: Permiss
   { to: '/api-keys', label: 'API keys', permission: 'MANAGE_API_KEYS' },
   { to: '/sso', label: 'SSO', permission: 'MANAGE_SSO' },
   { to: '/deliveries', label: 'Callbacks', permission: 'MANAGE_CALLBACKS' },
+  { to: '/transparency', label: 'Transparency', permission: 'VIEW_INSIGHTS' },
 ];
 
 export function Layout() {

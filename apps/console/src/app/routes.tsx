@@ -9,6 +9,8 @@ import { Rules } from '../pages/admin/Rules';
 import { SsoSettings } from '../pages/admin/Sso';
 import { Users } from '../pages/admin/Users';
 import { Invite } from '../pages/Invite';
+import { ItemStatements } from '../pages/ItemStatements';
+import { Transparency } from '../pages/Transparency';
 import { Queues } from '../pages/Queues';
 import { Review } from '../pages/Review';
 import { Layout, NAV } from './Layout';
@@ -50,6 +52,8 @@ export const router = createBrowserRouter(
         guarded('api-keys', 'MANAGE_API_KEYS', <ApiKeys />),
         guarded('sso', 'MANAGE_SSO', <SsoSettings />),
         guarded('deliveries', 'MANAGE_CALLBACKS', <Deliveries />),
+        guarded('transparency', 'VIEW_INSIGHTS', <Transparency />),
+        guarded('transparency/items/:typeId/:itemId', 'VIEW_MRT', <ItemStatements />),
         { path: '*', element: <NotFound /> },
       ],
     },

@@ -4,6 +4,7 @@ import type { Wellness } from '../app/wellness';
 import { shownUrl, when } from '../app/format';
 import { ErrorNote } from './ErrorNote';
 import { Media, type MediaKind } from './Media';
+import { type ItemStatement, StatementTag, useItemStatements } from './StatementState';
 import { TableHead } from './TableHead';
 
 type Job = Schemas['ReviewJobResponseDto'];
@@ -155,7 +156,18 @@ function Section({ title, count, children }: { title: string; count?: number; ch
 }
 
 /** What Warden published: the action, what sent it, and how its callback went. */
-function PublishedActions({ actions, showItem, label }: { actions: readonly PublishedAction[]; showItem: boolean; label: string }) {
+function PublishedActions({
+  actions,
+  showItem,
+  label,
+  statements,
+}: {
+  actions: readonly PublishedAction[];
+  showItem: boolean;
+  label: string;
+  /** The item's statements of reasons by delivery id (the item's own actions only). */
+  statements?: ReadonlyMap<string, ItemStatement>;
+}) {
   return (
     <ul className="actions" aria-label={label}>
       {actions.map((a) => (
@@ -177,6 +189,12 @@ function PublishedActions({ actions, showItem, label }: { actions: readonly Publ
             </span>
           ) : (
             <span className="muted">not recorded yet</span>
+          )}
+          {statements?.has(a.deliveryId) && (
+            <>
+              {' '}
+              · statement of reasons <StatementTag statement={statements.get(a.deliveryId)!} />
+            </>
           )}
         </li>
       ))}
@@ -261,6 +279,7 @@ function FullItemLoader({ job, media }: { job: Job; media: MediaState }) {
 /** Everything the job API gives about a job, laid out for a decision (spec 1.8). */
 export function JobView({ job, media }: { job: Job; media: MediaState }) {
   const fieldsOf = fieldsFor(job);
+  const statements = useItemStatements(job.item.typeId, job.item.id);
   const byOrder = [...job.thread].sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? ''));
   return (
     <article className="job" aria-label={`Review job ${job.jobId}`}>
@@ -362,7 +381,7 @@ export function JobView({ job, media }: { job: Job; media: MediaState }) {
       {(job.actions.item.length > 0 || job.actions.creator.length > 0) && (
         <Section title="What Warden did">
           {job.actions.item.length > 0 ? (
-            <PublishedActions actions={job.actions.item} showItem={false} label="Actions on this item" />
+            <PublishedActions actions={job.actions.item} showItem={false} label="Actions on this item" statements={statements} />
           ) : (
             <p className="muted">No action published on this item.</p>
           )}

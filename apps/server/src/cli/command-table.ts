@@ -14,7 +14,7 @@ import { apiKeyCreateCommand, apiKeyListCommand, apiKeyRevokeCommand, apiKeyRota
 import { openApiCommand, rebuildReadModelsCommand } from './maintenance-commands.js';
 import { readModelsDigestCommand, replayCommand } from './replay-commands.js';
 import { backtestCommand, retroactCommand } from './rule-run-commands.js';
-import { transparencyReportCommand, transparencyStatementsCommand } from './transparency-commands.js';
+import { transparencyReportCommand, transparencyStatementsCommand, transparencySubmissionsCommand } from './transparency-commands.js';
 import { userCreateCommand, userDisableCommand, userInviteCommand, userListCommand, userSetPasswordCommand } from './user-commands.js';
 
 const PROGRAM = 'npm run warden --';
@@ -62,6 +62,7 @@ export const COMMANDS: readonly CliCommand[] = [
   auditAnchorCommand,
   transparencyStatementsCommand,
   transparencyReportCommand,
+  transparencySubmissionsCommand,
   userCreateCommand,
   userSetPasswordCommand,
   userDisableCommand,

@@ -2,9 +2,10 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { QueryBus } from '@nestjs/cqrs';
 import { DomainError, idProblem } from '#warden/kernel';
-import { ListStatementsQuery, type TransparencyReport, TransparencyReportQuery } from '#warden/transparency';
+import { ListStatementsQuery, reportCsv, type StatementView, TransparencyReportQuery } from '#warden/transparency';
 import { type AppCommand, UsageError } from './cli-command.js';
 import { parseCommandArgs, required } from './command-options.js';
+import { formatTable } from './format-table.js';
 
 const PAGE = 1000;
 
@@ -40,10 +41,12 @@ export const transparencyStatementsCommand: AppCommand = {
     const file = values.out ? createWriteStream(values.out) : undefined;
     let written = 0;
     const incomplete = new Map<string, number>();
+    const submission = new Map<string, number>();
     let cursor: string | undefined;
     do {
       const page = await asUsage(() => queries.execute(new ListStatementsQuery(orgId, values.from, values.to, PAGE, cursor)));
       for (const view of page.statements) {
+        submission.set(view.submission.state, (submission.get(view.submission.state) ?? 0) + 1);
         if (view.statement === null) {
           for (const problem of view.problems) incomplete.set(problem, (incomplete.get(problem) ?? 0) + 1);
           continue;
@@ -61,6 +64,42 @@ export const transparencyStatementsCommand: AppCommand = {
       out(`Wrote ${written} statement(s) of ${orgId} to ${values.out}`);
     }
     for (const [problem, count] of incomplete) process.stderr.write(`incomplete: ${count} statement(s): ${problem}\n`);
+    if (submission.size > 0 && !submission.has('off')) {
+      process.stderr.write(`submission to the Transparency Database: ${[...submission].map(([state, n]) => `${n} ${state}`).join(', ')}\n`);
+    }
+    return 0;
+  },
+};
+
+/** Pages of the period's statements, oldest first. */
+async function* statementViews(queries: QueryBus, orgId: string, from: string | undefined, to: string | undefined): AsyncGenerator<StatementView> {
+  let cursor: string | undefined;
+  do {
+    const page = await asUsage(() => queries.execute(new ListStatementsQuery(orgId, from, to, PAGE, cursor)));
+    yield* page.statements;
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor !== undefined);
+}
+
+export const transparencySubmissionsCommand: AppCommand = {
+  name: 'transparency submissions',
+  usage: '--org <orgId> [--from <YYYY-MM-DD>] [--to <YYYY-MM-DD>] [--json]',
+  description:
+    'each statement of reasons of the period with its submission to the DSA Transparency Database: state (off, incomplete, unsent, pending, retrying, submitted, rejected, abandoned), ' +
+    'attempts, and the last error (docs/transparency.md)',
+  async runInApp(args, app, out) {
+    const { values } = parseCommandArgs(args, { org: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, json: { type: 'boolean' } });
+    const orgId = orgOf(values);
+    const rows: string[][] = [];
+    for await (const view of statementViews(app.get(QueryBus), orgId, values.from, values.to)) {
+      const s = view.submission;
+      if (values.json) {
+        out(JSON.stringify({ puid: view.puid, decidedAt: view.decidedAt, actionId: view.actionId, ...s }));
+        continue;
+      }
+      rows.push([view.puid, view.decidedAt, view.actionId, s.state, String(s.attempts), s.submittedAt ?? s.nextAttemptAt ?? '', s.lastError ?? '']);
+    }
+    if (!values.json) out(formatTable(['PUID', 'DECIDED', 'ACTION', 'STATE', 'ATTEMPTS', 'SUBMITTED/NEXT', 'LAST ERROR'], rows));
     return 0;
   },
 };
@@ -80,50 +119,3 @@ export const transparencyReportCommand: AppCommand = {
     return 0;
   },
 };
-
-const csvField = (value: string | number | boolean | null) => {
-  const text = value === null ? '' : String(value);
-  return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-};
-
-/** One figure a row: section, the figure's dimensions, value; the same figures as the JSON. */
-export function reportCsv(report: TransparencyReport): string {
-  const rows: Array<Array<string | number | boolean | null>> = [
-    ['section', 'policy', 'category', 'source', 'automated_detection', 'automated_decision', 'reporter_type', 'figure', 'value'],
-  ];
-  const row = (
-    section: string,
-    figure: string,
-    value: number | null,
-    dims: Partial<Record<'policy' | 'category' | 'source' | 'det' | 'dec' | 'reporter', string | boolean | null>> = {},
-  ) =>
-    rows.push([
-      section,
-      dims.policy ?? null,
-      dims.category ?? null,
-      dims.source ?? null,
-      dims.det ?? null,
-      dims.dec ?? null,
-      dims.reporter ?? null,
-      figure,
-      value,
-    ]);
-  row('period', `${report.from}..${report.to}`, null);
-  row('notices', 'total', report.notices.total);
-  for (const c of report.notices.byCategory) row('notices', 'count', c.count, { category: c.category });
-  for (const r of report.reportsByReporterType)
-    row('reports_by_reporter_type', r.trustedFlagger ? 'trusted_flagger' : 'count', r.count, { reporter: r.reporterType });
-  row('actions', 'total', report.actions.total);
-  for (const a of report.actions.rows)
-    row('actions', 'count', a.count, { policy: a.policyId, category: a.category, source: a.source, det: a.automatedDetection, dec: a.automatedDecision });
-  row('notice_to_action', 'count', report.noticeToAction.count);
-  row('notice_to_action', 'median_seconds', report.noticeToAction.medianSeconds);
-  row('notice_to_action', 'p90_seconds', report.noticeToAction.p90Seconds);
-  row('complaints', 'received', report.complaints.received);
-  row('complaints', 'decided', report.complaints.decided);
-  row('complaints', 'overturned', report.complaints.overturned);
-  row('complaints', 'median_duration_seconds', report.complaints.medianDurationSeconds);
-  row('accounts', 'suspensions', report.accountSuspensions);
-  row('accounts', 'terminations', report.accountTerminations);
-  return rows.map((r) => r.map(csvField).join(',')).join('\n');
-}

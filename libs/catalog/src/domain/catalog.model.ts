@@ -357,6 +357,12 @@ export interface TransparencySettings {
   trustedFlaggers: string[];
   /** `account_type` of the accounts the platform serves; null: not stated. */
   accountType: DsaAccountType | null;
+  /**
+   * Where statements are submitted (the Transparency Database's multiple endpoint) and with what
+   * authorization (`Authorization: Bearer <token>`, from a `${NAME}` reference), sealed in the log
+   * like a callback's URL and headers. Absent: statements are not submitted.
+   */
+  submission?: CallbackDefinition;
 }
 
 export const DEFAULT_TRANSPARENCY_SETTINGS: Readonly<TransparencySettings> = Object.freeze({

@@ -60,3 +60,22 @@ describe('callback URL upcasters (ActionDefined, AppealSettingsChanged v1 → v2
     expect(registry.currentVersion('AppealSettingsChanged')).toBe(2);
   });
 });
+
+describe("the Transparency Database's endpoint and token in catalog events", () => {
+  it('are sealed in TransparencySettingsChanged and open to what the file said', () => {
+    const submission = { url: 'https://sandbox.example/api/v1/statements?k=s3cret.q', headers: { authorization: 'Bearer t0k.n' } };
+    const event = {
+      type: 'TransparencySettingsChanged',
+      data: { transparency: { enabled: true, territorialScope: ['DE'], trustedFlaggers: [], accountType: null, submission } },
+    };
+    const sealed = sealSecrets(event, keyring);
+    const text = JSON.stringify(sealed);
+    for (const secret of ['s3cret.q', 't0k.n']) expect(text).not.toContain(secret);
+    expect(openSecrets(sealed, keyring)).toEqual(event);
+    const without = {
+      type: 'TransparencySettingsChanged',
+      data: { transparency: { enabled: false, territorialScope: [], trustedFlaggers: [], accountType: null } },
+    };
+    expect(sealSecrets(without, keyring)).toEqual(without);
+  });
+});

@@ -4,7 +4,7 @@ import type { CallbackDefinition } from '../domain/catalog.model.js';
 
 /**
  * Secrets in catalog events: callback URLs and header values, the partial-items endpoint's URL
- * and header values, and the SSO certificate. They are
+ * and header values, the Transparency Database's endpoint and token, and the SSO certificate. They are
  * sealed before an event is appended and opened when the configuration stream is read for an
  * apply, so that idempotency is judged on plaintext (each sealing uses a fresh IV).
  */
@@ -33,6 +33,12 @@ function mapSecrets(type: string, data: Record<string, unknown>, transform: Tran
         ...data,
         partialItems: { ...rest, ...transform.callback({ url, headers, ...(sealedUrl === undefined ? {} : { sealedUrl }) } as CallbackDefinition) },
       };
+    }
+    case 'TransparencySettingsChanged': {
+      // The Transparency Database's endpoint and API token (an authorization header) are sealed as a callback's are.
+      const transparency = data['transparency'] as { submission?: CallbackDefinition } | null;
+      if (!transparency?.submission) return data;
+      return { ...data, transparency: { ...transparency, submission: transform.callback(transparency.submission) } };
     }
     case 'SsoSettingsChanged': {
       const sso = data['sso'] as { cert: unknown };

@@ -5,11 +5,14 @@ import { ProjectionRunner, rebuildReadModels } from '#warden/eventstore';
 import type { JsonObject, NewEvent } from '#warden/kernel';
 import { statementPuid, transparencyProjection } from './transparency.projection.js';
 import {
+  batchDocId,
   dayDocId,
   statementDocId,
+  TRANSPARENCY_BATCHES,
   TRANSPARENCY_DAYS,
   TRANSPARENCY_STATEMENTS,
   type StatementFactsDoc,
+  type TransparencyBatchDoc,
   type TransparencyDayDoc,
 } from './transparency.read-model.js';
 
@@ -62,6 +65,53 @@ const appeal = (appealId: string, when: string) =>
 const appealDecided = (appealId: string, decision: string, when: string) =>
   at(anEvent('AppealDecided', { appealId, decision, jobId: 'j', decisionId: 'x', decidedBy: { userId: 'm' }, decidedAt: when }), when);
 
+const jobOpened = (jobId: string, itemId: string, source: string, rules: string[], when: string) =>
+  at(
+    anEvent('ReviewJobOpened', {
+      jobId,
+      queueId: 'default',
+      generation: 1,
+      item: { id: itemId, typeId: 'post' },
+      request: {
+        requestId: `q-${jobId}`,
+        source,
+        at: when,
+        version: 1,
+        report: null,
+        action: rules.length ? { id: 'enqueue-to-mrt', rules: rules.map((id) => ({ id, name: id })) } : null,
+        policies: [],
+        routedBy: null,
+        fromJobId: null,
+      },
+      carried: [],
+      openedAt: when,
+      reasons: [],
+      subject: null,
+    } as JsonObject),
+    when,
+  );
+const jobMerged = (jobId: string, rules: string[], when: string) =>
+  at(
+    anEvent('ReviewJobMerged', {
+      jobId,
+      request: {
+        requestId: `m-${jobId}`,
+        source: 'RULE_EXECUTION',
+        at: when,
+        version: 1,
+        report: null,
+        action: { id: 'enqueue-to-mrt', rules: rules.map((id) => ({ id, name: id })) },
+        policies: [],
+        routedBy: null,
+        fromJobId: null,
+      },
+      mergedAt: when,
+      reasons: [],
+      subject: null,
+    } as JsonObject),
+    when,
+  );
+
 describe('transparency projection', () => {
   let stores: ReturnType<typeof sqliteStores>;
   afterEach(async () => {
@@ -76,6 +126,45 @@ describe('transparency projection', () => {
     await events.append('item_evaluation-acme:p1', [action('d1', 'p1', undefined, '2026-03-02T11:00:00Z')], 'any');
     await events.append('review_job-acme:j2', [action('d2', 'p2', 'decision', '2026-03-02T12:00:00Z', ['r1'])], 'any');
     await events.append(
+      'transparency_batch-acme:b1',
+      [
+        at(
+          anEvent('StatementBatchRequested', {
+            batchId: 'b1',
+            statements: [{ puid: statementPuid('acme', 'd1'), deliveryId: 'd1' }],
+            bodies: [{ puid: statementPuid('acme', 'd1') }],
+            requestedAt: '2026-03-02T11:01:00Z',
+            nextAttemptAt: '2026-03-02T11:01:00Z',
+          } as JsonObject),
+          '2026-03-02T11:01:00Z',
+        ),
+        at(
+          anEvent('StatementBatchAttemptFailed', {
+            batchId: 'b1',
+            attempt: 1,
+            status: 503,
+            error: 'The Database answered 503',
+            retryAfterMs: null,
+            alreadyInDatabase: [],
+            attemptedAt: '2026-03-02T11:01:01Z',
+            nextAttemptAt: '2026-03-02T11:01:11Z',
+          } as JsonObject),
+          '2026-03-02T11:01:01Z',
+        ),
+        at(
+          anEvent('StatementBatchSubmitted', {
+            batchId: 'b1',
+            attempt: 2,
+            status: 201,
+            alreadyInDatabase: [],
+            submittedAt: '2026-03-02T11:01:11Z',
+          } as JsonObject),
+          '2026-03-02T11:01:11Z',
+        ),
+      ],
+      'any',
+    );
+    await events.append(
       'appeal-acme:a1',
       [appeal('a1', '2026-03-02T13:00:00Z'), appealDecided('a1', 'ACCEPT', '2026-03-02T14:00:00Z'), appealDecided('a1', 'REJECT', '2026-03-02T15:00:00Z')],
       'any',
@@ -84,6 +173,7 @@ describe('transparency projection', () => {
 
   const facts = (deliveryId: string) => stores.readStore.get<StatementFactsDoc>(TRANSPARENCY_STATEMENTS, statementDocId('acme', deliveryId));
   const day = () => stores.readStore.get<TransparencyDayDoc>(TRANSPARENCY_DAYS, dayDocId('acme', '2026-03-02'));
+  const batch = () => stores.readStore.get<TransparencyBatchDoc>(TRANSPARENCY_BATCHES, batchDocId('acme', 'b1'));
 
   it('records the facts of each published action: source, automated means, dates, an opaque PUID', async () => {
     stores = sqliteStores();
@@ -98,6 +188,17 @@ describe('transparency projection', () => {
       puid: statementPuid('acme', 'd1'),
     });
     expect(statementPuid('acme', 'd1')).toMatch(/^warden-[0-9a-f]{40}$/);
+    // Its submission: in batch b1, submitted at the second attempt; d2 is in no batch.
+    expect((await facts('d1'))?.batchId).toBe('b1');
+    expect((await facts('d2'))?.batchId).toBeNull();
+    expect(await batch()).toMatchObject({
+      status: 'submitted',
+      statements: 1,
+      attempts: 2,
+      lastError: 'The Database answered 503',
+      submittedAt: '2026-03-02T11:01:11Z',
+      nextAttemptAt: null,
+    });
     expect(await facts('d2')).toMatchObject({
       trigger: 'decision',
       notice: { firstAt: '2026-03-02T10:00:00.000Z', reporterTypes: ['flagger', 'user'] },
@@ -117,15 +218,43 @@ describe('transparency projection', () => {
     });
   });
 
+  it("flags a moderator's decision as automatically detected when a rule sent the item to review (a decision's callback names no rule)", async () => {
+    stores = sqliteStores();
+    const { events } = stores;
+    await events.append(
+      'review_job-acme:j-rule',
+      [jobOpened('j-rule', 'p3', 'RULE_EXECUTION', ['to-review'], '2026-03-03T08:00:00Z'), action('d-rule', 'p3', 'decision', '2026-03-03T09:00:00Z')],
+      'any',
+    );
+    await events.append(
+      'review_job-acme:j-report',
+      [jobOpened('j-report', 'p4', 'REPORT', [], '2026-03-03T08:00:00Z'), action('d-report', 'p4', 'decision', '2026-03-03T09:00:00Z')],
+      'any',
+    );
+    await events.append(
+      'review_job-acme:j-merged',
+      [
+        jobOpened('j-merged', 'p5', 'REPORT', [], '2026-03-03T08:00:00Z'),
+        jobMerged('j-merged', ['to-review'], '2026-03-03T08:30:00Z'),
+        action('d-merged', 'p5', 'decision', '2026-03-03T09:00:00Z'),
+      ],
+      'any',
+    );
+    await new ProjectionRunner(transparencyProjection, stores.events, stores.readStore).catchUp();
+    expect((await facts('d-rule'))?.automatedDetection).toBe(true);
+    expect((await facts('d-report'))?.automatedDetection).toBe(false);
+    expect((await facts('d-merged'))?.automatedDetection).toBe(true);
+  });
+
   it('replaying the log again, or a rebuild, changes nothing', async () => {
     stores = sqliteStores();
     await seed();
     await new ProjectionRunner(transparencyProjection, stores.events, stores.readStore).catchUp();
-    const once = { d2: await facts('d2'), day: await day() };
+    const once = { d1: await facts('d1'), d2: await facts('d2'), day: await day(), batch: await batch() };
     await stores.readStore.commit([], { projection: transparencyProjection.name, from: await stores.readStore.checkpoint(transparencyProjection.name), to: 0 });
     await new ProjectionRunner(transparencyProjection, stores.events, stores.readStore).catchUp();
-    expect({ d2: await facts('d2'), day: await day() }).toEqual(once);
+    expect({ d1: await facts('d1'), d2: await facts('d2'), day: await day(), batch: await batch() }).toEqual(once);
     await rebuildReadModels([transparencyProjection], stores.events, stores.readStore);
-    expect({ d2: await facts('d2'), day: await day() }).toEqual(once);
+    expect({ d1: await facts('d1'), d2: await facts('d2'), day: await day(), batch: await batch() }).toEqual(once);
   });
 });

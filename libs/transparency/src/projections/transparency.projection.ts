@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { Projection, ProjectionContext } from '#warden/eventstore';
-import type { RecordedEvent } from '#warden/kernel';
+import { parseStreamName, type RecordedEvent } from '#warden/kernel';
 import type { ReadDocument } from '#warden/readstore';
 import { durationBucket } from '../domain/durations.js';
 import {
   type ActionTrigger,
   appealDocId,
+  batchDocId,
   dayDocId,
   emptyDay,
   itemDocId,
@@ -14,11 +15,13 @@ import {
   type StatementFactsDoc,
   statementDocId,
   TRANSPARENCY_APPEALS,
+  TRANSPARENCY_BATCHES,
   TRANSPARENCY_DAYS,
   TRANSPARENCY_ITEMS,
   TRANSPARENCY_JOBS,
   TRANSPARENCY_STATEMENTS,
   type TransparencyAppealDoc,
+  type TransparencyBatchDoc,
   type TransparencyDayDoc,
   type TransparencyItemDoc,
   type TransparencyJobDoc,
@@ -107,6 +110,7 @@ async function onAction(event: RecordedEvent, ctx: ProjectionContext): Promise<v
     return policyId ? [policyId] : [];
   });
   const decidedAt = utc(event.metadata.occurredAt);
+  const detected = trigger === 'rule' || (trigger === 'decision' && (rules.length > 0 || (await decidedJob(event, ctx))?.ruleDetected === true));
   const found = await item(ctx, orgId, typeId, itemId);
   const notice = found.doc.notices;
   const facts: StatementFactsDoc = {
@@ -122,8 +126,9 @@ async function onAction(event: RecordedEvent, ctx: ProjectionContext): Promise<v
     contentDate: (found.doc.firstSeenAt ?? decidedAt).slice(0, 10),
     notice,
     // A rule or hash match found it: the rule's own action, or the rule that sent it to review.
-    automatedDetection: trigger === 'rule' || (trigger === 'decision' && rules.length > 0),
+    automatedDetection: detected,
     automatedDecision: trigger === 'rule' || trigger === 'strike-threshold',
+    batchId: null,
   };
   ctx.put(TRANSPARENCY_STATEMENTS, id, facts as unknown as ReadDocument);
   if (notice) ctx.put(TRANSPARENCY_ITEMS, found.id, { ...found.doc, notices: null } as unknown as ReadDocument);
@@ -135,6 +140,21 @@ async function onAction(event: RecordedEvent, ctx: ProjectionContext): Promise<v
   ctx.put(TRANSPARENCY_DAYS, counters.id, counters.doc as unknown as ReadDocument);
 }
 
+/** The review job a decision's action was published by (the decision's callback is appended to the job's stream). */
+async function decidedJob(event: RecordedEvent, ctx: ProjectionContext): Promise<TransparencyJobDoc | undefined> {
+  const { category, idParts } = parseStreamName(event.streamName);
+  if (category !== 'review_job' || idParts.length < 2) return undefined;
+  return ctx.get<TransparencyJobDoc>(TRANSPARENCY_JOBS, jobDocId(event.metadata.orgId, idParts[1]!));
+}
+
+/** A request a rule made (ENQUEUE_TO_MRT from a rule or hash match that names its rules). */
+const ruleRequest = (request: unknown): boolean => {
+  const r = record(request);
+  const rules = record(r['action'])['rules'];
+  return r['source'] === 'RULE_EXECUTION' && Array.isArray(rules) && rules.length > 0;
+};
+const anyRuleRequest = (data: Data) => ruleRequest(data['request']) || (Array.isArray(data['carried']) && data['carried'].some(ruleRequest));
+
 async function onJobOpened(event: RecordedEvent, ctx: ProjectionContext): Promise<void> {
   const data = record(event.data);
   const jobId = text(data['jobId']);
@@ -143,8 +163,18 @@ async function onJobOpened(event: RecordedEvent, ctx: ProjectionContext): Promis
   const typeId = text(target['typeId']);
   if (!jobId || !itemId || !typeId) return;
   const orgId = event.metadata.orgId;
-  const doc: TransparencyJobDoc = { orgId, itemTypeId: typeId, itemId };
+  const doc: TransparencyJobDoc = { orgId, itemTypeId: typeId, itemId, ruleDetected: anyRuleRequest(data) };
   ctx.put(TRANSPARENCY_JOBS, jobDocId(orgId, jobId), doc as unknown as ReadDocument);
+}
+
+/** A rule's request merged into a job a report opened: the decision on it was detected by a rule too. */
+async function onJobMerged(event: RecordedEvent, ctx: ProjectionContext): Promise<void> {
+  const data = record(event.data);
+  const jobId = text(data['jobId']);
+  if (!jobId || !anyRuleRequest(data)) return;
+  const id = jobDocId(event.metadata.orgId, jobId);
+  const job = await ctx.get<TransparencyJobDoc>(TRANSPARENCY_JOBS, id);
+  if (job && !job.ruleDetected) ctx.put(TRANSPARENCY_JOBS, id, { ...job, ruleDetected: true } as unknown as ReadDocument);
 }
 
 /** IGNORE: a moderator looked and took no action; the item's notices are answered all the same. */
@@ -192,14 +222,80 @@ async function onAppealDecided(event: RecordedEvent, ctx: ProjectionContext): Pr
   ctx.put(TRANSPARENCY_DAYS, counters.id, counters.doc as unknown as ReadDocument);
 }
 
+/** The batch's statements are in it (they are not sent again); its state is the batch's document. */
+async function onBatchRequested(event: RecordedEvent, ctx: ProjectionContext): Promise<void> {
+  const data = record(event.data);
+  const batchId = text(data['batchId']);
+  const statements = Array.isArray(data['statements']) ? data['statements'].map(record) : [];
+  if (!batchId) return;
+  const orgId = event.metadata.orgId;
+  for (const s of statements) {
+    const deliveryId = text(s['deliveryId']);
+    if (!deliveryId) continue;
+    const id = statementDocId(orgId, deliveryId);
+    const facts = await ctx.get<StatementFactsDoc>(TRANSPARENCY_STATEMENTS, id);
+    if (facts && !facts.batchId) ctx.put(TRANSPARENCY_STATEMENTS, id, { ...facts, batchId } as unknown as ReadDocument);
+  }
+  const doc: TransparencyBatchDoc = {
+    orgId,
+    batchId,
+    status: 'pending',
+    statements: statements.length,
+    attempts: 0,
+    lastError: null,
+    nextAttemptAt: text(data['nextAttemptAt']) ?? null,
+    submittedAt: null,
+    alreadyInDatabase: [],
+    revision: event.revision,
+  };
+  ctx.put(TRANSPARENCY_BATCHES, batchDocId(orgId, batchId), doc as unknown as ReadDocument);
+}
+
+async function onBatchOutcome(event: RecordedEvent, ctx: ProjectionContext): Promise<void> {
+  const data = record(event.data);
+  const batchId = text(data['batchId']);
+  if (!batchId) return;
+  const id = batchDocId(event.metadata.orgId, batchId);
+  const batch = await ctx.get<TransparencyBatchDoc>(TRANSPARENCY_BATCHES, id);
+  if (!batch) return;
+  const known = Array.isArray(data['alreadyInDatabase']) ? data['alreadyInDatabase'].filter((p): p is string => typeof p === 'string') : [];
+  const next: TransparencyBatchDoc = {
+    ...batch,
+    attempts: typeof data['attempt'] === 'number' ? data['attempt'] : batch.attempts,
+    alreadyInDatabase: [...new Set([...batch.alreadyInDatabase, ...known])],
+    revision: event.revision,
+  };
+  switch (event.type) {
+    case 'StatementBatchAttemptFailed':
+      Object.assign(next, { status: 'retrying', lastError: text(data['error']) ?? null, nextAttemptAt: text(data['nextAttemptAt']) ?? null });
+      break;
+    case 'StatementBatchSubmitted':
+      Object.assign(next, { status: 'submitted', nextAttemptAt: null, submittedAt: text(data['submittedAt']) ?? null });
+      break;
+    case 'StatementBatchRejected':
+      Object.assign(next, { status: 'rejected', nextAttemptAt: null, lastError: text(data['error']) ?? batch.lastError });
+      break;
+    case 'StatementBatchAbandoned':
+      Object.assign(next, { status: 'abandoned', nextAttemptAt: null, lastError: text(data['reason']) ?? batch.lastError });
+      break;
+  }
+  ctx.put(TRANSPARENCY_BATCHES, id, next as unknown as ReadDocument);
+}
+
 const HANDLERS: { readonly [type: string]: (event: RecordedEvent, ctx: ProjectionContext) => Promise<void> } = {
   ItemSubmitted: onItemSubmitted,
   ReportSubmitted: onReport,
   ActionCallbackRequested: onAction,
   ReviewJobOpened: onJobOpened,
+  ReviewJobMerged: onJobMerged,
   ReviewJobDecided: onJobDecided,
   AppealSubmitted: onAppeal,
   AppealDecided: onAppealDecided,
+  StatementBatchRequested: onBatchRequested,
+  StatementBatchAttemptFailed: onBatchOutcome,
+  StatementBatchSubmitted: onBatchOutcome,
+  StatementBatchRejected: onBatchOutcome,
+  StatementBatchAbandoned: onBatchOutcome,
 };
 
 /**
@@ -211,13 +307,17 @@ const HANDLERS: { readonly [type: string]: (event: RecordedEvent, ctx: Projectio
  */
 export const transparencyProjection: Projection = {
   name: TRANSPARENCY_PROJECTION,
-  collections: [TRANSPARENCY_ITEMS, TRANSPARENCY_STATEMENTS, TRANSPARENCY_APPEALS, TRANSPARENCY_DAYS, TRANSPARENCY_JOBS],
+  collections: [TRANSPARENCY_ITEMS, TRANSPARENCY_STATEMENTS, TRANSPARENCY_APPEALS, TRANSPARENCY_DAYS, TRANSPARENCY_JOBS, TRANSPARENCY_BATCHES],
   eventTypes: Object.keys(HANDLERS),
   needsPersonalData: false,
   indexes: [
     { collection: TRANSPARENCY_STATEMENTS, fields: ['orgId', 'day'] },
     { collection: TRANSPARENCY_STATEMENTS, fields: ['orgId', 'puid'] },
+    { collection: TRANSPARENCY_STATEMENTS, fields: ['orgId', 'batchId'] },
+    { collection: TRANSPARENCY_STATEMENTS, fields: ['batchId'] },
+    { collection: TRANSPARENCY_STATEMENTS, fields: ['orgId', 'item.typeId', 'item.id'] },
     { collection: TRANSPARENCY_DAYS, fields: ['orgId', 'day'] },
+    { collection: TRANSPARENCY_BATCHES, fields: ['status'] },
   ],
   async apply(event, ctx) {
     await HANDLERS[event.type]?.(event, ctx);

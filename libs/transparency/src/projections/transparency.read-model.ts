@@ -13,10 +13,14 @@ export const TRANSPARENCY_ITEMS = 'transparency_items';
 export const TRANSPARENCY_STATEMENTS = 'transparency_statements';
 export const TRANSPARENCY_APPEALS = 'transparency_appeals';
 export const TRANSPARENCY_DAYS = 'transparency_days';
-/** Per review job, its item: an IGNORE decision answers the item's notices without an action. */
+/**
+ * Per review job, its item (an IGNORE decision answers the item's notices without an action) and
+ * whether a rule sent it to review (a moderator's decision on it was detected by automated means:
+ * the decision's callback names no rule).
+ */
 export const TRANSPARENCY_JOBS = 'transparency_jobs';
 
-export type TransparencyJobDoc = { orgId: string; itemTypeId: string; itemId: string };
+export type TransparencyJobDoc = { orgId: string; itemTypeId: string; itemId: string; ruleDetected?: boolean };
 export const jobDocId = (orgId: string, jobId: string) => [orgId, jobId].map(encodeURIComponent).join(':');
 
 /** Reports of the item no action has answered yet: the first one's time, and the reporters' types. */
@@ -55,7 +59,28 @@ export type StatementFactsDoc = {
   automatedDetection: boolean;
   /** No person took the decision: a rule's action, a strike threshold. */
   automatedDecision: boolean;
+  /** The submission batch it went in (docs/transparency.md, "Submission"); null (or absent, on facts recorded before): not sent. */
+  batchId?: string | null;
 };
+
+/** Per submission batch: its state for the statements it holds, and when it is due (a restart reschedules from here). */
+export const TRANSPARENCY_BATCHES = 'transparency_batches';
+
+export type TransparencyBatchDoc = {
+  orgId: string;
+  batchId: string;
+  status: 'pending' | 'retrying' | 'submitted' | 'rejected' | 'abandoned';
+  statements: number;
+  attempts: number;
+  lastError: string | null;
+  nextAttemptAt: string | null;
+  submittedAt: string | null;
+  /** PUIDs the Database reported it had already (an earlier attempt went through unrecorded). */
+  alreadyInDatabase: string[];
+  /** Revision of the batch's stream this reflects. */
+  revision: number;
+};
+export const batchDocId = (orgId: string, batchId: string) => key(orgId, batchId);
 
 export type TransparencyAppealDoc = { orgId: string; appealedAt: string; decided: boolean };
 

@@ -60,6 +60,11 @@ export function JobDetail() {
             />
           </div>
           <JobView job={data} media={media} />
+          <p>
+            <Link to={`/transparency/items/${encodeURIComponent(data.item.typeId)}/${encodeURIComponent(data.item.id)}`}>
+              Statements of reasons of this item
+            </Link>
+          </p>
         </>
       )}
     </>

@@ -89,6 +89,22 @@ describe('configuration: the DSA mapping', () => {
     expect(config.transparency.trustedFlaggers).toEqual(['flagger']);
   });
 
+  it("takes the Transparency Database's endpoint and the API token from a ${NAME} reference, as an authorization header", () => {
+    const text = 'org: { id: tiny, name: Tiny }\ntransparency:\n  territorialScope: [DE]\n  submission: { token: "${DSA_TOKEN}" }\n';
+    const parsed = parseOrgConfig(text, { ...options, env: { DSA_TOKEN: 'X|ybq.k' } });
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+    expect(parsed.config.transparency.submission).toEqual({
+      url: 'https://transparency.dsa.ec.europa.eu/api/v1/statements',
+      headers: { authorization: 'Bearer X|ybq.k' },
+    });
+    expect(configOf('org: { id: tiny, name: Tiny }\ntransparency: { territorialScope: [DE] }\n').transparency).not.toHaveProperty('submission');
+    expect(
+      problemsOf('org: { id: tiny, name: Tiny }\ntransparency:\n  territorialScope: [DE]\n  submission: { url: "ftp://x", token: "a b" }\n')
+        .map((p) => p.path)
+        .sort(),
+    ).toEqual(['transparency.submission.token', 'transparency.submission.url']);
+  });
+
   it('leaves transparency off, and every entity unmapped, in a file without them', () => {
     const config = configOf('org: { id: tiny, name: Tiny }\npolicies: [{ id: p, name: P }]\n');
     expect(config.transparency).toEqual({ enabled: false, territorialScope: [], trustedFlaggers: [], accountType: null });

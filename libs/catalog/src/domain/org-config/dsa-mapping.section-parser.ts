@@ -147,6 +147,21 @@ const scopeSchema = z
     return DSA_EEA_COUNTRIES.filter((c) => expanded.has(c));
   });
 
+/**
+ * The Transparency Database's multiple endpoint (`POST /api/v1/statements`, docs/transparency.md,
+ * "Submission"); the sandbox's URL for tests of the platform's own.
+ */
+export const DSA_DATABASE_STATEMENTS_URL = 'https://transparency.dsa.ec.europa.eu/api/v1/statements';
+
+/** `transparency.submission`: the endpoint and the API token, a secret given as a `${NAME}` reference. */
+const submissionSchema = z.strictObject({
+  url: httpUrlSchema.default(DSA_DATABASE_STATEMENTS_URL),
+  token: z
+    .string()
+    .min(1)
+    .regex(/^[\x21-\x7e]+$/, 'must be the API token (printable characters, no spaces)'),
+});
+
 /** `transparency:`; written, it is on unless it says `enabled: false` (left out: DEFAULT_TRANSPARENCY_SETTINGS). */
 export const transparencySchema = z
   .strictObject({
@@ -154,6 +169,7 @@ export const transparencySchema = z
     territorialScope: scopeSchema.optional(),
     trustedFlaggers: idList,
     accountType: z.enum(DSA_ACCOUNT_TYPES).nullable().default(null),
+    submission: submissionSchema.optional(),
   })
   .superRefine((s, ctx) => {
     // Required by the Database's documentation of territorial_scope.
@@ -161,7 +177,13 @@ export const transparencySchema = z
       ctx.addIssue({ code: 'custom', path: ['territorialScope'], message: 'is required (EU/EEA country codes, or EU, EEA)', input: undefined });
     }
   })
-  .transform((s): TransparencySettings => ({ ...s, territorialScope: (s.territorialScope ?? []) as TransparencySettings['territorialScope'] }));
+  .transform((s): TransparencySettings => {
+    const { submission, ...rest } = s;
+    const settings: TransparencySettings = { ...rest, territorialScope: (s.territorialScope ?? []) as TransparencySettings['territorialScope'] };
+    // Left out when not configured, so that a file without it decides the same settings as before.
+    if (submission) settings.submission = { url: submission.url, headers: { authorization: `Bearer ${submission.token}` } };
+    return settings;
+  });
 
 /** The section as the file has it: left out, transparency is off. */
 export const transparencyOrDefault = (section: TransparencySettings | undefined): TransparencySettings =>

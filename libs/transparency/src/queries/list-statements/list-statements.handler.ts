@@ -5,15 +5,78 @@ import { CLOCK } from '#warden/platform';
 import type { ReadStore } from '#warden/readstore';
 import { ProjectionHost, READ_STORE } from '#warden/storage';
 import { checkPeriod } from '../../domain/period.js';
-import { renderStatement } from '../../domain/statement-of-reasons.js';
+import { renderStatement, type StatementCatalog } from '../../domain/statement-of-reasons.js';
 import { TRANSPARENCY_PROJECTION } from '../../projections/transparency.projection.js';
 import { dayPlus } from '../../domain/period.js';
-import { type StatementFactsDoc, TRANSPARENCY_STATEMENTS } from '../../projections/transparency.read-model.js';
+import {
+  batchDocId,
+  type StatementFactsDoc,
+  TRANSPARENCY_BATCHES,
+  TRANSPARENCY_STATEMENTS,
+  type TransparencyBatchDoc,
+} from '../../projections/transparency.read-model.js';
 import { statementCatalog } from '../statement-catalog.js';
-import { ListStatementsQuery, type StatementPage, type StatementView } from './list-statements.query.js';
+import { ListStatementsQuery, type StatementPage, type StatementSubmission, type StatementView } from './list-statements.query.js';
+
+/** A statement's submission state: its batch's, else what keeps it from one. */
+export function submissionOf(facts: StatementFactsDoc, complete: boolean, configured: boolean, batch: TransparencyBatchDoc | undefined): StatementSubmission {
+  const none = { batchId: null, attempts: 0, lastError: null, submittedAt: null, nextAttemptAt: null };
+  if (facts.batchId && batch) {
+    return {
+      state: batch.status,
+      batchId: batch.batchId,
+      attempts: batch.attempts,
+      lastError: batch.lastError,
+      submittedAt: batch.submittedAt,
+      nextAttemptAt: batch.nextAttemptAt,
+    };
+  }
+  if (!configured) return { state: 'off', ...none };
+  return { state: complete ? 'unsent' : 'incomplete', ...none };
+}
 
 /** Internal complaint handling is always open (POST /api/v1/report/appeal); the other two are the user's by law. */
 export const REDRESS = ['INTERNAL_COMPLAINT_HANDLING', 'OUT_OF_COURT_DISPUTE_SETTLEMENT', 'JUDICIAL_REDRESS'];
+
+/** Statement views of one organization, its batches read once each (several statements share one). */
+export class StatementViews {
+  private readonly configured: boolean;
+  private readonly batches = new Map<string, TransparencyBatchDoc | undefined>();
+
+  constructor(
+    private readonly readStore: ReadStore,
+    private readonly orgId: string,
+    private readonly catalog: StatementCatalog,
+  ) {
+    this.configured = catalog.transparency.enabled && catalog.transparency.submission !== undefined;
+  }
+
+  /** Its statement rendered with the mapping in force; undefined for an action mapped `dsa: false`. */
+  async of(facts: StatementFactsDoc): Promise<StatementView | undefined> {
+    const rendered = renderStatement(facts, this.catalog);
+    if (rendered.kind === 'none') return undefined;
+    return {
+      puid: facts.puid,
+      deliveryId: facts.deliveryId,
+      decidedAt: facts.decidedAt,
+      trigger: facts.trigger,
+      item: facts.item,
+      actionId: facts.actionId,
+      policyIds: facts.policyIds,
+      statement: rendered.kind === 'statement' ? rendered.statement : null,
+      problems: rendered.kind === 'incomplete' ? rendered.problems : [],
+      redress: REDRESS,
+      submission: submissionOf(facts, rendered.kind === 'statement', this.configured, await this.batch(facts.batchId)),
+    };
+  }
+
+  private async batch(batchId: string | null | undefined): Promise<TransparencyBatchDoc | undefined> {
+    if (!batchId) return undefined;
+    if (!this.batches.has(batchId))
+      this.batches.set(batchId, await this.readStore.get<TransparencyBatchDoc>(TRANSPARENCY_BATCHES, batchDocId(this.orgId, batchId)));
+    return this.batches.get(batchId);
+  }
+}
 
 /**
  * Published actions of the period in decision order, each with its statement rendered with the
@@ -35,8 +98,9 @@ export class ListStatementsHandler implements IQueryHandler<ListStatementsQuery>
     const offset = query.cursor === undefined ? 0 : Number(query.cursor);
     if (!Number.isSafeInteger(offset) || offset < 0) throw invalidField('/cursor', 'expected a cursor from an earlier page');
     await this.projections.catchUp(TRANSPARENCY_PROJECTION);
-    const catalog = await statementCatalog(this.queries, query.orgId);
+    const catalog = await statementCatalog(this.queries, this.projections, query.orgId);
     const statements: StatementView[] = [];
+    const views = new StatementViews(this.readStore, query.orgId, catalog);
     let next = offset;
     // Pages of facts until the page is full: facts of actions mapped false take no place in it.
     while (statements.length < query.limit) {
@@ -54,19 +118,9 @@ export class ListStatementsHandler implements IQueryHandler<ListStatementsQuery>
       );
       for (const facts of batch) {
         next++;
-        const rendered = renderStatement(facts, catalog);
-        if (rendered.kind === 'none') continue;
-        statements.push({
-          puid: facts.puid,
-          decidedAt: facts.decidedAt,
-          trigger: facts.trigger,
-          item: facts.item,
-          actionId: facts.actionId,
-          policyIds: facts.policyIds,
-          statement: rendered.kind === 'statement' ? rendered.statement : null,
-          problems: rendered.kind === 'incomplete' ? rendered.problems : [],
-          redress: REDRESS,
-        });
+        const view = await views.of(facts);
+        if (!view) continue;
+        statements.push(view);
         if (statements.length === query.limit) break;
       }
       if (batch.length < query.limit) return { ...period, statements, nextCursor: null };

@@ -1,9 +1,31 @@
 import { Query } from '@nestjs/cqrs';
 import type { DatabaseStatement } from '../../domain/statement-of-reasons.js';
 
+/**
+ * Where a statement is in its submission to the Transparency Database (docs/transparency.md,
+ * "Submission"): `off` (no submission configured), `incomplete` (the mapping lacks something),
+ * `unsent` (not in a batch yet), then its batch's state.
+ */
+export type SubmissionState = 'off' | 'incomplete' | 'unsent' | 'pending' | 'retrying' | 'submitted' | 'rejected' | 'abandoned';
+
+export interface StatementSubmission {
+  state: SubmissionState;
+  batchId: string | null;
+  /** Attempts of its batch so far. */
+  attempts: number;
+  /** The last failure or the refusal, as the Database or the network said it. */
+  lastError: string | null;
+  /** When the Database created it (or reported it had it already). */
+  submittedAt: string | null;
+  /** When its batch is tried next (pending, retrying). */
+  nextAttemptAt: string | null;
+}
+
 /** A published action and its statement of reasons, with Warden's own bookkeeping around it. */
 export interface StatementView {
   puid: string;
+  /** The published action's delivery id (Warden's reference: its callback's). */
+  deliveryId: string;
   decidedAt: string;
   trigger: 'rule' | 'decision' | 'strike-threshold' | 'post-actions';
   item: { id: string; typeId: string };
@@ -14,6 +36,7 @@ export interface StatementView {
   problems: string[];
   /** The redress the affected user has (DSA Art. 17(3)(f)): not a Database attribute, stated to the user. */
   redress: string[];
+  submission: StatementSubmission;
 }
 
 export interface StatementPage {

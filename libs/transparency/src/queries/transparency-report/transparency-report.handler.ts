@@ -39,7 +39,7 @@ export class TransparencyReportHandler implements IQueryHandler<TransparencyRepo
     await this.projections.catchUp(TRANSPARENCY_PROJECTION);
     const [days, catalog] = await Promise.all([
       this.readStore.find<TransparencyDayDoc>(TRANSPARENCY_DAYS, { orgId: query.orgId, day: { gte: period.from, lt: dayPlus(period.to, 1) } }),
-      statementCatalog(this.queries, query.orgId),
+      statementCatalog(this.queries, this.projections, query.orgId),
     ]);
     return { ...period, ...summarize(days, catalog) };
   }

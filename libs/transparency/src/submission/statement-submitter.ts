@@ -1,0 +1,332 @@
+import { createHash } from 'node:crypto';
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { CATALOG_PROJECTION, GetCatalogSettingsQuery } from '#warden/catalog';
+import type { EventStore } from '#warden/eventstore';
+import { type Clock, DomainError, foldStream, streamName } from '#warden/kernel';
+import {
+  CLOCK,
+  GUARDED_HTTP_CLIENT,
+  type GuardedHttpClient,
+  isSealedSecret,
+  KEYRING,
+  type Keyring,
+  OutboundError,
+  openUrl,
+  WARDEN_CONFIG,
+  type WardenConfig,
+} from '#warden/platform';
+import type { ReadStore } from '#warden/readstore';
+import { AggregateStore, EVENT_STORE, ProjectionHost, READ_STORE } from '#warden/storage';
+import { type BatchAttemptOutcome, MAX_BATCH, statementBatchDecider, type StatementBatchState } from '../domain/statement-batch.decider.js';
+import { renderStatement } from '../domain/statement-of-reasons.js';
+import { TRANSPARENCY_PROJECTION } from '../projections/transparency.projection.js';
+import { TRANSPARENCY_BATCHES, TRANSPARENCY_STATEMENTS, type StatementFactsDoc, type TransparencyBatchDoc } from '../projections/transparency.read-model.js';
+import { statementCatalog } from '../queries/statement-catalog.js';
+
+export const batchStream = (orgId: string, batchId: string) => streamName('transparency_batch', orgId, batchId);
+
+/** A batch's id: its organization and PUIDs, so forming the same batch again (a re-run) finds it recorded. */
+export const batchIdOf = (orgId: string, puids: readonly string[]) =>
+  createHash('sha256')
+    .update(`${orgId}\u0000${puids.join(',')}`)
+    .digest('hex')
+    .slice(0, 32);
+
+/** Tuning; the defaults are the documented behaviour (docs/transparency.md, "Submission"). */
+export interface SubmissionOptions {
+  /** This process submits (worker and all roles; never the CLI). */
+  readonly submit: boolean;
+  /** After a wake-up, wait this long for more statements, so that batches fill up. */
+  readonly batchWaitMs: number;
+  readonly attemptTimeoutMs: number;
+}
+export const SUBMISSION_OPTIONS = Symbol('SubmissionOptions');
+export const DEFAULT_SUBMISSION_OPTIONS: Omit<SubmissionOptions, 'submit'> = { batchWaitMs: 500, attemptTimeoutMs: 30_000 };
+
+/** Unsent statements read at a time when forming batches. */
+const FORM_PAGE = 10_000;
+const DUE_SLACK_MS = 5;
+const RESPONSE_LIMIT_BYTES = 4 * 1024 * 1024;
+const MAX_ERROR = 500;
+
+/** Retry-After as delta-seconds or an HTTP date (RFC 9110 10.2.3); null when absent or unreadable. */
+function retryAfterMs(value: string | undefined, now: Date): number | null {
+  if (value === undefined) return null;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? null : Math.max(0, at - now.getTime());
+}
+
+/**
+ * The Database's answer as an attempt's outcome (its API documentation, "Errors"): 201 created; 422
+ * with `errors.existing_puids`, PUIDs it has already; another 422 (or 400, 413…) a refusal of the
+ * content, which resending cannot mend; 401/403 (the token), 404, 408, 429 and 5xx are retried, as
+ * an operator or the Database can mend them.
+ */
+export function outcomeOf(status: number, body: Buffer, retryAfter: number | null): BatchAttemptOutcome {
+  if (status >= 200 && status < 300) return { kind: 'created', status };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch {
+    parsed = undefined;
+  }
+  const errors = (parsed as { errors?: unknown } | undefined)?.errors;
+  const existing = (errors as { existing_puids?: unknown } | undefined)?.existing_puids;
+  if (status === 422 && Array.isArray(existing) && existing.every((p) => typeof p === 'string')) return { kind: 'existing', status, puids: existing };
+  const retried = status === 401 || status === 403 || status === 404 || status === 408 || status === 429 || status >= 500 || status < 400;
+  const message = typeof (parsed as { message?: unknown } | undefined)?.message === 'string' ? (parsed as { message: string }).message : undefined;
+  const detail = errors !== undefined ? JSON.stringify(errors) : message;
+  const error = `The Database answered ${status}${detail ? `: ${detail}` : ''}`.slice(0, MAX_ERROR);
+  return retried ? { kind: 'failed', status, error, retryAfterMs: retryAfter } : { kind: 'refused', status, error };
+}
+
+/**
+ * Submits statements of reasons to the Transparency Database (worker role; docs/transparency.md,
+ * "Submission"). The log is the truth: every batch is a stream of its own, what is due when is
+ * decided there, and timers only wake this process; a restart reloads the batches due from the
+ * read model and forms batches of what is still unsent.
+ */
+@Injectable()
+export class StatementSubmitter implements OnApplicationShutdown {
+  private readonly logger = new Logger('transparency');
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly wakes = new Map<string, NodeJS.Timeout>();
+  private readonly forming = new Map<string, Promise<void>>();
+  private readonly formAgain = new Set<string>();
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private active = false;
+  private stopping = false;
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    @Inject(ProjectionHost) private readonly projections: ProjectionHost,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(KEYRING) private readonly keyring: Keyring,
+    @Inject(GUARDED_HTTP_CLIENT) private readonly http: GuardedHttpClient,
+    @Inject(WARDEN_CONFIG) private readonly config: WardenConfig,
+    @Inject(SUBMISSION_OPTIONS) private readonly options: SubmissionOptions,
+    private readonly aggregates: AggregateStore,
+    private readonly queries: QueryBus,
+  ) {}
+
+  /** Starts submitting here (the submission reactor runs in this process): reloads what is due and what is unsent. */
+  async start(): Promise<void> {
+    if (!this.options.submit || this.stopping) return;
+    this.active = true;
+    await this.projections.catchUp(TRANSPARENCY_PROJECTION);
+    for (const status of ['pending', 'retrying'] as const) {
+      for (const b of await this.readStore.find<TransparencyBatchDoc>(TRANSPARENCY_BATCHES, { status }))
+        this.schedule(b.orgId, b.batchId, b.nextAttemptAt ?? this.clock.now().toISOString());
+    }
+    const unsent = await this.readStore.find<StatementFactsDoc>(TRANSPARENCY_STATEMENTS, { batchId: null }, { limit: 1000 });
+    for (const orgId of new Set(unsent.map((f) => f.orgId))) this.wake(orgId);
+  }
+
+  async pause(): Promise<void> {
+    this.active = false;
+    this.clearTimers();
+    await Promise.allSettled([...this.inFlight.values(), ...this.forming.values()]);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    await this.pause();
+  }
+
+  /** Something of the organization's changed (a published action, its settings): form batches soon. */
+  wake(orgId: string): void {
+    if (!this.active || this.wakes.has(orgId)) return;
+    const timer = setTimeout(() => {
+      this.wakes.delete(orgId);
+      this.form(orgId);
+    }, this.options.batchWaitMs);
+    timer.unref();
+    this.wakes.set(orgId, timer);
+  }
+
+  /** A batch is due at `at`. */
+  schedule(orgId: string, batchId: string, at: string): void {
+    if (!this.active) return;
+    const id = batchStream(orgId, batchId);
+    const existing = this.timers.get(id);
+    if (existing) clearTimeout(existing);
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(id);
+        this.attempt(orgId, batchId);
+      },
+      Math.max(0, Math.min(2 ** 31 - 1, Date.parse(at) - this.clock.now().getTime())),
+    );
+    timer.unref();
+    this.timers.set(id, timer);
+  }
+
+  private clearTimers(): void {
+    for (const t of [...this.timers.values(), ...this.wakes.values()]) clearTimeout(t);
+    this.timers.clear();
+    this.wakes.clear();
+  }
+
+  /** One forming at a time per organization; a wake during it forms again after. */
+  private form(orgId: string): void {
+    if (this.forming.has(orgId)) {
+      this.formAgain.add(orgId);
+      return;
+    }
+    const run = this.formBatches(orgId)
+      .catch((error: unknown) => {
+        this.logger.error({ msg: 'forming statement batches failed; trying again', orgId, error: String(error) });
+        this.formAgain.add(orgId);
+      })
+      .finally(() => {
+        this.forming.delete(orgId);
+        if (this.formAgain.delete(orgId)) this.wake(orgId);
+      });
+    this.forming.set(orgId, run);
+  }
+
+  /** The organization's transparency settings, the catalog's read model caught up (a wake-up may follow their change closely). */
+  private async settings(orgId: string) {
+    await this.projections.catchUp(CATALOG_PROJECTION);
+    return this.queries.execute(new GetCatalogSettingsQuery(orgId, 'transparency'));
+  }
+
+  private async formBatches(orgId: string): Promise<void> {
+    const settings = await this.settings(orgId);
+    if (!settings?.enabled || !settings.submission) return;
+    for (;;) {
+      if (!this.active) return;
+      // The batches recorded so far are in the read model: their statements are not taken again.
+      await this.projections.catchUp(TRANSPARENCY_PROJECTION);
+      const catalog = await statementCatalog(this.queries, this.projections, orgId);
+      const unsent = await this.readStore.find<StatementFactsDoc>(
+        TRANSPARENCY_STATEMENTS,
+        { orgId, batchId: null },
+        {
+          sort: [
+            { field: 'decidedAt', direction: 'asc' },
+            { field: 'puid', direction: 'asc' },
+          ],
+          limit: FORM_PAGE,
+        },
+      );
+      const ready = unsent.flatMap((facts) => {
+        const rendered = renderStatement(facts, catalog);
+        return rendered.kind === 'statement' ? [{ facts, body: rendered.statement }] : [];
+      });
+      for (let i = 0; i < ready.length; i += MAX_BATCH) {
+        const chunk = ready.slice(i, i + MAX_BATCH);
+        const batchId = batchIdOf(
+          orgId,
+          chunk.map((c) => c.facts.puid),
+        );
+        const { state } = await this.aggregates.handle(
+          batchStream(orgId, batchId),
+          statementBatchDecider,
+          {
+            type: 'RequestBatch',
+            batchId,
+            statements: chunk.map((c) => ({ puid: c.facts.puid, deliveryId: c.facts.deliveryId })),
+            bodies: chunk.map((c) => c.body),
+            at: this.clock.now().toISOString(),
+          },
+          { orgId, correlationId: batchId, actor: 'transparency' },
+        );
+        if (state.nextAttemptAt) this.schedule(orgId, batchId, state.nextAttemptAt);
+      }
+      // Only a full page may hide more; the incomplete ones of a full page stay unsent, so stop when nothing was batched.
+      if (unsent.length < FORM_PAGE || ready.length === 0) return;
+    }
+  }
+
+  private attempt(orgId: string, batchId: string): void {
+    const id = batchStream(orgId, batchId);
+    if (this.inFlight.has(id) || !this.active) return;
+    const run = this.attemptOnce(orgId, batchId)
+      .catch((error: unknown) => {
+        this.logger.error({ msg: 'a statement batch failed to run; retrying', orgId, batchId, error: String(error) });
+        this.schedule(orgId, batchId, new Date(this.clock.now().getTime() + 1000).toISOString());
+      })
+      .finally(() => this.inFlight.delete(id));
+    this.inFlight.set(id, run);
+  }
+
+  private async attemptOnce(orgId: string, batchId: string): Promise<void> {
+    const id = batchStream(orgId, batchId);
+    const recorded = await this.events.readStream(id);
+    if (recorded.length === 0) return;
+    const state: StatementBatchState = foldStream(statementBatchDecider, id, recorded);
+    if (state.status !== 'pending' && state.status !== 'retrying') return;
+    const due = Date.parse(state.nextAttemptAt!);
+    if (due > this.clock.now().getTime() + DUE_SLACK_MS) return this.schedule(orgId, batchId, state.nextAttemptAt!);
+    const settings = await this.settings(orgId);
+    // Submission switched off since: the batch stays due, and is sent once it is configured again (a restart reloads it).
+    if (!settings?.submission) return;
+    const outcome = await this.send(settings.submission, state);
+    if (outcome === undefined) return;
+    try {
+      const handled = await this.aggregates.handle(
+        id,
+        statementBatchDecider,
+        {
+          type: 'RecordAttempt',
+          attempt: state.attempts + 1,
+          at: this.clock.now().toISOString(),
+          outcome,
+          schedule: this.config.callbackRetryScheduleMs,
+          random: Math.random(),
+        },
+        { orgId, correlationId: batchId, actor: 'transparency' },
+        { retries: 0 },
+      );
+      const after = handled.state;
+      if (after.status === 'retrying' && after.nextAttemptAt) this.schedule(orgId, batchId, after.nextAttemptAt);
+      if (after.status === 'rejected' || after.status === 'abandoned')
+        this.logger.warn({ msg: `statement batch ${after.status}`, orgId, batchId, outcome: outcome.kind });
+    } catch (error) {
+      // Another worker recorded an attempt meanwhile: the log says what is next.
+      if (!(error instanceof DomainError)) throw error;
+      this.schedule(orgId, batchId, this.clock.now().toISOString());
+    }
+  }
+
+  /** One POST of the batch's remaining statements through the outbound guard; undefined when this process stopped submitting meanwhile. */
+  private async send(
+    submission: { url: string; sealedUrl?: unknown; headers: { [name: string]: unknown } },
+    state: StatementBatchState,
+  ): Promise<BatchAttemptOutcome | undefined> {
+    let url: string;
+    const headers: Record<string, string> = { accept: 'application/json', 'content-type': 'application/json' };
+    try {
+      url = openUrl(submission, this.keyring);
+      for (const [name, value] of Object.entries(submission.headers))
+        headers[name.toLowerCase()] = isSealedSecret(value) ? this.keyring.open(value) : String(value);
+    } catch {
+      return {
+        kind: 'failed',
+        status: null,
+        error: 'The configured endpoint or token could not be decrypted (is WARDEN_SECRET_KEY complete?)',
+        retryAfterMs: null,
+      };
+    }
+    try {
+      const res = await this.http.request({
+        method: 'POST',
+        url,
+        headers,
+        body: JSON.stringify({ statements: state.remaining }),
+        timeoutMs: this.options.attemptTimeoutMs,
+        maxBytes: RESPONSE_LIMIT_BYTES,
+        maxRedirects: 0,
+      });
+      return outcomeOf(res.status, res.body, retryAfterMs(res.headers['retry-after'], this.clock.now()));
+    } catch (error) {
+      if (!this.active) return undefined;
+      return { kind: 'failed', status: null, error: error instanceof OutboundError ? error.message : 'Outbound request failed', retryAfterMs: null };
+    }
+  }
+}
