@@ -16,7 +16,13 @@ import type { ConditionRecord, EvaluatedItem, MediaResult, SetEvaluation, Signal
 import { needsWholeItem } from '../domain/whole-item-fetch.js';
 import { imageUrls, MEDIA_HASHER, type MediaHasher } from './media-hasher.js';
 import { PARTIAL_ITEMS, type PartialFetchOutcome, type PartialItemSource } from './partial-items.js';
-import { CREATOR_SUBMISSIONS, countWithin, creatorSubmissionsDocId, type CreatorSubmissionsDoc } from '../projections/creator-submissions.projection.js';
+import {
+  CREATOR_SUBMISSIONS,
+  countWithin,
+  creatorSubmissionsDocId,
+  type CreatorSubmissionsDoc,
+  creatorSubmissionsProjection,
+} from '../projections/creator-submissions.projection.js';
 import { evaluationStream } from '../domain/evaluation.streams.js';
 import { firstPassingRoute, type OrderedRoutingRule, REPORT_DATA_KEY, type Route, type RoutingReport } from '../domain/review-routing.js';
 import { collectActions, publishes, rulesFor } from '../domain/rule-selection.js';
@@ -456,12 +462,16 @@ export class ItemEvaluator {
       item: evaluated,
       textBank: (bankId) => snapshot.textBanks.get(bankId),
       hashBanks: snapshot.hashBanks,
-      creatorSubmissionCount: async (creator, windowSeconds) =>
-        countWithin(
+      creatorSubmissionCount: async (creator, windowSeconds) => {
+        // The count must include every submission already in the log, this one too: after a
+        // restart, or while a burst keeps the read model behind, it would otherwise count too few.
+        await this.projections.catchUp(creatorSubmissionsProjection.name);
+        return countWithin(
           await this.readStore.get<CreatorSubmissionsDoc>(CREATOR_SUBMISSIONS, creatorSubmissionsDocId(orgId, creator)),
           windowSeconds,
           this.clock.now(),
-        ),
+        );
+      },
       // Answered by the enforcement module (GetUserStrikeCountQuery); without it the leaf is unknown.
       userStrikeCount: (user) => this.queries.execute(new GetUserStrikeCountQuery(orgId, user)),
       userScore: (user) => this.queries.execute(new GetUserScoreQuery(orgId, user)),
