@@ -23,7 +23,7 @@ export function secureDataDir(dataDir: string): string[] {
   const notices: string[] = [];
   const tighten = (path: string, stats: Stats, mode: number) => {
     if ((stats.mode & 0o777) === mode) return;
-    if (ownedByThisUser(stats)) chmodSync(path, mode);
+    if (ownedByThisUser(stats)) chmodIfPresent(path, mode);
     else if ((stats.mode & 0o077) !== 0)
       notices.push(`${path} is owned by another user and readable by others (mode ${(stats.mode & 0o777).toString(8)}); Warden leaves it as it is`);
   };
@@ -31,10 +31,21 @@ export function secureDataDir(dataDir: string): string[] {
   for (const name of readdirSync(dataDir)) {
     if (!WARDEN_FILE.test(name)) continue;
     const path = join(dataDir, name);
-    const stats = lstatSync(path);
-    if (stats.isFile()) tighten(path, stats, DATA_FILE_MODE);
+    // Another process's SQLite connection creates and removes its -wal and -shm files as it opens
+    // and closes: one listed a moment ago may be gone now (a CLI call beside a running server).
+    const stats = lstatSync(path, { throwIfNoEntry: false });
+    if (stats?.isFile()) tighten(path, stats, DATA_FILE_MODE);
   }
   return notices;
+}
+
+/** chmod, unless the file is gone meanwhile (see secureDataDir). */
+function chmodIfPresent(path: string, mode: number): void {
+  try {
+    chmodSync(path, mode);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
 }
 
 /** Where there are no user ids (Windows), everything counts as this user's. */
