@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { prepareDataDir, serverRoles } from './support/server-roles.mjs';
+import { UNPOPULAR_SPAM_RULE_AND_QUEUE } from './support/partial-items-config.mjs';
 
 const ITEMS = Number(process.argv[2] ?? 2000);
 const DELAY_MS = 50;
@@ -48,19 +49,7 @@ itemTypes:
     fields:
       - { name: text, type: STRING, required: true }
       - { name: likes, type: NUMBER, required: true }
-rules:
-  - id: unpopular-spam
-    name: Unpopular spam
-    status: LIVE
-    itemTypeIds: [post]
-    actionIds: [enqueue-to-mrt]
-    conditionSet:
-      conjunction: AND
-      conditions:
-        - { input: { field: text }, signal: { type: TEXT_CONTAINS, args: { terms: [spam] } }, comparator: EQUALS, value: true }
-        - { input: { field: likes }, comparator: LT, value: 2 }
-queues:
-  - { id: default, name: Default, isDefault: true }
+${UNPOPULAR_SPAM_RULE_AND_QUEUE}
 partialItems: { url: "${url}", timeoutMs: 5000, cacheSeconds: 0, maxConcurrency: ${maxConcurrency}, retries: 0 }
 `;
 

@@ -304,27 +304,30 @@ describe('signed callbacks, end to end', () => {
   }, 30_000);
 
   it('sends an appeal decision callback from the CLI, signed, to the appeal callback URL', async () => {
-    const sent = await runCli(
-      [
-        'appeal-callback',
-        'send',
-        '--org',
-        'hooks',
-        '--appeal',
-        'appeal-77',
-        '--item-type',
-        'post',
-        '--item',
-        'p-scam',
-        '--by-type',
-        'user',
-        '--by',
-        'u1',
-        '--decision',
-        'ACCEPT',
-      ],
-      env,
-    );
+    // The same appeal decision, sent twice: once, then again as a repeat.
+    const sendAppealCallback = () =>
+      runCli(
+        [
+          'appeal-callback',
+          'send',
+          '--org',
+          'hooks',
+          '--appeal',
+          'appeal-77',
+          '--item-type',
+          'post',
+          '--item',
+          'p-scam',
+          '--by-type',
+          'user',
+          '--by',
+          'u1',
+          '--decision',
+          'ACCEPT',
+        ],
+        env,
+      );
+    const sent = await sendAppealCallback();
     expect(sent.code, sent.stderr).toBe(0);
     const deliveryId = sent.stdout.trim().split('\n').pop()!;
     const [request] = await waitFor(
@@ -343,27 +346,7 @@ describe('signed callbacks, end to end', () => {
     expect(request!.headers['x-appeal-token']).toBe(HOOK_TOKEN);
     expect(verifies(await jwks(), request!.headers, request!.body)).toBe(true);
 
-    const again = await runCli(
-      [
-        'appeal-callback',
-        'send',
-        '--org',
-        'hooks',
-        '--appeal',
-        'appeal-77',
-        '--item-type',
-        'post',
-        '--item',
-        'p-scam',
-        '--by-type',
-        'user',
-        '--by',
-        'u1',
-        '--decision',
-        'ACCEPT',
-      ],
-      env,
-    );
+    const again = await sendAppealCallback();
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('sent before');
     const wrong = await runCli(

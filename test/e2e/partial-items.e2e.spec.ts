@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../support/wait-for.js';
 import { consoleLogin, createConsoleUser, createKey, freshDataDir, runCli, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
+import { UNPOPULAR_SPAM_RULE_AND_QUEUE } from '../../bench/support/partial-items-config.mjs';
 
 const TOKEN = 'items-token-7d2e';
 const PASSWORD = 'correct horse battery staple';
@@ -24,19 +25,7 @@ itemTypes:
       - { name: author, type: RELATED_ITEM, itemTypeIds: [user] }
     roles: { creator: author }
   - { id: user, name: User, kind: USER, fields: [{ name: name, type: STRING, required: true }], roles: { displayName: name } }
-rules:
-  - id: unpopular-spam
-    name: Unpopular spam
-    status: LIVE
-    itemTypeIds: [post]
-    actionIds: [enqueue-to-mrt]
-    conditionSet:
-      conjunction: AND
-      conditions:
-        - { input: { field: text }, signal: { type: TEXT_CONTAINS, args: { terms: [spam] } }, comparator: EQUALS, value: true }
-        - { input: { field: likes }, comparator: LT, value: 2 }
-queues:
-  - { id: default, name: Default, isDefault: true }
+${UNPOPULAR_SPAM_RULE_AND_QUEUE}
 partialItems:
   url: ${url}
   headers: { Authorization: "Bearer \${ITEMS_TOKEN}" }

@@ -7,6 +7,18 @@ const deferred = () => {
   return { promise, resolve };
 };
 
+/** A one-slot limiter whose task named `first` holds the slot until `gate` opens; `started` records the order of the others. */
+function oneSlotBehindFirst() {
+  const limiter = new DestinationLimiter(1);
+  const gate = deferred();
+  const started: string[] = [];
+  const task = (name: string) => async () => {
+    started.push(name);
+    if (name === 'first') await gate.promise;
+  };
+  return { limiter, gate, started, task };
+}
+
 describe('destination limiter', () => {
   it('lets at most N requests run per destination and queues the rest in order', async () => {
     const limiter = new DestinationLimiter(2);
@@ -50,13 +62,7 @@ describe('destination limiter', () => {
   });
 
   it("lets groups take turns for a destination's slots: one group's queue goes in order, behind other groups' waiters", async () => {
-    const limiter = new DestinationLimiter(1);
-    const gate = deferred();
-    const started: string[] = [];
-    const task = (name: string) => async () => {
-      started.push(name);
-      if (name === 'first') await gate.promise;
-    };
+    const { limiter, gate, started, task } = oneSlotBehindFirst();
     const runs = [limiter.run('d', task('first'), { org: 'o', group: 'flood' })];
     for (let i = 0; i < 4; i++) runs.push(limiter.run('d', task(`flood${i}`), { org: 'o', group: 'flood' }));
     runs.push(limiter.run('d', task('alice'), { org: 'o', group: 'alice' }), limiter.run('d', task('bob'), { org: 'o', group: 'bob' }));
@@ -69,13 +75,7 @@ describe('destination limiter', () => {
   });
 
   it('lets organizations take turns first: a burst over many users of one organization, another organization every other slot', async () => {
-    const limiter = new DestinationLimiter(1);
-    const gate = deferred();
-    const started: string[] = [];
-    const task = (name: string) => async () => {
-      started.push(name);
-      if (name === 'first') await gate.promise;
-    };
+    const { limiter, gate, started, task } = oneSlotBehindFirst();
     const runs = [limiter.run('d', task('first'), { org: 'burst', group: 'u0' })];
     for (let i = 1; i <= 4; i++) runs.push(limiter.run('d', task(`burst-u${i}`), { org: 'burst', group: `u${i}` }));
     runs.push(limiter.run('d', task('other-a'), { org: 'other', group: 'a' }), limiter.run('d', task('other-b'), { org: 'other', group: 'b' }));

@@ -45,6 +45,12 @@ export interface ItemToEvaluate {
   readonly typeSchemaVariant?: ItemSubmitted['data']['typeSchemaVariant'];
 }
 
+/** A recorded submission's data as the item the rules evaluate. */
+export function submittedItem(data: ItemSubmitted['data']): ItemToEvaluate & { source: ItemSubmitted['data']['source'] } {
+  const { itemId: id, typeId, data: fields, creator, subject, source, typeSchemaVariant } = data;
+  return { id, typeId, data: fields, creator, subject, source, typeSchemaVariant };
+}
+
 export interface EvaluationOptions {
   readonly environment: Environment;
   /** Evaluate these rules instead of the item type's live ones (retroaction, backtest). */
@@ -250,15 +256,7 @@ export class ItemEvaluator {
     const data = event.data as unknown as ItemSubmitted['data'];
     return this.prepare(
       { orgId: event.metadata.orgId, correlationId: event.metadata.correlationId, causationId: event.id, actor: 'rules-engine' },
-      {
-        id: data.itemId,
-        typeId: data.typeId,
-        data: data.data,
-        creator: data.creator,
-        subject: data.subject,
-        source: data.source,
-        typeSchemaVariant: data.typeSchemaVariant,
-      },
+      submittedItem(data),
       event.revision,
       { environment: 'LIVE', likelyNew: true },
     );

@@ -2,7 +2,7 @@ import type { RuleDefinition } from '#warden/catalog';
 import type { EventStore } from '#warden/eventstore';
 import type { ItemSubmitted } from '#warden/ingestion';
 import type { RecordedEvent } from '#warden/kernel';
-import type { ItemToEvaluate } from './item-evaluator.js';
+import { type ItemToEvaluate, submittedItem } from './item-evaluator.js';
 
 /**
  * The latest submitted version of every item of an organization (optionally since a time),
@@ -49,19 +49,7 @@ export async function runOverHistory(
   const examples: RunReport['examples'] = [];
   for (const event of items) {
     const data = event.data as unknown as ItemSubmitted['data'];
-    const result = await evaluate(
-      {
-        id: data.itemId,
-        typeId: data.typeId,
-        data: data.data,
-        creator: data.creator,
-        subject: data.subject,
-        source: data.source,
-        typeSchemaVariant: data.typeSchemaVariant,
-      },
-      event.revision,
-      event.id,
-    );
+    const result = await evaluate(submittedItem(data), event.revision, event.id);
     const outcome = result?.rules[0]?.outcome;
     if (outcome === 'unknown') unknown++;
     if (outcome !== 'passed') continue;

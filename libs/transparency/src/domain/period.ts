@@ -1,4 +1,4 @@
-import type { ErrorDetail } from '#warden/kernel';
+import { type ErrorDetail, invalidInput } from '#warden/kernel';
 
 /** The longest period: one read per day of it. */
 export const MAX_PERIOD_DAYS = 366;
@@ -45,6 +45,13 @@ export function checkPeriod(from: unknown, to: unknown, now: Date): PeriodCheck 
   else if (periodDays({ from: start, to: end }).length > MAX_PERIOD_DAYS)
     problems.push({ title: TITLE, pointer: '/from', detail: `the period spans more than ${MAX_PERIOD_DAYS} days` });
   return problems.length > 0 ? { ok: false, problems } : { ok: true, period: { from: start, to: end } };
+}
+
+/** The period checkPeriod gives, or the invalid-input error with every problem (a query's §7 answer). */
+export function validPeriod(from: unknown, to: unknown, now: Date): Period {
+  const checked = checkPeriod(from, to, now);
+  if (!checked.ok) throw invalidInput(...checked.problems);
+  return checked.period;
 }
 
 export const dayPlus = (day: string, days: number): string => new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);

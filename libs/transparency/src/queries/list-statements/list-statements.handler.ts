@@ -1,10 +1,10 @@
 import { Inject } from '@nestjs/common';
 import { type IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
-import { type Clock, invalidField, invalidInput } from '#warden/kernel';
+import { type Clock, invalidField } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
 import type { ReadStore } from '#warden/readstore';
 import { ProjectionHost, READ_STORE } from '#warden/storage';
-import { checkPeriod } from '../../domain/period.js';
+import { validPeriod } from '../../domain/period.js';
 import { renderStatement, type StatementCatalog } from '../../domain/statement-of-reasons.js';
 import { TRANSPARENCY_PROJECTION } from '../../projections/transparency.projection.js';
 import { dayPlus } from '../../domain/period.js';
@@ -92,9 +92,7 @@ export class ListStatementsHandler implements IQueryHandler<ListStatementsQuery>
   ) {}
 
   async execute(query: ListStatementsQuery): Promise<StatementPage> {
-    const checked = checkPeriod(query.from, query.to, this.clock.now());
-    if (!checked.ok) throw invalidInput(...checked.problems);
-    const { period } = checked;
+    const period = validPeriod(query.from, query.to, this.clock.now());
     const offset = query.cursor === undefined ? 0 : Number(query.cursor);
     if (!Number.isSafeInteger(offset) || offset < 0) throw invalidField('/cursor', 'expected a cursor from an earlier page');
     await this.projections.catchUp(TRANSPARENCY_PROJECTION);

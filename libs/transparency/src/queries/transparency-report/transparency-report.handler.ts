@@ -1,11 +1,11 @@
 import { Inject } from '@nestjs/common';
 import { type IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
-import { type Clock, invalidInput } from '#warden/kernel';
+import type { Clock } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
 import type { ReadStore } from '#warden/readstore';
 import { ProjectionHost, READ_STORE } from '#warden/storage';
 import { percentile } from '../../domain/durations.js';
-import { checkPeriod, dayPlus } from '../../domain/period.js';
+import { validPeriod, dayPlus } from '../../domain/period.js';
 import { mainPolicy, type StatementCatalog } from '../../domain/statement-of-reasons.js';
 import { TRANSPARENCY_PROJECTION } from '../../projections/transparency.projection.js';
 import { TRANSPARENCY_DAYS, type TransparencyDayDoc } from '../../projections/transparency.read-model.js';
@@ -33,9 +33,7 @@ export class TransparencyReportHandler implements IQueryHandler<TransparencyRepo
   ) {}
 
   async execute(query: TransparencyReportQuery): Promise<TransparencyReport> {
-    const checked = checkPeriod(query.from, query.to, this.clock.now());
-    if (!checked.ok) throw invalidInput(...checked.problems);
-    const { period } = checked;
+    const period = validPeriod(query.from, query.to, this.clock.now());
     await this.projections.catchUp(TRANSPARENCY_PROJECTION);
     const [days, catalog] = await Promise.all([
       this.readStore.find<TransparencyDayDoc>(TRANSPARENCY_DAYS, { orgId: query.orgId, day: { gte: period.from, lt: dayPlus(period.to, 1) } }),
