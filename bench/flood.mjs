@@ -9,6 +9,9 @@
 // WARDEN_BENCH_FLOOD_SPREAD=2000, WARDEN_BENCH_FLOOD_QUICK=1); argv wins. `--quick` = spread 2,000,
 // flood 1,000 (+100 others), capped 2,000, streams of 100 and 10,000 events, at most 60 s per
 // server scenario and 45 s per stream size: under 10 minutes however slow the server is.
+// From the environment only: WARDEN_BENCH_KEEP=1 keeps the data directories (each path printed),
+// WARDEN_BENCH_METRICS=1 prints each scenario's event-loop lag from the server's /metrics, and
+// WARDEN_BENCH_PROFILE=<dir> writes every server process's CPU profile there.
 //
 // Server scenarios run in two layouts, each on a fresh data directory: `all` (one process,
 // WARDEN_ROLE=all, what `npm start` runs) and `split` (an `api` and a `worker` process on one data

@@ -285,6 +285,8 @@ describe('DSA statements of reasons and the transparency report', () => {
     expect(report.accountSuspensions).toBe(suspensions);
     expect(suspensions).toBe(1);
     const csv = await runCli(['transparency', 'report', '--org', 'rev', '--from', today, '--to', today, '--format', 'csv'], world.env);
+    // The header the CLI's help names (transparency-commands.ts), then one figure a row.
+    expect(csv.stdout.split('\n')[0]).toBe('section,policy,category,source,automated_detection,automated_decision,reporter_type,figure,value');
     expect(csv.stdout.split('\n')).toContain('accounts,,,,,,,suspensions,1');
   });
 });

@@ -108,7 +108,7 @@ export const transparencyReportCommand: AppCommand = {
   name: 'transparency report',
   usage: '--org <orgId> [--from <YYYY-MM-DD>] [--to <YYYY-MM-DD>] [--format json|csv]',
   description:
-    "the organization's DSA transparency report of the period (UTC days): JSON (default) or CSV rows of section, key and value (docs/transparency.md)",
+    "the organization's DSA transparency report of the period (UTC days): JSON (default) or CSV (columns section, policy, category, source, automated_detection, automated_decision, reporter_type, figure, value; docs/transparency.md)",
   async runInApp(args, app, out) {
     const { values } = parseCommandArgs(args, { org: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, format: { type: 'string' } });
     const orgId = orgOf(values);
