@@ -1,26 +1,22 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EventStore } from '#warden/eventstore';
-import { itemStream, type ItemSubmitted } from '#warden/ingestion';
-import type { RecordedEvent } from '#warden/kernel';
+import { itemVersionAt, type ItemVersion, latestItemVersion } from '#warden/ingestion';
 import { EVENT_STORE } from '#warden/storage';
 import type { DecidedItem } from './domain/decision-effects.js';
 import type { JobItem } from './domain/review-job.events.js';
 
-const asDecided = (event: RecordedEvent): DecidedItem => {
-  const data = event.data as unknown as ItemSubmitted['data'];
-  return {
-    version: event.revision,
-    data: data.data ?? null,
-    creator: data.creator ? { id: data.creator.id, typeId: data.creator.typeId } : null,
-    typeVersion: data.typeVersion ?? null,
-    typeSchemaVariant: data.typeSchemaVariant ?? 'original',
-    source: data.source,
-  };
-};
+const asDecided = (v: ItemVersion): DecidedItem => ({
+  version: v.version,
+  data: v.data,
+  creator: v.creator,
+  typeVersion: v.typeVersion,
+  typeSchemaVariant: v.typeSchemaVariant,
+  source: v.source,
+});
 
 /**
- * An item's versions as submitted (personal data opened), read from its stream: what a claim
- * shows and what a decision is made on (versions are the stream's revisions, from 0).
+ * An item's versions as submitted (personal data opened), read through ingestion's reader: what
+ * a claim shows and what a decision is made on (versions are the stream's revisions, from 0).
  */
 @Injectable()
 export class ItemVersions {
@@ -28,15 +24,13 @@ export class ItemVersions {
 
   /** One version; null when the item has no such version. */
   async at(orgId: string, item: Pick<JobItem, 'id' | 'typeId'>, version: number): Promise<DecidedItem | null> {
-    const [event] = await this.events.readStream(itemStream(orgId, item.typeId, item.id), { fromRevision: version, maxCount: 1 });
-    return event && event.type === 'ItemSubmitted' && event.revision === version ? asDecided(event) : null;
+    const found = await itemVersionAt(this.events, orgId, item, version);
+    return found && asDecided(found);
   }
 
   /** The newest version, read from `from` on (a job's requested version: the item's stream is read from there). */
   async latest(orgId: string, item: Pick<JobItem, 'id' | 'typeId'>, from = 0): Promise<DecidedItem | null> {
-    const recorded = await this.events.readStream(itemStream(orgId, item.typeId, item.id), { fromRevision: from });
-    const last = recorded.filter((e) => e.type === 'ItemSubmitted').at(-1);
-    if (!last) return from > 0 ? this.latest(orgId, item, 0) : null;
-    return asDecided(last);
+    const found = await latestItemVersion(this.events, orgId, item, from);
+    return found && asDecided(found);
   }
 }

@@ -14,7 +14,7 @@ export {
 // The extension contract: what a module that adds signals or media hashing implements.
 export type { Signal, SignalContext, EvaluatedItem, Outcome, MediaResult } from './domain/evaluation.model.js';
 export { RULE_SIGNALS, type RuleSignals } from './evaluation/rules-extension.js';
-export { MEDIA_HASHER, type MediaHasher } from './evaluation/media-hasher.js';
+export { MEDIA_HASHER, type HashedMedia, type MediaHasher } from './evaluation/media-hasher.js';
 export { ListEvaluationsQuery, type EvaluationView } from './queries/list-evaluations/list-evaluations.query.js';
 export { GetUserStrikeCountQuery } from './queries/get-user-strike-count/get-user-strike-count.query.js';
 export { ApplyActionStrikesCommand } from './commands/apply-action-strikes/apply-action-strikes.command.js';

@@ -11,8 +11,11 @@ import { SignalRegistry } from './domain/signal-registry.js';
 import { registerBuiltinSignals } from './domain/signals/builtin-signals.js';
 import { CatalogSnapshots } from './evaluation/catalog-snapshots.js';
 import { DailyActionCap } from './evaluation/daily-action-cap.js';
+import { ContentKeyReader } from './evaluation/content-key-reader.js';
+import { EvaluationRecorder } from './evaluation/evaluation-recorder.js';
 import { evaluationReactor } from './evaluation/evaluation-reactor.js';
 import { ItemEvaluator, SIGNAL_REGISTRY } from './evaluation/item-evaluator.js';
+import { SignalContextFactory } from './evaluation/signal-context.factory.js';
 import { RULE_SIGNALS, type RuleSignals } from './evaluation/rules-extension.js';
 import { creatorSubmissionsProjection } from './projections/creator-submissions.projection.js';
 import { itemEvaluationsProjection } from './projections/item-evaluations.projection.js';
@@ -32,6 +35,7 @@ export class RulesModule implements OnModuleInit {
   constructor(
     @Inject(ProjectionHost) private readonly projections: ProjectionHost,
     private readonly evaluator: ItemEvaluator,
+    private readonly recorder: EvaluationRecorder,
     @Inject(UpcasterRegistry) private readonly upcasters: UpcasterRegistry,
     @Inject(PersonalDataPolicy) private readonly personalData: PersonalDataPolicy,
   ) {}
@@ -52,7 +56,10 @@ export class RulesModule implements OnModuleInit {
         },
         CatalogSnapshots,
         DailyActionCap,
+        ContentKeyReader,
+        SignalContextFactory,
         ItemEvaluator,
+        EvaluationRecorder,
         ListEvaluationsHandler,
         ListRulesHandler,
         RetroactRuleHandler,
@@ -67,7 +74,7 @@ export class RulesModule implements OnModuleInit {
     this.upcasters.register(...RULES_UPCASTERS);
     // What the conditions saw is the item's data seen through a rule: sealed under the item's subject.
     this.personalData.register('ItemEvaluated', { subject: (e) => e.data['subject'] as string, fields: ['conditionValues'] });
-    this.projections.register(evaluationReactor(this.evaluator));
+    this.projections.register(evaluationReactor(this.evaluator, this.recorder));
     this.projections.register(itemEvaluationsProjection);
     this.projections.register(creatorSubmissionsProjection);
     this.projections.register(ruleActivityProjection);

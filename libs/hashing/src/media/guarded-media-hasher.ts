@@ -4,7 +4,7 @@ import type { EventStore } from '#warden/eventstore';
 import { type CommandContext, deterministicId, DomainError, redactUrl, streamName } from '#warden/kernel';
 import { GUARDED_HTTP_CLIENT, type GuardedHttpClient, OutboundError, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
 import { AggregateStore, EVENT_STORE } from '#warden/storage';
-import type { MediaHasher, MediaResult } from '#warden/rules';
+import type { HashedMedia, MediaHasher, MediaResult } from '#warden/rules';
 import { mediaDecider } from '../domain/media.decider.js';
 import { hashImage } from '../image-hashes.js';
 import type { MediaHashed } from './media.events.js';
@@ -25,8 +25,9 @@ const mediaStream = (orgId: string, item: MediaItem, version: number, url: strin
 
 /**
  * Fetches each image URL of an item version once, with an unauthenticated GET through the guarded
- * client, hashes it (PDQ, MD5, SHA-256) and records the result as an event. A re-run (crash,
- * retroaction) reads the recorded result instead of fetching again. Failures are results too.
+ * client, and hashes it (PDQ, MD5, SHA-256); the rules engine then has the result recorded as an
+ * event (recordItemMedia), with the evaluation that used it. A re-run (crash, retroaction) reads
+ * the recorded result instead of fetching again. Failures are results too.
  */
 @Injectable()
 export class GuardedMediaHasher implements MediaHasher {
@@ -39,14 +40,18 @@ export class GuardedMediaHasher implements MediaHasher {
     @Inject(WARDEN_CONFIG) private readonly config: WardenConfig,
   ) {}
 
-  hashItemMedia(context: CommandContext, item: MediaItem, version: number, urls: readonly string[]): Promise<MediaResult[]> {
+  /** Reads or hashes each distinct URL; writes nothing (the rules engine records with its evaluation). */
+  hashItemMedia(context: CommandContext, item: MediaItem, version: number, urls: readonly string[]): Promise<HashedMedia[]> {
     return Promise.all([...new Set(urls)].map((url) => this.hashOne(context, item, version, url)));
   }
 
-  private async hashOne(context: CommandContext, item: MediaItem, version: number, url: string): Promise<MediaResult> {
-    const stream = mediaStream(context.orgId, item, version, url);
-    const recorded = await this.recorded(stream, url);
-    if (recorded) return recorded;
+  recordItemMedia(context: CommandContext, item: MediaItem, version: number, results: readonly MediaResult[]): Promise<void> {
+    return Promise.all(results.map((result) => this.recordOne(context, item, version, result))).then(() => undefined);
+  }
+
+  private async hashOne(context: CommandContext, item: MediaItem, version: number, url: string): Promise<HashedMedia> {
+    const recorded = await this.recorded(mediaStream(context.orgId, item, version, url), url);
+    if (recorded) return { result: recorded, recorded: true };
     const result = await this.fetchAndHash(url);
     // The URL is the user's (its path as much as a pre-signed query string): the line names the
     // item and the digest its results' stream is named after, which an operator can look up.
@@ -60,21 +65,20 @@ export class GuardedMediaHasher implements MediaHasher {
         reason: result.reason,
       });
     }
+    return { result, recorded: false };
+  }
+
+  private async recordOne(context: CommandContext, item: MediaItem, version: number, result: MediaResult): Promise<void> {
+    const stream = mediaStream(context.orgId, item, version, result.url);
     // The event keeps the URL without its query string (a pre-signed URL's signature is a
     // credential), sealed with the rest of the result under the item's subject. The stream,
     // named after a hash of the whole URL, says which URL it was.
-    const kept: MediaResult = { ...result, url: redactUrl(url) };
+    const kept: MediaResult = { ...result, url: redactUrl(result.url) };
     // A result recorded meanwhile (a retroaction racing the worker, another worker) wins: the
-    // decider records nothing over it, and that first result is answered.
-    const { events, state } = await this.aggregates.handle(
-      stream,
-      mediaResults,
-      { type: 'RecordMediaResult', item, version, subject: item.subject, result: kept },
-      context,
-      { eventIds: () => deterministicId('media', stream) },
-    );
-    if (events.length === 0 && state.recorded) return withUrl(state.result, url);
-    return result;
+    // decider records nothing over it, and a later run reads that first result.
+    await this.aggregates.handle(stream, mediaResults, { type: 'RecordMediaResult', item, version, subject: item.subject, result: kept }, context, {
+      eventIds: () => deterministicId('media', stream),
+    });
   }
 
   /** The recorded result of `url`'s stream, with the whole URL again (signals look results up by it). */

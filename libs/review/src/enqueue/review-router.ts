@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { GetLiveEntitiesQuery, type QueueDefinition } from '#warden/catalog';
 import type { EventStore } from '#warden/eventstore';
-import { type ItemIdentifier, type ItemSubmitted, itemStream } from '#warden/ingestion';
+import { type ItemIdentifier, itemVersionAt } from '#warden/ingestion';
 import type { ReadStore } from '#warden/readstore';
 import { RouteForReviewQuery, type RoutingContent } from '#warden/rules';
 import { EVENT_STORE, ProjectionHost, READ_STORE } from '#warden/storage';
@@ -72,9 +72,8 @@ export class ReviewRouter {
 
   /** The item's data at a version (unsealed); empty once its personal data was erased. */
   private async itemAt(orgId: string, item: ItemIdentifier, version: number): Promise<RoutingContent> {
-    const [event] = await this.events.readStream(itemStream(orgId, item.typeId, item.id), { fromRevision: version, maxCount: 1 });
-    if (!event || event.type !== 'ItemSubmitted' || event.metadata.personalDataRedacted) return { data: {}, creator: null };
-    const data = event.data as unknown as ItemSubmitted['data'];
-    return { data: typeof data.data === 'object' && data.data !== null ? data.data : {}, creator: data.creator };
+    const found = await itemVersionAt(this.events, orgId, item, version);
+    if (!found || found.erased) return { data: {}, creator: null };
+    return { data: found.data ?? {}, creator: found.creator };
   }
 }

@@ -1,7 +1,20 @@
 import { Logger } from '@nestjs/common';
 import { orderingKey, type Projection } from '#warden/eventstore';
+import { type ItemVersion, itemVersionOf } from '#warden/ingestion';
 import type { RecordedEvent } from '#warden/kernel';
+import type { Evaluation } from '../domain/evaluation.events.js';
+import type { EvaluationRecorder } from './evaluation-recorder.js';
 import type { ItemEvaluator } from './item-evaluator.js';
+
+/**
+ * Evaluates a recorded submission against the live rules and records the outcome: prepared
+ * without writing (item-evaluator.ts), then recorded (evaluation-recorder.ts). The worker's
+ * reactor and the legacy endpoint's synchronous path alike.
+ */
+export async function evaluateSubmission(evaluator: ItemEvaluator, recorder: EvaluationRecorder, version: ItemVersion): Promise<Evaluation | undefined> {
+  const prepared = await evaluator.prepareSubmission(version);
+  return prepared && (await recorder.record(prepared)).evaluation;
+}
 
 /**
  * The worker's reactor: every ItemSubmitted is evaluated against the live rules. Its checkpoint
@@ -11,16 +24,17 @@ import type { ItemEvaluator } from './item-evaluator.js';
  * and grouped by the item's subject, so that users take turns;
  * the evaluations that finish together share one group commit.
  */
-export function evaluationReactor(evaluator: ItemEvaluator): Projection {
+export function evaluationReactor(evaluator: ItemEvaluator, recorder: EvaluationRecorder): Projection {
   const logger = new Logger('rules-evaluation');
   const evaluateOne = async (event: RecordedEvent) => {
+    const version = itemVersionOf(event);
     // Forgotten personal data: nothing left to evaluate.
-    if (event.metadata.personalDataRedacted) return;
+    if (!version || version.erased) return;
     // A whole item fetched from the customer (docs/partial-items.md) is data for what asked for
     // it, which evaluates on it; evaluating it again would act twice on one submission.
-    if ((event.data as { source?: string }).source === 'partial-fetch') return;
+    if (version.source === 'partial-fetch') return;
     try {
-      await evaluator.evaluateSubmission(event);
+      await evaluateSubmission(evaluator, recorder, version);
     } catch (error) {
       logger.error({ msg: 'evaluation failed', stream: event.streamName, revision: event.revision, error: String(error) });
       throw error;

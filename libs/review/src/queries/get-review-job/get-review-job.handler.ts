@@ -2,7 +2,6 @@ import { Inject } from '@nestjs/common';
 import { type IQueryHandler, QueryBus, QueryHandler, QueryHandlerNotFoundException } from '@nestjs/cqrs';
 import { GetLiveEntitiesQuery, type ItemTypeDefinition } from '#warden/catalog';
 import type { EventStore } from '#warden/eventstore';
-import { itemStream, type ItemSubmitted } from '#warden/ingestion';
 import type { Clock } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
 import type { ReadStore } from '#warden/readstore';
@@ -72,7 +71,7 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
     await this.projections.catchUp(REVIEW_JOBS_PROJECTION);
     const [types, latest, claimed, reports, contexts, evaluations, itemJobs] = await Promise.all([
       this.itemTypes(orgId),
-      this.latestItem(orgId, item, version),
+      this.items.latest(orgId, item, version),
       pinned === null ? Promise.resolve(null) : this.items.at(orgId, item, pinned),
       this.reports(orgId, state),
       this.reportContexts(orgId, state.requests),
@@ -180,42 +179,15 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
     return new Map(banks.map((b) => [b.id, b.name]));
   }
 
-  /** The item's newest ItemSubmitted from `from` on (versions are stream revisions), personal data opened. */
-  private async latestItem(
-    orgId: string,
-    item: ItemRefView,
-    from = 0,
-  ): Promise<{
-    version: number;
-    data: ItemSubmitted['data']['data'] | null;
-    creator: ItemRefView | null;
-    typeVersion: string | null;
-    typeSchemaVariant: 'original' | 'partial';
-    source: string;
-  } | null> {
-    const recorded = await this.events.readStream(itemStream(orgId, item.typeId, item.id), { fromRevision: from });
-    const last = recorded.filter((e) => e.type === 'ItemSubmitted').at(-1);
-    if (!last) return from > 0 ? this.latestItem(orgId, item, 0) : null;
-    const submitted = last.data as unknown as ItemSubmitted['data'];
-    return {
-      version: last.revision,
-      data: submitted.data ?? null,
-      creator: submitted.creator ? { id: submitted.creator.id, typeId: submitted.creator.typeId } : null,
-      typeVersion: submitted.typeVersion ?? null,
-      typeSchemaVariant: submitted.typeSchemaVariant ?? 'original',
-      source: submitted.source,
-    };
-  }
-
   private async storedItem(orgId: string, ref: ItemRefView, types: ReadonlyMap<string, ItemTypeDefinition>): Promise<StoredItemView | null> {
-    const latest = await this.latestItem(orgId, ref);
+    const latest = await this.items.latest(orgId, ref);
     if (!latest) return null;
     return {
       id: ref.id,
       typeId: ref.typeId,
       typeName: types.get(ref.typeId)?.name ?? null,
       version: latest.version,
-      typeVersion: latest.typeVersion,
+      typeVersion: latest.typeVersion ?? null,
       data: latest.data,
     };
   }

@@ -2,10 +2,12 @@ import { Inject } from '@nestjs/common';
 import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { BUILTIN_ACTION_IDS } from '#warden/catalog';
 import type { EventStore } from '#warden/eventstore';
-import { type AcceptedItem, itemStream, SubmitItemsCommand } from '#warden/ingestion';
+import { type AcceptedItem, itemVersionAt, SubmitItemsCommand } from '#warden/ingestion';
 import { DomainError } from '#warden/kernel';
 import { EVENT_STORE } from '#warden/storage';
 import { CatalogSnapshots } from '../../evaluation/catalog-snapshots.js';
+import { EvaluationRecorder } from '../../evaluation/evaluation-recorder.js';
+import { evaluateSubmission } from '../../evaluation/evaluation-reactor.js';
 import { ItemEvaluator } from '../../evaluation/item-evaluator.js';
 import { SubmitContentCommand, type SubmitContentResult } from './submit-content.command.js';
 
@@ -23,6 +25,7 @@ export class SubmitContentHandler implements ICommandHandler<SubmitContentComman
   constructor(
     private readonly commands: CommandBus,
     private readonly evaluator: ItemEvaluator,
+    private readonly recorder: EvaluationRecorder,
     private readonly snapshots: CatalogSnapshots,
     @Inject(EVENT_STORE) private readonly events: EventStore,
   ) {}
@@ -45,11 +48,8 @@ export class SubmitContentHandler implements ICommandHandler<SubmitContentComman
     }
     if (!input.sync) return { kind: 'accepted' };
 
-    const [submitted] = await this.events.readStream(itemStream(context.orgId, input.contentType, input.contentId), {
-      fromRevision: accepted[0]!.version,
-      maxCount: 1,
-    });
-    const evaluated = submitted ? await this.evaluator.evaluateSubmission(submitted) : undefined;
+    const submitted = await itemVersionAt(this.events, context.orgId, { id: input.contentId, typeId: input.contentType }, accepted[0]!.version);
+    const evaluated = submitted ? await evaluateSubmission(this.evaluator, this.recorder, submitted) : undefined;
     return {
       kind: 'evaluated',
       evaluation: {

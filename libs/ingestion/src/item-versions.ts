@@ -1,0 +1,98 @@
+import type { EventStore } from '#warden/eventstore';
+import type { RecordedEvent } from '#warden/kernel';
+import type { ItemIdentifier, ItemSubmitted } from './domain/item.events.js';
+import { itemStream } from './domain/item.streams.js';
+
+type Submitted = ItemSubmitted['data'];
+
+/**
+ * One recorded version of an item: its ItemSubmitted decoded, personal data opened (the store's
+ * codec opens it on read). The one place that knows how an item's stream is laid out, so that
+ * review, the rules engine and the legacy content endpoint read "the item at version n" here
+ * instead of decoding the stream themselves (docs/architecture.md, "Streams and what a command costs":
+ * `item`, one ItemSubmitted per version, the revision is the version).
+ */
+export interface ItemVersion {
+  /** The stream's revision, from 0. */
+  readonly version: number;
+  /** The ItemSubmitted's id: what a reaction to this version (its evaluation) is caused by. */
+  readonly eventId: string;
+  readonly correlationId: string;
+  readonly orgId: string;
+  readonly itemId: string;
+  readonly typeId: string;
+  /** Null once the version's personal data was erased (`erased`). */
+  readonly data: Submitted['data'] | null;
+  readonly creator: ItemIdentifier | null;
+  readonly subject: string;
+  readonly typeVersion: string | null;
+  readonly typeSchemaVariant: Submitted['typeSchemaVariant'];
+  readonly source: Submitted['source'];
+  /** Its personal data was erased (a GDPR deletion): `data` is unreadable. */
+  readonly erased: boolean;
+}
+
+/**
+ * A recorded ItemSubmitted as an item version; null for any other event. For readers of the item
+ * stream and for reactors that receive ItemSubmitted events from the log.
+ */
+export function itemVersionOf(event: RecordedEvent): ItemVersion | null {
+  if (event.type !== 'ItemSubmitted') return null;
+  const submitted = event.data as unknown as Submitted;
+  const erased = event.metadata.personalDataRedacted === true;
+  const data = submitted.data;
+  return {
+    version: event.revision,
+    eventId: event.id,
+    correlationId: event.metadata.correlationId,
+    orgId: event.metadata.orgId,
+    itemId: submitted.itemId,
+    typeId: submitted.typeId,
+    data: typeof data === 'object' && data !== null ? data : null,
+    creator: submitted.creator ? { id: submitted.creator.id, typeId: submitted.creator.typeId } : null,
+    subject: submitted.subject,
+    typeVersion: submitted.typeVersion ?? null,
+    typeSchemaVariant: submitted.typeSchemaVariant ?? 'original',
+    source: submitted.source,
+    erased,
+  };
+}
+
+type StreamReader = Pick<EventStore, 'readStream'>;
+
+/** The item at `version`; null when the item has no such version. One read of one event. */
+export async function itemVersionAt(events: StreamReader, orgId: string, item: ItemIdentifier, version: number): Promise<ItemVersion | null> {
+  const [event] = await events.readStream(itemStream(orgId, item.typeId, item.id), { fromRevision: version, maxCount: 1 });
+  return event && event.revision === version ? itemVersionOf(event) : null;
+}
+
+/**
+ * The item's newest version, its stream read from `from` on (a version known to exist, so that a
+ * long stream is not read whole); the whole stream when nothing is found from there. Null when
+ * Warden never stored the item.
+ */
+export async function latestItemVersion(events: StreamReader, orgId: string, item: ItemIdentifier, from = 0): Promise<ItemVersion | null> {
+  const recorded = await events.readStream(itemStream(orgId, item.typeId, item.id), { fromRevision: from });
+  const last = recorded.findLast((e) => e.type === 'ItemSubmitted');
+  if (!last) return from > 0 ? latestItemVersion(events, orgId, item, 0) : null;
+  return itemVersionOf(last);
+}
+
+/** The item's versions from `from` up to (not including) `to`, in order: one read. */
+export async function itemVersionsBetween(events: StreamReader, orgId: string, item: ItemIdentifier, from: number, to: number): Promise<ItemVersion[]> {
+  if (to <= from) return [];
+  const recorded = await events.readStream(itemStream(orgId, item.typeId, item.id), { fromRevision: from, maxCount: to - from });
+  return recorded.map(itemVersionOf).filter((v): v is ItemVersion => v !== null);
+}
+
+/** An item's newest recorded version: its revision on the item's stream and its creator. */
+export interface LatestSubmission {
+  readonly version: number;
+  readonly creator: ItemIdentifier | null;
+}
+
+/** The item's newest version and creator (its whole stream read: one event per version, short); null when Warden never stored the item. */
+export async function latestSubmission(events: StreamReader, orgId: string, item: ItemIdentifier): Promise<LatestSubmission | null> {
+  const latest = await latestItemVersion(events, orgId, item);
+  return latest && { version: latest.version, creator: latest.creator };
+}

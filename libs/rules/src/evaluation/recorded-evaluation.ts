@@ -1,0 +1,8 @@
+import type { EventStore } from '#warden/eventstore';
+import { decodeEvaluation, type Evaluation, type ItemEvaluated } from '../domain/evaluation.events.js';
+
+/** The evaluation recorded on an evaluation stream (its first event, ItemEvaluated), if any. */
+export async function readRecordedEvaluation(events: Pick<EventStore, 'readStream'>, stream: string): Promise<Evaluation | undefined> {
+  const [first] = await events.readStream(stream, { maxCount: 1 });
+  return first ? decodeEvaluation(first.data as unknown as ItemEvaluated['data']) : undefined;
+}

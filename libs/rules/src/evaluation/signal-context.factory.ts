@@ -1,0 +1,99 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import type { ItemTypeDefinition } from '#warden/catalog';
+import type { Clock } from '#warden/kernel';
+import { CLOCK, GUARDED_HTTP_CLIENT, type GuardedHttpClient } from '#warden/platform';
+import type { ReadStore } from '#warden/readstore';
+import { ProjectionHost, READ_STORE } from '#warden/storage';
+import type { EvaluatedItem, MediaResult, SignalContext } from '../domain/evaluation.model.js';
+import {
+  CREATOR_SUBMISSIONS,
+  countWithin,
+  creatorSubmissionsDocId,
+  type CreatorSubmissionsDoc,
+  creatorSubmissionsProjection,
+} from '../projections/creator-submissions.projection.js';
+import { GetUserScoreQuery } from '../queries/get-user-score/get-user-score.query.js';
+import { GetUserStrikeCountQuery } from '../queries/get-user-strike-count/get-user-strike-count.query.js';
+import type { CatalogSnapshot } from './catalog-snapshots.js';
+
+/** What the signals of one evaluation see of the item: its fields as evaluated and who created it. */
+export interface ContextItem {
+  readonly id: string;
+  readonly typeId: string;
+  readonly data: { readonly [field: string]: unknown };
+  readonly creator: { readonly id: string; readonly typeId: string } | null;
+}
+
+export const NO_MEDIA: ReadonlyMap<string, MediaResult> = new Map();
+
+/**
+ * The SignalContext of one evaluation (domain/evaluation.model.ts): how the signals of the pure
+ * condition evaluator reach what is outside it — the catalog snapshot's banks, the item's hashed
+ * media, creator-submission counts (rules' read model), a user's strikes and score (enforcement,
+ * through the query bus), the guarded outbound client (HTTP signals) and the clock. Reads only.
+ */
+@Injectable()
+export class SignalContextFactory {
+  constructor(
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(ProjectionHost) private readonly projections: ProjectionHost,
+    private readonly queries: QueryBus,
+    @Inject(GUARDED_HTTP_CLIENT) private readonly http: GuardedHttpClient,
+  ) {}
+
+  create(
+    orgId: string,
+    item: ContextItem,
+    itemType: ItemTypeDefinition,
+    snapshot: CatalogSnapshot,
+    version: number,
+    media: ReadonlyMap<string, MediaResult>,
+    partial = false,
+  ): SignalContext {
+    const evaluated: EvaluatedItem = {
+      orgId,
+      id: item.id,
+      typeId: item.typeId,
+      itemType,
+      data: item.data,
+      creator: item.creator,
+      version,
+      ...(partial ? { partial } : {}),
+    };
+    return {
+      media: (url) => media.get(url),
+      orgId,
+      item: evaluated,
+      textBank: (bankId) => snapshot.textBanks.get(bankId),
+      hashBanks: snapshot.hashBanks,
+      creatorSubmissionCount: async (creator, windowSeconds) => {
+        // The count must include every submission already in the log, this one too: after a
+        // restart, or while a burst keeps the read model behind, it would otherwise count too few.
+        await this.projections.catchUp(creatorSubmissionsProjection.name);
+        return countWithin(
+          await this.readStore.get<CreatorSubmissionsDoc>(CREATOR_SUBMISSIONS, creatorSubmissionsDocId(orgId, creator)),
+          windowSeconds,
+          this.clock.now(),
+        );
+      },
+      // Answered by the enforcement module (GetUserStrikeCountQuery); without it the leaf is unknown.
+      userStrikeCount: (user) => this.queries.execute(new GetUserStrikeCountQuery(orgId, user)),
+      userScore: (user) => this.queries.execute(new GetUserScoreQuery(orgId, user)),
+      postJson: async (url, body, timeoutMs) => {
+        const res = await this.http.request({
+          method: 'POST',
+          url,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+          timeoutMs,
+          maxBytes: 1024 * 1024,
+        });
+        if (res.status < 200 || res.status >= 300) throw new Error(`HTTP signal answered ${res.status}`);
+        return JSON.parse(res.body.toString('utf8')) as unknown;
+      },
+      now: () => this.clock.now(),
+    };
+  }
+}
