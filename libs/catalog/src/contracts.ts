@@ -10,6 +10,7 @@ export { BLUR_LEVELS, DEFAULT_SCORE_SETTINGS, DEFAULT_TRANSPARENCY_SETTINGS, DEF
 export * from './domain/dsa-vocabulary.js';
 export { transparencyWarnings } from './domain/org-config/dsa-mapping.section-parser.js';
 export { isIsoDateTime, parseIsoInstant, validateItem, type ItemProblem, type SubmittedItem } from './domain/item-validation.js';
+export { parseIsoDateTime, type IsoDateTime } from './domain/iso-datetime.js';
 export {
   checkLenientItems,
   checkList,

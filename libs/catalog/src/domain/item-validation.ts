@@ -8,6 +8,7 @@
  */
 import { idProblem } from '#warden/kernel';
 import type { FieldDefinition, FieldType, ItemTypeDefinition } from './catalog.model.js';
+import { type IsoDateTime, parseIsoDateTime } from './iso-datetime.js';
 
 export interface ItemProblem {
   /** RFC 6901 JSON pointer to the offending value, e.g. `/items/3/data/text`. */
@@ -236,28 +237,18 @@ export function isGeohash(value: unknown): boolean {
   return typeof value === 'string' && GEOHASH.test(value);
 }
 
+/** A datetime with `T` between date and time (what a DATETIME field holds), not a date alone. */
+const hasDateAndTime = (parsed: IsoDateTime | undefined): parsed is IsoDateTime =>
+  parsed !== undefined && (parsed.separator === 'T' || parsed.separator === 't');
+
 /**
  * ISO 8601 extended format with a date and a time: `YYYY-MM-DDThh:mm[:ss[.fff]][Z|±hh[:mm]]`.
  * The offset is optional (ISO 8601 allows local times); the date must exist (no month 13,
- * no February 30).
+ * no February 30). Parsed by iso-datetime.ts, as the rules engine's comparators parse it.
  */
-const DATETIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?(?:Z|[+-](\d{2})(?::?(\d{2}))?)?$/i;
-
 export function isIsoDateTime(value: unknown): boolean {
-  if (typeof value !== 'string') return false;
-  const match = DATETIME.exec(value);
-  if (match === null) return false;
-  const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, offsetHour = 0, offsetMinute = 0] = match
-    .slice(1)
-    .map((part) => (part === undefined ? 0 : Number(part)));
-  if (month < 1 || month > 12) return false;
-  if (day < 1 || day > daysInMonth(year, month)) return false;
-  if (hour > 23 || minute > 59 || second > 59) return false;
-  if (offsetHour > 23 || offsetMinute > 59) return false;
-  return true;
+  return typeof value === 'string' && hasDateAndTime(parseIsoDateTime(value));
 }
-
-const INSTANT = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(Z|([+-])(\d{2})(?::?(\d{2}))?)?$/i;
 
 /**
  * The instant an ISO 8601 datetime (as isIsoDateTime accepts it) names, for query bounds: a comma
@@ -266,20 +257,7 @@ const INSTANT = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?
  * server's time zone. Undefined for anything else.
  */
 export function parseIsoInstant(value: unknown): Date | undefined {
-  if (!isIsoDateTime(value)) return undefined;
-  const match = INSTANT.exec(value as string);
-  if (match === null) return undefined;
-  const [, date, hour, minute, second = '00', fraction = '', zone, sign, offsetHour, offsetMinute = '00'] = match;
-  const millis = `${fraction}000`.slice(0, 3);
-  const offset = zone === undefined || zone.toUpperCase() === 'Z' ? 'Z' : `${sign}${offsetHour}:${offsetMinute}`;
-  const instant = new Date(`${date}T${hour}:${minute}:${second}.${millis}${offset}`);
-  return Number.isNaN(instant.getTime()) ? undefined : instant;
-}
-
-function daysInMonth(year: number, month: number): number {
-  if (month === 2) {
-    const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-    return leap ? 29 : 28;
-  }
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+  if (typeof value !== 'string') return undefined;
+  const parsed = parseIsoDateTime(value);
+  return hasDateAndTime(parsed) ? new Date(parsed.millis) : undefined;
 }

@@ -9,7 +9,8 @@ import type {
   LeafCondition,
   SignalType,
 } from '#warden/catalog/contracts';
-import { conditionCost, evaluateConditionSet, type EvaluatorDeps } from './condition-evaluator.js';
+import { evaluateConditionSet, type EvaluatorDeps } from './condition-evaluator.js';
+import { conditionCost } from './condition-plan.js';
 import type { EvaluatedItem, Outcome, Signal, SignalContext } from './evaluation.model.js';
 import { SignalMemo } from './signal-memo.js';
 import { SignalRegistry } from './signal-registry.js';
