@@ -13,8 +13,6 @@ export { findJsonBodyProblem, type JsonBodyLimits, type JsonBodyProblem } from '
 export { createRootLogger, PinoNestLogger } from './observability/logger.js';
 export { READINESS_CHECKS, type ReadinessCheck } from './observability/readiness.js';
 export { PlatformModule } from './platform.module.js';
-export { Keyring, KEYRING, KEY_FILE, isSealedSecret, keyFileAccessProblem, loadKeyring, type SealedSecret } from './secrets/keyring.js';
-export { openUrl, sealUrl, type StoredUrl, withSealedUrl } from './secrets/sealed-url.js';
 export { GuardedHttpClient, GUARDED_HTTP_CLIENT, OutboundError, type OutboundRequest, type OutboundResponse } from './outbound/guarded-http-client.js';
 export {
   IDEMPOTENCY_STORE,

@@ -31,7 +31,8 @@ import {
   type SharedTableMove,
   SqliteReadStore,
 } from '#warden/readstore';
-import { type IdempotencyStore, type Keyring, loadKeyring, MongoIdempotencyStore, SqliteIdempotencyStore, type WardenConfig } from '#warden/platform';
+import { type IdempotencyStore, MongoIdempotencyStore, SqliteIdempotencyStore, type WardenConfig } from '#warden/platform';
+import { type Keyring, loadKeyring } from './secrets/keyring.js';
 
 /** The stores of one process, chosen by configuration (DESIGN.md section 2). */
 export interface Storage {
