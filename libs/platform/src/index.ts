@@ -21,6 +21,6 @@ export {
   type BeginRequest,
   type IdempotencyKeyRef,
   type StoredResponse,
+  checkedBegin,
+  checkedRef,
 } from './idempotency/idempotency-store.port.js';
-export { SqliteIdempotencyStore } from './idempotency/sqlite-idempotency-store.js';
-export { MongoIdempotencyStore, IDEMPOTENCY_COLLECTION } from './idempotency/mongo-idempotency-store.js';
