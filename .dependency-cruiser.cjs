@@ -47,9 +47,17 @@ module.exports = {
     },
     {
       name: 'infrastructure-knows-no-domain-module',
+      comment: "but the console guard's permissions are identity's access table: types only, from its framework-free contracts.ts",
       severity: 'error',
       from: { path: `^libs/${INFRA}/` },
-      to: { path: `^libs/(?!${INFRA}/)` },
+      to: { path: `^libs/(?!${INFRA}/)`, pathNot: '^libs/identity/src/contracts\\.ts$' },
+    },
+    {
+      name: 'infrastructure-takes-only-types-from-identity',
+      comment: "the access table's names, never its code: infrastructure runs nothing of a domain module's",
+      severity: 'error',
+      from: { path: `^libs/${INFRA}/` },
+      to: { path: '^libs/identity/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'libs-never-import-apps',

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { ModulesContainer } from '@nestjs/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PERMISSIONS, permissionsOf } from '#warden/kernel';
+import { PERMISSIONS, permissionsOf } from '#warden/identity/contracts';
 import { CONSOLE_ACCESS, type ConsoleAccess, createRootLogger, IS_PUBLIC, loadConfig } from '#warden/platform';
 import { createHttpApp } from '#warden/platform/http';
 import { openStorage, type Storage } from '#warden/storage';

@@ -12,6 +12,7 @@ import { ReviewModule } from '#warden/review';
 import { EnforcementModule } from '#warden/enforcement';
 import { AppealsModule } from '#warden/appeals';
 import { AuditModule } from '#warden/audit';
+import { ErasureModule } from '#warden/erasure';
 import { TransparencyModule } from '#warden/transparency';
 import { InboundModule } from '#warden/inbound';
 import { PartialItemsModule } from '#warden/partial-items';
@@ -58,6 +59,7 @@ export class AppModule {
         ReviewModule,
         EnforcementModule,
         AppealsModule,
+        ErasureModule,
         AuditModule,
         TransparencyModule.register({ submit: options.background }),
         // The inbound topic (docs/inbound-topic.md): off unless a broker is configured; consumed by workers.

@@ -9,6 +9,7 @@ import { SsoHttpModule } from '#warden/sso/http';
 import { ReviewHttpModule } from '#warden/review/http';
 import { EnforcementHttpModule } from '#warden/enforcement/http';
 import { AppealsHttpModule } from '#warden/appeals/http';
+import { ErasureHttpModule } from '#warden/erasure/http';
 import { AuditHttpModule } from '#warden/audit/http';
 import { TransparencyHttpModule } from '#warden/transparency/http';
 import type { AppOptions } from './app.module.js';
@@ -36,6 +37,7 @@ export class HttpSurfaceModule {
               ReviewHttpModule,
               EnforcementHttpModule,
               AppealsHttpModule,
+              ErasureHttpModule,
               AuditHttpModule,
               TransparencyHttpModule,
             ]

@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { ConfigError, createRootLogger, loadConfig, type WardenConfig } from '#warden/platform';
 import { createHttpApp } from '#warden/platform/http';
 import { ItemSubmissionConsumer } from '#warden/inbound';
-import { openStorage, ProjectionHost } from '#warden/storage';
+import { openStorage, ProjectionHost, sharedRateLimitStores } from '#warden/storage';
 import { AppModule, rolesOf } from './app.module.js';
 import { HttpSurfaceModule } from './http-surface.module.js';
 import { WARDEN_VERSION } from './version.js';
@@ -38,7 +38,7 @@ export async function runServer(): Promise<void> {
     logger,
     WARDEN_VERSION,
     {
-      mongo: storage.mongo,
+      sharedRateLimits: sharedRateLimitStores(storage.mongo),
       // dist/apps/server/src/server.js → dist/console, where `npm run build` puts the console.
       consoleDir: fileURLToPath(new URL('../../../console', import.meta.url)),
     },

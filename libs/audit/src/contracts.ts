@@ -1,6 +1,6 @@
 /**
  * The audit module's queries other modules ask through the QueryBus, without importing the module
- * itself (it closes review jobs on erasure, so the review module importing its index would be a
- * cycle).
+ * itself (its index loads Nest and the audit's own dependencies: review's job view only asks for
+ * an item's published actions).
  */
 export { ListPublishedActionsQuery, type PublishedActionEntry } from './queries/list-published-actions/list-published-actions.query.js';

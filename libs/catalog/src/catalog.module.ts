@@ -1,7 +1,6 @@
 import { Inject, Module, type OnModuleInit } from '@nestjs/common';
 import { UpcasterRegistry } from '#warden/kernel';
-import { KEYRING, type Keyring } from '#warden/platform';
-import { ProjectionHost } from '#warden/storage';
+import { ProjectionHost, KEYRING, type Keyring } from '#warden/storage';
 import { ApplyConfigurationHandler } from './commands/apply-configuration/apply-configuration.handler.js';
 import { ChangeSsoSettingsHandler } from './commands/change-sso-settings/change-sso-settings.handler.js';
 import { DefineQueueHandler } from './commands/define-queue/define-queue.handler.js';

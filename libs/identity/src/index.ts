@@ -32,3 +32,4 @@ export { InviteUserCommand, type Invitation } from './commands/invite-user/invit
 export { AcceptInvitationCommand } from './commands/accept-invitation/accept-invitation.command.js';
 export { invitationLink } from './domain/invitation-token.js';
 export { ApplyUsersCommand, type UsersApplyReport } from './commands/apply-users/apply-users.command.js';
+export * from './contracts.js';

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Clock } from '#warden/kernel';
-import { CLOCK, KEYRING, type Keyring } from '#warden/platform';
-import { AggregateStore } from '#warden/storage';
+import { CLOCK } from '#warden/platform';
+import { AggregateStore, KEYRING, type Keyring } from '#warden/storage';
 import type { SecondFactorProof, SecondFactorState } from './domain/second-factor.decider.js';
 import { secondFactorDecider } from './domain/second-factor.decider.js';
 import { secondFactorStream } from './domain/identity.streams.js';

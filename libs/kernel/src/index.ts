@@ -9,5 +9,4 @@ export * from './upcasting.js';
 export * from './canonical-json.js';
 export * from './fifo.js';
 export * from './url-redaction.js';
-export * from './access.js';
 export * from './personal-data-subject.js';

@@ -10,11 +10,12 @@ export { ConsoleGuard } from './auth/console.guard.js';
 export { consoleActor, consoleCommandContext } from './auth/console-context.js';
 export { Metrics } from './observability/metrics.js';
 export { findJsonBodyProblem, type JsonBodyLimits, type JsonBodyProblem } from './http/json-body-limits.js';
+// What storage's shared rate-limit store implements; the limiter itself is HTTP (http.ts).
+export { checkedKey, type RateLimit, type RateLimitStore, secondsUntilToken } from './http/rate-limit-store.port.js';
+export { MemoryRateLimitStore } from './http/token-bucket.js';
 export { createRootLogger, PinoNestLogger } from './observability/logger.js';
 export { READINESS_CHECKS, type ReadinessCheck } from './observability/readiness.js';
 export { PlatformModule } from './platform.module.js';
-export { Keyring, KEYRING, KEY_FILE, isSealedSecret, keyFileAccessProblem, loadKeyring, type SealedSecret } from './secrets/keyring.js';
-export { openUrl, sealUrl, type StoredUrl, withSealedUrl } from './secrets/sealed-url.js';
 export { GuardedHttpClient, GUARDED_HTTP_CLIENT, OutboundError, type OutboundRequest, type OutboundResponse } from './outbound/guarded-http-client.js';
 export {
   IDEMPOTENCY_STORE,
@@ -23,6 +24,6 @@ export {
   type BeginRequest,
   type IdempotencyKeyRef,
   type StoredResponse,
+  checkedBegin,
+  checkedRef,
 } from './idempotency/idempotency-store.port.js';
-export { SqliteIdempotencyStore } from './idempotency/sqlite-idempotency-store.js';
-export { MongoIdempotencyStore, IDEMPOTENCY_COLLECTION } from './idempotency/mongo-idempotency-store.js';

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { CHILD_SAFETY_QUEUE_ID } from '#warden/catalog';
 import type { Handled, HandleOptions } from '#warden/eventstore';
-import type { CommandContext, Decider, Permission } from '#warden/kernel';
+import type { CommandContext, Decider } from '#warden/kernel';
+import type { Permission } from '#warden/identity/contracts';
 import { AggregateStore } from '#warden/storage';
 import { type ReviewJobCommand, reviewJobDecider, type ReviewJobState } from './domain/review-job.decider.js';
 import { jobNotFound } from './domain/review-job.errors.js';

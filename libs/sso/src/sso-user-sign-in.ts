@@ -8,7 +8,8 @@ import {
   type OpenedConsoleSession,
   type UserView,
 } from '#warden/identity';
-import { type CommandContext, DomainError, type Role } from '#warden/kernel';
+import { type CommandContext, DomainError } from '#warden/kernel';
+import { type Role } from '#warden/identity/contracts';
 import { rolesFromGroups, type SamlIdentity, sameRoles } from './domain/saml-identity.js';
 import { ssoRefused } from './domain/sso-refusal.js';
 import type { SamlOrganization } from './saml/saml-service-provider.js';

@@ -1,17 +1,8 @@
 import { type BeforeApplicationShutdown, type DynamicModule, Global, Inject, Logger, Module, type OnApplicationBootstrap } from '@nestjs/common';
 import { type EventStore, PersonalDataPolicy } from '#warden/eventstore';
 import { type Clock, type IdGenerator, UpcasterRegistry } from '#warden/kernel';
-import {
-  CLOCK,
-  ID_GENERATOR,
-  IDEMPOTENCY_STORE,
-  KEYRING,
-  Metrics,
-  READINESS_CHECKS,
-  type ReadinessCheck,
-  WARDEN_CONFIG,
-  type WardenConfig,
-} from '#warden/platform';
+import { CLOCK, ID_GENERATOR, IDEMPOTENCY_STORE, Metrics, READINESS_CHECKS, type ReadinessCheck, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
+import { KEYRING } from './secrets/keyring.js';
 import { AggregateStore } from './aggregate-store.js';
 import { instrumentEventStore } from './instrumented-event-store.js';
 import { ProjectionHost } from './projection-host.js';

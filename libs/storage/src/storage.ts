@@ -31,7 +31,10 @@ import {
   type SharedTableMove,
   SqliteReadStore,
 } from '#warden/readstore';
-import { type IdempotencyStore, type Keyring, loadKeyring, MongoIdempotencyStore, SqliteIdempotencyStore, type WardenConfig } from '#warden/platform';
+import type { IdempotencyStore, WardenConfig } from '#warden/platform';
+import { MongoIdempotencyStore } from './idempotency/mongo-idempotency-store.js';
+import { SqliteIdempotencyStore } from './idempotency/sqlite-idempotency-store.js';
+import { type Keyring, loadKeyring } from './secrets/keyring.js';
 
 /** The stores of one process, chosen by configuration (DESIGN.md section 2). */
 export interface Storage {

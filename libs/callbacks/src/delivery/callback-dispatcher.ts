@@ -3,19 +3,8 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/
 import { Counter } from 'prom-client';
 import type { EventStore, Handled } from '#warden/eventstore';
 import { type Clock, foldStream, DomainError } from '#warden/kernel';
-import {
-  CLOCK,
-  GUARDED_HTTP_CLIENT,
-  type GuardedHttpClient,
-  KEYRING,
-  type Keyring,
-  Metrics,
-  OutboundError,
-  openUrl,
-  WARDEN_CONFIG,
-  type WardenConfig,
-} from '#warden/platform';
-import { AggregateStore, EVENT_STORE } from '#warden/storage';
+import { CLOCK, GUARDED_HTTP_CLIENT, type GuardedHttpClient, Metrics, OutboundError, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
+import { AggregateStore, EVENT_STORE, KEYRING, type Keyring, openUrl } from '#warden/storage';
 import { type AttemptOutcome, type CallbackDeliveryCommand, callbackDeliveryDecider, type CallbackDeliveryState } from '../domain/callback-delivery.decider.js';
 import type { CallbackDeliveryEvent, CallbackDestination } from '../domain/callback-delivery.events.js';
 import { DELIVERY_ID_HEADER, formatSignatureHeader, SIGNATURE_HEADER, signedPayload } from '../domain/callback-signature.js';

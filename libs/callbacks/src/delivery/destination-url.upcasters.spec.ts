@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { type RecordedEvent, UpcasterRegistry } from '#warden/kernel';
-import { Keyring, openUrl } from '#warden/platform';
+import { Keyring, openUrl } from '#warden/storage';
 import type { CallbackDestination } from '../domain/callback-delivery.events.js';
 import { destinationUrlUpcasters } from './destination-url.upcasters.js';
 

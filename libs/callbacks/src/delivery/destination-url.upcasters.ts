@@ -1,5 +1,5 @@
 import type { JsonObject, Upcaster } from '#warden/kernel';
-import { type Keyring, withSealedUrl } from '#warden/platform';
+import { type Keyring, withSealedUrl } from '#warden/storage';
 
 type Destination = { url: string; sealedUrl?: unknown } | null | undefined;
 

@@ -1,8 +1,8 @@
 import { createHash, createPrivateKey, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { type Clock, type CommandContext, randomIds } from '#warden/kernel';
-import { CLOCK, KEYRING, type Keyring } from '#warden/platform';
-import { AggregateStore } from '#warden/storage';
+import { CLOCK } from '#warden/platform';
+import { AggregateStore, KEYRING, type Keyring } from '#warden/storage';
 import { signingKeyStream } from '../domain/callbacks.streams.js';
 import {
   activeKey,

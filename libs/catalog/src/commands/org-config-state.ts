@@ -1,7 +1,6 @@
 import type { HandleOptions, Handled } from '#warden/eventstore';
 import { type CommandContext, concurrentUpdateConflict, type Decider, isConcurrentUpdateConflict } from '#warden/kernel';
-import type { Keyring } from '#warden/platform';
-import type { AggregateStore, ProjectionHost } from '#warden/storage';
+import type { AggregateStore, Keyring, ProjectionHost } from '#warden/storage';
 import type { CatalogEvent } from '../domain/catalog.events.js';
 import { orgConfigStream } from '../domain/catalog.streams.js';
 import { type CatalogState, type OrgConfigCommand, orgConfigDecider } from '../domain/org-config.decider.js';

@@ -2,7 +2,7 @@
  * The moderation catalog of one organization, as `org-config.md` declares it, after defaults.
  * Plain JSON throughout: these shapes travel inside events.
  */
-import type { Role } from '#warden/kernel';
+import type { Role } from '#warden/identity/contracts';
 import type {
   DsaAccountType,
   DsaCategory,
@@ -60,8 +60,8 @@ export const SIGNAL_TYPES = [
 ] as const;
 export type SignalType = (typeof SIGNAL_TYPES)[number];
 
-// The roles are the kernel's access table (spec 5.6), re-exported for the configuration's `users:`.
-export { ROLES, type Role } from '#warden/kernel';
+// The roles are identity's access table (spec 5.6), re-exported for the configuration's `users:`.
+export { ROLES, type Role } from '#warden/identity/contracts';
 
 export interface OrgSettings {
   requireDecisionReason: boolean;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Keyring } from '#warden/platform';
+import { Keyring } from '#warden/storage';
 import type { CheckpointMove, Filter, FindOptions, Write } from '#warden/readstore';
 import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
 import { CATALOG_PROJECTION } from '../projections/catalog.projection.js';

@@ -1,7 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { KEYRING, type Keyring, withSealedUrl } from '#warden/platform';
 import type { ReadStore } from '#warden/readstore';
-import { ProjectionHost, READ_STORE } from '#warden/storage';
+import { ProjectionHost, READ_STORE, KEYRING, type Keyring, withSealedUrl } from '#warden/storage';
 import type { CatalogEntities, EntityKind } from '../domain/catalog.events.js';
 import type {
   AppealSettings,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { type RecordedEvent, UpcasterRegistry } from '#warden/kernel';
-import { Keyring } from '#warden/platform';
+import { Keyring } from '#warden/storage';
 import { callbackUrlUpcasters } from './callback-url.upcasters.js';
 import { openSecrets, sealSecrets } from './catalog-secrets.js';
 

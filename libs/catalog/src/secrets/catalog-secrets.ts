@@ -1,5 +1,4 @@
-import type { Keyring, SealedSecret } from '#warden/platform';
-import { isSealedSecret, openUrl, sealUrl } from '#warden/platform';
+import { isSealedSecret, type Keyring, openUrl, type SealedSecret, sealUrl } from '#warden/storage';
 import type { CallbackDefinition } from '../domain/catalog.model.js';
 
 /**

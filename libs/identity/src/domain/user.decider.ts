@@ -1,4 +1,5 @@
-import { conflict, type Decider, invalidField, isRole, notFound, type Role, ROLES, unauthorized } from '#warden/kernel';
+import { conflict, type Decider, invalidField, notFound, unauthorized } from '#warden/kernel';
+import { isRole, type Role, ROLES } from './access.js';
 import type { ConsoleSessionClosed, SessionMethod, UserEmailEvent, UserEvent, UserState } from './user.events.js';
 
 export type UserCommand =

@@ -1,4 +1,5 @@
-import type { DomainEvent, Role } from '#warden/kernel';
+import type { DomainEvent } from '#warden/kernel';
+import type { Role } from './access.js';
 
 export type UserState = 'invited' | 'active' | 'disabled';
 export type SessionMethod = 'password' | 'saml';

@@ -1,4 +1,5 @@
-import { type ErrorDetail, invalidInput, isRole, type Role, ROLES } from '#warden/kernel';
+import { type ErrorDetail, invalidInput } from '#warden/kernel';
+import { isRole, type Role, ROLES } from './access.js';
 import { normalizeEmail } from './user-email.js';
 
 /** A user as a configuration file declares it: roles only, never a password. */

@@ -1,4 +1,4 @@
-import type { Role } from '#warden/kernel';
+import type { Role } from '../domain/access.js';
 import type { UserState } from '../domain/user.events.js';
 
 export const USERS = 'identity_users';

@@ -1,4 +1,4 @@
-import { type Permission, permissionsOf, type Role } from '#warden/kernel';
+import { type Permission, permissionsOf, type Role } from '../domain/access.js';
 import type { User } from '../domain/user.decider.js';
 import type { UserState } from '../domain/user.events.js';
 

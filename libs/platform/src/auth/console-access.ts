@@ -1,5 +1,5 @@
 import { applyDecorators, createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
-import type { Permission, Role } from '#warden/kernel';
+import type { Permission, Role } from '#warden/identity/contracts';
 import { PublicBodyLimit } from '../http/public-body-limit.js';
 
 /** A person signed in to the console: who, in which organization, allowed what, by which session. */

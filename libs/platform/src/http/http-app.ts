@@ -11,7 +11,6 @@ import { AccessLog } from '../observability/access-log.js';
 import { Metrics } from '../observability/metrics.js';
 import { PinoNestLogger } from '../observability/logger.js';
 import { buildOpenApiDocument, serveOpenApi } from '../openapi/openapi.js';
-import type { Connection } from 'mongoose';
 import { unavailable } from '#warden/kernel';
 import { errorBody } from './error-body.js';
 import { serveConsoleApp } from './console-app.js';
@@ -20,7 +19,7 @@ import { installJsonBodyParser } from './json-body-parser.js';
 import { applyPublicBodyLimit } from './public-body-limit.js';
 import { installEarlyApiKeyCheck } from './early-api-key-check.js';
 import { API_KEY_AUTHENTICATOR, type ApiKeyAuthenticator } from '../auth/principal.js';
-import { installRateLimit, openRateLimitStores } from './rate-limit.js';
+import { installRateLimit, openRateLimitStores, type SharedRateLimitStores } from './rate-limit.js';
 import { malformedQueryError, parseQueryString } from './query-string.js';
 import { REQUEST_ID_PATTERN } from './request-id.js';
 import { RouteTable } from './route-table.js';
@@ -43,8 +42,8 @@ export async function createHttpApp(
   logger: Logger,
   version: string,
   options: {
-    /** The production profile's MongoDB connection, where the rate limits are shared. */
-    mongo?: Connection;
+    /** The production profile's shared rate-limit store (storage's `sharedRateLimitStores`, on MongoDB). */
+    sharedRateLimits?: SharedRateLimitStores;
     /** The built review console (dist/console), served at /console; absent: /console says it is not built. */
     consoleDir?: string;
   } = {},
@@ -132,7 +131,7 @@ export async function createHttpApp(
     }
   });
 
-  installRateLimit(fastify, await openRateLimitStores(config, options.mongo), logger.child({ component: 'rate-limit' }));
+  installRateLimit(fastify, await openRateLimitStores(config, options.sharedRateLimits), logger.child({ component: 'rate-limit' }));
   // After the rate limit (onRequest), before the body is read. An app without the identity
   // module (a test's probe) has no authenticator: its guard has none either.
   const authenticator = providerOrNone<ApiKeyAuthenticator>(app, API_KEY_AUTHENTICATOR);

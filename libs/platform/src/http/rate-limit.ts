@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Connection } from 'mongoose';
 import type { Logger } from 'pino';
 import { rateLimited } from '#warden/kernel';
 import { clientNetwork } from '../auth/client-network.js';
@@ -8,7 +7,6 @@ import { SESSION_COOKIE } from '../auth/console-access.js';
 import { attachAuthFailureLimit, type AuthFailureLimit } from '../auth/auth-failure-limit.js';
 import type { WardenConfig } from '../config/warden-config.js';
 import { errorBody } from './error-body.js';
-import { MongoRateLimitStore } from './mongo-rate-limit-store.js';
 import type { RateLimit, RateLimitStore } from './rate-limit-store.port.js';
 import { MemoryRateLimitStore } from './token-bucket.js';
 
@@ -23,16 +21,23 @@ interface RateLimitStores {
 type RateLimitSettings = Pick<WardenConfig, 'rateLimitPerSecond' | 'rateLimitBurst' | 'rateLimitStore' | 'authFailuresPerMinute' | 'authFailureBurst'>;
 
 /**
- * The stores WARDEN_RATE_LIMIT_STORE names, one per limit. On MongoDB both live in the same
- * collection: their keys never collide (`key:`/`ip:` against `auth-failures:`), and each store
- * applies its own rate to its own documents.
+ * Opens the shared store of one limit (storage's MongoDB one, `sharedRateLimitStores`), absent
+ * when the process has no MongoDB connection.
  */
-export async function openRateLimitStores(config: RateLimitSettings, mongo: Connection | undefined): Promise<RateLimitStores> {
+export type SharedRateLimitStores = (limit: RateLimit) => Promise<RateLimitStore>;
+
+/**
+ * The stores WARDEN_RATE_LIMIT_STORE names, one per limit: this process's own buckets, or the
+ * shared store storage opens. On MongoDB both live in the same collection: their keys never
+ * collide (`key:`/`ip:` against `auth-failures:`), and each store applies its own rate to its own
+ * documents.
+ */
+export async function openRateLimitStores(config: RateLimitSettings, shared: SharedRateLimitStores | undefined): Promise<RateLimitStores> {
   const open = async (limit: RateLimit | undefined): Promise<RateLimitStore | undefined> => {
     if (limit === undefined) return undefined;
     if (config.rateLimitStore === 'memory') return new MemoryRateLimitStore(limit);
-    if (mongo === undefined) throw new Error('WARDEN_RATE_LIMIT_STORE is mongodb but no MongoDB connection is open');
-    return MongoRateLimitStore.open(mongo, limit);
+    if (shared === undefined) throw new Error('WARDEN_RATE_LIMIT_STORE is mongodb but no MongoDB connection is open');
+    return shared(limit);
   };
   return {
     requests: await open(config.rateLimitPerSecond === 0 ? undefined : { ratePerSecond: config.rateLimitPerSecond, burst: config.rateLimitBurst }),

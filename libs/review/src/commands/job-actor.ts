@@ -1,4 +1,4 @@
-import type { Permission } from '#warden/kernel';
+import type { Permission } from '#warden/identity/contracts';
 
 /** The console user a job command acts for. */
 export interface JobActor {

@@ -1,5 +1,5 @@
 import type { SsoSettings } from '#warden/catalog/contracts';
-import { isRole, type Role } from '#warden/kernel';
+import { isRole, type Role } from '#warden/identity/contracts';
 
 /** Who a verified assertion names, as the sign-in needs it. */
 export interface SamlIdentity {

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { CacheItem, CacheProvider } from '@node-saml/node-saml';
 import type { Clock } from '#warden/kernel';
-import { type Keyring, type SealedSecret } from '#warden/platform';
+import { type Keyring, type SealedSecret } from '#warden/storage';
 
 /** How long after the AuthnRequest its response is still accepted (time to sign in at the IdP, with MFA). */
 export const SAML_REQUEST_TTL_MS = 15 * 60_000;

@@ -4,7 +4,8 @@ import type { Profile, SamlConfig, ValidateInResponseTo } from '@node-saml/passp
 import type { PassportStatic } from 'passport';
 import type { SsoSettings } from '#warden/catalog/contracts';
 import type { Clock } from '#warden/kernel';
-import { CLOCK, KEYRING, type Keyring, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
+import { CLOCK, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
+import { KEYRING, type Keyring } from '#warden/storage';
 import { emailOf, type SamlIdentity, valuesOf } from '../domain/saml-identity.js';
 import { ssoRefused, refusalReasonOf } from '../domain/sso-refusal.js';
 import { isEndpoint } from './acs-endpoint.js';

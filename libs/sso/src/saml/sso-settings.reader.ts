@@ -3,7 +3,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import { GetCatalogSettingsQuery } from '#warden/catalog';
 import type { SsoSettings } from '#warden/catalog/contracts';
 import { GetOrganizationQuery } from '#warden/identity';
-import { isSealedSecret, KEYRING, type Keyring, type SealedSecret } from '#warden/platform';
+import { isSealedSecret, KEYRING, type Keyring, type SealedSecret } from '#warden/storage';
 import { ssoRefused } from '../domain/sso-refusal.js';
 import type { SamlOrganization } from './saml-service-provider.js';
 

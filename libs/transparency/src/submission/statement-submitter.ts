@@ -4,20 +4,9 @@ import { QueryBus } from '@nestjs/cqrs';
 import { CATALOG_PROJECTION, GetCatalogSettingsQuery } from '#warden/catalog';
 import type { EventStore } from '#warden/eventstore';
 import { type Clock, DomainError, foldStream, streamName } from '#warden/kernel';
-import {
-  CLOCK,
-  GUARDED_HTTP_CLIENT,
-  type GuardedHttpClient,
-  isSealedSecret,
-  KEYRING,
-  type Keyring,
-  OutboundError,
-  openUrl,
-  WARDEN_CONFIG,
-  type WardenConfig,
-} from '#warden/platform';
+import { CLOCK, GUARDED_HTTP_CLIENT, type GuardedHttpClient, OutboundError, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
 import type { ReadStore } from '#warden/readstore';
-import { AggregateStore, EVENT_STORE, ProjectionHost, READ_STORE } from '#warden/storage';
+import { AggregateStore, EVENT_STORE, ProjectionHost, READ_STORE, isSealedSecret, KEYRING, type Keyring, openUrl } from '#warden/storage';
 import { type BatchAttemptOutcome, MAX_BATCH, statementBatchDecider, type StatementBatchState } from '../domain/statement-batch.decider.js';
 import { renderStatement } from '../domain/statement-of-reasons.js';
 import { TRANSPARENCY_PROJECTION } from '../projections/transparency.projection.js';

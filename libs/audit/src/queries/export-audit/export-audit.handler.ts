@@ -1,7 +1,8 @@
 import { type IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
 import { GetCatalogSettingsQuery } from '#warden/catalog';
 import { parseIsoInstant } from '#warden/catalog/contracts';
-import { auditPersonalDataAccess, type ErrorDetail, forbidden, invalidInput } from '#warden/kernel';
+import { type ErrorDetail, forbidden, invalidInput } from '#warden/kernel';
+import { auditPersonalDataAccess } from '#warden/identity/contracts';
 import { AuditExporter } from '../../export/audit-exporter.js';
 import { ExportAuditQuery } from './export-audit.query.js';
 

@@ -1,5 +1,5 @@
 import { Query } from '@nestjs/cqrs';
-import type { Permission } from '#warden/kernel';
+import type { Permission } from '#warden/identity/contracts';
 
 /**
  * The organization's audit export (docs/audit.md) as NDJSON lines, produced as they are read.

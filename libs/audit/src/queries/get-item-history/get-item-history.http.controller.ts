@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { GetCatalogSettingsQuery } from '#warden/catalog';
-import { auditPersonalDataAccess } from '#warden/kernel';
+import { auditPersonalDataAccess } from '#warden/identity/contracts';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { type ConsolePrincipal, CurrentUser, RequirePermissions } from '#warden/platform';
 import { ApiConsoleRoute } from '#warden/platform/http';

@@ -1,7 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { KEYRING, type Keyring } from '#warden/platform';
-import { AggregateStore, ProjectionHost } from '#warden/storage';
+import { AggregateStore, ProjectionHost, KEYRING, type Keyring } from '#warden/storage';
 import type { QueueDefinition } from '../../domain/catalog.model.js';
 import { changeOrgConfig } from '../org-config-state.js';
 import { DefineQueueCommand, type DefineQueueResult } from './define-queue.command.js';

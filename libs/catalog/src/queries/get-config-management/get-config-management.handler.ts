@@ -1,7 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { KEYRING, type Keyring } from '#warden/platform';
-import { AggregateStore } from '#warden/storage';
+import { AggregateStore, KEYRING, type Keyring } from '#warden/storage';
 import { queueManagement, ssoManagement } from '../../domain/org-config.decider.js';
 import { readOrgConfig } from '../../commands/org-config-state.js';
 import { type ConfigManagement, GetConfigManagementQuery } from './get-config-management.query.js';

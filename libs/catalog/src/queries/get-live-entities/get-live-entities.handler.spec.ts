@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Keyring } from '#warden/platform';
-import type { ProjectionHost } from '#warden/storage';
+import { Keyring, type ProjectionHost } from '#warden/storage';
 import { sqliteStores } from '../../../../../test/support/sqlite-stores.js';
 import { CATALOG_PROJECTION } from '../../projections/catalog.projection.js';
 import { CATALOG_ENTITIES, type CatalogEntityDoc, entityDocId } from '../../projections/catalog.read-model.js';

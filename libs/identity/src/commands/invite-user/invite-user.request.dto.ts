@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsArray, IsString } from 'class-validator';
-import { ROLES } from '#warden/kernel';
+import { ROLES } from '../../domain/access.js';
 
 export class InviteUserRequestDto {
   @ApiProperty({ description: "The person's email address (compared case-insensitively, unique in the deployment)", example: 'ann@example.com' })

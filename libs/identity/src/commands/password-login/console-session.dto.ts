@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { WhenPresent } from '#warden/platform/http';
 import { IsString } from 'class-validator';
-import { PERMISSIONS, ROLES } from '#warden/kernel';
+import { PERMISSIONS, ROLES } from '../../domain/access.js';
 
 export class LoginRequestDto {
   @ApiProperty({ description: 'The account email (compared case-insensitively)', example: 'ann@example.com' })

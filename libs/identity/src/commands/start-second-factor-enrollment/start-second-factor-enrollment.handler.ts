@@ -1,7 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { KEYRING, type Keyring } from '#warden/platform';
-import { AggregateStore } from '#warden/storage';
+import { AggregateStore, KEYRING, type Keyring } from '#warden/storage';
 import { secondFactorDecider } from '../../domain/second-factor.decider.js';
 import { secondFactorStream } from '../../domain/identity.streams.js';
 import { generateTotpSecret, totpUri } from '../../domain/totp-code.js';

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { PERMISSIONS, type Permission, type Role, ROLES } from '#warden/kernel';
+import { PERMISSIONS, type Permission, type Role, ROLES } from '../../domain/access.js';
 
 export class UserDto {
   @ApiProperty({ example: 'usr_Q2x1c3Rlcj' })

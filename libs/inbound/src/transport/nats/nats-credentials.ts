@@ -1,5 +1,6 @@
 import { readFileSync, realpathSync, statSync } from 'node:fs';
-import { ConfigError, keyFileAccessProblem } from '#warden/platform';
+import { ConfigError } from '#warden/platform';
+import { keyFileAccessProblem } from '#warden/storage';
 
 const VARIABLE = 'WARDEN_NATS_CREDENTIALS_FILE';
 

@@ -1,5 +1,6 @@
 import { Command } from '@nestjs/cqrs';
-import type { CommandContext, Permission } from '#warden/kernel';
+import type { CommandContext } from '#warden/kernel';
+import type { Permission } from '#warden/identity/contracts';
 
 export interface ClaimedJob {
   readonly jobId: string;

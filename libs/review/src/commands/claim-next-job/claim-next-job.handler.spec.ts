@@ -13,7 +13,8 @@ import type { ReviewQueues } from '../../review-queues.js';
 import { ClaimCoordinator } from './claim-coordinator.js';
 import { ItemVersions } from '../../item-versions.js';
 import { ClaimNextJobCommand } from './claim-next-job.command.js';
-import { ClaimNextJobHandler, lockTokenHash } from './claim-next-job.handler.js';
+import { lockTokenHash } from '../../domain/lock-token.js';
+import { ClaimNextJobHandler } from './claim-next-job.handler.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 const queue = (id: string, order: 'FIFO' | 'PRIORITY', lockTimeoutSeconds = 60): QueueDefinition => ({

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { QueueDefinition } from '#warden/catalog';
@@ -7,6 +6,7 @@ import { CLOCK, ID_GENERATOR } from '#warden/platform';
 import type { Filter, ReadStore } from '#warden/readstore';
 import { AggregateStore, ProjectionHost, READ_STORE } from '#warden/storage';
 import { versionSeen } from '../../domain/decision-effects.js';
+import { lockTokenHash } from '../../domain/lock-token.js';
 import { reviewJobDecider } from '../../domain/review-job.decider.js';
 import { ItemVersions } from '../../item-versions.js';
 import { reviewJobStream } from '../../domain/review.streams.js';
@@ -23,8 +23,6 @@ const MAX_PAGES = 25;
 
 /** A lost race: someone else took, or decided, the candidate since the read model proposed it. */
 const LOST_RACE = new Set(['job-locked', 'job-closed', 'concurrent-update-conflict']);
-
-export const lockTokenHash = (token: string) => createHash('sha256').update(token).digest('base64url');
 
 /**
  * The read model proposes candidates; each claim is decided on the job's stream with its expected

@@ -1,5 +1,6 @@
 import { Command } from '@nestjs/cqrs';
-import type { CommandContext, Permission } from '#warden/kernel';
+import type { CommandContext } from '#warden/kernel';
+import type { Permission } from '#warden/identity/contracts';
 import type { DecisionRequest } from '../../domain/decision-check.js';
 import type { DecisionType } from '../../domain/review-job.events.js';
 

@@ -12,7 +12,7 @@ import { reviewJobStream } from '../../domain/review.streams.js';
 import { ItemVersions } from '../../item-versions.js';
 import { JobReports } from '../../job-reports.js';
 import { ReviewQueues } from '../../review-queues.js';
-import { lockTokenHash } from '../claim-next-job/claim-next-job.handler.js';
+import { lockTokenHash } from '../../domain/lock-token.js';
 import { DecideJobCommand, type DecisionSummary } from './decide-job.command.js';
 
 /**

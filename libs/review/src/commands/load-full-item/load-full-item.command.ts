@@ -1,5 +1,6 @@
 import { Command } from '@nestjs/cqrs';
-import type { CommandContext, Permission } from '#warden/kernel';
+import type { CommandContext } from '#warden/kernel';
+import type { Permission } from '#warden/identity/contracts';
 
 /** One identifier's outcome: fetched now, answered from the cache, or failed with its reason. */
 export interface FullItemOutcome {

@@ -3,7 +3,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { Clock } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
 import { ReviewJobAccess } from '../../review-job-access.js';
-import { lockTokenHash } from '../claim-next-job/claim-next-job.handler.js';
+import { lockTokenHash } from '../../domain/lock-token.js';
 import { ReleaseJobLockCommand } from './release-job-lock.command.js';
 
 @CommandHandler(ReleaseJobLockCommand)

@@ -3,7 +3,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { Clock } from '#warden/kernel';
 import { CLOCK, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
 import { ReviewJobAccess } from '../../review-job-access.js';
-import { lockTokenHash } from '../claim-next-job/claim-next-job.handler.js';
+import { lockTokenHash } from '../../domain/lock-token.js';
 import { SkipJobCommand } from './skip-job.command.js';
 
 @CommandHandler(SkipJobCommand)

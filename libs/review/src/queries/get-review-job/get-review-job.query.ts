@@ -1,5 +1,5 @@
 import { Query } from '@nestjs/cqrs';
-import type { Permission } from '#warden/kernel';
+import type { Permission } from '#warden/identity/contracts';
 import type { ReviewJobView } from './review-job.view.js';
 
 /**

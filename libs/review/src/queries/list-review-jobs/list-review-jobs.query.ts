@@ -1,5 +1,5 @@
 import { Query } from '@nestjs/cqrs';
-import type { Permission } from '#warden/kernel';
+import type { Permission } from '#warden/identity/contracts';
 import type { JobState, ReviewJobDoc } from '../../projections/review-jobs.read-model.js';
 
 export interface ReviewJobPage {

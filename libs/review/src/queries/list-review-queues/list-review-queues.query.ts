@@ -1,5 +1,5 @@
 import { Query } from '@nestjs/cqrs';
-import type { Permission } from '#warden/kernel';
+import type { Permission } from '#warden/identity/contracts';
 
 export interface ReviewQueueSummary {
   readonly id: string;

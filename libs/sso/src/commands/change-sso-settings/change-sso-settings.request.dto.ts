@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
-import { ROLES } from '#warden/kernel';
+import { ROLES } from '#warden/identity/contracts';
 import { AsReceived } from '#warden/platform/http';
 
 const ROLE_LIST = { type: 'array' as const, items: { type: 'string' as const, enum: [...ROLES] } };

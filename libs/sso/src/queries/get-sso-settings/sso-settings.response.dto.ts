@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ROLES } from '#warden/kernel';
+import { ROLES } from '#warden/identity/contracts';
 import type { CertificateSummary } from './get-sso-settings.query.js';
 
 const ROLE_LIST = { type: 'array' as const, items: { type: 'string' as const, enum: [...ROLES] } };

@@ -1,5 +1,5 @@
 import type { Connection, mongo } from 'mongoose';
-import { checkedKey, type RateLimit, type RateLimitStore, secondsUntilToken } from './rate-limit-store.port.js';
+import { checkedKey, type RateLimit, type RateLimitStore, secondsUntilToken } from '#warden/platform';
 
 const RATE_LIMIT_COLLECTION = 'rate_limits';
 /** MongoDB's duplicate-key error code (E11000). */
@@ -88,4 +88,12 @@ function takeOneToken({ ratePerSecond, burst }: RateLimit, refillMs: number): mo
       },
     },
   ];
+}
+
+/**
+ * The rate-limit stores shared by the API instances of a process with a MongoDB connection, for
+ * createHttpApp (`sharedRateLimits`) when WARDEN_RATE_LIMIT_STORE is mongodb; none without one.
+ */
+export function sharedRateLimitStores(mongo: Connection | undefined): ((limit: RateLimit) => Promise<RateLimitStore>) | undefined {
+  return mongo === undefined ? undefined : (limit) => MongoRateLimitStore.open(mongo, limit);
 }

@@ -9,7 +9,7 @@ import {
   type IdempotencyKeyRef,
   type IdempotencyStore,
   type StoredResponse,
-} from './idempotency-store.port.js';
+} from '#warden/platform';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS idempotency_keys (

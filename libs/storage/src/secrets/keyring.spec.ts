@@ -2,7 +2,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../config/warden-config.js';
+import { ConfigError } from '#warden/platform';
 import { KEY_FILE, keyFileAccessProblem, Keyring, loadKeyring } from './keyring.js';
 
 const key = (n: number) => Buffer.alloc(32, n);

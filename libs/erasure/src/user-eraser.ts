@@ -7,10 +7,10 @@ import { CLOCK } from '#warden/platform';
 import type { ReadStore } from '#warden/readstore';
 import { CloseErasedUserJobsCommand } from '#warden/review';
 import { AggregateStore, ProjectionHost, READ_STORE, SUBJECT_KEY_STORE } from '#warden/storage';
-import { gdprDeletionDecider } from '../domain/gdpr-deletion.decider.js';
-import type { ErasedCounts, GdprDeletionRequested } from '../domain/gdpr-deletion.events.js';
-import { gdprDeletionStream } from '../domain/gdpr-deletion.streams.js';
-import { SUBJECT_RECORDS, SUBJECT_RECORDS_PROJECTION, type SubjectRecordDoc } from '../projections/subject-records.projection.js';
+import { gdprDeletionDecider } from './domain/gdpr-deletion.decider.js';
+import type { ErasedCounts, GdprDeletionRequested } from './domain/gdpr-deletion.events.js';
+import { gdprDeletionStream } from './domain/gdpr-deletion.streams.js';
+import { SUBJECT_RECORDS, SUBJECT_RECORDS_PROJECTION, type SubjectRecordDoc } from './projections/subject-records.projection.js';
 
 /**
  * The work of one GDPR deletion: close the open review jobs of the user's items, purge the read

@@ -1,7 +1,9 @@
 import type { Projection } from '#warden/eventstore';
-import type { GdprDeletionRequested } from '../domain/gdpr-deletion.events.js';
+import type { GdprDeletionRequested } from './domain/gdpr-deletion.events.js';
 import type { UserEraser } from './user-eraser.js';
 
+// Named, like the actor of what it records, when erasure was part of the audit module: the name
+// stays, so that its checkpoint, lease and consumer group carry on.
 export const GDPR_DELETION_REACTOR = 'audit-gdpr-deletion';
 
 /** Erases the user of each GdprDeletionRequested (UserEraser), once per request: it completes the request. */

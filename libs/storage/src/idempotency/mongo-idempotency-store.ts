@@ -7,7 +7,7 @@ import {
   type IdempotencyKeyRef,
   type IdempotencyStore,
   type StoredResponse,
-} from './idempotency-store.port.js';
+} from '#warden/platform';
 
 export const IDEMPOTENCY_COLLECTION = 'idempotency_keys';
 /** MongoDB's duplicate-key error code (E11000). */

@@ -1,10 +1,9 @@
 import type { Connection } from 'mongoose';
 import { afterAll, describe } from 'vitest';
 import { connectMongo } from '#warden/readstore';
-import { loadConfig } from '../config/warden-config.js';
+import { loadConfig, MemoryRateLimitStore } from '#warden/platform';
 import { MongoRateLimitStore } from './mongo-rate-limit-store.js';
 import { rateLimitStoreContract } from './rate-limit-store.contract.js';
-import { MemoryRateLimitStore } from './token-bucket.js';
 
 rateLimitStoreContract('memory', async (limit) => new MemoryRateLimitStore(limit));
 

@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, realpathSync, type Stats, statSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { ConfigError, type WardenConfig } from '../config/warden-config.js';
+import { ConfigError, type WardenConfig } from '#warden/platform';
 
 /** A secret at rest: AES-256-GCM under the keyring key `kid`. */
 export interface SealedSecret {

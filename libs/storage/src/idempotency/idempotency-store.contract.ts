@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { BeginRequest, IdempotencyStore } from './idempotency-store.port.js';
+import type { BeginRequest, IdempotencyStore } from '#warden/platform';
 
 const DAY = 24 * 3600_000;
 const deadline = () => Date.now() + 10_000;

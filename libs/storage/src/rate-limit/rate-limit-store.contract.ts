@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { RateLimit, RateLimitStore } from './rate-limit-store.port.js';
+import type { RateLimit, RateLimitStore } from '#warden/platform';
 
 /** A refill so slow that no token comes back while a test runs. */
 const NO_REFILL = 0.001;

@@ -1,6 +1,8 @@
 import type { Projection } from '#warden/eventstore';
 import type { ItemSubmitted } from '#warden/ingestion';
 
+// Named when erasure was part of the audit module: the names stay, so that a data directory's
+// checkpoint and collection carry on (renaming them would rebuild the index from the log).
 export const SUBJECT_RECORDS_PROJECTION = 'audit-subject-records';
 export const SUBJECT_RECORDS = 'audit_subject_records';
 

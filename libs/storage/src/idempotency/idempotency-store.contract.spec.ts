@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import type { Connection } from 'mongoose';
 import { afterAll, describe } from 'vitest';
 import { connectMongo } from '#warden/readstore';
-import { loadConfig } from '../config/warden-config.js';
+import { loadConfig } from '#warden/platform';
 import { idempotencyStoreContract } from './idempotency-store.contract.js';
 import { MongoIdempotencyStore } from './mongo-idempotency-store.js';
 import { SqliteIdempotencyStore } from './sqlite-idempotency-store.js';
