@@ -1,4 +1,4 @@
-import { Inject, Module, type OnModuleInit } from '@nestjs/common';
+import { type DynamicModule, Inject, Module, type OnModuleInit, type Type } from '@nestjs/common';
 import { PersonalDataPolicy } from '#warden/eventstore';
 import { API_KEY_AUTHENTICATOR, CONSOLE_AUTHENTICATOR } from '#warden/platform';
 import { ProjectionHost } from '#warden/storage';
@@ -39,48 +39,65 @@ import { InviteUserHandler } from './commands/invite-user/invite-user.handler.js
 import { LastAdminSafeguard } from './last-admin-safeguard.js';
 import { ReadOnlySessions } from './read-only-sessions.js';
 
+export interface IdentityOptions {
+  /**
+   * The module that provides PASSWORD_LOGIN_POLICY (sso): an organization that signs in through
+   * its IdP only then refuses passwords. Without it every organization may use passwords
+   * (password-login.port.ts; docs/architecture.md, "Ports").
+   */
+  readonly passwordLogin?: Type<unknown>;
+}
+
+const PROVIDERS = [
+  CreateOrganizationHandler,
+  ConfigureOrganizationHandler,
+  CreateApiKeyHandler,
+  RotateApiKeyHandler,
+  RevokeApiKeyHandler,
+  ListApiKeysHandler,
+  GetOrganizationHandler,
+  CachedApiKeyAuthenticator,
+  { provide: API_KEY_AUTHENTICATOR, useExisting: CachedApiKeyAuthenticator },
+  UserDirectory,
+  LoginThrottle,
+  CreateUserHandler,
+  SetUserPasswordHandler,
+  ChangeUserRolesHandler,
+  DisableUserHandler,
+  OpenConsoleSessionHandler,
+  CloseConsoleSessionHandler,
+  PasswordLoginHandler,
+  FindUserByEmailHandler,
+  GetUserHandler,
+  ListUsersHandler,
+  SessionConsoleAuthenticator,
+  { provide: CONSOLE_AUTHENTICATOR, useExisting: SessionConsoleAuthenticator },
+  SecondFactorProofs,
+  SecondFactorEnforcement,
+  StartSecondFactorEnrollmentHandler,
+  ConfirmSecondFactorHandler,
+  DisableSecondFactorHandler,
+  CheckSecondFactorHandler,
+  GetSecondFactorStatusHandler,
+  LastAdminSafeguard,
+  ReadOnlySessions,
+  InviteUserHandler,
+  AcceptInvitationHandler,
+  ApplyUsersHandler,
+];
+
 /** Organizations and API keys (event-sourced), and API-key authentication; the routes are IdentityHttpModule's. */
-@Module({
-  providers: [
-    CreateOrganizationHandler,
-    ConfigureOrganizationHandler,
-    CreateApiKeyHandler,
-    RotateApiKeyHandler,
-    RevokeApiKeyHandler,
-    ListApiKeysHandler,
-    GetOrganizationHandler,
-    CachedApiKeyAuthenticator,
-    { provide: API_KEY_AUTHENTICATOR, useExisting: CachedApiKeyAuthenticator },
-    UserDirectory,
-    LoginThrottle,
-    CreateUserHandler,
-    SetUserPasswordHandler,
-    ChangeUserRolesHandler,
-    DisableUserHandler,
-    OpenConsoleSessionHandler,
-    CloseConsoleSessionHandler,
-    PasswordLoginHandler,
-    FindUserByEmailHandler,
-    GetUserHandler,
-    ListUsersHandler,
-    SessionConsoleAuthenticator,
-    { provide: CONSOLE_AUTHENTICATOR, useExisting: SessionConsoleAuthenticator },
-    SecondFactorProofs,
-    SecondFactorEnforcement,
-    StartSecondFactorEnrollmentHandler,
-    ConfirmSecondFactorHandler,
-    DisableSecondFactorHandler,
-    CheckSecondFactorHandler,
-    GetSecondFactorStatusHandler,
-    LastAdminSafeguard,
-    ReadOnlySessions,
-    InviteUserHandler,
-    AcceptInvitationHandler,
-    ApplyUsersHandler,
-  ],
-  exports: [API_KEY_AUTHENTICATOR, CONSOLE_AUTHENTICATOR],
-})
+@Module({})
 export class IdentityModule implements OnModuleInit {
+  static register(options: IdentityOptions): DynamicModule {
+    return {
+      module: IdentityModule,
+      imports: options.passwordLogin ? [options.passwordLogin] : [],
+      providers: PROVIDERS,
+      exports: [API_KEY_AUTHENTICATOR, CONSOLE_AUTHENTICATOR],
+    };
+  }
+
   constructor(
     @Inject(ProjectionHost) private readonly projections: ProjectionHost,
     @Inject(PersonalDataPolicy) private readonly personalData: PersonalDataPolicy,

@@ -1,5 +1,4 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
-import { QueryBus } from '@nestjs/cqrs';
 import type { ItemTypeDefinition, RuleDefinition } from '#warden/catalog';
 import type { EventStore } from '#warden/eventstore';
 import { type ItemIdentifier, type ItemSubmitted, itemStream } from '#warden/ingestion';
@@ -16,6 +15,7 @@ import type { ConditionRecord, EvaluatedItem, MediaResult, SetEvaluation, Signal
 import { needsWholeItem } from '../domain/whole-item-fetch.js';
 import { imageUrls, MEDIA_HASHER, type MediaHasher } from './media-hasher.js';
 import { PARTIAL_ITEMS, type PartialFetchOutcome, type PartialItemSource } from './partial-items.js';
+import { USER_STANDING, type UserStanding } from './user-standing.js';
 import {
   CREATOR_SUBMISSIONS,
   countWithin,
@@ -28,8 +28,6 @@ import { firstPassingRoute, type OrderedRoutingRule, REPORT_DATA_KEY, type Route
 import { collectActions, publishes, rulesFor } from '../domain/rule-selection.js';
 import { SignalMemo } from '../domain/signal-memo.js';
 import { SignalRegistry } from '../domain/signal-registry.js';
-import { GetUserStrikeCountQuery } from '../queries/get-user-strike-count/get-user-strike-count.query.js';
-import { GetUserScoreQuery } from '../queries/get-user-score/get-user-score.query.js';
 import { type CatalogSnapshot, CatalogSnapshots } from './catalog-snapshots.js';
 import { DailyActionCap } from './daily-action-cap.js';
 
@@ -174,9 +172,9 @@ export class ItemEvaluator {
     private readonly snapshots: CatalogSnapshots,
     private readonly caps: DailyActionCap,
     @Inject(ProjectionHost) private readonly projections: ProjectionHost,
-    private readonly queries: QueryBus,
     @Optional() @Inject(MEDIA_HASHER) private readonly media?: MediaHasher,
     @Optional() @Inject(PARTIAL_ITEMS) private readonly partials?: PartialItemSource,
+    @Optional() @Inject(USER_STANDING) private readonly standing?: UserStanding,
   ) {}
 
   /**
@@ -470,9 +468,8 @@ export class ItemEvaluator {
           this.clock.now(),
         );
       },
-      // Answered by the enforcement module (GetUserStrikeCountQuery); without it the leaf is unknown.
-      userStrikeCount: (user) => this.queries.execute(new GetUserStrikeCountQuery(orgId, user)),
-      userScore: (user) => this.queries.execute(new GetUserScoreQuery(orgId, user)),
+      // Answered by the enforcement module (USER_STANDING, user-standing.ts); without it the leaves are unknown.
+      ...(this.standing && this.userStanding(orgId, this.standing)),
       postJson: async (url, body, timeoutMs) => {
         const res = await this.http.request({
           method: 'POST',
@@ -487,5 +484,9 @@ export class ItemEvaluator {
       },
       now: () => this.clock.now(),
     };
+  }
+
+  private userStanding(orgId: string, standing: UserStanding): Pick<SignalContext, 'userStrikeCount' | 'userScore'> {
+    return { userStrikeCount: (user) => standing.strikeCount(orgId, user), userScore: (user) => standing.score(orgId, user) };
   }
 }
