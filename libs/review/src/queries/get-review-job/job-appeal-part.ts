@@ -1,4 +1,4 @@
-import { type QueryBus, QueryHandlerNotFoundException } from '@nestjs/cqrs';
+import type { QueryBus } from '@nestjs/cqrs';
 import { ListItemDeliveriesQuery, type ItemDeliveryView } from '#warden/callbacks';
 import { GetLiveEntitiesQuery } from '#warden/catalog';
 import type { EventStore } from '#warden/eventstore';
@@ -23,16 +23,6 @@ export interface AppealPartDeps {
   readonly strikes?: UserStrikes | undefined;
 }
 
-/** A query another module answers; null where no module does (a deployment without it). */
-async function ask<T>(queries: QueryBus, query: object): Promise<T | null> {
-  try {
-    return (await queries.execute(query as never)) as T;
-  } catch (error) {
-    if (error instanceof QueryHandlerNotFoundException) return null;
-    throw error;
-  }
-}
-
 /**
  * The `appeal` part of an appeal job's view: the appeal (appellant and reason from the appeals
  * module's side of JOB_APPEALS, unsealed for the viewer), each appealed action resolved to the callbacks Warden sent for
@@ -46,11 +36,11 @@ export async function appealPartOf(deps: AppealPartDeps, orgId: string, item: It
   if (!request || !appeal) return null;
   const [details, deliveries, policies, actions] = await Promise.all([
     deps.appeals ? deps.appeals.details(orgId, appeal.appealId) : null,
-    ask<ItemDeliveryView[]>(deps.queries, new ListItemDeliveriesQuery(orgId, item)),
+    deps.queries.execute(new ListItemDeliveriesQuery(orgId, item)),
     deps.queries.execute(new GetLiveEntitiesQuery(orgId, 'policy')),
     deps.queries.execute(new GetLiveEntitiesQuery(orgId, 'action')),
   ]);
-  const appealed = (deliveries ?? []).filter((d) => d.kind === 'action' && d.actionId !== null && appeal.actionsTaken.includes(d.actionId));
+  const appealed = deliveries.filter((d) => d.kind === 'action' && d.actionId !== null && appeal.actionsTaken.includes(d.actionId));
   const [decisions, strikes] = await Promise.all([
     appealed.some((d) => d.trigger === 'decision') ? decisionsByDelivery(deps, orgId, item) : Promise.resolve(new Map<string, DecisionRef>()),
     details && deps.strikes ? deps.strikes.history(orgId, details.appellant) : null,
