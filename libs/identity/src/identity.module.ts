@@ -48,53 +48,53 @@ export interface IdentityOptions {
   readonly passwordLogin?: Type<unknown>;
 }
 
-const PROVIDERS = [
-  CreateOrganizationHandler,
-  ConfigureOrganizationHandler,
-  CreateApiKeyHandler,
-  RotateApiKeyHandler,
-  RevokeApiKeyHandler,
-  ListApiKeysHandler,
-  GetOrganizationHandler,
-  CachedApiKeyAuthenticator,
-  { provide: API_KEY_AUTHENTICATOR, useExisting: CachedApiKeyAuthenticator },
-  UserDirectory,
-  LoginThrottle,
-  CreateUserHandler,
-  SetUserPasswordHandler,
-  ChangeUserRolesHandler,
-  DisableUserHandler,
-  OpenConsoleSessionHandler,
-  CloseConsoleSessionHandler,
-  PasswordLoginHandler,
-  FindUserByEmailHandler,
-  GetUserHandler,
-  ListUsersHandler,
-  SessionConsoleAuthenticator,
-  { provide: CONSOLE_AUTHENTICATOR, useExisting: SessionConsoleAuthenticator },
-  SecondFactorProofs,
-  SecondFactorEnforcement,
-  StartSecondFactorEnrollmentHandler,
-  ConfirmSecondFactorHandler,
-  DisableSecondFactorHandler,
-  CheckSecondFactorHandler,
-  GetSecondFactorStatusHandler,
-  LastAdminSafeguard,
-  ReadOnlySessions,
-  InviteUserHandler,
-  AcceptInvitationHandler,
-  ApplyUsersHandler,
-];
-
 /** Organizations and API keys (event-sourced), and API-key authentication; the routes are IdentityHttpModule's. */
-@Module({})
+@Module({
+  providers: [
+    CreateOrganizationHandler,
+    ConfigureOrganizationHandler,
+    CreateApiKeyHandler,
+    RotateApiKeyHandler,
+    RevokeApiKeyHandler,
+    ListApiKeysHandler,
+    GetOrganizationHandler,
+    CachedApiKeyAuthenticator,
+    { provide: API_KEY_AUTHENTICATOR, useExisting: CachedApiKeyAuthenticator },
+    UserDirectory,
+    LoginThrottle,
+    CreateUserHandler,
+    SetUserPasswordHandler,
+    ChangeUserRolesHandler,
+    DisableUserHandler,
+    OpenConsoleSessionHandler,
+    CloseConsoleSessionHandler,
+    PasswordLoginHandler,
+    FindUserByEmailHandler,
+    GetUserHandler,
+    ListUsersHandler,
+    SessionConsoleAuthenticator,
+    { provide: CONSOLE_AUTHENTICATOR, useExisting: SessionConsoleAuthenticator },
+    SecondFactorProofs,
+    SecondFactorEnforcement,
+    StartSecondFactorEnrollmentHandler,
+    ConfirmSecondFactorHandler,
+    DisableSecondFactorHandler,
+    CheckSecondFactorHandler,
+    GetSecondFactorStatusHandler,
+    LastAdminSafeguard,
+    ReadOnlySessions,
+    InviteUserHandler,
+    AcceptInvitationHandler,
+    ApplyUsersHandler,
+  ],
+  exports: [API_KEY_AUTHENTICATOR, CONSOLE_AUTHENTICATOR],
+})
 export class IdentityModule implements OnModuleInit {
   static register(options: IdentityOptions): DynamicModule {
     return {
       module: IdentityModule,
+      // Beside the decorator's: the module that provides its port.
       imports: options.passwordLogin ? [options.passwordLogin] : [],
-      providers: PROVIDERS,
-      exports: [API_KEY_AUTHENTICATOR, CONSOLE_AUTHENTICATOR],
     };
   }
 

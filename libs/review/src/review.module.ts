@@ -40,32 +40,6 @@ import { CloseErasedUserJobsHandler } from './commands/close-erased-user-jobs/cl
 
 const subjectField = (e: { data: { [key: string]: unknown } }) => (typeof e.data['subject'] === 'string' ? e.data['subject'] : undefined);
 
-const PROVIDERS = [
-  JobEnqueuer,
-  ReviewQueues,
-  ClaimNextJobHandler,
-  GetReviewJobHandler,
-  LoadFullItemHandler,
-  ClaimCoordinator,
-  ReviewJobAccess,
-  JobReports,
-  ItemVersions,
-  RenewJobLockHandler,
-  ReleaseJobLockHandler,
-  SkipJobHandler,
-  TakeBackJobHandler,
-  AssignJobHandler,
-  ListReviewQueuesHandler,
-  ListReviewJobsHandler,
-  SubmitReportHandler,
-  ReviewRouter,
-  DecideJobHandler,
-  ListChildSafetyReportsHandler,
-  jobAutoCloserProvider,
-  OpenAppealJobHandler,
-  CloseErasedUserJobsHandler,
-];
-
 export interface ReviewOptions {
   /** The rules engine's module, as composed (RulesModule.register): it provides REVIEW_ROUTING, which routes every item bound for review. */
   readonly routing: DynamicModule | Type<unknown>;
@@ -81,13 +55,40 @@ export interface ReviewOptions {
  * catalog comes through ports, from the modules app.module.ts passes in (docs/architecture.md,
  * "Ports").
  */
-@Module({})
+@Module({
+  imports: [CatalogModule],
+  providers: [
+    JobEnqueuer,
+    ReviewQueues,
+    ClaimNextJobHandler,
+    GetReviewJobHandler,
+    LoadFullItemHandler,
+    ClaimCoordinator,
+    ReviewJobAccess,
+    JobReports,
+    ItemVersions,
+    RenewJobLockHandler,
+    ReleaseJobLockHandler,
+    SkipJobHandler,
+    TakeBackJobHandler,
+    AssignJobHandler,
+    ListReviewQueuesHandler,
+    ListReviewJobsHandler,
+    SubmitReportHandler,
+    ReviewRouter,
+    DecideJobHandler,
+    ListChildSafetyReportsHandler,
+    jobAutoCloserProvider,
+    OpenAppealJobHandler,
+    CloseErasedUserJobsHandler,
+  ],
+})
 export class ReviewModule implements OnModuleInit {
   static register(options: ReviewOptions): DynamicModule {
     return {
       module: ReviewModule,
-      imports: [CatalogModule, options.routing, ...(options.strikes ? [options.strikes] : []), ...(options.appeals ? [options.appeals] : [])],
-      providers: PROVIDERS,
+      // Beside the decorator's: the modules that provide its ports.
+      imports: [options.routing, ...(options.strikes ? [options.strikes] : []), ...(options.appeals ? [options.appeals] : [])],
     };
   }
 
