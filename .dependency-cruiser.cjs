@@ -6,6 +6,15 @@ const INFRA = '(kernel|platform|eventstore|readstore|storage|sqlite)';
 const DOMAIN = '^(libs/[^/]+/src/domain/|test/fixtures/impure-domain/domain/)';
 const FRAMEWORKS = '(^|/)node_modules/(@nestjs|fastify|@fastify|mongoose|mongodb|better-sqlite3|@kurrent|undici|pino|prom-client|@nats-io)/';
 
+/**
+ * Bus messages and their handlers, as the house's schematics lay them out (docs/architecture.md,
+ * "Ports"): `<lib>/src/(commands|queries)/<name>/<name>.(command|query).ts` beside
+ * `<name>.handler.ts`. The first group is the fixture prefix of test/layer-rules.spec.ts, empty in
+ * the code base (an optional group that does not match would shift the others).
+ */
+const BUS = '^((?:test/fixtures/bus-messages/)?)libs/([^/]+)/src/(commands|queries)/([^/]+)/\\4';
+const MESSAGE = '^(test/fixtures/bus-messages/)?libs/[^/]+/src/(commands|queries)/[^/]+/[^/]+\\.(command|query)\\.ts$';
+
 /** What a domain/ folder may not reach: frameworks, databases, the network, infrastructure libraries. */
 const IMPURE = [FRAMEWORKS, '^node:(http|https|net|dns|tls)$', '^(http|https|net|dns|tls)$', '^libs/(platform|eventstore|readstore|storage|sqlite)/'];
 
@@ -72,10 +81,28 @@ module.exports = {
       to: { path: '^test/' },
     },
     {
+      name: 'bus-message-has-its-handler',
+      comment:
+        'a command or query is declared in the module that handles it, beside its handler (a handler elsewhere imports it through the declaring module\'s index, never directly): a message with no handler importing it is declared outside its handler\'s module, or handled nowhere. What one module asks of another in process is a port (docs/architecture.md, "Ports")',
+      severity: 'error',
+      module: { path: MESSAGE, numberOfDependentsLessThan: 1 },
+      from: { path: '\\.handler\\.ts$' },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       from: {},
       to: { circular: true },
+    },
+  ],
+  required: [
+    {
+      name: 'bus-message-beside-its-handler',
+      comment:
+        'a handler handles the command or query declared beside it, in its own module: a handler of another module\'s message means the message is declared outside its handler\'s module (make it a port, docs/architecture.md, "Ports")',
+      severity: 'error',
+      module: { path: `${BUS}\\.handler\\.ts$` },
+      to: { path: '^$1libs/$2/src/$3/$4/$4\\.(command|query)\\.ts$' },
     },
   ],
   options: {

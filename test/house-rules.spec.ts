@@ -38,4 +38,16 @@ describe('house rules', () => {
     });
     expect(offenders).toEqual([]);
   });
+
+  // What the layer rules bus-message-beside-its-handler and bus-message-has-its-handler
+  // (.dependency-cruiser.cjs) know a bus message and a handler by: their files' names.
+  it('declares commands and queries in *.command.ts or *.query.ts files, and their handlers in *.handler.ts', () => {
+    const offenders = files.flatMap((f) => {
+      const text = readFileSync(join(ROOT, f), 'utf8');
+      const messages = /\bextends\s+(Command|Query)\s*</.test(text) && !/\.(command|query)\.ts$/.test(f);
+      const handlers = /@(Command|Query)Handler\(/.test(text) && !/\.handler\.ts$/.test(f);
+      return messages || handlers ? [f] : [];
+    });
+    expect(offenders).toEqual([]);
+  });
 });

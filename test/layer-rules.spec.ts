@@ -25,4 +25,11 @@ describe('layer rules (dependency-cruiser)', () => {
   it("accept the same file importing that module's contracts", () => {
     expect(violations('test/fixtures/impure-domain/domain/pure-rule.ts')).toEqual([]);
   });
+
+  it("refuse a command or query declared outside its handler's module, from either side, and accept one declared beside its handler", () => {
+    expect(violations('test/fixtures/bus-messages').sort()).toEqual([
+      'bus-message-beside-its-handler: test/fixtures/bus-messages/libs/other/src/queries/stray/stray.handler.ts',
+      'bus-message-has-its-handler: test/fixtures/bus-messages/libs/owner/src/queries/stray/stray.query.ts',
+    ]);
+  });
 });

@@ -39,24 +39,29 @@ export interface CompositionOptions {
 
 /**
  * The composition root: the one place that imports every module. No domain module is global:
- * each imports what it uses (the catalog, mostly), and the rules engine gets its extensions here.
+ * each imports what it uses (the catalog, mostly), and gets here the modules that provide the
+ * ports it uses (the rules engine its extensions).
  */
 @Module({})
 export class AppModule {
   static forRoot(config: WardenConfig, storage: Storage, options: CompositionOptions): DynamicModule {
+    // The modules call one another through ports composed here (docs/architecture.md, "Ports"):
+    // the module that needs a port is given the module that provides it, and imports it. One
+    // rules engine, given by reference to the review module, which routes through it.
+    const rules = RulesModule.register({ extensions: [HashingModule, PartialItemsModule, EnforcementModule] });
     return {
       module: AppModule,
       imports: [
         PlatformModule.forRoot(config),
         StorageModule.forRoot(storage),
         CqrsModule.forRoot(),
-        IdentityModule,
+        IdentityModule.register({ passwordLogin: SsoModule }),
         CatalogModule,
         IngestionModule,
-        RulesModule.register({ extensions: [HashingModule, PartialItemsModule] }),
-        CallbacksModule.register({ deliver: options.background }),
+        rules,
+        CallbacksModule.register({ deliver: options.background, strikes: EnforcementModule }),
         SsoModule,
-        ReviewModule,
+        ReviewModule.register({ routing: rules, strikes: EnforcementModule, appeals: AppealsModule }),
         EnforcementModule,
         AppealsModule,
         ErasureModule,

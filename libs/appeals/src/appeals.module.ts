@@ -6,7 +6,8 @@ import type { EventStore } from '#warden/eventstore';
 import { AggregateStore, EVENT_STORE, ProjectionHost } from '#warden/storage';
 import { appealDecisionReactor } from './decisions/appeal-decision.reactor.js';
 import { SubmitAppealHandler } from './commands/submit-appeal/submit-appeal.handler.js';
-import { GetJobAppealHandler } from './queries/get-job-appeal/get-job-appeal.handler.js';
+import { JOB_APPEALS } from '#warden/review';
+import { AppealDetailsReader } from './review/appeal-details.reader.js';
 import { AppealsReportHandler } from './queries/appeals-report/appeals-report.handler.js';
 import { appealOutcomesProjection } from './projections/appeal-outcomes.projection.js';
 import { appealRoutingReactor } from './enqueue/appeal-routing.reactor.js';
@@ -19,7 +20,9 @@ const subjectField = (e: { data: { [key: string]: unknown } }) => (typeof e.data
  */
 @Module({
   imports: [CatalogModule],
-  providers: [SubmitAppealHandler, GetJobAppealHandler, AppealsReportHandler],
+  providers: [SubmitAppealHandler, AppealsReportHandler, AppealDetailsReader, { provide: JOB_APPEALS, useExisting: AppealDetailsReader }],
+  // Review's JOB_APPEALS port (the appeal job's view), composed in app.module.ts: docs/architecture.md, "Ports".
+  exports: [JOB_APPEALS],
 })
 export class AppealsModule implements OnModuleInit {
   constructor(

@@ -1,7 +1,8 @@
-import { type DynamicModule, Inject, Logger, Module, type OnModuleInit } from '@nestjs/common';
+import { type DynamicModule, Inject, Logger, Module, type OnModuleInit, Optional, type Type } from '@nestjs/common';
 import { PersonalDataPolicy } from '#warden/eventstore';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { QueryBus } from '@nestjs/cqrs';
 import { CatalogModule } from '#warden/catalog';
+import { USER_STRIKES, type UserStrikes } from '#warden/enforcement';
 import { reportReasonParts, UpcasterRegistry } from '#warden/kernel';
 import type { ReadStore } from '#warden/readstore';
 import { ProjectionHost, READ_STORE, STORAGE, type Storage, KEYRING, type Keyring } from '#warden/storage';
@@ -26,6 +27,12 @@ import { SigningKeys } from './signing/signing-keys.js';
 export interface CallbacksOptions {
   /** This process sends callbacks (worker and all roles; never the CLI). */
   readonly deliver?: boolean;
+  /**
+   * The module that provides USER_STRIKES (enforcement): an action callback then carries the
+   * user's strike count after the action. Without it, the count is the one the publisher put in
+   * the event, if any (docs/architecture.md, "Ports").
+   */
+  readonly strikes?: Type<unknown>;
 }
 
 const CALLBACKS_OPTIONS = Symbol('CallbacksOptions');
@@ -44,15 +51,15 @@ export class CallbacksModule implements OnModuleInit {
     private readonly dispatcher: CallbackDispatcher,
     private readonly requests: DeliveryRequests,
     private readonly queries: QueryBus,
-    private readonly commands: CommandBus,
     @Inject(UpcasterRegistry) private readonly upcasters: UpcasterRegistry,
     @Inject(KEYRING) private readonly keyring: Keyring,
+    @Optional() @Inject(USER_STRIKES) private readonly strikes?: UserStrikes,
   ) {}
 
   static register(options: CallbacksOptions): DynamicModule {
     return {
       module: CallbacksModule,
-      imports: [CatalogModule],
+      imports: [CatalogModule, ...(options.strikes ? [options.strikes] : [])],
       providers: [
         { provide: CALLBACKS_OPTIONS, useValue: options },
         { provide: CALLBACK_DELIVERY_OPTIONS, useValue: DEFAULT_DELIVERY_OPTIONS },
@@ -82,7 +89,7 @@ export class CallbacksModule implements OnModuleInit {
         requests: this.requests,
         dispatcher: this.dispatcher,
         queries: this.queries,
-        commands: this.commands,
+        ...(this.strikes && { strikes: this.strikes }),
         activate: () => this.startDelivering(),
         deactivate: () => this.dispatcher.pause(),
       }),

@@ -1,23 +1,43 @@
 import { Inject, Module, type OnModuleInit } from '@nestjs/common';
 import { CatalogModule } from '#warden/catalog';
 import { ProjectionHost } from '#warden/storage';
-import { ApplyActionStrikesHandler } from './commands/apply-action-strikes/apply-action-strikes.handler.js';
 import { appealReversalReactor } from './strikes/appeal-reversal.reactor.js';
-import { GetUserStrikeCountHandler } from './queries/get-user-strike-count/get-user-strike-count.handler.js';
 import { StrikeApplier } from './strikes/strike-applier.js';
 import { strikesReactor } from './strikes/strikes.reactor.js';
 import { GetUserScoreHandler } from './queries/get-user-score/get-user-score.handler.js';
-import { GetUserStrikeHistoryHandler } from './queries/get-user-strike-history/get-user-strike-history.handler.js';
 import { userScoresProjection } from './scores/user-scores.projection.js';
 import { ExecuteActionHandler } from './commands/execute-action/execute-action.handler.js';
+import { USER_STANDING, type UserStanding } from '#warden/rules';
+import { USER_SCORE, USER_STRIKES } from './standing/user-standing.ports.js';
+import { UserScoresReader } from './standing/user-scores.reader.js';
+import { UserStrikesReader } from './standing/user-strikes.reader.js';
 
 /**
  * Enforcement: user strikes and their thresholds, user scores, and actions executed through
- * POST /api/v1/actions. The routes are EnforcementHttpModule's.
+ * POST /api/v1/actions. The routes are EnforcementHttpModule's. Its ports (docs/architecture.md,
+ * "Ports"): USER_STRIKES and USER_SCORE, its own, for the review and callbacks modules; and the
+ * rules engine's USER_STANDING, for which app.module.ts passes it to the engine as an extension.
  */
 @Module({
   imports: [CatalogModule],
-  providers: [StrikeApplier, GetUserStrikeCountHandler, GetUserScoreHandler, ApplyActionStrikesHandler, ExecuteActionHandler, GetUserStrikeHistoryHandler],
+  providers: [
+    StrikeApplier,
+    GetUserScoreHandler,
+    ExecuteActionHandler,
+    UserStrikesReader,
+    UserScoresReader,
+    { provide: USER_STRIKES, useExisting: UserStrikesReader },
+    { provide: USER_SCORE, useExisting: UserScoresReader },
+    {
+      provide: USER_STANDING,
+      useFactory: (strikes: UserStrikesReader, scores: UserScoresReader): UserStanding => ({
+        strikeCount: (orgId, user) => strikes.count(orgId, user),
+        score: (orgId, user) => scores.score(orgId, user),
+      }),
+      inject: [UserStrikesReader, UserScoresReader],
+    },
+  ],
+  exports: [USER_STRIKES, USER_SCORE, USER_STANDING],
 })
 export class EnforcementModule implements OnModuleInit {
   constructor(

@@ -1,4 +1,4 @@
-import { Inject, Module, type OnModuleInit } from '@nestjs/common';
+import { type DynamicModule, Inject, Module, type OnModuleInit, type Type } from '@nestjs/common';
 import { PersonalDataPolicy } from '#warden/eventstore';
 import { API_KEY_AUTHENTICATOR, CONSOLE_AUTHENTICATOR } from '#warden/platform';
 import { ProjectionHost } from '#warden/storage';
@@ -38,6 +38,15 @@ import { ApplyUsersHandler } from './commands/apply-users/apply-users.handler.js
 import { InviteUserHandler } from './commands/invite-user/invite-user.handler.js';
 import { LastAdminSafeguard } from './last-admin-safeguard.js';
 import { ReadOnlySessions } from './read-only-sessions.js';
+
+export interface IdentityOptions {
+  /**
+   * The module that provides PASSWORD_LOGIN_POLICY (sso): an organization that signs in through
+   * its IdP only then refuses passwords. Without it every organization may use passwords
+   * (password-login.port.ts; docs/architecture.md, "Ports").
+   */
+  readonly passwordLogin?: Type<unknown>;
+}
 
 /** Organizations and API keys (event-sourced), and API-key authentication; the routes are IdentityHttpModule's. */
 @Module({
@@ -81,6 +90,14 @@ import { ReadOnlySessions } from './read-only-sessions.js';
   exports: [API_KEY_AUTHENTICATOR, CONSOLE_AUTHENTICATOR],
 })
 export class IdentityModule implements OnModuleInit {
+  static register(options: IdentityOptions): DynamicModule {
+    return {
+      module: IdentityModule,
+      // Beside the decorator's: the module that provides its port.
+      imports: options.passwordLogin ? [options.passwordLogin] : [],
+    };
+  }
+
   constructor(
     @Inject(ProjectionHost) private readonly projections: ProjectionHost,
     @Inject(PersonalDataPolicy) private readonly personalData: PersonalDataPolicy,

@@ -1,4 +1,4 @@
-export { IdentityModule } from './identity.module.js';
+export { IdentityModule, type IdentityOptions } from './identity.module.js';
 export { CreateOrganizationCommand } from './commands/create-organization/create-organization.command.js';
 export { CreateApiKeyCommand, type CreatedApiKey } from './commands/create-api-key/create-api-key.command.js';
 export { RotateApiKeyCommand } from './commands/rotate-api-key/rotate-api-key.command.js';
@@ -27,7 +27,8 @@ export { ConfirmSecondFactorCommand } from './commands/confirm-second-factor/con
 export { DisableSecondFactorCommand } from './commands/disable-second-factor/disable-second-factor.command.js';
 export { GetSecondFactorStatusQuery, type SecondFactorStatus } from './queries/get-second-factor-status/get-second-factor-status.query.js';
 export { SecondFactorEnforcement } from './second-factor-enforcement.js';
-export { IsPasswordLoginAllowedQuery } from './queries/is-password-login-allowed/is-password-login-allowed.query.js';
+// The port identity declares and the SSO module provides (docs/architecture.md, "Ports").
+export { PASSWORD_LOGIN_POLICY, type PasswordLoginPolicy } from './password-login.port.js';
 export { InviteUserCommand, type Invitation } from './commands/invite-user/invite-user.command.js';
 export { AcceptInvitationCommand } from './commands/accept-invitation/accept-invitation.command.js';
 export { invitationLink } from './domain/invitation-token.js';

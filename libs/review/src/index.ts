@@ -1,4 +1,4 @@
-export { ReviewModule } from './review.module.js';
+export { ReviewModule, type ReviewOptions } from './review.module.js';
 export type * from './domain/review-job.events.js';
 export { DECISION_TYPES, ENQUEUE_SOURCES } from './domain/review-job.events.js';
 export { reviewJobStream, reportStream } from './domain/review.streams.js';
@@ -6,5 +6,6 @@ export type { ReportSubmitted, ContextItem } from './domain/report.events.js';
 export { GetReviewJobQuery } from './queries/get-review-job/get-review-job.query.js';
 export type { ReviewJobView } from './queries/get-review-job/review-job.view.js';
 export { OpenAppealJobCommand, type AppealForReview } from './commands/open-appeal-job/open-appeal-job.command.js';
-export { GetJobAppealQuery, type JobAppealDetails } from './queries/get-job-appeal/get-job-appeal.query.js';
+// The port its job view declares and the appeals module provides (docs/architecture.md, "Ports").
+export { JOB_APPEALS, type JobAppeals, type JobAppealDetails } from './job-appeals.port.js';
 export { CloseErasedUserJobsCommand } from './commands/close-erased-user-jobs/close-erased-user-jobs.command.js';

@@ -1,4 +1,4 @@
-import { Inject, Module, type OnModuleInit } from '@nestjs/common';
+import { type DynamicModule, Inject, Module, type OnModuleInit, type Type } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { CatalogModule } from '#warden/catalog';
 import { PersonalDataPolicy } from '#warden/eventstore';
@@ -40,9 +40,20 @@ import { CloseErasedUserJobsHandler } from './commands/close-erased-user-jobs/cl
 
 const subjectField = (e: { data: { [key: string]: unknown } }) => (typeof e.data['subject'] === 'string' ? e.data['subject'] : undefined);
 
+export interface ReviewOptions {
+  /** The rules engine's module, as composed (RulesModule.register): it provides REVIEW_ROUTING, which routes every item bound for review. */
+  readonly routing: DynamicModule | Type<unknown>;
+  /** The module that provides USER_STRIKES and USER_SCORE (enforcement); without it the job view shows no score or strikes. */
+  readonly strikes?: Type<unknown>;
+  /** The module that provides JOB_APPEALS (appeals); without it an appeal job's view shows no appellant or reason. */
+  readonly appeals?: Type<unknown>;
+}
+
 /**
  * Human review: reports, review queues and routing, review jobs under an exclusive lock,
- * decisions. The routes are ReviewHttpModule's.
+ * decisions. The routes are ReviewHttpModule's. What it uses of other modules beside the
+ * catalog comes through ports, from the modules app.module.ts passes in (docs/architecture.md,
+ * "Ports").
  */
 @Module({
   imports: [CatalogModule],
@@ -73,6 +84,14 @@ const subjectField = (e: { data: { [key: string]: unknown } }) => (typeof e.data
   ],
 })
 export class ReviewModule implements OnModuleInit {
+  static register(options: ReviewOptions): DynamicModule {
+    return {
+      module: ReviewModule,
+      // Beside the decorator's: the modules that provide its ports.
+      imports: [options.routing, ...(options.strikes ? [options.strikes] : []), ...(options.appeals ? [options.appeals] : [])],
+    };
+  }
+
   constructor(
     @Inject(ProjectionHost) private readonly projections: ProjectionHost,
     @Inject(PersonalDataPolicy) private readonly personalData: PersonalDataPolicy,

@@ -22,10 +22,14 @@ import { itemEvaluationsProjection } from './projections/item-evaluations.projec
 import { ruleActivityProjection } from './projections/rule-activity.projection.js';
 import { ListRulesHandler } from './queries/list-rules/list-rules.handler.js';
 import { ListEvaluationsHandler } from './queries/list-evaluations/list-evaluations.handler.js';
-import { RouteForReviewHandler } from './queries/route-for-review/route-for-review.handler.js';
+import { REVIEW_ROUTING } from './routing/review-routing.port.js';
+import { RulesReviewRouting } from './routing/rules-review-routing.js';
 
 export interface RulesOptions {
-  /** Modules that extend the engine with RULE_SIGNALS, MEDIA_HASHER and PARTIAL_ITEMS (see rules-extension.ts). */
+  /**
+   * Modules that extend the engine with RULE_SIGNALS, MEDIA_HASHER, PARTIAL_ITEMS and
+   * USER_STANDING (see rules-extension.ts; the ports: docs/architecture.md, "Ports").
+   */
   readonly extensions?: ReadonlyArray<Type<unknown>>;
 }
 
@@ -65,8 +69,11 @@ export class RulesModule implements OnModuleInit {
         RetroactRuleHandler,
         BacktestRuleHandler,
         SubmitContentHandler,
-        RouteForReviewHandler,
+        RulesReviewRouting,
+        { provide: REVIEW_ROUTING, useExisting: RulesReviewRouting },
       ],
+      // The review module routes items through the engine (composed in app.module.ts).
+      exports: [REVIEW_ROUTING],
     };
   }
 

@@ -4,7 +4,8 @@ import { CompleteSamlLoginHandler } from './commands/complete-saml-login/complet
 import { StartSamlLoginHandler } from './commands/start-saml-login/start-saml-login.handler.js';
 import { GetSsoSettingsHandler } from './queries/get-sso-settings/get-sso-settings.handler.js';
 import { GetSamlMetadataHandler } from './queries/get-saml-metadata/get-saml-metadata.handler.js';
-import { IsPasswordLoginAllowedHandler } from './queries/is-password-login-allowed/is-password-login-allowed.handler.js';
+import { PASSWORD_LOGIN_POLICY } from '#warden/identity';
+import { SsoPasswordLoginPolicy } from './saml/password-login-policy.js';
 import { SamlServiceProvider } from './saml/saml-service-provider.js';
 import { SsoSettingsReader } from './saml/sso-settings.reader.js';
 import { SsoUserSignIn } from './sso-user-sign-in.js';
@@ -13,7 +14,8 @@ import { SsoUserSignIn } from './sso-user-sign-in.js';
  * Per-organization SAML single sign-on to the console. A module of its own, not part of
  * identity: it reads the catalog's `sso:` settings, and the catalog already depends on identity
  * (apply configures organizations and users), so identity could not import the catalog back.
- * The routes are SsoHttpModule's (`#warden/sso/http`).
+ * The routes are SsoHttpModule's (`#warden/sso/http`). For the same reason identity asks it whether
+ * an organization may sign in with passwords through a port (PASSWORD_LOGIN_POLICY) it declares.
  */
 @Module({
   imports: [CatalogModule],
@@ -22,10 +24,13 @@ import { SsoUserSignIn } from './sso-user-sign-in.js';
     CompleteSamlLoginHandler,
     GetSamlMetadataHandler,
     GetSsoSettingsHandler,
-    IsPasswordLoginAllowedHandler,
     SamlServiceProvider,
     SsoSettingsReader,
     SsoUserSignIn,
+    SsoPasswordLoginPolicy,
+    { provide: PASSWORD_LOGIN_POLICY, useExisting: SsoPasswordLoginPolicy },
   ],
+  // Identity's PASSWORD_LOGIN_POLICY port, composed in app.module.ts (docs/architecture.md, "Ports").
+  exports: [PASSWORD_LOGIN_POLICY],
 })
 export class SsoModule {}

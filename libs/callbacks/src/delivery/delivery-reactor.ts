@@ -1,9 +1,10 @@
 import { Logger } from '@nestjs/common';
-import { type CommandBus, CommandHandlerNotFoundException, type QueryBus } from '@nestjs/cqrs';
+import type { QueryBus } from '@nestjs/cqrs';
 import { type CallbackDefinition, GetLiveEntitiesQuery } from '#warden/catalog';
 import { orderingKey, type Projection } from '#warden/eventstore';
 import type { RecordedEvent } from '#warden/kernel';
-import { type ActionCallbackRequested, ApplyActionStrikesCommand } from '#warden/rules';
+import type { UserStrikes } from '#warden/enforcement';
+import type { ActionCallbackRequested } from '#warden/rules';
 import { type ActionCallbackTrigger, buildActionCallbackBody } from '../domain/action-callback-body.js';
 import type { JsonBody, ReportRecord } from '../domain/callback-body.model.js';
 import type { CallbackDestination, CallbackTriggerKind } from '../domain/callback-delivery.events.js';
@@ -77,7 +78,8 @@ export function deliveryReactor(deps: {
   requests: DeliveryRequests;
   dispatcher: CallbackDispatcher;
   queries: QueryBus;
-  commands: CommandBus;
+  /** Enforcement's USER_STRIKES port; absent where no module counts strikes (CallbacksOptions.strikes). */
+  strikes?: UserStrikes;
   /** This process starts running the reactor: start delivering and reload what is due. */
   activate?: () => Promise<void> | void;
   /** It stopped running here (shutdown, or another worker took over). */
@@ -85,18 +87,14 @@ export function deliveryReactor(deps: {
 }): Projection {
   const logger = new Logger('callbacks');
   /**
-   * The user's strikes after this action, asked of the module that counts them (enforcement):
-   * it applies the action's strikes first when its own reactor has not yet, so the answer is the
-   * same whichever runs first, and on every re-run. Null: no user, or no module counts strikes here.
+   * The user's strikes after this action, asked of the module that counts them (enforcement's
+   * USER_STRIKES): it applies the action's strikes first when its own reactor has not yet, so the
+   * answer is the same whichever runs first, and on every re-run. Null: no user, or no module
+   * counts strikes in this composition.
    */
   const strikeCountAfter = async (event: RecordedEvent, data: ActionCallbackRequestedData): Promise<number | null> => {
-    if (!data.creator) return null;
-    try {
-      return await deps.commands.execute(new ApplyActionStrikesCommand(event));
-    } catch (error) {
-      if (error instanceof CommandHandlerNotFoundException) return null;
-      throw error;
-    }
+    if (!data.creator || !deps.strikes) return null;
+    return deps.strikes.countAfter(event);
   };
   /** An action's configured destination; look-ups of one organization under way at once share one query. */
   const pending = new Map<string, Promise<Map<string, CallbackDestination | null>>>();

@@ -4,7 +4,7 @@ import { GetLiveEntitiesQuery, type QueueDefinition } from '#warden/catalog';
 import type { EventStore } from '#warden/eventstore';
 import { type ItemIdentifier, itemVersionAt } from '#warden/ingestion';
 import type { ReadStore } from '#warden/readstore';
-import { RouteForReviewQuery, type RoutingContent } from '#warden/rules';
+import { REVIEW_ROUTING, type ReviewRouting, type RoutingContent } from '#warden/rules';
 import { EVENT_STORE, ProjectionHost, READ_STORE } from '#warden/storage';
 import { defaultQueueOf, effectiveQueues } from '../domain/effective-queues.js';
 import { REPORT_COUNTS, REPORT_COUNTS_PROJECTION, type ReportCountDoc, reportCountDocId } from '../projections/report-counts.projection.js';
@@ -17,13 +17,14 @@ export interface RoutedQueue {
 
 /**
  * Where an item bound for review goes: the organization's routing rules, evaluated by the rules
- * engine (RouteForReviewQuery) on the item version the request names; the default queue when none
+ * engine (its REVIEW_ROUTING port) on the item version the request names; the default queue when none
  * passes. A rule naming a queue the organization no longer has also falls back to the default.
  */
 @Injectable()
 export class ReviewRouter {
   constructor(
     private readonly queries: QueryBus,
+    @Inject(REVIEW_ROUTING) private readonly routing: ReviewRouting,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Inject(ProjectionHost) private readonly projections: ProjectionHost,
@@ -45,15 +46,13 @@ export class ReviewRouter {
   ): Promise<RoutedQueue> {
     const queues = await this.queues(orgId);
     // The item is read back from the log, and its reports counted, only if a routing rule looks at them.
-    const route = await this.queries.execute(
-      new RouteForReviewQuery(
-        orgId,
-        'report',
-        { id: item.id, typeId: item.typeId },
-        () => this.itemAt(orgId, item, version),
-        report && { reason: report.reason, policyId: report.policyId, count: () => this.reportCount(orgId, item, report.position) },
-      ),
-    );
+    const route = await this.routing.route({
+      orgId,
+      kind: 'report',
+      item: { id: item.id, typeId: item.typeId },
+      content: () => this.itemAt(orgId, item, version),
+      report: report && { reason: report.reason, policyId: report.policyId, count: () => this.reportCount(orgId, item, report.position) },
+    });
     if (route && queues.some((q) => q.id === route.queueId)) return { queueId: route.queueId, routedBy: route.rule };
     return { queueId: defaultQueueOf(queues).id, routedBy: null };
   }

@@ -44,7 +44,7 @@ export interface SignalContext {
   readonly creatorSubmissionCount: (creator: { id: string; typeId: string }, windowSeconds: number) => Promise<number>;
   /** A user's strikes within the strike window now (null: none can be counted); absent where nothing counts strikes. */
   readonly userStrikeCount?: (user: { id: string; typeId: string }) => Promise<number | null>;
-  /** The user's live score, 1 to 5 (GetUserScoreQuery); absent where no module answers it. */
+  /** The user's live score, 1 to 5 (the USER_STANDING port, user-standing.ts); absent where no module provides it. */
   readonly userScore?: (user: { id: string; typeId: string }) => Promise<number>;
   /** POSTs JSON through the guarded outbound client; resolves with the parsed JSON body. */
   readonly postJson: (url: string, body: unknown, timeoutMs: number) => Promise<unknown>;

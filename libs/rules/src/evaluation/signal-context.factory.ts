@@ -1,5 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { QueryBus } from '@nestjs/cqrs';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { ItemTypeDefinition } from '#warden/catalog';
 import type { Clock } from '#warden/kernel';
 import { CLOCK, GUARDED_HTTP_CLIENT, type GuardedHttpClient } from '#warden/platform';
@@ -13,9 +12,8 @@ import {
   type CreatorSubmissionsDoc,
   creatorSubmissionsProjection,
 } from '../projections/creator-submissions.projection.js';
-import { GetUserScoreQuery } from '../queries/get-user-score/get-user-score.query.js';
-import { GetUserStrikeCountQuery } from '../queries/get-user-strike-count/get-user-strike-count.query.js';
 import type { CatalogSnapshot } from './catalog-snapshots.js';
+import { USER_STANDING, type UserStanding } from './user-standing.js';
 
 /** What the signals of one evaluation see of the item: its fields as evaluated and who created it. */
 export interface ContextItem {
@@ -31,7 +29,7 @@ export const NO_MEDIA: ReadonlyMap<string, MediaResult> = new Map();
  * The SignalContext of one evaluation (domain/evaluation.model.ts): how the signals of the pure
  * condition evaluator reach what is outside it — the catalog snapshot's banks, the item's hashed
  * media, creator-submission counts (rules' read model), a user's strikes and score (enforcement,
- * through the query bus), the guarded outbound client (HTTP signals) and the clock. Reads only.
+ * through the USER_STANDING port), the guarded outbound client (HTTP signals) and the clock. Reads only.
  */
 @Injectable()
 export class SignalContextFactory {
@@ -39,8 +37,8 @@ export class SignalContextFactory {
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ProjectionHost) private readonly projections: ProjectionHost,
-    private readonly queries: QueryBus,
     @Inject(GUARDED_HTTP_CLIENT) private readonly http: GuardedHttpClient,
+    @Optional() @Inject(USER_STANDING) private readonly standing?: UserStanding,
   ) {}
 
   create(
@@ -78,9 +76,8 @@ export class SignalContextFactory {
           this.clock.now(),
         );
       },
-      // Answered by the enforcement module (GetUserStrikeCountQuery); without it the leaf is unknown.
-      userStrikeCount: (user) => this.queries.execute(new GetUserStrikeCountQuery(orgId, user)),
-      userScore: (user) => this.queries.execute(new GetUserScoreQuery(orgId, user)),
+      // Answered by the enforcement module (USER_STANDING, user-standing.ts); without it the leaves are unknown.
+      ...(this.standing && this.userStanding(orgId, this.standing)),
       postJson: async (url, body, timeoutMs) => {
         const res = await this.http.request({
           method: 'POST',
@@ -95,5 +92,9 @@ export class SignalContextFactory {
       },
       now: () => this.clock.now(),
     };
+  }
+
+  private userStanding(orgId: string, standing: UserStanding): Pick<SignalContext, 'userStrikeCount' | 'userScore'> {
+    return { userStrikeCount: (user) => standing.strikeCount(orgId, user), userScore: (user) => standing.score(orgId, user) };
   }
 }

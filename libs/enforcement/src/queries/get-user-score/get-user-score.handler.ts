@@ -1,32 +1,13 @@
-import { Inject } from '@nestjs/common';
-import { type IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
-import { DEFAULT_SCORE_SETTINGS, GetCatalogSettingsQuery, GetEverEntitiesQuery, type Penalty } from '#warden/catalog';
-import type { ReadStore } from '#warden/readstore';
-import { GetUserScoreQuery } from '#warden/rules';
-import { READ_STORE } from '#warden/storage';
-import { actionedCount, userScore } from '../../domain/user-score.js';
-import { USER_SCORES, type UserScoreDoc, userScoreDocId } from '../../scores/user-scores.read-model.js';
+import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { UserScoresReader } from '../../standing/user-scores.reader.js';
+import { GetUserScoreQuery } from './get-user-score.query.js';
 
-/**
- * The score from the read model's facts and the configuration in force now: the `scores:` weights
- * and thresholds, and each action's current penalty (an action archived since keeps the penalty
- * it had last; one the organization never had counts as NONE).
- */
+/** The route's question; other modules read the same score through the USER_SCORE port. */
 @QueryHandler(GetUserScoreQuery)
 export class GetUserScoreHandler implements IQueryHandler<GetUserScoreQuery> {
-  constructor(
-    @Inject(READ_STORE) private readonly readStore: ReadStore,
-    private readonly queries: QueryBus,
-  ) {}
+  constructor(private readonly scores: UserScoresReader) {}
 
-  async execute({ orgId, user }: GetUserScoreQuery): Promise<number> {
-    const facts = await this.readStore.get<UserScoreDoc>(USER_SCORES, userScoreDocId(orgId, user));
-    if (!facts || actionedCount(facts) === 0) return userScore(facts, DEFAULT_SCORE_SETTINGS, () => 'NONE');
-    const [actions, settings] = await Promise.all([
-      this.queries.execute(new GetEverEntitiesQuery(orgId, 'action')),
-      this.queries.execute(new GetCatalogSettingsQuery(orgId, 'scores')),
-    ]);
-    const penalties = new Map<string, Penalty>(actions.map((a) => [a.id, a.penalty]));
-    return userScore(facts, settings ?? DEFAULT_SCORE_SETTINGS, (actionId) => penalties.get(actionId) ?? 'NONE');
+  execute({ orgId, user }: GetUserScoreQuery): Promise<number> {
+    return this.scores.score(orgId, user);
   }
 }

@@ -5,7 +5,7 @@ import { GetLiveEntitiesQuery } from '#warden/catalog';
 import { invalidField } from '#warden/kernel';
 import { CurrentPrincipal, type Principal } from '#warden/platform';
 import { ApiCustomerRoute } from '#warden/platform/http';
-import { GetUserScoreQuery } from '#warden/rules';
+import { GetUserScoreQuery } from './get-user-score.query.js';
 import { GetUserScoreRequestDto } from './get-user-score.request.dto.js';
 
 @ApiTags('enforcement')

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CommandBus, QueryBus } from '@nestjs/cqrs';
+import type { CommandBus } from '@nestjs/cqrs';
 import { FixedClock, randomIds } from '#warden/kernel';
 import { SqliteEventStore } from '#warden/eventstore';
 import { AggregateStore } from '#warden/storage';
@@ -42,20 +42,20 @@ describe('password sign-in, on the real embedded store', () => {
       { type: 'CreateUser', userId: 'usr_1', orgId: 'acme', email, emailDigest: emailDigest(email), roles: ['MODERATOR'], state: 'active', passwordHash: weak },
       context,
     );
-    // The narrowest seams: the buses, answering as the second factor, SSO and session handlers would.
+    // The narrowest seams: the command bus and the SSO module's port, answering as the second factor, SSO and session handlers would.
     const opened: unknown[] = [];
     const commands = {
       execute: async (c: { constructor: { name: string } }) =>
         c.constructor.name === 'CheckSecondFactorCommand' ? 'not-enrolled' : (opened.push(c), { sessionId: 's' }),
     } as unknown as CommandBus;
-    const queries = { execute: async () => true } as unknown as QueryBus;
+    const passwordLogin = { passwordLoginAllowed: async () => true };
     const handler = new PasswordLoginHandler(
       new UserDirectory(aggregates),
       new LoginThrottle(stores.readStore, clock),
       aggregates,
       commands,
-      queries,
       new ReadOnlySessions({ readOnly: false }),
+      passwordLogin,
     );
 
     await handler.execute(new PasswordLoginCommand(email, PASSWORD, '203.0.113.7', 'c1'));

@@ -1,4 +1,5 @@
-import { CommandBus, CommandHandler, type ICommandHandler, QueryBus } from '@nestjs/cqrs';
+import { Inject, Optional } from '@nestjs/common';
+import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { type CommandContext, forbidden, invalidField, rateLimited, secondFactorRequired, unauthorized } from '#warden/kernel';
 import { AggregateStore } from '#warden/storage';
 import { accessAuditStream, DEPLOYMENT_AUDIT, userStream } from '../../domain/identity.streams.js';
@@ -13,7 +14,7 @@ import { ReadOnlySessions } from '../../read-only-sessions.js';
 import { UserDirectory } from '../../user-directory.js';
 import { CheckSecondFactorCommand } from '../check-second-factor/check-second-factor.command.js';
 import { OpenConsoleSessionCommand, type OpenedConsoleSession } from '../open-console-session/open-console-session.command.js';
-import { IsPasswordLoginAllowedQuery } from '../../queries/is-password-login-allowed/is-password-login-allowed.query.js';
+import { PASSWORD_LOGIN_POLICY, type PasswordLoginPolicy } from '../../password-login.port.js';
 import { PasswordLoginCommand } from './password-login.command.js';
 
 type FailureReason = ConsoleLoginFailed['data']['reason'];
@@ -38,8 +39,9 @@ export class PasswordLoginHandler implements ICommandHandler<PasswordLoginComman
     private readonly throttle: LoginThrottle,
     private readonly aggregates: AggregateStore,
     private readonly commands: CommandBus,
-    private readonly queries: QueryBus,
     private readonly readOnly: ReadOnlySessions,
+    /** The SSO module's answer (password-login.port.ts); without it every organization may use passwords. */
+    @Optional() @Inject(PASSWORD_LOGIN_POLICY) private readonly policy?: PasswordLoginPolicy,
   ) {}
 
   async execute(command: PasswordLoginCommand): Promise<OpenedConsoleSession> {
@@ -65,7 +67,7 @@ export class PasswordLoginHandler implements ICommandHandler<PasswordLoginComman
     }
     await this.throttle.succeeded(keys, attempt.id);
     // Asked only once the password is right, so that the answer tells nothing to someone guessing.
-    if (!(await this.queries.execute(new IsPasswordLoginAllowedQuery(user.orgId)))) {
+    if (this.policy && !(await this.policy.passwordLoginAllowed(user.orgId))) {
       await this.recordFailure(digest, user, 'password-login-disabled', command);
       throw forbidden(`Your organization signs in through single sign-on only: use /saml/login/${user.orgId}`);
     }

@@ -4,7 +4,7 @@ import { GetLiveEntitiesQuery } from '#warden/catalog';
 import type { EventStore } from '#warden/eventstore';
 import { type ItemIdentifier, latestSubmission } from '#warden/ingestion';
 import type { ReadStore } from '#warden/readstore';
-import { RouteForReviewQuery } from '#warden/rules';
+import { REVIEW_ROUTING, type ReviewRouting } from '#warden/rules';
 import { EVENT_STORE, ProjectionHost, READ_STORE } from '#warden/storage';
 import { defaultQueueOf } from '../../domain/effective-queues.js';
 import type { EnqueueRequest, JobPolicy, ReviewJobDecided } from '../../domain/review-job.events.js';
@@ -24,6 +24,7 @@ export class OpenAppealJobHandler implements ICommandHandler<OpenAppealJobComman
     private readonly enqueuer: JobEnqueuer,
     private readonly router: ReviewRouter,
     private readonly queries: QueryBus,
+    @Inject(REVIEW_ROUTING) private readonly routing: ReviewRouting,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Inject(ProjectionHost) private readonly projections: ProjectionHost,
@@ -70,9 +71,13 @@ export class OpenAppealJobHandler implements ICommandHandler<OpenAppealJobComman
     creator: ItemIdentifier | null,
   ): Promise<{ queueId: string; routedBy: { id: string; name: string } | null }> {
     const queues = await this.router.queues(orgId);
-    const route = await this.queries.execute(
-      new RouteForReviewQuery(orgId, 'appeal', { id: appeal.item.id, typeId: appeal.item.typeId }, () => ({ data: appeal.item.data, creator }), null),
-    );
+    const route = await this.routing.route({
+      orgId,
+      kind: 'appeal',
+      item: { id: appeal.item.id, typeId: appeal.item.typeId },
+      content: () => ({ data: appeal.item.data, creator }),
+      report: null,
+    });
     if (route && queues.some((q) => q.id === route.queueId)) return { queueId: route.queueId, routedBy: route.rule };
     return { queueId: (queues.find((q) => q.isAppealsDefault) ?? defaultQueueOf(queues)).id, routedBy: null };
   }

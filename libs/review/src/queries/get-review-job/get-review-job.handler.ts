@@ -1,11 +1,12 @@
-import { Inject } from '@nestjs/common';
-import { type IQueryHandler, QueryBus, QueryHandler, QueryHandlerNotFoundException } from '@nestjs/cqrs';
+import { Inject, Optional } from '@nestjs/common';
+import { type IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
 import { GetLiveEntitiesQuery, type ItemTypeDefinition } from '#warden/catalog';
 import type { EventStore } from '#warden/eventstore';
 import type { Clock } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
 import type { ReadStore } from '#warden/readstore';
-import { GetUserScoreQuery, GetUserStrikeCountQuery, ListEvaluationsQuery } from '#warden/rules';
+import { USER_SCORE, USER_STRIKES, type UserScore, type UserStrikes } from '#warden/enforcement';
+import { ListEvaluationsQuery } from '#warden/rules';
 import { AggregateStore, EVENT_STORE, ProjectionHost, READ_STORE } from '#warden/storage';
 import type { ReportSubmitted } from '../../domain/report.events.js';
 import { reviewJobDecider, type ReviewJobState } from '../../domain/review-job.decider.js';
@@ -19,6 +20,7 @@ import { ItemVersions } from '../../item-versions.js';
 import { contentDigestOf } from '../../domain/decision-effects.js';
 import { ReviewQueues } from '../../review-queues.js';
 import { GetReviewJobQuery } from './get-review-job.query.js';
+import { JOB_APPEALS, type JobAppeals } from '../../job-appeals.port.js';
 import { actionsPartOf } from './job-actions-part.js';
 import { appealPartOf } from './job-appeal-part.js';
 import { contextItems, explanationsOf, fieldsWithRoles, hashMatchesOf, jobStateOf, relatedRefs } from './review-job-view.parts.js';
@@ -49,6 +51,10 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
     private readonly queries: QueryBus,
     @Inject(ProjectionHost) private readonly projections: ProjectionHost,
     @Inject(CLOCK) private readonly clock: Clock,
+    // Ports of other modules (docs/architecture.md, "Ports"); each optional, its part of the view empty without it.
+    @Optional() @Inject(USER_STRIKES) private readonly strikes?: UserStrikes,
+    @Optional() @Inject(USER_SCORE) private readonly scores?: UserScore,
+    @Optional() @Inject(JOB_APPEALS) private readonly appeals?: JobAppeals,
   ) {}
 
   async execute(query: GetReviewJobQuery): Promise<ReviewJobView> {
@@ -93,7 +99,12 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
         ? this.bankNames(orgId)
         : Promise.resolve(new Map<string, string>()),
       state.appealId
-        ? appealPartOf({ queries: this.queries, events: this.events, readStore: this.readStore }, orgId, item, state.requests)
+        ? appealPartOf(
+            { queries: this.queries, events: this.events, readStore: this.readStore, appeals: this.appeals, strikes: this.strikes },
+            orgId,
+            item,
+            state.requests,
+          )
         : Promise.resolve(null),
       actionsPartOf(this.queries, orgId, item, creator),
     ]);
@@ -152,19 +163,11 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
     };
   }
 
-  /** The creator's live score and strike count, as enforcement answers them (null where no module does). */
+  /** The creator's live score and strike count, as enforcement answers them (USER_SCORE, USER_STRIKES); null where no module does. */
   private async standing(orgId: string, user: ItemRefView): Promise<{ userScore: number | null; strikeCount: number | null }> {
-    const ask = async <T>(query: GetUserScoreQuery | GetUserStrikeCountQuery): Promise<T | null> => {
-      try {
-        return (await this.queries.execute(query)) as T;
-      } catch (error) {
-        if (error instanceof QueryHandlerNotFoundException) return null;
-        throw error;
-      }
-    };
     const [userScore, strikeCount] = await Promise.all([
-      ask<number>(new GetUserScoreQuery(orgId, user)),
-      ask<number | null>(new GetUserStrikeCountQuery(orgId, user)),
+      this.scores ? this.scores.score(orgId, user) : null,
+      this.strikes ? this.strikes.count(orgId, user) : null,
     ]);
     return { userScore, strikeCount };
   }

@@ -1,5 +1,5 @@
-import { type QueryBus, QueryHandlerNotFoundException } from '@nestjs/cqrs';
-import { ListPublishedActionsQuery, type PublishedActionEntry } from '#warden/audit/contracts';
+import type { QueryBus } from '@nestjs/cqrs';
+import { ListPublishedActionsQuery } from '#warden/audit/contracts';
 import { GetDeliveriesQuery, type ItemDeliveryView, ListItemDeliveriesQuery } from '#warden/callbacks';
 import { GetLiveEntitiesQuery } from '#warden/catalog';
 import type { ItemRefView, PublishedActionView } from './review-job.view.js';
@@ -7,16 +7,6 @@ import type { ItemRefView, PublishedActionView } from './review-job.view.js';
 /** The item's own actions shown (newest), and the creator's. */
 const MAX_ITEM_ACTIONS = 50;
 const MAX_CREATOR_ACTIONS = 20;
-
-/** A query another module answers; null where no module does (a deployment without it). */
-async function ask<T>(queries: QueryBus, query: object): Promise<T | null> {
-  try {
-    return (await queries.execute(query as never)) as T;
-  } catch (error) {
-    if (error instanceof QueryHandlerNotFoundException) return null;
-    throw error;
-  }
-}
 
 /**
  * The `actions` part of the job view: what Warden already did. The item's actions are its
@@ -32,14 +22,13 @@ export async function actionsPartOf(
   creator: ItemRefView | null,
 ): Promise<{ item: PublishedActionView[]; creator: PublishedActionView[] }> {
   const [deliveries, published, actions] = await Promise.all([
-    ask<ItemDeliveryView[]>(queries, new ListItemDeliveriesQuery(orgId, item, MAX_ITEM_ACTIONS)),
-    creator ? ask<PublishedActionEntry[]>(queries, new ListPublishedActionsQuery(orgId, creator, MAX_CREATOR_ACTIONS)) : Promise.resolve(null),
+    queries.execute(new ListItemDeliveriesQuery(orgId, item, MAX_ITEM_ACTIONS)),
+    creator ? queries.execute(new ListPublishedActionsQuery(orgId, creator, MAX_CREATOR_ACTIONS)) : Promise.resolve(null),
     queries.execute(new GetLiveEntitiesQuery(orgId, 'action')),
   ]);
   const names = new Map(actions.map((a) => [a.id, a.name]));
   const creatorDeliveries = published?.length
-    ? await ask<ItemDeliveryView[]>(
-        queries,
+    ? await queries.execute(
         new GetDeliveriesQuery(
           orgId,
           published.map((p) => p.deliveryId),
@@ -48,7 +37,7 @@ export async function actionsPartOf(
     : null;
   const byId = new Map((creatorDeliveries ?? []).map((d) => [d.deliveryId, d]));
   return {
-    item: (deliveries ?? [])
+    item: deliveries
       .filter((d) => d.kind === 'action' && d.actionId !== null)
       .reverse()
       .map((d) => ({

@@ -1,13 +1,13 @@
-import { type QueryBus, QueryHandlerNotFoundException } from '@nestjs/cqrs';
+import type { QueryBus } from '@nestjs/cqrs';
 import { ListItemDeliveriesQuery, type ItemDeliveryView } from '#warden/callbacks';
 import { GetLiveEntitiesQuery } from '#warden/catalog';
 import type { EventStore } from '#warden/eventstore';
 import type { ReadStore } from '#warden/readstore';
-import { GetUserStrikeHistoryQuery, type UserStrikeHistory } from '#warden/rules';
+import type { UserStrikes } from '#warden/enforcement';
 import type { EnqueueRequest, JobAppeal, ReviewJobDecided } from '../../domain/review-job.events.js';
 import { reviewJobStream } from '../../domain/review.streams.js';
 import { REVIEW_JOBS, type ReviewJobDoc } from '../../projections/review-jobs.read-model.js';
-import { GetJobAppealQuery, type JobAppealDetails } from '../get-job-appeal/get-job-appeal.query.js';
+import type { JobAppeals } from '../../job-appeals.port.js';
 import type { ActionCallbackView, AppealView, ItemRefView } from './review-job.view.js';
 
 /** Decided jobs of the actioned item read to find which decision sent a callback (an item has few). */
@@ -17,23 +17,17 @@ export interface AppealPartDeps {
   readonly queries: QueryBus;
   readonly events: EventStore;
   readonly readStore: ReadStore;
-}
-
-/** A query another module answers; null where no module does (a deployment without it). */
-async function ask<T>(queries: QueryBus, query: object): Promise<T | null> {
-  try {
-    return (await queries.execute(query as never)) as T;
-  } catch (error) {
-    if (error instanceof QueryHandlerNotFoundException) return null;
-    throw error;
-  }
+  /** Review's JOB_APPEALS port (the appeals module); without it no appellant or reason is shown. */
+  readonly appeals?: JobAppeals | undefined;
+  /** Enforcement's USER_STRIKES port; without it no strikes are shown. */
+  readonly strikes?: UserStrikes | undefined;
 }
 
 /**
  * The `appeal` part of an appeal job's view: the appeal (appellant and reason from the appeals
- * module, unsealed for the viewer), each appealed action resolved to the callbacks Warden sent for
+ * module's side of JOB_APPEALS, unsealed for the viewer), each appealed action resolved to the callbacks Warden sent for
  * the item with that action id (from the callbacks module's deliveries), the decisions that sent
- * them (from this module's job streams), and the appellant's strikes (from enforcement). Every read
+ * them (from this module's job streams), and the appellant's strikes (enforcement's USER_STRIKES). Every read
  * is scoped by the organization.
  */
 export async function appealPartOf(deps: AppealPartDeps, orgId: string, item: ItemRefView, requests: readonly EnqueueRequest[]): Promise<AppealView | null> {
@@ -41,15 +35,15 @@ export async function appealPartOf(deps: AppealPartDeps, orgId: string, item: It
   const appeal: JobAppeal | null | undefined = request?.appeal;
   if (!request || !appeal) return null;
   const [details, deliveries, policies, actions] = await Promise.all([
-    ask<JobAppealDetails>(deps.queries, new GetJobAppealQuery(orgId, appeal.appealId)),
-    ask<ItemDeliveryView[]>(deps.queries, new ListItemDeliveriesQuery(orgId, item)),
+    deps.appeals ? deps.appeals.details(orgId, appeal.appealId) : null,
+    deps.queries.execute(new ListItemDeliveriesQuery(orgId, item)),
     deps.queries.execute(new GetLiveEntitiesQuery(orgId, 'policy')),
     deps.queries.execute(new GetLiveEntitiesQuery(orgId, 'action')),
   ]);
-  const appealed = (deliveries ?? []).filter((d) => d.kind === 'action' && d.actionId !== null && appeal.actionsTaken.includes(d.actionId));
+  const appealed = deliveries.filter((d) => d.kind === 'action' && d.actionId !== null && appeal.actionsTaken.includes(d.actionId));
   const [decisions, strikes] = await Promise.all([
     appealed.some((d) => d.trigger === 'decision') ? decisionsByDelivery(deps, orgId, item) : Promise.resolve(new Map<string, DecisionRef>()),
-    details ? ask<UserStrikeHistory>(deps.queries, new GetUserStrikeHistoryQuery(orgId, details.appellant)) : Promise.resolve(null),
+    details && deps.strikes ? deps.strikes.history(orgId, details.appellant) : null,
   ]);
   const policyNames = new Map(policies.map((p) => [p.id, p.name]));
   const actionNames = new Map(actions.map((a) => [a.id, a.name]));
