@@ -9,7 +9,8 @@ function violations(...files: string[]): string[] {
   const run = spawnSync(
     process.execPath,
     [join(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruiser.mjs'), '--config', '.dependency-cruiser.cjs', '--output-type', 'json', ...files],
-    { cwd: ROOT, encoding: 'utf8' },
+    // The JSON report lists every module cruised from the files (over a megabyte, spawnSync's default buffer).
+    { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
   );
   const report = JSON.parse(run.stdout) as { summary: { violations: Array<{ rule: { name: string }; from: string }> } };
   return report.summary.violations.map((v) => `${v.rule.name}: ${v.from}`);
