@@ -40,6 +40,8 @@ export function serverInputs() {
     'package-lock.json',
     'tsconfig.json',
     'tsconfig.build.json',
+    // How the entries are bundled from TypeScript's output.
+    'scripts/bundle.mjs',
   ];
 }
 
