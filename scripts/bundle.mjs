@@ -22,7 +22,7 @@
 // - Names are kept (`keepNames`): Nest and the event store read class names.
 // - packages.json beside the entries lists which packages each file holds
 //   (test/cli-startup.spec.ts checks what a CLI call loads with it).
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { ROOT } from './build-inputs.mjs';
 
@@ -96,7 +96,8 @@ export async function bundleServer() {
         // Not installed: an optional package, left to fail at run time as it would unbundled.
         if (installed === undefined) return { path: args.path, external: true };
         // A copy nested under the package that imports it is that package's own: bundled.
-        if (installed === join(ROOT, 'node_modules', name) && external.has(name)) return { path: args.path, external: true };
+        // (Real paths: esbuild gives a package's modules by theirs, and node_modules may be a link.)
+        if (external.has(name) && realpathSync(installed) === realpathSync(join(ROOT, 'node_modules', name))) return { path: args.path, external: true };
         return undefined;
       });
     },
