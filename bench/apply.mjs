@@ -11,7 +11,7 @@ const RULES = Number(process.argv[3] ?? 500);
 
 function apply(dataDir, file) {
   const started = performance.now();
-  const r = spawnSync(process.execPath, ['dist/apps/server/src/cli.js', 'apply', file], {
+  const r = spawnSync(process.execPath, ['dist/apps/server/bundle/cli.js', 'apply', file], {
     env: { ...process.env, WARDEN_DATA_DIR: dataDir, WARDEN_LOG_LEVEL: 'warn' },
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,

@@ -97,7 +97,7 @@ dir = mkdtempSync(join(tmpdir(), 'warden-bench-audit-'));
 const env = { ...process.env, WARDEN_DATA_DIR: dir, WARDEN_LOG_LEVEL: 'warn' };
 const cli = (...args) => {
   const t = performance.now();
-  const r = spawnSync(process.execPath, ['dist/apps/server/src/cli.js', ...args], { env, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['dist/apps/server/bundle/cli.js', ...args], { env, encoding: 'utf8' });
   if (r.status !== 0 && !(args.includes('--help-is-not-an-option') && r.status === 2)) throw new Error(`${args.join(' ')}: ${r.stdout}${r.stderr}`);
   return { seconds: (performance.now() - t) / 1000, stdout: r.stdout };
 };

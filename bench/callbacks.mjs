@@ -94,14 +94,14 @@ async function startWarden(label, actions, extraEnv = {}) {
   const file = join(dir, `${label}.yaml`);
   writeFileSync(file, config(actions));
   const cli = (...args) => {
-    const r = spawnSync(process.execPath, ['dist/apps/server/src/cli.js', ...args], { env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const r = spawnSync(process.execPath, ['dist/apps/server/bundle/cli.js', ...args], { env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     if (r.status !== 0) throw new Error(r.stderr);
     return r.stdout.trim().split('\n').pop();
   };
   cli('apply', file);
   const key = cli('api-key', 'create', '--org', 'bench');
   const profile = process.env.WARDEN_BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.WARDEN_BENCH_PROFILE] : [];
-  const child = spawn(process.execPath, [...profile, 'dist/apps/server/src/main.js'], { env, stdio: 'ignore' });
+  const child = spawn(process.execPath, [...profile, 'dist/apps/server/bundle/main.js'], { env, stdio: 'ignore' });
   children.push(child);
   for (;;) {
     try {

@@ -61,7 +61,7 @@ queues:
 `,
 );
 const cli = (args, input) => {
-  const r = spawnSync(process.execPath, ['dist/apps/server/src/cli.js', ...args], { env, input, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['dist/apps/server/bundle/cli.js', ...args], { env, input, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`${args.join(' ')}: ${r.stderr}`);
   return r.stdout.trim().split('\n').pop();
 };

@@ -29,7 +29,7 @@ const env = {
 const PASSWORD = 'correct horse battery staple';
 
 function cli(args, input) {
-  const r = spawnSync(process.execPath, ['dist/apps/server/src/cli.js', ...args], { env, input, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['dist/apps/server/bundle/cli.js', ...args], { env, input, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`${args.join(' ')}: ${r.stderr}`);
 }
 

@@ -76,7 +76,7 @@ const configFile = join(dir, 'bench.yaml');
 writeFileSync(configFile, config);
 
 function cli(args, input) {
-  const r = spawnSync(process.execPath, ['dist/apps/server/src/cli.js', ...args], { env, input, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['dist/apps/server/bundle/cli.js', ...args], { env, input, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`${args.join(' ')}: ${r.stderr}`);
   return r.stdout.trim().split('\n').pop();
 }

@@ -10,7 +10,7 @@ const port = 39000 + Math.floor(Math.random() * 1000);
 async function once() {
   const dir = mkdtempSync(join(tmpdir(), 'warden-bench-'));
   const started = performance.now();
-  const child = spawn(process.execPath, ['dist/apps/server/src/main.js'], {
+  const child = spawn(process.execPath, ['dist/apps/server/bundle/main.js'], {
     env: { ...process.env, WARDEN_DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1', WARDEN_LOG_LEVEL: 'warn' },
     stdio: 'ignore',
   });

@@ -54,7 +54,7 @@ transparency:
 
 function cli(dir, args, input) {
   const started = performance.now();
-  const r = spawnSync(process.execPath, ['dist/apps/server/src/cli.js', ...args], { env: { ...env, WARDEN_DATA_DIR: dir }, encoding: 'utf8', input });
+  const r = spawnSync(process.execPath, ['dist/apps/server/bundle/cli.js', ...args], { env: { ...env, WARDEN_DATA_DIR: dir }, encoding: 'utf8', input });
   const seconds = (performance.now() - started) / 1000;
   if (r.status !== 0 && !args.includes('--no-such-option')) throw new Error(`${args.join(' ')}: ${r.stdout}${r.stderr}`);
   return { seconds, stdout: r.stdout, stderr: r.stderr };

@@ -1,17 +1,16 @@
 #!/usr/bin/env node
-// The `warden` command (package.json "bin"): runs the BUILT CLI, dist/apps/server/src/cli.js,
+// The `warden` command (package.json "bin"): runs the BUILT CLI, dist/apps/server/bundle/cli.js,
 // without compiling first (`npm install` and `npm start` build; after changing the sources, run
 // `npm run build`). Written for any Node that may be first on PATH: npm puts the pinned Node
 // (node_modules/.bin/node) first; a shell may not, and then this re-runs itself on the pinned one.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import module from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const MINIMUM_NODE_MAJOR = 24;
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const cli = join(root, 'dist/apps/server/src/cli.js');
+const cli = join(root, 'dist/apps/server/bundle/cli.js');
 
 if (Number(process.versions.node.split('.')[0]) < MINIMUM_NODE_MAJOR) {
   const pinned = join(root, 'node_modules/.bin/node');
@@ -34,8 +33,4 @@ if (!existsSync(cli)) {
   process.stderr.write('warden is not built yet: run npm run build (npm install and npm start build it too).\n');
   process.exit(1);
 }
-// Compiled code is cached between runs (Node's on-disk compile cache): a CLI call loads some
-// 1,200 modules (the libraries' core entries, no HTTP stack), and a warm cache saves a fifth of
-// their start-up cost.
-module.enableCompileCache?.();
 await import(pathToFileURL(cli).href);

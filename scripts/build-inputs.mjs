@@ -40,6 +40,8 @@ export function serverInputs() {
     'package-lock.json',
     'tsconfig.json',
     'tsconfig.build.json',
+    // How the entries are bundled from TypeScript's output.
+    'scripts/bundle.mjs',
   ];
 }
 
@@ -91,6 +93,10 @@ export function readStamp() {
 export function staleness() {
   const stamp = readStamp();
   if (!stamp) return 'dist/ has not been built here (or its build did not finish): run `npm run build`';
+  // What the tests run (scripts/bundle.mjs); a build recreates it when it is missing.
+  for (const entry of ['dist/apps/server/bundle/main.js', 'dist/apps/server/bundle/cli.js']) {
+    if (!existsSync(join(ROOT, entry))) return `dist/ has no ${entry}: run \`npm run build\``;
+  }
   const now = { ...digests(serverInputs()), ...digests(consoleInputs()) };
   const before = { ...stamp.server, ...stamp.console };
   const changed = [...new Set([...Object.keys(now), ...Object.keys(before)])].filter((p) => now[p] !== before[p]).sort();

@@ -12,7 +12,7 @@ export function serverRoles(env) {
   /** Starts a role and waits for it to be ready; fails with its stderr if it exits first. */
   async function start(role, port, dataDir, extraEnv = {}) {
     const profile = process.env.WARDEN_BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.WARDEN_BENCH_PROFILE] : [];
-    const child = spawn(process.execPath, [...profile, 'dist/apps/server/src/main.js'], {
+    const child = spawn(process.execPath, [...profile, 'dist/apps/server/bundle/main.js'], {
       env: { ...env, ...extraEnv, WARDEN_DATA_DIR: dataDir, WARDEN_ROLE: role, PORT: String(port) },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
@@ -46,7 +46,7 @@ export function serverRoles(env) {
 /** Applies a configuration file to a fresh data directory through the built CLI; returns a new API key of `orgId`. */
 export function prepareDataDir(env, dataDir, configFile, orgId) {
   const run = (...args) => {
-    const r = spawnSync(process.execPath, ['dist/apps/server/src/cli.js', ...args], {
+    const r = spawnSync(process.execPath, ['dist/apps/server/bundle/cli.js', ...args], {
       env: { ...env, WARDEN_DATA_DIR: dataDir },
       encoding: 'utf8',
     });

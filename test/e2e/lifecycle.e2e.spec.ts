@@ -164,7 +164,7 @@ describe('server lifecycle', () => {
   const systemNode = '/usr/bin/node';
   const systemMajor = existsSync(systemNode) ? Number(spawnSync(systemNode, ['-p', 'process.versions.node.split(".")[0]']).stdout.toString().trim()) : NaN;
   it.skipIf(!(systemMajor < 24))(`refuses to start on an older Node with one line (needs an old ${systemNode}; found major ${systemMajor})`, async () => {
-    const result = spawnSync(systemNode, ['dist/apps/server/src/main.js'], { env: testEnv(freshDataDir()) });
+    const result = spawnSync(systemNode, ['dist/apps/server/bundle/main.js'], { env: testEnv(freshDataDir()) });
     expect(result.status).toBe(1);
     expect(result.stderr.toString().trim()).toMatch(/^Warden needs Node\.js 24 or newer \(this is v\d+/);
   });

@@ -5,9 +5,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const MAIN = join(ROOT, 'dist/apps/server/src/main.js');
+const MAIN = join(ROOT, 'dist/apps/server/bundle/main.js');
 /** The built CLI entry (for tests that start it some other way than runCli). */
-export const CLI_ENTRY = join(ROOT, 'dist/apps/server/src/cli.js');
+export const CLI_ENTRY = join(ROOT, 'dist/apps/server/bundle/cli.js');
 
 export const freshDataDir = () => mkdtempSync(join(tmpdir(), 'warden-e2e-'));
 

@@ -148,7 +148,8 @@ export async function createHttpApp(
 
   await serveConsoleApp(app, options.consoleDir);
   app.useGlobalPipes(createValidationPipe());
-  serveOpenApi(app, buildOpenApiDocument(app, version, config.publicUrl));
+  // Built when /openapi.json, /openapi.yaml or /docs is first asked for, not at every start-up.
+  serveOpenApi(app, () => buildOpenApiDocument(app, version, config.publicUrl));
   await app.init();
   return app;
 }

@@ -142,7 +142,8 @@ function withCommonParts(document: OpenAPIObject): OpenAPIObject {
   };
 }
 
-export function serveOpenApi(app: INestApplication, document: OpenAPIObject): void {
+/** `document` may be a function: @nestjs/swagger calls it once, on the first request for the document or its page. */
+export function serveOpenApi(app: INestApplication, document: OpenAPIObject | (() => OpenAPIObject)): void {
   // Before the routes below (and the static files' plugin) are added, so the hook covers them.
   installDocsPageHeaders(app.getHttpAdapter().getInstance() as FastifyInstance);
   SwaggerModule.setup(DOCS_PATH.slice(1), app, document, {

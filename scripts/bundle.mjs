@@ -1,0 +1,137 @@
+// The server's and the CLI's shipped entries: TypeScript's output (dist/apps, dist/libs: some 760
+// files, each with decorator metadata already emitted) bundled by esbuild, with most of the
+// packages they load, into dist/apps/server/bundle/main.js and cli.js. Loading a few files per
+// entry instead of some 2,000 saves Node's per-module resolution and reading at every start
+// (docs/testing.md, "Cheaper processes"), and the tests run these files, so they test what
+// `npm start`, `warden` and the image run.
+//
+// - Packages stay in node_modules, loaded by Node as they are, when they must (EXTERNAL: native
+//   code, files read beside their own modules, Warden's own `createRequire` of class-transformer,
+//   pino's worker-thread transports), when they are loaded lazily and large (the KurrentDB,
+//   MongoDB, NATS and SAML clients, undici, the password dictionary), or when one of those
+//   depends on them: a package is either bundled or external, never both, so no package exists
+//   twice (two copies of a package that keeps state, or whose classes are tokens, would break
+//   Nest's injection and the validators' metadata). Optional packages that are not installed
+//   (Nest's `@nestjs/microservices`, `@fastify/view`, …) stay `require`s that fail as before.
+// - Code split: what the sources import lazily (`await import(…)`: the server itself, the CLI's
+//   commands, the store adapters, the SAML precheck, the OpenAPI document) stays a separate file
+//   that is loaded only when asked for.
+// - Every file lands in the one folder, three levels under dist/ like dist/apps/server/src, so
+//   the sources' paths relative to `import.meta.url` (the console in dist/console, package.json)
+//   hold for both.
+// - Names are kept (`keepNames`): Nest and the event store read class names.
+// - packages.json beside the entries lists which packages each file holds
+//   (test/cli-startup.spec.ts checks what a CLI call loads with it).
+import { existsSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { ROOT } from './build-inputs.mjs';
+
+export const BUNDLE_DIR = join(ROOT, 'dist/apps/server/bundle');
+export const SERVER_ENTRY = join(BUNDLE_DIR, 'main.js');
+export const CLI_ENTRY = join(BUNDLE_DIR, 'cli.js');
+
+const EXTERNAL = [
+  'better-sqlite3',
+  'sharp',
+  '@jsquash/jpeg',
+  'swagger-ui-dist',
+  'class-transformer',
+  'class-validator',
+  'reflect-metadata',
+  'pino',
+  'mongoose',
+  'mongodb',
+  '@kurrent/kurrentdb-client',
+  '@nats-io/jetstream',
+  '@nats-io/transport-node',
+  '@nats-io/nats-core',
+  '@nats-io/nkeys',
+  '@node-saml/passport-saml',
+  'passport',
+  'undici',
+  '@zxcvbn-ts/language-common',
+];
+
+const packageOf = (specifier) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
+
+/** EXTERNAL and everything they depend on, as installed (top-level node_modules). */
+function externalClosure() {
+  const closure = new Set();
+  const visit = (name) => {
+    if (closure.has(name)) return;
+    const manifest = join(ROOT, 'node_modules', name, 'package.json');
+    if (!existsSync(manifest)) return;
+    closure.add(name);
+    const { dependencies = {}, optionalDependencies = {}, peerDependencies = {} } = JSON.parse(readFileSync(manifest, 'utf8'));
+    for (const dependency of Object.keys({ ...dependencies, ...optionalDependencies, ...peerDependencies })) visit(dependency);
+  };
+  for (const name of EXTERNAL) visit(name);
+  return closure;
+}
+
+/** The folder Node would load package `name` from for a module in `dir`, or undefined. */
+function installedFrom(dir, name) {
+  for (let at = dir; ; at = dirname(at)) {
+    const candidate = join(at, 'node_modules', name);
+    if (existsSync(join(candidate, 'package.json'))) return candidate;
+    if (dirname(at) === at) return undefined;
+  }
+}
+
+export async function bundleServer() {
+  // Loaded only to bundle: a build with nothing changed (`npm start`'s first step) does not pay for it.
+  const { build } = await import('esbuild');
+  const external = externalClosure();
+  const packages = {
+    name: 'packages',
+    setup(builder) {
+      builder.onResolve({ filter: /^[^./#]/ }, (args) => {
+        if (args.path.startsWith('node:')) return { path: args.path, external: true };
+        const name = packageOf(args.path);
+        const installed = installedFrom(args.resolveDir, name);
+        // Not installed: an optional package, left to fail at run time as it would unbundled.
+        if (installed === undefined) return { path: args.path, external: true };
+        // A copy nested under the package that imports it is that package's own: bundled.
+        // (Real paths: esbuild gives a package's modules by theirs, and node_modules may be a link.)
+        if (external.has(name) && realpathSync(installed) === realpathSync(join(ROOT, 'node_modules', name))) return { path: args.path, external: true };
+        return undefined;
+      });
+    },
+  };
+  rmSync(BUNDLE_DIR, { recursive: true, force: true });
+  const result = await build({
+    absWorkingDir: ROOT,
+    entryPoints: { main: 'dist/apps/server/src/main.js', cli: 'dist/apps/server/src/cli.js' },
+    outdir: BUNDLE_DIR,
+    chunkNames: '[name]-[hash]',
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node24',
+    keepNames: true,
+    // CommonJS packages inside an ES module bundle: their `require`s of Node's modules and of
+    // the external packages go through a real require.
+    banner: { js: "import { createRequire as __wardenCreateRequire } from 'node:module'; const require = __wardenCreateRequire(import.meta.url);" },
+    // Linked to TypeScript's own maps, so `node --enable-source-maps` points at the .ts sources.
+    sourcemap: 'linked',
+    plugins: [packages],
+    metafile: true,
+    logLevel: 'warning',
+  });
+  const held = {};
+  for (const [file, output] of Object.entries(result.metafile.outputs)) {
+    if (!file.endsWith('.js')) continue;
+    const names = new Set();
+    for (const input of Object.keys(output.inputs)) {
+      const at = input.lastIndexOf('node_modules/');
+      if (at >= 0) names.add(packageOf(input.slice(at + 'node_modules/'.length)));
+    }
+    held[relative(BUNDLE_DIR, join(ROOT, file))] = [...names].sort();
+  }
+  writeFileSync(join(BUNDLE_DIR, 'packages.json'), JSON.stringify(held, null, 1) + '\n');
+}
