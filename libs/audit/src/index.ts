@@ -1,13 +1,10 @@
 export { AuditModule } from './audit.module.js';
-export type * from './domain/gdpr-deletion.events.js';
-export { gdprDeletionStream } from './domain/gdpr-deletion.streams.js';
 export { GetGdprDeletionQuery, type GdprDeletionView } from './queries/get-gdpr-deletion/get-gdpr-deletion.query.js';
 export { AuditExporter, type AuditExportRequest } from './export/audit-exporter.js';
 export { verifyAuditExport, type Jwks, type VerifyProblem, type VerifyReport } from './export/audit-verifier.js';
 export type * from './export/audit-export.format.js';
 export { AUDIT_CHAIN_PROJECTION } from './chain/audit-chain.projection.js';
-export type * from './chain/audit-checkpoint.events.js';
 export { GetItemHistoryQuery, type ItemHistoryPage } from './queries/get-item-history/get-item-history.query.js';
 export { ExportAuditQuery } from './queries/export-audit/export-audit.query.js';
-export { ListPublishedActionsQuery, type PublishedActionEntry } from './contracts.js';
+export * from './contracts.js';
 export { checkReplayedChain, type ReplayedChainInput, type ReplayedChainReport } from './replay/replayed-chain-check.js';

@@ -2,8 +2,7 @@ export { RulesModule, type RulesOptions } from './rules.module.js';
 export { RetroactRuleCommand } from './commands/retroact-rule/retroact-rule.command.js';
 export { BacktestRuleCommand } from './commands/backtest-rule/backtest-rule.command.js';
 export type { RunReport } from './evaluation/item-history.js';
-export type { ActionCallbackRequested, ReviewEnqueueRequested, ItemEvaluated, Evaluation, Environment } from './domain/evaluation.events.js';
-export { decodeEvaluation } from './domain/evaluation.events.js';
+export * from './contracts.js';
 export {
   RouteForReviewQuery,
   type Route,
@@ -12,7 +11,6 @@ export {
   type RoutingReportRequest,
 } from './queries/route-for-review/route-for-review.query.js';
 // The extension contract: what a module that adds signals or media hashing implements.
-export type { Signal, SignalContext, EvaluatedItem, Outcome, MediaResult } from './domain/evaluation.model.js';
 export { RULE_SIGNALS, type RuleSignals } from './evaluation/rules-extension.js';
 export { MEDIA_HASHER, type MediaHasher } from './evaluation/media-hasher.js';
 export { ListEvaluationsQuery, type EvaluationView } from './queries/list-evaluations/list-evaluations.query.js';

@@ -2,11 +2,11 @@ import type { Projection, ProjectionContext } from '#warden/eventstore';
 import type { ItemSubmitted } from '#warden/ingestion';
 import type { RecordedEvent } from '#warden/kernel';
 import type { ReadDocument } from '#warden/readstore';
-import type { ActionCallbackRequested } from '#warden/rules';
+import type { ActionCallbackRequested } from '#warden/callbacks/contracts';
 import { type ItemActions, type UserRef, withAction, withItemChange, withoutAction } from '../domain/user-score.js';
 import type { UserActionsReversed } from '../domain/user-strikes.events.js';
 import { publicationKey } from '../strikes/publication-key.js';
-import { USER_SCORE_EVENT_TYPES } from './user-score.events.js';
+import { USER_SCORE_EVENT_TYPES } from '../domain/user-score.events.js';
 import {
   USER_SCORE_FETCHED_ITEMS,
   USER_SCORE_ITEMS,

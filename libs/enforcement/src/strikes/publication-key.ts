@@ -1,5 +1,5 @@
 import { deterministicId, parseStreamName, type RecordedEvent } from '#warden/kernel';
-import type { ActionCallbackRequested } from '#warden/rules';
+import type { ActionCallbackRequested } from '#warden/callbacks/contracts';
 
 type PublishedAction = ActionCallbackRequested['data'];
 

@@ -5,7 +5,7 @@ import type { EventStore } from '#warden/eventstore';
 import { latestSubmission } from '#warden/ingestion';
 import { type Clock, type CommandContext, deterministicId, type RecordedEvent } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
-import type { ActionCallbackRequested } from '#warden/rules';
+import type { ActionCallbackRequested } from '#warden/callbacks/contracts';
 import { AggregateStore, EVENT_STORE } from '#warden/storage';
 import { executableActions } from '../domain/execute-action-input.js';
 import { actionStrikes } from '../domain/user-strikes.inheritance.js';

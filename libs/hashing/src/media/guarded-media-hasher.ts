@@ -7,7 +7,7 @@ import { AggregateStore, EVENT_STORE } from '#warden/storage';
 import type { MediaHasher, MediaResult } from '#warden/rules';
 import { mediaDecider } from '../domain/media.decider.js';
 import { hashImage } from '../image-hashes.js';
-import type { MediaHashed } from './media.events.js';
+import type { MediaHashed } from '../domain/media.events.js';
 
 /** Media limits (spec 1.9, DESIGN.md section 6): 20 MiB, 3 redirects, 50 megapixels. */
 const MAX_BYTES = 20 * 1024 * 1024;

@@ -1,7 +1,7 @@
 import { CHILD_SAFETY_QUEUE_ID } from '#warden/catalog';
 import { orderingKey, type Projection } from '#warden/eventstore';
 import type { RecordedEvent } from '#warden/kernel';
-import type { ReviewEnqueueRequested } from '#warden/rules';
+import type { ReviewEnqueueRequested } from '../domain/review-job.events.js';
 import type { EnqueueRequest } from '../domain/review-job.events.js';
 import type { JobEnqueuer } from './job-enqueuer.js';
 import type { ReviewRouter } from './review-router.js';

@@ -1,0 +1,19 @@
+/**
+ * The identity module's framework-free contracts: the events it owns, declared once
+ * (docs/architecture.md, "Events"), their personal-data rules, and the invitation link; the
+ * module's index re-exports them.
+ */
+import type { PersonalDataRules } from '#warden/kernel';
+
+export type * from './domain/identity.events.js';
+export { IDENTITY_EVENT_TYPES } from './domain/identity.events.js';
+export type * from './domain/user.events.js';
+export { USER_EVENT_TYPES } from './domain/user.events.js';
+export type * from './domain/second-factor.events.js';
+export { SECOND_FACTOR_EVENT_TYPES } from './domain/second-factor.events.js';
+export { invitationLink } from './domain/invitation-token.js';
+
+export const IDENTITY_PERSONAL_DATA: PersonalDataRules = {
+  // A user's email is personal data, sealed under the user's id.
+  UserCreated: { subject: (e) => (typeof e.data['userId'] === 'string' ? e.data['userId'] : undefined), fields: ['email'] },
+};
