@@ -38,4 +38,21 @@ describe('house rules', () => {
     });
     expect(offenders).toEqual([]);
   });
+
+  it("declares each event type once, in its owner's domain/*.events.ts, exported by the owner's contracts.ts", () => {
+    // What dependency-cruiser cannot see: the event type's name (docs/architecture.md, "Events").
+    const declaration = /DomainEvent<\s*'([A-Za-z]+)'/g;
+    const declared = new Map<string, string[]>();
+    for (const f of files) {
+      for (const m of readFileSync(join(ROOT, f), 'utf8').matchAll(declaration)) declared.set(m[1]!, [...(declared.get(m[1]!) ?? []), f]);
+    }
+    expect([...declared].filter(([, where]) => where.length > 1)).toEqual([]);
+    const outside = [...declared].filter(([, [f]]) => !/^libs\/[^/]+\/src\/domain\/[^/]+\.events\.ts$/.test(f!));
+    expect(outside).toEqual([]);
+    const unexported = [...new Set([...declared.values()].map(([f]) => f!))].filter((f) => {
+      const contracts = join(ROOT, f.split('/').slice(0, 3).join('/'), 'contracts.ts');
+      return !readFileSync(contracts, 'utf8').includes(`'./domain/${f.split('/').pop()!.replace(/\.ts$/, '.js')}'`);
+    });
+    expect(unexported).toEqual([]);
+  });
 });

@@ -25,4 +25,15 @@ describe('layer rules (dependency-cruiser)', () => {
   it("accept the same file importing that module's contracts", () => {
     expect(violations('test/fixtures/impure-domain/domain/pure-rule.ts')).toEqual([]);
   });
+
+  it("refuse an events file outside a library's domain/ (an event declared outside its owner's contracts)", () => {
+    expect(violations('test/fixtures/stray-events/stray.events.ts')).toContain(
+      'events-declared-in-owner-contracts: test/fixtures/stray-events/stray.events.ts',
+    );
+  });
+
+  it("refuse a library's index that re-exports its domain files, and accept its contracts.ts doing so", () => {
+    expect(violations('test/fixtures/leaky-entry/index.ts')).toContain('domain-only-through-contracts: test/fixtures/leaky-entry/index.ts');
+    expect(violations('test/fixtures/leaky-entry/contracts.ts')).toEqual([]);
+  });
 });

@@ -11,6 +11,7 @@ import { reportReasonParts, subjectField, type PersonalDataRules } from '#warden
 export type * from './domain/review-job.events.js';
 export { DECISION_TYPES, ENQUEUE_SOURCES, REVIEW_JOB_EVENT_TYPES } from './domain/review-job.events.js';
 export type * from './domain/report.events.js';
+export { reviewJobStream, reportStream } from './domain/review.streams.js';
 
 /** What reporters wrote is sealed under their keys; the rest of a job stays readable after an erasure (docs/gdpr.md). */
 export const REVIEW_PERSONAL_DATA: PersonalDataRules = {

@@ -1,6 +1,5 @@
 export { ReviewModule } from './review.module.js';
 export * from './contracts.js';
-export { reviewJobStream, reportStream } from './domain/review.streams.js';
 export { GetReviewJobQuery } from './queries/get-review-job/get-review-job.query.js';
 export type { ReviewJobView } from './queries/get-review-job/review-job.view.js';
 export { OpenAppealJobCommand, type AppealForReview } from './commands/open-appeal-job/open-appeal-job.command.js';
