@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { type CommandBus, CommandHandlerNotFoundException, type QueryBus } from '@nestjs/cqrs';
 import { type CallbackDefinition, GetLiveEntitiesQuery } from '#warden/catalog';
 import { orderingKey, type Projection } from '#warden/eventstore';
-import type { RecordedEvent, RecordedOf } from '#warden/kernel';
+import { type RecordedEvent, recordedAs } from '#warden/kernel';
 import { ApplyActionStrikesCommand } from '#warden/rules';
 import { type ActionCallbackTrigger, buildActionCallbackBody } from '../domain/action-callback-body.js';
 import type { ActionCallbackData, ActionCallbackRequested, DecisionActionCallback } from '../domain/action-callback.events.js';
@@ -49,8 +49,9 @@ export function triggerOf(data: ActionCallbackData, userStrikeCount?: number | n
  * user's callbacks.
  */
 export function deliveryOrderingKey(event: RecordedEvent): string {
-  if (event.type !== 'ActionCallbackRequested') return orderingKey(event, event.streamName);
-  const { creator, item } = (event as unknown as RecordedOf<ActionCallbackRequested>).data;
+  const published = recordedAs<ActionCallbackRequested>(event, 'ActionCallbackRequested');
+  if (!published) return orderingKey(event, event.streamName);
+  const { creator, item } = published.data;
   return orderingKey(event, creator ? `user:${creator.typeId}:${creator.id}` : `item:${item.typeId}:${item.id}`);
 }
 
@@ -100,12 +101,13 @@ export function deliveryReactor(deps: {
   };
   const handle = async (event: RecordedEvent) => {
     const orgId = event.metadata.orgId;
-    if (event.type !== 'ActionCallbackRequested') {
+    const published = recordedAs<ActionCallbackRequested>(event, 'ActionCallbackRequested');
+    if (!published) {
       const data = event.data as { deliveryId: string; nextAttemptAt: string };
       deps.dispatcher.schedule({ orgId, deliveryId: data.deliveryId }, data.nextAttemptAt, event.revision);
       return;
     }
-    const data = (event as unknown as RecordedOf<ActionCallbackRequested>).data;
+    const { data } = published;
     const trigger = triggerOf(data, (data.trigger === 'strike-threshold' ? data.userStrikeCount : null) ?? (await strikeCountAfter(event, data)));
     const body = buildActionCallbackBody(trigger);
     try {

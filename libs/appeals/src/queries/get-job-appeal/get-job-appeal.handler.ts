@@ -2,6 +2,7 @@ import { Inject } from '@nestjs/common';
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import type { EventStore } from '#warden/eventstore';
 import { GetJobAppealQuery, type JobAppealDetails } from '#warden/review';
+import { recordedAs } from '#warden/kernel';
 import { EVENT_STORE } from '#warden/storage';
 import type { AppealSubmitted } from '../../domain/appeal.events.js';
 import { appellantOf } from '../../domain/appellant.js';
@@ -16,9 +17,10 @@ export class GetJobAppealHandler implements IQueryHandler<GetJobAppealQuery> {
   constructor(@Inject(EVENT_STORE) private readonly events: EventStore) {}
 
   async execute(query: GetJobAppealQuery): Promise<JobAppealDetails | null> {
-    const [submitted] = await this.events.readStream(appealStream(query.orgId, query.appealId), { maxCount: 1 });
-    if (!submitted || submitted.type !== 'AppealSubmitted') return null;
-    const data = submitted.data as unknown as AppealSubmitted['data'];
+    const [first] = await this.events.readStream(appealStream(query.orgId, query.appealId), { maxCount: 1 });
+    const submitted = first && recordedAs<AppealSubmitted>(first, 'AppealSubmitted');
+    if (!submitted) return null;
+    const { data } = submitted;
     const erased = submitted.metadata.personalDataRedacted === true;
     return { appellant: appellantOf(submitted), appealReason: erased ? null : (data.appealReason ?? null), erased };
   }
