@@ -39,6 +39,15 @@ export interface SubjectErasedData {
 }
 
 /**
+ * What an erasure event (SUBJECT_ERASURE_REQUESTED_EVENT or SUBJECT_ERASED_EVENT) says of whose
+ * data goes; undefined for any other event. The read models that purge their copies read it here,
+ * without depending on the module that records it.
+ */
+export function subjectErasureOf(event: { readonly type: string; readonly data: object }): SubjectErasedData | undefined {
+  return event.type === SUBJECT_ERASED_EVENT || event.type === SUBJECT_ERASURE_REQUESTED_EVENT ? (event.data as SubjectErasedData) : undefined;
+}
+
+/**
  * The reasons of a decision's report history (`[{ reason, reporter }]`, wherever it is copied: the
  * decision's action callback, the delivery's body) as personal-data parts: each reason is its
  * reporter's, sealed under their key whoever's event holds it (docs/gdpr.md). `path` is where the

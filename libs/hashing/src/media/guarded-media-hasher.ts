@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { EventStore } from '#warden/eventstore';
-import { type CommandContext, deterministicId, DomainError, redactUrl, streamName } from '#warden/kernel';
+import { type CommandContext, deterministicId, DomainError, recordedAs, redactUrl, streamName } from '#warden/kernel';
 import { GUARDED_HTTP_CLIENT, type GuardedHttpClient, OutboundError, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
 import { AggregateStore, EVENT_STORE } from '#warden/storage';
 import type { MediaHasher, MediaResult } from '#warden/rules';
@@ -79,8 +79,9 @@ export class GuardedMediaHasher implements MediaHasher {
 
   /** The recorded result of `url`'s stream, with the whole URL again (signals look results up by it). */
   private async recorded(stream: string, url: string): Promise<MediaResult | undefined> {
-    const [event] = await this.events.readStream(stream, { maxCount: 1 });
-    return event ? withUrl((event.data as unknown as MediaHashed['data']).result, url) : undefined;
+    const [first] = await this.events.readStream(stream, { maxCount: 1 });
+    const event = first && recordedAs<MediaHashed>(first, 'MediaHashed');
+    return event ? withUrl(event.data.result, url) : undefined;
   }
 
   private async fetchAndHash(url: string): Promise<MediaResult> {
