@@ -10,7 +10,7 @@ export const CHILD_SAFETY_REPORTS_BY_SUBJECT = 'child_safety_reports_by_subject'
 /** A reporter's report ids (opaque ids only): the reports whose incident holds their reason. */
 export const CHILD_SAFETY_REPORTS_BY_REPORTER = 'child_safety_reports_by_reporter';
 
-/** The fields ChildSafetyReportRecorded seals (review.module.ts): what an erasure blanks here. */
+/** The fields ChildSafetyReportRecorded seals (REVIEW_PERSONAL_DATA in contracts.ts): what an erasure blanks here. */
 const SEALED = ['incident', 'reportedBy', 'mediaUrls'] as const;
 type Recorded = ChildSafetyReportRecorded['data'];
 
