@@ -4,6 +4,8 @@
  */
 const INFRA = '(kernel|platform|eventstore|readstore|storage|sqlite)';
 const DOMAIN = '^(libs/[^/]+/src/domain/|test/fixtures/impure-domain/domain/)';
+/** Where a library's entries and domain are: libs/<lib>/src/, or a layer-rule fixture (test/layer-rules.spec.ts). */
+const ENTRIES = '^(libs/[^/]+/src|test/fixtures/leaky-entry)/';
 const FRAMEWORKS = '(^|/)node_modules/(@nestjs|fastify|@fastify|mongoose|mongodb|better-sqlite3|@kurrent|undici|pino|prom-client|@nats-io)/';
 
 /**
@@ -47,6 +49,30 @@ module.exports = {
       severity: 'error',
       from: { path: '^libs/([^/]+)/' },
       to: { path: '^libs/([^/]+)/src/(?!(index|contracts|http)\\.ts$)', pathNot: '^libs/$1/' },
+    },
+    {
+      name: 'events-declared-in-owner-contracts',
+      comment:
+        'an event type is declared once, by the library that owns it, in a domain/*.events.ts file that its contracts.ts exports (docs/architecture.md, "Events"): an events file anywhere else declares events outside their owner\'s contracts',
+      severity: 'error',
+      from: { path: '\\.events\\.ts$', pathNot: '^libs/[^/]+/src/domain/[^/]+\\.events\\.ts$' },
+      to: {},
+    },
+    {
+      name: 'no-foreign-domain-files',
+      comment:
+        "a library never imports another library's domain files (their events, deciders, models): it takes what it needs of them from that library's contracts.ts",
+      severity: 'error',
+      from: { path: '^libs/([^/]+)/' },
+      to: { path: '^libs/([^/]+)/src/domain/', pathNot: '^libs/$1/' },
+    },
+    {
+      name: 'domain-only-through-contracts',
+      comment:
+        "a library's domain files (its events among them) are reached from other libraries only through its contracts.ts: its index.ts and http.ts re-export contracts.ts, never domain/ (with modules-talk-through-their-index, no library imports another's domain files but through its contracts)",
+      severity: 'error',
+      from: { path: `${ENTRIES}(index|http)\\.ts$` },
+      to: { path: `${ENTRIES}domain/` },
     },
     {
       name: 'apps-use-module-indexes',

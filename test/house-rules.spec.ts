@@ -50,4 +50,38 @@ describe('house rules', () => {
     });
     expect(offenders).toEqual([]);
   });
+
+  it("declares each event type once, in its owner's domain/*.events.ts, exported by the owner's contracts.ts", () => {
+    // What dependency-cruiser cannot see: the event type's name (docs/architecture.md, "Events").
+    const declaration = /DomainEvent<\s*'([A-Za-z]+)'/g;
+    const declared = new Map<string, string[]>();
+    for (const f of files) {
+      for (const m of readFileSync(join(ROOT, f), 'utf8').matchAll(declaration)) declared.set(m[1]!, [...(declared.get(m[1]!) ?? []), f]);
+    }
+    expect([...declared].filter(([, where]) => where.length > 1)).toEqual([]);
+    const outside = [...declared].filter(([, [f]]) => !/^libs\/[^/]+\/src\/domain\/[^/]+\.events\.ts$/.test(f!));
+    expect(outside).toEqual([]);
+    const unexported = [...new Set([...declared.values()].map(([f]) => f!))].filter((f) => {
+      const contracts = join(ROOT, f.split('/').slice(0, 3).join('/'), 'contracts.ts');
+      return !readFileSync(contracts, 'utf8').includes(`'./domain/${f.split('/').pop()!.replace(/\.ts$/, '.js')}'`);
+    });
+    expect(unexported).toEqual([]);
+  });
+
+  it("registers each event's personal-data rules beside it: a library's <LIB>_PERSONAL_DATA covers only events it declares", async () => {
+    const declaration = /DomainEvent<\s*'([A-Za-z]+)'/g;
+    const owner = new Map<string, string>();
+    for (const f of files) for (const m of readFileSync(join(ROOT, f), 'utf8').matchAll(declaration)) owner.set(m[1]!, f.split('/')[1]!);
+    const misplaced: string[] = [];
+    for (const lib of readdirSync(join(ROOT, 'libs'))) {
+      if (!files.includes(`libs/${lib}/src/contracts.ts`)) continue;
+      const contracts = (await import(join(ROOT, 'libs', lib, 'src/contracts.ts'))) as { [name: string]: unknown };
+      for (const [name, rules] of Object.entries(contracts)) {
+        if (!name.endsWith('_PERSONAL_DATA')) continue;
+        for (const type of Object.keys(rules as object))
+          if (owner.get(type) !== lib) misplaced.push(`${lib}: ${type} (declared by ${owner.get(type) ?? 'no one'})`);
+      }
+    }
+    expect(misplaced).toEqual([]);
+  });
 });

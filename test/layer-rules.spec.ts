@@ -33,4 +33,15 @@ describe('layer rules (dependency-cruiser)', () => {
       'bus-message-has-its-handler: test/fixtures/bus-messages/libs/owner/src/queries/stray/stray.query.ts',
     ]);
   });
+
+  it("refuse an events file outside a library's domain/ (an event declared outside its owner's contracts)", () => {
+    expect(violations('test/fixtures/stray-events/stray.events.ts')).toContain(
+      'events-declared-in-owner-contracts: test/fixtures/stray-events/stray.events.ts',
+    );
+  });
+
+  it("refuse a library's index that re-exports its domain files, and accept its contracts.ts doing so", () => {
+    expect(violations('test/fixtures/leaky-entry/index.ts')).toContain('domain-only-through-contracts: test/fixtures/leaky-entry/index.ts');
+    expect(violations('test/fixtures/leaky-entry/contracts.ts')).toEqual([]);
+  });
 });

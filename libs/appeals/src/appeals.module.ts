@@ -4,6 +4,7 @@ import { CatalogModule } from '#warden/catalog';
 import { PersonalDataPolicy } from '#warden/eventstore';
 import type { EventStore } from '#warden/eventstore';
 import { AggregateStore, EVENT_STORE, ProjectionHost } from '#warden/storage';
+import { APPEALS_PERSONAL_DATA } from './contracts.js';
 import { appealDecisionReactor } from './decisions/appeal-decision.reactor.js';
 import { SubmitAppealHandler } from './commands/submit-appeal/submit-appeal.handler.js';
 import { JOB_APPEALS } from '#warden/review';
@@ -11,8 +12,6 @@ import { AppealDetailsReader } from './review/appeal-details.reader.js';
 import { AppealsReportHandler } from './queries/appeals-report/appeals-report.handler.js';
 import { appealOutcomesProjection } from './projections/appeal-outcomes.projection.js';
 import { appealRoutingReactor } from './enqueue/appeal-routing.reactor.js';
-
-const subjectField = (e: { data: { [key: string]: unknown } }) => (typeof e.data['subject'] === 'string' ? e.data['subject'] : undefined);
 
 /**
  * Appeals: POST /api/v1/report/appeal, appeal review jobs and their decisions, and the appeal
@@ -34,11 +33,8 @@ export class AppealsModule implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    // Who appealed, what they wrote and what they sent of their content: sealed under their key.
-    this.personalData.register('AppealSubmitted', {
-      subject: subjectField,
-      fields: ['appealedBy', 'appealReason', 'actionedItemData', 'additionalItems'],
-    });
+    // The rules of the events this module owns, declared beside them (contracts.ts).
+    this.personalData.registerAll(APPEALS_PERSONAL_DATA);
     this.projections.register(appealRoutingReactor({ commands: this.commands }));
     this.projections.register(appealDecisionReactor({ commands: this.commands, aggregates: this.aggregates, events: this.events }));
     this.projections.register(appealOutcomesProjection);

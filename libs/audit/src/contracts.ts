@@ -4,3 +4,7 @@
  * an item's published actions).
  */
 export { ListPublishedActionsQuery, type PublishedActionEntry } from './queries/list-published-actions/list-published-actions.query.js';
+
+// The events it owns, declared once (docs/architecture.md, "Events"); they carry no personal
+// fields, so it declares no personal-data rules.
+export type * from './domain/audit-checkpoint.events.js';

@@ -3,8 +3,7 @@ export { AuditExporter, type AuditExportRequest } from './export/audit-exporter.
 export { verifyAuditExport, type Jwks, type VerifyProblem, type VerifyReport } from './export/audit-verifier.js';
 export type * from './export/audit-export.format.js';
 export { AUDIT_CHAIN_PROJECTION } from './chain/audit-chain.projection.js';
-export type * from './chain/audit-checkpoint.events.js';
 export { GetItemHistoryQuery, type ItemHistoryPage } from './queries/get-item-history/get-item-history.query.js';
 export { ExportAuditQuery } from './queries/export-audit/export-audit.query.js';
-export { ListPublishedActionsQuery, type PublishedActionEntry } from './contracts.js';
+export * from './contracts.js';
 export { checkReplayedChain, type ReplayedChainInput, type ReplayedChainReport } from './replay/replayed-chain-check.js';

@@ -3,7 +3,8 @@ import { PersonalDataPolicy } from '#warden/eventstore';
 import { QueryBus } from '@nestjs/cqrs';
 import { CatalogModule } from '#warden/catalog';
 import { USER_STRIKES, type UserStrikes } from '#warden/enforcement';
-import { reportReasonParts, UpcasterRegistry } from '#warden/kernel';
+import { UpcasterRegistry } from '#warden/kernel';
+import { CALLBACKS_PERSONAL_DATA } from './contracts.js';
 import type { ReadStore } from '#warden/readstore';
 import { ProjectionHost, READ_STORE, STORAGE, type Storage, KEYRING, type Keyring } from '#warden/storage';
 import { RedeliverCallbackHandler } from './commands/redeliver-callback/redeliver-callback.handler.js';
@@ -94,16 +95,8 @@ export class CallbacksModule implements OnModuleInit {
         deactivate: () => this.dispatcher.pause(),
       }),
     );
-    // A body that carries what users wrote (report reasons) is sealed under its subject's key, and
-    // each reason once more under its reporter's inside it (docs/gdpr.md).
-    this.personalData.register('CallbackDeliveryRequested', {
-      subject: (e) => (typeof e.data['subject'] === 'string' ? e.data['subject'] : undefined),
-      fields: ['body'],
-      parts: (e) => {
-        const custom = (e.data['body'] as { custom?: { reportHistory?: unknown } } | null | undefined)?.custom;
-        return reportReasonParts(custom?.reportHistory, ['body', 'custom', 'reportHistory']);
-      },
-    });
+    // The rules of the events this module owns, declared beside them (contracts.ts).
+    this.personalData.registerAll(CALLBACKS_PERSONAL_DATA);
   }
 
   /**

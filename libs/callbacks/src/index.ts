@@ -1,8 +1,5 @@
 export { CallbacksModule, type CallbacksOptions } from './callbacks.module.js';
-export type { ActionCallbackBody, ActionCallbackTrigger, DecisionTrigger, RuleTrigger, StrikeThresholdTrigger } from './domain/action-callback-body.js';
-export { APPEAL_DECISIONS, type AppealCallbackBody, type AppealDecision, type AppealDecisionInput } from './domain/appeal-callback-body.js';
-export type * from './domain/callback-body.model.js';
-export type * from './domain/callback-delivery.events.js';
+export * from './contracts.js';
 export { RotateSigningKeyCommand, type RotatedSigningKey } from './commands/rotate-signing-key/rotate-signing-key.command.js';
 export { RetireSigningKeyCommand } from './commands/retire-signing-key/retire-signing-key.command.js';
 export { RedeliverCallbackCommand, type RedeliveryReport, type RedeliverySelection } from './commands/redeliver-callback/redeliver-callback.command.js';

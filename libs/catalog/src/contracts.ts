@@ -28,6 +28,9 @@ export {
 } from './domain/customer-input-checks.js';
 export { parseOrgConfig, type ConfigProblem, type ParseOptions, type ParseResult } from './domain/org-config.parser.js';
 export { parseCandidateRule, type StoredCatalog } from './domain/candidate-rule.js';
-export type { HashBankEvent } from './domain/catalog.events.js';
+// The events it owns, declared once (docs/architecture.md, "Events"); secrets in them are sealed by the
+// catalog itself (docs/configuration.md), so it declares no personal-data rules.
+export type * from './domain/catalog.events.js';
+export { CATALOG_EVENT_TYPES } from './domain/catalog.events.js';
 export { hashBankDecider, type HashBankCommand, type HashBankState } from './domain/hash-bank.decider.js';
 export { hashBankStream } from './domain/catalog.streams.js';

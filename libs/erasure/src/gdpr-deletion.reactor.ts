@@ -1,4 +1,4 @@
-import type { Projection } from '#warden/eventstore';
+import { eventProjection, type Projection } from '#warden/eventstore';
 import type { GdprDeletionRequested } from './domain/gdpr-deletion.events.js';
 import type { UserEraser } from './user-eraser.js';
 
@@ -8,19 +8,19 @@ export const GDPR_DELETION_REACTOR = 'audit-gdpr-deletion';
 
 /** Erases the user of each GdprDeletionRequested (UserEraser), once per request: it completes the request. */
 export function gdprDeletionReactor(deps: { readonly eraser: UserEraser }): Projection {
-  return {
+  return eventProjection<GdprDeletionRequested>({
     name: GDPR_DELETION_REACTOR,
     reactor: true,
     collections: [],
     eventTypes: ['GdprDeletionRequested'],
     needsPersonalData: false,
     apply: async (event) => {
-      await deps.eraser.erase(event.data as unknown as GdprDeletionRequested['data'], {
+      await deps.eraser.erase(event.data, {
         orgId: event.metadata.orgId,
         correlationId: event.metadata.correlationId,
         causationId: event.id,
         actor: 'audit',
       });
     },
-  };
+  });
 }

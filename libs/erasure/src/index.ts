@@ -1,4 +1,3 @@
 export { ErasureModule } from './erasure.module.js';
-export type * from './domain/gdpr-deletion.events.js';
-export { gdprDeletionStream } from './domain/gdpr-deletion.streams.js';
+export * from './contracts.js';
 export { GetGdprDeletionQuery, type GdprDeletionView } from './queries/get-gdpr-deletion/get-gdpr-deletion.query.js';

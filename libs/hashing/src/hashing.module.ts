@@ -3,6 +3,7 @@ import { CatalogModule } from '#warden/catalog';
 import { PersonalDataPolicy } from '#warden/eventstore';
 import { UpcasterRegistry } from '#warden/kernel';
 import { MEDIA_HASHER, RULE_SIGNALS, type RuleSignals } from '#warden/rules';
+import { HASHING_PERSONAL_DATA } from './contracts.js';
 import { BankIndex } from './banks/bank-index.js';
 import { ImportBankHashesHandler } from './commands/import-bank-hashes/import-bank-hashes.handler.js';
 import { MEDIA_UPCASTERS } from './domain/media.upcasters.js';
@@ -36,11 +37,7 @@ export class HashingModule implements OnModuleInit {
 
   onModuleInit(): void {
     this.upcasters.register(...MEDIA_UPCASTERS);
-    // What fetching an item's image gave (its URL's path, its hashes) is the item's data: sealed
-    // under the item's subject, as its ItemSubmitted's data is. Events before v4 name no subject.
-    this.personalData.register('MediaHashed', {
-      subject: (e) => (typeof e.data['subject'] === 'string' ? e.data['subject'] : undefined),
-      fields: ['result'],
-    });
+    // The rules of the events this module owns, declared beside them (contracts.ts).
+    this.personalData.registerAll(HASHING_PERSONAL_DATA);
   }
 }

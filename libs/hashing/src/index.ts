@@ -1,3 +1,4 @@
 export { HashingModule } from './hashing.module.js';
 export { hashImage, type ImageHashes } from './image-hashes.js';
 export { ImportBankHashesCommand, type ImportReport } from './commands/import-bank-hashes/import-bank-hashes.command.js';
+export * from './contracts.js';

@@ -2,6 +2,7 @@ import { type DynamicModule, Inject, Module, type OnModuleInit, type Type } from
 import { PersonalDataPolicy } from '#warden/eventstore';
 import { API_KEY_AUTHENTICATOR, CONSOLE_AUTHENTICATOR } from '#warden/platform';
 import { ProjectionHost } from '#warden/storage';
+import { IDENTITY_PERSONAL_DATA } from './contracts.js';
 import { CachedApiKeyAuthenticator } from './api-key-authenticator.js';
 import { CreateApiKeyHandler } from './commands/create-api-key/create-api-key.handler.js';
 import { ConfigureOrganizationHandler } from './commands/configure-organization/configure-organization.handler.js';
@@ -106,11 +107,8 @@ export class IdentityModule implements OnModuleInit {
   onModuleInit(): void {
     this.projections.register(identityProjection);
     this.projections.register(usersProjection);
-    // A user's email is personal data, sealed under the user's id.
-    this.personalData.register('UserCreated', {
-      subject: (e) => (typeof e.data['userId'] === 'string' ? e.data['userId'] : undefined),
-      fields: ['email'],
-    });
+    // The rules of the events this module owns, declared beside them (contracts.ts).
+    this.personalData.registerAll(IDENTITY_PERSONAL_DATA);
     this.projections.register(secondFactorProjection);
   }
 }

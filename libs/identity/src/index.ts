@@ -17,7 +17,6 @@ export { FindUserByEmailQuery } from './queries/find-user-by-email/find-user-by-
 export { ListUsersQuery } from './queries/list-users/list-users.query.js';
 export { GetUserQuery } from './queries/get-user/get-user.query.js';
 export type { UserView } from './queries/user-view.js';
-export type { SessionMethod, UserState } from './domain/user.events.js';
 export { CheckSecondFactorCommand, type SecondFactorCheck } from './commands/check-second-factor/check-second-factor.command.js';
 export {
   StartSecondFactorEnrollmentCommand,
@@ -31,6 +30,5 @@ export { SecondFactorEnforcement } from './second-factor-enforcement.js';
 export { PASSWORD_LOGIN_POLICY, type PasswordLoginPolicy } from './password-login.port.js';
 export { InviteUserCommand, type Invitation } from './commands/invite-user/invite-user.command.js';
 export { AcceptInvitationCommand } from './commands/accept-invitation/accept-invitation.command.js';
-export { invitationLink } from './domain/invitation-token.js';
 export { ApplyUsersCommand, type UsersApplyReport } from './commands/apply-users/apply-users.command.js';
 export * from './contracts.js';

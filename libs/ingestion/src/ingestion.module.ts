@@ -1,6 +1,7 @@
 import { Inject, Module, type OnModuleInit } from '@nestjs/common';
 import { PersonalDataPolicy } from '#warden/eventstore';
 import { CatalogModule } from '#warden/catalog';
+import { INGESTION_PERSONAL_DATA } from './contracts.js';
 import { SubmitItemsHandler } from './commands/submit-items/submit-items.handler.js';
 
 /** Item submission: validation against the catalog, and ItemSubmitted events; the route is IngestionHttpModule's. */
@@ -12,7 +13,7 @@ export class IngestionModule implements OnModuleInit {
   constructor(@Inject(PersonalDataPolicy) private readonly personalData: PersonalDataPolicy) {}
 
   onModuleInit(): void {
-    // Item data is what users wrote: sealed under the subject's key from the first event.
-    this.personalData.register('ItemSubmitted', { subject: (e) => e.data['subject'] as string, fields: ['data'] });
+    // The rules of the events this module owns, declared beside them (contracts.ts).
+    this.personalData.registerAll(INGESTION_PERSONAL_DATA);
   }
 }

@@ -35,6 +35,24 @@ export interface DomainEvent<T extends string = string, D extends object = JsonO
   readonly data: D;
 }
 
+/**
+ * A recorded event of the union E, its `type` and `data` those of one of E's members: what a
+ * reader that names E's types is handed (upcast to their current shape; personal fields of an
+ * erased subject read as null). Projections are typed by it (`EventProjection` in the event
+ * store), so that they read their events' data without casting it (docs/architecture.md, "Events").
+ */
+export type RecordedOf<E extends DomainEvent<string, object>> =
+  E extends DomainEvent<infer T, infer D> ? Omit<RecordedEvent, 'type' | 'data'> & { readonly type: T; readonly data: D } : never;
+
+/**
+ * The event as one of the types of E declares it, when it is of one of `types` (else undefined):
+ * for readers that are handed any event (a stream read, a command carrying an event). Its writer
+ * and the upcasters guarantee the shape of a type's data; this is where a type stands for it.
+ */
+export function recordedAs<E extends DomainEvent<string, object>>(event: RecordedEvent, ...types: ReadonlyArray<E['type']>): RecordedOf<E> | undefined {
+  return types.includes(event.type) ? (event as unknown as RecordedOf<E>) : undefined;
+}
+
 /** Who or what caused a command: correlation for tracing, actor for the audit trail. */
 export interface CommandContext {
   readonly orgId: string;

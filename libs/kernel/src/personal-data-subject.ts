@@ -1,3 +1,5 @@
+import type { JsonObject } from './events.js';
+
 /**
  * Whose data key seals a piece of personal data (DESIGN.md section 3). One form everywhere, so
  * that forgetting a user's key erases what they submitted, reported and appealed alike.
@@ -37,6 +39,15 @@ export interface SubjectErasedData {
 }
 
 /**
+ * What an erasure event (SUBJECT_ERASURE_REQUESTED_EVENT or SUBJECT_ERASED_EVENT) says of whose
+ * data goes; undefined for any other event. The read models that purge their copies read it here,
+ * without depending on the module that records it.
+ */
+export function subjectErasureOf(event: { readonly type: string; readonly data: object }): SubjectErasedData | undefined {
+  return event.type === SUBJECT_ERASED_EVENT || event.type === SUBJECT_ERASURE_REQUESTED_EVENT ? (event.data as SubjectErasedData) : undefined;
+}
+
+/**
  * The reasons of a decision's report history (`[{ reason, reporter }]`, wherever it is copied: the
  * decision's action callback, the delivery's body) as personal-data parts: each reason is its
  * reporter's, sealed under their key whoever's event holds it (docs/gdpr.md). `path` is where the
@@ -53,3 +64,44 @@ export function reportReasonParts(
     return [{ path: [...path, i], subject: userSubject({ typeId: reporter.typeId, id: reporter.id }), fields: ['reason'] }];
   });
 }
+
+/**
+ * An object inside an event's data that holds another person's fields than the event's subject
+ * (a reporter's reason copied into a decision about someone else's item): sealed under that
+ * person's key, in place, so that erasing them reaches this copy too (docs/gdpr.md).
+ */
+export interface PersonalDataPart {
+  /** Where the object is inside `data`: keys and array indices, from the top (never empty: the top level holds the event's own envelope). */
+  readonly path: readonly (string | number)[];
+  /** Whose the fields are. */
+  readonly subject: string;
+  /** Fields of that object that are personal. */
+  readonly fields: readonly string[];
+}
+
+/**
+ * Which fields of an event type are personal data and whose they are. The module that owns the
+ * event type declares its rule beside the type, in its contracts (`PersonalDataRules`), and
+ * registers it with the event store's PersonalDataPolicy before the first such event is written
+ * (docs/architecture.md, "Personal data"). Framework-free, so that contracts can declare it.
+ */
+export interface PersonalDataRule {
+  /** The subject (user) the personal fields belong to; undefined when the event has none. */
+  subject(event: { readonly data: JsonObject }): string | undefined;
+  /** Top-level fields of `data` that are personal. */
+  readonly fields: readonly string[];
+  /**
+   * Other people's fields inside the event (each sealed under their own key before the event's
+   * own fields are sealed around them). Called on the event as written, and on the event as read
+   * once its own fields are opened, to find the parts again: the paths must not depend on the
+   * parts' sealed fields.
+   */
+  parts?(event: { readonly data: JsonObject }): readonly PersonalDataPart[];
+}
+
+/** A module's personal-data rules, by the event type they cover (only the types it owns). */
+export type PersonalDataRules = Readonly<{ [eventType: string]: PersonalDataRule }>;
+
+/** The usual subject: the event's `subject` field, when it names one. */
+export const subjectField = (event: { readonly data: JsonObject }): string | undefined =>
+  typeof event.data['subject'] === 'string' ? event.data['subject'] : undefined;

@@ -2,7 +2,8 @@ import { type DynamicModule, Inject, Module, type OnModuleInit, type Type } from
 import { QueryBus } from '@nestjs/cqrs';
 import { CatalogModule } from '#warden/catalog';
 import { PersonalDataPolicy } from '#warden/eventstore';
-import { reportReasonParts, UpcasterRegistry } from '#warden/kernel';
+import { UpcasterRegistry } from '#warden/kernel';
+import { REVIEW_PERSONAL_DATA } from './contracts.js';
 import { REVIEW_UPCASTERS } from './domain/review.upcasters.js';
 import { ProjectionHost } from '#warden/storage';
 import { ClaimNextJobHandler } from './commands/claim-next-job/claim-next-job.handler.js';
@@ -37,8 +38,6 @@ import { childSafetyReportsProjection } from './projections/child-safety-reports
 import { ListChildSafetyReportsHandler } from './queries/list-child-safety-reports/list-child-safety-reports.handler.js';
 import { OpenAppealJobHandler } from './commands/open-appeal-job/open-appeal-job.handler.js';
 import { CloseErasedUserJobsHandler } from './commands/close-erased-user-jobs/close-erased-user-jobs.handler.js';
-
-const subjectField = (e: { data: { [key: string]: unknown } }) => (typeof e.data['subject'] === 'string' ? e.data['subject'] : undefined);
 
 export interface ReviewOptions {
   /** The rules engine's module, as composed (RulesModule.register): it provides REVIEW_ROUTING, which routes every item bound for review. */
@@ -104,27 +103,11 @@ export class ReviewModule implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    // What reporters wrote is sealed under their keys; the rest of a job stays readable after an erasure.
-    this.personalData.register('ReviewJobOpened', { subject: subjectField, fields: ['reasons'] });
-    this.personalData.register('ReviewJobMerged', { subject: subjectField, fields: ['reasons'] });
+    // The rules of the events this module owns, declared beside them (contracts.ts).
+    this.personalData.registerAll(REVIEW_PERSONAL_DATA);
     this.upcasters.register(...REVIEW_UPCASTERS);
-    this.personalData.register('ChildSafetyReportRecorded', {
-      subject: subjectField,
-      fields: ['incident', 'reportedBy', 'mediaUrls'],
-      parts: (e) => reportReasonParts((e.data['incident'] as { reports?: unknown } | null | undefined)?.reports, ['incident', 'reports']),
-    });
-    // A decision's callback carries the merged reports and the moderator's email (the rules engine's
-    // carry no subject and neither: not sealed). Each report's reason is its reporter's, sealed
-    // again under their key inside: erasing the reporter erases this copy too (docs/gdpr.md).
-    this.personalData.register('ActionCallbackRequested', {
-      subject: subjectField,
-      fields: ['reportHistory', 'actorEmail'],
-      parts: (e) => reportReasonParts(e.data['reportHistory'], ['reportHistory']),
-    });
     this.projections.register(reviewJobsProjection);
     this.projections.register(reviewEnqueueReactor({ enqueuer: this.enqueuer, router: this.router }));
-    // A report: its reason and context items are what the reporter wrote, sealed under their key.
-    this.personalData.register('ReportSubmitted', { subject: subjectField, fields: ['reason', 'thread', 'additionalItems'] });
     this.projections.register(reportCountsProjection);
     this.projections.register(reportRoutingReactor({ enqueuer: this.enqueuer, router: this.router, queries: this.queries, aggregates: this.aggregates }));
     this.projections.register(childSafetyReportsProjection);

@@ -2,8 +2,7 @@ export { RulesModule, type RulesOptions } from './rules.module.js';
 export { RetroactRuleCommand } from './commands/retroact-rule/retroact-rule.command.js';
 export { BacktestRuleCommand } from './commands/backtest-rule/backtest-rule.command.js';
 export type { RunReport } from './evaluation/item-history.js';
-export type { ActionCallbackRequested, ReviewEnqueueRequested, ItemEvaluated, Evaluation, Environment } from './domain/evaluation.events.js';
-export { decodeEvaluation } from './domain/evaluation.events.js';
+export * from './contracts.js';
 // The review routing port the engine provides (docs/architecture.md, "Ports").
 export {
   REVIEW_ROUTING,
@@ -15,7 +14,6 @@ export {
   type RoutingReportRequest,
 } from './routing/review-routing.port.js';
 // The extension contract: what a module that adds signals or media hashing implements.
-export type { Signal, SignalContext, EvaluatedItem, Outcome, MediaResult } from './domain/evaluation.model.js';
 export { RULE_SIGNALS, type RuleSignals } from './evaluation/rules-extension.js';
 export { MEDIA_HASHER, type HashedMedia, type MediaHasher } from './evaluation/media-hasher.js';
 export { USER_STANDING, type UserStanding } from './evaluation/user-standing.js';

@@ -3,6 +3,7 @@ import { CatalogModule } from '#warden/catalog';
 import { PersonalDataPolicy } from '#warden/eventstore';
 import { UpcasterRegistry } from '#warden/kernel';
 import { ProjectionHost } from '#warden/storage';
+import { RULES_PERSONAL_DATA } from './contracts.js';
 import { BacktestRuleHandler } from './commands/backtest-rule/backtest-rule.handler.js';
 import { RetroactRuleHandler } from './commands/retroact-rule/retroact-rule.handler.js';
 import { SubmitContentHandler } from './commands/submit-content/submit-content.handler.js';
@@ -79,8 +80,8 @@ export class RulesModule implements OnModuleInit {
 
   onModuleInit(): void {
     this.upcasters.register(...RULES_UPCASTERS);
-    // What the conditions saw is the item's data seen through a rule: sealed under the item's subject.
-    this.personalData.register('ItemEvaluated', { subject: (e) => e.data['subject'] as string, fields: ['conditionValues'] });
+    // The rules of the events this module owns, declared beside them (contracts.ts).
+    this.personalData.registerAll(RULES_PERSONAL_DATA);
     this.projections.register(evaluationReactor(this.evaluator, this.recorder));
     this.projections.register(itemEvaluationsProjection);
     this.projections.register(creatorSubmissionsProjection);

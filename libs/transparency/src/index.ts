@@ -8,6 +8,6 @@ export {
 } from './queries/list-statements/list-statements.query.js';
 export { TransparencyReportQuery, type TransparencyReport } from './queries/transparency-report/transparency-report.query.js';
 export { TRANSPARENCY_PROJECTION } from './projections/transparency.projection.js';
-export type { DatabaseStatement } from './domain/statement-of-reasons.js';
+export * from './contracts.js';
 export { reportCsv } from './queries/transparency-report/report-csv.js';
 export { ListItemStatementsQuery } from './queries/list-item-statements/list-item-statements.query.js';

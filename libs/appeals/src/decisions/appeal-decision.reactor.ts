@@ -1,9 +1,9 @@
 import { Logger } from '@nestjs/common';
 import type { CommandBus } from '@nestjs/cqrs';
 import { SendAppealCallbackCommand } from '#warden/callbacks';
-import { type EventStore, orderingKey, type Projection } from '#warden/eventstore';
-import { type CommandContext, DomainError, type RecordedEvent } from '#warden/kernel';
-import type { ReviewJobDecided } from '#warden/review';
+import { type EventStore, eventProjection, orderingKey, type Projection } from '#warden/eventstore';
+import { type CommandContext, DomainError, type RecordedOf, recordedAs } from '#warden/kernel';
+import type { ReviewJobDecided } from '#warden/review/contracts';
 import type { AggregateStore } from '#warden/storage';
 import { appealDecider } from '../domain/appeal.decider.js';
 import type { AppealSubmitted } from '../domain/appeal.events.js';
@@ -27,8 +27,8 @@ const OUTCOMES = { ACCEPT_APPEAL: 'ACCEPT', REJECT_APPEAL: 'REJECT' } as const;
  * and dead-letters it under a delivery id derived from the appeal id. Both steps are idempotent,
  * so a re-run after a crash between them only sends what was not sent.
  */
-async function decideAppeal(deps: AppealDecisionDeps, event: RecordedEvent): Promise<void> {
-  const decided = event.data as unknown as ReviewJobDecided['data'];
+async function decideAppeal(deps: AppealDecisionDeps, event: RecordedOf<ReviewJobDecided>): Promise<void> {
+  const decided = event.data;
   if (!decided.appealId || (decided.type !== 'ACCEPT_APPEAL' && decided.type !== 'REJECT_APPEAL') || !decided.actor) return;
   const orgId = event.metadata.orgId;
   const stream = appealStream(orgId, decided.appealId);
@@ -50,9 +50,10 @@ async function decideAppeal(deps: AppealDecisionDeps, event: RecordedEvent): Pro
     },
     context,
   );
-  const [submitted] = await deps.events.readStream(stream, { maxCount: 1 });
-  if (!submitted || submitted.type !== 'AppealSubmitted') return;
-  const appeal = submitted.data as unknown as AppealSubmitted['data'];
+  const [first] = await deps.events.readStream(stream, { maxCount: 1 });
+  const submitted = first && recordedAs<AppealSubmitted>(first, 'AppealSubmitted');
+  if (!submitted) return;
+  const appeal = submitted.data;
   try {
     await deps.commands.execute(
       new SendAppealCallbackCommand({ appealId: appeal.appealId, item: appeal.actionedItem, appealedBy: appellantOf(submitted), decision }, context),
@@ -75,7 +76,7 @@ function unsendable(error: unknown): boolean {
 }
 
 export function appealDecisionReactor(deps: AppealDecisionDeps): Projection {
-  return {
+  return eventProjection<ReviewJobDecided>({
     name: APPEAL_DECISION_REACTOR,
     reactor: true,
     collections: [],
@@ -84,9 +85,9 @@ export function appealDecisionReactor(deps: AppealDecisionDeps): Projection {
     needsPersonalData: true,
     // By the appeal its outcome goes to (decisions of other jobs pass through, by their job).
     keyOf: (event) => {
-      const { appealId } = event.data as unknown as ReviewJobDecided['data'];
+      const { appealId } = event.data;
       return orderingKey(event, appealId ? `appeal:${appealId}` : event.streamName);
     },
     apply: (event) => decideAppeal(deps, event),
-  };
+  });
 }

@@ -1,6 +1,6 @@
 import type { CommandBus } from '@nestjs/cqrs';
-import { orderingKey, type Projection } from '#warden/eventstore';
-import type { RecordedEvent } from '#warden/kernel';
+import { eventProjection, orderingKey, type Projection } from '#warden/eventstore';
+import type { RecordedOf } from '#warden/kernel';
 import { OpenAppealJobCommand } from '#warden/review';
 import type { AppealSubmitted } from '../domain/appeal.events.js';
 
@@ -11,9 +11,9 @@ export const APPEAL_ROUTING_REACTOR = 'appeal-routing';
  * appeal id, so a re-run after a crash opens nothing more). An appeal whose personal data was
  * erased before it was routed is dropped: its item's data and its appellant are gone.
  */
-async function routeAppeal(commands: CommandBus, event: RecordedEvent): Promise<void> {
+async function routeAppeal(commands: CommandBus, event: RecordedOf<AppealSubmitted>): Promise<void> {
   if (event.metadata.personalDataRedacted) return;
-  const data = event.data as unknown as AppealSubmitted['data'];
+  const { data } = event;
   await commands.execute(
     new OpenAppealJobCommand(
       {
@@ -29,7 +29,7 @@ async function routeAppeal(commands: CommandBus, event: RecordedEvent): Promise<
 }
 
 export function appealRoutingReactor(deps: { readonly commands: CommandBus }): Projection {
-  return {
+  return eventProjection<AppealSubmitted>({
     name: APPEAL_ROUTING_REACTOR,
     reactor: true,
     collections: [],
@@ -39,5 +39,5 @@ export function appealRoutingReactor(deps: { readonly commands: CommandBus }): P
     // Each appeal on its own stream: appeals at once.
     keyOf: (event) => orderingKey(event, event.streamName),
     apply: (event) => routeAppeal(deps.commands, event),
-  };
+  });
 }

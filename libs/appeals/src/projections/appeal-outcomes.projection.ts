@@ -1,5 +1,6 @@
-import type { Projection, ProjectionContext } from '#warden/eventstore';
-import type { RecordedEvent } from '#warden/kernel';
+import type { ActionCallbackRequested } from '#warden/callbacks/contracts';
+import { eventProjection, type ProjectionContext } from '#warden/eventstore';
+import type { RecordedOf } from '#warden/kernel';
 import type { ReadDocument } from '#warden/readstore';
 import type { AppealDecided, AppealSubmitted } from '../domain/appeal.events.js';
 import {
@@ -18,16 +19,6 @@ import {
 export const APPEAL_OUTCOMES_PROJECTION = 'appeal-outcomes';
 
 type Named = { id: string; name: string };
-
-/** An action callback as every module publishes it (the parts the report reads). */
-interface PublishedAction {
-  item: { id: string; typeId: string };
-  action: { id: string };
-  policies?: Named[];
-  rules?: Named[];
-  trigger?: string;
-  actorEmail?: unknown;
-}
 
 export const MODERATORS_ENTRY: OutcomeEntry = { dimension: 'moderators', id: '', name: 'Decided by moderators' };
 export const UNATTRIBUTED_ENTRY: OutcomeEntry = { dimension: 'unattributed', id: '', name: 'No rule, policy or decision' };
@@ -58,8 +49,8 @@ export function entriesOf(actioned: ReadonlyArray<AppealActionedDoc | undefined>
   return entries.size > 0 ? [...entries.values()] : [UNATTRIBUTED_ENTRY];
 }
 
-async function recordAction(event: RecordedEvent, ctx: ProjectionContext): Promise<void> {
-  const data = event.data as unknown as PublishedAction;
+async function recordAction(event: RecordedOf<ActionCallbackRequested>, ctx: ProjectionContext): Promise<void> {
+  const { data } = event;
   if (!data.item || !data.action) return;
   const orgId = event.metadata.orgId;
   const id = actionedDocId(orgId, data.item, data.action.id);
@@ -71,7 +62,11 @@ async function recordAction(event: RecordedEvent, ctx: ProjectionContext): Promi
     actionId: data.action.id,
     rules: mergeNamed(previous?.rules ?? [], data.rules),
     policies: mergeNamed(previous?.policies ?? [], data.policies),
-    decided: (previous?.decided ?? false) || data.trigger === 'decision' || data.trigger === 'post-actions' || typeof data.actorEmail === 'string',
+    decided:
+      (previous?.decided ?? false) ||
+      data.trigger === 'decision' ||
+      data.trigger === 'post-actions' ||
+      ('actorEmail' in data && typeof data.actorEmail === 'string'),
   };
   ctx.put(APPEAL_ACTIONED_ACTIONS, id, doc as unknown as ReadDocument);
 }
@@ -106,8 +101,8 @@ async function bump(
  * projection's own record of the item's action callbacks, which it builds from the same log in
  * the same order, so a rebuild charges every appeal exactly as the first run did.
  */
-async function recordAppeal(event: RecordedEvent, ctx: ProjectionContext): Promise<void> {
-  const data = event.data as unknown as AppealSubmitted['data'];
+async function recordAppeal(event: RecordedOf<AppealSubmitted>, ctx: ProjectionContext): Promise<void> {
+  const { data } = event;
   const orgId = event.metadata.orgId;
   const id = outcomeDocId(orgId, data.appealId);
   if (await ctx.get(APPEAL_OUTCOMES, id)) return;
@@ -120,8 +115,8 @@ async function recordAppeal(event: RecordedEvent, ctx: ProjectionContext): Promi
   await bump(ctx, orgId, day, doc.entries, (d) => (d.received += 1));
 }
 
-async function recordDecision(event: RecordedEvent, ctx: ProjectionContext): Promise<void> {
-  const data = event.data as unknown as AppealDecided['data'];
+async function recordDecision(event: RecordedOf<AppealDecided>, ctx: ProjectionContext): Promise<void> {
+  const { data } = event;
   const orgId = event.metadata.orgId;
   const id = outcomeDocId(orgId, data.appealId);
   const outcome = await ctx.get<AppealOutcomeDoc>(APPEAL_OUTCOMES, id);
@@ -139,7 +134,7 @@ async function recordDecision(event: RecordedEvent, ctx: ProjectionContext): Pro
  * written carries its event's position, and the store skips an event for a document that already
  * reflects it; an appeal is counted once (its outcome document exists), decided once.
  */
-export const appealOutcomesProjection: Projection = {
+export const appealOutcomesProjection = eventProjection<ActionCallbackRequested | AppealSubmitted | AppealDecided>({
   name: APPEAL_OUTCOMES_PROJECTION,
   collections: [APPEAL_ACTIONED_ACTIONS, APPEAL_OUTCOMES, APPEAL_OUTCOME_DAYS],
   eventTypes: ['ActionCallbackRequested', 'AppealSubmitted', 'AppealDecided'],
@@ -154,4 +149,4 @@ export const appealOutcomesProjection: Projection = {
     if (event.type === 'AppealSubmitted') return recordAppeal(event, ctx);
     if (event.type === 'AppealDecided') return recordDecision(event, ctx);
   },
-};
+});

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EventStore } from '#warden/eventstore';
+import { recordedAs } from '#warden/kernel';
 import type { JobAppealDetails, JobAppeals } from '#warden/review';
 import { EVENT_STORE } from '#warden/storage';
 import type { AppealSubmitted } from '../domain/appeal.events.js';
@@ -16,9 +17,10 @@ export class AppealDetailsReader implements JobAppeals {
   constructor(@Inject(EVENT_STORE) private readonly events: EventStore) {}
 
   async details(orgId: string, appealId: string): Promise<JobAppealDetails | null> {
-    const [submitted] = await this.events.readStream(appealStream(orgId, appealId), { maxCount: 1 });
-    if (!submitted || submitted.type !== 'AppealSubmitted') return null;
-    const data = submitted.data as unknown as AppealSubmitted['data'];
+    const [first] = await this.events.readStream(appealStream(orgId, appealId), { maxCount: 1 });
+    const submitted = first && recordedAs<AppealSubmitted>(first, 'AppealSubmitted');
+    if (!submitted) return null;
+    const { data } = submitted;
     const erased = submitted.metadata.personalDataRedacted === true;
     return { appellant: appellantOf(submitted), appealReason: erased ? null : (data.appealReason ?? null), erased };
   }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deciderSpecification } from '#warden/kernel';
 import { type CheckpointAuditChain, auditCheckpointDecider } from './audit-checkpoint.decider.js';
-import type { AuditCheckpointEvent } from './audit-checkpoint.events.js';
+import type { AuditCheckpointEvent } from '../domain/audit-checkpoint.events.js';
 
 const now = '2026-03-01T10:00:00.000Z';
 const command = (seq: number): CheckpointAuditChain => ({

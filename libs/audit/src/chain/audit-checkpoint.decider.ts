@@ -1,6 +1,6 @@
 import type { Decider } from '#warden/kernel';
 import { AUDIT_CHAIN_FORMAT, type ChainHead } from './audit-chain.js';
-import type { AuditCheckpointEvent } from './audit-checkpoint.events.js';
+import type { AuditCheckpointEvent } from '../domain/audit-checkpoint.events.js';
 
 export interface CheckpointAuditChain {
   readonly type: 'CheckpointAuditChain';

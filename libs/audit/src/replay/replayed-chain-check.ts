@@ -11,7 +11,7 @@ import {
   type ChainLinkDoc,
   chainLinkId,
 } from '../chain/audit-chain.projection.js';
-import type { AuditChainCheckpointed } from '../chain/audit-checkpoint.events.js';
+import type { AuditChainCheckpointed } from '../domain/audit-checkpoint.events.js';
 import type { Jwks } from '../export/audit-verifier.js';
 
 export interface ReplayedChainInput {

@@ -2,32 +2,16 @@ import { Logger } from '@nestjs/common';
 import type { QueryBus } from '@nestjs/cqrs';
 import { type CallbackDefinition, GetLiveEntitiesQuery } from '#warden/catalog';
 import { orderingKey, type Projection } from '#warden/eventstore';
-import type { RecordedEvent } from '#warden/kernel';
+import { type RecordedEvent, recordedAs } from '#warden/kernel';
 import type { UserStrikes } from '#warden/enforcement';
-import type { ActionCallbackRequested } from '#warden/rules';
 import { type ActionCallbackTrigger, buildActionCallbackBody } from '../domain/action-callback-body.js';
-import type { JsonBody, ReportRecord } from '../domain/callback-body.model.js';
+import type { ActionCallbackData, ActionCallbackRequested, DecisionActionCallback } from '../domain/action-callback.events.js';
+import type { JsonBody } from '../domain/callback-body.model.js';
 import type { CallbackDestination, CallbackTriggerKind } from '../domain/callback-delivery.events.js';
 import type { CallbackDispatcher } from './callback-dispatcher.js';
 import type { DeliveryRequests } from './delivery-requests.js';
 
 export const DELIVERY_REACTOR = 'callbacks-delivery';
-
-/**
- * ActionCallbackRequested as the rules engine publishes it, plus what a moderator decision, a
- * strike-threshold crossing or an action the platform executed (POST /api/v1/actions) adds when
- * other modules publish it (all optional).
- */
-type ActionCallbackRequestedData = ActionCallbackRequested['data'] & {
-  actorEmail?: string;
-  actorNote?: string | null;
-  parameters?: JsonBody;
-  decisionReason?: string | null;
-  reportHistory?: ReportRecord[] | null;
-  userStrikeCount?: number | null;
-  /** Personal-data subject, when the body carries what users wrote (report reasons). */
-  subject?: string | null;
-};
 
 /** The configured destination of a catalog callback; its URL and header values stay sealed as the catalog hands them out. */
 export const destinationOf = (callback: CallbackDefinition | null | undefined): CallbackDestination | null => {
@@ -36,21 +20,23 @@ export const destinationOf = (callback: CallbackDefinition | null | undefined): 
   return { url: callback.url, sealedUrl: callback.sealedUrl, headers: callback.headers as unknown as CallbackDestination['headers'] };
 };
 
-export function triggerOf(data: ActionCallbackRequestedData): ActionCallbackTrigger {
-  const base = { item: data.item, action: data.action, actionBody: data.custom, creator: data.creator, userStrikeCount: data.userStrikeCount };
+export function triggerOf(data: ActionCallbackData, userStrikeCount?: number | null): ActionCallbackTrigger {
+  const base = { item: data.item, action: data.action, actionBody: data.custom, creator: data.creator, userStrikeCount };
   if (data.trigger === 'strike-threshold') return { ...base, kind: 'strike-threshold' };
   if (data.trigger === 'post-actions') return { ...base, kind: 'post-actions', policies: data.policies };
-  if (data.trigger === 'decision' || typeof data.actorEmail === 'string') {
+  // Decisions recorded before `trigger` was have none: their moderator's email tells them apart.
+  const decision = data as DecisionActionCallback;
+  if (data.trigger === 'decision' || typeof decision.actorEmail === 'string') {
     return {
       ...base,
       kind: 'decision',
-      policies: data.policies,
-      rules: data.rules,
-      actorEmail: data.actorEmail ?? '',
-      actorNote: data.actorNote,
-      parameters: data.parameters,
-      decisionReason: data.decisionReason,
-      reportHistory: data.reportHistory,
+      policies: decision.policies,
+      rules: decision.rules,
+      actorEmail: typeof decision.actorEmail === 'string' ? decision.actorEmail : '',
+      actorNote: decision.actorNote,
+      parameters: decision.parameters,
+      decisionReason: decision.decisionReason,
+      reportHistory: decision.reportHistory,
     };
   }
   return { ...base, kind: 'rule', policies: data.policies, rules: data.rules };
@@ -63,8 +49,9 @@ export function triggerOf(data: ActionCallbackRequestedData): ActionCallbackTrig
  * user's callbacks.
  */
 export function deliveryOrderingKey(event: RecordedEvent): string {
-  if (event.type !== 'ActionCallbackRequested') return orderingKey(event, event.streamName);
-  const { creator, item } = event.data as unknown as ActionCallbackRequestedData;
+  const published = recordedAs<ActionCallbackRequested>(event, 'ActionCallbackRequested');
+  if (!published) return orderingKey(event, event.streamName);
+  const { creator, item } = published.data;
   return orderingKey(event, creator ? `user:${creator.typeId}:${creator.id}` : `item:${item.typeId}:${item.id}`);
 }
 
@@ -92,7 +79,7 @@ export function deliveryReactor(deps: {
    * answer is the same whichever runs first, and on every re-run. Null: no user, or no module
    * counts strikes in this composition.
    */
-  const strikeCountAfter = async (event: RecordedEvent, data: ActionCallbackRequestedData): Promise<number | null> => {
+  const strikeCountAfter = async (event: RecordedEvent, data: ActionCallbackData): Promise<number | null> => {
     if (!data.creator || !deps.strikes) return null;
     return deps.strikes.countAfter(event);
   };
@@ -111,14 +98,14 @@ export function deliveryReactor(deps: {
   };
   const handle = async (event: RecordedEvent) => {
     const orgId = event.metadata.orgId;
-    if (event.type !== 'ActionCallbackRequested') {
+    const published = recordedAs<ActionCallbackRequested>(event, 'ActionCallbackRequested');
+    if (!published) {
       const data = event.data as { deliveryId: string; nextAttemptAt: string };
       deps.dispatcher.schedule({ orgId, deliveryId: data.deliveryId }, data.nextAttemptAt, event.revision);
       return;
     }
-    const published = event.data as unknown as ActionCallbackRequestedData;
-    const data = { ...published, userStrikeCount: published.userStrikeCount ?? (await strikeCountAfter(event, published)) };
-    const trigger = triggerOf(data);
+    const { data } = published;
+    const trigger = triggerOf(data, (data.trigger === 'strike-threshold' ? data.userStrikeCount : null) ?? (await strikeCountAfter(event, data)));
     const body = buildActionCallbackBody(trigger);
     try {
       await deps.requests.request(
@@ -131,7 +118,7 @@ export function deliveryReactor(deps: {
           item: { id: data.item.id, typeId: data.item.typeId },
           destination: (await destinations(orgId)).get(data.action.id) ?? null,
           body: body as unknown as JsonBody,
-          subject: data.subject ?? null,
+          subject: ('subject' in data ? data.subject : null) ?? null,
           policies: body.policies.map((p) => ({ id: p.id, name: p.name })),
           rules: body.rules.map((r) => ({ id: r.id, name: r.name })),
         },

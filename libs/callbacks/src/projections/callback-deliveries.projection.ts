@@ -1,5 +1,4 @@
-import type { Projection, ProjectionContext } from '#warden/eventstore';
-import type { RecordedEvent } from '#warden/kernel';
+import { eventProjection } from '#warden/eventstore';
 import type { ReadDocument } from '#warden/readstore';
 import { CALLBACK_DELIVERY_EVENT_TYPES, type CallbackDeliveryEvent, type CallbackDestination } from '../domain/callback-delivery.events.js';
 import { CALLBACK_DELIVERIES, CALLBACK_SCHEDULE, type CallbackDeliveryDoc, type CallbackScheduleDoc, deliveryDocId } from './callback-deliveries.read-model.js';
@@ -37,7 +36,7 @@ const namedBy = (d: { policies?: Named; rules?: Named; body?: unknown }): { poli
 };
 
 /** Deliveries by status for the operator surface, and the schedule of those still due. */
-export const callbackDeliveriesProjection: Projection = {
+export const callbackDeliveriesProjection = eventProjection<CallbackDeliveryEvent>({
   name: CALLBACK_DELIVERIES_PROJECTION,
   collections: [CALLBACK_DELIVERIES, CALLBACK_SCHEDULE],
   eventTypes: [...CALLBACK_DELIVERY_EVENT_TYPES],
@@ -46,9 +45,9 @@ export const callbackDeliveriesProjection: Projection = {
     { collection: CALLBACK_DELIVERIES, fields: ['orgId', 'status'] },
     { collection: CALLBACK_DELIVERIES, fields: ['orgId', 'item.typeId', 'item.id'] },
   ],
-  async apply(recorded: RecordedEvent, ctx: ProjectionContext) {
+  async apply(recorded, ctx) {
     const orgId = recorded.metadata.orgId;
-    const event = { type: recorded.type, data: recorded.data } as unknown as CallbackDeliveryEvent;
+    const event = recorded;
     const id = deliveryDocId(orgId, event.data.deliveryId);
     const previous = await ctx.get<CallbackDeliveryDoc>(CALLBACK_DELIVERIES, id);
     if (previous && previous.revision >= recorded.revision) return;
@@ -137,4 +136,4 @@ export const callbackDeliveriesProjection: Projection = {
       ctx.delete(CALLBACK_SCHEDULE, id);
     }
   },
-};
+});

@@ -1,5 +1,5 @@
-import type { Projection, ProjectionContext } from '#warden/eventstore';
-import type { Json, RecordedEvent } from '#warden/kernel';
+import { eventProjection } from '#warden/eventstore';
+import type { Json } from '#warden/kernel';
 import type { ReadDocument } from '#warden/readstore';
 import { CATALOG_EVENT_TYPES, type CatalogEvent, type HashBankEvent, isEntityArchived, isEntityDefined, SETTINGS_EVENTS } from '../domain/catalog.events.js';
 import {
@@ -18,14 +18,14 @@ export const CATALOG_PROJECTION = 'catalog';
 const SETTINGS_SECTION = new Map(Object.entries(SETTINGS_EVENTS).map(([section, type]) => [type as string, section]));
 
 /** Every organization's catalog entities, settings, and hash-bank sizes. */
-export const catalogProjection: Projection = {
+export const catalogProjection = eventProjection<CatalogEvent | HashBankEvent>({
   name: CATALOG_PROJECTION,
   collections: [CATALOG_ENTITIES, CATALOG_SETTINGS, CATALOG_HASH_BANK_SIZES],
   eventTypes: [...CATALOG_EVENT_TYPES, 'HashBankHashesAdded', 'HashBankHashesRemoved'],
   indexes: [{ collection: CATALOG_ENTITIES, fields: ['orgId', 'kind', 'archived'] }],
-  async apply(recorded: RecordedEvent, ctx: ProjectionContext) {
+  async apply(recorded, ctx) {
     const orgId = recorded.metadata.orgId;
-    const event = { type: recorded.type, data: recorded.data } as unknown as CatalogEvent | HashBankEvent;
+    const event = recorded;
     if (isEntityDefined(event)) {
       const { kind, entity, semanticVersion } = event.data;
       const id = entityDocId(orgId, kind, entity.id);
@@ -65,4 +65,4 @@ export const catalogProjection: Projection = {
       ctx.put(CATALOG_HASH_BANK_SIZES, id, { ...size, [event.data.source]: size[event.data.source] + delta });
     }
   },
-};
+});

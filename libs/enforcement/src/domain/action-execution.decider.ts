@@ -1,13 +1,8 @@
+import type { ActionCallbackRequested } from '#warden/callbacks/contracts';
+import type { ReviewEnqueueRequested } from '#warden/review/contracts';
 import type { ActionKind } from '#warden/catalog/contracts';
 import { type Decider, deterministicId } from '#warden/kernel';
-import type {
-  ActionExecuted,
-  ActionExecutionEvent,
-  ExecutedItem,
-  ExecutedPolicy,
-  ExecutionCallbackRequested,
-  ExecutionEnqueueRequested,
-} from './action-execution.events.js';
+import type { ActionExecuted, ActionExecutionEvent, ExecutedItem, ExecutedPolicy } from './action-execution.events.js';
 
 /** Executes an action once, as checked against the catalog by the handler. */
 export interface ExecuteAction {
@@ -80,7 +75,7 @@ function requestOf(
   item: ExecutedItem,
   policies: ExecutedPolicy[],
   creator: { id: string; typeId: string } | null,
-): ExecutionCallbackRequested | ExecutionEnqueueRequested {
+): ActionCallbackRequested | ReviewEnqueueRequested {
   if (command.action.kind === 'CUSTOMER_DEFINED_ACTION') {
     return {
       type: 'ActionCallbackRequested',

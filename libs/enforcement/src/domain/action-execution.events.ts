@@ -1,5 +1,7 @@
+import type { ActionCallbackRequested } from '#warden/callbacks/contracts';
 import type { Penalty } from '#warden/catalog/contracts';
 import type { DomainEvent } from '#warden/kernel';
+import type { ReviewEnqueueRequested } from '#warden/review/contracts';
 
 /** The item an executed action is taken on, as callbacks name it. */
 export interface ExecutedItem {
@@ -39,40 +41,9 @@ export type ActionExecuted = DomainEvent<
 >;
 
 /**
- * A customer-defined action's callback: the callbacks module's delivery reactor sends it (the
- * event type and shape every module publishes, with trigger 'post-actions'), and the strikes
- * reactor and the scores projection count it like a decision's (keyed by its delivery id).
+ * What an executed action appends beside ActionExecuted: a customer-defined action's callback
+ * (ActionCallbackRequested with trigger 'post-actions', the callbacks module's contract; the strikes
+ * reactor and the scores projection count it like a decision's, keyed by its delivery id), or an
+ * ENQUEUE_TO_MRT / ENQUEUE_TO_CHILD_SAFETY action's ReviewEnqueueRequested (review's contract).
  */
-export type ExecutionCallbackRequested = DomainEvent<
-  'ActionCallbackRequested',
-  {
-    deliveryId: string;
-    item: ExecutedItem;
-    action: { id: string };
-    policies: ExecutedPolicy[];
-    rules: [];
-    custom: { [key: string]: unknown };
-    creator: { id: string; typeId: string } | null;
-    /** As a moderator decision's: an action a person took, not a rule's. */
-    environment: 'MANUAL';
-    trigger: 'post-actions';
-  }
->;
-
-/** An ENQUEUE_TO_MRT / ENQUEUE_TO_CHILD_SAFETY action: the review module enqueues the item. */
-export type ExecutionEnqueueRequested = DomainEvent<
-  'ReviewEnqueueRequested',
-  {
-    jobId: string;
-    item: ExecutedItem;
-    version: number;
-    queueId: 'default' | 'child-safety';
-    source: 'POST_ACTIONS';
-    actionId: string;
-    policies: ExecutedPolicy[];
-    rules: [];
-    environment: 'MANUAL';
-  }
->;
-
-export type ActionExecutionEvent = ActionExecuted | ExecutionCallbackRequested | ExecutionEnqueueRequested;
+export type ActionExecutionEvent = ActionExecuted | ActionCallbackRequested | ReviewEnqueueRequested;

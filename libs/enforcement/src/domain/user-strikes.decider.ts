@@ -1,15 +1,8 @@
+import type { ActionCallbackRequested } from '#warden/callbacks/contracts';
+import type { ReviewEnqueueRequested } from '#warden/review/contracts';
 import type { ActionKind } from '#warden/catalog/contracts';
 import { type Decider, deterministicId, type Json } from '#warden/kernel';
-import type {
-  StruckUser,
-  ThresholdCallbackRequested,
-  ThresholdEnqueueRequested,
-  UserActionsReversed,
-  UserItem,
-  UserStrikesApplied,
-  UserStrikesEvent,
-  UserStrikeThresholdCrossed,
-} from './user-strikes.events.js';
+import type { StruckUser, UserActionsReversed, UserItem, UserStrikesApplied, UserStrikesEvent, UserStrikeThresholdCrossed } from './user-strikes.events.js';
 
 const DAY_MS = 86_400_000;
 /** A crossing counted later than this after its action is recorded without taking the threshold's action. */
@@ -379,7 +372,7 @@ function reverse(command: ReverseUserActions, state: UserStrikesState): UserStri
   return [reversed];
 }
 
-function fire(command: ApplyUserStrikes, threshold: StrikeThreshold, count: number): Array<ThresholdCallbackRequested | ThresholdEnqueueRequested> {
+function fire(command: ApplyUserStrikes, threshold: StrikeThreshold, count: number): Array<ActionCallbackRequested | ReviewEnqueueRequested> {
   if (!threshold.action) return [];
   const { version, ...item } = command.user;
   const id = (kind: string) => deterministicId(kind, command.key, String(threshold.strikes), threshold.actionId);

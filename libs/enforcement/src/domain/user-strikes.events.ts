@@ -1,4 +1,6 @@
+import type { ActionCallbackRequested } from '#warden/callbacks/contracts';
 import type { DomainEvent } from '#warden/kernel';
+import type { ReviewEnqueueRequested } from '#warden/review/contracts';
 
 /** The user a stream counts strikes for (an item identifier of a USER item type). */
 export interface StruckUser {
@@ -77,39 +79,8 @@ export interface UserItem {
 }
 
 /**
- * A threshold's customer-defined action: the callbacks module's delivery reactor sends it (the
- * event type and shape every module publishes, with trigger 'strike-threshold').
+ * A threshold's actions: a customer-defined action's callback (ActionCallbackRequested with trigger
+ * 'strike-threshold', the callbacks module's contract) or an ENQUEUE_TO_MRT /
+ * ENQUEUE_TO_CHILD_SAFETY action's ReviewEnqueueRequested (review's contract), on the USER item.
  */
-export type ThresholdCallbackRequested = DomainEvent<
-  'ActionCallbackRequested',
-  {
-    deliveryId: string;
-    item: UserItem;
-    action: { id: string };
-    policies: [];
-    rules: [];
-    custom: { [key: string]: unknown };
-    creator: { id: string; typeId: string };
-    environment: 'LIVE';
-    trigger: 'strike-threshold';
-    userStrikeCount: number;
-  }
->;
-
-/** A threshold's ENQUEUE_TO_MRT / ENQUEUE_TO_CHILD_SAFETY action: the review module enqueues the user. */
-export type ThresholdEnqueueRequested = DomainEvent<
-  'ReviewEnqueueRequested',
-  {
-    jobId: string;
-    item: UserItem;
-    version: number;
-    queueId: 'default' | 'child-safety';
-    source: 'POST_ACTIONS';
-    actionId: string;
-    policies: [];
-    rules: [];
-    environment: 'LIVE';
-  }
->;
-
-export type UserStrikesEvent = UserStrikesApplied | UserStrikeThresholdCrossed | UserActionsReversed | ThresholdCallbackRequested | ThresholdEnqueueRequested;
+export type UserStrikesEvent = UserStrikesApplied | UserStrikeThresholdCrossed | UserActionsReversed | ActionCallbackRequested | ReviewEnqueueRequested;

@@ -1,12 +1,12 @@
-import type { Projection, ProjectionContext } from '#warden/eventstore';
+import { eventProjection, type ProjectionContext } from '#warden/eventstore';
 import type { ItemSubmitted } from '#warden/ingestion';
-import type { RecordedEvent } from '#warden/kernel';
+import type { RecordedOf } from '#warden/kernel';
 import type { ReadDocument } from '#warden/readstore';
-import type { ActionCallbackRequested } from '#warden/rules';
+import type { ActionCallbackRequested } from '#warden/callbacks/contracts';
 import { type ItemActions, type UserRef, withAction, withItemChange, withoutAction } from '../domain/user-score.js';
 import type { UserActionsReversed } from '../domain/user-strikes.events.js';
 import { publicationKey } from '../strikes/publication-key.js';
-import { USER_SCORE_EVENT_TYPES } from './user-score.events.js';
+import { USER_SCORE_EVENT_TYPES } from '../domain/user-score.events.js';
 import {
   USER_SCORE_FETCHED_ITEMS,
   USER_SCORE_ITEMS,
@@ -20,8 +20,6 @@ import {
   userScoreItemDocId,
 } from './user-scores.read-model.js';
 
-type PublishedAction = ActionCallbackRequested['data'];
-
 /**
  * Per user: the items they created and their actioned items counted by what was done to them, for
  * GET /api/v1/user_scores and the USER_SCORE signal; per actioned item, its actions. The score
@@ -30,30 +28,30 @@ type PublishedAction = ActionCallbackRequested['data'];
  * the position of the event that changed it, so a redelivered event is skipped for it (ReadStore
  * contract), and an item's actions are a set besides.
  */
-export const userScoresProjection: Projection = {
+export const userScoresProjection = eventProjection<ItemSubmitted | ActionCallbackRequested | UserActionsReversed>({
   name: USER_SCORES_PROJECTION,
   collections: [USER_SCORES, USER_SCORE_ITEMS, USER_SCORE_FETCHED_ITEMS],
   eventTypes: USER_SCORE_EVENT_TYPES,
   // Only ids and penalties are read: item data and report texts stay sealed.
   needsPersonalData: false,
-  async apply(recorded: RecordedEvent, ctx: ProjectionContext) {
+  async apply(recorded, ctx) {
     const orgId = recorded.metadata.orgId;
     if (recorded.type === 'ItemSubmitted') {
       await countSubmission(ctx, orgId, recorded);
       return;
     }
     if (recorded.type === 'UserActionsReversed') {
-      const { user, item, actionIds } = recorded.data as unknown as UserActionsReversed['data'];
+      const { user, item, actionIds } = recorded.data;
       await updateItem(ctx, orgId, user, item, (actions) => actionIds.reduce((left, actionId) => withoutAction(left, actionId), actions));
       return;
     }
-    const data = recorded.data as unknown as PublishedAction;
+    const { data } = recorded;
     // A strike threshold's action follows from actions already counted: counting it too would punish twice.
     if (!data.creator || data.trigger === 'strike-threshold') return;
     const action = { actionId: data.action.id, policyPenalties: data.policies.map((p) => p.penalty), keys: [publicationKey(recorded)] };
     await updateItem(ctx, orgId, data.creator, { id: data.item.id, typeId: data.item.typeId }, (actions) => withAction(actions, action));
   },
-};
+});
 
 /**
  * An item is one submission however many versions it gets, counted at its first submitted version;
@@ -63,8 +61,8 @@ export const userScoresProjection: Projection = {
  * the platform submits it. A later version costs one point read (was the item fetched first?),
  * whatever the user's history.
  */
-async function countSubmission(ctx: ProjectionContext, orgId: string, recorded: RecordedEvent): Promise<void> {
-  const data = recorded.data as unknown as ItemSubmitted['data'];
+async function countSubmission(ctx: ProjectionContext, orgId: string, recorded: RecordedOf<ItemSubmitted>): Promise<void> {
+  const { data } = recorded;
   const item = { id: data.itemId, typeId: data.typeId };
   if (data.source === 'partial-fetch') {
     if (recorded.revision === 0)

@@ -1,26 +1,13 @@
-import { orderingKey, type Projection } from '#warden/eventstore';
-import type { RecordedEvent } from '#warden/kernel';
+import type { AppealDecided } from '#warden/appeals/contracts';
+import { eventProjection, orderingKey, type Projection } from '#warden/eventstore';
+import type { RecordedOf } from '#warden/kernel';
 import type { AcceptedAppeal, StrikeApplier } from './strike-applier.js';
 
 export const APPEAL_REVERSAL_REACTOR = 'enforcement-appeal-reversals';
 
-/**
- * The part of the appeals module's AppealDecided this reactor reads. Declared here rather than
- * imported: the appeals module depends on review and callbacks, which must stay free to depend on
- * enforcement's events; modules meet through the event, not through each other's code.
- */
-interface AppealDecidedData {
-  appealId: string;
-  decision: 'ACCEPT' | 'REJECT';
-  decidedAt: string;
-  actionedItem?: { id: string; typeId: string };
-  actionsTaken?: string[];
-}
-
 /** An accepted appeal for the reversal; undefined for a rejection or an outcome recorded without what was appealed. */
-export function acceptedAppealOf(event: RecordedEvent): AcceptedAppeal | undefined {
-  if (event.type !== 'AppealDecided') return undefined;
-  const data = event.data as unknown as AppealDecidedData;
+export function acceptedAppealOf(event: RecordedOf<AppealDecided>): AcceptedAppeal | undefined {
+  const { data } = event;
   if (data.decision !== 'ACCEPT' || !data.actionedItem || !data.actionsTaken) return undefined;
   return { appealId: data.appealId, actionedItem: data.actionedItem, actionsTaken: data.actionsTaken, decidedAt: data.decidedAt };
 }
@@ -31,7 +18,9 @@ export function acceptedAppealOf(event: RecordedEvent): AcceptedAppeal | undefin
  * user's score. A re-run finds the appeal's reversal recorded and adds nothing.
  */
 export function appealReversalReactor(deps: { applier: StrikeApplier }): Projection {
-  return {
+  // AppealDecided is the appeals module's, taken from its contracts (framework-free): the modules
+  // meet through the event's one declaration, not through each other's code.
+  return eventProjection<AppealDecided>({
     name: APPEAL_REVERSAL_REACTOR,
     reactor: true,
     collections: [],
@@ -47,5 +36,5 @@ export function appealReversalReactor(deps: { applier: StrikeApplier }): Project
       const orgId = event.metadata.orgId;
       await deps.applier.reverse(orgId, appeal, { orgId, correlationId: event.metadata.correlationId, causationId: event.id, actor: 'enforcement' });
     },
-  };
+  });
 }

@@ -1,7 +1,5 @@
-import { deterministicId, parseStreamName, type RecordedEvent } from '#warden/kernel';
-import type { ActionCallbackRequested } from '#warden/rules';
-
-type PublishedAction = ActionCallbackRequested['data'];
+import { deterministicId, parseStreamName, type RecordedOf } from '#warden/kernel';
+import type { ActionCallbackRequested } from '#warden/callbacks/contracts';
 
 /**
  * What makes two published actions (ActionCallbackRequested) one application, for strikes and for
@@ -9,8 +7,8 @@ type PublishedAction = ActionCallbackRequested['data'];
  * runs (and environments) published it and however often the content is re-sent; a decision's or
  * an executed action's once per delivery (its id derives from the decision or the execution).
  */
-export function publicationKey(event: RecordedEvent): string {
-  const data = event.data as unknown as PublishedAction;
+export function publicationKey(event: RecordedOf<ActionCallbackRequested>): string {
+  const { data } = event;
   const orgId = event.metadata.orgId;
   const { category, idParts } = parseStreamName(event.streamName);
   const fromRule = data.trigger !== 'decision' && category === 'item_evaluation' && idParts.length >= 4;

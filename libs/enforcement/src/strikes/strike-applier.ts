@@ -3,9 +3,9 @@ import { QueryBus } from '@nestjs/cqrs';
 import { type ActionDefinition, GetCatalogSettingsQuery, GetEverEntitiesQuery, GetLiveEntitiesQuery } from '#warden/catalog';
 import type { EventStore } from '#warden/eventstore';
 import { latestSubmission } from '#warden/ingestion';
-import { type Clock, type CommandContext, deterministicId, type RecordedEvent } from '#warden/kernel';
+import { type Clock, type CommandContext, deterministicId, type RecordedEvent, recordedAs } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
-import type { ActionCallbackRequested } from '#warden/rules';
+import type { ActionCallbackRequested } from '#warden/callbacks/contracts';
 import { AggregateStore, EVENT_STORE } from '#warden/storage';
 import { executableActions } from '../domain/execute-action-input.js';
 import { actionStrikes } from '../domain/user-strikes.inheritance.js';
@@ -208,12 +208,13 @@ export class StrikeApplier {
 
 /** Who the action strikes and under which key (publicationKey); a threshold's own action strikes no one. */
 export function applicationOf(event: RecordedEvent): StrikeApplication | undefined {
-  if (event.type !== 'ActionCallbackRequested') return undefined;
-  const data = event.data as unknown as PublishedAction;
+  const published = recordedAs<ActionCallbackRequested>(event, 'ActionCallbackRequested');
+  if (!published) return undefined;
+  const { data } = published;
   if (data.trigger === 'strike-threshold' || !data.creator) return undefined;
   const stream = userStrikesStream(event.metadata.orgId, data.creator);
   if (!stream) return undefined;
-  return { stream, key: publicationKey(event), user: data.creator, data };
+  return { stream, key: publicationKey(published), user: data.creator, data };
 }
 
 /** The thresholds with what firing them needs: each action as executable (the built-in enqueues included). */

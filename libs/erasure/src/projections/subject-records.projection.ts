@@ -1,5 +1,6 @@
 import type { Projection } from '#warden/eventstore';
 import type { ItemSubmitted } from '#warden/ingestion';
+import { type RecordedEvent, recordedAs } from '#warden/kernel';
 
 // Named when erasure was part of the audit module: the names stay, so that a data directory's
 // checkpoint and collection carry on (renaming them would rebuild the index from the log).
@@ -19,12 +20,10 @@ export interface SubjectRecordDoc {
 
 const kindOf: Record<string, SubjectRecordKind> = { ItemSubmitted: 'item', ReportSubmitted: 'report', AppealSubmitted: 'appeal' };
 
-function refOf(kind: SubjectRecordKind, data: { [key: string]: unknown }): SubjectRecordDoc['ref'] {
-  if (kind === 'item') {
-    const item = data as unknown as ItemSubmitted['data'];
-    return { id: item.itemId, typeId: item.typeId };
-  }
-  return { id: String(kind === 'report' ? data['reportId'] : data['appealId']), typeId: null };
+function refOf(kind: SubjectRecordKind, event: RecordedEvent): SubjectRecordDoc['ref'] {
+  const item = recordedAs<ItemSubmitted>(event, 'ItemSubmitted')?.data;
+  if (item) return { id: item.itemId, typeId: item.typeId };
+  return { id: String(kind === 'report' ? event.data['reportId'] : event.data['appealId']), typeId: null };
 }
 
 /**
@@ -44,7 +43,7 @@ export const subjectRecordsProjection: Projection = {
     const subject = event.data['subject'];
     const kind = kindOf[event.type];
     if (typeof subject !== 'string' || !kind) return;
-    const doc: SubjectRecordDoc = { orgId: event.metadata.orgId, subject, kind, ref: refOf(kind, event.data) };
+    const doc: SubjectRecordDoc = { orgId: event.metadata.orgId, subject, kind, ref: refOf(kind, event) };
     ctx.put(SUBJECT_RECORDS, event.streamName, doc as never);
   },
 };

@@ -1,4 +1,4 @@
-import type { RecordedEvent } from '#warden/kernel';
+import type { DomainEvent, RecordedEvent, RecordedOf } from '#warden/kernel';
 import type { ReadDocument } from '#warden/readstore';
 import type { KeyedLimits } from './keyed-scheduler.js';
 
@@ -82,7 +82,32 @@ export interface Projection {
   readonly indexes?: ReadonlyArray<{ readonly collection: string; readonly fields: readonly string[] }>;
 }
 
+/**
+ * A projection or reactor typed by the union of the events it applies (each declared once, in its
+ * owner's contracts: docs/architecture.md, "Events"). The runner hands it only the types its
+ * `eventTypes` names, upcast to their current shape, so it reads each event's data as its type
+ * declares it, without casting. Not for projections that read every event (`everyEvent`, `log`).
+ */
+export interface EventProjection<E extends DomainEvent<string, object>> extends Omit<
+  Projection,
+  'eventTypes' | 'apply' | 'applyBatch' | 'keyOf' | 'groupOf' | 'everyEvent' | 'log'
+> {
+  readonly eventTypes: ReadonlyArray<E['type']>;
+  apply(event: RecordedOf<E>, ctx: ProjectionContext): Promise<void> | void;
+  applyBatch?(events: ReadonlyArray<RecordedOf<E>>, ctx: ProjectionContext): Promise<void>;
+  keyOf?(event: RecordedOf<E>): string;
+  groupOf?(event: RecordedOf<E>): string;
+}
+
+/**
+ * The projection as the runner takes it. The one place an event's type stands for its data's
+ * shape: the runner delivers only the types named in `eventTypes` (projection-runner.spec.ts).
+ */
+export function eventProjection<E extends DomainEvent<string, object>>(projection: EventProjection<E>): Projection {
+  return projection as unknown as Projection;
+}
+
 export const PROJECTIONS = Symbol('Projections');
 
 /** A reactor's ordering key (Projection.keyOf): the event's organization, then what orders it within the organization. */
-export const orderingKey = (event: RecordedEvent, within: string): string => `${event.metadata.orgId}|${within}`;
+export const orderingKey = (event: Pick<RecordedEvent, 'metadata'>, within: string): string => `${event.metadata.orgId}|${within}`;

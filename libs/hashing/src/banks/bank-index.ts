@@ -1,5 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, Optional } from '@nestjs/common';
 import type { EventStore, Subscription } from '#warden/eventstore';
+import type { HashBankEvent } from '#warden/catalog/contracts';
+import { recordedAs } from '#warden/kernel';
 import { EVENT_STORE } from '#warden/storage';
 import { PdqIndex } from '../domain/hash-index.js';
 
@@ -87,8 +89,9 @@ export class BankIndex implements OnApplicationShutdown {
       onEvents: async (events) => {
         for (const e of events) {
           if (e.position <= this.position) continue;
-          if (e.type === 'HashBankHashesAdded') this.add(e.metadata.orgId, e.data as unknown as BankEvent);
-          else if (e.type === 'HashBankHashesRemoved') this.remove(e.metadata.orgId, e.data as unknown as BankEvent);
+          const bank = recordedAs<HashBankEvent>(e, 'HashBankHashesAdded', 'HashBankHashesRemoved');
+          if (bank?.type === 'HashBankHashesAdded') this.add(e.metadata.orgId, bank.data);
+          else if (bank?.type === 'HashBankHashesRemoved') this.remove(e.metadata.orgId, bank.data);
           this.position = e.position;
         }
       },

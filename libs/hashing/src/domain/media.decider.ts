@@ -1,19 +1,5 @@
-import type { Decider, DomainEvent } from '#warden/kernel';
-
-/**
- * One media URL of one item version, fetched and hashed once (or why it could not be). Generic in
- * the result, whose shape the rules module's MediaHasher port defines: the decision never looks
- * inside it, and the domain stays clear of that module's index (and its Nest code).
- *
- * `result` (the URL, without its query string, and the image's hashes or why there are none) is
- * the item's data as much as the URL it came from: sealed under `subject`'s key (the item's
- * subject, as its ItemSubmitted's data), so a GDPR deletion erases it, and it then reads as null.
- * Events recorded before version 4 have no subject (null) and an unsealed result.
- */
-export type MediaHashedOf<Result> = DomainEvent<
-  'MediaHashed',
-  { item: { id: string; typeId: string }; version: number; subject: string | null; result: Result | null }
->;
+import type { Decider } from '#warden/kernel';
+import type { MediaHashedOf } from './media.events.js';
 
 /** Records what fetching and hashing one media URL of an item version gave. */
 export interface RecordMediaResult<Result> {

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { EventStore } from '#warden/eventstore';
-import { type CommandContext, deterministicId, DomainError, redactUrl, streamName } from '#warden/kernel';
+import { type CommandContext, deterministicId, DomainError, recordedAs, redactUrl, streamName } from '#warden/kernel';
 import { GUARDED_HTTP_CLIENT, type GuardedHttpClient, OutboundError, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
 import { AggregateStore, EVENT_STORE } from '#warden/storage';
 import type { HashedMedia, MediaHasher, MediaResult } from '#warden/rules';
 import { mediaDecider } from '../domain/media.decider.js';
 import { hashImage } from '../image-hashes.js';
-import type { MediaHashed } from './media.events.js';
+import type { MediaHashed } from '../domain/media.events.js';
 
 /** Media limits (spec 1.9, DESIGN.md section 6): 20 MiB, 3 redirects, 50 megapixels. */
 const MAX_BYTES = 20 * 1024 * 1024;
@@ -83,8 +83,9 @@ export class GuardedMediaHasher implements MediaHasher {
 
   /** The recorded result of `url`'s stream, with the whole URL again (signals look results up by it). */
   private async recorded(stream: string, url: string): Promise<MediaResult | undefined> {
-    const [event] = await this.events.readStream(stream, { maxCount: 1 });
-    return event ? withUrl((event.data as unknown as MediaHashed['data']).result, url) : undefined;
+    const [first] = await this.events.readStream(stream, { maxCount: 1 });
+    const event = first && recordedAs<MediaHashed>(first, 'MediaHashed');
+    return event ? withUrl(event.data.result, url) : undefined;
   }
 
   private async fetchAndHash(url: string): Promise<MediaResult> {

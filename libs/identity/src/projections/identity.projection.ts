@@ -1,18 +1,17 @@
-import type { Projection, ProjectionContext } from '#warden/eventstore';
-import type { RecordedEvent } from '#warden/kernel';
+import { eventProjection } from '#warden/eventstore';
 import { IDENTITY_EVENT_TYPES, type ApiKeyEvent, type OrganizationEvent } from '../domain/identity.events.js';
 import { API_KEYS, API_KEYS_BY_HASH, type ApiKeyDoc, type ApiKeyHashDoc, ORGANIZATIONS, type OrganizationDoc } from './identity.read-model.js';
 
 export const IDENTITY_PROJECTION = 'identity';
 
 /** Organizations and API keys; keys are also indexed by hash for authentication. */
-export const identityProjection: Projection = {
+export const identityProjection = eventProjection<OrganizationEvent | ApiKeyEvent>({
   name: IDENTITY_PROJECTION,
   collections: [ORGANIZATIONS, API_KEYS, API_KEYS_BY_HASH],
   eventTypes: IDENTITY_EVENT_TYPES,
   indexes: [{ collection: API_KEYS, fields: ['orgId'] }],
-  async apply(recorded: RecordedEvent, ctx: ProjectionContext) {
-    const event = { type: recorded.type, data: recorded.data } as unknown as OrganizationEvent | ApiKeyEvent;
+  async apply(recorded, ctx) {
+    const event = recorded;
     const at = recorded.metadata.occurredAt;
     switch (event.type) {
       case 'OrganizationCreated':
@@ -58,4 +57,4 @@ export const identityProjection: Projection = {
       }
     }
   },
-};
+});

@@ -1,5 +1,5 @@
 import type { Projection, ProjectionContext } from '#warden/eventstore';
-import type { RecordedEvent } from '#warden/kernel';
+import { type RecordedEvent, recordedAs } from '#warden/kernel';
 import { SECOND_FACTOR_EVENT_TYPES, type SecondFactorEvent } from '../domain/second-factor.events.js';
 import { SECOND_FACTOR_POLICIES, SECOND_FACTORS, type SecondFactorDoc, secondFactorDocId, type SecondFactorPolicyDoc } from './second-factor.read-model.js';
 
@@ -23,7 +23,8 @@ export const secondFactorProjection: Projection = {
       ctx.put(SECOND_FACTOR_POLICIES, orgId, { orgId, required: settings?.requireSecondFactor === true } satisfies SecondFactorPolicyDoc);
       return;
     }
-    const event = { type: recorded.type, data: recorded.data } as unknown as SecondFactorEvent;
+    const event = recordedAs<SecondFactorEvent>(recorded, ...SECOND_FACTOR_EVENT_TYPES);
+    if (!event) return;
     const id = secondFactorDocId(event.data.orgId, event.data.userId);
     const base = { orgId: event.data.orgId, userId: event.data.userId };
     switch (event.type) {

@@ -1,5 +1,5 @@
 import type { Projection, ProjectionContext } from '#warden/eventstore';
-import { type RecordedEvent, SUBJECT_ERASURE_REQUESTED_EVENT, type SubjectErasedData } from '#warden/kernel';
+import { type RecordedEvent, recordedAs, SUBJECT_ERASURE_REQUESTED_EVENT, subjectErasureOf } from '#warden/kernel';
 import { USER_EVENT_TYPES, type UserEvent } from '../domain/user.events.js';
 import { CONSOLE_SESSIONS, type ConsoleSessionDoc, USERS, USERS_BY_EMAIL, type UserDoc, type UserEmailDoc } from './users.read-model.js';
 
@@ -16,15 +16,17 @@ export const usersProjection: Projection = {
   eventTypes: [...USER_EVENT_TYPES, SUBJECT_ERASURE_REQUESTED_EVENT],
   indexes: [{ collection: USERS, fields: ['orgId'] }],
   async apply(recorded: RecordedEvent, ctx: ProjectionContext) {
-    if (recorded.type === SUBJECT_ERASURE_REQUESTED_EVENT) {
+    const erasure = recorded.type === SUBJECT_ERASURE_REQUESTED_EVENT ? subjectErasureOf(recorded) : undefined;
+    if (erasure) {
       // A GDPR deletion of this account is under way: the plaintext copy of its email goes (a rebuild
       // after the key is forgotten reads it as null anyway).
-      const userId = (recorded.data as unknown as SubjectErasedData).consoleUserId;
+      const userId = erasure.consoleUserId;
       const user = userId ? await ctx.get<UserDoc>(USERS, userId) : undefined;
       if (user) ctx.put(USERS, user.id, { ...user, email: null });
       return;
     }
-    const event = { type: recorded.type, data: recorded.data } as unknown as UserEvent;
+    const event = recordedAs<UserEvent>(recorded, ...USER_EVENT_TYPES);
+    if (!event) return;
     if (event.type === 'UserCreated') {
       const d = event.data;
       ctx.put(USERS, d.userId, {

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { EventStore, Subscription } from '#warden/eventstore';
-import { SUBJECT_ERASED_EVENT, SUBJECT_ERASURE_REQUESTED_EVENT, type SubjectErasedData } from '#warden/kernel';
+import { SUBJECT_ERASED_EVENT, SUBJECT_ERASURE_REQUESTED_EVENT, subjectErasureOf } from '#warden/kernel';
 
 const RETRY_MS = 1_000;
 
@@ -59,8 +59,8 @@ export class ErasureWatch {
       onEvents: async (events, through) => {
         for (const e of events) {
           if (e.position <= this.position) continue;
-          if (e.type === SUBJECT_ERASURE_REQUESTED_EVENT || e.type === SUBJECT_ERASED_EVENT)
-            this.onErased(e.metadata.orgId, (e.data as unknown as SubjectErasedData).subject);
+          const erasure = subjectErasureOf(e);
+          if (erasure) this.onErased(e.metadata.orgId, erasure.subject);
           this.position = e.position;
         }
         if (through !== undefined && through > this.position) this.position = through;

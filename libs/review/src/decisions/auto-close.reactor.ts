@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
-import { orderingKey, type Projection } from '#warden/eventstore';
-import type { ActionExecuted } from '#warden/enforcement';
-import type { RecordedEvent } from '#warden/kernel';
+import type { ActionExecuted } from '#warden/enforcement/contracts';
+import { eventProjection, orderingKey, type Projection } from '#warden/eventstore';
+import type { RecordedOf } from '#warden/kernel';
 import type { ReviewJobDecided } from '../domain/review-job.events.js';
 import type { JobAutoCloser } from './job-auto-closer.js';
 
@@ -27,17 +27,17 @@ export function autoCloseReactor(deps: { closer: JobAutoCloser; sweepEveryMs?: n
       .catch((error: unknown) => logger.warn({ msg: 'closing expired review jobs failed', error: String(error) }))
       .finally(() => (sweeping = undefined));
   };
-  const closeOthers = async (event: RecordedEvent) => {
+  const closeOthers = async (event: RecordedOf<ReviewJobDecided | ActionExecuted>) => {
     const context = { orgId: event.metadata.orgId, correlationId: event.metadata.correlationId, causationId: event.id, actor: 'review' };
     if (event.type === 'ActionExecuted') {
-      await deps.closer.closeJobsOfReportedItems(event.data as unknown as ActionExecuted['data'], context);
+      await deps.closer.closeJobsOfReportedItems(event.data, context);
       return;
     }
-    const data = event.data as unknown as ReviewJobDecided['data'];
+    const { data } = event;
     if (data.type !== 'CUSTOM_ACTION') return;
     await deps.closer.closeOtherJobs(data, context);
   };
-  return {
+  return eventProjection<ReviewJobDecided | ActionExecuted>({
     name: AUTO_CLOSE_REACTOR,
     reactor: true,
     collections: [],
@@ -56,5 +56,5 @@ export function autoCloseReactor(deps: { closer: JobAutoCloser; sweepEveryMs?: n
       timer = undefined;
       await sweeping;
     },
-  };
+  });
 }

@@ -1,15 +1,8 @@
+import type { DecisionActionCallback } from '#warden/callbacks/contracts';
 import type { ActionDefinition, ItemTypeDefinition } from '#warden/catalog/contracts';
 import { canonicalJsonDigest, deterministicId, itemSubject } from '#warden/kernel';
 import type { ReviewJobState } from './review-job.decider.js';
-import type {
-  ChildSafetyReportRecorded,
-  DecisionCallbackRequested,
-  ItemVersionSeen,
-  JobItem,
-  JobPolicy,
-  ReportReasons,
-  Reporter,
-} from './review-job.events.js';
+import type { ChildSafetyReportRecorded, ItemVersionSeen, JobItem, JobPolicy, ReportReasons, Reporter } from './review-job.events.js';
 
 /** The item version a decision is made on, as submitted (opened), read by the handler. */
 export interface DecidedItem {
@@ -79,7 +72,7 @@ export function decisionCallbacks(input: {
   parameters: { [name: string]: unknown };
   decidedItem: DecidedItem;
   reports: readonly MergedReport[];
-}): DecisionCallbackRequested['data'][] {
+}): DecisionActionCallback[] {
   const reportHistory = input.reports.length === 0 ? null : input.reports.map((r) => ({ reason: r.reason, reporter: r.reporter }));
   return input.actions.map((action) => ({
     deliveryId: decisionDeliveryId(input.orgId, input.decisionId, action.id),

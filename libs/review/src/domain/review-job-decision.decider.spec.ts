@@ -1,7 +1,8 @@
+import type { DecisionActionCallback } from '#warden/callbacks/contracts';
 import { describe, expect, it } from 'vitest';
 import { deciderSpecification, DomainError } from '#warden/kernel';
 import { reviewJobDecider, type ReviewJobCommand } from './review-job.decider.js';
-import type { DecisionCallbackRequested, EnqueueRequest, ReviewJobEvent } from './review-job.events.js';
+import type { EnqueueRequest, ReviewJobEvent } from './review-job.events.js';
 
 /** The Decide and AutoClose commands of the review job decider: given events, when a command, then events. */
 const spec = deciderSpecification(reviewJobDecider);
@@ -26,7 +27,7 @@ const claimed: ReviewJobEvent = {
   type: 'ReviewJobClaimed',
   data: { jobId: 'j1', moderatorId: 'm1', lockTokenHash: 'h1', claimedAt: '2026-01-01T00:01:00.000Z', expiresAt: '2026-01-01T00:11:00.000Z' },
 };
-const callback: DecisionCallbackRequested['data'] = {
+const callback: DecisionActionCallback = {
   deliveryId: 'd1',
   item,
   action: { id: 'remove' },

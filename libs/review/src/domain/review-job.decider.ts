@@ -1,8 +1,8 @@
+import type { DecisionActionCallback } from '#warden/callbacks/contracts';
 import type { Decider } from '#warden/kernel';
 import { jobClosed, jobLocked, jobNotFound, lockExpired, lockNotHeld } from './review-job.errors.js';
 import type {
   ChildSafetyReportRecorded,
-  DecisionCallbackRequested,
   EnqueueRequest,
   JobItem,
   ReportReasons,
@@ -37,7 +37,7 @@ export type ReviewJobCommand =
       lockTokenHash: string;
       /** The decision, checked by the handler against the catalog (actions, policies, parameters). */
       decision: Omit<ReviewJobDecided['data'], 'jobId' | 'decidedAt' | 'closeReason'>;
-      callbacks: DecisionCallbackRequested['data'][];
+      callbacks: DecisionActionCallback[];
       childSafetyReport: ChildSafetyReportRecorded['data'] | null;
       now: string;
     }

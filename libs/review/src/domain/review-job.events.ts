@@ -1,3 +1,4 @@
+import type { ActionCallbackRequested, ActionEnvironment } from '#warden/callbacks/contracts';
 import type { Penalty } from '#warden/catalog/contracts';
 import type { DomainEvent } from '#warden/kernel';
 
@@ -241,30 +242,24 @@ export type ChildSafetyReportRecorded = DomainEvent<
 >;
 
 /**
- * A decision's action callback for the callbacks module (the same event type the rules engine
- * publishes, with the decision's fields; see the callbacks module's delivery reactor).
+ * An item bound for human review: a rule's ENQUEUE_TO_MRT / ENQUEUE_TO_CHILD_SAFETY action (the
+ * rules engine), or an executed action's or a strike threshold's (enforcement). The review module
+ * creates the job and owns the contract (docs/architecture.md, "Events").
  */
-export type DecisionCallbackRequested = DomainEvent<
-  'ActionCallbackRequested',
+export type ReviewEnqueueRequested = DomainEvent<
+  'ReviewEnqueueRequested',
   {
-    deliveryId: string;
+    /** The request's idempotency key, derived by the publisher (per content and action for a rule). */
+    jobId: string;
     item: JobItem;
-    action: { id: string };
+    version: number;
+    queueId: 'default' | 'child-safety';
+    /** RULE_EXECUTION from rules; POST_ACTIONS from what follows an action (an executed action, a strike threshold). */
+    source: 'RULE_EXECUTION' | 'POST_ACTIONS';
+    actionId: string;
     policies: JobPolicy[];
     rules: Array<{ id: string; name: string }>;
-    custom: { [key: string]: unknown };
-    creator: { id: string; typeId: string } | null;
-    environment: 'MANUAL';
-    trigger: 'decision';
-    actorEmail: string;
-    actorNote: string | null;
-    parameters: { [key: string]: unknown };
-    decisionReason: string | null;
-    /** The item version the decision was made on and its content digest (ReviewJobDecided's `item`). */
-    decidedOn: ItemVersionSeen;
-    /** The merged reports (reason and reporter), sealed under `subject`, each reason again under its reporter's key. */
-    reportHistory: Array<{ reason: string | null; reporter: Reporter }> | null;
-    subject: string | null;
+    environment: ActionEnvironment;
   }
 >;
 
@@ -278,7 +273,7 @@ export type ReviewJobEvent =
   | ReviewJobAssigned
   | ReviewJobDecided
   | ChildSafetyReportRecorded
-  | DecisionCallbackRequested;
+  | ActionCallbackRequested;
 
 export const REVIEW_JOB_EVENT_TYPES: ReadonlyArray<ReviewJobEvent['type']> = [
   'ReviewJobOpened',

@@ -1,7 +1,7 @@
 import type { QueryBus } from '@nestjs/cqrs';
 import { CHILD_SAFETY_QUEUE_ID, GetLiveEntitiesQuery } from '#warden/catalog';
-import { orderingKey, type Projection } from '#warden/eventstore';
-import type { CommandContext, RecordedEvent } from '#warden/kernel';
+import { eventProjection, orderingKey, type Projection } from '#warden/eventstore';
+import type { CommandContext, RecordedEvent, RecordedOf } from '#warden/kernel';
 import type { AggregateStore } from '#warden/storage';
 import type { ReportSubmitted } from '../domain/report.events.js';
 import { reviewJobDecider } from '../domain/review-job.decider.js';
@@ -19,7 +19,7 @@ export interface ReportRoutingDeps {
   readonly aggregates: AggregateStore;
 }
 
-const contextOf = (event: RecordedEvent): CommandContext => ({
+const contextOf = (event: Pick<RecordedEvent, 'id' | 'metadata'>): CommandContext => ({
   orgId: event.metadata.orgId,
   correlationId: event.metadata.correlationId,
   causationId: event.id,
@@ -44,21 +44,23 @@ async function typeNameOf(queries: QueryBus, orgId: string, typeId: string): Pro
  * with the routing inputs REPORT_REASON, REPORTED_POLICY and REPORT_COUNT — picks the queue, and
  * none the default queue. The request id is the report id, so a re-run merges nothing twice.
  */
-const handle = (deps: ReportRoutingDeps, event: RecordedEvent) =>
+type RoutedEvent = RecordedOf<ReportSubmitted | ReviewJobDecided>;
+
+const handle = (deps: ReportRoutingDeps, event: RoutedEvent) =>
   event.type === 'ReportSubmitted' ? routeReport(deps, event) : recreateTransformedJob(deps, event);
 
 /** Events about one item (a report of it) or one job (a decision of it) keep their order. */
-function itemOrJob(event: RecordedEvent): string {
+function itemOrJob(event: RoutedEvent): string {
   if (event.type === 'ReportSubmitted') {
-    const { reportedItem } = event.data as unknown as ReportSubmitted['data'];
+    const { reportedItem } = event.data;
     return `item:${reportedItem.typeId}:${reportedItem.id}`;
   }
-  return `job:${String(event.data['jobId'])}`;
+  return `job:${event.data.jobId}`;
 }
 
-async function routeReport(deps: ReportRoutingDeps, event: RecordedEvent): Promise<void> {
+async function routeReport(deps: ReportRoutingDeps, event: RecordedOf<ReportSubmitted>): Promise<void> {
   const orgId = event.metadata.orgId;
-  const data = event.data as unknown as ReportSubmitted['data'];
+  const { data } = event;
   const item = { id: data.reportedItem.id, typeId: data.reportedItem.typeId };
   const policies = await reportedPolicies(deps.queries, orgId, data.policyId);
   const routed = data.csam
@@ -96,8 +98,8 @@ async function routeReport(deps: ReportRoutingDeps, event: RecordedEvent): Promi
  * MRT_JOB) with its requests carried over, so its history is kept. The request id is the
  * decision's id: a re-run finds it in the new job and adds nothing.
  */
-async function recreateTransformedJob(deps: ReportRoutingDeps, event: RecordedEvent): Promise<void> {
-  const decided = event.data as unknown as ReviewJobDecided['data'];
+async function recreateTransformedJob(deps: ReportRoutingDeps, event: RecordedOf<ReviewJobDecided>): Promise<void> {
+  const decided = event.data;
   if (decided.type !== 'TRANSFORM_JOB_AND_RECREATE_IN_QUEUE' || decided.targetQueueId === null) return;
   const orgId = event.metadata.orgId;
   const state = await deps.aggregates.state(reviewJobStream(orgId, decided.jobId), reviewJobDecider);
@@ -120,7 +122,7 @@ async function recreateTransformedJob(deps: ReportRoutingDeps, event: RecordedEv
 }
 
 export function reportRoutingReactor(deps: ReportRoutingDeps): Projection {
-  return {
+  return eventProjection<ReportSubmitted | ReviewJobDecided>({
     name: REPORT_ROUTING_REACTOR,
     reactor: true,
     collections: [],
@@ -132,5 +134,5 @@ export function reportRoutingReactor(deps: ReportRoutingDeps): Projection {
     // log order.
     keyOf: (event) => orderingKey(event, itemOrJob(event)),
     apply: (event) => handle(deps, event),
-  };
+  });
 }

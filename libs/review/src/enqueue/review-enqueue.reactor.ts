@@ -1,8 +1,7 @@
 import { CHILD_SAFETY_QUEUE_ID } from '#warden/catalog';
-import { orderingKey, type Projection } from '#warden/eventstore';
-import type { RecordedEvent } from '#warden/kernel';
-import type { ReviewEnqueueRequested } from '#warden/rules';
-import type { EnqueueRequest } from '../domain/review-job.events.js';
+import { eventProjection, orderingKey, type Projection } from '#warden/eventstore';
+import type { RecordedOf } from '#warden/kernel';
+import type { EnqueueRequest, ReviewEnqueueRequested } from '../domain/review-job.events.js';
 import type { JobEnqueuer } from './job-enqueuer.js';
 import type { ReviewRouter } from './review-router.js';
 
@@ -10,15 +9,15 @@ export const REVIEW_ENQUEUE_REACTOR = 'review-enqueue';
 
 /**
  * Items bound for review become jobs: a rule's ENQUEUE_TO_MRT / ENQUEUE_TO_CHILD_SAFETY action
- * (ReviewEnqueueRequested, published by the rules engine). ENQUEUE_TO_MRT goes through the routing
+ * (ReviewEnqueueRequested, published by the rules engine, and by enforcement for an executed action or a strike threshold). ENQUEUE_TO_MRT goes through the routing
  * rules like a report, without the report inputs (conditions on them are unknown: they do not
  * pass); ENQUEUE_TO_CHILD_SAFETY goes to child-safety. The request id is the id the engine derived
  * for the publication, so a re-run merges nothing twice.
  */
 export function reviewEnqueueReactor(deps: { enqueuer: JobEnqueuer; router: ReviewRouter }): Projection {
-  const enqueueRuleRequest = async (event: RecordedEvent) => {
+  const enqueueRuleRequest = async (event: RecordedOf<ReviewEnqueueRequested>) => {
     const orgId = event.metadata.orgId;
-    const data = event.data as unknown as ReviewEnqueueRequested['data'];
+    const { data } = event;
     const { queueId, routedBy } =
       data.queueId === CHILD_SAFETY_QUEUE_ID
         ? { queueId: CHILD_SAFETY_QUEUE_ID, routedBy: null }
@@ -39,7 +38,7 @@ export function reviewEnqueueReactor(deps: { enqueuer: JobEnqueuer; router: Revi
       { queueId, item: data.item, request },
     );
   };
-  return {
+  return eventProjection<ReviewEnqueueRequested>({
     name: REVIEW_ENQUEUE_REACTOR,
     reactor: true,
     collections: [],
@@ -48,9 +47,9 @@ export function reviewEnqueueReactor(deps: { enqueuer: JobEnqueuer; router: Revi
     needsPersonalData: false,
     // Items at once (their appends share group commits); one item's requests in log order.
     keyOf: (event) => {
-      const { item } = event.data as unknown as ReviewEnqueueRequested['data'];
+      const { item } = event.data;
       return orderingKey(event, `item:${item.typeId}:${item.id}`);
     },
     apply: (event) => enqueueRuleRequest(event),
-  };
+  });
 }

@@ -1,5 +1,5 @@
 import type { Projection, ProjectionContext } from '#warden/eventstore';
-import { redactUrl, SUBJECT_ERASED_EVENT, SUBJECT_ERASURE_REQUESTED_EVENT, type SubjectErasedData, userSubject } from '#warden/kernel';
+import { recordedAs, redactUrl, SUBJECT_ERASED_EVENT, SUBJECT_ERASURE_REQUESTED_EVENT, subjectErasureOf, userSubject } from '#warden/kernel';
 import type { ReadDocument } from '#warden/readstore';
 import type { ChildSafetyReportRecorded, IncidentReport } from '../domain/review-job.events.js';
 
@@ -10,7 +10,7 @@ export const CHILD_SAFETY_REPORTS_BY_SUBJECT = 'child_safety_reports_by_subject'
 /** A reporter's report ids (opaque ids only): the reports whose incident holds their reason. */
 export const CHILD_SAFETY_REPORTS_BY_REPORTER = 'child_safety_reports_by_reporter';
 
-/** The fields ChildSafetyReportRecorded seals (review.module.ts): what an erasure blanks here. */
+/** The fields ChildSafetyReportRecorded seals (REVIEW_PERSONAL_DATA in contracts.ts): what an erasure blanks here. */
 const SEALED = ['incident', 'reportedBy', 'mediaUrls'] as const;
 type Recorded = ChildSafetyReportRecorded['data'];
 
@@ -48,11 +48,12 @@ export const childSafetyReportsProjection: Projection = {
   indexes: [{ collection: CHILD_SAFETY_REPORTS, fields: ['orgId', 'recordedAt'] }],
   async apply(event, ctx) {
     const orgId = event.metadata.orgId;
-    if (event.type === SUBJECT_ERASURE_REQUESTED_EVENT || event.type === SUBJECT_ERASED_EVENT) {
-      return eraseSubject(orgId, (event.data as unknown as SubjectErasedData).subject, ctx);
-    }
+    const erasure = subjectErasureOf(event);
+    if (erasure) return eraseSubject(orgId, erasure.subject, ctx);
+    const recorded = recordedAs<ChildSafetyReportRecorded>(event, 'ChildSafetyReportRecorded');
+    if (!recorded) return;
     // The sealed fields read as null once the subject's key is forgotten (a rebuild after an erasure).
-    const { subject, ...report } = event.data as unknown as Omit<ChildSafetyReportDoc, 'orgId'> & { subject: string | null };
+    const { subject, ...report }: Omit<ChildSafetyReportDoc, 'orgId'> & { subject: string | null } = recorded.data;
     const doc: ChildSafetyReportDoc = { ...report, mediaUrls: report.mediaUrls?.map(redactUrl) ?? null, orgId };
     ctx.put(CHILD_SAFETY_REPORTS, childSafetyReportDocId(orgId, report.reportId), doc as unknown as ReadDocument);
     if (subject !== null) await remember(CHILD_SAFETY_REPORTS_BY_SUBJECT, orgId, subject, report.reportId, ctx);

@@ -1,5 +1,5 @@
-import type { Projection, ProjectionContext } from '#warden/eventstore';
-import { deterministicId, type RecordedEvent } from '#warden/kernel';
+import { eventProjection } from '#warden/eventstore';
+import { deterministicId } from '#warden/kernel';
 import type { ReadDocument } from '#warden/readstore';
 import type { ReportSubmitted } from '../domain/report.events.js';
 
@@ -22,15 +22,15 @@ export const reportCountDocId = (orgId: string, item: { typeId: string; id: stri
  * counted by its id, so a redelivered event changes nothing. (Job documents count only the
  * reports merged into one job; this counts every report of the item, across jobs and queues.)
  */
-export const reportCountsProjection: Projection = {
+export const reportCountsProjection = eventProjection<ReportSubmitted>({
   name: REPORT_COUNTS_PROJECTION,
   collections: [REPORT_COUNTS],
   eventTypes: ['ReportSubmitted'],
   // Ids only: the sealed reason and context items are not read.
   needsPersonalData: false,
-  async apply(recorded: RecordedEvent, ctx: ProjectionContext) {
+  async apply(recorded, ctx) {
     const orgId = recorded.metadata.orgId;
-    const data = recorded.data as unknown as ReportSubmitted['data'];
+    const { data } = recorded;
     const id = reportCountDocId(orgId, data.reportedItem);
     const previous = await ctx.get<ReportCountDoc>(REPORT_COUNTS, id);
     if (previous?.reportIds.includes(data.reportId)) return;
@@ -42,4 +42,4 @@ export const reportCountsProjection: Projection = {
     };
     ctx.put(REPORT_COUNTS, id, doc as unknown as ReadDocument);
   },
-};
+});

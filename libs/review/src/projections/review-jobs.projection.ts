@@ -1,5 +1,4 @@
-import type { Projection, ProjectionContext } from '#warden/eventstore';
-import type { RecordedEvent } from '#warden/kernel';
+import { eventProjection } from '#warden/eventstore';
 import type { ReadDocument } from '#warden/readstore';
 import { fifoKey, priorityKey, severityOf } from '../domain/job-order.js';
 import { type EnqueueRequest, REVIEW_JOB_EVENT_TYPES, type ReviewJobEvent } from '../domain/review-job.events.js';
@@ -47,7 +46,7 @@ function withRequests(doc: ReviewJobDoc, requests: readonly EnqueueRequest[]): R
  * candidates: every claim is decided on the job's stream. Idempotent by the job stream's revision
  * (and the store's per-document positions).
  */
-export const reviewJobsProjection: Projection = {
+export const reviewJobsProjection = eventProjection<ReviewJobEvent>({
   name: REVIEW_JOBS_PROJECTION,
   collections: [REVIEW_JOBS],
   eventTypes: [...JOB_EVENTS],
@@ -69,16 +68,16 @@ export const reviewJobsProjection: Projection = {
     { collection: REVIEW_JOBS, fields: ['orgId', 'queueId', 'fifoKey'] },
     { collection: REVIEW_JOBS, fields: ['orgId', 'fifoKey'] },
   ],
-  async apply(recorded: RecordedEvent, ctx: ProjectionContext) {
+  async apply(recorded, ctx) {
     const orgId = recorded.metadata.orgId;
-    const event = { type: recorded.type, data: recorded.data } as unknown as ReviewJobEvent;
+    const event = recorded;
     const id = reviewJobDocId(orgId, (event.data as { jobId: string }).jobId);
     const previous = await ctx.get<ReviewJobDoc>(REVIEW_JOBS, id);
     if (previous && previous.revision >= recorded.revision) return;
     const doc = next(previous, event, orgId);
     if (doc) ctx.put(REVIEW_JOBS, id, { ...doc, revision: recorded.revision } as unknown as ReadDocument);
   },
-};
+});
 
 function next(previous: ReviewJobDoc | undefined, event: ReviewJobEvent, orgId: string): ReviewJobDoc | undefined {
   if (event.type === 'ReviewJobOpened') {

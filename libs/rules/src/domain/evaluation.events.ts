@@ -1,9 +1,11 @@
-import type { DomainEvent } from '#warden/kernel';
+import type { ActionCallbackRequested, ActionEnvironment } from '#warden/callbacks/contracts';
 import type { Penalty } from '#warden/catalog/contracts';
+import type { DomainEvent } from '#warden/kernel';
+import type { ReviewEnqueueRequested } from '#warden/review/contracts';
 import type { ConditionRecord, Outcome } from './evaluation.model.js';
 
 /** Where an evaluation ran: only LIVE (for LIVE rules), RETROACTION and MANUAL publish actions. */
-export type Environment = 'LIVE' | 'RETROACTION' | 'MANUAL' | 'BACKTEST';
+export type Environment = ActionEnvironment;
 
 export interface RuleResult {
   id: string;
@@ -85,50 +87,6 @@ export type ItemEvaluated = DomainEvent<
   Omit<Evaluation, 'rules'> & { rules: StoredRuleResult[]; conditionValues?: StoredConditionValue[][] | null }
 >;
 
-/** A customer-defined action to deliver as a signed callback (the callbacks module sends it). */
-export type ActionCallbackRequested = DomainEvent<
-  'ActionCallbackRequested',
-  {
-    deliveryId: string;
-    item: ItemRef;
-    action: { id: string };
-    policies: PublishedAction['policies'];
-    rules: PublishedAction['rules'];
-    custom: { [key: string]: unknown };
-    creator: { id: string; typeId: string } | null;
-    environment: Environment;
-    /**
-     * The content acted on (item-content.ts: digest and the version where it began), so that one
-     * action on one content strikes its user once, however often the content is re-sent. Absent on
-     * actions published before it was recorded.
-     */
-    content?: string;
-    /**
-     * Who published it: absent or `rule` from the rules engine; `decision` (review),
-     * `strike-threshold` (enforcement) and `post-actions` (an action the platform executed) when
-     * other modules publish the same event.
-     */
-    trigger?: 'rule' | 'decision' | 'strike-threshold' | 'post-actions';
-  }
->;
-
-/** An item bound for human review (the review module creates the job). */
-export type ReviewEnqueueRequested = DomainEvent<
-  'ReviewEnqueueRequested',
-  {
-    jobId: string;
-    item: ItemRef;
-    version: number;
-    queueId: 'default' | 'child-safety';
-    /** RULE_EXECUTION from rules; POST_ACTIONS from what follows an action (a strike threshold). */
-    source: 'RULE_EXECUTION' | 'POST_ACTIONS';
-    actionId: string;
-    policies: PublishedAction['policies'];
-    rules: PublishedAction['rules'];
-    environment: Environment;
-  }
->;
-
 /**
  * v2 adds `content`, the digest of the item content counted (item-content.ts), so that identical
  * content re-submitted the same day is counted once; null in v1 events, which counted versions.
@@ -138,6 +96,10 @@ export type RuleDailyActionCounted = DomainEvent<
   { ruleId: string; item: { id: string; typeId: string }; version: number; content: string | null }
 >;
 
+/**
+ * What an evaluation appends: its record, and the actions it publishes, whose contracts their
+ * consumers own (ActionCallbackRequested the callbacks module's, ReviewEnqueueRequested review's).
+ */
 export type EvaluationEvent = ItemEvaluated | ActionCallbackRequested | ReviewEnqueueRequested;
 
 /** The stored form of an evaluation (ItemEvaluated's data). */

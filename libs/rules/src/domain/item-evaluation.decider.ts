@@ -1,13 +1,8 @@
+import type { ActionCallbackRequested } from '#warden/callbacks/contracts';
+import type { ReviewEnqueueRequested } from '#warden/review/contracts';
 import type { ActionDefinition } from '#warden/catalog/contracts';
 import { type Decider, deterministicId } from '#warden/kernel';
-import {
-  type ActionCallbackRequested,
-  encodeEvaluation,
-  type Evaluation,
-  type EvaluationEvent,
-  type PublishedAction,
-  type ReviewEnqueueRequested,
-} from './evaluation.events.js';
+import { encodeEvaluation, type Evaluation, type EvaluationEvent, type PublishedAction } from './evaluation.events.js';
 
 /** Records an item version's evaluation and publishes its actions. */
 export interface RecordEvaluation {

@@ -1,5 +1,5 @@
-import type { Projection } from '#warden/eventstore';
-import type { ItemSubmitted } from '#warden/ingestion';
+import { eventProjection } from '#warden/eventstore';
+import type { ItemSubmitted } from '#warden/ingestion/contracts';
 
 export const CREATOR_SUBMISSIONS = 'ingestion_creator_submissions';
 /** Enough history for CREATOR_SUBMISSION_COUNT windows; older submissions are dropped. */
@@ -14,14 +14,14 @@ export const creatorSubmissionsDocId = (orgId: string, creator: { id: string; ty
  * ItemSubmitted events, for the CREATOR_SUBMISSION_COUNT signal. Its name and collection are those
  * it had under ingestion, so existing read models and checkpoints carry on.
  */
-export const creatorSubmissionsProjection: Projection = {
+export const creatorSubmissionsProjection = eventProjection<ItemSubmitted>({
   name: 'creator-submissions',
   collections: [CREATOR_SUBMISSIONS],
   eventTypes: ['ItemSubmitted'],
   // Only the creator (an opaque id) is read: the sealed item data stays sealed.
   needsPersonalData: false,
   async apply(event, ctx) {
-    const data = event.data as unknown as ItemSubmitted['data'];
+    const { data } = event;
     // A version fetched from the customer (docs/partial-items.md) is no new submission by its creator.
     if (!data.creator || data.source === 'partial-fetch') return;
     const id = creatorSubmissionsDocId(event.metadata.orgId, data.creator);
@@ -32,7 +32,7 @@ export const creatorSubmissionsProjection: Projection = {
     };
     ctx.put(CREATOR_SUBMISSIONS, id, { ...doc, times: [...doc.times, event.metadata.occurredAt].slice(-KEEP) });
   },
-};
+});
 
 /** How many of the creator's submissions fall within the window ending at `now`. */
 export function countWithin(doc: CreatorSubmissionsDoc | undefined, windowSeconds: number, now: Date): number {

@@ -1,5 +1,5 @@
-import type { Projection, ProjectionContext } from '#warden/eventstore';
-import { parseStreamName, type RecordedEvent } from '#warden/kernel';
+import { eventProjection, type ProjectionContext } from '#warden/eventstore';
+import { parseStreamName, type RecordedOf } from '#warden/kernel';
 import type { ItemEvaluated, RuleDailyActionCounted } from '../domain/evaluation.events.js';
 import { utcDay } from '../domain/rule-selection.js';
 import {
@@ -19,18 +19,18 @@ export const RULE_ACTIVITY_PROJECTION = 'rule-activity';
  * again after a crash changes nothing: the unit of work leaves alone every document that already
  * reflects an event (ProjectionContext's contract).
  */
-export const ruleActivityProjection: Projection = {
+export const ruleActivityProjection = eventProjection<ItemEvaluated | RuleDailyActionCounted>({
   name: RULE_ACTIVITY_PROJECTION,
   collections: [RULE_MATCHES, RULE_DAILY_ACTIONS],
   eventTypes: ['ItemEvaluated', 'RuleDailyActionCounted'],
   needsPersonalData: false,
   async apply(recorded, ctx) {
-    if (recorded.type === 'RuleDailyActionCounted') return counted(recorded as unknown as RecordedEvent<RuleDailyActionCounted['data']>, ctx);
-    return evaluated(recorded as unknown as RecordedEvent<ItemEvaluated['data']>, ctx);
+    if (recorded.type === 'RuleDailyActionCounted') return counted(recorded, ctx);
+    return evaluated(recorded, ctx);
   },
-};
+});
 
-async function evaluated(event: RecordedEvent<ItemEvaluated['data']>, ctx: ProjectionContext): Promise<void> {
+async function evaluated(event: RecordedOf<ItemEvaluated>, ctx: ProjectionContext): Promise<void> {
   const { item, version, environment, rules, actions } = event.data;
   // A backtest asks what a rule would have done: it matched nothing for real.
   if (environment === 'BACKTEST') return;
@@ -50,7 +50,7 @@ async function evaluated(event: RecordedEvent<ItemEvaluated['data']>, ctx: Proje
   }
 }
 
-async function counted(event: RecordedEvent<RuleDailyActionCounted['data']>, ctx: ProjectionContext): Promise<void> {
+async function counted(event: RecordedOf<RuleDailyActionCounted>, ctx: ProjectionContext): Promise<void> {
   const [orgId, ruleId, day] = parseStreamName(event.streamName).idParts as [string, string, string];
   // The stream is the rule's day: its length is the count, whatever else was redelivered.
   await updateDay(ctx, orgId, ruleId, day, (d) => ({ ...d, counted: Math.max(d.counted, event.revision + 1) }));

@@ -1,4 +1,5 @@
 import { Inject } from '@nestjs/common';
+import { recordedAs } from '#warden/kernel';
 import { CommandHandler, type ICommandHandler, QueryBus } from '@nestjs/cqrs';
 import { GetLiveEntitiesQuery } from '#warden/catalog';
 import type { EventStore } from '#warden/eventstore';
@@ -111,8 +112,8 @@ export class OpenAppealJobHandler implements ICommandHandler<OpenAppealJobComman
       if (job.decision?.actorId == null) continue;
       const events = await this.events.readStream(reviewJobStream(orgId, job.jobId));
       for (const e of events) {
-        if (e.type !== 'ReviewJobDecided') continue;
-        const decided = e.data as unknown as ReviewJobDecided['data'];
+        const decided = recordedAs<ReviewJobDecided>(e, 'ReviewJobDecided')?.data;
+        if (!decided) continue;
         if (decided.actor && decided.actionIds.some((a) => actionsTaken.includes(a))) deciders.add(decided.actor.userId);
       }
     }

@@ -2,7 +2,7 @@ import { Inject, Optional } from '@nestjs/common';
 import { type IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
 import { GetLiveEntitiesQuery, type ItemTypeDefinition } from '#warden/catalog';
 import type { EventStore } from '#warden/eventstore';
-import type { Clock } from '#warden/kernel';
+import { type Clock, recordedAs } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
 import type { ReadStore } from '#warden/readstore';
 import { USER_SCORE, USER_STRIKES, type UserScore, type UserStrikes } from '#warden/enforcement';
@@ -208,10 +208,13 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
   private async reportContexts(orgId: string, requests: readonly EnqueueRequest[]): Promise<Array<Partial<ReportSubmitted['data']>>> {
     const ids = requests.flatMap((r) => (r.report ? [r.report.reportId] : [])).slice(-MAX_REPORT_CONTEXTS);
     const submitted = await Promise.all(
-      ids.map(async (id) => (await this.events.readStream(reportStream(orgId, id), { maxCount: 1 })).find((e) => e.type === 'ReportSubmitted')),
+      ids.map(async (id) => {
+        const [first] = await this.events.readStream(reportStream(orgId, id), { maxCount: 1 });
+        return first && recordedAs<ReportSubmitted>(first, 'ReportSubmitted');
+      }),
     );
     return submitted
-      .flatMap((e) => (e ? [e.data as unknown as Partial<ReportSubmitted['data']>] : []))
+      .flatMap((e): Array<Partial<ReportSubmitted['data']>> => (e ? [e.data] : []))
       .sort((a, b) => String(a.reportedAt).localeCompare(String(b.reportedAt)));
   }
 

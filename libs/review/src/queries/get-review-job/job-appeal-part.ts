@@ -1,4 +1,5 @@
 import type { QueryBus } from '@nestjs/cqrs';
+import { recordedAs } from '#warden/kernel';
 import { ListItemDeliveriesQuery, type ItemDeliveryView } from '#warden/callbacks';
 import { GetLiveEntitiesQuery } from '#warden/catalog';
 import type { EventStore } from '#warden/eventstore';
@@ -94,8 +95,8 @@ async function decisionsByDelivery(deps: AppealPartDeps, orgId: string, item: It
       .filter((job) => job.decision?.actorId != null)
       .map(async (job) => {
         for (const e of await deps.events.readStream(reviewJobStream(orgId, job.jobId))) {
-          if (e.type !== 'ReviewJobDecided') continue;
-          const decided = e.data as unknown as ReviewJobDecided['data'];
+          const decided = recordedAs<ReviewJobDecided>(e, 'ReviewJobDecided')?.data;
+          if (!decided) continue;
           for (const deliveryId of decided.deliveryIds ?? []) {
             found.set(deliveryId, {
               decisionId: decided.decisionId,

@@ -2,6 +2,7 @@ import { Inject } from '@nestjs/common';
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import type { ReadStore } from '#warden/readstore';
 import type { EventStore } from '#warden/eventstore';
+import { recordedAs } from '#warden/kernel';
 import { EVENT_STORE, READ_STORE } from '#warden/storage';
 import { decodeEvaluation, type ItemEvaluated } from '../../domain/evaluation.events.js';
 import { ITEM_EVALUATIONS, type ItemEvaluationDoc } from '../../projections/item-evaluations.projection.js';
@@ -28,8 +29,9 @@ export class ListEvaluationsHandler implements IQueryHandler<ListEvaluationsQuer
     );
     const views = await Promise.all(
       docs.map(async (doc) => {
-        const [event] = await this.events.readStream(doc.stream, { maxCount: 1 });
-        return event ? { ...decodeEvaluation(event.data as unknown as ItemEvaluated['data']), evaluatedAt: doc.evaluatedAt } : undefined;
+        const [first] = await this.events.readStream(doc.stream, { maxCount: 1 });
+        const event = first && recordedAs<ItemEvaluated>(first, 'ItemEvaluated');
+        return event ? { ...decodeEvaluation(event.data), evaluatedAt: doc.evaluatedAt } : undefined;
       }),
     );
     return views.filter((v): v is EvaluationView => v !== undefined);

@@ -1,0 +1,27 @@
+/**
+ * The review module's framework-free contracts: the events it owns, declared once
+ * (docs/architecture.md, "Events"), and their personal-data rules. Other modules' code (their
+ * `domain/` too) imports these from `#warden/review/contracts`; the module's index re-exports them.
+ *
+ * ReviewEnqueueRequested is published by the rules engine and enforcement, and owned here, by the
+ * module that opens the job.
+ */
+import { reportReasonParts, subjectField, type PersonalDataRules } from '#warden/kernel';
+
+export type * from './domain/review-job.events.js';
+export { DECISION_TYPES, ENQUEUE_SOURCES, REVIEW_JOB_EVENT_TYPES } from './domain/review-job.events.js';
+export type * from './domain/report.events.js';
+export { reviewJobStream, reportStream } from './domain/review.streams.js';
+
+/** What reporters wrote is sealed under their keys; the rest of a job stays readable after an erasure (docs/gdpr.md). */
+export const REVIEW_PERSONAL_DATA: PersonalDataRules = {
+  ReviewJobOpened: { subject: subjectField, fields: ['reasons'] },
+  ReviewJobMerged: { subject: subjectField, fields: ['reasons'] },
+  ChildSafetyReportRecorded: {
+    subject: subjectField,
+    fields: ['incident', 'reportedBy', 'mediaUrls'],
+    parts: (e) => reportReasonParts((e.data['incident'] as { reports?: unknown } | null | undefined)?.reports, ['incident', 'reports']),
+  },
+  // A report: its reason and context items are what the reporter wrote, sealed under their key.
+  ReportSubmitted: { subject: subjectField, fields: ['reason', 'thread', 'additionalItems'] },
+};
