@@ -17,7 +17,7 @@ import { subjectRecordsProjection } from './projections/subject-records.projecti
 import { GetGdprDeletionHandler } from './queries/get-gdpr-deletion/get-gdpr-deletion.handler.js';
 
 /**
- * Compliance: GDPR deletion by crypto-shredding (DESIGN.md section 3) and the tamper-evident audit
+ * Compliance: GDPR deletion by crypto-shredding (docs/architecture.md, "Personal data") and the tamper-evident audit
  * chain with its signed checkpoints (docs/audit.md). The routes are AuditHttpModule's; the
  * erasure, the chain and the checkpoints run in the worker.
  */

@@ -33,7 +33,7 @@ import {
 } from '#warden/readstore';
 import { type IdempotencyStore, type Keyring, loadKeyring, MongoIdempotencyStore, SqliteIdempotencyStore, type WardenConfig } from '#warden/platform';
 
-/** The stores of one process, chosen by configuration (DESIGN.md section 2). */
+/** The stores of one process, chosen by configuration (docs/operations.md, "Profiles"). */
 export interface Storage {
   /** The log as the application sees it: personal fields sealed on write, opened on read. */
   readonly events: EventStore;

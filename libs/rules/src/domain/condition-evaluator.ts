@@ -1,5 +1,5 @@
 /**
- * Three-valued evaluation of a condition set (org-config.md, "The condition model").
+ * Three-valued evaluation of a condition set (docs/rules.md, "The condition model").
  * Pure: signals reach the network and read models only through the SignalContext.
  */
 import type { Comparator, ConditionSet, LeafCondition } from '#warden/catalog/contracts';
