@@ -10,7 +10,7 @@ function sourceFiles(dir: string): string[] {
     .map((e) => relative(ROOT, join(e.parentPath, e.name)));
 }
 
-/** The rules of DESIGN.md section 4 that dependency-cruiser cannot see. */
+/** The rules of the house (docs/architecture.md, "Layout") that dependency-cruiser cannot see. */
 describe('house rules', () => {
   const files = [...sourceFiles('apps'), ...sourceFiles('libs')];
 

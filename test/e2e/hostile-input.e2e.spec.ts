@@ -22,7 +22,7 @@ rules:
 
 /**
  * Hostile and odd request bodies on the two customer POSTs (issue 11, defects 1 to 5), against
- * the real server: each is answered with the section 7 body and a pointer, nothing of it is
+ * the real server: each is answered with the error body (docs/api.md, "Errors") and a pointer, nothing of it is
  * recorded, and the server goes on serving.
  */
 describe('hostile input on the customer POSTs, end to end', () => {
@@ -54,7 +54,7 @@ describe('hostile input on the customer POSTs, end to end', () => {
     return ((await res.json()) as { evaluations: unknown[] }).evaluations;
   };
 
-  /** The section 7 body: every entry with the response's status, the type, a title, a pointer and the request id. */
+  /** The error body (docs/api.md, "Errors"): every entry with the response's status, the type, a title, a pointer and the request id. */
   async function rejected(res: Response, status: number, type: string): Promise<ErrorBodyItem[]> {
     expect(res.status).toBe(status);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);

@@ -112,7 +112,7 @@ describe('POST /api/v1/actions, end to end', () => {
     const [callback] = await callbacksOf('/hooks/remove', 'p-known', 1);
     const jwks = (await (await world.api('GET', '/api/v1/signing_keys')).json()) as Jwks;
     expect(signedBy(jwks, callback!)).toBe(true);
-    // Exactly the spec 6.2 body, fields in its order: the policies given (violence strikes 3, spam 1: the largest counts).
+    // Exactly the action callback body (docs/callbacks.md, "The bodies"), fields in its order: the policies given (violence strikes 3, spam 1: the largest counts).
     expect(callback!.body).toBe(
       JSON.stringify({
         item: { id: 'p-known', typeId: 'post', typeName: 'Post' },

@@ -11,7 +11,7 @@ interface ErrorBody {
   errors: Array<{ type: string[]; pointer?: string; detail?: string }>;
 }
 
-/** The error type of a section 7 body (every item of one refusal has the same). */
+/** The error type of an error body (every item of one refusal has the same; docs/api.md, "Errors"). */
 const errorType = async (response: Response) => ((await response.json()) as ErrorBody).errors[0]?.type[0];
 
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;

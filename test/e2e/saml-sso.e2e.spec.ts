@@ -94,7 +94,7 @@ describe('SAML single sign-on (e2e)', () => {
     expect(binding).toContain(`Path=/saml/acs/${orgId}`);
   };
 
-  /** Posts a response that must be refused: the status, the section 7 body, the failure recorded, no session. */
+  /** Posts a response that must be refused: the status, the error body (docs/api.md, "Errors"), the failure recorded, no session. */
   async function expectRefused(posted: Posted, status: number, reason: string, orgId = 'acme') {
     const before = failures(dataDir, orgId).length;
     const res = await post(posted, orgId);

@@ -36,7 +36,7 @@ const sessionHeaders = (s: Session) => ({ cookie: s.cookie, 'x-csrf-token': s.cs
  * parameter, as a signed-in ADMIN (cookie and CSRF header): schema-valid and hostile bodies
  * (hostile-arbitraries.ts), other content types, trailing slashes, and path parameters that are
  * the organization's ids, another organization's, or hostile text. Every answer must be a
- * success or a section 7 error (a 400 with a pointer), never a 5xx; a refused request records
+ * success or an error body (a 400 with a pointer; docs/api.md, "Errors"), never a 5xx; a refused request records
  * nothing but a refused sign-in's audit event; and afterwards the server is ready, the admin's
  * session works with its roles, and the organizations' API keys still authenticate.
  *

@@ -29,8 +29,8 @@ const CROSS_CHECKED = new Set(['/api/v1/report', '/api/v1/report/appeal', '/api/
 /**
  * Seeded fuzzing of every POST operation of docs/openapi.json against the built server: valid
  * bodies from the request schemas and the organization's item types, broken in every way the
- * generators know (hostile-arbitraries.ts). Every response must be a success or a section 7
- * error with the right status, type and pointer, never a 5xx; a rejected request must leave
+ * generators know (hostile-arbitraries.ts). Every response must be a success or an error body
+ * (docs/api.md, "Errors") with the right status, type and pointer, never a 5xx; a rejected request must leave
  * nothing in the log; an accepted one must have met its schema and recorded each item once.
  * Replay a failure with the FUZZ_SEED and FUZZ_PATH it prints (docs/testing.md).
  */

@@ -150,7 +150,7 @@ function successProblems(x: Exchange, operation: string, schemas: RequestSchemas
   return problems;
 }
 
-/** The section 7 body: errors[] of {status, type[], title, detail?, pointer?, requestId?}. */
+/** The error body (docs/api.md, "Errors"): errors[] of {status, type[], title, detail?, pointer?, requestId?}. */
 export function errorBodyProblems(body: unknown, status: number, token: string): string[] {
   const errors = (body as { errors?: unknown } | null)?.errors;
   if (typeof body !== 'object' || body === null || Array.isArray(body) || Object.keys(body).join() !== 'errors') return ['error body is not {errors: [...]}'];

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 
-/** Asserts the section 7 error body, the status and the request id echo. */
+/** Asserts the error body (docs/api.md, "Errors"), the status and the request id echo. */
 export async function expectErrorBody(response: Response, status: number, type: string, pointer?: string): Promise<Record<string, unknown>> {
   expect(response.status).toBe(status);
   expect(response.headers.get('content-type')).toMatch(/^application\/json/);

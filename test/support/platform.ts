@@ -6,7 +6,7 @@ import { type ReceivedCallback, recordCallback } from './review-fixture.js';
 /**
  * A customer platform on loopback, as the console's browser tests need it: it serves the media
  * its posts reference (GET /media/<anything>: a real PNG made with sharp, so the browser loads it
- * straight from the platform as spec 1.9 says) and records every callback it receives.
+ * straight from the platform as docs/console.md, "Media and moderator wellness" says) and records every callback it receives.
  */
 export async function startPlatform(): Promise<{ url: string; received: ReceivedCallback[]; close(): Promise<void> }> {
   const png = await sharp({ create: { width: 320, height: 200, channels: 3, background: { r: 200, g: 40, b: 40 } } })

@@ -6,7 +6,7 @@ import { waitFor } from '../../../test/support/wait-for.js';
 import { type EventStore, WrongExpectedRevisionError } from './event-store.port.js';
 
 /**
- * The one behaviour every EventStore adapter must show (DESIGN.md section 2). Positions are
+ * The one behaviour every EventStore adapter must show (docs/architecture.md, "Event store port"). Positions are
  * compared relatively, so the suite also runs against a server that already holds events.
  */
 export function eventStoreContract(adapter: string, open: () => Promise<EventStore>, features: { groups?: boolean } = {}): void {

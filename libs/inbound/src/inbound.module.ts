@@ -5,7 +5,7 @@ import { ItemSubmissionConsumer } from './consume/item-submission-consumer.js';
 import { INBOUND_TRANSPORT, type InboundTransport } from './transport/inbound-transport.port.js';
 
 /**
- * Items from the event-streaming topic ITEM_SUBMISSION_EVENT (interface spec 6.1,
+ * Items from the event-streaming topic ITEM_SUBMISSION_EVENT (docs/inbound-topic.md, "The envelope",
  * docs/inbound-topic.md), composed in worker processes when a broker is configured. Ingestion is
  * used only through its index (SubmitItemsCommand); the broker only through the transport port.
  */

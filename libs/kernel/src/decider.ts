@@ -1,8 +1,8 @@
 import type { DomainEvent, Json } from './events.js';
 
 /**
- * How a decider's state is written to a snapshot and read back (DESIGN.md section 3, "Cost does
- * not grow with history"). Only for states that hold no personal data: a snapshot sits outside
+ * How a decider's state is written to a snapshot and read back (docs/architecture.md,
+ * "Write side"). Only for states that hold no personal data: a snapshot sits outside
  * the personal-data codec, and the aggregate store refuses to snapshot a decider whose events carry
  * personal fields. `version` changes whenever `evolve`, the state's shape or an upcaster of its
  * events changes: a snapshot of another version is ignored and the stream is folded again.
@@ -16,7 +16,7 @@ export interface SnapshotPolicy<State> {
 }
 
 /**
- * An aggregate as pure functions (DESIGN.md section 3): no framework, database or clock.
+ * An aggregate as pure functions (docs/architecture.md, "Write side"): no framework, database or clock.
  * `decide` may throw a DomainError to refuse a command.
  */
 export interface Decider<Command, State, Event extends DomainEvent<string, object>> {

@@ -1,6 +1,6 @@
 /**
  * The one error type of the domain. Every failure that reaches a client is a DomainError with a
- * stable `type` id; the HTTP layer maps it to the body of interface-spec section 7.
+ * stable `type` id; the HTTP layer maps it to the error body (docs/api.md, "Errors").
  */
 export interface ErrorDetail {
   readonly title: string;
@@ -144,7 +144,7 @@ export const secondFactorRequired = () =>
     },
   ]);
 
-/** One entry of the section 7 error body. */
+/** One entry of the error body (docs/api.md, "Errors"). */
 export interface ErrorBodyItem {
   status: number;
   type: string[];
@@ -155,7 +155,7 @@ export interface ErrorBodyItem {
 }
 
 /**
- * The one error body of interface-spec section 7, for a DomainError: what HTTP answers (the
+ * The one error body (docs/api.md, "Errors"), for a DomainError: what HTTP answers (the
  * platform's error filter) and what a dead-lettered topic message carries (docs/inbound-topic.md).
  */
 export function errorBodyOf(error: DomainError, requestId: string | undefined): { errors: ErrorBodyItem[] } {

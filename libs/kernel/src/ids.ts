@@ -38,7 +38,7 @@ export function pooledRandomBytes(size: number): Buffer {
 
 /**
  * A UUID (version 8 layout) derived from its parts, so that a reactor re-run after a crash
- * produces the very same ids (DESIGN.md section 3) and the store's idempotency catches them.
+ * produces the very same ids (docs/architecture.md, "Write side") and the store's idempotency catches them.
  */
 export function deterministicId(...parts: string[]): string {
   // One-shot hash of the joined parts: the same digest as updating part by part, at half the cost.

@@ -1,7 +1,7 @@
 import type { JsonObject } from './events.js';
 
 /**
- * Whose data key seals a piece of personal data (DESIGN.md section 3). One form everywhere, so
+ * Whose data key seals a piece of personal data (docs/architecture.md, "Personal data"). One form everywhere, so
  * that forgetting a user's key erases what they submitted, reported and appealed alike.
  */
 export const userSubject = (user: { readonly typeId: string; readonly id: string }): string => `${user.typeId}:${user.id}`;

@@ -2,7 +2,7 @@ import type { EventMetadata, JsonObject, RecordedEvent } from './events.js';
 
 /**
  * Turns the data of one event type from `fromVersion` into `fromVersion + 1`. Old events are
- * upcast on read, never rewritten (DESIGN.md section 3), so an upcaster must accept every event
+ * upcast on read, never rewritten (docs/architecture.md, "Write side"), so an upcaster must accept every event
  * ever written at its version.
  */
 export interface Upcaster {

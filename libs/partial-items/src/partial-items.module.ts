@@ -5,7 +5,7 @@ import { FetchWholeItemsHandler } from './commands/fetch-whole-items/fetch-whole
 import { PartialItemsClient } from './fetch/partial-items-client.js';
 
 /**
- * The partial-items interface (interface spec 4.11, docs/partial-items.md): whole items fetched
+ * The partial-items interface (docs/partial-items.md): whole items fetched
  * from the customer's endpoint. An extension of the rules engine (PARTIAL_ITEMS), composed with it
  * in the application module; the review console asks through FetchWholeItemsCommand.
  */

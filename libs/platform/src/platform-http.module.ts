@@ -6,7 +6,7 @@ import { HealthHttpController } from './observability/health.http.controller.js'
 
 /**
  * The platform's HTTP side, which every server role composes and the CLI never does: the
- * section 7 error filter, the route table behind 404 and 405, and the health routes.
+ * error filter (docs/api.md, "Errors"), the route table behind 404 and 405, and the health routes.
  */
 @Module({
   controllers: [HealthHttpController],

@@ -31,7 +31,7 @@ interface ReactorSlot {
  * Runs every registered projection. Modules register theirs at init; the worker role starts
  * them; any role can ask for a synchronous catch-up (e.g. before answering "unknown key").
  *
- * Several worker processes share the work (DESIGN.md section 2). Read-model projections run in
+ * Several worker processes share the work (docs/operations.md, "Several workers"). Read-model projections run in
  * every worker: their checkpoint moves by compare-and-set with their writes, so two runners of
  * one projection never apply an event twice. Reactors act on the world, so each runs once: with
  * KurrentDB as a member of a persistent-subscription consumer group (competing consumers, the

@@ -29,7 +29,7 @@ class ProjectionLifecycle implements OnApplicationBootstrap, BeforeApplicationSh
 }
 
 /**
- * The stores of the process (opened by the caller, DESIGN.md section 2) as Nest providers: the
+ * The stores of the process (opened by the caller, docs/operations.md, "Profiles") as Nest providers: the
  * event store (instrumented), the read store, the subject keys, the personal-data policy and the
  * upcasters modules register into, the aggregate store and the projection host.
  */

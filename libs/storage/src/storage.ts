@@ -36,7 +36,7 @@ import { MongoIdempotencyStore } from './idempotency/mongo-idempotency-store.js'
 import { SqliteIdempotencyStore } from './idempotency/sqlite-idempotency-store.js';
 import { type Keyring, loadKeyring } from './secrets/keyring.js';
 
-/** The stores of one process, chosen by configuration (DESIGN.md section 2). */
+/** The stores of one process, chosen by configuration (docs/operations.md, "Profiles"). */
 export interface Storage {
   /** The log as the application sees it: personal fields sealed on write, opened on read. */
   readonly events: EventStore;

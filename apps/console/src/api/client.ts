@@ -4,7 +4,7 @@ import type { components, paths } from './schema.gen';
 /** Types of the console API, generated from the OpenAPI document at build time. */
 export type Schemas = components['schemas'];
 
-/** A failed console API call, in words a moderator can act on (spec section 7 body). */
+/** A failed console API call, in words a moderator can act on (the error body, docs/api.md, "Errors"). */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -37,11 +37,11 @@ interface ErrorBody {
   errors?: Array<{ status?: number; title?: string; detail?: string; pointer?: string; type?: string[] }>;
 }
 
-/** One problem of a section 7 body as a sentence: "Title: detail (field /x)". */
+/** One problem of an error body (docs/api.md, "Errors") as a sentence: "Title: detail (field /x)". */
 const sentence = (e: NonNullable<ErrorBody['errors']>[number]) =>
   `${e.title ?? 'Error'}${e.detail ? `: ${e.detail}` : ''}${e.pointer ? ` (field ${e.pointer})` : ''}`;
 
-/** Turns the section 7 body into words: every problem it lists, the first one's pointer kept for the form. */
+/** Turns the error body (docs/api.md, "Errors") into words: every problem it lists, the first one's pointer kept for the form. */
 export function describeError(status: number, body: unknown): ApiError {
   const errors = (body as ErrorBody | undefined)?.errors ?? [];
   const first = errors[0];

@@ -276,7 +276,7 @@ function FullItemLoader({ job, media }: { job: Job; media: MediaState }) {
   );
 }
 
-/** Everything the job API gives about a job, laid out for a decision (spec 1.8). */
+/** Everything the job API gives about a job, laid out for a decision (docs/review.md, "The job view"). */
 export function JobView({ job, media }: { job: Job; media: MediaState }) {
   const fieldsOf = fieldsFor(job);
   const statements = useItemStatements(job.item.typeId, job.item.id);

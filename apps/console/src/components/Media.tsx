@@ -5,7 +5,7 @@ import type { Wellness } from '../app/wellness';
 export type MediaKind = 'IMAGE' | 'VIDEO' | 'AUDIO';
 
 /**
- * One piece of media, loaded by the browser straight from its URL (spec 1.9: never proxied or
+ * One piece of media, loaded by the browser straight from its URL (docs/console.md, "Media and moderator wellness": never proxied or
  * stored by Warden). Images and video start blurred and grey as the wellness settings say, until
  * the moderator reveals them; video never starts by itself, and starts muted. The filter comes
  * from CSS classes (blur-0 … blur-3, grey), so the page needs no inline styles.

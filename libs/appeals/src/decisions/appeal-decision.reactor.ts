@@ -23,7 +23,7 @@ const OUTCOMES = { ACCEPT_APPEAL: 'ACCEPT', REJECT_APPEAL: 'REJECT' } as const;
 
 /**
  * An appeal job's decision becomes the appeal's outcome: AppealDecided on the appeal's stream,
- * then the appeal decision callback (spec 6.3) through the callbacks module, which signs, retries
+ * then the appeal decision callback (docs/callbacks.md, "The bodies") through the callbacks module, which signs, retries
  * and dead-letters it under a delivery id derived from the appeal id. Both steps are idempotent,
  * so a re-run after a crash between them only sends what was not sent.
  */

@@ -15,7 +15,7 @@ import {
 import { type ErrorDetail, idProblem } from '#warden/kernel';
 import type { AppealContextItem, Appellant } from './appeal.events.js';
 
-/** An appeal as checked (interface spec 4.3). */
+/** An appeal as checked (docs/review.md, "Appeals"). */
 export interface AppealInput {
   readonly appealId: string;
   readonly appealedBy: Appellant;

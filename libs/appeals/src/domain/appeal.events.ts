@@ -13,7 +13,7 @@ export interface AppealContextItem {
 }
 
 /**
- * A user appeal (interface spec 4.3), recorded once per `appealId`. The actioned item's
+ * A user appeal (docs/review.md, "Appeals"), recorded once per `appealId`. The actioned item's
  * identifier stays readable (the job and the decision callback need it after an erasure); what
  * the appellant sent about themselves and their content — who they are, their reason, the item's
  * data, the context items — is personal data, sealed under the appellant's key (`subject`).

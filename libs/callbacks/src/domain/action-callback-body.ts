@@ -1,6 +1,6 @@
 import type { CallbackItem, CallbackPolicy, CallbackRule, ItemIdentifier, JsonBody, ReportRecord } from './callback-body.model.js';
 
-/** What the action callback (interface-spec 6.2) was triggered by, with what each trigger knows. */
+/** What the action callback (docs/callbacks.md, "The bodies") was triggered by, with what each trigger knows. */
 export type ActionCallbackTrigger = RuleTrigger | DecisionTrigger | StrikeThresholdTrigger | PostActionsTrigger;
 
 interface TriggerBase {
@@ -50,7 +50,7 @@ export interface PostActionsTrigger extends TriggerBase {
   policies: readonly CallbackPolicy[];
 }
 
-/** The body of interface-spec 6.2, fields in the spec's order; optional ones only when they apply. */
+/** The action callback's body (docs/callbacks.md, "The bodies"), fields in the documented order; optional ones only when they apply. */
 export interface ActionCallbackBody {
   item: CallbackItem;
   action: { id: string };

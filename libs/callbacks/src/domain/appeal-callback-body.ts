@@ -13,7 +13,7 @@ export interface AppealDecisionInput {
   appealBody: JsonBody;
 }
 
-/** The body of interface-spec 6.3, fields in the spec's order. */
+/** The appeal decision callback's body (docs/callbacks.md, "The bodies"), fields in the documented order. */
 export interface AppealCallbackBody {
   appealId: string;
   item: CallbackItem;

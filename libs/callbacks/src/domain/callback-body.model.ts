@@ -1,4 +1,4 @@
-/** The callback sub-objects of interface-spec section 2 ("Callback sub-objects"). */
+/** The callback sub-objects (docs/callbacks.md, "The bodies"). */
 
 export interface CallbackItem {
   id: string;

@@ -1,5 +1,5 @@
 /**
- * The callback signature (interface-spec 5.4, our algorithm): Ed25519 over the bytes
+ * The callback signature (docs/callbacks.md, "Verifying a callback"): Ed25519 over the bytes
  * `<t>.<deliveryId>.<raw body>`, sent as `Service-Signature: t=<unix seconds>,kid=<key id>,v1=<base64>`
  * next to `Service-Delivery-Id`. The delivery id inside the signed bytes binds the signature to
  * that header; the timestamp lets receivers refuse replays older than their freshness window.

@@ -1,5 +1,5 @@
 /**
- * The moderation catalog of one organization, as `org-config.md` declares it, after defaults.
+ * The moderation catalog of one organization, as the configuration file declares it (docs/configuration-as-code.md, "The file"), after defaults.
  * Plain JSON throughout: these shapes travel inside events.
  */
 import type { Role } from '#warden/identity/contracts';
@@ -60,7 +60,7 @@ export const SIGNAL_TYPES = [
 ] as const;
 export type SignalType = (typeof SIGNAL_TYPES)[number];
 
-// The roles are identity's access table (spec 5.6), re-exported for the configuration's `users:`.
+// The roles are identity's access table (docs/console-access.md, "Roles and what they may do"), re-exported for the configuration's `users:`.
 export { ROLES, type Role } from '#warden/identity/contracts';
 
 export interface OrgSettings {
@@ -321,7 +321,7 @@ export const DEFAULT_INBOUND_TOPIC_SETTINGS: Readonly<InboundTopicSettings> = Ob
 
 /**
  * `partialItems:` — the customer's endpoint from which Warden fetches whole items by identifier
- * (interface spec 4.11; docs/partial-items.md): for an item sent with `typeSchemaVariant: partial`
+ * (docs/partial-items.md): for an item sent with `typeSchemaVariant: partial`
  * whose rules need fields it lacks, a related item Warden never received, and the console's
  * "load the full item". Null (the section left out): no endpoint; such conditions stay unknown.
  */
@@ -441,7 +441,7 @@ export interface DefinitionSource {
   file: string | null;
 }
 
-/** Built-in actions every organization has (org-config.md, "Defaults and the actions list"). */
+/** Built-in actions every organization has (docs/configuration-as-code.md, "Defaults and the actions list"). */
 export const BUILTIN_ACTION_IDS = { mrt: 'enqueue-to-mrt', childSafety: 'enqueue-to-child-safety' } as const;
 /** The child-safety queue always exists. */
 export const CHILD_SAFETY_QUEUE_ID = 'child-safety';

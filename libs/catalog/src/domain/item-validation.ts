@@ -1,6 +1,6 @@
 /**
- * Validation of one submitted Item (interface-spec.md, section 2) against its item type
- * (org-config.md, `itemTypes`). Pure: no I/O, no framework.
+ * Validation of one submitted Item (docs/rules.md, "Submitting items") against its item type
+ * (docs/configuration-as-code.md, "The file", `itemTypes`). Pure: no I/O, no framework.
  *
  * Problems are returned in a stable order: `id`, `typeId`, `data` (the object itself, then the
  * declared fields in declaration order, then `data.images` when the type does not declare it),
@@ -34,7 +34,7 @@ export interface ValidateItemOptions {
 export const TYPE_SCHEMA_VARIANTS = ['original', 'partial'] as const;
 export type TypeSchemaVariant = (typeof TYPE_SCHEMA_VARIANTS)[number];
 
-/** `data.images` is special (spec section 2): always an array of image URLs. */
+/** `data.images` is special (docs/hashing.md, "Fetching"): always an array of image URLs. */
 const IMAGES_KEY = 'images';
 
 const MESSAGES = {

@@ -4,7 +4,7 @@ import { parseDocument, stringify, type Document } from 'yaml';
 import type { OrgConfig } from './catalog.model.js';
 import { type ConfigProblem, parseOrgConfig, type ParseOptions } from './org-config.parser.js';
 
-/** The full example of org-config.md, verbatim. */
+/** An example of every section of the file (docs/configuration-as-code.md, "The file"). */
 const EXAMPLE = `org:
   id: acme                      # [a-z0-9-]+, unique
   name: Acme Social

@@ -40,7 +40,7 @@ export interface ParseOptions {
 export type ParseResult = { ok: true; config: OrgConfig } | { ok: false; problems: ConfigProblem[] };
 
 /**
- * Parses and validates an organization configuration file (org-config.md) into the normalized
+ * Parses and validates an organization configuration file (docs/configuration-as-code.md, "The file") into the normalized
  * model, defaults applied. Every problem found is reported, in document order.
  */
 export function parseOrgConfig(text: string, options: ParseOptions): ParseResult {

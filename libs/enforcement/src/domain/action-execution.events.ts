@@ -18,7 +18,7 @@ export interface ExecutedPolicy {
 }
 
 /**
- * The platform executed an action through POST /api/v1/actions (interface spec 4.7). `creator`:
+ * The platform executed an action through POST /api/v1/actions (docs/enforcement.md, "`POST /api/v1/actions`: actions the platform executes"). `creator`:
  * the user concerned when Warden knows them (the item itself for a USER item; the creator of the
  * item's latest stored version), else null. `reportedItems`: the items whose open review jobs the
  * action answers (the review module closes them with AUTOMATIC_CLOSE). `actorId`: who at the

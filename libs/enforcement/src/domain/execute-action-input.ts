@@ -33,7 +33,7 @@ export function executableActions(actions: readonly ActionDefinition[]): Map<str
   ]);
 }
 
-/** An execution request (interface spec 4.7) as checked. */
+/** An execution request (docs/enforcement.md, "`POST /api/v1/actions`: actions the platform executes") as checked. */
 export interface ExecuteActionInput {
   readonly action: ExecutableAction;
   readonly item: { readonly id: string; readonly itemType: ItemTypeDefinition };

@@ -16,7 +16,7 @@ export const DEFAULT_AGGREGATE_CACHE_BYTES = 64 * 1024 * 1024;
 
 /**
  * The process's folded aggregate states, least recently used first out once their estimated size
- * passes the budget (DESIGN.md section 3): a command reads only the events after the cached
+ * passes the budget (docs/architecture.md, "Write side"): a command reads only the events after the cached
  * revision. Entries are only ever replaced by a later revision, so a slow reader cannot put an
  * older state back over a newer one.
  */

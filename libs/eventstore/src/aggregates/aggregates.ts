@@ -16,7 +16,7 @@ import { AggregateCache, type CachedAggregate } from './aggregate-cache.js';
 export interface HandleOptions {
   /** How often to read forward and re-decide after a concurrent append; then the conflict is reported. */
   readonly retries?: number;
-  /** Ids for the new events; deterministic ids make a re-run idempotent (DESIGN.md section 3). */
+  /** Ids for the new events; deterministic ids make a re-run idempotent (docs/architecture.md, "Write side"). */
   readonly eventIds?: (event: DomainEvent<string, object>, index: number) => string;
   /** What the log stores of each decided event (e.g. secrets sealed); the decider and the state see it as decided. */
   readonly seal?: (event: DomainEvent<string, object>) => DomainEvent<string, object>;
@@ -86,7 +86,7 @@ type Decided =
   | { readonly job: Job; readonly error: unknown };
 
 /**
- * The one write path of event-sourced aggregates (DESIGN.md section 3): read the state, decide,
+ * The one write path of event-sourced aggregates (docs/architecture.md, "Write side"): read the state, decide,
  * append with the expected revision. What keeps a command's cost independent of its stream's
  * length:
  * - states are cached per stream (AggregateCache) and snapshotted every N events (SnapshotStore),
@@ -423,7 +423,7 @@ function lastRevision(events: readonly RecordedEvent[]): number {
   return events[events.length - 1]!.revision;
 }
 
-/** Gives domain events their id and metadata (DESIGN.md section 3) for appending. */
+/** Gives domain events their id and metadata (docs/architecture.md, "Write side") for appending. */
 export function stampEvents(
   events: readonly DomainEvent<string, object>[],
   context: CommandContext,

@@ -1,6 +1,6 @@
 /**
  * Per-subject data keys, kept outside the event log so that forgetting a key erases the
- * subject's personal data from immutable history (crypto-shredding, DESIGN.md section 3).
+ * subject's personal data from immutable history (crypto-shredding, docs/architecture.md, "Personal data").
  */
 export interface SubjectKey {
   readonly keyId: string;

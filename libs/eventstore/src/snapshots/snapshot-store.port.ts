@@ -10,7 +10,7 @@ export interface StoredSnapshot {
 }
 
 /**
- * Where long streams' snapshots live, beside the log (DESIGN.md section 3): the embedded profile
+ * Where long streams' snapshots live, beside the log (docs/architecture.md, "Write side"): the embedded profile
  * in a table of the log's file, KurrentDB in a snapshot stream per stream. A snapshot only ever
  * saves reading; losing one costs a longer read, never a wrong state.
  */

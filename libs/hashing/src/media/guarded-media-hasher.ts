@@ -9,7 +9,7 @@ import { mediaDecider } from '../domain/media.decider.js';
 import { hashImage } from '../image-hashes.js';
 import type { MediaHashed } from '../domain/media.events.js';
 
-/** Media limits (spec 1.9, DESIGN.md section 6): 20 MiB, 3 redirects, 50 megapixels. */
+/** Media limits (docs/hashing.md, "Fetching"): 20 MiB, 3 redirects, 50 megapixels. */
 const MAX_BYTES = 20 * 1024 * 1024;
 const LIMIT_INPUT_PIXELS = 50_000_000;
 
@@ -91,7 +91,7 @@ export class GuardedMediaHasher implements MediaHasher {
   private async fetchAndHash(url: string): Promise<MediaResult> {
     let body: Buffer;
     try {
-      // Unauthenticated: no cookies, no credentials, no customer headers (spec 1.9).
+      // Unauthenticated: no cookies, no credentials, no customer headers (docs/hashing.md, "Fetching").
       const res = await this.http.request({ method: 'GET', url, timeoutMs: this.config.mediaTimeoutMs, maxBytes: MAX_BYTES, maxRedirects: 3 });
       if (res.status < 200 || res.status >= 300) return { ok: false, url, reason: `http-${res.status}` };
       body = res.body;

@@ -32,7 +32,7 @@ const EXPECTED: Record<Role, readonly Permission[]> = {
   MODERATOR_MANAGER: ['VIEW_MRT', 'EDIT_MRT_QUEUES', 'VIEW_CHILD_SAFETY_DATA', 'USE_CONSOLE', 'DECIDE_MRT', 'MANAGE_MRT_JOBS'],
   MODERATOR: ['VIEW_MRT', 'USE_CONSOLE', 'DECIDE_MRT'],
   CHILD_SAFETY_MODERATOR: ['VIEW_MRT', 'VIEW_CHILD_SAFETY_DATA', 'USE_CONSOLE', 'DECIDE_MRT'],
-  // Spec 5.6: view-only review access.
+  // View-only review access (docs/console-access.md, "Roles and what they may do").
   EXTERNAL_MODERATOR: ['VIEW_MRT', 'USE_CONSOLE'],
   // Issue 31: reads the audit trail and the reports, changes nothing; personal data only by the organization's grant.
   AUDITOR: ['USE_CONSOLE', 'VIEW_AUDIT', 'AUDIT_PERSONAL_DATA_IF_GRANTED', 'VIEW_INSIGHTS'],

@@ -1,5 +1,5 @@
 /**
- * Dashboard roles and what each may do: the table of interface spec 5.6, plus the permissions the
+ * Dashboard roles and what each may do: the table of docs/console-access.md, "Roles and what they may do", plus the permissions the
  * console needs, plus AUDITOR (issue 31: read-only access to the audit trail; docs/console-access.md,
  * "Roles"). It is the one declaration of access in the code; console routes name a permission
  * (`@RequirePermissions`), never a role.
@@ -17,11 +17,11 @@ export const ROLES = [
 ] as const;
 export type Role = (typeof ROLES)[number];
 
-/** The roles of people who work review queues (spec 5.6: "all moderator roles"). */
+/** The roles of people who work review queues (docs/console-access.md, "Roles and what they may do": "all moderator roles"). */
 const MODERATOR_ROLES = ['ADMIN', 'MODERATOR_MANAGER', 'MODERATOR', 'CHILD_SAFETY_MODERATOR', 'EXTERNAL_MODERATOR'] as const;
 
 export const ROLE_PERMISSIONS = {
-  // Spec 5.6.
+  // The interface's table (docs/console-access.md, "Roles and what they may do").
   MANAGE_ORG: ['ADMIN'],
   MUTATE_LIVE_RULES: ['ADMIN', 'RULES_MANAGER'],
   VIEW_MRT: MODERATOR_ROLES,
@@ -30,7 +30,7 @@ export const ROLE_PERMISSIONS = {
   // What the console needs beyond the spec's table.
   /** Signed in with any role: one's own account, sign-out, second factor. */
   USE_CONSOLE: ROLES,
-  /** Decide review jobs: every moderator role but EXTERNAL_MODERATOR, which only views (spec 5.6). */
+  /** Decide review jobs: every moderator role but EXTERNAL_MODERATOR, which only views (docs/console-access.md, "Roles and what they may do"). */
   DECIDE_MRT: ['ADMIN', 'MODERATOR_MANAGER', 'MODERATOR', 'CHILD_SAFETY_MODERATOR'],
   /** Managers' view of review work: every job of a queue, releasing a moderator's lock, assigning a job. */
   MANAGE_MRT_JOBS: ['ADMIN', 'MODERATOR_MANAGER'],

@@ -18,7 +18,7 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
  * Turns ITEM_SUBMISSION_EVENT messages into ingestion's SubmitItemsCommand, the one the HTTP
  * route sends (same validation, same limits, same errors), and says how each is settled:
  * acknowledged once its items are durable in the log (as a 202 is answered), dead-lettered with
- * the section 7 body when it can never be accepted, handed back for later when the log failed.
+ * the error body (docs/api.md, "Errors") when it can never be accepted, handed back for later when the log failed.
  * A message's items get ids derived from its organization and event id, so a redelivery (or a
  * second message with the same event id) records nothing twice.
  */

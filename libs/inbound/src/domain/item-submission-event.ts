@@ -1,6 +1,6 @@
 import { type ErrorDetail, forbidden, idProblem, invalidInput, ORG_ID } from '#warden/kernel';
 
-/** The topic's name in the interface spec (section 6.1), carried in every envelope's `type`. */
+/** The topic's name (docs/inbound-topic.md, "The envelope"), carried in every envelope's `type`. */
 export const ITEM_SUBMISSION_EVENT = 'ITEM_SUBMISSION_EVENT';
 /** The envelope versions this server reads; a new shape gets a new number (docs/inbound-topic.md). */
 export const ENVELOPE_VERSIONS = [1] as const;
@@ -15,7 +15,7 @@ export interface ItemSubmissionEvent {
 }
 
 /**
- * Reads a parsed message as an ITEM_SUBMISSION_EVENT envelope, or throws the section 7 error
+ * Reads a parsed message as an ITEM_SUBMISSION_EVENT envelope, or throws the error body (docs/api.md, "Errors")
  * naming every problem with its pointer (400). Unknown members are refused rather than ignored:
  * a misspelt `item` would otherwise be dropped in silence, and additions come as a new version.
  */

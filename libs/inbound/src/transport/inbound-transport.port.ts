@@ -18,7 +18,7 @@ export type Disposition =
   /** Its items are durable in the log (or it was a repeat): never deliver it again. */
   | { readonly outcome: 'ack' }
   /**
-   * It can never be accepted: publish `body` (the section 7 error body) on the dead-letter
+   * It can never be accepted: publish `body` (the error body of docs/api.md, "Errors") on the dead-letter
    * destination of `orgId` (undefined: the subject named no organization), then acknowledge it.
    */
   | { readonly outcome: 'dead-letter'; readonly orgId: string | undefined; readonly body: object; readonly eventId?: string }

@@ -2,7 +2,7 @@ import type { ItemTypeDefinition } from '#warden/catalog/contracts';
 import type { ItemIdentifier } from './item.events.js';
 
 /**
- * The user an item concerns (spec 6.2 `creator`): the item itself for USER items, else the
+ * The user an item concerns (docs/callbacks.md, "The bodies", `creator`): the item itself for USER items, else the
  * RELATED_ITEM named by the type's `creator` role, else a legacy `userId`.
  */
 export function resolveCreator(

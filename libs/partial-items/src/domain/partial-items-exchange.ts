@@ -1,5 +1,5 @@
 /**
- * The partial-items exchange (interface spec 4.11, shape ours: docs/partial-items.md): what Warden
+ * The partial-items exchange (docs/partial-items.md): what Warden
  * POSTs to the customer's endpoint and how it reads the answer. Pure: no I/O, no framework.
  */
 
@@ -26,7 +26,7 @@ export function partialItemsRequest(orgId: string, requestId: string, reason: Ex
   return { type: 'PARTIAL_ITEMS_REQUEST', version: 1, orgId, requestId, reason, items: items.map((i) => ({ id: i.id, typeId: i.typeId })) };
 }
 
-/** A problem with the answer, at a JSON pointer into it (section 7 style). */
+/** A problem with the answer, at a JSON pointer into it (as in docs/api.md, "Errors"). */
 export interface AnswerProblem {
   readonly pointer: string;
   readonly detail: string;

@@ -35,7 +35,7 @@ export const CONSOLE_AUTHENTICATOR = Symbol('ConsoleAuthenticator');
 export const SESSION_COOKIE = 'warden_session';
 /** The header a mutating console request carries its session's CSRF token in. */
 export const CSRF_HEADER = 'x-csrf-token';
-/** Sessions last 30 days (spec 5.5). */
+/** Sessions last 30 days (docs/console-access.md, "Sessions"). */
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
 /**

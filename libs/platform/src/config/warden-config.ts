@@ -15,7 +15,7 @@ export interface WardenConfig {
   readonly role: WardenRole;
   readonly eventStoreUrl: string | undefined;
   readonly mongoUrl: string | undefined;
-  /** CIDR ranges exempt from the outbound private-address block (DESIGN.md section 6). */
+  /** CIDR ranges exempt from the outbound private-address block (docs/architecture.md, "Outbound HTTP"). */
   readonly outboundAllowlist: readonly string[];
   readonly logLevel: LogLevel;
   readonly bodyLimitBytes: number;

@@ -7,7 +7,7 @@ import { notFound } from '#warden/kernel';
 import { errorBody } from './error-body.js';
 
 /**
- * What the console's page may do. Media comes straight from the customers' URLs (spec 1.9), so
+ * What the console's page may do. Media comes straight from the customers' URLs (docs/console.md, "Media and moderator wellness"), so
  * images, video and audio may load from any web origin; everything else only from here (no
  * inline script or style: the console's blur steps are CSS classes).
  */

@@ -16,7 +16,7 @@ export class ErrorItemDto {
   requestId?: string;
 }
 
-/** The one error body of interface-spec section 7. */
+/** The one error body (docs/api.md, "Errors"). */
 export class ErrorBodyDto {
   @ApiProperty({ type: [ErrorItemDto] })
   errors!: ErrorItemDto[];

@@ -5,7 +5,7 @@ import { methodNotAllowed, notFound } from '#warden/kernel';
 import { RouteTable } from './route-table.js';
 import { sendError } from './send-error.js';
 
-/** Maps every exception that reaches Nest to the section 7 body. */
+/** Maps every exception that reaches Nest to the error body (docs/api.md, "Errors"). */
 @Catch()
 export class ErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('http');

@@ -260,7 +260,7 @@ describe('HTTP platform', () => {
   });
 });
 
-/** Whatever arrives while the server drains gets the section 7 body too, not Fastify's own. */
+/** Whatever arrives while the server drains gets the error body (docs/api.md, "Errors") too, not Fastify's own. */
 describe('HTTP platform, shutting down', () => {
   let entered!: () => void;
   const inFlight = new Promise<void>((resolve) => (entered = resolve));

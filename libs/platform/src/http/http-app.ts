@@ -29,7 +29,7 @@ import { createValidationPipe } from './validation.js';
 
 /**
  * The HTTP application: Fastify under Nest, with request ids, per-key rate limits, metrics,
- * JSON-only bodies and the section 7 error body for everything that goes wrong.
+ * JSON-only bodies and the error body (docs/api.md, "Errors") for everything that goes wrong.
  */
 /** What a read-only server answers (WARDEN_READ_ONLY). */
 const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -62,7 +62,7 @@ export async function createHttpApp(
     // address the sign-in throttle and the rate limits count it under.
     trustProxy: config.trustedProxies.length > 0 ? [...config.trustedProxies] : false,
     // The router answers a path it cannot decode, or a parameter past maxParamLength, before any
-    // hook runs and in Fastify's own shape; these get the section 7 body and the request id too.
+    // hook runs and in Fastify's own shape; these get the error body (docs/api.md, "Errors") and the request id too.
     frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => {
       reply.header('X-Request-Id', request.id);
       // Fastify does not follow these answers to their end (no onResponse, no "completed"): the
@@ -74,7 +74,7 @@ export async function createHttpApp(
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
     },
-    // Requests that reach a draining server still get 503, but with the section 7 body (below):
+    // Requests that reach a draining server still get 503, but with the error body (docs/api.md, "Errors"; below):
     // Fastify's own has another shape and no request id.
     return503OnClosing: false,
     // On shutdown, idle keep-alive connections close at once; in-flight requests still finish.

@@ -92,7 +92,7 @@ function requestBucket(request: FastifyRequest): string {
 
 /**
  * Limits `/api/` requests per API key (per console session, else per client address) and answers 429 with the
- * section 7 body and Retry-After. Hands the failed-authentication limit to the API-key guard on
+ * error body (docs/api.md, "Errors") and Retry-After. Hands the failed-authentication limit to the API-key guard on
  * each request (see AuthFailureLimit): only the guard knows whether a key is valid.
  */
 export function installRateLimit(fastify: FastifyInstance, stores: RateLimitStores, logger: Logger): void {

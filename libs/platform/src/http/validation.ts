@@ -7,7 +7,7 @@ import { asReceivedProperties, DEFAULT_ERROR_TITLE, elementErrorTitleOf, errorTi
 
 /**
  * The one validation of request bodies and query strings: class-validator DTOs, unknown
- * properties dropped (they were always ignored), one section 7 error per failing field.
+ * properties dropped (they were always ignored), one error (docs/api.md, "Errors") per failing field.
  */
 export function createValidationPipe(): ValidationPipe {
   return new RequestValidationPipe({

@@ -17,7 +17,7 @@ const DESCRIPTIONS: Record<number, string> = {
   503: 'A store is unavailable, or the server is shutting down: retry (`/errors/unavailable`)',
 };
 
-/** Documents the section 7 error body for the given statuses. */
+/** Documents the error body (docs/api.md, "Errors") for the given statuses. */
 export function ApiErrors(...statuses: number[]): MethodDecorator & ClassDecorator {
   return applyDecorators(...statuses.map((status) => ApiResponse({ status, description: DESCRIPTIONS[status] ?? 'Error', type: ErrorBodyDto })));
 }

@@ -1,5 +1,5 @@
 /**
- * The operations whose path the interface spec (section 4) writes with a trailing slash. The
+ * The operations whose path the published API writes with a trailing slash (docs/api.md, "Paths"). The
  * spec has no rule for it (`POST /api/v1/report`, `GET /api/v1/user_scores`, `POST /api/v1/actions`
  * and `POST /api/v1/gdpr/delete` have none, `GET /api/v1/actions/` has one), so this is a table.
  * The server answers both spellings (Fastify's `ignoreTrailingSlash`); the document publishes the
@@ -7,11 +7,11 @@
  * operation, the spec's and our own extensions, is published as its controller declares it.
  */
 export const SPEC_TRAILING_SLASH_OPERATIONS: ReadonlyArray<{ readonly method: string; readonly path: string }> = [
-  { method: 'post', path: '/api/v1/items/async/' }, // 4.1
-  { method: 'get', path: '/api/v1/policies/' }, // 4.4
-  { method: 'get', path: '/api/v1/actions/' }, // 4.5
-  { method: 'post', path: '/api/v1/content/' }, // 4.8
-  { method: 'get', path: '/api/v1/item_types/' }, // 4.9
+  { method: 'post', path: '/api/v1/items/async/' }, // docs/rules.md, "Submitting items"
+  { method: 'get', path: '/api/v1/policies/' }, // docs/configuration-as-code.md, "The read endpoints"
+  { method: 'get', path: '/api/v1/actions/' }, // docs/configuration-as-code.md, "The read endpoints"
+  { method: 'post', path: '/api/v1/content/' }, // docs/rules.md, "Submitting items"
+  { method: 'get', path: '/api/v1/item_types/' }, // docs/configuration-as-code.md, "The read endpoints"
 ];
 
 type PathItems = Record<string, Record<string, unknown>>;

@@ -4,7 +4,7 @@ import ipaddr from 'ipaddr.js';
 import type { Agent, buildConnector, Dispatcher } from 'undici';
 
 /**
- * The one client for outbound HTTP (DESIGN.md section 6): media fetches, callbacks, external signals.
+ * The one client for outbound HTTP (docs/architecture.md, "Outbound HTTP"): media fetches, callbacks, external signals.
  *
  * Every connection is vetted on the address it actually connects to: host names are resolved by a
  * `lookup` hook handed to undici's connector (so `net.connect` only ever sees vetted addresses,

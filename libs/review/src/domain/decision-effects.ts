@@ -59,7 +59,7 @@ export function mergedReports(state: ReviewJobState, carriedReasons: { [fromJobI
   });
 }
 
-/** One action callback per chosen customer-defined action (interface-spec 6.2, trigger `decision`). */
+/** One action callback per chosen customer-defined action (docs/callbacks.md, "The bodies", trigger `decision`). */
 export function decisionCallbacks(input: {
   orgId: string;
   decisionId: string;

@@ -8,7 +8,7 @@ const MAX_COUNTED_REPORTS = 999_999;
 /**
  * Sort keys of a pending job, ascending = offered first. Both are kept on every job, so a queue
  * can change its `order` without a rebuild. FIFO: oldest first. PRIORITY: more reports, then more
- * severe policies, then older first (org-config.md); the job id breaks ties, so the order is total.
+ * severe policies, then older first (docs/configuration-as-code.md, "The `queues:` and `routingRules:` sections"); the job id breaks ties, so the order is total.
  */
 export const fifoKey = (openedAt: string, jobId: string) => `${openedAt}|${jobId}`;
 

@@ -32,7 +32,7 @@ export interface ReportInput {
 const TITLE = 'Invalid report';
 
 /**
- * Checks a report (interface spec 4.2) against the organization's catalog, all parts at once, so
+ * Checks a report (docs/review.md, "`POST /api/v1/report`") against the organization's catalog, all parts at once, so
  * that one answer names every problem. The reported item is held to its item type like a submitted
  * item; thread and additional items leniently: their shape, a known item type, and the formats of
  * the fields they carry (as a `partial` item: required fields are not enforced). Items over the

@@ -1,7 +1,7 @@
 import type { Decider } from '#warden/kernel';
 import type { ReportEvent, ReportSubmitted } from './report.events.js';
 
-/** Records a checked report (interface spec 4.2) under the id the service assigned it. */
+/** Records a checked report (docs/review.md, "`POST /api/v1/report`") under the id the service assigned it. */
 export interface SubmitReport {
   readonly type: 'SubmitReport';
   readonly report: ReportSubmitted['data'];

@@ -9,7 +9,7 @@ export interface ContextItem {
 }
 
 /**
- * A user report (interface spec 4.2). The reported item itself is recorded as an item version
+ * A user report (docs/review.md, "`POST /api/v1/report`"). The reported item itself is recorded as an item version
  * (source `report`) in its own stream; `reportedItem.version` names it. What the reporter wrote
  * and the context items are personal data, sealed under the reporter's key (`subject`).
  */

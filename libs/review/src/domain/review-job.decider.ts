@@ -114,7 +114,7 @@ function requireOpen(state: ReviewJobState, jobId: string): void {
 }
 
 /**
- * One review job (DESIGN.md section 3): the exclusive lock is decided here, on the job's stream
+ * One review job (docs/review.md, "Claiming and locks"): the exclusive lock is decided here, on the job's stream
  * with its expected revision, never from a read model. Two moderators can never hold one job:
  * the second claim is decided on a state that holds the first one's live lock.
  */

@@ -2,11 +2,11 @@ import type { ActionCallbackRequested, ActionEnvironment } from '#warden/callbac
 import type { Penalty } from '#warden/catalog/contracts';
 import type { DomainEvent } from '#warden/kernel';
 
-/** Interface spec section 3: where a review job came from. */
+/** Where a review job came from (docs/review.md, "The job view", `source`). */
 export const ENQUEUE_SOURCES = ['REPORT', 'RULE_EXECUTION', 'POST_ACTIONS', 'MRT_JOB'] as const;
 export type EnqueueSource = (typeof ENQUEUE_SOURCES)[number];
 
-/** Interface spec section 3: the decision types (the two appeal ones belong to appeal jobs). */
+/** The decision types (the two appeal ones belong to appeal jobs; docs/review.md, "Decision types"). */
 export const DECISION_TYPES = [
   'IGNORE',
   'CUSTOM_ACTION',

@@ -1,5 +1,5 @@
 /**
- * The comparators of leaf conditions (org-config.md, "The condition model"), compiled once per
+ * The comparators of leaf conditions (docs/rules.md, "The condition model"), compiled once per
  * leaf against the configured value. Ordering comparators compare numbers, or ISO 8601 dates and
  * datetimes as the instants they name (parsed as item validation parses a DATETIME field:
  * the catalog's parseIsoDateTime).

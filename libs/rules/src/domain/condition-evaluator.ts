@@ -1,5 +1,5 @@
 /**
- * Three-valued evaluation of a condition set (org-config.md, "The condition model") on its plan
+ * Three-valued evaluation of a condition set (docs/rules.md, "The condition model") on its plan
  * (condition-plan.ts), with inputs resolved by condition-inputs.ts and values compared by
  * comparators.ts. Pure: signals reach the network and read models only through the SignalContext.
  */

@@ -1,5 +1,5 @@
 /**
- * What a leaf condition's input resolves to on an item (org-config.md, "The condition model"):
+ * What a leaf condition's input resolves to on an item (docs/rules.md, "The condition model"):
  * a field, or a built-in input (ALL_TEXT, ANY_IMAGE, CREATOR, ITEM, the report's routing inputs),
  * and which declared fields a partial item lacks for it (docs/partial-items.md).
  */

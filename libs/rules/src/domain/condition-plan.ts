@@ -1,5 +1,5 @@
 /**
- * The plan of a condition set (org-config.md, "The condition model"): each condition's path and
+ * The plan of a condition set (docs/rules.md, "The condition model"): each condition's path and
  * record slot in document order, children ordered cheapest first by their signals' declared cost,
  * and each leaf's comparator compiled against its configured value. Built once per (immutable,
  * event-sourced) set and signal registry revision; condition-evaluator.ts runs it on an item.

@@ -46,7 +46,7 @@ function isCounted(state: DailyActionCapState, key: string): boolean {
 }
 
 /**
- * A rule's maxDailyActions, decided on the write side (DESIGN.md section 3): appended with the
+ * A rule's maxDailyActions, decided on the write side (docs/architecture.md, "Write side"): appended with the
  * expected revision of the day's stream, so concurrent evaluations cannot overshoot. Counting an
  * item's content again (a re-run, or a re-submission of identical content, whose action has the
  * same delivery id and is not sent twice) decides nothing and leaves it allowed; past the cap it

@@ -1,6 +1,6 @@
 import type { ConditionSet, HashType, ItemTypeDefinition, LeafCondition, SignalType, TextBankDefinition } from '#warden/catalog/contracts';
 
-/** Three-valued logic of org-config.md "The condition model". */
+/** Three-valued logic (docs/rules.md, "The condition model"). */
 export type Outcome = 'passed' | 'failed' | 'unknown';
 
 /** The item under evaluation, with the catalog context the inputs need. */

@@ -21,7 +21,7 @@ export function publishes(rule: RuleDefinition, environment: Environment): boole
 
 /**
  * The actions of the passed, publishing, uncapped rules, one per action id, with the policies and
- * rules of every rule that chose it merged (spec 1.5: actions are de-duplicated).
+ * rules of every rule that chose it merged (docs/rules.md, "Actions": actions are de-duplicated).
  */
 export function collectActions(
   results: readonly RuleResult[],

@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 
 export interface SignalMemoOptions {
-  /** How long a resolved result is reused; org-config.md says 30 seconds. */
+  /** How long a resolved result is reused; 30 seconds (docs/rules.md, "The condition model"). */
   readonly ttlMs?: number;
   /** Bound on the number of entries; the oldest entry is evicted first. */
   readonly maxEntries?: number;

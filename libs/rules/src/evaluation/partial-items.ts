@@ -16,7 +16,7 @@ export interface FetchedItem extends ItemIdentifier {
 export type PartialFetchOutcome = { readonly ok: true; readonly item: FetchedItem; readonly cached: boolean } | { readonly ok: false; readonly reason: string };
 
 /**
- * Where the rules engine gets the whole of an item it holds only part of (interface spec 4.11):
+ * Where the rules engine gets the whole of an item it holds only part of (docs/partial-items.md):
  * the partial-items module implements it with the organization's endpoint, its cache, concurrency
  * limit and circuit breaker (docs/partial-items.md). The engine never imports that module; the
  * composition root passes it as an extension (rules-extension.ts). Never throws: a failure is an

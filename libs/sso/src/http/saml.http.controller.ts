@@ -20,8 +20,8 @@ function checkedOrgId(orgId: string): string {
 }
 
 /**
- * Per-organization SAML sign-in (spec 5.5): outside both API prefixes, public (the IdP and a
- * signed-out browser reach them; no API key, no session). Refusals get the section 7 body, or a
+ * Per-organization SAML sign-in (docs/sso.md): outside both API prefixes, public (the IdP and a
+ * signed-out browser reach them; no API key, no session). Refusals get the error body (docs/api.md, "Errors"), or a
  * small HTML page when a browser asks for HTML (the ACS is reached by a browser form post).
  */
 @ApiTags('sso')

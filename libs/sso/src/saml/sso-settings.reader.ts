@@ -7,7 +7,7 @@ import { isSealedSecret, KEYRING, type Keyring, type SealedSecret } from '#warde
 import { ssoRefused } from '../domain/sso-refusal.js';
 import type { SamlOrganization } from './saml-service-provider.js';
 
-/** What an organization that never applied an `sso:` section has (org-config.md defaults). */
+/** What an organization that never applied an `sso:` section has (docs/configuration-as-code.md, "The `sso:` section"). */
 const DEFAULTS: SsoSettings = {
   saml_enabled: false,
   sso_url: null,

@@ -1,7 +1,7 @@
 /**
  * Durations in the transparency report: seconds rounded down to three significant digits, so that
  * a day's histogram stays small (at most 900 buckets a decade) and a period's median and 90th
- * percentile come from the days' histograms (docs/transparency.md, "Figures").
+ * percentile come from the days' histograms (docs/transparency.md, "The report").
  */
 export function durationBucket(milliseconds: number): number {
   const seconds = Math.max(0, Math.floor(milliseconds / 1000));

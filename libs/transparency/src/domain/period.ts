@@ -47,7 +47,7 @@ export function checkPeriod(from: unknown, to: unknown, now: Date): PeriodCheck 
   return problems.length > 0 ? { ok: false, problems } : { ok: true, period: { from: start, to: end } };
 }
 
-/** The period checkPeriod gives, or the invalid-input error with every problem (a query's §7 answer). */
+/** The period checkPeriod gives, or the invalid-input error with every problem (a query's error body, docs/api.md, "Errors"). */
 export function validPeriod(from: unknown, to: unknown, now: Date): Period {
   const checked = checkPeriod(from, to, now);
   if (!checked.ok) throw invalidInput(...checked.problems);

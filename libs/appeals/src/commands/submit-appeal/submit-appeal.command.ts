@@ -2,7 +2,7 @@ import { Command } from '@nestjs/cqrs';
 import type { CommandContext } from '#warden/kernel';
 
 /**
- * A user appeal (interface spec 4.3), as received: checked whole against the catalog, then
+ * A user appeal (docs/review.md, "Appeals"), as received: checked whole against the catalog, then
  * recorded as an AppealSubmitted on the appeal's own stream. All or nothing.
  */
 export class SubmitAppealCommand extends Command<void> {

@@ -30,7 +30,7 @@ export class PolicyRefDto {
 }
 
 /**
- * A user appeal (interface spec 4.3). The body is checked as a whole in the handler, against the
+ * A user appeal (docs/review.md, "Appeals"). The body is checked as a whole in the handler, against the
  * organization's item types and policies, so that one answer names every problem.
  */
 export class SubmitAppealRequestDto {

@@ -15,7 +15,7 @@ export interface AppealCallbackRequested {
   readonly created: boolean;
 }
 
-/** Sends an appeal decision callback (interface-spec 6.3) to the organization's appeal callback URL. */
+/** Sends an appeal decision callback (docs/callbacks.md, "The bodies") to the organization's appeal callback URL. */
 export class SendAppealCallbackCommand extends Command<AppealCallbackRequested> {
   constructor(
     readonly decision: AppealDecisionToSend,

@@ -9,7 +9,7 @@ const ACTION_TYPE: Record<ActionKind, ActionType> = {
   ENQUEUE_TO_CHILD_SAFETY: 'ENQUEUE_TO_CHILD_SAFETY',
 };
 
-/** The organization's custom actions and the two built-ins that always exist (org-config.md). */
+/** The organization's custom actions and the two built-ins that always exist (docs/configuration-as-code.md, "Defaults and the actions list"). */
 @QueryHandler(ListActionsQuery)
 export class ListActionsHandler implements IQueryHandler<ListActionsQuery> {
   constructor(private readonly catalog: CatalogReader) {}

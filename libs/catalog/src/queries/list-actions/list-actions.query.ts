@@ -3,7 +3,7 @@ import type { ActionParameter, Penalty } from '../../domain/catalog.model.js';
 
 export type ActionType = 'CUSTOM_ACTION' | 'ENQUEUE_TO_MRT' | 'ENQUEUE_TO_CHILD_SAFETY';
 
-/** An action exactly as interface-spec section 2 lists its fields; callbacks are never returned. */
+/** An action with exactly the fields of docs/configuration-as-code.md, "The read endpoints"; callbacks are never returned. */
 export interface ActionView {
   id: string;
   name: string;

@@ -1,7 +1,7 @@
 import { Query } from '@nestjs/cqrs';
 import type { Penalty } from '../../domain/catalog.model.js';
 
-/** A policy exactly as interface-spec section 2 lists its fields. */
+/** A policy with exactly the fields of docs/configuration-as-code.md, "The read endpoints". */
 export interface PolicyView {
   id: string;
   name: string;

@@ -6,7 +6,7 @@ export interface ExecuteActionResult {
 }
 
 /**
- * The platform executes an action (interface spec 4.7), as received: checked whole against the
+ * The platform executes an action (docs/enforcement.md, "`POST /api/v1/actions`: actions the platform executes"), as received: checked whole against the
  * catalog, then recorded as an ActionExecuted on its own stream. All or nothing.
  */
 export class ExecuteActionCommand extends Command<ExecuteActionResult> {

@@ -11,7 +11,7 @@ export class ExecutionReportedItemDto {
 }
 
 /**
- * An action executed by the platform (interface spec 4.7). The body is checked as a whole in the
+ * An action executed by the platform (docs/enforcement.md, "`POST /api/v1/actions`: actions the platform executes"). The body is checked as a whole in the
  * handler, against the organization's actions, item types and policies, so that one answer names
  * every problem.
  */

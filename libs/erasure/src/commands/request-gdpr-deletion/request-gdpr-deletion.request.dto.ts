@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { IsCustomerId } from '#warden/platform/http';
 
-/** Body of POST /api/v1/gdpr/delete (interface spec 4.10): the user whose data to erase. */
+/** Body of POST /api/v1/gdpr/delete (docs/gdpr.md, "The request"): the user whose data to erase. */
 export class RequestGdprDeletionRequestDto {
   @ApiProperty({ description: "The customer's id of the user (the id of the user item)", example: 'u-42' })
   @IsCustomerId()

@@ -2,7 +2,7 @@ import { Command } from '@nestjs/cqrs';
 import type { CommandContext } from '#warden/kernel';
 import type { CreatedApiKey } from '../create-api-key/create-api-key.command.js';
 
-/** Spec 5.3: rotation creates a new key and deactivates the old one. */
+/** Rotation creates a new key and deactivates the old one (docs/console-access.md, "API keys (permission `MANAGE_API_KEYS`: ADMIN)"). */
 export class RotateApiKeyCommand extends Command<CreatedApiKey> {
   constructor(
     readonly orgId: string,

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { SubmittedItemDto } from './submit-items.request.dto.js';
 
 /**
- * The partial-items interface (interface spec 4.11; docs/partial-items.md), as the customer
+ * The partial-items interface (docs/partial-items.md), as the customer
  * implements it: published as a callback of POST /api/v1/items/async/, whose `partial` items make
  * Warden call it. The server side is libs/partial-items; these classes only describe the payloads.
  */

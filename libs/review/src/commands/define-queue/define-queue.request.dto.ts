@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
 
 /**
- * One entry of the configuration file's `queues:` (org-config.md). The fields are only let through
+ * One entry of the configuration file's `queues:` (docs/configuration-as-code.md, "The `queues:` and `routingRules:` sections"). The fields are only let through
  * here; the catalog checks them with the file's own schema (one set of rules, one set of messages).
  */
 export class QueueDefinitionRequestDto {

@@ -2,7 +2,7 @@ import { Command } from '@nestjs/cqrs';
 import type { CommandContext } from '#warden/kernel';
 
 /**
- * A user report (interface spec 4.2), as received: checked whole against the catalog, then the
+ * A user report (docs/review.md, "`POST /api/v1/report`"), as received: checked whole against the catalog, then the
  * reported item is recorded as an item version (source `report`) and the report as a
  * ReportSubmitted. All or nothing: nothing is recorded unless every part passed every check.
  */

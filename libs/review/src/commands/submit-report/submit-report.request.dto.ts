@@ -43,7 +43,7 @@ export class ReportedForReasonDto {
 }
 
 /**
- * A user report (interface spec 4.2). The body is checked as a whole in the handler, against the
+ * A user report (docs/review.md, "`POST /api/v1/report`"). The body is checked as a whole in the handler, against the
  * organization's item types and policies, so that one answer names every problem (pointers such
  * as /reporter/kind, /reportedItem/data/text, /reportedItemThread/2/typeId).
  */

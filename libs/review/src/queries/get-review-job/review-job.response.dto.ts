@@ -295,7 +295,7 @@ export const JOB_VIEW_NULLABLE_MODELS = [
   AppealViewDto,
 ];
 
-/** The job view (spec 1.8, enriched) as GET /api/console/v1/jobs/{jobId} and a claim return it. */
+/** The job view (enriched: docs/review.md, "The job view") as GET /api/console/v1/jobs/{jobId} and a claim return it. */
 export class ReviewJobResponseDto implements Record<keyof ReviewJobView, unknown> {
   @ApiProperty() jobId!: string;
   @ApiProperty() queueId!: string;

@@ -164,7 +164,7 @@ export interface AppealView {
   strikes: { count: number; windowDays: number | null; history: StrikeEntryView[] } | null;
 }
 
-/** One job as a moderator sees it (spec 1.8): the job stream plus what it refers to. */
+/** One job as a moderator sees it (docs/review.md, "The job view"): the job stream plus what it refers to. */
 export interface ReviewJobView {
   jobId: string;
   queueId: string;

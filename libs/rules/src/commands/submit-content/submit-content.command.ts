@@ -17,7 +17,7 @@ export interface ContentEvaluation {
 /** `accepted`: recorded, evaluated later by the worker; `evaluated`: evaluated before answering. */
 export type SubmitContentResult = { readonly kind: 'accepted' } | { readonly kind: 'evaluated'; readonly evaluation: ContentEvaluation };
 
-/** The legacy single-item submission (spec 4.8). */
+/** The legacy single-item submission (docs/rules.md, "Submitting items"). */
 export class SubmitContentCommand {
   constructor(
     readonly input: SubmitContentInput,

@@ -7,7 +7,7 @@ import { ApiCustomerRoute, Idempotent } from '#warden/platform/http';
 import { SubmitContentCommand, type SubmitContentResult } from './submit-content.command.js';
 import { SubmitContentAsyncResponseDto, SubmitContentRequestDto, SubmitContentSyncResponseDto } from './submit-content.request.dto.js';
 
-/** The legacy single-item endpoint (spec 4.8): one item, no image hashing, optionally synchronous. */
+/** The legacy single-item endpoint (docs/rules.md, "Submitting items"): one item, no image hashing, optionally synchronous. */
 @ApiTags('items')
 @ApiExtraModels(SubmitContentSyncResponseDto, SubmitContentAsyncResponseDto)
 @Controller('api/v1/content')
