@@ -77,7 +77,10 @@ export interface Storage {
 }
 
 export async function openStorage(
-  config: Pick<WardenConfig, 'dataDir' | 'eventStoreUrl' | 'mongoUrl' | 'sqliteSync' | 'secretKey' | 'secretKeyFile'> & { readonly readOnly?: boolean },
+  config: Pick<WardenConfig, 'dataDir' | 'eventStoreUrl' | 'mongoUrl' | 'sqliteSync' | 'secretKey' | 'secretKeyFile'> & {
+    readonly readOnly?: boolean;
+    readonly mongoConnectTimeoutMs?: number;
+  },
   personalData = new PersonalDataPolicy(),
   upcasters = new UpcasterRegistry(),
 ): Promise<Storage> {
@@ -105,7 +108,9 @@ export async function openStorage(
     const snapshots: SnapshotStore = kurrent ? kurrent.snapshots() : new SqliteSnapshotStore(sqlite('normal'));
     closers.push(() => snapshots.close());
 
-    const mongo = config.mongoUrl ? await connectMongo(config.mongoUrl) : undefined;
+    const mongo = config.mongoUrl
+      ? await connectMongo(config.mongoUrl, config.mongoConnectTimeoutMs === undefined ? {} : { timeoutMs: config.mongoConnectTimeoutMs })
+      : undefined;
     if (mongo) closers.push(() => mongo.close());
     // Read models can always be rebuilt from the log, and their checkpoint commits with them,
     // so their connection skips the per-commit fsync. Their file is their own (adoptReadModels).

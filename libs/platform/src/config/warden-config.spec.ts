@@ -12,6 +12,7 @@ describe('configuration', () => {
       role: 'all',
       eventStoreUrl: undefined,
       mongoUrl: undefined,
+      mongoConnectTimeoutMs: 8_000,
       outboundAllowlist: [],
       logLevel: 'info',
       bodyLimitBytes: 10 * 1024 * 1024,

@@ -15,6 +15,8 @@ export interface WardenConfig {
   readonly role: WardenRole;
   readonly eventStoreUrl: string | undefined;
   readonly mongoUrl: string | undefined;
+  /** How long start-up waits for MongoDB before it fails with one line (docs/configuration.md). */
+  readonly mongoConnectTimeoutMs: number;
   /** CIDR ranges exempt from the outbound private-address block (docs/architecture.md, "Outbound HTTP"). */
   readonly outboundAllowlist: readonly string[];
   readonly logLevel: LogLevel;
@@ -237,6 +239,7 @@ const ENVIRONMENT = z
     WARDEN_ROLE: oneOf(ROLES, 'all'),
     WARDEN_EVENTSTORE_URL: connectionUrl(EVENTSTORE_SCHEMES),
     WARDEN_MONGO_URL: connectionUrl(MONGO_SCHEMES),
+    WARDEN_MONGO_CONNECT_TIMEOUT_MS: wholeNumber(8_000, 100, 60_000),
     WARDEN_OUTBOUND_ALLOWLIST: z
       .string()
       .default('')
@@ -364,6 +367,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): WardenC
     role: e.WARDEN_ROLE,
     eventStoreUrl: e.WARDEN_EVENTSTORE_URL,
     mongoUrl: e.WARDEN_MONGO_URL,
+    mongoConnectTimeoutMs: e.WARDEN_MONGO_CONNECT_TIMEOUT_MS,
     outboundAllowlist: e.WARDEN_OUTBOUND_ALLOWLIST,
     logLevel: e.WARDEN_LOG_LEVEL,
     bodyLimitBytes: e.WARDEN_BODY_LIMIT_BYTES,
