@@ -1,5 +1,5 @@
 import type { EventStore } from '#warden/eventstore';
-import type { RecordedEvent } from '#warden/kernel';
+import { type RecordedEvent, recordedAs } from '#warden/kernel';
 import type { ItemIdentifier, ItemSubmitted } from './domain/item.events.js';
 import { itemStream } from './domain/item.streams.js';
 
@@ -37,8 +37,9 @@ export interface ItemVersion {
  * stream and for reactors that receive ItemSubmitted events from the log.
  */
 export function itemVersionOf(event: RecordedEvent): ItemVersion | null {
-  if (event.type !== 'ItemSubmitted') return null;
-  const submitted = event.data as unknown as Submitted;
+  const recorded = recordedAs<ItemSubmitted>(event, 'ItemSubmitted');
+  if (!recorded) return null;
+  const submitted = recorded.data;
   const erased = event.metadata.personalDataRedacted === true;
   const data = submitted.data;
   return {
