@@ -3,3 +3,4 @@
 export { SqliteGroupCommit, type SqliteGroupCommitOptions, type WriteJob } from './sqlite-group-commit.js';
 export { WriteLock } from './write-lock.js';
 export { emptyWal, WalNotTruncatedError } from './wal-truncation.js';
+export { WalSync } from './wal-sync.js';

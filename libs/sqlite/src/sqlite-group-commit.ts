@@ -20,6 +20,12 @@ export interface SqliteGroupCommitOptions {
   /** Called after each commit, once the jobs' promises are settled (e.g. to wake readers). */
   readonly afterCommit?: () => void;
   /**
+   * Called right after each commit, when the connection does not sync in COMMIT: the group's jobs
+   * settle (and afterCommit runs) once it resolves, so nothing is acknowledged before it is on
+   * disk; the next group may run meanwhile (WalSync).
+   */
+  readonly durable?: () => Promise<void>;
+  /**
    * How long one transaction may run its jobs (ms) before it commits and leaves the rest to the
    * next turn of the event loop (default GROUP_BUDGET_MS). A group runs synchronously: every
    * request, timer and callback of the process waits for it to finish.
@@ -127,6 +133,18 @@ export class SqliteGroupCommit {
       this.fail(batch, error);
       return;
     }
+    const durable = this.options.durable?.();
+    if (durable === undefined) this.settle(batch, outcomes);
+    else
+      durable.then(
+        () => this.settle(batch, outcomes),
+        // Committed but not known to be on disk: nobody is told it succeeded (the readers wait for
+        // the same sync, so they do not act on it either until a later round succeeds).
+        (error: unknown) => this.fail(batch, error),
+      );
+  }
+
+  private settle(batch: readonly Queued[], outcomes: readonly Outcome[]): void {
     batch.forEach((queued, i) => {
       const outcome = outcomes[i]!;
       if (outcome.ok) queued.resolve(outcome.value);

@@ -98,9 +98,11 @@ export async function openStorage(
   };
   const closers: Array<() => Promise<void>> = [];
   try {
-    const logDb = config.eventStoreUrl ? undefined : sqlite(config.sqliteSync);
+    // `full` is kept off the event loop: the connection commits at NORMAL and the log syncs its
+    // WAL on the thread pool before it acknowledges an append or hands an event to a reader (WalSync).
+    const logDb = config.eventStoreUrl ? undefined : sqlite('normal');
     const kurrent = logDb ? undefined : await connectKurrentDb(config.eventStoreUrl!);
-    const opened: EventStore = kurrent ?? new SqliteEventStore(logDb!);
+    const opened: EventStore = kurrent ?? new SqliteEventStore(logDb!, { syncWal: config.sqliteSync === 'full' });
     // Under every other layer, so no path (the application's log, the stored form) can append.
     const rawEvents: EventStore = config.readOnly ? new ReadOnlyEventStore(opened) : opened;
     closers.push(() => rawEvents.close());

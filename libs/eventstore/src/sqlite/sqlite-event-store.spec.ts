@@ -9,6 +9,7 @@ import type { RecordedEvent } from '#warden/kernel';
 import { streamName } from '#warden/kernel';
 import { openSqlite } from './sqlite-database.js';
 import { SqliteEventStore } from './sqlite-event-store.js';
+import { WalSync } from '#warden/sqlite';
 
 describe('SqliteEventStore typed reads', () => {
   let stores: ReturnType<typeof sqliteStores>;
@@ -109,6 +110,64 @@ describe('SqliteEventStore group commit while another process writes', () => {
     other.exec('ROLLBACK');
     await expect(appended).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
     other.close();
+  });
+});
+
+describe('SqliteEventStore syncing its WAL off the event loop', () => {
+  it('hands a subscriber the commit of another connection only once its own WAL sync after reading it is done', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'warden-wal-')), 'warden.db');
+    const db = openSqlite(file, { synchronous: 'normal' });
+    const rounds: Array<() => void> = [];
+    const asked: number[] = [];
+    const wal = new (class extends WalSync {
+      override ensure(position: number) {
+        asked.push(position);
+        return super.ensure(position);
+      }
+    })(() => new Promise<void>((resolve) => rounds.push(resolve)));
+    const events = new SqliteEventStore(db, { syncWal: wal, pollIntervalMs: 10 });
+    const seen: string[] = [];
+    const sub = events.subscribeToAll({ onEvents: async (batch) => void seen.push(...batch.map((e) => e.type)) });
+
+    // Another process's append, committed to the shared file.
+    const otherDb = openSqlite(file, { synchronous: 'normal' });
+    const other = new SqliteEventStore(otherDb);
+    await other.append(streamName('durable', 'a'), [anEvent('FromElsewhere')], 'no_stream');
+    await waitFor(() => asked.includes(1), 'the subscriber to read the event and wait for the sync');
+    expect(rounds).toHaveLength(1);
+    expect(seen).toEqual([]);
+    rounds[0]!();
+    await waitFor(() => seen.length === 1, 'the subscriber to receive the event');
+
+    // This store's own append: committed, acknowledged only after the round its commit asked for.
+    let acknowledged = false;
+    const append = events.append(streamName('durable', 'b'), [anEvent('Appended')], 'no_stream').then(() => (acknowledged = true));
+    await waitFor(() => rounds.length === 2, 'a WAL sync after the commit');
+    expect(asked.at(-1)).toBe(2);
+    expect(otherDb.prepare('SELECT count(*) AS n FROM events').get()).toEqual({ n: 2 });
+    expect(acknowledged).toBe(false);
+    expect(seen).toEqual(['FromElsewhere']);
+    rounds[1]!();
+    await append;
+    await waitFor(() => seen.length === 2, 'the subscriber to receive the appended event');
+    expect(rounds).toHaveLength(2);
+
+    await sub.stop();
+    await events.close();
+    await other.close();
+    otherDb.close();
+    db.close();
+  });
+
+  it('appends through a real fdatasync of the WAL file', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'warden-wal-')), 'warden.db');
+    const db = openSqlite(file, { synchronous: 'normal' });
+    const events = new SqliteEventStore(db, { syncWal: true });
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => events.append(streamName('durable', `s${i}`), [anEvent('Appended')], 'no_stream')));
+    expect(results.map((r) => r.position).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect(await events.readAll()).toHaveLength(20);
+    await events.close();
+    db.close();
   });
 });
 

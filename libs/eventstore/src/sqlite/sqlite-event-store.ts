@@ -11,7 +11,7 @@ import {
   WrongExpectedRevisionError,
 } from '../event-store.port.js';
 import { dataVersion, type SqliteDatabase } from './sqlite-database.js';
-import { SqliteGroupCommit } from '#warden/sqlite';
+import { SqliteGroupCommit, WalSync } from '#warden/sqlite';
 import { LogNotifier } from './log-notifier.js';
 import { LogTail } from './log-tail.js';
 
@@ -63,6 +63,18 @@ const DECODED_CACHE = 4096;
  */
 const TAIL_LIMITS = { events: 8192, size: 32 * 1024 * 1024, refresh: BATCH };
 
+export interface SqliteEventStoreOptions {
+  /** How often to look for another process's appends when nothing woke the readers (ms). */
+  readonly pollIntervalMs?: number;
+  /**
+   * For a connection at `synchronous = NORMAL`: sync the WAL off the event loop after each commit,
+   * settle appends only then, and hand events to subscribers only once they are on disk (WalSync).
+   * A connection at FULL syncs inside COMMIT and needs none. (Tests pass their own WalSync to see
+   * what waits for it.)
+   */
+  readonly syncWal?: boolean | WalSync;
+}
+
 /**
  * The embedded event log. Appends arriving in the same tick are committed in one transaction
  * (one fsync) with a savepoint each, so a conflict in one append never undoes another: group
@@ -78,10 +90,11 @@ export class SqliteEventStore implements EventStore {
   private readonly stmt;
   private readonly decoded = new Map<number, RecordedEvent>();
   private readonly tail: LogTail;
+  private readonly wal: WalSync | undefined;
 
   constructor(
     private readonly db: SqliteDatabase,
-    options: { pollIntervalMs?: number } = {},
+    options: SqliteEventStoreOptions = {},
   ) {
     db.exec(SCHEMA);
     this.stmt = {
@@ -107,7 +120,15 @@ export class SqliteEventStore implements EventStore {
       tail: db.prepare<[number, number], Row>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
     };
     this.notifier = new LogNotifier(() => dataVersion(db), options.pollIntervalMs ?? 100);
-    this.writes = new SqliteGroupCommit(db, { afterCommit: () => this.notifier.notify() });
+    this.wal =
+      options.syncWal instanceof WalSync ? options.syncWal : options.syncWal && !db.memory ? WalSync.forDatabase(db.name, () => this.head()) : undefined;
+    const wal = this.wal;
+    this.writes = new SqliteGroupCommit(db, {
+      afterCommit: () => this.notifier.notify(),
+      // The head right after this commit: every position at or below it is committed (a rolled-back
+      // append's position may be taken again later, so not the positions the jobs saw).
+      ...(wal ? { durable: () => wal.ensure(this.head()) } : {}),
+    });
     this.tail = new LogTail(
       {
         readAfter: (after, max) => this.stmt.tail.all(after, max).map((r) => ({ event: this.decode(r), size: r.data.length + r.metadata.length })),
@@ -175,7 +196,9 @@ export class SqliteEventStore implements EventStore {
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
-    return this.scan(options.after ?? 0, options.eventTypes, options.maxCount ?? -1).events;
+    const { events, through } = this.scan(options.after ?? 0, options.eventTypes, options.maxCount ?? -1);
+    await this.wal?.ensure(through);
+    return events;
   }
 
   /**
@@ -231,6 +254,8 @@ export class SqliteEventStore implements EventStore {
         const { events, through, complete } = this.tail.read(position, typeSet, BATCH) ?? this.scan(position, options.eventTypes, BATCH);
         if (events.length > 0) foundAt = performance.now();
         if (through > position) {
+          // Readers act (project, deliver, decide) only on what a power loss cannot take back.
+          await this.wal?.ensure(through);
           if (stopped) return;
           await options.onEvents(events, through);
           position = through;
@@ -266,6 +291,7 @@ export class SqliteEventStore implements EventStore {
     this.closed = true;
     this.writes.close();
     this.notifier.close();
+    await this.wal?.close();
   }
 }
 
