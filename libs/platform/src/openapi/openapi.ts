@@ -74,7 +74,7 @@ export function buildOpenApiDocument(app: INestApplication, version: string, pub
     .setTitle('Warden')
     .setDescription(
       'Content-moderation backend. Every `/api/v1/` route needs the `X-API-KEY` header and answers with or ' +
-        'without a trailing slash (paths are published as the interface spec writes them). Every error uses one ' +
+        'without a trailing slash (paths are published as docs/api.md writes them). Every error uses one ' +
         'body: `{"errors":[{status,type,title,detail?,pointer?,requestId?}]}`, also for an unknown path (404) and ' +
         'a method a path does not allow (405, with `Allow`); every response carries `X-Request-Id`. ' +
         "The `/api/console/v1/` routes (tag `console`) are the review console's: they need the session cookie " +

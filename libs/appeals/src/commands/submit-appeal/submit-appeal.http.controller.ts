@@ -16,7 +16,7 @@ export class SubmitAppealHttpController {
   @HttpCode(204)
   @ApiOperation({
     operationId: 'submitAppeal',
-    summary: 'Submit a user appeal against a moderation decision (interface spec 4.3)',
+    summary: 'Submit a user appeal against a moderation decision',
     description:
       'Records the appeal; it then becomes a review job in the queue the appeal routing rules pick (default: the queue marked ' +
       '`isAppealsDefault`, else the default queue), never offered to the moderator who took the appealed decision. The same ' +

@@ -12,7 +12,7 @@ export class ListActionsHttpController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get()
-  @ApiOperation({ operationId: 'listActions', summary: "The organization's custom and built-in actions (interface spec 4.5)" })
+  @ApiOperation({ operationId: 'listActions', summary: "The organization's custom and built-in actions" })
   @ApiOkResponse({
     type: ListActionsResponseDto,
     description: "The organization's customer-defined actions and the built-in ones",

@@ -12,7 +12,7 @@ export class ListItemTypesHttpController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get()
-  @ApiOperation({ operationId: 'listItemTypes', summary: 'Item-type schemas and field roles (interface spec 4.9)' })
+  @ApiOperation({ operationId: 'listItemTypes', summary: 'Item-type schemas and field roles' })
   @ApiOkResponse({
     type: ListItemTypesResponseDto,
     description: "The organization's item types, each with its fields and roles",

@@ -12,7 +12,7 @@ export class ListPoliciesHttpController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get()
-  @ApiOperation({ operationId: 'listPolicies', summary: 'All policies of the organization (interface spec 4.4)' })
+  @ApiOperation({ operationId: 'listPolicies', summary: 'All policies of the organization' })
   @ApiOkResponse({
     type: ListPoliciesResponseDto,
     description: 'Every policy of the organization; rebuild the tree from `parentId`',

@@ -17,7 +17,7 @@ export class ExecuteActionHttpController {
   @HttpCode(202)
   @ApiOperation({
     operationId: 'executeAction',
-    summary: 'Execute an action (interface spec 4.7)',
+    summary: 'Execute an action',
     description:
       'Records the execution and answers at once; what follows is asynchronous. A customer-defined action sends its ' +
       'action callback as for a moderator decision (`rules: []`, the policies given, no actor fields), with `creator` and ' +

@@ -16,7 +16,7 @@ export class GetUserScoreHttpController {
   @Get()
   @ApiOperation({
     operationId: 'getUserScore',
-    summary: "A user's moderation score (interface spec 4.6)",
+    summary: "A user's moderation score",
     description:
       'The bare JSON number 1 (worst) to 5 (best), from the penalty points of the actions taken on the ' +
       "user's items per item they submitted, with the organization's `scores:` weights and thresholds. " +

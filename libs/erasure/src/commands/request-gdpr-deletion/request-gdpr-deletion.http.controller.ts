@@ -17,7 +17,7 @@ export class RequestGdprDeletionHttpController {
   @HttpCode(202)
   @ApiOperation({
     operationId: 'requestGdprDeletion',
-    summary: "Erase a user's personal data (interface spec 4.10)",
+    summary: "Erase a user's personal data",
     description:
       'Records the request and answers at once; a worker then forgets the data key of the user (`typeId:id`), so the data ' +
       'of their items, the reasons of the reports they filed and their appeals become unreadable everywhere (crypto-' +

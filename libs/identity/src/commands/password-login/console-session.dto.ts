@@ -33,7 +33,7 @@ export class ConsoleUserDto {
   orgId!: string;
   @ApiProperty({ enum: ROLES, isArray: true })
   roles!: string[];
-  @ApiProperty({ enum: PERMISSIONS, isArray: true, description: 'What the roles allow (the table of interface spec 5.6)' })
+  @ApiProperty({ enum: PERMISSIONS, isArray: true, description: 'What the roles allow (docs/console-access.md, "Roles and what they may do")' })
   permissions!: string[];
 }
 

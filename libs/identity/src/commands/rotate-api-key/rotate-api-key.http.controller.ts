@@ -15,7 +15,7 @@ export class RotateApiKeyHttpController {
   @HttpCode(200)
   @ApiOperation({
     operationId: 'consoleRotateApiKey',
-    summary: 'Rotate a key (spec 5.3): a new key replaces it, and it stops working',
+    summary: 'Rotate a key: a new key replaces it, and it stops working',
     description:
       'The new key (same name and team) is in this response only. 404 for a key the organization does not have; ' + '409 for a key already rotated or revoked.',
   })

@@ -11,7 +11,7 @@ export class ListApiKeysHttpController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get()
-  @ApiOperation({ operationId: 'consoleListApiKeys', summary: "The organization's API keys with their last use (spec 5.3); never the keys themselves" })
+  @ApiOperation({ operationId: 'consoleListApiKeys', summary: "The organization's API keys with their last use; never the keys themselves" })
   @ApiOkResponse({ type: ApiKeyListResponseDto, description: "The organization's keys" })
   @ApiConsoleRoute()
   @RequirePermissions('MANAGE_API_KEYS')

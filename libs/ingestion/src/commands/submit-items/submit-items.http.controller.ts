@@ -17,7 +17,7 @@ export class SubmitItemsHttpController {
   @HttpCode(202)
   @ApiOperation({
     operationId: 'submitItems',
-    summary: 'Submit items for rule evaluation (interface spec 4.1)',
+    summary: 'Submit items for rule evaluation',
     description: 'Asynchronous: on 202 the items are durably recorded; evaluation follows in the worker.',
   })
   @ApiAcceptedResponse({

@@ -19,7 +19,7 @@ export class DecideJobHttpController {
     summary: 'Decide a job you hold the live lock of; the decision closes it',
     description:
       'IGNORE closes the job and sends nothing. CUSTOM_ACTION sends one signed action callback per chosen action ' +
-      '(interface-spec 6.2 with actorEmail, actorNote, decisionReason, custom.reason, custom.reportHistory). ' +
+      '(docs/callbacks.md, with actorEmail, actorNote, decisionReason, custom.reason, custom.reportHistory). ' +
       'SUBMIT_CHILD_SAFETY_REPORT (VIEW_CHILD_SAFETY_DATA only, else 403) records a child-safety report listed by ' +
       'GET /api/console/v1/child-safety-reports. TRANSFORM_JOB_AND_RECREATE_IN_QUEUE closes the job and recreates it in ' +
       "`targetQueueId`. 400 with pointers for a decision the catalog or the organization's settings refuse (nothing is " +

@@ -17,7 +17,7 @@ export class SubmitReportHttpController {
   @HttpCode(201)
   @ApiOperation({
     operationId: 'submitReport',
-    summary: 'Submit a user report (interface spec 4.2)',
+    summary: 'Submit a user report',
     description:
       'Records the report and the reported item (as a new item version, evaluated by the rules like a submitted item); the ' +
       'report then becomes a review job in the queue its routing picks (`csam: true`: the child-safety queue). All or ' +

@@ -61,7 +61,7 @@ export class SubmitReportRequestDto {
   @ApiProperty({
     type: ReportedItemDto,
     description:
-      'Held to its item type like a submitted item (spec 4.1) and recorded as a new version of the item (source `report`), so that ' +
+      'Held to its item type like a submitted item and recorded as a new version of the item (source `report`), so that ' +
       'image hashing and the rules engine see it. Over WARDEN_MAX_ITEM_BYTES as JSON: 413.',
   })
   @Allow()

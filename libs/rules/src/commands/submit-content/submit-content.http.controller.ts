@@ -17,7 +17,7 @@ export class SubmitContentHttpController {
   @Post()
   @ApiOperation({
     operationId: 'submitContent',
-    summary: 'Submit one item (legacy, interface spec 4.8)',
+    summary: 'Submit one item (legacy)',
     description:
       'Without `sync` (or false) the item is recorded and evaluated asynchronously: 202 as for /api/v1/items/async/. ' +
       'With `sync: true` it is evaluated before answering 200 with the result; the actions are published as usual. ' +
