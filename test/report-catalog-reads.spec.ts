@@ -10,6 +10,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppModule } from '../apps/server/src/app.module.js';
 import { ApplyConfigurationCommand, parseOrgConfig } from '#warden/catalog';
 import { loadConfig } from '#warden/platform';
+import { ClaimNextJobCommand } from '../libs/review/src/commands/claim-next-job/claim-next-job.command.js';
+import { DecideJobCommand } from '../libs/review/src/commands/decide-job/decide-job.command.js';
 import { SubmitReportCommand } from '../libs/review/src/commands/submit-report/submit-report.command.js';
 import { openStorage, ProjectionHost, type Storage } from '#warden/storage';
 import { freshDataDir } from './support/warden-process.js';
@@ -137,5 +139,15 @@ describe('report → job: the catalog read once per pass', () => {
     expect(second.routed).toEqual(['GetLiveCatalogQuery']);
     expect(second.job.queueId).toBe('spam');
     expect(second.job.item.typeName).toBe('Member');
+  });
+
+  it('decides a job with one read of the catalog beside the settings', async () => {
+    await reportAndRoute(report({ id: 'p3', typeId: 'post', data: { text: 'to decide' } }, 'spam'));
+    const moderator = { userId: 'm1', email: 'm1@example.com', permissions: ['VIEW_MRT', 'DECIDE_MRT'] as const };
+    const claimed = await app.get(CommandBus).execute(new ClaimNextJobCommand('spam', moderator, context));
+    reads = [];
+    const decided = await app.get(CommandBus).execute(new DecideJobCommand(claimed!.jobId, claimed!.lock.token, { type: 'IGNORE' }, moderator, context));
+    expect(decided.type).toBe('IGNORE');
+    expect(reads).toEqual(['GetLiveCatalogQuery', 'GetCatalogSettingsQuery']);
   });
 });
