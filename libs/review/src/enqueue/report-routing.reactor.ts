@@ -52,7 +52,12 @@ async function routeReport(deps: ReportRoutingDeps, event: RecordedOf<ReportSubm
   const catalog = await deps.router.catalog(orgId, 'report', item.typeId);
   const routed = data.csam
     ? { queueId: CHILD_SAFETY_QUEUE_ID, routedBy: null }
-    : await deps.router.route(orgId, catalog, { ...item, version: data.reportedItem.version }, { reason: data.reason, policyId: data.policyId, position: event.position });
+    : await deps.router.route(
+        orgId,
+        catalog,
+        { ...item, version: data.reportedItem.version },
+        { reason: data.reason, policyId: data.policyId, position: event.position },
+      );
   const request: EnqueueRequest = {
     requestId: data.reportId,
     source: 'REPORT',
