@@ -9,6 +9,7 @@ import { CatalogReader } from './queries/catalog-reader.js';
 import { GetConfigManagementHandler } from './queries/get-config-management/get-config-management.handler.js';
 import { GetCatalogSettingsHandler } from './queries/get-catalog-settings/get-catalog-settings.handler.js';
 import { GetLiveEntitiesHandler } from './queries/get-live-entities/get-live-entities.handler.js';
+import { GetLiveCatalogHandler } from './queries/get-live-catalog/get-live-catalog.handler.js';
 import { GetEverEntitiesHandler } from './queries/get-ever-entities/get-ever-entities.handler.js';
 import { ListActionsHandler } from './queries/list-actions/list-actions.handler.js';
 import { ListItemTypesHandler } from './queries/list-item-types/list-item-types.handler.js';
@@ -34,6 +35,7 @@ import { definitionSourceUpcasters } from './domain/definition-source.upcasters.
     ListActionsHandler,
     ListItemTypesHandler,
     GetLiveEntitiesHandler,
+    GetLiveCatalogHandler,
     GetEverEntitiesHandler,
     GetCatalogSettingsHandler,
     GetConfigManagementHandler,

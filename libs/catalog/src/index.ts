@@ -6,6 +6,7 @@ export { ListPoliciesQuery, type PolicyView } from './queries/list-policies/list
 export { ListActionsQuery, type ActionView } from './queries/list-actions/list-actions.query.js';
 export { ListItemTypesQuery, type ItemTypeView } from './queries/list-item-types/list-item-types.query.js';
 export { GetLiveEntitiesQuery } from './queries/get-live-entities/get-live-entities.query.js';
+export { GetLiveCatalogQuery, type LiveCatalog } from './queries/get-live-catalog/get-live-catalog.query.js';
 export { GetEverEntitiesQuery } from './queries/get-ever-entities/get-ever-entities.query.js';
 export { GetCatalogSettingsQuery } from './queries/get-catalog-settings/get-catalog-settings.query.js';
 export type { CatalogSettings } from './queries/catalog-reader.js';

@@ -15,8 +15,7 @@ export class ReviewQueues {
   }
 
   async visible(orgId: string, permissions: readonly Permission[]): Promise<QueueDefinition[]> {
-    const queues = await this.all(orgId);
-    return permissions.includes('VIEW_CHILD_SAFETY_DATA') ? queues : queues.filter((q) => q.id !== CHILD_SAFETY_QUEUE_ID);
+    return visibleQueues(await this.all(orgId), permissions);
   }
 
   /** The queue, or a 404 (also for the child-safety queue without the permission: it is not shown to exist). */
@@ -25,4 +24,10 @@ export class ReviewQueues {
     if (!queue) throw notFound(`No review queue ${queueId}`);
     return queue;
   }
+}
+
+/** Of the organization's queues as declared (a caller's own read of the catalog), those the viewer may see, the built-in ones beside. */
+export function visibleQueues(declared: readonly QueueDefinition[], permissions: readonly Permission[]): QueueDefinition[] {
+  const queues = effectiveQueues(declared);
+  return permissions.includes('VIEW_CHILD_SAFETY_DATA') ? queues : queues.filter((q) => q.id !== CHILD_SAFETY_QUEUE_ID);
 }

@@ -1,5 +1,4 @@
 import { type DynamicModule, Inject, Module, type OnModuleInit, type Type } from '@nestjs/common';
-import { QueryBus } from '@nestjs/cqrs';
 import { CatalogModule } from '#warden/catalog';
 import { PersonalDataPolicy } from '#warden/eventstore';
 import { UpcasterRegistry } from '#warden/kernel';
@@ -96,7 +95,6 @@ export class ReviewModule implements OnModuleInit {
     @Inject(PersonalDataPolicy) private readonly personalData: PersonalDataPolicy,
     @Inject(UpcasterRegistry) private readonly upcasters: UpcasterRegistry,
     private readonly enqueuer: JobEnqueuer,
-    private readonly queries: QueryBus,
     private readonly router: ReviewRouter,
     private readonly aggregates: AggregateStore,
     private readonly autoCloser: JobAutoCloser,
@@ -109,7 +107,7 @@ export class ReviewModule implements OnModuleInit {
     this.projections.register(reviewJobsProjection);
     this.projections.register(reviewEnqueueReactor({ enqueuer: this.enqueuer, router: this.router }));
     this.projections.register(reportCountsProjection);
-    this.projections.register(reportRoutingReactor({ enqueuer: this.enqueuer, router: this.router, queries: this.queries, aggregates: this.aggregates }));
+    this.projections.register(reportRoutingReactor({ enqueuer: this.enqueuer, router: this.router, aggregates: this.aggregates }));
     this.projections.register(childSafetyReportsProjection);
     this.projections.register(autoCloseQueuesProjection);
     this.projections.register(autoCloseReactor({ closer: this.autoCloser }));

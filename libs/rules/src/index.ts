@@ -9,9 +9,12 @@ export {
   type ReviewRouting,
   type RoutingRequest,
   type Route,
+  type RoutingCatalog,
   type RoutingContent,
+  type RoutingInputs,
   type RoutingReport,
-  type RoutingReportRequest,
+  NOTHING_READ,
+  routingInputs,
 } from './routing/review-routing.port.js';
 // The extension contract: what a module that adds signals or media hashing implements.
 export { RULE_SIGNALS, type RuleSignals } from './evaluation/rules-extension.js';

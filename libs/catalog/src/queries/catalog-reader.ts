@@ -76,13 +76,14 @@ export class CatalogReader {
   }
 
   /**
-   * The catalog projection's checkpoint, read once per turn of the event loop: a report asks for
-   * the catalog three times and the requests of one turn many times over, and each read of the
-   * checkpoint was a query of its own (4 % of the api's time per report). Within a turn, the value
-   * read first is as good as one read concurrently; a catch-up or commit of the catalog projection
-   * in this process (after an apply, or for an item type not known yet) makes the next read a fresh
-   * one, so a process reads what it caught up to at once. Without a projection host (unit tests)
-   * every call reads.
+   * The catalog projection's checkpoint, read once per turn of the event loop: one read of several
+   * kinds (GetLiveCatalogQuery) asks for it once per kind, and the requests of one turn many times
+   * over, and each read of the checkpoint was a query of its own (4 % of the api's time per report,
+   * when a report asked for the catalog three times). Within a turn, the value read first is as
+   * good as one read concurrently; a catch-up or commit of the catalog projection in this process
+   * (after an apply, or for an item type not known yet) makes the next read a fresh one, so a
+   * process reads what it caught up to at once. Without a projection host (unit tests) every call
+   * reads.
    */
   private catalogCheckpoint(): Promise<number> {
     const localProgress = this.projections?.localProgress(CATALOG_PROJECTION);

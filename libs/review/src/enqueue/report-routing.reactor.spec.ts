@@ -1,5 +1,4 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { QueryBus } from '@nestjs/cqrs';
 import { SqliteEventStore } from '#warden/eventstore';
 import { FixedClock, randomIds, type RecordedEvent } from '#warden/kernel';
 import { AggregateStore } from '#warden/storage';
@@ -65,7 +64,7 @@ describe('report routing reactor: a transformed job is recreated in its target q
   const aggregates = new AggregateStore(new SqliteEventStore(stores.open()), clock, randomIds);
   const enqueuer = new JobEnqueuer(aggregates, clock);
   // Job recreation needs neither the router nor the catalog: only reports are routed.
-  const reactor = reportRoutingReactor({ enqueuer, aggregates, router: {} as ReviewRouter, queries: {} as QueryBus });
+  const reactor = reportRoutingReactor({ enqueuer, aggregates, router: {} as ReviewRouter });
   const ctx = { get: async () => undefined, put: () => {}, delete: () => {} };
 
   /** Appends the decision to the job's stream as the decision handler would, and returns it as recorded. */

@@ -1,21 +1,19 @@
-import type { QueryBus } from '@nestjs/cqrs';
-import { CHILD_SAFETY_QUEUE_ID, GetLiveEntitiesQuery } from '#warden/catalog';
+import { CHILD_SAFETY_QUEUE_ID } from '#warden/catalog';
 import { eventProjection, orderingKey, type Projection } from '#warden/eventstore';
 import type { CommandContext, RecordedEvent, RecordedOf } from '#warden/kernel';
 import type { AggregateStore } from '#warden/storage';
 import type { ReportSubmitted } from '../domain/report.events.js';
 import { reviewJobDecider } from '../domain/review-job.decider.js';
-import type { EnqueueRequest, JobPolicy, ReviewJobDecided } from '../domain/review-job.events.js';
+import type { EnqueueRequest, ReviewJobDecided } from '../domain/review-job.events.js';
 import { reviewJobStream } from '../domain/review.streams.js';
 import type { JobEnqueuer } from './job-enqueuer.js';
-import type { ReviewRouter } from './review-router.js';
+import { jobPoliciesIn, type ReviewRouter, typeNameIn } from './review-router.js';
 
 export const REPORT_ROUTING_REACTOR = 'report-routing';
 
 export interface ReportRoutingDeps {
   readonly enqueuer: JobEnqueuer;
   readonly router: ReviewRouter;
-  readonly queries: QueryBus;
   readonly aggregates: AggregateStore;
 }
 
@@ -25,18 +23,6 @@ const contextOf = (event: Pick<RecordedEvent, 'id' | 'metadata'>): CommandContex
   causationId: event.id,
   actor: 'review',
 });
-
-/** The reported policy as jobs keep it (name and penalty from the catalog); none once archived. */
-async function reportedPolicies(queries: QueryBus, orgId: string, policyId: string | null): Promise<JobPolicy[]> {
-  if (policyId === null) return [];
-  const policy = (await queries.execute(new GetLiveEntitiesQuery(orgId, 'policy'))).find((p) => p.id === policyId);
-  return policy ? [{ id: policy.id, name: policy.name, penalty: policy.penalty }] : [];
-}
-
-async function typeNameOf(queries: QueryBus, orgId: string, typeId: string): Promise<string> {
-  const type = (await queries.execute(new GetLiveEntitiesQuery(orgId, 'itemType'))).find((t) => t.id === typeId);
-  return type?.name ?? typeId;
-}
 
 /**
  * A user report becomes a review job (or joins the item's open one in that queue): `csam: true`
@@ -62,10 +48,16 @@ async function routeReport(deps: ReportRoutingDeps, event: RecordedOf<ReportSubm
   const orgId = event.metadata.orgId;
   const { data } = event;
   const item = { id: data.reportedItem.id, typeId: data.reportedItem.typeId };
-  const policies = await reportedPolicies(deps.queries, orgId, data.policyId);
+  // One read of the catalog for the whole pass: the routing, the job's policy and type name.
+  const catalog = await deps.router.catalog(orgId, 'report', item.typeId);
   const routed = data.csam
     ? { queueId: CHILD_SAFETY_QUEUE_ID, routedBy: null }
-    : await deps.router.route(orgId, item, data.reportedItem.version, { reason: data.reason, policyId: data.policyId, position: event.position });
+    : await deps.router.route(
+        orgId,
+        catalog,
+        { ...item, version: data.reportedItem.version },
+        { reason: data.reason, policyId: data.policyId, position: event.position },
+      );
   const request: EnqueueRequest = {
     requestId: data.reportId,
     source: 'REPORT',
@@ -80,13 +72,14 @@ async function routeReport(deps: ReportRoutingDeps, event: RecordedOf<ReportSubm
       csam: data.csam,
     },
     action: null,
-    policies,
+    // The reported policy as jobs keep it (name and penalty); none once archived.
+    policies: data.policyId === null ? [] : jobPoliciesIn(catalog, [data.policyId]),
     routedBy: routed.routedBy,
     fromJobId: null,
   };
   await deps.enqueuer.enqueue(contextOf(event), {
     queueId: routed.queueId,
-    item: { ...item, typeName: await typeNameOf(deps.queries, orgId, item.typeId) },
+    item: { ...item, typeName: typeNameIn(catalog, item.typeId) },
     request,
     reasons: data.reason ? { [data.reportId]: data.reason } : {},
     subject: data.subject,

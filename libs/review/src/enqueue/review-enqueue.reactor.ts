@@ -18,10 +18,11 @@ export function reviewEnqueueReactor(deps: { enqueuer: JobEnqueuer; router: Revi
   const enqueueRuleRequest = async (event: RecordedOf<ReviewEnqueueRequested>) => {
     const orgId = event.metadata.orgId;
     const { data } = event;
+    // One read of the catalog for the routing; the job's policies and type name come with the request.
     const { queueId, routedBy } =
       data.queueId === CHILD_SAFETY_QUEUE_ID
         ? { queueId: CHILD_SAFETY_QUEUE_ID, routedBy: null }
-        : await deps.router.route(orgId, data.item, data.version, null);
+        : await deps.router.route(orgId, await deps.router.catalog(orgId, 'report', data.item.typeId), { ...data.item, version: data.version }, null);
     const request: EnqueueRequest = {
       requestId: data.jobId,
       source: data.source,

@@ -9,13 +9,6 @@ export interface RoutingReport {
   readonly count?: number;
 }
 
-/** What the caller of a routing hands over: the count of the item's reports is asked for only when a rule reads it. */
-export interface RoutingReportRequest {
-  readonly reason: string | null;
-  readonly policyId: string | null;
-  readonly count: () => Promise<number> | number;
-}
-
 export interface Route {
   readonly queueId: string;
   readonly rule: { readonly id: string; readonly name: string };

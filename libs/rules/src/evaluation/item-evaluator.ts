@@ -156,21 +156,22 @@ export class ItemEvaluator {
    * Routes an item bound for review: the routing rules' condition sets, in the order given, on
    * the same condition evaluator and signal context as a rule evaluation, with the report's
    * routing inputs under `data.__report` (where the evaluator resolves REPORT_REASON,
-   * REPORTED_POLICY and REPORT_COUNT). Images are not fetched again: image signals on a routing
-   * rule see no media and are unknown. Records nothing.
+   * REPORTED_POLICY and REPORT_COUNT). The item's type and the banks come from the caller's read
+   * of the catalog (the routing port's request): nothing is read here. Images are not fetched
+   * again: image signals on a routing rule see no media and are unknown. Records nothing.
    */
   async route(
     orgId: string,
     item: Pick<ItemToEvaluate, 'id' | 'typeId' | 'data' | 'creator'>,
+    itemType: ItemTypeDefinition,
+    banks: Pick<CatalogSnapshot, 'textBanks' | 'hashBanks'>,
     rules: readonly OrderedRoutingRule[],
     report: RoutingReport | null,
   ): Promise<Route | null> {
-    const found = await this.catalogFor(orgId, item.typeId);
-    if (!found) return null;
     // Only the routing puts report inputs on an item: a customer's own `__report` field is not one.
     const { [REPORT_DATA_KEY]: _customers, ...fields } = item.data;
     const data = report === null ? fields : { ...fields, [REPORT_DATA_KEY]: { ...report } };
-    const ctx = this.contexts.create(orgId, { ...item, data }, found.itemType, found.snapshot, 0, NO_MEDIA);
+    const ctx = this.contexts.create(orgId, { ...item, data }, itemType, banks, 0, NO_MEDIA);
     const deps = { registry: this.registry, memo: this.memo };
     const route = await firstPassingRoute(rules, (set) => evaluateConditionSet(set, ctx, deps));
     return route && { ...route, conditions: route.conditions.map(withoutPersonalData) };

@@ -45,7 +45,7 @@ export class SignalContextFactory {
     orgId: string,
     item: ContextItem,
     itemType: ItemTypeDefinition,
-    snapshot: CatalogSnapshot,
+    snapshot: Pick<CatalogSnapshot, 'textBanks' | 'hashBanks'>,
     version: number,
     media: ReadonlyMap<string, MediaResult>,
     partial = false,

@@ -1,4 +1,5 @@
 import { Command } from '@nestjs/cqrs';
+import type { ItemTypeDefinition } from '#warden/catalog/contracts';
 import type { CommandContext } from '#warden/kernel';
 import type { ItemIdentifier, ItemSubmitted } from '../../domain/item.events.js';
 
@@ -25,6 +26,12 @@ export interface SubmitItemsOptions {
    * redelivered message) appends nothing and records no second version.
    */
   readonly submissionId?: string;
+  /**
+   * The organization's item types as the caller read them for its own check (a report's handler):
+   * the items are validated against these and the catalog is not asked again (docs/architecture.md,
+   * "Main flows"). An item whose type is not among them is looked up as without them.
+   */
+  readonly itemTypes?: ReadonlyMap<string, ItemTypeDefinition>;
 }
 
 /**

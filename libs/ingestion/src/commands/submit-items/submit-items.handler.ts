@@ -26,7 +26,7 @@ export class SubmitItemsHandler implements ICommandHandler<SubmitItemsCommand> {
     @Inject(ProjectionHost) private readonly projections: ProjectionHost,
   ) {}
 
-  private async itemTypes(orgId: string): Promise<Map<string, ItemTypeDefinition>> {
+  private async itemTypes(orgId: string): Promise<ReadonlyMap<string, ItemTypeDefinition>> {
     return new Map((await this.queries.execute(new GetLiveEntitiesQuery(orgId, 'itemType'))).map((t) => [t.id, t] as const));
   }
 
@@ -42,7 +42,9 @@ export class SubmitItemsHandler implements ICommandHandler<SubmitItemsCommand> {
     }
     const oversized = oversizedItems(command.items, at, this.config.maxItemBytes);
     if (oversized.length > 0) throw partTooLarge(...oversized);
-    let types = await this.itemTypes(command.context.orgId);
+    const given = command.options.itemTypes;
+    const givenCovers = given !== undefined && command.items.every((i: unknown) => given.has((i as { typeId?: string } | null)?.typeId ?? ''));
+    let types = givenCovers ? given : await this.itemTypes(command.context.orgId);
     // An item type applied moments ago may not be projected yet (or no worker runs here):
     // catch the catalog up before calling a type unknown.
     if (command.items.some((i: unknown) => !types.has((i as { typeId?: string } | null)?.typeId ?? ''))) {

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler, QueryBus } from '@nestjs/cqrs';
-import { GetCatalogSettingsQuery, GetLiveEntitiesQuery } from '#warden/catalog';
+import { GetCatalogSettingsQuery, GetLiveCatalogQuery } from '#warden/catalog';
 import { type Clock, forbidden, type IdGenerator, invalidInput } from '#warden/kernel';
 import { CLOCK, ID_GENERATOR } from '#warden/platform';
 import { AggregateStore } from '#warden/storage';
@@ -11,7 +11,7 @@ import { jobNotFound } from '../../domain/review-job.errors.js';
 import { reviewJobStream } from '../../domain/review.streams.js';
 import { ItemVersions } from '../../item-versions.js';
 import { JobReports } from '../../job-reports.js';
-import { ReviewQueues } from '../../review-queues.js';
+import { visibleQueues } from '../../review-queues.js';
 import { lockTokenHash } from '../../domain/lock-token.js';
 import { DecideJobCommand, type DecisionSummary } from './decide-job.command.js';
 
@@ -25,7 +25,6 @@ import { DecideJobCommand, type DecisionSummary } from './decide-job.command.js'
 export class DecideJobHandler implements ICommandHandler<DecideJobCommand> {
   constructor(
     private readonly aggregates: AggregateStore,
-    private readonly queues: ReviewQueues,
     private readonly queries: QueryBus,
     private readonly jobReports: JobReports,
     private readonly items: ItemVersions,
@@ -53,17 +52,17 @@ export class DecideJobHandler implements ICommandHandler<DecideJobCommand> {
   private async decision(command: DecideJobCommand, state: ReviewJobState): Promise<{ command: ReviewJobCommand; summary: DecisionSummary }> {
     const { orgId } = command.context;
     const { moderator, decision } = command;
-    const visible = await this.queues.visible(orgId, moderator.permissions);
+    // The catalog read once for the whole decision (docs/architecture.md, "Main flows"): the
+    // queues the moderator sees, and what the decision is checked against.
+    const [{ queue, action: actions, policy: policies, itemType: itemTypes }, settings] = await Promise.all([
+      this.queries.execute(new GetLiveCatalogQuery(orgId, ['queue', 'action', 'policy', 'itemType'])),
+      this.queries.execute(new GetCatalogSettingsQuery(orgId, 'settings')),
+    ]);
+    const visible = visibleQueues(queue, moderator.permissions);
     if (state.status === 'NONE' || !state.item || !visible.some((q) => q.id === state.queueId)) throw jobNotFound(command.jobId);
     if (decision.type === 'SUBMIT_CHILD_SAFETY_REPORT' && !moderator.permissions.includes('VIEW_CHILD_SAFETY_DATA')) {
       throw forbidden('SUBMIT_CHILD_SAFETY_REPORT needs the VIEW_CHILD_SAFETY_DATA permission');
     }
-    const [actions, policies, itemTypes, settings] = await Promise.all([
-      this.queries.execute(new GetLiveEntitiesQuery(orgId, 'action')),
-      this.queries.execute(new GetLiveEntitiesQuery(orgId, 'policy')),
-      this.queries.execute(new GetLiveEntitiesQuery(orgId, 'itemType')),
-      this.queries.execute(new GetCatalogSettingsQuery(orgId, 'settings')),
-    ]);
     const checked = checkDecision(decision, {
       actions,
       policies,

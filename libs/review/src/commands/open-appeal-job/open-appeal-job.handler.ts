@@ -1,20 +1,17 @@
 import { Inject } from '@nestjs/common';
 import { recordedAs } from '#warden/kernel';
-import { CommandHandler, type ICommandHandler, QueryBus } from '@nestjs/cqrs';
-import { GetLiveEntitiesQuery } from '#warden/catalog';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { EventStore } from '#warden/eventstore';
 import { type ItemIdentifier, latestSubmission } from '#warden/ingestion';
 import type { ReadStore } from '#warden/readstore';
-import { REVIEW_ROUTING, type ReviewRouting } from '#warden/rules';
 import { EVENT_STORE, ProjectionHost, READ_STORE } from '#warden/storage';
-import { defaultQueueOf } from '../../domain/effective-queues.js';
-import type { EnqueueRequest, JobPolicy, ReviewJobDecided } from '../../domain/review-job.events.js';
+import type { EnqueueRequest, ReviewJobDecided } from '../../domain/review-job.events.js';
 import { appealJobId, reviewJobStream } from '../../domain/review.streams.js';
 import { JobEnqueuer } from '../../enqueue/job-enqueuer.js';
-import { ReviewRouter } from '../../enqueue/review-router.js';
+import { jobPoliciesIn, ReviewRouter, typeNameIn } from '../../enqueue/review-router.js';
 import { REVIEW_JOBS_PROJECTION } from '../../projections/review-jobs.projection.js';
 import { REVIEW_JOBS, type ReviewJobDoc } from '../../projections/review-jobs.read-model.js';
-import { type AppealForReview, OpenAppealJobCommand } from './open-appeal-job.command.js';
+import { OpenAppealJobCommand } from './open-appeal-job.command.js';
 
 /** Closed jobs of one item read to find the appealed decisions (an item has few). */
 const MAX_JOBS_READ = 200;
@@ -24,8 +21,6 @@ export class OpenAppealJobHandler implements ICommandHandler<OpenAppealJobComman
   constructor(
     private readonly enqueuer: JobEnqueuer,
     private readonly router: ReviewRouter,
-    private readonly queries: QueryBus,
-    @Inject(REVIEW_ROUTING) private readonly routing: ReviewRouting,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Inject(ProjectionHost) private readonly projections: ProjectionHost,
@@ -35,13 +30,18 @@ export class OpenAppealJobHandler implements ICommandHandler<OpenAppealJobComman
     const { appeal, context } = command;
     const orgId = context.orgId;
     const item = { id: appeal.item.id, typeId: appeal.item.typeId };
-    const recorded = (await latestSubmission(this.events, orgId, item)) ?? { version: 0, creator: null };
-    const [queueId, policies, typeName, excludedModerators] = await Promise.all([
-      this.queueFor(orgId, appeal, recorded.creator),
-      this.policies(orgId, appeal.violatingPolicyIds),
-      this.typeName(orgId, item.typeId),
+    const [recorded, catalog] = await Promise.all([
+      latestSubmission(this.events, orgId, item).then((found) => found ?? { version: 0, creator: null }),
+      // One read of the catalog: the appeal routing, the job's policies and type name.
+      this.router.catalog(orgId, 'appeal', item.typeId),
+    ]);
+    // First passing appeal routing rule (on the data the platform sent); else the appeals default; else the default queue.
+    const [queueId, excludedModerators] = await Promise.all([
+      this.router.route(orgId, catalog, { ...item, content: { data: appeal.item.data, creator: recorded.creator } }, null),
       this.appealedDeciders(orgId, item, appeal.actionsTaken),
     ]);
+    const policies = jobPoliciesIn(catalog, appeal.violatingPolicyIds);
+    const typeName = typeNameIn(catalog, item.typeId);
     const request: EnqueueRequest = {
       requestId: appeal.appealId,
       // The spec's enqueue sources name no appeal: an appeal comes in through the report family of routes.
@@ -63,35 +63,6 @@ export class OpenAppealJobHandler implements ICommandHandler<OpenAppealJobComman
     const jobId = appealJobId(orgId, appeal.appealId);
     await this.enqueuer.enqueue(context, { jobId, queueId: queueId.queueId, item: { ...item, typeName }, request });
     return { jobId, queueId: queueId.queueId };
-  }
-
-  /** First passing appeal routing rule (on the data the platform sent); else the appeals default; else the default queue. */
-  private async queueFor(
-    orgId: string,
-    appeal: AppealForReview,
-    creator: ItemIdentifier | null,
-  ): Promise<{ queueId: string; routedBy: { id: string; name: string } | null }> {
-    const queues = await this.router.queues(orgId);
-    const route = await this.routing.route({
-      orgId,
-      kind: 'appeal',
-      item: { id: appeal.item.id, typeId: appeal.item.typeId },
-      content: () => ({ data: appeal.item.data, creator }),
-      report: null,
-    });
-    if (route && queues.some((q) => q.id === route.queueId)) return { queueId: route.queueId, routedBy: route.rule };
-    return { queueId: (queues.find((q) => q.isAppealsDefault) ?? defaultQueueOf(queues)).id, routedBy: null };
-  }
-
-  private async policies(orgId: string, ids: readonly string[]): Promise<JobPolicy[]> {
-    if (ids.length === 0) return [];
-    const live = await this.queries.execute(new GetLiveEntitiesQuery(orgId, 'policy'));
-    return live.filter((p) => ids.includes(p.id)).map((p) => ({ id: p.id, name: p.name, penalty: p.penalty }));
-  }
-
-  private async typeName(orgId: string, typeId: string): Promise<string> {
-    const type = (await this.queries.execute(new GetLiveEntitiesQuery(orgId, 'itemType'))).find((t) => t.id === typeId);
-    return type?.name ?? typeId;
   }
 
   /**

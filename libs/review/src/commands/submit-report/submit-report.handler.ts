@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandBus, CommandHandler, type ICommandHandler, QueryBus } from '@nestjs/cqrs';
-import { GetLiveEntitiesQuery, type InputCatalog, namedTypeIds, rejectionOf } from '#warden/catalog';
+import { GetLiveCatalogQuery, type InputCatalog, namedTypeIds, rejectionOf } from '#warden/catalog';
 import { SubmitItemsCommand } from '#warden/ingestion';
 import { userSubject } from '#warden/kernel';
 import { WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
@@ -12,7 +12,8 @@ import { SubmitReportCommand } from './submit-report.command.js';
 
 /**
  * Checks the whole report first; then records the reported item through ingestion (its own
- * strict check again, the same validator, and its append) and last the report. A rejected report
+ * strict check again, the same validator on the item types read here, and its append) and last
+ * the report. A rejected report
  * records nothing: every check runs before the first append.
  */
 @CommandHandler(SubmitReportCommand)
@@ -24,14 +25,14 @@ export class SubmitReportHandler implements ICommandHandler<SubmitReportCommand>
     @Inject(WARDEN_CONFIG) private readonly config: WardenConfig,
   ) {}
 
-  /** The catalog as the report needs it; an item type applied moments ago is waited for. */
+  /**
+   * The catalog as the report needs it, read once (item types and policies) and passed on to
+   * ingestion's check; an item type applied moments ago is waited for.
+   */
   private async catalog(orgId: string, body: Record<string, unknown>): Promise<InputCatalog> {
     const named = namedTypeIds(body['reporter'], body['reportedItem'], body['reportedItemThread'], body['additionalItems']);
-    const [types, policies] = await Promise.all([
-      this.queries.execute(new GetLiveEntitiesQuery(orgId, 'itemType', named)),
-      this.queries.execute(new GetLiveEntitiesQuery(orgId, 'policy')),
-    ]);
-    return { itemTypes: new Map(types.map((t) => [t.id, t] as const)), policyIds: new Set(policies.map((p) => p.id)) };
+    const read = await this.queries.execute(new GetLiveCatalogQuery(orgId, ['itemType', 'policy'], { itemType: named }));
+    return { itemTypes: new Map(read.itemType.map((t) => [t.id, t] as const)), policyIds: new Set(read.policy.map((p) => p.id)) };
   }
 
   async execute(command: SubmitReportCommand): Promise<{ reportId: string }> {
@@ -41,7 +42,7 @@ export class SubmitReportHandler implements ICommandHandler<SubmitReportCommand>
     if (!checked.ok) throw rejectionOf(checked);
     const input = checked.input;
     const [accepted] = await this.commands.execute(
-      new SubmitItemsCommand([body['reportedItem']], context, { source: 'report', pointer: '/reportedItem', single: true }),
+      new SubmitItemsCommand([body['reportedItem']], context, { source: 'report', pointer: '/reportedItem', single: true, itemTypes: catalog.itemTypes }),
     );
     const reportId = this.aggregates.newId('rpt_');
     await this.aggregates.handle(
