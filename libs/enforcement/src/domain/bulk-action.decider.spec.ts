@@ -55,12 +55,21 @@ describe('bulk action decider', () => {
   });
 
   it('refuses a second request on the same stream', () => {
-    spec.given([requested]).when(request).thenThrows(DomainError, /exists already/);
+    spec
+      .given([requested])
+      .when(request)
+      .thenThrows(DomainError, /exists already/);
   });
 
   it('records each chunk once and in order: a redelivered chunk records nothing', () => {
-    spec.given([requested]).when(chunk(0)).then([chunkExecuted(0)]);
-    spec.given([requested, chunkExecuted(0)]).when(chunk(0)).thenNothing();
+    spec
+      .given([requested])
+      .when(chunk(0))
+      .then([chunkExecuted(0)]);
+    spec
+      .given([requested, chunkExecuted(0)])
+      .when(chunk(0))
+      .thenNothing();
     spec.given([requested]).when(chunk(1)).thenNothing();
   });
 
@@ -75,13 +84,25 @@ describe('bulk action decider', () => {
   it('a cancellation stops what is not started; the chunk under way is still recorded, never completed', () => {
     spec.given([requested]).when({ type: 'CancelBulkAction', now: LATER }).then([cancelled]);
     spec.given([requested, cancelled]).when({ type: 'CancelBulkAction', now: LATER }).thenNothing();
-    spec.given([requested, chunkExecuted(0), cancelled]).when(chunk(1)).then([chunkExecuted(1)]);
+    spec
+      .given([requested, chunkExecuted(0), cancelled])
+      .when(chunk(1))
+      .then([chunkExecuted(1)]);
   });
 
   it('refuses to cancel a completed bulk action, or one never requested', () => {
     const completed: BulkActionEvent = { type: 'BulkActionCompleted', data: { bulkActionId: 'blk_1', completedAt: LATER } };
-    spec.given([requested, chunkExecuted(0), chunkExecuted(1), completed]).when({ type: 'CancelBulkAction', now: LATER }).thenThrows(DomainError, /completed/);
-    spec.given([]).when({ type: 'CancelBulkAction', now: LATER }).thenThrows(DomainError, /No such bulk action/);
-    spec.given([]).when(chunk(0)).thenThrows(DomainError, /No such bulk action/);
+    spec
+      .given([requested, chunkExecuted(0), chunkExecuted(1), completed])
+      .when({ type: 'CancelBulkAction', now: LATER })
+      .thenThrows(DomainError, /completed/);
+    spec
+      .given([])
+      .when({ type: 'CancelBulkAction', now: LATER })
+      .thenThrows(DomainError, /No such bulk action/);
+    spec
+      .given([])
+      .when(chunk(0))
+      .thenThrows(DomainError, /No such bulk action/);
   });
 });

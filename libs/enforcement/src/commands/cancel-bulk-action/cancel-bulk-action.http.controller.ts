@@ -24,7 +24,11 @@ export class CancelBulkActionHttpController {
   @ApiOkResponse({ type: BulkActionResponseDto, description: 'The operation, cancelled' })
   @ApiConsoleRoute({}, 400, 404, 409)
   @RequirePermissions('BULK_ACTIONS')
-  async cancel(@Param('bulkActionId') bulkActionId: string, @CurrentUser() user: ConsolePrincipal, @Req() request: FastifyRequest): Promise<BulkActionResponseDto> {
+  async cancel(
+    @Param('bulkActionId') bulkActionId: string,
+    @CurrentUser() user: ConsolePrincipal,
+    @Req() request: FastifyRequest,
+  ): Promise<BulkActionResponseDto> {
     return (await this.commands.execute(new CancelBulkActionCommand(bulkActionId, consoleCommandContext(user, request.id)))) as BulkActionResponseDto;
   }
 }

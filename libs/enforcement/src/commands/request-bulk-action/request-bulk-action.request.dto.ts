@@ -19,9 +19,7 @@ export class BulkActionItemDto {
 export class BulkActionRequestDto {
   @ApiProperty({
     type: 'string',
-    description:
-      'The action to execute on every item: a live action of the organization or a built-in enqueue action, assigned to ' +
-      "every item's type.",
+    description: 'The action to execute on every item: a live action of the organization or a built-in enqueue action, assigned to ' + "every item's type.",
     minLength: 1,
     maxLength: MAX_ID_LENGTH,
     example: 'remove',
