@@ -3,7 +3,7 @@ import { eventCount, loggedEvents, writeConfig } from '../support/config-files.j
 import { expectErrorBody } from '../support/error-body.js';
 import { type ReceivedCallback, type ReviewWorld, reviewOrgConfig, type Session, startReceiver, startReviewWorld } from '../support/review-fixture.js';
 import { waitFor } from '../support/wait-for.js';
-import { createKey, runCli } from '../support/warden-process.js';
+import { createKey, type RunningWarden, runCli, startWarden } from '../support/warden-process.js';
 
 type Item = { id: string; typeId: string };
 type BulkView = {
@@ -144,7 +144,7 @@ describe('bulk actions (console API), end to end', () => {
     // Another reason is another action: acted on again.
     const third = await requested({ ...body, items: items.slice(0, 3), reason: 'spam wave 2' });
     expect(await finished(third.bulkActionId)).toMatchObject({ executed: 3, alreadyActioned: 0 });
-  });
+  }, 180_000);
 
   it('another organization’s item ids are counted as missing and never acted on', async () => {
     await submit(posts('foreign', 3), 'hello', otherKey);
@@ -200,7 +200,7 @@ describe('bulk actions (console API), end to end', () => {
     // Cancelling again changes nothing; a completed operation cannot be cancelled.
     expect((await bulk(`/${op.bulkActionId}/cancel`)).status).toBe(200);
     await expectErrorBody(await bulk(`/${later.bulkActionId}/cancel`), 409, '/errors/conflict');
-  });
+  }, 180_000);
 
   it('bad input answers the standard error body with a pointer, records nothing; a MODERATOR is refused', async () => {
     const before = eventCount(world.dataDir, "type = 'BulkActionRequested'");
@@ -237,4 +237,77 @@ describe('bulk actions (console API), end to end', () => {
     await expectErrorBody(await bulk('', good, moderator), 403, '/errors/forbidden');
     expect(eventCount(world.dataDir, "type = 'BulkActionRequested'")).toBe(before);
   });
+});
+
+describe('bulk actions after a crash of the worker', () => {
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let world: ReviewWorld;
+  let restarted: RunningWarden | undefined;
+  const COUNT = 1500;
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    world = await startReviewWorld(reviewOrgConfig(receiver.url), ['MODERATOR_MANAGER']);
+  }, 120_000);
+
+  afterAll(async () => {
+    await restarted?.stop();
+    await world?.warden.stop();
+    await receiver?.close();
+  });
+
+  it('resumes from its recorded progress and acts on no item twice', async () => {
+    const ids = Array.from({ length: COUNT }, (_, i) => `crash${i}`);
+    for (let i = 0; i < COUNT; i += 500) {
+      const items = ids.slice(i, i + 500).map((id, k) => ({ id, typeId: 'post', data: { text: 'hello', author: { id: `u${(i + k) % 7}`, typeId: 'user' } } }));
+      expect((await world.api('POST', '/api/v1/items/async', { items })).status).toBe(202);
+    }
+    const manager = world.sessions['MODERATOR_MANAGER']!;
+    const call = (url: string, method: string, path: string, body?: unknown) =>
+      fetch(url + path, {
+        method,
+        headers: { cookie: manager.cookie, 'x-csrf-token': manager.csrfToken, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    const response = await call(world.warden.url, 'POST', '/api/console/v1/bulk-actions', {
+      actionId: 'remove',
+      reason: 'crash',
+      items: ids.map((id) => ({ id, typeId: 'post' })),
+    });
+    expect(response.status, await response.clone().text()).toBe(202);
+    const { bulkActionId } = (await response.json()) as BulkView;
+    // Killed mid-way: some chunks recorded, the one under way perhaps half executed.
+    await waitFor(() => eventCount(world.dataDir, "type = 'BulkActionChunkExecuted'") >= 2, { what: 'two chunks recorded', timeoutMs: 60_000 });
+    await world.warden.stop('SIGKILL');
+    const recordedBefore = eventCount(world.dataDir, "type = 'BulkActionChunkExecuted'");
+    expect(recordedBefore).toBeLessThan(COUNT / 100);
+
+    restarted = await startWarden(world.env, 90_000);
+    const done = await waitFor(
+      async () => {
+        const view = (await (await call(restarted!.url, 'GET', `/api/console/v1/bulk-actions/${bulkActionId}`)).json()) as BulkView;
+        return view.status === 'COMPLETED' && view;
+      },
+      { what: 'the bulk action completed after the restart', timeoutMs: 120_000 },
+    );
+    expect(done.processed).toBe(COUNT);
+    // Each chunk recorded once, in order; each item executed once, however the crash cut the chunk.
+    const chunks = loggedEvents(world.dataDir, 'BulkActionChunkExecuted').map((e) => e.data['chunk']);
+    expect(chunks).toEqual(Array.from({ length: COUNT / 100 }, (_, i) => i));
+    const executed = loggedEvents(world.dataDir, 'ActionExecuted').map((e) => (e.data['item'] as Item).id);
+    expect(executed).toHaveLength(COUNT);
+    expect(new Set(executed).size).toBe(COUNT);
+    expect(done.executed + done.alreadyActioned).toBe(COUNT);
+    // One callback per item: deliveries counted by their ids (a delivery cut by the crash arrives again under its id).
+    await waitFor(
+      () => new Set(receiver.received.filter((r) => r.path === '/hooks/remove').map((r) => String(r.headers['service-delivery-id']))).size >= COUNT,
+      { what: `${COUNT} callbacks`, timeoutMs: 120_000 },
+    );
+    const items = new Map<string, string>();
+    for (const r of receiver.received.filter((r) => r.path === '/hooks/remove')) {
+      items.set(String(r.headers['service-delivery-id']), (JSON.parse(r.body) as { item: Item }).item.id);
+    }
+    expect(items.size).toBe(COUNT);
+    expect(new Set(items.values()).size).toBe(COUNT);
+  }, 300_000);
 });
