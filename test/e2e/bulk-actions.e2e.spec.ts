@@ -153,7 +153,7 @@ describe('bulk actions (console API), end to end', () => {
     expect(await finished(op.bulkActionId)).toMatchObject({ status: 'COMPLETED', executed: 0, missing: 3 });
     expect(executionsOf(ids)).toHaveLength(0);
     expect(receiver.received.filter((r) => r.path === '/hooks/other')).toHaveLength(0);
-    // Nor can the other organization read this organization's operation (another stream): 404.
+    // The other organization's API key opens no console route (the operation is read with a session only).
     const otherView = await fetch(`${world.warden.url}/api/console/v1/bulk-actions/${op.bulkActionId}`, { headers: { 'x-api-key': otherKey } });
     expect(otherView.status).toBe(401);
   });
