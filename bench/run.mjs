@@ -14,6 +14,7 @@ for (const name of [
   'review',
   'full-size-tests',
   'enforcement',
+  'bulk-actions',
   'audit',
   'transparency',
   'flood',

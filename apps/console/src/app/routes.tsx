@@ -1,6 +1,7 @@
 import { createBrowserRouter, Navigate } from 'react-router';
 import type { ReactNode } from 'react';
 import { ApiKeys } from '../pages/admin/ApiKeys';
+import { BulkActions } from '../pages/BulkActions';
 import { Deliveries } from '../pages/admin/Deliveries';
 import { JobDetail } from '../pages/admin/JobDetail';
 import { Jobs } from '../pages/admin/Jobs';
@@ -54,6 +55,7 @@ export const router = createBrowserRouter(
         guarded('deliveries', 'MANAGE_CALLBACKS', <Deliveries />),
         guarded('transparency', 'VIEW_INSIGHTS', <Transparency />),
         guarded('transparency/items/:typeId/:itemId', 'VIEW_MRT', <ItemStatements />),
+        guarded('bulk-actions/:bulkActionId?', 'BULK_ACTIONS', <BulkActions />),
         { path: '*', element: <NotFound /> },
       ],
     },

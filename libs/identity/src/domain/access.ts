@@ -57,6 +57,8 @@ export const ROLE_PERMISSIONS = {
   MANAGE_CALLBACKS: ['ADMIN'],
   /** The rules page: the rules with today's actions and their recent matches. */
   VIEW_RULES: ['ADMIN', 'RULES_MANAGER', 'ANALYST'],
+  /** Act on many items at once (docs/bulk-actions.md): one action, its policies and a reason over up to 10,000 ids. */
+  BULK_ACTIONS: ['ADMIN', 'MODERATOR_MANAGER'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof ROLE_PERMISSIONS;

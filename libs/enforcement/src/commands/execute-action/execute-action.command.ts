@@ -3,6 +3,16 @@ import type { CommandContext } from '#warden/kernel';
 
 export interface ExecuteActionResult {
   readonly executionId: string;
+  /** False when the execution named by `options.executionId` was recorded already: nothing was appended. */
+  readonly created: boolean;
+}
+
+export interface ExecuteActionOptions {
+  /**
+   * The execution's id, derived by the caller from what it means (a bulk action's item:
+   * docs/bulk-actions.md, "Never twice"); without it, a new id. An id already executed executes nothing.
+   */
+  readonly executionId?: string;
 }
 
 /**
@@ -13,6 +23,7 @@ export class ExecuteActionCommand extends Command<ExecuteActionResult> {
   constructor(
     readonly body: Record<string, unknown>,
     readonly context: CommandContext,
+    readonly options: ExecuteActionOptions = {},
   ) {
     super();
   }

@@ -1,6 +1,5 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler, QueryBus } from '@nestjs/cqrs';
-import { BUILTIN_ACTION_IDS, GetLiveEntitiesQuery, namedTypeIds } from '#warden/catalog';
 import type { EventStore } from '#warden/eventstore';
 import { latestSubmission } from '#warden/ingestion';
 import { type Clock, invalidInput } from '#warden/kernel';
@@ -8,15 +7,15 @@ import { CLOCK, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
 import { AggregateStore, EVENT_STORE } from '#warden/storage';
 import { actionExecutionDecider } from '../../domain/action-execution.decider.js';
 import { actionExecutionStream } from '../../domain/action-execution.streams.js';
-import { checkExecuteAction, type ExecutionCatalog, executableActions } from '../../domain/execute-action-input.js';
+import { checkExecuteAction } from '../../domain/execute-action-input.js';
+import { readExecutionCatalog } from '../../execution-catalog.js';
 import { ExecuteActionCommand, type ExecuteActionResult } from './execute-action.command.js';
-
-const BUILTIN_IDS: ReadonlySet<string> = new Set(Object.values(BUILTIN_ACTION_IDS));
 
 /**
  * Checks the whole request, resolves the user concerned, and records the execution on a new
  * stream of its own (a service-assigned id): the same request twice is two executions, unless
- * the client sent an Idempotency-Key (the route's interceptor answers the repeat).
+ * the client sent an Idempotency-Key (the route's interceptor answers the repeat), or the caller
+ * named the execution (a bulk action's item: then a repeat executes nothing).
  */
 @CommandHandler(ExecuteActionCommand)
 export class ExecuteActionHandler implements ICommandHandler<ExecuteActionCommand> {
@@ -28,38 +27,16 @@ export class ExecuteActionHandler implements ICommandHandler<ExecuteActionComman
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  /** The catalog as the request needs it; an entity it names that was applied moments ago is waited for. */
-  private async catalog(orgId: string, body: Record<string, unknown>): Promise<ExecutionCatalog> {
-    const strings = (values: unknown) => (Array.isArray(values) ? values : [values]).filter((v): v is string => typeof v === 'string');
-    const [types, policies, actions] = await Promise.all([
-      this.queries.execute(new GetLiveEntitiesQuery(orgId, 'itemType', [...strings(body['itemTypeId']), ...namedTypeIds(body['reportedItems'])])),
-      this.queries.execute(new GetLiveEntitiesQuery(orgId, 'policy', strings(body['policyIds']))),
-      // The built-in enqueue actions are no catalog entities: never waited for.
-      this.queries.execute(
-        new GetLiveEntitiesQuery(
-          orgId,
-          'action',
-          strings(body['actionId']).filter((id) => !BUILTIN_IDS.has(id)),
-        ),
-      ),
-    ]);
-    return {
-      itemTypes: new Map(types.map((t) => [t.id, t] as const)),
-      policies: new Map(policies.map((p) => [p.id, p] as const)),
-      actions: executableActions(actions),
-    };
-  }
-
   async execute(command: ExecuteActionCommand): Promise<ExecuteActionResult> {
     const { context, body } = command;
-    const catalog = await this.catalog(context.orgId, body);
+    const catalog = await readExecutionCatalog(this.queries, context.orgId, body);
     const checked = checkExecuteAction(body, catalog, { maxItemsPerList: this.config.maxItemsPerRequest });
     if (!checked.ok) throw invalidInput(...checked.problems);
     const { action, item, policies, reportedItems, actorId } = checked.input;
     const identifier = { id: item.id, typeId: item.itemType.id };
     const latest = (await latestSubmission(this.events, context.orgId, identifier)) ?? { version: 0, creator: null };
-    const executionId = this.aggregates.newId('exe_');
-    await this.aggregates.handle(
+    const executionId = command.options.executionId ?? this.aggregates.newId('exe_');
+    const handled = await this.aggregates.handle(
       actionExecutionStream(context.orgId, executionId),
       actionExecutionDecider,
       {
@@ -78,6 +55,6 @@ export class ExecuteActionHandler implements ICommandHandler<ExecuteActionComman
       },
       context,
     );
-    return { executionId };
+    return { executionId, created: handled.events.length > 0 };
   }
 }

@@ -34,12 +34,13 @@ export class ExecuteActionHttpController {
     @CurrentPrincipal() principal: Principal,
     @Req() request: FastifyRequest,
   ): Promise<ExecuteActionResponseDto> {
-    return this.commands.execute(
+    const { executionId } = await this.commands.execute(
       new ExecuteActionCommand(body as unknown as Record<string, unknown>, {
         orgId: principal.orgId,
         correlationId: request.id,
         actor: `api-key:${principal.keyId}`,
       }),
     );
+    return { executionId };
   }
 }

@@ -1,0 +1,52 @@
+import { Inject } from '@nestjs/common';
+import { type IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
+import { itemStream } from '#warden/ingestion/contracts';
+import { WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
+import { AggregateStore } from '#warden/storage';
+import { checkedBulkAction } from '../../bulk/bulk-action-check.js';
+import { actionExecutionStream } from '../../domain/action-execution.streams.js';
+import { bulkExecutionId } from '../../domain/bulk-action.streams.js';
+import { type BulkActionPreview, PreviewBulkActionQuery } from './preview-bulk-action.query.js';
+
+/** Look-ups at once: each is one short read of a stream's first event. */
+const CONCURRENCY = 200;
+
+type Counts = { items: number; existing: number; missing: number; newActions: number; alreadyActioned: number };
+const zero = (): Counts => ({ items: 0, existing: 0, missing: 0, newActions: 0, alreadyActioned: 0 });
+
+@QueryHandler(PreviewBulkActionQuery)
+export class PreviewBulkActionHandler implements IQueryHandler<PreviewBulkActionQuery> {
+  constructor(
+    private readonly aggregates: AggregateStore,
+    private readonly queries: QueryBus,
+    @Inject(WARDEN_CONFIG) private readonly config: WardenConfig,
+  ) {}
+
+  async execute(query: PreviewBulkActionQuery): Promise<BulkActionPreview> {
+    const { orgId } = query;
+    const input = await checkedBulkAction(this.queries, orgId, query.body, this.config.maxItemsPerRequest);
+    const policyIds = input.policies.map((p) => p.id);
+    const total = zero();
+    const byType = new Map<string, Counts>();
+    for (let i = 0; i < input.items.length; i += CONCURRENCY) {
+      const slice = input.items.slice(i, i + CONCURRENCY);
+      // What the runner will find: the item stored here, and the execution it would make recorded already or not.
+      const found = await Promise.all(
+        slice.map(async (item) => {
+          if (!(await this.aggregates.exists(itemStream(orgId, item.typeId, item.id)))) return 'missing' as const;
+          const executionId = bulkExecutionId(orgId, input.action.id, policyIds, input.reason, item);
+          return (await this.aggregates.exists(actionExecutionStream(orgId, executionId))) ? ('alreadyActioned' as const) : ('newActions' as const);
+        }),
+      );
+      slice.forEach((item, k) => {
+        const counts = byType.get(item.typeId) ?? byType.set(item.typeId, zero()).get(item.typeId)!;
+        for (const c of [counts, total]) {
+          c.items++;
+          c[found[k]!]++;
+          if (found[k] !== 'missing') c.existing++;
+        }
+      });
+    }
+    return { ...total, duplicates: input.duplicates, byType: [...byType].map(([typeId, counts]) => ({ typeId, ...counts })) };
+  }
+}
