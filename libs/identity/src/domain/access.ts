@@ -57,6 +57,8 @@ export const ROLE_PERMISSIONS = {
   MANAGE_CALLBACKS: ['ADMIN'],
   /** The rules page: the rules with today's actions and their recent matches. */
   VIEW_RULES: ['ADMIN', 'RULES_MANAGER', 'ANALYST'],
+  /** Investigate: look an item or a user up by id and see all Warden knows of it (docs/console.md, "Investigate"). */
+  INVESTIGATE: ['ADMIN', 'MODERATOR_MANAGER', 'ANALYST', 'AUDITOR'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof ROLE_PERMISSIONS;
