@@ -67,7 +67,8 @@ export function evaluationOf(event: RecordedEvent): EvaluationView {
   for (const rule of evaluation.rules)
     for (const c of rule.conditions) {
       const bankId = str(c.detail?.['bankId']);
-      if (bankId !== null) hashMatches.push({ ruleId: rule.id, path: c.path, bankId, distance: typeof c.detail?.['distance'] === 'number' ? c.detail['distance'] : null });
+      if (bankId !== null)
+        hashMatches.push({ ruleId: rule.id, path: c.path, bankId, distance: typeof c.detail?.['distance'] === 'number' ? c.detail['distance'] : null });
     }
   return {
     version: evaluation.version,
@@ -166,7 +167,9 @@ export function reportOf(event: RecordedEvent): ReportView {
 }
 
 /** The newest report's thread, oldest first as sent: the item's conversation. */
-export function threadOf(reports: readonly RecordedEvent[]): Array<{ typeId: string; id: string; data: { [field: string]: unknown } | null; reported: boolean }> {
+export function threadOf(
+  reports: readonly RecordedEvent[],
+): Array<{ typeId: string; id: string; data: { [field: string]: unknown } | null; reported: boolean }> {
   const withThread = reports.find((r) => Array.isArray((r.data as Data)['thread']) && ((r.data as Data)['thread'] as unknown[]).length > 0);
   if (!withThread) return [];
   const d = withThread.data as Data;
@@ -175,7 +178,13 @@ export function threadOf(reports: readonly RecordedEvent[]): Array<{ typeId: str
     const ref = refOf(item);
     if (!ref) return [];
     const data = (item as Data)['data'];
-    return [{ ...ref, data: typeof data === 'object' && data !== null ? (data as { [field: string]: unknown }) : null, reported: reported.some((r) => sameRef(r, ref)) }];
+    return [
+      {
+        ...ref,
+        data: typeof data === 'object' && data !== null ? (data as { [field: string]: unknown }) : null,
+        reported: reported.some((r) => sameRef(r, ref)),
+      },
+    ];
   });
 }
 
@@ -248,7 +257,9 @@ export function appealsOf(submitted: readonly RecordedEvent[], decided: readonly
     const dd = (decision?.data ?? {}) as Data;
     // The sealed appellant is gone once erased; the plain subject (`typeId:id`) still says who appealed.
     const subject = str(d['subject']);
-    const appellant = refOf(d['appealedBy']) ?? (subject && subject.includes(':') ? { typeId: subject.slice(0, subject.indexOf(':')), id: subject.slice(subject.indexOf(':') + 1) } : null);
+    const appellant =
+      refOf(d['appealedBy']) ??
+      (subject && subject.includes(':') ? { typeId: subject.slice(0, subject.indexOf(':')), id: subject.slice(subject.indexOf(':') + 1) } : null);
     return {
       appealId,
       appealedAt: str(d['appealedAt']) ?? e.metadata.occurredAt,

@@ -58,7 +58,9 @@ export class InvestigateItemHandler implements IQueryHandler<InvestigateItemQuer
     const own = versions.events.filter((e) => same(itemOfStream(e.streamName), item)).slice(0, LIMITS.versions);
     const newestVersion = own[0] ?? (await this.reader.read(await this.reader.newest(orgId, item, 'ItemSubmitted', 1), frame.personalData, cache))[0];
     const creator = refOf((newestVersion?.data as { creator?: unknown } | undefined)?.creator);
-    const deliveries = await Promise.all(actions.events.map(async (e) => deliveryOf(await this.reader.stream(callbackDeliveryStream(orgId, String(e.data['deliveryId']))))));
+    const deliveries = await Promise.all(
+      actions.events.map(async (e) => deliveryOf(await this.reader.stream(callbackDeliveryStream(orgId, String(e.data['deliveryId']))))),
+    );
     const itemReports = reports.events.filter((e) => same(refOf(e.data['reportedItem']), item));
     return {
       ...frame,

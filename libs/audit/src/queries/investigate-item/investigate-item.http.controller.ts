@@ -10,18 +10,13 @@ import { FindInvestigationRequestDto } from '../find-investigation/find-investig
 import { InvestigateUserQuery } from '../investigate-user/investigate-user.query.js';
 import { InvestigateItemQuery } from './investigate-item.query.js';
 import { InvestigatePageRequestDto } from './investigate-item.request.dto.js';
-import {
-  INVESTIGATE_EXTRA_MODELS,
-  InvestigateItemResponseDto,
-  InvestigateUserResponseDto,
-  InvestigationTargetDto,
-} from './investigate-item.response.dto.js';
+import { INVESTIGATE_EXTRA_MODELS, InvestigateItemResponseDto, InvestigateUserResponseDto, InvestigationTargetDto } from './investigate-item.response.dto.js';
 
 const PERSONAL =
   'Personal fields (item data, reasons people wrote) are shown as the audit histories show them (ADMIN, ANALYST; AUDITOR while ' +
   '`org.settings.auditorPersonalData` grants it) and as the job view shows them to moderator managers; null otherwise, as after an ' +
   'erasure (`personalData` tells the two apart). Every answer is recorded in the access audit (`ConsoleInvestigationViewed`: who ' +
-  'looked at whom). 404 for an id this organization has no record of, another organization\'s included.';
+  "looked at whom). 404 for an id this organization has no record of, another organization's included.";
 
 /**
  * Investigate (docs/console.md, "Investigate"): look anything up by id and see all Warden knows of
@@ -42,7 +37,7 @@ export class InvestigateHttpController {
     summary: 'Find the item or user an id names',
     description:
       'An item or a user by type and id, or the item a report, a review job or a callback delivery is about: which page to open ' +
-      "(`kind: user` for an item of a USER type). 400 with a pointer for a malformed id or a missing `typeId`; 404 for an id this organization has no record of.",
+      '(`kind: user` for an item of a USER type). 400 with a pointer for a malformed id or a missing `typeId`; 404 for an id this organization has no record of.',
   })
   @ApiOkResponse({ type: InvestigationTargetDto })
   @ApiConsoleRoute({}, 400, 404)
@@ -72,7 +67,9 @@ export class InvestigateHttpController {
     @Req() request: FastifyRequest,
   ): Promise<InvestigateItemResponseDto> {
     const found = await this.queries.execute(new InvestigateItemQuery(user.orgId, typeId, id, user.permissions, page.before));
-    await this.commands.execute(new RecordInvestigationViewCommand(user.orgId, user.userId, { kind: 'item', typeId, id }, consoleCommandContext(user, request.id)));
+    await this.commands.execute(
+      new RecordInvestigationViewCommand(user.orgId, user.userId, { kind: 'item', typeId, id }, consoleCommandContext(user, request.id)),
+    );
     return found;
   }
 
@@ -96,7 +93,9 @@ export class InvestigateHttpController {
     @Req() request: FastifyRequest,
   ): Promise<InvestigateUserResponseDto> {
     const found = await this.queries.execute(new InvestigateUserQuery(user.orgId, typeId, id, user.permissions, page.before));
-    await this.commands.execute(new RecordInvestigationViewCommand(user.orgId, user.userId, { kind: 'user', typeId, id }, consoleCommandContext(user, request.id)));
+    await this.commands.execute(
+      new RecordInvestigationViewCommand(user.orgId, user.userId, { kind: 'user', typeId, id }, consoleCommandContext(user, request.id)),
+    );
     return found;
   }
 }

@@ -2,15 +2,7 @@ import { Query } from '@nestjs/cqrs';
 import type { Permission } from '#warden/identity/contracts';
 import type { HistoryRef } from '../../history/item-history.projection.js';
 import type { InvestigationFrame } from '../../investigate/investigation-reader.js';
-import type {
-  ActionView,
-  AppealView,
-  EvaluationView,
-  JobView,
-  ReportView,
-  TimelineEntry,
-  VersionView,
-} from '../../investigate/investigation-parts.js';
+import type { ActionView, AppealView, EvaluationView, JobView, ReportView, TimelineEntry, VersionView } from '../../investigate/investigation-parts.js';
 
 export interface StandingView {
   user: HistoryRef;

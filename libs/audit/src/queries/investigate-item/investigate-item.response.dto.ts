@@ -105,7 +105,7 @@ export class InvestigateActionDto {
   @ApiProperty({ type: [String] }) policyIds!: string[];
   @ApiProperty({ type: [String] }) ruleIds!: string[];
   @ApiProperty() deliveryId!: string;
-  @nullableObject(InvestigateDeliveryDto, "Where its callback stands; null: no delivery recorded") delivery!: InvestigateDeliveryDto | null;
+  @nullableObject(InvestigateDeliveryDto, 'Where its callback stands; null: no delivery recorded') delivery!: InvestigateDeliveryDto | null;
 }
 
 export class InvestigateReportDto {
@@ -158,7 +158,7 @@ export class InvestigateTimelineEntryDto {
   @ApiProperty() position!: number;
   @ApiProperty({ format: 'date-time' }) occurredAt!: string;
   @ApiProperty({ example: 'ReviewJobDecided' }) type!: string;
-  @ApiProperty({ description: "Who or what caused it: `user:<id>` (a console user), `api-key:<id>`, `cli`, or the module that reacted" }) actor!: string;
+  @ApiProperty({ description: 'Who or what caused it: `user:<id>` (a console user), `api-key:<id>`, `cli`, or the module that reacted' }) actor!: string;
   @ApiProperty() summary!: string;
 }
 

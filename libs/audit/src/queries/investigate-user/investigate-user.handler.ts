@@ -45,11 +45,13 @@ export class InvestigateUserHandler implements IQueryHandler<InvestigateUserQuer
     const ownStream = (e: RecordedEvent) => same(itemOfStream(e.streamName), user);
     const profileEvent =
       submitted.events.find(ownStream) ??
-      (await this.reader.read(
-        (await this.reader.newest(orgId, user, 'ItemSubmitted', 20)).filter((d) => same(itemOfStream(d.stream), user)).slice(0, 1),
-        frame.personalData,
-        cache,
-      ))[0];
+      (
+        await this.reader.read(
+          (await this.reader.newest(orgId, user, 'ItemSubmitted', 20)).filter((d) => same(itemOfStream(d.stream), user)).slice(0, 1),
+          frame.personalData,
+          cache,
+        )
+      )[0];
     const seen = new Set<string>();
     const items = submitted.events.flatMap((e) => {
       const ref = itemOfStream(e.streamName);
@@ -57,7 +59,9 @@ export class InvestigateUserHandler implements IQueryHandler<InvestigateUserQuer
       seen.add(e.streamName);
       return [{ ...ref, submittedAt: e.metadata.occurredAt, version: e.revision }];
     });
-    const deliveries = await Promise.all(actions.events.map(async (e) => deliveryOf(await this.reader.stream(callbackDeliveryStream(orgId, String(e.data['deliveryId']))))));
+    const deliveries = await Promise.all(
+      actions.events.map(async (e) => deliveryOf(await this.reader.stream(callbackDeliveryStream(orgId, String(e.data['deliveryId']))))),
+    );
     return {
       ...frame,
       ...standing,
