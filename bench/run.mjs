@@ -15,6 +15,7 @@ for (const name of [
   'full-size-tests',
   'enforcement',
   'audit',
+  'investigate',
   'transparency',
   'flood',
 ]) {

@@ -74,7 +74,10 @@ describe('the console: Investigate (browser)', () => {
     // Every step in log order, each with its actor: the submission (API key), the rule's action, the report, the manager's decision.
     const steps = page.getByRole('list', { name: 'Every step, oldest first' });
     const decidedStep = steps.locator('li[data-type="ReviewJobDecided"]');
-    await waitFor(async () => (await decidedStep.count()) > 0 || (await page.getByRole('button', { name: 'Refresh' }).click(), undefined), 'the decision on the page');
+    await waitFor(
+      async () => (await decidedStep.count()) > 0 || (await page.getByRole('button', { name: 'Refresh' }).click(), undefined),
+      'the decision on the page',
+    );
     const types = await steps.locator('li').evaluateAll((items) => items.map((li) => li.getAttribute('data-type')));
     const at = (type: string) => types.indexOf(type);
     const order = ['ItemSubmitted', 'ItemEvaluated', 'ActionCallbackRequested', 'ReportSubmitted', 'ReviewJobOpened', 'ReviewJobDecided'];
@@ -86,7 +89,10 @@ describe('the console: Investigate (browser)', () => {
     expect(await decisions.textContent()).toContain('confirmed pill spam');
     expect(await decisions.textContent()).toContain(`moderator ${world.userIds['MODERATOR_MANAGER']}`);
     const actions = page.getByRole('region', { name: /^Actions/ });
-    await waitFor(async () => (await actions.getByText('delivered').count()) >= 2 || (await page.getByRole('button', { name: 'Refresh' }).click(), undefined), 'both callbacks delivered');
+    await waitFor(
+      async () => (await actions.getByText('delivered').count()) >= 2 || (await page.getByRole('button', { name: 'Refresh' }).click(), undefined),
+      'both callbacks delivered',
+    );
     expect(await page.getByRole('region', { name: /Rule evaluations/ }).textContent()).toContain('Pill spam');
     // The image is blurred as the review screen shows it until revealed.
     const frame = page.locator('.media-frame').first();
@@ -96,7 +102,10 @@ describe('the console: Investigate (browser)', () => {
     await screenshot(page, 'investigate-item');
 
     // The creator's page: strikes over time and score.
-    await page.getByRole('region', { name: 'Creator' }).getByRole('link', { name: /seller-9/ }).click();
+    await page
+      .getByRole('region', { name: 'Creator' })
+      .getByRole('link', { name: /seller-9/ })
+      .click();
     await page.getByRole('heading', { name: /User user seller-9/ }).waitFor();
     const standing = page.getByRole('region', { name: 'Standing' });
     await standing.getByTestId('strike-count').waitFor();
