@@ -39,7 +39,7 @@ export class InvestigateHttpController {
       'An item or a user by type and id, or the item a report, a review job or a callback delivery is about: which page to open ' +
       '(`kind: user` for an item of a USER type). 400 with a pointer for a malformed id or a missing `typeId`; 404 for an id this organization has no record of.',
   })
-  @ApiOkResponse({ type: InvestigationTargetDto })
+  @ApiOkResponse({ type: InvestigationTargetDto, description: 'The page to open' })
   @ApiConsoleRoute({}, 400, 404)
   @RequirePermissions('INVESTIGATE')
   lookup(@Query() query: FindInvestigationRequestDto, @CurrentUser() user: ConsolePrincipal): Promise<InvestigationTargetDto> {
@@ -56,7 +56,7 @@ export class InvestigateHttpController {
       "the newest report's thread, the newest 100 events with their actors, and its creator's score, strikes and recent items. " +
       PERSONAL,
   })
-  @ApiOkResponse({ type: InvestigateItemResponseDto })
+  @ApiOkResponse({ type: InvestigateItemResponseDto, description: 'The item, each section its newest entries' })
   @ApiConsoleRoute({}, 400, 404)
   @RequirePermissions('INVESTIGATE')
   async item(
@@ -82,7 +82,7 @@ export class InvestigateHttpController {
       'strikes over time (count after each) and the live count, score, the reports they filed, their appeals, the newest 100 events. ' +
       PERSONAL,
   })
-  @ApiOkResponse({ type: InvestigateUserResponseDto })
+  @ApiOkResponse({ type: InvestigateUserResponseDto, description: 'The user, each section its newest entries' })
   @ApiConsoleRoute({}, 400, 404)
   @RequirePermissions('INVESTIGATE')
   async user(

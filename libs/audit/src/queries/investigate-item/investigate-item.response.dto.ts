@@ -55,7 +55,12 @@ export class InvestigateVersionsDto {
 export class InvestigateConditionDto {
   @ApiProperty({ description: "The condition's place in the rule, `conditions[0].conditions[1]`; '' for the rule's top set" }) path!: string;
   @ApiProperty({ example: 'passed' }) outcome!: string;
-  @ApiPropertyOptional({ description: 'The value the signal or input gave' }) value?: unknown;
+  @ApiPropertyOptional({
+    description:
+      "The signal's answer, or the input's value compared without a signal (personal: null when erased or not shown to you); absent when not computed",
+    anyOf: [{ type: 'boolean' }, { type: 'number' }, { type: 'string', nullable: true }],
+  })
+  value?: unknown;
   @ApiPropertyOptional() error?: string;
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'A distance, a matched bank entry …' }) detail?: Record<string, unknown>;
 }
