@@ -175,8 +175,9 @@ function Actions({ actions, showItem }: { actions: ItemPage['actions']; showItem
         <caption className="sr-only">Actions published, newest first</caption>
         <TableHead columns={['Published', 'Action', ...(showItem ? ['Item'] : []), 'By', 'Policies', 'Callback']} />
         <tbody>
-          {actions.map((a) => (
-            <tr key={a.deliveryId}>
+          {actions.map((a, i) => (
+            // A rule that acts again on the same content publishes again under the same delivery id.
+            <tr key={`${a.deliveryId}-${a.publishedAt}-${i}`}>
               <th scope="row">{when(a.publishedAt)}</th>
               <td>
                 <strong>{a.actionId}</strong> <span className="muted">({a.trigger.replaceAll('-', ' ')})</span>
