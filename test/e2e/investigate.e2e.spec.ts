@@ -169,14 +169,12 @@ describe('Investigate (GET /api/console/v1/investigate/…)', () => {
     }>(await get('users/user/u-inv'));
     expect(page.profile?.data).toEqual({ name: 'Inv' });
     expect(page.items.entries.map((i) => i.id)).toEqual(['p-inv']);
-    expect(
-      page.actions
-        .filter((a) => a.item.id === 'p-inv')
-        .map((a) => a.trigger)
-        .sort(),
-    ).toEqual(['decision', 'rule']);
-    expect(page.strikes.count).toBe(2);
-    expect(page.strikes.entries.map((s) => s.countAfter)).toEqual([2, 1]);
+    // The same actions as the item's page shows (the user created nothing else), and the same strikes.
+    const item = await json<ItemPage>(await get('items/post/p-inv'));
+    expect(page.actions.map((a) => a.trigger)).toEqual(item.actions.map((a) => a.trigger));
+    expect(page.strikes.count).toBe(item.creatorStanding!.strikes.count);
+    expect(page.strikes.entries.length).toBeGreaterThanOrEqual(1);
+    expect(page.strikes.entries[0]!.countAfter).toBe(page.strikes.count);
     expect(page.score).toBeLessThan(5);
     expect(page.erased).toBe(false);
   });
