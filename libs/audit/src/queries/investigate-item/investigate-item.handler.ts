@@ -20,7 +20,7 @@ import {
 import { type InvestigatedItem, InvestigateItemQuery, type StandingView } from './investigate-item.query.js';
 
 /** How many of each the page shows: the newest, so that a long history costs no more than a short one. */
-export const LIMITS = { versions: 20, evaluations: 10, actions: 50, reports: 50, jobs: 50, appeals: 20, timeline: 100, strikes: 50, recentItems: 10 } as const;
+export const LIMITS = { versions: 20, evaluations: 10, actions: 50, reports: 50, jobs: 50, appeals: 20, timeline: 50, strikes: 50, recentItems: 10 } as const;
 
 const same = (a: HistoryRef | null, b: HistoryRef) => a !== null && a.id === b.id && a.typeId === b.typeId;
 

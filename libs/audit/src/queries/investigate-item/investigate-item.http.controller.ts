@@ -53,7 +53,7 @@ export class InvestigateHttpController {
     description:
       'Its versions (newest 20, with `typeVersion`; `before` pages back), rule evaluations with every condition and hash matches (newest 10), ' +
       'the actions published with their callback delivery states, reports, review jobs with their decisions (moderator, reason), appeals, ' +
-      "the newest report's thread, the newest 100 events with their actors, and its creator's score, strikes and recent items. " +
+      "the newest report's thread, the newest 50 events with their actors, and its creator's score, strikes and recent items. " +
       PERSONAL,
   })
   @ApiOkResponse({ type: InvestigateItemResponseDto, description: 'The item, each section its newest entries' })
@@ -79,7 +79,7 @@ export class InvestigateHttpController {
     summary: 'All Warden knows of a user',
     description:
       'Their own user item, the items they created (newest 50; `before` pages back), actions on them and their items with delivery states, ' +
-      'strikes over time (count after each) and the live count, score, the reports they filed, their appeals, the newest 100 events. ' +
+      'strikes over time (count after each) and the live count, score, the reports they filed, their appeals, the newest 50 events. ' +
       PERSONAL,
   })
   @ApiOkResponse({ type: InvestigateUserResponseDto, description: 'The user, each section its newest entries' })

@@ -168,7 +168,7 @@ export class InvestigateTimelineEntryDto {
 }
 
 export class InvestigateTimelineDto {
-  @ApiProperty({ type: [InvestigateTimelineEntryDto], description: 'The newest 100 events, oldest first' }) entries!: InvestigateTimelineEntryDto[];
+  @ApiProperty({ type: [InvestigateTimelineEntryDto], description: 'The newest 50 events, oldest first' }) entries!: InvestigateTimelineEntryDto[];
   @ApiProperty({ description: "Older events exist: the item's history (`…/history`) pages through all of them" }) earlier!: boolean;
 }
 

@@ -33,7 +33,7 @@ export class InvestigateUserHandler implements IQueryHandler<InvestigateUserQuer
       return { docs, events: await this.reader.read(docs.slice(0, read), frame.personalData, cache) };
     };
     const [submitted, actions, reports, appeals, appealDecisions, timeline, erasures, standing] = await Promise.all([
-      newest('ItemSubmitted', USER_ITEMS_PAGE + 1, USER_ITEMS_PAGE, query.before),
+      newest('ItemSubmitted', USER_ITEMS_PAGE + 1, 0, query.before),
       newest('ActionCallbackRequested', LIMITS.actions),
       newest('ReportSubmitted', LIMITS.reports),
       newest('AppealSubmitted', LIMITS.appeals),
@@ -42,18 +42,14 @@ export class InvestigateUserHandler implements IQueryHandler<InvestigateUserQuer
       this.reader.newest(orgId, user, 'GdprDeletionCompleted', 1),
       standingOf(this.queries, orgId, user),
     ]);
-    const ownStream = (e: RecordedEvent) => same(itemOfStream(e.streamName), user);
-    const profileEvent =
-      submitted.events.find(ownStream) ??
-      (
-        await this.reader.read(
-          (await this.reader.newest(orgId, user, 'ItemSubmitted', 20)).filter((d) => same(itemOfStream(d.stream), user)).slice(0, 1),
-          frame.personalData,
-          cache,
-        )
-      )[0];
+    // The items list needs only where and when: read as stored, no personal field opened.
+    const listed = await this.reader.read(submitted.docs.slice(0, USER_ITEMS_PAGE), false, new Map());
+    const ownDoc =
+      submitted.docs.find((d) => same(itemOfStream(d.stream), user)) ??
+      (await this.reader.newest(orgId, user, 'ItemSubmitted', 20)).find((d) => same(itemOfStream(d.stream), user));
+    const [profileEvent] = ownDoc ? await this.reader.read([ownDoc], frame.personalData, cache) : [];
     const seen = new Set<string>();
-    const items = submitted.events.flatMap((e) => {
+    const items = listed.flatMap((e) => {
       const ref = itemOfStream(e.streamName);
       if (!ref || same(ref, user) || seen.has(e.streamName)) return [];
       seen.add(e.streamName);
