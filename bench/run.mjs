@@ -16,6 +16,7 @@ for (const name of [
   'enforcement',
   'bulk-actions',
   'audit',
+  'investigate',
   'transparency',
   'flood',
 ]) {

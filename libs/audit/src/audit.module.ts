@@ -10,15 +10,29 @@ import { ExportAuditHandler } from './queries/export-audit/export-audit.handler.
 import { GetItemHistoryHandler } from './queries/get-item-history/get-item-history.handler.js';
 import { ListPublishedActionsHandler } from './queries/list-published-actions/list-published-actions.handler.js';
 import { itemHistoryProjection } from './history/item-history.projection.js';
+import { InvestigationReader } from './investigate/investigation-reader.js';
+import { FindInvestigationHandler } from './queries/find-investigation/find-investigation.handler.js';
+import { InvestigateItemHandler } from './queries/investigate-item/investigate-item.handler.js';
+import { InvestigateUserHandler } from './queries/investigate-user/investigate-user.handler.js';
 
 /**
  * Compliance: the tamper-evident audit chain with its signed checkpoints (docs/audit.md), the
- * export and its verifier, item and user histories. GDPR deletion is the erasure module's. The
+ * export and its verifier, item and user histories, Investigate (docs/console.md, "Investigate"). GDPR deletion is the erasure module's. The
  * routes are AuditHttpModule's; the chain and the checkpoints run in the worker.
  */
 @Module({
   imports: [CatalogModule],
-  providers: [AuditCheckpointer, AuditExporter, ExportAuditHandler, GetItemHistoryHandler, ListPublishedActionsHandler],
+  providers: [
+    AuditCheckpointer,
+    AuditExporter,
+    ExportAuditHandler,
+    GetItemHistoryHandler,
+    ListPublishedActionsHandler,
+    InvestigationReader,
+    InvestigateItemHandler,
+    InvestigateUserHandler,
+    FindInvestigationHandler,
+  ],
   exports: [AuditExporter],
 })
 export class AuditModule implements OnModuleInit {

@@ -5,6 +5,7 @@ import { appealReversalReactor } from './strikes/appeal-reversal.reactor.js';
 import { StrikeApplier } from './strikes/strike-applier.js';
 import { strikesReactor } from './strikes/strikes.reactor.js';
 import { GetUserScoreHandler } from './queries/get-user-score/get-user-score.handler.js';
+import { GetUserStrikesHandler } from './queries/get-user-strikes/get-user-strikes.handler.js';
 import { userScoresProjection } from './scores/user-scores.projection.js';
 import { ExecuteActionHandler } from './commands/execute-action/execute-action.handler.js';
 import { RequestBulkActionHandler } from './commands/request-bulk-action/request-bulk-action.handler.js';
@@ -29,6 +30,7 @@ import { UserStrikesReader } from './standing/user-strikes.reader.js';
   providers: [
     StrikeApplier,
     GetUserScoreHandler,
+    GetUserStrikesHandler,
     ExecuteActionHandler,
     RequestBulkActionHandler,
     CancelBulkActionHandler,

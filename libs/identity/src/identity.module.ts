@@ -39,6 +39,7 @@ import { ApplyUsersHandler } from './commands/apply-users/apply-users.handler.js
 import { InviteUserHandler } from './commands/invite-user/invite-user.handler.js';
 import { LastAdminSafeguard } from './last-admin-safeguard.js';
 import { ReadOnlySessions } from './read-only-sessions.js';
+import { RecordInvestigationViewHandler } from './commands/record-investigation-view/record-investigation-view.handler.js';
 
 export interface IdentityOptions {
   /**
@@ -87,6 +88,7 @@ export interface IdentityOptions {
     InviteUserHandler,
     AcceptInvitationHandler,
     ApplyUsersHandler,
+    RecordInvestigationViewHandler,
   ],
   exports: [API_KEY_AUTHENTICATOR, CONSOLE_AUTHENTICATOR],
 })

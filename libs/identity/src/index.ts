@@ -31,4 +31,5 @@ export { PASSWORD_LOGIN_POLICY, type PasswordLoginPolicy } from './password-logi
 export { InviteUserCommand, type Invitation } from './commands/invite-user/invite-user.command.js';
 export { AcceptInvitationCommand } from './commands/accept-invitation/accept-invitation.command.js';
 export { ApplyUsersCommand, type UsersApplyReport } from './commands/apply-users/apply-users.command.js';
+export { RecordInvestigationViewCommand } from './commands/record-investigation-view/record-investigation-view.command.js';
 export * from './contracts.js';

@@ -16,6 +16,7 @@ export const NAV: ReadonlyArray<{ to: string; label: string; permission: Permiss
   { to: '/deliveries', label: 'Callbacks', permission: 'MANAGE_CALLBACKS' },
   { to: '/transparency', label: 'Transparency', permission: 'VIEW_INSIGHTS' },
   { to: '/bulk-actions', label: 'Bulk actions', permission: 'BULK_ACTIONS' },
+  { to: '/investigate', label: 'Investigate', permission: 'INVESTIGATE' },
 ];
 
 export function Layout() {

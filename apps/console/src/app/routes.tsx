@@ -9,6 +9,7 @@ import { QueueSettings } from '../pages/admin/QueueSettings';
 import { Rules } from '../pages/admin/Rules';
 import { SsoSettings } from '../pages/admin/Sso';
 import { Users } from '../pages/admin/Users';
+import { Investigate, InvestigateItem, InvestigateUser } from '../pages/Investigate';
 import { Invite } from '../pages/Invite';
 import { ItemStatements } from '../pages/ItemStatements';
 import { Transparency } from '../pages/Transparency';
@@ -56,6 +57,9 @@ export const router = createBrowserRouter(
         guarded('transparency', 'VIEW_INSIGHTS', <Transparency />),
         guarded('transparency/items/:typeId/:itemId', 'VIEW_MRT', <ItemStatements />),
         guarded('bulk-actions/:bulkActionId?', 'BULK_ACTIONS', <BulkActions />),
+        guarded('investigate', 'INVESTIGATE', <Investigate />),
+        guarded('investigate/items/:typeId/:id', 'INVESTIGATE', <InvestigateItem />),
+        guarded('investigate/users/:typeId/:id', 'INVESTIGATE', <InvestigateUser />),
         { path: '*', element: <NotFound /> },
       ],
     },

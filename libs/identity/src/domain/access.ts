@@ -59,6 +59,8 @@ export const ROLE_PERMISSIONS = {
   VIEW_RULES: ['ADMIN', 'RULES_MANAGER', 'ANALYST'],
   /** Act on many items at once (docs/bulk-actions.md): one action, its policies and a reason over up to 10,000 ids. */
   BULK_ACTIONS: ['ADMIN', 'MODERATOR_MANAGER'],
+  /** Investigate: look an item or a user up by id and see all Warden knows of it (docs/console.md, "Investigate"). */
+  INVESTIGATE: ['ADMIN', 'MODERATOR_MANAGER', 'ANALYST', 'AUDITOR'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof ROLE_PERMISSIONS;

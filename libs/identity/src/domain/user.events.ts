@@ -83,7 +83,16 @@ export type ConsoleLoginFailed = DomainEvent<
     clientAddress: string | null;
   }
 >;
-export type AccessAuditEvent = ConsoleLoginFailed;
+/**
+ * A console user looked an item or a user up in Investigate (docs/console.md, "Investigate"): who
+ * looked at whom, on the organization's access-audit stream. The subject is named under `viewed`,
+ * a field the item histories do not index, so a lookup never shows in the history it looked at.
+ */
+export type ConsoleInvestigationViewed = DomainEvent<
+  'ConsoleInvestigationViewed',
+  { userId: string; viewed: { kind: 'item' | 'user'; typeId: string; id: string } }
+>;
+export type AccessAuditEvent = ConsoleLoginFailed | ConsoleInvestigationViewed;
 
 export const USER_EVENT_TYPES = [
   'UserCreated',

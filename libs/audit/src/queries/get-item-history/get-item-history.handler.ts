@@ -1,10 +1,11 @@
 import { Inject } from '@nestjs/common';
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { type EventStore, SEALED_FIELD } from '#warden/eventstore';
-import { idProblem, invalidInput, type JsonObject, notFound, type RecordedEvent } from '#warden/kernel';
+import type { EventStore } from '#warden/eventstore';
+import { idProblem, invalidInput, notFound, type RecordedEvent } from '#warden/kernel';
 import type { ReadStore } from '#warden/readstore';
 import { EVENT_STORE, ProjectionHost, READ_STORE, STORAGE, type Storage } from '#warden/storage';
 import { historyEntry } from '../../history/history-entry.js';
+import { readHistoryEvent } from '../../history/history-events.js';
 import { ITEM_HISTORY, ITEM_HISTORY_PROJECTION, type ItemHistoryDoc } from '../../history/item-history.projection.js';
 import { GetItemHistoryQuery, type ItemHistoryPage } from './get-item-history.query.js';
 
@@ -44,16 +45,8 @@ export class GetItemHistoryHandler implements IQueryHandler<GetItemHistoryQuery>
     return { item: { typeId: query.typeId, id: query.id }, entries, next: more ? query.offset + query.limit : null };
   }
 
-  /**
-   * The event in its current shape: through the application's log (personal fields opened), or,
-   * for a viewer without personal data, from the stored form with its sealed fields set to null
-   * and then upcast: the plaintext is never opened for them.
-   */
-  private async read(doc: ItemHistoryDoc, personalData: boolean): Promise<RecordedEvent | undefined> {
-    const from = { fromRevision: doc.revision, maxCount: 1 };
-    if (personalData) return (await this.events.readStream(doc.stream, from))[0];
-    const [stored] = await this.storage.storedEvents.readStream(doc.stream, from);
-    return stored ? (await this.storage.upcasters.upcastAll([withoutPersonalFields(stored)]))[0] : undefined;
+  private read(doc: ItemHistoryDoc, personalData: boolean): Promise<RecordedEvent | undefined> {
+    return readHistoryEvent(this.events, this.storage, doc, personalData);
   }
 
   private page(filter: Record<string, string>, query: GetItemHistoryQuery): Promise<ItemHistoryDoc[]> {
@@ -63,14 +56,4 @@ export class GetItemHistoryHandler implements IQueryHandler<GetItemHistoryQuery>
       limit: query.limit + 1,
     });
   }
-}
-
-/** The stored event with its sealed personal fields null, as an erased subject's events read. */
-function withoutPersonalFields(event: RecordedEvent): RecordedEvent {
-  const envelope = event.data[SEALED_FIELD] as { fields?: unknown } | undefined;
-  if (!envelope || !Array.isArray(envelope.fields)) return event;
-  const data: JsonObject = { ...event.data };
-  delete data[SEALED_FIELD];
-  for (const field of envelope.fields) if (typeof field === 'string') data[field] = null;
-  return { ...event, data, metadata: { ...event.metadata, personalDataRedacted: true } };
 }

@@ -1,0 +1,42 @@
+import { type IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
+import { GetLiveEntitiesQuery } from '#warden/catalog';
+import { invalidField, notFound } from '#warden/kernel';
+import { reportStream, reviewJobStream } from '#warden/review/contracts';
+import { ProjectionHost } from '#warden/storage';
+import { InvestigationReader } from '../../investigate/investigation-reader.js';
+import { callbackDeliveryStream } from '../../investigate/streams.js';
+import { existsOr404, refOf } from '../investigate-item/investigate-item.handler.js';
+import { FindInvestigationQuery, type InvestigationTarget } from './find-investigation.query.js';
+
+const NAMES = { report: 'report', job: 'review job', delivery: 'callback delivery' } as const;
+
+@QueryHandler(FindInvestigationQuery)
+export class FindInvestigationHandler implements IQueryHandler<FindInvestigationQuery> {
+  constructor(
+    private readonly reader: InvestigationReader,
+    private readonly projections: ProjectionHost,
+    private readonly queries: QueryBus,
+  ) {}
+
+  async execute({ orgId, kind, id, typeId }: FindInvestigationQuery): Promise<InvestigationTarget> {
+    InvestigationReader.checkIds({ id });
+    if (kind === 'item' || kind === 'user') {
+      if (typeId === undefined) throw invalidField('/typeId', `A ${kind} is looked up by its type and id`);
+      InvestigationReader.checkIds({ typeId });
+      const ref = { typeId, id };
+      await existsOr404(this.reader, this.projections, orgId, ref, `No ${kind} ${typeId} ${id} in this organization`);
+      return { kind: (await this.isUserType(orgId, typeId)) ? 'user' : 'item', ...ref };
+    }
+    // A report, a job or a delivery is about the item its first event names; its stream is the organization's, so another's id finds nothing.
+    const stream = kind === 'report' ? reportStream(orgId, id) : kind === 'job' ? reviewJobStream(orgId, id) : callbackDeliveryStream(orgId, id);
+    const first = await this.reader.first(stream);
+    const item = first ? refOf(first.data['reportedItem'] ?? first.data['item']) : null;
+    if (!item) throw notFound(`No ${NAMES[kind]} ${id} in this organization`);
+    return { kind: (await this.isUserType(orgId, item.typeId)) ? 'user' : 'item', ...item };
+  }
+
+  private async isUserType(orgId: string, typeId: string): Promise<boolean> {
+    const types = await this.queries.execute(new GetLiveEntitiesQuery(orgId, 'itemType'));
+    return types.find((t) => t.id === typeId)?.kind === 'USER';
+  }
+}
