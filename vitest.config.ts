@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import SlowestFirstSequencer from './test/support/slowest-first.sequencer.js';
 
 /**
  * Four projects (docs/testing.md), each with its own script: `npm run test:unit`, `test:e2e`,
@@ -36,6 +37,8 @@ export default defineConfig({
     // run takes a second or more, so the default 5 s per test is too tight.
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // A group's files longest first, whatever their project (test/support/slowest-first.sequencer.ts).
+    sequence: { sequencer: SlowestFirstSequencer },
     projects: [
       {
         extends: true,

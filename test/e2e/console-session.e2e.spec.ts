@@ -1,17 +1,58 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consoleLogin, createConsoleUser, freshDataDir, runCli, runCliWithInput, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
+import {
+  consoleLogin,
+  createConsoleUser,
+  forEachConcurrently,
+  freshDataDir,
+  runCli,
+  runCliWithInput,
+  type RunningWarden,
+  startWarden,
+  testEnv,
+} from '../support/warden-process.js';
 
 const PASSWORD = 'correct horse battery staple';
 const SESSION = '/api/console/v1/session';
 const ME = '/api/console/v1/me';
 
-async function setUp(publicUrl?: string, extra: Record<string, string> = {}): Promise<{ warden: RunningWarden; dataDir: string; env: NodeJS.ProcessEnv }> {
+/**
+ * A server and organization `acme` with the given users (email and role). The server's start-up
+ * and the CLI calls are processes that need only the organization, so they run side by side
+ * (docs/testing.md, "What the suite costs").
+ */
+async function setUp(
+  users: ReadonlyArray<readonly [string, string]>,
+  publicUrl?: string,
+  extra: Record<string, string> = {},
+): Promise<{ warden: RunningWarden; env: NodeJS.ProcessEnv }> {
   const dataDir = freshDataDir();
   const env = testEnv(dataDir, { ...(publicUrl ? { WARDEN_PUBLIC_URL: publicUrl } : {}), ...extra });
-  const org = await runCli(['org', 'create', '--id', 'acme', '--name', 'Acme'], env);
-  if (org.code !== 0) throw new Error(org.stderr);
-  return { warden: await startWarden(env), dataDir, env };
+  const started = startWarden(env);
+  try {
+    const org = await runCli(['org', 'create', '--id', 'acme', '--name', 'Acme'], env);
+    if (org.code !== 0) throw new Error(org.stderr);
+    await forEachConcurrently(users, 4, async ([email, role]) => {
+      await createConsoleUser(dataDir, 'acme', email, PASSWORD, [role], env);
+    });
+  } finally {
+    await started;
+  }
+  return { warden: await started, env };
+}
+
+/**
+ * `count` failed sign-ins (their statuses in order), three at a time: each costs the server a
+ * password hash, and two cores hash two at once. No more: the throttle counts an attempt by
+ * compare-and-set on one document per key and refuses one it cannot write after a few contended
+ * tries (login-throttle.ts), which is not what these tests are about.
+ */
+async function failures(count: number, send: (i: number) => Promise<number>): Promise<number[]> {
+  const statuses: number[] = [];
+  await forEachConcurrently([...Array(count).keys()], 3, async (i) => {
+    statuses[i] = await send(i);
+  });
+  return statuses;
 }
 
 const login = (url: string, email: string, password: string, headers: Record<string, string> = {}) =>
@@ -33,12 +74,17 @@ const withoutRequestId = (body: string) => body.replace(/"requestId":"[^"]*"/, '
 
 describe('console sessions (password sign-in)', () => {
   let warden: RunningWarden;
-  let dataDir: string;
   let env: NodeJS.ProcessEnv;
 
   beforeAll(async () => {
-    ({ warden, dataDir, env } = await setUp());
-    await createConsoleUser(dataDir, 'acme', 'Ann@Example.com', PASSWORD, ['MODERATOR'], env);
+    // Ann, and the users the tests below disable, reset, refuse and throttle.
+    ({ warden, env } = await setUp([
+      ['Ann@Example.com', 'MODERATOR'],
+      ['bob@example.com', 'ADMIN'],
+      ['cid@example.com', 'MODERATOR'],
+      ['dee@example.com', 'MODERATOR'],
+      ['carol@example.com', 'ANALYST'],
+    ]));
   }, 90_000);
   afterAll(async () => {
     await warden?.stop();
@@ -107,7 +153,6 @@ describe('console sessions (password sign-in)', () => {
   });
 
   it("stops a disabled user's live session on its next request, and refuses its sign-in with the usual 401", async () => {
-    await createConsoleUser(dataDir, 'acme', 'bob@example.com', PASSWORD, ['ADMIN'], env);
     const { cookie } = await consoleLogin(warden.url, 'bob@example.com', PASSWORD);
     expect((await fetch(warden.url + ME, { headers: { cookie } })).status).toBe(200);
     const disabled = await runCli(['user', 'disable', '--org', 'acme', '--email', 'bob@example.com'], env);
@@ -117,7 +162,6 @@ describe('console sessions (password sign-in)', () => {
   });
 
   it('ends the live sessions of a user whose password is set anew; the new password signs in', async () => {
-    await createConsoleUser(dataDir, 'acme', 'cid@example.com', PASSWORD, ['MODERATOR'], env);
     const { cookie } = await consoleLogin(warden.url, 'cid@example.com', PASSWORD);
     expect((await fetch(warden.url + ME, { headers: { cookie } })).status).toBe(200);
     const reset = await runCliWithInput(['user', 'set-password', '--org', 'acme', '--email', 'cid@example.com'], env, 'another long password\n');
@@ -128,30 +172,34 @@ describe('console sessions (password sign-in)', () => {
   });
 
   it('refuses a weak password at set-password, saying why, and keeps the old one (issue 30, item 8)', async () => {
-    await createConsoleUser(dataDir, 'acme', 'dee@example.com', PASSWORD, ['MODERATOR'], env);
-    for (const [password, why] of [
+    const refusals = [
       ['aaaaaaaaaaaa', /repeated or sequential/],
       ['\u0000'.repeat(12), /control characters/],
       ['password1234', /common or breached/],
-    ] as const) {
-      const refused = await runCliWithInput(['user', 'set-password', '--org', 'acme', '--email', 'dee@example.com'], env, `${password}\n`);
-      expect(refused.code, refused.stderr).toBe(1);
-      expect(refused.stderr).toMatch(/^Error: The password was refused: /);
-      expect(refused.stderr).toMatch(why);
+    ] as const;
+    // Three CLI processes that change nothing: side by side.
+    const refused = await Promise.all(
+      refusals.map(([password]) => runCliWithInput(['user', 'set-password', '--org', 'acme', '--email', 'dee@example.com'], env, `${password}\n`)),
+    );
+    for (const [i, [, why]] of refusals.entries()) {
+      expect(refused[i]!.code, refused[i]!.stderr).toBe(1);
+      expect(refused[i]!.stderr).toMatch(/^Error: The password was refused: /);
+      expect(refused[i]!.stderr).toMatch(why);
     }
     expect((await login(warden.url, 'dee@example.com', PASSWORD)).status).toBe(200);
   }, 90_000);
 
   it('answers an unknown email and a wrong password with the same body, and throttles an account after 10 failures', async () => {
-    await createConsoleUser(dataDir, 'acme', 'carol@example.com', PASSWORD, ['ANALYST'], env);
-    const unknown = await login(warden.url, 'nobody@example.com', 'wrong password here');
-    const wrong = await login(warden.url, 'carol@example.com', 'wrong password here');
+    const [unknown, wrong] = await Promise.all([
+      login(warden.url, 'nobody@example.com', 'wrong password here'),
+      login(warden.url, 'carol@example.com', 'wrong password here'),
+    ]);
     expect(unknown.status).toBe(401);
     expect(wrong.status).toBe(401);
     expect(withoutRequestId(await wrong.text())).toBe(withoutRequestId(await unknown.text()));
 
     // From other addresses, so that only the account's count reaches 10.
-    for (let i = 0; i < 9; i++) expect(await loginFrom(warden.url, `127.0.0.${10 + i}`, 'carol@example.com', 'wrong password here')).toBe(401);
+    expect(await failures(9, (i) => loginFrom(warden.url, `127.0.0.${10 + i}`, 'carol@example.com', 'wrong password here'))).toEqual(Array(9).fill(401));
     expect(await loginFrom(warden.url, '127.0.0.30', 'carol@example.com', PASSWORD)).toBe(429);
     const throttled = await login(warden.url, 'carol@example.com', PASSWORD);
     expect(throttled.status).toBe(429);
@@ -176,12 +224,9 @@ describe('console sessions (password sign-in)', () => {
 
 describe('console sessions behind TLS and the per-address throttle', () => {
   let warden: RunningWarden;
-  let dataDir: string;
-  let env: NodeJS.ProcessEnv;
 
   beforeAll(async () => {
-    ({ warden, dataDir, env } = await setUp('https://console.example.com'));
-    await createConsoleUser(dataDir, 'acme', 'dan@example.com', PASSWORD, ['ADMIN'], env);
+    ({ warden } = await setUp([['dan@example.com', 'ADMIN']], 'https://console.example.com'));
   }, 90_000);
   afterAll(async () => {
     await warden?.stop();
@@ -195,10 +240,10 @@ describe('console sessions behind TLS and the per-address throttle', () => {
 
   it('throttles an address after 10 failures whatever the accounts, and a success does not reset it', async () => {
     const address = '127.0.0.40';
-    for (let i = 0; i < 10; i++) {
-      expect(await loginFrom(warden.url, address, `nobody${i}@example.com`, 'wrong password here')).toBe(401);
-      if (i === 4) expect(await loginFrom(warden.url, address, 'dan@example.com', PASSWORD)).toBe(200);
-    }
+    const wrongFrom = (i: number) => loginFrom(warden.url, address, `nobody${i}@example.com`, 'wrong password here');
+    expect(await failures(5, wrongFrom)).toEqual(Array(5).fill(401));
+    expect(await loginFrom(warden.url, address, 'dan@example.com', PASSWORD)).toBe(200);
+    expect(await failures(5, (i) => wrongFrom(5 + i))).toEqual(Array(5).fill(401));
     expect(await loginFrom(warden.url, address, 'someone-else@example.com', 'wrong password here')).toBe(429);
     expect(await loginFrom(warden.url, address, 'dan@example.com', PASSWORD)).toBe(429);
     expect(await loginFrom(warden.url, '127.0.0.41', 'dan@example.com', PASSWORD)).toBe(200);
@@ -210,10 +255,7 @@ describe('the per-address throttle behind a trusted proxy (WARDEN_TRUSTED_PROXIE
   let warden: RunningWarden;
 
   beforeAll(async () => {
-    let dataDir: string;
-    let env: NodeJS.ProcessEnv;
-    ({ warden, dataDir, env } = await setUp(undefined, { WARDEN_TRUSTED_PROXIES: `${PROXY}/32` }));
-    await createConsoleUser(dataDir, 'acme', 'eve@example.com', PASSWORD, ['ADMIN'], env);
+    ({ warden } = await setUp([['eve@example.com', 'ADMIN']], undefined, { WARDEN_TRUSTED_PROXIES: `${PROXY}/32` }));
   }, 90_000);
   afterAll(async () => {
     await warden?.stop();
@@ -221,16 +263,16 @@ describe('the per-address throttle behind a trusted proxy (WARDEN_TRUSTED_PROXIE
 
   it("counts the client the proxy names, so one client's failures do not lock out the others behind it", async () => {
     const from = (client: string, email: string, password: string) => loginFrom(warden.url, PROXY, email, password, { 'x-forwarded-for': client });
-    for (let i = 0; i < 10; i++) expect(await from('203.0.113.5', `nobody${i}@example.com`, 'wrong password here')).toBe(401);
+    expect(await failures(10, (i) => from('203.0.113.5', `nobody${i}@example.com`, 'wrong password here'))).toEqual(Array(10).fill(401));
     expect(await from('203.0.113.5', 'eve@example.com', PASSWORD)).toBe(429);
     expect(await from('203.0.113.6', 'eve@example.com', PASSWORD)).toBe(200);
   });
 
   it('ignores the header from anyone else: a client cannot pick the address it is counted under', async () => {
     const direct = '127.0.0.51';
-    for (let i = 0; i < 10; i++) {
-      expect(await loginFrom(warden.url, direct, `someone${i}@example.com`, 'wrong password here', { 'x-forwarded-for': `198.51.100.${i}` })).toBe(401);
-    }
+    expect(
+      await failures(10, (i) => loginFrom(warden.url, direct, `someone${i}@example.com`, 'wrong password here', { 'x-forwarded-for': `198.51.100.${i}` })),
+    ).toEqual(Array(10).fill(401));
     expect(await loginFrom(warden.url, direct, 'eve@example.com', PASSWORD, { 'x-forwarded-for': '198.51.100.99' })).toBe(429);
   });
 });

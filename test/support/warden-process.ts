@@ -175,6 +175,19 @@ export async function createConsoleUser(
   return lastLine(created.stdout);
 }
 
+/**
+ * Calls `fn` on every item, at most `limit` at a time. For set-up steps that are processes (CLI
+ * calls) or password hashes: side by side they keep both cores busy, and a limit keeps a file
+ * from starting dozens of Node processes at once on a small machine.
+ */
+export async function forEachConcurrently<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+}
+
 /** Signs in with a password; the session cookie (`warden_session=...`, ready for a Cookie header) and the CSRF token. */
 export async function consoleLogin(baseUrl: string, email: string, password: string): Promise<{ cookie: string; csrfToken: string }> {
   const response = await fetch(`${baseUrl}/api/console/v1/session`, {
