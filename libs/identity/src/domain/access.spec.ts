@@ -26,17 +26,18 @@ const EXPECTED: Record<Role, readonly Permission[]> = {
     'MANAGE_CALLBACKS',
     'VIEW_RULES',
     'BULK_ACTIONS',
+    'INVESTIGATE',
   ],
   RULES_MANAGER: ['MUTATE_LIVE_RULES', 'USE_CONSOLE', 'VIEW_INSIGHTS', 'VIEW_RULES'],
   // Histories with personal fields, as before AUDITOR; never an export with them (issue 31).
-  ANALYST: ['USE_CONSOLE', 'VIEW_AUDIT', 'VIEW_AUDIT_PERSONAL_DATA', 'VIEW_INSIGHTS', 'VIEW_RULES'],
-  MODERATOR_MANAGER: ['VIEW_MRT', 'EDIT_MRT_QUEUES', 'VIEW_CHILD_SAFETY_DATA', 'USE_CONSOLE', 'DECIDE_MRT', 'MANAGE_MRT_JOBS', 'BULK_ACTIONS'],
+  ANALYST: ['USE_CONSOLE', 'VIEW_AUDIT', 'VIEW_AUDIT_PERSONAL_DATA', 'VIEW_INSIGHTS', 'VIEW_RULES', 'INVESTIGATE'],
+  MODERATOR_MANAGER: ['VIEW_MRT', 'EDIT_MRT_QUEUES', 'VIEW_CHILD_SAFETY_DATA', 'USE_CONSOLE', 'DECIDE_MRT', 'MANAGE_MRT_JOBS', 'BULK_ACTIONS', 'INVESTIGATE'],
   MODERATOR: ['VIEW_MRT', 'USE_CONSOLE', 'DECIDE_MRT'],
   CHILD_SAFETY_MODERATOR: ['VIEW_MRT', 'VIEW_CHILD_SAFETY_DATA', 'USE_CONSOLE', 'DECIDE_MRT'],
   // View-only review access (docs/console-access.md, "Roles and what they may do").
   EXTERNAL_MODERATOR: ['VIEW_MRT', 'USE_CONSOLE'],
   // Issue 31: reads the audit trail and the reports, changes nothing; personal data only by the organization's grant.
-  AUDITOR: ['USE_CONSOLE', 'VIEW_AUDIT', 'AUDIT_PERSONAL_DATA_IF_GRANTED', 'VIEW_INSIGHTS'],
+  AUDITOR: ['USE_CONSOLE', 'VIEW_AUDIT', 'AUDIT_PERSONAL_DATA_IF_GRANTED', 'VIEW_INSIGHTS', 'INVESTIGATE'],
 };
 
 const sorted = (values: readonly string[]) => [...values].sort();
@@ -69,6 +70,7 @@ describe('the roles table', () => {
       'VIEW_AUDIT_PERSONAL_DATA',
       'VIEW_INSIGHTS',
       'VIEW_RULES',
+      'INVESTIGATE',
     ]);
     expect(permissionsOf([])).toEqual([]);
   });
