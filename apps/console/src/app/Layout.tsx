@@ -15,6 +15,7 @@ export const NAV: ReadonlyArray<{ to: string; label: string; permission: Permiss
   { to: '/sso', label: 'SSO', permission: 'MANAGE_SSO' },
   { to: '/deliveries', label: 'Callbacks', permission: 'MANAGE_CALLBACKS' },
   { to: '/transparency', label: 'Transparency', permission: 'VIEW_INSIGHTS' },
+  { to: '/insights', label: 'Insights', permission: 'VIEW_INSIGHTS' },
 ];
 
 export function Layout() {

@@ -11,6 +11,7 @@ import { Users } from '../pages/admin/Users';
 import { Invite } from '../pages/Invite';
 import { ItemStatements } from '../pages/ItemStatements';
 import { Transparency } from '../pages/Transparency';
+import { InsightsRoute } from '../pages/InsightsRoute';
 import { Queues } from '../pages/Queues';
 import { Review } from '../pages/Review';
 import { Layout, NAV } from './Layout';
@@ -53,6 +54,7 @@ export const router = createBrowserRouter(
         guarded('sso', 'MANAGE_SSO', <SsoSettings />),
         guarded('deliveries', 'MANAGE_CALLBACKS', <Deliveries />),
         guarded('transparency', 'VIEW_INSIGHTS', <Transparency />),
+        guarded('insights', 'VIEW_INSIGHTS', <InsightsRoute />),
         guarded('transparency/items/:typeId/:itemId', 'VIEW_MRT', <ItemStatements />),
         { path: '*', element: <NotFound /> },
       ],
