@@ -28,6 +28,7 @@ import {
   oldestOpenedAt,
   queueDayDocId,
   queueDocId,
+  scanOldestMinute,
 } from './insights.read-model.js';
 
 export const INSIGHTS_PROJECTION = 'insights';
@@ -118,8 +119,11 @@ async function onJobOpened(event: RecordedOf<ReviewJobOpened>, ctx: ProjectionCo
   put(ctx, INSIGHTS_JOBS, jobDocId(orgId, jobId), job);
   const queue = await queueState(ctx, orgId, queueId);
   const snapshot = await queueDay(ctx, queue.doc, utcDay(openedAt));
+  const minute = minuteOf(openedAt);
+  const oldest = queue.doc.oldestMinute !== undefined ? queue.doc.oldestMinute : scanOldestMinute(queue.doc);
   queue.doc.depth += 1;
-  bump(queue.doc.openByMinute, minuteOf(openedAt));
+  bump(queue.doc.openByMinute, minute);
+  queue.doc.oldestMinute = oldest === null ? Number(minute) : Math.min(oldest, Number(minute));
   snapshot.doc.opened += 1;
   snapshot.doc.depthEnd = queue.doc.depth;
   snapshot.doc.oldestOpenedAtEnd = oldestOpenedAt(queue.doc);
@@ -142,8 +146,10 @@ async function onJobDecided(event: RecordedOf<ReviewJobDecided>, ctx: Projection
     snapshot.doc.maxWaitSeconds = Math.max(snapshot.doc.maxWaitSeconds, Math.max(0, Math.round((Date.parse(decidedAt) - Date.parse(oldest)) / 1000)));
   const minute = minuteOf(job.openedAt);
   queue.doc.depth = Math.max(0, queue.doc.depth - 1);
-  if ((queue.doc.openByMinute[minute] ?? 0) <= 1) delete queue.doc.openByMinute[minute];
-  else queue.doc.openByMinute[minute]! -= 1;
+  if ((queue.doc.openByMinute[minute] ?? 0) <= 1) {
+    delete queue.doc.openByMinute[minute];
+    if (queue.doc.oldestMinute === undefined || queue.doc.oldestMinute === Number(minute)) queue.doc.oldestMinute = scanOldestMinute(queue.doc);
+  } else queue.doc.openByMinute[minute]! -= 1;
   snapshot.doc.closed += 1;
   snapshot.doc.depthEnd = queue.doc.depth;
   snapshot.doc.oldestOpenedAtEnd = oldestOpenedAt(queue.doc);

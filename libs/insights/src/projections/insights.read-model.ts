@@ -67,6 +67,8 @@ export interface InsightsQueueDoc {
   depth: number;
   /** Open jobs by the minute they opened (epoch minutes): the oldest is the smallest key. */
   openByMinute: { [minute: string]: number };
+  /** The smallest key of openByMinute (null: none open), kept so that most events need no scan of it. */
+  oldestMinute?: number | null;
 }
 
 export interface InsightsJobDoc {
@@ -120,9 +122,15 @@ export const emptyQueueDay = (orgId: string, queueId: string, day: string, queue
   byModerator: {},
 });
 
+/** The smallest minute with an open job, found by a scan (only when the oldest minute empties). */
+export function scanOldestMinute(queue: InsightsQueueDoc): number | null {
+  let oldest: number | null = null;
+  for (const [minute, n] of Object.entries(queue.openByMinute)) if (n > 0 && (oldest === null || Number(minute) < oldest)) oldest = Number(minute);
+  return oldest;
+}
+
 /** The opening time of the queue's oldest open job (to the minute), or null. */
 export function oldestOpenedAt(queue: InsightsQueueDoc): string | null {
-  let oldest: number | undefined;
-  for (const [minute, n] of Object.entries(queue.openByMinute)) if (n > 0 && (oldest === undefined || Number(minute) < oldest)) oldest = Number(minute);
-  return oldest === undefined ? null : new Date(oldest * 60_000).toISOString();
+  const oldest = queue.oldestMinute !== undefined ? queue.oldestMinute : scanOldestMinute(queue);
+  return oldest === null ? null : new Date(oldest * 60_000).toISOString();
 }
