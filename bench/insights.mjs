@@ -10,7 +10,7 @@
 //  moderator manager: every queue, and one queue.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqlite, ProjectionRunner, SqliteEventStore } from '../dist/libs/eventstore/src/index.js';
 import { SqliteReadStore } from '../dist/libs/readstore/src/index.js';
@@ -268,6 +268,7 @@ try {
   });
   if (login.status !== 200) throw new Error(`sign-in answered ${login.status}`);
   const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
+  const load = loadavg()[0];
   const time = async (query, check) => {
     const runs = [];
     for (let i = 0; i < 7; i++) {
@@ -290,7 +291,9 @@ try {
   });
   const bytes = (await (await fetch(`${base}/api/console/v1/insights?from=${from}&to=${to}`, { headers: { cookie } })).text()).length;
 
-  console.log(`Insights (node ${process.version}): ${round(DECISIONS)} decisions over ${DAYS} days (${from}..${to})\n`);
+  console.log(
+    `Insights (node ${process.version}): ${round(DECISIONS)} decisions over ${DAYS} days (${from}..${to}); load average ${load.toFixed(1)} when the route was timed\n`,
+  );
   console.log(
     'Buckets made by the projection itself: its apply fed synthetic events through an in-memory context, the documents then put into the read store.\n',
   );

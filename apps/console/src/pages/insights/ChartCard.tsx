@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { cloneElement, type ReactElement } from 'react';
 
 type Cell = string | number | null;
 
@@ -21,7 +21,7 @@ function download(name: string, csv: string) {
 }
 
 /**
- * One chart with its data: the canvas is an image named by the title for assistive technology,
+ * One chart with its data: the canvas is an image (role img) named by the title for assistive technology,
  * and the same figures follow as a table (behind a disclosure, which keyboards and screen readers
  * open) and as a CSV download (docs/console.md, "Insights").
  */
@@ -33,7 +33,8 @@ export function ChartCard(props: {
   rows: readonly (readonly Cell[])[];
   fileName: string;
   empty: boolean;
-  children: ReactNode;
+  /** The chart (react-chartjs-2 draws a canvas with role img): named here. */
+  children: ReactElement<{ 'aria-label'?: string }>;
 }) {
   const { id, title, note, columns, rows, fileName, empty, children } = props;
   return (
@@ -43,9 +44,7 @@ export function ChartCard(props: {
       {empty ? (
         <p className="muted">No data in the period.</p>
       ) : (
-        <div className="chart-canvas" role="img" aria-label={`${title}: chart. The same figures are in the data table below.`}>
-          {children}
-        </div>
+        <div className="chart-canvas">{cloneElement(children, { 'aria-label': `${title}: chart. The same figures are in the data table below.` })}</div>
       )}
       <div className="chart-tools">
         <details>
