@@ -19,20 +19,29 @@ export function binUpperSeconds(bin: number): number {
 
 export type Histogram = { [bin: string]: number };
 
-/** Adds `from` into `into` (bins as keys). */
-export function addHistogram(into: Map<number, number>, from: Histogram): void {
-  for (const [bin, n] of Object.entries(from)) into.set(Number(bin), (into.get(Number(bin)) ?? 0) + n);
+/** Bins a sum needs: 2^(160/4) seconds is far beyond any wait. */
+export const MAX_BINS = 160;
+
+/** An empty sum of histograms, indexed by bin (a typed array: adding a year of days allocates nothing). */
+export const emptySum = (): Float64Array => new Float64Array(MAX_BINS);
+
+/** Adds a stored histogram into a sum. */
+export function addHistogram(into: Float64Array, from: Histogram): void {
+  for (const bin in from) {
+    const i = Number(bin);
+    if (i >= 0 && i < MAX_BINS) into[i]! += from[bin]!;
+  }
 }
 
-/** Nearest-rank percentile (q in (0, 1]) of a histogram, as its bin's upper edge in seconds; null when empty. */
-export function histogramPercentile(histogram: ReadonlyMap<number, number>, q: number): number | null {
+/** Nearest-rank percentile (q in (0, 1]) of a sum, as its bin's upper edge in seconds; null when empty. */
+export function histogramPercentile(sum: Float64Array, q: number): number | null {
   let total = 0;
-  for (const n of histogram.values()) total += n;
+  for (const n of sum) total += n;
   if (total === 0) return null;
   const rank = Math.max(1, Math.ceil(q * total));
   let seen = 0;
-  for (const bin of [...histogram.keys()].sort((a, b) => a - b)) {
-    seen += histogram.get(bin)!;
+  for (let bin = 0; bin < sum.length; bin++) {
+    seen += sum[bin]!;
     if (seen >= rank) return binUpperSeconds(bin);
   }
   return null;

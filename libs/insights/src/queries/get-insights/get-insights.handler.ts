@@ -5,7 +5,7 @@ import { type Clock, invalidInput } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
 import type { ReadStore } from '#warden/readstore';
 import { ProjectionHost, READ_STORE } from '#warden/storage';
-import { addHistogram, histogramPercentile } from '../../domain/histogram.js';
+import { addHistogram, emptySum, histogramPercentile } from '../../domain/histogram.js';
 import { dayPlus, type Period, periodDays, validPeriod } from '../../domain/period.js';
 import { INSIGHTS_PROJECTION } from '../../projections/insights.projection.js';
 import {
@@ -136,22 +136,29 @@ export function summarize(input: SummaryInput): InsightsReport {
 
   const queueDepth = depthSeries(input, dayList);
 
-  const histogramsByQueue = new Map<string, Map<number, number>>();
+  // Sums by queue and by day, in typed arrays, and moderators' counts per day: one pass over the
+  // queue-day documents, allocating per queue and per day only (a year of five queues is 1,825 documents).
+  const dayIndex = new Map(dayList.map((day, i) => [day, i]));
+  const histogramsByQueue = new Map<string, Float64Array>();
   const decidedByQueue = new Map<string, number>();
-  const histogramsByDay = new Map<string, Map<number, number>>();
-  const decidedByDay = new Map<string, number>();
-  const moderatorCounts = new Map<string, Map<string, number>>();
+  const histogramsByDay = dayList.map(() => emptySum());
+  const decidedByDay = dayList.map(() => 0);
+  const moderatorCounts = dayList.map(() => new Map<string, number>());
   for (const doc of input.queueDays) {
-    addHistogram(histogramsByQueue.get(doc.queueId) ?? histogramsByQueue.set(doc.queueId, new Map()).get(doc.queueId)!, doc.timeToDecision);
-    addHistogram(histogramsByDay.get(doc.day) ?? histogramsByDay.set(doc.day, new Map()).get(doc.day)!, doc.timeToDecision);
+    const i = dayIndex.get(doc.day);
+    if (i === undefined) continue;
+    let sum = histogramsByQueue.get(doc.queueId);
+    if (!sum) histogramsByQueue.set(doc.queueId, (sum = emptySum()));
+    addHistogram(sum, doc.timeToDecision);
+    addHistogram(histogramsByDay[i]!, doc.timeToDecision);
     decidedByQueue.set(doc.queueId, (decidedByQueue.get(doc.queueId) ?? 0) + doc.decided);
-    decidedByDay.set(doc.day, (decidedByDay.get(doc.day) ?? 0) + doc.decided);
-    const counts = moderatorCounts.get(doc.day) ?? moderatorCounts.set(doc.day, new Map()).get(doc.day)!;
-    for (const [userId, n] of Object.entries(doc.byModerator)) counts.set(userId, (counts.get(userId) ?? 0) + n);
+    decidedByDay[i]! += doc.decided;
+    const counts = moderatorCounts[i]!;
+    for (const userId in doc.byModerator) counts.set(userId, (counts.get(userId) ?? 0) + doc.byModerator[userId]!);
   }
   const timeToDecision = {
     byQueue: input.queues.map((queueId) => {
-      const h = histogramsByQueue.get(queueId) ?? new Map<number, number>();
+      const h = histogramsByQueue.get(queueId) ?? emptySum();
       return {
         queueId,
         name: queueName(queueId),
@@ -160,16 +167,16 @@ export function summarize(input: SummaryInput): InsightsReport {
         p90Seconds: histogramPercentile(h, 0.9),
       };
     }),
-    byDay: dayList.map((day) => {
-      const h = histogramsByDay.get(day) ?? new Map<number, number>();
-      return { day, decided: decidedByDay.get(day) ?? 0, p50Seconds: histogramPercentile(h, 0.5), p90Seconds: histogramPercentile(h, 0.9) };
+    byDay: dayList.map((day, i) => {
+      const h = histogramsByDay[i]!;
+      return { day, decided: decidedByDay[i]!, p50Seconds: histogramPercentile(h, 0.5), p90Seconds: histogramPercentile(h, 0.9) };
     }),
   };
 
-  const moderators = sortedKeys([...moderatorCounts.values()].flatMap((m) => [...m.keys()]));
+  const moderators = sortedKeys(moderatorCounts.flatMap((m) => [...m.keys()]));
   const decisionsByModerator = {
     moderators,
-    rows: dayList.map((day) => ({ day, counts: moderators.map((id) => moderatorCounts.get(day)?.get(id) ?? 0) })),
+    rows: dayList.map((day, i) => ({ day, counts: moderators.map((id) => moderatorCounts[i]!.get(id) ?? 0) })),
   };
 
   const outcomes = (pick: (d: InsightsDayDoc) => { [id: string]: Outcomes }, name: (id: string) => string): Outcome[] => {
