@@ -130,7 +130,14 @@ describe('the review console: manager and admin pages (browser)', () => {
 
     const manager = await open(MANAGER, '/queues');
     await manager.page.getByRole('row', { name: /child-safety/ }).waitFor();
-    expect(await manager.page.getByRole('navigation', { name: 'Console' }).getByRole('link').allTextContents()).toEqual(['Queues', 'Jobs', 'Queue settings']);
+    // VIEW_INSIGHTS is a moderator manager's too (issue 34): the reports on how moderation goes.
+    expect(await manager.page.getByRole('navigation', { name: 'Console' }).getByRole('link').allTextContents()).toEqual([
+      'Queues',
+      'Jobs',
+      'Queue settings',
+      'Transparency',
+      'Insights',
+    ]);
     expect(manager.problems).toEqual([]);
     await manager.context.close();
   }, 90_000);

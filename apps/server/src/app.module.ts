@@ -14,6 +14,7 @@ import { AppealsModule } from '#warden/appeals';
 import { AuditModule } from '#warden/audit';
 import { ErasureModule } from '#warden/erasure';
 import { TransparencyModule } from '#warden/transparency';
+import { InsightsModule } from '#warden/insights';
 import { InboundModule } from '#warden/inbound';
 import { PartialItemsModule } from '#warden/partial-items';
 import { ApiKeyGuard, ConsoleGuard, PlatformModule, type WardenConfig } from '#warden/platform';
@@ -67,6 +68,7 @@ export class AppModule {
         ErasureModule,
         AuditModule,
         TransparencyModule.register({ submit: options.background }),
+        InsightsModule,
         // The inbound topic (docs/inbound-topic.md): off unless a broker is configured; consumed by workers.
         ...(config.inboundTopic !== undefined && options.background ? [InboundModule.register(config.inboundTopic)] : []),
         ...(options.http ? [options.http] : []),

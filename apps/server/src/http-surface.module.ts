@@ -12,6 +12,7 @@ import { AppealsHttpModule } from '#warden/appeals/http';
 import { ErasureHttpModule } from '#warden/erasure/http';
 import { AuditHttpModule } from '#warden/audit/http';
 import { TransparencyHttpModule } from '#warden/transparency/http';
+import { InsightsHttpModule } from '#warden/insights/http';
 import type { AppOptions } from './app.module.js';
 
 /**
@@ -40,6 +41,7 @@ export class HttpSurfaceModule {
               ErasureHttpModule,
               AuditHttpModule,
               TransparencyHttpModule,
+              InsightsHttpModule,
             ]
           : []),
       ],

@@ -17,6 +17,7 @@ export const NAV: ReadonlyArray<{ to: string; label: string; permission: Permiss
   { to: '/transparency', label: 'Transparency', permission: 'VIEW_INSIGHTS' },
   { to: '/bulk-actions', label: 'Bulk actions', permission: 'BULK_ACTIONS' },
   { to: '/investigate', label: 'Investigate', permission: 'INVESTIGATE' },
+  { to: '/insights', label: 'Insights', permission: 'VIEW_INSIGHTS' },
 ];
 
 export function Layout() {

@@ -13,6 +13,7 @@ import { Investigate, InvestigateItem, InvestigateUser } from '../pages/Investig
 import { Invite } from '../pages/Invite';
 import { ItemStatements } from '../pages/ItemStatements';
 import { Transparency } from '../pages/Transparency';
+import { InsightsRoute } from '../pages/InsightsRoute';
 import { Queues } from '../pages/Queues';
 import { Review } from '../pages/Review';
 import { Layout, NAV } from './Layout';
@@ -55,6 +56,7 @@ export const router = createBrowserRouter(
         guarded('sso', 'MANAGE_SSO', <SsoSettings />),
         guarded('deliveries', 'MANAGE_CALLBACKS', <Deliveries />),
         guarded('transparency', 'VIEW_INSIGHTS', <Transparency />),
+        guarded('insights', 'VIEW_INSIGHTS', <InsightsRoute />),
         guarded('transparency/items/:typeId/:itemId', 'VIEW_MRT', <ItemStatements />),
         guarded('bulk-actions/:bulkActionId?', 'BULK_ACTIONS', <BulkActions />),
         guarded('investigate', 'INVESTIGATE', <Investigate />),

@@ -31,7 +31,8 @@ const EXPECTED: Record<Role, readonly Permission[]> = {
   RULES_MANAGER: ['MUTATE_LIVE_RULES', 'USE_CONSOLE', 'VIEW_INSIGHTS', 'VIEW_RULES'],
   // Histories with personal fields, as before AUDITOR; never an export with them (issue 31).
   ANALYST: ['USE_CONSOLE', 'VIEW_AUDIT', 'VIEW_AUDIT_PERSONAL_DATA', 'VIEW_INSIGHTS', 'VIEW_RULES', 'INVESTIGATE'],
-  MODERATOR_MANAGER: ['VIEW_MRT', 'EDIT_MRT_QUEUES', 'VIEW_CHILD_SAFETY_DATA', 'USE_CONSOLE', 'DECIDE_MRT', 'MANAGE_MRT_JOBS', 'BULK_ACTIONS', 'INVESTIGATE'],
+  // Insights' queue charts are a moderator manager's daily tool (issue 34).
+  MODERATOR_MANAGER: ['VIEW_MRT', 'EDIT_MRT_QUEUES', 'VIEW_CHILD_SAFETY_DATA', 'USE_CONSOLE', 'DECIDE_MRT', 'MANAGE_MRT_JOBS', 'VIEW_INSIGHTS', 'BULK_ACTIONS', 'INVESTIGATE'],
   MODERATOR: ['VIEW_MRT', 'USE_CONSOLE', 'DECIDE_MRT'],
   CHILD_SAFETY_MODERATOR: ['VIEW_MRT', 'VIEW_CHILD_SAFETY_DATA', 'USE_CONSOLE', 'DECIDE_MRT'],
   // View-only review access (docs/console-access.md, "Roles and what they may do").

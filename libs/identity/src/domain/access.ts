@@ -51,8 +51,11 @@ export const ROLE_PERMISSIONS = {
    * (`org.settings.auditorPersonalData`, default off): see auditPersonalDataAccess.
    */
   AUDIT_PERSONAL_DATA_IF_GRANTED: ['AUDITOR'],
-  /** Read the organization's reports on how moderation goes (the appeals report: which rules are overturned). */
-  VIEW_INSIGHTS: ['ADMIN', 'RULES_MANAGER', 'ANALYST', 'AUDITOR'],
+  /**
+   * Read the organization's reports on how moderation goes (the appeals report: which rules are
+   * overturned; the Insights charts, whose queue charts are a moderator manager's daily tool).
+   */
+  VIEW_INSIGHTS: ['ADMIN', 'RULES_MANAGER', 'ANALYST', 'MODERATOR_MANAGER', 'AUDITOR'],
   /** See the organization's callback deliveries and send one again. */
   MANAGE_CALLBACKS: ['ADMIN'],
   /** The rules page: the rules with today's actions and their recent matches. */

@@ -1,0 +1,240 @@
+import type { AppealDecided, AppealSubmitted } from '#warden/appeals/contracts';
+import type { ActionCallbackRequested } from '#warden/callbacks/contracts';
+import { eventProjection, type ProjectionContext } from '#warden/eventstore';
+import { parseStreamName, type RecordedOf } from '#warden/kernel';
+import type { ReviewJobDecided, ReviewJobOpened } from '#warden/review/contracts';
+import type { ItemEvaluated, RuleDailyActionCounted } from '#warden/rules/contracts';
+import { durationBin } from '../domain/histogram.js';
+import {
+  type ActionSource,
+  appealDocId,
+  dayDocId,
+  emptyDay,
+  emptyQueueDay,
+  INSIGHTS_APPEALS,
+  INSIGHTS_DAYS,
+  INSIGHTS_ITEMS,
+  INSIGHTS_JOBS,
+  INSIGHTS_QUEUE_DAYS,
+  INSIGHTS_QUEUES,
+  type InsightsAppealDoc,
+  type InsightsDayDoc,
+  type InsightsItemDoc,
+  type InsightsJobDoc,
+  type InsightsQueueDayDoc,
+  type InsightsQueueDoc,
+  itemDocId,
+  jobDocId,
+  oldestOpenedAt,
+  queueDayDocId,
+  queueDocId,
+  scanOldestMinute,
+} from './insights.read-model.js';
+
+export const INSIGHTS_PROJECTION = 'insights';
+
+type InsightsEvent = ActionCallbackRequested | ItemEvaluated | RuleDailyActionCounted | ReviewJobOpened | ReviewJobDecided | AppealSubmitted | AppealDecided;
+
+const utcDay = (at: string) => new Date(at).toISOString().slice(0, 10);
+const bump = (counts: { [key: string]: number }, key: string, n = 1) => (counts[key] = (counts[key] ?? 0) + n);
+const put = (ctx: ProjectionContext, collection: string, id: string, doc: object) => ctx.put(collection, id, doc as never);
+
+async function day(ctx: ProjectionContext, orgId: string, d: string): Promise<{ id: string; doc: InsightsDayDoc }> {
+  const id = dayDocId(orgId, d);
+  return { id, doc: (await ctx.get<InsightsDayDoc>(INSIGHTS_DAYS, id)) ?? emptyDay(orgId, d) };
+}
+
+/** Who published the action (docs/insights.md, "Sources"); a decision recorded before `trigger` was is told apart by its `actorEmail`. */
+export function actionSource(data: ActionCallbackRequested['data']): ActionSource {
+  switch (data.trigger) {
+    case 'decision':
+      return 'moderator';
+    case 'strike-threshold':
+      return 'threshold';
+    case 'post-actions':
+      return 'executed';
+    default:
+      return 'actorEmail' in data ? 'moderator' : 'rule';
+  }
+}
+
+async function onAction(event: RecordedOf<ActionCallbackRequested>, ctx: ProjectionContext): Promise<void> {
+  const data = event.data;
+  const orgId = event.metadata.orgId;
+  const source = actionSource(data);
+  const policies = data.policies.map((p) => p.id);
+  const counters = await day(ctx, orgId, utcDay(event.metadata.occurredAt));
+  bump(counters.doc.actions, source);
+  for (const policyId of policies.length > 0 ? policies : ['']) bump((counters.doc.actionsByPolicy[policyId] ??= {}), source);
+  put(ctx, INSIGHTS_DAYS, counters.id, counters.doc);
+
+  // What an appeal of this action is attributed to, as the appeals report does (docs/review.md, "The appeals report").
+  const id = itemDocId(orgId, data.item.typeId, data.item.id);
+  const item = (await ctx.get<InsightsItemDoc>(INSIGHTS_ITEMS, id)) ?? { orgId, actions: {} };
+  const known = item.actions[data.action.id] ?? { rules: [], policies: [] };
+  const rules = source === 'rule' ? data.rules.map((r) => r.id) : [];
+  item.actions[data.action.id] = {
+    rules: [...new Set([...known.rules, ...rules])].sort(),
+    policies: [...new Set([...known.policies, ...policies])].sort(),
+  };
+  put(ctx, INSIGHTS_ITEMS, id, item);
+}
+
+/** As the rules page counts a rule's actions of a day (docs/rules.md, "The rules page"). */
+async function onEvaluated(event: RecordedOf<ItemEvaluated>, ctx: ProjectionContext): Promise<void> {
+  const { environment, rules, actions } = event.data;
+  if (environment !== 'LIVE') return;
+  const acted = rules.filter((rule) => rule.outcome === 'passed' && rule.capped !== true && actions.some((a) => a.rules.some((r) => r.id === rule.id)));
+  if (acted.length === 0) return;
+  const counters = await day(ctx, event.metadata.orgId, utcDay(event.metadata.occurredAt));
+  for (const rule of acted) (counters.doc.rules[rule.id] ??= { counted: 0, acted: 0 }).acted += 1;
+  put(ctx, INSIGHTS_DAYS, counters.id, counters.doc);
+}
+
+async function onCounted(event: RecordedOf<RuleDailyActionCounted>, ctx: ProjectionContext): Promise<void> {
+  const [orgId, ruleId, d] = parseStreamName(event.streamName).idParts as [string, string, string];
+  const counters = await day(ctx, orgId, d);
+  const rule = (counters.doc.rules[ruleId] ??= { counted: 0, acted: 0 });
+  // The stream is the rule's day: its length is the count.
+  rule.counted = Math.max(rule.counted, event.revision + 1);
+  put(ctx, INSIGHTS_DAYS, counters.id, counters.doc);
+}
+
+async function queueState(ctx: ProjectionContext, orgId: string, queueId: string): Promise<{ id: string; doc: InsightsQueueDoc }> {
+  const id = queueDocId(orgId, queueId);
+  return { id, doc: (await ctx.get<InsightsQueueDoc>(INSIGHTS_QUEUES, id)) ?? { orgId, queueId, depth: 0, openByMinute: {} } };
+}
+
+async function queueDay(ctx: ProjectionContext, queue: InsightsQueueDoc, d: string): Promise<{ id: string; doc: InsightsQueueDayDoc }> {
+  const id = queueDayDocId(queue.orgId, queue.queueId, d);
+  return { id, doc: (await ctx.get<InsightsQueueDayDoc>(INSIGHTS_QUEUE_DAYS, id)) ?? emptyQueueDay(queue.orgId, queue.queueId, d, queue) };
+}
+
+const minuteOf = (at: string) => String(Math.floor(Date.parse(at) / 60_000));
+
+async function onJobOpened(event: RecordedOf<ReviewJobOpened>, ctx: ProjectionContext): Promise<void> {
+  const { jobId, queueId, openedAt } = event.data;
+  const orgId = event.metadata.orgId;
+  const job: InsightsJobDoc = { orgId, queueId, openedAt, closed: false };
+  put(ctx, INSIGHTS_JOBS, jobDocId(orgId, jobId), job);
+  const queue = await queueState(ctx, orgId, queueId);
+  const snapshot = await queueDay(ctx, queue.doc, utcDay(openedAt));
+  const minute = minuteOf(openedAt);
+  const oldest = queue.doc.oldestMinute !== undefined ? queue.doc.oldestMinute : scanOldestMinute(queue.doc);
+  queue.doc.depth += 1;
+  bump(queue.doc.openByMinute, minute);
+  queue.doc.oldestMinute = oldest === null ? Number(minute) : Math.min(oldest, Number(minute));
+  snapshot.doc.opened += 1;
+  snapshot.doc.depthEnd = queue.doc.depth;
+  snapshot.doc.oldestOpenedAtEnd = oldestOpenedAt(queue.doc);
+  put(ctx, INSIGHTS_QUEUES, queue.id, queue.doc);
+  put(ctx, INSIGHTS_QUEUE_DAYS, snapshot.id, snapshot.doc);
+}
+
+/** Every way a job closes is a decision (an automatic close too): the depth falls; a moderator's decision is timed and counted. */
+async function onJobDecided(event: RecordedOf<ReviewJobDecided>, ctx: ProjectionContext): Promise<void> {
+  const { jobId, decidedAt, type, actor } = event.data;
+  const orgId = event.metadata.orgId;
+  const jobId_ = jobDocId(orgId, jobId);
+  const job = await ctx.get<InsightsJobDoc>(INSIGHTS_JOBS, jobId_);
+  if (!job || job.closed) return;
+  put(ctx, INSIGHTS_JOBS, jobId_, { ...job, closed: true });
+  const queue = await queueState(ctx, orgId, job.queueId);
+  const snapshot = await queueDay(ctx, queue.doc, utcDay(decidedAt));
+  const oldest = oldestOpenedAt(queue.doc);
+  if (oldest !== null)
+    snapshot.doc.maxWaitSeconds = Math.max(snapshot.doc.maxWaitSeconds, Math.max(0, Math.round((Date.parse(decidedAt) - Date.parse(oldest)) / 1000)));
+  const minute = minuteOf(job.openedAt);
+  queue.doc.depth = Math.max(0, queue.doc.depth - 1);
+  if ((queue.doc.openByMinute[minute] ?? 0) <= 1) {
+    delete queue.doc.openByMinute[minute];
+    if (queue.doc.oldestMinute === undefined || queue.doc.oldestMinute === Number(minute)) queue.doc.oldestMinute = scanOldestMinute(queue.doc);
+  } else queue.doc.openByMinute[minute]! -= 1;
+  snapshot.doc.closed += 1;
+  snapshot.doc.depthEnd = queue.doc.depth;
+  snapshot.doc.oldestOpenedAtEnd = oldestOpenedAt(queue.doc);
+  if (type !== 'AUTOMATIC_CLOSE' && actor !== null) {
+    snapshot.doc.decided += 1;
+    bump(snapshot.doc.timeToDecision, String(durationBin(Date.parse(decidedAt) - Date.parse(job.openedAt))));
+    bump(snapshot.doc.byModerator, actor.userId);
+  }
+  put(ctx, INSIGHTS_QUEUES, queue.id, queue.doc);
+  put(ctx, INSIGHTS_QUEUE_DAYS, snapshot.id, snapshot.doc);
+}
+
+async function onAppeal(event: RecordedOf<AppealSubmitted>, ctx: ProjectionContext): Promise<void> {
+  const { appealId, actionedItem, actionsTaken } = event.data;
+  const orgId = event.metadata.orgId;
+  const id = appealDocId(orgId, appealId);
+  if (await ctx.get(INSIGHTS_APPEALS, id)) return;
+  const item = await ctx.get<InsightsItemDoc>(INSIGHTS_ITEMS, itemDocId(orgId, actionedItem.typeId, actionedItem.id));
+  const named = actionsTaken.flatMap((actionId) => (item?.actions[actionId] ? [item.actions[actionId]] : []));
+  const doc: InsightsAppealDoc = {
+    orgId,
+    rules: [...new Set(named.flatMap((a) => a.rules))].sort(),
+    policies: [...new Set(named.flatMap((a) => a.policies))].sort(),
+    counted: false,
+  };
+  put(ctx, INSIGHTS_APPEALS, id, doc);
+}
+
+/** Counted once, on the day it was decided; ACCEPT overturns the appealed actions. */
+async function onAppealDecided(event: RecordedOf<AppealDecided>, ctx: ProjectionContext): Promise<void> {
+  const { appealId, decision, decidedAt } = event.data;
+  const orgId = event.metadata.orgId;
+  const id = appealDocId(orgId, appealId);
+  const appeal = await ctx.get<InsightsAppealDoc>(INSIGHTS_APPEALS, id);
+  if (!appeal || appeal.counted) return;
+  put(ctx, INSIGHTS_APPEALS, id, { ...appeal, counted: true });
+  const counters = await day(ctx, orgId, utcDay(decidedAt));
+  const overturned = decision === 'ACCEPT' ? 1 : 0;
+  for (const ruleId of appeal.rules) {
+    const o = (counters.doc.appealsByRule[ruleId] ??= { decided: 0, overturned: 0 });
+    o.decided += 1;
+    o.overturned += overturned;
+  }
+  for (const policyId of appeal.policies) {
+    const o = (counters.doc.appealsByPolicy[policyId] ??= { decided: 0, overturned: 0 });
+    o.decided += 1;
+    o.overturned += overturned;
+  }
+  put(ctx, INSIGHTS_DAYS, counters.id, counters.doc);
+}
+
+/**
+ * The Insights buckets (docs/insights.md). Ids, types, times and counts only: nothing sealed is
+ * read, so an erasure changes no chart. Redelivery changes nothing, by construction: every
+ * document written carries its event's log position and the unit of work skips an event for a
+ * document that already reflects it (docs/architecture.md, "Read side"), so an event's
+ * contribution to a bucket is made once; the per-job and per-appeal documents also remember that
+ * their close or outcome was counted.
+ */
+export const insightsProjection = eventProjection<InsightsEvent>({
+  name: INSIGHTS_PROJECTION,
+  collections: [INSIGHTS_DAYS, INSIGHTS_QUEUE_DAYS, INSIGHTS_QUEUES, INSIGHTS_JOBS, INSIGHTS_ITEMS, INSIGHTS_APPEALS],
+  eventTypes: ['ActionCallbackRequested', 'ItemEvaluated', 'RuleDailyActionCounted', 'ReviewJobOpened', 'ReviewJobDecided', 'AppealSubmitted', 'AppealDecided'],
+  needsPersonalData: false,
+  indexes: [
+    { collection: INSIGHTS_DAYS, fields: ['orgId', 'day'] },
+    { collection: INSIGHTS_QUEUE_DAYS, fields: ['orgId', 'day'] },
+    { collection: INSIGHTS_QUEUE_DAYS, fields: ['orgId', 'queueId', 'day'] },
+  ],
+  async apply(event, ctx) {
+    switch (event.type) {
+      case 'ActionCallbackRequested':
+        return onAction(event, ctx);
+      case 'ItemEvaluated':
+        return onEvaluated(event, ctx);
+      case 'RuleDailyActionCounted':
+        return onCounted(event, ctx);
+      case 'ReviewJobOpened':
+        return onJobOpened(event, ctx);
+      case 'ReviewJobDecided':
+        return onJobDecided(event, ctx);
+      case 'AppealSubmitted':
+        return onAppeal(event, ctx);
+      case 'AppealDecided':
+        return onAppealDecided(event, ctx);
+    }
+  },
+});
