@@ -32,7 +32,17 @@ const EXPECTED: Record<Role, readonly Permission[]> = {
   // Histories with personal fields, as before AUDITOR; never an export with them (issue 31).
   ANALYST: ['USE_CONSOLE', 'VIEW_AUDIT', 'VIEW_AUDIT_PERSONAL_DATA', 'VIEW_INSIGHTS', 'VIEW_RULES', 'INVESTIGATE'],
   // Insights' queue charts are a moderator manager's daily tool (issue 34).
-  MODERATOR_MANAGER: ['VIEW_MRT', 'EDIT_MRT_QUEUES', 'VIEW_CHILD_SAFETY_DATA', 'USE_CONSOLE', 'DECIDE_MRT', 'MANAGE_MRT_JOBS', 'VIEW_INSIGHTS', 'BULK_ACTIONS', 'INVESTIGATE'],
+  MODERATOR_MANAGER: [
+    'VIEW_MRT',
+    'EDIT_MRT_QUEUES',
+    'VIEW_CHILD_SAFETY_DATA',
+    'USE_CONSOLE',
+    'DECIDE_MRT',
+    'MANAGE_MRT_JOBS',
+    'VIEW_INSIGHTS',
+    'BULK_ACTIONS',
+    'INVESTIGATE',
+  ],
   MODERATOR: ['VIEW_MRT', 'USE_CONSOLE', 'DECIDE_MRT'],
   CHILD_SAFETY_MODERATOR: ['VIEW_MRT', 'VIEW_CHILD_SAFETY_DATA', 'USE_CONSOLE', 'DECIDE_MRT'],
   // View-only review access (docs/console-access.md, "Roles and what they may do").
