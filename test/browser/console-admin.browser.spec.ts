@@ -130,13 +130,15 @@ describe('the review console: manager and admin pages (browser)', () => {
 
     const manager = await open(MANAGER, '/queues');
     await manager.page.getByRole('row', { name: /child-safety/ }).waitFor();
-    // VIEW_INSIGHTS is a moderator manager's too (issue 34): the reports on how moderation goes.
+    // VIEW_INSIGHTS, INVESTIGATE and BULK_ACTIONS are a moderator manager's too (issue 34).
     expect(await manager.page.getByRole('navigation', { name: 'Console' }).getByRole('link').allTextContents()).toEqual([
       'Queues',
       'Jobs',
       'Queue settings',
       'Transparency',
       'Insights',
+      'Investigate',
+      'Bulk actions',
     ]);
     expect(manager.problems).toEqual([]);
     await manager.context.close();

@@ -15,7 +15,8 @@ export class ReviewQueues {
   }
 
   async visible(orgId: string, permissions: readonly Permission[]): Promise<QueueDefinition[]> {
-    return visibleQueues(await this.all(orgId), permissions);
+    // The queues as declared: visibleQueues adds the built-in ones itself.
+    return visibleQueues(await this.queries.execute(new GetLiveEntitiesQuery(orgId, 'queue')), permissions);
   }
 
   /** The queue, or a 404 (also for the child-safety queue without the permission: it is not shown to exist). */

@@ -15,9 +15,9 @@ export const NAV: ReadonlyArray<{ to: string; label: string; permission: Permiss
   { to: '/sso', label: 'SSO', permission: 'MANAGE_SSO' },
   { to: '/deliveries', label: 'Callbacks', permission: 'MANAGE_CALLBACKS' },
   { to: '/transparency', label: 'Transparency', permission: 'VIEW_INSIGHTS' },
-  { to: '/bulk-actions', label: 'Bulk actions', permission: 'BULK_ACTIONS' },
-  { to: '/investigate', label: 'Investigate', permission: 'INVESTIGATE' },
   { to: '/insights', label: 'Insights', permission: 'VIEW_INSIGHTS' },
+  { to: '/investigate', label: 'Investigate', permission: 'INVESTIGATE' },
+  { to: '/bulk-actions', label: 'Bulk actions', permission: 'BULK_ACTIONS' },
 ];
 
 export function Layout() {
