@@ -106,7 +106,7 @@ describe('the AUDITOR role, and personal data in audit reads', () => {
     }
     const me = (await (await get('AUDITOR', '/api/console/v1/me')).json()) as { user: { roles: string[]; permissions: string[] } };
     expect(me.user.roles).toEqual(['AUDITOR']);
-    expect(me.user.permissions).toEqual(['USE_CONSOLE', 'VIEW_AUDIT', 'AUDIT_PERSONAL_DATA_IF_GRANTED', 'VIEW_INSIGHTS']);
+    expect(me.user.permissions).toEqual(['USE_CONSOLE', 'VIEW_AUDIT', 'AUDIT_PERSONAL_DATA_IF_GRANTED', 'VIEW_INSIGHTS', 'INVESTIGATE']);
   });
 
   it('never lets an ANALYST export personal data; an ADMIN may', async () => {

@@ -185,13 +185,24 @@ describe('console access management, end to end', () => {
       const betaMarkers = [betaKey['id'] as string, betaKey['prefix'] as string, betaUserId, BETA_ADMIN, 'beta secret', '"beta"'];
 
       // Every GET console route of the OpenAPI document, its path parameters filled with beta's ids.
-      const document = JSON.parse(readFileSync(join(ROOT, 'docs/openapi.json'), 'utf8')) as { paths: Record<string, Record<string, unknown>> };
+      type Parameter = { name: string; in: string; required?: boolean; schema?: { enum?: string[] } };
+      const document = JSON.parse(readFileSync(join(ROOT, 'docs/openapi.json'), 'utf8')) as {
+        paths: Record<string, { get?: { parameters?: Parameter[] } }>;
+      };
+      const betaValue = (name: string) =>
+        name.toLowerCase().includes('key') ? (betaKey['id'] as string) : name.toLowerCase().includes('user') ? betaUserId : 'beta';
+      // Required query parameters and ids too (e.g. Investigate's lookup: kind, id and typeId), each of an enum's values.
+      const queriesOf = (parameters: Parameter[] = []): string[] => {
+        // Ids that are optional for some values of another parameter (typeId for Investigate's item lookup) are named too.
+        const required = parameters.filter((p) => p.in === 'query' && (p.required || /id$/i.test(p.name)));
+        if (required.length === 0) return [''];
+        const choices = required.map((p) => (p.schema?.enum ?? [betaValue(p.name)]).map((v) => `${p.name}=${encodeURIComponent(v)}`));
+        return choices.reduce<string[]>((all, values) => all.flatMap((a) => values.map((v) => (a ? `${a}&${v}` : v))), ['']).map((q) => `?${q}`);
+      };
       const routes = Object.entries(document.paths)
-        .filter(([path, operations]) => path.startsWith('/api/console/') && 'get' in operations)
-        .map(([path]) =>
-          path.replace(/\{(\w+)\}/g, (_, name: string) =>
-            name.toLowerCase().includes('key') ? (betaKey['id'] as string) : name.toLowerCase().includes('user') ? betaUserId : 'beta',
-          ),
+        .filter(([path, operations]) => path.startsWith('/api/console/') && operations.get !== undefined)
+        .flatMap(([path, operations]) =>
+          queriesOf(operations.get!.parameters).map((query) => path.replace(/\{(\w+)\}/g, (_, name: string) => betaValue(name)) + query),
         );
       expect(routes).toEqual(expect.arrayContaining(['/api/console/v1/api-keys', '/api/console/v1/users', `/api/console/v1/users/${betaUserId}`]));
       for (const path of routes) {
