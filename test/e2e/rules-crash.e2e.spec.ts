@@ -41,10 +41,7 @@ describe('evaluation across a crash', () => {
       const atKill = eventCount(dataDir, "type = 'ItemEvaluated'");
       expect(atKill).toBeLessThan(ITEMS);
 
-      // The restart has thousands of submissions and callbacks to pick up, and its reactors start
-      // before it listens: on a machine shared with other test files that takes longer than a
-      // fresh start, and this test is about what the log holds afterwards, not how fast it starts.
-      warden = await startWarden(env, 90_000);
+      warden = await startWarden(env);
       // Once the worker has handled every submission, everything it will ever append is in the log.
       await waitUntilProcessed(warden.url, dataDir, 'rules-evaluation', ['ItemSubmitted'], 60_000);
       const db = new Database(join(dataDir, 'warden.db'), { readonly: true });
@@ -64,5 +61,5 @@ describe('evaluation across a crash', () => {
       await warden.stop();
       await classifier.close();
     }
-  }, 180_000);
+  }, 120_000);
 });

@@ -43,11 +43,6 @@ export async function runServer(): Promise<void> {
       consoleDir: fileURLToPath(new URL('../../../console', import.meta.url)),
     },
   );
-  // Projections and reactors start once the application is initialised: reactors use the command
-  // and query buses, whose handlers are registered while it bootstraps.
-  if (roles.background) await app.get(ProjectionHost).startAll();
-  // Likewise the inbound topic: its messages become commands.
-  if (roles.background && config.inboundTopic !== undefined) await app.get(ItemSubmissionConsumer).start();
   // Graceful shutdown: stop accepting, finish in-flight requests and projection batches, close
   // the stores (Nest's shutdown hooks, in that order), then exit 0.
   // A terminal's Ctrl-C reaches npm and this process, and npm passes it on once more: a signal
@@ -111,6 +106,13 @@ export async function runServer(): Promise<void> {
     },
     'warden started',
   );
+  // Projections and reactors start once the server listens and has said so: they use the command
+  // and query buses, whose handlers are registered while the application bootstraps, and after a
+  // crash with a backlog they take the event loop, which held listening back for tens of seconds.
+  // Requests need none of them: a query catches its read model up itself, as in the api role.
+  if (roles.background && !shuttingDown) await app.get(ProjectionHost).startAll();
+  // Likewise the inbound topic: its messages become commands.
+  if (roles.background && !shuttingDown && config.inboundTopic !== undefined) await app.get(ItemSubmissionConsumer).start();
 }
 
 /** Why the HTTP server could not listen, in terms of the variables that choose where. */
