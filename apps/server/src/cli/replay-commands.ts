@@ -121,7 +121,7 @@ async function replayInto(config: WardenConfig, target: string, until: string, o
     if (report.unrecorded > 0) {
       out(`WARNING: ${report.unrecorded} event(s) at the end come after the recorded chain (it had not linked them yet): nothing vouches for them`);
     }
-    out(`Serve it read-only: WARDEN_DATA_DIR=${target} WARDEN_READ_ONLY=true npm start`);
+    out(`Serve it read-only: WARDEN_DATA_DIR=${target} WARDEN_READ_ONLY=true PORT=3100 npm start (a port of its own, beside the server on 3000)`);
     return 0;
   } finally {
     recorded?.close();
