@@ -7,15 +7,14 @@
 // submitted first (POST /api/v1/items/async, 500 a request) and their evaluations waited for
 // (no rule acts on them), so only the bulk action is timed. The action `remove` strikes (policy
 // spam) and sends a callback to a receiver on loopback that answers 200 at once.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { prepareDataDir, serverRoles } from './support/server-roles.mjs';
+import { consoleSignIn, createConsoleUser, prepareDataDir, serverRoles } from './support/server-roles.mjs';
+import { POST_AND_USER_TYPES, SPAM_POLICY } from './support/strikes-config.mjs';
 
 const SIZES = (process.argv[2] ?? '2000,10000').split(',').map(Number);
-const PASSWORD = 'correct horse battery staple';
 const dir = mkdtempSync(join(tmpdir(), 'warden-bench-bulk-'));
 
 let callbacks = 0;
@@ -31,15 +30,9 @@ const receiverUrl = `http://127.0.0.1:${receiver.address().port}`;
 
 const config = `
 org: { id: bench, name: Bench }
-itemTypes:
-  - id: post
-    name: Post
-    kind: CONTENT
-    fields: [{ name: text, type: STRING, required: true }, { name: author, type: RELATED_ITEM, itemTypeIds: [user] }]
-    roles: { creator: author }
-  - { id: user, name: User, kind: USER, fields: [{ name: name, type: STRING }] }
+${POST_AND_USER_TYPES}
 policies:
-  - { id: spam, name: Spam, penalty: LOW, userStrikeCount: 1 }
+${SPAM_POLICY}
 actions:
   - { id: remove, name: Remove, kind: CUSTOMER_DEFINED_ACTION, itemTypeIds: [post], applyUserStrikes: true, callback: { url: ${receiverUrl}/hooks/remove } }
 `;
@@ -72,12 +65,7 @@ for (const [index, size] of SIZES.entries()) {
   };
   const dataDir = join(dir, `data-${index}`);
   const key = prepareDataDir(env, dataDir, configFile, 'bench');
-  const cli = (args, input) => {
-    const r = spawnSync(process.execPath, ['dist/apps/server/bundle/cli.js', ...args], { env: { ...env, WARDEN_DATA_DIR: dataDir }, input, encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`${args.join(' ')}: ${r.stderr}`);
-  };
-  cli(['user', 'create', '--org', 'bench', '--email', 'lead@bench.example', '--role', 'MODERATOR_MANAGER']);
-  cli(['user', 'set-password', '--org', 'bench', '--email', 'lead@bench.example'], `${PASSWORD}\n`);
+  createConsoleUser(env, dataDir, 'bench', 'lead@bench.example', 'MODERATOR_MANAGER');
   const servers = serverRoles(env);
   try {
     await servers.start('all', port, dataDir);
@@ -91,13 +79,7 @@ for (const [index, size] of SIZES.entries()) {
       });
       if (r.status !== 202) throw new Error(`submit: ${r.status} ${await r.text()}`);
     }
-    const login = await fetch(`${url}/api/console/v1/session`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'lead@bench.example', password: PASSWORD }),
-    });
-    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
-    const { csrfToken } = await login.json();
+    const { cookie, csrfToken } = await consoleSignIn(url, 'lead@bench.example');
     const headers = { cookie, 'x-csrf-token': csrfToken, 'content-type': 'application/json' };
     const body = JSON.stringify({ actionId: 'remove', policyIds: ['spam'], reason: 'bench', items: ids.map((id) => ({ id, typeId: 'post' })) });
     // Every item stored (its ItemSubmitted appended before the 202) and evaluated: the preview sees them all.

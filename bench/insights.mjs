@@ -9,19 +9,17 @@
 //  all) is then asked for GET /api/console/v1/insights over the whole period, signed in as a
 //  moderator manager: every queue, and one queue.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqlite, ProjectionRunner, SqliteEventStore } from '../dist/libs/eventstore/src/index.js';
 import { SqliteReadStore } from '../dist/libs/readstore/src/index.js';
 import { insightsProjection } from '../dist/libs/insights/src/projections/insights.projection.js';
 import { summarize } from '../dist/libs/insights/src/queries/get-insights/get-insights.handler.js';
-import { serverRoles } from './support/server-roles.mjs';
+import { consoleSignIn, createConsoleUser, runCli, serverRoles } from './support/server-roles.mjs';
 
 const DECISIONS = Number(process.argv[2] ?? 1_000_000);
 const DAYS = Number(process.argv[3] ?? 365);
 const ORG = 'bench';
-const PASSWORD = 'correct horse battery staple';
 const QUEUES = ['default', 'spam', 'violence', 'appeals', 'urgent'];
 const POLICIES = ['spam', 'violence', 'hate', 'scam', 'nudity', 'harassment'];
 const RULES = Array.from({ length: 20 }, (_, i) => `rule-${i}`);
@@ -56,12 +54,6 @@ ${RULES.map(
 queues:
 ${QUEUES.map((q) => `  - { id: ${q}, name: ${q[0].toUpperCase()}${q.slice(1)}${q === 'default' ? ', isDefault: true' : ''}${q === 'appeals' ? ', isAppealsDefault: true' : ''} }`).join('\n')}
 `;
-
-function cli(dir, args, input) {
-  const r = spawnSync(process.execPath, ['dist/apps/server/bundle/cli.js', ...args], { env: { ...env, WARDEN_DATA_DIR: dir }, encoding: 'utf8', input });
-  if (r.status !== 0) throw new Error(`${args.join(' ')}: ${r.stdout}${r.stderr}`);
-  return r;
-}
 
 /** The projection's context as the runner's unit of work gives it, in memory; closed jobs and appeals are let go (nothing reads them again). */
 function memoryContext() {
@@ -232,9 +224,8 @@ const dir = mkdtempSync(join(tmpdir(), 'warden-bench-insights-'));
 const roles = serverRoles(env);
 try {
   writeFileSync(join(dir, 'org.yaml'), CONFIG);
-  cli(dir, ['apply', join(dir, 'org.yaml')]);
-  cli(dir, ['user', 'create', '--org', ORG, '--email', 'manager@bench.example', '--role', 'MODERATOR_MANAGER']);
-  cli(dir, ['user', 'set-password', '--org', ORG, '--email', 'manager@bench.example'], `${PASSWORD}\n`);
+  runCli(env, dir, ['apply', join(dir, 'org.yaml')]);
+  createConsoleUser(env, dir, ORG, 'manager@bench.example', 'MODERATOR_MANAGER');
 
   const to = isoDay(Date.now());
   const firstDay = Date.parse(`${to}T00:00:00Z`) - (DAYS - 1) * DAY_MS;
@@ -291,13 +282,7 @@ try {
   const port = 44000 + Math.floor(Math.random() * 1000);
   await roles.start('all', port, dir);
   const base = `http://127.0.0.1:${port}`;
-  const login = await fetch(`${base}/api/console/v1/session`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'manager@bench.example', password: PASSWORD }),
-  });
-  if (login.status !== 200) throw new Error(`sign-in answered ${login.status}`);
-  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
+  const { cookie } = await consoleSignIn(base, 'manager@bench.example');
   const load = loadavg()[0];
   const time = async (query, check) => {
     const runs = [];

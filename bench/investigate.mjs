@@ -3,12 +3,11 @@
 // Each page asks the audit's history index for its newest few per section, so the answer should
 // not grow with the history (target: p99 ≤ 100 ms). Not a test: prints a table.
 // Usage: node bench/investigate.mjs [user's items, default 100000] [item versions, default 1000] [requests, default 200]
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { prepareDataDir, serverRoles } from './support/server-roles.mjs';
+import { consoleSignIn, createConsoleUser, prepareDataDir, serverRoles } from './support/server-roles.mjs';
 
 const ITEMS = Number(process.argv[2] ?? 100_000);
 const VERSIONS = Number(process.argv[3] ?? 1_000);
@@ -25,7 +24,6 @@ const env = {
   WARDEN_RATE_LIMIT_PER_SECOND: '1000000',
   WARDEN_RATE_LIMIT_BURST: '10000000',
 };
-const PASSWORD = 'correct horse battery staple';
 const CONFIG = `
 org: { id: bench, name: Bench }
 itemTypes:
@@ -68,12 +66,7 @@ try {
   const configFile = join(dir, 'bench.yaml');
   writeFileSync(configFile, CONFIG);
   const key = prepareDataDir(env, dataDir, configFile, 'bench');
-  const cli = (args, input) => {
-    const r = spawnSync(process.execPath, ['dist/apps/server/bundle/cli.js', ...args], { env: { ...env, WARDEN_DATA_DIR: dataDir }, input, encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`${args.join(' ')}: ${r.stderr}`);
-  };
-  cli(['user', 'create', '--org', 'bench', '--email', 'lead@bench.example', '--role', 'ANALYST']);
-  cli(['user', 'set-password', '--org', 'bench', '--email', 'lead@bench.example'], `${PASSWORD}\n`);
+  createConsoleUser(env, dataDir, 'bench', 'lead@bench.example', 'ANALYST');
   await servers.start('all', port, dataDir);
   const headers = { 'x-api-key': key, 'content-type': 'application/json' };
   const submit = async (items) => {
@@ -99,13 +92,7 @@ try {
   );
   const submittedS = (performance.now() - started) / 1000;
 
-  const login = await fetch(`${url}/api/console/v1/session`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'lead@bench.example', password: PASSWORD }),
-  });
-  if (login.status !== 200) throw new Error(`login ${login.status}: ${await login.text()}`);
-  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
+  const { cookie } = await consoleSignIn(url, 'lead@bench.example');
   const get = async (path) => {
     const r = await fetch(`${url}${path}`, { headers: { cookie } });
     if (r.status !== 200) throw new Error(`${path}: ${r.status} ${await r.text()}`);

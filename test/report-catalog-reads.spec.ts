@@ -14,18 +14,13 @@ import { ClaimNextJobCommand } from '../libs/review/src/commands/claim-next-job/
 import { DecideJobCommand } from '../libs/review/src/commands/decide-job/decide-job.command.js';
 import { SubmitReportCommand } from '../libs/review/src/commands/submit-report/submit-report.command.js';
 import { openStorage, ProjectionHost, type Storage } from '#warden/storage';
+import { authoredType } from './support/config-files.js';
 import { freshDataDir } from './support/warden-process.js';
 
 const CONFIG = `
 org: { id: acme, name: Acme }
 itemTypes:
-  - id: post
-    name: Post
-    kind: CONTENT
-    fields:
-      - { name: text, type: STRING, required: true }
-      - { name: author, type: RELATED_ITEM, itemTypeIds: [user] }
-    roles: { creator: author }
+${authoredType('post', 'Post')}
   - { id: user, name: Member, kind: USER, fields: [{ name: name, type: STRING }], roles: { displayName: name } }
 policies:
   - { id: spam, name: Spam, penalty: LOW }

@@ -43,16 +43,40 @@ export function serverRoles(env) {
   return { start, stop, stopAll: () => Promise.all(started.map(stop)) };
 }
 
+/** Runs the built CLI on `dataDir` with `input` on its standard input; returns its last line of output. */
+export function runCli(env, dataDir, args, input) {
+  const r = spawnSync(process.execPath, ['dist/apps/server/bundle/cli.js', ...args], {
+    env: { ...env, WARDEN_DATA_DIR: dataDir },
+    input,
+    encoding: 'utf8',
+  });
+  if (r.status !== 0) throw new Error(`${args.join(' ')}: ${r.stdout}${r.stderr}`);
+  return r.stdout.trim().split('\n').pop();
+}
+
 /** Applies a configuration file to a fresh data directory through the built CLI; returns a new API key of `orgId`. */
 export function prepareDataDir(env, dataDir, configFile, orgId) {
-  const run = (...args) => {
-    const r = spawnSync(process.execPath, ['dist/apps/server/bundle/cli.js', ...args], {
-      env: { ...env, WARDEN_DATA_DIR: dataDir },
-      encoding: 'utf8',
-    });
-    if (r.status !== 0) throw new Error(r.stderr);
-    return r.stdout.trim().split('\n').pop();
-  };
-  run('apply', configFile);
-  return run('api-key', 'create', '--org', orgId);
+  runCli(env, dataDir, ['apply', configFile]);
+  return runCli(env, dataDir, ['api-key', 'create', '--org', orgId]);
+}
+
+/** The console password the benches give their users. */
+export const BENCH_PASSWORD = 'correct horse battery staple';
+
+/** Creates console user `email` of `orgId` with `role` and BENCH_PASSWORD, through the built CLI. */
+export function createConsoleUser(env, dataDir, orgId, email, role) {
+  runCli(env, dataDir, ['user', 'create', '--org', orgId, '--email', email, '--role', role]);
+  runCli(env, dataDir, ['user', 'set-password', '--org', orgId, '--email', email], `${BENCH_PASSWORD}\n`);
+}
+
+/** Signs `email` in to the console at `url` (BENCH_PASSWORD); returns the session cookie and its CSRF token. */
+export async function consoleSignIn(url, email) {
+  const login = await fetch(`${url}/api/console/v1/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: BENCH_PASSWORD }),
+  });
+  if (login.status !== 200) throw new Error(`sign-in of ${email}: ${login.status} ${await login.text()}`);
+  const { csrfToken } = await login.json();
+  return { cookie: (login.headers.get('set-cookie') ?? '').split(';')[0], csrfToken };
 }

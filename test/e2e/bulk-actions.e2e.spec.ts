@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventCount, loggedEvents, writeConfig } from '../support/config-files.js';
 import { expectErrorBody } from '../support/error-body.js';
-import { type ReceivedCallback, type ReviewWorld, reviewOrgConfig, type Session, startReceiver, startReviewWorld } from '../support/review-fixture.js';
+import { deliveriesAt, type ReviewWorld, reviewOrgConfig, type Session, startReceiver, startReviewWorld } from '../support/review-fixture.js';
 import { waitFor } from '../support/wait-for.js';
 import { createKey, type RunningWarden, runCli, startWarden } from '../support/warden-process.js';
 
@@ -65,14 +65,7 @@ describe('bulk actions (console API), end to end', () => {
       { what: `bulk action ${id} finished`, timeoutMs },
     );
   /** Deliveries received at the remove hook, each once (a retry arrives again under its id), by item id. */
-  const removeCallbacks = (ids: ReadonlySet<string>) => {
-    const seen = new Map<string, ReceivedCallback>();
-    for (const r of receiver.received) {
-      if (r.path === '/hooks/remove' && ids.has((JSON.parse(r.body) as { item: { id: string } }).item.id))
-        seen.set(String(r.headers['service-delivery-id']), r);
-    }
-    return [...seen.values()];
-  };
+  const removeCallbacks = (ids: ReadonlySet<string>) => deliveriesAt(receiver.received, '/hooks/remove', (id) => ids.has(id));
   const executionsOf = (ids: ReadonlySet<string>) => loggedEvents(world.dataDir, 'ActionExecuted').filter((e) => ids.has((e.data['item'] as Item).id));
 
   beforeAll(async () => {

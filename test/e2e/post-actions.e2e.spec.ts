@@ -2,7 +2,7 @@ import { createPublicKey, verify } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventCount, loggedEvents, writeConfig } from '../support/config-files.js';
 import { expectErrorBody } from '../support/error-body.js';
-import { type ReceivedCallback, type ReviewWorld, reviewOrgConfig, startReceiver, startReviewWorld } from '../support/review-fixture.js';
+import { deliveriesAt, type ReceivedCallback, type ReviewWorld, reviewOrgConfig, startReceiver, startReviewWorld } from '../support/review-fixture.js';
 import { waitFor } from '../support/wait-for.js';
 import { createKey, runCli } from '../support/warden-process.js';
 
@@ -74,13 +74,7 @@ describe('POST /api/v1/actions, end to end', () => {
     return executionId;
   };
   /** The callbacks received for an item at a hook, each delivery once (a retry arrives again under its id). */
-  const callbacks = (path: string, itemId: string) => {
-    const seen = new Map<string, ReceivedCallback>();
-    for (const r of receiver.received) {
-      if (r.path === path && (JSON.parse(r.body) as { item: { id: string } }).item.id === itemId) seen.set(String(r.headers['service-delivery-id']), r);
-    }
-    return [...seen.values()];
-  };
+  const callbacks = (path: string, itemId: string) => deliveriesAt(receiver.received, path, (id) => id === itemId);
   const callbacksOf = (path: string, itemId: string, count: number) =>
     waitFor(() => {
       const found = callbacks(path, itemId);

@@ -35,6 +35,18 @@ export async function startReceiver(): Promise<{ url: string; received: Received
 }
 
 /**
+ * The callbacks received at `path` for the items `itemId` accepts, each delivery once: a retry
+ * arrives again under its delivery id.
+ */
+export function deliveriesAt(received: readonly ReceivedCallback[], path: string, itemId: (id: string) => boolean): ReceivedCallback[] {
+  const seen = new Map<string, ReceivedCallback>();
+  for (const r of received) {
+    if (r.path === path && itemId((JSON.parse(r.body) as { item: { id: string } }).item.id)) seen.set(String(r.headers['service-delivery-id']), r);
+  }
+  return [...seen.values()];
+}
+
+/**
  * Organization `rev`: posts (text, author → user), users; a customer-defined `remove` action with
  * a `durationDays` parameter whose callback goes to `callbackUrl`; a rule that sends posts
  * containing "review me" to review (ENQUEUE_TO_MRT), and one that sends "csam-test" to the

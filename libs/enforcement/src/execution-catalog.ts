@@ -2,7 +2,8 @@ import type { QueryBus } from '@nestjs/cqrs';
 import { BUILTIN_ACTION_IDS, GetLiveEntitiesQuery, namedTypeIds } from '#warden/catalog';
 import { type ExecutionCatalog, executableActions } from './domain/execute-action-input.js';
 
-const BUILTIN_IDS: ReadonlySet<string> = new Set(Object.values(BUILTIN_ACTION_IDS));
+/** The built-in enqueue actions: no catalog entities, and what asks for review rather than acting on the item. */
+export const BUILTIN_IDS: ReadonlySet<string> = new Set(Object.values(BUILTIN_ACTION_IDS));
 
 /**
  * The catalog as an execution request needs it (POST /api/v1/actions, a bulk action): the item

@@ -8,6 +8,7 @@ import { ExecuteActionCommand } from '../commands/execute-action/execute-action.
 import { bulkActionDecider, type BulkActionCounts, chunkCount, chunkItems } from '../domain/bulk-action.decider.js';
 import type { BulkActionChunkExecuted, BulkActionItem, BulkActionRequested } from '../domain/bulk-action.events.js';
 import { bulkExecutionId } from '../domain/bulk-action.streams.js';
+import { BUILTIN_IDS } from '../execution-catalog.js';
 
 /** Items of a chunk executed at once: enough to keep the store's group commit busy, few enough to leave room for the rest of the worker. */
 const CONCURRENCY = 25;
@@ -60,7 +61,7 @@ export class BulkActionRunner {
   ): Promise<Outcome> {
     // Only items stored in the organization are acted on: another organization's ids are missing here.
     if (!(await this.aggregates.exists(itemStream(context.orgId, item.typeId, item.id)))) return 'missing';
-    const enqueue = request.actionId === 'enqueue-to-mrt' || request.actionId === 'enqueue-to-child-safety';
+    const enqueue = BUILTIN_IDS.has(request.actionId);
     const body = {
       actionId: request.actionId,
       itemId: item.id,

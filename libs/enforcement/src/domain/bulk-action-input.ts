@@ -1,7 +1,7 @@
 import { checkList, isJsonObject, type PolicyDefinition, type ProblemSink } from '#warden/catalog/contracts';
 import { type ErrorDetail, idProblem } from '#warden/kernel';
 import type { BulkActionItem } from './bulk-action.events.js';
-import type { ExecutableAction, ExecutionCatalog } from './execute-action-input.js';
+import { checkPolicyIds, type ExecutableAction, type ExecutionCatalog } from './execute-action-input.js';
 
 /** Items one bulk operation may name (docs/bulk-actions.md, "Requests"). */
 export const MAX_BULK_ITEMS = 10_000;
@@ -40,16 +40,7 @@ export function checkBulkAction(body: Record<string, unknown>, catalog: Executio
   else if (typeof actionId !== 'string' || actionId === '') report('/actionId', 'expected a non-empty string');
   else if (!(action = catalog.actions.get(actionId))) report('/actionId', `unknown action '${actionId}' (or archived)`);
 
-  const policies: PolicyDefinition[] = [];
-  const policyIds = body['policyIds'];
-  if (policyIds !== undefined && checkList('/policyIds', policyIds, limits.maxPolicies, report, 'expected an array of policy ids')) {
-    policyIds.forEach((id: unknown, i) => {
-      if (typeof id !== 'string' || id === '') return report(`/policyIds/${i}`, 'expected a non-empty string');
-      const policy = catalog.policies.get(id);
-      if (!policy) return report(`/policyIds/${i}`, `unknown policy '${id}'`);
-      if (!policies.includes(policy)) policies.push(policy);
-    });
-  }
+  const policies = checkPolicyIds(body['policyIds'], catalog, limits.maxPolicies, report);
 
   const reason = body['reason'];
   if (reason === undefined) report('/reason', 'required field is missing');

@@ -1,5 +1,5 @@
 import { conflict, type Decider, notFound } from '#warden/kernel';
-import type { BulkActionEvent, BulkActionItem } from './bulk-action.events.js';
+import type { BulkActionEvent, BulkActionItem, BulkActionRequested } from './bulk-action.events.js';
 
 /** What each chunk's items came to, summed. */
 export interface BulkActionCounts {
@@ -40,16 +40,7 @@ export type BulkActionStatus = 'RUNNING' | 'CANCELLED' | 'COMPLETED';
 
 export interface BulkActionState {
   /** Null until requested. */
-  readonly request: {
-    readonly bulkActionId: string;
-    readonly actionId: string;
-    readonly policyIds: readonly string[];
-    readonly reason: string;
-    readonly items: readonly BulkActionItem[];
-    readonly chunkSize: number;
-    readonly requestedBy: string;
-    readonly requestedAt: string;
-  } | null;
+  readonly request: Readonly<BulkActionRequested['data']> | null;
   readonly status: BulkActionStatus;
   /** Chunks recorded: the next chunk to execute is this one. */
   readonly chunksDone: number;

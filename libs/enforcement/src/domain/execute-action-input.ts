@@ -68,7 +68,7 @@ export function checkExecuteAction(body: Record<string, unknown>, catalog: Execu
     report('/actionId', `action '${action.id}' is not assigned to item type '${itemType.id}'`);
   }
 
-  const policies = checkPolicyIds(body['policyIds'], catalog, limits, report);
+  const policies = checkPolicyIds(body['policyIds'], catalog, limits.maxItemsPerList, report);
   const reportedItems = checkReportedItems(body['reportedItems'], catalog, limits, report);
 
   const actorId = body['actorId'];
@@ -89,9 +89,10 @@ function requiredId(body: Record<string, unknown>, field: string, report: Proble
   return value as string;
 }
 
-function checkPolicyIds(value: unknown, catalog: ExecutionCatalog, limits: { maxItemsPerList: number }, report: ProblemSink): PolicyDefinition[] {
+/** `policyIds`, optional: at most `max`, each a known policy; the policies once each, in the order first named. An execution's and a bulk action's alike. */
+export function checkPolicyIds(value: unknown, catalog: ExecutionCatalog, max: number, report: ProblemSink): PolicyDefinition[] {
   const pointer = '/policyIds';
-  if (value === undefined || !checkList(pointer, value, limits.maxItemsPerList, report, 'expected an array of policy ids')) return [];
+  if (value === undefined || !checkList(pointer, value, max, report, 'expected an array of policy ids')) return [];
   const policies: PolicyDefinition[] = [];
   value.forEach((id: unknown, i) => {
     if (typeof id !== 'string' || id === '') return report(`${pointer}/${i}`, 'expected a non-empty string');

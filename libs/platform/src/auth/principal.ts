@@ -1,10 +1,16 @@
 import { createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
+import type { CommandContext } from '#warden/kernel';
 
 /** Who is calling: the organization (and team) an API key is scoped to. */
 export interface Principal {
   readonly orgId: string;
   readonly keyId: string;
   readonly team: string | null;
+}
+
+/** The command context of a customer API request: the key's organization; its events name the key as their actor. */
+export function apiKeyCommandContext(principal: Principal, requestId: string): CommandContext {
+  return { orgId: principal.orgId, correlationId: requestId, actor: `api-key:${principal.keyId}` };
 }
 
 export type AuthenticationResult =

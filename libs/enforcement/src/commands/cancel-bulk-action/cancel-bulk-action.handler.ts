@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { type Clock, idProblem, invalidField, notFound } from '#warden/kernel';
+import { type Clock, idProblem, invalidField } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
 import { AggregateStore } from '#warden/storage';
 import { bulkActionView, type BulkActionView } from '../../bulk/bulk-action-view.js';
@@ -19,9 +19,8 @@ export class CancelBulkActionHandler implements ICommandHandler<CancelBulkAction
     const { bulkActionId, context } = command;
     const issue = idProblem(bulkActionId);
     if (issue) throw invalidField('/bulkActionId', issue);
+    // Another organization's operation is another stream: unknown here, as is one never requested (the decider's 404).
     const stream = bulkActionStream(context.orgId, bulkActionId);
-    // Another organization's operation is another stream: unknown here, as is one never requested.
-    if (!(await this.aggregates.exists(stream))) throw notFound('No such bulk action');
     const handled = await this.aggregates.handle(stream, bulkActionDecider, { type: 'CancelBulkAction', now: this.clock.now().toISOString() }, context);
     return bulkActionView(handled.state)!;
   }

@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiAcceptedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { CurrentPrincipal, type Principal } from '#warden/platform';
+import { apiKeyCommandContext, CurrentPrincipal, type Principal } from '#warden/platform';
 import { ApiCustomerRoute, Idempotent } from '#warden/platform/http';
 import { ExecuteActionCommand } from './execute-action.command.js';
 import { ExecuteActionRequestDto } from './execute-action.request.dto.js';
@@ -35,11 +35,7 @@ export class ExecuteActionHttpController {
     @Req() request: FastifyRequest,
   ): Promise<ExecuteActionResponseDto> {
     const { executionId } = await this.commands.execute(
-      new ExecuteActionCommand(body as unknown as Record<string, unknown>, {
-        orgId: principal.orgId,
-        correlationId: request.id,
-        actor: `api-key:${principal.keyId}`,
-      }),
+      new ExecuteActionCommand(body as unknown as Record<string, unknown>, apiKeyCommandContext(principal, request.id)),
     );
     return { executionId };
   }

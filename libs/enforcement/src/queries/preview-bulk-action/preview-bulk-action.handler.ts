@@ -6,12 +6,12 @@ import { AggregateStore } from '#warden/storage';
 import { checkedBulkAction } from '../../bulk/bulk-action-check.js';
 import { actionExecutionStream } from '../../domain/action-execution.streams.js';
 import { bulkExecutionId } from '../../domain/bulk-action.streams.js';
-import { type BulkActionPreview, PreviewBulkActionQuery } from './preview-bulk-action.query.js';
+import { type BulkActionPreview, type BulkActionPreviewCounts, PreviewBulkActionQuery } from './preview-bulk-action.query.js';
 
 /** Look-ups at once: each is one short read of a stream's first event. */
 const CONCURRENCY = 200;
 
-type Counts = { items: number; existing: number; missing: number; newActions: number; alreadyActioned: number };
+type Counts = { -readonly [K in keyof BulkActionPreviewCounts]: number };
 const zero = (): Counts => ({ items: 0, existing: 0, missing: 0, newActions: 0, alreadyActioned: 0 });
 
 @QueryHandler(PreviewBulkActionQuery)

@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiAcceptedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { CurrentPrincipal, type Principal } from '#warden/platform';
+import { apiKeyCommandContext, CurrentPrincipal, type Principal } from '#warden/platform';
 import { ApiCustomerRoute, Idempotent } from '#warden/platform/http';
 import { RequestGdprDeletionCommand } from './request-gdpr-deletion.command.js';
 import { RequestGdprDeletionRequestDto } from './request-gdpr-deletion.request.dto.js';
@@ -43,11 +43,7 @@ export class RequestGdprDeletionHttpController {
     @Req() request: FastifyRequest,
   ): Promise<RequestGdprDeletionResponseDto> {
     return this.commands.execute(
-      new RequestGdprDeletionCommand(
-        { id: body.id, typeId: body.typeId },
-        { orgId: principal.orgId, correlationId: request.id, actor: `api-key:${principal.keyId}` },
-        body.consoleEmail,
-      ),
+      new RequestGdprDeletionCommand({ id: body.id, typeId: body.typeId }, apiKeyCommandContext(principal, request.id), body.consoleEmail),
     );
   }
 }
