@@ -13,9 +13,25 @@ function sourceFiles(dir: string): string[] {
 /** The rules of the house (docs/architecture.md, "Layout") that dependency-cruiser cannot see. */
 describe('house rules', () => {
   const files = [...sourceFiles('apps'), ...sourceFiles('libs')];
+  const texts = new Map<string, string>();
+  /** A file's text, read once for all the rules below (each scans every file). */
+  const source = (f: string): string => {
+    let text = texts.get(f);
+    if (text === undefined) texts.set(f, (text = readFileSync(join(ROOT, f), 'utf8')));
+    return text;
+  };
+  let declarations: Map<string, string[]> | undefined;
+  /** The files declaring each event type (`DomainEvent<'Type'`), found once for the two rules on events. */
+  const eventDeclarations = (): Map<string, string[]> => {
+    if (declarations) return declarations;
+    declarations = new Map();
+    for (const f of files)
+      for (const m of source(f).matchAll(/DomainEvent<\s*'([A-Za-z]+)'/g)) declarations.set(m[1]!, [...(declarations.get(m[1]!) ?? []), f]);
+    return declarations;
+  };
 
   it('reads process.env only in the config module', () => {
-    const offenders = files.filter((f) => f !== 'libs/platform/src/config/warden-config.ts' && /process\.env\b/.test(readFileSync(join(ROOT, f), 'utf8')));
+    const offenders = files.filter((f) => f !== 'libs/platform/src/config/warden-config.ts' && /process\.env\b/.test(source(f)));
     expect(offenders).toEqual([]);
   });
 
@@ -31,7 +47,7 @@ describe('house rules', () => {
     const specifiers = /(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g;
     const offenders = files.flatMap((f) => {
       const own = f.split('/').slice(0, 2).join('/');
-      return [...readFileSync(join(ROOT, f), 'utf8').matchAll(specifiers)]
+      return [...source(f).matchAll(specifiers)]
         .map((m) => m[1]!)
         .filter((spec) => !normalize(join(dirname(f), spec)).startsWith(own + '/'))
         .map((spec) => `${f}: ${spec}`);
@@ -43,7 +59,7 @@ describe('house rules', () => {
   // (.dependency-cruiser.cjs) know a bus message and a handler by: their files' names.
   it('declares commands and queries in *.command.ts or *.query.ts files, and their handlers in *.handler.ts', () => {
     const offenders = files.flatMap((f) => {
-      const text = readFileSync(join(ROOT, f), 'utf8');
+      const text = source(f);
       const messages = /\bextends\s+(Command|Query)\s*</.test(text) && !/\.(command|query)\.ts$/.test(f);
       const handlers = /@(Command|Query)Handler\(/.test(text) && !/\.handler\.ts$/.test(f);
       return messages || handlers ? [f] : [];
@@ -53,11 +69,7 @@ describe('house rules', () => {
 
   it("declares each event type once, in its owner's domain/*.events.ts, exported by the owner's contracts.ts", () => {
     // What dependency-cruiser cannot see: the event type's name (docs/architecture.md, "Events").
-    const declaration = /DomainEvent<\s*'([A-Za-z]+)'/g;
-    const declared = new Map<string, string[]>();
-    for (const f of files) {
-      for (const m of readFileSync(join(ROOT, f), 'utf8').matchAll(declaration)) declared.set(m[1]!, [...(declared.get(m[1]!) ?? []), f]);
-    }
+    const declared = eventDeclarations();
     expect([...declared].filter(([, where]) => where.length > 1)).toEqual([]);
     const outside = [...declared].filter(([, [f]]) => !/^libs\/[^/]+\/src\/domain\/[^/]+\.events\.ts$/.test(f!));
     expect(outside).toEqual([]);
@@ -69,9 +81,7 @@ describe('house rules', () => {
   });
 
   it("registers each event's personal-data rules beside it: a library's <LIB>_PERSONAL_DATA covers only events it declares", async () => {
-    const declaration = /DomainEvent<\s*'([A-Za-z]+)'/g;
-    const owner = new Map<string, string>();
-    for (const f of files) for (const m of readFileSync(join(ROOT, f), 'utf8').matchAll(declaration)) owner.set(m[1]!, f.split('/')[1]!);
+    const owner = new Map([...eventDeclarations()].map(([type, where]) => [type, where.at(-1)!.split('/')[1]!] as const));
     const misplaced: string[] = [];
     for (const lib of readdirSync(join(ROOT, 'libs'))) {
       if (!files.includes(`libs/${lib}/src/contracts.ts`)) continue;

@@ -11,12 +11,11 @@ export class ReviewQueues {
   constructor(private readonly queries: QueryBus) {}
 
   async all(orgId: string): Promise<QueueDefinition[]> {
-    return effectiveQueues(await this.queries.execute(new GetLiveEntitiesQuery(orgId, 'queue')));
+    return effectiveQueues(await this.declared(orgId));
   }
 
   async visible(orgId: string, permissions: readonly Permission[]): Promise<QueueDefinition[]> {
-    // The queues as declared: visibleQueues adds the built-in ones itself.
-    return visibleQueues(await this.queries.execute(new GetLiveEntitiesQuery(orgId, 'queue')), permissions);
+    return visibleQueues(await this.declared(orgId), permissions);
   }
 
   /** The queue, or a 404 (also for the child-safety queue without the permission: it is not shown to exist). */
@@ -25,9 +24,17 @@ export class ReviewQueues {
     if (!queue) throw notFound(`No review queue ${queueId}`);
     return queue;
   }
+
+  private declared(orgId: string): Promise<QueueDefinition[]> {
+    return this.queries.execute(new GetLiveEntitiesQuery(orgId, 'queue'));
+  }
 }
 
-/** Of the organization's queues as declared (a caller's own read of the catalog), those the viewer may see, the built-in ones beside. */
+/**
+ * Of the organization's queues (a caller's own read of the catalog, as declared or already
+ * completed by effectiveQueues: either gives the same answer), those the viewer may see, the
+ * built-in ones beside.
+ */
 export function visibleQueues(declared: readonly QueueDefinition[], permissions: readonly Permission[]): QueueDefinition[] {
   const queues = effectiveQueues(declared);
   return permissions.includes('VIEW_CHILD_SAFETY_DATA') ? queues : queues.filter((q) => q.id !== CHILD_SAFETY_QUEUE_ID);

@@ -16,6 +16,10 @@ const builtin = (id: string, name: string, isDefault: boolean): QueueDefinition 
  * The queues an organization has: those it declares, the built-in child-safety queue, and — when
  * none is marked `isDefault` — a built-in `default` queue, so that a report always has somewhere
  * to go. A declared queue with the id `default` is the default one when no other is marked.
+ *
+ * Given queues it already completed, it answers the same list: a caller cannot tell the queues as
+ * declared from these by their type, and handing these in again once listed child-safety twice.
+ * (No organization declares child-safety: the catalog keeps its id for the built-in queue.)
  */
 export function effectiveQueues(declared: readonly QueueDefinition[]): QueueDefinition[] {
   const queues = declared.map((q) => ({ ...q }));
@@ -24,7 +28,7 @@ export function effectiveQueues(declared: readonly QueueDefinition[]): QueueDefi
     if (named) named.isDefault = true;
     else queues.push(builtin(DEFAULT_QUEUE_ID, 'Default', true));
   }
-  queues.push(builtin(CHILD_SAFETY_QUEUE_ID, 'Child safety', false));
+  if (!queues.some((q) => q.id === CHILD_SAFETY_QUEUE_ID)) queues.push(builtin(CHILD_SAFETY_QUEUE_ID, 'Child safety', false));
   return queues;
 }
 

@@ -13,19 +13,30 @@ export class GetLiveCatalogHandler implements IQueryHandler<GetLiveCatalogQuery<
     @Inject(ProjectionHost) private readonly projections: ProjectionHost,
   ) {}
 
-  async execute(query: GetLiveCatalogQuery<EntityKind>): Promise<LiveCatalog<EntityKind>> {
-    const live = await this.read(query);
-    const missing = query.kinds.some((kind) => {
-      const known = new Set(live[kind].map((e) => e.id));
-      return (query.expectedIds[kind] ?? []).some((id) => !known.has(id));
-    });
-    if (!missing) return live;
-    await this.projections.catchUp(CATALOG_PROJECTION);
-    return this.read(query);
+  execute<K extends EntityKind>(query: GetLiveCatalogQuery<K>): Promise<LiveCatalog<K>> {
+    return readLiveCatalog(this.catalog, this.projections, query);
   }
+}
 
-  private async read(query: GetLiveCatalogQuery<EntityKind>): Promise<LiveCatalog<EntityKind>> {
-    const lists = await Promise.all(query.kinds.map((kind) => this.catalog.liveEntities(query.orgId, kind)));
-    return Object.fromEntries(query.kinds.map((kind, i) => [kind, lists[i]!])) as unknown as LiveCatalog<EntityKind>;
-  }
+/**
+ * The answer to GetLiveCatalogQuery: the kinds asked, read again after the catalog is caught up
+ * when an expected id is missing. GetLiveEntitiesQuery (one kind) is answered by the same read.
+ */
+export async function readLiveCatalog<K extends EntityKind>(
+  catalog: CatalogReader,
+  projections: ProjectionHost,
+  query: GetLiveCatalogQuery<K>,
+): Promise<LiveCatalog<K>> {
+  const read = async () => {
+    const lists = await Promise.all(query.kinds.map((kind) => catalog.liveEntities(query.orgId, kind)));
+    return Object.fromEntries(query.kinds.map((kind, i) => [kind, lists[i]!])) as unknown as LiveCatalog<K>;
+  };
+  const live = await read();
+  const missing = query.kinds.some((kind) => {
+    const known = new Set(live[kind].map((e) => e.id));
+    return (query.expectedIds[kind] ?? []).some((id) => !known.has(id));
+  });
+  if (!missing) return live;
+  await projections.catchUp(CATALOG_PROJECTION);
+  return read();
 }
