@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { CurrentPrincipal, type Principal } from '#warden/platform';
+import { apiKeyCommandContext, CurrentPrincipal, type Principal } from '#warden/platform';
 import { ApiCustomerRoute } from '#warden/platform/http';
 import { SubmitAppealCommand } from './submit-appeal.command.js';
 import { SubmitAppealRequestDto } from './submit-appeal.request.dto.js';
@@ -26,12 +26,6 @@ export class SubmitAppealHttpController {
   @ApiNoContentResponse({ description: 'Appeal received' })
   @ApiCustomerRoute(400, 413, 415)
   async submit(@Body() body: SubmitAppealRequestDto, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<void> {
-    await this.commands.execute(
-      new SubmitAppealCommand(body as unknown as Record<string, unknown>, {
-        orgId: principal.orgId,
-        correlationId: request.id,
-        actor: `api-key:${principal.keyId}`,
-      }),
-    );
+    await this.commands.execute(new SubmitAppealCommand(body as unknown as Record<string, unknown>, apiKeyCommandContext(principal, request.id)));
   }
 }

@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiAcceptedResponse, ApiCallbacks, ApiExtraModels, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { CurrentPrincipal, type Principal } from '#warden/platform';
+import { apiKeyCommandContext, CurrentPrincipal, type Principal } from '#warden/platform';
 import { ApiCustomerRoute, Idempotent } from '#warden/platform/http';
 import { SubmitItemsCommand } from './submit-items.command.js';
 import { PartialItemsAnswerDto, PartialItemsRequestDto } from './partial-items.callback.dto.js';
@@ -45,13 +45,7 @@ export class SubmitItemsHttpController {
   })
   @Idempotent()
   async submit(@Body() body: SubmitItemsRequestDto, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<SubmitItemsResponseDto> {
-    const accepted = await this.commands.execute(
-      new SubmitItemsCommand(body.items, {
-        orgId: principal.orgId,
-        correlationId: request.id,
-        actor: `api-key:${principal.keyId}`,
-      }),
-    );
+    const accepted = await this.commands.execute(new SubmitItemsCommand(body.items, apiKeyCommandContext(principal, request.id)));
     return { accepted: accepted.length, requestId: request.id };
   }
 }

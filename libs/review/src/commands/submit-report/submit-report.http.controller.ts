@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { CurrentPrincipal, type Principal } from '#warden/platform';
+import { apiKeyCommandContext, CurrentPrincipal, type Principal } from '#warden/platform';
 import { ApiCustomerRoute, Idempotent } from '#warden/platform/http';
 import { SubmitReportCommand } from './submit-report.command.js';
 import { SubmitReportRequestDto } from './submit-report.request.dto.js';
@@ -35,12 +35,6 @@ export class SubmitReportHttpController {
     @CurrentPrincipal() principal: Principal,
     @Req() request: FastifyRequest,
   ): Promise<SubmitReportResponseDto> {
-    return this.commands.execute(
-      new SubmitReportCommand(body as unknown as Record<string, unknown>, {
-        orgId: principal.orgId,
-        correlationId: request.id,
-        actor: `api-key:${principal.keyId}`,
-      }),
-    );
+    return this.commands.execute(new SubmitReportCommand(body as unknown as Record<string, unknown>, apiKeyCommandContext(principal, request.id)));
   }
 }

@@ -2,7 +2,7 @@ import { Body, Controller, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiAcceptedResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CurrentPrincipal, type Principal } from '#warden/platform';
+import { apiKeyCommandContext, CurrentPrincipal, type Principal } from '#warden/platform';
 import { ApiCustomerRoute, Idempotent } from '#warden/platform/http';
 import { SubmitContentCommand, type SubmitContentResult } from './submit-content.command.js';
 import { SubmitContentAsyncResponseDto, SubmitContentRequestDto, SubmitContentSyncResponseDto } from './submit-content.request.dto.js';
@@ -48,7 +48,7 @@ export class SubmitContentHttpController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<SubmitContentSyncResponseDto | SubmitContentAsyncResponseDto> {
-    const context = { orgId: principal.orgId, correlationId: request.id, actor: `api-key:${principal.keyId}` };
+    const context = apiKeyCommandContext(principal, request.id);
     const result: SubmitContentResult = await this.commands.execute(new SubmitContentCommand(body, context));
     if (result.kind === 'accepted') {
       reply.status(202);
