@@ -4,7 +4,7 @@ import { api, ok, type Schemas } from '../api/client';
 import { when } from '../app/format';
 import { useSession } from '../app/session';
 import { useLoad } from '../app/use-load';
-import { useWellness, type Wellness } from '../app/wellness';
+import { DEFAULT_WELLNESS, useWellness, type Wellness } from '../app/wellness';
 import { ErrorNote } from '../components/ErrorNote';
 import { ItemFields, type MediaState, useRevealedMedia } from '../components/JobView';
 import { PageHead, TypedTitle } from '../components/PageHead';
@@ -157,7 +157,7 @@ function Section({ title, count, children }: { title: string; count?: number; ch
 /** The page's media settings: the organization's wellness defaults with this user's own override. */
 function useInvestigateMedia(organization: Wellness | undefined) {
   const session = useSession();
-  const personal = useWellness(session.user?.id ?? '', organization ?? { blur: 2, greyscale: true, breakAfterItems: 0 });
+  const personal = useWellness(session.user?.id ?? '', organization ?? DEFAULT_WELLNESS);
   const { media } = useRevealedMedia(organization ? personal.wellness : undefined);
   return { media, personal };
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { GetCatalogSettingsQuery, GetLiveEntitiesQuery } from '#warden/catalog';
+import { DEFAULT_WELLNESS_SETTINGS, GetCatalogSettingsQuery, GetLiveEntitiesQuery } from '#warden/catalog';
 import { GetUserScoreQuery, GetUserStrikesQuery } from '#warden/enforcement';
 import type { EventStore } from '#warden/eventstore';
 import { auditPersonalDataAccess, type Permission } from '#warden/identity/contracts';
@@ -137,9 +137,9 @@ export class InvestigationReader {
           }
         : null,
       wellness: {
-        blur: wellness?.blur ?? 2,
-        greyscale: wellness?.greyscale ?? true,
-        breakAfterItems: wellness?.breakAfterItems ?? 0,
+        blur: wellness?.blur ?? DEFAULT_WELLNESS_SETTINGS.blur,
+        greyscale: wellness?.greyscale ?? DEFAULT_WELLNESS_SETTINGS.greyscale,
+        breakAfterItems: wellness?.breakAfterItems ?? DEFAULT_WELLNESS_SETTINGS.breakAfterItems,
       },
     };
   }
