@@ -2,7 +2,19 @@ import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openPage, screenshot, signIn } from '../support/browser.js';
-import { REVIEW_PASSWORD, reviewOrgConfig, type ReviewWorld, type Session, startReceiver, startReviewWorld } from '../support/review-fixture.js';
+import {
+  authoredPost as post,
+  claimNext,
+  type ClaimedJob,
+  decideClaimed,
+  REVIEW_PASSWORD,
+  reviewOrgConfig,
+  type ReviewWorld,
+  type Session,
+  startReceiver,
+  startReviewWorld,
+  withAutoRemoveRule,
+} from '../support/review-fixture.js';
 import { waitFor } from '../support/wait-for.js';
 
 /**
@@ -10,27 +22,6 @@ import { waitFor } from '../support/wait-for.js';
  * rule, jobs decided by a moderator and a manager, an appeal overturned), each with its data table
  * and CSV, filters reachable and usable by keyboard, no console error; a moderator has no such page.
  */
-
-interface Claimed {
-  job: { jobId: string };
-  lock: { token: string };
-}
-
-/** A capped rule that removes posts saying "auto-remove" under the violence policy. */
-const extraRule = `
-  - id: auto-remove
-    name: Auto remove
-    status: LIVE
-    itemTypeIds: [post]
-    actionIds: [remove]
-    policyIds: [violence]
-    maxDailyActions: 5
-    conditionSet:
-      conjunction: AND
-      conditions:
-        - { input: { field: text }, signal: { type: TEXT_CONTAINS, args: { terms: ["auto-remove"] } }, comparator: EQUALS, value: true }
-`;
-const post = (id: string, text: string) => ({ id, typeId: 'post', data: { text, author: { id: `author-of-${id}`, typeId: 'user' } } });
 
 /** Every chart of the page, by its data-chart id. */
 const CHARTS = [
@@ -67,19 +58,14 @@ describe('the console: Insights (browser)', () => {
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   const today = new Date().toISOString().slice(0, 10);
 
-  const claim = async (session: Session, queue: string) => {
-    const r = await world.call(session, 'POST', `/api/console/v1/queues/${queue}/claim`);
-    return r.status === 200 ? ((await r.json()) as Claimed) : undefined;
-  };
-  const decide = async (session: Session, claimed: Claimed, body: Record<string, unknown>) => {
-    const r = await world.call(session, 'POST', `/api/console/v1/jobs/${claimed.job.jobId}/decision`, { lockToken: claimed.lock.token, ...body });
-    expect(r.status, await r.clone().text()).toBe(200);
-  };
+  const claim = (session: Session, queue: string) => claimNext(world, session, queue);
+  const decide = (session: Session, claimed: ClaimedJob, body: Record<string, unknown>) => decideClaimed(world, session, claimed, body);
 
   beforeAll(async () => {
     receiver = await startReceiver();
     [world, browser] = await Promise.all([
-      startReviewWorld(reviewOrgConfig(receiver.url).replace('queues:\n', `${extraRule}queues:\n`), ['ADMIN', 'MODERATOR_MANAGER', 'MODERATOR']),
+      // A capped rule that removes posts saying "auto-remove" under the violence policy.
+      startReviewWorld(withAutoRemoveRule(reviewOrgConfig(receiver.url), 5), ['ADMIN', 'MODERATOR_MANAGER', 'MODERATOR']),
       launchChromium(),
     ]);
     const sent = await world.api('POST', '/api/v1/items/async', {

@@ -1,5 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ReviewWorld, REVIEW_PASSWORD, reviewOrgConfig, type Session, startReceiver, startReviewWorld } from '../support/review-fixture.js';
+import {
+  authoredPost as post,
+  claimNext,
+  type ReviewWorld,
+  REVIEW_PASSWORD,
+  reviewOrgConfig,
+  type Session,
+  startReceiver,
+  startReviewWorld,
+  withAutoRemoveRule,
+} from '../support/review-fixture.js';
 import { waitFor } from '../support/wait-for.js';
 import { consoleLogin, createConsoleUser, createOrgWithKey } from '../support/warden-process.js';
 
@@ -9,29 +19,9 @@ import { consoleLogin, createConsoleUser, createOrgWithKey } from '../support/wa
  */
 
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
-interface Claimed {
-  job: { jobId: string; item: { id: string }; appeal: { appealId: string } | null };
-  lock: { token: string };
-}
 interface ErrorBody {
   errors: Array<{ status: number; type: string[]; pointer?: string }>;
 }
-
-/** A rule that removes posts saying "auto-remove" under the violence policy; appeals go to the appeals queue. */
-const extraConfig = `
-  - id: auto-remove
-    name: Auto remove
-    status: LIVE
-    itemTypeIds: [post]
-    actionIds: [remove]
-    policyIds: [violence]
-    conditionSet:
-      conjunction: AND
-      conditions:
-        - { input: { field: text }, signal: { type: TEXT_CONTAINS, args: { terms: ["auto-remove"] } }, comparator: EQUALS, value: true }
-`;
-
-const post = (id: string, text: string) => ({ id, typeId: 'post', data: { text, author: { id: `author-of-${id}`, typeId: 'user' } } });
 
 const appealBody = (appealId: string, itemId: string, appealedAt: string, actionsTaken = ['remove']) => ({
   appealId,
@@ -50,16 +40,13 @@ describe('appeal insights: the appeal job view and the appeals report', () => {
   let decisionJobId: string;
   const appealJobs = new Map<string, string>();
 
-  // The rules section is the fixture's last list before queues: the extra rule is appended to it.
-  const config = (url: string) => reviewOrgConfig(url).replace('queues:\n', `${extraConfig}queues:\n`);
+  // A rule that removes posts saying "auto-remove" under the violence policy; appeals go to the appeals queue.
+  const config = (url: string) => withAutoRemoveRule(reviewOrgConfig(url));
 
   const callbackFor = (itemId: string) =>
     receiver.received.find((c) => c.path === '/hooks/remove' && (JSON.parse(c.body) as { item: { id: string } }).item.id === itemId);
 
-  const claimAppeal = async (): Promise<Claimed | undefined> => {
-    const r = await world.call(world.sessions['ADMIN']!, 'POST', '/api/console/v1/queues/appeals/claim');
-    return r.status === 200 ? ((await r.json()) as Claimed) : undefined;
-  };
+  const claimAppeal = () => claimNext(world, world.sessions['ADMIN']!, 'appeals');
 
   const report = (session: Session, query: string) => world.call(session, 'GET', `/api/console/v1/reports/appeals${query}`);
 
@@ -76,10 +63,7 @@ describe('appeal insights: the appeal job view and the appeals report', () => {
     });
     expect(sent.status).toBe(202);
     const moderator = world.sessions['MODERATOR']!;
-    const claimed = await waitFor(async () => {
-      const r = await world.call(moderator, 'POST', '/api/console/v1/queues/default/claim');
-      return r.status === 200 ? ((await r.json()) as Claimed) : undefined;
-    }, 'the moderator job');
+    const claimed = await waitFor(() => claimNext(world, moderator, 'default'), 'the moderator job');
     expect(claimed.job.item.id).toBe('p-mod');
     decisionJobId = claimed.job.jobId;
     const decided = await world.call(moderator, 'POST', `/api/console/v1/jobs/${decisionJobId}/decision`, {

@@ -4,7 +4,19 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeConfig } from '../support/config-files.js';
 import { expectErrorBody } from '../support/error-body.js';
-import { REVIEW_PASSWORD, reviewOrgConfig, type ReviewWorld, type Session, startReceiver, startReviewWorld } from '../support/review-fixture.js';
+import {
+  authoredPost as post,
+  claimNext,
+  type ClaimedJob,
+  decideClaimed,
+  REVIEW_PASSWORD,
+  reviewOrgConfig,
+  type ReviewWorld,
+  type Session,
+  startReceiver,
+  startReviewWorld,
+  withAutoRemoveRule,
+} from '../support/review-fixture.js';
 import { waitFor } from '../support/wait-for.js';
 import { applyConfig, consoleLogin, createConsoleUser, createKey, runCli, startWarden } from '../support/warden-process.js';
 
@@ -16,10 +28,6 @@ import { applyConfig, consoleLogin, createConsoleUser, createKey, runCli, startW
  */
 
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
-interface Claimed {
-  job: { jobId: string; item: { id: string }; appeal: { appealId: string } | null };
-  lock: { token: string };
-}
 interface ExportLine {
   kind: string;
   type: string;
@@ -41,24 +49,10 @@ interface Report {
   ruleActions: { rules: Array<{ id: string; maxDailyActions: number | null }>; rows: Array<{ day: string; counts: number[] }> };
 }
 
-/** A capped rule that removes posts saying "auto-remove" under the violence policy. */
-const extraRule = `
-  - id: auto-remove
-    name: Auto remove
-    status: LIVE
-    itemTypeIds: [post]
-    actionIds: [remove]
-    policyIds: [violence]
-    maxDailyActions: 50
-    conditionSet:
-      conjunction: AND
-      conditions:
-        - { input: { field: text }, signal: { type: TEXT_CONTAINS, args: { terms: ["auto-remove"] } }, comparator: EQUALS, value: true }
-`;
+/** With a capped rule that removes posts saying "auto-remove" under the violence policy. */
 const config = (url: string, org = 'rev') =>
-  reviewOrgConfig(url).replace('queues:\n', `${extraRule}queues:\n`).replace('org: { id: rev, name: Review Org }', `org: { id: ${org}, name: Org ${org} }`);
+  withAutoRemoveRule(reviewOrgConfig(url), 50).replace('org: { id: rev, name: Review Org }', `org: { id: ${org}, name: Org ${org} }`);
 
-const post = (id: string, text: string) => ({ id, typeId: 'post', data: { text, author: { id: `author-of-${id}`, typeId: 'user' } } });
 const today = () => new Date().toISOString().slice(0, 10);
 
 describe('insights', () => {
@@ -82,14 +76,8 @@ describe('insights', () => {
     expect(r.status, await r.clone().text()).toBe(200);
     return (await r.json()) as Report;
   };
-  const claim = async (session: Session, queue: string): Promise<Claimed | undefined> => {
-    const r = await call(session, 'POST', `/api/console/v1/queues/${queue}/claim`);
-    return r.status === 200 ? ((await r.json()) as Claimed) : undefined;
-  };
-  const decide = async (session: Session, claimed: Claimed, body: Record<string, unknown>) => {
-    const r = await call(session, 'POST', `/api/console/v1/jobs/${claimed.job.jobId}/decision`, { lockToken: claimed.lock.token, ...body });
-    expect(r.status, await r.clone().text()).toBe(200);
-  };
+  const claim = (session: Session, queue: string) => claimNext(world, session, queue);
+  const decide = (session: Session, claimed: ClaimedJob, body: Record<string, unknown>) => decideClaimed(world, session, claimed, body);
 
   beforeAll(async () => {
     receiver = await startReceiver();

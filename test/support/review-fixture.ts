@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { expect } from 'vitest';
 import { removeSpamRule, SPAM_POLICY } from '../../bench/support/strikes-config.mjs';
 import { writeConfig } from './config-files.js';
 import { applyConfig, consoleLogin, createConsoleUser, createKey, freshDataDir, type RunningWarden, startWarden, testEnv } from './warden-process.js';
@@ -235,4 +236,49 @@ export async function submitPostsForReview(world: ReviewWorld, count: number, pr
     const response = await world.api('POST', '/api/v1/items/async', { items });
     if (response.status !== 202) throw new Error(`submitting posts: ${response.status} ${await response.text()}`);
   }
+}
+
+/**
+ * A rule that removes posts saying "auto-remove" under the violence policy, capped when
+ * `maxDailyActions` is given, as rules YAML to place before the fixture's queues (its rules list
+ * is the last one before them): `withAutoRemoveRule` does.
+ */
+export function autoRemoveRule(maxDailyActions?: number): string {
+  return `
+  - id: auto-remove
+    name: Auto remove
+    status: LIVE
+    itemTypeIds: [post]
+    actionIds: [remove]
+    policyIds: [violence]
+${maxDailyActions === undefined ? '' : `    maxDailyActions: ${maxDailyActions}\n`}    conditionSet:
+      conjunction: AND
+      conditions:
+        - { input: { field: text }, signal: { type: TEXT_CONTAINS, args: { terms: ["auto-remove"] } }, comparator: EQUALS, value: true }
+`;
+}
+
+/** The organization's config with the auto-remove rule added to its rules. */
+export const withAutoRemoveRule = (config: string, maxDailyActions?: number): string =>
+  config.replace('queues:\n', `${autoRemoveRule(maxDailyActions)}queues:\n`);
+
+/** A post by its own author, the user `author-of-<id>` (what an appeal of it names). */
+export const authoredPost = (id: string, text: string) => ({ id, typeId: 'post', data: { text, author: { id: `author-of-${id}`, typeId: 'user' } } });
+
+/** A claimed review job, as the claim answers it. */
+export interface ClaimedJob {
+  job: { jobId: string; item: { id: string }; appeal: { appealId: string } | null };
+  lock: { token: string };
+}
+
+/** The next job of the queue, claimed by the session; undefined while there is none (for waitFor). */
+export async function claimNext(world: ReviewWorld, session: Session, queue: string): Promise<ClaimedJob | undefined> {
+  const r = await world.call(session, 'POST', `/api/console/v1/queues/${queue}/claim`);
+  return r.status === 200 ? ((await r.json()) as ClaimedJob) : undefined;
+}
+
+/** Decides a claimed job under its lock; the decision must be taken. */
+export async function decideClaimed(world: ReviewWorld, session: Session, claimed: ClaimedJob, body: Record<string, unknown>): Promise<void> {
+  const r = await world.call(session, 'POST', `/api/console/v1/jobs/${claimed.job.jobId}/decision`, { lockToken: claimed.lock.token, ...body });
+  expect(r.status, await r.clone().text()).toBe(200);
 }

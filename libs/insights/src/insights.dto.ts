@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString } from 'class-validator';
 import type { InsightsReport } from './queries/get-insights/get-insights.query.js';
 
-/** The filters as sent; their format is checked with the period (domain/period.ts) and the queue by the query. */
+/** The filters as sent; their format is checked with the period (the kernel's period.ts) and the queue by the query. */
 export class InsightsRequestDto {
   @ApiPropertyOptional({ format: 'date', example: '2026-01-01', description: 'First UTC day of the period. Default: 29 days before `to`' })
   @IsOptional()

@@ -10,3 +10,4 @@ export * from './canonical-json.js';
 export * from './fifo.js';
 export * from './url-redaction.js';
 export * from './personal-data-subject.js';
+export * from './period.js';

@@ -4,7 +4,7 @@ import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import type { StatementPage } from './queries/list-statements/list-statements.query.js';
 import type { TransparencyReport } from './queries/transparency-report/transparency-report.query.js';
 
-/** The period as sent; its format is checked with the period (domain/period.ts). */
+/** The period as sent; its format is checked with the period (the kernel's period.ts). */
 export class TransparencyReportRequestDto {
   @ApiPropertyOptional({ format: 'date', example: '2026-01-01', description: 'First UTC day of the period. Default: 29 days before `to`' })
   @IsOptional()

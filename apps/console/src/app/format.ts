@@ -1,3 +1,13 @@
+const DAY_MS = 86_400_000;
+/** The UTC day (YYYY-MM-DD) of a time in milliseconds. */
+export const isoDay = (time: number): string => new Date(time).toISOString().slice(0, 10);
+
+/** The period a report page opens on: the last 30 UTC days up to today, as the server takes a period without `from` (docs/insights.md, "The charts"). */
+export function lastThirtyDays(): { from: string; to: string } {
+  const now = Date.now();
+  return { from: isoDay(now - 29 * DAY_MS), to: isoDay(now) };
+}
+
 /** A timestamp in the reader's locale; a dash for "never". */
 export const when = (iso: string | null | undefined): string => (iso ? new Date(iso).toLocaleString() : '—');
 

@@ -1,5 +1,7 @@
+import type { ReactNode } from 'react';
+
 /** A page's title with its Refresh button (which reloads what the page shows). */
-export function PageHead({ title, loaded }: { title: string; loaded: { reload(): void; loading: boolean } }) {
+export function PageHead({ title, loaded }: { title: ReactNode; loaded: { reload(): void; loading: boolean } }) {
   return (
     <div className="page-head">
       <h1>{title}</h1>
@@ -7,6 +9,18 @@ export function PageHead({ title, loaded }: { title: string; loaded: { reload():
         Refresh
       </button>
     </div>
+  );
+}
+
+/** The title of a page about one typed thing (an item, a user): what it is, then its type and id. */
+export function TypedTitle({ noun, typeId, id }: { noun: string; typeId: string; id: string }) {
+  return (
+    <>
+      {noun}{' '}
+      <span className="muted">
+        {typeId} {id}
+      </span>
+    </>
   );
 }
 

@@ -3,6 +3,7 @@ import { BarElement, CategoryScale, Chart, type ChartData, type ChartOptions, Le
 import { Bar, Line } from 'react-chartjs-2';
 import { api, ok } from '../api/client';
 import type { components } from '../api/schema.gen';
+import { lastThirtyDays } from '../app/format';
 import { useLoad } from '../app/use-load';
 import { ErrorNote } from '../components/ErrorNote';
 import { PageHead } from '../components/PageHead';
@@ -13,8 +14,6 @@ Chart.register(CategoryScale, LinearScale, BarElement, LineElement, PointElement
 
 type Report = components['schemas']['InsightsReportDto'];
 
-const DAY_MS = 86_400_000;
-const isoDay = (time: number) => new Date(time).toISOString().slice(0, 10);
 const PALETTE = ['#1f6feb', '#d4542b', '#2da44e', '#8250df', '#bf8700', '#0a7d8c', '#cf222e', '#6e7781', '#e16f24', '#1b7c83'];
 const color = (i: number) => PALETTE[i % PALETTE.length]!;
 const hours = (seconds: number | null) => (seconds === null ? null : Math.round((seconds / 3600) * 100) / 100);
@@ -50,8 +49,7 @@ function lineData(labels: string[], series: Array<{ label: string; data: Array<n
  * Loaded on demand (routes.tsx), so the review screen never downloads the chart library.
  */
 export function Insights() {
-  const today = isoDay(Date.now());
-  const [form, setForm] = useState({ from: isoDay(Date.now() - 29 * DAY_MS), to: today, queue: '' });
+  const [form, setForm] = useState(() => ({ ...lastThirtyDays(), queue: '' }));
   const [filters, setFilters] = useState(form);
   const report = useLoad(
     () =>

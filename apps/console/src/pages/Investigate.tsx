@@ -4,9 +4,10 @@ import { api, ok, type Schemas } from '../api/client';
 import { when } from '../app/format';
 import { useSession } from '../app/session';
 import { useLoad } from '../app/use-load';
-import { useWellness, type Wellness } from '../app/wellness';
+import { DEFAULT_WELLNESS, useWellness, type Wellness } from '../app/wellness';
 import { ErrorNote } from '../components/ErrorNote';
 import { ItemFields, type MediaState, useRevealedMedia } from '../components/JobView';
+import { PageHead, TypedTitle } from '../components/PageHead';
 import { TableHead } from '../components/TableHead';
 import { WellnessControls } from '../components/WellnessControls';
 
@@ -111,6 +112,35 @@ function LookupForm() {
   );
 }
 
+/** Back to the newest entries of a paged section, or on to older ones (the `before` cursor in the address). */
+function NewerOlder({
+  noun,
+  before,
+  next,
+  setParams,
+}: {
+  noun: string;
+  before: string | null;
+  next: number | null;
+  setParams: (params: Record<string, string>) => void;
+}) {
+  if (!before && next === null) return null;
+  return (
+    <p>
+      {before && (
+        <button type="button" className="link" onClick={() => setParams({})}>
+          Newest {noun}
+        </button>
+      )}{' '}
+      {next !== null && (
+        <button type="button" className="link" onClick={() => setParams({ before: String(next) })}>
+          Older {noun}
+        </button>
+      )}
+    </p>
+  );
+}
+
 function Section({ title, count, children }: { title: string; count?: number; children: ReactNode }) {
   const id = `investigate-${title.toLowerCase().replace(/[^a-z]+/g, '-')}`;
   return (
@@ -127,7 +157,7 @@ function Section({ title, count, children }: { title: string; count?: number; ch
 /** The page's media settings: the organization's wellness defaults with this user's own override. */
 function useInvestigateMedia(organization: Wellness | undefined) {
   const session = useSession();
-  const personal = useWellness(session.user?.id ?? '', organization ?? { blur: 2, greyscale: true, breakAfterItems: 0 });
+  const personal = useWellness(session.user?.id ?? '', organization ?? DEFAULT_WELLNESS);
   const { media } = useRevealedMedia(organization ? personal.wellness : undefined);
   return { media, personal };
 }
@@ -311,17 +341,7 @@ export function InvestigateItem() {
   const { media, personal } = useInvestigateMedia(page?.wellness as Wellness | undefined);
   return (
     <>
-      <div className="page-head">
-        <h1>
-          Item{' '}
-          <span className="muted">
-            {typeId} {id}
-          </span>
-        </h1>
-        <button type="button" onClick={loaded.reload} disabled={loaded.loading}>
-          Refresh
-        </button>
-      </div>
+      <PageHead title={<TypedTitle noun="Item" typeId={typeId} id={id} />} loaded={loaded} />
       <LookupForm />
       <ErrorNote error={loaded.error} />
       {page && media && (
@@ -347,20 +367,7 @@ export function InvestigateItem() {
                 <Data page={page} data={v.data} media={media} />
               </article>
             ))}
-            {(before || page.versions.next !== null) && (
-              <p>
-                {before && (
-                  <button type="button" className="link" onClick={() => setParams({})}>
-                    Newest versions
-                  </button>
-                )}{' '}
-                {page.versions.next !== null && (
-                  <button type="button" className="link" onClick={() => setParams({ before: String(page.versions.next) })}>
-                    Older versions
-                  </button>
-                )}
-              </p>
-            )}
+            <NewerOlder noun="versions" before={before} next={page.versions.next} setParams={setParams} />
           </Section>
           {page.thread.length > 0 && (
             <Section title="Thread" count={page.thread.length}>
@@ -486,17 +493,7 @@ export function InvestigateUser() {
   const { media } = useInvestigateMedia(page?.wellness as Wellness | undefined);
   return (
     <>
-      <div className="page-head">
-        <h1>
-          User{' '}
-          <span className="muted">
-            {typeId} {id}
-          </span>
-        </h1>
-        <button type="button" onClick={loaded.reload} disabled={loaded.loading}>
-          Refresh
-        </button>
-      </div>
+      <PageHead title={<TypedTitle noun="User" typeId={typeId} id={id} />} loaded={loaded} />
       <LookupForm />
       <ErrorNote error={loaded.error} />
       {page && media && (
@@ -524,20 +521,7 @@ export function InvestigateUser() {
                 </li>
               ))}
             </ul>
-            {(before || page.items.next !== null) && (
-              <p>
-                {before && (
-                  <button type="button" className="link" onClick={() => setParams({})}>
-                    Newest items
-                  </button>
-                )}{' '}
-                {page.items.next !== null && (
-                  <button type="button" className="link" onClick={() => setParams({ before: String(page.items.next) })}>
-                    Older items
-                  </button>
-                )}
-              </p>
-            )}
+            <NewerOlder noun="items" before={before} next={page.items.next} setParams={setParams} />
           </Section>
           <Section title="Actions against them" count={page.actions.length}>
             <Actions actions={page.actions} showItem />

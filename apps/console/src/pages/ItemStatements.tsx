@@ -3,6 +3,7 @@ import { api, ok } from '../api/client';
 import { when } from '../app/format';
 import { useLoad } from '../app/use-load';
 import { ErrorNote } from '../components/ErrorNote';
+import { PageHead, TypedTitle } from '../components/PageHead';
 import { StatementTag } from '../components/StatementState';
 import { TableHead } from '../components/TableHead';
 
@@ -16,17 +17,7 @@ export function ItemStatements() {
   const statements = loaded.data?.statements;
   return (
     <>
-      <div className="page-head">
-        <h1>
-          Item{' '}
-          <span className="muted">
-            {typeId} {itemId}
-          </span>
-        </h1>
-        <button type="button" onClick={loaded.reload} disabled={loaded.loading}>
-          Refresh
-        </button>
-      </div>
+      <PageHead title={<TypedTitle noun="Item" typeId={typeId} id={itemId} />} loaded={loaded} />
       <ErrorNote error={loaded.error} />
       {statements && (
         <div className="table-wrap">

@@ -1,15 +1,12 @@
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api, ok } from '../api/client';
-import { when } from '../app/format';
+import { isoDay, lastThirtyDays, when } from '../app/format';
 import { useLoad } from '../app/use-load';
 import { ErrorNote } from '../components/ErrorNote';
 import { PageHead } from '../components/PageHead';
 import { StatementTag } from '../components/StatementState';
 import { TableHead } from '../components/TableHead';
-
-const DAY_MS = 86_400_000;
-const isoDay = (time: number) => new Date(time).toISOString().slice(0, 10);
 
 /** A period's query string, as the report and statements routes take it. */
 const periodQuery = (from: string, to: string) => new URLSearchParams({ from, to }).toString();
@@ -20,8 +17,9 @@ const periodQuery = (from: string, to: string) => new URLSearchParams({ from, to
  */
 export function Transparency() {
   const today = isoDay(Date.now());
-  const [from, setFrom] = useState(isoDay(Date.now() - 29 * DAY_MS));
-  const [to, setTo] = useState(today);
+  const [initial] = useState(lastThirtyDays);
+  const [from, setFrom] = useState(initial.from);
+  const [to, setTo] = useState(initial.to);
   const [period, setPeriod] = useState({ from, to });
   const [item, setItem] = useState({ typeId: '', itemId: '' });
   const navigate = useNavigate();

@@ -11,12 +11,13 @@ import type { HistoryRef } from '../history/item-history.projection.js';
 
 type Data = { readonly [key: string]: unknown };
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-const refOf = (v: unknown): HistoryRef | null => {
+/** The `{ typeId, id }` an event names in a field (item, reporter, creator …), or null. */
+export const refOf = (v: unknown): HistoryRef | null => {
   if (typeof v !== 'object' || v === null) return null;
   const { id, typeId } = v as Data;
   return typeof id === 'string' && typeof typeId === 'string' ? { typeId, id } : null;
 };
-const sameRef = (a: HistoryRef | null, b: HistoryRef) => a !== null && a.id === b.id && a.typeId === b.typeId;
+export const sameRef = (a: HistoryRef | null, b: HistoryRef) => a !== null && a.id === b.id && a.typeId === b.typeId;
 const ids = (v: unknown): string[] => (Array.isArray(v) ? v.flatMap((p) => (typeof p === 'string' ? [p] : (str((p as Data | null)?.['id']) ?? []))) : []);
 /** `user:<id>` → the console user's id; anything else (an API key, the CLI, a module) as it is. */
 const actorOf = (event: RecordedEvent) => event.metadata.actor;

@@ -1,13 +1,40 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { GetCatalogSettingsQuery, GetLiveEntitiesQuery } from '#warden/catalog';
+import { DEFAULT_WELLNESS_SETTINGS, GetCatalogSettingsQuery, GetLiveEntitiesQuery } from '#warden/catalog';
+import { GetUserScoreQuery, GetUserStrikesQuery } from '#warden/enforcement';
 import type { EventStore } from '#warden/eventstore';
 import { auditPersonalDataAccess, type Permission } from '#warden/identity/contracts';
-import { idProblem, invalidInput, type RecordedEvent } from '#warden/kernel';
+import { idProblem, invalidInput, notFound, type RecordedEvent } from '#warden/kernel';
 import type { ReadStore } from '#warden/readstore';
-import { EVENT_STORE, READ_STORE, STORAGE, type Storage } from '#warden/storage';
+import { EVENT_STORE, ProjectionHost, READ_STORE, STORAGE, type Storage } from '#warden/storage';
 import { readHistoryEvent, readStoredStream } from '../history/history-events.js';
-import { ITEM_HISTORY, type HistoryRef, type ItemHistoryDoc } from '../history/item-history.projection.js';
+import { ITEM_HISTORY, ITEM_HISTORY_PROJECTION, type HistoryRef, type ItemHistoryDoc } from '../history/item-history.projection.js';
+import { type ActionView, actionOf, deliveryOf } from './investigation-parts.js';
+import { callbackDeliveryStream } from './streams.js';
+
+/** How many of each the pages show: the newest, so that a long history costs no more than a short one. */
+export const LIMITS = { versions: 20, evaluations: 10, actions: 50, reports: 50, jobs: 50, appeals: 20, timeline: 50, strikes: 50, recentItems: 10 } as const;
+
+/** A user's score and strikes, as the enforcement module answers them. */
+export interface StandingView {
+  user: HistoryRef;
+  /** 1 (worst) to 5 (best). */
+  score: number;
+  strikes: {
+    count: number;
+    windowDays: number | null;
+    /** Newest first: each application with the count after it (strikes over time). */
+    entries: Array<{ strikes: number; countAfter: number; actionId: string; policyIds: string[]; item: HistoryRef; appliedAt: string; counting: boolean }>;
+  };
+}
+
+/** An item's or a user's page in the making: its frame, and its sections' newest entries with their events (each read once). */
+export interface Investigation {
+  readonly frame: InvestigationFrame;
+  newest(type: string | null, limit: number, read?: number, before?: number): Promise<{ docs: ItemHistoryDoc[]; events: RecordedEvent[] }>;
+  /** Reads more entries' events through the same once-per-request cache. */
+  read(docs: readonly ItemHistoryDoc[]): Promise<RecordedEvent[]>;
+}
 
 /** What every Investigate page shows items with: their type's fields (for media), the wellness defaults. */
 export interface InvestigationFrame {
@@ -29,8 +56,57 @@ export class InvestigationReader {
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(STORAGE) private readonly storage: Storage,
+    @Inject(ProjectionHost) private readonly projections: ProjectionHost,
     private readonly queries: QueryBus,
   ) {}
+
+  /**
+   * Opens the page of an item or a user: its ids checked, 404 unless the index names it
+   * (`missing`, the message), then its frame for the viewer's permissions.
+   */
+  async open(orgId: string, ref: HistoryRef, permissions: readonly Permission[], missing: string): Promise<Investigation> {
+    InvestigationReader.checkIds({ typeId: ref.typeId, id: ref.id });
+    await this.existsOr404(orgId, ref, missing);
+    const frame = await this.frame(orgId, ref.typeId, permissions);
+    const cache = new Map<number, Promise<RecordedEvent | undefined>>();
+    const read = (docs: readonly ItemHistoryDoc[]) => this.read(docs, frame.personalData, cache);
+    return {
+      frame,
+      read,
+      newest: async (type, limit, count = limit, before) => {
+        const docs = await this.newest(orgId, ref, type, limit, before);
+        return { docs, events: await read(docs.slice(0, count)) };
+      },
+    };
+  }
+
+  /**
+   * 404 unless the index names the subject in this organization (another organization's ids are
+   * simply not there). Submitted a moment ago: the index is brought up to the log before the 404.
+   */
+  async existsOr404(orgId: string, ref: HistoryRef, message: string): Promise<void> {
+    if ((await this.newest(orgId, ref, null, 1)).length > 0) return;
+    await this.projections.catchUp(ITEM_HISTORY_PROJECTION);
+    if ((await this.newest(orgId, ref, null, 1)).length === 0) throw notFound(message);
+  }
+
+  /** The actions of these ActionCallbackRequested events, each with where its callback delivery stands. */
+  actions(orgId: string, events: readonly RecordedEvent[]): Promise<ActionView[]> {
+    return Promise.all(events.map(async (e) => actionOf(e, deliveryOf(await this.stream(callbackDeliveryStream(orgId, String(e.data['deliveryId'])))))));
+  }
+
+  /** A user's score and strikes, as the enforcement module answers them. */
+  async standing(orgId: string, user: HistoryRef): Promise<StandingView> {
+    const [score, strikes] = await Promise.all([
+      this.queries.execute(new GetUserScoreQuery(orgId, user)),
+      this.queries.execute(new GetUserStrikesQuery(orgId, user, LIMITS.strikes)),
+    ]);
+    return {
+      user,
+      score,
+      strikes: strikes ? { count: strikes.count, windowDays: strikes.windowDays, entries: strikes.strikes } : { count: 0, windowDays: null, entries: [] },
+    };
+  }
 
   /** 400 with a pointer for an id Warden could never have stored (docs/api.md, "Errors"). */
   static checkIds(ids: { readonly [field: string]: string }): void {
@@ -61,9 +137,9 @@ export class InvestigationReader {
           }
         : null,
       wellness: {
-        blur: wellness?.blur ?? 2,
-        greyscale: wellness?.greyscale ?? true,
-        breakAfterItems: wellness?.breakAfterItems ?? 0,
+        blur: wellness?.blur ?? DEFAULT_WELLNESS_SETTINGS.blur,
+        greyscale: wellness?.greyscale ?? DEFAULT_WELLNESS_SETTINGS.greyscale,
+        breakAfterItems: wellness?.breakAfterItems ?? DEFAULT_WELLNESS_SETTINGS.breakAfterItems,
       },
     };
   }

@@ -25,6 +25,7 @@ import {
   type InsightsQueueDoc,
   itemDocId,
   jobDocId,
+  oldestMinuteOf,
   oldestOpenedAt,
   queueDayDocId,
   queueDocId,
@@ -120,7 +121,7 @@ async function onJobOpened(event: RecordedOf<ReviewJobOpened>, ctx: ProjectionCo
   const queue = await queueState(ctx, orgId, queueId);
   const snapshot = await queueDay(ctx, queue.doc, utcDay(openedAt));
   const minute = minuteOf(openedAt);
-  const oldest = queue.doc.oldestMinute !== undefined ? queue.doc.oldestMinute : scanOldestMinute(queue.doc);
+  const oldest = oldestMinuteOf(queue.doc);
   queue.doc.depth += 1;
   bump(queue.doc.openByMinute, minute);
   queue.doc.oldestMinute = oldest === null ? Number(minute) : Math.min(oldest, Number(minute));

@@ -129,8 +129,11 @@ export function scanOldestMinute(queue: InsightsQueueDoc): number | null {
   return oldest;
 }
 
+/** The minute the queue's oldest open job opened, or null: as kept, or scanned for a document written before it was kept. */
+export const oldestMinuteOf = (queue: InsightsQueueDoc): number | null => (queue.oldestMinute !== undefined ? queue.oldestMinute : scanOldestMinute(queue));
+
 /** The opening time of the queue's oldest open job (to the minute), or null. */
 export function oldestOpenedAt(queue: InsightsQueueDoc): string | null {
-  const oldest = queue.oldestMinute !== undefined ? queue.oldestMinute : scanOldestMinute(queue);
+  const oldest = oldestMinuteOf(queue);
   return oldest === null ? null : new Date(oldest * 60_000).toISOString();
 }

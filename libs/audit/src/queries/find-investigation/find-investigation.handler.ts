@@ -2,10 +2,9 @@ import { type IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
 import { GetLiveEntitiesQuery } from '#warden/catalog';
 import { invalidField, notFound } from '#warden/kernel';
 import { reportStream, reviewJobStream } from '#warden/review/contracts';
-import { ProjectionHost } from '#warden/storage';
 import { InvestigationReader } from '../../investigate/investigation-reader.js';
 import { callbackDeliveryStream } from '../../investigate/streams.js';
-import { existsOr404, refOf } from '../investigate-item/investigate-item.handler.js';
+import { refOf } from '../../investigate/investigation-parts.js';
 import { FindInvestigationQuery, type InvestigationTarget } from './find-investigation.query.js';
 
 const NAMES = { report: 'report', job: 'review job', delivery: 'callback delivery' } as const;
@@ -14,7 +13,6 @@ const NAMES = { report: 'report', job: 'review job', delivery: 'callback deliver
 export class FindInvestigationHandler implements IQueryHandler<FindInvestigationQuery> {
   constructor(
     private readonly reader: InvestigationReader,
-    private readonly projections: ProjectionHost,
     private readonly queries: QueryBus,
   ) {}
 
@@ -24,7 +22,7 @@ export class FindInvestigationHandler implements IQueryHandler<FindInvestigation
       if (typeId === undefined) throw invalidField('/typeId', `A ${kind} is looked up by its type and id`);
       InvestigationReader.checkIds({ typeId });
       const ref = { typeId, id };
-      await existsOr404(this.reader, this.projections, orgId, ref, `No ${kind} ${typeId} ${id} in this organization`);
+      await this.reader.existsOr404(orgId, ref, `No ${kind} ${typeId} ${id} in this organization`);
       return { kind: (await this.isUserType(orgId, typeId)) ? 'user' : 'item', ...ref };
     }
     // A report, a job or a delivery is about the item its first event names; its stream is the organization's, so another's id finds nothing.

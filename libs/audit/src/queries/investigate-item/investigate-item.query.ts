@@ -1,20 +1,8 @@
 import { Query } from '@nestjs/cqrs';
 import type { Permission } from '#warden/identity/contracts';
 import type { HistoryRef } from '../../history/item-history.projection.js';
-import type { InvestigationFrame } from '../../investigate/investigation-reader.js';
+import type { InvestigationFrame, StandingView } from '../../investigate/investigation-reader.js';
 import type { ActionView, AppealView, EvaluationView, JobView, ReportView, TimelineEntry, VersionView } from '../../investigate/investigation-parts.js';
-
-export interface StandingView {
-  user: HistoryRef;
-  /** 1 (worst) to 5 (best). */
-  score: number;
-  strikes: {
-    count: number;
-    windowDays: number | null;
-    /** Newest first: each application with the count after it (strikes over time). */
-    entries: Array<{ strikes: number; countAfter: number; actionId: string; policyIds: string[]; item: HistoryRef; appliedAt: string; counting: boolean }>;
-  };
-}
 
 export interface InvestigatedItem extends InvestigationFrame {
   item: HistoryRef;

@@ -1,8 +1,7 @@
 import { Query } from '@nestjs/cqrs';
 import type { Permission } from '#warden/identity/contracts';
-import type { InvestigationFrame } from '../../investigate/investigation-reader.js';
+import type { InvestigationFrame, StandingView } from '../../investigate/investigation-reader.js';
 import type { ActionView, AppealView, ReportView, TimelineEntry, VersionView } from '../../investigate/investigation-parts.js';
-import type { StandingView } from '../investigate-item/investigate-item.query.js';
 
 export interface InvestigatedUser extends InvestigationFrame, StandingView {
   /** A GDPR deletion of this user completed: their personal fields read as erased. */

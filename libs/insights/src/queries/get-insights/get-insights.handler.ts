@@ -1,12 +1,11 @@
 import { Inject } from '@nestjs/common';
 import { type IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
 import { CATALOG_PROJECTION, CHILD_SAFETY_QUEUE_ID, GetEverEntitiesQuery } from '#warden/catalog';
-import { type Clock, invalidInput } from '#warden/kernel';
+import { type Clock, dayPlus, invalidInput, type Period, periodDays, validPeriod } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
 import type { ReadStore } from '#warden/readstore';
 import { ProjectionHost, READ_STORE } from '#warden/storage';
 import { addHistogram, emptySum, histogramPercentile } from '../../domain/histogram.js';
-import { dayPlus, type Period, periodDays, validPeriod } from '../../domain/period.js';
 import { INSIGHTS_PROJECTION } from '../../projections/insights.projection.js';
 import {
   ACTION_SOURCES,
@@ -25,6 +24,8 @@ export interface InsightsCatalog {
   rules: ReadonlyMap<string, { name: string; maxDailyActions: number | null }>;
 }
 
+/** Insights' filters (period and queue) are refused under one title. */
+const INVALID_FILTER = 'Invalid filter';
 const QUEUE_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
 
 /**
@@ -43,9 +44,9 @@ export class GetInsightsHandler implements IQueryHandler<GetInsightsQuery> {
 
   async execute(query: GetInsightsQuery): Promise<InsightsReport> {
     const now = this.clock.now();
-    const period = validPeriod(query.from, query.to, now);
+    const period = validPeriod(query.from, query.to, now, INVALID_FILTER);
     if (query.queueId !== undefined && !QUEUE_ID.test(query.queueId))
-      throw invalidInput({ title: 'Invalid filter', pointer: '/queue', detail: 'expected a queue id' });
+      throw invalidInput({ title: INVALID_FILTER, pointer: '/queue', detail: 'expected a queue id' });
     await Promise.all([this.projections.catchUp(INSIGHTS_PROJECTION), this.projections.catchUp(CATALOG_PROJECTION)]);
     const range = { gte: period.from, lt: dayPlus(period.to, 1) };
     const [days, queueDays, catalog] = await Promise.all([
@@ -55,7 +56,7 @@ export class GetInsightsHandler implements IQueryHandler<GetInsightsQuery> {
     ]);
     const known = new Set([...catalog.queues.keys(), CHILD_SAFETY_QUEUE_ID, ...queueDays.map((d) => d.queueId)]);
     if (query.queueId !== undefined && !known.has(query.queueId))
-      throw invalidInput({ title: 'Invalid filter', pointer: '/queue', detail: `no queue ${query.queueId} in this organization` });
+      throw invalidInput({ title: INVALID_FILTER, pointer: '/queue', detail: `no queue ${query.queueId} in this organization` });
     const shown = query.queueId !== undefined ? [query.queueId] : [...known].sort();
     // The depth of a day without changes is the last snapshot's before it: the one before the period, per queue.
     const before = await Promise.all(

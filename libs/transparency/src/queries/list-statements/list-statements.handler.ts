@@ -1,13 +1,11 @@
 import { Inject } from '@nestjs/common';
 import { type IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
-import { type Clock, invalidField } from '#warden/kernel';
+import { type Clock, dayPlus, invalidField, validPeriod } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
 import type { ReadStore } from '#warden/readstore';
 import { ProjectionHost, READ_STORE } from '#warden/storage';
-import { validPeriod } from '../../domain/period.js';
 import { renderStatement, type StatementCatalog } from '../../domain/statement-of-reasons.js';
 import { TRANSPARENCY_PROJECTION } from '../../projections/transparency.projection.js';
-import { dayPlus } from '../../domain/period.js';
 import {
   batchDocId,
   type StatementFactsDoc,

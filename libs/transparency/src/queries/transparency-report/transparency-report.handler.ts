@@ -1,11 +1,10 @@
 import { Inject } from '@nestjs/common';
 import { type IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
-import type { Clock } from '#warden/kernel';
+import { type Clock, dayPlus, validPeriod } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
 import type { ReadStore } from '#warden/readstore';
 import { ProjectionHost, READ_STORE } from '#warden/storage';
 import { percentile } from '../../domain/durations.js';
-import { validPeriod, dayPlus } from '../../domain/period.js';
 import { mainPolicy, type StatementCatalog } from '../../domain/statement-of-reasons.js';
 import { TRANSPARENCY_PROJECTION } from '../../projections/transparency.projection.js';
 import { TRANSPARENCY_DAYS, type TransparencyDayDoc } from '../../projections/transparency.read-model.js';

@@ -1,4 +1,10 @@
-import { type ErrorDetail, invalidInput } from '#warden/kernel';
+import { type ErrorDetail, invalidInput } from './errors.js';
+
+/**
+ * Periods of whole UTC days, as the day-bucketed reports take them: the transparency report and
+ * statements (docs/transparency.md) and Insights (docs/insights.md). Both read one bucket per day,
+ * hence the cap; each names its own error title.
+ */
 
 /** The longest period: one read per day of it. */
 export const MAX_PERIOD_DAYS = 366;
@@ -6,7 +12,7 @@ export const MAX_PERIOD_DAYS = 366;
 export const DEFAULT_PERIOD_DAYS = 30;
 const DAY_MS = 86_400_000;
 
-/** Whole UTC days, both ends included (a transparency report's period is made of days). */
+/** Whole UTC days, both ends included. */
 export interface Period {
   readonly from: string;
   readonly to: string;
@@ -14,7 +20,6 @@ export interface Period {
 
 export type PeriodCheck = { readonly ok: true; readonly period: Period } | { readonly ok: false; readonly problems: ErrorDetail[] };
 
-const TITLE = 'Invalid period';
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 /** A real calendar day: 2026-13-01 and 2026-02-30 match the pattern but are none. */
 const isDate = (value: string) => {
@@ -26,14 +31,14 @@ const isDate = (value: string) => {
 /**
  * `from` and `to` as given (query string or CLI): dates (YYYY-MM-DD, UTC), both optional (`to`
  * defaults to today, `from` to DEFAULT_PERIOD_DAYS days up to `to`), `from` not after `to`, at
- * most MAX_PERIOD_DAYS days. Every problem at once, each at its parameter.
+ * most MAX_PERIOD_DAYS days. Every problem at once, each at its parameter, titled `title`.
  */
-export function checkPeriod(from: unknown, to: unknown, now: Date): PeriodCheck {
+export function checkPeriod(from: unknown, to: unknown, now: Date, title = 'Invalid period'): PeriodCheck {
   const problems: ErrorDetail[] = [];
   const parse = (value: unknown, pointer: string): string | undefined => {
     if (value === undefined) return undefined;
     if (typeof value === 'string' && isDate(value)) return value;
-    problems.push({ title: TITLE, pointer, detail: 'expected a date, YYYY-MM-DD (UTC)' });
+    problems.push({ title, pointer, detail: 'expected a date, YYYY-MM-DD (UTC)' });
     return undefined;
   };
   const parsedFrom = parse(from, '/from');
@@ -41,15 +46,15 @@ export function checkPeriod(from: unknown, to: unknown, now: Date): PeriodCheck 
   if (problems.length > 0) return { ok: false, problems };
   const end = parsedTo ?? now.toISOString().slice(0, 10);
   const start = parsedFrom ?? dayPlus(end, -(DEFAULT_PERIOD_DAYS - 1));
-  if (start > end) problems.push({ title: TITLE, pointer: '/from', detail: `from is after to (${end})` });
+  if (start > end) problems.push({ title, pointer: '/from', detail: `from is after to (${end})` });
   else if (periodDays({ from: start, to: end }).length > MAX_PERIOD_DAYS)
-    problems.push({ title: TITLE, pointer: '/from', detail: `the period spans more than ${MAX_PERIOD_DAYS} days` });
+    problems.push({ title, pointer: '/from', detail: `the period spans more than ${MAX_PERIOD_DAYS} days` });
   return problems.length > 0 ? { ok: false, problems } : { ok: true, period: { from: start, to: end } };
 }
 
 /** The period checkPeriod gives, or the invalid-input error with every problem (a query's error body, docs/api.md, "Errors"). */
-export function validPeriod(from: unknown, to: unknown, now: Date): Period {
-  const checked = checkPeriod(from, to, now);
+export function validPeriod(from: unknown, to: unknown, now: Date, title?: string): Period {
+  const checked = checkPeriod(from, to, now, title);
   if (!checked.ok) throw invalidInput(...checked.problems);
   return checked.period;
 }
