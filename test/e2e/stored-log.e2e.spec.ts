@@ -45,7 +45,12 @@ describe.each(['v1', 'v2'])('a log stored by an earlier release (%s)', (version)
   });
 
   it('explains its recorded evaluations, versions in order', async () => {
-    const p1 = await evaluations('p-1');
+    // The projections start after the server listens (docs/operations.md, "Start-up"): the
+    // restored log is projected while the test reads.
+    const p1 = await waitFor(async () => {
+      const found = await evaluations('p-1');
+      return found.length >= 2 && found;
+    }, "p-1's two recorded evaluations projected");
     expect(p1.map((e) => e.version)).toEqual([1, 0]);
     const [p2] = await evaluations('p-2');
     expect(p2!.rules.find((r) => r.id === 'remove-scams')?.outcome).toBe('passed');
@@ -53,7 +58,11 @@ describe.each(['v1', 'v2'])('a log stored by an earlier release (%s)', (version)
   });
 
   it('lists its delivered callback and publishes the signing key it was signed with', async () => {
-    const deliveries = (await get('/api/v1/callbacks/deliveries')) as { deliveries: Array<{ status: string; actionId: string }> };
+    type Deliveries = { deliveries: Array<{ status: string; actionId: string }> };
+    const deliveries = await waitFor(async () => {
+      const found = (await get('/api/v1/callbacks/deliveries')) as Deliveries;
+      return found.deliveries.length > 0 && found;
+    }, 'the stored delivery projected');
     expect(deliveries.deliveries.map((d) => [d.actionId, d.status])).toEqual([['remove', 'delivered']]);
     const recorded = log.events.find((e) => e.type === 'SigningKeyCreated')!;
     const { keys } = (await get('/api/v1/signing_keys')) as { keys: Array<{ kid: string }> };

@@ -63,7 +63,8 @@ describe('two workers on one data directory', () => {
       await until(() => REACTORS.every((r) => leaseHolders(dataDir).get(r) === first.process.pid), 'the first worker to hold both leases');
       const second = await startWarden({ ...env, WARDEN_ROLE: 'worker' });
       running.push(second);
-      expect(second.logs()).toContain('reactor standing by');
+      // Its reactors start after it listens (docs/operations.md, "Start-up").
+      await until(() => second.logs().includes('reactor standing by'), 'the second worker to stand by');
 
       for (let batch = 0; batch < ITEMS / 1000; batch++) {
         const items = Array.from({ length: 1000 }, (_, i) => {

@@ -109,7 +109,8 @@ export async function runServer(): Promise<void> {
   // Projections and reactors start once the server listens and has said so: they use the command
   // and query buses, whose handlers are registered while the application bootstraps, and after a
   // crash with a backlog they take the event loop, which held listening back for tens of seconds.
-  // Requests need none of them: a query catches its read model up itself, as in the api role.
+  // Requests need none of them: the read paths that decide access catch their read model up
+  // themselves, and the others answer from read models that are eventually consistent anyway.
   if (roles.background && !shuttingDown) await app.get(ProjectionHost).startAll();
   // Likewise the inbound topic: its messages become commands.
   if (roles.background && !shuttingDown && config.inboundTopic !== undefined) await app.get(ItemSubmissionConsumer).start();
