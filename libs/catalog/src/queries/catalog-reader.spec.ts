@@ -24,14 +24,15 @@ describe('CatalogReader', () => {
   });
 
   /** The real SQLite read store, counting the document queries the reader makes. */
-  function setUp() {
+  function setUp(caughtUpAtStart = true) {
     stores = sqliteStores();
     const store = stores.readStore;
     let finds = 0;
     let checkpointReads = 0;
     let checkpoint = 0;
-    /** The projection host's count of catalog batches this process committed. */
-    let localProgress = 0;
+    /** The projection host's count of catalog batches this process committed (1: caught up once since start). */
+    let localProgress = caughtUpAtStart ? 1 : 0;
+    let catchUps = 0;
     const counting = Object.assign(Object.create(store) as typeof store, {
       find: (collection: string, filter?: Filter, options?: FindOptions) => {
         finds++;
@@ -55,12 +56,19 @@ describe('CatalogReader', () => {
       doc: doc as never,
       position: checkpoint + 1,
     });
-    const host = { localProgress: () => localProgress };
+    const host = {
+      localProgress: () => localProgress,
+      catchUp: async () => {
+        catchUps++;
+        localProgress++;
+      },
+    };
     return {
       reader: new CatalogReader(counting, new Keyring([randomBytes(32)]), host),
       finds: () => finds,
       checkpointReads: () => checkpointReads,
       caughtUpHere: () => localProgress++,
+      catchUps: () => catchUps,
       project,
       put,
       store,
@@ -93,6 +101,16 @@ describe('CatalogReader', () => {
     await nextTurn();
     expect((await reader.liveEntities('acme', 'itemType'))[0]!.fields.map((f) => f.name)).toEqual(['text', 'title']);
     expect(reads()).toBe(3);
+  });
+
+  it('catches the catalog projection up before its first read in a process, and only then', async () => {
+    const { reader, catchUps, project, put } = setUp(false);
+    await project([put(itemType('post', ['text']))]);
+    expect((await reader.liveEntities('acme', 'itemType')).map((t) => t.id)).toEqual(['post']);
+    expect(catchUps()).toBe(1);
+    await reader.liveEntities('acme', 'policy');
+    await reader.everEntities('acme', 'itemType');
+    expect(catchUps()).toBe(1);
   });
 
   it('answers archived entities only to everEntities, as they were last applied', async () => {

@@ -35,7 +35,7 @@ export class CatalogReader {
   constructor(
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Inject(KEYRING) private readonly keyring: Keyring,
-    @Optional() @Inject(ProjectionHost) private readonly projections?: Pick<ProjectionHost, 'localProgress'>,
+    @Optional() @Inject(ProjectionHost) private readonly projections?: Pick<ProjectionHost, 'localProgress' | 'catchUp'>,
   ) {}
 
   /**
@@ -56,6 +56,10 @@ export class CatalogReader {
   }
 
   private async read<K extends EntityKind>(orgId: string, kind: K, withArchived: boolean): Promise<Array<CatalogEntityDoc<K>>> {
+    // The projections start after the server listens (docs/operations.md, "Start-up"): until this
+    // process has caught the catalog up once, the read model may lag the log by a whole backlog
+    // (a restored log, a restart after a crash), and every answer depends on the catalog.
+    if (this.projections && this.projections.localProgress(CATALOG_PROJECTION) === 0) await this.projections.catchUp(CATALOG_PROJECTION);
     const checkpoint = await this.catalogCheckpoint();
     if (checkpoint !== this.cachedAt || this.cache.size >= CACHE_MAX) {
       this.cache.clear();
