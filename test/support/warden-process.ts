@@ -18,6 +18,9 @@ export function testEnv(dataDir: string, extra: Record<string, string> = {}): No
     HOME: process.env['HOME'],
     WARDEN_DATA_DIR: dataDir,
     WARDEN_OUTBOUND_ALLOWLIST: '127.0.0.0/8',
+    // scrypt at 2^10 instead of 2^15: the suite creates users and signs in hundreds of times, each
+    // 0.4 s of CPU at the production cost (docs/configuration.md, WARDEN_PASSWORD_HASH_COST).
+    WARDEN_PASSWORD_HASH_COST: '10',
     WARDEN_LOG_LEVEL: 'info',
     HOST: '127.0.0.1',
     PORT: '0',

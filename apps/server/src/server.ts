@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { fileURLToPath } from 'node:url';
 import type { Server } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { ConfigError, createRootLogger, loadConfig, type WardenConfig } from '#warden/platform';
+import { ConfigError, createRootLogger, DEFAULT_PASSWORD_HASH_COST, loadConfig, type WardenConfig } from '#warden/platform';
 import { createHttpApp } from '#warden/platform/http';
 import { ItemSubmissionConsumer } from '#warden/inbound';
 import { openStorage, ProjectionHost, sharedRateLimitStores } from '#warden/storage';
@@ -106,6 +106,11 @@ export async function runServer(): Promise<void> {
     },
     'warden started',
   );
+  if (config.passwordHashCost < DEFAULT_PASSWORD_HASH_COST)
+    logger.warn(
+      { passwordHashCost: config.passwordHashCost },
+      `WARDEN_PASSWORD_HASH_COST is below ${DEFAULT_PASSWORD_HASH_COST}: console passwords are hashed for a test suite, not for production (docs/configuration.md)`,
+    );
   // Projections and reactors start once the server listens and has said so: they use the command
   // and query buses, whose handlers are registered while the application bootstraps, and after a
   // crash with a backlog they take the event loop, which held listening back for tens of seconds.

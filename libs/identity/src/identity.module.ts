@@ -14,6 +14,7 @@ import { GetOrganizationHandler } from './queries/get-organization/get-organizat
 import { ListApiKeysHandler } from './queries/list-api-keys/list-api-keys.handler.js';
 import { ChangeUserRolesHandler } from './commands/change-user-roles/change-user-roles.handler.js';
 import { CloseConsoleSessionHandler } from './commands/close-console-session/close-console-session.handler.js';
+import { PasswordHashing } from './password-hashing.js';
 import { CreateUserHandler } from './commands/create-user/create-user.handler.js';
 import { DisableUserHandler } from './commands/disable-user/disable-user.handler.js';
 import { OpenConsoleSessionHandler } from './commands/open-console-session/open-console-session.handler.js';
@@ -64,6 +65,7 @@ export interface IdentityOptions {
     { provide: API_KEY_AUTHENTICATOR, useExisting: CachedApiKeyAuthenticator },
     UserDirectory,
     LoginThrottle,
+    PasswordHashing,
     CreateUserHandler,
     SetUserPasswordHandler,
     ChangeUserRolesHandler,

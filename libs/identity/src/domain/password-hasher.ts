@@ -52,22 +52,25 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return timingSafeEqual(key, parsed.key);
 }
 
-/** A hash made with weaker parameters than today's: replace it at the next successful sign-in. */
-export function needsRehash(stored: string): boolean {
+/** A hash made with weaker parameters than `current`: replace it at the next successful sign-in. */
+export function needsRehash(stored: string, current: ScryptParams = CURRENT_PARAMS): boolean {
   const parsed = parse(stored);
   if (!parsed) return true;
   const { ln, r, p } = parsed.params;
-  return 2 ** ln * r * p < 2 ** CURRENT_PARAMS.ln * CURRENT_PARAMS.r * CURRENT_PARAMS.p;
+  return 2 ** ln * r * p < 2 ** current.ln * current.r * current.p;
 }
 
-let dummy: Promise<string> | undefined;
+/** One dummy hash per parameters in use (a process uses one set). */
+const dummies = new Map<string, Promise<string>>();
 
 /**
  * Spends the time a real verification takes, for an unknown email or a user without a
  * password, so the answer's timing does not tell who has an account. Always false.
  */
-export async function verifyAgainstDummy(password: string): Promise<false> {
-  dummy ??= hashPassword(randomBytes(24).toString('base64'));
+export async function verifyAgainstDummy(password: string, params: ScryptParams = CURRENT_PARAMS): Promise<false> {
+  const key = `${params.ln},${params.r},${params.p}`;
+  let dummy = dummies.get(key);
+  if (!dummy) dummies.set(key, (dummy = hashPassword(randomBytes(24).toString('base64'), params)));
   await verifyPassword(password, await dummy);
   return false;
 }

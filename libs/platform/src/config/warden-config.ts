@@ -69,6 +69,8 @@ export interface WardenConfig {
   readonly saml: { readonly bodyLimitBytes: number; readonly maxElements: number; readonly allowSha1: boolean };
   /** Largest submitted item, as the UTF-8 bytes of its JSON serialization. */
   readonly maxItemBytes: number;
+  /** scrypt's log2 N for new console password hashes (WARDEN_PASSWORD_HASH_COST; 15 unless a test suite lowers it). */
+  readonly passwordHashCost: number;
   /** Failed authentications (missing or unknown API key) per client address, sustained per minute; 0 disables. */
   readonly authFailuresPerMinute: number;
   /** Failed authentications an address may make at once before the sustained rate applies. */
@@ -227,6 +229,9 @@ export const DEFAULT_MAX_ITEMS_PER_REQUEST = 1000;
 /** The most WARDEN_MAX_ITEMS_PER_REQUEST may allow. */
 export const MAX_ITEMS_PER_REQUEST_CEILING = 100_000;
 
+/** scrypt's log2 N for console passwords (docs/configuration.md): the OWASP figure; lower only for test suites. */
+export const DEFAULT_PASSWORD_HASH_COST = 15;
+
 /**
  * Every environment variable Warden reads, with its default and its validation. docs/configuration.md
  * documents each of them (a test keeps the two in step). Values are trimmed; empty means unset.
@@ -275,6 +280,7 @@ const ENVIRONMENT = z
     WARDEN_SAML_MAX_ELEMENTS: wholeNumber(1_000, 100, 100_000),
     WARDEN_SAML_ALLOW_SHA1: oneOf(['true', 'false'], 'false'),
     WARDEN_MAX_ITEM_BYTES: wholeNumber(1024 * 1024, 1024, 1024 ** 3),
+    WARDEN_PASSWORD_HASH_COST: wholeNumber(DEFAULT_PASSWORD_HASH_COST, 10, 20),
     WARDEN_AUTH_FAILURES_PER_MINUTE: wholeNumber(10, 0, 1_000_000),
     WARDEN_AUTH_FAILURE_BURST: wholeNumber(20, 1, 1_000_000),
     WARDEN_TRUSTED_PROXIES: z
@@ -396,6 +402,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): WardenC
       allowSha1: e.WARDEN_SAML_ALLOW_SHA1 === 'true',
     },
     maxItemBytes: e.WARDEN_MAX_ITEM_BYTES,
+    passwordHashCost: e.WARDEN_PASSWORD_HASH_COST,
     authFailuresPerMinute: e.WARDEN_AUTH_FAILURES_PER_MINUTE,
     authFailureBurst: e.WARDEN_AUTH_FAILURE_BURST,
     // Unset: a development deployment reached on this machine (see docs/configuration.md).

@@ -5,9 +5,9 @@ import { CLOCK } from '#warden/platform';
 import { AggregateStore } from '#warden/storage';
 import { registryContext, userEmailStream, userStream } from '../../domain/identity.streams.js';
 import { hashInvitationToken, invitationTarget } from '../../domain/invitation-token.js';
-import { hashPassword } from '../../domain/password-hasher.js';
 import { checkedPassword } from '../../domain/password-policy.js';
 import { openInvitation, userDecider, userEmailDecider } from '../../domain/user.decider.js';
+import { PasswordHashing } from '../../password-hashing.js';
 import { toUserView, type UserView } from '../../queries/user-view.js';
 import { AcceptInvitationCommand } from './accept-invitation.command.js';
 
@@ -18,6 +18,7 @@ export class AcceptInvitationHandler implements ICommandHandler<AcceptInvitation
   constructor(
     private readonly aggregates: AggregateStore,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly passwords: PasswordHashing,
   ) {}
 
   async execute(command: AcceptInvitationCommand): Promise<UserView> {
@@ -46,7 +47,7 @@ export class AcceptInvitationHandler implements ICommandHandler<AcceptInvitation
       const { state } = await this.aggregates.handle(
         stream,
         userDecider,
-        { type: 'AcceptInvitation', orgId, tokenHash, passwordHash: await hashPassword(password), now },
+        { type: 'AcceptInvitation', orgId, tokenHash, passwordHash: await this.passwords.hash(password), now },
         // The invited person is the actor: no one is signed in yet.
         context,
         { retries: 0 },

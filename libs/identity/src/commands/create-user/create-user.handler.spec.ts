@@ -9,6 +9,7 @@ import { userDecider, userEmailDecider } from '../../domain/user.decider.js';
 import { emailDigest } from '../../domain/user-email.js';
 import { CreateUserCommand } from './create-user.command.js';
 import { CreateUserHandler } from './create-user.handler.js';
+import { PasswordHashing } from '../../password-hashing.js';
 
 const context = (orgId: string) => ({ orgId, correlationId: 'c', actor: 'cli' });
 
@@ -25,7 +26,7 @@ describe('creating a user, on the real embedded store', () => {
     for (const orgId of ['acme', 'globex']) {
       await aggregates.handle(organizationStream(orgId), organizationDecider, { type: 'CreateOrganization', orgId, name: orgId }, context(orgId));
     }
-    return { aggregates, handler: new CreateUserHandler(aggregates) };
+    return { aggregates, handler: new CreateUserHandler(aggregates, new PasswordHashing({ passwordHashCost: 10 })) };
   };
 
   it('resumes a creation whose process stopped after claiming the address, with the claimed id', async () => {

@@ -2,15 +2,18 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { invalidField, notFound } from '#warden/kernel';
 import { AggregateStore } from '#warden/storage';
 import { organizationStream, registryContext, userEmailStream, userStream } from '../../domain/identity.streams.js';
-import { hashPassword } from '../../domain/password-hasher.js';
 import { checkedPassword } from '../../domain/password-policy.js';
 import { checkedRoles, organizationUserOf, userDecider, userEmailDecider } from '../../domain/user.decider.js';
 import { checkedEmail, emailDigest } from '../../domain/user-email.js';
+import { PasswordHashing } from '../../password-hashing.js';
 import { CreateUserCommand } from './create-user.command.js';
 
 @CommandHandler(CreateUserCommand)
 export class CreateUserHandler implements ICommandHandler<CreateUserCommand> {
-  constructor(private readonly aggregates: AggregateStore) {}
+  constructor(
+    private readonly aggregates: AggregateStore,
+    private readonly passwords: PasswordHashing,
+  ) {}
 
   async execute(command: CreateUserCommand): Promise<{ userId: string }> {
     const { orgId, context, options } = command;
@@ -19,7 +22,7 @@ export class CreateUserHandler implements ICommandHandler<CreateUserCommand> {
     const roles = checkedRoles(command.roles);
     const state = options.state ?? 'active';
     if (state === 'invited' && options.password !== undefined) throw invalidField('/password', 'An invited user sets its own password');
-    const passwordHash = options.password === undefined ? null : await hashPassword(await checkedPassword(options.password, { email }));
+    const passwordHash = options.password === undefined ? null : await this.passwords.hash(await checkedPassword(options.password, { email }));
     if (!(await this.aggregates.exists(organizationStream(orgId)))) throw notFound(`No organization ${orgId}`);
 
     const digest = emailDigest(email);

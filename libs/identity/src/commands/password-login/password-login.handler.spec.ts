@@ -5,6 +5,7 @@ import { SqliteEventStore } from '#warden/eventstore';
 import { AggregateStore } from '#warden/storage';
 import { sqliteStores } from '../../../../../test/support/sqlite-stores.js';
 import { userEmailStream, userStream } from '../../domain/identity.streams.js';
+import { PasswordHashing } from '../../password-hashing.js';
 import { CURRENT_PARAMS, hashPassword, needsRehash } from '../../domain/password-hasher.js';
 import { userDecider, userEmailDecider } from '../../domain/user.decider.js';
 import { emailDigest } from '../../domain/user-email.js';
@@ -55,6 +56,7 @@ describe('password sign-in, on the real embedded store', () => {
       aggregates,
       commands,
       new ReadOnlySessions({ readOnly: false }),
+      new PasswordHashing({ passwordHashCost: CURRENT_PARAMS.ln }),
       passwordLogin,
     );
 

@@ -3,7 +3,7 @@ import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { type CommandContext, forbidden, invalidField, rateLimited, secondFactorRequired, unauthorized } from '#warden/kernel';
 import { AggregateStore } from '#warden/storage';
 import { accessAuditStream, DEPLOYMENT_AUDIT, userStream } from '../../domain/identity.streams.js';
-import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from '../../domain/password-hasher.js';
+import { PasswordHashing } from '../../password-hashing.js';
 import { MAX_PASSWORD_BYTES } from '../../domain/password-policy.js';
 import { type User, userDecider } from '../../domain/user.decider.js';
 import { accessAuditDecider } from '../../domain/access-audit.decider.js';
@@ -40,6 +40,7 @@ export class PasswordLoginHandler implements ICommandHandler<PasswordLoginComman
     private readonly aggregates: AggregateStore,
     private readonly commands: CommandBus,
     private readonly readOnly: ReadOnlySessions,
+    private readonly passwords: PasswordHashing,
     /** The SSO module's answer (password-login.port.ts); without it every organization may use passwords. */
     @Optional() @Inject(PASSWORD_LOGIN_POLICY) private readonly policy?: PasswordLoginPolicy,
   ) {}
@@ -60,7 +61,9 @@ export class PasswordLoginHandler implements ICommandHandler<PasswordLoginComman
 
     const user = await this.users.findByEmail(command.email);
     // The same work whether or not the account exists, has a password or may sign in.
-    const matches = user?.passwordHash ? await verifyPassword(command.password, user.passwordHash) : await verifyAgainstDummy(command.password);
+    const matches = user?.passwordHash
+      ? await this.passwords.verify(command.password, user.passwordHash)
+      : await this.passwords.verifyAgainstDummy(command.password);
     if (!user || !matches || user.state !== 'active') {
       await this.recordFailure(digest, user, credentialsFailure(user, matches), command);
       throw wrongCredentials();
@@ -99,8 +102,8 @@ export class PasswordLoginHandler implements ICommandHandler<PasswordLoginComman
    */
   private async rehashIfWeaker(user: User, password: string, context: CommandContext): Promise<void> {
     // A read-only server appends nothing: the weaker hash waits for a sign-in on the live server.
-    if (this.readOnly.active || user.passwordHash === null || !needsRehash(user.passwordHash)) return;
-    const passwordHash = await hashPassword(password);
+    if (this.readOnly.active || user.passwordHash === null || !this.passwords.needsRehash(user.passwordHash)) return;
+    const passwordHash = await this.passwords.hash(password);
     await this.aggregates.handle(
       userStream(user.orgId, user.userId),
       userDecider,

@@ -2,14 +2,17 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { notFound } from '#warden/kernel';
 import { AggregateStore } from '#warden/storage';
 import { registryContext, userEmailStream, userStream } from '../../domain/identity.streams.js';
-import { hashPassword } from '../../domain/password-hasher.js';
 import { checkedPassword } from '../../domain/password-policy.js';
 import { userDecider, userEmailDecider } from '../../domain/user.decider.js';
+import { PasswordHashing } from '../../password-hashing.js';
 import { SetUserPasswordCommand } from './set-user-password.command.js';
 
 @CommandHandler(SetUserPasswordCommand)
 export class SetUserPasswordHandler implements ICommandHandler<SetUserPasswordCommand> {
-  constructor(private readonly aggregates: AggregateStore) {}
+  constructor(
+    private readonly aggregates: AggregateStore,
+    private readonly passwords: PasswordHashing,
+  ) {}
 
   async execute(command: SetUserPasswordCommand): Promise<void> {
     const { orgId, userId, context } = command;
@@ -17,7 +20,7 @@ export class SetUserPasswordHandler implements ICommandHandler<SetUserPasswordCo
     const user = await this.aggregates.state(stream, userDecider);
     if (user === null || user.orgId !== orgId) throw notFound('No such user');
     // The user's own address is among the words a new password may not be built on.
-    const passwordHash = await hashPassword(await checkedPassword(command.password, { email: user.email }));
+    const passwordHash = await this.passwords.hash(await checkedPassword(command.password, { email: user.email }));
     const set = { type: 'SetUserPassword' as const, orgId, passwordHash };
     // Refused (a disabled user) before the address is touched; decided again on the stream below.
     userDecider.decide(set, user);
