@@ -11,7 +11,15 @@ const TESTS = [
     file: 'test/e2e/review-concurrency.e2e.spec.ts',
     env: { REVIEW_CONCURRENCY_JOBS: '10000' },
     size: '10,000 jobs, 50 moderators',
-    inTest: '1,000 jobs',
+    inTest: '500 jobs',
+  },
+  // Rules across a crash: the server killed -9 after 500 evaluations; every accepted item evaluated exactly once in effect after the restart.
+  {
+    name: 'rules-crash',
+    file: 'test/e2e/rules-crash.e2e.spec.ts',
+    env: { RULES_CRASH_ITEMS: '10000' },
+    size: '10,000 items, killed after 500 evaluations',
+    inTest: '3,000 items',
   },
   // Two workers, the lease holder killed -9 part-way: every item evaluated once, every callback delivered.
   { name: 'workers', file: 'test/e2e/workers.e2e.spec.ts', env: { WORKERS_E2E_ITEMS: '6000' }, size: '6,000 items, 2,000 callbacks', inTest: '3,000 items' },

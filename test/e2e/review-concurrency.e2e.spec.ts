@@ -12,11 +12,11 @@ import {
 import { waitFor } from '../support/wait-for.js';
 
 /**
- * 1,000 jobs in `npm test`: 50 moderators still contend for every claim (about 20 each), which is
+ * 500 jobs in `npm test`: 50 moderators still contend for every claim (about 10 each), which is
  * the property; issue 13's full size, 10,000 jobs, runs with `node bench/full-size-tests.mjs`
  * (REVIEW_CONCURRENCY_JOBS=10000), where it took 141 s of a CI run.
  */
-const JOBS = Number(process.env['REVIEW_CONCURRENCY_JOBS'] ?? 1_000);
+const JOBS = Number(process.env['REVIEW_CONCURRENCY_JOBS'] ?? 500);
 const MODERATORS = 50;
 
 interface QueueSummary {
