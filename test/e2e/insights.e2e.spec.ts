@@ -38,7 +38,7 @@ interface Report {
   from: string;
   to: string;
   days: string[];
-  queues: Array<{ id: string }>;
+  queues: Array<{ id: string; name: string }>;
   actionsBySource: Array<{ day: string; rule: number; moderator: number; threshold: number; executed: number }>;
   actionsByPolicy: { policies: Array<{ id: string }>; rows: Array<{ day: string; counts: number[] }> };
   queueDepth: { queues: Array<{ id: string }>; rows: Array<{ day: string; depth: number[]; oldestWaitSeconds: number[] }> };
@@ -215,6 +215,8 @@ describe('insights', () => {
     const depth = Object.fromEntries(report.queueDepth.queues.map((q, i) => [q.id, report.queueDepth.rows[0]!.depth[i]]));
     for (const [queue, jobs] of log.open) expect(depth[queue], queue).toBe(jobs.size);
     expect(depth['default']).toBe(1);
+    // The built-in child-safety queue by its name, as the queues page shows it.
+    expect(report.queues.find((q) => q.id === 'child-safety')?.name).toBe('Child safety');
     const waiting = report.queueDepth.rows[0]!.oldestWaitSeconds[report.queueDepth.queues.findIndex((q) => q.id === 'default')]!;
     expect(waiting).toBeGreaterThanOrEqual(0);
 

@@ -445,3 +445,5 @@ export interface DefinitionSource {
 export const BUILTIN_ACTION_IDS = { mrt: 'enqueue-to-mrt', childSafety: 'enqueue-to-child-safety' } as const;
 /** The child-safety queue always exists. */
 export const CHILD_SAFETY_QUEUE_ID = 'child-safety';
+/** Its name wherever queues are listed (no organization declares it). */
+export const CHILD_SAFETY_QUEUE_NAME = 'Child safety';

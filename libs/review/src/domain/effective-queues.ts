@@ -1,4 +1,4 @@
-import { CHILD_SAFETY_QUEUE_ID, type QueueDefinition } from '#warden/catalog/contracts';
+import { CHILD_SAFETY_QUEUE_ID, CHILD_SAFETY_QUEUE_NAME, type QueueDefinition } from '#warden/catalog/contracts';
 
 export const DEFAULT_QUEUE_ID = 'default';
 
@@ -28,7 +28,7 @@ export function effectiveQueues(declared: readonly QueueDefinition[]): QueueDefi
     if (named) named.isDefault = true;
     else queues.push(builtin(DEFAULT_QUEUE_ID, 'Default', true));
   }
-  if (!queues.some((q) => q.id === CHILD_SAFETY_QUEUE_ID)) queues.push(builtin(CHILD_SAFETY_QUEUE_ID, 'Child safety', false));
+  if (!queues.some((q) => q.id === CHILD_SAFETY_QUEUE_ID)) queues.push(builtin(CHILD_SAFETY_QUEUE_ID, CHILD_SAFETY_QUEUE_NAME, false));
   return queues;
 }
 

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { type IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
-import { CATALOG_PROJECTION, CHILD_SAFETY_QUEUE_ID, GetEverEntitiesQuery } from '#warden/catalog';
+import { CATALOG_PROJECTION, CHILD_SAFETY_QUEUE_ID, CHILD_SAFETY_QUEUE_NAME, GetEverEntitiesQuery } from '#warden/catalog';
 import { type Clock, dayPlus, invalidInput, type Period, periodDays, validPeriod } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
 import type { ReadStore } from '#warden/readstore';
@@ -89,7 +89,8 @@ export class GetInsightsHandler implements IQueryHandler<GetInsightsQuery> {
       this.queries.execute(new GetEverEntitiesQuery(orgId, 'rule')),
     ]);
     return {
-      queues: new Map(queues.map((q) => [q.id, q.name])),
+      // The built-in child-safety queue is named like the queues page names it, not by its id.
+      queues: new Map([[CHILD_SAFETY_QUEUE_ID, CHILD_SAFETY_QUEUE_NAME], ...queues.map((q): [string, string] => [q.id, q.name])]),
       policies: new Map(policies.map((p) => [p.id, p.name])),
       rules: new Map(rules.map((r) => [r.id, { name: r.name, maxDailyActions: r.maxDailyActions }])),
     };
