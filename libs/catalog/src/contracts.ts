@@ -5,7 +5,15 @@
  * dependency-cruiser); everything else imports `#warden/catalog`, which re-exports them.
  */
 export type * from './domain/catalog.model.js';
-export { BUILTIN_ACTION_IDS, CHILD_SAFETY_QUEUE_ID, CHILD_SAFETY_QUEUE_NAME, PENALTIES, QUEUE_ORDERS, REPORT_INPUTS, RULE_STATUSES } from './domain/catalog.model.js';
+export {
+  BUILTIN_ACTION_IDS,
+  CHILD_SAFETY_QUEUE_ID,
+  CHILD_SAFETY_QUEUE_NAME,
+  PENALTIES,
+  QUEUE_ORDERS,
+  REPORT_INPUTS,
+  RULE_STATUSES,
+} from './domain/catalog.model.js';
 export { BLUR_LEVELS, DEFAULT_SCORE_SETTINGS, DEFAULT_TRANSPARENCY_SETTINGS, DEFAULT_WELLNESS_SETTINGS } from './domain/catalog.model.js';
 export * from './domain/dsa-vocabulary.js';
 export { transparencyWarnings } from './domain/org-config/dsa-mapping.section-parser.js';
