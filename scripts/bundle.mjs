@@ -82,6 +82,46 @@ function installedFrom(dir, name) {
   }
 }
 
+/**
+ * Node's modules whose ES-module face is dear: importing `node:http` as an ES module reads every
+ * export, and three of them (WebSocket, CloseEvent, MessageEvent) are getters that load undici,
+ * 45 ms of every process's start; `node:crypto`'s getters load Web Crypto (14 ms). The bundle
+ * imports them through `require` instead (what the packages' CommonJS builds did), exporting the
+ * values that are plain properties and leaving out the getters named here; an import of one of
+ * those fails the build (esbuild: no matching export), so none is silently missing.
+ */
+const LAZY_BUILTIN_GETTERS = {
+  http: ['WebSocket', 'CloseEvent', 'MessageEvent'],
+  crypto: ['webcrypto', 'subtle', 'getRandomValues', 'fips', 'prng', 'pseudoRandomBytes', 'rng'],
+};
+
+const lazyBuiltins = {
+  name: 'lazy-builtins',
+  setup(builder) {
+    const names = Object.keys(LAZY_BUILTIN_GETTERS);
+    builder.onResolve({ filter: new RegExp(`^(node:)?(${names.join('|')})$`) }, (args) => ({
+      path: args.path.replace(/^node:/, ''),
+      namespace: 'lazy-builtin',
+    }));
+    builder.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, async ({ path }) => {
+      const { createRequire } = await import('node:module');
+      const actual = createRequire(import.meta.url)(`node:${path}`);
+      const skipped = new Set(LAZY_BUILTIN_GETTERS[path]);
+      const exported = Object.keys(actual).filter((name) => !skipped.has(name) && /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default');
+      return {
+        contents: [
+          "import { createRequire } from 'node:module';",
+          `const actual = createRequire(import.meta.url)('node:${path}');`,
+          'export default actual;',
+          ...exported.map((name) => `export const ${name} = actual.${name};`),
+        ].join('\n'),
+        loader: 'js',
+        resolveDir: ROOT,
+      };
+    });
+  },
+};
+
 export async function bundleServer() {
   // Loaded only to bundle: a build with nothing changed (`npm start`'s first step) does not pay for it.
   const { build } = await import('esbuild');
@@ -119,7 +159,7 @@ export async function bundleServer() {
     banner: { js: "import { createRequire as __wardenCreateRequire } from 'node:module'; const require = __wardenCreateRequire(import.meta.url);" },
     // Linked to TypeScript's own maps, so `node --enable-source-maps` points at the .ts sources.
     sourcemap: 'linked',
-    plugins: [packages],
+    plugins: [lazyBuiltins, packages],
     metafile: true,
     logLevel: 'warning',
   });

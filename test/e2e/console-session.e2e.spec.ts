@@ -189,6 +189,27 @@ describe('console sessions (password sign-in)', () => {
     expect((await login(warden.url, 'dee@example.com', PASSWORD)).status).toBe(200);
   }, 90_000);
 
+  it('creates a user with its password in one command (user create --with-password); a refused password creates no user', async () => {
+    const refused = await runCliWithInput(
+      ['user', 'create', '--org', 'acme', '--email', 'eve@example.com', '--role', 'MODERATOR', '--with-password'],
+      env,
+      'password1234\n',
+    );
+    expect(refused.code, refused.stderr).toBe(1);
+    expect(refused.stderr).toMatch(/^Error: The password was refused: .*common or breached/);
+    const created = await runCliWithInput(
+      ['user', 'create', '--org', 'acme', '--email', 'eve@example.com', '--role', 'MODERATOR', '--with-password'],
+      env,
+      `${PASSWORD}\n`,
+    );
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stdout.trim()).toMatch(/^usr_/);
+    // The refusal wrote nothing: the address was free for the second call, which signs in at once.
+    expect((await login(warden.url, 'eve@example.com', PASSWORD)).status).toBe(200);
+    const listed = await runCli(['user', 'list', '--org', 'acme'], env);
+    expect(listed.stdout.split('\n').filter((line) => line.includes('eve@example.com'))).toEqual([expect.stringMatching(/\bactive\b(?! \(no password\))/)]);
+  });
+
   it('answers an unknown email and a wrong password with the same body, and throttles an account after 10 failures', async () => {
     const [unknown, wrong] = await Promise.all([
       login(warden.url, 'nobody@example.com', 'wrong password here'),

@@ -159,9 +159,9 @@ export async function startConfigured(env: NodeJS.ProcessEnv, configFile: string
 }
 
 /**
- * Creates an active dashboard user with a password through the CLI (`user create`, then
- * `user set-password` with the password on standard input); returns its id. The organization
- * must exist.
+ * Creates an active dashboard user with a password through the CLI (`user create
+ * --with-password`, the password on standard input: one process); returns its id. The
+ * organization must exist.
  */
 export async function createConsoleUser(
   dataDir: string,
@@ -171,10 +171,12 @@ export async function createConsoleUser(
   roles: readonly string[],
   env: NodeJS.ProcessEnv = testEnv(dataDir),
 ): Promise<string> {
-  const created = await runCli(['user', 'create', '--org', orgId, '--email', email, ...roles.flatMap((r) => ['--role', r])], env);
+  const created = await runCliWithInput(
+    ['user', 'create', '--org', orgId, '--email', email, ...roles.flatMap((r) => ['--role', r]), '--with-password'],
+    env,
+    `${password}\n`,
+  );
   if (created.code !== 0) throw new Error(`user create failed: ${created.stderr}`);
-  const set = await runCliWithInput(['user', 'set-password', '--org', orgId, '--email', email], env, `${password}\n`);
-  if (set.code !== 0) throw new Error(`user set-password failed: ${set.stderr}`);
   return lastLine(created.stdout);
 }
 

@@ -80,17 +80,36 @@ function promptHidden(prompt: string): Promise<string> {
 
 export const userCreateCommand: AppCommand = {
   name: 'user create',
-  usage: '--org <orgId> --email <email> --role <ROLE> [--role <ROLE>...]',
-  description: 'creates a dashboard user without a password (listed `active (no password)` until user set-password); prints its id',
+  usage: '--org <orgId> --email <email> --role <ROLE> [--role <ROLE>...] [--with-password]',
+  description:
+    'creates a dashboard user; prints its id. Without a password it is listed `active (no password)` until user set-password; ' +
+    '--with-password asks for one as user set-password does (or reads it from standard input) and creates the user only if the password is accepted',
   async runInApp(args, app, out) {
-    const { options, roles } = parseUserOptions(args);
+    const { 'with-password': withPassword, ...rest } = parseCommandArgs(args, { ...USER_OPTIONS, 'with-password': { type: 'boolean' } }).values;
+    const { role, ...options } = rest;
     const org = required(options, 'org');
-    if (roles.length === 0) throw new UsageError('Missing --role');
-    const { userId } = await app.get(CommandBus).execute(new CreateUserCommand(org, required(options, 'email'), roles, cliContext(org)));
+    const email = required(options, 'email');
+    if ((role ?? []).length === 0) throw new UsageError('Missing --role');
+    // Read before anything is written: one command, so a refused password leaves no user behind.
+    const password = withPassword === true ? await readPassword() : undefined;
+    if (password === '') throw new UsageError('No password given: type it at the prompt, or pipe it on standard input');
+    const create = new CreateUserCommand(org, email, role ?? [], cliContext(org), password === undefined ? {} : { password });
+    const { userId } = await refusingPassword(() => app.get(CommandBus).execute(create));
     out(userId);
     return 0;
   },
 };
+
+/** Runs `write`; a refusal of the password is said as such rather than as a request's field. */
+async function refusingPassword<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    const refusal = error instanceof DomainError && error.kind === 'invalid-user-input' ? error.details.find((d) => d.pointer === '/password') : undefined;
+    if (refusal) throw new Error(`The password was refused: ${refusal.detail ?? refusal.title}`, { cause: error });
+    throw error;
+  }
+}
 
 export const userSetPasswordCommand: AppCommand = {
   name: 'user set-password',
@@ -100,14 +119,7 @@ export const userSetPasswordCommand: AppCommand = {
     const { org, user } = await namedUser(args, app);
     const password = await readPassword();
     if (password === '') throw new UsageError('No password given: type it at the prompt, or pipe it on standard input');
-    try {
-      await app.get(CommandBus).execute(new SetUserPasswordCommand(org, user.id, password, cliContext(org)));
-    } catch (error) {
-      // The reason, said as the refusal of this password rather than of the request's field.
-      const refusal = error instanceof DomainError && error.kind === 'invalid-user-input' ? error.details.find((d) => d.pointer === '/password') : undefined;
-      if (refusal) throw new Error(`The password was refused: ${refusal.detail ?? refusal.title}`, { cause: error });
-      throw error;
-    }
+    await refusingPassword(() => app.get(CommandBus).execute(new SetUserPasswordCommand(org, user.id, password, cliContext(org))));
     out(`Set the password of user ${user.id}`);
     return 0;
   },
