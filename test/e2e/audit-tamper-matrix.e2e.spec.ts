@@ -178,7 +178,7 @@ describe('audit export: the tamper matrix over a real export (issue 31)', () => 
     const secrets: string[] = [];
     try {
       for (const row of db
-        .prepare("SELECT type, data FROM events WHERE type IN ('UserPasswordSet', 'ConsoleSessionOpened', 'ApiKeyCreated', 'SigningKeyCreated')")
+        .prepare("SELECT type, data FROM events WHERE type IN ('UserCreated', 'UserPasswordSet', 'ConsoleSessionOpened', 'ApiKeyCreated', 'SigningKeyCreated')")
         .all() as Array<{ type: string; data: string }>) {
         const data = JSON.parse(row.data) as Record<string, unknown> & { d?: { ct?: unknown } };
         for (const value of [data['passwordHash'], data['tokenHash'], data['csrfTokenHash'], data['hash'], data['d']?.ct])

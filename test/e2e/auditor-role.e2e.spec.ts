@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loggedEvents, writeConfig } from '../support/config-files.js';
 import { REVIEW_PASSWORD, type ReviewWorld, reviewOrgConfig, type Session, startReceiver, startReviewWorld } from '../support/review-fixture.js';
 import { waitFor } from '../support/wait-for.js';
-import { runCli } from '../support/warden-process.js';
+import { runCli, runCliWithInput } from '../support/warden-process.js';
 
 /**
  * Every credential value in the log, as stored (docs/audit.md, "Credentials"): the named fields
@@ -149,6 +149,11 @@ describe('the AUDITOR role, and personal data in audit reads', () => {
     expect(confirmed.status, await confirmed.clone().text()).toBe(200);
     const { recoveryCodes } = (await confirmed.json()) as { recoveryCodes: string[] };
     await waitFor(() => (loggedEvents(world.dataDir, 'SecondFactorConfirmed').length === 1 ? true : undefined), 'the confirmed second factor in the log');
+    // A password set on its own (the review world's users got theirs with their creation).
+    const created = await runCli(['user', 'create', '--org', 'rev', '--email', 'later@rev.example', '--role', 'MODERATOR'], world.env);
+    expect(created.code, created.stderr).toBe(0);
+    const set = await runCliWithInput(['user', 'set-password', '--org', 'rev', '--email', 'later@rev.example'], world.env, `${REVIEW_PASSWORD}\n`);
+    expect(set.code, set.stderr).toBe(0);
     // The organization's signing key is made when first needed (an export's signed head needs it).
     expect((await get('ADMIN', EXPORT)).status).toBe(200);
     await grantAuditorPersonalData();
@@ -156,6 +161,7 @@ describe('the AUDITOR role, and personal data in audit reads', () => {
     const credentials = credentialsInLog(world.dataDir);
     // Each kind the issue names is there to be looked for (issue 31 item 7), or the test proves nothing.
     for (const type of [
+      'UserCreated',
       'UserPasswordSet',
       'ApiKeyCreated',
       'ConsoleSessionOpened',
