@@ -4,10 +4,14 @@
 // (the longest, ESLint, alone is under half) instead of all of it one after another. Each check's
 // output is printed whole when it ends, never interleaved; the exit code is 1 when any failed.
 //
+// With --background (how `npm test` runs them, beside the tests: run-tests.mjs) the process lowers
+// its CPU priority to the lowest before it starts the checks, which inherit it.
+//
 // The same commands as the package scripts (`npm run typecheck`, `lint`, `lint:layers`), so a
 // failure here is reproduced by the script it names.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -18,6 +22,8 @@ const scripts = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scr
 const checks = ['typecheck', 'lint', 'lint:layers'].flatMap((script) =>
   scripts[script].split(' && ').map((command, i, all) => ({ name: all.length > 1 ? `${script} (${i + 1}/${all.length})` : script, command })),
 );
+
+if (process.argv.includes('--background')) setPriority(19);
 
 const started = Date.now();
 const results = await Promise.all(
