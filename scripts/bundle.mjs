@@ -87,8 +87,9 @@ function installedFrom(dir, name) {
  * export, and three of them (WebSocket, CloseEvent, MessageEvent) are getters that load undici,
  * 45 ms of every process's start; `node:crypto`'s getters load Web Crypto (14 ms). The bundle
  * imports them through `require` instead (what the packages' CommonJS builds did), exporting the
- * values that are plain properties and leaving out the getters named here; an import of one of
- * those fails the build (esbuild: no matching export), so none is silently missing.
+ * values that are plain properties and leaving out the getters named here: a named import of one
+ * of those fails the build (esbuild: no matching export), and a namespace import's use of one is
+ * esbuild's warning that it "will always be undefined" (the build of 2026-11-29 printed none).
  */
 const LAZY_BUILTIN_GETTERS = {
   http: ['WebSocket', 'CloseEvent', 'MessageEvent'],

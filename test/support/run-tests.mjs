@@ -1,6 +1,6 @@
 // `npm test` after the build: the static checks and the whole vitest run at once (docs/testing.md,
 // "What the suite costs"). The tests leave part of the two cores idle while they wait for the
-// processes they start (about a sixth of the run), and the static checks, one after the tests,
+// processes they start (about a sixth of the run), and the static checks, run before the tests,
 // added a minute and a half to a fresh clone's run. Side by side, at the lowest CPU priority (the
 // checks lower their own before they start theirs: static-checks.mjs --background), the checks
 // take mostly that idle time and the tests keep the cores whenever they want them.
