@@ -88,8 +88,8 @@ function installedFrom(dir, name) {
  * 45 ms of every process's start; `node:crypto`'s getters load Web Crypto (14 ms). The bundle
  * imports them through `require` instead (what the packages' CommonJS builds did), exporting the
  * values that are plain properties and leaving out the getters named here: a named import of one
- * of those fails the build (esbuild: no matching export), and a namespace import's use of one is
- * esbuild's warning that it "will always be undefined" (the build of 2026-11-29 printed none).
+ * of those fails the build (esbuild: no matching export), and so does a namespace import's use of
+ * one (esbuild's "will always be undefined", made an error below).
  */
 const LAZY_BUILTIN_GETTERS = {
   http: ['WebSocket', 'CloseEvent', 'MessageEvent'],
@@ -163,6 +163,8 @@ export async function bundleServer() {
     plugins: [lazyBuiltins, packages],
     metafile: true,
     logLevel: 'warning',
+    // A property of a module that the module does not export (a getter lazyBuiltins leaves out).
+    logOverride: { 'import-is-undefined': 'error' },
   });
   const held = {};
   for (const [file, output] of Object.entries(result.metafile.outputs)) {
