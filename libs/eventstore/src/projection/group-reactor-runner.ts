@@ -47,7 +47,10 @@ export class GroupReactorRunner {
     private readonly store: ReadStore,
     private readonly options: GroupReactorRunnerOptions = {},
   ) {
-    if (projection.keyOf) this.lanes = new KeyedLanes(keyedHandler(projection), keyedLimits(projection).concurrency);
+    if (projection.keyOf) {
+      const limits = keyedLimits(projection);
+      this.lanes = new KeyedLanes(keyedHandler(projection), limits.concurrency, limits.perGroup);
+    }
   }
 
   async start(): Promise<void> {

@@ -40,6 +40,8 @@ interface GroupTurn {
   readonly ready: Fifo<Lane>;
   /** Its keys that have a lane now. */
   lanes: number;
+  /** Its runs under way now. */
+  running: number;
   inRing: boolean;
 }
 
@@ -49,7 +51,9 @@ interface GroupTurn {
  * then across that organization's groups (by default each key is its own group), then across the
  * group's ready keys, so that neither an organization with many keys, nor a group with many keys
  * (one user's flood of items, each its own key), nor a key with a long queue takes the slots from
- * the others.
+ * the others. A group runs at most `perGroup` at once: the handlers share one event loop, so what
+ * starts beside a flood's 64 runs takes about 64 times its own time to finish, beside 16 a quarter
+ * of that (docs/benchmarks.md, "Floods and long histories").
  */
 export class KeyedLanes {
   private readonly lanes = new Map<string, Lane>();
@@ -63,6 +67,8 @@ export class KeyedLanes {
   constructor(
     private readonly handle: (events: readonly RecordedEvent[]) => Promise<void>,
     private readonly concurrency: number,
+    /** Runs of one group at once (KeyedLimits.perGroup). */
+    private readonly perGroup: number = concurrency,
   ) {}
 
   /** Events queued or running. */
@@ -115,7 +121,7 @@ export class KeyedLanes {
       }
       let groupTurn = turn.groups.get(group);
       if (!groupTurn) {
-        groupTurn = { group, org: turn, ready: new Fifo(), lanes: 0, inRing: false };
+        groupTurn = { group, org: turn, ready: new Fifo(), lanes: 0, running: 0, inRing: false };
         turn.groups.set(group, groupTurn);
       }
       groupTurn.lanes++;
@@ -128,7 +134,11 @@ export class KeyedLanes {
   private makeReady(lane: Lane): void {
     const group = lane.group;
     group.ready.push(lane);
-    if (group.inRing) return;
+    if (!group.inRing) this.enterRound(group);
+  }
+
+  /** Puts a group with ready keys back in its organization's round, and the organization in the ring. */
+  private enterRound(group: GroupTurn): void {
     group.inRing = true;
     group.org.ready.push(group);
     if (!group.org.inRing) {
@@ -141,11 +151,19 @@ export class KeyedLanes {
     while (!this.halted && this.running < this.concurrency && this.ring.length > 0) {
       const turn = this.ring.shift()!;
       const group = turn.ready.shift()!;
+      if (group.running >= this.perGroup) {
+        // At its limit: out of the round until one of its runs ends (finish puts it back).
+        group.inRing = false;
+        if (turn.ready.length > 0) this.ring.push(turn);
+        else turn.inRing = false;
+        continue;
+      }
       const lane = group.ready.shift()!;
       if (group.ready.length > 0) turn.ready.push(group);
       else group.inRing = false;
       if (turn.ready.length > 0) this.ring.push(turn);
       else turn.inRing = false;
+      group.running++;
       this.start(lane);
     }
   }
@@ -170,6 +188,8 @@ export class KeyedLanes {
     const org = group.org;
     lane.running = 0;
     this.running--;
+    group.running--;
+    if (group.ready.length > 0 && !group.inRing) this.enterRound(group);
     org.held -= tasks.length;
     this.total -= tasks.length;
     if (lane.tasks.length > 0) this.makeReady(lane);

@@ -180,6 +180,26 @@ describe('KeyedScheduler', () => {
     expect(ungrouped.started).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
   });
 
+  it('runs at most perGroup keys of one group at once, leaving the other handlers to other groups', async () => {
+    const userOf = (e: RecordedEvent) => (String(e.data['key']).startsWith('f') ? 'flooder' : String(e.data['key']));
+    const h = harness({ concurrency: 4, perGroup: 2 }, userOf);
+    h.write(...Array.from({ length: 6 }, (_, i) => recorded(i + 1, `f${i}`)));
+    await settled();
+    // Two of the flood run; two handlers stay free although four flood keys wait.
+    expect(h.running()).toEqual([1, 2]);
+    h.write(recorded(7, 'u1'), recorded(8, 'u2'));
+    await settled();
+    expect(h.running()).toEqual([1, 2, 7, 8]);
+    // A flood key's end frees its group's place: the next flood key takes it.
+    await h.finish(1);
+    expect(h.running()).toEqual([2, 3, 7, 8]);
+    await h.finish(7, 8);
+    expect(h.running()).toEqual([2, 3]);
+    while (h.finished.length < 8) await h.finish(...h.running());
+    expect(h.started).toEqual([1, 2, 7, 8, 3, 4, 5, 6]);
+    expect(h.scheduler.watermark).toBe(8);
+  });
+
   it('halts on a failed handler and never moves the watermark past its event', async () => {
     const h = harness({ concurrency: 2 });
     h.write(recorded(1, 'a'), recorded(2, 'b'), recorded(3, 'c'), recorded(4, 'a'));

@@ -6,6 +6,9 @@ import type { Evaluation } from '../domain/evaluation.events.js';
 import type { EvaluationRecorder } from './evaluation-recorder.js';
 import type { ItemEvaluator } from './item-evaluator.js';
 
+/** Evaluations of one data subject's items under way at once (KeyedLimits.perGroup; 64 in all). */
+export const EVALUATIONS_PER_SUBJECT = 16;
+
 /**
  * Evaluates a recorded submission against the live rules and records the outcome: prepared
  * without writing (item-evaluator.ts), then recorded (evaluation-recorder.ts). The worker's
@@ -53,6 +56,10 @@ export function evaluationReactor(evaluator: ItemEvaluator, recorder: Evaluation
       const subject = event.data['subject'];
       return typeof subject === 'string' ? subject : event.streamName;
     },
+    // And a subject's items take at most a quarter of the handlers at once: an item arriving
+    // beside a flood shares the event loop with 16 of its evaluations, not 64 (docs/benchmarks.md,
+    // "Floods and long histories": the other users' p50 in a flood 1.2–1.4 s before, 0.86–0.91 s after).
+    limits: { perGroup: EVALUATIONS_PER_SUBJECT },
     apply: evaluateOne,
   };
 }
