@@ -58,7 +58,7 @@ export function evaluationReactor(evaluator: ItemEvaluator, recorder: Evaluation
     },
     // And a subject's items take at most a quarter of the handlers at once: an item arriving
     // beside a flood shares the event loop with 16 of its evaluations, not 64 (docs/benchmarks.md,
-    // "Floods and long histories": the other users' p50 in a flood 1.2–1.4 s before, 0.86–0.91 s after).
+    // "Floods and long histories": the other users' p50 in a flood 1.14–1.35 s before, 0.91–1.03 s after).
     limits: { perGroup: EVALUATIONS_PER_SUBJECT },
     apply: evaluateOne,
   };
