@@ -80,7 +80,7 @@ describe('callback dispatcher', () => {
       await stores.close();
     });
     const requests = new DeliveryRequests(clock, aggregates, dispatcher);
-    const request = (deliveryId: string, url: string, headers: Record<string, string> = {}) => {
+    const request = (deliveryId: string, url: string, headers: Record<string, string> = {}, creator?: { id: string; typeId: string }) => {
       const delivery: DeliveryRequest = {
         deliveryId,
         kind: 'action',
@@ -89,7 +89,7 @@ describe('callback dispatcher', () => {
         appealId: null,
         item: { id: 'p1', typeId: 'post' },
         destination: { ...sealUrl(url, keyring), headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, keyring.seal(v)])) },
-        body: { item: { id: 'p1', typeId: 'post', typeName: 'Post' }, action: { id: 'remove' } },
+        body: { item: { id: 'p1', typeId: 'post', typeName: 'Post' }, action: { id: 'remove' }, ...(creator ? { creator } : {}) },
         subject: null,
       };
       return requests.request(delivery, { orgId: 'acme', correlationId: 'c', actor: 'test' });
@@ -193,6 +193,27 @@ describe('callback dispatcher', () => {
     await waitFor(async () => (await types('d-5')).includes('CallbackAttemptFailed'), 'the refused attempt');
     const [, refused] = await stores.events.readStream(deliveryStream('acme', 'd-5'));
     expect(refused!.data['error']).toMatch(/refused/);
+  });
+
+  it("lets another user's callback take the next turn at a busy receiver, before a flood's queued ones", async () => {
+    const { request, types } = await setup({ perDestinationConcurrency: 1 });
+    const held: Array<() => void> = [];
+    const hook = await started((_n, res) => held.push(() => answer(200)(res)));
+    const flooder = { id: 'flooder', typeId: 'user' };
+    // A rule's callbacks: no personal-data subject, the user named by the body's creator only.
+    for (const id of ['f1', 'f2', 'f3', 'f4']) expect(await request(id, `${hook.url}/${id}`, {}, flooder)).toBe(true);
+    await waitFor(() => hook.requests.length === 1, 'the first callback at the receiver');
+    expect(await request('o1', `${hook.url}/o1`, {}, { id: 'other', typeId: 'user' })).toBe(true);
+    while (hook.requests.length < 5) {
+      await waitFor(() => held.length > 0, 'a request held at the receiver');
+      held.shift()!();
+      await waitFor(() => held.length > 0 || hook.requests.length === 5, 'the next request');
+    }
+    held.shift()?.();
+    // Turns alternate by user: the flood's next one (its turn came first), then the other user's;
+    // as the item's turns they were (every callback its own), o1 went last.
+    expect(hook.requests.map((r) => r.url)).toEqual(['/f1', '/f2', '/o1', '/f3', '/f4']);
+    await waitFor(async () => (await types('f4')).includes('CallbackDelivered'), 'the last delivery');
   });
 
   it('keeps delivering to a healthy receiver while another hangs with all its slots taken', async () => {

@@ -219,7 +219,7 @@ export class CallbackDispatcher implements OnApplicationShutdown {
     }
     const destination = state.destination!;
     // Organizations, then users, take turns at a busy receiver (DestinationLimiter).
-    const group = state.request!.subject ?? `item:${state.request!.item.typeId}:${state.request!.item.id}`;
+    const group = receiverTurnOf(state.request!);
     const outcome = await this.limiter.run(originOf(destination.url), () => this.attempt(key, state, destination), { org: key.orgId, group });
     if (outcome === undefined) return;
     await this.record(id, key, entry, {
@@ -366,4 +366,16 @@ function originOf(url: string): string {
   } catch {
     return url;
   }
+}
+
+/**
+ * Whose turn a delivery takes at a busy receiver: the action's user, named by the body's `creator`
+ * (the user the delivery reactor keys the action by), else the personal-data subject, else the
+ * item. The subject alone is null for a rule's callback whose body carries nothing users wrote,
+ * which gave each of a flood's callbacks a turn of its own, in front of the other users'.
+ */
+export function receiverTurnOf(request: Pick<NonNullable<CallbackDeliveryState['request']>, 'body' | 'subject' | 'item'>): string {
+  const creator = (request.body as { creator?: { id?: unknown; typeId?: unknown } } | null)?.creator;
+  if (typeof creator?.id === 'string' && typeof creator.typeId === 'string') return `user:${creator.typeId}:${creator.id}`;
+  return request.subject ?? `item:${request.item.typeId}:${request.item.id}`;
 }
