@@ -43,11 +43,18 @@ export function createRootLogger(level: LogLevel): Logger {
   );
 }
 
+/**
+ * Nest's own start-up narration: a line per module initialised and per route mapped, about 180
+ * lines at `info` before "warden started", where a newcomer looked for that line. At `debug`
+ * (WARDEN_LOG_LEVEL=debug shows them).
+ */
+const NEST_START_UP_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory']);
+
 /** Nest's logger interface over pino. */
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
   log(message: unknown, context?: string): void {
-    this.write('info', message, context);
+    this.write(context !== undefined && NEST_START_UP_CONTEXTS.has(context) ? 'debug' : 'info', message, context);
   }
   error(message: unknown, trace?: string, context?: string): void {
     this.write('error', message, context, trace);
