@@ -196,7 +196,7 @@ describe('callback dispatcher', () => {
   });
 
   it("lets another user's callback take the next turn at a busy receiver, before a flood's queued ones", async () => {
-    const { request, types } = await setup({ perDestinationConcurrency: 1 });
+    const { request, types, dispatcher } = await setup({ perDestinationConcurrency: 1 });
     const held: Array<() => void> = [];
     const hook = await started((_n, res) => held.push(() => answer(200)(res)));
     const flooder = { id: 'flooder', typeId: 'user' };
@@ -204,6 +204,7 @@ describe('callback dispatcher', () => {
     for (const id of ['f1', 'f2', 'f3', 'f4']) expect(await request(id, `${hook.url}/${id}`, {}, flooder)).toBe(true);
     await waitFor(() => hook.requests.length === 1, 'the first callback at the receiver');
     expect(await request('o1', `${hook.url}/o1`, {}, { id: 'other', typeId: 'user' })).toBe(true);
+    await waitFor(() => dispatcher.waitingAt(hook.url) === 4, 'f2, f3, f4 and o1 waiting for the slot');
     while (hook.requests.length < 5) {
       await waitFor(() => held.length > 0, 'a request held at the receiver');
       held.shift()!();

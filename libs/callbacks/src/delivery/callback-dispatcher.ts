@@ -130,6 +130,11 @@ export class CallbackDispatcher implements OnApplicationShutdown {
     this.scheduleOwnRecords = false;
   }
 
+  /** Callbacks waiting for one of the slots of the receiver at `url`'s origin (DestinationLimiter). */
+  waitingAt(url: string): number {
+    return this.limiter.waiting(originOf(url));
+  }
+
   get delivering(): boolean {
     return this.started && !this.stopping;
   }
