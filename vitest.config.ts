@@ -27,6 +27,7 @@ export default defineConfig({
   resolve: {
     // Libraries import each other as `#warden/<lib>` (package.json "imports"); tests run the sources.
     alias: [
+      { find: /^#warden\/audit\/verifier$/, replacement: fileURLToPath(new URL('./libs/audit/src/verifier.ts', import.meta.url)) },
       { find: /^#warden\/([a-z-]+)$/, replacement: fileURLToPath(new URL('./libs/$1/src/index.ts', import.meta.url)) },
       { find: /^#warden\/([a-z-]+)\/contracts$/, replacement: fileURLToPath(new URL('./libs/$1/src/contracts.ts', import.meta.url)) },
       { find: /^#warden\/([a-z-]+)\/http$/, replacement: fileURLToPath(new URL('./libs/$1/src/http.ts', import.meta.url)) },

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -52,5 +52,20 @@ describe('a CLI call', () => {
     // The hook sees the application's own packages: the assertion below is not vacuous.
     expect(loaded).toEqual(expect.arrayContaining(['@nestjs/core', '@nestjs/cqrs', 'better-sqlite3']));
     expect(loaded.filter((name) => HTTP_ONLY.includes(name))).toEqual([]);
+  });
+
+  it('audit verify, an offline check of a file, loads none of the application (cli/run-offline.ts)', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'warden-verify-')), 'empty.ndjson');
+    writeFileSync(file, '{}\n');
+    const out = join(mkdtempSync(join(tmpdir(), 'warden-packages-')), 'packages.json');
+    // It fails (no export header): what it loaded on the way is the point.
+    const run = spawnSync(NODE, ['--import', HOOK, BIN, 'audit', 'verify', file, '--no-signatures'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { PATH: process.env['PATH'], HOME: process.env['HOME'], WARDEN_TEST_LOADED_PACKAGES: out },
+    });
+    expect(run.stdout).toContain('FAILED');
+    const loaded = JSON.parse(readFileSync(out, 'utf8')) as string[];
+    expect(loaded.filter((name) => name.startsWith('@nestjs/') || ['better-sqlite3', 'zod', 'rxjs'].includes(name))).toEqual([]);
   });
 });

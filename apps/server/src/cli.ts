@@ -7,5 +7,12 @@ prepareEntry();
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
 });
-const { runCli } = await import('./cli/run-cli.js');
-process.exitCode = await runCli(process.argv.slice(2));
+const argv = process.argv.slice(2);
+// A command that needs none of the application (an auditor's `audit verify`) runs without loading it.
+const { runOffline } = await import('./cli/run-offline.js');
+const offline = await runOffline(argv);
+if (offline !== undefined) process.exitCode = offline;
+else {
+  const { runCli } = await import('./cli/run-cli.js');
+  process.exitCode = await runCli(argv);
+}

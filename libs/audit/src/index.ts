@@ -1,6 +1,6 @@
 export { AuditModule } from './audit.module.js';
 export { AuditExporter, type AuditExportRequest } from './export/audit-exporter.js';
-export { verifyAuditExport, type Jwks, type VerifyProblem, type VerifyReport } from './export/audit-verifier.js';
+export * from './verifier.js';
 export type * from './export/audit-export.format.js';
 export { AUDIT_CHAIN_PROJECTION } from './chain/audit-chain.projection.js';
 export { GetItemHistoryQuery, type ItemHistoryPage } from './queries/get-item-history/get-item-history.query.js';

@@ -1,5 +1,6 @@
 import { applyCommand } from './apply-command.js';
-import { auditAnchorCommand, auditExportCommand, auditVerifyCommand } from './audit-commands.js';
+import { auditAnchorCommand, auditExportCommand } from './audit-commands.js';
+import { auditVerifyCommand } from './audit-verify-command.js';
 import {
   appealCallbackSendCommand,
   callbacksListCommand,
@@ -9,6 +10,7 @@ import {
   signingKeyRotateCommand,
 } from './callbacks-commands.js';
 import { type CliCommand, type StandaloneCommand, UsageError } from './cli-command.js';
+import { commandUsage, PROGRAM, synopsis } from './command-usage.js';
 import { bankImportCommand, hashCommand } from './hashing-commands.js';
 import { apiKeyCreateCommand, apiKeyListCommand, apiKeyRevokeCommand, apiKeyRotateCommand, orgCreateCommand } from './identity-commands.js';
 import { openApiCommand, rebuildReadModelsCommand } from './maintenance-commands.js';
@@ -16,8 +18,6 @@ import { readModelsDigestCommand, replayCommand } from './replay-commands.js';
 import { backtestCommand, retroactCommand } from './rule-run-commands.js';
 import { transparencyReportCommand, transparencyStatementsCommand, transparencySubmissionsCommand } from './transparency-commands.js';
 import { userCreateCommand, userDisableCommand, userInviteCommand, userListCommand, userSetPasswordCommand } from './user-commands.js';
-
-const PROGRAM = 'npm run warden --';
 
 const helpCommand: StandaloneCommand = {
   name: 'help',
@@ -102,17 +102,10 @@ export function usageText(): string {
   ].join('\n');
 }
 
-/** What follows a usage error of one command. */
-export function commandUsage(command: CliCommand): string {
-  return [`Usage: ${PROGRAM} ${synopsis(command)}`, `  ${command.description}`, '', `\`${PROGRAM} help\` lists every command.`].join('\n');
-}
+export { commandUsage };
 
 function describe(command: CliCommand): string {
   return `  ${synopsis(command)}\n      ${command.description}`;
-}
-
-function synopsis(command: CliCommand): string {
-  return command.usage === '' ? command.name : `${command.name} ${command.usage}`;
 }
 
 function startsWith(words: readonly string[], prefix: readonly string[]): boolean {

@@ -2,10 +2,8 @@ import 'reflect-metadata';
 import { loadConfig } from '#warden/platform';
 import { withApp } from './app-context.js';
 import { type Out, UsageError } from './cli-command.js';
+import { runReporting, stderr, stdout } from './run-command.js';
 import { commandUsage, findCommand, unknownCommandMessage, usageText } from './command-table.js';
-
-const stdout: Out = (line) => process.stdout.write(line + '\n');
-const stderr: Out = (line) => process.stderr.write(line + '\n');
 
 /**
  * Runs one CLI command; returns the process exit code: 0 done, 1 an error (one line on stderr),
@@ -17,17 +15,14 @@ export async function runCli(argv: string[], out: Out = stdout, err: Out = stder
     return 2;
   }
   const found = findCommand(argv[0] === '--help' ? ['help', ...argv.slice(1)] : argv);
-  try {
-    if (found === undefined) throw new UsageError(unknownCommandMessage(argv));
-    const { command, args } = found;
-    if ('run' in command) return await command.run(args, out);
-    return await withApp(loadConfig(), (app) => command.runInApp(args, app, out));
-  } catch (error) {
-    if (error instanceof UsageError) {
-      err(`${error.message}\n\n${found === undefined ? usageText() : commandUsage(found.command)}`);
-      return 2;
-    }
-    err(`Error: ${error instanceof Error ? error.message : String(error)}`);
-    return 1;
-  }
+  return runReporting(
+    async () => {
+      if (found === undefined) throw new UsageError(unknownCommandMessage(argv));
+      const { command, args } = found;
+      if ('run' in command) return await command.run(args, out);
+      return await withApp(loadConfig(), (app) => command.runInApp(args, app, out));
+    },
+    () => (found === undefined ? usageText() : commandUsage(found.command)),
+    err,
+  );
 }
