@@ -23,6 +23,7 @@
 // - packages.json beside the entries lists which packages each file holds
 //   (test/cli-startup.spec.ts checks what a CLI call loads with it).
 import { existsSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { ROOT } from './build-inputs.mjs';
 
@@ -104,8 +105,7 @@ const lazyBuiltins = {
       path: args.path.replace(/^node:/, ''),
       namespace: 'lazy-builtin',
     }));
-    builder.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, async ({ path }) => {
-      const { createRequire } = await import('node:module');
+    builder.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, ({ path }) => {
       const actual = createRequire(import.meta.url)(`node:${path}`);
       const skipped = new Set(LAZY_BUILTIN_GETTERS[path]);
       const exported = Object.keys(actual).filter((name) => !skipped.has(name) && /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default');

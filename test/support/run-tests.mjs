@@ -15,25 +15,23 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = join(root, 'node_modules/.bin');
 
+/** Resolves with `child`'s exit code, 1 when it could not start or was killed. */
+function exitOf(child, name) {
+  return new Promise((resolve) => {
+    child.once('error', (error) => {
+      process.stderr.write(`${name}: ${error.message}\n`);
+      resolve(1);
+    });
+    child.once('close', (code) => resolve(code ?? 1));
+  });
+}
+
 let staticReport = '';
-const staticChecks = new Promise((resolve) => {
-  const child = spawn(process.execPath, [join(root, 'test/support/static-checks.mjs'), '--background'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout.on('data', (chunk) => (staticReport += chunk));
-  child.stderr.on('data', (chunk) => (staticReport += chunk));
-  child.once('error', (error) => {
-    staticReport += `static checks: ${error.message}\n`;
-    resolve(1);
-  });
-  child.once('close', (code) => resolve(code ?? 1));
-});
-const tests = new Promise((resolve) => {
-  const child = spawn(join(bin, 'vitest'), ['run', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
-  child.once('error', (error) => {
-    process.stderr.write(`vitest: ${error.message}\n`);
-    resolve(1);
-  });
-  child.once('close', (code) => resolve(code ?? 1));
-});
+const checks = spawn(process.execPath, [join(root, 'test/support/static-checks.mjs'), '--background'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+checks.stdout.on('data', (chunk) => (staticReport += chunk));
+checks.stderr.on('data', (chunk) => (staticReport += chunk));
+const staticChecks = exitOf(checks, 'static checks');
+const tests = exitOf(spawn(join(bin, 'vitest'), ['run', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' }), 'vitest');
 
 const [testsCode, staticCode] = await Promise.all([tests, staticChecks]);
 process.stdout.write(`\n${staticReport}`);

@@ -10,7 +10,7 @@ import {
   signingKeyRotateCommand,
 } from './callbacks-commands.js';
 import { type CliCommand, type StandaloneCommand, UsageError } from './cli-command.js';
-import { commandUsage, PROGRAM, synopsis } from './command-usage.js';
+import { PROGRAM, startsWith, synopsis } from './command-usage.js';
 import { bankImportCommand, hashCommand } from './hashing-commands.js';
 import { apiKeyCreateCommand, apiKeyListCommand, apiKeyRevokeCommand, apiKeyRotateCommand, orgCreateCommand } from './identity-commands.js';
 import { openApiCommand, rebuildReadModelsCommand } from './maintenance-commands.js';
@@ -102,12 +102,6 @@ export function usageText(): string {
   ].join('\n');
 }
 
-export { commandUsage };
-
 function describe(command: CliCommand): string {
   return `  ${synopsis(command)}\n      ${command.description}`;
-}
-
-function startsWith(words: readonly string[], prefix: readonly string[]): boolean {
-  return prefix.length <= words.length && prefix.every((word, i) => words[i] === word);
 }

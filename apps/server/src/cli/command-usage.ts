@@ -11,3 +11,8 @@ export function commandUsage(command: CliCommand): string {
 export function synopsis(command: CliCommand): string {
   return command.usage === '' ? command.name : `${command.name} ${command.usage}`;
 }
+
+/** Whether `words` begin with `prefix` (a command's name, split into its words). */
+export function startsWith(words: readonly string[], prefix: readonly string[]): boolean {
+  return prefix.length <= words.length && prefix.every((word, i) => words[i] === word);
+}

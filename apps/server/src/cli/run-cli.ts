@@ -3,7 +3,8 @@ import { loadConfig } from '#warden/platform';
 import { withApp } from './app-context.js';
 import { type Out, UsageError } from './cli-command.js';
 import { runReporting, stderr, stdout } from './run-command.js';
-import { commandUsage, findCommand, unknownCommandMessage, usageText } from './command-table.js';
+import { findCommand, unknownCommandMessage, usageText } from './command-table.js';
+import { commandUsage } from './command-usage.js';
 
 /**
  * Runs one CLI command; returns the process exit code: 0 done, 1 an error (one line on stderr),

@@ -1,6 +1,6 @@
 import { auditVerifyCommand } from './audit-verify-command.js';
 import type { Out } from './cli-command.js';
-import { commandUsage } from './command-usage.js';
+import { commandUsage, startsWith } from './command-usage.js';
 import { runReporting, stderr, stdout } from './run-command.js';
 
 /**
@@ -12,7 +12,7 @@ export const OFFLINE_COMMANDS = [auditVerifyCommand];
 
 /** Runs `argv` if it names an offline command (as run-cli's table would find it); otherwise undefined. */
 export async function runOffline(argv: string[], out: Out = stdout, err: Out = stderr): Promise<number | undefined> {
-  const command = OFFLINE_COMMANDS.find((c) => c.name.split(' ').every((word, i) => argv[i] === word));
+  const command = OFFLINE_COMMANDS.find((c) => startsWith(argv, c.name.split(' ')));
   if (command === undefined) return undefined;
   const args = argv.slice(command.name.split(' ').length);
   return runReporting(

@@ -381,6 +381,11 @@ function originOf(url: string): string {
  */
 export function receiverTurnOf(request: Pick<NonNullable<CallbackDeliveryState['request']>, 'body' | 'subject' | 'item'>): string {
   const creator = (request.body as { creator?: { id?: unknown; typeId?: unknown } } | null)?.creator;
-  if (typeof creator?.id === 'string' && typeof creator.typeId === 'string') return `user:${creator.typeId}:${creator.id}`;
-  return request.subject ?? `item:${request.item.typeId}:${request.item.id}`;
+  if (typeof creator?.id === 'string' && typeof creator.typeId === 'string') return actionUserKey({ id: creator.id, typeId: creator.typeId }, request.item);
+  return request.subject ?? actionUserKey(undefined, request.item);
+}
+
+/** An action's user (its item's creator), else the item itself: the delivery reactor's key and the receiver's turn. */
+export function actionUserKey(creator: { id: string; typeId: string } | null | undefined, item: { id: string; typeId: string }): string {
+  return creator ? `user:${creator.typeId}:${creator.id}` : `item:${item.typeId}:${item.id}`;
 }

@@ -8,7 +8,7 @@ import { type ActionCallbackTrigger, buildActionCallbackBody } from '../domain/a
 import type { ActionCallbackData, ActionCallbackRequested, DecisionActionCallback } from '../domain/action-callback.events.js';
 import type { JsonBody } from '../domain/callback-body.model.js';
 import type { CallbackDestination, CallbackTriggerKind } from '../domain/callback-delivery.events.js';
-import type { CallbackDispatcher } from './callback-dispatcher.js';
+import { actionUserKey, type CallbackDispatcher } from './callback-dispatcher.js';
 import type { DeliveryRequests } from './delivery-requests.js';
 
 export const DELIVERY_REACTOR = 'callbacks-delivery';
@@ -52,7 +52,7 @@ export function deliveryOrderingKey(event: RecordedEvent): string {
   const published = recordedAs<ActionCallbackRequested>(event, 'ActionCallbackRequested');
   if (!published) return orderingKey(event, event.streamName);
   const { creator, item } = published.data;
-  return orderingKey(event, creator ? `user:${creator.typeId}:${creator.id}` : `item:${item.typeId}:${item.id}`);
+  return orderingKey(event, actionUserKey(creator, item));
 }
 
 /**
