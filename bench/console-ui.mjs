@@ -2,7 +2,7 @@
 // to the first screen (sign-in form; the queues of a signed-in moderator), and job-to-job time: a
 // decision taken by keyboard until the next job is on screen, through claim, job view and render.
 // Usage: node bench/console-ui.mjs [jobs, default 60]
-// Needs Debian's Chromium (/usr/bin/chromium, or WARDEN_CHROMIUM), as the browser tests do.
+// Needs Debian's Chromium headless shell (/usr/bin/chromium-headless-shell, or WARDEN_CHROMIUM), as the browser tests do.
 /* global document -- page.waitForFunction's callback runs in the browser */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -72,7 +72,7 @@ cli(['user', 'set-password', '--org', 'bench', '--email', 'mod@bench.example'], 
 
 const servers = serverRoles(env);
 const browser = await chromium.launch({
-  executablePath: process.env.WARDEN_CHROMIUM ?? '/usr/bin/chromium',
+  executablePath: process.env.WARDEN_CHROMIUM ?? '/usr/bin/chromium-headless-shell',
   args: [
     '--no-sandbox',
     '--disable-gpu',

@@ -5,11 +5,14 @@ import { type Browser, type BrowserContext, chromium, type Locator, type Page } 
 import { expect } from 'vitest';
 
 /**
- * A real Chromium for the console's browser tests: Debian's package (`apt-get install chromium`,
- * done by `npm test`'s pretest step on a fresh machine), never a browser download.
- * WARDEN_CHROMIUM points elsewhere if a machine keeps it in another place.
+ * A real Chromium for the console's browser tests: Debian's package of its headless shell
+ * (`apt-get install chromium-headless-shell`, done by `npm test`'s pretest step on a fresh
+ * machine), never a browser download. The same engine as the full browser (Blink, V8) without the
+ * browser's own window layer, which headless tests never show: the browser tests took a third
+ * less CPU in it (docs/testing.md, "What the suite costs"). WARDEN_CHROMIUM names another binary
+ * (`/usr/bin/chromium`, the full browser, works too).
  */
-export const CHROMIUM = process.env['WARDEN_CHROMIUM'] ?? '/usr/bin/chromium';
+export const CHROMIUM = process.env['WARDEN_CHROMIUM'] ?? '/usr/bin/chromium-headless-shell';
 
 /** The screenshots that docs/console.md shows, taken by the browser tests. */
 export const SCREENSHOTS = join(import.meta.dirname, '../../docs/console');
@@ -22,7 +25,9 @@ export const WRITE_SCREENSHOTS = process.env['WARDEN_SCREENSHOTS'] === 'write';
 
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`No Chromium at ${CHROMIUM}: run \`apt-get install chromium\` (npm test's pretest step does it as root) or set WARDEN_CHROMIUM`);
+    throw new Error(
+      `No Chromium at ${CHROMIUM}: run \`apt-get install chromium-headless-shell\` (npm test's pretest step does it as root) or set WARDEN_CHROMIUM`,
+    );
   }
   return chromium.launch({
     executablePath: CHROMIUM,
