@@ -29,6 +29,23 @@ describe('foundation, end to end against a running server', () => {
     expect((await get('/api/v1/organization/', { 'X-Api-Key': fresh })).status).toBe(200);
   });
 
+  it('creates an organization and its first key in one CLI call (org create --with-key), and no key without the flag', async () => {
+    const created = await runCli(['org', 'create', '--id', 'umbrella', '--name', 'Umbrella', '--with-key'], env);
+    expect(created.code).toBe(0);
+    const lines = created.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe('Created organization umbrella (Umbrella)');
+    expect(lines).toHaveLength(3);
+    const res = await get('/api/v1/organization', { 'X-API-KEY': lastLine(created.stdout) });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ id: 'umbrella', name: 'Umbrella' });
+    expect((await runCli(['api-key', 'list', '--org', 'umbrella'], env)).stdout.trimEnd().split('\n')).toHaveLength(2);
+
+    const plain = await runCli(['org', 'create', '--id', 'hooli', '--name', 'Hooli'], env);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout.trimEnd()).toBe('Created organization hooli (Hooli)');
+    expect((await runCli(['api-key', 'list', '--org', 'hooli'], env)).stdout.trimEnd().split('\n')).toHaveLength(1);
+  });
+
   it('answers 401 with the section 7 body for a missing or unknown key', async () => {
     await expectErrorBody(await get('/api/v1/organization'), 401, '/errors/unauthorized');
     await expectErrorBody(await get('/api/v1/organization', { 'X-API-KEY': 'wdn_nope' }), 401, '/errors/unauthorized');

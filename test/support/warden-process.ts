@@ -130,11 +130,11 @@ function runNode(script: string, args: string[], env: NodeJS.ProcessEnv, input?:
   });
 }
 
-/** Creates an organization and a key through the CLI; returns the key (last stdout line). */
+/** Creates an organization and its first key through the CLI, in one call; returns the key (last stdout line). */
 export async function createOrgWithKey(env: NodeJS.ProcessEnv, orgId: string): Promise<string> {
-  const org = await runCli(['org', 'create', '--id', orgId, '--name', `Org ${orgId}`], env);
+  const org = await runCli(['org', 'create', '--id', orgId, '--name', `Org ${orgId}`, '--with-key'], env);
   if (org.code !== 0) throw new Error(`org create failed: ${org.stderr}`);
-  return createKey(env, orgId);
+  return lastLine(org.stdout);
 }
 
 export async function createKey(env: NodeJS.ProcessEnv, orgId: string, extra: string[] = []): Promise<string> {

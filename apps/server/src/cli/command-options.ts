@@ -11,7 +11,7 @@ export function parseCommandArgs<T extends ParseArgsOptionsConfig>(args: string[
 }
 
 /** The options the organization, API key, bank and rule commands share (each reads its own). */
-const SHARED_OPTIONS = {
+export const SHARED_OPTIONS = {
   id: { type: 'string' },
   name: { type: 'string' },
   org: { type: 'string' },
