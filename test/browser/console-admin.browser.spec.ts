@@ -268,11 +268,11 @@ describe('the review console: manager and admin pages (browser)', () => {
     await field.fill('900');
     await form.getByRole('button', { name: 'Save queue' }).click();
     await page.getByText('Queue Spam reports saved.').waitFor();
-    const row = await page
-      .getByRole('row', { name: /Spam reports/ })
-      .getByRole('cell')
-      .allTextContents();
-    expect(row.slice(0, 2)).toEqual(['Priority', '900 s']);
+    // The notice comes with a reload of the list, which answers a moment later: until then the
+    // table shows what it showed before the edit.
+    const cells = page.getByRole('row', { name: /Spam reports/ }).getByRole('cell');
+    await waitFor(async () => (await cells.nth(1).textContent()) === '900 s' || undefined, 'the list reloaded with the new lock timeout');
+    expect((await cells.allTextContents()).slice(0, 2)).toEqual(['Priority', '900 s']);
     // The default queue is still the default: an edit sends the whole definition back.
     expect(
       await page
