@@ -19,7 +19,8 @@
 // - Every file lands in the one folder, three levels under dist/ like dist/apps/server/src, so
 //   the sources' paths relative to `import.meta.url` (the console in dist/console, package.json)
 //   hold for both.
-// - Names are kept (`keepNames`): Nest and the event store read class names.
+// - Names are kept (`keepNames`): Nest and the event store read class names. esbuild's helper
+//   for it is made cheap where it has nothing to do (cheapNames below).
 // - packages.json beside the entries lists which packages each file holds
 //   (test/cli-startup.spec.ts checks what a CLI call loads with it).
 import { existsSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
@@ -166,6 +167,7 @@ export async function bundleServer() {
     // A property of a module that the module does not export (a getter lazyBuiltins leaves out).
     logOverride: { 'import-is-undefined': 'error' },
   });
+  cheapNames(Object.keys(result.metafile.outputs).filter((file) => file.endsWith('.js')));
   const held = {};
   for (const [file, output] of Object.entries(result.metafile.outputs)) {
     if (!file.endsWith('.js')) continue;
@@ -177,4 +179,30 @@ export async function bundleServer() {
     held[relative(BUNDLE_DIR, join(ROOT, file))] = [...names].sort();
   }
   writeFileSync(join(BUNDLE_DIR, 'packages.json'), JSON.stringify(held, null, 1) + '\n');
+}
+
+/** esbuild's helper for `keepNames`, as it emits it. */
+const NAME_HELPER = 'var __name = (target, value) => __defProp(target, "name", { value, configurable: true });';
+/**
+ * The same, leaving alone a function that already bears the name (a declaration: `function next()`
+ * inside Fastify's hook runner or rxjs's operators gets `__name(next, "next")` on every call) and
+ * an arrow function (no `prototype`: not a class, and nothing reads an arrow's name). Defining
+ * `name` on a function changes its shape: on those hot paths it cost a tenth of an API process's
+ * CPU, half of it in garbage collection (docs/benchmarks.md, "Single-item submissions under load").
+ * Classes, whose names Nest and the event store read, are still named.
+ */
+const CHEAP_NAME_HELPER =
+  'var __name = (target, value) => target.name === value || !("prototype" in target) ? target : __defProp(target, "name", { value, configurable: true });';
+
+/** Replaces the helper in the one chunk that defines it; fails the build if esbuild emits it otherwise. */
+function cheapNames(files) {
+  let replaced = 0;
+  for (const file of files) {
+    const path = join(ROOT, file);
+    const text = readFileSync(path, 'utf8');
+    if (!text.includes(NAME_HELPER)) continue;
+    writeFileSync(path, text.replace(NAME_HELPER, CHEAP_NAME_HELPER));
+    replaced++;
+  }
+  if (replaced === 0) throw new Error(`bundle: esbuild's keepNames helper changed; update NAME_HELPER in ${relative(ROOT, import.meta.filename)}`);
 }
