@@ -7,6 +7,8 @@ import type { NewEvent, RecordedEvent } from '#warden/kernel';
  */
 export class CountingEventStore extends EventStoreDecorator {
   eventsRead = 0;
+  /** Stream reads made, whatever they handed back (a read of a new stream hands back nothing and still costs a query). */
+  streamReads = 0;
   appends = 0;
   /** Events handed back by reads of the whole log (readAll), apart from stream reads. */
   logEventsRead = 0;
@@ -19,6 +21,7 @@ export class CountingEventStore extends EventStoreDecorator {
 
   override async readStream(streamName: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {
     const events = await super.readStream(streamName, options);
+    this.streamReads += 1;
     this.eventsRead += events.length;
     return events;
   }
@@ -42,6 +45,7 @@ export class CountingEventStore extends EventStoreDecorator {
   /** Counts from zero again. */
   reset(): void {
     this.eventsRead = 0;
+    this.streamReads = 0;
     this.appends = 0;
     this.logEventsRead = 0;
     this.logPositionsRead = [];

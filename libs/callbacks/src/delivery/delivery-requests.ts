@@ -33,6 +33,8 @@ export class DeliveryRequests {
       callbackDeliveryDecider,
       { type: 'RequestDelivery', request: { ...request, requestedAt: now, nextAttemptAt: now } },
       context,
+      // One stream per delivery, requested once (a redelivered request finds it and appends nothing).
+      { newStream: true },
     );
     if (events.length === 0) {
       this.dispatcher.scheduleRecorded(key, now);

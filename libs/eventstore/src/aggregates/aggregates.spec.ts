@@ -99,6 +99,46 @@ describe('Aggregates: the one write path', () => {
     expect(events.eventsRead).toBe(1);
   });
 
+  it('decides on the cached state without reading the stream: the append checks it', async () => {
+    const { events, make } = setUp();
+    const aggregates = make();
+    await aggregates.handle('tally-o', plainTally, add('k1'), context);
+    events.reset();
+    const handled = await aggregates.handle('tally-o', plainTally, add('k2'), context);
+    expect(handled.state.total).toBe(2);
+    expect(events.streamReads).toBe(0);
+    expect(events.appends).toBe(1);
+  });
+
+  it("decides again on the stream as read when the cached state's decision appends nothing", async () => {
+    const { events, make } = setUp();
+    const here = make();
+    const there = make();
+    await here.handle('tally-p', plainTally, add('k1'), context);
+    await there.handle('tally-p', plainTally, add('k2'), context);
+    events.reset();
+    // On the cached state (last key k1) adding k1 again is a no-op; on the stream (last key k2) it is not.
+    const handled = await here.handle('tally-p', plainTally, add('k1'), context);
+    expect(handled.events).toHaveLength(1);
+    expect(handled.state.total).toBe(3);
+    expect(events.streamReads).toBe(1);
+    expect((await stores.events.readStream('tally-p')).map((e) => e.data['key'])).toEqual(['k1', 'k2', 'k1']);
+  });
+
+  it('decides a command on a stream expected to be new without reading it, and again on the stream when it exists', async () => {
+    const { events, make } = setUp();
+    const aggregates = make();
+    const fresh = await aggregates.handle('tally-q', plainTally, add('k1'), context, { newStream: true });
+    expect(fresh.revision).toBe(0);
+    expect(events.streamReads).toBe(0);
+    await fill(events, 'tally-r', 3);
+    // Another process's stream of three events: the append on the initial state fails, the stream is read.
+    const existing = await make().handle('tally-r', plainTally, add('k1'), context, { newStream: true, retries: 0 });
+    expect(existing.state.total).toBe(4);
+    expect(existing.revision).toBe(3);
+    expect(events.streamReads).toBe(1);
+  });
+
   it("decides a stream's waiting commands together and appends them at once", async () => {
     const { events, make } = setUp();
     const aggregates = make();

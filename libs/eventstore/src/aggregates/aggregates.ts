@@ -32,6 +32,12 @@ export interface HandleOptions {
    * its author never saw. Decided alone.
    */
   readonly expectedRevision?: number;
+  /**
+   * The stream most likely does not exist yet (a new delivery, a new item version's evaluation):
+   * the first decision is made on the initial state without reading the stream (one read fewer per
+   * command). Safe either way: an existing stream fails the append, which reads and decides again.
+   */
+  readonly newStream?: boolean;
 }
 
 export interface Handled<Event, State = unknown> {
@@ -91,6 +97,11 @@ type Decided =
  * length:
  * - states are cached per stream (AggregateCache) and snapshotted every N events (SnapshotStore),
  *   so a command reads only the events after the cached or snapshotted revision, one forward read;
+ * - and a command is first decided on the cached state without that read: the append's expected
+ *   revision catches an event appended meanwhile by another process (then the stream is read
+ *   forward and the command decided again, as after any conflict), and a decision that appends
+ *   nothing (a refusal, a no-op) is made again on the stream as read, since only an append checks
+ *   that the state it was made on is current;
  * - commands of one stream in this process are queued, and those waiting are decided one after the
  *   other on the evolving state and appended together: a burst on one stream (one user's strikes,
  *   a rule's daily cap) costs one append per group instead of a lost race and a re-read per command.
@@ -202,16 +213,31 @@ export class Aggregates {
     const retries = Math.max(...group.map((j) => j.options.retries ?? DEFAULT_RETRIES));
     const expectedRevision = group[0]!.options.expectedRevision;
     const folding = group[0]!.decider;
+    // The first decision is made without reading the stream when its state is at hand (unverified).
+    let unread = expectedRevision === undefined ? this.unreadState(streamName, folding, group) : undefined;
     for (let attempt = 0; ; attempt++) {
       let current: CachedAggregate;
       let decided: Decided[];
+      const unverified = unread !== undefined;
       try {
-        current = await this.current(streamName, folding);
+        current = unread ?? (await this.current(streamName, folding));
+        unread = undefined;
         if (expectedRevision !== undefined && current.revision !== expectedRevision) throw conflictOn(streamName);
         decided = this.decideAll(await withInputs(group, current.state), current);
       } catch (error) {
+        // A refusal on an unread state may be the stale state's: decided again on the stream as read.
+        if (unverified) {
+          attempt--;
+          continue;
+        }
         rejectAll(group, error);
         return rest();
+      }
+      // Only an append checks the state it was decided on: a decision to append nothing, or that
+      // refuses a command, is made again on the stream as read.
+      if (unverified && decided.some((d) => !('stamped' in d) || d.stamped.length === 0)) {
+        attempt--;
+        continue;
       }
       if (decided.length < group.length) group = group.slice(0, decided.length);
       const toAppend = decided.flatMap((d) => ('stamped' in d ? d.stamped : []));
@@ -222,11 +248,19 @@ export class Aggregates {
       const expected: ExpectedRevision = current.revision < 0 ? 'no_stream' : current.revision;
       try {
         const result = await this.append(streamName, toAppend, expected, group[0]!.options.eventsPerAppend);
+        // The log held these events already (a re-run), elsewhere than after the unread state:
+        // the states decided on it are not the stream's, so the commands are decided again on it.
+        if (unverified && result.nextRevision !== current.revision + toAppend.length) {
+          attempt--;
+          continue;
+        }
         settle(decided, result);
         this.remember(streamName, folding, current, decided, result, toAppend.length);
         return rest();
       } catch (error) {
         if (error instanceof WrongExpectedRevisionError) {
+          // The unread state was behind the stream: not a lost race, read forward and decide again.
+          if (unverified) attempt--;
           if (attempt < retries) continue;
           rejectAll(group, conflictOn(streamName));
           return rest();
@@ -313,6 +347,17 @@ export class Aggregates {
     const last = [...decided].reverse().find((d): d is Extract<Decided, { state: unknown }> => 'state' in d);
     const entry = { state: last ? last.state : before.state, revision: result.nextRevision, snapshotRevision: before.snapshotRevision };
     this.cache.set(key, this.maybeSnapshot(streamName, folding, entry), this.holdsPersonalData(folding));
+  }
+
+  /**
+   * The state a group may be decided on without reading the stream: the cached one, or the initial
+   * one for a command that expects a new stream (`newStream`). Undefined: read it (`current`).
+   */
+  private unreadState(streamName: string, folding: Folding<unknown, DomainEvent<string, object>>, group: readonly Job[]): CachedAggregate | undefined {
+    const cached = this.cache.get(this.cacheKey(streamName, folding));
+    if (cached) return cached;
+    if (group.every((job) => job.options.newStream)) return { state: folding.initialState, revision: -1, snapshotRevision: -1 };
+    return undefined;
   }
 
   /** The stream's state: cached or snapshotted, then the events after it read and folded. */

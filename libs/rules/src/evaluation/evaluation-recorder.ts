@@ -59,6 +59,8 @@ export class EvaluationRecorder {
     };
     const { events } = await this.aggregates.handle(stream, itemEvaluationDecider, command, context, {
       eventIds: (_e, i) => evaluationEventId(stream, i),
+      // One stream per item version: evaluated once, so almost always new.
+      newStream: true,
     });
     if (events.length > 0) return { evaluation, recordedNow: true };
     return { evaluation: (await readRecordedEvaluation(this.events, stream)) ?? evaluation, recordedNow: false };
