@@ -4,7 +4,7 @@ import { Keyring } from '#warden/storage';
 import type { CheckpointMove, Filter, FindOptions, Write } from '#warden/readstore';
 import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
 import { CATALOG_PROJECTION } from '../projections/catalog.projection.js';
-import { CATALOG_ENTITIES, type CatalogEntityDoc, entityDocId } from '../projections/catalog.read-model.js';
+import { CATALOG_ENTITIES, CATALOG_SETTINGS, type CatalogEntityDoc, entityDocId, settingsDocId } from '../projections/catalog.read-model.js';
 import { CatalogReader } from './catalog-reader.js';
 
 const itemType = (id: string, fields: string[]): CatalogEntityDoc<'itemType'> =>
@@ -28,6 +28,7 @@ describe('CatalogReader', () => {
     stores = sqliteStores();
     const store = stores.readStore;
     let finds = 0;
+    let gets = 0;
     let checkpointReads = 0;
     let checkpoint = 0;
     /** The projection host's count of catalog batches this process committed (1: caught up once since start). */
@@ -37,6 +38,10 @@ describe('CatalogReader', () => {
       find: (collection: string, filter?: Filter, options?: FindOptions) => {
         finds++;
         return store.find(collection, filter, options);
+      },
+      get: (collection: string, id: string) => {
+        gets++;
+        return store.get(collection, id);
       },
       checkpoint: (projection: string) => {
         checkpointReads++;
@@ -66,6 +71,7 @@ describe('CatalogReader', () => {
     return {
       reader: new CatalogReader(counting, new Keyring([randomBytes(32)]), host),
       finds: () => finds,
+      gets: () => gets,
       checkpointReads: () => checkpointReads,
       caughtUpHere: () => localProgress++,
       catchUps: () => catchUps,
@@ -139,6 +145,27 @@ describe('CatalogReader', () => {
       ['post', ['text', 'title']],
     ]);
     expect(finds()).toBe(2);
+  });
+
+  it('answers a settings section from memory until the catalog projection commits again', async () => {
+    const { reader, gets, project } = setUp();
+    const strikes = (windowDays: number) => ({
+      op: 'put' as const,
+      collection: CATALOG_SETTINGS,
+      id: settingsDocId('acme', 'strikes'),
+      doc: { value: { windowDays, thresholds: [] } } as never,
+    });
+    await project([strikes(30)]);
+    for (let i = 0; i < 5; i++) expect((await reader.settings('acme', 'strikes'))?.windowDays).toBe(30);
+    expect(await reader.settings('acme', 'appeals')).toBeUndefined();
+    expect(await reader.settings('acme', 'appeals')).toBeUndefined();
+    expect(gets()).toBe(2);
+    const shared = await reader.settings('acme', 'strikes');
+    expect(() => ((shared as { windowDays: number }).windowDays = 1)).toThrow(TypeError);
+
+    await project([strikes(7)]);
+    expect((await reader.settings('acme', 'strikes'))?.windowDays).toBe(7);
+    expect(gets()).toBe(3);
   });
 
   it('keeps organizations and kinds apart, and hands out documents no caller can change', async () => {

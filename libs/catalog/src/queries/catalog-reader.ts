@@ -26,8 +26,8 @@ const CACHE_MAX = 10_000;
  */
 @Injectable()
 export class CatalogReader {
-  /** Live entities read at `checkpoint`, the catalog projection's stored checkpoint. */
-  private readonly cache = new Map<string, Promise<ReadonlyArray<CatalogEntityDoc>>>();
+  /** Live entities and settings sections read at `checkpoint`, the catalog projection's stored checkpoint. */
+  private readonly cache = new Map<string, Promise<unknown>>();
   private cachedAt: number | undefined;
   /** The checkpoint as read in this turn of the event loop (see catalogCheckpoint). */
   private checkpointRead: { readonly value: Promise<number>; readonly localProgress: number } | undefined;
@@ -56,6 +56,18 @@ export class CatalogReader {
   }
 
   private async read<K extends EntityKind>(orgId: string, kind: K, withArchived: boolean): Promise<Array<CatalogEntityDoc<K>>> {
+    const docs = await this.cached(`${kind}\u0000${orgId}\u0000${withArchived ? 'ever' : 'live'}`, () =>
+      this.readStore
+        .find<CatalogEntityDoc<K>>(CATALOG_ENTITIES, withArchived ? { orgId, kind } : { orgId, kind, archived: false }, {
+          sort: [{ field: 'id', direction: 'asc' }],
+        })
+        .then((found) => found.map((d) => deepFreeze({ ...d, entity: this.withSealedCallback(d.entity) }))),
+    );
+    return docs.slice();
+  }
+
+  /** What `load` reads, kept while the catalog projection's checkpoint stays where it was read. */
+  private async cached<T>(key: string, load: () => Promise<T>): Promise<T> {
     // The projections start after the server listens (docs/operations.md, "Start-up"): until this
     // process has caught the catalog up once, the read model may lag the log by a whole backlog
     // (a restored log, a restart after a crash), and every answer depends on the catalog.
@@ -65,18 +77,14 @@ export class CatalogReader {
       this.cache.clear();
       this.cachedAt = checkpoint;
     }
-    const key = `${kind}\u0000${orgId}\u0000${withArchived ? 'ever' : 'live'}`;
-    let docs = this.cache.get(key);
-    if (!docs) {
-      docs = this.readStore
-        .find<CatalogEntityDoc<K>>(CATALOG_ENTITIES, withArchived ? { orgId, kind } : { orgId, kind, archived: false }, {
-          sort: [{ field: 'id', direction: 'asc' }],
-        })
-        .then((found) => found.map((d) => deepFreeze({ ...d, entity: this.withSealedCallback(d.entity) })));
-      this.cache.set(key, docs);
-      docs.catch(() => this.cache.get(key) === docs && this.cache.delete(key));
+    let value = this.cache.get(key) as Promise<T> | undefined;
+    if (!value) {
+      const loading = load();
+      value = loading;
+      this.cache.set(key, loading);
+      loading.catch(() => this.cache.get(key) === loading && this.cache.delete(key));
     }
-    return (await docs).slice() as Array<CatalogEntityDoc<K>>;
+    return value;
   }
 
   /**
@@ -109,11 +117,15 @@ export class CatalogReader {
 
   /** An organization's settings section as last applied (secrets sealed); undefined if never set. */
   async settings<S extends keyof CatalogSettings>(orgId: string, section: S): Promise<CatalogSettings[S] | undefined> {
-    const value = (await this.readStore.get<{ value: CatalogSettings[S] }>(CATALOG_SETTINGS, settingsDocId(orgId, section)))?.value;
-    if (value === undefined) return undefined;
-    // A read model built by an earlier release keeps org settings as they were recorded then.
-    if (section === 'settings') return withOrgSettingsDefaults(value as OrgSettings) as CatalogSettings[S];
-    return this.withSealedCallback(value);
+    // Asked for by every strike applied and every delivery (the strikes section): cached as the
+    // entities are, frozen, shared by the callers.
+    return this.cached(`settings\u0000${orgId}\u0000${section}`, async () => {
+      const value = (await this.readStore.get<{ value: CatalogSettings[S] }>(CATALOG_SETTINGS, settingsDocId(orgId, section)))?.value;
+      if (value === undefined) return undefined;
+      // A read model built by an earlier release keeps org settings as they were recorded then.
+      if (section === 'settings') return deepFreeze(withOrgSettingsDefaults(value as OrgSettings) as CatalogSettings[S]);
+      return deepFreeze(this.withSealedCallback(value));
+    });
   }
 
   /**
