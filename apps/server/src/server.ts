@@ -25,7 +25,7 @@ export async function runServer(): Promise<void> {
   const logger = createRootLogger(config.logLevel);
   let storage;
   try {
-    storage = await openStorage(config);
+    storage = await openStorage({ ...config, backgroundCheckpoints: true });
   } catch (error) {
     process.stderr.write(`Cannot start: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);

@@ -19,6 +19,8 @@ import {
   UpcastingEventStore,
 } from '#warden/eventstore';
 import { UpcasterRegistry } from '#warden/kernel';
+import { Logger } from '@nestjs/common';
+import { FALLBACK_AUTOCHECKPOINT_PAGES, WalCheckpointer } from '#warden/sqlite';
 import { secureDataDir } from './data-directory.js';
 import { ReadOnlyEventStore } from './read-only-event-store.js';
 import {
@@ -80,6 +82,11 @@ export async function openStorage(
   config: Pick<WardenConfig, 'dataDir' | 'eventStoreUrl' | 'mongoUrl' | 'sqliteSync' | 'secretKey' | 'secretKeyFile'> & {
     readonly readOnly?: boolean;
     readonly mongoConnectTimeoutMs?: number;
+    /**
+     * The embedded files' WAL checkpoints on a thread of their own instead of inside commits
+     * (WalCheckpointer): for a server, whose event loop serves requests; a CLI call writes little.
+     */
+    readonly backgroundCheckpoints?: boolean;
   },
   personalData = new PersonalDataPolicy(),
   upcasters = new UpcasterRegistry(),
@@ -92,7 +99,10 @@ export async function openStorage(
   });
   const sqliteConnections: SqliteDatabase[] = [];
   const sqlite = (sync: 'full' | 'normal', file = SQLITE_FILE_NAME) => {
-    const db = openSqlite(join(config.dataDir, file), { synchronous: sync });
+    const db = openSqlite(join(config.dataDir, file), {
+      synchronous: sync,
+      ...(config.backgroundCheckpoints ? { walAutocheckpointPages: FALLBACK_AUTOCHECKPOINT_PAGES } : {}),
+    });
     sqliteConnections.push(db);
     return db;
   };
@@ -133,6 +143,12 @@ export async function openStorage(
     // Like the leases, no sync of their own: the next synced commit of the log makes them durable
     // too, and a record lost with the machine's power only lets one retry run again.
     const idempotency: IdempotencyStore = mongo ? await MongoIdempotencyStore.open(mongo) : new SqliteIdempotencyStore(sqlite('normal'));
+    if (config.backgroundCheckpoints && sqliteConnections.length > 0) {
+      const logger = new Logger('storage');
+      const files = [...new Set(sqliteConnections.map((db) => db.name))];
+      const checkpointer = new WalCheckpointer(files, (message) => logger.error({ msg: 'WAL checkpoint failed', error: message }));
+      closers.push(() => checkpointer.close());
+    }
     // Before their connections close: they finish the writes still queued behind another process's lock.
     closers.push(
       () => readStore.close(),
