@@ -1,5 +1,6 @@
 import type { QueryBus } from '@nestjs/cqrs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CountingEventStore } from '../../../../test/support/counting-event-store.js';
 import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
 import { type ActionDefinition, GetCatalogSettingsQuery, GetEverEntitiesQuery, GetLiveEntitiesQuery, type PolicyDefinition } from '#warden/catalog';
 import { itemStream } from '#warden/ingestion';
@@ -71,9 +72,9 @@ describe('strike applier: the strike window with an injected clock', () => {
   function world() {
     stores = sqliteStores();
     const clock = new FixedClock(T0);
-    const aggregates = new AggregateStore(stores.events, clock, randomIds);
-    const applier = new StrikeApplier(catalog, aggregates, stores.events, clock);
-    const { events } = stores;
+    const events = new CountingEventStore(stores.events);
+    const aggregates = new AggregateStore(events, clock, randomIds);
+    const applier = new StrikeApplier(catalog, aggregates, events, clock);
     /** A rule's remove on post `itemId` of u1, published now (by the clock), as the rules engine records it. */
     const publish = async (itemId: string): Promise<RecordedEvent> => {
       const stream = `item_evaluation-acme:post:${itemId}:0`;
@@ -102,7 +103,7 @@ describe('strike applier: the strike window with an injected clock', () => {
       return recorded!;
     };
     const userLog = async () => events.readStream(userStrikesStream('acme', u1)!);
-    return { clock, applier, publish, userLog };
+    return { clock, applier, publish, userLog, events };
   }
 
   it('drops strikes older than windowDays from the count, so a threshold is crossed only by strikes within the window', async () => {
@@ -149,6 +150,17 @@ describe('strike applier: the strike window with an injected clock', () => {
     expect(await applier.countAfter(published)).toBe(1);
     expect(await applier.countAfter(published)).toBe(1);
     expect(await userLog()).toHaveLength(1);
+  });
+
+  it("answers the count of an action the strikes reactor applied from the user's state: one read, not the user's item", async () => {
+    const { applier, publish, events } = world();
+    const published = await publish('p1');
+    await applier.apply(published);
+    events.reset();
+    expect(await applier.countAfter(published)).toBe(1);
+    // The user's strikes read forward once (nothing new); the user's item is not read, nothing is decided.
+    expect(events.streamReads).toBe(1);
+    expect(events.appends).toBe(0);
   });
 });
 

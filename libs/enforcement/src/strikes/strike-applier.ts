@@ -98,6 +98,12 @@ export class StrikeApplier {
     );
     const windowDays = settings?.windowDays ?? null;
     if (strikes <= 0) return async () => (answer ? this.liveCount(orgId, application.user, windowDays) : null);
+    // The delivery asks for the count mostly after the strikes reactor applied the strikes: then
+    // the state answers, with no read of the user's item and no command decided for nothing.
+    if (answer) {
+      const applied = (await this.aggregates.state(application.stream, userStrikesDecider)).applications.get(application.key);
+      if (applied) return async () => applied.countAfter;
+    }
     const user = await this.userItem(orgId, application.user);
     return async () => {
       const handled = await this.aggregates.handle(
