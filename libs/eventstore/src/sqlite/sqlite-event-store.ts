@@ -15,8 +15,6 @@ import { SqliteGroupCommit, WalSync } from '#warden/sqlite';
 import { LogNotifier } from './log-notifier.js';
 import { LogTail } from './log-tail.js';
 
-type LightRow = Pick<Row, 'position' | 'stream' | 'revision' | 'id' | 'type'>;
-
 interface Row {
   position: number;
   stream: string;
@@ -102,9 +100,11 @@ export class SqliteEventStore implements EventStore {
       findById: db.prepare<[string], { stream: string; revision: number; position: number }>('SELECT stream, revision, position FROM events WHERE id = ?'),
       insert: db.prepare('INSERT INTO events (stream, revision, id, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)'),
       readStream: db.prepare<[string, number, number], Row>('SELECT * FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?'),
-      // Scans of the log read the light columns only; payloads are fetched for the events a
-      // reader actually looks at (most subscribers skip most event types).
-      readAll: db.prepare<[number, number], LightRow>('SELECT position, stream, revision, id, type FROM events WHERE position > ? ORDER BY position LIMIT ?'),
+      // An untyped scan brings the payloads along: its readers (the audit chain, the item history)
+      // look into every event, and a query per event for its data and another for its metadata
+      // cost a twentieth of a worker's time in a burst, when those readers fell behind the shared
+      // tail. Payloads are still parsed only when read (lazyRecorded).
+      readAll: db.prepare<[number, number], Row>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
       // A typed reader's scan: the database skips the other types without handing them over,
       // up to a head read just before (every position at or below it is already committed).
       // Payloads come along: a reader asks for the types it looks into, and one row read is
@@ -114,8 +114,6 @@ export class SqliteEventStore implements EventStore {
          WHERE position > ? AND position <= ? AND type IN (SELECT value FROM json_each(?))
          ORDER BY position LIMIT ?`,
       ),
-      data: db.prepare<[number], { data: string }>('SELECT data FROM events WHERE position = ?'),
-      metadata: db.prepare<[number], { metadata: string }>('SELECT metadata FROM events WHERE position = ?'),
       head: db.prepare<[], { head: number | null }>('SELECT max(position) AS head FROM events'),
       tail: db.prepare<[number, number], Row>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
     };
@@ -219,18 +217,10 @@ export class SqliteEventStore implements EventStore {
   }
 
   /** Rows are immutable once written, so a decoded event can be handed to every reader. */
-  private decode(row: LightRow | Row): RecordedEvent {
+  private decode(row: Row): RecordedEvent {
     const hit = this.decoded.get(row.position);
     if (hit) return hit;
-    const event =
-      'data' in row
-        ? toRecorded(row)
-        : // Data and metadata separately: several readers need only the metadata of large events.
-          lazyRecorded(
-            row,
-            () => this.stmt.data.get(row.position)!.data,
-            () => this.stmt.metadata.get(row.position)!.metadata,
-          );
+    const event = toRecorded(row);
     if (this.decoded.size >= DECODED_CACHE) this.decoded.delete(this.decoded.keys().next().value!);
     this.decoded.set(row.position, event);
     return event;
@@ -295,19 +285,11 @@ export class SqliteEventStore implements EventStore {
   }
 }
 
-function toRecorded(row: Row): RecordedEvent {
-  return lazyRecorded(
-    row,
-    () => row.data,
-    () => row.metadata,
-  );
-}
-
 /**
- * Data and metadata are read and parsed on first access: most subscribers skip most event types
- * and never look inside them.
+ * Data and metadata are parsed on first access: most subscribers skip most event types and never
+ * look inside them.
  */
-function lazyRecorded(row: LightRow, rawData: () => string, rawMetadata: () => string): RecordedEvent {
+function toRecorded(row: Row): RecordedEvent {
   let data: JsonObject | undefined;
   let metadata: EventMetadata | undefined;
   return {
@@ -317,10 +299,10 @@ function lazyRecorded(row: LightRow, rawData: () => string, rawMetadata: () => s
     revision: row.revision,
     position: row.position,
     get data() {
-      return (data ??= JSON.parse(rawData()) as JsonObject);
+      return (data ??= JSON.parse(row.data) as JsonObject);
     },
     get metadata() {
-      return (metadata ??= JSON.parse(rawMetadata()) as EventMetadata);
+      return (metadata ??= JSON.parse(row.metadata) as EventMetadata);
     },
   };
 }
