@@ -4,4 +4,4 @@ export { SqliteGroupCommit, type SqliteGroupCommitOptions, type WriteJob } from 
 export { WriteLock } from './write-lock.js';
 export { emptyWal, WalNotTruncatedError } from './wal-truncation.js';
 export { WalSync } from './wal-sync.js';
-export { CHECKPOINT_INTERVAL_MS, FALLBACK_AUTOCHECKPOINT_PAGES, WalCheckpointer } from './wal-checkpointer.js';
+export { FALLBACK_AUTOCHECKPOINT_PAGES, WalCheckpointer } from './wal-checkpointer.js';

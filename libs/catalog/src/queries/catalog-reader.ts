@@ -77,14 +77,12 @@ export class CatalogReader {
       this.cache.clear();
       this.cachedAt = checkpoint;
     }
-    let value = this.cache.get(key) as Promise<T> | undefined;
-    if (!value) {
-      const loading = load();
-      value = loading;
-      this.cache.set(key, loading);
-      loading.catch(() => this.cache.get(key) === loading && this.cache.delete(key));
-    }
-    return value;
+    const known = this.cache.get(key) as Promise<T> | undefined;
+    if (known) return known;
+    const loading = load();
+    this.cache.set(key, loading);
+    loading.catch(() => this.cache.get(key) === loading && this.cache.delete(key));
+    return loading;
   }
 
   /**

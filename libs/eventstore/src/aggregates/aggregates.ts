@@ -213,9 +213,11 @@ export class Aggregates {
     const retries = Math.max(...group.map((j) => j.options.retries ?? DEFAULT_RETRIES));
     const expectedRevision = group[0]!.options.expectedRevision;
     const folding = group[0]!.decider;
-    // The first decision is made without reading the stream when its state is at hand (unverified).
+    // The first decision is made without reading the stream when its state is at hand (unverified);
+    // deciding it again on the stream as read is not a retry: only lost races count.
     let unread = expectedRevision === undefined ? this.unreadState(streamName, folding, group) : undefined;
-    for (let attempt = 0; ; attempt++) {
+    let conflicts = 0;
+    for (;;) {
       let current: CachedAggregate;
       let decided: Decided[];
       const unverified = unread !== undefined;
@@ -226,19 +228,13 @@ export class Aggregates {
         decided = this.decideAll(await withInputs(group, current.state), current);
       } catch (error) {
         // A refusal on an unread state may be the stale state's: decided again on the stream as read.
-        if (unverified) {
-          attempt--;
-          continue;
-        }
+        if (unverified) continue;
         rejectAll(group, error);
         return rest();
       }
       // Only an append checks the state it was decided on: a decision to append nothing, or that
       // refuses a command, is made again on the stream as read.
-      if (unverified && decided.some((d) => !('stamped' in d) || d.stamped.length === 0)) {
-        attempt--;
-        continue;
-      }
+      if (unverified && decided.some((d) => !('stamped' in d) || d.stamped.length === 0)) continue;
       if (decided.length < group.length) group = group.slice(0, decided.length);
       const toAppend = decided.flatMap((d) => ('stamped' in d ? d.stamped : []));
       if (toAppend.length === 0) {
@@ -250,18 +246,14 @@ export class Aggregates {
         const result = await this.append(streamName, toAppend, expected, group[0]!.options.eventsPerAppend);
         // The log held these events already (a re-run), elsewhere than after the unread state:
         // the states decided on it are not the stream's, so the commands are decided again on it.
-        if (unverified && result.nextRevision !== current.revision + toAppend.length) {
-          attempt--;
-          continue;
-        }
+        if (unverified && result.nextRevision !== current.revision + toAppend.length) continue;
         settle(decided, result);
         this.remember(streamName, folding, current, decided, result, toAppend.length);
         return rest();
       } catch (error) {
         if (error instanceof WrongExpectedRevisionError) {
           // The unread state was behind the stream: not a lost race, read forward and decide again.
-          if (unverified) attempt--;
-          if (attempt < retries) continue;
+          if (unverified || conflicts++ < retries) continue;
           rejectAll(group, conflictOn(streamName));
           return rest();
         }

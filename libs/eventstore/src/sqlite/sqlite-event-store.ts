@@ -103,7 +103,7 @@ export class SqliteEventStore implements EventStore {
       // An untyped scan brings the payloads along: its readers (the audit chain, the item history)
       // look into every event, and a query per event for its data and another for its metadata
       // cost a twentieth of a worker's time in a burst, when those readers fell behind the shared
-      // tail. Payloads are still parsed only when read (lazyRecorded).
+      // tail. Payloads are still parsed only when read (toRecorded).
       readAll: db.prepare<[number, number], Row>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
       // A typed reader's scan: the database skips the other types without handing them over,
       // up to a head read just before (every position at or below it is already committed).
