@@ -4,11 +4,12 @@
 //
 // Usage (after `npm run build`; sizes default to the issue's):
 //   node bench/flood.mjs [--quick] [--spread=20000] [--flood=10000] [--capped=50000] [--stream=100000]
-//     [--layouts=all,split] [--only=spread,flood,capped,echo,commands] [--timeout=<s per scenario>]
+//     [--layouts=all,split] [--only=spread,flood,capped,echo,commands] [--timeout=<s per scenario>] [--warmup=2000]
 // Every option also reads from the environment as WARDEN_BENCH_FLOOD_<NAME> (e.g.
 // WARDEN_BENCH_FLOOD_SPREAD=2000, WARDEN_BENCH_FLOOD_QUICK=1); argv wins. `--quick` = spread 2,000,
-// flood 1,000 (+100 others), capped 2,000, streams of 100 and 10,000 events, at most 60 s per
-// server scenario and 45 s per stream size: under 10 minutes however slow the server is.
+// flood 1,000 (+100 others), capped 2,000, streams of 100 and 10,000 events, a warm-up of 500
+// items, at most 60 s per server scenario and 45 s per stream size: under 10 minutes however slow
+// the server is.
 // From the environment only: WARDEN_BENCH_KEEP=1 keeps the data directories (each path printed),
 // WARDEN_BENCH_METRICS=1 prints each scenario's event-loop lag from the server's /metrics, and
 // WARDEN_BENCH_PROFILE=<dir> writes every server process's CPU profile there.
@@ -39,6 +40,12 @@
 //     ApplyUserStrikes through the built AggregateStore.handle, timed one by one (3 untimed
 //     before the first size, to warm the code); a size stops at its budget (default 120 s; the worker is terminated) and reports
 //     what it timed.
+// Before each server scenario's measurement, `warmup` items (default 2,000; --warmup=0: none) go
+// the same way through the freshly started roles, by users of their own (two items each, below
+// the strike thresholds, so no threshold callback arrives late) and with the scenario's rule, and
+// their callbacks are awaited: the measurement starts on warm code, as a server that has been
+// running meets a flood. A cold start adds JIT compilation to the first seconds' latencies
+// (docs/benchmarks.md, "Floods and long histories").
 // Every wait is bounded: a scenario stops at its timeout (default 60 s + 10 ms per item) and
 // reports what arrived, items that never arrived counting as infinitely late in the percentiles;
 // a role that has not exited 15 s after SIGTERM is killed (its data directory is thrown away).
@@ -52,7 +59,7 @@ import autocannon from 'autocannon';
 import { prepareDataDir, serverRoles } from './support/server-roles.mjs';
 import { POST_AND_USER_TYPES, strikesConfig } from './support/strikes-config.mjs';
 
-const QUICK = { spread: 2_000, flood: 1_000, capped: 2_000, stream: 10_000, timeout: 60, 'command-budget': 45 };
+const QUICK = { spread: 2_000, flood: 1_000, capped: 2_000, stream: 10_000, timeout: 60, 'command-budget': 45, warmup: 500 };
 const quick = process.argv.includes('--quick') || Boolean(process.env.WARDEN_BENCH_FLOOD_QUICK);
 /** `--name=value`, else WARDEN_BENCH_FLOOD_<NAME>, else the quick preset (with --quick), else `fallback`. */
 function option(name, fallback) {
@@ -75,6 +82,7 @@ const STREAM = option('stream', 100_000);
 const COMMANDS = option('commands', 1000);
 const COMMAND_BUDGET_S = option('command-budget', 120);
 const WINDOW = option('window', 2_000);
+const WARMUP = option('warmup', 2_000);
 const BATCH = option('batch', 100);
 const CONCURRENCY = option('concurrency', 8);
 const TIMEOUT_S = option('timeout', 0); // 0: 60 s + 10 ms per item of the scenario
@@ -209,9 +217,10 @@ const post = (id, author, text) => ({ id, typeId: 'post', data: { text, author: 
 
 /**
  * Starts the layout's roles on a fresh data directory prepared by `prepare` (returns its API
- * keys), runs `body`, stops the roles and removes the directory whatever happened.
+ * keys), warms them up (`warm`: the organization and callback path of the scenario's rule), runs
+ * `body`, stops the roles and removes the directory whatever happened.
  */
-async function withLayout(layout, label, prepare, body) {
+async function withLayout(layout, label, prepare, warm, body) {
   const dataDir = join(dir, `${layout}-${label}`);
   const keys = prepare(dataDir);
   const p = await freePort();
@@ -223,6 +232,7 @@ async function withLayout(layout, label, prepare, body) {
       children.push(await servers.start('worker', await freePort(), dataDir));
     }
     const alive = () => children.every((c) => c.exitCode === null && c.signalCode === null);
+    if (WARMUP > 0) await warmUp(`http://127.0.0.1:${p}`, keys[warm.org], warm.path, layout, alive);
     // prom-client resets the event loop's histogram on every scrape: this one leaves start-up out.
     if (process.env.WARDEN_BENCH_METRICS) await (await fetch(`http://127.0.0.1:${p}/metrics`)).text();
     const result = await body({ url: `http://127.0.0.1:${p}`, keys, alive });
@@ -243,6 +253,19 @@ async function withLayout(layout, label, prepare, body) {
     if (process.env.WARDEN_BENCH_KEEP) console.log(`data directory kept: ${dataDir}`);
     else rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * WARMUP items through the scenario's organization and rule (callbacks on `path`), two per
+ * warm-up user, their callbacks awaited (bounded); a warm-up that does not complete is noted.
+ */
+async function warmUp(url, key, path, layout, alive) {
+  arrivals.clear();
+  const items = Array.from({ length: WARMUP }, (_, n) => post(`${layout}-warm-${n}`, `warm-${Math.floor(n / 2)}`, `buy spam now ${n}`));
+  const deadline = now() + timeoutMs(WARMUP);
+  const sent = await postAll(url, key, items, { called: () => arrived(path).size, deadline, alive });
+  if (!(await awaitCallbacks(path, sent.accepted, deadline, alive))) notes.push(`${layout}: the warm-up's callbacks did not all arrive in time`);
+  arrivals.clear();
 }
 
 /** SIGTERM, then SIGKILL if the role has not exited within `ms` (a shutdown waits for the batch in hand). */
@@ -315,6 +338,7 @@ async function spreadRun(layout) {
     layout,
     'spread',
     (d) => ({ bench: prepareDataDir(env, d, files.strikes, 'bench') }),
+    { org: 'bench', path: '/remove' },
     async ({ url, keys, alive }) => {
       arrivals.clear();
       const deadline = now() + timeoutMs(SPREAD);
@@ -353,6 +377,7 @@ async function floodRun(layout) {
     layout,
     'flood',
     (d) => ({ bench: prepareDataDir(env, d, files.strikes, 'bench') }),
+    { org: 'bench', path: '/remove' },
     async ({ url, keys, alive }) => {
       arrivals.clear();
       const deadline = now() + timeoutMs(items.length);
@@ -385,7 +410,7 @@ async function floodRun(layout) {
 async function cappedRun(layout) {
   const items = Array.from({ length: CAPPED }, (_, n) => post(`${layout}-capped-${n}`, `c-${n % CAPPED_USERS}`, `buy spam now ${n}`));
   const prepare = (d) => ({ capped: prepareDataDir(env, d, files.capped, 'capped'), other: prepareDataDir(env, d, files.other, 'other') });
-  return withLayout(layout, 'capped', prepare, async ({ url, keys, alive }) => {
+  return withLayout(layout, 'capped', prepare, { org: 'capped', path: '/capped' }, async ({ url, keys, alive }) => {
     arrivals.clear();
     const deadline = now() + timeoutMs(CAPPED);
     let burstDone = false;
@@ -529,7 +554,7 @@ console.log(
   `Flood and history (issue 29), commit ${commit}, node ${process.version}: spread ${int(SPREAD)} items / ${int(SPREAD_USERS)} users; ` +
     `flood ${int(FLOOD)} + ${int(Math.floor(FLOOD / FLOOD_EVERY))} others; capped ${int(CAPPED)} + other org at ${OTHER_RATE}/s; ` +
     `streams ${int(STREAM_SMALL)} vs ${int(STREAM)} events; ${BATCH} items a request, ${CONCURRENCY} clients, window ${WINDOW ? int(WINDOW) : 'none'}; ` +
-    `timeout ${TIMEOUT_S > 0 ? `${TIMEOUT_S} s` : '60 s + 10 ms/item'} per scenario; load average ${load()}`,
+    `timeout ${TIMEOUT_S > 0 ? `${TIMEOUT_S} s` : '60 s + 10 ms/item'} per scenario; warm-up ${WARMUP ? `${int(WARMUP)} items` : 'none'}; load average ${load()}`,
 );
 try {
   for (const layout of LAYOUTS) {
