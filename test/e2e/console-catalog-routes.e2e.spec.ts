@@ -3,7 +3,7 @@ import { POST_AND_USER_TYPES, writeConfig } from '../support/config-files.js';
 import { expectErrorBody } from '../support/error-body.js';
 import { type Receiver, startReceiver } from '../support/http-receiver.js';
 import { waitFor } from '../support/wait-for.js';
-import { consoleLogin, createConsoleUser, createKey, freshDataDir, runCli, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
+import { consoleLogin, consoleUserCommand, freshDataDir, runCli, runCliBatch, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
 import { freePort } from '../support/free-port.js';
 
 const PASSWORD = 'correct horse battery staple';
@@ -92,19 +92,18 @@ describe('console routes: settings, policies and actions, callback deliveries, r
     });
     pingUrl = `http://127.0.0.1:${await freePort()}/hooks/ping`;
     env = testEnv(dataDir, { WARDEN_CALLBACK_RETRY_SCHEDULE: '20ms,20ms' });
-    for (const config of [consConfig(receiver.url, pingUrl), rivalConfig(receiver.url)]) {
-      const applied = await runCli(['apply', writeConfig(config)], env);
-      expect(applied.code, applied.stderr).toBe(0);
-    }
-    const started = startWarden(env);
-    [consKey, rivalKey] = await Promise.all([
-      createKey(env, 'cons'),
-      createKey(env, 'rival'),
-      createConsoleUser(dataDir, 'cons', 'admin@cons.example', PASSWORD, ['ADMIN'], env),
-      createConsoleUser(dataDir, 'cons', 'moderator@cons.example', PASSWORD, ['MODERATOR'], env),
-      createConsoleUser(dataDir, 'cons', 'analyst@cons.example', PASSWORD, ['ANALYST'], env),
+    // One CLI process for the set-up (test/support/warden-process.ts, runCliBatch).
+    const [, , consMade, rivalMade] = await runCliBatch(env, [
+      ['apply', writeConfig(consConfig(receiver.url, pingUrl))],
+      ['apply', writeConfig(rivalConfig(receiver.url))],
+      ['api-key', 'create', '--org', 'cons'],
+      ['api-key', 'create', '--org', 'rival'],
+      consoleUserCommand('cons', 'admin@cons.example', PASSWORD, ['ADMIN']),
+      consoleUserCommand('cons', 'moderator@cons.example', PASSWORD, ['MODERATOR']),
+      consoleUserCommand('cons', 'analyst@cons.example', PASSWORD, ['ANALYST']),
     ]);
-    warden = await started;
+    [consKey, rivalKey] = [consMade!.at(-1)!, rivalMade!.at(-1)!];
+    warden = await startWarden(env);
     for (const role of ['admin', 'moderator', 'analyst'] as const) sessions[role] = await consoleLogin(warden.url, `${role}@cons.example`, PASSWORD);
 
     const submit = async (key: string, items: unknown[]) => {

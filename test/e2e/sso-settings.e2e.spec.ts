@@ -6,7 +6,7 @@ import { eventCount, loggedEvents, rawLog } from '../support/config-files.js';
 import { expectErrorBody } from '../support/error-body.js';
 import { type IdpKeys, makeIdpKeys, samlResponse } from '../support/saml-idp.js';
 import { postSamlResponse, PUBLIC_URL, samlOrgConfig, spUrls, startSamlLogin, TEST_IDP_SSO_URL } from '../support/saml-sso.js';
-import { consoleLogin, createConsoleUser, freshDataDir, runCli, type RunningWarden, startConfigured, testEnv } from '../support/warden-process.js';
+import { consoleLogin, consoleUserCommand, freshDataDir, runCliBatch, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
 
 /** Issue 12, items 3 and 5: an ADMIN reads and changes the organization's SSO settings in the console. */
 
@@ -42,16 +42,22 @@ describe('SSO settings in the console (e2e)', () => {
       globex,
       'org: { id: globex, name: Globex }\nsso: { saml_enabled: false, cert: "-----BEGIN CERTIFICATE-----\\nMIIB\\n-----END CERTIFICATE-----" }\nmanagement: { sso: console }\n',
     );
-    const applied = await runCli(['apply', globex], env);
-    expect(applied.code, applied.stderr).toBe(0);
     const file = join(freshDataDir(), 'acme.yaml');
     writeFileSync(file, acmeConfig(idp.cert));
-    ({ warden } = await startConfigured(env, file, 'acme'));
-    adminId = await createConsoleUser(dataDir, 'acme', 'admin@acme.example', PASSWORD, ['ADMIN'], env);
-    await createConsoleUser(dataDir, 'acme', 'mod@acme.example', PASSWORD, ['MODERATOR'], env);
+    // One CLI process for the set-up (test/support/warden-process.ts, runCliBatch); it fails the
+    // hook if any command fails.
+    const [, , , adminMade] = await runCliBatch(env, [
+      ['apply', globex],
+      ['apply', file],
+      ['api-key', 'create', '--org', 'acme'],
+      consoleUserCommand('acme', 'admin@acme.example', PASSWORD, ['ADMIN']),
+      consoleUserCommand('acme', 'mod@acme.example', PASSWORD, ['MODERATOR']),
+      consoleUserCommand('globex', 'admin@globex.example', PASSWORD, ['ADMIN']),
+    ]);
+    adminId = adminMade!.at(-1)!;
+    warden = await startWarden(env);
     admin = await consoleLogin(warden.url, 'admin@acme.example', PASSWORD);
     moderator = await consoleLogin(warden.url, 'mod@acme.example', PASSWORD);
-    await createConsoleUser(dataDir, 'globex', 'admin@globex.example', PASSWORD, ['ADMIN'], env);
     globexAdmin = await consoleLogin(warden.url, 'admin@globex.example', PASSWORD);
   }, 90_000);
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consoleLogin, createConsoleUser, createOrgWithKey } from '../support/warden-process.js';
+import { consoleLogin, consoleUserCommand, runCliBatch } from '../support/warden-process.js';
 import { checkProperty, exchangeFailure, preview } from './fuzz-report.js';
 import { fuzzSettings } from './fuzz-settings.js';
 import { sendAll, startFuzzTarget, type FuzzTarget } from './fuzz-target.js';
@@ -79,14 +79,17 @@ describe('fuzzing the console operations', () => {
     target = await startFuzzTarget(settings.concurrency);
     domain = { doc, itemTypes: target.itemTypes };
     log = new RecordedLog(target.dataDir, TOKEN);
-    const { env, dataDir, warden } = target;
-    const adminId = await createConsoleUser(dataDir, ORG, 'admin@fuzz.example', PASSWORD, ['ADMIN'], env);
-    known.users.push(
-      await createConsoleUser(dataDir, ORG, 'moderator@fuzz.example', PASSWORD, ['MODERATOR'], env),
-      await createConsoleUser(dataDir, ORG, 'second-admin@fuzz.example', PASSWORD, ['ADMIN', 'ANALYST'], env),
-    );
-    await createOrgWithKey(env, OTHER_ORG);
-    known.users.push(await createConsoleUser(dataDir, OTHER_ORG, 'admin@other.example', PASSWORD, ['ADMIN'], env));
+    const { env, warden } = target;
+    // One CLI process for the set-up (test/support/warden-process.ts, runCliBatch).
+    const [adminMade, ...othersMade] = await runCliBatch(env, [
+      consoleUserCommand(ORG, 'admin@fuzz.example', PASSWORD, ['ADMIN']),
+      consoleUserCommand(ORG, 'moderator@fuzz.example', PASSWORD, ['MODERATOR']),
+      consoleUserCommand(ORG, 'second-admin@fuzz.example', PASSWORD, ['ADMIN', 'ANALYST']),
+      ['org', 'create', '--id', OTHER_ORG, '--name', `Org ${OTHER_ORG}`, '--with-key'],
+      consoleUserCommand(OTHER_ORG, 'admin@other.example', PASSWORD, ['ADMIN']),
+    ]);
+    const adminId = adminMade!.at(-1)!;
+    known.users.push(othersMade[0]!.at(-1)!, othersMade[1]!.at(-1)!, othersMade[3]!.at(-1)!);
     admin = await consoleLogin(warden.url, 'admin@fuzz.example', PASSWORD);
     otherAdmin = await consoleLogin(warden.url, 'admin@other.example', PASSWORD);
     const keyIds = async (s: Session) => ((await call(s, 'GET', '/api/console/v1/api-keys')).json()['keys'] as Array<{ id: string }>).map((k) => k.id);

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 import { removeSpamRule, SPAM_POLICY } from '../../bench/support/strikes-config.mjs';
 import { writeConfig } from './config-files.js';
-import { applyConfig, consoleLogin, createConsoleUser, createKey, freshDataDir, type RunningWarden, startWarden, testEnv } from './warden-process.js';
+import { consoleLogin, consoleUserCommand, freshDataDir, runCliBatch, type RunningWarden, startWarden, testEnv } from './warden-process.js';
 
 export const REVIEW_PASSWORD = 'correct horse battery staple';
 
@@ -141,23 +141,21 @@ export interface ReviewWorld {
 export async function startReviewWorld(config: string, roles: readonly string[], env: Record<string, string> = {}): Promise<ReviewWorld> {
   const dataDir = freshDataDir();
   const processEnv = testEnv(dataDir, env);
-  await applyConfig(processEnv, writeConfig(config));
-  // The key, the server and each role's user need only the organization: each is a process of its
-  // own (a CLI call or the server's start-up, mostly module loading), so they run side by side.
+  // The configuration, the key and each role's user in one CLI process: each step on its own was
+  // a process start-up (mostly module loading), the suite's largest cost (docs/testing.md).
   const emailOf = (role: string) => `${role.toLowerCase()}@rev.example`;
-  const [started, keyMade, ...usersMade] = await Promise.allSettled([
-    startWarden(processEnv),
-    createKey(processEnv, 'rev'),
-    ...roles.map((role) => createConsoleUser(dataDir, 'rev', emailOf(role), REVIEW_PASSWORD, [role], processEnv)),
+  const [, keyMade, ...usersMade] = await runCliBatch(processEnv, [
+    ['apply', writeConfig(config)],
+    ['api-key', 'create', '--org', 'rev'],
+    ...roles.map((role) => consoleUserCommand('rev', emailOf(role), REVIEW_PASSWORD, [role])),
   ]);
-  const warden = settled(started!);
+  const warden = await startWarden(processEnv);
   const sessions: Record<string, Session> = {};
   const userIds: Record<string, string> = {};
-  let key: string;
+  const key = keyMade!.at(-1)!;
   try {
-    key = settled(keyMade!);
     for (const [i, role] of roles.entries()) {
-      userIds[role] = settled(usersMade[i]!);
+      userIds[role] = usersMade[i]!.at(-1)!;
       sessions[role] = await consoleLogin(warden.url, emailOf(role), REVIEW_PASSWORD);
     }
   } catch (error) {
@@ -188,12 +186,6 @@ export async function startReviewWorld(config: string, roles: readonly string[],
         body: body === undefined ? undefined : JSON.stringify(body),
       }),
   };
-}
-
-/** The value of a settled promise, or its error thrown. */
-function settled<T>(result: PromiseSettledResult<T>): T {
-  if (result.status === 'rejected') throw result.reason;
-  return result.value;
 }
 
 /**

@@ -153,9 +153,11 @@ export async function applyConfig(env: NodeJS.ProcessEnv, configFile: string): P
 
 /** Applies a configuration file through the CLI, creates a key of `orgId` and starts the server. */
 export async function startConfigured(env: NodeJS.ProcessEnv, configFile: string, orgId: string): Promise<{ warden: RunningWarden; key: string }> {
-  await applyConfig(env, configFile);
-  const key = await createKey(env, orgId);
-  return { warden: await startWarden(env), key };
+  const [, keyMade] = await runCliBatch(env, [
+    ['apply', configFile],
+    ['api-key', 'create', '--org', orgId],
+  ]);
+  return { warden: await startWarden(env), key: keyMade!.at(-1)! };
 }
 
 /**
@@ -178,6 +180,33 @@ export async function createConsoleUser(
   );
   if (created.code !== 0) throw new Error(`user create failed: ${created.stderr}`);
   return lastLine(created.stdout);
+}
+
+/** One command of a `warden batch` (docs/cli.md, "Batches"): its arguments, and its standard input. */
+export type BatchCommand = readonly string[] | { readonly args: readonly string[]; readonly input: string };
+
+/**
+ * Runs `commands` through one `warden batch` process: a set-up of many CLI steps costs one
+ * start-up instead of one each (docs/testing.md, "What the suite costs"). Resolves with each
+ * command's output lines, in order; rejects naming the first command that failed.
+ */
+export async function runCliBatch(env: NodeJS.ProcessEnv, commands: readonly BatchCommand[]): Promise<string[][]> {
+  const script = commands.map((c) => JSON.stringify(c)).join('\n');
+  const result = await runCliWithInput(['batch'], env, `${script}\n`);
+  const reports = result.stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { exit: number; out: string[]; error: string | null });
+  if (result.code !== 0 || reports.length !== commands.length) {
+    const failed = commands[reports.length - 1];
+    throw new Error(`warden batch failed (exit ${result.code}) at ${JSON.stringify(failed)}: ${reports.at(-1)?.error ?? result.stderr}`);
+  }
+  return reports.map((r) => r.out);
+}
+
+/** The `user create --with-password` command of a batch (see createConsoleUser). */
+export function consoleUserCommand(orgId: string, email: string, password: string, roles: readonly string[]): BatchCommand {
+  return { args: ['user', 'create', '--org', orgId, '--email', email, ...roles.flatMap((r) => ['--role', r]), '--with-password'], input: password };
 }
 
 /**

@@ -19,9 +19,15 @@ export interface StandaloneCommand extends CommandInfo {
   readonly run: (args: string[], out: Out) => Promise<number>;
 }
 
+/**
+ * What a command reads as its standard input, whole (a password): given by `batch`, which holds
+ * the process's own standard input; read from the process otherwise.
+ */
+export type Input = () => Promise<string>;
+
 /** A command that runs against the stores, inside an application context opened for it. */
 export interface AppCommand extends CommandInfo {
-  readonly runInApp: (args: string[], app: INestApplicationContext, out: Out) => Promise<number>;
+  readonly runInApp: (args: string[], app: INestApplicationContext, out: Out, input?: Input) => Promise<number>;
 }
 
 /** One entry of the command table; a handler returns the process exit code. */

@@ -9,6 +9,7 @@ import {
   signingKeyRetireCommand,
   signingKeyRotateCommand,
 } from './callbacks-commands.js';
+import { batchFromStdin } from './batch-command.js';
 import { type CliCommand, type StandaloneCommand, UsageError } from './cli-command.js';
 import { PROGRAM, startsWith, synopsis } from './command-usage.js';
 import { bankImportCommand, hashCommand } from './hashing-commands.js';
@@ -33,6 +34,15 @@ const helpCommand: StandaloneCommand = {
     out(matching.map(describe).join('\n'));
     return 0;
   },
+};
+
+const batchCommand: StandaloneCommand = {
+  name: 'batch',
+  usage: '< <commands.ndjson>',
+  description:
+    'runs the commands on standard input, one a line as a JSON array of arguments or {"args": [...], "input": "..."} (input: what the command reads, a password), ' +
+    'in one process; prints one JSON line per command run ({"line", "exit", "out", "error"}) and stops at the first that fails, with its exit code',
+  run: (args, out) => batchFromStdin(args, out, findCommand),
 };
 
 /** Every CLI command, in the order the help text lists them; adding a command is adding an entry. */
@@ -68,6 +78,7 @@ export const COMMANDS: readonly CliCommand[] = [
   userDisableCommand,
   userListCommand,
   userInviteCommand,
+  batchCommand,
   helpCommand,
 ];
 

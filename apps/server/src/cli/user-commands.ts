@@ -12,7 +12,7 @@ import {
 } from '#warden/identity';
 import { DomainError } from '#warden/kernel';
 import { WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
-import { type AppCommand, cliContext, UsageError } from './cli-command.js';
+import { type AppCommand, cliContext, type Input, UsageError } from './cli-command.js';
 import { parseCommandArgs, required } from './command-options.js';
 import { formatTable } from './format-table.js';
 
@@ -39,9 +39,11 @@ async function namedUser(args: string[], app: INestApplicationContext): Promise<
 /**
  * The new password. From a terminal: a prompt on standard error, the typing not echoed, ended by
  * Enter. From a pipe or a file: standard input to its end, less one trailing newline (what `echo`
- * or a here-string adds). Never an argument: arguments are visible to other users of the host.
+ * or a here-string adds); in a batch, the command's `input`. Never an argument: arguments are
+ * visible to other users of the host.
  */
-async function readPassword(): Promise<string> {
+async function readPassword(input?: Input): Promise<string> {
+  if (input) return (await input()).replace(/\r?\n$/, '');
   if (process.stdin.isTTY) return promptHidden('New password (not shown; Enter to finish): ');
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
@@ -84,14 +86,14 @@ export const userCreateCommand: AppCommand = {
   description:
     'creates a dashboard user; prints its id. Without a password it is listed `active (no password)` until user set-password; ' +
     '--with-password asks for one as user set-password does (or reads it from standard input) and creates the user only if the password is accepted',
-  async runInApp(args, app, out) {
+  async runInApp(args, app, out, input) {
     const { 'with-password': withPassword, ...rest } = parseCommandArgs(args, { ...USER_OPTIONS, 'with-password': { type: 'boolean' } }).values;
     const { role, ...options } = rest;
     const org = required(options, 'org');
     const email = required(options, 'email');
     if ((role ?? []).length === 0) throw new UsageError('Missing --role');
     // Read before anything is written: one command, so a refused password leaves no user behind.
-    const password = withPassword === true ? await readPassword() : undefined;
+    const password = withPassword === true ? await readPassword(input) : undefined;
     if (password === '') throw new UsageError('No password given: type it at the prompt, or pipe it on standard input');
     const create = new CreateUserCommand(org, email, role ?? [], cliContext(org), password === undefined ? {} : { password });
     const { userId } = await refusingPassword(() => app.get(CommandBus).execute(create));
@@ -115,9 +117,9 @@ export const userSetPasswordCommand: AppCommand = {
   name: 'user set-password',
   usage: '--org <orgId> --email <email>   (asks for the password; or pipe it on standard input)',
   description: "sets a user's password, read from standard input (never an argument: arguments are visible to other users of the host)",
-  async runInApp(args, app, out) {
+  async runInApp(args, app, out, input) {
     const { org, user } = await namedUser(args, app);
-    const password = await readPassword();
+    const password = await readPassword(input);
     if (password === '') throw new UsageError('No password given: type it at the prompt, or pipe it on standard input');
     await refusingPassword(() => app.get(CommandBus).execute(new SetUserPasswordCommand(org, user.id, password, cliContext(org))));
     out(`Set the password of user ${user.id}`);

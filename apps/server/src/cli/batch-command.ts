@@ -1,0 +1,99 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import { loadConfig } from '#warden/platform';
+import { withApp } from './app-context.js';
+import { type CliCommand, type Input, type Out, UsageError } from './cli-command.js';
+import { commandUsage } from './command-usage.js';
+import { runReporting } from './run-command.js';
+
+/** One command of a batch: its arguments as `warden` takes them, and what it reads as standard input. */
+export interface BatchEntry {
+  /** The script's line it came from (1-based), for the messages and the report. */
+  readonly line: number;
+  readonly args: readonly string[];
+  readonly input: string | undefined;
+}
+
+/** What each command of a batch did: one JSON object a line on stdout (docs/cli.md, "Batches"). */
+export interface BatchReport {
+  readonly line: number;
+  readonly exit: number;
+  readonly out: readonly string[];
+  readonly error: string | null;
+}
+
+type Find = (argv: readonly string[]) => { command: CliCommand; args: string[] } | undefined;
+
+/**
+ * The script's commands: one a line, a JSON array of arguments or `{"args": […], "input": "…"}`;
+ * blank lines skipped. Checked whole before anything runs: a line that is not such a value, or
+ * names no command (or `batch` itself), is a usage error naming the line, and nothing is run.
+ */
+export function parseBatch(script: string, find: Find): BatchEntry[] {
+  const entries: BatchEntry[] = [];
+  for (const [index, text] of script.split('\n').entries()) {
+    if (text.trim() === '') continue;
+    const line = index + 1;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw new UsageError(`Line ${line} is not JSON: give a command as a JSON array of its arguments, or as {"args": [...], "input": "..."}`);
+    }
+    const { args, input } = Array.isArray(value) ? { args: value as unknown[], input: undefined as unknown } : entryFields(value, line);
+    if (args.length === 0 || !args.every((a): a is string => typeof a === 'string')) {
+      throw new UsageError(`Line ${line}: the arguments must be a non-empty array of strings`);
+    }
+    if (input !== undefined && typeof input !== 'string') throw new UsageError(`Line ${line}: "input" must be a string`);
+    const found = find(args);
+    if (found === undefined) throw new UsageError(`Line ${line}: unknown command: ${args.slice(0, 2).join(' ')}`);
+    if (found.command.name === 'batch') throw new UsageError(`Line ${line}: a batch cannot run another batch`);
+    entries.push({ line, args, input });
+  }
+  return entries;
+}
+
+function entryFields(value: unknown, line: number): { args: unknown[]; input: unknown } {
+  if (typeof value !== 'object' || value === null) throw new UsageError(`Line ${line}: a command is a JSON array or an object with "args"`);
+  const { args, input, ...rest } = value as { args?: unknown; input?: unknown };
+  const unknown = Object.keys(rest);
+  if (unknown.length > 0) throw new UsageError(`Line ${line}: unknown field ${JSON.stringify(unknown[0])} (a command has "args" and "input")`);
+  if (!Array.isArray(args)) throw new UsageError(`Line ${line}: "args" must be an array of strings`);
+  return { args, input };
+}
+
+/**
+ * Runs the entries in order in one process, and one application context opened at the first
+ * command that needs the stores: a provisioning script of many commands costs one start-up
+ * (docs/testing.md, "What the suite costs"). Each command is its own all-or-nothing, as on its
+ * own; the batch stops at the first that fails and exits with its code. Reports each command run.
+ */
+export async function runBatch(entries: readonly BatchEntry[], find: Find, report: (r: BatchReport) => void): Promise<number> {
+  const runAll = async (app: INestApplicationContext | undefined): Promise<number> => {
+    for (const entry of entries) {
+      const { command, args } = find(entry.args)!;
+      const out: string[] = [];
+      const errors: string[] = [];
+      // The batch's own standard input is the script: a command reads only what its entry gives.
+      const input: Input = async () => entry.input ?? '';
+      const exit = await runReporting(
+        () => ('run' in command ? command.run(args, (l) => out.push(l)) : command.runInApp(args, app!, (l) => out.push(l), input)),
+        () => commandUsage(command),
+        (l) => errors.push(l),
+      );
+      report({ line: entry.line, exit, out, error: errors.length > 0 ? errors.join('\n') : null });
+      if (exit !== 0) return exit;
+    }
+    return 0;
+  };
+  const needsApp = entries.some((e) => !('run' in find(e.args)!.command));
+  return needsApp ? withApp(loadConfig(), runAll) : runAll(undefined);
+}
+
+/** The `batch` command's body: the script from standard input, one JSON report a line on stdout. */
+export async function batchFromStdin(args: string[], out: Out, find: Find): Promise<number> {
+  if (args.length > 0) throw new UsageError('batch takes no arguments: its commands come on standard input');
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  const entries = parseBatch(Buffer.concat(chunks).toString('utf8'), find);
+  return runBatch(entries, find, (r) => out(JSON.stringify(r)));
+}
