@@ -84,7 +84,9 @@ describe('the inbound topic ITEM_SUBMISSION_EVENT on a real NATS JetStream broke
       RECEIVER_URL: receiver.url,
       WARDEN_NATS_URL: broker.url,
       WARDEN_NATS_CREDENTIALS_FILE: broker.wardenCredentialsFile,
-      WARDEN_NATS_BATCH: '32',
+      // Small fetches (a worker takes no more while it handles one): the SIGKILL test's kill lands
+      // after the first and with most of the others still to come.
+      WARDEN_NATS_BATCH: '4',
       // What a killed worker had in hand comes again after this (the consumer is made with it).
       WARDEN_NATS_ACK_WAIT: '2s',
     });
@@ -313,11 +315,16 @@ describe('the inbound topic ITEM_SUBMISSION_EVENT on a real NATS JetStream broke
   });
 
   it('loses nothing and records nothing twice when Warden is killed (SIGKILL) mid-stream and restarted', async () => {
-    // 60 messages of 20: the first 40 are published before the kill, enough that recording them
-    // takes longer than one probe of the log even on a quiet machine.
+    // 60 messages of 20: the first 40 (800 items, ten fetches of four messages) are published
+    // before the kill, which comes once the first fetch is recorded. The probe is a count polled
+    // every 2 ms: the kill follows it by a few milliseconds, while nine fetches are still to be
+    // handled one after another. (Probed by each item's versions, a query of some tens of
+    // milliseconds on this log, every 20 ms, with fetches of 32 messages, the kill once came after
+    // all 800 were recorded, on a quiet machine.)
     const messages = envelopes('crash', 1200, 20);
+    const before = log.submittedCount();
     await Promise.all(messages.slice(0, 40).map((m) => publish(m)));
-    await waitFor(() => log.versions('crash').size >= 40 || undefined, 'the first items recorded');
+    await waitFor(() => log.submittedCount() - before >= 40, { what: 'the first items recorded', intervalMs: 2 });
     await warden.stop('SIGKILL');
     // Mid-stream: part of what was published is not recorded, so its messages were not acknowledged
     // (Warden acknowledges a message once its items are in the log) and must come again.
