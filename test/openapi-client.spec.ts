@@ -7,7 +7,7 @@ import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallEveryOperation, Exchange } from './fixtures/openapi-client/exchange.js';
 import { type Receiver, startReceiver } from './support/http-receiver.js';
-import { createConsoleUser, createKey, freshDataDir, lastLine, runCli, type RunningWarden, startWarden, testEnv } from './support/warden-process.js';
+import { consoleUserCommand, freshDataDir, runCli, runCliBatch, type RunningWarden, startWarden, testEnv } from './support/warden-process.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const CLIENT_DIR = join(ROOT, 'test/fixtures/openapi-client');
@@ -159,14 +159,12 @@ function contradictions(x: Exchange): string[] {
   return found;
 }
 
-/** A key created and revoked through the CLI (create prints the key id on its first line). */
-async function revokedKeyOf(env: NodeJS.ProcessEnv): Promise<string> {
-  const created = await runCli(['api-key', 'create', '--org', 'typed'], env);
-  const keyId = /Created API key (\S+) /.exec(created.stdout)?.[1];
-  if (created.code !== 0 || keyId === undefined) throw new Error(`api-key create: ${created.stderr}${created.stdout}`);
+/** Revokes through the CLI the key whose `api-key create` printed `created` (the key id on its first line). */
+async function revoke(env: NodeJS.ProcessEnv, created: readonly string[]): Promise<void> {
+  const keyId = /Created API key (\S+) /.exec(created.join('\n'))?.[1];
+  if (keyId === undefined) throw new Error(`api-key create printed no key id: ${created.join('\n')}`);
   const revoked = await runCli(['api-key', 'revoke', '--org', 'typed', '--key', keyId], env);
   if (revoked.code !== 0) throw new Error(`api-key revoke: ${revoked.stderr}`);
-  return lastLine(created.stdout);
 }
 
 /**
@@ -231,18 +229,24 @@ describe('the OpenAPI document, as a client generated from it sees the server', 
         WARDEN_RATE_LIMIT_PER_SECOND: '1',
         WARDEN_RATE_LIMIT_BURST: '100',
       });
-      const applied = await runCli(['apply', ORG_CONFIG], env);
-      expect(applied.code, applied.stderr).toBe(0);
-      // The server starts while the CLI makes the keys (the store exists once apply is done).
-      const started = startWarden(env);
       const consoleAdmin = { email: 'admin@typed.example', password: 'correct horse battery staple' };
-      const [apiKey, throttledKey, revokedKey] = await Promise.all([
-        createKey(env, 'typed'),
-        createKey(env, 'typed'),
-        revokedKeyOf(env),
-        createConsoleUser(dataDir, 'typed', consoleAdmin.email, consoleAdmin.password, ['ADMIN'], env),
+      // One CLI process for the set-up (test/support/warden-process.ts, runCliBatch), but for the
+      // revocation: it names the key id the batch printed.
+      const made = await runCliBatch(env, [
+        ['apply', ORG_CONFIG],
+        ['api-key', 'create', '--org', 'typed'],
+        ['api-key', 'create', '--org', 'typed'],
+        ['api-key', 'create', '--org', 'typed'],
+        consoleUserCommand('typed', consoleAdmin.email, consoleAdmin.password, ['ADMIN']),
       ]);
-      warden = await started;
+      const [apiKey, throttledKey, revokedKey] = [made[1]!.at(-1)!, made[2]!.at(-1)!, made[3]!.at(-1)!];
+      // The server starts while the CLI revokes the key (the store exists once the batch is done).
+      const started = startWarden(env);
+      try {
+        await revoke(env, made[3]!);
+      } finally {
+        warden = await started;
+      }
       // Imported by a computed name: the client compiles only against the generated types.
       const { callEveryOperation } = (await import(CLIENT)) as { callEveryOperation: CallEveryOperation };
       exchanges = await callEveryOperation({

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../support/wait-for.js';
-import { consoleLogin, createConsoleUser, createOrgWithKey, freshDataDir, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
+import { consoleLogin, consoleUserCommand, freshDataDir, runCliBatch, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
 
 interface AccessLine {
   level: number;
@@ -29,8 +29,12 @@ describe('the access log, one line per request', () => {
   let session: { cookie: string; csrfToken: string };
 
   beforeAll(async () => {
-    key = await createOrgWithKey(env, 'acme');
-    await createConsoleUser(dataDir, 'acme', 'admin@acme.example', password, ['ADMIN'], env);
+    // One CLI process for the set-up (test/support/warden-process.ts, runCliBatch).
+    const [orgMade] = await runCliBatch(env, [
+      ['org', 'create', '--id', 'acme', '--name', 'Org acme', '--with-key'],
+      consoleUserCommand('acme', 'admin@acme.example', password, ['ADMIN']),
+    ]);
+    key = orgMade!.at(-1)!;
     warden = await startWarden(env);
     session = await consoleLogin(warden.url, 'admin@acme.example', password);
   }, 60_000);

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastLogPosition, loggedEvents, SHOP_ORG, writeConfig } from '../support/config-files.js';
 import { waitFor } from '../support/wait-for.js';
-import { consoleLogin, createConsoleUser, createKey, freshDataDir, runCli, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
+import { consoleLogin, consoleUserCommand, freshDataDir, runCli, runCliBatch, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
 
 const SECRET_NAME = 'Audit Person 5e1d';
 const TEXTS = ['first audited post', 'second audited post', 'third audited post'];
@@ -50,17 +50,15 @@ describe('audit export and offline verify (the chain, signed checkpoints, tamper
   const consoleExports: Record<string, { status: number; type: string | null; body: string }> = {};
 
   beforeAll(async () => {
-    const config = writeConfig(SHOP_ORG);
-    const applied = await runCli(['apply', config], env);
-    expect(applied.code, applied.stderr).toBe(0);
-    // Independent processes (two users, a key, the server's start-up), side by side.
-    const [key, running] = await Promise.all([
-      createKey(env, 'shop'),
-      startWarden(env),
-      createConsoleUser(dataDir, 'shop', 'analyst@shop.example', PASSWORD, ['ANALYST'], env),
-      createConsoleUser(dataDir, 'shop', 'moderator@shop.example', PASSWORD, ['MODERATOR'], env),
+    // One CLI process for the set-up (test/support/warden-process.ts, runCliBatch).
+    const [, keyMade] = await runCliBatch(env, [
+      ['apply', writeConfig(SHOP_ORG)],
+      ['api-key', 'create', '--org', 'shop'],
+      consoleUserCommand('shop', 'analyst@shop.example', PASSWORD, ['ANALYST']),
+      consoleUserCommand('shop', 'moderator@shop.example', PASSWORD, ['MODERATOR']),
     ]);
-    warden = running;
+    const key = keyMade!.at(-1)!;
+    const running = (warden = await startWarden(env));
     const items = [
       { id: 'u1', typeId: 'user', data: { name: SECRET_NAME } },
       ...TEXTS.map((text, i) => ({ id: `p${i}`, typeId: 'post', data: { text, author: { id: 'u1', typeId: 'user' } } })),
@@ -256,8 +254,12 @@ describe('the audit chain with two processes appending to one log', () => {
   });
 
   it('chains every event once, in log order, whichever process appended it; verifies with a JWKS fetched from a URL', async () => {
-    expect((await runCli(['apply', writeConfig(SHOP_ORG)], env)).code).toBe(0);
-    const key = await createKey(env, 'shop');
+    // One CLI process for the set-up (test/support/warden-process.ts, runCliBatch).
+    const [, keyMade] = await runCliBatch(env, [
+      ['apply', writeConfig(SHOP_ORG)],
+      ['api-key', 'create', '--org', 'shop'],
+    ]);
+    const key = keyMade!.at(-1)!;
     servers.push(await startWarden(env), await startWarden(env));
     const submit = (server: RunningWarden, i: number) =>
       fetch(`${server.url}/api/v1/items/async`, {
@@ -313,8 +315,12 @@ describe('audit checkpoints signed by a key retired since', () => {
   });
 
   it('verifies with the JWKS that includes retired keys, and names the checkpoint line without them', async () => {
-    expect((await runCli(['apply', writeConfig(SHOP_ORG)], env)).code).toBe(0);
-    const key = await createKey(env, 'shop');
+    // One CLI process for the set-up (test/support/warden-process.ts, runCliBatch).
+    const [, keyMade] = await runCliBatch(env, [
+      ['apply', writeConfig(SHOP_ORG)],
+      ['api-key', 'create', '--org', 'shop'],
+    ]);
+    const key = keyMade!.at(-1)!;
     warden = await startWarden(env);
     const running = warden;
     const jwks = async (query = '') => {

@@ -6,7 +6,7 @@ import { checkpointIndexes, forgedJwks, type Line, newAttacker, TAMPERINGS } fro
 import { lastLogPosition, loggedEvents, POST_AND_USER_TYPES, SHOP_ORG, writeConfig } from '../support/config-files.js';
 import { startReceiver, type Receiver } from '../support/http-receiver.js';
 import { waitFor } from '../support/wait-for.js';
-import { consoleLogin, createConsoleUser, createKey, freshDataDir, runCli, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
+import { consoleLogin, consoleUserCommand, freshDataDir, runCli, runCliBatch, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
 
 /**
  * Issue 31, the export and its verification: a real server with two organizations in one log (so
@@ -76,15 +76,16 @@ describe('audit export: the tamper matrix over a real export (issue 31)', () => 
       WARDEN_AUDIT_ANCHOR_URL: `${receiver.url}/anchors`,
       WARDEN_OUTBOUND_ALLOWLIST: '127.0.0.1/32',
     });
-    for (const config of [SHOP_ORG, MALL_ORG]) expect((await runCli(['apply', writeConfig(config)], env)).code).toBe(0);
-    // Independent CLI calls (other users, other keys), side by side.
-    const [shopKey, mallKey] = await Promise.all([
-      createKey(env, 'shop'),
-      createKey(env, 'mall'),
-      createConsoleUser(dataDir, 'shop', 'admin@shop.example', PASSWORD, ['ADMIN'], env),
-      createConsoleUser(dataDir, 'shop', 'analyst@shop.example', PASSWORD, ['ANALYST'], env),
+    // One CLI process for the set-up (test/support/warden-process.ts, runCliBatch).
+    const [, , shopMade, mallMade] = await runCliBatch(env, [
+      ['apply', writeConfig(SHOP_ORG)],
+      ['apply', writeConfig(MALL_ORG)],
+      ['api-key', 'create', '--org', 'shop'],
+      ['api-key', 'create', '--org', 'mall'],
+      consoleUserCommand('shop', 'admin@shop.example', PASSWORD, ['ADMIN']),
+      consoleUserCommand('shop', 'analyst@shop.example', PASSWORD, ['ANALYST']),
     ]);
-    const keys = { shop: shopKey, mall: mallKey };
+    const keys = { shop: shopMade!.at(-1)!, mall: mallMade!.at(-1)! };
     const running = (warden = await startWarden(env));
     // Three rounds, both organizations interleaved, each followed by a checkpoint of shop past it.
     for (let round = 0; round < 3; round++) {

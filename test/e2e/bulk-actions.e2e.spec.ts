@@ -3,7 +3,7 @@ import { eventCount, loggedEvents, writeConfig } from '../support/config-files.j
 import { expectErrorBody } from '../support/error-body.js';
 import { deliveriesAt, type ReviewWorld, reviewOrgConfig, type Session, startReceiver, startReviewWorld } from '../support/review-fixture.js';
 import { waitFor } from '../support/wait-for.js';
-import { createKey, type RunningWarden, runCli, startWarden } from '../support/warden-process.js';
+import { type RunningWarden, runCliBatch, startWarden } from '../support/warden-process.js';
 
 type Item = { id: string; typeId: string };
 type BulkView = {
@@ -72,9 +72,12 @@ describe('bulk actions (console API), end to end', () => {
     receiver = await startReceiver();
     world = await startReviewWorld(reviewOrgConfig(receiver.url), ['MODERATOR_MANAGER', 'MODERATOR']);
     manager = world.sessions['MODERATOR_MANAGER']!;
-    const applied = await runCli(['apply', writeConfig(otherOrgConfig(receiver.url), 'other.yaml')], world.env);
-    if (applied.code !== 0) throw new Error(`apply of the other organization failed: ${applied.stderr}`);
-    otherKey = await createKey(world.env, 'other');
+    // One CLI process for its set-up (test/support/warden-process.ts, runCliBatch).
+    const [, otherMade] = await runCliBatch(world.env, [
+      ['apply', writeConfig(otherOrgConfig(receiver.url), 'other.yaml')],
+      ['api-key', 'create', '--org', 'other'],
+    ]);
+    otherKey = otherMade!.at(-1)!;
   }, 120_000);
 
   afterAll(async () => {

@@ -8,7 +8,7 @@ import { expectErrorBody } from '../support/error-body.js';
 import { queryLog } from '../support/config-files.js';
 import { type Receiver, startReceiver } from '../support/http-receiver.js';
 import { waitFor } from '../support/wait-for.js';
-import { createKey, createOrgWithKey, freshDataDir, runCli, type RunningWarden, startWarden, testEnv, startConfigured } from '../support/warden-process.js';
+import { createOrgWithKey, freshDataDir, runCli, type RunningWarden, startWarden, testEnv, startConfigured } from '../support/warden-process.js';
 
 const CONFIG = join(import.meta.dirname, '../fixtures/callbacks-org.yaml');
 const HOOK_TOKEN = 'hook-token-4f1c';
@@ -436,9 +436,9 @@ describe('callbacks across a crash', () => {
       HOOK_TOKEN,
       WARDEN_CALLBACK_RETRY_SCHEDULE: '200ms,500ms,1s,4s,8s',
     });
-    expect((await runCli(['apply', CONFIG], env)).code).toBe(0);
-    const key = await createKey(env, 'hooks');
-    let warden = await startWarden(env);
+    const configured = await startConfigured(env, CONFIG, 'hooks');
+    const key = configured.key;
+    let warden = configured.warden;
     let receiver: Receiver | undefined;
     try {
       const res = await fetch(`${warden.url}/api/v1/items/async/`, {

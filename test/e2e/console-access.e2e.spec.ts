@@ -7,11 +7,12 @@ import { expectErrorBody } from '../support/error-body.js';
 import { waitFor } from '../support/wait-for.js';
 import {
   consoleLogin,
+  consoleUserCommand,
   createConsoleUser,
-  createOrgWithKey,
   freshDataDir,
   forEachConcurrently,
   runCli,
+  runCliBatch,
   runCliWithInput,
   type RunningWarden,
   startWarden,
@@ -59,18 +60,20 @@ describe('console access management, end to end', () => {
   };
 
   beforeAll(async () => {
-    // Twenty CLI processes and a server start: each needs only its organization, so they run side
-    // by side, a few at a time (docs/testing.md, "What the suite costs"), not one after another.
+    // The organizations and users in one CLI process (runCliBatch) beside the server's start-up:
+    // neither needs the other (docs/testing.md, "What the suite costs").
     const users: Array<[string, string, string]> = [
       ...Object.entries(ROLE_USERS).map(([role, email]) => ['alpha', email, role] as [string, string, string]),
       ['beta', BETA_ADMIN, 'ADMIN'],
     ];
     const started = startWarden(env);
     try {
-      await Promise.all([createOrgWithKey(env, 'alpha'), createOrgWithKey(env, 'beta')]);
-      await forEachConcurrently(users, 4, async ([org, email, role]) => {
-        userIds[email] = await createConsoleUser(dataDir, org, email, PASSWORD, [role], env);
-      });
+      const made = await runCliBatch(env, [
+        ['org', 'create', '--id', 'alpha', '--name', 'Org alpha', '--with-key'],
+        ['org', 'create', '--id', 'beta', '--name', 'Org beta', '--with-key'],
+        ...users.map(([org, email, role]) => consoleUserCommand(org, email, PASSWORD, [role])),
+      ]);
+      for (const [i, [, email]] of users.entries()) userIds[email] = made[2 + i]!.at(-1)!;
     } finally {
       warden = await started;
     }

@@ -2,10 +2,11 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   consoleLogin,
-  createConsoleUser,
+  consoleUserCommand,
   forEachConcurrently,
   freshDataDir,
   runCli,
+  runCliBatch,
   runCliWithInput,
   type RunningWarden,
   startWarden,
@@ -17,9 +18,9 @@ const SESSION = '/api/console/v1/session';
 const ME = '/api/console/v1/me';
 
 /**
- * A server and organization `acme` with the given users (email and role). The server's start-up
- * and the CLI calls are processes that need only the organization, so they run side by side
- * (docs/testing.md, "What the suite costs").
+ * A server and organization `acme` with the given users (email and role). The organization and
+ * its users are made in one CLI process (runCliBatch) beside the server's start-up: neither needs
+ * the other (docs/testing.md, "What the suite costs").
  */
 async function setUp(
   users: ReadonlyArray<readonly [string, string]>,
@@ -30,11 +31,10 @@ async function setUp(
   const env = testEnv(dataDir, { ...(publicUrl ? { WARDEN_PUBLIC_URL: publicUrl } : {}), ...extra });
   const started = startWarden(env);
   try {
-    const org = await runCli(['org', 'create', '--id', 'acme', '--name', 'Acme'], env);
-    if (org.code !== 0) throw new Error(org.stderr);
-    await forEachConcurrently(users, 4, async ([email, role]) => {
-      await createConsoleUser(dataDir, 'acme', email, PASSWORD, [role], env);
-    });
+    await runCliBatch(env, [
+      ['org', 'create', '--id', 'acme', '--name', 'Acme'],
+      ...users.map(([email, role]) => consoleUserCommand('acme', email, PASSWORD, [role])),
+    ]);
   } finally {
     await started;
   }

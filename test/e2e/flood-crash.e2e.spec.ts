@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { authoredType, USER_TYPE, writeConfig } from '../support/config-files.js';
 import { startReceiver } from '../support/http-receiver.js';
 import { waitFor } from '../support/wait-for.js';
-import { createKey, freshDataDir, type RunningWarden, runCli, startWarden, testEnv } from '../support/warden-process.js';
+import { freshDataDir, type RunningWarden, runCliBatch, startWarden, testEnv } from '../support/warden-process.js';
 import { SPAM_POLICY, SPAM_WORDS_RULE } from '../../bench/support/strikes-config.mjs';
 
 /** One user floods; a few others post meanwhile. Every post is spam: one removal, one strike. */
@@ -62,8 +62,12 @@ async function floodThroughACrash(layout: 'one process' | 'api and worker'): Pro
   const dataDir = freshDataDir();
   const receiver = await startReceiver();
   const env = testEnv(dataDir, { WARDEN_RATE_LIMIT_PER_SECOND: '100000', WARDEN_RATE_LIMIT_BURST: '1000000' });
-  expect((await runCli(['apply', writeConfig(config(receiver.url))], env)).code).toBe(0);
-  const key = await createKey(env, 'flood');
+  // One CLI process for the set-up (test/support/warden-process.ts, runCliBatch).
+  const [, keyMade] = await runCliBatch(env, [
+    ['apply', writeConfig(config(receiver.url))],
+    ['api-key', 'create', '--org', 'flood'],
+  ]);
+  const key = keyMade!.at(-1)!;
   const running: RunningWarden[] = [];
   const start = async (role?: 'api' | 'worker') => {
     const w = await startWarden(role ? { ...env, WARDEN_ROLE: role } : env);

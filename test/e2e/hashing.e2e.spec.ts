@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashImage } from '#warden/hashing';
 import { eventCount } from '../support/config-files.js';
 import { waitFor } from '../support/wait-for.js';
-import { createKey, freshDataDir, runCli, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
+import { freshDataDir, runCli, type RunningWarden, startConfigured, testEnv } from '../support/warden-process.js';
 
 /** A test image with enough structure for a reliable PDQ (quality >= 50). */
 function pattern(seed: number, size = 256): Promise<Buffer> {
@@ -115,9 +115,7 @@ rules:
     const file = join(dataDir, 'pics.yaml');
     writeFileSync(file, config);
     env = testEnv(dataDir, { WARDEN_OUTBOUND_ALLOWLIST: '127.0.0.1/32', WARDEN_MEDIA_TIMEOUT_MS: '1500' });
-    expect((await runCli(['apply', file], env)).code).toBe(0);
-    key = await createKey(env, 'pics');
-    warden = await startWarden(env);
+    ({ warden, key } = await startConfigured(env, file, 'pics'));
   });
   afterAll(async () => {
     await warden?.stop();

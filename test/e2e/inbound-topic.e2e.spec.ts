@@ -7,7 +7,7 @@ import { queryLog } from '../support/config-files.js';
 import { type Receiver, startReceiver } from '../support/http-receiver.js';
 import { type NatsBroker, startNatsBroker } from '../support/nats-broker.js';
 import { waitFor } from '../support/wait-for.js';
-import { createKey, freshDataDir, runCli, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
+import { freshDataDir, runCli, type RunningWarden, startConfigured, startWarden, testEnv } from '../support/warden-process.js';
 
 const CONFIG = join(import.meta.dirname, '../fixtures/inbound-org.yaml');
 const ASYNCAPI = join(import.meta.dirname, '../../docs/asyncapi.yaml');
@@ -90,10 +90,7 @@ describe('the inbound topic ITEM_SUBMISSION_EVENT on a real NATS JetStream broke
       // What a killed worker had in hand comes again after this (the consumer is made with it).
       WARDEN_NATS_ACK_WAIT: '2s',
     });
-    const applied = await runCli(['apply', CONFIG], env);
-    expect(applied.code, applied.stderr).toBe(0);
-    key = await createKey(env, 'acme');
-    warden = await startWarden(env);
+    ({ warden, key } = await startConfigured(env, CONFIG, 'acme'));
     acme = await broker.client(broker.user('acme'));
     // Warden creates the stream when it starts consuming.
     await waitFor(() => warden.logs().includes('inbound topic started') && streamExists(), 'the items stream');

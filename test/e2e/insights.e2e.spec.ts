@@ -18,7 +18,7 @@ import {
   withAutoRemoveRule,
 } from '../support/review-fixture.js';
 import { waitFor } from '../support/wait-for.js';
-import { applyConfig, consoleLogin, createConsoleUser, createKey, runCli, startWarden } from '../support/warden-process.js';
+import { consoleLogin, consoleUserCommand, runCli, runCliBatch, startWarden } from '../support/warden-process.js';
 
 /**
  * Insights over a real server (docs/insights.md): the figures of GET /api/console/v1/insights
@@ -84,11 +84,13 @@ describe('insights', () => {
     world = await startReviewWorld(config(receiver.url), ['MODERATOR', 'MODERATOR_MANAGER', 'ADMIN']);
     base = world.warden.url;
     // Another organization, with a history of its own.
-    await applyConfig(world.env, writeConfig(config(receiver.url, 'other')));
-    [otherKey] = await Promise.all([
-      createKey(world.env, 'other'),
-      createConsoleUser(world.dataDir, 'other', 'admin@other.example', REVIEW_PASSWORD, ['ADMIN'], world.env),
+    // One CLI process for its set-up (test/support/warden-process.ts, runCliBatch).
+    const [, otherMade] = await runCliBatch(world.env, [
+      ['apply', writeConfig(config(receiver.url, 'other'))],
+      ['api-key', 'create', '--org', 'other'],
+      consoleUserCommand('other', 'admin@other.example', REVIEW_PASSWORD, ['ADMIN']),
     ]);
+    otherKey = otherMade!.at(-1)!;
     otherAdmin = await consoleLogin(base, 'admin@other.example', REVIEW_PASSWORD);
     const other = await fetch(`${base}/api/v1/items/async`, {
       method: 'POST',

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loggedEvents, writeConfig } from '../support/config-files.js';
 import { type ReviewWorld, reviewOrgConfig, reviewOrgConfigWithPillSpam, startReceiver, startReviewWorld } from '../support/review-fixture.js';
 import { waitFor } from '../support/wait-for.js';
-import { applyConfig, createKey } from '../support/warden-process.js';
+import { runCliBatch } from '../support/warden-process.js';
 
 interface Claimed {
   job: { jobId: string; item: { id: string } };
@@ -84,8 +84,12 @@ describe('Investigate (GET /api/console/v1/investigate/…)', () => {
     expect(decided.status, await decided.clone().text()).toBe(200);
     await waitFor(() => receiver.received.filter((c) => c.path === '/hooks/remove' && c.body.includes('p-inv')).length >= 2, "the decision's remove callback");
     // Another organization, configured alike, with an item and a report of its own.
-    await applyConfig(world.env, writeConfig(reviewOrgConfig(receiver.url).replace('id: rev, name: Review Org', 'id: inv-other, name: Other Org')));
-    otherKey = await createKey(world.env, 'inv-other');
+    // One CLI process for its set-up (test/support/warden-process.ts, runCliBatch).
+    const [, otherMade] = await runCliBatch(world.env, [
+      ['apply', writeConfig(reviewOrgConfig(receiver.url).replace('id: rev, name: Review Org', 'id: inv-other, name: Other Org'))],
+      ['api-key', 'create', '--org', 'inv-other'],
+    ]);
+    otherKey = otherMade!.at(-1)!;
     const other = (path: string, body: unknown) =>
       fetch(`${world.warden.url}${path}`, {
         method: 'POST',

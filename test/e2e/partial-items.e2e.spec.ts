@@ -5,7 +5,16 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../support/wait-for.js';
-import { consoleLogin, createConsoleUser, createKey, freshDataDir, runCli, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
+import {
+  consoleLogin,
+  consoleUserCommand,
+  freshDataDir,
+  runCliBatch,
+  type RunningWarden,
+  startConfigured,
+  startWarden,
+  testEnv,
+} from '../support/warden-process.js';
 import { UNPOPULAR_SPAM_RULE_AND_QUEUE } from '../../bench/support/partial-items-config.mjs';
 
 const TOKEN = 'items-token-7d2e';
@@ -91,19 +100,18 @@ describe('partial items: whole items fetched from the customer (docs/partial-ite
       writeFileSync(path, text);
       return path;
     };
-    for (const [orgId, url] of [
-      ['parts', `${endpointUrl}/warden/items?tenant=parts`],
+    // One CLI process for the set-up (test/support/warden-process.ts, runCliBatch).
+    const [, , partsMade, walledMade] = await runCliBatch(env, [
+      ['apply', file('parts.yaml', config('parts', `${endpointUrl}/warden/items?tenant=parts`))],
       // A private address, not in the tests' WARDEN_OUTBOUND_ALLOWLIST (127.0.0.0/8): refused as a callback there is.
-      ['walled', 'http://10.20.30.40/warden/items'],
-    ] as const) {
-      const applied = await runCli(['apply', file(`${orgId}.yaml`, config(orgId, url))], env);
-      expect(applied.code, applied.stderr).toBe(0);
-    }
-    key = await createKey(env, 'parts');
-    walledKey = await createKey(env, 'walled');
-    // A manager: a moderator who may also list the queue's jobs.
-    await createConsoleUser(dataDir, 'parts', 'mod@parts.example', PASSWORD, ['MODERATOR_MANAGER'], env);
-    await createConsoleUser(dataDir, 'parts', 'analyst@parts.example', PASSWORD, ['ANALYST'], env);
+      ['apply', file('walled.yaml', config('walled', 'http://10.20.30.40/warden/items'))],
+      ['api-key', 'create', '--org', 'parts'],
+      ['api-key', 'create', '--org', 'walled'],
+      // A manager: a moderator who may also list the queue's jobs.
+      consoleUserCommand('parts', 'mod@parts.example', PASSWORD, ['MODERATOR_MANAGER']),
+      consoleUserCommand('parts', 'analyst@parts.example', PASSWORD, ['ANALYST']),
+    ]);
+    [key, walledKey] = [partsMade!.at(-1)!, walledMade!.at(-1)!];
     warden = await startWarden(env);
     moderator = await consoleLogin(warden.url, 'mod@parts.example', PASSWORD);
     analyst = await consoleLogin(warden.url, 'analyst@parts.example', PASSWORD);
@@ -353,10 +361,7 @@ describe('partial items: an endpoint whose host name resolves to a private addre
     const path = join(dataDir, 'named.yaml');
     // `localhost` is a host name: it is resolved, and the address it resolves to (loopback) is what is refused.
     writeFileSync(path, config('named', `http://localhost:${(endpoint.address() as { port: number }).port}/warden/items`));
-    const applied = await runCli(['apply', path], env);
-    expect(applied.code, applied.stderr).toBe(0);
-    key = await createKey(env, 'named');
-    warden = await startWarden(env);
+    ({ warden, key } = await startConfigured(env, path, 'named'));
   }, 90_000);
 
   afterAll(async () => {

@@ -4,7 +4,7 @@ import { eventCount, loggedEvents, writeConfig } from '../support/config-files.j
 import { expectErrorBody } from '../support/error-body.js';
 import { deliveriesAt, type ReceivedCallback, type ReviewWorld, reviewOrgConfig, startReceiver, startReviewWorld } from '../support/review-fixture.js';
 import { waitFor } from '../support/wait-for.js';
-import { createKey, runCli } from '../support/warden-process.js';
+import { runCliBatch } from '../support/warden-process.js';
 
 type Body = { [key: string]: unknown };
 type Jwks = { keys: Array<{ kid: string; x: string }> };
@@ -85,9 +85,12 @@ describe('POST /api/v1/actions, end to end', () => {
   beforeAll(async () => {
     receiver = await startReceiver();
     world = await startReviewWorld(actionsConfig(receiver.url), [], { WARDEN_BODY_LIMIT_BYTES: String(BODY_LIMIT_BYTES) });
-    const applied = await runCli(['apply', writeConfig(otherOrgConfig(receiver.url), 'other.yaml')], world.env);
-    if (applied.code !== 0) throw new Error(`apply of the other organization failed: ${applied.stderr}`);
-    otherKey = await createKey(world.env, 'other');
+    // One CLI process for its set-up (test/support/warden-process.ts, runCliBatch).
+    const [, otherMade] = await runCliBatch(world.env, [
+      ['apply', writeConfig(otherOrgConfig(receiver.url), 'other.yaml')],
+      ['api-key', 'create', '--org', 'other'],
+    ]);
+    otherKey = otherMade!.at(-1)!;
   }, 120_000);
 
   afterAll(async () => {

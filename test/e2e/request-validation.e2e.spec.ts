@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHOP_ORG, writeConfig } from '../support/config-files.js';
-import { createKey, freshDataDir, runCli, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
+import { freshDataDir, type RunningWarden, startConfigured, testEnv } from '../support/warden-process.js';
 
 const CONFIG = SHOP_ORG;
 
@@ -13,10 +13,8 @@ describe('request validation, end to end', () => {
   let key: string;
 
   beforeAll(async () => {
-    warden = await startWarden(env);
-    const applied = await runCli(['apply', writeConfig(CONFIG)], env);
-    expect(applied.code, applied.stderr).toBe(0);
-    key = await createKey(env, 'shop');
+    // The configuration and the key in one CLI process (runCliBatch), before the server starts.
+    ({ warden, key } = await startConfigured(env, writeConfig(CONFIG), 'shop'));
   });
   afterAll(async () => {
     await warden?.stop();

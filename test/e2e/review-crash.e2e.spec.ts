@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loggedEvents, writeConfig } from '../support/config-files.js';
 import { REVIEW_PASSWORD, reviewOrgConfig, type Session, startReceiver } from '../support/review-fixture.js';
 import { waitFor } from '../support/wait-for.js';
-import { consoleLogin, createConsoleUser, createKey, freshDataDir, runCli, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
+import { consoleLogin, consoleUserCommand, freshDataDir, runCliBatch, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
 
 const JOBS = 300;
 const MODERATORS = 6;
@@ -26,10 +26,14 @@ describe('review decisions across a crash', () => {
     const dataDir = freshDataDir();
     const env = testEnv(dataDir, { WARDEN_RATE_LIMIT_PER_SECOND: '100000', WARDEN_RATE_LIMIT_BURST: '100000' });
     const config = reviewOrgConfig(receiver.url).replace('lockTimeoutSeconds: 600', `lockTimeoutSeconds: ${LOCK_SECONDS}`);
-    expect((await runCli(['apply', writeConfig(config)], env)).code).toBe(0);
-    const key = await createKey(env, 'rev');
     const emails = Array.from({ length: MODERATORS }, (_, i) => `crash-${i}@rev.example`);
-    for (const email of emails) await createConsoleUser(dataDir, 'rev', email, REVIEW_PASSWORD, ['MODERATOR'], env);
+    // One CLI process for the set-up (test/support/warden-process.ts, runCliBatch).
+    const [, keyMade] = await runCliBatch(env, [
+      ['apply', writeConfig(config)],
+      ['api-key', 'create', '--org', 'rev'],
+      ...emails.map((email) => consoleUserCommand('rev', email, REVIEW_PASSWORD, ['MODERATOR'])),
+    ]);
+    const key = keyMade!.at(-1)!;
     warden = await startWarden(env);
     let base = warden.url;
     const sessions: Session[] = [];

@@ -5,7 +5,7 @@ import { eventCount } from '../support/config-files.js';
 import { startReceiver } from '../support/http-receiver.js';
 import { waitUntilProcessed } from '../support/projection-progress.js';
 import { waitFor } from '../support/wait-for.js';
-import { createKey, freshDataDir, runCli, startWarden, testEnv } from '../support/warden-process.js';
+import { freshDataDir, startConfigured, startWarden, testEnv } from '../support/warden-process.js';
 
 const CONFIG = join(import.meta.dirname, '../fixtures/rules-org.yaml');
 /**
@@ -24,9 +24,9 @@ describe('evaluation across a crash', () => {
       // The fixture's callback URLs lead nowhere: keep retries out of the event counts.
       WARDEN_CALLBACK_RETRY_SCHEDULE: '1h',
     });
-    expect((await runCli(['apply', CONFIG], env)).code).toBe(0);
-    const key = await createKey(env, 'shop');
-    let warden = await startWarden(env);
+    const configured = await startConfigured(env, CONFIG, 'shop');
+    const key = configured.key;
+    let warden = configured.warden;
     try {
       for (let batch = 0; batch < ITEMS / 1000; batch++) {
         const items = Array.from({ length: 1000 }, (_, i) => {

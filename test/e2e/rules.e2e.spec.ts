@@ -6,7 +6,7 @@ import { type Receiver, startReceiver } from '../support/http-receiver.js';
 import { expectErrorBody } from '../support/error-body.js';
 import { waitUntilProcessed } from '../support/projection-progress.js';
 import { waitFor } from '../support/wait-for.js';
-import { createKey, freshDataDir, runCli, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
+import { freshDataDir, runCli, type RunningWarden, startConfigured, testEnv } from '../support/warden-process.js';
 import Database from 'better-sqlite3';
 
 const CONFIG = join(import.meta.dirname, '../fixtures/rules-org.yaml');
@@ -42,10 +42,8 @@ describe('rules engine, end to end', () => {
       // The fixture's callback URLs lead nowhere: keep retries out of the event counts.
       WARDEN_CALLBACK_RETRY_SCHEDULE: '1h',
     });
-    warden = await startWarden(env);
-    const applied = await runCli(['apply', CONFIG], env);
-    expect(applied.code, applied.stderr).toBe(0);
-    key = await createKey(env, 'shop');
+    // The configuration and the key in one CLI process (runCliBatch), before the server starts.
+    ({ warden, key } = await startConfigured(env, CONFIG, 'shop'));
   });
   afterAll(async () => {
     await warden?.stop();

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { actorsOf, loggedEvents } from '../support/config-files.js';
 import { authnRequestOf, elementCount, type IdpKeys, makeIdpKeys, samlResponse, type SamlResponseOptions } from '../support/saml-idp.js';
 import { postSamlResponse, PUBLIC_URL, samlForm, samlOrgConfig, spUrls, startSamlLogin, TEST_IDP_SSO_URL } from '../support/saml-sso.js';
-import { createConsoleUser, freshDataDir, runCli, type RunningWarden, startConfigured, testEnv } from '../support/warden-process.js';
+import { consoleUserCommand, freshDataDir, runCli, runCliBatch, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
 
 /** Issue 12, item 3: per-organization SAML sign-in against the real server, with a test IdP made here. */
 
@@ -51,15 +51,18 @@ describe('SAML single sign-on (e2e)', () => {
     [idp, impostor] = await Promise.all([makeIdpKeys(), makeIdpKeys('impostor.example')]);
     const globex = join(freshDataDir(), 'globex.yaml');
     writeFileSync(globex, globexConfig(idp.cert));
-    const applied = await runCli(['apply', globex], env);
-    expect(applied.code, applied.stderr).toBe(0);
     const hooli = join(freshDataDir(), 'hooli.yaml');
     writeFileSync(hooli, hooliConfig(idp.cert));
-    const appliedHooli = await runCli(['apply', hooli], env);
-    expect(appliedHooli.code, appliedHooli.stderr).toBe(0);
     const acme = join(freshDataDir(), 'acme.yaml');
     writeFileSync(acme, acmeConfig(idp.cert));
-    ({ warden } = await startConfigured(env, acme, 'acme'));
+    // One CLI process for the set-up (test/support/warden-process.ts, runCliBatch).
+    await runCliBatch(env, [
+      ['apply', globex],
+      ['apply', hooli],
+      ['apply', acme],
+      ['api-key', 'create', '--org', 'acme'],
+    ]);
+    warden = await startWarden(env);
   }, 60_000);
 
   afterAll(async () => {
@@ -263,16 +266,21 @@ describe('SAML single sign-on (e2e)', () => {
   });
 
   it("refuses another organization's user with that email, and a disabled user", async () => {
-    await cliUser(['create', '--org', 'globex', '--email', 'bob@globex.example', '--role', 'ADMIN']);
+    // The users in one CLI process (runCliBatch).
+    await runCliBatch(env, [
+      ['user', 'create', '--org', 'globex', '--email', 'bob@globex.example', '--role', 'ADMIN'],
+      ['user', 'create', '--org', 'acme', '--email', 'carl@acme.example', '--role', 'MODERATOR'],
+      ['user', 'disable', '--org', 'acme', '--email', 'carl@acme.example'],
+    ]);
     await expectRefused(await respond({ email: 'bob@globex.example' }), 403, 'user-of-another-organization');
-    await cliUser(['create', '--org', 'acme', '--email', 'carl@acme.example', '--role', 'MODERATOR']);
-    await cliUser(['disable', '--org', 'acme', '--email', 'carl@acme.example']);
     await expectRefused(await respond({ email: 'carl@acme.example' }), 403, 'user-disabled');
   });
 
   it('refuses a password sign-in (403, after the password is checked) in an organization with passwordLogin: false', async () => {
-    await createConsoleUser(dataDir, 'hooli', 'gavin@hooli.example', 'a long enough password', ['MODERATOR'], env);
-    await createConsoleUser(dataDir, 'acme', 'pat@acme.example', 'a long enough password', ['MODERATOR'], env);
+    await runCliBatch(env, [
+      consoleUserCommand('hooli', 'gavin@hooli.example', 'a long enough password', ['MODERATOR']),
+      consoleUserCommand('acme', 'pat@acme.example', 'a long enough password', ['MODERATOR']),
+    ]);
     const login = (email: string, password: string) =>
       fetch(`${warden.url}/api/console/v1/session`, {
         method: 'POST',

@@ -4,7 +4,7 @@ import { Secret, TOTP, URI } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loggedEvents } from '../support/config-files.js';
 import { waitFor } from '../support/wait-for.js';
-import { createConsoleUser, freshDataDir, runCli, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
+import { consoleUserCommand, freshDataDir, runCliBatch, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
 
 /** Issue 12, item 6: an optional TOTP second factor per user, with recovery codes, enforceable per organization. */
 
@@ -83,8 +83,12 @@ describe('a user with a second factor', () => {
   let userId: string;
 
   beforeAll(async () => {
-    expect((await runCli(['org', 'create', '--id', 'totp', '--name', 'Totp'], env)).code).toBe(0);
-    userId = await createConsoleUser(dataDir, 'totp', email, password, ['MODERATOR']);
+    // One CLI process for the set-up (test/support/warden-process.ts, runCliBatch).
+    const [, userMade] = await runCliBatch(env, [
+      ['org', 'create', '--id', 'totp', '--name', 'Totp'],
+      consoleUserCommand('totp', email, password, ['MODERATOR']),
+    ]);
+    userId = userMade!.at(-1)!;
     warden = await startWarden(env);
     const first = await login(warden.url, { email, password });
     expect(first.status).toBe(200);
@@ -172,9 +176,8 @@ describe('an organization that requires a second factor', () => {
   beforeAll(async () => {
     const file = join(freshDataDir(), 'strict.yaml');
     writeFileSync(file, 'org:\n  id: strict\n  name: Strict\n  settings:\n    requireSecondFactor: true\n');
-    const applied = await runCli(['apply', file], env);
-    expect(applied.code, applied.stderr).toBe(0);
-    await createConsoleUser(dataDir, 'strict', email, password, ['ADMIN']);
+    // One CLI process for the set-up (test/support/warden-process.ts, runCliBatch).
+    await runCliBatch(env, [['apply', file], consoleUserCommand('strict', email, password, ['ADMIN'])]);
     warden = await startWarden(env);
   });
 
@@ -208,8 +211,8 @@ describe('wrong second-factor codes', () => {
   let warden: RunningWarden;
 
   beforeAll(async () => {
-    expect((await runCli(['org', 'create', '--id', 'throttle', '--name', 'Throttle'], env)).code).toBe(0);
-    await createConsoleUser(dataDir, 'throttle', email, password, ['ANALYST']);
+    // One CLI process for the set-up (test/support/warden-process.ts, runCliBatch).
+    await runCliBatch(env, [['org', 'create', '--id', 'throttle', '--name', 'Throttle'], consoleUserCommand('throttle', email, password, ['ANALYST'])]);
     warden = await startWarden(env);
   });
 

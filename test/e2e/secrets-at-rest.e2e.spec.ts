@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventCount, rawLog } from '../support/config-files.js';
 import { type Receiver, startReceiver } from '../support/http-receiver.js';
 import { waitFor } from '../support/wait-for.js';
-import { createKey, freshDataDir, runCli, runServerToExit, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
+import { freshDataDir, runServerToExit, type RunningWarden, startConfigured, startWarden, testEnv } from '../support/warden-process.js';
 
 /** Issue 11, defect 8: secrets stay out of the log, the logs and other users' reach. */
 
@@ -17,10 +17,7 @@ async function withOrg(dataDir: string, config: string, extraEnv: Record<string,
   const file = join(freshDataDir(), 'org.yaml');
   writeFileSync(file, config);
   const env = testEnv(dataDir, extraEnv);
-  const applied = await runCli(['apply', file], env);
-  expect(applied.code, applied.stderr).toBe(0);
-  const key = await createKey(env, 'secrets');
-  const warden = await startWarden(env);
+  const { warden, key } = await startConfigured(env, file, 'secrets');
   const submit = async (items: unknown[]) => {
     const res = await fetch(`${warden.url}/api/v1/items/async/`, {
       method: 'POST',
@@ -228,10 +225,9 @@ describe('the secret key in a file outside the data directory (WARDEN_SECRET_KEY
 
       chmodSync(file, 0o600);
       // The CLI seals the callback's headers under the file's key; the server opens them to send.
-      const applied = await runCli(['apply', join(import.meta.dirname, '../fixtures/callbacks-org.yaml')], env);
-      expect(applied.code, applied.stderr).toBe(0);
-      const apiKey = await createKey(env, 'hooks');
-      warden = await startWarden(env);
+      const configured = await startConfigured(env, join(import.meta.dirname, '../fixtures/callbacks-org.yaml'), 'hooks');
+      warden = configured.warden;
+      const apiKey = configured.key;
       const res = await fetch(`${warden.url}/api/v1/items/async/`, {
         method: 'POST',
         headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '../support/wait-for.js';
-import { CLI_ENTRY, freshDataDir, runCli, runCliWithInput, testEnv } from '../support/warden-process.js';
+import { CLI_ENTRY, freshDataDir, runCli, runCliBatch, runCliWithInput, testEnv } from '../support/warden-process.js';
 
 // `script` (util-linux) runs a command on a pseudo-terminal, as a person at a shell would.
 const SCRIPT = '/usr/bin/script';
@@ -12,8 +12,11 @@ describe.skipIf(!existsSync(SCRIPT))('warden user set-password at a terminal (ne
   it('asks for the password, never shows it, and finishes at Enter', async () => {
     const dataDir = freshDataDir();
     const env = testEnv(dataDir);
-    expect((await runCli(['org', 'create', '--id', 'acme', '--name', 'Acme'], env)).code).toBe(0);
-    expect((await runCli(['user', 'create', '--org', 'acme', '--email', 'tty@acme.example', '--role', 'ADMIN'], env)).code).toBe(0);
+    // One CLI process for the set-up (test/support/warden-process.ts, runCliBatch).
+    await runCliBatch(env, [
+      ['org', 'create', '--id', 'acme', '--name', 'Acme'],
+      ['user', 'create', '--org', 'acme', '--email', 'tty@acme.example', '--role', 'ADMIN'],
+    ]);
 
     const command = [process.execPath, CLI_ENTRY, 'user', 'set-password', '--org', 'acme', '--email', 'tty@acme.example'].map((word) => `'${word}'`).join(' ');
     const child = spawn(SCRIPT, ['-qec', command, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -33,8 +36,11 @@ describe.skipIf(!existsSync(SCRIPT))('warden user set-password at a terminal (ne
 
   it('says no password was given when standard input is empty, instead of judging its length', async () => {
     const env = testEnv(freshDataDir());
-    expect((await runCli(['org', 'create', '--id', 'acme', '--name', 'Acme'], env)).code).toBe(0);
-    expect((await runCli(['user', 'create', '--org', 'acme', '--email', 'none@acme.example', '--role', 'ADMIN'], env)).code).toBe(0);
+    // One CLI process for the set-up (test/support/warden-process.ts, runCliBatch).
+    await runCliBatch(env, [
+      ['org', 'create', '--id', 'acme', '--name', 'Acme'],
+      ['user', 'create', '--org', 'acme', '--email', 'none@acme.example', '--role', 'ADMIN'],
+    ]);
     const empty = await runCliWithInput(['user', 'set-password', '--org', 'acme', '--email', 'none@acme.example'], env, '');
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain('No password given');

@@ -4,7 +4,7 @@ import { expectErrorBody } from '../support/error-body.js';
 import { waitUntilProcessed } from '../support/projection-progress.js';
 import { type ReceivedCallback, startReceiver } from '../support/review-fixture.js';
 import { waitFor } from '../support/wait-for.js';
-import { createKey, freshDataDir, runCli, type RunningWarden, startConfigured, testEnv } from '../support/warden-process.js';
+import { freshDataDir, runCliBatch, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
 import { removeSpamRule } from '../../bench/support/strikes-config.mjs';
 
 /**
@@ -84,10 +84,15 @@ describe('user scores, end to end', () => {
   beforeAll(async () => {
     receiver = await startReceiver();
     env = testEnv(dataDir);
-    ({ warden, key } = await startConfigured(env, writeConfig(config(receiver.url)), 'scores'));
-    const applied = await runCli(['apply', writeConfig(OTHER, 'other.yaml')], env);
-    expect(applied.code, applied.stderr).toBe(0);
-    otherKey = await createKey(env, 'other');
+    // One CLI process for the set-up (test/support/warden-process.ts, runCliBatch).
+    const [, keyMade, , otherMade] = await runCliBatch(env, [
+      ['apply', writeConfig(config(receiver.url))],
+      ['api-key', 'create', '--org', 'scores'],
+      ['apply', writeConfig(OTHER, 'other.yaml')],
+      ['api-key', 'create', '--org', 'other'],
+    ]);
+    [key, otherKey] = [keyMade!.at(-1)!, otherMade!.at(-1)!];
+    warden = await startWarden(env);
   });
   afterAll(async () => {
     await warden?.stop();

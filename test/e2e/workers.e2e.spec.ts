@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { startReceiver } from '../support/http-receiver.js';
-import { createKey, freshDataDir, runCli, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
+import { freshDataDir, runCliBatch, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
 
 const CONFIG = join(import.meta.dirname, '../fixtures/callbacks-org.yaml');
 /**
@@ -54,8 +54,13 @@ describe('two workers on one data directory', () => {
     });
     const running: RunningWarden[] = [];
     try {
-      expect((await runCli(['apply', CONFIG], env)).code).toBe(0);
-      const key = await createKey(env, 'hooks');
+      // One CLI process for the set-up (test/support/warden-process.ts, runCliBatch).
+      const key = (
+        await runCliBatch(env, [
+          ['apply', CONFIG],
+          ['api-key', 'create', '--org', 'hooks'],
+        ])
+      )[1]!.at(-1)!;
       const api = await startWarden({ ...env, WARDEN_ROLE: 'api' });
       running.push(api);
       const first = await startWarden({ ...env, WARDEN_ROLE: 'worker' });
@@ -141,8 +146,13 @@ describe('two workers on one data directory', () => {
     const matching = items / 3;
     const running: RunningWarden[] = [];
     try {
-      expect((await runCli(['apply', CONFIG], env)).code).toBe(0);
-      const key = await createKey(env, 'hooks');
+      // One CLI process for the set-up (test/support/warden-process.ts, runCliBatch).
+      const key = (
+        await runCliBatch(env, [
+          ['apply', CONFIG],
+          ['api-key', 'create', '--org', 'hooks'],
+        ])
+      )[1]!.at(-1)!;
       const api = await startWarden({ ...env, WARDEN_ROLE: 'api' });
       const first = await startWarden({ ...env, WARDEN_ROLE: 'worker' });
       running.push(api, first);

@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { Pool } from 'undici';
 import { type Receiver, startReceiver } from '../support/http-receiver.js';
-import { createKey, freshDataDir, runCli, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
+import { freshDataDir, type RunningWarden, startConfigured, testEnv } from '../support/warden-process.js';
 import type { BodySpec, FuzzCase } from './hostile-arbitraries.js';
 import { renderJson } from './json-text.js';
 import type { Exchange } from './response-checks.js';
@@ -65,10 +65,7 @@ export async function startFuzzTarget(connections: number): Promise<FuzzTarget> 
     // Durability against power loss is not what it tests either; an fsync per commit would be most of its time.
     WARDEN_SQLITE_SYNC: 'normal',
   });
-  const applied = await runCli(['apply', ORG_CONFIG], env);
-  if (applied.code !== 0) throw new Error(`apply failed: ${applied.stderr}`);
-  const key = await createKey(env, 'fuzz');
-  const warden = await startWarden(env);
+  const { warden, key } = await startConfigured(env, ORG_CONFIG, 'fuzz');
   const problems = keepProblemLines(warden);
   // A request that gets no answer is a finding, not a hang of the suite.
   const pool = new Pool(warden.url, { connections, pipelining: 1, headersTimeout: RESPONSE_TIMEOUT_MS, bodyTimeout: RESPONSE_TIMEOUT_MS });
