@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { type BatchReport, parseBatch, runBatch } from './batch-command.js';
+import { UsageError } from './cli-command.js';
+import { findCommand } from './command-table.js';
+
+const lines = (...values: unknown[]) => values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join('\n');
+
+/** `warden batch` without the stores: the script's checks, and a run of commands that need none (docs/cli.md, "Batches"). */
+describe('warden batch', () => {
+  it('reads one command a line, an array of arguments or {args, input}, skipping blank lines', () => {
+    const script = lines(
+      ['help', 'api-key'],
+      '',
+      '   ',
+      { args: ['user', 'set-password', '--org', 'a', '--email', 'e@a.example'], input: 'pw' },
+      { args: ['help'] },
+    );
+    expect(parseBatch(script, findCommand)).toEqual([
+      { line: 1, args: ['help', 'api-key'], input: undefined },
+      { line: 4, args: ['user', 'set-password', '--org', 'a', '--email', 'e@a.example'], input: 'pw' },
+      { line: 5, args: ['help'], input: undefined },
+    ]);
+  });
+
+  it.each([
+    ['help --org x', /^Line 1 is not JSON/],
+    [lines([]), /^Line 1: the arguments must be a non-empty array of strings/],
+    [lines(['help', 3]), /^Line 1: the arguments must be a non-empty array of strings/],
+    [lines('"help"'), /^Line 1: a command is a JSON array or an object with "args"/],
+    [lines({ args: 'help' }), /^Line 1: "args" must be an array of strings/],
+    [lines({ args: ['help'], input: ['pw'] }), /^Line 1: "input" must be a string/],
+    [lines({ args: ['help'], stdin: 'pw' }), /^Line 1: unknown field "stdin"/],
+    [lines(['help'], ['frobnicate', 'now']), /^Line 2: unknown command: frobnicate now/],
+    [lines(['help'], ['batch']), /^Line 2: a batch cannot run another batch/],
+  ])('refuses %j as a usage error naming the line', (script, message) => {
+    const parse = () => parseBatch(script, findCommand);
+    expect(parse).toThrow(UsageError);
+    expect(parse).toThrow(message);
+  });
+
+  it('runs commands that need no stores without opening them, reporting each; the first failure ends it with its code', async () => {
+    const reports: BatchReport[] = [];
+    const entries = parseBatch(lines(['help', 'org'], ['hash'], ['help']), findCommand);
+    expect(await runBatch(entries, findCommand, (r) => reports.push(r))).toBe(2);
+    expect(reports).toEqual([
+      { line: 1, exit: 0, out: [expect.stringContaining('org create --id <orgId> --name <name>')], error: null },
+      { line: 2, exit: 2, out: [], error: expect.stringMatching(/^hash takes one or more files or URLs\n\nUsage: /) },
+    ]);
+  });
+});
