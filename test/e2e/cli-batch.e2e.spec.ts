@@ -40,6 +40,8 @@ describe('warden batch', () => {
     const [applied, key, password, created] = reports(batch.stdout);
     expect([applied!.line, key!.line, password!.line, created!.line]).toEqual([1, 3, 4, 5]);
     expect([applied, key, password, created].map((r) => [r!.exit, r!.error])).toEqual(Array(4).fill([0, null]));
+    // The passwords went in through the entries' input, and come out nowhere.
+    expect(batch.stdout + batch.stderr).not.toContain('passphrase');
     const apiKey = key!.out.at(-1)!;
     expect(apiKey).toMatch(/^wdn_/);
     expect(password!.out).toEqual([expect.stringMatching(/^Set the password of user /)]);
@@ -97,19 +99,19 @@ describe('warden batch', () => {
     expect((await runCli(['api-key', 'create', '--org', 'early'], env)).code).toBe(1);
   });
 
-  it("gives a command nothing on standard input but its entry's input: a password it lacks is a usage error", async () => {
+  it('refuses, before running anything, a password a command lacks or an input a command would drop', async () => {
     const env = testEnv(freshDataDir());
-    const batch = await runCliWithInput(
-      ['batch'],
-      env,
-      script(
-        ['org', 'create', '--id', 'acme', '--name', 'Acme'],
-        ['user', 'create', '--org', 'acme', '--email', 'a@acme.example', '--role', 'ADMIN', '--with-password'],
-      ),
-    );
-    expect(batch.code).toBe(2);
-    const [, user] = reports(batch.stdout);
-    expect(user).toMatchObject({ line: 2, exit: 2, out: [] });
-    expect(user!.error).toMatch(/^No password given/);
+    const create = ['user', 'create', '--org', 'acme', '--email', 'a@acme.example', '--role', 'ADMIN'];
+    for (const [last, message] of [
+      [[...create, '--with-password'], /^Line 2: user create reads a password: give it as the entry's "input"/],
+      [{ args: create, input: PASSWORD }, /^Line 2: user create reads no input \(without --with-password\)/],
+    ] as const) {
+      const batch = await runCliWithInput(['batch'], env, script(['org', 'create', '--id', 'acme', '--name', 'Acme'], last));
+      expect(batch.code).toBe(2);
+      expect(batch.stdout).toBe('');
+      expect(batch.stderr).toMatch(message);
+      expect(batch.stderr).not.toContain(PASSWORD);
+    }
+    expect((await runCli(['api-key', 'create', '--org', 'acme'], env)).code).toBe(1);
   });
 });

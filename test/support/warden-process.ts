@@ -198,11 +198,14 @@ export async function runCliBatch(env: NodeJS.ProcessEnv, commands: readonly Bat
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as { exit: number; out: string[]; error: string | null });
   if (result.code !== 0 || reports.length !== commands.length) {
-    const failed = commands[reports.length - 1];
-    throw new Error(`warden batch failed (exit ${result.code}) at ${JSON.stringify(failed)}: ${reports.at(-1)?.error ?? result.stderr}`);
+    // Named by its arguments only: an entry's input is a password.
+    const failed = reports.length === 0 ? 'the script' : JSON.stringify(argsOf(commands[reports.length - 1]!));
+    throw new Error(`warden batch failed (exit ${result.code}) at ${failed}: ${reports.at(-1)?.error ?? result.stderr}`);
   }
   return reports.map((r) => r.out);
 }
+
+const argsOf = (command: BatchCommand): readonly string[] => ('args' in command ? command.args : command);
 
 /** The `user create --with-password` command of a batch (see createConsoleUser). */
 export function consoleUserCommand(orgId: string, email: string, password: string, roles: readonly string[]): BatchCommand {

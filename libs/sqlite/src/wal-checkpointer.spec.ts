@@ -34,7 +34,8 @@ describe('WalCheckpointer', () => {
     // Everything is in the WAL: the database file holds at most its first pages.
     expect(statSync(file).size).toBeLessThan(64 * 1024);
     const errors: string[] = [];
-    checkpointers.push(new WalCheckpointer([file], (message) => errors.push(message), 10));
+    // 0: the thread starts at once, whatever the WAL's size.
+    checkpointers.push(new WalCheckpointer([file], (message) => errors.push(message), 10, 0));
     await waitFor(() => statSync(file).size > 2_000 * 1024, 'the rows copied into the database file');
     expect(db.prepare('SELECT count(*) AS n FROM t').get()).toEqual({ n: 2_000 });
     expect(errors).toEqual([]);
@@ -43,7 +44,7 @@ describe('WalCheckpointer', () => {
   it('checkpoints once more when closed, then lets the files go', async () => {
     const { file, db } = walOnlyFile(10);
     // An interval longer than the test: only the closing round can copy the rows.
-    const checkpointer = new WalCheckpointer([file], () => undefined, 3_600_000);
+    const checkpointer = new WalCheckpointer([file], () => undefined, 3_600_000, 0);
     const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
     for (let i = 0; i < 500; i++) insert.run('y'.repeat(1024));
     await checkpointer.close();
@@ -51,10 +52,38 @@ describe('WalCheckpointer', () => {
     await checkpointer.close();
   });
 
+  it('starts its thread only once a WAL has reached the size given, and then copies it', async () => {
+    const { file, db } = walOnlyFile(10);
+    // An interval longer than the test: the watch's look is made by the test (check), not by time.
+    const checkpointer = new WalCheckpointer([file], () => undefined, 3_600_000, 1024 * 1024);
+    checkpointers.push(checkpointer);
+    expect(statSync(`${file}-wal`).size).toBeLessThan(1024 * 1024);
+    expect(checkpointer.check()).toBe(false);
+    expect(checkpointer.started).toBe(false);
+    const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+    db.transaction(() => {
+      for (let i = 0; i < 1_200; i++) insert.run('z'.repeat(1024));
+    })();
+    expect(checkpointer.check()).toBe(true);
+    expect(checkpointer.started).toBe(true);
+    // Its first round comes after the interval; the closing round copies the WAL at once.
+    await checkpointer.close();
+    expect(statSync(file).size).toBeGreaterThan(1_200 * 1024);
+  });
+
+  it('closes without a thread when no WAL reached the size (closing the last connection checkpoints it)', async () => {
+    const { file } = walOnlyFile(10);
+    const checkpointer = new WalCheckpointer([file], () => undefined, 3_600_000);
+    expect(checkpointer.started).toBe(false);
+    await checkpointer.close();
+    expect(checkpointer.check()).toBe(false);
+    expect(checkpointer.started).toBe(false);
+  });
+
   it('reports a file it cannot open', async () => {
     const errors: string[] = [];
     const missing = join(mkdtempSync(join(tmpdir(), 'warden-checkpoint-')), 'missing.db');
-    const checkpointer = new WalCheckpointer([missing], (message) => errors.push(message), 10);
+    const checkpointer = new WalCheckpointer([missing], (message) => errors.push(message), 10, 0);
     checkpointers.push(checkpointer);
     await waitFor(() => errors.length > 0, 'the error reported');
     expect(errors[0]).toMatch(/directory does not exist|unable to open|SQLITE_CANTOPEN/i);

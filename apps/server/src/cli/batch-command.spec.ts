@@ -32,10 +32,25 @@ describe('warden batch', () => {
     [lines({ args: ['help'], stdin: 'pw' }), /^Line 1: unknown field "stdin"/],
     [lines(['help'], ['frobnicate', 'now']), /^Line 2: unknown command: frobnicate now/],
     [lines(['help'], ['batch']), /^Line 2: a batch cannot run another batch/],
+    [lines({ args: ['help'], input: 'x' }), /^Line 1: help reads no input/],
+    [
+      lines({ args: ['user', 'create', '--org', 'a', '--email', 'e@a.example', '--role', 'ADMIN'], input: 'pw' }),
+      /^Line 1: user create reads no input \(without --with-password\)/,
+    ],
+    [lines(['user', 'set-password', '--org', 'a', '--email', 'e@a.example']), /^Line 1: user set-password reads a password: give it as the entry's "input"/],
+    [lines(['user', 'create', '--org', 'a', '--email', 'e@a.example', '--role', 'ADMIN', '--with-password']), /^Line 1: user create reads a password/],
   ])('refuses %j as a usage error naming the line', (script, message) => {
     const parse = () => parseBatch(script, findCommand);
     expect(parse).toThrow(UsageError);
     expect(parse).toThrow(message);
+  });
+
+  it('takes a script saved with a byte-order mark and Windows line ends, its last line without one', () => {
+    const script = `\uFEFF${JSON.stringify(['help'])}\r\n${JSON.stringify({ args: ['user', 'set-password', '--org', 'a', '--email', 'e@a.example'], input: 'pw' })}`;
+    expect(parseBatch(script, findCommand)).toEqual([
+      { line: 1, args: ['help'], input: undefined },
+      { line: 2, args: ['user', 'set-password', '--org', 'a', '--email', 'e@a.example'], input: 'pw' },
+    ]);
   });
 
   it('runs commands that need no stores without opening them, reporting each; the first failure ends it with its code', async () => {

@@ -25,12 +25,18 @@ type Find = (argv: readonly string[]) => { command: CliCommand; args: string[] }
 
 /**
  * The script's commands: one a line, a JSON array of arguments or `{"args": […], "input": "…"}`;
- * blank lines skipped. Checked whole before anything runs: a line that is not such a value, or
- * names no command (or `batch` itself), is a usage error naming the line, and nothing is run.
+ * blank lines skipped. Checked whole before anything runs: a line that is not such a value, names
+ * no command (or `batch` itself), or gives an `input` to a command that reads none (or none to one
+ * that reads it) is a usage error naming the line, and nothing is run. A command's options are
+ * checked when it runs, as alone.
  */
 export function parseBatch(script: string, find: Find): BatchEntry[] {
   const entries: BatchEntry[] = [];
-  for (const [index, text] of script.split('\n').entries()) {
+  // A byte-order mark (an editor's on another system) is not part of the first line's JSON.
+  for (const [index, text] of script
+    .replace(/^\uFEFF/, '')
+    .split('\n')
+    .entries()) {
     if (text.trim() === '') continue;
     const line = index + 1;
     let value: unknown;
@@ -47,6 +53,12 @@ export function parseBatch(script: string, find: Find): BatchEntry[] {
     const found = find(args);
     if (found === undefined) throw new UsageError(`Line ${line}: unknown command: ${args.slice(0, 2).join(' ')}`);
     if (found.command.name === 'batch') throw new UsageError(`Line ${line}: a batch cannot run another batch`);
+    // An input no command reads would be dropped without a word (a password meant for a user
+    // created without one); a command that reads one finds nothing else in a batch.
+    const reads = 'runInApp' in found.command && found.command.readsInput?.(found.args) === true;
+    if (input !== undefined && !reads)
+      throw new UsageError(`Line ${line}: ${found.command.name} reads no input${found.command.name === 'user create' ? ' (without --with-password)' : ''}`);
+    if (input === undefined && reads) throw new UsageError(`Line ${line}: ${found.command.name} reads a password: give it as the entry's "input"`);
     entries.push({ line, args, input });
   }
   return entries;
@@ -62,8 +74,8 @@ function entryFields(value: unknown, line: number): { args: unknown[]; input: un
 }
 
 /**
- * Runs the entries in order in one process, and one application context opened at the first
- * command that needs the stores: a provisioning script of many commands costs one start-up
+ * Runs the entries in order in one process, and one application context opened before the first
+ * command when any needs the stores: a provisioning script of many commands costs one start-up
  * (docs/testing.md, "What the suite costs"). Each command is its own all-or-nothing, as on its
  * own; the batch stops at the first that fails and exits with its code. Reports each command run.
  */
@@ -92,6 +104,8 @@ export async function runBatch(entries: readonly BatchEntry[], find: Find, repor
 /** The `batch` command's body: the script from standard input, one JSON report a line on stdout. */
 export async function batchFromStdin(args: string[], out: Out, find: Find): Promise<number> {
   if (args.length > 0) throw new UsageError('batch takes no arguments: its commands come on standard input');
+  // Typed at a terminal, a script's passwords would be echoed as they are typed.
+  if (process.stdin.isTTY) throw new UsageError('batch reads its commands from a pipe or a file: `warden batch < script.ndjson`');
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   const entries = parseBatch(Buffer.concat(chunks).toString('utf8'), find);

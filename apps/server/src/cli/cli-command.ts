@@ -28,6 +28,8 @@ export type Input = () => Promise<string>;
 /** A command that runs against the stores, inside an application context opened for it. */
 export interface AppCommand extends CommandInfo {
   readonly runInApp: (args: string[], app: INestApplicationContext, out: Out, input?: Input) => Promise<number>;
+  /** Whether the command, given `args`, reads its standard input (a batch entry's `input` must then be given, and only then). */
+  readonly readsInput?: (args: readonly string[]) => boolean;
 }
 
 /** One entry of the command table; a handler returns the process exit code. */
