@@ -83,7 +83,7 @@ describe('warden batch', () => {
     const env = testEnv(freshDataDir());
     const cases: Array<[string, RegExp]> = [
       [script(['org', 'create', '--id', 'early', '--name', 'Early'], 'org create --id x'), /^Line 2 is not JSON/],
-      [script(['org', 'create', '--id', 'early', '--name', 'Early'], ['frobnicate']), /^Line 2: unknown command: frobnicate/],
+      [script(['org', 'create', '--id', 'early', '--name', 'Early'], ['frobnicate']), /^Line 2: Unknown command: frobnicate/],
       [script(['org', 'create', '--id', 'early', '--name', 'Early'], ['batch']), /^Line 2: a batch cannot run another batch/],
       [script({ args: ['help'], password: 'x' }), /^Line 1: unknown field "password"/],
       [script([1, 2]), /^Line 1: the arguments must be a non-empty array of strings/],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type BatchReport, parseBatch, runBatch } from './batch-command.js';
 import { UsageError } from './cli-command.js';
-import { findCommand } from './command-table.js';
+import { findCommand, unknownCommandMessage } from './command-table.js';
 
 const lines = (...values: unknown[]) => values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join('\n');
 
@@ -15,7 +15,7 @@ describe('warden batch', () => {
       { args: ['user', 'set-password', '--org', 'a', '--email', 'e@a.example'], input: 'pw' },
       { args: ['help'] },
     );
-    expect(parseBatch(script, findCommand)).toEqual([
+    expect(parseBatch(script, findCommand, unknownCommandMessage)).toEqual([
       { line: 1, args: ['help', 'api-key'], input: undefined },
       { line: 4, args: ['user', 'set-password', '--org', 'a', '--email', 'e@a.example'], input: 'pw' },
       { line: 5, args: ['help'], input: undefined },
@@ -30,7 +30,8 @@ describe('warden batch', () => {
     [lines({ args: 'help' }), /^Line 1: "args" must be an array of strings/],
     [lines({ args: ['help'], input: ['pw'] }), /^Line 1: "input" must be a string/],
     [lines({ args: ['help'], stdin: 'pw' }), /^Line 1: unknown field "stdin"/],
-    [lines(['help'], ['frobnicate', 'now']), /^Line 2: unknown command: frobnicate now/],
+    [lines(['help'], ['frobnicate', 'now']), /^Line 2: Unknown command: frobnicate$/],
+    [lines(['api-key', 'frob']), /^Line 1: Unknown command: api-key frob \(api-key takes create, list, rotate or revoke\)/],
     [lines(['help'], ['batch']), /^Line 2: a batch cannot run another batch/],
     [lines({ args: ['help'], input: 'x' }), /^Line 1: help reads no input/],
     [
@@ -40,14 +41,14 @@ describe('warden batch', () => {
     [lines(['user', 'set-password', '--org', 'a', '--email', 'e@a.example']), /^Line 1: user set-password reads a password: give it as the entry's "input"/],
     [lines(['user', 'create', '--org', 'a', '--email', 'e@a.example', '--role', 'ADMIN', '--with-password']), /^Line 1: user create reads a password/],
   ])('refuses %j as a usage error naming the line', (script, message) => {
-    const parse = () => parseBatch(script, findCommand);
+    const parse = () => parseBatch(script, findCommand, unknownCommandMessage);
     expect(parse).toThrow(UsageError);
     expect(parse).toThrow(message);
   });
 
   it('takes a script saved with a byte-order mark and Windows line ends, its last line without one', () => {
     const script = `\uFEFF${JSON.stringify(['help'])}\r\n${JSON.stringify({ args: ['user', 'set-password', '--org', 'a', '--email', 'e@a.example'], input: 'pw' })}`;
-    expect(parseBatch(script, findCommand)).toEqual([
+    expect(parseBatch(script, findCommand, unknownCommandMessage)).toEqual([
       { line: 1, args: ['help'], input: undefined },
       { line: 2, args: ['user', 'set-password', '--org', 'a', '--email', 'e@a.example'], input: 'pw' },
     ]);
@@ -55,7 +56,7 @@ describe('warden batch', () => {
 
   it('runs commands that need no stores without opening them, reporting each; the first failure ends it with its code', async () => {
     const reports: BatchReport[] = [];
-    const entries = parseBatch(lines(['help', 'org'], ['hash'], ['help']), findCommand);
+    const entries = parseBatch(lines(['help', 'org'], ['hash'], ['help']), findCommand, unknownCommandMessage);
     expect(await runBatch(entries, findCommand, (r) => reports.push(r))).toBe(2);
     expect(reports).toEqual([
       { line: 1, exit: 0, out: [expect.stringContaining('org create --id <orgId> --name <name>')], error: null },

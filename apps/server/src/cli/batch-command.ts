@@ -3,7 +3,7 @@ import { loadConfig } from '#warden/platform';
 import { withApp } from './app-context.js';
 import { type CliCommand, type Input, type Out, UsageError } from './cli-command.js';
 import { commandUsage } from './command-usage.js';
-import { runReporting } from './run-command.js';
+import { readStdin, runReporting } from './run-command.js';
 
 /** One command of a batch: its arguments as `warden` takes them, and what it reads as standard input. */
 export interface BatchEntry {
@@ -22,6 +22,8 @@ export interface BatchReport {
 }
 
 type Find = (argv: readonly string[]) => { command: CliCommand; args: string[] } | undefined;
+/** What the CLI says of arguments that name no command (command-table's unknownCommandMessage). */
+type Unknown = (argv: readonly string[]) => string;
 
 /**
  * The script's commands: one a line, a JSON array of arguments or `{"args": […], "input": "…"}`;
@@ -30,7 +32,7 @@ type Find = (argv: readonly string[]) => { command: CliCommand; args: string[] }
  * that reads it) is a usage error naming the line, and nothing is run. A command's options are
  * checked when it runs, as alone.
  */
-export function parseBatch(script: string, find: Find): BatchEntry[] {
+export function parseBatch(script: string, find: Find, unknown: Unknown): BatchEntry[] {
   const entries: BatchEntry[] = [];
   // A byte-order mark (an editor's on another system) is not part of the first line's JSON.
   for (const [index, text] of script
@@ -51,7 +53,7 @@ export function parseBatch(script: string, find: Find): BatchEntry[] {
     }
     if (input !== undefined && typeof input !== 'string') throw new UsageError(`Line ${line}: "input" must be a string`);
     const found = find(args);
-    if (found === undefined) throw new UsageError(`Line ${line}: unknown command: ${args.slice(0, 2).join(' ')}`);
+    if (found === undefined) throw new UsageError(`Line ${line}: ${unknown(args)}`);
     if (found.command.name === 'batch') throw new UsageError(`Line ${line}: a batch cannot run another batch`);
     // An input no command reads would be dropped without a word (a password meant for a user
     // created without one); a command that reads one finds nothing else in a batch.
@@ -102,12 +104,10 @@ export async function runBatch(entries: readonly BatchEntry[], find: Find, repor
 }
 
 /** The `batch` command's body: the script from standard input, one JSON report a line on stdout. */
-export async function batchFromStdin(args: string[], out: Out, find: Find): Promise<number> {
+export async function batchFromStdin(args: string[], out: Out, find: Find, unknown: Unknown): Promise<number> {
   if (args.length > 0) throw new UsageError('batch takes no arguments: its commands come on standard input');
   // Typed at a terminal, a script's passwords would be echoed as they are typed.
   if (process.stdin.isTTY) throw new UsageError('batch reads its commands from a pipe or a file: `warden batch < script.ndjson`');
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  const entries = parseBatch(Buffer.concat(chunks).toString('utf8'), find);
+  const entries = parseBatch(await readStdin(), find, unknown);
   return runBatch(entries, find, (r) => out(JSON.stringify(r)));
 }

@@ -42,7 +42,7 @@ const batchCommand: StandaloneCommand = {
   description:
     'runs the commands on standard input, one a line as a JSON array of arguments or {"args": [...], "input": "..."} (input: what the command reads, a password), ' +
     'in one process; prints one JSON line per command run ({"line", "exit", "out", "error"}) and stops at the first that fails, with its exit code',
-  run: (args, out) => batchFromStdin(args, out, findCommand),
+  run: (args, out) => batchFromStdin(args, out, findCommand, unknownCommandMessage),
 };
 
 /** Every CLI command, in the order the help text lists them; adding a command is adding an entry. */

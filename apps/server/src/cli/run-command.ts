@@ -1,6 +1,13 @@
 import { type Out, UsageError } from './cli-command.js';
 
 export const stdout: Out = (line) => process.stdout.write(line + '\n');
+
+/** The process's standard input to its end, as UTF-8 (a piped password, a batch's script). */
+export async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
 export const stderr: Out = (line) => process.stderr.write(line + '\n');
 
 /**

@@ -15,6 +15,7 @@ import { WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
 import { type AppCommand, cliContext, type Input, UsageError } from './cli-command.js';
 import { parseCommandArgs, required } from './command-options.js';
 import { formatTable } from './format-table.js';
+import { readStdin } from './run-command.js';
 
 const USER_OPTIONS = { org: { type: 'string' }, email: { type: 'string' }, role: { type: 'string', multiple: true } } as const;
 
@@ -45,11 +46,7 @@ async function namedUser(args: string[], app: INestApplicationContext): Promise<
 async function readPassword(input?: Input): Promise<string> {
   if (input) return (await input()).replace(/\r?\n$/, '');
   if (process.stdin.isTTY) return promptHidden('New password (not shown; Enter to finish): ');
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks)
-    .toString('utf8')
-    .replace(/\r?\n$/, '');
+  return (await readStdin()).replace(/\r?\n$/, '');
 }
 
 /** Reads one line from the terminal in raw mode, so nothing typed is shown. */
