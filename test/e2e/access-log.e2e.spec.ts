@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../support/wait-for.js';
-import { consoleLogin, consoleUserCommand, freshDataDir, runCliBatch, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
+import {
+  consoleLogin,
+  consoleUserCommand,
+  freshDataDir,
+  orgWithKeyCommand,
+  runCliBatch,
+  type RunningWarden,
+  startWarden,
+  testEnv,
+} from '../support/warden-process.js';
 
 interface AccessLine {
   level: number;
@@ -30,10 +39,7 @@ describe('the access log, one line per request', () => {
 
   beforeAll(async () => {
     // One CLI process for the set-up (test/support/warden-process.ts, runCliBatch).
-    const [orgMade] = await runCliBatch(env, [
-      ['org', 'create', '--id', 'acme', '--name', 'Org acme', '--with-key'],
-      consoleUserCommand('acme', 'admin@acme.example', password, ['ADMIN']),
-    ]);
+    const [orgMade] = await runCliBatch(env, [orgWithKeyCommand('acme'), consoleUserCommand('acme', 'admin@acme.example', password, ['ADMIN'])]);
     key = orgMade!.at(-1)!;
     warden = await startWarden(env);
     session = await consoleLogin(warden.url, 'admin@acme.example', password);

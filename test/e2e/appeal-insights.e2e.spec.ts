@@ -11,7 +11,7 @@ import {
   withAutoRemoveRule,
 } from '../support/review-fixture.js';
 import { waitFor } from '../support/wait-for.js';
-import { consoleLogin, consoleUserCommand, runCliBatch } from '../support/warden-process.js';
+import { consoleLogin, consoleUserCommand, orgWithKeyCommand, runCliBatch } from '../support/warden-process.js';
 
 /**
  * The appeal part of an appeal job's view, and the appeals report, over a real server: real
@@ -54,10 +54,7 @@ describe('appeal insights: the appeal job view and the appeals report', () => {
     receiver = await startReceiver();
     world = await startReviewWorld(config(receiver.url), ['MODERATOR', 'ADMIN', 'ANALYST']);
     // One CLI process for its set-up (test/support/warden-process.ts, runCliBatch).
-    await runCliBatch(world.env, [
-      ['org', 'create', '--id', 'other', '--name', 'Org other', '--with-key'],
-      consoleUserCommand('other', 'admin@other.example', REVIEW_PASSWORD, ['ADMIN']),
-    ]);
+    await runCliBatch(world.env, [orgWithKeyCommand('other'), consoleUserCommand('other', 'admin@other.example', REVIEW_PASSWORD, ['ADMIN'])]);
     otherAdmin = await consoleLogin(world.warden.url, 'admin@other.example', REVIEW_PASSWORD);
 
     // Two rule removals (auto-remove, violence) and one moderator removal (spam).

@@ -9,8 +9,9 @@ import {
   consoleLogin,
   consoleUserCommand,
   createConsoleUser,
-  freshDataDir,
   forEachConcurrently,
+  freshDataDir,
+  orgWithKeyCommand,
   runCli,
   runCliBatch,
   runCliWithInput,
@@ -69,8 +70,8 @@ describe('console access management, end to end', () => {
     const started = startWarden(env);
     try {
       const made = await runCliBatch(env, [
-        ['org', 'create', '--id', 'alpha', '--name', 'Org alpha', '--with-key'],
-        ['org', 'create', '--id', 'beta', '--name', 'Org beta', '--with-key'],
+        orgWithKeyCommand('alpha'),
+        orgWithKeyCommand('beta'),
         ...users.map(([org, email, role]) => consoleUserCommand(org, email, PASSWORD, [role])),
       ]);
       for (const [i, [, email]] of users.entries()) userIds[email] = made[2 + i]!.at(-1)!;

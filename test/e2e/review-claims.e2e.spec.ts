@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectErrorBody } from '../support/error-body.js';
 import { type ReviewWorld, REVIEW_PASSWORD, reviewOrgConfig, type Session, startReceiver, startReviewWorld } from '../support/review-fixture.js';
 import { waitFor } from '../support/wait-for.js';
-import { consoleLogin, consoleUserCommand, runCliBatch } from '../support/warden-process.js';
+import { consoleLogin, consoleUserCommand, orgWithKeyCommand, runCliBatch } from '../support/warden-process.js';
 
 type Json = Record<string, unknown>;
 interface Claimed {
@@ -56,10 +56,7 @@ describe('review claims and locks over the console API', () => {
     receiver = await startReceiver();
     world = await startReviewWorld(reviewOrgConfig(receiver.url), ROLES);
     // One CLI process for its set-up (test/support/warden-process.ts, runCliBatch).
-    await runCliBatch(world.env, [
-      ['org', 'create', '--id', 'other', '--name', 'Org other', '--with-key'],
-      consoleUserCommand('other', 'admin@other.example', REVIEW_PASSWORD, ['ADMIN']),
-    ]);
+    await runCliBatch(world.env, [orgWithKeyCommand('other'), consoleUserCommand('other', 'admin@other.example', REVIEW_PASSWORD, ['ADMIN'])]);
     otherAdmin = await consoleLogin(world.warden.url, 'admin@other.example', REVIEW_PASSWORD);
   }, 120_000);
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consoleLogin, consoleUserCommand, runCliBatch } from '../support/warden-process.js';
+import { consoleLogin, consoleUserCommand, orgWithKeyCommand, runCliBatch } from '../support/warden-process.js';
 import { checkProperty, exchangeFailure, preview } from './fuzz-report.js';
 import { fuzzSettings } from './fuzz-settings.js';
 import { sendAll, startFuzzTarget, type FuzzTarget } from './fuzz-target.js';
@@ -85,7 +85,7 @@ describe('fuzzing the console operations', () => {
       consoleUserCommand(ORG, 'admin@fuzz.example', PASSWORD, ['ADMIN']),
       consoleUserCommand(ORG, 'moderator@fuzz.example', PASSWORD, ['MODERATOR']),
       consoleUserCommand(ORG, 'second-admin@fuzz.example', PASSWORD, ['ADMIN', 'ANALYST']),
-      ['org', 'create', '--id', OTHER_ORG, '--name', `Org ${OTHER_ORG}`, '--with-key'],
+      orgWithKeyCommand(OTHER_ORG),
       consoleUserCommand(OTHER_ORG, 'admin@other.example', PASSWORD, ['ADMIN']),
     ]);
     const adminId = adminMade!.at(-1)!;

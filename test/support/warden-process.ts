@@ -132,7 +132,7 @@ function runNode(script: string, args: string[], env: NodeJS.ProcessEnv, input?:
 
 /** Creates an organization and its first key through the CLI, in one call; returns the key (last stdout line). */
 export async function createOrgWithKey(env: NodeJS.ProcessEnv, orgId: string): Promise<string> {
-  const org = await runCli(['org', 'create', '--id', orgId, '--name', `Org ${orgId}`, '--with-key'], env);
+  const org = await runCli([...orgWithKeyCommand(orgId)], env);
   if (org.code !== 0) throw new Error(`org create failed: ${org.stderr}`);
   return lastLine(org.stdout);
 }
@@ -206,6 +206,11 @@ export async function runCliBatch(env: NodeJS.ProcessEnv, commands: readonly Bat
 }
 
 const argsOf = (command: BatchCommand): readonly string[] => ('args' in command ? command.args : command);
+
+/** The `org create --with-key` command of a batch (see createOrgWithKey): the key is its last line. */
+export function orgWithKeyCommand(orgId: string): readonly string[] {
+  return ['org', 'create', '--id', orgId, '--name', `Org ${orgId}`, '--with-key'];
+}
 
 /** The `user create --with-password` command of a batch (see createConsoleUser). */
 export function consoleUserCommand(orgId: string, email: string, password: string, roles: readonly string[]): BatchCommand {
