@@ -173,11 +173,8 @@ export async function createConsoleUser(
   roles: readonly string[],
   env: NodeJS.ProcessEnv = testEnv(dataDir),
 ): Promise<string> {
-  const created = await runCliWithInput(
-    ['user', 'create', '--org', orgId, '--email', email, ...roles.flatMap((r) => ['--role', r]), '--with-password'],
-    env,
-    `${password}\n`,
-  );
+  const { args, input } = consoleUserCommand(orgId, email, password, roles);
+  const created = await runCliWithInput([...args], env, `${input}\n`);
   if (created.code !== 0) throw new Error(`user create failed: ${created.stderr}`);
   return lastLine(created.stdout);
 }
@@ -213,7 +210,12 @@ export function orgWithKeyCommand(orgId: string): readonly string[] {
 }
 
 /** The `user create --with-password` command of a batch (see createConsoleUser). */
-export function consoleUserCommand(orgId: string, email: string, password: string, roles: readonly string[]): BatchCommand {
+export function consoleUserCommand(
+  orgId: string,
+  email: string,
+  password: string,
+  roles: readonly string[],
+): { readonly args: readonly string[]; readonly input: string } {
   return { args: ['user', 'create', '--org', orgId, '--email', email, ...roles.flatMap((r) => ['--role', r]), '--with-password'], input: password };
 }
 
