@@ -702,6 +702,35 @@ describe('parseOrgConfig: problems', () => {
     expect(problems).toEqual([{ path: 'appeals.callback.url', message: 'environment variable APPEALS_URL is not set' }]);
   });
 
+  it("reports callback headers the HTTP client could not send at the header's path, the value checked after substitution and never echoed", () => {
+    const VALUE_PROBLEM = 'must be printable ASCII, spaces and tabs (an HTTP header value; encode other text, e.g. as percent-encoded UTF-8)';
+    const problems = problemsOf(
+      exampleWith((doc) => {
+        doc.setIn(['actions', 0, 'callback', 'headers'], {
+          Authorization: 'Bearer ${ACME_HOOK_TOKEN}',
+          'X-Currency': '€ 5',
+          'X-Latin': 'Grüße',
+          'X-Null': 'a\u0000b',
+          'Bad Name': 'x',
+          'Content-Type': 'text/plain',
+          'X-Fine': 'tab\tand spaces ~!',
+        });
+        doc.setIn(['appeals', 'callback', 'headers'], { 'Service-Delivery-Id': 'forged' });
+      }),
+      { env: { ...ENV, ACME_HOOK_TOKEN: 'line\r\nX-Injected: 1' } },
+    );
+    expect(problems).toEqual([
+      { path: 'actions[0].callback.headers.Authorization', message: VALUE_PROBLEM },
+      { path: 'actions[0].callback.headers["X-Currency"]', message: VALUE_PROBLEM },
+      { path: 'actions[0].callback.headers["X-Latin"]', message: VALUE_PROBLEM },
+      { path: 'actions[0].callback.headers["X-Null"]', message: VALUE_PROBLEM },
+      { path: 'actions[0].callback.headers["Bad Name"]', message: "is not an HTTP header name (letters, digits and !#$%&'*+.^_`|~-)" },
+      { path: 'actions[0].callback.headers["Content-Type"]', message: 'is set by Warden itself' },
+      { path: 'appeals.callback.headers["Service-Delivery-Id"]', message: 'is set by Warden itself' },
+    ]);
+    expect(JSON.stringify(problems)).not.toContain('Injected');
+  });
+
   it('reports a duplicate id at the duplicate', () => {
     const problems = problemsOf(exampleWith((doc) => doc.addIn(['queues'], { id: 'default', name: 'Another default' })));
     expect(problems).toEqual([{ path: 'queues[3].id', message: 'duplicate id "default" (first declared at queues[0])' }]);

@@ -17,10 +17,40 @@ export const regexSchema = z.string().superRefine((pattern, ctx) => {
   if (error !== null) ctx.addIssue({ code: 'custom', message: `invalid regular expression: ${error}`, input: pattern });
 });
 
+/** RFC 9110 token: what an HTTP header name may be (a name with a space or colon would be refused only when sent). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/**
+ * What a header value may hold: printable ASCII, spaces and tabs. The HTTP client refuses control
+ * characters and anything above U+00FF only when it sends, so every delivery of the action would
+ * fail; U+0080 to U+00FF it sends as single Latin-1 bytes, which a receiver reading UTF-8 (as
+ * nearly all do) turns into other text. Checked on the value after `${NAME}` substitution.
+ */
+const HEADER_VALUE = /^[\t\x20-\x7e]*$/;
+/** Headers Warden sets itself on every request to a customer's endpoint (docs/callbacks.md, docs/partial-items.md). */
+const RESERVED_HEADERS: ReadonlySet<string> = new Set(['content-type', 'content-length', 'host', 'service-signature', 'service-delivery-id']);
+
+/** Extra headers of a request to a customer's endpoint: names and values it can send, none of Warden's own. */
+export const httpHeadersSchema = z
+  .record(z.string(), z.string())
+  .default({})
+  .superRefine((headers, ctx) => {
+    for (const [name, value] of Object.entries(headers)) {
+      const problem = !HEADER_NAME.test(name)
+        ? "is not an HTTP header name (letters, digits and !#$%&'*+.^_`|~-)"
+        : RESERVED_HEADERS.has(name.toLowerCase())
+          ? 'is set by Warden itself'
+          : !HEADER_VALUE.test(value)
+            ? 'must be printable ASCII, spaces and tabs (an HTTP header value; encode other text, e.g. as percent-encoded UTF-8)'
+            : null;
+      // The name, not the value, in the problem: the value may be a secret.
+      if (problem !== null) ctx.addIssue({ code: 'custom', message: problem, path: [name], input: name });
+    }
+  });
+
 /** Where actions and appeal decisions are sent. */
 export const callbackSchema = z.strictObject({
   url: httpUrlSchema,
-  headers: z.record(z.string(), z.string()).default({}),
+  headers: httpHeadersSchema,
 });
 
 function isHttpUrl(text: string): boolean {

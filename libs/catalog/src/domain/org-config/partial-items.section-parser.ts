@@ -1,11 +1,6 @@
 import * as z from 'zod';
 import { DEFAULT_PARTIAL_ITEMS, type PartialItemsSettings } from '../catalog.model.js';
-import { httpUrlSchema } from './common-fields.schema.js';
-
-/** RFC 9110 token: what an HTTP header name may be (a name with a space or colon would be refused only when sent). */
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-/** Headers Warden sets itself on every request to the endpoint (docs/partial-items.md). */
-const RESERVED_HEADERS: ReadonlySet<string> = new Set(['content-type', 'content-length', 'host', 'service-signature', 'service-delivery-id']);
+import { httpHeadersSchema, httpUrlSchema } from './common-fields.schema.js';
 
 const whole = (min: number, max: number) => z.number().int().min(min).max(max);
 
@@ -17,19 +12,7 @@ const whole = (min: number, max: number) => z.number().int().min(min).max(max);
 export const partialItemsSchema: z.ZodType<PartialItemsSettings | null> = z
   .strictObject({
     url: httpUrlSchema,
-    headers: z
-      .record(z.string(), z.string())
-      .default({})
-      .superRefine((headers, ctx) => {
-        for (const name of Object.keys(headers)) {
-          const problem = !HEADER_NAME.test(name)
-            ? "is not an HTTP header name (letters, digits and !#$%&'*+.^_`|~-)"
-            : RESERVED_HEADERS.has(name.toLowerCase())
-              ? 'is set by Warden itself'
-              : null;
-          if (problem !== null) ctx.addIssue({ code: 'custom', message: problem, path: [name], input: name });
-        }
-      }),
+    headers: httpHeadersSchema,
     timeoutMs: whole(100, 30_000).default(DEFAULT_PARTIAL_ITEMS.timeoutMs),
     cacheSeconds: whole(0, 86_400).default(DEFAULT_PARTIAL_ITEMS.cacheSeconds),
     maxConcurrency: whole(1, 64).default(DEFAULT_PARTIAL_ITEMS.maxConcurrency),
