@@ -3,7 +3,10 @@
 // layout (WARDEN_ROLE=all, as `npm start` runs it) and for an api process with a separate worker
 // on the same data directory. One rule fires on every tenth item. Also how far evaluation lagged:
 // items evaluated by the end of each run.
-// Usage: node bench/single-item.mjs [seconds per run, default 10] [layouts: all,split]
+// Usage: node bench/single-item.mjs [seconds per run, default 10] [layouts: all,split,api]
+// `api`: an api process and nothing evaluating (the accepting path's own ceiling; the items wait).
+// The rate limiter is off, as issue 30 measures it; WARDEN_BENCH_RATE_LIMIT=on keeps it on with a
+// limit the run never reaches (its cost is then part of every request).
 // WARDEN_BENCH_PROFILE=<dir> writes a CPU profile of every server process there.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,12 +21,12 @@ const WARMUP_SECONDS = 3;
 const CONNECTIONS = [100, 200];
 const port = 41000 + Math.floor(Math.random() * 1000);
 const dir = mkdtempSync(join(tmpdir(), 'warden-bench-single-'));
-// The rate limiter stays on (its cost is part of every request), with a limit the run never reaches.
+const RATE_LIMITED = process.env.WARDEN_BENCH_RATE_LIMIT === 'on';
 const env = {
   ...process.env,
   HOST: '127.0.0.1',
   WARDEN_LOG_LEVEL: 'warn',
-  WARDEN_RATE_LIMIT_PER_SECOND: '1000000',
+  WARDEN_RATE_LIMIT_PER_SECOND: RATE_LIMITED ? '1000000' : '0',
   WARDEN_RATE_LIMIT_BURST: '10000000',
 };
 
@@ -117,7 +120,10 @@ async function layout(label, roles) {
   await load(url, key, 50, WARMUP_SECONDS);
   for (const connections of CONNECTIONS) {
     const cpuBefore = cpuSeconds(children);
+    // The load generator runs in this process, on the same cores: what it takes, the server cannot have.
+    const loadBefore = process.cpuUsage();
     const result = await load(url, key, connections, SECONDS);
+    const loadCpu = process.cpuUsage(loadBefore);
     const cpu = cpuSeconds(children).map((seconds, i) => seconds - cpuBefore[i]);
     const after = counts(dataDir);
     rows.push({
@@ -129,6 +135,7 @@ async function layout(label, roles) {
       max: result.latency.max,
       non2xx: result.non2xx + result.errors + result.timeouts,
       cpuPerRequest: perRequest(cpu, result.requests.total),
+      loadPerRequest: Math.round((loadCpu.user + loadCpu.system) / Math.max(1, result.requests.total)),
       evaluated: `${after.evaluated} of ${after.submitted}`,
     });
   }
@@ -138,16 +145,21 @@ async function layout(label, roles) {
 try {
   if (LAYOUTS.includes('all')) await layout('one process (WARDEN_ROLE=all)', ['all']);
   if (LAYOUTS.includes('split')) await layout('api + worker processes', ['api', 'worker']);
+  if (LAYOUTS.includes('api')) await layout('api alone (nothing evaluates)', ['api']);
 } finally {
   await servers.stopAll();
   rmSync(dir, { recursive: true, force: true });
 }
 
-console.log(`One-item POST /api/v1/items/async/, embedded profile, ${SECONDS} s per run after a ${WARMUP_SECONDS} s warm-up (node ${process.version})\n`);
 console.log(
-  '| layout | connections | requests/s | p50 ms | p99 ms | max ms | non-2xx | server CPU µs per request (api + worker) | items evaluated / recorded at the end of the run |',
+  `One-item POST /api/v1/items/async/, embedded profile, rate limiter ${RATE_LIMITED ? 'on' : 'off'}, ${SECONDS} s per run after a ${WARMUP_SECONDS} s warm-up (node ${process.version})\n`,
 );
-console.log('|---|---|---|---|---|---|---|---|---|');
+console.log(
+  '| layout | connections | requests/s | p50 ms | p99 ms | max ms | non-2xx | server CPU µs per request (api + worker) | load generator CPU µs per request | items evaluated / recorded at the end of the run |',
+);
+console.log('|---|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) {
-  console.log(`| ${r.label} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.max} | ${r.non2xx} | ${r.cpuPerRequest} | ${r.evaluated} |`);
+  console.log(
+    `| ${r.label} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.max} | ${r.non2xx} | ${r.cpuPerRequest} | ${r.loadPerRequest} | ${r.evaluated} |`,
+  );
 }

@@ -110,6 +110,12 @@ export async function openStorage(
   try {
     // `full` is kept off the event loop: the connection commits at NORMAL and the log syncs its
     // WAL on the thread pool before it acknowledges an append or hands an event to a reader (WalSync).
+    // Every store of the log's file shares its connection (snapshots, subject keys, leases,
+    // Idempotency-Key records): SQLite empties a connection's page cache whenever another
+    // connection has written the file, so connections taking turns (a subject's key inserted, then
+    // its event appended) would each read their index pages again every time (docs/benchmarks.md,
+    // "Single-item submissions under load", 2026-11-30 evening). Their writes are synchronous
+    // turns of the event loop, so they never interleave inside a transaction.
     const logDb = config.eventStoreUrl ? undefined : sqlite('normal');
     const kurrent = logDb ? undefined : await connectKurrentDb(config.eventStoreUrl!);
     const opened: EventStore = kurrent ?? new SqliteEventStore(logDb!, { syncWal: config.sqliteSync === 'full' });
@@ -117,7 +123,7 @@ export async function openStorage(
     const rawEvents: EventStore = config.readOnly ? new ReadOnlyEventStore(opened) : opened;
     closers.push(() => rawEvents.close());
     // Like the leases, no sync of their own: a snapshot lost with the power only makes a read longer.
-    const snapshots: SnapshotStore = kurrent ? kurrent.snapshots() : new SqliteSnapshotStore(sqlite('normal'));
+    const snapshots: SnapshotStore = kurrent ? kurrent.snapshots() : new SqliteSnapshotStore(logDb!);
     closers.push(() => snapshots.close());
 
     const mongo = config.mongoUrl
@@ -137,12 +143,12 @@ export async function openStorage(
     const readStore: ReadStore = mongo ? await createMongoReadStore(mongo) : await sqliteReadStore();
     // A key is inserted before the first event sealed with it, and every connection shares one
     // WAL: the log's synced commit makes the earlier key insert durable too, so no sync of its own.
-    const subjectKeys: SubjectKeyStore = mongo ? await createMongoSubjectKeyStore(mongo) : new SqliteSubjectKeyStore(sqlite('normal'));
+    const subjectKeys: SubjectKeyStore = mongo ? await createMongoSubjectKeyStore(mongo) : new SqliteSubjectKeyStore(logDb ?? sqlite('normal'));
     // Leases are renewed every few seconds and mean nothing after a restart: no sync of their own.
-    const leases: SqliteLeaseStore | undefined = config.eventStoreUrl ? undefined : new SqliteLeaseStore(sqlite('normal'));
+    const leases: SqliteLeaseStore | undefined = logDb ? new SqliteLeaseStore(logDb) : undefined;
     // Like the leases, no sync of their own: the next synced commit of the log makes them durable
     // too, and a record lost with the machine's power only lets one retry run again.
-    const idempotency: IdempotencyStore = mongo ? await MongoIdempotencyStore.open(mongo) : new SqliteIdempotencyStore(sqlite('normal'));
+    const idempotency: IdempotencyStore = mongo ? await MongoIdempotencyStore.open(mongo) : new SqliteIdempotencyStore(logDb ?? sqlite('normal'));
     if (config.backgroundCheckpoints && sqliteConnections.length > 0) {
       const logger = new Logger('storage');
       const files = [...new Set(sqliteConnections.map((db) => db.name))];
