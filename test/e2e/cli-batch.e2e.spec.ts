@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { EXAMPLE, EXAMPLE_IDP_CERT } from '../support/config-files.js';
 import { consoleLogin, freshDataDir, runCli, runCliWithInput, startWarden, testEnv } from '../support/warden-process.js';
 
@@ -77,6 +79,21 @@ describe('warden batch', () => {
     expect(ran[1]!.error).toMatch(/^Error: .*nowhere/);
     expect((await runCli(['api-key', 'list', '--org', 'first'], env)).code).toBe(0);
     expect((await runCli(['api-key', 'create', '--org', 'never'], env)).code).toBe(1);
+  });
+
+  it("reports a configuration file's problems in the apply's own report, the batch's standard error left empty", async () => {
+    const env = testEnv(freshDataDir());
+    const file = join(freshDataDir(), 'bad.yaml');
+    writeFileSync(
+      file,
+      'org: { id: bad, name: Bad }\nactions:\n  - { id: a, name: A, kind: CUSTOMER_DEFINED_ACTION, itemTypeIds: [], callback: { url: "https://x.example", headers: { X-Price: "5 €" } } }\n',
+    );
+    const batch = await runCliWithInput(['batch'], env, script(['apply', file]));
+    expect(batch.code).toBe(1);
+    const [ran] = reports(batch.stdout);
+    expect(ran).toMatchObject({ line: 1, exit: 1, out: [] });
+    expect(ran!.error).toContain('actions[0].callback.headers["X-Price"]: must be printable ASCII');
+    expect(batch.stderr).toBe('');
   });
 
   it('refuses a script with a bad line before running any of it (exit 2, the line named)', async () => {

@@ -13,13 +13,13 @@ export const applyCommand: AppCommand = {
   name: 'apply',
   usage: '<file> [--dry-run] [--prune]',
   description: 'brings an organization to a YAML/JSON configuration file (see configuration-as-code.md)',
-  async runInApp(args, app, out) {
+  async runInApp(args, app, out, { err }) {
     const { values, positionals } = parseCommandArgs(args, { 'dry-run': { type: 'boolean' }, prune: { type: 'boolean' } }, true);
     if (positionals.length !== 1) throw new UsageError('apply takes one file');
     const file = positionals[0]!;
     const parsed = readConfigFile(file, environment());
     if (!parsed.ok) {
-      process.stderr.write(formatProblems(file, parsed.problems) + '\n');
+      err(formatProblems(file, parsed.problems));
       return 1;
     }
     const options = { prune: values.prune ?? false, dryRun: values['dry-run'] ?? false };
@@ -33,7 +33,7 @@ export const applyCommand: AppCommand = {
     // stops apply before anything is written; the organization may not exist before the catalog step.
     const refused = await usersProblems(() => users({ dryRun: true }));
     if (refused) {
-      process.stderr.write(formatProblems(file, refused) + '\n');
+      err(formatProblems(file, refused));
       return 1;
     }
     const report = await commands.execute(new ApplyConfigurationCommand(parsed.config, source, context));

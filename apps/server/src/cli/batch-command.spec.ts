@@ -63,4 +63,19 @@ describe('warden batch', () => {
       { line: 2, exit: 2, out: [], error: expect.stringMatching(/^hash takes one or more files or URLs\n\nUsage: /) },
     ]);
   });
+
+  it("puts what a command writes to standard error in its own report, not the batch's standard error", async () => {
+    const reports: BatchReport[] = [];
+    const written: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string | Uint8Array) => written.push(String(chunk)) > 0) as typeof process.stderr.write;
+    try {
+      const entries = parseBatch(lines(['hash', '/nonexistent/warden-batch.png']), findCommand, unknownCommandMessage);
+      expect(await runBatch(entries, findCommand, (r) => reports.push(r))).toBe(1);
+    } finally {
+      process.stderr.write = write;
+    }
+    expect(reports).toEqual([{ line: 1, exit: 1, out: [], error: expect.stringMatching(/^\/nonexistent\/warden-batch\.png: ENOENT/) }]);
+    expect(written).toEqual([]);
+  });
 });

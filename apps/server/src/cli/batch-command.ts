@@ -90,7 +90,14 @@ export async function runBatch(entries: readonly BatchEntry[], find: Find, repor
       // The batch's own standard input is the script: a command reads only what its entry gives.
       const input: Input = async () => entry.input ?? '';
       const exit = await runReporting(
-        () => ('run' in command ? command.run(args, (l) => out.push(l)) : command.runInApp(args, app!, (l) => out.push(l), input)),
+        () =>
+          'run' in command
+            ? command.run(
+                args,
+                (l) => out.push(l),
+                (l) => errors.push(l),
+              )
+            : command.runInApp(args, app!, (l) => out.push(l), { err: (l) => errors.push(l), input }),
         () => commandUsage(command),
         (l) => errors.push(l),
       );

@@ -113,7 +113,7 @@ export const callbacksRedeliverCommand: AppCommand = {
   name: 'callbacks redeliver',
   usage: '(<deliveryId> | --all-dead) [--org <orgId>]',
   description: 'a fresh attempt cycle for one delivery (same delivery id), or for every dead-lettered one',
-  async runInApp(args, app, out) {
+  async runInApp(args, app, out, { err }) {
     const { values, positionals } = parse(args);
     const allDead = values['all-dead'] === true;
     if (allDead === (positionals.length === 1) || positionals.length > 1) {
@@ -126,7 +126,7 @@ export const callbacksRedeliverCommand: AppCommand = {
     const listed = report.redelivered.slice(0, LISTED_REDELIVERIES);
     for (const r of listed) out(`Redelivering ${r.deliveryId} (organization ${r.orgId}, attempt cycle ${r.cycle})`);
     if (report.redelivered.length > listed.length) out(`... and ${report.redelivered.length - listed.length} more`);
-    for (const r of report.refused) process.stderr.write(`Not redelivered: ${r.deliveryId} (organization ${r.orgId}): ${r.reason}\n`);
+    for (const r of report.refused) err(`Not redelivered: ${r.deliveryId} (organization ${r.orgId}): ${r.reason}`);
     out(`${report.redelivered.length} delivery(ies) redelivered; the worker sends them now`);
     return report.refused.length === 0 ? 0 : 1;
   },

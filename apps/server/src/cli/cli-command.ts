@@ -16,7 +16,8 @@ interface CommandInfo {
 
 /** A command that needs no store, so it runs without starting the application. */
 export interface StandaloneCommand extends CommandInfo {
-  readonly run: (args: string[], out: Out) => Promise<number>;
+  /** `err`: as CommandIo's. */
+  readonly run: (args: string[], out: Out, err: Out) => Promise<number>;
 }
 
 /**
@@ -25,9 +26,18 @@ export interface StandaloneCommand extends CommandInfo {
  */
 export type Input = () => Promise<string>;
 
+/**
+ * A command's other streams: `err` for its problems and warnings (standard error; in a batch, its
+ * report's `error`), `input` when a batch gives it one (else the command reads the process's).
+ */
+export interface CommandIo {
+  readonly err: Out;
+  readonly input?: Input;
+}
+
 /** A command that runs against the stores, inside an application context opened for it. */
 export interface AppCommand extends CommandInfo {
-  readonly runInApp: (args: string[], app: INestApplicationContext, out: Out, input?: Input) => Promise<number>;
+  readonly runInApp: (args: string[], app: INestApplicationContext, out: Out, io: CommandIo) => Promise<number>;
   /** Whether the command, given `args`, reads its standard input (a batch entry's `input` must then be given, and only then). */
   readonly readsInput?: (args: readonly string[]) => boolean;
 }

@@ -11,9 +11,9 @@ export const hashCommand: StandaloneCommand = {
   name: 'hash',
   usage: '<file-or-url>...',
   description: 'prints <pdq>,<quality>,<md5>,<sha256>,<input> per image',
-  async run(args, out) {
+  async run(args, out, err) {
     if (args.length === 0) throw new UsageError('hash takes one or more files or URLs');
-    return runHashCommand(args, loadConfig(), out);
+    return runHashCommand(args, loadConfig(), out, err);
   },
 };
 
@@ -34,7 +34,7 @@ export const bankImportCommand: AppCommand = {
  * `hash <file-or-url>...`: one CSV line per input, `<pdq>,<quality>,<md5>,<sha256>,<input>`.
  * Local files need no server; URLs go through the guarded client like the worker's fetches.
  */
-async function runHashCommand(inputs: string[], config: WardenConfig, out: Out): Promise<number> {
+async function runHashCommand(inputs: string[], config: WardenConfig, out: Out, err: Out): Promise<number> {
   const http = new GuardedHttpClient({ allowlist: config.outboundAllowlist });
   let failed = 0;
   try {
@@ -45,7 +45,7 @@ async function runHashCommand(inputs: string[], config: WardenConfig, out: Out):
         out(`${h.pdq},${h.quality},${h.md5},${h.sha256},${input}`);
       } catch (error) {
         failed++;
-        process.stderr.write(`${input}: ${error instanceof Error ? error.message : String(error)}\n`);
+        err(`${input}: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
   } finally {

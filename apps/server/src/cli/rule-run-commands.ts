@@ -28,7 +28,7 @@ export const backtestCommand: AppCommand = {
   name: 'backtest',
   usage: '--org <orgId> --rule-file <file> [--since <ISO time>]',
   description: 'runs a candidate rule over the stored items, reporting only',
-  async runInApp(args, app, out) {
+  async runInApp(args, app, out, { err }) {
     const options = parseSharedOptions(args);
     const org = required(options, 'org');
     const file = required(options, 'rule-file');
@@ -43,7 +43,7 @@ export const backtestCommand: AppCommand = {
     ]);
     const parsed = parseCandidateRule(readFileSync(file, 'utf8'), { orgId: org, itemTypes, policies, actions, textBanks, hashBanks }, environment());
     if (!parsed.ok) {
-      process.stderr.write(formatProblems(file, parsed.problems) + '\n');
+      err(formatProblems(file, parsed.problems));
       return 1;
     }
     const report = await app.get(CommandBus).execute(new BacktestRuleCommand(parsed.rule, since(options), cliContext(org)));

@@ -20,8 +20,8 @@ export async function runCli(argv: string[], out: Out = stdout, err: Out = stder
     async () => {
       if (found === undefined) throw new UsageError(unknownCommandMessage(argv));
       const { command, args } = found;
-      if ('run' in command) return await command.run(args, out);
-      return await withApp(loadConfig(), (app) => command.runInApp(args, app, out));
+      if ('run' in command) return await command.run(args, out, err);
+      return await withApp(loadConfig(), (app) => command.runInApp(args, app, out, { err }));
     },
     () => (found === undefined ? usageText() : commandUsage(found.command)),
     err,

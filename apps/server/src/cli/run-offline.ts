@@ -16,7 +16,7 @@ export async function runOffline(argv: string[], out: Out = stdout, err: Out = s
   if (command === undefined) return undefined;
   const args = argv.slice(command.name.split(' ').length);
   return runReporting(
-    () => command.run(args, out),
+    () => command.run(args, out, err),
     () => commandUsage(command),
     err,
   );

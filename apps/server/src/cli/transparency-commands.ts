@@ -34,7 +34,7 @@ export const transparencyStatementsCommand: AppCommand = {
   description:
     "the organization's DSA statements of reasons of the period (UTC days), one a line in the Transparency Database's submission format (docs/transparency.md); " +
     'statements the DSA mapping cannot complete are counted on stderr, not written',
-  async runInApp(args, app, out) {
+  async runInApp(args, app, out, { err }) {
     const { values } = parseCommandArgs(args, { org: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, out: { type: 'string' } });
     const orgId = orgOf(values);
     const queries = app.get(QueryBus);
@@ -63,9 +63,9 @@ export const transparencyStatementsCommand: AppCommand = {
       await once(file, 'finish');
       out(`Wrote ${written} statement(s) of ${orgId} to ${values.out}`);
     }
-    for (const [problem, count] of incomplete) process.stderr.write(`incomplete: ${count} statement(s): ${problem}\n`);
+    for (const [problem, count] of incomplete) err(`incomplete: ${count} statement(s): ${problem}`);
     if (submission.size > 0 && !submission.has('off')) {
-      process.stderr.write(`submission to the Transparency Database: ${[...submission].map(([state, n]) => `${n} ${state}`).join(', ')}\n`);
+      err(`submission to the Transparency Database: ${[...submission].map(([state, n]) => `${n} ${state}`).join(', ')}`);
     }
     return 0;
   },

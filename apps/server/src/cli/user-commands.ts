@@ -84,7 +84,7 @@ export const userCreateCommand: AppCommand = {
     'creates a dashboard user; prints its id. Without a password it is listed `active (no password)` until user set-password; ' +
     '--with-password asks for one as user set-password does (or reads it from standard input) and creates the user only if the password is accepted',
   readsInput: (args) => args.includes('--with-password'),
-  async runInApp(args, app, out, input) {
+  async runInApp(args, app, out, { input }) {
     const { 'with-password': withPassword, ...rest } = parseCommandArgs(args, { ...USER_OPTIONS, 'with-password': { type: 'boolean' } }).values;
     const { role, ...options } = rest;
     const org = required(options, 'org');
@@ -116,7 +116,7 @@ export const userSetPasswordCommand: AppCommand = {
   usage: '--org <orgId> --email <email>   (asks for the password; or pipe it on standard input)',
   description: "sets a user's password, read from standard input (never an argument: arguments are visible to other users of the host)",
   readsInput: () => true,
-  async runInApp(args, app, out, input) {
+  async runInApp(args, app, out, { input }) {
     const { org, user } = await namedUser(args, app);
     const password = await readPassword(input);
     if (password === '') throw new UsageError('No password given: type it at the prompt, or pipe it on standard input');
