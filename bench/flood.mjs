@@ -56,7 +56,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import autocannon from 'autocannon';
-import { prepareDataDir, serverRoles } from './support/server-roles.mjs';
+import { cpuSeconds, prepareDataDir, serverRoles, settled } from './support/server-roles.mjs';
 import { POST_AND_USER_TYPES, strikesConfig } from './support/strikes-config.mjs';
 
 const QUICK = { spread: 2_000, flood: 1_000, capped: 2_000, stream: 10_000, timeout: 60, 'command-budget': 45, warmup: 500 };
@@ -235,7 +235,11 @@ async function withLayout(layout, label, prepare, warm, body) {
     if (WARMUP > 0) await warmUp(`http://127.0.0.1:${p}`, keys[warm.org], warm.path, layout, alive);
     // prom-client resets the event loop's histogram on every scrape: this one leaves start-up out.
     if (process.env.WARDEN_BENCH_METRICS) await (await fetch(`http://127.0.0.1:${p}/metrics`)).text();
+    const cpuBefore = cpuSeconds(children);
     const result = await body({ url: `http://127.0.0.1:${p}`, keys, alive });
+    // The servers' CPU for the scenario, the projections' catch-up after its last callback included.
+    await settled(children);
+    result.cpuSeconds = cpuSeconds(children).reduce((sum, s, i) => sum + s - cpuBefore[i], 0);
     // WARDEN_BENCH_METRICS=1: how long the event loop was held (what every request and callback waits behind).
     if (process.env.WARDEN_BENCH_METRICS) {
       const text = await (await fetch(`http://127.0.0.1:${p}/metrics`)).text();
@@ -577,6 +581,8 @@ const status = (r) =>
     ? 'complete'
     : `INCOMPLETE${r.alive ? '' : ' (a role exited)'}${r.failure ? `: ${r.failure}` : ''}${r.unsent ? `, ${int(r.unsent)} not sent` : ''}`;
 const rateCell = (r) => `${r.complete ? '' : '≤ '}${int(r.rate)}`;
+/** The servers' CPU (every role, the catch-up after the last callback included) over the items called back. */
+const cpuPerItem = (r, items) => (Number.isFinite(r.cpuSeconds) && items > 0 ? round((1000 * r.cpuSeconds) / items, 2) : 'n/a');
 
 if (Object.keys(results.spread).length) {
   table(
@@ -590,6 +596,7 @@ if (Object.keys(results.spread).length) {
       'latency p50 ms',
       'p99 ms',
       'threshold callbacks warn / ban (arrived by then)',
+      'server CPU ms per item',
       'run',
     ],
     Object.entries(results.spread).map(([l, r]) => [
@@ -601,6 +608,7 @@ if (Object.keys(results.spread).length) {
       ms(r.lat.p50),
       ms(r.lat.p99),
       `${int(r.warn)} / ${int(r.ban)}`,
+      cpuPerItem(r, r.arrived),
       status(r),
     ]),
   );
@@ -608,7 +616,19 @@ if (Object.keys(results.spread).length) {
 if (Object.keys(results.flood).length) {
   table(
     `Flood: ${int(FLOOD)} items by one user, one item by another user after every ${FLOOD_EVERY} (${int(Math.floor(FLOOD / FLOOD_EVERY))} users); other users' latency = callback − 202`,
-    ['layout', 'flooder arrived', 'others arrived', 'end to end s', 'items/s', 'of spread', 'others p50 ms', 'others p99 ms', 'others max ms', 'run'],
+    [
+      'layout',
+      'flooder arrived',
+      'others arrived',
+      'end to end s',
+      'items/s',
+      'of spread',
+      'others p50 ms',
+      'others p99 ms',
+      'others max ms',
+      'server CPU ms per item',
+      'run',
+    ],
     Object.entries(results.flood).map(([l, r]) => [
       LAYOUT_NAME[l],
       `${int(r.floodArrived)} / ${int(FLOOD)}`,
@@ -619,6 +639,7 @@ if (Object.keys(results.flood).length) {
       ms(r.lat.p50),
       ms(r.lat.p99),
       ms(r.lat.max),
+      cpuPerItem(r, r.floodArrived + r.othersArrived),
       status(r),
     ]),
   );
@@ -626,7 +647,18 @@ if (Object.keys(results.flood).length) {
 if (Object.keys(results.capped).length) {
   table(
     `Capped rule: ${int(CAPPED)} items over ${int(CAPPED_USERS)} users fire a rule with maxDailyActions 1,000,000; meanwhile another organization posts ${OTHER_RATE} items/s (latency = its callback − 202)`,
-    ['layout', 'capped callbacks', 'end to end s', 'capped items/s', 'other org items (arrived / sent)', 'other org p50 ms', 'p99 ms', 'max ms', 'run'],
+    [
+      'layout',
+      'capped callbacks',
+      'end to end s',
+      'capped items/s',
+      'other org items (arrived / sent)',
+      'other org p50 ms',
+      'p99 ms',
+      'max ms',
+      'server CPU ms per item',
+      'run',
+    ],
     Object.entries(results.capped).map(([l, r]) => [
       LAYOUT_NAME[l],
       `${int(r.arrived)} / ${int(CAPPED)}`,
@@ -636,6 +668,7 @@ if (Object.keys(results.capped).length) {
       ms(r.other.lat.p50),
       ms(r.other.lat.p99),
       ms(r.other.lat.max),
+      cpuPerItem(r, r.arrived + r.other.arrived),
       status(r),
     ]),
   );

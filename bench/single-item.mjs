@@ -8,12 +8,12 @@
 // The rate limiter is off, as issue 30 measures it; WARDEN_BENCH_RATE_LIMIT=on keeps it on with a
 // limit the run never reaches (its cost is then part of every request).
 // WARDEN_BENCH_PROFILE=<dir> writes a CPU profile of every server process there.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
-import { prepareDataDir, serverRoles } from './support/server-roles.mjs';
+import { cpuSeconds, prepareDataDir, serverRoles } from './support/server-roles.mjs';
 
 const SECONDS = Number(process.argv[2] ?? 10);
 const LAYOUTS = (process.argv[3] ?? 'all,split').split(',');
@@ -77,19 +77,6 @@ function load(url, key, connections, seconds) {
         setupRequest: (request) => ({ ...request, body: oneItemBody() }),
       },
     ],
-  });
-}
-
-/**
- * CPU seconds the server processes have used (Linux: /proc/<pid>/stat utime + stime). Per request,
- * it says what a request costs even when other work on the machine takes the cores away.
- */
-function cpuSeconds(children) {
-  return children.map((c) => {
-    const stat = `/proc/${c.pid}/stat`;
-    if (!existsSync(stat)) return NaN;
-    const fields = readFileSync(stat, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
   });
 }
 

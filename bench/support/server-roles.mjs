@@ -1,5 +1,6 @@
 // Starting and stopping built server roles (`dist/`) for the benchmarks that measure a running server.
 import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 
 /**
  * Starts server roles with a common environment and keeps track of them, so that a benchmark can
@@ -41,6 +42,36 @@ export function serverRoles(env) {
   }
 
   return { start, stop, stopAll: () => Promise.all(started.map(stop)) };
+}
+
+/**
+ * CPU seconds each child has used (Linux: /proc/<pid>/stat utime + stime; NaN where it cannot be
+ * read). Per request or per item it says what the work costs even when other processes take the
+ * cores away, which a rate does not.
+ */
+export function cpuSeconds(children) {
+  return children.map((c) => {
+    const stat = `/proc/${c.pid}/stat`;
+    if (!existsSync(stat)) return NaN;
+    const fields = readFileSync(stat, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  });
+}
+
+/**
+ * Waits until the children are idle (less than 5 % of a core over half a second, at most `ms`):
+ * what they still do after a scenario's last answer (projections catching up) is part of its cost.
+ */
+export async function settled(children, ms = 30_000) {
+  const total = () => cpuSeconds(children).reduce((a, b) => a + b, 0);
+  const deadline = Date.now() + ms;
+  let last = total();
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 500));
+    const now = total();
+    if (now - last < 0.025) return;
+    last = now;
+  }
 }
 
 /** Runs the built CLI on `dataDir` with `input` on its standard input; returns its last line of output. */
