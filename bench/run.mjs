@@ -2,6 +2,7 @@
 for (const name of [
   'startup',
   'append',
+  'read-model-writes',
   'apply',
   'ingest',
   'inbound-topic',

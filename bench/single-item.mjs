@@ -90,7 +90,8 @@ function perRequest(cpu, requests) {
 function counts(dataDir) {
   const db = new Database(join(dataDir, 'warden.db'), { readonly: true });
   const count = (type) => db.prepare('SELECT count(*) AS n FROM events WHERE type = ?').get(type).n;
-  const result = { submitted: count('ItemSubmitted'), evaluated: count('ItemEvaluated') };
+  // One read transaction: both counts from the same state of the log, which the server still writes.
+  const result = db.transaction(() => ({ submitted: count('ItemSubmitted'), evaluated: count('ItemEvaluated') }))();
   db.close();
   return result;
 }
