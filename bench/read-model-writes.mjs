@@ -3,6 +3,7 @@
 // the projections (docs/benchmarks.md, "Floods and long histories", "What a read-model write costs").
 // Not a test: prints a table.
 // Usage: node bench/read-model-writes.mjs [documents already in the collection, default 0,100000,400000] [writes timed, default 20000]
+//        [page cache MiB, default 64]
 // (after `npm run build`).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,8 @@ import { FALLBACK_AUTOCHECKPOINT_PAGES, WalCheckpointer } from '../dist/libs/sql
 
 const SIZES = (process.argv[2] ?? '0,100000,400000').split(',').map(Number);
 const TIMED = Number(process.argv[3] ?? 20_000);
+/** The connection's page cache in MiB (openSqlite's default, 64, when not given). */
+const CACHE_MIB = process.argv[4] === undefined ? undefined : Number(process.argv[4]);
 /** Writes per commit: about what a projection's batch holds during a burst. */
 const BATCH = 500;
 
@@ -39,7 +42,11 @@ async function measure(shape, size) {
   const dir = mkdtempSync(join(tmpdir(), 'warden-bench-rm-'));
   // As a server opens it (storage.ts): the WAL checkpointed on a thread, not inside the commits.
   const file = join(dir, 'read-models.db');
-  const db = openSqlite(file, { synchronous: 'normal', walAutocheckpointPages: FALLBACK_AUTOCHECKPOINT_PAGES });
+  const db = openSqlite(file, {
+    synchronous: 'normal',
+    walAutocheckpointPages: FALLBACK_AUTOCHECKPOINT_PAGES,
+    ...(CACHE_MIB === undefined ? {} : { cacheMiB: CACHE_MIB }),
+  });
   const checkpointer = new WalCheckpointer([file], (message) => console.error(`checkpoint failed: ${message}`));
   const store = new SqliteReadStore(db);
   for (const fields of shape.indexes) await store.ensureIndex('history', fields);
@@ -56,7 +63,7 @@ async function measure(shape, size) {
   };
   while (position < size) await batch(Math.min(BATCH * 10, size - position));
   const started = performance.now();
-  for (let done = 0; done < TIMED; done += BATCH) await batch(BATCH);
+  for (let done = 0; done < TIMED; done += BATCH) await batch(Math.min(BATCH, TIMED - done));
   const us = ((performance.now() - started) * 1000) / TIMED;
   await store.close();
   await checkpointer.close();
@@ -71,7 +78,9 @@ for (const shape of SHAPES) {
   for (const size of SIZES) cells.push((await measure(shape, size)).toFixed(1));
   rows.push(`| ${shape.name} | ${cells.join(' | ')} |`);
 }
-console.log(`Read-model writes on SqliteReadStore: µs per document put, ${TIMED} timed in commits of ${BATCH} (node ${process.version})\n`);
+console.log(
+  `Read-model writes on SqliteReadStore: µs per document put, ${TIMED} timed in commits of ${BATCH}, page cache ${CACHE_MIB ?? 64} MiB (node ${process.version})\n`,
+);
 console.log(`| collection's indexes | ${SIZES.map((s) => `${s.toLocaleString('en')} documents before`).join(' | ')} |`);
 console.log(`|---|${SIZES.map(() => '---|').join('')}`);
 for (const row of rows) console.log(row);

@@ -63,7 +63,8 @@ export function cpuSeconds(children) {
  * what they still do after a scenario's last answer (projections catching up) is part of its cost.
  */
 export async function settled(children, ms = 30_000) {
-  const total = () => cpuSeconds(children).reduce((a, b) => a + b, 0);
+  // A role that has exited has no CPU to add (NaN): the others still settle.
+  const total = () => cpuSeconds(children).reduce((a, b) => a + (Number.isFinite(b) ? b : 0), 0);
   const deadline = Date.now() + ms;
   let last = total();
   while (Date.now() < deadline) {

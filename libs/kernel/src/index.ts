@@ -11,3 +11,4 @@ export * from './fifo.js';
 export * from './url-redaction.js';
 export * from './personal-data-subject.js';
 export * from './period.js';
+export * from './outbound-headers.js';

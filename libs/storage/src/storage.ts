@@ -143,12 +143,17 @@ export async function openStorage(
     const readStore: ReadStore = mongo ? await createMongoReadStore(mongo) : await sqliteReadStore();
     // A key is inserted before the first event sealed with it, and every connection shares one
     // WAL: the log's synced commit makes the earlier key insert durable too, so no sync of its own.
-    const subjectKeys: SubjectKeyStore = mongo ? await createMongoSubjectKeyStore(mongo) : new SqliteSubjectKeyStore(logDb ?? sqlite('normal'));
+    // With KurrentDB and no MongoDB the keys and the Idempotency-Key records still live in
+    // warden.db, without a log there: one connection of their own, shared for the same reason,
+    // and synced at every commit, since no synced log commit follows a key's insert there (an
+    // event sealed with a key lost to a power cut could never be opened).
+    const sideDb = logDb ?? (mongo ? undefined : sqlite('full'));
+    const subjectKeys: SubjectKeyStore = mongo ? await createMongoSubjectKeyStore(mongo) : new SqliteSubjectKeyStore(sideDb!);
     // Leases are renewed every few seconds and mean nothing after a restart: no sync of their own.
     const leases: SqliteLeaseStore | undefined = logDb ? new SqliteLeaseStore(logDb) : undefined;
     // Like the leases, no sync of their own: the next synced commit of the log makes them durable
     // too, and a record lost with the machine's power only lets one retry run again.
-    const idempotency: IdempotencyStore = mongo ? await MongoIdempotencyStore.open(mongo) : new SqliteIdempotencyStore(logDb ?? sqlite('normal'));
+    const idempotency: IdempotencyStore = mongo ? await MongoIdempotencyStore.open(mongo) : new SqliteIdempotencyStore(sideDb!);
     if (config.backgroundCheckpoints && sqliteConnections.length > 0) {
       const logger = new Logger('storage');
       const files = [...new Set(sqliteConnections.map((db) => db.name))];

@@ -713,7 +713,9 @@ describe('parseOrgConfig: problems', () => {
           'X-Null': 'a\u0000b',
           'Bad Name': 'x',
           'Content-Type': 'text/plain',
+          'Transfer-Encoding': 'chunked',
           'X-Fine': 'tab\tand spaces ~!',
+          'x-fine': 'again',
         });
         doc.setIn(['appeals', 'callback', 'headers'], { 'Service-Delivery-Id': 'forged' });
       }),
@@ -726,6 +728,8 @@ describe('parseOrgConfig: problems', () => {
       { path: 'actions[0].callback.headers["X-Null"]', message: VALUE_PROBLEM },
       { path: 'actions[0].callback.headers["Bad Name"]', message: "is not an HTTP header name (letters, digits and !#$%&'*+.^_`|~-)" },
       { path: 'actions[0].callback.headers["Content-Type"]', message: 'is set by Warden itself' },
+      { path: 'actions[0].callback.headers["Transfer-Encoding"]', message: 'is set by Warden itself' },
+      { path: 'actions[0].callback.headers["x-fine"]', message: 'repeats header "X-Fine" (header names ignore case)' },
       { path: 'appeals.callback.headers["Service-Delivery-Id"]', message: 'is set by Warden itself' },
     ]);
     expect(JSON.stringify(problems)).not.toContain('Injected');

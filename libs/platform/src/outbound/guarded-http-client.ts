@@ -2,6 +2,7 @@ import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'nod
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import type { Agent, buildConnector, Dispatcher } from 'undici';
+import { CLIENT_MANAGED_HEADERS } from '#warden/kernel';
 
 /**
  * The one client for outbound HTTP (docs/architecture.md, "Outbound HTTP"): media fetches, callbacks, external signals.
@@ -225,9 +226,6 @@ function refused(host: string): OutboundError {
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
-/** Headers the caller may not set: undici manages them, or they would let a caller re-aim the request. */
-const DROPPED_HEADERS = new Set(['host', 'connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'upgrade', 'expect', 'content-length']);
-
 export class GuardedHttpClient {
   private readonly policy: OutboundAddressPolicy;
   private readonly userAgent: string;
@@ -324,7 +322,7 @@ export class GuardedHttpClient {
     const headers: Record<string, string> = { 'user-agent': this.userAgent };
     for (const [name, value] of Object.entries(given ?? {})) {
       const key = name.toLowerCase();
-      if (!DROPPED_HEADERS.has(key)) headers[key] = value;
+      if (!CLIENT_MANAGED_HEADERS.has(key)) headers[key] = value;
     }
     return headers;
   }

@@ -1,5 +1,6 @@
 import { RE2JS } from 're2js';
 import * as z from 'zod';
+import { CLIENT_MANAGED_HEADERS } from '#warden/kernel';
 import { PENALTIES } from '../catalog.model.js';
 import { errorMessage } from './config-problems.js';
 
@@ -26,22 +27,32 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
  * nearly all do) turns into other text. Checked on the value after `${NAME}` substitution.
  */
 const HEADER_VALUE = /^[\t\x20-\x7e]*$/;
-/** Headers Warden sets itself on every request to a customer's endpoint (docs/callbacks.md, docs/partial-items.md). */
-const RESERVED_HEADERS: ReadonlySet<string> = new Set(['content-type', 'content-length', 'host', 'service-signature', 'service-delivery-id']);
+/**
+ * Headers Warden sets itself on every request to a customer's endpoint (docs/callbacks.md,
+ * docs/partial-items.md), and those its HTTP client manages: a configured one would be overwritten
+ * or dropped without a word.
+ */
+const RESERVED_HEADERS: ReadonlySet<string> = new Set(['content-type', 'service-signature', 'service-delivery-id', ...CLIENT_MANAGED_HEADERS]);
 
 /** Extra headers of a request to a customer's endpoint: names and values it can send, none of Warden's own. */
 export const httpHeadersSchema = z
   .record(z.string(), z.string())
   .default({})
   .superRefine((headers, ctx) => {
+    // Header names ignore case: two spellings of one name would be sent as one, the last winning.
+    const seen = new Map<string, string>();
     for (const [name, value] of Object.entries(headers)) {
+      const earlier = seen.get(name.toLowerCase());
+      seen.set(name.toLowerCase(), name);
       const problem = !HEADER_NAME.test(name)
         ? "is not an HTTP header name (letters, digits and !#$%&'*+.^_`|~-)"
-        : RESERVED_HEADERS.has(name.toLowerCase())
-          ? 'is set by Warden itself'
-          : !HEADER_VALUE.test(value)
-            ? 'must be printable ASCII, spaces and tabs (an HTTP header value; encode other text, e.g. as percent-encoded UTF-8)'
-            : null;
+        : earlier !== undefined
+          ? `repeats header ${JSON.stringify(earlier)} (header names ignore case)`
+          : RESERVED_HEADERS.has(name.toLowerCase())
+            ? 'is set by Warden itself'
+            : !HEADER_VALUE.test(value)
+              ? 'must be printable ASCII, spaces and tabs (an HTTP header value; encode other text, e.g. as percent-encoded UTF-8)'
+              : null;
       // The name, not the value, in the problem: the value may be a secret.
       if (problem !== null) ctx.addIssue({ code: 'custom', message: problem, path: [name], input: name });
     }
