@@ -716,6 +716,7 @@ describe('parseOrgConfig: problems', () => {
           'Transfer-Encoding': 'chunked',
           'X-Fine': 'tab\tand spaces ~!',
           'x-fine': 'again',
+          'X-Number': 123456789,
         });
         doc.setIn(['appeals', 'callback', 'headers'], { 'Service-Delivery-Id': 'forged' });
       }),
@@ -730,9 +731,11 @@ describe('parseOrgConfig: problems', () => {
       { path: 'actions[0].callback.headers["Content-Type"]', message: 'is set by Warden itself' },
       { path: 'actions[0].callback.headers["Transfer-Encoding"]', message: 'is set by Warden itself' },
       { path: 'actions[0].callback.headers["x-fine"]', message: 'repeats header "X-Fine" (header names ignore case)' },
+      { path: 'actions[0].callback.headers["X-Number"]', message: 'must be a string (quote it; the value is not shown, a header may hold a secret)' },
       { path: 'appeals.callback.headers["Service-Delivery-Id"]', message: 'is set by Warden itself' },
     ]);
     expect(JSON.stringify(problems)).not.toContain('Injected');
+    expect(JSON.stringify(problems)).not.toContain('123456789');
   });
 
   it('reports a duplicate id at the duplicate', () => {

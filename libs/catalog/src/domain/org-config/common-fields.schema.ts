@@ -36,7 +36,8 @@ const RESERVED_HEADERS: ReadonlySet<string> = new Set(['content-type', 'service-
 
 /** Extra headers of a request to a customer's endpoint: names and values it can send, none of Warden's own. */
 export const httpHeadersSchema = z
-  .record(z.string(), z.string())
+  // Values typed here rather than by the record: zod's type problem would quote the value (a secret).
+  .record(z.string(), z.unknown())
   .default({})
   .superRefine((headers, ctx) => {
     // Header names ignore case: two spellings of one name would be sent as one, the last winning.
@@ -50,13 +51,16 @@ export const httpHeadersSchema = z
           ? `repeats header ${JSON.stringify(earlier)} (header names ignore case)`
           : RESERVED_HEADERS.has(name.toLowerCase())
             ? 'is set by Warden itself'
-            : !HEADER_VALUE.test(value)
-              ? 'must be printable ASCII, spaces and tabs (an HTTP header value; encode other text, e.g. as percent-encoded UTF-8)'
-              : null;
+            : typeof value !== 'string'
+              ? 'must be a string (quote it; the value is not shown, a header may hold a secret)'
+              : !HEADER_VALUE.test(value)
+                ? 'must be printable ASCII, spaces and tabs (an HTTP header value; encode other text, e.g. as percent-encoded UTF-8)'
+                : null;
       // The name, not the value, in the problem: the value may be a secret.
       if (problem !== null) ctx.addIssue({ code: 'custom', message: problem, path: [name], input: name });
     }
-  });
+  })
+  .transform((headers) => headers as Record<string, string>);
 
 /** Where actions and appeal decisions are sent. */
 export const callbackSchema = z.strictObject({
