@@ -731,7 +731,7 @@ describe('parseOrgConfig: problems', () => {
       { path: 'actions[0].callback.headers["Content-Type"]', message: 'is set by Warden itself' },
       { path: 'actions[0].callback.headers["Transfer-Encoding"]', message: 'is set by Warden itself' },
       { path: 'actions[0].callback.headers["x-fine"]', message: 'repeats header "X-Fine" (header names ignore case)' },
-      { path: 'actions[0].callback.headers["X-Number"]', message: 'must be a string (quote it; the value is not shown, a header may hold a secret)' },
+      { path: 'actions[0].callback.headers["X-Number"]', message: 'must be a string (quote it; the value is not shown, it may hold a secret)' },
       { path: 'appeals.callback.headers["Service-Delivery-Id"]', message: 'is set by Warden itself' },
     ]);
     expect(JSON.stringify(problems)).not.toContain('Injected');

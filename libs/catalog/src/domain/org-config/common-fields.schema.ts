@@ -18,6 +18,12 @@ export const regexSchema = z.string().superRefine((pattern, ctx) => {
   if (error !== null) ctx.addIssue({ code: 'custom', message: `invalid regular expression: ${error}`, input: pattern });
 });
 
+/** What is said of a secret that is not a string: zod's own problem would quote the value. */
+const NOT_A_STRING_SECRET = 'must be a string (quote it; the value is not shown, it may hold a secret)';
+
+/** A string that may be a secret (a token): a value of another type is refused without being quoted. */
+export const secretStringSchema = z.custom<string>((value) => typeof value === 'string', { message: NOT_A_STRING_SECRET });
+
 /** RFC 9110 token: what an HTTP header name may be (a name with a space or colon would be refused only when sent). */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /**
@@ -52,7 +58,7 @@ export const httpHeadersSchema = z
           : RESERVED_HEADERS.has(name.toLowerCase())
             ? 'is set by Warden itself'
             : typeof value !== 'string'
-              ? 'must be a string (quote it; the value is not shown, a header may hold a secret)'
+              ? NOT_A_STRING_SECRET
               : !HEADER_VALUE.test(value)
                 ? 'must be printable ASCII, spaces and tabs (an HTTP header value; encode other text, e.g. as percent-encoded UTF-8)'
                 : null;

@@ -103,6 +103,10 @@ describe('configuration: the DSA mapping', () => {
         .map((p) => p.path)
         .sort(),
     ).toEqual(['transparency.submission.token', 'transparency.submission.url']);
+    // A token written as a YAML number is refused without being quoted back.
+    const numeric = problemsOf('org: { id: tiny, name: Tiny }\ntransparency:\n  territorialScope: [DE]\n  submission: { token: 987654321 }\n');
+    expect(numeric).toEqual([{ path: 'transparency.submission.token', message: 'must be a string (quote it; the value is not shown, it may hold a secret)' }]);
+    expect(JSON.stringify(numeric)).not.toContain('987654321');
   });
 
   it('leaves transparency off, and every entity unmapped, in a file without them', () => {

@@ -21,7 +21,7 @@ import {
   DSA_LANGUAGES,
   DSA_LIMITS,
 } from '../dsa-vocabulary.js';
-import { httpUrlSchema, idList, idSchema } from './common-fields.schema.js';
+import { httpUrlSchema, idList, idSchema, secretStringSchema } from './common-fields.schema.js';
 import type { ProblemList } from './config-problems.js';
 import { type CheckContext, checkReference, checkReferenceList } from './cross-references.checker.js';
 import { entriesOf } from './raw-document.reader.js';
@@ -156,10 +156,12 @@ export const DSA_DATABASE_STATEMENTS_URL = 'https://transparency.dsa.ec.europa.e
 /** `transparency.submission`: the endpoint and the API token, a secret given as a `${NAME}` reference. */
 const submissionSchema = z.strictObject({
   url: httpUrlSchema.default(DSA_DATABASE_STATEMENTS_URL),
-  token: z
-    .string()
-    .min(1)
-    .regex(/^[\x21-\x7e]+$/, 'must be the API token (printable characters, no spaces)'),
+  token: secretStringSchema.pipe(
+    z
+      .string()
+      .min(1)
+      .regex(/^[\x21-\x7e]+$/, 'must be the API token (printable characters, no spaces)'),
+  ),
 });
 
 /** `transparency:`; written, it is on unless it says `enabled: false` (left out: DEFAULT_TRANSPARENCY_SETTINGS). */
