@@ -82,9 +82,10 @@ function entryFields(value: unknown, line: number): { args: unknown[]; input: un
  * own; the batch stops at the first that fails and exits with its code. Reports each command run.
  */
 export async function runBatch(entries: readonly BatchEntry[], find: Find, report: (r: BatchReport) => void): Promise<number> {
+  // Looked up once: the checks (parseBatch) found every entry's command already.
+  const resolved = entries.map((entry) => ({ entry, ...find(entry.args)! }));
   const runAll = async (app: INestApplicationContext | undefined): Promise<number> => {
-    for (const entry of entries) {
-      const { command, args } = find(entry.args)!;
+    for (const { entry, command, args } of resolved) {
       const out: string[] = [];
       const errors: string[] = [];
       // The batch's own standard input is the script: a command reads only what its entry gives.
@@ -106,7 +107,7 @@ export async function runBatch(entries: readonly BatchEntry[], find: Find, repor
     }
     return 0;
   };
-  const needsApp = entries.some((e) => !('run' in find(e.args)!.command));
+  const needsApp = resolved.some(({ command }) => !('run' in command));
   return needsApp ? withApp(loadConfig(), runAll) : runAll(undefined);
 }
 
