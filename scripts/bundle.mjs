@@ -147,7 +147,12 @@ export async function bundleServer() {
   rmSync(BUNDLE_DIR, { recursive: true, force: true });
   const result = await build({
     absWorkingDir: ROOT,
-    entryPoints: { main: 'dist/apps/server/src/main.js', cli: 'dist/apps/server/src/cli.js' },
+    entryPoints: {
+      main: 'dist/apps/server/src/main.js',
+      cli: 'dist/apps/server/src/cli.js',
+      // Started by a server process as a worker thread (ReadModelThread), by its path beside main.js.
+      'read-model-thread': 'dist/apps/server/src/read-model-thread.js',
+    },
     outdir: BUNDLE_DIR,
     chunkNames: '[name]-[hash]',
     bundle: true,

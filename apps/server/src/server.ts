@@ -8,6 +8,7 @@ import { ItemSubmissionConsumer } from '#warden/inbound';
 import { openStorage, ProjectionHost, sharedRateLimitStores } from '#warden/storage';
 import { AppModule, rolesOf } from './app.module.js';
 import { HttpSurfaceModule } from './http-surface.module.js';
+import { ReadModelThread } from './read-model-delegate.js';
 import { WARDEN_VERSION } from './version.js';
 
 /** Starts Warden: validated configuration, stores (failing fast), then HTTP. */
@@ -116,7 +117,14 @@ export async function runServer(): Promise<void> {
   // crash with a backlog they take the event loop, which held listening back for tens of seconds.
   // Requests need none of them: the read paths that decide access catch their read model up
   // themselves, and the others answer from read models that are eventually consistent anyway.
-  if (roles.background && !shuttingDown) await app.get(ProjectionHost).startAll();
+  if (roles.background && !shuttingDown) {
+    const host = app.get(ProjectionHost);
+    // The read models nothing on the write path waits for run on a thread of their own
+    // (docs/architecture.md, "The read-model thread"); the host hands them over before it starts.
+    if (config.readModelThread === 'on') await ReadModelThread.start(host, logger);
+    await host.startAll();
+    if (config.readModelThread === 'auto') ReadModelThread.startWhenBusy(host, storage.events, storage.sequentialPositions, logger);
+  }
   // Likewise the inbound topic: its messages become commands.
   if (roles.background && !shuttingDown && config.inboundTopic !== undefined) await app.get(ItemSubmissionConsumer).start();
 }

@@ -18,6 +18,27 @@ export const BACKGROUND_MAX_WAIT_MS = 2000;
 /** How often a waiting background projection looks again (and how long a lag measurement is reused). */
 const BACKGROUND_POLL_MS = 50;
 
+/**
+ * The projections another thread of this process runs (the read-model thread,
+ * docs/architecture.md), as the host reaches them: by message, each answer awaited.
+ */
+export interface ProjectionDelegate {
+  /** Resolves once the thread's read model of `name` reflects the log up to its head (ProjectionHost.catchUp there). */
+  catchUp(name: string): Promise<void>;
+  /** The same with ProjectionHost.catchUpTo there. */
+  catchUpTo(name: string, position: number, waitMs: number): Promise<void>;
+  /** Stops the thread's projections after their batch in progress, and ends the thread. */
+  stop(): Promise<void>;
+}
+
+/** The delegate could not do it: the thread has ended. The host then runs the projection itself. */
+export class DelegateGoneError extends Error {
+  constructor(reason: string) {
+    super(`read-model thread gone: ${reason}`);
+    this.name = 'DelegateGoneError';
+  }
+}
+
 /** How one reactor runs in this process. */
 interface ReactorSlot {
   readonly runner: ProjectionRunner;
@@ -50,6 +71,11 @@ export class ProjectionHost {
   private lagTimer: NodeJS.Timeout | undefined;
   /** The last measurement of whether the others are behind, shared by the waiting background runners. */
   private foregroundLag: { readonly at: number; readonly behind: Promise<boolean> } | undefined;
+  /** The projections the read-model thread runs, and their positions as it last reported them. */
+  private delegated: { readonly to: ProjectionDelegate; readonly positions: Map<string, number> } | undefined;
+  private readonly progressListeners: Array<(name: string, position: number) => void> = [];
+  private started = false;
+  private stopRequested = false;
 
   constructor(
     @Inject(STORAGE) private readonly storage: Storage,
@@ -71,6 +97,7 @@ export class ProjectionHost {
       onProgress: (name, position) => {
         this.noteProgress(name);
         this.metrics.projectionPosition.set({ projection: name }, position);
+        for (const listener of this.progressListeners) listener(name, position);
       },
       // Only where a lag in positions is a number of events, and reactors run as runners here: the
       // embedded log (on KurrentDB, positions are commit positions and reactors are group members).
@@ -97,6 +124,88 @@ export class ProjectionHost {
     return [...this.runners.values()].map((r) => r.projection);
   }
 
+  /** True once stopAll has begun (a shutdown). */
+  get stopping(): boolean {
+    return this.stopRequested;
+  }
+
+  /** The read-model projections that run on the read-model thread where there is one (Projection.ownThread). */
+  ownThreadProjections(): string[] {
+    return this.projections()
+      .filter((p) => p.ownThread === true && !p.reactor)
+      .map((p) => p.name);
+  }
+
+  /**
+   * From now on `names` run on another thread: catch-ups are passed to `delegate`, and startAll
+   * leaves them out. Those already running here stop after their batch in progress; resolves once
+   * they have, so that the thread goes on from their stored checkpoints. If the thread ends
+   * (delegateLost), they run here again. False, and nothing handed over, once the host is stopping.
+   */
+  async delegate(names: readonly string[], delegate: ProjectionDelegate): Promise<boolean> {
+    if (this.stopRequested) return false;
+    const runners = names.map((name) => {
+      const runner = this.runners.get(name);
+      if (!runner || runner.projection.reactor) throw new Error(`No read-model projection ${name}`);
+      return runner;
+    });
+    this.delegated = { to: delegate, positions: new Map(runners.map((r) => [r.projection.name, r.checkpoint])) };
+    if (this.started) await Promise.all(runners.map((r) => r.stop()));
+    return true;
+  }
+
+  /** The thread committed a batch of `name` (or caught it up): readers that keep what they read read afresh. */
+  delegatedProgress(name: string, position: number): void {
+    if (!this.delegated?.positions.has(name)) return;
+    this.delegated.positions.set(name, position);
+    this.noteProgress(name);
+    this.metrics.projectionPosition.set({ projection: name }, position);
+  }
+
+  /** The read-model thread ended unexpectedly: its projections run here from their stored checkpoints. */
+  async delegateLost(reason: string): Promise<void> {
+    const delegated = this.delegated;
+    if (!delegated) return;
+    this.delegated = undefined;
+    this.logger.error({ msg: 'read-model thread ended: its projections run on the main thread', reason });
+    // Stopped meanwhile (a shutdown): nothing to take back.
+    if (!this.started || this.stopRequested) return;
+    for (const name of delegated.positions.keys()) await this.runners.get(name)?.start();
+  }
+
+  /** Calls `listener` after every batch a runner of this thread commits (the read-model thread reports them so). */
+  onProgress(listener: (name: string, position: number) => void): void {
+    this.progressListeners.push(listener);
+  }
+
+  /** Starts the read-model projections named (the read-model thread's share), no reactor. */
+  async startOnly(names: readonly string[]): Promise<void> {
+    this.started = true;
+    for (const name of names) {
+      const runner = this.runners.get(name);
+      if (!runner || runner.projection.reactor) throw new Error(`No read-model projection ${name}`);
+      await runner.start();
+    }
+  }
+
+  private isDelegated(name: string): boolean {
+    return this.delegated?.positions.has(name) === true;
+  }
+
+  /** Passes a catch-up to the read-model thread; false when the thread has gone (the caller then catches up here). */
+  private async passOn(name: string, ask: (to: ProjectionDelegate) => Promise<void>): Promise<boolean> {
+    const delegated = this.delegated;
+    if (!delegated?.positions.has(name)) return false;
+    try {
+      await ask(delegated.to);
+    } catch (error) {
+      if (error instanceof DelegateGoneError) return false;
+      throw error;
+    }
+    this.noteProgress(name);
+    return true;
+  }
+
   /** Creates the indexes the projections declare (every role: the api role queries them too). */
   async ensureIndexes(): Promise<void> {
     for (const projection of this.projections()) {
@@ -105,7 +214,9 @@ export class ProjectionHost {
   }
 
   async startAll(): Promise<void> {
+    this.started = true;
     for (const runner of this.runners.values()) {
+      if (this.isDelegated(runner.projection.name)) continue;
       if (runner.projection.reactor) await this.startReactor(runner);
       else await runner.start();
     }
@@ -117,6 +228,7 @@ export class ProjectionHost {
   async catchUp(name: string): Promise<void> {
     const shared = this.catchUps.get(name);
     if (!shared) throw new Error(`Unknown projection ${name}`);
+    if (await this.passOn(name, (to) => to.catchUp(name))) return;
     await shared.run();
     this.noteProgress(name);
   }
@@ -130,6 +242,7 @@ export class ProjectionHost {
   async catchUpTo(name: string, position: number, waitMs = 1000): Promise<void> {
     const runner = this.runners.get(name);
     if (!runner) throw new Error(`Unknown projection ${name}`);
+    if (await this.passOn(name, (to) => to.catchUpTo(name, position, waitMs))) return;
     if (position > 0 && runner.following && (await runner.reached(position, waitMs))) {
       this.noteProgress(name);
       return;
@@ -138,10 +251,14 @@ export class ProjectionHost {
   }
 
   async stopAll(): Promise<void> {
+    this.stopRequested = true;
     if (this.lagTimer) clearInterval(this.lagTimer);
     const reactors = [...this.reactors.values()];
     this.reactors.clear();
+    const delegated = this.delegated;
+    this.delegated = undefined;
     await Promise.all([
+      delegated?.to.stop(),
       ...[...this.runners.values()].filter((r) => !r.projection.reactor).map((r) => r.stop()),
       ...reactors.map((slot) => (slot.keeper ? slot.keeper.end() : stopReactor(slot.runner.projection, slot.group ?? slot.runner))),
     ]);
@@ -233,7 +350,8 @@ export class ProjectionHost {
         // A standby's idle runner or a consumer-group member has no lag of its own to report.
         const slot = this.reactors.get(r.projection.name);
         if (slot?.group || (slot?.keeper && !slot.keeper.holding)) continue;
-        this.metrics.subscriptionLag.set({ projection: r.projection.name }, Math.max(0, head - r.checkpoint));
+        const position = this.delegated?.positions.get(r.projection.name) ?? r.checkpoint;
+        this.metrics.subscriptionLag.set({ projection: r.projection.name }, Math.max(0, head - position));
       }
     } catch {
       // The readiness probe reports an unreachable store; the gauge just keeps its last value.

@@ -87,6 +87,11 @@ export async function openStorage(
      * (WalCheckpointer): for a server, whose event loop serves requests; a CLI call writes little.
      */
     readonly backgroundCheckpoints?: boolean;
+    /**
+     * With backgroundCheckpoints: another opening of this process runs the checkpointer (the main
+     * thread's, for the read-model thread's): these connections only keep the fallback bound.
+     */
+    readonly checkpointsElsewhere?: boolean;
   },
   personalData = new PersonalDataPolicy(),
   upcasters = new UpcasterRegistry(),
@@ -154,7 +159,7 @@ export async function openStorage(
     // Like the leases, no sync of their own: the next synced commit of the log makes them durable
     // too, and a record lost with the machine's power only lets one retry run again.
     const idempotency: IdempotencyStore = mongo ? await MongoIdempotencyStore.open(mongo) : new SqliteIdempotencyStore(sideDb!);
-    if (config.backgroundCheckpoints && sqliteConnections.length > 0) {
+    if (config.backgroundCheckpoints && !config.checkpointsElsewhere && sqliteConnections.length > 0) {
       const logger = new Logger('storage');
       const files = [...new Set(sqliteConnections.map((db) => db.name))];
       const checkpointer = new WalCheckpointer(files, (message) => logger.error({ msg: 'WAL checkpoint failed', error: message }));

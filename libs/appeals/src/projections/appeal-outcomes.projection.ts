@@ -140,6 +140,7 @@ export const appealOutcomesProjection = eventProjection<ActionCallbackRequested 
   eventTypes: ['ActionCallbackRequested', 'AppealSubmitted', 'AppealDecided'],
   // Ids, names and days only: nothing sealed is read.
   needsPersonalData: false,
+  ownThread: true,
   indexes: [
     { collection: APPEAL_OUTCOMES, fields: ['orgId', 'day'] },
     { collection: APPEAL_OUTCOME_DAYS, fields: ['orgId', 'day'] },

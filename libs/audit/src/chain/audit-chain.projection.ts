@@ -64,6 +64,7 @@ export const auditChainProjection: Projection = {
   collections: [AUDIT_CHAIN_LINKS, AUDIT_CHAIN_HEADS],
   eventTypes: [],
   needsPersonalData: false,
+  ownThread: true,
   // The audit trail may fall behind during a burst: queues, actions and callbacks go first.
   background: true,
   indexes: [

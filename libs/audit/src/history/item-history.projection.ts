@@ -83,6 +83,7 @@ export const itemHistoryProjection: Projection = {
   eventTypes: [],
   everyEvent: true,
   needsPersonalData: false,
+  ownThread: true,
   // The audit trail may fall behind during a burst: queues, actions and callbacks go first.
   background: true,
   indexes: [

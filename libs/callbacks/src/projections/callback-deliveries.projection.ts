@@ -41,6 +41,7 @@ export const callbackDeliveriesProjection = eventProjection<CallbackDeliveryEven
   collections: [CALLBACK_DELIVERIES, CALLBACK_SCHEDULE],
   eventTypes: [...CALLBACK_DELIVERY_EVENT_TYPES],
   needsPersonalData: false,
+  ownThread: true,
   indexes: [
     { collection: CALLBACK_DELIVERIES, fields: ['orgId', 'status'] },
     { collection: CALLBACK_DELIVERIES, fields: ['orgId', 'item.typeId', 'item.id'] },

@@ -34,6 +34,7 @@ export const userScoresProjection = eventProjection<ItemSubmitted | ActionCallba
   eventTypes: USER_SCORE_EVENT_TYPES,
   // Only ids and penalties are read: item data and report texts stay sealed.
   needsPersonalData: false,
+  ownThread: true,
   async apply(recorded, ctx) {
     const orgId = recorded.metadata.orgId;
     if (recorded.type === 'ItemSubmitted') {

@@ -78,6 +78,13 @@ export interface Projection {
    * explicit catch-up (a reader that needs it current) never waits.
    */
   readonly background?: boolean;
+  /**
+   * True: in a process that runs projections, this one runs on the read-model thread (a second
+   * core), not beside the reactors and requests (docs/architecture.md, "The read-model thread").
+   * For read models that no command or reactor reads caught up on its way: a catch-up asked for
+   * on the main thread is passed to the thread and awaited, which costs a round trip.
+   */
+  readonly ownThread?: boolean;
   /** The equality look-ups its readers make, served by indexes in every role. */
   readonly indexes?: ReadonlyArray<{ readonly collection: string; readonly fields: readonly string[] }>;
 }

@@ -215,6 +215,7 @@ export const insightsProjection = eventProjection<InsightsEvent>({
   collections: [INSIGHTS_DAYS, INSIGHTS_QUEUE_DAYS, INSIGHTS_QUEUES, INSIGHTS_JOBS, INSIGHTS_ITEMS, INSIGHTS_APPEALS],
   eventTypes: ['ActionCallbackRequested', 'ItemEvaluated', 'RuleDailyActionCounted', 'ReviewJobOpened', 'ReviewJobDecided', 'AppealSubmitted', 'AppealDecided'],
   needsPersonalData: false,
+  ownThread: true,
   indexes: [
     { collection: INSIGHTS_DAYS, fields: ['orgId', 'day'] },
     { collection: INSIGHTS_QUEUE_DAYS, fields: ['orgId', 'day'] },

@@ -27,6 +27,12 @@ export interface WardenConfig {
   readonly rateLimitStore: RateLimitStoreKind;
   /** `full` fsyncs every (grouped) commit; `normal` trades power-loss safety for speed. */
   readonly sqliteSync: 'full' | 'normal';
+  /**
+   * Where a process that runs projections (worker, all) runs the read models nothing on the write
+   * path waits for: `on`, on a thread of their own (a second core) from the start; `auto`, on that
+   * thread once the log gets busy; `off`, beside the reactors. docs/architecture.md, "The read-model thread".
+   */
+  readonly readModelThread: 'auto' | 'on' | 'off';
   /** Items accepted in one POST /api/v1/items/async/ request. */
   readonly maxItemsPerRequest: number;
   /** Whole-fetch deadline for an item's media (connect, redirects, download). */
@@ -256,6 +262,7 @@ const ENVIRONMENT = z
     WARDEN_RATE_LIMIT_BURST: wholeNumber(200, 1, 10_000_000),
     WARDEN_RATE_LIMIT_STORE: z.enum(['memory', 'mongodb'], { error: (iss) => `must be memory or mongodb, got "${String(iss.input)}"` }).optional(),
     WARDEN_SQLITE_SYNC: oneOf(['full', 'normal'], 'full'),
+    WARDEN_READ_MODEL_THREAD: oneOf(['auto', 'on', 'off'], 'auto'),
     WARDEN_MAX_ITEMS_PER_REQUEST: wholeNumber(DEFAULT_MAX_ITEMS_PER_REQUEST, 1, MAX_ITEMS_PER_REQUEST_CEILING),
     WARDEN_MEDIA_TIMEOUT_MS: wholeNumber(10_000, 100, 600_000),
     WARDEN_SECRET_KEY: secretKeyList,
@@ -382,6 +389,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): WardenC
     // Several api instances share one MongoDB, so their limits are shared there by default.
     rateLimitStore: e.WARDEN_RATE_LIMIT_STORE ?? (e.WARDEN_MONGO_URL === undefined ? 'memory' : 'mongodb'),
     sqliteSync: e.WARDEN_SQLITE_SYNC,
+    readModelThread: e.WARDEN_READ_MODEL_THREAD,
     maxItemsPerRequest: e.WARDEN_MAX_ITEMS_PER_REQUEST,
     mediaTimeoutMs: e.WARDEN_MEDIA_TIMEOUT_MS,
     secretKey: e.WARDEN_SECRET_KEY,

@@ -20,6 +20,7 @@ export const itemEvaluationsProjection: Projection = {
   collections: [ITEM_EVALUATIONS],
   eventTypes: ['ItemEvaluated'],
   needsPersonalData: false,
+  ownThread: true,
   indexes: [{ collection: ITEM_EVALUATIONS, fields: ['orgId', 'typeId', 'itemId'] }],
   apply(event, ctx) {
     // Everything the index needs is in the stream name: the evaluation itself (kilobytes of

@@ -24,6 +24,7 @@ export const ruleActivityProjection = eventProjection<ItemEvaluated | RuleDailyA
   collections: [RULE_MATCHES, RULE_DAILY_ACTIONS],
   eventTypes: ['ItemEvaluated', 'RuleDailyActionCounted'],
   needsPersonalData: false,
+  ownThread: true,
   async apply(recorded, ctx) {
     if (recorded.type === 'RuleDailyActionCounted') return counted(recorded, ctx);
     return evaluated(recorded, ctx);

@@ -310,6 +310,7 @@ export const transparencyProjection: Projection = {
   collections: [TRANSPARENCY_ITEMS, TRANSPARENCY_STATEMENTS, TRANSPARENCY_APPEALS, TRANSPARENCY_DAYS, TRANSPARENCY_JOBS, TRANSPARENCY_BATCHES],
   eventTypes: Object.keys(HANDLERS),
   needsPersonalData: false,
+  ownThread: true,
   indexes: [
     { collection: TRANSPARENCY_STATEMENTS, fields: ['orgId', 'day'] },
     { collection: TRANSPARENCY_STATEMENTS, fields: ['orgId', 'puid'] },

@@ -1,0 +1,170 @@
+import { Worker } from 'node:worker_threads';
+import type { Logger } from 'pino';
+import { DelegateGoneError, type ProjectionDelegate, type ProjectionHost } from '#warden/storage';
+
+/** What the main thread asks the read-model thread. */
+export type ToThread =
+  | { readonly kind: 'start' }
+  | { readonly kind: 'catchUp'; readonly id: number; readonly name: string }
+  | { readonly kind: 'catchUpTo'; readonly id: number; readonly name: string; readonly position: number; readonly waitMs: number }
+  | { readonly kind: 'stop' };
+
+/** What the read-model thread tells the main thread. */
+export type FromThread =
+  | { readonly kind: 'ready' }
+  | { readonly kind: 'failed'; readonly error: string }
+  | { readonly kind: 'done'; readonly id: number; readonly error?: string }
+  | { readonly kind: 'progress'; readonly positions: ReadonlyArray<readonly [string, number]> };
+
+/** How long a stopping thread may take to finish its batches and close its stores before it is terminated. */
+export const STOP_TIMEOUT_MS = 30_000;
+
+/**
+ * `auto` on the embedded log: the thread starts once the log has grown by this many events since
+ * the process started (some 1,000 items), looked at every AUTO_CHECK_MS. A thread costs a start
+ * about 0.6 s of CPU and its heap some 50 MiB (measured, docs/architecture.md): a server that
+ * writes little never needs it, while a burst passes this within seconds.
+ */
+export const AUTO_START_EVENTS = 5_000;
+export const AUTO_CHECK_MS = 1_000;
+
+/**
+ * The main thread's side of the read-model thread (docs/architecture.md, "The read-model thread"):
+ * runs the projections marked `ownThread` on a worker thread, so that their writes (the audit
+ * trail, deliveries, transparency statements: most of an item's read-model writes) take a second
+ * core instead of the event loop that serves requests and runs the reactors. The host passes
+ * catch-ups here; if the thread ends unexpectedly, the host runs the projections itself again.
+ */
+export class ReadModelThread implements ProjectionDelegate {
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+  private nextId = 1;
+  private gone: string | undefined;
+  private stopping: Promise<void> | undefined;
+  private readonly exited: Promise<void>;
+
+  private constructor(
+    private readonly host: ProjectionHost,
+    names: readonly string[],
+    private readonly logger: Logger,
+  ) {
+    // The entry sits beside this module both in dist/apps/server/src and in the bundle's folder.
+    this.worker = new Worker(new URL('./read-model-thread.js', import.meta.url), { workerData: { names: [...names] } });
+    // The process ends by its own shutdown, which stops the thread first; the thread never holds it.
+    this.worker.unref();
+    this.worker.on('message', (message: FromThread) => this.receive(message));
+    this.worker.on('error', (error) => this.end(`failed: ${String(error)}`));
+    this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()));
+    this.worker.once('exit', (code) => this.end(`exited (${code})`));
+  }
+
+  /**
+   * Starts the thread for the host's `ownThread` projections and hands them to it: the thread boots
+   * while those running here finish their batch, and starts them once they have. Undefined when
+   * there are none.
+   */
+  static async start(host: ProjectionHost, logger: Logger): Promise<ReadModelThread | undefined> {
+    const names = host.ownThreadProjections();
+    if (names.length === 0) return undefined;
+    const thread = new ReadModelThread(host, names, logger);
+    if (!(await host.delegate(names, thread))) {
+      // The process is shutting down meanwhile.
+      thread.gone = 'stopped';
+      await thread.worker.terminate();
+      return undefined;
+    }
+    thread.worker.postMessage({ kind: 'start' } satisfies ToThread);
+    return thread;
+  }
+
+  /**
+   * `auto`: starts the thread once the log has grown by AUTO_START_EVENTS since now; positions
+   * that are not counts of events (KurrentDB's) start it at once. It stops looking when the host
+   * stops (a shutdown).
+   */
+  static startWhenBusy(host: ProjectionHost, log: { headPosition(): Promise<number> }, sequentialPositions: boolean, logger: Logger): void {
+    if (!sequentialPositions) {
+      void ReadModelThread.start(host, logger);
+      return;
+    }
+    let since: number | undefined;
+    let looking = false;
+    const timer = setInterval(() => {
+      if (host.stopping) clearInterval(timer);
+      if (looking || host.stopping) return;
+      looking = true;
+      log
+        .headPosition()
+        .then((head) => {
+          since ??= head;
+          if (head - since < AUTO_START_EVENTS) return;
+          clearInterval(timer);
+          return ReadModelThread.start(host, logger).then(() => undefined);
+        })
+        .catch((error: unknown) => logger.warn({ msg: 'read-model thread: looking at the log failed', error: String(error) }))
+        .finally(() => (looking = false));
+    }, AUTO_CHECK_MS);
+    timer.unref();
+  }
+
+  catchUp(name: string): Promise<void> {
+    return this.ask((id) => ({ kind: 'catchUp', id, name }));
+  }
+
+  catchUpTo(name: string, position: number, waitMs: number): Promise<void> {
+    return this.ask((id) => ({ kind: 'catchUpTo', id, name, position, waitMs }));
+  }
+
+  stop(): Promise<void> {
+    this.stopping ??= (async () => {
+      if (this.gone !== undefined) return;
+      this.gone = 'stopped';
+      this.worker.postMessage({ kind: 'stop' } satisfies ToThread);
+      const timeout = setTimeout(() => {
+        this.logger.warn({ msg: 'read-model thread did not stop in time: terminated', timeoutMs: STOP_TIMEOUT_MS });
+        void this.worker.terminate();
+      }, STOP_TIMEOUT_MS);
+      await this.exited;
+      clearTimeout(timeout);
+    })();
+    return this.stopping;
+  }
+
+  private ask(message: (id: number) => ToThread): Promise<void> {
+    if (this.gone !== undefined) return Promise.reject(new DelegateGoneError(this.gone));
+    const id = this.nextId++;
+    return new Promise<void>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage(message(id));
+    });
+  }
+
+  private receive(message: FromThread): void {
+    switch (message.kind) {
+      case 'ready':
+        this.logger.info({ msg: 'read-model thread started', projections: this.host.ownThreadProjections().length });
+        return;
+      case 'failed':
+        this.end(`could not start: ${message.error}`);
+        return;
+      case 'progress':
+        for (const [name, position] of message.positions) this.host.delegatedProgress(name, position);
+        return;
+      case 'done': {
+        const waiter = this.pending.get(message.id);
+        this.pending.delete(message.id);
+        if (message.error === undefined) waiter?.resolve();
+        else waiter?.reject(new Error(message.error));
+      }
+    }
+  }
+
+  /** The thread has gone: whoever waits for it catches up on the main thread, which runs its projections from now on. */
+  private end(reason: string): void {
+    const expected = this.gone === 'stopped';
+    this.gone ??= reason;
+    for (const waiter of this.pending.values()) waiter.reject(new DelegateGoneError(reason));
+    this.pending.clear();
+    if (!expected) void this.host.delegateLost(reason);
+  }
+}

@@ -1,0 +1,87 @@
+// The read-model thread's entry (docs/architecture.md, "The read-model thread"): started by a
+// worker or `all` process (ReadModelThread in read-model-delegate.ts), never run by itself. It
+// opens the same stores with connections of its own, composes the application without HTTP or
+// background work (as a CLI call does), and runs the read-model projections it is given once told
+// to start, answering the main thread's catch-ups and reporting each committed batch.
+import 'reflect-metadata';
+import { parentPort, workerData } from 'node:worker_threads';
+import { NestFactory } from '@nestjs/core';
+import { createRootLogger, loadConfig, PinoNestLogger } from '#warden/platform';
+import { openStorage, ProjectionHost } from '#warden/storage';
+import { AppModule } from './app.module.js';
+import type { FromThread, ToThread } from './read-model-delegate.js';
+
+async function runReadModelThread(): Promise<void> {
+  const port = parentPort;
+  if (!port) throw new Error('read-model-thread.js runs as a worker thread of the server');
+  const { names } = workerData as { names: string[] };
+  const send = (message: FromThread) => port.postMessage(message);
+  try {
+    // The same environment as the main thread, which has checked it already.
+    const config = loadConfig();
+    const logger = createRootLogger(config.logLevel).child({ thread: 'read-models' });
+    // The main thread runs the WAL checkpointer for every connection of the process.
+    const storage = await openStorage({ ...config, backgroundCheckpoints: true, checkpointsElsewhere: true });
+    const app = await NestFactory.createApplicationContext(AppModule.forRoot(config, storage, { background: false }), {
+      logger: new PinoNestLogger(logger),
+      abortOnError: false,
+    });
+    const host = app.get(ProjectionHost);
+    reportProgress(host, send);
+    port.on('message', (message: ToThread) => {
+      if (message.kind === 'start') {
+        // Once the main thread's runners of these projections have stopped: from their stored checkpoints.
+        host.startOnly(names).then(
+          () => send({ kind: 'ready' }),
+          (error: unknown) => {
+            send({ kind: 'failed', error: String(error) });
+            port.close();
+          },
+        );
+        return;
+      }
+      if (message.kind === 'stop') {
+        void stop(app, storage, host).then(
+          () => port.close(),
+          (error: unknown) => {
+            logger.error({ msg: 'read-model thread: stopping failed', error: String(error) });
+            port.close();
+          },
+        );
+        return;
+      }
+      const done = message.kind === 'catchUp' ? host.catchUp(message.name) : host.catchUpTo(message.name, message.position, message.waitMs);
+      done.then(
+        () => send({ kind: 'done', id: message.id }),
+        (error: unknown) => send({ kind: 'done', id: message.id, error: String(error) }),
+      );
+    });
+  } catch (error) {
+    send({ kind: 'failed', error: String(error) });
+    port.close();
+  }
+}
+
+/**
+ * Each committed batch, as a position per projection: at most one message per turn of the event
+ * loop, however many projections committed in it.
+ */
+function reportProgress(host: ProjectionHost, send: (message: FromThread) => void): void {
+  const positions = new Map<string, number>();
+  host.onProgress((name, position) => {
+    if (positions.size === 0)
+      setImmediate(() => {
+        send({ kind: 'progress', positions: [...positions] });
+        positions.clear();
+      });
+    positions.set(name, position);
+  });
+}
+
+async function stop(app: { close(): Promise<void> }, storage: { close(): Promise<void> }, host: ProjectionHost): Promise<void> {
+  await host.stopAll();
+  await app.close();
+  await storage.close();
+}
+
+await runReadModelThread();
