@@ -38,6 +38,14 @@ function query<T>(dataDir: string, sql: string): T[] {
     db.close();
   }
 }
+function readModels<T>(dataDir: string, sql: string): T[] {
+  const db = new Database(join(dataDir, 'read-models.db'), { readonly: true });
+  try {
+    return db.prepare(sql).all() as T[];
+  } finally {
+    db.close();
+  }
+}
 const count = (dataDir: string, where: string) => query<{ n: number }>(dataDir, `SELECT count(*) AS n FROM events WHERE ${where}`)[0]!.n;
 const flooderStrikes = `type = 'UserStrikesApplied' AND stream LIKE 'user_strikes-flood:user:${FLOODER}'`;
 
@@ -61,7 +69,8 @@ function posts() {
 async function floodThroughACrash(layout: 'one process' | 'api and worker'): Promise<void> {
   const dataDir = freshDataDir();
   const receiver = await startReceiver();
-  const env = testEnv(dataDir, { WARDEN_RATE_LIMIT_PER_SECOND: '100000', WARDEN_RATE_LIMIT_BURST: '1000000' });
+  // The read-model thread from the start (it would start part-way through otherwise): the kill takes it down with its process.
+  const env = testEnv(dataDir, { WARDEN_RATE_LIMIT_PER_SECOND: '100000', WARDEN_RATE_LIMIT_BURST: '1000000', WARDEN_READ_MODEL_THREAD: 'on' });
   // One CLI process for the set-up (test/support/warden-process.ts, runCliBatch).
   const [, keyMade] = await runCliBatch(env, [
     ['apply', writeConfig(config(receiver.url))],
@@ -122,6 +131,14 @@ async function floodThroughACrash(layout: 'one process' | 'api and worker'): Pro
     const arrived = new Set(receiver.requests.map((r) => String(r.headers['service-delivery-id'])));
     expect(published.filter((id) => !arrived.has(id))).toEqual([]);
     expect(receiver.requests.filter((r) => r.url === '/hooks/ban').map((r) => r.headers['service-delivery-id'])).toHaveLength(1);
+    // The thread's read model of the deliveries gets there too: each once, each delivered.
+    const deliveries = () =>
+      readModels<{ n: number; delivered: number }>(
+        dataDir,
+        `SELECT count(*) AS n, sum(json_extract(doc, '$.status') = 'delivered') AS delivered FROM "rm/callback_deliveries"`,
+      )[0]!;
+    await waitFor(() => deliveries().delivered === actions, { what: 'every delivery projected as delivered', timeoutMs: 60_000 });
+    expect(deliveries().n).toBe(actions);
   } finally {
     await Promise.all(running.map((w) => w.stop()));
     await receiver.close();

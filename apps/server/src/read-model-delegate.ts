@@ -78,16 +78,21 @@ export class ReadModelThread implements ProjectionDelegate {
   }
 
   /**
-   * `auto`: starts the thread once the log has grown by AUTO_START_EVENTS since now; positions
-   * that are not counts of events (KurrentDB's) start it at once. It stops looking when the host
-   * stops (a shutdown).
+   * `auto`: starts the thread once the log's head is AUTO_START_EVENTS past `since` (where it was
+   * when the process started); positions that are not counts of events (KurrentDB's) start it at
+   * once. It stops looking when the host stops (a shutdown).
    */
-  static startWhenBusy(host: ProjectionHost, log: { headPosition(): Promise<number> }, sequentialPositions: boolean, logger: Logger): void {
+  static startWhenBusy(
+    host: ProjectionHost,
+    log: { headPosition(): Promise<number> },
+    since: number,
+    sequentialPositions: boolean,
+    logger: Logger,
+  ): void {
     if (!sequentialPositions) {
       void ReadModelThread.start(host, logger);
       return;
     }
-    let since: number | undefined;
     let looking = false;
     const timer = setInterval(() => {
       if (host.stopping) clearInterval(timer);
@@ -96,7 +101,6 @@ export class ReadModelThread implements ProjectionDelegate {
       log
         .headPosition()
         .then((head) => {
-          since ??= head;
           if (head - since < AUTO_START_EVENTS) return;
           clearInterval(timer);
           return ReadModelThread.start(host, logger).then(() => undefined);

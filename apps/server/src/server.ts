@@ -121,9 +121,11 @@ export async function runServer(): Promise<void> {
     const host = app.get(ProjectionHost);
     // The read models nothing on the write path waits for run on a thread of their own
     // (docs/architecture.md, "The read-model thread"); the host hands them over before it starts.
+    // `auto` counts from here: the projections' start may take a while under a burst (catching up).
+    const since = config.readModelThread === 'auto' ? await storage.events.headPosition() : 0;
     if (config.readModelThread === 'on') await ReadModelThread.start(host, logger);
     await host.startAll();
-    if (config.readModelThread === 'auto') ReadModelThread.startWhenBusy(host, storage.events, storage.sequentialPositions, logger);
+    if (config.readModelThread === 'auto') ReadModelThread.startWhenBusy(host, storage.events, since, storage.sequentialPositions, logger);
   }
   // Likewise the inbound topic: its messages become commands.
   if (roles.background && !shuttingDown && config.inboundTopic !== undefined) await app.get(ItemSubmissionConsumer).start();

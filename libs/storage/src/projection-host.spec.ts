@@ -5,7 +5,7 @@ import { Metrics } from '#warden/platform';
 import { anEvent } from '../../../test/support/events.js';
 import { sqliteStores } from '../../../test/support/sqlite-stores.js';
 import { waitFor } from '../../../test/support/wait-for.js';
-import { BACKGROUND_MAX_WAIT_MS, FOREGROUND_LAG_EVENTS, ProjectionHost } from './projection-host.js';
+import { BACKGROUND_MAX_WAIT_MS, DelegateGoneError, FOREGROUND_LAG_EVENTS, type ProjectionDelegate, ProjectionHost } from './projection-host.js';
 import type { Storage } from './storage.js';
 
 /** Counts `Noted` events per stream into a read model. */
@@ -34,6 +34,140 @@ describe('ProjectionHost', () => {
   };
   /** Appends a `Noted` event to the stream; its log position. */
   const note = async (stream: string) => (await stores.events.append(stream, [anEvent('Noted')], 'any')).position;
+
+  describe('the read-model thread (a delegate)', () => {
+    /** `notes` marked for the read-model thread, and a projection that stays beside the reactors. */
+    const ownThreadNotes: Projection = { ...notes, ownThread: true };
+    const local: Projection = {
+      ...notes,
+      name: 'local-notes',
+      collections: ['local_notes'],
+      async apply(event, ctx) {
+        const doc = (await ctx.get<{ n: number }>('local_notes', event.streamName)) ?? { n: 0 };
+        ctx.put('local_notes', event.streamName, { n: doc.n + 1 });
+      },
+    };
+    const hostWith = (...projections: Projection[]) => {
+      const storage = { events: stores.events, storedEvents: stores.events, readStore: stores.readStore, sequentialPositions: true } as unknown as Storage;
+      const host = new ProjectionHost(storage, new Metrics(), { reactorLease: { ttlMs: 10_000, renewEveryMs: 3_000 } }, systemClock);
+      for (const p of projections) host.register(p);
+      return host;
+    };
+    /**
+     * The main thread's host and the thread's, on the same stores, joined as ReadModelThread joins
+     * them across the worker boundary (apps/server/src/read-model-delegate.ts): requests by call,
+     * progress by listener. `asked` records what was passed on.
+     */
+    const threaded = () => {
+      const main = hostWith(ownThreadNotes, local);
+      const thread = hostWith(ownThreadNotes, local);
+      const asked: string[] = [];
+      const delegate: ProjectionDelegate = {
+        catchUp: (name) => (asked.push(`catchUp ${name}`), thread.catchUp(name)),
+        catchUpTo: (name, position, waitMs) => (asked.push(`catchUpTo ${name} ${position}`), thread.catchUpTo(name, position, waitMs)),
+        stop: () => thread.stopAll(),
+      };
+      thread.onProgress((name, position) => main.delegatedProgress(name, position));
+      return { main, thread, delegate, asked };
+    };
+
+    it('names the ownThread read models; startAll leaves the delegated ones out; their catch-ups are passed on and awaited', async () => {
+      stores = sqliteStores();
+      const { main, delegate, asked } = threaded();
+      expect(main.ownThreadProjections()).toEqual(['notes']);
+      expect(await main.delegate(['notes'], delegate)).toBe(true);
+      await main.startAll();
+      try {
+        const position = await note('note-a');
+        // The local projection runs here; the delegated one only by what was passed on.
+        await waitFor(async () => (await stores.readStore.get('local_notes', 'note-a')) !== undefined, 'the local projection');
+        expect(await stores.readStore.get('notes', 'note-a')).toBeUndefined();
+        const before = main.localProgress('notes');
+        await main.catchUp('notes');
+        expect(await stores.readStore.get('notes', 'note-a')).toEqual({ n: 1 });
+        expect(main.localProgress('notes')).toBeGreaterThan(before);
+        await note('note-a');
+        await main.catchUpTo('notes', position + 1, 50);
+        expect(await stores.readStore.get('notes', 'note-a')).toEqual({ n: 2 });
+        expect(asked).toEqual(['catchUp notes', `catchUpTo notes ${position + 1}`]);
+      } finally {
+        await main.stopAll();
+      }
+    });
+
+    it("reports the thread's committed batches as local progress, so that readers that keep what they read read afresh", async () => {
+      stores = sqliteStores();
+      const { main, thread, delegate } = threaded();
+      await main.delegate(['notes'], delegate);
+      await main.startAll();
+      await thread.startOnly(['notes']);
+      try {
+        const before = main.localProgress('notes');
+        await note('note-a');
+        await waitFor(() => main.localProgress('notes') > before, "the thread's batch reported");
+        expect(await stores.readStore.get('notes', 'note-a')).toEqual({ n: 1 });
+      } finally {
+        await main.stopAll();
+      }
+    });
+
+    it('stops the runners already running here before the thread takes over from their stored checkpoint: no event applied twice', async () => {
+      stores = sqliteStores();
+      const { main, thread, delegate } = threaded();
+      await main.startAll();
+      try {
+        await note('note-a');
+        await waitFor(async () => (await stores.readStore.get('notes', 'note-a')) !== undefined, 'applied here');
+        await main.delegate(['notes'], delegate);
+        await thread.startOnly(['notes']);
+        await note('note-a');
+        await note('note-a');
+        await waitFor(async () => (await stores.readStore.get<{ n: number }>('notes', 'note-a'))?.n === 3, 'applied by the thread');
+        await main.catchUp('notes');
+        expect(await stores.readStore.get('notes', 'note-a')).toEqual({ n: 3 });
+      } finally {
+        await main.stopAll();
+      }
+    });
+
+    it('catches up here when the thread has gone, and runs the projections here again once told it ended', async () => {
+      stores = sqliteStores();
+      const main = hostWith(ownThreadNotes, local);
+      const gone: ProjectionDelegate = {
+        catchUp: () => Promise.reject(new DelegateGoneError('exited (1)')),
+        catchUpTo: () => Promise.reject(new DelegateGoneError('exited (1)')),
+        stop: async () => undefined,
+      };
+      await main.delegate(['notes'], gone);
+      await main.startAll();
+      try {
+        await note('note-a');
+        await main.catchUp('notes');
+        expect(await stores.readStore.get('notes', 'note-a')).toEqual({ n: 1 });
+        await main.delegateLost('exited (1)');
+        await note('note-a');
+        await waitFor(async () => (await stores.readStore.get<{ n: number }>('notes', 'note-a'))?.n === 2, 'applied by the runner here, unasked');
+      } finally {
+        await main.stopAll();
+      }
+    });
+
+    it('passes on what the thread failed with other than by ending; hands nothing over once stopping', async () => {
+      stores = sqliteStores();
+      const main = hostWith(ownThreadNotes);
+      const failing: ProjectionDelegate = {
+        catchUp: () => Promise.reject(new Error('disk full')),
+        catchUpTo: () => Promise.reject(new Error('disk full')),
+        stop: async () => undefined,
+      };
+      await main.delegate(['notes'], failing);
+      await expect(main.catchUp('notes')).rejects.toThrow('disk full');
+      await main.stopAll();
+      expect(main.stopping).toBe(true);
+      expect(await main.delegate(['notes'], failing)).toBe(false);
+      await expect(main.delegate(['nothing'], failing)).resolves.toBe(false);
+    });
+  });
 
   it('changes its local progress with every catch-up it finishes, also when another runner had committed the batch first', async () => {
     stores = sqliteStores();
