@@ -82,13 +82,7 @@ export class ReadModelThread implements ProjectionDelegate {
    * when the process started); positions that are not counts of events (KurrentDB's) start it at
    * once. It stops looking when the host stops (a shutdown).
    */
-  static startWhenBusy(
-    host: ProjectionHost,
-    log: { headPosition(): Promise<number> },
-    since: number,
-    sequentialPositions: boolean,
-    logger: Logger,
-  ): void {
+  static startWhenBusy(host: ProjectionHost, log: { headPosition(): Promise<number> }, since: number, sequentialPositions: boolean, logger: Logger): void {
     if (!sequentialPositions) {
       void ReadModelThread.start(host, logger);
       return;
