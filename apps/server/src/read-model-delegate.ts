@@ -18,6 +18,12 @@ export type FromThread =
 
 /** How long a stopping thread may take to finish its batches and close its stores before it is terminated. */
 export const STOP_TIMEOUT_MS = 30_000;
+/**
+ * How long a catch-up passed to the thread may take before the main thread catches up by itself
+ * (a thread far behind, or wedged): the caller never waits forever, and two runners of one
+ * projection stay correct (their checkpoints move by compare-and-set).
+ */
+export const CATCH_UP_TIMEOUT_MS = 30_000;
 
 /**
  * `auto` on the embedded log: the thread starts once the log has grown by this many events since
@@ -66,27 +72,31 @@ export class ReadModelThread implements ProjectionDelegate {
   static async start(host: ProjectionHost, logger: Logger): Promise<ReadModelThread | undefined> {
     const names = host.ownThreadProjections();
     if (names.length === 0) return undefined;
-    const thread = new ReadModelThread(host, names, logger);
+    let thread: ReadModelThread;
+    try {
+      thread = new ReadModelThread(host, names, logger);
+    } catch (error) {
+      // No thread could be made (a build without its entry): the projections go on here.
+      logger.error({ msg: 'read-model thread not started: its projections run on the main thread', error: String(error) });
+      return undefined;
+    }
     if (!(await host.delegate(names, thread))) {
       // The process is shutting down meanwhile.
       thread.gone = 'stopped';
       await thread.worker.terminate();
       return undefined;
     }
-    thread.worker.postMessage({ kind: 'start' } satisfies ToThread);
+    // Not if it ended meanwhile (the host takes the projections back), nor once the host stops (its stop is on its way).
+    if (thread.gone === undefined && !host.stopping) thread.worker.postMessage({ kind: 'start' } satisfies ToThread);
     return thread;
   }
 
   /**
-   * `auto`: starts the thread once the log's head is AUTO_START_EVENTS past `since` (where it was
-   * when the process started); positions that are not counts of events (KurrentDB's) start it at
-   * once. It stops looking when the host stops (a shutdown).
+   * `auto` on the embedded log: starts the thread once the log's head is AUTO_START_EVENTS past
+   * `since` (where it was when the process started). It stops looking when the host stops (a
+   * shutdown). KurrentDB's positions do not count events: there, `auto` is `on` (server.ts).
    */
-  static startWhenBusy(host: ProjectionHost, log: { headPosition(): Promise<number> }, since: number, sequentialPositions: boolean, logger: Logger): void {
-    if (!sequentialPositions) {
-      void ReadModelThread.start(host, logger);
-      return;
-    }
+  static startWhenBusy(host: ProjectionHost, log: { headPosition(): Promise<number> }, since: number, logger: Logger): void {
     let looking = false;
     const timer = setInterval(() => {
       if (host.stopping) clearInterval(timer);
@@ -132,7 +142,16 @@ export class ReadModelThread implements ProjectionDelegate {
     if (this.gone !== undefined) return Promise.reject(new DelegateGoneError(this.gone));
     const id = this.nextId++;
     return new Promise<void>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new DelegateGoneError(`no answer in ${CATCH_UP_TIMEOUT_MS} ms`));
+      }, CATCH_UP_TIMEOUT_MS);
+      timer.unref();
+      const settle = (outcome: () => void) => {
+        clearTimeout(timer);
+        outcome();
+      };
+      this.pending.set(id, { resolve: () => settle(resolve), reject: (error) => settle(() => reject(error)) });
       this.worker.postMessage(message(id));
     });
   }
@@ -163,6 +182,9 @@ export class ReadModelThread implements ProjectionDelegate {
     this.gone ??= reason;
     for (const waiter of this.pending.values()) waiter.reject(new DelegateGoneError(reason));
     this.pending.clear();
-    if (!expected) void this.host.delegateLost(reason);
+    if (expected) return;
+    // Whatever of it still runs (a failure at start leaves its stores open) ends here: its projections run on the main thread now.
+    void this.worker.terminate();
+    void this.host.delegateLost(reason);
   }
 }

@@ -16,23 +16,33 @@ async function runReadModelThread(): Promise<void> {
   if (!port) throw new Error('read-model-thread.js runs as a worker thread of the server');
   const { names } = workerData as { names: string[] };
   const send = (message: FromThread) => port.postMessage(message);
+  let opened: { close(): Promise<void> } | undefined;
   try {
     // The same environment as the main thread, which has checked it already.
     const config = loadConfig();
     const logger = createRootLogger(config.logLevel).child({ thread: 'read-models' });
     // The main thread runs the WAL checkpointer for every connection of the process.
     const storage = await openStorage({ ...config, backgroundCheckpoints: true, checkpointsElsewhere: true });
+    opened = storage;
     const app = await NestFactory.createApplicationContext(AppModule.forRoot(config, storage, { background: false }), {
       logger: new PinoNestLogger(logger),
       abortOnError: false,
     });
     const host = app.get(ProjectionHost);
     reportProgress(host, send);
+    let stopping = false;
     port.on('message', (message: ToThread) => {
       if (message.kind === 'start') {
-        // Once the main thread's runners of these projections have stopped: from their stored checkpoints.
+        // Once the main thread's runners of these projections have stopped: from their stored
+        // checkpoints. A start that comes after the stop (a shutdown during the hand-over) starts
+        // nothing: the host is stopping (ProjectionHost.startOnly).
+        if (stopping) return;
         host.startOnly(names).then(
-          () => send({ kind: 'ready' }),
+          () => {
+            // Where each has got, for the main thread's lag and positions before its first batch.
+            send({ kind: 'progress', positions: names.map((name) => [name, host.positionOf(name)] as const) });
+            send({ kind: 'ready' });
+          },
           (error: unknown) => {
             send({ kind: 'failed', error: String(error) });
             port.close();
@@ -41,6 +51,7 @@ async function runReadModelThread(): Promise<void> {
         return;
       }
       if (message.kind === 'stop') {
+        stopping = true;
         void stop(app, storage, host).then(
           () => port.close(),
           (error: unknown) => {
@@ -58,6 +69,8 @@ async function runReadModelThread(): Promise<void> {
     });
   } catch (error) {
     send({ kind: 'failed', error: String(error) });
+    // The main thread terminates the thread when it hears of the failure; the stores close first if they can.
+    await opened?.close().catch(() => undefined);
     port.close();
   }
 }

@@ -121,11 +121,14 @@ export async function runServer(): Promise<void> {
     const host = app.get(ProjectionHost);
     // The read models nothing on the write path waits for run on a thread of their own
     // (docs/architecture.md, "The read-model thread"); the host hands them over before it starts.
+    // KurrentDB's positions do not count events: `auto` starts the thread at once there.
+    const thread = config.readModelThread === 'auto' && !storage.sequentialPositions ? 'on' : config.readModelThread;
     // `auto` counts from here: the projections' start may take a while under a burst (catching up).
-    const since = config.readModelThread === 'auto' ? await storage.events.headPosition() : 0;
-    if (config.readModelThread === 'on') await ReadModelThread.start(host, logger);
+    const since = thread === 'auto' ? await storage.events.headPosition() : 0;
+    if (thread === 'on') await ReadModelThread.start(host, logger);
+    // A signal while the above waited: the host has stopped, and starts nothing (ProjectionHost.startAll).
     await host.startAll();
-    if (config.readModelThread === 'auto') ReadModelThread.startWhenBusy(host, storage.events, since, storage.sequentialPositions, logger);
+    if (thread === 'auto' && !shuttingDown) ReadModelThread.startWhenBusy(host, storage.events, since, logger);
   }
   // Likewise the inbound topic: its messages become commands.
   if (roles.background && !shuttingDown && config.inboundTopic !== undefined) await app.get(ItemSubmissionConsumer).start();

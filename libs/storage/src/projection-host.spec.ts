@@ -47,8 +47,9 @@ describe('ProjectionHost', () => {
         ctx.put('local_notes', event.streamName, { n: doc.n + 1 });
       },
     };
-    const hostWith = (...projections: Projection[]) => {
-      const storage = { events: stores.events, storedEvents: stores.events, readStore: stores.readStore, sequentialPositions: true } as unknown as Storage;
+    const hostWith = (...projections: Projection[]) => hostOver(stores.events, ...projections);
+    const hostOver = (events: EventStore, ...projections: Projection[]) => {
+      const storage = { events, storedEvents: events, readStore: stores.readStore, sequentialPositions: true } as unknown as Storage;
       const host = new ProjectionHost(storage, new Metrics(), { reactorLease: { ttlMs: 10_000, renewEveryMs: 3_000 } }, systemClock);
       for (const p of projections) host.register(p);
       return host;
@@ -118,8 +119,11 @@ describe('ProjectionHost', () => {
       try {
         await note('note-a');
         await waitFor(async () => (await stores.readStore.get('notes', 'note-a')) !== undefined, 'applied here');
+        expect(main.runsHere('notes')).toBe(true);
         await main.delegate(['notes'], delegate);
+        expect(main.runsHere('notes')).toBe(false);
         await thread.startOnly(['notes']);
+        expect(thread.runsHere('notes')).toBe(true);
         await note('note-a');
         await note('note-a');
         await waitFor(async () => (await stores.readStore.get<{ n: number }>('notes', 'note-a'))?.n === 3, 'applied by the thread');
@@ -165,7 +169,74 @@ describe('ProjectionHost', () => {
       await main.stopAll();
       expect(main.stopping).toBe(true);
       expect(await main.delegate(['notes'], failing)).toBe(false);
-      await expect(main.delegate(['nothing'], failing)).resolves.toBe(false);
+      expect(() => main.delegate(['nothing'], failing)).toThrow('No read-model projection nothing');
+    });
+
+    /** The log, counting the subscriptions open on it: a runner started twice leaves one open after its stop. */
+    const countingSubscriptions = () => {
+      const open = { n: 0 };
+      const events = new Proxy(stores.events, {
+        get(target, property, receiver) {
+          if (property === 'subscribeToAll')
+            return (...args: Parameters<typeof target.subscribeToAll>) => {
+              const subscription = target.subscribeToAll(...args);
+              open.n++;
+              let stopped = false;
+              return {
+                stop: async () => {
+                  if (!stopped) open.n--;
+                  stopped = true;
+                  await subscription.stop();
+                },
+              };
+            };
+          const value = Reflect.get(target, property, receiver) as unknown;
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      return { events, open };
+    };
+
+    it('a thread that ends while the host starts or hands over: its projections start here once, after; nothing left open after the stop', async () => {
+      stores = sqliteStores();
+      const { events, open } = countingSubscriptions();
+      // The delegated projection after one that starts first: a start under way when the thread fails has yet to reach it.
+      const main = hostOver(events, local, ownThreadNotes);
+      const gone: ProjectionDelegate = {
+        catchUp: () => Promise.reject(new DelegateGoneError('failed')),
+        catchUpTo: () => Promise.reject(new DelegateGoneError('failed')),
+        stop: async () => undefined,
+      };
+      const handedOver = main.delegate(['notes'], gone);
+      // The thread fails while the host starts: the take-back waits for the start.
+      const starting = main.startAll();
+      const lost = main.delegateLost('could not start');
+      await Promise.all([handedOver, starting, lost]);
+      expect(main.runsHere('notes')).toBe(true);
+      expect(open.n).toBe(2);
+      // And while a second hand-over waits for the runner's batch.
+      const again = main.delegate(['notes'], gone);
+      const lostAgain = main.delegateLost('exited (1)');
+      await Promise.all([again, lostAgain]);
+      expect(main.runsHere('notes')).toBe(true);
+      expect(open.n).toBe(2);
+      await note('note-a');
+      await waitFor(async () => (await stores.readStore.get<{ n: number }>('notes', 'note-a'))?.n === 1, 'applied here');
+      await main.stopAll();
+      expect(open.n).toBe(0);
+    });
+
+    it('starts nothing once stopping: a start that reaches the thread after its stop (a shutdown during the hand-over)', async () => {
+      stores = sqliteStores();
+      const { events, open } = countingSubscriptions();
+      const thread = hostOver(events, ownThreadNotes);
+      await thread.stopAll();
+      await thread.startOnly(['notes']);
+      expect(thread.runsHere('notes')).toBe(false);
+      const main = hostOver(events, ownThreadNotes, local);
+      await main.stopAll();
+      await main.startAll();
+      expect(open.n).toBe(0);
     });
   });
 

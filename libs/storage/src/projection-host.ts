@@ -72,7 +72,8 @@ export class ProjectionHost {
   /** The last measurement of whether the others are behind, shared by the waiting background runners. */
   private foregroundLag: { readonly at: number; readonly behind: Promise<boolean> } | undefined;
   /** The projections the read-model thread runs, and their positions as it last reported them. */
-  private delegated: { readonly to: ProjectionDelegate; readonly positions: Map<string, number> } | undefined;
+  private delegated: { readonly to: ProjectionDelegate; readonly positions: Map<string, number>; lost?: boolean } | undefined;
+  private lifecycle: Promise<unknown> = Promise.resolve();
   private readonly progressListeners: Array<(name: string, position: number) => void> = [];
   private started = false;
   private stopRequested = false;
@@ -142,16 +143,18 @@ export class ProjectionHost {
    * they have, so that the thread goes on from their stored checkpoints. If the thread ends
    * (delegateLost), they run here again. False, and nothing handed over, once the host is stopping.
    */
-  async delegate(names: readonly string[], delegate: ProjectionDelegate): Promise<boolean> {
-    if (this.stopRequested) return false;
-    const runners = names.map((name) => {
-      const runner = this.runners.get(name);
-      if (!runner || runner.projection.reactor) throw new Error(`No read-model projection ${name}`);
-      return runner;
+  delegate(names: readonly string[], delegate: ProjectionDelegate): Promise<boolean> {
+    const runners = names.map((name) => this.readModelRunner(name));
+    if (this.stopRequested) return Promise.resolve(false);
+    // At once: catch-ups go to the thread from now on (it answers once it has booted), and a start
+    // under way leaves these out. The runners already running here stop in turn.
+    const delegated = { to: delegate, positions: new Map(runners.map((r) => [r.projection.name, r.checkpoint])) };
+    this.delegated = delegated;
+    return this.inTurn(async () => {
+      // Taken back meanwhile (the thread ended): the take-back, queued after this, starts them again.
+      await Promise.all(runners.map((r) => r.stop()));
+      return true;
     });
-    this.delegated = { to: delegate, positions: new Map(runners.map((r) => [r.projection.name, r.checkpoint])) };
-    if (this.started) await Promise.all(runners.map((r) => r.stop()));
-    return true;
   }
 
   /** The thread committed a batch of `name` (or caught it up): readers that keep what they read read afresh. */
@@ -162,15 +165,25 @@ export class ProjectionHost {
     this.metrics.projectionPosition.set({ projection: name }, position);
   }
 
-  /** The read-model thread ended unexpectedly: its projections run here from their stored checkpoints. */
-  async delegateLost(reason: string): Promise<void> {
+  /**
+   * The read-model thread ended unexpectedly: its projections run here from their stored
+   * checkpoints. After a start or a hand-over under way (inTurn), so that no runner starts twice.
+   */
+  delegateLost(reason: string): Promise<void> {
+    // Catch-ups from now on run here; the runners start in turn.
     const delegated = this.delegated;
-    if (!delegated) return;
-    this.delegated = undefined;
+    if (!delegated || delegated.lost) return Promise.resolve();
+    delegated.lost = true;
     this.logger.error({ msg: 'read-model thread ended: its projections run on the main thread', reason });
-    // Stopped meanwhile (a shutdown): nothing to take back.
-    if (!this.started || this.stopRequested) return;
-    for (const name of delegated.positions.keys()) await this.runners.get(name)?.start();
+    return this.inTurn(async () => {
+      if (this.delegated === delegated) this.delegated = undefined;
+      // Stopped meanwhile (a shutdown), or never started here: nothing to take back.
+      if (!this.started || this.stopRequested) return;
+      for (const name of delegated.positions.keys()) {
+        const runner = this.runners.get(name);
+        if (runner && !runner.following && !this.stopRequested) await runner.start();
+      }
+    });
   }
 
   /** Calls `listener` after every batch a runner of this thread commits (the read-model thread reports them so). */
@@ -178,24 +191,49 @@ export class ProjectionHost {
     this.progressListeners.push(listener);
   }
 
-  /** Starts the read-model projections named (the read-model thread's share), no reactor. */
-  async startOnly(names: readonly string[]): Promise<void> {
-    this.started = true;
-    for (const name of names) {
-      const runner = this.runners.get(name);
-      if (!runner || runner.projection.reactor) throw new Error(`No read-model projection ${name}`);
-      await runner.start();
-    }
+  /** Starts the read-model projections named (the read-model thread's share), no reactor; nothing once stopping. */
+  startOnly(names: readonly string[]): Promise<void> {
+    const runners = names.map((name) => this.readModelRunner(name));
+    return this.inTurn(async () => {
+      this.started = true;
+      for (const runner of runners) if (!this.stopRequested) await runner.start();
+    });
+  }
+
+  /** Whether the projection follows the log on this thread (its runner subscribed here). */
+  runsHere(name: string): boolean {
+    return this.runners.get(name)?.following === true;
+  }
+
+  /** The position the projection's runner on this thread has reached (0 before it has loaded its checkpoint). */
+  positionOf(name: string): number {
+    return this.runners.get(name)?.checkpoint ?? 0;
+  }
+
+  private readModelRunner(name: string): ProjectionRunner {
+    const runner = this.runners.get(name);
+    if (!runner || runner.projection.reactor) throw new Error(`No read-model projection ${name}`);
+    return runner;
+  }
+
+  /**
+   * Starting, handing over and taking back run one after another: a thread that ends while the
+   * host starts its runners or hands them over takes them back only after, so none starts twice.
+   */
+  private inTurn<T>(step: () => Promise<T>): Promise<T> {
+    const run = this.lifecycle.then(step);
+    this.lifecycle = run.catch(() => undefined);
+    return run;
   }
 
   private isDelegated(name: string): boolean {
-    return this.delegated?.positions.has(name) === true;
+    return this.delegated?.positions.has(name) === true && !this.delegated.lost;
   }
 
   /** Passes a catch-up to the read-model thread; false when the thread has gone (the caller then catches up here). */
   private async passOn(name: string, ask: (to: ProjectionDelegate) => Promise<void>): Promise<boolean> {
     const delegated = this.delegated;
-    if (!delegated?.positions.has(name)) return false;
+    if (!delegated?.positions.has(name) || delegated.lost) return false;
     try {
       await ask(delegated.to);
     } catch (error) {
@@ -213,15 +251,20 @@ export class ProjectionHost {
     }
   }
 
-  async startAll(): Promise<void> {
-    this.started = true;
-    for (const runner of this.runners.values()) {
-      if (this.isDelegated(runner.projection.name)) continue;
-      if (runner.projection.reactor) await this.startReactor(runner);
-      else await runner.start();
-    }
-    this.lagTimer = setInterval(() => void this.recordLag(), 5000);
-    this.lagTimer.unref();
+  startAll(): Promise<void> {
+    return this.inTurn(async () => {
+      // A shutdown that began first (a signal while the server started) leaves everything stopped.
+      if (this.stopRequested) return;
+      this.started = true;
+      for (const runner of this.runners.values()) {
+        if (this.stopRequested) return;
+        if (this.isDelegated(runner.projection.name)) continue;
+        if (runner.projection.reactor) await this.startReactor(runner);
+        else await runner.start();
+      }
+      this.lagTimer = setInterval(() => void this.recordLag(), 5000);
+      this.lagTimer.unref();
+    });
   }
 
   /** Catches a projection up with the log; callers at the same time share runs (SharedCatchUp). */
