@@ -1,11 +1,10 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { authoredType, USER_TYPE, writeConfig } from '../support/config-files.js';
+import { spamRemovalOrg, writeConfig } from '../support/config-files.js';
 import { startReceiver } from '../support/http-receiver.js';
 import { waitFor } from '../support/wait-for.js';
 import { freshDataDir, type RunningWarden, runCliBatch, startWarden, testEnv } from '../support/warden-process.js';
-import { SPAM_POLICY, SPAM_WORDS_RULE } from '../../bench/support/strikes-config.mjs';
 
 /** One user floods; a few others post meanwhile. Every post is spam: one removal, one strike. */
 const FLOOD = 600;
@@ -13,39 +12,25 @@ const OTHERS = 60;
 const THRESHOLD = 50;
 const FLOODER = 'flooder';
 
-const config = (receiverUrl: string) => `
-org: { id: flood, name: Flood }
-itemTypes:
-${authoredType('post', 'Post')}
-${USER_TYPE}
-policies:
-${SPAM_POLICY}
-actions:
-  - { id: remove, name: Remove, kind: CUSTOMER_DEFINED_ACTION, itemTypeIds: [post], applyUserStrikes: true, callback: { url: ${receiverUrl}/hooks/remove } }
-  - { id: ban, name: Ban, kind: CUSTOMER_DEFINED_ACTION, itemTypeIds: [user], callback: { url: ${receiverUrl}/hooks/ban } }
-rules:
-${SPAM_WORDS_RULE}
-strikes:
+const config = (receiverUrl: string) =>
+  spamRemovalOrg({ id: 'flood', name: 'Flood' }, receiverUrl, {
+    actions: `  - { id: ban, name: Ban, kind: CUSTOMER_DEFINED_ACTION, itemTypeIds: [user], callback: { url: ${receiverUrl}/hooks/ban } }`,
+    after: `strikes:
   thresholds:
-    - { strikes: ${THRESHOLD}, actionId: ban }
-`;
+    - { strikes: ${THRESHOLD}, actionId: ban }`,
+  });
 
-function query<T>(dataDir: string, sql: string): T[] {
-  const db = new Database(join(dataDir, 'warden.db'), { readonly: true });
+/** Rows of `sql` in one of the data directory's files: the log (warden.db) or the read models. */
+function select<T>(dataDir: string, sql: string, file: 'warden.db' | 'read-models.db' = 'warden.db'): T[] {
+  const db = new Database(join(dataDir, file), { readonly: true });
   try {
     return db.prepare(sql).all() as T[];
   } finally {
     db.close();
   }
 }
-function readModels<T>(dataDir: string, sql: string): T[] {
-  const db = new Database(join(dataDir, 'read-models.db'), { readonly: true });
-  try {
-    return db.prepare(sql).all() as T[];
-  } finally {
-    db.close();
-  }
-}
+const query = <T>(dataDir: string, sql: string) => select<T>(dataDir, sql);
+const readModels = <T>(dataDir: string, sql: string) => select<T>(dataDir, sql, 'read-models.db');
 const count = (dataDir: string, where: string) => query<{ n: number }>(dataDir, `SELECT count(*) AS n FROM events WHERE ${where}`)[0]!.n;
 const flooderStrikes = `type = 'UserStrikesApplied' AND stream LIKE 'user_strikes-flood:user:${FLOODER}'`;
 

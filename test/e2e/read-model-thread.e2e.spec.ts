@@ -1,35 +1,24 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { authoredType, USER_TYPE, writeConfig } from '../support/config-files.js';
+import { eventCount, spamRemovalOrg, writeConfig } from '../support/config-files.js';
 import { type Receiver, startReceiver } from '../support/http-receiver.js';
 import { waitFor } from '../support/wait-for.js';
 import { consoleLogin, freshDataDir, type RunningWarden, runCliBatch, startWarden, testEnv } from '../support/warden-process.js';
-import { SPAM_POLICY, SPAM_WORDS_RULE } from '../../bench/support/strikes-config.mjs';
 
 // The read-model thread (docs/architecture.md, "The read-model thread"): the read models nothing on
 // the write path waits for are projected on a worker thread of the process, and what a request
 // reads of them is caught up there first.
 
-const config = (receiverUrl: string) => `
-org: { id: rmt, name: Read-model thread }
-itemTypes:
-${authoredType('post', 'Post')}
-${USER_TYPE}
-policies:
-${SPAM_POLICY}
-actions:
-  - { id: remove, name: Remove, kind: CUSTOMER_DEFINED_ACTION, itemTypeIds: [post], applyUserStrikes: true, callback: { url: ${receiverUrl}/hooks/remove } }
-rules:
-${SPAM_WORDS_RULE}
-`;
+const config = (receiverUrl: string) => spamRemovalOrg({ id: 'rmt', name: 'Read-model thread' }, receiverUrl);
 
 const THREAD_STARTED = '"msg":"read-model thread started"';
 const ADMIN = 'admin@rmt.example';
 const PASSWORD = 'a long passphrase of hers';
 
-function count(file: string, sql: string): number {
-  const db = new Database(file, { readonly: true });
+/** A count in the read models' file (read-models.db). */
+function countReadModels(dataDir: string, sql: string): number {
+  const db = new Database(join(dataDir, 'read-models.db'), { readonly: true });
   try {
     return (db.prepare(sql).get() as { n: number }).n;
   } finally {
@@ -70,7 +59,7 @@ describe('the read-model thread', () => {
         expect(res.status).toBe(202);
       }
     };
-    const delivered = () => count(join(dataDir, 'warden.db'), "SELECT count(*) AS n FROM events WHERE type = 'CallbackDelivered'");
+    const delivered = () => eventCount(dataDir, "type = 'CallbackDelivered'");
     /** One read of the deliveries' read model through the API: their statuses by delivery count. */
     const listed = async () => {
       const res = await fetch(server.url + '/api/v1/callbacks/deliveries?limit=100', { headers: { 'x-api-key': key } });
@@ -89,7 +78,7 @@ describe('the read-model thread', () => {
       const { rules } = (await res.json()) as { rules: Array<{ id: string; actionsToday: number }> };
       return rules.find((r) => r.id === 'spam-words')?.actionsToday;
     };
-    const evaluated = () => count(join(dataDir, 'warden.db'), "SELECT count(*) AS n FROM events WHERE type = 'ItemEvaluated'");
+    const evaluated = () => eventCount(dataDir, "type = 'ItemEvaluated'");
     return { dataDir, server, post, delivered, listed, actionsToday, evaluated };
   }
 
@@ -127,7 +116,7 @@ describe('the read-model thread', () => {
     await waitFor(() => delivered() === 40, { what: 'the later deliveries recorded', timeoutMs: 60_000 });
     await waitFor(async () => (await listed()).filter((s) => s === 'delivered').length === 40, 'every delivery listed as delivered');
     // Every item's evaluation in the thread's read model, each once.
-    const evaluations = () => count(join(dataDir, 'read-models.db'), 'SELECT count(*) AS n FROM "rm/rules_item_evaluations"');
+    const evaluations = () => countReadModels(dataDir, 'SELECT count(*) AS n FROM "rm/rules_item_evaluations"');
     await waitFor(() => evaluations() === 2640, { what: 'every evaluation projected', timeoutMs: 60_000 });
     expect(server.logs()).not.toContain('read-model thread ended');
   }, 180_000);

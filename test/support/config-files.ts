@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { SPAM_POLICY, SPAM_WORDS_RULE } from '../../bench/support/strikes-config.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const EXAMPLE = join(ROOT, 'examples/acme.yaml');
@@ -33,6 +34,26 @@ itemTypes:
       - { name: author, type: RELATED_ITEM, itemTypeIds: [user] }
     roles: { creator: author }
   - { id: user, name: User, kind: USER, fields: [{ name: name, type: STRING }] }
+`;
+
+/**
+ * An organization whose LIVE spam rule removes posts, a strike each, with a callback to
+ * `<receiverUrl>/hooks/remove` (posts by users, as authoredType). `actions` adds entries under
+ * `actions:`, `after` sections after `rules:`.
+ */
+export const spamRemovalOrg = (org: { id: string; name: string }, receiverUrl: string, more: { actions?: string; after?: string } = {}) => `
+org: { id: ${org.id}, name: ${org.name} }
+itemTypes:
+${authoredType('post', 'Post')}
+${USER_TYPE}
+policies:
+${SPAM_POLICY}
+actions:
+  - { id: remove, name: Remove, kind: CUSTOMER_DEFINED_ACTION, itemTypeIds: [post], applyUserStrikes: true, callback: { url: ${receiverUrl}/hooks/remove } }
+${more.actions ?? ''}
+rules:
+${SPAM_WORDS_RULE}
+${more.after ?? ''}
 `;
 
 /** An organization `shop` with a post type (text, author as its creator) and a user type. */
