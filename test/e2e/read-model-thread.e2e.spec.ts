@@ -16,6 +16,12 @@ const THREAD_STARTED = '"msg":"read-model thread started"';
 const ADMIN = 'admin@rmt.example';
 const PASSWORD = 'a long passphrase of hers';
 
+/** A projection's `warden_projection_position` in a /metrics text (0 when absent). */
+function positionIn(metrics: string, projection: string): number {
+  const line = metrics.split('\n').find((l) => l.startsWith(`warden_projection_position{projection="${projection}"}`));
+  return line ? Number(line.split(' ').at(-1)) : 0;
+}
+
 /** A count in the read models' file (read-models.db). */
 function countReadModels(dataDir: string, sql: string): number {
   const db = new Database(join(dataDir, 'read-models.db'), { readonly: true });
@@ -85,7 +91,7 @@ describe('the read-model thread', () => {
   const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}-${i}`);
 
   it('on: projects on the thread; a read that catches up waits for the thread to have applied the log; a shutdown stops it', async () => {
-    const { server, post, delivered, listed, actionsToday, evaluated } = await serve({ WARDEN_READ_MODEL_THREAD: 'on' });
+    const { dataDir, server, post, delivered, listed, actionsToday, evaluated } = await serve({ WARDEN_READ_MODEL_THREAD: 'on' });
     await waitFor(() => server.logs().includes(THREAD_STARTED), 'the thread started');
     await post(ids('spam', 30), (id) => `spam ${id}`);
     await waitFor(() => evaluated() === 30, { what: 'every item evaluated', timeoutMs: 60_000 });
@@ -94,6 +100,12 @@ describe('the read-model thread', () => {
     await waitFor(() => delivered() === 30, { what: 'every delivery recorded', timeoutMs: 60_000 });
     // The deliveries' list reads without a catch-up (a live view): the thread gets there by itself.
     await waitFor(async () => (await listed()).filter((s) => s === 'delivered').length === 30, 'every delivery listed as delivered');
+    // The thread's progress crosses to the main thread: its projections' positions in /metrics reach the log's head.
+    const head = eventCount(dataDir);
+    await waitFor(
+      async () => positionIn(await (await fetch(server.url + '/metrics')).text(), 'audit-item-history') >= head,
+      "the item history's position in /metrics",
+    );
     expect(await server.stop('SIGTERM')).toBe(0);
     expect(server.logs()).toContain('"msg":"stores closed"');
     // Stopped by its message, not terminated at the stop's time limit; never ended on its own.
