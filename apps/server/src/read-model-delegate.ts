@@ -32,6 +32,8 @@ export const CATCH_UP_TIMEOUT_MS = 30_000;
  * writes little never needs it, while a burst passes this within seconds.
  */
 export const AUTO_START_EVENTS = 5_000;
+/** The thread's entry: beside this module both in dist/apps/server/src and in the bundle's folder. */
+export const THREAD_ENTRY = new URL('./read-model-thread.js', import.meta.url);
 export const AUTO_CHECK_MS = 1_000;
 
 /**
@@ -47,15 +49,16 @@ export class ReadModelThread implements ProjectionDelegate {
   private nextId = 1;
   private gone: string | undefined;
   private stopping: Promise<void> | undefined;
-  private readonly exited: Promise<void>;
+  /** Resolves once the thread has exited (stopped, ended on its own, or terminated). */
+  readonly exited: Promise<void>;
 
   private constructor(
     private readonly host: ProjectionHost,
     names: readonly string[],
     private readonly logger: Logger,
+    entry: URL,
   ) {
-    // The entry sits beside this module both in dist/apps/server/src and in the bundle's folder.
-    this.worker = new Worker(new URL('./read-model-thread.js', import.meta.url), { workerData: { names: [...names] } });
+    this.worker = new Worker(entry, { workerData: { names: [...names] } });
     // The process ends by its own shutdown, which stops the thread first; the thread never holds it.
     this.worker.unref();
     this.worker.on('message', (message: FromThread) => this.receive(message));
@@ -69,12 +72,12 @@ export class ReadModelThread implements ProjectionDelegate {
    * while those running here finish their batch, and starts them once they have. Undefined when
    * there are none.
    */
-  static async start(host: ProjectionHost, logger: Logger): Promise<ReadModelThread | undefined> {
+  static async start(host: ProjectionHost, logger: Logger, entry: URL = THREAD_ENTRY): Promise<ReadModelThread | undefined> {
     const names = host.ownThreadProjections();
     if (names.length === 0) return undefined;
     let thread: ReadModelThread;
     try {
-      thread = new ReadModelThread(host, names, logger);
+      thread = new ReadModelThread(host, names, logger, entry);
     } catch (error) {
       // No thread could be made (a build without its entry): the projections go on here.
       logger.error({ msg: 'read-model thread not started: its projections run on the main thread', error: String(error) });

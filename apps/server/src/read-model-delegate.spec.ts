@@ -1,0 +1,87 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Projection } from '#warden/eventstore';
+import { systemClock } from '#warden/kernel';
+import { createRootLogger, Metrics } from '#warden/platform';
+import { ProjectionHost, type Storage } from '#warden/storage';
+import { anEvent } from '../../../test/support/events.js';
+import { sqliteStores } from '../../../test/support/sqlite-stores.js';
+import { waitFor } from '../../../test/support/wait-for.js';
+import { ReadModelThread } from './read-model-delegate.js';
+
+// The main thread's side of the read-model thread across a real worker boundary: the worker is a
+// stand-in speaking the thread's protocol (test/fixtures/read-model-thread/), the host a real one
+// over the embedded stores. The thread itself runs in the server's e2e tests
+// (test/e2e/read-model-thread.e2e.spec.ts).
+
+const fixture = (name: string) => new URL(`../../../test/fixtures/read-model-thread/${name}.mjs`, import.meta.url);
+
+/** Counts `Noted` events per stream, on the read-model thread where there is one. */
+const notes: Projection = {
+  name: 'notes',
+  collections: ['notes'],
+  eventTypes: ['Noted'],
+  ownThread: true,
+  async apply(event, ctx) {
+    const doc = (await ctx.get<{ n: number }>('notes', event.streamName)) ?? { n: 0 };
+    ctx.put('notes', event.streamName, { n: doc.n + 1 });
+  },
+};
+
+describe('ReadModelThread (the main thread side)', () => {
+  let stores: ReturnType<typeof sqliteStores>;
+  let host: ProjectionHost | undefined;
+  afterEach(async () => {
+    await host?.stopAll();
+    await stores?.close();
+    host = undefined;
+  });
+
+  const hostWithNotes = () => {
+    const storage = { events: stores.events, storedEvents: stores.events, readStore: stores.readStore, sequentialPositions: true } as unknown as Storage;
+    host = new ProjectionHost(storage, new Metrics(), { reactorLease: { ttlMs: 10_000, renewEveryMs: 3_000 } }, systemClock);
+    host.register(notes);
+    return host;
+  };
+  const logger = createRootLogger('silent');
+  const note = () => stores.events.append('note-a', [anEvent('Noted')], 'any');
+
+  it('passes catch-ups to the thread and awaits its answer; takes its reported positions; stops it by message', async () => {
+    stores = sqliteStores();
+    const host = hostWithNotes();
+    const thread = await ReadModelThread.start(host, logger, fixture('answers'));
+    expect(thread).toBeDefined();
+    await host.startAll();
+    await waitFor(() => host.localProgress('notes') > 0, "the thread's first positions");
+    await note();
+    // Answered by the stand-in, which projects nothing: the catch-up was not run here.
+    await host.catchUp('notes');
+    expect(await stores.readStore.get('notes', 'note-a')).toBeUndefined();
+    expect(host.runsHere('notes')).toBe(false);
+    await host.stopAll();
+    await thread!.exited;
+  });
+
+  it('terminates a thread that failed to start, and the host runs its projections itself', async () => {
+    stores = sqliteStores();
+    const host = hostWithNotes();
+    // The stand-in reports the failure and stays alive: only a terminate ends it.
+    const thread = await ReadModelThread.start(host, logger, fixture('fails'));
+    await host.startAll();
+    await thread!.exited;
+    await note();
+    await waitFor(async () => (await stores.readStore.get<{ n: number }>('notes', 'note-a'))?.n === 1, 'projected here, unasked');
+    expect(host.runsHere('notes')).toBe(true);
+  });
+
+  it('takes the projections back when the thread ends on its own; catch-ups then run here', async () => {
+    stores = sqliteStores();
+    const host = hostWithNotes();
+    const thread = await ReadModelThread.start(host, logger, fixture('exits'));
+    await host.startAll();
+    await thread!.exited;
+    await waitFor(() => host.runsHere('notes'), 'the runner started here');
+    await note();
+    await host.catchUp('notes');
+    expect(await stores.readStore.get('notes', 'note-a')).toEqual({ n: 1 });
+  });
+});
