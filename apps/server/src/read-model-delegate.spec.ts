@@ -61,24 +61,26 @@ describe('ReadModelThread (the main thread side)', () => {
     await thread!.exited;
   });
 
-  it('terminates a thread that failed to start, and the host runs its projections itself', async () => {
+  /** A host whose thread (the stand-in `name`) has ended, once it has. */
+  const hostAfterTheThreadEnded = async (name: string) => {
     stores = sqliteStores();
     const host = hostWithNotes();
-    // The stand-in reports the failure and stays alive: only a terminate ends it.
-    const thread = await ReadModelThread.start(host, logger, fixture('fails'));
+    const thread = await ReadModelThread.start(host, logger, fixture(name));
     await host.startAll();
     await thread!.exited;
+    return host;
+  };
+
+  it('terminates a thread that failed to start, and the host runs its projections itself', async () => {
+    // The stand-in reports the failure and stays alive: only a terminate ends it.
+    const host = await hostAfterTheThreadEnded('fails');
     await note();
     await waitFor(async () => (await stores.readStore.get<{ n: number }>('notes', 'note-a'))?.n === 1, 'projected here, unasked');
     expect(host.runsHere('notes')).toBe(true);
   });
 
   it('takes the projections back when the thread ends on its own; catch-ups then run here', async () => {
-    stores = sqliteStores();
-    const host = hostWithNotes();
-    const thread = await ReadModelThread.start(host, logger, fixture('exits'));
-    await host.startAll();
-    await thread!.exited;
+    const host = await hostAfterTheThreadEnded('exits');
     await waitFor(() => host.runsHere('notes'), 'the runner started here');
     await note();
     await host.catchUp('notes');

@@ -54,7 +54,7 @@ export class ReadModelThread implements ProjectionDelegate {
 
   private constructor(
     private readonly host: ProjectionHost,
-    names: readonly string[],
+    private readonly names: readonly string[],
     private readonly logger: Logger,
     entry: URL,
   ) {
@@ -63,8 +63,12 @@ export class ReadModelThread implements ProjectionDelegate {
     this.worker.unref();
     this.worker.on('message', (message: FromThread) => this.receive(message));
     this.worker.on('error', (error) => this.end(`failed: ${String(error)}`));
-    this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()));
-    this.worker.once('exit', (code) => this.end(`exited (${code})`));
+    this.exited = new Promise((resolve) =>
+      this.worker.once('exit', (code) => {
+        this.end(`exited (${code})`);
+        resolve();
+      }),
+    );
   }
 
   /**
@@ -162,7 +166,7 @@ export class ReadModelThread implements ProjectionDelegate {
   private receive(message: FromThread): void {
     switch (message.kind) {
       case 'ready':
-        this.logger.info({ msg: 'read-model thread started', projections: this.host.ownThreadProjections().length });
+        this.logger.info({ msg: 'read-model thread started', projections: this.names.length });
         return;
       case 'failed':
         this.end(`could not start: ${message.error}`);

@@ -52,7 +52,8 @@ async function runReadModelThread(): Promise<void> {
       }
       if (message.kind === 'stop') {
         stopping = true;
-        void stop(app, storage, host).then(
+        // Closing the application stops the projections first (StorageModule's shutdown hook).
+        void stop(app, storage).then(
           () => port.close(),
           (error: unknown) => {
             logger.error({ msg: 'read-model thread: stopping failed', error: String(error) });
@@ -91,8 +92,7 @@ function reportProgress(host: ProjectionHost, send: (message: FromThread) => voi
   });
 }
 
-async function stop(app: { close(): Promise<void> }, storage: { close(): Promise<void> }, host: ProjectionHost): Promise<void> {
-  await host.stopAll();
+async function stop(app: { close(): Promise<void> }, storage: { close(): Promise<void> }): Promise<void> {
   await app.close();
   await storage.close();
 }

@@ -96,8 +96,7 @@ export class ProjectionHost {
           ? this.logger.debug({ msg: 'projection checkpoint moved by another runner: going on from there', projection: name })
           : this.logger.warn({ msg: 'projection restarting', projection: name, error: String(error) }),
       onProgress: (name, position) => {
-        this.noteProgress(name);
-        this.metrics.projectionPosition.set({ projection: name }, position);
+        this.progressed(name, position);
         for (const listener of this.progressListeners) listener(name, position);
       },
       // Only where a lag in positions is a number of events, and reactors run as runners here: the
@@ -115,6 +114,12 @@ export class ProjectionHost {
    */
   localProgress(name: string): number {
     return this.progress.get(name) ?? 0;
+  }
+
+  /** A batch of `name` committed up to `position`, here or on the read-model thread. */
+  private progressed(name: string, position: number): void {
+    this.noteProgress(name);
+    this.metrics.projectionPosition.set({ projection: name }, position);
   }
 
   private noteProgress(name: string): void {
@@ -161,8 +166,7 @@ export class ProjectionHost {
   delegatedProgress(name: string, position: number): void {
     if (!this.delegated?.positions.has(name)) return;
     this.delegated.positions.set(name, position);
-    this.noteProgress(name);
-    this.metrics.projectionPosition.set({ projection: name }, position);
+    this.progressed(name, position);
   }
 
   /**
@@ -232,10 +236,9 @@ export class ProjectionHost {
 
   /** Passes a catch-up to the read-model thread; false when the thread has gone (the caller then catches up here). */
   private async passOn(name: string, ask: (to: ProjectionDelegate) => Promise<void>): Promise<boolean> {
-    const delegated = this.delegated;
-    if (!delegated?.positions.has(name) || delegated.lost) return false;
+    if (!this.isDelegated(name)) return false;
     try {
-      await ask(delegated.to);
+      await ask(this.delegated!.to);
     } catch (error) {
       if (error instanceof DelegateGoneError) return false;
       throw error;
