@@ -177,7 +177,7 @@ describe('user scores, end to end', () => {
     expect(clean.rules.find((r) => r.id === 'low-score-watch')?.outcome).toBe('failed');
     expect(clean.actions).toEqual([]);
     await waitFor(() => callbacksFor('/hooks/flag').length >= 1, 'the flag callback');
-    await waitUntilProcessed(warden.url, dataDir, 'callbacks-delivery', ['ActionCallbackRequested']);
+    await waitUntilProcessed(warden.url, dataDir, 'enforcement-actions', ['ActionCallbackRequested']);
     expect(callbacksFor('/hooks/flag').map((c) => c.item.id)).toEqual(['probe-low']);
   });
 });

@@ -49,7 +49,10 @@ export class AppModule {
     // The modules call one another through ports composed here (docs/architecture.md, "Ports"):
     // the module that needs a port is given the module that provides it, and imports it. One
     // rules engine, given by reference to the review module, which routes through it.
-    const rules = RulesModule.register({ extensions: [HashingModule, PartialItemsModule, EnforcementModule] });
+    // Callbacks are handed every published action by enforcement, with the user's strike count.
+    const callbacks = CallbacksModule.register({ deliver: options.background, actionsThroughPort: true });
+    const enforcement = EnforcementModule.register({ deliveries: callbacks });
+    const rules = RulesModule.register({ extensions: [HashingModule, PartialItemsModule, enforcement] });
     return {
       module: AppModule,
       imports: [
@@ -60,10 +63,10 @@ export class AppModule {
         CatalogModule,
         IngestionModule,
         rules,
-        CallbacksModule.register({ deliver: options.background, strikes: EnforcementModule }),
+        callbacks,
         SsoModule,
-        ReviewModule.register({ routing: rules, strikes: EnforcementModule, appeals: AppealsModule }),
-        EnforcementModule,
+        ReviewModule.register({ routing: rules, strikes: enforcement, appeals: AppealsModule }),
+        enforcement,
         AppealsModule,
         ErasureModule,
         AuditModule,

@@ -1,8 +1,6 @@
-import { type DynamicModule, Inject, Logger, Module, type OnModuleInit, Optional, type Type } from '@nestjs/common';
+import { type DynamicModule, Inject, Logger, Module, type OnModuleInit } from '@nestjs/common';
 import { PersonalDataPolicy } from '#warden/eventstore';
-import { QueryBus } from '@nestjs/cqrs';
 import { CatalogModule } from '#warden/catalog';
-import { USER_STRIKES, type UserStrikes } from '#warden/enforcement';
 import { UpcasterRegistry } from '#warden/kernel';
 import { CALLBACKS_PERSONAL_DATA } from './contracts.js';
 import type { ReadStore } from '#warden/readstore';
@@ -12,6 +10,8 @@ import { RetireSigningKeyHandler } from './commands/retire-signing-key/retire-si
 import { RotateSigningKeyHandler } from './commands/rotate-signing-key/rotate-signing-key.handler.js';
 import { SendAppealCallbackHandler } from './commands/send-appeal-callback/send-appeal-callback.handler.js';
 import { CALLBACK_DELIVERY_OPTIONS, CallbackDispatcher, DEFAULT_DELIVERY_OPTIONS } from './delivery/callback-dispatcher.js';
+import { ACTION_DELIVERIES } from './delivery/action-deliveries.port.js';
+import { ActionDeliveryRecorder } from './delivery/action-delivery-recorder.js';
 import { deliveryReactor } from './delivery/delivery-reactor.js';
 import { destinationUrlUpcasters } from './delivery/destination-url.upcasters.js';
 import { DeliveryRequests } from './delivery/delivery-requests.js';
@@ -29,11 +29,12 @@ export interface CallbacksOptions {
   /** This process sends callbacks (worker and all roles; never the CLI). */
   readonly deliver?: boolean;
   /**
-   * The module that provides USER_STRIKES (enforcement): an action callback then carries the
-   * user's strike count after the action. Without it, the count is the one the publisher put in
-   * the event, if any (docs/architecture.md, "Ports").
+   * Published actions reach this module through its ACTION_DELIVERIES port, from the module that
+   * counts strikes (enforcement), each with the user's count after it. Unset, the delivery reactor
+   * records them itself, with the count the publisher put in the event, if any
+   * (docs/architecture.md, "Ports").
    */
-  readonly strikes?: Type<unknown>;
+  readonly actionsThroughPort?: boolean;
 }
 
 const CALLBACKS_OPTIONS = Symbol('CallbacksOptions');
@@ -50,23 +51,23 @@ export class CallbacksModule implements OnModuleInit {
     @Inject(STORAGE) private readonly storage: Storage,
     @Inject(CALLBACKS_OPTIONS) private readonly options: CallbacksOptions,
     private readonly dispatcher: CallbackDispatcher,
-    private readonly requests: DeliveryRequests,
-    private readonly queries: QueryBus,
+    private readonly actions: ActionDeliveryRecorder,
     @Inject(UpcasterRegistry) private readonly upcasters: UpcasterRegistry,
     @Inject(KEYRING) private readonly keyring: Keyring,
-    @Optional() @Inject(USER_STRIKES) private readonly strikes?: UserStrikes,
   ) {}
 
   static register(options: CallbacksOptions): DynamicModule {
     return {
       module: CallbacksModule,
-      imports: [CatalogModule, ...(options.strikes ? [options.strikes] : [])],
+      imports: [CatalogModule],
       providers: [
         { provide: CALLBACKS_OPTIONS, useValue: options },
         { provide: CALLBACK_DELIVERY_OPTIONS, useValue: DEFAULT_DELIVERY_OPTIONS },
         SigningKeys,
         CallbackDispatcher,
         DeliveryRequests,
+        ActionDeliveryRecorder,
+        { provide: ACTION_DELIVERIES, useExisting: ActionDeliveryRecorder },
         RotateSigningKeyHandler,
         RetireSigningKeyHandler,
         RedeliverCallbackHandler,
@@ -78,6 +79,7 @@ export class CallbacksModule implements OnModuleInit {
         GetDeliveriesHandler,
         SignWithOrganizationKeyHandler,
       ],
+      exports: [ACTION_DELIVERIES],
     };
   }
 
@@ -87,10 +89,8 @@ export class CallbacksModule implements OnModuleInit {
     this.projections.register(callbackDeliveriesProjection);
     this.projections.register(
       deliveryReactor({
-        requests: this.requests,
         dispatcher: this.dispatcher,
-        queries: this.queries,
-        ...(this.strikes && { strikes: this.strikes }),
+        ...(!this.options.actionsThroughPort && { actions: this.actions }),
         activate: () => this.startDelivering(),
         deactivate: () => this.dispatcher.pause(),
       }),

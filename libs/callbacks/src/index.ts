@@ -1,4 +1,5 @@
 export { CallbacksModule, type CallbacksOptions } from './callbacks.module.js';
+export { ACTION_DELIVERIES, type ActionDeliveries, DELIVERY_REACTOR } from './delivery/action-deliveries.port.js';
 export * from './contracts.js';
 export { RotateSigningKeyCommand, type RotatedSigningKey } from './commands/rotate-signing-key/rotate-signing-key.command.js';
 export { RetireSigningKeyCommand } from './commands/retire-signing-key/retire-signing-key.command.js';

@@ -1,9 +1,10 @@
-import { Inject, Module, type OnModuleInit } from '@nestjs/common';
+import { type DynamicModule, Inject, Module, type OnModuleInit, Optional } from '@nestjs/common';
+import { ACTION_DELIVERIES, type ActionDeliveries } from '#warden/callbacks';
 import { CatalogModule } from '#warden/catalog';
 import { ProjectionHost } from '#warden/storage';
 import { appealReversalReactor } from './strikes/appeal-reversal.reactor.js';
 import { StrikeApplier } from './strikes/strike-applier.js';
-import { strikesReactor } from './strikes/strikes.reactor.js';
+import { actionsReactor } from './strikes/actions.reactor.js';
 import { GetUserScoreHandler } from './queries/get-user-score/get-user-score.handler.js';
 import { GetUserStrikesHandler } from './queries/get-user-strikes/get-user-strikes.handler.js';
 import { userScoresProjection } from './scores/user-scores.projection.js';
@@ -22,7 +23,7 @@ import { UserStrikesReader } from './standing/user-strikes.reader.js';
 /**
  * Enforcement: user strikes and their thresholds, user scores, actions executed through
  * POST /api/v1/actions, and bulk actions (the same execution over many items, in the background). The routes are EnforcementHttpModule's. Its ports (docs/architecture.md,
- * "Ports"): USER_STRIKES and USER_SCORE, its own, for the review and callbacks modules; and the
+ * "Ports"): USER_STRIKES and USER_SCORE, its own, for the review module; callbacks' ACTION_DELIVERIES, given through register(); and the
  * rules engine's USER_STANDING, for which app.module.ts passes it to the engine as an extension.
  */
 @Module({
@@ -57,10 +58,20 @@ export class EnforcementModule implements OnModuleInit {
     @Inject(ProjectionHost) private readonly projections: ProjectionHost,
     private readonly strikeApplier: StrikeApplier,
     private readonly bulkActions: BulkActionRunner,
+    @Optional() @Inject(ACTION_DELIVERIES) private readonly deliveries?: ActionDeliveries,
   ) {}
 
+  /**
+   * With the module that provides ACTION_DELIVERIES (callbacks, registered with
+   * `actionsThroughPort`): every published action's callback is handed to it once the action's
+   * strikes are in. The same module object is then given to every module that imports this one.
+   */
+  static register(options: { deliveries?: DynamicModule }): DynamicModule {
+    return { module: EnforcementModule, imports: options.deliveries ? [options.deliveries] : [] };
+  }
+
   onModuleInit(): void {
-    this.projections.register(strikesReactor({ applier: this.strikeApplier }));
+    this.projections.register(actionsReactor({ applier: this.strikeApplier, ...(this.deliveries && { deliveries: this.deliveries }) }));
     this.projections.register(userScoresProjection);
     this.projections.register(appealReversalReactor({ applier: this.strikeApplier }));
     this.projections.register(bulkActionsReactor({ runner: this.bulkActions }));

@@ -87,6 +87,11 @@ export interface EventStore {
    * to `$all`). Optional: where it is missing, processes share work through leases instead.
    */
   subscribeToGroup?(options: GroupSubscribeOptions): Subscription;
+  /**
+   * With subscribeToGroup: the position up to which the group's checkpoint says every event was
+   * handled; undefined when the group does not exist.
+   */
+  groupCheckpoint?(group: string): Promise<number | undefined>;
   /** Position of the last event in the log (0 when empty). */
   headPosition(): Promise<number>;
   /** Throws when the store cannot be reached. */

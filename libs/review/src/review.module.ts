@@ -42,7 +42,7 @@ export interface ReviewOptions {
   /** The rules engine's module, as composed (RulesModule.register): it provides REVIEW_ROUTING, which routes every item bound for review. */
   readonly routing: DynamicModule | Type<unknown>;
   /** The module that provides USER_STRIKES and USER_SCORE (enforcement); without it the job view shows no score or strikes. */
-  readonly strikes?: Type<unknown>;
+  readonly strikes?: Type<unknown> | DynamicModule;
   /** The module that provides JOB_APPEALS (appeals); without it an appeal job's view shows no appellant or reason. */
   readonly appeals?: Type<unknown>;
 }

@@ -31,7 +31,7 @@ export interface RulesOptions {
    * Modules that extend the engine with RULE_SIGNALS, MEDIA_HASHER, PARTIAL_ITEMS and
    * USER_STANDING (see rules-extension.ts; the ports: docs/architecture.md, "Ports").
    */
-  readonly extensions?: ReadonlyArray<Type<unknown>>;
+  readonly extensions?: ReadonlyArray<Type<unknown> | DynamicModule>;
 }
 
 /** The rules engine: evaluation of submitted items, action publication, explainability; the routes are RulesHttpModule's. */

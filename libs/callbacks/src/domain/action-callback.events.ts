@@ -5,8 +5,8 @@ import type { DomainEvent } from '#warden/kernel';
  * ActionCallbackRequested: a customer-defined action to deliver as a signed callback. Four modules
  * publish it (the rules engine, review's decisions, enforcement's strike thresholds and the
  * actions the platform executed); the callbacks module delivers it and owns its contract, declared
- * here once (docs/architecture.md, "Events"). Each publisher builds its own variant; the delivery
- * reactor, the strikes reactor, the scores, appeals and transparency projections read the union.
+ * here once (docs/architecture.md, "Events"). Each publisher builds its own variant; enforcement's
+ * actions reactor, the delivery recorder, the scores, appeals and transparency projections read the union.
  */
 
 /** The item acted on, as callbacks name it. */

@@ -1,5 +1,4 @@
 import type { ItemIdentifier } from '#warden/ingestion';
-import type { RecordedEvent } from '#warden/kernel';
 
 /** One application of strikes to a user: an action on one of their items. */
 export interface StrikeEntry {
@@ -26,8 +25,9 @@ export interface UserStrikeHistory {
 /**
  * A user's strikes, as the enforcement module counts them in the user's `user_strikes` stream:
  * a port enforcement owns and provides (USER_STRIKES), called in process by the review module
- * (the job view) and the callbacks module (an action callback's `userStrikeCount`). Both take it
- * optionally and say what they do without it (docs/architecture.md, "Ports").
+ * (the job view), which takes it optionally and says what it does without it
+ * (docs/architecture.md, "Ports"). An action callback's `userStrikeCount` is not asked for: this
+ * module hands it to the callbacks module with the action (ACTION_DELIVERIES).
  */
 export interface UserStrikes {
   /**
@@ -37,13 +37,6 @@ export interface UserStrikes {
   count(orgId: string, user: ItemIdentifier): Promise<number | null>;
   /** The count, the window and the newest `limit` applications (100 by default). Null: the user cannot be named. */
   history(orgId: string, user: ItemIdentifier, limit?: number): Promise<UserStrikeHistory | null>;
-  /**
-   * The user's count right after a published action (an ActionCallbackRequested as recorded),
-   * its strikes applied first unless the strikes reactor already did: applied once, the same
-   * answer whichever gets to the action first and on every re-run. Null: no user, or the user
-   * cannot be named.
-   */
-  countAfter(action: RecordedEvent): Promise<number | null>;
 }
 
 export const USER_STRIKES = Symbol('UserStrikes');

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { GetCatalogSettingsQuery } from '#warden/catalog';
 import type { ItemIdentifier } from '#warden/ingestion';
-import type { Clock, RecordedEvent } from '#warden/kernel';
+import type { Clock } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
 import { AggregateStore } from '#warden/storage';
 import { isCountingApplied, strikeCount, userStrikesDecider } from '../domain/user-strikes.decider.js';
@@ -23,10 +23,6 @@ export class UserStrikesReader implements UserStrikes {
 
   count(orgId: string, user: ItemIdentifier): Promise<number | null> {
     return this.applier.liveCount(orgId, user);
-  }
-
-  countAfter(action: RecordedEvent): Promise<number | null> {
-    return this.applier.countAfter(action);
   }
 
   /**

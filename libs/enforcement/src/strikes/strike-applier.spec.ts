@@ -8,6 +8,7 @@ import { FixedClock, randomIds, type RecordedEvent } from '#warden/kernel';
 import { AggregateStore } from '#warden/storage';
 import { userStrikesStream } from '../domain/user-strikes.streams.js';
 import { acceptedAppealOf } from './appeal-reversal.reactor.js';
+import { actionsReactor } from './actions.reactor.js';
 import { StrikeApplier } from './strike-applier.js';
 
 const DAY = 86_400_000;
@@ -150,6 +151,40 @@ describe('strike applier: the strike window with an injected clock', () => {
     expect(await applier.countAfter(published)).toBe(1);
     expect(await applier.countAfter(published)).toBe(1);
     expect(await userLog()).toHaveLength(1);
+  });
+
+  it('the actions reactor hands each action on once its strikes are in, with the count after it; a threshold’s own action with the count that crossed it; a re-run adds nothing', async () => {
+    const { applier, publish, userLog } = world();
+    const handedOn: Array<{ deliveryId: unknown; count: number | null }> = [];
+    const reactor = actionsReactor({
+      applier,
+      deliveries: { record: async (event, count) => void handedOn.push({ deliveryId: event.data['deliveryId'], count }) },
+    });
+    // Given two actions on u1's posts; when the reactor handles them as one run of u1's key.
+    await reactor.applyBatch!([await publish('p1'), await publish('p2')], undefined as never);
+    // Then the second crossed the threshold of 2: ban, published on u1's strikes stream, in turn handed on.
+    const log = await userLog();
+    expect(log.map((e) => e.type)).toEqual(['UserStrikesApplied', 'UserStrikesApplied', 'UserStrikeThresholdCrossed', 'ActionCallbackRequested']);
+    await reactor.apply(log[3]!, undefined as never);
+    expect(handedOn).toEqual([
+      { deliveryId: 'd-p1', count: 1 },
+      { deliveryId: 'd-p2', count: 2 },
+      { deliveryId: log[3]!.data['deliveryId'], count: 2 },
+    ]);
+    // A redelivered run: the same counts from the state, no strike twice.
+    handedOn.length = 0;
+    await reactor.applyBatch!([await published('p1'), await published('p2')], undefined as never);
+    expect(handedOn.map((h) => h.count)).toEqual([1, 2]);
+    expect(await userLog()).toHaveLength(4);
+    // It takes over from the reactors that did this before it (Projection.succeeds).
+    expect(reactor.succeeds).toEqual(['enforcement-strikes', 'callbacks-delivery']);
+    expect(actionsReactor({ applier }).succeeds).toEqual(['enforcement-strikes']);
+
+    /** The action published on `itemId`, as recorded. */
+    async function published(itemId: string): Promise<RecordedEvent> {
+      const [recorded] = await stores!.events.readStream(`item_evaluation-acme:post:${itemId}:0`);
+      return recorded!;
+    }
   });
 
   it("answers the count of an action the strikes reactor applied from the user's state: one read, not the user's item", async () => {

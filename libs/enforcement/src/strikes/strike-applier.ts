@@ -61,7 +61,7 @@ export class StrikeApplier {
     return this.applyAndCount(event, true);
   }
 
-  /** Applies `event`'s strikes (the strikes reactor): no count is read for an action without strikes. */
+  /** Applies `event`'s strikes: no count is read for an action without strikes. */
   async apply(event: RecordedEvent): Promise<void> {
     await this.applyAndCount(event, false);
   }
@@ -69,11 +69,12 @@ export class StrikeApplier {
   /**
    * Applies the strikes of one user's actions in the order given (log order): what each needs is
    * read at once for all, then the applications are queued in order, so the write path decides
-   * them one after the other and appends them together instead of one append each.
+   * them one after the other and appends them together instead of one append each. Answers each
+   * action's count after it (as countAfter) when `answer` is set; else only where strikes were applied.
    */
-  async applyInOrder(events: readonly RecordedEvent[]): Promise<void> {
-    const prepared = await Promise.all(events.map((event) => this.prepare(event, false)));
-    await Promise.all(prepared.map((applyPrepared) => applyPrepared()));
+  async applyInOrder(events: readonly RecordedEvent[], answer = false): Promise<Array<number | null>> {
+    const prepared = await Promise.all(events.map((event) => this.prepare(event, answer)));
+    return Promise.all(prepared.map((applyPrepared) => applyPrepared()));
   }
 
   private async applyAndCount(event: RecordedEvent, answer: boolean): Promise<number | null> {
@@ -98,8 +99,8 @@ export class StrikeApplier {
     );
     const windowDays = settings?.windowDays ?? null;
     if (strikes <= 0) return async () => (answer ? this.liveCount(orgId, application.user, windowDays) : null);
-    // The delivery asks for the count mostly after the strikes reactor applied the strikes: then
-    // the state answers, with no read of the user's item and no command decided for nothing.
+    // A re-run (a redelivered batch, or the actions reactor going over what its predecessors
+    // handled at an upgrade) finds the application in the state: no read of the user's item, no command decided for nothing.
     if (answer) {
       const applied = (await this.aggregates.state(application.stream, userStrikesDecider)).applications.get(application.key);
       if (applied) return async () => applied.countAfter;

@@ -9,6 +9,7 @@ import {
   jsonEvent,
   KurrentDBClient,
   NO_STREAM,
+  PersistentSubscriptionDoesNotExistError,
   PersistentSubscriptionExistsError,
   persistentSubscriptionToAllSettingsFromDefaults,
   type PersistentSubscriptionToAllResolvedEvent,
@@ -329,6 +330,21 @@ export class KurrentDbEventStore implements EventStore {
     };
     this.subscriptions.add(subscription);
     return subscription;
+  }
+
+  /**
+   * The group's last checkpointed position, as the server reports it in the group's statistics
+   * (`lastCheckpointedEventPosition`); 0 for a group that has checkpointed nothing yet.
+   */
+  async groupCheckpoint(group: string): Promise<number | undefined> {
+    try {
+      const info = await this.client.getPersistentSubscriptionToAllInfo(group);
+      const position = info.stats.lastCheckpointedEventPosition;
+      return position === undefined ? 0 : Number(position.commit);
+    } catch (error) {
+      if (error instanceof PersistentSubscriptionDoesNotExistError) return undefined;
+      throw error;
+    }
   }
 
   private async ensureGroup(options: GroupSubscribeOptions): Promise<void> {

@@ -5,6 +5,7 @@ import { type Failure, KeyedLanes } from './keyed-lanes.js';
 import { keyedHandler, keyedLimits } from './keyed-session.js';
 import type { Projection } from './projection.js';
 import { applyEvents } from './unit-of-work.js';
+import { groupStart } from './succession.js';
 
 export interface GroupReactorRunnerOptions {
   /** The subscription dropped (it is re-established) or a batch failed (it is retried). */
@@ -56,8 +57,8 @@ export class GroupReactorRunner {
   async start(): Promise<void> {
     this.stopped = false;
     // A group created now continues where the reactor's own checkpoint left off (a deployment
-    // that ran it as a catch-up subscription before), not at the start of the log.
-    const startAfter = await this.store.checkpoint(this.projection.name);
+    // that ran it as a catch-up subscription before), or its predecessors' groups, not at the start of the log.
+    const startAfter = await groupStart(this.events, this.store, this.projection, reactorGroup);
     this.subscribe(startAfter);
   }
 

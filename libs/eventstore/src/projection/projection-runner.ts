@@ -4,6 +4,7 @@ import type { EventStore, Subscription } from '../event-store.port.js';
 import { type KeyedProjection, KeyedSession } from './keyed-session.js';
 import type { Projection } from './projection.js';
 import { applyEvents } from './unit-of-work.js';
+import { loadCheckpoint } from './succession.js';
 
 export interface ProjectionRunnerOptions {
   readonly onError?: (projection: string, error: unknown) => void;
@@ -115,7 +116,7 @@ export class ProjectionRunner {
     this.stopped = false;
     // A keyed catch-up under way reads the log itself: following starts where it ended.
     if (this.keyed) await this.queue;
-    const checkpoint = await this.store.checkpoint(this.projection.name);
+    const checkpoint = await loadCheckpoint(this.store, this.projection);
     if (run !== this.run) return;
     this.position = this.stored = checkpoint;
     this.loaded = true;
@@ -127,7 +128,7 @@ export class ProjectionRunner {
     if (this.keyed) return this.catchUpKeyed();
     return this.serialize(async () => {
       if (!this.loaded) {
-        this.position = this.stored = await this.store.checkpoint(this.projection.name);
+        this.position = this.stored = await loadCheckpoint(this.store, this.projection);
         this.loaded = true;
       }
       for (;;) {
@@ -158,7 +159,7 @@ export class ProjectionRunner {
     }
     return this.serialize(async () => {
       if (!this.loaded) {
-        this.position = this.stored = await this.store.checkpoint(this.projection.name);
+        this.position = this.stored = await loadCheckpoint(this.store, this.projection);
         this.loaded = true;
       }
       await this.keyedSession().drain(await this.events.headPosition());
@@ -278,7 +279,7 @@ export class ProjectionRunner {
       await new Promise((r) => setTimeout(r, error instanceof CheckpointConflictError ? 0 : 1000));
       if (!current()) return;
       try {
-        const checkpoint = await this.store.checkpoint(this.projection.name);
+        const checkpoint = await loadCheckpoint(this.store, this.projection);
         if (!current()) return;
         this.position = this.stored = checkpoint;
         this.subscribe();

@@ -85,6 +85,14 @@ export interface Projection {
    * on the main thread is passed to the thread and awaited, which costs a round trip.
    */
   readonly ownThread?: boolean;
+  /**
+   * Reactors: the earlier reactors whose work this one took over (a renamed or merged reactor).
+   * Until it has a checkpoint of its own it starts from the earliest of theirs, so that nothing
+   * one of them had not yet handled is skipped (loadCheckpoint); what they had handled, it may
+   * handle again, so its effects must be idempotent (docs/operations.md, "Upgrading: reactors that
+   * took over").
+   */
+  readonly succeeds?: readonly string[];
   /** The equality look-ups its readers make, served by indexes in every role. */
   readonly indexes?: ReadonlyArray<{ readonly collection: string; readonly fields: readonly string[] }>;
 }

@@ -9,7 +9,7 @@ import { AggregateStore, ProjectionHost, READ_STORE } from '#warden/storage';
 import { callbackDeliveryDecider } from '../../domain/callback-delivery.decider.js';
 import type { CallbackDestination } from '../../domain/callback-delivery.events.js';
 import { deliveryStream } from '../../domain/callbacks.streams.js';
-import { destinationOf } from '../../delivery/delivery-reactor.js';
+import { destinationOf } from '../../delivery/action-delivery-recorder.js';
 import { CALLBACK_DELIVERIES_PROJECTION } from '../../projections/callback-deliveries.projection.js';
 import { CALLBACK_DELIVERIES, type CallbackDeliveryDoc } from '../../projections/callback-deliveries.read-model.js';
 import { RedeliverCallbackCommand, type RedeliveryReport } from './redeliver-callback.command.js';

@@ -4,7 +4,7 @@ import { conflict, invalidField } from '#warden/kernel';
 import { buildAppealCallbackBody } from '../../domain/appeal-callback-body.js';
 import type { JsonBody } from '../../domain/callback-body.model.js';
 import { appealDeliveryId } from '../../domain/callbacks.streams.js';
-import { destinationOf } from '../../delivery/delivery-reactor.js';
+import { destinationOf } from '../../delivery/action-delivery-recorder.js';
 import { DeliveryRequests } from '../../delivery/delivery-requests.js';
 import { type AppealCallbackRequested, SendAppealCallbackCommand } from './send-appeal-callback.command.js';
 

@@ -3,7 +3,7 @@ import type { UserStrikeHistory } from '../../standing/user-standing.ports.js';
 import { UserStrikesReader } from '../../standing/user-strikes.reader.js';
 import { GetUserStrikesQuery } from './get-user-strikes.query.js';
 
-/** Asked on the QueryBus by modules that only read a user's strikes (the audit's Investigate); the review and callbacks modules use the USER_STRIKES port. */
+/** Asked on the QueryBus by modules that only read a user's strikes (the audit's Investigate); the review module uses the USER_STRIKES port. */
 @QueryHandler(GetUserStrikesQuery)
 export class GetUserStrikesHandler implements IQueryHandler<GetUserStrikesQuery> {
   constructor(private readonly strikes: UserStrikesReader) {}

@@ -1,0 +1,106 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { anEvent } from '../../../../test/support/events.js';
+import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
+import { waitFor } from '../../../../test/support/wait-for.js';
+import { type RecordedEvent, streamName } from '#warden/kernel';
+import type { EventStore } from '../event-store.port.js';
+import type { Projection } from './projection.js';
+import { ProjectionRunner } from './projection-runner.js';
+import { groupStart, loadCheckpoint } from './succession.js';
+
+/** A reactor that remembers what it handled, in order. */
+function successor(handled: number[], succeeds = ['old-strikes', 'old-delivery']): Projection {
+  return {
+    name: 'new-actions',
+    reactor: true,
+    collections: [],
+    eventTypes: ['Published'],
+    succeeds,
+    apply: (event: RecordedEvent) => void handled.push(event.data['n'] as number),
+  };
+}
+
+const published = (n: number) => anEvent('Published', { n });
+
+describe('a reactor that succeeds others (Projection.succeeds)', () => {
+  let stores: ReturnType<typeof sqliteStores>;
+  afterEach(async () => {
+    await stores?.close();
+  });
+
+  /** Given six published events, and the predecessors' checkpoints at the positions of the `n`th events (0: never ran). */
+  async function given(checkpoints: Record<string, number>) {
+    stores = sqliteStores();
+    const positions: number[] = [];
+    for (let n = 1; n <= 6; n++) positions.push((await stores.events.append(streamName('action', `a${n}`), [published(n)], 'no_stream')).position);
+    for (const [name, nth] of Object.entries(checkpoints)) {
+      if (nth > 0) await stores.readStore.commit([], { projection: name, from: 0, to: positions[nth - 1]! });
+    }
+    return positions;
+  }
+
+  it('starts after the earlier of its predecessors’ checkpoints, and stores it as its own', async () => {
+    // Given the old strikes reactor at the 4th event and the old delivery reactor at the 2nd.
+    const positions = await given({ 'old-strikes': 4, 'old-delivery': 2 });
+    const handled: number[] = [];
+    // When the successor starts, with no checkpoint of its own.
+    const runner = new ProjectionRunner(successor(handled), stores.events, stores.readStore);
+    await runner.start();
+    // Then it handles what the delivery reactor had not (3 to 6): the 3rd and 4th again for the
+    // strikes reactor's part, which its effects must bear, and nothing before.
+    await waitFor(() => handled.length === 4, 'the events after the earlier checkpoint');
+    await runner.stop();
+    expect(handled).toEqual([3, 4, 5, 6]);
+    expect(await stores.readStore.checkpoint('new-actions')).toBe(positions[5]);
+  });
+
+  it('goes on from its own checkpoint once it has one, whatever its predecessors’ say', async () => {
+    const positions = await given({ 'old-strikes': 1, 'old-delivery': 1, 'new-actions': 5 });
+    const handled: number[] = [];
+    const runner = new ProjectionRunner(successor(handled), stores.events, stores.readStore);
+    await runner.start();
+    await waitFor(async () => (await stores.readStore.checkpoint('new-actions')) === positions[5], 'the checkpoint at the head');
+    await runner.stop();
+    expect(handled).toEqual([6]);
+  });
+
+  it('starts from the beginning of the log when a predecessor never ran', async () => {
+    await given({ 'old-strikes': 4 });
+    const handled: number[] = [];
+    const runner = new ProjectionRunner(successor(handled), stores.events, stores.readStore);
+    await runner.start();
+    await waitFor(() => handled.length === 6, 'every event');
+    await runner.stop();
+    expect(handled).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it('is stored once when two workers take it up at once (compare-and-set from none)', async () => {
+    const positions = await given({ 'old-strikes': 3, 'old-delivery': 5 });
+    const projection = successor([]);
+    const [a, b] = await Promise.all([loadCheckpoint(stores.readStore, projection), loadCheckpoint(stores.readStore, projection)]);
+    expect([a, b]).toEqual([positions[2], positions[2]]);
+    expect(await stores.readStore.checkpoint('new-actions')).toBe(positions[2]);
+  });
+
+  it('creates its consumer group after the earlier of its predecessors’ groups (a group that does not exist counts as the start)', async () => {
+    await given({});
+    const groups = new Map([
+      ['group:old-strikes', 40],
+      ['group:old-delivery', 25],
+    ]);
+    const withGroups = new Proxy(stores.events, {
+      get(target, property, receiver) {
+        if (property === 'groupCheckpoint') return async (group: string) => groups.get(group);
+        const value = Reflect.get(target, property, receiver) as unknown;
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    }) as EventStore;
+    const groupOf = (name: string) => `group:${name}`;
+    expect(await groupStart(withGroups, stores.readStore, successor([]), groupOf)).toBe(25);
+    groups.delete('group:old-delivery');
+    expect(await groupStart(withGroups, stores.readStore, successor([]), groupOf)).toBe(0);
+    // Its own checkpoint in the read store (a deployment that ran it before the groups) comes first.
+    await stores.readStore.commit([], { projection: 'new-actions', from: 0, to: 7 });
+    expect(await groupStart(withGroups, stores.readStore, successor([]), groupOf)).toBe(7);
+  });
+});

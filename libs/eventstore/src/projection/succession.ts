@@ -1,0 +1,36 @@
+import { CheckpointConflictError, type ReadStore } from '#warden/readstore';
+import type { EventStore } from '../event-store.port.js';
+import type { Projection } from './projection.js';
+
+/**
+ * The projection's stored checkpoint. A reactor that `succeeds` others and has none of its own
+ * yet starts from the earliest of theirs: that one is stored as its own first, by compare-and-set
+ * from none, so that workers starting at once agree, and later starts read it back like any other.
+ * A predecessor that never ran (0) makes it start from the beginning of the log.
+ */
+export async function loadCheckpoint(store: ReadStore, projection: Projection): Promise<number> {
+  const own = await store.checkpoint(projection.name);
+  if (own > 0 || !projection.succeeds?.length) return own;
+  const inherited = Math.min(...(await Promise.all(projection.succeeds.map((name) => store.checkpoint(name)))));
+  if (inherited === 0) return 0;
+  try {
+    await store.commit([], { projection: projection.name, from: 0, to: inherited });
+    return inherited;
+  } catch (error) {
+    if (!(error instanceof CheckpointConflictError)) throw error;
+    return store.checkpoint(projection.name);
+  }
+}
+
+/**
+ * Where a reactor's consumer group starts when it is created: after its own checkpoint kept in the
+ * read store (a deployment that ran it as a catch-up subscription before), else, for a reactor that
+ * `succeeds` others, after the earliest of their groups' checkpoints (a group that does not exist
+ * counts as the start of the log).
+ */
+export async function groupStart(events: EventStore, store: ReadStore, projection: Projection, groupOf: (name: string) => string): Promise<number> {
+  const own = await store.checkpoint(projection.name);
+  if (own > 0 || !projection.succeeds?.length || !events.groupCheckpoint) return own;
+  const theirs = await Promise.all(projection.succeeds.map(async (name) => (await events.groupCheckpoint!(groupOf(name))) ?? 0));
+  return Math.min(...theirs);
+}
