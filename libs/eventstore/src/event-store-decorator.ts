@@ -24,12 +24,16 @@ export interface ReadScope {
 export abstract class EventStoreDecorator implements EventStore {
   /** Present when the inner store has consumer groups (KurrentDB). */
   readonly subscribeToGroup?: (options: GroupSubscribeOptions) => Subscription;
+  /** Present with subscribeToGroup: a group's checkpoint, which no decoration changes. */
+  readonly groupCheckpoint?: (group: string) => Promise<number | undefined>;
 
   constructor(protected readonly inner: EventStore) {
     const group = inner.subscribeToGroup?.bind(inner);
     if (group) {
       this.subscribeToGroup = (options) => group({ ...options, onEvents: async (events) => options.onEvents(await this.onRead(events, options)) });
     }
+    const checkpoint = inner.groupCheckpoint?.bind(inner);
+    if (checkpoint) this.groupCheckpoint = checkpoint;
   }
 
   /** The events as the inner store should store them. */

@@ -10,6 +10,7 @@ export { UpcastingEventStore } from './upcasting/upcasting-event-store.js';
 export * from './projection/projection.js';
 export { ProjectionRunner, rebuildReadModels, type ProjectionRunnerOptions } from './projection/projection-runner.js';
 export { GroupReactorRunner, reactorGroup, type GroupReactorRunnerOptions } from './projection/group-reactor-runner.js';
+export { loadCheckpoint, settleSuccession } from './projection/succession.js';
 export * from './lease/lease-store.port.js';
 export { SqliteLeaseStore, type SqliteLeaseStoreOptions } from './lease/sqlite-lease-store.js';
 export { LeaseKeeper, DEFAULT_LEASE_TIMING, type LeaseTiming, type LeasedWork, type LeaseKeeperOptions } from './lease/lease-keeper.js';

@@ -462,4 +462,40 @@ describe('ProjectionHost', () => {
       }
     });
   });
+
+  describe('a reactor that took over from others (Projection.succeeds)', () => {
+    it('starts after the earlier predecessor’s checkpoint even when a predecessor, still registered, is started first and runs ahead', async () => {
+      stores = sqliteStores();
+      // Given the old strikes reactor at the 4th of six events and the delivery reactor at the 2nd.
+      const positions: number[] = [];
+      for (let n = 1; n <= 6; n++) positions.push(await note(`s-${n}`));
+      await stores.readStore.commit([], { projection: 'old-strikes', from: 0, to: positions[3]! });
+      await stores.readStore.commit([], { projection: 'delivery', from: 0, to: positions[1]! });
+      const host = hostOn();
+      // The delivery reactor now passes over what it used to handle: left alone, it reaches the head at once.
+      host.register({ name: 'delivery', reactor: true, collections: [], eventTypes: ['Other'], apply: () => undefined });
+      const handled: number[] = [];
+      host.register({
+        name: 'actions',
+        reactor: true,
+        collections: [],
+        eventTypes: ['Noted'],
+        succeeds: ['old-strikes', 'delivery'],
+        apply: (event) => void handled.push(event.position),
+        // Started only once the delivery reactor has reached the head: the worst order.
+        activate: async () => {
+          await waitFor(async () => (await stores.readStore.checkpoint('delivery')) === positions[5], 'the delivery reactor at the head');
+        },
+      });
+      // When the host starts them, the predecessor registered (and started) first.
+      await host.startAll();
+      try {
+        await waitFor(async () => (await stores.readStore.checkpoint('actions')) === positions[5], 'the successor at the head');
+        // Then the successor handled everything after the delivery reactor's old checkpoint.
+        expect(handled).toEqual(positions.slice(2));
+      } finally {
+        await host.stopAll();
+      }
+    });
+  });
 });

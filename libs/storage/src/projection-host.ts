@@ -1,5 +1,14 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { type EventStore, GroupReactorRunner, LeaseKeeper, processHolderId, type Projection, ProjectionRunner } from '#warden/eventstore';
+import {
+  type EventStore,
+  GroupReactorRunner,
+  LeaseKeeper,
+  processHolderId,
+  type Projection,
+  ProjectionRunner,
+  reactorGroup,
+  settleSuccession,
+} from '#warden/eventstore';
 import type { Clock } from '#warden/kernel';
 import { CheckpointConflictError } from '#warden/readstore';
 import { CLOCK, Metrics, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
@@ -259,6 +268,7 @@ export class ProjectionHost {
       // A shutdown that began first (a signal while the server started) leaves everything stopped.
       if (this.stopRequested) return;
       this.started = true;
+      await this.settleSuccessions();
       for (const runner of this.runners.values()) {
         if (this.stopRequested) return;
         if (this.isDelegated(runner.projection.name)) continue;
@@ -268,6 +278,15 @@ export class ProjectionHost {
       this.lagTimer = setInterval(() => void this.recordLag(), 5000);
       this.lagTimer.unref();
     });
+  }
+
+  /** Where each reactor that took over from others starts, stored before any reactor runs (settleSuccession). */
+  private async settleSuccessions(): Promise<void> {
+    for (const runner of this.runners.values()) {
+      if (runner.projection.reactor && !this.isDelegated(runner.projection.name)) {
+        await settleSuccession(this.storage.events, this.storage.readStore, runner.projection, reactorGroup);
+      }
+    }
   }
 
   /** Catches a projection up with the log; callers at the same time share runs (SharedCatchUp). */

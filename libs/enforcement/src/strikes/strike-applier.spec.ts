@@ -76,8 +76,8 @@ describe('strike applier: the strike window with an injected clock', () => {
     const events = new CountingEventStore(stores.events);
     const aggregates = new AggregateStore(events, clock, randomIds);
     const applier = new StrikeApplier(catalog, aggregates, events, clock);
-    /** A rule's remove on post `itemId` of u1, published now (by the clock), as the rules engine records it. */
-    const publish = async (itemId: string): Promise<RecordedEvent> => {
+    /** A rule's remove (or `actionId`) on post `itemId` of u1, published now (by the clock), as the rules engine records it. */
+    const publish = async (itemId: string, actionId = 'remove'): Promise<RecordedEvent> => {
       const stream = `item_evaluation-acme:post:${itemId}:0`;
       await aggregates.record(
         stream,
@@ -87,7 +87,7 @@ describe('strike applier: the strike window with an injected clock', () => {
             data: {
               deliveryId: `d-${itemId}`,
               item: { id: itemId, typeId: 'post' },
-              action: { id: 'remove' },
+              action: { id: actionId },
               policies: [{ id: 'spam', name: 'Spam', penalty: 'LOW' }],
               rules: [],
               custom: {},
@@ -176,6 +176,11 @@ describe('strike applier: the strike window with an injected clock', () => {
     await reactor.applyBatch!([await published('p1'), await published('p2')], undefined as never);
     expect(handedOn.map((h) => h.count)).toEqual([1, 2]);
     expect(await userLog()).toHaveLength(4);
+    // An action without strikes of its own, in a run after a striking one: the count after the one before it.
+    handedOn.length = 0;
+    const banned = await publish('p3', 'ban');
+    await reactor.applyBatch!([await publish('p4'), banned], undefined as never);
+    expect(handedOn.map((h) => h.count)).toEqual([3, 3]);
     // It takes over from the reactors that did this before it (Projection.succeeds).
     expect(reactor.succeeds).toEqual(['enforcement-strikes', 'callbacks-delivery']);
     expect(actionsReactor({ applier }).succeeds).toEqual(['enforcement-strikes']);

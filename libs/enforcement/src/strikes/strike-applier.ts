@@ -74,17 +74,25 @@ export class StrikeApplier {
    */
   async applyInOrder(events: readonly RecordedEvent[], answer = false): Promise<Array<number | null>> {
     const prepared = await Promise.all(events.map((event) => this.prepare(event, answer)));
-    return Promise.all(prepared.map((applyPrepared) => applyPrepared()));
+    const answers: Array<Promise<number | null>> = [];
+    for (const { run, readsCount } of prepared) {
+      // A count read from the state (an action without strikes of its own) waits for the applications queued before it.
+      answers.push(readsCount ? Promise.all(answers).then(run) : run());
+    }
+    return Promise.all(answers);
   }
 
   private async applyAndCount(event: RecordedEvent, answer: boolean): Promise<number | null> {
-    return (await this.prepare(event, answer))();
+    return (await this.prepare(event, answer)).run();
   }
 
-  /** Reads what applying `event`'s strikes needs; the application itself is queued when the answer is called. */
-  private async prepare(event: RecordedEvent, answer: boolean): Promise<() => Promise<number | null>> {
+  /**
+   * Reads what applying `event`'s strikes needs; the application itself is queued when `run` is
+   * called. `readsCount`: `run` only reads the user's count, queueing nothing.
+   */
+  private async prepare(event: RecordedEvent, answer: boolean): Promise<{ run: () => Promise<number | null>; readsCount: boolean }> {
     const application = applicationOf(event);
-    if (!application) return async () => null;
+    if (!application) return { run: async () => null, readsCount: false };
     const orgId = event.metadata.orgId;
     const [actions, policies, settings] = await Promise.all([
       this.queries.execute(new GetLiveEntitiesQuery(orgId, 'action')),
@@ -98,15 +106,15 @@ export class StrikeApplier {
       new Map(policies.map((p) => [p.id, p])),
     );
     const windowDays = settings?.windowDays ?? null;
-    if (strikes <= 0) return async () => (answer ? this.liveCount(orgId, application.user, windowDays) : null);
+    if (strikes <= 0) return { run: async () => (answer ? this.liveCount(orgId, application.user, windowDays) : null), readsCount: answer };
     // A re-run (a redelivered batch, or the actions reactor going over what its predecessors
     // handled at an upgrade) finds the application in the state: no read of the user's item, no command decided for nothing.
     if (answer) {
       const applied = (await this.aggregates.state(application.stream, userStrikesDecider)).applications.get(application.key);
-      if (applied) return async () => applied.countAfter;
+      if (applied) return { run: async () => applied.countAfter, readsCount: false };
     }
     const user = await this.userItem(orgId, application.user);
-    return async () => {
+    const run = async () => {
       const handled = await this.aggregates.handle(
         application.stream,
         userStrikesDecider,
@@ -133,6 +141,7 @@ export class StrikeApplier {
       // not at hand, the count now is the closest answer (a re-run of an action that old is rare).
       return handled.state.applications.get(application.key)?.countAfter ?? strikeCount(handled.state, new Date(event.metadata.occurredAt), windowDays);
     };
+    return { run, readsCount: false };
   }
 
   /**

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { anEvent } from '../../../../test/support/events.js';
+import { CountingEventStore } from '../../../../test/support/counting-event-store.js';
 import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
 import { waitFor } from '../../../../test/support/wait-for.js';
 import { type RecordedEvent, streamName } from '#warden/kernel';
@@ -102,5 +103,18 @@ describe('a reactor that succeeds others (Projection.succeeds)', () => {
     // Its own checkpoint in the read store (a deployment that ran it before the groups) comes first.
     await stores.readStore.commit([], { projection: 'new-actions', from: 0, to: 7 });
     expect(await groupStart(withGroups, stores.readStore, successor([]), groupOf)).toBe(7);
+  });
+
+  it('reads the groups’ checkpoints through the stores that decorate the log, and refuses to start from the beginning without them', async () => {
+    await given({});
+    const inner = {
+      subscribeToGroup: () => ({ stop: async () => undefined }),
+      groupCheckpoint: async (group: string) => (group === 'g:old-strikes' ? 30 : 12),
+    };
+    // The personal-data codec and the upcasters are such decorators (libs/storage/src/storage.ts).
+    const decorated = new CountingEventStore(inner as unknown as EventStore);
+    expect(await groupStart(decorated, stores.readStore, successor([]), (name) => `g:${name}`)).toBe(12);
+    const withoutCheckpoints = new CountingEventStore({ subscribeToGroup: inner.subscribeToGroup } as unknown as EventStore);
+    await expect(groupStart(withoutCheckpoints, stores.readStore, successor([]), (name) => `g:${name}`)).rejects.toThrow(/group checkpoints/);
   });
 });

@@ -30,7 +30,32 @@ export async function loadCheckpoint(store: ReadStore, projection: Projection): 
  */
 export async function groupStart(events: EventStore, store: ReadStore, projection: Projection, groupOf: (name: string) => string): Promise<number> {
   const own = await store.checkpoint(projection.name);
-  if (own > 0 || !projection.succeeds?.length || !events.groupCheckpoint) return own;
+  if (own > 0 || !projection.succeeds?.length) return own;
+  // Starting at the beginning instead would handle again every action the predecessors ever did.
+  if (!events.groupCheckpoint) throw new Error(`Cannot start ${projection.name} after its predecessors: the event store does not report group checkpoints`);
   const theirs = await Promise.all(projection.succeeds.map(async (name) => (await events.groupCheckpoint!(groupOf(name))) ?? 0));
   return Math.min(...theirs);
+}
+
+/**
+ * Stores, before any reactor of the process starts, where each reactor that `succeeds` others will
+ * start: otherwise a predecessor still running in its new form (the delivery reactor, which now
+ * passes published actions over) could move its checkpoint past what the successor inherits from
+ * it first. On KurrentDB the group's start is stored as the reactor's own checkpoint in the read
+ * store, which its group is created after (groupStart).
+ */
+export async function settleSuccession(events: EventStore, store: ReadStore, projection: Projection, groupOf: (name: string) => string): Promise<void> {
+  if (!projection.succeeds?.length) return;
+  if (typeof events.subscribeToGroup !== 'function') {
+    await loadCheckpoint(store, projection);
+    return;
+  }
+  const start = await groupStart(events, store, projection, groupOf);
+  if (start === 0) return;
+  try {
+    await store.commit([], { projection: projection.name, from: 0, to: start });
+  } catch (error) {
+    // Stored already: by another worker, or by an earlier start.
+    if (!(error instanceof CheckpointConflictError)) throw error;
+  }
 }
