@@ -192,6 +192,27 @@ describe('strike applier: the strike window with an injected clock', () => {
     }
   });
 
+  it('the actions reactor, its callback not recorded after the strikes are in (a failed write), strikes nothing twice when the run is handled again', async () => {
+    const { applier, publish, userLog } = world();
+    let failures = 1;
+    const recorded: Array<number | null> = [];
+    const reactor = actionsReactor({
+      applier,
+      deliveries: {
+        record: async (_event, count) => {
+          if (failures-- > 0) throw new Error('the delivery could not be recorded');
+          recorded.push(count);
+        },
+      },
+    });
+    const p1 = await publish('p1');
+    await expect(reactor.apply(p1, undefined as never)).rejects.toThrow(/could not be recorded/);
+    expect(await userLog()).toHaveLength(1);
+    await reactor.apply(p1, undefined as never);
+    expect(recorded).toEqual([1]);
+    expect(await userLog()).toHaveLength(1);
+  });
+
   it("answers the count of an action the strikes reactor applied from the user's state: one read, not the user's item", async () => {
     const { applier, publish, events } = world();
     const published = await publish('p1');

@@ -83,6 +83,24 @@ describe('a reactor that succeeds others (Projection.succeeds)', () => {
     expect(await stores.readStore.checkpoint('new-actions')).toBe(positions[2]);
   });
 
+  it('takes the checkpoint another worker stored between its read and its write', async () => {
+    const positions = await given({ 'old-strikes': 3, 'old-delivery': 5 });
+    // Another worker stores its start, and has already moved on, after this one read none.
+    const racing = new Proxy(stores.readStore, {
+      get(target, property, receiver) {
+        if (property === 'commit') {
+          return async (...args: Parameters<typeof target.commit>) => {
+            await target.commit([], { projection: 'new-actions', from: 0, to: positions[4]! });
+            return target.commit(...args);
+          };
+        }
+        const value = Reflect.get(target, property, receiver) as unknown;
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    expect(await loadCheckpoint(racing, successor([]))).toBe(positions[4]);
+  });
+
   it('creates its consumer group after the earlier of its predecessors’ groups (a group that does not exist counts as the start)', async () => {
     await given({});
     const groups = new Map([
