@@ -210,6 +210,13 @@ export function eventStoreContract(adapter: string, open: () => Promise<EventSto
         await waitFor(() => ids.every((id) => seen.has(id)), { what: 'every wanted event handled by a member', timeoutMs: 30_000 });
         await Promise.all([one.stop(), two.stop()]);
         expect(failures).toBe(1);
+        // The group's checkpoint as the server reports it (where a successor's group starts:
+        // docs/operations.md, "Upgrading: the actions reactor"); a group that does not exist has none.
+        expect(store.groupCheckpoint).toBeTypeOf('function');
+        const checkpoint = await store.groupCheckpoint!(group);
+        expect(checkpoint).toBeTypeOf('number');
+        expect(checkpoint!).toBeLessThanOrEqual(await store.headPosition());
+        expect(await store.groupCheckpoint!(`${group}-never-created`)).toBeUndefined();
       }, 40_000);
     });
 
