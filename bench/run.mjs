@@ -19,6 +19,7 @@ for (const name of [
   'audit',
   'investigate',
   'transparency',
+  'erasure-under-load',
   'flood',
 ]) {
   await import(`./${name}.mjs`);
