@@ -13,7 +13,7 @@ import { createServer } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { prepareDataDir, serverRoles } from './support/server-roles.mjs';
+import { freePort, loadEnv, prepareDataDir, serverRoles } from './support/server-roles.mjs';
 import { strikesConfig } from './support/strikes-config.mjs';
 
 const ERASURES = Number(process.argv[2] ?? 6);
@@ -23,15 +23,6 @@ const USERS = 500;
 const WARM_UP_MS = 8_000;
 /** How long each erasure is awaited under load before the next is requested. */
 const WAIT_MS = 60_000;
-
-/** A port nothing listens on now (the system picks it). */
-async function freePort() {
-  const probe = createServer();
-  await new Promise((r) => probe.listen(0, '127.0.0.1', r));
-  const { port } = probe.address();
-  await new Promise((r) => probe.close(r));
-  return port;
-}
 
 let callbacks = 0;
 const receiver = createServer((req, res) => {
@@ -46,12 +37,7 @@ const dir = mkdtempSync(join(tmpdir(), 'warden-bench-erasure-'));
 const configFile = join(dir, 'strikes.yaml');
 writeFileSync(configFile, strikesConfig(`http://127.0.0.1:${receiver.address().port}`));
 const env = {
-  ...process.env,
-  HOST: '127.0.0.1',
-  WARDEN_LOG_LEVEL: 'warn',
-  WARDEN_OUTBOUND_ALLOWLIST: '127.0.0.0/8',
-  WARDEN_RATE_LIMIT_PER_SECOND: '1000000',
-  WARDEN_RATE_LIMIT_BURST: '10000000',
+  ...loadEnv(),
   WARDEN_READ_MODEL_THREAD: process.env.WARDEN_READ_MODEL_THREAD ?? 'on',
 };
 const dataDir = join(dir, 'data');

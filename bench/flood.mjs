@@ -56,7 +56,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import autocannon from 'autocannon';
-import { cpuSeconds, prepareDataDir, serverRoles, settled } from './support/server-roles.mjs';
+import { cpuSeconds, freePort, loadEnv, prepareDataDir, serverRoles, settled } from './support/server-roles.mjs';
 import { POST_AND_USER_TYPES, strikesConfig } from './support/strikes-config.mjs';
 
 const QUICK = { spread: 2_000, flood: 1_000, capped: 2_000, stream: 10_000, timeout: 60, 'command-budget': 45, warmup: 500 };
@@ -93,23 +93,8 @@ const ONLY = new Set(String(option('only', 'spread,flood,capped,echo,commands'))
 
 const TARGETS = { spreadRate: 2_000, echoRatio: 0.025, floodShare: 0.8, otherUsersP99: 1_000, otherOrgP99: 1_000, commandRatio: 1.5 };
 
-/** A port nothing listens on now (the system picks it): fixed ranges collided with other servers on the machine. */
-async function freePort() {
-  const probe = createServer();
-  await new Promise((r) => probe.listen(0, '127.0.0.1', r));
-  const { port } = probe.address();
-  await new Promise((r) => probe.close(r));
-  return port;
-}
 const dir = mkdtempSync(join(tmpdir(), 'warden-bench-flood-'));
-const env = {
-  ...process.env,
-  HOST: '127.0.0.1',
-  WARDEN_LOG_LEVEL: 'warn',
-  WARDEN_OUTBOUND_ALLOWLIST: '127.0.0.0/8',
-  WARDEN_RATE_LIMIT_PER_SECOND: '1000000',
-  WARDEN_RATE_LIMIT_BURST: '10000000',
-};
+const env = loadEnv();
 const servers = serverRoles(env);
 const now = () => performance.now();
 const round = (n, digits = 0) => (Number.isFinite(n) ? Math.round(n * 10 ** digits) / 10 ** digits : n);

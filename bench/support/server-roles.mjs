@@ -1,5 +1,6 @@
 // Starting and stopping built server roles (`dist/`) for the benchmarks that measure a running server.
 import { spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
 import { existsSync, readFileSync } from 'node:fs';
 
 /**
@@ -112,3 +113,22 @@ export async function consoleSignIn(url, email) {
   const { csrfToken } = await login.json();
   return { cookie: (login.headers.get('set-cookie') ?? '').split(';')[0], csrfToken };
 }
+
+/** A port nothing listens on now (the system picks it): fixed ranges collided with other servers on the machine. */
+export async function freePort() {
+  const probe = createServer();
+  await new Promise((r) => probe.listen(0, '127.0.0.1', r));
+  const { port } = probe.address();
+  await new Promise((r) => probe.close(r));
+  return port;
+}
+
+/** The environment of a bench's server roles: loopback, warnings only, callbacks allowed to loopback, the rate limiter out of the way. */
+export const loadEnv = () => ({
+  ...process.env,
+  HOST: '127.0.0.1',
+  WARDEN_LOG_LEVEL: 'warn',
+  WARDEN_OUTBOUND_ALLOWLIST: '127.0.0.0/8',
+  WARDEN_RATE_LIMIT_PER_SECOND: '1000000',
+  WARDEN_RATE_LIMIT_BURST: '10000000',
+});
