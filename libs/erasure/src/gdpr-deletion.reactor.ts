@@ -15,12 +15,16 @@ export function gdprDeletionReactor(deps: { readonly eraser: UserEraser }): Proj
     eventTypes: ['GdprDeletionRequested'],
     needsPersonalData: false,
     apply: async (event) => {
-      await deps.eraser.erase(event.data, {
-        orgId: event.metadata.orgId,
-        correlationId: event.metadata.correlationId,
-        causationId: event.id,
-        actor: 'audit',
-      });
+      await deps.eraser.erase(
+        event.data,
+        {
+          orgId: event.metadata.orgId,
+          correlationId: event.metadata.correlationId,
+          causationId: event.id,
+          actor: 'audit',
+        },
+        event.position,
+      );
     },
   });
 }

@@ -32,9 +32,15 @@ export class UserEraser {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async erase(requested: GdprDeletionRequested['data'], context: CommandContext): Promise<ErasedCounts> {
+  /**
+   * `requestedAt`: the request's log position. What the subject had recorded up to it is looked up
+   * and closed; what arrives while the erasure runs is sealed under the key it forgets. The read
+   * models are caught up through that position, not to the head: a log that grows faster than they
+   * apply it would keep the erasure waiting for as long as the load lasts (docs/gdpr.md, "The request").
+   */
+  async erase(requested: GdprDeletionRequested['data'], context: CommandContext, requestedAt: number): Promise<ErasedCounts> {
     const { orgId } = context;
-    await this.projections.catchUp(SUBJECT_RECORDS_PROJECTION);
+    await this.projections.catchUpTo(SUBJECT_RECORDS_PROJECTION, requestedAt);
     const records = await this.readStore.find<SubjectRecordDoc>(SUBJECT_RECORDS, { orgId, subject: requested.subject });
     const count = (kind: SubjectRecordDoc['kind']) => records.filter((r) => r.kind === kind).length;
     const items = records.flatMap((r) => (r.kind === 'item' && r.ref.typeId ? [{ id: r.ref.id, typeId: r.ref.typeId }] : []));
@@ -43,7 +49,7 @@ export class UserEraser {
     // The read models that copy personal fields in plaintext (a console account's email, the
     // child-safety reports) purge them on the request: brought up to date here, before the key is
     // forgotten and the WAL emptied.
-    await this.catchUpPurges(SUBJECT_ERASURE_REQUESTED_EVENT);
+    await this.catchUpPurges(SUBJECT_ERASURE_REQUESTED_EVENT, requestedAt);
     // Last: the purges above leave no earlier page behind, in the read models' WAL nor in the log's
     // (which forgetting empties).
     await this.readStore.purgeEarlierVersions();
@@ -58,7 +64,7 @@ export class UserEraser {
       reviewJobsClosed,
       consoleAccounts,
     };
-    await this.aggregates.handle(
+    const completion = await this.aggregates.handle(
       gdprDeletionStream(orgId, requested.requestId),
       gdprDeletionDecider,
       { type: 'CompleteGdprDeletion', erased, now: this.clock.now().toISOString() },
@@ -68,15 +74,16 @@ export class UserEraser {
     // A copy made between the request's purge and the key's forgetting (a child-safety report
     // recorded meanwhile) is purged on the completion: its earlier pages go too. Nothing is left
     // to purge in the usual case, and the WAL holds only this deletion's own pages by then.
-    await this.catchUpPurges(SUBJECT_ERASED_EVENT);
+    // Through the completion as appended (a completion recorded before, on a re-run: up to the head).
+    await this.catchUpPurges(SUBJECT_ERASED_EVENT, completion.result?.position ?? 0);
     await this.readStore.purgeEarlierVersions();
     return erased;
   }
 
-  /** Catches up the read-model projections that purge a subject's copies on `eventType`. */
-  private async catchUpPurges(eventType: string): Promise<void> {
+  /** Catches up, through `position` (the event's), the read-model projections that purge a subject's copies on `eventType`. */
+  private async catchUpPurges(eventType: string, position: number): Promise<void> {
     for (const projection of this.projections.projections()) {
-      if (!projection.reactor && projection.eventTypes.includes(eventType)) await this.projections.catchUp(projection.name);
+      if (!projection.reactor && projection.eventTypes.includes(eventType)) await this.projections.catchUpTo(projection.name, position);
     }
   }
 

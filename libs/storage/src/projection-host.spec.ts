@@ -463,6 +463,32 @@ describe('ProjectionHost', () => {
     });
   });
 
+  describe('a catch-up to a position (catchUpTo)', () => {
+    it('brings a projection that is not following the log through the position, not to the head of a log that keeps growing', async () => {
+      stores = sqliteStores();
+      const positions: number[] = [];
+      for (let batch = 0; batch < 3; batch++) {
+        const { position } = await stores.events.append(
+          `notes-${batch}`,
+          Array.from({ length: 500 }, () => anEvent('Noted')),
+          'no_stream',
+        );
+        positions.push(position);
+      }
+      const host = hostOn();
+      // Given 1,500 events and `notes` not started here (another role's, or stopped); when a
+      // reader needs the read model as of the 400th event.
+      await host.catchUpTo('notes', positions[0]! - 100);
+      // Then one read of the log's next 500 events brought it there, and it stopped.
+      expect(await stores.readStore.get('notes', 'notes-0')).toEqual({ n: 500 });
+      expect(await stores.readStore.get('notes', 'notes-1')).toBeUndefined();
+      expect(await stores.readStore.checkpoint('notes')).toBe(positions[0]);
+      // An event without a known position: up to the head.
+      await host.catchUpTo('notes', 0);
+      expect(await stores.readStore.get('notes', 'notes-2')).toEqual({ n: 500 });
+    });
+  });
+
   describe('a reactor that took over from others (Projection.succeeds)', () => {
     it('starts after the earlier predecessor’s checkpoint even when a predecessor, still registered, is started first and runs ahead', async () => {
       stores = sqliteStores();

@@ -300,19 +300,21 @@ export class ProjectionHost {
 
   /**
    * Makes sure the projection's read model reflects the log at least up to `position` (an event
-   * this process has read): waits for the projection's own subscription when it runs in this
-   * process, for at most `waitMs`, and catches up otherwise (another role, a stopped or restarting
-   * runner, or an event without a known position).
+   * this process has read or written): waits for the projection's own subscription when it runs in
+   * this process, for at most `waitMs`, and catches up through `position` otherwise (another role,
+   * a stopped or restarting runner); up to the head for an event without a known position.
    */
   async catchUpTo(name: string, position: number, waitMs = 1000): Promise<void> {
     const runner = this.runners.get(name);
     if (!runner) throw new Error(`Unknown projection ${name}`);
     if (await this.passOn(name, (to) => to.catchUpTo(name, position, waitMs))) return;
-    if (position > 0 && runner.following && (await runner.reached(position, waitMs))) {
+    if (position <= 0) return this.catchUp(name);
+    if (runner.following && (await runner.reached(position, waitMs))) {
       this.noteProgress(name);
       return;
     }
-    await this.catchUp(name);
+    await runner.catchUp(position);
+    this.noteProgress(name);
   }
 
   async stopAll(): Promise<void> {

@@ -123,8 +123,13 @@ export class ProjectionRunner {
     this.subscribe();
   }
 
-  /** Applies everything up to the current head of the log before resolving. */
-  catchUp(): Promise<void> {
+  /**
+   * Applies everything up to the current head of the log before resolving; with `through`, up to
+   * that position at least (a read-after-write): under a log that grows faster than the projection
+   * applies it, the head would keep running away (docs/benchmarks.md, "GDPR erasures under load").
+   * A keyed reactor always catches up to the head.
+   */
+  catchUp(through = Number.POSITIVE_INFINITY): Promise<void> {
     if (this.keyed) return this.catchUpKeyed();
     return this.serialize(async () => {
       if (!this.loaded) {
@@ -132,6 +137,7 @@ export class ProjectionRunner {
         this.loaded = true;
       }
       for (;;) {
+        if (this.position >= through) return;
         const batch = await this.events.readAll({
           after: this.position,
           maxCount: 500,
