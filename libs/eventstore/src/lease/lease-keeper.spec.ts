@@ -209,6 +209,47 @@ describe('LeaseKeeper', () => {
     expect(await leases.inspect('reactor')).toMatchObject({ holder: 'a' });
   });
 
+  it('renews its lease while the work takes longer to start than the lease lasts, and never stops it', async () => {
+    // The transparency submitter's start catches a read model up: under a backlog that outlasted
+    // the lease's margin, and the lease was given up, the work stopped and started again, in a loop.
+    const clock = new FixedClock(new Date('2026-01-01T00:00:00Z'));
+    const db = openSqlite(file());
+    dbs.push(db);
+    const leases = new SqliteLeaseStore(db, { clock, holderIsGone: () => false });
+    const events: string[] = [];
+    const state = { lost: 0 };
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const keeper = new LeaseKeeper(
+      leases,
+      'reactor',
+      'a',
+      {
+        start: async () => {
+          events.push('starting');
+          await gate;
+          events.push('started');
+        },
+        stop: async () => void events.push('stopped'),
+      },
+      { timing: { ttlMs: 300, renewEveryMs: 100 }, clock, onLost: () => void state.lost++ },
+    );
+    keepers.push(keeper);
+    const begun = keeper.begin();
+    await waitFor(() => events.includes('starting'), 'the work starting');
+    // Three leases' worth of time passes while it starts, each step short of the margin.
+    for (let step = 0; step < 18; step++) {
+      clock.advance(50);
+      const now = clock.now().getTime();
+      await waitFor(async () => ((await leases.inspect('reactor'))?.expiresAt ?? 0) > now + 200, 'the lease renewed');
+    }
+    open();
+    await begun;
+    expect(events).toEqual(['starting', 'started']);
+    expect(state.lost).toBe(0);
+    expect(keeper.holding).toBe(true);
+  });
+
   it('stops the work once when both the deadline and a refused renewal say the lease is lost', async () => {
     // After a freeze both timers are due: the deadline stops the work while a renewal is on its
     // way, and the renewal's refusal arrives after. Stopping again ran the reactor's deactivate

@@ -41,6 +41,8 @@ export class LeaseKeeper {
   private losing: Promise<void> | undefined;
   /** The work's start under way (settled, never rejecting): a loss waits for it before stopping. */
   private starting: Promise<void> | undefined;
+  /** The last start, its failure handled (the lease given up): what begin() waits for. */
+  private started: Promise<void> = Promise.resolve();
   private readonly timing: LeaseTiming;
   private readonly clock: Clock;
 
@@ -62,10 +64,11 @@ export class LeaseKeeper {
     return this.held;
   }
 
-  /** Tries once at once (a lone worker starts its work during start-up), then keeps trying. */
+  /** Tries once at once (a lone worker starts its work during start-up, awaited here), then keeps trying. */
   async begin(): Promise<void> {
     this.ending = false;
     await this.runTick();
+    await this.started;
   }
 
   /** Stops the work if it runs here and gives the lease up, so a standby takes over at once. */
@@ -104,20 +107,26 @@ export class LeaseKeeper {
       this.held = true;
       this.extendTo(askedAt + this.timing.ttlMs);
       this.options.onAcquired?.(this.name);
+      // Not awaited by the tick: renewals go on while the work starts. A start may catch a read
+      // model up for longer than the lease's margin (the transparency submitter's, under a
+      // backlog), and the lease was lost, the work stopped and started again, over and over.
       const start = this.work.start();
-      this.starting = start.then(
+      const settled = start.then(
         () => undefined,
         () => undefined,
       );
-      try {
-        await start;
-      } catch (error) {
-        this.options.onError?.(this.name, error);
-        await this.lose('the work failed to start');
-        await this.leases.release(this.name, this.holder).catch(() => undefined);
-      } finally {
-        this.starting = undefined;
-      }
+      this.starting = settled;
+      this.started = start.then(
+        () => {
+          if (this.starting === settled) this.starting = undefined;
+        },
+        async (error: unknown) => {
+          if (this.starting === settled) this.starting = undefined;
+          this.options.onError?.(this.name, error);
+          await this.lose('the work failed to start');
+          await this.leases.release(this.name, this.holder).catch(() => undefined);
+        },
+      );
       return;
     }
     let renewed: boolean | undefined;
