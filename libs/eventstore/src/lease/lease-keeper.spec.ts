@@ -52,6 +52,43 @@ describe('LeaseKeeper', () => {
     return { keeper, state };
   };
 
+  /**
+   * A keeper on a clock the test moves (lease 300 ms, renewed every 100 ms), whose work's start
+   * waits until the test calls `open`; begun, and its work starting.
+   */
+  const startingBehindAGate = async () => {
+    const clock = new FixedClock(new Date('2026-01-01T00:00:00Z'));
+    const db = openSqlite(file());
+    dbs.push(db);
+    const leases = new SqliteLeaseStore(db, { clock, holderIsGone: () => false });
+    const events: string[] = [];
+    const state = { running: false, lost: 0 };
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const keeper = new LeaseKeeper(
+      leases,
+      'reactor',
+      'a',
+      {
+        start: async () => {
+          events.push('starting');
+          await gate;
+          state.running = true;
+          events.push('started');
+        },
+        stop: async () => {
+          state.running = false;
+          events.push('stopped');
+        },
+      },
+      { timing: { ttlMs: 300, renewEveryMs: 100 }, clock, onLost: () => void state.lost++ },
+    );
+    keepers.push(keeper);
+    const begun = keeper.begin();
+    await waitFor(() => events.includes('starting'), 'the work starting');
+    return { clock, leases, events, state, open, keeper, begun };
+  };
+
   it('runs the work in one holder only; the standby takes over at once when the holder ends', async () => {
     timeline.length = 0;
     const path = file();
@@ -167,35 +204,7 @@ describe('LeaseKeeper', () => {
     // A loop blocked during a start (42 s of SAML parsing, say): the deadline fires before the start
     // has finished. Stopping it then found nothing to stop, and the start went on to run the work
     // with no lease; the next take-over started it a second time beside that.
-    const clock = new FixedClock(new Date('2026-01-01T00:00:00Z'));
-    const db = openSqlite(file());
-    dbs.push(db);
-    const leases = new SqliteLeaseStore(db, { clock, holderIsGone: () => false });
-    const events: string[] = [];
-    const state = { running: false, lost: 0 };
-    let open!: () => void;
-    const gate = new Promise<void>((resolve) => (open = resolve));
-    const keeper = new LeaseKeeper(
-      leases,
-      'reactor',
-      'a',
-      {
-        start: async () => {
-          events.push('starting');
-          await gate;
-          state.running = true;
-          events.push('started');
-        },
-        stop: async () => {
-          state.running = false;
-          events.push('stopped');
-        },
-      },
-      { timing: { ttlMs: 300, renewEveryMs: 100 }, clock, onLost: () => void state.lost++ },
-    );
-    keepers.push(keeper);
-    const begun = keeper.begin();
-    await waitFor(() => events.includes('starting'), 'the work starting');
+    const { clock, leases, events, state, open, keeper, begun } = await startingBehindAGate();
     // The freeze: the lease's time ran out while the start was under way.
     clock.advance(60_000);
     await waitFor(() => state.lost > 0, 'the lease given up');
@@ -212,31 +221,7 @@ describe('LeaseKeeper', () => {
   it('renews its lease while the work takes longer to start than the lease lasts, and never stops it', async () => {
     // The transparency submitter's start catches a read model up: under a backlog that outlasted
     // the lease's margin, and the lease was given up, the work stopped and started again, in a loop.
-    const clock = new FixedClock(new Date('2026-01-01T00:00:00Z'));
-    const db = openSqlite(file());
-    dbs.push(db);
-    const leases = new SqliteLeaseStore(db, { clock, holderIsGone: () => false });
-    const events: string[] = [];
-    const state = { lost: 0 };
-    let open!: () => void;
-    const gate = new Promise<void>((resolve) => (open = resolve));
-    const keeper = new LeaseKeeper(
-      leases,
-      'reactor',
-      'a',
-      {
-        start: async () => {
-          events.push('starting');
-          await gate;
-          events.push('started');
-        },
-        stop: async () => void events.push('stopped'),
-      },
-      { timing: { ttlMs: 300, renewEveryMs: 100 }, clock, onLost: () => void state.lost++ },
-    );
-    keepers.push(keeper);
-    const begun = keeper.begin();
-    await waitFor(() => events.includes('starting'), 'the work starting');
+    const { clock, leases, events, state, open, keeper, begun } = await startingBehindAGate();
     // Three leases' worth of time passes while it starts, each step short of the margin.
     for (let step = 0; step < 18; step++) {
       clock.advance(50);
