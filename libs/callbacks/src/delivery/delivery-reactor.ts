@@ -5,8 +5,6 @@ import { DELIVERY_REACTOR } from './action-deliveries.port.js';
 import type { ActionDeliveryRecorder } from './action-delivery-recorder.js';
 import { actionUserKey, type CallbackDispatcher } from './callback-dispatcher.js';
 
-export { DELIVERY_REACTOR };
-
 /**
  * What orders the reactor's events: a published action by its user, or by its item when it has
  * no user; a delivery requested elsewhere by its own stream. So one user's flood of actions holds

@@ -39,8 +39,8 @@ export class LeaseKeeper {
   private deadline: NodeJS.Timeout | undefined;
   private tickInFlight: Promise<void> = Promise.resolve();
   private losing: Promise<void> | undefined;
-  /** The work's start under way (settled, never rejecting): a loss waits for it before stopping. */
-  private starting: Promise<void> | undefined;
+  /** The work's last start (settled, never rejecting): a loss waits for it before stopping. */
+  private starting: Promise<void> = Promise.resolve();
   /** The last start, its failure handled (the lease given up): what begin() waits for. */
   private started: Promise<void> = Promise.resolve();
   private readonly timing: LeaseTiming;
@@ -111,17 +111,13 @@ export class LeaseKeeper {
       // model up for longer than the lease's margin (the transparency submitter's, under a
       // backlog), and the lease was lost, the work stopped and started again, over and over.
       const start = this.work.start();
-      const settled = start.then(
+      this.starting = start.then(
         () => undefined,
         () => undefined,
       );
-      this.starting = settled;
       this.started = start.then(
-        () => {
-          if (this.starting === settled) this.starting = undefined;
-        },
+        () => undefined,
         async (error: unknown) => {
-          if (this.starting === settled) this.starting = undefined;
           this.options.onError?.(this.name, error);
           await this.lose('the work failed to start');
           await this.leases.release(this.name, this.holder).catch(() => undefined);

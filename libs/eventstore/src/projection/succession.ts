@@ -13,12 +13,17 @@ export async function loadCheckpoint(store: ReadStore, projection: Projection): 
   if (own > 0 || !projection.succeeds?.length) return own;
   const inherited = Math.min(...(await Promise.all(projection.succeeds.map((name) => store.checkpoint(name)))));
   if (inherited === 0) return 0;
+  return (await storeFirst(store, projection.name, inherited)) ? inherited : store.checkpoint(projection.name);
+}
+
+/** Stores `to` as the projection's checkpoint if it has none yet (compare-and-set from none); false when one was stored first. */
+async function storeFirst(store: ReadStore, projection: string, to: number): Promise<boolean> {
   try {
-    await store.commit([], { projection: projection.name, from: 0, to: inherited });
-    return inherited;
+    await store.commit([], { projection, from: 0, to });
+    return true;
   } catch (error) {
     if (!(error instanceof CheckpointConflictError)) throw error;
-    return store.checkpoint(projection.name);
+    return false;
   }
 }
 
@@ -51,11 +56,6 @@ export async function settleSuccession(events: EventStore, store: ReadStore, pro
     return;
   }
   const start = await groupStart(events, store, projection, groupOf);
-  if (start === 0) return;
-  try {
-    await store.commit([], { projection: projection.name, from: 0, to: start });
-  } catch (error) {
-    // Stored already: by another worker, or by an earlier start.
-    if (!(error instanceof CheckpointConflictError)) throw error;
-  }
+  // Stored already when false: by another worker, or by an earlier start.
+  if (start > 0) await storeFirst(store, projection.name, start);
 }
