@@ -4,7 +4,7 @@
 // GET /api/v1/gdpr/delete/{requestId}. An erasure empties the read models' write-ahead log, which
 // every connection to that file (the read-model thread's too) shares: this measures whether and how
 // fast it completes beside a busy pipeline. Not a test: prints a table.
-// Usage (after `npm run build`): node bench/erasure-under-load.mjs [erasures, default 6] [layout: all|split, default all] [clients, default 1]
+// Usage (after `npm run build`; the pinned Node, as docs/benchmarks.md says): npm exec -- node bench/erasure-under-load.mjs [erasures, default 6] [layout: all|split, default all] [clients, default 1]
 // One client posts its next request when the last is answered, which about a second core's worth of
 // evaluation keeps up with; more clients accept items faster than they are evaluated (overload: the
 // backlog grows for as long as the run lasts).
