@@ -12,7 +12,7 @@ import { ApplyConfigurationCommand, parseOrgConfig } from '#warden/catalog';
 import { loadConfig } from '#warden/platform';
 import { ClaimNextJobCommand } from '../libs/review/src/commands/claim-next-job/claim-next-job.command.js';
 import { DecideJobCommand } from '../libs/review/src/commands/decide-job/decide-job.command.js';
-import { SubmitReportCommand } from '../libs/review/src/commands/submit-report/submit-report.command.js';
+import { SubmitReportCommand } from '../libs/ingestion/src/commands/submit-report/submit-report.command.js';
 import { openStorage, ProjectionHost, type Storage } from '#warden/storage';
 import { authoredType } from './support/config-files.js';
 import { freshDataDir } from './support/warden-process.js';
@@ -93,12 +93,18 @@ describe('report → job: the catalog read once per pass', () => {
     reads = [];
   });
 
-  /** The report accepted (the HTTP request's pass), then routed into a job (the worker's pass): the catalog reads of each, and the job. */
+  /**
+   * The report accepted (ingestion: the HTTP request's pass), routed (the rules engine: the
+   * worker's pass), then made a job (review, from the route alone): the catalog reads of each, and
+   * the job.
+   */
   async function reportAndRoute(body: Record<string, unknown>) {
     await app.get(CommandBus).execute(new SubmitReportCommand(body, context));
     const accepted = reads.splice(0);
     await app.get(ProjectionHost).catchUp('report-routing');
     const routed = reads.splice(0);
+    await app.get(ProjectionHost).catchUp('report-jobs');
+    expect(reads.splice(0)).toEqual([]);
     const opened = (await storage.events.readAll()).filter((e) => e.type === 'ReviewJobOpened' || e.type === 'ReviewJobMerged').at(-1)!;
     return {
       accepted,

@@ -10,8 +10,7 @@ import { reportReasonParts, subjectField, type PersonalDataRules } from '#warden
 
 export type * from './domain/review-job.events.js';
 export { DECISION_TYPES, ENQUEUE_SOURCES, REVIEW_JOB_EVENT_TYPES } from './domain/review-job.events.js';
-export type * from './domain/report.events.js';
-export { reviewJobStream, reportStream } from './domain/review.streams.js';
+export { reviewJobStream } from './domain/review.streams.js';
 
 /** What reporters wrote is sealed under their keys; the rest of a job stays readable after an erasure (docs/gdpr.md). */
 export const REVIEW_PERSONAL_DATA: PersonalDataRules = {
@@ -22,6 +21,4 @@ export const REVIEW_PERSONAL_DATA: PersonalDataRules = {
     fields: ['incident', 'reportedBy', 'mediaUrls'],
     parts: (e) => reportReasonParts((e.data['incident'] as { reports?: unknown } | null | undefined)?.reports, ['incident', 'reports']),
   },
-  // A report: its reason and context items are what the reporter wrote, sealed under their key.
-  ReportSubmitted: { subject: subjectField, fields: ['reason', 'thread', 'additionalItems'] },
 };

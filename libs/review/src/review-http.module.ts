@@ -10,12 +10,11 @@ import { ReleaseJobLockHttpController } from './commands/release-job-lock/releas
 import { SkipJobHttpController } from './commands/skip-job/skip-job.http.controller.js';
 import { TakeBackJobHttpController } from './commands/take-back-job/take-back-job.http.controller.js';
 import { AssignJobHttpController } from './commands/assign-job/assign-job.http.controller.js';
-import { SubmitReportHttpController } from './commands/submit-report/submit-report.http.controller.js';
 import { DecideJobHttpController } from './commands/decide-job/decide-job.http.controller.js';
 import { ListChildSafetyReportsHttpController } from './queries/list-child-safety-reports/list-child-safety-reports.http.controller.js';
 
 /**
- * The review module's routes: the customer API's reports and the console's queues and jobs. Its
+ * The review module's routes: the console's queues and jobs. Its
  * controllers only use the command and query buses; the handlers are ReviewModule's.
  */
 @Module({
@@ -31,7 +30,6 @@ import { ListChildSafetyReportsHttpController } from './queries/list-child-safet
     SkipJobHttpController,
     TakeBackJobHttpController,
     AssignJobHttpController,
-    SubmitReportHttpController,
     DecideJobHttpController,
     ListChildSafetyReportsHttpController,
   ],

@@ -3,7 +3,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import { CHILD_SAFETY_QUEUE_ID, GetLiveEntitiesQuery, type QueueDefinition } from '#warden/catalog';
 import { notFound } from '#warden/kernel';
 import { type Permission } from '#warden/identity/contracts';
-import { effectiveQueues } from './domain/effective-queues.js';
+import { effectiveQueues } from '#warden/catalog';
 
 /** An organization's queues as a viewer may see them: the child-safety queue only with VIEW_CHILD_SAFETY_DATA. */
 @Injectable()

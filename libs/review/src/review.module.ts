@@ -23,10 +23,8 @@ import { ListReviewQueuesHandler } from './queries/list-review-queues/list-revie
 import { ListReviewJobsHandler } from './queries/list-review-jobs/list-review-jobs.handler.js';
 import { reviewEnqueueReactor } from './enqueue/review-enqueue.reactor.js';
 import { reviewJobsProjection } from './projections/review-jobs.projection.js';
-import { SubmitReportHandler } from './commands/submit-report/submit-report.handler.js';
-import { reportRoutingReactor } from './enqueue/report-routing.reactor.js';
+import { reportJobsReactor } from './enqueue/report-jobs.reactor.js';
 import { ReviewRouter } from './enqueue/review-router.js';
-import { reportCountsProjection } from './projections/report-counts.projection.js';
 import { AggregateStore } from '#warden/storage';
 import { DecideJobHandler } from './commands/decide-job/decide-job.handler.js';
 import { JobAutoCloser } from './decisions/job-auto-closer.js';
@@ -39,7 +37,10 @@ import { OpenAppealJobHandler } from './commands/open-appeal-job/open-appeal-job
 import { CloseErasedUserJobsHandler } from './commands/close-erased-user-jobs/close-erased-user-jobs.handler.js';
 
 export interface ReviewOptions {
-  /** The rules engine's module, as composed (RulesModule.register): it provides REVIEW_ROUTING, which routes every item bound for review. */
+  /**
+   * The rules engine's module, as composed (RulesModule.register): it provides REVIEW_ROUTING, which
+   * routes rules' enqueues and appeals (reports it routes itself, and review opens their jobs from ReportRouted).
+   */
   readonly routing: DynamicModule | Type<unknown>;
   /** The module that provides USER_STRIKES and USER_SCORE (enforcement); without it the job view shows no score or strikes. */
   readonly strikes?: Type<unknown> | DynamicModule;
@@ -48,8 +49,8 @@ export interface ReviewOptions {
 }
 
 /**
- * Human review: reports, review queues and routing, review jobs under an exclusive lock,
- * decisions. The routes are ReviewHttpModule's. What it uses of other modules beside the
+ * Human review: review queues, jobs opened from routed reports, rules' enqueues and appeals, review
+ * jobs under an exclusive lock, decisions. The routes are ReviewHttpModule's. What it uses of other modules beside the
  * catalog comes through ports, from the modules app.module.ts passes in (docs/architecture.md,
  * "Ports").
  */
@@ -72,7 +73,6 @@ export interface ReviewOptions {
     AssignJobHandler,
     ListReviewQueuesHandler,
     ListReviewJobsHandler,
-    SubmitReportHandler,
     ReviewRouter,
     DecideJobHandler,
     ListChildSafetyReportsHandler,
@@ -106,8 +106,7 @@ export class ReviewModule implements OnModuleInit {
     this.upcasters.register(...REVIEW_UPCASTERS);
     this.projections.register(reviewJobsProjection);
     this.projections.register(reviewEnqueueReactor({ enqueuer: this.enqueuer, router: this.router }));
-    this.projections.register(reportCountsProjection);
-    this.projections.register(reportRoutingReactor({ enqueuer: this.enqueuer, router: this.router, aggregates: this.aggregates }));
+    this.projections.register(reportJobsReactor({ enqueuer: this.enqueuer, aggregates: this.aggregates }));
     this.projections.register(childSafetyReportsProjection);
     this.projections.register(autoCloseQueuesProjection);
     this.projections.register(autoCloseReactor({ closer: this.autoCloser }));

@@ -7,7 +7,7 @@
  * The actions an evaluation publishes are its consumers' contracts: ActionCallbackRequested the
  * callbacks module's, ReviewEnqueueRequested review's.
  */
-import type { PersonalDataRules } from '#warden/kernel';
+import { subjectField, type PersonalDataRules } from '#warden/kernel';
 
 export type {
   Environment,
@@ -24,9 +24,12 @@ export type {
 } from './domain/evaluation.events.js';
 export { decodeEvaluation } from './domain/evaluation.events.js';
 export type { Signal, SignalContext, EvaluatedItem, Outcome, MediaResult } from './domain/evaluation.model.js';
-export { dailyActionsStream, evaluationStream } from './domain/evaluation.streams.js';
+export type { ReportRouted, ReportRoutingEvent } from './domain/report-routing.events.js';
+export { dailyActionsStream, evaluationStream, reportRoutingStream } from './domain/evaluation.streams.js';
 
 export const RULES_PERSONAL_DATA: PersonalDataRules = {
   // What the conditions saw is the item's data seen through a rule: sealed under the item's subject.
   ItemEvaluated: { subject: (e) => e.data['subject'] as string, fields: ['conditionValues'] },
+  // A routed report carries the reporter's reason on into the job: sealed under the reporter's key.
+  ReportRouted: { subject: subjectField, fields: ['reason'] },
 };

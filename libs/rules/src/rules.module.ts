@@ -25,6 +25,9 @@ import { ListRulesHandler } from './queries/list-rules/list-rules.handler.js';
 import { ListEvaluationsHandler } from './queries/list-evaluations/list-evaluations.handler.js';
 import { REVIEW_ROUTING } from './routing/review-routing.port.js';
 import { RulesReviewRouting } from './routing/rules-review-routing.js';
+import { ReportRouter } from './routing/report-router.js';
+import { reportRoutingReactor } from './routing/report-routing.reactor.js';
+import { reportCountsProjection } from './projections/report-counts.projection.js';
 
 export interface RulesOptions {
   /**
@@ -34,13 +37,17 @@ export interface RulesOptions {
   readonly extensions?: ReadonlyArray<Type<unknown> | DynamicModule>;
 }
 
-/** The rules engine: evaluation of submitted items, action publication, explainability; the routes are RulesHttpModule's. */
+/**
+ * The rules engine: evaluation of submitted items, action publication, explainability, and the
+ * routing of reports and items bound for review; the routes are RulesHttpModule's.
+ */
 @Module({})
 export class RulesModule implements OnModuleInit {
   constructor(
     @Inject(ProjectionHost) private readonly projections: ProjectionHost,
     private readonly evaluator: ItemEvaluator,
     private readonly recorder: EvaluationRecorder,
+    private readonly reports: ReportRouter,
     @Inject(UpcasterRegistry) private readonly upcasters: UpcasterRegistry,
     @Inject(PersonalDataPolicy) private readonly personalData: PersonalDataPolicy,
   ) {}
@@ -71,6 +78,7 @@ export class RulesModule implements OnModuleInit {
         BacktestRuleHandler,
         SubmitContentHandler,
         RulesReviewRouting,
+        ReportRouter,
         { provide: REVIEW_ROUTING, useExisting: RulesReviewRouting },
       ],
       // The review module routes items through the engine (composed in app.module.ts).
@@ -86,5 +94,7 @@ export class RulesModule implements OnModuleInit {
     this.projections.register(itemEvaluationsProjection);
     this.projections.register(creatorSubmissionsProjection);
     this.projections.register(ruleActivityProjection);
+    this.projections.register(reportCountsProjection);
+    this.projections.register(reportRoutingReactor(this.reports));
   }
 }

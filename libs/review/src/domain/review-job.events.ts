@@ -1,5 +1,6 @@
 import type { ActionCallbackRequested, ActionEnvironment } from '#warden/callbacks/contracts';
 import type { Penalty } from '#warden/catalog/contracts';
+import type { Reporter } from '#warden/ingestion/contracts';
 import type { DomainEvent } from '#warden/kernel';
 
 /** Where a review job came from (docs/review.md, "The job view", `source`). */
@@ -25,11 +26,8 @@ export interface JobItem {
   typeName: string;
 }
 
-export interface Reporter {
-  kind: 'user';
-  id: string;
-  typeId: string;
-}
+/** Who reported (ingestion's, the module that records reports). */
+export type { Reporter };
 
 /**
  * One user report as a job keeps it: every reporter and every reason (the peer keeps only the

@@ -12,6 +12,3 @@ export const reviewJobId = (orgId: string, item: { typeId: string; id: string },
 export const appealJobId = (orgId: string, appealId: string) => deterministicId('review-job', orgId, 'appeal', appealId);
 
 export const reviewJobStream = (orgId: string, jobId: string) => streamName('review_job', orgId, jobId);
-
-/** One stream per user report (its id is assigned by the service). */
-export const reportStream = (orgId: string, reportId: string) => streamName('report', orgId, reportId);

@@ -22,7 +22,7 @@ export function reviewEnqueueReactor(deps: { enqueuer: JobEnqueuer; router: Revi
     const { queueId, routedBy } =
       data.queueId === CHILD_SAFETY_QUEUE_ID
         ? { queueId: CHILD_SAFETY_QUEUE_ID, routedBy: null }
-        : await deps.router.route(orgId, await deps.router.catalog(orgId, 'report', data.item.typeId), { ...data.item, version: data.version }, null);
+        : await deps.router.route(orgId, await deps.router.catalog(orgId, 'report', data.item.typeId), { ...data.item, version: data.version });
     const request: EnqueueRequest = {
       requestId: data.jobId,
       source: data.source,

@@ -1,7 +1,8 @@
 import { type IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
 import { GetLiveEntitiesQuery } from '#warden/catalog';
 import { invalidField, notFound } from '#warden/kernel';
-import { reportStream, reviewJobStream } from '#warden/review/contracts';
+import { reportStream } from '#warden/ingestion/contracts';
+import { reviewJobStream } from '#warden/review/contracts';
 import { InvestigationReader } from '../../investigate/investigation-reader.js';
 import { callbackDeliveryStream } from '../../investigate/streams.js';
 import { refOf } from '../../investigate/investigation-parts.js';

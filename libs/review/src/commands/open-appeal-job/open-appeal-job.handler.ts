@@ -37,7 +37,7 @@ export class OpenAppealJobHandler implements ICommandHandler<OpenAppealJobComman
     ]);
     // First passing appeal routing rule (on the data the platform sent); else the appeals default; else the default queue.
     const [queueId, excludedModerators] = await Promise.all([
-      this.router.route(orgId, catalog, { ...item, content: { data: appeal.item.data, creator: recorded.creator } }, null),
+      this.router.route(orgId, catalog, { ...item, content: { data: appeal.item.data, creator: recorded.creator } }),
       this.appealedDeciders(orgId, item, appeal.actionsTaken),
     ]);
     const policies = jobPoliciesIn(catalog, appeal.violatingPolicyIds);

@@ -2,17 +2,17 @@ import { Inject, Optional } from '@nestjs/common';
 import { type IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
 import { GetLiveEntitiesQuery, type ItemTypeDefinition } from '#warden/catalog';
 import type { EventStore } from '#warden/eventstore';
-import { type Clock, recordedAs } from '#warden/kernel';
+import type { Clock } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
 import type { ReadStore } from '#warden/readstore';
 import { USER_SCORE, USER_STRIKES, type UserScore, type UserStrikes } from '#warden/enforcement';
+import { reportOf, type ReportSubmitted } from '#warden/ingestion';
 import { ListEvaluationsQuery } from '#warden/rules';
 import { AggregateStore, EVENT_STORE, ProjectionHost, READ_STORE } from '#warden/storage';
-import type { ReportSubmitted } from '../../domain/report.events.js';
 import { reviewJobDecider, type ReviewJobState } from '../../domain/review-job.decider.js';
 import { jobNotFound } from '../../domain/review-job.errors.js';
 import type { EnqueueRequest, ReviewJobDecided, ReviewJobEvent } from '../../domain/review-job.events.js';
-import { reportStream, reviewJobStream } from '../../domain/review.streams.js';
+import { reviewJobStream } from '../../domain/review.streams.js';
 import { REVIEW_JOBS_PROJECTION } from '../../projections/review-jobs.projection.js';
 import { REVIEW_JOBS, type ReviewJobDoc } from '../../projections/review-jobs.read-model.js';
 import { JobReports } from '../../job-reports.js';
@@ -207,14 +207,9 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
   /** The reports' thread and context items, from their ReportSubmitted events (the newest reports when there are very many). */
   private async reportContexts(orgId: string, requests: readonly EnqueueRequest[]): Promise<Array<Partial<ReportSubmitted['data']>>> {
     const ids = requests.flatMap((r) => (r.report ? [r.report.reportId] : [])).slice(-MAX_REPORT_CONTEXTS);
-    const submitted = await Promise.all(
-      ids.map(async (id) => {
-        const [first] = await this.events.readStream(reportStream(orgId, id), { maxCount: 1 });
-        return first && recordedAs<ReportSubmitted>(first, 'ReportSubmitted');
-      }),
-    );
+    const submitted = await Promise.all(ids.map((id) => reportOf(this.events, orgId, id)));
     return submitted
-      .flatMap((e): Array<Partial<ReportSubmitted['data']>> => (e ? [e.data] : []))
+      .flatMap((e): Array<Partial<ReportSubmitted['data']>> => (e ? [e] : []))
       .sort((a, b) => String(a.reportedAt).localeCompare(String(b.reportedAt)));
   }
 

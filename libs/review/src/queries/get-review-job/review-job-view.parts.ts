@@ -1,6 +1,6 @@
 import type { ItemTypeDefinition } from '#warden/catalog';
 import type { Evaluation } from '#warden/rules';
-import type { ContextItem } from '../../domain/report.events.js';
+import type { ContextItem } from '#warden/ingestion/contracts';
 import type { ReviewJobState } from '../../domain/review-job.decider.js';
 import type { JobState } from '../../projections/review-jobs.read-model.js';
 import type { ContextItemView, HashMatchView, ItemTypeFieldView, RuleExplanationView } from './review-job.view.js';

@@ -1,7 +1,7 @@
 import { eventProjection } from '#warden/eventstore';
 import { deterministicId } from '#warden/kernel';
 import type { ReadDocument } from '#warden/readstore';
-import type { ReportSubmitted } from '../domain/report.events.js';
+import type { ReportSubmitted } from '#warden/ingestion/contracts';
 
 export const REPORT_COUNTS_PROJECTION = 'report-counts';
 export const REPORT_COUNTS = 'report_counts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { QueueDefinition } from '#warden/catalog/contracts';
+import type { QueueDefinition } from './catalog.model.js';
 import { effectiveQueues } from './effective-queues.js';
 
 const queue = (id: string, isDefault: boolean) =>

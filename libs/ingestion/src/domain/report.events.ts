@@ -1,5 +1,11 @@
 import type { DomainEvent } from '#warden/kernel';
-import type { Reporter } from './review-job.events.js';
+
+/** Who reported: one of the organization's users (a USER item type). */
+export interface Reporter {
+  kind: 'user';
+  id: string;
+  typeId: string;
+}
 
 /** An item of the report's context (thread or additional items): stored leniently, as sent. */
 export interface ContextItem {

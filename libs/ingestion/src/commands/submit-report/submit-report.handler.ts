@@ -1,33 +1,35 @@
 import { Inject } from '@nestjs/common';
-import { CommandBus, CommandHandler, type ICommandHandler, QueryBus } from '@nestjs/cqrs';
+import { CommandHandler, type ICommandHandler, QueryBus } from '@nestjs/cqrs';
 import { GetLiveCatalogQuery, type InputCatalog, namedTypeIds, rejectionOf } from '#warden/catalog';
-import { SubmitItemsCommand } from '#warden/ingestion';
 import { userSubject } from '#warden/kernel';
 import { WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
 import { AggregateStore } from '#warden/storage';
 import { checkReport } from '../../domain/report-input.js';
 import { reportDecider } from '../../domain/report.decider.js';
-import { reportStream } from '../../domain/review.streams.js';
+import { reportStream } from '../../domain/item.streams.js';
+import { SubmitItemsCommand } from '../submit-items/submit-items.command.js';
+import { SubmitItemsHandler } from '../submit-items/submit-items.handler.js';
 import { SubmitReportCommand } from './submit-report.command.js';
 
 /**
- * Checks the whole report first; then records the reported item through ingestion (its own
+ * Checks the whole report first; then records the reported item (the item submission's own
  * strict check again, the same validator on the item types read here, and its append) and last
- * the report. A rejected report
- * records nothing: every check runs before the first append.
+ * the report. A rejected report records nothing: every check runs before the first append. Both
+ * are this module's: a report is what a customer submits, like an item; it is routed by the rules
+ * engine and becomes a job in review (docs/architecture.md, "Main flows").
  */
 @CommandHandler(SubmitReportCommand)
 export class SubmitReportHandler implements ICommandHandler<SubmitReportCommand> {
   constructor(
     private readonly aggregates: AggregateStore,
-    private readonly commands: CommandBus,
+    private readonly items: SubmitItemsHandler,
     private readonly queries: QueryBus,
     @Inject(WARDEN_CONFIG) private readonly config: WardenConfig,
   ) {}
 
   /**
-   * The catalog as the report needs it, read once (item types and policies) and passed on to
-   * ingestion's check; an item type applied moments ago is waited for.
+   * The catalog as the report needs it, read once (item types and policies) and passed on to the
+   * item submission's check; an item type applied moments ago is waited for.
    */
   private async catalog(orgId: string, body: Record<string, unknown>): Promise<InputCatalog> {
     const named = namedTypeIds(body['reporter'], body['reportedItem'], body['reportedItemThread'], body['additionalItems']);
@@ -41,7 +43,7 @@ export class SubmitReportHandler implements ICommandHandler<SubmitReportCommand>
     const checked = checkReport(body, catalog, { maxItemBytes: this.config.maxItemBytes, maxItemsPerList: this.config.maxItemsPerRequest });
     if (!checked.ok) throw rejectionOf(checked);
     const input = checked.input;
-    const [accepted] = await this.commands.execute(
+    const [accepted] = await this.items.execute(
       new SubmitItemsCommand([body['reportedItem']], context, { source: 'report', pointer: '/reportedItem', single: true, itemTypes: catalog.itemTypes }),
     );
     const reportId = this.aggregates.newId('rpt_');

@@ -1,4 +1,4 @@
-import { CHILD_SAFETY_QUEUE_ID, CHILD_SAFETY_QUEUE_NAME, type QueueDefinition } from '#warden/catalog/contracts';
+import { CHILD_SAFETY_QUEUE_ID, CHILD_SAFETY_QUEUE_NAME, type QueueDefinition } from './catalog.model.js';
 
 export const DEFAULT_QUEUE_ID = 'default';
 

@@ -7,8 +7,7 @@ import { reviewJobDecider } from '../domain/review-job.decider.js';
 import type { EnqueueRequest, ReviewJobDecided } from '../domain/review-job.events.js';
 import { reviewJobId, reviewJobStream } from '../domain/review.streams.js';
 import { JobEnqueuer } from './job-enqueuer.js';
-import { reportRoutingReactor } from './report-routing.reactor.js';
-import type { ReviewRouter } from './review-router.js';
+import { reportJobsReactor } from './report-jobs.reactor.js';
 
 const ORG = 'acme';
 const item = { id: 'p1', typeId: 'post', typeName: 'Post' };
@@ -56,15 +55,14 @@ function decision(jobId: string, type: ReviewJobDecided['data']['type'], targetQ
   };
 }
 
-describe('report routing reactor: a transformed job is recreated in its target queue', () => {
+describe('report jobs reactor: a transformed job is recreated in its target queue', () => {
   const stores = sqliteStores();
   afterAll(() => stores.close());
 
   const clock = new FixedClock(new Date('2026-11-23T12:00:00Z'));
   const aggregates = new AggregateStore(new SqliteEventStore(stores.open()), clock, randomIds);
   const enqueuer = new JobEnqueuer(aggregates, clock);
-  // Job recreation needs neither the router nor the catalog: only reports are routed.
-  const reactor = reportRoutingReactor({ enqueuer, aggregates, router: {} as ReviewRouter });
+  const reactor = reportJobsReactor({ enqueuer, aggregates });
   const ctx = { get: async () => undefined, put: () => {}, delete: () => {} };
 
   /** Appends the decision to the job's stream as the decision handler would, and returns it as recorded. */

@@ -13,8 +13,7 @@ import {
   validateItem,
 } from '#warden/catalog/contracts';
 import type { ErrorDetail } from '#warden/kernel';
-import type { ContextItem } from './report.events.js';
-import type { Reporter } from './review-job.events.js';
+import type { ContextItem, Reporter } from './report.events.js';
 
 /** A report as checked: what the report event records (the reported item goes to ingestion as sent). */
 export interface ReportInput {

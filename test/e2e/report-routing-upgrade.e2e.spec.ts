@@ -1,0 +1,151 @@
+// The upgrade to reports routed by the rules engine (docs/operations.md, "Upgrading: reports routed
+// by the rules engine"): the log as the release before left it (review's own `report-routing`
+// reactor had opened the jobs of the reports it had routed, and stopped at its checkpoint), then the
+// new release's reactors started as a worker starts them (ProjectionHost.startAll). The real
+// modules on the real embedded store, in process.
+import 'reflect-metadata';
+import type { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { CommandBus } from '@nestjs/cqrs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppModule } from '../../apps/server/src/app.module.js';
+import { ApplyConfigurationCommand, parseOrgConfig } from '#warden/catalog';
+import type { RecordedEvent } from '#warden/kernel';
+import { loadConfig } from '#warden/platform';
+import { AggregateStore, openStorage, ProjectionHost, type Storage } from '#warden/storage';
+import { SubmitReportCommand } from '../../libs/ingestion/src/commands/submit-report/submit-report.command.js';
+import { JobEnqueuer } from '../../libs/review/src/enqueue/job-enqueuer.js';
+import type { ReviewJobDecided, ReviewJobOpened } from '../../libs/review/src/domain/review-job.events.js';
+import { reviewJobStream } from '../../libs/review/src/domain/review.streams.js';
+import { authoredType } from '../support/config-files.js';
+import { waitFor } from '../support/wait-for.js';
+import { freshDataDir } from '../support/warden-process.js';
+
+const CONFIG = `
+org: { id: acme, name: Acme }
+itemTypes:
+${authoredType('post', 'Post')}
+  - { id: user, name: Member, kind: USER, fields: [{ name: name, type: STRING }], roles: { displayName: name } }
+policies:
+  - { id: spam, name: Spam, penalty: LOW }
+queues:
+  - { id: spam, name: Spam }
+  - { id: later, name: Later }
+routingRules:
+  - id: spam-reports
+    name: Spam reports
+    queueId: spam
+    itemTypeIds: [post]
+    conditionSet:
+      conjunction: OR
+      conditions:
+        - { input: { builtin: REPORTED_POLICY }, comparator: EQUALS, value: spam }
+`;
+
+const context = { orgId: 'acme', correlationId: 'test', actor: 'test' };
+
+const report = (itemId: string) => ({
+  reporter: { kind: 'user', id: 'r1', typeId: 'user' },
+  reportedAt: '2026-11-23T12:00:00Z',
+  reportedItem: { id: itemId, typeId: 'post', data: { text: `about ${itemId}` } },
+  reportedForReason: { policyId: 'spam', reason: `${itemId} is spam` },
+});
+
+describe('upgrade: reports routed by the rules engine', () => {
+  let app: INestApplicationContext;
+  let storage: Storage;
+
+  beforeAll(async () => {
+    const config = loadConfig({ WARDEN_DATA_DIR: freshDataDir(), WARDEN_LOG_LEVEL: 'silent' });
+    storage = await openStorage(config);
+    app = await NestFactory.createApplicationContext(AppModule.forRoot(config, storage, { background: false }), { logger: false });
+    const parsed = parseOrgConfig(CONFIG, { format: 'yaml', env: {}, readHashesFile: () => '' });
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+    await app.get(CommandBus).execute(new ApplyConfigurationCommand(parsed.config, { prune: false, dryRun: false }, context));
+  });
+  afterAll(async () => {
+    await app?.get(ProjectionHost).stopAll();
+    await app?.close();
+    await storage?.close();
+  });
+
+  const all = () => storage.events.readAll();
+  const ofType = async <T extends RecordedEvent>(type: string) => (await all()).filter((e) => e.type === type) as T[];
+
+  it('routes once what the old release had not routed, recreates once the transform it had not handled, and nothing it had', async () => {
+    // Given a report the old release routed: its job opened by review itself, no ReportRouted.
+    const { reportId: routedBefore } = await app.get(CommandBus).execute(new SubmitReportCommand(report('p1'), context));
+    const item = { id: 'p1', typeId: 'post', typeName: 'Post' };
+    const old = await app.get(JobEnqueuer).enqueue(context, {
+      queueId: 'spam',
+      item,
+      request: {
+        requestId: routedBefore,
+        source: 'REPORT',
+        at: '2026-11-23T12:00:01.000Z',
+        version: 0,
+        report: {
+          reportId: routedBefore,
+          reporter: { kind: 'user', id: 'r1', typeId: 'user' },
+          reportedAt: '2026-11-23T12:00:00Z',
+          hasReason: true,
+          policyId: 'spam',
+          csam: false,
+        },
+        action: null,
+        policies: [{ id: 'spam', name: 'Spam', penalty: 'LOW' }],
+        routedBy: { id: 'spam-reports', name: 'Spam reports' },
+        fromJobId: null,
+      },
+    });
+    // and its reactor's checkpoint there (past everything it had handled),
+    const handledUpTo = (await all()).at(-1)!.position;
+    await storage.readStore.commit([], { projection: 'report-routing', from: 0, to: handledUpTo });
+    // then what it had not handled when it stopped: a moderator's transform of that job, and a new report.
+    const transform: ReviewJobDecided = {
+      type: 'ReviewJobDecided',
+      data: {
+        jobId: old.jobId,
+        decisionId: 'dec-upgrade',
+        type: 'TRANSFORM_JOB_AND_RECREATE_IN_QUEUE',
+        actor: { userId: 'm1' },
+        actionIds: [],
+        policies: [],
+        reason: null,
+        note: null,
+        parameters: {},
+        targetQueueId: 'later',
+        closeReason: null,
+        deliveryIds: [],
+        decidedAt: '2026-11-23T12:05:00.000Z',
+      },
+    };
+    await app.get(AggregateStore).record(reviewJobStream('acme', old.jobId), [transform], context, 'any');
+    const { reportId: routedAfter } = await app.get(CommandBus).execute(new SubmitReportCommand(report('p2'), context));
+
+    // When the new release's reactors start, as a worker starts them.
+    await app.get(ProjectionHost).startAll();
+
+    // Then the new report is routed and becomes a job, the transform is carried out,
+    const opened = await waitFor(async () => {
+      const jobs = await ofType<RecordedEvent & ReviewJobOpened>('ReviewJobOpened');
+      const inLater = jobs.find((e) => e.data.queueId === 'later');
+      const forP2 = jobs.find((e) => e.data.item.id === 'p2');
+      return inLater && forP2 && { inLater, forP2 };
+    }, 'the new report’s job and the recreated one');
+    expect(opened.forP2.data).toMatchObject({ queueId: 'spam', request: { requestId: routedAfter, routedBy: { id: 'spam-reports' } } });
+    expect(opened.inLater.data.request).toMatchObject({ requestId: 'dec-upgrade', source: 'MRT_JOB', fromJobId: old.jobId });
+    await app.get(ProjectionHost).catchUp('report-routing');
+    await app.get(ProjectionHost).catchUp('report-jobs');
+    // and each once: the report the old release had routed is not routed again.
+    const routed = await ofType<RecordedEvent & { data: { reportId: string } }>('ReportRouted');
+    expect(routed.map((e) => e.data.reportId)).toEqual([routedAfter]);
+    const jobs = await ofType<RecordedEvent & ReviewJobOpened>('ReviewJobOpened');
+    expect(jobs.map((e) => [e.data.item.id, e.data.queueId]).sort()).toEqual([
+      ['p1', 'later'],
+      ['p1', 'spam'],
+      ['p2', 'spam'],
+    ]);
+    expect(await ofType('ReviewJobMerged')).toEqual([]);
+  });
+});
