@@ -175,9 +175,10 @@ async function settled(pid) {
 
 /**
  * When reports are routed, read from the data files themselves (read-only connections on the log's
- * file and the read models', as bench/enforcement.mjs does): the report-routing reactor's
- * checkpoint past the last report (every job is opened), then the review-jobs projection's
- * checkpoint past the last job opened (the jobs are in their queues). Three point queries a poll: polling GET /queues instead cost the api what
+ * file and the read models', as bench/enforcement.mjs does): the rules engine's report-routing
+ * reactor's checkpoint past the last report (every report is routed), review's report-jobs
+ * reactor's past the last route (every job is opened), then the review-jobs projection's
+ * checkpoint past the last job opened (the jobs are in their queues). Point queries a poll: polling GET /queues instead cost the api what
  * it measures (each call catches the projection up there and counts the pending jobs, 100 ms at
  * 100,000 pending), and scanning the log for the jobs cost the bench a second of CPU per 100,000.
  */
@@ -199,6 +200,8 @@ function routedWatch(dataDir) {
     async routed() {
       const lastReport = last.get('ReportSubmitted')?.position ?? 0;
       await until(() => at('report-routing') >= lastReport, 'the report-routing reactor behind the last report');
+      const lastRouted = last.get('ReportRouted')?.position ?? 0;
+      await until(() => at('report-jobs') >= lastRouted, 'the report-jobs reactor behind the last report routed');
       const lastJob = last.get('ReviewJobOpened')?.position ?? 0;
       await until(() => at('review-jobs') >= lastJob, 'the review-jobs projection behind the last job opened');
     },
