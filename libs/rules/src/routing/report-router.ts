@@ -66,7 +66,8 @@ export class ReportRouter {
       subject: data.subject,
     };
     const context: CommandContext = { orgId, correlationId: metadata.correlationId, causationId: event.id, actor: 'rules' };
-    await this.aggregates.handle(reportRoutingStream(orgId, data.reportId), reportRoutingDecider, { type: 'RouteReport', route }, context);
+    // One stream per report, routed once: decided without reading it (a re-run's append finds it and records nothing).
+    await this.aggregates.handle(reportRoutingStream(orgId, data.reportId), reportRoutingDecider, { type: 'RouteReport', route }, context, { newStream: true });
   }
 
   /**

@@ -67,6 +67,8 @@ export class SubmitReportHandler implements ICommandHandler<SubmitReportCommand>
         },
       },
       context,
+      // A new id each report: its stream does not exist, so it is decided without reading it.
+      { newStream: true },
     );
     return { reportId };
   }
