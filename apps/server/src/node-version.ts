@@ -10,7 +10,7 @@ export function assertNodeVersion(): void {
   const major = Number(process.versions.node.split('.')[0]);
   if (major < MINIMUM_NODE_MAJOR) {
     process.stderr.write(
-      `Warden needs Node.js ${MINIMUM_NODE_MAJOR} or newer (this is ${process.version}); run it through npm (npm start), which uses the pinned Node.\n`,
+      `Warden needs Node.js ${MINIMUM_NODE_MAJOR} or newer (this is ${process.version}); run it through npm, which uses the pinned Node (npm start; a script such as a bench: npm exec -- node bench/flood.mjs).\n`,
     );
     process.exit(1);
   }
