@@ -51,23 +51,70 @@ const report = (itemId: string) => ({
   reportedForReason: { policyId: 'spam', reason: `${itemId} is spam` },
 });
 
+/** The application on a data directory, as a worker composes it (its reactors started by hand). */
+async function boot(dataDir: string) {
+  const config = loadConfig({ WARDEN_DATA_DIR: dataDir, WARDEN_LOG_LEVEL: 'silent' });
+  const storage = await openStorage(config);
+  const app = await NestFactory.createApplicationContext(AppModule.forRoot(config, storage, { background: false }), { logger: false });
+  return { app, storage };
+}
+
+async function shutDown(running: { app: INestApplicationContext; storage: Storage } | undefined) {
+  await running?.app.get(ProjectionHost).stopAll();
+  await running?.app.close();
+  await running?.storage.close();
+}
+
+async function configure(app: INestApplicationContext) {
+  const parsed = parseOrgConfig(CONFIG, { format: 'yaml', env: {}, readHashesFile: () => '' });
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+  await app.get(CommandBus).execute(new ApplyConfigurationCommand(parsed.config, { prune: false, dryRun: false }, context));
+}
+
+describe('report-jobs on a fresh install, restarted before its first checkpoint', () => {
+  let running: Awaited<ReturnType<typeof boot>> | undefined;
+  afterAll(() => shutDown(running));
+
+  it('opens the job of every report the engine routed meanwhile: its start, decided at the first start, is not inherited again', async () => {
+    const dataDir = freshDataDir();
+    // Given a first start of a fresh install (an empty log), stopped before report-jobs stored a checkpoint,
+    running = await boot(dataDir);
+    await running.app.get(ProjectionHost).startAll();
+    await shutDown(running);
+    // and reports the rules engine routed while report-jobs ran nowhere (its worker gone, its lease not yet taken over),
+    running = await boot(dataDir);
+    const { app, storage } = running;
+    expect(await storage.readStore.checkpoint('report-jobs')).toBe(0);
+    await configure(app);
+    for (const item of ['p1', 'p2']) await app.get(CommandBus).execute(new SubmitReportCommand(report(item), context));
+    // (twice: the second pass moves its checkpoint past the routes the first appended)
+    await app.get(ProjectionHost).catchUp('report-routing');
+    await app.get(CommandBus).execute(new SubmitReportCommand(report('p3'), context));
+    await app.get(ProjectionHost).catchUp('report-routing');
+    const routes = (await storage.events.readAll()).filter((e) => e.type === 'ReportRouted');
+    expect(routes).toHaveLength(3);
+    // The routing's checkpoint is past the first two routes (the third is appended after its last pass).
+    expect(await storage.readStore.checkpoint('report-routing')).toBeGreaterThanOrEqual(routes.at(-2)!.position);
+    // When report-jobs starts again,
+    await app.get(ProjectionHost).startAll();
+    // Then each becomes a job: it starts where it had started, not after the routing's checkpoint.
+    const opened = await waitFor(async () => {
+      const jobs = (await storage.events.readAll()).filter((e) => e.type === 'ReviewJobOpened');
+      return jobs.length === 3 && jobs;
+    }, 'every report’s job');
+    expect(opened.map((e) => (e.data['item'] as { id: string }).id).sort()).toEqual(['p1', 'p2', 'p3']);
+  });
+});
+
 describe('upgrade: reports routed by the rules engine', () => {
   let app: INestApplicationContext;
   let storage: Storage;
 
   beforeAll(async () => {
-    const config = loadConfig({ WARDEN_DATA_DIR: freshDataDir(), WARDEN_LOG_LEVEL: 'silent' });
-    storage = await openStorage(config);
-    app = await NestFactory.createApplicationContext(AppModule.forRoot(config, storage, { background: false }), { logger: false });
-    const parsed = parseOrgConfig(CONFIG, { format: 'yaml', env: {}, readHashesFile: () => '' });
-    if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
-    await app.get(CommandBus).execute(new ApplyConfigurationCommand(parsed.config, { prune: false, dryRun: false }, context));
+    ({ app, storage } = await boot(freshDataDir()));
+    await configure(app);
   });
-  afterAll(async () => {
-    await app?.get(ProjectionHost).stopAll();
-    await app?.close();
-    await storage?.close();
-  });
+  afterAll(() => shutDown({ app, storage }));
 
   const all = () => storage.events.readAll();
   const ofType = async <T extends RecordedEvent>(type: string) => (await all()).filter((e) => e.type === type) as T[];

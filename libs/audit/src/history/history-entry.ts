@@ -25,6 +25,10 @@ const SUMMARIES: { readonly [type: string]: (d: Data, e: RecordedEvent) => strin
   CallbackDeadLettered: () => 'Callback dead-lettered after its last attempt',
   CallbackRedeliveryRequested: () => 'Callback redelivery requested',
   ReportSubmitted: (d) => `Reported${d['policyId'] ? ` for ${str(d['policyId'])}` : ''}`,
+  ReportRouted: (d) => {
+    const rule = d['routedBy'] as Data | null | undefined;
+    return `Report ${str(d['reportId'])} routed to queue ${str(d['queueId'])}${rule ? ` by routing rule ${str(rule['id'])}` : ''}`;
+  },
   ReviewJobOpened: (d) => `Review job ${str(d['jobId'])} opened in queue ${str(d['queueId'])}`,
   ReviewJobMerged: (d) => `Another request merged into review job ${str(d['jobId'])}`,
   ReviewJobClaimed: () => 'Review job claimed',

@@ -88,7 +88,8 @@ export interface Projection {
   /**
    * Reactors: the earlier reactors whose work this one took over (a renamed or merged reactor).
    * Until it has a checkpoint of its own it starts from the earliest of theirs, so that nothing
-   * one of them had not yet handled is skipped (loadCheckpoint); what they had handled, it may
+   * one of them had not yet handled is skipped (loadCheckpoint), decided once, at its first start
+   * (a predecessor may still run under its name, and move on); what they had handled, it may
    * handle again, so its effects must be idempotent (docs/operations.md, "Upgrading:
    * the actions reactor").
    */

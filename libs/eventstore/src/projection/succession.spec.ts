@@ -10,9 +10,9 @@ import { ProjectionRunner } from './projection-runner.js';
 import { groupStart, loadCheckpoint } from './succession.js';
 
 /** A reactor that remembers what it handled, in order. */
-function successor(handled: number[], succeeds = ['old-strikes', 'old-delivery']): Projection {
+function successor(handled: number[], succeeds = ['old-strikes', 'old-delivery'], name = 'new-actions'): Projection {
   return {
-    name: 'new-actions',
+    name,
     reactor: true,
     collections: [],
     eventTypes: ['Published'],
@@ -116,11 +116,52 @@ describe('a reactor that succeeds others (Projection.succeeds)', () => {
     }) as EventStore;
     const groupOf = (name: string) => `group:${name}`;
     expect(await groupStart(withGroups, stores.readStore, successor([]), groupOf)).toBe(25);
+    // Decided once, stored as its own: the predecessors moving on changes nothing.
+    groups.set('group:old-delivery', 90).set('group:old-strikes', 90);
+    expect(await groupStart(withGroups, stores.readStore, successor([]), groupOf)).toBe(25);
+    expect(await stores.readStore.checkpoint('new-actions')).toBe(25);
     groups.delete('group:old-delivery');
-    expect(await groupStart(withGroups, stores.readStore, successor([]), groupOf)).toBe(0);
+    expect(await groupStart(withGroups, stores.readStore, successor([], undefined, 'other-actions'), groupOf)).toBe(0);
     // Its own checkpoint in the read store (a deployment that ran it before the groups) comes first.
-    await stores.readStore.commit([], { projection: 'new-actions', from: 0, to: 7 });
-    expect(await groupStart(withGroups, stores.readStore, successor([]), groupOf)).toBe(7);
+    await stores.readStore.commit([], { projection: 'third-actions', from: 0, to: 7 });
+    expect(await groupStart(withGroups, stores.readStore, successor([], undefined, 'third-actions'), groupOf)).toBe(7);
+  });
+
+  it('decides once: started from the beginning of the log, it never inherits the later checkpoint of a predecessor that still runs', async () => {
+    // Given a fresh log: the predecessor (still registered, e.g. the engine's report routing whose
+    // routes the successor handles) has no checkpoint yet when the successor is first settled.
+    const positions = await given({});
+    const projection = successor([], ['still-running']);
+    expect(await loadCheckpoint(stores.readStore, projection)).toBe(0);
+    // When the predecessor moves on before the successor's first commit, and the successor's
+    // checkpoint is loaded again (a restart, a catch-up, another worker taking its lease),
+    await stores.readStore.commit([], { projection: 'still-running', from: 0, to: positions[4]! });
+    // Then it still starts from the beginning: nothing the predecessor did since is skipped.
+    expect(await loadCheckpoint(stores.readStore, projection)).toBe(0);
+    const handled: number[] = [];
+    const runner = new ProjectionRunner(successor(handled, ['still-running']), stores.events, stores.readStore);
+    await runner.start();
+    await waitFor(() => handled.length === 6, 'every event');
+    await runner.stop();
+    expect(handled).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it('decides a consumer group’s start once too, at the start of the log as well', async () => {
+    await given({});
+    const theirs: { checkpoint?: number } = {};
+    const withGroups = new Proxy(stores.events, {
+      get(target, property, receiver) {
+        if (property === 'groupCheckpoint') return async () => theirs.checkpoint;
+        const value = Reflect.get(target, property, receiver) as unknown;
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    }) as EventStore;
+    const projection = successor([], ['still-running']);
+    // Settled at start, before the predecessor's group exists; the group is created later (a
+    // second worker, a restart before the first acknowledgement), after the predecessor's moved on.
+    expect(await groupStart(withGroups, stores.readStore, projection, (name) => `g:${name}`)).toBe(0);
+    theirs.checkpoint = 40;
+    expect(await groupStart(withGroups, stores.readStore, projection, (name) => `g:${name}`)).toBe(0);
   });
 
   it('reads the groups’ checkpoints through the stores that decorate the log, and refuses to start from the beginning without them', async () => {
@@ -133,6 +174,8 @@ describe('a reactor that succeeds others (Projection.succeeds)', () => {
     const decorated = new CountingEventStore(inner as unknown as EventStore);
     expect(await groupStart(decorated, stores.readStore, successor([]), (name) => `g:${name}`)).toBe(12);
     const withoutCheckpoints = new CountingEventStore({ subscribeToGroup: inner.subscribeToGroup } as unknown as EventStore);
-    await expect(groupStart(withoutCheckpoints, stores.readStore, successor([]), (name) => `g:${name}`)).rejects.toThrow(/group checkpoints/);
+    await expect(groupStart(withoutCheckpoints, stores.readStore, successor([], undefined, 'other-actions'), (name) => `g:${name}`)).rejects.toThrow(
+      /group checkpoints/,
+    );
   });
 });

@@ -4,42 +4,65 @@ import type { Projection } from './projection.js';
 
 /**
  * The projection's stored checkpoint. A reactor that `succeeds` others and has none of its own
- * yet starts from the earliest of theirs: that one is stored as its own first, by compare-and-set
- * from none, so that workers starting at once agree, and later starts read it back like any other.
- * A predecessor that never ran (0) makes it start from the beginning of the log.
+ * yet starts from the earliest of theirs, decided once (decideStart) and stored as its own, so that
+ * workers starting at once agree, and later starts read it back like any other. A predecessor
+ * that never ran (0) makes it start from the beginning of the log, for good.
  */
 export async function loadCheckpoint(store: ReadStore, projection: Projection): Promise<number> {
   const own = await store.checkpoint(projection.name);
   if (own > 0 || !projection.succeeds?.length) return own;
-  const inherited = Math.min(...(await Promise.all(projection.succeeds.map((name) => store.checkpoint(name)))));
-  if (inherited === 0) return 0;
-  return (await storeFirst(store, projection.name, inherited)) ? inherited : store.checkpoint(projection.name);
-}
-
-/** Stores `to` as the projection's checkpoint if it has none yet (compare-and-set from none); false when one was stored first. */
-async function storeFirst(store: ReadStore, projection: string, to: number): Promise<boolean> {
-  try {
-    await store.commit([], { projection, from: 0, to });
-    return true;
-  } catch (error) {
-    if (!(error instanceof CheckpointConflictError)) throw error;
-    return false;
-  }
+  return decideStart(store, projection, async () => Math.min(...(await Promise.all(projection.succeeds!.map((name) => store.checkpoint(name))))));
 }
 
 /**
  * Where a reactor's consumer group starts when it is created: after its own checkpoint kept in the
  * read store (a deployment that ran it as a catch-up subscription before), else, for a reactor that
  * `succeeds` others, after the earliest of their groups' checkpoints (a group that does not exist
- * counts as the start of the log).
+ * counts as the start of the log), decided once like loadCheckpoint's.
  */
 export async function groupStart(events: EventStore, store: ReadStore, projection: Projection, groupOf: (name: string) => string): Promise<number> {
   const own = await store.checkpoint(projection.name);
   if (own > 0 || !projection.succeeds?.length) return own;
-  // Starting at the beginning instead would handle again every action the predecessors ever did.
-  if (!events.groupCheckpoint) throw new Error(`Cannot start ${projection.name} after its predecessors: the event store does not report group checkpoints`);
-  const theirs = await Promise.all(projection.succeeds.map(async (name) => (await events.groupCheckpoint!(groupOf(name))) ?? 0));
-  return Math.min(...theirs);
+  return decideStart(store, projection, async () => {
+    // Starting at the beginning instead would handle again every action the predecessors ever did.
+    if (!events.groupCheckpoint) throw new Error(`Cannot start ${projection.name} after its predecessors: the event store does not report group checkpoints`);
+    const theirs = await Promise.all(projection.succeeds!.map(async (name) => (await events.groupCheckpoint!(groupOf(name))) ?? 0));
+    return Math.min(...theirs);
+  });
+}
+
+/**
+ * Where each successor's start is recorded once decided, one document per successor (a read-model
+ * collection: dropped with the checkpoints when the read models are, never by a rebuild, which
+ * leaves reactors alone).
+ */
+export const SUCCESSIONS = 'projection_successions';
+
+/**
+ * Decides once where a successor with no checkpoint of its own starts, `inherited` read now, and
+ * records the decision with the start (one commit, compare-and-set from no checkpoint: workers
+ * deciding at once agree). Once decided it never inherits again: a predecessor that still runs
+ * (the rules engine's report routing, whose routes review's report-jobs reactor opens as jobs)
+ * moves on past what the successor has not handled yet, and a second look at its checkpoint before
+ * the successor's first commit (a restart, a catch-up, another worker taking its lease) would skip
+ * that work. A successor decided at the beginning of the log (its predecessors had not run: a
+ * fresh install) stays there until it commits.
+ */
+async function decideStart(store: ReadStore, projection: Projection, inherited: () => Promise<number>): Promise<number> {
+  if (await store.get(SUCCESSIONS, projection.name)) return store.checkpoint(projection.name);
+  const start = await inherited();
+  try {
+    await store.commit([{ op: 'put', collection: SUCCESSIONS, id: projection.name, doc: { projection: projection.name, start } }], {
+      projection: projection.name,
+      from: 0,
+      to: start,
+    });
+    return start;
+  } catch (error) {
+    // Another worker decided first and stored its start (or has moved on from it): go on from there.
+    if (!(error instanceof CheckpointConflictError)) throw error;
+    return store.checkpoint(projection.name);
+  }
 }
 
 /**
@@ -51,11 +74,6 @@ export async function groupStart(events: EventStore, store: ReadStore, projectio
  */
 export async function settleSuccession(events: EventStore, store: ReadStore, projection: Projection, groupOf: (name: string) => string): Promise<void> {
   if (!projection.succeeds?.length) return;
-  if (typeof events.subscribeToGroup !== 'function') {
-    await loadCheckpoint(store, projection);
-    return;
-  }
-  const start = await groupStart(events, store, projection, groupOf);
-  // Stored already when false: by another worker, or by an earlier start.
-  if (start > 0) await storeFirst(store, projection.name, start);
+  if (typeof events.subscribeToGroup !== 'function') await loadCheckpoint(store, projection);
+  else await groupStart(events, store, projection, groupOf);
 }
