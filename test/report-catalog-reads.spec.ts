@@ -14,7 +14,7 @@ import { ClaimNextJobCommand } from '../libs/review/src/commands/claim-next-job/
 import { DecideJobCommand } from '../libs/review/src/commands/decide-job/decide-job.command.js';
 import { SubmitReportCommand } from '../libs/ingestion/src/commands/submit-report/submit-report.command.js';
 import { openStorage, ProjectionHost, type Storage } from '#warden/storage';
-import { authoredType } from './support/config-files.js';
+import { authoredType, SPAM_REPORTS_RULE } from './support/config-files.js';
 import { freshDataDir } from './support/warden-process.js';
 
 const CONFIG = `
@@ -28,14 +28,7 @@ queues:
   - { id: spam, name: Spam }
   - { id: texty, name: Texty }
 routingRules:
-  - id: spam-reports
-    name: Spam reports
-    queueId: spam
-    itemTypeIds: [post]
-    conditionSet:
-      conjunction: OR
-      conditions:
-        - { input: { builtin: REPORTED_POLICY }, comparator: EQUALS, value: spam }
+${SPAM_REPORTS_RULE}
   - id: by-text
     name: By text
     queueId: texty

@@ -17,7 +17,7 @@ import { SubmitReportCommand } from '../../libs/ingestion/src/commands/submit-re
 import { JobEnqueuer } from '../../libs/review/src/enqueue/job-enqueuer.js';
 import type { ReviewJobDecided, ReviewJobOpened } from '../../libs/review/src/domain/review-job.events.js';
 import { reviewJobStream } from '../../libs/review/src/domain/review.streams.js';
-import { authoredType } from '../support/config-files.js';
+import { authoredType, SPAM_REPORTS_RULE } from '../support/config-files.js';
 import { waitFor } from '../support/wait-for.js';
 import { freshDataDir } from '../support/warden-process.js';
 
@@ -32,14 +32,7 @@ queues:
   - { id: spam, name: Spam }
   - { id: later, name: Later }
 routingRules:
-  - id: spam-reports
-    name: Spam reports
-    queueId: spam
-    itemTypeIds: [post]
-    conditionSet:
-      conjunction: OR
-      conditions:
-        - { input: { builtin: REPORTED_POLICY }, comparator: EQUALS, value: spam }
+${SPAM_REPORTS_RULE}
 `;
 
 const context = { orgId: 'acme', correlationId: 'test', actor: 'test' };

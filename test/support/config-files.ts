@@ -21,6 +21,16 @@ export const authoredType = (id: string, name: string) => `  - id: ${id}
     roles: { creator: author }`;
 
 /** The USER item type `user`, as a `itemTypes:` entry. */
+/** A routing rule sending reports for the `spam` policy of `post` items to the `spam` queue (the first entry of a `routingRules:` list). */
+export const SPAM_REPORTS_RULE = `  - id: spam-reports
+    name: Spam reports
+    queueId: spam
+    itemTypeIds: [post]
+    conditionSet:
+      conjunction: OR
+      conditions:
+        - { input: { builtin: REPORTED_POLICY }, comparator: EQUALS, value: spam }`;
+
 export const USER_TYPE = `  - { id: user, name: User, kind: USER, fields: [{ name: name, type: STRING }], roles: { displayName: name } }`;
 
 /** The `itemTypes:` of a post (text, author as its creator) and a user. */
