@@ -106,6 +106,17 @@ export function readStoreContract(adapter: string, open: () => Promise<ReadStore
       expect(await store.checkpoint(p)).toBe(9);
     });
 
+    it('moves a checkpoint from none to 0 (a successor decided at the beginning of the log), and from 0 on later', async () => {
+      const c = coll('cp0');
+      const p = `proj0_${run}`;
+      await store.commit([{ op: 'put', collection: c, id: 'decided', doc: { start: 0 } }], { projection: p, from: 0, to: 0 });
+      expect(await store.get(c, 'decided')).toEqual({ start: 0 });
+      expect(await store.checkpoint(p)).toBe(0);
+      await store.commit([], { projection: p, from: 0, to: 5 });
+      expect(await store.checkpoint(p)).toBe(5);
+      await expect(store.commit([], { projection: p, from: 0, to: 6 })).rejects.toBeInstanceOf(CheckpointConflictError);
+    });
+
     it('resets collections and checkpoints for a rebuild, leaving others alone', async () => {
       const c = coll('reset');
       const keep = coll('keep');

@@ -7,7 +7,7 @@ import { type RecordedEvent, streamName } from '#warden/kernel';
 import type { EventStore } from '../event-store.port.js';
 import type { Projection } from './projection.js';
 import { ProjectionRunner } from './projection-runner.js';
-import { groupStart, loadCheckpoint } from './succession.js';
+import { groupStart, loadCheckpoint, SUCCESSIONS } from './succession.js';
 
 /** A reactor that remembers what it handled, in order. */
 function successor(handled: number[], succeeds = ['old-strikes', 'old-delivery'], name = 'new-actions'): Projection {
@@ -144,6 +144,15 @@ describe('a reactor that succeeds others (Projection.succeeds)', () => {
     await waitFor(() => handled.length === 6, 'every event');
     await runner.stop();
     expect(handled).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it('stores a decided start that a crash left without its checkpoint (MongoDB writes the decision first)', async () => {
+    const positions = await given({ 'old-strikes': 3, 'old-delivery': 5 });
+    await stores.readStore.commit([{ op: 'put', collection: SUCCESSIONS, id: 'new-actions', doc: { projection: 'new-actions', start: positions[2]! } }]);
+    // The predecessors have moved on since; the decision stands.
+    await stores.readStore.commit([], { projection: 'old-strikes', from: positions[2]!, to: positions[5]! });
+    expect(await loadCheckpoint(stores.readStore, successor([]))).toBe(positions[2]);
+    expect(await stores.readStore.checkpoint('new-actions')).toBe(positions[2]);
   });
 
   it('decides a consumer group’s start once too, at the start of the log as well', async () => {

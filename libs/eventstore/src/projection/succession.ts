@@ -40,16 +40,30 @@ export const SUCCESSIONS = 'projection_successions';
 
 /**
  * Decides once where a successor with no checkpoint of its own starts, `inherited` read now, and
- * records the decision with the start (one commit, compare-and-set from no checkpoint: workers
- * deciding at once agree). Once decided it never inherits again: a predecessor that still runs
- * (the rules engine's report routing, whose routes review's report-jobs reactor opens as jobs)
- * moves on past what the successor has not handled yet, and a second look at its checkpoint before
- * the successor's first commit (a restart, a catch-up, another worker taking its lease) would skip
- * that work. A successor decided at the beginning of the log (its predecessors had not run: a
- * fresh install) stays there until it commits.
+ * records the decision with the start (one commit, compare-and-set from no checkpoint). Once
+ * decided it never inherits again: a predecessor that still runs (the rules engine's report
+ * routing, whose routes review's report-jobs reactor opens as jobs) moves on past what the
+ * successor has not handled yet, and a second look at its checkpoint before the successor's first
+ * commit (a restart, a catch-up, another worker taking its lease) would skip that work. A
+ * successor decided at the beginning of the log (its predecessors had not run: a fresh install)
+ * stays there until it commits.
+ *
+ * Workers deciding at once agree on a start past the beginning (the second move from none fails).
+ * One that decided the beginning cannot stop another, which read no decision a moment before, from
+ * storing a later start its predecessor reached meanwhile; only a create-only write of the decision
+ * would close that, and the other would have to stall between two reads for as long as a process
+ * takes to start its reactors and commit a batch.
  */
 async function decideStart(store: ReadStore, projection: Projection, inherited: () => Promise<number>): Promise<number> {
-  if (await store.get(SUCCESSIONS, projection.name)) return store.checkpoint(projection.name);
+  const decided = await store.get<{ start?: number }>(SUCCESSIONS, projection.name);
+  if (decided) {
+    const own = await store.checkpoint(projection.name);
+    // MongoDB writes the document before it moves the checkpoint: a crash in between left the
+    // decision without its start, which is stored now rather than the whole log replayed.
+    const start = typeof decided.start === 'number' ? decided.start : 0;
+    if (own > 0 || start === 0) return own;
+    return (await storeFirst(store, projection.name, start)) ? start : store.checkpoint(projection.name);
+  }
   const start = await inherited();
   try {
     await store.commit([{ op: 'put', collection: SUCCESSIONS, id: projection.name, doc: { projection: projection.name, start } }], {
@@ -62,6 +76,17 @@ async function decideStart(store: ReadStore, projection: Projection, inherited: 
     // Another worker decided first and stored its start (or has moved on from it): go on from there.
     if (!(error instanceof CheckpointConflictError)) throw error;
     return store.checkpoint(projection.name);
+  }
+}
+
+/** Stores `to` as the projection's checkpoint if it has none yet (compare-and-set from none); false when one was stored first. */
+async function storeFirst(store: ReadStore, projection: string, to: number): Promise<boolean> {
+  try {
+    await store.commit([], { projection, from: 0, to });
+    return true;
+  } catch (error) {
+    if (!(error instanceof CheckpointConflictError)) throw error;
+    return false;
   }
 }
 
