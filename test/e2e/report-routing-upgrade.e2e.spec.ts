@@ -15,9 +15,10 @@ import { loadConfig } from '#warden/platform';
 import { AggregateStore, openStorage, ProjectionHost, type Storage } from '#warden/storage';
 import { SubmitReportCommand } from '../../libs/ingestion/src/commands/submit-report/submit-report.command.js';
 import { JobEnqueuer } from '../../libs/review/src/enqueue/job-enqueuer.js';
-import type { ReviewJobDecided, ReviewJobOpened } from '../../libs/review/src/domain/review-job.events.js';
+import type { ReviewJobOpened } from '#warden/review/contracts';
 import { reviewJobStream } from '../../libs/review/src/domain/review.streams.js';
 import { authoredType, SPAM_REPORTS_RULE } from '../support/config-files.js';
+import { jobDecision, reportRequest } from '../support/review-events.js';
 import { waitFor } from '../support/wait-for.js';
 import { freshDataDir } from '../support/warden-process.js';
 
@@ -119,11 +120,8 @@ describe('upgrade: reports routed by the rules engine', () => {
     const old = await app.get(JobEnqueuer).enqueue(context, {
       queueId: 'spam',
       item,
-      request: {
-        requestId: routedBefore,
-        source: 'REPORT',
+      request: reportRequest(routedBefore, {
         at: '2026-11-23T12:00:01.000Z',
-        version: 0,
         report: {
           reportId: routedBefore,
           reporter: { kind: 'user', id: 'r1', typeId: 'user' },
@@ -132,34 +130,15 @@ describe('upgrade: reports routed by the rules engine', () => {
           policyId: 'spam',
           csam: false,
         },
-        action: null,
         policies: [{ id: 'spam', name: 'Spam', penalty: 'LOW' }],
         routedBy: { id: 'spam-reports', name: 'Spam reports' },
-        fromJobId: null,
-      },
+      }),
     });
     // and its reactor's checkpoint there (past everything it had handled),
     const handledUpTo = (await all()).at(-1)!.position;
     await storage.readStore.commit([], { projection: 'report-routing', from: 0, to: handledUpTo });
     // then what it had not handled when it stopped: a moderator's transform of that job, and a new report.
-    const transform: ReviewJobDecided = {
-      type: 'ReviewJobDecided',
-      data: {
-        jobId: old.jobId,
-        decisionId: 'dec-upgrade',
-        type: 'TRANSFORM_JOB_AND_RECREATE_IN_QUEUE',
-        actor: { userId: 'm1' },
-        actionIds: [],
-        policies: [],
-        reason: null,
-        note: null,
-        parameters: {},
-        targetQueueId: 'later',
-        closeReason: null,
-        deliveryIds: [],
-        decidedAt: '2026-11-23T12:05:00.000Z',
-      },
-    };
+    const transform = jobDecision(old.jobId, 'TRANSFORM_JOB_AND_RECREATE_IN_QUEUE', 'later', 'dec-upgrade');
     await app.get(AggregateStore).record(reviewJobStream('acme', old.jobId), [transform], context, 'any');
     const { reportId: routedAfter } = await app.get(CommandBus).execute(new SubmitReportCommand(report('p2'), context));
 

@@ -13,9 +13,12 @@ export {
   type RoutingContent,
   type RoutingInputs,
   type RoutingReport,
+  type RoutedQueue,
   NOTHING_READ,
+  routedQueue,
   routingInputs,
 } from './routing/review-routing.port.js';
+export { routingContentAt } from './routing/routing-content.js';
 // The extension contract: what a module that adds signals or media hashing implements.
 export { RULE_SIGNALS, type RuleSignals } from './evaluation/rules-extension.js';
 export { MEDIA_HASHER, type HashedMedia, type MediaHasher } from './evaluation/media-hasher.js';

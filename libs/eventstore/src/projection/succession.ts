@@ -1,4 +1,4 @@
-import { CheckpointConflictError, type ReadStore } from '#warden/readstore';
+import { CheckpointConflictError, type ReadStore, type Write } from '#warden/readstore';
 import type { EventStore } from '../event-store.port.js';
 import type { Projection } from './projection.js';
 
@@ -65,24 +65,18 @@ async function decideStart(store: ReadStore, projection: Projection, inherited: 
     return (await storeFirst(store, projection.name, start)) ? start : store.checkpoint(projection.name);
   }
   const start = await inherited();
-  try {
-    await store.commit([{ op: 'put', collection: SUCCESSIONS, id: projection.name, doc: { projection: projection.name, start } }], {
-      projection: projection.name,
-      from: 0,
-      to: start,
-    });
-    return start;
-  } catch (error) {
-    // Another worker decided first and stored its start (or has moved on from it): go on from there.
-    if (!(error instanceof CheckpointConflictError)) throw error;
-    return store.checkpoint(projection.name);
-  }
+  const decision: Write = { op: 'put', collection: SUCCESSIONS, id: projection.name, doc: { projection: projection.name, start } };
+  // Another worker decided first and stored its start (or has moved on from it): go on from there.
+  return (await storeFirst(store, projection.name, start, [decision])) ? start : store.checkpoint(projection.name);
 }
 
-/** Stores `to` as the projection's checkpoint if it has none yet (compare-and-set from none); false when one was stored first. */
-async function storeFirst(store: ReadStore, projection: string, to: number): Promise<boolean> {
+/**
+ * Stores `to` as the projection's checkpoint, with `writes`, if it has none yet (compare-and-set
+ * from none); false when one was stored first.
+ */
+async function storeFirst(store: ReadStore, projection: string, to: number, writes: readonly Write[] = []): Promise<boolean> {
   try {
-    await store.commit([], { projection, from: 0, to });
+    await store.commit(writes, { projection, from: 0, to });
     return true;
   } catch (error) {
     if (!(error instanceof CheckpointConflictError)) throw error;

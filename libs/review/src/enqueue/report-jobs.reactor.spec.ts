@@ -2,9 +2,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { SqliteEventStore } from '#warden/eventstore';
 import { FixedClock, randomIds, type RecordedEvent } from '#warden/kernel';
 import { AggregateStore } from '#warden/storage';
+import { jobDecision as decision, reportRequest } from '../../../../test/support/review-events.js';
 import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
 import { reviewJobDecider } from '../domain/review-job.decider.js';
-import type { EnqueueRequest, ReviewJobDecided } from '../domain/review-job.events.js';
+import type { ReviewJobDecided } from '../domain/review-job.events.js';
 import { reviewJobId, reviewJobStream } from '../domain/review.streams.js';
 import { JobEnqueuer } from './job-enqueuer.js';
 import { reportJobsReactor } from './report-jobs.reactor.js';
@@ -12,48 +13,6 @@ import { reportJobsReactor } from './report-jobs.reactor.js';
 const ORG = 'acme';
 const item = { id: 'p1', typeId: 'post', typeName: 'Post' };
 const context = { orgId: ORG, correlationId: 'test', actor: 'test' };
-
-function reportRequest(reportId: string): EnqueueRequest {
-  return {
-    requestId: reportId,
-    source: 'REPORT',
-    at: '2026-11-23T12:00:00.000Z',
-    version: 0,
-    report: {
-      reportId,
-      reporter: { kind: 'user', id: 'u1', typeId: 'user' },
-      reportedAt: '2026-11-23T11:59:00Z',
-      hasReason: true,
-      policyId: null,
-      csam: false,
-    },
-    action: null,
-    policies: [],
-    routedBy: null,
-    fromJobId: null,
-  };
-}
-
-function decision(jobId: string, type: ReviewJobDecided['data']['type'], targetQueueId: string | null): ReviewJobDecided {
-  return {
-    type: 'ReviewJobDecided',
-    data: {
-      jobId,
-      decisionId: `dec-${type}`,
-      type,
-      actor: { userId: 'm1' },
-      actionIds: [],
-      policies: [],
-      reason: null,
-      note: null,
-      parameters: {},
-      targetQueueId,
-      closeReason: null,
-      deliveryIds: [],
-      decidedAt: '2026-11-23T12:05:00.000Z',
-    },
-  };
-}
 
 describe('report jobs reactor: a transformed job is recreated in its target queue', () => {
   const stores = sqliteStores();

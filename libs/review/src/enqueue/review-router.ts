@@ -2,16 +2,20 @@ import { Inject, Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { defaultQueueOf, effectiveQueues, GetLiveCatalogQuery, type PolicyDefinition, type QueueDefinition } from '#warden/catalog';
 import type { EventStore } from '#warden/eventstore';
-import { type ItemIdentifier, itemVersionAt } from '#warden/ingestion';
-import { NOTHING_READ, REVIEW_ROUTING, type ReviewRouting, type RoutingCatalog, type RoutingContent, routingInputs } from '#warden/rules';
+import type { ItemIdentifier } from '#warden/ingestion';
+import {
+  NOTHING_READ,
+  REVIEW_ROUTING,
+  type ReviewRouting,
+  type RoutedQueue,
+  routedQueue,
+  type RoutingCatalog,
+  type RoutingContent,
+  routingContentAt,
+  routingInputs,
+} from '#warden/rules';
 import { EVENT_STORE } from '#warden/storage';
 import type { JobPolicy } from '../domain/review-job.events.js';
-
-export interface RoutedQueue {
-  readonly queueId: string;
-  /** The routing rule that picked it; null: no rule passed (the default queue). */
-  readonly routedBy: { readonly id: string; readonly name: string } | null;
-}
 
 /**
  * What an enqueue needs of the organization's configuration, read once at the start of its pass
@@ -78,18 +82,10 @@ export class ReviewRouter {
   ): Promise<RoutedQueue> {
     const { id, typeId } = item;
     const reads = routingInputs(catalog.routing, typeId);
-    const content = 'content' in item ? item.content : reads.content ? await this.itemAt(orgId, item, item.version) : NOTHING_READ;
+    const content = 'content' in item ? item.content : reads.content ? await routingContentAt(this.events, orgId, item, item.version) : NOTHING_READ;
     const route = await this.routing.route({ orgId, item: { id, typeId }, catalog: catalog.routing, content, report: null });
     const { queues } = catalog;
-    if (route && queues.some((q) => q.id === route.queueId)) return { queueId: route.queueId, routedBy: route.rule };
     const fallback = (catalog.kind === 'appeal' ? queues.find((q) => q.isAppealsDefault) : undefined) ?? defaultQueueOf(queues);
-    return { queueId: fallback.id, routedBy: null };
-  }
-
-  /** The item's data at a version (unsealed, ingestion's reader); empty once its personal data was erased. */
-  private async itemAt(orgId: string, item: ItemIdentifier, version: number): Promise<RoutingContent> {
-    const found = await itemVersionAt(this.events, orgId, { id: item.id, typeId: item.typeId }, version);
-    if (!found || found.erased) return { data: {}, creator: null };
-    return { data: found.data ?? {}, creator: found.creator };
+    return routedQueue(route, queues, fallback);
   }
 }

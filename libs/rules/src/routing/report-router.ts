@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { CHILD_SAFETY_QUEUE_ID, defaultQueueOf, effectiveQueues, GetLiveCatalogQuery, type LiveCatalog } from '#warden/catalog';
 import type { EventStore } from '#warden/eventstore';
-import { type ItemIdentifier, itemVersionAt, type ReportSubmitted } from '#warden/ingestion';
+import type { ItemIdentifier, ReportSubmitted } from '#warden/ingestion';
 import type { CommandContext, RecordedOf } from '#warden/kernel';
 import type { ReadStore } from '#warden/readstore';
 import { AggregateStore, EVENT_STORE, ProjectionHost, READ_STORE } from '#warden/storage';
@@ -10,7 +10,8 @@ import { reportRoutingStream } from '../domain/evaluation.streams.js';
 import { reportRoutingDecider } from '../domain/report-routing.decider.js';
 import type { ReportRouted } from '../domain/report-routing.events.js';
 import { REPORT_COUNTS, REPORT_COUNTS_PROJECTION, type ReportCountDoc, reportCountDocId } from '../projections/report-counts.projection.js';
-import { NOTHING_READ, type RoutingCatalog, type RoutingContent, routingInputs } from './review-routing.port.js';
+import { NOTHING_READ, routedQueue, type RoutingCatalog, routingInputs } from './review-routing.port.js';
+import { routingContentAt } from './routing-content.js';
 import { RulesReviewRouting } from './rules-review-routing.js';
 
 /** What a report's routing reads of the organization's configuration: once, for the whole pass. */
@@ -45,14 +46,16 @@ export class ReportRouter {
     // moments ago, or read models catching up after a start): its type is expected.
     const catalog: RoutingRead = await this.queries.execute(new GetLiveCatalogQuery(orgId, [...ROUTING_CATALOG], { itemType: [item.typeId] }));
     const queues = effectiveQueues(catalog.queue);
-    const routed = data.csam ? null : await this.routeByRules(event, catalog);
-    const picked = routed && queues.some((q) => q.id === routed.queueId) ? routed : null;
+    // Child-safety before any routing rule.
+    const { queueId, routedBy } = data.csam
+      ? { queueId: CHILD_SAFETY_QUEUE_ID, routedBy: null }
+      : routedQueue(await this.routeByRules(event, catalog), queues, defaultQueueOf(queues));
     const route: ReportRouted['data'] = {
       reportId: data.reportId,
       item: { ...item, typeName: catalog.itemType.find((t) => t.id === item.typeId)?.name ?? item.typeId },
       version: data.reportedItem.version,
-      queueId: data.csam ? CHILD_SAFETY_QUEUE_ID : (picked?.queueId ?? defaultQueueOf(queues).id),
-      routedBy: picked?.rule ?? null,
+      queueId,
+      routedBy,
       report: {
         reporter: data.reporter,
         reportedAt: data.reportedAt,
@@ -81,7 +84,7 @@ export class ReportRouter {
     const catalog: RoutingCatalog = { itemTypes: read.itemType, routingRules: read.routingRule, textBanks: read.textBank, hashBanks: read.hashBank };
     const reads = routingInputs(catalog, item.typeId);
     const [content, count] = await Promise.all([
-      reads.content ? this.itemAt(orgId, item, data.reportedItem.version) : NOTHING_READ,
+      reads.content ? routingContentAt(this.events, orgId, item, data.reportedItem.version) : NOTHING_READ,
       reads.reportCount ? this.reportCount(orgId, item, position) : undefined,
     ]);
     return this.routing.route({
@@ -103,12 +106,5 @@ export class ReportRouter {
     await this.projections.catchUpTo(REPORT_COUNTS_PROJECTION, position);
     const doc = await this.readStore.get<ReportCountDoc>(REPORT_COUNTS, reportCountDocId(orgId, item));
     return doc?.reportIds.length ?? 0;
-  }
-
-  /** The item's data at a version (unsealed, ingestion's reader); empty once its personal data was erased. */
-  private async itemAt(orgId: string, item: ItemIdentifier, version: number): Promise<RoutingContent> {
-    const found = await itemVersionAt(this.events, orgId, item, version);
-    if (!found || found.erased) return { data: {}, creator: null };
-    return { data: found.data ?? {}, creator: found.creator };
   }
 }

@@ -1,4 +1,4 @@
-import type { HashBankEntity, ItemTypeDefinition, OrderedRoutingRule, TextBankDefinition } from '#warden/catalog';
+import type { HashBankEntity, ItemTypeDefinition, OrderedRoutingRule, QueueDefinition, TextBankDefinition } from '#warden/catalog';
 import type { ItemIdentifier } from '#warden/ingestion';
 import { routingReadsItem, routingReadsReportCount, routingRulesFor, type Route, type RoutingReport } from '../domain/review-routing.js';
 
@@ -70,6 +70,21 @@ export interface RoutingInputs {
 export function routingInputs(catalog: Pick<RoutingCatalog, 'routingRules'>, typeId: string): RoutingInputs {
   const rules = routingRulesFor(catalog.routingRules, typeId);
   return { content: routingReadsItem(rules), reportCount: routingReadsReportCount(rules) };
+}
+
+/** The queue a routing picked, and the rule that picked it (null: none did, the fallback queue). */
+export interface RoutedQueue {
+  readonly queueId: string;
+  readonly routedBy: { readonly id: string; readonly name: string } | null;
+}
+
+/**
+ * Where the item goes: the queue the passing rule names, unless the organization no longer has it;
+ * the caller's fallback (the default queue, or the appeals' default) when no rule passed or it does not.
+ */
+export function routedQueue(route: Route | null, queues: readonly QueueDefinition[], fallback: QueueDefinition): RoutedQueue {
+  if (route && queues.some((q) => q.id === route.queueId)) return { queueId: route.queueId, routedBy: route.rule };
+  return { queueId: fallback.id, routedBy: null };
 }
 
 /** Stands in for the item when no rule reads it: nothing of it is looked at. */
