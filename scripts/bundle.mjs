@@ -189,15 +189,19 @@ export async function bundleServer() {
 /** esbuild's helper for `keepNames`, as it emits it. */
 const NAME_HELPER = 'var __name = (target, value) => __defProp(target, "name", { value, configurable: true });';
 /**
- * The same, leaving alone a function that already bears the name (a declaration: `function next()`
- * inside Fastify's hook runner or rxjs's operators gets `__name(next, "next")` on every call) and
- * an arrow function (no `prototype`: not a class, and nothing reads an arrow's name). Defining
- * `name` on a function changes its shape: on those hot paths it cost a tenth of an API process's
- * CPU, half of it in garbage collection (docs/benchmarks.md, "Single-item submissions under load").
- * Classes, whose names Nest and the event store read, are still named.
+ * The same, naming classes only. It leaves alone a function that already bears the name (a
+ * declaration: `function next()` inside Fastify's hook runner or rxjs's operators gets
+ * `__name(next, "next")` on every call), an arrow function (no `prototype`), and any other function
+ * that is not a class (its `prototype` is writable; a class's is not): rxjs's operators, written
+ * for ES5, create `var next = __name(function (value) {…}, "next")` on every subscription, and
+ * nothing reads those names. Defining `name` on a function changes its shape: on those hot paths it
+ * cost a tenth of an API process's CPU, half of it in garbage collection, and the function
+ * expressions still 2 to 3 % after the first two cases were left alone (docs/benchmarks.md,
+ * "Single-item submissions under load"). Classes, whose names Nest and the event store read, are
+ * still named.
  */
 const CHEAP_NAME_HELPER =
-  'var __name = (target, value) => target.name === value || !("prototype" in target) ? target : __defProp(target, "name", { value, configurable: true });';
+  'var __name = (target, value) => target.name === value || !("prototype" in target) || Object.getOwnPropertyDescriptor(target, "prototype").writable ? target : __defProp(target, "name", { value, configurable: true });';
 
 /** Replaces the helper in the one chunk that defines it; fails the build if esbuild emits it otherwise. */
 function cheapNames(files) {

@@ -86,6 +86,8 @@ describe('SqliteGroupCommit', () => {
     other.exec('COMMIT');
     await expect(written).resolves.toBe(1);
     expect(texts(other)).toEqual(['queued']);
+    // The attempts ran without the busy handler; the connection's own timeout is back for the rest.
+    expect(db.pragma('busy_timeout', { simple: true })).toBe(5000);
   });
 
   it('on close, fails the jobs still waiting behind a held lock with SQLITE_BUSY, and touches the connection no more', async () => {

@@ -65,6 +65,26 @@ describe('SqliteSubjectKeyStore while another process writes', () => {
   });
 });
 
+describe('SqliteSubjectKeyStore.keyFor', () => {
+  it('answers the look-ups of one turn together, each with its own key: known ones found, new ones created once', async () => {
+    const db = openSqlite(join(mkdtempSync(join(tmpdir(), 'warden-keys-')), 'warden.db'), { synchronous: 'normal' });
+    const keys = new SqliteSubjectKeyStore(db);
+    const known = await keys.keyFor('org', 'user:known');
+    const subjects = ['user:new-1', 'user:known', 'user:new-2', 'user:new-1', 'user:known'];
+    const answers = await Promise.all(subjects.map((subject) => keys.keyFor('org', subject)));
+    const ids = answers.map((a) => a.keyId);
+    expect(ids[1]).toBe(known.keyId);
+    expect(ids[4]).toBe(known.keyId);
+    expect(ids[3]).toBe(ids[0]);
+    expect(new Set([ids[0], ids[2], known.keyId]).size).toBe(3);
+    // Another organization's subject of the same name has a key of its own.
+    expect((await keys.keyFor('other-org', 'user:known')).keyId).not.toBe(known.keyId);
+    expect((await keys.findMany(ids)).get(ids[2]!)).toEqual(answers[2]!.key);
+    await keys.close();
+    db.close();
+  });
+});
+
 describe('SqliteSubjectKeyStore.forget', () => {
   it("leaves a forgotten key's bytes in no data file (database, WAL, shared memory)", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'warden-keys-'));

@@ -105,6 +105,20 @@ describe('request validation', () => {
     ]);
   });
 
+  it('validates with a rule added to a class after the class was first validated (kept rules are forgotten then)', async () => {
+    class LateRulesDto {
+      @WhenPresent()
+      @IsBooleanValue()
+      flag?: boolean;
+
+      name?: string;
+    }
+    await expect(pipe.transform({ flag: true }, body(LateRulesDto))).resolves.toBeInstanceOf(LateRulesDto);
+    // As a decorator does when a class is defined.
+    IsNonEmptyString()(LateRulesDto.prototype, 'name');
+    expect(await problems({ flag: true }, body(LateRulesDto))).toEqual([['/name', 'Invalid request', 'expected a non-empty string']]);
+  });
+
   it('escapes property names per RFC 6901', async () => {
     expect(await problems({ parts: [part('a')], 'rush/order~now': 'yes' })).toEqual([['/rush~1order~0now', 'Invalid request', 'expected a boolean']]);
   });

@@ -1,5 +1,5 @@
 import { type ArgumentMetadata, ValidationPipe, type ValidationError } from '@nestjs/common';
-import { getMetadataStorage, ValidationTypes } from 'class-validator';
+import { getMetadataStorage, type MetadataStorage, ValidationTypes } from 'class-validator';
 import { type ErrorDetail, invalidInput } from '#warden/kernel';
 import { escapePointer } from './json-body-limits.js';
 import { linearClassTransformer } from './linear-class-transformer.js';
@@ -10,6 +10,7 @@ import { asReceivedProperties, DEFAULT_ERROR_TITLE, elementErrorTitleOf, errorTi
  * properties dropped (they were always ignored), one error (docs/api.md, "Errors") per failing field.
  */
 export function createValidationPipe(): ValidationPipe {
+  keepTargetMetadatas(getMetadataStorage());
   return new RequestValidationPipe({
     transform: true,
     // class-transformer's own is quadratic in an object's members (linear-class-transformer.ts).
@@ -26,6 +27,41 @@ export function createValidationPipe(): ValidationPipe {
 }
 
 type DtoClass = new () => object;
+
+const kept = new WeakSet<MetadataStorage>();
+
+/**
+ * class-validator gathers a class's rules anew on every validation, testing the class against
+ * every class that has rules (`instanceof`, some hundreds here) to find what it inherits: 2 to 3 %
+ * of an API process's time under load (docs/benchmarks.md, "Single-item submissions under load",
+ * 2026-11-30, fifth session). A class's rules are all declared when it is defined, so the answer
+ * per class is kept, and forgotten whenever a rule is added (a class defined later, a schema).
+ * Calls with validation groups (Warden uses none) are answered as before.
+ */
+export function keepTargetMetadatas(storage: MetadataStorage): void {
+  if (kept.has(storage)) return;
+  kept.add(storage);
+  const gather = storage.getTargetValidationMetadatas.bind(storage);
+  type Rules = ReturnType<MetadataStorage['getTargetValidationMetadatas']>;
+  let answers = new Map<Parameters<MetadataStorage['getTargetValidationMetadatas']>[0], Map<string, Rules>>();
+  const forgetting =
+    <A extends unknown[]>(add: (...args: A) => void) =>
+    (...args: A): void => {
+      answers = new Map();
+      add(...args);
+    };
+  storage.addValidationMetadata = forgetting(storage.addValidationMetadata.bind(storage));
+  storage.addValidationSchema = forgetting(storage.addValidationSchema.bind(storage));
+  storage.getTargetValidationMetadatas = (target, schema, always, strictGroups, groups) => {
+    if (groups !== undefined && groups.length > 0) return gather(target, schema, always, strictGroups, groups);
+    const variant = `${schema}\u0000${always}\u0000${strictGroups}`;
+    let byVariant = answers.get(target);
+    if (byVariant === undefined) answers.set(target, (byVariant = new Map()));
+    let found = byVariant.get(variant);
+    if (found === undefined) byVariant.set(variant, (found = gather(target, schema, always, strictGroups, groups)));
+    return found;
+  };
+}
 
 class RequestValidationPipe extends ValidationPipe {
   /** Per DTO class: its properties when every one is only allowed and kept as received, else null. */
