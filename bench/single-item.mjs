@@ -8,6 +8,7 @@
 // The rate limiter is off, as issue 30 measures it; WARDEN_BENCH_RATE_LIMIT=on keeps it on with a
 // limit the run never reaches (its cost is then part of every request).
 // WARDEN_BENCH_PROFILE=<dir> writes a CPU profile of every server process there.
+// WARDEN_BENCH_TAIL=1 adds the latency's p75, p90, p97.5 and p99.9 beside the p99.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -120,6 +121,9 @@ async function layout(label, roles) {
       rps: Math.round(result.requests.average),
       p50: result.latency.p50,
       p99: result.latency.p99,
+      tail: process.env.WARDEN_BENCH_TAIL
+        ? ` (p75 ${result.latency.p75} p90 ${result.latency.p90} p97.5 ${result.latency.p97_5} p99.9 ${result.latency.p99_9})`
+        : '',
       max: result.latency.max,
       non2xx: result.non2xx + result.errors + result.timeouts,
       cpuPerRequest: perRequest(cpu, result.requests.total),
@@ -148,6 +152,6 @@ console.log(
 console.log('|---|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) {
   console.log(
-    `| ${r.label} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.max} | ${r.non2xx} | ${r.cpuPerRequest} | ${r.loadPerRequest} | ${r.evaluated} |`,
+    `| ${r.label} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99}${r.tail} | ${r.max} | ${r.non2xx} | ${r.cpuPerRequest} | ${r.loadPerRequest} | ${r.evaluated} |`,
   );
 }

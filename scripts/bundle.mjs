@@ -189,19 +189,22 @@ export async function bundleServer() {
 /** esbuild's helper for `keepNames`, as it emits it. */
 const NAME_HELPER = 'var __name = (target, value) => __defProp(target, "name", { value, configurable: true });';
 /**
- * The same, naming classes only. It leaves alone a function that already bears the name (a
- * declaration: `function next()` inside Fastify's hook runner or rxjs's operators gets
- * `__name(next, "next")` on every call), an arrow function (no `prototype`), and any other function
- * that is not a class (its `prototype` is writable; a class's is not): rxjs's operators, written
- * for ES5, create `var next = __name(function (value) {…}, "next")` on every subscription, and
- * nothing reads those names. Defining `name` on a function changes its shape: on those hot paths it
- * cost a tenth of an API process's CPU, half of it in garbage collection, and the function
- * expressions still 2 to 3 % after the first two cases were left alone (docs/benchmarks.md,
- * "Single-item submissions under load"). Classes, whose names Nest and the event store read, are
- * still named.
+ * The same, leaving alone a function that already bears the name (a declaration: `function next()`
+ * inside Fastify's hook runner or rxjs's operators gets `__name(next, "next")` on every call), an
+ * arrow function (no `prototype`), and an anonymous function (rxjs's operators, written for ES5,
+ * create `var next = __name(function (value) {…}, "next")` on every subscription; nothing reads
+ * those names). Defining `name` on a function changes its shape: on those hot paths it cost a tenth
+ * of an API process's CPU, half of it in garbage collection, and the anonymous functions still 2 to
+ * 3 % once the first two were left alone (docs/benchmarks.md, "Single-item submissions under
+ * load"). Classes, whose names Nest and the event store read, are still named: esbuild names a
+ * class declaration or a class expression assigned to a name (`var Metric = class { static {
+ * __name(this, "Metric") } }`, where the class already has its name or another, never none), and
+ * the build fails should it ever pass an anonymous class itself (ANONYMOUS_CLASS).
  */
 const CHEAP_NAME_HELPER =
-  'var __name = (target, value) => target.name === value || !("prototype" in target) || Object.getOwnPropertyDescriptor(target, "prototype").writable ? target : __defProp(target, "name", { value, configurable: true });';
+  'var __name = (target, value) => target.name === value || target.name === "" || !("prototype" in target) ? target : __defProp(target, "name", { value, configurable: true });';
+/** An anonymous class handed to the helper, which would leave it nameless. */
+const ANONYMOUS_CLASS = /__name\(class\b/;
 
 /** Replaces the helper in the one chunk that defines it; fails the build if esbuild emits it otherwise. */
 function cheapNames(files) {
@@ -209,6 +212,7 @@ function cheapNames(files) {
   for (const file of files) {
     const path = join(ROOT, file);
     const text = readFileSync(path, 'utf8');
+    if (ANONYMOUS_CLASS.test(text)) throw new Error(`bundle: ${file} names an anonymous class through __name; CHEAP_NAME_HELPER would leave it nameless`);
     if (!text.includes(NAME_HELPER)) continue;
     writeFileSync(path, text.replace(NAME_HELPER, CHEAP_NAME_HELPER));
     replaced++;
