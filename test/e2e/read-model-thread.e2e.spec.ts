@@ -106,6 +106,9 @@ describe('the read-model thread', () => {
       async () => positionIn(await (await fetch(server.url + '/metrics')).text(), 'audit-item-history') >= head,
       "the item history's position in /metrics",
     );
+    // And the thread's own heap, which the process's heap figures leave out.
+    const heapLine = (await (await fetch(server.url + '/metrics')).text()).split('\n').find((l) => l.startsWith('warden_read_model_thread_heap_used_bytes '));
+    expect(Number(heapLine?.split(' ')[1])).toBeGreaterThan(1_000_000);
     expect(await server.stop('SIGTERM')).toBe(0);
     expect(server.logs()).toContain('"msg":"stores closed"');
     // Stopped by its message, not terminated at the stop's time limit; never ended on its own.

@@ -36,9 +36,9 @@ describe('ReadModelThread (the main thread side)', () => {
     host = undefined;
   });
 
-  const hostWithNotes = () => {
+  const hostWithNotes = (metrics = new Metrics()) => {
     const storage = { events: stores.events, storedEvents: stores.events, readStore: stores.readStore, sequentialPositions: true } as unknown as Storage;
-    host = new ProjectionHost(storage, new Metrics(), { reactorLease: { ttlMs: 10_000, renewEveryMs: 3_000 } }, systemClock);
+    host = new ProjectionHost(storage, metrics, { reactorLease: { ttlMs: 10_000, renewEveryMs: 3_000 } }, systemClock);
     host.register(notes);
     return host;
   };
@@ -47,8 +47,9 @@ describe('ReadModelThread (the main thread side)', () => {
 
   it('passes catch-ups to the thread and awaits its answer; takes its reported positions; stops it by message', async () => {
     stores = sqliteStores();
-    const host = hostWithNotes();
-    const thread = await ReadModelThread.start(host, logger, fixture('answers'));
+    const metrics = new Metrics();
+    const host = hostWithNotes(metrics);
+    const thread = await ReadModelThread.start(host, logger, { entry: fixture('answers'), metrics });
     expect(thread).toBeDefined();
     await host.startAll();
     await waitFor(() => host.localProgress('notes') > 0, "the thread's first positions");
@@ -56,6 +57,25 @@ describe('ReadModelThread (the main thread side)', () => {
     // Answered by the stand-in, which projects nothing: the catch-up was not run here.
     await host.catchUp('notes');
     expect(await stores.readStore.get('notes', 'note-a')).toBeUndefined();
+    expect(host.runsHere('notes')).toBe(false);
+    // The thread's figures in the process's metrics: its heap, and its held batches (reported as
+    // running totals 2, then 3: counted once each).
+    await waitFor(async () => (await metrics.backgroundWaits.get()).values.find((v) => v.labels['projection'] === 'notes')?.value === 3, 'the held batches');
+    const heap = (await metrics.registry.getSingleMetric('warden_read_model_thread_heap_used_bytes')!.get()).values[0]?.value ?? 0;
+    expect(heap).toBeGreaterThan(100_000);
+    await host.stopAll();
+    await thread!.exited;
+  });
+
+  it('catches up on the main thread when the thread gives no answer in time, and leaves the projection with the thread', async () => {
+    stores = sqliteStores();
+    const host = hostWithNotes();
+    const thread = await ReadModelThread.start(host, logger, { entry: fixture('silent'), catchUpTimeoutMs: 200 });
+    await host.startAll();
+    await note();
+    // The stand-in never answers: after the timeout the catch-up runs here, from the stored checkpoint.
+    await host.catchUp('notes');
+    expect(await stores.readStore.get('notes', 'note-a')).toEqual({ n: 1 });
     expect(host.runsHere('notes')).toBe(false);
     await host.stopAll();
     await thread!.exited;
@@ -65,7 +85,7 @@ describe('ReadModelThread (the main thread side)', () => {
   const hostAfterTheThreadEnded = async (name: string) => {
     stores = sqliteStores();
     const host = hostWithNotes();
-    const thread = await ReadModelThread.start(host, logger, fixture(name));
+    const thread = await ReadModelThread.start(host, logger, { entry: fixture(name) });
     await host.startAll();
     await thread!.exited;
     return host;

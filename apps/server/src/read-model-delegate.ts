@@ -1,5 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
+import { Gauge } from 'prom-client';
+import type { Metrics } from '#warden/platform';
 import { DelegateGoneError, type ProjectionDelegate, type ProjectionHost } from '#warden/storage';
 
 /** What the main thread asks the read-model thread. */
@@ -14,7 +16,18 @@ export type FromThread =
   | { readonly kind: 'ready' }
   | { readonly kind: 'failed'; readonly error: string }
   | { readonly kind: 'done'; readonly id: number; readonly error?: string }
-  | { readonly kind: 'progress'; readonly positions: ReadonlyArray<readonly [string, number]> };
+  | { readonly kind: 'progress'; readonly positions: ReadonlyArray<readonly [string, number]> }
+  /** The thread's running totals of held batches per projection (ProjectionHost.delegatedBackgroundWaits). */
+  | { readonly kind: 'waits'; readonly totals: ReadonlyArray<readonly [string, number]> };
+
+export interface ThreadOptions {
+  /** The thread's entry (THREAD_ENTRY; tests pass stand-ins). */
+  readonly entry?: URL;
+  /** CATCH_UP_TIMEOUT_MS unless a test needs it shorter. */
+  readonly catchUpTimeoutMs?: number;
+  /** The process's metrics: the thread's heap is added to them. */
+  readonly metrics?: Metrics;
+}
 
 /** How long a stopping thread may take to finish its batches and close its stores before it is terminated. */
 export const STOP_TIMEOUT_MS = 30_000;
@@ -57,6 +70,7 @@ export class ReadModelThread implements ProjectionDelegate {
     private readonly names: readonly string[],
     private readonly logger: Logger,
     entry: URL,
+    private readonly catchUpTimeoutMs: number,
   ) {
     this.worker = new Worker(entry, { workerData: { names: [...names] } });
     // The process ends by its own shutdown, which stops the thread first; the thread never holds it.
@@ -74,19 +88,20 @@ export class ReadModelThread implements ProjectionDelegate {
   /**
    * Starts the thread for the host's `ownThread` projections and hands them to it: the thread boots
    * while those running here finish their batch, and starts them once they have. Undefined when
-   * there are none.
+   * there are none. With `metrics`, the thread's heap is in them (`warden_read_model_thread_heap_*`).
    */
-  static async start(host: ProjectionHost, logger: Logger, entry: URL = THREAD_ENTRY): Promise<ReadModelThread | undefined> {
+  static async start(host: ProjectionHost, logger: Logger, options: ThreadOptions = {}): Promise<ReadModelThread | undefined> {
     const names = host.ownThreadProjections();
     if (names.length === 0) return undefined;
     let thread: ReadModelThread;
     try {
-      thread = new ReadModelThread(host, names, logger, entry);
+      thread = new ReadModelThread(host, names, logger, options.entry ?? THREAD_ENTRY, options.catchUpTimeoutMs ?? CATCH_UP_TIMEOUT_MS);
     } catch (error) {
       // No thread could be made (a build without its entry): the projections go on here.
       logger.error({ msg: 'read-model thread not started: its projections run on the main thread', error: String(error) });
       return undefined;
     }
+    if (options.metrics) thread.reportHeap(options.metrics);
     if (!(await host.delegate(names, thread))) {
       // The process is shutting down meanwhile.
       thread.gone = 'stopped';
@@ -103,7 +118,7 @@ export class ReadModelThread implements ProjectionDelegate {
    * `since` (where it was when the process started). It stops looking when the host stops (a
    * shutdown). KurrentDB's positions do not count events: there, `auto` is `on` (server.ts).
    */
-  static startWhenBusy(host: ProjectionHost, log: { headPosition(): Promise<number> }, since: number, logger: Logger): void {
+  static startWhenBusy(host: ProjectionHost, log: { headPosition(): Promise<number> }, since: number, logger: Logger, options: ThreadOptions = {}): void {
     let looking = false;
     const timer = setInterval(() => {
       if (host.stopping) clearInterval(timer);
@@ -114,12 +129,33 @@ export class ReadModelThread implements ProjectionDelegate {
         .then((head) => {
           if (head - since < AUTO_START_EVENTS) return;
           clearInterval(timer);
-          return ReadModelThread.start(host, logger).then(() => undefined);
+          return ReadModelThread.start(host, logger, options).then(() => undefined);
         })
         .catch((error: unknown) => logger.warn({ msg: 'read-model thread: looking at the log failed', error: String(error) }))
         .finally(() => (looking = false));
     }, AUTO_CHECK_MS);
     timer.unref();
+  }
+
+  /**
+   * The thread's heap, read when `/metrics` is scraped: its own V8 isolate, which the process's
+   * `warden_nodejs_heap_*` figures (the main thread's) leave out. Absent once the thread has ended.
+   */
+  private reportHeap(metrics: Metrics): void {
+    const heap = (figure: 'used_heap_size' | 'total_heap_size', name: string, help: string) =>
+      new Gauge({
+        name,
+        help,
+        registers: [metrics.registry],
+        collect: async () => {
+          const gauge = metrics.registry.getSingleMetric(name) as Gauge;
+          if (this.gone !== undefined) return gauge.reset();
+          const statistics = await this.worker.getHeapStatistics().catch(() => undefined);
+          if (statistics) gauge.set(statistics[figure]);
+        },
+      });
+    heap('used_heap_size', 'warden_read_model_thread_heap_used_bytes', "The read-model thread's V8 heap in use");
+    heap('total_heap_size', 'warden_read_model_thread_heap_total_bytes', "The read-model thread's V8 heap, as allocated");
   }
 
   catchUp(name: string): Promise<void> {
@@ -151,8 +187,8 @@ export class ReadModelThread implements ProjectionDelegate {
     return new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        reject(new DelegateGoneError(`no answer in ${CATCH_UP_TIMEOUT_MS} ms`));
-      }, CATCH_UP_TIMEOUT_MS);
+        reject(new DelegateGoneError(`no answer in ${this.catchUpTimeoutMs} ms`));
+      }, this.catchUpTimeoutMs);
       timer.unref();
       const settle = (outcome: () => void) => {
         clearTimeout(timer);
@@ -173,6 +209,9 @@ export class ReadModelThread implements ProjectionDelegate {
         return;
       case 'progress':
         for (const [name, position] of message.positions) this.host.delegatedProgress(name, position);
+        return;
+      case 'waits':
+        for (const [name, total] of message.totals) this.host.delegatedBackgroundWaits(name, total);
         return;
       case 'done': {
         const waiter = this.pending.get(message.id);

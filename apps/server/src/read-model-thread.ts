@@ -6,7 +6,7 @@
 import 'reflect-metadata';
 import { parentPort, workerData } from 'node:worker_threads';
 import { NestFactory } from '@nestjs/core';
-import { createRootLogger, loadConfig, PinoNestLogger } from '#warden/platform';
+import { createRootLogger, loadConfig, Metrics, PinoNestLogger } from '#warden/platform';
 import { openStorage, ProjectionHost } from '#warden/storage';
 import { AppModule } from './app.module.js';
 import type { FromThread, ToThread } from './read-model-delegate.js';
@@ -30,6 +30,7 @@ async function runReadModelThread(): Promise<void> {
     });
     const host = app.get(ProjectionHost);
     reportProgress(host, send);
+    const waits = reportBackgroundWaits(app.get(Metrics), send);
     let stopping = false;
     port.on('message', (message: ToThread) => {
       if (message.kind === 'start') {
@@ -52,6 +53,7 @@ async function runReadModelThread(): Promise<void> {
       }
       if (message.kind === 'stop') {
         stopping = true;
+        clearInterval(waits);
         // Closing the application stops the projections first (StorageModule's shutdown hook).
         void stop(app, storage).then(
           () => port.close(),
@@ -90,6 +92,28 @@ function reportProgress(host: ProjectionHost, send: (message: FromThread) => voi
       });
     positions.set(name, position);
   });
+}
+
+/** How often the thread's held batches are reported to the main thread's metrics, when they changed (ms). */
+const WAITS_REPORT_MS = 1_000;
+
+/**
+ * The thread's running totals of held batches (its own `warden_projection_background_waits_total`,
+ * in a registry nothing scrapes), sent to the main thread whenever they changed.
+ */
+function reportBackgroundWaits(metrics: Metrics, send: (message: FromThread) => void): NodeJS.Timeout {
+  let sent = '';
+  const timer = setInterval(() => {
+    void metrics.backgroundWaits.get().then(({ values }) => {
+      const totals = values.map((v) => [String(v.labels['projection']), v.value] as const);
+      const now = JSON.stringify(totals);
+      if (now === sent) return;
+      sent = now;
+      send({ kind: 'waits', totals });
+    });
+  }, WAITS_REPORT_MS);
+  timer.unref();
+  return timer;
 }
 
 async function stop(app: { close(): Promise<void> }, storage: { close(): Promise<void> }): Promise<void> {

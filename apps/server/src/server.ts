@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { fileURLToPath } from 'node:url';
 import type { Server } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { ConfigError, createRootLogger, DEFAULT_PASSWORD_HASH_COST, loadConfig, type WardenConfig } from '#warden/platform';
+import { ConfigError, createRootLogger, DEFAULT_PASSWORD_HASH_COST, loadConfig, Metrics, type WardenConfig } from '#warden/platform';
 import { createHttpApp } from '#warden/platform/http';
 import { ItemSubmissionConsumer } from '#warden/inbound';
 import { openStorage, ProjectionHost, sharedRateLimitStores } from '#warden/storage';
@@ -125,10 +125,11 @@ export async function runServer(): Promise<void> {
     const thread = config.readModelThread === 'auto' && !storage.sequentialPositions ? 'on' : config.readModelThread;
     // `auto` counts from here: the projections' start may take a while under a burst (catching up).
     const since = thread === 'auto' ? await storage.events.headPosition() : 0;
-    if (thread === 'on') await ReadModelThread.start(host, logger);
+    const threadOptions = { metrics: app.get(Metrics) };
+    if (thread === 'on') await ReadModelThread.start(host, logger, threadOptions);
     // A signal while the above waited: the host has stopped, and starts nothing (ProjectionHost.startAll).
     await host.startAll();
-    if (thread === 'auto' && !shuttingDown) ReadModelThread.startWhenBusy(host, storage.events, since, logger);
+    if (thread === 'auto' && !shuttingDown) ReadModelThread.startWhenBusy(host, storage.events, since, logger, threadOptions);
   }
   // Likewise the inbound topic: its messages become commands.
   if (roles.background && !shuttingDown && config.inboundTopic !== undefined) await app.get(ItemSubmissionConsumer).start();

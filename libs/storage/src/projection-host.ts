@@ -82,6 +82,8 @@ export class ProjectionHost {
   private foregroundLag: { readonly at: number; readonly behind: Promise<boolean> } | undefined;
   /** The projections the read-model thread runs, and their positions as it last reported them. */
   private delegated: { readonly to: ProjectionDelegate; readonly positions: Map<string, number>; lost?: boolean } | undefined;
+  /** Per delegated projection, the thread's total of held batches counted so far (delegatedBackgroundWaits). */
+  private readonly delegatedWaits = new Map<string, number>();
   private lifecycle: Promise<unknown> = Promise.resolve();
   private readonly progressListeners: Array<(name: string, position: number) => void> = [];
   private started = false;
@@ -176,6 +178,18 @@ export class ProjectionHost {
     if (!this.delegated?.positions.has(name)) return;
     this.delegated.positions.set(name, position);
     this.progressed(name, position);
+  }
+
+  /**
+   * A delegated projection's held batches on the read-model thread, as the thread's running total
+   * for it: counted into this process's `warden_projection_background_waits_total`, which
+   * `/metrics` shows (the thread has a registry of its own that nothing scrapes).
+   */
+  delegatedBackgroundWaits(name: string, total: number): void {
+    const counted = this.delegatedWaits.get(name) ?? 0;
+    if (total <= counted) return;
+    this.delegatedWaits.set(name, total);
+    this.metrics.backgroundWaits.inc({ projection: name }, total - counted);
   }
 
   /**
