@@ -67,21 +67,61 @@ const SAMPLED_ENTRIES = 64;
 /**
  * A rough size in bytes of a plain state (objects, arrays, Maps, Sets, strings, numbers): enough to
  * keep the cache's memory near its budget; exact accounting would cost more than it saves. A long
- * collection counts as its first entries' average times its length.
+ * collection counts as its first entries' average times its length. Runs on every command's
+ * caching, so it allocates nothing for what it looks at: an estimate through `Object.entries` and
+ * entry arrays was an eighth of a worker's allocations in a burst (docs/benchmarks.md, "Floods and
+ * long histories", fifth session).
  */
 export function approximateSize(value: unknown): number {
   if (typeof value === 'string') return 16 + value.length * 2;
   if (value === null || typeof value !== 'object') return 8;
-  if (value instanceof Map) return 64 + sampled(value.size, value.entries(), ([k, v]) => approximateSize(k) + approximateSize(v));
-  if (value instanceof Set) return 64 + sampled(value.size, value.values(), approximateSize);
-  if (Array.isArray(value)) return 32 + sampled(value.length, value.values(), approximateSize);
-  const entries = Object.entries(value);
-  return 48 + sampled(entries.length, entries.values(), ([k, v]) => approximateSize(k) + approximateSize(v));
+  if (value instanceof Map) return 64 + mapSample(value);
+  if (value instanceof Set) return 64 + setSample(value);
+  if (Array.isArray(value)) return 32 + arraySample(value);
+  return 48 + objectSample(value as Record<string, unknown>);
 }
 
-function sampled<T>(length: number, entries: Iterator<T>, size: (entry: T) => number): number {
+/** The first SAMPLED_ENTRIES' total, as the average of those seen times `length`. */
+const extrapolated = (bytes: number, seen: number, length: number) => (seen === 0 ? 0 : Math.round((bytes / seen) * length));
+
+function arraySample(value: readonly unknown[]): number {
+  const seen = Math.min(value.length, SAMPLED_ENTRIES);
+  let bytes = 0;
+  for (let i = 0; i < seen; i++) bytes += approximateSize(value[i]);
+  return extrapolated(bytes, seen, value.length);
+}
+
+function mapSample(value: ReadonlyMap<unknown, unknown>): number {
   let bytes = 0;
   let seen = 0;
-  for (let next = entries.next(); !next.done && seen < SAMPLED_ENTRIES; next = entries.next(), seen++) bytes += size(next.value);
-  return seen === 0 ? 0 : Math.round((bytes / seen) * length);
+  for (const key of value.keys()) {
+    if (seen === SAMPLED_ENTRIES) break;
+    bytes += approximateSize(key) + approximateSize(value.get(key));
+    seen++;
+  }
+  return extrapolated(bytes, seen, value.size);
+}
+
+function setSample(value: ReadonlySet<unknown>): number {
+  let bytes = 0;
+  let seen = 0;
+  for (const entry of value) {
+    if (seen === SAMPLED_ENTRIES) break;
+    bytes += approximateSize(entry);
+    seen++;
+  }
+  return extrapolated(bytes, seen, value.size);
+}
+
+function objectSample(value: Record<string, unknown>): number {
+  let bytes = 0;
+  let seen = 0;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    // Past the sample, the length alone is needed: counted without looking at the values.
+    if (seen === SAMPLED_ENTRIES) return extrapolated(bytes, seen, Object.keys(value).length);
+    bytes += approximateSize(key) + approximateSize(value[key]);
+    seen++;
+  }
+  return extrapolated(bytes, seen, seen);
 }

@@ -81,6 +81,26 @@ describe('the shared tail of the log', () => {
     expect(tail.read(2, undefined, 10)!.events.map((e) => e.position)).toEqual([3, 4, 5]);
   });
 
+  it('keeps exactly the newest events through many refreshes past its capacity, by count and by size', () => {
+    for (const limits of [
+      { events: 5, size: 1_000_000, refresh: 2 },
+      // 100 characters an event: 450 keep four.
+      { events: 100, size: 450, refresh: 3 },
+    ]) {
+      const log = memoryLog();
+      const tail = new LogTail(log.source, limits);
+      tail.read(0, undefined, 10);
+      const kept = Math.min(limits.events, Math.floor(limits.size / 100));
+      for (let head = 1; head <= 60; head++) {
+        log.append(head % 2 === 0 ? 'A' : 'B');
+        const oldest = Math.max(0, head - kept);
+        expect(tail.read(oldest, undefined, 10)!.events.map((e) => e.position)).toEqual(Array.from({ length: head - oldest }, (_, i) => oldest + i + 1));
+        expect(tail.read(oldest, new Set(['A']), 10)!.events.every((e) => e.type === 'A')).toBe(true);
+        if (oldest > 0) expect(tail.read(oldest - 1, undefined, 10)).toBeUndefined();
+      }
+    }
+  });
+
   it('keeps no more stored data than its size limit (items may be large)', () => {
     const log = memoryLog();
     // Each event is 100 characters here: 250 keep two of them.

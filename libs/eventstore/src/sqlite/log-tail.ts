@@ -28,8 +28,15 @@ export interface LogTailSource {
  * gap-free prefix of the log: the tail is always a contiguous run of the log.
  */
 export class LogTail {
-  private events: RecordedEvent[] = [];
+  /**
+   * The tail is `events[first..]` (and `sizes[first..]`): forgetting the oldest moves `first` on
+   * and empties their slots, and the arrays are copied down only once half of them is forgotten.
+   * Copying them on every refresh (8,192 events each, every commit of a burst) was a tenth of a
+   * worker's allocations (docs/benchmarks.md, "Floods and long histories", fifth session).
+   */
+  private events: Array<RecordedEvent | undefined> = [];
   private sizes: number[] = [];
+  private first = 0;
   private size = 0;
   /** The position the tail's first event follows: the tail covers (start, end]. */
   private start = 0;
@@ -60,7 +67,7 @@ export class LogTail {
     if (after < this.start || after > this.end) return undefined;
     const events: RecordedEvent[] = [];
     for (let i = this.indexAfter(after); i < this.events.length; i++) {
-      const event = this.events[i]!;
+      const event = this.events[i] as RecordedEvent;
       if (types && !types.has(event.type)) continue;
       events.push(event);
       if (events.length === max) return { events, through: event.position, complete: false };
@@ -81,7 +88,7 @@ export class LogTail {
     const fresh = this.source.readAfter(this.end, this.limits.refresh);
     this.atHead = fresh.length < this.limits.refresh;
     if (fresh.length === 0) return;
-    if (this.events.length === 0) this.start = this.end;
+    if (this.events.length === this.first) this.start = this.end;
     for (const { event, size } of fresh) {
       this.events.push(event);
       this.sizes.push(size);
@@ -93,24 +100,32 @@ export class LogTail {
 
   /** Forgets the oldest events past either limit; a subscriber still behind them reads the log. */
   private trim(): void {
-    let excess = Math.max(0, this.events.length - this.limits.events);
+    const length = this.events.length;
+    // The new first index: past the count limit, then past the size limit.
+    let first = Math.max(this.first, length - this.limits.events);
     let size = this.size;
-    for (let i = 0; i < excess; i++) size -= this.sizes[i]!;
-    while (excess < this.events.length && size > this.limits.size) size -= this.sizes[excess++]!;
-    if (excess === 0) return;
-    this.start = this.events[excess - 1]!.position;
-    this.events = this.events.slice(excess);
-    this.sizes = this.sizes.slice(excess);
+    for (let i = this.first; i < first; i++) size -= this.sizes[i]!;
+    while (first < length && size > this.limits.size) size -= this.sizes[first++]!;
+    if (first === this.first) return;
+    this.start = (this.events[first - 1] as RecordedEvent).position;
+    // Forgotten events leave memory now, not at the next copy.
+    this.events.fill(undefined, this.first, first);
+    this.first = first;
     this.size = size;
+    if (first * 2 >= length) {
+      this.events = this.events.slice(first);
+      this.sizes = this.sizes.slice(first);
+      this.first = 0;
+    }
   }
 
   /** Index of the first event after `position` (binary search: positions rise, maybe with gaps). */
   private indexAfter(position: number): number {
-    let lo = 0;
+    let lo = this.first;
     let hi = this.events.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.events[mid]!.position <= position) lo = mid + 1;
+      if ((this.events[mid] as RecordedEvent).position <= position) lo = mid + 1;
       else hi = mid;
     }
     return lo;
