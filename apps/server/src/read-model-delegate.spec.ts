@@ -81,6 +81,22 @@ describe('ReadModelThread (the main thread side)', () => {
     await thread!.exited;
   });
 
+  it("reports the running thread's heap, and 0 once it has ended, through one set of gauges per process", async () => {
+    stores = sqliteStores();
+    const metrics = new Metrics();
+    const heapUsed = async () => (await metrics.registry.getSingleMetric('warden_read_model_thread_heap_used_bytes')!.get()).values[0]?.value;
+    const first = await ReadModelThread.start(hostWithNotes(metrics), logger, { entry: fixture('exits'), metrics });
+    await first!.exited;
+    expect(await heapUsed()).toBe(0);
+    await host!.stopAll();
+    // A second thread in the same process (its host restarted): the gauges are there once, and follow it.
+    const second = await ReadModelThread.start(hostWithNotes(metrics), logger, { entry: fixture('answers'), metrics });
+    await host!.startAll();
+    await waitFor(async () => ((await heapUsed()) ?? 0) > 100_000, "the second thread's heap");
+    await host!.stopAll();
+    await second!.exited;
+  });
+
   /** A host whose thread (the stand-in `name`) has ended, once it has. */
   const hostAfterTheThreadEnded = async (name: string) => {
     stores = sqliteStores();

@@ -20,6 +20,10 @@ export type FromThread =
   /** The thread's running totals of held batches per projection (ProjectionHost.delegatedBackgroundWaits). */
   | { readonly kind: 'waits'; readonly totals: ReadonlyArray<readonly [string, number]> };
 
+const HEAP_USED = 'warden_read_model_thread_heap_used_bytes';
+/** The thread whose heap a process's metrics report: gauges are registered once per registry. */
+const threadOf = new WeakMap<Metrics, ReadModelThread>();
+
 export interface ThreadOptions {
   /** The thread's entry (THREAD_ENTRY; tests pass stand-ins). */
   readonly entry?: URL;
@@ -139,23 +143,24 @@ export class ReadModelThread implements ProjectionDelegate {
 
   /**
    * The thread's heap, read when `/metrics` is scraped: its own V8 isolate, which the process's
-   * `warden_nodejs_heap_*` figures (the main thread's) leave out. Absent once the thread has ended.
+   * `warden_nodejs_heap_*` figures (the main thread's) leave out. 0 while no thread runs.
    */
   private reportHeap(metrics: Metrics): void {
+    threadOf.set(metrics, this);
+    if (metrics.registry.getSingleMetric(HEAP_USED) !== undefined) return;
     const heap = (figure: 'used_heap_size' | 'total_heap_size', name: string, help: string) =>
       new Gauge({
         name,
         help,
         registers: [metrics.registry],
-        collect: async () => {
-          const gauge = metrics.registry.getSingleMetric(name) as Gauge;
-          if (this.gone !== undefined) return gauge.reset();
-          const statistics = await this.worker.getHeapStatistics().catch(() => undefined);
-          if (statistics) gauge.set(statistics[figure]);
+        async collect() {
+          const thread = threadOf.get(metrics);
+          const statistics = thread?.gone === undefined ? await thread?.worker.getHeapStatistics().catch(() => undefined) : undefined;
+          this.set(statistics?.[figure] ?? 0);
         },
       });
-    heap('used_heap_size', 'warden_read_model_thread_heap_used_bytes', "The read-model thread's V8 heap in use");
-    heap('total_heap_size', 'warden_read_model_thread_heap_total_bytes', "The read-model thread's V8 heap, as allocated");
+    heap('used_heap_size', HEAP_USED, "The read-model thread's V8 heap in use (0: no thread)");
+    heap('total_heap_size', 'warden_read_model_thread_heap_total_bytes', "The read-model thread's V8 heap, as allocated (0: no thread)");
   }
 
   catchUp(name: string): Promise<void> {

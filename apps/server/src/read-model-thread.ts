@@ -53,15 +53,17 @@ async function runReadModelThread(): Promise<void> {
       }
       if (message.kind === 'stop') {
         stopping = true;
-        clearInterval(waits);
-        // Closing the application stops the projections first (StorageModule's shutdown hook).
-        void stop(app, storage).then(
-          () => port.close(),
-          (error: unknown) => {
-            logger.error({ msg: 'read-model thread: stopping failed', error: String(error) });
-            port.close();
-          },
-        );
+        // Closing the application stops the projections first (StorageModule's shutdown hook);
+        // then the held batches of the last second go out.
+        void stop(app, storage)
+          .then(() => waits.last())
+          .then(
+            () => port.close(),
+            (error: unknown) => {
+              logger.error({ msg: 'read-model thread: stopping failed', error: String(error) });
+              port.close();
+            },
+          );
         return;
       }
       const done = message.kind === 'catchUp' ? host.catchUp(message.name) : host.catchUpTo(message.name, message.position, message.waitMs);
@@ -101,19 +103,25 @@ const WAITS_REPORT_MS = 1_000;
  * The thread's running totals of held batches (its own `warden_projection_background_waits_total`,
  * in a registry nothing scrapes), sent to the main thread whenever they changed.
  */
-function reportBackgroundWaits(metrics: Metrics, send: (message: FromThread) => void): NodeJS.Timeout {
+function reportBackgroundWaits(metrics: Metrics, send: (message: FromThread) => void): { last(): Promise<void> } {
   let sent = '';
-  const timer = setInterval(() => {
-    void metrics.backgroundWaits.get().then(({ values }) => {
-      const totals = values.map((v) => [String(v.labels['projection']), v.value] as const);
-      const now = JSON.stringify(totals);
-      if (now === sent) return;
-      sent = now;
-      send({ kind: 'waits', totals });
-    });
-  }, WAITS_REPORT_MS);
+  const report = async () => {
+    const { values } = await metrics.backgroundWaits.get();
+    const totals = values.map((v) => [String(v.labels['projection']), v.value] as const);
+    const now = JSON.stringify(totals);
+    if (now === sent) return;
+    sent = now;
+    send({ kind: 'waits', totals });
+  };
+  const timer = setInterval(() => void report(), WAITS_REPORT_MS);
   timer.unref();
-  return timer;
+  return {
+    /** Stops the reports after a last one. */
+    last: () => {
+      clearInterval(timer);
+      return report();
+    },
+  };
 }
 
 async function stop(app: { close(): Promise<void> }, storage: { close(): Promise<void> }): Promise<void> {

@@ -100,6 +100,7 @@ export class PersonalDataEventStore extends EventStoreDecorator {
    */
   private async sealParts(event: NewEvent, parts: readonly PersonalDataPart[]): Promise<NewEvent> {
     let data = event.data;
+    const sealed: Array<{ readonly path: PersonalDataPart['path']; readonly subject: string; readonly fields: string[]; readonly plain: JsonObject }> = [];
     for (const part of parts) {
       // The top level holds the event's own envelope: a part is always an object inside `data`.
       if (part.path.length === 0) throw new Error(`A personal-data part of ${event.type} must lie inside data, not be it`);
@@ -114,11 +115,25 @@ export class PersonalDataEventStore extends EventStoreDecorator {
         plain[f] = target[f] as Json;
         target[f] = null;
       }
-      const { keyId, key } = await this.keys.keyFor(event.metadata.orgId, part.subject);
-      target[SEALED_FIELD] = this.envelope(key, keyId, fields, plain, partAad(event.id, part.path)) as unknown as JsonObject;
+      // Its envelope once the keys are in; meanwhile a later part at the same place sees it sealed.
+      target[SEALED_FIELD] = null;
+      sealed.push({ path: part.path, subject: part.subject, fields, plain });
       data = copied.data;
     }
-    return data === event.data ? event : { ...event, data };
+    if (sealed.length === 0) return event;
+    // The parts' keys together: each look-up waits for its turn of the event loop (SqliteSubjectKeyStore).
+    const keys = await Promise.all(sealed.map((part) => this.keys.keyFor(event.metadata.orgId, part.subject)));
+    sealed.forEach((part, i) => {
+      // Found again: a later part's copies along its own path may have replaced the object.
+      objectAt(data, part.path)![SEALED_FIELD] = this.envelope(
+        keys[i]!.key,
+        keys[i]!.keyId,
+        part.fields,
+        part.plain,
+        partAad(event.id, part.path),
+      ) as unknown as JsonObject;
+    });
+    return { ...event, data };
   }
 
   private envelope(key: Buffer, keyId: string, fields: readonly string[], plain: JsonObject, aad: string): Sealed {

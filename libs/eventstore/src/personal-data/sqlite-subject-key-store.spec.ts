@@ -83,6 +83,39 @@ describe('SqliteSubjectKeyStore.keyFor', () => {
     await keys.close();
     db.close();
   });
+
+  it('fails only the look-up that cannot be made, not the others of its turn', async () => {
+    const db = openSqlite(join(mkdtempSync(join(tmpdir(), 'warden-keys-')), 'warden.db'), { synchronous: 'normal' });
+    const keys = new SqliteSubjectKeyStore(db);
+    const [good, bad, other] = await Promise.allSettled([
+      keys.keyFor('org', 'user:a'),
+      keys.keyFor('org', { not: 'a string' } as unknown as string),
+      keys.keyFor('org', 'user:b'),
+    ]);
+    expect(good.status).toBe('fulfilled');
+    expect(bad.status).toBe('rejected');
+    expect(other.status).toBe('fulfilled');
+    await keys.close();
+    db.close();
+  });
+
+  it('answers a look-up asked for before an erasure of its turn with the key the erasure destroys', async () => {
+    const db = openSqlite(join(mkdtempSync(join(tmpdir(), 'warden-keys-')), 'warden.db'), { synchronous: 'normal' });
+    const keys = new SqliteSubjectKeyStore(db);
+    const old = await keys.keyFor('org', 'user:leaving');
+    // Another erasure first: its commit is due before the look-up's turn, and the next joins it.
+    const earlier = keys.forget('org', 'user:unrelated');
+    const asked = keys.keyFor('org', 'user:leaving');
+    const forgotten = keys.forget('org', 'user:leaving');
+    expect((await asked).keyId).toBe(old.keyId);
+    expect(await forgotten).toBe(1);
+    await earlier;
+    expect((await keys.findMany([old.keyId])).size).toBe(0);
+    // Asked for after the erasure: a new key.
+    expect((await keys.keyFor('org', 'user:leaving')).keyId).not.toBe(old.keyId);
+    await keys.close();
+    db.close();
+  });
 });
 
 describe('SqliteSubjectKeyStore.forget', () => {

@@ -13,6 +13,8 @@ CREATE TABLE IF NOT EXISTS subject_keys (
   UNIQUE (org_id, subject_id)
 );`;
 
+type LookedUp = { readonly row: { key_id: string; key: Buffer } | undefined } | { readonly error: unknown };
+
 interface PendingLookup {
   readonly orgId: string;
   readonly subjectId: string;
@@ -24,6 +26,8 @@ export class SqliteSubjectKeyStore implements SubjectKeyStore {
   private readonly stmt;
   private readonly writes: SqliteGroupCommit;
   private lookups: PendingLookup[] = [];
+  /** lookUpEach in one read transaction. */
+  private readonly lookUpTogether: (batch: readonly PendingLookup[]) => LookedUp[];
 
   constructor(private readonly db: SqliteDatabase) {
     // A forgotten key's bytes must not survive in the file: this connection zeroes what it
@@ -31,6 +35,7 @@ export class SqliteSubjectKeyStore implements SubjectKeyStore {
     db.pragma('secure_delete = ON');
     db.exec(SCHEMA);
     this.writes = new SqliteGroupCommit(db);
+    this.lookUpTogether = db.transaction((batch: readonly PendingLookup[]) => this.lookUpEach(batch));
     this.stmt = {
       bySubject: db.prepare<[string, string], { key_id: string; key: Buffer }>('SELECT key_id, key FROM subject_keys WHERE org_id = ? AND subject_id = ?'),
       // OR IGNORE: two processes creating the same subject's key at once both end with the winner's.
@@ -55,20 +60,33 @@ export class SqliteSubjectKeyStore implements SubjectKeyStore {
 
   private lookUpPending(): void {
     const batch = this.lookups;
+    if (batch.length === 0) return;
     this.lookups = [];
-    let found: Array<{ key_id: string; key: Buffer } | undefined>;
+    let found: LookedUp[];
     try {
-      const lookUp = () => batch.map((l) => this.stmt.bySubject.get(l.orgId, l.subjectId));
       // Inside a transaction already open on the connection (none should be between turns), as it is.
-      found = batch.length > 1 && !this.db.inTransaction ? this.db.transaction(lookUp)() : lookUp();
+      found = batch.length > 1 && !this.db.inTransaction ? this.lookUpTogether(batch) : this.lookUpEach(batch);
     } catch (error) {
+      // The read transaction itself failed (a look-up's own failure is its alone: lookUpEach).
       for (const l of batch) l.reject(error);
       return;
     }
     batch.forEach((l, i) => {
-      const existing = found[i];
-      if (existing) l.resolve({ keyId: existing.key_id, key: existing.key });
+      const outcome = found[i]!;
+      if ('error' in outcome) l.reject(outcome.error);
+      else if (outcome.row) l.resolve({ keyId: outcome.row.key_id, key: outcome.row.key });
       else this.insertSoon(l.orgId, l.subjectId).then(l.resolve, l.reject);
+    });
+  }
+
+  /** Each look-up's row or its own error, so that one bad look-up fails only its own request. */
+  private lookUpEach(batch: readonly PendingLookup[]): LookedUp[] {
+    return batch.map((l) => {
+      try {
+        return { row: this.stmt.bySubject.get(l.orgId, l.subjectId) };
+      } catch (error) {
+        return { error };
+      }
     });
   }
 
@@ -98,6 +116,9 @@ export class SqliteSubjectKeyStore implements SubjectKeyStore {
    * WAL in use; the keys are gone by then, and a retry finishes the job.
    */
   async forget(orgId: string, subjectId: string): Promise<number> {
+    // Look-ups asked for before the erasure read the key it destroys (what is sealed under it is
+    // erased with it), as when each look-up ran at once: not a key created after it.
+    this.lookUpPending();
     const forgotten = await this.writes.run(() => this.stmt.forget.run(orgId, subjectId).changes);
     await emptyWal(this.db, 'Forgotten subject key');
     return forgotten;
@@ -105,7 +126,7 @@ export class SqliteSubjectKeyStore implements SubjectKeyStore {
 
   async close(): Promise<void> {
     // Look-ups waiting for their turn run now, so that the keys they create are in the last commit.
-    if (this.lookups.length > 0) this.lookUpPending();
+    this.lookUpPending();
     this.writes.close();
   }
 }
