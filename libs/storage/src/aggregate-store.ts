@@ -60,6 +60,11 @@ export class AggregateStore {
     return (await this.aggregates.state(streamName, decider)).state;
   }
 
+  /** The state as this process last knew it, without reading the log (Aggregates.knownState): for shortcuts whose miss is harmless. */
+  knownState<State, Event extends DomainEvent<string, object>>(streamName: string, decider: Folding<State, Event>): State | undefined {
+    return this.aggregates.knownState(streamName, decider);
+  }
+
   /** As `state`, with the revision it is at: for a command made on it later (`expectedRevision`). */
   stateAt<State, Event extends DomainEvent<string, object>>(streamName: string, decider: Folding<State, Event>): Promise<{ state: State; revision: number }> {
     return this.aggregates.state(streamName, decider);

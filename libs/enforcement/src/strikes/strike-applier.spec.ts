@@ -213,15 +213,34 @@ describe('strike applier: the strike window with an injected clock', () => {
     expect(await userLog()).toHaveLength(1);
   });
 
-  it("answers the count of an action the strikes reactor applied from the user's state: one read, not the user's item", async () => {
+  it("answers the count of an action the strikes reactor applied from the user's state: no read where the process knows it, one where it does not, never the user's item", async () => {
     const { applier, publish, events } = world();
     const published = await publish('p1');
     await applier.apply(published);
     events.reset();
     expect(await applier.countAfter(published)).toBe(1);
-    // The user's strikes read forward once (nothing new); the user's item is not read, nothing is decided.
+    // The state this process cached when it applied the strikes: nothing read, nothing decided.
+    expect(events.streamReads).toBe(0);
+    expect(events.appends).toBe(0);
+    // Another process (a cache of its own): the user's strikes read once; the user's item not read, nothing decided.
+    const elsewhere = new StrikeApplier(catalog, new AggregateStore(events, new FixedClock(T0), randomIds), events, new FixedClock(T0));
+    expect(await elsewhere.countAfter(published)).toBe(1);
     expect(events.streamReads).toBe(1);
     expect(events.appends).toBe(0);
+  });
+
+  it("applies an action once when another process applied it after this one's state was cached: the append's expected revision catches it", async () => {
+    const { applier, publish, events, userLog } = world();
+    // This process knows the user's strikes after a first action.
+    await applier.apply(await publish('p1'));
+    // Another process applies the second action first.
+    const second = await publish('p2');
+    const elsewhere = new StrikeApplier(catalog, new AggregateStore(events, new FixedClock(T0), randomIds), events, new FixedClock(T0));
+    expect(await elsewhere.countAfter(second)).toBe(2);
+    const logged = (await userLog()).map((e) => e.id);
+    // This process, on its stale state, is asked the same: the count after it, and the user's log unchanged.
+    expect(await applier.countAfter(second)).toBe(2);
+    expect((await userLog()).map((e) => e.id)).toEqual(logged);
   });
 });
 

@@ -174,6 +174,16 @@ export class Aggregates {
     return { state: current.state, revision: current.revision };
   }
 
+  /**
+   * The stream's state as this process last knew it, without reading the log (undefined: not at
+   * hand). Another process may have appended since: only for a shortcut whose miss is harmless,
+   * such as skipping a command already applied (a command decided on a stale state is checked by
+   * its append's expected revision anyway).
+   */
+  knownState<State, Event extends DomainEvent<string, object>>(streamName: string, decider: Folding<State, Event>): State | undefined {
+    return this.cache.get<State>(this.cacheKey(streamName, decider))?.state;
+  }
+
   /** Every event of the stream and the state they fold to: for readers of the history itself. */
   async history<State, Event extends DomainEvent<string, object>>(
     streamName: string,
