@@ -14,22 +14,12 @@ import { ClaimNextJobCommand } from '../libs/review/src/commands/claim-next-job/
 import { DecideJobCommand } from '../libs/review/src/commands/decide-job/decide-job.command.js';
 import { SubmitReportCommand } from '../libs/ingestion/src/commands/submit-report/submit-report.command.js';
 import { openStorage, ProjectionHost, type Storage } from '#warden/storage';
-import { authoredType, SPAM_REPORTS_RULE } from './support/config-files.js';
+import { spamReportingOrg } from './support/config-files.js';
 import { freshDataDir } from './support/warden-process.js';
 
-const CONFIG = `
-org: { id: acme, name: Acme }
-itemTypes:
-${authoredType('post', 'Post')}
-  - { id: user, name: Member, kind: USER, fields: [{ name: name, type: STRING }], roles: { displayName: name } }
-policies:
-  - { id: spam, name: Spam, penalty: LOW }
-queues:
-  - { id: spam, name: Spam }
-  - { id: texty, name: Texty }
-routingRules:
-${SPAM_REPORTS_RULE}
-  - id: by-text
+const CONFIG = spamReportingOrg(
+  { id: 'texty', name: 'Texty' },
+  `  - id: by-text
     name: By text
     queueId: texty
     itemTypeIds: [post]
@@ -45,7 +35,8 @@ ${SPAM_REPORTS_RULE}
       conjunction: AND
       conditions:
         - { input: { builtin: REPORT_COUNT }, comparator: GTE, value: 2 }
-`;
+`,
+);
 
 /** The catalog's queries (libs/catalog/src/index.ts), by name: whichever a module asks, it is a read of the catalog. */
 const CATALOG_QUERIES = new Set(['GetLiveCatalogQuery', 'GetLiveEntitiesQuery', 'GetEverEntitiesQuery', 'GetCatalogSettingsQuery']);

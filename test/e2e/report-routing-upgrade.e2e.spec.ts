@@ -17,24 +17,12 @@ import { SubmitReportCommand } from '../../libs/ingestion/src/commands/submit-re
 import { JobEnqueuer } from '../../libs/review/src/enqueue/job-enqueuer.js';
 import type { ReviewJobOpened } from '#warden/review/contracts';
 import { reviewJobStream } from '../../libs/review/src/domain/review.streams.js';
-import { authoredType, SPAM_REPORTS_RULE } from '../support/config-files.js';
+import { spamReportingOrg } from '../support/config-files.js';
 import { jobDecision, reportRequest } from '../support/review-events.js';
 import { waitFor } from '../support/wait-for.js';
 import { freshDataDir } from '../support/warden-process.js';
 
-const CONFIG = `
-org: { id: acme, name: Acme }
-itemTypes:
-${authoredType('post', 'Post')}
-  - { id: user, name: Member, kind: USER, fields: [{ name: name, type: STRING }], roles: { displayName: name } }
-policies:
-  - { id: spam, name: Spam, penalty: LOW }
-queues:
-  - { id: spam, name: Spam }
-  - { id: later, name: Later }
-routingRules:
-${SPAM_REPORTS_RULE}
-`;
+const CONFIG = spamReportingOrg({ id: 'later', name: 'Later' });
 
 const context = { orgId: 'acme', correlationId: 'test', actor: 'test' };
 

@@ -20,7 +20,6 @@ export const authoredType = (id: string, name: string) => `  - id: ${id}
       - { name: author, type: RELATED_ITEM, itemTypeIds: [user] }
     roles: { creator: author }`;
 
-/** The USER item type `user`, as a `itemTypes:` entry. */
 /** A routing rule sending reports for the `spam` policy of `post` items to the `spam` queue (the first entry of a `routingRules:` list). */
 export const SPAM_REPORTS_RULE = `  - id: spam-reports
     name: Spam reports
@@ -31,6 +30,25 @@ export const SPAM_REPORTS_RULE = `  - id: spam-reports
       conditions:
         - { input: { builtin: REPORTED_POLICY }, comparator: EQUALS, value: spam }`;
 
+/**
+ * Acme with posts and members, a `spam` policy, a `spam` queue and `queue` beside it, and reports
+ * for spam routed to `spam` (SPAM_REPORTS_RULE) before `moreRules` (entries of `routingRules:`).
+ */
+export const spamReportingOrg = (queue: { id: string; name: string }, moreRules = '') => `
+org: { id: acme, name: Acme }
+itemTypes:
+${authoredType('post', 'Post')}
+  - { id: user, name: Member, kind: USER, fields: [{ name: name, type: STRING }], roles: { displayName: name } }
+policies:
+  - { id: spam, name: Spam, penalty: LOW }
+queues:
+  - { id: spam, name: Spam }
+  - { id: ${queue.id}, name: ${queue.name} }
+routingRules:
+${SPAM_REPORTS_RULE}
+${moreRules}`;
+
+/** The USER item type `user`, as a `itemTypes:` entry. */
 export const USER_TYPE = `  - { id: user, name: User, kind: USER, fields: [{ name: name, type: STRING }], roles: { displayName: name } }`;
 
 /** The `itemTypes:` of a post (text, author as its creator) and a user. */
