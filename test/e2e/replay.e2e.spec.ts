@@ -91,6 +91,9 @@ describe('replay to a point in time, and read-model digests', () => {
     const r = await runCli(['replay', '--until', between, '--out', outDir], world.env);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^Replayed \d+ event\(s\), up to log position \d+, into /);
+    // How to serve it: on the port after the server's own (its PORT, as this call read it).
+    const port = Number(world.env['PORT'] ?? 3000);
+    expect(r.stdout).toContain(`WARDEN_READ_ONLY=true PORT=${port + 1} npm start (a port of its own, beside the server on ${port})`);
     expect(fileDigest()).toBe(source);
     // A directory that is not empty is refused.
     const again = await runCli(['replay', '--until', between, '--out', outDir], world.env);

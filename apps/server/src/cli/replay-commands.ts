@@ -121,7 +121,10 @@ async function replayInto(config: WardenConfig, target: string, until: string, o
     if (report.unrecorded > 0) {
       out(`WARNING: ${report.unrecorded} event(s) at the end come after the recorded chain (it had not linked them yet): nothing vouches for them`);
     }
-    out(`Serve it read-only: WARDEN_DATA_DIR=${target} WARDEN_READ_ONLY=true PORT=3100 npm start (a port of its own, beside the server on 3000)`);
+    // The server's own port, as this CLI call reads it, and the next one for the copy.
+    out(
+      `Serve it read-only: WARDEN_DATA_DIR=${target} WARDEN_READ_ONLY=true PORT=${config.port + 1} npm start (a port of its own, beside the server on ${config.port})`,
+    );
     return 0;
   } finally {
     recorded?.close();
