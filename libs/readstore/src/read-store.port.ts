@@ -19,6 +19,11 @@ export type Filter = Readonly<Record<string, string | number | boolean | null | 
 
 export const isRange = (value: Filter[string]): value is Range => typeof value === 'object' && value !== null;
 
+/**
+ * `sort`'s ties, and an unsorted find, come in an order each store keeps stable between finds, so
+ * that `skip` pages through them: on SQLite the order documents were first written (reversed after
+ * a descending key), on MongoDB by id.
+ */
 export interface FindOptions {
   readonly sort?: ReadonlyArray<{ readonly field: string; readonly direction: 'asc' | 'desc' }>;
   readonly limit?: number;

@@ -196,6 +196,7 @@ export async function openStorage(
         ...adoptedNotice(adopted),
         ...droppedNotice(droppedAhead),
         ...movedNotice(readStore instanceof SqliteReadStore ? readStore.moved : undefined),
+        ...rebuiltNotice(readStore instanceof SqliteReadStore ? readStore.rebuilt : undefined),
       ],
       description: [
         config.eventStoreUrl ? 'events: KurrentDB' : `events: SQLite (${config.dataDir}/${SQLITE_FILE_NAME})`,
@@ -225,6 +226,12 @@ function droppedNotice(ahead: number | undefined): string[] {
   return [
     `Read models dropped, to be rebuilt from the log: a checkpoint (${ahead}) was past the log's last position (a ${SQLITE_FILE_NAME} restored without its ${READ_MODELS_FILE_NAME}, or the log's tail lost; operations.md, "Upgrading: the read models' own file")`,
   ];
+}
+
+/** Said once, by the process that rebuilt an earlier release's tables (operations.md, "Upgrading: the read models' tables in write order"). */
+function rebuiltNotice(rebuilt: SharedTableMove | undefined): string[] {
+  if (!rebuilt) return [];
+  return [`Read models' tables rebuilt in write order (an earlier release's data directory): ${rebuilt.documents} documents in ${rebuilt.ms} ms`];
 }
 
 /** Said once, by the process that moved an earlier release's read models (operations.md, "Upgrading"). */

@@ -34,6 +34,33 @@ describe('SqliteReadStore indexes', () => {
   });
 });
 
+describe('SqliteReadStore order', () => {
+  it('reads a sorted page in index order, either direction, ties in the order of first write (reversed after a descending key)', async () => {
+    const db = new Database(':memory:');
+    const statements: string[] = [];
+    const prepare = db.prepare.bind(db);
+    db.prepare = ((sql: string) => (statements.push(sql), prepare(sql))) as typeof db.prepare;
+    const store = new SqliteReadStore(db);
+    await store.ensureIndex('jobs', ['queue', 'state', 'fifo']);
+    // Written in an order unlike the ids', with ties on fifo.
+    const ids = ['m', 'c', 'x', 'a', 'q', 'b'];
+    await store.commit(ids.map((id, i) => ({ op: 'put' as const, collection: 'jobs', id, doc: { id, queue: 'q', state: 'PENDING', fifo: i < 3 ? 1 : 2 } })));
+    const page = async (direction: 'asc' | 'desc') =>
+      (await store.find<{ id: string }>('jobs', { queue: 'q', state: 'PENDING' }, { sort: [{ field: 'fifo', direction }], limit: 4 })).map((d) => d.id);
+    expect(await page('asc')).toEqual(['m', 'c', 'x', 'a']);
+    expect(await page('desc')).toEqual(['b', 'q', 'a', 'x']);
+    for (const sql of statements.filter((s) => s.startsWith('SELECT doc FROM "rm/jobs" WHERE'))) {
+      const plan = (prepare(`EXPLAIN QUERY PLAN ${sql}`).all('q', 'PENDING', 4, 0) as Array<{ detail: string }>).map((p) => p.detail).join(' | ');
+      expect(plan).toMatch(/USING INDEX rm\/jobs\/queue,state,fifo/);
+      expect(plan).not.toMatch(/TEMP B-TREE/);
+    }
+    // Unsorted: in the order of first write; a rewrite keeps a document's place.
+    await store.commit([{ op: 'put', collection: 'jobs', id: 'm', doc: { id: 'm', queue: 'q', state: 'PENDING', fifo: 1, v: 2 } }]);
+    expect((await store.find<{ id: string }>('jobs', { queue: 'q' })).map((d) => d.id)).toEqual(ids);
+    db.close();
+  });
+});
+
 describe('SqliteReadStore on a file written by an earlier release', () => {
   it("moves the documents of the shared read_models table into their collections' tables, positions and all", async () => {
     const db = new Database(':memory:');
@@ -81,6 +108,51 @@ describe('SqliteReadStore on a file written by an earlier release', () => {
     // What an earlier release would do first: no table comes back in the view's place.
     expect(() => db.exec('ALTER TABLE read_models ADD COLUMN position INTEGER')).toThrow(/view/);
     expect(() => db.prepare("INSERT INTO read_models VALUES ('c', 'x', '{}', 1)").run()).toThrow();
+    await store.close();
+    db.close();
+  });
+
+  it("rebuilds a collection's table clustered by id in write order: documents, positions and indexes kept, old pages zeroed", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'warden-readstore-')), 'read-models.db');
+    const old = new Database(file);
+    old.pragma('journal_mode = WAL');
+    // As releases before 2026-11-30 created them.
+    old.exec(`CREATE TABLE "rm/deliveries" (id TEXT PRIMARY KEY, doc TEXT NOT NULL, position INTEGER) WITHOUT ROWID;
+              CREATE INDEX "rm/deliveries/orgId,status" ON "rm/deliveries" (json_extract(doc, '$.orgId'), json_extract(doc, '$.status'));
+              CREATE TABLE "rm/tools" (id TEXT PRIMARY KEY, doc TEXT NOT NULL, position INTEGER) WITHOUT ROWID;
+              INSERT INTO "rm/tools" VALUES ('t', '{"v":1}', NULL);`);
+    const insert = old.prepare('INSERT INTO "rm/deliveries" VALUES (?, ?, ?)');
+    for (let i = 0; i < 150; i++)
+      insert.run(`d${i}`, JSON.stringify({ orgId: 'o', status: i % 3 ? 'delivered' : 'failed', to: `receiver-${i}.example.test` }), i + 1);
+    old.close();
+
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    const store = new SqliteReadStore(db);
+    expect(store.rebuilt).toMatchObject({ documents: 151 });
+    const definitions = db.prepare<[], string>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name LIKE 'rm%'").pluck().all();
+    expect(definitions).toHaveLength(2);
+    for (const sql of definitions) expect(sql).not.toMatch(/WITHOUT ROWID/);
+    expect(await store.getVersioned('deliveries', 'd7')).toEqual({ doc: { orgId: 'o', status: 'delivered', to: 'receiver-7.example.test' }, position: 8 });
+    expect(await store.getVersioned('tools', 't')).toEqual({ doc: { v: 1 }, position: 0 });
+    expect(await store.count('deliveries', { orgId: 'o', status: 'failed' })).toBe(50);
+    const plan = db
+      .prepare(`EXPLAIN QUERY PLAN SELECT doc FROM "rm/deliveries" WHERE json_extract(doc, '$.orgId') = 'o' AND json_extract(doc, '$.status') = 'failed'`)
+      .all() as Array<{ detail: string }>;
+    expect(plan.map((p) => p.detail).join(' | ')).toMatch(/USING INDEX rm\/deliveries\/orgId,status/);
+    // Ties by first write (find's order) read in index order, as on a table created by this release.
+    const sorted = db
+      .prepare(`EXPLAIN QUERY PLAN SELECT doc FROM "rm/deliveries" WHERE json_extract(doc, '$.orgId') = 'o' ORDER BY json_extract(doc, '$.status'), rowid`)
+      .all() as Array<{ detail: string }>;
+    expect(sorted.map((p) => p.detail).join(' | ')).not.toMatch(/TEMP B-TREE/);
+    // The positions still guard redeliveries.
+    await store.commit([{ op: 'put', collection: 'deliveries', id: 'd7', doc: { orgId: 'o', status: 'stale' }, position: 8 }]);
+    expect(await store.get('deliveries', 'd7')).toMatchObject({ status: 'delivered' });
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    // Once, in the rebuilt table: none left behind in the old table's pages.
+    expect(readFileSync(file).toString('latin1').split('receiver-17.example.test').length - 1).toBe(1);
+    // A second process opening the file finds it done.
+    expect(new SqliteReadStore(db).rebuilt).toBeUndefined();
     await store.close();
     db.close();
   });

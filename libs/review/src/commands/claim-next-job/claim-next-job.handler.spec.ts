@@ -266,7 +266,7 @@ describe('claim-next', () => {
     const db = w.stores.open();
     const plan = (sql: string) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as Array<{ detail: string }>).map((r) => r.detail).join('\n');
     const candidates = (extra: string, sort: string) =>
-      `SELECT doc FROM "rm/review_jobs" WHERE 1 AND json_extract(doc, '$.orgId') = 'acme' AND json_extract(doc, '$.queueId') = 'default' AND json_extract(doc, '$.state') = '${extra ? 'ASSIGNED' : 'PENDING'}'${extra} ORDER BY json_extract(doc, '$.${sort}') ASC, id ASC LIMIT 20 OFFSET 0`;
+      `SELECT doc FROM "rm/review_jobs" WHERE 1 AND json_extract(doc, '$.orgId') = 'acme' AND json_extract(doc, '$.queueId') = 'default' AND json_extract(doc, '$.state') = '${extra ? 'ASSIGNED' : 'PENDING'}'${extra} ORDER BY json_extract(doc, '$.${sort}') ASC, rowid ASC LIMIT 20 OFFSET 0`;
     for (const [extra, sort, index] of [
       ['', 'fifoKey', 'rm/review_jobs/orgId,queueId,state,fifoKey'],
       ['', 'priorityKey', 'rm/review_jobs/orgId,queueId,state,priorityKey'],
@@ -278,7 +278,7 @@ describe('claim-next', () => {
       const detail = plan(candidates(extra, sort));
       expect(detail, detail).toContain(`USING INDEX ${index}`);
       expect(detail).not.toMatch(/SCAN rm\/review_jobs(?! USING)/);
-      // Read in index order (ties by id, which ends every index entry), LIMIT stops early.
+      // Read in index order (ties by first write, the rowid ending every index entry), LIMIT stops early.
       expect(detail).not.toContain('USE TEMP B-TREE');
     }
     // The queue list counts a queue's jobs in a state over the narrowest index (assignedTo is
