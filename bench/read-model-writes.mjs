@@ -5,6 +5,7 @@
 // Usage: node bench/read-model-writes.mjs [documents already in the collection, default 0,100000,400000] [writes timed, default 20000]
 //        [page cache MiB, default 64]
 // (after `npm run build`).
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,7 +36,20 @@ const SHAPES = [
       ['orgId', 'typeId', 'itemId', 'type', 'position'],
     ],
   },
+  // Shaped like a callback delivery's document: its id is the delivery's (random), as are a
+  // statement of reasons', a score item's and most collections' but the history's.
+  { name: "random ids, no index (a delivery's id)", indexes: [], randomId: true },
+  {
+    name: "random ids, the deliveries' two indexes (orgId, status; orgId, typeId, itemId)",
+    indexes: [
+      ['orgId', 'status'],
+      ['orgId', 'typeId', 'itemId'],
+    ],
+    randomId: true,
+  },
 ];
+/** What a delivery's document carries besides: about 600 bytes in all, as in a flood's spread. */
+const DESTINATION = `http://receiver.example.test/callbacks/${'x'.repeat(380)}`;
 const TYPES = ['ItemSubmitted', 'ItemEvaluated', 'ActionCallbackRequested', 'UserStrikesApplied', 'CallbackDeliveryRequested', 'CallbackDelivered'];
 
 async function measure(shape, size) {
@@ -57,7 +71,8 @@ async function measure(shape, size) {
       position++;
       const itemId = `item-${Math.floor(Math.random() * 1e9)}`;
       const doc = { orgId: 'bench', typeId: 'post', itemId, position, stream: `item-bench:post:${itemId}`, revision: 0, type: TYPES[position % TYPES.length] };
-      writes.push({ op: 'put', collection: 'history', id: `${position}:post:${itemId}`, doc, position });
+      const id = shape.randomId ? `bench:${randomUUID()}` : `${position}:post:${itemId}`;
+      writes.push({ op: 'put', collection: 'history', id, doc: shape.randomId ? { ...doc, status: 'delivered', destination: DESTINATION } : doc, position });
     }
     await store.commit(writes);
   };
