@@ -30,6 +30,24 @@ describe('keyring', () => {
     expect(ring.open(a)).toBe('Bearer s3cret');
   });
 
+  it('opens the same sealed secret again without failing a tampered copy of it (the memo keys every field)', () => {
+    const ring = new Keyring([key(1)]);
+    const sealed = ring.seal('https://hooks.example.test/cb?token=t0k3n');
+    expect(ring.open(sealed)).toBe('https://hooks.example.test/cb?token=t0k3n');
+    expect(ring.open({ ...sealed })).toBe('https://hooks.example.test/cb?token=t0k3n');
+    const flip = (b64text: string) => {
+      const bytes = Buffer.from(b64text, 'base64');
+      bytes[0] = bytes[0]! ^ 1;
+      return bytes.toString('base64');
+    };
+    for (const field of ['ct', 'tag', 'iv'] as const) expect(() => ring.open({ ...sealed, [field]: flip(sealed[field]) })).toThrow();
+    expect(() => ring.open({ ...sealed, kid: 'another' })).toThrow(/No key another/);
+    // Past what it keeps, it still opens every one.
+    const many = Array.from({ length: 1_500 }, (_, i) => ring.seal(`secret-${i}`));
+    expect(many.map((m) => ring.open(m))).toEqual(many.map((_, i) => `secret-${i}`));
+    expect(ring.open(sealed)).toBe('https://hooks.example.test/cb?token=t0k3n');
+  });
+
   it('rotates: a new key in front seals, the old one still opens', () => {
     const old = new Keyring([key(1)]).seal('v1');
     const rotated = new Keyring([key(2), key(1)]);
