@@ -69,6 +69,15 @@ export function readStoreContract(adapter: string, open: () => Promise<ReadStore
       expect(await store.find(coll('empty'))).toEqual([]);
     });
 
+    it('finds by id when asked (byId), whatever the order of writing: ties and an unsorted find alike', async () => {
+      const c = coll('byid');
+      for (const id of ['m', 'c', 'x', 'a']) await store.commit([{ op: 'put', collection: c, id, doc: { id, rank: id === 'x' ? 2 : 1 } }]);
+      expect((await store.find<{ id: string }>(c, {}, { byId: true })).map((d) => d.id)).toEqual(['a', 'c', 'm', 'x']);
+      expect((await store.find<{ id: string }>(c, {}, { byId: true, skip: 1, limit: 2 })).map((d) => d.id)).toEqual(['c', 'm']);
+      const ranked = await store.find<{ id: string }>(c, {}, { sort: [{ field: 'rank', direction: 'desc' }], byId: true });
+      expect(ranked.map((d) => d.id)).toEqual(['x', 'a', 'c', 'm']);
+    });
+
     it("finds by a range on a field: below, at or above, both, with an index, values of the bound's type only", async () => {
       const c = coll('range');
       const at = (minute: number) => `2026-11-27T10:${String(minute).padStart(2, '0')}:00.000Z`;

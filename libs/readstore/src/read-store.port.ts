@@ -26,6 +26,12 @@ export const isRange = (value: Filter[string]): value is Range => typeof value =
  */
 export interface FindOptions {
   readonly sort?: ReadonlyArray<{ readonly field: string; readonly direction: 'asc' | 'desc' }>;
+  /**
+   * Ties, and an unsorted find, by document id on every store: the same order wherever and
+   * however the documents were written (the read models' digest). Costs a sort on SQLite where
+   * a filter or sort is served by another index.
+   */
+  readonly byId?: boolean;
   readonly limit?: number;
   readonly skip?: number;
 }

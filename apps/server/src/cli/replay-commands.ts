@@ -38,7 +38,7 @@ export const readModelsDigestCommand: AppCommand = {
       const hash = createHash('sha256');
       let count = 0;
       for (;;) {
-        const page = await storage.readStore.find(collection, {}, { skip: count, limit: DIGEST_PAGE });
+        const page = await storage.readStore.find(collection, {}, { skip: count, limit: DIGEST_PAGE, byId: true });
         for (const doc of page) hash.update(`${canonicalJsonDigest(doc)}\n`);
         count += page.length;
         if (page.length < DIGEST_PAGE) break;

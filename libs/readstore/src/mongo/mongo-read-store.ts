@@ -81,7 +81,7 @@ export class MongoReadStore implements ReadStore {
     const docs = await this.docs(collection);
     const sort: Record<string, 1 | -1> = {};
     for (const s of options.sort ?? []) sort[field(s.field)] = s.direction === 'desc' ? -1 : 1;
-    if (!('_id' in sort)) sort['_id'] = 1; // final tie-breaker (FindOptions: SQLite breaks ties by first write)
+    if (!('_id' in sort)) sort['_id'] = 1; // final tie-breaker: by id here, with or without FindOptions.byId
     let cursor = docs.find(mongoFilter(filter), { projection: READ_PROJECTION }).sort(sort);
     if (options.skip !== undefined && options.skip > 0) cursor = cursor.skip(options.skip);
     if (options.limit !== undefined && options.limit > 0) cursor = cursor.limit(options.limit);

@@ -61,7 +61,11 @@ export function adoptReadModels(db: Database.Database, logFile: string): SharedT
         const indexes = db.prepare<[string], { sql: string }>("SELECT sql FROM log.sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL");
         for (const table of tables) {
           // sqlite_master keeps each statement as written, minus IF NOT EXISTS and any schema name.
-          db.exec(table.sql.replace(/^CREATE TABLE /i, 'CREATE TABLE main.'));
+          // A collection's table comes over as a rowid table, as this release creates them
+          // (sqlite-read-store.ts, tableDefinition), instead of being copied a second time by the
+          // read store's rebuild of clustered tables.
+          const definition = table.name.startsWith('rm/') ? table.sql.replace(/\)\s*WITHOUT\s+ROWID\s*$/i, ')') : table.sql;
+          db.exec(definition.replace(/^CREATE TABLE /i, 'CREATE TABLE main.'));
           const copied = db.prepare(`INSERT INTO main.${quoted(table.name)} SELECT * FROM log.${quoted(table.name)}`).run().changes;
           if (table.name !== 'projection_checkpoints') documents += copied;
           for (const index of indexes.all(table.name)) db.exec(index.sql.replace(/^CREATE INDEX /i, 'CREATE INDEX main.'));

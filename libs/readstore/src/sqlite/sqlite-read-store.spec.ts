@@ -57,6 +57,21 @@ describe('SqliteReadStore order', () => {
     // Unsorted: in the order of first write; a rewrite keeps a document's place.
     await store.commit([{ op: 'put', collection: 'jobs', id: 'm', doc: { id: 'm', queue: 'q', state: 'PENDING', fifo: 1, v: 2 } }]);
     expect((await store.find<{ id: string }>('jobs', { queue: 'q' })).map((d) => d.id)).toEqual(ids);
+    // By id when asked, sorted or not.
+    expect((await store.find<{ id: string }>('jobs', {}, { byId: true })).map((d) => d.id)).toEqual([...ids].sort());
+    expect((await store.find<{ id: string }>('jobs', {}, { sort: [{ field: 'fifo', direction: 'desc' }], byId: true })).map((d) => d.id)).toEqual([
+      'a',
+      'b',
+      'q',
+      'c',
+      'm',
+      'x',
+    ]);
+    // A table an earlier release's process creates meanwhile (clustered by id, no rowid) is read with ties by id.
+    db.exec(`CREATE TABLE "rm/older" (id TEXT PRIMARY KEY, doc TEXT NOT NULL, position INTEGER) WITHOUT ROWID;
+             INSERT INTO "rm/older" VALUES ('z', '{"n":1}', 1), ('k', '{"n":1}', 2), ('a', '{"n":0}', 3);`);
+    expect(await store.find('older', {}, { sort: [{ field: 'n', direction: 'desc' }] })).toEqual([{ n: 1 }, { n: 1 }, { n: 0 }]);
+    expect(await store.find('older', {}, { sort: [{ field: 'n', direction: 'asc' }], limit: 2 })).toEqual([{ n: 0 }, { n: 1 }]);
     db.close();
   });
 });
@@ -155,6 +170,29 @@ describe('SqliteReadStore on a file written by an earlier release', () => {
     expect(new SqliteReadStore(db).rebuilt).toBeUndefined();
     await store.close();
     db.close();
+  });
+
+  it('reads a clustered file through a read-only connection as it is (replay looks at the recorded chain so), ties by id', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'warden-readstore-')), 'read-models.db');
+    const old = new Database(file);
+    old.pragma('journal_mode = WAL');
+    old.exec(`CREATE TABLE projection_checkpoints (projection TEXT PRIMARY KEY, position INTEGER NOT NULL) WITHOUT ROWID;
+              CREATE TABLE "rm/links" (id TEXT PRIMARY KEY, doc TEXT NOT NULL, position INTEGER) WITHOUT ROWID;
+              INSERT INTO "rm/links" VALUES ('o:3', '{"seq":3,"org":"o"}', 9), ('o:1', '{"seq":1,"org":"o"}', 7), ('o:2', '{"seq":1,"org":"o"}', 8);`);
+    old.close();
+    const db = new Database(file, { readonly: true });
+    const store = new SqliteReadStore(db);
+    expect(store.rebuilt).toBeUndefined();
+    expect(await store.find('links', { org: 'o' }, { sort: [{ field: 'seq', direction: 'asc' }] })).toEqual([
+      { seq: 1, org: 'o' },
+      { seq: 1, org: 'o' },
+      { seq: 3, org: 'o' },
+    ]);
+    expect(await store.find('links', {}, { skip: 2 })).toEqual([{ seq: 3, org: 'o' }]);
+    db.close();
+    const again = new Database(file);
+    expect(again.prepare(`SELECT sql FROM sqlite_master WHERE name = 'rm/links'`).pluck().get()).toMatch(/WITHOUT ROWID/);
+    again.close();
   });
 
   it('purgeEarlierVersions leaves no earlier version of a rewritten document in the file or its WAL', async () => {

@@ -39,6 +39,12 @@ function jsonPath(field: string): string {
 }
 
 interface CollectionStatements {
+  /**
+   * Clustered by id (WITHOUT ROWID, as releases before 2026-11-30 created them): a table an
+   * earlier release's process created beside this one, or one a read-only connection could not
+   * rebuild. It has no rowid, and its index entries end with the id: ties go by id there.
+   */
+  readonly clustered: boolean;
   readonly get: Database.Statement<[string], { doc: string; position: number | null }>;
   readonly put: Database.Statement<[string, string, number | null]>;
   readonly delete: Database.Statement<[string, number | null, number | null]>;
@@ -92,6 +98,7 @@ export class SqliteReadStore implements ReadStore {
     this.writes = new SqliteGroupCommit(db);
     this.stmt = {
       tableExists: db.prepare<[string], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?"),
+      tableDefinition: db.prepare<[string], string>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").pluck(),
       schemaVersion: db.prepare<[], number>('PRAGMA schema_version').pluck(),
       checkpoint: db.prepare<[string], { position: number }>('SELECT position FROM projection_checkpoints WHERE projection = ?'),
       setCheckpoint: db.prepare('INSERT OR REPLACE INTO projection_checkpoints (projection, position) VALUES (?, ?)'),
@@ -113,16 +120,16 @@ export class SqliteReadStore implements ReadStore {
     const { where, params } = whereClause(filter);
     const sort = options.sort ?? [];
     const direction = (s: { direction: 'asc' | 'desc' } | undefined) => (s?.direction === 'desc' ? 'DESC' : 'ASC');
-    const order = sort
-      .map((s) => `json_extract(doc, '${jsonPath(s.field)}') ${direction(s)}`)
-      // Ties (and an unsorted find) in the order documents were first written, reversed after a
-      // descending key: a rowid table's index entries end with the rowid, so a sorted read of a
-      // long queue reads its index in order, either way, and stops at the limit. Ending every index
-      // with the id instead doubled the time of a write (tableDefinition): equal keys then went
-      // into random places by id.
-      .concat(`rowid ${direction(sort.at(-1))}`)
-      .join(', ');
-    if (!this.existing(collection)) return [];
+    const keys = sort.map((s) => `json_extract(doc, '${jsonPath(s.field)}') ${direction(s)}`);
+    const statements = this.existing(collection);
+    if (!statements) return [];
+    // Ties (and an unsorted find) in the order documents were first written, reversed after a
+    // descending key: a rowid table's index entries end with the rowid, so a sorted read of a long
+    // queue reads its index in order, either way, and stops at the limit. Ending every index with
+    // the id instead doubled the time of a write (tableDefinition): equal keys then went into
+    // random places by id. By id when asked (byId), or on a clustered table.
+    const tie = options.byId || statements.clustered ? 'id ASC' : `rowid ${direction(sort.at(-1))}`;
+    const order = keys.concat(tie).join(', ');
     const sql = `SELECT doc FROM ${tableOf(collection)} WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`;
     const rows = this.query(sql).all(...params, options.limit ?? -1, options.skip ?? 0) as { doc: string }[];
     return rows.map((r) => JSON.parse(r.doc) as T);
@@ -182,7 +189,9 @@ export class SqliteReadStore implements ReadStore {
 
   private statementsFor(collection: string): CollectionStatements {
     const table = tableOf(collection);
+    const definition = this.stmt.tableDefinition.get(tableName(collection)) ?? '';
     const statements: CollectionStatements = {
+      clustered: /WITHOUT\s+ROWID\s*$/i.test(definition),
       get: this.db.prepare(`SELECT doc, position FROM ${table} WHERE id = ?`),
       // A positioned write never takes a document back to an earlier or equal position.
       put: this.db.prepare(
@@ -275,6 +284,8 @@ const createTable = (collection: string) => `CREATE TABLE IF NOT EXISTS ${tableD
  * zeroed (secure_delete, set before this runs).
  */
 function rebuildClusteredTables(db: Database.Database): SharedTableMove | undefined {
+  // A read-only connection (replay's look at the recorded chain) reads them as they are.
+  if (db.readonly) return undefined;
   const clustered = db.prepare<[], string>("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'rm/%' AND sql LIKE '%WITHOUT ROWID'").pluck();
   if (clustered.get() === undefined) return undefined;
   const started = performance.now();
@@ -313,6 +324,7 @@ function rebuildClusteredTables(db: Database.Database): SharedTableMove | undefi
  * again by the projections (ensureIndex) as they start.
  */
 function moveSharedTable(db: Database.Database): SharedTableMove | undefined {
+  if (db.readonly) return undefined;
   const shared = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'read_models'");
   const exists = () => shared.get() !== undefined;
   if (!exists()) return undefined;

@@ -24,7 +24,8 @@ export class Keyring {
    * Secrets already opened, by their sealed form: every callback delivery opens its destination's
    * URL and headers, sealed once when the configuration was applied, so the same few ciphertexts
    * come back thousands of times a minute (a decipher each: 2 % of a worker's time in a flood,
-   * measured). Held in memory only, as the opened values are while a request uses them.
+   * measured). Held in memory only, for the process's life (at most OPENED_KEPT, then forgotten
+   * at once), including values a later configuration no longer uses; never written anywhere.
    */
   private readonly opened = new Map<string, string>();
 
