@@ -22,7 +22,8 @@ async function runReadModelThread(): Promise<void> {
     const config = loadConfig();
     const logger = createRootLogger(config.logLevel).child({ thread: 'read-models' });
     // The main thread runs the WAL checkpointer for every connection of the process.
-    const storage = await openStorage({ ...config, backgroundCheckpoints: true, checkpointsElsewhere: true });
+    // Only projections read here: reads of a turn share a transaction (SqliteReadStore, readsShareTurn).
+    const storage = await openStorage({ ...config, backgroundCheckpoints: true, checkpointsElsewhere: true, projectionsOnly: true });
     opened = storage;
     const app = await NestFactory.createApplicationContext(AppModule.forRoot(config, storage, { background: false }), {
       logger: new PinoNestLogger(logger),

@@ -17,6 +17,11 @@ interface Queued {
 type Outcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: unknown };
 
 export interface SqliteGroupCommitOptions {
+  /**
+   * Called before each group takes the write lock: whoever else uses the connection ends what it
+   * holds open on it (SqliteReadStore's read transaction of the turn).
+   */
+  readonly beforeBegin?: () => void;
   /** Called after each commit, once the jobs' promises are settled (e.g. to wake readers). */
   readonly afterCommit?: () => void;
   /**
@@ -102,6 +107,7 @@ export class SqliteGroupCommit {
     this.retryTimer = undefined;
     if (this.pending.length === 0) return;
     try {
+      this.options.beforeBegin?.();
       if (wait) this.lock.beginWaiting();
       else if (!this.lock.tryBegin()) {
         this.retryTimer = setTimeout(() => this.flush(false), WriteLock.RETRY_MS);

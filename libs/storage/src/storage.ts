@@ -92,6 +92,11 @@ export async function openStorage(
      * thread's, for the read-model thread's): these connections only keep the fallback bound.
      */
     readonly checkpointsElsewhere?: boolean;
+    /**
+     * The read models are read by projections alone (the read-model thread): reads of one turn of
+     * the event loop share a read transaction (SqliteReadStore's readsShareTurn).
+     */
+    readonly projectionsOnly?: boolean;
   },
   personalData = new PersonalDataPolicy(),
   upcasters = new UpcasterRegistry(),
@@ -143,7 +148,7 @@ export async function openStorage(
       const db = sqlite('normal', READ_MODELS_FILE_NAME);
       adopted = adoptReadModels(db, join(config.dataDir, SQLITE_FILE_NAME));
       if (logDb) droppedAhead = await dropReadModelsAheadOfLog(db, () => rawEvents.headPosition());
-      return new SqliteReadStore(db);
+      return new SqliteReadStore(db, { readsShareTurn: config.projectionsOnly ?? false });
     };
     const readStore: ReadStore = mongo ? await createMongoReadStore(mongo) : await sqliteReadStore();
     // A key is inserted before the first event sealed with it, and every connection shares one

@@ -76,6 +76,64 @@ describe('SqliteReadStore order', () => {
   });
 });
 
+describe("SqliteReadStore's reads of one turn (readsShareTurn: the read-model thread's)", () => {
+  it('a store for requests and reactors reads every time what is committed', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'warden-readstore-')), 'read-models.db');
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    const store = new SqliteReadStore(db);
+    await store.commit([{ op: 'put', collection: 'c', id: 'a', doc: { v: 1 }, position: 1 }]);
+    const other = new Database(file);
+    expect(await store.get('c', 'a')).toEqual({ v: 1 });
+    expect(db.inTransaction).toBe(false);
+    other.prepare(`UPDATE "rm/c" SET doc = '{"v":2}' WHERE id = 'a'`).run();
+    expect(await store.get('c', 'a')).toEqual({ v: 2 });
+    other.close();
+    await store.close();
+    db.close();
+  });
+
+  it('share one read transaction that ends with the turn, and never hide its own commits', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'warden-readstore-')), 'read-models.db');
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    const store = new SqliteReadStore(db, { readsShareTurn: true });
+    await store.commit([{ op: 'put', collection: 'c', id: 'a', doc: { v: 1 }, position: 1 }]);
+    const other = new Database(file);
+    const write = (v: number) => other.prepare(`UPDATE "rm/c" SET doc = ? WHERE id = 'a'`).run(JSON.stringify({ v }));
+
+    expect(await store.get('c', 'a')).toEqual({ v: 1 });
+    expect(db.inTransaction).toBe(true);
+    // Another connection's commit in the same turn: seen from the next turn on, as if read a moment earlier.
+    write(2);
+    expect(await store.get('c', 'a')).toEqual({ v: 1 });
+    expect(await store.count('c', { v: 1 })).toBe(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(db.inTransaction).toBe(false);
+    expect(await store.get('c', 'a')).toEqual({ v: 2 });
+
+    // Its own commit ends the turn's transaction first: the next read sees it.
+    await store.commit([{ op: 'put', collection: 'c', id: 'a', doc: { v: 3 }, position: 5 }]);
+    expect(await store.getVersioned('c', 'a')).toEqual({ doc: { v: 3 }, position: 5 });
+    expect(await store.find('c', { v: 3 })).toEqual([{ v: 3 }]);
+    expect(await store.checkpoint('p')).toBe(0);
+
+    // Emptying the WAL (a GDPR deletion's purge) right after reads of the same turn.
+    await store.commit([{ op: 'put', collection: 'c', id: 'a', doc: { v: 4 }, position: 6 }]);
+    expect(await store.get('c', 'a')).toEqual({ v: 4 });
+    await store.purgeEarlierVersions();
+    expect(existsSync(`${file}-wal`) ? readFileSync(`${file}-wal`).length : 0).toBe(0);
+    // And an index build.
+    expect(await store.get('c', 'a')).toEqual({ v: 4 });
+    await store.ensureIndex('c', ['v']);
+    expect(await store.find('c', { v: 4 })).toEqual([{ v: 4 }]);
+    await store.close();
+    expect(db.inTransaction).toBe(false);
+    other.close();
+    db.close();
+  });
+});
+
 describe('SqliteReadStore on a file written by an earlier release', () => {
   it("moves the documents of the shared read_models table into their collections' tables, positions and all", async () => {
     const db = new Database(':memory:');

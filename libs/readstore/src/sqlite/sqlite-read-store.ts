@@ -82,8 +82,27 @@ export class SqliteReadStore implements ReadStore {
    */
   private readonly missing = new Map<string, number>();
   private readonly writes: SqliteGroupCommit;
+  /**
+   * Whether this connection holds the read transaction of the current event-loop turn (read).
+   * A read outside a transaction begins and ends one of its own: 8.5–11 µs a read by id against
+   * 2.4–5 µs inside one (measured), and a projection reads a document or two for most events.
+   */
+  private reading = false;
+  private readonly readsShareTurn: boolean;
+  private readonly endReadSoon = () => this.endRead();
 
-  constructor(private readonly db: Database.Database) {
+  /**
+   * `readsShareTurn`: reads of one event-loop turn share a read transaction (read). Only for a
+   * connection that projections alone read (the read-model thread's): a projection reads its own
+   * documents, which its own commits make visible at once. A request or a reactor must see what
+   * was committed before it was told of it (another thread's catch-up, a CLI's apply before the
+   * request came): for them every read stays a transaction of its own.
+   */
+  constructor(
+    private readonly db: Database.Database,
+    options: { readonly readsShareTurn?: boolean } = {},
+  ) {
+    this.readsShareTurn = options.readsShareTurn ?? false;
     // A GDPR deletion purges plaintext copies (a console user's email, a child-safety report's
     // reasons) by rewriting documents: the old bytes must stay behind neither in their page nor in
     // a free page. ON zeroes both. FAST zeroed only what costs no extra I/O: a cell rewritten in
@@ -95,8 +114,10 @@ export class SqliteReadStore implements ReadStore {
     db.exec(SCHEMA);
     this.moved = moveSharedTable(db);
     this.rebuilt = rebuildClusteredTables(db);
-    this.writes = new SqliteGroupCommit(db);
+    this.writes = new SqliteGroupCommit(db, { beforeBegin: () => this.endRead() });
     this.stmt = {
+      beginRead: db.prepare('BEGIN'),
+      endRead: db.prepare('COMMIT'),
       tableExists: db.prepare<[string], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?"),
       tableDefinition: db.prepare<[string], string>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").pluck(),
       schemaVersion: db.prepare<[], number>('PRAGMA schema_version').pluck(),
@@ -106,11 +127,13 @@ export class SqliteReadStore implements ReadStore {
   }
 
   async get<T extends object>(collection: string, id: string): Promise<T | undefined> {
+    this.read();
     const row = this.existing(collection)?.get.get(id);
     return row ? (JSON.parse(row.doc) as T) : undefined;
   }
 
   async getVersioned<T extends object>(collection: string, id: string): Promise<VersionedDocument<T> | undefined> {
+    this.read();
     const row = this.existing(collection)?.get.get(id);
     return row ? { doc: JSON.parse(row.doc) as T, position: row.position ?? 0 } : undefined;
   }
@@ -121,6 +144,7 @@ export class SqliteReadStore implements ReadStore {
     const sort = options.sort ?? [];
     const direction = (s: { direction: 'asc' | 'desc' } | undefined) => (s?.direction === 'desc' ? 'DESC' : 'ASC');
     const keys = sort.map((s) => `json_extract(doc, '${jsonPath(s.field)}') ${direction(s)}`);
+    this.read();
     const statements = this.existing(collection);
     if (!statements) return [];
     // Ties (and an unsorted find) in the order documents were first written, reversed after a
@@ -137,15 +161,39 @@ export class SqliteReadStore implements ReadStore {
 
   async count(collection: string, filter: Filter = {}): Promise<number> {
     const { where, params } = whereClause(filter);
+    this.read();
     if (!this.existing(collection)) return 0;
     return (this.query(`SELECT count(*) AS n FROM ${tableOf(collection)} WHERE ${where}`).get(...params) as { n: number }).n;
   }
 
   /** An expression index per (collection, fields) on the collection's table. */
   async ensureIndex(collection: string, fields: readonly string[]): Promise<void> {
+    this.endRead();
     const name = `${tableName(collection)}/${fields.map((f) => jsonPath(f).slice(2)).join(',')}`;
     const columns = fields.map((f) => `json_extract(doc, '${jsonPath(f)}')`).join(', ');
     this.db.exec(`${createTable(collection)}; CREATE INDEX IF NOT EXISTS "${name}" ON ${tableOf(collection)} (${columns})`);
+  }
+
+  /**
+   * With readsShareTurn, reads of one turn of the event loop share one read transaction: begun by
+   * the first, ended when the turn's immediates run, or before anything else uses the connection
+   * (a group of writes takes the lock: beforeBegin; an index build; the WAL's truncation; close).
+   * A read in the turn sees what was committed when the turn's first read began, as if made a
+   * moment earlier: writes of this connection end the transaction first, so a projection always
+   * reads its own commits. Held for one turn at most, it never keeps the WAL from being
+   * checkpointed for long (a GDPR deletion's emptying of it under load: docs/benchmarks.md).
+   */
+  private read(): void {
+    if (!this.readsShareTurn || this.reading || this.db.inTransaction) return;
+    this.stmt.beginRead.run();
+    this.reading = true;
+    setImmediate(this.endReadSoon);
+  }
+
+  private endRead(): void {
+    if (!this.reading) return;
+    this.reading = false;
+    if (this.db.open && this.db.inTransaction) this.stmt.endRead.run();
   }
 
   /**
@@ -239,6 +287,7 @@ export class SqliteReadStore implements ReadStore {
   }
 
   async checkpoint(projection: string): Promise<number> {
+    this.read();
     return this.stmt.checkpoint.get(projection)?.position ?? 0;
   }
 
@@ -250,6 +299,7 @@ export class SqliteReadStore implements ReadStore {
   }
 
   async purgeEarlierVersions(): Promise<void> {
+    this.endRead();
     await emptyWal(this.db, 'Purged read models');
   }
 
@@ -259,6 +309,7 @@ export class SqliteReadStore implements ReadStore {
 
   /** Finishes the commits still queued behind another process's lock; call before the connection closes. */
   async close(): Promise<void> {
+    this.endRead();
     this.writes.close();
   }
 }
