@@ -38,6 +38,9 @@ export const subjectRecordsProjection: Projection = {
   needsPersonalData: false,
   // The audit trail may fall behind during a burst: queues, actions and callbacks go first.
   background: true,
+  // Read by an erasure alone, which catches it up first (a round trip to the thread, once per
+  // erasure): its write per item leaves the event loop that serves requests and runs the reactors.
+  ownThread: true,
   indexes: [{ collection: SUBJECT_RECORDS, fields: ['orgId', 'subject'] }],
   apply(event, ctx) {
     const subject = event.data['subject'];
