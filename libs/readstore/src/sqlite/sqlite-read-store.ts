@@ -339,32 +339,40 @@ function rebuildClusteredTables(db: Database.Database): SharedTableMove | undefi
   if (db.readonly) return undefined;
   const clustered = db.prepare<[], string>("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'rm/%' AND sql LIKE '%WITHOUT ROWID'").pluck();
   if (clustered.get() === undefined) return undefined;
+  return movedUnderLock(db, () => {
+    let documents = 0;
+    // Read again under the lock: another process may have rebuilt them while this one waited.
+    for (const name of clustered.all()) {
+      const table = tableOf(name.slice('rm/'.length));
+      // The slash keeps this name apart from every collection's table and index (tableName).
+      const rebuilding = `"rm-rebuilding/${name.slice('rm/'.length)}"`;
+      const indexes = db.prepare<[string], string>("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL").pluck().all(name);
+      db.exec(`DROP TABLE IF EXISTS ${rebuilding}; CREATE TABLE ${tableDefinition(rebuilding)}`);
+      documents += db.prepare(`INSERT INTO ${rebuilding} (id, doc, position) SELECT id, doc, position FROM ${table}`).run().changes;
+      db.exec(`DROP TABLE ${table}; ALTER TABLE ${rebuilding} RENAME TO ${table}`);
+      // Each index's text names the table by its own name, which the rebuilt table now has.
+      for (const sql of indexes) db.exec(sql);
+    }
+    return documents;
+  });
+}
+
+/**
+ * Runs `move` (which returns how many documents it moved) in one IMMEDIATE transaction, waiting
+ * for the write lock as long as it takes (moving a million documents takes seconds, and so may
+ * another process's move), and times it. Undefined when it moved nothing: another process did it
+ * while this one waited for the lock.
+ */
+function movedUnderLock(db: Database.Database, move: () => number): SharedTableMove | undefined {
   const started = performance.now();
-  let documents = 0;
   const busyTimeout = Number(db.pragma('busy_timeout', { simple: true }));
   db.pragma('busy_timeout = 600000');
   try {
-    db.transaction(() => {
-      // Read again under the lock: another process may have rebuilt them while this one waited.
-      for (const name of clustered.all()) {
-        const table = tableOf(name.slice('rm/'.length));
-        // The slash keeps this name apart from every collection's table and index (tableName).
-        const rebuilding = `"rm-rebuilding/${name.slice('rm/'.length)}"`;
-        const indexes = db
-          .prepare<[string], string>("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL")
-          .pluck()
-          .all(name);
-        db.exec(`DROP TABLE IF EXISTS ${rebuilding}; CREATE TABLE ${tableDefinition(rebuilding)}`);
-        documents += db.prepare(`INSERT INTO ${rebuilding} (id, doc, position) SELECT id, doc, position FROM ${table}`).run().changes;
-        db.exec(`DROP TABLE ${table}; ALTER TABLE ${rebuilding} RENAME TO ${table}`);
-        // Each index's text names the table by its own name, which the rebuilt table now has.
-        for (const sql of indexes) db.exec(sql);
-      }
-    }).immediate();
+    const documents = db.transaction(move).immediate();
+    return documents > 0 ? { documents, ms: Math.round(performance.now() - started) } : undefined;
   } finally {
     db.pragma(`busy_timeout = ${busyTimeout}`);
   }
-  return documents > 0 ? { documents, ms: Math.round(performance.now() - started) } : undefined;
 }
 
 /**
@@ -379,41 +387,33 @@ function moveSharedTable(db: Database.Database): SharedTableMove | undefined {
   const shared = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'read_models'");
   const exists = () => shared.get() !== undefined;
   if (!exists()) return undefined;
-  const started = performance.now();
-  let documents = 0;
-  const busyTimeout = Number(db.pragma('busy_timeout', { simple: true }));
-  db.pragma('busy_timeout = 600000');
   // The old table's pages go to the free list zeroed (secure_delete, as the store runs), so that
   // no document a GDPR deletion rewrites later (a console user's email) survives in them.
-  try {
-    db.transaction(() => {
-      if (!exists()) return;
-      // Files older still had no position column: their documents were written without one.
-      const hasPosition = db
-        .prepare<[], { name: string }>("SELECT name FROM pragma_table_info('read_models')")
-        .all()
-        .some((c) => c.name === 'position');
-      const collections = db.prepare<[], { collection: string }>('SELECT DISTINCT collection FROM read_models').all();
-      // Every name in it passed collectionName when written (tableOf checks it again).
-      for (const { collection } of collections) {
-        db.exec(createTable(collection));
-        documents += db
-          .prepare(
-            `INSERT INTO ${tableOf(collection)} (id, doc, position) SELECT id, doc, ${hasPosition ? 'position' : 'NULL'} FROM read_models WHERE collection = ?`,
-          )
-          .run(collection).changes;
-      }
-      db.exec('DROP TABLE read_models');
-      // An earlier release opening the file would create an empty read_models and serve nothing
-      // from it, its checkpoints saying all is applied: a view in its place makes it fail at start
-      // ("cannot add a column to a view") instead.
-      db.exec("CREATE VIEW read_models AS SELECT 'moved to a table per collection (rm/<collection>)' AS moved");
-    }).immediate();
-  } finally {
-    db.pragma(`busy_timeout = ${busyTimeout}`);
-  }
-  // Another process moved them while this one waited for the lock.
-  return documents > 0 ? { documents, ms: Math.round(performance.now() - started) } : undefined;
+  return movedUnderLock(db, () => {
+    let documents = 0;
+    if (!exists()) return documents;
+    // Files older still had no position column: their documents were written without one.
+    const hasPosition = db
+      .prepare<[], { name: string }>("SELECT name FROM pragma_table_info('read_models')")
+      .all()
+      .some((c) => c.name === 'position');
+    const collections = db.prepare<[], { collection: string }>('SELECT DISTINCT collection FROM read_models').all();
+    // Every name in it passed collectionName when written (tableOf checks it again).
+    for (const { collection } of collections) {
+      db.exec(createTable(collection));
+      documents += db
+        .prepare(
+          `INSERT INTO ${tableOf(collection)} (id, doc, position) SELECT id, doc, ${hasPosition ? 'position' : 'NULL'} FROM read_models WHERE collection = ?`,
+        )
+        .run(collection).changes;
+    }
+    db.exec('DROP TABLE read_models');
+    // An earlier release opening the file would create an empty read_models and serve nothing
+    // from it, its checkpoints saying all is applied: a view in its place makes it fail at start
+    // ("cannot add a column to a view") instead.
+    db.exec("CREATE VIEW read_models AS SELECT 'moved to a table per collection (rm/<collection>)' AS moved");
+    return documents;
+  });
 }
 
 function whereClause(filter: Filter): { where: string; params: unknown[] } {
