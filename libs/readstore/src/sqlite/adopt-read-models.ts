@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type Database from 'better-sqlite3';
-import type { SharedTableMove } from './sqlite-read-store.js';
+import { CLUSTERED, type SharedTableMove } from './sqlite-read-store.js';
 
 /** The embedded profile's read models, with the checkpoints of projections and reactors, in a file of their own beside the log. */
 export const READ_MODELS_FILE_NAME = 'read-models.db';
@@ -64,7 +64,7 @@ export function adoptReadModels(db: Database.Database, logFile: string): SharedT
           // A collection's table comes over as a rowid table, as this release creates them
           // (sqlite-read-store.ts, tableDefinition), instead of being copied a second time by the
           // read store's rebuild of clustered tables.
-          const definition = table.name.startsWith('rm/') ? table.sql.replace(/\)\s*WITHOUT\s+ROWID\s*$/i, ')') : table.sql;
+          const definition = table.name.startsWith('rm/') ? table.sql.replace(CLUSTERED, ')') : table.sql;
           db.exec(definition.replace(/^CREATE TABLE /i, 'CREATE TABLE main.'));
           const copied = db.prepare(`INSERT INTO main.${quoted(table.name)} SELECT * FROM log.${quoted(table.name)}`).run().changes;
           if (table.name !== 'projection_checkpoints') documents += copied;

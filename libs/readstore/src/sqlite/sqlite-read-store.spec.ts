@@ -7,6 +7,14 @@ import { waitFor } from '../../../../test/support/wait-for.js';
 import { CheckpointConflictError } from '../read-store.port.js';
 import { SqliteReadStore } from './sqlite-read-store.js';
 
+/** A file of its own in WAL mode, as the server opens it, and its path. */
+function walFile(name = 'read-models.db'): { file: string; db: Database.Database } {
+  const file = join(mkdtempSync(join(tmpdir(), 'warden-readstore-')), name);
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  return { file, db };
+}
+
 describe('SqliteReadStore indexes', () => {
   it("serves a find on the indexed fields from the collection's index, not a scan", async () => {
     const db = new Database(':memory:');
@@ -78,9 +86,7 @@ describe('SqliteReadStore order', () => {
 
 describe("SqliteReadStore's reads of one turn (readsShareTurn: the read-model thread's)", () => {
   it('a store for requests and reactors reads every time what is committed', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'warden-readstore-')), 'read-models.db');
-    const db = new Database(file);
-    db.pragma('journal_mode = WAL');
+    const { file, db } = walFile();
     const store = new SqliteReadStore(db);
     await store.commit([{ op: 'put', collection: 'c', id: 'a', doc: { v: 1 }, position: 1 }]);
     const other = new Database(file);
@@ -94,9 +100,7 @@ describe("SqliteReadStore's reads of one turn (readsShareTurn: the read-model th
   });
 
   it('share one read transaction that ends with the turn, and never hide its own commits', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'warden-readstore-')), 'read-models.db');
-    const db = new Database(file);
-    db.pragma('journal_mode = WAL');
+    const { file, db } = walFile();
     const store = new SqliteReadStore(db, { readsShareTurn: true });
     await store.commit([{ op: 'put', collection: 'c', id: 'a', doc: { v: 1 }, position: 1 }]);
     const other = new Database(file);
@@ -161,9 +165,7 @@ describe('SqliteReadStore on a file written by an earlier release', () => {
   });
 
   it('leaves no copy of a moved document in the freed pages, and a view that makes an earlier release fail instead of serving nothing', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'warden-readstore-')), 'warden.db');
-    const old = new Database(file);
-    old.pragma('journal_mode = WAL');
+    const { file, db: old } = walFile('warden.db');
     old.exec(
       'CREATE TABLE read_models (collection TEXT NOT NULL, id TEXT NOT NULL, doc TEXT NOT NULL, position INTEGER, PRIMARY KEY (collection, id)) WITHOUT ROWID',
     );
@@ -186,9 +188,7 @@ describe('SqliteReadStore on a file written by an earlier release', () => {
   });
 
   it("rebuilds a collection's table clustered by id in write order: documents, positions and indexes kept, old pages zeroed", async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'warden-readstore-')), 'read-models.db');
-    const old = new Database(file);
-    old.pragma('journal_mode = WAL');
+    const { file, db: old } = walFile();
     // As releases before 2026-11-30 created them.
     old.exec(`CREATE TABLE "rm/deliveries" (id TEXT PRIMARY KEY, doc TEXT NOT NULL, position INTEGER) WITHOUT ROWID;
               CREATE INDEX "rm/deliveries/orgId,status" ON "rm/deliveries" (json_extract(doc, '$.orgId'), json_extract(doc, '$.status'));
@@ -231,9 +231,7 @@ describe('SqliteReadStore on a file written by an earlier release', () => {
   });
 
   it('reads a clustered file through a read-only connection as it is (replay looks at the recorded chain so), ties by id', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'warden-readstore-')), 'read-models.db');
-    const old = new Database(file);
-    old.pragma('journal_mode = WAL');
+    const { file, db: old } = walFile();
     old.exec(`CREATE TABLE projection_checkpoints (projection TEXT PRIMARY KEY, position INTEGER NOT NULL) WITHOUT ROWID;
               CREATE TABLE "rm/links" (id TEXT PRIMARY KEY, doc TEXT NOT NULL, position INTEGER) WITHOUT ROWID;
               INSERT INTO "rm/links" VALUES ('o:3', '{"seq":3,"org":"o"}', 9), ('o:1', '{"seq":1,"org":"o"}', 7), ('o:2', '{"seq":1,"org":"o"}', 8);`);
@@ -254,9 +252,7 @@ describe('SqliteReadStore on a file written by an earlier release', () => {
   });
 
   it('purgeEarlierVersions leaves no earlier version of a rewritten document in the file or its WAL', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'warden-readstore-')), 'read-models.db');
-    const db = new Database(file);
-    db.pragma('journal_mode = WAL');
+    const { file, db } = walFile();
     const store = new SqliteReadStore(db);
     const secret = 'erased-person@example.test';
     await store.commit([{ op: 'put', collection: 'identity_users', id: 'u1', doc: { email: secret }, position: 1 }]);
@@ -273,9 +269,7 @@ describe('SqliteReadStore on a file written by an earlier release', () => {
   });
 
   it('leaves no copy of a long document in the pages its rewrite frees: its overflow pages are zeroed, not only its cell', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'warden-readstore-')), 'read-models.db');
-    const db = new Database(file);
-    db.pragma('journal_mode = WAL');
+    const { file, db } = walFile();
     const store = new SqliteReadStore(db);
     const secret = 'https://media.example/erased-person-album/cat.jpg?…';
     // A child-safety report: its reasons and media URLs past the first kilobyte live in overflow pages.

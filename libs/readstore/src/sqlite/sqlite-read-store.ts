@@ -118,7 +118,6 @@ export class SqliteReadStore implements ReadStore {
     this.stmt = {
       beginRead: db.prepare('BEGIN'),
       endRead: db.prepare('COMMIT'),
-      tableExists: db.prepare<[string], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?"),
       tableDefinition: db.prepare<[string], string>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").pluck(),
       schemaVersion: db.prepare<[], number>('PRAGMA schema_version').pluck(),
       checkpoint: db.prepare<[string], { position: number }>('SELECT position FROM projection_checkpoints WHERE projection = ?'),
@@ -218,12 +217,13 @@ export class SqliteReadStore implements ReadStore {
     // A table another process created since is found here, once the schema version says one was.
     const version = this.stmt.schemaVersion.get() as number;
     if (this.missing.get(collection) === version) return undefined;
-    if (!this.stmt.tableExists.get(tableName(collection))) {
+    const definition = this.stmt.tableDefinition.get(tableName(collection));
+    if (definition === undefined) {
       this.missing.set(collection, version);
       return undefined;
     }
     this.missing.delete(collection);
-    return this.statementsFor(collection);
+    return this.statementsFor(collection, definition);
   }
 
   /** Inside a write transaction: creates the collection's table on its first write (noted in `created`). */
@@ -232,14 +232,15 @@ export class SqliteReadStore implements ReadStore {
     if (known) return known;
     this.db.exec(createTable(collection));
     created.push(collection);
-    return this.statementsFor(collection);
+    // Clustered after all when an earlier release's process created it first.
+    return this.statementsFor(collection, this.stmt.tableDefinition.get(tableName(collection))!);
   }
 
-  private statementsFor(collection: string): CollectionStatements {
+  /** `definition`: the table's CREATE statement as sqlite_master keeps it. */
+  private statementsFor(collection: string, definition: string): CollectionStatements {
     const table = tableOf(collection);
-    const definition = this.stmt.tableDefinition.get(tableName(collection)) ?? '';
     const statements: CollectionStatements = {
-      clustered: /WITHOUT\s+ROWID\s*$/i.test(definition),
+      clustered: CLUSTERED.test(definition),
       get: this.db.prepare(`SELECT doc, position FROM ${table} WHERE id = ?`),
       // A positioned write never takes a document back to an earlier or equal position.
       put: this.db.prepare(
@@ -328,6 +329,9 @@ const tableDefinition = (quotedName: string) => `${quotedName} (id TEXT PRIMARY 
 
 const createTable = (collection: string) => `CREATE TABLE IF NOT EXISTS ${tableDefinition(tableOf(collection))}`;
 
+/** The end of a table definition clustered by its key, as releases before 2026-11-30 created collections' tables. */
+export const CLUSTERED = /\)\s*WITHOUT\s+ROWID\s*$/i;
+
 /**
  * Collections' tables written by releases before 2026-11-30 were clustered by id (WITHOUT ROWID):
  * each is rebuilt once as a rowid table (tableDefinition says why), its documents, positions and
@@ -337,12 +341,13 @@ const createTable = (collection: string) => `CREATE TABLE IF NOT EXISTS ${tableD
 function rebuildClusteredTables(db: Database.Database): SharedTableMove | undefined {
   // A read-only connection (replay's look at the recorded chain) reads them as they are.
   if (db.readonly) return undefined;
-  const clustered = db.prepare<[], string>("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'rm/%' AND sql LIKE '%WITHOUT ROWID'").pluck();
-  if (clustered.get() === undefined) return undefined;
+  const tables = db.prepare<[], { name: string; sql: string }>("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name LIKE 'rm/%'");
+  const clustered = () => tables.all().filter((t) => CLUSTERED.test(t.sql));
+  if (clustered().length === 0) return undefined;
   return movedUnderLock(db, () => {
     let documents = 0;
     // Read again under the lock: another process may have rebuilt them while this one waited.
-    for (const name of clustered.all()) {
+    for (const { name } of clustered()) {
       const table = tableOf(name.slice('rm/'.length));
       // The slash keeps this name apart from every collection's table and index (tableName).
       const rebuilding = `"rm-rebuilding/${name.slice('rm/'.length)}"`;
