@@ -15,13 +15,21 @@ function walFile(name = 'read-models.db'): { file: string; db: Database.Database
   return { file, db };
 }
 
+/**
+ * An in-memory connection that remembers the SQL prepared on it (the narrowest seam), so that a
+ * spec can ask SQLite for the plan of what the store runs; `prepare` is the original.
+ */
+function recordingDb(): { db: Database.Database; statements: string[]; prepare: Database.Database['prepare'] } {
+  const db = new Database(':memory:');
+  const statements: string[] = [];
+  const prepare = db.prepare.bind(db) as Database.Database['prepare'];
+  db.prepare = ((sql: string) => (statements.push(sql), prepare(sql))) as typeof db.prepare;
+  return { db, statements, prepare };
+}
+
 describe('SqliteReadStore indexes', () => {
   it("serves a find on the indexed fields from the collection's index, not a scan", async () => {
-    const db = new Database(':memory:');
-    const statements: string[] = [];
-    const prepare = db.prepare.bind(db);
-    // The narrowest seam: remember the SQL the store runs, to ask SQLite for its plan.
-    db.prepare = ((sql: string) => (statements.push(sql), prepare(sql))) as typeof db.prepare;
+    const { db, statements, prepare } = recordingDb();
     const store = new SqliteReadStore(db);
     await store.commit(
       Array.from({ length: 200 }, (_, i) => ({
@@ -44,10 +52,7 @@ describe('SqliteReadStore indexes', () => {
 
 describe('SqliteReadStore order', () => {
   it('reads a sorted page in index order, either direction, ties in the order of first write (reversed after a descending key)', async () => {
-    const db = new Database(':memory:');
-    const statements: string[] = [];
-    const prepare = db.prepare.bind(db);
-    db.prepare = ((sql: string) => (statements.push(sql), prepare(sql))) as typeof db.prepare;
+    const { db, statements, prepare } = recordingDb();
     const store = new SqliteReadStore(db);
     await store.ensureIndex('jobs', ['queue', 'state', 'fifo']);
     // Written in an order unlike the ids', with ties on fifo.
