@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type Database from 'better-sqlite3';
-import { CLUSTERED, type SharedTableMove } from './sqlite-read-store.js';
+import { CLUSTERED, movedUnderLock, type SharedTableMove } from './sqlite-read-store.js';
 
 /** The embedded profile's read models, with the checkpoints of projections and reactors, in a file of their own beside the log. */
 export const READ_MODELS_FILE_NAME = 'read-models.db';
@@ -41,20 +41,16 @@ export function adoptReadModels(db: Database.Database, logFile: string): SharedT
   // process's default mode.
   if (!existsSync(logFile)) return undefined;
   db.prepare('ATTACH DATABASE ? AS log').run(logFile);
-  const busyTimeout = Number(db.pragma('busy_timeout', { simple: true }));
   try {
     const guard = db.prepare("SELECT 1 FROM log.sqlite_master WHERE type = 'view' AND name = 'projection_checkpoints'");
     const guarded = () => guard.get() !== undefined;
     if (readModelTables(db, 'log').length === 0 && guarded()) return undefined;
-    const started = performance.now();
-    let documents = 0;
-    // Moving a million documents takes seconds, and so may another process's move.
-    db.pragma('busy_timeout = 600000');
     // Dropped tables' pages go to the free list zeroed, in both files: no document a GDPR deletion
     // purges later (a console user's email) survives in them. The read store runs ON as well.
     db.pragma('log.secure_delete = ON');
     db.pragma('main.secure_delete = ON');
-    db.transaction(() => {
+    return movedUnderLock(db, () => {
+      let documents = 0;
       const tables = readModelTables(db, 'log');
       if (tables.length > 0) {
         for (const table of readModelTables(db, 'main')) db.exec(`DROP TABLE main.${quoted(table.name)}`);
@@ -76,10 +72,9 @@ export function adoptReadModels(db: Database.Database, logFile: string): SharedT
         if (tables.some((t) => t.name === 'read_models')) db.exec(`CREATE VIEW log.read_models AS SELECT 'moved to ${READ_MODELS_FILE_NAME}' AS moved`);
       }
       if (!guarded()) db.exec(`CREATE VIEW log.projection_checkpoints AS SELECT 'moved to ${READ_MODELS_FILE_NAME}' AS moved`);
-    }).immediate();
-    return documents > 0 ? { documents, ms: Math.round(performance.now() - started) } : undefined;
+      return documents;
+    });
   } finally {
-    db.pragma(`busy_timeout = ${busyTimeout}`);
     db.prepare('DETACH DATABASE log').run();
   }
 }

@@ -368,7 +368,7 @@ function rebuildClusteredTables(db: Database.Database): SharedTableMove | undefi
  * another process's move), and times it. Undefined when it moved nothing: another process did it
  * while this one waited for the lock.
  */
-function movedUnderLock(db: Database.Database, move: () => number): SharedTableMove | undefined {
+export function movedUnderLock(db: Database.Database, move: () => number): SharedTableMove | undefined {
   const started = performance.now();
   const busyTimeout = Number(db.pragma('busy_timeout', { simple: true }));
   db.pragma('busy_timeout = 600000');
