@@ -24,7 +24,10 @@ export interface ApplyUserStrikes {
   readonly action: { id: string };
   readonly policyIds: readonly string[];
   readonly item: { id: string; typeId: string };
-  /** The user, as the item a threshold's action is taken on; `version`: its latest submission. */
+  /**
+   * The user, as the item a threshold's action is taken on; `version`: its latest submission, which
+   * only a threshold that opens a review job records (the applier reads it only then; 0 otherwise).
+   */
   readonly user: UserItem & { readonly version: number };
   /** When the action happened (its event's time), ISO 8601: the window ends there. */
   readonly at: string;

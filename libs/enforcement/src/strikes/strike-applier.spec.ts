@@ -44,24 +44,27 @@ const spam: PolicyDefinition = {
  * ban). Everything else is real: the SQLite log, the aggregate store, and the injected clock that
  * stamps every event, the published actions included.
  */
-const catalog = {
-  execute: async (query: unknown) => {
-    if (query instanceof GetLiveEntitiesQuery) {
-      if (query.kind === 'action') return [action('remove', true), action('ban', false)];
-      if (query.kind === 'policy') return [spam];
-      if (query.kind === 'itemType') return [{ id: 'user', name: 'User', kind: 'USER' }];
-      return [];
-    }
-    if (query instanceof GetEverEntitiesQuery && query.kind === 'itemType') {
-      return [
-        { id: 'user', name: 'User', kind: 'USER' },
-        { id: 'post', name: 'Post', kind: 'CONTENT' },
-      ];
-    }
-    if (query instanceof GetCatalogSettingsQuery && query.section === 'strikes') return { windowDays: 30, thresholds: [{ strikes: 2, actionId: 'ban' }] };
-    return undefined;
-  },
-} as unknown as QueryBus;
+const catalogWith = (thresholdActionId: string) =>
+  ({
+    execute: async (query: unknown) => {
+      if (query instanceof GetLiveEntitiesQuery) {
+        if (query.kind === 'action') return [action('remove', true), action('ban', false)];
+        if (query.kind === 'policy') return [spam];
+        if (query.kind === 'itemType') return [{ id: 'user', name: 'User', kind: 'USER' }];
+        return [];
+      }
+      if (query instanceof GetEverEntitiesQuery && query.kind === 'itemType') {
+        return [
+          { id: 'user', name: 'User', kind: 'USER' },
+          { id: 'post', name: 'Post', kind: 'CONTENT' },
+        ];
+      }
+      if (query instanceof GetCatalogSettingsQuery && query.section === 'strikes')
+        return { windowDays: 30, thresholds: [{ strikes: 2, actionId: thresholdActionId }] };
+      return undefined;
+    },
+  }) as unknown as QueryBus;
+const catalog = catalogWith('ban');
 
 describe('strike applier: the strike window with an injected clock', () => {
   let stores: ReturnType<typeof sqliteStores> | undefined;
@@ -70,12 +73,12 @@ describe('strike applier: the strike window with an injected clock', () => {
     stores = undefined;
   });
 
-  function world() {
+  function world(queries = catalog) {
     stores = sqliteStores();
     const clock = new FixedClock(T0);
     const events = new CountingEventStore(stores.events);
     const aggregates = new AggregateStore(events, clock, randomIds);
-    const applier = new StrikeApplier(catalog, aggregates, events, clock);
+    const applier = new StrikeApplier(queries, aggregates, events, clock);
     /** A rule's remove (or `actionId`) on post `itemId` of u1, published now (by the clock), as the rules engine records it. */
     const publish = async (itemId: string, actionId = 'remove'): Promise<RecordedEvent> => {
       const stream = `item_evaluation-acme:post:${itemId}:0`;
@@ -227,6 +230,37 @@ describe('strike applier: the strike window with an injected clock', () => {
     expect(await elsewhere.countAfter(published)).toBe(1);
     expect(events.streamReads).toBe(1);
     expect(events.appends).toBe(0);
+  });
+
+  it("reads the user's item only where a threshold opens a review job, the one event that records its version", async () => {
+    const streamsRead = (events: CountingEventStore) => {
+      const read: string[] = [];
+      const inner = events.readStream.bind(events);
+      events.readStream = (stream, options) => (read.push(stream), inner(stream, options));
+      return read;
+    };
+    const userItem = itemStream('acme', 'user', 'u1');
+    // The threshold's action is a callback: no application reads the user's item.
+    const calls = world();
+    const readForCallback = streamsRead(calls.events);
+    await calls.applier.apply(await calls.publish('p1'));
+    await calls.applier.apply(await calls.publish('p2'));
+    expect((await calls.userLog()).map((e) => e.type)).toEqual([
+      'UserStrikesApplied',
+      'UserStrikesApplied',
+      'UserStrikeThresholdCrossed',
+      'ActionCallbackRequested',
+    ]);
+    expect(readForCallback).not.toContain(userItem);
+    await stores!.close();
+    // The threshold opens a review job: read for each application, and its version recorded (0: never stored).
+    const jobs = world(catalogWith('enqueue-to-mrt'));
+    const readForJob = streamsRead(jobs.events);
+    await jobs.applier.apply(await jobs.publish('p1'));
+    await jobs.applier.apply(await jobs.publish('p2'));
+    expect(readForJob.filter((s) => s === userItem)).toHaveLength(2);
+    const enqueued = (await jobs.userLog()).find((e) => e.type === 'ReviewEnqueueRequested');
+    expect(enqueued?.data).toMatchObject({ item: { id: 'u1', typeId: 'user', typeName: 'User' }, version: 0, queueId: 'default' });
   });
 
   it("applies an action once when another process applied it after this one's state was cached: the append's expected revision catches it", async () => {

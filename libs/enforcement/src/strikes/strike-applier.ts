@@ -119,7 +119,8 @@ export class StrikeApplier {
       const applied = known.applications.get(application.key);
       if (applied) return { run: async () => applied.countAfter, readsCount: false };
     }
-    const user = await this.userItem(orgId, application.user);
+    const thresholds = thresholdsOf(settings?.thresholds ?? [], actions);
+    const user = await this.userItem(orgId, application.user, thresholds.some(opensJob));
     const run = async () => {
       const handled = await this.aggregates.handle(
         application.stream,
@@ -135,7 +136,7 @@ export class StrikeApplier {
           at: event.metadata.occurredAt,
           now: this.clock.now().toISOString(),
           windowDays,
-          thresholds: thresholdsOf(settings?.thresholds ?? [], actions),
+          thresholds,
         },
         { orgId, correlationId: event.metadata.correlationId, causationId: event.id, actor: 'enforcement' },
         {
@@ -217,11 +218,15 @@ export class StrikeApplier {
     return strikeCount(await this.aggregates.state(stream, userStrikesDecider), this.clock.now(), window);
   }
 
-  /** The USER item a threshold acts on: its type's display name, its latest version. */
-  private async userItem(orgId: string, user: { id: string; typeId: string }) {
+  /**
+   * The USER item a threshold acts on: its type's display name, and its latest version when
+   * `withVersion` (only a threshold that opens a review job records it: reading the user's item
+   * stream for every application cost a read per action; without it, 0 as for a user never stored).
+   */
+  private async userItem(orgId: string, user: { id: string; typeId: string }, withVersion: boolean) {
     const [itemTypes, latest] = await Promise.all([
       this.queries.execute(new GetLiveEntitiesQuery(orgId, 'itemType')),
-      latestSubmission(this.events, orgId, user),
+      withVersion ? latestSubmission(this.events, orgId, user) : null,
     ]);
     const typeName = itemTypes.find((t) => t.id === user.typeId)?.name ?? user.typeId;
     return { id: user.id, typeId: user.typeId, typeName, version: latest?.version ?? 0 };
@@ -240,6 +245,9 @@ export function applicationOf(event: RecordedEvent): StrikeApplication | undefin
 }
 
 /** The thresholds with what firing them needs: each action as executable (the built-in enqueues included). */
+/** Whether a threshold's action opens a review job (the one use of the user item's version). */
+const opensJob = (threshold: StrikeThreshold) => threshold.action !== undefined && threshold.action.kind !== 'CUSTOMER_DEFINED_ACTION';
+
 function thresholdsOf(thresholds: ReadonlyArray<{ strikes: number; actionId: string }>, actions: readonly ActionDefinition[]): StrikeThreshold[] {
   const executable = executableActions(actions);
   return thresholds.map((t) => {
