@@ -7,6 +7,7 @@ export * from './decider.js';
 export * from './decider-specification.js';
 export * from './upcasting.js';
 export * from './canonical-json.js';
+export * from './clone-json.js';
 export * from './fifo.js';
 export * from './url-redaction.js';
 export * from './personal-data-subject.js';

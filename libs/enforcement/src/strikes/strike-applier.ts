@@ -244,10 +244,10 @@ export function applicationOf(event: RecordedEvent): StrikeApplication | undefin
   return { stream, key: publicationKey(published), user: data.creator, data };
 }
 
-/** The thresholds with what firing them needs: each action as executable (the built-in enqueues included). */
 /** Whether a threshold's action opens a review job (the one use of the user item's version). */
 const opensJob = (threshold: StrikeThreshold) => threshold.action !== undefined && threshold.action.kind !== 'CUSTOMER_DEFINED_ACTION';
 
+/** The thresholds with what firing them needs: each action as executable (the built-in enqueues included). */
 function thresholdsOf(thresholds: ReadonlyArray<{ strikes: number; actionId: string }>, actions: readonly ActionDefinition[]): StrikeThreshold[] {
   const executable = executableActions(actions);
   return thresholds.map((t) => {

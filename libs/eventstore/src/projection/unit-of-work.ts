@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { ReadDocument, ReadStore, Write } from '#warden/readstore';
-import type { RecordedEvent } from '#warden/kernel';
+import { cloneJson, type RecordedEvent } from '#warden/kernel';
 import type { Projection, ProjectionContext } from './projection.js';
 
 const DELETED = Symbol('deleted');
@@ -36,7 +36,7 @@ export class UnitOfWork implements ProjectionContext {
   async get<T extends object>(collection: string, id: string): Promise<T | undefined> {
     const k = key(collection, id);
     const p = this.pending.get(k);
-    if (p) return p.doc === DELETED ? undefined : (structuredClone(p.doc) as T);
+    if (p) return p.doc === DELETED ? undefined : (cloneJson(p.doc) as T);
     const found = await this.store.getVersioned<T>(collection, id);
     this.storedAt.set(k, found?.position ?? 0);
     return found?.doc;
