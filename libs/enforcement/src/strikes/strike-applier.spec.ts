@@ -1,6 +1,7 @@
 import type { QueryBus } from '@nestjs/cqrs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CountingEventStore } from '../../../../test/support/counting-event-store.js';
+import { anEvent } from '../../../../test/support/events.js';
 import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
 import { type ActionDefinition, GetCatalogSettingsQuery, GetEverEntitiesQuery, GetLiveEntitiesQuery, type PolicyDefinition } from '#warden/catalog';
 import { itemStream } from '#warden/ingestion';
@@ -253,14 +254,29 @@ describe('strike applier: the strike window with an injected clock', () => {
     ]);
     expect(readForCallback).not.toContain(userItem);
     await stores!.close();
-    // The threshold opens a review job: read for each application, and its version recorded (0: never stored).
+    // The threshold opens a review job: read for each application, and the user item's latest version recorded.
     const jobs = world(catalogWith('enqueue-to-mrt'));
+    const userVersion = {
+      itemId: 'u1',
+      typeId: 'user',
+      typeVersion: null,
+      typeSchemaVariant: 'original',
+      data: {},
+      creator: null,
+      subject: 'user:u1',
+      source: 'items',
+    };
+    await jobs.events.append(
+      userItem,
+      [0, 1].map(() => anEvent('ItemSubmitted', userVersion)),
+      'no_stream',
+    );
     const readForJob = streamsRead(jobs.events);
     await jobs.applier.apply(await jobs.publish('p1'));
     await jobs.applier.apply(await jobs.publish('p2'));
     expect(readForJob.filter((s) => s === userItem)).toHaveLength(2);
     const enqueued = (await jobs.userLog()).find((e) => e.type === 'ReviewEnqueueRequested');
-    expect(enqueued?.data).toMatchObject({ item: { id: 'u1', typeId: 'user', typeName: 'User' }, version: 0, queueId: 'default' });
+    expect(enqueued?.data).toMatchObject({ item: { id: 'u1', typeId: 'user', typeName: 'User' }, version: 1, queueId: 'default' });
   });
 
   it("applies an action once when another process applied it after this one's state was cached: the append's expected revision catches it", async () => {
