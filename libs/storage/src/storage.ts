@@ -198,10 +198,18 @@ export async function openStorage(
       notices: [
         ...(notice ? [notice] : []),
         ...dataDirNotices,
-        ...adoptedNotice(adopted),
+        ...moveNotice(adopted, `Read models moved from ${SQLITE_FILE_NAME} to ${READ_MODELS_FILE_NAME}`),
         ...droppedNotice(droppedAhead),
-        ...movedNotice(readStore instanceof SqliteReadStore ? readStore.moved : undefined),
-        ...rebuiltNotice(readStore instanceof SqliteReadStore ? readStore.rebuilt : undefined),
+        ...(readStore instanceof SqliteReadStore
+          ? [
+              ...moveNotice(
+                readStore.moved,
+                "Read models moved to a table per collection (an earlier release's data directory)",
+                '; earlier releases can no longer open this data directory',
+              ),
+              ...moveNotice(readStore.rebuilt, "Read models' tables rebuilt in write order (an earlier release's data directory)"),
+            ]
+          : []),
       ],
       description: [
         config.eventStoreUrl ? 'events: KurrentDB' : `events: SQLite (${config.dataDir}/${SQLITE_FILE_NAME})`,
@@ -219,10 +227,12 @@ export async function openStorage(
   }
 }
 
-/** Said once, by the process that moved the read models out of the log's file (operations.md, "Upgrading"). */
-function adoptedNotice(adopted: SharedTableMove | undefined): string[] {
-  if (!adopted) return [];
-  return [`Read models moved from ${SQLITE_FILE_NAME} to ${READ_MODELS_FILE_NAME}: ${adopted.documents} documents in ${adopted.ms} ms`];
+/**
+ * Said once, by the process that moved or rebuilt an earlier release's read models (operations.md,
+ * "Upgrading": out of the log's file, into a table per collection, into tables in write order).
+ */
+function moveNotice(move: SharedTableMove | undefined, what: string, after = ''): string[] {
+  return move ? [`${what}: ${move.documents} documents in ${move.ms} ms${after}`] : [];
 }
 
 /** Said by the process that dropped read models ahead of the log (operations.md, "Upgrading: the read models' own file"). */
@@ -230,19 +240,5 @@ function droppedNotice(ahead: number | undefined): string[] {
   if (ahead === undefined) return [];
   return [
     `Read models dropped, to be rebuilt from the log: a checkpoint (${ahead}) was past the log's last position (a ${SQLITE_FILE_NAME} restored without its ${READ_MODELS_FILE_NAME}, or the log's tail lost; operations.md, "Upgrading: the read models' own file")`,
-  ];
-}
-
-/** Said once, by the process that rebuilt an earlier release's tables (operations.md, "Upgrading: the read models' tables in write order"). */
-function rebuiltNotice(rebuilt: SharedTableMove | undefined): string[] {
-  if (!rebuilt) return [];
-  return [`Read models' tables rebuilt in write order (an earlier release's data directory): ${rebuilt.documents} documents in ${rebuilt.ms} ms`];
-}
-
-/** Said once, by the process that moved an earlier release's read models (operations.md, "Upgrading"). */
-function movedNotice(moved: SharedTableMove | undefined): string[] {
-  if (!moved) return [];
-  return [
-    `Read models moved to a table per collection (an earlier release's data directory): ${moved.documents} documents in ${moved.ms} ms; earlier releases can no longer open this data directory`,
   ];
 }

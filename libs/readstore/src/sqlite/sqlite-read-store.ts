@@ -348,9 +348,10 @@ function rebuildClusteredTables(db: Database.Database): SharedTableMove | undefi
     let documents = 0;
     // Read again under the lock: another process may have rebuilt them while this one waited.
     for (const { name } of clustered()) {
-      const table = tableOf(name.slice('rm/'.length));
+      const collection = name.slice('rm/'.length);
+      const table = tableOf(collection);
       // The slash keeps this name apart from every collection's table and index (tableName).
-      const rebuilding = `"rm-rebuilding/${name.slice('rm/'.length)}"`;
+      const rebuilding = `"rm-rebuilding/${collection}"`;
       const indexes = db.prepare<[string], string>("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL").pluck().all(name);
       db.exec(`DROP TABLE IF EXISTS ${rebuilding}; CREATE TABLE ${tableDefinition(rebuilding)}`);
       documents += db.prepare(`INSERT INTO ${rebuilding} (id, doc, position) SELECT id, doc, position FROM ${table}`).run().changes;

@@ -78,14 +78,8 @@ function compact(doc: CreatorSubmissionsDoc): { at: string; count: number } {
 export function countWithin(doc: CreatorSubmissionsDoc | undefined, windowSeconds: number, now: Date): number {
   if (!doc) return 0;
   const since = now.getTime() - windowSeconds * 1000;
-  if (doc.at === undefined) {
-    const times = doc.times ?? [];
-    let n = 0;
-    for (let i = times.length - 1; i >= 0 && Date.parse(times[i]!) >= since; i--) n++;
-    return n;
-  }
   // From the newest back, reading only as far as the window reaches.
-  const at = doc.at;
+  const { at } = compact(doc);
   let n = 0;
   let end = at.length;
   while (end > 0) {
