@@ -53,22 +53,24 @@ export class AppModule {
     const callbacks = CallbacksModule.register({ deliver: options.background, actionsThroughPort: true });
     const enforcement = EnforcementModule.register({ deliveries: callbacks });
     const rules = RulesModule.register({ extensions: [HashingModule, PartialItemsModule, enforcement] });
+    const identity = IdentityModule.register({ passwordLogin: SsoModule });
+    const review = ReviewModule.register({ routing: rules, strikes: enforcement, appeals: AppealsModule });
     return {
       module: AppModule,
       imports: [
         PlatformModule.forRoot(config),
         StorageModule.forRoot(storage),
         CqrsModule.forRoot(),
-        IdentityModule.register({ passwordLogin: SsoModule }),
+        identity,
         CatalogModule,
         IngestionModule,
         rules,
         callbacks,
         SsoModule,
-        ReviewModule.register({ routing: rules, strikes: enforcement, appeals: AppealsModule }),
+        review,
         enforcement,
         AppealsModule,
-        ErasureModule,
+        ErasureModule.register({ reviewJobs: review, consoleAccounts: identity }),
         AuditModule,
         TransparencyModule.register({ submit: options.background }),
         InsightsModule,
