@@ -379,4 +379,25 @@ describe('POST /api/v1/gdpr/delete: crypto-shredding a user', () => {
     expect(r.status).toBe(404);
     expect(((await r.json()) as ErrorBody).errors[0]!.type).toEqual(['/errors/not-found']);
   });
+
+  // Last: it erases the email of the suite's own ADMIN. docs/gdpr.md, "What stays".
+  it("keeps the organization's last active ADMIN enabled, and erases its email all the same", async () => {
+    const admin = world.sessions['ADMIN']!;
+    type Listed = { id: string; email: string | null; state: string; roles: string[] };
+    const users = (await (await world.call(admin, 'GET', '/api/console/v1/users')).json()) as { users: Listed[] };
+    const admins = users.users.filter((u) => u.state === 'active' && u.roles.includes('ADMIN'));
+    expect(admins.map((u) => u.email)).toEqual(['admin@rev.example']);
+    const r = await request({ id: 'the-admin-person', typeId: 'user', consoleEmail: 'admin@rev.example' });
+    expect(r.status).toBe(202);
+    const { requestId } = (await r.json()) as { requestId: string };
+    const done = await waitFor(async () => {
+      const d = await deletionOf(requestId);
+      return d.state === 'COMPLETED' && d;
+    }, "the admin's deletion to complete");
+    expect(done.erased).toMatchObject({ consoleAccounts: 1 });
+    // The admin's own session still answers: the account was not disabled.
+    const account = await world.call(admin, 'GET', `/api/console/v1/users/${admins[0]!.id}`);
+    expect(account.status).toBe(200);
+    expect(await account.json()).toMatchObject({ state: 'active', email: null, roles: ['ADMIN'] });
+  });
 });

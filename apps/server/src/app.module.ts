@@ -53,24 +53,22 @@ export class AppModule {
     const callbacks = CallbacksModule.register({ deliver: options.background, actionsThroughPort: true });
     const enforcement = EnforcementModule.register({ deliveries: callbacks });
     const rules = RulesModule.register({ extensions: [HashingModule, PartialItemsModule, enforcement] });
-    const identity = IdentityModule.register({ passwordLogin: SsoModule });
-    const review = ReviewModule.register({ routing: rules, strikes: enforcement, appeals: AppealsModule });
     return {
       module: AppModule,
       imports: [
         PlatformModule.forRoot(config),
         StorageModule.forRoot(storage),
         CqrsModule.forRoot(),
-        identity,
+        IdentityModule.register({ passwordLogin: SsoModule }),
         CatalogModule,
         IngestionModule,
         rules,
         callbacks,
         SsoModule,
-        review,
+        ReviewModule.register({ routing: rules, strikes: enforcement, appeals: AppealsModule }),
         enforcement,
         AppealsModule,
-        ErasureModule.register({ reviewJobs: review, consoleAccounts: identity }),
+        ErasureModule,
         AuditModule,
         TransparencyModule.register({ submit: options.background }),
         InsightsModule,

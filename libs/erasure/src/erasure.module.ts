@@ -1,4 +1,4 @@
-import { type DynamicModule, Inject, Module, type OnModuleInit, type Type } from '@nestjs/common';
+import { Inject, Module, type OnModuleInit } from '@nestjs/common';
 import { CatalogModule } from '#warden/catalog';
 import { ProjectionHost } from '#warden/storage';
 import { RequestGdprDeletionHandler } from './commands/request-gdpr-deletion/request-gdpr-deletion.handler.js';
@@ -6,13 +6,6 @@ import { gdprDeletionReactor } from './gdpr-deletion.reactor.js';
 import { UserEraser } from './user-eraser.js';
 import { subjectRecordsProjection } from './projections/subject-records.projection.js';
 import { GetGdprDeletionHandler } from './queries/get-gdpr-deletion/get-gdpr-deletion.handler.js';
-
-export interface ErasureOptions {
-  /** The module that provides ERASED_USER_JOBS (review): the erased user's open jobs closed. */
-  readonly reviewJobs: DynamicModule | Type<unknown>;
-  /** The module that provides CONSOLE_ACCOUNT_ERASURE (identity): their console account disabled. */
-  readonly consoleAccounts: DynamicModule | Type<unknown>;
-}
 
 /**
  * GDPR deletion by crypto-shredding (docs/gdpr.md): the request, its stream
@@ -26,14 +19,6 @@ export interface ErasureOptions {
   providers: [RequestGdprDeletionHandler, GetGdprDeletionHandler, UserEraser],
 })
 export class ErasureModule implements OnModuleInit {
-  static register(options: ErasureOptions): DynamicModule {
-    return {
-      module: ErasureModule,
-      // Beside the decorator's: the modules that provide its ports (docs/architecture.md, "Ports").
-      imports: [options.reviewJobs, options.consoleAccounts],
-    };
-  }
-
   constructor(
     @Inject(ProjectionHost) private readonly projections: ProjectionHost,
     private readonly eraser: UserEraser,

@@ -1,3 +1,3 @@
-export { ErasureModule, type ErasureOptions } from './erasure.module.js';
+export { ErasureModule } from './erasure.module.js';
 export * from './contracts.js';
 export { GetGdprDeletionQuery, type GdprDeletionView } from './queries/get-gdpr-deletion/get-gdpr-deletion.query.js';

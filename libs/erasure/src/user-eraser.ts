@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import type { SubjectKeyStore } from '#warden/eventstore';
-import { CONSOLE_ACCOUNT_ERASURE, type ConsoleAccountErasure } from '#warden/identity';
+import { DisableUserCommand } from '#warden/identity';
 import { type Clock, type CommandContext, SUBJECT_ERASED_EVENT, SUBJECT_ERASURE_REQUESTED_EVENT } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
 import type { ReadStore } from '#warden/readstore';
-import { ERASED_USER_JOBS, type ErasedUserJobs } from '#warden/review';
+import { CloseErasedUserJobsCommand } from '#warden/review';
 import { AggregateStore, ProjectionHost, READ_STORE, SUBJECT_KEY_STORE } from '#warden/storage';
 import { gdprDeletionDecider } from './domain/gdpr-deletion.decider.js';
 import type { ErasedCounts, GdprDeletionRequested } from './domain/gdpr-deletion.events.js';
@@ -12,10 +13,9 @@ import { gdprDeletionStream } from './domain/gdpr-deletion.streams.js';
 import { SUBJECT_RECORDS, SUBJECT_RECORDS_PROJECTION, type SubjectRecordDoc } from './projections/subject-records.projection.js';
 
 /**
- * The work of one GDPR deletion, in one step (docs/architecture.md, "Main flows", "Erasure"):
- * close the open review jobs of the user's items and disable their console account (through the
- * ports review and identity provide), purge the read models' plaintext copies (the projections that
- * keep one purge it on the request, caught up here), empty the read models' write-ahead log, forget the user's data key (crypto-shredding: every item,
+ * The work of one GDPR deletion: close the open review jobs of the user's items, purge the read
+ * models' plaintext copies (the projections that keep one purge it on the request, caught up here),
+ * empty the read models' write-ahead log, forget the user's data key (crypto-shredding: every item,
  * report and appeal sealed under it becomes unreadable at once, in the log and in every rebuild),
  * then record the completion, on which those projections purge what they copied meanwhile, and
  * empty the read models' log again. Each step is idempotent, so a re-run after a crash finishes the
@@ -26,8 +26,7 @@ export class UserEraser {
   constructor(
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Inject(SUBJECT_KEY_STORE) private readonly subjectKeys: SubjectKeyStore,
-    @Inject(ERASED_USER_JOBS) private readonly reviewJobs: ErasedUserJobs,
-    @Inject(CONSOLE_ACCOUNT_ERASURE) private readonly consoleAccount: ConsoleAccountErasure,
+    private readonly commands: CommandBus,
     private readonly aggregates: AggregateStore,
     @Inject(ProjectionHost) private readonly projections: ProjectionHost,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -45,7 +44,7 @@ export class UserEraser {
     const records = await this.readStore.find<SubjectRecordDoc>(SUBJECT_RECORDS, { orgId, subject: requested.subject });
     const count = (kind: SubjectRecordDoc['kind']) => records.filter((r) => r.kind === kind).length;
     const items = records.flatMap((r) => (r.kind === 'item' && r.ref.typeId ? [{ id: r.ref.id, typeId: r.ref.typeId }] : []));
-    const reviewJobsClosed = await this.reviewJobs.close(requested.requestId, items, context);
+    const reviewJobsClosed = await this.commands.execute(new CloseErasedUserJobsCommand(requested.requestId, items, context));
     const consoleAccounts = requested.consoleUserId ? await this.eraseConsoleAccount(orgId, requested.consoleUserId, context) : 0;
     // The read models that copy personal fields in plaintext (a console account's email, the
     // child-safety reports) purge them on the request: brought up to date here, before the key is
@@ -89,12 +88,14 @@ export class UserEraser {
   }
 
   /**
-   * The same person's console account: disabled (its sessions end), and its email forgotten (sealed
-   * under the console user's id). The users read model drops its copy of the email on the request
-   * (caught up by erase).
+   * The same person's console account: disabled (its sessions end), unless it is the
+   * organization's last active ADMIN, whom identity keeps so that someone can still manage the
+   * organization (docs/gdpr.md, "What stays"); its email forgotten either way (sealed under the
+   * console user's id). The users read model drops its copy of the email on the request (caught up
+   * by erase).
    */
   private async eraseConsoleAccount(orgId: string, userId: string, context: CommandContext): Promise<number> {
-    await this.consoleAccount.disable(orgId, userId, context);
+    await this.commands.execute(new DisableUserCommand(orgId, userId, context, { keepLastAdmin: true }));
     await this.subjectKeys.forget(orgId, userId);
     return 1;
   }

@@ -17,8 +17,6 @@ import { CloseConsoleSessionHandler } from './commands/close-console-session/clo
 import { PasswordHashing } from './password-hashing.js';
 import { CreateUserHandler } from './commands/create-user/create-user.handler.js';
 import { DisableUserHandler } from './commands/disable-user/disable-user.handler.js';
-import { DisableUserCommand } from './commands/disable-user/disable-user.command.js';
-import { CONSOLE_ACCOUNT_ERASURE, type ConsoleAccountErasure } from './console-account-erasure.port.js';
 import { OpenConsoleSessionHandler } from './commands/open-console-session/open-console-session.handler.js';
 import { PasswordLoginHandler } from './commands/password-login/password-login.handler.js';
 import { SetUserPasswordHandler } from './commands/set-user-password/set-user-password.handler.js';
@@ -93,16 +91,8 @@ export interface IdentityOptions {
     AcceptInvitationHandler,
     ApplyUsersHandler,
     RecordInvestigationViewHandler,
-    {
-      // The same as an operator's disable (DisableUserCommand), for the erasure module.
-      provide: CONSOLE_ACCOUNT_ERASURE,
-      inject: [DisableUserHandler],
-      useFactory: (handler: DisableUserHandler): ConsoleAccountErasure => ({
-        disable: (orgId, userId, context) => handler.execute(new DisableUserCommand(orgId, userId, context)),
-      }),
-    },
   ],
-  exports: [API_KEY_AUTHENTICATOR, CONSOLE_AUTHENTICATOR, CONSOLE_ACCOUNT_ERASURE],
+  exports: [API_KEY_AUTHENTICATOR, CONSOLE_AUTHENTICATOR],
 })
 export class IdentityModule implements OnModuleInit {
   static register(options: IdentityOptions): DynamicModule {

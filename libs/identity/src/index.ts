@@ -28,8 +28,6 @@ export { GetSecondFactorStatusQuery, type SecondFactorStatus } from './queries/g
 export { SecondFactorEnforcement } from './second-factor-enforcement.js';
 // The port identity declares and the SSO module provides (docs/architecture.md, "Ports").
 export { PASSWORD_LOGIN_POLICY, type PasswordLoginPolicy } from './password-login.port.js';
-// The port it declares and provides to the erasure module.
-export { CONSOLE_ACCOUNT_ERASURE, type ConsoleAccountErasure } from './console-account-erasure.port.js';
 export { InviteUserCommand, type Invitation } from './commands/invite-user/invite-user.command.js';
 export { AcceptInvitationCommand } from './commands/accept-invitation/accept-invitation.command.js';
 export { ApplyUsersCommand, type UsersApplyReport } from './commands/apply-users/apply-users.command.js';

@@ -23,15 +23,20 @@ export class LastAdminSafeguard {
   async check(orgId: string, userId: string, context: CommandContext, after: readonly string[] | 'disabled'): Promise<void> {
     if (context.actor !== consoleActor({ userId })) return;
     if (after !== 'disabled' && after.includes('ADMIN')) return;
+    if (await this.isLastActiveAdmin(orgId, userId)) throw conflict('You are the last active ADMIN of the organization: make another user ADMIN first');
+  }
+
+  /** Whether the user is an active ADMIN and no other user is. */
+  async isLastActiveAdmin(orgId: string, userId: string): Promise<boolean> {
     const self = await this.users.get(orgId, userId);
-    if (self === null || self.state !== 'active' || !self.roles.includes('ADMIN')) return;
+    if (self === null || self.state !== 'active' || !self.roles.includes('ADMIN')) return false;
     const candidates = (await this.queries.execute(new ListUsersQuery(orgId))).filter(
       (u) => u.id !== userId && u.state === 'active' && u.roles.includes('ADMIN'),
     );
     for (const candidate of candidates) {
       const current = await this.users.get(orgId, candidate.id);
-      if (current?.state === 'active' && current.roles.includes('ADMIN')) return;
+      if (current?.state === 'active' && current.roles.includes('ADMIN')) return false;
     }
-    throw conflict('You are the last active ADMIN of the organization: make another user ADMIN first');
+    return true;
   }
 }

@@ -5,5 +5,4 @@ export type { ReviewJobView } from './queries/get-review-job/review-job.view.js'
 export { OpenAppealJobCommand, type AppealForReview } from './commands/open-appeal-job/open-appeal-job.command.js';
 // The port its job view declares and the appeals module provides (docs/architecture.md, "Ports").
 export { JOB_APPEALS, type JobAppeals, type JobAppealDetails } from './job-appeals.port.js';
-// The port it declares and provides to the erasure module.
-export { ERASED_USER_JOBS, type ErasedUserJobs } from './erased-user-jobs.port.js';
+export { CloseErasedUserJobsCommand } from './commands/close-erased-user-jobs/close-erased-user-jobs.command.js';

@@ -34,7 +34,7 @@ import { autoCloseQueuesProjection } from './projections/auto-close-queues.proje
 import { childSafetyReportsProjection } from './projections/child-safety-reports.projection.js';
 import { ListChildSafetyReportsHandler } from './queries/list-child-safety-reports/list-child-safety-reports.handler.js';
 import { OpenAppealJobHandler } from './commands/open-appeal-job/open-appeal-job.handler.js';
-import { ERASED_USER_JOBS, type ErasedUserJobs } from './erased-user-jobs.port.js';
+import { CloseErasedUserJobsHandler } from './commands/close-erased-user-jobs/close-erased-user-jobs.handler.js';
 
 export interface ReviewOptions {
   /**
@@ -78,16 +78,8 @@ export interface ReviewOptions {
     ListChildSafetyReportsHandler,
     jobAutoCloserProvider,
     OpenAppealJobHandler,
-    {
-      provide: ERASED_USER_JOBS,
-      inject: [JobAutoCloser],
-      useFactory: (closer: JobAutoCloser): ErasedUserJobs => ({
-        close: (requestId, items, context) => closer.closeJobsOfErasedUser(items, requestId, context),
-      }),
-    },
+    CloseErasedUserJobsHandler,
   ],
-  // The port it provides to the erasure module (docs/architecture.md, "Ports").
-  exports: [ERASED_USER_JOBS],
 })
 export class ReviewModule implements OnModuleInit {
   static register(options: ReviewOptions): DynamicModule {

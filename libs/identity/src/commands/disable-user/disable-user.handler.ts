@@ -12,8 +12,10 @@ export class DisableUserHandler implements ICommandHandler<DisableUserCommand> {
     private readonly lastAdmin: LastAdminSafeguard,
   ) {}
 
-  async execute(command: DisableUserCommand): Promise<void> {
+  async execute(command: DisableUserCommand): Promise<boolean> {
+    if (command.options.keepLastAdmin && (await this.lastAdmin.isLastActiveAdmin(command.orgId, command.userId))) return false;
     await this.lastAdmin.check(command.orgId, command.userId, command.context, 'disabled');
     await this.aggregates.handle(userStream(command.orgId, command.userId), userDecider, { type: 'DisableUser', orgId: command.orgId }, command.context);
+    return true;
   }
 }
