@@ -8,7 +8,7 @@ import { ProjectionHost, type Storage } from '#warden/storage';
 import { CountingEventStore } from '../../../../test/support/counting-event-store.js';
 import { anEvent } from '../../../../test/support/events.js';
 import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
-import { auditChainProjection } from '../chain/audit-chain.projection.js';
+import { AUDIT_CHAIN_LINKS, auditChainProjection, chainLinkId } from '../chain/audit-chain.projection.js';
 import { AuditExporter } from './audit-exporter.js';
 import { okpThumbprint } from './audit-head.js';
 import { verifyAuditExport } from './audit-verifier.js';
@@ -65,7 +65,7 @@ describe('a range export', () => {
     } as unknown as QueryBus;
     const exporter = new AuditExporter(storage, host, new FixedClock(minute(EVENTS + 1)), queries);
     counted.reset();
-    return { exporter, counted, jwks: { keys: [jwk] } };
+    return { exporter, counted, storage, jwks: { keys: [jwk] } };
   }
 
   const collect = async (lines: AsyncIterable<string>) => {
@@ -104,6 +104,17 @@ describe('a range export', () => {
     const report = await verifyAuditExport(lines, { jwks });
     expect(report.problems).toEqual([]);
     expect(report.ok).toBe(true);
+  });
+
+  it('refuses to export over a hole in the recorded chain, where it used to stop there and sign a short file', async () => {
+    const { exporter, storage } = await exporterOverLongLog((i) => (i < 100 ? 'acme' : 'other'));
+    const [link] = await storage.readStore.find<{ id: string; seq: number; position: number }>(AUDIT_CHAIN_LINKS, { orgId: 'acme', seq: 50 });
+    await storage.readStore.commit([{ op: 'delete', collection: AUDIT_CHAIN_LINKS, id: chainLinkId('acme', link!.position) }]);
+    await expect(collect(exporter.lines({ orgId: 'acme' }))).rejects.toThrow(
+      `The audit chain of acme has no link for event 50 (log position ${link!.position}) although its head is past it`,
+    );
+    // A range that ends before the hole is whole, and exports.
+    expect(eventLines(await collect(exporter.lines({ orgId: 'acme', to: minute(40) })))).toHaveLength(41);
   });
 
   it("ends its read at the organization's last event in range, however much of the log other organizations wrote after it", async () => {

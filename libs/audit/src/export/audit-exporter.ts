@@ -192,22 +192,38 @@ export class AuditExporter {
     personalData: boolean,
   ): AsyncGenerator<{ stored: RecordedEvent; opened: RecordedEvent | undefined; link: ChainLinkDoc }> {
     let after = fromPosition - 1;
+    let expected: number | undefined;
     for (;;) {
       const page = await this.storage.storedEvents.readAll({ after, maxCount: PAGE, personalData: false });
-      if (page.length === 0) return;
+      if (page.length === 0) break;
       after = page[page.length - 1]!.position;
       const mine = page.filter((e) => e.metadata.orgId === orgId);
       if (mine.length === 0) continue;
       const opened = personalData ? await openedByPosition(this.storage.events, mine) : undefined;
       for (const stored of mine) {
         const link = await this.storage.readStore.get<ChainLinkDoc>(AUDIT_CHAIN_LINKS, chainLinkId(orgId, stored.position));
-        if (!link || link.seq > lastSeq) return;
+        // The chain links every event of the organization up to its head, one sequence number
+        // each: an event without its link, or a number skipped, below the head is a damaged (or
+        // tampered) read model. Stopping there would sign a head over a short file that verify
+        // passes, so the export fails instead (docs/audit.md, "Exporting").
+        if (!link || link.seq !== (expected ??= link.seq)) throw chainGap(orgId, expected ?? 0, stored.position);
+        if (link.seq > lastSeq) return;
         yield { stored, opened: opened?.get(stored.position), link };
         // The last event wanted is out: reading on would only pass other organizations' events.
         if (link.seq === lastSeq) return;
+        expected++;
       }
     }
+    // The log ended before the chain's head: the read model links events the log does not hold.
+    throw chainGap(orgId, expected ?? 0, after + 1);
   }
+}
+
+/** What an export refuses to pass over: a hole in the organization's chain below its head. */
+function chainGap(orgId: string, seq: number, position: number): Error {
+  return new Error(
+    `The audit chain of ${orgId} has no link for event ${seq} (log position ${position}) although its head is past it: the recorded chain (read-models.db) was damaged or changed, and no export of it can be signed. It is evidence and is not rebuilt: compare an earlier export or an anchor (docs/audit.md, "Anchors").`,
+  );
 }
 
 function legacyOf(chainHead: ChainHeadDoc | undefined): Pick<AuditHead, 'legacy'> {

@@ -190,6 +190,43 @@ describe('the audit export verifier', () => {
     expect(firstProblem(await verify(dropped))).toMatch(/^line 1: the header's previous event \(\d+\) is not the one the head signs/);
   });
 
+  it('refuses an export without an end time that stops short of the chain head it names, even signed so', async () => {
+    const whole = buildExport();
+    const resigned = (lines: Line[], events: number) => {
+      const kept = lines.slice(1, 1 + events);
+      const last = kept.at(-1);
+      const unsigned: Line = {
+        ...lines.at(-1)!,
+        events: kept.length,
+        last: last ? { seq: last['seq'], position: last['position'], link: last['link'] } : null,
+      };
+      delete unsigned.kid;
+      delete unsigned.signature;
+      const head = { ...unsigned, kid: real.jwk.kid, signature: sign(null, headMessage(unsigned as never), real.privateKey).toString('base64url') };
+      return [lines[0]!, ...kept, head];
+    };
+    // What an exporter given a chain with a hole signed: the file and its head agree, the chain head does not.
+    expect(firstProblem(await verify(resigned(whole, 35)))).toBe(
+      `line 37: the export has no end time, so it runs to the chain's head, event 40, but the head signs event 35 as the last: events 36–40 are missing`,
+    );
+    expect(firstProblem(await verify(resigned(whole, 0)))).toMatch(/but the head signs no event as the last: events 1–40 are missing$/);
+    // With an end time the same file is a range that ends before the head: it passes.
+    const ranged = resigned(
+      whole.map((l, i) => (i === 0 ? { ...l, to: whole[35]!['occurredAt'] } : l)),
+      35,
+    );
+    const head = ranged.at(-1)!;
+    const unsigned: Line = { ...head, to: whole[35]!['occurredAt'] };
+    delete unsigned.kid;
+    delete unsigned.signature;
+    ranged[ranged.length - 1] = {
+      ...unsigned,
+      kid: real.jwk.kid,
+      signature: sign(null, headMessage(unsigned as never), real.privateKey).toString('base64url'),
+    };
+    expect((await verify(ranged)).problems).toEqual([]);
+  });
+
   it('compares an export with an anchor: the same history passes, an older or rewritten one does not', async () => {
     const whole = buildExport({ events: 40 });
     const anchorOf = (lines: readonly Line[], seq: number) => {

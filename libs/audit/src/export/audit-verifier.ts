@@ -533,6 +533,16 @@ function checkHead(
       `the head signs ${signed} as the last, the file ends at ${last ? `event ${last.seq} (line ${last.line})` : 'no event'}${head.last && (!last || last.seq < head.last.seq) ? ': events after it were removed (cut)' : ''}`,
     );
   }
+  // Without an end time an export runs to the chain head it found (docs/audit.md, "Exporting"): a
+  // signed last event short of it is a file cut before it was signed (an exporter given a damaged
+  // chain did that until it refused to).
+  const end = head.last?.seq ?? head.previous?.seq ?? 0;
+  if (head.to === null && head.chainHead && end < head.chainHead.seq) {
+    at(
+      line,
+      `the export has no end time, so it runs to the chain's head, event ${head.chainHead.seq}, but the head signs ${head.last ? `event ${end}` : 'no event'} as the last: ${range(end + 1, head.chainHead.seq)} ${head.chainHead.seq - end === 1 ? 'is' : 'are'} missing`,
+    );
+  }
   return ok;
 }
 
