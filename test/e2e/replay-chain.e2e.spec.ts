@@ -1,8 +1,10 @@
+import { generateKeyPairSync, sign } from 'node:crypto';
 import { cpSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { genesisLink, linkOf } from '../../libs/audit/src/chain/audit-chain.js';
+import { checkpointMessage, genesisLink, linkOf } from '../../libs/audit/src/chain/audit-chain.js';
+import { okpThumbprint } from '../../libs/audit/src/export/audit-head.js';
 import type { RecordedEvent } from '../../libs/kernel/src/index.js';
 import { eventCount, loggedEvents } from '../support/config-files.js';
 import { type ReviewWorld, REVIEW_PASSWORD, reviewOrgConfig, startReceiver, startReviewWorld } from '../support/review-fixture.js';
@@ -296,5 +298,44 @@ describe('replay with signed checkpoints: a checkpoint catches what rewritten re
     expect(r.stdout).toMatch(new RegExp(`the checkpoint's signature does not verify with ${ORG}'s key \\S+ \\(the checkpoint was changed\\)`));
     expect(r.stdout).not.toContain('the event was changed in the log');
     expect(r.stdout).not.toContain('the log no longer gives that link');
+  });
+
+  // Write access to both files, not the keyring (docs/audit.md, "Threat model"): the forger puts a
+  // key of their own in the organization's SigningKeyCreated and signs every checkpoint with it.
+  // The copy's key records are as forged as the rest, so the replay trusts only keys this keyring made.
+  it('refuses it when the forger also puts a signing key of their own in the log and re-signs every checkpoint', async () => {
+    const { dir, env } = copySource();
+    editDecision(dir);
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    const x = publicKey.export({ format: 'jwk' }).x!;
+    const kid = okpThumbprint(x);
+    let link = genesisLink(ORG);
+    const links = new Map<number, { position: number; link: string }>();
+    const forged: Array<{ position: number; data: unknown }> = [];
+    orgEvents(dir).forEach((e, i) => {
+      const data = e.data as Record<string, unknown>;
+      if (e.type === 'SigningKeyCreated') Object.assign(data, { kid, x });
+      if (e.type === 'AuditChainCheckpointed') {
+        const head = { seq: data['seq'] as number, ...links.get(data['seq'] as number)! };
+        Object.assign(data, head, { kid, signature: sign(null, checkpointMessage(ORG, head), privateKey).toString('base64url') });
+      }
+      link = linkOf(link, e);
+      links.set(i + 1, { position: e.position, link });
+      forged.push({ position: e.position, data });
+    });
+    open(join(dir, 'warden.db'), (db) => {
+      const update = db.prepare('UPDATE events SET data = ? WHERE position = ?');
+      for (const f of forged) update.run(JSON.stringify(f.data), f.position);
+    });
+    rechainRecorded(dir);
+
+    const r = await replay(env, join(freshDataDir(), 'replayed'));
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(r.stdout).toContain(`log position ${checkpoint.at} (AuditChainCheckpointed of ${ORG}`);
+    expect(r.stdout).toContain(`the checkpoint is signed with key ${kid}, which is not among the signing keys this installation's keyring made for ${ORG}`);
+    // Everything else fits: the forgery is whole but for the key.
+    expect(r.stdout).not.toContain('the event was changed in the log');
+    expect(r.stdout).not.toContain('the log no longer gives that link');
+    expect(r.stdout).toMatch(/^REFUSED: /m);
   });
 });

@@ -101,7 +101,8 @@ async function replayInto(config: WardenConfig, target: string, until: string, o
         replayed: storage.readStore,
         recorded: recorded?.store,
         through: copied.through,
-        signingKeys: async (orgId) => (await queries.execute(new GetSigningKeysQuery(orgId, true))) as unknown as Jwks,
+        // Only keys this keyring made: the copy's own key records are as trustworthy as the rest of it.
+        signingKeys: async (orgId) => (await queries.execute(new GetSigningKeysQuery(orgId, true, true))) as unknown as Jwks,
       });
     });
     if (report.problemCount > 0) {

@@ -155,7 +155,8 @@ async function checkCheckpoint(event: RecordedEvent, orgId: string, input: Repla
   }
   if (!keys.has(orgId)) keys.set(orgId, await input.signingKeys(orgId));
   const key = keys.get(orgId)!.keys.find((k) => k.kid === cp.kid);
-  if (!key) return `the checkpoint is signed with key ${cp.kid}, which is not among ${orgId}'s signing keys`;
+  if (!key)
+    return `the checkpoint is signed with key ${cp.kid}, which is not among the signing keys this installation's keyring made for ${orgId} (one added to the log without it)`;
   const good = verify(null, checkpointMessage(orgId, cp), createPublicKey({ key, format: 'jwk' }), Buffer.from(cp.signature, 'base64url'));
   return good ? undefined : `the checkpoint's signature does not verify with ${orgId}'s key ${cp.kid} (the checkpoint was changed)`;
 }

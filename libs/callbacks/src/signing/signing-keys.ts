@@ -1,4 +1,4 @@
-import { createHash, createPrivateKey, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, sign, verify } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { type Clock, type CommandContext, randomIds } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
@@ -68,6 +68,32 @@ export class SigningKeys {
   async jwks(orgId: string, options: { retired?: boolean } = {}): Promise<{ keys: SigningJwk[] }> {
     const state = await this.ensured(orgId);
     return { keys: (options.retired ? everyKey(state) : publishedKeys(state)).map((k) => toJwk(k)) };
+  }
+
+  /**
+   * Every key the log holds for the organization (retired included, none created) whose sealed
+   * private half this keyring opens and which signs for its public half: the keys an operator's
+   * Warden made. Whoever can write the log but not the keyring can add a key of their own and sign
+   * with it; it is left out here, so what it signed does not verify (a replay's check,
+   * docs/audit.md, "Replay"). `unproven`: the kids left out.
+   */
+  async provenJwks(orgId: string): Promise<{ keys: SigningJwk[]; unproven: string[] }> {
+    const state = await this.aggregates.state(signingKeyStream(orgId), signingKeysDecider);
+    const keys: SigningJwk[] = [];
+    const unproven: string[] = [];
+    for (const key of everyKey(state)) this.proven(key) ? keys.push(toJwk(key)) : unproven.push(key.kid);
+    return { keys, unproven };
+  }
+
+  private proven(key: SigningKeyRecord): boolean {
+    try {
+      const probe = Buffer.from(`warden signing key ${key.kid}`);
+      const signature = sign(null, probe, this.privateKey(key));
+      return verify(null, probe, createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: key.x }, format: 'jwk' }), signature);
+    } catch {
+      // Not sealed under this keyring (or not a key at all).
+      return false;
+    }
   }
 
   async list(orgId: string): Promise<SigningKeyRecord[]> {

@@ -6,7 +6,8 @@ import { GetSigningKeysQuery } from './get-signing-keys.query.js';
 export class GetSigningKeysHandler implements IQueryHandler<GetSigningKeysQuery> {
   constructor(private readonly keys: SigningKeys) {}
 
-  execute(query: GetSigningKeysQuery): Promise<{ keys: SigningJwk[] }> {
+  async execute(query: GetSigningKeysQuery): Promise<{ keys: SigningJwk[] }> {
+    if (query.provenOnly) return { keys: (await this.keys.provenJwks(query.orgId)).keys };
     return this.keys.jwks(query.orgId, { retired: query.includeRetired });
   }
 }
