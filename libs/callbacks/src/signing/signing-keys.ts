@@ -81,7 +81,10 @@ export class SigningKeys {
     const state = await this.aggregates.state(signingKeyStream(orgId), signingKeysDecider);
     const keys: SigningJwk[] = [];
     const unproven: string[] = [];
-    for (const key of everyKey(state)) this.proven(key) ? keys.push(toJwk(key)) : unproven.push(key.kid);
+    for (const key of everyKey(state)) {
+      if (this.proven(key)) keys.push(toJwk(key));
+      else unproven.push(key.kid);
+    }
     return { keys, unproven };
   }
 
