@@ -36,6 +36,22 @@ describe('hash bank decider', () => {
       .then([removed(['c1'])]);
   });
 
+  it('leaves a hash to the import that brought it, when the file declares it later and drops it again', () => {
+    spec
+      .given([added('import', ['h'])])
+      .when(sync(['h', 'c']))
+      .then([added('config', ['c'])]);
+    spec
+      .given([added('import', ['h']), added('config', ['c'])])
+      .when(sync([]))
+      .then([removed(['c'])]);
+    // A log of the earlier rule, where the file added its own copy of the imported hash.
+    spec
+      .given([added('import', ['h']), added('config', ['h'])])
+      .when(sync([]))
+      .thenNothing();
+  });
+
   it('imports only hashes not already in the bank, from either source, each once', () => {
     const history = [added('config', ['c1']), added('import', ['i1'])];
     spec

@@ -26,24 +26,26 @@ export interface HashBankState {
   readonly last: { readonly event: HashBankEvent; readonly before: HashBankState['last'] } | null;
 }
 
-/** The hashes the configuration put in and has not taken out, and every hash in the bank. */
-function hashSets(state: HashBankState): { fromConfig: Set<string>; present: Set<string> } {
+/** The hashes the configuration put in and has not taken out, those an import put in, and every hash in the bank. */
+function hashSets(state: HashBankState): { fromConfig: Set<string>; imported: Set<string>; present: Set<string> } {
   const events: HashBankEvent[] = [];
   for (let link = state.last; link; link = link.before) events.push(link.event);
   const fromConfig = new Set<string>();
+  const imported = new Set<string>();
   const present = new Set<string>();
   for (const event of events.reverse()) {
     for (const h of event.data.hashes) {
       if (event.type === 'HashBankHashesAdded') {
         present.add(h);
-        if (event.data.source === 'config') fromConfig.add(h);
+        (event.data.source === 'config' ? fromConfig : imported).add(h);
       } else {
         present.delete(h);
         fromConfig.delete(h);
+        imported.delete(h);
       }
     }
   }
-  return { fromConfig, present };
+  return { fromConfig, imported, present };
 }
 
 /**
@@ -61,8 +63,10 @@ export const hashBankDecider: Decider<HashBankCommand, HashBankState, HashBankEv
       return chunk(fresh, HASH_CHUNK).map((hashes): HashBankHashesAdded => added(command.bankId, 'import', hashes));
     }
     const wanted = new Set(command.hashes);
-    const removed = [...state.fromConfig].filter((h) => !wanted.has(h));
-    const addedHashes = [...wanted].filter((h) => !state.fromConfig.has(h));
+    // An imported hash is the import's: the file neither adds it again nor takes it out (a log
+    // written before this rule may hold a configured copy of an imported hash: it stays too).
+    const removed = [...state.fromConfig].filter((h) => !wanted.has(h) && !state.imported.has(h));
+    const addedHashes = [...wanted].filter((h) => !state.fromConfig.has(h) && !state.imported.has(h));
     return [
       ...chunk(removed, HASH_CHUNK).map((hashes): HashBankHashesRemoved => ({
         type: 'HashBankHashesRemoved',
