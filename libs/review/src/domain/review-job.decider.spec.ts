@@ -314,6 +314,30 @@ describe('review job decider: RenewLock, ReleaseLock, Skip', () => {
     expect(state.skips).toEqual({ alice: at(600) });
   });
 
+  it('skips a job assigned to the skipper: the assignment ends, others may claim it, the skipper not until the skip ends', () => {
+    const assigned = history(enqueue('r1'), { type: 'Assign', moderatorId: 'alice', managerId: 'boss', now: T0 }, claim('alice', at(1), 'h-alice', at(61)));
+    const skipped = [
+      ...assigned,
+      ...spec
+        .given(assigned)
+        .when(skip('h-alice', at(10)))
+        .events(),
+    ];
+    expect(foldEvents(reviewJobDecider, skipped).assignedTo).toBeNull();
+    expect(
+      spec
+        .given(skipped)
+        .when(claim('bob', at(11)))
+        .events()[0],
+    ).toMatchObject({ type: 'ReviewJobClaimed', data: { moderatorId: 'bob' } });
+    expect(
+      spec
+        .given(skipped)
+        .when(claim('alice', at(11)))
+        .thenThrows(DomainError).kind,
+    ).toBe('job-locked');
+  });
+
   it('refuses all three on a closed job', () => {
     expect(
       spec

@@ -319,7 +319,14 @@ export const reviewJobDecider: Decider<ReviewJobCommand, ReviewJobState, ReviewJ
       case 'ReviewJobReleased':
         return { ...state, lock: null, assignedTo: null };
       case 'ReviewJobSkipped':
-        return { ...state, lock: null, skips: { ...state.skips, [event.data.moderatorId]: event.data.skipUntil } };
+        // The assignee's skip gives the assignment up: kept, the job would come straight back to
+        // them and no one else could take it (docs/review.md, "Claiming and locks").
+        return {
+          ...state,
+          lock: null,
+          assignedTo: state.assignedTo === event.data.moderatorId ? null : state.assignedTo,
+          skips: { ...state.skips, [event.data.moderatorId]: event.data.skipUntil },
+        };
       case 'ReviewJobAssigned':
         return { ...state, lock: null, assignedTo: event.data.moderatorId };
       case 'ReviewJobDecided':

@@ -69,7 +69,7 @@ describe('review jobs projection', () => {
       ],
       'no_stream',
     );
-    // c: assigned, then claimed by the assignee and skipped (back to ASSIGNED).
+    // c: assigned, then claimed by the assignee and skipped: the skip gives the assignment up, as a release does.
     await events.append(
       reviewJobStream('acme', 'c'),
       [
@@ -124,7 +124,7 @@ describe('review jobs projection', () => {
       fifoKey: fifoKey(T0, 'a'),
     });
     expect(await doc('b')).toMatchObject({ state: 'PENDING', lockedBy: null, lockExpiresAt: null, skips: { alice: at(603) } });
-    expect(await doc('c')).toMatchObject({ state: 'ASSIGNED', assignedTo: 'carol', lockedBy: null, skips: { carol: at(605) } });
+    expect(await doc('c')).toMatchObject({ state: 'PENDING', assignedTo: null, lockedBy: null, skips: { carol: at(605) } });
     expect(await doc('d')).toMatchObject({
       state: 'CLOSED',
       lockedBy: null,

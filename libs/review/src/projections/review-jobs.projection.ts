@@ -127,14 +127,18 @@ function next(previous: ReviewJobDoc | undefined, event: ReviewJobEvent, orgId: 
       return { ...previous, lockExpiresAt: event.data.expiresAt };
     case 'ReviewJobReleased':
       return { ...previous, state: 'PENDING', lockedBy: null, lockExpiresAt: null, assignedTo: null };
-    case 'ReviewJobSkipped':
+    case 'ReviewJobSkipped': {
+      // As the decider: the assignee's skip gives the assignment up.
+      const assignedTo = previous.assignedTo === event.data.moderatorId ? null : previous.assignedTo;
       return {
         ...previous,
-        state: previous.assignedTo ? 'ASSIGNED' : 'PENDING',
+        state: assignedTo ? 'ASSIGNED' : 'PENDING',
         lockedBy: null,
         lockExpiresAt: null,
+        assignedTo,
         skips: { ...previous.skips, [event.data.moderatorId]: event.data.skipUntil },
       };
+    }
     case 'ReviewJobAssigned':
       return { ...previous, state: 'ASSIGNED', lockedBy: null, lockExpiresAt: null, assignedTo: event.data.moderatorId };
     case 'ReviewJobDecided':
