@@ -44,7 +44,9 @@ export class UserEraser {
     const records = await this.readStore.find<SubjectRecordDoc>(SUBJECT_RECORDS, { orgId, subject: requested.subject });
     const count = (kind: SubjectRecordDoc['kind']) => records.filter((r) => r.kind === kind).length;
     const items = records.flatMap((r) => (r.kind === 'item' && r.ref.typeId ? [{ id: r.ref.id, typeId: r.ref.typeId }] : []));
-    const reviewJobsClosed = await this.commands.execute(new CloseErasedUserJobsCommand(requested.requestId, items, context));
+    const reviewJobsClosed = await this.commands.execute(
+      new CloseErasedUserJobsCommand(requested.requestId, items, context, { position: requestedAt, at: requested.requestedAt }),
+    );
     const consoleAccounts = requested.consoleUserId ? await this.eraseConsoleAccount(orgId, requested.consoleUserId, context) : 0;
     // The read models that copy personal fields in plaintext (a console account's email, the
     // child-safety reports) purge them on the request: brought up to date here, before the key is

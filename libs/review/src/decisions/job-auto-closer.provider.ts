@@ -16,9 +16,10 @@ export const jobAutoCloserProvider: Provider = {
       readStore,
       aggregates,
       clock,
-      catchUp: async () => {
-        await projections.catchUp(REVIEW_JOBS_PROJECTION);
-        await projections.catchUp(AUTO_CLOSE_QUEUES_PROJECTION);
+      catchUp: async (through) => {
+        for (const name of [REVIEW_JOBS_PROJECTION, AUTO_CLOSE_QUEUES_PROJECTION]) {
+          await (through === undefined ? projections.catchUp(name) : projections.catchUpTo(name, through));
+        }
       },
     }),
 };

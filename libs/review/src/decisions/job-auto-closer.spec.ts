@@ -140,6 +140,20 @@ describe('JobAutoCloser', () => {
     expect((await decisionOf('acme', other)).count).toBe(1);
   });
 
+  it('closes an erased user\'s jobs opened by the request, and leaves one opened meanwhile open (gdpr.md, "While it runs")', async () => {
+    const { clock, closer, open, decisionOf } = world();
+    const before = await open('acme', 'default', 'x');
+    const requested = { position: await stores.events.headPosition(), at: new Date(T0.getTime() + 1000).toISOString() };
+    clock.advance(2000);
+    const meanwhile = await open('acme', 'child-safety', 'x');
+    const context = { orgId: 'acme', correlationId: 'c', causationId: null, actor: 'audit' };
+
+    expect(await closer.closeJobsOfErasedUser([{ id: 'x', typeId: 'post' }], 'req-1', context, requested)).toBe(1);
+    expect((await decisionOf('acme', before)).decided).toMatchObject({ type: 'AUTOMATIC_CLOSE', closeReason: 'USER_ERASED' });
+    expect((await decisionOf('acme', meanwhile)).status).toBe('OPEN');
+    expect(await closer.closeJobsOfErasedUser([{ id: 'x', typeId: 'post' }], 'req-1', context, requested)).toBe(0);
+  });
+
   it('leaves appeal jobs open: an appeal is answered by ACCEPT or REJECT only', async () => {
     const { clock, closer, defineQueue, open, decisionOf, sweepContext } = world();
     await defineQueue('acme', 'appeals', 1);

@@ -17,8 +17,8 @@ export interface JobAutoCloserDeps {
   readonly readStore: ReadStore;
   readonly aggregates: AggregateStore;
   readonly clock: Clock;
-  /** Brings the read models it queries up to the log (review jobs, auto-close queues). */
-  readonly catchUp: () => Promise<void>;
+  /** Brings the read models it queries up to the log (review jobs, auto-close queues), or through a log position. */
+  readonly catchUp: (through?: number) => Promise<void>;
 }
 
 /**
@@ -62,15 +62,24 @@ export class JobAutoCloser {
 
   /**
    * The open jobs of the items an erased user submitted (a GDPR deletion `requestId`), appeal jobs
-   * included: the appellant whose appeal such a job answers is the erased user. USER_ERASED, under
-   * a decision id derived from the request, so a re-run closes nothing twice.
+   * included: the appellant whose appeal such a job answers is the erased user. Only jobs opened by
+   * the request (`requested`: its log position and time): the read models are caught up that far,
+   * not to the head, so a busy log does not hold the deletion back, and a job opened meanwhile stays
+   * open, its content erased with the key (docs/gdpr.md, "While it runs"). USER_ERASED, under a
+   * decision id derived from the request, so a re-run closes nothing twice.
    */
-  async closeJobsOfErasedUser(items: ReadonlyArray<{ id: string; typeId: string }>, requestId: string, context: CommandContext): Promise<number> {
+  async closeJobsOfErasedUser(
+    items: ReadonlyArray<{ id: string; typeId: string }>,
+    requestId: string,
+    context: CommandContext,
+    requested: { readonly position: number; readonly at: string },
+  ): Promise<number> {
     if (items.length === 0) return 0;
-    await this.deps.catchUp();
+    await this.deps.catchUp(requested.position);
     let closed = 0;
     for (const item of items) {
       for (const job of await this.openJobsOf(context.orgId, item, { withAppeals: true })) {
+        if (job.openedAt > requested.at) continue;
         const decisionId = deterministicId('auto-close-erased', requestId, job.jobId);
         if (await this.close(context.orgId, job.jobId, decisionId, 'USER_ERASED', context)) closed++;
       }

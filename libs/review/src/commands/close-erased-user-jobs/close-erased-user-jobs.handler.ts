@@ -6,7 +6,7 @@ import { CloseErasedUserJobsCommand } from './close-erased-user-jobs.command.js'
 export class CloseErasedUserJobsHandler implements ICommandHandler<CloseErasedUserJobsCommand> {
   constructor(private readonly closer: JobAutoCloser) {}
 
-  execute({ requestId, items, context }: CloseErasedUserJobsCommand): Promise<number> {
-    return this.closer.closeJobsOfErasedUser(items, requestId, context);
+  execute({ requestId, items, context, requested }: CloseErasedUserJobsCommand): Promise<number> {
+    return this.closer.closeJobsOfErasedUser(items, requestId, context, requested);
   }
 }
