@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { admit, CLOSED, retryDelayMs, settle, type BreakerState } from './circuit-breaker.js';
+import { admit, CLOSED, release, retryDelayMs, settle, type BreakerState } from './circuit-breaker.js';
 
 const policy = { threshold: 3, openMs: 1000 };
 
@@ -18,6 +18,17 @@ describe('the partial-items circuit breaker', () => {
     // The trial failed: open again for openMs.
     state = settle(state, false, 1100, policy);
     expect(admit(state, 1500)).toEqual({ allowed: false, retryAt: 2100 });
+  });
+
+  it('gives a trial back when its attempt does not count (a refused address), so the next attempt is the trial', () => {
+    let state: BreakerState = CLOSED;
+    for (let i = 0; i < 3; i++) state = settle(state, false, 0, policy);
+    const trial = admit(state, 1000);
+    expect(trial.allowed).toBe(true);
+    state = release(trial.allowed ? trial.state : state);
+    expect(admit(state, 1001).allowed).toBe(true);
+    // Nothing to give back outside a trial.
+    expect(release(CLOSED)).toBe(CLOSED);
   });
 
   it('a success closes it and forgets the failures', () => {

@@ -37,6 +37,15 @@ export function settle(state: BreakerState, ok: boolean, now: number, policy: Br
 }
 
 /**
+ * An admitted attempt that does not count (a refused address: the configuration's fault, not the
+ * endpoint's): a trial it took is given back, so that the next attempt may be the trial. Kept, the
+ * breaker would refuse every attempt until the process restarts.
+ */
+export function release(state: BreakerState): BreakerState {
+  return state.trial ? { ...state, trial: false } : state;
+}
+
+/**
  * The wait before retry `retry` (1-based) of a failed request: 100 ms, 400 ms, 1.6 s … (×4), spread
  * by ±20 % so that items waiting on one endpoint do not retry in step; a `Retry-After` the
  * endpoint sent counts when longer, up to `maxMs`.

@@ -9,7 +9,7 @@ import { CLOCK, GUARDED_HTTP_CLIENT, type GuardedHttpClient, ID_GENERATOR, Metri
 import type { FetchedItem, PartialFetchOutcome, PartialFetchReason, PartialItemSource } from '#warden/rules';
 import type { EventStore } from '#warden/eventstore';
 import { EVENT_STORE, ProjectionHost, KEYRING, type Keyring, openUrl } from '#warden/storage';
-import { admit, type BreakerState, CLOSED, retryDelayMs, settle } from '../domain/circuit-breaker.js';
+import { admit, type BreakerState, CLOSED, release, retryDelayMs, settle } from '../domain/circuit-breaker.js';
 import { type ItemRef, partialItemsRequest, readAnswer } from '../domain/partial-items-exchange.js';
 import { ErasureWatch } from './erasure-watch.js';
 import { type ErasureMark, FetchedItemsCache } from './fetched-items-cache.js';
@@ -217,7 +217,7 @@ export class PartialItemsClient implements PartialItemSource, OnApplicationShutd
       lane.breaker = admitted.state;
       const result = await this.attempt(orgId, requestId, url, { ...headers }, body, settings.timeoutMs);
       // A refused address is the configuration's fault, not the endpoint's: it does not trip the breaker.
-      if (result.ok || result.kind !== 'refused') lane.breaker = settle(lane.breaker, result.ok, this.clock.now().getTime());
+      lane.breaker = result.ok || result.kind !== 'refused' ? settle(lane.breaker, result.ok, this.clock.now().getTime()) : release(lane.breaker);
       if (result.ok) return this.accept(orgId, batch, result.body, requestId, settings, erasuresBefore);
       last = result;
       if (!result.retry) break;
