@@ -490,6 +490,31 @@ describe('review job decider: Decide and AutoClose', () => {
     const decided = events[0] as ReviewJobDecided;
     expect(decided.data.jobId).toBe(JOB);
   });
+
+  it('leaves a job a moderator holds or was assigned to them when it closes for its age, as it closes a free one', () => {
+    const expire = (now: string): ReviewJobCommand => ({ type: 'AutoClose', decisionId: 'auto-age', closeReason: 'EXPIRED', now });
+    spec
+      .given(claimedByAlice())
+      .when(expire(at(5)))
+      .thenNothing();
+    spec
+      .given(history(enqueue('r1'), { type: 'Assign', moderatorId: 'carol', managerId: 'boss', now: T0 }))
+      .when(expire(at(5)))
+      .thenNothing();
+    // The lock ran out: the job is free again, and its age closes it.
+    expect(
+      spec
+        .given(claimedByAlice())
+        .when(expire(at(61)))
+        .events()[0]!.data,
+    ).toMatchObject({ closeReason: 'EXPIRED' });
+    expect(
+      spec
+        .given(opened())
+        .when(expire(at(5)))
+        .events(),
+    ).toHaveLength(1);
+  });
 });
 
 describe('review job decider: appeal jobs', () => {

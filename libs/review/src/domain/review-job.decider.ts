@@ -254,6 +254,10 @@ export const reviewJobDecider: Decider<ReviewJobCommand, ReviewJobState, ReviewJ
       }
       case 'AutoClose': {
         if (state.status !== 'OPEN') return [];
+        // Age closes only a job nobody holds or was given: the sweep picks pending jobs from the
+        // read model, and a claim or an assignment may land between its read and this decision
+        // (docs/review.md, "Automatic closing").
+        if (command.closeReason === 'EXPIRED' && (isLive(state.lock, command.now) || state.assignedTo !== null)) return [];
         return [
           {
             type: 'ReviewJobDecided',
