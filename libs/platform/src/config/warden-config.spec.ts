@@ -184,6 +184,7 @@ describe('configuration', () => {
       batch: 100,
       ackWaitMs: 30_000,
     });
+    expect(() => loadConfig({ WARDEN_NATS_CREDENTIALS_FILE: 'creds' })).toThrow(/WARDEN_NATS_CREDENTIALS_FILE.*is set without WARDEN_NATS_URL/s);
     expect(() => loadConfig({ WARDEN_NATS_URL: 'https://user:hunter2@broker' })).toThrow(
       expect.objectContaining({ message: expect.not.stringContaining('hunter2') }),
     );

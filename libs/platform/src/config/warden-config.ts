@@ -351,6 +351,13 @@ const ENVIRONMENT = z
     error: 'is set together with WARDEN_SECRET_KEY: set only one of them',
     when: () => true,
   })
+  // The broker's credentials without its URL: the topic stays off and the file is never read, so
+  // an operator who forgot the URL would get no word of it.
+  .refine((env) => env.WARDEN_NATS_CREDENTIALS_FILE === undefined || env.WARDEN_NATS_URL !== undefined, {
+    path: ['WARDEN_NATS_CREDENTIALS_FILE'],
+    error: 'is set without WARDEN_NATS_URL: the inbound topic is off, so the file would never be read; set the URL or unset this',
+    when: () => true,
+  })
   .refine((env) => env.WARDEN_RATE_LIMIT_STORE !== 'mongodb' || env.WARDEN_MONGO_URL !== undefined, {
     path: ['WARDEN_RATE_LIMIT_STORE'],
     error: 'is mongodb, which needs WARDEN_MONGO_URL',
