@@ -117,6 +117,7 @@ async function replayInto(config: WardenConfig, target: string, until: string, o
     out(`Replayed ${copied.events} event(s), up to log position ${copied.through}, into ${target}; read models rebuilt in ${Date.now() - started} ms`);
     out(
       `Checked against the recorded audit chain: ${report.matched} event(s) match their recorded link, ${report.checkpoints} signed checkpoint(s) verified` +
+        (report.legacyCheckpoints > 0 ? ` (${report.legacyCheckpoints} of chain v1: their signature; their v1 link is not this chain's)` : '') +
         (recorded ? '' : ` (no read models in ${config.dataDir}: no recorded links to compare with)`),
     );
     if (report.unrecorded > 0) {

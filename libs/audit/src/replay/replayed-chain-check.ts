@@ -2,7 +2,7 @@ import { createPublicKey, verify } from 'node:crypto';
 import type { EventStore, ProjectionContext } from '#warden/eventstore';
 import type { RecordedEvent } from '#warden/kernel';
 import type { ReadStore } from '#warden/readstore';
-import { checkpointMessage } from '../chain/audit-chain.js';
+import { checkpointMessage, checkpointMessageV1 } from '../chain/audit-chain.js';
 import {
   AUDIT_CHAIN_HEADS,
   AUDIT_CHAIN_LINKS,
@@ -36,6 +36,8 @@ export interface ReplayedChainReport {
   readonly unrecorded: number;
   /** Signed checkpoints whose head and signature the copy matches. */
   readonly checkpoints: number;
+  /** Of them, checkpoints of chain v1 (before the upgrade to v2): their signature is checked, their v1 link cannot be. */
+  readonly legacyCheckpoints: number;
   /** What does not match, in words (the first MAX_PROBLEMS); `problemCount` counts them all. */
   readonly problems: readonly string[];
   readonly problemCount: number;
@@ -78,6 +80,7 @@ export async function checkReplayedChain(input: ReplayedChainInput): Promise<Rep
   let matched = 0;
   let unrecorded = 0;
   let checkpoints = 0;
+  let legacyCheckpoints = 0;
 
   for (let after = 0; ;) {
     const page = await input.log.readAll({ after, maxCount: PAGE, personalData: false });
@@ -109,7 +112,10 @@ export async function checkReplayedChain(input: ReplayedChainInput): Promise<Rep
       if (event.type === 'AuditChainCheckpointed') {
         const checked = await checkCheckpoint(event, orgId, input, keys);
         if (checked) problem(`${where}: ${checked}`);
-        else checkpoints++;
+        else {
+          checkpoints++;
+          if (isLegacy(event)) legacyCheckpoints++;
+        }
       }
     }
     if (after >= input.through) break;
@@ -125,7 +131,7 @@ export async function checkReplayedChain(input: ReplayedChainInput): Promise<Rep
       if (page.length < PAGE) break;
     }
   }
-  return { events, matched, unrecorded, checkpoints, problems, problemCount };
+  return { events, matched, unrecorded, checkpoints, legacyCheckpoints, problems, problemCount };
 }
 
 /** The chain projection applied to one event, from `previous` (the organization's genesis when undefined). */
@@ -146,18 +152,28 @@ async function linkFrom(previous: ChainLinkDoc | undefined, orgId: string, event
   return linked;
 }
 
-/** Why a checkpoint of the copy does not hold, or undefined when it does. */
+/** A checkpoint recorded before chain v2: it names a v1 link (docs/audit.md, "The audit chain"). */
+const isLegacy = (event: RecordedEvent) => (event.data as { chain?: unknown }).chain === undefined;
+
+/**
+ * Why a checkpoint of the copy does not hold, or undefined when it does. A v1 checkpoint's link is
+ * of the chain before the upgrade, which the copy does not give again: only its signature, over the
+ * v1 message, is checked, as verify does (what the upgrade's rebuild found of the v1 links is in
+ * every export's signed head, `legacy`).
+ */
 async function checkCheckpoint(event: RecordedEvent, orgId: string, input: ReplayedChainInput, keys: Map<string, Jwks>): Promise<string | undefined> {
   const cp = event.data as AuditChainCheckpointed['data'];
-  const given = await input.replayed.get<ChainLinkDoc>(AUDIT_CHAIN_LINKS, chainLinkId(orgId, cp.position));
-  if (!given || given.seq !== cp.seq || given.link !== cp.link) {
+  const legacy = isLegacy(event);
+  const given = legacy ? undefined : await input.replayed.get<ChainLinkDoc>(AUDIT_CHAIN_LINKS, chainLinkId(orgId, cp.position));
+  if (!legacy && (!given || given.seq !== cp.seq || given.link !== cp.link)) {
     return `the checkpoint signed event ${cp.seq} of ${orgId} at log position ${cp.position}, and the log no longer gives that link (an event up to position ${cp.position} was changed, removed or added)`;
   }
   if (!keys.has(orgId)) keys.set(orgId, await input.signingKeys(orgId));
   const key = keys.get(orgId)!.keys.find((k) => k.kid === cp.kid);
   if (!key)
     return `the checkpoint is signed with key ${cp.kid}, which is not among the signing keys this installation's keyring made for ${orgId} (one added to the log without it)`;
-  const good = verify(null, checkpointMessage(orgId, cp), createPublicKey({ key, format: 'jwk' }), Buffer.from(cp.signature, 'base64url'));
+  const message = legacy ? checkpointMessageV1(orgId, cp) : checkpointMessage(orgId, cp);
+  const good = verify(null, message, createPublicKey({ key, format: 'jwk' }), Buffer.from(cp.signature, 'base64url'));
   return good ? undefined : `the checkpoint's signature does not verify with ${orgId}'s key ${cp.kid} (the checkpoint was changed)`;
 }
 
