@@ -314,7 +314,8 @@ export const transparencyProjection: Projection = {
   indexes: [
     { collection: TRANSPARENCY_STATEMENTS, fields: ['orgId', 'day'] },
     { collection: TRANSPARENCY_STATEMENTS, fields: ['orgId', 'puid'] },
-    { collection: TRANSPARENCY_STATEMENTS, fields: ['orgId', 'batchId'] },
+    // Forming batches: an organization's unsent statements, oldest first.
+    { collection: TRANSPARENCY_STATEMENTS, fields: ['orgId', 'batchId', 'decidedAt', 'puid'] },
     { collection: TRANSPARENCY_STATEMENTS, fields: ['batchId'] },
     { collection: TRANSPARENCY_STATEMENTS, fields: ['orgId', 'item.typeId', 'item.id'] },
     { collection: TRANSPARENCY_DAYS, fields: ['orgId', 'day'] },

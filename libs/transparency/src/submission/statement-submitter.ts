@@ -8,7 +8,7 @@ import { CLOCK, GUARDED_HTTP_CLIENT, type GuardedHttpClient, OutboundError, WARD
 import type { ReadStore } from '#warden/readstore';
 import { AggregateStore, EVENT_STORE, ProjectionHost, READ_STORE, isSealedSecret, KEYRING, type Keyring, openUrl } from '#warden/storage';
 import { type BatchAttemptOutcome, MAX_BATCH, statementBatchDecider, type StatementBatchState } from '../domain/statement-batch.decider.js';
-import { renderStatement } from '../domain/statement-of-reasons.js';
+import { renderStatement, type StatementCatalog } from '../domain/statement-of-reasons.js';
 import { TRANSPARENCY_PROJECTION } from '../projections/transparency.projection.js';
 import { TRANSPARENCY_BATCHES, TRANSPARENCY_STATEMENTS, type StatementFactsDoc, type TransparencyBatchDoc } from '../projections/transparency.read-model.js';
 import { statementCatalog } from '../queries/statement-catalog.js';
@@ -29,12 +29,34 @@ export interface SubmissionOptions {
   /** After a wake-up, wait this long for more statements, so that batches fill up. */
   readonly batchWaitMs: number;
   readonly attemptTimeoutMs: number;
+  /** Unsent statements read at a time when forming batches. */
+  readonly formPage: number;
 }
 export const SUBMISSION_OPTIONS = Symbol('SubmissionOptions');
-export const DEFAULT_SUBMISSION_OPTIONS: Omit<SubmissionOptions, 'submit'> = { batchWaitMs: 500, attemptTimeoutMs: 30_000 };
+export const DEFAULT_SUBMISSION_OPTIONS: Omit<SubmissionOptions, 'submit'> = { batchWaitMs: 500, attemptTimeoutMs: 30_000, formPage: 10_000 };
 
-/** Unsent statements read at a time when forming batches. */
-const FORM_PAGE = 10_000;
+/**
+ * Where forming batches got to in an organization's unsent statements, in their order (decidedAt,
+ * then PUID): every one up to here is in a batch, or could not be sent with the mapping `catalog`
+ * names. A wake-up reads on from here, so statements that cannot be sent are read once, not on
+ * every wake-up; a change of the mapping starts from the first again.
+ */
+interface FormCursor {
+  readonly catalog: string;
+  readonly decidedAt: string;
+  readonly puid: string;
+  /** The unsent statements passed at exactly `decidedAt` (they are read again, and skipped). */
+  readonly passedAt: number;
+}
+
+/** The mapping in force, as a digest: a statement that could not be sent with one may be sent with another. */
+function catalogKey(catalog: StatementCatalog): string {
+  const entries = <T>(map: ReadonlyMap<string, T>) => [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return createHash('sha256')
+    .update(JSON.stringify([entries(catalog.policies), entries(catalog.actions), entries(catalog.itemTypes), catalog.transparency]))
+    .digest('hex');
+}
+
 const DUE_SLACK_MS = 5;
 const RESPONSE_LIMIT_BYTES = 4 * 1024 * 1024;
 const MAX_ERROR = 500;
@@ -86,6 +108,9 @@ export class StatementSubmitter implements OnApplicationShutdown {
   private readonly forming = new Map<string, Promise<void>>();
   private readonly formAgain = new Set<string>();
   private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly cursors = new Map<string, FormCursor>();
+  /** Per organization, the earliest decision time published since its last forming began (see wake). */
+  private readonly published = new Map<string, string>();
   private active = false;
   private stopping = false;
 
@@ -106,6 +131,9 @@ export class StatementSubmitter implements OnApplicationShutdown {
   async start(): Promise<void> {
     if (!this.options.submit || this.stopping) return;
     this.active = true;
+    // What was published while another process submitted is unknown here: every organization starts from its first unsent statement.
+    this.cursors.clear();
+    this.published.clear();
     await this.projections.catchUp(TRANSPARENCY_PROJECTION);
     for (const status of ['pending', 'retrying'] as const) {
       for (const b of await this.readStore.find<TransparencyBatchDoc>(TRANSPARENCY_BATCHES, { status }))
@@ -126,9 +154,23 @@ export class StatementSubmitter implements OnApplicationShutdown {
     await this.pause();
   }
 
-  /** Something of the organization's changed (a published action, its settings): form batches soon. */
-  wake(orgId: string): void {
-    if (!this.active || this.wakes.has(orgId)) return;
+  /**
+   * Something of the organization's changed (a published action, its settings): form batches soon.
+   * `publishedAt`: a published action's time, its statement's decidedAt. It may fall before where
+   * forming got to (another process's clock), so the next forming reads on from there.
+   */
+  wake(orgId: string, publishedAt?: string): void {
+    if (!this.active) return;
+    if (publishedAt !== undefined) {
+      const at = Date.parse(publishedAt);
+      if (Number.isNaN(at)) this.cursors.delete(orgId);
+      else {
+        const decidedAt = new Date(at).toISOString();
+        const earliest = this.published.get(orgId);
+        if (earliest === undefined || decidedAt < earliest) this.published.set(orgId, decidedAt);
+      }
+    }
+    if (this.wakes.has(orgId)) return;
     const timer = setTimeout(() => {
       this.wakes.delete(orgId);
       this.form(orgId);
@@ -184,26 +226,43 @@ export class StatementSubmitter implements OnApplicationShutdown {
     return this.queries.execute(new GetCatalogSettingsQuery(orgId, 'transparency'));
   }
 
+  /**
+   * Batches of the organization's unsent statements, oldest first, read a page at a time from
+   * where the last forming got to (FormCursor). Those that cannot be sent (incomplete, or mapped
+   * `dsa: false`) stay unsent and are passed, so they never hold back the ones after them.
+   */
   private async formBatches(orgId: string): Promise<void> {
     const settings = await this.settings(orgId);
     if (!settings?.enabled || !settings.submission) return;
+    const published = this.published.get(orgId);
+    if (published !== undefined) {
+      this.published.delete(orgId);
+      const cursor = this.cursors.get(orgId);
+      if (cursor && published <= cursor.decidedAt) this.cursors.set(orgId, { ...cursor, decidedAt: published, puid: '', passedAt: 0 });
+    }
     for (;;) {
       if (!this.active) return;
       // The batches recorded so far are in the read model: their statements are not taken again.
       await this.projections.catchUp(TRANSPARENCY_PROJECTION);
       const catalog = await statementCatalog(this.queries, this.projections, orgId);
-      const unsent = await this.readStore.find<StatementFactsDoc>(
+      const mapping = catalogKey(catalog);
+      const stored = this.cursors.get(orgId);
+      const after = stored?.catalog === mapping ? stored : undefined;
+      // The index (orgId, batchId, decidedAt, puid) serves the order and the bound: a page reads no more than its limit.
+      const limit = this.options.formPage + (after?.passedAt ?? 0);
+      const page = await this.readStore.find<StatementFactsDoc>(
         TRANSPARENCY_STATEMENTS,
-        { orgId, batchId: null },
+        after ? { orgId, batchId: null, decidedAt: { gte: after.decidedAt } } : { orgId, batchId: null },
         {
           sort: [
             { field: 'decidedAt', direction: 'asc' },
             { field: 'puid', direction: 'asc' },
           ],
-          limit: FORM_PAGE,
+          limit,
         },
       );
-      const ready = unsent.flatMap((facts) => {
+      const unseen = after ? page.filter((f) => f.decidedAt > after.decidedAt || f.puid > after.puid) : page;
+      const ready = unseen.flatMap((facts) => {
         const rendered = renderStatement(facts, catalog);
         return rendered.kind === 'statement' ? [{ facts, body: rendered.statement }] : [];
       });
@@ -227,8 +286,15 @@ export class StatementSubmitter implements OnApplicationShutdown {
         );
         if (state.nextAttemptAt) this.schedule(orgId, batchId, state.nextAttemptAt);
       }
-      // Only a full page may hide more; the incomplete ones of a full page stay unsent, so stop when nothing was batched.
-      if (unsent.length < FORM_PAGE || ready.length === 0) return;
+      const reached = unseen.at(-1) ?? after;
+      if (reached) {
+        // The page began at or before `reached`'s time: it holds every unsent statement of that time up to it.
+        const batched = new Set(ready.map((r) => r.facts.puid));
+        const passedAt = page.filter((f) => f.decidedAt === reached.decidedAt && f.puid <= reached.puid && !batched.has(f.puid)).length;
+        this.cursors.set(orgId, { catalog: mapping, decidedAt: reached.decidedAt, puid: reached.puid, passedAt });
+      }
+      // Only a full page may hide more.
+      if (page.length < limit) return;
     }
   }
 

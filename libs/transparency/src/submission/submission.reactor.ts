@@ -21,7 +21,7 @@ export function submissionReactor(submitter: StatementSubmitter): Projection {
         submitter.schedule(event.metadata.orgId, data.batchId, data.nextAttemptAt);
         return;
       }
-      submitter.wake(event.metadata.orgId);
+      submitter.wake(event.metadata.orgId, event.type === 'ActionCallbackRequested' ? event.metadata.occurredAt : undefined);
     },
     activate: () => submitter.start(),
     deactivate: () => submitter.pause(),

@@ -1,0 +1,201 @@
+import { randomBytes } from 'node:crypto';
+import type { QueryBus } from '@nestjs/cqrs';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { anEvent } from '../../../../test/support/events.js';
+import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
+import { waitFor } from '../../../../test/support/wait-for.js';
+import { GetCatalogSettingsQuery, GetEverEntitiesQuery } from '#warden/catalog';
+import type { ActionDefinition, ItemTypeDefinition, PolicyDefinition, TransparencySettings } from '#warden/catalog/contracts';
+import { ProjectionRunner } from '#warden/eventstore';
+import { type Clock, type JsonObject, randomIds } from '#warden/kernel';
+import { type GuardedHttpClient, loadConfig, type OutboundRequest } from '#warden/platform';
+import type { Filter, FindOptions } from '#warden/readstore';
+import { AggregateStore, Keyring, type ProjectionHost } from '#warden/storage';
+import { statementPuid, TRANSPARENCY_PROJECTION, transparencyProjection } from '../projections/transparency.projection.js';
+import { statementDocId, TRANSPARENCY_STATEMENTS, type StatementFactsDoc } from '../projections/transparency.read-model.js';
+import { DEFAULT_SUBMISSION_OPTIONS, StatementSubmitter } from './statement-submitter.js';
+import { submissionReactor } from './submission.reactor.js';
+
+const ORG = 'acme';
+
+const action = (id: string, dsa: ActionDefinition['dsa']): ActionDefinition => ({
+  id,
+  name: `Action ${id}`,
+  description: null,
+  kind: 'CUSTOMER_DEFINED_ACTION',
+  itemTypeIds: [],
+  applyUserStrikes: false,
+  penalty: 'NONE',
+  callback: null,
+  body: {},
+  parameters: [],
+  ...(dsa !== undefined ? { dsa } : {}),
+});
+const hate: PolicyDefinition = {
+  id: 'hate',
+  name: 'Hate',
+  parentId: null,
+  policyText: null,
+  enforcementGuidelines: null,
+  policyType: null,
+  penalty: 'LOW',
+  userStrikeCount: 0,
+  applyUserStrikeCountConfigToChildren: false,
+  dsa: {
+    category: 'STATEMENT_CATEGORY_ILLEGAL_OR_HARMFUL_SPEECH',
+    decisionGround: 'DECISION_GROUND_ILLEGAL_CONTENT',
+    illegalContentLegalGround: 'StGB § 130',
+    illegalContentExplanation: 'Incites hatred.',
+  },
+};
+const post: ItemTypeDefinition = {
+  id: 'post',
+  name: 'Post',
+  kind: 'CONTENT',
+  version: null,
+  fields: [],
+  roles: {},
+  dsa: { contentType: ['CONTENT_TYPE_TEXT'] },
+};
+const removed: ActionDefinition['dsa'] = { decisionVisibility: ['DECISION_VISIBILITY_CONTENT_REMOVED'] };
+
+describe('statement submitter: forming batches', () => {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+
+  /**
+   * A submitter over a fresh data file, with a page of `formPage` unsent statements. Its catalog:
+   * `remove` complete, `thank` mapped `dsa: false`, `bare` without a mapping (incomplete) until a
+   * test maps it. The Database answers 201 to every batch.
+   */
+  function setup(formPage: number) {
+    const stores = sqliteStores();
+    const clock: Clock = { now: () => new Date() };
+    const keyring = new Keyring([randomBytes(32)]);
+    const runner = new ProjectionRunner(transparencyProjection, stores.events, stores.readStore);
+    const projections = {
+      catchUp: async (name: string) => {
+        if (name === TRANSPARENCY_PROJECTION) await runner.catchUp();
+      },
+    } as unknown as ProjectionHost;
+    const actions = new Map([
+      ['remove', action('remove', removed)],
+      ['thank', action('thank', false)],
+      ['bare', action('bare', undefined)],
+    ]);
+    const transparency: TransparencySettings = {
+      enabled: true,
+      territorialScope: ['DE'],
+      trustedFlaggers: [],
+      accountType: null,
+      submission: { url: 'https://transparency.example/api/v1/statements', headers: {} },
+    };
+    const queries = {
+      execute: async (query: unknown) => {
+        if (query instanceof GetCatalogSettingsQuery) return transparency;
+        if (query instanceof GetEverEntitiesQuery) return { policy: [hate], action: [...actions.values()], itemType: [post] }[query.kind as string] ?? [];
+        throw new Error(`unexpected query ${String(query)}`);
+      },
+    } as unknown as QueryBus;
+    const posted: string[][] = [];
+    const http = {
+      request: async (req: OutboundRequest) => {
+        posted.push((JSON.parse(String(req.body)) as { statements: Array<{ puid: string }> }).statements.map((s) => s.puid));
+        return { status: 201, headers: {}, body: Buffer.from('{}'), url: req.url };
+      },
+    } as unknown as GuardedHttpClient;
+    const aggregates = new AggregateStore(stores.events, clock, randomIds);
+    const submitter = new StatementSubmitter(
+      stores.events,
+      stores.readStore,
+      projections,
+      clock,
+      keyring,
+      http,
+      loadConfig({}, '/tmp'),
+      { ...DEFAULT_SUBMISSION_OPTIONS, submit: true, batchWaitMs: 0, formPage },
+      aggregates,
+      queries,
+    );
+    const reactor = submissionReactor(submitter);
+    cleanups.push(async () => {
+      await submitter.onApplicationShutdown();
+      await stores.close();
+    });
+    // What forming reads: each find of an organization's unsent statements, and how many it returned.
+    const find = vi.spyOn(stores.readStore, 'find');
+    const reads = async () =>
+      (
+        await Promise.all(
+          find.mock.calls.map(async ([collection, filter, options], i) => {
+            const found = (await find.mock.results[i]!.value) as unknown[];
+            return collection === TRANSPARENCY_STATEMENTS && (filter as Filter | undefined)?.['orgId'] !== undefined
+              ? [{ found: found.length, limit: (options as FindOptions).limit! }]
+              : [];
+          }),
+        )
+      ).flat();
+    /** Waits for a forming to end (its last page falls short of its limit); the documents read since `before`. */
+    const formed = async (before: number) => {
+      await waitFor(async () => (await reads()).slice(before).some((r) => r.found < r.limit), 'a forming to end');
+      return (await reads()).slice(before).reduce((n, r) => n + r.found, 0);
+    };
+    /** A published action, delivered to the reactor as the worker's would be. */
+    const publish = async (deliveryId: string, actionId: string, occurredAt: string) => {
+      const event = anEvent('ActionCallbackRequested', {
+        deliveryId,
+        item: { id: `p-${deliveryId}`, typeId: 'post', typeName: 'Post' },
+        action: { id: actionId },
+        policies: [{ id: 'hate', name: 'Hate', penalty: 'LOW' }],
+        rules: [{ id: 'r1', name: 'r1' }],
+        custom: {},
+        creator: null,
+      } as JsonObject);
+      const stream = `item_evaluation-${ORG}:${deliveryId}`;
+      await stores.events.append(stream, [{ ...event, metadata: { ...event.metadata, occurredAt } }], 'any');
+      await reactor.apply((await stores.events.readStream(stream)).at(-1)!, { get: async () => undefined, put: () => {}, delete: () => {} });
+    };
+    const batchOf = async (deliveryId: string) =>
+      (await stores.readStore.get<StatementFactsDoc>(TRANSPARENCY_STATEMENTS, statementDocId(ORG, deliveryId)))?.batchId ?? null;
+    return { submitter, actions, posted, reads, formed, publish, batchOf, wake: () => submitter.wake(ORG) };
+  }
+
+  const puid = (deliveryId: string) => statementPuid(ORG, deliveryId);
+  const at = (second: number) => new Date(Date.UTC(2026, 2, 2, 10, 0, second)).toISOString();
+
+  it('sends the complete statements behind a full page of ones it cannot send, oldest first', async () => {
+    const { submitter, posted, publish, batchOf } = setup(3);
+    const unsendable = ['t1', 't2', 't3', 't4', 'b1', 'b2', 'b3'];
+    for (const [i, id] of unsendable.entries()) await publish(id, id.startsWith('t') ? 'thank' : 'bare', at(i));
+    await publish('r2', 'remove', at(20));
+    await publish('r1', 'remove', at(10));
+    await submitter.start();
+    await waitFor(() => posted.length > 0, 'the batch of r1 and r2');
+    expect(posted).toEqual([[puid('r1'), puid('r2')]]);
+    for (const id of unsendable) expect(await batchOf(id)).toBeNull();
+  });
+
+  it('reads on from where it got to, back to a statement published out of order, and from the first once the mapping changes', async () => {
+    const { submitter, actions, posted, reads, formed, publish, batchOf, wake } = setup(3);
+    for (const [i, id] of ['t1', 't2', 'b1', 'b2', 't3', 't4', 'b3'].entries()) await publish(id, id.startsWith('t') ? 'thank' : 'bare', at(i + 10));
+    await submitter.start();
+    // The first forming reads every unsent statement.
+    expect(await formed(0)).toBeGreaterThanOrEqual(7);
+    // The next reads where it stopped (the last statement read, and the new one), not the seven it could not send.
+    const before = (await reads()).length;
+    await publish('t5', 'thank', at(30));
+    expect(await formed(before)).toBeLessThanOrEqual(2);
+    // Published with a time before where it got to (another process's clock): still sent.
+    await publish('r0', 'remove', at(1));
+    await waitFor(async () => (await batchOf('r0')) !== null, 'the batch of r0');
+    expect(posted).toEqual([[puid('r0')]]);
+    // The mapping fixed: the next wake-up sends the incomplete ones.
+    actions.set('bare', action('bare', removed));
+    wake();
+    await waitFor(() => posted.flat().length === 4, 'the batches of the mapped statements');
+    expect(posted.slice(1).flat().sort()).toEqual(['b1', 'b2', 'b3'].map(puid).sort());
+    for (const id of ['t1', 't2', 't3', 't4', 't5']) expect(await batchOf(id)).toBeNull();
+  });
+});
