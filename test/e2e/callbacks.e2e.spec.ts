@@ -1,6 +1,7 @@
 import { createPublicKey, verify } from 'node:crypto';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,8 @@ import { createOrgWithKey, freshDataDir, runCli, type RunningWarden, startWarden
 
 const CONFIG = join(import.meta.dirname, '../fixtures/callbacks-org.yaml');
 const HOOK_TOKEN = 'hook-token-4f1c';
+/** User info of the `basic` action's callback URL: alice, password `s3cret:é`. */
+const BASIC_USER_INFO = 'alice:s3cret%3A%C3%A9';
 
 type Jwks = { keys: Array<{ kty: string; crv: string; kid: string; x: string }> };
 type Request = Receiver['requests'][number];
@@ -52,6 +55,15 @@ function logOf(dataDir: string) {
   };
 }
 
+/** The fixture with one more action, `basic`, whose callback URL carries user info (known once the receiver listens). */
+function withBasicAction(receiverUrl: string): string {
+  const url = `${receiverUrl.replace('://', `://${BASIC_USER_INFO}@`)}/hooks/basic?tenant=hooks`;
+  const basic = `  - { id: basic, name: Basic, kind: CUSTOMER_DEFINED_ACTION, itemTypeIds: [post], callback: { url: "${url}" } }\n`;
+  const file = join(mkdtempSync(join(tmpdir(), 'warden-callbacks-')), 'callbacks-org.yaml');
+  writeFileSync(file, readFileSync(CONFIG, 'utf8').replace(/^rules:$/m, `${basic}rules:`));
+  return file;
+}
+
 const post = (id: string, text: string) => ({ id, typeId: 'post', data: { text, author: { id: 'u1', typeId: 'user' } } });
 
 describe('signed callbacks, end to end', () => {
@@ -84,7 +96,7 @@ describe('signed callbacks, end to end', () => {
       HOOK_TOKEN,
       WARDEN_CALLBACK_RETRY_SCHEDULE: '50ms,100ms,200ms,400ms,800ms',
     });
-    ({ warden, key } = await startConfigured(env, CONFIG, 'hooks'));
+    ({ warden, key } = await startConfigured(env, withBasicAction(receiver.url), 'hooks'));
   }, 60_000);
   afterAll(async () => {
     await warden?.stop();
@@ -183,6 +195,28 @@ describe('signed callbacks, end to end', () => {
       creator: { id: 'u-bot', typeId: 'user' },
       userStrikeCount: 0,
     });
+  }, 30_000);
+
+  it("sends a callback URL's user info as Authorization: Basic, the URL without it, and keeps it out of the log in plaintext", async () => {
+    const res = await fetch(`${warden.url}/api/v1/actions`, {
+      method: 'POST',
+      headers: headers(),
+      body: JSON.stringify({ actionId: 'basic', itemId: 'p-basic', itemTypeId: 'post' }),
+    });
+    expect(res.status).toBe(202);
+    const deliveryId = await published('p-basic', 'basic');
+    // Sent with the user info in the URL, the guarded client refused every attempt and the delivery was dead-lettered.
+    await waitFor(() => log.delivery(deliveryId).find((e) => e.type !== 'CallbackDeliveryRequested'), 'the first attempt');
+    expect(log.delivery(deliveryId).map((e) => e.type)).toEqual(['CallbackDeliveryRequested', 'CallbackDelivered']);
+    const [request] = arrivals('/hooks/basic', deliveryId);
+    expect(request!.url).toBe('/hooks/basic?tenant=hooks');
+    expect(request!.headers['authorization']).toBe(`Basic ${Buffer.from('alice:s3cret:é').toString('base64')}`);
+    expect(request!.headers['host']).toBe(new URL(receiver.url).host);
+    expect(verifies(await jwks(), request!.headers, request!.body)).toBe(true);
+    const listed = (await deliveries('?status=delivered&limit=100')).deliveries.find((d) => d['deliveryId'] === deliveryId);
+    expect(listed).toBeDefined();
+    expect(JSON.stringify(listed)).not.toContain('alice');
+    expect(queryLog<{ n: number }>(dataDir, "SELECT count(*) AS n FROM events WHERE data LIKE '%alice%' OR data LIKE '%s3cret%'")[0]!.n).toBe(0);
   }, 30_000);
 
   it('retries a receiver answering 500, 500, 200 and delivers on the third attempt with one delivery id', async () => {

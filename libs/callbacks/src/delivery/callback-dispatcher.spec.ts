@@ -123,6 +123,36 @@ describe('callback dispatcher', () => {
     expect(await types('d-1')).toEqual(['CallbackDeliveryRequested', 'CallbackDelivered']);
   });
 
+  it("sends a URL's user info as Basic credentials, percent-decoded, and the URL without it", async () => {
+    const { request, types, stores } = await setup();
+    const hook = await started((_n, res) => answer(200)(res));
+    // The guarded client refuses a URL with credentials: sent as is, every attempt failed and the delivery was dead-lettered.
+    const withUserInfo = hook.url.replace('http://', 'http://alice:s3cr%C3%A9t%3A%40@');
+    expect(await request('d-basic', `${withUserInfo}/ok?tenant=acme`, { 'X-Tenant': 'acme' })).toBe(true);
+    await waitFor(async () => (await types('d-basic')).some((t) => t !== 'CallbackDeliveryRequested'), 'the first attempt');
+    expect(await types('d-basic')).toEqual(['CallbackDeliveryRequested', 'CallbackDelivered']);
+    const [req] = hook.requests;
+    expect(req!.url).toBe('/ok?tenant=acme');
+    expect(req!.headers['authorization']).toBe(`Basic ${Buffer.from('alice:s3crét:@').toString('base64')}`);
+    expect(req!.headers['host']).toBe(new URL(hook.url).host);
+    expect(req!.headers['x-tenant']).toBe('acme');
+    // The log keeps the user info sealed only.
+    const logged = JSON.stringify(await stores.events.readStream(deliveryStream('acme', 'd-basic')));
+    expect(logged).not.toContain('alice');
+    expect(logged).not.toContain('s3cr');
+  });
+
+  it('sends nothing, and never shows the user info, when the URL has user info and the headers an Authorization', async () => {
+    const { request, types, stores } = await setup();
+    const hook = await started((_n, res) => answer(200)(res));
+    await request('d-both', hook.url.replace('http://', 'http://alice:s3cret@'), { Authorization: 'Bearer token' });
+    await waitFor(async () => (await types('d-both')).includes('CallbackAttemptFailed'), 'the failed attempt');
+    const [, failed] = await stores.events.readStream(deliveryStream('acme', 'd-both'));
+    expect(failed!.data['error']).toBe('The callback URL has user info and its headers an Authorization header; keep one, apply, then redeliver');
+    expect(JSON.stringify(await stores.events.readStream(deliveryStream('acme', 'd-both')))).not.toContain('s3cret');
+    expect(hook.requests).toHaveLength(0);
+  });
+
   it('sends nothing while paused (another worker runs the deliveries) and, resumed, sends what the log says is due', async () => {
     const { request, types, dispatcher } = await setup();
     const hook = await started((_n, res) => answer(200)(res));

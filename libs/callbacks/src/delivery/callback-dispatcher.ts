@@ -262,6 +262,19 @@ export class CallbackDispatcher implements OnApplicationShutdown {
     } catch {
       return failed('The configured callback URL or headers could not be decrypted (is WARDEN_SECRET_KEY complete?)');
     }
+    // User info is sent as HTTP clients send it, as Basic credentials, and the URL without it: the
+    // guarded client refuses credentials in a URL, and a request line must not carry them. The
+    // messages below never show the URL or its user info.
+    const credentials = userInfoOf(url);
+    if (credentials === 'invalid') return failed('The callback URL has user info that is not valid percent-encoding; nothing was sent');
+    if (credentials !== null) {
+      // apply refuses the pair (common-fields.schema.ts); one requested before that check fails here, not guessed at.
+      if (headers['authorization'] !== undefined) {
+        return failed('The callback URL has user info and its headers an Authorization header; keep one, apply, then redeliver');
+      }
+      url = credentials.url;
+      headers['authorization'] = credentials.authorization;
+    }
     try {
       const signer = await this.signingKeys.signer(key.orgId);
       const t = Math.floor(this.clock.now().getTime() / 1000);
@@ -388,4 +401,24 @@ export function receiverTurnOf(request: Pick<NonNullable<CallbackDeliveryState['
 /** An action's user (its item's creator), else the item itself: the delivery reactor's key and the receiver's turn. */
 export function actionUserKey(creator: { id: string; typeId: string } | null | undefined, item: { id: string; typeId: string }): string {
   return creator ? `user:${creator.typeId}:${creator.id}` : `item:${item.typeId}:${item.id}`;
+}
+
+/**
+ * The URL's user info as `Authorization: Basic base64(user:password)` (RFC 7617, both parts
+ * percent-decoded, UTF-8) and the URL without it; null when it has none (or is no URL: the client
+ * says so), 'invalid' when the user info does not percent-decode.
+ */
+function userInfoOf(raw: string): { url: string; authorization: string } | 'invalid' | null {
+  if (!URL.canParse(raw)) return null;
+  const url = new URL(raw);
+  if (url.username === '' && url.password === '') return null;
+  let pair: string;
+  try {
+    pair = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+  } catch {
+    return 'invalid';
+  }
+  url.username = '';
+  url.password = '';
+  return { url: url.href, authorization: `Basic ${Buffer.from(pair, 'utf8').toString('base64')}` };
 }

@@ -738,6 +738,32 @@ describe('parseOrgConfig: problems', () => {
     expect(JSON.stringify(problems)).not.toContain('123456789');
   });
 
+  it('accepts user info in a callback URL, refusing it next to an Authorization header or when Basic could not carry it, never quoting it', () => {
+    const withCallback = (url: string, headers: Record<string, string> = {}) =>
+      exampleWith((doc) => {
+        doc.setIn(['actions', 0, 'callback'], { url, headers });
+        doc.setIn(['appeals', 'callback'], { url, headers });
+      });
+    const fine = parseOk(withCallback('https://alice:s3cret@platform.example/hooks', { 'X-Tenant': 'acme' }), { env: ENV });
+    expect(fine.actions[0]!.callback?.url).toBe('https://alice:s3cret@platform.example/hooks');
+    const problemsWith = (url: string, headers?: Record<string, string>) => problemsOf(withCallback(url, headers), { env: ENV });
+    const both = problemsWith('https://alice:s3cret@platform.example/hooks', { authorization: 'Bearer t' });
+    const BOTH = 'has user info, sent as Authorization: Basic, and headers set Authorization too: keep one (docs/callbacks.md, "Credentials in the URL")';
+    expect(both).toEqual([
+      { path: 'actions[0].callback.url', message: BOTH },
+      { path: 'appeals.callback.url', message: BOTH },
+    ]);
+    expect(problemsWith('https://al%3Aice:s3cret@platform.example/hooks')[0]).toEqual({
+      path: 'actions[0].callback.url',
+      message: 'has a user name holding a colon (%3A), which Authorization: Basic cannot carry',
+    });
+    expect(problemsWith('https://alice:s3cr%ZZet@platform.example/hooks')[0]).toEqual({
+      path: 'actions[0].callback.url',
+      message: 'has user info that is not valid percent-encoding (the user name and password are sent as Authorization: Basic, decoded)',
+    });
+    expect(JSON.stringify(both)).not.toContain('s3cret');
+  });
+
   it('reports a duplicate id at the duplicate', () => {
     const problems = problemsOf(exampleWith((doc) => doc.addIn(['queues'], { id: 'default', name: 'Another default' })));
     expect(problems).toEqual([{ path: 'queues[3].id', message: 'duplicate id "default" (first declared at queues[0])' }]);

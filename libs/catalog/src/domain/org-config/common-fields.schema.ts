@@ -68,11 +68,40 @@ export const httpHeadersSchema = z
   })
   .transform((headers) => headers as Record<string, string>);
 
-/** Where actions and appeal decisions are sent. */
-export const callbackSchema = z.strictObject({
-  url: httpUrlSchema,
-  headers: httpHeadersSchema,
-});
+/**
+ * Where actions and appeal decisions are sent. User info in the URL is sent as
+ * `Authorization: Basic …` (docs/callbacks.md), so a configured `Authorization` header next to it
+ * is refused: one of the two would have to be dropped without a word, and a receiver answering
+ * 401 to the credentials it did not get is hard to trace back to the URL. The URL is never quoted.
+ */
+export const callbackSchema = z
+  .strictObject({
+    url: httpUrlSchema,
+    headers: httpHeadersSchema,
+  })
+  .superRefine(({ url, headers }, ctx) => {
+    if (!URL.canParse(url)) return;
+    const { username, password } = new URL(url);
+    if (username === '' && password === '') return;
+    const problem =
+      !decodes(username) || !decodes(password)
+        ? 'has user info that is not valid percent-encoding (the user name and password are sent as Authorization: Basic, decoded)'
+        : decodeURIComponent(username).includes(':')
+          ? 'has a user name holding a colon (%3A), which Authorization: Basic cannot carry'
+          : Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')
+            ? 'has user info, sent as Authorization: Basic, and headers set Authorization too: keep one (docs/callbacks.md, "Credentials in the URL")'
+            : null;
+    if (problem !== null) ctx.addIssue({ code: 'custom', message: problem, path: ['url'], input: '' });
+  });
+
+function decodes(text: string): boolean {
+  try {
+    decodeURIComponent(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 function isHttpUrl(text: string): boolean {
   if (!URL.canParse(text)) return false;
