@@ -238,7 +238,7 @@ describe('audit evidence (issue 31: items 8, 9, 10 and erasure of every copy)', 
     // The post's creator was not erased: their post, and the rest of the decision, stay readable.
     expect(JSON.stringify(after)).toContain(KEEP_TEXT);
     const callback = after.find((e) => e.type === 'ActionCallbackRequested' && e.data['trigger'] === 'decision')!;
-    expect(callback.data).toMatchObject({ actorEmail: 'admin@rev.example', reportHistory: [{ reason: null, reporter: { kind: 'user', ...rep } }] });
+    expect(callback.data).toMatchObject({ actor: { email: 'admin@rev.example' }, reportHistory: [{ reason: null, reporter: { kind: 'user', ...rep } }] });
     const delivery = after.find((e) => e.type === 'CallbackDeliveryRequested')!;
     expect((delivery.data['body'] as { custom: unknown }).custom).toMatchObject({
       reason: 'moderator words',

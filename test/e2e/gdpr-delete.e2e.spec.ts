@@ -3,14 +3,25 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loggedEvents } from '../support/config-files.js';
-import { type ReviewWorld, reviewOrgConfig, startReceiver, startReviewWorld } from '../support/review-fixture.js';
+import {
+  claimNext,
+  decideClaimed,
+  deliveriesAt,
+  REVIEW_PASSWORD,
+  type ReviewWorld,
+  reviewOrgConfig,
+  startReceiver,
+  startReviewWorld,
+} from '../support/review-fixture.js';
 import { waitFor } from '../support/wait-for.js';
-import { createConsoleUser, createOrgWithKey, runCli } from '../support/warden-process.js';
+import { consoleLogin, createConsoleUser, createOrgWithKey, runCli } from '../support/warden-process.js';
 
 /**
  * The erased user `gone`: their user item, a post the rules send to review (an open job), a post
  * they appeal (an open appeal job), and a report they filed against `stay`'s post. `stay` keeps
- * their own open job, data and report-free history.
+ * their own open job, data and report-free history. The same person is a moderator in the console
+ * (`SECRETS.email`), who decided on posts of `other`, a user who is not erased: a custom action (its
+ * callback and delivery) and a child-safety report, each holding the moderator's email.
  */
 const SECRETS = {
   name: 'Gone Person 7f3a',
@@ -50,6 +61,9 @@ const withAge = (config: string) =>
     );
 const gone = { id: 'gone', typeId: 'user' };
 const stay = { id: 'stay', typeId: 'user' };
+const other = { id: 'other', typeId: 'user' };
+/** `other`'s posts that the erased person decided on as a moderator. */
+const MODERATED = ['other-post', 'other-post-cs'];
 
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 interface Deletion {
@@ -111,6 +125,13 @@ describe('POST /api/v1/gdpr/delete: crypto-shredding a user', () => {
     return (await r.json()) as Deletion;
   };
 
+  /** An item's history as the console shows it, personal fields opened (ADMIN). */
+  const history = async (id: string) => {
+    const r = await world.call(world.sessions['ADMIN']!, 'GET', `/api/console/v1/items/post/${id}/history?limit=500`);
+    expect(r.status).toBe(200);
+    return r.text();
+  };
+
   /** Every API response and console view that showed the user's data before. */
   async function everythingShown(jobs: string[]): Promise<string> {
     const views = await Promise.all(jobs.map(jobView));
@@ -125,6 +146,8 @@ describe('POST /api/v1/gdpr/delete: crypto-shredding a user', () => {
       (await world.call(world.sessions['ADMIN']!, 'GET', '/api/console/v1/users')).text(),
       (await world.call(world.sessions['ADMIN']!, 'GET', `/api/console/v1/users/${goneConsoleUser}`)).text(),
       (await world.call(world.sessions['ADMIN']!, 'GET', '/api/console/v1/child-safety-reports')).text(),
+      (await world.call(world.sessions['ADMIN']!, 'GET', '/api/console/v1/callbacks/deliveries')).text(),
+      ...MODERATED.map(history),
     ]);
     return [...views, ...evaluations, ...lists].join('\n');
   }
@@ -139,7 +162,27 @@ describe('POST /api/v1/gdpr/delete: crypto-shredding a user', () => {
   beforeAll(async () => {
     receiver = await startReceiver();
     world = await startReviewWorld(withAge(reviewOrgConfig(receiver.url)), ['ADMIN']);
-    goneConsoleUser = await createConsoleUser(world.dataDir, 'rev', SECRETS.email, 'correct horse battery staple', ['MODERATOR'], world.env);
+    goneConsoleUser = await createConsoleUser(world.dataDir, 'rev', SECRETS.email, REVIEW_PASSWORD, ['MODERATOR', 'CHILD_SAFETY_MODERATOR'], world.env);
+    // First, alone in their queues: the person, as a moderator, removes a post of `other`'s and
+    // reports another to child safety.
+    const moderated = [
+      { id: 'other-post', typeId: 'post', data: { text: 'please review me other-text', author: other } },
+      { id: 'other-post-cs', typeId: 'post', data: { text: 'csam-test other', author: other } },
+    ];
+    expect((await world.api('POST', '/api/v1/items/async', { items: moderated })).status).toBe(202);
+    const moderator = await consoleLogin(world.warden.url, SECRETS.email, REVIEW_PASSWORD);
+    const removal = await waitFor(() => claimNext(world, moderator, 'default'), 'the review job of other-post');
+    expect(removal.job.item.id).toBe('other-post');
+    await decideClaimed(world, moderator, removal, { type: 'CUSTOM_ACTION', actionIds: ['remove'], policyIds: ['spam'], reason: 'spam' });
+    const report = await waitFor(() => claimNext(world, moderator, 'child-safety'), 'the child-safety job of other-post-cs');
+    expect(report.job.item.id).toBe('other-post-cs');
+    await decideClaimed(world, moderator, report, { type: 'SUBMIT_CHILD_SAFETY_REPORT', reason: 'known material' });
+    // The platform's receiver gets the moderator's email, as sent before the erasure.
+    const [sent] = await waitFor(() => {
+      const found = deliveriesAt(receiver.received, '/hooks/remove', (id) => id === 'other-post');
+      return found.length > 0 && found;
+    }, 'the removal callback of other-post');
+    expect(JSON.parse(sent!.body)).toMatchObject({ item: { id: 'other-post' }, actorEmail: SECRETS.email, decisionReason: 'spam' });
     const items = [
       { id: 'gone', typeId: 'user', data: { name: SECRETS.name } },
       {
@@ -222,6 +265,12 @@ describe('POST /api/v1/gdpr/delete: crypto-shredding a user', () => {
     // The export shows the sealed fields opened under `personal` (docs/audit.md, "Exporting").
     expect(evaluated.some((line) => JSON.stringify((JSON.parse(line) as { personal?: object }).personal ?? null).includes(SECRETS.age))).toBe(true);
     expect(shown).toContain(SECRETS.age);
+    // What the person decided as a moderator names their email: the callback, its delivery, the child-safety report.
+    for (const id of MODERATED) expect(await history(id), id).toContain(SECRETS.email);
+    const reports = (await (await world.call(world.sessions['ADMIN']!, 'GET', '/api/console/v1/child-safety-reports')).json()) as {
+      reports: Array<{ item: { id: string }; reportedBy: { userId: string; email: string | null } | null }>;
+    };
+    expect(reports.reports.find((r) => r.item.id === 'other-post-cs')?.reportedBy).toEqual({ userId: goneConsoleUser, email: SECRETS.email });
     goneKey = subjectKey('user:gone')!;
     expect(goneKey).toHaveLength(32);
     expect(rawFiles().includes(goneKey)).toBe(true);
@@ -286,6 +335,15 @@ describe('POST /api/v1/gdpr/delete: crypto-shredding a user', () => {
       email: unknown;
     };
     expect(account).toMatchObject({ state: 'disabled', email: null });
+    // What the account decided stays, its email gone: the child-safety report names the account
+    // without it; the removal's callback and delivery are still in the post's history, `other`'s post with them.
+    const reports = (await (await world.call(world.sessions['ADMIN']!, 'GET', '/api/console/v1/child-safety-reports')).json()) as {
+      reports: Array<{ item: { id: string }; reportedBy: unknown }>;
+    };
+    expect(reports.reports.find((r) => r.item.id === 'other-post-cs')?.reportedBy).toEqual({ userId: goneConsoleUser, email: null });
+    const removed = await history('other-post');
+    for (const kept of ['ActionCallbackRequested', 'CallbackDeliveryRequested', 'please review me other-text', goneConsoleUser])
+      expect(removed).toContain(kept);
     const closes = loggedEvents(world.dataDir, 'ReviewJobDecided').filter((e) => [goneJob, appealJob].includes(e.data['jobId'] as string));
     expect(closes.map((e) => e.data['closeReason'])).toEqual(['USER_ERASED', 'USER_ERASED']);
   });

@@ -66,6 +66,21 @@ export function reportReasonParts(
 }
 
 /**
+ * A console user's email copied into someone else's event (the deciding moderator's, in a
+ * decision's callback, its delivery's body, a child-safety report) as a personal-data part: sealed
+ * under the console user's key (their id, as identity seals their account's email), so that
+ * erasing their console account reaches this copy too (docs/gdpr.md). `path` is the object that
+ * holds `field`; none when the user is not named (an event recorded before it was).
+ */
+export function consoleUserParts(
+  userId: unknown,
+  path: readonly (string | number)[],
+  field: string,
+): Array<{ path: Array<string | number>; subject: string; fields: string[] }> {
+  return typeof userId === 'string' && userId !== '' ? [{ path: [...path], subject: userId, fields: [field] }] : [];
+}
+
+/**
  * An object inside an event's data that holds another person's fields than the event's subject
  * (a reporter's reason copied into a decision about someone else's item): sealed under that
  * person's key, in place, so that erasing them reaches this copy too (docs/gdpr.md).

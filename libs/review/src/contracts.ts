@@ -6,19 +6,26 @@
  * ReviewEnqueueRequested is published by the rules engine and enforcement, and owned here, by the
  * module that opens the job.
  */
-import { reportReasonParts, subjectField, type PersonalDataRules } from '#warden/kernel';
+import { consoleUserParts, reportReasonParts, subjectField, type PersonalDataRules } from '#warden/kernel';
 
 export type * from './domain/review-job.events.js';
 export { DECISION_TYPES, ENQUEUE_SOURCES, REVIEW_JOB_EVENT_TYPES } from './domain/review-job.events.js';
 export { reviewJobStream } from './domain/review.streams.js';
 
-/** What reporters wrote is sealed under their keys; the rest of a job stays readable after an erasure (docs/gdpr.md). */
+/**
+ * What reporters wrote is sealed under their keys; the rest of a job stays readable after an
+ * erasure (docs/gdpr.md). A child-safety report's moderator email is sealed once more under the
+ * console user's key, so that erasing their console account erases it there too.
+ */
 export const REVIEW_PERSONAL_DATA: PersonalDataRules = {
   ReviewJobOpened: { subject: subjectField, fields: ['reasons'] },
   ReviewJobMerged: { subject: subjectField, fields: ['reasons'] },
   ChildSafetyReportRecorded: {
     subject: subjectField,
     fields: ['incident', 'reportedBy', 'mediaUrls'],
-    parts: (e) => reportReasonParts((e.data['incident'] as { reports?: unknown } | null | undefined)?.reports, ['incident', 'reports']),
+    parts: (e) => [
+      ...reportReasonParts((e.data['incident'] as { reports?: unknown } | null | undefined)?.reports, ['incident', 'reports']),
+      ...consoleUserParts((e.data['reportedBy'] as { userId?: unknown } | null | undefined)?.userId, ['reportedBy'], 'email'),
+    ],
   },
 };

@@ -28,7 +28,7 @@ export function triggerOf(data: ActionCallbackData, userStrikeCount?: number | n
       kind: 'decision',
       policies: decision.policies,
       rules: decision.rules,
-      actorEmail: typeof decision.actorEmail === 'string' ? decision.actorEmail : '',
+      actorEmail: actorEmailOf(decision) ?? '',
       actorNote: decision.actorNote,
       parameters: decision.parameters,
       decisionReason: decision.decisionReason,
@@ -37,6 +37,22 @@ export function triggerOf(data: ActionCallbackData, userStrikeCount?: number | n
   }
   return { ...base, kind: 'rule', policies: data.policies, rules: data.rules };
 }
+
+/** A decision's moderator email: `actor.email`, or `actorEmail` on decisions recorded before `actor` was; undefined once erased. */
+const actorEmailOf = (decision: DecisionActionCallback): string | undefined => {
+  const email = decision.actor ? decision.actor.email : decision.actorEmail;
+  return typeof email === 'string' ? email : undefined;
+};
+
+/**
+ * The console user whose key seals the delivery body's `actorEmail` (docs/gdpr.md): a decision's
+ * moderator, when the event names them and their email is still there to seal (none: no new key
+ * for an erased account).
+ */
+const actorUserIdOf = (data: ActionCallbackData): string | undefined => {
+  const decision = data as DecisionActionCallback;
+  return data.trigger === 'decision' && decision.actor && actorEmailOf(decision) ? decision.actor.userId : undefined;
+};
 
 /**
  * Turns a published action into its delivery: the body built from the event and the count, the
@@ -62,6 +78,7 @@ export class ActionDeliveryRecorder implements ActionDeliveries {
     const { data } = published;
     const trigger = triggerOf(data, userStrikeCount);
     const body = buildActionCallbackBody(trigger);
+    const actorUserId = actorUserIdOf(data);
     try {
       await this.requests.request(
         {
@@ -74,6 +91,7 @@ export class ActionDeliveryRecorder implements ActionDeliveries {
           destination: (await this.destinations(orgId)).get(data.action.id) ?? null,
           body: body as unknown as JsonBody,
           subject: ('subject' in data ? data.subject : null) ?? null,
+          ...(actorUserId !== undefined ? { actorUserId } : {}),
           policies: body.policies.map((p) => ({ id: p.id, name: p.name })),
           rules: body.rules.map((r) => ({ id: r.id, name: r.name })),
         },

@@ -64,8 +64,15 @@ export interface DecisionActionCallback extends ActionCallbackCommon {
   environment: 'MANUAL';
   policies: ActionPolicy[];
   rules: ActionRule[];
-  /** Sealed under `subject` (docs/gdpr.md). */
-  actorEmail: string;
+  /**
+   * The deciding moderator, a console user: sealed under `subject`, and their email once more
+   * under the console user's own key inside, so that erasing their console account erases this
+   * copy too (docs/gdpr.md). `email` is null once that account's email was erased. Absent on
+   * decisions recorded before it was, which have `actorEmail` instead.
+   */
+  actor?: { userId: string; email: string | null };
+  /** Decisions recorded before `actor` was: the moderator's email, sealed under `subject` only. */
+  actorEmail?: string;
   actorNote: string | null;
   parameters: { [key: string]: unknown };
   decisionReason: string | null;

@@ -40,6 +40,12 @@ export type CallbackDeliveryRequested = DomainEvent<
     /** Personal-data subject whose key seals `body` when it carries what users wrote. */
     subject: string | null;
     /**
+     * A decision's callback: the deciding moderator (a console user), under whose own key the
+     * body's `actorEmail` is sealed once more (docs/gdpr.md). Absent on other triggers and on
+     * deliveries requested before it was recorded.
+     */
+    actorUserId?: string;
+    /**
      * The policies and rules the action callback names, outside the sealed body (they are no
      * personal data; the appeal job view reads them). Missing on appeal callbacks
      * and on deliveries requested before they were recorded.

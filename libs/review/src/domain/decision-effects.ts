@@ -66,7 +66,8 @@ export function decisionCallbacks(input: {
   item: JobItem;
   actions: readonly ActionDefinition[];
   policies: JobPolicy[];
-  actorEmail: string;
+  /** The deciding moderator (a console user: their email is sealed under their own key too). */
+  actor: { userId: string; email: string };
   note: string | null;
   reason: string | null;
   parameters: { [name: string]: unknown };
@@ -84,7 +85,7 @@ export function decisionCallbacks(input: {
     creator: input.decidedItem.creator,
     environment: 'MANUAL',
     trigger: 'decision',
-    actorEmail: input.actorEmail,
+    actor: { userId: input.actor.userId, email: input.actor.email },
     actorNote: input.note,
     // Only the values this action declares: another chosen action's parameters are not its business.
     parameters: Object.fromEntries(Object.entries(input.parameters).filter(([name]) => action.parameters.some((p) => p.name === name))),

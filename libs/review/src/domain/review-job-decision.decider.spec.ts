@@ -37,7 +37,7 @@ const callback: DecisionActionCallback = {
   creator: null,
   environment: 'MANUAL',
   trigger: 'decision',
-  actorEmail: 'm1@example.com',
+  actor: { userId: 'm1', email: 'm1@example.com' },
   actorNote: null,
   parameters: {},
   decisionReason: null,

@@ -232,8 +232,11 @@ export type ChildSafetyReportRecorded = DomainEvent<
     reporters: Reporter[];
     incident: { reports: IncidentReport[]; moderatorReason: string | null; note: string | null };
     mediaUrls: string[];
-    /** Sealed with `incident` (an email is personal data). */
-    reportedBy: { userId: string; email: string };
+    /**
+     * Sealed with `incident` (an email is personal data), and the email once more under the
+     * console user's own key (docs/gdpr.md): null once their console account was erased.
+     */
+    reportedBy: { userId: string; email: string | null };
     recordedAt: string;
     subject: string | null;
   }

@@ -98,6 +98,25 @@ describe('child-safety reports projection', () => {
     expect(await doc('r3')).toMatchObject({ incident: null, reportedBy: null, mediaUrls: null });
   });
 
+  it("blanks the moderator's email in every report they recorded when their console account is erased, their id and the rest kept", async () => {
+    stores = sqliteStores();
+    const runner = new ProjectionRunner(childSafetyReportsProjection, stores.events, stores.readStore);
+    await stores.events.append(reviewJobStream('acme', 'job-r1'), [recorded('r1', 'user:creator-1')], 'no_stream');
+    await stores.events.append(reviewJobStream('acme', 'job-r2'), [recorded('r2', 'user:creator-2')], 'no_stream');
+    const erasure = (type: string) => anEvent(type, { requestId: 'q1', subject: 'user:mod-person', consoleUserId: 'mod-1' } as JsonObject);
+    await stores.events.append('gdpr_deletion-acme:q1', [erasure(SUBJECT_ERASURE_REQUESTED_EVENT)], 'any');
+    await runner.catchUp();
+    for (const id of ['r1', 'r2']) {
+      expect(await doc(id)).toMatchObject({ reportedBy: { userId: 'mod-1', email: null }, incident: { moderatorReason: 'csam' } });
+      expect((await doc(id))?.incident?.reports.map((r) => r.reason)).toEqual([`reason of ${id}`, `another reason of ${id}`]);
+    }
+    // A report of theirs recorded meanwhile (its email already unreadable) stays so on the completion.
+    await stores.events.append(reviewJobStream('acme', 'job-r3'), [recorded('r3', 'user:creator-3')], 'no_stream');
+    await stores.events.append('gdpr_deletion-acme:q1', [erasure(SUBJECT_ERASED_EVENT)], 'any');
+    await runner.catchUp();
+    expect(await doc('r3')).toMatchObject({ reportedBy: { userId: 'mod-1', email: null } });
+  });
+
   it("keeps media URLs without user info, query string or fragment: a pre-signed URL's signature is a credential", async () => {
     stores = sqliteStores();
     const runner = new ProjectionRunner(childSafetyReportsProjection, stores.events, stores.readStore);

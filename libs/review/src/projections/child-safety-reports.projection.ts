@@ -9,6 +9,8 @@ export const CHILD_SAFETY_REPORTS = 'child_safety_reports';
 export const CHILD_SAFETY_REPORTS_BY_SUBJECT = 'child_safety_reports_by_subject';
 /** A reporter's report ids (opaque ids only): the reports whose incident holds their reason. */
 export const CHILD_SAFETY_REPORTS_BY_REPORTER = 'child_safety_reports_by_reporter';
+/** A moderator's report ids (a console user's id: opaque): the reports whose `reportedBy` holds their email. */
+export const CHILD_SAFETY_REPORTS_BY_MODERATOR = 'child_safety_reports_by_moderator';
 
 /** The fields ChildSafetyReportRecorded seals (REVIEW_PERSONAL_DATA in contracts.ts): what an erasure blanks here. */
 const SEALED = ['incident', 'reportedBy', 'mediaUrls'] as const;
@@ -35,21 +37,28 @@ const subjectDocId = (orgId: string, subject: string) => `${orgId}:${subject}`;
  * null, and again once the erasure is recorded (SUBJECT_ERASED_EVENT: reports recorded meanwhile),
  * as a rebuild after the erasure shows them. Each report's reason is also its reporter's: their
  * erasure blanks their reasons in every report that names one (CHILD_SAFETY_REPORTS_BY_REPORTER),
- * as the reasons, sealed under their key too, read back after it. Media URLs are kept without user info, query string or
- * fragment (a pre-signed URL's signature is a credential: the whole URL stays sealed in the event).
+ * as the reasons, sealed under their key too, read back after it. The moderator's email is theirs
+ * too: the erasure of their console account (the request's `consoleUserId`) blanks it in every
+ * report they recorded (CHILD_SAFETY_REPORTS_BY_MODERATOR), as it reads back after it. Media
+ * URLs are kept without user info, query string or fragment (a pre-signed URL's signature is a
+ * credential: the whole URL stays sealed in the event).
  * A report is written once, so a redelivery rewrites the same document; an erasure applied again
  * writes the same nulls.
  */
 export const childSafetyReportsProjection: Projection = {
   name: CHILD_SAFETY_REPORTS_PROJECTION,
-  collections: [CHILD_SAFETY_REPORTS, CHILD_SAFETY_REPORTS_BY_SUBJECT, CHILD_SAFETY_REPORTS_BY_REPORTER],
+  collections: [CHILD_SAFETY_REPORTS, CHILD_SAFETY_REPORTS_BY_SUBJECT, CHILD_SAFETY_REPORTS_BY_REPORTER, CHILD_SAFETY_REPORTS_BY_MODERATOR],
   eventTypes: ['ChildSafetyReportRecorded', SUBJECT_ERASURE_REQUESTED_EVENT, SUBJECT_ERASED_EVENT],
   needsPersonalData: true,
   indexes: [{ collection: CHILD_SAFETY_REPORTS, fields: ['orgId', 'recordedAt'] }],
   async apply(event, ctx) {
     const orgId = event.metadata.orgId;
     const erasure = subjectErasureOf(event);
-    if (erasure) return eraseSubject(orgId, erasure.subject, ctx);
+    if (erasure) {
+      await eraseSubject(orgId, erasure.subject, ctx);
+      if (erasure.consoleUserId) await eraseModerator(orgId, erasure.consoleUserId, ctx);
+      return;
+    }
     const recorded = recordedAs<ChildSafetyReportRecorded>(event, 'ChildSafetyReportRecorded');
     if (!recorded) return;
     // The sealed fields read as null once the subject's key is forgotten (a rebuild after an erasure).
@@ -60,6 +69,8 @@ export const childSafetyReportsProjection: Projection = {
     // Each reporter's reason is theirs: their erasure blanks it here, whoever's item it was about.
     const reporters = new Set((report.incident?.reports ?? []).flatMap((r) => (r.reporter && r.reason !== null ? [userSubject(r.reporter)] : [])));
     for (const reporter of reporters) await remember(CHILD_SAFETY_REPORTS_BY_REPORTER, orgId, reporter, report.reportId, ctx);
+    // The moderator's email is theirs: the erasure of their console account blanks it here.
+    if (report.reportedBy?.email) await remember(CHILD_SAFETY_REPORTS_BY_MODERATOR, orgId, report.reportedBy.userId, report.reportId, ctx);
   },
 };
 
@@ -90,5 +101,16 @@ async function eraseSubject(orgId: string, subject: string, ctx: ProjectionConte
     if (!reports.some((r) => theirs(r) && r.reason !== null)) continue;
     const incident = { ...doc.incident!, reports: reports.map((r) => (theirs(r) ? { ...r, reason: null } : r)) };
     ctx.put(CHILD_SAFETY_REPORTS, id, { ...doc, incident } as unknown as ReadDocument);
+  }
+}
+
+/** A console account's erasure: its email goes from every report it recorded (its id stays, as the account's does). */
+async function eraseModerator(orgId: string, userId: string, ctx: ProjectionContext): Promise<void> {
+  const recorded = await ctx.get<SubjectReportsDoc>(CHILD_SAFETY_REPORTS_BY_MODERATOR, subjectDocId(orgId, userId));
+  for (const reportId of recorded?.reportIds ?? []) {
+    const id = childSafetyReportDocId(orgId, reportId);
+    const doc = await ctx.get<ChildSafetyReportDoc & ReadDocument>(CHILD_SAFETY_REPORTS, id);
+    if (!doc?.reportedBy || doc.reportedBy.email === null) continue;
+    ctx.put(CHILD_SAFETY_REPORTS, id, { ...doc, reportedBy: { ...doc.reportedBy, email: null } } as unknown as ReadDocument);
   }
 }

@@ -97,7 +97,7 @@ export class DecideJobHandler implements ICommandHandler<DecideJobCommand> {
           item: state.item,
           actions: checked.actions,
           policies: checked.policies,
-          actorEmail: moderator.email,
+          actor: { userId: moderator.userId, email: moderator.email },
           note,
           reason,
           parameters: checked.parameters,

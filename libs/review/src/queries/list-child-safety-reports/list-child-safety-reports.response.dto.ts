@@ -30,7 +30,7 @@ class CsIncidentDto {
 
 class CsModeratorDto {
   @ApiProperty() userId!: string;
-  @ApiProperty() email!: string;
+  @ApiProperty({ type: String, nullable: true, description: "Null once the moderator's console account was erased (docs/gdpr.md)" }) email!: string | null;
 }
 
 /** The schemas only nullable properties of a report name (ApiNullableObject). */
