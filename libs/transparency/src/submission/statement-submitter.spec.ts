@@ -131,7 +131,8 @@ describe('statement submitter: forming batches', () => {
         await Promise.all(
           find.mock.calls.map(async ([collection, filter, options], i) => {
             const found = (await find.mock.results[i]!.value) as unknown[];
-            return collection === TRANSPARENCY_STATEMENTS && (filter as Filter | undefined)?.['orgId'] !== undefined
+            // Forming's reads name one organization (the start's look-ups bound the organization instead).
+            return collection === TRANSPARENCY_STATEMENTS && typeof (filter as Filter | undefined)?.['orgId'] === 'string'
               ? [{ found: found.length, limit: (options as FindOptions).limit! }]
               : [];
           }),
@@ -143,22 +144,26 @@ describe('statement submitter: forming batches', () => {
       return (await reads()).slice(before).reduce((n, r) => n + r.found, 0);
     };
     /** A published action, delivered to the reactor as the worker's would be. */
-    const publish = async (deliveryId: string, actionId: string, occurredAt: string) => {
-      const event = anEvent('ActionCallbackRequested', {
-        deliveryId,
-        item: { id: `p-${deliveryId}`, typeId: 'post', typeName: 'Post' },
-        action: { id: actionId },
-        policies: [{ id: 'hate', name: 'Hate', penalty: 'LOW' }],
-        rules: [{ id: 'r1', name: 'r1' }],
-        custom: {},
-        creator: null,
-      } as JsonObject);
-      const stream = `item_evaluation-${ORG}:${deliveryId}`;
+    const publish = async (deliveryId: string, actionId: string, occurredAt: string, orgId = ORG) => {
+      const event = anEvent(
+        'ActionCallbackRequested',
+        {
+          deliveryId,
+          item: { id: `p-${deliveryId}`, typeId: 'post', typeName: 'Post' },
+          action: { id: actionId },
+          policies: [{ id: 'hate', name: 'Hate', penalty: 'LOW' }],
+          rules: [{ id: 'r1', name: 'r1' }],
+          custom: {},
+          creator: null,
+        } as JsonObject,
+        orgId,
+      );
+      const stream = `item_evaluation-${orgId}:${deliveryId}`;
       await stores.events.append(stream, [{ ...event, metadata: { ...event.metadata, occurredAt } }], 'any');
       await reactor.apply((await stores.events.readStream(stream)).at(-1)!, { get: async () => undefined, put: () => {}, delete: () => {} });
     };
-    const batchOf = async (deliveryId: string) =>
-      (await stores.readStore.get<StatementFactsDoc>(TRANSPARENCY_STATEMENTS, statementDocId(ORG, deliveryId)))?.batchId ?? null;
+    const batchOf = async (deliveryId: string, orgId = ORG) =>
+      (await stores.readStore.get<StatementFactsDoc>(TRANSPARENCY_STATEMENTS, statementDocId(orgId, deliveryId)))?.batchId ?? null;
     return { submitter, actions, posted, reads, formed, publish, batchOf, wake: () => submitter.wake(ORG) };
   }
 
@@ -175,6 +180,16 @@ describe('statement submitter: forming batches', () => {
     await waitFor(() => posted.length > 0, 'the batch of r1 and r2');
     expect(posted).toEqual([[puid('r1'), puid('r2')]]);
     for (const id of unsendable) expect(await batchOf(id)).toBeNull();
+  });
+
+  it('wakes at its start every organization with an unsent statement, however many another one holds that it cannot send', async () => {
+    const { submitter, posted, publish } = setup(3);
+    // More than the 1,000 statements its start once looked at, all of the first organization in order.
+    for (let i = 0; i < 1001; i++) await publish(`t${i}`, 'thank', at(i % 60), 'aaa');
+    await publish('r1', 'remove', at(0), 'bbb');
+    await submitter.start();
+    await waitFor(() => posted.length > 0, "the batch of bbb's statement");
+    expect(posted).toEqual([[statementPuid('bbb', 'r1')]]);
   });
 
   it('reads on from where it got to, back to a statement published out of order, and from the first once the mapping changes', async () => {

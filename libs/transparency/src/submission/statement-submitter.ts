@@ -139,8 +139,19 @@ export class StatementSubmitter implements OnApplicationShutdown {
       for (const b of await this.readStore.find<TransparencyBatchDoc>(TRANSPARENCY_BATCHES, { status }))
         this.schedule(b.orgId, b.batchId, b.nextAttemptAt ?? this.clock.now().toISOString());
     }
-    const unsent = await this.readStore.find<StatementFactsDoc>(TRANSPARENCY_STATEMENTS, { batchId: null }, { limit: 1000 });
-    for (const orgId of new Set(unsent.map((f) => f.orgId))) this.wake(orgId);
+    // Every organization with an unsent statement, one look-up each (the first 1,000 statements
+    // could all be one organization's, which cannot be sent, and leave another's waiting for its
+    // next published action).
+    for (let after = ''; ;) {
+      const [next] = await this.readStore.find<StatementFactsDoc>(
+        TRANSPARENCY_STATEMENTS,
+        { orgId: { gte: `${after}\u0000` }, batchId: null },
+        { sort: [{ field: 'orgId', direction: 'asc' }], limit: 1 },
+      );
+      if (!next) break;
+      this.wake(next.orgId);
+      after = next.orgId;
+    }
   }
 
   async pause(): Promise<void> {
