@@ -57,6 +57,8 @@ const HELD: Record<string, { typeVersion?: string; data: Record<string, unknown>
   // Erased (GDPR) while its whole item is cached.
   'post/p-gone': { data: { text: 'gone spam', likes: 0, author: { id: 'u-gone', typeId: 'user' } } },
   'user/u-gone': { data: { name: 'Gwen Gone' } },
+  // Deeper than a request body may nest (WARDEN_MAX_JSON_DEPTH, 64): refused as a request body is.
+  'post/p-deep': { data: { text: 'deep spam', likes: 0, author: JSON.parse(`${'['.repeat(70)}1${']'.repeat(70)}`) as unknown } },
 };
 const SLOW = new Set(['post/p-slow']);
 
@@ -232,6 +234,14 @@ describe('partial items: whole items fetched from the customer (docs/partial-ite
     );
     expect(askedFor('post/p-slow')).toHaveLength(2);
     expect(await metric('failed')).toBeGreaterThanOrEqual(1);
+  });
+
+  it("an answer nested deeper than a request body may be is refused with the request body's limit, before anything reads it", async () => {
+    await submit(key, { id: 'p-deep', typeId: 'post', typeSchemaVariant: 'partial', data: { text: 'deep spam' } });
+    const evaluated = await evaluation('p-deep', 0);
+    const likes = evaluated.rules[0]!.conditions.find((c) => c.path === 'conditions[1]')!;
+    expect(likes.outcome).toBe('unknown');
+    expect(likes.error).toMatch(/the partial-items endpoint's answer was refused: \/items\/0\/data\/author(\/0)+: nested more than 64 levels deep/);
   });
 
   it('an endpoint at a private address is refused by the outbound guard, as a callback is, and nothing is sent', async () => {

@@ -29,6 +29,13 @@ describe('the partial-items exchange', () => {
     });
   });
 
+  it('refuses an answer beyond the limits its caller checks, before reading it', () => {
+    const read = readAnswer(JSON.stringify({ items: [{ id: 'p1', typeId: 'post', data: { deep: [[[[1]]]] } }] }), asked, (parsed) =>
+      JSON.stringify(parsed).includes('[[[[') ? { pointer: '/items/0/data/deep/0/0/0', detail: 'nested too deep' } : undefined,
+    );
+    expect(read).toEqual({ ok: false, problems: [{ pointer: '/items/0/data/deep/0/0/0', detail: 'nested too deep' }] });
+  });
+
   it('refuses what is not JSON, unknown members, items not asked for or answered twice, with pointers', () => {
     expect(readAnswer('<html>', asked)).toEqual({ ok: false, problems: [{ pointer: '', detail: 'the answer is not JSON' }] });
     const read = readAnswer(

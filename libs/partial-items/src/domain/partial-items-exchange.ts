@@ -46,13 +46,20 @@ const key = (ref: ItemRef) => `${ref.typeId}\u0000${ref.id}`;
  * envelope is checked here (JSON, members, that every item was asked for and comes once); each item
  * is then validated against its item type like a submitted item (ingestion's SubmitItemsCommand).
  */
-export function readAnswer(body: string, asked: readonly ItemRef[]): { ok: true; answer: ReadAnswer } | { ok: false; problems: AnswerProblem[] } {
+export function readAnswer(
+  body: string,
+  asked: readonly ItemRef[],
+  /** What a request body is checked for right after parsing (depth, sizes, `__proto__`): the same limits (docs/partial-items.md). */
+  limits: (parsed: unknown) => AnswerProblem | undefined = () => undefined,
+): { ok: true; answer: ReadAnswer } | { ok: false; problems: AnswerProblem[] } {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
   } catch {
     return { ok: false, problems: [{ pointer: '', detail: 'the answer is not JSON' }] };
   }
+  const beyond = limits(parsed);
+  if (beyond) return { ok: false, problems: [beyond] };
   if (!isObject(parsed)) return { ok: false, problems: [{ pointer: '', detail: 'expected a JSON object {items, notFound?}' }] };
   const problems: AnswerProblem[] = [];
   for (const member of Object.keys(parsed)) {

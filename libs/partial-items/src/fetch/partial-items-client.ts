@@ -5,7 +5,17 @@ import { SignWithOrganizationKeyQuery } from '#warden/callbacks';
 import { CATALOG_PROJECTION, GetCatalogSettingsQuery, type PartialItemsSettings } from '#warden/catalog';
 import { type AcceptedItem, type ItemIdentifier, SubmitItemsCommand } from '#warden/ingestion';
 import { type Clock, type CommandContext, DomainError, type IdGenerator } from '#warden/kernel';
-import { CLOCK, GUARDED_HTTP_CLIENT, type GuardedHttpClient, ID_GENERATOR, Metrics, OutboundError } from '#warden/platform';
+import {
+  CLOCK,
+  findJsonBodyProblem,
+  GUARDED_HTTP_CLIENT,
+  type GuardedHttpClient,
+  ID_GENERATOR,
+  Metrics,
+  OutboundError,
+  WARDEN_CONFIG,
+  type WardenConfig,
+} from '#warden/platform';
 import type { FetchedItem, PartialFetchOutcome, PartialFetchReason, PartialItemSource } from '#warden/rules';
 import type { EventStore } from '#warden/eventstore';
 import { EVENT_STORE, ProjectionHost, KEYRING, type Keyring, openUrl } from '#warden/storage';
@@ -78,6 +88,7 @@ export class PartialItemsClient implements PartialItemSource, OnApplicationShutd
     @Inject(ProjectionHost) private readonly projections: ProjectionHost,
     @Inject(EVENT_STORE) events: EventStore,
     metrics: Metrics,
+    @Inject(WARDEN_CONFIG) private readonly config: WardenConfig,
   ) {
     this.erasures = new ErasureWatch(events, (orgId, subject) => this.forgetSubject(orgId, subject));
     this.fetches = new Counter({
@@ -302,7 +313,14 @@ export class PartialItemsClient implements PartialItemSource, OnApplicationShutd
     erasuresBefore: ErasureMark,
   ): Promise<Outcome[]> {
     const refs = batch.map((w) => w.ref);
-    const read = readAnswer(body, refs);
+    // The limits of a request body, before anything else reads the answer (an item's validation walks it).
+    const read = readAnswer(body, refs, (parsed) =>
+      findJsonBodyProblem(parsed, {
+        maxDepth: this.config.maxJsonDepth,
+        maxStringBytes: this.config.maxStringBytes,
+        maxObjectMembers: this.config.maxObjectMembers,
+      }),
+    );
     const invalid = (problems: ReadonlyArray<{ pointer?: string; detail?: string }>): Outcome[] => {
       const reason = `the partial-items endpoint's answer was refused: ${problems
         .slice(0, 3)
