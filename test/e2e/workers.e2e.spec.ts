@@ -68,6 +68,9 @@ describe('two workers on one data directory', () => {
       await until(() => REACTORS.every((r) => leaseHolders(dataDir).get(r) === first.process.pid), 'the first worker to hold both leases');
       const second = await startWarden({ ...env, WARDEN_ROLE: 'worker' });
       running.push(second);
+      // A worker serves only /health/* and /metrics (docs/operations.md, "Roles"): no API, no console, no OpenAPI pages.
+      for (const path of ['/console/', '/openapi.json', '/docs', '/api/v1/items/async']) expect((await fetch(second.url + path)).status, path).toBe(404);
+      expect((await fetch(second.url + '/health/live')).status).toBe(200);
       // Its reactors start after it listens (docs/operations.md, "Start-up").
       await until(() => second.logs().includes('reactor standing by'), 'the second worker to stand by');
 

@@ -42,6 +42,7 @@ export async function runServer(): Promise<void> {
       sharedRateLimits: sharedRateLimitStores(storage.mongo),
       // dist/apps/server/src/server.js → dist/console, where `npm run build` puts the console.
       consoleDir: fileURLToPath(new URL('../../../console', import.meta.url)),
+      pages: roles.http,
     },
   );
   // Graceful shutdown: stop accepting, finish in-flight requests and projection batches, close

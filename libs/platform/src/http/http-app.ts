@@ -46,6 +46,11 @@ export async function createHttpApp(
     sharedRateLimits?: SharedRateLimitStores;
     /** The built review console (dist/console), served at /console; absent: /console says it is not built. */
     consoleDir?: string;
+    /**
+     * The console's pages and the OpenAPI document (/console, /openapi.json, /docs): false for a
+     * worker, which serves no API and so only /health/* and /metrics (docs/operations.md, "Roles").
+     */
+    pages?: boolean;
   } = {},
 ): Promise<NestFastifyApplication> {
   const frameworkLogger = new NestLogger('http');
@@ -146,10 +151,10 @@ export async function createHttpApp(
     }
   });
 
-  await serveConsoleApp(app, options.consoleDir);
+  if (options.pages !== false) await serveConsoleApp(app, options.consoleDir);
   app.useGlobalPipes(createValidationPipe());
   // Built when /openapi.json, /openapi.yaml or /docs is first asked for, not at every start-up.
-  serveOpenApi(app, () => buildOpenApiDocument(app, version, config.publicUrl));
+  if (options.pages !== false) serveOpenApi(app, () => buildOpenApiDocument(app, version, config.publicUrl));
   await app.init();
   return app;
 }
