@@ -13,3 +13,4 @@ export * from './url-redaction.js';
 export * from './personal-data-subject.js';
 export * from './period.js';
 export * from './outbound-headers.js';
+export * from './url-credentials.js';

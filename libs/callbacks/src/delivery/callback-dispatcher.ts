@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { Counter } from 'prom-client';
 import type { EventStore, Handled } from '#warden/eventstore';
-import { type Clock, foldStream, DomainError } from '#warden/kernel';
+import { basicCredentialsOf, type Clock, foldStream, DomainError } from '#warden/kernel';
 import { CLOCK, GUARDED_HTTP_CLIENT, type GuardedHttpClient, Metrics, OutboundError, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
 import { AggregateStore, EVENT_STORE, KEYRING, type Keyring, openUrl } from '#warden/storage';
 import { type AttemptOutcome, type CallbackDeliveryCommand, callbackDeliveryDecider, type CallbackDeliveryState } from '../domain/callback-delivery.decider.js';
@@ -265,7 +265,7 @@ export class CallbackDispatcher implements OnApplicationShutdown {
     // User info is sent as HTTP clients send it, as Basic credentials, and the URL without it: the
     // guarded client refuses credentials in a URL, and a request line must not carry them. The
     // messages below never show the URL or its user info.
-    const credentials = userInfoOf(url);
+    const credentials = basicCredentialsOf(url);
     if (credentials === 'invalid') return failed('The callback URL has user info that is not valid percent-encoding; nothing was sent');
     if (credentials !== null) {
       // apply refuses the pair (common-fields.schema.ts); one requested before that check fails here, not guessed at.
@@ -401,24 +401,4 @@ export function receiverTurnOf(request: Pick<NonNullable<CallbackDeliveryState['
 /** An action's user (its item's creator), else the item itself: the delivery reactor's key and the receiver's turn. */
 export function actionUserKey(creator: { id: string; typeId: string } | null | undefined, item: { id: string; typeId: string }): string {
   return creator ? `user:${creator.typeId}:${creator.id}` : `item:${item.typeId}:${item.id}`;
-}
-
-/**
- * The URL's user info as `Authorization: Basic base64(user:password)` (RFC 7617, both parts
- * percent-decoded, UTF-8) and the URL without it; null when it has none (or is no URL: the client
- * says so), 'invalid' when the user info does not percent-decode.
- */
-function userInfoOf(raw: string): { url: string; authorization: string } | 'invalid' | null {
-  if (!URL.canParse(raw)) return null;
-  const url = new URL(raw);
-  if (url.username === '' && url.password === '') return null;
-  let pair: string;
-  try {
-    pair = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
-  } catch {
-    return 'invalid';
-  }
-  url.username = '';
-  url.password = '';
-  return { url: url.href, authorization: `Basic ${Buffer.from(pair, 'utf8').toString('base64')}` };
 }

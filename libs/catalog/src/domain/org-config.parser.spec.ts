@@ -1007,6 +1007,31 @@ describe('parseOrgConfig: problems', () => {
     ]);
   });
 
+  it("accepts user info in the partial-items URL, sent as Basic credentials as a callback URL's, refusing it next to an Authorization header or when Basic could not carry it, never quoting it", () => {
+    const section = (url: string, headers = '') => `org: { id: tiny, name: Tiny }\npartialItems: { url: "${url}"${headers} }\n`;
+    // Accepted as any URL before, and every fetch then refused by the outbound guard.
+    expect(parseOk(section('https://alice:s3cret@p.example/items', ', headers: { X-Tenant: acme }')).partialItems?.url).toBe(
+      'https://alice:s3cret@p.example/items',
+    );
+    const both = problemsOf(section('https://alice:s3cret@p.example/items', ', headers: { authorization: "Bearer t" }'));
+    expect(both).toEqual([
+      {
+        path: 'partialItems.url',
+        message: 'has user info, sent as Authorization: Basic, and headers set Authorization too: keep one (docs/partial-items.md, "Credentials in the URL")',
+      },
+    ]);
+    expect(problemsOf(section('https://al%3Aice:s3cret@p.example/items'))).toEqual([
+      { path: 'partialItems.url', message: 'has a user name holding a colon (%3A), which Authorization: Basic cannot carry' },
+    ]);
+    expect(problemsOf(section('https://alice:s3cr%ZZet@p.example/items'))).toEqual([
+      {
+        path: 'partialItems.url',
+        message: 'has user info that is not valid percent-encoding (the user name and password are sent as Authorization: Basic, decoded)',
+      },
+    ]);
+    expect(JSON.stringify(both)).not.toContain('s3cret');
+  });
+
   it('reports score weights and thresholds that are not usable, each at its path', () => {
     const problems = problemsOf(
       exampleWith((doc) => {

@@ -4,7 +4,7 @@ import { Counter, Histogram } from 'prom-client';
 import { SignWithOrganizationKeyQuery } from '#warden/callbacks';
 import { CATALOG_PROJECTION, GetCatalogSettingsQuery, type PartialItemsSettings } from '#warden/catalog';
 import { type AcceptedItem, type ItemIdentifier, SubmitItemsCommand } from '#warden/ingestion';
-import { type Clock, type CommandContext, DomainError, type IdGenerator } from '#warden/kernel';
+import { basicCredentialsOf, type Clock, type CommandContext, DomainError, type IdGenerator } from '#warden/kernel';
 import {
   CLOCK,
   findJsonBodyProblem,
@@ -213,6 +213,18 @@ export class PartialItemsClient implements PartialItemSource, OnApplicationShutd
       for (const [name, value] of Object.entries(settings.headers)) headers[name.toLowerCase()] = this.keyring.open(value as never);
     } catch {
       return fail('failed', 'the partial-items endpoint or its headers could not be decrypted (is WARDEN_SECRET_KEY complete?)');
+    }
+    // User info is sent as a callback URL's is, as Basic credentials to the URL without it: the
+    // guarded client refuses credentials in a URL. apply refuses what follows (common-fields.schema.ts);
+    // a section applied before that check fails here, saying why and never showing the URL.
+    const credentials = basicCredentialsOf(url);
+    if (credentials === 'invalid')
+      return fail('refused', 'the partial-items endpoint was not called: its URL has user info that is not valid percent-encoding');
+    if (credentials !== null) {
+      if (headers['authorization'] !== undefined)
+        return fail('refused', 'the partial-items endpoint was not called: its URL has user info and its headers an Authorization header; keep one and apply');
+      url = credentials.url;
+      headers['authorization'] = credentials.authorization;
     }
     let last: Extract<Attempt, { ok: false }> | undefined;
     for (let attempt = 0; attempt <= settings.retries; attempt++) {

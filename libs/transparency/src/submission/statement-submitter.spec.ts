@@ -10,10 +10,10 @@ import { ProjectionRunner } from '#warden/eventstore';
 import { type Clock, type JsonObject, randomIds } from '#warden/kernel';
 import { type GuardedHttpClient, loadConfig, type OutboundRequest } from '#warden/platform';
 import type { Filter, FindOptions } from '#warden/readstore';
-import { AggregateStore, Keyring, type ProjectionHost } from '#warden/storage';
+import { AggregateStore, Keyring, type ProjectionHost, sealUrl } from '#warden/storage';
 import { statementPuid, TRANSPARENCY_PROJECTION, transparencyProjection } from '../projections/transparency.projection.js';
 import { statementDocId, TRANSPARENCY_STATEMENTS, type StatementFactsDoc } from '../projections/transparency.read-model.js';
-import { DEFAULT_SUBMISSION_OPTIONS, StatementSubmitter } from './statement-submitter.js';
+import { batchIdOf, batchStream, DEFAULT_SUBMISSION_OPTIONS, StatementSubmitter } from './statement-submitter.js';
 import { submissionReactor } from './submission.reactor.js';
 
 const ORG = 'acme';
@@ -68,9 +68,9 @@ describe('statement submitter: forming batches', () => {
   /**
    * A submitter over a fresh data file, with a page of `formPage` unsent statements. Its catalog:
    * `remove` complete, `thank` mapped `dsa: false`, `bare` without a mapping (incomplete) until a
-   * test maps it. The Database answers 201 to every batch.
+   * test maps it. The Database answers 201 to every batch; its URL is `url`, sealed as apply seals it.
    */
-  function setup(formPage: number) {
+  function setup(formPage: number, url = 'https://transparency.example/api/v1/statements') {
     const stores = sqliteStores();
     const clock: Clock = { now: () => new Date() };
     const keyring = new Keyring([randomBytes(32)]);
@@ -90,7 +90,7 @@ describe('statement submitter: forming batches', () => {
       territorialScope: ['DE'],
       trustedFlaggers: [],
       accountType: null,
-      submission: { url: 'https://transparency.example/api/v1/statements', headers: {} },
+      submission: { ...sealUrl(url, keyring), headers: { authorization: 'Bearer dsa-token' } },
     };
     const queries = {
       execute: async (query: unknown) => {
@@ -164,7 +164,7 @@ describe('statement submitter: forming batches', () => {
     };
     const batchOf = async (deliveryId: string, orgId = ORG) =>
       (await stores.readStore.get<StatementFactsDoc>(TRANSPARENCY_STATEMENTS, statementDocId(orgId, deliveryId)))?.batchId ?? null;
-    return { submitter, actions, posted, reads, formed, publish, batchOf, wake: () => submitter.wake(ORG) };
+    return { submitter, actions, posted, reads, formed, publish, batchOf, stores, wake: () => submitter.wake(ORG) };
   }
 
   const puid = (deliveryId: string) => statementPuid(ORG, deliveryId);
@@ -212,5 +212,18 @@ describe('statement submitter: forming batches', () => {
     await waitFor(() => posted.flat().length === 4, 'the batches of the mapped statements');
     expect(posted.slice(1).flat().sort()).toEqual(['b1', 'b2', 'b3'].map(puid).sort());
     for (const id of ['t1', 't2', 't3', 't4', 't5']) expect(await batchOf(id)).toBeNull();
+  });
+
+  it('sends nothing to a URL with user info applied before apply refused it, and says why without showing it', async () => {
+    // The outbound guard refuses credentials in a URL: every attempt failed with "invalid or unsupported URL".
+    const { submitter, posted, publish, stores } = setup(3, 'https://dsa:s3cret@transparency.example/api/v1/statements');
+    await publish('r1', 'remove', at(1));
+    await submitter.start();
+    const stream = batchStream(ORG, batchIdOf(ORG, [puid('r1')]));
+    await waitFor(async () => (await stores.events.readStream(stream)).some((e) => e.type === 'StatementBatchAttemptFailed'), 'the failed attempt');
+    const failed = (await stores.events.readStream(stream)).find((e) => e.type === 'StatementBatchAttemptFailed')!;
+    expect(failed.data['error']).toBe('The submission URL has user info, which is not sent (the token is): remove it from the URL and apply');
+    expect(JSON.stringify(await stores.events.readStream(stream))).not.toContain('s3cret');
+    expect(posted).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/
 import { QueryBus } from '@nestjs/cqrs';
 import { CATALOG_PROJECTION, GetCatalogSettingsQuery } from '#warden/catalog';
 import type { EventStore } from '#warden/eventstore';
-import { type Clock, DomainError, foldStream, streamName } from '#warden/kernel';
+import { type Clock, DomainError, foldStream, hasUserInfo, streamName } from '#warden/kernel';
 import { CLOCK, GUARDED_HTTP_CLIENT, type GuardedHttpClient, OutboundError, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
 import type { ReadStore } from '#warden/readstore';
 import { AggregateStore, EVENT_STORE, ProjectionHost, READ_STORE, isSealedSecret, KEYRING, type Keyring, openUrl } from '#warden/storage';
@@ -376,6 +376,16 @@ export class StatementSubmitter implements OnApplicationShutdown {
         kind: 'failed',
         status: null,
         error: 'The configured endpoint or token could not be decrypted (is WARDEN_SECRET_KEY complete?)',
+        retryAfterMs: null,
+      };
+    }
+    // apply refuses user info in the URL (the token is the Database's credentials); a section applied
+    // before that check would be refused by the outbound guard on every attempt: said plainly here.
+    if (hasUserInfo(url)) {
+      return {
+        kind: 'failed',
+        status: null,
+        error: 'The submission URL has user info, which is not sent (the token is): remove it from the URL and apply',
         retryAfterMs: null,
       };
     }

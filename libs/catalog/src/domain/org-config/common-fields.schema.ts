@@ -1,6 +1,6 @@
 import { RE2JS } from 're2js';
 import * as z from 'zod';
-import { CLIENT_MANAGED_HEADERS } from '#warden/kernel';
+import { basicCredentialsProblem, CLIENT_MANAGED_HEADERS, hasUserInfo } from '#warden/kernel';
 import { PENALTIES } from '../catalog.model.js';
 import { errorMessage } from './config-problems.js';
 
@@ -69,39 +69,29 @@ export const httpHeadersSchema = z
   .transform((headers) => headers as Record<string, string>);
 
 /**
- * Where actions and appeal decisions are sent. User info in the URL is sent as
- * `Authorization: Basic …` (docs/callbacks.md), so a configured `Authorization` header next to it
- * is refused: one of the two would have to be dropped without a word, and a receiver answering
- * 401 to the credentials it did not get is hard to trace back to the URL. The URL is never quoted.
+ * A URL whose user info is sent as `Authorization: Basic …` (kernel's basicCredentialsOf), beside
+ * its configured headers: user info Basic cannot carry is refused, and so is a configured
+ * `Authorization` header next to it: one of the two would have to be dropped without a word, and
+ * a receiver answering 401 to the credentials it did not get is hard to trace back to the URL.
+ * The problem is at the URL's path, which is never quoted; `docs` names where the page says so.
  */
+export function checkUrlUserInfo(url: string, headers: Record<string, string>, docs: string, ctx: z.RefinementCtx): void {
+  if (!hasUserInfo(url)) return;
+  const problem =
+    basicCredentialsProblem(url) ??
+    (Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')
+      ? `has user info, sent as Authorization: Basic, and headers set Authorization too: keep one (${docs})`
+      : null);
+  if (problem !== null) ctx.addIssue({ code: 'custom', message: problem, path: ['url'], input: '' });
+}
+
+/** Where actions and appeal decisions are sent; user info in the URL is sent as Basic credentials (checkUrlUserInfo). */
 export const callbackSchema = z
   .strictObject({
     url: httpUrlSchema,
     headers: httpHeadersSchema,
   })
-  .superRefine(({ url, headers }, ctx) => {
-    if (!URL.canParse(url)) return;
-    const { username, password } = new URL(url);
-    if (username === '' && password === '') return;
-    const problem =
-      !decodes(username) || !decodes(password)
-        ? 'has user info that is not valid percent-encoding (the user name and password are sent as Authorization: Basic, decoded)'
-        : decodeURIComponent(username).includes(':')
-          ? 'has a user name holding a colon (%3A), which Authorization: Basic cannot carry'
-          : Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')
-            ? 'has user info, sent as Authorization: Basic, and headers set Authorization too: keep one (docs/callbacks.md, "Credentials in the URL")'
-            : null;
-    if (problem !== null) ctx.addIssue({ code: 'custom', message: problem, path: ['url'], input: '' });
-  });
-
-function decodes(text: string): boolean {
-  try {
-    decodeURIComponent(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
+  .superRefine(({ url, headers }, ctx) => checkUrlUserInfo(url, headers, 'docs/callbacks.md, "Credentials in the URL"', ctx));
 
 function isHttpUrl(text: string): boolean {
   if (!URL.canParse(text)) return false;

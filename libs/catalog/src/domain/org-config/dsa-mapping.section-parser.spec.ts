@@ -109,6 +109,21 @@ describe('configuration: the DSA mapping', () => {
     expect(JSON.stringify(numeric)).not.toContain('987654321');
   });
 
+  it('refuses user info in the submission URL at its path, without quoting it: the token is what the Database takes', () => {
+    // Accepted before, and then every attempt refused by the outbound guard until the batch was abandoned.
+    const problems = problemsOf(
+      'org: { id: tiny, name: Tiny }\ntransparency:\n  territorialScope: [DE]\n  submission: { url: "https://dsa:s3cret@transparency.example/api/v1/statements", token: t }\n',
+    );
+    expect(problems).toEqual([
+      {
+        path: 'transparency.submission.url',
+        message:
+          'has user info, which is not sent: the Database takes the token, sent as Authorization: Bearer (remove the user name and password from the URL)',
+      },
+    ]);
+    expect(JSON.stringify(problems)).not.toContain('s3cret');
+  });
+
   it('leaves transparency off, and every entity unmapped, in a file without them', () => {
     const config = configOf('org: { id: tiny, name: Tiny }\npolicies: [{ id: p, name: P }]\n');
     expect(config.transparency).toEqual({ enabled: false, territorialScope: [], trustedFlaggers: [], accountType: null });

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { hasUserInfo } from '#warden/kernel';
 import {
   type ActionDsaMapping,
   DEFAULT_TRANSPARENCY_SETTINGS,
@@ -153,16 +154,28 @@ const scopeSchema = z
  */
 export const DSA_DATABASE_STATEMENTS_URL = 'https://transparency.dsa.ec.europa.eu/api/v1/statements';
 
-/** `transparency.submission`: the endpoint and the API token, a secret given as a `${NAME}` reference. */
-const submissionSchema = z.strictObject({
-  url: httpUrlSchema.default(DSA_DATABASE_STATEMENTS_URL),
-  token: secretStringSchema.pipe(
-    z
-      .string()
-      .min(1)
-      .regex(/^[\x21-\x7e]+$/, 'must be the API token (printable characters, no spaces)'),
-  ),
-});
+const SUBMISSION_USER_INFO =
+  'has user info, which is not sent: the Database takes the token, sent as Authorization: Bearer (remove the user name and password from the URL)';
+
+/**
+ * `transparency.submission`: the endpoint and the API token, a secret given as a `${NAME}`
+ * reference. The token is sent as `Authorization: Bearer …`, the only credentials the Database
+ * takes: user info in the URL, which the outbound client would refuse on every attempt and which
+ * could only be sent in place of the token, is refused here (the URL never quoted).
+ */
+const submissionSchema = z
+  .strictObject({
+    url: httpUrlSchema.default(DSA_DATABASE_STATEMENTS_URL),
+    token: secretStringSchema.pipe(
+      z
+        .string()
+        .min(1)
+        .regex(/^[\x21-\x7e]+$/, 'must be the API token (printable characters, no spaces)'),
+    ),
+  })
+  .superRefine(({ url }, ctx) => {
+    if (hasUserInfo(url)) ctx.addIssue({ code: 'custom', message: SUBMISSION_USER_INFO, path: ['url'], input: '' });
+  });
 
 /** `transparency:`; written, it is on unless it says `enabled: false` (left out: DEFAULT_TRANSPARENCY_SETTINGS). */
 export const transparencySchema = z

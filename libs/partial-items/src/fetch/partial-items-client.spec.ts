@@ -1,0 +1,119 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
+import { SignWithOrganizationKeyQuery } from '#warden/callbacks';
+import { GetCatalogSettingsQuery, type PartialItemsSettings } from '#warden/catalog';
+import { type AcceptedItem, SubmitItemsCommand } from '#warden/ingestion';
+import { type CommandContext, randomIds } from '#warden/kernel';
+import { GuardedHttpClient, Metrics, loadConfig } from '#warden/platform';
+import { Keyring, type ProjectionHost, sealUrl } from '#warden/storage';
+import { PartialItemsClient } from './partial-items-client.js';
+
+interface Asked {
+  url: string;
+  headers: IncomingHttpHeaders;
+}
+
+const context: CommandContext = { orgId: 'acme', correlationId: 'c', actor: 'test' };
+
+describe('partial items client', () => {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+
+  /** A loopback endpoint holding `post/p1`, and a client whose section has `url` (given the endpoint's origin) and `headers`, sealed as apply seals them. */
+  async function setup(url: (origin: string) => string, headers: Record<string, string> = {}) {
+    const asked: Asked[] = [];
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        asked.push({ url: req.url ?? '', headers: req.headers });
+        const { items } = JSON.parse(body) as { items: Array<{ id: string; typeId: string }> };
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ items: items.map((i) => ({ ...i, data: { text: 'whole' } })), notFound: [] }));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const stores = sqliteStores();
+    const keyring = new Keyring([randomBytes(32)]);
+    const http = new GuardedHttpClient({ allowlist: ['127.0.0.0/8'] });
+    const settings: PartialItemsSettings = {
+      ...sealUrl(url(origin), keyring),
+      headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, keyring.seal(v) as never])),
+      timeoutMs: 2000,
+      cacheSeconds: 0,
+      maxConcurrency: 1,
+      retries: 0,
+    };
+    const queries = {
+      execute: async (query: unknown) => {
+        if (query instanceof GetCatalogSettingsQuery) return settings;
+        if (query instanceof SignWithOrganizationKeyQuery) return { kid: 'k1', signature: Buffer.from('sig').toString('base64url') };
+        throw new Error(`unexpected query ${String(query)}`);
+      },
+    } as unknown as QueryBus;
+    const commands = {
+      execute: async (command: unknown): Promise<AcceptedItem[]> => {
+        if (!(command instanceof SubmitItemsCommand)) throw new Error(`unexpected command ${String(command)}`);
+        return (command.items as Array<{ id: string; typeId: string }>).map((i) => ({
+          id: i.id,
+          typeId: i.typeId,
+          version: 1,
+          subject: `item:${i.typeId}:${i.id}`,
+        }));
+      },
+    } as unknown as CommandBus;
+    const projections = { catchUp: async () => {} } as unknown as ProjectionHost;
+    const client = new PartialItemsClient(
+      queries,
+      commands,
+      http,
+      keyring,
+      { now: () => new Date() },
+      randomIds,
+      projections,
+      stores.events,
+      new Metrics(),
+      loadConfig({}, '/tmp'),
+    );
+    cleanups.push(async () => {
+      await client.onApplicationShutdown();
+      await http.close();
+      await stores.close();
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    });
+    const fetchP1 = async () => (await client.fetchItems(context, [{ id: 'p1', typeId: 'post' }], 'console'))[0]!;
+    return { asked, fetchP1 };
+  }
+
+  it("sends a URL's user info as Basic credentials, percent-decoded, to the URL without it, as a callback's", async () => {
+    // The guarded client refuses a URL with credentials: sent as is, every fetch failed ("invalid or unsupported URL").
+    const { asked, fetchP1 } = await setup((origin) => `${origin.replace('http://', 'http://alice:s3cr%C3%A9t%3A%40@')}/warden/items?tenant=acme`, {
+      'X-Tenant': 'acme',
+    });
+    const outcome = await fetchP1();
+    expect(outcome).toMatchObject({ ok: true, item: { id: 'p1', typeId: 'post', data: { text: 'whole' } } });
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.url).toBe('/warden/items?tenant=acme');
+    expect(asked[0]!.headers['authorization']).toBe(`Basic ${Buffer.from('alice:s3crét:@').toString('base64')}`);
+    expect(asked[0]!.headers['host']).toMatch(/^127\.0\.0\.1:\d+$/);
+    expect(asked[0]!.headers['x-tenant']).toBe('acme');
+  });
+
+  it('sends nothing, and never shows the user info, when the URL has user info and the headers an Authorization (a section applied before apply refused it)', async () => {
+    const { asked, fetchP1 } = await setup((origin) => `${origin.replace('http://', 'http://alice:s3cret@')}/warden/items`, { Authorization: 'Bearer t' });
+    const outcome = await fetchP1();
+    expect(outcome).toEqual({
+      ok: false,
+      reason: 'the partial-items endpoint was not called: its URL has user info and its headers an Authorization header; keep one and apply',
+    });
+    expect(JSON.stringify(outcome)).not.toContain('s3cret');
+    expect(asked).toHaveLength(0);
+  });
+});
