@@ -46,7 +46,7 @@ export const router = createBrowserRouter(
       children: [
         { index: true, element: <Home /> },
         guarded('queues', 'VIEW_MRT', <Queues />),
-        guarded('review/:queueId', 'VIEW_MRT', <Review />),
+        guarded('review/:queueId', 'DECIDE_MRT', <Review />),
         guarded('jobs', 'MANAGE_MRT_JOBS', <Jobs />),
         guarded('jobs/:jobId', 'MANAGE_MRT_JOBS', <JobDetail />),
         guarded('queue-settings', 'EDIT_MRT_QUEUES', <QueueSettings />),

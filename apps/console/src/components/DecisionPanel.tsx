@@ -56,8 +56,9 @@ export const DecisionPanel = forwardRef<
 >(function DecisionPanel({ job, options, busy, error, onDecide }, ref) {
   // A child-safety job stays in its queue (the server refuses the move): it is not offered there.
   const movable = job.queueId !== CHILD_SAFETY_QUEUE;
+  // An appeal job is decided with its outcome only (the server refuses every other type).
   const types: DecisionType[] = job.appeal
-    ? ['ACCEPT_APPEAL', 'REJECT_APPEAL', ...(movable ? (['TRANSFORM_JOB_AND_RECREATE_IN_QUEUE'] as const) : [])]
+    ? ['ACCEPT_APPEAL', 'REJECT_APPEAL']
     : [
         'CUSTOM_ACTION',
         'IGNORE',

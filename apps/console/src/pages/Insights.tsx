@@ -189,7 +189,7 @@ function Charts({ report }: { report: Report }) {
       <ChartCard
         id="time-to-decision-by-queue"
         title="Time to decision per queue, minutes"
-        note="p50 and p90 of moderators' decisions in the period, from the job's opening (log-spaced bins: at most 19% above)."
+        note="p50 and p90 of moderators' decisions in the period, from the job's opening (log-spaced bins: at most 19% above from a minute on, more for shorter decisions)."
         columns={['Queue', 'Decisions', 'p50 (minutes)', 'p90 (minutes)']}
         rows={report.timeToDecision.byQueue.map((q) => [q.name, q.decided, minutes(q.p50Seconds), minutes(q.p90Seconds)])}
         fileName={file('time-to-decision-by-queue')}

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { api, ok } from '../api/client';
+import { useSession } from '../app/session';
 import { useLoad } from '../app/use-load';
 import { age } from '../app/format';
 import { ErrorNote } from '../components/ErrorNote';
@@ -9,6 +10,8 @@ import { TableHead } from '../components/TableHead';
 /** The queues this user may see, with pending counts and oldest age; start reviewing from here. */
 export function Queues() {
   const queues = useLoad(() => ok(api.GET('/api/console/v1/queues')), []);
+  // Claiming needs DECIDE_MRT: a view-only role (EXTERNAL_MODERATOR) sees the queues, not a button that answers 403.
+  const mayReview = useSession().can('DECIDE_MRT');
   return (
     <>
       <PageHead title="Queues" loaded={queues} />
@@ -28,9 +31,11 @@ export function Queues() {
                 <td>{age(q.oldestPendingAgeSeconds)}</td>
                 <td>{q.order === 'PRIORITY' ? 'Priority' : 'Oldest first'}</td>
                 <td>
-                  <Link className="button primary" to={`/review/${encodeURIComponent(q.id)}`} aria-label={`Start reviewing ${q.name}`}>
-                    Start reviewing
-                  </Link>
+                  {mayReview && (
+                    <Link className="button primary" to={`/review/${encodeURIComponent(q.id)}`} aria-label={`Start reviewing ${q.name}`}>
+                      Start reviewing
+                    </Link>
+                  )}
                 </td>
               </tr>
             ))}

@@ -238,7 +238,9 @@ export function Review() {
                 { key: 'a', label: 'Take action', run: () => panel.current?.choose('CUSTOM_ACTION') },
                 { key: 'i', label: 'Ignore', run: () => panel.current?.choose('IGNORE') },
               ]),
-          { key: 'm', label: 'Move to another queue', run: () => panel.current?.choose('TRANSFORM_JOB_AND_RECREATE_IN_QUEUE') },
+          ...(claimed.job.appeal
+            ? []
+            : [{ key: 'm', label: 'Move to another queue', run: () => panel.current?.choose('TRANSFORM_JOB_AND_RECREATE_IN_QUEUE') }]),
           { key: 's', label: 'Skip this job', run: () => void skip() },
           { key: 'Ctrl+Enter', label: 'Submit the decision', run: () => panel.current?.submit() },
           { key: 'Escape', label: 'Leave the queue (releases the lock)', run: leave },

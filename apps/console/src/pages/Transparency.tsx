@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api, ok } from '../api/client';
 import { isoDay, lastThirtyDays, when } from '../app/format';
+import { useSession } from '../app/session';
 import { useLoad } from '../app/use-load';
 import { ErrorNote } from '../components/ErrorNote';
 import { PageHead } from '../components/PageHead';
@@ -23,6 +24,8 @@ export function Transparency() {
   const [period, setPeriod] = useState({ from, to });
   const [item, setItem] = useState({ typeId: '', itemId: '' });
   const navigate = useNavigate();
+  // An item's statements are review data (VIEW_MRT): the look-up and the links only for those who may open them.
+  const mayOpenItems = useSession().can('VIEW_MRT');
   const report = useLoad(() => ok(api.GET('/api/console/v1/transparency/report', { params: { query: period } })), [period.from, period.to]);
   const statements = useLoad(
     () => ok(api.GET('/api/console/v1/transparency/statements', { params: { query: { ...period, limit: 100 } } })),
@@ -95,17 +98,19 @@ export function Transparency() {
         </section>
       )}
 
-      <form className="card filters" aria-label="Statements of an item" onSubmit={lookUp}>
-        <label>
-          Item type
-          <input required value={item.typeId} onChange={(e) => setItem({ ...item, typeId: e.target.value })} />
-        </label>
-        <label>
-          Item id
-          <input required value={item.itemId} onChange={(e) => setItem({ ...item, itemId: e.target.value })} />
-        </label>
-        <button type="submit">Show the item's statements</button>
-      </form>
+      {mayOpenItems && (
+        <form className="card filters" aria-label="Statements of an item" onSubmit={lookUp}>
+          <label>
+            Item type
+            <input required value={item.typeId} onChange={(e) => setItem({ ...item, typeId: e.target.value })} />
+          </label>
+          <label>
+            Item id
+            <input required value={item.itemId} onChange={(e) => setItem({ ...item, itemId: e.target.value })} />
+          </label>
+          <button type="submit">Show the item's statements</button>
+        </form>
+      )}
 
       {statements.data && (
         <div className="table-wrap">
@@ -117,9 +122,13 @@ export function Transparency() {
                 <tr key={s.puid}>
                   <td>{when(s.decidedAt)}</td>
                   <th scope="row">
-                    <Link to={`/transparency/items/${encodeURIComponent(s.item.typeId)}/${encodeURIComponent(s.item.id)}`}>
-                      {s.item.typeId} {s.item.id}
-                    </Link>
+                    {mayOpenItems ? (
+                      <Link to={`/transparency/items/${encodeURIComponent(s.item.typeId)}/${encodeURIComponent(s.item.id)}`}>
+                        {s.item.typeId} {s.item.id}
+                      </Link>
+                    ) : (
+                      `${s.item.typeId} ${s.item.id}`
+                    )}
                   </th>
                   <td>
                     {s.actionId} <span className="muted">({s.trigger.replaceAll('-', ' ')})</span>
