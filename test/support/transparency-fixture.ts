@@ -1,3 +1,4 @@
+import type { ActionDefinition } from '#warden/catalog/contracts';
 import { reviewOrgConfigWithPillSpam } from './review-fixture.js';
 
 /** The review fixture's organization with a DSA mapping, a trusted-flagger reporter type, a suspension and a strike threshold. */
@@ -38,3 +39,18 @@ transparency:
   trustedFlaggers: [flagger]${transparencyExtra}`,
     );
 }
+
+/** A customer-defined action as the catalog holds it, with its DSA mapping (undefined: none). */
+export const dsaAction = (id: string, dsa: ActionDefinition['dsa']): ActionDefinition => ({
+  id,
+  name: `Action ${id}`,
+  description: null,
+  kind: 'CUSTOMER_DEFINED_ACTION',
+  itemTypeIds: [],
+  applyUserStrikes: false,
+  penalty: 'NONE',
+  callback: null,
+  body: {},
+  parameters: [],
+  ...(dsa !== undefined ? { dsa } : {}),
+});

@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import type { ActionDefinition, ItemTypeDefinition, PolicyDefinition } from '#warden/catalog/contracts';
+import type { ItemTypeDefinition, PolicyDefinition } from '#warden/catalog/contracts';
 import { renderStatement, type StatementCatalog, type StatementFacts } from './statement-of-reasons.js';
+import { dsaAction as action } from '../../../../test/support/transparency-fixture.js';
 
 const schema = JSON.parse(readFileSync(new URL('../../schema/statement-of-reasons.schema.json', import.meta.url), 'utf8')) as object;
 const ajv = new Ajv2020({ allErrors: true, strict: false });
@@ -23,19 +24,6 @@ const policy = (id: string, dsa: PolicyDefinition['dsa']): PolicyDefinition => (
   userStrikeCount: 0,
   applyUserStrikeCountConfigToChildren: false,
   ...(dsa ? { dsa } : {}),
-});
-const action = (id: string, dsa: ActionDefinition['dsa']): ActionDefinition => ({
-  id,
-  name: `Action ${id}`,
-  description: null,
-  kind: 'CUSTOMER_DEFINED_ACTION',
-  itemTypeIds: [],
-  applyUserStrikes: false,
-  penalty: 'NONE',
-  callback: null,
-  body: {},
-  parameters: [],
-  ...(dsa !== undefined ? { dsa } : {}),
 });
 const itemType = (id: string, dsa: ItemTypeDefinition['dsa']): ItemTypeDefinition => ({
   id,

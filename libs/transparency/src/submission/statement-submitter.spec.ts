@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { QueryBus } from '@nestjs/cqrs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { anEvent } from '../../../../test/support/events.js';
+import { dsaAction as action } from '../../../../test/support/transparency-fixture.js';
 import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
 import { waitFor } from '../../../../test/support/wait-for.js';
 import { GetCatalogSettingsQuery, GetEverEntitiesQuery } from '#warden/catalog';
@@ -18,19 +19,6 @@ import { submissionReactor } from './submission.reactor.js';
 
 const ORG = 'acme';
 
-const action = (id: string, dsa: ActionDefinition['dsa']): ActionDefinition => ({
-  id,
-  name: `Action ${id}`,
-  description: null,
-  kind: 'CUSTOMER_DEFINED_ACTION',
-  itemTypeIds: [],
-  applyUserStrikes: false,
-  penalty: 'NONE',
-  callback: null,
-  body: {},
-  parameters: [],
-  ...(dsa !== undefined ? { dsa } : {}),
-});
 const hate: PolicyDefinition = {
   id: 'hate',
   name: 'Hate',
