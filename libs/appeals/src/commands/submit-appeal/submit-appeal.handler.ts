@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler, QueryBus } from '@nestjs/cqrs';
-import { GetLiveEntitiesQuery, type InputCatalog, namedTypeIds, rejectionOf } from '#warden/catalog';
+import { GetEverEntitiesQuery, GetLiveEntitiesQuery, type InputCatalog, namedTypeIds, rejectionOf } from '#warden/catalog';
 import { userSubject } from '#warden/kernel';
 import { WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
 import { AggregateStore } from '#warden/storage';
@@ -22,11 +22,15 @@ export class SubmitAppealHandler implements ICommandHandler<SubmitAppealCommand>
     @Inject(WARDEN_CONFIG) private readonly config: WardenConfig,
   ) {}
 
-  /** The catalog as the appeal needs it; an item type applied moments ago is waited for. */
+  /**
+   * The catalog as the appeal needs it; an item type applied moments ago is waited for. Policies
+   * archived since count: `violatingPolicies` are those the action's callback named (docs/review.md,
+   * "Appeals"), and a policy changed after the action must not lose the user's appeal.
+   */
   private async catalog(orgId: string, body: Record<string, unknown>): Promise<InputCatalog> {
     const [types, policies] = await Promise.all([
       this.queries.execute(new GetLiveEntitiesQuery(orgId, 'itemType', namedTypeIds(body['appealedBy'], body['actionedItem'], body['additionalItems']))),
-      this.queries.execute(new GetLiveEntitiesQuery(orgId, 'policy')),
+      this.queries.execute(new GetEverEntitiesQuery(orgId, 'policy')),
     ]);
     return { itemTypes: new Map(types.map((t) => [t.id, t] as const)), policyIds: new Set(policies.map((p) => p.id)) };
   }
