@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openSqlite, SqliteEventStore, type SqliteDatabase } from '#warden/eventstore';
+import { openSqlite, PersonalDataEventStore, type PersonalDataPolicy, SqliteEventStore, type SqliteDatabase, SqliteSubjectKeyStore } from '#warden/eventstore';
 import { SqliteReadStore } from '#warden/readstore';
 
 /** A fresh embedded data file with an event store and a read store on separate connections. */
@@ -24,4 +24,10 @@ export function sqliteStores(file = join(mkdtempSync(join(tmpdir(), 'warden-unit
       for (const db of connections) db.close();
     },
   };
+}
+
+/** The stores' log behind the personal-data codec, its subject keys in the same file: what a server appends through. */
+export function sealingEventStore(stores: ReturnType<typeof sqliteStores>, policy: PersonalDataPolicy) {
+  const keys = new SqliteSubjectKeyStore(stores.open());
+  return { store: new PersonalDataEventStore(stores.events, policy, keys), keys };
 }

@@ -1,4 +1,4 @@
-import type { ActionDefinition } from '#warden/catalog/contracts';
+import type { ActionDefinition, ItemTypeDefinition, PolicyDefinition } from '#warden/catalog/contracts';
 import { reviewOrgConfigWithPillSpam } from './review-fixture.js';
 
 /** The review fixture's organization with a DSA mapping, a trusted-flagger reporter type, a suspension and a strike threshold. */
@@ -53,4 +53,29 @@ export const dsaAction = (id: string, dsa: ActionDefinition['dsa']): ActionDefin
   body: {},
   parameters: [],
   ...(dsa !== undefined ? { dsa } : {}),
+});
+
+/** A policy as the catalog holds it, with its DSA mapping (undefined: none). */
+export const dsaPolicy = (id: string, dsa: PolicyDefinition['dsa']): PolicyDefinition => ({
+  id,
+  name: `Policy ${id}`,
+  parentId: null,
+  policyText: null,
+  enforcementGuidelines: null,
+  policyType: null,
+  penalty: 'LOW',
+  userStrikeCount: 0,
+  applyUserStrikeCountConfigToChildren: false,
+  ...(dsa ? { dsa } : {}),
+});
+
+/** A content item type with no fields, with its DSA mapping (undefined: none). */
+export const dsaItemType = (id: string, dsa: ItemTypeDefinition['dsa']): ItemTypeDefinition => ({
+  id,
+  name: id,
+  kind: 'CONTENT',
+  version: null,
+  fields: [],
+  roles: {},
+  ...(dsa ? { dsa } : {}),
 });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { anEvent } from '../../../test/support/events.js';
-import { sqliteStores } from '../../../test/support/sqlite-stores.js';
-import { PersonalDataEventStore, PersonalDataPolicy, SqliteSubjectKeyStore } from '#warden/eventstore';
+import { sealingEventStore, sqliteStores } from '../../../test/support/sqlite-stores.js';
+import { PersonalDataPolicy } from '#warden/eventstore';
 import { type JsonObject, streamName } from '#warden/kernel';
 import { CALLBACKS_PERSONAL_DATA } from './contracts.js';
 
@@ -63,8 +63,7 @@ describe("callbacks' personal data: a decision's moderator email", () => {
 
   function codec() {
     stores = sqliteStores();
-    const keys = new SqliteSubjectKeyStore(stores.open());
-    return { store: new PersonalDataEventStore(stores.events, new PersonalDataPolicy().registerAll(CALLBACKS_PERSONAL_DATA), keys), keys };
+    return sealingEventStore(stores, new PersonalDataPolicy().registerAll(CALLBACKS_PERSONAL_DATA));
   }
 
   it("is sealed under the console user's key in the callback and its delivery, whose body reads back as sent", async () => {

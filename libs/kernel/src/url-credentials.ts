@@ -15,7 +15,8 @@ export interface BasicCredentials {
 
 /** Whether `raw` is a URL with a user name or password. */
 export function hasUserInfo(raw: string): boolean {
-  if (!URL.canParse(raw)) return false;
+  // User info is followed by '@': a URL without one has none, and is not parsed (every delivery asks).
+  if (!raw.includes('@') || !URL.canParse(raw)) return false;
   const { username, password } = new URL(raw);
   return username !== '' || password !== '';
 }
@@ -33,6 +34,23 @@ export function basicCredentialsOf(raw: string): BasicCredentials | 'invalid' | 
   url.username = '';
   url.password = '';
   return { url: url.href, authorization: `Basic ${Buffer.from(`${user}:${password}`, 'utf8').toString('base64')}` };
+}
+
+/**
+ * A destination's URL and its headers (names lower-cased) as they are sent: the URL's user info
+ * moved into `Authorization: Basic …`. 'invalid': user info that does not percent-decode;
+ * 'authorization-too': user info and an `Authorization` header both, which `apply` refuses (a
+ * destination recorded before that check is refused where it is sent, not guessed at).
+ */
+export function withUserInfoAsBasic(
+  url: string,
+  headers: Readonly<Record<string, string>>,
+): { url: string; headers: Record<string, string> } | 'invalid' | 'authorization-too' {
+  const credentials = basicCredentialsOf(url);
+  if (credentials === null) return { url, headers: { ...headers } };
+  if (credentials === 'invalid') return 'invalid';
+  if (headers['authorization'] !== undefined) return 'authorization-too';
+  return { url: credentials.url, headers: { ...headers, authorization: credentials.authorization } };
 }
 
 /**

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { Counter } from 'prom-client';
 import type { EventStore, Handled } from '#warden/eventstore';
-import { basicCredentialsOf, type Clock, foldStream, DomainError } from '#warden/kernel';
+import { type Clock, foldStream, DomainError, withUserInfoAsBasic } from '#warden/kernel';
 import { CLOCK, GUARDED_HTTP_CLIENT, type GuardedHttpClient, Metrics, OutboundError, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
 import { AggregateStore, EVENT_STORE, KEYRING, type Keyring, openUrl } from '#warden/storage';
 import { type AttemptOutcome, type CallbackDeliveryCommand, callbackDeliveryDecider, type CallbackDeliveryState } from '../domain/callback-delivery.decider.js';
@@ -254,27 +254,24 @@ export class CallbackDispatcher implements OnApplicationShutdown {
       retryAfterMs,
     });
     const rawBody = JSON.stringify(state.request!.body);
-    const headers: Record<string, string> = {};
+    const opened: Record<string, string> = {};
     let url: string;
     try {
       url = openUrl(destination, this.keyring);
-      for (const [name, sealed] of Object.entries(destination.headers)) headers[name.toLowerCase()] = this.keyring.open(sealed);
+      for (const [name, sealed] of Object.entries(destination.headers)) opened[name.toLowerCase()] = this.keyring.open(sealed);
     } catch {
       return failed('The configured callback URL or headers could not be decrypted (is WARDEN_SECRET_KEY complete?)');
     }
     // User info is sent as HTTP clients send it, as Basic credentials, and the URL without it: the
     // guarded client refuses credentials in a URL, and a request line must not carry them. The
     // messages below never show the URL or its user info.
-    const credentials = basicCredentialsOf(url);
-    if (credentials === 'invalid') return failed('The callback URL has user info that is not valid percent-encoding; nothing was sent');
-    if (credentials !== null) {
-      // apply refuses the pair (common-fields.schema.ts); one requested before that check fails here, not guessed at.
-      if (headers['authorization'] !== undefined) {
-        return failed('The callback URL has user info and its headers an Authorization header; keep one, apply, then redeliver');
-      }
-      url = credentials.url;
-      headers['authorization'] = credentials.authorization;
+    const sendable = withUserInfoAsBasic(url, opened);
+    if (sendable === 'invalid') return failed('The callback URL has user info that is not valid percent-encoding; nothing was sent');
+    if (sendable === 'authorization-too') {
+      return failed('The callback URL has user info and its headers an Authorization header; keep one, apply, then redeliver');
     }
+    ({ url } = sendable);
+    const { headers } = sendable;
     try {
       const signer = await this.signingKeys.signer(key.orgId);
       const t = Math.floor(this.clock.now().getTime() / 1000);

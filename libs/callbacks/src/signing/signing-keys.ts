@@ -75,17 +75,15 @@ export class SigningKeys {
    * private half this keyring opens and which signs for its public half: the keys an operator's
    * Warden made. Whoever can write the log but not the keyring can add a key of their own and sign
    * with it; it is left out here, so what it signed does not verify (a replay's check,
-   * docs/audit.md, "Replay"). `unproven`: the kids left out.
+   * docs/audit.md, "Replay").
    */
-  async provenJwks(orgId: string): Promise<{ keys: SigningJwk[]; unproven: string[] }> {
+  async provenJwks(orgId: string): Promise<{ keys: SigningJwk[] }> {
     const state = await this.aggregates.state(signingKeyStream(orgId), signingKeysDecider);
-    const keys: SigningJwk[] = [];
-    const unproven: string[] = [];
-    for (const key of everyKey(state)) {
-      if (this.proven(key)) keys.push(toJwk(key));
-      else unproven.push(key.kid);
-    }
-    return { keys, unproven };
+    return {
+      keys: everyKey(state)
+        .filter((key) => this.proven(key))
+        .map(toJwk),
+    };
   }
 
   private proven(key: SigningKeyRecord): boolean {

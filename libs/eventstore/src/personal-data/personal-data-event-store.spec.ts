@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { anEvent } from '../../../../test/support/events.js';
-import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
+import { sealingEventStore, sqliteStores } from '../../../../test/support/sqlite-stores.js';
 import { streamName, type JsonObject } from '#warden/kernel';
 import type { EventStore, ReadAllOptions } from '../event-store.port.js';
 import type { Projection } from '../projection/projection.js';
@@ -36,8 +36,7 @@ describe('personal-data codec', () => {
 
   function codec() {
     stores = sqliteStores();
-    const keys = new SqliteSubjectKeyStore(stores.open());
-    return { store: new PersonalDataEventStore(stores.events, policy(), keys), keys };
+    return sealingEventStore(stores, policy());
   }
 
   it('never writes personal fields in plaintext, and reads them back while the key exists', async () => {
@@ -135,8 +134,7 @@ describe('personal-data codec', () => {
 
     function decisionCodec() {
       stores = sqliteStores();
-      const keys = new SqliteSubjectKeyStore(stores.open());
-      return { store: new PersonalDataEventStore(stores.events, decisionPolicy(), keys), keys };
+      return sealingEventStore(stores, decisionPolicy());
     }
 
     it("seals each part under its own subject's key, and reads the event back as written, keys in order", async () => {

@@ -4,7 +4,7 @@ import { Counter } from 'prom-client';
 import { GetCatalogSettingsQuery } from '#warden/catalog';
 import { SubmitItemsCommand } from '#warden/ingestion';
 import { DomainError, errorBodyOf, forbidden, invalidInput, partTooLarge, payloadTooLarge } from '#warden/kernel';
-import { findJsonBodyProblem, Metrics, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
+import { findJsonBodyProblem, jsonBodyLimitsOf, Metrics, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
 import { ProjectionHost } from '#warden/storage';
 import { checkSameOrganization, readItemSubmissionEvent, subjectOrganization } from '../domain/item-submission-event.js';
 import { type Disposition, INBOUND_TRANSPORT, type InboundMessage, type InboundTransport } from '../transport/inbound-transport.port.js';
@@ -123,11 +123,7 @@ export class ItemSubmissionConsumer implements BeforeApplicationShutdown {
     } catch {
       throw invalidInput({ title: 'Malformed JSON', detail: 'The message is not valid JSON', pointer: '' });
     }
-    const problem = findJsonBodyProblem(value, {
-      maxDepth: this.config.maxJsonDepth,
-      maxStringBytes: this.config.maxStringBytes,
-      maxObjectMembers: this.config.maxObjectMembers,
-    });
+    const problem = findJsonBodyProblem(value, jsonBodyLimitsOf(this.config));
     if (problem) {
       const detail = { detail: problem.detail, pointer: problem.pointer };
       throw problem.kind === 'too-large' ? partTooLarge({ title: 'Payload too large', ...detail }) : invalidInput({ title: 'Invalid request', ...detail });

@@ -4,10 +4,11 @@ import { Counter, Histogram } from 'prom-client';
 import { SignWithOrganizationKeyQuery } from '#warden/callbacks';
 import { CATALOG_PROJECTION, GetCatalogSettingsQuery, type PartialItemsSettings } from '#warden/catalog';
 import { type AcceptedItem, type ItemIdentifier, SubmitItemsCommand } from '#warden/ingestion';
-import { basicCredentialsOf, type Clock, type CommandContext, DomainError, type IdGenerator } from '#warden/kernel';
+import { type Clock, type CommandContext, DomainError, type IdGenerator, withUserInfoAsBasic } from '#warden/kernel';
 import {
   CLOCK,
   findJsonBodyProblem,
+  jsonBodyLimitsOf,
   GUARDED_HTTP_CLIENT,
   type GuardedHttpClient,
   ID_GENERATOR,
@@ -206,26 +207,22 @@ export class PartialItemsClient implements PartialItemSource, OnApplicationShutd
     const refs = batch.map((w) => w.ref);
     const requestId = this.ids.uuid();
     const body = JSON.stringify(partialItemsRequest(orgId, requestId, batch[0]!.reason, refs));
-    let url: string;
-    const headers: Record<string, string> = {};
+    let opened: { url: string; headers: Record<string, string> };
     try {
-      url = openUrl(settings, this.keyring);
+      const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(settings.headers)) headers[name.toLowerCase()] = this.keyring.open(value as never);
+      opened = { url: openUrl(settings, this.keyring), headers };
     } catch {
       return fail('failed', 'the partial-items endpoint or its headers could not be decrypted (is WARDEN_SECRET_KEY complete?)');
     }
     // User info is sent as a callback URL's is, as Basic credentials to the URL without it: the
     // guarded client refuses credentials in a URL. apply refuses what follows (common-fields.schema.ts);
     // a section applied before that check fails here, saying why and never showing the URL.
-    const credentials = basicCredentialsOf(url);
-    if (credentials === 'invalid')
-      return fail('refused', 'the partial-items endpoint was not called: its URL has user info that is not valid percent-encoding');
-    if (credentials !== null) {
-      if (headers['authorization'] !== undefined)
-        return fail('refused', 'the partial-items endpoint was not called: its URL has user info and its headers an Authorization header; keep one and apply');
-      url = credentials.url;
-      headers['authorization'] = credentials.authorization;
-    }
+    const sendable = withUserInfoAsBasic(opened.url, opened.headers);
+    if (sendable === 'invalid') return fail('refused', 'the partial-items endpoint was not called: its URL has user info that is not valid percent-encoding');
+    if (sendable === 'authorization-too')
+      return fail('refused', 'the partial-items endpoint was not called: its URL has user info and its headers an Authorization header; keep one and apply');
+    const { url, headers } = sendable;
     let last: Extract<Attempt, { ok: false }> | undefined;
     for (let attempt = 0; attempt <= settings.retries; attempt++) {
       if (attempt > 0) await sleep(retryDelayMs(attempt, Math.random(), last?.retryAfterMs ?? null));
@@ -326,13 +323,7 @@ export class PartialItemsClient implements PartialItemSource, OnApplicationShutd
   ): Promise<Outcome[]> {
     const refs = batch.map((w) => w.ref);
     // The limits of a request body, before anything else reads the answer (an item's validation walks it).
-    const read = readAnswer(body, refs, (parsed) =>
-      findJsonBodyProblem(parsed, {
-        maxDepth: this.config.maxJsonDepth,
-        maxStringBytes: this.config.maxStringBytes,
-        maxObjectMembers: this.config.maxObjectMembers,
-      }),
-    );
+    const read = readAnswer(body, refs, (parsed) => findJsonBodyProblem(parsed, jsonBodyLimitsOf(this.config)));
     const invalid = (problems: ReadonlyArray<{ pointer?: string; detail?: string }>): Outcome[] => {
       const reason = `the partial-items endpoint's answer was refused: ${problems
         .slice(0, 3)

@@ -15,6 +15,7 @@ import { unavailable } from '#warden/kernel';
 import { errorBody } from './error-body.js';
 import { serveConsoleApp } from './console-app.js';
 import { installCompression } from './compression.js';
+import { jsonBodyLimitsOf } from './json-body-limits.js';
 import { installJsonBodyParser } from './json-body-parser.js';
 import { applyPublicBodyLimit } from './public-body-limit.js';
 import { installEarlyApiKeyCheck } from './early-api-key-check.js';
@@ -101,7 +102,7 @@ export async function createHttpApp(
   });
   // Only JSON bodies: anything else is a 415 rather than a string that fails validation later.
   fastify.removeContentTypeParser('text/plain');
-  installJsonBodyParser(fastify, { maxDepth: config.maxJsonDepth, maxStringBytes: config.maxStringBytes, maxObjectMembers: config.maxObjectMembers });
+  installJsonBodyParser(fastify, jsonBodyLimitsOf(config));
   // The console's session cookie (read by the console guard, set by sign-in).
   await app.register(fastifyCookie as never);
   // Before any route is added (the console's, the controllers' at init, the OpenAPI document's).

@@ -20,6 +20,13 @@ export interface JsonBodyLimits {
   readonly maxObjectMembers: number;
 }
 
+/** The limits the configuration sets (WARDEN_MAX_JSON_DEPTH, …), for every JSON Warden takes in: request bodies, topic messages, partial-items answers. */
+export const jsonBodyLimitsOf = (config: {
+  readonly maxJsonDepth: number;
+  readonly maxStringBytes: number;
+  readonly maxObjectMembers: number;
+}): JsonBodyLimits => ({ maxDepth: config.maxJsonDepth, maxStringBytes: config.maxStringBytes, maxObjectMembers: config.maxObjectMembers });
+
 /** `too-large` is answered 413, the others 400. */
 export interface JsonBodyProblem {
   readonly kind: 'too-deep' | 'ill-formed' | 'prototype-key' | 'too-large' | 'not-finite';

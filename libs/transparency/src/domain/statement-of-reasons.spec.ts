@@ -2,9 +2,8 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import type { ItemTypeDefinition, PolicyDefinition } from '#warden/catalog/contracts';
 import { renderStatement, type StatementCatalog, type StatementFacts } from './statement-of-reasons.js';
-import { dsaAction as action } from '../../../../test/support/transparency-fixture.js';
+import { dsaAction as action, dsaItemType as itemType, dsaPolicy as policy } from '../../../../test/support/transparency-fixture.js';
 
 const schema = JSON.parse(readFileSync(new URL('../../schema/statement-of-reasons.schema.json', import.meta.url), 'utf8')) as object;
 const ajv = new Ajv2020({ allErrors: true, strict: false });
@@ -12,28 +11,6 @@ const ajv = new Ajv2020({ allErrors: true, strict: false });
 const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? addFormatsModule) as FormatsPlugin;
 addFormats(ajv);
 const validateStatement = ajv.compile(schema);
-
-const policy = (id: string, dsa: PolicyDefinition['dsa']): PolicyDefinition => ({
-  id,
-  name: `Policy ${id}`,
-  parentId: null,
-  policyText: null,
-  enforcementGuidelines: null,
-  policyType: null,
-  penalty: 'LOW',
-  userStrikeCount: 0,
-  applyUserStrikeCountConfigToChildren: false,
-  ...(dsa ? { dsa } : {}),
-});
-const itemType = (id: string, dsa: ItemTypeDefinition['dsa']): ItemTypeDefinition => ({
-  id,
-  name: id,
-  kind: 'CONTENT',
-  version: null,
-  fields: [],
-  roles: {},
-  ...(dsa ? { dsa } : {}),
-});
 
 const catalog: StatementCatalog = {
   policies: new Map([

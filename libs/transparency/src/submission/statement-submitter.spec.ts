@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { QueryBus } from '@nestjs/cqrs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { anEvent } from '../../../../test/support/events.js';
-import { dsaAction as action } from '../../../../test/support/transparency-fixture.js';
+import { dsaAction as action, dsaItemType, dsaPolicy } from '../../../../test/support/transparency-fixture.js';
 import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
 import { waitFor } from '../../../../test/support/wait-for.js';
 import { GetCatalogSettingsQuery, GetEverEntitiesQuery } from '#warden/catalog';
@@ -20,31 +20,15 @@ import { submissionReactor } from './submission.reactor.js';
 const ORG = 'acme';
 
 const hate: PolicyDefinition = {
-  id: 'hate',
-  name: 'Hate',
-  parentId: null,
-  policyText: null,
-  enforcementGuidelines: null,
-  policyType: null,
-  penalty: 'LOW',
-  userStrikeCount: 0,
-  applyUserStrikeCountConfigToChildren: false,
-  dsa: {
+  ...dsaPolicy('hate', {
     category: 'STATEMENT_CATEGORY_ILLEGAL_OR_HARMFUL_SPEECH',
     decisionGround: 'DECISION_GROUND_ILLEGAL_CONTENT',
     illegalContentLegalGround: 'StGB § 130',
     illegalContentExplanation: 'Incites hatred.',
-  },
+  }),
+  name: 'Hate',
 };
-const post: ItemTypeDefinition = {
-  id: 'post',
-  name: 'Post',
-  kind: 'CONTENT',
-  version: null,
-  fields: [],
-  roles: {},
-  dsa: { contentType: ['CONTENT_TYPE_TEXT'] },
-};
+const post: ItemTypeDefinition = { ...dsaItemType('post', { contentType: ['CONTENT_TYPE_TEXT'] }), name: 'Post' };
 const removed: ActionDefinition['dsa'] = { decisionVisibility: ['DECISION_VISIBILITY_CONTENT_REMOVED'] };
 
 describe('statement submitter: forming batches', () => {

@@ -7,7 +7,7 @@ export class GetSigningKeysHandler implements IQueryHandler<GetSigningKeysQuery>
   constructor(private readonly keys: SigningKeys) {}
 
   async execute(query: GetSigningKeysQuery): Promise<{ keys: SigningJwk[] }> {
-    if (query.provenOnly) return { keys: (await this.keys.provenJwks(query.orgId)).keys };
+    if (query.provenOnly) return this.keys.provenJwks(query.orgId);
     return this.keys.jwks(query.orgId, { retired: query.includeRetired });
   }
 }

@@ -69,17 +69,16 @@ export const httpHeadersSchema = z
   .transform((headers) => headers as Record<string, string>);
 
 /**
- * A URL whose user info is sent as `Authorization: Basic …` (kernel's basicCredentialsOf), beside
+ * A URL whose user info is sent as `Authorization: Basic …` (kernel's withUserInfoAsBasic), beside
  * its configured headers: user info Basic cannot carry is refused, and so is a configured
  * `Authorization` header next to it: one of the two would have to be dropped without a word, and
  * a receiver answering 401 to the credentials it did not get is hard to trace back to the URL.
  * The problem is at the URL's path, which is never quoted; `docs` names where the page says so.
  */
 export function checkUrlUserInfo(url: string, headers: Record<string, string>, docs: string, ctx: z.RefinementCtx): void {
-  if (!hasUserInfo(url)) return;
   const problem =
     basicCredentialsProblem(url) ??
-    (Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')
+    (hasUserInfo(url) && Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')
       ? `has user info, sent as Authorization: Basic, and headers set Authorization too: keep one (${docs})`
       : null);
   if (problem !== null) ctx.addIssue({ code: 'custom', message: problem, path: ['url'], input: '' });
