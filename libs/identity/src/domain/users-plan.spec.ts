@@ -81,4 +81,17 @@ describe('users plan of apply', () => {
       expect((error as DomainError).details.map((d) => d.pointer)).toEqual(['/users/1/roles', '/users/2/roles', '/users/3/email']);
     }
   });
+
+  it('refuses, before any change, an address erased with its console account by a GDPR deletion (apply wrote the catalog, then failed on it)', () => {
+    const erasedAdmin: ExistingUser = { id: 'a', orgId: 'acme', email: null, roles: ['ADMIN'], state: 'active' };
+    const attempt = () => planUsers('acme', [{ email: 'Admin@acme.example', roles: ['ADMIN'] }], [erasedAdmin], false, new Set(['admin@acme.example']));
+    expect(attempt).toThrow(DomainError);
+    try {
+      attempt();
+    } catch (error) {
+      expect((error as DomainError).details).toEqual([
+        expect.objectContaining({ pointer: '/users/0/email', detail: expect.stringMatching(/erased .* GDPR deletion/) }),
+      ]);
+    }
+  });
 });

@@ -33,8 +33,16 @@ const sameRoles = (a: readonly Role[], b: readonly Role[]) => a.length === b.len
  * What `apply` does to an organization's dashboard users: create the missing ones (invited, no
  * password), bring roles to the file's, and with `prune` disable the users the file does not
  * name. Every problem is found before anything is changed (pointers into the file's `users:`).
+ * `erased`: the file's addresses (normalized) held by a console account whose email a GDPR
+ * deletion erased: such an address cannot be claimed again (docs/gdpr.md, "What stays").
  */
-export function planUsers(orgId: string, desired: readonly DesiredUser[], existing: readonly ExistingUser[], prune: boolean): UsersPlan {
+export function planUsers(
+  orgId: string,
+  desired: readonly DesiredUser[],
+  existing: readonly ExistingUser[],
+  prune: boolean,
+  erased: ReadonlySet<string> = new Set(),
+): UsersPlan {
   const problems: ErrorDetail[] = [];
   // The organization's own user of an address first: it may be one invited while another
   // organization holds the address (userEmailDecider), and that user is the file's to manage.
@@ -59,7 +67,13 @@ export function planUsers(orgId: string, desired: readonly DesiredUser[], existi
     }
     const roles = ROLES.filter((r) => entry.roles.includes(r));
     const current = byEmail.get(email);
-    if (current === undefined) create.push({ email, roles });
+    if (current === undefined && erased.has(email)) {
+      problems.push({
+        title: 'Invalid user',
+        detail: 'This address was erased with its console account by a GDPR deletion and cannot be claimed again: remove it from users:',
+        pointer: `/users/${index}/email`,
+      });
+    } else if (current === undefined) create.push({ email, roles });
     else if (current.orgId !== orgId) {
       problems.push({ title: 'Invalid user', detail: 'This address belongs to a user of another organization', pointer: `/users/${index}/email` });
     } else {

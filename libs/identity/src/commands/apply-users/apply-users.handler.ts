@@ -1,4 +1,5 @@
 import { CommandBus, CommandHandler, type ICommandHandler, QueryBus } from '@nestjs/cqrs';
+import { normalizeEmail } from '../../domain/user-email.js';
 import { type ExistingUser, planUsers } from '../../domain/users-plan.js';
 import { ListUsersQuery } from '../../queries/list-users/list-users.query.js';
 import { UserDirectory } from '../../user-directory.js';
@@ -17,7 +18,8 @@ export class ApplyUsersHandler implements ICommandHandler<ApplyUsersCommand> {
 
   async execute(command: ApplyUsersCommand): Promise<UsersApplyReport> {
     const { orgId, context, options } = command;
-    const plan = planUsers(orgId, command.users, await this.existingUsers(command), options.prune);
+    const { existing, erased } = await this.existingUsers(command);
+    const plan = planUsers(orgId, command.users, existing, options.prune, erased);
     if (!options.dryRun) {
       for (const u of plan.create) await this.commands.execute(new CreateUserCommand(orgId, u.email, u.roles, context, { state: 'invited' }));
       for (const u of plan.updateRoles) await this.commands.execute(new ChangeUserRolesCommand(orgId, u.userId, u.roles, context));
@@ -35,18 +37,20 @@ export class ApplyUsersHandler implements ICommandHandler<ApplyUsersCommand> {
   /**
    * The organization's users, and the holders of the file's addresses elsewhere in the
    * deployment. Each is read from the log (the read model only says who to look at), so a user
-   * created or changed a moment ago is planned for as it is.
+   * created or changed a moment ago is planned for as it is. `erased`: the file's addresses whose
+   * holder's email reads null, erased by a GDPR deletion (the address stays claimed).
    */
-  private async existingUsers(command: ApplyUsersCommand): Promise<ExistingUser[]> {
+  private async existingUsers(command: ApplyUsersCommand): Promise<{ existing: ExistingUser[]; erased: Set<string> }> {
     const listed = await this.queries.execute(new ListUsersQuery(command.orgId));
-    const found = await Promise.all([
-      ...listed.map((u) => this.directory.get(command.orgId, u.id)),
-      ...command.users.map((u) => this.directory.findByEmail(u.email)),
+    const [members, holders] = await Promise.all([
+      Promise.all(listed.map((u) => this.directory.get(command.orgId, u.id))),
+      Promise.all(command.users.map((u) => this.directory.findByEmail(u.email))),
     ]);
     const byId = new Map<string, ExistingUser>();
-    for (const user of found) {
+    for (const user of [...members, ...holders]) {
       if (user) byId.set(user.userId, { id: user.userId, orgId: user.orgId, email: user.email, roles: user.roles, state: user.state });
     }
-    return [...byId.values()];
+    const erased = new Set(command.users.flatMap((u, i) => (holders[i] && holders[i].email === null ? [normalizeEmail(u.email)] : [])));
+    return { existing: [...byId.values()], erased };
   }
 }
