@@ -213,8 +213,11 @@ describe('signed callbacks, end to end', () => {
     expect(request!.headers['authorization']).toBe(`Basic ${Buffer.from('alice:s3cret:é').toString('base64')}`);
     expect(request!.headers['host']).toBe(new URL(receiver.url).host);
     expect(verifies(await jwks(), request!.headers, request!.body)).toBe(true);
-    const listed = (await deliveries('?status=delivered&limit=100')).deliveries.find((d) => d['deliveryId'] === deliveryId);
-    expect(listed).toBeDefined();
+    // The listing reads the deliveries read model, which follows the log a moment behind it.
+    const listed = await waitFor(
+      async () => (await deliveries('?status=delivered&limit=100')).deliveries.find((d) => d['deliveryId'] === deliveryId),
+      'the delivery listed as delivered',
+    );
     expect(JSON.stringify(listed)).not.toContain('alice');
     expect(queryLog<{ n: number }>(dataDir, "SELECT count(*) AS n FROM events WHERE data LIKE '%alice%' OR data LIKE '%s3cret%'")[0]!.n).toBe(0);
   }, 30_000);
