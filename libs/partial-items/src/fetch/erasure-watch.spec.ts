@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { anEvent } from '../../../../test/support/events.js';
 import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
 import { waitFor } from '../../../../test/support/wait-for.js';
+import type { EventStore, SubscribeOptions } from '#warden/eventstore';
 import { SUBJECT_ERASED_EVENT, SUBJECT_ERASURE_REQUESTED_EVENT } from '#warden/kernel';
 import { ErasureWatch } from './erasure-watch.js';
 
@@ -21,7 +22,11 @@ describe('following GDPR erasures in the log (ErasureWatch)', () => {
     const seen: string[] = [];
     // Before the start: its memory was empty then, nothing to forget.
     await stores.events.append('gdpr_deletion-acme:old', [erasure(SUBJECT_ERASURE_REQUESTED_EVENT, 'user:old')], 'no_stream');
-    watch = new ErasureWatch(stores.events, (orgId, subject) => seen.push(`${orgId}/${subject}`));
+    watch = new ErasureWatch(
+      stores.events,
+      (orgId, subject) => seen.push(`${orgId}/${subject}`),
+      () => undefined,
+    );
     await watch.start();
     expect(watch.live).toBe(true);
     await stores.events.append('item-acme:post:p1', [anEvent('ItemSubmitted', {})], 'no_stream');
@@ -32,9 +37,45 @@ describe('following GDPR erasures in the log (ErasureWatch)', () => {
     expect(seen).toEqual(['acme/user:ann', 'acme/user:ann', 'other/user:bob']);
   });
 
+  it('says it lost track when its subscription fails, and resumes where it stopped: an erasure recorded meanwhile is still reported', async () => {
+    stores = sqliteStores();
+    const events = stores.events;
+    // The log's subscription fails once (a KurrentDB connection dropped); the store itself is real.
+    let failures = 0;
+    const failingOnce: EventStore = Object.create(events, {
+      subscribeToAll: {
+        value: (options: SubscribeOptions) => {
+          if (failures > 0) return events.subscribeToAll(options);
+          failures++;
+          queueMicrotask(() => options.onError?.(new Error('connection dropped')));
+          return { stop: () => Promise.resolve() };
+        },
+      },
+    });
+    const seen: string[] = [];
+    let lost = 0;
+    watch = new ErasureWatch(
+      failingOnce,
+      (orgId, subject) => seen.push(`${orgId}/${subject}`),
+      () => lost++,
+    );
+    await watch.start();
+    await waitFor(() => lost > 0 || undefined, 'the loss');
+    expect(watch.live).toBe(false);
+    await events.append('gdpr_deletion-acme:ann', [erasure(SUBJECT_ERASURE_REQUESTED_EVENT, 'user:ann')], 'no_stream');
+    await waitFor(() => seen.length > 0 || undefined, 'the erasure recorded while it was not following');
+    expect(seen).toEqual(['acme/user:ann']);
+    expect(watch.live).toBe(true);
+    expect(lost).toBe(1);
+  });
+
   it('is not live once stopped', async () => {
     stores = sqliteStores();
-    watch = new ErasureWatch(stores.events, () => undefined);
+    watch = new ErasureWatch(
+      stores.events,
+      () => undefined,
+      () => undefined,
+    );
     await watch.start();
     await watch.stop();
     expect(watch.live).toBe(false);

@@ -27,6 +27,12 @@ export class ErasureWatch {
   constructor(
     private readonly events: EventStore,
     private readonly onErased: (orgId: string, subject: string) => void,
+    /**
+     * Following failed: an erasure recorded from here until the subscription has caught up again
+     * would be seen late, so what the memory holds must go (the subscription resumes where it
+     * stopped, and `live` turns true as soon as it does, before its backlog is read).
+     */
+    private readonly onLost: () => void,
   ) {}
 
   /** Resolves once following the log from its head (at the first call); never rejects: a failure leaves `live` false and is retried. */
@@ -72,6 +78,7 @@ export class ErasureWatch {
   private failed(error: unknown): void {
     this.live = false;
     if (this.closed) return;
+    this.onLost();
     this.logger.error({ msg: 'following GDPR erasures failed; fetched items are not cached until it resumes', error: String(error) });
     const dropped = this.subscription;
     this.subscription = undefined;

@@ -33,6 +33,21 @@ describe('the cache of fetched whole items and GDPR erasures', () => {
     expect(cache.forget('acme', 'user:ann')).toBe(0);
   });
 
+  it('forgets everything when erasures were lost track of, and keeps no answer to a request sent before', () => {
+    const cache = new FetchedItemsCache(100);
+    const before = cache.mark();
+    cache.keep(before, 'acme', item('post', 'p1'), 'user:ann', MINUTE);
+    cache.keep(before, 'other', item('post', 'p2'), 'user:bob', MINUTE);
+    expect(cache.forgetAll()).toBe(2);
+    expect(cache.get('acme', { typeId: 'post', id: 'p1' })).toBeUndefined();
+    expect(cache.get('other', { typeId: 'post', id: 'p2' })).toBeUndefined();
+    // Sent before the loss, answered after it: the erasure it may have crossed is not seen yet.
+    expect(cache.keep(before, 'acme', item('post', 'p3'), 'user:carl', MINUTE)).toBe(false);
+    expect(cache.get('acme', { typeId: 'post', id: 'p3' })).toBeUndefined();
+    expect(cache.keep(cache.mark(), 'acme', item('post', 'p3'), 'user:carl', MINUTE)).toBe(true);
+    expect(cache.get('acme', { typeId: 'post', id: 'p3' })).toBeDefined();
+  });
+
   it("drops the user's own item even when it was kept under another subject", () => {
     const cache = new FetchedItemsCache(100);
     cache.keep(cache.mark(), 'acme', item('user', 'ann', { name: 'Ann' }), 'user:someone-else', MINUTE);

@@ -27,6 +27,8 @@ export class FetchedItemsCache {
   private readonly items: LRUCache<string, Cached>;
   /** Erasures seen; `erasedAt` holds the count at each subject's last one. */
   private erasures = 0;
+  /** The count when erasures were last lost track of (`forgetAll`): no answer sent before is kept. */
+  private lostAt = 0;
   private readonly erasedAt: LRUCache<string, number>;
 
   constructor(max: number) {
@@ -45,9 +47,21 @@ export class FetchedItemsCache {
 
   /** Keeps `item` for `ttlMs`, unless its subject was erased since `mark`. Whether it was kept. */
   keep(mark: ErasureMark, orgId: string, item: FetchedItem, subject: string, ttlMs: number): boolean {
-    if ((this.erasedAt.get(subjectKeyOf(orgId, subject)) ?? 0) > mark) return false;
+    if (mark < this.lostAt || (this.erasedAt.get(subjectKeyOf(orgId, subject)) ?? 0) > mark) return false;
     this.items.set(keyOf(orgId, item), { item, orgId, subject }, { ttl: ttlMs });
     return true;
+  }
+
+  /**
+   * Erasures were not followed for a while (the log's subscription failed): one recorded meanwhile
+   * may not be seen until the subscription catches up again. Everything leaves memory, and no answer
+   * to a request sent before is kept: how many items left.
+   */
+  forgetAll(): number {
+    const gone = this.items.size;
+    this.items.clear();
+    this.lostAt = ++this.erasures;
+    return gone;
   }
 
   /** The subject's erasure (requested or completed): how many items left memory. */

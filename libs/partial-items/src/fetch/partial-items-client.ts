@@ -91,7 +91,11 @@ export class PartialItemsClient implements PartialItemSource, OnApplicationShutd
     metrics: Metrics,
     @Inject(WARDEN_CONFIG) private readonly config: WardenConfig,
   ) {
-    this.erasures = new ErasureWatch(events, (orgId, subject) => this.forgetSubject(orgId, subject));
+    this.erasures = new ErasureWatch(
+      events,
+      (orgId, subject) => this.forgetSubject(orgId, subject),
+      () => this.forgetAll(),
+    );
     this.fetches = new Counter({
       name: 'warden_partial_item_fetches_total',
       help: 'Whole items asked of partial-items endpoints, by outcome (fetched, cached, not-found, failed, refused, invalid, circuit-open, not-configured)',
@@ -383,6 +387,12 @@ export class PartialItemsClient implements PartialItemSource, OnApplicationShutd
       this.fetches.inc({ outcome: 'fetched' });
       return { ok: true, item, cached: false };
     });
+  }
+
+  /** Erasures not followed for a while: every whole item leaves memory (FetchedItemsCache.forgetAll). */
+  private forgetAll(): void {
+    const dropped = this.cache.forgetAll();
+    if (dropped > 0) this.logger.warn({ msg: 'whole items dropped from the cache: GDPR erasures were not followed for a while', dropped });
   }
 
   /** A GDPR erasure of `subject` (requested or completed): its whole items leave memory (FetchedItemsCache). */
