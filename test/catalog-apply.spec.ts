@@ -46,8 +46,9 @@ describe('apply, concurrently', () => {
 
   it('lets one of two concurrent applies win; the other conflicts and changes nothing', async () => {
     const bus = app.get(CommandBus);
-    const a = parse(exampleText().replace('name: Spam\n', 'name: Spam A\n'));
-    const b = parse(exampleText().replace('name: Spam\n', 'name: Spam B\n'));
+    // Each also renames the organization: the loser's rename must not land either.
+    const a = parse(exampleText().replace('name: Spam\n', 'name: Spam A\n').replace('name: Acme Social\n', 'name: Acme A\n'));
+    const b = parse(exampleText().replace('name: Spam\n', 'name: Spam B\n').replace('name: Acme Social\n', 'name: Acme B\n'));
     const outcomes = await Promise.allSettled([
       bus.execute(new ApplyConfigurationCommand(a, { prune: false, dryRun: false }, context)),
       bus.execute(new ApplyConfigurationCommand(b, { prune: false, dryRun: false }, context)),
@@ -64,6 +65,8 @@ describe('apply, concurrently', () => {
       .map((e) => (e.data['entity'] as { name: string }).name);
     expect(names).toHaveLength(2);
     expect(['Spam A', 'Spam B']).toContain(names[1]);
+    const renames = (await storage.events.readAll()).filter((e) => e.type === 'OrganizationRenamed').map((e) => e.data['name']);
+    expect(renames).toEqual([names[1] === 'Spam A' ? 'Acme A' : 'Acme B']);
   });
 
   it('decides console changes made at once in this process one after the other: both recorded, the second seeing the first', async () => {

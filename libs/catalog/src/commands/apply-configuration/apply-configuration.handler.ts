@@ -31,7 +31,10 @@ export class ApplyConfigurationHandler implements ICommandHandler<ApplyConfigura
   async execute(command: ApplyConfigurationCommand): Promise<ApplyReport> {
     const { config, options, context } = command;
     const orgId = config.org.id;
-    const organization = await this.commands.execute(new ConfigureOrganizationCommand(orgId, config.org.name, context, options.dryRun));
+    // The organization is created or renamed only once the configuration is recorded: a losing
+    // concurrent apply (below) touches nothing. Planned here, for the report and a dry run.
+    const configureOrganization = (dryRun: boolean) => this.commands.execute(new ConfigureOrganizationCommand(orgId, config.org.name, context, dryRun));
+    const planned = await configureOrganization(true);
     const desired = desiredCatalog(config);
     const apply: ApplyCatalog = { type: 'ApplyCatalog', desired: desired.catalog, prune: options.prune, file: options.file ?? null };
     const syncs = desired.hashes.map((b): SyncConfiguredHashes => ({ type: 'SyncConfiguredHashes', bankId: b.bankId, hashes: b.hashes }));
@@ -40,7 +43,7 @@ export class ApplyConfigurationHandler implements ICommandHandler<ApplyConfigura
     const plan = planCatalog(apply, read.state);
     if (options.dryRun) {
       const banks = await Promise.all(syncs.map((sync) => this.previewBank(orgId, sync)));
-      return report(orgId, true, organization, plan, banks, 0, desired.catalog.inboundTopic, transparencyWarnings(config));
+      return report(orgId, true, planned, plan, banks, 0, desired.catalog.inboundTopic, transparencyWarnings(config));
     }
 
     // The configuration stream is the commit point: the apply is decided only on the state it was
@@ -52,10 +55,13 @@ export class ApplyConfigurationHandler implements ICommandHandler<ApplyConfigura
     // concurrent import, a crash) left their hashes to write.
     let appended = 0;
     const banks: BankChange[] = [];
+    let organization: ApplyReport['organization'];
     try {
       const { decider, options: sealed } = orgConfigAggregate(this.keyring);
       const configured = await this.aggregates.handle(orgConfigStream(orgId), decider, apply, context, { ...sealed, expectedRevision: read.revision });
       appended += configured.events.length;
+      // An apply cut short here (a crash) created or renamed nothing: the next one does.
+      organization = await configureOrganization(false);
       for (const sync of syncs) {
         const bank = await this.syncBank(orgId, sync, context);
         appended += bank.events.length;
