@@ -125,7 +125,11 @@ describe('review decisions over HTTP', () => {
     expect((await decide(world, moderator, after.job.jobId, { lockToken: after.lock.token, type: 'CUSTOM_ACTION', actionIds: ['remove'] })).status).toBe(200);
     await waitFor(() => callbacksFor(receiver, 'p-after').length > 0, 'the later decision callback');
     expect(callbacksFor(receiver, 'p-ignore')).toEqual([]);
-    const deliveries = (await (await world.api('GET', '/api/v1/callbacks/deliveries?limit=100')).json()) as { deliveries: Array<{ item: { id: string } }> };
+    // The listing reads the deliveries read model, which follows the log a moment behind the callback's arrival.
+    const deliveries = await waitFor(async () => {
+      const page = (await (await world.api('GET', '/api/v1/callbacks/deliveries?limit=100')).json()) as { deliveries: Array<{ item: { id: string } }> };
+      return page.deliveries.some((d) => d.item.id === 'p-after') && page;
+    }, 'the delivery of p-after listed');
     expect(deliveries.deliveries.some((d) => d.item.id === 'p-after')).toBe(true);
     expect(deliveries.deliveries.some((d) => d.item.id === 'p-ignore')).toBe(false);
   });
