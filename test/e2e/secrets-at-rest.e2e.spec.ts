@@ -97,9 +97,13 @@ appeals:
       expect(warden.logs(), `${secret} in the server's log`).not.toContain(secret);
     }
 
-    // The API shows where deliveries go, without the query string.
-    const res = await fetch(`${warden.url}/api/v1/callbacks/deliveries`, { headers: { 'x-api-key': key } });
-    const { deliveries } = (await res.json()) as { deliveries: Array<{ destination: string; status: string }> };
+    // The API shows where deliveries go, without the query string. The listing reads the deliveries
+    // read model, which follows the log (the CallbackDelivered awaited above) a moment behind.
+    const deliveries = await waitFor(async () => {
+      const res = await fetch(`${warden.url}/api/v1/callbacks/deliveries`, { headers: { 'x-api-key': key } });
+      const page = (await res.json()) as { deliveries: Array<{ destination: string; status: string }> };
+      return page.deliveries.some((d) => d.status === 'delivered') && page.deliveries;
+    }, 'the delivery listed as delivered');
     expect(deliveries).toEqual([expect.objectContaining({ destination: `${receiver.url}/cb`, status: 'delivered' })]);
   });
 });
