@@ -149,6 +149,9 @@ describe('appeals over HTTP', () => {
 
     // The removal struck its author once (spam: 1 strike) and cost them their score (4 points on 1 submission).
     await waitFor(async () => (await standing(job.jobId)).strikeCount === 1 || undefined, "the removal's strike");
+    // The strike count is the user's strikes stream; the score is the user-scores read model, which
+    // follows the log on its own (another thread), not in step with the strikes.
+    await waitFor(async () => (await score('author-of-p-appealed')) === 1 || undefined, "the removal's score");
     expect(await score('author-of-p-appealed')).toBe(1);
 
     const accepted = await world.call(other, 'POST', `/api/console/v1/jobs/${job.jobId}/decision`, { lockToken: claimed.lock.token, type: 'ACCEPT_APPEAL' });
