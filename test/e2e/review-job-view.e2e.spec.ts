@@ -135,13 +135,15 @@ describe('the review job view (e2e)', () => {
       () => loggedEvents(world.dataDir, 'ReviewJobOpened').find((e) => (e.data['item'] as { id: string }).id === 'p3')?.data['jobId'] as string | undefined,
       'the job of the report on p3',
     );
-    // The creator's actions come from the audit trail's index, which is built in the background.
+    // The creator's actions come from the audit trail's index, which is built in the background;
+    // the evaluations from the evaluations' index, also built in the background: version 1's (the
+    // report's resubmission, evaluated apart from the job's opening) is there only once indexed.
     const job = await waitFor(async () => {
       const response = await world.call(world.sessions['MODERATOR']!, 'GET', `/api/console/v1/jobs/${jobId}`);
       expect(response.status).toBe(200);
       const body = (await response.json()) as Json;
-      return body['actions']?.['creator']?.length > 0 ? body : undefined;
-    }, "the creator's actions in the job view");
+      return body['actions']?.['creator']?.length > 0 && body['evaluations']?.length >= 2 ? body : undefined;
+    }, "the creator's actions and both versions' evaluations in the job view");
 
     expect(job).toMatchObject({ source: 'REPORT', reportCount: 1, item: { id: 'p3', typeId: 'post', data: post } });
     // The report sent the post again (version 1, same content): evaluated again, newest first.
