@@ -186,7 +186,12 @@ describe('audit evidence (issue 31: items 8, 9, 10 and erasure of every copy)', 
   });
 
   it("item 9: an item's history holds its own events only, not the user's other items' strikes and daily counts", async () => {
-    const story = await history('post', 'p9-a');
+    // p9-a's strike and daily count may come after p9-b's in the log (the two posts are evaluated
+    // apart): the index, built in the background, has them once it has them.
+    const story = await waitFor(async () => {
+      const entries = await history('post', 'p9-a');
+      return entries.some((e) => e.type === 'UserStrikesApplied') && entries.some((e) => e.type === 'RuleDailyActionCounted') && entries;
+    }, "p9-a's strike and daily count in its history");
     expect(story.map((e) => e.type)).toEqual(expect.arrayContaining(['ItemSubmitted', 'ItemEvaluated', 'RuleDailyActionCounted', 'UserStrikesApplied']));
     const foreign = story.filter((e) => JSON.stringify(e.data).includes('p9-b') || e.stream.includes('p9-b'));
     expect(foreign.map((e) => `${e.type} ${e.stream}`)).toEqual([]);
@@ -229,7 +234,11 @@ describe('audit evidence (issue 31: items 8, 9, 10 and erasure of every copy)', 
   });
 
   it("item 8: after the reporter's erasure, their reasons are in no decision, callback, history, child-safety report or export", async () => {
-    const before = await history('post', 'keep-post');
+    // The index is built in the background; beforeAll waited for p9-b's entries only.
+    const before = await waitFor(async () => {
+      const entries = await history('post', 'keep-post');
+      return JSON.stringify(entries).includes(SECRETS.reporterReason) && entries;
+    }, "the report's reason in the history of keep-post");
     expect(JSON.stringify(before)).toContain(SECRETS.reporterReason);
     await erase(rep);
     const after = await history('post', 'keep-post');
