@@ -101,7 +101,12 @@ describe('the console: Investigate (browser)', () => {
     expect(await computedStyle(frame.locator('img'), 'filter')).toContain('blur');
     await screenshot(page, 'investigate-item');
 
-    // The creator's page: strikes over time and score.
+    // The creator's page: strikes over time and score. The score comes from the user-scores read
+    // model, which follows the log on its own thread: the page is opened once it has the removals.
+    await waitFor(async () => {
+      const res = await world.call(world.sessions['ADMIN']!, 'GET', '/api/console/v1/investigate/users/user/seller-9');
+      return ((await res.json()) as { score: number }).score < 5 || undefined;
+    }, 'the removals in the score');
     await page
       .getByRole('region', { name: 'Creator' })
       .getByRole('link', { name: /seller-9/ })

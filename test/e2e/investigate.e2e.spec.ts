@@ -163,6 +163,8 @@ describe('Investigate (GET /api/console/v1/investigate/…)', () => {
   });
 
   it("shows a user's items, actions against them, strikes over time and score", async () => {
+    // The score comes from the user-scores read model, which follows the log on its own thread.
+    await waitFor(async () => (await json<{ score: number }>(await get('users/user/u-inv'))).score < 5 || undefined, 'the removal in the score');
     const page = await json<{
       profile: { data: Record<string, unknown> | null } | null;
       items: { entries: Array<{ id: string }> };

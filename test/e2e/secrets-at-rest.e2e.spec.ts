@@ -88,6 +88,16 @@ appeals:
     );
     expect(line).toContain('"route":"/api/v1/callbacks/deliveries"');
 
+    // The API shows where deliveries go, without the query string. Read first: the data files are
+    // searched below once the read model has written the delivery. The listing reads the deliveries
+    // read model, which follows the log (the CallbackDelivered awaited above) a moment behind.
+    const deliveries = await waitFor(async () => {
+      const res = await fetch(`${warden.url}/api/v1/callbacks/deliveries`, { headers: { 'x-api-key': key } });
+      const page = (await res.json()) as { deliveries: Array<{ destination: string; status: string }> };
+      return page.deliveries.some((d) => d.status === 'delivered') && page.deliveries;
+    }, 'the delivery listed as delivered');
+    expect(deliveries).toEqual([expect.objectContaining({ destination: `${receiver.url}/cb`, status: 'delivered' })]);
+
     const log = rawLog(dataDir);
     expect(log).toContain('ActionDefined');
     expect(log).toContain('CallbackDeliveryRequested');
@@ -96,15 +106,6 @@ appeals:
       expect(dataFilesContain(dataDir, secret), `${secret} in the data files`).toBe(false);
       expect(warden.logs(), `${secret} in the server's log`).not.toContain(secret);
     }
-
-    // The API shows where deliveries go, without the query string. The listing reads the deliveries
-    // read model, which follows the log (the CallbackDelivered awaited above) a moment behind.
-    const deliveries = await waitFor(async () => {
-      const res = await fetch(`${warden.url}/api/v1/callbacks/deliveries`, { headers: { 'x-api-key': key } });
-      const page = (await res.json()) as { deliveries: Array<{ destination: string; status: string }> };
-      return page.deliveries.some((d) => d.status === 'delivered') && page.deliveries;
-    }, 'the delivery listed as delivered');
-    expect(deliveries).toEqual([expect.objectContaining({ destination: `${receiver.url}/cb`, status: 'delivered' })]);
   });
 });
 
