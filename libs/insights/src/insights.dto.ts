@@ -15,7 +15,9 @@ export class InsightsRequestDto {
   to?: string;
 
   @ApiPropertyOptional({
-    description: 'A queue id: the queue charts (depth, time to decision, decisions per moderator) show that queue only. Default: every queue',
+    description:
+      'A queue id: the queue charts (depth, time to decision, decisions per moderator) show that queue only. Default: every queue the caller may see ' +
+      '(the child-safety queue only with VIEW_CHILD_SAFETY_DATA; without it, asked for by id, it is an unknown queue)',
   })
   @IsOptional()
   @IsString({ message: 'expected a queue id' })
@@ -106,7 +108,8 @@ export class InsightsReportDto implements Record<keyof InsightsReport, unknown> 
   @ApiProperty({ format: 'date' }) to!: string;
   @ApiProperty({ type: String, nullable: true, description: 'The queue filter; null: every queue' }) queueId!: string | null;
   @ApiProperty({ type: [String], description: "The period's UTC days, oldest first: every `rows` list has one row per day in this order" }) days!: string[];
-  @ApiProperty({ type: [NamedDto], description: 'The queues one may filter by' }) queues!: NamedDto[];
+  @ApiProperty({ type: [NamedDto], description: 'The queues one may filter by (the child-safety queue only with VIEW_CHILD_SAFETY_DATA)' })
+  queues!: NamedDto[];
   @ApiProperty({ type: [SourceRowDto], description: 'Published actions per day by source' }) actionsBySource!: SourceRowDto[];
   @ApiProperty({ type: ActionsByPolicyDto, description: 'Published actions per day by policy' }) actionsByPolicy!: ActionsByPolicyDto;
   @ApiProperty({ type: QueueDepthDto, description: 'Queue depth and oldest waiting age per day' }) queueDepth!: QueueDepthDto;

@@ -17,13 +17,13 @@ export class InsightsHttpController {
     description:
       "Per UTC day of [from, to], for the session's organization (docs/insights.md): published actions by source and by policy, queue depth and oldest " +
       'waiting age, time to decision p50/p90 per queue, decisions per moderator, appeal overturn rates per policy and per rule, automated against human ' +
-      "actions, rules' daily actions against maxDailyActions; read from daily buckets. `queue` narrows the queue charts. 400 with a pointer for a bad date, " +
-      'a period over 366 days or an unknown queue.',
+      "actions, rules' daily actions against maxDailyActions; read from daily buckets. `queue` narrows the queue charts. The child-safety queue is charted only with VIEW_CHILD_SAFETY_DATA. " +
+      '400 with a pointer for a bad date, a period over 366 days or an unknown queue (the child-safety queue without VIEW_CHILD_SAFETY_DATA too).',
   })
   @ApiOkResponse({ type: InsightsReportDto, description: 'Every chart of the period' })
   @ApiConsoleRoute({}, 400)
   @RequirePermissions('VIEW_INSIGHTS')
   async insights(@Query() query: InsightsRequestDto, @CurrentUser() user: ConsolePrincipal): Promise<InsightsReportDto> {
-    return this.queries.execute(new GetInsightsQuery(user.orgId, query.from, query.to, query.queue));
+    return this.queries.execute(new GetInsightsQuery(user.orgId, user, query.from, query.to, query.queue));
   }
 }

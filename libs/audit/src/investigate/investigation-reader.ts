@@ -1,16 +1,20 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { DEFAULT_WELLNESS_SETTINGS, GetCatalogSettingsQuery, GetLiveEntitiesQuery } from '#warden/catalog';
+import { CHILD_SAFETY_QUEUE_ID, DEFAULT_WELLNESS_SETTINGS, GetCatalogSettingsQuery, GetLiveEntitiesQuery } from '#warden/catalog';
 import { GetUserScoreQuery, GetUserStrikesQuery } from '#warden/enforcement';
 import type { EventStore } from '#warden/eventstore';
 import { auditPersonalDataAccess, type Permission } from '#warden/identity/contracts';
-import { idProblem, invalidInput, notFound, type RecordedEvent } from '#warden/kernel';
+import { idProblem, invalidInput, notFound, type RecordedEvent, streamCategory } from '#warden/kernel';
 import type { ReadStore } from '#warden/readstore';
+import { reviewJobStream } from '#warden/review/contracts';
 import { EVENT_STORE, ProjectionHost, READ_STORE, STORAGE, type Storage } from '#warden/storage';
 import { readHistoryEvent, readStoredStream } from '../history/history-events.js';
 import { ITEM_HISTORY, ITEM_HISTORY_PROJECTION, type HistoryRef, type ItemHistoryDoc } from '../history/item-history.projection.js';
 import { type ActionView, actionOf, deliveryOf } from './investigation-parts.js';
 import { callbackDeliveryStream } from './streams.js';
+
+/** The category of review job streams (`review_job-<org>:<job>`): a job's claims, decisions … name only the job. */
+const REVIEW_JOB_CATEGORY = streamCategory(reviewJobStream('org', 'job'));
 
 /** How many of each the pages show: the newest, so that a long history costs no more than a short one. */
 export const LIMITS = { versions: 20, evaluations: 10, actions: 50, reports: 50, jobs: 50, appeals: 20, timeline: 50, strikes: 50, recentItems: 10 } as const;
@@ -69,7 +73,8 @@ export class InvestigationReader {
     await this.existsOr404(orgId, ref, missing);
     const frame = await this.frame(orgId, ref.typeId, permissions);
     const cache = new Map<number, Promise<RecordedEvent | undefined>>();
-    const read = (docs: readonly ItemHistoryDoc[]) => this.read(docs, frame.personalData, cache);
+    const shown = this.childSafetyFilter(permissions);
+    const read = async (docs: readonly ItemHistoryDoc[]) => shown(await this.read(docs, frame.personalData, cache));
     return {
       frame,
       read,
@@ -165,6 +170,31 @@ export class InvestigationReader {
       }),
     );
     return events.filter((e): e is RecordedEvent => e !== undefined);
+  }
+
+  /**
+   * The events a viewer may see of the child-safety queue, as the queues page and the job view show
+   * it: all of them with VIEW_CHILD_SAFETY_DATA; without it none that shows a child-safety job or
+   * request (its opening, merges, claims, decisions, the child-safety report, a report routed or an
+   * enqueue request sent there), so such a job is in no section of the page, timeline included.
+   * A job's later events name only the job: its queue is its stream's first event's, read once per request.
+   */
+  childSafetyFilter(permissions: readonly Permission[]): (events: RecordedEvent[]) => Promise<RecordedEvent[]> {
+    if (permissions.includes('VIEW_CHILD_SAFETY_DATA')) return async (events) => events;
+    const jobQueues = new Map<string, Promise<unknown>>();
+    const queueOfJob = (stream: string) => {
+      let queue = jobQueues.get(stream);
+      if (!queue) jobQueues.set(stream, (queue = this.first(stream).then((e) => e?.data['queueId'])));
+      return queue;
+    };
+    const hidden = async (e: RecordedEvent) =>
+      e.type === 'ChildSafetyReportRecorded' ||
+      e.data['queueId'] === CHILD_SAFETY_QUEUE_ID ||
+      (streamCategory(e.streamName) === REVIEW_JOB_CATEGORY && (await queueOfJob(e.streamName)) === CHILD_SAFETY_QUEUE_ID);
+    return async (events) => {
+      const hide = await Promise.all(events.map(hidden));
+      return events.filter((_, i) => !hide[i]);
+    };
   }
 
   /** A whole stream that holds nothing personal (a callback delivery's attempts), as stored, upcast. */

@@ -1,4 +1,5 @@
 import { Query } from '@nestjs/cqrs';
+import type { Permission } from '#warden/identity/contracts';
 
 export const LOOKUP_KINDS = ['item', 'user', 'report', 'job', 'delivery'] as const;
 export type LookupKind = (typeof LOOKUP_KINDS)[number];
@@ -12,7 +13,8 @@ export interface InvestigationTarget {
 
 /**
  * Finds what an id names in the organization (docs/console.md, "Investigate"): an item or a user
- * by type and id, or the item a report, a review job or a callback delivery is about.
+ * by type and id, or the item a report, a review job or a callback delivery is about. A job of
+ * the child-safety queue is not found without VIEW_CHILD_SAFETY_DATA (`permissions`: the session's).
  */
 export class FindInvestigationQuery extends Query<InvestigationTarget> {
   constructor(
@@ -20,6 +22,7 @@ export class FindInvestigationQuery extends Query<InvestigationTarget> {
     readonly kind: LookupKind,
     readonly id: string,
     readonly typeId: string | undefined,
+    readonly permissions: readonly Permission[],
   ) {
     super();
   }

@@ -16,7 +16,8 @@ const PERSONAL =
   'Personal fields (item data, reasons people wrote) are shown as the audit histories show them (ADMIN, ANALYST; AUDITOR while ' +
   '`org.settings.auditorPersonalData` grants it) and as the job view shows them to moderator managers; null otherwise, as after an ' +
   'erasure (`personalData` tells the two apart). Every answer is recorded in the access audit (`ConsoleInvestigationViewed`: who ' +
-  "looked at whom). 404 for an id this organization has no record of, another organization's included.";
+  "looked at whom). 404 for an id this organization has no record of, another organization's included. Without VIEW_CHILD_SAFETY_DATA " +
+  "the child-safety queue's jobs and their events (opening, claims, decisions, the child-safety report, a report routed there) are left out.";
 
 /**
  * Investigate (docs/console.md, "Investigate"): look anything up by id and see all Warden knows of
@@ -37,13 +38,14 @@ export class InvestigateHttpController {
     summary: 'Find the item or user an id names',
     description:
       'An item or a user by type and id, or the item a report, a review job or a callback delivery is about: which page to open ' +
-      '(`kind: user` for an item of a USER type). 400 with a pointer for a malformed id or a missing `typeId`; 404 for an id this organization has no record of.',
+      '(`kind: user` for an item of a USER type). 400 with a pointer for a malformed id or a missing `typeId`; 404 for an id this organization has no record of, ' +
+      'or a job of the child-safety queue without VIEW_CHILD_SAFETY_DATA.',
   })
   @ApiOkResponse({ type: InvestigationTargetDto, description: 'The page to open' })
   @ApiConsoleRoute({}, 400, 404)
   @RequirePermissions('INVESTIGATE')
   lookup(@Query() query: FindInvestigationRequestDto, @CurrentUser() user: ConsolePrincipal): Promise<InvestigationTargetDto> {
-    return this.queries.execute(new FindInvestigationQuery(user.orgId, query.kind, query.id, query.typeId));
+    return this.queries.execute(new FindInvestigationQuery(user.orgId, query.kind, query.id, query.typeId, user.permissions));
   }
 
   @Get('items/:typeId/:id')

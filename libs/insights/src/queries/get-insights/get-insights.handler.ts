@@ -55,6 +55,9 @@ export class GetInsightsHandler implements IQueryHandler<GetInsightsQuery> {
       this.catalog(query.orgId),
     ]);
     const known = new Set([...catalog.queues.keys(), CHILD_SAFETY_QUEUE_ID, ...queueDays.map((d) => d.queueId)]);
+    // The child-safety queue only for a viewer who may see it (as the queues page lists it): without
+    // VIEW_CHILD_SAFETY_DATA it is in no chart, and asked for by id it is a queue the organization never had.
+    if (!query.viewer.permissions.includes('VIEW_CHILD_SAFETY_DATA')) known.delete(CHILD_SAFETY_QUEUE_ID);
     if (query.queueId !== undefined && !known.has(query.queueId))
       throw invalidInput({ title: INVALID_FILTER, pointer: '/queue', detail: `no queue ${query.queueId} in this organization` });
     const shown = query.queueId !== undefined ? [query.queueId] : [...known].sort();

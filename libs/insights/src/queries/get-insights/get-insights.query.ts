@@ -1,4 +1,5 @@
 import { Query } from '@nestjs/cqrs';
+import type { Permission } from '#warden/identity/contracts';
 
 export interface Named {
   id: string;
@@ -20,7 +21,10 @@ export interface InsightsReport {
   queueId: string | null;
   /** The period's UTC days, oldest first: each `rows` array has one row per day, in this order. */
   days: string[];
-  /** The queues one may filter by: every queue ever defined, and any with history in the period. */
+  /**
+   * The queues one may filter by: every queue ever defined, and any with history in the period; the
+   * built-in child-safety queue only for a viewer with VIEW_CHILD_SAFETY_DATA (as on the queues page).
+   */
   queues: Named[];
   actionsBySource: Array<{ day: string; rule: number; moderator: number; threshold: number; executed: number }>;
   /** `counts[i]` is the actions naming `policies[i]` that day (an action naming two policies counts under both; '' names none). */
@@ -42,9 +46,15 @@ export interface InsightsReport {
   ruleActions: { rules: Array<Named & { maxDailyActions: number | null }>; rows: Array<{ day: string; counts: number[] }> };
 }
 
+/**
+ * The charts as `viewer` may see them: without VIEW_CHILD_SAFETY_DATA the child-safety queue is in
+ * none of them (the queues page lists it only with that permission), and asked for by id it is an
+ * unknown queue. The permissions are the session's, never a parameter.
+ */
 export class GetInsightsQuery extends Query<InsightsReport> {
   constructor(
     readonly orgId: string,
+    readonly viewer: { readonly permissions: readonly Permission[] },
     readonly from: string | undefined,
     readonly to: string | undefined,
     readonly queueId: string | undefined,
