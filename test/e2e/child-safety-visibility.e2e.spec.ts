@@ -129,7 +129,7 @@ describe('the child-safety queue without VIEW_CHILD_SAFETY_DATA', () => {
     expect(hidden['detail']).toBe(String(missing['detail']).replace('no-such-job', decidedJobId));
   });
 
-  it('is left out of the queues page and the jobs list, as before', async () => {
+  it('is listed on the queues page for an ADMIN, and the review routes refuse the ANALYST outright (no VIEW_MRT)', async () => {
     const queues = await json<{ queues: Array<{ id: string }> }>(await get(world.sessions['ADMIN']!, '/api/console/v1/queues'));
     expect(queues.queues.map((q) => q.id)).toContain('child-safety');
     // The ANALYST has no VIEW_MRT: the review routes are refused outright.
