@@ -1,6 +1,8 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect, type Socket } from 'node:net';
+import { Worker } from 'node:worker_threads';
 import ipaddr from 'ipaddr.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { GuardedHttpClient, OutboundAddressPolicy, OutboundError, type OutboundRequest } from './guarded-http-client.js';
@@ -59,6 +61,52 @@ function countSockets(): { readonly count: number; stop(): void } {
       return count;
     },
     stop: () => unsubscribe('net.client.socket', onSocket),
+  };
+}
+
+/** The client sockets Node creates (net.connect) while it runs, to look at their state. */
+function watchSockets(): { readonly sockets: readonly Socket[]; stop(): void } {
+  const sockets: Socket[] = [];
+  const onSocket = (message: unknown): void => {
+    sockets.push((message as { socket: Socket }).socket);
+  };
+  subscribe('net.client.socket', onSocket);
+  return { sockets, stop: () => unsubscribe('net.client.socket', onSocket) };
+}
+
+/**
+ * A host that never completes the TCP handshake, like a blackholed address: a listener on
+ * 127.0.0.1 whose accept queue is full. Linux holds `backlog + 1` unaccepted connections and drops
+ * every further SYN, so a later connection attempt stays in SYN_SENT. The listener lives in a
+ * worker whose event loop is kept blocked, so nothing ever accepts; two connections (backlog 1)
+ * fill its queue before the host is handed out.
+ */
+async function unreachableHost(): Promise<{ base: string; release(): Promise<void> }> {
+  const blocked = new Int32Array(new SharedArrayBuffer(4));
+  const worker = new Worker(
+    `const { parentPort, workerData } = require('node:worker_threads');
+     const server = require('node:net').createServer();
+     server.listen({ port: 0, host: '127.0.0.1', backlog: 1 }, () => {
+       parentPort.postMessage(server.address().port);
+       Atomics.wait(workerData, 0, 0);
+     });`,
+    { eval: true, workerData: blocked },
+  );
+  const [port] = (await once(worker, 'message')) as [number];
+  const fillers: Socket[] = [];
+  for (let i = 0; i < 2; i++) {
+    const filler = connect(port, '127.0.0.1').on('error', () => undefined);
+    fillers.push(filler);
+    await once(filler, 'connect');
+  }
+  return {
+    base: `http://127.0.0.1:${port}`,
+    release: async () => {
+      Atomics.store(blocked, 0, 1);
+      Atomics.notify(blocked, 0);
+      await worker.terminate();
+      for (const filler of fillers) filler.destroy();
+    },
   };
 }
 
@@ -254,6 +302,23 @@ describe('GuardedHttpClient', () => {
       expect(err.reason).toBe('timeout');
       expect(main.requests).toHaveLength(1);
       await closedByClient(main.requests[0]!);
+    });
+
+    it('times out a host that never completes the TCP handshake at the deadline, not at the connect timeout', async () => {
+      const host = await unreachableHost();
+      const watched = watchSockets();
+      try {
+        // The connect timeout far beyond the deadline: undici heeded the deadline only once the
+        // connection was made, so the request failed when the connect timeout ran out, socket gone.
+        const err = await failure(get(open(['127.0.0.0/8']), `${host.base}/`, { timeoutMs: 200, connectTimeoutMs: 10_000 }));
+        expect(err.reason).toBe('timeout');
+        // Failed at the deadline, while the connection was still being established.
+        expect(watched.sockets).toHaveLength(1);
+        expect(watched.sockets[0]!.connecting).toBe(true);
+      } finally {
+        watched.stop();
+        await host.release();
+      }
     });
 
     it('refuses a response whose Content-Length exceeds maxBytes', async () => {

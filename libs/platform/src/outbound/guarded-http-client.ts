@@ -20,8 +20,9 @@ export interface OutboundRequest {
   url: string;
   headers?: Record<string, string>;
   body?: string | Buffer;
-  /** Whole request, including redirects and body download. */
+  /** Whole request: DNS lookup, connection, redirects and body download. */
   timeoutMs?: number;
+  /** One connection attempt (DNS lookup, TCP and TLS handshakes); never beyond timeoutMs for the caller. */
   connectTimeoutMs?: number;
   /** Response size limit. */
   maxBytes?: number;
@@ -254,16 +255,19 @@ export class GuardedHttpClient {
       let body: string | Buffer | undefined = req.body;
       let headers = this.firstHeaders(req.headers);
       for (let redirects = 0; ; redirects++) {
-        const res = await agent.request({
-          origin: url.origin,
-          path: `${url.pathname}${url.search}`,
-          method,
-          headers,
-          body: body ?? null,
-          signal: controller.signal,
-          headersTimeout: timeoutMs,
-          bodyTimeout: timeoutMs,
-        });
+        const res = await byDeadline(
+          agent.request({
+            origin: url.origin,
+            path: `${url.pathname}${url.search}`,
+            method,
+            headers,
+            body: body ?? null,
+            signal: controller.signal,
+            headersTimeout: timeoutMs,
+            bodyTimeout: timeoutMs,
+          }),
+          controller.signal,
+        );
         const location = single(res.headers['location']);
         if (method === 'GET' && REDIRECT_STATUSES.has(res.statusCode) && location !== undefined) {
           await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
@@ -326,6 +330,33 @@ export class GuardedHttpClient {
     }
     return headers;
   }
+}
+
+/**
+ * undici heeds the signal only once the request is on a connection (nodejs/undici#386): aborted
+ * while its connection is still being made (DNS lookup, TCP or TLS handshake, against a host that
+ * never answers the SYN), the request would hold the caller until the connector gave up,
+ * connectTimeoutMs later. The deadline settles the caller now; undici drops the aborted request when
+ * that attempt ends (at connectTimeoutMs at the latest) and closes the socket if it did connect.
+ */
+function byDeadline(pending: Promise<Dispatcher.ResponseData>, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason as Error);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    pending.then(
+      (res) => {
+        signal.removeEventListener('abort', onAbort);
+        // An answer that comes after the deadline goes to nobody: let its body go.
+        if (signal.aborted) res.body.destroy();
+        resolve(res);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err as Error);
+      },
+    );
+  });
 }
 
 async function readLimited(res: Dispatcher.ResponseData, maxBytes: number): Promise<Buffer> {
