@@ -142,6 +142,45 @@ describe('bulk actions (console API), end to end', () => {
     expect(await finished(third.bulkActionId)).toMatchObject({ executed: 3, alreadyActioned: 0 });
   }, 180_000);
 
+  it('names the manager and the reason in each callback (actorEmail, decisionReason, rules []), sealed; POST /api/v1/actions names neither', async () => {
+    const items = posts('actor', 2);
+    const ids = new Set(items.map((i) => i.id));
+    await submit(items);
+    const op = await requested({ actionId: 'remove', policyIds: ['spam'], reason: 'spam wave by hand', items });
+    expect(await finished(op.bulkActionId)).toMatchObject({ status: 'COMPLETED', executed: 2 });
+    const sent = await waitFor(() => {
+      const found = removeCallbacks(ids);
+      return found.length === 2 && found;
+    }, 'the callbacks of the bulk action');
+    const managerId = world.userIds['MODERATOR_MANAGER']!;
+    for (const callback of sent) {
+      const body = JSON.parse(callback.body) as { rules: unknown; custom: object; actorEmail?: string; decisionReason?: string };
+      expect(body).toMatchObject({ rules: [], actorEmail: 'moderator_manager@rev.example', decisionReason: 'spam wave by hand' });
+      // The reason is not merged into `custom`: that is for decisions on reported items only (docs/callbacks.md).
+      expect(body.custom).not.toHaveProperty('reason');
+    }
+    // The email is the manager's personal data: sealed in the log under their key, wherever it is copied.
+    const request = loggedEvents(world.dataDir, 'BulkActionRequested').find((e) => e.data['bulkActionId'] === op.bulkActionId)!;
+    expect(request.data['requester']).toMatchObject({ userId: managerId, email: null });
+    const deliveries = loggedEvents(world.dataDir, 'CallbackDeliveryRequested').filter((e) => ids.has((e.data['item'] as Item).id));
+    expect(deliveries.map((e) => e.data['actorUserId'])).toEqual([managerId, managerId]);
+    const copies = [request, ...deliveries, ...loggedEvents(world.dataDir, 'ActionCallbackRequested').filter((e) => ids.has((e.data['item'] as Item).id))];
+    expect(copies).toHaveLength(5);
+    expect(JSON.stringify(copies)).not.toContain('moderator_manager@rev.example');
+
+    // The platform's own execution names no one.
+    const executed = await world.api('POST', '/api/v1/actions', { actionId: 'remove', itemId: 'actor-api', itemTypeId: 'post', policyIds: ['spam'] });
+    expect(executed.status, await executed.clone().text()).toBe(202);
+    const [platform] = await waitFor(() => {
+      const found = removeCallbacks(new Set(['actor-api']));
+      return found.length === 1 && found;
+    }, 'the callback of POST /api/v1/actions');
+    const body = JSON.parse(platform!.body) as object;
+    expect(body).toMatchObject({ rules: [], policies: [{ id: 'spam' }] });
+    expect(body).not.toHaveProperty('actorEmail');
+    expect(body).not.toHaveProperty('decisionReason');
+  });
+
   it('another organization’s item ids are counted as missing and never acted on', async () => {
     await submit(posts('foreign', 3), 'hello', otherKey);
     const ids = new Set(['foreign0', 'foreign1', 'foreign2']);

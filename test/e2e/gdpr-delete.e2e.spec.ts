@@ -21,7 +21,9 @@ import { consoleLogin, createConsoleUser, createOrgWithKey, runCli } from '../su
  * they appeal (an open appeal job), and a report they filed against `stay`'s post. `stay` keeps
  * their own open job, data and report-free history. The same person is a moderator in the console
  * (`SECRETS.email`), who decided on posts of `other`, a user who is not erased: a custom action (its
- * callback and delivery) and a child-safety report, each holding the moderator's email.
+ * callback and delivery) and a child-safety report, each holding the moderator's email; and, as a
+ * manager, removed another of `other`'s posts with a bulk action (the request, the execution's
+ * callback and delivery holding it).
  */
 const SECRETS = {
   name: 'Gone Person 7f3a',
@@ -62,8 +64,8 @@ const withAge = (config: string) =>
 const gone = { id: 'gone', typeId: 'user' };
 const stay = { id: 'stay', typeId: 'user' };
 const other = { id: 'other', typeId: 'user' };
-/** `other`'s posts that the erased person decided on as a moderator. */
-const MODERATED = ['other-post', 'other-post-cs'];
+/** `other`'s posts that the erased person decided on as a moderator, and the one they removed with a bulk action. */
+const MODERATED = ['other-post', 'other-post-cs', 'other-post-bulk'];
 
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 interface Deletion {
@@ -162,7 +164,14 @@ describe('POST /api/v1/gdpr/delete: crypto-shredding a user', () => {
   beforeAll(async () => {
     receiver = await startReceiver();
     world = await startReviewWorld(withAge(reviewOrgConfig(receiver.url)), ['ADMIN']);
-    goneConsoleUser = await createConsoleUser(world.dataDir, 'rev', SECRETS.email, REVIEW_PASSWORD, ['MODERATOR', 'CHILD_SAFETY_MODERATOR'], world.env);
+    goneConsoleUser = await createConsoleUser(
+      world.dataDir,
+      'rev',
+      SECRETS.email,
+      REVIEW_PASSWORD,
+      ['MODERATOR', 'CHILD_SAFETY_MODERATOR', 'MODERATOR_MANAGER'],
+      world.env,
+    );
     // First, alone in their queues: the person, as a moderator, removes a post of `other`'s and
     // reports another to child safety.
     const moderated = [
@@ -183,6 +192,23 @@ describe('POST /api/v1/gdpr/delete: crypto-shredding a user', () => {
       return found.length > 0 && found;
     }, 'the removal callback of other-post');
     expect(JSON.parse(sent!.body)).toMatchObject({ item: { id: 'other-post' }, actorEmail: SECRETS.email, decisionReason: 'spam' });
+    // As a manager, a bulk action: its execution's callback names them too (docs/bulk-actions.md).
+    expect(
+      (await world.api('POST', '/api/v1/items/async', { items: [{ id: 'other-post-bulk', typeId: 'post', data: { text: 'bulk other-text', author: other } }] }))
+        .status,
+    ).toBe(202);
+    const bulk = await world.call(moderator, 'POST', '/api/console/v1/bulk-actions', {
+      actionId: 'remove',
+      policyIds: ['spam'],
+      reason: 'spam wave',
+      items: [{ id: 'other-post-bulk', typeId: 'post' }],
+    });
+    expect(bulk.status, await bulk.clone().text()).toBe(202);
+    const [bulkSent] = await waitFor(() => {
+      const found = deliveriesAt(receiver.received, '/hooks/remove', (id) => id === 'other-post-bulk');
+      return found.length > 0 && found;
+    }, 'the bulk removal callback of other-post-bulk');
+    expect(JSON.parse(bulkSent!.body)).toMatchObject({ item: { id: 'other-post-bulk' }, rules: [], actorEmail: SECRETS.email, decisionReason: 'spam wave' });
     const items = [
       { id: 'gone', typeId: 'user', data: { name: SECRETS.name } },
       {

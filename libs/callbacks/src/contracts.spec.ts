@@ -86,3 +86,64 @@ describe("callbacks' personal data: a decision's moderator email", () => {
     expect(JSON.stringify(requested!.data['body'])).toBe(JSON.stringify({ ...body, actorEmail: null }));
   });
 });
+
+describe("callbacks' personal data: a bulk action's manager email (an executed action's callback)", () => {
+  let stores: ReturnType<typeof sqliteStores>;
+  afterEach(async () => {
+    await stores?.close();
+  });
+
+  /** A bulk action's execution by the console user `lead-1`: no subject, the manager and reason named. */
+  const execution = () =>
+    anEvent('ActionCallbackRequested', {
+      deliveryId: 'd2',
+      item: { id: 'p1', typeId: 'post', typeName: 'Post' },
+      action: { id: 'remove' },
+      policies: [],
+      rules: [],
+      custom: {},
+      creator: { id: 'creator', typeId: 'user' },
+      environment: 'MANUAL',
+      trigger: 'post-actions',
+      actor: { userId: 'lead-1', email: EMAIL },
+      decisionReason: 'spam campaign',
+    } as unknown as JsonObject);
+  const executionBody = {
+    item: { id: 'p1', typeId: 'post', typeName: 'Post' },
+    action: { id: 'remove' },
+    policies: [],
+    rules: [],
+    custom: {},
+    actorEmail: EMAIL,
+  };
+  const executionDelivery = () =>
+    anEvent('CallbackDeliveryRequested', {
+      deliveryId: 'd2',
+      kind: 'action',
+      trigger: 'post-actions',
+      actionId: 'remove',
+      appealId: null,
+      item: { id: 'p1', typeId: 'post' },
+      destination: null,
+      body: executionBody,
+      subject: null,
+      actorUserId: 'lead-1',
+      requestedAt: '2026-03-01T10:00:00.000Z',
+      nextAttemptAt: '2026-03-01T10:00:00.000Z',
+    } as unknown as JsonObject);
+
+  it("is sealed under the console user's key without a subject, and reads as null once their key is forgotten", async () => {
+    stores = sqliteStores();
+    const { store, keys } = sealingEventStore(stores, new PersonalDataPolicy().registerAll(CALLBACKS_PERSONAL_DATA));
+    await store.append(streamName('callback', 'acme', 'd2'), [execution(), executionDelivery()], 'no_stream');
+    expect(JSON.stringify(await stores.events.readAll())).not.toContain(EMAIL);
+    const [callback, requested] = await store.readAll();
+    expect(callback!.data['actor']).toEqual({ userId: 'lead-1', email: EMAIL });
+    expect(JSON.stringify(requested!.data['body'])).toBe(JSON.stringify(executionBody));
+    expect(await keys.forget('acme', 'lead-1')).toBe(1);
+    const [erased, erasedDelivery] = await store.readAll();
+    expect(JSON.stringify([erased, erasedDelivery])).not.toContain(EMAIL);
+    expect(erased!.data).toMatchObject({ actor: { userId: 'lead-1', email: null }, decisionReason: 'spam campaign' });
+    expect(JSON.stringify(erasedDelivery!.data['body'])).toBe(JSON.stringify({ ...executionBody, actorEmail: null }));
+  });
+});

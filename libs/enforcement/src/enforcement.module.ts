@@ -1,6 +1,7 @@
 import { type DynamicModule, Inject, Module, type OnModuleInit, Optional } from '@nestjs/common';
 import { ACTION_DELIVERIES, type ActionDeliveries } from '#warden/callbacks';
 import { CatalogModule } from '#warden/catalog';
+import { PersonalDataPolicy } from '#warden/eventstore';
 import { ProjectionHost } from '#warden/storage';
 import { appealReversalReactor } from './strikes/appeal-reversal.reactor.js';
 import { StrikeApplier } from './strikes/strike-applier.js';
@@ -19,6 +20,7 @@ import { USER_STANDING, type UserStanding } from '#warden/rules';
 import { USER_SCORE, USER_STRIKES } from './standing/user-standing.ports.js';
 import { UserScoresReader } from './standing/user-scores.reader.js';
 import { UserStrikesReader } from './standing/user-strikes.reader.js';
+import { ENFORCEMENT_PERSONAL_DATA } from './contracts.js';
 
 /**
  * Enforcement: user strikes and their thresholds, user scores, actions executed through
@@ -56,6 +58,7 @@ import { UserStrikesReader } from './standing/user-strikes.reader.js';
 export class EnforcementModule implements OnModuleInit {
   constructor(
     @Inject(ProjectionHost) private readonly projections: ProjectionHost,
+    @Inject(PersonalDataPolicy) private readonly personalData: PersonalDataPolicy,
     private readonly strikeApplier: StrikeApplier,
     private readonly bulkActions: BulkActionRunner,
     @Optional() @Inject(ACTION_DELIVERIES) private readonly deliveries?: ActionDeliveries,
@@ -71,6 +74,8 @@ export class EnforcementModule implements OnModuleInit {
   }
 
   onModuleInit(): void {
+    // The rules of the events this module owns, declared beside them (contracts.ts).
+    this.personalData.registerAll(ENFORCEMENT_PERSONAL_DATA);
     this.projections.register(actionsReactor({ applier: this.strikeApplier, ...(this.deliveries && { deliveries: this.deliveries }) }));
     this.projections.register(userScoresProjection);
     this.projections.register(appealReversalReactor({ applier: this.strikeApplier }));

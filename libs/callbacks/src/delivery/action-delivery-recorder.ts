@@ -19,7 +19,17 @@ export const destinationOf = (callback: CallbackDefinition | null | undefined): 
 export function triggerOf(data: ActionCallbackData, userStrikeCount?: number | null): ActionCallbackTrigger {
   const base = { item: data.item, action: data.action, actionBody: data.custom, creator: data.creator, userStrikeCount };
   if (data.trigger === 'strike-threshold') return { ...base, kind: 'strike-threshold' };
-  if (data.trigger === 'post-actions') return { ...base, kind: 'post-actions', policies: data.policies };
+  if (data.trigger === 'post-actions') {
+    // A bulk action's manager and reason (docs/bulk-actions.md); POST /api/v1/actions names neither.
+    const actorEmail = data.actor?.email ?? undefined;
+    return {
+      ...base,
+      kind: 'post-actions',
+      policies: data.policies,
+      ...(actorEmail !== undefined && { actorEmail }),
+      ...(data.decisionReason !== undefined && { decisionReason: data.decisionReason }),
+    };
+  }
   // Decisions recorded before `trigger` was have none: their moderator's email tells them apart.
   const decision = data as DecisionActionCallback;
   if (data.trigger === 'decision' || typeof decision.actorEmail === 'string') {
@@ -46,10 +56,11 @@ const actorEmailOf = (decision: DecisionActionCallback): string | undefined => {
 
 /**
  * The console user whose key seals the delivery body's `actorEmail` (docs/gdpr.md): a decision's
- * moderator, when the event names them and their email is still there to seal (none: no new key
- * for an erased account).
+ * moderator or a bulk action's manager, when the event names them and their email is still there
+ * to seal (none: no new key for an erased account).
  */
 const actorUserIdOf = (data: ActionCallbackData): string | undefined => {
+  if (data.trigger === 'post-actions') return typeof data.actor?.email === 'string' ? data.actor.userId : undefined;
   const decision = data as DecisionActionCallback;
   return data.trigger === 'decision' && decision.actor && actorEmailOf(decision) ? decision.actor.userId : undefined;
 };

@@ -155,4 +155,45 @@ describe('action callback body (interface-spec 6.2)', () => {
       JSON.stringify({ item, action: { id: 'remove' }, policies, rules: [], custom: { severity: 'high' }, creator: author, userStrikeCount: 2 }),
     );
   });
+  it("for a bulk action's execution: the manager's email as actorEmail and the reason as decisionReason, neither merged into custom", () => {
+    const body = buildActionCallbackBody({
+      kind: 'post-actions',
+      item,
+      action: { id: 'remove' },
+      policies,
+      actionBody: { severity: 'high' },
+      creator: author,
+      actorEmail: 'lead@acme.example',
+      decisionReason: 'spam campaign',
+      userStrikeCount: 2,
+    });
+    expect(JSON.stringify(body)).toBe(
+      JSON.stringify({
+        item,
+        action: { id: 'remove' },
+        policies,
+        rules: [],
+        custom: { severity: 'high' },
+        actorEmail: 'lead@acme.example',
+        creator: author,
+        decisionReason: 'spam campaign',
+        userStrikeCount: 2,
+      }),
+    );
+    expect(body).not.toHaveProperty('actorNote');
+  });
+
+  it("for a bulk action's execution: an erased manager's email and a blank reason are left out", () => {
+    const body = buildActionCallbackBody({
+      kind: 'post-actions',
+      item,
+      action: { id: 'remove' },
+      policies,
+      actionBody: {},
+      creator: null,
+      actorEmail: null,
+      decisionReason: '  ',
+    });
+    expect(body).toEqual({ item, action: { id: 'remove' }, policies, rules: [], custom: {} });
+  });
 });

@@ -42,12 +42,18 @@ export interface StrikeThresholdTrigger extends TriggerBase {
 }
 
 /**
- * The platform executed the action (POST /api/v1/actions): sent as for a decision, with the
- * policies it named and no rules, but no actor fields (the platform's actor has no email).
+ * The platform executed the action (POST /api/v1/actions) or a console bulk action did: sent as for
+ * a decision, with the policies named and no rules. POST /api/v1/actions sends no actor fields (the
+ * platform's actor has no email); a bulk action sends its manager's email and reason, but neither
+ * merged into `custom`, which holds them for a decision on a reported item only (docs/callbacks.md).
  */
 export interface PostActionsTrigger extends TriggerBase {
   kind: 'post-actions';
   policies: readonly CallbackPolicy[];
+  /** A bulk action's manager; absent (or null, once their console account was erased) sends none. */
+  actorEmail?: string | null;
+  /** A bulk action's reason. */
+  decisionReason?: string | null;
 }
 
 /** The action callback's body (docs/callbacks.md, "The bodies"), fields in the documented order; optional ones only when they apply. */
@@ -66,6 +72,7 @@ export interface ActionCallbackBody {
 
 export function buildActionCallbackBody(trigger: ActionCallbackTrigger): ActionCallbackBody {
   const decision = trigger.kind === 'decision' ? trigger : undefined;
+  const execution = trigger.kind === 'post-actions' ? trigger : undefined;
   const reason = present(decision?.decisionReason);
   const note = present(decision?.actorNote);
   const body: ActionCallbackBody = {
@@ -81,10 +88,13 @@ export function buildActionCallbackBody(trigger: ActionCallbackTrigger): ActionC
       ...(decision?.reportHistory ? { reportHistory: decision.reportHistory.map((r) => ({ reason: r.reason, reporter: r.reporter })) } : {}),
     },
   };
+  const executor = present(execution?.actorEmail);
   if (decision) body.actorEmail = decision.actorEmail;
+  else if (executor !== undefined) body.actorEmail = executor;
   if (note !== undefined) body.actorNote = note;
   if (trigger.creator) body.creator = { id: trigger.creator.id, typeId: trigger.creator.typeId };
-  if (reason !== undefined) body.decisionReason = reason;
+  const decisionReason = reason ?? present(execution?.decisionReason);
+  if (decisionReason !== undefined) body.decisionReason = decisionReason;
   if (typeof trigger.userStrikeCount === 'number') body.userStrikeCount = trigger.userStrikeCount;
   return body;
 }

@@ -94,12 +94,24 @@ export interface ThresholdActionCallback extends ActionCallbackCommon {
   userStrikeCount: number;
 }
 
-/** The platform executed the action through POST /api/v1/actions (enforcement): a person's action, not a rule's. */
+/**
+ * The platform executed the action through POST /api/v1/actions, or a console bulk action did
+ * (enforcement): a person's action, not a rule's.
+ */
 export interface ExecutionActionCallback extends ActionCallbackCommon {
   trigger: 'post-actions';
   environment: 'MANUAL';
   policies: ActionPolicy[];
   rules: [];
+  /**
+   * A bulk action's: the manager who asked for it (a console user), sent as `actorEmail`; their
+   * email sealed under their own key, as a decision's moderator's is (docs/gdpr.md), and null once
+   * their console account was erased. Absent for POST /api/v1/actions (the platform's actor has no
+   * email) and on bulk actions requested before it was recorded.
+   */
+  actor?: { userId: string; email: string | null };
+  /** A bulk action's reason, sent as `decisionReason` (not merged into `custom`); present when `actor` is. */
+  decisionReason?: string;
 }
 
 export type ActionCallbackData = RuleActionCallback | DecisionActionCallback | ThresholdActionCallback | ExecutionActionCallback;

@@ -41,8 +41,9 @@ export type CallbackDeliveryRequested = DomainEvent<
     subject: string | null;
     /**
      * A decision's callback: the deciding moderator (a console user), under whose own key the
-     * body's `actorEmail` is sealed once more (docs/gdpr.md). Absent on other triggers and on
-     * deliveries requested before it was recorded.
+     * body's `actorEmail` is sealed once more (docs/gdpr.md); a bulk action's execution: the
+     * manager who asked for it, likewise. Absent on other callbacks and on deliveries requested
+     * before it was recorded.
      */
     actorUserId?: string;
     /**

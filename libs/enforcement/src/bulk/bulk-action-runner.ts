@@ -55,7 +55,7 @@ export class BulkActionRunner {
   }
 
   private async executeOne(
-    request: { readonly actionId: string; readonly policyIds: readonly string[]; readonly reason: string },
+    request: Pick<BulkActionRequested['data'], 'actionId' | 'policyIds' | 'reason' | 'requester'>,
     item: BulkActionItem,
     context: CommandContext,
   ): Promise<Outcome> {
@@ -72,8 +72,12 @@ export class BulkActionRunner {
       reportedItems: enqueue ? [] : [{ id: item.id, typeId: item.typeId }],
     };
     const executionId = bulkExecutionId(context.orgId, request.actionId, request.policyIds, request.reason, item);
+    // The callback names the manager and their reason (docs/bulk-actions.md, "What the callbacks carry");
+    // a request recorded before its requester was names no one, as then.
+    const { requester } = request;
+    const moderator = requester ? { userId: requester.userId, email: requester.email, reason: request.reason } : undefined;
     try {
-      const { created } = await this.commands.execute(new ExecuteActionCommand(body, context, { executionId }));
+      const { created } = await this.commands.execute(new ExecuteActionCommand(body, context, { executionId, ...(moderator && { moderator }) }));
       return created ? 'executed' : 'alreadyActioned';
     } catch (error) {
       // The catalog changed since the request (the action or a policy archived): this item is refused, the others go on.

@@ -64,6 +64,34 @@ describe('action execution decider', () => {
       ]);
   });
 
+  it("a bulk action's execution: the callback names its manager (actor) and reason (decisionReason), not the ActionExecuted", () => {
+    const moderator = { userId: 'usr_1', email: 'lead@acme.example', reason: 'spam campaign' };
+    const [execution, callback] = spec.given([]).when(execute({ moderator })).events();
+    expect(execution).toEqual(executed());
+    expect(callback).toEqual({
+      type: 'ActionCallbackRequested',
+      data: {
+        deliveryId: executionDeliveryId('acme', 'exe_1'),
+        item: { id: 'post-1', typeId: 'post', typeName: 'Post' },
+        action: { id: 'remove' },
+        policies: [{ id: 'spam', name: 'Spam', penalty: 'LOW' }],
+        rules: [],
+        custom: { severity: 'high' },
+        creator: { id: 'u1', typeId: 'user' },
+        environment: 'MANUAL',
+        trigger: 'post-actions',
+        actor: { userId: 'usr_1', email: 'lead@acme.example' },
+        decisionReason: 'spam campaign',
+      },
+    });
+  });
+
+  it('without a moderator (POST /api/v1/actions) the callback has no actor and no decisionReason', () => {
+    const [, callback] = spec.given([]).when(execute()).events();
+    expect(callback!.data).not.toHaveProperty('actor');
+    expect(callback!.data).not.toHaveProperty('decisionReason');
+  });
+
   it('an unknown user: the callback has no creator (no strikes, no count)', () => {
     const [, callback] = spec
       .given([])

@@ -16,6 +16,11 @@ export interface ExecuteAction {
   readonly reportedItems: ReadonlyArray<{ readonly id: string; readonly typeId: string }>;
   readonly creator: { readonly id: string; readonly typeId: string } | null;
   readonly actorId: string | null;
+  /**
+   * The console user who asked for the execution and why (a bulk action's manager and reason): named
+   * in the callback as a decision's moderator is (docs/callbacks.md). Absent for `POST /api/v1/actions`.
+   */
+  readonly moderator?: { readonly userId: string; readonly email: string | null; readonly reason: string };
   /** The injected clock's now, ISO 8601. */
   readonly now: string;
 }
@@ -89,6 +94,10 @@ function requestOf(
         creator,
         environment: 'MANUAL',
         trigger: 'post-actions',
+        ...(command.moderator && {
+          actor: { userId: command.moderator.userId, email: command.moderator.email },
+          decisionReason: command.moderator.reason,
+        }),
       },
     };
   }

@@ -1,4 +1,4 @@
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DomainError, deciderSpecification } from '#warden/kernel';
 import { bulkActionDecider, type RequestBulkAction } from './bulk-action.decider.js';
 import type { BulkActionEvent } from './bulk-action.events.js';
@@ -20,6 +20,7 @@ const request: RequestBulkAction = {
   ],
   chunkSize: 2,
   requestedBy: 'user:usr_1',
+  requester: { userId: 'usr_1', email: 'lead@acme.example' },
   now: NOW,
 };
 
@@ -33,6 +34,7 @@ const requested: BulkActionEvent = {
     items: [...request.items],
     chunkSize: 2,
     requestedBy: 'user:usr_1',
+    requester: { userId: 'usr_1', email: 'lead@acme.example' },
     requestedAt: NOW,
   },
 };
@@ -52,6 +54,11 @@ const cancelled: BulkActionEvent = { type: 'BulkActionCancelled', data: { bulkAc
 describe('bulk action decider', () => {
   it('records the request with its items, action, policies, reason and who asked', () => {
     spec.given([]).when(request).then([requested]);
+  });
+
+  it('records the console user who asked with their email, for the callbacks of its executions', () => {
+    const [event] = spec.given([]).when(request).events();
+    expect(event!.data).toMatchObject({ requestedBy: 'user:usr_1', requester: { userId: 'usr_1', email: 'lead@acme.example' } });
   });
 
   it('refuses a second request on the same stream', () => {

@@ -19,6 +19,8 @@ export interface RequestBulkAction {
   readonly items: readonly BulkActionItem[];
   readonly chunkSize: number;
   readonly requestedBy: string;
+  /** The signed-in console user who asked: their executions' callbacks name them (docs/callbacks.md). */
+  readonly requester: { readonly userId: string; readonly email: string };
   readonly now: string;
 }
 
@@ -90,6 +92,7 @@ export const bulkActionDecider: Decider<BulkActionCommand, BulkActionState, Bulk
               items: command.items.map((i) => ({ id: i.id, typeId: i.typeId })),
               chunkSize: command.chunkSize,
               requestedBy: command.requestedBy,
+              requester: { userId: command.requester.userId, email: command.requester.email },
               requestedAt: command.now,
             },
           },

@@ -6,6 +6,13 @@ export interface BulkActionItem {
   typeId: string;
 }
 
+/** The console user who asked for a bulk action, as its executions' callbacks name them. */
+export interface BulkActionRequester {
+  userId: string;
+  /** Their email, sealed under their own key (ENFORCEMENT_PERSONAL_DATA): null once their console account was erased. */
+  email: string | null;
+}
+
 /**
  * A manager asked for one action over many items (docs/bulk-actions.md, "The bulk operation"):
  * the items (unique, in the order given, at most 10,000), the action, its policies and the reason.
@@ -23,6 +30,11 @@ export type BulkActionRequested = DomainEvent<
     chunkSize: number;
     /** Who asked: the console actor (`user:<id>`), as the metadata's actor. */
     requestedBy: string;
+    /**
+     * The same console user with their email, which the executions' callbacks send as `actorEmail`
+     * (docs/callbacks.md). Absent on requests recorded before it was: their callbacks name no actor.
+     */
+    requester?: BulkActionRequester;
     requestedAt: string;
   }
 >;

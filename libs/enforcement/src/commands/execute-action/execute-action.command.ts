@@ -13,6 +13,19 @@ export interface ExecuteActionOptions {
    * docs/bulk-actions.md, "Never twice"); without it, a new id. An id already executed executes nothing.
    */
   readonly executionId?: string;
+  /**
+   * The console user who asked for it and why (a bulk action's manager and reason): the callback
+   * then sends `actorEmail` and `decisionReason` as for a moderator's decision (docs/callbacks.md).
+   * Absent for `POST /api/v1/actions`, whose actor is the platform's: no actor fields.
+   */
+  readonly moderator?: ExecutionModerator;
+}
+
+/** A console user's part in an execution; `email` null once their console account was erased. */
+export interface ExecutionModerator {
+  readonly userId: string;
+  readonly email: string | null;
+  readonly reason: string;
 }
 
 /**

@@ -51,6 +51,7 @@ export class ExecuteActionHandler implements ICommandHandler<ExecuteActionComman
         // A USER item is its own user, known to Warden or not.
         creator: item.itemType.kind === 'USER' ? identifier : latest.creator,
         actorId,
+        ...(command.options.moderator && { moderator: command.options.moderator }),
         now: this.clock.now().toISOString(),
       },
       context,

@@ -37,6 +37,7 @@ export class RequestBulkActionHandler implements ICommandHandler<RequestBulkActi
         items: input.items,
         chunkSize: BULK_CHUNK_SIZE,
         requestedBy: context.actor,
+        requester: { userId: command.requester.userId, email: command.requester.email },
         now: this.clock.now().toISOString(),
       },
       context,

@@ -28,7 +28,12 @@ export class RequestBulkActionHttpController {
   @ApiConsoleRoute({}, 400, 413, 415)
   @RequirePermissions('BULK_ACTIONS')
   async request(@Body() body: BulkActionRequestDto, @CurrentUser() user: ConsolePrincipal, @Req() request: FastifyRequest): Promise<BulkActionResponseDto> {
-    const view = await this.commands.execute(new RequestBulkActionCommand(body as unknown as Record<string, unknown>, consoleCommandContext(user, request.id)));
+    const view = await this.commands.execute(
+      new RequestBulkActionCommand(body as unknown as Record<string, unknown>, consoleCommandContext(user, request.id), {
+        userId: user.userId,
+        email: user.email,
+      }),
+    );
     return view as BulkActionResponseDto;
   }
 }
