@@ -20,13 +20,26 @@ import {
  */
 @Injectable()
 export class SecondFactorEnforcement {
+  /**
+   * The policies read up to the log once in this process. Before that, "not required" may only mean
+   * "not seen yet" (a server that started behind a backlog, or a CLI apply moments before): the
+   * first check waits for the read model, so the requirement never fails open. After it, the read
+   * model follows the log.
+   */
+  private caughtUp: Promise<void> | undefined;
+
   constructor(
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Inject(ProjectionHost) private readonly projections: ProjectionHost,
   ) {}
 
   async apply(principal: ConsolePrincipal, sessionMethod: string): Promise<ConsolePrincipal> {
-    if (sessionMethod !== 'password' || !(await this.required(principal.orgId))) return principal;
+    if (sessionMethod !== 'password') return principal;
+    await (this.caughtUp ??= this.projections.catchUp(SECOND_FACTOR_PROJECTION).catch((error: unknown) => {
+      this.caughtUp = undefined;
+      throw error;
+    }));
+    if (!(await this.required(principal.orgId))) return principal;
     if (await this.active(principal)) return principal;
     // The read model may not have seen a confirmation just made: catch up before restricting.
     await this.projections.catchUp(SECOND_FACTOR_PROJECTION);
