@@ -372,6 +372,14 @@ describe('org config decider: the console defines a review queue', () => {
     expect(define('create', { id: 'spam', name: 'Spam' }, history).thenThrows(DomainError).status).toBe(409);
   });
 
+  it("given no queue, when one is created or updated with an id that names Object.prototype's members, then it is new (created) or missing (404), never found there", () => {
+    for (const id of ['constructor', 'toString', '__proto__', 'valueOf']) {
+      define('create', { id, name: 'Q' }).then([defined({ ...queue(id), name: 'Q' })]);
+      expect(define('update', { id, name: 'Q' }).thenThrows(DomainError).status).toBe(404);
+    }
+    define('create', { name: 'constructor' }).then([defined({ ...queue('constructor'), name: 'constructor' })]);
+  });
+
   it('given an archived queue, when it is created again, then it is defined again', () => {
     define('create', { id: 'old', name: 'old' }, [defined(queue('old')), archived('old')]).then([defined(queue('old'))]);
   });
