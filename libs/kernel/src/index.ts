@@ -12,5 +12,6 @@ export * from './fifo.js';
 export * from './url-redaction.js';
 export * from './personal-data-subject.js';
 export * from './period.js';
+export * from './own-value.js';
 export * from './outbound-headers.js';
 export * from './url-credentials.js';

@@ -6,11 +6,21 @@
  * ReviewEnqueueRequested is published by the rules engine and enforcement, and owned here, by the
  * module that opens the job.
  */
+import { CHILD_SAFETY_QUEUE_ID } from '#warden/catalog/contracts';
+import type { Permission } from '#warden/identity/contracts';
 import { consoleUserParts, reportReasonParts, subjectField, type PersonalDataRules } from '#warden/kernel';
 
 export type * from './domain/review-job.events.js';
 export { DECISION_TYPES, ENQUEUE_SOURCES, REVIEW_JOB_EVENT_TYPES } from './domain/review-job.events.js';
 export { reviewJobStream } from './domain/review.streams.js';
+
+/**
+ * Whether a viewer with `permissions` may see queue `queueId`, its jobs and their decisions: the
+ * child-safety queue only with VIEW_CHILD_SAFETY_DATA (docs/review.md), wherever a queue is shown
+ * (the queues page, a job, Insights, Investigate).
+ */
+export const queueVisibleTo = (permissions: readonly Permission[], queueId: string | null): boolean =>
+  queueId !== CHILD_SAFETY_QUEUE_ID || permissions.includes('VIEW_CHILD_SAFETY_DATA');
 
 /**
  * What reporters wrote is sealed under their keys; the rest of a job stays readable after an

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { CHILD_SAFETY_QUEUE_ID } from '#warden/catalog';
 import type { Handled, HandleOptions } from '#warden/eventstore';
 import type { CommandContext, Decider } from '#warden/kernel';
 import type { Permission } from '#warden/identity/contracts';
@@ -8,6 +7,7 @@ import { type ReviewJobCommand, reviewJobDecider, type ReviewJobState } from './
 import { jobNotFound } from './domain/review-job.errors.js';
 import type { ReviewJobEvent } from './domain/review-job.events.js';
 import { reviewJobStream } from './domain/review.streams.js';
+import { queueVisibleTo } from './contracts.js';
 import { ReviewQueues } from './review-queues.js';
 
 const DEFAULT_LOCK_TIMEOUT_SECONDS = 600;
@@ -46,7 +46,7 @@ export class ReviewJobAccess {
       ...reviewJobDecider,
       decide: (make, state) => {
         if (state.status === 'NONE' || state.queueId === null) throw jobNotFound(jobId);
-        if (state.queueId === CHILD_SAFETY_QUEUE_ID && !permissions.includes('VIEW_CHILD_SAFETY_DATA')) throw jobNotFound(jobId);
+        if (!queueVisibleTo(permissions, state.queueId)) throw jobNotFound(jobId);
         const lockTimeoutSeconds = lockTimeouts.get(state.queueId) ?? DEFAULT_LOCK_TIMEOUT_SECONDS;
         return reviewJobDecider.decide(make({ state, lockTimeoutSeconds }), state);
       },

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { CHILD_SAFETY_QUEUE_ID, GetLiveEntitiesQuery, type QueueDefinition } from '#warden/catalog';
+import { GetLiveEntitiesQuery, type QueueDefinition } from '#warden/catalog';
+import { queueVisibleTo } from './contracts.js';
 import { notFound } from '#warden/kernel';
 import { type Permission } from '#warden/identity/contracts';
 import { effectiveQueues } from '#warden/catalog';
@@ -37,5 +38,5 @@ export class ReviewQueues {
  */
 export function visibleQueues(declared: readonly QueueDefinition[], permissions: readonly Permission[]): QueueDefinition[] {
   const queues = effectiveQueues(declared);
-  return permissions.includes('VIEW_CHILD_SAFETY_DATA') ? queues : queues.filter((q) => q.id !== CHILD_SAFETY_QUEUE_ID);
+  return queues.filter((q) => queueVisibleTo(permissions, q.id));
 }

@@ -6,7 +6,7 @@ import type { EventStore } from '#warden/eventstore';
 import { auditPersonalDataAccess, type Permission } from '#warden/identity/contracts';
 import { idProblem, invalidInput, notFound, type RecordedEvent, streamCategory } from '#warden/kernel';
 import type { ReadStore } from '#warden/readstore';
-import { reviewJobStream } from '#warden/review/contracts';
+import { queueVisibleTo, reviewJobStream } from '#warden/review/contracts';
 import { EVENT_STORE, ProjectionHost, READ_STORE, STORAGE, type Storage } from '#warden/storage';
 import { readHistoryEvent, readStoredStream } from '../history/history-events.js';
 import { ITEM_HISTORY, ITEM_HISTORY_PROJECTION, type HistoryRef, type ItemHistoryDoc } from '../history/item-history.projection.js';
@@ -180,7 +180,7 @@ export class InvestigationReader {
    * A job's later events name only the job: its queue is its stream's first event's, read once per request.
    */
   childSafetyFilter(permissions: readonly Permission[]): (events: RecordedEvent[]) => Promise<RecordedEvent[]> {
-    if (permissions.includes('VIEW_CHILD_SAFETY_DATA')) return async (events) => events;
+    if (queueVisibleTo(permissions, CHILD_SAFETY_QUEUE_ID)) return async (events) => events;
     const jobQueues = new Map<string, Promise<unknown>>();
     const queueOfJob = (stream: string) => {
       let queue = jobQueues.get(stream);

@@ -19,17 +19,9 @@ export const destinationOf = (callback: CallbackDefinition | null | undefined): 
 export function triggerOf(data: ActionCallbackData, userStrikeCount?: number | null): ActionCallbackTrigger {
   const base = { item: data.item, action: data.action, actionBody: data.custom, creator: data.creator, userStrikeCount };
   if (data.trigger === 'strike-threshold') return { ...base, kind: 'strike-threshold' };
-  if (data.trigger === 'post-actions') {
-    // A bulk action's manager and reason (docs/bulk-actions.md); POST /api/v1/actions names neither.
-    const actorEmail = data.actor?.email ?? undefined;
-    return {
-      ...base,
-      kind: 'post-actions',
-      policies: data.policies,
-      ...(actorEmail !== undefined && { actorEmail }),
-      ...(data.decisionReason !== undefined && { decisionReason: data.decisionReason }),
-    };
-  }
+  // A bulk action's manager and reason (docs/bulk-actions.md); POST /api/v1/actions names neither.
+  if (data.trigger === 'post-actions')
+    return { ...base, kind: 'post-actions', policies: data.policies, actorEmail: data.actor?.email, decisionReason: data.decisionReason };
   // Decisions recorded before `trigger` was have none: their moderator's email tells them apart.
   const decision = data as DecisionActionCallback;
   if (data.trigger === 'decision' || typeof decision.actorEmail === 'string') {

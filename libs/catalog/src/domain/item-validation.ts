@@ -6,7 +6,7 @@
  * declared fields in declaration order, then `data.images` when the type does not declare it),
  * `typeVersion`, `typeSchemaVariant`.
  */
-import { idProblem } from '#warden/kernel';
+import { idProblem, ownValue } from '#warden/kernel';
 import type { FieldDefinition, FieldType, ItemTypeDefinition } from './catalog.model.js';
 import { type IsoDateTime, parseIsoDateTime } from './iso-datetime.js';
 
@@ -208,11 +208,6 @@ function isJsonObject(value: unknown): value is Record<string, unknown> {
 
 function isTypeSchemaVariant(value: unknown): value is TypeSchemaVariant {
   return (TYPE_SCHEMA_VARIANTS as readonly unknown[]).includes(value);
-}
-
-/** Own properties only, so names like `constructor` or `__proto__` never reach the prototype. */
-function ownValue(object: Record<string, unknown>, key: string): unknown {
-  return Object.hasOwn(object, key) ? object[key] : undefined;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { conflict, type Decider, invalidField, invalidInput, notFound } from '#warden/kernel';
+import { conflict, type Decider, invalidField, invalidInput, notFound, ownValue } from '#warden/kernel';
 import {
   CATALOG_EVENT_TYPES,
   type CatalogEntities,
@@ -227,17 +227,9 @@ export function ssoManagement(state: CatalogState): DefinitionSource {
   return { managedBy: (state.management ?? DEFAULT_MANAGEMENT).sso === 'console' ? 'console' : source.managedBy, file: source.file };
 }
 
-/**
- * A stored entity by id: own properties only, so that an id like `constructor` or `__proto__` (a
- * console queue's id is any non-blank string) finds nothing rather than Object.prototype's member.
- */
-function storedEntity<T>(stored: { readonly [id: string]: T }, id: string): T | undefined {
-  return Object.hasOwn(stored, id) ? stored[id] : undefined;
-}
-
 /** Who manages a queue now (the console when its section is handed to the console), and its last file. */
 export function queueManagement(state: CatalogState, queueId: string): DefinitionSource | null {
-  const stored = storedEntity(state.entities.queue, queueId);
+  const stored = ownValue(state.entities.queue, queueId);
   if (!stored || stored.archived) return null;
   return { managedBy: (state.management ?? DEFAULT_MANAGEMENT).queues === 'console' ? 'console' : stored.source.managedBy, file: stored.source.file };
 }
@@ -273,7 +265,7 @@ function queueIdFrom(name: unknown, state: CatalogState): string | undefined {
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '');
   if (base === '') return undefined;
-  const taken = (id: string) => id === CHILD_SAFETY_QUEUE_ID || storedEntity(state.entities.queue, id)?.archived === false;
+  const taken = (id: string) => id === CHILD_SAFETY_QUEUE_ID || ownValue(state.entities.queue, id)?.archived === false;
   let id = base;
   for (let n = 2; taken(id); n++) id = `${base}-${n}`;
   return id;
@@ -295,7 +287,7 @@ export function decideQueueDefinition(command: DefineQueue, state: CatalogState)
     throw invalidInput(...result.problems.map((p) => ({ title: 'Invalid queue', detail: p.message, pointer: jsonPointer(p.path) })));
   }
   const queue = result.queue;
-  const current = storedEntity(state.entities.queue, queue.id);
+  const current = ownValue(state.entities.queue, queue.id);
   const live = current !== undefined && !current.archived;
   if (command.mode === 'create' && live) throw conflict(`Queue ${queue.id} already exists; change it with PUT /api/console/v1/queues/${queue.id}`);
   if (command.mode === 'update' && !live) throw notFound(`No review queue ${queue.id}`);
@@ -336,8 +328,7 @@ export const orgConfigDecider: Decider<OrgConfigCommand, CatalogState, CatalogEv
   evolve(state, event) {
     if (isEntityDefined(event)) {
       const { kind, entity, semanticVersion, source } = event.data;
-      // Own properties only, as storedEntity: an id like `constructor` has no previous definition.
-      const previous = Object.hasOwn(state.entities[kind], entity.id) ? state.entities[kind][entity.id] : undefined;
+      const previous = ownValue(state.entities[kind], entity.id);
       const next: StoredEntity<typeof entity> = {
         entity,
         archived: false,
@@ -348,7 +339,7 @@ export const orgConfigDecider: Decider<OrgConfigCommand, CatalogState, CatalogEv
     }
     if (isEntityArchived(event)) {
       const { kind, id } = event.data;
-      const previous = Object.hasOwn(state.entities[kind], id) ? state.entities[kind][id] : undefined;
+      const previous = ownValue(state.entities[kind], id);
       if (!previous) return state;
       return {
         ...state,

@@ -4,6 +4,13 @@ import type { ActionKind } from '#warden/catalog/contracts';
 import { type Decider, deterministicId } from '#warden/kernel';
 import type { ActionExecuted, ActionExecutionEvent, ExecutedItem, ExecutedPolicy } from './action-execution.events.js';
 
+/** A console user's part in an execution (a bulk action's manager and reason); `email` null once their console account was erased. */
+export interface ExecutionModerator {
+  readonly userId: string;
+  readonly email: string | null;
+  readonly reason: string;
+}
+
 /** Executes an action once, as checked against the catalog by the handler. */
 export interface ExecuteAction {
   readonly type: 'ExecuteAction';
@@ -20,7 +27,7 @@ export interface ExecuteAction {
    * The console user who asked for the execution and why (a bulk action's manager and reason): named
    * in the callback as a decision's moderator is (docs/callbacks.md). Absent for `POST /api/v1/actions`.
    */
-  readonly moderator?: { readonly userId: string; readonly email: string | null; readonly reason: string };
+  readonly moderator?: ExecutionModerator;
   /** The injected clock's now, ISO 8601. */
   readonly now: string;
 }

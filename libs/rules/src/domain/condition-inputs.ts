@@ -4,6 +4,7 @@
  * and which declared fields a partial item lacks for it (docs/partial-items.md).
  */
 import type { LeafCondition } from '#warden/catalog/contracts';
+import { ownValue } from '#warden/kernel';
 import type { EvaluatedItem } from './evaluation.model.js';
 
 /** The declared fields a leaf's input reads that a partial item does not carry; null when it carries them all. */
@@ -33,11 +34,6 @@ export function missingInputs(leaf: LeafCondition, item: EvaluatedItem): readonl
 
 export function isAbsent(value: unknown): boolean {
   return value == null || (Array.isArray(value) && value.length === 0);
-}
-
-function ownValue(record: { readonly [key: string]: unknown }, key: string): unknown {
-  // Own properties only: `constructor` or `__proto__` must not resolve to Object.prototype.
-  return Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
 function isRecord(value: unknown): value is { readonly [key: string]: unknown } {

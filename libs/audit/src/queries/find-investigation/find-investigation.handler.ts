@@ -28,8 +28,9 @@ export class FindInvestigationHandler implements IQueryHandler<FindInvestigation
     }
     // A report, a job or a delivery is about the item its first event names; its stream is the organization's, so another's id finds nothing.
     const stream = kind === 'report' ? reportStream(orgId, id) : kind === 'job' ? reviewJobStream(orgId, id) : callbackDeliveryStream(orgId, id);
+    const found = await this.reader.first(stream);
     // A child-safety job is not shown to exist without VIEW_CHILD_SAFETY_DATA: the same 404 as an unknown id.
-    const [first] = await this.reader.childSafetyFilter(permissions)([await this.reader.first(stream)].filter((e) => e !== undefined));
+    const [first] = found ? await this.reader.childSafetyFilter(permissions)([found]) : [];
     const item = first ? refOf(first.data['reportedItem'] ?? first.data['item']) : null;
     if (!item) throw notFound(`No ${NAMES[kind]} ${id} in this organization`);
     return { kind: (await this.isUserType(orgId, item.typeId)) ? 'user' : 'item', ...item };

@@ -1,5 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import type { CommandContext } from '#warden/kernel';
+import type { ExecutionModerator } from '../../domain/action-execution.decider.js';
 
 export interface ExecuteActionResult {
   readonly executionId: string;
@@ -19,13 +20,6 @@ export interface ExecuteActionOptions {
    * Absent for `POST /api/v1/actions`, whose actor is the platform's: no actor fields.
    */
   readonly moderator?: ExecutionModerator;
-}
-
-/** A console user's part in an execution; `email` null once their console account was erased. */
-export interface ExecutionModerator {
-  readonly userId: string;
-  readonly email: string | null;
-  readonly reason: string;
 }
 
 /**

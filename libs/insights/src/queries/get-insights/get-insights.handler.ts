@@ -4,6 +4,7 @@ import { CATALOG_PROJECTION, CHILD_SAFETY_QUEUE_ID, CHILD_SAFETY_QUEUE_NAME, Get
 import { type Clock, dayPlus, invalidInput, type Period, periodDays, validPeriod } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
 import type { ReadStore } from '#warden/readstore';
+import { queueVisibleTo } from '#warden/review/contracts';
 import { ProjectionHost, READ_STORE } from '#warden/storage';
 import { addHistogram, emptySum, histogramPercentile } from '../../domain/histogram.js';
 import { INSIGHTS_PROJECTION } from '../../projections/insights.projection.js';
@@ -55,9 +56,9 @@ export class GetInsightsHandler implements IQueryHandler<GetInsightsQuery> {
       this.catalog(query.orgId),
     ]);
     const known = new Set([...catalog.queues.keys(), CHILD_SAFETY_QUEUE_ID, ...queueDays.map((d) => d.queueId)]);
-    // The child-safety queue only for a viewer who may see it (as the queues page lists it): without
-    // VIEW_CHILD_SAFETY_DATA it is in no chart, and asked for by id it is a queue the organization never had.
-    if (!query.viewer.permissions.includes('VIEW_CHILD_SAFETY_DATA')) known.delete(CHILD_SAFETY_QUEUE_ID);
+    // Only the queues the viewer may see (as the queues page lists them): the child-safety queue is
+    // in no chart without VIEW_CHILD_SAFETY_DATA, and asked for by id it is a queue the organization never had.
+    for (const queueId of known) if (!queueVisibleTo(query.viewer.permissions, queueId)) known.delete(queueId);
     if (query.queueId !== undefined && !known.has(query.queueId))
       throw invalidInput({ title: INVALID_FILTER, pointer: '/queue', detail: `no queue ${query.queueId} in this organization` });
     const shown = query.queueId !== undefined ? [query.queueId] : [...known].sort();

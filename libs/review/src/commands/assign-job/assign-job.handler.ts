@@ -1,9 +1,9 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler, QueryBus } from '@nestjs/cqrs';
-import { CHILD_SAFETY_QUEUE_ID } from '#warden/catalog';
 import { GetUserQuery, type UserView } from '#warden/identity';
 import { type Clock, DomainError, invalidField } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
+import { queueVisibleTo } from '../../contracts.js';
 import { ReviewJobAccess } from '../../review-job-access.js';
 import { AssignJobCommand } from './assign-job.command.js';
 
@@ -24,10 +24,7 @@ export class AssignJobHandler implements ICommandHandler<AssignJobCommand> {
       command.manager.permissions,
       ({ state }) => {
         const mayDecide =
-          user !== null &&
-          user.state === 'active' &&
-          user.permissions.includes('DECIDE_MRT') &&
-          (state.queueId !== CHILD_SAFETY_QUEUE_ID || user.permissions.includes('VIEW_CHILD_SAFETY_DATA'));
+          user !== null && user.state === 'active' && user.permissions.includes('DECIDE_MRT') && queueVisibleTo(user.permissions, state.queueId);
         if (!mayDecide) {
           throw invalidField('/userId', `${command.moderatorId} is not an active user of this organization who may decide jobs of this queue`);
         }
