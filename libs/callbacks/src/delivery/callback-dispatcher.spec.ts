@@ -80,7 +80,13 @@ describe('callback dispatcher', () => {
       await stores.close();
     });
     const requests = new DeliveryRequests(clock, aggregates, dispatcher);
-    const request = (deliveryId: string, url: string, headers: Record<string, string> = {}, creator?: { id: string; typeId: string }) => {
+    const request = (
+      deliveryId: string,
+      url: string,
+      headers: Record<string, string> = {},
+      creator?: { id: string; typeId: string },
+      more: Record<string, unknown> = {},
+    ) => {
       const delivery: DeliveryRequest = {
         deliveryId,
         kind: 'action',
@@ -89,7 +95,7 @@ describe('callback dispatcher', () => {
         appealId: null,
         item: { id: 'p1', typeId: 'post' },
         destination: { ...sealUrl(url, keyring), headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, keyring.seal(v)])) },
-        body: { item: { id: 'p1', typeId: 'post', typeName: 'Post' }, action: { id: 'remove' }, ...(creator ? { creator } : {}) },
+        body: { item: { id: 'p1', typeId: 'post', typeName: 'Post' }, action: { id: 'remove' }, ...(creator ? { creator } : {}), ...more },
         subject: null,
       };
       return requests.request(delivery, { orgId: 'acme', correlationId: 'c', actor: 'test' });
@@ -121,6 +127,14 @@ describe('callback dispatcher', () => {
     expect(verify(null, Buffer.from(`${sig.t}.d-1.${req!.body}`), key, Buffer.from(sig.v1, 'base64'))).toBe(true);
     expect(await request('d-1', `${hook.url}/hook`)).toBe(false);
     expect(await types('d-1')).toEqual(['CallbackDeliveryRequested', 'CallbackDelivered']);
+  });
+
+  it("sends a body whose moderator's email was erased (stored as null) without actorEmail", async () => {
+    const { request, types } = await setup();
+    const hook = await started((_n, res) => answer(202)(res));
+    await request('d-erased', `${hook.url}/hook`, {}, undefined, { actorEmail: null, decisionReason: 'Spam campaign' });
+    await waitFor(async () => (await types('d-erased')).includes('CallbackDelivered'), 'the delivery');
+    expect(hook.requests[0]!.body).toBe('{"item":{"id":"p1","typeId":"post","typeName":"Post"},"action":{"id":"remove"},"decisionReason":"Spam campaign"}');
   });
 
   it("sends a URL's user info as Basic credentials, percent-decoded, and the URL without it", async () => {

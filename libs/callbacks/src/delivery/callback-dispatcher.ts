@@ -5,6 +5,7 @@ import type { EventStore, Handled } from '#warden/eventstore';
 import { type Clock, foldStream, DomainError, withUserInfoAsBasic } from '#warden/kernel';
 import { CLOCK, GUARDED_HTTP_CLIENT, type GuardedHttpClient, Metrics, OutboundError, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
 import { AggregateStore, EVENT_STORE, KEYRING, type Keyring, openUrl } from '#warden/storage';
+import { sendableBody } from '../domain/action-callback-body.js';
 import { type AttemptOutcome, type CallbackDeliveryCommand, callbackDeliveryDecider, type CallbackDeliveryState } from '../domain/callback-delivery.decider.js';
 import type { CallbackDeliveryEvent, CallbackDestination } from '../domain/callback-delivery.events.js';
 import { DELIVERY_ID_HEADER, formatSignatureHeader, SIGNATURE_HEADER, signedPayload } from '../domain/callback-signature.js';
@@ -253,7 +254,7 @@ export class CallbackDispatcher implements OnApplicationShutdown {
       durationMs: Math.round(performance.now() - started),
       retryAfterMs,
     });
-    const rawBody = JSON.stringify(state.request!.body);
+    const rawBody = JSON.stringify(sendableBody(state.request!.body!));
     const opened: Record<string, string> = {};
     let url: string;
     try {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildActionCallbackBody } from './action-callback-body.js';
+import { buildActionCallbackBody, sendableBody } from './action-callback-body.js';
 
 const item = { id: 'post-1', typeId: 'post', typeName: 'Post' };
 const author = { id: 'u1', typeId: 'user' };
@@ -195,5 +195,13 @@ describe('action callback body (interface-spec 6.2)', () => {
       decisionReason: '  ',
     });
     expect(body).toEqual({ item, action: { id: 'remove' }, policies, rules: [], custom: {} });
+  });
+
+  it('sends a stored body whose actor was erased without actorEmail, never as null; any other body as stored', () => {
+    const stored = { item, action: { id: 'remove' }, policies, rules: [], custom: {}, actorEmail: null, decisionReason: 'Spam campaign' };
+    const { actorEmail: _erased, ...sent } = stored;
+    expect(JSON.stringify(sendableBody(stored))).toBe(JSON.stringify(sent));
+    const decided = { ...stored, actorEmail: 'mod@acme.example' };
+    expect(sendableBody(decided)).toBe(decided);
   });
 });

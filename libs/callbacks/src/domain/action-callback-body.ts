@@ -101,3 +101,15 @@ export function buildActionCallbackBody(trigger: ActionCallbackTrigger): ActionC
 
 /** "Omitted when none": null, absent and blank texts all count as none. */
 const present = (text: string | null | undefined): string | undefined => (text === null || text === undefined || text.trim() === '' ? undefined : text);
+
+/**
+ * A stored body as it is sent: a field "when it applies" is left out, never null (docs/callbacks.md).
+ * The one field a stored body can come to hold as null is `actorEmail`, sealed under the deciding
+ * moderator's (or a bulk action's manager's) key, once that console account was erased
+ * (docs/gdpr.md): a delivery sent again then leaves it out, as for an action no one named.
+ */
+export function sendableBody(body: JsonBody): JsonBody {
+  if (body['actorEmail'] !== null) return body;
+  const { actorEmail: _erased, ...sent } = body;
+  return sent;
+}
