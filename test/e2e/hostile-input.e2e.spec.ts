@@ -175,6 +175,14 @@ describe('hostile input on the customer POSTs, end to end', () => {
       expect(legacyErrors.map((e) => [e.pointer, e.detail])).toEqual([['/userId', 'expected no control characters']]);
       await nothingRecordedAndStillServing(before);
     });
+
+    it('answers every id it accepts by path too: 256 characters, and 256 that are nine characters each percent-encoded', async () => {
+      // The router refused path parameters over 100 characters, so such items were accepted but
+      // could not be read back (a 404 saying no id was that long).
+      const ids = ['x'.repeat(256), '€'.repeat(256)];
+      expect((await send('/api/v1/items/async/', JSON.stringify({ items: ids.map((id) => item(id)) }))).status).toBe(202);
+      for (const id of ids) await waitFor(async () => (await evaluations(id)).length === 1, `the evaluation of a ${id.length}-character id`);
+    });
   });
 
   describe('defect 3: the same item twice in one batch', () => {

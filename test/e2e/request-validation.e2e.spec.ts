@@ -90,10 +90,11 @@ describe('request validation, end to end', () => {
     const get = (query: string) => fetch(`${warden.url}/api/v1/callbacks/deliveries${query}`, { headers: { 'x-api-key': key } });
     expect(await problems(await get('?limit=ten&offset=-1&status=lost'))).toEqual([
       ['/status', 'Invalid request', 'status must be one of pending, failed, dead, delivered'],
-      ['/limit', 'Invalid request', 'limit must be a whole number'],
+      ['/limit', 'Invalid request', 'limit must be a whole number, in decimal digits'],
       ['/offset', 'Invalid request', 'offset must be at least 0'],
     ]);
-    expect(await problems(await get('?limit=1&limit=2'))).toEqual([['/limit', 'Invalid request', 'limit must be a whole number']]);
+    expect(await problems(await get('?limit=1&limit=2'))).toEqual([['/limit', 'Invalid request', 'limit must be a whole number, in decimal digits']]);
+    expect(await problems(await get('?limit=1e1'))).toEqual([['/limit', 'Invalid request', 'limit must be a whole number, in decimal digits']]);
     expect((await get('?limit=5&colour=red')).status).toBe(200);
   });
 });

@@ -18,6 +18,8 @@ export type ErrorKind =
   | 'concurrent-update-conflict'
   | 'conflict'
   | 'payload-too-large'
+  | 'request-header-fields-too-large'
+  | 'request-timeout'
   | 'unsupported-media-type'
   | 'rate-limited'
   | 'unavailable'
@@ -39,6 +41,9 @@ const STATUS: Record<ErrorKind, number> = {
   'concurrent-update-conflict': 409,
   conflict: 409,
   'payload-too-large': 413,
+  // Answered by the HTTP server before any request exists (platform's client-error-answer.ts).
+  'request-header-fields-too-large': 431,
+  'request-timeout': 408,
   'unsupported-media-type': 415,
   'rate-limited': 429,
   internal: 500,

@@ -14,7 +14,7 @@ export {
   ErrorTitle,
   IsBooleanValue,
   IsCustomerId,
-  IsIntegerInRange,
+  QueryInteger,
   IsJsonObject,
   IsNonEmptyArray,
   IsNonEmptyString,

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { IsOptional, IsString } from 'class-validator';
+import { QueryInteger } from '#warden/platform/http';
 import type { StatementPage } from './queries/list-statements/list-statements.query.js';
 import type { TransparencyReport } from './queries/transparency-report/transparency-report.query.js';
 
@@ -20,10 +20,7 @@ export class TransparencyReportRequestDto {
 export class StatementsRequestDto extends TransparencyReportRequestDto {
   @ApiPropertyOptional({ minimum: 1, maximum: 1000, default: 100, description: 'Statements per page' })
   @IsOptional()
-  @Type(() => Number)
-  @IsInt({ message: 'expected a whole number' })
-  @Min(1)
-  @Max(1000)
+  @QueryInteger(1, 1000)
   limit?: number;
 
   @ApiPropertyOptional({ description: 'nextCursor of the previous page' })

@@ -503,6 +503,23 @@ describe('parseOrgConfig: problems', () => {
     expect(parseOk(text).rules[0]?.actionIds).toEqual(['enqueue-to-mrt', 'enqueue-to-child-safety']);
   });
 
+  it('refuses ids that could not be a customer id, or that hide characters: control, invisible formatting, over 256 characters', () => {
+    const withQueueId = (id: string) => exampleWith((doc) => doc.setIn(['queues', 0, 'id'], id));
+    const problemOf = (id: string) => problemsOf(withQueueId(id)).find((p) => p.path === 'queues[0].id')?.message;
+    expect(problemOf('spam\u0000')).toBe('must be an id: expected no control characters');
+    expect(problemOf('spam\u202e')).toBe('must be an id: expected no invisible formatting characters (such as U+200B or U+202E)');
+    expect(problemOf('sp\u200bam')).toBe('must be an id: expected no invisible formatting characters (such as U+200B or U+202E)');
+    expect(problemOf('q'.repeat(257))).toBe('must be an id: expected at most 256 characters, got 257');
+    expect(problemOf('spam queue')).toBe('must be a non-empty string without whitespace');
+    expect(problemOf('')).toBe('must be an id: expected a non-empty string');
+    const longest = 'q'.repeat(256);
+    // The example's routing rule sends to its third queue, spam: it follows it to the new id.
+    const text = exampleWith((doc) => doc.setIn(['queues', 2, 'id'], longest)).replaceAll('queueId: spam', `queueId: ${longest}`);
+    const config = parseOk(text);
+    expect(config.queues[2]?.id).toBe(longest);
+    expect(config.routingRules[0]?.queueId).toBe(longest);
+  });
+
   it('reports an unknown policy parent', () => {
     const problems = problemsOf(exampleWith((doc) => doc.setIn(['policies', 1, 'parentId'], 'scam')));
     expect(problems).toEqual([{ path: 'policies[1].parentId', message: 'unknown policy "scam"' }]);

@@ -182,8 +182,42 @@ describe('HTTP platform', () => {
     const badEncoding = await expectErrorBody(await fetch(url + '/test/things/%zz'), 404, '/errors/not-found');
     expect(badEncoding['detail']).toBe('The path is not valid percent-encoded UTF-8, so it names nothing');
     await expectErrorBody(await fetch(url + '/test/things/%ED%A0%80'), 404, '/errors/not-found');
-    const long = await expectErrorBody(await fetch(url + `/test/things/${'x'.repeat(101)}`), 404, '/errors/not-found');
-    expect(long['detail']).toBe('A path parameter is longer than any id (100 characters at most)');
+    // The longest id there is (256 UTF-16 units), each unit nine characters percent-encoded, is routed.
+    const longestId = '€'.repeat(256);
+    expect(await (await fetch(url + `/test/things/${encodeURIComponent(longestId)}`)).json()).toEqual({ thingId: longestId });
+    expect(await (await fetch(url + `/test/things/${'x'.repeat(256)}`)).json()).toEqual({ thingId: 'x'.repeat(256) });
+    const long = await expectErrorBody(await fetch(url + `/test/things/${'x'.repeat(9 * 256 + 1)}`), 404, '/errors/not-found');
+    expect(long['detail']).toBe('A path parameter is longer than any id (256 characters at most, 2304 percent-encoded)');
+  });
+
+  it("answers what Node's parser refuses before routing (headers over 16 KiB, bytes that are not HTTP) with the error body and a request id", async () => {
+    const answer = await fetch(url + '/health/live', { headers: { 'x-padding': 'a'.repeat(20_000) } });
+    const body = await expectErrorBody(answer, 431, '/errors/request-header-fields-too-large');
+    expect(body['requestId']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(answer.headers.get('x-request-id')).toBe(body['requestId']);
+
+    const raw = await new Promise<string>((resolve) => {
+      const socket = connect(Number(new URL(url).port), '127.0.0.1');
+      let received = '';
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
+      socket.on('close', () => resolve(received));
+      socket.on('error', () => undefined);
+      socket.write('NOT HTTP AT ALL\r\n\r\n');
+    });
+    const [head, text] = raw.split('\r\n\r\n') as [string, string];
+    expect(head).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(head).toMatch(/\r\nX-Request-Id: [0-9a-f-]{36}(\r\n|$)/);
+    expect(JSON.parse(text)).toEqual({
+      errors: [
+        {
+          status: 400,
+          type: ['/errors/invalid-user-input'],
+          title: 'Malformed HTTP request',
+          detail: 'The request is not well-formed HTTP/1.1',
+          requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        },
+      ],
+    });
   });
 
   it('refuses a query string that is not valid percent-encoded UTF-8 on every route, with 400 pointing at the parameter (issue 30)', async () => {

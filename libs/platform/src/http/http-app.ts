@@ -26,6 +26,7 @@ import { REQUEST_ID_PATTERN } from './request-id.js';
 import { RouteTable } from './route-table.js';
 import { sendError } from './send-error.js';
 import { MAX_PARAM_LENGTH } from './to-domain-error.js';
+import { answerClientError } from './client-error-answer.js';
 import { createValidationPipe } from './validation.js';
 
 /**
@@ -83,6 +84,8 @@ export async function createHttpApp(
     // Requests that reach a draining server still get 503, but with the error body (docs/api.md, "Errors"; below):
     // Fastify's own has another shape and no request id.
     return503OnClosing: false,
+    // What Node's parser refuses before there is a request (headers too large, not HTTP): the error body too.
+    clientErrorHandler: answerClientError,
     // On shutdown, idle keep-alive connections close at once; in-flight requests still finish.
     forceCloseConnections: 'idle',
   });

@@ -9,10 +9,16 @@ import {
   forbidden,
   unsupportedMediaType,
   methodNotAllowed,
+  MAX_ID_LENGTH,
 } from '#warden/kernel';
 
-/** The router's limit on one path parameter (Fastify's default, set explicitly in createHttpApp). */
-export const MAX_PARAM_LENGTH = 100;
+/**
+ * The router's limit on one path parameter, as sent (percent-encoded). A customer's id is up to
+ * MAX_ID_LENGTH UTF-16 units, and one unit can take nine characters encoded (`€` is `%E2%82%AC`):
+ * Fastify's default (100) made items with longer ids unreachable by path. What the router lets
+ * through is checked as an id by the route, like any other.
+ */
+export const MAX_PARAM_LENGTH = 9 * MAX_ID_LENGTH;
 
 interface FastifyLikeError {
   code?: string;
@@ -40,7 +46,10 @@ export function toDomainError(thrown: unknown, bodyLimitBytes: number): { error:
     case 'FST_ERR_BAD_URL':
       return { error: notFound('The path is not valid percent-encoded UTF-8, so it names nothing'), unexpected: false };
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      return { error: notFound(`A path parameter is longer than any id (${MAX_PARAM_LENGTH} characters at most)`), unexpected: false };
+      return {
+        error: notFound(`A path parameter is longer than any id (${MAX_ID_LENGTH} characters at most, ${MAX_PARAM_LENGTH} percent-encoded)`),
+        unexpected: false,
+      };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return {

@@ -82,11 +82,23 @@ export function IsIntegerInRange(min: number, max = Number.MAX_SAFE_INTEGER): Pr
       validate: (v) => Number.isInteger(v) && (v as number) >= min && (v as number) <= max,
       defaultMessage: (args?: ValidationArguments) => {
         const v = args?.value as unknown;
-        if (!Number.isInteger(v)) return `${args?.property} must be a whole number`;
+        if (!Number.isInteger(v)) return `${args?.property} must be a whole number, in decimal digits`;
         return (v as number) < min ? `${args?.property} must be at least ${min}` : `${args?.property} must be at most ${max}`;
       },
     },
   });
+}
+
+/**
+ * A whole number in range, given as a query parameter: decimal digits only (a minus sign allowed, answered by the range). `@Type(() => Number)`
+ * also read `1e3`, `0x10`, ` 5` and an empty value as numbers (1000, 16, 5, 0), so a typo could
+ * pass as another page size; now each is the 400 of a value that is not a whole number.
+ */
+export function QueryInteger(min: number, max = Number.MAX_SAFE_INTEGER): PropertyDecorator {
+  return applyDecorators(
+    Transform(({ value }) => (typeof value === 'string' && /^-?[0-9]{1,16}$/.test(value) ? Number(value) : value)),
+    IsIntegerInRange(min, max),
+  );
 }
 
 /**

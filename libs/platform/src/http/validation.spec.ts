@@ -1,6 +1,5 @@
 import 'reflect-metadata';
 import type { ArgumentMetadata } from '@nestjs/common';
-import { Type } from 'class-transformer';
 import { Allow } from 'class-validator';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '#warden/kernel';
@@ -9,11 +8,11 @@ import {
   AsReceived,
   ErrorTitle,
   IsBooleanValue,
-  IsIntegerInRange,
   IsJsonObject,
   IsNonEmptyArray,
   IsNonEmptyString,
   NestedDtoArray,
+  QueryInteger,
   WhenPresent,
 } from './validation-rules.decorator.js';
 
@@ -44,8 +43,7 @@ class OrderDto {
 
 class PageDto {
   @WhenPresent()
-  @Type(() => Number)
-  @IsIntegerInRange(1, 100)
+  @QueryInteger(1, 100)
   limit?: number;
 }
 
@@ -191,7 +189,11 @@ describe('request validation', () => {
   it('converts and checks query-string numbers', async () => {
     const query: ArgumentMetadata = { type: 'query', metatype: PageDto };
     expect(await pipe.transform({ limit: '20', other: 'x' }, query)).toEqual({ limit: 20 });
-    expect(await problems({ limit: 'ten' }, query)).toEqual([['/limit', 'Invalid request', 'limit must be a whole number']]);
+    expect(await problems({ limit: 'ten' }, query)).toEqual([['/limit', 'Invalid request', 'limit must be a whole number, in decimal digits']]);
+    // Number() reads these as 1000, 16, 5 and 0: each was taken for another page size.
+    for (const written of ['1e3', '0x10', ' 5', '', '5.0', '+5'])
+      expect(await problems({ limit: written }, query)).toEqual([['/limit', 'Invalid request', 'limit must be a whole number, in decimal digits']]);
+    expect(await pipe.transform({ limit: '007' }, query)).toEqual({ limit: 7 });
     expect(await problems({ limit: '0' }, query)).toEqual([['/limit', 'Invalid request', 'limit must be at least 1']]);
     expect(await problems({ limit: '101' }, query)).toEqual([['/limit', 'Invalid request', 'limit must be at most 100']]);
   });

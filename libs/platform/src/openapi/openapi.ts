@@ -76,7 +76,8 @@ export function buildOpenApiDocument(app: INestApplication, version: string, pub
       'Content-moderation backend. Every `/api/v1/` route needs the `X-API-KEY` header and answers with or ' +
         'without a trailing slash (paths are published as docs/api.md writes them). Every error uses one ' +
         'body: `{"errors":[{status,type,title,detail?,pointer?,requestId?}]}`, also for an unknown path (404) and ' +
-        'a method a path does not allow (405, with `Allow`); every response carries `X-Request-Id`. ' +
+        'a method a path does not allow (405, with `Allow`), and what is refused before routing: headers over 16 KiB ' +
+        '(431), a request not received in time (408), bytes that are not HTTP (400); every response carries `X-Request-Id`. ' +
         "The `/api/console/v1/` routes (tag `console`) are the review console's: they need the session cookie " +
         "a sign-in sets, and a mutating request also needs the session's CSRF token in `X-CSRF-Token` and, from " +
         'a browser, a same-origin `Origin`.',

@@ -1,18 +1,15 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import { IsOptional } from 'class-validator';
-import { IsIntegerInRange } from '#warden/platform/http';
+import { QueryInteger } from '#warden/platform/http';
 
 export class GetItemHistoryRequestDto {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 500, default: 100, description: 'Page size' })
   @IsOptional()
-  @Type(() => Number)
-  @IsIntegerInRange(1, 500)
+  @QueryInteger(1, 500)
   limit?: number;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 0, default: 0, description: "Entries to skip: pass the previous page's `next`" })
   @IsOptional()
-  @Type(() => Number)
-  @IsIntegerInRange(0)
+  @QueryInteger(0)
   offset?: number;
 }

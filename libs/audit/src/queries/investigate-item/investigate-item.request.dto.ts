@@ -1,13 +1,11 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import { IsOptional } from 'class-validator';
-import { IsIntegerInRange } from '#warden/platform/http';
+import { QueryInteger } from '#warden/platform/http';
 
 /** An Investigate page's cursor: the item's versions, or the user's items, before a log position. */
 export class InvestigatePageRequestDto {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, description: "Older entries: pass the previous page's `next` (versions of an item, items of a user)" })
   @IsOptional()
-  @Type(() => Number)
-  @IsIntegerInRange(1)
+  @QueryInteger(1)
   before?: number;
 }

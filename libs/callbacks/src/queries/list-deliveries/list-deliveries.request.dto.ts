@@ -1,7 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import { IsIn, IsOptional } from 'class-validator';
-import { IsIntegerInRange } from '#warden/platform/http';
+import { QueryInteger } from '#warden/platform/http';
 import type { ListedStatus } from '../../projections/callback-deliveries.read-model.js';
 
 export const LISTED_STATUSES: readonly ListedStatus[] = ['pending', 'failed', 'dead', 'delivered'];
@@ -20,8 +19,7 @@ export class ListDeliveriesRequestDto {
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 50, description: 'Page size' })
   @IsOptional()
-  @Type(() => Number)
-  @IsIntegerInRange(1, 100)
+  @QueryInteger(1, 100)
   limit?: number;
 
   @ApiPropertyOptional({
@@ -31,7 +29,6 @@ export class ListDeliveriesRequestDto {
     description: "Deliveries to skip: pass the previous page's `nextOffset`",
   })
   @IsOptional()
-  @Type(() => Number)
-  @IsIntegerInRange(0)
+  @QueryInteger(0)
   offset?: number;
 }

@@ -1,10 +1,23 @@
 import { RE2JS } from 're2js';
 import * as z from 'zod';
-import { basicCredentialsProblem, CLIENT_MANAGED_HEADERS, hasUserInfo } from '#warden/kernel';
+import { basicCredentialsProblem, CLIENT_MANAGED_HEADERS, hasUserInfo, idProblem } from '#warden/kernel';
 import { PENALTIES } from '../catalog.model.js';
 import { errorMessage } from './config-problems.js';
 
-export const idSchema = z.string().regex(/^\S+$/, 'must be a non-empty string without whitespace');
+/**
+ * An id of the configuration (item type, action, rule, policy, queue, bank …): what a customer's
+ * id may be (idProblem: at most MAX_ID_LENGTH, well-formed, no control characters: it reaches
+ * stream names, keys and paths), without whitespace, and without invisible formatting characters
+ * (a right-to-left override or a zero-width space would make two ids look alike in the console
+ * and in a review of the file).
+ */
+export const idSchema = z.string().superRefine((id, ctx) => {
+  const problem = idProblem(id);
+  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: `must be an id: ${problem}`, input: id });
+  else if (/\s/.test(id)) ctx.addIssue({ code: 'custom', message: 'must be a non-empty string without whitespace', input: id });
+  else if (/\p{Cf}/u.test(id))
+    ctx.addIssue({ code: 'custom', message: 'must be an id: expected no invisible formatting characters (such as U+200B or U+202E)', input: id });
+});
 export const nameSchema = z.string().regex(/\S/, 'must not be blank');
 export const nullableText = z.string().nullable().default(null);
 export const flag = z.boolean().default(false);

@@ -1,7 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import { IsIn, IsOptional, IsString } from 'class-validator';
-import { IsIntegerInRange } from '#warden/platform/http';
+import { QueryInteger } from '#warden/platform/http';
 import type { JobState } from '../../projections/review-jobs.read-model.js';
 
 export const JOB_STATES: readonly JobState[] = ['PENDING', 'LOCKED', 'ASSIGNED', 'CLOSED'];
@@ -31,13 +30,11 @@ export class ListReviewJobsRequestDto {
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, default: 1 })
   @IsOptional()
-  @Type(() => Number)
-  @IsIntegerInRange(1)
+  @QueryInteger(1)
   page?: number;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 200, default: 50 })
   @IsOptional()
-  @Type(() => Number)
-  @IsIntegerInRange(1, 200)
+  @QueryInteger(1, 200)
   pageSize?: number;
 }
