@@ -1,15 +1,5 @@
 import { cloneElement, type ReactElement } from 'react';
-
-type Cell = string | number | null;
-
-/** RFC 4180 CSV: fields with a comma, quote or line break are quoted, quotes doubled. */
-export function toCsv(columns: readonly string[], rows: readonly (readonly Cell[])[]): string {
-  const field = (value: Cell) => {
-    const text = value === null ? '' : String(value);
-    return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-  };
-  return [columns, ...rows].map((row) => row.map(field).join(',')).join('\r\n') + '\r\n';
-}
+import { type Cell, toCsv } from './csv';
 
 function download(name: string, csv: string) {
   const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));

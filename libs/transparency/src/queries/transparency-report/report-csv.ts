@@ -1,8 +1,13 @@
 import type { TransparencyReport } from './transparency-report.query.js';
 
-const csvField = (value: string | number | boolean | null) => {
-  const text = value === null ? '' : String(value);
-  return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+/**
+ * RFC 4180, and safe to open in a spreadsheet: a text starting with `=`, `+`, `-`, `@`, a tab or a
+ * carriage return would be run as a formula (OWASP, "CSV Injection"), so it gets a leading `'`.
+ * Numbers are written as they are: a negative count stays a number.
+ */
+export const csvField = (value: string | number | boolean | null) => {
+  const text = value === null ? '' : typeof value === 'string' && /^[=+\-@\t\r]/.test(value) ? `'${value}` : String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 };
 
 /** One figure a row: section, the figure's dimensions, value; the same figures as the JSON. */
