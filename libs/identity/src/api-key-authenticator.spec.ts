@@ -26,7 +26,7 @@ describe('CachedApiKeyAuthenticator', () => {
     const clock = new FixedClock(new Date('2026-01-01T00:00:00Z'));
     const host = new ProjectionHost(storage, new Metrics(), { reactorLease: { ttlMs: 10_000, renewEveryMs: 3_000 } }, clock);
     host.register(identityProjection);
-    return { authenticator: new CachedApiKeyAuthenticator(stores.readStore, host, clock), events: stores.events, readStore: stores.readStore };
+    return { authenticator: new CachedApiKeyAuthenticator(stores.readStore, host, clock), events: stores.events, readStore: stores.readStore, clock };
   };
 
   it('answers ok with the principal for an active key, and why not for a revoked or rotated-out one', async () => {
@@ -60,5 +60,24 @@ describe('CachedApiKeyAuthenticator', () => {
     await authenticator.flushUsage();
     expect(await readStore.get('identity_api_key_usage', 'fresh')).toEqual({ lastUsedAt: '2026-01-01T00:00:00.000Z' });
     expect(await readStore.count('identity_api_key_usage')).toBe(1);
+  });
+
+  it('keeps a use it could not record for the next flush, and a later use wins', async () => {
+    const { authenticator, events, readStore, clock } = authenticatorOn();
+    await events.append(apiKeyStream('acme', 'k1'), [created('acme', 'k1', 'wdn_k1')], 'no_stream');
+    await events.append(apiKeyStream('acme', 'k2'), [created('acme', 'k2', 'wdn_k2')], 'no_stream');
+    await authenticator.authenticate('wdn_k1');
+    await authenticator.authenticate('wdn_k2');
+    // The read store refuses one commit (as a store busy past its timeout does).
+    const commit = readStore.commit.bind(readStore);
+    let refusals = 1;
+    readStore.commit = (ops) => (refusals-- > 0 ? Promise.reject(new Error('SQLITE_BUSY: database is locked')) : commit(ops));
+    await authenticator.flushUsage();
+    expect(await readStore.count('identity_api_key_usage')).toBe(0);
+    clock.advance(60_000);
+    await authenticator.authenticate('wdn_k2');
+    await authenticator.flushUsage();
+    expect(await readStore.get('identity_api_key_usage', 'k1')).toEqual({ lastUsedAt: '2026-01-01T00:00:00.000Z' });
+    expect(await readStore.get('identity_api_key_usage', 'k2')).toEqual({ lastUsedAt: '2026-01-01T00:01:00.000Z' });
   });
 });

@@ -74,7 +74,10 @@ export class CachedApiKeyAuthenticator implements ApiKeyAuthenticator, OnModuleI
     try {
       await this.readStore.commit(batch.map(([keyId, at]) => ({ op: 'put' as const, collection: API_KEY_USAGE, id: keyId, doc: { lastUsedAt: at } })));
     } catch (error) {
-      this.logger.warn({ msg: 'could not record API key use', error: String(error) });
+      // Tried again at the next flush (a busy store under load): a key used once would otherwise
+      // never show its use. A use recorded meanwhile is later and wins.
+      for (const [keyId, at] of batch) if (!this.lastUsed.has(keyId)) this.lastUsed.set(keyId, at);
+      this.logger.warn({ msg: 'could not record API key use: tried again at the next flush', error: String(error) });
     }
   }
 }
