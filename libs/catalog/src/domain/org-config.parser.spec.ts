@@ -564,7 +564,17 @@ describe('parseOrgConfig: problems', () => {
   it('reports a malformed line of the hashes file with its line number', () => {
     const readHashesFile = () => `# bank\n${FILE_HASH}\nnot-a-hash\n\n${INLINE_HASH}\n`;
     const problems = problemsOf(EXAMPLE, { readHashesFile });
-    expect(problems).toEqual([{ path: 'hashBanks[0].hashesFile', message: 'line 3: "not-a-hash" is not a 64-character hex PDQ hash' }]);
+    expect(problems).toEqual([{ path: 'hashBanks[0].hashesFile', message: 'line 3: not a 64-character hex PDQ hash (10 characters)' }]);
+  });
+
+  it('never quotes a line of the hashes file: the path may name a secret, and problems reach logs', () => {
+    const secretKey = '34S4oqQzU2QyhpcslOiuJsnP82DApXvaQNO5+rbH/LU=';
+    const problems = problemsOf(EXAMPLE, { readHashesFile: () => `${secretKey}\n${'g'.repeat(64)}\n` });
+    expect(problems).toEqual([
+      { path: 'hashBanks[0].hashesFile', message: 'line 1: not a 64-character hex PDQ hash (44 characters)' },
+      { path: 'hashBanks[0].hashesFile', message: 'line 2: not a 64-character hex PDQ hash (not hexadecimal)' },
+    ]);
+    expect(JSON.stringify(problems)).not.toContain(secretKey.slice(0, 8));
   });
 
   it('reports at most 20 malformed lines of a hashes file, then how many more', () => {
@@ -572,7 +582,7 @@ describe('parseOrgConfig: problems', () => {
     const problems = problemsOf(EXAMPLE, { readHashesFile });
     expect(problems).toHaveLength(21);
     expect(problems.every((problem) => problem.path === 'hashBanks[0].hashesFile')).toBe(true);
-    expect(problems[19]?.message).toBe('line 20: "bad19" is not a 64-character hex PDQ hash');
+    expect(problems[19]?.message).toBe('line 20: not a 64-character hex PDQ hash (5 characters)');
     expect(problems[20]?.message).toBe('… and 5 more malformed lines');
   });
 

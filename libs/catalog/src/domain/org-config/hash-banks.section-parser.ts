@@ -27,6 +27,7 @@ const MAX_REPORTED_BAD_LINES = 20;
 
 interface HashFormat {
   pattern: RegExp;
+  length: number;
   description: string;
 }
 
@@ -55,7 +56,7 @@ export function resolveHashBanks(doc: Record<string, unknown>, readHashesFile: R
 
 function hashFormat(hashType: HashType): HashFormat {
   const length = HASH_HEX_LENGTH[hashType];
-  return { pattern: new RegExp(`^[0-9a-fA-F]{${length}}$`), description: `${length}-character hex ${hashType} hash` };
+  return { pattern: new RegExp(`^[0-9a-fA-F]{${length}}$`), length, description: `${length}-character hex ${hashType} hash` };
 }
 
 /** The range of a given value is checked by the schema; here only whether it may be given at all. */
@@ -86,7 +87,10 @@ function addHashesFromFile(file: string, format: HashFormat, hashes: Set<string>
     }
     malformed++;
     if (malformed <= MAX_REPORTED_BAD_LINES) {
-      problems.add(path, `line ${i + 1}: ${describeValue(line)} is not a ${format.description}`);
+      // Not quoted: the path may name any file apply can read (a key, a credentials file), and
+      // problems are printed where logs keep them. Its length or its characters say what is wrong.
+      const why = line.length === format.length ? 'not hexadecimal' : `${line.length} characters`;
+      problems.add(path, `line ${i + 1}: not a ${format.description} (${why})`);
     }
   }
   if (malformed > MAX_REPORTED_BAD_LINES) {
