@@ -31,3 +31,23 @@ describe('readConfigFile: the hashes file', () => {
     expect(result.ok && result.config.hashBanks[0]?.hashes).toEqual(['ab'.repeat(32)]);
   });
 });
+
+describe('readConfigFile: the text', () => {
+  const fileWith = (name: string, bytes: Buffer): string => {
+    const dir = mkdtempSync(join(tmpdir(), 'warden-apply-'));
+    dirs.push(dir);
+    writeFileSync(join(dir, name), bytes);
+    return join(dir, name);
+  };
+
+  it('refuses bytes that are not UTF-8 rather than reading them as U+FFFD', () => {
+    const file = fileWith('org.yaml', Buffer.concat([Buffer.from('org: { id: acme, name: "Soci'), Buffer.from([0xe9]), Buffer.from('t\u00e9" }\n')]));
+    expect(readConfigFile(file, {})).toEqual({ ok: false, problems: [{ path: '', message: `${file} is not UTF-8 text: save it as UTF-8` }] });
+  });
+
+  it.each(['org.yaml', 'org.json'])('takes a leading byte-order mark in %s', (name) => {
+    const file = fileWith(name, Buffer.from('\ufeff{"org": {"id": "acme", "name": "Soci\u00e9t\u00e9"}}'));
+    const result = readConfigFile(file, {});
+    expect(result.ok && result.config.org).toMatchObject({ id: 'acme', name: 'Soci\u00e9t\u00e9' });
+  });
+});

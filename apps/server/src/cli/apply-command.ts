@@ -64,16 +64,26 @@ async function usersProblems(plan: () => Promise<unknown>): Promise<ConfigProble
   }
 }
 
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 /** Reads and validates a configuration file; hashesFile paths are relative to it. */
 export function readConfigFile(
   file: string,
   env: Readonly<Record<string, string | undefined>>,
 ): { ok: true; config: OrgConfig } | { ok: false; problems: ConfigProblem[] } {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(file, 'utf8');
+    bytes = readFileSync(file);
   } catch (error) {
     return { ok: false, problems: [{ path: '', message: `cannot read ${file}: ${(error as Error).message}` }] };
+  }
+  let text: string;
+  try {
+    // Fatal: bytes that are not UTF-8 (a Latin-1 file) would otherwise become U+FFFD in names,
+    // patterns and header values without a word. The decoder drops a leading byte-order mark.
+    text = UTF8.decode(bytes);
+  } catch {
+    return { ok: false, problems: [{ path: '', message: `${file} is not UTF-8 text: save it as UTF-8` }] };
   }
   const base = dirname(resolve(file));
   const result = parseOrgConfig(text, {
