@@ -556,6 +556,11 @@ describe('parseOrgConfig: problems', () => {
     expect(problems[0]?.message).toMatch(/^invalid regular expression: error parsing regexp/);
   });
 
+  it('reports an organization name over 200 characters at org.name, as the organization refuses it', () => {
+    const problems = problemsOf(exampleWith((doc) => doc.setIn(['org', 'name'], 'N'.repeat(201))));
+    expect(problems).toEqual([{ path: 'org.name', message: 'must have at most 200 characters' }]);
+  });
+
   it('reports a malformed inline hash at its index', () => {
     const problems = problemsOf(exampleWith((doc) => doc.addIn(['hashBanks', 0, 'hashes'], 'f8f8f0ce')));
     expect(problems).toEqual([{ path: 'hashBanks[0].hashes[1]', message: '"f8f8f0ce" is not a 64-character hex PDQ hash' }]);

@@ -15,7 +15,9 @@ export const wellnessSchema = z
 /** `org:` — which organization the file configures, and its settings. */
 export const orgSchema = z.strictObject({
   id: z.string().regex(ORG_ID, 'must match ^[a-z0-9][a-z0-9_-]{0,62}$ (lower-case letters, digits, - and _)'),
-  name: nameSchema,
+  // The organization's own limit (identity's organization decider), checked here so that the
+  // file's problem has its path and comes with the others, before anything is planned.
+  name: nameSchema.max(200),
   settings: z
     .strictObject({
       requireDecisionReason: flag,
