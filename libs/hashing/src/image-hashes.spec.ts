@@ -2,10 +2,19 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { DomainError } from '#warden/kernel';
 import { bitCount, hammingDistance, lumaOf, pdqFromHex, pdqFromLuminance, pdqToHex } from './domain/pdq.js';
 import { decodeLuminance, hashImage, type ImageHashes } from './image-hashes.js';
+import { WasmJpegDecoder } from './decoding/wasm-jpeg-decoder.js';
+
+/** `jpeg` with its first scan header repeated `times` times, each with one byte of data, as a scan bomb has it. */
+function withRepeatedFirstScan(jpeg: Buffer, times: number): Buffer {
+  let p = 2;
+  while (jpeg[p + 1] !== 0xda) p += 2 + jpeg.readUInt16BE(p + 2);
+  const scan = Buffer.concat([jpeg.subarray(p, p + 2 + jpeg.readUInt16BE(p + 2)), Buffer.from([0])]);
+  return Buffer.concat([jpeg.subarray(0, p), ...Array.from({ length: times }, () => scan), Buffer.from([0xff, 0xd9])]);
+}
 
 /** The PDQ reference vectors, kept in the repository (test/fixtures/pdq/README.md says where from). */
 const TESTDATA = fileURLToPath(new URL('../../../test/fixtures/pdq/', import.meta.url));
@@ -253,5 +262,24 @@ describe('hashImage decoding choices', () => {
     expect(err).toBeInstanceOf(DomainError);
     expect((err as DomainError).type).toBe('/errors/payload-too-large');
     await expect(hashImage(png, { limitInputPixels: W * H })).resolves.toMatchObject({ width: W });
+  });
+
+  it('leaves a JPEG of more than 100 scans to sharp, off the event loop, which refuses repeated scans', async () => {
+    const progressive = await sharp(rgb, { raw: { width: W, height: H, channels: 3 } })
+      .jpeg({ progressive: true })
+      .toBuffer();
+    const decode = vi.spyOn(WasmJpegDecoder.prototype, 'decode');
+    try {
+      // An ordinary progressive file takes the fast path.
+      await hashImage(progressive);
+      expect(decode).toHaveBeenCalledTimes(1);
+      // 20,000 empty scans: libjpeg on the event loop would decode each over the whole image.
+      const err = await hashImage(withRepeatedFirstScan(progressive, 20_000)).catch((e: unknown) => e);
+      expect(decode).toHaveBeenCalledTimes(1);
+      expect(err).toBeInstanceOf(DomainError);
+      expect((err as DomainError).type).toBe('/errors/unsupported-media-type');
+    } finally {
+      decode.mockRestore();
+    }
   });
 });

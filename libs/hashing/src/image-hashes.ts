@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { OutputInfo } from 'sharp';
 import { DomainError } from '#warden/kernel';
-import { readJpegFrame } from './decoding/jpeg-header.js';
+import { countScans, readJpegFrame } from './decoding/jpeg-header.js';
 import { WasmJpegDecoder } from './decoding/wasm-jpeg-decoder.js';
 import { lumaOf, lumaOfPixels, pdqFromLuminance, pdqToHex } from './domain/pdq.js';
 
@@ -96,14 +96,24 @@ export async function decodeLuminance(bytes: Buffer, options: HashImageOptions =
 const wasmJpeg = new WasmJpegDecoder();
 
 /**
+ * More scans than this and a JPEG is left to sharp. The WebAssembly decoder runs on the event
+ * loop, and libjpeg decodes every scan over the whole image, warning but going on when one
+ * repeats: 200,000 empty scans (3 MB) held the loop for ten seconds. libvips decodes off the loop
+ * and refuses the repeats. Encoders write 1 (baseline) to about 10 (progressive) scans.
+ */
+const MAX_FAST_PATH_SCANS = 100;
+
+/**
  * The fast path for the commonest small input: an 8-bit greyscale or colour JPEG hashed at its
- * own size. Anything else, or a file libjpeg gives up on, is left to sharp (undefined).
+ * own size, of at most MAX_FAST_PATH_SCANS scans. Anything else, or a file libjpeg gives up on,
+ * is left to sharp (undefined).
  */
 async function decodeSmallJpeg(bytes: Buffer, limitInputPixels: number): Promise<DecodedLuminance | undefined> {
   const frame = readJpegFrame(bytes);
   if (!frame || frame.precision !== 8 || (frame.components !== 1 && frame.components !== 3)) return undefined;
   if (frame.width === 0 || frame.height === 0 || frame.width > PRE_RESIZE || frame.height > PRE_RESIZE) return undefined;
   if (frame.width * frame.height > limitInputPixels) return undefined;
+  if (countScans(bytes, MAX_FAST_PATH_SCANS) > MAX_FAST_PATH_SCANS) return undefined;
   const rgba = await wasmJpeg.decode(bytes);
   if (!rgba || rgba.width !== frame.width || rgba.height !== frame.height) return undefined;
   // libjpeg replicates grey into R, G and B; the reference takes the grey value itself.

@@ -1,6 +1,14 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { isJpeg, readJpegFrame } from './jpeg-header.js';
+import { countScans, isJpeg, readJpegFrame } from './jpeg-header.js';
+
+/** `jpeg` with its first scan header repeated `times` times, each with one byte of data, as a scan bomb has it. */
+function withRepeatedFirstScan(jpeg: Buffer, times: number): Buffer {
+  let p = 2;
+  while (jpeg[p + 1] !== 0xda) p += 2 + jpeg.readUInt16BE(p + 2);
+  const scan = Buffer.concat([jpeg.subarray(p, p + 2 + jpeg.readUInt16BE(p + 2)), Buffer.from([0])]);
+  return Buffer.concat([jpeg.subarray(0, p), ...Array.from({ length: times }, () => scan), Buffer.from([0xff, 0xd9])]);
+}
 
 const W = 70;
 const H = 45;
@@ -28,5 +36,23 @@ describe('readJpegFrame', () => {
     expect(readJpegFrame(jpeg.subarray(0, 30))).toBeUndefined();
     expect(readJpegFrame(Buffer.from([0xff, 0xd8, 0xff, 0xda, 0, 2]))).toBeUndefined();
     expect(readJpegFrame(Buffer.alloc(0))).toBeUndefined();
+  });
+});
+
+describe('countScans', () => {
+  it('counts the scans of baseline and progressive files, skipping their entropy-coded data', async () => {
+    expect(countScans(await image().jpeg().toBuffer(), 100)).toBe(1);
+    const progressive = await image().jpeg({ progressive: true }).toBuffer();
+    const scans = countScans(progressive, 100);
+    expect(scans).toBeGreaterThan(1);
+    expect(scans).toBeLessThanOrEqual(12);
+    expect(countScans(withRepeatedFirstScan(progressive, 500), 1000)).toBe(500);
+  });
+
+  it('stops counting past the limit, and gives 0 for what is not a JPEG', async () => {
+    const bomb = withRepeatedFirstScan(await image().jpeg({ progressive: true }).toBuffer(), 5000);
+    expect(countScans(bomb, 100)).toBe(101);
+    expect(countScans(await image().png().toBuffer(), 100)).toBe(0);
+    expect(countScans(Buffer.alloc(0), 100)).toBe(0);
   });
 });

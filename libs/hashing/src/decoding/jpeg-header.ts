@@ -54,3 +54,42 @@ export function readJpegFrame(bytes: Uint8Array): JpegFrame | undefined {
 function isStartOfFrame(marker: number): boolean {
   return marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
 }
+
+const RST0 = 0xd0;
+const RST7 = 0xd7;
+
+/**
+ * How many scans (SOS segments) the file holds, counting at most up to `limit + 1`: the marker
+ * segments are walked and each scan's entropy-coded data skipped to the next marker (0xFF followed
+ * by neither a stuffed 0x00, a fill 0xFF nor a restart marker). libjpeg decodes every scan over
+ * the whole image however few bytes it carries, and warns but goes on when one repeats, so a file
+ * of a few megabytes can hold a hundred thousand scans and take libjpeg a minute.
+ */
+export function countScans(bytes: Uint8Array, limit: number): number {
+  if (!isJpeg(bytes)) return 0;
+  let scans = 0;
+  let p = 2;
+  while (p + 4 <= bytes.length) {
+    if (bytes[p] !== 0xff) return scans;
+    const marker = bytes[p + 1]!;
+    if (marker === 0xff) {
+      p++;
+      continue;
+    }
+    if (marker === EOI) return scans;
+    const length = (bytes[p + 2]! << 8) | bytes[p + 3]!;
+    if (length < 2) return scans;
+    p += 2 + length;
+    if (marker !== SOS) continue;
+    if (++scans > limit) return scans;
+    // The entropy-coded data runs to the next real marker.
+    for (;;) {
+      p = bytes.indexOf(0xff, p);
+      if (p === -1 || p + 1 >= bytes.length) return scans;
+      const next = bytes[p + 1]!;
+      if (next === 0x00 || next === 0xff || (next >= RST0 && next <= RST7)) p++;
+      else break;
+    }
+  }
+  return scans;
+}
