@@ -50,7 +50,7 @@ export class GroupReactorRunner {
   ) {
     if (projection.keyOf) {
       const limits = keyedLimits(projection);
-      this.lanes = new KeyedLanes(keyedHandler(projection), limits.concurrency, limits.perGroup);
+      this.lanes = new KeyedLanes(keyedHandler(projection), limits.concurrency, limits.perGroup, limits.perOrg);
     }
   }
 

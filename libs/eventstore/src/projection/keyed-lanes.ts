@@ -30,6 +30,8 @@ interface OrgTurn {
   readonly groups: Map<string, GroupTurn>;
   /** Events queued or running, over all its keys. */
   held: number;
+  /** Its runs under way now. */
+  running: number;
   inRing: boolean;
 }
 
@@ -53,7 +55,9 @@ interface GroupTurn {
  * (one user's flood of items, each its own key), nor a key with a long queue takes the slots from
  * the others. A group runs at most `perGroup` at once: the handlers share one event loop, so what
  * starts beside a flood's 64 runs takes about 64 times its own time to finish, beside 16 a quarter
- * of that (docs/benchmarks.md, "Floods and long histories").
+ * of that (docs/benchmarks.md, "Floods and long histories"). An organization runs at most `perOrg`
+ * at once: handlers that wait on something slow (a customer's classifier, media) would otherwise
+ * hold every slot, and no other organization's event would start until one of them ended.
  */
 export class KeyedLanes {
   private readonly lanes = new Map<string, Lane>();
@@ -69,6 +73,8 @@ export class KeyedLanes {
     private readonly concurrency: number,
     /** Runs of one group at once (KeyedLimits.perGroup). */
     private readonly perGroup: number = concurrency,
+    /** Runs of one organization at once (KeyedLimits.perOrg). */
+    private readonly perOrg: number = concurrency,
   ) {}
 
   /** Events queued or running. */
@@ -116,7 +122,7 @@ export class KeyedLanes {
     if (!lane) {
       let turn = this.orgs.get(org);
       if (!turn) {
-        turn = { org, ready: new Fifo(), groups: new Map(), held: 0, inRing: false };
+        turn = { org, ready: new Fifo(), groups: new Map(), held: 0, running: 0, inRing: false };
         this.orgs.set(org, turn);
       }
       let groupTurn = turn.groups.get(group);
@@ -150,6 +156,11 @@ export class KeyedLanes {
   private pump(): void {
     while (!this.halted && this.running < this.concurrency && this.ring.length > 0) {
       const turn = this.ring.shift()!;
+      if (turn.running >= this.perOrg) {
+        // At its limit: out of the ring until one of its runs ends (finish puts it back).
+        turn.inRing = false;
+        continue;
+      }
       const group = turn.ready.shift()!;
       if (group.running >= this.perGroup) {
         // At its limit: out of the round until one of its runs ends (finish puts it back).
@@ -164,6 +175,7 @@ export class KeyedLanes {
       if (turn.ready.length > 0) this.ring.push(turn);
       else turn.inRing = false;
       group.running++;
+      turn.running++;
       this.start(lane);
     }
   }
@@ -189,7 +201,12 @@ export class KeyedLanes {
     lane.running = 0;
     this.running--;
     group.running--;
+    org.running--;
     if (group.ready.length > 0 && !group.inRing) this.enterRound(group);
+    else if (org.ready.length > 0 && !org.inRing) {
+      org.inRing = true;
+      this.ring.push(org);
+    }
     org.held -= tasks.length;
     this.total -= tasks.length;
     if (lane.tasks.length > 0) this.makeReady(lane);

@@ -200,6 +200,27 @@ describe('KeyedScheduler', () => {
     expect(h.scheduler.watermark).toBe(8);
   });
 
+  it('runs at most perOrg keys of one organization at once: handlers that never end leave the others to other organizations', async () => {
+    const h = harness({ concurrency: 4, perOrg: 3 });
+    // Organization a's handlers wait on something that does not answer (a classifier, media).
+    h.write(...Array.from({ length: 6 }, (_, i) => recorded(i + 1, `a${i}`, 'org-a')));
+    await settled();
+    expect(h.running()).toEqual([1, 2, 3]);
+    h.write(recorded(7, 'b0', 'org-b'), recorded(8, 'b1', 'org-b'));
+    await settled();
+    expect(h.running()).toEqual([1, 2, 3, 7]);
+    await h.finish(7);
+    expect(h.running()).toEqual([1, 2, 3, 8]);
+    await h.finish(8);
+    // The free handler stays free for other organizations while a's three run.
+    expect(h.running()).toEqual([1, 2, 3]);
+    await h.finish(1);
+    expect(h.running()).toEqual([2, 3, 4]);
+    while (h.finished.length < 8) await h.finish(...h.running());
+    expect(h.started).toEqual([1, 2, 3, 7, 8, 4, 5, 6]);
+    expect(h.scheduler.watermark).toBe(8);
+  });
+
   it('halts on a failed handler and never moves the watermark past its event', async () => {
     const h = harness({ concurrency: 2 });
     h.write(recorded(1, 'a'), recorded(2, 'b'), recorded(3, 'c'), recorded(4, 'a'));

@@ -13,6 +13,8 @@ export interface KeyedLimits {
   readonly concurrency: number;
   /** Handlers of one group (Projection.groupOf) running at once; `concurrency` when not given. */
   readonly perGroup?: number;
+  /** Handlers of one organization running at once; `concurrency` when not given. */
+  readonly perOrg?: number;
   /** Events of one key held at once; its later events stay in the log and are read again. */
   readonly perKey: number;
   /** Events read past the watermark (held, left in the log, or handled) before reading pauses. */
@@ -89,7 +91,7 @@ export class KeyedScheduler {
   private completions = 0;
 
   constructor(private readonly options: KeyedSchedulerOptions) {
-    this.lanes = new KeyedLanes(options.handle, options.limits.concurrency, options.limits.perGroup);
+    this.lanes = new KeyedLanes(options.handle, options.limits.concurrency, options.limits.perGroup, options.limits.perOrg);
     this.wanted = new Set(options.eventTypes);
     this.mark = this.read = options.after;
   }

@@ -8,6 +8,13 @@ import type { ItemEvaluator } from './item-evaluator.js';
 
 /** Evaluations of one data subject's items under way at once (KeyedLimits.perGroup; 64 in all). */
 export const EVALUATIONS_PER_SUBJECT = 16;
+/**
+ * Evaluations of one organization under way at once (KeyedLimits.perOrg): an evaluation waits on
+ * the organization's own classifiers (HTTP_SIGNAL, its timeoutMs unbounded), partial-items endpoint
+ * and media, and without a limit a flood of items waiting on a classifier that never answers held
+ * all 64 handlers, so no other organization's item was evaluated until those ended.
+ */
+export const EVALUATIONS_PER_ORGANIZATION = 48;
 
 /**
  * Evaluates a recorded submission against the live rules and records the outcome: prepared
@@ -59,7 +66,8 @@ export function evaluationReactor(evaluator: ItemEvaluator, recorder: Evaluation
     // And a subject's items take at most a quarter of the handlers at once: an item arriving
     // beside a flood shares the event loop with 16 of its evaluations, not 64 (docs/benchmarks.md,
     // "Floods and long histories": the other users' p50 in a flood 1.14–1.35 s before, 0.91–1.03 s after).
-    limits: { perGroup: EVALUATIONS_PER_SUBJECT },
+    // An organization takes at most three quarters of them: the rest stay for the others.
+    limits: { perGroup: EVALUATIONS_PER_SUBJECT, perOrg: EVALUATIONS_PER_ORGANIZATION },
     apply: evaluateOne,
   };
 }
