@@ -9,9 +9,14 @@ import { mediaDecider } from '../domain/media.decider.js';
 import { hashImage } from '../image-hashes.js';
 import type { MediaHashed } from '../domain/media.events.js';
 
-/** Media limits (docs/hashing.md, "Fetching"): 20 MiB, 3 redirects, 50 megapixels. */
+/** Media limits (docs/hashing.md, "Fetching"): 20 MiB, 3 redirects, 50 megapixels, 4 of an item's images at once. */
 const MAX_BYTES = 20 * 1024 * 1024;
 const LIMIT_INPUT_PIXELS = 50_000_000;
+/**
+ * Each fetch holds up to MAX_BYTES until its image is hashed: an item's images all at once held an
+ * item of 60 image URLs at 1.2 GB, and an item may name tens of thousands (1 MiB of URLs).
+ */
+export const MEDIA_PER_ITEM = 4;
 
 const mediaResults = mediaDecider<MediaResult>();
 
@@ -41,8 +46,19 @@ export class GuardedMediaHasher implements MediaHasher {
   ) {}
 
   /** Reads or hashes each distinct URL; writes nothing (the rules engine records with its evaluation). */
-  hashItemMedia(context: CommandContext, item: MediaItem, version: number, urls: readonly string[]): Promise<HashedMedia[]> {
-    return Promise.all([...new Set(urls)].map((url) => this.hashOne(context, item, version, url)));
+  async hashItemMedia(context: CommandContext, item: MediaItem, version: number, urls: readonly string[]): Promise<HashedMedia[]> {
+    const distinct = [...new Set(urls)];
+    const results: HashedMedia[] = new Array<HashedMedia>(distinct.length);
+    let next = 0;
+    // MEDIA_PER_ITEM at a time, each fetched and hashed before its slot takes the next URL.
+    const worker = async (): Promise<void> => {
+      while (next < distinct.length) {
+        const i = next++;
+        results[i] = await this.hashOne(context, item, version, distinct[i]!);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(MEDIA_PER_ITEM, distinct.length) }, worker));
+    return results;
   }
 
   recordItemMedia(context: CommandContext, item: MediaItem, version: number, results: readonly MediaResult[]): Promise<void> {
