@@ -25,9 +25,10 @@ const rule = (signal: string) => `rules:
     conditionSet: { conjunction: OR, conditions: [ { input: { field: text }, signal: ${signal} } ] }`;
 
 /**
- * An organization's classifier that never answers, with a timeout of ten minutes (HTTP_SIGNAL's
- * timeoutMs has no upper bound), holds each of its evaluations that long. A flood of its items must
- * not hold every evaluation handler: another organization's items are still evaluated.
+ * An organization's classifier that never answers, with the longest timeout there is (HTTP_SIGNAL's
+ * timeoutMs, 30 s), holds each of its evaluations that long. A flood of its items must not hold
+ * every evaluation handler: another organization's items are still evaluated meanwhile (the wait
+ * for it, 20 s at most, ends before the classifier's timeouts free any handler).
  */
 describe("an organization's classifier that never answers", () => {
   const dataDir = freshDataDir();
@@ -47,7 +48,7 @@ describe("an organization's classifier that never answers", () => {
     const slow = join(dataDir, 'slow.yaml');
     writeFileSync(
       slow,
-      `org: { id: slow, name: Slow }\n${ITEM_TYPES}\n${rule(`{ type: HTTP_SIGNAL, args: { url: "http://127.0.0.1:${port}/classify", timeoutMs: 600000 } }, comparator: GT, value: 0.5`)}\n`,
+      `org: { id: slow, name: Slow }\n${ITEM_TYPES}\n${rule(`{ type: HTTP_SIGNAL, args: { url: "http://127.0.0.1:${port}/classify", timeoutMs: 30000 } }, comparator: GT, value: 0.5`)}\n`,
     );
     const other = join(dataDir, 'other.yaml');
     writeFileSync(
@@ -66,7 +67,7 @@ describe("an organization's classifier that never answers", () => {
     warden = await startWarden(env);
   });
   afterAll(async () => {
-    // Killed: a SIGTERM lets the evaluations in flight end, which waits out the classifier's ten minutes.
+    // Killed: a SIGTERM lets the evaluations in flight end, which waits out the classifier's 30 s.
     await warden?.stop('SIGKILL');
     classifier?.closeAllConnections();
     await new Promise<void>((r) => (classifier ? classifier.close(() => r()) : r()));

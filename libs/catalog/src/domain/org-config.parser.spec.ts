@@ -872,6 +872,8 @@ describe('parseOrgConfig: problems', () => {
             leaf('text', { signal: { type: 'HTTP_SIGNAL', args: { url: 'ftp://classifier.example' } } }),
             leaf('location', { signal: { type: 'GEO_WITHIN', args: { lat: 91, lon: 0, radiusKm: 0 } } }),
             leaf('text', { signal: { type: 'SENTIMENT' } }),
+            leaf('text', { signal: { type: 'HTTP_SIGNAL', args: { url: 'https://classifier.example', timeoutMs: 600_000 } } }),
+            leaf('text', { signal: { type: 'HTTP_SIGNAL', args: { url: 'https://classifier.example', timeoutMs: 10 } } }),
           ],
         );
       }),
@@ -885,6 +887,8 @@ describe('parseOrgConfig: problems', () => {
       { path: `${base}[4].signal.args.lat`, message: 'must be at most 90' },
       { path: `${base}[4].signal.args.radiusKm`, message: 'must be greater than 0' },
       { path: `${base}[5].signal.type`, message: expect.stringMatching(/^must be one of TEXT_CONTAINS, .*HTTP_SIGNAL \(got "SENTIMENT"\)$/) },
+      { path: `${base}[6].signal.args.timeoutMs`, message: 'must be at most 30000' },
+      { path: `${base}[7].signal.args.timeoutMs`, message: 'must be at least 100' },
     ]);
   });
 

@@ -10,7 +10,7 @@ import type { ItemEvaluator } from './item-evaluator.js';
 export const EVALUATIONS_PER_SUBJECT = 16;
 /**
  * Evaluations of one organization under way at once (KeyedLimits.perOrg): an evaluation waits on
- * the organization's own classifiers (HTTP_SIGNAL, its timeoutMs unbounded), partial-items endpoint
+ * the organization's own classifiers (HTTP_SIGNAL, up to 30 s each), partial-items endpoint
  * and media, and without a limit a flood of items waiting on a classifier that never answers held
  * all 64 handlers, so no other organization's item was evaluated until those ended.
  */

@@ -54,7 +54,8 @@ const SIGNAL_ARGS: Record<SignalType, z.ZodType> = {
   USER_SCORE: z.looseObject({}),
   GEO_WITHIN: z.looseObject({ lat: latitude, lon: longitude, radiusKm: z.number().positive() }),
   CREATOR_SUBMISSION_COUNT: z.looseObject({ windowSeconds: positiveInt }),
-  HTTP_SIGNAL: z.looseObject({ url: httpUrlSchema, timeoutMs: positiveInt.optional() }),
+  // At most 30 s: an evaluation holds one of the organization's handlers while it waits (docs/rules.md).
+  HTTP_SIGNAL: z.looseObject({ url: httpUrlSchema, timeoutMs: z.number().int().min(100).max(30_000).optional() }),
 };
 
 const signalSchema = z.strictObject({ type: z.enum(SIGNAL_TYPES), args: jsonObjectSchema.default({}) }).transform((signal, ctx): ConditionSignal => {

@@ -32,6 +32,12 @@ describe('HTTP_SIGNAL', () => {
     expect(posts[0]?.timeoutMs).toBe(500);
   });
 
+  it('waits 30 s at most, whatever a rule recorded before the configuration bounded timeoutMs says', async () => {
+    const { ctx, posts } = contextAnswering({ score: 1 });
+    await httpSignal.evaluate('x', { url: 'https://c.example', timeoutMs: 600_000 }, ctx);
+    expect(posts[0]?.timeoutMs).toBe(30_000);
+  });
+
   it.each([[{}], [{ score: '0.5' }], [null], [[1]], [{ score: Number.NaN }]])('fails on a malformed answer %j', async (answer) => {
     const { ctx } = contextAnswering(answer);
     await expect(httpSignal.evaluate('x', { url: 'https://c.example' }, ctx)).rejects.toThrow(/score/);

@@ -1,6 +1,12 @@
 import type { Signal } from '../evaluation.model.js';
 
 const DEFAULT_TIMEOUT_MS = 2_000;
+/**
+ * The longest a classifier is waited for (the configuration refuses more: docs/rules.md). An
+ * evaluation holds one of its organization's handlers while it waits, and a shutdown lets the
+ * evaluations under way end: a rule recorded before the bound existed is held to it too.
+ */
+export const MAX_TIMEOUT_MS = 30_000;
 
 /**
  * `{url, timeoutMs?}` → the customer's own classifier score. POSTs `{input, item: {id, typeId}}`
@@ -16,7 +22,11 @@ export const httpSignal: Signal = {
     if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || !(timeoutMs > 0) || !Number.isFinite(timeoutMs))) {
       throw new Error('HTTP_SIGNAL args.timeoutMs must be a positive number');
     }
-    const answer = await ctx.postJson(url, { input, item: { id: ctx.item.id, typeId: ctx.item.typeId } }, timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const answer = await ctx.postJson(
+      url,
+      { input, item: { id: ctx.item.id, typeId: ctx.item.typeId } },
+      Math.min(timeoutMs ?? DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS),
+    );
     const score = typeof answer === 'object' && answer !== null && !Array.isArray(answer) ? (answer as { score?: unknown }).score : undefined;
     if (typeof score !== 'number' || !Number.isFinite(score)) throw new Error('HTTP_SIGNAL answer must be {"score": number}');
     return score;
