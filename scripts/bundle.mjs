@@ -7,7 +7,8 @@
 //
 // - Packages stay in node_modules, loaded by Node as they are, when they must (EXTERNAL: native
 //   code, files read beside their own modules, Warden's own `createRequire` of class-transformer,
-//   pino's worker-thread transports), when they are loaded lazily and large (the KurrentDB,
+//   pino's worker-thread transports, jsonc-parser's UMD build whose modules require one another in
+//   a way esbuild cannot follow), when they are loaded lazily and large (the KurrentDB,
 //   MongoDB, NATS and SAML clients, undici, the password dictionary), or when one of those
 //   depends on them: a package is either bundled or external, never both, so no package exists
 //   twice (two copies of a package that keeps state, or whose classes are tokens, would break
@@ -52,6 +53,7 @@ const EXTERNAL = [
   'passport',
   'undici',
   '@zxcvbn-ts/language-common',
+  'jsonc-parser',
 ];
 
 const packageOf = (specifier) =>

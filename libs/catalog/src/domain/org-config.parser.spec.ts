@@ -838,6 +838,22 @@ describe('parseOrgConfig: problems', () => {
     expect(problems[0]?.message).toMatch(/^invalid JSON: .*line 2/);
   });
 
+  it('refuses a JSON file that writes a key twice in one object, as YAML does, with its line', () => {
+    const json = JSON.stringify(parseDocument(EXAMPLE).toJS(), null, 2).replace('{\n  "org": {', '{\n  "org": { "id": "evil", "name": "Evil" },\n  "org": {');
+    expect(problemsOf(json, { format: 'json' })).toEqual([{ path: '', message: 'invalid JSON: the key "org" appears twice in one object (line 3)' }]);
+    expect(problemsOf('{"org": {"id": "acme", "name": "A", "id": "evil"}}', { format: 'json' })).toEqual([
+      { path: '', message: 'invalid JSON: the key "id" appears twice in one object (line 1)' },
+    ]);
+  });
+
+  it('refuses a file nested deeper than 64 levels as a whole, without overflowing the stack, in either format', () => {
+    const deep = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+    expect(problemsOf(`{"org": {"id": "acme", "name": "A"}, "custom": ${deep(100_000)}}`, { format: 'json' })).toEqual([
+      { path: '', message: 'invalid JSON: nested more than 64 levels deep' },
+    ]);
+    expect(problemsOf(`org: { id: acme, name: A }\ncustom: ${deep(70)}\n`)).toEqual([{ path: '', message: 'invalid YAML: nested more than 64 levels deep' }]);
+  });
+
   it("reports a field input that names no field of the rule's item types", () => {
     const problems = problemsOf(exampleWith((doc) => doc.setIn(['rules', 0, 'conditionSet', 'conditions', 1, 'conditions', 1, 'input', 'field'], 'shares')));
     expect(problems).toEqual([{ path: 'rules[0].conditionSet.conditions[1].conditions[1].input.field', message: 'no field "shares" in item type post' }]);
