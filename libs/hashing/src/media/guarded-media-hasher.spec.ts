@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventStore } from '#warden/eventstore';
 import { GuardedHttpClient, type WardenConfig } from '#warden/platform';
 import type { AggregateStore } from '#warden/storage';
-import { GuardedMediaHasher, MEDIA_PER_ITEM } from './guarded-media-hasher.js';
+import { GuardedMediaHasher, MEDIA_PER_ITEM, MEDIA_PER_PROCESS } from './guarded-media-hasher.js';
 
 /** Polls until `probe` holds (the state a step waits for), failing after a generous while. */
 async function until(probe: () => boolean, what: string): Promise<void> {
@@ -52,5 +52,27 @@ describe('GuardedMediaHasher', () => {
     const results = await hashing;
     expect(results.map((r) => (r.result.ok ? 'hashed' : r.result.reason))).toEqual(urls.map(() => 'http-404'));
     expect(mostHeld).toBe(MEDIA_PER_ITEM);
+  });
+
+  it('fetches at most MEDIA_PER_PROCESS images at once over every item and organization', async () => {
+    held.length = 0;
+    mostHeld = 0;
+    const events = { readStream: () => Promise.resolve([]) } as unknown as EventStore;
+    const hasher = new GuardedMediaHasher(events, http, {} as AggregateStore, { mediaTimeoutMs: 20_000 } as WardenConfig);
+    // Eight items of two organizations, four images each: 32 fetches that could run at once.
+    const hashing = Array.from({ length: 8 }, (_, n) =>
+      hasher.hashItemMedia(
+        { orgId: n % 2 === 0 ? 'acme' : 'other', correlationId: 'c', actor: 'test' },
+        { id: `i${n}`, typeId: 'post', subject: 's' },
+        0,
+        Array.from({ length: MEDIA_PER_ITEM }, (_, i) => `${url}/item-${n}-image-${i}.png`),
+      ),
+    );
+    for (let answered = 0; answered < 32; answered++) {
+      await until(() => held.length >= Math.min(MEDIA_PER_PROCESS, 32 - answered), 'the requests under way');
+      held.shift()!.writeHead(404).end();
+    }
+    await Promise.all(hashing);
+    expect(mostHeld).toBe(MEDIA_PER_PROCESS);
   });
 });

@@ -7,9 +7,10 @@ import { AggregateStore, EVENT_STORE } from '#warden/storage';
 import type { HashedMedia, MediaHasher, MediaResult } from '#warden/rules';
 import { mediaDecider } from '../domain/media.decider.js';
 import { hashImage } from '../image-hashes.js';
+import { MediaSlots } from './media-slots.js';
 import type { MediaHashed } from '../domain/media.events.js';
 
-/** Media limits (docs/hashing.md, "Fetching"): 20 MiB, 3 redirects, 50 megapixels, 4 of an item's images at once. */
+/** Media limits (docs/hashing.md, "Fetching"): 20 MiB, 3 redirects, 50 megapixels, 4 of an item's images at once, 16 in the process. */
 const MAX_BYTES = 20 * 1024 * 1024;
 const LIMIT_INPUT_PIXELS = 50_000_000;
 /**
@@ -17,6 +18,8 @@ const LIMIT_INPUT_PIXELS = 50_000_000;
  * item of 60 image URLs at 1.2 GB, and an item may name tens of thousands (1 MiB of URLs).
  */
 export const MEDIA_PER_ITEM = 4;
+/** Media fetched and hashed at once in the process, over every item and organization (MediaSlots): 320 MiB of bodies at most. */
+export const MEDIA_PER_PROCESS = 16;
 
 const mediaResults = mediaDecider<MediaResult>();
 
@@ -37,6 +40,7 @@ const mediaStream = (orgId: string, item: MediaItem, version: number, url: strin
 @Injectable()
 export class GuardedMediaHasher implements MediaHasher {
   private readonly logger = new Logger('media');
+  private readonly slots = new MediaSlots(MEDIA_PER_PROCESS);
 
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
@@ -68,7 +72,7 @@ export class GuardedMediaHasher implements MediaHasher {
   private async hashOne(context: CommandContext, item: MediaItem, version: number, url: string): Promise<HashedMedia> {
     const recorded = await this.recorded(mediaStream(context.orgId, item, version, url), url);
     if (recorded) return { result: recorded, recorded: true };
-    const result = await this.fetchAndHash(url);
+    const result = await this.slots.run(context.orgId, () => this.fetchAndHash(url));
     // The URL is the user's (its path as much as a pre-signed query string): the line names the
     // item and the digest its results' stream is named after, which an operator can look up.
     if (!result.ok) {
