@@ -8,11 +8,14 @@ import { bitCount, hammingDistance, lumaOf, pdqFromHex, pdqFromLuminance, pdqToH
 import { decodeLuminance, hashImage, type ImageHashes } from './image-hashes.js';
 import { WasmJpegDecoder } from './decoding/wasm-jpeg-decoder.js';
 
-/** `jpeg` with its first scan header repeated `times` times, each with one byte of data, as a scan bomb has it. */
-function withRepeatedFirstScan(jpeg: Buffer, times: number): Buffer {
+/**
+ * `jpeg` with its first scan header repeated `times` times, each with one byte of data, as a scan
+ * bomb has it; each preceded by `before` (bytes libjpeg reads past on its way to the scan).
+ */
+function withRepeatedFirstScan(jpeg: Buffer, times: number, before: Buffer = Buffer.alloc(0)): Buffer {
   let p = 2;
   while (jpeg[p + 1] !== 0xda) p += 2 + jpeg.readUInt16BE(p + 2);
-  const scan = Buffer.concat([jpeg.subarray(p, p + 2 + jpeg.readUInt16BE(p + 2)), Buffer.from([0])]);
+  const scan = Buffer.concat([before, jpeg.subarray(p, p + 2 + jpeg.readUInt16BE(p + 2)), Buffer.from([0])]);
   return Buffer.concat([jpeg.subarray(0, p), ...Array.from({ length: times }, () => scan), Buffer.from([0xff, 0xd9])]);
 }
 
@@ -278,6 +281,11 @@ describe('hashImage decoding choices', () => {
       expect(decode).toHaveBeenCalledTimes(1);
       expect(err).toBeInstanceOf(DomainError);
       expect((err as DomainError).type).toBe('/errors/unsupported-media-type');
+      // The same behind a stray byte or a restart marker each, which libjpeg reads past: counted all the same.
+      for (const before of [Buffer.from([0]), Buffer.from([0xff, 0xd0])]) {
+        await hashImage(withRepeatedFirstScan(progressive, 20_000, before)).catch(() => undefined);
+        expect(decode).toHaveBeenCalledTimes(1);
+      }
     } finally {
       decode.mockRestore();
     }

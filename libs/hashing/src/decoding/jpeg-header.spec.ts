@@ -2,11 +2,14 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { countScans, isJpeg, readJpegFrame } from './jpeg-header.js';
 
-/** `jpeg` with its first scan header repeated `times` times, each with one byte of data, as a scan bomb has it. */
-function withRepeatedFirstScan(jpeg: Buffer, times: number): Buffer {
+/**
+ * `jpeg` with its first scan header repeated `times` times, each with one byte of data, as a scan
+ * bomb has it; each preceded by `before` (bytes libjpeg reads past on its way to the scan).
+ */
+function withRepeatedFirstScan(jpeg: Buffer, times: number, before: Buffer = Buffer.alloc(0)): Buffer {
   let p = 2;
   while (jpeg[p + 1] !== 0xda) p += 2 + jpeg.readUInt16BE(p + 2);
-  const scan = Buffer.concat([jpeg.subarray(p, p + 2 + jpeg.readUInt16BE(p + 2)), Buffer.from([0])]);
+  const scan = Buffer.concat([before, jpeg.subarray(p, p + 2 + jpeg.readUInt16BE(p + 2)), Buffer.from([0])]);
   return Buffer.concat([jpeg.subarray(0, p), ...Array.from({ length: times }, () => scan), Buffer.from([0xff, 0xd9])]);
 }
 
@@ -54,5 +57,19 @@ describe('countScans', () => {
     expect(countScans(bomb, 100)).toBe(101);
     expect(countScans(await image().png().toBuffer(), 100)).toBe(0);
     expect(countScans(Buffer.alloc(0), 100)).toBe(0);
+  });
+
+  it('counts the scans libjpeg reads past stray bytes and restart markers between segments', async () => {
+    const progressive = await image().jpeg({ progressive: true }).toBuffer();
+    // libjpeg skips bytes that are no marker (a warning) and decodes the scan after them: a file
+    // that has them counts as over the limit (left to sharp).
+    expect(countScans(withRepeatedFirstScan(progressive, 5000, Buffer.from([0])), 100)).toBe(101);
+    expect(countScans(withRepeatedFirstScan(progressive, 5000, Buffer.from([0xff, 0xfe, 0, 2, 0])), 100)).toBe(101);
+    expect(countScans(withRepeatedFirstScan(progressive, 5000, Buffer.from([0xff, 0, 0xff, 0])), 100)).toBe(101);
+    // A restart marker has no length: read as one, the next scan's FF DA would skip 65,500 bytes of scans.
+    expect(countScans(withRepeatedFirstScan(progressive, 5000, Buffer.from([0xff, 0xd0])), 100)).toBe(101);
+    expect(countScans(withRepeatedFirstScan(progressive, 50, Buffer.from([0xff, 0xd0])), 100)).toBe(50);
+    // A length under 2 moves libjpeg past the length only.
+    expect(countScans(withRepeatedFirstScan(progressive, 5000, Buffer.from([0xff, 0xfe, 0, 0])), 100)).toBe(101);
   });
 });

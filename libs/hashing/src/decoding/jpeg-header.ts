@@ -57,6 +57,7 @@ function isStartOfFrame(marker: number): boolean {
 
 const RST0 = 0xd0;
 const RST7 = 0xd7;
+const TEM = 0x01;
 
 /**
  * How many scans (SOS segments) the file holds, counting at most up to `limit + 1`: the marker
@@ -64,21 +65,31 @@ const RST7 = 0xd7;
  * by neither a stuffed 0x00, a fill 0xFF nor a restart marker). libjpeg decodes every scan over
  * the whole image however few bytes it carries, and warns but goes on when one repeats, so a file
  * of a few megabytes can hold a hundred thousand scans and take libjpeg a minute.
+ *
+ * libjpeg also reads past what this walk cannot follow (bytes that are no marker between two
+ * segments, a segment length under 2), warning and going on to the next marker: a file with any
+ * counts as over the limit, or one stray byte before each scan would hide them all. A restart
+ * marker or TEM between segments has no length, for libjpeg as here.
  */
 export function countScans(bytes: Uint8Array, limit: number): number {
   if (!isJpeg(bytes)) return 0;
   let scans = 0;
   let p = 2;
   while (p + 4 <= bytes.length) {
-    if (bytes[p] !== 0xff) return scans;
+    if (bytes[p] !== 0xff) return limit + 1;
     const marker = bytes[p + 1]!;
     if (marker === 0xff) {
       p++;
       continue;
     }
     if (marker === EOI) return scans;
+    if (marker === 0x00) return limit + 1;
+    if (marker === TEM || (marker >= RST0 && marker <= RST7)) {
+      p += 2;
+      continue;
+    }
     const length = (bytes[p + 2]! << 8) | bytes[p + 3]!;
-    if (length < 2) return scans;
+    if (length < 2) return limit + 1;
     p += 2 + length;
     if (marker !== SOS) continue;
     if (++scans > limit) return scans;
