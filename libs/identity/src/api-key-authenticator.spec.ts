@@ -80,4 +80,24 @@ describe('CachedApiKeyAuthenticator', () => {
     expect(await readStore.get('identity_api_key_usage', 'k1')).toEqual({ lastUsedAt: '2026-01-01T00:00:00.000Z' });
     expect(await readStore.get('identity_api_key_usage', 'k2')).toEqual({ lastUsedAt: '2026-01-01T00:01:00.000Z' });
   });
+
+  it('never writes a use it kept back over a later one, when the flush that failed ends after the next flush', async () => {
+    const { authenticator, events, readStore, clock } = authenticatorOn();
+    await events.append(apiKeyStream('acme', 'k1'), [created('acme', 'k1', 'wdn_k1')], 'no_stream');
+    await authenticator.authenticate('wdn_k1');
+    // The first flush's commit waits on a busy store past the next flush (10 s later), then fails.
+    const commit = readStore.commit.bind(readStore);
+    let refuse!: (error: Error) => void;
+    let calls = 0;
+    readStore.commit = (ops) => (calls++ === 0 ? new Promise((_, reject) => (refuse = reject)) : commit(ops));
+    const first = authenticator.flushUsage();
+    clock.advance(60_000);
+    await authenticator.authenticate('wdn_k1');
+    const second = authenticator.flushUsage();
+    await new Promise((resolve) => setImmediate(resolve));
+    refuse(new Error('SQLITE_BUSY: database is locked'));
+    await Promise.all([first, second]);
+    await authenticator.flushUsage();
+    expect(await readStore.get('identity_api_key_usage', 'k1')).toEqual({ lastUsedAt: '2026-01-01T00:01:00.000Z' });
+  });
 });

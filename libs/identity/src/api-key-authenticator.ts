@@ -24,6 +24,8 @@ export class CachedApiKeyAuthenticator implements ApiKeyAuthenticator, OnModuleI
   private readonly cache = new Map<string, { result: AuthenticationResult; expires: number }>();
   private readonly lastUsed = new Map<string, string>();
   private timer: NodeJS.Timeout | undefined;
+  /** The flush under way (flushUsage). */
+  private flushing: Promise<void> = Promise.resolve();
 
   constructor(
     @Inject(READ_STORE) private readonly readStore: ReadStore,
@@ -67,7 +69,18 @@ export class CachedApiKeyAuthenticator implements ApiKeyAuthenticator, OnModuleI
     return result;
   }
 
-  async flushUsage(): Promise<void> {
+  /**
+   * One flush at a time: a use a failed flush keeps back is put back only where no later one is
+   * waiting, and a flush that took that later one and succeeded meanwhile would then be
+   * overwritten by the older use at the next flush.
+   */
+  flushUsage(): Promise<void> {
+    const run = this.flushing.then(() => this.flushOnce());
+    this.flushing = run;
+    return run;
+  }
+
+  private async flushOnce(): Promise<void> {
     if (this.lastUsed.size === 0) return;
     const batch = [...this.lastUsed.entries()];
     this.lastUsed.clear();
