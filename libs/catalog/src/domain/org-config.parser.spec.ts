@@ -503,13 +503,16 @@ describe('parseOrgConfig: problems', () => {
     expect(parseOk(text).rules[0]?.actionIds).toEqual(['enqueue-to-mrt', 'enqueue-to-child-safety']);
   });
 
-  it('refuses ids that could not be a customer id, or that hide characters: control, invisible formatting, over 256 characters', () => {
+  it('refuses ids that could not be a customer id, or that hide characters: control, invisible or direction-changing, over 256 characters', () => {
     const withQueueId = (id: string) => exampleWith((doc) => doc.setIn(['queues', 0, 'id'], id));
     const problemOf = (id: string) => problemsOf(withQueueId(id)).find((p) => p.path === 'queues[0].id')?.message;
     expect(problemOf('spam\u0000')).toBe('must be an id: expected no control characters');
-    expect(problemOf('spam\u202e')).toBe('must be an id: expected no invisible formatting characters (such as U+200B or U+202E)');
-    expect(problemOf('sp\u200bam')).toBe('must be an id: expected no invisible formatting characters (such as U+200B or U+202E)');
+    expect(problemOf('spam\u202e')).toBe('must be an id: expected no invisible or direction-changing characters (such as U+200B or U+202E)');
+    expect(problemOf('sp\u200bam')).toBe('must be an id: expected no invisible or direction-changing characters (such as U+200B or U+202E)');
+    expect(problemOf('spam\u00ad')).toBe('must be an id: expected no invisible or direction-changing characters (such as U+200B or U+202E)');
     expect(problemOf('q'.repeat(257))).toBe('must be an id: expected at most 256 characters, got 257');
+    // The joiners are parts of words and emoji: a Persian id (with U+200C) and 👩‍💻 (with U+200D) are ids.
+    for (const id of ['\u0645\u06cc\u200c\u062e\u0648\u0627\u0645', '\u{1F469}\u200d\u{1F4BB}']) expect(parseOk(withQueueId(id)).queues[0]?.id).toBe(id);
     expect(problemOf('spam queue')).toBe('must be a non-empty string without whitespace');
     expect(problemOf('')).toBe('must be an id: expected a non-empty string');
     const longest = 'q'.repeat(256);

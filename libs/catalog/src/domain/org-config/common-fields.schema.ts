@@ -5,18 +5,27 @@ import { PENALTIES } from '../catalog.model.js';
 import { errorMessage } from './config-problems.js';
 
 /**
+ * Characters that reorder or hide text and have no use inside an identifier: the bidirectional
+ * controls (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069), the zero-width space and
+ * invisible operators (U+200B, U+2060–U+2064), the byte-order mark and the soft hyphen. The
+ * zero-width joiner and non-joiner (U+200D, U+200C) are allowed: emoji sequences and Persian or
+ * Indic words need them.
+ */
+const HIDDEN_CHARACTER = /[\u00AD\u061C\u200B\u200E\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/;
+
+/**
  * An id of the configuration (item type, action, rule, policy, queue, bank …): what a customer's
  * id may be (idProblem: at most MAX_ID_LENGTH, well-formed, no control characters: it reaches
- * stream names, keys and paths), without whitespace, and without invisible formatting characters
- * (a right-to-left override or a zero-width space would make two ids look alike in the console
- * and in a review of the file).
+ * stream names, keys and paths), without whitespace, and without characters that reorder or hide
+ * text (a right-to-left override or a zero-width space would make two ids look alike in the
+ * console and in a review of the file).
  */
 export const idSchema = z.string().superRefine((id, ctx) => {
   const problem = idProblem(id);
   if (problem !== undefined) ctx.addIssue({ code: 'custom', message: `must be an id: ${problem}`, input: id });
   else if (/\s/.test(id)) ctx.addIssue({ code: 'custom', message: 'must be a non-empty string without whitespace', input: id });
-  else if (/\p{Cf}/u.test(id))
-    ctx.addIssue({ code: 'custom', message: 'must be an id: expected no invisible formatting characters (such as U+200B or U+202E)', input: id });
+  else if (HIDDEN_CHARACTER.test(id))
+    ctx.addIssue({ code: 'custom', message: 'must be an id: expected no invisible or direction-changing characters (such as U+200B or U+202E)', input: id });
 });
 export const nameSchema = z.string().regex(/\S/, 'must not be blank');
 export const nullableText = z.string().nullable().default(null);
