@@ -63,6 +63,23 @@ describe('the fuzz suite checks', () => {
     ]);
   });
 
+  it("takes a pointer naming one of the operation's path parameters, and only those", () => {
+    const answer = (pointer: string) =>
+      responseProblems(
+        exchange({
+          path: '/api/v1/items/post/x%01/evaluations',
+          operation: 'GET /api/v1/items/{typeId}/{id}/evaluations',
+          body: items([]),
+          status: 400,
+          responseText: error({ pointer }),
+        }),
+        schemas,
+      );
+    expect(answer('/id')).toEqual([]);
+    expect(answer('/typeId')).toEqual([]);
+    expect(answer('/jobId')).toEqual(['pointer /jobId is not in the body sent']);
+  });
+
   it('renders ids with the token, raw text as is, bad bytes as bytes, and sizes as sizes', () => {
     const body = renderJson(
       new Obj([

@@ -75,6 +75,16 @@ function rebase(schema: SchemaObject | unknown): unknown {
   );
 }
 
+/**
+ * Whether the pointer is `/<name>` for one of the operation's path parameters (`{jobId}`): an id in
+ * the path that cannot be one is answered 400 pointing at the parameter, as a query parameter is
+ * (docs/api.md, "Errors"), not at the body.
+ */
+function namesPathParameter(operation: string | undefined, pointer: string): boolean {
+  if (operation === undefined) return false;
+  return [...operation.matchAll(/\{([^}]+)\}/g)].some(([, name]) => pointer === `/${name}`);
+}
+
 /** Whether the pointer names a value in the document, or a missing member of one that is there. */
 function pointerFits(document: unknown, pointer: string): boolean {
   if (pointer === '') return true;
@@ -122,7 +132,12 @@ export function responseProblems(x: Exchange, schemas: RequestSchemas): string[]
     if (x.status === 400 && errors.some((e) => typeof e?.['pointer'] !== 'string')) problems.push('a 400 error without a pointer');
     if (sent.ok && sentAsJson && x.status < 500) {
       for (const e of errors) {
-        if (typeof e['pointer'] === 'string' && JSON_POINTER.test(e['pointer']) && !pointerFits(sent.value, e['pointer'])) {
+        if (
+          typeof e['pointer'] === 'string' &&
+          JSON_POINTER.test(e['pointer']) &&
+          !pointerFits(sent.value, e['pointer']) &&
+          !namesPathParameter(x.operation, e['pointer'])
+        ) {
           problems.push(`pointer ${e['pointer']} is not in the body sent`);
         }
         if (CLAIMS_MALFORMED.test(`${String(e['title'])} ${String(e['detail'])}`))
