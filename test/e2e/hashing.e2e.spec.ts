@@ -187,7 +187,13 @@ rules:
     writeFileSync(file, `# one MD5\n${(await hashImage(other)).md5}\nnot-a-hash\n`);
     const rejected = await runCli(['bank', 'import', '--org', 'pics', '--bank', 'exact', file], env);
     expect(rejected.code).toBe(1);
-    expect(rejected.stderr).toContain('line 3');
+    expect(rejected.stderr).toContain('line 3: not a 32-character hex MD5 hash (10 characters)');
+    // Lines are never quoted: the file named may be any file (a key, credentials) by mistake.
+    expect(rejected.stderr).not.toContain('not-a-hash');
+    // A device or a FIFO is refused before it is read (/dev/zero would be read until memory ran out).
+    const device = await runCli(['bank', 'import', '--org', 'pics', '--bank', 'exact', '/dev/zero'], env);
+    expect(device.code).toBe(1);
+    expect(device.stderr).toContain('cannot read hashes file "/dev/zero": not a regular file');
     writeFileSync(file, `# one MD5\n${(await hashImage(other)).md5}\n`);
     const imported = await runCli(['bank', 'import', '--org', 'pics', '--bank', 'exact', file], env);
     expect(imported.code, imported.stderr).toBe(0);

@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, resolve } from 'node:path';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApplyConfigurationCommand, type ApplyReport, type ConfigProblem, parseOrgConfig } from '#warden/catalog';
@@ -8,6 +8,7 @@ import { DomainError } from '#warden/kernel';
 import { environment, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
 import { type AppCommand, cliContext, UsageError } from './cli-command.js';
 import { parseCommandArgs } from './command-options.js';
+import { readRegularFile } from './regular-file.js';
 
 export const applyCommand: AppCommand = {
   name: 'apply',
@@ -92,21 +93,6 @@ export function readConfigFile(
     readHashesFile: (path) => readRegularFile(isAbsolute(path) ? path : resolve(base, path)),
   });
   return result.ok ? { ok: true, config: result.config } : { ok: false, problems: result.problems };
-}
-
-/**
- * A hashes file is a regular file: a FIFO would hold apply until something writes to it, and a
- * device such as /dev/zero is read until memory runs out. Opened without blocking (a FIFO's
- * open waits for a writer otherwise), and checked on the opened file, not on the path.
- */
-function readRegularFile(path: string): string {
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  try {
-    if (!fstatSync(fd).isFile()) throw new Error('not a regular file');
-    return readFileSync(fd, 'utf8');
-  } finally {
-    closeSync(fd);
-  }
 }
 
 export function formatProblems(file: string, problems: readonly ConfigProblem[]): string {

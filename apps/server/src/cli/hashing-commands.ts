@@ -6,6 +6,7 @@ import { GuardedHttpClient, loadConfig, type WardenConfig } from '#warden/platfo
 import { ProjectionHost } from '#warden/storage';
 import { type AppCommand, cliContext, type Out, type StandaloneCommand, UsageError } from './cli-command.js';
 import { parseSharedOptions, positionalsOf, required } from './command-options.js';
+import { readRegularFile } from './regular-file.js';
 
 export const hashCommand: StandaloneCommand = {
   name: 'hash',
@@ -68,7 +69,13 @@ async function runBankImport(
   context: { orgId: string; correlationId: string; actor: string },
 ): Promise<number> {
   await app.get(ProjectionHost).catchUp('catalog');
-  const report = await app.get(CommandBus).execute(new ImportBankHashesCommand(options.bank, readFileSync(options.file, 'utf8'), context));
+  let text: string;
+  try {
+    text = readRegularFile(options.file);
+  } catch (error) {
+    throw new Error(`cannot read hashes file "${options.file}": ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  const report = await app.get(CommandBus).execute(new ImportBankHashesCommand(options.bank, text, context));
   out(`Imported ${report.added} hash(es) into bank ${report.bankId} (${report.alreadyPresent} already present) as ${report.events} event(s)`);
   return 0;
 }

@@ -10,7 +10,9 @@ describe('bank import lines', () => {
 
   it('reports every bad line with its number, by the bank type', () => {
     const { problems } = parseHashLines(`${pdq}\nnope\n${pdq.slice(0, 32)}\n`, 'PDQ');
-    expect(problems).toEqual(['line 2: "nope" is not a 64-character hex PDQ hash', `line 3: "${pdq.slice(0, 32)}" is not a 64-character hex PDQ hash`]);
+    // Never quoted: the file may be any file the CLI was named by mistake.
+    expect(problems).toEqual(['line 2: not a 64-character hex PDQ hash (4 characters)', 'line 3: not a 64-character hex PDQ hash (32 characters)']);
+    expect(parseHashLines(`${'z'.repeat(64)}\n`, 'PDQ').problems).toEqual(['line 1: not a 64-character hex PDQ hash (not hexadecimal)']);
     expect(parseHashLines(pdq.slice(0, 32), 'MD5')).toEqual({ hashes: [pdq.slice(0, 32)], problems: [] });
     expect(parseHashLines(pdq, 'MD5').problems).toHaveLength(1);
   });

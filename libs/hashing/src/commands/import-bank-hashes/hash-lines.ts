@@ -15,7 +15,10 @@ export function parseHashLines(text: string, hashType: HashType): { hashes: stri
     const line = raw.trim();
     if (line === '' || line.startsWith('#')) return;
     if (!hex.test(line)) {
-      problems.push(`line ${i + 1}: "${line.slice(0, 80)}" is not a ${LENGTH[hashType]}-character hex ${hashType} hash`);
+      // Not quoted: the CLI reads whatever file it is named (a key, a credentials file by mistake),
+      // and its errors go where logs keep them. Its length or its characters say what is wrong.
+      const why = line.length === LENGTH[hashType] ? 'not hexadecimal' : `${line.length} characters`;
+      problems.push(`line ${i + 1}: not a ${LENGTH[hashType]}-character hex ${hashType} hash (${why})`);
       return;
     }
     const h = line.toLowerCase();
