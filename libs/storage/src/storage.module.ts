@@ -90,6 +90,7 @@ function aggregateStore(
     cacheBytes: config.aggregateCacheBytes,
     snapshotEvery: config.snapshotEvery,
     personalEventType: (type) => storage.personalData.ruleFor(type) !== undefined,
+    erasures: () => storage.subjectKeys.erasures(),
     onSnapshotError: (stream, error) => logger.warn({ msg: 'snapshot not written', stream, error: String(error) }),
   });
 }

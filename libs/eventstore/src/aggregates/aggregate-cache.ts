@@ -6,6 +6,12 @@ export interface CachedAggregate<State = unknown> {
   readonly revision: number;
   /** The revision of the stream's newest stored snapshot (-1: none), so the next one is taken N events later. */
   readonly snapshotRevision: number;
+  /**
+   * A state that may hold personal data: the deployment's erasure count (SubjectKeyStore.erasures)
+   * when it was read. A count that has moved since means an erasure in any process may have made
+   * part of it unreadable: the state is read again (Aggregates).
+   */
+  readonly erasures?: number;
 }
 
 /** How long a state that may hold personal data stays cached: an erasure elsewhere reaches this process's memory within it. */

@@ -51,14 +51,19 @@ describe('Aggregates: the one write path', () => {
     await stores?.close();
   });
 
-  const setUp = (options: { snapshotEvery?: number; personal?: boolean } = {}) => {
+  const setUp = (options: { snapshotEvery?: number; personal?: boolean; erasures?: () => Promise<number> } = {}) => {
     stores = sqliteStores();
     const events = new CountingEventStore(stores.events);
     const snapshots = new SqliteSnapshotStore(stores.open());
     const make = () =>
       new Aggregates(
         { events, clock: new FixedClock(new Date('2026-11-28T00:00:00Z')), ids: randomIds },
-        { snapshots, snapshotEvery: options.snapshotEvery ?? 100, personalEventType: () => options.personal ?? false },
+        {
+          snapshots,
+          snapshotEvery: options.snapshotEvery ?? 100,
+          personalEventType: () => options.personal ?? false,
+          ...(options.erasures ? { erasures: options.erasures } : {}),
+        },
       );
     return { events, snapshots, make };
   };
@@ -196,6 +201,29 @@ describe('Aggregates: the one write path', () => {
     const tallyWithoutPolicy = plainTally;
     await make().handle('tally-g', tallyWithoutPolicy, add('k1'), context);
     expect(await snapshots.read('tally-g', 'tally')).toBeUndefined();
+  });
+
+  it('reads a state with personal data again once an erasure has come since it was cached, in whichever process', async () => {
+    let erasures = 0;
+    const { events, make } = setUp({ personal: true, erasures: () => Promise.resolve(erasures) });
+    const aggregates = make();
+    await fill(events, 'tally-e', 200);
+    await aggregates.handle('tally-e', plainTally, add('k1'), context);
+    events.reset();
+    // Cached: the next command reads nothing, and neither does a query.
+    await aggregates.handle('tally-e', plainTally, add('k2'), context);
+    expect((await aggregates.state('tally-e', plainTally)).state.total).toBe(202);
+    expect(events.eventsRead).toBe(0);
+    // Another process forgets a subject's key: this one's cached state may hold what it opened.
+    erasures = 1;
+    await aggregates.handle('tally-e', plainTally, add('k3'), context);
+    expect(events.eventsRead).toBe(202);
+    events.reset();
+    await aggregates.handle('tally-e', plainTally, add('k4'), context);
+    expect(events.eventsRead).toBe(0);
+    erasures = 2;
+    expect((await aggregates.state('tally-e', plainTally)).state.total).toBe(204);
+    expect(events.eventsRead).toBe(204);
   });
 
   it('makes a command from the state with inputs read elsewhere, again after a concurrent append', async () => {

@@ -64,6 +64,13 @@ export interface AggregatesOptions {
    * while only, so an erasure leaves no readable copy outside the log.
    */
   readonly personalEventType?: (eventType: string) => boolean;
+  /**
+   * The deployment's erasure count (SubjectKeyStore.erasures), read before a state that may hold
+   * personal data is used: a cached one read before an erasure in any process is read again, so a
+   * command never copies an erased subject's data into new events (which would seal it under a
+   * new key). Without it, such states are only as fresh as PERSONAL_STATE_TTL_MS.
+   */
+  readonly erasures?: () => Promise<number>;
   /** A snapshot that could not be written (the command went through; the next read is longer). */
   readonly onSnapshotError?: (streamName: string, error: unknown) => void;
 }
@@ -170,7 +177,8 @@ export class Aggregates {
     streamName: string,
     decider: Folding<State, Event>,
   ): Promise<{ state: State; revision: number }> {
-    const current = await this.current(streamName, decider);
+    const erasures = await this.erasuresFor(streamName, decider);
+    const current = await this.current(streamName, decider, erasures);
     return { state: current.state, revision: current.revision };
   }
 
@@ -223,6 +231,7 @@ export class Aggregates {
     const retries = Math.max(...group.map((j) => j.options.retries ?? DEFAULT_RETRIES));
     const expectedRevision = group[0]!.options.expectedRevision;
     const folding = group[0]!.decider;
+    const erasures = await this.erasuresFor(streamName, folding);
     // The first decision is made without reading the stream when its state is at hand (unverified);
     // deciding it again on the stream as read is not a retry: only lost races count.
     let unread = expectedRevision === undefined ? this.unreadState(streamName, folding, group) : undefined;
@@ -232,7 +241,7 @@ export class Aggregates {
       let decided: Decided[];
       const unverified = unread !== undefined;
       try {
-        current = unread ?? (await this.current(streamName, folding));
+        current = unread ?? (await this.current(streamName, folding, erasures));
         unread = undefined;
         if (expectedRevision !== undefined && current.revision !== expectedRevision) throw conflictOn(streamName);
         decided = this.decideAll(await withInputs(group, current.state), current);
@@ -258,7 +267,7 @@ export class Aggregates {
         // the states decided on it are not the stream's, so the commands are decided again on it.
         if (unverified && result.nextRevision !== current.revision + toAppend.length) continue;
         settle(decided, result);
-        this.remember(streamName, folding, current, decided, result, toAppend.length);
+        this.remember(streamName, folding, current, decided, result, toAppend.length, erasures);
         return rest();
       } catch (error) {
         if (error instanceof WrongExpectedRevisionError) {
@@ -321,10 +330,11 @@ export class Aggregates {
     decided: readonly Decided[],
     result: AppendResult,
     appended: number,
+    erasures: number | undefined,
   ): void {
     const key = this.cacheKey(streamName, folding);
     try {
-      this.keep(key, streamName, folding, before, decided, result, appended);
+      this.keep(key, streamName, folding, before, decided, result, appended, erasures);
     } catch (error) {
       // The append stands; only the cached state is in doubt (a snapshot that could not be encoded).
       this.cache.delete(key);
@@ -340,6 +350,7 @@ export class Aggregates {
     decided: readonly Decided[],
     result: AppendResult,
     appended: number,
+    erasures: number | undefined,
   ): void {
     if (result.nextRevision !== before.revision + appended) {
       // The log already held these events (a re-run): the state to cache is the log's, read next time.
@@ -347,8 +358,24 @@ export class Aggregates {
       return;
     }
     const last = [...decided].reverse().find((d): d is Extract<Decided, { state: unknown }> => 'state' in d);
-    const entry = { state: last ? last.state : before.state, revision: result.nextRevision, snapshotRevision: before.snapshotRevision };
+    const entry = { state: last ? last.state : before.state, revision: result.nextRevision, snapshotRevision: before.snapshotRevision, erasures };
     this.cache.set(key, this.maybeSnapshot(streamName, folding, entry), this.holdsPersonalData(folding));
+  }
+
+  /**
+   * For a state that may hold personal data: the deployment's erasure count now, and this stream's
+   * cached state dropped when an erasure has come since it was read (in this process or another:
+   * the erasing process forgets its own cache at once, the others learn it here). The state is
+   * then read from the log, where what the erasure forgot no longer opens. Undefined for other
+   * states, or without `erasures`.
+   */
+  private async erasuresFor(streamName: string, folding: Folding<unknown, DomainEvent<string, object>>): Promise<number | undefined> {
+    if (this.options.erasures === undefined || !this.holdsPersonalData(folding)) return undefined;
+    const now = await this.options.erasures();
+    const key = this.cacheKey(streamName, folding);
+    const cached = this.cache.get(key);
+    if (cached !== undefined && cached.erasures !== now) this.cache.delete(key);
+    return now;
   }
 
   /**
@@ -362,17 +389,25 @@ export class Aggregates {
     return undefined;
   }
 
-  /** The stream's state: cached or snapshotted, then the events after it read and folded. */
-  private async current<State>(streamName: string, folding: Folding<State, DomainEvent<string, object>>): Promise<CachedAggregate<State>> {
+  /**
+   * The stream's state: cached or snapshotted, then the events after it read and folded. `erasures`:
+   * the count erasuresFor read before, kept with a state that may hold personal data.
+   */
+  private async current<State>(streamName: string, folding: Folding<State, DomainEvent<string, object>>, erasures?: number): Promise<CachedAggregate<State>> {
     const key = this.cacheKey(streamName, folding);
     const base = this.cache.get<State>(key) ?? (await this.fromSnapshot(streamName, folding));
     const newer = await this.deps.events.readStream(streamName, base.revision < 0 ? {} : { fromRevision: base.revision + 1 });
     if (newer.length === 0) {
-      if (base.revision >= 0) this.cache.set(key, base, this.holdsPersonalData(folding));
+      if (base.revision >= 0) this.cache.set(key, { ...base, erasures: base.erasures ?? erasures }, this.holdsPersonalData(folding));
       return base;
     }
     const state = deciderEvents(folding, streamName, newer).reduce(folding.evolve, base.state);
-    const entry: CachedAggregate<State> = { state, revision: lastRevision(newer), snapshotRevision: base.snapshotRevision };
+    const entry: CachedAggregate<State> = {
+      state,
+      revision: lastRevision(newer),
+      snapshotRevision: base.snapshotRevision,
+      erasures: base.erasures ?? erasures,
+    };
     const kept = this.maybeSnapshot(streamName, folding, entry);
     this.cache.set(key, kept, this.holdsPersonalData(folding));
     return kept;

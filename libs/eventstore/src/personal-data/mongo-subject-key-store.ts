@@ -3,6 +3,8 @@ import { type Connection, mongo } from 'mongoose';
 import type { SubjectKey, SubjectKeyStore } from './subject-key-store.port.js';
 
 const COLLECTION = 'subject_keys';
+/** One document `{ _id: 'count', count }`: how many erasures have forgotten a key (erasures()). */
+const ERASURES = 'subject_key_erasures';
 /** MongoDB's duplicate-key error code (E11000). */
 const DUPLICATE_KEY = 11000;
 
@@ -63,7 +65,13 @@ export class MongoSubjectKeyStore implements SubjectKeyStore {
 
   async forget(orgId: string, subjectId: string): Promise<number> {
     const result = await (await this.keys()).deleteMany({ orgId, subjectId });
+    // Counted after the deletion: a process that reads the new count also finds the key gone.
+    if (result.deletedCount > 0) await (await this.erasureCount()).updateOne({ _id: 'count' }, { $inc: { count: 1 } }, { upsert: true });
     return result.deletedCount;
+  }
+
+  async erasures(): Promise<number> {
+    return (await (await this.erasureCount()).findOne({ _id: 'count' }))?.count ?? 0;
   }
 
   async close(): Promise<void> {
@@ -75,6 +83,12 @@ export class MongoSubjectKeyStore implements SubjectKeyStore {
     const db = this.connection.db ?? (await this.connection.asPromise()).db;
     if (!db) throw new Error('MongoDB subject key store: the connection was never opened');
     return db.collection<KeyDoc>(COLLECTION);
+  }
+
+  private async erasureCount(): Promise<mongo.Collection<{ _id: string; count: number }>> {
+    const db = this.connection.db ?? (await this.connection.asPromise()).db;
+    if (!db) throw new Error('MongoDB subject key store: the connection was never opened');
+    return db.collection<{ _id: string; count: number }>(ERASURES);
   }
 
   /** Creates the unique index once per store; a failure is retried on the next call. */

@@ -11,6 +11,10 @@ CREATE TABLE IF NOT EXISTS subject_keys (
   subject_id TEXT NOT NULL,
   key        BLOB NOT NULL,
   UNIQUE (org_id, subject_id)
+);
+CREATE TABLE IF NOT EXISTS subject_key_erasures (
+  id    INTEGER PRIMARY KEY CHECK (id = 1),
+  count INTEGER NOT NULL
 );`;
 
 type LookedUp = { readonly row: { key_id: string; key: Buffer } | undefined } | { readonly error: unknown };
@@ -42,6 +46,8 @@ export class SqliteSubjectKeyStore implements SubjectKeyStore {
       insert: db.prepare('INSERT OR IGNORE INTO subject_keys (key_id, org_id, subject_id, key) VALUES (?, ?, ?, ?)'),
       byIds: db.prepare<[string], { key_id: string; key: Buffer }>('SELECT key_id, key FROM subject_keys WHERE key_id IN (SELECT value FROM json_each(?))'),
       forget: db.prepare('DELETE FROM subject_keys WHERE org_id = ? AND subject_id = ?'),
+      counted: db.prepare('INSERT INTO subject_key_erasures (id, count) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET count = count + 1'),
+      erasures: db.prepare<[], { count: number }>('SELECT count FROM subject_key_erasures WHERE id = 1'),
     };
   }
 
@@ -119,9 +125,19 @@ export class SqliteSubjectKeyStore implements SubjectKeyStore {
     // Look-ups asked for before the erasure read the key it destroys (what is sealed under it is
     // erased with it), as when each look-up ran at once: not a key created after it.
     this.lookUpPending();
-    const forgotten = await this.writes.run(() => this.stmt.forget.run(orgId, subjectId).changes);
+    // Counted in the same commit as the deletion: a process that reads the count after it also
+    // finds the key gone (erasures()).
+    const forgotten = await this.writes.run(() => {
+      const changes = this.stmt.forget.run(orgId, subjectId).changes;
+      if (changes > 0) this.stmt.counted.run();
+      return changes;
+    });
     await emptyWal(this.db, 'Forgotten subject key');
     return forgotten;
+  }
+
+  async erasures(): Promise<number> {
+    return this.stmt.erasures.get()?.count ?? 0;
   }
 
   async close(): Promise<void> {

@@ -83,6 +83,17 @@ function subjectKeyStoreContract(adapter: string, open: () => Promise<Opened>): 
       expect([...(await other.findMany([erin.keyId, frank.keyId])).keys()]).toEqual([erin.keyId]);
     });
 
+    it('counts the erasures that forgot a key, as every process of the deployment sees them', async () => {
+      const before = await other.erasures();
+      await store.keyFor(org, 'erin');
+      expect(await store.forget(org, 'erin')).toBe(1);
+      expect(await other.erasures()).toBe(before + 1);
+      expect(await store.erasures()).toBe(before + 1);
+      // Forgetting nothing is no erasure: states read before it are still whole.
+      expect(await store.forget(org, 'erin')).toBe(0);
+      expect(await other.erasures()).toBe(before + 1);
+    });
+
     it('forgets every key of a subject, for good', async () => {
       const dave = await store.keyFor(org, 'dave');
       expect(await store.forget(org, 'dave')).toBe(1);

@@ -14,6 +14,12 @@ export interface SubjectKeyStore {
   findMany(keyIds: readonly string[]): Promise<Map<string, Buffer>>;
   /** Forgets every key of the subject; returns how many were forgotten. */
   forget(orgId: string, subjectId: string): Promise<number>;
+  /**
+   * How many erasures have forgotten a key so far, in every process of the deployment (it only
+   * grows): a state read before the count last moved may hold an erased subject's data
+   * (the aggregate store reads it again).
+   */
+  erasures(): Promise<number>;
   close(): Promise<void>;
 }
 
