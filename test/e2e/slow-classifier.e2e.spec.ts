@@ -80,15 +80,15 @@ describe("an organization's classifier that never answers", () => {
       body: JSON.stringify({ items }),
     });
 
-  it('holds at most 48 of the 64 evaluation handlers; the other organization is evaluated meanwhile', async () => {
-    // 100 items of 10 users (16 evaluations per user at once): enough to fill every handler.
+  it('holds at most 64 of the 80 evaluation handlers; the other organization is evaluated meanwhile', async () => {
+    // 100 items of 10 users (16 evaluations per user at once): enough to fill all 80 handlers without the organization's limit.
     const flood = Array.from({ length: 100 }, (_, i) => ({
       id: `f${i}`,
       typeId: 'post',
       data: { text: `text ${i}`, author: { id: `u${i % 10}`, typeId: 'user' } },
     }));
     expect((await submit(slowKey, flood)).status).toBe(202);
-    await waitFor(() => asked >= 48, 'the classifier to be asked by 48 evaluations');
+    await waitFor(() => asked >= 64, 'the classifier to be asked by 64 evaluations');
 
     expect((await submit(otherKey, [{ id: 'o1', typeId: 'post', data: { text: 'spam here', author: { id: 'v', typeId: 'user' } } }])).status).toBe(202);
     const evaluation = await waitFor(async () => {
@@ -97,8 +97,8 @@ describe("an organization's classifier that never answers", () => {
       return body.evaluations[0];
     }, "the other organization's evaluation");
     expect(evaluation.actions.map((a) => a.id)).toEqual(['label']);
-    // The slow organization's evaluations still wait: 48 of them, each on its classifier request.
-    expect(asked).toBe(48);
+    // The slow organization's evaluations still wait: 64 of them, each on its classifier request.
+    expect(asked).toBe(64);
     expect((await fetch(`${warden.url}/health/live`)).status).toBe(200);
   });
 });

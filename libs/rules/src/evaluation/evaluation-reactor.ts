@@ -6,15 +6,21 @@ import type { Evaluation } from '../domain/evaluation.events.js';
 import type { EvaluationRecorder } from './evaluation-recorder.js';
 import type { ItemEvaluator } from './item-evaluator.js';
 
-/** Evaluations of one data subject's items under way at once (KeyedLimits.perGroup; 64 in all). */
+/**
+ * Evaluations under way at once (KeyedLimits.concurrency): 64 for one organization, as before
+ * organizations had a limit (a single organization's burst keeps its concurrency, which its
+ * appends' group commits need), and 16 more that only the others can take.
+ */
+export const EVALUATION_HANDLERS = 80;
+/** Evaluations of one data subject's items under way at once (KeyedLimits.perGroup). */
 export const EVALUATIONS_PER_SUBJECT = 16;
 /**
  * Evaluations of one organization under way at once (KeyedLimits.perOrg): an evaluation waits on
- * the organization's own classifiers (HTTP_SIGNAL, up to 30 s each), partial-items endpoint
- * and media, and without a limit a flood of items waiting on a classifier that never answers held
- * all 64 handlers, so no other organization's item was evaluated until those ended.
+ * the organization's own classifiers (HTTP_SIGNAL, up to 30 s each), partial-items endpoint and
+ * media, and without a limit a flood of items waiting on a classifier that never answers held
+ * every handler, so no other organization's item was evaluated until those ended.
  */
-export const EVALUATIONS_PER_ORGANIZATION = 48;
+export const EVALUATIONS_PER_ORGANIZATION = 64;
 
 /**
  * Evaluates a recorded submission against the live rules and records the outcome: prepared
@@ -63,11 +69,11 @@ export function evaluationReactor(evaluator: ItemEvaluator, recorder: Evaluation
       const subject = event.data['subject'];
       return typeof subject === 'string' ? subject : event.streamName;
     },
-    // And a subject's items take at most a quarter of the handlers at once: an item arriving
-    // beside a flood shares the event loop with 16 of its evaluations, not 64 (docs/benchmarks.md,
-    // "Floods and long histories": the other users' p50 in a flood 1.14–1.35 s before, 0.91–1.03 s after).
-    // An organization takes at most three quarters of them: the rest stay for the others.
-    limits: { perGroup: EVALUATIONS_PER_SUBJECT, perOrg: EVALUATIONS_PER_ORGANIZATION },
+    // And a subject's items take at most 16 handlers at once: an item arriving beside a flood
+    // shares the event loop with 16 of its evaluations, not 64 (docs/benchmarks.md, "Floods and
+    // long histories": the other users' p50 in a flood 1.14–1.35 s before, 0.91–1.03 s after).
+    // An organization takes at most 64 of the 80: the rest stay for the others.
+    limits: { concurrency: EVALUATION_HANDLERS, perGroup: EVALUATIONS_PER_SUBJECT, perOrg: EVALUATIONS_PER_ORGANIZATION },
     apply: evaluateOne,
   };
 }
