@@ -30,6 +30,8 @@ export class SqliteSubjectKeyStore implements SubjectKeyStore {
   private readonly stmt;
   private readonly writes: SqliteGroupCommit;
   private lookups: PendingLookup[] = [];
+  /** The erasure count read in this turn of the event loop (erasures()). */
+  private erasuresThisTurn: Promise<number> | undefined;
   /** lookUpEach in one read transaction. */
   private readonly lookUpTogether: (batch: readonly PendingLookup[]) => LookedUp[];
 
@@ -132,12 +134,23 @@ export class SqliteSubjectKeyStore implements SubjectKeyStore {
       if (changes > 0) this.stmt.counted.run();
       return changes;
     });
+    // This process reads the new count from now on, not one read earlier in the turn.
+    this.erasuresThisTurn = undefined;
     await emptyWal(this.db, 'Forgotten subject key');
     return forgotten;
   }
 
-  async erasures(): Promise<number> {
-    return this.stmt.erasures.get()?.count ?? 0;
+  /**
+   * Read once per turn of the event loop: every command on a state with personal data asks (a
+   * delivery's, a review job's …), several in one turn, and an erasure committed meanwhile is
+   * seen at the next turn, as by a read made a moment earlier.
+   */
+  erasures(): Promise<number> {
+    if (this.erasuresThisTurn === undefined) {
+      this.erasuresThisTurn = Promise.resolve(this.stmt.erasures.get()?.count ?? 0);
+      setImmediate(() => (this.erasuresThisTurn = undefined));
+    }
+    return this.erasuresThisTurn;
   }
 
   async close(): Promise<void> {
