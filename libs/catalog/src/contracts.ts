@@ -43,4 +43,5 @@ export { parseCandidateRule, type StoredCatalog } from './domain/candidate-rule.
 export type * from './domain/catalog.events.js';
 export { CATALOG_EVENT_TYPES } from './domain/catalog.events.js';
 export { hashBankDecider, type HashBankCommand, type HashBankState } from './domain/hash-bank.decider.js';
+export { parseHashLines } from './domain/hash-lines.js';
 export { hashBankStream } from './domain/catalog.streams.js';

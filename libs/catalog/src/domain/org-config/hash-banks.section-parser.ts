@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { type HashBankDefinition, HASH_TYPES, type HashType } from '../catalog.model.js';
+import { hashFormat, parseHashLines } from '../hash-lines.js';
 import { idSchema, nameSchema } from './common-fields.schema.js';
 import { describeValue, errorMessage, type Path, type ProblemList } from './config-problems.js';
 import { entriesOf, isOneOf, listAt, stringAt } from './raw-document.reader.js';
@@ -22,14 +23,7 @@ export type ReadHashesFile = (relativePath: string) => string;
 
 export type ResolvedHashes = Pick<HashBankDefinition, 'maxDistance' | 'hashes'>;
 
-const HASH_HEX_LENGTH: Record<HashType, number> = { PDQ: 64, MD5: 32, SHA256: 64 };
 const MAX_REPORTED_BAD_LINES = 20;
-
-interface HashFormat {
-  pattern: RegExp;
-  length: number;
-  description: string;
-}
 
 /** Resolved hashes by hash bank index; banks with an unknown hashType cannot be checked. */
 export function resolveHashBanks(doc: Record<string, unknown>, readHashesFile: ReadHashesFile, problems: ProblemList): Map<number, ResolvedHashes> {
@@ -47,16 +41,11 @@ export function resolveHashBanks(doc: Record<string, unknown>, readHashesFile: R
     });
     const file = stringAt(raw, 'hashesFile');
     if (file !== undefined && file !== '') {
-      addHashesFromFile(file, format, hashes, [...path, 'hashesFile'], readHashesFile, problems);
+      addHashesFromFile(file, raw.hashType, hashes, [...path, 'hashesFile'], readHashesFile, problems);
     }
     resolved.set(index, { maxDistance: resolveMaxDistance(raw.hashType, raw.maxDistance, path, problems), hashes: [...hashes] });
   }
   return resolved;
-}
-
-function hashFormat(hashType: HashType): HashFormat {
-  const length = HASH_HEX_LENGTH[hashType];
-  return { pattern: new RegExp(`^[0-9a-fA-F]{${length}}$`), length, description: `${length}-character hex ${hashType} hash` };
 }
 
 /** The range of a given value is checked by the schema; here only whether it may be given at all. */
@@ -67,8 +56,8 @@ function resolveMaxDistance(hashType: HashType, given: unknown, path: Path, prob
   return null;
 }
 
-/** A plain loop, not zod: a hashes file may hold a million lines. */
-function addHashesFromFile(file: string, format: HashFormat, hashes: Set<string>, path: Path, readHashesFile: ReadHashesFile, problems: ProblemList): void {
+/** The file's lines (parseHashLines): the first MAX_REPORTED_BAD_LINES bad ones reported, then how many more. */
+function addHashesFromFile(file: string, hashType: HashType, hashes: Set<string>, path: Path, readHashesFile: ReadHashesFile, problems: ProblemList): void {
   let text: string;
   try {
     text = readHashesFile(file);
@@ -76,24 +65,10 @@ function addHashesFromFile(file: string, format: HashFormat, hashes: Set<string>
     problems.add(path, `cannot read hashes file "${file}": ${errorMessage(error)}`);
     return;
   }
-  const lines = text.split('\n');
-  let malformed = 0;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!.trim();
-    if (line === '' || line.startsWith('#')) continue;
-    if (format.pattern.test(line)) {
-      hashes.add(line.toLowerCase());
-      continue;
-    }
-    malformed++;
-    if (malformed <= MAX_REPORTED_BAD_LINES) {
-      // Not quoted: the path may name any file apply can read (a key, a credentials file), and
-      // problems are printed where logs keep them. Its length or its characters say what is wrong.
-      const why = line.length === format.length ? 'not hexadecimal' : `${line.length} characters`;
-      problems.add(path, `line ${i + 1}: not a ${format.description} (${why})`);
-    }
-  }
-  if (malformed > MAX_REPORTED_BAD_LINES) {
-    problems.add(path, `… and ${malformed - MAX_REPORTED_BAD_LINES} more malformed lines`);
+  const read = parseHashLines(text, hashType);
+  for (const hash of read.hashes) hashes.add(hash);
+  for (const problem of read.problems.slice(0, MAX_REPORTED_BAD_LINES)) problems.add(path, problem);
+  if (read.problems.length > MAX_REPORTED_BAD_LINES) {
+    problems.add(path, `… and ${read.problems.length - MAX_REPORTED_BAD_LINES} more malformed lines`);
   }
 }

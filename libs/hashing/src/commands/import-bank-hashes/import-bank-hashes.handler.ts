@@ -1,8 +1,7 @@
 import { CommandHandler, type ICommandHandler, QueryBus } from '@nestjs/cqrs';
-import { GetLiveEntitiesQuery, hashBankDecider, hashBankStream } from '#warden/catalog';
+import { GetLiveEntitiesQuery, hashBankDecider, hashBankStream, parseHashLines } from '#warden/catalog';
 import { concurrentUpdateConflict, invalidInput, isConcurrentUpdateConflict, notFound } from '#warden/kernel';
 import { AggregateStore } from '#warden/storage';
-import { parseHashLines } from './hash-lines.js';
 import { ImportBankHashesCommand, type ImportReport } from './import-bank-hashes.command.js';
 
 /** At most 10 events (of at most 10,000 hashes) an append: far below KurrentDB's and MongoDB's limits. */
