@@ -141,8 +141,9 @@ describe('action callback body (interface-spec 6.2)', () => {
     expect(buildActionCallbackBody({ ...base, userStrikeCount: 10 }).userStrikeCount).toBe(10);
   });
 
-  it('for an action the platform executed: as for a decision, the policies given, no rules, no actor fields', () => {
-    const body = buildActionCallbackBody({
+  /** An action the platform executed (`post-actions`), with `extra` inputs (a bulk action's manager and reason). */
+  const executedBody = (extra: Partial<Parameters<typeof buildActionCallbackBody>[0]> = {}) =>
+    buildActionCallbackBody({
       kind: 'post-actions',
       item,
       action: { id: 'remove' },
@@ -150,23 +151,17 @@ describe('action callback body (interface-spec 6.2)', () => {
       actionBody: { severity: 'high' },
       creator: author,
       userStrikeCount: 2,
-    });
+      ...extra,
+    } as Parameters<typeof buildActionCallbackBody>[0]);
+
+  it('for an action the platform executed: as for a decision, the policies given, no rules, no actor fields', () => {
+    const body = executedBody();
     expect(JSON.stringify(body)).toBe(
       JSON.stringify({ item, action: { id: 'remove' }, policies, rules: [], custom: { severity: 'high' }, creator: author, userStrikeCount: 2 }),
     );
   });
   it("for a bulk action's execution: the manager's email as actorEmail and the reason as decisionReason, neither merged into custom", () => {
-    const body = buildActionCallbackBody({
-      kind: 'post-actions',
-      item,
-      action: { id: 'remove' },
-      policies,
-      actionBody: { severity: 'high' },
-      creator: author,
-      actorEmail: 'lead@acme.example',
-      decisionReason: 'spam campaign',
-      userStrikeCount: 2,
-    });
+    const body = executedBody({ actorEmail: 'lead@acme.example', decisionReason: 'spam campaign' });
     expect(JSON.stringify(body)).toBe(
       JSON.stringify({
         item,

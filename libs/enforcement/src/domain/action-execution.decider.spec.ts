@@ -40,50 +40,33 @@ const executed = (overrides: Partial<ExecuteAction> = {}) => {
   };
 };
 
+/** The callback request of `execute()`'s action (the policies given, no rules, trigger post-actions), with `extra` fields after. */
+const callbackRequested = (extra: { actor?: { userId: string; email: string }; decisionReason?: string } = {}) => ({
+  type: 'ActionCallbackRequested' as const,
+  data: {
+    deliveryId: executionDeliveryId('acme', 'exe_1'),
+    item: { id: 'post-1', typeId: 'post', typeName: 'Post' },
+    action: { id: 'remove' },
+    policies: [{ id: 'spam', name: 'Spam', penalty: 'LOW' as const }],
+    rules: [] as [],
+    custom: { severity: 'high' },
+    creator: { id: 'u1', typeId: 'user' },
+    environment: 'MANUAL' as const,
+    trigger: 'post-actions' as const,
+    ...extra,
+  },
+});
+
 describe('action execution decider', () => {
   it('records a customer-defined action with its callback: the policies given, no rules, the creator, trigger post-actions', () => {
-    spec
-      .given([])
-      .when(execute())
-      .then([
-        executed(),
-        {
-          type: 'ActionCallbackRequested',
-          data: {
-            deliveryId: executionDeliveryId('acme', 'exe_1'),
-            item: { id: 'post-1', typeId: 'post', typeName: 'Post' },
-            action: { id: 'remove' },
-            policies: [{ id: 'spam', name: 'Spam', penalty: 'LOW' }],
-            rules: [],
-            custom: { severity: 'high' },
-            creator: { id: 'u1', typeId: 'user' },
-            environment: 'MANUAL',
-            trigger: 'post-actions',
-          },
-        },
-      ]);
+    spec.given([]).when(execute()).then([executed(), callbackRequested()]);
   });
 
   it("a bulk action's execution: the callback names its manager (actor) and reason (decisionReason), not the ActionExecuted", () => {
     const moderator = { userId: 'usr_1', email: 'lead@acme.example', reason: 'spam campaign' };
     const [execution, callback] = spec.given([]).when(execute({ moderator })).events();
     expect(execution).toEqual(executed());
-    expect(callback).toEqual({
-      type: 'ActionCallbackRequested',
-      data: {
-        deliveryId: executionDeliveryId('acme', 'exe_1'),
-        item: { id: 'post-1', typeId: 'post', typeName: 'Post' },
-        action: { id: 'remove' },
-        policies: [{ id: 'spam', name: 'Spam', penalty: 'LOW' }],
-        rules: [],
-        custom: { severity: 'high' },
-        creator: { id: 'u1', typeId: 'user' },
-        environment: 'MANUAL',
-        trigger: 'post-actions',
-        actor: { userId: 'usr_1', email: 'lead@acme.example' },
-        decisionReason: 'spam campaign',
-      },
-    });
+    expect(callback).toEqual(callbackRequested({ actor: { userId: 'usr_1', email: 'lead@acme.example' }, decisionReason: 'spam campaign' }));
   });
 
   it('without a moderator (POST /api/v1/actions) the callback has no actor and no decisionReason', () => {

@@ -177,8 +177,8 @@ export class Aggregates {
     streamName: string,
     decider: Folding<State, Event>,
   ): Promise<{ state: State; revision: number }> {
-    const erasures = await this.erasuresFor(streamName, decider);
-    const current = await this.current(streamName, decider, erasures);
+    const counting = this.erasuresFor(streamName, decider);
+    const current = await this.current(streamName, decider, counting === undefined ? undefined : await counting);
     return { state: current.state, revision: current.revision };
   }
 
@@ -231,7 +231,9 @@ export class Aggregates {
     const retries = Math.max(...group.map((j) => j.options.retries ?? DEFAULT_RETRIES));
     const expectedRevision = group[0]!.options.expectedRevision;
     const folding = group[0]!.decider;
-    const erasures = await this.erasuresFor(streamName, folding);
+    // Only a state with personal data waits for the count: every other command goes on in this turn.
+    const counting = this.erasuresFor(streamName, folding);
+    const erasures = counting === undefined ? undefined : await counting;
     // The first decision is made without reading the stream when its state is at hand (unverified);
     // deciding it again on the stream as read is not a retry: only lost races count.
     let unread = expectedRevision === undefined ? this.unreadState(streamName, folding, group) : undefined;
@@ -369,13 +371,14 @@ export class Aggregates {
    * then read from the log, where what the erasure forgot no longer opens. Undefined for other
    * states, or without `erasures`.
    */
-  private async erasuresFor(streamName: string, folding: Folding<unknown, DomainEvent<string, object>>): Promise<number | undefined> {
+  private erasuresFor(streamName: string, folding: Folding<unknown, DomainEvent<string, object>>): Promise<number> | undefined {
     if (this.options.erasures === undefined || !this.holdsPersonalData(folding)) return undefined;
-    const now = await this.options.erasures();
-    const key = this.cacheKey(streamName, folding);
-    const cached = this.cache.get(key);
-    if (cached !== undefined && cached.erasures !== now) this.cache.delete(key);
-    return now;
+    return this.options.erasures().then((now) => {
+      const key = this.cacheKey(streamName, folding);
+      const cached = this.cache.get(key);
+      if (cached !== undefined && cached.erasures !== now) this.cache.delete(key);
+      return now;
+    });
   }
 
   /**

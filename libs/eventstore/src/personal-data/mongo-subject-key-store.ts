@@ -79,16 +79,18 @@ export class MongoSubjectKeyStore implements SubjectKeyStore {
   }
 
   private async keys(): Promise<mongo.Collection<KeyDoc>> {
-    // Waits for a lazily opened connection; immediate when it is already open.
-    const db = this.connection.db ?? (await this.connection.asPromise()).db;
-    if (!db) throw new Error('MongoDB subject key store: the connection was never opened');
-    return db.collection<KeyDoc>(COLLECTION);
+    return (await this.db()).collection<KeyDoc>(COLLECTION);
   }
 
   private async erasureCount(): Promise<mongo.Collection<{ _id: string; count: number }>> {
+    return (await this.db()).collection<{ _id: string; count: number }>(ERASURES);
+  }
+
+  /** Waits for a lazily opened connection; immediate when it is already open. */
+  private async db(): Promise<mongo.Db> {
     const db = this.connection.db ?? (await this.connection.asPromise()).db;
     if (!db) throw new Error('MongoDB subject key store: the connection was never opened');
-    return db.collection<{ _id: string; count: number }>(ERASURES);
+    return db;
   }
 
   /** Creates the unique index once per store; a failure is retried on the next call. */
