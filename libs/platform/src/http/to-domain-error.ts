@@ -13,10 +13,11 @@ import {
 } from '#warden/kernel';
 
 /**
- * The router's limit on one path parameter, as sent (percent-encoded). A customer's id is up to
- * MAX_ID_LENGTH UTF-16 units, and one unit can take nine characters encoded (`€` is `%E2%82%AC`):
- * Fastify's default (100) made items with longer ids unreachable by path. What the router lets
- * through is checked as an id by the route, like any other.
+ * The router's limit on one path parameter, compared with the parameter as the router reads it
+ * (escapes decoded one byte at a time, those of reserved characters kept): the longest customer
+ * id, MAX_ID_LENGTH UTF-16 units, can be up to nine characters a unit that way (`€` is
+ * `%E2%82%AC`), so every accepted id is reachable. Fastify's default (100) made items with longer
+ * ids unreachable by path. A longer parameter that still passes is checked by its route.
  */
 export const MAX_PARAM_LENGTH = 9 * MAX_ID_LENGTH;
 
@@ -47,7 +48,7 @@ export function toDomainError(thrown: unknown, bodyLimitBytes: number): { error:
       return { error: notFound('The path is not valid percent-encoded UTF-8, so it names nothing'), unexpected: false };
     case 'FST_ERR_MAX_PARAM_LENGTH':
       return {
-        error: notFound(`A path parameter is longer than any id (${MAX_ID_LENGTH} characters at most, ${MAX_PARAM_LENGTH} percent-encoded)`),
+        error: notFound(`A path parameter is longer than any id (${MAX_ID_LENGTH} characters at most)`),
         unexpected: false,
       };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
