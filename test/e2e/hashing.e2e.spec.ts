@@ -184,10 +184,16 @@ rules:
 
   it('matches hashes added by bank import, without a restart', async () => {
     const file = join(dataDir, 'import.txt');
-    writeFileSync(file, `# one MD5\n${(await hashImage(other)).md5}\nnot-a-hash\n`);
+    writeFileSync(file, `# one MD5\n${(await hashImage(other)).md5}\nnot-a-hash\n${Array.from({ length: 21 }, () => 'x').join('\n')}\n`);
     const rejected = await runCli(['bank', 'import', '--org', 'pics', '--bank', 'exact', file], env);
     expect(rejected.code).toBe(1);
-    expect(rejected.stderr).toContain('line 3: not a 32-character hex MD5 hash (10 characters)');
+    // A malformed line a line, as apply prints its problems; the first 20, then how many more.
+    expect(rejected.stderr.split('\n').slice(0, 3)).toEqual([
+      `${file}: nothing was imported:`,
+      '  line 3: not a 32-character hex MD5 hash (10 characters)',
+      '  line 4: not a 32-character hex MD5 hash (1 character)',
+    ]);
+    expect(rejected.stderr).toContain('\n  … and 2 more malformed lines');
     // Lines are never quoted: the file named may be any file (a key, credentials) by mistake.
     expect(rejected.stderr).not.toContain('not-a-hash');
     // A device or a FIFO is refused before it is read (/dev/zero would be read until memory ran out).

@@ -230,6 +230,10 @@ conditionSet: { conjunction: AND, conditions: [{ input: { field: text }, signal:
     const invalid = await runCli(['backtest', '--org', 'shop', '--rule-file', candidate], env);
     expect(invalid.code).toBe(1);
     expect(invalid.stderr).toContain('rule.actionIds[0]');
+    // A device named by mistake is refused before it is read (/dev/zero would be read until memory ran out).
+    const device = await runCli(['backtest', '--org', 'shop', '--rule-file', '/dev/zero'], env);
+    expect(device.code).toBe(1);
+    expect(device.stderr).toContain('cannot read /dev/zero: not a regular file');
   });
 
   it('answers the legacy endpoint synchronously with what the async path records', async () => {

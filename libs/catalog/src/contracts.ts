@@ -36,7 +36,7 @@ export {
   type LenientItem,
   type ProblemSink,
 } from './domain/customer-input-checks.js';
-export { parseOrgConfig, type ConfigProblem, type ParseOptions, type ParseResult } from './domain/org-config.parser.js';
+export { parseOrgConfig, problemCount, type ConfigProblem, type ParseOptions, type ParseResult } from './domain/org-config.parser.js';
 export { parseCandidateRule, type StoredCatalog } from './domain/candidate-rule.js';
 // The events it owns, declared once (docs/architecture.md, "Events"); secrets in them are sealed by the
 // catalog itself (docs/configuration.md), so it declares no personal-data rules.

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readConfigFile } from './apply-command.js';
+import { formatProblems, readConfigFile } from './apply-command.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -22,6 +22,17 @@ describe('readConfigFile: the hashes file', () => {
       ok: false,
       problems: [{ path: 'hashBanks[0].hashesFile', message: 'cannot read hashes file "/dev/null": not a regular file' }],
     });
+  });
+
+  it('counts every malformed line in the summary, those only counted in the "… and N more" line too', () => {
+    const file = configWithHashesFile('bank.txt');
+    writeFileSync(join(file, '..', 'bank.txt'), Array.from({ length: 23 }, (_, i) => `bad${i}`).join('\n'));
+    const result = readConfigFile(file, {});
+    if (result.ok) throw new Error('expected problems');
+    const printed = formatProblems('org.yaml', result.problems).split('\n');
+    expect(printed[0]).toBe('org.yaml: 23 problem(s); nothing was applied:');
+    expect(printed).toHaveLength(1 + 21);
+    expect(printed[21]).toBe('  hashBanks[0].hashesFile: … and 3 more malformed lines');
   });
 
   it('reads a regular hashes file relative to the configuration file', () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, resolve } from 'node:path';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApplyConfigurationCommand, type ApplyReport, type ConfigProblem, parseOrgConfig } from '#warden/catalog';
+import { ApplyConfigurationCommand, type ApplyReport, type ConfigProblem, parseOrgConfig, problemCount } from '#warden/catalog';
 import type { OrgConfig } from '#warden/catalog';
 import { ApplyUsersCommand, type UsersApplyReport } from '#warden/identity';
 import { DomainError } from '#warden/kernel';
@@ -96,9 +96,10 @@ export function readConfigFile(
 }
 
 export function formatProblems(file: string, problems: readonly ConfigProblem[]): string {
-  return [`${file}: ${problems.length} problem(s); nothing was applied:`, ...problems.map((p) => `  ${p.path === '' ? '(file)' : p.path}: ${p.message}`)].join(
-    '\n',
-  );
+  return [
+    `${file}: ${problemCount(problems)} problem(s); nothing was applied:`,
+    ...problems.map((p) => `  ${p.path === '' ? '(file)' : p.path}: ${p.message}`),
+  ].join('\n');
 }
 
 const KIND_LABEL: Record<string, string> = {

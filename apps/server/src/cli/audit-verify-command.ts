@@ -1,4 +1,4 @@
-import { createReadStream, readFileSync } from 'node:fs';
+import { closeSync, createReadStream, openSync, readFileSync, readSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { type AuditHead, type Jwks, type VerifyReport, verifyAuditExport } from '#warden/audit/verifier';
 import { type Out, type StandaloneCommand, UsageError } from './cli-command.js';
@@ -79,7 +79,7 @@ function printReport(report: VerifyReport, out: Out): void {
 function noJwks(file: string): string {
   let kids = '';
   try {
-    const header = JSON.parse(readFileSync(file, 'utf8').split('\n', 1)[0] ?? '') as { jwks?: { keys?: Array<{ kid?: string }> } };
+    const header = JSON.parse(firstLine(file)) as { jwks?: { keys?: Array<{ kid?: string }> } };
     const named = (header.jwks?.keys ?? []).map((k) => k.kid).filter((k): k is string => typeof k === 'string');
     if (named.length > 0)
       kids = ` The export's header names key(s) ${named.join(', ')}, but a key set that comes with the file proves nothing: whoever changed the file could change it.`;
@@ -91,6 +91,23 @@ function noJwks(file: string): string {
     `(curl -H "X-API-KEY: …" '<server>/api/v1/signing_keys?include=retired' > jwks.json) or handed to you by the organization.${kids} ` +
     `To check the chain alone: --no-signatures (exits ${VERIFY_UNSIGNED_EXIT}, never 0).`
   );
+}
+
+/** The header's bytes at most: an export may be gigabytes, and only its first line is wanted here. */
+const HEADER_MAX_BYTES = 1024 * 1024;
+
+/** The file's first line, read from its first HEADER_MAX_BYTES (not the whole export). */
+function firstLine(file: string): string {
+  const fd = openSync(file, 'r');
+  try {
+    const buffer = Buffer.alloc(HEADER_MAX_BYTES);
+    const read = readSync(fd, buffer, 0, HEADER_MAX_BYTES, 0);
+    const head = buffer.subarray(0, read);
+    const end = head.indexOf(0x0a);
+    return head.subarray(0, end < 0 ? read : end).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** A JWKS from a file, or from a URL that answers without credentials. */

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { INestApplicationContext } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { hashImage, ImportBankHashesCommand } from '#warden/hashing';
+import { hashImage, ImportBankHashesCommand, type ImportReport } from '#warden/hashing';
+import { DomainError } from '#warden/kernel';
 import { GuardedHttpClient, loadConfig, type WardenConfig } from '#warden/platform';
 import { ProjectionHost } from '#warden/storage';
 import { type AppCommand, cliContext, type Out, type StandaloneCommand, UsageError } from './cli-command.js';
@@ -22,12 +23,12 @@ export const bankImportCommand: AppCommand = {
   name: 'bank import',
   usage: '--org <orgId> --bank <bankId> <file>',
   description: 'adds hashes (one hex hash per line) to a configured bank',
-  async runInApp(args, app, out) {
+  async runInApp(args, app, out, { err }) {
     const options = parseSharedOptions(args, true);
     const org = required(options, 'org');
     const [file] = positionalsOf(args);
     if (!file) throw new UsageError('bank import takes a file of hashes');
-    return runBankImport({ org, bank: required(options, 'bank'), file }, app, out, cliContext(org));
+    return runBankImport({ org, bank: required(options, 'bank'), file }, app, out, err, cliContext(org));
   },
 };
 
@@ -66,6 +67,7 @@ async function runBankImport(
   options: { org: string; bank: string; file: string },
   app: INestApplicationContext,
   out: Out,
+  err: Out,
   context: { orgId: string; correlationId: string; actor: string },
 ): Promise<number> {
   await app.get(ProjectionHost).catchUp('catalog');
@@ -75,7 +77,15 @@ async function runBankImport(
   } catch (error) {
     throw new Error(`cannot read hashes file "${options.file}": ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
-  const report = await app.get(CommandBus).execute(new ImportBankHashesCommand(options.bank, text, context));
+  let report: ImportReport;
+  try {
+    report = await app.get(CommandBus).execute(new ImportBankHashesCommand(options.bank, text, context));
+  } catch (error) {
+    if (!(error instanceof DomainError) || error.kind !== 'invalid-user-input') throw error;
+    // One line each, as apply prints its problems: twenty on one line could not be read.
+    err([`${options.file}: nothing was imported:`, ...error.details.map((d) => `  ${d.detail ?? d.title}`)].join('\n'));
+    return 1;
+  }
   out(`Imported ${report.added} hash(es) into bank ${report.bankId} (${report.alreadyPresent} already present) as ${report.events} event(s)`);
   return 0;
 }

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { GetLiveEntitiesQuery, parseCandidateRule } from '#warden/catalog';
 import { environment } from '#warden/platform';
@@ -7,6 +6,7 @@ import { BacktestRuleCommand, RetroactRuleCommand, type RunReport } from '#warde
 import { formatProblems } from './apply-command.js';
 import { type AppCommand, cliContext } from './cli-command.js';
 import { parseSharedOptions, required, since } from './command-options.js';
+import { readRegularFile } from './regular-file.js';
 
 export const retroactCommand: AppCommand = {
   name: 'retroact',
@@ -41,7 +41,15 @@ export const backtestCommand: AppCommand = {
       queries.execute(new GetLiveEntitiesQuery(org, 'textBank')),
       queries.execute(new GetLiveEntitiesQuery(org, 'hashBank')),
     ]);
-    const parsed = parseCandidateRule(readFileSync(file, 'utf8'), { orgId: org, itemTypes, policies, actions, textBanks, hashBanks }, environment());
+    let text: string;
+    try {
+      // A device or a FIFO named by mistake is refused, not read until memory runs out or for ever.
+      text = readRegularFile(file);
+    } catch (error) {
+      err(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
+      return 1;
+    }
+    const parsed = parseCandidateRule(text, { orgId: org, itemTypes, policies, actions, textBanks, hashBanks }, environment());
     if (!parsed.ok) {
       err(formatProblems(file, parsed.problems));
       return 1;

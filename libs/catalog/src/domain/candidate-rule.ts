@@ -44,8 +44,20 @@ export function parseCandidateRule(
     rules: [rule],
   };
   const result = parseOrgConfig(JSON.stringify(config), { format: 'json', env, readHashesFile: () => '' });
-  if (!result.ok) {
-    return { ok: false, problems: result.problems.map((p) => ({ ...p, path: p.path.replace(/^rules\[0\]\.?/, 'rule.') })) };
-  }
+  if (!result.ok) return { ok: false, problems: result.problems.map(asCandidateProblem) };
   return { ok: true, rule: result.config.rules[0]! };
+}
+
+/**
+ * A problem of the candidate, at `rule.…`; any other is the stored catalog's (rebuilt above), which
+ * `apply` accepted before a check it makes today existed (an id with a hidden character): said as
+ * such, since the rule file holds no such path and only a corrected configuration fixes it.
+ */
+function asCandidateProblem(problem: ConfigProblem): ConfigProblem {
+  if (/^rules\[0\]/.test(problem.path)) return { ...problem, path: problem.path.replace(/^rules\[0\]\.?/, 'rule.') };
+  return {
+    ...problem,
+    path: `(stored configuration) ${problem.path}`,
+    message: `${problem.message}; the organization's stored configuration no longer passes apply's checks: apply a corrected configuration first`,
+  };
 }

@@ -15,5 +15,6 @@ describe('bank import lines', () => {
     expect(parseHashLines(`${'z'.repeat(64)}\n`, 'PDQ').problems).toEqual(['line 1: not a 64-character hex PDQ hash (not hexadecimal)']);
     expect(parseHashLines(pdq.slice(0, 32), 'MD5')).toEqual({ hashes: [pdq.slice(0, 32)], problems: [] });
     expect(parseHashLines(pdq, 'MD5').problems).toHaveLength(1);
+    expect(parseHashLines('x', 'MD5').problems).toEqual(['line 1: not a 32-character hex MD5 hash (1 character)']);
   });
 });

@@ -24,7 +24,7 @@ export function parseHashLines(text: string, hashType: HashType): { hashes: stri
     const line = raw.trim();
     if (line === '' || line.startsWith('#')) return;
     if (!format.pattern.test(line)) {
-      const why = line.length === format.length ? 'not hexadecimal' : `${line.length} characters`;
+      const why = line.length === format.length ? 'not hexadecimal' : line.length === 1 ? '1 character' : `${line.length} characters`;
       problems.push(`line ${i + 1}: not a ${format.description} (${why})`);
       return;
     }

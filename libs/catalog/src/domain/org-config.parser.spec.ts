@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseDocument, stringify, type Document } from 'yaml';
 import type { OrgConfig } from './catalog.model.js';
-import { type ConfigProblem, parseOrgConfig, type ParseOptions } from './org-config.parser.js';
+import { type ConfigProblem, parseOrgConfig, type ParseOptions, problemCount } from './org-config.parser.js';
 
 /** An example of every section of the file (docs/configuration-as-code.md, "The file"). */
 const EXAMPLE = `org:
@@ -592,6 +592,9 @@ describe('parseOrgConfig: problems', () => {
     expect(problems.every((problem) => problem.path === 'hashBanks[0].hashesFile')).toBe(true);
     expect(problems[19]?.message).toBe('line 20: not a 64-character hex PDQ hash (5 characters)');
     expect(problems[20]?.message).toBe('… and 5 more malformed lines');
+    // That line stands for five problems, not one: the count says 25 (apply's summary line).
+    expect(problems[20]?.unlisted).toBe(5);
+    expect(problemCount(problems)).toBe(25);
   });
 
   it('reports a missing hashes file', () => {

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { CHILD_SAFETY_QUEUE_ID, type OrgConfig } from './catalog.model.js';
 import { actionSchema, BUILTIN_ACTIONS, checkActions } from './org-config/actions.section-parser.js';
 import { appealsSchema } from './org-config/appeals.section-parser.js';
-import { type ConfigProblem, formatPath, isRecord, ProblemList } from './org-config/config-problems.js';
+import { type ConfigProblem, formatPath, isRecord, ProblemList, problemCount } from './org-config/config-problems.js';
 import type { CheckContext, DeclaredIds, RawField } from './org-config/cross-references.checker.js';
 import { type DocumentFormat, parseSyntax } from './org-config/document-syntax.parser.js';
 import { type EnvValues, substituteEnv } from './org-config/env-substitution.js';
@@ -27,7 +27,7 @@ import { checkUsers, userSchema } from './org-config/users.section-parser.js';
 
 // Each section of the file format has its own parser under org-config/; this file composes them.
 
-export type { ConfigProblem };
+export { type ConfigProblem, problemCount };
 
 export interface ParseOptions {
   format: DocumentFormat;

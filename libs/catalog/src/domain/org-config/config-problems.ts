@@ -2,6 +2,17 @@
 export interface ConfigProblem {
   path: string;
   message: string;
+  /**
+   * Set on a line that stands for problems not listed one by one (`… and 5 more malformed
+   * lines`): how many. Such a line is not a problem of its own, so a count of problems adds this
+   * instead of 1 (problemCount).
+   */
+  unlisted?: number;
+}
+
+/** How many problems a list reports, counting those a line stands for without listing them. */
+export function problemCount(problems: readonly ConfigProblem[]): number {
+  return problems.reduce((n, p) => n + (p.unlisted ?? 1), 0);
 }
 
 export type PathSegment = string | number;
@@ -21,7 +32,7 @@ export function formatPath(path: Path): string {
 
 /** Collects every problem of one file, so that an author sees them all at once. */
 export class ProblemList {
-  private readonly items: Array<{ path: Path; message: string }> = [];
+  private readonly items: Array<{ path: Path; message: string; unlisted?: number }> = [];
   private readonly silenced = new Set<string>();
 
   get isEmpty(): boolean {
@@ -35,6 +46,11 @@ export class ProblemList {
 
   add(path: Path, message: string): void {
     if (!this.silenced.has(formatPath(path))) this.items.push({ path, message });
+  }
+
+  /** A line standing for `count` further problems at `path` that are not listed one by one. */
+  addUnlisted(path: Path, message: string, count: number): void {
+    if (!this.silenced.has(formatPath(path))) this.items.push({ path, message, unlisted: count });
   }
 
   /** Further problems at `path` would only restate this one (an unset variable also makes a URL invalid). */
@@ -55,7 +71,11 @@ export class ProblemList {
     return this.items
       .map((problem) => ({ problem, position: positionOf(problem.path) }))
       .sort((a, b) => a.position - b.position)
-      .map(({ problem }) => ({ path: formatPath(problem.path), message: problem.message }));
+      .map(({ problem }) => ({
+        path: formatPath(problem.path),
+        message: problem.message,
+        ...(problem.unlisted === undefined ? {} : { unlisted: problem.unlisted }),
+      }));
   }
 }
 

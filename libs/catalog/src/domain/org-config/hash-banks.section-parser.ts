@@ -69,6 +69,7 @@ function addHashesFromFile(file: string, hashType: HashType, hashes: Set<string>
   for (const hash of read.hashes) hashes.add(hash);
   for (const problem of read.problems.slice(0, MAX_REPORTED_BAD_LINES)) problems.add(path, problem);
   if (read.problems.length > MAX_REPORTED_BAD_LINES) {
-    problems.add(path, `… and ${read.problems.length - MAX_REPORTED_BAD_LINES} more malformed lines`);
+    const more = read.problems.length - MAX_REPORTED_BAD_LINES;
+    problems.addUnlisted(path, `… and ${more} more malformed lines`, more);
   }
 }

@@ -22,7 +22,7 @@ export class ImportBankHashesHandler implements ICommandHandler<ImportBankHashes
     if (problems.length > 0) {
       throw invalidInput(
         ...problems.slice(0, 20).map((detail) => ({ title: 'Malformed hash', detail })),
-        ...(problems.length > 20 ? [{ title: 'Malformed hash', detail: `… and ${problems.length - 20} more` }] : []),
+        ...(problems.length > 20 ? [{ title: 'Malformed hash', detail: `… and ${problems.length - 20} more malformed lines` }] : []),
       );
     }
     // Same stream as the configuration's hashes; the source tells them apart, so apply never
