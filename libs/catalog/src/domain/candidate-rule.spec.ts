@@ -39,6 +39,11 @@ describe('parseCandidateRule', () => {
     expect(parsed.ok && parsed.rule.id).toBe('spam');
   });
 
+  it('reads the file as apply reads a configuration: an unknown tag is refused, not read as a string', () => {
+    const parsed = parseCandidateRule(CANDIDATE.replace('name: Spam', 'name: !secret Spam'), storedWith('post'), {});
+    expect(parsed.ok ? [] : parsed.problems).toEqual([{ path: '', message: 'invalid YAML: Unresolved tag: !secret at line 3, column 9' }]);
+  });
+
   it("reports the candidate's own problems at rule.…", () => {
     const parsed = parseCandidateRule(CANDIDATE.replace('status: LIVE', 'status: SOMETIMES'), storedWith('post'), {});
     expect(parsed.ok ? [] : parsed.problems.map((p) => p.path)).toEqual(['rule.status']);

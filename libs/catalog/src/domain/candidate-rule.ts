@@ -1,7 +1,7 @@
-import { parse as parseYaml } from 'yaml';
 import type { ActionDefinition, ItemTypeDefinition, PolicyDefinition, RuleDefinition, TextBankDefinition } from './catalog.model.js';
 import type { HashBankEntity } from './catalog.events.js';
 import { type ConfigProblem, parseOrgConfig } from './org-config.parser.js';
+import { parseSyntax } from './org-config/document-syntax.parser.js';
 
 export interface StoredCatalog {
   readonly orgId: string;
@@ -21,12 +21,10 @@ export function parseCandidateRule(
   catalog: StoredCatalog,
   env: Readonly<Record<string, string | undefined>>,
 ): { ok: true; rule: RuleDefinition } | { ok: false; problems: ConfigProblem[] } {
-  let raw: unknown;
-  try {
-    raw = parseYaml(text);
-  } catch (error) {
-    return { ok: false, problems: [{ path: '', message: (error as Error).message.split('\n')[0]! }] };
-  }
+  // Read as apply reads a configuration file (the same refusals: unknown tags, depth).
+  const syntax = parseSyntax(text, 'yaml');
+  if (!syntax.ok) return { ok: false, problems: [{ path: '', message: syntax.message }] };
+  const raw = syntax.value;
   const rule = typeof raw === 'object' && raw !== null && 'rule' in raw ? (raw as { rule: unknown }).rule : raw;
   const config = {
     org: { id: catalog.orgId, name: catalog.orgId },

@@ -837,6 +837,18 @@ describe('parseOrgConfig: problems', () => {
     expect(problems[0]?.message).toMatch(/^invalid YAML: .*line \d+/);
   });
 
+  it('refuses a YAML tag it cannot resolve and an unknown directive rather than reading a plain string', () => {
+    expect(problemsOf('org: { id: acme, name: !secret Acme }\n')).toEqual([
+      { path: '', message: 'invalid YAML: Unresolved tag: !secret at line 1, column 24' },
+    ]);
+    expect(problemsOf('org: { id: acme, name: Acme }\nrules: !!int many\n')).toEqual([
+      { path: '', message: 'invalid YAML: Unresolved tag: tag:yaml.org,2002:int at line 2, column 8' },
+    ]);
+    expect(problemsOf('%LOCAL yes\n---\norg: { id: acme, name: Acme }\n')).toEqual([
+      { path: '', message: 'invalid YAML: Unknown directive %LOCAL at line 1, column 1' },
+    ]);
+  });
+
   it('reports a JSON syntax error as one problem for the whole file, with its line', () => {
     const problems = problemsOf('{\n  "org": { "id": "acme", }\n}', { format: 'json' });
     expect(problems).toHaveLength(1);

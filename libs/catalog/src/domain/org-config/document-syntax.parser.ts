@@ -76,7 +76,9 @@ function withJsonLine(message: string, text: string): string {
 
 function parseYaml(text: string): SyntaxResult {
   const document = parseDocument(text);
-  const [error] = document.errors;
+  // Warnings too: an unknown tag (`!secret x`, `!!int x`) would otherwise be read as a plain string
+  // and an unknown directive ignored, so that the file applied is not the file the author meant.
+  const [error] = [...document.errors, ...document.warnings];
   // The yaml message's first line carries the position; the rest is a source excerpt.
   if (error !== undefined) return { ok: false, message: `invalid YAML: ${error.message.split('\n')[0]!.replace(/:$/, '')}` };
   try {
