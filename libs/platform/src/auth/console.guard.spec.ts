@@ -26,7 +26,7 @@ const principal: ConsolePrincipal = {
 function check(route: keyof Routes, authenticated: ConsolePrincipal | null, request: object = { cookies: { warden_session: 'token' } }): Promise<boolean> {
   const authenticator: ConsoleAuthenticator = { authenticate: async () => authenticated, verifyCsrf: () => true };
   const guard = new ConsoleGuard(new Reflector(), authenticator, { publicUrl: 'http://localhost' } as WardenConfig);
-  Object.assign(request, { method: 'GET', headers: {}, ip: '203.0.113.5' });
+  Object.assign(request, { method: 'GET', headers: {}, ip: '203.0.113.5', ...request });
   const context = {
     getHandler: () => Routes.prototype[route],
     getClass: () => Routes,
@@ -72,5 +72,23 @@ describe('console guard and the failed-authentication budget', () => {
     const none = withBudget({});
     expect(((await check('me', null, none.request).catch((e: unknown) => e)) as DomainError).status).toBe(401);
     expect([...valid.charged, ...none.charged]).toEqual([]);
+  });
+});
+
+describe('console guard and the requesting site (Fetch Metadata)', () => {
+  const fromSite = (site: string | undefined) => ({ cookies: { warden_session: 'token' }, headers: site === undefined ? {} : { 'sec-fetch-site': site } });
+
+  it("refuses a request another site's page made, even a GET, before looking at the session", async () => {
+    for (const site of ['cross-site', 'same-site']) {
+      const refusal = await check('me', principal, fromSite(site)).catch((e: unknown) => e);
+      expect((refusal as DomainError).status).toBe(403);
+      expect((refusal as DomainError).message).toBe(
+        `Forbidden: Cross-site request refused (Sec-Fetch-Site: ${site}): console routes answer the console's own pages only`,
+      );
+    }
+  });
+
+  it("answers the console's own requests, an address typed in, and clients that send no Fetch Metadata", async () => {
+    for (const site of ['same-origin', 'none', undefined]) expect(await check('me', principal, fromSite(site))).toBe(true);
   });
 });

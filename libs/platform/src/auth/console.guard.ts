@@ -15,13 +15,30 @@ import {
 } from './console-access.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** `Sec-Fetch-Site` values of requests the console itself makes, or a person types in the address bar. */
+const OWN_FETCH_SITES = new Set(['same-origin', 'none']);
+
+/**
+ * Console routes answer only the console's own pages (Fetch Metadata): the session cookie is
+ * SameSite=Lax, so another site's link or script would otherwise have a GET carry it, and some
+ * GETs record that they were made (an investigation viewed in the user's name). Browsers name the
+ * requesting site in `Sec-Fetch-Site`; clients that are not browsers send none and are let
+ * through (their requests carry no cookie of the user's anyway).
+ */
+function checkFetchSite(request: FastifyRequest): void {
+  const raw = request.headers['sec-fetch-site'];
+  const site = Array.isArray(raw) ? raw[0] : raw;
+  if (site !== undefined && !OWN_FETCH_SITES.has(site)) {
+    throw forbidden(`Cross-site request refused (Sec-Fetch-Site: ${site}): console routes answer the console's own pages only`);
+  }
+}
 
 type ConsoleRequest = FastifyRequest & { consolePrincipal?: ConsolePrincipal; cookies?: Record<string, string | undefined> };
 
 /**
  * Guards the console routes (those with @RequirePermissions or @ConsolePublic); others are the
- * API-key guard's. Order: same-origin check on mutations, the session, its CSRF token on
- * mutations, then the permissions, checked against the user's roles as of this request.
+ * API-key guard's. Order: the requesting site (checkFetchSite), same-origin check on mutations,
+ * the session, its CSRF token on mutations, then the permissions, checked against the user's roles as of this request.
  */
 @Injectable()
 export class ConsoleGuard implements CanActivate {
@@ -35,6 +52,7 @@ export class ConsoleGuard implements CanActivate {
     const access = this.reflector.getAllAndOverride<ConsoleAccess | undefined>(CONSOLE_ACCESS, [context.getHandler(), context.getClass()]);
     if (access === undefined) return true;
     const request = context.switchToHttp().getRequest<ConsoleRequest>();
+    checkFetchSite(request);
     const mutating = !SAFE_METHODS.has(request.method);
     if (mutating) this.checkOrigin(request);
     if (access.kind === 'public') {

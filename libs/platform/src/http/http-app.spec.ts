@@ -292,6 +292,15 @@ describe('HTTP platform', () => {
   it('answers a GET without any Content-Type', async () => {
     expect((await fetch(url + '/health/live')).status).toBe(200);
   });
+
+  it("marks every answer nosniff, and the console's as never to be cached (personal data, the CSRF token)", async () => {
+    const consoleAnswer = await fetch(url + '/api/console/v1/jobs/anything');
+    expect(consoleAnswer.headers.get('cache-control')).toBe('no-store');
+    expect(consoleAnswer.headers.get('x-content-type-options')).toBe('nosniff');
+    const other = await fetch(url + '/test/things/1');
+    expect(other.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(other.headers.get('cache-control')).toBeNull();
+  });
 });
 
 /** Whatever arrives while the server drains gets the error body (docs/api.md, "Errors") too, not Fastify's own. */

@@ -37,6 +37,8 @@ import { createValidationPipe } from './validation.js';
 const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Signing in to and out of the console stays possible on a read-only server: an auditor must get in. */
 const CONSOLE_SESSION_PATH = '/api/console/v1/session';
+/** The console's JSON routes: personal data and the session's CSRF token, never to be cached. */
+const CONSOLE_API_PREFIX = '/api/console/';
 
 export async function createHttpApp(
   rootModule: Type | DynamicModule,
@@ -117,6 +119,11 @@ export async function createHttpApp(
   });
   fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     reply.header('X-Request-Id', request.id);
+    // No answer is to be read as another type than it says (an error body as HTML, say).
+    reply.header('X-Content-Type-Options', 'nosniff');
+    // A browser's cache would keep a moderator's views of people's data, and the CSRF token, after
+    // sign-out: readable by the next user of the machine (a route may still say otherwise).
+    if (request.url.startsWith(CONSOLE_API_PREFIX)) reply.header('Cache-Control', 'no-store');
     (request as FastifyRequest & { startedAt?: bigint }).startedAt = process.hrtime.bigint();
     // Pipelined or keep-alive requests that arrive after close began: the balancer retries elsewhere.
     if (draining) {
