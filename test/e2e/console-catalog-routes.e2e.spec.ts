@@ -155,7 +155,7 @@ describe('console routes: settings, policies and actions, callback deliveries, r
           org: { id: 'cons', name: 'Console Org' },
           requireDecisionReason: true,
           requirePolicyForDecisions: false,
-          wellness: { blur: 3, greyscale: false, breakAfterItems: 5 },
+          wellness: { blur: 3, greyscale: false, breakAfterItems: 5, loadMedia: 'ON_OPEN' },
         });
       }
     });

@@ -14,7 +14,7 @@ export {
   REPORT_INPUTS,
   RULE_STATUSES,
 } from './domain/catalog.model.js';
-export { BLUR_LEVELS, DEFAULT_SCORE_SETTINGS, DEFAULT_TRANSPARENCY_SETTINGS, DEFAULT_WELLNESS_SETTINGS } from './domain/catalog.model.js';
+export { BLUR_LEVELS, DEFAULT_SCORE_SETTINGS, DEFAULT_TRANSPARENCY_SETTINGS, DEFAULT_WELLNESS_SETTINGS, MEDIA_LOADING } from './domain/catalog.model.js';
 export * from './domain/dsa-vocabulary.js';
 export { transparencyWarnings } from './domain/org-config/dsa-mapping.section-parser.js';
 export { isIsoDateTime, parseIsoInstant, validateItem, type ItemProblem, type SubmittedItem } from './domain/item-validation.js';

@@ -11,10 +11,12 @@ export interface Wellness {
   readonly greyscale: boolean;
   /** Suggest a break after this many items with media (0: never). */
   readonly breakAfterItems: number;
+  /** ON_REVEAL: images and video are loaded only once revealed, not with the job (the organization's choice). */
+  readonly loadMedia: 'ON_OPEN' | 'ON_REVEAL';
 }
 
 export const BLUR_LABELS = ['None', 'Light', 'Medium', 'Strong'] as const;
-export const DEFAULT_WELLNESS: Wellness = { blur: 2, greyscale: true, breakAfterItems: 0 };
+export const DEFAULT_WELLNESS: Wellness = { blur: 2, greyscale: true, breakAfterItems: 0, loadMedia: 'ON_OPEN' };
 
 type Override = { blur?: Wellness['blur']; greyscale?: boolean };
 const keyOf = (userId: string) => `warden.wellness.${userId}`;

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { CHILD_SAFETY_QUEUE_ID, DEFAULT_WELLNESS_SETTINGS, GetCatalogSettingsQuery, GetLiveEntitiesQuery } from '#warden/catalog';
+import { CHILD_SAFETY_QUEUE_ID, DEFAULT_WELLNESS_SETTINGS, GetCatalogSettingsQuery, GetLiveEntitiesQuery, type MediaLoading } from '#warden/catalog';
 import { GetUserScoreQuery, GetUserStrikesQuery } from '#warden/enforcement';
 import type { EventStore } from '#warden/eventstore';
 import { auditPersonalDataAccess, type Permission } from '#warden/identity/contracts';
@@ -44,7 +44,7 @@ export interface Investigation {
 export interface InvestigationFrame {
   readonly personalData: boolean;
   readonly itemType: { id: string; name: string; kind: string; fields: Array<{ name: string; type: string; array: boolean; roles: string[] }> } | null;
-  readonly wellness: { blur: number; greyscale: boolean; breakAfterItems: number };
+  readonly wellness: { blur: number; greyscale: boolean; breakAfterItems: number; loadMedia: MediaLoading };
 }
 
 /**
@@ -145,6 +145,7 @@ export class InvestigationReader {
         blur: wellness?.blur ?? DEFAULT_WELLNESS_SETTINGS.blur,
         greyscale: wellness?.greyscale ?? DEFAULT_WELLNESS_SETTINGS.greyscale,
         breakAfterItems: wellness?.breakAfterItems ?? DEFAULT_WELLNESS_SETTINGS.breakAfterItems,
+        loadMedia: wellness?.loadMedia ?? DEFAULT_WELLNESS_SETTINGS.loadMedia,
       },
     };
   }

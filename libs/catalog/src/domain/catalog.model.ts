@@ -89,9 +89,21 @@ export interface WellnessSettings {
   greyscale: boolean;
   /** Suggest a break after this many graphic items; 0: never. */
   breakAfterItems: number;
+  /** When a moderator's browser loads an item's images and video (MEDIA_LOADING). */
+  loadMedia: MediaLoading;
 }
 
-export const DEFAULT_WELLNESS_SETTINGS: Readonly<WellnessSettings> = Object.freeze({ blur: 2, greyscale: true, breakAfterItems: 0 });
+/**
+ * `ON_OPEN`: with the job, shown blurred until revealed. `ON_REVEAL`: only once the moderator
+ * reveals it. Media is loaded straight from its URL (docs/console.md), so its host learns the
+ * moderator's address and when they looked: a host the item's author controls would learn it as
+ * soon as a job opens; ON_REVEAL tells it only when someone chooses to look, at the cost of the
+ * blurred preview.
+ */
+export const MEDIA_LOADING = ['ON_OPEN', 'ON_REVEAL'] as const;
+export type MediaLoading = (typeof MEDIA_LOADING)[number];
+
+export const DEFAULT_WELLNESS_SETTINGS: Readonly<WellnessSettings> = Object.freeze({ blur: 2, greyscale: true, breakAfterItems: 0, loadMedia: 'ON_OPEN' });
 
 export interface FieldDefinition {
   name: string;

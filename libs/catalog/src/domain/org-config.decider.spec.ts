@@ -44,7 +44,7 @@ function desired(parts: { policies?: PolicyDefinition[]; queues?: QueueDefinitio
       requirePolicyForDecisions: false,
       requireSecondFactor: false,
       auditorPersonalData: false,
-      wellness: { blur: 2, greyscale: true, breakAfterItems: 0 },
+      wellness: { blur: 2, greyscale: true, breakAfterItems: 0, loadMedia: 'ON_OPEN' },
     },
     strikes: { windowDays: null, thresholds: [] },
     appeals: { callback: null, body: {} },
@@ -109,7 +109,10 @@ describe('org config decider', () => {
         : e,
     );
     expect(orgConfigDecider.decide(apply(d), fold(old))).toEqual([]);
-    const softer = { ...d, settings: { ...d.settings, wellness: { blur: 0 as const, greyscale: false, breakAfterItems: 10 } } };
+    const softer = {
+      ...d,
+      settings: { ...d.settings, wellness: { blur: 0 as const, greyscale: false, breakAfterItems: 10, loadMedia: 'ON_REVEAL' as const } },
+    };
     const changed = orgConfigDecider.decide(apply(softer), fold(old));
     expect(changed).toEqual([{ type: 'OrgSettingsChanged', data: { settings: softer.settings } }]);
   });

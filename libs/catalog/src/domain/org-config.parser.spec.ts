@@ -204,7 +204,7 @@ const EXPECTED: OrgConfig = {
       requirePolicyForDecisions: false,
       requireSecondFactor: false,
       auditorPersonalData: false,
-      wellness: { blur: 2, greyscale: true, breakAfterItems: 0 },
+      wellness: { blur: 2, greyscale: true, breakAfterItems: 0, loadMedia: 'ON_OPEN' },
     },
   },
   itemTypes: [
@@ -408,7 +408,7 @@ describe('parseOrgConfig: valid files', () => {
           requirePolicyForDecisions: false,
           requireSecondFactor: false,
           auditorPersonalData: false,
-          wellness: { blur: 2, greyscale: true, breakAfterItems: 0 },
+          wellness: { blur: 2, greyscale: true, breakAfterItems: 0, loadMedia: 'ON_OPEN' },
         },
       },
       itemTypes: [],
@@ -809,9 +809,14 @@ describe('parseOrgConfig: problems', () => {
 
   it('reads org.settings.wellness, each field defaulted on its own', () => {
     const settingsOf = (wellness: string) => parseOk(`org: { id: tiny, name: Tiny, settings: { wellness: ${wellness} } }\n`).org.settings.wellness;
-    expect(settingsOf('{}')).toEqual({ blur: 2, greyscale: true, breakAfterItems: 0 });
-    expect(settingsOf('{ blur: 0 }')).toEqual({ blur: 0, greyscale: true, breakAfterItems: 0 });
-    expect(settingsOf('{ blur: 3, greyscale: false, breakAfterItems: 25 }')).toEqual({ blur: 3, greyscale: false, breakAfterItems: 25 });
+    expect(settingsOf('{}')).toEqual({ blur: 2, greyscale: true, breakAfterItems: 0, loadMedia: 'ON_OPEN' });
+    expect(settingsOf('{ blur: 0 }')).toEqual({ blur: 0, greyscale: true, breakAfterItems: 0, loadMedia: 'ON_OPEN' });
+    expect(settingsOf('{ blur: 3, greyscale: false, breakAfterItems: 25, loadMedia: ON_REVEAL }')).toEqual({
+      blur: 3,
+      greyscale: false,
+      breakAfterItems: 25,
+      loadMedia: 'ON_REVEAL',
+    });
   });
 
   it('reports a bad org.settings.wellness field at its path', () => {
@@ -822,6 +827,9 @@ describe('parseOrgConfig: problems', () => {
     expect(problemsWith({ breakAfterItems: -1 })).toEqual([{ path: 'org.settings.wellness.breakAfterItems', message: 'must be at least 0' }]);
     expect(problemsWith({ breakAfterItems: 2.5 })).toEqual([{ path: 'org.settings.wellness.breakAfterItems', message: 'must be an integer (got 2.5)' }]);
     expect(problemsWith({ breakAfter: 5 })).toEqual([{ path: 'org.settings.wellness.breakAfter', message: 'unknown key' }]);
+    expect(problemsWith({ loadMedia: 'LATER' })).toEqual([
+      { path: 'org.settings.wellness.loadMedia', message: 'must be one of ON_OPEN, ON_REVEAL (got "LATER")' },
+    ]);
     expect(problemsWith([2])).toEqual([{ path: 'org.settings.wellness', message: 'must be a mapping (got a list)' }]);
   });
 

@@ -25,7 +25,7 @@ describe('OrgSettingsChanged upcasters', () => {
         requirePolicyForDecisions: false,
         requireSecondFactor: false,
         auditorPersonalData: false,
-        wellness: { blur: 2, greyscale: true, breakAfterItems: 0 },
+        wellness: { blur: 2, greyscale: true, breakAfterItems: 0, loadMedia: 'ON_OPEN' },
       },
     });
   });

@@ -124,7 +124,7 @@ describe('checkDecision', () => {
       requirePolicyForDecisions: true,
       requireSecondFactor: false,
       auditorPersonalData: false,
-      wellness: { blur: 2 as const, greyscale: true, breakAfterItems: 0 },
+      wellness: { blur: 2 as const, greyscale: true, breakAfterItems: 0, loadMedia: 'ON_OPEN' as const },
     };
     expect(pointers({ type: 'IGNORE', reason: '  ' }, { settings })).toEqual(['/reason']);
     expect(pointers({ type: 'IGNORE', reason: 'duplicate' }, { settings })).toEqual([]);

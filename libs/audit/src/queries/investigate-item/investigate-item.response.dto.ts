@@ -1,5 +1,6 @@
 import type { Type } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { MEDIA_LOADING, type MediaLoading } from '#warden/catalog';
 
 /**
  * The Investigate pages' bodies (docs/console.md, "Investigate"). Personal fields (an item's
@@ -35,6 +36,8 @@ export class InvestigateWellnessDto {
   @ApiProperty({ minimum: 0, maximum: 3 }) blur!: number;
   @ApiProperty() greyscale!: boolean;
   @ApiProperty() breakAfterItems!: number;
+  @ApiProperty({ enum: [...MEDIA_LOADING], description: 'When media is loaded: with the page, blurred (`ON_OPEN`), or only once revealed (`ON_REVEAL`)' })
+  loadMedia!: MediaLoading;
 }
 
 export class InvestigateVersionDto {

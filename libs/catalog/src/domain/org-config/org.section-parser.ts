@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { ORG_ID } from '#warden/kernel';
-import { BLUR_LEVELS, DEFAULT_WELLNESS_SETTINGS } from '../catalog.model.js';
+import { BLUR_LEVELS, DEFAULT_WELLNESS_SETTINGS, MEDIA_LOADING } from '../catalog.model.js';
 import { flag, nameSchema } from './common-fields.schema.js';
 
 /** `org.settings.wellness:` — how the console shows graphic media; every field optional. */
@@ -9,6 +9,7 @@ export const wellnessSchema = z
     blur: z.literal(BLUR_LEVELS).default(DEFAULT_WELLNESS_SETTINGS.blur),
     greyscale: z.boolean().default(DEFAULT_WELLNESS_SETTINGS.greyscale),
     breakAfterItems: z.number().int().nonnegative().default(DEFAULT_WELLNESS_SETTINGS.breakAfterItems),
+    loadMedia: z.enum(MEDIA_LOADING).default(DEFAULT_WELLNESS_SETTINGS.loadMedia),
   })
   .prefault({});
 

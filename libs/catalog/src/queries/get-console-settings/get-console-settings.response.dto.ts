@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { BLUR_LEVELS, type BlurLevel } from '../../domain/catalog.model.js';
+import { BLUR_LEVELS, type BlurLevel, MEDIA_LOADING, type MediaLoading } from '../../domain/catalog.model.js';
 
 export class ConsoleOrganizationDto {
   @ApiProperty({ description: 'Organization id', example: 'acme' })
@@ -20,6 +20,13 @@ export class WellnessSettingsDto {
   greyscale!: boolean;
   @ApiProperty({ type: 'integer', minimum: 0, example: 0, description: 'Suggest a break after this many graphic items; 0: never (default)' })
   breakAfterItems!: number;
+  @ApiProperty({
+    enum: [...MEDIA_LOADING],
+    example: 'ON_OPEN',
+    description:
+      "When the moderator's browser loads an item's images and video, straight from their URLs: `ON_OPEN` (default) with the job, shown blurred until revealed; `ON_REVEAL` only once revealed, so that a media host (which may be the author's) learns nothing of a job merely opened (`org.settings.wellness.loadMedia`)",
+  })
+  loadMedia!: MediaLoading;
 }
 
 export class ConsoleSettingsResponseDto {
