@@ -15,9 +15,11 @@ import { waitFor } from '../support/wait-for.js';
 /**
  * The child-safety queue is shown only with VIEW_CHILD_SAFETY_DATA (docs/review.md, docs/console.md):
  * the queues page and the jobs list leave it out, and so do Insights (its depth, waits, time to
- * decision, decisions per moderator) and Investigate (its jobs, their events, a lookup of one of
- * them) for an ANALYST, who has VIEW_INSIGHTS and INVESTIGATE but not VIEW_CHILD_SAFETY_DATA.
- * Asking for the queue by its id is answered as for a queue the organization never had.
+ * decision, decisions per moderator) and Investigate (its jobs, their events, the reports flagged
+ * `csam`, what a decision there caused, a lookup of any of them) for an ANALYST, who has
+ * VIEW_INSIGHTS and INVESTIGATE but not VIEW_CHILD_SAFETY_DATA, and the job view of another job of
+ * the item for a MODERATOR. Asking for the queue by its id is answered as for a queue the
+ * organization never had.
  */
 
 interface InsightsReport {
@@ -26,20 +28,58 @@ interface InsightsReport {
   timeToDecision: { byQueue: Array<{ queueId: string; decided: number }>; byDay: Array<{ decided: number }> };
   decisionsByModerator: { moderators: string[] };
 }
+interface Timeline {
+  entries: Array<{ type: string; summary: string }>;
+}
+interface Strikes {
+  count: number;
+  entries: Array<{ actionId: string; item: { id: string } }>;
+}
 interface ItemPage {
   jobs: Array<{ jobId: string; queueId: string | null }>;
-  timeline: { entries: Array<{ type: string; summary: string }> };
-  reports: unknown[];
+  timeline: Timeline;
+  reports: Array<{ reportId: string }>;
+  actions: Array<{ deliveryId: string; trigger: string }>;
+  creatorStanding: { strikes: Strikes } | null;
+}
+interface UserPage {
+  timeline: Timeline;
+  reportsFiled: Array<{ reportId: string }>;
+  actions: Array<{ deliveryId: string; trigger: string }>;
+  strikes: Strikes;
+}
+interface JobView {
+  actions: { item: Array<{ deliveryId: string; trigger: string }>; creator: Array<{ deliveryId: string; trigger: string }> };
 }
 
 const today = () => new Date().toISOString().slice(0, 10);
+/** What a decision's action caused, outside the job's stream: the strike, the threshold it crossed, the callbacks and their attempts. */
+const CAUSED = [
+  'UserStrikesApplied',
+  'UserStrikeThresholdCrossed',
+  'ActionCallbackRequested',
+  'CallbackDeliveryRequested',
+  'CallbackDelivered',
+  'CallbackAttemptFailed',
+];
 
 describe('the child-safety queue without VIEW_CHILD_SAFETY_DATA', () => {
   let world: ReviewWorld;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let admin: Session;
   let analyst: Session;
+  let moderator: Session;
   let decidedJobId: string;
+  /** The item of the decided child-safety job, and its creator (`author-of-<item>`). */
+  let decidedItem: string;
+  let creator: string;
+  const csamReports: string[] = [];
+  let plainReport: string;
+  /** The callbacks of the decision's action and of the strike threshold it crossed. */
+  let decisionDelivery: string;
+  let thresholdDelivery: string;
+  /** The job a plain report of the decided item opened in the default queue. */
+  let plainJobId: string;
 
   const get = (session: Session, path: string) => world.call(session, 'GET', path);
   const json = async <T>(response: Response): Promise<T> => {
@@ -54,20 +94,48 @@ describe('the child-safety queue without VIEW_CHILD_SAFETY_DATA', () => {
     reportedItem: authoredPost(id, 'reported as abuse'),
     reportedForReason: { reason: 'abuse', csam: true },
   });
+  const deliveryOf = (path: string) =>
+    waitFor(() => receiver.received.find((c) => c.path === path), `the callback at ${path}`).then((c) => String(c.headers['service-delivery-id']));
+  const lookup = (session: Session, kind: string, id: string) => get(session, `/api/console/v1/investigate/lookup?kind=${kind}&id=${id}`);
+  /** A lookup the viewer may not make: the 404 of an id Warden has no record of. */
+  const expectHidden = async (kind: string, id: string) => {
+    const hidden = await expectErrorBody(await lookup(analyst, kind, id), 404, '/errors/not-found');
+    const missing = await expectErrorBody(await lookup(analyst, kind, 'no-such-id'), 404, '/errors/not-found');
+    expect(hidden['detail']).toBe(String(missing['detail']).replace('no-such-id', id));
+  };
 
   beforeAll(async () => {
     receiver = await startReceiver();
-    world = await startReviewWorld(reviewOrgConfig(receiver.url), ['ADMIN', 'ANALYST']);
+    // A user's first strike crosses a threshold whose action (warn) is called back too.
+    const warn = `  - { id: warn, name: Warn, kind: CUSTOMER_DEFINED_ACTION, itemTypeIds: [user], callback: { url: ${receiver.url}/hooks/warn } }\n`;
+    const config = reviewOrgConfig(receiver.url, 'strikes:\n  thresholds:\n    - { strikes: 1, actionId: warn }\n').replace('rules:\n', `${warn}rules:\n`);
+    world = await startReviewWorld(config, ['ADMIN', 'ANALYST', 'MODERATOR']);
     admin = world.sessions['ADMIN']!;
     analyst = world.sessions['ANALYST']!;
-    // Two child-safety jobs: the ADMIN decides one, the other stays open.
+    moderator = world.sessions['MODERATOR']!;
+    // Two child-safety jobs: the ADMIN decides one (a removal under the spam policy: a strike), the other stays open.
     for (const id of ['cs-1', 'cs-2']) {
       const r = await world.api('POST', '/api/v1/report', csamReport(id));
       expect(r.status, await r.clone().text()).toBe(201);
+      csamReports.push(((await r.json()) as { reportId: string }).reportId);
     }
     const claimed = await waitFor(() => claimNext(world, admin, 'child-safety'), 'a child-safety job');
     decidedJobId = claimed.job.jobId;
-    await decideClaimed(world, admin, claimed, { type: 'IGNORE' });
+    decidedItem = claimed.job.item.id;
+    creator = `author-of-${decidedItem}`;
+    await decideClaimed(world, admin, claimed, { type: 'CUSTOM_ACTION', actionIds: ['remove'], policyIds: ['spam'] });
+    decisionDelivery = await deliveryOf('/hooks/remove');
+    thresholdDelivery = await deliveryOf('/hooks/warn');
+    // A plain report of the same item afterwards: a job of the default queue, which a MODERATOR sees.
+    const plain = await world.api('POST', '/api/v1/report', {
+      reporter: { kind: 'user', id: 'r-plain', typeId: 'user' },
+      reportedAt: new Date().toISOString(),
+      reportedItem: authoredPost(decidedItem, 'reported as abuse'),
+      reportedForReason: { reason: 'spam', policyId: 'spam' },
+    });
+    expect(plain.status, await plain.clone().text()).toBe(201);
+    plainReport = ((await plain.json()) as { reportId: string }).reportId;
+    plainJobId = (await waitFor(() => claimNext(world, moderator, 'default'), 'the plain report in the default queue')).job.jobId;
   }, 120_000);
 
   afterAll(async () => {
@@ -101,32 +169,101 @@ describe('the child-safety queue without VIEW_CHILD_SAFETY_DATA', () => {
     expect((await insights(admin, '&queue=child-safety')).queueDepth.queues.map((q) => q.id)).toEqual(['child-safety']);
   });
 
-  it("is left out of Investigate: the item's jobs and their events, and a lookup of such a job", async () => {
+  it("is left out of Investigate: the item's jobs and their events, the csam reports, and a lookup of either", async () => {
     const adminPage = await waitFor(async () => {
-      const p = await json<ItemPage>(await get(admin, '/api/console/v1/investigate/items/post/cs-1'));
-      const q = await json<ItemPage>(await get(admin, '/api/console/v1/investigate/items/post/cs-2'));
-      const decided = [p, q].find((page) => page.jobs.some((j) => j.jobId === decidedJobId));
-      return decided?.timeline.entries.some((e) => e.type === 'ReviewJobDecided') ? decided : undefined;
-    }, "the decided child-safety job on its item's page");
-    expect(adminPage.jobs).toEqual([expect.objectContaining({ jobId: decidedJobId, queueId: 'child-safety' })]);
+      const page = await json<ItemPage>(await get(admin, `/api/console/v1/investigate/items/post/${decidedItem}`));
+      const types = page.timeline.entries.map((e) => e.type);
+      return types.includes('ReviewJobDecided') && types.filter((t) => t === 'ReviewJobClaimed').length === 2 ? page : undefined;
+    }, "the decided child-safety job and the claimed default one on their item's page");
+    expect(adminPage.jobs).toEqual([
+      expect.objectContaining({ queueId: 'default' }),
+      expect.objectContaining({ jobId: decidedJobId, queueId: 'child-safety' }),
+    ]);
     expect(adminPage.timeline.entries.some((e) => e.summary.includes('child-safety'))).toBe(true);
+    expect(adminPage.reports.map((r) => r.reportId).sort()).toEqual([plainReport, csamReports[decidedItem === 'cs-1' ? 0 : 1]].sort());
+    const reporter = await json<UserPage>(await get(admin, '/api/console/v1/investigate/users/user/r-cs'));
+    expect(reporter.reportsFiled.map((r) => r.reportId).sort()).toEqual([...csamReports].sort());
 
     for (const id of ['cs-1', 'cs-2']) {
       const page = await json<ItemPage>(await get(analyst, `/api/console/v1/investigate/items/post/${id}`));
-      // The item and its report are there; the child-safety job and every step of it are not.
-      expect(page.reports.length).toBe(1);
-      expect(page.jobs).toEqual([]);
+      // The item and its plain report are there; its csam report, the child-safety job and every step of it are not.
+      expect(page.reports.map((r) => r.reportId)).toEqual(id === decidedItem ? [plainReport] : []);
+      expect(page.jobs.map((j) => j.queueId)).toEqual(id === decidedItem ? ['default'] : []);
       const types = page.timeline.entries.map((e) => e.type);
-      expect(types).toContain('ReportSubmitted');
-      expect(types.filter((t) => t.startsWith('ReviewJob') || t === 'ChildSafetyReportRecorded')).toEqual([]);
+      expect(types).toContain('ItemSubmitted');
+      expect(types.filter((t) => t.startsWith('Report') || t.startsWith('ReviewJob') || t === 'ChildSafetyReportRecorded')).toEqual(
+        id === decidedItem ? ['ReportSubmitted', 'ReportRouted', 'ReviewJobOpened', 'ReviewJobClaimed'] : [],
+      );
       expect(page.timeline.entries.filter((e) => e.summary.includes('child-safety'))).toEqual([]);
     }
+    // The reporter's page lists no report they flagged csam.
+    expect((await json<UserPage>(await get(analyst, '/api/console/v1/investigate/users/user/r-cs'))).reportsFiled).toEqual([]);
 
-    const lookup = (session: Session, jobId: string) => get(session, `/api/console/v1/investigate/lookup?kind=job&id=${jobId}`);
-    expect((await json<{ id: string }>(await lookup(admin, decidedJobId))).id).toMatch(/^cs-[12]$/);
-    const hidden = await expectErrorBody(await lookup(analyst, decidedJobId), 404, '/errors/not-found');
-    const missing = await expectErrorBody(await lookup(analyst, 'no-such-job'), 404, '/errors/not-found');
-    expect(hidden['detail']).toBe(String(missing['detail']).replace('no-such-job', decidedJobId));
+    expect((await json<{ id: string }>(await lookup(admin, 'job', decidedJobId))).id).toBe(decidedItem);
+    expect((await json<{ id: string }>(await lookup(admin, 'report', csamReports[0]!))).id).toBe('cs-1');
+    await expectHidden('job', decidedJobId);
+    for (const report of csamReports) await expectHidden('report', report);
+    expect((await json<{ id: string }>(await lookup(analyst, 'report', plainReport))).id).toBe(decidedItem);
+  });
+
+  it('is left out of Investigate: what its decision caused (the strike, the callbacks, the threshold it crossed)', async () => {
+    // The ADMIN sees it all once the audit's index has it: on the item's page and on its creator's.
+    const adminItem = await waitFor(async () => {
+      const page = await json<ItemPage>(await get(admin, `/api/console/v1/investigate/items/post/${decidedItem}`));
+      const types = page.timeline.entries.map((e) => e.type);
+      return types.includes('UserStrikesApplied') && types.includes('CallbackDelivered') ? page : undefined;
+    }, "the decision's strike and callback on the item's page");
+    expect(adminItem.creatorStanding!.strikes.entries).toEqual([
+      expect.objectContaining({ actionId: 'remove', item: expect.objectContaining({ id: decidedItem }) }),
+    ]);
+    const adminUser = await waitFor(async () => {
+      const page = await json<UserPage>(await get(admin, `/api/console/v1/investigate/users/user/${creator}`));
+      return page.actions.some((a) => a.deliveryId === thresholdDelivery) && page.timeline.entries.some((e) => e.type === 'CallbackDelivered')
+        ? page
+        : undefined;
+    }, "the threshold's callback on the creator's page");
+    expect(adminUser.actions.map((a) => a.trigger).sort()).toEqual(['decision', 'strike-threshold']);
+    expect(adminUser.strikes.entries).toHaveLength(1);
+    expect(adminUser.timeline.entries.map((e) => e.type)).toContain('UserStrikeThresholdCrossed');
+    expect((await json<{ id: string }>(await lookup(admin, 'delivery', decisionDelivery))).id).toBe(decidedItem);
+
+    const itemResponse = await get(analyst, `/api/console/v1/investigate/items/post/${decidedItem}`);
+    const item = await json<ItemPage>(itemResponse.clone());
+    expect(item.actions).toEqual([]);
+    expect(item.timeline.entries.map((e) => e.type).filter((t) => CAUSED.includes(t))).toEqual([]);
+    // The strike is not listed; the count is the user's, every strike in it.
+    expect(item.creatorStanding!.strikes).toEqual(expect.objectContaining({ count: adminItem.creatorStanding!.strikes.count, entries: [] }));
+    const userResponse = await get(analyst, `/api/console/v1/investigate/users/user/${creator}`);
+    const user = await json<UserPage>(userResponse.clone());
+    expect(user.actions).toEqual([]);
+    expect(user.strikes.entries).toEqual([]);
+    expect(user.timeline.entries.map((e) => e.type).filter((t) => CAUSED.includes(t))).toEqual([]);
+    for (const text of [await itemResponse.text(), await userResponse.text()]) {
+      for (const hidden of [decidedJobId, decisionDelivery, thresholdDelivery]) expect(text).not.toContain(hidden);
+    }
+    await expectHidden('delivery', decisionDelivery);
+    await expectHidden('delivery', thresholdDelivery);
+  });
+
+  it("is left out of the job view of another job of the item: the decision's action, the threshold it crossed", async () => {
+    // The ADMIN's view of the default job shows the child-safety decision's action on the item, and on its creator the threshold's.
+    await waitFor(async () => {
+      const view = await json<JobView>(await get(admin, `/api/console/v1/jobs/${plainJobId}`));
+      const creatorActions = view.actions.creator.map((a) => a.deliveryId);
+      return (
+        view.actions.item.some((a) => a.deliveryId === decisionDelivery && a.trigger === 'decision') &&
+        creatorActions.includes(decisionDelivery) &&
+        creatorActions.includes(thresholdDelivery)
+      );
+    }, "the child-safety decision's actions in the ADMIN's job view");
+    const response = await get(moderator, `/api/console/v1/jobs/${plainJobId}`);
+    const view = await json<JobView>(response.clone());
+    expect(view.actions.item.filter((a) => a.trigger !== 'rule')).toEqual([]);
+    expect(view.actions.creator.filter((a) => a.trigger !== 'rule')).toEqual([]);
+    const text = await response.text();
+    for (const hidden of [decidedJobId, decisionDelivery, thresholdDelivery]) expect(text).not.toContain(hidden);
+    // The child-safety job itself is not found.
+    await expectErrorBody(await get(moderator, `/api/console/v1/jobs/${decidedJobId}`), 404, '/errors/not-found');
   });
 
   it('is listed on the queues page for an ADMIN, and the review routes refuse the ANALYST outright (no VIEW_MRT)', async () => {

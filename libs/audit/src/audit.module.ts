@@ -9,6 +9,7 @@ import { AuditExporter } from './export/audit-exporter.js';
 import { ExportAuditHandler } from './queries/export-audit/export-audit.handler.js';
 import { GetItemHistoryHandler } from './queries/get-item-history/get-item-history.handler.js';
 import { ListPublishedActionsHandler } from './queries/list-published-actions/list-published-actions.handler.js';
+import { FindChildSafetyDeliveriesHandler } from './queries/find-child-safety-deliveries/find-child-safety-deliveries.handler.js';
 import { itemHistoryProjection } from './history/item-history.projection.js';
 import { InvestigationReader } from './investigate/investigation-reader.js';
 import { FindInvestigationHandler } from './queries/find-investigation/find-investigation.handler.js';
@@ -28,6 +29,7 @@ import { InvestigateUserHandler } from './queries/investigate-user/investigate-u
     ExportAuditHandler,
     GetItemHistoryHandler,
     ListPublishedActionsHandler,
+    FindChildSafetyDeliveriesHandler,
     InvestigationReader,
     InvestigateItemHandler,
     InvestigateUserHandler,

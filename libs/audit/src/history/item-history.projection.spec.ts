@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { anEvent } from '../../../../test/support/events.js';
 import { openSqlite, ProjectionRunner, SqliteEventStore } from '#warden/eventstore';
 import { SqliteReadStore } from '#warden/readstore';
+import type { NewEvent } from '#warden/kernel';
 import { ITEM_HISTORY, ITEM_HISTORY_STREAMS, type ItemHistoryDoc, itemHistoryProjection, MAX_CARRIED_REFS } from './item-history.projection.js';
 
 describe('the item history index', () => {
@@ -33,8 +34,20 @@ describe('the item history index', () => {
           { sort: [{ field: 'position', direction: 'asc' }] },
         )
       ).map((d) => d.type);
-    return { of, events, reads };
+    /** The entries of the subject, oldest first: each event's type, `!` after the child-safety ones. */
+    const flagged = async (typeId: string, itemId: string) =>
+      (
+        await reads.find<ItemHistoryDoc & Record<string, never>>(
+          ITEM_HISTORY,
+          { orgId: 'acme', typeId, itemId },
+          { sort: [{ field: 'position', direction: 'asc' }] },
+        )
+      ).map((d) => (d.childSafety === true ? `${d.type}!` : d.type));
+    return { of, flagged, events, reads };
   }
+
+  /** The event, caused by `cause` (its causationId), as a reactor records what an event caused. */
+  const causedBy = (cause: NewEvent, event: NewEvent): NewEvent => ({ ...event, metadata: { ...event.metadata, causationId: cause.id } });
 
   it('indexes what events name: the item, its creator, the reported and appealed item, the people, a strike stream', async () => {
     const { of } = await indexed(async (events) => {
@@ -129,5 +142,83 @@ describe('the item history index', () => {
     await reads.commit([], { projection: itemHistoryProjection.name, from: await reads.checkpoint(itemHistoryProjection.name), to: 0 });
     await new ProjectionRunner(itemHistoryProjection, events, reads).catchUp();
     expect(await of('post', 'p1')).toEqual(['ItemSubmitted']);
+  });
+
+  it('marks the events of the child-safety queue and what they cause; a job of another queue stays its own', async () => {
+    const p1 = { id: 'p1', typeId: 'post' };
+    const u1 = { id: 'u1', typeId: 'user' };
+    const reporter = { kind: 'user', id: 'r1', typeId: 'user' };
+    const csReport = anEvent('ReportSubmitted', { reportedItem: p1, reporter, csam: true });
+    const csDecision = anEvent('ReviewJobDecided', { jobId: 'cs', type: 'CUSTOM_ACTION' });
+    const csAction = anEvent('ActionCallbackRequested', { deliveryId: 'd-cs', item: p1, creator: u1, trigger: 'decision' });
+    const csStrike = causedBy(csAction, anEvent('UserStrikesApplied', { item: p1 }));
+    const threshold = causedBy(csAction, anEvent('ActionCallbackRequested', { deliveryId: 'd-threshold', item: u1, creator: u1, trigger: 'strike-threshold' }));
+    const ruleAction = anEvent('ActionCallbackRequested', { deliveryId: 'd-rule', item: p1, creator: u1, trigger: 'rule' });
+    const { flagged } = await indexed(async (events) => {
+      const submitted = anEvent('ItemSubmitted', { itemId: 'p1', typeId: 'post', creator: u1 });
+      await events.append('item-acme:post:p1', [submitted], 'no_stream');
+      await events.append(
+        'item_evaluation-acme:post:p1:0:LIVE',
+        [causedBy(submitted, anEvent('ItemEvaluated', { item: p1 })), causedBy(submitted, ruleAction)],
+        'no_stream',
+      );
+      await events.append('report-acme:r1', [csReport], 'no_stream');
+      await events.append('report_routing-acme:r1', [causedBy(csReport, anEvent('ReportRouted', { item: p1, queueId: 'child-safety' }))], 'no_stream');
+      await events.append('review_job-acme:cs', [anEvent('ReviewJobOpened', { jobId: 'cs', queueId: 'child-safety', item: p1 })], 'no_stream');
+      await events.append('review_job-acme:cs', [anEvent('ReviewJobClaimed', { jobId: 'cs' }), csDecision, csAction], 0);
+      // What the decision's action caused: the strike, a threshold it crossed, their deliveries and their attempts.
+      await events.append(
+        'user_strikes-acme:user:u1',
+        [causedBy(ruleAction, anEvent('UserStrikesApplied', { item: p1 })), csStrike, causedBy(csAction, anEvent('UserStrikeThresholdCrossed', {})), threshold],
+        'no_stream',
+      );
+      await events.append('callback_delivery-acme:d-cs', [causedBy(csAction, anEvent('CallbackDeliveryRequested', { item: p1 }))], 'no_stream');
+      await events.append('callback_delivery-acme:d-cs', [anEvent('CallbackDelivered', {})], 0);
+      await events.append('callback_delivery-acme:d-threshold', [causedBy(threshold, anEvent('CallbackDeliveryRequested', { item: u1 }))], 'no_stream');
+      await events.append('callback_delivery-acme:d-rule', [causedBy(ruleAction, anEvent('CallbackDeliveryRequested', { item: p1 }))], 'no_stream');
+      await events.append('callback_delivery-acme:d-rule', [anEvent('CallbackDelivered', {})], 0);
+      // A report of the default queue; its job closed because the child-safety decision actioned the item.
+      await events.append('report-acme:r2', [anEvent('ReportSubmitted', { reportedItem: p1, reporter, csam: false })], 'no_stream');
+      await events.append('review_job-acme:j2', [anEvent('ReviewJobOpened', { jobId: 'j2', queueId: 'default', item: p1 })], 'no_stream');
+      await events.append('review_job-acme:j2', [causedBy(csDecision, anEvent('ReviewJobDecided', { jobId: 'j2', type: 'AUTOMATIC_CLOSE' }))], 0);
+      // A rule's request sent to the child-safety queue, beside the rule's other actions.
+      await events.append(
+        'item_evaluation-acme:post:p1:0:LIVE',
+        [causedBy(submitted, anEvent('ReviewEnqueueRequested', { item: p1, queueId: 'child-safety' }))],
+        1,
+      );
+    });
+    expect(await flagged('post', 'p1')).toEqual([
+      'ItemSubmitted',
+      'ItemEvaluated',
+      'ActionCallbackRequested',
+      'ReportSubmitted!',
+      'ReportRouted!',
+      'ReviewJobOpened!',
+      'ReviewJobClaimed!',
+      'ReviewJobDecided!',
+      'ActionCallbackRequested!',
+      'UserStrikesApplied',
+      'UserStrikesApplied!',
+      'CallbackDeliveryRequested!',
+      'CallbackDelivered!',
+      'CallbackDeliveryRequested',
+      'CallbackDelivered',
+      'ReportSubmitted',
+      'ReviewJobOpened',
+      'ReviewJobDecided',
+      'ReviewEnqueueRequested!',
+    ]);
+    expect(await flagged('user', 'u1')).toEqual([
+      'ItemSubmitted',
+      'ActionCallbackRequested',
+      'ActionCallbackRequested!',
+      'UserStrikesApplied',
+      'UserStrikesApplied!',
+      'UserStrikeThresholdCrossed!',
+      'ActionCallbackRequested!',
+      'CallbackDeliveryRequested!',
+      'ReviewEnqueueRequested!',
+    ]);
   });
 });

@@ -1,11 +1,20 @@
+import { CHILD_SAFETY_QUEUE_ID } from '#warden/catalog/contracts';
 import type { Projection, ProjectionContext } from '#warden/eventstore';
-import { parseStreamName, type RecordedEvent, userOfSubject } from '#warden/kernel';
+import { parseStreamName, type RecordedEvent, streamCategory, userOfSubject } from '#warden/kernel';
+import { reviewJobStream } from '#warden/review/contracts';
 
 export const ITEM_HISTORY_PROJECTION = 'audit-item-history';
 /** One entry per (event, item or user it concerns): where to read the event. Ids only, no personal data. */
 export const ITEM_HISTORY = 'audit_item_history';
 /** What a stream is about, from its first events: its later events (claims, attempts …) name only the stream's own id. */
 export const ITEM_HISTORY_STREAMS = 'audit_item_history_streams';
+/**
+ * The events of the child-safety queue (see `childSafety` below), by organization and event id
+ * (`childSafetyCauseId`): what they cause (a decision's strikes, its callback's delivery …) names
+ * them as its `causationId`. Ids only.
+ */
+export const ITEM_HISTORY_CHILD_SAFETY = 'audit_item_history_child_safety';
+export const childSafetyCauseId = (orgId: string, eventId: string) => `${orgId}:${eventId}`;
 
 /** An item, or a user (an item of a USER type): the customer's ids. */
 export interface HistoryRef {
@@ -21,6 +30,20 @@ export interface ItemHistoryDoc {
   readonly stream: string;
   readonly revision: number;
   readonly type: string;
+  /**
+   * True: the event shows a child-safety report, job or decision, or was caused by one (see
+   * `childSafetyEvent`): Investigate and the job view leave it out for a viewer without
+   * VIEW_CHILD_SAFETY_DATA. Absent on entries of other events, and on entries written before releases
+   * of 2026-12-01 (a rebuild of the read models writes them again).
+   */
+  readonly childSafety?: true;
+}
+
+/** What the index records of a stream its first events named: the refs its later events go to, and whether it is a child-safety one. */
+export interface ItemHistoryStreamDoc {
+  readonly refs: HistoryRef[];
+  /** The stream's first event was of the child-safety queue (a job of it, its report, a delivery of its decision): so is every later one. */
+  readonly childSafety?: true;
 }
 
 /**
@@ -71,6 +94,29 @@ export const MAX_CARRIED_REFS = 16;
 
 export const historyEntryId = (position: number, ref: HistoryRef) => `${position}:${ref.typeId}:${ref.id}`;
 
+/** The category of review job streams (`review_job-<org>:<job>`). */
+const REVIEW_JOB_CATEGORY = streamCategory(reviewJobStream('org', 'job'));
+/**
+ * Streams only the customer's submissions and the rules engine write (an item's versions, its
+ * evaluations and the rules' actions, its media): nothing a review job decides is recorded there,
+ * so their events' causes are not looked up.
+ */
+const NEVER_CAUSED_BY_REVIEW = new Set(['item', 'item_evaluation', 'item_media', 'rule_daily_actions']);
+
+/**
+ * An event that shows a child-safety report or job by itself (docs/console.md, "Investigate"): a
+ * report flagged `csam`, a report routed or a request sent to the `child-safety` queue, a job
+ * opened there, a child-safety report. The job's later events and what they cause are found by
+ * the index (`childSafety` on their entries).
+ */
+export function childSafetyEvent(event: Pick<RecordedEvent, 'type' | 'data'>): boolean {
+  return (
+    event.type === 'ChildSafetyReportRecorded' ||
+    (event.type === 'ReportSubmitted' && event.data['csam'] === true) ||
+    event.data['queueId'] === CHILD_SAFETY_QUEUE_ID
+  );
+}
+
 /**
  * The index behind an item's and a user's history (GET /api/console/v1/items|users/{typeId}/{id}/history):
  * every event that names an item or a user, by the ids it names, plus the later events of a
@@ -79,7 +125,7 @@ export const historyEntryId = (position: number, ref: HistoryRef) => `${position
  */
 export const itemHistoryProjection: Projection = {
   name: ITEM_HISTORY_PROJECTION,
-  collections: [ITEM_HISTORY, ITEM_HISTORY_STREAMS],
+  collections: [ITEM_HISTORY, ITEM_HISTORY_STREAMS, ITEM_HISTORY_CHILD_SAFETY],
   eventTypes: [],
   everyEvent: true,
   needsPersonalData: false,
@@ -99,18 +145,26 @@ export const itemHistoryProjection: Projection = {
 async function indexEvent(event: RecordedEvent, ctx: ProjectionContext): Promise<void> {
   const orgId = event.metadata.orgId;
   const own = refsOf(event);
-  const carries = !GATHERING.has(parseStreamName(event.streamName).category);
+  const category = parseStreamName(event.streamName).category;
+  const carries = !GATHERING.has(category);
   // A stream's first event has nothing recorded before it: no read (most events open a stream).
-  const known = event.revision === 0 || !carries ? undefined : await ctx.get<{ refs: HistoryRef[] }>(ITEM_HISTORY_STREAMS, event.streamName);
+  const known = event.revision === 0 || !carries ? undefined : await ctx.get<ItemHistoryStreamDoc>(ITEM_HISTORY_STREAMS, event.streamName);
+  const childSafety = await isChildSafety(event, category, known, ctx);
+  // Recorded for what it causes (a decision's action → the strikes, the delivery, a threshold's action …).
+  if (childSafety) ctx.put(ITEM_HISTORY_CHILD_SAFETY, childSafetyCauseId(orgId, event.id), { orgId } as never);
   const carried = [...(known?.refs ?? [])];
   const refs = [...carried];
   for (const ref of own) if (!refs.some(sameRef(ref))) refs.push(ref);
   if (refs.length === 0) return;
-  // Recorded only when the event adds something that the stream's name does not already say, and while there is room.
+  // Recorded only when the event adds something that the stream's name does not already say, and while there is room;
+  // and when a stream opens with a child-safety event, so that its later events are too (a job's claims, a delivery's attempts).
   const implied = streamRefs(event.streamName);
   const adds = carries && carried.length < MAX_CARRIED_REFS && own.some((ref) => !carried.some(sameRef(ref)));
-  if (adds && refs.some((ref) => !implied.some(sameRef(ref))))
-    ctx.put(ITEM_HISTORY_STREAMS, event.streamName, { refs: refs.slice(0, MAX_CARRIED_REFS) as never });
+  const opensChildSafety = childSafety && carries && event.revision === 0;
+  if ((adds && refs.some((ref) => !implied.some(sameRef(ref)))) || opensChildSafety) {
+    const doc: ItemHistoryStreamDoc = { refs: refs.slice(0, MAX_CARRIED_REFS), ...(childSafety ? { childSafety: true } : {}) };
+    ctx.put(ITEM_HISTORY_STREAMS, event.streamName, doc as never);
+  }
   for (const ref of refs) {
     const doc: ItemHistoryDoc = {
       orgId,
@@ -120,7 +174,23 @@ async function indexEvent(event: RecordedEvent, ctx: ProjectionContext): Promise
       stream: event.streamName,
       revision: event.revision,
       type: event.type,
+      ...(childSafety ? { childSafety: true } : {}),
     };
     ctx.put(ITEM_HISTORY, historyEntryId(event.position, ref), doc as never);
   }
+}
+
+/**
+ * Whether the event is of the child-safety queue: by itself (`childSafetyEvent`), as a later
+ * event of a stream that opened with one (a job's claims and decisions, a delivery's attempts),
+ * or caused by one (its `causationId` an event recorded as such: a decision's strikes, its
+ * callback's delivery, a threshold's action they crossed …). A review job's stream is the job's
+ * alone: a job of another queue closed because a child-safety decision actioned the item, or
+ * opened by a threshold such a decision crossed, is that queue's.
+ */
+async function isChildSafety(event: RecordedEvent, category: string, stream: ItemHistoryStreamDoc | undefined, ctx: ProjectionContext): Promise<boolean> {
+  if (stream?.childSafety === true || childSafetyEvent(event)) return true;
+  const cause = event.metadata.causationId;
+  if (!cause || category === REVIEW_JOB_CATEGORY || NEVER_CAUSED_BY_REVIEW.has(category)) return false;
+  return (await ctx.get(ITEM_HISTORY_CHILD_SAFETY, childSafetyCauseId(event.metadata.orgId, cause))) !== undefined;
 }

@@ -9,7 +9,15 @@ import type { ReadStore } from '#warden/readstore';
 import { queueVisibleTo, reviewJobStream } from '#warden/review/contracts';
 import { EVENT_STORE, ProjectionHost, READ_STORE, STORAGE, type Storage } from '#warden/storage';
 import { readHistoryEvent, readStoredStream } from '../history/history-events.js';
-import { ITEM_HISTORY, ITEM_HISTORY_PROJECTION, type HistoryRef, type ItemHistoryDoc } from '../history/item-history.projection.js';
+import {
+  childSafetyEvent,
+  ITEM_HISTORY,
+  ITEM_HISTORY_PROJECTION,
+  ITEM_HISTORY_STREAMS,
+  type HistoryRef,
+  type ItemHistoryDoc,
+  type ItemHistoryStreamDoc,
+} from '../history/item-history.projection.js';
 import { type ActionView, actionOf, deliveryOf } from './investigation-parts.js';
 import { callbackDeliveryStream } from './streams.js';
 
@@ -74,7 +82,7 @@ export class InvestigationReader {
     const frame = await this.frame(orgId, ref.typeId, permissions);
     const cache = new Map<number, Promise<RecordedEvent | undefined>>();
     const shown = this.childSafetyFilter(permissions);
-    const read = async (docs: readonly ItemHistoryDoc[]) => shown(await this.read(docs, frame.personalData, cache));
+    const read = async (docs: readonly ItemHistoryDoc[]) => shown(await this.read(shownEntries(docs, permissions), frame.personalData, cache));
     return {
       frame,
       read,
@@ -100,17 +108,34 @@ export class InvestigationReader {
     return Promise.all(events.map(async (e) => actionOf(e, deliveryOf(await this.stream(callbackDeliveryStream(orgId, String(e.data['deliveryId'])))))));
   }
 
-  /** A user's score and strikes, as the enforcement module answers them. */
-  async standing(orgId: string, user: HistoryRef): Promise<StandingView> {
-    const [score, strikes] = await Promise.all([
+  /**
+   * A user's score and strikes, as the enforcement module answers them. Without
+   * VIEW_CHILD_SAFETY_DATA the strikes a child-safety decision applied (or a threshold it crossed)
+   * are not listed; the count and the score are the user's, every strike in them.
+   */
+  async standing(orgId: string, user: HistoryRef, permissions: readonly Permission[]): Promise<StandingView> {
+    const [score, strikes, hidden] = await Promise.all([
       this.queries.execute(new GetUserScoreQuery(orgId, user)),
       this.queries.execute(new GetUserStrikesQuery(orgId, user, LIMITS.strikes)),
+      queueVisibleTo(permissions, CHILD_SAFETY_QUEUE_ID) ? [] : this.childSafetyStrikes(orgId, user),
     ]);
+    const entries = (strikes?.strikes ?? []).filter((entry) => !hidden.some((applied) => sameApplication(applied, entry)));
     return {
       user,
       score,
-      strikes: strikes ? { count: strikes.count, windowDays: strikes.windowDays, entries: strikes.strikes } : { count: 0, windowDays: null, entries: [] },
+      strikes: strikes ? { count: strikes.count, windowDays: strikes.windowDays, entries } : { count: 0, windowDays: null, entries: [] },
     };
+  }
+
+  /**
+   * The user's newest strike applications that the index marks as child-safety ones (a decision of
+   * that queue, or a threshold it crossed), as recorded: the strikes list is the enforcement
+   * module's, which does not say what applied them. Read over twice the list's length: the user's
+   * index also holds strikes that name the user as the item struck.
+   */
+  private async childSafetyStrikes(orgId: string, user: HistoryRef): Promise<Array<{ [key: string]: unknown }>> {
+    const docs = (await this.newest(orgId, user, 'UserStrikesApplied', LIMITS.strikes * 2)).filter((doc) => doc.childSafety === true);
+    return (await this.read(docs, false, new Map())).map((e) => e.data);
   }
 
   /** 400 with a pointer for an id Warden could never have stored (docs/api.md, "Errors"). */
@@ -176,9 +201,12 @@ export class InvestigationReader {
   /**
    * The events a viewer may see of the child-safety queue, as the queues page and the job view show
    * it: all of them with VIEW_CHILD_SAFETY_DATA; without it none that shows a child-safety job or
-   * request (its opening, merges, claims, decisions, the child-safety report, a report routed or an
-   * enqueue request sent there), so such a job is in no section of the page, timeline included.
-   * A job's later events name only the job: its queue is its stream's first event's, read once per request.
+   * request (its opening, merges, claims, decisions, the child-safety report, a report flagged
+   * `csam`, a report routed or an enqueue request sent there), so such a job is in no section of
+   * the page, timeline included. What its decision caused (strikes, deliveries, a threshold's
+   * action) the index marks (`shownEntries`); this reads the events themselves, for entries the
+   * index wrote before it marked them. A job's later events name only the job: its queue is its
+   * stream's first event's, read once per request.
    */
   childSafetyFilter(permissions: readonly Permission[]): (events: RecordedEvent[]) => Promise<RecordedEvent[]> {
     if (queueVisibleTo(permissions, CHILD_SAFETY_QUEUE_ID)) return async (events) => events;
@@ -189,13 +217,20 @@ export class InvestigationReader {
       return queue;
     };
     const hidden = async (e: RecordedEvent) =>
-      e.type === 'ChildSafetyReportRecorded' ||
-      e.data['queueId'] === CHILD_SAFETY_QUEUE_ID ||
-      (streamCategory(e.streamName) === REVIEW_JOB_CATEGORY && (await queueOfJob(e.streamName)) === CHILD_SAFETY_QUEUE_ID);
+      childSafetyEvent(e) || (streamCategory(e.streamName) === REVIEW_JOB_CATEGORY && (await queueOfJob(e.streamName)) === CHILD_SAFETY_QUEUE_ID);
     return async (events) => {
       const hide = await Promise.all(events.map(hidden));
       return events.filter((_, i) => !hide[i]);
     };
+  }
+
+  /**
+   * Whether a callback delivery was requested by a child-safety decision or what it caused (the
+   * index's record of the delivery's stream); null while the index has not seen the delivery.
+   */
+  async childSafetyDelivery(orgId: string, deliveryId: string): Promise<boolean | null> {
+    const stream = await this.readStore.get<ItemHistoryStreamDoc & Record<string, never>>(ITEM_HISTORY_STREAMS, callbackDeliveryStream(orgId, deliveryId));
+    return stream ? stream.childSafety === true : null;
   }
 
   /** A whole stream that holds nothing personal (a callback delivery's attempts), as stored, upcast. */
@@ -207,6 +242,27 @@ export class InvestigationReader {
   async first(stream: string): Promise<RecordedEvent | undefined> {
     return (await readStoredStream(this.storage, stream, 1))[0];
   }
+}
+
+/** Index entries a viewer may see: those of the child-safety queue only with VIEW_CHILD_SAFETY_DATA. */
+export function shownEntries<T extends Pick<ItemHistoryDoc, 'childSafety'>>(docs: readonly T[], permissions: readonly Permission[]): readonly T[] {
+  return queueVisibleTo(permissions, CHILD_SAFETY_QUEUE_ID) ? docs : docs.filter((doc) => doc.childSafety !== true);
+}
+
+/** A strike application as enforcement lists it, and as its UserStrikesApplied recorded it: the same one. */
+function sameApplication(
+  applied: { [key: string]: unknown },
+  entry: { strikes: number; countAfter: number; actionId: string; item: HistoryRef; appliedAt: string },
+): boolean {
+  const item = applied['item'] as Partial<HistoryRef> | undefined;
+  return (
+    applied['appliedAt'] === entry.appliedAt &&
+    (applied['action'] as { id?: unknown } | undefined)?.id === entry.actionId &&
+    item?.id === entry.item.id &&
+    item.typeId === entry.item.typeId &&
+    applied['strikes'] === entry.strikes &&
+    applied['countAfter'] === entry.countAfter
+  );
 }
 
 /** The roles a field plays in its type (creator, createdAt, thread …), as the job view names them. */

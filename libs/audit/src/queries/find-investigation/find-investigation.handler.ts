@@ -1,8 +1,11 @@
+import { Inject } from '@nestjs/common';
 import { type IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
-import { GetLiveEntitiesQuery } from '#warden/catalog';
+import { CHILD_SAFETY_QUEUE_ID, GetLiveEntitiesQuery } from '#warden/catalog';
 import { invalidField, notFound } from '#warden/kernel';
 import { reportStream } from '#warden/ingestion/contracts';
-import { reviewJobStream } from '#warden/review/contracts';
+import { queueVisibleTo, reviewJobStream } from '#warden/review/contracts';
+import { ProjectionHost } from '#warden/storage';
+import { ITEM_HISTORY_PROJECTION } from '../../history/item-history.projection.js';
 import { InvestigationReader } from '../../investigate/investigation-reader.js';
 import { callbackDeliveryStream } from '../../investigate/streams.js';
 import { refOf } from '../../investigate/investigation-parts.js';
@@ -15,6 +18,7 @@ export class FindInvestigationHandler implements IQueryHandler<FindInvestigation
   constructor(
     private readonly reader: InvestigationReader,
     private readonly queries: QueryBus,
+    @Inject(ProjectionHost) private readonly projections: ProjectionHost,
   ) {}
 
   async execute({ orgId, kind, id, typeId, permissions }: FindInvestigationQuery): Promise<InvestigationTarget> {
@@ -29,11 +33,28 @@ export class FindInvestigationHandler implements IQueryHandler<FindInvestigation
     // A report, a job or a delivery is about the item its first event names; its stream is the organization's, so another's id finds nothing.
     const stream = kind === 'report' ? reportStream(orgId, id) : kind === 'job' ? reviewJobStream(orgId, id) : callbackDeliveryStream(orgId, id);
     const found = await this.reader.first(stream);
-    // A child-safety job is not shown to exist without VIEW_CHILD_SAFETY_DATA: the same 404 as an unknown id.
-    const [first] = found ? await this.reader.childSafetyFilter(permissions)([found]) : [];
+    // A child-safety job or report, or a delivery of what such a job decided, is not shown to exist
+    // without VIEW_CHILD_SAFETY_DATA: the same 404 as an unknown id.
+    const [first] =
+      found && !(kind === 'delivery' && (await this.childSafetyDelivery(orgId, id, permissions)))
+        ? await this.reader.childSafetyFilter(permissions)([found])
+        : [];
     const item = first ? refOf(first.data['reportedItem'] ?? first.data['item']) : null;
     if (!item) throw notFound(`No ${NAMES[kind]} ${id} in this organization`);
     return { kind: (await this.isUserType(orgId, item.typeId)) ? 'user' : 'item', ...item };
+  }
+
+  /**
+   * A delivery the index marks as requested by a child-safety decision or what it caused, for a
+   * viewer without VIEW_CHILD_SAFETY_DATA. A delivery requested a moment ago may not be indexed
+   * yet: the index is brought up to the log first.
+   */
+  private async childSafetyDelivery(orgId: string, deliveryId: string, permissions: FindInvestigationQuery['permissions']): Promise<boolean> {
+    if (queueVisibleTo(permissions, CHILD_SAFETY_QUEUE_ID)) return false;
+    const known = await this.reader.childSafetyDelivery(orgId, deliveryId);
+    if (known !== null) return known;
+    await this.projections.catchUp(ITEM_HISTORY_PROJECTION);
+    return (await this.reader.childSafetyDelivery(orgId, deliveryId)) === true;
   }
 
   private async isUserType(orgId: string, typeId: string): Promise<boolean> {

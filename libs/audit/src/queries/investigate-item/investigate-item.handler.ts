@@ -55,14 +55,18 @@ export class InvestigateItemHandler implements IQueryHandler<InvestigateItemQuer
       appeals: appealsOf(appeals.events, appealDecisions.events),
       thread: threadOf(itemReports),
       timeline: { entries: timelineOf(timeline.events), earlier: timeline.docs.length > LIMITS.timeline },
-      creatorStanding: creator && !sameRef(creator, item) ? await this.standing(orgId, creator) : null,
+      creatorStanding: creator && !sameRef(creator, item) ? await this.standing(orgId, creator, query.permissions) : null,
     };
   }
 
   /** The creator's score and strikes (enforcement's queries) and the items they submitted last. */
-  private async standing(orgId: string, user: HistoryRef): Promise<NonNullable<InvestigatedItem['creatorStanding']>> {
+  private async standing(
+    orgId: string,
+    user: HistoryRef,
+    permissions: InvestigateItemQuery['permissions'],
+  ): Promise<NonNullable<InvestigatedItem['creatorStanding']>> {
     const [standing, submitted] = await Promise.all([
-      this.reader.standing(orgId, user),
+      this.reader.standing(orgId, user, permissions),
       this.reader.newest(orgId, user, 'ItemSubmitted', LIMITS.recentItems * 5),
     ]);
     const seen = new Set<string>();

@@ -17,7 +17,8 @@ const PERSONAL =
   '`org.settings.auditorPersonalData` grants it) and as the job view shows them to moderator managers; null otherwise, as after an ' +
   'erasure (`personalData` tells the two apart). Every answer is recorded in the access audit (`ConsoleInvestigationViewed`: who ' +
   "looked at whom). 404 for an id this organization has no record of, another organization's included. Without VIEW_CHILD_SAFETY_DATA " +
-  "the child-safety queue's jobs and their events (opening, claims, decisions, the child-safety report, a report routed there) are left out.";
+  "the child-safety queue's jobs and their events (opening, claims, decisions, the child-safety report, a report flagged csam, a report " +
+  'routed there) and what a decision there caused (strikes, callbacks, a strike threshold crossed) are left out.';
 
 /**
  * Investigate (docs/console.md, "Investigate"): look anything up by id and see all Warden knows of
@@ -39,7 +40,7 @@ export class InvestigateHttpController {
     description:
       'An item or a user by type and id, or the item a report, a review job or a callback delivery is about: which page to open ' +
       '(`kind: user` for an item of a USER type). 400 with a pointer for a malformed id or a missing `typeId`; 404 for an id this organization has no record of, ' +
-      'or a job of the child-safety queue without VIEW_CHILD_SAFETY_DATA.',
+      'or, without VIEW_CHILD_SAFETY_DATA, a job of the child-safety queue, a report flagged csam or a delivery a decision there caused.',
   })
   @ApiOkResponse({ type: InvestigationTargetDto, description: 'The page to open' })
   @ApiConsoleRoute({}, 400, 404)

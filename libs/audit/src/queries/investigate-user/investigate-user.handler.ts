@@ -23,7 +23,7 @@ export class InvestigateUserHandler implements IQueryHandler<InvestigateUserQuer
       newest('AppealDecided', LIMITS.appeals),
       newest(null, LIMITS.timeline + 1, LIMITS.timeline),
       this.reader.newest(orgId, user, 'GdprDeletionCompleted', 1),
-      this.reader.standing(orgId, user),
+      this.reader.standing(orgId, user, query.permissions),
     ]);
     // The items list needs only where and when: read as stored, no personal field opened.
     const listed = await this.reader.read(submitted.docs.slice(0, USER_ITEMS_PAGE), false, new Map());

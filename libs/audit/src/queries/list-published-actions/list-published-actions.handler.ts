@@ -4,6 +4,7 @@ import type { EventStore } from '#warden/eventstore';
 import type { ReadStore } from '#warden/readstore';
 import { EVENT_STORE, READ_STORE } from '#warden/storage';
 import { ITEM_HISTORY, type ItemHistoryDoc } from '../../history/item-history.projection.js';
+import { InvestigationReader, shownEntries } from '../../investigate/investigation-reader.js';
 import { ListPublishedActionsQuery, type PublishedActionEntry } from './list-published-actions.query.js';
 
 type Ref = { id: string; typeId: string };
@@ -34,20 +35,27 @@ export class ListPublishedActionsHandler implements IQueryHandler<ListPublishedA
   constructor(
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Inject(EVENT_STORE) private readonly events: EventStore,
+    private readonly reader: InvestigationReader,
   ) {}
 
   async execute(query: ListPublishedActionsQuery): Promise<PublishedActionEntry[]> {
-    const { orgId, ref, limit } = query;
+    const { orgId, ref, limit, permissions } = query;
     const docs = await this.readStore.find<ItemHistoryDoc>(
       ITEM_HISTORY,
       { orgId, typeId: ref.typeId, itemId: ref.id, type: 'ActionCallbackRequested' },
       { sort: [{ field: 'position', direction: 'desc' }], limit: limit * OVERREAD },
     );
-    const read = await Promise.all(docs.map(async (doc) => (await this.events.readStream(doc.stream, { fromRevision: doc.revision, maxCount: 1 }))[0]));
+    const read = await this.reader.childSafetyFilter(permissions)(
+      (
+        await Promise.all(
+          shownEntries(docs, permissions).map(async (doc) => (await this.events.readStream(doc.stream, { fromRevision: doc.revision, maxCount: 1 }))[0]),
+        )
+      ).filter((e) => e !== undefined),
+    );
     const same = (value: unknown) => isRef(value) && value.id === ref.id && value.typeId === ref.typeId;
     const entries: PublishedActionEntry[] = [];
     for (const event of read) {
-      if (!event || event.type !== 'ActionCallbackRequested') continue;
+      if (event.type !== 'ActionCallbackRequested') continue;
       const data = event.data as { [key: string]: unknown };
       const { item, creator, action, deliveryId } = data;
       if (!isRef(item) || typeof deliveryId !== 'string' || typeof (action as { id?: unknown } | undefined)?.id !== 'string') continue;

@@ -1,4 +1,5 @@
 import { Query } from '@nestjs/cqrs';
+import type { Permission } from '#warden/identity/contracts';
 
 /** An action Warden published (ActionCallbackRequested): by a rule, a decision, a strike threshold or the platform. */
 export interface PublishedActionEntry {
@@ -17,12 +18,15 @@ export interface PublishedActionEntry {
  * The actions published on an item, or on the items of a user (its creator), newest first, at
  * most `limit`, each delivery once (identical content sent again republishes under the same
  * delivery): from the item-history index, each read back from the log. Ids and names only.
+ * Without VIEW_CHILD_SAFETY_DATA among the viewer's `permissions`, none that a child-safety job's
+ * decision published or caused (a strike threshold it crossed), as Investigate leaves them out.
  */
 export class ListPublishedActionsQuery extends Query<PublishedActionEntry[]> {
   constructor(
     readonly orgId: string,
     readonly ref: { readonly id: string; readonly typeId: string },
     readonly limit: number,
+    readonly permissions: readonly Permission[],
   ) {
     super();
   }

@@ -106,7 +106,7 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
             state.requests,
           )
         : Promise.resolve(null),
-      actionsPartOf(this.queries, orgId, item, creator),
+      actionsPartOf(this.queries, orgId, item, creator, query.viewer.permissions),
     ]);
     const now = this.clock.now().toISOString();
     const jobState = jobStateOf(state, now);

@@ -1,7 +1,8 @@
 import type { QueryBus } from '@nestjs/cqrs';
-import { ListPublishedActionsQuery } from '#warden/audit/contracts';
+import { FindChildSafetyDeliveriesQuery, ListPublishedActionsQuery } from '#warden/audit/contracts';
 import { GetDeliveriesQuery, type ItemDeliveryView, ListItemDeliveriesQuery } from '#warden/callbacks';
 import { GetLiveEntitiesQuery } from '#warden/catalog';
+import type { Permission } from '#warden/identity/contracts';
 import type { ItemRefView, PublishedActionView } from './review-job.view.js';
 
 /** The item's own actions shown (newest), and the creator's. */
@@ -13,19 +14,26 @@ const MAX_CREATOR_ACTIONS = 20;
  * action callbacks (every published action has one) from the callbacks module's deliveries; the
  * creator's, from the audit module's index of what happened to a user's items, each with its
  * delivery's state by id. Ids and names only: no personal data, so an erased creator's actions
- * still show.
+ * still show. Without VIEW_CHILD_SAFETY_DATA among the viewer's `permissions`, neither shows what a
+ * child-safety job's decision published or caused (a strike threshold it crossed): the audit's
+ * index says which, for the deliveries of a decision or a threshold (a rule's or the platform's
+ * never are).
  */
 export async function actionsPartOf(
   queries: QueryBus,
   orgId: string,
   item: ItemRefView,
   creator: ItemRefView | null,
+  permissions: readonly Permission[],
 ): Promise<{ item: PublishedActionView[]; creator: PublishedActionView[] }> {
-  const [deliveries, published, actions] = await Promise.all([
+  const [listed, published, actions] = await Promise.all([
     queries.execute(new ListItemDeliveriesQuery(orgId, item, MAX_ITEM_ACTIONS)),
-    creator ? queries.execute(new ListPublishedActionsQuery(orgId, creator, MAX_CREATOR_ACTIONS)) : Promise.resolve(null),
+    creator ? queries.execute(new ListPublishedActionsQuery(orgId, creator, MAX_CREATOR_ACTIONS, permissions)) : Promise.resolve(null),
     queries.execute(new GetLiveEntitiesQuery(orgId, 'action')),
   ]);
+  const reviewed = listed.filter((d) => d.trigger === 'decision' || d.trigger === 'strike-threshold').map((d) => d.deliveryId);
+  const hidden = new Set(reviewed.length > 0 ? await queries.execute(new FindChildSafetyDeliveriesQuery(orgId, reviewed, permissions)) : []);
+  const deliveries = listed.filter((d) => !hidden.has(d.deliveryId));
   const names = new Map(actions.map((a) => [a.id, a.name]));
   const creatorDeliveries = published?.length
     ? await queries.execute(
