@@ -3,7 +3,8 @@ import { api, ApiError, ok } from '../api/client';
 import { useSession } from '../app/session';
 import { ErrorNote } from '../components/ErrorNote';
 
-const ORG_ID = /^[a-z0-9-]{1,64}$/;
+/** As the server's (libs/kernel ids.ts ORG_ID): 1 to 63 of a-z, 0-9, - and _, not starting with - or _. */
+const ORG_ID = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 const LAST_SSO_ORG = 'warden.sso-org';
 
 /** Email and password (with a second factor when the account has one), or the organization's SSO. */
@@ -39,7 +40,7 @@ export function SignIn() {
   function sso(event: FormEvent) {
     event.preventDefault();
     if (!ORG_ID.test(orgId)) {
-      setError('Organization ID: lowercase letters, digits and dashes (for example acme).');
+      setError('Organization ID: lowercase letters, digits, dashes and underscores (for example acme).');
       return;
     }
     localStorage.setItem(LAST_SSO_ORG, orgId);
