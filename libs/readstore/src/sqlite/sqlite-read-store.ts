@@ -153,7 +153,9 @@ export class SqliteReadStore implements ReadStore {
     // random places by id. By id when asked (byId), or on a clustered table.
     const tie = options.byId || statements.clustered ? 'id ASC' : `rowid ${direction(sort.at(-1))}`;
     const order = keys.concat(tie).join(', ');
-    const sql = `SELECT doc FROM ${tableOf(collection)} WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`;
+    // `LIMIT +?`: a bare bound LIMIT has SQLite prepare the statement again at every execution
+    // (the event store's statements say why).
+    const sql = `SELECT doc FROM ${tableOf(collection)} WHERE ${where} ORDER BY ${order} LIMIT +? OFFSET +?`;
     const rows = this.query(sql).all(...params, options.limit ?? -1, options.skip ?? 0) as { doc: string }[];
     return rows.map((r) => JSON.parse(r.doc) as T);
   }
