@@ -156,6 +156,15 @@ const app: Handler = (req, res, self) => {
     res.statusCode = Number(url.searchParams.get('status') ?? '302');
     res.setHeader('location', to);
     res.end();
+  } else if (path === '/redirect-big') {
+    // A redirect with a body past the 64 KiB the client reads of it.
+    res.writeHead(302, { location: '/hello', 'content-type': 'application/octet-stream' });
+    for (let i = 0; i < 8; i++) res.write(Buffer.alloc(16 * 1024, 3));
+    res.end();
+  } else if (path === '/informational') {
+    res.writeProcessing();
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    res.end('after 102');
   } else if (path === '/hang') {
     // never answers
   } else if (path === '/hang-body') {
@@ -264,6 +273,29 @@ describe('GuardedHttpClient', () => {
     it('honours a smaller maxRedirects', async () => {
       const err = await failure(get(open(['127.0.0.0/8']), `${main.base}/chain/1`, { maxRedirects: 0 }));
       expect(err.reason).toBe('too-many-redirects');
+    });
+
+    it('follows a redirect whose body it gives up reading (past 64 KiB), on a connection of its own after', async () => {
+      const c = open(['127.0.0.0/8']);
+      const res = await get(c, `${main.base}/redirect-big`);
+      expect(res.status).toBe(200);
+      expect(res.body.toString()).toBe('hello world');
+      expect((await get(c, `${main.base}/hello`)).body.toString()).toBe('hello world');
+    });
+
+    it('answers with the final response after an informational one (102)', async () => {
+      const res = await get(open(['127.0.0.0/8']), `${main.base}/informational`);
+      expect(res.status).toBe(200);
+      expect(res.body.toString()).toBe('after 102');
+    });
+
+    it('gives the same answers for a URL it has seen: the same response, the same refusal', async () => {
+      const allowed = open(['127.0.0.0/8']);
+      for (let i = 0; i < 3; i++) expect((await get(allowed, `${main.base}/hello`)).status).toBe(200);
+      await allowed.close();
+      const closed = open([]);
+      for (let i = 0; i < 3; i++) expect((await failure(get(closed, `${main.base}/hello`))).reason).toBe('refused-address');
+      expect(main.requests).toHaveLength(3);
     });
 
     it('does not follow redirects for POST', async () => {
