@@ -62,5 +62,14 @@ export function openSqlite(file: string, options: SqliteOptions = {}): SqliteDat
  * a cheap way to notice the CLI's appends without re-querying the log.
  */
 export function dataVersion(db: SqliteDatabase): number {
-  return db.pragma('data_version', { simple: true }) as number;
+  let statement = DATA_VERSION.get(db);
+  if (statement === undefined) DATA_VERSION.set(db, (statement = db.prepare<[], number>('PRAGMA data_version').pluck()));
+  return statement.get()!;
 }
+
+/**
+ * Each connection's data_version statement, prepared once: `db.pragma()` prepares it anew at every
+ * call, and the log's notifier asks at every poll and every read of its generation (about 70 ms of
+ * the main thread in a spread of 4,000 items).
+ */
+const DATA_VERSION = new WeakMap<SqliteDatabase, Database.Statement<[], number>>();
