@@ -54,3 +54,26 @@ describe('SqliteEventStore statements', () => {
     expect(built).toBe(0);
   });
 });
+
+describe('SqliteReadStore find', () => {
+  let stores: ReturnType<typeof sqliteStores>;
+  afterEach(async () => {
+    await stores?.close();
+  });
+
+  it('is not prepared again at every execution: equalities and ranges on indexed fields, a limit', async () => {
+    stores = sqliteStores();
+    const rs = stores.readStore;
+    await rs.ensureIndex('docs', ['orgId', 'itemId', 'position']);
+    await rs.commit(
+      Array.from({ length: 30 }, (_, i) => ({ op: 'put' as const, collection: 'docs', id: `d${i}`, doc: { orgId: 'o', itemId: `i${i % 3}`, position: i } })),
+    );
+    const query = (i: number) =>
+      rs.find('docs', { orgId: 'o', itemId: `i${i % 3}`, position: { lt: 20 + i } }, { sort: [{ field: 'position', direction: 'desc' }], limit: 2 + i });
+    expect((await query(0)).map((d) => d['position'])).toEqual([18, 15]);
+    const built = await rowFactoriesBuilt(async () => {
+      for (let i = 0; i < 9; i++) await query(i);
+    });
+    expect(built).toBe(0);
+  });
+});

@@ -437,7 +437,7 @@ function whereClause(filter: Filter): { where: string; params: unknown[] } {
         ['>=', value.gte],
       ] as const) {
         if (bound === undefined) continue;
-        parts.push(`json_extract(doc, '${path}') ${op} ?`);
+        parts.push(`json_extract(doc, '${path}') ${op} +?`);
         params.push(bound);
       }
       // SQLite orders every number before every text; a bound matches only values of its own type.
@@ -445,7 +445,9 @@ function whereClause(filter: Filter): { where: string; params: unknown[] } {
       const types = [value.lt, value.gte].some((b) => typeof b === 'string') ? "('text')" : "('integer', 'real')";
       if (value.lt !== undefined || value.gte !== undefined) parts.push(`typeof(json_extract(doc, '${path}')) IN ${types}`);
     } else {
-      parts.push(`json_extract(doc, '${jsonPath(field)}') = ?`);
+      // `+?`, not `?`: a bare parameter compared with an indexed expression makes SQLite (STAT4)
+      // prepare the statement anew at every execution (statement-reprepare.spec.ts); same plan.
+      parts.push(`json_extract(doc, '${jsonPath(field)}') = +?`);
       // json_extract yields 1/0 for JSON booleans.
       params.push(typeof value === 'boolean' ? (value ? 1 : 0) : value);
     }
