@@ -70,7 +70,7 @@ describe('SqliteReadStore find', () => {
     );
     const query = (i: number) =>
       rs.find('docs', { orgId: 'o', itemId: `i${i % 3}`, position: { lt: 20 + i } }, { sort: [{ field: 'position', direction: 'desc' }], limit: 2 + i });
-    expect((await query(0)).map((d) => d['position'])).toEqual([18, 15]);
+    expect((await query(0)).map((d) => (d as { position?: number }).position)).toEqual([18, 15]);
     const built = await rowFactoriesBuilt(async () => {
       for (let i = 0; i < 9; i++) await query(i);
     });

@@ -23,8 +23,19 @@ const principal: ConsolePrincipal = {
 };
 
 /** The guard with an authenticator that knows one session (or none); a GET request carrying a cookie. */
-function check(route: keyof Routes, authenticated: ConsolePrincipal | null, request: object = { cookies: { warden_session: 'token' } }): Promise<boolean> {
-  const authenticator: ConsoleAuthenticator = { authenticate: async () => authenticated, verifyCsrf: () => true };
+function check(
+  route: keyof Routes,
+  authenticated: ConsolePrincipal | null,
+  request: object = { cookies: { warden_session: 'token' } },
+  onAuthenticate: () => void = () => undefined,
+): Promise<boolean> {
+  const authenticator: ConsoleAuthenticator = {
+    authenticate: async () => {
+      onAuthenticate();
+      return authenticated;
+    },
+    verifyCsrf: () => true,
+  };
   const guard = new ConsoleGuard(new Reflector(), authenticator, { publicUrl: 'http://localhost' } as WardenConfig);
   Object.assign(request, { method: 'GET', headers: {}, ip: '203.0.113.5', ...request });
   const context = {
@@ -78,17 +89,19 @@ describe('console guard and the failed-authentication budget', () => {
 describe('console guard and the requesting site (Fetch Metadata)', () => {
   const fromSite = (site: string | undefined) => ({ cookies: { warden_session: 'token' }, headers: site === undefined ? {} : { 'sec-fetch-site': site } });
 
-  it("refuses a request another site's page made, even a GET, before looking at the session", async () => {
-    for (const site of ['cross-site', 'same-site']) {
-      const refusal = await check('me', principal, fromSite(site)).catch((e: unknown) => e);
+  it("refuses a request another site's page or an outside link made, even a GET, before looking at the session", async () => {
+    for (const site of ['cross-site', 'same-site', 'none']) {
+      let looked = false;
+      const refusal = await check('me', principal, fromSite(site), () => (looked = true)).catch((e: unknown) => e);
       expect((refusal as DomainError).status).toBe(403);
       expect((refusal as DomainError).message).toBe(
         `Forbidden: Cross-site request refused (Sec-Fetch-Site: ${site}): console routes answer the console's own pages only`,
       );
+      expect(looked).toBe(false);
     }
   });
 
-  it("answers the console's own requests, an address typed in, and clients that send no Fetch Metadata", async () => {
-    for (const site of ['same-origin', 'none', undefined]) expect(await check('me', principal, fromSite(site))).toBe(true);
+  it("answers the console's own requests and clients that send no Fetch Metadata", async () => {
+    for (const site of ['same-origin', undefined]) expect(await check('me', principal, fromSite(site))).toBe(true);
   });
 });

@@ -15,20 +15,21 @@ import {
 } from './console-access.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-/** `Sec-Fetch-Site` values of requests the console itself makes, or a person types in the address bar. */
-const OWN_FETCH_SITES = new Set(['same-origin', 'none']);
-
 /**
  * Console routes answer only the console's own pages (Fetch Metadata): the session cookie is
  * SameSite=Lax, so another site's link or script would otherwise have a GET carry it, and some
  * GETs record that they were made (an investigation viewed in the user's name). Browsers name the
- * requesting site in `Sec-Fetch-Site`; clients that are not browsers send none and are let
- * through (their requests carry no cookie of the user's anyway).
+ * requesting site in `Sec-Fetch-Site`, and the console's own calls are always `same-origin`;
+ * `none` is a link opened from outside any page (a mail client, a chat app), so it is refused too.
+ * Requests without the header are let through: clients that are not browsers (whose requests
+ * carry no cookie of the user's), and browsers that send no Fetch Metadata (plain-HTTP origins
+ * other than localhost, older ones), which the CSRF token and the Origin check still cover for
+ * anything that changes state.
  */
 function checkFetchSite(request: FastifyRequest): void {
   const raw = request.headers['sec-fetch-site'];
   const site = Array.isArray(raw) ? raw[0] : raw;
-  if (site !== undefined && !OWN_FETCH_SITES.has(site)) {
+  if (site !== undefined && site !== 'same-origin') {
     throw forbidden(`Cross-site request refused (Sec-Fetch-Site: ${site}): console routes answer the console's own pages only`);
   }
 }

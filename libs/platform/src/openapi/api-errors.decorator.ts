@@ -33,18 +33,29 @@ export function ApiCustomerRoute(...extraStatuses: number[]): MethodDecorator & 
 
 const CONSOLE_DESCRIPTIONS: Record<number, string> = {
   401: 'No valid console session: not signed in, signed out, expired, or the user was disabled (`/errors/unauthorized`)',
-  403: "The user's roles lack the route's permission, or a mutating request lacks the session's `X-CSRF-Token` or comes from another origin (`/errors/forbidden`)",
+  403: "The user's roles lack the route's permission, a mutating request lacks the session's `X-CSRF-Token` or comes from another origin, or a browser's request was not made by the console's own pages (`Sec-Fetch-Site` other than `same-origin`) (`/errors/forbidden`)",
 };
+
+/** A public console route (sign-in, an invitation) has no roles to lack. */
+const PUBLIC_CONSOLE_FORBIDDEN =
+  "A mutating request from another origin (`Origin`), or a browser's request not made by the console's own pages (`Sec-Fetch-Site` other than `same-origin`) (`/errors/forbidden`)";
 
 /**
  * A console route in the OpenAPI document: the `console` tag, the session cookie scheme (unless
  * `public`, for sign-in), and the errors every such route can give plus `extraStatuses`.
  */
 export function ApiConsoleRoute(options: { public?: boolean } = {}, ...extraStatuses: number[]): MethodDecorator & ClassDecorator {
-  const statuses = [...new Set([...(options.public ? [] : [401, 403]), 429, 500, 503, ...extraStatuses])].sort((a, b) => a - b);
+  // 403 on public routes too: the requesting site is checked on every console route (ConsoleGuard).
+  const statuses = [...new Set([...(options.public ? [] : [401]), 403, 429, 500, 503, ...extraStatuses])].sort((a, b) => a - b);
   return applyDecorators(
     ApiTags(CONSOLE_TAG),
     ...(options.public ? [] : [ApiCookieAuth(SESSION_SCHEME)]),
-    ...statuses.map((status) => ApiResponse({ status, description: CONSOLE_DESCRIPTIONS[status] ?? DESCRIPTIONS[status] ?? 'Error', type: ErrorBodyDto })),
+    ...statuses.map((status) =>
+      ApiResponse({
+        status,
+        description: (options.public && status === 403 ? PUBLIC_CONSOLE_FORBIDDEN : CONSOLE_DESCRIPTIONS[status]) ?? DESCRIPTIONS[status] ?? 'Error',
+        type: ErrorBodyDto,
+      }),
+    ),
   );
 }
