@@ -237,16 +237,12 @@ function refused(host: string): OutboundError {
 // ---------------------------------------------------------------------------------------------
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-/** First URLs kept parsed and checked (GuardedHttpClient.target); past it the memory starts over. */
-const TARGETS_KEPT = 256;
 
 export class GuardedHttpClient {
   private readonly policy: OutboundAddressPolicy;
   private readonly userAgent: string;
   /** One agent (connection pool) per connect timeout in use; normally just the default one. */
   private readonly agents = new Map<number, Agent>();
-  /** First URLs parsed and checked (target), by their text. */
-  private readonly targets = new Map<string, URL>();
   private closed = false;
 
   constructor(options: { allowlist: readonly string[]; userAgent?: string }) {
@@ -331,10 +327,6 @@ export class GuardedHttpClient {
 
   /** Parses and checks a URL; literal IPs are refused here already, before any dispatch. */
   private target(raw: string, base?: URL): URL {
-    // A first URL that passed is kept (callbacks go to a few receivers, each at every delivery):
-    // its checks depend on nothing else, and the client only reads the URL it returns.
-    const known = base === undefined ? this.targets.get(raw) : undefined;
-    if (known !== undefined) return known;
     let url: URL;
     try {
       url = new URL(raw, base);
@@ -345,10 +337,6 @@ export class GuardedHttpClient {
     if (url.hostname === '' || url.username !== '' || url.password !== '') throw new OutboundError('invalid-url');
     const host = stripBrackets(url.hostname);
     if (isIP(host) !== 0 && !this.policy.permits(host)) throw refused(host);
-    if (base === undefined) {
-      if (this.targets.size >= TARGETS_KEPT) this.targets.clear();
-      this.targets.set(raw, url);
-    }
     return url;
   }
 
