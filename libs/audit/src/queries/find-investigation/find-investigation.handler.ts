@@ -1,11 +1,8 @@
-import { Inject } from '@nestjs/common';
 import { type IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
 import { CHILD_SAFETY_QUEUE_ID, GetLiveEntitiesQuery } from '#warden/catalog';
 import { invalidField, notFound } from '#warden/kernel';
 import { reportStream } from '#warden/ingestion/contracts';
 import { queueVisibleTo, reviewJobStream } from '#warden/review/contracts';
-import { ProjectionHost } from '#warden/storage';
-import { ITEM_HISTORY_PROJECTION } from '../../history/item-history.projection.js';
 import { InvestigationReader } from '../../investigate/investigation-reader.js';
 import { callbackDeliveryStream } from '../../investigate/streams.js';
 import { refOf } from '../../investigate/investigation-parts.js';
@@ -18,7 +15,6 @@ export class FindInvestigationHandler implements IQueryHandler<FindInvestigation
   constructor(
     private readonly reader: InvestigationReader,
     private readonly queries: QueryBus,
-    @Inject(ProjectionHost) private readonly projections: ProjectionHost,
   ) {}
 
   async execute({ orgId, kind, id, typeId, permissions }: FindInvestigationQuery): Promise<InvestigationTarget> {
@@ -46,15 +42,13 @@ export class FindInvestigationHandler implements IQueryHandler<FindInvestigation
 
   /**
    * A delivery the index marks as requested by a child-safety decision or what it caused, for a
-   * viewer without VIEW_CHILD_SAFETY_DATA. A delivery requested a moment ago may not be indexed
-   * yet: the index is brought up to the log first.
+   * viewer without VIEW_CHILD_SAFETY_DATA. One the index has not seen yet (requested a moment ago)
+   * counts as one until it has, as in the job view (FindChildSafetyDeliveriesHandler): nothing is
+   * shown that the index has not judged.
    */
   private async childSafetyDelivery(orgId: string, deliveryId: string, permissions: FindInvestigationQuery['permissions']): Promise<boolean> {
     if (queueVisibleTo(permissions, CHILD_SAFETY_QUEUE_ID)) return false;
-    const known = await this.reader.childSafetyDelivery(orgId, deliveryId);
-    if (known !== null) return known;
-    await this.projections.catchUp(ITEM_HISTORY_PROJECTION);
-    return (await this.reader.childSafetyDelivery(orgId, deliveryId)) === true;
+    return (await this.reader.childSafetyDelivery(orgId, deliveryId)) !== false;
   }
 
   private async isUserType(orgId: string, typeId: string): Promise<boolean> {
