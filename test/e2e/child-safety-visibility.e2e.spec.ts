@@ -196,8 +196,21 @@ describe('the child-safety queue without VIEW_CHILD_SAFETY_DATA', () => {
       );
       expect(page.timeline.entries.filter((e) => e.summary.includes('child-safety'))).toEqual([]);
     }
-    // The reporter's page lists no report they flagged csam.
-    expect((await json<UserPage>(await get(analyst, '/api/console/v1/investigate/users/user/r-cs'))).reportsFiled).toEqual([]);
+    // The reporter, known only by the reports they flagged csam, is not found: the 404 of an unknown user, the view not recorded.
+    const unknownUser = await expectErrorBody(await get(analyst, '/api/console/v1/investigate/users/user/no-such-user'), 404, '/errors/not-found');
+    const reporterPage = await expectErrorBody(await get(analyst, '/api/console/v1/investigate/users/user/r-cs'), 404, '/errors/not-found');
+    expect(reporterPage['detail']).toBe(String(unknownUser['detail']).replace('no-such-user', 'r-cs'));
+    const unknownLookup = await expectErrorBody(
+      await get(analyst, '/api/console/v1/investigate/lookup?kind=user&typeId=user&id=no-such-user'),
+      404,
+      '/errors/not-found',
+    );
+    const reporterLookup = await expectErrorBody(
+      await get(analyst, '/api/console/v1/investigate/lookup?kind=user&typeId=user&id=r-cs'),
+      404,
+      '/errors/not-found',
+    );
+    expect(reporterLookup['detail']).toBe(String(unknownLookup['detail']).replace('no-such-user', 'r-cs'));
 
     expect((await json<{ id: string }>(await lookup(admin, 'job', decidedJobId))).id).toBe(decidedItem);
     expect((await json<{ id: string }>(await lookup(admin, 'report', csamReports[0]!))).id).toBe('cs-1');
@@ -271,5 +284,126 @@ describe('the child-safety queue without VIEW_CHILD_SAFETY_DATA', () => {
     expect(queues.queues.map((q) => q.id)).toContain('child-safety');
     // The ANALYST has no VIEW_MRT: the review routes are refused outright.
     await expectErrorBody(await get(analyst, '/api/console/v1/queues'), 403, '/errors/forbidden');
+  });
+});
+
+/** A routing rule sends plain reports saying "grooming" to the child-safety queue. */
+const ROUTING = `
+routingRules:
+  - id: to-child-safety
+    name: To child safety
+    queueId: child-safety
+    itemTypeIds: [post]
+    conditionSet:
+      conjunction: AND
+      conditions:
+        - { input: { builtin: REPORT_REASON }, signal: { type: TEXT_CONTAINS, args: { terms: [grooming] } }, comparator: EQUALS, value: true }
+`;
+
+describe('child-safety data reached otherwise, without VIEW_CHILD_SAFETY_DATA', () => {
+  let world: ReviewWorld;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let admin: Session;
+  let analyst: Session;
+  let routedReport: string;
+  const get = (session: Session, path: string) => world.call(session, 'GET', path);
+  const json = async <T>(response: Response): Promise<T> => {
+    expect(response.status, await response.clone().text()).toBe(200);
+    return (await response.json()) as T;
+  };
+  const report = (item: string, reporter: string, reason: { reason: string; csam?: boolean; policyId?: string }) =>
+    world.api('POST', '/api/v1/report', {
+      reporter: { kind: 'user', id: reporter, typeId: 'user' },
+      reportedAt: new Date().toISOString(),
+      reportedItem: authoredPost(item, 'reported'),
+      reportedForReason: reason,
+    });
+  const itemPage = (session: Session, id: string) => get(session, `/api/console/v1/investigate/items/post/${id}`);
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    world = await startReviewWorld(reviewOrgConfig(receiver.url, ROUTING), ['ADMIN', 'ANALYST']);
+    admin = world.sessions['ADMIN']!;
+    analyst = world.sessions['ANALYST']!;
+    // Many csam reports of one item: more child-safety entries on its page than its timeline shows.
+    for (let i = 0; i < 20; i++) expect((await report('cs-many', 'r-many', { reason: 'abuse', csam: true })).status).toBe(201);
+    // A plain report a routing rule sends to child-safety.
+    const routed = await report('routed-1', 'r-routed', { reason: 'grooming' });
+    expect(routed.status, await routed.clone().text()).toBe(201);
+    routedReport = ((await routed.json()) as { reportId: string }).reportId;
+    // Two plain reports in the default queue, whose jobs the ADMIN sends to child-safety: a report, a move there.
+    for (const id of ['submitted-1', 'moved-1']) expect((await report(id, `r-${id}`, { reason: 'spam' })).status).toBe(201);
+    for (let decided = 0; decided < 2; decided++) {
+      const claimed = await waitFor(() => claimNext(world, admin, 'default'), 'a default job');
+      await decideClaimed(
+        world,
+        admin,
+        claimed,
+        claimed.job.item.id === 'submitted-1'
+          ? { type: 'SUBMIT_CHILD_SAFETY_REPORT', reason: 'seen in review' }
+          : { type: 'TRANSFORM_JOB_AND_RECREATE_IN_QUEUE', targetQueueId: 'child-safety' },
+      );
+    }
+  }, 120_000);
+
+  afterAll(async () => {
+    await world?.warden.stop();
+    await receiver?.close();
+  });
+
+  it("leaves out of a timeline's `earlier` the child-safety entries it does not show", async () => {
+    await waitFor(async () => {
+      const page = await json<ItemPage & { timeline: { earlier: boolean } }>(await itemPage(admin, 'cs-many'));
+      return page.reports.length === 20 && page.timeline.earlier ? page : undefined;
+    }, "the 20 csam reports on the ADMIN's page");
+    const page = await json<ItemPage & { timeline: { earlier: boolean } }>(await itemPage(analyst, 'cs-many'));
+    expect(page.reports).toEqual([]);
+    // Each report sent the item again: 20 versions and their evaluations, fewer than a timeline's 50.
+    expect(new Set(page.timeline.entries.map((e) => e.type))).toEqual(new Set(['ItemSubmitted', 'ItemEvaluated']));
+    expect(page.timeline.earlier).toBe(false);
+    await expectErrorBody(await get(analyst, '/api/console/v1/investigate/users/user/r-many'), 404, '/errors/not-found');
+  });
+
+  it('leaves out a plain report a routing rule sent to child-safety', async () => {
+    await waitFor(async () => {
+      const page = await json<ItemPage>(await itemPage(admin, 'routed-1'));
+      return page.timeline.entries.some((e) => e.type === 'ReportRouted') && page.jobs.some((j) => j.queueId === 'child-safety') ? page : undefined;
+    }, 'the routed report and its child-safety job');
+    const response = await itemPage(analyst, 'routed-1');
+    const page = await json<ItemPage>(response.clone());
+    expect(page.reports).toEqual([]);
+    expect(page.jobs).toEqual([]);
+    expect(page.timeline.entries.map((e) => e.type)).toEqual(['ItemSubmitted', 'ItemEvaluated']);
+    expect(await response.text()).not.toContain(routedReport);
+    // Its reporter, known by it alone, is not found either.
+    await expectErrorBody(await get(analyst, '/api/console/v1/investigate/users/user/r-routed'), 404, '/errors/not-found');
+    expect((await json<UserPage>(await get(admin, '/api/console/v1/investigate/users/user/r-routed'))).reportsFiled).toHaveLength(1);
+    const hidden = await expectErrorBody(await get(analyst, `/api/console/v1/investigate/lookup?kind=report&id=${routedReport}`), 404, '/errors/not-found');
+    const missing = await expectErrorBody(await get(analyst, '/api/console/v1/investigate/lookup?kind=report&id=no-such-id'), 404, '/errors/not-found');
+    expect(hidden['detail']).toBe(String(missing['detail']).replace('no-such-id', routedReport));
+    expect((await json<{ id: string }>(await get(admin, `/api/console/v1/investigate/lookup?kind=report&id=${routedReport}`))).id).toBe('routed-1');
+  });
+
+  it("leaves out a default job's decision that sent a child-safety report or moved the job to child-safety", async () => {
+    for (const id of ['submitted-1', 'moved-1']) {
+      await waitFor(async () => {
+        const page = await json<ItemPage>(await itemPage(admin, id));
+        const types = page.timeline.entries.map((e) => e.type);
+        return types.includes('ReviewJobDecided') && (id === 'moved-1' ? page.jobs.length === 2 : types.includes('ChildSafetyReportRecorded'))
+          ? page
+          : undefined;
+      }, `the decision on ${id} on the ADMIN's page`);
+      const response = await itemPage(analyst, id);
+      const page = await json<ItemPage>(response.clone());
+      const types = page.timeline.entries.map((e) => e.type);
+      expect(types).not.toContain('ReviewJobDecided');
+      expect(types).not.toContain('ChildSafetyReportRecorded');
+      expect(page.jobs.map((j) => j.queueId)).toEqual(['default']);
+      const text = await response.text();
+      // (The rule "to-child-safety" of the organization's configuration is in the item's evaluations.)
+      expect(text).not.toContain('"child-safety"');
+      expect(text).not.toContain('queue child-safety');
+      expect(text).not.toContain('SUBMIT_CHILD_SAFETY_REPORT');
+    }
   });
 });

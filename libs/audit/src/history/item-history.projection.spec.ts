@@ -221,4 +221,59 @@ describe('the item history index', () => {
       'ReviewEnqueueRequested!',
     ]);
   });
+  it("marks a default job's decision that sends a child-safety report or moves the job there, what it requested, and a report a routing rule sent there", async () => {
+    const p1 = { id: 'p1', typeId: 'post' };
+    const u1 = { id: 'u1', typeId: 'user' };
+    const submitCs = anEvent('ReviewJobDecided', { jobId: 'j1', type: 'SUBMIT_CHILD_SAFETY_REPORT', targetQueueId: null, deliveryIds: ['d-cs'] });
+    const csAction = anEvent('ActionCallbackRequested', { deliveryId: 'd-cs', item: p1, creator: u1, trigger: 'decision' });
+    const moveCs = anEvent('ReviewJobDecided', {
+      jobId: 'j2',
+      type: 'TRANSFORM_JOB_AND_RECREATE_IN_QUEUE',
+      targetQueueId: 'child-safety',
+      deliveryIds: ['d-move'],
+    });
+    const moveAction = anEvent('ActionCallbackRequested', { deliveryId: 'd-move', item: p1, creator: u1, trigger: 'decision' });
+    const plain = anEvent('ReviewJobDecided', { jobId: 'j3', type: 'CUSTOM_ACTION', targetQueueId: null, deliveryIds: ['d-plain'] });
+    const plainAction = anEvent('ActionCallbackRequested', { deliveryId: 'd-plain', item: p1, creator: u1, trigger: 'decision' });
+    const { flagged } = await indexed(async (events) => {
+      for (const [job, decision, action] of [
+        ['j1', submitCs, csAction],
+        ['j2', moveCs, moveAction],
+        ['j3', plain, plainAction],
+      ] as const) {
+        await events.append(`review_job-acme:${job}`, [anEvent('ReviewJobOpened', { jobId: job, queueId: 'default', item: p1 })], 'no_stream');
+        await events.append(`review_job-acme:${job}`, [decision, action], 0);
+        await events.append(
+          `callback_delivery-acme:${action.data['deliveryId'] as string}`,
+          [causedBy(action, anEvent('CallbackDeliveryRequested', { item: p1 }))],
+          'no_stream',
+        );
+      }
+      // A plain report a routing rule sent to child-safety: marked once its route is known.
+      const routed = anEvent('ReportSubmitted', { reportId: 'r3', reportedItem: p1, reporter: { kind: 'user', id: 'r3', typeId: 'user' }, csam: false });
+      await events.append('report-acme:r3', [routed], 'no_stream');
+      await events.append(
+        'report_routing-acme:r3',
+        [causedBy(routed, anEvent('ReportRouted', { reportId: 'r3', item: p1, queueId: 'child-safety' }))],
+        'no_stream',
+      );
+    });
+    expect(await flagged('user', 'r3')).toEqual(['ReportSubmitted!']);
+    expect(await flagged('post', 'p1')).toEqual([
+      'ReviewJobOpened',
+      'ReviewJobDecided!',
+      'ActionCallbackRequested!',
+      'CallbackDeliveryRequested!',
+      'ReviewJobOpened',
+      'ReviewJobDecided!',
+      'ActionCallbackRequested!',
+      'CallbackDeliveryRequested!',
+      'ReviewJobOpened',
+      'ReviewJobDecided',
+      'ActionCallbackRequested',
+      'CallbackDeliveryRequested',
+      'ReportSubmitted!',
+      'ReportRouted!',
+    ]);
+  });
 });

@@ -1,6 +1,7 @@
 import { CHILD_SAFETY_QUEUE_ID } from '#warden/catalog/contracts';
 import type { Projection, ProjectionContext } from '#warden/eventstore';
 import { parseStreamName, type RecordedEvent, streamCategory, userOfSubject } from '#warden/kernel';
+import { reportStream } from '#warden/ingestion/contracts';
 import { reviewJobStream } from '#warden/review/contracts';
 
 export const ITEM_HISTORY_PROJECTION = 'audit-item-history';
@@ -44,6 +45,12 @@ export interface ItemHistoryStreamDoc {
   readonly refs: HistoryRef[];
   /** The stream's first event was of the child-safety queue (a job of it, its report, a delivery of its decision): so is every later one. */
   readonly childSafety?: true;
+  /**
+   * A report's stream: the log position of its ReportSubmitted, so that its entries are marked
+   * when a routing rule sends the report to the child-safety queue (its ReportRouted, later).
+   * Absent on reports indexed before releases of 2026-12-01.
+   */
+  readonly position?: number;
 }
 
 /**
@@ -106,16 +113,23 @@ const NEVER_CAUSED_BY_REVIEW = new Set(['item', 'item_evaluation', 'item_media',
 /**
  * An event that shows a child-safety report or job by itself (docs/console.md, "Investigate"): a
  * report flagged `csam`, a report routed or a request sent to the `child-safety` queue, a job
- * opened there, a child-safety report. The job's later events and what they cause are found by
- * the index (`childSafety` on their entries).
+ * opened there, a child-safety report, a decision on a job of any queue that submits a child-safety
+ * report or moves the job there. The job's later events and what they cause are found by the index
+ * (`childSafety` on their entries), and so are the actions a decision requested beside it and a
+ * plain report a routing rule sent to the queue.
  */
 export function childSafetyEvent(event: Pick<RecordedEvent, 'type' | 'data'>): boolean {
   return (
     event.type === 'ChildSafetyReportRecorded' ||
     (event.type === 'ReportSubmitted' && event.data['csam'] === true) ||
-    event.data['queueId'] === CHILD_SAFETY_QUEUE_ID
+    event.data['queueId'] === CHILD_SAFETY_QUEUE_ID ||
+    // A decision on a job of any queue that sends a child-safety report, or moves the job into that queue.
+    (event.type === 'ReviewJobDecided' && (event.data['type'] === 'SUBMIT_CHILD_SAFETY_REPORT' || event.data['targetQueueId'] === CHILD_SAFETY_QUEUE_ID))
   );
 }
+
+/** Where the index records a delivery requested by a child-safety decision (its ActionCallbackRequested shares the decision's append). */
+const childSafetyDeliveryKey = (orgId: string, deliveryId: string) => childSafetyCauseId(orgId, `delivery:${deliveryId}`);
 
 /**
  * The index behind an item's and a user's history (GET /api/console/v1/items|users/{typeId}/{id}/history):
@@ -152,6 +166,10 @@ async function indexEvent(event: RecordedEvent, ctx: ProjectionContext): Promise
   const childSafety = await isChildSafety(event, category, known, ctx);
   // Recorded for what it causes (a decision's action → the strikes, the delivery, a threshold's action …).
   if (childSafety) ctx.put(ITEM_HISTORY_CHILD_SAFETY, childSafetyCauseId(orgId, event.id), { orgId } as never);
+  // A child-safety decision's actions are requested beside it on the job's stream, which may be another queue's.
+  if (childSafety && event.type === 'ReviewJobDecided' && Array.isArray(event.data['deliveryIds']))
+    for (const id of event.data['deliveryIds'])
+      if (typeof id === 'string') ctx.put(ITEM_HISTORY_CHILD_SAFETY, childSafetyDeliveryKey(orgId, id), { orgId } as never);
   const carried = [...(known?.refs ?? [])];
   const refs = [...carried];
   for (const ref of own) if (!refs.some(sameRef(ref))) refs.push(ref);
@@ -162,9 +180,14 @@ async function indexEvent(event: RecordedEvent, ctx: ProjectionContext): Promise
   const adds = carries && carried.length < MAX_CARRIED_REFS && own.some((ref) => !carried.some(sameRef(ref)));
   const opensChildSafety = childSafety && carries && event.revision === 0;
   if ((adds && refs.some((ref) => !implied.some(sameRef(ref)))) || opensChildSafety) {
-    const doc: ItemHistoryStreamDoc = { refs: refs.slice(0, MAX_CARRIED_REFS), ...(childSafety ? { childSafety: true } : {}) };
+    const doc: ItemHistoryStreamDoc = {
+      refs: refs.slice(0, MAX_CARRIED_REFS),
+      ...(childSafety ? { childSafety: true } : {}),
+      ...(event.type === 'ReportSubmitted' && event.revision === 0 ? { position: event.position } : {}),
+    };
     ctx.put(ITEM_HISTORY_STREAMS, event.streamName, doc as never);
   }
+  if (childSafety && event.type === 'ReportRouted' && typeof event.data['reportId'] === 'string') await markRoutedReport(orgId, event.data['reportId'], ctx);
   for (const ref of refs) {
     const doc: ItemHistoryDoc = {
       orgId,
@@ -190,7 +213,34 @@ async function indexEvent(event: RecordedEvent, ctx: ProjectionContext): Promise
  */
 async function isChildSafety(event: RecordedEvent, category: string, stream: ItemHistoryStreamDoc | undefined, ctx: ProjectionContext): Promise<boolean> {
   if (stream?.childSafety === true || childSafetyEvent(event)) return true;
+  if (event.type === 'ActionCallbackRequested' && category === REVIEW_JOB_CATEGORY && typeof event.data['deliveryId'] === 'string')
+    return (await ctx.get(ITEM_HISTORY_CHILD_SAFETY, childSafetyDeliveryKey(event.metadata.orgId, event.data['deliveryId']))) !== undefined;
   const cause = event.metadata.causationId;
   if (!cause || category === REVIEW_JOB_CATEGORY || NEVER_CAUSED_BY_REVIEW.has(category)) return false;
   return (await ctx.get(ITEM_HISTORY_CHILD_SAFETY, childSafetyCauseId(event.metadata.orgId, cause))) !== undefined;
+}
+
+/**
+ * A report routed to the child-safety queue by a routing rule (not flagged `csam`): its
+ * ReportSubmitted was indexed unmarked before its route was known, so its entries are written
+ * again marked, where the report's stream record says it is (one read by key per such route).
+ */
+async function markRoutedReport(orgId: string, reportId: string, ctx: ProjectionContext): Promise<void> {
+  const name = reportStream(orgId, reportId);
+  const report = await ctx.get<ItemHistoryStreamDoc>(ITEM_HISTORY_STREAMS, name);
+  if (!report || report.position === undefined || report.childSafety === true) return;
+  ctx.put(ITEM_HISTORY_STREAMS, name, { ...report, childSafety: true } as never);
+  for (const ref of report.refs) {
+    const doc: ItemHistoryDoc = {
+      orgId,
+      typeId: ref.typeId,
+      itemId: ref.id,
+      position: report.position,
+      stream: name,
+      revision: 0,
+      type: 'ReportSubmitted',
+      childSafety: true,
+    };
+    ctx.put(ITEM_HISTORY, historyEntryId(report.position, ref), doc as never);
+  }
 }

@@ -7,6 +7,7 @@ import { auditPersonalDataAccess, type Permission } from '#warden/identity/contr
 import { idProblem, invalidInput, notFound, type RecordedEvent, streamCategory } from '#warden/kernel';
 import type { ReadStore } from '#warden/readstore';
 import { queueVisibleTo, reviewJobStream } from '#warden/review/contracts';
+import { reportRoutingStream } from '#warden/rules/contracts';
 import { EVENT_STORE, ProjectionHost, READ_STORE, STORAGE, type Storage } from '#warden/storage';
 import { readHistoryEvent, readStoredStream } from '../history/history-events.js';
 import {
@@ -78,16 +79,19 @@ export class InvestigationReader {
    */
   async open(orgId: string, ref: HistoryRef, permissions: readonly Permission[], missing: string): Promise<Investigation> {
     InvestigationReader.checkIds({ typeId: ref.typeId, id: ref.id });
-    await this.existsOr404(orgId, ref, missing);
+    await this.existsOr404(orgId, ref, missing, permissions);
     const frame = await this.frame(orgId, ref.typeId, permissions);
     const cache = new Map<number, Promise<RecordedEvent | undefined>>();
-    const shown = this.childSafetyFilter(permissions);
+    const shown = this.childSafetyFilter(permissions, orgId);
     const read = async (docs: readonly ItemHistoryDoc[]) => shown(await this.read(shownEntries(docs, permissions), frame.personalData, cache));
+    // Without VIEW_CHILD_SAFETY_DATA the sections ask the index for unmarked entries only: a page's
+    // limits and its `earlier`/`next` say nothing of the child-safety entries left out.
+    const unmarked = !queueVisibleTo(permissions, CHILD_SAFETY_QUEUE_ID);
     return {
       frame,
       read,
       newest: async (type, limit, count = limit, before) => {
-        const docs = await this.newest(orgId, ref, type, limit, before);
+        const docs = await this.newest(orgId, ref, type, limit, before, unmarked);
         return { docs, events: await read(docs.slice(0, count)) };
       },
     };
@@ -96,11 +100,14 @@ export class InvestigationReader {
   /**
    * 404 unless the index names the subject in this organization (another organization's ids are
    * simply not there). Submitted a moment ago: the index is brought up to the log before the 404.
+   * Without VIEW_CHILD_SAFETY_DATA an entry not marked child-safety is needed: a subject named only
+   * by child-safety events (the reporter of a csam report, say) answers as an unknown one.
    */
-  async existsOr404(orgId: string, ref: HistoryRef, message: string): Promise<void> {
-    if ((await this.newest(orgId, ref, null, 1)).length > 0) return;
+  async existsOr404(orgId: string, ref: HistoryRef, message: string, permissions: readonly Permission[]): Promise<void> {
+    const unmarked = !queueVisibleTo(permissions, CHILD_SAFETY_QUEUE_ID);
+    if ((await this.newest(orgId, ref, null, 1, undefined, unmarked)).length > 0) return;
     await this.projections.catchUp(ITEM_HISTORY_PROJECTION);
-    if ((await this.newest(orgId, ref, null, 1)).length === 0) throw notFound(message);
+    if ((await this.newest(orgId, ref, null, 1, undefined, unmarked)).length === 0) throw notFound(message);
   }
 
   /** The actions of these ActionCallbackRequested events, each with where its callback delivery stands. */
@@ -176,9 +183,11 @@ export class InvestigationReader {
   }
 
   /** The newest `limit` index entries of a subject (of one event type, or of all), newest first, before a log position. */
-  newest(orgId: string, ref: HistoryRef, type: string | null, limit: number, before?: number): Promise<ItemHistoryDoc[]> {
-    const filter: Record<string, string | { lt: number }> = { orgId, typeId: ref.typeId, itemId: ref.id };
+  newest(orgId: string, ref: HistoryRef, type: string | null, limit: number, before?: number, unmarked = false): Promise<ItemHistoryDoc[]> {
+    const filter: Record<string, string | null | { lt: number }> = { orgId, typeId: ref.typeId, itemId: ref.id };
     if (type !== null) filter['type'] = type;
+    // Entries without the child-safety mark (`{ f: null }` matches a missing field, on SQLite and Mongo alike).
+    if (unmarked) filter['childSafety'] = null;
     if (before !== undefined) filter['position'] = { lt: before };
     return this.readStore.find<ItemHistoryDoc & Record<string, never>>(ITEM_HISTORY, filter, {
       sort: [{ field: 'position', direction: 'desc' }],
@@ -206,9 +215,11 @@ export class InvestigationReader {
    * the page, timeline included. What its decision caused (strikes, deliveries, a threshold's
    * action) the index marks (`shownEntries`); this reads the events themselves, for entries the
    * index wrote before it marked them. A job's later events name only the job: its queue is its
-   * stream's first event's, read once per request.
+   * stream's first event's, read once per request. A report not flagged `csam` that a routing rule
+   * sent to the queue is left out when the index marked its routing (ReportRouted): one read by key
+   * per report; until the report is routed and indexed, it shows.
    */
-  childSafetyFilter(permissions: readonly Permission[]): (events: RecordedEvent[]) => Promise<RecordedEvent[]> {
+  childSafetyFilter(permissions: readonly Permission[], orgId: string): (events: RecordedEvent[]) => Promise<RecordedEvent[]> {
     if (queueVisibleTo(permissions, CHILD_SAFETY_QUEUE_ID)) return async (events) => events;
     const jobQueues = new Map<string, Promise<unknown>>();
     const queueOfJob = (stream: string) => {
@@ -217,11 +228,19 @@ export class InvestigationReader {
       return queue;
     };
     const hidden = async (e: RecordedEvent) =>
-      childSafetyEvent(e) || (streamCategory(e.streamName) === REVIEW_JOB_CATEGORY && (await queueOfJob(e.streamName)) === CHILD_SAFETY_QUEUE_ID);
+      childSafetyEvent(e) ||
+      (e.type === 'ReportSubmitted' && typeof e.data['reportId'] === 'string' && (await this.routedToChildSafety(orgId, e.data['reportId']))) ||
+      (streamCategory(e.streamName) === REVIEW_JOB_CATEGORY && (await queueOfJob(e.streamName)) === CHILD_SAFETY_QUEUE_ID);
     return async (events) => {
       const hide = await Promise.all(events.map(hidden));
       return events.filter((_, i) => !hide[i]);
     };
+  }
+
+  /** Whether the index marked the report's routing as child-safety (ReportRouted to that queue opens its routing stream). */
+  private async routedToChildSafety(orgId: string, reportId: string): Promise<boolean> {
+    const stream = await this.readStore.get<ItemHistoryStreamDoc & Record<string, never>>(ITEM_HISTORY_STREAMS, reportRoutingStream(orgId, reportId));
+    return stream?.childSafety === true;
   }
 
   /**

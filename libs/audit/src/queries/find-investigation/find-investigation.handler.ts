@@ -23,7 +23,7 @@ export class FindInvestigationHandler implements IQueryHandler<FindInvestigation
       if (typeId === undefined) throw invalidField('/typeId', `A ${kind} is looked up by its type and id`);
       InvestigationReader.checkIds({ typeId });
       const ref = { typeId, id };
-      await this.reader.existsOr404(orgId, ref, `No ${kind} ${typeId} ${id} in this organization`);
+      await this.reader.existsOr404(orgId, ref, `No ${kind} ${typeId} ${id} in this organization`, permissions);
       return { kind: (await this.isUserType(orgId, typeId)) ? 'user' : 'item', ...ref };
     }
     // A report, a job or a delivery is about the item its first event names; its stream is the organization's, so another's id finds nothing.
@@ -33,7 +33,7 @@ export class FindInvestigationHandler implements IQueryHandler<FindInvestigation
     // without VIEW_CHILD_SAFETY_DATA: the same 404 as an unknown id.
     const [first] =
       found && !(kind === 'delivery' && (await this.childSafetyDelivery(orgId, id, permissions)))
-        ? await this.reader.childSafetyFilter(permissions)([found])
+        ? await this.reader.childSafetyFilter(permissions, orgId)([found])
         : [];
     const item = first ? refOf(first.data['reportedItem'] ?? first.data['item']) : null;
     if (!item) throw notFound(`No ${NAMES[kind]} ${id} in this organization`);

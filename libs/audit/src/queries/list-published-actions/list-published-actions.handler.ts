@@ -45,7 +45,10 @@ export class ListPublishedActionsHandler implements IQueryHandler<ListPublishedA
       { orgId, typeId: ref.typeId, itemId: ref.id, type: 'ActionCallbackRequested' },
       { sort: [{ field: 'position', direction: 'desc' }], limit: limit * OVERREAD },
     );
-    const read = await this.reader.childSafetyFilter(permissions)(
+    const read = await this.reader.childSafetyFilter(
+      permissions,
+      orgId,
+    )(
       (
         await Promise.all(
           shownEntries(docs, permissions).map(async (doc) => (await this.events.readStream(doc.stream, { fromRevision: doc.revision, maxCount: 1 }))[0]),
