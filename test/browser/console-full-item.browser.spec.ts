@@ -1,9 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, openPage, signIn } from '../support/browser.js';
+import { launchChromium, openPage, reviewTheDefaultQueue, signIn } from '../support/browser.js';
 import { REVIEW_PASSWORD, reviewOrgConfig, type ReviewWorld, startReviewWorld } from '../support/review-fixture.js';
-import { waitFor } from '../support/wait-for.js';
 
 /**
  * Issue 32: the job view's "Load full item" (docs/partial-items.md) in a real Chromium. A post sent
@@ -67,12 +66,7 @@ describe('the review console: "Load full item" of a partial item (browser)', () 
 
     const { page, problems } = await openPage(browser);
     await signIn(page, world.warden.url, 'moderator@rev.example', REVIEW_PASSWORD);
-    const row = page.getByRole('row', { name: /Default/ });
-    await waitFor(async () => {
-      await page.getByRole('button', { name: 'Refresh' }).click();
-      return (await row.getByRole('cell').first().textContent()) === '1' || undefined;
-    }, 'the reported post pending in the default queue');
-    await page.getByRole('link', { name: 'Start reviewing Default' }).click();
+    await reviewTheDefaultQueue(page);
     await page.getByText('Looks off').waitFor();
 
     // The job shows what was sent: the text only, marked partial. Its rules were decided on the

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { imageLoaded, launchChromium, openPage, signIn } from '../support/browser.js';
+import { imageLoaded, launchChromium, openPage, reviewTheDefaultQueue, signIn } from '../support/browser.js';
 import { startPlatform } from '../support/platform.js';
 import { REVIEW_PASSWORD, reviewOrgConfig, type ReviewWorld, startReviewWorld } from '../support/review-fixture.js';
 import { waitFor } from '../support/wait-for.js';
@@ -47,12 +47,7 @@ describe('the review console with media loaded only on reveal (browser)', () => 
 
     const { page, problems } = await openPage(browser);
     await signIn(page, world.warden.url, 'moderator@rev.example', REVIEW_PASSWORD);
-    const row = page.getByRole('row', { name: /Default/ });
-    await waitFor(async () => {
-      await page.getByRole('button', { name: 'Refresh' }).click();
-      return (await row.getByRole('cell').first().textContent()) === '1' || undefined;
-    }, 'the reported post pending in the default queue');
-    await page.getByRole('link', { name: 'Start reviewing Default' }).click();
+    await reviewTheDefaultQueue(page);
     await page.getByText('Suspicious').waitFor();
 
     // The job is on screen with a stand-in for the image, and no element carries its URL.

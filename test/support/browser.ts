@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { waitFor } from './wait-for.js';
 
 /**
  * A real Chromium for the console's browser tests: Debian's package of its headless shell
@@ -104,6 +105,19 @@ export async function signIn(page: Page, baseUrl: string, email: string, passwor
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.getByRole('button', { name: 'Sign out' }).waitFor();
+}
+
+/**
+ * On the Queues page: waits until the default queue shows one job waiting (refreshing, as the
+ * worker routes the report in the background), then starts reviewing it.
+ */
+export async function reviewTheDefaultQueue(page: Page): Promise<void> {
+  const row = page.getByRole('row', { name: /Default/ });
+  await waitFor(async () => {
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    return (await row.getByRole('cell').first().textContent()) === '1' || undefined;
+  }, 'the reported post pending in the default queue');
+  await page.getByRole('link', { name: 'Start reviewing Default' }).click();
 }
 
 /** A computed style of the element (the tests compile without the DOM's types). */
