@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { formatProblems, readConfigFile } from './apply-command.js';
+import type { ApplyReport } from '#warden/catalog';
+import { formatProblems, formatReport, readConfigFile } from './apply-command.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -60,5 +61,34 @@ describe('readConfigFile: the text', () => {
     const file = fileWith(name, Buffer.from('\ufeff{"org": {"id": "acme", "name": "Soci\u00e9t\u00e9"}}'));
     const result = readConfigFile(file, {});
     expect(result.ok && result.config.org).toMatchObject({ id: 'acme', name: 'Soci\u00e9t\u00e9' });
+  });
+});
+
+describe('formatReport: the inbound topic line', () => {
+  const report = {
+    orgId: 'globex',
+    dryRun: false,
+    organization: { created: false, renamed: false },
+    created: [],
+    updated: [],
+    archived: [],
+    leftAlone: [],
+    settingsChanged: ['inboundTopic'],
+    inboundTopic: { enabled: true },
+    drift: [],
+    hashes: [],
+    warnings: [],
+    eventsAppended: 1,
+  } as unknown as ApplyReport;
+  const line = (...args: [string | undefined, boolean?]) => formatReport(report, undefined, ...args).split('\n')[0];
+
+  it('names the subject with the prefix set here, even without a broker URL, and says the broker is not configured here', () => {
+    expect(line('acme-prod', false)).toBe(
+      'changed inbound topic settings: enabled, items taken from acme-prod.globex.items (no broker configured here: WARDEN_NATS_URL is not set)',
+    );
+    expect(line(undefined, false)).toBe(
+      'changed inbound topic settings: enabled, items taken from <WARDEN_NATS_SUBJECT_PREFIX>.globex.items (no broker configured here: WARDEN_NATS_URL is not set)',
+    );
+    expect(line('warden', true)).toBe('changed inbound topic settings: enabled, items taken from warden.globex.items');
   });
 });

@@ -39,7 +39,10 @@ export const applyCommand: AppCommand = {
     }
     const report = await commands.execute(new ApplyConfigurationCommand(parsed.config, source, context));
     const usersReport = await users({ dryRun: options.dryRun });
-    out(formatReport(report, usersReport, app.get<WardenConfig>(WARDEN_CONFIG).inboundTopic?.subjectPrefix));
+    const config = app.get<WardenConfig>(WARDEN_CONFIG);
+    // Without a broker here the prefix is still known when set (it is checked whatever the URL).
+    const prefix = config.inboundTopic?.subjectPrefix ?? environment()['WARDEN_NATS_SUBJECT_PREFIX'];
+    out(formatReport(report, usersReport, prefix, config.inboundTopic !== undefined));
     return 0;
   },
 };
@@ -128,7 +131,7 @@ const SETTINGS_LABEL: Record<string, string> = {
 };
 
 /** The apply report for people: what changed, what was left alone, and how many events. */
-export function formatReport(report: ApplyReport, users?: UsersApplyReport, subjectPrefix?: string): string {
+export function formatReport(report: ApplyReport, users?: UsersApplyReport, subjectPrefix?: string, broker = subjectPrefix !== undefined): string {
   const lines: string[] = [];
   const verb = report.dryRun ? 'would be' : 'was';
   if (report.dryRun) lines.push('Dry run: nothing is written.');
@@ -143,7 +146,7 @@ export function formatReport(report: ApplyReport, users?: UsersApplyReport, subj
   list(report.dryRun ? 'would update' : 'updated', report.updated);
   list(report.dryRun ? 'would archive' : 'archived', report.archived);
   for (const section of report.settingsChanged) {
-    const what = section === 'inboundTopic' ? `: ${inboundTopicLine(report, subjectPrefix)}` : '';
+    const what = section === 'inboundTopic' ? `: ${inboundTopicLine(report, subjectPrefix, broker)}` : '';
     lines.push(`${report.dryRun ? 'would change' : 'changed'} ${SETTINGS_LABEL[section] ?? section}${what}`);
   }
   for (const h of report.hashes) lines.push(`hash bank ${h.bankId}: +${h.added} -${h.removed} hashes`);
@@ -165,12 +168,12 @@ export function formatReport(report: ApplyReport, users?: UsersApplyReport, subj
 
 /**
  * What the organization's `inboundTopic:` comes to: its subject is derived (docs/inbound-topic.md),
- * from this deployment's prefix when it has a broker configured here.
+ * from this deployment's prefix when it is known here (a broker configured, or the prefix set).
  */
-function inboundTopicLine(report: ApplyReport, subjectPrefix: string | undefined): string {
+function inboundTopicLine(report: ApplyReport, subjectPrefix: string | undefined, broker: boolean): string {
   const subject = `${subjectPrefix ?? '<WARDEN_NATS_SUBJECT_PREFIX>'}.${report.orgId}.items`;
   const state = report.inboundTopic.enabled ? `enabled, items taken from ${subject}` : `disabled, messages on ${subject} dead-lettered (403)`;
-  return subjectPrefix === undefined ? `${state} (no broker configured here: WARDEN_NATS_URL is not set)` : state;
+  return broker ? state : `${state} (no broker configured here: WARDEN_NATS_URL is not set)`;
 }
 
 const DRIFT_OUTCOME: Record<'overwrite' | 'archive' | 'leave', [done: string, planned: string]> = {
