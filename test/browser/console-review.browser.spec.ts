@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { computedStyle, imageLoaded, launchChromium, openPage, screenshot, signIn } from '../support/browser.js';
+import { computedStyle, imageLoaded, launchChromium, openPage, reviewTheDefaultQueue, screenshot, signIn } from '../support/browser.js';
 import { isSignedByWarden } from '../support/callback-signature.js';
 import { loggedEvents } from '../support/config-files.js';
 import { startPlatform } from '../support/platform.js';
@@ -115,12 +115,7 @@ describe('the review console: a moderator reviews a reported post (browser)', ()
 
     const { page, problems } = await openPage(browser);
     await signIn(page, world.warden.url, 'moderator@rev.example', REVIEW_PASSWORD);
-    const row = page.getByRole('row', { name: /Default/ });
-    await waitFor(async () => {
-      await page.getByRole('button', { name: 'Refresh' }).click();
-      return (await row.getByRole('cell').first().textContent()) === '1' || undefined;
-    }, 'the reported post pending in the default queue');
-    await page.getByRole('link', { name: 'Start reviewing Default' }).click();
+    await reviewTheDefaultQueue(page);
     await page.getByText('Pills again').waitFor();
 
     const fired = page.getByRole('region', { name: 'Rules that fired' });

@@ -188,19 +188,19 @@ async function indexEvent(event: RecordedEvent, ctx: ProjectionContext): Promise
     ctx.put(ITEM_HISTORY_STREAMS, event.streamName, doc as never);
   }
   if (childSafety && event.type === 'ReportRouted' && typeof event.data['reportId'] === 'string') await markRoutedReport(orgId, event.data['reportId'], ctx);
-  for (const ref of refs) {
-    const doc: ItemHistoryDoc = {
-      orgId,
-      typeId: ref.typeId,
-      itemId: ref.id,
-      position: event.position,
-      stream: event.streamName,
-      revision: event.revision,
-      type: event.type,
-      ...(childSafety ? { childSafety: true } : {}),
-    };
-    ctx.put(ITEM_HISTORY, historyEntryId(event.position, ref), doc as never);
-  }
+  for (const ref of refs)
+    putEntry(ctx, ref, { orgId, position: event.position, stream: event.streamName, revision: event.revision, type: event.type }, childSafety);
+}
+
+/** The entry of one event under one item or user it concerns, keyed by position: a rewrite replaces it. */
+function putEntry(
+  ctx: ProjectionContext,
+  ref: HistoryRef,
+  at: Pick<ItemHistoryDoc, 'orgId' | 'position' | 'stream' | 'revision' | 'type'>,
+  childSafety: boolean,
+): void {
+  const doc: ItemHistoryDoc = { ...at, typeId: ref.typeId, itemId: ref.id, ...(childSafety ? { childSafety: true } : {}) };
+  ctx.put(ITEM_HISTORY, historyEntryId(at.position, ref), doc as never);
 }
 
 /**
@@ -230,17 +230,5 @@ async function markRoutedReport(orgId: string, reportId: string, ctx: Projection
   const report = await ctx.get<ItemHistoryStreamDoc>(ITEM_HISTORY_STREAMS, name);
   if (!report || report.position === undefined || report.childSafety === true) return;
   ctx.put(ITEM_HISTORY_STREAMS, name, { ...report, childSafety: true } as never);
-  for (const ref of report.refs) {
-    const doc: ItemHistoryDoc = {
-      orgId,
-      typeId: ref.typeId,
-      itemId: ref.id,
-      position: report.position,
-      stream: name,
-      revision: 0,
-      type: 'ReportSubmitted',
-      childSafety: true,
-    };
-    ctx.put(ITEM_HISTORY, historyEntryId(report.position, ref), doc as never);
-  }
+  for (const ref of report.refs) putEntry(ctx, ref, { orgId, position: report.position, stream: name, revision: 0, type: 'ReportSubmitted' }, true);
 }
