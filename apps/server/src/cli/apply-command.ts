@@ -98,11 +98,10 @@ export function readConfigFile(
   return result.ok ? { ok: true, config: result.config } : { ok: false, problems: result.problems };
 }
 
-export function formatProblems(file: string, problems: readonly ConfigProblem[]): string {
-  return [
-    `${file}: ${problemCount(problems)} problem(s); nothing was applied:`,
-    ...problems.map((p) => `  ${p.path === '' ? '(file)' : p.path}: ${p.message}`),
-  ].join('\n');
+export function formatProblems(file: string, problems: readonly ConfigProblem[], outcome = 'nothing was applied'): string {
+  return [`${file}: ${problemCount(problems)} problem(s); ${outcome}:`, ...problems.map((p) => `  ${p.path === '' ? '(file)' : p.path}: ${p.message}`)].join(
+    '\n',
+  );
 }
 
 const KIND_LABEL: Record<string, string> = {

@@ -51,7 +51,7 @@ export const backtestCommand: AppCommand = {
     }
     const parsed = parseCandidateRule(text, { orgId: org, itemTypes, policies, actions, textBanks, hashBanks }, environment());
     if (!parsed.ok) {
-      err(formatProblems(file, parsed.problems));
+      err(formatProblems(file, parsed.problems, 'nothing was run'));
       return 1;
     }
     const report = await app.get(CommandBus).execute(new BacktestRuleCommand(parsed.rule, since(options), cliContext(org)));
