@@ -230,7 +230,7 @@ conditionSet: { conjunction: AND, conditions: [{ input: { field: text }, signal:
     const invalid = await runCli(['backtest', '--org', 'shop', '--rule-file', candidate], env);
     expect(invalid.code).toBe(1);
     expect(invalid.stderr).toContain('rule.actionIds[0]');
-    expect(invalid.stderr).toMatch(/: 1 problem\(s\); nothing was run:/);
+    expect(invalid.stderr).toMatch(/: 2 problem\(s\); nothing was run:/);
     // A device named by mistake is refused before it is read (/dev/zero would be read until memory ran out).
     const device = await runCli(['backtest', '--org', 'shop', '--rule-file', '/dev/zero'], env);
     expect(device.code).toBe(1);
