@@ -5,7 +5,8 @@ import { existsSync, readFileSync } from 'node:fs';
 
 /**
  * Starts server roles with a common environment and keeps track of them, so that a benchmark can
- * stop every one it started, whatever failed. WARDEN_BENCH_PROFILE=<dir> writes a CPU profile of
+ * stop every one it started, whatever failed. WARDEN_BENCH_NODE_ARGS adds Node options to every
+ * server process (e.g. `--trace-gc`, with WARDEN_BENCH_STDERR=1). WARDEN_BENCH_PROFILE=<dir> writes a CPU profile of
  * every role there; WARDEN_BENCH_STDERR=1 passes their stderr through.
  */
 export function serverRoles(env) {
@@ -14,7 +15,8 @@ export function serverRoles(env) {
   /** Starts a role and waits for it to be ready; fails with its stderr if it exits first. */
   async function start(role, port, dataDir, extraEnv = {}) {
     const profile = process.env.WARDEN_BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.WARDEN_BENCH_PROFILE] : [];
-    const child = spawn(process.execPath, [...profile, 'dist/apps/server/bundle/main.js'], {
+    const nodeArgs = process.env.WARDEN_BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+    const child = spawn(process.execPath, [...profile, ...nodeArgs, 'dist/apps/server/bundle/main.js'], {
       env: { ...env, ...extraEnv, WARDEN_DATA_DIR: dataDir, WARDEN_ROLE: role, PORT: String(port) },
       stdio: ['ignore', 'ignore', 'pipe'],
     });

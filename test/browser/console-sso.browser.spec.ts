@@ -97,6 +97,7 @@ describe('the review console: single sign-on through a SAML IdP (browser)', () =
     await page.getByLabel('Organization ID').fill(ORG);
     await page.getByRole('button', { name: 'Sign in with SSO' }).click();
 
+    // Typed by the user: straight on to the IdP, no confirmation page.
     // Through the IdP and the ACS, back in the console with a session.
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
     expect(new URL(page.url()).pathname.startsWith('/console/')).toBe(true);
@@ -118,5 +119,35 @@ describe('the review console: single sign-on through a SAML IdP (browser)', () =
     // The organization is remembered for the next SSO sign-in.
     expect(await page.getByLabel('Organization ID').inputValue()).toBe(ORG);
     expect(problems).toEqual([]);
+  }, 90_000);
+
+  it("confirms an organization a link named (`/console/?org=`) on a page naming its IdP's host, then signs in", async () => {
+    const { page, problems, context } = await openPage(browser);
+    const before = idp.requests.length;
+    await page.goto(`${publicUrl}/console/?org=${ORG}`);
+    expect(await page.getByLabel('Organization ID').inputValue()).toBe(ORG);
+    await page.getByRole('button', { name: 'Sign in with SSO' }).click();
+    await page.getByRole('heading', { name: 'Sign in to Acme' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/saml/login/${ORG}`);
+    expect(await page.locator('body').textContent()).toContain(new URL(idp.url).host);
+    // Nothing was sent to the IdP before the user chose to go on.
+    expect(idp.requests.length).toBe(before);
+    await page.getByRole('link', { name: `Continue to ${new URL(idp.url).host}` }).click();
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    expect(idp.requests.length).toBe(before + 1);
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 90_000);
+
+  it('confirms a sign-in started by a link on another origin before anything goes to the IdP', async () => {
+    const { page, context } = await openPage(browser);
+    const before = idp.requests.length;
+    // A page of another origin (the IdP's, here: same site, another port) links to the login route.
+    await page.goto(`${idp.url}/`);
+    await page.setContent(`<a href="${publicUrl}/saml/login/${ORG}">sign in</a>`);
+    await page.getByRole('link', { name: 'sign in' }).click();
+    await page.getByRole('heading', { name: 'Sign in to Acme' }).waitFor();
+    expect(idp.requests.length).toBe(before);
+    await context.close();
   }, 90_000);
 });

@@ -127,6 +127,51 @@ describe('SAML single sign-on (e2e)', () => {
     expect(request.xml).toContain(`AssertionConsumerServiceURL="${PUBLIC_URL}/saml/acs/acme"`);
   });
 
+  describe('a sign-in started by a link from elsewhere: confirmed on a page naming the IdP', () => {
+    const login = (orgId: string, site: string | null, query = '', accept = 'text/html,*/*;q=0.8') =>
+      fetch(`${warden.url}/saml/login/${orgId}${query}`, {
+        redirect: 'manual',
+        headers: { accept, ...(site === null ? {} : { 'sec-fetch-site': site, 'sec-fetch-mode': 'navigate' }) },
+      });
+    const idpHost = new URL(TEST_IDP_SSO_URL).host;
+
+    it('shows a browser arriving from another site, a mail or a bookmark the organization and the IdP host, and starts nothing', async () => {
+      for (const site of ['cross-site', 'same-site', 'none']) {
+        for (const query of ['', '?continue=1']) {
+          const res = await login('acme', site, query);
+          expect(res.status, `${site} ${query}`).toBe(200);
+          expect(res.headers.get('location')).toBeNull();
+          expect(res.headers.getSetCookie().filter((c) => c.startsWith('warden_saml_request='))).toEqual([]);
+          expect(res.headers.get('content-type')).toContain('text/html');
+          expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+          expect(res.headers.get('cache-control')).toBe('no-store');
+          const page = await res.text();
+          expect(page).toContain(`<code>${idpHost}</code>`);
+          expect(page).toContain('Acme');
+          expect(page).toContain('href="/saml/login/acme?continue=1"');
+        }
+      }
+    });
+
+    it("goes on to the IdP from the service's own pages with continue=1, and for a client that sends no Fetch Metadata", async () => {
+      const fromOwnPage = await login('acme', 'same-origin', '?continue=1');
+      expect(fromOwnPage.status).toBe(302);
+      expect(authnRequestOf(fromOwnPage.headers.get('location')!).destination).toBe(TEST_IDP_SSO_URL);
+      expect(fromOwnPage.headers.getSetCookie().some((c) => c.startsWith('warden_saml_request='))).toBe(true);
+      // The console's own page without continue=1 (an organization a link named): confirmed.
+      expect((await login('acme', 'same-origin')).status).toBe(200);
+      expect((await login('acme', null)).status).toBe(302);
+    });
+
+    it('refuses, without a page naming any host, an organization without SAML and an unknown one', async () => {
+      const disabled = await login('globex', 'cross-site');
+      expect(disabled.status).toBe(403);
+      expect(await disabled.text()).not.toContain('test-idp.example');
+      expect((await login('initech', 'cross-site')).status).toBe(404);
+      expect((await login('initech', 'cross-site', '', 'application/json')).status).toBe(404);
+    });
+  });
+
   it('answers an unknown organization with 404 and a malformed id with 400, recording nothing', async () => {
     expect((await fetch(`${warden.url}/saml/login/initech`, { redirect: 'manual' })).status).toBe(404);
     expect((await fetch(`${warden.url}/saml/metadata/initech`)).status).toBe(404);

@@ -4,6 +4,7 @@ import { CompleteSamlLoginHandler } from './commands/complete-saml-login/complet
 import { StartSamlLoginHandler } from './commands/start-saml-login/start-saml-login.handler.js';
 import { GetSsoSettingsHandler } from './queries/get-sso-settings/get-sso-settings.handler.js';
 import { GetSamlMetadataHandler } from './queries/get-saml-metadata/get-saml-metadata.handler.js';
+import { GetSamlSignInTargetHandler } from './queries/get-saml-sign-in-target/get-saml-sign-in-target.handler.js';
 import { PASSWORD_LOGIN_POLICY } from '#warden/identity';
 import { SsoPasswordLoginPolicy } from './saml/password-login-policy.js';
 import { SamlServiceProvider } from './saml/saml-service-provider.js';
@@ -23,6 +24,7 @@ import { SsoUserSignIn } from './sso-user-sign-in.js';
     StartSamlLoginHandler,
     CompleteSamlLoginHandler,
     GetSamlMetadataHandler,
+    GetSamlSignInTargetHandler,
     GetSsoSettingsHandler,
     SamlServiceProvider,
     SsoSettingsReader,

@@ -43,8 +43,14 @@ export function SignIn() {
       setError('Organization ID: lowercase letters, digits, dashes and underscores (for example acme).');
       return;
     }
-    localStorage.setItem(LAST_SSO_ORG, orgId);
-    location.assign(`/saml/login/${orgId}`);
+    // An organization named by the page's link (`?org=`), and not the one this browser signed in to
+    // before, is confirmed on the server's page that names its IdP: a link can prefill any
+    // organization, and an organization's admin chooses where its sign-in goes (docs/sso.md).
+    // Such an organization is not remembered either: a confirmation the user turned back from must
+    // not make the same link go straight on next time.
+    const confirm = orgId === new URLSearchParams(location.search).get('org') && orgId !== localStorage.getItem(LAST_SSO_ORG);
+    if (!confirm) localStorage.setItem(LAST_SSO_ORG, orgId);
+    location.assign(`/saml/login/${orgId}${confirm ? '' : '?continue=1'}`);
   }
 
   return (

@@ -7,7 +7,7 @@ export function wantsHtml(request: FastifyRequest): boolean {
   return /\btext\/html\b/i.test(accept);
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** What the JSON body says, as a page: the title, the detail and the request id to quote to an operator. */
 export function refusalPage(error: DomainError, requestId: string): string {

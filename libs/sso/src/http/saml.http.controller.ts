@@ -1,6 +1,6 @@
-import { Body, Controller, Get, HttpCode, Inject, Logger, Param, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Logger, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBody, ApiConsumes, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, invalidField, ORG_ID } from '#warden/kernel';
 import { Public, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
@@ -9,8 +9,10 @@ import { ApiErrors, PublicBodyLimit } from '#warden/platform/http';
 import { CompleteSamlLoginCommand } from '../commands/complete-saml-login/complete-saml-login.command.js';
 import { StartSamlLoginCommand } from '../commands/start-saml-login/start-saml-login.command.js';
 import { GetSamlMetadataQuery } from '../queries/get-saml-metadata/get-saml-metadata.query.js';
+import { GetSamlSignInTargetQuery } from '../queries/get-saml-sign-in-target/get-saml-sign-in-target.query.js';
 import { OversizedSamlPost } from '../saml/saml-response-limits.js';
 import { refusalPage, wantsHtml } from './refusal-page.js';
+import { needsConfirmation, sendConfirmation } from './sign-in-confirmation.js';
 import { clearSamlRequestCookie, samlRequestCookieOf, setSamlRequestCookie, withoutTls } from './saml-request-cookie.js';
 
 /** Anything but an organization id as they are made names no organization. */
@@ -42,14 +44,35 @@ export class SamlHttpController {
     operationId: 'startSamlSignIn',
     summary: "Start SAML sign-in: redirects to the organization's IdP with an AuthnRequest (HTTP-Redirect binding)",
     description:
-      'The request id is accepted back as `InResponseTo` for 15 minutes, and only from this browser: the answer sets the `warden_saml_request` cookie (a digest of the request id; HttpOnly, `SameSite=None; Secure`, or `SameSite=Lax` on a deployment without TLS; `Path=/saml/acs/{orgId}`; 15 minutes), which the ACS requires. 403 when SAML is not enabled for the organization.',
+      "The request id is accepted back as `InResponseTo` for 15 minutes, and only from this browser: the answer sets the `warden_saml_request` cookie (a digest of the request id; HttpOnly, `SameSite=None; Secure`, or `SameSite=Lax` on a deployment without TLS; `Path=/saml/acs/{orgId}`; 15 minutes), which the ACS requires. 403 when SAML is not enabled for the organization. A browser navigation (one that sends `Sec-Fetch-Site`) is redirected only when it comes from this service's own pages (`Sec-Fetch-Site: same-origin`) with `continue=1`; any other (a link in a mail, on another site, an IdP's tile) first gets a confirmation page (200, HTML) naming the organization and the IdP's host, whose button continues.",
   })
   @ApiParam({ name: 'orgId', description: 'The organization id' })
+  @ApiQuery({
+    name: 'continue',
+    required: false,
+    enum: ['1'],
+    description:
+      "`1`: go on to the IdP without the confirmation page; honoured only for a navigation from this service's own pages (`Sec-Fetch-Site: same-origin`)",
+  })
   @ApiResponse({ status: 302, description: "Redirect to the IdP's `sso_url` with `SAMLRequest`; `Set-Cookie: warden_saml_request`" })
+  @ApiResponse({
+    status: 200,
+    description: "A browser's navigation from elsewhere: the confirmation page (the organization, the IdP's host, a button that continues); nothing is started",
+    content: { 'text/html': { schema: { type: 'string' } } },
+  })
   @ApiErrors(400, 403, 404, 429, 500, 503)
-  async login(@Param('orgId') orgId: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  async login(
+    @Param('orgId') orgId: string,
+    @Query('continue') proceed: string | undefined,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     await this.answer(request, reply, async () => {
       const id = checkedOrgId(orgId);
+      if (needsConfirmation(request, typeof proceed === 'string' ? proceed : undefined)) {
+        await sendConfirmation(reply, await this.queries.execute(new GetSamlSignInTargetQuery(id)));
+        return;
+      }
       const { location, requestBinding } = await this.commands.execute(new StartSamlLoginCommand(id));
       this.warnOnceWithoutTls();
       setSamlRequestCookie(reply, requestBinding, id, this.config);
