@@ -253,10 +253,34 @@ describe('console sessions behind TLS and the per-address throttle', () => {
     await warden?.stop();
   });
 
-  it('marks the cookie Secure when the public URL is https', async () => {
+  it('names the cookie __Host-warden_session, Secure, Path=/ and no Domain, when the public URL is https; only that name is read', async () => {
     const response = await login(warden.url, 'dan@example.com', PASSWORD);
     expect(response.status).toBe(200);
-    expect(response.headers.get('set-cookie')).toMatch(/; Secure/i);
+    const setCookie = response.headers.get('set-cookie') ?? '';
+    expect(setCookie).toMatch(/^__Host-warden_session=[A-Za-z0-9_-]{43};/);
+    expect(setCookie).toMatch(/; Secure/i);
+    expect(setCookie).toMatch(/; Path=\/(;|$)/i);
+    expect(setCookie).not.toMatch(/Domain=/i);
+    const token = setCookie.split(';')[0]!.split('=')[1]!;
+    expect((await fetch(warden.url + ME, { headers: { cookie: `__Host-warden_session=${token}` } })).status).toBe(200);
+    // The unprefixed name, as a sibling subdomain could set it, names no session here.
+    expect((await fetch(warden.url + ME, { headers: { cookie: `warden_session=${token}` } })).status).toBe(401);
+    const state = await fetch(warden.url + SESSION, { headers: { cookie: `warden_session=${token}` } });
+    expect(((await state.json()) as { signedIn: boolean }).signedIn).toBe(false);
+    // Signing out clears the prefixed cookie, with the attributes the prefix needs.
+    const { csrfToken } = (await (await fetch(warden.url + SESSION, { headers: { cookie: `__Host-warden_session=${token}` } })).json()) as {
+      csrfToken: string;
+    };
+    const logout = await fetch(warden.url + SESSION, { method: 'DELETE', headers: { cookie: `__Host-warden_session=${token}`, 'x-csrf-token': csrfToken } });
+    expect(logout.status).toBe(204);
+    expect(logout.headers.get('set-cookie')).toMatch(/^__Host-warden_session=;.*Path=\/.*Secure/i);
+  });
+
+  it('names the prefixed cookie in the served OpenAPI document', async () => {
+    const document = (await (await fetch(`${warden.url}/openapi.json`)).json()) as {
+      components: { securitySchemes: { [name: string]: { name?: string } } };
+    };
+    expect(Object.values(document.components.securitySchemes).map((s) => s.name)).toContain('__Host-warden_session');
   });
 
   it('throttles an address after 10 failures whatever the accounts, and a success does not reset it', async () => {

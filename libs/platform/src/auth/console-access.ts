@@ -31,8 +31,19 @@ export interface ConsoleAuthenticator {
 
 export const CONSOLE_AUTHENTICATOR = Symbol('ConsoleAuthenticator');
 
-/** The session cookie's name. */
+/** The session cookie's name on a deployment without TLS (an `http://` WARDEN_PUBLIC_URL). */
 export const SESSION_COOKIE = 'warden_session';
+/**
+ * The session cookie's name on a deployment with TLS: the `__Host-` prefix makes browsers accept it
+ * only from this host, `Secure`, with `Path=/` and no `Domain`, so a page on a sibling subdomain
+ * (or a network attacker speaking plain HTTP to this host) cannot set a session of its choosing
+ * in the console's browser (docs/console-access.md, "Sessions"). Browsers refuse the prefix
+ * without TLS, hence the plain name there.
+ */
+export const HOST_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
+
+/** The session cookie's name for a deployment at `publicUrl` (WARDEN_PUBLIC_URL). Only this name is read. */
+export const sessionCookieName = (publicUrl: string): string => (publicUrl.startsWith('http://') ? SESSION_COOKIE : HOST_SESSION_COOKIE);
 /** The header a mutating console request carries its session's CSRF token in. */
 export const CSRF_HEADER = 'x-csrf-token';
 /** Sessions last 30 days (docs/console-access.md, "Sessions"). */

@@ -11,7 +11,7 @@ import {
   type ConsoleAuthenticator,
   type ConsolePrincipal,
   CSRF_HEADER,
-  SESSION_COOKIE,
+  sessionCookieName,
 } from './console-access.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -85,7 +85,7 @@ export class ConsoleGuard implements CanActivate {
 
   /** The session the cookie names, or null (no cookie, or one that names no valid session). */
   private async principalOf(request: ConsoleRequest): Promise<ConsolePrincipal | null> {
-    const token = request.cookies?.[SESSION_COOKIE];
+    const token = request.cookies?.[sessionCookieName(this.config.publicUrl)];
     const principal = token ? await this.authenticator.authenticate(token) : null;
     // The request rate limit gives every session cookie its own bucket, so a client inventing
     // a cookie per request would never be limited: such cookies spend the address's budget of

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { rateLimited } from '#warden/kernel';
 import { clientNetwork } from '../auth/client-network.js';
-import { SESSION_COOKIE } from '../auth/console-access.js';
+import { HOST_SESSION_COOKIE, SESSION_COOKIE } from '../auth/console-access.js';
 import { attachAuthFailureLimit, type AuthFailureLimit } from '../auth/auth-failure-limit.js';
 import type { WardenConfig } from '../config/warden-config.js';
 import { errorBody } from './error-body.js';
@@ -85,7 +85,9 @@ class FailOpen {
 function requestBucket(request: FastifyRequest): string {
   const key = request.headers['x-api-key'];
   if (typeof key === 'string' && key !== '') return 'key:' + createHash('sha256').update(key.trim()).digest('base64url');
-  const session = (request as FastifyRequest & { cookies?: Record<string, string | undefined> }).cookies?.[SESSION_COOKIE];
+  // Either name: a bucket only, the guard reads the one this deployment sets.
+  const cookies = (request as FastifyRequest & { cookies?: Record<string, string | undefined> }).cookies;
+  const session = cookies?.[HOST_SESSION_COOKIE] ?? cookies?.[SESSION_COOKIE];
   if (session) return 'session:' + createHash('sha256').update(session).digest('base64url');
   return 'ip:' + request.ip;
 }

@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { ErrorBodyDto, ErrorItemDto } from '../http/error-body.js';
+import { HOST_SESSION_COOKIE, SESSION_COOKIE, sessionCookieName } from '../auth/console-access.js';
 import { REQUEST_ID_PATTERN } from '../http/request-id.js';
 import type { FastifyInstance } from 'fastify';
 import { DOCS_PATH, installDocsPageHeaders } from './docs-page-headers.js';
@@ -85,7 +86,17 @@ export function buildOpenApiDocument(app: INestApplication, version: string, pub
     .setVersion(version)
     .addServer(publicUrl, 'This deployment (WARDEN_PUBLIC_URL)')
     .addApiKey({ type: 'apiKey', name: 'X-API-KEY', in: 'header' }, API_KEY_SCHEME)
-    .addCookieAuth('warden_session', { type: 'apiKey', in: 'cookie', name: 'warden_session' }, SESSION_SCHEME);
+    // The name this deployment sets (the committed docs/openapi.json is an http:// one's).
+    .addCookieAuth(
+      sessionCookieName(publicUrl),
+      {
+        type: 'apiKey',
+        in: 'cookie',
+        name: sessionCookieName(publicUrl),
+        description: `The console session: \`${HOST_SESSION_COOKIE}\` on a deployment with TLS, \`${SESSION_COOKIE}\` on one whose WARDEN_PUBLIC_URL is http://`,
+      },
+      SESSION_SCHEME,
+    );
   for (const [name, description] of TAGS) builder.addTag(name, description);
   const config = builder.build();
   const document = SwaggerModule.createDocument(app, config, {

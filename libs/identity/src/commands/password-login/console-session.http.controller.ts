@@ -8,7 +8,7 @@ import {
   CurrentUser,
   OptionalUser,
   RequirePermissions,
-  SESSION_COOKIE,
+  sessionCookieName,
   WARDEN_CONFIG,
   type WardenConfig,
 } from '#warden/platform';
@@ -27,11 +27,11 @@ function cookieOptions(config: WardenConfig) {
 /** Sets the session cookie of a session just opened (password sign-in here, SAML elsewhere). */
 export function setSessionCookie(reply: FastifyReply, opened: Pick<OpenedConsoleSession, 'token' | 'expiresAt'>, config: WardenConfig): void {
   const maxAge = Math.max(0, Math.round((Date.parse(opened.expiresAt) - Date.now()) / 1000));
-  reply.setCookie(SESSION_COOKIE, opened.token, { ...cookieOptions(config), maxAge });
+  reply.setCookie(sessionCookieName(config.publicUrl), opened.token, { ...cookieOptions(config), maxAge });
 }
 
 export function clearSessionCookie(reply: FastifyReply, config: WardenConfig): void {
-  reply.clearCookie(SESSION_COOKIE, cookieOptions(config));
+  reply.clearCookie(sessionCookieName(config.publicUrl), cookieOptions(config));
 }
 
 @Controller('api/console/v1')
@@ -56,7 +56,7 @@ export class ConsoleSessionHttpController {
     @Req() request: FastifyRequest & { cookies?: Record<string, string | undefined> },
     @Res({ passthrough: true }) reply: FastifyReply,
   ): ConsoleSessionStateDto {
-    const token = request.cookies?.[SESSION_COOKIE];
+    const token = request.cookies?.[sessionCookieName(this.config.publicUrl)];
     if (principal === null || !token) {
       if (token) clearSessionCookie(reply, this.config);
       return { signedIn: false };
@@ -72,7 +72,7 @@ export class ConsoleSessionHttpController {
     operationId: 'consoleSignIn',
     summary: 'Sign in with email and password',
     description:
-      'Sets the `warden_session` cookie (HttpOnly, SameSite=Lax, 30 days). A wrong email and a wrong password get the same 401; 10 failures in 15 minutes per account or per client address give 429. 403: a cross-origin request, or the right password of a user whose organization signs in through SSO only (`sso.passwordLogin: false`).',
+      'Sets the session cookie, `__Host-warden_session` (HttpOnly, Secure, SameSite=Lax, Path=/, 30 days), or `warden_session` without `Secure` on a deployment whose WARDEN_PUBLIC_URL is `http://`. A wrong email and a wrong password get the same 401; 10 failures in 15 minutes per account or per client address give 429. 403: a cross-origin request, or the right password of a user whose organization signs in through SSO only (`sso.passwordLogin: false`).',
   })
   @ApiOkResponse({ type: ConsoleSessionResponseDto, description: 'Signed in: `Set-Cookie` with the session; the user and the CSRF token' })
   async login(
@@ -112,7 +112,7 @@ export class ConsoleSessionHttpController {
   @ApiOperation({ operationId: 'consoleGetMe', summary: 'The signed-in user, and the CSRF token of its session (for a page loaded again)' })
   @ApiOkResponse({ type: ConsoleSessionResponseDto, description: 'The signed-in user and the CSRF token of the session' })
   me(@CurrentUser() principal: ConsolePrincipal, @Req() request: FastifyRequest & { cookies?: Record<string, string | undefined> }): ConsoleSessionResponseDto {
-    return sessionOf(principal, request.cookies?.[SESSION_COOKIE] ?? '');
+    return sessionOf(principal, request.cookies?.[sessionCookieName(this.config.publicUrl)] ?? '');
   }
 }
 
