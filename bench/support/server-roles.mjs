@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
  * Starts server roles with a common environment and keeps track of them, so that a benchmark can
  * stop every one it started, whatever failed. WARDEN_BENCH_NODE_ARGS adds Node options to every
  * server process (e.g. `--trace-gc`, with WARDEN_BENCH_STDERR=1). WARDEN_BENCH_PROFILE=<dir> writes a CPU profile of
- * every role there; WARDEN_BENCH_STDERR=1 passes their stderr through.
+ * every role there; WARDEN_BENCH_STDERR=1 passes their stderr (and stdout, where --trace-gc writes) through.
  */
 export function serverRoles(env) {
   const started = [];
@@ -18,7 +18,7 @@ export function serverRoles(env) {
     const nodeArgs = process.env.WARDEN_BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
     const child = spawn(process.execPath, [...profile, ...nodeArgs, 'dist/apps/server/bundle/main.js'], {
       env: { ...env, ...extraEnv, WARDEN_DATA_DIR: dataDir, WARDEN_ROLE: role, PORT: String(port) },
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', process.env.WARDEN_BENCH_STDERR ? 'inherit' : 'ignore', 'pipe'],
     });
     started.push(child);
     let stderr = '';
