@@ -1,11 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { ModulesContainer } from '@nestjs/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERMISSIONS, permissionsOf } from '#warden/identity/contracts';
-import { CONSOLE_ACCESS, type ConsoleAccess, createRootLogger, IS_PUBLIC, loadConfig } from '#warden/platform';
+import { CONSOLE_ACCESS, CONSOLE_RECENT_SIGN_IN, type ConsoleAccess, createRootLogger, IS_PUBLIC, loadConfig } from '#warden/platform';
 import { createHttpApp } from '#warden/platform/http';
 import { openStorage, type Storage } from '#warden/storage';
 import { AppModule } from '../apps/server/src/app.module.js';
@@ -19,7 +19,26 @@ interface RouteAccess {
   readonly route: string;
   readonly console: ConsoleAccess | undefined;
   readonly public: boolean;
+  readonly recentSignIn: boolean;
 }
+
+/**
+ * The changes that could take an organization over from a borrowed browser or a leaked session
+ * token: they need a recent sign-in (docs/console-access.md, "Recent sign-in"). A route added to
+ * these families must be added here, and so marked.
+ */
+const RECENT_SIGN_IN_ROUTES = [
+  'POST /api/console/v1/api-keys',
+  'POST /api/console/v1/api-keys/:keyId/rotate',
+  'POST /api/console/v1/api-keys/:keyId/revoke',
+  'POST /api/console/v1/users/invitations',
+  'PUT /api/console/v1/users/:userId/roles',
+  'POST /api/console/v1/users/:userId/disable',
+  'POST /api/console/v1/me/second-factor',
+  'DELETE /api/console/v1/me/second-factor',
+  'PUT /api/console/v1/sso',
+  'POST /api/console/v1/bulk-actions',
+];
 
 const HTTP_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'SEARCH', 'PROPFIND', 'ALL'];
 const joinPath = (...parts: Array<string | string[] | undefined>) =>
@@ -45,7 +64,12 @@ function routeTable(modules: ModulesContainer): RouteAccess[] {
         if (path === undefined) continue;
         const method = HTTP_METHODS[Reflect.getMetadata(METHOD_METADATA, handler) as number] ?? '?';
         const read = (key: string) => Reflect.getMetadata(key, handler) ?? Reflect.getMetadata(key, controller);
-        routes.push({ route: `${method} ${joinPath(base, path)}`, console: read(CONSOLE_ACCESS), public: read(IS_PUBLIC) === true });
+        routes.push({
+          route: `${method} ${joinPath(base, path)}`,
+          console: read(CONSOLE_ACCESS),
+          public: read(IS_PUBLIC) === true,
+          recentSignIn: read(CONSOLE_RECENT_SIGN_IN) === true,
+        });
       }
     }
   }
@@ -106,6 +130,25 @@ describe('console route permissions (the route table)', () => {
     const own = new Set(routes.filter((r) => r.console?.kind === 'session' && r.console.permissions.every((p) => p === 'USE_CONSOLE')).map((r) => r.route));
     for (const route of reached.filter((r) => !own.has(r))) expect(route.split(' ')[0], route).toBe('GET');
     for (const route of reached) expect(route, route).not.toMatch(/api-keys|sso|deliveries|\/users$|invitations/);
+  });
+
+  it('asks for a recent sign-in on exactly the routes that could take an organization over', () => {
+    expect(
+      routes
+        .filter((r) => r.recentSignIn)
+        .map((r) => r.route)
+        .sort(),
+    ).toEqual([...RECENT_SIGN_IN_ROUTES].sort());
+    // And the OpenAPI document says so, on those routes only.
+    const document = JSON.parse(readFileSync(join(import.meta.dirname, '../docs/openapi.json'), 'utf8')) as {
+      paths: { [path: string]: { [method: string]: { responses?: { [status: string]: { description?: string } } } } };
+    };
+    const documented = Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.entries(operations)
+        .filter(([, op]) => op.responses?.['403']?.description?.includes('/errors/recent-sign-in-required'))
+        .map(([method]) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`),
+    );
+    expect(documented.sort()).toEqual([...RECENT_SIGN_IN_ROUTES].sort());
   });
 
   it('keeps console access off every route outside /api/console (those are API-key or public routes)', () => {

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Clock } from '#warden/kernel';
-import { CLOCK, type ConsoleAuthenticator, type ConsolePrincipal } from '#warden/platform';
+import { CLOCK, type ConsoleAuthenticator, type ConsolePrincipal, SESSION_TTL_MS } from '#warden/platform';
 import type { ReadStore } from '#warden/readstore';
 import { ProjectionHost, READ_STORE } from '#warden/storage';
 import { hashSessionToken } from './domain/session-token.js';
@@ -60,6 +60,8 @@ export class SessionConsoleAuthenticator implements ConsoleAuthenticator {
       roles: view.roles,
       permissions: view.permissions,
       sessionId: doc.sessionId,
+      // Sessions are opened for SESSION_TTL_MS (open-console-session.handler.ts): their expiry says when.
+      signedInAt: new Date(Date.parse(session.expiresAt) - SESSION_TTL_MS).toISOString(),
       csrfTokenHash: session.csrfTokenHash,
     };
     return this.secondFactors.apply(principal, session.method);

@@ -12,6 +12,7 @@ const principal: ConsolePrincipal = {
   roles: ['ADMIN'],
   permissions: ['USE_CONSOLE', 'MANAGE_ORG'],
   sessionId: 'ses_1',
+  signedInAt: '2026-12-01T00:00:00.000Z',
 };
 
 describe('an organization that requires a second factor (SecondFactorEnforcement)', () => {

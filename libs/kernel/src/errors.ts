@@ -27,6 +27,7 @@ export type ErrorKind =
   | 'idempotency-key-reused'
   | 'idempotency-key-in-progress'
   | 'second-factor-required'
+  | 'recent-sign-in-required'
   | 'lock-not-held'
   | 'lock-expired'
   | 'job-closed'
@@ -51,6 +52,7 @@ const STATUS: Record<ErrorKind, number> = {
   'idempotency-key-reused': 422,
   'idempotency-key-in-progress': 409,
   'second-factor-required': 401,
+  'recent-sign-in-required': 403,
   // Review jobs (the exclusive moderator lock): each refusal has its own type, so a console can say why.
   'lock-not-held': 409,
   'lock-expired': 409,
@@ -175,3 +177,16 @@ export function errorBodyOf(error: DomainError, requestId: string | undefined): 
     })),
   };
 }
+
+/**
+ * The session is signed in, but not recently enough for a change that could take the organization
+ * over: a type of its own, so that the console offers to sign in again (docs/console-access.md,
+ * "Recent sign-in").
+ */
+export const recentSignInRequired = (minutes: string) =>
+  new DomainError('recent-sign-in-required', [
+    {
+      title: 'Recent sign-in required',
+      detail: `This change needs a sign-in of the last ${minutes}: sign out and sign in again, then repeat it`,
+    },
+  ]);

@@ -11,6 +11,8 @@ export interface ConsolePrincipal {
   readonly permissions: readonly Permission[];
   /** The session's id (not its cookie token): what logout and the audit name. */
   readonly sessionId: string;
+  /** When the session was opened: the time of the sign-in (password and second factor, or SSO) it stands for. */
+  readonly signedInAt: string;
   /**
    * The organization requires a second factor and this user has none yet: `permissions` are cut
    * down to USE_CONSOLE (their account, the second-factor routes, sign-out) until one is confirmed.
@@ -57,6 +59,8 @@ export type ConsoleAccess =
   { readonly kind: 'session'; readonly permissions: readonly Permission[] } | { readonly kind: 'public'; readonly identifies?: boolean };
 
 export const CONSOLE_ACCESS = 'warden:console-access';
+/** Set by RecentSignIn: the route also needs a sign-in within WARDEN_CONSOLE_RECENT_SIGN_IN_SECONDS. */
+export const CONSOLE_RECENT_SIGN_IN = 'warden:console-recent-sign-in';
 
 /**
  * The one access decorator of a console route: the caller must be signed in (session cookie) and
@@ -65,6 +69,15 @@ export const CONSOLE_ACCESS = 'warden:console-access';
  */
 export const RequirePermissions = (...permissions: [Permission, ...Permission[]]) =>
   applyDecorators(SetMetadata(CONSOLE_ACCESS, { kind: 'session', permissions } satisfies ConsoleAccess));
+
+/**
+ * Beside RequirePermissions, on the changes that could take an organization over if someone else
+ * used a signed-in browser, or a session token that leaked (API keys, users and roles, second
+ * factors, SSO, bulk actions): the session must also have been opened within
+ * WARDEN_CONSOLE_RECENT_SIGN_IN_SECONDS, else 403 `/errors/recent-sign-in-required`
+ * (docs/console-access.md, "Recent sign-in"; test/console-route-permissions.spec.ts lists them).
+ */
+export const RecentSignIn = () => SetMetadata(CONSOLE_RECENT_SIGN_IN, true);
 
 /**
  * A console route reached without a session: signing in, accepting an invitation. Its body is

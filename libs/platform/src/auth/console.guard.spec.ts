@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '#warden/kernel';
 import type { WardenConfig } from '../config/warden-config.js';
-import { type ConsoleAuthenticator, type ConsolePrincipal, RequirePermissions } from './console-access.js';
+import { type ConsoleAuthenticator, type ConsolePrincipal, RecentSignIn, RequirePermissions } from './console-access.js';
 import { ConsoleGuard } from './console.guard.js';
 
 class Routes {
@@ -11,7 +11,15 @@ class Routes {
   keys(): void {}
   @RequirePermissions('USE_CONSOLE')
   me(): void {}
+  @RequirePermissions('MANAGE_API_KEYS')
+  @RecentSignIn()
+  createKey(): void {}
 }
+
+/** The guard's clock: the tests' "now". */
+const NOW = Date.parse('2026-12-01T12:00:00.000Z');
+/** A window of 15 minutes, as the default. */
+const RECENT_SIGN_IN_SECONDS = 15 * 60;
 
 const principal: ConsolePrincipal = {
   userId: 'usr_1',
@@ -20,6 +28,7 @@ const principal: ConsolePrincipal = {
   roles: ['ADMIN'],
   permissions: ['USE_CONSOLE'],
   sessionId: 's1',
+  signedInAt: new Date(NOW - 60_000).toISOString(),
 };
 
 /** The guard with an authenticator that knows one session (or none); a GET request carrying a cookie. */
@@ -36,7 +45,8 @@ function check(
     },
     verifyCsrf: () => true,
   };
-  const guard = new ConsoleGuard(new Reflector(), authenticator, { publicUrl: 'http://localhost' } as WardenConfig);
+  const config = { publicUrl: 'http://localhost', consoleRecentSignInSeconds: RECENT_SIGN_IN_SECONDS } as WardenConfig;
+  const guard = new ConsoleGuard(new Reflector(), authenticator, config, { now: () => new Date(NOW) });
   Object.assign(request, { method: 'GET', headers: {}, ip: '203.0.113.5', ...request });
   const context = {
     getHandler: () => Routes.prototype[route],
@@ -103,5 +113,36 @@ describe('console guard and the requesting site (Fetch Metadata)', () => {
 
   it("answers the console's own requests and clients that send no Fetch Metadata", async () => {
     for (const site of ['same-origin', undefined]) expect(await check('me', principal, fromSite(site))).toBe(true);
+  });
+});
+
+describe('console guard and the changes that need a recent sign-in (RecentSignIn)', () => {
+  const keyAdmin: ConsolePrincipal = { ...principal, permissions: ['USE_CONSOLE', 'MANAGE_API_KEYS'] };
+  const signedInAgo = (ms: number): ConsolePrincipal => ({ ...keyAdmin, signedInAt: new Date(NOW - ms).toISOString() });
+  const refusalOf = (route: keyof Routes, who: ConsolePrincipal): Promise<DomainError> =>
+    check(route, who).then(
+      () => {
+        throw new Error(`${route} was let through`);
+      },
+      (e: unknown) => e as DomainError,
+    );
+
+  it('lets a session opened within the window through, up to its last millisecond', async () => {
+    expect(await check('createKey', signedInAgo(0))).toBe(true);
+    expect(await check('createKey', signedInAgo(RECENT_SIGN_IN_SECONDS * 1000 - 1))).toBe(true);
+  });
+
+  it('refuses an older one with 403 recent-sign-in-required, naming the window; other routes still answer it', async () => {
+    const refusal = await refusalOf('createKey', signedInAgo(RECENT_SIGN_IN_SECONDS * 1000));
+    expect(refusal).toBeInstanceOf(DomainError);
+    expect(refusal.status).toBe(403);
+    expect(refusal.type).toBe('/errors/recent-sign-in-required');
+    expect(refusal.message).toMatch(/a sign-in of the last 15 minutes/);
+    expect(await check('keys', signedInAgo(24 * 3600_000))).toBe(true);
+  });
+
+  it('tells a user without the permission about the permission, not the sign-in', async () => {
+    const refusal = await refusalOf('createKey', { ...principal, signedInAt: new Date(NOW - 24 * 3600_000).toISOString() });
+    expect(refusal.type).toBe('/errors/forbidden');
   });
 });

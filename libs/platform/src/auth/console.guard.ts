@@ -1,12 +1,14 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
-import { forbidden, unauthorized } from '#warden/kernel';
+import { type Clock, forbidden, recentSignInRequired, unauthorized } from '#warden/kernel';
 import { WARDEN_CONFIG, type WardenConfig } from '../config/warden-config.js';
+import { CLOCK } from '../tokens.js';
 import { authFailureLimitOf } from './auth-failure-limit.js';
 import {
   CONSOLE_ACCESS,
   CONSOLE_AUTHENTICATOR,
+  CONSOLE_RECENT_SIGN_IN,
   type ConsoleAccess,
   type ConsoleAuthenticator,
   type ConsolePrincipal,
@@ -39,7 +41,8 @@ type ConsoleRequest = FastifyRequest & { consolePrincipal?: ConsolePrincipal; co
 /**
  * Guards the console routes (those with @RequirePermissions or @ConsolePublic); others are the
  * API-key guard's. Order: the requesting site (checkFetchSite), same-origin check on mutations,
- * the session, its CSRF token on mutations, then the permissions, checked against the user's roles as of this request.
+ * the session, its CSRF token on mutations, then the permissions, checked against the user's roles as of this request,
+ * then, on a RecentSignIn route, the session's age.
  */
 @Injectable()
 export class ConsoleGuard implements CanActivate {
@@ -47,6 +50,7 @@ export class ConsoleGuard implements CanActivate {
     private readonly reflector: Reflector,
     @Inject(CONSOLE_AUTHENTICATOR) private readonly authenticator: ConsoleAuthenticator,
     @Inject(WARDEN_CONFIG) private readonly config: WardenConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -79,8 +83,19 @@ export class ConsoleGuard implements CanActivate {
       }
       throw forbidden(`Your roles do not grant ${missing.join(', ')}`);
     }
+    if (this.reflector.getAllAndOverride<boolean | undefined>(CONSOLE_RECENT_SIGN_IN, [context.getHandler(), context.getClass()])) {
+      this.checkRecentSignIn(principal);
+    }
     request.consolePrincipal = principal;
     return true;
+  }
+
+  /** After the permissions, so that a user who may not make the change at all is told that, not to sign in again. */
+  private checkRecentSignIn(principal: ConsolePrincipal): void {
+    const seconds = this.config.consoleRecentSignInSeconds;
+    const age = this.clock.now().getTime() - Date.parse(principal.signedInAt);
+    // `>=`: a window of 0 asks for a sign-in again at every such change.
+    if (!(age < seconds * 1000)) throw recentSignInRequired(seconds % 60 === 0 ? `${seconds / 60} minutes` : `${seconds} seconds`);
   }
 
   /** The session the cookie names, or null (no cookie, or one that names no valid session). */

@@ -77,6 +77,12 @@ export interface WardenConfig {
   readonly maxItemBytes: number;
   /** scrypt's log2 N for new console password hashes (WARDEN_PASSWORD_HASH_COST; 15 unless a test suite lowers it). */
   readonly passwordHashCost: number;
+  /**
+   * How recent a console sign-in must be for the changes that could take an organization over (API
+   * keys, users and roles, second factors, SSO, bulk actions): older sessions are asked to sign in
+   * again (WARDEN_CONSOLE_RECENT_SIGN_IN_SECONDS; docs/console-access.md, "Recent sign-in").
+   */
+  readonly consoleRecentSignInSeconds: number;
   /** Failed authentications (missing or unknown API key) per client address, sustained per minute; 0 disables. */
   readonly authFailuresPerMinute: number;
   /** Failed authentications an address may make at once before the sustained rate applies. */
@@ -288,6 +294,7 @@ const ENVIRONMENT = z
     WARDEN_SAML_ALLOW_SHA1: oneOf(['true', 'false'], 'false'),
     WARDEN_MAX_ITEM_BYTES: wholeNumber(1024 * 1024, 1024, 1024 ** 3),
     WARDEN_PASSWORD_HASH_COST: wholeNumber(DEFAULT_PASSWORD_HASH_COST, 10, 20),
+    WARDEN_CONSOLE_RECENT_SIGN_IN_SECONDS: wholeNumber(15 * 60, 0, 30 * 24 * 60 * 60),
     WARDEN_AUTH_FAILURES_PER_MINUTE: wholeNumber(10, 0, 1_000_000),
     WARDEN_AUTH_FAILURE_BURST: wholeNumber(20, 1, 1_000_000),
     WARDEN_TRUSTED_PROXIES: z
@@ -418,6 +425,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): WardenC
     },
     maxItemBytes: e.WARDEN_MAX_ITEM_BYTES,
     passwordHashCost: e.WARDEN_PASSWORD_HASH_COST,
+    consoleRecentSignInSeconds: e.WARDEN_CONSOLE_RECENT_SIGN_IN_SECONDS,
     authFailuresPerMinute: e.WARDEN_AUTH_FAILURES_PER_MINUTE,
     authFailureBurst: e.WARDEN_AUTH_FAILURE_BURST,
     // Unset: a development deployment reached on this machine (see docs/configuration.md).

@@ -40,11 +40,14 @@ const CONSOLE_DESCRIPTIONS: Record<number, string> = {
 const PUBLIC_CONSOLE_FORBIDDEN =
   "A mutating request from another origin (`Origin`), or a browser's request not made by the console's own pages (`Sec-Fetch-Site` other than `same-origin`) (`/errors/forbidden`)";
 
+/** A change that needs a recent sign-in (RecentSignIn) can also be refused for that. */
+const RECENT_SIGN_IN_FORBIDDEN = `${CONSOLE_DESCRIPTIONS[403]!.replace(/ \(`\/errors\/forbidden`\)$/, '')} (\`/errors/forbidden\`); or the session was opened longer ago than WARDEN_CONSOLE_RECENT_SIGN_IN_SECONDS (15 minutes unless configured): sign in again (\`/errors/recent-sign-in-required\`)`;
+
 /**
  * A console route in the OpenAPI document: the `console` tag, the session cookie scheme (unless
  * `public`, for sign-in), and the errors every such route can give plus `extraStatuses`.
  */
-export function ApiConsoleRoute(options: { public?: boolean } = {}, ...extraStatuses: number[]): MethodDecorator & ClassDecorator {
+export function ApiConsoleRoute(options: { public?: boolean; recentSignIn?: boolean } = {}, ...extraStatuses: number[]): MethodDecorator & ClassDecorator {
   // 403 on public routes too: the requesting site is checked on every console route (ConsoleGuard).
   const statuses = [...new Set([...(options.public ? [] : [401]), 403, 429, 500, 503, ...extraStatuses])].sort((a, b) => a - b);
   return applyDecorators(
@@ -53,7 +56,14 @@ export function ApiConsoleRoute(options: { public?: boolean } = {}, ...extraStat
     ...statuses.map((status) =>
       ApiResponse({
         status,
-        description: (options.public && status === 403 ? PUBLIC_CONSOLE_FORBIDDEN : CONSOLE_DESCRIPTIONS[status]) ?? DESCRIPTIONS[status] ?? 'Error',
+        description:
+          (options.public && status === 403
+            ? PUBLIC_CONSOLE_FORBIDDEN
+            : options.recentSignIn && status === 403
+              ? RECENT_SIGN_IN_FORBIDDEN
+              : CONSOLE_DESCRIPTIONS[status]) ??
+          DESCRIPTIONS[status] ??
+          'Error',
         type: ErrorBodyDto,
       }),
     ),

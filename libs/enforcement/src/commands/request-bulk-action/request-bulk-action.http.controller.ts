@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiAcceptedResponse, ApiOperation } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { consoleCommandContext, type ConsolePrincipal, CurrentUser, RequirePermissions } from '#warden/platform';
+import { consoleCommandContext, type ConsolePrincipal, CurrentUser, RequirePermissions, RecentSignIn } from '#warden/platform';
 import { ApiConsoleRoute } from '#warden/platform/http';
 import { BulkActionResponseDto } from './bulk-action.response.dto.js';
 import { RequestBulkActionCommand } from './request-bulk-action.command.js';
@@ -25,8 +25,9 @@ export class RequestBulkActionHttpController {
       'records nothing.',
   })
   @ApiAcceptedResponse({ type: BulkActionResponseDto, description: 'Bulk operation recorded' })
-  @ApiConsoleRoute({}, 400, 413, 415)
+  @ApiConsoleRoute({ recentSignIn: true }, 400, 413, 415)
   @RequirePermissions('BULK_ACTIONS')
+  @RecentSignIn()
   async request(@Body() body: BulkActionRequestDto, @CurrentUser() user: ConsolePrincipal, @Req() request: FastifyRequest): Promise<BulkActionResponseDto> {
     const view = await this.commands.execute(
       new RequestBulkActionCommand(body as unknown as Record<string, unknown>, consoleCommandContext(user, request.id), {

@@ -2,7 +2,7 @@ import { Body, Controller, Param, Put, Req } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { consoleCommandContext, type ConsolePrincipal, CurrentUser, RequirePermissions } from '#warden/platform';
+import { consoleCommandContext, type ConsolePrincipal, CurrentUser, RequirePermissions, RecentSignIn } from '#warden/platform';
 import { ApiConsoleRoute } from '#warden/platform/http';
 import { GetUserQuery } from '../../queries/get-user/get-user.query.js';
 import { toUserDto, UserDto } from '../../queries/list-users/list-users.response.dto.js';
@@ -24,8 +24,9 @@ export class ChangeUserRolesHttpController {
   })
   @ApiParam({ name: 'userId', example: 'usr_Q2x1c3Rlcj' })
   @ApiOkResponse({ type: UserDto, description: 'The user, with the roles now in force' })
-  @ApiConsoleRoute({}, 400, 404, 409)
+  @ApiConsoleRoute({ recentSignIn: true }, 400, 404, 409)
   @RequirePermissions('MANAGE_USERS')
+  @RecentSignIn()
   async change(
     @Param('userId') userId: string,
     @Body() body: ChangeUserRolesRequestDto,

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, HttpCode, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiNoContentResponse, ApiOperation } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { type ConsolePrincipal, CurrentUser, RequirePermissions } from '#warden/platform';
+import { type ConsolePrincipal, CurrentUser, RequirePermissions, RecentSignIn } from '#warden/platform';
 import { ApiConsoleRoute } from '#warden/platform/http';
 import { DisableSecondFactorCommand } from './disable-second-factor.command.js';
 import { DisableSecondFactorRequestDto } from './disable-second-factor.request.dto.js';
@@ -21,8 +21,9 @@ export class DisableSecondFactorHttpController {
       'wrong or already used code, 404 when there is no second factor.',
   })
   @ApiNoContentResponse({ description: 'Disabled' })
-  @ApiConsoleRoute({}, 400, 404)
+  @ApiConsoleRoute({ recentSignIn: true }, 400, 404)
   @RequirePermissions('USE_CONSOLE')
+  @RecentSignIn()
   async disable(@Body() body: DisableSecondFactorRequestDto, @CurrentUser() user: ConsolePrincipal, @Req() request: FastifyRequest): Promise<void> {
     await this.commands.execute(
       new DisableSecondFactorCommand(

@@ -2,7 +2,15 @@ import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiCreatedResponse, ApiOperation } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { consoleCommandContext, type ConsolePrincipal, CurrentUser, RequirePermissions, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
+import {
+  consoleCommandContext,
+  type ConsolePrincipal,
+  CurrentUser,
+  RequirePermissions,
+  WARDEN_CONFIG,
+  type WardenConfig,
+  RecentSignIn,
+} from '#warden/platform';
 import { ApiConsoleRoute } from '#warden/platform/http';
 import { toUserDto } from '../../queries/list-users/list-users.response.dto.js';
 import { GetUserQuery } from '../../queries/get-user/get-user.query.js';
@@ -31,8 +39,9 @@ export class InviteUserHttpController {
       'conflict is settled when the invitation is accepted (see the acceptance).',
   })
   @ApiCreatedResponse({ type: InvitationResponseDto, description: 'The invited user and the invitation link' })
-  @ApiConsoleRoute({}, 400, 409)
+  @ApiConsoleRoute({ recentSignIn: true }, 400, 409)
   @RequirePermissions('MANAGE_USERS')
+  @RecentSignIn()
   async invite(@Body() body: InviteUserRequestDto, @CurrentUser() user: ConsolePrincipal, @Req() request: FastifyRequest): Promise<InvitationResponseDto> {
     const invitation = await this.commands.execute(new InviteUserCommand(user.orgId, body.email, body.roles, consoleCommandContext(user, request.id)));
     const invited = await this.queries.execute(new GetUserQuery(user.orgId, invitation.userId));

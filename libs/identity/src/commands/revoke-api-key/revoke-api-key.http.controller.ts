@@ -2,7 +2,7 @@ import { Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiNoContentResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { consoleCommandContext, type ConsolePrincipal, CurrentUser, RequirePermissions } from '#warden/platform';
+import { consoleCommandContext, type ConsolePrincipal, CurrentUser, RequirePermissions, RecentSignIn } from '#warden/platform';
 import { ApiConsoleRoute } from '#warden/platform/http';
 import { RevokeApiKeyCommand } from './revoke-api-key.command.js';
 
@@ -19,8 +19,9 @@ export class RevokeApiKeyHttpController {
   })
   @ApiParam({ name: 'keyId', example: 'key_Q2x1c3Rlcj' })
   @ApiNoContentResponse({ description: 'Revoked' })
-  @ApiConsoleRoute({}, 404)
+  @ApiConsoleRoute({ recentSignIn: true }, 404)
   @RequirePermissions('MANAGE_API_KEYS')
+  @RecentSignIn()
   async revoke(@Param('keyId') keyId: string, @CurrentUser() user: ConsolePrincipal, @Req() request: FastifyRequest): Promise<void> {
     await this.commands.execute(new RevokeApiKeyCommand(user.orgId, keyId, consoleCommandContext(user, request.id)));
   }

@@ -2,7 +2,7 @@ import { Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { type ConsolePrincipal, CurrentUser, RequirePermissions } from '#warden/platform';
+import { type ConsolePrincipal, CurrentUser, RequirePermissions, RecentSignIn } from '#warden/platform';
 import { ApiConsoleRoute } from '#warden/platform/http';
 import { StartSecondFactorEnrollmentCommand } from './start-second-factor-enrollment.command.js';
 import { SecondFactorEnrollmentResponseDto } from './start-second-factor-enrollment.response.dto.js';
@@ -22,8 +22,9 @@ export class StartSecondFactorEnrollmentHttpController {
       '409 when a second factor is already active (disable it first).',
   })
   @ApiOkResponse({ type: SecondFactorEnrollmentResponseDto, description: 'The secret for an authenticator app; pending until confirmed with a code' })
-  @ApiConsoleRoute({}, 409)
+  @ApiConsoleRoute({ recentSignIn: true }, 409)
   @RequirePermissions('USE_CONSOLE')
+  @RecentSignIn()
   start(@CurrentUser() user: ConsolePrincipal, @Req() request: FastifyRequest): Promise<SecondFactorEnrollmentResponseDto> {
     return this.commands.execute(
       new StartSecondFactorEnrollmentCommand(user.orgId, user.userId, user.email, {
