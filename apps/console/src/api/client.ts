@@ -60,6 +60,15 @@ export async function ok<T>(call: Promise<{ data?: T; error?: unknown; response:
   } catch {
     throw new ApiError(0, 'The server cannot be reached; check the connection and try again', undefined, undefined);
   }
-  if (result.error !== undefined || !result.response.ok) throw describeError(result.response.status, result.error);
+  if (result.error !== undefined || !result.response.ok) {
+    const error = describeError(result.response.status, result.error);
+    if (error.type === RECENT_SIGN_IN_REQUIRED) window.dispatchEvent(new Event(RECENT_SIGN_IN_REQUIRED_EVENT));
+    throw error;
+  }
   return result.data as T;
 }
+
+/** The server's answer to a change that needs a sign-in of the last minutes (docs/console-access.md, "Recent sign-in"). */
+export const RECENT_SIGN_IN_REQUIRED = '/errors/recent-sign-in-required';
+/** Told to the layout, which offers to sign in again whatever page made the change. */
+export const RECENT_SIGN_IN_REQUIRED_EVENT = 'warden:recent-sign-in-required';

@@ -1,4 +1,6 @@
+import { useEffect, useState } from 'react';
 import { NavLink, Outlet } from 'react-router';
+import { RECENT_SIGN_IN_REQUIRED_EVENT } from '../api/client';
 import { useAction } from './use-load';
 import { type Permission, useSession } from './session';
 import { ErrorNote } from '../components/ErrorNote';
@@ -23,6 +25,14 @@ export const NAV: ReadonlyArray<{ to: string; label: string; permission: Permiss
 export function Layout() {
   const session = useSession();
   const signOut = useAction();
+  const [signInAgain, setSignInAgain] = useState(false);
+  useEffect(() => {
+    const show = () => setSignInAgain(true);
+    window.addEventListener(RECENT_SIGN_IN_REQUIRED_EVENT, show);
+    return () => window.removeEventListener(RECENT_SIGN_IN_REQUIRED_EVENT, show);
+  }, []);
+  // A new sign-in starts without the notice.
+  useEffect(() => setSignInAgain(false), [session.user]);
   if (session.user === undefined) return <p className="loading">Loading…</p>;
   if (session.user === null) return <SignIn />;
   return (
@@ -50,6 +60,14 @@ export function Layout() {
         </button>
       </header>
       <ErrorNote error={signOut.error} />
+      {signInAgain && (
+        <div className="notice" role="alert">
+          <p>Changes to API keys, users and roles, second factors, SSO and bulk actions need a recent sign-in. Sign in again, then repeat the change.</p>
+          <button type="button" onClick={() => void signOut.run(() => session.signOut())} disabled={signOut.busy}>
+            Sign in again
+          </button>
+        </div>
+      )}
       <main id="main" tabIndex={-1}>
         <Outlet />
       </main>
