@@ -86,7 +86,7 @@ export class InvestigationReader {
     const read = async (docs: readonly ItemHistoryDoc[]) => shown(await this.read(shownEntries(docs, permissions), frame.personalData, cache));
     // Without VIEW_CHILD_SAFETY_DATA the sections ask the index for unmarked entries only: a page's
     // limits and its `earlier`/`next` say nothing of the child-safety entries left out.
-    const unmarked = !queueVisibleTo(permissions, CHILD_SAFETY_QUEUE_ID);
+    const unmarked = !seesChildSafety(permissions);
     return {
       frame,
       read,
@@ -104,7 +104,7 @@ export class InvestigationReader {
    * by child-safety events (the reporter of a csam report, say) answers as an unknown one.
    */
   async existsOr404(orgId: string, ref: HistoryRef, message: string, permissions: readonly Permission[]): Promise<void> {
-    const unmarked = !queueVisibleTo(permissions, CHILD_SAFETY_QUEUE_ID);
+    const unmarked = !seesChildSafety(permissions);
     if ((await this.newest(orgId, ref, null, 1, undefined, unmarked)).length > 0) return;
     await this.projections.catchUp(ITEM_HISTORY_PROJECTION);
     if ((await this.newest(orgId, ref, null, 1, undefined, unmarked)).length === 0) throw notFound(message);
@@ -124,7 +124,7 @@ export class InvestigationReader {
     const [score, strikes, hidden] = await Promise.all([
       this.queries.execute(new GetUserScoreQuery(orgId, user)),
       this.queries.execute(new GetUserStrikesQuery(orgId, user, LIMITS.strikes)),
-      queueVisibleTo(permissions, CHILD_SAFETY_QUEUE_ID) ? [] : this.childSafetyStrikes(orgId, user),
+      seesChildSafety(permissions) ? [] : this.childSafetyStrikes(orgId, user),
     ]);
     const entries = (strikes?.strikes ?? []).filter((entry) => !hidden.some((applied) => sameApplication(applied, entry)));
     return {
@@ -220,7 +220,7 @@ export class InvestigationReader {
    * per report; until the report is routed and indexed, it shows.
    */
   childSafetyFilter(permissions: readonly Permission[], orgId: string): (events: RecordedEvent[]) => Promise<RecordedEvent[]> {
-    if (queueVisibleTo(permissions, CHILD_SAFETY_QUEUE_ID)) return async (events) => events;
+    if (seesChildSafety(permissions)) return async (events) => events;
     const jobQueues = new Map<string, Promise<unknown>>();
     const queueOfJob = (stream: string) => {
       let queue = jobQueues.get(stream);
@@ -263,9 +263,12 @@ export class InvestigationReader {
   }
 }
 
+/** Whether the viewer may see the child-safety queue and what it touched (VIEW_CHILD_SAFETY_DATA), as the queues page shows it. */
+export const seesChildSafety = (permissions: readonly Permission[]): boolean => queueVisibleTo(permissions, CHILD_SAFETY_QUEUE_ID);
+
 /** Index entries a viewer may see: those of the child-safety queue only with VIEW_CHILD_SAFETY_DATA. */
 export function shownEntries<T extends Pick<ItemHistoryDoc, 'childSafety'>>(docs: readonly T[], permissions: readonly Permission[]): readonly T[] {
-  return queueVisibleTo(permissions, CHILD_SAFETY_QUEUE_ID) ? docs : docs.filter((doc) => doc.childSafety !== true);
+  return seesChildSafety(permissions) ? docs : docs.filter((doc) => doc.childSafety !== true);
 }
 
 /** A strike application as enforcement lists it, and as its UserStrikesApplied recorded it: the same one. */
