@@ -36,7 +36,7 @@ interface Strikes {
   entries: Array<{ actionId: string; item: { id: string } }>;
 }
 interface ItemPage {
-  jobs: Array<{ jobId: string; queueId: string | null }>;
+  jobs: Array<{ jobId: string; queueId: string | null; decisions: Array<{ type: string; closeReason: string | null }> }>;
   timeline: Timeline;
   reports: Array<{ reportId: string }>;
   actions: Array<{ deliveryId: string; trigger: string }>;
@@ -405,5 +405,115 @@ describe('child-safety data reached otherwise, without VIEW_CHILD_SAFETY_DATA', 
       expect(text).not.toContain('queue child-safety');
       expect(text).not.toContain('SUBMIT_CHILD_SAFETY_REPORT');
     }
+  });
+});
+
+describe('what a child-safety decision touched elsewhere, without VIEW_CHILD_SAFETY_DATA', () => {
+  let world: ReviewWorld;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let admin: Session;
+  let analyst: Session;
+  let moderator: Session;
+  /** The default job of closed-1, open when the child-safety decision removed the item. */
+  let closedJobId: string;
+  let csJobId: string;
+  /** The child-safety decision's removal of closed-1. */
+  let csDelivery: string;
+  let appealJobId: string;
+  const author = { id: 'author-cs', typeId: 'user' };
+  const post = (id: string) => ({ id, typeId: 'post', data: { text: `post ${id}`, author } });
+  const get = (session: Session, path: string) => world.call(session, 'GET', path);
+  const json = async <T>(response: Response): Promise<T> => {
+    expect(response.status, await response.clone().text()).toBe(200);
+    return (await response.json()) as T;
+  };
+  const report = (id: string, reason: { reason: string; csam?: boolean }) =>
+    world.api('POST', '/api/v1/report', {
+      reporter: { kind: 'user', id: `r-${id}`, typeId: 'user' },
+      reportedAt: new Date().toISOString(),
+      reportedItem: post(id),
+      reportedForReason: reason,
+    });
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    world = await startReviewWorld(reviewOrgConfig(receiver.url, `appeals:\n  callback: { url: ${receiver.url}/hooks/appeals }\n`), [
+      'ADMIN',
+      'ANALYST',
+      'MODERATOR',
+    ]);
+    admin = world.sessions['ADMIN']!;
+    analyst = world.sessions['ANALYST']!;
+    moderator = world.sessions['MODERATOR']!;
+    // A plain report of closed-1 opens a default job; then a csam report of it, which the ADMIN decides: a removal (a strike).
+    expect((await report('closed-1', { reason: 'spam' })).status).toBe(201);
+    closedJobId = await waitFor(async () => {
+      const page = await json<ItemPage>(await get(admin, '/api/console/v1/investigate/items/post/closed-1'));
+      return page.jobs.find((j) => j.queueId === 'default')?.jobId;
+    }, 'the default job of closed-1');
+    expect((await report('closed-1', { reason: 'abuse', csam: true })).status).toBe(201);
+    const claimed = await waitFor(() => claimNext(world, admin, 'child-safety'), 'the child-safety job');
+    csJobId = claimed.job.jobId;
+    await decideClaimed(world, admin, claimed, { type: 'CUSTOM_ACTION', actionIds: ['remove'], policyIds: ['spam'] });
+    await waitFor(async () => {
+      const page = await json<ItemPage>(await get(admin, '/api/console/v1/investigate/items/post/closed-1'));
+      return page.jobs.find((j) => j.jobId === closedJobId)?.decisions[0];
+    }, 'the default job of closed-1 closed');
+    // A later strike of the same user, by a default job's decision: listed to all.
+    expect((await report('later-1', { reason: 'spam' })).status).toBe(201);
+    const later = await waitFor(() => claimNext(world, admin, 'default'), 'the default job of later-1');
+    expect(later.job.item.id).toBe('later-1');
+    await decideClaimed(world, admin, later, { type: 'CUSTOM_ACTION', actionIds: ['remove'], policyIds: ['spam'] });
+    csDelivery = await waitFor(async () => {
+      const page = await json<ItemPage>(await get(admin, '/api/console/v1/investigate/items/post/closed-1'));
+      return page.actions.find((a) => a.trigger === 'decision')?.deliveryId;
+    }, "the child-safety decision's action on closed-1");
+    // The user appeals the removal of closed-1.
+    const appealed = await world.api('POST', '/api/v1/report/appeal', {
+      appealId: 'ap-cs',
+      appealedBy: author,
+      appealedAt: new Date().toISOString(),
+      actionedItem: post('closed-1'),
+      actionsTaken: ['remove'],
+      appealReason: 'not me',
+      violatingPolicies: [{ id: 'spam' }],
+    });
+    expect(appealed.status, await appealed.clone().text()).toBe(204);
+    appealJobId = await waitFor(async () => {
+      const r = await get(admin, '/api/console/v1/jobs?queueId=appeals&state=PENDING');
+      return ((await r.json()) as { jobs: Array<{ jobId: string; item: { id: string } }> }).jobs.find((j) => j.item.id === 'closed-1')?.jobId;
+    }, 'the appeal job');
+  }, 120_000);
+
+  afterAll(async () => {
+    await world?.warden.stop();
+    await receiver?.close();
+  });
+
+  it("leaves the child-safety decision out of an appeal job's view for a moderator without the permission", async () => {
+    type AppealJob = { appeal: { actionsTaken: Array<{ actionId: string; callbacks: Array<{ deliveryId: string; decision: { jobId: string } | null }> }> } };
+    const adminView = await json<AppealJob>(await get(admin, `/api/console/v1/jobs/${appealJobId}`));
+    expect(adminView.appeal.actionsTaken[0]!.callbacks.map((c) => [c.deliveryId, c.decision?.jobId])).toContainEqual([csDelivery, csJobId]);
+    const response = await get(moderator, `/api/console/v1/jobs/${appealJobId}`);
+    const view = await json<AppealJob>(response.clone());
+    expect(view.appeal.actionsTaken.map((a) => a.actionId)).toEqual(['remove']);
+    expect(view.appeal.actionsTaken[0]!.callbacks).toEqual([]);
+    const text = await response.text();
+    for (const hidden of [csDelivery, csJobId]) expect(text).not.toContain(hidden);
+  });
+
+  it("leaves the child-safety decision's statements of reasons out of the Transparency pages", async () => {
+    type Statements = { statements: Array<{ deliveryId: string }> };
+    const period = `from=${today()}&to=${today()}`;
+    const listed = await waitFor(async () => {
+      const page = await json<Statements>(await get(admin, `/api/console/v1/transparency/statements?${period}`));
+      return page.statements.some((s) => s.deliveryId === csDelivery) ? page : undefined;
+    }, "the child-safety decision's statement for the ADMIN");
+    expect(listed.statements.length).toBeGreaterThan(1);
+    const analystPage = await json<Statements>(await get(analyst, `/api/console/v1/transparency/statements?${period}`));
+    expect(analystPage.statements.map((s) => s.deliveryId)).toEqual(listed.statements.map((s) => s.deliveryId).filter((id) => id !== csDelivery));
+    const itemPath = '/api/console/v1/transparency/items/post/closed-1/statements';
+    expect((await json<Statements>(await get(admin, itemPath))).statements.map((s) => s.deliveryId)).toEqual([csDelivery]);
+    expect((await json<Statements>(await get(moderator, itemPath))).statements).toEqual([]);
   });
 });

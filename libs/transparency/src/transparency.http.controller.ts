@@ -20,13 +20,14 @@ export class TransparencyHttpController {
     description:
       "Every published action of the session's organization decided in [from, to] (UTC days), oldest first, with its statement of reasons in the DSA " +
       "Transparency Database's submission format (docs/transparency.md); actions mapped `dsa: false` are left out, and a statement the mapping cannot complete " +
-      'is null with its problems. 400 with a pointer for a bad date, a period over 366 days, a bad limit or cursor.',
+      'is null with its problems. Without VIEW_CHILD_SAFETY_DATA the statements of actions a child-safety review decision caused (its own, a strike threshold it crossed) ' +
+      'are left out, as Investigate leaves them out. 400 with a pointer for a bad date, a period over 366 days, a bad limit or cursor.',
   })
   @ApiOkResponse({ type: StatementPageDto, description: 'One page of statements' })
   @ApiConsoleRoute({}, 400)
   @RequirePermissions('VIEW_INSIGHTS')
   async statements(@Query() query: StatementsRequestDto, @CurrentUser() user: ConsolePrincipal): Promise<StatementPageDto> {
-    return this.queries.execute(new ListStatementsQuery(user.orgId, query.from, query.to, query.limit ?? 100, query.cursor));
+    return this.queries.execute(new ListStatementsQuery(user.orgId, query.from, query.to, query.limit ?? 100, query.cursor, user.permissions));
   }
 
   @Get('report')
@@ -71,12 +72,13 @@ export class TransparencyHttpController {
     summary: "The statements of reasons of an item's restricting decisions, with their submission state",
     description:
       "Every published action on the item (of the session's organization), newest first, with its statement of reasons and where its submission to the DSA " +
-      'Transparency Database stands (docs/transparency.md): what the job and item views show beside each action. Empty for an item never acted on.',
+      'Transparency Database stands (docs/transparency.md): what the job and item views show beside each action. Empty for an item never acted on. ' +
+      'Without VIEW_CHILD_SAFETY_DATA the statements of actions a child-safety review decision caused are left out.',
   })
   @ApiOkResponse({ type: ItemStatementsDto, description: "The item's statements" })
   @ApiConsoleRoute({})
   @RequirePermissions('VIEW_MRT')
   async itemStatements(@Param('typeId') typeId: string, @Param('itemId') itemId: string, @CurrentUser() user: ConsolePrincipal): Promise<ItemStatementsDto> {
-    return { statements: await this.queries.execute(new ListItemStatementsQuery(user.orgId, typeId, itemId)) };
+    return { statements: await this.queries.execute(new ListItemStatementsQuery(user.orgId, typeId, itemId, user.permissions)) };
   }
 }

@@ -4,6 +4,9 @@ import { QueryBus } from '@nestjs/cqrs';
 import { DomainError, idProblem } from '#warden/kernel';
 import { ListStatementsQuery, reportCsv, type StatementView, TransparencyReportQuery } from '#warden/transparency';
 import { type AppCommand, UsageError } from './cli-command.js';
+
+/** The operator's CLI writes every statement, a child-safety decision's included: they are what the Transparency Database gets. */
+const EVERY_STATEMENT = ['VIEW_CHILD_SAFETY_DATA'] as const;
 import { parseCommandArgs, required } from './command-options.js';
 import { formatTable } from './format-table.js';
 
@@ -44,7 +47,7 @@ export const transparencyStatementsCommand: AppCommand = {
     const submission = new Map<string, number>();
     let cursor: string | undefined;
     do {
-      const page = await asUsage(() => queries.execute(new ListStatementsQuery(orgId, values.from, values.to, PAGE, cursor)));
+      const page = await asUsage(() => queries.execute(new ListStatementsQuery(orgId, values.from, values.to, PAGE, cursor, EVERY_STATEMENT)));
       for (const view of page.statements) {
         submission.set(view.submission.state, (submission.get(view.submission.state) ?? 0) + 1);
         if (view.statement === null) {
@@ -75,7 +78,7 @@ export const transparencyStatementsCommand: AppCommand = {
 async function* statementViews(queries: QueryBus, orgId: string, from: string | undefined, to: string | undefined): AsyncGenerator<StatementView> {
   let cursor: string | undefined;
   do {
-    const page = await asUsage(() => queries.execute(new ListStatementsQuery(orgId, from, to, PAGE, cursor)));
+    const page = await asUsage(() => queries.execute(new ListStatementsQuery(orgId, from, to, PAGE, cursor, EVERY_STATEMENT)));
     yield* page.statements;
     cursor = page.nextCursor ?? undefined;
   } while (cursor !== undefined);

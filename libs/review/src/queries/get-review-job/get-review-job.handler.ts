@@ -104,6 +104,7 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
             orgId,
             item,
             state.requests,
+            query.viewer.permissions,
           )
         : Promise.resolve(null),
       actionsPartOf(this.queries, orgId, item, creator, query.viewer.permissions),

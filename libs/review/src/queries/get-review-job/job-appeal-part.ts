@@ -1,4 +1,6 @@
 import type { QueryBus } from '@nestjs/cqrs';
+import { FindChildSafetyDeliveriesQuery } from '#warden/audit/contracts';
+import type { Permission } from '#warden/identity/contracts';
 import { recordedAs } from '#warden/kernel';
 import { ListItemDeliveriesQuery, type ItemDeliveryView } from '#warden/callbacks';
 import { GetLiveEntitiesQuery } from '#warden/catalog';
@@ -29,9 +31,16 @@ export interface AppealPartDeps {
  * module's side of JOB_APPEALS, unsealed for the viewer), each appealed action resolved to the callbacks Warden sent for
  * the item with that action id (from the callbacks module's deliveries), the decisions that sent
  * them (from this module's job streams), and the appellant's strikes (enforcement's USER_STRIKES). Every read
- * is scoped by the organization.
+ * is scoped by the organization. Without VIEW_CHILD_SAFETY_DATA among `permissions`, the callbacks
+ * a child-safety decision sent (and so that decision) are not listed, as in the actions part.
  */
-export async function appealPartOf(deps: AppealPartDeps, orgId: string, item: ItemRefView, requests: readonly EnqueueRequest[]): Promise<AppealView | null> {
+export async function appealPartOf(
+  deps: AppealPartDeps,
+  orgId: string,
+  item: ItemRefView,
+  requests: readonly EnqueueRequest[],
+  permissions: readonly Permission[],
+): Promise<AppealView | null> {
   const request = requests.find((r) => r.appeal);
   const appeal: JobAppeal | null | undefined = request?.appeal;
   if (!request || !appeal) return null;
@@ -41,7 +50,11 @@ export async function appealPartOf(deps: AppealPartDeps, orgId: string, item: It
     deps.queries.execute(new GetLiveEntitiesQuery(orgId, 'policy')),
     deps.queries.execute(new GetLiveEntitiesQuery(orgId, 'action')),
   ]);
-  const appealed = deliveries.filter((d) => d.kind === 'action' && d.actionId !== null && appeal.actionsTaken.includes(d.actionId));
+  const candidates = deliveries.filter((d) => d.kind === 'action' && d.actionId !== null && appeal.actionsTaken.includes(d.actionId));
+  // Without VIEW_CHILD_SAFETY_DATA, not what a child-safety decision published (nor its decision), as the actions part leaves it out.
+  const reviewed = candidates.filter((d) => d.trigger === 'decision' || d.trigger === 'strike-threshold').map((d) => d.deliveryId);
+  const hidden = new Set(reviewed.length > 0 ? await deps.queries.execute(new FindChildSafetyDeliveriesQuery(orgId, reviewed, permissions)) : []);
+  const appealed = candidates.filter((d) => !hidden.has(d.deliveryId));
   const [decisions, strikes] = await Promise.all([
     appealed.some((d) => d.trigger === 'decision') ? decisionsByDelivery(deps, orgId, item) : Promise.resolve(new Map<string, DecisionRef>()),
     details && deps.strikes ? deps.strikes.history(orgId, details.appellant) : null,

@@ -4,7 +4,7 @@ import type { ReadStore } from '#warden/readstore';
 import { ProjectionHost, READ_STORE } from '#warden/storage';
 import { TRANSPARENCY_PROJECTION } from '../../projections/transparency.projection.js';
 import { type StatementFactsDoc, TRANSPARENCY_STATEMENTS } from '../../projections/transparency.read-model.js';
-import { StatementViews } from '../list-statements/list-statements.handler.js';
+import { shownFacts, StatementViews } from '../list-statements/list-statements.handler.js';
 import { statementCatalog } from '../statement-catalog.js';
 import { ListItemStatementsQuery } from './list-item-statements.query.js';
 import type { StatementView } from '../list-statements/list-statements.query.js';
@@ -36,7 +36,7 @@ export class ListItemStatementsHandler implements IQueryHandler<ListItemStatemen
     );
     const views = new StatementViews(this.readStore, query.orgId, catalog);
     const out: StatementView[] = [];
-    for (const f of facts) {
+    for (const f of await shownFacts(this.queries, query.orgId, facts, query.permissions)) {
       const view = await views.of(f);
       if (view) out.push(view);
     }

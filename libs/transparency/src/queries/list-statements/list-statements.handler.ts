@@ -1,5 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { type IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
+import { FindChildSafetyDeliveriesQuery } from '#warden/audit/contracts';
+import type { Permission } from '#warden/identity/contracts';
 import { type Clock, dayPlus, invalidField, validPeriod } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
 import type { ReadStore } from '#warden/readstore';
@@ -31,6 +33,23 @@ export function submissionOf(facts: StatementFactsDoc, complete: boolean, config
   }
   if (!configured) return { state: 'off', ...none };
   return { state: complete ? 'unsent' : 'incomplete', ...none };
+}
+
+/**
+ * The facts a viewer may see: without VIEW_CHILD_SAFETY_DATA not those of an action a child-safety
+ * review decision published or caused (a strike threshold it crossed), as the audit's index marks
+ * their deliveries (one read by key each; a rule's or the platform's action never is one).
+ */
+export async function shownFacts(
+  queries: QueryBus,
+  orgId: string,
+  facts: readonly StatementFactsDoc[],
+  permissions: readonly Permission[],
+): Promise<StatementFactsDoc[]> {
+  const reviewed = facts.filter((f) => f.trigger === 'decision' || f.trigger === 'strike-threshold').map((f) => f.deliveryId);
+  if (reviewed.length === 0) return [...facts];
+  const hidden = new Set(await queries.execute(new FindChildSafetyDeliveriesQuery(orgId, reviewed, permissions)));
+  return facts.filter((f) => !hidden.has(f.deliveryId));
 }
 
 /** Internal complaint handling is always open (POST /api/v1/report/appeal); the other two are the user's by law. */
@@ -78,7 +97,8 @@ export class StatementViews {
 
 /**
  * Published actions of the period in decision order, each with its statement rendered with the
- * mapping in force; actions mapped `dsa: false` are left out. The projection is caught up first.
+ * mapping in force; actions mapped `dsa: false` are left out, and so, without
+ * VIEW_CHILD_SAFETY_DATA, are those a child-safety decision caused (`shownFacts`). The projection is caught up first.
  */
 @QueryHandler(ListStatementsQuery)
 export class ListStatementsHandler implements IQueryHandler<ListStatementsQuery> {
@@ -112,8 +132,10 @@ export class ListStatementsHandler implements IQueryHandler<ListStatementsQuery>
           limit: query.limit,
         },
       );
+      const shown = new Set(await shownFacts(this.queries, query.orgId, batch, query.permissions));
       for (const facts of batch) {
         next++;
+        if (!shown.has(facts)) continue;
         const view = await views.of(facts);
         if (!view) continue;
         statements.push(view);

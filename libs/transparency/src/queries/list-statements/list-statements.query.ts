@@ -1,4 +1,5 @@
 import { Query } from '@nestjs/cqrs';
+import type { Permission } from '#warden/identity/contracts';
 import type { DatabaseStatement } from '../../domain/statement-of-reasons.js';
 
 /**
@@ -55,6 +56,8 @@ export class ListStatementsQuery extends Query<StatementPage> {
     readonly to: unknown,
     readonly limit: number,
     readonly cursor: string | undefined,
+    /** The viewer's: without VIEW_CHILD_SAFETY_DATA, the statements of what a child-safety decision caused are left out. */
+    readonly permissions: readonly Permission[],
   ) {
     super();
   }
