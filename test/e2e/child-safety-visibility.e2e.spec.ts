@@ -36,6 +36,7 @@ interface Strikes {
   entries: Array<{ actionId: string; item: { id: string } }>;
 }
 interface ItemPage {
+  versions: { entries: Array<{ version: number }> };
   jobs: Array<{ jobId: string; queueId: string | null; decisions: Array<{ type: string; closeReason: string | null }> }>;
   timeline: Timeline;
   reports: Array<{ reportId: string }>;
@@ -184,13 +185,18 @@ describe('the child-safety queue without VIEW_CHILD_SAFETY_DATA', () => {
     const reporter = await json<UserPage>(await get(admin, '/api/console/v1/investigate/users/user/r-cs'));
     expect(reporter.reportsFiled.map((r) => r.reportId).sort()).toEqual([...csamReports].sort());
 
+    // The ADMIN sees both versions of the decided item: the one its csam report recorded, and the plain report's.
+    expect(adminPage.versions.entries.map((v) => v.version)).toEqual([1, 0]);
     for (const id of ['cs-1', 'cs-2']) {
-      const page = await json<ItemPage>(await get(analyst, `/api/console/v1/investigate/items/post/${id}`));
-      // The item and its plain report are there; its csam report, the child-safety job and every step of it are not.
+      const response = await get(analyst, `/api/console/v1/investigate/items/post/${id}`);
+      const page = await json<ItemPage>(response.clone());
+      // The item and its plain report are there; its csam report, the version it recorded, the child-safety job and every step of it are not.
       expect(page.reports.map((r) => r.reportId)).toEqual(id === decidedItem ? [plainReport] : []);
       expect(page.jobs.map((j) => j.queueId)).toEqual(id === decidedItem ? ['default'] : []);
+      expect(page.versions.entries.map((v) => v.version)).toEqual(id === decidedItem ? [1] : []);
       const types = page.timeline.entries.map((e) => e.type);
-      expect(types).toContain('ItemSubmitted');
+      expect(types.filter((t) => t === 'ItemSubmitted')).toHaveLength(id === decidedItem ? 1 : 0);
+      if (id !== decidedItem) expect(await response.text()).not.toContain('reported as abuse');
       expect(types.filter((t) => t.startsWith('Report') || t.startsWith('ReviewJob') || t === 'ChildSafetyReportRecorded')).toEqual(
         id === decidedItem ? ['ReportSubmitted', 'ReportRouted', 'ReviewJobOpened', 'ReviewJobClaimed'] : [],
       );
@@ -200,6 +206,13 @@ describe('the child-safety queue without VIEW_CHILD_SAFETY_DATA', () => {
     const unknownUser = await expectErrorBody(await get(analyst, '/api/console/v1/investigate/users/user/no-such-user'), 404, '/errors/not-found');
     const reporterPage = await expectErrorBody(await get(analyst, '/api/console/v1/investigate/users/user/r-cs'), 404, '/errors/not-found');
     expect(reporterPage['detail']).toBe(String(unknownUser['detail']).replace('no-such-user', 'r-cs'));
+    // So is the creator of the item only a csam report recorded: the ADMIN sees them.
+    const openCreator = `author-of-${decidedItem === 'cs-1' ? 'cs-2' : 'cs-1'}`;
+    expect(
+      (await json<UserPage & { items: { entries: unknown[] } }>(await get(admin, `/api/console/v1/investigate/users/user/${openCreator}`))).items.entries,
+    ).toHaveLength(1);
+    const creatorPage = await expectErrorBody(await get(analyst, `/api/console/v1/investigate/users/user/${openCreator}`), 404, '/errors/not-found');
+    expect(creatorPage['detail']).toBe(String(unknownUser['detail']).replace('no-such-user', openCreator));
     const unknownLookup = await expectErrorBody(
       await get(analyst, '/api/console/v1/investigate/lookup?kind=user&typeId=user&id=no-such-user'),
       404,
@@ -358,10 +371,11 @@ describe('child-safety data reached otherwise, without VIEW_CHILD_SAFETY_DATA', 
     }, "the 20 csam reports on the ADMIN's page");
     const page = await json<ItemPage & { timeline: { earlier: boolean } }>(await itemPage(analyst, 'cs-many'));
     expect(page.reports).toEqual([]);
-    // Each report sent the item again: 20 versions and their evaluations, fewer than a timeline's 50.
-    expect(new Set(page.timeline.entries.map((e) => e.type))).toEqual(new Set(['ItemSubmitted', 'ItemEvaluated']));
+    // Each report sent the item again: 20 versions, left out as the reports are, and their evaluations, fewer than a timeline's 50.
+    expect(new Set(page.timeline.entries.map((e) => e.type))).toEqual(new Set(['ItemEvaluated']));
     expect(page.timeline.earlier).toBe(false);
     await expectErrorBody(await get(analyst, '/api/console/v1/investigate/users/user/r-many'), 404, '/errors/not-found');
+    await expectErrorBody(await get(analyst, '/api/console/v1/investigate/users/user/author-of-cs-many'), 404, '/errors/not-found');
   });
 
   it('leaves out a plain report a routing rule sent to child-safety', async () => {

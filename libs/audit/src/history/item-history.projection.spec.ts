@@ -276,4 +276,29 @@ describe('the item history index', () => {
       'ReportRouted!',
     ]);
   });
+
+  it("marks the item version a csam report recorded, under the item and its creator; a plain report's stays unmarked", async () => {
+    const u1 = { id: 'u1', typeId: 'user' };
+    const { flagged } = await indexed(async (events) => {
+      for (const [revision, csam] of [
+        [0, false],
+        [1, true],
+      ] as const) {
+        await events.append(
+          'item-acme:post:p1',
+          [anEvent('ItemSubmitted', { itemId: 'p1', typeId: 'post', creator: u1, source: 'report' })],
+          revision === 0 ? 'no_stream' : 0,
+        );
+        await events.append(
+          `report-acme:r${revision}`,
+          [anEvent('ReportSubmitted', { reportId: `r${revision}`, reportedItem: { id: 'p1', typeId: 'post', version: revision }, csam })],
+          'no_stream',
+        );
+      }
+      // A version sent to the items endpoint is never a report's.
+      await events.append('item-acme:post:p1', [anEvent('ItemSubmitted', { itemId: 'p1', typeId: 'post', creator: u1, source: 'items' })], 1);
+    });
+    expect(await flagged('post', 'p1')).toEqual(['ItemSubmitted', 'ReportSubmitted', 'ItemSubmitted!', 'ReportSubmitted!', 'ItemSubmitted']);
+    expect(await flagged('user', 'u1')).toEqual(['ItemSubmitted', 'ItemSubmitted!', 'ItemSubmitted']);
+  });
 });

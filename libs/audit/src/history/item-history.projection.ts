@@ -1,7 +1,7 @@
 import { CHILD_SAFETY_QUEUE_ID } from '#warden/catalog/contracts';
 import type { Projection, ProjectionContext } from '#warden/eventstore';
 import { parseStreamName, type RecordedEvent, streamCategory, userOfSubject } from '#warden/kernel';
-import { reportStream } from '#warden/ingestion/contracts';
+import { itemStream, reportStream } from '#warden/ingestion/contracts';
 import { reviewJobStream } from '#warden/review/contracts';
 
 export const ITEM_HISTORY_PROJECTION = 'audit-item-history';
@@ -101,6 +101,13 @@ export const MAX_CARRIED_REFS = 16;
 
 export const historyEntryId = (position: number, ref: HistoryRef) => `${position}:${ref.typeId}:${ref.id}`;
 
+/**
+ * Where the index records (in ITEM_HISTORY_STREAMS, beside the streams) an item version a report
+ * recorded (an ItemSubmitted of `source: report`): its refs and log position, so that its entries
+ * are marked when the report turns out to be flagged `csam` (its ReportSubmitted comes after it).
+ */
+export const reportedVersionKey = (itemStreamName: string, version: number) => `reported-version:${itemStreamName}@${version}`;
+
 /** The category of review job streams (`review_job-<org>:<job>`). */
 const REVIEW_JOB_CATEGORY = streamCategory(reviewJobStream('org', 'job'));
 /**
@@ -188,6 +195,10 @@ async function indexEvent(event: RecordedEvent, ctx: ProjectionContext): Promise
     ctx.put(ITEM_HISTORY_STREAMS, event.streamName, doc as never);
   }
   if (childSafety && event.type === 'ReportRouted' && typeof event.data['reportId'] === 'string') await markRoutedReport(orgId, event.data['reportId'], ctx);
+  // The version a report recorded, for its csam mark (one small write per report: what it reported).
+  if (event.type === 'ItemSubmitted' && event.data['source'] === 'report' && category === 'item')
+    ctx.put(ITEM_HISTORY_STREAMS, reportedVersionKey(event.streamName, event.revision), { refs, position: event.position } as never);
+  if (event.type === 'ReportSubmitted' && event.data['csam'] === true) await markReportedVersion(orgId, event.data['reportedItem'], ctx);
   for (const ref of refs)
     putEntry(ctx, ref, { orgId, position: event.position, stream: event.streamName, revision: event.revision, type: event.type }, childSafety);
 }
@@ -231,4 +242,19 @@ async function markRoutedReport(orgId: string, reportId: string, ctx: Projection
   if (!report || report.position === undefined || report.childSafety === true) return;
   ctx.put(ITEM_HISTORY_STREAMS, name, { ...report, childSafety: true } as never);
   for (const ref of report.refs) putEntry(ctx, ref, { orgId, position: report.position, stream: name, revision: 0, type: 'ReportSubmitted' }, true);
+}
+
+/**
+ * The item version a report flagged `csam` recorded (the reported content, its ItemSubmitted
+ * written just before the report): its entries are written again marked, so that it shows only
+ * with VIEW_CHILD_SAFETY_DATA, and an item or a creator known by it alone is not found without it
+ * (docs/console.md, "Investigate"). One read by key per such report.
+ */
+async function markReportedVersion(orgId: string, reported: unknown, ctx: ProjectionContext): Promise<void> {
+  const { id, typeId, version } = (reported ?? {}) as { id?: unknown; typeId?: unknown; version?: unknown };
+  if (typeof id !== 'string' || typeof typeId !== 'string' || typeof version !== 'number') return;
+  const stream = itemStream(orgId, typeId, id);
+  const recorded = await ctx.get<ItemHistoryStreamDoc>(ITEM_HISTORY_STREAMS, reportedVersionKey(stream, version));
+  if (!recorded || recorded.position === undefined) return;
+  for (const ref of recorded.refs) putEntry(ctx, ref, { orgId, position: recorded.position, stream, revision: version, type: 'ItemSubmitted' }, true);
 }

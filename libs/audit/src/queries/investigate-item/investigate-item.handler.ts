@@ -1,6 +1,6 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import type { HistoryRef } from '../../history/item-history.projection.js';
-import { InvestigationReader, LIMITS } from '../../investigate/investigation-reader.js';
+import { InvestigationReader, LIMITS, seesChildSafety } from '../../investigate/investigation-reader.js';
 import {
   appealsOf,
   evaluationOf,
@@ -67,7 +67,8 @@ export class InvestigateItemHandler implements IQueryHandler<InvestigateItemQuer
   ): Promise<NonNullable<InvestigatedItem['creatorStanding']>> {
     const [standing, submitted] = await Promise.all([
       this.reader.standing(orgId, user, permissions),
-      this.reader.newest(orgId, user, 'ItemSubmitted', LIMITS.recentItems * 5),
+      // The items a child-safety report recorded are not listed without VIEW_CHILD_SAFETY_DATA (marked in the index).
+      this.reader.newest(orgId, user, 'ItemSubmitted', LIMITS.recentItems * 5, undefined, !seesChildSafety(permissions)),
     ]);
     const seen = new Set<string>();
     const recent = submitted.filter((doc) => {
