@@ -259,12 +259,13 @@ describe('the item history index', () => {
       );
     });
     expect(await flagged('user', 'r3')).toEqual(['ReportSubmitted!']);
+    // The jobs sent to child-safety are that queue's as a whole: their openings are marked too.
     expect(await flagged('post', 'p1')).toEqual([
-      'ReviewJobOpened',
+      'ReviewJobOpened!',
       'ReviewJobDecided!',
       'ActionCallbackRequested!',
       'CallbackDeliveryRequested!',
-      'ReviewJobOpened',
+      'ReviewJobOpened!',
       'ReviewJobDecided!',
       'ActionCallbackRequested!',
       'CallbackDeliveryRequested!',
@@ -300,5 +301,17 @@ describe('the item history index', () => {
     });
     expect(await flagged('post', 'p1')).toEqual(['ItemSubmitted', 'ReportSubmitted', 'ItemSubmitted!', 'ReportSubmitted!', 'ItemSubmitted']);
     expect(await flagged('user', 'u1')).toEqual(['ItemSubmitted', 'ItemSubmitted!', 'ItemSubmitted']);
+  });
+
+  it('marks a default job a decision sent to child-safety as a whole: its opening, its claim and what comes after', async () => {
+    const p1 = { id: 'p1', typeId: 'post' };
+    const { flagged } = await indexed(async (events) => {
+      await events.append('review_job-acme:j1', [anEvent('ReviewJobOpened', { jobId: 'j1', queueId: 'default', item: p1 })], 'no_stream');
+      await events.append('review_job-acme:j1', [anEvent('ReviewJobClaimed', { jobId: 'j1' })], 0);
+      await events.append('review_job-acme:j1', [anEvent('ReviewJobDecided', { jobId: 'j1', type: 'SUBMIT_CHILD_SAFETY_REPORT', deliveryIds: [] })], 1);
+      await events.append('review_job-acme:j1', [anEvent('ReviewJobReleased', { jobId: 'j1' })], 2);
+    });
+    // The claim, written before the decision, is left out when read (the reader asks the job's record).
+    expect(await flagged('post', 'p1')).toEqual(['ReviewJobOpened!', 'ReviewJobClaimed', 'ReviewJobDecided!', 'ReviewJobReleased!']);
   });
 });

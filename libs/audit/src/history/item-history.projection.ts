@@ -47,8 +47,10 @@ export interface ItemHistoryStreamDoc {
   readonly childSafety?: true;
   /**
    * A report's stream: the log position of its ReportSubmitted, so that its entries are marked
-   * when a routing rule sends the report to the child-safety queue (its ReportRouted, later).
-   * Absent on reports indexed before releases of 2026-12-01.
+   * when a routing rule sends the report to the child-safety queue (its ReportRouted, later). A
+   * review job's: its ReviewJobOpened's, so that its entry is marked when a decision sends the job
+   * to child-safety. Absent on reports and jobs indexed before releases of 2026-12-01; on an item
+   * version a report recorded (`reportedVersionKey`), its ItemSubmitted's.
    */
   readonly position?: number;
 }
@@ -190,11 +192,14 @@ async function indexEvent(event: RecordedEvent, ctx: ProjectionContext): Promise
     const doc: ItemHistoryStreamDoc = {
       refs: refs.slice(0, MAX_CARRIED_REFS),
       ...(childSafety ? { childSafety: true } : {}),
-      ...(event.type === 'ReportSubmitted' && event.revision === 0 ? { position: event.position } : {}),
+      ...((event.type === 'ReportSubmitted' || event.type === 'ReviewJobOpened') && event.revision === 0 ? { position: event.position } : {}),
     };
     ctx.put(ITEM_HISTORY_STREAMS, event.streamName, doc as never);
   }
   if (childSafety && event.type === 'ReportRouted' && typeof event.data['reportId'] === 'string') await markRoutedReport(orgId, event.data['reportId'], ctx);
+  // A job of another queue that a decision sent to child-safety (a child-safety report, a move there) is that queue's from then on.
+  if (childSafety && event.type === 'ReviewJobDecided' && category === REVIEW_JOB_CATEGORY && known && known.childSafety !== true)
+    markSentJob(orgId, event.streamName, known, ctx);
   // The version a report recorded, for its csam mark (one small write per report: what it reported).
   if (event.type === 'ItemSubmitted' && event.data['source'] === 'report' && category === 'item')
     ctx.put(ITEM_HISTORY_STREAMS, reportedVersionKey(event.streamName, event.revision), { refs, position: event.position } as never);
@@ -242,6 +247,18 @@ async function markRoutedReport(orgId: string, reportId: string, ctx: Projection
   if (!report || report.position === undefined || report.childSafety === true) return;
   ctx.put(ITEM_HISTORY_STREAMS, name, { ...report, childSafety: true } as never);
   for (const ref of report.refs) putEntry(ctx, ref, { orgId, position: report.position, stream: name, revision: 0, type: 'ReportSubmitted' }, true);
+}
+
+/**
+ * A job of another queue whose decision sent it to child-safety (SUBMIT_CHILD_SAFETY_REPORT, or
+ * moved there): its stream's record is marked, so that its later events are, and so is the entry
+ * of its opening, where the record says it is (the job is left out as a whole without
+ * VIEW_CHILD_SAFETY_DATA; its claims are left out by the record when read).
+ */
+function markSentJob(orgId: string, stream: string, known: ItemHistoryStreamDoc, ctx: ProjectionContext): void {
+  ctx.put(ITEM_HISTORY_STREAMS, stream, { ...known, childSafety: true } as never);
+  if (known.position === undefined) return;
+  for (const ref of known.refs) putEntry(ctx, ref, { orgId, position: known.position, stream, revision: 0, type: 'ReviewJobOpened' }, true);
 }
 
 /**

@@ -215,22 +215,30 @@ export class InvestigationReader {
    * the page, timeline included. What its decision caused (strikes, deliveries, a threshold's
    * action) the index marks (`shownEntries`); this reads the events themselves, for entries the
    * index wrote before it marked them. A job's later events name only the job: its queue is its
-   * stream's first event's, read once per request. A report not flagged `csam` that a routing rule
+   * stream's first event's, and a job of another queue that a decision sent there (a child-safety
+   * report, a move) is known by the index's record of its stream, both read once per request. A report not flagged `csam` that a routing rule
    * sent to the queue is left out when the index marked its routing (ReportRouted): one read by key
    * per report; until the report is routed and indexed, it shows.
    */
   childSafetyFilter(permissions: readonly Permission[], orgId: string): (events: RecordedEvent[]) => Promise<RecordedEvent[]> {
     if (seesChildSafety(permissions)) return async (events) => events;
-    const jobQueues = new Map<string, Promise<unknown>>();
-    const queueOfJob = (stream: string) => {
-      let queue = jobQueues.get(stream);
-      if (!queue) jobQueues.set(stream, (queue = this.first(stream).then((e) => e?.data['queueId'])));
-      return queue;
+    const jobs = new Map<string, Promise<boolean>>();
+    // A job of the queue (its opening says so), or one a decision sent there (the index's record of its stream).
+    const childSafetyJob = (stream: string) => {
+      let hidden = jobs.get(stream);
+      if (!hidden)
+        jobs.set(
+          stream,
+          (hidden = Promise.all([this.first(stream), this.readStore.get<ItemHistoryStreamDoc & Record<string, never>>(ITEM_HISTORY_STREAMS, stream)]).then(
+            ([opened, record]) => opened?.data['queueId'] === CHILD_SAFETY_QUEUE_ID || record?.childSafety === true,
+          )),
+        );
+      return hidden;
     };
     const hidden = async (e: RecordedEvent) =>
       childSafetyEvent(e) ||
       (e.type === 'ReportSubmitted' && typeof e.data['reportId'] === 'string' && (await this.routedToChildSafety(orgId, e.data['reportId']))) ||
-      (streamCategory(e.streamName) === REVIEW_JOB_CATEGORY && (await queueOfJob(e.streamName)) === CHILD_SAFETY_QUEUE_ID);
+      (streamCategory(e.streamName) === REVIEW_JOB_CATEGORY && (await childSafetyJob(e.streamName)));
     return async (events) => {
       const hide = await Promise.all(events.map(hidden));
       return events.filter((_, i) => !hide[i]);
