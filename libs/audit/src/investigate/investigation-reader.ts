@@ -218,7 +218,8 @@ export class InvestigationReader {
    * stream's first event's, and a job of another queue that a decision sent there (a child-safety
    * report, a move) is known by the index's record of its stream, both read once per request. A report not flagged `csam` that a routing rule
    * sent to the queue is left out when the index marked its routing (ReportRouted): one read by key
-   * per report; until the report is routed and indexed, it shows.
+   * per report; until the index has its routing (the rules engine routes it a moment after it is
+   * recorded), it is left out too, as it may be on its way there.
    */
   childSafetyFilter(permissions: readonly Permission[], orgId: string): (events: RecordedEvent[]) => Promise<RecordedEvent[]> {
     if (seesChildSafety(permissions)) return async (events) => events;
@@ -245,10 +246,13 @@ export class InvestigationReader {
     };
   }
 
-  /** Whether the index marked the report's routing as child-safety (ReportRouted to that queue opens its routing stream). */
+  /**
+   * Whether the report may be in the child-safety queue: the index marked its routing as such
+   * (ReportRouted to that queue opens its routing stream), or has no record of its routing yet.
+   */
   private async routedToChildSafety(orgId: string, reportId: string): Promise<boolean> {
     const stream = await this.readStore.get<ItemHistoryStreamDoc & Record<string, never>>(ITEM_HISTORY_STREAMS, reportRoutingStream(orgId, reportId));
-    return stream?.childSafety === true;
+    return stream === undefined || stream.childSafety === true;
   }
 
   /**

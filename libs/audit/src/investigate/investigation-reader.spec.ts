@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import type { RecordedEvent } from '#warden/kernel';
+import { ITEM_HISTORY_STREAMS, type ItemHistoryStreamDoc } from '../history/item-history.projection.js';
+import { InvestigationReader } from './investigation-reader.js';
+
+/** A reader over an index that holds only these stream records (by stream name); nothing else is read. */
+function readerWith(streams: Record<string, ItemHistoryStreamDoc>): InvestigationReader {
+  const readStore = { get: async (collection: string, id: string) => (collection === ITEM_HISTORY_STREAMS ? streams[id] : undefined) };
+  return new InvestigationReader(readStore as never, {} as never, {} as never, {} as never, {} as never);
+}
+
+const plainReport = {
+  id: 'e1',
+  type: 'ReportSubmitted',
+  streamName: 'report-acme:r1',
+  revision: 0,
+  position: 7,
+  data: { reportId: 'r1', reportedItem: { id: 'p1', typeId: 'post', version: 0 }, csam: false },
+  metadata: { orgId: 'acme', occurredAt: '2026-12-01T00:00:00.000Z', correlationId: 'c', causationId: null },
+} as unknown as RecordedEvent;
+const routing = 'report_routing-acme:r1';
+const ANALYST = ['INVESTIGATE'] as const;
+
+describe('the events Investigate shows of a plain report, without VIEW_CHILD_SAFETY_DATA', () => {
+  it('leaves it out until the index has its routing: a routing rule may be sending it to child-safety', async () => {
+    expect(await readerWith({}).childSafetyFilter(ANALYST, 'acme')([plainReport])).toEqual([]);
+  });
+
+  it('shows it once routed elsewhere, and leaves it out once routed to child-safety', async () => {
+    const elsewhere = readerWith({ [routing]: { refs: [{ typeId: 'post', id: 'p1' }] } });
+    expect(await elsewhere.childSafetyFilter(ANALYST, 'acme')([plainReport])).toEqual([plainReport]);
+    const there = readerWith({ [routing]: { refs: [{ typeId: 'post', id: 'p1' }], childSafety: true } });
+    expect(await there.childSafetyFilter(ANALYST, 'acme')([plainReport])).toEqual([]);
+  });
+
+  it('shows it at once with the permission', async () => {
+    expect(await readerWith({}).childSafetyFilter(['INVESTIGATE', 'VIEW_CHILD_SAFETY_DATA'], 'acme')([plainReport])).toEqual([plainReport]);
+  });
+});
