@@ -510,6 +510,20 @@ describe('what a child-safety decision touched elsewhere, without VIEW_CHILD_SAF
     await receiver?.close();
   });
 
+  it('shows a default job closed because a child-safety decision actioned its item as closed by Warden, without the reason', async () => {
+    const decisionOf = (page: ItemPage) => page.jobs.find((j) => j.jobId === closedJobId)?.decisions[0];
+    const adminPage = await waitFor(async () => {
+      const page = await json<ItemPage>(await get(admin, '/api/console/v1/investigate/items/post/closed-1'));
+      return decisionOf(page) ? page : undefined;
+    }, 'the default job closed');
+    expect(decisionOf(adminPage)).toEqual(expect.objectContaining({ type: 'AUTOMATIC_CLOSE', closeReason: 'ITEM_ACTIONED' }));
+    const response = await get(analyst, '/api/console/v1/investigate/items/post/closed-1');
+    const page = await json<ItemPage>(response.clone());
+    expect(page.jobs.map((j) => j.jobId)).not.toContain(csJobId);
+    expect(decisionOf(page)).toEqual(expect.objectContaining({ type: 'AUTOMATIC_CLOSE', closeReason: null }));
+    expect(await response.text()).not.toContain('ITEM_ACTIONED');
+  });
+
   it("leaves the child-safety decision out of an appeal job's view for a moderator without the permission", async () => {
     type AppealJob = { appeal: { actionsTaken: Array<{ actionId: string; callbacks: Array<{ deliveryId: string; decision: { jobId: string } | null }> }> } };
     const adminView = await json<AppealJob>(await get(admin, `/api/console/v1/jobs/${appealJobId}`));

@@ -11,8 +11,10 @@ import { reportRoutingStream } from '#warden/rules/contracts';
 import { EVENT_STORE, ProjectionHost, READ_STORE, STORAGE, type Storage } from '#warden/storage';
 import { readHistoryEvent, readStoredStream } from '../history/history-events.js';
 import {
+  childSafetyCauseId,
   childSafetyEvent,
   ITEM_HISTORY,
+  ITEM_HISTORY_CHILD_SAFETY,
   ITEM_HISTORY_PROJECTION,
   ITEM_HISTORY_STREAMS,
   type HistoryRef,
@@ -242,8 +244,21 @@ export class InvestigationReader {
       (streamCategory(e.streamName) === REVIEW_JOB_CATEGORY && (await childSafetyJob(e.streamName)));
     return async (events) => {
       const hide = await Promise.all(events.map(hidden));
-      return events.filter((_, i) => !hide[i]);
+      return Promise.all(events.filter((_, i) => !hide[i]).map((e) => this.withoutChildSafetyCause(orgId, e)));
     };
+  }
+
+  /**
+   * A job of another queue that Warden closed because a child-safety decision actioned its item
+   * (AUTOMATIC_CLOSE, ITEM_ACTIONED, caused by that decision or the platform's execution of its
+   * action): shown closed by Warden without its reason, which would tell of an action the viewer
+   * is not shown. One read by key per such close.
+   */
+  private async withoutChildSafetyCause(orgId: string, e: RecordedEvent): Promise<RecordedEvent> {
+    const cause = e.metadata.causationId;
+    if (e.type !== 'ReviewJobDecided' || e.data['type'] !== 'AUTOMATIC_CLOSE' || e.data['closeReason'] !== 'ITEM_ACTIONED' || !cause) return e;
+    const caused = await this.readStore.get<{ orgId: string } & Record<string, never>>(ITEM_HISTORY_CHILD_SAFETY, childSafetyCauseId(orgId, cause));
+    return caused ? { ...e, data: { ...e.data, closeReason: null } } : e;
   }
 
   /**
