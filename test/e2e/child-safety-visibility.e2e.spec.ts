@@ -524,6 +524,23 @@ describe('what a child-safety decision touched elsewhere, without VIEW_CHILD_SAF
     expect(await response.text()).not.toContain('ITEM_ACTIONED');
   });
 
+  it('lists no count after a strike to a viewer not shown every strike (it would tell of a hidden one)', async () => {
+    type Strikes = { count: number; entries: Array<{ item: { id: string }; countAfter: number | null }> };
+    const adminUser = await waitFor(async () => {
+      const page = await json<{ strikes: Strikes }>(await get(admin, `/api/console/v1/investigate/users/user/${author.id}`));
+      return page.strikes.entries.length === 2 ? page : undefined;
+    }, 'both strikes on the user');
+    expect(adminUser.strikes.entries.map((e) => [e.item.id, e.countAfter])).toEqual([
+      ['later-1', 2],
+      ['closed-1', 1],
+    ]);
+    const response = await get(analyst, `/api/console/v1/investigate/users/user/${author.id}`);
+    const user = await json<{ strikes: Strikes; timeline: Timeline }>(response.clone());
+    expect(user.strikes.count).toBe(2);
+    expect(user.strikes.entries.map((e) => [e.item.id, e.countAfter])).toEqual([['later-1', null]]);
+    expect(user.timeline.entries.filter((e) => e.type === 'UserStrikesApplied').map((e) => e.summary)).toEqual(['1 strike(s) for action remove']);
+  });
+
   it("leaves the child-safety decision out of an appeal job's view for a moderator without the permission", async () => {
     type AppealJob = { appeal: { actionsTaken: Array<{ actionId: string; callbacks: Array<{ deliveryId: string; decision: { jobId: string } | null }> }> } };
     const adminView = await json<AppealJob>(await get(admin, `/api/console/v1/jobs/${appealJobId}`));

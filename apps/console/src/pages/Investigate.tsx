@@ -307,7 +307,7 @@ function Strikes({ strikes, score }: { strikes: UserPage['strikes']; score: numb
                 <tr key={`${s.actionId}-${s.appliedAt}-${s.item.id}`}>
                   <th scope="row">{when(s.appliedAt)}</th>
                   <td>{s.strikes}</td>
-                  <td>{s.countAfter}</td>
+                  <td>{s.countAfter ?? '—'}</td>
                   <td>{s.actionId}</td>
                   <td>
                     <ItemLink item={s.item} />

@@ -2,6 +2,7 @@ import type { RecordedEvent } from '#warden/kernel';
 
 type Data = { readonly [key: string]: unknown };
 const str = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : '?');
+const countOf = (d: Data) => (d['countAfter'] === undefined ? '' : `: count ${str(d['countAfter'])}`);
 const ids = (values: unknown) =>
   Array.isArray(values) ? values.map((v) => (typeof v === 'object' && v !== null ? str((v as Data)['id']) : str(v))).join(', ') : '';
 
@@ -40,10 +41,11 @@ const SUMMARIES: { readonly [type: string]: (d: Data, e: RecordedEvent) => strin
   AppealSubmitted: (d) => `Appeal ${str(d['appealId'])} submitted`,
   AppealDecided: (d) => `Appeal ${str(d['appealId'])} decided ${str(d['decision'])}`,
   ActionExecuted: (d) => `Actions executed by the platform: ${ids(d['actionIds'] ?? d['actions'])}`,
-  UserStrikesApplied: (d) => `${str(d['strikes'])} strike(s) for action ${str((d['action'] as Data | undefined)?.['id'])}: count ${str(d['countAfter'])}`,
+  // Without `countAfter` (left out for a viewer who is not shown every strike: docs/console.md, "Investigate"), no count.
+  UserStrikesApplied: (d) => `${str(d['strikes'])} strike(s) for action ${str((d['action'] as Data | undefined)?.['id'])}${countOf(d)}`,
   UserStrikeThresholdCrossed: () => 'Strike threshold crossed',
   UserActionsReversed: (d) =>
-    `Actions reversed after appeal ${str(d['appealId'])}: ${str(d['strikes'])} strike(s) no longer count, count ${str(d['countAfter'])}`,
+    `Actions reversed after appeal ${str(d['appealId'])}: ${str(d['strikes'])} strike(s) no longer count${d['countAfter'] === undefined ? '' : `, count ${str(d['countAfter'])}`}`,
   GdprDeletionRequested: () => 'GDPR deletion requested',
   GdprDeletionCompleted: () => 'GDPR deletion completed: personal data erased',
   ChildSafetyReportRecorded: () => 'Child-safety report recorded',

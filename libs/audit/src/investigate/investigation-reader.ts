@@ -39,7 +39,16 @@ export interface StandingView {
     count: number;
     windowDays: number | null;
     /** Newest first: each application with the count after it (strikes over time). */
-    entries: Array<{ strikes: number; countAfter: number; actionId: string; policyIds: string[]; item: HistoryRef; appliedAt: string; counting: boolean }>;
+    /** Each `countAfter` null without VIEW_CHILD_SAFETY_DATA: the count after a strike listed would tell of one not listed before it. */
+    entries: Array<{
+      strikes: number;
+      countAfter: number | null;
+      actionId: string;
+      policyIds: string[];
+      item: HistoryRef;
+      appliedAt: string;
+      counting: boolean;
+    }>;
   };
 }
 
@@ -120,7 +129,8 @@ export class InvestigationReader {
   /**
    * A user's score and strikes, as the enforcement module answers them. Without
    * VIEW_CHILD_SAFETY_DATA the strikes a child-safety decision applied (or a threshold it crossed)
-   * are not listed; the count and the score are the user's, every strike in them.
+   * are not listed, and no strike's count after it is (the count after a strike listed would say
+   * when one not listed came); the count and the score are the user's, every strike in them.
    */
   async standing(orgId: string, user: HistoryRef, permissions: readonly Permission[]): Promise<StandingView> {
     const [score, strikes, hidden] = await Promise.all([
@@ -128,7 +138,8 @@ export class InvestigationReader {
       this.queries.execute(new GetUserStrikesQuery(orgId, user, LIMITS.strikes)),
       seesChildSafety(permissions) ? [] : this.childSafetyStrikes(orgId, user),
     ]);
-    const entries = (strikes?.strikes ?? []).filter((entry) => !hidden.some((applied) => sameApplication(applied, entry)));
+    const shown = (strikes?.strikes ?? []).filter((entry) => !hidden.some((applied) => sameApplication(applied, entry)));
+    const entries = seesChildSafety(permissions) ? shown : shown.map((entry) => ({ ...entry, countAfter: null }));
     return {
       user,
       score,
@@ -244,7 +255,7 @@ export class InvestigationReader {
       (streamCategory(e.streamName) === REVIEW_JOB_CATEGORY && (await childSafetyJob(e.streamName)));
     return async (events) => {
       const hide = await Promise.all(events.map(hidden));
-      return Promise.all(events.filter((_, i) => !hide[i]).map((e) => this.withoutChildSafetyCause(orgId, e)));
+      return Promise.all(events.filter((_, i) => !hide[i]).map((e) => this.withoutChildSafetyCause(orgId, withoutCountAfter(e))));
     };
   }
 
@@ -288,6 +299,13 @@ export class InvestigationReader {
   async first(stream: string): Promise<RecordedEvent | undefined> {
     return (await readStoredStream(this.storage, stream, 1))[0];
   }
+}
+
+/** A strike's or a reversal's event without the user's count after it, as the strikes list shows it to a viewer without VIEW_CHILD_SAFETY_DATA. */
+function withoutCountAfter(e: RecordedEvent): RecordedEvent {
+  if ((e.type !== 'UserStrikesApplied' && e.type !== 'UserActionsReversed') || !('countAfter' in e.data)) return e;
+  const { countAfter: _countAfter, ...data } = e.data;
+  return { ...e, data };
 }
 
 /** Whether the viewer may see the child-safety queue and what it touched (VIEW_CHILD_SAFETY_DATA), as the queues page shows it. */

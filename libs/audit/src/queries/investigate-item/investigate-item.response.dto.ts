@@ -177,7 +177,12 @@ export class InvestigateTimelineDto {
 
 export class InvestigateStrikeDto {
   @ApiProperty() strikes!: number;
-  @ApiProperty({ description: 'The count once these strikes were in' }) countAfter!: number;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'The count once these strikes were in; null without VIEW_CHILD_SAFETY_DATA (it would tell of a strike not listed)',
+  })
+  countAfter!: number | null;
   @ApiProperty() actionId!: string;
   @ApiProperty({ type: [String] }) policyIds!: string[];
   @ApiProperty({ type: InvestigateRefDto }) item!: InvestigateRefDto;
