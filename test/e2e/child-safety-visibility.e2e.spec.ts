@@ -542,13 +542,25 @@ describe('what a child-safety decision touched elsewhere, without VIEW_CHILD_SAF
   });
 
   it("leaves the child-safety decision out of an appeal job's view for a moderator without the permission", async () => {
-    type AppealJob = { appeal: { actionsTaken: Array<{ actionId: string; callbacks: Array<{ deliveryId: string; decision: { jobId: string } | null }> }> } };
+    type AppealJob = {
+      appeal: {
+        actionsTaken: Array<{ actionId: string; callbacks: Array<{ deliveryId: string; decision: { jobId: string } | null }> }>;
+        strikes: { count: number; history: Array<{ item: { id: string }; countAfter: number | null }> };
+      };
+    };
     const adminView = await json<AppealJob>(await get(admin, `/api/console/v1/jobs/${appealJobId}`));
     expect(adminView.appeal.actionsTaken[0]!.callbacks.map((c) => [c.deliveryId, c.decision?.jobId])).toContainEqual([csDelivery, csJobId]);
+    expect(adminView.appeal.strikes.history.map((h) => [h.item.id, h.countAfter])).toEqual([
+      ['later-1', 2],
+      ['closed-1', 1],
+    ]);
     const response = await get(moderator, `/api/console/v1/jobs/${appealJobId}`);
     const view = await json<AppealJob>(response.clone());
     expect(view.appeal.actionsTaken.map((a) => a.actionId)).toEqual(['remove']);
     expect(view.appeal.actionsTaken[0]!.callbacks).toEqual([]);
+    // Nor the strike it applied, and no count after the strike listed; the count is the user's.
+    expect(view.appeal.strikes.count).toBe(2);
+    expect(view.appeal.strikes.history.map((h) => [h.item.id, h.countAfter])).toEqual([['later-1', null]]);
     const text = await response.text();
     for (const hidden of [csDelivery, csJobId]) expect(text).not.toContain(hidden);
   });

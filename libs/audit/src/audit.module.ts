@@ -10,6 +10,7 @@ import { ExportAuditHandler } from './queries/export-audit/export-audit.handler.
 import { GetItemHistoryHandler } from './queries/get-item-history/get-item-history.handler.js';
 import { ListPublishedActionsHandler } from './queries/list-published-actions/list-published-actions.handler.js';
 import { FindChildSafetyDeliveriesHandler } from './queries/find-child-safety-deliveries/find-child-safety-deliveries.handler.js';
+import { FindShownStrikesHandler } from './queries/find-shown-strikes/find-shown-strikes.handler.js';
 import { itemHistoryProjection } from './history/item-history.projection.js';
 import { InvestigationReader } from './investigate/investigation-reader.js';
 import { FindInvestigationHandler } from './queries/find-investigation/find-investigation.handler.js';
@@ -30,6 +31,7 @@ import { InvestigateUserHandler } from './queries/investigate-user/investigate-u
     GetItemHistoryHandler,
     ListPublishedActionsHandler,
     FindChildSafetyDeliveriesHandler,
+    FindShownStrikesHandler,
     InvestigationReader,
     InvestigateItemHandler,
     InvestigateUserHandler,

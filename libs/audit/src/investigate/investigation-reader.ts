@@ -133,13 +133,11 @@ export class InvestigationReader {
    * when one not listed came); the count and the score are the user's, every strike in them.
    */
   async standing(orgId: string, user: HistoryRef, permissions: readonly Permission[]): Promise<StandingView> {
-    const [score, strikes, hidden] = await Promise.all([
+    const [score, strikes] = await Promise.all([
       this.queries.execute(new GetUserScoreQuery(orgId, user)),
       this.queries.execute(new GetUserStrikesQuery(orgId, user, LIMITS.strikes)),
-      seesChildSafety(permissions) ? [] : this.childSafetyStrikes(orgId, user),
     ]);
-    const shown = (strikes?.strikes ?? []).filter((entry) => !hidden.some((applied) => sameApplication(applied, entry)));
-    const entries = seesChildSafety(permissions) ? shown : shown.map((entry) => ({ ...entry, countAfter: null }));
+    const entries = await this.shownStrikes(orgId, user, strikes?.strikes ?? [], permissions);
     return {
       user,
       score,
@@ -148,13 +146,29 @@ export class InvestigationReader {
   }
 
   /**
+   * The strike applications of the user (as enforcement lists them) a viewer is shown: all with
+   * VIEW_CHILD_SAFETY_DATA; without it not those a child-safety decision applied (or a threshold it
+   * crossed), and none with its count after it (it would tell when one not shown came).
+   */
+  async shownStrikes<T extends StrikeListed>(
+    orgId: string,
+    user: HistoryRef,
+    entries: readonly T[],
+    permissions: readonly Permission[],
+  ): Promise<Array<Omit<T, 'countAfter'> & { countAfter: number | null }>> {
+    if (seesChildSafety(permissions) || entries.length === 0) return [...entries];
+    const hidden = await this.childSafetyStrikes(orgId, user, Math.max(LIMITS.strikes, entries.length) * 2);
+    return entries.filter((entry) => !hidden.some((applied) => sameApplication(applied, entry))).map((entry) => ({ ...entry, countAfter: null }));
+  }
+
+  /**
    * The user's newest strike applications that the index marks as child-safety ones (a decision of
    * that queue, or a threshold it crossed), as recorded: the strikes list is the enforcement
-   * module's, which does not say what applied them. Read over twice the list's length: the user's
-   * index also holds strikes that name the user as the item struck.
+   * module's, which does not say what applied them. Read over twice the list's length (`limit`): the
+   * user's index also holds strikes that name the user as the item struck.
    */
-  private async childSafetyStrikes(orgId: string, user: HistoryRef): Promise<Array<{ [key: string]: unknown }>> {
-    const docs = (await this.newest(orgId, user, 'UserStrikesApplied', LIMITS.strikes * 2)).filter((doc) => doc.childSafety === true);
+  private async childSafetyStrikes(orgId: string, user: HistoryRef, limit: number): Promise<Array<{ [key: string]: unknown }>> {
+    const docs = (await this.newest(orgId, user, 'UserStrikesApplied', limit)).filter((doc) => doc.childSafety === true);
     return (await this.read(docs, false, new Map())).map((e) => e.data);
   }
 
@@ -316,11 +330,11 @@ export function shownEntries<T extends Pick<ItemHistoryDoc, 'childSafety'>>(docs
   return seesChildSafety(permissions) ? docs : docs.filter((doc) => doc.childSafety !== true);
 }
 
+/** A strike application as enforcement lists it. */
+type StrikeListed = { strikes: number; countAfter: number; actionId: string; item: HistoryRef; appliedAt: string };
+
 /** A strike application as enforcement lists it, and as its UserStrikesApplied recorded it: the same one. */
-function sameApplication(
-  applied: { [key: string]: unknown },
-  entry: { strikes: number; countAfter: number; actionId: string; item: HistoryRef; appliedAt: string },
-): boolean {
+function sameApplication(applied: { [key: string]: unknown }, entry: StrikeListed): boolean {
   const item = applied['item'] as Partial<HistoryRef> | undefined;
   return (
     applied['appliedAt'] === entry.appliedAt &&

@@ -1,5 +1,5 @@
 import type { QueryBus } from '@nestjs/cqrs';
-import { FindChildSafetyDeliveriesQuery } from '#warden/audit/contracts';
+import { FindChildSafetyDeliveriesQuery, FindShownStrikesQuery } from '#warden/audit/contracts';
 import type { Permission } from '#warden/identity/contracts';
 import { recordedAs } from '#warden/kernel';
 import { ListItemDeliveriesQuery, type ItemDeliveryView } from '#warden/callbacks';
@@ -32,7 +32,8 @@ export interface AppealPartDeps {
  * the item with that action id (from the callbacks module's deliveries), the decisions that sent
  * them (from this module's job streams), and the appellant's strikes (enforcement's USER_STRIKES). Every read
  * is scoped by the organization. Without VIEW_CHILD_SAFETY_DATA among `permissions`, the callbacks
- * a child-safety decision sent (and so that decision) are not listed, as in the actions part.
+ * a child-safety decision sent (and so that decision) are not listed, as in the actions part, nor
+ * the strikes it applied, and no strike's count after it (as Investigate lists them).
  */
 export async function appealPartOf(
   deps: AppealPartDeps,
@@ -72,7 +73,15 @@ export async function appealPartOf(
       actionName: actionNames.get(actionId) ?? null,
       callbacks: appealed.filter((d) => d.actionId === actionId).map((d) => callbackView(d, decisions.get(d.deliveryId) ?? null)),
     })),
-    strikes: strikes ? { count: strikes.count, windowDays: strikes.windowDays, history: strikes.strikes } : null,
+    strikes:
+      strikes && details
+        ? {
+            count: strikes.count,
+            windowDays: strikes.windowDays,
+            // Without VIEW_CHILD_SAFETY_DATA, as Investigate lists them: not a child-safety decision's, and no count after any.
+            history: await deps.queries.execute(new FindShownStrikesQuery(orgId, details.appellant, strikes.strikes, permissions)),
+          }
+        : null,
   };
 }
 

@@ -255,7 +255,12 @@ class ViolatingPolicyDto {
 
 class StrikeEntryDto {
   @ApiProperty() strikes!: number;
-  @ApiProperty({ description: 'The count once these strikes were in' }) countAfter!: number;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'The count once these strikes were in; null without VIEW_CHILD_SAFETY_DATA (it would tell of a strike not listed)',
+  })
+  countAfter!: number | null;
   @ApiProperty() actionId!: string;
   @ApiProperty({ type: [String] }) policyIds!: string[];
   @ApiProperty({ type: ItemRefDto, description: 'The item actioned' }) item!: ItemRefDto;

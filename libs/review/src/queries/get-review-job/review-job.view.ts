@@ -142,7 +142,8 @@ export interface AppealedActionView {
 /** One strike application as the appellant's strike stream records it. */
 export interface StrikeEntryView {
   strikes: number;
-  countAfter: number;
+  /** Null without VIEW_CHILD_SAFETY_DATA: it would tell when a strike not shown came. */
+  countAfter: number | null;
   actionId: string;
   policyIds: string[];
   item: ItemRefView;
