@@ -318,6 +318,7 @@ describe('child-safety data reached otherwise, without VIEW_CHILD_SAFETY_DATA', 
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let admin: Session;
   let analyst: Session;
+  let moderator: Session;
   let routedReport: string;
   /** The default jobs the ADMIN sent to child-safety. */
   const sentJobs: string[] = [];
@@ -337,9 +338,10 @@ describe('child-safety data reached otherwise, without VIEW_CHILD_SAFETY_DATA', 
 
   beforeAll(async () => {
     receiver = await startReceiver();
-    world = await startReviewWorld(reviewOrgConfig(receiver.url, ROUTING), ['ADMIN', 'ANALYST']);
+    world = await startReviewWorld(reviewOrgConfig(receiver.url, ROUTING), ['ADMIN', 'ANALYST', 'MODERATOR']);
     admin = world.sessions['ADMIN']!;
     analyst = world.sessions['ANALYST']!;
+    moderator = world.sessions['MODERATOR']!;
     // Many csam reports of one item: more child-safety entries on its page than its timeline shows.
     for (let i = 0; i < 20; i++) expect((await report('cs-many', 'r-many', { reason: 'abuse', csam: true })).status).toBe(201);
     // A plain report a routing rule sends to child-safety.
@@ -424,6 +426,30 @@ describe('child-safety data reached otherwise, without VIEW_CHILD_SAFETY_DATA', 
       expect(text).not.toContain('"child-safety"');
       expect(text).not.toContain('queue child-safety');
       expect(text).not.toContain('SUBMIT_CHILD_SAFETY_REPORT');
+    }
+  });
+
+  it("answers a job a decision sent to child-safety as not found in the job view, and leaves it out of another job's history", async () => {
+    for (const job of sentJobs) {
+      expect((await get(admin, `/api/console/v1/jobs/${job}`)).status).toBe(200);
+      await expectErrorBody(await get(moderator, `/api/console/v1/jobs/${job}`), 404, '/errors/not-found');
+    }
+    // A later plain report of each item opens a job the MODERATOR sees; its history shows the ADMIN the earlier job, not the MODERATOR.
+    type History = { history: { item: Array<{ jobId: string }> } };
+    for (const id of ['submitted-1', 'moved-1']) expect((await report(id, `r2-${id}`, { reason: 'spam' })).status).toBe(201);
+    const later = await waitFor(async () => {
+      const r = await get(admin, '/api/console/v1/jobs?queueId=default&state=PENDING');
+      const jobs = ((await r.json()) as { jobs: Array<{ jobId: string; item: { id: string } }> }).jobs;
+      return jobs.length === 2 ? jobs.map((j) => j.jobId) : undefined;
+    }, 'the later jobs of both items');
+    for (const job of later) {
+      expect((await json<History>(await get(admin, `/api/console/v1/jobs/${job}`))).history.item.map((j) => j.jobId).some((j) => sentJobs.includes(j))).toBe(
+        true,
+      );
+      const response = await get(moderator, `/api/console/v1/jobs/${job}`);
+      expect((await json<History>(response.clone())).history.item).toEqual([]);
+      const text = await response.text();
+      for (const sent of sentJobs) expect(text).not.toContain(sent);
     }
   });
 });

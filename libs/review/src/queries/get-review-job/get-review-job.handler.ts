@@ -1,6 +1,6 @@
 import { Inject, Optional } from '@nestjs/common';
 import { type IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
-import { GetLiveEntitiesQuery, type ItemTypeDefinition } from '#warden/catalog';
+import { CHILD_SAFETY_QUEUE_ID, GetLiveEntitiesQuery, type ItemTypeDefinition } from '#warden/catalog';
 import type { EventStore } from '#warden/eventstore';
 import type { Clock } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
@@ -13,6 +13,7 @@ import { reviewJobDecider, type ReviewJobState } from '../../domain/review-job.d
 import { jobNotFound } from '../../domain/review-job.errors.js';
 import type { EnqueueRequest, ReviewJobDecided, ReviewJobEvent } from '../../domain/review-job.events.js';
 import { reviewJobStream } from '../../domain/review.streams.js';
+import { queueVisibleTo } from '../../contracts.js';
 import { REVIEW_JOBS_PROJECTION } from '../../projections/review-jobs.projection.js';
 import { REVIEW_JOBS, type ReviewJobDoc } from '../../projections/review-jobs.read-model.js';
 import { JobReports } from '../../job-reports.js';
@@ -64,6 +65,9 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
     if (state.status === 'NONE' || !state.item || !state.queueId || !state.openedAt) throw jobNotFound(jobId);
     const visible = await this.queues.visible(orgId, query.viewer.permissions);
     if (!visible.some((q) => q.id === state.queueId)) throw jobNotFound(jobId);
+    // A job of another queue that a decision sent to child-safety is that queue's from then on: not found without the permission, as Investigate leaves it out.
+    const seesChildSafety = queueVisibleTo(query.viewer.permissions, CHILD_SAFETY_QUEUE_ID);
+    if (!seesChildSafety && events.some((e) => e.type === 'ReviewJobDecided' && sentToChildSafety(e.data))) throw jobNotFound(jobId);
     const visibleIds = new Set(visible.map((q) => q.id));
 
     const item = state.item;
@@ -82,7 +86,7 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
       this.reports(orgId, state),
       this.reportContexts(orgId, state.requests),
       this.evaluations(orgId, item, ruleRequests),
-      this.pastJobs(orgId, item, jobId, visibleIds),
+      this.pastJobs(orgId, item, jobId, visibleIds, seesChildSafety),
     ]);
     const type = types.get(item.typeId);
     const shown = claimed ?? latest;
@@ -94,7 +98,7 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
       data && type
         ? Promise.all(relatedRefs(data, type, MAX_RELATED_ITEMS).map(async (ref) => ({ ref, stored: await this.storedItem(orgId, ref, types) })))
         : Promise.resolve([]),
-      creator ? this.pastJobs(orgId, creator, jobId, visibleIds) : Promise.resolve([]),
+      creator ? this.pastJobs(orgId, creator, jobId, visibleIds, seesChildSafety) : Promise.resolve([]),
       evaluations.some((e) => e.rules.some((r) => r.conditions.some((c) => c.detail?.['bankId'] !== undefined)))
         ? this.bankNames(orgId)
         : Promise.resolve(new Map<string, string>()),
@@ -270,14 +274,36 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
    * exist without the permission), any state, newest first, from the read model's
    * (orgId, itemTypeId, itemId) index.
    */
-  private async pastJobs(orgId: string, item: ItemRefView, exceptJobId: string, visibleQueues: ReadonlySet<string>): Promise<PastJobView[]> {
+  private async pastJobs(
+    orgId: string,
+    item: ItemRefView,
+    exceptJobId: string,
+    visibleQueues: ReadonlySet<string>,
+    seesChildSafety: boolean,
+  ): Promise<PastJobView[]> {
     const docs = await this.readStore.find<ReviewJobDoc>(
       REVIEW_JOBS,
       { orgId, itemTypeId: item.typeId, itemId: item.id },
       { sort: [{ field: 'openedAt', direction: 'desc' }], limit: MAX_PAST_JOBS + 1 },
     );
+    // Without VIEW_CHILD_SAFETY_DATA, not a job a decision sent to child-safety: a move's target is read from its stream (a move is rare).
+    const sent = seesChildSafety
+      ? new Set<string>()
+      : new Set(
+          (
+            await Promise.all(
+              docs.map(async (d) =>
+                d.decision?.type === 'SUBMIT_CHILD_SAFETY_REPORT' ||
+                (d.decision?.type === 'TRANSFORM_JOB_AND_RECREATE_IN_QUEUE' &&
+                  (await this.events.readStream(reviewJobStream(orgId, d.jobId))).some((e) => e.type === 'ReviewJobDecided' && sentToChildSafety(e.data)))
+                  ? [d.jobId]
+                  : [],
+              ),
+            )
+          ).flat(),
+        );
     return docs
-      .filter((d) => d.jobId !== exceptJobId && visibleQueues.has(d.queueId))
+      .filter((d) => d.jobId !== exceptJobId && visibleQueues.has(d.queueId) && !sent.has(d.jobId))
       .slice(0, MAX_PAST_JOBS)
       .map((d) => ({
         jobId: d.jobId,
@@ -289,6 +315,11 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
         decision: d.decision ? { type: d.decision.type, actorId: d.decision.actorId, decidedAt: d.decision.decidedAt } : null,
       }));
   }
+}
+
+/** A decision that sends the job to child-safety: a child-safety report, or a move there. */
+function sentToChildSafety(data: { readonly [key: string]: unknown }): boolean {
+  return data['type'] === 'SUBMIT_CHILD_SAFETY_REPORT' || data['targetQueueId'] === CHILD_SAFETY_QUEUE_ID;
 }
 
 function distinctPolicies(requests: readonly EnqueueRequest[]) {

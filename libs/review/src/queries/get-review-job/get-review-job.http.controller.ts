@@ -16,7 +16,9 @@ export class GetReviewJobHttpController {
   @ApiOperation({
     operationId: 'consoleGetJob',
     summary: 'One review job as a moderator sees it',
-    description: 'Never shows a lock token. 404 for a job of another organization, or of the child-safety queue without VIEW_CHILD_SAFETY_DATA.',
+    description:
+      'Never shows a lock token. 404 for a job of another organization, or, without VIEW_CHILD_SAFETY_DATA, of the child-safety queue or ' +
+      'one a decision sent there (SUBMIT_CHILD_SAFETY_REPORT, or moved there).',
   })
   @ApiParam({ name: 'jobId' })
   @ApiOkResponse({ type: ReviewJobResponseDto, description: 'The job, with its item, context and history' })
