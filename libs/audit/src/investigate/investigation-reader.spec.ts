@@ -3,10 +3,10 @@ import type { RecordedEvent } from '#warden/kernel';
 import { ITEM_HISTORY_STREAMS, type ItemHistoryStreamDoc } from '../history/item-history.projection.js';
 import { InvestigationReader } from './investigation-reader.js';
 
-/** A reader over an index that holds only these stream records (by stream name); nothing else is read. */
-function readerWith(streams: Record<string, ItemHistoryStreamDoc>): InvestigationReader {
+/** A reader over an index that holds only these stream records (by stream name), at `now`; nothing else is read. */
+function readerWith(streams: Record<string, ItemHistoryStreamDoc>, now = '2026-12-01T00:00:05.000Z'): InvestigationReader {
   const readStore = { get: async (collection: string, id: string) => (collection === ITEM_HISTORY_STREAMS ? streams[id] : undefined) };
-  return new InvestigationReader(readStore as never, {} as never, {} as never, {} as never, {} as never);
+  return new InvestigationReader(readStore as never, {} as never, {} as never, {} as never, {} as never, { now: () => new Date(now) } as never);
 }
 
 const plainReport = {
@@ -24,6 +24,10 @@ const ANALYST = ['INVESTIGATE'] as const;
 describe('the events Investigate shows of a plain report, without VIEW_CHILD_SAFETY_DATA', () => {
   it('leaves it out until the index has its routing: a routing rule may be sending it to child-safety', async () => {
     expect(await readerWith({}).childSafetyFilter(ANALYST, 'acme')([plainReport])).toEqual([]);
+  });
+
+  it('shows one without a routing after an hour: a release before 2026-11-30 recorded none', async () => {
+    expect(await readerWith({}, '2026-12-01T01:00:00.000Z').childSafetyFilter(ANALYST, 'acme')([plainReport])).toEqual([plainReport]);
   });
 
   it('shows it once routed elsewhere, and leaves it out once routed to child-safety', async () => {

@@ -4,7 +4,8 @@ import { CHILD_SAFETY_QUEUE_ID, DEFAULT_WELLNESS_SETTINGS, GetCatalogSettingsQue
 import { GetUserScoreQuery, GetUserStrikesQuery } from '#warden/enforcement';
 import type { EventStore } from '#warden/eventstore';
 import { auditPersonalDataAccess, type Permission } from '#warden/identity/contracts';
-import { idProblem, invalidInput, notFound, type RecordedEvent, streamCategory } from '#warden/kernel';
+import { type Clock, idProblem, invalidInput, notFound, type RecordedEvent, streamCategory } from '#warden/kernel';
+import { CLOCK } from '#warden/platform';
 import type { ReadStore } from '#warden/readstore';
 import { queueVisibleTo, reviewJobStream } from '#warden/review/contracts';
 import { reportRoutingStream } from '#warden/rules/contracts';
@@ -26,6 +27,13 @@ import { callbackDeliveryStream } from './streams.js';
 
 /** The category of review job streams (`review_job-<org>:<job>`): a job's claims, decisions … name only the job. */
 const REVIEW_JOB_CATEGORY = streamCategory(reviewJobStream('org', 'job'));
+
+/**
+ * How long a plain report whose routing the index has not recorded is left out without
+ * VIEW_CHILD_SAFETY_DATA (it may be on its way to the child-safety queue): the rules engine routes
+ * a report seconds after it is recorded, and the index follows it, even behind a burst.
+ */
+export const ROUTING_WAIT_MS = 60 * 60 * 1000;
 
 /** How many of each the pages show: the newest, so that a long history costs no more than a short one. */
 export const LIMITS = { versions: 20, evaluations: 10, actions: 50, reports: 50, jobs: 50, appeals: 20, timeline: 50, strikes: 50, recentItems: 10 } as const;
@@ -82,6 +90,7 @@ export class InvestigationReader {
     @Inject(STORAGE) private readonly storage: Storage,
     @Inject(ProjectionHost) private readonly projections: ProjectionHost,
     private readonly queries: QueryBus,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   /**
@@ -246,7 +255,7 @@ export class InvestigationReader {
    * report, a move) is known by the index's record of its stream, both read once per request. A report not flagged `csam` that a routing rule
    * sent to the queue is left out when the index marked its routing (ReportRouted): one read by key
    * per report; until the index has its routing (the rules engine routes it a moment after it is
-   * recorded), it is left out too, as it may be on its way there.
+   * recorded), it is left out too for up to ROUTING_WAIT_MS, as it may be on its way there.
    */
   childSafetyFilter(permissions: readonly Permission[], orgId: string): (events: RecordedEvent[]) => Promise<RecordedEvent[]> {
     if (seesChildSafety(permissions)) return async (events) => events;
@@ -265,7 +274,7 @@ export class InvestigationReader {
     };
     const hidden = async (e: RecordedEvent) =>
       childSafetyEvent(e) ||
-      (e.type === 'ReportSubmitted' && typeof e.data['reportId'] === 'string' && (await this.routedToChildSafety(orgId, e.data['reportId']))) ||
+      (e.type === 'ReportSubmitted' && typeof e.data['reportId'] === 'string' && (await this.routedToChildSafety(orgId, e.data['reportId'], e))) ||
       (streamCategory(e.streamName) === REVIEW_JOB_CATEGORY && (await childSafetyJob(e.streamName)));
     return async (events) => {
       const hide = await Promise.all(events.map(hidden));
@@ -288,11 +297,15 @@ export class InvestigationReader {
 
   /**
    * Whether the report may be in the child-safety queue: the index marked its routing as such
-   * (ReportRouted to that queue opens its routing stream), or has no record of its routing yet.
+   * (ReportRouted to that queue opens its routing stream), or has no record of its routing yet and
+   * the report came less than ROUTING_WAIT_MS ago (the rules engine routes it a moment after it is
+   * recorded). An older one without a routing is shown: a release before 2026-11-30 routed
+   * reports without recording ReportRouted.
    */
-  private async routedToChildSafety(orgId: string, reportId: string): Promise<boolean> {
+  private async routedToChildSafety(orgId: string, reportId: string, report: RecordedEvent): Promise<boolean> {
     const stream = await this.readStore.get<ItemHistoryStreamDoc & Record<string, never>>(ITEM_HISTORY_STREAMS, reportRoutingStream(orgId, reportId));
-    return stream === undefined || stream.childSafety === true;
+    if (stream) return stream.childSafety === true;
+    return this.clock.now().getTime() - Date.parse(report.metadata.occurredAt) < ROUTING_WAIT_MS;
   }
 
   /**
