@@ -165,6 +165,11 @@ const app: Handler = (req, res, self) => {
     res.writeProcessing();
     res.writeHead(200, { 'content-type': 'text/plain' });
     res.end('after 102');
+  } else if (path === '/early-hints') {
+    // An informational answer whose headers would refuse a final one (a length past any limit): not the response.
+    res.writeEarlyHints({ link: '</style.css>; rel=preload; as=style', 'content-length': String(64 * 1024 * 1024) });
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    res.end('after 103');
   } else if (path === '/hang') {
     // never answers
   } else if (path === '/hang-body') {
@@ -287,6 +292,13 @@ describe('GuardedHttpClient', () => {
       const res = await get(open(['127.0.0.0/8']), `${main.base}/informational`);
       expect(res.status).toBe(200);
       expect(res.body.toString()).toBe('after 102');
+    });
+
+    it("takes nothing of an informational answer's headers for the response's (103 Early Hints with a huge length)", async () => {
+      const res = await get(open(['127.0.0.0/8']), `${main.base}/early-hints`);
+      expect(res.status).toBe(200);
+      expect(res.body.toString()).toBe('after 103');
+      expect(res.headers['link']).toBeUndefined();
     });
 
     it('gives the same answers for a URL it has seen: the same response, the same refusal', async () => {
