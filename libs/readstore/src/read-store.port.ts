@@ -82,6 +82,12 @@ export interface ReadStore {
    */
   ensureIndex(collection: string, fields: readonly string[]): Promise<void>;
   /**
+   * Drops the collection's indexes that ensureIndex made and `keep` no longer names (a projection
+   * that stopped declaring one: every write kept paying for it). Returns the dropped indexes' field
+   * lists. Indexes made otherwise (the primary key, the store's own) are never touched.
+   */
+  dropIndexesExcept(collection: string, keep: ReadonlyArray<readonly string[]>): Promise<string[][]>;
+  /**
    * Writes a projection's unit of work together with its checkpoint move: atomically on SQLite;
    * on MongoDB the writes land first and the checkpoint moves last, so a crash in between
    * redelivers the batch, which the per-document positions make harmless (see above). Throws

@@ -98,6 +98,30 @@ export class MongoReadStore implements ReadStore {
     await docs.createIndex(Object.fromEntries(fields.map((f) => [field(f), 1 as const])));
   }
 
+  async dropIndexesExcept(collection: string, keep: ReadonlyArray<readonly string[]>): Promise<string[][]> {
+    const docs = await this.docs(collection);
+    const kept = new Set(keep.map((fields) => fields.map(field).join(',')));
+    const dropped: string[][] = [];
+    let indexes: mongo.IndexDescriptionInfo[];
+    try {
+      indexes = await docs.indexes();
+    } catch (error) {
+      // A collection never written has no indexes (NamespaceNotFound).
+      if ((error as { code?: unknown }).code === 26) return [];
+      throw error;
+    }
+    for (const index of indexes) {
+      const keys = Object.entries(index.key as Record<string, unknown>);
+      // ensureIndex's only: ascending keys on document fields; `_id_` and the store's own position index stay.
+      if (index.name === undefined || index.name === '_id_' || keys.some(([k, v]) => v !== 1 || k === '_id' || k === POSITION)) continue;
+      const fields = keys.map(([k]) => k);
+      if (kept.has(fields.join(','))) continue;
+      await docs.dropIndex(index.name);
+      dropped.push(fields);
+    }
+    return dropped;
+  }
+
   async commit(writes: readonly Write[], checkpoint?: CheckpointMove): Promise<void> {
     // 1. Refuse a stale writer before touching anything.
     if (checkpoint) {

@@ -313,7 +313,6 @@ export const transparencyProjection: Projection = {
   ownThread: true,
   indexes: [
     { collection: TRANSPARENCY_STATEMENTS, fields: ['orgId', 'day'] },
-    { collection: TRANSPARENCY_STATEMENTS, fields: ['orgId', 'puid'] },
     // Forming batches: an organization's unsent statements, oldest first.
     { collection: TRANSPARENCY_STATEMENTS, fields: ['orgId', 'batchId', 'decidedAt', 'puid'] },
     { collection: TRANSPARENCY_STATEMENTS, fields: ['batchId'] },
