@@ -433,6 +433,9 @@ describe('child-safety data reached otherwise, without VIEW_CHILD_SAFETY_DATA', 
     for (const job of sentJobs) {
       expect((await get(admin, `/api/console/v1/jobs/${job}`)).status).toBe(200);
       await expectErrorBody(await get(moderator, `/api/console/v1/jobs/${job}`), 404, '/errors/not-found');
+      // A command on it answers as the view does: not a closed job the moderator could learn of.
+      await expectErrorBody(await world.call(moderator, 'POST', `/api/console/v1/jobs/${job}/skip`, { lockToken: 'a-token' }), 404, '/errors/not-found');
+      expect((await world.call(admin, 'POST', `/api/console/v1/jobs/${job}/skip`, { lockToken: 'a-token' })).status).toBe(409);
     }
     // A later plain report of each item opens a job the MODERATOR sees; its history shows the ADMIN the earlier job, not the MODERATOR.
     type History = { history: { item: Array<{ jobId: string }> } };

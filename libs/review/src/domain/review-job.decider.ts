@@ -67,7 +67,12 @@ export interface ReviewJobState {
   readonly assignedTo: string | null;
   /** Moderator → until when they are not offered the job again. */
   readonly skips: Readonly<Record<string, string>>;
-  readonly decision: { readonly decisionId: string; readonly type: ReviewJobDecided['data']['type'] } | null;
+  readonly decision: {
+    readonly decisionId: string;
+    readonly type: ReviewJobDecided['data']['type'];
+    /** The queue a move decision sent the job's requests to; null for other decisions. */
+    readonly targetQueueId: string | null;
+  } | null;
   /** An appeal job's appeal id; null: not an appeal job. */
   readonly appealId: string | null;
   /** Moderators an appeal job is not offered to (they took the appealed decision). */
@@ -334,7 +339,12 @@ export const reviewJobDecider: Decider<ReviewJobCommand, ReviewJobState, ReviewJ
       case 'ReviewJobAssigned':
         return { ...state, lock: null, assignedTo: event.data.moderatorId };
       case 'ReviewJobDecided':
-        return { ...state, status: 'CLOSED', lock: null, decision: { decisionId: event.data.decisionId, type: event.data.type } };
+        return {
+          ...state,
+          status: 'CLOSED',
+          lock: null,
+          decision: { decisionId: event.data.decisionId, type: event.data.type, targetQueueId: event.data.targetQueueId ?? null },
+        };
       default:
         return state;
     }
