@@ -20,6 +20,7 @@ import { installJsonBodyParser } from './json-body-parser.js';
 import { applyPublicBodyLimit } from './public-body-limit.js';
 import { installEarlyApiKeyCheck } from './early-api-key-check.js';
 import { API_KEY_AUTHENTICATOR, type ApiKeyAuthenticator } from '../auth/principal.js';
+import { sessionCookieName } from '../auth/console-access.js';
 import { installRateLimit, openRateLimitStores, type SharedRateLimitStores } from './rate-limit.js';
 import { malformedQueryError, parseQueryString } from './query-string.js';
 import { REQUEST_ID_PATTERN } from './request-id.js';
@@ -147,7 +148,12 @@ export async function createHttpApp(
     }
   });
 
-  installRateLimit(fastify, await openRateLimitStores(config, options.sharedRateLimits), logger.child({ component: 'rate-limit' }));
+  installRateLimit(
+    fastify,
+    await openRateLimitStores(config, options.sharedRateLimits),
+    logger.child({ component: 'rate-limit' }),
+    sessionCookieName(config.publicUrl),
+  );
   // After the rate limit (onRequest), before the body is read. An app without the identity
   // module (a test's probe) has no authenticator: its guard has none either.
   const authenticator = providerOrNone<ApiKeyAuthenticator>(app, API_KEY_AUTHENTICATOR);

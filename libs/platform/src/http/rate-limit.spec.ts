@@ -29,10 +29,10 @@ describe('rate limit on the HTTP layer', () => {
     app = undefined;
   });
 
-  const serve = async (store: RateLimitStore, logger = capturingLogger().logger, cookies = false): Promise<FastifyInstance> => {
+  const serve = async (store: RateLimitStore, logger = capturingLogger().logger, cookies = false, sessionCookie?: string): Promise<FastifyInstance> => {
     app = Fastify();
     if (cookies) await app.register(fastifyCookie);
-    installRateLimit(app, { requests: store, authFailures: undefined }, logger);
+    installRateLimit(app, { requests: store, authFailures: undefined }, logger, sessionCookie);
     app.get('/api/v1/thing', async () => ({ ok: true }));
     app.get('/health/live', async () => ({ ok: true }));
     await app.ready();
@@ -70,6 +70,14 @@ describe('rate limit on the HTTP layer', () => {
     expect((await as('alice')).statusCode).toBe(200);
     expect((await as('alice')).statusCode).toBe(429);
     expect((await as('bob')).statusCode).toBe(200);
+  });
+
+  it("reads only the deployment's session cookie: another name is the address's budget, not a fresh bucket per request", async () => {
+    const http = await serve(new MemoryRateLimitStore({ ratePerSecond: 0.001, burst: 1 }), capturingLogger().logger, true, '__Host-warden_session');
+    const as = (cookies: Record<string, string>) => http.inject({ method: 'GET', url: '/api/v1/thing', remoteAddress: '203.0.113.10', cookies });
+    expect((await as({ warden_session: 'invented-1' })).statusCode).toBe(200);
+    expect((await as({ warden_session: 'invented-2' })).statusCode).toBe(429);
+    expect((await as({ '__Host-warden_session': 'alice' })).statusCode).toBe(200);
   });
 
   it('lets requests through while the store fails, warning once per outage', async () => {

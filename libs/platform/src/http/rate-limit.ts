@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { rateLimited } from '#warden/kernel';
 import { clientNetwork } from '../auth/client-network.js';
-import { HOST_SESSION_COOKIE, SESSION_COOKIE } from '../auth/console-access.js';
+import { SESSION_COOKIE } from '../auth/console-access.js';
 import { attachAuthFailureLimit, type AuthFailureLimit } from '../auth/auth-failure-limit.js';
 import type { WardenConfig } from '../config/warden-config.js';
 import { errorBody } from './error-body.js';
@@ -82,12 +82,11 @@ class FailOpen {
  * Whose budget a request spends: its API key's, else its console session's (people behind one
  * office address each have their own), else its client address's. Keys and tokens are hashed.
  */
-function requestBucket(request: FastifyRequest): string {
+function requestBucket(request: FastifyRequest, sessionCookie: string): string {
   const key = request.headers['x-api-key'];
   if (typeof key === 'string' && key !== '') return 'key:' + createHash('sha256').update(key.trim()).digest('base64url');
-  // Either name: a bucket only, the guard reads the one this deployment sets.
-  const cookies = (request as FastifyRequest & { cookies?: Record<string, string | undefined> }).cookies;
-  const session = cookies?.[HOST_SESSION_COOKIE] ?? cookies?.[SESSION_COOKIE];
+  // The name the guard reads (and charges an invented one of): any other would be a fresh bucket per request, never charged.
+  const session = (request as FastifyRequest & { cookies?: Record<string, string | undefined> }).cookies?.[sessionCookie];
   if (session) return 'session:' + createHash('sha256').update(session).digest('base64url');
   return 'ip:' + request.ip;
 }
@@ -97,7 +96,8 @@ function requestBucket(request: FastifyRequest): string {
  * error body (docs/api.md, "Errors") and Retry-After. Hands the failed-authentication limit to the API-key guard on
  * each request (see AuthFailureLimit): only the guard knows whether a key is valid.
  */
-export function installRateLimit(fastify: FastifyInstance, stores: RateLimitStores, logger: Logger): void {
+/** `sessionCookie`: the console session cookie's name on this deployment (sessionCookieName). */
+export function installRateLimit(fastify: FastifyInstance, stores: RateLimitStores, logger: Logger, sessionCookie: string = SESSION_COOKIE): void {
   const failOpen = new FailOpen(logger);
   const { requests, authFailures } = stores;
   if (authFailures !== undefined) {
@@ -112,7 +112,7 @@ export function installRateLimit(fastify: FastifyInstance, stores: RateLimitStor
   if (requests === undefined) return;
   fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (!request.url.startsWith('/api/')) return;
-    const bucket = requestBucket(request);
+    const bucket = requestBucket(request, sessionCookie);
     const wait = await failOpen.take(requests, bucket);
     if (wait > 0) {
       const error = rateLimited(wait);
