@@ -82,11 +82,11 @@ export interface ReadStore {
    */
   ensureIndex(collection: string, fields: readonly string[]): Promise<void>;
   /**
-   * Drops the collection's indexes that ensureIndex made and `keep` no longer names (a projection
-   * that stopped declaring one: every write kept paying for it). Returns the dropped indexes' field
-   * lists. Indexes made otherwise (the primary key, the store's own) are never touched.
+   * Drops the index ensureIndex made on these fields, if there is one (a projection's retired
+   * index); true when this call dropped it. Only that index, by the name ensureIndex gives it: none
+   * made otherwise is touched. Two processes dropping it at once both succeed.
    */
-  dropIndexesExcept(collection: string, keep: ReadonlyArray<readonly string[]>): Promise<string[][]>;
+  dropIndex(collection: string, fields: readonly string[]): Promise<boolean>;
   /**
    * Writes a projection's unit of work together with its checkpoint move: atomically on SQLite;
    * on MongoDB the writes land first and the checkpoint moves last, so a crash in between

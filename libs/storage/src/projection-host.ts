@@ -98,16 +98,6 @@ export class ProjectionHost {
 
   register(projection: Projection): void {
     if (this.runners.has(projection.name)) throw new Error(`Projection ${projection.name} registered twice`);
-    // ensureIndexes drops what a collection's owner does not declare: one owner, which alone declares.
-    for (const collection of projection.collections) {
-      const owner = [...this.runners.values()].find((r) => r.projection.collections.includes(collection));
-      if (owner) throw new Error(`Projections ${owner.projection.name} and ${projection.name} both name ${collection} among their collections`);
-    }
-    for (const index of projection.indexes ?? []) {
-      if (!projection.collections.includes(index.collection)) {
-        throw new Error(`Projection ${projection.name} declares an index on ${index.collection}, which is not one of its collections`);
-      }
-    }
     const log = projection.log === 'as-stored' ? this.storage.storedEvents : this.storage.events;
     const runner = new ProjectionRunner(projection, log, this.storage.readStore, {
       onError: (name, error) =>
@@ -281,20 +271,16 @@ export class ProjectionHost {
   }
 
   /**
-   * Creates the indexes the projections declare (every role: the api role queries them too), then
-   * drops those of their collections that no projection declares any more (an index a release
-   * stopped using, which every write still paid for; docs/operations.md, "Read-model indexes").
-   * Only a projection's own collections (`collections`), whose indexes only it declares (register).
+   * Creates the indexes the projections declare (every role: the api role queries them too), and
+   * drops those they retired (`retiredIndexes`; docs/operations.md, "Read-model indexes").
    */
   async ensureIndexes(): Promise<void> {
     for (const projection of this.projections()) {
       for (const index of projection.indexes ?? []) await this.storage.readStore.ensureIndex(index.collection, index.fields);
-    }
-    for (const projection of this.projections()) {
-      for (const collection of projection.collections) {
-        const declared = (projection.indexes ?? []).filter((i) => i.collection === collection).map((i) => i.fields);
-        const dropped = await this.storage.readStore.dropIndexesExcept(collection, declared);
-        for (const fields of dropped) this.logger.log({ msg: 'read-model index no longer declared: dropped', collection, fields: fields.join(',') });
+      for (const index of projection.retiredIndexes ?? []) {
+        if (await this.storage.readStore.dropIndex(index.collection, index.fields)) {
+          this.logger.log({ msg: 'retired read-model index dropped', collection: index.collection, fields: index.fields.join(',') });
+        }
       }
     }
   }

@@ -96,6 +96,13 @@ export interface Projection {
   readonly succeeds?: readonly string[];
   /** The equality look-ups its readers make, served by indexes in every role. */
   readonly indexes?: ReadonlyArray<{ readonly collection: string; readonly fields: readonly string[] }>;
+  /**
+   * Indexes an earlier release declared and no query uses any more: dropped at start, since every
+   * write still paid for them (docs/operations.md, "Read-model indexes"). Named, not inferred from
+   * what is not declared: a process of an older release, or a newer one, must not drop what the
+   * other declares.
+   */
+  readonly retiredIndexes?: ReadonlyArray<{ readonly collection: string; readonly fields: readonly string[] }>;
 }
 
 /**

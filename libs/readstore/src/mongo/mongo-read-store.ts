@@ -98,28 +98,19 @@ export class MongoReadStore implements ReadStore {
     await docs.createIndex(Object.fromEntries(fields.map((f) => [field(f), 1 as const])));
   }
 
-  async dropIndexesExcept(collection: string, keep: ReadonlyArray<readonly string[]>): Promise<string[][]> {
+  async dropIndex(collection: string, fields: readonly string[]): Promise<boolean> {
     const docs = await this.docs(collection);
-    const kept = new Set(keep.map((fields) => fields.map(field).join(',')));
-    const dropped: string[][] = [];
-    let indexes: mongo.IndexDescriptionInfo[];
+    // The name createIndex gave it (the driver's default: `<field>_1_<field>_1`), so no other index is touched.
+    const name = fields.map((f) => `${field(f)}_1`).join('_');
     try {
-      indexes = await docs.indexes();
+      await docs.dropIndex(name);
+      return true;
     } catch (error) {
-      // A collection never written has no indexes (NamespaceNotFound).
-      if ((error as { code?: unknown }).code === 26) return [];
+      // IndexNotFound (27): not there, or dropped a moment ago by another process; NamespaceNotFound (26): a collection never written.
+      const code = (error as { code?: unknown }).code;
+      if (code === 27 || code === 26) return false;
       throw error;
     }
-    for (const index of indexes) {
-      const keys = Object.entries(index.key as Record<string, unknown>);
-      // ensureIndex's only: ascending keys on document fields; `_id_` and the store's own position index stay.
-      if (index.name === undefined || index.name === '_id_' || keys.some(([k, v]) => v !== 1 || k === '_id' || k === POSITION)) continue;
-      const fields = keys.map(([k]) => k);
-      if (kept.has(fields.join(','))) continue;
-      await docs.dropIndex(index.name);
-      dropped.push(fields);
-    }
-    return dropped;
   }
 
   async commit(writes: readonly Write[], checkpoint?: CheckpointMove): Promise<void> {

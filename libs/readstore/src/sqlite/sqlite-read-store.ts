@@ -32,7 +32,7 @@ function collectionName(collection: string): string {
  */
 const tableName = (collection: string) => `rm/${collectionName(collection)}`;
 const tableOf = (collection: string) => `"${tableName(collection)}"`;
-/** An index's name: its table and its fields (`rm/<collection>/<field>,<field>`), which dropIndexesExcept reads back. */
+/** An index's name: its table and its fields (`rm/<collection>/<field>,<field>`). */
 const indexName = (collection: string, fields: readonly string[]) => `${tableName(collection)}/${fields.map((f) => jsonPath(f).slice(2)).join(',')}`;
 
 function jsonPath(field: string): string {
@@ -177,18 +177,12 @@ export class SqliteReadStore implements ReadStore {
     this.db.exec(`${createTable(collection)}; CREATE INDEX IF NOT EXISTS "${name}" ON ${tableOf(collection)} (${columns})`);
   }
 
-  async dropIndexesExcept(collection: string, keep: ReadonlyArray<readonly string[]>): Promise<string[][]> {
+  async dropIndex(collection: string, fields: readonly string[]): Promise<boolean> {
     this.endRead();
-    const prefix = `${tableName(collection)}/`;
-    const kept = new Set(keep.map((fields) => indexName(collection, fields)));
-    // ensureIndex's names only (`rm/<collection>/<fields>`): SQLite's own (the primary key's autoindex) never match.
-    const made = this.db
-      .prepare<[string], string>("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?")
-      .pluck()
-      .all(tableName(collection))
-      .filter((name) => name.startsWith(prefix) && !kept.has(name));
-    for (const name of made) this.db.exec(`DROP INDEX IF EXISTS "${name.replaceAll('"', '""')}"`);
-    return made.map((name) => name.slice(prefix.length).split(','));
+    const name = indexName(collection, fields);
+    const exists = this.db.prepare<[string], number>("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = ?").pluck().get(name) === 1;
+    if (exists) this.db.exec(`DROP INDEX IF EXISTS "${name}"`);
+    return exists;
   }
 
   /**

@@ -320,6 +320,12 @@ export const transparencyProjection: Projection = {
     { collection: TRANSPARENCY_DAYS, fields: ['orgId', 'day'] },
     { collection: TRANSPARENCY_BATCHES, fields: ['status'] },
   ],
+  retiredIndexes: [
+    // Forming batches before (orgId, batchId, decidedAt, puid) served it, with its order.
+    { collection: TRANSPARENCY_STATEMENTS, fields: ['orgId', 'batchId'] },
+    // No query looks a statement up by its puid (its id is derived from the published action).
+    { collection: TRANSPARENCY_STATEMENTS, fields: ['orgId', 'puid'] },
+  ],
   async apply(event, ctx) {
     await HANDLERS[event.type]?.(event, ctx);
   },
