@@ -127,48 +127,78 @@ describe('SAML single sign-on (e2e)', () => {
     expect(request.xml).toContain(`AssertionConsumerServiceURL="${PUBLIC_URL}/saml/acs/acme"`);
   });
 
-  describe('a sign-in started by a link from elsewhere: confirmed on a page naming the IdP', () => {
-    const login = (orgId: string, site: string | null, query = '', accept = 'text/html,*/*;q=0.8') =>
+  describe('a browser starts a sign-in on a page naming the IdP, and goes on only by its form', () => {
+    const navigate = (orgId: string, site: string | null, query = '', accept = 'text/html,*/*;q=0.8') =>
       fetch(`${warden.url}/saml/login/${orgId}${query}`, {
         redirect: 'manual',
         headers: { accept, ...(site === null ? {} : { 'sec-fetch-site': site, 'sec-fetch-mode': 'navigate' }) },
       });
+    const submit = (orgId: string, headers: Record<string, string>, form = '') =>
+      fetch(`${warden.url}/saml/login/${orgId}`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html', ...headers },
+        body: form,
+      });
     const idpHost = new URL(TEST_IDP_SSO_URL).host;
+    const bindingCookies = (res: Response) => res.headers.getSetCookie().filter((c) => c.startsWith('warden_saml_request='));
+    const expectConfirmationPage = async (res: Response) => {
+      expect(res.status).toBe(200);
+      expect(res.headers.get('location')).toBeNull();
+      expect(bindingCookies(res)).toEqual([]);
+      expect(res.headers.get('content-type')).toContain('text/html');
+      expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      const page = await res.text();
+      expect(page).toContain(`<code>${idpHost}</code>`);
+      expect(page).toContain('Acme');
+      expect(page).toContain('<form method="post" action="/saml/login/acme">');
+      return page;
+    };
 
-    it('shows a browser arriving from another site, a mail or a bookmark the organization and the IdP host, and starts nothing', async () => {
-      for (const site of ['cross-site', 'same-site', 'none']) {
-        for (const query of ['', '?continue=1']) {
-          const res = await login('acme', site, query);
-          expect(res.status, `${site} ${query}`).toBe(200);
-          expect(res.headers.get('location')).toBeNull();
-          expect(res.headers.getSetCookie().filter((c) => c.startsWith('warden_saml_request='))).toEqual([]);
-          expect(res.headers.get('content-type')).toContain('text/html');
-          expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
-          expect(res.headers.get('cache-control')).toBe('no-store');
-          const page = await res.text();
-          expect(page).toContain(`<code>${idpHost}</code>`);
-          expect(page).toContain('Acme');
-          expect(page).toContain('href="/saml/login/acme?continue=1"');
-        }
+    it('answers every browser navigation with the page, whatever it comes from (a link in reviewed content is same-origin), and starts nothing', async () => {
+      for (const site of ['same-origin', 'cross-site', 'same-site', 'none']) {
+        const page = await expectConfirmationPage(await navigate('acme', site));
+        expect(page).not.toContain('name="reauth"');
       }
+      // A query that once meant "go on" does nothing now.
+      await expectConfirmationPage(await navigate('acme', 'same-origin', '?continue=1'));
+      expect(await expectConfirmationPage(await navigate('acme', 'none', '?reauth=1'))).toContain('<input type="hidden" name="reauth" value="1">');
     });
 
-    it("goes on to the IdP from the service's own pages with continue=1, and for a client that sends no Fetch Metadata", async () => {
-      const fromOwnPage = await login('acme', 'same-origin', '?continue=1');
-      expect(fromOwnPage.status).toBe(302);
-      expect(authnRequestOf(fromOwnPage.headers.get('location')!).destination).toBe(TEST_IDP_SSO_URL);
-      expect(fromOwnPage.headers.getSetCookie().some((c) => c.startsWith('warden_saml_request='))).toBe(true);
-      // The console's own page without continue=1 (an organization a link named): confirmed.
-      expect((await login('acme', 'same-origin')).status).toBe(200);
-      expect((await login('acme', null)).status).toBe(302);
+    it("goes on to the IdP from the page's own form (303, the browser bound), and for a client that sends no Fetch Metadata", async () => {
+      const posted = await submit('acme', { 'sec-fetch-site': 'same-origin', origin: warden.url });
+      expect(posted.status).toBe(303);
+      const request = authnRequestOf(posted.headers.get('location')!);
+      expect(request.destination).toBe(TEST_IDP_SSO_URL);
+      expect(request.xml).not.toContain('ForceAuthn="true"');
+      expect(bindingCookies(posted)).toHaveLength(1);
+      expect((await submit('acme', {})).status).toBe(303);
+      expect((await navigate('acme', null)).status).toBe(302);
+    });
+
+    it('asks the IdP to authenticate the user again (ForceAuthn) when the sign-in says reauth=1', async () => {
+      const posted = await submit('acme', { 'sec-fetch-site': 'same-origin' }, 'reauth=1');
+      expect(authnRequestOf(posted.headers.get('location')!).xml).toContain('ForceAuthn="true"');
+      expect(authnRequestOf((await navigate('acme', null, '?reauth=1')).headers.get('location')!).xml).toContain('ForceAuthn="true"');
+    });
+
+    it("answers another site's form with the page again, from a browser with or without Fetch Metadata", async () => {
+      await expectConfirmationPage(await submit('acme', { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' }));
+      await expectConfirmationPage(await submit('acme', { origin: 'https://evil.example' }));
     });
 
     it('refuses, without a page naming any host, an organization without SAML and an unknown one', async () => {
-      const disabled = await login('globex', 'cross-site');
+      const disabled = await navigate('globex', 'cross-site');
       expect(disabled.status).toBe(403);
       expect(await disabled.text()).not.toContain('test-idp.example');
-      expect((await login('initech', 'cross-site')).status).toBe(404);
-      expect((await login('initech', 'cross-site', '', 'application/json')).status).toBe(404);
+      expect((await navigate('initech', 'cross-site')).status).toBe(404);
+      expect((await navigate('initech', 'cross-site', '', 'application/json')).status).toBe(404);
+      expect((await submit('globex', { 'sec-fetch-site': 'same-origin' })).status).toBe(403);
+    });
+
+    it('takes at most a small form there', async () => {
+      expect((await submit('acme', { 'sec-fetch-site': 'same-origin' }, `reauth=${'1'.repeat(2048)}`)).status).toBe(413);
     });
   });
 

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { NavLink, Outlet } from 'react-router';
 import { RECENT_SIGN_IN_REQUIRED_EVENT } from '../api/client';
+import { REAUTH_REQUESTED } from './reauth';
 import { useAction } from './use-load';
 import { type Permission, useSession } from './session';
 import { ErrorNote } from '../components/ErrorNote';
@@ -63,7 +64,14 @@ export function Layout() {
       {signInAgain && (
         <div className="notice" role="alert">
           <p>Changes to API keys, users and roles, second factors, SSO and bulk actions need a recent sign-in. Sign in again, then repeat the change.</p>
-          <button type="button" onClick={() => void signOut.run(() => session.signOut())} disabled={signOut.busy}>
+          <button
+            type="button"
+            onClick={() => {
+              sessionStorage.setItem(REAUTH_REQUESTED, '1');
+              void signOut.run(() => session.signOut());
+            }}
+            disabled={signOut.busy}
+          >
             Sign in again
           </button>
         </div>

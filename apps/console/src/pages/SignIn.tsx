@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { api, ApiError, ok } from '../api/client';
 import { useSession } from '../app/session';
 import { ErrorNote } from '../components/ErrorNote';
+import { REAUTH_REQUESTED } from '../app/reauth';
 
 /** As the server's (libs/kernel ids.ts ORG_ID): 1 to 63 of a-z, 0-9, - and _, not starting with - or _. */
 const ORG_ID = /^[a-z0-9][a-z0-9_-]{0,62}$/;
@@ -43,14 +44,13 @@ export function SignIn() {
       setError('Organization ID: lowercase letters, digits, dashes and underscores (for example acme).');
       return;
     }
-    // An organization named by the page's link (`?org=`), and not the one this browser signed in to
-    // before, is confirmed on the server's page that names its IdP: a link can prefill any
-    // organization, and an organization's admin chooses where its sign-in goes (docs/sso.md).
-    // Such an organization is not remembered either: a confirmation the user turned back from must
-    // not make the same link go straight on next time.
-    const confirm = orgId === new URLSearchParams(location.search).get('org') && orgId !== localStorage.getItem(LAST_SSO_ORG);
-    if (!confirm) localStorage.setItem(LAST_SSO_ORG, orgId);
-    location.assign(`/saml/login/${orgId}${confirm ? '' : '?continue=1'}`);
+    localStorage.setItem(LAST_SSO_ORG, orgId);
+    // The server's confirmation page names the organization's IdP before the browser goes there
+    // (docs/sso.md, "Starting a sign-in"). After a recent-sign-in refusal, the IdP is asked to
+    // authenticate the user again rather than reuse its own session.
+    const reauth = sessionStorage.getItem(REAUTH_REQUESTED) === '1';
+    sessionStorage.removeItem(REAUTH_REQUESTED);
+    location.assign(`/saml/login/${orgId}${reauth ? '?reauth=1' : ''}`);
   }
 
   return (

@@ -1,10 +1,13 @@
 import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { invalidInput, unsupportedMediaType } from '#warden/kernel';
+import { invalidInput, payloadTooLarge, unsupportedMediaType } from '#warden/kernel';
 import { OversizedSamlPost } from '../saml/saml-response-limits.js';
 
-/** The one route that takes a form: the IdP's browser POST (SAML HTTP-POST binding). */
+/** The route that takes the IdP's form: the browser's POST of its response (SAML HTTP-POST binding). */
 export const ACS_ROUTE = '/saml/acs/:orgId';
+/** The sign-in start's form (the confirmation page's button, the console's SSO form): a field or two. */
+export const LOGIN_ROUTE = '/saml/login/:orgId';
+const LOGIN_FORM_LIMIT_BYTES = 1024;
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -20,13 +23,15 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
  */
 export function installSamlFormBodyParser(fastify: FastifyInstance, limitBytes: number): void {
   fastify.addContentTypeParser('application/x-www-form-urlencoded', (request, payload, done) => {
-    if (request.routeOptions.url !== ACS_ROUTE) {
+    const route = request.routeOptions.url;
+    if (route !== ACS_ROUTE && route !== LOGIN_ROUTE) {
       done(unsupportedMediaType('Request bodies must be JSON, sent with Content-Type: application/json'), undefined);
       return;
     }
-    readAtMost(payload, Number(request.headers['content-length']), limitBytes, (error, body) => {
+    const limit = route === LOGIN_ROUTE ? LOGIN_FORM_LIMIT_BYTES : limitBytes;
+    readAtMost(payload, Number(request.headers['content-length']), limit, (error, body) => {
       if (error) return done(error, undefined);
-      if (body instanceof OversizedSamlPost) return done(null, body);
+      if (body instanceof OversizedSamlPost) return done(route === LOGIN_ROUTE ? payloadTooLarge(limit) : null, route === LOGIN_ROUTE ? undefined : body);
       let text: string;
       try {
         text = UTF8.decode(body);

@@ -12,7 +12,7 @@ import { GetSamlMetadataQuery } from '../queries/get-saml-metadata/get-saml-meta
 import { GetSamlSignInTargetQuery } from '../queries/get-saml-sign-in-target/get-saml-sign-in-target.query.js';
 import { OversizedSamlPost } from '../saml/saml-response-limits.js';
 import { refusalPage, wantsHtml } from './refusal-page.js';
-import { needsConfirmation, sendConfirmation } from './sign-in-confirmation.js';
+import { isBrowserNavigation, postedFromOwnPage, sendConfirmation } from './sign-in-confirmation.js';
 import { clearSamlRequestCookie, samlRequestCookieOf, setSamlRequestCookie, withoutTls } from './saml-request-cookie.js';
 
 /** Anything but an organization id as they are made names no organization. */
@@ -42,42 +42,69 @@ export class SamlHttpController {
   @Get('login/:orgId')
   @ApiOperation({
     operationId: 'startSamlSignIn',
-    summary: "Start SAML sign-in: redirects to the organization's IdP with an AuthnRequest (HTTP-Redirect binding)",
+    summary: "Start SAML sign-in: a browser gets the confirmation page; any other client is redirected to the organization's IdP",
     description:
-      "The request id is accepted back as `InResponseTo` for 15 minutes, and only from this browser: the answer sets the `warden_saml_request` cookie (a digest of the request id; HttpOnly, `SameSite=None; Secure`, or `SameSite=Lax` on a deployment without TLS; `Path=/saml/acs/{orgId}`; 15 minutes), which the ACS requires. 403 when SAML is not enabled for the organization. A browser navigation (one that sends `Sec-Fetch-Site`) is redirected only when it comes from this service's own pages (`Sec-Fetch-Site: same-origin`) with `continue=1`; any other (a link in a mail, on another site, an IdP's tile) first gets a confirmation page (200, HTML) naming the organization and the IdP's host, whose button continues.",
+      "A browser (a request with `Sec-Fetch-Site`: a link, the console's SSO button, an IdP's tile, a bookmark) gets a confirmation page (200, HTML) naming the organization and its IdP's host, whose button posts to this URL (`startSamlSignInConfirmed`); nothing is started. A client without Fetch Metadata is redirected at once, as that POST is. `reauth=1`: the AuthnRequest asks the IdP to authenticate the user again (`ForceAuthn`), for a sign-in a recent-sign-in refusal asked for. 403 when SAML is not enabled for the organization, 404 for an unknown one.",
   })
   @ApiParam({ name: 'orgId', description: 'The organization id' })
-  @ApiQuery({
-    name: 'continue',
-    required: false,
-    enum: ['1'],
-    description:
-      "`1`: go on to the IdP without the confirmation page; honoured only for a navigation from this service's own pages (`Sec-Fetch-Site: same-origin`)",
-  })
-  @ApiResponse({ status: 302, description: "Redirect to the IdP's `sso_url` with `SAMLRequest`; `Set-Cookie: warden_saml_request`" })
-  @ApiResponse({
-    status: 200,
-    description: "A browser's navigation from elsewhere: the confirmation page (the organization, the IdP's host, a button that continues); nothing is started",
-    content: { 'text/html': { schema: { type: 'string' } } },
-  })
+  @ApiQuery({ name: 'reauth', required: false, enum: ['1'], description: '`1`: ask the IdP to authenticate the user again (`ForceAuthn`)' })
+  @ApiResponse({ status: 200, description: 'A browser: the confirmation page', content: { 'text/html': { schema: { type: 'string' } } } })
+  @ApiResponse({ status: 302, description: "Not a browser: redirect to the IdP's `sso_url` with `SAMLRequest`; `Set-Cookie: warden_saml_request`" })
   @ApiErrors(400, 403, 404, 429, 500, 503)
-  async login(
-    @Param('orgId') orgId: string,
-    @Query('continue') proceed: string | undefined,
-    @Req() request: FastifyRequest,
-    @Res() reply: FastifyReply,
-  ): Promise<void> {
+  async login(@Param('orgId') orgId: string, @Query('reauth') reauth: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     await this.answer(request, reply, async () => {
       const id = checkedOrgId(orgId);
-      if (needsConfirmation(request, typeof proceed === 'string' ? proceed : undefined)) {
-        await sendConfirmation(reply, await this.queries.execute(new GetSamlSignInTargetQuery(id)));
+      if (isBrowserNavigation(request)) {
+        await sendConfirmation(reply, await this.queries.execute(new GetSamlSignInTargetQuery(id)), reauth === '1');
         return;
       }
-      const { location, requestBinding } = await this.commands.execute(new StartSamlLoginCommand(id));
-      this.warnOnceWithoutTls();
-      setSamlRequestCookie(reply, requestBinding, id, this.config);
-      await reply.redirect(location, 302);
+      await this.redirectToIdp(id, reauth === '1', reply);
     });
+  }
+
+  @Post('login/:orgId')
+  // A field or two, read by the form parser under a limit of its own; anything else under the public one.
+  @PublicBodyLimit()
+  @ApiOperation({
+    operationId: 'startSamlSignInConfirmed',
+    summary: "Start SAML sign-in from the confirmation page: redirects to the organization's IdP with an AuthnRequest (HTTP-Redirect binding)",
+    description:
+      "The confirmation page's form. Only from this service's own pages (`Sec-Fetch-Site: same-origin`, or without it a same-origin `Origin`): another site's form gets the confirmation page again. The request id is accepted back as `InResponseTo` for 15 minutes, and only from this browser: the answer sets the `warden_saml_request` cookie (a digest of the request id; HttpOnly, `SameSite=None; Secure`, or `SameSite=Lax` on a deployment without TLS; `Path=/saml/acs/{orgId}`; 15 minutes), which the ACS requires. 403 when SAML is not enabled for the organization.",
+  })
+  @ApiParam({ name: 'orgId', description: 'The organization id' })
+  @ApiConsumes('application/x-www-form-urlencoded')
+  @ApiBody({
+    required: false,
+    schema: {
+      type: 'object',
+      properties: { reauth: { type: 'string', enum: ['1'], description: '`1`: ask the IdP to authenticate the user again (`ForceAuthn`)' } },
+    },
+  })
+  @ApiResponse({ status: 303, description: "Redirect to the IdP's `sso_url` with `SAMLRequest`; `Set-Cookie: warden_saml_request`" })
+  @ApiResponse({
+    status: 200,
+    description: 'Posted from another site: the confirmation page again; nothing is started',
+    content: { 'text/html': { schema: { type: 'string' } } },
+  })
+  @ApiErrors(400, 403, 404, 413, 415, 429, 500, 503)
+  async confirmedLogin(@Param('orgId') orgId: string, @Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    await this.answer(request, reply, async () => {
+      const id = checkedOrgId(orgId);
+      const reauth = (body as { reauth?: unknown } | undefined)?.reauth === '1';
+      if (!postedFromOwnPage(request, this.config.publicUrl)) {
+        await sendConfirmation(reply, await this.queries.execute(new GetSamlSignInTargetQuery(id)), reauth);
+        return;
+      }
+      await this.redirectToIdp(id, reauth, reply, 303);
+    });
+  }
+
+  /** A fresh AuthnRequest for the organization, bound to this browser by its cookie. */
+  private async redirectToIdp(orgId: string, reauth: boolean, reply: FastifyReply, status: 302 | 303 = 302): Promise<void> {
+    const { location, requestBinding } = await this.commands.execute(new StartSamlLoginCommand(orgId, reauth));
+    this.warnOnceWithoutTls();
+    setSamlRequestCookie(reply, requestBinding, orgId, this.config);
+    await reply.redirect(location, status);
   }
 
   @Post('acs/:orgId')

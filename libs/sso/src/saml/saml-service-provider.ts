@@ -97,9 +97,10 @@ export class SamlServiceProvider {
    * The IdP URL (HTTP-Redirect binding) with a fresh AuthnRequest whose id the ACS will accept,
    * and that id (the browser is bound to it, see requestBindingOf).
    */
-  async loginRedirect(org: SamlOrganization): Promise<{ location: string; requestId: string }> {
+  /** `forceAuthn`: the IdP is asked to authenticate the user again, not to reuse its own session (a recent sign-in, docs/sso.md). */
+  async loginRedirect(org: SamlOrganization, forceAuthn = false): Promise<{ location: string; requestId: string }> {
     const ids = this.requestIds(org);
-    const outcome = await this.run(org, { query: {}, body: {} }, ids);
+    const outcome = await this.run(org, { query: {}, body: {} }, ids, forceAuthn);
     if (outcome.kind === 'redirect' && ids.lastIssued !== null) return { location: outcome.location, requestId: ids.lastIssued };
     throw outcome.kind === 'error' ? outcome.error : new Error('The SAML strategy did not redirect');
   }
@@ -204,9 +205,11 @@ export class SamlServiceProvider {
     org: SamlOrganization,
     parts: { query: Record<string, string>; body: Record<string, string> },
     ids = this.requestIds(org),
+    forceAuthn = false,
   ): Promise<StrategyOutcome> {
     const { passport } = await this.load();
-    const request: StrategyRequest = { ...parts, headers: {}, url: `/saml/acs/${org.orgId}`, samlOptions: this.options(org, ids) };
+    const samlOptions = { ...this.options(org, ids), ...(forceAuthn ? { forceAuthn: true } : {}) };
+    const request: StrategyRequest = { ...parts, headers: {}, url: `/saml/acs/${org.orgId}`, samlOptions };
     return new Promise<StrategyOutcome>((resolve) => {
       const response = {
         statusCode: 200,

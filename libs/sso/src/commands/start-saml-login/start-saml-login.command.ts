@@ -5,7 +5,11 @@ import { Command } from '@nestjs/cqrs';
  * the binding the browser keeps so the ACS accepts the response only from it (requestBindingOf).
  */
 export class StartSamlLoginCommand extends Command<{ location: string; requestBinding: string }> {
-  constructor(readonly orgId: string) {
+  constructor(
+    readonly orgId: string,
+    /** Ask the IdP to authenticate the user again (ForceAuthn): a sign-in that a recent-sign-in refusal asked for. */
+    readonly forceAuthn = false,
+  ) {
     super();
   }
 }

@@ -19,7 +19,7 @@ export class StartSamlLoginHandler implements ICommandHandler<StartSamlLoginComm
 
   async execute(command: StartSamlLoginCommand): Promise<{ location: string; requestBinding: string }> {
     const org = await this.settings.samlOrganization(command.orgId);
-    const { location, requestId } = await this.provider.loginRedirect(org);
+    const { location, requestId } = await this.provider.loginRedirect(org, command.forceAuthn);
     return { location, requestBinding: requestBindingOf(requestId) };
   }
 }
