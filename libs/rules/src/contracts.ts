@@ -26,6 +26,8 @@ export { decodeEvaluation } from './domain/evaluation.events.js';
 export type { Signal, SignalContext, EvaluatedItem, Outcome, MediaResult } from './domain/evaluation.model.js';
 export type { ReportRouted, ReportRoutingEvent } from './domain/report-routing.events.js';
 export { dailyActionsStream, evaluationStream, reportRoutingStream } from './domain/evaluation.streams.js';
+/** The reactor that routes user reports (its checkpoint: how far the log's reports are routed). */
+export const REPORT_ROUTING_REACTOR = 'report-routing';
 
 export const RULES_PERSONAL_DATA: PersonalDataRules = {
   // What the conditions saw is the item's data seen through a rule: sealed under the item's subject.

@@ -8,7 +8,7 @@ import { type Clock, idProblem, invalidInput, notFound, type RecordedEvent, stre
 import { CLOCK } from '#warden/platform';
 import type { ReadStore } from '#warden/readstore';
 import { queueVisibleTo, reviewJobStream } from '#warden/review/contracts';
-import { reportRoutingStream } from '#warden/rules/contracts';
+import { REPORT_ROUTING_REACTOR, reportRoutingStream } from '#warden/rules/contracts';
 import { EVENT_STORE, ProjectionHost, READ_STORE, STORAGE, type Storage } from '#warden/storage';
 import { readHistoryEvent, readStoredStream } from '../history/history-events.js';
 import {
@@ -297,14 +297,21 @@ export class InvestigationReader {
 
   /**
    * Whether the report may be in the child-safety queue: the index marked its routing as such
-   * (ReportRouted to that queue opens its routing stream), or has no record of its routing yet and
-   * the report came less than ROUTING_WAIT_MS ago (the rules engine routes it a moment after it is
-   * recorded). An older one without a routing is shown: a release before 2026-11-30 routed
-   * reports without recording ReportRouted.
+   * (ReportRouted to that queue opens its routing stream), or, the index not there yet, its
+   * ReportRouted in the log says so. With no routing recorded: hidden while the rules engine's
+   * router has not passed the report (it routes a report a moment after it is recorded; longer
+   * while no worker runs), shown once it has (a release before 2026-11-30 routed reports without
+   * recording ReportRouted). Where the router's checkpoint is not this store's to read (its
+   * consumer group on KurrentDB), hidden for ROUTING_WAIT_MS after the report instead.
    */
   private async routedToChildSafety(orgId: string, reportId: string, report: RecordedEvent): Promise<boolean> {
-    const stream = await this.readStore.get<ItemHistoryStreamDoc & Record<string, never>>(ITEM_HISTORY_STREAMS, reportRoutingStream(orgId, reportId));
+    const routing = reportRoutingStream(orgId, reportId);
+    const stream = await this.readStore.get<ItemHistoryStreamDoc & Record<string, never>>(ITEM_HISTORY_STREAMS, routing);
     if (stream) return stream.childSafety === true;
+    const [routed] = await this.events.readStream(routing, { maxCount: 1 });
+    if (routed) return routed.data['queueId'] === CHILD_SAFETY_QUEUE_ID;
+    const router = await this.readStore.checkpoint(REPORT_ROUTING_REACTOR);
+    if (router > 0) return router < report.position;
     return this.clock.now().getTime() - Date.parse(report.metadata.occurredAt) < ROUTING_WAIT_MS;
   }
 

@@ -7,7 +7,9 @@ import type { ReportRouter } from './report-router.js';
  * carries on, so an upgrade routes every report once (docs/operations.md, "Upgrading: reports
  * routed by the rules engine").
  */
-export const REPORT_ROUTING_REACTOR = 'report-routing';
+import { REPORT_ROUTING_REACTOR } from '../contracts.js';
+
+export { REPORT_ROUTING_REACTOR };
 
 /**
  * Every recorded report is routed (report-router.ts) and its route recorded as ReportRouted, for
