@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJsonDigest } from './canonical-json.js';
 
@@ -54,4 +55,44 @@ describe('canonicalJsonDigest', () => {
     const value = { text: 'x'.repeat(200_000), list: Array.from({ length: 5000 }, (_, i) => ({ i })) };
     expect(canonicalJsonDigest(value)).toBe(sha(JSON.stringify({ list: value.list, text: value.text })));
   });
+
+  it('writes exactly the text of the plain writer it replaced, over generated values', () => {
+    // Unicode of every plane, lone surrogates, controls and the characters JSON escapes.
+    const text = fc.oneof(
+      fc.string({ unit: 'binary' }),
+      fc.string({ unit: 'grapheme' }),
+      fc.string({ unit: fc.constantFrom('"', '\\', '\n', '\u0000', '\u001f', '\u007f', '\u2028', '\ud800', '\udfff', 'a', 'é', '😀') }),
+    );
+    const number = fc.oneof(
+      fc.double(),
+      fc.integer(),
+      fc.constantFrom(-0, 0, Number.MAX_SAFE_INTEGER + 2, -Number.MAX_VALUE, Number.MIN_VALUE, 1e21, 1e-7, 123456789012345680000, NaN, Infinity, -Infinity),
+    );
+    const leaf = fc.oneof(text, number, fc.boolean(), fc.constant(null), fc.constant(undefined));
+    const { value } = fc.letrec((tie) => ({
+      value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, leaf, tie('array'), tie('object')),
+      array: fc.array(tie('value'), { maxLength: 6 }),
+      object: fc.oneof(
+        fc.dictionary(fc.oneof(text, fc.constantFrom('__proto__', 'constructor', '0', '10', '9', '-1', 'a', 'B', '$sha256')), tie('value'), { maxKeys: 8 }),
+        // Many keys: sorted by Array's sort, past the insertion sort's few.
+        fc.dictionary(fc.string({ maxLength: 3 }), leaf, { minKeys: 20, maxKeys: 40 }),
+      ),
+    }));
+    fc.assert(
+      fc.property(value, (v) => {
+        expect(canonicalJsonDigest(v)).toBe(sha(plainCanonicalText(v)));
+      }),
+      { numRuns: 500 },
+    );
+  });
 });
+
+/** The writer canonicalJsonDigest used before it was made faster (2026-12-01), kept to compare with. */
+function plainCanonicalText(v: unknown): string {
+  if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
+  if (Array.isArray(v)) return '[' + v.map((x) => plainCanonicalText(x)).join(',') + ']';
+  const object = v as Record<string, unknown>;
+  const parts: string[] = [];
+  for (const key of Object.keys(object).sort()) if (object[key] !== undefined) parts.push(JSON.stringify(key) + ':' + plainCanonicalText(object[key]));
+  return '{' + parts.join(',') + '}';
+}

@@ -27,25 +27,74 @@ export function canonicalJsonDigest(value: unknown): string {
 const MAX_RECURSION = 256;
 const TOO_DEEP = Symbol('too deep');
 
+/**
+ * The canonical text of a value nested less than MAX_RECURSION levels (TOO_DEEP past them).
+ * Written for the audit chain, which canonicalizes every event of the log: numbers and booleans
+ * are written directly, and an object's keys are sorted in place (insertion sort: a handful of
+ * keys) rather than by Array's sort, which converts each key again for its comparator. Each leaf's
+ * text is exactly JSON.stringify's (canonical-json.spec.ts compares the whole text with the plain
+ * writer's over generated values). Strings go through JSON.stringify: testing them for characters
+ * to escape first was no faster (measured).
+ */
 function canonicalText(v: unknown, depth: number): string {
-  if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
+  switch (typeof v) {
+    case 'string':
+      return JSON.stringify(v);
+    case 'number':
+      // JSON.stringify writes a finite number as ToString does (-0 as 0), any other as null.
+      return Number.isFinite(v) ? String(v) : 'null';
+    case 'boolean':
+      return v ? 'true' : 'false';
+    case 'object':
+      break;
+    default:
+      // undefined, a function or a symbol: null, as before; a bigint throws, as JSON.stringify does.
+      return JSON.stringify(v) ?? 'null';
+  }
+  if (v === null) return 'null';
   if (depth >= MAX_RECURSION) throw TOO_DEEP;
   if (Array.isArray(v)) {
-    let text = '[';
-    for (let i = 0; i < v.length; i++) text += (i > 0 ? ',' : '') + canonicalText(v[i], depth + 1);
+    const length = v.length;
+    if (length === 0) return '[]';
+    let text = '[' + canonicalText(v[0], depth + 1);
+    for (let i = 1; i < length; i++) text += ',' + canonicalText(v[i], depth + 1);
     return text + ']';
   }
   const object = v as Record<string, unknown>;
-  const keys = Object.keys(object).sort();
+  const keys = sortedKeys(object);
   let text = '{';
-  let first = true;
-  for (const key of keys) {
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
     const child = object[key];
     if (child === undefined) continue;
-    text += (first ? '' : ',') + JSON.stringify(key) + ':' + canonicalText(child, depth + 1);
-    first = false;
+    text += (text.length === 1 ? '' : ',') + JSON.stringify(key) + ':' + canonicalText(child, depth + 1);
   }
   return text + '}';
+}
+
+/** Objects with more keys than this are sorted by Array's sort (sortedKeys). */
+const INSERTION_SORTED = 24;
+
+/**
+ * The object's own enumerable keys sorted by UTF-16 code units, as `Object.keys(o).sort()` sorts
+ * them (the keys are distinct strings, so `<` orders them alike): in place by insertion for a
+ * few keys, by Array's sort for many (insertion's quadratic time would let a hostile body with
+ * thousands of keys in reverse order cost seconds).
+ */
+function sortedKeys(object: object): string[] {
+  const keys = Object.keys(object);
+  if (keys.length > INSERTION_SORTED) return keys.sort();
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i]!;
+    let j = i - 1;
+    if (keys[j]! < key) continue;
+    while (j >= 0 && keys[j]! > key) {
+      keys[j + 1] = keys[j]!;
+      j--;
+    }
+    keys[j + 1] = key;
+  }
+  return keys;
 }
 
 /** The same text as canonicalText, walked with its own stack: no nesting overflows the call stack. */

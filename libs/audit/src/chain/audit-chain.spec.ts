@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalJsonDigest } from '#warden/kernel';
-import { DIGEST_DEPTH, withCredentialsDigested } from './audit-chain.js';
+import type { RecordedEvent } from '#warden/kernel';
+import { contentDigest, DIGEST_DEPTH, genesisLink, linkOf, storedForm, withCredentialsDigested } from './audit-chain.js';
 
 const sealed = (n: number) => ({ kid: 'k1', iv: `iv${n}`, ct: `ct${n}`, tag: `tag${n}` });
 const digestOf = (v: unknown) => ({ $sha256: canonicalJsonDigest(v) });
@@ -45,5 +46,34 @@ describe('withCredentialsDigested', () => {
     expect(withCredentialsDigested('ApiKeyCreated', exported)).toEqual(exported);
     expect(withCredentialsDigested('ApiKeyCreated', { hash: 'h' })).toEqual({ hash: digestOf('h') });
     expect(withCredentialsDigested('OtherEvent', { hash: 'h' })).toEqual({ hash: 'h' });
+  });
+});
+
+describe('the v2 link', () => {
+  it('is the very link the chain has always computed for an event (pinned: a change here breaks every chain recorded)', () => {
+    // Credentials named and sealed, non-ASCII and a lone surrogate, -0, a large number, null and
+    // undefined members, nested arrays: each written by the canonical text's own branch.
+    const event = {
+      id: 'e-1',
+      type: 'ApiKeyCreated',
+      streamName: 'api_key-acme:k1',
+      revision: 0,
+      position: 42,
+      data: {
+        hash: 'h',
+        name: 'Ключ 🔑 "ci"\n',
+        scopes: ['items:write', 'rules:read'],
+        limits: { perMinute: 600, burst: -0, ratio: 0.1 },
+        webhook: { headers: [{ name: 'x', value: { kid: 'k', iv: 'i', ct: 'c', tag: 't' } }] },
+        lone: 'a\ud800b',
+        big: 1e21,
+        note: null,
+        skipped: undefined,
+      },
+      metadata: { orgId: 'acme', correlationId: 'c-1', causationId: null, actor: 'user:ana', occurredAt: '2026-12-01T07:00:00.000Z', schemaVersion: 2 },
+    } as unknown as RecordedEvent;
+    // Computed by the release before the chain's hashing was made faster (a000ef39).
+    expect(contentDigest(storedForm(event))).toBe('D37YZ1iObiGAJJeQf3d3cIexOmvEo3vHMpsxen-4TVg');
+    expect(linkOf(genesisLink('acme'), event)).toBe('8SI9FJfgVuGW4UwQJ3i7jynxqI0vU0TwuHN5DfuZTRE');
   });
 });

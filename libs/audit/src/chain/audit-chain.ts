@@ -62,7 +62,16 @@ const digested = (v: unknown) => (isDigestOnly(v) ? v : { [DIGEST_KEY]: canonica
 export function withCredentialsDigested(type: string, data: unknown): unknown {
   if (!isObject(data)) return data;
   const named = CREDENTIAL_FIELDS_BY_TYPE[type];
-  return copiedOnChange(data, (k, v) => ((CREDENTIAL_FIELDS.includes(k) || named?.includes(k)) && v !== null ? digested(v) : sealedDigested(v, 1)));
+  // Object.keys and a loop, not Object.entries and a callback: this runs for every event chained.
+  const keys = Object.keys(data);
+  let copy: Record<string, unknown> | undefined;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = data[k];
+    const r = (CREDENTIAL_FIELDS.includes(k) || named?.includes(k)) && v !== null ? digested(v) : sealedDigested(v, 1);
+    if (r !== v) (copy ??= { ...data })[k] = r;
+  }
+  return copy ?? data;
 }
 
 /**
@@ -71,32 +80,40 @@ export function withCredentialsDigested(type: string, data: unknown): unknown {
  * is chained (copying every event's data was a measured share of a flood's CPU).
  */
 function sealedDigested(value: unknown, depth: number): unknown {
+  if (typeof value !== 'object' || value === null) return value;
   if (isKeyringSealed(value)) return digested(value);
-  if (depth >= DIGEST_DEPTH || typeof value !== 'object' || value === null) return value;
+  if (depth >= DIGEST_DEPTH) return value;
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;
-    value.forEach((v, i) => {
+    for (let i = 0; i < value.length; i++) {
+      const v: unknown = value[i];
       const r = sealedDigested(v, depth + 1);
       if (r !== v) (copy ??= [...value])[i] = r;
-    });
+    }
     return copy ?? value;
   }
-  return copiedOnChange(value as Record<string, unknown>, (_, v) => sealedDigested(v, depth + 1));
-}
-
-/** `object` with each entry's value mapped, the same object when no value changed. */
-function copiedOnChange(object: Record<string, unknown>, map: (key: string, value: unknown) => unknown): Record<string, unknown> {
+  const object = value as Record<string, unknown>;
+  const keys = Object.keys(object);
   let copy: Record<string, unknown> | undefined;
-  for (const [k, v] of Object.entries(object)) {
-    const r = map(k, v);
-    if (r !== v) (copy ??= { ...object })[k] = r;
+  for (let i = 0; i < keys.length; i++) {
+    const v = object[keys[i]!];
+    const r = sealedDigested(v, depth + 1);
+    if (r !== v) (copy ??= { ...object })[keys[i]!] = r;
   }
   return copy ?? object;
 }
 
 /** SHA-256 (base64url) of the stored form's canonical JSON, credentials digested. */
 export function contentDigest(stored: StoredForm): string {
-  return canonicalJsonDigest({ ...stored, data: withCredentialsDigested(stored.type, stored.data) });
+  return digestOf(stored.id, stored.stream, stored.revision, stored.type, stored.data, stored.metadata);
+}
+
+/**
+ * contentDigest of the stored form with these members, without building it first: the object
+ * digested has its members in their canonical (sorted) order, which costs the writer no sorting.
+ */
+function digestOf(id: string, stream: string, revision: number, type: string, data: object, metadata: object): string {
+  return canonicalJsonDigest({ data: withCredentialsDigested(type, data), id, metadata, revision, stream, type });
 }
 
 /** link(n) = SHA-256(link(n-1) + "\n" + position(n) + "\n" + digest(n)), base64url. */
@@ -106,7 +123,7 @@ export function nextLink(previous: string, position: number, digest: string): st
 
 /** An event's link after `previous`. */
 export function linkOf(previous: string, event: RecordedEvent): string {
-  return nextLink(previous, event.position, contentDigest(storedForm(event)));
+  return nextLink(previous, event.position, digestOf(event.id, event.streamName, event.revision, event.type, event.data, event.metadata));
 }
 
 /** The first format's rule (docs/audit.md, "Older data directories"): the whole stored form, no position. */
