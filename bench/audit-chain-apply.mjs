@@ -4,19 +4,31 @@
 // prints a table. Times are the thread's CPU (process.threadCpuUsage), steadier than the clock on
 // a shared machine. Events are shaped like a spread's (six types, about 6 an item, three orgs).
 // Usage: node bench/audit-chain-apply.mjs [events, default 20000] [rounds, default 5] (after `npm run build`).
-// WARDEN_BENCH_DIST=<dir> times another build's dist (e.g. a copy of the previous commit's).
+// WARDEN_BENCH_DIST=<dir>[,<dir>…] times other builds' dist (e.g. a copy of the previous commit's,
+// beside its package.json and a link to node_modules), a row each, their rounds alternated in one
+// process so that a shared machine's load falls on each alike.
+// BENCH_INDEXES=<n> keeps only the first n indexes the projection declares.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const DIST = pathToFileURL(resolve(process.env.WARDEN_BENCH_DIST ?? new URL('../dist', import.meta.url).pathname)).href;
-const { openSqlite } = await import(`${DIST}/libs/eventstore/src/index.js`);
-const { applyEvents } = await import(`${DIST}/libs/eventstore/src/projection/unit-of-work.js`);
-const { SqliteReadStore } = await import(`${DIST}/libs/readstore/src/index.js`);
-const { auditChainProjection } = await import(`${DIST}/libs/audit/src/chain/audit-chain.projection.js`);
-const { linkOf } = await import(`${DIST}/libs/audit/src/chain/audit-chain.js`);
+const DISTS = (process.env.WARDEN_BENCH_DIST ?? new URL('../dist', import.meta.url).pathname).split(',');
+/** A build's modules the bench uses. */
+async function build(dir) {
+  const dist = pathToFileURL(resolve(dir)).href;
+  return {
+    dir,
+    ...(await import(`${dist}/libs/eventstore/src/index.js`)),
+    ...(await import(`${dist}/libs/eventstore/src/projection/unit-of-work.js`)),
+    ...(await import(`${dist}/libs/readstore/src/index.js`)),
+    ...(await import(`${dist}/libs/audit/src/chain/audit-chain.projection.js`)),
+    ...(await import(`${dist}/libs/audit/src/chain/audit-chain.js`)),
+  };
+}
+const builds = [];
+for (const dir of DISTS) builds.push(await build(dir));
 
 const TOTAL = Number(process.argv[2] ?? 20_000);
 const ROUNDS = Number(process.argv[3] ?? 5);
@@ -91,14 +103,14 @@ const cpu = () => {
   return user + system;
 };
 
-function hashingOnly() {
+function hashingOnly({ linkOf }) {
   let link = 'genesis';
   const started = cpu();
   for (const e of events) link = linkOf(link, e);
   return (cpu() - started) / TOTAL;
 }
 
-async function projection() {
+async function projection({ openSqlite, SqliteReadStore, applyEvents, auditChainProjection }) {
   const dir = mkdtempSync(join(tmpdir(), 'warden-bench-chain-'));
   const db = openSqlite(join(dir, 'read-models.db'), { synchronous: 'normal' });
   const store = new SqliteReadStore(db, { readsShareTurn: true });
@@ -124,12 +136,16 @@ async function projection() {
   return { apply: apply / TOTAL, commit: commit / TOTAL, writes: writes / TOTAL };
 }
 
-const runs = [];
-for (let r = 0; r < ROUNDS; r++) runs.push({ hashing: hashingOnly(), ...(await projection()) });
+const runs = builds.map(() => []);
+for (let r = 0; r < ROUNDS; r++) for (const [i, b] of builds.entries()) runs[i].push({ hashing: hashingOnly(b), ...(await projection(b)) });
 const median = (xs) => xs.toSorted((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (x) => x.toFixed(2);
-const m = (k) => median(runs.map((r) => r[k]));
-console.log(`audit chain v2 over ${TOTAL.toLocaleString('en-US')} events, batches of ${BATCH}, median of ${ROUNDS} (µs per event)\n`);
-console.log('| hashing only (linkOf) | apply (unit of work) | commit | apply + commit | writes per event |');
-console.log('|---|---|---|---|---|');
-console.log(`| ${fmt(m('hashing'))} | ${fmt(m('apply'))} | ${fmt(m('commit'))} | ${fmt(m('apply') + m('commit'))} | ${fmt(m('writes'))} |`);
+console.log(`audit chain v2 over ${TOTAL.toLocaleString('en-US')} events, batches of ${BATCH}, median of ${ROUNDS} (µs of thread CPU per event)\n`);
+console.log('| build | hashing only (linkOf) | apply (unit of work) | commit | apply + commit | writes per event |');
+console.log('|---|---|---|---|---|---|');
+for (const [i, b] of builds.entries()) {
+  const m = (k) => median(runs[i].map((r) => r[k]));
+  console.log(
+    `| ${b.dir} | ${fmt(m('hashing'))} | ${fmt(m('apply'))} | ${fmt(m('commit'))} | ${fmt(median(runs[i].map((r) => r.apply + r.commit)))} | ${fmt(m('writes'))} |`,
+  );
+}

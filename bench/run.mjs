@@ -17,6 +17,7 @@ for (const name of [
   'enforcement',
   'bulk-actions',
   'audit',
+  'audit-chain-apply',
   'investigate',
   'transparency',
   'erasure-under-load',
