@@ -6,7 +6,7 @@ export * from './auth/principal.js';
 export { ApiKeyGuard } from './auth/api-key.guard.js';
 export * from './auth/console-access.js';
 export { clientNetwork } from './auth/client-network.js';
-export { ConsoleGuard } from './auth/console.guard.js';
+export { ConsoleGuard, isOwnOrigin } from './auth/console.guard.js';
 export { consoleActor, consoleCommandContext } from './auth/console-context.js';
 export { Metrics } from './observability/metrics.js';
 export { findJsonBodyProblem, jsonBodyLimitsOf, type JsonBodyLimits, type JsonBodyProblem } from './http/json-body-limits.js';

@@ -23,6 +23,14 @@ export const queueVisibleTo = (permissions: readonly Permission[], queueId: stri
   queueId !== CHILD_SAFETY_QUEUE_ID || permissions.includes('VIEW_CHILD_SAFETY_DATA');
 
 /**
+ * A decision that sends its job to the child-safety queue: it submits a child-safety report, or
+ * moves the job there (docs/review.md). Such a job is that queue's from then on, wherever it is
+ * shown. Takes a decision as recorded (ReviewJobDecided's data) or as a job's state keeps it.
+ */
+export const sendsToChildSafety = (decision: { readonly type?: unknown; readonly targetQueueId?: unknown } | null | undefined): boolean =>
+  decision?.type === 'SUBMIT_CHILD_SAFETY_REPORT' || decision?.targetQueueId === CHILD_SAFETY_QUEUE_ID;
+
+/**
  * What reporters wrote is sealed under their keys; the rest of a job stays readable after an
  * erasure (docs/gdpr.md). A child-safety report's moderator email is sealed once more under the
  * console user's key, so that erasing their console account erases it there too.

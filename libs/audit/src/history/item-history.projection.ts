@@ -2,7 +2,7 @@ import { CHILD_SAFETY_QUEUE_ID } from '#warden/catalog/contracts';
 import type { Projection, ProjectionContext } from '#warden/eventstore';
 import { parseStreamName, type RecordedEvent, streamCategory, userOfSubject } from '#warden/kernel';
 import { itemStream, reportStream } from '#warden/ingestion/contracts';
-import { reviewJobStream } from '#warden/review/contracts';
+import { reviewJobStream, sendsToChildSafety } from '#warden/review/contracts';
 
 export const ITEM_HISTORY_PROJECTION = 'audit-item-history';
 /** One entry per (event, item or user it concerns): where to read the event. Ids only, no personal data. */
@@ -133,7 +133,7 @@ export function childSafetyEvent(event: Pick<RecordedEvent, 'type' | 'data'>): b
     (event.type === 'ReportSubmitted' && event.data['csam'] === true) ||
     event.data['queueId'] === CHILD_SAFETY_QUEUE_ID ||
     // A decision on a job of any queue that sends a child-safety report, or moves the job into that queue.
-    (event.type === 'ReviewJobDecided' && (event.data['type'] === 'SUBMIT_CHILD_SAFETY_REPORT' || event.data['targetQueueId'] === CHILD_SAFETY_QUEUE_ID))
+    (event.type === 'ReviewJobDecided' && sendsToChildSafety(event.data))
   );
 }
 

@@ -36,6 +36,12 @@ function checkFetchSite(request: FastifyRequest): void {
   }
 }
 
+/** The origin a request was sent to, as its Host header and protocol name it. */
+const requestOrigin = (request: FastifyRequest): string => `${request.protocol}://${request.headers.host ?? ''}`;
+
+/** Whether `origin` (a request's Origin header) is this deployment's (WARDEN_PUBLIC_URL) or the one the request was sent to. */
+export const isOwnOrigin = (request: FastifyRequest, origin: string, publicUrl: string): boolean => origin === publicUrl || origin === requestOrigin(request);
+
 type ConsoleRequest = FastifyRequest & { consolePrincipal?: ConsolePrincipal; cookies?: Record<string, string | undefined> };
 
 /**
@@ -117,12 +123,9 @@ export class ConsoleGuard implements CanActivate {
    */
   private checkOrigin(request: ConsoleRequest): void {
     const origin = request.headers.origin;
-    if (origin === undefined) return;
-    const own = `${request.protocol}://${request.headers.host ?? ''}`;
-    if (origin !== this.config.publicUrl && origin !== own) {
-      throw forbidden(
-        `Cross-origin request refused: Origin ${origin} is neither ${this.config.publicUrl} (WARDEN_PUBLIC_URL) nor the origin this request was sent to (${own})`,
-      );
-    }
+    if (origin === undefined || isOwnOrigin(request, origin, this.config.publicUrl)) return;
+    throw forbidden(
+      `Cross-origin request refused: Origin ${origin} is neither ${this.config.publicUrl} (WARDEN_PUBLIC_URL) nor the origin this request was sent to (${requestOrigin(request)})`,
+    );
   }
 }

@@ -55,7 +55,7 @@ export class SamlHttpController {
     await this.answer(request, reply, async () => {
       const id = checkedOrgId(orgId);
       if (isBrowserNavigation(request)) {
-        await sendConfirmation(reply, await this.queries.execute(new GetSamlSignInTargetQuery(id)), reauth === '1');
+        await this.confirm(id, reauth === '1', reply);
         return;
       }
       await this.redirectToIdp(id, reauth === '1', reply);
@@ -92,11 +92,16 @@ export class SamlHttpController {
       const id = checkedOrgId(orgId);
       const reauth = (body as { reauth?: unknown } | undefined)?.reauth === '1';
       if (!postedFromOwnPage(request, this.config.publicUrl)) {
-        await sendConfirmation(reply, await this.queries.execute(new GetSamlSignInTargetQuery(id)), reauth);
+        await this.confirm(id, reauth, reply);
         return;
       }
       await this.redirectToIdp(id, reauth, reply, 303);
     });
+  }
+
+  /** The confirmation page (sign-in-confirmation.ts) for the organization; starts nothing. */
+  private async confirm(orgId: string, reauth: boolean, reply: FastifyReply): Promise<void> {
+    await sendConfirmation(reply, await this.queries.execute(new GetSamlSignInTargetQuery(orgId)), reauth);
   }
 
   /** A fresh AuthnRequest for the organization, bound to this browser by its cookie. */

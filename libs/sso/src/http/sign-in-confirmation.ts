@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SamlSignInTarget } from '../queries/get-saml-sign-in-target/get-saml-sign-in-target.query.js';
+import { isOwnOrigin } from '#warden/platform';
 import { escapeHtml } from './refusal-page.js';
 
 /**
@@ -22,8 +23,7 @@ export function postedFromOwnPage(request: FastifyRequest, publicUrl: string): b
   if (site !== undefined) return site === 'same-origin';
   const origin = request.headers.origin;
   // No Origin either: not a browser (browsers send it with every POST).
-  if (origin === undefined) return true;
-  return origin === publicUrl || origin === `${request.protocol}://${request.headers.host ?? ''}`;
+  return origin === undefined || isOwnOrigin(request, origin, publicUrl);
 }
 
 /** The confirmation page: the organization and the IdP's host, and a form that goes on (`reauth`: ask the IdP to authenticate again). */

@@ -13,7 +13,7 @@ import { reviewJobDecider, type ReviewJobState } from '../../domain/review-job.d
 import { jobNotFound } from '../../domain/review-job.errors.js';
 import type { EnqueueRequest, ReviewJobDecided, ReviewJobEvent } from '../../domain/review-job.events.js';
 import { reviewJobStream } from '../../domain/review.streams.js';
-import { queueVisibleTo } from '../../contracts.js';
+import { queueVisibleTo, sendsToChildSafety } from '../../contracts.js';
 import { REVIEW_JOBS_PROJECTION } from '../../projections/review-jobs.projection.js';
 import { REVIEW_JOBS, type ReviewJobDoc } from '../../projections/review-jobs.read-model.js';
 import { JobReports } from '../../job-reports.js';
@@ -67,7 +67,7 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
     if (!visible.some((q) => q.id === state.queueId)) throw jobNotFound(jobId);
     // A job of another queue that a decision sent to child-safety is that queue's from then on: not found without the permission, as Investigate leaves it out.
     const seesChildSafety = queueVisibleTo(query.viewer.permissions, CHILD_SAFETY_QUEUE_ID);
-    if (!seesChildSafety && events.some((e) => e.type === 'ReviewJobDecided' && sentToChildSafety(e.data))) throw jobNotFound(jobId);
+    if (!seesChildSafety && sendsToChildSafety(state.decision)) throw jobNotFound(jobId);
     const visibleIds = new Set(visible.map((q) => q.id));
 
     const item = state.item;
@@ -295,7 +295,7 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
               docs.map(async (d) =>
                 d.decision?.type === 'SUBMIT_CHILD_SAFETY_REPORT' ||
                 (d.decision?.type === 'TRANSFORM_JOB_AND_RECREATE_IN_QUEUE' &&
-                  (await this.events.readStream(reviewJobStream(orgId, d.jobId))).some((e) => e.type === 'ReviewJobDecided' && sentToChildSafety(e.data)))
+                  (await this.events.readStream(reviewJobStream(orgId, d.jobId))).some((e) => e.type === 'ReviewJobDecided' && sendsToChildSafety(e.data)))
                   ? [d.jobId]
                   : [],
               ),
@@ -315,11 +315,6 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
         decision: d.decision ? { type: d.decision.type, actorId: d.decision.actorId, decidedAt: d.decision.decidedAt } : null,
       }));
   }
-}
-
-/** A decision that sends the job to child-safety: a child-safety report, or a move there. */
-function sentToChildSafety(data: { readonly [key: string]: unknown }): boolean {
-  return data['type'] === 'SUBMIT_CHILD_SAFETY_REPORT' || data['targetQueueId'] === CHILD_SAFETY_QUEUE_ID;
 }
 
 function distinctPolicies(requests: readonly EnqueueRequest[]) {
