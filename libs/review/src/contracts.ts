@@ -22,6 +22,9 @@ export { reviewJobStream } from './domain/review.streams.js';
 export const queueVisibleTo = (permissions: readonly Permission[], queueId: string | null): boolean =>
   queueId !== CHILD_SAFETY_QUEUE_ID || permissions.includes('VIEW_CHILD_SAFETY_DATA');
 
+/** Whether the viewer may see the child-safety queue and what it touched (VIEW_CHILD_SAFETY_DATA), as the queues page shows it. */
+export const seesChildSafety = (permissions: readonly Permission[]): boolean => queueVisibleTo(permissions, CHILD_SAFETY_QUEUE_ID);
+
 /**
  * A decision that sends its job to the child-safety queue: it submits a child-safety report, or
  * moves the job there (docs/review.md). Such a job is that queue's from then on, wherever it is

@@ -7,8 +7,7 @@ import { type ReviewJobCommand, reviewJobDecider, type ReviewJobState } from './
 import { jobNotFound } from './domain/review-job.errors.js';
 import type { ReviewJobEvent } from './domain/review-job.events.js';
 import { reviewJobStream } from './domain/review.streams.js';
-import { CHILD_SAFETY_QUEUE_ID } from '#warden/catalog/contracts';
-import { queueVisibleTo, sendsToChildSafety } from './contracts.js';
+import { queueVisibleTo, seesChildSafety, sendsToChildSafety } from './contracts.js';
 import { ReviewQueues } from './review-queues.js';
 
 const DEFAULT_LOCK_TIMEOUT_SECONDS = 600;
@@ -49,7 +48,7 @@ export class ReviewJobAccess {
         if (state.status === 'NONE' || state.queueId === null) throw jobNotFound(jobId);
         if (!queueVisibleTo(permissions, state.queueId)) throw jobNotFound(jobId);
         // A job another queue's decision sent to child-safety (its report submitted, or moved there) is that queue's from then on, as the job view shows it.
-        if (sendsToChildSafety(state.decision) && !queueVisibleTo(permissions, CHILD_SAFETY_QUEUE_ID)) throw jobNotFound(jobId);
+        if (sendsToChildSafety(state.decision) && !seesChildSafety(permissions)) throw jobNotFound(jobId);
         const lockTimeoutSeconds = lockTimeouts.get(state.queueId) ?? DEFAULT_LOCK_TIMEOUT_SECONDS;
         return reviewJobDecider.decide(make({ state, lockTimeoutSeconds }), state);
       },

@@ -7,7 +7,7 @@ import { auditPersonalDataAccess, type Permission } from '#warden/identity/contr
 import { type Clock, idProblem, invalidInput, notFound, type RecordedEvent, streamCategory } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
 import type { ReadStore } from '#warden/readstore';
-import { queueVisibleTo, reviewJobStream } from '#warden/review/contracts';
+import { reviewJobStream, seesChildSafety } from '#warden/review/contracts';
 import { REPORT_ROUTING_REACTOR, reportRoutingStream } from '#warden/rules/contracts';
 import { EVENT_STORE, ProjectionHost, READ_STORE, STORAGE, type Storage } from '#warden/storage';
 import { readHistoryEvent, readStoredStream } from '../history/history-events.js';
@@ -254,8 +254,8 @@ export class InvestigationReader {
    * stream's first event's, and a job of another queue that a decision sent there (a child-safety
    * report, a move) is known by the index's record of its stream, both read once per request. A report not flagged `csam` that a routing rule
    * sent to the queue is left out when the index marked its routing (ReportRouted): one read by key
-   * per report; until the index has its routing (the rules engine routes it a moment after it is
-   * recorded), it is left out too for up to ROUTING_WAIT_MS, as it may be on its way there.
+   * per report; until it is routed (routedToChildSafety), it is left out too, as it may be on its
+   * way there.
    */
   childSafetyFilter(permissions: readonly Permission[], orgId: string): (events: RecordedEvent[]) => Promise<RecordedEvent[]> {
     if (seesChildSafety(permissions)) return async (events) => events;
@@ -341,9 +341,6 @@ function withoutCountAfter(e: RecordedEvent): RecordedEvent {
   const { countAfter: _countAfter, ...data } = e.data;
   return { ...e, data };
 }
-
-/** Whether the viewer may see the child-safety queue and what it touched (VIEW_CHILD_SAFETY_DATA), as the queues page shows it. */
-export const seesChildSafety = (permissions: readonly Permission[]): boolean => queueVisibleTo(permissions, CHILD_SAFETY_QUEUE_ID);
 
 /** Index entries a viewer may see: those of the child-safety queue only with VIEW_CHILD_SAFETY_DATA. */
 export function shownEntries<T extends Pick<ItemHistoryDoc, 'childSafety'>>(docs: readonly T[], permissions: readonly Permission[]): readonly T[] {

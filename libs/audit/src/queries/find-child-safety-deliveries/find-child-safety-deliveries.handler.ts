@@ -1,6 +1,5 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { CHILD_SAFETY_QUEUE_ID } from '#warden/catalog';
-import { queueVisibleTo } from '#warden/review/contracts';
+import { seesChildSafety } from '#warden/review/contracts';
 import { InvestigationReader } from '../../investigate/investigation-reader.js';
 import { FindChildSafetyDeliveriesQuery } from './find-child-safety-deliveries.query.js';
 
@@ -15,7 +14,7 @@ export class FindChildSafetyDeliveriesHandler implements IQueryHandler<FindChild
   constructor(private readonly reader: InvestigationReader) {}
 
   async execute({ orgId, deliveryIds, permissions }: FindChildSafetyDeliveriesQuery): Promise<string[]> {
-    if (queueVisibleTo(permissions, CHILD_SAFETY_QUEUE_ID) || deliveryIds.length === 0) return [];
+    if (seesChildSafety(permissions) || deliveryIds.length === 0) return [];
     const ids = [...new Set(deliveryIds)];
     const answers = await Promise.all(ids.map(async (id) => [id, await this.reader.childSafetyDelivery(orgId, id)] as const));
     return answers.flatMap(([id, hidden]) => (hidden !== false ? [id] : []));

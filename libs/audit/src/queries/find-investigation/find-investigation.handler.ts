@@ -1,8 +1,8 @@
 import { type IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
-import { CHILD_SAFETY_QUEUE_ID, GetLiveEntitiesQuery } from '#warden/catalog';
+import { GetLiveEntitiesQuery } from '#warden/catalog';
 import { invalidField, notFound } from '#warden/kernel';
 import { reportStream } from '#warden/ingestion/contracts';
-import { queueVisibleTo, reviewJobStream } from '#warden/review/contracts';
+import { reviewJobStream, seesChildSafety } from '#warden/review/contracts';
 import { InvestigationReader } from '../../investigate/investigation-reader.js';
 import { callbackDeliveryStream } from '../../investigate/streams.js';
 import { refOf } from '../../investigate/investigation-parts.js';
@@ -47,7 +47,7 @@ export class FindInvestigationHandler implements IQueryHandler<FindInvestigation
    * shown that the index has not judged.
    */
   private async childSafetyDelivery(orgId: string, deliveryId: string, permissions: FindInvestigationQuery['permissions']): Promise<boolean> {
-    if (queueVisibleTo(permissions, CHILD_SAFETY_QUEUE_ID)) return false;
+    if (seesChildSafety(permissions)) return false;
     return (await this.reader.childSafetyDelivery(orgId, deliveryId)) !== false;
   }
 

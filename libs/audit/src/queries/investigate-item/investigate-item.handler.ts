@@ -1,6 +1,7 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import type { HistoryRef } from '../../history/item-history.projection.js';
-import { InvestigationReader, LIMITS, seesChildSafety } from '../../investigate/investigation-reader.js';
+import { seesChildSafety } from '#warden/review/contracts';
+import { InvestigationReader, LIMITS } from '../../investigate/investigation-reader.js';
 import {
   appealsOf,
   evaluationOf,

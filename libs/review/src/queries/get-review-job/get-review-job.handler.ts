@@ -1,6 +1,6 @@
 import { Inject, Optional } from '@nestjs/common';
 import { type IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
-import { CHILD_SAFETY_QUEUE_ID, GetLiveEntitiesQuery, type ItemTypeDefinition } from '#warden/catalog';
+import { GetLiveEntitiesQuery, type ItemTypeDefinition } from '#warden/catalog';
 import type { EventStore } from '#warden/eventstore';
 import type { Clock } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
@@ -13,7 +13,7 @@ import { reviewJobDecider, type ReviewJobState } from '../../domain/review-job.d
 import { jobNotFound } from '../../domain/review-job.errors.js';
 import type { EnqueueRequest, ReviewJobDecided, ReviewJobEvent } from '../../domain/review-job.events.js';
 import { reviewJobStream } from '../../domain/review.streams.js';
-import { queueVisibleTo, sendsToChildSafety } from '../../contracts.js';
+import { seesChildSafety, sendsToChildSafety } from '../../contracts.js';
 import { REVIEW_JOBS_PROJECTION } from '../../projections/review-jobs.projection.js';
 import { REVIEW_JOBS, type ReviewJobDoc } from '../../projections/review-jobs.read-model.js';
 import { JobReports } from '../../job-reports.js';
@@ -66,8 +66,8 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
     const visible = await this.queues.visible(orgId, query.viewer.permissions);
     if (!visible.some((q) => q.id === state.queueId)) throw jobNotFound(jobId);
     // A job of another queue that a decision sent to child-safety is that queue's from then on: not found without the permission, as Investigate leaves it out.
-    const seesChildSafety = queueVisibleTo(query.viewer.permissions, CHILD_SAFETY_QUEUE_ID);
-    if (!seesChildSafety && sendsToChildSafety(state.decision)) throw jobNotFound(jobId);
+    const showsChildSafety = seesChildSafety(query.viewer.permissions);
+    if (!showsChildSafety && sendsToChildSafety(state.decision)) throw jobNotFound(jobId);
     const visibleIds = new Set(visible.map((q) => q.id));
 
     const item = state.item;
@@ -86,7 +86,7 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
       this.reports(orgId, state),
       this.reportContexts(orgId, state.requests),
       this.evaluations(orgId, item, ruleRequests),
-      this.pastJobs(orgId, item, jobId, visibleIds, seesChildSafety),
+      this.pastJobs(orgId, item, jobId, visibleIds, showsChildSafety),
     ]);
     const type = types.get(item.typeId);
     const shown = claimed ?? latest;
@@ -98,7 +98,7 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
       data && type
         ? Promise.all(relatedRefs(data, type, MAX_RELATED_ITEMS).map(async (ref) => ({ ref, stored: await this.storedItem(orgId, ref, types) })))
         : Promise.resolve([]),
-      creator ? this.pastJobs(orgId, creator, jobId, visibleIds, seesChildSafety) : Promise.resolve([]),
+      creator ? this.pastJobs(orgId, creator, jobId, visibleIds, showsChildSafety) : Promise.resolve([]),
       evaluations.some((e) => e.rules.some((r) => r.conditions.some((c) => c.detail?.['bankId'] !== undefined)))
         ? this.bankNames(orgId)
         : Promise.resolve(new Map<string, string>()),
