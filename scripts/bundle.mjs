@@ -154,6 +154,8 @@ export async function bundleServer() {
       cli: 'dist/apps/server/src/cli.js',
       // Started by a server process as a worker thread (ReadModelThread), by its path beside main.js.
       'read-model-thread': 'dist/apps/server/src/read-model-thread.js',
+      // Started by an `all` process as a worker thread (BackgroundThread), likewise.
+      'background-thread': 'dist/apps/server/src/background-thread.js',
     },
     outdir: BUNDLE_DIR,
     chunkNames: '[name]-[hash]',

@@ -4,11 +4,11 @@ import type { Server } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { ConfigError, createRootLogger, DEFAULT_PASSWORD_HASH_COST, loadConfig, Metrics, type WardenConfig } from '#warden/platform';
 import { createHttpApp } from '#warden/platform/http';
-import { ItemSubmissionConsumer } from '#warden/inbound';
-import { openStorage, ProjectionHost, sharedRateLimitStores } from '#warden/storage';
+import { openStorage, sharedRateLimitStores } from '#warden/storage';
 import { AppModule, rolesOf } from './app.module.js';
+import { startBackground } from './background.js';
+import { BackgroundThread } from './background-delegate.js';
 import { HttpSurfaceModule } from './http-surface.module.js';
-import { ReadModelThread } from './read-model-delegate.js';
 import { WARDEN_VERSION } from './version.js';
 
 /** Starts Warden: validated configuration, stores (failing fast), then HTTP. */
@@ -33,8 +33,12 @@ export async function runServer(): Promise<void> {
   }
   for (const notice of storage.notices) logger.warn(notice);
   const roles = rolesOf(config);
+  // An `all` process runs its background work on a thread of its own (docs/architecture.md, "The
+  // background thread"): this event loop is then composed as an api's.
+  const onThread = roles.background && roles.http && config.backgroundThread === 'on';
+  let background: BackgroundThread | undefined;
   const app = await createHttpApp(
-    AppModule.forRoot(config, storage, { background: roles.background, http: HttpSurfaceModule.forRoles(roles) }),
+    AppModule.forRoot(config, storage, { background: roles.background && !onThread, http: HttpSurfaceModule.forRoles(roles) }),
     config,
     logger,
     WARDEN_VERSION,
@@ -67,6 +71,8 @@ export async function runServer(): Promise<void> {
     drain.unref();
     app
       .close()
+      // Then the background thread's batches in progress, before the stores close under them.
+      .then(() => background?.stop())
       .then(() => storage.close())
       .then(
         () => {
@@ -118,22 +124,9 @@ export async function runServer(): Promise<void> {
   // crash with a backlog they take the event loop, which held listening back for tens of seconds.
   // Requests need none of them: the read paths that decide access catch their read model up
   // themselves, and the others answer from read models that are eventually consistent anyway.
-  if (roles.background && !shuttingDown) {
-    const host = app.get(ProjectionHost);
-    // The read models nothing on the write path waits for run on a thread of their own
-    // (docs/architecture.md, "The read-model thread"); the host hands them over before it starts.
-    // KurrentDB's positions do not count events: `auto` starts the thread at once there.
-    const thread = config.readModelThread === 'auto' && !storage.sequentialPositions ? 'on' : config.readModelThread;
-    // `auto` counts from here: the projections' start may take a while under a burst (catching up).
-    const since = thread === 'auto' ? await storage.events.headPosition() : 0;
-    const threadOptions = { metrics: app.get(Metrics) };
-    if (thread === 'on') await ReadModelThread.start(host, logger, threadOptions);
-    // A signal while the above waited: the host has stopped, and starts nothing (ProjectionHost.startAll).
-    await host.startAll();
-    if (thread === 'auto' && !shuttingDown) ReadModelThread.startWhenBusy(host, storage.events, since, logger, threadOptions);
-  }
-  // Likewise the inbound topic: its messages become commands.
-  if (roles.background && !shuttingDown && config.inboundTopic !== undefined) await app.get(ItemSubmissionConsumer).start();
+  if (!roles.background || shuttingDown) return;
+  if (onThread) background = BackgroundThread.start(logger, app.get(Metrics));
+  else await startBackground(app, config, storage, logger, () => shuttingDown);
 }
 
 /** Why the HTTP server could not listen, in terms of the variables that choose where. */

@@ -8,7 +8,7 @@ export * from './auth/console-access.js';
 export { clientNetwork } from './auth/client-network.js';
 export { ConsoleGuard, isOwnOrigin } from './auth/console.guard.js';
 export { consoleActor, consoleCommandContext } from './auth/console-context.js';
-export { Metrics } from './observability/metrics.js';
+export { Metrics, type ThreadMetricValues } from './observability/metrics.js';
 export { findJsonBodyProblem, jsonBodyLimitsOf, type JsonBodyLimits, type JsonBodyProblem } from './http/json-body-limits.js';
 // What storage's shared rate-limit store implements; the limiter itself is HTTP (http.ts).
 export { checkedKey, type RateLimit, type RateLimitStore, secondsUntilToken } from './http/rate-limit-store.port.js';

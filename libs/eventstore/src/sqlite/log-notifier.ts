@@ -1,9 +1,15 @@
+import { BroadcastChannel } from 'node:worker_threads';
+
 /**
  * Wakes subscriptions when the log may have grown: at once for appends made through this
- * process, and within one poll interval for appends committed by other processes (the CLI),
- * which it notices through SQLite's data_version.
+ * connection, as soon as a message can pass for appends by another thread of this process (the
+ * background thread, docs/architecture.md: the threads of one file share a broadcast channel),
+ * and within one poll interval for appends committed by other processes (the CLI, a second
+ * worker), which it notices through SQLite's data_version.
  */
 export class LogNotifier {
+  /** The process's other connections to the same file, on other threads: told of each commit here. */
+  private readonly channel: BroadcastChannel | undefined;
   private waiters: Array<() => void> = [];
   private wakes = 0;
   private lastVersion: number;
@@ -14,8 +20,16 @@ export class LogNotifier {
   constructor(
     private readonly readVersion: () => number,
     private readonly pollIntervalMs: number,
+    /** The log's file; absent for an in-memory database, which no other connection shares. */
+    file?: string,
   ) {
     this.lastVersion = readVersion();
+    if (file !== undefined) {
+      this.channel = new BroadcastChannel(`warden-log:${file}`);
+      this.channel.onmessage = () => this.wakeAll();
+      // Never what keeps a thread alive: its stores' close ends it anyway.
+      this.channel.unref();
+    }
   }
 
   nextChange(): Promise<void> {
@@ -24,8 +38,10 @@ export class LogNotifier {
     return p;
   }
 
+  /** A commit through this connection: wakes this thread's readers and the other threads'. */
   notify(): void {
     this.wakeAll();
+    this.channel?.postMessage(0);
   }
 
   /**
@@ -45,6 +61,7 @@ export class LogNotifier {
   }
 
   close(): void {
+    this.channel?.close();
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     this.wakeAll();

@@ -94,3 +94,37 @@ describe('subscriptions over the shared tail, with two connections appending', (
     dbB.close();
   }, 120_000);
 });
+
+describe("another connection's commits in this process", () => {
+  // The background thread and the HTTP thread of one process append to one file through
+  // connections of their own: a commit through one wakes the other's subscribers at once
+  // (LogNotifier's broadcast channel, which reaches every thread), not at its next poll of
+  // data_version. The poll here would take an hour: only the channel can wake the reader.
+  it('wakes the subscribers of the other connection without waiting for its poll', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'warden-tail-')), 'warden.db');
+    const dbA = openSqlite(file, { synchronous: 'normal' });
+    const dbB = openSqlite(file, { synchronous: 'normal' });
+    const a = new SqliteEventStore(dbA, { pollIntervalMs: 3_600_000 });
+    const b = new SqliteEventStore(dbB, { pollIntervalMs: 3_600_000 });
+    const seen: string[] = [];
+    const sub = b.subscribeToAll({
+      after: 0,
+      onEvents: async (events) => {
+        seen.push(...events.map((e) => e.streamName));
+      },
+      onError: (e) => {
+        throw e;
+      },
+    });
+    for (const stream of ['first', 'second']) {
+      await a.append(stream, [anEvent('Noted')], 'no_stream');
+      await waitFor(() => seen.includes(stream), `the other connection's subscriber to see ${stream}`);
+    }
+    expect(seen).toEqual(['first', 'second']);
+    await sub.stop();
+    await a.close();
+    await b.close();
+    dbA.close();
+    dbB.close();
+  });
+});

@@ -123,7 +123,7 @@ export class SqliteEventStore implements EventStore {
       head: db.prepare<[], { head: number | null }>('SELECT max(position) AS head FROM events'),
       tail: db.prepare<[number, number], Row>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT +?'),
     };
-    this.notifier = new LogNotifier(() => dataVersion(db), options.pollIntervalMs ?? 100);
+    this.notifier = new LogNotifier(() => dataVersion(db), options.pollIntervalMs ?? 100, db.memory ? undefined : db.name);
     this.wal =
       options.syncWal instanceof WalSync ? options.syncWal : options.syncWal && !db.memory ? WalSync.forDatabase(db.name, () => this.head()) : undefined;
     const wal = this.wal;

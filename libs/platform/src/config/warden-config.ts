@@ -33,6 +33,12 @@ export interface WardenConfig {
    * thread once the log gets busy; `off`, beside the reactors. docs/architecture.md, "The read-model thread".
    */
   readonly readModelThread: 'auto' | 'on' | 'off';
+  /**
+   * `all` role only: `on`, the reactors and projections run on a thread of their own, a worker
+   * role beside the HTTP thread; `off`, on the event loop that serves requests.
+   * docs/architecture.md, "The background thread".
+   */
+  readonly backgroundThread: 'on' | 'off';
   /** Items accepted in one POST /api/v1/items/async/ request. */
   readonly maxItemsPerRequest: number;
   /** Whole-fetch deadline for an item's media (connect, redirects, download). */
@@ -269,6 +275,7 @@ const ENVIRONMENT = z
     WARDEN_RATE_LIMIT_STORE: z.enum(['memory', 'mongodb'], { error: (iss) => `must be memory or mongodb, got "${String(iss.input)}"` }).optional(),
     WARDEN_SQLITE_SYNC: oneOf(['full', 'normal'], 'full'),
     WARDEN_READ_MODEL_THREAD: oneOf(['auto', 'on', 'off'], 'auto'),
+    WARDEN_BACKGROUND_THREAD: oneOf(['on', 'off'], 'on'),
     WARDEN_MAX_ITEMS_PER_REQUEST: wholeNumber(DEFAULT_MAX_ITEMS_PER_REQUEST, 1, MAX_ITEMS_PER_REQUEST_CEILING),
     WARDEN_MEDIA_TIMEOUT_MS: wholeNumber(10_000, 100, 600_000),
     WARDEN_SECRET_KEY: secretKeyList,
@@ -404,6 +411,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): WardenC
     rateLimitStore: e.WARDEN_RATE_LIMIT_STORE ?? (e.WARDEN_MONGO_URL === undefined ? 'memory' : 'mongodb'),
     sqliteSync: e.WARDEN_SQLITE_SYNC,
     readModelThread: e.WARDEN_READ_MODEL_THREAD,
+    backgroundThread: e.WARDEN_BACKGROUND_THREAD,
     maxItemsPerRequest: e.WARDEN_MAX_ITEMS_PER_REQUEST,
     mediaTimeoutMs: e.WARDEN_MEDIA_TIMEOUT_MS,
     secretKey: e.WARDEN_SECRET_KEY,

@@ -56,6 +56,6 @@ export class HealthHttpController {
   })
   @ApiErrors(500, 503)
   async metricsText(): Promise<string> {
-    return this.metrics.registry.metrics();
+    return this.metrics.exposition();
   }
 }

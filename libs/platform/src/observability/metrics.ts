@@ -1,5 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, type MetricObjectWithValues, type MetricValue, Registry } from 'prom-client';
+
+/** A thread's metrics as prom-client's JSON, which AggregatorRegistry adds up. */
+export type ThreadMetricValues = MetricObjectWithValues<MetricValue<string>>[];
+
+/** The default metrics' names (collectDefaultMetrics with the prefix below): the process's and the thread's own runtime. */
+const RUNTIME_METRICS = /^warden_(process|nodejs)_/;
 
 /** The process's Prometheus registry and the metrics other parts record into. */
 @Injectable()
@@ -38,6 +44,8 @@ export class Metrics {
     name: 'warden_projection_lag_positions',
     help: 'How far each projection is behind the head of the log, in log positions',
     labelNames: ['projection'] as const,
+    // Several threads of one process may run or catch up the same projection: the furthest figure.
+    aggregator: 'max',
     registers: [this.registry],
   });
   readonly backgroundWaits = new Counter({
@@ -50,10 +58,40 @@ export class Metrics {
     name: 'warden_projection_position',
     help: 'Last log position applied by each projection',
     labelNames: ['projection'] as const,
+    aggregator: 'max',
     registers: [this.registry],
   });
 
+  /** Other threads of this process whose metrics `/metrics` adds to these (the background thread's). */
+  private readonly threads = new Set<() => Promise<ThreadMetricValues>>();
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'warden_' });
+  }
+
+  /** Adds another thread's metrics (threadMetrics there) to what `/metrics` shows; returns the undo. */
+  addThread(read: () => Promise<ThreadMetricValues>): () => void {
+    this.threads.add(read);
+    return () => this.threads.delete(read);
+  }
+
+  /**
+   * This thread's metrics without the runtime's (the process's CPU and memory, this isolate's heap
+   * and event loop), which the main thread reports: what another thread's addThread adds up.
+   */
+  async threadMetrics(): Promise<ThreadMetricValues> {
+    const values = (await this.registry.getMetricsAsJSON()) as ThreadMetricValues;
+    return values.filter((m) => !RUNTIME_METRICS.test(m.name));
+  }
+
+  /**
+   * The Prometheus text of this process: this thread's registry, and each added thread's metrics
+   * summed into it (counters and histograms add up; positions and lags take the largest). A
+   * thread that does not answer is left out of this scrape.
+   */
+  async exposition(): Promise<string> {
+    if (this.threads.size === 0) return this.registry.metrics();
+    const others = await Promise.all([...this.threads].map((read) => read().catch(() => [])));
+    return AggregatorRegistry.aggregate([(await this.registry.getMetricsAsJSON()) as ThreadMetricValues, ...others]).metrics();
   }
 }

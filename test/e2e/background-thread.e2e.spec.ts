@@ -1,0 +1,95 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { eventCount, spamRemovalOrg, writeConfig } from '../support/config-files.js';
+import { type Receiver, startReceiver } from '../support/http-receiver.js';
+import { waitFor } from '../support/wait-for.js';
+import { freshDataDir, type RunningWarden, runCliBatch, startWarden, testEnv } from '../support/warden-process.js';
+
+// The background thread (docs/architecture.md, "The background thread"): an `all` process, as
+// `npm start` runs it, answers requests on its event loop and evaluates, strikes and calls back on
+// a worker thread of its own; /metrics shows both threads' figures; a shutdown stops the thread's
+// work before the stores close. WARDEN_BACKGROUND_THREAD=off runs it all on the one event loop.
+
+const STARTED = '"msg":"background thread started"';
+
+/** The JSON log lines of a server's output. */
+function lines(logs: string): Array<Record<string, unknown>> {
+  return logs
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+/** A projection's or reactor's `warden_projection_position` in a /metrics text (0 when absent). */
+function positionIn(metrics: string, projection: string): number {
+  const line = metrics.split('\n').find((l) => l.startsWith(`warden_projection_position{projection="${projection}"}`));
+  return line ? Number(line.split(' ').at(-1)) : 0;
+}
+
+describe('the background thread of a one-process server', () => {
+  let warden: RunningWarden | undefined;
+  let receiver: Receiver | undefined;
+  afterEach(async () => {
+    await warden?.stop();
+    await receiver?.close();
+    warden = receiver = undefined;
+  });
+
+  async function serve(extra: Record<string, string> = {}) {
+    const dataDir = freshDataDir();
+    receiver = await startReceiver();
+    const env = testEnv(dataDir, extra);
+    const [, keyMade] = await runCliBatch(env, [
+      ['apply', writeConfig(spamRemovalOrg({ id: 'bgt', name: 'Background thread' }, receiver.url))],
+      ['api-key', 'create', '--org', 'bgt'],
+    ]);
+    warden = await startWarden(env);
+    const server = warden;
+    const post = async (id: string, text: string) => {
+      const res = await fetch(server.url + '/api/v1/items/async', {
+        method: 'POST',
+        headers: { 'x-api-key': keyMade!.at(-1)!, 'content-type': 'application/json' },
+        body: JSON.stringify({ items: [{ id, typeId: 'post', data: { text, author: { id: `author-${id}`, typeId: 'user' } } }] }),
+      });
+      expect(res.status).toBe(202);
+    };
+    return { dataDir, server, post };
+  }
+
+  it('evaluates and calls back on the thread, shows its progress in /metrics, and stops it before the stores close', async () => {
+    const { dataDir, server, post } = await serve();
+    await waitFor(() => server.logs().includes(STARTED), 'the background thread to start');
+    await post('spam-1', 'spam offer');
+    await waitFor(() => receiver!.requests.length === 1, 'the rule’s callback');
+    // The reactors ran on the thread (their log lines say so) and none on the event loop.
+    const leases = lines(server.logs()).filter((l) => l['msg'] === 'reactor lease taken: running here');
+    expect(leases.map((l) => l['lease'])).toContain('reactor:rules-evaluation');
+    expect(leases.every((l) => l['thread'] === 'background')).toBe(true);
+    // The evaluation reactor's position, counted on the thread, is in the process's /metrics.
+    await waitFor(
+      async () => positionIn(await (await fetch(`${server.url}/metrics`)).text(), 'rules-evaluation') > 0,
+      'the thread’s reactor position in /metrics',
+    );
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    // The HTTP thread's own figures are there too, once.
+    expect(metrics).toMatch(/^warden_http_requests_total\{method="POST",route="\/api\/v1\/items\/async",status="202"\} 1$/m);
+    expect(metrics.split('\n').filter((l) => l.startsWith('# TYPE warden_process_cpu_user_seconds_total')).length).toBe(1);
+
+    expect(await server.stop('SIGTERM')).toBe(0);
+    const log = lines(server.logs()).map((l) => String(l['msg']));
+    const givenUp = log.indexOf('reactor lease given up: stopping');
+    expect(givenUp).toBeGreaterThan(-1);
+    expect(log.indexOf('stores closed')).toBeGreaterThan(givenUp);
+    expect(eventCount(dataDir, "type = 'CallbackDelivered'")).toBe(1);
+    warden = undefined;
+  });
+
+  it('with WARDEN_BACKGROUND_THREAD=off, runs the reactors on the event loop that serves requests', async () => {
+    const { server, post } = await serve({ WARDEN_BACKGROUND_THREAD: 'off' });
+    await post('spam-2', 'spam offer');
+    await waitFor(() => receiver!.requests.length === 1, 'the rule’s callback');
+    const leases = lines(server.logs()).filter((l) => l['msg'] === 'reactor lease taken: running here');
+    expect(leases.map((l) => l['lease'])).toContain('reactor:rules-evaluation');
+    expect(leases.some((l) => l['thread'] === 'background')).toBe(false);
+    expect(server.logs()).not.toContain(STARTED);
+  });
+});
