@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectErrorBody } from '../support/error-body.js';
 import { actorsOf, loggedEvents } from '../support/config-files.js';
 import { authnRequestOf, elementCount, type IdpKeys, makeIdpKeys, samlResponse, type SamlResponseOptions } from '../support/saml-idp.js';
 import { postSamlResponse, PUBLIC_URL, samlForm, samlOrgConfig, spUrls, startSamlLogin, TEST_IDP_SSO_URL } from '../support/saml-sso.js';
@@ -283,6 +284,27 @@ describe('SAML single sign-on (e2e)', () => {
     // The sign-in itself is audited as the user's, like a password sign-in.
     expect(actorsOf(dataDir, 'ConsoleSessionOpened').at(-1)).toBe(`user:${body.user.id}`);
     expect((await fetch(`${warden.url}/api/console/v1/me`)).status).toBe(401);
+  });
+
+  it('counts a session as signed in when the IdP authenticated the user (AuthnInstant): an IdP session reused past ForceAuthn is not a recent sign-in', async () => {
+    await cliUser(['create', '--org', 'acme', '--email', 'root@acme.example', '--role', 'ADMIN']);
+    const createKey = async (cookie: string) => {
+      const { csrfToken } = (await (await fetch(`${warden.url}/api/console/v1/me`, { headers: { cookie } })).json()) as { csrfToken: string };
+      return fetch(`${warden.url}/api/console/v1/api-keys`, {
+        method: 'POST',
+        headers: { cookie, 'x-csrf-token': csrfToken, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'made after an SSO sign-in' }),
+      });
+    };
+    // The IdP authenticated the user two hours ago and answered this sign-in from its own session:
+    // the session opens, but a change that needs a recent sign-in (15 minutes) is refused.
+    const twoHoursAgo = new Date(Date.now() - 2 * 3600_000).toISOString();
+    const reused = await signIn(await respond({ email: 'root@acme.example', groups: ['trust-safety-admins'], authnInstant: twoHoursAgo }));
+    expect((await me(reused)).status).toBe(200);
+    await expectErrorBody(await createKey(reused), 403, '/errors/recent-sign-in-required');
+    // Authenticated by the IdP a minute ago (the test IdP's default): the same change is made.
+    const fresh = await signIn(await respond({ email: 'root@acme.example', groups: ['trust-safety-admins'] }));
+    expect((await createKey(fresh)).status).toBe(201);
   });
 
   it('binds the sign-in to the browser that started it: the login sets a cookie for the ACS only, which takes it and clears it', async () => {

@@ -40,6 +40,8 @@ export interface SamlResponseOptions {
   readonly recipient?: string | null;
   /** The hash of the signature and of its digest (default: sha256). */
   readonly hash?: 'sha256' | 'sha1';
+  /** The AuthnStatement's AuthnInstant, when the IdP authenticated the user (default: a minute before the assertion's validity). */
+  readonly authnInstant?: string;
 }
 
 const iso = (offsetSeconds: number) => new Date(Date.now() + offsetSeconds * 1000).toISOString();
@@ -69,7 +71,7 @@ export function samlResponse(keys: IdpKeys, options: SamlResponseOptions): strin
     `<saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress">${escapeXml(options.email)}</saml:NameID>` +
     `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData NotOnOrAfter="${notOnOrAfter}"${attribute('Recipient', options.recipient)}${inResponseTo}/></saml:SubjectConfirmation></saml:Subject>` +
     `<saml:Conditions NotBefore="${notBefore}" NotOnOrAfter="${notOnOrAfter}"><saml:AudienceRestriction><saml:Audience>${escapeXml(options.audience)}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
-    `<saml:AuthnStatement AuthnInstant="${iso(Math.min(validFor, 0) - 60)}" SessionIndex="${xmlId()}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +
+    `<saml:AuthnStatement AuthnInstant="${escapeXml(options.authnInstant ?? iso(Math.min(validFor, 0) - 60))}" SessionIndex="${xmlId()}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +
     groups +
     `</saml:Assertion>`;
   const response =

@@ -60,8 +60,9 @@ export class SessionConsoleAuthenticator implements ConsoleAuthenticator {
       roles: view.roles,
       permissions: view.permissions,
       sessionId: doc.sessionId,
-      // Sessions are opened for SESSION_TTL_MS (open-console-session.handler.ts): their expiry says when.
-      signedInAt: new Date(Date.parse(session.expiresAt) - SESSION_TTL_MS).toISOString(),
+      // When the user last proved who they are: the IdP's AuthnInstant where the sign-in recorded
+      // an earlier one, else the opening (sessions are opened for SESSION_TTL_MS: their expiry says when).
+      signedInAt: session.authenticatedAt ?? new Date(Date.parse(session.expiresAt) - SESSION_TTL_MS).toISOString(),
       csrfTokenHash: session.csrfTokenHash,
     };
     return this.secondFactors.apply(principal, session.method);

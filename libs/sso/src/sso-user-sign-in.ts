@@ -42,7 +42,11 @@ export class SsoUserSignIn {
       await this.commands.execute(new ChangeUserRolesCommand(org.orgId, user.id, mapped, context));
     }
     // The sign-in is the user's own act, as a password sign-in is: the audit names them, not the IdP.
-    return this.commands.execute(new OpenConsoleSessionCommand(org.orgId, user.id, 'saml', { ...context, actor: `user:${user.id}` }));
+    // The session counts as signed in when the IdP last authenticated the user, not now: a
+    // recent-sign-in check must not take an IdP session reused past ForceAuthn for a fresh one.
+    return this.commands.execute(
+      new OpenConsoleSessionCommand(org.orgId, user.id, 'saml', { ...context, actor: `user:${user.id}` }, identity.authenticatedAt ?? undefined),
+    );
   }
 
   private find(email: string): Promise<Account | null> {

@@ -50,6 +50,19 @@ describe('user decider', () => {
       .thenThrows(/at least one role/);
   });
 
+  it('records when an IdP authenticated the user, where the sign-in names an earlier instant, and keeps it with the session', () => {
+    const authenticatedAt = '2029-11-30T22:00:00.000Z';
+    const withInstant: UserEvent = { type: 'ConsoleSessionOpened', data: { ...opened.data, authenticatedAt } as typeof opened.data };
+    spec
+      .given([created])
+      .when({ ...open, authenticatedAt })
+      .then([withInstant]);
+    const user = foldEvents(userDecider, [created, withInstant]);
+    expect(user!.sessions['s1']).toEqual({ tokenHash: 't1', csrfTokenHash: 'c1', method: 'password', expiresAt: '2030-01-01T00:00:00.000Z', authenticatedAt });
+    // A session opened without one (a password sign-in, every session before the field) has none.
+    expect(foldEvents(userDecider, [created, opened])!.sessions['s1']).not.toHaveProperty('authenticatedAt');
+  });
+
   it('opens sessions for an active user only, and closes them idempotently', () => {
     spec.given([created]).when(open).then([opened]);
     const closed = spec

@@ -30,6 +30,8 @@ export type UserCommand =
       expiresAt: string;
       /** When it is opened (ISO time): sessions that expired by then are closed with it. */
       openedAt: string;
+      /** When the user proved who they are, if earlier than the opening (a SAML assertion's AuthnInstant). */
+      authenticatedAt?: string;
     }
   | { type: 'CloseConsoleSession'; orgId: string; sessionId: string; reason: 'logout' | 'revoked' };
 
@@ -38,6 +40,8 @@ export interface OpenSession {
   readonly csrfTokenHash: string;
   readonly method: SessionMethod;
   readonly expiresAt: string;
+  /** When the user proved who they are, where earlier than the opening; absent: at the opening. */
+  readonly authenticatedAt?: string;
 }
 
 export interface User {
@@ -191,8 +195,9 @@ export const userDecider: Decider<UserCommand, UserAggregateState, UserEvent> = 
       case 'UserEnabled':
         return { ...state, state: event.data.state };
       case 'ConsoleSessionOpened': {
-        const { tokenHash, csrfTokenHash, method, expiresAt } = event.data;
-        return { ...state, sessions: { ...state.sessions, [event.data.sessionId]: { tokenHash, csrfTokenHash, method, expiresAt } } };
+        const { tokenHash, csrfTokenHash, method, expiresAt, authenticatedAt } = event.data;
+        const session: OpenSession = { tokenHash, csrfTokenHash, method, expiresAt, ...(authenticatedAt === undefined ? {} : { authenticatedAt }) };
+        return { ...state, sessions: { ...state.sessions, [event.data.sessionId]: session } };
       }
       case 'ConsoleSessionClosed': {
         const { [event.data.sessionId]: _closed, ...sessions } = state.sessions;

@@ -31,10 +31,14 @@ export type UserRolesChanged = DomainEvent<'UserRolesChanged', { userId: string;
 export type UserDisabled = DomainEvent<'UserDisabled', { userId: string }>;
 /** Back to `active`, or to `invited` for a user who never had a password but has an invitation. */
 export type UserEnabled = DomainEvent<'UserEnabled', { userId: string; state: 'active' | 'invited' }>;
-/** A sign-in: the session's token and CSRF token are recorded as SHA-256 hashes only. */
+/**
+ * A sign-in: the session's token and CSRF token are recorded as SHA-256 hashes only.
+ * `authenticatedAt`, when the IdP authenticated the user before the sign-in (its AuthnInstant);
+ * absent (every session before it was recorded, and a password sign-in): at the sign-in.
+ */
 export type ConsoleSessionOpened = DomainEvent<
   'ConsoleSessionOpened',
-  { userId: string; sessionId: string; tokenHash: string; csrfTokenHash: string; method: SessionMethod; expiresAt: string }
+  { userId: string; sessionId: string; tokenHash: string; csrfTokenHash: string; method: SessionMethod; expiresAt: string; authenticatedAt?: string }
 >;
 export type ConsoleSessionClosed = DomainEvent<
   'ConsoleSessionClosed',

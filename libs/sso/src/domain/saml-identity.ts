@@ -14,6 +14,19 @@ export interface SamlIdentity {
   readonly notOnOrAfter: string | null;
   /** The id of the AuthnRequest the response answers (checked to be one of ours, for this organization). */
   readonly inResponseTo: string;
+  /**
+   * When the IdP last authenticated the user (the AuthnStatement's AuthnInstant, ISO time), or
+   * null when it names none or not a time: an IdP that reuses its own session answers even a
+   * ForceAuthn request with an earlier instant, which the recent-sign-in check then sees.
+   */
+  readonly authenticatedAt: string | null;
+}
+
+/** An AuthnInstant as an ISO time, or null when it is not an xs:dateTime with its zone (or Z). */
+export function authnInstantOf(value: unknown): string | null {
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(value)) return null;
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? null : new Date(ms).toISOString();
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

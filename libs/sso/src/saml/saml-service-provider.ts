@@ -6,7 +6,7 @@ import type { SsoSettings } from '#warden/catalog/contracts';
 import type { Clock } from '#warden/kernel';
 import { CLOCK, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
 import { KEYRING, type Keyring } from '#warden/storage';
-import { emailOf, type SamlIdentity, valuesOf } from '../domain/saml-identity.js';
+import { authnInstantOf, emailOf, type SamlIdentity, valuesOf } from '../domain/saml-identity.js';
 import { ssoRefused, refusalReasonOf } from '../domain/sso-refusal.js';
 import { isEndpoint } from './acs-endpoint.js';
 import { SealedRequestIds } from './saml-request-ids.js';
@@ -174,6 +174,7 @@ export class SamlServiceProvider {
       assertionId: id,
       notOnOrAfter: assertion.Assertion?.Conditions?.[0]?.$?.NotOnOrAfter ?? null,
       inResponseTo: profile.inResponseTo,
+      authenticatedAt: authnInstantOf(assertion.Assertion?.AuthnStatement?.[0]?.$?.AuthnInstant),
     };
   }
 
@@ -242,6 +243,7 @@ interface AssertionXml {
   $?: { ID?: string };
   Conditions?: Array<{ $?: { NotOnOrAfter?: string } }>;
   Subject?: Array<{ SubjectConfirmation?: Array<{ SubjectConfirmationData?: Array<{ $?: { Recipient?: string } }> }> }>;
+  AuthnStatement?: Array<{ $?: { AuthnInstant?: string } }>;
 }
 
 /** Whether the posted document carries an XML signature anywhere (else it is refused as unsigned). */

@@ -24,6 +24,11 @@ export class OpenConsoleSessionCommand extends Command<OpenedConsoleSession> {
     readonly userId: string,
     readonly method: SessionMethod,
     readonly context: CommandContext,
+    /**
+     * When the user proved who they are, if before now (a SAML assertion's AuthnInstant): what a
+     * recent-sign-in check reads instead of the session's opening (docs/console-access.md).
+     */
+    readonly authenticatedAt?: string,
   ) {
     super();
   }

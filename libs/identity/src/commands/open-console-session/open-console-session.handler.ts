@@ -36,12 +36,20 @@ export class OpenConsoleSessionHandler implements ICommandHandler<OpenConsoleSes
       method: command.method,
       expiresAt,
       openedAt: now.toISOString(),
+      // Only an earlier instant: one in the future (the IdP's clock ahead) counts as now.
+      ...(command.authenticatedAt !== undefined && command.authenticatedAt < now.toISOString() ? { authenticatedAt: command.authenticatedAt } : {}),
     } as const;
     if (this.readOnly.active) {
       // A read-only server's log takes nothing: the decider still says whether the user may sign in.
       const user = await this.users.get(command.orgId, command.userId);
       userDecider.decide(open, user);
-      const session: OpenSession = { tokenHash: open.tokenHash, csrfTokenHash: open.csrfTokenHash, method: open.method, expiresAt };
+      const session: OpenSession = {
+        tokenHash: open.tokenHash,
+        csrfTokenHash: open.csrfTokenHash,
+        method: open.method,
+        expiresAt,
+        ...('authenticatedAt' in open ? { authenticatedAt: open.authenticatedAt } : {}),
+      };
       this.readOnly.open({ ...session, orgId: command.orgId, userId: command.userId, sessionId });
       return { sessionId, token, csrfToken, expiresAt, user: toUserView(user!) };
     }
