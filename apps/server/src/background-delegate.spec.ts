@@ -33,6 +33,7 @@ describe('BackgroundThread (the main thread side)', () => {
     await thread?.stop();
     thread = undefined;
     delete process.env['WARDEN_TEST_EXIT_ONCE'];
+    delete process.env['WARDEN_TEST_EXIT_AFTER_METRICS'];
     if (dir) rmSync(dir, { recursive: true, force: true });
     dir = undefined;
   });
@@ -48,14 +49,33 @@ describe('BackgroundThread (the main thread side)', () => {
     // Counters add up; a projection's position is the furthest either thread has got.
     expect(sample(text, 'warden_eventstore_appended_events_total')).toBe(7);
     expect(sample(text, 'warden_projection_position{projection="notes"}')).toBe(42);
-    // The runtime's figures are the main thread's alone (the stand-in sends none; the main thread's are there once).
+    // The runtime's figures are the main thread's alone (the stand-in sends none; the main thread's are there once),
+    // the process's start time included (its aggregator would omit it from a sum).
     expect(text.split('\n').filter((l) => l.startsWith('# TYPE warden_process_cpu_user_seconds_total')).length).toBe(1);
+    expect(sample(text, 'warden_process_start_time_seconds')).toBeGreaterThan(0);
 
     await thread.stop();
     expect(thread.running).toBe(false);
     const after = await metrics.exposition();
     expect(sample(after, 'warden_eventstore_appended_events_total')).toBe(2);
     expect(sample(after, 'warden_projection_position{projection="notes"}')).toBe(40);
+  });
+
+  it("keeps the counters of a run that ended: the process's totals never go down across a restart", async () => {
+    dir = mkdtempSync(join(tmpdir(), 'warden-background-'));
+    // The stand-in's first run exits once it has answered for its metrics; the second stays.
+    process.env['WARDEN_TEST_EXIT_AFTER_METRICS'] = join(dir, 'exited');
+    const metrics = new Metrics();
+    metrics.appendedEvents.inc(2);
+    const { logger, messages } = capturingLogger();
+    thread = BackgroundThread.start(logger, metrics, { entry: fixture('answers'), restartDelaysMs: [10] });
+    await waitFor(() => messages().includes('background thread started'), 'the first run to be ready');
+    expect(sample(await metrics.exposition(), 'warden_eventstore_appended_events_total')).toBe(7);
+    await waitFor(() => messages().filter((m) => m === 'background thread started').length === 2, 'the thread, started again, to be ready');
+    // 2 here, 5 of the run that ended, 5 of the new run; a gauge of the run that ended is not kept.
+    const text = await metrics.exposition();
+    expect(sample(text, 'warden_eventstore_appended_events_total')).toBe(12);
+    expect(sample(text, 'warden_projection_position{projection="notes"}')).toBe(42);
   });
 
   it('starts the thread again when it ends without being told to, and not after a stop', async () => {

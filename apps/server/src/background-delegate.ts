@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
+import { AggregatorRegistry } from 'prom-client';
 import type { Metrics, ThreadMetricValues } from '#warden/platform';
 
 /** What the main thread asks the background thread. */
@@ -23,6 +24,10 @@ export const BACKGROUND_STOP_TIMEOUT_MS = 30_000;
 export const METRICS_TIMEOUT_MS = 2_000;
 /** After the thread ended unexpectedly, it is started again after these delays in turn (the last one repeating). */
 export const RESTART_DELAYS_MS: readonly number[] = [1_000, 2_000, 5_000, 15_000, 30_000];
+/** The metric types whose figures only grow: what the process keeps of a run that ended. */
+const CUMULATIVE = new Set(['counter', 'histogram']);
+/** A run of the thread at least this long ends the series of failures: the next restart waits the first delay again. */
+export const STEADY_RUN_MS = 60_000;
 
 export interface BackgroundThreadOptions {
   /** The thread's entry (BACKGROUND_THREAD_ENTRY; tests pass stand-ins). */
@@ -43,11 +48,20 @@ export class BackgroundThread {
   private worker: Worker | undefined;
   private exited: Promise<void> = Promise.resolve();
   private readonly pending = new Map<number, (values: ThreadMetricValues) => void>();
+  /** The running thread's figures as it last answered: served when it does not answer in time. */
+  private lastFigures: ThreadMetricValues = [];
+  /**
+   * The counters and histograms of the runs that ended, as last read: a restarted thread counts
+   * from 0 again, and the process's totals must not go down (Prometheus would take it for a reset).
+   */
+  private endedRuns: ThreadMetricValues[] = [];
   private nextId = 1;
   private failures = 0;
   private restartTimer: NodeJS.Timeout | undefined;
   private stopping: Promise<void> | undefined;
   private readonly removeMetrics: () => void;
+  /** When the running thread said it was ready (the back-off starts again only after a run that lasted). */
+  private readyAt: number | undefined;
 
   private constructor(
     private readonly logger: Logger,
@@ -106,8 +120,13 @@ export class BackgroundThread {
     this.exited = new Promise((resolve) =>
       worker.once('exit', (code) => {
         if (this.worker === worker) this.worker = undefined;
-        for (const answer of this.pending.values()) answer([]);
+        for (const answer of this.pending.values()) answer(this.lastFigures);
         this.pending.clear();
+        const cumulative = this.lastFigures.filter((m) => CUMULATIVE.has(String(m.type)));
+        if (cumulative.length > 0) this.endedRuns.push(cumulative);
+        this.lastFigures = [];
+        if (this.readyAt !== undefined && Date.now() - this.readyAt >= STEADY_RUN_MS) this.failures = 0;
+        this.readyAt = undefined;
         if (this.stopping === undefined) this.ended(`exited (${code})`);
         resolve();
       }),
@@ -117,7 +136,7 @@ export class BackgroundThread {
   private receive(worker: Worker, message: FromBackground): void {
     switch (message.kind) {
       case 'ready':
-        this.failures = 0;
+        this.readyAt = Date.now();
         this.logger.info({ msg: 'background thread started' });
         return;
       case 'failed':
@@ -126,6 +145,7 @@ export class BackgroundThread {
         void worker.terminate();
         return;
       case 'metrics':
+        if (worker === this.worker) this.lastFigures = message.values;
         this.pending.get(message.id)?.(message.values);
         this.pending.delete(message.id);
     }
@@ -142,15 +162,25 @@ export class BackgroundThread {
     this.restartTimer.unref();
   }
 
-  /** The thread's metrics for a scrape of `/metrics`; none when no thread runs or it does not answer in time. */
-  private readMetrics(): Promise<ThreadMetricValues> {
+  /**
+   * The thread's metrics for a scrape of `/metrics`: the running thread's (as it last answered,
+   * when it does not answer in time or is between runs), and the counters of the runs that ended.
+   */
+  private async readMetrics(): Promise<ThreadMetricValues[]> {
+    const current = await this.askFigures();
+    // Folded into one set, so that a thread restarted again and again keeps one set of figures here.
+    if (this.endedRuns.length > 1) this.endedRuns = [(await AggregatorRegistry.aggregate(this.endedRuns).getMetricsAsJSON()) as ThreadMetricValues];
+    return [...this.endedRuns, current];
+  }
+
+  private askFigures(): Promise<ThreadMetricValues> {
     const worker = this.worker;
-    if (!worker) return Promise.resolve([]);
+    if (!worker) return Promise.resolve(this.lastFigures);
     const id = this.nextId++;
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        resolve([]);
+        resolve(this.lastFigures);
       }, METRICS_TIMEOUT_MS);
       timer.unref();
       this.pending.set(id, (values) => {

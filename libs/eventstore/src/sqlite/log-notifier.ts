@@ -10,6 +10,7 @@ import { BroadcastChannel } from 'node:worker_threads';
 export class LogNotifier {
   /** The process's other connections to the same file, on other threads: told of each commit here. */
   private readonly channel: BroadcastChannel | undefined;
+  private isClosed = false;
   private waiters: Array<() => void> = [];
   private wakes = 0;
   private lastVersion: number;
@@ -38,10 +39,14 @@ export class LogNotifier {
     return p;
   }
 
-  /** A commit through this connection: wakes this thread's readers and the other threads'. */
+  /**
+   * A commit through this connection: wakes this thread's readers and the other threads'. A commit
+   * whose WAL sync ends after the store closed (its last group commit) wakes no other thread: a
+   * closed channel would throw, and the store's close must not fail its last appends.
+   */
   notify(): void {
     this.wakeAll();
-    this.channel?.postMessage(0);
+    if (!this.isClosed) this.channel?.postMessage(0);
   }
 
   /**
@@ -61,6 +66,7 @@ export class LogNotifier {
   }
 
   close(): void {
+    this.isClosed = true;
     this.channel?.close();
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;

@@ -171,6 +171,22 @@ describe('SqliteEventStore syncing its WAL off the event loop', () => {
   });
 });
 
+describe('closing while appends wait for their WAL sync', () => {
+  it('settles them as appended: the wake-up of other threads, after the close, fails nothing', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'warden-wal-')), 'warden.db');
+    const db = openSqlite(file, { synchronous: 'normal' });
+    const events = new SqliteEventStore(db, { syncWal: true });
+    // Committed in the turn's group commit, acknowledged once the sync ends: after close() began.
+    const appending = Array.from({ length: 5 }, (_, i) => events.append(streamName('closing', `s${i}`), [anEvent('Appended')], 'no_stream'));
+    await new Promise((resolve) => setImmediate(resolve));
+    const closing = events.close();
+    const results = await Promise.allSettled(appending);
+    await closing;
+    expect(results.map((r) => r.status)).toEqual(Array(5).fill('fulfilled'));
+    db.close();
+  });
+});
+
 describe('openSqlite', () => {
   it('opens in WAL mode with a 64 MiB page cache and 10,000-page checkpoints unless told otherwise', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'warden-open-')), 'warden.db');

@@ -62,15 +62,18 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  /** Other threads of this process whose metrics `/metrics` adds to these (the background thread's). */
-  private readonly threads = new Set<() => Promise<ThreadMetricValues>>();
+  /**
+   * Other threads of this process whose metrics `/metrics` adds to these (the background thread's):
+   * each read answers one set of figures per run of the thread (see BackgroundThread).
+   */
+  private readonly threads = new Set<() => Promise<ThreadMetricValues[]>>();
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'warden_' });
   }
 
   /** Adds another thread's metrics (threadMetrics there) to what `/metrics` shows; returns the undo. */
-  addThread(read: () => Promise<ThreadMetricValues>): () => void {
+  addThread(read: () => Promise<ThreadMetricValues[]>): () => void {
     this.threads.add(read);
     return () => this.threads.delete(read);
   }
@@ -91,7 +94,12 @@ export class Metrics {
    */
   async exposition(): Promise<string> {
     if (this.threads.size === 0) return this.registry.metrics();
-    const others = await Promise.all([...this.threads].map((read) => read().catch(() => [])));
-    return AggregatorRegistry.aggregate([(await this.registry.getMetricsAsJSON()) as ThreadMetricValues, ...others]).metrics();
+    const others = (await Promise.all([...this.threads].map((read) => read().catch(() => [])))).flat();
+    // The aggregation leaves out what its aggregator says to omit (the process's start time):
+    // this thread's figures are shown as they are.
+    const own = ((await this.registry.getMetricsAsJSON()) as ThreadMetricValues).map((m) =>
+      m.aggregator === 'omit' ? { ...m, aggregator: 'first' as const } : m,
+    );
+    return AggregatorRegistry.aggregate([own, ...others]).metrics();
   }
 }
