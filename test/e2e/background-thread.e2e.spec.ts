@@ -1,8 +1,10 @@
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventCount, spamRemovalOrg, writeConfig } from '../support/config-files.js';
 import { type Receiver, startReceiver } from '../support/http-receiver.js';
 import { waitFor } from '../support/wait-for.js';
-import { freshDataDir, type RunningWarden, runCliBatch, startWarden, testEnv } from '../support/warden-process.js';
+import { BUNDLE_DIR, freshDataDir, type RunningWarden, runCliBatch, startWarden, testEnv } from '../support/warden-process.js';
 
 // The background thread (docs/architecture.md, "The background thread"): an `all` process, as
 // `npm start` runs it, answers requests on its event loop and evaluates, strikes and calls back on
@@ -34,7 +36,7 @@ describe('the background thread of a one-process server', () => {
     warden = receiver = undefined;
   });
 
-  async function serve(extra: Record<string, string> = {}) {
+  async function serve(extra: Record<string, string> = {}, entry?: string) {
     const dataDir = freshDataDir();
     receiver = await startReceiver();
     const env = testEnv(dataDir, extra);
@@ -42,7 +44,7 @@ describe('the background thread of a one-process server', () => {
       ['apply', writeConfig(spamRemovalOrg({ id: 'bgt', name: 'Background thread' }, receiver.url))],
       ['api-key', 'create', '--org', 'bgt'],
     ]);
-    warden = await startWarden(env);
+    warden = await startWarden(env, undefined, entry);
     const server = warden;
     const post = async (id: string, text: string) => {
       const res = await fetch(server.url + '/api/v1/items/async', {
@@ -91,5 +93,28 @@ describe('the background thread of a one-process server', () => {
     expect(leases.map((l) => l['lease'])).toContain('reactor:rules-evaluation');
     expect(leases.some((l) => l['thread'] === 'background')).toBe(false);
     expect(server.logs()).not.toContain(STARTED);
+  });
+
+  it('runs the work on the event loop when the thread can never start (a build without its entry), after three tries', async () => {
+    // A copy of the bundle beside the real one (so that its packages resolve), without the thread's entry.
+    const copy = mkdtempSync(join(BUNDLE_DIR, '..', 'bundle-without-thread-'));
+    try {
+      cpSync(BUNDLE_DIR, copy, { recursive: true });
+      rmSync(join(copy, 'background-thread.js'));
+      const { server, post } = await serve({}, join(copy, 'main.js'));
+      await waitFor(() => server.logs().includes('"msg":"background thread could not start: its work runs on the main thread"'), {
+        what: 'the fall-back',
+        timeoutMs: 20_000,
+      });
+      await post('spam-3', 'spam offer');
+      await waitFor(() => receiver!.requests.length === 1, 'the rule’s callback');
+      const leases = lines(server.logs()).filter((l) => l['msg'] === 'reactor lease taken: running here');
+      expect(leases.map((l) => l['lease'])).toContain('reactor:rules-evaluation');
+      expect(leases.some((l) => l['thread'] === 'background')).toBe(false);
+      expect(await server.stop('SIGTERM')).toBe(0);
+      warden = undefined;
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
   });
 });

@@ -8,6 +8,8 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const MAIN = join(ROOT, 'dist/apps/server/bundle/main.js');
 /** The built CLI entry (for tests that start it some other way than runCli). */
 export const CLI_ENTRY = join(ROOT, 'dist/apps/server/bundle/cli.js');
+/** The built server's bundle folder (main.js, cli.js, the threads' entries and their chunks). */
+export const BUNDLE_DIR = dirname(MAIN);
 
 export const freshDataDir = () => mkdtempSync(join(tmpdir(), 'warden-e2e-'));
 
@@ -36,9 +38,12 @@ export interface RunningWarden {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts the built server as a real process and waits for its "started" log line. */
-export function startWarden(env: NodeJS.ProcessEnv, timeoutMs = 30_000): Promise<RunningWarden> {
-  const child = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Starts the built server as a real process and waits for its "started" log line. `entry`: another
+ * copy of the server's bundle (a test that takes a file out of it).
+ */
+export function startWarden(env: NodeJS.ProcessEnv, timeoutMs = 30_000, entry = MAIN): Promise<RunningWarden> {
+  const child = spawn(process.execPath, [entry], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   killWhenTestProcessExits(child);
   let output = '';
   let started = false;

@@ -92,6 +92,21 @@ describe('BackgroundThread (the main thread side)', () => {
     expect(messages().filter((m) => m === 'background thread ended: started again after a delay')).toHaveLength(1);
   });
 
+  it('runs the work on the main thread once the thread has failed to start three times in a row, and tries no more', async () => {
+    const metrics = new Metrics();
+    const { logger, messages } = capturingLogger();
+    let fellBack = 0;
+    thread = BackgroundThread.start(logger, metrics, { entry: fixture('fails'), restartDelaysMs: [10], fallBack: () => fellBack++ });
+    await waitFor(() => fellBack === 1, 'the fall-back to the main thread');
+    expect(messages().filter((m) => m === 'background thread could not start')).toHaveLength(3);
+    expect(messages()).toContain('background thread could not start: its work runs on the main thread');
+    expect(thread.running).toBe(false);
+    // Nothing is started again after it: the stop finds no thread and no restart due.
+    await thread.stop();
+    expect(fellBack).toBe(1);
+    expect(messages().filter((m) => m === 'background thread could not start')).toHaveLength(3);
+  });
+
   it('ends a thread that could not start, and tries again after the next delay', async () => {
     const metrics = new Metrics();
     const { logger, messages } = capturingLogger();

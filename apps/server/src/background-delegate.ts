@@ -29,11 +29,20 @@ const CUMULATIVE = new Set(['counter', 'histogram']);
 /** A run of the thread at least this long ends the series of failures: the next restart waits the first delay again. */
 export const STEADY_RUN_MS = 60_000;
 
+/** After this many runs in a row that ended before the thread was ready, its work runs on the main thread instead. */
+export const FALL_BACK_AFTER_FAILED_STARTS = 3;
+
 export interface BackgroundThreadOptions {
   /** The thread's entry (BACKGROUND_THREAD_ENTRY; tests pass stand-ins). */
   readonly entry?: URL;
   /** RESTART_DELAYS_MS unless a test needs them shorter. */
   readonly restartDelaysMs?: readonly number[];
+  /**
+   * Runs the thread's work on the main thread (startBackground there), once the thread has failed to
+   * start FALL_BACK_AFTER_FAILED_STARTS times in a row: a thread that can never start (a build
+   * without its entry, a store it cannot open) must not leave the process evaluating nothing.
+   */
+  readonly fallBack?: () => void;
 }
 
 /**
@@ -60,6 +69,8 @@ export class BackgroundThread {
   private restartTimer: NodeJS.Timeout | undefined;
   private stopping: Promise<void> | undefined;
   private readonly removeMetrics: () => void;
+  /** Runs in a row that ended before the thread said it was ready. */
+  private failedStarts = 0;
   /** When the running thread said it was ready (the back-off starts again only after a run that lasted). */
   private readyAt: number | undefined;
 
@@ -68,13 +79,20 @@ export class BackgroundThread {
     metrics: Metrics,
     private readonly entry: URL,
     private readonly restartDelaysMs: readonly number[],
+    private readonly fallBack: (() => void) | undefined,
   ) {
     this.removeMetrics = metrics.addThread(() => this.readMetrics());
   }
 
   /** Starts the thread; its projections and reactors start once it has booted. */
   static start(logger: Logger, metrics: Metrics, options: BackgroundThreadOptions = {}): BackgroundThread {
-    const thread = new BackgroundThread(logger, metrics, options.entry ?? BACKGROUND_THREAD_ENTRY, options.restartDelaysMs ?? RESTART_DELAYS_MS);
+    const thread = new BackgroundThread(
+      logger,
+      metrics,
+      options.entry ?? BACKGROUND_THREAD_ENTRY,
+      options.restartDelaysMs ?? RESTART_DELAYS_MS,
+      options.fallBack,
+    );
     thread.spawn();
     return thread;
   }
@@ -108,6 +126,7 @@ export class BackgroundThread {
       worker = new Worker(this.entry);
     } catch (error) {
       // No thread could be made (a build without its entry): as if it had ended at once.
+      this.failedStarts++;
       this.ended(`not started: ${String(error)}`);
       return;
     }
@@ -126,6 +145,7 @@ export class BackgroundThread {
         if (cumulative.length > 0) this.endedRuns.push(cumulative);
         this.lastFigures = [];
         if (this.readyAt !== undefined && Date.now() - this.readyAt >= STEADY_RUN_MS) this.failures = 0;
+        this.failedStarts = this.readyAt === undefined ? this.failedStarts + 1 : 0;
         this.readyAt = undefined;
         if (this.stopping === undefined) this.ended(`exited (${code})`);
         resolve();
@@ -153,6 +173,11 @@ export class BackgroundThread {
 
   /** Ended without being told to: started again after a delay that grows with the failures in a row. */
   private ended(reason: string): void {
+    if (this.fallBack && this.failedStarts >= FALL_BACK_AFTER_FAILED_STARTS) {
+      this.logger.error({ msg: 'background thread could not start: its work runs on the main thread', reason, tries: this.failedStarts });
+      this.fallBack();
+      return;
+    }
     const delayMs = this.restartDelaysMs[Math.min(this.failures, this.restartDelaysMs.length - 1)] ?? 0;
     this.failures++;
     this.logger.error({ msg: 'background thread ended: started again after a delay', reason, delayMs });

@@ -34,11 +34,13 @@ export async function runServer(): Promise<void> {
   for (const notice of storage.notices) logger.warn(notice);
   const roles = rolesOf(config);
   // An `all` process runs its background work on a thread of its own (docs/architecture.md, "The
-  // background thread"): this event loop is then composed as an api's.
+  // background thread"): this event loop then answers requests, as an api's does.
   const onThread = roles.background && roles.http && config.backgroundThread === 'on';
   let background: BackgroundThread | undefined;
   const app = await createHttpApp(
-    AppModule.forRoot(config, storage, { background: roles.background && !onThread, http: HttpSurfaceModule.forRoles(roles) }),
+    // With the thread, this loop composes the background work too but starts none of it (it all
+    // starts from the host, startBackground): only if the thread can never start does it run here.
+    AppModule.forRoot(config, storage, { background: roles.background, http: HttpSurfaceModule.forRoles(roles) }),
     config,
     logger,
     WARDEN_VERSION,
@@ -125,7 +127,15 @@ export async function runServer(): Promise<void> {
   // Requests need none of them: the read paths that decide access catch their read model up
   // themselves, and the others answer from read models that are eventually consistent anyway.
   if (!roles.background || shuttingDown) return;
-  if (onThread) background = BackgroundThread.start(logger, app.get(Metrics));
+  if (onThread)
+    background = BackgroundThread.start(logger, app.get(Metrics), {
+      fallBack: () => {
+        if (shuttingDown) return;
+        startBackground(app, config, storage, logger, () => shuttingDown).catch((error: unknown) =>
+          logger.error({ msg: 'background work could not start on the main thread either', error: String(error) }),
+        );
+      },
+    });
   else await startBackground(app, config, storage, logger, () => shuttingDown);
 }
 
