@@ -176,6 +176,10 @@ describe('SAML single sign-on (e2e)', () => {
       expect(bindingCookies(posted)).toHaveLength(1);
       expect((await submit('acme', {})).status).toBe(303);
       expect((await navigate('acme', null)).status).toBe(302);
+      // A client that posts no body at all (nor a content type): the form without `reauth`.
+      const bare = await fetch(`${warden.url}/saml/login/acme`, { method: 'POST', redirect: 'manual' });
+      expect(bare.status, await bare.clone().text()).toBe(303);
+      expect(authnRequestOf(bare.headers.get('location')!).xml).not.toContain('ForceAuthn="true"');
     });
 
     it('asks the IdP to authenticate the user again (ForceAuthn) when the sign-in says reauth=1', async () => {

@@ -87,10 +87,12 @@ export class SamlHttpController {
     content: { 'text/html': { schema: { type: 'string' } } },
   })
   @ApiErrors(400, 403, 404, 413, 415, 429, 500, 503)
-  async confirmedLogin(@Param('orgId') orgId: string, @Body() body: unknown, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  async confirmedLogin(@Param('orgId') orgId: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     await this.answer(request, reply, async () => {
       const id = checkedOrgId(orgId);
-      const reauth = (body as { reauth?: unknown } | undefined)?.reauth === '1';
+      // The form as the parser read it, not through the validation pipe, which takes a missing
+      // body for a JSON object left out: a POST without a body is the form without `reauth`.
+      const reauth = (request.body as { reauth?: unknown } | undefined)?.reauth === '1';
       if (!postedFromOwnPage(request, this.config.publicUrl)) {
         await this.confirm(id, reauth, reply);
         return;
