@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventCount, spamRemovalOrg, writeConfig } from '../support/config-files.js';
 import { type Receiver, startReceiver } from '../support/http-receiver.js';
+import { projectionPosition } from '../support/projection-progress.js';
 import { waitFor } from '../support/wait-for.js';
 import { BUNDLE_DIR, freshDataDir, type RunningWarden, runCliBatch, startWarden, testEnv } from '../support/warden-process.js';
 
@@ -19,12 +20,6 @@ function lines(logs: string): Array<Record<string, unknown>> {
     .split('\n')
     .filter((l) => l.startsWith('{'))
     .map((l) => JSON.parse(l) as Record<string, unknown>);
-}
-
-/** A projection's or reactor's `warden_projection_position` in a /metrics text (0 when absent). */
-function positionIn(metrics: string, projection: string): number {
-  const line = metrics.split('\n').find((l) => l.startsWith(`warden_projection_position{projection="${projection}"}`));
-  return line ? Number(line.split(' ').at(-1)) : 0;
 }
 
 describe('the background thread of a one-process server', () => {
@@ -67,10 +62,7 @@ describe('the background thread of a one-process server', () => {
     expect(leases.map((l) => l['lease'])).toContain('reactor:rules-evaluation');
     expect(leases.every((l) => l['thread'] === 'background')).toBe(true);
     // The evaluation reactor's position, counted on the thread, is in the process's /metrics.
-    await waitFor(
-      async () => positionIn(await (await fetch(`${server.url}/metrics`)).text(), 'rules-evaluation') > 0,
-      'the thread’s reactor position in /metrics',
-    );
+    await waitFor(async () => (await projectionPosition(server.url, 'rules-evaluation')) > 0, 'the thread’s reactor position in /metrics');
     const metrics = await (await fetch(`${server.url}/metrics`)).text();
     // The HTTP thread's own figures are there too, once.
     expect(metrics).toMatch(/^warden_http_requests_total\{method="POST",route="\/api\/v1\/items\/async",status="202"\} 1$/m);
