@@ -17,7 +17,7 @@ export {
 export { BLUR_LEVELS, DEFAULT_SCORE_SETTINGS, DEFAULT_TRANSPARENCY_SETTINGS, DEFAULT_WELLNESS_SETTINGS, MEDIA_LOADING } from './domain/catalog.model.js';
 export * from './domain/dsa-vocabulary.js';
 export { transparencyWarnings } from './domain/org-config/dsa-mapping.section-parser.js';
-export { isIsoDateTime, parseIsoInstant, validateItem, type ItemProblem, type SubmittedItem } from './domain/item-validation.js';
+export { isIsoDateTime, parseIsoInstant, utcIsoOf, validateItem, type ItemProblem, type SubmittedItem } from './domain/item-validation.js';
 export { parseIsoDateTime, type IsoDateTime } from './domain/iso-datetime.js';
 // The queues jobs go to: the declared ones and the built-in ones beside (read by routing and review alike).
 export { DEFAULT_QUEUE_ID, defaultQueueOf, effectiveQueues } from './domain/effective-queues.js';

@@ -4,7 +4,7 @@ import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
 import { ProjectionRunner, rebuildReadModels } from '#warden/eventstore';
 import type { JsonObject } from '#warden/kernel';
 import { appealOutcomesProjection } from './appeal-outcomes.projection.js';
-import { APPEAL_ACTIONED_ACTIONS, APPEAL_OUTCOME_DAYS, APPEAL_OUTCOMES, outcomeDayDocId } from './appeal-outcomes.read-model.js';
+import { APPEAL_ACTIONED_ACTIONS, APPEAL_OUTCOME_DAYS, APPEAL_OUTCOMES, outcomeDayDocId, outcomeDocId } from './appeal-outcomes.read-model.js';
 import { crashingBeforeCheckpoint } from '../../../../test/support/crashing-read-store.js';
 
 const callback = (itemId: string, actionId: string, named: { rules?: string[]; policies?: string[]; decision?: boolean; executed?: boolean }, orgId = 'acme') =>
@@ -66,6 +66,25 @@ describe('appeal outcomes projection', () => {
     expect(await day('moderators')).toMatchObject({ received: 1, decided: 1, rejected: 1 });
     expect(await day('unattributed')).toMatchObject({ received: 1, rejected: 1 });
     expect(await day('rule', 'r9')).toBeUndefined();
+  });
+
+  it('files an appealedAt in every form the API accepts (a comma fraction, an hours-only offset, no offset) on its UTC day, and goes on past it', async () => {
+    stores = sqliteStores();
+    await stores.events.append('appeal-acme:a1', [appeal('a1', 'p1', ['remove'], '2026-03-02T09:30:00,5Z')], 'no_stream');
+    await stores.events.append('appeal-acme:a2', [appeal('a2', 'p2', ['remove'], '2026-03-02T01:30+02')], 'no_stream');
+    await stores.events.append('appeal-acme:a3', [appeal('a3', 'p3', ['remove'], '2026-03-02T23:30')], 'no_stream');
+    await stores.events.append('appeal-acme:a4', [appeal('a4', 'p4', ['remove'])], 'no_stream');
+    await new ProjectionRunner(appealOutcomesProjection, stores.events, stores.readStore).catchUp();
+    expect(await day('total')).toMatchObject({ received: 3 });
+    expect(await stores.readStore.get(APPEAL_OUTCOMES, outcomeDocId('acme', 'a1'))).toMatchObject({
+      appealedAt: '2026-03-02T09:30:00.500Z',
+      day: '2026-03-02',
+    });
+    expect(await stores.readStore.get(APPEAL_OUTCOMES, outcomeDocId('acme', 'a2'))).toMatchObject({
+      appealedAt: '2026-03-01T23:30:00.000Z',
+      day: '2026-03-01',
+    });
+    expect(await stores.readStore.get(APPEAL_OUTCOMES, outcomeDocId('acme', 'a3'))).toMatchObject({ appealedAt: '2026-03-02T23:30:00.000Z' });
   });
 
   it('charges an appeal of an action the platform executed (POST /api/v1/actions) to its policies and to the moderators entry', async () => {

@@ -1,4 +1,5 @@
 import type { ActionCallbackRequested } from '#warden/callbacks/contracts';
+import { utcIsoOf } from '#warden/catalog/contracts';
 import { eventProjection, type ProjectionContext } from '#warden/eventstore';
 import type { RecordedOf } from '#warden/kernel';
 import type { ReadDocument } from '#warden/readstore';
@@ -31,9 +32,12 @@ const mergeNamed = (into: readonly Named[], more: readonly Named[] | undefined):
   return [...merged].map(([id, name]) => ({ id, name }));
 };
 
-/** The UTC day of an ISO 8601 datetime, and the datetime normalized to UTC. */
-export function utcDayOf(at: string): { at: string; day: string } {
-  const iso = new Date(at).toISOString();
+/**
+ * The UTC day of the customer's ISO 8601 datetime, and the datetime normalized to UTC; the
+ * event's own time if the value is not one (utcIsoOf: `Date` would throw on forms the API accepts).
+ */
+export function utcDayOf(at: string, occurredAt: string): { at: string; day: string } {
+  const iso = utcIsoOf(at, occurredAt);
   return { at: iso, day: iso.slice(0, 10) };
 }
 
@@ -109,7 +113,7 @@ async function recordAppeal(event: RecordedOf<AppealSubmitted>, ctx: ProjectionC
   const actioned = await Promise.all(
     data.actionsTaken.map((a) => ctx.get<AppealActionedDoc>(APPEAL_ACTIONED_ACTIONS, actionedDocId(orgId, data.actionedItem, a))),
   );
-  const { at, day } = utcDayOf(data.appealedAt);
+  const { at, day } = utcDayOf(data.appealedAt, event.metadata.occurredAt);
   const doc: AppealOutcomeDoc = { orgId, appealId: data.appealId, appealedAt: at, day, entries: entriesOf(actioned), decision: null };
   ctx.put(APPEAL_OUTCOMES, id, doc as unknown as ReadDocument);
   await bump(ctx, orgId, day, doc.entries, (d) => (d.received += 1));

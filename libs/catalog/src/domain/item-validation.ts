@@ -256,3 +256,14 @@ export function parseIsoInstant(value: unknown): Date | undefined {
   const parsed = parseIsoDateTime(value);
   return hasDateAndTime(parsed) ? new Date(parsed.millis) : undefined;
 }
+
+/**
+ * A customer's datetime (an appeal's `appealedAt`, a report's `reportedAt`) as the UTC ISO string
+ * a read model files it under, `fallback` (the event's own time) when it is not one. A projection
+ * must not hand such a value to `Date`: it throws on what isIsoDateTime accepts (a comma before
+ * the fraction, an offset of hours only), and one recorded event would then stop the projection
+ * for every organization.
+ */
+export function utcIsoOf(value: unknown, fallback: string): string {
+  return (parseIsoInstant(value) ?? parseIsoInstant(fallback) ?? new Date(0)).toISOString();
+}

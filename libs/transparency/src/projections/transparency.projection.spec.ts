@@ -246,6 +246,16 @@ describe('transparency projection', () => {
     expect((await facts('d-merged'))?.automatedDetection).toBe(true);
   });
 
+  it('reads a reportedAt or appealedAt in every form the API accepts (a comma fraction, an hours-only offset) as UTC, and goes on past it', async () => {
+    stores = sqliteStores();
+    const { events } = stores;
+    await events.append('report-acme:r9', [at(report('p9', 'user', '2026-03-02T10:00:00,5Z'), '2026-03-02T10:00:01Z')], 'any');
+    await events.append('appeal-acme:a9', [at(appeal('a9', '2026-03-02T13:00+02'), '2026-03-02T11:00:01Z')], 'any');
+    await events.append('appeal-acme:a9', [appealDecided('a9', 'REJECT', '2026-03-02T12:00:00,25Z')], 'any');
+    await new ProjectionRunner(transparencyProjection, stores.events, stores.readStore).catchUp();
+    expect(await day()).toMatchObject({ noticesByPolicy: { hate: 1 }, appealsReceived: 1, appealsDecided: 1, appealDuration: { '3600': 1 } });
+  });
+
   it('replaying the log again, or a rebuild, changes nothing', async () => {
     stores = sqliteStores();
     await seed();

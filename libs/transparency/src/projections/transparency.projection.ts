@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { utcIsoOf } from '#warden/catalog/contracts';
 import type { Projection, ProjectionContext } from '#warden/eventstore';
 import { parseStreamName, type RecordedEvent } from '#warden/kernel';
 import type { ReadDocument } from '#warden/readstore';
@@ -32,7 +33,10 @@ export const TRANSPARENCY_PROJECTION = 'transparency';
 type Data = { readonly [key: string]: unknown };
 const record = (value: unknown): Data => (typeof value === 'object' && value !== null ? (value as Data) : {});
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+/** A system time (an event's `occurredAt`) in UTC. */
 const utc = (at: string) => new Date(at).toISOString();
+/** The customer's datetime in UTC, the event's time when it has none (utcIsoOf: `Date` throws on forms the API accepts). */
+const customerUtc = (at: unknown, event: RecordedEvent) => utcIsoOf(at, event.metadata.occurredAt);
 
 /**
  * The statement's PUID: unique per published action within the organization (the Database asks
@@ -73,7 +77,7 @@ async function onReport(event: RecordedEvent, ctx: ProjectionContext): Promise<v
   if (!itemId || !typeId) return;
   const orgId = event.metadata.orgId;
   const reporterType = text(record(data['reporter'])['typeId']) ?? '';
-  const at = utc(text(data['reportedAt']) ?? event.metadata.occurredAt);
+  const at = customerUtc(data['reportedAt'], event);
   const found = await item(ctx, orgId, typeId, itemId);
   const open = found.doc.notices;
   const notices: OpenNotices = open
@@ -196,7 +200,7 @@ async function onAppeal(event: RecordedEvent, ctx: ProjectionContext): Promise<v
   const orgId = event.metadata.orgId;
   const id = appealDocId(orgId, appealId);
   if (await ctx.get(TRANSPARENCY_APPEALS, id)) return;
-  const appealedAt = utc(text(data['appealedAt']) ?? event.metadata.occurredAt);
+  const appealedAt = customerUtc(data['appealedAt'], event);
   const doc: TransparencyAppealDoc = { orgId, appealedAt, decided: false };
   ctx.put(TRANSPARENCY_APPEALS, id, doc as unknown as ReadDocument);
   const counters = await day(ctx, orgId, appealedAt);
@@ -214,7 +218,7 @@ async function onAppealDecided(event: RecordedEvent, ctx: ProjectionContext): Pr
   const appeal = await ctx.get<TransparencyAppealDoc>(TRANSPARENCY_APPEALS, id);
   if (!appeal || appeal.decided) return;
   ctx.put(TRANSPARENCY_APPEALS, id, { ...appeal, decided: true } as unknown as ReadDocument);
-  const decidedAt = utc(text(data['decidedAt']) ?? event.metadata.occurredAt);
+  const decidedAt = customerUtc(data['decidedAt'], event);
   const counters = await day(ctx, orgId, decidedAt);
   counters.doc.appealsDecided += 1;
   if (data['decision'] === 'ACCEPT') counters.doc.appealsOverturned += 1;

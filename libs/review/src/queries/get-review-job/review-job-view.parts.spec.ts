@@ -47,6 +47,12 @@ describe('job view parts', () => {
     expect(itemTimeOf({ at: '2025-01-01T00:00:00Z' }, undefined)).toBeNull();
   });
 
+  it('reads a time as item validation accepted it: a comma fraction, an hours-only offset, UTC without an offset', () => {
+    expect(itemTimeOf({ at: '2025-01-01T10:00:00,5Z' }, comment)).toBe('2025-01-01T10:00:00.500Z');
+    expect(itemTimeOf({ at: '2025-01-01T10:00+02' }, comment)).toBe('2025-01-01T08:00:00.000Z');
+    expect(itemTimeOf({ at: '2025-01-01T10:00' }, comment)).toBe('2025-01-01T10:00:00.000Z');
+  });
+
   it('gives each field its roles', () => {
     expect(fieldsWithRoles(post).map((f) => [f.name, f.roles])).toEqual([
       ['text', []],

@@ -1,4 +1,5 @@
 import type { ItemTypeDefinition } from '#warden/catalog';
+import { parseIsoInstant } from '#warden/catalog/contracts';
 import type { Evaluation } from '#warden/rules';
 import type { ContextItem } from '#warden/ingestion/contracts';
 import type { ReviewJobState } from '../../domain/review-job.decider.js';
@@ -37,8 +38,9 @@ export function itemTimeOf(data: { [field: string]: unknown }, type: ItemTypeDef
   const field = type.roles['createdAt'] ?? type.fields.find((f) => f.type === 'DATETIME' && !f.array)?.name;
   const value = field === undefined ? undefined : data[field];
   if (typeof value !== 'string' && typeof value !== 'number') return null;
-  const time = new Date(value);
-  return Number.isNaN(time.getTime()) ? null : time.toISOString();
+  // A string as item validation read it (a comma fraction, an hours-only offset, UTC without one), not as `Date` would.
+  const time = typeof value === 'string' ? parseIsoInstant(value) : new Date(value);
+  return time === undefined || Number.isNaN(time.getTime()) ? null : time.toISOString();
 }
 
 /**
