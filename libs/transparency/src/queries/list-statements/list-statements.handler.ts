@@ -111,38 +111,64 @@ export class ListStatementsHandler implements IQueryHandler<ListStatementsQuery>
 
   async execute(query: ListStatementsQuery): Promise<StatementPage> {
     const period = validPeriod(query.from, query.to, this.clock.now());
+    if (query.cursor !== undefined && !CURSOR.test(query.cursor)) throw invalidField('/cursor', 'expected a cursor from an earlier page');
     const offset = query.cursor === undefined ? 0 : Number(query.cursor);
-    if (!Number.isSafeInteger(offset) || offset < 0) throw invalidField('/cursor', 'expected a cursor from an earlier page');
     await this.projections.catchUp(TRANSPARENCY_PROJECTION);
     const catalog = await statementCatalog(this.queries, this.projections, query.orgId);
-    const statements: StatementView[] = [];
     const views = new StatementViews(this.readStore, query.orgId, catalog);
-    let next = offset;
-    // Pages of facts until the page is full: facts of actions mapped false take no place in it.
-    while (statements.length < query.limit) {
-      const batch = await this.readStore.find<StatementFactsDoc>(
-        TRANSPARENCY_STATEMENTS,
-        { orgId: query.orgId, day: { gte: period.from, lt: dayPlus(period.to, 1) } },
-        {
-          sort: [
-            { field: 'decidedAt', direction: 'asc' },
-            { field: 'puid', direction: 'asc' },
-          ],
-          skip: next,
-          limit: query.limit,
-        },
-      );
-      const shown = new Set(await shownFacts(this.queries, query.orgId, batch, query.permissions));
-      for (const facts of batch) {
-        next++;
-        if (!shown.has(facts)) continue;
-        const view = await views.of(facts);
-        if (!view) continue;
-        statements.push(view);
-        if (statements.length === query.limit) break;
-      }
-      if (batch.length < query.limit) return { ...period, statements, nextCursor: null };
+    const page = await pageOf<StatementFactsDoc, StatementView>(
+      (skip, limit) =>
+        this.readStore.find<StatementFactsDoc>(
+          TRANSPARENCY_STATEMENTS,
+          { orgId: query.orgId, day: { gte: period.from, lt: dayPlus(period.to, 1) } },
+          {
+            sort: [
+              { field: 'decidedAt', direction: 'asc' },
+              { field: 'puid', direction: 'asc' },
+            ],
+            skip,
+            limit,
+          },
+        ),
+      async (batch) => {
+        const shown = new Set(await shownFacts(this.queries, query.orgId, batch, query.permissions));
+        return (facts) => (shown.has(facts) ? views.of(facts) : Promise.resolve(undefined));
+      },
+      query.limit,
+      offset,
+    );
+    return { ...period, statements: page.items, nextCursor: page.next === null ? null : String(page.next) };
+  }
+}
+
+/** A cursor is the offset an earlier page returned: decimal digits only (not `0x10`, `1e3` or empty, which `Number` reads). */
+const CURSOR = /^\d{1,15}$/;
+
+/**
+ * One page of `limit` views from `offset` in a sorted collection, where some documents have no
+ * view (an action mapped `dsa: false`, one hidden from the viewer) and so take no place: batches
+ * are read until the page is full. `next` is the offset of the first document not looked at, null
+ * only when the collection was read to its end: a page that fills partway through a short last
+ * batch still has what follows in it to list.
+ */
+export async function pageOf<Doc, View>(
+  read: (skip: number, limit: number) => Promise<readonly Doc[]>,
+  viewsOf: (batch: readonly Doc[]) => Promise<(doc: Doc) => Promise<View | undefined>>,
+  limit: number,
+  offset: number,
+): Promise<{ items: View[]; next: number | null }> {
+  const items: View[] = [];
+  let next = offset;
+  for (;;) {
+    const batch = await read(next, limit);
+    const viewOf = await viewsOf(batch);
+    for (const [i, doc] of batch.entries()) {
+      next++;
+      const view = await viewOf(doc);
+      if (view === undefined) continue;
+      items.push(view);
+      if (items.length === limit) return { items, next: batch.length < limit && i === batch.length - 1 ? null : next };
     }
-    return { ...period, statements, nextCursor: String(next) };
+    if (batch.length < limit) return { items, next: null };
   }
 }
