@@ -300,6 +300,18 @@ describe('hostile input on the customer POSTs, end to end', () => {
       await waitFor(async () => (await evaluations('wide-ok')).length === 1, 'the evaluation of wide-ok');
     });
 
+    it('answers a small body with thousands of problems with the first 100 and one entry counting the rest, pointing at the body', async () => {
+      const before = submissions();
+      const body = JSON.stringify({ items: Array.from({ length: 500 }, () => ({ typeId: 'post', data: {} })) });
+      expect(body.length).toBeLessThan(20_000);
+      const errors = await rejected(await send('/api/v1/items/async/', body), 400, '/errors/invalid-user-input');
+      expect(errors).toHaveLength(101);
+      expect(errors[0]!.pointer).toBe('/items/0/id');
+      expect(errors[100]).toMatchObject({ title: 'More problems', pointer: '' });
+      expect(errors[100]!.detail).toMatch(/^\d+ more problems not listed/);
+      await nothingRecordedAndStillServing(before);
+    });
+
     it('reads the sign-in and invitation bodies, reached without a credential, under 64 KiB: 240,000 members are a 413 before parsing', async () => {
       const body = JSON.stringify({ email: 'a@example.com', password: 'x', ...members(240_000) });
       for (const path of ['/api/console/v1/session', '/api/console/v1/invitations/accept']) {

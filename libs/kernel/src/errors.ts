@@ -162,19 +162,34 @@ export interface ErrorBodyItem {
 }
 
 /**
+ * The most problems one error body lists. Without a bound a small body answers a large one (an
+ * array of 8,000 bad values is 16 KB and gives 8,000 entries, 1.5 MB), and a topic message's
+ * dead letter outgrows what the broker takes, so the message would come back for ever.
+ */
+export const MAX_LISTED_PROBLEMS = 100;
+
+/**
  * The one error body (docs/api.md, "Errors"), for a DomainError: what HTTP answers (the
  * platform's error filter) and what a dead-lettered topic message carries (docs/inbound-topic.md).
+ * The first MAX_LISTED_PROBLEMS problems, in the order found, then one entry saying how many more.
  */
 export function errorBodyOf(error: DomainError, requestId: string | undefined): { errors: ErrorBodyItem[] } {
+  const entry = (d: ErrorDetail): ErrorBodyItem => ({
+    status: error.status,
+    type: [error.type],
+    title: d.title,
+    ...(d.detail !== undefined ? { detail: d.detail } : {}),
+    ...(d.pointer !== undefined ? { pointer: d.pointer } : {}),
+    ...(requestId !== undefined ? { requestId } : {}),
+  });
+  const more = error.details.length - MAX_LISTED_PROBLEMS;
+  if (more <= 0) return { errors: error.details.map(entry) };
   return {
-    errors: error.details.map((d) => ({
-      status: error.status,
-      type: [error.type],
-      title: d.title,
-      ...(d.detail !== undefined ? { detail: d.detail } : {}),
-      ...(d.pointer !== undefined ? { pointer: d.pointer } : {}),
-      ...(requestId !== undefined ? { requestId } : {}),
-    })),
+    errors: [
+      ...error.details.slice(0, MAX_LISTED_PROBLEMS).map(entry),
+      // Pointing at the whole body (""): the rest are somewhere in it.
+      entry({ title: 'More problems', detail: `${more} more problem${more === 1 ? '' : 's'} not listed: correct the ones above and send again`, pointer: '' }),
+    ],
   };
 }
 

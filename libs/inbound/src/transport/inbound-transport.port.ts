@@ -1,3 +1,5 @@
+import type { ErrorBodyItem } from '#warden/kernel';
+
 /**
  * What the inbound topic needs of a broker, so that another one (Kafka) is one more adapter and
  * ingestion never changes (docs/inbound-topic.md, "Another broker"). The adapter owns delivery:
@@ -21,7 +23,7 @@ export type Disposition =
    * It can never be accepted: publish `body` (the error body of docs/api.md, "Errors") on the dead-letter
    * destination of `orgId` (undefined: the subject named no organization), then acknowledge it.
    */
-  | { readonly outcome: 'dead-letter'; readonly orgId: string | undefined; readonly body: object; readonly eventId?: string }
+  | { readonly outcome: 'dead-letter'; readonly orgId: string | undefined; readonly body: { errors: readonly ErrorBodyItem[] }; readonly eventId?: string }
   /** Not now (the log or the catalog failed): deliver it again after `delayMs`. */
   | { readonly outcome: 'retry'; readonly delayMs: number };
 

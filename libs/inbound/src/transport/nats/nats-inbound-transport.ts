@@ -20,6 +20,7 @@ import {
   nkeyAuthenticator,
   usernamePasswordAuthenticator,
 } from '@nats-io/transport-node';
+import { deadLetterPayload } from '../dead-letter-payload.js';
 import type { Disposition, InboundHandler, InboundMessage, InboundTransport } from '../inbound-transport.port.js';
 import type { NatsCredentials } from './nats-credentials.js';
 
@@ -43,6 +44,10 @@ const DUPLICATE_WINDOW_MS = 2 * 60_000;
 const RECONNECT_WAIT_MS = 500;
 /** How long a dead letter that could not be published waits before the message comes again. */
 const DEAD_LETTER_RETRY_MS = 5_000;
+/** NATS's default max_payload, should the server not have said its own. */
+const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
+/** What a dead letter leaves of max_payload for its headers (subject, message and event ids). */
+const HEADER_ROOM_BYTES = 4096;
 
 /** The broker's subjects for an organization (docs/inbound-topic.md, "Subjects"). */
 export const itemsSubject = (prefix: string, orgId: string) => `${prefix}.${orgId}.items`;
@@ -179,7 +184,8 @@ export class NatsInboundTransport implements InboundTransport {
       if (disposition.eventId !== undefined) h.set('Warden-Event-Id', disposition.eventId);
       try {
         // The dead letter's own id is the original's: a redelivered original is dead-lettered once.
-        await client.publish(deadLetterSubject(this.options.subjectPrefix, disposition.orgId), JSON.stringify(disposition.body), {
+        const payload = deadLetterPayload(disposition.body, (this.connection?.info?.max_payload ?? DEFAULT_MAX_PAYLOAD) - HEADER_ROOM_BYTES);
+        await client.publish(deadLetterSubject(this.options.subjectPrefix, disposition.orgId), payload, {
           msgID: `dead-letter:${inbound.id}`,
           headers: h,
         });
