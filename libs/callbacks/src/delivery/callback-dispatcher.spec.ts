@@ -1,14 +1,16 @@
 import { createPublicKey, randomBytes, verify } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
+import { sealingEventStore, sqliteStores } from '../../../../test/support/sqlite-stores.js';
 import { waitFor } from '../../../../test/support/wait-for.js';
 import { type Clock, randomIds } from '#warden/kernel';
 import { GuardedHttpClient, loadConfig, Metrics } from '#warden/platform';
+import { PersonalDataPolicy } from '#warden/eventstore';
 import { AggregateStore, Keyring, sealUrl } from '#warden/storage';
 import { parseSignatureHeader } from '../domain/callback-signature.js';
 import { deliveryStream } from '../domain/callbacks.streams.js';
 import { SigningKeys } from '../signing/signing-keys.js';
+import { CALLBACKS_PERSONAL_DATA } from '../contracts.js';
 import { CallbackDispatcher } from './callback-dispatcher.js';
 import { type DeliveryRequest, DeliveryRequests } from './delivery-requests.js';
 
@@ -53,17 +55,19 @@ describe('callback dispatcher', () => {
     for (const c of cleanups.splice(0).reverse()) await c();
   });
 
-  async function setup(options: { attemptTimeoutMs?: number; perDestinationConcurrency?: number } = {}) {
+  async function setup(options: { attemptTimeoutMs?: number; perDestinationConcurrency?: number; retrySchedule?: string } = {}) {
     const stores = sqliteStores();
+    // The log as a server appends and reads it: bodies sealed under their subject's key.
+    const { store: events, keys } = sealingEventStore(stores, new PersonalDataPolicy().registerAll(CALLBACKS_PERSONAL_DATA));
     let offsetMs = 0;
     const clock: Clock = { now: () => new Date(Date.now() + offsetMs) };
     const keyring = new Keyring([randomBytes(32)]);
     const http = new GuardedHttpClient({ allowlist: ['127.0.0.0/8'] });
-    const config = loadConfig({ WARDEN_CALLBACK_RETRY_SCHEDULE: '20ms,40ms,60ms,80ms,100ms' }, '/tmp');
-    const aggregates = new AggregateStore(stores.events, clock, randomIds);
+    const config = loadConfig({ WARDEN_CALLBACK_RETRY_SCHEDULE: options.retrySchedule ?? '20ms,40ms,60ms,80ms,100ms' }, '/tmp');
+    const aggregates = new AggregateStore(events, clock, randomIds);
     const signing = new SigningKeys(aggregates, keyring, clock);
     const dispatcher = new CallbackDispatcher(
-      stores.events,
+      events,
       clock,
       aggregates,
       keyring,
@@ -86,6 +90,7 @@ describe('callback dispatcher', () => {
       headers: Record<string, string> = {},
       creator?: { id: string; typeId: string },
       more: Record<string, unknown> = {},
+      subject: string | null = null,
     ) => {
       const delivery: DeliveryRequest = {
         deliveryId,
@@ -96,13 +101,13 @@ describe('callback dispatcher', () => {
         item: { id: 'p1', typeId: 'post' },
         destination: { ...sealUrl(url, keyring), headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, keyring.seal(v)])) },
         body: { item: { id: 'p1', typeId: 'post', typeName: 'Post' }, action: { id: 'remove' }, ...(creator ? { creator } : {}), ...more },
-        subject: null,
+        subject,
       };
       return requests.request(delivery, { orgId: 'acme', correlationId: 'c', actor: 'test' });
     };
     const types = async (deliveryId: string) => (await stores.events.readStream(deliveryStream('acme', deliveryId))).map((e) => e.type);
     const jwks = () => signing.jwks('acme');
-    return { request, types, jwks, stores, dispatcher, advance: (ms: number) => (offsetMs += ms) };
+    return { request, types, jwks, stores, keys, dispatcher, advance: (ms: number) => (offsetMs += ms) };
   }
 
   const started = async (respond: (n: number, res: ServerResponse) => void) => {
@@ -135,6 +140,19 @@ describe('callback dispatcher', () => {
     await request('d-erased', `${hook.url}/hook`, {}, undefined, { actorEmail: null, decisionReason: 'Spam campaign' });
     await waitFor(async () => (await types('d-erased')).includes('CallbackDelivered'), 'the delivery');
     expect(hook.requests[0]!.body).toBe('{"item":{"id":"p1","typeId":"post","typeName":"Post"},"action":{"id":"remove"},"decisionReason":"Spam campaign"}');
+  });
+
+  it('reads a retry from the log: a subject erased after a failed attempt is not sent again from memory, the delivery given up', async () => {
+    const { request, types, keys, stores } = await setup({ retrySchedule: '1s' });
+    const hook = await started((_n, res) => answer(500)(res));
+    await request('d-retry-erased', `${hook.url}/hook`, {}, { id: 'u1', typeId: 'user' }, { custom: { note: 'what the user wrote' } }, 'user:u1');
+    await waitFor(async () => (await types('d-retry-erased')).includes('CallbackAttemptFailed'), 'the failed first attempt');
+    expect(hook.requests[0]!.body).toContain('what the user wrote');
+    expect(await keys.forget('acme', 'user:u1')).toBe(1);
+    await waitFor(async () => (await types('d-retry-erased')).includes('CallbackDeadLettered'), 'the delivery given up');
+    expect(hook.requests).toHaveLength(1);
+    const [, , given] = await stores.events.readStream(deliveryStream('acme', 'd-retry-erased'));
+    expect(given!.data).toMatchObject({ reason: "The callback's personal data was erased" });
   });
 
   it("sends a URL's user info as Basic credentials, percent-decoded, and the URL without it", async () => {

@@ -36,10 +36,18 @@ export const DEFAULT_DELIVERY_OPTIONS: CallbackDeliveryOptions = {
   responseLimitBytes: 1024 * 1024,
 };
 
+/**
+ * What this process knows of a scheduled delivery without reading its stream. The state (with the
+ * body, opened) is kept only for the attempt about to run: the first, right after the requester
+ * appended it. A retry, minutes or hours later, reads the stream again, so that a subject erased
+ * meanwhile is not sent from memory (its sealed fields then read as null: docs/gdpr.md), and a
+ * receiver that fails for long keeps no bodies here.
+ */
 interface Known {
-  state: CallbackDeliveryState;
-  /** Revision of the last event of the delivery's stream that `state` includes. */
+  /** Revision of the last event of the delivery's stream this process has seen. */
   revision: number;
+  /** The state up to `revision`, for an attempt due now; absent: read the stream when due. */
+  state?: CallbackDeliveryState;
 }
 
 /** Finished deliveries remembered, so that late echoes of their own events are not re-checked. */
@@ -200,7 +208,8 @@ export class CallbackDispatcher implements OnApplicationShutdown {
   }
 
   private async runOnce(id: string, key: DeliveryKey): Promise<void> {
-    const entry = this.known.get(id) ?? (await this.load(id));
+    const known = this.known.get(id);
+    const entry = known?.state !== undefined ? { revision: known.revision, state: known.state } : await this.load(id);
     if (!entry) return;
     const { state } = entry;
     if (state.status !== 'pending' && state.status !== 'failed') {
@@ -209,7 +218,7 @@ export class CallbackDispatcher implements OnApplicationShutdown {
     }
     const due = Date.parse(state.nextAttemptAt!);
     if (due > this.clock.now().getTime() + DUE_SLACK_MS) {
-      this.known.set(id, entry);
+      this.known.set(id, { revision: entry.revision });
       this.timers.schedule(id, key, due);
       return;
     }
@@ -332,7 +341,8 @@ export class CallbackDispatcher implements OnApplicationShutdown {
       this.finish(id, revision);
       return;
     }
-    this.known.set(id, { state, revision });
+    // A retry: read from the log when due (Known).
+    this.known.set(id, { revision });
     this.timers.schedule(id, key, Date.parse(state.nextAttemptAt!));
   }
 
@@ -359,7 +369,7 @@ export class CallbackDispatcher implements OnApplicationShutdown {
     this.timers.schedule(id, key, this.clock.now().getTime());
   }
 
-  private async load(id: string): Promise<Known | undefined> {
+  private async load(id: string): Promise<Required<Known> | undefined> {
     const recorded = await this.events.readStream(id);
     if (recorded.length === 0) return undefined;
     const state = foldStream(callbackDeliveryDecider, id, recorded);
