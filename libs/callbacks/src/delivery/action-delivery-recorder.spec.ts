@@ -2,7 +2,7 @@ import type { QueryBus } from '@nestjs/cqrs';
 import { describe, expect, it } from 'vitest';
 import { anEvent } from '../../../../test/support/events.js';
 import type { JsonObject, RecordedEvent } from '#warden/kernel';
-import type { ExecutionActionCallback } from '../domain/action-callback.events.js';
+import type { DecisionActionCallback, ExecutionActionCallback } from '../domain/action-callback.events.js';
 import { ActionDeliveryRecorder } from './action-delivery-recorder.js';
 import type { DeliveryRequest, DeliveryRequests } from './delivery-requests.js';
 
@@ -21,7 +21,7 @@ const execution = (extra: Partial<ExecutionActionCallback> = {}): ExecutionActio
 });
 
 /** What the recorder asks DeliveryRequests to record for `data` (no destination configured). */
-async function recorded(data: ExecutionActionCallback): Promise<DeliveryRequest> {
+async function recorded(data: ExecutionActionCallback | DecisionActionCallback): Promise<DeliveryRequest> {
   const requests: DeliveryRequest[] = [];
   const deliveries = { request: (request: DeliveryRequest) => (requests.push(request), Promise.resolve(true)) } as unknown as DeliveryRequests;
   const queries = { execute: () => Promise.resolve([]) } as unknown as QueryBus;
@@ -65,5 +65,38 @@ describe('action delivery recorder: an executed action (trigger post-actions)', 
     expect(request.body).not.toHaveProperty('actorEmail');
     expect(request.body).not.toHaveProperty('decisionReason');
     expect(request.body).toMatchObject({ rules: [], custom: { severity: 'high' } });
+  });
+});
+
+describe("action delivery recorder: a moderator's decision (trigger decision)", () => {
+  const decision = (actor: DecisionActionCallback['actor']): DecisionActionCallback => ({
+    deliveryId: 'd2',
+    item: { id: 'p1', typeId: 'post', typeName: 'Post' },
+    action: { id: 'remove' },
+    custom: {},
+    creator: null,
+    trigger: 'decision',
+    environment: 'MANUAL',
+    policies: [],
+    rules: [],
+    ...(actor ? { actor } : {}),
+    actorNote: null,
+    parameters: {},
+    decisionReason: 'spam',
+    reportHistory: null,
+    subject: null,
+  });
+
+  it("names the moderator (actorEmail), sealed under their console user's key", async () => {
+    const request = await recorded(decision({ userId: 'usr_2', email: 'mod@acme.example' }));
+    expect(request).toMatchObject({ trigger: 'decision', actorUserId: 'usr_2' });
+    expect(request.body).toMatchObject({ actorEmail: 'mod@acme.example', decisionReason: 'spam' });
+  });
+
+  it("leaves actorEmail out, not empty, when the moderator's console account was erased before the delivery was recorded", async () => {
+    const request = await recorded(decision({ userId: 'usr_2', email: null }));
+    expect(request.body).not.toHaveProperty('actorEmail');
+    expect(request).not.toHaveProperty('actorUserId');
+    expect(request.body).toMatchObject({ decisionReason: 'spam' });
   });
 });

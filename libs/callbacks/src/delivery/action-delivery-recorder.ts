@@ -30,7 +30,7 @@ export function triggerOf(data: ActionCallbackData, userStrikeCount?: number | n
       kind: 'decision',
       policies: decision.policies,
       rules: decision.rules,
-      actorEmail: actorEmailOf(decision) ?? '',
+      actorEmail: actorEmailOf(decision),
       actorNote: decision.actorNote,
       parameters: decision.parameters,
       decisionReason: decision.decisionReason,

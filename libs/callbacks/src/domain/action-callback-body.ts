@@ -27,7 +27,8 @@ export interface DecisionTrigger extends TriggerBase {
   policies: readonly CallbackPolicy[];
   /** Empty for manual review and bulk actioning. */
   rules?: readonly CallbackRule[];
-  actorEmail: string;
+  /** Absent once the moderator's console account was erased (docs/callbacks.md: left out, never empty). */
+  actorEmail?: string;
   actorNote?: string | null;
   /** Values the moderator filled in for the action's parameters. */
   parameters?: JsonBody;
@@ -88,9 +89,8 @@ export function buildActionCallbackBody(trigger: ActionCallbackTrigger): ActionC
       ...(decision?.reportHistory ? { reportHistory: decision.reportHistory.map((r) => ({ reason: r.reason, reporter: r.reporter })) } : {}),
     },
   };
-  const executor = present(execution?.actorEmail);
-  if (decision) body.actorEmail = decision.actorEmail;
-  else if (executor !== undefined) body.actorEmail = executor;
+  const actorEmail = decision ? present(decision.actorEmail) : present(execution?.actorEmail);
+  if (actorEmail !== undefined) body.actorEmail = actorEmail;
   if (note !== undefined) body.actorNote = note;
   if (trigger.creator) body.creator = { id: trigger.creator.id, typeId: trigger.creator.typeId };
   const decisionReason = reason ?? present(execution?.decisionReason);
