@@ -51,7 +51,13 @@ interface Report {
 
 /** With a capped rule that removes posts saying "auto-remove" under the violence policy. */
 const config = (url: string, org = 'rev') =>
-  withAutoRemoveRule(reviewOrgConfig(url), 50).replace('org: { id: rev, name: Review Org }', `org: { id: ${org}, name: Org ${org} }`);
+  withAutoRemoveRule(reviewOrgConfig(url), 50)
+    .replace('org: { id: rev, name: Review Org }', `org: { id: ${org}, name: Org ${org} }`)
+    // A queue id with characters beyond [A-Za-z0-9_.:-], as the configuration accepts them.
+    .replace(
+      '  - { id: appeals, name: Appeals, isAppealsDefault: true }\n',
+      '  - { id: appeals, name: Appeals, isAppealsDefault: true }\n  - { id: "trust&safety", name: Trust and safety }\n',
+    );
 
 const today = () => new Date().toISOString().slice(0, 10);
 
@@ -246,6 +252,10 @@ describe('insights', () => {
     expect(filtered.queueDepth.queues.map((q) => q.id)).toEqual(['appeals']);
     expect(filtered.timeToDecision.byQueue).toMatchObject([{ queueId: 'appeals', decided: 1 }]);
     expect(filtered.decisionsByModerator.moderators).toEqual([world.userIds['ADMIN']]);
+    // Any queue the configuration accepted can be chosen, as the console's list offers it.
+    expect(report.queues.map((q) => q.id)).toContain('trust&safety');
+    const other = await insights(manager, `?from=${today()}&to=${today()}&queue=${encodeURIComponent('trust&safety')}`);
+    expect(other.queueDepth.queues.map((q) => q.id)).toEqual(['trust&safety']);
   });
 
   it("never shows another organization's history", async () => {

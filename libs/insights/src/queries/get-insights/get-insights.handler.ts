@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { type IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
 import { CATALOG_PROJECTION, CHILD_SAFETY_QUEUE_ID, CHILD_SAFETY_QUEUE_NAME, GetEverEntitiesQuery } from '#warden/catalog';
-import { type Clock, dayPlus, invalidInput, type Period, periodDays, validPeriod } from '#warden/kernel';
+import { type Clock, dayPlus, idProblem, invalidInput, type Period, periodDays, validPeriod } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
 import type { ReadStore } from '#warden/readstore';
 import { queueVisibleTo } from '#warden/review/contracts';
@@ -27,7 +27,6 @@ export interface InsightsCatalog {
 
 /** Insights' filters (period and queue) are refused under one title. */
 const INVALID_FILTER = 'Invalid filter';
-const QUEUE_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
 
 /**
  * Reads the period's buckets, two indexed range reads whatever the number of decisions behind
@@ -46,8 +45,9 @@ export class GetInsightsHandler implements IQueryHandler<GetInsightsQuery> {
   async execute(query: GetInsightsQuery): Promise<InsightsReport> {
     const now = this.clock.now();
     const period = validPeriod(query.from, query.to, now, INVALID_FILTER);
-    if (query.queueId !== undefined && !QUEUE_ID.test(query.queueId))
-      throw invalidInput({ title: INVALID_FILTER, pointer: '/queue', detail: 'expected a queue id' });
+    // Any id the configuration accepts (idProblem, as the catalog checks it: `trust&safety`, `modération`), checked before it reaches a read.
+    const queueProblem = query.queueId === undefined ? undefined : idProblem(query.queueId);
+    if (queueProblem !== undefined) throw invalidInput({ title: INVALID_FILTER, pointer: '/queue', detail: `expected a queue id: ${queueProblem}` });
     await Promise.all([this.projections.catchUp(INSIGHTS_PROJECTION), this.projections.catchUp(CATALOG_PROJECTION)]);
     const range = { gte: period.from, lt: dayPlus(period.to, 1) };
     const [days, queueDays, catalog] = await Promise.all([
