@@ -196,6 +196,31 @@ describe('callback delivery decider', () => {
       .thenThrows(/no callback URL/);
   });
 
+  it('redelivers a failed delivery whose retry is hours away, and refuses one whose retry is due or about to be (it may be under way)', () => {
+    const waiting = failures(1, [requested]).slice(0, 1);
+    waiting.push(
+      ...spec
+        .given(waiting)
+        .when(attempt(1, failure(503, 3_600_000)))
+        .events(),
+    );
+    expect(spec.given(waiting).state).toMatchObject({ status: 'failed', nextAttemptAt: at(1000 + 3_600_000) });
+    expect(
+      spec
+        .given(waiting)
+        .when({ type: 'Redeliver', at: at(2000), destination, requestedBy: 'cli' })
+        .events()[0],
+    ).toMatchObject({ type: 'CallbackRedeliveryRequested', data: { cycle: 2 } });
+    spec
+      .given(waiting)
+      .when({ type: 'Redeliver', at: at(1000 + 3_600_000 - 1000), destination, requestedBy: 'cli' })
+      .thenThrows(/retry due at .* which may be under way/);
+    spec
+      .given(failures(1))
+      .when({ type: 'Redeliver', at: at(1050), destination, requestedBy: 'cli' })
+      .thenThrows(/retry due at/);
+  });
+
   it('gives up (personal data erased) only on the current cycle of a live delivery', () => {
     const [dead] = spec
       .given([requested])

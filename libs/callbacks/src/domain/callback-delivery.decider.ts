@@ -33,6 +33,9 @@ export interface CallbackDeliveryState {
   nextAttemptAt: string | null;
 }
 
+/** How close to its retry a failed delivery can no longer be redelivered (the retry may start meanwhile). */
+const RETRY_DUE_GUARD_MS = 5_000;
+
 const sameDestination = (a: CallbackDestination | null, b: CallbackDestination | null) => JSON.stringify(a) === JSON.stringify(b);
 
 /**
@@ -144,6 +147,12 @@ export const callbackDeliveryDecider: Decider<CallbackDeliveryCommand, CallbackD
       case 'Redeliver': {
         if (state.status === 'none') throw notFound('No such callback delivery');
         if (state.status === 'pending') throw conflict(`Delivery ${state.request!.deliveryId} is about to be attempted already`);
+        // A retry that is due may be on its way to the receiver already: a new cycle now would send the delivery twice.
+        if (state.status === 'failed' && Date.parse(state.nextAttemptAt!) <= Date.parse(command.at) + RETRY_DUE_GUARD_MS) {
+          throw conflict(
+            `Delivery ${state.request!.deliveryId} has a retry due at ${state.nextAttemptAt}, which may be under way; redeliver once it has been attempted`,
+          );
+        }
         const destination = command.destination ?? state.destination;
         if (destination === null) throw conflict(`Delivery ${state.request!.deliveryId} has no callback URL configured to send it to`);
         return [
