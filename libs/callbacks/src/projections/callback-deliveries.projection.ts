@@ -45,6 +45,8 @@ export const callbackDeliveriesProjection = eventProjection<CallbackDeliveryEven
   indexes: [
     { collection: CALLBACK_DELIVERIES, fields: ['orgId', 'status'] },
     { collection: CALLBACK_DELIVERIES, fields: ['orgId', 'item.typeId', 'item.id'] },
+    // `warden callbacks redeliver <deliveryId>` without --org: the delivery in whichever organization.
+    { collection: CALLBACK_DELIVERIES, fields: ['deliveryId'] },
   ],
   async apply(recorded, ctx) {
     const orgId = recorded.metadata.orgId;

@@ -11,7 +11,7 @@ import type { CallbackDestination } from '../../domain/callback-delivery.events.
 import { deliveryStream } from '../../domain/callbacks.streams.js';
 import { destinationOf } from '../../delivery/action-delivery-recorder.js';
 import { CALLBACK_DELIVERIES_PROJECTION } from '../../projections/callback-deliveries.projection.js';
-import { CALLBACK_DELIVERIES, type CallbackDeliveryDoc } from '../../projections/callback-deliveries.read-model.js';
+import { CALLBACK_DELIVERIES, type CallbackDeliveryDoc, deliveryDocId } from '../../projections/callback-deliveries.read-model.js';
 import { RedeliverCallbackCommand, type RedeliveryReport } from './redeliver-callback.command.js';
 
 const CONCURRENCY = 32;
@@ -34,7 +34,7 @@ export class RedeliverCallbackHandler implements ICommandHandler<RedeliverCallba
     const org: Filter = selection.orgId ? { orgId: selection.orgId } : {};
     const targets =
       'deliveryId' in selection
-        ? await this.readStore.find<CallbackDeliveryDoc>(CALLBACK_DELIVERIES, { ...org, deliveryId: selection.deliveryId })
+        ? await this.deliveriesWithId(selection.deliveryId, selection.orgId)
         : await this.readStore.find<CallbackDeliveryDoc>(
             CALLBACK_DELIVERIES,
             { ...org, status: 'dead' },
@@ -78,6 +78,16 @@ export class RedeliverCallbackHandler implements ICommandHandler<RedeliverCallba
   }
 
   /** The destination configured now: a redelivery goes where the organization wants callbacks today. */
+  /**
+   * The delivery of that id: one read by key within an organization (the console's, the CLI's
+   * `--org`); across organizations (the CLI without `--org`) an indexed find.
+   */
+  private async deliveriesWithId(deliveryId: string, orgId: string | undefined): Promise<CallbackDeliveryDoc[]> {
+    if (orgId === undefined) return this.readStore.find<CallbackDeliveryDoc>(CALLBACK_DELIVERIES, { deliveryId });
+    const doc = await this.readStore.get<CallbackDeliveryDoc>(CALLBACK_DELIVERIES, deliveryDocId(orgId, deliveryId));
+    return doc ? [doc] : [];
+  }
+
   private async configuredDestination(doc: CallbackDeliveryDoc): Promise<CallbackDestination | null> {
     if (doc.kind === 'appeal') {
       return destinationOf((await this.queries.execute(new GetCatalogSettingsQuery(doc.orgId, 'appeals')))?.callback);
