@@ -5,7 +5,7 @@ import { ProjectionRunner, rebuildReadModels } from '#warden/eventstore';
 import type { JsonObject } from '#warden/kernel';
 import { appealOutcomesProjection } from './appeal-outcomes.projection.js';
 import { APPEAL_ACTIONED_ACTIONS, APPEAL_OUTCOME_DAYS, APPEAL_OUTCOMES, outcomeDayDocId, outcomeDocId } from './appeal-outcomes.read-model.js';
-import { crashingBeforeCheckpoint } from '../../../../test/support/crashing-read-store.js';
+import { crashingBeforeCheckpoint, crashingPartway } from '../../../../test/support/crashing-read-store.js';
 
 const callback = (itemId: string, actionId: string, named: { rules?: string[]; policies?: string[]; decision?: boolean; executed?: boolean }, orgId = 'acme') =>
   anEvent(
@@ -85,6 +85,17 @@ describe('appeal outcomes projection', () => {
       day: '2026-03-01',
     });
     expect(await stores.readStore.get(APPEAL_OUTCOMES, outcomeDocId('acme', 'a3'))).toMatchObject({ appealedAt: '2026-03-02T23:30:00.000Z' });
+  });
+
+  it('counts each appeal and decision once when a commit landed the outcomes but not the daily counts (MongoDB writes collection by collection)', async () => {
+    stores = sqliteStores();
+    await seed();
+    const partway = crashingPartway(stores.readStore, [APPEAL_OUTCOMES, APPEAL_ACTIONED_ACTIONS]);
+    await expect(new ProjectionRunner(appealOutcomesProjection, stores.events, partway).catchUp()).rejects.toThrow();
+    expect(await day('total')).toBeUndefined();
+    await new ProjectionRunner(appealOutcomesProjection, stores.events, stores.readStore).catchUp();
+    expect(await day('total')).toMatchObject({ received: 3, decided: 3, accepted: 1, rejected: 2 });
+    expect(await day('policy', 'spam')).toMatchObject({ received: 2, decided: 2, accepted: 1, rejected: 1 });
   });
 
   it('charges an appeal of an action the platform executed (POST /api/v1/actions) to its policies and to the moderators entry', async () => {

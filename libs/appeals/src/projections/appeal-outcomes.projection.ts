@@ -109,14 +109,23 @@ async function recordAppeal(event: RecordedOf<AppealSubmitted>, ctx: ProjectionC
   const { data } = event;
   const orgId = event.metadata.orgId;
   const id = outcomeDocId(orgId, data.appealId);
-  if (await ctx.get(APPEAL_OUTCOMES, id)) return;
+  const stored = await ctx.get<AppealOutcomeDoc>(APPEAL_OUTCOMES, id);
+  if (stored !== undefined && (await ctx.writtenBefore(APPEAL_OUTCOMES, id))) return;
+  // A redelivery whose outcome was stored (a commit that landed part of the batch's writes) counts
+  // it where it was charged: later callbacks of the item may have changed the actioned records since.
+  const doc = stored ?? (await newOutcome(event, ctx));
+  ctx.put(APPEAL_OUTCOMES, id, doc as unknown as ReadDocument);
+  await bump(ctx, orgId, doc.day, doc.entries, (d) => (d.received += 1));
+}
+
+async function newOutcome(event: RecordedOf<AppealSubmitted>, ctx: ProjectionContext): Promise<AppealOutcomeDoc> {
+  const { data } = event;
+  const orgId = event.metadata.orgId;
   const actioned = await Promise.all(
     data.actionsTaken.map((a) => ctx.get<AppealActionedDoc>(APPEAL_ACTIONED_ACTIONS, actionedDocId(orgId, data.actionedItem, a))),
   );
   const { at, day } = utcDayOf(data.appealedAt, event.metadata.occurredAt);
-  const doc: AppealOutcomeDoc = { orgId, appealId: data.appealId, appealedAt: at, day, entries: entriesOf(actioned), decision: null };
-  ctx.put(APPEAL_OUTCOMES, id, doc as unknown as ReadDocument);
-  await bump(ctx, orgId, day, doc.entries, (d) => (d.received += 1));
+  return { orgId, appealId: data.appealId, appealedAt: at, day, entries: entriesOf(actioned), decision: null };
 }
 
 async function recordDecision(event: RecordedOf<AppealDecided>, ctx: ProjectionContext): Promise<void> {
@@ -124,7 +133,7 @@ async function recordDecision(event: RecordedOf<AppealDecided>, ctx: ProjectionC
   const orgId = event.metadata.orgId;
   const id = outcomeDocId(orgId, data.appealId);
   const outcome = await ctx.get<AppealOutcomeDoc>(APPEAL_OUTCOMES, id);
-  if (!outcome || outcome.decision !== null) return;
+  if (!outcome || (outcome.decision !== null && (await ctx.writtenBefore(APPEAL_OUTCOMES, id)))) return;
   ctx.put(APPEAL_OUTCOMES, id, { ...outcome, decision: data.decision } as unknown as ReadDocument);
   await bump(ctx, orgId, outcome.day, outcome.entries, (d) => {
     d.decided += 1;

@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { crashingPartway } from '../../../../test/support/crashing-read-store.js';
 import { anEvent } from '../../../../test/support/events.js';
 import { openSqlite, ProjectionRunner, SqliteEventStore } from '#warden/eventstore';
 import { SqliteReadStore } from '#warden/readstore';
@@ -276,6 +277,32 @@ describe('the item history index', () => {
       'ReportSubmitted!',
       'ReportRouted!',
     ]);
+  });
+
+  it('marks the entries of a report routed to child-safety when a commit landed its stream record marked but not its entries', async () => {
+    const p1 = { id: 'p1', typeId: 'post' };
+    const file = join(mkdtempSync(join(tmpdir(), 'warden-history-')), 'warden.db');
+    const db = openSqlite(file, { synchronous: 'normal' });
+    const events = new SqliteEventStore(db);
+    const reads = new SqliteReadStore(openSqlite(file, { synchronous: 'normal' }));
+    closers.push(
+      () => events.close(),
+      () => reads.close(),
+      () => db.close(),
+    );
+    const routed = anEvent('ReportSubmitted', { reportId: 'r3', reportedItem: p1, reporter: { kind: 'user', id: 'r3', typeId: 'user' }, csam: false });
+    await events.append('report-acme:r3', [routed], 'no_stream');
+    await new ProjectionRunner(itemHistoryProjection, events, reads).catchUp();
+    // The routing's batch: its commit lands the report's stream record, marked, and not its entries.
+    await events.append(
+      'report_routing-acme:r3',
+      [causedBy(routed, anEvent('ReportRouted', { reportId: 'r3', item: p1, queueId: 'child-safety' }))],
+      'no_stream',
+    );
+    await expect(new ProjectionRunner(itemHistoryProjection, events, crashingPartway(reads, [ITEM_HISTORY_STREAMS])).catchUp()).rejects.toThrow();
+    await new ProjectionRunner(itemHistoryProjection, events, reads).catchUp();
+    const entries = await reads.find<ItemHistoryDoc & Record<string, never>>(ITEM_HISTORY, { orgId: 'acme', typeId: 'user', itemId: 'r3' });
+    expect(entries.map((d) => (d.childSafety === true ? `${d.type}!` : d.type))).toEqual(['ReportSubmitted!']);
   });
 
   it("marks the item version a csam report recorded, under the item and its creator; a plain report's stays unmarked", async () => {

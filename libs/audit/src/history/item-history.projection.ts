@@ -244,7 +244,9 @@ async function isChildSafety(event: RecordedEvent, category: string, stream: Ite
 async function markRoutedReport(orgId: string, reportId: string, ctx: ProjectionContext): Promise<void> {
   const name = reportStream(orgId, reportId);
   const report = await ctx.get<ItemHistoryStreamDoc>(ITEM_HISTORY_STREAMS, name);
-  if (!report || report.position === undefined || report.childSafety === true) return;
+  if (!report || report.position === undefined) return;
+  // Marked by an earlier event; one this event marked (a redelivery) writes its entries again, each guarded.
+  if (report.childSafety === true && (await ctx.writtenBefore(ITEM_HISTORY_STREAMS, name))) return;
   ctx.put(ITEM_HISTORY_STREAMS, name, { ...report, childSafety: true } as never);
   for (const ref of report.refs) putEntry(ctx, ref, { orgId, position: report.position, stream: name, revision: 0, type: 'ReportSubmitted' }, true);
 }

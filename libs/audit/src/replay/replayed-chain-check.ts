@@ -146,6 +146,8 @@ async function linkFrom(previous: ChainLinkDoc | undefined, orgId: string, event
       if (collection === AUDIT_CHAIN_LINKS) linked = doc as unknown as ChainLinkDoc;
     },
     delete() {},
+    // One event applied on its own: nothing else wrote before it here.
+    writtenBefore: () => Promise.resolve(false),
   };
   await auditChainProjection.apply(event, ctx);
   if (!linked) throw new Error(`The audit chain did not link ${orgId}'s event at position ${event.position}`);

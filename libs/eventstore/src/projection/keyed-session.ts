@@ -22,6 +22,7 @@ const NO_READ_MODEL: ProjectionContext = {
   delete: () => {
     throw new Error('A keyed reactor has no read model');
   },
+  writtenBefore: () => Promise.reject(new Error('A keyed reactor has no read model')),
 };
 
 export const keyedLimits = (projection: Projection): KeyedLimits => ({ ...DEFAULT_KEYED_LIMITS, ...projection.limits });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { NewEvent } from '#warden/kernel';
 import type { ReadStore } from '#warden/readstore';
-import { crashingBeforeCheckpoint } from '../../../../test/support/crashing-read-store.js';
+import { crashingBeforeCheckpoint, crashingPartway } from '../../../../test/support/crashing-read-store.js';
 import { openSqlite, type SqliteDatabase } from '../sqlite/sqlite-database.js';
 import { SqliteEventStore } from '../sqlite/sqlite-event-store.js';
 import type { Projection } from './projection.js';
@@ -133,6 +133,44 @@ export function projectionRedeliveryContract(adapter: string, open: () => Promis
       await store.commit([], { projection: projection.name, from: await store.checkpoint(projection.name), to: 0 });
       await new ProjectionRunner(projection, events, store).catchUp();
       expect(await dump()).toEqual(after);
+    });
+
+    it('completes, on redelivery, the writes of a batch whose commit landed only some collections, for a projection that records each key once', async () => {
+      const { events, store } = await setup();
+      const run = randomUUID().slice(0, 8);
+      const marks = `redelivery_${run}_marks`;
+      const counts = `redelivery_${run}_counts`;
+      // Counts each key once: a later event of a key already marked by an earlier one counts nothing.
+      const once: Projection = {
+        name: `record-once-${run}`,
+        collections: [marks, counts],
+        eventTypes: ['Tallied'],
+        async apply(e, ctx) {
+          const id = e.data['key'] as string;
+          if (await ctx.writtenBefore(marks, id)) return;
+          ctx.put(marks, id, { v: e.data['v'] as number });
+          const count = (await ctx.get<{ n: number }>(counts, 'all')) ?? { n: 0 };
+          ctx.put(counts, 'all', { n: count.n + 1 });
+        },
+      };
+      await events.append(
+        'tally-a',
+        [1, 2].map((v) => event('Tallied', { key: 'a', v })),
+        'no_stream',
+      );
+      await events.append('tally-b', [event('Tallied', { key: 'b', v: 10 })], 'no_stream');
+
+      await expect(new ProjectionRunner(once, events, crashingPartway(store, [marks], crash)).catchUp()).rejects.toBe(crash);
+      expect(await store.get(marks, 'a')).toEqual({ v: 1 });
+      expect(await store.get(counts, 'all')).toBeUndefined();
+
+      await new ProjectionRunner(once, events, store).catchUp();
+      expect(await store.get(counts, 'all')).toEqual({ n: 2 });
+      expect(await store.get(marks, 'a')).toEqual({ v: 1 });
+      // Delivered again whole: still two keys, counted once each.
+      await store.commit([], { projection: once.name, from: await store.checkpoint(once.name), to: 0 });
+      await new ProjectionRunner(once, events, store).catchUp();
+      expect(await store.get(counts, 'all')).toEqual({ n: 2 });
     });
   });
 }

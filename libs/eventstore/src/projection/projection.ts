@@ -10,6 +10,14 @@ export interface ProjectionContext {
   get<T extends object = ReadDocument>(collection: string, id: string): Promise<T | undefined>;
   put(collection: string, id: string, doc: ReadDocument): void;
   delete(collection: string, id: string): void;
+  /**
+   * Whether the document exists as an event before the one being applied left it: what "record
+   * once" checks (a statement, an appeal counted once). False when it is absent, and when this
+   * very event wrote it (or a later one): a redelivery after a commit that landed only part of a
+   * batch's writes (MongoDB writes collection by collection) must still make the event's other
+   * writes, each guarded by its document's position, instead of returning because one exists.
+   */
+  writtenBefore(collection: string, id: string): Promise<boolean>;
 }
 
 export interface Projection {

@@ -4,6 +4,8 @@ import { cloneJson, type RecordedEvent } from '#warden/kernel';
 import type { Projection, ProjectionContext } from './projection.js';
 
 const DELETED = Symbol('deleted');
+/** The stored position of a document the store does not have: before every event's. */
+const ABSENT = -1;
 
 interface Pending {
   readonly collection: string;
@@ -38,8 +40,18 @@ export class UnitOfWork implements ProjectionContext {
     const p = this.pending.get(k);
     if (p) return p.doc === DELETED ? undefined : (cloneJson(p.doc) as T);
     const found = await this.store.getVersioned<T>(collection, id);
-    this.storedAt.set(k, found?.position ?? 0);
+    this.storedAt.set(k, found === undefined ? ABSENT : found.position);
     return found?.doc;
+  }
+
+  async writtenBefore(collection: string, id: string): Promise<boolean> {
+    const k = key(collection, id);
+    const p = this.pending.get(k);
+    if (p) return p.doc !== DELETED && p.position < this.position;
+    if (!this.storedAt.has(k)) await this.get(collection, id);
+    // ABSENT for a document not stored; 0 for one stored before positions were kept (written before any event).
+    const stored = this.storedAt.get(k)!;
+    return stored !== ABSENT && stored < this.position;
   }
 
   /** Projections hand over a document they no longer mutate, so it is not copied. */

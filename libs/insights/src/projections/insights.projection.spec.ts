@@ -1,12 +1,21 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { anEvent } from '../../../../test/support/events.js';
+import { crashingPartway } from '../../../../test/support/crashing-read-store.js';
 import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
 import { ProjectionRunner, rebuildReadModels } from '#warden/eventstore';
 import type { JsonObject, NewEvent } from '#warden/kernel';
 import { binUpperSeconds, durationBin } from '../domain/histogram.js';
 import { summarize } from '../queries/get-insights/get-insights.handler.js';
 import { insightsProjection } from './insights.projection.js';
-import { INSIGHTS_DAYS, INSIGHTS_QUEUE_DAYS, type InsightsDayDoc, type InsightsQueueDayDoc } from './insights.read-model.js';
+import {
+  INSIGHTS_APPEALS,
+  INSIGHTS_DAYS,
+  INSIGHTS_ITEMS,
+  INSIGHTS_JOBS,
+  INSIGHTS_QUEUE_DAYS,
+  type InsightsDayDoc,
+  type InsightsQueueDayDoc,
+} from './insights.read-model.js';
 
 const at = (event: NewEvent, occurredAt: string): NewEvent => ({ ...event, metadata: { ...event.metadata, occurredAt } });
 const action = (deliveryId: string, itemId: string, trigger: string | undefined, when: string, rules: string[] = [], policies = ['hate']) =>
@@ -188,6 +197,23 @@ describe('insights projection', () => {
     expect(await all()).toEqual(once);
     await rebuildReadModels([insightsProjection], stores.events, stores.readStore);
     expect(await all()).toEqual(once);
+  });
+
+  it.each([
+    ['everything but the daily counters', insightsProjection.collections.filter((c) => c !== INSIGHTS_DAYS)],
+    ['the jobs, items and appeals only', [INSIGHTS_JOBS, INSIGHTS_ITEMS, INSIGHTS_APPEALS]],
+  ])('counts each job close and appeal decision once when a commit landed %s (MongoDB writes collection by collection)', async (_, landed) => {
+    const crashed = sqliteStores();
+    stores = sqliteStores();
+    await seed();
+    await new ProjectionRunner(insightsProjection, stores.events, stores.readStore).catchUp();
+    const expected = await all();
+    await stores.close();
+    stores = crashed;
+    await seed();
+    await expect(new ProjectionRunner(insightsProjection, stores.events, crashingPartway(stores.readStore, landed)).catchUp()).rejects.toThrow();
+    await new ProjectionRunner(insightsProjection, stores.events, stores.readStore).catchUp();
+    expect(await all()).toEqual(expected);
   });
 
   it('carries a queue day without changes forward from the last snapshot', async () => {

@@ -138,7 +138,8 @@ async function onJobDecided(event: RecordedOf<ReviewJobDecided>, ctx: Projection
   const orgId = event.metadata.orgId;
   const jobId_ = jobDocId(orgId, jobId);
   const job = await ctx.get<InsightsJobDoc>(INSIGHTS_JOBS, jobId_);
-  if (!job || job.closed) return;
+  // Closed by an earlier event; one this event closed (a redelivery) goes on to its guarded writes.
+  if (!job || (job.closed && (await ctx.writtenBefore(INSIGHTS_JOBS, jobId_)))) return;
   put(ctx, INSIGHTS_JOBS, jobId_, { ...job, closed: true });
   const queue = await queueState(ctx, orgId, job.queueId);
   const snapshot = await queueDay(ctx, queue.doc, utcDay(decidedAt));
@@ -167,7 +168,7 @@ async function onAppeal(event: RecordedOf<AppealSubmitted>, ctx: ProjectionConte
   const { appealId, actionedItem, actionsTaken } = event.data;
   const orgId = event.metadata.orgId;
   const id = appealDocId(orgId, appealId);
-  if (await ctx.get(INSIGHTS_APPEALS, id)) return;
+  if (await ctx.writtenBefore(INSIGHTS_APPEALS, id)) return;
   const item = await ctx.get<InsightsItemDoc>(INSIGHTS_ITEMS, itemDocId(orgId, actionedItem.typeId, actionedItem.id));
   const named = actionsTaken.flatMap((actionId) => (item?.actions[actionId] ? [item.actions[actionId]] : []));
   const doc: InsightsAppealDoc = {
@@ -185,7 +186,7 @@ async function onAppealDecided(event: RecordedOf<AppealDecided>, ctx: Projection
   const orgId = event.metadata.orgId;
   const id = appealDocId(orgId, appealId);
   const appeal = await ctx.get<InsightsAppealDoc>(INSIGHTS_APPEALS, id);
-  if (!appeal || appeal.counted) return;
+  if (!appeal || (appeal.counted && (await ctx.writtenBefore(INSIGHTS_APPEALS, id)))) return;
   put(ctx, INSIGHTS_APPEALS, id, { ...appeal, counted: true });
   const counters = await day(ctx, orgId, utcDay(decidedAt));
   const overturned = decision === 'ACCEPT' ? 1 : 0;

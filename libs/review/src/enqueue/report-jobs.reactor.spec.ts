@@ -22,7 +22,7 @@ describe('report jobs reactor: a transformed job is recreated in its target queu
   const aggregates = new AggregateStore(new SqliteEventStore(stores.open()), clock, randomIds);
   const enqueuer = new JobEnqueuer(aggregates, clock);
   const reactor = reportJobsReactor({ enqueuer, aggregates });
-  const ctx = { get: async () => undefined, put: () => {}, delete: () => {} };
+  const ctx = { get: async () => undefined, put: () => {}, delete: () => {}, writtenBefore: async () => false };
 
   /** Appends the decision to the job's stream as the decision handler would, and returns it as recorded. */
   async function decide(jobId: string, event: ReviewJobDecided): Promise<RecordedEvent> {

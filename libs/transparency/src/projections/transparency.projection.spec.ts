@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { anEvent } from '../../../../test/support/events.js';
+import { crashingPartway } from '../../../../test/support/crashing-read-store.js';
 import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
 import { ProjectionRunner, rebuildReadModels } from '#warden/eventstore';
 import type { JsonObject, NewEvent } from '#warden/kernel';
@@ -8,8 +9,11 @@ import {
   batchDocId,
   dayDocId,
   statementDocId,
+  TRANSPARENCY_APPEALS,
   TRANSPARENCY_BATCHES,
   TRANSPARENCY_DAYS,
+  TRANSPARENCY_ITEMS,
+  TRANSPARENCY_JOBS,
   TRANSPARENCY_STATEMENTS,
   type StatementFactsDoc,
   type TransparencyBatchDoc,
@@ -254,6 +258,26 @@ describe('transparency projection', () => {
     await events.append('appeal-acme:a9', [appealDecided('a9', 'REJECT', '2026-03-02T12:00:00,25Z')], 'any');
     await new ProjectionRunner(transparencyProjection, stores.events, stores.readStore).catchUp();
     expect(await day()).toMatchObject({ noticesByPolicy: { hate: 1 }, appealsReceived: 1, appealsDecided: 1, appealDuration: { '3600': 1 } });
+  });
+
+  it('counts every action and appeal once when a commit landed its statements, items and appeals but not its daily counters (MongoDB writes collection by collection)', async () => {
+    stores = sqliteStores();
+    await seed();
+    const landed = [TRANSPARENCY_STATEMENTS, TRANSPARENCY_ITEMS, TRANSPARENCY_APPEALS, TRANSPARENCY_JOBS, TRANSPARENCY_BATCHES];
+    await expect(new ProjectionRunner(transparencyProjection, stores.events, crashingPartway(stores.readStore, landed)).catchUp()).rejects.toThrow();
+    expect(await day()).toBeUndefined();
+    await new ProjectionRunner(transparencyProjection, stores.events, stores.readStore).catchUp();
+    const redelivered = { day: await day(), d2: await facts('d2') };
+    // The same log projected without a crash.
+    const crashed = stores;
+    stores = sqliteStores();
+    await seed();
+    await new ProjectionRunner(transparencyProjection, stores.events, stores.readStore).catchUp();
+    const clean = { day: await day(), d2: await facts('d2') };
+    await stores.close();
+    stores = crashed;
+    expect(redelivered).toEqual(clean);
+    expect(redelivered.day).toMatchObject({ noticesByPolicy: { hate: 2 }, appealsReceived: 1, appealsDecided: 1, noticeToAction: { '7200': 1 } });
   });
 
   it('replaying the log again, or a rebuild, changes nothing', async () => {

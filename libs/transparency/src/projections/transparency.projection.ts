@@ -106,7 +106,31 @@ async function onAction(event: RecordedEvent, ctx: ProjectionContext): Promise<v
   if (!deliveryId || !itemId || !typeId || !actionId) return;
   const orgId = event.metadata.orgId;
   const id = statementDocId(orgId, deliveryId);
-  if (await ctx.get(TRANSPARENCY_STATEMENTS, id)) return;
+  const stored = await ctx.get<StatementFactsDoc>(TRANSPARENCY_STATEMENTS, id);
+  if (stored !== undefined && (await ctx.writtenBefore(TRANSPARENCY_STATEMENTS, id))) return;
+  const found = await item(ctx, orgId, typeId, itemId);
+  // A redelivery whose statement was stored (a commit that landed part of the batch's writes)
+  // counts with the facts it recorded: this very event may have closed the item's notices since.
+  const facts = stored ?? (await newFacts(event, ctx, { orgId, deliveryId, itemId, typeId, actionId }, found.doc));
+  const { notice, decidedAt } = facts;
+  ctx.put(TRANSPARENCY_STATEMENTS, id, facts as unknown as ReadDocument);
+  if (notice) ctx.put(TRANSPARENCY_ITEMS, found.id, { ...found.doc, notices: null } as unknown as ReadDocument);
+
+  const counters = await day(ctx, orgId, decidedAt);
+  const source = notice ? notice.reporterTypes.join(',') || '*' : '';
+  bump(counters.doc.actions, JSON.stringify([actionId, facts.policyIds.join(','), source, facts.automatedDetection ? 1 : 0, facts.automatedDecision ? 1 : 0]));
+  if (notice) bump(counters.doc.noticeToAction, String(durationBucket(Date.parse(decidedAt) - Date.parse(notice.firstAt))));
+  ctx.put(TRANSPARENCY_DAYS, counters.id, counters.doc as unknown as ReadDocument);
+}
+
+/** The facts of a published action's statement, as its event and the item's record say them now. */
+async function newFacts(
+  event: RecordedEvent,
+  ctx: ProjectionContext,
+  ids: { orgId: string; deliveryId: string; itemId: string; typeId: string; actionId: string },
+  item: TransparencyItemDoc,
+): Promise<StatementFactsDoc> {
+  const data = record(event.data);
   const trigger = (TRIGGERS.has(text(data['trigger']) ?? '') ? data['trigger'] : 'rule') as ActionTrigger;
   const rules = Array.isArray(data['rules']) ? data['rules'] : [];
   const policyIds = (Array.isArray(data['policies']) ? data['policies'] : []).flatMap((p) => {
@@ -115,33 +139,23 @@ async function onAction(event: RecordedEvent, ctx: ProjectionContext): Promise<v
   });
   const decidedAt = utc(event.metadata.occurredAt);
   const detected = trigger === 'rule' || (trigger === 'decision' && (rules.length > 0 || (await decidedJob(event, ctx))?.ruleDetected === true));
-  const found = await item(ctx, orgId, typeId, itemId);
-  const notice = found.doc.notices;
-  const facts: StatementFactsDoc = {
-    orgId,
-    puid: statementPuid(orgId, deliveryId),
-    deliveryId,
+  return {
+    orgId: ids.orgId,
+    puid: statementPuid(ids.orgId, ids.deliveryId),
+    deliveryId: ids.deliveryId,
     trigger,
-    item: { id: itemId, typeId },
-    actionId,
+    item: { id: ids.itemId, typeId: ids.typeId },
+    actionId: ids.actionId,
     policyIds,
     decidedAt,
     day: decidedAt.slice(0, 10),
-    contentDate: (found.doc.firstSeenAt ?? decidedAt).slice(0, 10),
-    notice,
+    contentDate: (item.firstSeenAt ?? decidedAt).slice(0, 10),
+    notice: item.notices,
     // A rule or hash match found it: the rule's own action, or the rule that sent it to review.
     automatedDetection: detected,
     automatedDecision: trigger === 'rule' || trigger === 'strike-threshold',
     batchId: null,
   };
-  ctx.put(TRANSPARENCY_STATEMENTS, id, facts as unknown as ReadDocument);
-  if (notice) ctx.put(TRANSPARENCY_ITEMS, found.id, { ...found.doc, notices: null } as unknown as ReadDocument);
-
-  const counters = await day(ctx, orgId, decidedAt);
-  const source = notice ? notice.reporterTypes.join(',') || '*' : '';
-  bump(counters.doc.actions, JSON.stringify([actionId, policyIds.join(','), source, facts.automatedDetection ? 1 : 0, facts.automatedDecision ? 1 : 0]));
-  if (notice) bump(counters.doc.noticeToAction, String(durationBucket(Date.parse(decidedAt) - Date.parse(notice.firstAt))));
-  ctx.put(TRANSPARENCY_DAYS, counters.id, counters.doc as unknown as ReadDocument);
 }
 
 /** The review job a decision's action was published by (the decision's callback is appended to the job's stream). */
@@ -199,7 +213,7 @@ async function onAppeal(event: RecordedEvent, ctx: ProjectionContext): Promise<v
   if (!appealId) return;
   const orgId = event.metadata.orgId;
   const id = appealDocId(orgId, appealId);
-  if (await ctx.get(TRANSPARENCY_APPEALS, id)) return;
+  if (await ctx.writtenBefore(TRANSPARENCY_APPEALS, id)) return;
   const appealedAt = customerUtc(data['appealedAt'], event);
   const doc: TransparencyAppealDoc = { orgId, appealedAt, decided: false };
   ctx.put(TRANSPARENCY_APPEALS, id, doc as unknown as ReadDocument);
@@ -216,7 +230,8 @@ async function onAppealDecided(event: RecordedEvent, ctx: ProjectionContext): Pr
   const orgId = event.metadata.orgId;
   const id = appealDocId(orgId, appealId);
   const appeal = await ctx.get<TransparencyAppealDoc>(TRANSPARENCY_APPEALS, id);
-  if (!appeal || appeal.decided) return;
+  // Decided by an earlier event; one this event decided (a redelivery) goes on to its guarded writes.
+  if (!appeal || (appeal.decided && (await ctx.writtenBefore(TRANSPARENCY_APPEALS, id)))) return;
   ctx.put(TRANSPARENCY_APPEALS, id, { ...appeal, decided: true } as unknown as ReadDocument);
   const decidedAt = customerUtc(data['decidedAt'], event);
   const counters = await day(ctx, orgId, decidedAt);
