@@ -6,7 +6,7 @@ import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
 import { SignWithOrganizationKeyQuery } from '#warden/callbacks';
 import { GetCatalogSettingsQuery, type PartialItemsSettings } from '#warden/catalog';
 import { type AcceptedItem, SubmitItemsCommand } from '#warden/ingestion';
-import { type CommandContext, randomIds } from '#warden/kernel';
+import { type CommandContext, randomIds, unavailable } from '#warden/kernel';
 import { GuardedHttpClient, Metrics, loadConfig } from '#warden/platform';
 import { Keyring, type ProjectionHost, sealUrl } from '#warden/storage';
 import { PartialItemsClient } from './partial-items-client.js';
@@ -25,7 +25,11 @@ describe('partial items client', () => {
   });
 
   /** A loopback endpoint holding `post/p1`, and a client whose section has `url` (given the endpoint's origin) and `headers`, sealed as apply seals them. */
-  async function setup(url: (origin: string) => string, headers: Record<string, string> = {}) {
+  async function setup(
+    url: (origin: string) => string,
+    headers: Record<string, string> = {},
+    options: { answer?: (json: string) => Buffer; submitFails?: Error } = {},
+  ) {
     const asked: Asked[] = [];
     const server = createServer((req, res) => {
       let body = '';
@@ -34,7 +38,8 @@ describe('partial items client', () => {
         asked.push({ url: req.url ?? '', headers: req.headers });
         const { items } = JSON.parse(body) as { items: Array<{ id: string; typeId: string }> };
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ items: items.map((i) => ({ ...i, data: { text: 'whole' } })), notFound: [] }));
+        const json = JSON.stringify({ items: items.map((i) => ({ ...i, data: { text: 'whole' } })), notFound: [] });
+        res.end(options.answer ? options.answer(json) : json);
       });
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -60,6 +65,7 @@ describe('partial items client', () => {
     const commands = {
       execute: async (command: unknown): Promise<AcceptedItem[]> => {
         if (!(command instanceof SubmitItemsCommand)) throw new Error(`unexpected command ${String(command)}`);
+        if (options.submitFails) throw options.submitFails;
         return (command.items as Array<{ id: string; typeId: string }>).map((i) => ({
           id: i.id,
           typeId: i.typeId,
@@ -91,6 +97,22 @@ describe('partial items client', () => {
     const fetchP1 = async () => (await client.fetchItems(context, [{ id: 'p1', typeId: 'post' }], 'console'))[0]!;
     return { asked, fetchP1 };
   }
+
+  it('refuses an answer that is not well-formed UTF-8, as a request body would be, instead of recording U+FFFD in its place', async () => {
+    // The answer's JSON with one byte of the item's text made 0xFF (never valid in UTF-8).
+    const answer = (json: string) => {
+      const bytes = Buffer.from(json, 'utf8');
+      bytes[json.indexOf('whole')] = 0xff;
+      return bytes;
+    };
+    const { fetchP1 } = await setup((origin) => `${origin}/partial`, {}, { answer });
+    expect(await fetchP1()).toEqual({ ok: false, reason: "the partial-items endpoint's answer is not well-formed UTF-8" });
+  });
+
+  it('tells a log that is unavailable apart from a refused answer: the fetch failed inside Warden, not the customer', async () => {
+    const { fetchP1 } = await setup((origin) => `${origin}/partial`, {}, { submitFails: unavailable('the event store is unreachable') });
+    expect(await fetchP1()).toEqual({ ok: false, reason: 'the fetch failed inside Warden (see its log)' });
+  });
 
   it("sends a URL's user info as Basic credentials, percent-decoded, to the URL without it, as a callback's", async () => {
     // The guarded client refuses a URL with credentials: sent as is, every fetch failed ("invalid or unsupported URL").

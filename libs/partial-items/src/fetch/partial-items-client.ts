@@ -273,7 +273,11 @@ export class PartialItemsClient implements PartialItemSource, OnApplicationShutd
       const res = await this.http.request({ method: 'POST', url, headers, body, timeoutMs, maxBytes: ANSWER_MAX_BYTES, maxRedirects: 0 });
       if (res.status === 200) {
         this.requests.inc({ outcome: 'ok' });
-        return { ok: true, body: res.body.toString('utf8') };
+        const text = utf8(res.body);
+        // Refused as a request body would be (docs/api.md): replacing bad bytes with U+FFFD would record altered content.
+        if (text === undefined)
+          return { ok: false, reason: "the partial-items endpoint's answer is not well-formed UTF-8", retry: false, retryAfterMs: null, kind: 'error' };
+        return { ok: true, body: text };
       }
       this.requests.inc({ outcome: 'status' });
       const retry = res.status >= 500 || res.status === 429;
@@ -356,7 +360,9 @@ export class PartialItemsClient implements PartialItemSource, OnApplicationShutd
           ),
         );
       } catch (error) {
-        if (error instanceof DomainError) return invalid(error.details);
+        // The answer refused (its items invalid or too large); the log failing or busy (503, 409) is
+        // no fault of the answer: thrown, so that the evaluation is tried again.
+        if (error instanceof DomainError && (error.status === 400 || error.status === 413)) return invalid(error.details);
         throw error;
       }
     }
@@ -413,4 +419,15 @@ function retryAfterMs(value: string | undefined): number | null {
   if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
   const at = Date.parse(value);
   return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
+}
+
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The bytes as UTF-8 text; undefined when they are not well-formed UTF-8. */
+function utf8(bytes: Uint8Array): string | undefined {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    return undefined;
+  }
 }
