@@ -436,6 +436,13 @@ describe('child-safety data reached otherwise, without VIEW_CHILD_SAFETY_DATA', 
       // A command on it answers as the view does: not a closed job the moderator could learn of.
       await expectErrorBody(await world.call(moderator, 'POST', `/api/console/v1/jobs/${job}/skip`, { lockToken: 'a-token' }), 404, '/errors/not-found');
       expect((await world.call(admin, 'POST', `/api/console/v1/jobs/${job}/skip`, { lockToken: 'a-token' })).status).toBe(409);
+      // Its decision and its whole item too: the item's data is the child-safety queue's.
+      await expectErrorBody(
+        await world.call(moderator, 'POST', `/api/console/v1/jobs/${job}/decision`, { lockToken: 'a-token', type: 'IGNORE' }),
+        404,
+        '/errors/not-found',
+      );
+      await expectErrorBody(await world.call(moderator, 'POST', `/api/console/v1/jobs/${job}/full-item`), 404, '/errors/not-found');
     }
     // A later plain report of each item opens a job the MODERATOR sees; its history shows the ADMIN the earlier job, not the MODERATOR.
     type History = { history: { item: Array<{ jobId: string }> } };

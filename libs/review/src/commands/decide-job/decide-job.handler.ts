@@ -11,6 +11,7 @@ import { jobNotFound } from '../../domain/review-job.errors.js';
 import { reviewJobStream } from '../../domain/review.streams.js';
 import { ItemVersions } from '../../item-versions.js';
 import { JobReports } from '../../job-reports.js';
+import { seesChildSafety, sendsToChildSafety } from '../../contracts.js';
 import { visibleQueues } from '../../review-queues.js';
 import { lockTokenHash } from '../../domain/lock-token.js';
 import { DecideJobCommand, type DecisionSummary } from './decide-job.command.js';
@@ -60,6 +61,8 @@ export class DecideJobHandler implements ICommandHandler<DecideJobCommand> {
     ]);
     const visible = visibleQueues(queue, moderator.permissions);
     if (state.status === 'NONE' || !state.item || !visible.some((q) => q.id === state.queueId)) throw jobNotFound(command.jobId);
+    // A job another queue's decision sent to child-safety is that queue's from then on (docs/review.md): not found, not "closed".
+    if (sendsToChildSafety(state.decision) && !seesChildSafety(moderator.permissions)) throw jobNotFound(command.jobId);
     if (decision.type === 'SUBMIT_CHILD_SAFETY_REPORT' && !moderator.permissions.includes('VIEW_CHILD_SAFETY_DATA')) {
       throw forbidden('SUBMIT_CHILD_SAFETY_REPORT needs the VIEW_CHILD_SAFETY_DATA permission');
     }

@@ -8,6 +8,7 @@ import { jobNotFound } from '../../domain/review-job.errors.js';
 import { reviewJobStream } from '../../domain/review.streams.js';
 import { ItemVersions } from '../../item-versions.js';
 import { relatedRefs } from '../../queries/get-review-job/review-job-view.parts.js';
+import { seesChildSafety, sendsToChildSafety } from '../../contracts.js';
 import { ReviewQueues } from '../../review-queues.js';
 import { type FullItemOutcome, type FullItemReport, LoadFullItemCommand } from './load-full-item.command.js';
 
@@ -31,6 +32,8 @@ export class LoadFullItemHandler implements ICommandHandler<LoadFullItemCommand>
     if (state.status === 'NONE' || !state.item || !state.queueId) throw jobNotFound(jobId);
     const visible = await this.queues.visible(orgId, command.viewer.permissions);
     if (!visible.some((q) => q.id === state.queueId)) throw jobNotFound(jobId);
+    // A job another queue's decision sent to child-safety is that queue's from then on, as the job view says (docs/review.md).
+    if (sendsToChildSafety(state.decision) && !seesChildSafety(command.viewer.permissions)) throw jobNotFound(jobId);
 
     const ref = { id: state.item.id, typeId: state.item.typeId };
     const [outcome] = await this.commands.execute(new FetchWholeItemsCommand([ref], 'console', command.context));
