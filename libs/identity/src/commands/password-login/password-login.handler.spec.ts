@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CommandBus } from '@nestjs/cqrs';
 import { FixedClock, randomIds } from '#warden/kernel';
-import { SqliteEventStore } from '#warden/eventstore';
+import { PersonalDataPolicy, SqliteEventStore } from '#warden/eventstore';
+import { IDENTITY_PERSONAL_DATA } from '../../contracts.js';
 import { AggregateStore } from '#warden/storage';
-import { sqliteStores } from '../../../../../test/support/sqlite-stores.js';
+import { sealingEventStore, sqliteStores } from '../../../../../test/support/sqlite-stores.js';
 import { userEmailStream, userStream } from '../../domain/identity.streams.js';
 import { PasswordHashing } from '../../password-hashing.js';
 import { CURRENT_PARAMS, hashPassword, needsRehash } from '../../domain/password-hasher.js';
@@ -70,5 +71,55 @@ describe('password sign-in, on the real embedded store', () => {
     expect(opened).toHaveLength(2);
     const again = await aggregates.load(userStream('acme', 'usr_1'), userDecider);
     expect(again.events.filter((e) => e.type === 'UserPasswordRehashed')).toHaveLength(1);
+  });
+
+  it("refuses the address of an account whose email was erased (GDPR, the organization's last ADMIN kept), with the password right", async () => {
+    stores = sqliteStores();
+    const clock = new FixedClock(new Date('2026-11-23T12:00:00Z'));
+    const { store, keys } = sealingEventStore(stores, new PersonalDataPolicy().registerAll(IDENTITY_PERSONAL_DATA));
+    const aggregates = new AggregateStore(store, clock, randomIds);
+    const email = 'last-admin@acme.example';
+    await aggregates.handle(
+      userEmailStream(emailDigest(email)),
+      userEmailDecider,
+      { type: 'ClaimUserEmail', emailDigest: emailDigest(email), userId: 'usr_9', orgId: 'acme' },
+      context,
+    );
+    await aggregates.handle(
+      userStream('acme', 'usr_9'),
+      userDecider,
+      {
+        type: 'CreateUser',
+        userId: 'usr_9',
+        orgId: 'acme',
+        email,
+        emailDigest: emailDigest(email),
+        roles: ['ADMIN'],
+        state: 'active',
+        passwordHash: await hashPassword(PASSWORD, CURRENT_PARAMS),
+      },
+      context,
+    );
+    const opened: unknown[] = [];
+    const commands = {
+      execute: async (c: { constructor: { name: string } }) =>
+        c.constructor.name === 'CheckSecondFactorCommand' ? 'not-enrolled' : (opened.push(c), { sessionId: 's' }),
+    } as unknown as CommandBus;
+    const handler = new PasswordLoginHandler(
+      new UserDirectory(aggregates),
+      new LoginThrottle(stores.readStore, clock),
+      aggregates,
+      commands,
+      new ReadOnlySessions({ readOnly: false }),
+      new PasswordHashing({ passwordHashCost: CURRENT_PARAMS.ln }),
+      { passwordLoginAllowed: async () => true },
+    );
+    await handler.execute(new PasswordLoginCommand(email, PASSWORD, '203.0.113.8', 'c1'));
+    expect(opened).toHaveLength(1);
+    // The erasure forgets the console user's key (user-eraser.ts); the account stays, active, its email unreadable.
+    expect(await keys.forget('acme', 'usr_9')).toBe(1);
+    aggregates.forgetCached();
+    await expect(handler.execute(new PasswordLoginCommand(email, PASSWORD, '203.0.113.8', 'c2'))).rejects.toMatchObject({ status: 401 });
+    expect(opened).toHaveLength(1);
   });
 });

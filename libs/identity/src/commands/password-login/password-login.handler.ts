@@ -59,7 +59,10 @@ export class PasswordLoginHandler implements ICommandHandler<PasswordLoginComman
       throw rateLimited(attempt.retryAfter, 'Too many failed sign-ins for this account or from this network (10 in 15 minutes)');
     }
 
-    const user = await this.users.findByEmail(command.email);
+    const found = await this.users.findByEmail(command.email);
+    // An account whose email was erased (GDPR: the organization's last ADMIN is kept, docs/gdpr.md)
+    // no longer signs in by that address: its registry entry outlives the address it was made from.
+    const user = found?.email === null ? null : found;
     // The same work whether or not the account exists, has a password or may sign in.
     const matches = user?.passwordHash
       ? await this.passwords.verify(command.password, user.passwordHash)
