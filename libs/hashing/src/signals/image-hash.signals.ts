@@ -38,15 +38,15 @@ export function imageHashMatchSignal(index: BankIndex): Signal {
       await index.ready();
       const banks = selectedBanks(args, ctx);
       const best = bestMatch(media, banks, args, ctx.orgId, index);
-      const key = detailKey(input, args);
+      const key = detailKey(ctx.orgId, input, args);
       if (best) {
         if (details.size > 10_000) details.clear();
         details.set(key, best);
       }
       return best !== undefined;
     },
-    explain(input, args, value) {
-      return value === true ? details.get(detailKey(input, args)) : undefined;
+    explain(input, args, value, ctx) {
+      return value === true ? details.get(detailKey(ctx.orgId, input, args)) : undefined;
     },
   };
 }
@@ -94,4 +94,5 @@ function bestMatch(
   return best;
 }
 
-const detailKey = (input: unknown, args: Args) => `${String(input)}\u0000${JSON.stringify(args)}`;
+/** Per organization: two organizations' rules may match one public image against banks of their own. */
+const detailKey = (orgId: string, input: unknown, args: Args) => `${orgId}\u0000${String(input)}\u0000${JSON.stringify(args)}`;

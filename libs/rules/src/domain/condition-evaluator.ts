@@ -224,7 +224,7 @@ function evaluateSignalLeaf(
       continue;
     }
     if (isThenable(value)) return evaluateRestOfLeaf(plan, signal, args, elements, input, ctx, deps, records, scan, i, value);
-    const decided = signalAnswered(plan, signal, args, scan, records, element, value);
+    const decided = signalAnswered(plan, signal, args, scan, records, element, value, ctx);
     if (decided !== undefined) return decided;
   }
   return leafUndecided(plan, scan, records);
@@ -256,7 +256,7 @@ async function evaluateRestOfLeaf(
       if (decided !== undefined) return decided;
       continue;
     }
-    const decided = signalAnswered(plan, signal, args, scan, records, element, value);
+    const decided = signalAnswered(plan, signal, args, scan, records, element, value, ctx);
     if (decided !== undefined) return decided;
   }
   return leafUndecided(plan, scan, records);
@@ -291,9 +291,10 @@ function signalAnswered(
   records: Records,
   element: unknown,
   value: unknown,
+  ctx: SignalContext,
 ): Outcome | undefined {
   if (plan.condition.comparator !== 'IS_UNAVAILABLE' && plan.test(value)) {
-    const detail = explain(signal, element, args, value);
+    const detail = explain(signal, element, args, value, ctx);
     records[plan.index] = detail === undefined ? { path: plan.path, outcome: 'passed', value } : { path: plan.path, outcome: 'passed', value, detail };
     return 'passed';
   }
@@ -314,10 +315,10 @@ function leafUndecided(plan: LeafPlan, scan: LeafScan, records: Records): Outcom
 }
 
 /** Detail is only worth its cost where it explains a pass; a faulty explain never fails the leaf. */
-function explain(signal: Signal, input: unknown, args: { readonly [key: string]: unknown }, value: unknown) {
+function explain(signal: Signal, input: unknown, args: { readonly [key: string]: unknown }, value: unknown, ctx: SignalContext) {
   if (signal.explain === undefined) return undefined;
   try {
-    return signal.explain(input, args, value);
+    return signal.explain(input, args, value, ctx);
   } catch {
     return undefined;
   }

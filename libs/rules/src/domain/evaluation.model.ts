@@ -65,8 +65,11 @@ export interface Signal {
   readonly inputKinds: readonly ('text' | 'geohash' | 'creator' | 'image' | 'number' | 'any')[];
   /** May answer synchronously (in-memory signals should: a promise per leaf adds up). */
   evaluate(input: unknown, args: { readonly [key: string]: unknown }, ctx: SignalContext): unknown;
-  /** Extra detail for the evaluation record (e.g. the matched bank and distance). */
-  explain?(input: unknown, args: { readonly [key: string]: unknown }, value: unknown): { [key: string]: unknown } | undefined;
+  /**
+   * Extra detail for the evaluation record (e.g. the matched bank and distance), for the
+   * organization evaluating (`ctx`): what a signal kept of an evaluation is another organization's otherwise.
+   */
+  explain?(input: unknown, args: { readonly [key: string]: unknown }, value: unknown, ctx: SignalContext): { [key: string]: unknown } | undefined;
 }
 
 /** One record per condition, leaf or set, in document order; `path` like `conditions[1].conditions[0]`. */

@@ -29,7 +29,7 @@ describe('GEO_WITHIN', () => {
 
   it('explains with the distance', () => {
     const london = ngeohash.encode(51.5074, -0.1278, 9);
-    const detail = geoWithinSignal.explain?.(london, { ...paris, radiusKm: 400 }, true);
+    const detail = geoWithinSignal.explain?.(london, { ...paris, radiusKm: 400 }, true, ctx);
     expect(detail?.distanceKm).toBeCloseTo(343.6, 0);
   });
 

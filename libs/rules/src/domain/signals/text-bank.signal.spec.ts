@@ -59,6 +59,6 @@ describe('TEXT_BANK', () => {
   });
 
   it('explains with the bank id', () => {
-    expect(textBankSignal.explain?.('x', { bankId: 'spam' }, true)).toEqual({ bankId: 'spam' });
+    expect(textBankSignal.explain?.('x', { bankId: 'spam' }, true, ctx)).toEqual({ bankId: 'spam' });
   });
 });
