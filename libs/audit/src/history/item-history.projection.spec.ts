@@ -341,4 +341,28 @@ describe('the item history index', () => {
     // The claim, written before the decision, is left out when read (the reader asks the job's record).
     expect(await flagged('post', 'p1')).toEqual(['ReviewJobOpened!', 'ReviewJobClaimed', 'ReviewJobDecided!', 'ReviewJobReleased!']);
   });
+
+  it("marks the opening of a job sent to child-safety when a commit landed the job's record marked but not its entries", async () => {
+    const p1 = { id: 'p1', typeId: 'post' };
+    const file = join(mkdtempSync(join(tmpdir(), 'warden-history-')), 'warden.db');
+    const db = openSqlite(file, { synchronous: 'normal' });
+    const events = new SqliteEventStore(db);
+    const reads = new SqliteReadStore(openSqlite(file, { synchronous: 'normal' }));
+    closers.push(
+      () => events.close(),
+      () => reads.close(),
+      () => db.close(),
+    );
+    await events.append('review_job-acme:j1', [anEvent('ReviewJobOpened', { jobId: 'j1', queueId: 'default', item: p1 })], 'no_stream');
+    await new ProjectionRunner(itemHistoryProjection, events, reads).catchUp();
+    await events.append('review_job-acme:j1', [anEvent('ReviewJobDecided', { jobId: 'j1', type: 'SUBMIT_CHILD_SAFETY_REPORT', deliveryIds: [] })], 0);
+    await expect(new ProjectionRunner(itemHistoryProjection, events, crashingPartway(reads, [ITEM_HISTORY_STREAMS])).catchUp()).rejects.toThrow();
+    await new ProjectionRunner(itemHistoryProjection, events, reads).catchUp();
+    const entries = await reads.find<ItemHistoryDoc & Record<string, never>>(
+      ITEM_HISTORY,
+      { orgId: 'acme', typeId: 'post', itemId: 'p1' },
+      { sort: [{ field: 'position', direction: 'asc' }] },
+    );
+    expect(entries.map((d) => (d.childSafety === true ? `${d.type}!` : d.type))).toEqual(['ReviewJobOpened!', 'ReviewJobDecided!']);
+  });
 });

@@ -198,7 +198,14 @@ async function indexEvent(event: RecordedEvent, ctx: ProjectionContext): Promise
   }
   if (childSafety && event.type === 'ReportRouted' && typeof event.data['reportId'] === 'string') await markRoutedReport(orgId, event.data['reportId'], ctx);
   // A job of another queue that a decision sent to child-safety (a child-safety report, a move there) is that queue's from then on.
-  if (childSafety && event.type === 'ReviewJobDecided' && category === REVIEW_JOB_CATEGORY && known && known.childSafety !== true)
+  // Marked by an earlier event; one this event marked (a redelivery after a partial commit) marks its opening again, guarded.
+  if (
+    childSafety &&
+    event.type === 'ReviewJobDecided' &&
+    category === REVIEW_JOB_CATEGORY &&
+    known &&
+    !(known.childSafety === true && (await ctx.writtenBefore(ITEM_HISTORY_STREAMS, event.streamName)))
+  )
     markSentJob(orgId, event.streamName, known, ctx);
   // The version a report recorded, for its csam mark (one small write per report: what it reported).
   if (event.type === 'ItemSubmitted' && event.data['source'] === 'report' && category === 'item')
