@@ -8,6 +8,8 @@ export type * from './domain/catalog.model.js';
 export {
   BUILTIN_ACTION_IDS,
   CHILD_SAFETY_QUEUE_ID,
+  MAX_AUTO_CLOSE_DAYS,
+  MAX_LOCK_TIMEOUT_SECONDS,
   CHILD_SAFETY_QUEUE_NAME,
   PENALTIES,
   QUEUE_ORDERS,

@@ -457,5 +457,10 @@ export interface DefinitionSource {
 export const BUILTIN_ACTION_IDS = { mrt: 'enqueue-to-mrt', childSafety: 'enqueue-to-child-safety' } as const;
 /** The child-safety queue always exists. */
 export const CHILD_SAFETY_QUEUE_ID = 'child-safety';
+
+/** The longest a claim may hold a job unrenewed: a day (a lock's expiry must be a time `Date` can write). */
+export const MAX_LOCK_TIMEOUT_SECONDS = 86_400;
+/** The longest a queue may keep a job waiting before it expires: a hundred years (the expiry sweep's cutoff must be a valid date). */
+export const MAX_AUTO_CLOSE_DAYS = 36_500;
 /** Its name wherever queues are listed (no organization declares it). */
 export const CHILD_SAFETY_QUEUE_NAME = 'Child safety';

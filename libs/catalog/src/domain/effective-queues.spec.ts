@@ -18,6 +18,11 @@ describe('effectiveQueues', () => {
     ]);
   });
 
+  it('bounds a queue stored before apply bounded its lock timeout and expiry', () => {
+    const stored = { ...queue('spam', true), lockTimeoutSeconds: 9e15, autoCloseAfterDays: 1e9 };
+    expect(effectiveQueues([stored])[0]).toMatchObject({ lockTimeoutSeconds: 86_400, autoCloseAfterDays: 36_500 });
+  });
+
   it('answers queues it already completed unchanged, so that completing twice lists no queue twice', () => {
     for (const declared of [[], [queue('spam', true)], [queue('spam', false)], [queue('default', false), queue('spam', false)]]) {
       const once = effectiveQueues(declared);

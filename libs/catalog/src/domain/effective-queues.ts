@@ -1,4 +1,4 @@
-import { CHILD_SAFETY_QUEUE_ID, CHILD_SAFETY_QUEUE_NAME, type QueueDefinition } from './catalog.model.js';
+import { CHILD_SAFETY_QUEUE_ID, CHILD_SAFETY_QUEUE_NAME, MAX_AUTO_CLOSE_DAYS, MAX_LOCK_TIMEOUT_SECONDS, type QueueDefinition } from './catalog.model.js';
 
 export const DEFAULT_QUEUE_ID = 'default';
 
@@ -22,7 +22,12 @@ const builtin = (id: string, name: string, isDefault: boolean): QueueDefinition 
  * (No organization declares child-safety: the catalog keeps its id for the built-in queue.)
  */
 export function effectiveQueues(declared: readonly QueueDefinition[]): QueueDefinition[] {
-  const queues = declared.map((q) => ({ ...q }));
+  // Within the bounds apply checks, for a queue stored before they were (its lock's expiry, a valid date).
+  const queues = declared.map((q) => ({
+    ...q,
+    lockTimeoutSeconds: Math.min(q.lockTimeoutSeconds, MAX_LOCK_TIMEOUT_SECONDS),
+    autoCloseAfterDays: q.autoCloseAfterDays === null ? null : Math.min(q.autoCloseAfterDays, MAX_AUTO_CLOSE_DAYS),
+  }));
   if (!queues.some((q) => q.isDefault)) {
     const named = queues.find((q) => q.id === DEFAULT_QUEUE_ID);
     if (named) named.isDefault = true;

@@ -498,6 +498,14 @@ describe('parseOrgConfig: problems', () => {
     expect(problems).toEqual([{ path: 'rules[0].actionIds[0]', message: 'unknown action "ban-forever"' }]);
   });
 
+  it("refuses a queue's lock timeout over a day and an expiry over a hundred years (a lock's expiry and the sweep's cutoff must be dates)", () => {
+    const withQueue = (field: string, value: number) => exampleWith((doc) => doc.setIn(['queues', 0, field], value));
+    expect(problemsOf(withQueue('lockTimeoutSeconds', 9e15))).toEqual([{ path: 'queues[0].lockTimeoutSeconds', message: 'must be at most 86400' }]);
+    expect(problemsOf(withQueue('autoCloseAfterDays', 1e9))).toEqual([{ path: 'queues[0].autoCloseAfterDays', message: 'must be at most 36500' }]);
+    expect(parseOk(withQueue('lockTimeoutSeconds', 86_400)).queues[0]?.lockTimeoutSeconds).toBe(86_400);
+    expect(parseOk(withQueue('autoCloseAfterDays', 36_500)).queues[0]?.autoCloseAfterDays).toBe(36_500);
+  });
+
   it('accepts the built-in actions in a rule', () => {
     const text = exampleWith((doc) => doc.setIn(['rules', 0, 'actionIds'], ['enqueue-to-mrt', 'enqueue-to-child-safety']));
     expect(parseOk(text).rules[0]?.actionIds).toEqual(['enqueue-to-mrt', 'enqueue-to-child-safety']);

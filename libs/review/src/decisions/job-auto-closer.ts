@@ -1,3 +1,4 @@
+import { MAX_AUTO_CLOSE_DAYS } from '#warden/catalog/contracts';
 import type { ActionExecuted } from '#warden/enforcement';
 import { type Clock, type CommandContext, deterministicId } from '#warden/kernel';
 import type { ReadStore } from '#warden/readstore';
@@ -140,7 +141,8 @@ export class JobAutoCloser {
     const queues = await this.deps.readStore.find<AutoCloseQueueDoc>(AUTO_CLOSE_QUEUES, {});
     let closed = 0;
     for (const queue of queues) {
-      const cutoff = new Date(now.getTime() - queue.autoCloseAfterDays * DAY_MS).toISOString();
+      // Bounded as apply bounds it, for a queue stored before (a cutoff past year -271821 is no date, and would stop every queue's sweep).
+      const cutoff = new Date(now.getTime() - Math.min(queue.autoCloseAfterDays, MAX_AUTO_CLOSE_DAYS) * DAY_MS).toISOString();
       const oldest = await this.deps.readStore.find<ReviewJobDoc>(
         REVIEW_JOBS,
         // Appeal jobs never expire (they are answered by ACCEPT or REJECT only): left out here, so

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { CHILD_SAFETY_QUEUE_ID, QUEUE_ORDERS, type QueueDefinition } from '../catalog.model.js';
+import { CHILD_SAFETY_QUEUE_ID, MAX_AUTO_CLOSE_DAYS, MAX_LOCK_TIMEOUT_SECONDS, QUEUE_ORDERS, type QueueDefinition } from '../catalog.model.js';
 import { isRecord, ProblemList } from './config-problems.js';
 import { flag, idSchema, nameSchema, positiveInt } from './common-fields.schema.js';
 import { addIssues, PARSE_PARAMS } from './schema-issues.js';
@@ -12,9 +12,9 @@ export const queueSchema: z.ZodType<QueueDefinition> = z.strictObject({
   name: nameSchema,
   isDefault: flag,
   isAppealsDefault: flag,
-  lockTimeoutSeconds: positiveInt.default(600),
+  lockTimeoutSeconds: positiveInt.max(MAX_LOCK_TIMEOUT_SECONDS).default(600),
   order: z.enum(QUEUE_ORDERS).default('FIFO'),
-  autoCloseAfterDays: positiveInt.nullable().default(null),
+  autoCloseAfterDays: positiveInt.max(MAX_AUTO_CLOSE_DAYS).nullable().default(null),
 });
 
 /** The built-in queue's id is taken, and at most one queue is each kind of default. */

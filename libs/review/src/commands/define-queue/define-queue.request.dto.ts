@@ -18,7 +18,7 @@ export class QueueDefinitionRequestDto {
   @Allow()
   isAppealsDefault?: boolean;
 
-  @ApiPropertyOptional({ description: 'How long a claim holds a job unless renewed. Default 600', minimum: 1, example: 600 })
+  @ApiPropertyOptional({ description: 'How long a claim holds a job unless renewed. Default 600', minimum: 1, maximum: 86_400, example: 600 })
   @Allow()
   lockTimeoutSeconds?: number;
 
@@ -33,6 +33,7 @@ export class QueueDefinitionRequestDto {
     type: Number,
     nullable: true,
     minimum: 1,
+    maximum: 36_500,
     description: 'Jobs waiting longer are closed with AUTOMATIC_CLOSE; null: never. Default null',
   })
   @Allow()
