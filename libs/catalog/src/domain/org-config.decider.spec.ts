@@ -89,6 +89,15 @@ describe('org config decider', () => {
     expect(orgConfigDecider.decide(apply(d), fold(first.events))).toEqual([]);
   });
 
+  it("creates entities whose ids are names of Object's own members (constructor, toString, __proto__), then decides nothing", () => {
+    const ids = ['constructor', 'toString', 'hasOwnProperty', '__proto__'];
+    const d = desired({ policies: ids.map(policy), queues: ids.map(queue) });
+    const first = planCatalog(apply(d), initialCatalogState);
+    expect(first.created).toEqual([...ids.map((id) => ({ kind: 'policy', id })), ...ids.map((id) => ({ kind: 'queue', id }))]);
+    expect(first.updated).toEqual([]);
+    expect(orgConfigDecider.decide(apply(d), fold(first.events))).toEqual([]);
+  });
+
   it('reads org settings recorded before requireSecondFactor existed as off, so an unchanged file decides nothing', () => {
     const d = desired({});
     const first = planCatalog(apply(d), initialCatalogState).events;

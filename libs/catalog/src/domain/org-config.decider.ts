@@ -179,7 +179,8 @@ function planKind<K extends EntityKind>(kind: K, command: ApplyCatalog, state: C
   const consoleKept = kind === 'queue' && command.desired.management.queues === 'console';
   for (const entity of desired) {
     wanted.add(entity.id);
-    const current = stored[entity.id];
+    // Own properties only: an id such as `constructor` or `toString` is a customer's id, not Object's.
+    const current = ownValue(stored, entity.id);
     const drifted = kind === 'queue' && consoleChanged(current);
     if (drifted) plan.drift.push({ kind: 'queue', id: entity.id, outcome: consoleKept ? 'leave' : 'overwrite' });
     if (drifted && consoleKept) continue;
