@@ -91,7 +91,7 @@ describe('org config decider', () => {
 
   it("creates entities whose ids are names of Object's own members (constructor, toString, __proto__), then decides nothing", () => {
     const ids = ['constructor', 'toString', 'hasOwnProperty', '__proto__'];
-    const d = desired({ policies: ids.map(policy), queues: ids.map(queue) });
+    const d = desired({ policies: ids.map((id) => policy(id)), queues: ids.map((id) => queue(id)) });
     const first = planCatalog(apply(d), initialCatalogState);
     expect(first.created).toEqual([...ids.map((id) => ({ kind: 'policy', id })), ...ids.map((id) => ({ kind: 'queue', id }))]);
     expect(first.updated).toEqual([]);

@@ -13,6 +13,7 @@ import { evaluateConditionSet, type EvaluatorDeps } from './condition-evaluator.
 import { conditionCost } from './condition-plan.js';
 import type { EvaluatedItem, Outcome, Signal, SignalContext } from './evaluation.model.js';
 import { SignalMemo } from './signal-memo.js';
+import { creatorSubmissionCountSignal } from './signals/creator-submission-count.signal.js';
 import { SignalRegistry } from './signal-registry.js';
 
 function field(name: string, type: FieldType, array = false): FieldDefinition {
@@ -379,6 +380,19 @@ describe('signals', () => {
     await Promise.all([evaluateConditionSet(condition, ctx, d), evaluateConditionSet(condition, ctx, d)]);
     await evaluateConditionSet(condition, ctx, d);
     expect(signal.calls).toHaveLength(1);
+  });
+
+  it('asks CREATOR_SUBMISSION_COUNT again for each item (it counts the item itself), never from the memo', async () => {
+    const d = deps(creatorSubmissionCountSignal);
+    const condition = set('AND', leaf({ builtin: 'CREATOR' }, 'GT', 3, { type: 'CREATOR_SUBMISSION_COUNT', args: { windowSeconds: 3600 } }));
+    // The creator's burst: each item submitted counts one more.
+    const outcomes: string[] = [];
+    for (let n = 1; n <= 5; n++) {
+      const ctx = { ...context(item(titled, { id: `p${n}` })), creatorSubmissionCount: async () => n };
+      outcomes.push((await evaluateConditionSet(condition, ctx, d)).outcome);
+    }
+    expect(outcomes).toEqual(['failed', 'failed', 'failed', 'passed', 'passed']);
+    expect(d.memo.size).toBe(0);
   });
 
   it('recomputes in-memory signals (cost below 10) rather than memoizing them', async () => {

@@ -268,7 +268,7 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 
 function computeSignal(signal: Signal, args: { readonly [key: string]: unknown }, element: unknown, ctx: SignalContext, deps: EvaluatorDeps): unknown {
   // In-memory signals are cheaper to recompute than to memoize (key building and lookup).
-  return signal.cost < MEMO_MIN_COST
+  return signal.cost < MEMO_MIN_COST || signal.memoized === false
     ? signal.evaluate(element, args, ctx)
     : deps.memo.lookup(ctx.orgId, signal.type, args, element, async () => signal.evaluate(element, args, ctx));
 }

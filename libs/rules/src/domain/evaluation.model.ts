@@ -61,6 +61,11 @@ export interface Signal {
   readonly type: SignalType;
   /** Relative cost: 1 = in-memory string work, 10 = a local lookup, 100 = a network call. */
   readonly cost: number;
+  /**
+   * False for a value that changes with every item it is asked for (a count that includes the
+   * item being evaluated): never reused from the 30-second memo, whatever its cost.
+   */
+  readonly memoized?: false;
   /** `text`: strings; `geohash`: geohash strings; `creator`: ItemIdentifier; `image`: URL; `any`. */
   readonly inputKinds: readonly ('text' | 'geohash' | 'creator' | 'image' | 'number' | 'any')[];
   /** May answer synchronously (in-memory signals should: a promise per leaf adds up). */

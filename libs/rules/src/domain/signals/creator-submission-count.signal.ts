@@ -5,6 +5,8 @@ import { describe } from './term-matcher.js';
 export const creatorSubmissionCountSignal: Signal = {
   type: 'CREATOR_SUBMISSION_COUNT',
   cost: 10,
+  // The count includes the item being evaluated: reused for the creator's next item, a burst would count as one.
+  memoized: false,
   inputKinds: ['creator'],
   async evaluate(input, args, ctx) {
     const windowSeconds = args.windowSeconds;
