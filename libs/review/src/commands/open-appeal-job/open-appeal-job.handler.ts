@@ -65,29 +65,40 @@ export class OpenAppealJobHandler implements ICommandHandler<OpenAppealJobComman
     return { jobId, queueId: queueId.queueId };
   }
 
-  /**
-   * The moderators whose decisions on the item took one of the appealed actions: the item's
-   * closed jobs (the read model finds them; which ones is not an exclusive decision), each
-   * decision read from its job's stream.
-   */
+  /** The moderators whose decisions on the item took one of the appealed actions (appealedDeciders). */
   private async appealedDeciders(orgId: string, item: ItemIdentifier, actionsTaken: readonly string[]): Promise<string[]> {
     // A platform may appeal as soon as the decision's callback arrives, before the read model has it.
     await this.projections.catchUp(REVIEW_JOBS_PROJECTION);
-    const closed = await this.readStore.find<ReviewJobDoc>(
-      REVIEW_JOBS,
-      { orgId, itemTypeId: item.typeId, itemId: item.id, state: 'CLOSED' },
-      { limit: MAX_JOBS_READ },
-    );
-    const deciders = new Set<string>();
-    for (const job of closed) {
-      if (job.decision?.actorId == null) continue;
-      const events = await this.events.readStream(reviewJobStream(orgId, job.jobId));
-      for (const e of events) {
-        const decided = recordedAs<ReviewJobDecided>(e, 'ReviewJobDecided')?.data;
-        if (!decided) continue;
-        if (decided.actor && decided.actionIds.some((a) => actionsTaken.includes(a))) deciders.add(decided.actor.userId);
-      }
-    }
-    return [...deciders];
+    return appealedDeciders(this.readStore, this.events, orgId, item, actionsTaken);
   }
+}
+
+/**
+ * The moderators whose decisions on the item took one of the appealed actions: the item's closed
+ * jobs, newest first (the read model finds them; which ones is not an exclusive decision), each
+ * decision read from its job's stream.
+ */
+export async function appealedDeciders(
+  readStore: ReadStore,
+  events: EventStore,
+  orgId: string,
+  item: ItemIdentifier,
+  actionsTaken: readonly string[],
+): Promise<string[]> {
+  const closed = await readStore.find<ReviewJobDoc>(
+    REVIEW_JOBS,
+    { orgId, itemTypeId: item.typeId, itemId: item.id, state: 'CLOSED' },
+    // The newest first: the appealed decision is among the item's latest jobs, not its first ones.
+    { sort: [{ field: 'openedAt', direction: 'desc' }], limit: MAX_JOBS_READ },
+  );
+  const deciders = new Set<string>();
+  for (const job of closed) {
+    if (job.decision?.actorId == null) continue;
+    for (const e of await events.readStream(reviewJobStream(orgId, job.jobId))) {
+      const decided = recordedAs<ReviewJobDecided>(e, 'ReviewJobDecided')?.data;
+      if (!decided) continue;
+      if (decided.actor && decided.actionIds.some((a) => actionsTaken.includes(a))) deciders.add(decided.actor.userId);
+    }
+  }
+  return [...deciders];
 }
