@@ -37,6 +37,8 @@ describe('creator submissions projection', () => {
     await events.append('item-acme:post:p2', [submitted('p2', u1, 30)], 'no_stream');
     // A version fetched from the customer is no submission of its creator; an item without one counts for no one.
     await events.append('item-acme:post:p2', [submitted('p2', u1, 20, 'partial-fetch')], 0);
+    // Nor is the reported version a report records (someone else reported the creator's post).
+    await events.append('item-acme:post:p2', [submitted('p2', u1, 19, 'report'), submitted('p2', u1, 18, 'report')], 1);
     await events.append('item-acme:post:p3', [submitted('p3', null, 15)], 'no_stream');
     await events.append('item-acme:post:p4', [submitted('p4', u2, 12)], 'no_stream');
     await events.append('item-acme:post:p5', [submitted('p5', u1, 10)], 'no_stream');

@@ -38,8 +38,9 @@ export const creatorSubmissionsProjection = eventProjection<ItemSubmitted>({
   needsPersonalData: false,
   async apply(event, ctx) {
     const { data } = event;
-    // A version fetched from the customer (docs/partial-items.md) is no new submission by its creator.
-    if (!data.creator || data.source === 'partial-fetch') return;
+    // A version fetched from the customer (docs/partial-items.md), or recorded by someone's report of
+    // the item, is no new submission by its creator: twenty reports must not make a creator prolific.
+    if (!data.creator || data.source === 'partial-fetch' || data.source === 'report') return;
     const ms = Date.parse(event.metadata.occurredAt);
     // Every event carries its time; one without a readable time could never fall in a window.
     if (!Number.isFinite(ms)) return;
