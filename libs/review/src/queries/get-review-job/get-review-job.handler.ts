@@ -24,7 +24,7 @@ import { GetReviewJobQuery } from './get-review-job.query.js';
 import { JOB_APPEALS, type JobAppeals } from '../../job-appeals.port.js';
 import { actionsPartOf } from './job-actions-part.js';
 import { appealPartOf } from './job-appeal-part.js';
-import { contextItems, explanationsOf, fieldsWithRoles, hashMatchesOf, jobStateOf, relatedRefs } from './review-job-view.parts.js';
+import { byReportedAt, contextItems, explanationsOf, fieldsWithRoles, hashMatchesOf, jobStateOf, relatedRefs } from './review-job-view.parts.js';
 import type { EvaluationView, ItemRefView, PastJobView, ReportView, ReviewJobView, StoredItemView } from './review-job.view.js';
 
 /** Bounds that keep one view a handful of reads whatever the job's history. */
@@ -206,16 +206,14 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
    */
   private async reports(orgId: string, state: ReviewJobState): Promise<ReportView[]> {
     const reports = await this.jobReports.of(orgId, state);
-    return reports.sort((a, b) => (a.reportedAt < b.reportedAt ? -1 : a.reportedAt > b.reportedAt ? 1 : 0));
+    return reports.sort(byReportedAt);
   }
 
   /** The reports' thread and context items, from their ReportSubmitted events (the newest reports when there are very many). */
   private async reportContexts(orgId: string, requests: readonly EnqueueRequest[]): Promise<Array<Partial<ReportSubmitted['data']>>> {
     const ids = requests.flatMap((r) => (r.report ? [r.report.reportId] : [])).slice(-MAX_REPORT_CONTEXTS);
     const submitted = await Promise.all(ids.map((id) => reportOf(this.events, orgId, id)));
-    return submitted
-      .flatMap((e): Array<Partial<ReportSubmitted['data']>> => (e ? [e] : []))
-      .sort((a, b) => String(a.reportedAt).localeCompare(String(b.reportedAt)));
+    return submitted.flatMap((e): Array<Partial<ReportSubmitted['data']>> => (e ? [e] : [])).sort(byReportedAt);
   }
 
   /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ItemTypeDefinition } from '#warden/catalog';
 import type { Evaluation } from '#warden/rules';
-import { contextItems, explanationsOf, fieldsWithRoles, hashMatchesOf, itemTimeOf, relatedRefs } from './review-job-view.parts.js';
+import { byReportedAt, contextItems, explanationsOf, fieldsWithRoles, hashMatchesOf, itemTimeOf, relatedRefs } from './review-job-view.parts.js';
 
 const comment: ItemTypeDefinition = {
   id: 'comment',
@@ -51,6 +51,21 @@ describe('job view parts', () => {
     expect(itemTimeOf({ at: '2025-01-01T10:00:00,5Z' }, comment)).toBe('2025-01-01T10:00:00.500Z');
     expect(itemTimeOf({ at: '2025-01-01T10:00+02' }, comment)).toBe('2025-01-01T08:00:00.000Z');
     expect(itemTimeOf({ at: '2025-01-01T10:00' }, comment)).toBe('2025-01-01T10:00:00.000Z');
+  });
+
+  it('orders reports by the instant their reportedAt names, whatever its offset; an unreadable one last', () => {
+    const reports = [
+      { reportedAt: '2026-03-01T12:00:00+05:00' },
+      { reportedAt: 'not a time' },
+      { reportedAt: '2026-03-01T08:00:00Z' },
+      { reportedAt: '2026-03-01T06:59:59,5Z' },
+    ];
+    expect([...reports].sort(byReportedAt).map((r) => r.reportedAt)).toEqual([
+      '2026-03-01T06:59:59,5Z',
+      '2026-03-01T12:00:00+05:00',
+      '2026-03-01T08:00:00Z',
+      'not a time',
+    ]);
   });
 
   it('gives each field its roles', () => {

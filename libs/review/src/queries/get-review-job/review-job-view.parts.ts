@@ -118,3 +118,12 @@ export function relatedRefs(data: { [field: string]: unknown }, type: ItemTypeDe
   }
   return refs;
 }
+
+/**
+ * Oldest report first, by the instant each `reportedAt` names: the platform's times carry offsets
+ * (`12:00+05:00` is before `08:00Z`), which their text does not order. One unreadable sorts last.
+ */
+export function byReportedAt(a: { reportedAt?: unknown }, b: { reportedAt?: unknown }): number {
+  const at = (r: { reportedAt?: unknown }) => parseIsoInstant(r.reportedAt)?.getTime() ?? Number.POSITIVE_INFINITY;
+  return at(a) - at(b) || 0;
+}
