@@ -99,6 +99,19 @@ describe('replay to a point in time, and read-model digests', () => {
     const again = await runCli(['replay', '--until', between, '--out', outDir], world.env);
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/is not empty/);
+    // The same instant as an offset of hours, and without an offset under another time zone (UTC, as audit export reads it).
+    const position = (out: string) => /up to log position (\d+)/.exec(out)?.[1];
+    const at = new Date(between);
+    const plusTwo = `${new Date(at.getTime() + 2 * 3600_000).toISOString().slice(0, 23)}+02`;
+    const zoneless = between.slice(0, 23);
+    for (const [until, tz] of [
+      [plusTwo, 'UTC'],
+      [zoneless, 'America/New_York'],
+    ] as const) {
+      const other = await runCli(['replay', '--until', until, '--out', join(freshDataDir(), 'replayed')], { ...world.env, TZ: tz });
+      expect(other.code, other.stderr).toBe(0);
+      expect(position(other.stdout), `${until} (TZ=${tz})`).toBe(position(r.stdout));
+    }
   });
 
   it('serves the queue as it was then from a read-only server, which refuses every change', async () => {

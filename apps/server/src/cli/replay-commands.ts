@@ -5,6 +5,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import Database from 'better-sqlite3';
 import { checkReplayedChain, type Jwks } from '#warden/audit';
 import { GetSigningKeysQuery } from '#warden/callbacks';
+import { parseIsoInstant } from '#warden/catalog';
 import { openSqlite, rebuildReadModels, SQLITE_FILE_NAME, SqliteEventStore, SqliteSubjectKeyStore } from '#warden/eventstore';
 import { canonicalJsonDigest } from '#warden/kernel';
 import { loadConfig, type WardenConfig } from '#warden/platform';
@@ -147,9 +148,18 @@ function emptyOut(target: string, existed: boolean): void {
 }
 
 function checkUntil(until: string): void {
-  if (/^\d+$/.test(until)) return;
-  if (Number.isNaN(new Date(until).getTime()) || !/\d{4}-\d{2}-\d{2}T/.test(until))
-    throw new UsageError(`--until must be an ISO 8601 time or a log position, got "${until}"`);
+  if (!/^\d+$/.test(until)) untilInstant(until);
+}
+
+/**
+ * A time bound read as `audit export --from/--to` reads one (parseIsoInstant): a comma fraction and
+ * an offset of hours are understood, and a time without an offset is UTC whatever the machine's
+ * time zone (`Date` would read it as local time).
+ */
+function untilInstant(until: string): Date {
+  const at = parseIsoInstant(until);
+  if (at === undefined) throw new UsageError(`--until must be an ISO 8601 time or a log position, got "${until}"`);
+  return at;
 }
 
 /**
@@ -181,9 +191,7 @@ function copyLogPrefix(source: string, target: string, until: string): { events:
 
 function positionOf(db: ReturnType<typeof openSqlite>, until: string): number {
   if (/^\d+$/.test(until)) return Number(until);
-  const at = new Date(until);
-  if (Number.isNaN(at.getTime()) || !/\d{4}-\d{2}-\d{2}T/.test(until))
-    throw new UsageError(`--until must be an ISO 8601 time or a log position, got "${until}"`);
+  const at = untilInstant(until);
   const after = db
     .prepare<[string], { p: number | null }>("SELECT min(position) AS p FROM src.events WHERE json_extract(metadata, '$.occurredAt') > ?")
     .get(at.toISOString());
