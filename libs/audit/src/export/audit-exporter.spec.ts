@@ -2,13 +2,15 @@ import { generateKeyPairSync, sign } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { QueryBus } from '@nestjs/cqrs';
 import { GetSigningKeysQuery, SignWithOrganizationKeyQuery } from '#warden/callbacks';
-import { FixedClock, type NewEvent } from '#warden/kernel';
+import { FixedClock, type NewEvent, randomIds } from '#warden/kernel';
 import { Metrics } from '#warden/platform';
-import { ProjectionHost, type Storage } from '#warden/storage';
+import { AggregateStore, ProjectionHost, type Storage } from '#warden/storage';
 import { CountingEventStore } from '../../../../test/support/counting-event-store.js';
 import { anEvent } from '../../../../test/support/events.js';
 import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
-import { AUDIT_CHAIN_LINKS, auditChainProjection, chainLinkId } from '../chain/audit-chain.projection.js';
+import { AUDIT_CHAIN_HEADS, AUDIT_CHAIN_LINKS, auditChainProjection, type ChainHeadDoc, chainLinkId } from '../chain/audit-chain.projection.js';
+import { auditChainStream } from '../chain/audit-chain.streams.js';
+import { auditCheckpointDecider } from '../chain/audit-checkpoint.decider.js';
 import { AuditExporter } from './audit-exporter.js';
 import { okpThumbprint } from './audit-head.js';
 import { verifyAuditExport } from './audit-verifier.js';
@@ -63,9 +65,11 @@ describe('a range export', () => {
         throw new Error(`unexpected query ${String(query)}`);
       },
     } as unknown as QueryBus;
-    const exporter = new AuditExporter(storage, host, new FixedClock(minute(EVENTS + 1)), queries);
+    // The checkpoint stream's state is read through the aggregates, beside the counted reads of the export.
+    const aggregates = new AggregateStore(stores.events, new FixedClock(minute(EVENTS)), randomIds);
+    const exporter = new AuditExporter(storage, host, new FixedClock(minute(EVENTS + 1)), queries, aggregates);
     counted.reset();
-    return { exporter, counted, storage, jwks: { keys: [jwk] } };
+    return { exporter, counted, storage, host, aggregates, jwks: { keys: [jwk] } };
   }
 
   const collect = async (lines: AsyncIterable<string>) => {
@@ -115,6 +119,33 @@ describe('a range export', () => {
     );
     // A range that ends before the hole is whole, and exports.
     expect(eventLines(await collect(exporter.lines({ orgId: 'acme', to: minute(40) })))).toHaveLength(41);
+  });
+
+  it('refuses to export when the recorded head was set back behind a checkpoint the log holds signed, where it signed the cut history', async () => {
+    const { exporter, storage, host, aggregates } = await exporterOverLongLog((i) => (i < 100 ? 'acme' : 'other'));
+    const head = (await storage.readStore.get<ChainHeadDoc>(AUDIT_CHAIN_HEADS, 'acme'))!;
+    expect(head.seq).toBe(100);
+    // The worker's checkpoint of that head, then the chain catches up over it (a checkpoint is an event of the organization).
+    await aggregates.handle(
+      auditChainStream('acme'),
+      auditCheckpointDecider,
+      {
+        type: 'CheckpointAuditChain',
+        head: { seq: head.seq, position: head.position, link: head.link },
+        kid: 'k',
+        signature: 's',
+        now: minute(EVENTS).toISOString(),
+      },
+      { orgId: 'acme', correlationId: 'c', actor: 'audit' },
+    );
+    await host.catchUp(auditChainProjection.name);
+    expect(eventLines(await collect(exporter.lines({ orgId: 'acme' })))).toHaveLength(101);
+    // Someone who can write read-models.db sets the head back to event 50.
+    const [fifty] = await storage.readStore.find<ChainHeadDoc>(AUDIT_CHAIN_LINKS, { orgId: 'acme', seq: 50 });
+    await storage.readStore.commit([{ op: 'put', collection: AUDIT_CHAIN_HEADS, id: 'acme', doc: { ...fifty!, activitySeq: 50 } as never }]);
+    await expect(collect(exporter.lines({ orgId: 'acme' }))).rejects.toThrow(
+      'The audit chain of acme records its head at event 50, behind event 100 that a checkpoint in the log signed',
+    );
   });
 
   it("ends its read at the organization's last event in range, however much of the log other organizations wrote after it", async () => {

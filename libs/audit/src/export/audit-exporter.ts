@@ -5,7 +5,9 @@ import { type EventStore, SEALED_FIELD } from '#warden/eventstore';
 import type { JsonObject, RecordedEvent } from '#warden/kernel';
 import type { Clock } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
-import { ProjectionHost, STORAGE, type Storage } from '#warden/storage';
+import { AggregateStore, ProjectionHost, STORAGE, type Storage } from '#warden/storage';
+import { auditCheckpointDecider } from '../chain/audit-checkpoint.decider.js';
+import { auditChainStream } from '../chain/audit-chain.streams.js';
 import { AUDIT_CHAIN_FORMAT, AUDIT_CHAIN_FORMAT_V1, genesisLink, withCredentialsDigested } from '../chain/audit-chain.js';
 import {
   AUDIT_CHAIN_HEADS,
@@ -44,13 +46,29 @@ export class AuditExporter {
     @Inject(ProjectionHost) private readonly projections: ProjectionHost,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly queries: QueryBus,
+    private readonly aggregates: AggregateStore,
   ) {}
+
+  /**
+   * The recorded head (read-models.db) behind the last checkpoint the log holds signed: the head was
+   * set back, and an export to it would sign a history cut short that verify passes. Refused, as a
+   * hole below the head is (chainGap). One read of the checkpoint stream's folded state (cached).
+   */
+  private async checkHeadNotBehindCheckpoint(orgId: string, chainHead: ChainHeadDoc | undefined): Promise<void> {
+    const state = await this.aggregates.state(auditChainStream(orgId), auditCheckpointDecider);
+    if (state.seq > (chainHead?.seq ?? 0)) {
+      throw new Error(
+        `The audit chain of ${orgId} records its head at event ${chainHead?.seq ?? 0}, behind event ${state.seq} that a checkpoint in the log signed: the recorded chain (read-models.db) was set back or damaged, and no export of it can be signed. It is evidence and is not rebuilt: compare an earlier export or an anchor (docs/audit.md, "Anchors").`,
+      );
+    }
+  }
 
   async *lines(request: AuditExportRequest): AsyncGenerator<string> {
     await this.projections.catchUp(AUDIT_CHAIN_PROJECTION);
     const { orgId } = request;
     const personalData = request.personalData === true;
     const chainHead = await this.storage.readStore.get<ChainHeadDoc>(AUDIT_CHAIN_HEADS, orgId);
+    await this.checkHeadNotBehindCheckpoint(orgId, chainHead);
     const first = await this.firstSeq(orgId, chainHead, request.from);
     const previous = first <= 1 ? { seq: 0, link: genesisLink(orgId) } : await this.linkAt(orgId, first - 1);
     const header: AuditExportHeader = {
