@@ -1,7 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { anEvent } from '../../../../test/support/events.js';
 import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
+import { waitFor } from '../../../../test/support/wait-for.js';
 import type { EventStore, SubscribeOptions, Subscription } from '#warden/eventstore';
+import { PdqIndex } from '../domain/hash-index.js';
 import { BankIndex } from './bank-index.js';
 
 const MD5 = 'd41d8cd98f00b204e9800998ecf8427e';
@@ -46,6 +49,24 @@ describe('BankIndex', () => {
     const started = Date.now();
     while (index.size('acme', 'b1') < 2 && Date.now() - started < 5000) await new Promise((r) => setTimeout(r, 10));
     expect(index.exactMatches('acme', ['b1'], OTHER_MD5)).toEqual(['b1']);
+  });
+
+  it('removes a chunk of hashes in one pass over the bank, whatever its size: what remains still matches', async () => {
+    stores = sqliteStores();
+    const hashes = Array.from({ length: 2_000 }, (_, i) => createHash('sha256').update(String(i)).digest('hex'));
+    await stores.events.append('hash_bank-acme:b2', [anEvent('HashBankHashesAdded', { bankId: 'b2', hashes })], 'no_stream');
+    index = new BankIndex(stores.events, { retryDelayMs: 10, readyTimeoutMs: 10_000 });
+    await index.ready();
+    const passes = vi.spyOn(PdqIndex.prototype, 'removeWhere');
+    try {
+      await stores.events.append('hash_bank-acme:b2', [anEvent('HashBankHashesRemoved', { bankId: 'b2', hashes: hashes.slice(0, 1_000) })], 0);
+      await waitFor(() => index!.size('acme', 'b2') === 1_000, 'the removal applied');
+      expect(passes).toHaveBeenCalledTimes(1);
+    } finally {
+      passes.mockRestore();
+    }
+    expect(index.pdqMatches('acme', ['b2'], hashes[0]!, 0)).toEqual([]);
+    expect(index.pdqMatches('acme', ['b2'], hashes[1_500]!, 0)).toEqual([{ bankId: 'b2', hash: hashes[1_500], distance: 0 }]);
   });
 
   it('fails ready() with a clear error instead of hanging when the log cannot be followed', async () => {
