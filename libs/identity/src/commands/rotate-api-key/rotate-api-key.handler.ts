@@ -22,12 +22,24 @@ export class RotateApiKeyHandler implements ICommandHandler<RotateApiKeyCommand>
     const original = events.find((e): e is ApiKeyCreated => e.type === 'ApiKeyCreated')!.data;
     // New key first: if the second step fails the caller still holds a working key.
     const created = await this.commands.execute(new CreateApiKeyCommand(command.orgId, original.name, original.team, command.context, command.keyId));
-    await this.aggregates.handle(
-      stream,
-      apiKeyDecider,
-      { type: 'RotateApiKey', keyId: command.keyId, orgId: command.orgId, replacedBy: created.keyId },
-      command.context,
-    );
+    try {
+      await this.aggregates.handle(
+        stream,
+        apiKeyDecider,
+        { type: 'RotateApiKey', keyId: command.keyId, orgId: command.orgId, replacedBy: created.keyId },
+        command.context,
+      );
+    } catch (error) {
+      // Another rotation (a second click) won meanwhile: the key made here was never handed to
+      // anyone, so it goes before the refusal is answered, instead of staying active unknown.
+      await this.aggregates.handle(
+        apiKeyStream(command.orgId, created.keyId),
+        apiKeyDecider,
+        { type: 'RevokeApiKey', keyId: created.keyId, orgId: command.orgId },
+        command.context,
+      );
+      throw error;
+    }
     return created;
   }
 }
