@@ -9,7 +9,7 @@ import { AggregateStore, EVENT_STORE, ProjectionHost, READ_STORE } from '#warden
 import { reportRoutingStream } from '../domain/evaluation.streams.js';
 import { reportRoutingDecider } from '../domain/report-routing.decider.js';
 import type { ReportRouted } from '../domain/report-routing.events.js';
-import { REPORT_COUNTS, REPORT_COUNTS_PROJECTION, type ReportCountDoc, reportCountDocId } from '../projections/report-counts.projection.js';
+import { REPORT_COUNTS, REPORT_COUNTS_PROJECTION, type ReportCountDoc, reportCountDocId, reportCountOf } from '../projections/report-counts.projection.js';
 import { NOTHING_READ, routedQueue, type RoutingCatalog, routingInputs } from './review-routing.port.js';
 import { routingContentAt } from './routing-content.js';
 import { RulesReviewRouting } from './rules-review-routing.js';
@@ -105,6 +105,6 @@ export class ReportRouter {
   private async reportCount(orgId: string, item: ItemIdentifier, position: number): Promise<number> {
     await this.projections.catchUpTo(REPORT_COUNTS_PROJECTION, position);
     const doc = await this.readStore.get<ReportCountDoc>(REPORT_COUNTS, reportCountDocId(orgId, item));
-    return doc?.reportIds.length ?? 0;
+    return reportCountOf(doc);
   }
 }
