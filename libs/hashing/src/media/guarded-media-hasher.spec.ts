@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventStore } from '#warden/eventstore';
 import { GuardedHttpClient, type WardenConfig } from '#warden/platform';
 import type { AggregateStore } from '#warden/storage';
-import { GuardedMediaHasher, MEDIA_PER_ITEM, MEDIA_PER_PROCESS } from './guarded-media-hasher.js';
+import { GuardedMediaHasher, MAX_MEDIA_PER_VERSION, MEDIA_PER_ITEM, MEDIA_PER_PROCESS } from './guarded-media-hasher.js';
 
 /** Polls until `probe` holds (the state a step waits for), failing after a generous while. */
 async function until(probe: () => boolean, what: string): Promise<void> {
@@ -52,6 +52,34 @@ describe('GuardedMediaHasher', () => {
     const results = await hashing;
     expect(results.map((r) => (r.result.ok ? 'hashed' : r.result.reason))).toEqual(urls.map(() => 'http-404'));
     expect(mostHeld).toBe(MEDIA_PER_ITEM);
+  });
+
+  it('fetches the first MAX_MEDIA_PER_VERSION distinct images of a version and answers the rest unavailable, to be recorded by no one', async () => {
+    const events = { readStream: () => Promise.resolve([]) } as unknown as EventStore;
+    const hasher = new GuardedMediaHasher(events, http, {} as AggregateStore, { mediaTimeoutMs: 20_000 } as WardenConfig);
+    const urls = Array.from({ length: MAX_MEDIA_PER_VERSION + 50 }, (_, i) => `${url}/many-${i}.png`);
+    let answered = 0;
+    const answering = setInterval(() => {
+      while (held.length > 0) {
+        held.shift()!.writeHead(404).end();
+        answered++;
+      }
+    }, 5);
+    try {
+      const results = await hasher.hashItemMedia({ orgId: 'acme', correlationId: 'c', actor: 'test' }, { id: 'i2', typeId: 'post', subject: 's' }, 0, [
+        ...urls,
+        urls[0]!,
+      ]);
+      expect(results).toHaveLength(urls.length);
+      expect(answered).toBe(MAX_MEDIA_PER_VERSION);
+      expect(results.slice(0, MAX_MEDIA_PER_VERSION).every((r) => !r.recorded && !r.result.ok && r.result.reason === 'http-404')).toBe(true);
+      expect(results[MAX_MEDIA_PER_VERSION]).toEqual({
+        result: { ok: false, url: urls[MAX_MEDIA_PER_VERSION], reason: `not fetched: at most ${MAX_MEDIA_PER_VERSION} images of an item version are hashed` },
+        recorded: true,
+      });
+    } finally {
+      clearInterval(answering);
+    }
   });
 
   it('fetches at most MEDIA_PER_PROCESS images at once over every item and organization', async () => {

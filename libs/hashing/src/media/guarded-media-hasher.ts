@@ -20,6 +20,12 @@ const LIMIT_INPUT_PIXELS = 50_000_000;
 export const MEDIA_PER_ITEM = 4;
 /** Media fetched and hashed at once in the process, over every item and organization (MediaSlots): 320 MiB of bodies at most. */
 export const MEDIA_PER_PROCESS = 16;
+/**
+ * The images of one item version that are fetched and hashed, in the order the item names them: an
+ * item of 1 MiB may name 70,000 URLs, each a fetch of up to 10 s and a MediaHashed event, which held
+ * one of its organization's evaluations for hours. The rest are answered unavailable, not fetched.
+ */
+export const MAX_MEDIA_PER_VERSION = 100;
 
 const mediaResults = mediaDecider<MediaResult>();
 
@@ -53,15 +59,28 @@ export class GuardedMediaHasher implements MediaHasher {
   async hashItemMedia(context: CommandContext, item: MediaItem, version: number, urls: readonly string[]): Promise<HashedMedia[]> {
     const distinct = [...new Set(urls)];
     const results: HashedMedia[] = new Array<HashedMedia>(distinct.length);
+    const fetched = Math.min(distinct.length, MAX_MEDIA_PER_VERSION);
+    if (distinct.length > fetched) {
+      this.logger.log({
+        msg: 'media past the limit not hashed',
+        orgId: context.orgId,
+        item: { typeId: item.typeId, id: item.id },
+        version,
+        images: distinct.length,
+      });
+      // Not recorded either (`recorded: true`: nothing to add to the log): nothing was fetched, and a re-run answers the same.
+      const reason = `not fetched: at most ${MAX_MEDIA_PER_VERSION} images of an item version are hashed`;
+      for (let i = fetched; i < distinct.length; i++) results[i] = { result: { ok: false, url: distinct[i]!, reason }, recorded: true };
+    }
     let next = 0;
     // MEDIA_PER_ITEM at a time, each fetched and hashed before its slot takes the next URL.
     const worker = async (): Promise<void> => {
-      while (next < distinct.length) {
+      while (next < fetched) {
         const i = next++;
         results[i] = await this.hashOne(context, item, version, distinct[i]!);
       }
     };
-    await Promise.all(Array.from({ length: Math.min(MEDIA_PER_ITEM, distinct.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(MEDIA_PER_ITEM, fetched) }, worker));
     return results;
   }
 

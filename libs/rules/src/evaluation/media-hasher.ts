@@ -30,6 +30,7 @@ export interface MediaHasher {
 /** A media URL's result, and whether it was read from the log (true) or hashed now, still to record (false). */
 export interface HashedMedia {
   readonly result: MediaResult;
+  /** In the log already, or not to be added to it (an image past the per-version limit: nothing was fetched). */
   readonly recorded: boolean;
 }
 
