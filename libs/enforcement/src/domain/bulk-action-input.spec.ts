@@ -47,6 +47,26 @@ describe('bulk action input', () => {
     expect(checked.ok && checked.input.duplicates).toBe(1);
   });
 
+  it("takes items of every type for an action with no item types (the configuration's default, [])", () => {
+    const warn = { id: 'warn', kind: 'CUSTOMER_DEFINED_ACTION', itemTypeIds: [], body: {} } as unknown as ActionDefinition;
+    const checked = checkBulkAction(
+      {
+        ...good,
+        actionId: 'warn',
+        items: [
+          { id: 'p1', typeId: 'post' },
+          { id: 'u1', typeId: 'user' },
+        ],
+      },
+      { ...catalog, actions: executableActions([remove, warn]) },
+      { maxPolicies: 5 },
+    );
+    expect(checked.ok && checked.input.items).toEqual([
+      { id: 'p1', typeId: 'post' },
+      { id: 'u1', typeId: 'user' },
+    ]);
+  });
+
   it('names every problem at its pointer', () => {
     const items = [{ id: 'a\u0000', typeId: 'post' }, { id: 'u', typeId: 'user' }, 7];
     // `remove` is not assigned to users.

@@ -77,7 +77,9 @@ function checkItems(
     let typeIssue: string | undefined;
     if (typeof typeId !== 'string' || typeId === '') typeIssue = 'expected a non-empty string';
     else if (!catalog.itemTypes.has(typeId)) typeIssue = `unknown item type '${typeId}'`;
-    else if (action?.itemTypeIds && !action.itemTypeIds.includes(typeId)) typeIssue = `action '${action.id}' is not assigned to item type '${typeId}'`;
+    // No item types (`[]`) is every item type (execute-action-input.ts).
+    else if (action?.itemTypeIds && action.itemTypeIds.length > 0 && !action.itemTypeIds.includes(typeId))
+      typeIssue = `action '${action.id}' is not assigned to item type '${typeId}'`;
     if (idIssue) itemReport(`${at}/id`, idIssue);
     if (typeIssue) itemReport(`${at}/typeId`, typeIssue);
     if (idIssue || typeIssue) return;

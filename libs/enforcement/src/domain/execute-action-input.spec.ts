@@ -56,6 +56,16 @@ describe('execute action input', () => {
     });
   });
 
+  it("an action with no item types (the configuration's default, []) is every item type's, as a moderator's decision reads it", () => {
+    const warn = { id: 'warn', kind: 'CUSTOMER_DEFINED_ACTION', itemTypeIds: [], body: {} } as unknown as ActionDefinition;
+    const checked = checkExecuteAction(
+      { actionId: 'warn', itemId: 'u1', itemTypeId: 'user' },
+      { ...catalog, actions: executableActions([remove, warn]) },
+      { maxItemsPerList: 3 },
+    );
+    expect(checked).toMatchObject({ ok: true, input: { action: { id: 'warn' } } });
+  });
+
   it('lists over the per-list limit are refused at the list', () => {
     const checked = check({ actionId: 'remove', itemId: 'p1', itemTypeId: 'post', policyIds: ['spam', 'spam', 'spam', 'spam'] });
     expect(checked).toMatchObject({ ok: false, problems: [{ pointer: '/policyIds', detail: 'at most 3 items (got 4)' }] });

@@ -64,7 +64,8 @@ export function checkExecuteAction(body: Record<string, unknown>, catalog: Execu
   const itemTypeId = requiredId(body, 'itemTypeId', report);
   const itemType = itemTypeId === undefined ? undefined : catalog.itemTypes.get(itemTypeId);
   if (itemTypeId !== undefined && !itemType) report('/itemTypeId', `unknown item type '${itemTypeId}'`);
-  if (action?.itemTypeIds && itemType && !action.itemTypeIds.includes(itemType.id)) {
+  // No item types (`[]`, the configuration's default) is every item type, as a moderator's decision reads it (decision-check.ts).
+  if (action?.itemTypeIds && action.itemTypeIds.length > 0 && itemType && !action.itemTypeIds.includes(itemType.id)) {
     report('/actionId', `action '${action.id}' is not assigned to item type '${itemType.id}'`);
   }
 
