@@ -32,6 +32,10 @@ export class AcceptInvitationHandler implements ICommandHandler<AcceptInvitation
     const invited = openInvitation(await this.aggregates.state(stream, userDecider), orgId, tokenHash, now);
     // The invited address is among the words the new password may not be built on.
     const password = await checkedPassword(command.password, { email: invited.email });
+    // Hashed before the address is claimed: the claim and the acceptance follow each other at
+    // once, so an invitation renewed or disabled meanwhile (the acceptance then refused, the
+    // claim made) has a window of two appends, not of a scrypt hash (a third of a second).
+    const passwordHash = await this.passwords.hash(password);
     // The address becomes this user's before the password is recorded: against another
     // organization's account the acceptance is refused here (409, said to the person accepting),
     // and nothing is written.
@@ -47,7 +51,7 @@ export class AcceptInvitationHandler implements ICommandHandler<AcceptInvitation
       const { state } = await this.aggregates.handle(
         stream,
         userDecider,
-        { type: 'AcceptInvitation', orgId, tokenHash, passwordHash: await this.passwords.hash(password), now },
+        { type: 'AcceptInvitation', orgId, tokenHash, passwordHash, now },
         // The invited person is the actor: no one is signed in yet.
         context,
         { retries: 0 },
