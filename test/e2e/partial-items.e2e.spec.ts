@@ -4,11 +4,13 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventCount } from '../support/config-files.js';
 import { waitFor } from '../support/wait-for.js';
 import {
   consoleLogin,
   consoleUserCommand,
   freshDataDir,
+  runCli,
   runCliBatch,
   type RunningWarden,
   startConfigured,
@@ -349,6 +351,31 @@ describe('partial items: whole items fetched from the customer (docs/partial-ite
     const after = await evaluation('p-gone', 4);
     expect(after.rules[0]!.outcome).toBe('passed');
     expect(askedFor('post/p-gone').map((a) => a.json.reason)).toEqual(['missing-fields', 'console', 'missing-fields']);
+  });
+
+  it('a backtest of a rule that needs a missing field reports the partial items unknown: it neither calls the endpoint nor records a version', async () => {
+    // A stored partial item whose sent fields leave the candidate undecided (its live rule needed no fetch).
+    await submit(key, { id: 'p-backtest', typeId: 'post', typeSchemaVariant: 'partial', data: { text: 'no likes sent' } });
+    await evaluation('p-backtest', 0);
+    const env = testEnv(dataDir, { ITEMS_TOKEN: TOKEN });
+    const candidate = join(dataDir, 'candidate.yaml');
+    writeFileSync(
+      candidate,
+      `id: candidate
+name: Candidate
+status: LIVE
+itemTypeIds: [post]
+actionIds: [enqueue-to-mrt]
+conditionSet: { conjunction: AND, conditions: [{ input: { field: likes }, comparator: LT, value: 100 }] }
+`,
+    );
+    const requests = asked.length;
+    const events = eventCount(dataDir);
+    const backtest = await runCli(['backtest', '--org', 'parts', '--rule-file', candidate], env);
+    expect(backtest.code, backtest.stderr).toBe(0);
+    expect(backtest.stdout).toMatch(/Backtest \(nothing recorded or published\) of rule candidate: \d+ item\(s\) scanned, \d+ matched, [1-9]\d* unknown/);
+    expect(asked.length).toBe(requests);
+    expect(eventCount(dataDir)).toBe(events);
   });
 });
 

@@ -210,7 +210,11 @@ export class ItemEvaluator {
     let sets = await this.evaluateRules(rules, this.contexts.create(context.orgId, item, itemType, snapshot, version, media, partial));
     if (partial && rules.length > 0 && needsWholeItem(sets)) {
       // Evaluated on what was sent first: only a rule those fields leave undecided makes the fetch.
-      const fetched = await this.fetchWholeItem(context, item);
+      // A backtest only reports (docs/rules.md): it neither calls the platform nor records the whole item as a version.
+      const fetched: PartialFetchOutcome =
+        options.environment === 'BACKTEST'
+          ? { ok: false, reason: 'a backtest fetches no whole item from the platform' }
+          : await this.fetchWholeItem(context, item);
       if (fetched.ok) {
         const whole = wholeItem(item, itemType, fetched.item);
         const more = this.mediaUrls(whole, itemType).filter((url) => !media.has(url));
