@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { OutputInfo } from 'sharp';
+import type { Metadata, OutputInfo } from 'sharp';
 import { DomainError } from '#warden/kernel';
+import { DecodeBudget } from './decoding/decode-budget.js';
 import { countScans, readJpegFrame } from './decoding/jpeg-header.js';
 import { WasmJpegDecoder } from './decoding/wasm-jpeg-decoder.js';
 import { lumaOf, lumaOfPixels, pdqFromLuminance, pdqToHex } from './domain/pdq.js';
@@ -78,20 +79,34 @@ export async function decodeLuminance(bytes: Buffer, options: HashImageOptions =
   const input = { limitInputPixels, failOn: 'none', ignoreIcc: true, sequentialRead: true } as const;
   // Loaded on first use: libvips costs every CLI call a tenth of its start-up otherwise.
   const { default: sharp } = await import('sharp');
-  let decoded: { data: Buffer; info: OutputInfo };
+  let meta: Metadata;
   try {
-    const meta = await sharp(bytes, input).metadata();
-    if (!RASTER_FORMATS.has(meta.format)) throw notAnImage(`format ${meta.format} is not accepted`);
-    let pipeline = sharp(bytes, input);
-    // libvips would expand grey to sRGB; the reference takes grey values as they are.
-    if (meta.channels <= 2) pipeline = pipeline.toColourspace('b-w');
-    decoded = await pipeline.raw({ depth: 'uchar' }).toBuffer({ resolveWithObject: true });
+    meta = await sharp(bytes, input).metadata();
   } catch (err) {
     throw decodeError(err, limitInputPixels);
   }
-  const { data, info } = decoded;
-  return lumaPlane(data, info.width, info.height, info.channels, info.channels < 3);
+  if (!RASTER_FORMATS.has(meta.format)) throw notAnImage(`format ${meta.format} is not accepted`);
+  let pipeline = sharp(bytes, input);
+  // libvips would expand grey to sRGB; the reference takes grey values as they are.
+  if (meta.channels <= 2) pipeline = pipeline.toColourspace('b-w');
+  // The whole image decoded is held until its luminance plane (at most 512 x 512) is made: within
+  // the process's budget of decoded bytes (DecodeBudget), the decode and the plane together.
+  const pixelBytes = (meta.width ?? 0) * (meta.height ?? 0) * (meta.channels <= 2 ? 1 : meta.channels);
+  return DECODES.run(pixelBytes, async () => {
+    let decoded: { data: Buffer; info: OutputInfo };
+    try {
+      decoded = await pipeline.raw({ depth: 'uchar' }).toBuffer({ resolveWithObject: true });
+    } catch (err) {
+      throw decodeError(err, limitInputPixels);
+    }
+    const { data, info } = decoded;
+    return lumaPlane(data, info.width, info.height, info.channels, info.channels < 3);
+  });
 }
+
+/** Bytes of decoded pixels the process holds at once (docs/hashing.md, "Fetching"): 256 MiB, a larger image alone. */
+export const DECODE_BUDGET_BYTES = 256 * 1024 * 1024;
+const DECODES = new DecodeBudget(DECODE_BUDGET_BYTES);
 
 const wasmJpeg = new WasmJpegDecoder();
 
