@@ -132,7 +132,12 @@ describe('statement submitter: forming batches', () => {
       );
       const stream = `item_evaluation-${orgId}:${deliveryId}`;
       await stores.events.append(stream, [{ ...event, metadata: { ...event.metadata, occurredAt } }], 'any');
-      await reactor.apply((await stores.events.readStream(stream)).at(-1)!, { get: async () => undefined, put: () => {}, delete: () => {}, writtenBefore: async () => false });
+      await reactor.apply((await stores.events.readStream(stream)).at(-1)!, {
+        get: async () => undefined,
+        put: () => {},
+        delete: () => {},
+        writtenBefore: async () => false,
+      });
     };
     const batchOf = async (deliveryId: string, orgId = ORG) =>
       (await stores.readStore.get<StatementFactsDoc>(TRANSPARENCY_STATEMENTS, statementDocId(orgId, deliveryId)))?.batchId ?? null;
