@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { createServer, request } from 'node:http';
 import { describe, expect, it } from 'vitest';
@@ -92,6 +93,58 @@ describe('server lifecycle', () => {
     expect(warden.logs()).toContain('connections still open after the drain time: closed');
     expect(warden.logs()).toContain('stores closed');
     expect(await outcome).toBeInstanceOf(Error);
+  });
+
+  it('answers 503 to new requests from the start of a shutdown whose evaluations under way hold it (background on the event loop)', async () => {
+    // A classifier that answers only when told: an evaluation waits on it while the shutdown begins.
+    const waiting: Array<() => void> = [];
+    const classifier = createServer((req, res) => {
+      req.resume();
+      waiting.push(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"score":0}'));
+    });
+    await new Promise<void>((r) => classifier.listen(0, '127.0.0.1', r));
+    const { port } = classifier.address() as { port: number };
+    const dataDir = freshDataDir();
+    const env = testEnv(dataDir, { WARDEN_LOG_LEVEL: 'debug', WARDEN_BACKGROUND_THREAD: 'off' });
+    const config = join(dataDir, 'classified.yaml');
+    writeFileSync(
+      config,
+      `org: { id: acme, name: Acme }
+itemTypes: [{ id: post, name: Post, kind: CONTENT, fields: [{ name: text, type: STRING }] }]
+actions: [{ id: label, name: Label, kind: CUSTOMER_DEFINED_ACTION, itemTypeIds: [post], callback: { url: "http://127.0.0.1:9/hooks" } }]
+rules:
+  - id: classified
+    name: Classified
+    status: LIVE
+    itemTypeIds: [post]
+    actionIds: [label]
+    conditionSet: { conjunction: OR, conditions: [{ input: { field: text }, signal: { type: HTTP_SIGNAL, args: { url: "http://127.0.0.1:${port}/classify", timeoutMs: 30000 } }, comparator: GT, value: 0.5 }] }
+`,
+    );
+    expect((await runCli(['apply', config], env)).code).toBe(0);
+    const key = (await runCli(['api-key', 'create', '--org', 'acme'], env)).stdout.trim().split('\n').at(-1)!;
+    const warden = await startWarden(env);
+    try {
+      const submitted = await fetch(`${warden.url}/api/v1/items/async/`, {
+        method: 'POST',
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        body: JSON.stringify({ items: [{ id: 'p1', typeId: 'post', data: { text: 'hello' } }] }),
+      });
+      expect(submitted.status).toBe(202);
+      await waitFor(() => waiting.length > 0, 'the evaluation to ask the classifier');
+      const stopped = warden.stop('SIGTERM');
+      await waitFor(() => logged(warden, '"msg":"shutting down"'), 'the server to begin shutting down');
+      // The evaluation still holds the shutdown: a new request is told to go elsewhere, not served.
+      const during = await fetch(`${warden.url}/health/live`, { headers: { connection: 'close' } });
+      expect(during.status).toBe(503);
+      expect(during.headers.get('connection')).toBe('close');
+      waiting.splice(0).forEach((answer) => answer());
+      expect(await stopped).toBe(0);
+    } finally {
+      await warden.stop('SIGKILL').catch(() => undefined);
+      classifier.closeAllConnections();
+      await new Promise<void>((r) => classifier.close(() => r()));
+    }
   });
 
   it("finishes a graceful shutdown when Ctrl-C's SIGINT comes twice (a terminal's, then npm's)", async () => {

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Server } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { ConfigError, createRootLogger, DEFAULT_PASSWORD_HASH_COST, loadConfig, Metrics, type WardenConfig } from '#warden/platform';
-import { createHttpApp } from '#warden/platform/http';
+import { createHttpApp, startDraining } from '#warden/platform/http';
 import { openStorage, sharedRateLimitStores } from '#warden/storage';
 import { AppModule, rolesOf } from './app.module.js';
 import { startBackground } from './background.js';
@@ -71,6 +71,9 @@ export async function runServer(): Promise<void> {
       (app.getHttpServer() as Server).closeAllConnections();
     }, config.shutdownDrainMs);
     drain.unref();
+    // New requests are answered 503 from now, while the shutdown hooks run (a worker's evaluations
+    // on this loop when the background thread is off), not only once Fastify's own close begins.
+    startDraining(app);
     app
       .close()
       // Then the background thread's batches in progress, before the stores close under them.

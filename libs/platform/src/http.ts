@@ -2,7 +2,7 @@
 // class-validator. Server processes compose them; the CLI imports only the core entry (index.ts).
 export { PlatformHttpModule } from './platform-http.module.js';
 export { ErrorBodyDto, ErrorItemDto, errorBody } from './http/error-body.js';
-export { createHttpApp } from './http/http-app.js';
+export { createHttpApp, startDraining } from './http/http-app.js';
 export { escapePointer } from './http/validation.js';
 export { PublicBodyLimit } from './http/public-body-limit.js';
 export { ApiErrors, ApiConsoleRoute, ApiCustomerRoute } from './openapi/api-errors.decorator.js';

@@ -41,6 +41,18 @@ const CONSOLE_SESSION_PATH = '/api/console/v1/session';
 /** The console's JSON routes: personal data and the session's CSRF token, never to be cached. */
 const CONSOLE_API_PREFIX = '/api/console/';
 
+const drainers = new WeakMap<object, () => void>();
+
+/**
+ * Answers every request from now on with 503 and `Connection: close`, as Fastify's close does
+ * once it begins (docs/operations.md, "Shutdown"). Nest's close runs the application's shutdown
+ * hooks first (a worker's evaluations under way end there, up to a classifier's 30 s): a process
+ * that runs them on its event loop would take new requests all that time without this.
+ */
+export function startDraining(app: object): void {
+  drainers.get(app)?.();
+}
+
 export async function createHttpApp(
   rootModule: Type | DynamicModule,
   config: WardenConfig,
@@ -118,6 +130,7 @@ export async function createHttpApp(
   fastify.addHook('preClose', async () => {
     draining = true;
   });
+  drainers.set(app, () => (draining = true));
   fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     reply.header('X-Request-Id', request.id);
     // No answer is to be read as another type than it says (an error body as HTML, say).
