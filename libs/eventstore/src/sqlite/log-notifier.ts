@@ -15,8 +15,6 @@ export class LogNotifier {
   private wakes = 0;
   private lastVersion: number;
   private timer: NodeJS.Timeout | undefined;
-  private closeResolve!: () => void;
-  readonly closed = new Promise<void>((r) => (this.closeResolve = r));
 
   constructor(
     private readonly readVersion: () => number,
@@ -33,7 +31,9 @@ export class LogNotifier {
     }
   }
 
+  /** Resolves at the next change, or at close (at once when already closed: no reader waits for ever). */
   nextChange(): Promise<void> {
+    if (this.isClosed) return Promise.resolve();
     const p = new Promise<void>((resolve) => this.waiters.push(resolve));
     this.ensurePolling();
     return p;
@@ -71,7 +71,6 @@ export class LogNotifier {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     this.wakeAll();
-    this.closeResolve();
   }
 
   private ensurePolling(): void {

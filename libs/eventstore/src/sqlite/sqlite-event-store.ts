@@ -261,9 +261,12 @@ export class SqliteEventStore implements EventStore {
             caughtUp = true;
             options.onCaughtUp?.();
           }
-          await Promise.race([waiter, this.notifier.closed]);
+          // Plain waits: a race with a promise that settles only at close would keep every race's
+          // reaction until then (memory growing with every wait of every subscription). The
+          // waiter resolves at close too (LogNotifier.close), and the gather is 5 ms at most.
+          await waiter;
           const gather = foundAt + GATHER_MS - performance.now();
-          if (gather > 0 && !stopped) await Promise.race([delay(gather), this.notifier.closed]);
+          if (gather > 0 && !stopped) await delay(gather);
         }
       }
     })().catch((error) => {
