@@ -74,4 +74,39 @@ describe('GroupReactorRunner, keyed reactor', () => {
     expect(handled).toEqual([2, 4, 1, 3]);
     await runner.stop();
   });
+
+  it('subscribes nothing when stopped while its start was still reading where to begin (a SIGTERM during start-up)', async () => {
+    stores = sqliteStores();
+    let subscriptions = 0;
+    const events = {
+      subscribeToGroup() {
+        subscriptions++;
+        return { stop: async () => undefined };
+      },
+    } as unknown as EventStore & Required<Pick<EventStore, 'subscribeToGroup'>>;
+    // The read store's checkpoint read held until released, as a slow store would.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const inner = stores.readStore;
+    const slowStore = new Proxy(inner, {
+      get(target, prop, receiver) {
+        if (prop !== 'checkpoint') return Reflect.get(target, prop, receiver) as unknown;
+        return async (name: string) => {
+          await gate;
+          return target.checkpoint(name);
+        };
+      },
+    });
+    const reactor: Projection = { name: 'late', reactor: true, collections: [], eventTypes: ['Happened'], apply: () => undefined };
+    const runner = new GroupReactorRunner(reactor, events, slowStore);
+    const starting = runner.start();
+    await runner.stop();
+    release();
+    await starting;
+    expect(subscriptions).toBe(0);
+    // Started again, it subscribes once.
+    await runner.start();
+    expect(subscriptions).toBe(1);
+    await runner.stop();
+  });
 });

@@ -37,6 +37,8 @@ export const reactorGroup = (reactor: string) => `warden-${reactor}`;
 export class GroupReactorRunner {
   private subscription: Subscription | undefined;
   private stopped = true;
+  /** Starts and stops so far: a start whose first read ends after a later stop or start subscribes nothing. */
+  private runs = 0;
   private retry: NodeJS.Timeout | undefined;
   private readonly lanes: KeyedLanes | undefined;
   /** Without a key, batches are handled one after the other, as they come (they may overlap). */
@@ -55,14 +57,18 @@ export class GroupReactorRunner {
   }
 
   async start(): Promise<void> {
+    const run = ++this.runs;
     this.stopped = false;
     // A group created now continues where the reactor's own checkpoint left off (a deployment
     // that ran it as a catch-up subscription before), or its predecessors' groups, not at the start of the log.
     const startAfter = await groupStart(this.events, this.store, this.projection, reactorGroup);
+    // Stopped (or stopped and started again) while that was read: this start subscribes nothing.
+    if (this.stopped || run !== this.runs) return;
     this.subscribe(startAfter);
   }
 
   async stop(): Promise<void> {
+    this.runs++;
     this.stopped = true;
     clearTimeout(this.retry);
     const sub = this.subscription;
