@@ -18,6 +18,9 @@ export const isSnapshotStream = (streamName: string) => streamName.startsWith(`$
  * older ones. Appends are unconditional: a snapshot behind the newest one only costs a longer read.
  */
 export class KurrentDbSnapshotStore implements SnapshotStore {
+  /** Snapshot streams whose `$maxCount` this process has set (bounded: forgotten in bulk past 100,000). */
+  private readonly limited = new Set<string>();
+
   constructor(private readonly client: KurrentDBClient) {}
 
   async read(streamName: string, name: string): Promise<StoredSnapshot | undefined> {
@@ -39,8 +42,14 @@ export class KurrentDbSnapshotStore implements SnapshotStore {
       stream,
       jsonEvent({ type: SNAPSHOT_EVENT_TYPE, data: { version: snapshot.version, revision: snapshot.revision, state: snapshot.state } }),
     );
-    // The first snapshot of a stream sets its metadata once.
-    if (result.nextExpectedRevision === 0n) await this.client.setStreamMetadata(stream, { maxCount: 1 });
+    // The first snapshot of a stream sets its metadata, and so does each process's first snapshot
+    // of it: a setting that failed (or a crash just after the first snapshot) would otherwise
+    // leave the stream keeping every snapshot for ever. Setting it again is harmless.
+    if (result.nextExpectedRevision === 0n || !this.limited.has(stream)) {
+      await this.client.setStreamMetadata(stream, { maxCount: 1 });
+      if (this.limited.size >= 100_000) this.limited.clear();
+      this.limited.add(stream);
+    }
   }
 
   async close(): Promise<void> {}
