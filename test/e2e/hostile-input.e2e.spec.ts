@@ -300,6 +300,27 @@ describe('hostile input on the customer POSTs, end to end', () => {
       await waitFor(async () => (await evaluations('wide-ok')).length === 1, 'the evaluation of wide-ok');
     });
 
+    it('refuses a body sent with Content-Encoding, gzip or not, before reading it: bodies are never decompressed', async () => {
+      const before = submissions();
+      for (const encoding of ['gzip', 'br, identity']) {
+        const res = await fetch(warden.url + '/api/v1/items/async/', {
+          method: 'POST',
+          headers: { 'x-api-key': key, 'content-type': 'application/json', 'content-encoding': encoding },
+          body: JSON.stringify({ items: [item(`encoded-${encoding}`)] }),
+        });
+        const errors = await rejected(res, 400, '/errors/invalid-user-input');
+        expect(errors.map((e) => [e.title, e.pointer])).toEqual([['Encoded request body', '']]);
+      }
+      // identity is no encoding.
+      const plain = await fetch(warden.url + '/api/v1/items/async/', {
+        method: 'POST',
+        headers: { 'x-api-key': key, 'content-type': 'application/json', 'content-encoding': 'identity' },
+        body: JSON.stringify({ items: [item('encoded-identity')] }),
+      });
+      expect(plain.status).toBe(202);
+      await waitFor(() => submissions() === before + 1, 'the identity-encoded item recorded');
+    });
+
     it('answers a small body with thousands of problems with the first 100 and one entry counting the rest, pointing at the body', async () => {
       const before = submissions();
       const body = JSON.stringify({ items: Array.from({ length: 500 }, () => ({ typeId: 'post', data: {} })) });

@@ -11,7 +11,7 @@ import { AccessLog } from '../observability/access-log.js';
 import { Metrics } from '../observability/metrics.js';
 import { PinoNestLogger } from '../observability/logger.js';
 import { buildOpenApiDocument, serveOpenApi } from '../openapi/openapi.js';
-import { unavailable } from '#warden/kernel';
+import { invalidInput, unavailable } from '#warden/kernel';
 import { errorBody } from './error-body.js';
 import { serveConsoleApp } from './console-app.js';
 import { installCompression } from './compression.js';
@@ -152,6 +152,17 @@ export async function createHttpApp(
     const malformedQuery = malformedQueryError(request.query);
     if (malformedQuery) {
       return reply.status(malformedQuery.status).type('application/json').send(errorBody(malformedQuery, request.id));
+    }
+    // Request bodies are never decompressed (docs/operations.md, "Compression"): one sent encoded
+    // is refused as it comes, so that the body and JSON limits always count the bytes received.
+    const encoding = request.headers['content-encoding'];
+    if (encoding !== undefined && !/^\s*identity\s*$/i.test(String(encoding))) {
+      const refused = invalidInput({
+        title: 'Encoded request body',
+        detail: 'Request bodies are not decompressed: send the body without Content-Encoding',
+        pointer: '',
+      });
+      return reply.status(400).header('Connection', 'close').type('application/json').send(errorBody(refused, request.id));
     }
     if (config.readOnly && !READ_ONLY_METHODS.has(request.method) && !request.url.startsWith(CONSOLE_SESSION_PATH)) {
       return reply
