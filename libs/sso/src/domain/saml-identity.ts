@@ -1,5 +1,6 @@
 import type { SsoSettings } from '#warden/catalog/contracts';
 import { isRole, type Role } from '#warden/identity/contracts';
+import { ownValue } from '#warden/kernel';
 
 /** Who a verified assertion names, as the sign-in needs it. */
 export interface SamlIdentity {
@@ -64,7 +65,8 @@ export function rolesFromGroups(
 ): Role[] | null {
   if (settings.roleAttribute === null || groups === null) return null;
   const roles = new Set<Role>();
-  for (const group of groups) for (const role of settings.roleMap[group] ?? []) if (isRole(role)) roles.add(role);
+  // Own properties only: an IdP group named `constructor` or `__proto__` is a group, not Object's.
+  for (const group of groups) for (const role of ownValue(settings.roleMap, group) ?? []) if (isRole(role)) roles.add(role);
   return roles.size > 0 ? [...roles] : [...settings.jit.defaultRoles];
 }
 

@@ -48,6 +48,11 @@ describe('role mapping and the email of an assertion', () => {
     expect(rolesFromGroups(settings, ['mods', 'admins', 'both', 'lunch-club'])).toEqual(['MODERATOR', 'ANALYST', 'ADMIN']);
   });
 
+  it("maps an IdP group named like one of Object's members (constructor, toString, __proto__) as any unmapped group", () => {
+    expect(rolesFromGroups(settings, ['constructor', 'toString', '__proto__', 'hasOwnProperty'])).toEqual(['MODERATOR']);
+    expect(rolesFromGroups({ ...settings, roleMap: { ...settings.roleMap, constructor: ['ADMIN' as const] } }, ['constructor'])).toEqual(['ADMIN']);
+  });
+
   it('falls back to the default roles when no group maps, and to none without them', () => {
     expect(rolesFromGroups(settings, ['lunch-club'])).toEqual(['MODERATOR']);
     expect(rolesFromGroups({ ...settings, jit: { defaultRoles: [] } }, [])).toEqual([]);
