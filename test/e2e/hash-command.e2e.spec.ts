@@ -22,4 +22,12 @@ describe('warden hash', () => {
       expect(input).toBe(join(PDQ, 'data', files[i]!));
     });
   });
+
+  it('refuses an input that is not a regular file (a device would be read until memory runs out), and hashes the others', async () => {
+    const image = join(PDQ, 'data', 'misc-images/small.jpg');
+    const result = await runCli(['hash', '/dev/zero', image], testEnv(freshDataDir()));
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('/dev/zero: not a regular file');
+    expect(result.stdout.trim().split('\n')).toHaveLength(1);
+  });
 });

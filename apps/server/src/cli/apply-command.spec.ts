@@ -25,6 +25,10 @@ describe('readConfigFile: the hashes file', () => {
     });
   });
 
+  it('refuses a configuration file that is not a regular file, as its hashes files', () => {
+    expect(readConfigFile('/dev/zero', {})).toEqual({ ok: false, problems: [{ path: '', message: 'cannot read /dev/zero: not a regular file' }] });
+  });
+
   it('counts every malformed line in the summary, those only counted in the "… and N more" line too', () => {
     const file = configWithHashesFile('bank.txt');
     writeFileSync(join(file, '..', 'bank.txt'), Array.from({ length: 23 }, (_, i) => `bad${i}`).join('\n'));

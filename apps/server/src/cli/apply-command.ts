@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, resolve } from 'node:path';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApplyConfigurationCommand, type ApplyReport, type ConfigProblem, parseOrgConfig, problemCount } from '#warden/catalog';
@@ -8,7 +7,7 @@ import { DomainError } from '#warden/kernel';
 import { environment, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
 import { type AppCommand, cliContext, UsageError } from './cli-command.js';
 import { parseCommandArgs } from './command-options.js';
-import { readRegularFile } from './regular-file.js';
+import { readRegularFile, readRegularFileBytes } from './regular-file.js';
 
 export const applyCommand: AppCommand = {
   name: 'apply',
@@ -77,7 +76,7 @@ export function readConfigFile(
 ): { ok: true; config: OrgConfig } | { ok: false; problems: ConfigProblem[] } {
   let bytes: Buffer;
   try {
-    bytes = readFileSync(file);
+    bytes = readRegularFileBytes(file);
   } catch (error) {
     return { ok: false, problems: [{ path: '', message: `cannot read ${file}: ${(error as Error).message}` }] };
   }

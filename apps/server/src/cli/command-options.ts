@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
+import { parseIsoInstant } from '#warden/catalog';
 import { UsageError } from './cli-command.js';
 
 /** `parseArgs`, strict, its complaints turned into usage errors. */
@@ -29,6 +30,12 @@ export function parseSharedOptions(args: string[], allowPositionals = false): Sh
   return parseCommandArgs(args, SHARED_OPTIONS, allowPositionals).values;
 }
 
+/** The shared options and the non-option arguments (files), as `parseArgs` tells them apart (`--bank=x` and `--bank x` alike). */
+export function parseSharedOptionsAndFiles(args: string[]): { options: SharedOptions; files: string[] } {
+  const parsed = parseCommandArgs(args, SHARED_OPTIONS, true);
+  return { options: parsed.values, files: parsed.positionals };
+}
+
 /** A string option that must be given (flags, boolean, do not count). */
 export function required(options: Readonly<Record<string, string | boolean | undefined>>, name: string): string {
   const v = options[name];
@@ -36,19 +43,11 @@ export function required(options: Readonly<Record<string, string | boolean | und
   return v;
 }
 
-/** The non-option arguments of a command (files). */
-export function positionalsOf(args: string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    if (args[i]!.startsWith('--')) i++;
-    else out.push(args[i]!);
-  }
-  return out;
-}
-
+/** `--since`, read as audit export reads a time (parseIsoInstant): a time without an offset is UTC, not the machine's local time. */
 export function since(options: SharedOptions): Date | undefined {
   if (options.since === undefined) return undefined;
-  const at = new Date(options.since);
-  if (Number.isNaN(at.getTime())) throw new UsageError(`--since must be an ISO 8601 time, got "${options.since}"`);
+  // A date alone is that day's start, UTC.
+  const at = parseIsoInstant(/^\d{4}-\d{2}-\d{2}$/.test(options.since) ? `${options.since}T00:00:00Z` : options.since);
+  if (at === undefined) throw new UsageError(`--since must be an ISO 8601 time, got "${options.since}"`);
   return at;
 }

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import type { INestApplicationContext } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { hashImage, ImportBankHashesCommand, type ImportReport } from '#warden/hashing';
@@ -6,8 +5,8 @@ import { DomainError } from '#warden/kernel';
 import { GuardedHttpClient, loadConfig, type WardenConfig } from '#warden/platform';
 import { ProjectionHost } from '#warden/storage';
 import { type AppCommand, cliContext, type Out, type StandaloneCommand, UsageError } from './cli-command.js';
-import { parseSharedOptions, positionalsOf, required } from './command-options.js';
-import { readRegularFile } from './regular-file.js';
+import { parseSharedOptionsAndFiles, required } from './command-options.js';
+import { readRegularFile, readRegularFileBytes } from './regular-file.js';
 
 export const hashCommand: StandaloneCommand = {
   name: 'hash',
@@ -24,9 +23,9 @@ export const bankImportCommand: AppCommand = {
   usage: '--org <orgId> --bank <bankId> <file>',
   description: 'adds hashes (one hex hash per line) to a configured bank',
   async runInApp(args, app, out, { err }) {
-    const options = parseSharedOptions(args, true);
+    const { options, files } = parseSharedOptionsAndFiles(args);
     const org = required(options, 'org');
-    const [file] = positionalsOf(args);
+    const [file] = files;
     if (!file) throw new UsageError('bank import takes a file of hashes');
     return runBankImport({ org, bank: required(options, 'bank'), file }, app, out, err, cliContext(org));
   },
@@ -42,7 +41,7 @@ async function runHashCommand(inputs: string[], config: WardenConfig, out: Out, 
   try {
     for (const input of inputs) {
       try {
-        const bytes = /^https?:\/\//i.test(input) ? await download(http, input) : readFileSync(input);
+        const bytes = /^https?:\/\//i.test(input) ? await download(http, input) : readRegularFileBytes(input);
         const h = await hashImage(bytes);
         out(`${h.pdq},${h.quality},${h.md5},${h.sha256},${input}`);
       } catch (error) {
