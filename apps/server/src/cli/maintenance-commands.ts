@@ -1,9 +1,8 @@
 import { writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { rebuildReadModels } from '#warden/eventstore';
 import { ProjectionHost, STORAGE, type Storage } from '#warden/storage';
 import type { AppCommand, StandaloneCommand } from './cli-command.js';
-import { parseSharedOptions } from './command-options.js';
+import { parseCommandArgs, parseSharedOptions } from './command-options.js';
 
 export const rebuildReadModelsCommand: AppCommand = {
   name: 'rebuild-read-models',
@@ -28,7 +27,7 @@ export const openApiCommand: StandaloneCommand = {
   usage: '[--out <file>]',
   description: 'writes the OpenAPI document (stdout by default)',
   async run(args, out) {
-    const { values } = parseArgs({ args, options: { out: { type: 'string' } } });
+    const { values } = parseCommandArgs(args, { out: { type: 'string' } });
     // The HTTP stack (Fastify, Swagger) loads for this command only, not for every CLI call.
     const { generateOpenApiDocument } = await import('../openapi-document.js');
     const json = JSON.stringify(await generateOpenApiDocument(), null, 2) + '\n';

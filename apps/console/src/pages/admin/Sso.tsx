@@ -1,8 +1,9 @@
 import { type FormEvent, useState } from 'react';
 import { api, ok, type Schemas } from '../../api/client';
-import { type Role, ROLES } from '../../app/roles';
+import type { Role } from '../../app/roles';
 import { useAction, useLoad } from '../../app/use-load';
 import { fileManagedExplanation, ManagedBadge } from '../../components/ManagedBy';
+import { parseRoleMap } from './role-map';
 import { ErrorNote } from '../../components/ErrorNote';
 import { RolePicker } from '../../components/RolePicker';
 
@@ -15,25 +16,6 @@ const roleMapText = (map: Sso['roleMap']) =>
     .map(([group, roles]) => `${group} = ${roles.join(', ')}`)
     .join('\n');
 
-function parseRoleMap(text: string): Record<string, Role[]> | string {
-  const map: Record<string, Role[]> = {};
-  const lines = text.split('\n').map((l) => l.trim());
-  for (const [index, line] of lines.entries()) {
-    if (line === '') continue;
-    const [group, roles] = line.split('=').map((part) => part.trim());
-    if (!group || roles === undefined) return `Group roles, line ${index + 1}: write "group = ROLE, ROLE".`;
-    const listed = roles
-      .split(',')
-      .map((r) => r.trim())
-      .filter((r) => r !== '');
-    const unknown = listed.find((r) => !(ROLES as string[]).includes(r));
-    if (unknown) return `Group roles, line ${index + 1}: ${unknown} is not a role (${ROLES.join(', ')}).`;
-    map[group] = listed as Role[];
-  }
-  return map;
-}
-
-/** The values an IdP administrator enters for this organization, each ready to copy. */
 function ServiceProvider({ sp }: { sp: Sso['serviceProvider'] }) {
   const rows: Array<[string, string]> = [
     ['SP metadata URL', sp.metadataUrl],
