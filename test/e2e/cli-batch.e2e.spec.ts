@@ -114,6 +114,10 @@ describe('warden batch', () => {
     }
     // Nothing of the scripts ran: the organization of their first lines does not exist.
     expect((await runCli(['api-key', 'create', '--org', 'early'], env)).code).toBe(1);
+    // An unknown option is a usage error (exit 2, docs/cli.md) for every command, openapi's too.
+    const unknownOption = await runCli(['openapi', '--bogus'], env);
+    expect(unknownOption.code).toBe(2);
+    expect(unknownOption.stderr).toContain('--bogus');
   });
 
   it('refuses, before running anything, a password a command lacks or an input a command would drop', async () => {

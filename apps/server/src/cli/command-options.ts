@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
-import { parseIsoInstant } from '#warden/catalog';
+import { parseIsoInstant } from '#warden/catalog/contracts';
 import { UsageError } from './cli-command.js';
 
 /** `parseArgs`, strict, its complaints turned into usage errors. */

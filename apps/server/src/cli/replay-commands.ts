@@ -5,7 +5,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import Database from 'better-sqlite3';
 import { checkReplayedChain, type Jwks } from '#warden/audit';
 import { GetSigningKeysQuery } from '#warden/callbacks';
-import { parseIsoInstant } from '#warden/catalog';
+import { parseIsoInstant } from '#warden/catalog/contracts';
 import { openSqlite, rebuildReadModels, SQLITE_FILE_NAME, SqliteEventStore, SqliteSubjectKeyStore } from '#warden/eventstore';
 import { canonicalJsonDigest } from '#warden/kernel';
 import { loadConfig, type WardenConfig } from '#warden/platform';
