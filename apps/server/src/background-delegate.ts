@@ -192,10 +192,14 @@ export class BackgroundThread {
    * when it does not answer in time or is between runs), and the counters of the runs that ended.
    */
   private async readMetrics(): Promise<ThreadMetricValues[]> {
+    const asked = this.worker;
     const current = await this.askFigures();
+    // The run that answered ended while the answer came back: its figures are among the ended
+    // runs' now, and counting them again would make the totals jump, then fall at the next scrape.
+    const running = this.worker === asked ? [current] : [];
     // Folded into one set, so that a thread restarted again and again keeps one set of figures here.
     if (this.endedRuns.length > 1) this.endedRuns = [(await AggregatorRegistry.aggregate(this.endedRuns).getMetricsAsJSON()) as ThreadMetricValues];
-    return [...this.endedRuns, current];
+    return [...this.endedRuns, ...running];
   }
 
   private askFigures(): Promise<ThreadMetricValues> {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from './cli-command.js';
-import { parseSharedOptionsAndFiles, since } from './command-options.js';
+import { parseSharedOptionsAndFiles } from './command-options.js';
+import { since } from './rule-run-commands.js';
 
 describe('CLI options', () => {
   it('tells files from option values whether a value is given as --bank=x or --bank x', () => {

@@ -1,5 +1,4 @@
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
-import { parseIsoInstant } from '#warden/catalog/contracts';
 import { UsageError } from './cli-command.js';
 
 /** `parseArgs`, strict, its complaints turned into usage errors. */
@@ -41,13 +40,4 @@ export function required(options: Readonly<Record<string, string | boolean | und
   const v = options[name];
   if (typeof v !== 'string' || v.trim() === '') throw new UsageError(`Missing --${name}`);
   return v;
-}
-
-/** `--since`, read as audit export reads a time (parseIsoInstant): a time without an offset is UTC, not the machine's local time. */
-export function since(options: SharedOptions): Date | undefined {
-  if (options.since === undefined) return undefined;
-  // A date alone is that day's start, UTC.
-  const at = parseIsoInstant(/^\d{4}-\d{2}-\d{2}$/.test(options.since) ? `${options.since}T00:00:00Z` : options.since);
-  if (at === undefined) throw new UsageError(`--since must be an ISO 8601 time, got "${options.since}"`);
-  return at;
 }

@@ -1,11 +1,11 @@
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { GetLiveEntitiesQuery, parseCandidateRule } from '#warden/catalog';
+import { GetLiveEntitiesQuery, parseCandidateRule, parseIsoInstant } from '#warden/catalog';
 import { environment } from '#warden/platform';
 import { ProjectionHost } from '#warden/storage';
 import { BacktestRuleCommand, RetroactRuleCommand, type RunReport } from '#warden/rules';
 import { formatProblems } from './apply-command.js';
-import { type AppCommand, cliContext } from './cli-command.js';
-import { parseSharedOptions, required, since } from './command-options.js';
+import { type AppCommand, cliContext, UsageError } from './cli-command.js';
+import { parseSharedOptions, required, type SharedOptions } from './command-options.js';
 import { readRegularFile } from './regular-file.js';
 
 export const retroactCommand: AppCommand = {
@@ -66,4 +66,13 @@ function formatRunReport(title: string, r: RunReport): string {
       `${r.actionsPublished} action(s) published, in ${r.milliseconds} ms`,
     ...r.examples.map((e) => `  matched ${e.typeId}/${e.id} (version ${e.version})`),
   ].join('\n');
+}
+
+/** `--since`, read as audit export reads a time (parseIsoInstant): a time without an offset is UTC, not the machine's local time. */
+export function since(options: SharedOptions): Date | undefined {
+  if (options.since === undefined) return undefined;
+  // A date alone is that day's start, UTC.
+  const at = parseIsoInstant(/^\d{4}-\d{2}-\d{2}$/.test(options.since) ? `${options.since}T00:00:00Z` : options.since);
+  if (at === undefined) throw new UsageError(`--since must be an ISO 8601 time, got "${options.since}"`);
+  return at;
 }
