@@ -15,7 +15,8 @@ describe('the item history index', () => {
     for (const close of closers.splice(0).reverse()) await close();
   });
 
-  async function indexed(append: (events: SqliteEventStore) => Promise<void>) {
+  /** A fresh data file's log and read store, closed after the test. */
+  function freshStores() {
     const file = join(mkdtempSync(join(tmpdir(), 'warden-history-')), 'warden.db');
     const db = openSqlite(file, { synchronous: 'normal' });
     const events = new SqliteEventStore(db);
@@ -25,6 +26,11 @@ describe('the item history index', () => {
       () => reads.close(),
       () => db.close(),
     );
+    return { events, reads };
+  }
+
+  async function indexed(append: (events: SqliteEventStore) => Promise<void>) {
+    const { events, reads } = freshStores();
     await append(events);
     await new ProjectionRunner(itemHistoryProjection, events, reads).catchUp();
     const of = async (typeId: string, itemId: string) =>
@@ -281,15 +287,7 @@ describe('the item history index', () => {
 
   it('marks the entries of a report routed to child-safety when a commit landed its stream record marked but not its entries', async () => {
     const p1 = { id: 'p1', typeId: 'post' };
-    const file = join(mkdtempSync(join(tmpdir(), 'warden-history-')), 'warden.db');
-    const db = openSqlite(file, { synchronous: 'normal' });
-    const events = new SqliteEventStore(db);
-    const reads = new SqliteReadStore(openSqlite(file, { synchronous: 'normal' }));
-    closers.push(
-      () => events.close(),
-      () => reads.close(),
-      () => db.close(),
-    );
+    const { events, reads } = freshStores();
     const routed = anEvent('ReportSubmitted', { reportId: 'r3', reportedItem: p1, reporter: { kind: 'user', id: 'r3', typeId: 'user' }, csam: false });
     await events.append('report-acme:r3', [routed], 'no_stream');
     await new ProjectionRunner(itemHistoryProjection, events, reads).catchUp();
@@ -344,15 +342,7 @@ describe('the item history index', () => {
 
   it("marks the opening of a job sent to child-safety when a commit landed the job's record marked but not its entries", async () => {
     const p1 = { id: 'p1', typeId: 'post' };
-    const file = join(mkdtempSync(join(tmpdir(), 'warden-history-')), 'warden.db');
-    const db = openSqlite(file, { synchronous: 'normal' });
-    const events = new SqliteEventStore(db);
-    const reads = new SqliteReadStore(openSqlite(file, { synchronous: 'normal' }));
-    closers.push(
-      () => events.close(),
-      () => reads.close(),
-      () => db.close(),
-    );
+    const { events, reads } = freshStores();
     await events.append('review_job-acme:j1', [anEvent('ReviewJobOpened', { jobId: 'j1', queueId: 'default', item: p1 })], 'no_stream');
     await new ProjectionRunner(itemHistoryProjection, events, reads).catchUp();
     await events.append('review_job-acme:j1', [anEvent('ReviewJobDecided', { jobId: 'j1', type: 'SUBMIT_CHILD_SAFETY_REPORT', deliveryIds: [] })], 0);

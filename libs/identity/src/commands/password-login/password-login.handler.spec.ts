@@ -19,6 +19,44 @@ import { PasswordLoginHandler } from './password-login.handler.js';
 const PASSWORD = 'a password from long ago';
 const context = { orgId: 'acme', correlationId: 'c', actor: 'cli' };
 
+/** A user holding `email` (its registry entry, then the user), active, with `passwordHash`. */
+async function activeUser(aggregates: AggregateStore, userId: string, email: string, role: 'ADMIN' | 'MODERATOR', passwordHash: string) {
+  await aggregates.handle(
+    userEmailStream(emailDigest(email)),
+    userEmailDecider,
+    { type: 'ClaimUserEmail', emailDigest: emailDigest(email), userId, orgId: 'acme' },
+    context,
+  );
+  await aggregates.handle(
+    userStream('acme', userId),
+    userDecider,
+    { type: 'CreateUser', userId, orgId: 'acme', email, emailDigest: emailDigest(email), roles: [role], state: 'active', passwordHash },
+    context,
+  );
+}
+
+/**
+ * The handler on the real stores; the narrowest seams are the command bus and the SSO module's
+ * port, answering as the second factor, SSO and session handlers would. `opened`: the sessions asked for.
+ */
+function loginHandler(aggregates: AggregateStore, stores: ReturnType<typeof sqliteStores>, clock: FixedClock) {
+  const opened: unknown[] = [];
+  const commands = {
+    execute: async (c: { constructor: { name: string } }) =>
+      c.constructor.name === 'CheckSecondFactorCommand' ? 'not-enrolled' : (opened.push(c), { sessionId: 's' }),
+  } as unknown as CommandBus;
+  const handler = new PasswordLoginHandler(
+    new UserDirectory(aggregates),
+    new LoginThrottle(stores.readStore, clock),
+    aggregates,
+    commands,
+    new ReadOnlySessions({ readOnly: false }),
+    new PasswordHashing({ passwordHashCost: CURRENT_PARAMS.ln }),
+    { passwordLoginAllowed: async () => true },
+  );
+  return { handler, opened };
+}
+
 describe('password sign-in, on the real embedded store', () => {
   let stores: ReturnType<typeof sqliteStores> | undefined;
   afterEach(async () => {
@@ -32,34 +70,8 @@ describe('password sign-in, on the real embedded store', () => {
     const aggregates = new AggregateStore(new SqliteEventStore(stores.open()), clock, randomIds);
     const weak = await hashPassword(PASSWORD, { ...CURRENT_PARAMS, ln: 10 });
     const email = 'old@acme.example';
-    await aggregates.handle(
-      userEmailStream(emailDigest(email)),
-      userEmailDecider,
-      { type: 'ClaimUserEmail', emailDigest: emailDigest(email), userId: 'usr_1', orgId: 'acme' },
-      context,
-    );
-    await aggregates.handle(
-      userStream('acme', 'usr_1'),
-      userDecider,
-      { type: 'CreateUser', userId: 'usr_1', orgId: 'acme', email, emailDigest: emailDigest(email), roles: ['MODERATOR'], state: 'active', passwordHash: weak },
-      context,
-    );
-    // The narrowest seams: the command bus and the SSO module's port, answering as the second factor, SSO and session handlers would.
-    const opened: unknown[] = [];
-    const commands = {
-      execute: async (c: { constructor: { name: string } }) =>
-        c.constructor.name === 'CheckSecondFactorCommand' ? 'not-enrolled' : (opened.push(c), { sessionId: 's' }),
-    } as unknown as CommandBus;
-    const passwordLogin = { passwordLoginAllowed: async () => true };
-    const handler = new PasswordLoginHandler(
-      new UserDirectory(aggregates),
-      new LoginThrottle(stores.readStore, clock),
-      aggregates,
-      commands,
-      new ReadOnlySessions({ readOnly: false }),
-      new PasswordHashing({ passwordHashCost: CURRENT_PARAMS.ln }),
-      passwordLogin,
-    );
+    await activeUser(aggregates, 'usr_1', email, 'MODERATOR', weak);
+    const { handler, opened } = loginHandler(aggregates, stores, clock);
 
     await handler.execute(new PasswordLoginCommand(email, PASSWORD, '203.0.113.7', 'c1'));
     expect(opened).toHaveLength(1);
@@ -79,41 +91,8 @@ describe('password sign-in, on the real embedded store', () => {
     const { store, keys } = sealingEventStore(stores, new PersonalDataPolicy().registerAll(IDENTITY_PERSONAL_DATA));
     const aggregates = new AggregateStore(store, clock, randomIds);
     const email = 'last-admin@acme.example';
-    await aggregates.handle(
-      userEmailStream(emailDigest(email)),
-      userEmailDecider,
-      { type: 'ClaimUserEmail', emailDigest: emailDigest(email), userId: 'usr_9', orgId: 'acme' },
-      context,
-    );
-    await aggregates.handle(
-      userStream('acme', 'usr_9'),
-      userDecider,
-      {
-        type: 'CreateUser',
-        userId: 'usr_9',
-        orgId: 'acme',
-        email,
-        emailDigest: emailDigest(email),
-        roles: ['ADMIN'],
-        state: 'active',
-        passwordHash: await hashPassword(PASSWORD, CURRENT_PARAMS),
-      },
-      context,
-    );
-    const opened: unknown[] = [];
-    const commands = {
-      execute: async (c: { constructor: { name: string } }) =>
-        c.constructor.name === 'CheckSecondFactorCommand' ? 'not-enrolled' : (opened.push(c), { sessionId: 's' }),
-    } as unknown as CommandBus;
-    const handler = new PasswordLoginHandler(
-      new UserDirectory(aggregates),
-      new LoginThrottle(stores.readStore, clock),
-      aggregates,
-      commands,
-      new ReadOnlySessions({ readOnly: false }),
-      new PasswordHashing({ passwordHashCost: CURRENT_PARAMS.ln }),
-      { passwordLoginAllowed: async () => true },
-    );
+    await activeUser(aggregates, 'usr_9', email, 'ADMIN', await hashPassword(PASSWORD, CURRENT_PARAMS));
+    const { handler, opened } = loginHandler(aggregates, stores, clock);
     await handler.execute(new PasswordLoginCommand(email, PASSWORD, '203.0.113.8', 'c1'));
     expect(opened).toHaveLength(1);
     // The erasure forgets the console user's key (user-eraser.ts); the account stays, active, its email unreadable.
