@@ -53,22 +53,37 @@ const strikes = (i: number): ApplyUserStrikes => ({
   thresholds: [],
 });
 
-const claimAndRelease = function* (): Iterable<ReviewJobCommand> {
-  yield {
+/** A mass-reported item: report after report merged into its job (each with what its reporter wrote), and a moderator's claim and release now and then. */
+const report = (i: number): ReviewJobCommand =>
+  ({
     type: 'Enqueue',
     jobId: 'job-1',
     queueId: 'default',
     generation: 0,
     item: { id: 'p1', typeId: 'post', typeName: 'Post' },
-    request: { requestId: 'r1', source: 'REPORT', at: at(0), version: 1, report: null, action: null, policies: [], routedBy: null, fromJobId: null },
+    request: {
+      requestId: `r${i}`,
+      source: 'REPORT',
+      at: at(i),
+      version: 1,
+      report: { reportId: `r${i}`, reporter: { kind: 'user', id: `u${i}`, typeId: 'user' }, reportedAt: at(i), hasReason: true, policyId: null, csam: false },
+      action: null,
+      policies: [],
+      routedBy: null,
+      fromJobId: null,
+    },
     carried: [],
-    reasons: {},
-    subject: null,
-    now: at(0),
-  } as unknown as ReviewJobCommand;
-  for (let i = 1; ; i++) {
-    yield { type: 'Claim', moderatorId: 'm1', lockTokenHash: `h${i}`, expiresAt: at(i * 10 + 5), now: at(i * 10) };
-    yield { type: 'ReleaseLock', moderatorId: 'm1', lockTokenHash: `h${i}`, now: at(i * 10 + 1) };
+    reasons: { [`r${i}`]: `reporter ${i} wrote this` },
+    subject: `user:u${i}`,
+    now: at(i),
+  }) as unknown as ReviewJobCommand;
+const massReported = function* (): Iterable<ReviewJobCommand> {
+  for (let i = 0; ; i++) {
+    yield report(i);
+    if (i % 100 === 99) {
+      yield { type: 'Claim', moderatorId: 'm1', lockTokenHash: `h${i}`, expiresAt: at(i + 5), now: at(i) };
+      yield { type: 'ReleaseLock', moderatorId: 'm1', lockTokenHash: `h${i}`, now: at(i + 1) };
+    }
   }
 };
 
@@ -95,12 +110,12 @@ const KINDS: StreamKind[] = [
     snapshotted: true,
   },
   {
-    name: 'a review job',
+    name: "a mass-reported item's review job",
     stream: reviewJobStream('acme', 'job-1'),
     decider: reviewJobDecider as unknown as AnyDecider,
-    history: claimAndRelease,
-    next: (i) => ({ type: 'Claim', moderatorId: 'm2', lockTokenHash: `x${i}`, expiresAt: at(10 * LENGTH + 100 + i), now: at(10 * LENGTH + i) }),
-    snapshotted: false,
+    history: massReported,
+    next: (i) => report(10 * LENGTH + i),
+    snapshotted: true,
   },
   {
     name: "an organization's configuration",

@@ -15,3 +15,4 @@ export * from './period.js';
 export * from './own-value.js';
 export * from './outbound-headers.js';
 export * from './url-credentials.js';
+export * from './append-only-set.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ActionDefinition, ItemTypeDefinition } from '#warden/catalog/contracts';
 import { childSafetyReport, decisionCallbacks, decisionDeliveryId, mediaUrls, mergedReports } from './decision-effects.js';
-import { reviewJobDecider } from './review-job.decider.js';
+import { jobRequestsOf } from './job-requests.js';
 import type { EnqueueRequest, ReviewJobEvent } from './review-job.events.js';
 
 const item = { id: 'p1', typeId: 'post', typeName: 'Post' };
@@ -17,7 +17,6 @@ const reportRequest = (reportId: string, fromJobId: string | null = null, hasRea
   routedBy: null,
   fromJobId,
 });
-const state = (events: ReviewJobEvent[]) => events.reduce(reviewJobDecider.evolve, reviewJobDecider.initialState);
 const opened: ReviewJobEvent = {
   type: 'ReviewJobOpened',
   data: {
@@ -47,7 +46,7 @@ const action = (id: string, parameters: ActionDefinition['parameters']): ActionD
 
 describe('decision effects', () => {
   it("merged reports take their reasons from this job's stream, or from the job they were carried from", () => {
-    const reports = mergedReports(state([opened]), { j1: { r1: 'spam', r2: 'ignored: no reason given' } });
+    const reports = mergedReports(jobRequestsOf([opened]), { j1: { r1: 'spam', r2: 'ignored: no reason given' } });
     expect(reports.map((r) => [r.reportId, r.reporter.id, r.reason])).toEqual([
       ['r1', 'u-r1', 'spam'],
       ['r2', 'u-r2', null],
@@ -56,7 +55,7 @@ describe('decision effects', () => {
   });
 
   it('one callback per action: derived delivery id, its own parameters, the report history under the item subject', () => {
-    const reports = mergedReports(state([opened]), { j1: { r1: 'spam' } });
+    const reports = mergedReports(jobRequestsOf([opened]), { j1: { r1: 'spam' } });
     const callbacks = decisionCallbacks({
       orgId: 'acme',
       decisionId: 'dec1',
@@ -128,7 +127,7 @@ describe('decision effects', () => {
       item,
       itemType: undefined,
       decidedItem: { version: 2, data: { images: ['https://x/1.jpg'] }, creator: null },
-      reports: mergedReports(state([opened]), {}),
+      reports: mergedReports(jobRequestsOf([opened]), {}),
       reason: 'known',
       note: null,
       reportedBy: { userId: 'm1', email: 'mod@acme.example' },
@@ -144,7 +143,7 @@ describe('decision effects', () => {
       subject: 'post:p1',
     });
     // Each reason beside its reporter, so that each is sealed under its reporter's key.
-    expect(report.incident.reports).toEqual(mergedReports(state([opened]), {}).map((r) => ({ reporter: r.reporter, reason: r.reason })));
+    expect(report.incident.reports).toEqual(mergedReports(jobRequestsOf([opened]), {}).map((r) => ({ reporter: r.reporter, reason: r.reason })));
     expect(report.incident.reports.map((r) => r.reason)).toContain('scam link');
   });
 });

@@ -1,7 +1,7 @@
 import type { DecisionActionCallback } from '#warden/callbacks/contracts';
 import type { ActionDefinition, ItemTypeDefinition } from '#warden/catalog/contracts';
 import { canonicalJsonDigest, deterministicId, itemSubject } from '#warden/kernel';
-import type { ReviewJobState } from './review-job.decider.js';
+import type { JobRequests } from './job-requests.js';
 import type { ChildSafetyReportRecorded, ItemVersionSeen, JobItem, JobPolicy, ReportReasons, Reporter } from './review-job.events.js';
 
 /** The item version a decision is made on, as submitted (opened), read by the handler. */
@@ -42,17 +42,14 @@ export const decisionDeliveryId = (orgId: string, decisionId: string, actionId: 
 
 export const childSafetyReportId = (orgId: string, decisionId: string) => deterministicId('child-safety-report', orgId, decisionId);
 
-/** The item version the job is about: the latest one a request named. */
-export const jobItemVersion = (state: ReviewJobState) => state.requests.reduce((v, r) => Math.max(v, r.version), 0);
-
 /**
  * Every report merged into the job, in order, with its reason: from this job's own `reasons`, or,
  * for requests carried from the job it was recreated from, from that job's (`carriedReasons`).
  */
-export function mergedReports(state: ReviewJobState, carriedReasons: { [fromJobId: string]: ReportReasons }): MergedReport[] {
-  return state.requests.flatMap((request) => {
+export function mergedReports(job: JobRequests, carriedReasons: { [fromJobId: string]: ReportReasons }): MergedReport[] {
+  return job.requests.flatMap((request) => {
     if (!request.report) return [];
-    const reasons = request.fromJobId ? (carriedReasons[request.fromJobId] ?? {}) : state.reasons;
+    const reasons = request.fromJobId ? (carriedReasons[request.fromJobId] ?? {}) : job.reasons;
     const reason = request.report.hasReason ? (reasons[request.report.reportId] ?? null) : null;
     const { reportId, reporter, reportedAt, policyId, csam } = request.report;
     return [{ reportId, reporter, reportedAt, reason, policyId, csam, fromJobId: request.fromJobId }];

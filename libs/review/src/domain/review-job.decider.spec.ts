@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { deciderSpecification, DomainError, foldEvents } from '#warden/kernel';
-import { type ReviewJobCommand, reviewJobDecider } from './review-job.decider.js';
+import { deciderSpecification, DomainError, foldEvents, type Json } from '#warden/kernel';
+import { jobRequestsOf } from './job-requests.js';
+import { type ReviewJobCommand, reviewJobDecider, type ReviewJobState } from './review-job.decider.js';
 import type { EnqueueRequest, ReviewJobDecided, ReviewJobEvent } from './review-job.events.js';
 
 const T0 = '2026-01-01T00:00:00.000Z';
@@ -118,9 +119,54 @@ describe('review job decider: Enqueue', () => {
       .given(opened())
       .when(enqueue('r2', at(5)))
       .then([{ type: 'ReviewJobMerged', data: { jobId: JOB, request: request('r2'), mergedAt: at(5), reasons: { r2: 'spam' }, subject: 'user:u1' } }]);
-    const state = foldEvents(reviewJobDecider, [...opened(), ...events]);
-    expect(state.requests.map((r) => r.requestId)).toEqual(['r1', 'r2']);
-    expect(state.reasons).toEqual({ r1: 'spam', r2: 'spam' });
+    const history = [...opened(), ...events];
+    const state = foldEvents(reviewJobDecider, history);
+    expect([...state.requestIds]).toEqual(['r1', 'r2']);
+    expect(state).toMatchObject({ requestCount: 2, itemVersion: 1 });
+    // The requests and reasons are the history's: the state keeps the ids.
+    expect(jobRequestsOf(history).requests.map((r) => r.requestId)).toEqual(['r1', 'r2']);
+    expect(jobRequestsOf(history).reasons).toEqual({ r1: 'spam', r2: 'spam' });
+    expect(jobRequestsOf(history, 1)).toEqual({ requests: [request('r1')], reasons: { r1: 'spam' } });
+  });
+
+  it('a state stays as it was when a later one is folded from it, and a second fold from it (after a conflict) is its own', () => {
+    const base = foldEvents(reviewJobDecider, opened());
+    const merged = (id: string) => ({
+      type: 'ReviewJobMerged' as const,
+      data: { jobId: JOB, request: request(id), mergedAt: at(5), reasons: { [id]: `reason ${id}` }, subject: 'user:u1' },
+    });
+    const first = reviewJobDecider.evolve(base, merged('r2'));
+    const second = reviewJobDecider.evolve(base, merged('r3'));
+    const ids = (state: ReviewJobState) => [...state.requestIds];
+    expect(ids(base)).toEqual(['r1']);
+    expect(ids(first)).toEqual(['r1', 'r2']);
+    expect(ids(second)).toEqual(['r1', 'r3']);
+    expect([base.requestCount, first.requestCount, second.requestCount]).toEqual([1, 2, 2]);
+    // The re-run check sees each state's own requests only: r2 is new to the second branch.
+    expect(reviewJobDecider.decide(enqueue('r2', at(6)), second).map((e) => e.type)).toEqual(['ReviewJobMerged']);
+    expect(reviewJobDecider.decide(enqueue('r2', at(6)), first)).toEqual([]);
+    expect(reviewJobDecider.decide(enqueue('r3', at(6)), base).map((e) => e.type)).toEqual(['ReviewJobMerged']);
+  });
+
+  it('keeps the latest item version a request named, and is snapshotted without the reasons (they stay in the events)', () => {
+    const later = { ...request('r2'), version: 4 };
+    const older = { ...request('r3'), version: 2 };
+    const history: ReviewJobEvent[] = [
+      ...opened(),
+      { type: 'ReviewJobMerged', data: { jobId: JOB, request: later, mergedAt: at(5), reasons: { r2: 'private words' }, subject: 'user:u2' } },
+      { type: 'ReviewJobMerged', data: { jobId: JOB, request: older, mergedAt: at(6), reasons: {}, subject: null } },
+    ];
+    const state = foldEvents(reviewJobDecider, history);
+    expect(state.itemVersion).toBe(4);
+    const policy = reviewJobDecider.snapshot!;
+    const stored = JSON.parse(JSON.stringify(policy.encode(state))) as Json;
+    expect(JSON.stringify(stored)).not.toContain('private words');
+    expect(JSON.stringify(stored)).not.toContain('spam');
+    const decoded = policy.decode(stored);
+    expect(decoded).toEqual({ ...state, requestIds: decoded.requestIds });
+    expect([...decoded.requestIds]).toEqual(['r1', 'r2', 'r3']);
+    expect(reviewJobDecider.decide(enqueue('r2', at(7)), decoded)).toEqual([]);
+    expect(reviewJobDecider.decide(enqueue('r4', at(7)), decoded).map((e) => e.type)).toEqual(['ReviewJobMerged']);
   });
 
   it('decides nothing for a request already in the job (a re-run), open or closed', () => {
@@ -135,7 +181,7 @@ describe('review job decider: Enqueue', () => {
   it('keeps carried requests first when a job is recreated', () => {
     const command = { ...enqueue('dec-0'), carried: [request('r0')] } as ReviewJobCommand;
     const state = foldEvents(reviewJobDecider, spec.given([]).when(command).events());
-    expect(state.requests.map((r) => r.requestId)).toEqual(['r0', 'dec-0']);
+    expect([...state.requestIds]).toEqual(['r0', 'dec-0']);
   });
 });
 

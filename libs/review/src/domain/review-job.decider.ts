@@ -1,5 +1,5 @@
 import type { DecisionActionCallback } from '#warden/callbacks/contracts';
-import type { Decider } from '#warden/kernel';
+import { AppendOnlySet, type Decider, type Json } from '#warden/kernel';
 import { jobClosed, jobLocked, jobNotFound, lockExpired, lockNotHeld } from './review-job.errors.js';
 import type {
   ChildSafetyReportRecorded,
@@ -58,11 +58,18 @@ export interface ReviewJobState {
   readonly generation: number;
   readonly item: JobItem | null;
   readonly openedAt: string | null;
-  /** Every request merged into the job, in order (the carried ones of a recreated job first). */
-  readonly requests: readonly EnqueueRequest[];
-  readonly requestIds: ReadonlySet<string>;
-  /** The reasons of this job's own reports (unsealed when read with the reporters' keys). */
-  readonly reasons: ReportReasons;
+  /**
+   * The ids of every request merged into the job: what a re-run is recognized by. Only the ids: the
+   * requests themselves and the reports' reasons are read from the job's history by what lists them
+   * (`jobRequestsOf`), so the state holds no personal data, is snapshotted, and a merge costs the
+   * same on a job of 100,000 reports as on a new one (docs/architecture.md, "Streams and what a
+   * command costs").
+   */
+  readonly requestIds: AppendOnlySet;
+  /** How many requests were merged (carried ones included): the first this many of the history's are this state's. */
+  readonly requestCount: number;
+  /** The item version the job is about: the latest one a request named. */
+  readonly itemVersion: number;
   readonly lock: JobLock | null;
   readonly assignedTo: string | null;
   /** Moderator → until when they are not offered the job again. */
@@ -86,9 +93,9 @@ export const initialReviewJobState: ReviewJobState = {
   generation: 0,
   item: null,
   openedAt: null,
-  requests: [],
-  requestIds: new Set(),
-  reasons: {},
+  requestIds: AppendOnlySet.empty(),
+  requestCount: 0,
+  itemVersion: 0,
   lock: null,
   assignedTo: null,
   skips: {},
@@ -101,6 +108,15 @@ export const initialReviewJobState: ReviewJobState = {
 function appealOf(requests: readonly EnqueueRequest[]): Pick<ReviewJobState, 'appealId' | 'excludedModerators'> {
   const appeal = requests.find((r) => r.appeal)?.appeal;
   return appeal ? { appealId: appeal.appealId, excludedModerators: appeal.excludedModerators } : { appealId: null, excludedModerators: [] };
+}
+
+/** The request part of the state after `requests` were merged (O(requests), whatever came before). */
+function withRequests(state: ReviewJobState, requests: readonly EnqueueRequest[]): Pick<ReviewJobState, 'requestIds' | 'requestCount' | 'itemVersion'> {
+  return {
+    requestIds: state.requestIds.with(requests.map((r) => r.requestId)),
+    requestCount: state.requestCount + requests.length,
+    itemVersion: requests.reduce((version, r) => Math.max(version, r.version), state.itemVersion),
+  };
 }
 
 const isLive = (lock: JobLock | null, now: string): lock is JobLock => lock !== null && lock.expiresAt > now;
@@ -137,6 +153,16 @@ export const reviewJobDecider: Decider<ReviewJobCommand, ReviewJobState, ReviewJ
     ActionCallbackRequested: true,
   },
   initialState: initialReviewJobState,
+  // Ids, moderators and the lock's digest only: nothing sealed (the reasons stay in the events).
+  snapshot: {
+    name: 'review_job',
+    version: 1,
+    encode: (state) => ({ ...state, requestIds: [...state.requestIds] }) as unknown as Json,
+    decode: (json) => {
+      const state = json as unknown as Omit<ReviewJobState, 'requestIds'> & { requestIds: string[] };
+      return { ...state, requestIds: AppendOnlySet.of(state.requestIds) };
+    },
+  },
 
   decide(command, state) {
     const jobId = state.jobId ?? (command.type === 'Enqueue' ? command.jobId : '');
@@ -300,18 +326,14 @@ export const reviewJobDecider: Decider<ReviewJobCommand, ReviewJobState, ReviewJ
           generation: event.data.generation,
           item: event.data.item,
           openedAt: event.data.openedAt,
-          requests,
-          requestIds: new Set(requests.map((r) => r.requestId)),
-          reasons: { ...event.data.reasons },
+          ...withRequests(state, requests),
           ...appealOf(requests),
         };
       }
       case 'ReviewJobMerged':
         return {
           ...state,
-          requests: [...state.requests, ...(event.data.carried ?? []), event.data.request],
-          requestIds: new Set([...state.requestIds, ...(event.data.carried ?? []).map((r) => r.requestId), event.data.request.requestId]),
-          reasons: { ...state.reasons, ...event.data.reasons },
+          ...withRequests(state, [...(event.data.carried ?? []), event.data.request]),
         };
       case 'ReviewJobClaimed':
         return {

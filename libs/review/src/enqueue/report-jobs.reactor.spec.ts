@@ -5,6 +5,7 @@ import { AggregateStore } from '#warden/storage';
 import { jobDecision as decision, reportRequest } from '../../../../test/support/review-events.js';
 import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
 import { reviewJobDecider } from '../domain/review-job.decider.js';
+import { jobRequestsOf } from '../domain/job-requests.js';
 import type { ReviewJobDecided } from '../domain/review-job.events.js';
 import { reviewJobId, reviewJobStream } from '../domain/review.streams.js';
 import { JobEnqueuer } from './job-enqueuer.js';
@@ -44,7 +45,7 @@ describe('report jobs reactor: a transformed job is recreated in its target queu
     const { state, events } = await aggregates.load(reviewJobStream(ORG, newJobId), reviewJobDecider);
     expect(events.map((e) => e.type)).toEqual(['ReviewJobOpened']);
     expect(state).toMatchObject({ status: 'OPEN', queueId: 'spam', item });
-    expect(state.requests.map((r) => [r.requestId, r.source, r.fromJobId])).toEqual([
+    expect(jobRequestsOf(events).requests.map((r) => [r.requestId, r.source, r.fromJobId])).toEqual([
       // Each carried request names the job whose stream holds its reason.
       ['rpt_1', 'REPORT', old.jobId],
       ['rpt_2', 'REPORT', old.jobId],

@@ -2,6 +2,7 @@ import { eventProjection, orderingKey, type Projection } from '#warden/eventstor
 import type { CommandContext, RecordedEvent, RecordedOf } from '#warden/kernel';
 import type { ReportRouted } from '#warden/rules/contracts';
 import type { AggregateStore } from '#warden/storage';
+import { jobRequestsOf } from '../domain/job-requests.js';
 import { reviewJobDecider } from '../domain/review-job.decider.js';
 import type { EnqueueRequest, ReviewJobDecided } from '../domain/review-job.events.js';
 import { reviewJobStream } from '../domain/review.streams.js';
@@ -86,13 +87,13 @@ async function recreateTransformedJob(deps: ReportJobsDeps, event: RecordedOf<Re
   const decided = event.data;
   if (decided.type !== 'TRANSFORM_JOB_AND_RECREATE_IN_QUEUE' || decided.targetQueueId === null) return;
   const orgId = event.metadata.orgId;
-  const state = await deps.aggregates.state(reviewJobStream(orgId, decided.jobId), reviewJobDecider);
+  const { state, events } = await deps.aggregates.load(reviewJobStream(orgId, decided.jobId), reviewJobDecider);
   if (state.item === null) return;
   const request: EnqueueRequest = {
     requestId: decided.decisionId,
     source: 'MRT_JOB',
     at: decided.decidedAt,
-    version: Math.max(0, ...state.requests.map((r) => r.version)),
+    version: state.itemVersion,
     report: null,
     action: null,
     // The carried requests keep their own policies; this one names the moderator's, if any.
@@ -101,7 +102,7 @@ async function recreateTransformedJob(deps: ReportJobsDeps, event: RecordedOf<Re
     fromJobId: decided.jobId,
   };
   // The reasons stay in the stream they were sealed in: each carried request names it.
-  const carried = state.requests.map((r) => ({ ...r, fromJobId: r.fromJobId ?? decided.jobId }));
+  const carried = jobRequestsOf(events).requests.map((r) => ({ ...r, fromJobId: r.fromJobId ?? decided.jobId }));
   await deps.enqueuer.enqueue(contextOf(event), { queueId: decided.targetQueueId, item: state.item, request, carried });
 }
 

@@ -5,7 +5,7 @@ import { type Clock, forbidden, type IdGenerator, invalidInput } from '#warden/k
 import { CLOCK, ID_GENERATOR } from '#warden/platform';
 import { AggregateStore } from '#warden/storage';
 import { checkDecision } from '../../domain/decision-check.js';
-import { childSafetyReport, decisionCallbacks, jobItemVersion, versionSeen } from '../../domain/decision-effects.js';
+import { childSafetyReport, decisionCallbacks, versionSeen } from '../../domain/decision-effects.js';
 import { type ReviewJobCommand, reviewJobDecider, type ReviewJobState } from '../../domain/review-job.decider.js';
 import { jobNotFound } from '../../domain/review-job.errors.js';
 import { reviewJobStream } from '../../domain/review.streams.js';
@@ -85,14 +85,14 @@ export class DecideJobHandler implements ICommandHandler<DecideJobCommand> {
     // moderator names (the one their job view showed), else the one their claim showed, else
     // (a claim recorded before claims recorded it) the latest version a request named.
     const named = decision.itemVersion ?? null;
-    const version = named ?? state.lock?.item?.version ?? jobItemVersion(state);
+    const version = named ?? state.lock?.item?.version ?? state.itemVersion;
     const read = await this.items.at(orgId, state.item, version);
     if (named !== null && read === null)
       throw invalidInput({ title: 'Unknown item version', pointer: '/itemVersion', detail: `the item has no version ${named}` });
     const decidedItem = read ?? { version, data: null, creator: null };
     // The reports are read only for what sends or records them.
     const needsReports = checked.actions.length > 0 || checked.type === 'SUBMIT_CHILD_SAFETY_REPORT';
-    const reports = needsReports ? await this.jobReports.of(orgId, state) : [];
+    const reports = needsReports ? await this.jobReports.of(orgId, command.jobId, state) : [];
     const callbacks = needsReports
       ? decisionCallbacks({
           orgId,

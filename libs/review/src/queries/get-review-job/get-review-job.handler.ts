@@ -9,7 +9,7 @@ import { USER_SCORE, USER_STRIKES, type UserScore, type UserStrikes } from '#war
 import { reportOf, type ReportSubmitted } from '#warden/ingestion';
 import { ListEvaluationsQuery } from '#warden/rules';
 import { AggregateStore, EVENT_STORE, ProjectionHost, READ_STORE } from '#warden/storage';
-import { reviewJobDecider, type ReviewJobState } from '../../domain/review-job.decider.js';
+import { reviewJobDecider } from '../../domain/review-job.decider.js';
 import { jobNotFound } from '../../domain/review-job.errors.js';
 import type { EnqueueRequest, ReviewJobDecided, ReviewJobEvent } from '../../domain/review-job.events.js';
 import { reviewJobStream } from '../../domain/review.streams.js';
@@ -17,6 +17,7 @@ import { seesChildSafety, sendsToChildSafety } from '../../contracts.js';
 import { REVIEW_JOBS_PROJECTION } from '../../projections/review-jobs.projection.js';
 import { REVIEW_JOBS, type ReviewJobDoc } from '../../projections/review-jobs.read-model.js';
 import { JobReports } from '../../job-reports.js';
+import { type JobRequests, jobRequestsOf } from '../../domain/job-requests.js';
 import { ItemVersions } from '../../item-versions.js';
 import { contentDigestOf } from '../../domain/decision-effects.js';
 import { ReviewQueues } from '../../review-queues.js';
@@ -71,20 +72,22 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
     const visibleIds = new Set(visible.map((q) => q.id));
 
     const item = state.item;
-    const version = Math.max(...state.requests.map((r) => r.version));
+    const job = jobRequestsOf(events, state.requestCount);
+    const requests = job.requests;
+    const version = state.itemVersion;
     // The viewer's own live lock pins the version its claim showed: a decision without a version
     // is made on that one, so the view shows it, never a newer version's data under its number.
     const lock = state.lock;
     const pinned = lock && lock.moderatorId === query.viewer.userId && lock.expiresAt > this.clock.now().toISOString() ? (lock.item?.version ?? null) : null;
-    const ruleRequests = state.requests.filter((r) => r.source === 'RULE_EXECUTION' && r.action);
+    const ruleRequests = requests.filter((r) => r.source === 'RULE_EXECUTION' && r.action);
     // Earlier jobs are the read model's: it has the viewer's own writes once caught up.
     await this.projections.catchUp(REVIEW_JOBS_PROJECTION);
     const [types, latest, claimed, reports, contexts, evaluations, itemJobs] = await Promise.all([
       this.itemTypes(orgId),
       this.items.latest(orgId, item, version),
       pinned === null ? Promise.resolve(null) : this.items.at(orgId, item, pinned),
-      this.reports(orgId, state),
-      this.reportContexts(orgId, state.requests),
+      this.reports(orgId, job),
+      this.reportContexts(orgId, requests),
       this.evaluations(orgId, item, ruleRequests),
       this.pastJobs(orgId, item, jobId, visibleIds, showsChildSafety),
     ]);
@@ -107,7 +110,7 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
             { queries: this.queries, events: this.events, readStore: this.readStore, appeals: this.appeals, strikes: this.strikes },
             orgId,
             item,
-            state.requests,
+            requests,
             query.viewer.permissions,
           )
         : Promise.resolve(null),
@@ -117,7 +120,7 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
     const jobState = jobStateOf(state, now);
     const opened = events.find((e) => e.type === 'ReviewJobOpened');
     const decided = events.find((e): e is ReviewJobEvent & ReviewJobDecided => e.type === 'ReviewJobDecided');
-    const sources = [...new Set(state.requests.map((r) => r.source))];
+    const sources = [...new Set(requests.map((r) => r.source))];
 
     return {
       jobId,
@@ -140,7 +143,7 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
       sources,
       reportCount: reports.length,
       openedAt: state.openedAt,
-      policies: distinctPolicies(state.requests),
+      policies: distinctPolicies(requests),
       reports,
       thread: contextItems(
         contexts.map((c) => ({ items: c.thread ?? [], reported: c.reportedInThread ?? [] })),
@@ -204,8 +207,8 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
    * Every report merged into the job, in time order, with what its reporter wrote: this job's
    * reasons are in its own stream; those carried from another job are in that job's stream.
    */
-  private async reports(orgId: string, state: ReviewJobState): Promise<ReportView[]> {
-    const reports = await this.jobReports.of(orgId, state);
+  private async reports(orgId: string, job: JobRequests): Promise<ReportView[]> {
+    const reports = await this.jobReports.reports(orgId, job);
     return reports.sort(byReportedAt);
   }
 
