@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ActionDefinition, ItemTypeDefinition } from '#warden/catalog/contracts';
-import { childSafetyReport, decisionCallbacks, decisionDeliveryId, mediaUrls, mergedReports } from './decision-effects.js';
+import { childSafetyReport, decisionCallbacks, decisionDeliveryId, MAX_REASON_SENT, MAX_REPORTS_SENT, mediaUrls, mergedReports } from './decision-effects.js';
 import { jobRequestsOf } from './job-requests.js';
 import type { EnqueueRequest, ReviewJobEvent } from './review-job.events.js';
 
@@ -102,6 +102,53 @@ describe('decision effects', () => {
       reports: [],
     });
     expect(callback).toMatchObject({ reportHistory: null, subject: 'post:p1', creator: null });
+  });
+
+  it('a mass-reported item sends its newest reports, each reason cut (code points, never half a pair), in its callbacks and child-safety report', () => {
+    const many = Array.from({ length: MAX_REPORTS_SENT + 50 }, (_, i) => ({
+      reportId: `r${i}`,
+      reporter: reporter(`u${i}`),
+      reportedAt: '2026-01-01T00:00:00.000Z',
+      // The last one: a reason far over the cut, of characters outside the BMP (two code units each).
+      reason: i === MAX_REPORTS_SENT + 49 ? '😀'.repeat(MAX_REASON_SENT * 3) : `reason ${i}`,
+      policyId: null,
+      csam: false,
+      fromJobId: null,
+    }));
+    const [callback] = decisionCallbacks({
+      orgId: 'acme',
+      decisionId: 'dec1',
+      item,
+      actions: [action('remove', [])],
+      policies: [],
+      actor: { userId: 'mod-1', email: 'mod@acme.example' },
+      note: null,
+      reason: null,
+      parameters: {},
+      decidedItem: { version: 0, data: null, creator: null },
+      reports: many,
+    });
+    const history = callback!.reportHistory!;
+    expect(history).toHaveLength(MAX_REPORTS_SENT);
+    expect(history[0]).toEqual({ reason: 'reason 50', reporter: reporter('u50') });
+    const cut = history.at(-1)!.reason!;
+    expect(Array.from(cut)).toHaveLength(MAX_REASON_SENT);
+    expect(cut).toBe('😀'.repeat(MAX_REASON_SENT));
+    const report = childSafetyReport({
+      orgId: 'acme',
+      decisionId: 'dec1',
+      jobId: 'j2',
+      item,
+      itemType: undefined,
+      decidedItem: { version: 0, data: null, creator: null },
+      reports: many,
+      reason: null,
+      note: null,
+      reportedBy: { userId: 'm1', email: 'mod@acme.example' },
+      now: '2026-01-02T00:00:00.000Z',
+    });
+    expect(report.reporters).toHaveLength(MAX_REPORTS_SENT);
+    expect(report.incident.reports).toEqual(history.map((r) => ({ reporter: r.reporter, reason: r.reason })));
   });
 
   it("media URLs: the item type's IMAGE, VIDEO and AUDIO fields and data.images, once each", () => {

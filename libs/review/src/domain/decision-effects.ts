@@ -38,6 +38,34 @@ export interface MergedReport {
   fromJobId: string | null;
 }
 
+/**
+ * At most this many reports go out with a decision (a callback's `reportHistory`, a child-safety
+ * report): the newest ones. A mass-reported item's decision would otherwise send every report ever
+ * merged, which a receiver's body limit refuses and no store's event size allows
+ * (docs/callbacks.md, "The bodies"). The platform holds its own reports; the job view lists more.
+ */
+export const MAX_REPORTS_SENT = 100;
+/** A reporter's reason is cut to this many characters where it is sent (it is free text of any length). */
+export const MAX_REASON_SENT = 1_000;
+
+/** The newest MAX_REPORTS_SENT reports, their reasons cut to MAX_REASON_SENT characters: what a decision sends. */
+function reportsSent(reports: readonly MergedReport[]): Array<{ reporter: Reporter; reason: string | null }> {
+  return reports.slice(-MAX_REPORTS_SENT).map((r) => ({ reporter: r.reporter, reason: r.reason === null ? null : cutReason(r.reason) }));
+}
+
+/** At most MAX_REASON_SENT characters (code points: a pair is never split). */
+function cutReason(reason: string): string {
+  // Only the first code points are looked at: a reason of a megabyte costs what is kept.
+  if (reason.length <= MAX_REASON_SENT) return reason;
+  let kept = '';
+  let count = 0;
+  for (const char of reason) {
+    if (count++ === MAX_REASON_SENT) break;
+    kept += char;
+  }
+  return kept;
+}
+
 export const decisionDeliveryId = (orgId: string, decisionId: string, actionId: string) => deterministicId('decision-delivery', orgId, decisionId, actionId);
 
 export const childSafetyReportId = (orgId: string, decisionId: string) => deterministicId('child-safety-report', orgId, decisionId);
@@ -71,7 +99,7 @@ export function decisionCallbacks(input: {
   decidedItem: DecidedItem;
   reports: readonly MergedReport[];
 }): DecisionActionCallback[] {
-  const reportHistory = input.reports.length === 0 ? null : input.reports.map((r) => ({ reason: r.reason, reporter: r.reporter }));
+  const reportHistory = input.reports.length === 0 ? null : reportsSent(input.reports).map((r) => ({ reason: r.reason, reporter: r.reporter }));
   return input.actions.map((action) => ({
     deliveryId: decisionDeliveryId(input.orgId, input.decisionId, action.id),
     item: input.item,
@@ -122,14 +150,15 @@ export function childSafetyReport(input: {
   reportedBy: { userId: string; email: string };
   now: string;
 }): ChildSafetyReportRecorded['data'] {
+  const sent = reportsSent(input.reports);
   return {
     reportId: childSafetyReportId(input.orgId, input.decisionId),
     jobId: input.jobId,
     item: { ...input.item, version: input.decidedItem.version },
     creator: input.decidedItem.creator,
-    reporters: input.reports.map((r) => r.reporter),
+    reporters: sent.map((r) => r.reporter),
     incident: {
-      reports: input.reports.map((r) => ({ reporter: r.reporter, reason: r.reason })),
+      reports: sent,
       moderatorReason: input.reason,
       note: input.note,
     },

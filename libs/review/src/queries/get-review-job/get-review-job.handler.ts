@@ -25,7 +25,7 @@ import { GetReviewJobQuery } from './get-review-job.query.js';
 import { JOB_APPEALS, type JobAppeals } from '../../job-appeals.port.js';
 import { actionsPartOf } from './job-actions-part.js';
 import { appealPartOf } from './job-appeal-part.js';
-import { byReportedAt, contextItems, explanationsOf, fieldsWithRoles, hashMatchesOf, jobStateOf, relatedRefs } from './review-job-view.parts.js';
+import { byReportedAt, contextItems, reportsShown, explanationsOf, fieldsWithRoles, hashMatchesOf, jobStateOf, relatedRefs } from './review-job-view.parts.js';
 import type { EvaluationView, ItemRefView, PastJobView, ReportView, ReviewJobView, StoredItemView } from './review-job.view.js';
 
 /** Bounds that keep one view a handful of reads whatever the job's history. */
@@ -144,7 +144,7 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
       reportCount: reports.length,
       openedAt: state.openedAt,
       policies: distinctPolicies(requests),
-      reports,
+      reports: reportsShown(reports),
       thread: contextItems(
         contexts.map((c) => ({ items: c.thread ?? [], reported: c.reportedInThread ?? [] })),
         types,

@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { ItemTypeDefinition } from '#warden/catalog';
 import type { Evaluation } from '#warden/rules';
-import { byReportedAt, contextItems, explanationsOf, fieldsWithRoles, hashMatchesOf, itemTimeOf, relatedRefs } from './review-job-view.parts.js';
+import {
+  byReportedAt,
+  contextItems,
+  explanationsOf,
+  fieldsWithRoles,
+  hashMatchesOf,
+  itemTimeOf,
+  MAX_REPORTS_SHOWN,
+  relatedRefs,
+  reportsShown,
+} from './review-job-view.parts.js';
 
 const comment: ItemTypeDefinition = {
   id: 'comment',
@@ -24,6 +34,14 @@ const types = new Map([
 const c = (id: string, at?: string, typeId = 'comment') => ({ id, typeId, data: { text: id, ...(at ? { at } : {}) } });
 
 describe('job view parts', () => {
+  it("lists a mass-reported item's newest reports, oldest first; a job with fewer lists them all", () => {
+    const reports = Array.from({ length: MAX_REPORTS_SHOWN + 7 }, (_, i) => i);
+    const shown = reportsShown(reports);
+    expect(shown).toHaveLength(MAX_REPORTS_SHOWN);
+    expect([shown[0], shown.at(-1)]).toEqual([7, MAX_REPORTS_SHOWN + 6]);
+    expect(reportsShown([1, 2, 3])).toEqual([1, 2, 3]);
+  });
+
   it('orders the thread by time (createdAt role, else a DATETIME field), items without one last in the order sent, each once, tagged when reported', () => {
     const thread = contextItems(
       [

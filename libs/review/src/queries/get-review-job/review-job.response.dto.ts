@@ -309,10 +309,11 @@ export class ReviewJobResponseDto implements Record<keyof ReviewJobView, unknown
   @ApiNullableObject(JobItemTypeDto) itemType!: JobItemTypeDto | null;
   @ApiProperty({ enum: ENQUEUE_SOURCES, description: 'How the job was first enqueued' }) source!: string;
   @ApiProperty({ enum: ENQUEUE_SOURCES, isArray: true }) sources!: string[];
-  @ApiProperty() reportCount!: number;
+  @ApiProperty({ description: 'Every report merged into the job (`reports` lists the newest 1,000)' }) reportCount!: number;
   @ApiProperty({ format: 'date-time' }) openedAt!: string;
   @ApiProperty({ type: [JobPolicyDto], description: 'Policies the requests name' }) policies!: JobPolicyDto[];
-  @ApiProperty({ type: [ReportDto], description: 'Every report, oldest first' }) reports!: ReportDto[];
+  @ApiProperty({ type: [ReportDto], description: 'The reports, oldest first: every one, or the newest 1,000 of a job with more (`reportCount`)' })
+  reports!: ReportDto[];
   @ApiProperty({ type: [ContextItemDto], description: "The reports' thread items by time (those without one last)" }) thread!: ContextItemDto[];
   @ApiProperty({ type: [ContextItemDto] }) additionalItems!: ContextItemDto[];
   @ApiNullableObject(CreatorDto) creator!: CreatorDto | null;
