@@ -4,12 +4,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Aggregates, SqliteSnapshotStore } from '#warden/eventstore';
 import { type CommandContext, type Decider, type DomainEvent, FixedClock, randomIds } from '#warden/kernel';
+import { auditCheckpointDecider } from '../libs/audit/src/chain/audit-checkpoint.decider.js';
+import { auditChainStream } from '../libs/audit/src/chain/audit-chain.streams.js';
 import { orgConfigStream } from '../libs/catalog/src/domain/catalog.streams.js';
 import { orgConfigDecider } from '../libs/catalog/src/domain/org-config.decider.js';
 import { type ApplyUserStrikes, userStrikesDecider } from '../libs/enforcement/src/domain/user-strikes.decider.js';
 import { userStrikesStream } from '../libs/enforcement/src/domain/user-strikes.streams.js';
 import { apiKeyDecider } from '../libs/identity/src/domain/api-key.decider.js';
-import { apiKeyStream } from '../libs/identity/src/domain/identity.streams.js';
+import { accessAuditDecider } from '../libs/identity/src/domain/access-audit.decider.js';
+import { accessAuditStream, apiKeyStream } from '../libs/identity/src/domain/identity.streams.js';
 import { type ReviewJobCommand, reviewJobDecider } from '../libs/review/src/domain/review-job.decider.js';
 import { reviewJobStream } from '../libs/review/src/domain/review.streams.js';
 import { dailyActionCapDecider } from '../libs/rules/src/domain/daily-action-cap.decider.js';
@@ -87,6 +90,19 @@ const massReported = function* (): Iterable<ReviewJobCommand> {
   }
 };
 
+/** The checkpointer's command for chain head `seq` (signed by the key `k1`: the decider checks only that heads move forward). */
+const checkpoint = (seq: number) => ({
+  type: 'CheckpointAuditChain',
+  head: { seq, position: seq * 10, link: `link-${seq}` },
+  kid: 'k1',
+  signature: `sig-${seq}`,
+  now: at(seq),
+});
+const loginFailure = (i: number) => ({
+  type: 'RecordLoginFailure',
+  failure: { emailDigest: `digest-${i % 7}`, userId: null, method: 'password', reason: 'wrong-password', clientAddress: null },
+});
+
 const KINDS: StreamKind[] = [
   {
     name: "a user's strikes",
@@ -115,6 +131,29 @@ const KINDS: StreamKind[] = [
     decider: reviewJobDecider as unknown as AnyDecider,
     history: massReported,
     next: (i) => report(10 * LENGTH + i),
+    snapshotted: true,
+  },
+  {
+    name: "an organization's audit chain checkpoints",
+    stream: auditChainStream('acme'),
+    decider: auditCheckpointDecider as unknown as AnyDecider,
+    history: function* () {
+      for (let seq = 1; ; seq++) yield checkpoint(seq);
+    },
+    next: (i) => checkpoint(10 * LENGTH + i),
+    snapshotted: true,
+  },
+  {
+    name: "an organization's access audit (failed sign-ins, Investigate lookups)",
+    stream: accessAuditStream('acme'),
+    decider: accessAuditDecider as unknown as AnyDecider,
+    history: function* () {
+      for (let i = 0; ; i++)
+        yield i % 2 === 0
+          ? loginFailure(i)
+          : { type: 'RecordInvestigationView', view: { userId: 'm1', viewed: { kind: 'item', typeId: 'post', id: `p${i}` } } };
+    },
+    next: (i) => loginFailure(i),
     snapshotted: true,
   },
   {

@@ -1,6 +1,9 @@
-import type { Decider } from '#warden/kernel';
+import type { Decider, Json } from '#warden/kernel';
 import { AUDIT_CHAIN_FORMAT, type ChainHead } from './audit-chain.js';
 import type { AuditCheckpointEvent } from '../domain/audit-checkpoint.events.js';
+
+/** The chain format's number (`warden-audit-chain/v2` → 2). */
+const CHAIN_FORMAT_VERSION = Number(AUDIT_CHAIN_FORMAT.slice(AUDIT_CHAIN_FORMAT.lastIndexOf('/v') + 2));
 
 export interface CheckpointAuditChain {
   readonly type: 'CheckpointAuditChain';
@@ -23,6 +26,16 @@ export interface AuditCheckpointState {
 export const auditCheckpointDecider: Decider<CheckpointAuditChain, AuditCheckpointState, AuditCheckpointEvent> = {
   eventTypes: { AuditChainCheckpointed: true },
   initialState: { seq: 0 },
+  // One checkpoint per batch of the log, forever: a process that starts reads the snapshot and the
+  // checkpoints after it, not the organization's whole chain (docs/architecture.md, "Streams and
+  // what a command costs"). The version is the chain format's: a seq counted in v2 means nothing in
+  // a later format, whose first pass signs afresh.
+  snapshot: {
+    name: 'audit_chain',
+    version: CHAIN_FORMAT_VERSION,
+    encode: (state) => ({ seq: state.seq }),
+    decode: (json: Json) => ({ seq: (json as { seq: number }).seq }),
+  },
 
   decide(command, state) {
     if (command.head.seq <= state.seq) return [];
