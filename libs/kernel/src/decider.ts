@@ -13,6 +13,13 @@ export interface SnapshotPolicy<State> {
   readonly version: number;
   encode(state: State): Json;
   decode(json: Json): State;
+  /**
+   * For a state whose snapshot grows with it (a set of ids): how many events after the last
+   * snapshot the next one is written (the store's N at least), so that the bytes written stay
+   * proportional to the stream, not to its square; null: this state is not snapshotted (its
+   * snapshot would pass what one append may hold). Without it, every N events.
+   */
+  spacing?(state: State): number | null;
 }
 
 /**

@@ -345,22 +345,29 @@ export function JobView({ job, media }: { job: Job; media: MediaState }) {
         </Section>
       )}
 
-      <Section title="Reports" count={job.reports.length}>
+      <Section title="Reports" count={job.reportCount}>
         {job.reports.length === 0 ? (
           <p className="muted">
             No user reports: {job.appeal ? 'the job is an appeal' : `the job came from ${job.source.toLowerCase().replaceAll('_', ' ')}`}.
           </p>
         ) : (
-          <ol className="reports">
-            {job.reports.map((r) => (
-              <li key={r.reportId}>
-                {when(r.reportedAt)} · reporter {r.reporter.kind.toLowerCase()} {r.reporter.id ?? ''}
-                {r.policyId && <> · policy {job.policies.find((p) => p.id === r.policyId)?.name ?? r.policyId}</>}
-                {r.csam && <span className="tag danger">CSAM</span>}
-                <div className="quote">{r.reason ?? <span className="muted">No reason</span>}</div>
-              </li>
-            ))}
-          </ol>
+          <>
+            {job.reports.length < job.reportCount && (
+              <p className="muted">
+                The newest {job.reports.length.toLocaleString('en')} of {job.reportCount.toLocaleString('en')} reports.
+              </p>
+            )}
+            <ol className="reports">
+              {job.reports.map((r) => (
+                <li key={r.reportId}>
+                  {when(r.reportedAt)} · reporter {r.reporter.kind.toLowerCase()} {r.reporter.id ?? ''}
+                  {r.policyId && <> · policy {job.policies.find((p) => p.id === r.policyId)?.name ?? r.policyId}</>}
+                  {r.csam && <span className="tag danger">CSAM</span>}
+                  <div className="quote">{r.reason ?? <span className="muted">No reason</span>}</div>
+                </li>
+              ))}
+            </ol>
+          </>
         )}
       </Section>
 

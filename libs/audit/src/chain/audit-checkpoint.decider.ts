@@ -4,6 +4,8 @@ import type { AuditCheckpointEvent } from '../domain/audit-checkpoint.events.js'
 
 /** The chain format's number (`warden-audit-chain/v2` → 2). */
 const CHAIN_FORMAT_VERSION = Number(AUDIT_CHAIN_FORMAT.slice(AUDIT_CHAIN_FORMAT.lastIndexOf('/v') + 2));
+// A format named otherwise would give NaN, which no stored snapshot matches: snapshots silently never used.
+if (!Number.isInteger(CHAIN_FORMAT_VERSION)) throw new Error(`the audit chain format ${AUDIT_CHAIN_FORMAT} does not end in /v<n>`);
 
 export interface CheckpointAuditChain {
   readonly type: 'CheckpointAuditChain';

@@ -195,6 +195,27 @@ describe('Aggregates: the one write path', () => {
     expect(events.eventsRead).toBe(500);
   });
 
+  it('spaces snapshots as the policy says (a state whose snapshot grows with it), and writes none for a state it declines', async () => {
+    const { events, snapshots, make } = setUp({ snapshotEvery: 10 });
+    // A quarter of the total apart; none past a total of 150.
+    const spaced: typeof tallyV1 = { ...tallyV1, snapshot: { ...tallyV1.snapshot!, spacing: (s) => (s.total > 150 ? null : Math.floor(s.total / 4)) } };
+    await fill(events, 'tally-s', 100);
+    const aggregates = make();
+    // Read at revision 99 (a total of 100): written there.
+    await aggregates.handle('tally-s', spaced, add('k0'), context);
+    await waitForSnapshot(snapshots, 'tally-s', 99);
+    // Every 10 events would have written at 109, 119, 129 and 139; a quarter of the total apart, the
+    // next is at 132 (33 events on, a total of 133).
+    for (let i = 1; i <= 40; i++) await aggregates.handle('tally-s', spaced, add(`k${i}`), context);
+    await waitForSnapshot(snapshots, 'tally-s', 132);
+    expect((await snapshots.read('tally-s', 'tally'))?.revision).toBe(132);
+    // Past a total of 150 the policy declines: none at 176, where the spacing alone would have put the next.
+    for (let i = 41; i <= 120; i++) await aggregates.handle('tally-s', spaced, add(`k${i}`), context);
+    expect((await snapshots.read('tally-s', 'tally'))?.revision).toBe(132);
+    const { state } = await make().state('tally-s', spaced);
+    expect(state.total).toBe(221);
+  });
+
   it('never snapshots a state folded from events with personal data', async () => {
     const { events, snapshots, make } = setUp({ personal: true });
     await fill(events, 'tally-g', 300);

@@ -426,7 +426,7 @@ export class Aggregates {
     return { state: policy.decode(stored.state), revision: stored.revision, snapshotRevision: stored.revision };
   }
 
-  /** Writes a snapshot in the background once the stream is N events past the last one. */
+  /** Writes a snapshot in the background once the stream is N events past the last one (or the policy's spacing). */
   private maybeSnapshot<State>(
     streamName: string,
     folding: Folding<State, DomainEvent<string, object>>,
@@ -435,6 +435,8 @@ export class Aggregates {
     const policy = folding.snapshot;
     const store = this.options.snapshots;
     if (!policy || !store || entry.revision - entry.snapshotRevision < this.snapshotEvery) return entry;
+    const spacing = policy.spacing ? policy.spacing(entry.state) : this.snapshotEvery;
+    if (spacing === null || entry.revision - entry.snapshotRevision < spacing) return entry;
     const snapshot = { name: policy.name, version: policy.version, revision: entry.revision, state: policy.encode(entry.state) };
     store.write(streamName, snapshot).catch((error: unknown) => this.options.onSnapshotError?.(streamName, error));
     return { ...entry, snapshotRevision: entry.revision };

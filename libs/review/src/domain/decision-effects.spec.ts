@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { ActionDefinition, ItemTypeDefinition } from '#warden/catalog/contracts';
-import { childSafetyReport, decisionCallbacks, decisionDeliveryId, MAX_REASON_SENT, MAX_REPORTS_SENT, mediaUrls, mergedReports } from './decision-effects.js';
+import {
+  childSafetyReport,
+  decisionCallbacks,
+  decisionDeliveryId,
+  MAX_REASON_SENT,
+  MAX_REPORTS_SENT,
+  mediaUrls,
+  mergedReports,
+  REPORTS_SENT_BYTES,
+  reportsToSend,
+} from './decision-effects.js';
 import { jobRequestsOf } from './job-requests.js';
 import type { EnqueueRequest, ReviewJobEvent } from './review-job.events.js';
 
@@ -104,17 +114,22 @@ describe('decision effects', () => {
     expect(callback).toMatchObject({ reportHistory: null, subject: 'post:p1', creator: null });
   });
 
+  const merged = (i: number, reason: string | null, csam = false) => ({
+    reportId: `r${i}`,
+    reporter: reporter(`u${i}`),
+    reportedAt: '2026-01-01T00:00:00.000Z',
+    reason,
+    policyId: null,
+    csam,
+    fromJobId: null,
+  });
+
   it('a mass-reported item sends its newest reports, each reason cut (code points, never half a pair), in its callbacks and child-safety report', () => {
-    const many = Array.from({ length: MAX_REPORTS_SENT + 50 }, (_, i) => ({
-      reportId: `r${i}`,
-      reporter: reporter(`u${i}`),
-      reportedAt: '2026-01-01T00:00:00.000Z',
-      // The last one: a reason far over the cut, of characters outside the BMP (two code units each).
-      reason: i === MAX_REPORTS_SENT + 49 ? '😀'.repeat(MAX_REASON_SENT * 3) : `reason ${i}`,
-      policyId: null,
-      csam: false,
-      fromJobId: null,
-    }));
+    // The last one: a reason far over the cut, of characters outside the BMP (two code units each).
+    const many = Array.from({ length: MAX_REPORTS_SENT + 50 }, (_, i) =>
+      merged(i, i === MAX_REPORTS_SENT + 49 ? '😀'.repeat(MAX_REASON_SENT * 3) : `reason ${i}`),
+    );
+    const sent = reportsToSend(many, 2);
     const [callback] = decisionCallbacks({
       orgId: 'acme',
       decisionId: 'dec1',
@@ -126,7 +141,7 @@ describe('decision effects', () => {
       reason: null,
       parameters: {},
       decidedItem: { version: 0, data: null, creator: null },
-      reports: many,
+      reports: sent,
     });
     const history = callback!.reportHistory!;
     expect(history).toHaveLength(MAX_REPORTS_SENT);
@@ -141,7 +156,7 @@ describe('decision effects', () => {
       item,
       itemType: undefined,
       decidedItem: { version: 0, data: null, creator: null },
-      reports: many,
+      reports: sent,
       reason: null,
       note: null,
       reportedBy: { userId: 'm1', email: 'mod@acme.example' },
@@ -149,6 +164,32 @@ describe('decision effects', () => {
     });
     expect(report.reporters).toHaveLength(MAX_REPORTS_SENT);
     expect(report.incident.reports).toEqual(history.map((r) => ({ reporter: r.reporter, reason: r.reason })));
+  });
+
+  it("the copies of one decision share a byte budget: long reasons send fewer reports, the newest, whatever the actions' number", () => {
+    // 100 reporters who each pasted 1,000 characters of three bytes each.
+    const long = Array.from({ length: MAX_REPORTS_SENT }, (_, i) => merged(i, '語'.repeat(MAX_REASON_SENT)));
+    for (const copies of [1, 3, 6]) {
+      const sent = reportsToSend(long, copies);
+      const bytes = sent.reduce((sum, r) => sum + Buffer.byteLength(JSON.stringify(r)), 0);
+      expect(bytes * copies).toBeLessThanOrEqual(REPORTS_SENT_BYTES);
+      expect(sent.length).toBeGreaterThan(0);
+      expect(sent.length).toBeLessThan(MAX_REPORTS_SENT);
+      // The newest ones, in merge order.
+      expect(sent.map((r) => r.reporter.id)).toEqual(long.slice(-sent.length).map((r) => r.reporter.id));
+    }
+  });
+
+  it('reports flagged as child sexual abuse material are sent however many reports came after them', () => {
+    const reports = [merged(0, 'csam', true), merged(1, 'spam'), merged(2, 'csam too', true), ...Array.from({ length: 500 }, (_, i) => merged(i + 3, 'spam'))];
+    const sent = reportsToSend(reports, 2);
+    expect(sent).toHaveLength(MAX_REPORTS_SENT);
+    // In merge order: the flagged ones first (the oldest), then the newest others.
+    expect(sent.slice(0, 2)).toEqual([
+      { reason: 'csam', reporter: reporter('u0') },
+      { reason: 'csam too', reporter: reporter('u2') },
+    ]);
+    expect(sent.slice(2).map((r) => r.reporter.id)).toEqual(reports.slice(-(MAX_REPORTS_SENT - 2)).map((r) => r.reporter.id));
   });
 
   it("media URLs: the item type's IMAGE, VIDEO and AUDIO fields and data.images, once each", () => {

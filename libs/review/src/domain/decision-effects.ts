@@ -39,18 +39,49 @@ export interface MergedReport {
 }
 
 /**
- * At most this many reports go out with a decision (a callback's `reportHistory`, a child-safety
- * report): the newest ones. A mass-reported item's decision would otherwise send every report ever
- * merged, which a receiver's body limit refuses and no store's event size allows
- * (docs/callbacks.md, "The bodies"). The platform holds its own reports; the job view lists more.
+ * What a decision sends of the job's reports (a callback's `reportHistory`, a child-safety report):
+ * at most this many. A mass-reported item's decision would otherwise send every report ever merged,
+ * which receivers' body limits refuse and one append to the log cannot hold (docs/review.md,
+ * "Deciding"). The platform holds its own reports; the job view lists more.
  */
 export const MAX_REPORTS_SENT = 100;
 /** A reporter's reason is cut to this many characters where it is sent (it is free text of any length). */
 export const MAX_REASON_SENT = 1_000;
+/**
+ * UTF-8 bytes of reports (as JSON) one decision sends in all its copies: each action's callback
+ * and the child-safety report carry one. Sealed (each reason under its reporter's key, then the
+ * whole under the item's), they stay within KurrentDB's default 1 MiB for the decision's one append.
+ */
+export const REPORTS_SENT_BYTES = 192 * 1024;
 
-/** The newest MAX_REPORTS_SENT reports, their reasons cut to MAX_REASON_SENT characters: what a decision sends. */
-function reportsSent(reports: readonly MergedReport[]): Array<{ reporter: Reporter; reason: string | null }> {
-  return reports.slice(-MAX_REPORTS_SENT).map((r) => ({ reporter: r.reporter, reason: r.reason === null ? null : cutReason(r.reason) }));
+/** A report as a decision sends it. */
+export interface SentReport {
+  reason: string | null;
+  reporter: Reporter;
+}
+
+/**
+ * The reports a decision sends, in merge order: those flagged as child sexual abuse material
+ * first (a child-safety report must name them, however many reports came after), then the newest;
+ * at most MAX_REPORTS_SENT, reasons cut to MAX_REASON_SENT characters, and as many as fit in the
+ * decision's share of REPORTS_SENT_BYTES per copy (`copies`: the callbacks and the child-safety
+ * report that carry them).
+ */
+export function reportsToSend(reports: readonly MergedReport[], copies: number): SentReport[] {
+  const budget = Math.floor(REPORTS_SENT_BYTES / Math.max(1, copies));
+  const newestFirst = reports.map((report, index) => ({ report, index })).reverse();
+  const candidates = [...newestFirst.filter((c) => c.report.csam), ...newestFirst.filter((c) => !c.report.csam)];
+  const chosen: Array<{ index: number; sent: SentReport }> = [];
+  let bytes = 0;
+  for (const { report, index } of candidates) {
+    if (chosen.length === MAX_REPORTS_SENT) break;
+    const sent: SentReport = { reason: report.reason === null ? null : cutReason(report.reason), reporter: report.reporter };
+    const size = Buffer.byteLength(JSON.stringify(sent));
+    if (bytes + size > budget) break;
+    bytes += size;
+    chosen.push({ index, sent });
+  }
+  return chosen.sort((a, b) => a.index - b.index).map((c) => c.sent);
 }
 
 /** At most MAX_REASON_SENT characters (code points: a pair is never split). */
@@ -97,9 +128,10 @@ export function decisionCallbacks(input: {
   reason: string | null;
   parameters: { [name: string]: unknown };
   decidedItem: DecidedItem;
-  reports: readonly MergedReport[];
+  /** What the decision sends of the job's reports (reportsToSend). */
+  reports: readonly SentReport[];
 }): DecisionActionCallback[] {
-  const reportHistory = input.reports.length === 0 ? null : reportsSent(input.reports).map((r) => ({ reason: r.reason, reporter: r.reporter }));
+  const reportHistory = input.reports.length === 0 ? null : input.reports.map((r) => ({ reason: r.reason, reporter: r.reporter }));
   return input.actions.map((action) => ({
     deliveryId: decisionDeliveryId(input.orgId, input.decisionId, action.id),
     item: input.item,
@@ -144,21 +176,21 @@ export function childSafetyReport(input: {
   item: JobItem;
   itemType: ItemTypeDefinition | undefined;
   decidedItem: DecidedItem;
-  reports: readonly MergedReport[];
+  /** What the decision sends of the job's reports (reportsToSend). */
+  reports: readonly SentReport[];
   reason: string | null;
   note: string | null;
   reportedBy: { userId: string; email: string };
   now: string;
 }): ChildSafetyReportRecorded['data'] {
-  const sent = reportsSent(input.reports);
   return {
     reportId: childSafetyReportId(input.orgId, input.decisionId),
     jobId: input.jobId,
     item: { ...input.item, version: input.decidedItem.version },
     creator: input.decidedItem.creator,
-    reporters: sent.map((r) => r.reporter),
+    reporters: input.reports.map((r) => r.reporter),
     incident: {
-      reports: sent,
+      reports: input.reports.map((r) => ({ reporter: r.reporter, reason: r.reason })),
       moderatorReason: input.reason,
       note: input.note,
     },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { deciderSpecification, DomainError, foldEvents, type Json } from '#warden/kernel';
+import { AppendOnlySet, deciderSpecification, DomainError, foldEvents, type Json } from '#warden/kernel';
 import { jobRequestsOf } from './job-requests.js';
-import { type ReviewJobCommand, reviewJobDecider, type ReviewJobState } from './review-job.decider.js';
+import { type ReviewJobCommand, reviewJobDecider, type ReviewJobState, SNAPSHOT_MAX_IDS } from './review-job.decider.js';
 import type { EnqueueRequest, ReviewJobDecided, ReviewJobEvent } from './review-job.events.js';
 
 const T0 = '2026-01-01T00:00:00.000Z';
@@ -167,6 +167,10 @@ describe('review job decider: Enqueue', () => {
     expect([...decoded.requestIds]).toEqual(['r1', 'r2', 'r3']);
     expect(reviewJobDecider.decide(enqueue('r2', at(7)), decoded)).toEqual([]);
     expect(reviewJobDecider.decide(enqueue('r4', at(7)), decoded).map((e) => e.type)).toEqual(['ReviewJobMerged']);
+    // Snapshots a tenth of the job's size apart (the store's 100 events at least), none past SNAPSHOT_MAX_IDS ids.
+    const withIds = (n: number) => ({ ...state, requestIds: AppendOnlySet.of(Array.from({ length: n }, (_, i) => `r${i}`)) });
+    expect([policy.spacing!(state), policy.spacing!(withIds(5_000)), policy.spacing!(withIds(SNAPSHOT_MAX_IDS))]).toEqual([0, 500, SNAPSHOT_MAX_IDS / 10]);
+    expect(policy.spacing!(withIds(SNAPSHOT_MAX_IDS + 1))).toBeNull();
   });
 
   it('decides nothing for a request already in the job (a re-run), open or closed', () => {

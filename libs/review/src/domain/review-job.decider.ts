@@ -11,6 +11,13 @@ import type {
   ItemVersionSeen,
 } from './review-job.events.js';
 
+/**
+ * A job with more merged requests than this is not snapshotted any more: its snapshot (the ids,
+ * about 45 bytes each) would pass KurrentDB's default 1 MiB an append may hold. A process that
+ * meets such a job reads the last snapshot and the events after it once, then keeps it cached.
+ */
+export const SNAPSHOT_MAX_IDS = 16_000;
+
 /** Times are ISO strings from the handler's clock: the decider stays pure. */
 export type ReviewJobCommand =
   | {
@@ -162,6 +169,9 @@ export const reviewJobDecider: Decider<ReviewJobCommand, ReviewJobState, ReviewJ
       const state = json as unknown as Omit<ReviewJobState, 'requestIds'> & { requestIds: string[] };
       return { ...state, requestIds: AppendOnlySet.of(state.requestIds) };
     },
+    // The snapshot holds every id: written every tenth of the job's size, so that a mass-reported
+    // item writes O(N) bytes of snapshots in all, not O(N²); none past SNAPSHOT_MAX_IDS.
+    spacing: (state) => (state.requestIds.size > SNAPSHOT_MAX_IDS ? null : Math.floor(state.requestIds.size / 10)),
   },
 
   decide(command, state) {

@@ -5,7 +5,7 @@ import { type Clock, forbidden, type IdGenerator, invalidInput } from '#warden/k
 import { CLOCK, ID_GENERATOR } from '#warden/platform';
 import { AggregateStore } from '#warden/storage';
 import { checkDecision } from '../../domain/decision-check.js';
-import { childSafetyReport, decisionCallbacks, versionSeen } from '../../domain/decision-effects.js';
+import { childSafetyReport, decisionCallbacks, reportsToSend, versionSeen } from '../../domain/decision-effects.js';
 import { type ReviewJobCommand, reviewJobDecider, type ReviewJobState } from '../../domain/review-job.decider.js';
 import { jobNotFound } from '../../domain/review-job.errors.js';
 import { reviewJobStream } from '../../domain/review.streams.js';
@@ -92,7 +92,9 @@ export class DecideJobHandler implements ICommandHandler<DecideJobCommand> {
     const decidedItem = read ?? { version, data: null, creator: null };
     // The reports are read only for what sends or records them.
     const needsReports = checked.actions.length > 0 || checked.type === 'SUBMIT_CHILD_SAFETY_REPORT';
-    const reports = needsReports ? await this.jobReports.of(orgId, command.jobId, state) : [];
+    // Each action's callback and the child-safety report carry a copy: they share one byte budget.
+    const copies = checked.actions.length + (checked.type === 'SUBMIT_CHILD_SAFETY_REPORT' ? 1 : 0);
+    const reports = needsReports ? reportsToSend(await this.jobReports.of(orgId, command.jobId, state), copies) : [];
     const callbacks = needsReports
       ? decisionCallbacks({
           orgId,

@@ -119,10 +119,6 @@ export function relatedRefs(data: { [field: string]: unknown }, type: ItemTypeDe
   return refs;
 }
 
-/**
- * Oldest report first, by the instant each `reportedAt` names: the platform's times carry offsets
- * (`12:00+05:00` is before `08:00Z`), which their text does not order. One unreadable sorts last.
- */
 /** The newest reports a view lists (`reportCount` counts them all): a mass-reported item's view stays a page, not 100,000 rows. */
 export const MAX_REPORTS_SHOWN = 1_000;
 
@@ -131,6 +127,10 @@ export function reportsShown<T>(reports: readonly T[]): T[] {
   return reports.slice(-MAX_REPORTS_SHOWN);
 }
 
+/**
+ * Oldest report first, by the instant each `reportedAt` names: the platform's times carry offsets
+ * (`12:00+05:00` is before `08:00Z`), which their text does not order. One unreadable sorts last.
+ */
 export function byReportedAt(a: { reportedAt?: unknown }, b: { reportedAt?: unknown }): number {
   const at = (r: { reportedAt?: unknown }) => parseIsoInstant(r.reportedAt)?.getTime() ?? Number.POSITIVE_INFINITY;
   return at(a) - at(b) || 0;
