@@ -1,10 +1,16 @@
-import { Injectable } from '@nestjs/common';
-import { AggregateStore } from '#warden/storage';
+import { Inject, Injectable } from '@nestjs/common';
+import type { EventStore } from '#warden/eventstore';
+import { AggregateStore, EVENT_STORE } from '#warden/storage';
 import { type MergedReport, mergedReports } from './domain/decision-effects.js';
 import { type JobRequests, jobRequestsOf } from './domain/job-requests.js';
 import { reviewJobDecider, type ReviewJobState } from './domain/review-job.decider.js';
-import type { ReportReasons } from './domain/review-job.events.js';
+import type { ReportReasons, ReviewJobEvent } from './domain/review-job.events.js';
 import { reviewJobStream } from './domain/review.streams.js';
+
+/** A job's requests as read from its history so far: `read` events, so that a later read goes on from there. */
+export interface JobHistoryRead extends JobRequests {
+  readonly read: number;
+}
 
 /**
  * Every report merged into a job, with what its reporter wrote. A job's state keeps its request
@@ -15,17 +21,26 @@ import { reviewJobStream } from './domain/review.streams.js';
  */
 @Injectable()
 export class JobReports {
-  constructor(private readonly aggregates: AggregateStore) {}
+  constructor(
+    private readonly aggregates: AggregateStore,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+  ) {}
 
-  /** The requests of the job as `state` holds them (its first `requestCount`), from the job's history. */
-  async requests(orgId: string, jobId: string, state: ReviewJobState): Promise<JobRequests> {
-    const { events } = await this.aggregates.load(reviewJobStream(orgId, jobId), reviewJobDecider);
-    return jobRequestsOf(events, state.requestCount);
+  /**
+   * The job's requests, read on from `since` (what an earlier call returned): a decision decided
+   * again after a merge landed meanwhile reads the merges since, not the whole job again, so that a
+   * mass-reported item under a flood of reports can still be decided.
+   */
+  async history(orgId: string, jobId: string, since?: JobHistoryRead): Promise<JobHistoryRead> {
+    const events = await this.events.readStream(reviewJobStream(orgId, jobId), { fromRevision: since?.read ?? 0 });
+    const more = jobRequestsOf(events as unknown as ReviewJobEvent[]);
+    if (!since) return { read: events.length, ...more };
+    return { read: since.read + events.length, requests: [...since.requests, ...more.requests], reasons: { ...since.reasons, ...more.reasons } };
   }
 
-  /** The merged reports of the job as `state` holds them. */
-  async of(orgId: string, jobId: string, state: ReviewJobState): Promise<MergedReport[]> {
-    return this.reports(orgId, await this.requests(orgId, jobId, state));
+  /** The merged reports of the job as `state` holds them (its first `requestCount` requests of `history`). */
+  async of(orgId: string, state: ReviewJobState, history: JobHistoryRead): Promise<MergedReport[]> {
+    return this.reports(orgId, { requests: history.requests.slice(0, state.requestCount), reasons: history.reasons });
   }
 
   /** The merged reports of requests already read, with the reasons of those carried from other jobs. */

@@ -167,9 +167,9 @@ describe('review job decider: Enqueue', () => {
     expect([...decoded.requestIds]).toEqual(['r1', 'r2', 'r3']);
     expect(reviewJobDecider.decide(enqueue('r2', at(7)), decoded)).toEqual([]);
     expect(reviewJobDecider.decide(enqueue('r4', at(7)), decoded).map((e) => e.type)).toEqual(['ReviewJobMerged']);
-    // Snapshots a tenth of the job's size apart (the store's 100 events at least), none past SNAPSHOT_MAX_IDS ids.
+    // Snapshots a hundredth of the job's size apart (the store's 100 events at least), none past SNAPSHOT_MAX_IDS ids.
     const withIds = (n: number) => ({ ...state, requestIds: AppendOnlySet.of(Array.from({ length: n }, (_, i) => `r${i}`)) });
-    expect([policy.spacing!(state), policy.spacing!(withIds(5_000)), policy.spacing!(withIds(SNAPSHOT_MAX_IDS))]).toEqual([0, 500, SNAPSHOT_MAX_IDS / 10]);
+    expect([policy.spacing!(state), policy.spacing!(withIds(5_000)), policy.spacing!(withIds(SNAPSHOT_MAX_IDS))]).toEqual([0, 50, SNAPSHOT_MAX_IDS / 100]);
     expect(policy.spacing!(withIds(SNAPSHOT_MAX_IDS + 1))).toBeNull();
   });
 

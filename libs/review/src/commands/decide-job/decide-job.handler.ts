@@ -10,7 +10,7 @@ import { type ReviewJobCommand, reviewJobDecider, type ReviewJobState } from '..
 import { jobNotFound } from '../../domain/review-job.errors.js';
 import { reviewJobStream } from '../../domain/review.streams.js';
 import { ItemVersions } from '../../item-versions.js';
-import { JobReports } from '../../job-reports.js';
+import { type JobHistoryRead, JobReports } from '../../job-reports.js';
 import { seesChildSafety, sendsToChildSafety } from '../../contracts.js';
 import { visibleQueues } from '../../review-queues.js';
 import { lockTokenHash } from '../../domain/lock-token.js';
@@ -36,11 +36,17 @@ export class DecideJobHandler implements ICommandHandler<DecideJobCommand> {
   async execute(command: DecideJobCommand): Promise<DecisionSummary> {
     const stream = reviewJobStream(command.context.orgId, command.jobId);
     let summary: DecisionSummary | undefined;
+    // The job's history as read by an earlier try of this decision: a try after a conflict reads on from there.
+    let history: JobHistoryRead | undefined;
     await this.aggregates.handleAfterReading(
       stream,
       reviewJobDecider,
       async (state) => {
-        const decided = await this.decision(command, state);
+        const decided = await this.decision(
+          command,
+          state,
+          async () => (history = await this.jobReports.history(command.context.orgId, command.jobId, history)),
+        );
         summary = decided.summary;
         return decided.command;
       },
@@ -50,7 +56,11 @@ export class DecideJobHandler implements ICommandHandler<DecideJobCommand> {
   }
 
   /** The Decide command for the job as read, with what it requests, and what the caller is answered. */
-  private async decision(command: DecideJobCommand, state: ReviewJobState): Promise<{ command: ReviewJobCommand; summary: DecisionSummary }> {
+  private async decision(
+    command: DecideJobCommand,
+    state: ReviewJobState,
+    readHistory: () => Promise<JobHistoryRead>,
+  ): Promise<{ command: ReviewJobCommand; summary: DecisionSummary }> {
     const { orgId } = command.context;
     const { moderator, decision } = command;
     // The catalog read once for the whole decision (docs/architecture.md, "Main flows"): the
@@ -94,7 +104,7 @@ export class DecideJobHandler implements ICommandHandler<DecideJobCommand> {
     const needsReports = checked.actions.length > 0 || checked.type === 'SUBMIT_CHILD_SAFETY_REPORT';
     // Each action's callback and the child-safety report carry a copy: they share one byte budget.
     const copies = checked.actions.length + (checked.type === 'SUBMIT_CHILD_SAFETY_REPORT' ? 1 : 0);
-    const reports = needsReports ? reportsToSend(await this.jobReports.of(orgId, command.jobId, state), copies) : [];
+    const reports = needsReports ? reportsToSend(await this.jobReports.of(orgId, state, await readHistory()), copies) : [];
     const callbacks = needsReports
       ? decisionCallbacks({
           orgId,
