@@ -10,6 +10,7 @@ import {
   mergedReports,
   REPORTS_SENT_BYTES,
   reportsToSend,
+  type SentReport,
 } from './decision-effects.js';
 import { jobRequestsOf } from './job-requests.js';
 import type { EnqueueRequest, ReviewJobEvent } from './review-job.events.js';
@@ -97,8 +98,9 @@ describe('decision effects', () => {
     expect(callbacks[1]!.parameters).toEqual({});
   });
 
-  it('no reports: no report history; no creator: the item is the subject', () => {
-    const [callback] = decisionCallbacks({
+  /** The callback of a decision taking one action on an item without a creator, sending `reports`. */
+  const removeCallback = (reports: readonly SentReport[]) =>
+    decisionCallbacks({
       orgId: 'acme',
       decisionId: 'dec1',
       item,
@@ -109,8 +111,11 @@ describe('decision effects', () => {
       reason: null,
       parameters: {},
       decidedItem: { version: 0, data: null, creator: null },
-      reports: [],
-    });
+      reports,
+    })[0]!;
+
+  it('no reports: no report history; no creator: the item is the subject', () => {
+    const callback = removeCallback([]);
     expect(callback).toMatchObject({ reportHistory: null, subject: 'post:p1', creator: null });
   });
 
@@ -130,20 +135,7 @@ describe('decision effects', () => {
       merged(i, i === MAX_REPORTS_SENT + 49 ? '😀'.repeat(MAX_REASON_SENT * 3) : `reason ${i}`),
     );
     const sent = reportsToSend(many, 2);
-    const [callback] = decisionCallbacks({
-      orgId: 'acme',
-      decisionId: 'dec1',
-      item,
-      actions: [action('remove', [])],
-      policies: [],
-      actor: { userId: 'mod-1', email: 'mod@acme.example' },
-      note: null,
-      reason: null,
-      parameters: {},
-      decidedItem: { version: 0, data: null, creator: null },
-      reports: sent,
-    });
-    const history = callback!.reportHistory!;
+    const history = removeCallback(sent).reportHistory!;
     expect(history).toHaveLength(MAX_REPORTS_SENT);
     expect(history[0]).toEqual({ reason: 'reason 50', reporter: reporter('u50') });
     const cut = history.at(-1)!.reason!;
