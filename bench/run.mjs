@@ -13,6 +13,7 @@ for (const name of [
   'console',
   'console-ui',
   'review',
+  'review-job-stream',
   'full-size-tests',
   'enforcement',
   'bulk-actions',
