@@ -102,7 +102,7 @@ for (const size of SIZES) {
     const handled = await store.handle(
       stream,
       reviewJobDecider,
-      { type: 'Enqueue', jobId, queueId: 'default', generation: 0, item: ITEM, request, carried: [], reasons, subject: null, now },
+      { type: 'Enqueue', jobId, queueId: 'default', generation: 0, item: ITEM, request, carried: [], carriedFrom: null, reasons, subject: null, now },
       context,
     );
     times.push(performance.now() - started);

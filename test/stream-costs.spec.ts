@@ -76,6 +76,7 @@ const report = (i: number): ReviewJobCommand =>
       fromJobId: null,
     },
     carried: [],
+    carriedFrom: null,
     reasons: { [`r${i}`]: `reporter ${i} wrote this` },
     subject: `user:u${i}`,
     now: at(i),

@@ -5,6 +5,7 @@ import { AggregateStore } from '#warden/storage';
 import { CountingEventStore } from '../../../test/support/counting-event-store.js';
 import { reportRequest } from '../../../test/support/review-events.js';
 import { sqliteStores } from '../../../test/support/sqlite-stores.js';
+import { carriedJob } from './domain/job-requests.js';
 import { reviewJobDecider } from './domain/review-job.decider.js';
 import { reviewJobStream } from './domain/review.streams.js';
 import { JobEnqueuer } from './enqueue/job-enqueuer.js';
@@ -57,5 +58,20 @@ describe("JobReports: a job's reports, from its history", () => {
     ]);
     const now = await jobReports.of(ORG, await aggregates.state(stream, reviewJobDecider), again);
     expect(now).toHaveLength(5);
+  });
+
+  it("lists the reports of a job a move named (carriedFrom), each with its reason from that job's stream", async () => {
+    const old = await report('r6');
+    const oldRequests = (await jobReports.history(ORG, old.jobId)).requests;
+    const moved = await enqueuer.enqueue(context, {
+      queueId: 'other',
+      item,
+      request: { ...reportRequest('dec-1'), source: 'MRT_JOB', report: null, fromJobId: old.jobId },
+      carriedFrom: carriedJob(old.jobId, oldRequests, 0),
+    });
+    const state = await aggregates.state(reviewJobStream(ORG, moved.jobId), reviewJobDecider);
+    expect(state.requestCount).toBe(oldRequests.length + 1);
+    const reports = await jobReports.of(ORG, state, await jobReports.history(ORG, moved.jobId));
+    expect(reports.map((r) => [r.reportId, r.reason, r.fromJobId])).toEqual(oldRequests.map((r) => [r.requestId, `reason ${r.requestId}`, old.jobId]));
   });
 });

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { EventStore } from '#warden/eventstore';
 import { AggregateStore, EVENT_STORE } from '#warden/storage';
 import { type MergedReport, mergedReports } from './domain/decision-effects.js';
-import { type JobRequests, jobRequestsOf } from './domain/job-requests.js';
+import { type JobEventsLoader, type JobRequests, jobReasonsOf, jobRequestsFollowing } from './domain/job-requests.js';
 import { reviewJobDecider, type ReviewJobState } from './domain/review-job.decider.js';
 import type { ReportReasons, ReviewJobEvent } from './domain/review-job.events.js';
 import { reviewJobStream } from './domain/review.streams.js';
@@ -33,9 +33,14 @@ export class JobReports {
    */
   async history(orgId: string, jobId: string, since?: JobHistoryRead): Promise<JobHistoryRead> {
     const events = await this.events.readStream(reviewJobStream(orgId, jobId), { fromRevision: since?.read ?? 0 });
-    const more = jobRequestsOf(events as unknown as ReviewJobEvent[]);
+    const more = await this.fromEvents(orgId, events as unknown as ReviewJobEvent[]);
     if (!since) return { read: events.length, ...more };
     return { read: since.read + events.length, requests: [...since.requests, ...more.requests], reasons: { ...since.reasons, ...more.reasons } };
+  }
+
+  /** The requests of a job's events (the first `count`), following the jobs a move named (`carriedFrom`) into their own streams. */
+  fromEvents(orgId: string, events: readonly ReviewJobEvent[], count?: number): Promise<JobRequests> {
+    return jobRequestsFollowing(events, this.loader(orgId), count);
   }
 
   /** The merged reports of the job as `state` holds them (its first `requestCount` requests of `history`). */
@@ -49,11 +54,15 @@ export class JobReports {
     const carried: { [jobId: string]: ReportReasons } = Object.fromEntries(
       await Promise.all(
         fromJobIds.map(async (jobId) => {
-          const { events } = await this.aggregates.load(reviewJobStream(orgId, jobId), reviewJobDecider);
-          return [jobId, jobRequestsOf(events).reasons] as const;
+          return [jobId, jobReasonsOf(await this.loader(orgId)(jobId))] as const;
         }),
       ),
     );
     return mergedReports(job, carried);
+  }
+
+  /** Another job's whole history, of this organization. */
+  private loader(orgId: string): JobEventsLoader {
+    return async (jobId) => (await this.aggregates.load(reviewJobStream(orgId, jobId), reviewJobDecider)).events;
   }
 }

@@ -1,4 +1,4 @@
-import type { EnqueueRequest, ReportReasons, ReviewJobEvent } from './review-job.events.js';
+import type { CarriedJob, EnqueueRequest, EnqueueSource, JobPolicy, ReportReasons, ReviewJobEvent } from './review-job.events.js';
 
 /** A job's requests and its own reports' reasons, as its history holds them. */
 export interface JobRequests {
@@ -8,21 +8,82 @@ export interface JobRequests {
   readonly reasons: ReportReasons;
 }
 
+/** A job's whole history, as read from its stream: for following the jobs a move named (`carriedFrom`). */
+export type JobEventsLoader = (jobId: string) => Promise<readonly ReviewJobEvent[]>;
+
 /**
  * The requests of a job from its events, the first `count` of them (the state a decision was made
  * on: `ReviewJobState.requestCount`; requests are only ever appended, so a history read later
  * starts with them). The state keeps their ids only, so that a merge does not grow with the job
  * (docs/architecture.md, "Streams and what a command costs"); what lists the requests — a
  * decision's callbacks, the job view, a recreated job — reads them here, once.
+ *
+ * In each event: the requests of a job it names (`carriedFrom`, from `carriedJobs`, each taking
+ * that job as its `fromJobId` when it has none), then those it carries, then its request. A job
+ * named but not in `carriedJobs` is an error: `jobRequestsFollowing` reads them.
  */
-export function jobRequestsOf(events: readonly ReviewJobEvent[], count = Number.POSITIVE_INFINITY): JobRequests {
+export function jobRequestsOf(
+  events: readonly ReviewJobEvent[],
+  count = Number.POSITIVE_INFINITY,
+  carriedJobs: ReadonlyMap<string, readonly EnqueueRequest[]> = new Map(),
+): JobRequests {
   const requests: EnqueueRequest[] = [];
   const reasons: ReportReasons = {};
   for (const event of events) {
     if (requests.length >= count) break;
     if (event.type !== 'ReviewJobOpened' && event.type !== 'ReviewJobMerged') continue;
+    const named = event.data.carriedFrom;
+    if (named) {
+      const carried = carriedJobs.get(named.jobId);
+      if (!carried) throw new Error(`the requests of job ${named.jobId}, which job ${event.data.jobId} carries, were not read`);
+      for (const r of carried) requests.push(r.fromJobId ? r : { ...r, fromJobId: named.jobId });
+    }
     requests.push(...(event.data.carried ?? []), event.data.request);
     Object.assign(reasons, event.data.reasons);
   }
   return { requests: requests.length > count ? requests.slice(0, count) : requests, reasons };
+}
+
+/** As `jobRequestsOf`, reading the requests of the jobs the events name (and of those these name) with `load`. */
+export async function jobRequestsFollowing(events: readonly ReviewJobEvent[], load: JobEventsLoader, count = Number.POSITIVE_INFINITY): Promise<JobRequests> {
+  const named = new Set<string>();
+  for (const event of events) {
+    if ((event.type === 'ReviewJobOpened' || event.type === 'ReviewJobMerged') && event.data.carriedFrom) named.add(event.data.carriedFrom.jobId);
+  }
+  const carriedJobs = new Map<string, readonly EnqueueRequest[]>();
+  for (const jobId of named) carriedJobs.set(jobId, (await jobRequestsFollowing(await load(jobId), load)).requests);
+  return jobRequestsOf(events, count, carriedJobs);
+}
+
+/** The reasons of a job's own reports, by report id: what a report carried from it to another job is read with. */
+export function jobReasonsOf(events: readonly ReviewJobEvent[]): ReportReasons {
+  const reasons: ReportReasons = {};
+  for (const event of events) if (event.type === 'ReviewJobOpened' || event.type === 'ReviewJobMerged') Object.assign(reasons, event.data.reasons);
+  return reasons;
+}
+
+/**
+ * A move (MRT_JOB) copies the moved job's requests into the new job's event up to this many; a job
+ * with more is named instead (CarriedJob): past a few thousand reports one event with them all
+ * would pass what one append to KurrentDB may hold (1 MiB by default).
+ */
+export const JOB_REQUESTS_COPIED = 500;
+
+/** What a new job keeps of a moved job it names instead of copying its requests (every one of them, `requests`). */
+export function carriedJob(jobId: string, requests: readonly EnqueueRequest[], version: number): CarriedJob {
+  const sources: EnqueueSource[] = [];
+  const policies = new Map<string, JobPolicy>();
+  for (const r of requests) {
+    if (!sources.includes(r.source)) sources.push(r.source);
+    for (const p of r.policies) if (!policies.has(p.id)) policies.set(p.id, p);
+  }
+  return {
+    jobId,
+    requests: requests.length,
+    reports: requests.filter((r) => r.report).length,
+    sources,
+    policies: [...policies.values()],
+    version,
+    ruleDetected: requests.some((r) => r.source === 'RULE_EXECUTION' && (r.action?.rules.length ?? 0) > 0),
+  };
 }

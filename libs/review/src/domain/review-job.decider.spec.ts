@@ -30,6 +30,7 @@ const enqueue = (requestId: string, now = T0): ReviewJobCommand => ({
   item,
   request: request(requestId),
   carried: [],
+  carriedFrom: null,
   reasons: { [requestId]: 'spam' },
   subject: 'user:u1',
   now,
@@ -180,6 +181,20 @@ describe('review job decider: Enqueue', () => {
 
   it('refuses a new request for a closed job (the enqueuer moves to the next generation)', () => {
     expect(spec.given(closed()).when(enqueue('r2')).thenThrows(DomainError).kind).toBe('job-closed');
+  });
+
+  it('counts the requests of a moved job it names (CarriedJob) without taking their ids: that job recognizes them', () => {
+    const named = { jobId: 'old', requests: 700, reports: 700, sources: ['REPORT' as const], policies: [], version: 6, ruleDetected: false };
+    const events = spec
+      .given([])
+      .when({ ...enqueue('dec-old'), carriedFrom: named } as ReviewJobCommand)
+      .events();
+    expect(events[0]).toMatchObject({ type: 'ReviewJobOpened', data: { carriedFrom: named, carried: [] } });
+    const state = foldEvents(reviewJobDecider, events);
+    expect(state).toMatchObject({ requestCount: 701, itemVersion: 6 });
+    expect([...state.requestIds]).toEqual(['dec-old']);
+    // Without one, the event has none (earlier releases' shape).
+    expect(spec.given([]).when(enqueue('r1')).events()[0]!.data).not.toHaveProperty('carriedFrom');
   });
 
   it('keeps carried requests first when a job is recreated', () => {

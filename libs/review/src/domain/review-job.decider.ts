@@ -2,6 +2,7 @@ import type { DecisionActionCallback } from '#warden/callbacks/contracts';
 import { AppendOnlySet, type Decider, type Json } from '#warden/kernel';
 import { jobClosed, jobLocked, jobNotFound, lockExpired, lockNotHeld } from './review-job.errors.js';
 import type {
+  CarriedJob,
   ChildSafetyReportRecorded,
   EnqueueRequest,
   JobItem,
@@ -28,6 +29,8 @@ export type ReviewJobCommand =
       item: JobItem;
       request: EnqueueRequest;
       carried: EnqueueRequest[];
+      /** MRT_JOB of a job with many requests: named instead of copied (CarriedJob); null: none. */
+      carriedFrom: CarriedJob | null;
       reasons: ReportReasons;
       subject: string | null;
       now: string;
@@ -66,7 +69,8 @@ export interface ReviewJobState {
   readonly item: JobItem | null;
   readonly openedAt: string | null;
   /**
-   * The ids of every request merged into the job: what a re-run is recognized by. Only the ids: the
+   * The ids of every request merged into the job (but those of a job named by `carriedFrom`: that
+   * job recognizes them): what a re-run is recognized by. Only the ids: the
    * requests themselves and the reports' reasons are read from the job's history by what lists them
    * (`jobRequestsOf`), so the state holds no personal data, is snapshotted, and a merge costs the
    * same on a job of 100,000 reports as on a new one (docs/architecture.md, "Streams and what a
@@ -117,12 +121,19 @@ function appealOf(requests: readonly EnqueueRequest[]): Pick<ReviewJobState, 'ap
   return appeal ? { appealId: appeal.appealId, excludedModerators: appeal.excludedModerators } : { appealId: null, excludedModerators: [] };
 }
 
-/** The request part of the state after `requests` were merged (O(requests), whatever came before). */
-function withRequests(state: ReviewJobState, requests: readonly EnqueueRequest[]): Pick<ReviewJobState, 'requestIds' | 'requestCount' | 'itemVersion'> {
+/**
+ * The request part of the state after `requests` were merged, and those of a job named instead of
+ * copied (`carriedFrom`: counted, not listed; O(requests), whatever came before).
+ */
+function withRequests(
+  state: ReviewJobState,
+  requests: readonly EnqueueRequest[],
+  carriedFrom: CarriedJob | undefined,
+): Pick<ReviewJobState, 'requestIds' | 'requestCount' | 'itemVersion'> {
   return {
     requestIds: state.requestIds.with(requests.map((r) => r.requestId)),
-    requestCount: state.requestCount + requests.length,
-    itemVersion: requests.reduce((version, r) => Math.max(version, r.version), state.itemVersion),
+    requestCount: state.requestCount + (carriedFrom?.requests ?? 0) + requests.length,
+    itemVersion: requests.reduce((version, r) => Math.max(version, r.version), Math.max(state.itemVersion, carriedFrom?.version ?? 0)),
   };
 }
 
@@ -191,6 +202,7 @@ export const reviewJobDecider: Decider<ReviewJobCommand, ReviewJobState, ReviewJ
                 jobId,
                 request: command.request,
                 ...(command.carried.length > 0 ? { carried: command.carried } : {}),
+                ...(command.carriedFrom ? { carriedFrom: command.carriedFrom } : {}),
                 mergedAt: command.now,
                 reasons: command.reasons,
                 subject: command.subject,
@@ -208,6 +220,7 @@ export const reviewJobDecider: Decider<ReviewJobCommand, ReviewJobState, ReviewJ
               item: command.item,
               request: command.request,
               carried: command.carried,
+              ...(command.carriedFrom ? { carriedFrom: command.carriedFrom } : {}),
               openedAt: command.now,
               reasons: command.reasons,
               subject: command.subject,
@@ -338,14 +351,14 @@ export const reviewJobDecider: Decider<ReviewJobCommand, ReviewJobState, ReviewJ
           generation: event.data.generation,
           item: event.data.item,
           openedAt: event.data.openedAt,
-          ...withRequests(state, requests),
+          ...withRequests(state, requests, event.data.carriedFrom),
           ...appealOf(requests),
         };
       }
       case 'ReviewJobMerged':
         return {
           ...state,
-          ...withRequests(state, [...(event.data.carried ?? []), event.data.request]),
+          ...withRequests(state, [...(event.data.carried ?? []), event.data.request], event.data.carriedFrom),
         };
       case 'ReviewJobClaimed':
         return {

@@ -91,6 +91,28 @@ export interface JobAppeal {
 }
 
 /**
+ * MRT_JOB of a job with more requests than a move copies (JOB_REQUESTS_COPIED): its requests stay in
+ * its own stream, named here instead of copied into one event (which past a few thousand reports
+ * would pass what one append to KurrentDB may hold), with what the queues' read model counts. The
+ * job it names is closed (a move decided it), so its requests are final; readers follow the name
+ * (JobReports), each request taking that job as its `fromJobId` when it has none.
+ */
+export interface CarriedJob {
+  jobId: string;
+  /** Its requests, with those it carried itself. */
+  requests: number;
+  /** Of those, the reports. */
+  reports: number;
+  sources: EnqueueSource[];
+  /** The policies its requests named, once each. */
+  policies: JobPolicy[];
+  /** The latest item version its requests named. */
+  version: number;
+  /** Whether a rule's request is among them (a statement of reasons says the decision was detected by a rule). */
+  ruleDetected: boolean;
+}
+
+/**
  * Opens job `generation` of an item in a queue. Job ids are derived from (organization, item,
  * queue, generation), so "one open job per item and queue" is decided by the job streams
  * themselves: a request finds the first generation that is open or not yet created.
@@ -108,6 +130,8 @@ export type ReviewJobOpened = DomainEvent<
      * that job's stream, under their reporters' keys (`fromJobId`).
      */
     carried: EnqueueRequest[];
+    /** MRT_JOB of a job with many requests: named instead of `carried` (missing: none). Its requests come first. */
+    carriedFrom?: CarriedJob;
     openedAt: string;
     reasons: ReportReasons;
     /** Whose key seals `reasons` (the reporter's); null when there is none. */
@@ -123,6 +147,8 @@ export type ReviewJobMerged = DomainEvent<
     request: EnqueueRequest;
     /** MRT_JOB into a queue where the item already had an open job: the moved job's requests. */
     carried?: EnqueueRequest[];
+    /** As `carried`, for a moved job with many requests (CarriedJob); they come before `carried`. */
+    carriedFrom?: CarriedJob;
     mergedAt: string;
     reasons: ReportReasons;
     subject: string | null;

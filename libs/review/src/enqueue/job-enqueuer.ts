@@ -3,7 +3,7 @@ import { type Clock, type CommandContext, deterministicId, DomainError } from '#
 import { CLOCK } from '#warden/platform';
 import { AggregateStore } from '#warden/storage';
 import { reviewJobDecider, type ReviewJobState } from '../domain/review-job.decider.js';
-import type { EnqueueRequest, JobItem, ReportReasons } from '../domain/review-job.events.js';
+import type { CarriedJob, EnqueueRequest, JobItem, ReportReasons } from '../domain/review-job.events.js';
 import { reviewJobId, reviewJobStream } from '../domain/review.streams.js';
 
 export interface JobToEnqueue {
@@ -12,6 +12,8 @@ export interface JobToEnqueue {
   readonly request: EnqueueRequest;
   /** MRT_JOB: the requests of the job it is recreated from. */
   readonly carried?: EnqueueRequest[];
+  /** MRT_JOB of a job with many requests: that job, named instead of its requests copied. */
+  readonly carriedFrom?: CarriedJob;
   readonly reasons?: ReportReasons;
   readonly subject?: string | null;
   /** A job of its own with this id (an appeal's), instead of the item's one open job in the queue. */
@@ -55,6 +57,7 @@ export class JobEnqueuer {
             item: job.item,
             request: job.request,
             carried: job.carried ?? [],
+            carriedFrom: job.carriedFrom ?? null,
             reasons: job.reasons ?? {},
             subject: job.subject ?? null,
             now: this.clock.now().toISOString(),

@@ -5,7 +5,7 @@ import { AggregateStore } from '#warden/storage';
 import { jobDecision as decision, reportRequest } from '../../../../test/support/review-events.js';
 import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
 import { reviewJobDecider } from '../domain/review-job.decider.js';
-import { jobRequestsOf } from '../domain/job-requests.js';
+import { JOB_REQUESTS_COPIED, jobRequestsFollowing, jobRequestsOf } from '../domain/job-requests.js';
 import type { ReviewJobDecided } from '../domain/review-job.events.js';
 import { reviewJobId, reviewJobStream } from '../domain/review.streams.js';
 import { JobEnqueuer } from './job-enqueuer.js';
@@ -51,6 +51,29 @@ describe('report jobs reactor: a transformed job is recreated in its target queu
       ['rpt_2', 'REPORT', old.jobId],
       ['dec-TRANSFORM_JOB_AND_RECREATE_IN_QUEUE', 'MRT_JOB', old.jobId],
     ]);
+  });
+
+  it('names a moved job with many requests instead of copying them into one event; they are listed all the same', async () => {
+    const many = { ...item, id: 'p-many' };
+    const ids = Array.from({ length: JOB_REQUESTS_COPIED + 1 }, (_, i) => `rpt_many_${i}`);
+    let old: Awaited<ReturnType<typeof enqueuer.enqueue>> | undefined;
+    for (const id of ids) old = await enqueuer.enqueue(context, { queueId: 'default', item: many, request: reportRequest(id, { version: 2 }) });
+    const decided = await decide(old!.jobId, decision(old!.jobId, 'TRANSFORM_JOB_AND_RECREATE_IN_QUEUE', 'spam', 'dec-many'));
+
+    await reactor.apply(decided, ctx);
+    await reactor.apply(decided, ctx); // redelivered: nothing more
+
+    const { state, events } = await aggregates.load(reviewJobStream(ORG, reviewJobId(ORG, many, 'spam', 0)), reviewJobDecider);
+    expect(events.map((e) => e.type)).toEqual(['ReviewJobOpened']);
+    const openedEvent = events[0]!;
+    if (openedEvent.type !== 'ReviewJobOpened') throw new Error('not opened');
+    expect(openedEvent.data.carried).toEqual([]);
+    expect(openedEvent.data.carriedFrom).toMatchObject({ jobId: old!.jobId, requests: ids.length, reports: ids.length, sources: ['REPORT'], version: 2 });
+    expect(state).toMatchObject({ requestCount: ids.length + 1, itemVersion: 2 });
+    const load = async (jobId: string) => (await aggregates.load(reviewJobStream(ORG, jobId), reviewJobDecider)).events;
+    const listed = await jobRequestsFollowing(events, load, state.requestCount);
+    expect(listed.requests.map((r) => r.requestId)).toEqual([...ids, 'dec-many']);
+    expect(listed.requests.every((r) => r.fromJobId === old!.jobId)).toBe(true);
   });
 
   it('recreates nothing for other decisions', async () => {

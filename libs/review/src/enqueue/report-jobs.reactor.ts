@@ -2,7 +2,7 @@ import { eventProjection, orderingKey, type Projection } from '#warden/eventstor
 import type { CommandContext, RecordedEvent, RecordedOf } from '#warden/kernel';
 import type { ReportRouted } from '#warden/rules/contracts';
 import type { AggregateStore } from '#warden/storage';
-import { jobRequestsOf } from '../domain/job-requests.js';
+import { carriedJob, JOB_REQUESTS_COPIED, jobRequestsFollowing } from '../domain/job-requests.js';
 import { reviewJobDecider } from '../domain/review-job.decider.js';
 import type { EnqueueRequest, ReviewJobDecided } from '../domain/review-job.events.js';
 import { reviewJobStream } from '../domain/review.streams.js';
@@ -101,9 +101,17 @@ async function recreateTransformedJob(deps: ReportJobsDeps, event: RecordedOf<Re
     routedBy: null,
     fromJobId: decided.jobId,
   };
-  // The reasons stay in the stream they were sealed in: each carried request names it.
-  const carried = jobRequestsOf(events).requests.map((r) => ({ ...r, fromJobId: r.fromJobId ?? decided.jobId }));
-  await deps.enqueuer.enqueue(contextOf(event), { queueId: decided.targetQueueId, item: state.item, request, carried });
+  // The reasons stay in the stream they were sealed in: each carried request names it. A job with
+  // many requests is named instead of copied (CarriedJob): one event must stay within an append.
+  const load = async (jobId: string) => (await deps.aggregates.load(reviewJobStream(orgId, jobId), reviewJobDecider)).events;
+  const requests = (await jobRequestsFollowing(events, load)).requests;
+  const target = { queueId: decided.targetQueueId, item: state.item, request };
+  await deps.enqueuer.enqueue(
+    contextOf(event),
+    requests.length > JOB_REQUESTS_COPIED
+      ? { ...target, carriedFrom: carriedJob(decided.jobId, requests, state.itemVersion) }
+      : { ...target, carried: requests.map((r) => ({ ...r, fromJobId: r.fromJobId ?? decided.jobId })) },
+  );
 }
 
 export function reportJobsReactor(deps: ReportJobsDeps): Projection {

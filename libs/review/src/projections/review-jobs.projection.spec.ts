@@ -136,6 +136,41 @@ describe('review jobs projection', () => {
     expect(first?.jobId).toBe('a');
   });
 
+  it('counts the requests of a moved job it names (CarriedJob) as if they were listed', async () => {
+    stores = sqliteStores();
+    const named = {
+      jobId: 'old',
+      requests: 700,
+      reports: 650,
+      sources: ['REPORT', 'RULE_EXECUTION'],
+      policies: [{ id: 'p-SEVERE', name: 'SEVERE', penalty: 'SEVERE' }],
+      version: 5,
+      ruleDetected: true,
+    };
+    const moved = anEvent('ReviewJobOpened', {
+      jobId: 'moved',
+      queueId: 'default',
+      generation: 0,
+      item: { id: 'item-moved', typeId: 'post', typeName: 'Post' },
+      request: { ...request('dec-old'), source: 'MRT_JOB', report: null, fromJobId: 'old' },
+      carried: [],
+      carriedFrom: named,
+      openedAt: T0,
+      reasons: {},
+      subject: null,
+    } as unknown as JsonObject);
+    await stores.events.append(reviewJobStream('acme', 'moved'), [moved], 'no_stream');
+    await new ProjectionRunner(reviewJobsProjection, stores.events, stores.readStore).catchUp();
+    expect(await doc('moved')).toMatchObject({
+      reportCount: 650,
+      requestCount: 701,
+      sources: ['REPORT', 'RULE_EXECUTION', 'MRT_JOB'],
+      policyIds: ['p-SEVERE'],
+      severity: 4,
+      version: 5,
+    });
+  });
+
   it('leaves the read model identical when the whole log is replayed twice', async () => {
     stores = sqliteStores();
     await seed();

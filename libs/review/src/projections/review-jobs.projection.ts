@@ -1,7 +1,7 @@
 import { eventProjection } from '#warden/eventstore';
 import type { ReadDocument } from '#warden/readstore';
 import { fifoKey, priorityKey, severityOf } from '../domain/job-order.js';
-import { type EnqueueRequest, REVIEW_JOB_EVENT_TYPES, type ReviewJobEvent } from '../domain/review-job.events.js';
+import { type CarriedJob, type EnqueueRequest, REVIEW_JOB_EVENT_TYPES, type ReviewJobEvent } from '../domain/review-job.events.js';
 import { REVIEW_JOBS, type ReviewJobDoc, reviewJobDocId } from './review-jobs.read-model.js';
 
 export const REVIEW_JOBS_PROJECTION = 'review-jobs';
@@ -37,6 +37,27 @@ function withRequests(doc: ReviewJobDoc, requests: readonly EnqueueRequest[]): R
     version,
     appealId,
     excludedModerators,
+    priorityKey: priorityKey(reportCount, severity, doc.openedAt, doc.jobId),
+  };
+}
+
+/** The counts of a moved job named instead of copied (CarriedJob): as if its requests had been listed. */
+function withCarriedJob(doc: ReviewJobDoc, carried: CarriedJob | undefined): ReviewJobDoc {
+  if (!carried) return doc;
+  const sources = [...doc.sources];
+  for (const source of carried.sources) if (!sources.includes(source)) sources.push(source);
+  const policyIds = [...doc.policyIds];
+  for (const p of carried.policies) if (!policyIds.includes(p.id)) policyIds.push(p.id);
+  const reportCount = doc.reportCount + carried.reports;
+  const severity = Math.max(doc.severity, severityOf(carried.policies.map((p) => p.penalty)));
+  return {
+    ...doc,
+    sources,
+    policyIds,
+    reportCount,
+    requestCount: doc.requestCount + carried.requests,
+    severity,
+    version: Math.max(doc.version, carried.version),
     priorityKey: priorityKey(reportCount, severity, doc.openedAt, doc.jobId),
   };
 }
@@ -109,12 +130,12 @@ function next(previous: ReviewJobDoc | undefined, event: ReviewJobEvent, orgId: 
       decision: null,
       revision: -1,
     };
-    return withRequests(empty, [...d.carried, d.request]);
+    return withRequests(withCarriedJob(empty, d.carriedFrom), [...d.carried, d.request]);
   }
   if (!previous) return undefined;
   switch (event.type) {
     case 'ReviewJobMerged':
-      return withRequests(previous, [...(event.data.carried ?? []), event.data.request]);
+      return withRequests(withCarriedJob(previous, event.data.carriedFrom), [...(event.data.carried ?? []), event.data.request]);
     case 'ReviewJobClaimed':
       return {
         ...previous,

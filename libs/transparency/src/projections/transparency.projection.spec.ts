@@ -244,10 +244,19 @@ describe('transparency projection', () => {
       ],
       'any',
     );
+    // A job moved with many requests names the moved job (carriedFrom) instead of copying them: it says whether a rule's is among them.
+    const moved = jobOpened('j-moved', 'p6', 'MRT_JOB', [], '2026-03-03T08:00:00Z');
+    const named = { jobId: 'j-old', requests: 600, reports: 599, sources: ['REPORT', 'RULE_EXECUTION'], policies: [], version: 1, ruleDetected: true };
+    await events.append(
+      'review_job-acme:j-moved',
+      [{ ...moved, data: { ...moved.data, carriedFrom: named } }, action('d-moved', 'p6', 'decision', '2026-03-03T09:00:00Z')],
+      'any',
+    );
     await new ProjectionRunner(transparencyProjection, stores.events, stores.readStore).catchUp();
     expect((await facts('d-rule'))?.automatedDetection).toBe(true);
     expect((await facts('d-report'))?.automatedDetection).toBe(false);
     expect((await facts('d-merged'))?.automatedDetection).toBe(true);
+    expect((await facts('d-moved'))?.automatedDetection).toBe(true);
   });
 
   it('reads a reportedAt or appealedAt in every form the API accepts (a comma fraction, an hours-only offset) as UTC, and goes on past it', async () => {

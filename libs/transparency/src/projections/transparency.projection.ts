@@ -171,7 +171,11 @@ const ruleRequest = (request: unknown): boolean => {
   const rules = record(r['action'])['rules'];
   return r['source'] === 'RULE_EXECUTION' && Array.isArray(rules) && rules.length > 0;
 };
-const anyRuleRequest = (data: Data) => ruleRequest(data['request']) || (Array.isArray(data['carried']) && data['carried'].some(ruleRequest));
+const anyRuleRequest = (data: Data) =>
+  ruleRequest(data['request']) ||
+  (Array.isArray(data['carried']) && data['carried'].some(ruleRequest)) ||
+  // A moved job with many requests is named, not copied: it says whether a rule's request is among them.
+  record(data['carriedFrom'])['ruleDetected'] === true;
 
 async function onJobOpened(event: RecordedEvent, ctx: ProjectionContext): Promise<void> {
   const data = record(event.data);

@@ -17,7 +17,7 @@ import { seesChildSafety, sendsToChildSafety } from '../../contracts.js';
 import { REVIEW_JOBS_PROJECTION } from '../../projections/review-jobs.projection.js';
 import { REVIEW_JOBS, type ReviewJobDoc } from '../../projections/review-jobs.read-model.js';
 import { JobReports } from '../../job-reports.js';
-import { type JobRequests, jobRequestsOf } from '../../domain/job-requests.js';
+import type { JobRequests } from '../../domain/job-requests.js';
 import { ItemVersions } from '../../item-versions.js';
 import { contentDigestOf } from '../../domain/decision-effects.js';
 import { ReviewQueues } from '../../review-queues.js';
@@ -72,7 +72,7 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
     const visibleIds = new Set(visible.map((q) => q.id));
 
     const item = state.item;
-    const job = jobRequestsOf(events, state.requestCount);
+    const job = await this.jobReports.fromEvents(orgId, events, state.requestCount);
     const requests = job.requests;
     const version = state.itemVersion;
     // The viewer's own live lock pins the version its claim showed: a decision without a version
