@@ -71,7 +71,15 @@ describe("JobReports: a job's reports, from its history", () => {
     });
     const state = await aggregates.state(reviewJobStream(ORG, moved.jobId), reviewJobDecider);
     expect(state.requestCount).toBe(oldRequests.length + 1);
-    const reports = await jobReports.of(ORG, state, await jobReports.history(ORG, moved.jobId));
+    // The moved job is read once for its requests and their reasons (one event of the new job, the old job's six).
+    events.reset();
+    const history = await jobReports.history(ORG, moved.jobId);
+    const reports = await jobReports.of(ORG, state, history);
+    expect(events.eventsRead).toBe(1 + oldRequests.length);
+    // A decision's next try reads what is new, and not the moved job again.
+    events.reset();
+    await jobReports.of(ORG, state, await jobReports.history(ORG, moved.jobId, history));
+    expect(events.eventsRead).toBe(0);
     expect(reports.map((r) => [r.reportId, r.reason, r.fromJobId])).toEqual(oldRequests.map((r) => [r.requestId, `reason ${r.requestId}`, old.jobId]));
   });
 });

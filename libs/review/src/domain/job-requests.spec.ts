@@ -69,6 +69,19 @@ describe("a job's requests from its history", () => {
     ]);
   });
 
+  it("lists a merge naming a moved job (into a queue where the item had an open job) in its place: after the job's earlier requests", async () => {
+    const d = [
+      opened('d', report('r9')),
+      {
+        type: 'ReviewJobMerged',
+        data: { jobId: 'd', request: mrt('dec-a', 'a'), carriedFrom: carriedJob('a', aRequests, 1), mergedAt: T0, reasons: {}, subject: null },
+      },
+      merged('d', report('r10')),
+    ] satisfies ReviewJobEvent[];
+    expect((await jobRequestsFollowing(d, load)).requests.map((r) => r.requestId)).toEqual(['r9', 'r1', 'r2', 'r3', 'dec-a', 'r10']);
+    expect((await jobRequestsFollowing(d, load, 4)).requests.map((r) => r.requestId)).toEqual(['r9', 'r1', 'r2', 'r3']);
+  });
+
   it('refuses to list a job that names another without that job read (the requests would be missing silently)', () => {
     expect(() => jobRequestsOf(b)).toThrow(/the requests of job a, which job b carries, were not read/);
     expect(jobReasonsOf(b)).toEqual({ r4: 'reason r4' });
@@ -92,5 +105,8 @@ describe("a job's requests from its history", () => {
       ruleDetected: true,
     });
     expect(carriedJob('a', aRequests, 1).ruleDetected).toBe(false);
+    // A policy whose penalty changed while the job collected reports: the most severe counts, as for copied requests.
+    const raised = { ...report('r5'), policies: [{ id: 'spam', name: 'Spam', penalty: 'SEVERE' as const }] };
+    expect(carriedJob('a', [...aRequests, raised], 1).policies).toEqual([{ id: 'spam', name: 'Spam', penalty: 'SEVERE' }]);
   });
 });

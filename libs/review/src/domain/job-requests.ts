@@ -1,3 +1,4 @@
+import { severityOf } from './job-order.js';
 import type { CarriedJob, EnqueueRequest, EnqueueSource, JobPolicy, ReportReasons, ReviewJobEvent } from './review-job.events.js';
 
 /** A job's requests and its own reports' reasons, as its history holds them. */
@@ -75,7 +76,11 @@ export function carriedJob(jobId: string, requests: readonly EnqueueRequest[], v
   const policies = new Map<string, JobPolicy>();
   for (const r of requests) {
     if (!sources.includes(r.source)) sources.push(r.source);
-    for (const p of r.policies) if (!policies.has(p.id)) policies.set(p.id, p);
+    // A policy's penalty may have changed while the job collected requests: the most severe counts, as the queues count copied requests.
+    for (const p of r.policies) {
+      const known = policies.get(p.id);
+      if (!known || severityOf([p.penalty]) > severityOf([known.penalty])) policies.set(p.id, p);
+    }
   }
   return {
     jobId,

@@ -193,6 +193,13 @@ describe('review job decider: Enqueue', () => {
     const state = foldEvents(reviewJobDecider, events);
     expect(state).toMatchObject({ requestCount: 701, itemVersion: 6 });
     expect([...state.requestIds]).toEqual(['dec-old']);
+    // Into a queue where the item has an open job: the merge names it, counted before the merge's own request.
+    const merge = spec
+      .given(opened())
+      .when({ ...enqueue('dec-old'), carriedFrom: named } as ReviewJobCommand)
+      .events();
+    expect(merge[0]).toMatchObject({ type: 'ReviewJobMerged', data: { carriedFrom: named } });
+    expect(foldEvents(reviewJobDecider, [...opened(), ...merge])).toMatchObject({ requestCount: 702, itemVersion: 6 });
     // Without one, the event has none (earlier releases' shape).
     expect(spec.given([]).when(enqueue('r1')).events()[0]!.data).not.toHaveProperty('carriedFrom');
   });

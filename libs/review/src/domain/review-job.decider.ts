@@ -174,7 +174,8 @@ export const reviewJobDecider: Decider<ReviewJobCommand, ReviewJobState, ReviewJ
   // Ids, moderators and the lock's digest only: nothing sealed (the reasons stay in the events).
   snapshot: {
     name: 'review_job',
-    version: 1,
+    // 2: evolve counts the requests of a job a move named (carriedFrom).
+    version: 2,
     encode: (state) => ({ ...state, requestIds: [...state.requestIds] }) as unknown as Json,
     decode: (json) => {
       const state = json as unknown as Omit<ReviewJobState, 'requestIds'> & { requestIds: string[] };

@@ -16,7 +16,7 @@ import { reviewJobStream } from '../../domain/review.streams.js';
 import { seesChildSafety, sendsToChildSafety } from '../../contracts.js';
 import { REVIEW_JOBS_PROJECTION } from '../../projections/review-jobs.projection.js';
 import { REVIEW_JOBS, type ReviewJobDoc } from '../../projections/review-jobs.read-model.js';
-import { JobReports } from '../../job-reports.js';
+import { JobReports, type OtherJobs } from '../../job-reports.js';
 import type { JobRequests } from '../../domain/job-requests.js';
 import { ItemVersions } from '../../item-versions.js';
 import { contentDigestOf } from '../../domain/decision-effects.js';
@@ -72,7 +72,9 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
     const visibleIds = new Set(visible.map((q) => q.id));
 
     const item = state.item;
-    const job = await this.jobReports.fromEvents(orgId, events, state.requestCount);
+    // The jobs a move named or carried reports from are read once for the requests and the reasons.
+    const others: OtherJobs = new Map();
+    const job = await this.jobReports.fromEvents(orgId, events, state.requestCount, others);
     const requests = job.requests;
     const version = state.itemVersion;
     // The viewer's own live lock pins the version its claim showed: a decision without a version
@@ -86,7 +88,7 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
       this.itemTypes(orgId),
       this.items.latest(orgId, item, version),
       pinned === null ? Promise.resolve(null) : this.items.at(orgId, item, pinned),
-      this.reports(orgId, job),
+      this.reports(orgId, job, others),
       this.reportContexts(orgId, requests),
       this.evaluations(orgId, item, ruleRequests),
       this.pastJobs(orgId, item, jobId, visibleIds, showsChildSafety),
@@ -207,8 +209,8 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
    * Every report merged into the job, in time order, with what its reporter wrote: this job's
    * reasons are in its own stream; those carried from another job are in that job's stream.
    */
-  private async reports(orgId: string, job: JobRequests): Promise<ReportView[]> {
-    const reports = await this.jobReports.reports(orgId, job);
+  private async reports(orgId: string, job: JobRequests, others: OtherJobs): Promise<ReportView[]> {
+    const reports = await this.jobReports.reports(orgId, job, others);
     return reports.sort(byReportedAt);
   }
 
