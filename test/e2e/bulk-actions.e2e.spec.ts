@@ -3,6 +3,7 @@ import { eventCount, loggedEvents, writeConfig } from '../support/config-files.j
 import { expectErrorBody } from '../support/error-body.js';
 import { deliveriesAt, type ReviewWorld, reviewOrgConfig, type Session, startReceiver, startReviewWorld } from '../support/review-fixture.js';
 import { waitFor } from '../support/wait-for.js';
+import { waitUntilProcessed } from '../support/projection-progress.js';
 import { type RunningWarden, runCliBatch, startWarden } from '../support/warden-process.js';
 
 type Item = { id: string; typeId: string };
@@ -214,7 +215,10 @@ describe('bulk actions (console API), end to end', () => {
     expect(cancelled.status, await cancelled.clone().text()).toBe(200);
     const done = await finished(op.bulkActionId);
     expect(done.status).toBe('CANCELLED');
-    // The chunk under way when it came is still recorded: wait for the count to settle, then compare with the log.
+    // The chunk under way when it came is still recorded. Its executions may not be in the log yet
+    // (0 executed and 0 executions looked settled: CI caught it): the reactor applying every chunk
+    // event in the log now is the positive signal that the chunk under way is done.
+    await waitUntilProcessed(world.warden.url, world.dataDir, 'enforcement-bulk-actions', ['BulkActionRequested', 'BulkActionChunkExecuted']);
     const settled = await waitFor(async () => {
       const v = await view(op.bulkActionId);
       return v.executed === executionsOf(ids).length && v;
