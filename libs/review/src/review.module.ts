@@ -98,6 +98,7 @@ export class ReviewModule implements OnModuleInit {
     private readonly router: ReviewRouter,
     private readonly aggregates: AggregateStore,
     private readonly autoCloser: JobAutoCloser,
+    private readonly jobReports: JobReports,
   ) {}
 
   onModuleInit(): void {
@@ -106,7 +107,7 @@ export class ReviewModule implements OnModuleInit {
     this.upcasters.register(...REVIEW_UPCASTERS);
     this.projections.register(reviewJobsProjection);
     this.projections.register(reviewEnqueueReactor({ enqueuer: this.enqueuer, router: this.router }));
-    this.projections.register(reportJobsReactor({ enqueuer: this.enqueuer, aggregates: this.aggregates }));
+    this.projections.register(reportJobsReactor({ enqueuer: this.enqueuer, aggregates: this.aggregates, jobReports: this.jobReports }));
     this.projections.register(childSafetyReportsProjection);
     this.projections.register(autoCloseQueuesProjection);
     this.projections.register(autoCloseReactor({ closer: this.autoCloser }));

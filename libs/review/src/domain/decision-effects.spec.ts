@@ -98,6 +98,20 @@ describe('decision effects', () => {
     expect(callbacks[1]!.parameters).toEqual({});
   });
 
+  /** The child-safety report of decision dec1 on job j2 by moderator m1, of this item version, these reports and reason. */
+  const childSafetyReportOf = (input: Pick<Parameters<typeof childSafetyReport>[0], 'decidedItem' | 'reports' | 'reason'>) =>
+    childSafetyReport({
+      orgId: 'acme',
+      decisionId: 'dec1',
+      jobId: 'j2',
+      item,
+      itemType: undefined,
+      note: null,
+      reportedBy: { userId: 'm1', email: 'mod@acme.example' },
+      now: '2026-01-02T00:00:00.000Z',
+      ...input,
+    });
+
   /** The callback of a decision taking one action on an item without a creator, sending `reports`. */
   const removeCallback = (reports: readonly SentReport[]) =>
     decisionCallbacks({
@@ -141,19 +155,7 @@ describe('decision effects', () => {
     const cut = history.at(-1)!.reason!;
     expect(Array.from(cut)).toHaveLength(MAX_REASON_SENT);
     expect(cut).toBe('😀'.repeat(MAX_REASON_SENT));
-    const report = childSafetyReport({
-      orgId: 'acme',
-      decisionId: 'dec1',
-      jobId: 'j2',
-      item,
-      itemType: undefined,
-      decidedItem: { version: 0, data: null, creator: null },
-      reports: sent,
-      reason: null,
-      note: null,
-      reportedBy: { userId: 'm1', email: 'mod@acme.example' },
-      now: '2026-01-02T00:00:00.000Z',
-    });
+    const report = childSafetyReportOf({ decidedItem: { version: 0, data: null, creator: null }, reports: sent, reason: null });
     expect(report.reporters).toHaveLength(MAX_REPORTS_SENT);
     expect(report.incident.reports).toEqual(history.map((r) => ({ reporter: r.reporter, reason: r.reason })));
   });
@@ -200,18 +202,10 @@ describe('decision effects', () => {
   });
 
   it('a child-safety report names the item version, creator, reporters and their reasons, and the moderator', () => {
-    const report = childSafetyReport({
-      orgId: 'acme',
-      decisionId: 'dec1',
-      jobId: 'j2',
-      item,
-      itemType: undefined,
+    const report = childSafetyReportOf({
       decidedItem: { version: 2, data: { images: ['https://x/1.jpg'] }, creator: null },
       reports: mergedReports(jobRequestsOf([opened]), {}),
       reason: 'known',
-      note: null,
-      reportedBy: { userId: 'm1', email: 'mod@acme.example' },
-      now: '2026-01-02T00:00:00.000Z',
     });
     expect(report).toMatchObject({
       jobId: 'j2',

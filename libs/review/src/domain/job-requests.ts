@@ -9,6 +9,10 @@ export interface JobRequests {
   readonly reasons: ReportReasons;
 }
 
+/** The events that merge requests into a job. */
+type RequestEvent = Extract<ReviewJobEvent, { type: 'ReviewJobOpened' | 'ReviewJobMerged' }>;
+const mergesRequests = (event: ReviewJobEvent): event is RequestEvent => event.type === 'ReviewJobOpened' || event.type === 'ReviewJobMerged';
+
 /** A job's whole history, as read from its stream: for following the jobs a move named (`carriedFrom`). */
 export type JobEventsLoader = (jobId: string) => Promise<readonly ReviewJobEvent[]>;
 
@@ -32,7 +36,7 @@ export function jobRequestsOf(
   const reasons: ReportReasons = {};
   for (const event of events) {
     if (requests.length >= count) break;
-    if (event.type !== 'ReviewJobOpened' && event.type !== 'ReviewJobMerged') continue;
+    if (!mergesRequests(event)) continue;
     const named = event.data.carriedFrom;
     if (named) {
       const carried = carriedJobs.get(named.jobId);
@@ -49,7 +53,7 @@ export function jobRequestsOf(
 export async function jobRequestsFollowing(events: readonly ReviewJobEvent[], load: JobEventsLoader, count = Number.POSITIVE_INFINITY): Promise<JobRequests> {
   const named = new Set<string>();
   for (const event of events) {
-    if ((event.type === 'ReviewJobOpened' || event.type === 'ReviewJobMerged') && event.data.carriedFrom) named.add(event.data.carriedFrom.jobId);
+    if (mergesRequests(event) && event.data.carriedFrom) named.add(event.data.carriedFrom.jobId);
   }
   const carriedJobs = new Map<string, readonly EnqueueRequest[]>();
   for (const jobId of named) carriedJobs.set(jobId, (await jobRequestsFollowing(await load(jobId), load)).requests);
@@ -59,7 +63,7 @@ export async function jobRequestsFollowing(events: readonly ReviewJobEvent[], lo
 /** The reasons of a job's own reports, by report id: what a report carried from it to another job is read with. */
 export function jobReasonsOf(events: readonly ReviewJobEvent[]): ReportReasons {
   const reasons: ReportReasons = {};
-  for (const event of events) if (event.type === 'ReviewJobOpened' || event.type === 'ReviewJobMerged') Object.assign(reasons, event.data.reasons);
+  for (const event of events) if (mergesRequests(event)) Object.assign(reasons, event.data.reasons);
   return reasons;
 }
 

@@ -10,6 +10,7 @@ import type { ReviewJobDecided } from '../domain/review-job.events.js';
 import { reviewJobId, reviewJobStream } from '../domain/review.streams.js';
 import { JobEnqueuer } from './job-enqueuer.js';
 import { reportJobsReactor } from './report-jobs.reactor.js';
+import { JobReports } from '../job-reports.js';
 
 const ORG = 'acme';
 const item = { id: 'p1', typeId: 'post', typeName: 'Post' };
@@ -20,9 +21,10 @@ describe('report jobs reactor: a transformed job is recreated in its target queu
   afterAll(() => stores.close());
 
   const clock = new FixedClock(new Date('2026-11-23T12:00:00Z'));
-  const aggregates = new AggregateStore(new SqliteEventStore(stores.open()), clock, randomIds);
+  const events = new SqliteEventStore(stores.open());
+  const aggregates = new AggregateStore(events, clock, randomIds);
   const enqueuer = new JobEnqueuer(aggregates, clock);
-  const reactor = reportJobsReactor({ enqueuer, aggregates });
+  const reactor = reportJobsReactor({ enqueuer, aggregates, jobReports: new JobReports(aggregates, events) });
   const ctx = { get: async () => undefined, put: () => {}, delete: () => {}, writtenBefore: async () => false };
 
   /** Appends the decision to the job's stream as the decision handler would, and returns it as recorded. */

@@ -2,7 +2,8 @@ import { eventProjection, orderingKey, type Projection } from '#warden/eventstor
 import type { CommandContext, RecordedEvent, RecordedOf } from '#warden/kernel';
 import type { ReportRouted } from '#warden/rules/contracts';
 import type { AggregateStore } from '#warden/storage';
-import { carriedJob, JOB_REQUESTS_COPIED, jobRequestsFollowing } from '../domain/job-requests.js';
+import { carriedJob, JOB_REQUESTS_COPIED } from '../domain/job-requests.js';
+import type { JobReports } from '../job-reports.js';
 import { reviewJobDecider } from '../domain/review-job.decider.js';
 import type { EnqueueRequest, ReviewJobDecided } from '../domain/review-job.events.js';
 import { reviewJobStream } from '../domain/review.streams.js';
@@ -21,6 +22,7 @@ const ROUTED_BY_REVIEW_BEFORE = 'report-routing';
 export interface ReportJobsDeps {
   readonly enqueuer: JobEnqueuer;
   readonly aggregates: AggregateStore;
+  readonly jobReports: JobReports;
 }
 
 const contextOf = (event: Pick<RecordedEvent, 'id' | 'metadata'>): CommandContext => ({
@@ -103,8 +105,7 @@ async function recreateTransformedJob(deps: ReportJobsDeps, event: RecordedOf<Re
   };
   // The reasons stay in the stream they were sealed in: each carried request names it. A job with
   // many requests is named instead of copied (CarriedJob): one event must stay within an append.
-  const load = async (jobId: string) => (await deps.aggregates.load(reviewJobStream(orgId, jobId), reviewJobDecider)).events;
-  const requests = (await jobRequestsFollowing(events, load)).requests;
+  const { requests } = await deps.jobReports.fromEvents(orgId, events);
   const target = { queueId: decided.targetQueueId, item: state.item, request };
   await deps.enqueuer.enqueue(
     contextOf(event),

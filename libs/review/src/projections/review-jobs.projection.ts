@@ -1,6 +1,7 @@
 import { eventProjection } from '#warden/eventstore';
 import type { ReadDocument } from '#warden/readstore';
 import { fifoKey, priorityKey, severityOf } from '../domain/job-order.js';
+import { carriedJob } from '../domain/job-requests.js';
 import { type CarriedJob, type EnqueueRequest, REVIEW_JOB_EVENT_TYPES, type ReviewJobEvent } from '../domain/review-job.events.js';
 import { REVIEW_JOBS, type ReviewJobDoc, reviewJobDocId } from './review-jobs.read-model.js';
 
@@ -9,39 +10,20 @@ export const REVIEW_JOBS_PROJECTION = 'review-jobs';
 // A child-safety report changes nothing a queue shows.
 const JOB_EVENTS = REVIEW_JOB_EVENT_TYPES.filter((type) => type !== 'ChildSafetyReportRecorded');
 
+/** The requests' counts (summed as a moved job's are: carriedJob) and the appeal an appeal job's request names. */
 function withRequests(doc: ReviewJobDoc, requests: readonly EnqueueRequest[]): ReviewJobDoc {
-  const sources = [...doc.sources];
-  const policyIds = [...doc.policyIds];
-  let { reportCount, requestCount, severity, version } = doc;
   let appealId = doc.appealId ?? null;
   const excludedModerators = [...(doc.excludedModerators ?? [])];
   for (const r of requests) {
-    if (r.appeal) {
-      appealId = r.appeal.appealId;
-      for (const m of r.appeal.excludedModerators) if (!excludedModerators.includes(m)) excludedModerators.push(m);
-    }
-    if (!sources.includes(r.source)) sources.push(r.source);
-    for (const p of r.policies) if (!policyIds.includes(p.id)) policyIds.push(p.id);
-    severity = Math.max(severity, severityOf(r.policies.map((p) => p.penalty)));
-    if (r.report) reportCount++;
-    requestCount++;
-    version = Math.max(version, r.version);
+    if (!r.appeal) continue;
+    appealId = r.appeal.appealId;
+    for (const m of r.appeal.excludedModerators) if (!excludedModerators.includes(m)) excludedModerators.push(m);
   }
-  return {
-    ...doc,
-    sources,
-    policyIds,
-    reportCount,
-    requestCount,
-    severity,
-    version,
-    appealId,
-    excludedModerators,
-    priorityKey: priorityKey(reportCount, severity, doc.openedAt, doc.jobId),
-  };
+  const version = requests.reduce((v, r) => Math.max(v, r.version), 0);
+  return withCarriedJob({ ...doc, appealId, excludedModerators }, carriedJob(doc.jobId, requests, version));
 }
 
-/** The counts of a moved job named instead of copied (CarriedJob): as if its requests had been listed. */
+/** The counts of requests summed up (CarriedJob): a moved job's named instead of copied, as if its requests had been listed, or those listed. */
 function withCarriedJob(doc: ReviewJobDoc, carried: CarriedJob | undefined): ReviewJobDoc {
   if (!carried) return doc;
   const sources = [...doc.sources];
