@@ -11,8 +11,10 @@
 //   - snapshot read: a fresh store reads it from the snapshot the merges left (every 100 events);
 //   - merge: `merges` further reports merged one by one through AggregateStore.handle on the
 //     cached state (what the report-jobs reactor does for each new report), p50 / p99 / max;
-//   - reports: the merged reports with their reasons, as a decision's callbacks and the job view
-//     list them: the job's history read and listed (jobRequestsOf, mergedReports), once.
+//   - every report: the merged reports with their reasons, the whole history read and listed
+//     (jobRequestsOf, mergedReports), as the job view and a decision did before they read the newest;
+//   - newest: what the job view and a decision read now (JobReports.newest, as of the state's
+//     revision): the newest 1,000 reports, read backwards.
 // Prints one markdown table. Not a test: nothing here fails the build.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +25,7 @@ import { mergedReports } from '../dist/libs/review/src/domain/decision-effects.j
 import { jobRequestsOf } from '../dist/libs/review/src/domain/job-requests.js';
 import { reviewJobDecider } from '../dist/libs/review/src/domain/review-job.decider.js';
 import { reviewJobStream } from '../dist/libs/review/src/domain/review.streams.js';
+import { JOB_REPORTS_LISTED, JobReports } from '../dist/libs/review/src/job-reports.js';
 import { AggregateStore } from '../dist/libs/storage/src/aggregate-store.js';
 
 const option = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
@@ -123,15 +126,27 @@ for (const size of SIZES) {
   if (reports.length !== size + MERGES || reports.at(-1).reason === null)
     throw new Error(`${reports.length} merged reports listed, expected ${size + MERGES} with reasons`);
 
+  // What the job view and a decision read: the newest reports as of the state's revision.
+  started = performance.now();
+  const jobReports = new JobReports(store, events);
+  const { revision } = await store.stateAt(stream, reviewJobDecider);
+  const newest = jobReports.reportsOf(await jobReports.newest(ORG, jobId, revision));
+  const newestMs = performance.now() - started;
+  const expected = Math.min(JOB_REPORTS_LISTED, size + MERGES);
+  if (newest.length !== expected || newest.at(-1).reportId !== `report-${size + MERGES - 1}` || newest.at(-1).reason === null)
+    throw new Error(`${newest.length} newest reports listed, expected ${expected} ending with the last merged`);
+
   rows.push(
-    `| ${size.toLocaleString('en')} | ${ms(coldMs)} | ${ms(snapshotMs)} | ${ms(percentile(times, 50))} | ${ms(percentile(times, 99))} | ${ms(times.at(-1))} | ${ms(reportsMs)} |`,
+    `| ${size.toLocaleString('en')} | ${ms(coldMs)} | ${ms(snapshotMs)} | ${ms(percentile(times, 50))} | ${ms(percentile(times, 99))} | ${ms(times.at(-1))} | ${ms(reportsMs)} | ${ms(newestMs)} |`,
   );
   console.error(`size ${size} done`);
 }
 
 console.log(`\nOne review job with N merged reports (${MERGES} merges timed per size; ms)\n`);
-console.log('| reports merged (N) | cold read (fold) | read from a snapshot | merge p50 | merge p99 | merge max | merged reports listed (history read) |');
-console.log('|---|---|---|---|---|---|---|');
+console.log(
+  '| reports merged (N) | cold read (fold) | read from a snapshot | merge p50 | merge p99 | merge max | every report listed (whole history read) | newest 1,000 listed (job view, decision) |',
+);
+console.log('|---|---|---|---|---|---|---|---|');
 for (const row of rows) console.log(row);
 await events.close();
 db.close();

@@ -50,6 +50,15 @@ export function eventStoreContract(adapter: string, open: () => Promise<EventSto
       expect(read.map((e) => e.revision)).toEqual([1, 2]);
     });
 
+    it('reads a stream backwards: newest first, from the end or from a revision down, with a maximum count', async () => {
+      const s = stream('backwards');
+      await store.append(s, [anEvent(), anEvent(), anEvent(), anEvent(), anEvent()], 'no_stream');
+      expect((await store.readStream(s, { backwards: true, maxCount: 2 })).map((e) => e.revision)).toEqual([4, 3]);
+      expect((await store.readStream(s, { backwards: true, fromRevision: 2, maxCount: 10 })).map((e) => e.revision)).toEqual([2, 1, 0]);
+      expect((await store.readStream(s, { backwards: true })).map((e) => e.revision)).toEqual([4, 3, 2, 1, 0]);
+      expect(await store.readStream(stream('backwards-missing'), { backwards: true, maxCount: 3 })).toEqual([]);
+    });
+
     it('enforces the expected revision: no_stream, exact and any', async () => {
       const s = stream('expected');
       await store.append(s, [anEvent()], 'no_stream');

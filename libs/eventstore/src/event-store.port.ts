@@ -11,8 +11,14 @@ export interface AppendResult {
 }
 
 export interface ReadStreamOptions {
+  /** Forwards: the first revision read (default 0). Backwards: the newest read (default the stream's last). */
   readonly fromRevision?: number;
   readonly maxCount?: number;
+  /**
+   * Backwards: newest first, from `fromRevision` down. For readers of a stream's newest part only
+   * (a mass-reported job's newest reports, JobReports), so that they cost what they list.
+   */
+  readonly backwards?: boolean;
 }
 
 export interface ReadAllOptions {

@@ -27,42 +27,52 @@ describe("JobReports: a job's reports, from its history", () => {
   const report = (id: string) =>
     enqueuer.enqueue(context, { queueId: 'default', item, request: reportRequest(id), reasons: { [id]: `reason ${id}` }, subject: 'user:u1' });
 
-  it('reads on from an earlier read (a decision tried again after a merge): only the events since', async () => {
-    const first = await report('r1');
-    await report('r2');
-    await report('r3');
+  it("lists a job's newest reports as of a revision, reading back only as far as they go", async () => {
+    const first = await report('a0');
+    for (let i = 1; i < 300; i++) await report(`a${i}`);
     const stream = reviewJobStream(ORG, first.jobId);
-    const stateAtThree = await aggregates.state(stream, reviewJobDecider);
+    const { state, revision } = await aggregates.stateAt(stream, reviewJobDecider);
+    expect([state.requestCount, state.reportCount, revision]).toEqual([300, 300, 299]);
 
+    // The newest five: one page read back (250 events), not the 300.
     events.reset();
-    const read = await jobReports.history(ORG, first.jobId);
-    expect(events.eventsRead).toBe(3);
-    expect(read.read).toBe(3);
+    const newest = await jobReports.newest(ORG, first.jobId, revision, 5);
+    expect(events.eventsRead).toBe(250);
+    expect(newest.fromStart).toBe(false);
+    expect(jobReports.reportsOf(newest).map((r) => [r.reportId, r.reason])).toEqual(['a295', 'a296', 'a297', 'a298', 'a299'].map((id) => [id, `reason ${id}`]));
 
-    // Two reports merged meanwhile (another process): the next read hands back those two only.
-    await report('r4');
-    await report('r5');
+    // As of an earlier revision (the state a decision was made on): that state's own events, none after.
     events.reset();
-    const again = await jobReports.history(ORG, first.jobId, read);
-    expect(events.eventsRead).toBe(2);
-    expect(again.read).toBe(5);
-    expect(again.requests.map((r) => r.requestId)).toEqual(['r1', 'r2', 'r3', 'r4', 'r5']);
-    expect(again.reasons).toEqual({ r1: 'reason r1', r2: 'reason r2', r3: 'reason r3', r4: 'reason r4', r5: 'reason r5' });
+    const early = await jobReports.newest(ORG, first.jobId, 9, 3);
+    expect(events.eventsRead).toBe(10);
+    expect(early.fromStart).toBe(true);
+    expect(early.requests.map((r) => r.requestId)).toEqual(['a7', 'a8', 'a9']);
 
-    // The reports of a state are its own requests', however far the history was read.
-    const atThree = await jobReports.of(ORG, stateAtThree, again);
-    expect(atThree.map((r) => [r.reportId, r.reason])).toEqual([
-      ['r1', 'reason r1'],
-      ['r2', 'reason r2'],
-      ['r3', 'reason r3'],
-    ]);
-    const now = await jobReports.of(ORG, await aggregates.state(stream, reviewJobDecider), again);
-    expect(now).toHaveLength(5);
+    // Every report when there are fewer than asked, from the start.
+    const all = await jobReports.newest(ORG, first.jobId, revision, 1_000);
+    expect(all.fromStart).toBe(true);
+    expect(all.requests).toHaveLength(300);
+    expect((await jobReports.opening(ORG, first.jobId))?.type).toBe('ReviewJobOpened');
   });
 
-  it("lists the reports of a job a move named (carriedFrom), each with its reason from that job's stream", async () => {
-    const old = await report('r6');
-    const oldRequests = (await jobReports.history(ORG, old.jobId)).requests;
+  it("keeps the requests after the newest reports (a rule's, a move's) and counts only reports toward the limit", async () => {
+    const requests = [reportRequest('b1'), { ...reportRequest('b2'), source: 'RULE_EXECUTION' as const, report: null }, reportRequest('b3')];
+    const first = await enqueuer.enqueue(context, { queueId: 'rules', item, request: requests[0]!, reasons: { b1: 'reason b1' }, subject: 'user:u1' });
+    await enqueuer.enqueue(context, { queueId: 'rules', item, request: requests[1]! });
+    await enqueuer.enqueue(context, { queueId: 'rules', item, request: requests[2]!, reasons: { b3: 'reason b3' }, subject: 'user:u1' });
+    const window = await jobReports.newest(ORG, first.jobId, undefined, 1);
+    expect(window.requests.map((r) => r.requestId)).toEqual(['b3']);
+    const two = await jobReports.newest(ORG, first.jobId, undefined, 2);
+    expect(two.requests.map((r) => r.requestId)).toEqual(['b1', 'b2', 'b3']);
+    const state = await aggregates.state(reviewJobStream(ORG, first.jobId), reviewJobDecider);
+    expect([state.requestCount, state.reportCount, state.sources]).toEqual([3, 2, ['REPORT', 'RULE_EXECUTION']]);
+  });
+
+  it("lists the reports of a job a move named (carriedFrom), each with its reason from that job's stream, reading that job's newest only", async () => {
+    const old = await enqueuer.enqueue(context, { queueId: 'named', item, request: reportRequest('c0'), reasons: { c0: 'reason c0' }, subject: 'user:u1' });
+    for (let i = 1; i < 300; i++)
+      await enqueuer.enqueue(context, { queueId: 'named', item, request: reportRequest(`c${i}`), reasons: { [`c${i}`]: `reason c${i}` }, subject: 'user:u1' });
+    const oldRequests = (await jobReports.fromEvents(ORG, (await aggregates.load(reviewJobStream(ORG, old.jobId), reviewJobDecider)).events)).requests;
     const moved = await enqueuer.enqueue(context, {
       queueId: 'other',
       item,
@@ -70,16 +80,27 @@ describe("JobReports: a job's reports, from its history", () => {
       carriedFrom: carriedJob(old.jobId, oldRequests, 0),
     });
     const state = await aggregates.state(reviewJobStream(ORG, moved.jobId), reviewJobDecider);
-    expect(state.requestCount).toBe(oldRequests.length + 1);
-    // The moved job is read once for its requests and their reasons (one event of the new job, the old job's six).
+    expect([state.requestCount, state.reportCount]).toEqual([301, 300]);
+
+    // The new job's one event, then one page of the named job's: its newest three.
     events.reset();
-    const history = await jobReports.history(ORG, moved.jobId);
-    const reports = await jobReports.of(ORG, state, history);
-    expect(events.eventsRead).toBe(1 + oldRequests.length);
-    // A decision's next try reads what is new, and not the moved job again.
-    events.reset();
-    await jobReports.of(ORG, state, await jobReports.history(ORG, moved.jobId, history));
-    expect(events.eventsRead).toBe(0);
-    expect(reports.map((r) => [r.reportId, r.reason, r.fromJobId])).toEqual(oldRequests.map((r) => [r.requestId, `reason ${r.requestId}`, old.jobId]));
+    const window = await jobReports.newest(ORG, moved.jobId, undefined, 3);
+    expect(events.eventsRead).toBe(1 + 250);
+    expect(jobReports.reportsOf(window).map((r) => [r.reportId, r.reason, r.fromJobId])).toEqual(
+      ['c297', 'c298', 'c299'].map((id) => [id, `reason ${id}`, old.jobId]),
+    );
+    expect(window.requests.at(-1)?.requestId).toBe('dec-1');
+  });
+
+  it('reads the reasons of reports a move copied from the job they were copied from', async () => {
+    const old = await enqueuer.enqueue(context, { queueId: 'copied', item, request: reportRequest('d1'), reasons: { d1: 'reason d1' }, subject: 'user:u1' });
+    const moved = await enqueuer.enqueue(context, {
+      queueId: 'copied-to',
+      item,
+      request: { ...reportRequest('dec-2'), source: 'MRT_JOB', report: null, fromJobId: old.jobId },
+      carried: [{ ...reportRequest('d1'), fromJobId: old.jobId }],
+    });
+    const window = await jobReports.newest(ORG, moved.jobId);
+    expect(jobReports.reportsOf(window).map((r) => [r.reportId, r.reason, r.fromJobId])).toEqual([['d1', 'reason d1', old.jobId]]);
   });
 });

@@ -1,24 +1,51 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EventStore } from '#warden/eventstore';
+import type { RecordedEvent } from '#warden/kernel';
 import { AggregateStore, EVENT_STORE } from '#warden/storage';
 import { type MergedReport, mergedReports } from './domain/decision-effects.js';
-import { type JobEventsLoader, type JobRequests, jobReasonsOf, jobRequestsFollowing } from './domain/job-requests.js';
-import { reviewJobDecider, type ReviewJobState } from './domain/review-job.decider.js';
+import {
+  fromNewestReports,
+  type JobEventsLoader,
+  type JobRequests,
+  jobReasonsOf,
+  jobRequestsFollowing,
+  jobRequestsOf,
+  mergesRequests,
+  reportsMergedBy,
+} from './domain/job-requests.js';
+import { reviewJobDecider } from './domain/review-job.decider.js';
 import type { ReportReasons, ReviewJobEvent } from './domain/review-job.events.js';
 import { reviewJobStream } from './domain/review.streams.js';
 
 /**
- * The histories of other jobs read for a job's requests and reasons (those a move named or carried
- * them from), by job id. Those jobs are closed (a move decided them), so their histories are final:
- * kept for the next read of the same job (a decision's next try), and shared by the reads of one
- * view, each is read once.
+ * The histories of other jobs read for a job's requests and reasons (those a move copied reports
+ * from, or named), by job id: each read once by the reads that share the map. Those jobs are closed
+ * (a move decided them), so their histories are final.
  */
 export type OtherJobs = Map<string, Promise<readonly ReviewJobEvent[]>>;
 
-/** A job's requests as read from its history so far: `read` events, so that a later read goes on from there. */
-export interface JobHistoryRead extends JobRequests {
-  readonly read: number;
-  readonly others: OtherJobs;
+/**
+ * A job's reports are listed from its newest this many on (the job view's MAX_REPORTS_SHOWN; a
+ * decision chooses what it sends among them): what listing them costs is bounded by this, not by
+ * how many reports the job has (docs/review.md, "A mass-reported item").
+ */
+export const JOB_REPORTS_LISTED = 1_000;
+/** Events read back at a time. */
+const PAGE = 250;
+/**
+ * At most this many of one job's events are read for its newest reports: a job whose history is
+ * mostly other requests, claims and skips still costs a bounded read.
+ */
+const MAX_EVENTS_READ = 4 * JOB_REPORTS_LISTED;
+
+/** The newest part of a job's history (JobReports.newest): its newest reports, every request after them, and their reasons. */
+export interface JobWindow extends JobRequests {
+  /** The reasons of the reports among `requests` carried from other jobs, by that job's id. */
+  readonly carriedReasons: { [jobId: string]: ReportReasons };
+  /** The job's own events read, oldest first: the newest of its history, through the revision asked. */
+  readonly events: readonly ReviewJobEvent[];
+  /** Whether `events` begin with the job's first event. */
+  readonly fromStart: boolean;
 }
 
 /**
@@ -36,36 +63,68 @@ export class JobReports {
   ) {}
 
   /**
-   * The job's requests, read on from `since` (what an earlier call returned): a decision decided
-   * again after a merge landed meanwhile reads the merges since, not the whole job again, so that a
-   * mass-reported item under a flood of reports can still be decided.
+   * The job's newest `limit` reports and every request after them, read backwards from
+   * `throughRevision` (the revision of the state they are listed for; default the stream's end)
+   * until that many reports were read, the job's first event, or MAX_EVENTS_READ events; through a
+   * job a move named (`carriedFrom`), that job's newest. A decision and the job view list a job of
+   * 100,000 reports at the cost of one of a thousand: the counts are the state's.
    */
-  async history(orgId: string, jobId: string, since?: JobHistoryRead): Promise<JobHistoryRead> {
-    const others: OtherJobs = since?.others ?? new Map();
-    const events = await this.events.readStream(reviewJobStream(orgId, jobId), { fromRevision: since?.read ?? 0 });
-    const more = await this.fromEvents(orgId, events as unknown as ReviewJobEvent[], undefined, others);
-    if (!since) return { read: events.length, ...more, others };
-    return { read: since.read + events.length, requests: [...since.requests, ...more.requests], reasons: { ...since.reasons, ...more.reasons }, others };
+  async newest(orgId: string, jobId: string, throughRevision?: number, limit = JOB_REPORTS_LISTED, others: OtherJobs = new Map()): Promise<JobWindow> {
+    const { events, fromStart } = await this.tail(orgId, jobId, throughRevision, limit);
+    // The jobs a move named, among the events read: their own newest, each read with the same limit.
+    const named = new Map<string, JobWindow>();
+    for (const event of events) {
+      const carriedFrom = mergesRequests(event) ? event.data.carriedFrom : undefined;
+      if (carriedFrom && !named.has(carriedFrom.jobId)) named.set(carriedFrom.jobId, await this.newest(orgId, carriedFrom.jobId, undefined, limit, others));
+    }
+    const all = jobRequestsOf(events, undefined, new Map([...named].map(([id, window]) => [id, window.requests])));
+    const requests = fromNewestReports(all.requests, limit);
+    const carriedReasons: { [jobId: string]: ReportReasons } = {};
+    for (const [id, window] of named) Object.assign(carriedReasons, window.carriedReasons, { [id]: window.reasons });
+    // Reports copied from a moved job (at most JOB_REQUESTS_COPIED of them: that job was small) have their reasons in its history.
+    const load = this.loader(orgId, others);
+    const copiedFrom = new Set(requests.flatMap((r) => (r.report && r.fromJobId && !(r.fromJobId in carriedReasons) ? [r.fromJobId] : [])));
+    for (const id of copiedFrom) carriedReasons[id] = jobReasonsOf(await load(id));
+    return { requests, reasons: all.reasons, carriedReasons, events, fromStart };
+  }
+
+  /** The merged reports of a window, oldest first, with their reasons. */
+  reportsOf(window: JobWindow): MergedReport[] {
+    return mergedReports(window, window.carriedReasons);
+  }
+
+  /** The job's first event (ReviewJobOpened), however long its history. */
+  async opening(orgId: string, jobId: string): Promise<ReviewJobEvent | undefined> {
+    return (await this.events.readStream(reviewJobStream(orgId, jobId), { maxCount: 1 }))[0] as unknown as ReviewJobEvent | undefined;
+  }
+
+  /** The job's events read backwards, in pages, until `reports` reports were read or the start (returned oldest first). */
+  private async tail(
+    orgId: string,
+    jobId: string,
+    throughRevision: number | undefined,
+    reports: number,
+  ): Promise<{ events: ReviewJobEvent[]; fromStart: boolean }> {
+    const stream = reviewJobStream(orgId, jobId);
+    const pages: RecordedEvent[][] = [];
+    let next = throughRevision;
+    let merged = 0;
+    let read = 0;
+    for (;;) {
+      if (next !== undefined && next < 0) return { events: oldestFirst(pages), fromStart: true };
+      if (merged >= reports || read >= MAX_EVENTS_READ) return { events: oldestFirst(pages), fromStart: false };
+      const page = await this.events.readStream(stream, { backwards: true, fromRevision: next, maxCount: PAGE });
+      if (page.length === 0) return { events: oldestFirst(pages), fromStart: true };
+      pages.push(page);
+      read += page.length;
+      for (const event of page) merged += reportsMergedBy(event as unknown as ReviewJobEvent);
+      next = page[page.length - 1]!.revision - 1;
+    }
   }
 
   /** The requests of a job's events (the first `count`), following the jobs a move named (`carriedFrom`) into their own streams. */
   fromEvents(orgId: string, events: readonly ReviewJobEvent[], count?: number, others: OtherJobs = new Map()): Promise<JobRequests> {
     return jobRequestsFollowing(events, this.loader(orgId, others), count);
-  }
-
-  /** The merged reports of the job as `state` holds them (its first `requestCount` requests of `history`). */
-  async of(orgId: string, state: ReviewJobState, history: JobHistoryRead): Promise<MergedReport[]> {
-    return this.reports(orgId, { requests: history.requests.slice(0, state.requestCount), reasons: history.reasons }, history.others);
-  }
-
-  /** The merged reports of requests already read, with the reasons of those carried from other jobs (read once with `others`). */
-  async reports(orgId: string, job: JobRequests, others: OtherJobs = new Map()): Promise<MergedReport[]> {
-    const load = this.loader(orgId, others);
-    const fromJobIds = [...new Set(job.requests.flatMap((r) => (r.report && r.fromJobId ? [r.fromJobId] : [])))];
-    const carried: { [jobId: string]: ReportReasons } = Object.fromEntries(
-      await Promise.all(fromJobIds.map(async (jobId) => [jobId, jobReasonsOf(await load(jobId))] as const)),
-    );
-    return mergedReports(job, carried);
   }
 
   /** Another job's whole history, of this organization: read once into `others`. */
@@ -82,3 +141,6 @@ export class JobReports {
     };
   }
 }
+
+/** Pages read newest first, as one list oldest first. */
+const oldestFirst = (pages: readonly RecordedEvent[][]): ReviewJobEvent[] => pages.flat().reverse() as unknown as ReviewJobEvent[];

@@ -48,7 +48,7 @@ export class AggregateStore {
   handleAfterReading<Command, State, Event extends DomainEvent<string, object>>(
     streamName: string,
     decider: Decider<Command, State, Event>,
-    inputs: (state: State) => Promise<Command>,
+    inputs: (state: State, revision: number) => Promise<Command>,
     context: CommandContext,
     options?: HandleOptions,
   ): Promise<Handled<Event, State>> {

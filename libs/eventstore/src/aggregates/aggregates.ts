@@ -86,7 +86,7 @@ interface Job {
   readonly decider: Decider<unknown, unknown, DomainEvent<string, object>>;
   readonly command: unknown;
   /** Reads what the command needs from the state first (handleAfterReading): decided alone, read again after a conflict. */
-  readonly inputs?: (state: unknown) => Promise<unknown>;
+  readonly inputs?: (state: unknown, revision: number) => Promise<unknown>;
   readonly context: CommandContext;
   readonly options: HandleOptions;
   readonly resolve: (handled: Handled<DomainEvent<string, object>, unknown>) => void;
@@ -149,7 +149,7 @@ export class Aggregates {
   handleAfterReading<Command, State, Event extends DomainEvent<string, object>>(
     streamName: string,
     decider: Decider<Command, State, Event>,
-    inputs: (state: State) => Promise<Command>,
+    inputs: (state: State, revision: number) => Promise<Command>,
     context: CommandContext,
     options: HandleOptions = {},
   ): Promise<Handled<Event, State>> {
@@ -158,7 +158,7 @@ export class Aggregates {
 
   private enqueue<Event, State>(
     streamName: string,
-    job: Omit<Job, 'resolve' | 'reject' | 'decider' | 'inputs'> & { decider: object; inputs?: (state: never) => Promise<unknown> },
+    job: Omit<Job, 'resolve' | 'reject' | 'decider' | 'inputs'> & { decider: object; inputs?: (state: never, revision: number) => Promise<unknown> },
   ): Promise<Handled<Event, State>> {
     return new Promise<Handled<Event, State>>((resolve, reject) => {
       const queued = { ...job, resolve, reject } as unknown as Job;
@@ -246,7 +246,7 @@ export class Aggregates {
         current = unread ?? (await this.current(streamName, folding, erasures));
         unread = undefined;
         if (expectedRevision !== undefined && current.revision !== expectedRevision) throw conflictOn(streamName);
-        decided = this.decideAll(await withInputs(group, current.state), current);
+        decided = this.decideAll(await withInputs(group, current), current);
       } catch (error) {
         // A refusal on an unread state may be the stale state's: decided again on the stream as read.
         if (unverified) continue;
@@ -487,10 +487,10 @@ function takeGroup(lane: Job[], foldingId: (decider: Job['decider']) => string):
 }
 
 /** The group with each command made: a group whose command reads inputs is that command alone. */
-async function withInputs(group: readonly Job[], state: unknown): Promise<readonly Job[]> {
+async function withInputs(group: readonly Job[], current: { state: unknown; revision: number }): Promise<readonly Job[]> {
   const first = group[0]!;
   if (!first.inputs) return group;
-  return [{ ...first, command: await first.inputs(state) }];
+  return [{ ...first, command: await first.inputs(current.state, current.revision) }];
 }
 
 function settle(decided: readonly Decided[], result: AppendResult | undefined): void {

@@ -3,6 +3,7 @@ import {
   ANY,
   type AppendStreamState,
   BACKWARDS,
+  FORWARDS,
   END,
   eventTypeFilter,
   type Filter,
@@ -92,10 +93,10 @@ export class KurrentDbEventStore implements EventStore {
   async readStream(streamName: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     const out: RecordedEvent[] = [];
     try {
-      for await (const resolved of this.client.readStream(streamName, {
-        fromRevision: BigInt(options.fromRevision ?? 0),
-        maxCount: options.maxCount ?? Number.MAX_SAFE_INTEGER,
-      })) {
+      const read = options.backwards
+        ? ({ direction: BACKWARDS, fromRevision: options.fromRevision === undefined ? END : BigInt(options.fromRevision) } as const)
+        : ({ direction: FORWARDS, fromRevision: BigInt(options.fromRevision ?? 0) } as const);
+      for await (const resolved of this.client.readStream(streamName, { ...read, maxCount: options.maxCount ?? Number.MAX_SAFE_INTEGER })) {
         const e = toRecorded(resolved);
         if (e) out.push(e);
       }

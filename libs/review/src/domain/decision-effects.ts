@@ -61,8 +61,9 @@ export interface SentReport {
 }
 
 /**
- * The reports a decision sends, in merge order: those flagged as child sexual abuse material
- * first (a child-safety report must name them, however many reports came after), then the newest;
+ * The reports a decision sends, in merge order, chosen among `reports` (the job's newest:
+ * JobReports.newest): those flagged as child sexual abuse material first (a child-safety report
+ * must name them, however many other reports came after), then the newest;
  * at most MAX_REPORTS_SENT, reasons cut to MAX_REASON_SENT characters, and as many as fit in the
  * decision's share of REPORTS_SENT_BYTES per copy (`copies`: the callbacks and the child-safety
  * report that carry them).

@@ -11,7 +11,23 @@ export interface JobRequests {
 
 /** The events that merge requests into a job. */
 type RequestEvent = Extract<ReviewJobEvent, { type: 'ReviewJobOpened' | 'ReviewJobMerged' }>;
-const mergesRequests = (event: ReviewJobEvent): event is RequestEvent => event.type === 'ReviewJobOpened' || event.type === 'ReviewJobMerged';
+export const mergesRequests = (event: ReviewJobEvent): event is RequestEvent => event.type === 'ReviewJobOpened' || event.type === 'ReviewJobMerged';
+
+/** The reports an event merges: its own request's, those it carries, and those of the job it names. */
+export function reportsMergedBy(event: ReviewJobEvent): number {
+  if (!mergesRequests(event)) return 0;
+  const listed = [...(event.data.carried ?? []), event.data.request].filter((r) => r.report).length;
+  return listed + (event.data.carriedFrom?.reports ?? 0);
+}
+
+/** The requests from the newest `limit` reports on (those and every request after them), in order. */
+export function fromNewestReports(requests: readonly EnqueueRequest[], limit: number): EnqueueRequest[] {
+  let reports = 0;
+  for (let i = requests.length - 1; i >= 0; i--) {
+    if (requests[i]!.report && ++reports === limit) return requests.slice(i);
+  }
+  return [...requests];
+}
 
 /** A job's whole history, as read from its stream: for following the jobs a move named (`carriedFrom`). */
 export type JobEventsLoader = (jobId: string) => Promise<readonly ReviewJobEvent[]>;

@@ -174,6 +174,33 @@ describe('review job decider: Enqueue', () => {
     expect(policy.spacing!(withIds(SNAPSHOT_MAX_IDS + 1))).toBeNull();
   });
 
+  it('counts the reports and keeps the distinct sources and policies of every request (the job view shows them, listing only the newest)', () => {
+    const spam = { id: 'spam', name: 'Spam', penalty: 'LOW' as const };
+    const hate = { id: 'hate', name: 'Hate', penalty: 'HIGH' as const };
+    const history: ReviewJobEvent[] = [
+      ...opened(),
+      { type: 'ReviewJobMerged', data: { jobId: JOB, request: request('r2', { policies: [spam] }), mergedAt: at(5), reasons: {}, subject: null } },
+      {
+        type: 'ReviewJobMerged',
+        data: {
+          jobId: JOB,
+          request: request('a1', { source: 'RULE_EXECUTION', report: null, policies: [hate, { ...spam, name: 'Renamed' }] }),
+          mergedAt: at(6),
+          reasons: {},
+          subject: null,
+        },
+      },
+      { type: 'ReviewJobMerged', data: { jobId: JOB, request: request('r3', { policies: [spam] }), mergedAt: at(7), reasons: {}, subject: null } },
+    ];
+    const state = foldEvents(reviewJobDecider, history);
+    expect(state).toMatchObject({ requestCount: 4, reportCount: 3, sources: ['REPORT', 'RULE_EXECUTION'], policies: [spam, hate] });
+    // A merge that adds neither keeps the same arrays (nothing copied per merge).
+    const before = foldEvents(reviewJobDecider, history.slice(0, 3));
+    const after = reviewJobDecider.evolve(before, history[3]!);
+    expect(after.sources).toBe(before.sources);
+    expect(after.policies).toBe(before.policies);
+  });
+
   it('decides nothing for a request already in the job (a re-run), open or closed', () => {
     spec.given(opened()).when(enqueue('r1')).thenNothing();
     spec.given(closed()).when(enqueue('r1')).thenNothing();
@@ -200,6 +227,14 @@ describe('review job decider: Enqueue', () => {
       .events();
     expect(merge[0]).toMatchObject({ type: 'ReviewJobMerged', data: { carriedFrom: named } });
     expect(foldEvents(reviewJobDecider, [...opened(), ...merge])).toMatchObject({ requestCount: 702, itemVersion: 6 });
+    // What the view shows of every request is counted too: the named job's reports, sources and policies first.
+    const withPolicy = foldEvents(reviewJobDecider, [
+      ...spec
+        .given([])
+        .when({ ...enqueue('dec-old'), carriedFrom: { ...named, policies: [{ id: 'spam', name: 'Spam', penalty: 'LOW' }] } } as ReviewJobCommand)
+        .events(),
+    ]);
+    expect(withPolicy).toMatchObject({ reportCount: 701, sources: ['REPORT'], policies: [{ id: 'spam', name: 'Spam', penalty: 'LOW' }] });
     // Without one, the event has none (earlier releases' shape).
     expect(spec.given([]).when(enqueue('r1')).events()[0]!.data).not.toHaveProperty('carriedFrom');
   });

@@ -5,7 +5,9 @@ import type {
   CarriedJob,
   ChildSafetyReportRecorded,
   EnqueueRequest,
+  EnqueueSource,
   JobItem,
+  JobPolicy,
   ReportReasons,
   ReviewJobDecided,
   ReviewJobEvent,
@@ -79,6 +81,12 @@ export interface ReviewJobState {
   readonly requestIds: AppendOnlySet;
   /** How many requests were merged (carried ones included): the first this many of the history's are this state's. */
   readonly requestCount: number;
+  /** Of those, the reports: what the job view counts without listing them all (JobReports lists the newest). */
+  readonly reportCount: number;
+  /** Every source merged, distinct, in the order first merged (a handful at most). */
+  readonly sources: readonly EnqueueSource[];
+  /** Every policy the requests named, by id as first named (bounded by the organization's policies). */
+  readonly policies: readonly JobPolicy[];
   /** The item version the job is about: the latest one a request named. */
   readonly itemVersion: number;
   readonly lock: JobLock | null;
@@ -106,6 +114,9 @@ export const initialReviewJobState: ReviewJobState = {
   openedAt: null,
   requestIds: AppendOnlySet.empty(),
   requestCount: 0,
+  reportCount: 0,
+  sources: [],
+  policies: [],
   itemVersion: 0,
   lock: null,
   assignedTo: null,
@@ -129,12 +140,26 @@ function withRequests(
   state: ReviewJobState,
   requests: readonly EnqueueRequest[],
   carriedFrom: CarriedJob | undefined,
-): Pick<ReviewJobState, 'requestIds' | 'requestCount' | 'itemVersion'> {
+): Pick<ReviewJobState, 'requestIds' | 'requestCount' | 'reportCount' | 'sources' | 'policies' | 'itemVersion'> {
+  // A named job's sources and policies come before the requests of the event that names it, as its requests do.
+  const sources = [...(carriedFrom?.sources ?? []), ...requests.map((r) => r.source)].filter((s) => !state.sources.includes(s));
+  const policies = [...(carriedFrom?.policies ?? []), ...requests.flatMap((r) => r.policies)].filter((p) => !state.policies.some((known) => known.id === p.id));
   return {
     requestIds: state.requestIds.with(requests.map((r) => r.requestId)),
     requestCount: state.requestCount + (carriedFrom?.requests ?? 0) + requests.length,
+    reportCount: state.reportCount + (carriedFrom?.reports ?? 0) + requests.filter((r) => r.report).length,
+    // Unchanged arrays are kept as they are: most merges add no new source or policy.
+    sources: sources.length === 0 ? state.sources : [...new Set([...state.sources, ...sources])],
+    policies: policies.length === 0 ? state.policies : [...state.policies, ...distinctById(policies)],
     itemVersion: requests.reduce((version, r) => Math.max(version, r.version), Math.max(state.itemVersion, carriedFrom?.version ?? 0)),
   };
+}
+
+/** The first policy of each id. */
+function distinctById(policies: readonly JobPolicy[]): JobPolicy[] {
+  const seen = new Map<string, JobPolicy>();
+  for (const p of policies) if (!seen.has(p.id)) seen.set(p.id, p);
+  return [...seen.values()];
 }
 
 const isLive = (lock: JobLock | null, now: string): lock is JobLock => lock !== null && lock.expiresAt > now;
@@ -174,8 +199,8 @@ export const reviewJobDecider: Decider<ReviewJobCommand, ReviewJobState, ReviewJ
   // Ids, moderators and the lock's digest only: nothing sealed (the reasons stay in the events).
   snapshot: {
     name: 'review_job',
-    // 2: evolve counts the requests of a job a move named (carriedFrom).
-    version: 2,
+    // 2: evolve counts the requests of a job a move named (carriedFrom). 3: the reports, sources and policies counted too.
+    version: 3,
     encode: (state) => ({ ...state, requestIds: [...state.requestIds] }) as unknown as Json,
     decode: (json) => {
       const state = json as unknown as Omit<ReviewJobState, 'requestIds'> & { requestIds: string[] };

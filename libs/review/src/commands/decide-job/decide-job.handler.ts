@@ -10,7 +10,7 @@ import { type ReviewJobCommand, reviewJobDecider, type ReviewJobState } from '..
 import { jobNotFound } from '../../domain/review-job.errors.js';
 import { reviewJobStream } from '../../domain/review.streams.js';
 import { ItemVersions } from '../../item-versions.js';
-import { type JobHistoryRead, JobReports } from '../../job-reports.js';
+import { JobReports, type JobWindow } from '../../job-reports.js';
 import { seesChildSafety, sendsToChildSafety } from '../../contracts.js';
 import { visibleQueues } from '../../review-queues.js';
 import { lockTokenHash } from '../../domain/lock-token.js';
@@ -20,7 +20,8 @@ import { DecideJobCommand, type DecisionSummary } from './decide-job.command.js'
  * Checks the decision against the catalog (400 before anything is appended), builds what it
  * requests (action callbacks, a child-safety report) from the job as read, and appends it all in
  * one append with the job's expected revision: the decider checks the live lock on that state.
- * A request merged meanwhile makes it read and decide again, so the callbacks name every report.
+ * A request merged meanwhile makes it read and decide again, so the callbacks are chosen among the
+ * newest reports of the state the decision was appended on.
  */
 @CommandHandler(DecideJobCommand)
 export class DecideJobHandler implements ICommandHandler<DecideJobCommand> {
@@ -36,17 +37,12 @@ export class DecideJobHandler implements ICommandHandler<DecideJobCommand> {
   async execute(command: DecideJobCommand): Promise<DecisionSummary> {
     const stream = reviewJobStream(command.context.orgId, command.jobId);
     let summary: DecisionSummary | undefined;
-    // The job's history as read by an earlier try of this decision: a try after a conflict reads on from there.
-    let history: JobHistoryRead | undefined;
     await this.aggregates.handleAfterReading(
       stream,
       reviewJobDecider,
-      async (state) => {
-        const decided = await this.decision(
-          command,
-          state,
-          async () => (history = await this.jobReports.history(command.context.orgId, command.jobId, history)),
-        );
+      async (state, revision) => {
+        // The reports of the state decided on: its own events' newest (bounded however many were merged).
+        const decided = await this.decision(command, state, () => this.jobReports.newest(command.context.orgId, command.jobId, revision));
         summary = decided.summary;
         return decided.command;
       },
@@ -59,7 +55,7 @@ export class DecideJobHandler implements ICommandHandler<DecideJobCommand> {
   private async decision(
     command: DecideJobCommand,
     state: ReviewJobState,
-    readHistory: () => Promise<JobHistoryRead>,
+    readReports: () => Promise<JobWindow>,
   ): Promise<{ command: ReviewJobCommand; summary: DecisionSummary }> {
     const { orgId } = command.context;
     const { moderator, decision } = command;
@@ -104,7 +100,7 @@ export class DecideJobHandler implements ICommandHandler<DecideJobCommand> {
     const needsReports = checked.actions.length > 0 || checked.type === 'SUBMIT_CHILD_SAFETY_REPORT';
     // Each action's callback and the child-safety report carry a copy: they share one byte budget.
     const copies = checked.actions.length + (checked.type === 'SUBMIT_CHILD_SAFETY_REPORT' ? 1 : 0);
-    const reports = needsReports ? reportsToSend(await this.jobReports.of(orgId, state, await readHistory()), copies) : [];
+    const reports = needsReports ? reportsToSend(this.jobReports.reportsOf(await readReports()), copies) : [];
     const callbacks = needsReports
       ? decisionCallbacks({
           orgId,

@@ -16,8 +16,7 @@ import { reviewJobStream } from '../../domain/review.streams.js';
 import { seesChildSafety, sendsToChildSafety } from '../../contracts.js';
 import { REVIEW_JOBS_PROJECTION } from '../../projections/review-jobs.projection.js';
 import { REVIEW_JOBS, type ReviewJobDoc } from '../../projections/review-jobs.read-model.js';
-import { JobReports, type OtherJobs } from '../../job-reports.js';
-import type { JobRequests } from '../../domain/job-requests.js';
+import { JobReports } from '../../job-reports.js';
 import { ItemVersions } from '../../item-versions.js';
 import { contentDigestOf } from '../../domain/decision-effects.js';
 import { ReviewQueues } from '../../review-queues.js';
@@ -26,7 +25,7 @@ import { JOB_APPEALS, type JobAppeals } from '../../job-appeals.port.js';
 import { actionsPartOf } from './job-actions-part.js';
 import { appealPartOf } from './job-appeal-part.js';
 import { byReportedAt, contextItems, reportsShown, explanationsOf, fieldsWithRoles, hashMatchesOf, jobStateOf, relatedRefs } from './review-job-view.parts.js';
-import type { EvaluationView, ItemRefView, PastJobView, ReportView, ReviewJobView, StoredItemView } from './review-job.view.js';
+import type { EvaluationView, ItemRefView, PastJobView, ReviewJobView, StoredItemView } from './review-job.view.js';
 
 /** Bounds that keep one view a handful of reads whatever the job's history. */
 const MAX_REPORT_CONTEXTS = 50;
@@ -62,7 +61,7 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
   async execute(query: GetReviewJobQuery): Promise<ReviewJobView> {
     const { orgId, jobId } = query;
     // Job streams are per organization: another organization's job id reads as no stream here.
-    const { state, events } = await this.aggregates.load(reviewJobStream(orgId, jobId), reviewJobDecider);
+    const { state, revision } = await this.aggregates.stateAt(reviewJobStream(orgId, jobId), reviewJobDecider);
     if (state.status === 'NONE' || !state.item || !state.queueId || !state.openedAt) throw jobNotFound(jobId);
     const visible = await this.queues.visible(orgId, query.viewer.permissions);
     if (!visible.some((q) => q.id === state.queueId)) throw jobNotFound(jobId);
@@ -72,10 +71,14 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
     const visibleIds = new Set(visible.map((q) => q.id));
 
     const item = state.item;
-    // The jobs a move named or carried reports from are read once for the requests and the reasons.
-    const others: OtherJobs = new Map();
-    const job = await this.jobReports.fromEvents(orgId, events, state.requestCount, others);
-    const requests = job.requests;
+    // The job's newest reports and the requests after them, at the state's revision: a mass-reported
+    // job's view costs what one of a thousand reports does (the counts are the state's). The
+    // opening request (a rule's, an appeal's) is listed with them however long ago it was.
+    const window = await this.jobReports.newest(orgId, jobId, revision);
+    const opened = window.fromStart ? window.events[0] : await this.jobReports.opening(orgId, jobId);
+    const openingRequest = opened?.type === 'ReviewJobOpened' ? opened.data.request : undefined;
+    const requests =
+      openingRequest && !window.requests.some((r) => r.requestId === openingRequest.requestId) ? [openingRequest, ...window.requests] : window.requests;
     const version = state.itemVersion;
     // The viewer's own live lock pins the version its claim showed: a decision without a version
     // is made on that one, so the view shows it, never a newer version's data under its number.
@@ -88,7 +91,7 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
       this.itemTypes(orgId),
       this.items.latest(orgId, item, version),
       pinned === null ? Promise.resolve(null) : this.items.at(orgId, item, pinned),
-      this.reports(orgId, job, others),
+      Promise.resolve(this.jobReports.reportsOf(window).sort(byReportedAt)),
       this.reportContexts(orgId, requests),
       this.evaluations(orgId, item, ruleRequests),
       this.pastJobs(orgId, item, jobId, visibleIds, showsChildSafety),
@@ -120,9 +123,9 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
     ]);
     const now = this.clock.now().toISOString();
     const jobState = jobStateOf(state, now);
-    const opened = events.find((e) => e.type === 'ReviewJobOpened');
-    const decided = events.find((e): e is ReviewJobEvent & ReviewJobDecided => e.type === 'ReviewJobDecided');
-    const sources = [...new Set(requests.map((r) => r.source))];
+    // A decision comes after every merge: within the events read.
+    const decided = window.events.find((e): e is ReviewJobEvent & ReviewJobDecided => e.type === 'ReviewJobDecided');
+    const sources = [...state.sources];
 
     return {
       jobId,
@@ -143,9 +146,9 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
       itemType: type ? { id: type.id, name: type.name, kind: type.kind, fields: fieldsWithRoles(type) } : null,
       source: opened?.type === 'ReviewJobOpened' ? opened.data.request.source : (sources[0] ?? 'REPORT'),
       sources,
-      reportCount: reports.length,
+      reportCount: state.reportCount,
       openedAt: state.openedAt,
-      policies: distinctPolicies(requests),
+      policies: [...state.policies],
       reports: reportsShown(reports),
       thread: contextItems(
         contexts.map((c) => ({ items: c.thread ?? [], reported: c.reportedInThread ?? [] })),
@@ -203,15 +206,6 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
       typeVersion: latest.typeVersion ?? null,
       data: latest.data,
     };
-  }
-
-  /**
-   * Every report merged into the job, in time order, with what its reporter wrote: this job's
-   * reasons are in its own stream; those carried from another job are in that job's stream.
-   */
-  private async reports(orgId: string, job: JobRequests, others: OtherJobs): Promise<ReportView[]> {
-    const reports = await this.jobReports.reports(orgId, job, others);
-    return reports.sort(byReportedAt);
   }
 
   /** The reports' thread and context items, from their ReportSubmitted events (the newest reports when there are very many). */
@@ -318,10 +312,4 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
         decision: d.decision ? { type: d.decision.type, actorId: d.decision.actorId, decidedAt: d.decision.decidedAt } : null,
       }));
   }
-}
-
-function distinctPolicies(requests: readonly EnqueueRequest[]) {
-  const seen = new Map<string, EnqueueRequest['policies'][number]>();
-  for (const p of requests.flatMap((r) => r.policies)) if (!seen.has(p.id)) seen.set(p.id, p);
-  return [...seen.values()];
 }
