@@ -1,5 +1,6 @@
 import {
   type AllStreamResolvedEvent,
+  AppendRecordSizeExceededError,
   ANY,
   type AppendStreamState,
   BACKWARDS,
@@ -9,6 +10,7 @@ import {
   type Filter,
   jsonEvent,
   KurrentDBClient,
+  MaxAppendSizeExceededError,
   NO_STREAM,
   PersistentSubscriptionDoesNotExistError,
   PersistentSubscriptionExistsError,
@@ -22,7 +24,7 @@ import {
   StreamNotFoundError,
   WrongExpectedVersionError,
 } from '@kurrent/kurrentdb-client';
-import type { EventMetadata, JsonObject, NewEvent, RecordedEvent } from '#warden/kernel';
+import { type EventMetadata, type JsonObject, type NewEvent, partTooLarge, type RecordedEvent } from '#warden/kernel';
 import {
   type AppendResult,
   type EventStore,
@@ -77,6 +79,11 @@ export class KurrentDbEventStore implements EventStore {
         const actual = typeof error.actualState === 'bigint' ? Number(error.actualState) : 'no_stream';
         throw new WrongExpectedRevisionError(streamName, expected, actual);
       }
+      // The server's own limits (MaxAppendSize for an append, MaxAppendEventSize for one event):
+      // what the request would record is too large for this log, a 413 naming the limit rather
+      // than a 500 (docs/operations.md, "KurrentDB's append limits").
+      if (error instanceof MaxAppendSizeExceededError) throw tooLargeForTheLog(`the server's MaxAppendSize of ${error.maxAppendSize} bytes`);
+      if (error instanceof AppendRecordSizeExceededError) throw tooLargeForTheLog(`the server's MaxAppendEventSize of ${error.maxSize} bytes`);
       throw error;
     }
     // Only with `throwOnAppendFailure=false` in the connection string; the client then reports
@@ -521,3 +528,7 @@ function wakeUp(): { signal: () => void; wait: () => Promise<void> } {
     wait: () => new Promise<void>((resolve) => (wake = resolve)),
   };
 }
+
+/** An append the server refused for its size: nothing was appended (an append is all or nothing). */
+const tooLargeForTheLog = (limit: string) =>
+  partTooLarge({ title: 'Too large for the event log', detail: `What this request records, sealed, is more than ${limit}; send less, or raise the limit` });
