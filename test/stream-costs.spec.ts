@@ -17,7 +17,15 @@ import { type ReviewJobCommand, reviewJobDecider } from '../libs/review/src/doma
 import { reviewJobStream } from '../libs/review/src/domain/review.streams.js';
 import { dailyActionCapDecider } from '../libs/rules/src/domain/daily-action-cap.decider.js';
 import { dailyActionsStream } from '../libs/rules/src/domain/evaluation.streams.js';
+import { type QueryBus } from '@nestjs/cqrs';
+import { UserStrikesReader } from '../libs/enforcement/src/standing/user-strikes.reader.js';
+import { itemStream } from '../libs/ingestion/src/domain/item.streams.js';
+import { latestItemVersion } from '../libs/ingestion/src/item-versions.js';
+import { recordedDecision } from '../libs/review/src/job-decision.js';
+import { JOB_REPORTS_LISTED, JobReports } from '../libs/review/src/job-reports.js';
+import { AggregateStore } from '../libs/storage/src/aggregate-store.js';
 import { CountingEventStore } from './support/counting-event-store.js';
+import { jobDecision } from './support/review-events.js';
 import { sqliteStores } from './support/sqlite-stores.js';
 
 const LENGTH = 10_000;
@@ -221,6 +229,91 @@ describe('the cost of a command on a stream of 10,000 events', () => {
       else expect(events.eventsRead).toBeGreaterThanOrEqual(LENGTH);
     });
   }
+});
+
+/**
+ * Readers of a long stream's newest part (a job's newest reports and its decision, a user's latest
+ * strikes, an item's latest version): counted the same way, on streams of 10,000 events. The state
+ * they pair with is the write path's (cached or snapshotted, above); what they read besides is
+ * bounded by what they list.
+ */
+describe("the cost of reading a 10,000-event stream's newest part", () => {
+  let stores: ReturnType<typeof sqliteStores>;
+  afterEach(async () => {
+    await stores?.close();
+  });
+  const setUp = () => {
+    stores = sqliteStores();
+    const events = new CountingEventStore(stores.events);
+    const aggregates = new AggregateStore(events, new FixedClock(T0), randomIds);
+    return { events, aggregates };
+  };
+
+  it("a mass-reported job: the view's and a decision's newest 1,000 reports, and the job's decision once closed", async () => {
+    const { events, aggregates } = setUp();
+    const job = KINDS.find((k) => k.name === "a mass-reported item's review job")!;
+    await writeHistory(new Aggregates({ events, clock: new FixedClock(T0), ids: randomIds }), job, events);
+    const jobReports = new JobReports(aggregates, events);
+    const { state, revision } = await aggregates.stateAt(job.stream, reviewJobDecider);
+    expect(state.reportCount).toBeGreaterThanOrEqual(9_800);
+
+    events.reset();
+    const newest = await jobReports.newest('acme', 'job-1', revision);
+    expect(jobReports.reportsOf(newest)).toHaveLength(JOB_REPORTS_LISTED);
+    // The newest 1,000 reports and the claims between them, read in pages of 250.
+    expect(events.eventsRead).toBeLessThanOrEqual(JOB_REPORTS_LISTED + 2 * 20 + 250);
+
+    events.reset();
+    expect(await recordedDecision(events, 'acme', 'job-1')).toBeUndefined();
+    expect(events.eventsRead).toBeLessThanOrEqual(64);
+    await aggregates.record(job.stream, [jobDecision('job-1', 'IGNORE', null)], context, 'any');
+    events.reset();
+    expect((await recordedDecision(events, 'acme', 'job-1'))?.decisionId).toBe('dec-IGNORE');
+    expect(events.eventsRead).toBeLessThanOrEqual(64);
+  });
+
+  it("a flooding user's strike history: the newest hundred applications", async () => {
+    const { events, aggregates } = setUp();
+    const user = KINDS.find((k) => k.name === "a user's strikes")!;
+    await writeHistory(new Aggregates({ events, clock: new FixedClock(T0), ids: randomIds }), user, events);
+    const settings = { execute: async () => ({ windowDays: 30 }) } as unknown as QueryBus;
+    const reader = new UserStrikesReader(undefined as never, aggregates, events, settings, new FixedClock(new Date(at(LENGTH))));
+    await aggregates.state(user.stream, userStrikesDecider);
+    events.reset();
+    const history = await reader.history('acme', { id: 'flooder', typeId: 'user' });
+    expect(history?.strikes).toHaveLength(100);
+    expect(history?.strikes[0]?.item.id).toBe(`p${LENGTH - 1}`);
+    expect(events.eventsRead).toBeLessThanOrEqual(128);
+  });
+
+  it('an item edited 10,000 times: its latest version, one event', async () => {
+    const { events } = setUp();
+    const item = { id: 'p1', typeId: 'post' };
+    const stream = itemStream('acme', item.typeId, item.id);
+    for (let i = 0; i < LENGTH; i += 1000) {
+      const chunk = Array.from({ length: 1000 }, (_, j) => ({
+        id: randomIds.uuid(),
+        type: 'ItemSubmitted',
+        data: {
+          itemId: item.id,
+          typeId: item.typeId,
+          typeVersion: null,
+          typeSchemaVariant: 'original',
+          data: { text: `version ${i + j}` },
+          creator: null,
+          subject: 'item:p1',
+          source: 'items',
+        },
+        metadata: { orgId: 'acme', correlationId: 'c', causationId: null, actor: 'test', occurredAt: at(i + j), schemaVersion: 1 },
+      }));
+      await events.append(stream, chunk, i === 0 ? 'no_stream' : i - 1);
+    }
+    events.reset();
+    const latest = await latestItemVersion(events, 'acme', item);
+    expect(latest?.version).toBe(LENGTH - 1);
+    expect(latest?.data).toEqual({ text: `version ${LENGTH - 1}` });
+    expect(events.eventsRead).toBe(1);
+  });
 });
 
 /**

@@ -15,6 +15,7 @@ export * from './lease/lease-store.port.js';
 export { SqliteLeaseStore, type SqliteLeaseStoreOptions } from './lease/sqlite-lease-store.js';
 export { LeaseKeeper, DEFAULT_LEASE_TIMING, type LeaseTiming, type LeasedWork, type LeaseKeeperOptions } from './lease/lease-keeper.js';
 export { processHolderId } from './lease/holder-id.js';
+export { newestEvents, type NewestEventsOptions } from './newest-events.js';
 export { Aggregates, stampEvents, type AggregatesOptions, type HandleOptions, type Handled } from './aggregates/aggregates.js';
 export { AggregateCache, approximateSize, DEFAULT_AGGREGATE_CACHE_BYTES, type CachedAggregate } from './aggregates/aggregate-cache.js';
 export * from './snapshots/snapshot-store.port.js';

@@ -1,4 +1,4 @@
-import type { EventStore } from '#warden/eventstore';
+import { type EventStore, newestEvents } from '#warden/eventstore';
 import { type RecordedEvent, recordedAs } from '#warden/kernel';
 import type { ItemIdentifier, ItemSubmitted } from './domain/item.events.js';
 import { itemStream } from './domain/item.streams.js';
@@ -68,15 +68,13 @@ export async function itemVersionAt(events: StreamReader, orgId: string, item: I
 }
 
 /**
- * The item's newest version, its stream read from `from` on (a version known to exist, so that a
- * long stream is not read whole); the whole stream when nothing is found from there. Null when
- * Warden never stored the item.
+ * The item's newest version: its stream read backwards from its end, one event at a time (each may
+ * be a whole item of up to 1 MiB), so that an item edited thousands of times costs one read. Null
+ * when Warden never stored the item.
  */
-export async function latestItemVersion(events: StreamReader, orgId: string, item: ItemIdentifier, from = 0): Promise<ItemVersion | null> {
-  const recorded = await events.readStream(itemStream(orgId, item.typeId, item.id), { fromRevision: from });
-  const last = recorded.findLast((e) => e.type === 'ItemSubmitted');
-  if (!last) return from > 0 ? latestItemVersion(events, orgId, item, 0) : null;
-  return itemVersionOf(last);
+export async function latestItemVersion(events: StreamReader, orgId: string, item: ItemIdentifier): Promise<ItemVersion | null> {
+  const [last] = await newestEvents(events, itemStream(orgId, item.typeId, item.id), { count: 1, wanted: (e) => e.type === 'ItemSubmitted', pageSize: 1 });
+  return last ? itemVersionOf(last) : null;
 }
 
 /** The item's versions from `from` up to (not including) `to`, in order: one read. */
@@ -92,7 +90,7 @@ export interface LatestSubmission {
   readonly creator: ItemIdentifier | null;
 }
 
-/** The item's newest version and creator (its whole stream read: one event per version, short); null when Warden never stored the item. */
+/** The item's newest version and creator (one event read); null when Warden never stored the item. */
 export async function latestSubmission(events: StreamReader, orgId: string, item: ItemIdentifier): Promise<LatestSubmission | null> {
   const latest = await latestItemVersion(events, orgId, item);
   return latest && { version: latest.version, creator: latest.creator };

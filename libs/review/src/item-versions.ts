@@ -28,9 +28,9 @@ export class ItemVersions {
     return found && asDecided(found);
   }
 
-  /** The newest version, read from `from` on (a job's requested version: the item's stream is read from there). */
-  async latest(orgId: string, item: Pick<JobItem, 'id' | 'typeId'>, from = 0): Promise<DecidedItem | null> {
-    const found = await latestItemVersion(this.events, orgId, item, from);
+  /** The newest version (one event read, however many versions the item has). */
+  async latest(orgId: string, item: Pick<JobItem, 'id' | 'typeId'>): Promise<DecidedItem | null> {
+    const found = await latestItemVersion(this.events, orgId, item);
     return found && asDecided(found);
   }
 }

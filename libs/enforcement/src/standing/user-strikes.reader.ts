@@ -2,9 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { GetCatalogSettingsQuery } from '#warden/catalog';
 import type { ItemIdentifier } from '#warden/ingestion';
-import type { Clock } from '#warden/kernel';
+import { type EventStore, newestEvents } from '#warden/eventstore';
+import { type Clock, recordedAs } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
-import { AggregateStore } from '#warden/storage';
+import { AggregateStore, EVENT_STORE } from '#warden/storage';
 import { isCountingApplied, strikeCount, userStrikesDecider } from '../domain/user-strikes.decider.js';
 import type { UserStrikesApplied } from '../domain/user-strikes.events.js';
 import { userStrikesStream } from '../domain/user-strikes.streams.js';
@@ -17,6 +18,7 @@ export class UserStrikesReader implements UserStrikes {
   constructor(
     private readonly applier: StrikeApplier,
     private readonly aggregates: AggregateStore,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
     private readonly queries: QueryBus,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -26,24 +28,29 @@ export class UserStrikesReader implements UserStrikes {
   }
 
   /**
-   * The user's stream read once: the count from the decider's state (what every other reader of
-   * the count computes), the entries from its UserStrikesApplied events.
+   * The count from the decider's state as of a revision (what every other reader of the count
+   * computes; cached or snapshotted), the newest `limit` entries from the UserStrikesApplied events
+   * up to that revision, read backwards: a user with 100,000 applications costs what one with a
+   * hundred does.
    */
   async history(orgId: string, user: ItemIdentifier, limit = 100): Promise<UserStrikeHistory | null> {
     const stream = userStrikesStream(orgId, user);
     if (!stream) return null;
-    const [settings, { state, events }] = await Promise.all([
+    const [settings, { state, revision }] = await Promise.all([
       this.queries.execute(new GetCatalogSettingsQuery(orgId, 'strikes')),
-      this.aggregates.load(stream, userStrikesDecider),
+      this.aggregates.stateAt(stream, userStrikesDecider),
     ]);
     const windowDays = settings?.windowDays ?? null;
     const now = this.clock.now();
-    const strikes = events
-      .filter((e): e is UserStrikesApplied => e.type === 'UserStrikesApplied')
+    const applied =
+      revision < 0 ? [] : await newestEvents(this.events, stream, { count: limit, through: revision, wanted: (e) => e.type === 'UserStrikesApplied' });
+    const strikes = applied
+      .flatMap((e) => {
+        const data = recordedAs<UserStrikesApplied>(e, 'UserStrikesApplied')?.data;
+        return data ? [data] : [];
+      })
       // An application reversed by an accepted appeal, or aged out of the window, counts for nothing.
-      .map((e) => entryOf(e.data, isCountingApplied(state, e.data, now, windowDays)))
-      .reverse()
-      .slice(0, limit);
+      .map((data) => entryOf(data, isCountingApplied(state, data, now, windowDays)));
     return { count: strikeCount(state, now, windowDays), windowDays, strikes };
   }
 }

@@ -65,7 +65,7 @@ export class ClaimNextJobHandler implements ICommandHandler<ClaimNextJobCommand>
       if (!this.isOffered(candidate, me, now)) continue;
       // What the claim shows (the latest version Warden has) is what a decision is made on unless
       // the moderator names another: recorded with the claim (issue 31, evidence of decisions).
-      const shown = await this.items.latest(orgId, { id: candidate.itemId, typeId: candidate.itemTypeId }, candidate.version);
+      const shown = await this.items.latest(orgId, { id: candidate.itemId, typeId: candidate.itemTypeId });
       const token = this.ids.token(32);
       const expiresAt = new Date(now.getTime() + queue.lockTimeoutSeconds * 1000).toISOString();
       try {

@@ -28,7 +28,7 @@ export class LoadFullItemHandler implements ICommandHandler<LoadFullItemCommand>
   async execute(command: LoadFullItemCommand): Promise<FullItemReport> {
     const { orgId, jobId } = command;
     // As the job view: another organization's job, or one in a queue the viewer may not see, does not exist.
-    const { state } = await this.aggregates.load(reviewJobStream(orgId, jobId), reviewJobDecider);
+    const state = await this.aggregates.state(reviewJobStream(orgId, jobId), reviewJobDecider);
     if (state.status === 'NONE' || !state.item || !state.queueId) throw jobNotFound(jobId);
     const visible = await this.queues.visible(orgId, command.viewer.permissions);
     if (!visible.some((q) => q.id === state.queueId)) throw jobNotFound(jobId);

@@ -1,16 +1,16 @@
 import { Inject } from '@nestjs/common';
-import { recordedAs } from '#warden/kernel';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { EventStore } from '#warden/eventstore';
 import { type ItemIdentifier, latestSubmission } from '#warden/ingestion';
 import type { ReadStore } from '#warden/readstore';
 import { EVENT_STORE, ProjectionHost, READ_STORE } from '#warden/storage';
-import type { EnqueueRequest, ReviewJobDecided } from '../../domain/review-job.events.js';
-import { appealJobId, reviewJobStream } from '../../domain/review.streams.js';
+import type { EnqueueRequest } from '../../domain/review-job.events.js';
+import { appealJobId } from '../../domain/review.streams.js';
 import { JobEnqueuer } from '../../enqueue/job-enqueuer.js';
 import { jobPoliciesIn, ReviewRouter, typeNameIn } from '../../enqueue/review-router.js';
 import { REVIEW_JOBS_PROJECTION } from '../../projections/review-jobs.projection.js';
 import { REVIEW_JOBS, type ReviewJobDoc } from '../../projections/review-jobs.read-model.js';
+import { recordedDecision } from '../../job-decision.js';
 import { OpenAppealJobCommand } from './open-appeal-job.command.js';
 
 /** Closed jobs of one item read to find the appealed decisions (an item has few). */
@@ -94,11 +94,8 @@ export async function appealedDeciders(
   const deciders = new Set<string>();
   for (const job of closed) {
     if (job.decision?.actorId == null) continue;
-    for (const e of await events.readStream(reviewJobStream(orgId, job.jobId))) {
-      const decided = recordedAs<ReviewJobDecided>(e, 'ReviewJobDecided')?.data;
-      if (!decided) continue;
-      if (decided.actor && decided.actionIds.some((a) => actionsTaken.includes(a))) deciders.add(decided.actor.userId);
-    }
+    const decided = await recordedDecision(events, orgId, job.jobId);
+    if (decided?.actor && decided.actionIds.some((a) => actionsTaken.includes(a))) deciders.add(decided.actor.userId);
   }
   return [...deciders];
 }

@@ -16,6 +16,7 @@ import { reviewJobStream } from '../../domain/review.streams.js';
 import { seesChildSafety, sendsToChildSafety } from '../../contracts.js';
 import { REVIEW_JOBS_PROJECTION } from '../../projections/review-jobs.projection.js';
 import { REVIEW_JOBS, type ReviewJobDoc } from '../../projections/review-jobs.read-model.js';
+import { recordedDecision } from '../../job-decision.js';
 import { JobReports } from '../../job-reports.js';
 import { ItemVersions } from '../../item-versions.js';
 import { contentDigestOf } from '../../domain/decision-effects.js';
@@ -89,7 +90,7 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
     await this.projections.catchUp(REVIEW_JOBS_PROJECTION);
     const [types, latest, claimed, reports, contexts, evaluations, itemJobs] = await Promise.all([
       this.itemTypes(orgId),
-      this.items.latest(orgId, item, version),
+      this.items.latest(orgId, item),
       pinned === null ? Promise.resolve(null) : this.items.at(orgId, item, pinned),
       Promise.resolve(this.jobReports.reportsOf(window).sort(byReportedAt)),
       this.reportContexts(orgId, requests),
@@ -292,7 +293,7 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
               docs.map(async (d) =>
                 d.decision?.type === 'SUBMIT_CHILD_SAFETY_REPORT' ||
                 (d.decision?.type === 'TRANSFORM_JOB_AND_RECREATE_IN_QUEUE' &&
-                  (await this.events.readStream(reviewJobStream(orgId, d.jobId))).some((e) => e.type === 'ReviewJobDecided' && sendsToChildSafety(e.data)))
+                  sendsToChildSafety((await recordedDecision(this.events, orgId, d.jobId)) ?? null))
                   ? [d.jobId]
                   : [],
               ),

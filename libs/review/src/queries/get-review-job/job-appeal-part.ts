@@ -1,16 +1,15 @@
 import type { QueryBus } from '@nestjs/cqrs';
 import { FindChildSafetyDeliveriesQuery, FindShownStrikesQuery } from '#warden/audit/contracts';
 import type { Permission } from '#warden/identity/contracts';
-import { recordedAs } from '#warden/kernel';
 import { ListItemDeliveriesQuery, type ItemDeliveryView } from '#warden/callbacks';
 import { GetLiveEntitiesQuery } from '#warden/catalog';
 import type { EventStore } from '#warden/eventstore';
 import type { ReadStore } from '#warden/readstore';
 import type { UserStrikes } from '#warden/enforcement';
-import type { EnqueueRequest, JobAppeal, ReviewJobDecided } from '../../domain/review-job.events.js';
-import { reviewJobStream } from '../../domain/review.streams.js';
+import type { EnqueueRequest, JobAppeal } from '../../domain/review-job.events.js';
 import { REVIEW_JOBS, type ReviewJobDoc } from '../../projections/review-jobs.read-model.js';
 import type { JobAppeals } from '../../job-appeals.port.js';
+import { recordedDecision } from '../../job-decision.js';
 import type { ActionCallbackView, AppealView, ItemRefView } from './review-job.view.js';
 
 /** Decided jobs of the actioned item read to find which decision sent a callback (an item has few). */
@@ -116,17 +115,14 @@ async function decisionsByDelivery(deps: AppealPartDeps, orgId: string, item: It
     closed
       .filter((job) => job.decision?.actorId != null)
       .map(async (job) => {
-        for (const e of await deps.events.readStream(reviewJobStream(orgId, job.jobId))) {
-          const decided = recordedAs<ReviewJobDecided>(e, 'ReviewJobDecided')?.data;
-          if (!decided) continue;
-          for (const deliveryId of decided.deliveryIds ?? []) {
-            found.set(deliveryId, {
-              decisionId: decided.decisionId,
-              jobId: decided.jobId,
-              moderatorId: decided.actor?.userId ?? null,
-              decidedAt: decided.decidedAt,
-            });
-          }
+        const decided = await recordedDecision(deps.events, orgId, job.jobId);
+        for (const deliveryId of decided?.deliveryIds ?? []) {
+          found.set(deliveryId, {
+            decisionId: decided!.decisionId,
+            jobId: decided!.jobId,
+            moderatorId: decided!.actor?.userId ?? null,
+            decidedAt: decided!.decidedAt,
+          });
         }
       }),
   );
