@@ -130,7 +130,7 @@ for (const size of SIZES) {
   started = performance.now();
   const jobReports = new JobReports(store, events);
   const { revision } = await store.stateAt(stream, reviewJobDecider);
-  const newest = jobReports.reportsOf(await jobReports.newest(ORG, jobId, revision));
+  const newest = jobReports.reportsOf(await jobReports.newest(ORG, jobId, { through: revision }));
   const newestMs = performance.now() - started;
   const expected = Math.min(JOB_REPORTS_LISTED, size + MERGES);
   if (newest.length !== expected || newest.at(-1).reportId !== `report-${size + MERGES - 1}` || newest.at(-1).reason === null)

@@ -258,7 +258,7 @@ describe("the cost of reading a 10,000-event stream's newest part", () => {
     expect(state.reportCount).toBeGreaterThanOrEqual(9_800);
 
     events.reset();
-    const newest = await jobReports.newest('acme', 'job-1', revision);
+    const newest = await jobReports.newest('acme', 'job-1', { through: revision });
     expect(jobReports.reportsOf(newest)).toHaveLength(JOB_REPORTS_LISTED);
     // The newest 1,000 reports and the claims between them, read in pages of 250.
     expect(events.eventsRead).toBeLessThanOrEqual(JOB_REPORTS_LISTED + 2 * 20 + 250);

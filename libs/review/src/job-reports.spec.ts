@@ -36,20 +36,20 @@ describe("JobReports: a job's reports, from its history", () => {
 
     // The newest five: one page read back (250 events), not the 300.
     events.reset();
-    const newest = await jobReports.newest(ORG, first.jobId, revision, 5);
+    const newest = await jobReports.newest(ORG, first.jobId, { through: revision, limit: 5 });
     expect(events.eventsRead).toBe(250);
     expect(newest.fromStart).toBe(false);
     expect(jobReports.reportsOf(newest).map((r) => [r.reportId, r.reason])).toEqual(['a295', 'a296', 'a297', 'a298', 'a299'].map((id) => [id, `reason ${id}`]));
 
     // As of an earlier revision (the state a decision was made on): that state's own events, none after.
     events.reset();
-    const early = await jobReports.newest(ORG, first.jobId, 9, 3);
+    const early = await jobReports.newest(ORG, first.jobId, { through: 9, limit: 3 });
     expect(events.eventsRead).toBe(10);
     expect(early.fromStart).toBe(true);
     expect(early.requests.map((r) => r.requestId)).toEqual(['a7', 'a8', 'a9']);
 
     // Every report when there are fewer than asked, from the start.
-    const all = await jobReports.newest(ORG, first.jobId, revision, 1_000);
+    const all = await jobReports.newest(ORG, first.jobId, { through: revision, limit: 1_000 });
     expect(all.fromStart).toBe(true);
     expect(all.requests).toHaveLength(300);
     expect((await jobReports.opening(ORG, first.jobId))?.type).toBe('ReviewJobOpened');
@@ -60,9 +60,9 @@ describe("JobReports: a job's reports, from its history", () => {
     const first = await enqueuer.enqueue(context, { queueId: 'rules', item, request: requests[0]!, reasons: { b1: 'reason b1' }, subject: 'user:u1' });
     await enqueuer.enqueue(context, { queueId: 'rules', item, request: requests[1]! });
     await enqueuer.enqueue(context, { queueId: 'rules', item, request: requests[2]!, reasons: { b3: 'reason b3' }, subject: 'user:u1' });
-    const window = await jobReports.newest(ORG, first.jobId, undefined, 1);
+    const window = await jobReports.newest(ORG, first.jobId, { limit: 1 });
     expect(window.requests.map((r) => r.requestId)).toEqual(['b3']);
-    const two = await jobReports.newest(ORG, first.jobId, undefined, 2);
+    const two = await jobReports.newest(ORG, first.jobId, { limit: 2 });
     expect(two.requests.map((r) => r.requestId)).toEqual(['b1', 'b2', 'b3']);
     const state = await aggregates.state(reviewJobStream(ORG, first.jobId), reviewJobDecider);
     expect([state.requestCount, state.reportCount, state.sources]).toEqual([3, 2, ['REPORT', 'RULE_EXECUTION']]);
@@ -84,12 +84,38 @@ describe("JobReports: a job's reports, from its history", () => {
 
     // The new job's one event, then one page of the named job's: its newest three.
     events.reset();
-    const window = await jobReports.newest(ORG, moved.jobId, undefined, 3);
+    const window = await jobReports.newest(ORG, moved.jobId, { limit: 3 });
     expect(events.eventsRead).toBe(1 + 250);
     expect(jobReports.reportsOf(window).map((r) => [r.reportId, r.reason, r.fromJobId])).toEqual(
       ['c297', 'c298', 'c299'].map((id) => [id, `reason ${id}`, old.jobId]),
     );
     expect(window.requests.at(-1)?.requestId).toBe('dec-1');
+  });
+
+  it('reads back to the newest csam-flagged reports however old, when asked (a decision: the state counts them)', async () => {
+    const csam = (id: string) => reportRequest(id, { report: { ...reportRequest(id).report!, csam: true } });
+    const first = await enqueuer.enqueue(context, { queueId: 'csam', item, request: csam('e0'), reasons: { e0: 'reason e0' }, subject: 'user:u1' });
+    await enqueuer.enqueue(context, { queueId: 'csam', item, request: csam('e1'), reasons: { e1: 'reason e1' }, subject: 'user:u1' });
+    for (let i = 2; i < 600; i++)
+      await enqueuer.enqueue(context, { queueId: 'csam', item, request: reportRequest(`e${i}`), reasons: { [`e${i}`]: `reason e${i}` }, subject: 'user:u1' });
+    const { state, revision } = await aggregates.stateAt(reviewJobStream(ORG, first.jobId), reviewJobDecider);
+    expect([state.reportCount, state.csamReports]).toEqual([600, 2]);
+
+    // Without: the newest ten, one page read.
+    events.reset();
+    const plain = await jobReports.newest(ORG, first.jobId, { through: revision, limit: 10 });
+    expect(plain.requests.map((r) => r.requestId)).toEqual(Array.from({ length: 10 }, (_, i) => `e${590 + i}`));
+    expect(events.eventsRead).toBe(250);
+    // With both flagged: read back to them (the whole of this job), listed first, with their reasons.
+    const withCsam = await jobReports.newest(ORG, first.jobId, { through: revision, limit: 10, csam: 2 });
+    expect(jobReports.reportsOf(withCsam).map((r) => [r.reportId, r.reason, r.csam])).toEqual([
+      ['e0', 'reason e0', true],
+      ['e1', 'reason e1', true],
+      ...Array.from({ length: 10 }, (_, i) => [`e${590 + i}`, `reason e${590 + i}`, false]),
+    ]);
+    // The newest one only, when one is asked for.
+    const one = await jobReports.newest(ORG, first.jobId, { through: revision, limit: 10, csam: 1 });
+    expect(one.requests.map((r) => r.requestId).slice(0, 2)).toEqual(['e1', 'e590']);
   });
 
   it('reads the reasons of reports a move copied from the job they were copied from', async () => {

@@ -38,6 +38,17 @@ const PAGE = 250;
  */
 const MAX_EVENTS_READ = 4 * JOB_REPORTS_LISTED;
 
+export interface NewestOptions {
+  /** The revision of the state the reports are listed for (default: the stream's end). */
+  readonly through?: number;
+  /** How many of the newest reports (default JOB_REPORTS_LISTED). */
+  readonly limit?: number;
+  /** How many of the newest `csam`-flagged reports besides, however old (a decision: min(MAX_REPORTS_SENT, the state's count)). */
+  readonly csam?: number;
+  /** Other jobs' histories read so far (a decision's earlier tries): each read once. */
+  readonly others?: OtherJobs;
+}
+
 /** The newest part of a job's history (JobReports.newest): its newest reports, every request after them, and their reasons. */
 export interface JobWindow extends JobRequests {
   /** The reasons of the reports among `requests` carried from other jobs, by that job's id. */
@@ -63,22 +74,27 @@ export class JobReports {
   ) {}
 
   /**
-   * The job's newest `limit` reports and every request after them, read backwards from
-   * `throughRevision` (the revision of the state they are listed for; default the stream's end)
-   * until that many reports were read, the job's first event, or MAX_EVENTS_READ events; through a
-   * job a move named (`carriedFrom`), that job's newest. A decision and the job view list a job of
-   * 100,000 reports at the cost of one of a thousand: the counts are the state's.
+   * The job's newest `limit` reports and every request after them, read backwards from `through`
+   * (the revision of the state they are listed for; default the stream's end) until that many
+   * reports were read, the job's first event, or MAX_EVENTS_READ events; through a job a move named
+   * (`carriedFrom`), that job's newest. With `csam`, also the newest that many reports flagged
+   * `csam` however far back they are (a decision's child-safety report names them: the state
+   * counts them, so the read goes no further than the last of them). A decision and the job view
+   * list a job of 100,000 reports at the cost of one of a thousand: the counts are the state's.
    */
-  async newest(orgId: string, jobId: string, throughRevision?: number, limit = JOB_REPORTS_LISTED, others: OtherJobs = new Map()): Promise<JobWindow> {
-    const { events, fromStart } = await this.tail(orgId, jobId, throughRevision, limit);
+  async newest(orgId: string, jobId: string, options: NewestOptions = {}): Promise<JobWindow> {
+    const { through, limit = JOB_REPORTS_LISTED, csam = 0, others = new Map() } = options;
+    const { events, fromStart } = await this.tail(orgId, jobId, through, limit, csam);
     // The jobs a move named, among the events read: their own newest, each read with the same limit.
     const named = new Map<string, JobWindow>();
     for (const event of events) {
       const carriedFrom = mergesRequests(event) ? event.data.carriedFrom : undefined;
-      if (carriedFrom && !named.has(carriedFrom.jobId)) named.set(carriedFrom.jobId, await this.newest(orgId, carriedFrom.jobId, undefined, limit, others));
+      if (carriedFrom && !named.has(carriedFrom.jobId)) {
+        named.set(carriedFrom.jobId, await this.newest(orgId, carriedFrom.jobId, { limit, csam: Math.min(csam, carriedFrom.csamReports ?? 0), others }));
+      }
     }
     const all = jobRequestsOf(events, undefined, new Map([...named].map(([id, window]) => [id, window.requests])));
-    const requests = fromNewestReports(all.requests, limit);
+    const requests = fromNewestReports(all.requests, limit, csam);
     const carriedReasons: { [jobId: string]: ReportReasons } = {};
     for (const [id, window] of named) Object.assign(carriedReasons, window.carriedReasons, { [id]: window.reasons });
     // Reports copied from a moved job (at most JOB_REQUESTS_COPIED of them: that job was small) have their reasons in its history.
@@ -98,26 +114,35 @@ export class JobReports {
     return (await this.events.readStream(reviewJobStream(orgId, jobId), { maxCount: 1 }))[0] as unknown as ReviewJobEvent | undefined;
   }
 
-  /** The job's events read backwards, in pages, until `reports` reports were read or the start (returned oldest first). */
+  /**
+   * The job's events read backwards, in pages, until `reports` reports (or MAX_EVENTS_READ events)
+   * and `csam` flagged ones were read, or the start; returned oldest first.
+   */
   private async tail(
     orgId: string,
     jobId: string,
-    throughRevision: number | undefined,
+    through: number | undefined,
     reports: number,
+    csam: number,
   ): Promise<{ events: ReviewJobEvent[]; fromStart: boolean }> {
     const stream = reviewJobStream(orgId, jobId);
     const pages: RecordedEvent[][] = [];
-    let next = throughRevision;
+    let next = through;
     let merged = 0;
+    let flagged = 0;
     let read = 0;
     for (;;) {
       if (next !== undefined && next < 0) return { events: oldestFirst(pages), fromStart: true };
-      if (merged >= reports || read >= MAX_EVENTS_READ) return { events: oldestFirst(pages), fromStart: false };
+      if ((merged >= reports || read >= MAX_EVENTS_READ) && flagged >= csam) return { events: oldestFirst(pages), fromStart: false };
       const page = await this.events.readStream(stream, { backwards: true, fromRevision: next, maxCount: PAGE });
       if (page.length === 0) return { events: oldestFirst(pages), fromStart: true };
       pages.push(page);
       read += page.length;
-      for (const event of page) merged += reportsMergedBy(event as unknown as ReviewJobEvent);
+      for (const event of page) {
+        const counted = reportsMergedBy(event as unknown as ReviewJobEvent);
+        merged += counted.reports;
+        flagged += counted.csam;
+      }
       next = page[page.length - 1]!.revision - 1;
     }
   }

@@ -87,7 +87,7 @@ describe("a job's requests from its history", () => {
     expect(jobReasonsOf(b)).toEqual({ r4: 'reason r4' });
   });
 
-  it('names a moved job by what the queues count: requests, reports, sources, policies once each, version, a rule among them', () => {
+  it('names a moved job by what the queues count: requests, reports (csam-flagged too), sources, policies once each, version, a rule among them', () => {
     const rule: EnqueueRequest = {
       ...report('rule-1'),
       source: 'RULE_EXECUTION',
@@ -99,12 +99,15 @@ describe("a job's requests from its history", () => {
       jobId: 'a',
       requests: 4,
       reports: 3,
+      csamReports: 0,
       sources: ['REPORT', 'RULE_EXECUTION'],
       policies: [{ id: 'spam', name: 'Spam', penalty: 'LOW' }],
       version: 3,
       ruleDetected: true,
     });
     expect(carriedJob('a', aRequests, 1).ruleDetected).toBe(false);
+    const flagged = { ...report('r6'), report: { ...report('r6').report!, csam: true } };
+    expect(carriedJob('a', [...aRequests, flagged], 1).csamReports).toBe(1);
     // A policy whose penalty changed while the job collected reports: the most severe counts, as for copied requests.
     const raised = { ...report('r5'), policies: [{ id: 'spam', name: 'Spam', penalty: 'SEVERE' as const }] };
     expect(carriedJob('a', [...aRequests, raised], 1).policies).toEqual([{ id: 'spam', name: 'Spam', penalty: 'SEVERE' }]);

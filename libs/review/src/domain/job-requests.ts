@@ -13,20 +13,34 @@ export interface JobRequests {
 type RequestEvent = Extract<ReviewJobEvent, { type: 'ReviewJobOpened' | 'ReviewJobMerged' }>;
 export const mergesRequests = (event: ReviewJobEvent): event is RequestEvent => event.type === 'ReviewJobOpened' || event.type === 'ReviewJobMerged';
 
-/** The reports an event merges: its own request's, those it carries, and those of the job it names. */
-export function reportsMergedBy(event: ReviewJobEvent): number {
-  if (!mergesRequests(event)) return 0;
-  const listed = [...(event.data.carried ?? []), event.data.request].filter((r) => r.report).length;
-  return listed + (event.data.carriedFrom?.reports ?? 0);
+/** The reports an event merges, and of those the `csam`-flagged: its own request's, those it carries, and those of the job it names. */
+export function reportsMergedBy(event: ReviewJobEvent): { reports: number; csam: number } {
+  if (!mergesRequests(event)) return { reports: 0, csam: 0 };
+  const listed = [...(event.data.carried ?? []), event.data.request];
+  return {
+    reports: listed.filter((r) => r.report).length + (event.data.carriedFrom?.reports ?? 0),
+    csam: listed.filter((r) => r.report?.csam).length + (event.data.carriedFrom?.csamReports ?? 0),
+  };
 }
 
-/** The requests from the newest `limit` reports on (those and every request after them), in order. */
-export function fromNewestReports(requests: readonly EnqueueRequest[], limit: number): EnqueueRequest[] {
+/**
+ * Of requests in merge order, those from the newest `limit` reports on (those and every request
+ * after them), and before them the newest `csam` reports flagged `csam` (what a child-safety
+ * report must name however many reports came after), still in merge order.
+ */
+export function fromNewestReports(requests: readonly EnqueueRequest[], limit: number, csam = 0): EnqueueRequest[] {
   let reports = 0;
+  let cut = 0;
   for (let i = requests.length - 1; i >= 0; i--) {
-    if (requests[i]!.report && ++reports === limit) return requests.slice(i);
+    if (requests[i]!.report && ++reports === limit) {
+      cut = i;
+      break;
+    }
   }
-  return [...requests];
+  const flagged: EnqueueRequest[] = [];
+  const within = requests.slice(cut).filter((r) => r.report?.csam).length;
+  for (let i = cut - 1; i >= 0 && flagged.length + within < csam; i--) if (requests[i]!.report?.csam) flagged.unshift(requests[i]!);
+  return [...flagged, ...requests.slice(cut)];
 }
 
 /** A job's whole history, as read from its stream: for following the jobs a move named (`carriedFrom`). */
@@ -106,6 +120,7 @@ export function carriedJob(jobId: string, requests: readonly EnqueueRequest[], v
     jobId,
     requests: requests.length,
     reports: requests.filter((r) => r.report).length,
+    csamReports: requests.filter((r) => r.report?.csam).length,
     sources,
     policies: [...policies.values()],
     version,

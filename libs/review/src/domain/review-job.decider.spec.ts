@@ -190,10 +190,19 @@ describe('review job decider: Enqueue', () => {
           subject: null,
         },
       },
-      { type: 'ReviewJobMerged', data: { jobId: JOB, request: request('r3', { policies: [spam] }), mergedAt: at(7), reasons: {}, subject: null } },
+      {
+        type: 'ReviewJobMerged',
+        data: {
+          jobId: JOB,
+          request: request('r3', { policies: [spam], report: { ...request('r3').report!, csam: true } }),
+          mergedAt: at(7),
+          reasons: {},
+          subject: null,
+        },
+      },
     ];
     const state = foldEvents(reviewJobDecider, history);
-    expect(state).toMatchObject({ requestCount: 4, reportCount: 3, sources: ['REPORT', 'RULE_EXECUTION'], policies: [spam, hate] });
+    expect(state).toMatchObject({ requestCount: 4, reportCount: 3, csamReports: 1, sources: ['REPORT', 'RULE_EXECUTION'], policies: [spam, hate] });
     // A merge that adds neither keeps the same arrays (nothing copied per merge).
     const before = foldEvents(reviewJobDecider, history.slice(0, 3));
     const after = reviewJobDecider.evolve(before, history[3]!);
@@ -234,7 +243,15 @@ describe('review job decider: Enqueue', () => {
         .when({ ...enqueue('dec-old'), carriedFrom: { ...named, policies: [{ id: 'spam', name: 'Spam', penalty: 'LOW' }] } } as ReviewJobCommand)
         .events(),
     ]);
-    expect(withPolicy).toMatchObject({ reportCount: 701, sources: ['REPORT'], policies: [{ id: 'spam', name: 'Spam', penalty: 'LOW' }] });
+    expect(withPolicy).toMatchObject({ reportCount: 701, csamReports: 0, sources: ['REPORT'], policies: [{ id: 'spam', name: 'Spam', penalty: 'LOW' }] });
+    const flagged = foldEvents(
+      reviewJobDecider,
+      spec
+        .given([])
+        .when({ ...enqueue('dec-old'), carriedFrom: { ...named, csamReports: 3 } } as ReviewJobCommand)
+        .events(),
+    );
+    expect(flagged.csamReports).toBe(3);
     // Without one, the event has none (earlier releases' shape).
     expect(spec.given([]).when(enqueue('r1')).events()[0]!.data).not.toHaveProperty('carriedFrom');
   });

@@ -83,6 +83,8 @@ export interface ReviewJobState {
   readonly requestCount: number;
   /** Of those, the reports: what the job view counts without listing them all (JobReports lists the newest). */
   readonly reportCount: number;
+  /** Of those, the reports flagged `csam`: a decision reads back to them however old (JobReports.newest). */
+  readonly csamReports: number;
   /** Every source merged, distinct, in the order first merged (a handful at most). */
   readonly sources: readonly EnqueueSource[];
   /** Every policy the requests named, by id as first named (bounded by the organization's policies). */
@@ -115,6 +117,7 @@ export const initialReviewJobState: ReviewJobState = {
   requestIds: AppendOnlySet.empty(),
   requestCount: 0,
   reportCount: 0,
+  csamReports: 0,
   sources: [],
   policies: [],
   itemVersion: 0,
@@ -140,7 +143,7 @@ function withRequests(
   state: ReviewJobState,
   requests: readonly EnqueueRequest[],
   carriedFrom: CarriedJob | undefined,
-): Pick<ReviewJobState, 'requestIds' | 'requestCount' | 'reportCount' | 'sources' | 'policies' | 'itemVersion'> {
+): Pick<ReviewJobState, 'requestIds' | 'requestCount' | 'reportCount' | 'csamReports' | 'sources' | 'policies' | 'itemVersion'> {
   // A named job's sources and policies come before the requests of the event that names it, as its requests do.
   const sources = [...(carriedFrom?.sources ?? []), ...requests.map((r) => r.source)].filter((s) => !state.sources.includes(s));
   const policies = [...(carriedFrom?.policies ?? []), ...requests.flatMap((r) => r.policies)].filter((p) => !state.policies.some((known) => known.id === p.id));
@@ -148,6 +151,7 @@ function withRequests(
     requestIds: state.requestIds.with(requests.map((r) => r.requestId)),
     requestCount: state.requestCount + (carriedFrom?.requests ?? 0) + requests.length,
     reportCount: state.reportCount + (carriedFrom?.reports ?? 0) + requests.filter((r) => r.report).length,
+    csamReports: state.csamReports + (carriedFrom?.csamReports ?? 0) + requests.filter((r) => r.report?.csam).length,
     // Unchanged arrays are kept as they are: most merges add no new source or policy.
     sources: sources.length === 0 ? state.sources : [...new Set([...state.sources, ...sources])],
     policies: policies.length === 0 ? state.policies : [...state.policies, ...distinctById(policies)],
@@ -199,7 +203,7 @@ export const reviewJobDecider: Decider<ReviewJobCommand, ReviewJobState, ReviewJ
   // Ids, moderators and the lock's digest only: nothing sealed (the reasons stay in the events).
   snapshot: {
     name: 'review_job',
-    // 2: evolve counts the requests of a job a move named (carriedFrom). 3: the reports, sources and policies counted too.
+    // 2: evolve counts the requests of a job a move named (carriedFrom). 3: the reports (csam-flagged too), sources and policies counted.
     version: 3,
     encode: (state) => ({ ...state, requestIds: [...state.requestIds] }) as unknown as Json,
     decode: (json) => {

@@ -103,6 +103,8 @@ export interface CarriedJob {
   requests: number;
   /** Of those, the reports. */
   reports: number;
+  /** Of those, the reports flagged `csam` (absent in moves recorded before it was counted: none known). */
+  csamReports?: number;
   sources: EnqueueSource[];
   /** The policies its requests named, once each. */
   policies: JobPolicy[];

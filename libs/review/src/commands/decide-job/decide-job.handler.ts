@@ -5,12 +5,12 @@ import { type Clock, forbidden, type IdGenerator, invalidInput } from '#warden/k
 import { CLOCK, ID_GENERATOR } from '#warden/platform';
 import { AggregateStore } from '#warden/storage';
 import { checkDecision } from '../../domain/decision-check.js';
-import { childSafetyReport, decisionCallbacks, reportsToSend, versionSeen } from '../../domain/decision-effects.js';
+import { childSafetyReport, decisionCallbacks, MAX_REPORTS_SENT, reportsToSend, versionSeen } from '../../domain/decision-effects.js';
 import { type ReviewJobCommand, reviewJobDecider, type ReviewJobState } from '../../domain/review-job.decider.js';
 import { jobNotFound } from '../../domain/review-job.errors.js';
 import { reviewJobStream } from '../../domain/review.streams.js';
 import { ItemVersions } from '../../item-versions.js';
-import { JobReports, type JobWindow } from '../../job-reports.js';
+import { JobReports, type JobWindow, type OtherJobs } from '../../job-reports.js';
 import { seesChildSafety, sendsToChildSafety } from '../../contracts.js';
 import { visibleQueues } from '../../review-queues.js';
 import { lockTokenHash } from '../../domain/lock-token.js';
@@ -37,12 +37,18 @@ export class DecideJobHandler implements ICommandHandler<DecideJobCommand> {
   async execute(command: DecideJobCommand): Promise<DecisionSummary> {
     const stream = reviewJobStream(command.context.orgId, command.jobId);
     let summary: DecisionSummary | undefined;
+    // The closed jobs a move copied reports from, read once for every try of this decision.
+    const others: OtherJobs = new Map();
     await this.aggregates.handleAfterReading(
       stream,
       reviewJobDecider,
       async (state, revision) => {
-        // The reports of the state decided on: its own events' newest (bounded however many were merged).
-        const decided = await this.decision(command, state, () => this.jobReports.newest(command.context.orgId, command.jobId, revision));
+        // The reports of the state decided on: its own events' newest (bounded however many were
+        // merged), and its newest csam-flagged ones however old (the child-safety report names them).
+        const csam = Math.min(MAX_REPORTS_SENT, state.csamReports);
+        const decided = await this.decision(command, state, () =>
+          this.jobReports.newest(command.context.orgId, command.jobId, { through: revision, csam, others }),
+        );
         summary = decided.summary;
         return decided.command;
       },

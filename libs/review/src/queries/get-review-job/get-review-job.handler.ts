@@ -74,12 +74,10 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
     const item = state.item;
     // The job's newest reports and the requests after them, at the state's revision: a mass-reported
     // job's view costs what one of a thousand reports does (the counts are the state's). The
-    // opening request (a rule's, an appeal's) is listed with them however long ago it was.
-    const window = await this.jobReports.newest(orgId, jobId, revision);
+    // opening requests (a rule's, an appeal's, those a move copied) are listed with them however long ago they were.
+    const window = await this.jobReports.newest(orgId, jobId, { through: revision });
     const opened = window.fromStart ? window.events[0] : await this.jobReports.opening(orgId, jobId);
-    const openingRequest = opened?.type === 'ReviewJobOpened' ? opened.data.request : undefined;
-    const requests =
-      openingRequest && !window.requests.some((r) => r.requestId === openingRequest.requestId) ? [openingRequest, ...window.requests] : window.requests;
+    const requests = withOpening(opened, window.requests);
     const version = state.itemVersion;
     // The viewer's own live lock pins the version its claim showed: a decision without a version
     // is made on that one, so the view shows it, never a newer version's data under its number.
@@ -313,4 +311,15 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
         decision: d.decision ? { type: d.decision.type, actorId: d.decision.actorId, decidedAt: d.decision.decidedAt } : null,
       }));
   }
+}
+
+/**
+ * The requests listed in the view: the opening event's (its own and those a move copied into it:
+ * a rule's, an appeal's), then the window's newest, each once.
+ */
+function withOpening(opened: ReviewJobEvent | undefined, newest: readonly EnqueueRequest[]): EnqueueRequest[] {
+  if (opened?.type !== 'ReviewJobOpened') return [...newest];
+  const listed = new Set(newest.map((r) => r.requestId));
+  const first = [...opened.data.carried, opened.data.request].filter((r) => !listed.has(r.requestId));
+  return [...first, ...newest];
 }
