@@ -27,7 +27,7 @@ export type OtherJobs = Map<string, Promise<readonly ReviewJobEvent[]>>;
 /**
  * A job's reports are listed from its newest this many on (the job view's MAX_REPORTS_SHOWN; a
  * decision chooses what it sends among them): what listing them costs is bounded by this, not by
- * how many reports the job has (docs/review.md, "A mass-reported item").
+ * how many reports the job has (docs/review.md, "Decision callbacks").
  */
 export const JOB_REPORTS_LISTED = 1_000;
 /** Events read back at a time. */

@@ -30,8 +30,9 @@ export { dailyActionsStream, evaluationStream, reportRoutingStream } from './dom
 export const REPORT_ROUTING_REACTOR = 'report-routing';
 
 export const RULES_PERSONAL_DATA: PersonalDataRules = {
-  // What the conditions saw is the item's data seen through a rule: sealed under the item's subject.
-  ItemEvaluated: { subject: (e) => e.data['subject'] as string, fields: ['conditionValues'] },
+  // What the conditions saw is the item's data seen through a rule, and the content's key a digest
+  // of it: sealed under the item's subject (an erasure breaks the run of identical content).
+  ItemEvaluated: { subject: (e) => e.data['subject'] as string, fields: ['conditionValues', 'content'] },
   // A routed report carries the reporter's reason on into the job: sealed under the reporter's key.
   ReportRouted: { subject: subjectField, fields: ['reason'] },
 };

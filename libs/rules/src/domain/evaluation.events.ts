@@ -84,7 +84,17 @@ export type StoredConditionValue = [unknown] | [unknown, ConditionRecord['detail
  */
 export type ItemEvaluated = DomainEvent<
   'ItemEvaluated',
-  Omit<Evaluation, 'rules'> & { rules: StoredRuleResult[]; conditionValues?: StoredConditionValue[][] | null }
+  Omit<Evaluation, 'rules'> & {
+    rules: StoredRuleResult[];
+    conditionValues?: StoredConditionValue[][] | null;
+    /**
+     * The version's content key (item-content.ts), sealed under the item's subject like what the
+     * conditions saw: the next version's key starts from it instead of reading back through every
+     * identical version (ContentKeyReader). Absent in evaluations recorded before it was kept;
+     * null once erased.
+     */
+    content?: string | null;
+  }
 >;
 
 /**
@@ -126,7 +136,7 @@ export function encodeEvaluation(evaluation: Evaluation): ItemEvaluated['data'] 
 
 /** An evaluation as recorded, compact or (written before the compact form) plain. */
 export function decodeEvaluation(data: ItemEvaluated['data']): Evaluation {
-  const { conditionValues, rules, ...rest } = data;
+  const { conditionValues, rules, content: _content, ...rest } = data;
   return { ...rest, rules: rules.map((rule, i) => decodeRuleResult(rule, conditionValues?.[i])) };
 }
 

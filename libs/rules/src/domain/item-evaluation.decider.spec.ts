@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deciderSpecification, streamName } from '#warden/kernel';
-import { encodeEvaluation, type Evaluation, type PublishedAction } from './evaluation.events.js';
+import { decodeEvaluation, encodeEvaluation, type Evaluation, type PublishedAction } from './evaluation.events.js';
 import { evaluationEventId, itemEvaluationDecider, type RecordEvaluation } from './item-evaluation.decider.js';
 import { contentKey, itemContentDigest } from './item-content.js';
 
@@ -50,12 +50,19 @@ const idsOf = (command: RecordEvaluation) =>
 const spec = deciderSpecification(itemEvaluationDecider);
 
 describe('item evaluation decider', () => {
-  it('records an evaluation that published nothing as ItemEvaluated alone, in its stored form', () => {
+  it('records an evaluation that published nothing as ItemEvaluated alone, in its stored form, with the content key the next version starts from', () => {
     const command = record([]);
     spec
       .given([])
       .when(command)
+      .then([{ type: 'ItemEvaluated', data: { ...encodeEvaluation(command.evaluation), content: keyOf() } }]);
+    // Without one (no key read), none recorded.
+    spec
+      .given([])
+      .when({ ...command, content: '' })
       .then([{ type: 'ItemEvaluated', data: encodeEvaluation(command.evaluation) }]);
+    // The key is the record's, not the evaluation's: decoding leaves it out.
+    expect(decodeEvaluation({ ...encodeEvaluation(command.evaluation), content: keyOf() })).toEqual(decodeEvaluation(encodeEvaluation(command.evaluation)));
   });
 
   it('publishes a callback per customer-defined action and a review request per queue action, with ids derived from the content', () => {

@@ -43,7 +43,8 @@ export const itemEvaluationDecider: Decider<ItemEvaluationCommand, ItemEvaluatio
 
   decide(command, state) {
     if (state.recorded) return [];
-    const events: EvaluationEvent[] = [{ type: 'ItemEvaluated', data: encodeEvaluation(command.evaluation) }];
+    const recorded = encodeEvaluation(command.evaluation);
+    const events: EvaluationEvent[] = [{ type: 'ItemEvaluated', data: command.content ? { ...recorded, content: command.content } : recorded }];
     if (command.evaluation.actions.length === 0) return events;
     for (const action of command.evaluation.actions) events.push(publication(command, action));
     return events;

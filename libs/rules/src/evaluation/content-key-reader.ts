@@ -2,6 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { EventStore } from '#warden/eventstore';
 import { type ItemIdentifier, type ItemVersion, itemVersionsBetween } from '#warden/ingestion';
 import { EVENT_STORE } from '#warden/storage';
+import { recordedAs } from '#warden/kernel';
+import type { ItemEvaluated } from '../domain/evaluation.events.js';
+import { evaluationStream } from '../domain/evaluation.streams.js';
 import { contentKey, contentSince, itemContentDigest, type ItemContent, type VersionContent } from '../domain/item-content.js';
 
 /** Earlier versions read per page while looking for where the item's current content began. */
@@ -16,24 +19,36 @@ function versionContent(v: ItemVersion, digest: string): VersionContent {
   return { version: v.version, digest: itemContentDigest({ data: v.data, creator: v.creator }) };
 }
 
+/** A content key as the previous version's evaluation recorded it: its digest and the version its content began. */
+const RECORDED_KEY = /^(.+)@(\d+)$/;
+
 /**
  * An item version's content key (domain/item-content.ts: the digest of its content and the
- * version where that content began), read from the item's earlier versions through ingestion's
- * reader, a page at a time until the run of identical content ends (nearly always within the
- * first page: one read). What the ids of the version's actions and daily-cap counts derive from.
+ * version where that content began). What the ids of the version's actions and daily-cap counts
+ * derive from. Every evaluation of a later version than the first (and of any that published an
+ * action) records its version's key (ItemEvaluated `content`), so the key
+ * of version n is the previous version's, carried on when the content is the same, or begins at n
+ * when it is not: one read of one event, however many times the item was re-sent (a mass-reported
+ * item records a version per report). Without that record (evaluations recorded before it was
+ * kept, a version fetched from the customer in between, an erased one, another run), the earlier
+ * versions are read through ingestion's reader a page at a time until the run of identical
+ * content ends, as before.
  */
 @Injectable()
 export class ContentKeyReader {
   constructor(@Inject(EVENT_STORE) private readonly events: EventStore) {}
 
-  /** The key, read once and only when first asked for (only a published action or a daily cap needs it). */
-  lazy(orgId: string, item: ItemIdentifier & ItemContent, version: number): () => Promise<string> {
+  /** The key, read once when first asked for. */
+  lazy(orgId: string, item: ItemIdentifier & ItemContent, version: number, run: string): () => Promise<string> {
     let key: Promise<string> | undefined;
-    return () => (key ??= this.read(orgId, item, version));
+    return () => (key ??= this.read(orgId, item, version, run));
   }
 
-  async read(orgId: string, item: ItemIdentifier & ItemContent, version: number): Promise<string> {
+  async read(orgId: string, item: ItemIdentifier & ItemContent, version: number, run: string): Promise<string> {
     const digest = itemContentDigest(item);
+    if (version === 0) return contentKey(digest, 0);
+    const previous = await this.recordedKey(evaluationStream(orgId, item.typeId, item.id, version - 1, run));
+    if (previous) return contentKey(digest, previous.digest === digest ? previous.since : version);
     let since = version;
     while (since > 0) {
       const from = Math.max(0, since - CONTENT_PAGE);
@@ -48,5 +63,13 @@ export class ContentKeyReader {
       if (!runGoesOn) break;
     }
     return contentKey(digest, since);
+  }
+
+  /** The content key a version's evaluation recorded, if it recorded one that is still readable. */
+  private async recordedKey(stream: string): Promise<{ digest: string; since: number } | null> {
+    const [first] = await this.events.readStream(stream, { maxCount: 1 });
+    const content = first && recordedAs<ItemEvaluated>(first, 'ItemEvaluated')?.data.content;
+    const parsed = typeof content === 'string' ? RECORDED_KEY.exec(content) : null;
+    return parsed ? { digest: parsed[1]!, since: Number(parsed[2]) } : null;
   }
 }

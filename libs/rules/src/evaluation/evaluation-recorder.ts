@@ -40,7 +40,7 @@ export class EvaluationRecorder {
     if (prepared.kind === 'recorded') return { evaluation: prepared.evaluation, recordedNow: false };
     const { stream, context, item, draft } = prepared;
     await this.recordMedia(prepared);
-    const content = this.contentKeys.lazy(context.orgId, item, draft.version);
+    const content = this.contentKeys.lazy(context.orgId, item, draft.version, runKey(prepared.options));
     const capped = new Set<string>();
     for (const cap of draft.caps) {
       const allowed = await this.caps.take(context, { id: cap.ruleId, maxDailyActions: cap.maxDailyActions }, item, draft.version, await content());
@@ -51,8 +51,10 @@ export class EvaluationRecorder {
       type: 'RecordEvaluation',
       orgId: context.orgId,
       run: runKey(prepared.options),
-      // Only a published action needs it (it reads the item's earlier versions).
-      content: evaluation.actions.length > 0 ? await content() : '',
+      // A published action's ids derive from it; and every later version records it, so that the
+      // next version's key starts from it (ContentKeyReader). A first version's key is its digest
+      // at 0: digested only when something needs it (a large item's digest is not free).
+      content: evaluation.actions.length > 0 || draft.version > 0 ? await content() : '',
       evaluation,
       creator: item.creator,
       actions: draft.actions,

@@ -21,7 +21,10 @@ export const itemEvaluationsProjection: Projection = {
   eventTypes: ['ItemEvaluated'],
   needsPersonalData: false,
   ownThread: true,
-  indexes: [{ collection: ITEM_EVALUATIONS, fields: ['orgId', 'typeId', 'itemId'] }],
+  // An item's evaluations newest version first (GET …/evaluations, the job view's per version):
+  // read in index order and stopped at the page, where a mass-reported item has a version per report.
+  indexes: [{ collection: ITEM_EVALUATIONS, fields: ['orgId', 'typeId', 'itemId', 'version', 'evaluatedAt'] }],
+  retiredIndexes: [{ collection: ITEM_EVALUATIONS, fields: ['orgId', 'typeId', 'itemId'] }],
   apply(event, ctx) {
     // Everything the index needs is in the stream name: the evaluation itself (kilobytes of
     // condition records) is not even parsed here.
