@@ -43,11 +43,16 @@ export const callbackDeliveriesProjection = eventProjection<CallbackDeliveryEven
   needsPersonalData: false,
   ownThread: true,
   indexes: [
-    { collection: CALLBACK_DELIVERIES, fields: ['orgId', 'status'] },
+    // The deliveries list, newest first, of every status or one (GET /api/v1/callbacks/deliveries):
+    // read in index order and stopped at the page, where a rule firing all day left millions.
+    { collection: CALLBACK_DELIVERIES, fields: ['orgId', 'requestedAt'] },
+    { collection: CALLBACK_DELIVERIES, fields: ['orgId', 'status', 'requestedAt'] },
     { collection: CALLBACK_DELIVERIES, fields: ['orgId', 'item.typeId', 'item.id'] },
     // `warden callbacks redeliver <deliveryId>` without --org: the delivery in whichever organization.
     { collection: CALLBACK_DELIVERIES, fields: ['deliveryId'] },
   ],
+  // (orgId, status, requestedAt) begins with it.
+  retiredIndexes: [{ collection: CALLBACK_DELIVERIES, fields: ['orgId', 'status'] }],
   async apply(recorded, ctx) {
     const orgId = recorded.metadata.orgId;
     const event = recorded;

@@ -335,7 +335,8 @@ export const transparencyProjection: Projection = {
   needsPersonalData: false,
   ownThread: true,
   indexes: [
-    { collection: TRANSPARENCY_STATEMENTS, fields: ['orgId', 'day'] },
+    // The statements list: a period's, in decidedAt order, read in index order and stopped at the page.
+    { collection: TRANSPARENCY_STATEMENTS, fields: ['orgId', 'decidedAt', 'puid'] },
     // Forming batches: an organization's unsent statements, oldest first.
     { collection: TRANSPARENCY_STATEMENTS, fields: ['orgId', 'batchId', 'decidedAt', 'puid'] },
     { collection: TRANSPARENCY_STATEMENTS, fields: ['batchId'] },
@@ -348,6 +349,8 @@ export const transparencyProjection: Projection = {
     { collection: TRANSPARENCY_STATEMENTS, fields: ['orgId', 'batchId'] },
     // No query looks a statement up by its puid (its id is derived from the published action).
     { collection: TRANSPARENCY_STATEMENTS, fields: ['orgId', 'puid'] },
+    // The statements list filtered on the day and sorted apart: (orgId, decidedAt, puid) does both.
+    { collection: TRANSPARENCY_STATEMENTS, fields: ['orgId', 'day'] },
   ],
   async apply(event, ctx) {
     await HANDLERS[event.type]?.(event, ctx);

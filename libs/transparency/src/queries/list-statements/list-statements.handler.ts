@@ -120,7 +120,8 @@ export class ListStatementsHandler implements IQueryHandler<ListStatementsQuery>
       (skip, limit) =>
         this.readStore.find<StatementFactsDoc>(
           TRANSPARENCY_STATEMENTS,
-          { orgId: query.orgId, day: { gte: period.from, lt: dayPlus(period.to, 1) } },
+          // The period's days as a range of decidedAt (its UTC date is `day`): the index's own order.
+          { orgId: query.orgId, decidedAt: { gte: period.from, lt: dayPlus(period.to, 1) } },
           {
             sort: [
               { field: 'decidedAt', direction: 'asc' },

@@ -1,0 +1,86 @@
+// Lists that an adversary can make long (a rule firing all day, an item reported 100,000 times, a
+// period of millions of statements) read their page in an index's own order and stop at it: the
+// plans SQLite chooses for the statements the read store actually prepares for those queries,
+// with the indexes their projections declare (docs/operations.md, "Read-model indexes").
+import { openSqlite, type Projection } from '#warden/eventstore';
+import { SqliteReadStore } from '#warden/readstore';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { callbackDeliveriesProjection } from '../libs/callbacks/src/projections/callback-deliveries.projection.js';
+import { ListDeliveriesQuery } from '../libs/callbacks/src/queries/list-deliveries/list-deliveries.query.js';
+import { ListDeliveriesHandler } from '../libs/callbacks/src/queries/list-deliveries/list-deliveries.handler.js';
+import { itemEvaluationsProjection } from '../libs/rules/src/projections/item-evaluations.projection.js';
+import { ListEvaluationsHandler } from '../libs/rules/src/queries/list-evaluations/list-evaluations.handler.js';
+import { ListEvaluationsQuery } from '../libs/rules/src/queries/list-evaluations/list-evaluations.query.js';
+import { transparencyProjection } from '../libs/transparency/src/projections/transparency.projection.js';
+import { TRANSPARENCY_STATEMENTS } from '../libs/transparency/src/projections/transparency.read-model.js';
+
+/** A read store whose prepared SELECTs are kept, with their plans, and the indexes of `projection` made. */
+async function storeWith(projection: Projection) {
+  const db = openSqlite(join(mkdtempSync(join(tmpdir(), 'warden-plans-')), 'read-models.db'));
+  let last: { sql: string; params: unknown[] } | undefined;
+  const prepare = db.prepare.bind(db);
+  db.prepare = ((sql: string) => {
+    const statement = prepare(sql);
+    if (/^SELECT doc FROM/.test(sql)) {
+      const all = statement.all.bind(statement);
+      statement.all = ((...params: unknown[]) => {
+        last = { sql, params };
+        return all(...params);
+      }) as typeof statement.all;
+    }
+    return statement;
+  }) as typeof db.prepare;
+  const store = new SqliteReadStore(db);
+  for (const index of projection.indexes ?? []) await store.ensureIndex(index.collection, index.fields);
+  /** The plan of the last find, with the values it was run with. */
+  const plan = () => (prepare(`EXPLAIN QUERY PLAN ${last!.sql}`).all(...last!.params) as Array<{ detail: string }>).map((r) => r.detail).join('\n');
+  return { store, plan, close: () => db.close() };
+}
+
+describe('long lists read their page in index order', () => {
+  it('the callback deliveries, newest first, of every status and of one', async () => {
+    const { store, plan, close } = await storeWith(callbackDeliveriesProjection);
+    const handler = new ListDeliveriesHandler(store);
+    await handler.execute(new ListDeliveriesQuery('acme', undefined, 50, 0));
+    expect(plan()).toContain('USING INDEX rm/callback_deliveries/orgId,requestedAt');
+    expect(plan()).not.toContain('USE TEMP B-TREE');
+    await handler.execute(new ListDeliveriesQuery('acme', 'failed', 50, 0));
+    expect(plan()).toContain('USING INDEX rm/callback_deliveries/orgId,status,requestedAt');
+    expect(plan()).not.toContain('USE TEMP B-TREE');
+    close();
+  });
+
+  it("an item's evaluations, newest version first, and one version's", async () => {
+    const { store, plan, close } = await storeWith(itemEvaluationsProjection);
+    const handler = new ListEvaluationsHandler(store, { readStream: async () => [] } as never);
+    await handler.execute(new ListEvaluationsQuery('acme', 'post', 'p1'));
+    expect(plan()).toContain('USING INDEX rm/rules_item_evaluations/orgId,typeId,itemId,version,evaluatedAt');
+    expect(plan()).not.toContain('USE TEMP B-TREE');
+    // One version's (a handful: one per run) found through the same index, all four fields.
+    await handler.execute(new ListEvaluationsQuery('acme', 'post', 'p1', 7));
+    expect(plan()).toContain('USING INDEX rm/rules_item_evaluations/orgId,typeId,itemId,version,evaluatedAt (<expr>=? AND <expr>=? AND <expr>=? AND <expr>=?)');
+    close();
+  });
+
+  it("a period's statements of reasons, in decidedAt order (the statements list's query)", async () => {
+    const { store, plan, close } = await storeWith(transparencyProjection);
+    await store.find(
+      TRANSPARENCY_STATEMENTS,
+      { orgId: 'acme', decidedAt: { gte: '2026-11-01', lt: '2026-12-01' } },
+      {
+        sort: [
+          { field: 'decidedAt', direction: 'asc' },
+          { field: 'puid', direction: 'asc' },
+        ],
+        skip: 0,
+        limit: 50,
+      },
+    );
+    expect(plan()).toContain('USING INDEX rm/transparency_statements/orgId,decidedAt,puid');
+    expect(plan()).not.toContain('USE TEMP B-TREE');
+    close();
+  });
+});
