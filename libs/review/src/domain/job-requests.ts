@@ -9,6 +9,9 @@ export interface JobRequests {
   readonly reasons: ReportReasons;
 }
 
+/** A request a rule found (a statement of reasons says the decision was detected by a rule). */
+export const isRuleDetected = (r: EnqueueRequest): boolean => r.source === 'RULE_EXECUTION' && (r.action?.rules.length ?? 0) > 0;
+
 /** The events that merge requests into a job. */
 type RequestEvent = Extract<ReviewJobEvent, { type: 'ReviewJobOpened' | 'ReviewJobMerged' }>;
 export const mergesRequests = (event: ReviewJobEvent): event is RequestEvent => event.type === 'ReviewJobOpened' || event.type === 'ReviewJobMerged';
@@ -124,6 +127,6 @@ export function carriedJob(jobId: string, requests: readonly EnqueueRequest[], v
     sources,
     policies: [...policies.values()],
     version,
-    ruleDetected: requests.some((r) => r.source === 'RULE_EXECUTION' && (r.action?.rules.length ?? 0) > 0),
+    ruleDetected: requests.some(isRuleDetected),
   };
 }

@@ -208,6 +208,13 @@ describe('review job decider: Enqueue', () => {
     const after = reviewJobDecider.evolve(before, history[3]!);
     expect(after.sources).toBe(before.sources);
     expect(after.policies).toBe(before.policies);
+    // A rule's request without the rules that found it is not "detected by a rule"; one with them is.
+    expect(state.ruleDetected).toBe(false);
+    const found = request('a2', { source: 'RULE_EXECUTION', report: null, action: { id: 'remove', rules: [{ id: 'spam-rule', name: 'Spam' }] } });
+    expect(
+      reviewJobDecider.evolve(state, { type: 'ReviewJobMerged', data: { jobId: JOB, request: found, mergedAt: at(8), reasons: {}, subject: null } })
+        .ruleDetected,
+    ).toBe(true);
   });
 
   it('decides nothing for a request already in the job (a re-run), open or closed', () => {

@@ -1,5 +1,6 @@
 import type { DecisionActionCallback } from '#warden/callbacks/contracts';
 import { AppendOnlySet, type Decider, type Json } from '#warden/kernel';
+import { isRuleDetected } from './job-requests.js';
 import { jobClosed, jobLocked, jobNotFound, lockExpired, lockNotHeld } from './review-job.errors.js';
 import type {
   CarriedJob,
@@ -89,6 +90,8 @@ export interface ReviewJobState {
   readonly sources: readonly EnqueueSource[];
   /** Every policy the requests named, by id as first named (bounded by the organization's policies). */
   readonly policies: readonly JobPolicy[];
+  /** Whether a rule's request is among them (what a move that names this job says: CarriedJob). */
+  readonly ruleDetected: boolean;
   /** The item version the job is about: the latest one a request named. */
   readonly itemVersion: number;
   readonly lock: JobLock | null;
@@ -120,6 +123,7 @@ export const initialReviewJobState: ReviewJobState = {
   csamReports: 0,
   sources: [],
   policies: [],
+  ruleDetected: false,
   itemVersion: 0,
   lock: null,
   assignedTo: null,
@@ -143,7 +147,7 @@ function withRequests(
   state: ReviewJobState,
   requests: readonly EnqueueRequest[],
   carriedFrom: CarriedJob | undefined,
-): Pick<ReviewJobState, 'requestIds' | 'requestCount' | 'reportCount' | 'csamReports' | 'sources' | 'policies' | 'itemVersion'> {
+): Pick<ReviewJobState, 'requestIds' | 'requestCount' | 'reportCount' | 'csamReports' | 'sources' | 'policies' | 'ruleDetected' | 'itemVersion'> {
   // A named job's sources and policies come before the requests of the event that names it, as its requests do.
   const sources = [...(carriedFrom?.sources ?? []), ...requests.map((r) => r.source)].filter((s) => !state.sources.includes(s));
   const policies = [...(carriedFrom?.policies ?? []), ...requests.flatMap((r) => r.policies)].filter((p) => !state.policies.some((known) => known.id === p.id));
@@ -155,6 +159,7 @@ function withRequests(
     // Unchanged arrays are kept as they are: most merges add no new source or policy.
     sources: sources.length === 0 ? state.sources : [...new Set([...state.sources, ...sources])],
     policies: policies.length === 0 ? state.policies : [...state.policies, ...distinctById(policies)],
+    ruleDetected: state.ruleDetected || carriedFrom?.ruleDetected === true || requests.some(isRuleDetected),
     itemVersion: requests.reduce((version, r) => Math.max(version, r.version), Math.max(state.itemVersion, carriedFrom?.version ?? 0)),
   };
 }

@@ -2,10 +2,10 @@ import { eventProjection, orderingKey, type Projection } from '#warden/eventstor
 import type { CommandContext, RecordedEvent, RecordedOf } from '#warden/kernel';
 import type { ReportRouted } from '#warden/rules/contracts';
 import type { AggregateStore } from '#warden/storage';
-import { carriedJob, JOB_REQUESTS_COPIED } from '../domain/job-requests.js';
+import { JOB_REQUESTS_COPIED } from '../domain/job-requests.js';
 import type { JobReports } from '../job-reports.js';
-import { reviewJobDecider } from '../domain/review-job.decider.js';
-import type { EnqueueRequest, ReviewJobDecided } from '../domain/review-job.events.js';
+import { reviewJobDecider, type ReviewJobState } from '../domain/review-job.decider.js';
+import type { CarriedJob, EnqueueRequest, ReviewJobDecided } from '../domain/review-job.events.js';
 import { reviewJobStream } from '../domain/review.streams.js';
 import type { JobEnqueuer } from './job-enqueuer.js';
 
@@ -89,7 +89,10 @@ async function recreateTransformedJob(deps: ReportJobsDeps, event: RecordedOf<Re
   const decided = event.data;
   if (decided.type !== 'TRANSFORM_JOB_AND_RECREATE_IN_QUEUE' || decided.targetQueueId === null) return;
   const orgId = event.metadata.orgId;
-  const { state, events } = await deps.aggregates.load(reviewJobStream(orgId, decided.jobId), reviewJobDecider);
+  const stream = reviewJobStream(orgId, decided.jobId);
+  // The job's state (cached or snapshotted) says how large it is: a large one is named from it,
+  // without reading its history; only a small one's history is read, to copy its requests.
+  const state = await deps.aggregates.state(stream, reviewJobDecider);
   if (state.item === null) return;
   const request: EnqueueRequest = {
     requestId: decided.decisionId,
@@ -105,14 +108,27 @@ async function recreateTransformedJob(deps: ReportJobsDeps, event: RecordedOf<Re
   };
   // The reasons stay in the stream they were sealed in: each carried request names it. A job with
   // many requests is named instead of copied (CarriedJob): one event must stay within an append.
-  const { requests } = await deps.jobReports.fromEvents(orgId, events);
   const target = { queueId: decided.targetQueueId, item: state.item, request };
-  await deps.enqueuer.enqueue(
-    contextOf(event),
-    requests.length > JOB_REQUESTS_COPIED
-      ? { ...target, carriedFrom: carriedJob(decided.jobId, requests, state.itemVersion) }
-      : { ...target, carried: requests.map((r) => ({ ...r, fromJobId: r.fromJobId ?? decided.jobId })) },
-  );
+  if (state.requestCount > JOB_REQUESTS_COPIED) {
+    await deps.enqueuer.enqueue(contextOf(event), { ...target, carriedFrom: namedJob(decided.jobId, state) });
+    return;
+  }
+  const { requests } = await deps.jobReports.fromEvents(orgId, (await deps.aggregates.load(stream, reviewJobDecider)).events);
+  await deps.enqueuer.enqueue(contextOf(event), { ...target, carried: requests.map((r) => ({ ...r, fromJobId: r.fromJobId ?? decided.jobId })) });
+}
+
+/** What a new job keeps of a large moved job it names, from that job's state (what carriedJob counts from its requests). */
+function namedJob(jobId: string, state: ReviewJobState): CarriedJob {
+  return {
+    jobId,
+    requests: state.requestCount,
+    reports: state.reportCount,
+    csamReports: state.csamReports,
+    sources: [...state.sources],
+    policies: [...state.policies],
+    version: state.itemVersion,
+    ruleDetected: state.ruleDetected,
+  };
 }
 
 export function reportJobsReactor(deps: ReportJobsDeps): Projection {
