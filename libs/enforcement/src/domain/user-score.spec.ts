@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SCORE_SETTINGS, type Penalty } from '#warden/catalog/contracts';
 import {
+  MAX_ACTION_KEYS,
+  MAX_REVERSED_KEYS,
   actionedCount,
   type ItemActions,
   itemPenalty,
@@ -61,6 +63,27 @@ describe('user score', () => {
     expect(withAction(once, { actionId: 'remove', policyPenalties: ['LOW'] })).toBe(once);
     const more = withAction(once, { actionId: 'remove', policyPenalties: ['HIGH', 'LOW'] });
     expect(more.actions).toEqual([{ actionId: 'remove', policyPenalties: ['HIGH', 'LOW'] }]);
+  });
+
+  it("keeps an action's newest publication keys only, and the newest reversed ones: an item re-published all day stays one small document", () => {
+    let item = none;
+    for (let i = 0; i < MAX_ACTION_KEYS + 500; i++) item = withAction(item, { actionId: 'remove', policyPenalties: ['LOW'], keys: [`k${i}`] });
+    const keys = item.actions[0]!.keys!;
+    expect(keys).toHaveLength(MAX_ACTION_KEYS);
+    expect([keys[0], keys.at(-1)]).toEqual(['k500', `k${MAX_ACTION_KEYS + 499}`]);
+    // A key already kept changes nothing.
+    expect(withAction(item, { actionId: 'remove', policyPenalties: ['LOW'], keys: ['k900'] })).toBe(item);
+    // Reversed: a recent publication re-sent stays out; one older than what was kept counts again.
+    const reversed = withoutAction(item, 'remove');
+    expect(reversed.reversedKeys).toHaveLength(MAX_ACTION_KEYS);
+    expect(withAction(reversed, { actionId: 'remove', policyPenalties: ['LOW'], keys: ['k900'] })).toBe(reversed);
+    expect(withAction(reversed, { actionId: 'remove', policyPenalties: ['LOW'], keys: ['k3'] }).actions).toHaveLength(1);
+    let again = reversed;
+    for (let round = 0; round < 5; round++) {
+      for (let i = 0; i < MAX_ACTION_KEYS; i++) again = withAction(again, { actionId: 'remove', policyPenalties: ['LOW'], keys: [`r${round}-${i}`] });
+      again = withoutAction(again, 'remove');
+    }
+    expect(again.reversedKeys).toHaveLength(MAX_REVERSED_KEYS);
   });
 
   it('reverses an action: the item stops counting once no action is left on it', () => {

@@ -116,6 +116,15 @@ export function userScore(facts: UserScoreFacts | undefined, settings: ScoreSett
 }
 
 /**
+ * The publication keys an action keeps (the newest), and the reversed ones an item keeps: an item
+ * re-published with new content all day would otherwise grow its document by a key each time,
+ * rewritten whole at every event (and past MongoDB's 16 MB a document). A reversed action's older
+ * publications, re-sent after the appeal, count again: only that far back is a reversal remembered.
+ */
+export const MAX_ACTION_KEYS = 1_024;
+export const MAX_REVERSED_KEYS = 4 * MAX_ACTION_KEYS;
+
+/**
  * Records an action on an item. The same action on the item again (another rule, a later version,
  * a redelivered event) adds only policies not yet recorded: a set, so applying it twice changes
  * nothing (the same object back).
@@ -125,8 +134,8 @@ export function withAction(item: ItemActions, action: ScoredAction): ItemActions
   if (action.keys && action.keys.length > 0 && newKeys.length === 0) return item;
   const known = item.actions.find((a) => a.actionId === action.actionId);
   const penalties = [...new Set([...(known?.policyPenalties ?? []), ...action.policyPenalties])].sort();
-  const keys = [...new Set([...(known?.keys ?? []), ...newKeys])];
-  if (known && penalties.length === known.policyPenalties.length && keys.length === (known.keys ?? []).length) return item;
+  const keys = [...new Set([...(known?.keys ?? []), ...newKeys])].slice(-MAX_ACTION_KEYS);
+  if (known && penalties.length === known.policyPenalties.length && sameKeys(keys, known.keys ?? [])) return item;
   const recorded: ScoredAction =
     keys.length > 0 ? { actionId: action.actionId, policyPenalties: penalties, keys } : { actionId: action.actionId, policyPenalties: penalties };
   const actions = known ? item.actions.map((a) => (a.actionId === action.actionId ? recorded : a)) : [...item.actions, recorded];
@@ -142,6 +151,11 @@ export function withoutAction(item: ItemActions, actionId: string): ItemActions 
   const reversed = item.actions.filter((a) => a.actionId === actionId);
   if (reversed.length === 0) return item;
   const actions = item.actions.filter((a) => a.actionId !== actionId);
-  const reversedKeys = [...(item.reversedKeys ?? []), ...reversed.flatMap((a) => a.keys ?? [])];
+  const reversedKeys = [...(item.reversedKeys ?? []), ...reversed.flatMap((a) => a.keys ?? [])].slice(-MAX_REVERSED_KEYS);
   return reversedKeys.length > 0 ? { ...item, actions, reversedKeys } : { ...item, actions };
+}
+
+/** Whether two key lists are the same (a full list keeps its length when a key is dropped for a new one). */
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((key, i) => key === b[i]);
 }
