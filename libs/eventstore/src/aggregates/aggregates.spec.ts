@@ -78,6 +78,26 @@ describe('Aggregates: the one write path', () => {
     events.reset();
   };
 
+  it('lets the event loop go between pages while folding a long stream read whole (no snapshot)', async () => {
+    const { events, make } = setUp();
+    await fill(events, 'tally-long', 3_500);
+    let done = false;
+    const reading = make()
+      .state('tally-long', plainTally)
+      .then((read) => {
+        done = true;
+        return read;
+      });
+    // Scheduled once the read began: it runs before the read ends only if the read let the loop go.
+    let ranDuringRead = false;
+    setImmediate(() => (ranDuringRead = !done));
+    const { state, revision } = await reading;
+    expect([state.total, state.folded, revision]).toEqual([3_500, 3_500, 3_499]);
+    expect(ranDuringRead).toBe(true);
+    // In pages of a thousand events: four reads, each event once.
+    expect([events.streamReads, events.eventsRead]).toEqual([4, 3_500]);
+  });
+
   it('reads only the events after the cached state: a command on a long stream reads what is new', async () => {
     const { events, make } = setUp();
     const aggregates = make();

@@ -81,6 +81,8 @@ const MAX_COMMANDS_PER_APPEND = 64;
 const MAX_EVENTS_PER_APPEND = 500;
 const DEFAULT_SNAPSHOT_EVERY = 100;
 const DEFAULT_RETRIES = 3;
+/** Events read at a time while folding a stream from its start or a snapshot (see `current`). */
+const FOLD_PAGE = 1_000;
 
 interface Job {
   readonly decider: Decider<unknown, unknown, DomainEvent<string, object>>;
@@ -399,15 +401,27 @@ export class Aggregates {
   private async current<State>(streamName: string, folding: Folding<State, DomainEvent<string, object>>, erasures?: number): Promise<CachedAggregate<State>> {
     const key = this.cacheKey(streamName, folding);
     const base = this.cache.get<State>(key) ?? (await this.fromSnapshot(streamName, folding));
-    const newer = await this.deps.events.readStream(streamName, base.revision < 0 ? {} : { fromRevision: base.revision + 1 });
-    if (newer.length === 0) {
+    // Read and folded a page at a time, the event loop let go between pages: a stream read whole
+    // (no snapshot yet, or a state too large for one: a job of 100,000 reports) is one synchronous
+    // read on the embedded log, which held every request for over a second.
+    let state = base.state;
+    let revision = base.revision;
+    for (;;) {
+      const page = await this.deps.events.readStream(streamName, { fromRevision: revision + 1, maxCount: FOLD_PAGE });
+      if (page.length > 0) {
+        state = deciderEvents(folding, streamName, page).reduce(folding.evolve, state);
+        revision = lastRevision(page);
+      }
+      if (page.length < FOLD_PAGE) break;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    if (revision === base.revision) {
       if (base.revision >= 0) this.cache.set(key, { ...base, erasures: base.erasures ?? erasures }, this.holdsPersonalData(folding));
       return base;
     }
-    const state = deciderEvents(folding, streamName, newer).reduce(folding.evolve, base.state);
     const entry: CachedAggregate<State> = {
       state,
-      revision: lastRevision(newer),
+      revision,
       snapshotRevision: base.snapshotRevision,
       erasures: base.erasures ?? erasures,
     };
