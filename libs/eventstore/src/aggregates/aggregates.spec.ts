@@ -96,6 +96,10 @@ describe('Aggregates: the one write path', () => {
     expect(ranDuringRead).toBe(true);
     // In pages of a thousand events: four reads, each event once.
     expect([events.streamReads, events.eventsRead]).toEqual([4, 3_500]);
+    // The history (its readers: a reversal of strikes, a small job's move) the same way, every event in order.
+    events.reset();
+    const history = await make().history('tally-long', plainTally);
+    expect([history.events.length, history.events.at(-1)?.data.key, history.state.total, events.streamReads]).toEqual([3_500, 'f3499', 3_500, 4]);
   });
 
   it('reads only the events after the cached state: a command on a long stream reads what is new', async () => {

@@ -199,7 +199,16 @@ export class Aggregates {
     streamName: string,
     decider: Folding<State, Event>,
   ): Promise<{ state: State; events: Event[] }> {
-    const events = deciderEvents(decider, streamName, await this.deps.events.readStream(streamName));
+    // In pages, the event loop let go between them, as `current` folds (a reversal on a flooding user reads them all).
+    const events: Event[] = [];
+    let next = 0;
+    for (;;) {
+      const page = await this.deps.events.readStream(streamName, { fromRevision: next, maxCount: FOLD_PAGE });
+      events.push(...deciderEvents(decider, streamName, page));
+      if (page.length < FOLD_PAGE) break;
+      next = lastRevision(page) + 1;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     return { state: events.reduce(decider.evolve, decider.initialState), events };
   }
 
