@@ -208,6 +208,12 @@ describe('review job decider: Enqueue', () => {
     const after = reviewJobDecider.evolve(before, history[3]!);
     expect(after.sources).toBe(before.sources);
     expect(after.policies).toBe(before.policies);
+    // A policy named again at a more severe penalty (raised while the job collected requests) counts at that one, in its place.
+    const raised = reviewJobDecider.evolve(state, {
+      type: 'ReviewJobMerged',
+      data: { jobId: JOB, request: request('r9', { policies: [{ ...spam, penalty: 'SEVERE' }] }), mergedAt: at(8), reasons: {}, subject: null },
+    });
+    expect(raised.policies).toEqual([{ ...spam, penalty: 'SEVERE' }, hate]);
     // A rule's request without the rules that found it is not "detected by a rule"; one with them is.
     expect(state.ruleDetected).toBe(false);
     const found = request('a2', { source: 'RULE_EXECUTION', report: null, action: { id: 'remove', rules: [{ id: 'spam-rule', name: 'Spam' }] } });

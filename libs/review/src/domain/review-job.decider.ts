@@ -1,5 +1,6 @@
 import type { DecisionActionCallback } from '#warden/callbacks/contracts';
 import { AppendOnlySet, type Decider, type Json } from '#warden/kernel';
+import { severityOf } from './job-order.js';
 import { isRuleDetected } from './job-requests.js';
 import { jobClosed, jobLocked, jobNotFound, lockExpired, lockNotHeld } from './review-job.errors.js';
 import type {
@@ -88,7 +89,7 @@ export interface ReviewJobState {
   readonly csamReports: number;
   /** Every source merged, distinct, in the order first merged (a handful at most). */
   readonly sources: readonly EnqueueSource[];
-  /** Every policy the requests named, by id as first named (bounded by the organization's policies). */
+  /** Every policy the requests named, in the order first named, each at its most severe (bounded by the organization's policies). */
   readonly policies: readonly JobPolicy[];
   /** Whether a rule's request is among them (what a move that names this job says: CarriedJob). */
   readonly ruleDetected: boolean;
@@ -150,7 +151,7 @@ function withRequests(
 ): Pick<ReviewJobState, 'requestIds' | 'requestCount' | 'reportCount' | 'csamReports' | 'sources' | 'policies' | 'ruleDetected' | 'itemVersion'> {
   // A named job's sources and policies come before the requests of the event that names it, as its requests do.
   const sources = [...(carriedFrom?.sources ?? []), ...requests.map((r) => r.source)].filter((s) => !state.sources.includes(s));
-  const policies = [...(carriedFrom?.policies ?? []), ...requests.flatMap((r) => r.policies)].filter((p) => !state.policies.some((known) => known.id === p.id));
+  const named = [...(carriedFrom?.policies ?? []), ...requests.flatMap((r) => r.policies)];
   return {
     requestIds: state.requestIds.with(requests.map((r) => r.requestId)),
     requestCount: state.requestCount + (carriedFrom?.requests ?? 0) + requests.length,
@@ -158,17 +159,28 @@ function withRequests(
     csamReports: state.csamReports + (carriedFrom?.csamReports ?? 0) + requests.filter((r) => r.report?.csam).length,
     // Unchanged arrays are kept as they are: most merges add no new source or policy.
     sources: sources.length === 0 ? state.sources : [...new Set([...state.sources, ...sources])],
-    policies: policies.length === 0 ? state.policies : [...state.policies, ...distinctById(policies)],
+    policies: withPolicies(state.policies, named),
     ruleDetected: state.ruleDetected || carriedFrom?.ruleDetected === true || requests.some(isRuleDetected),
     itemVersion: requests.reduce((version, r) => Math.max(version, r.version), Math.max(state.itemVersion, carriedFrom?.version ?? 0)),
   };
 }
 
-/** The first policy of each id. */
-function distinctById(policies: readonly JobPolicy[]): JobPolicy[] {
-  const seen = new Map<string, JobPolicy>();
-  for (const p of policies) if (!seen.has(p.id)) seen.set(p.id, p);
-  return [...seen.values()];
+/**
+ * Each policy once, in the order first named, at the most severe penalty it was named with (a
+ * policy's penalty may have been raised while the job collected requests: the queues rank it so,
+ * and a move that names the job says so, as carriedJob does). The same array when nothing changes.
+ */
+function withPolicies(known: readonly JobPolicy[], named: readonly JobPolicy[]): readonly JobPolicy[] {
+  let policies: JobPolicy[] | undefined;
+  for (const p of named) {
+    const list = policies ?? known;
+    const at = list.findIndex((k) => k.id === p.id);
+    if (at >= 0 && severityOf([p.penalty]) <= severityOf([list[at]!.penalty])) continue;
+    policies ??= [...known];
+    if (at >= 0) policies[at] = p;
+    else policies.push(p);
+  }
+  return policies ?? known;
 }
 
 const isLive = (lock: JobLock | null, now: string): lock is JobLock => lock !== null && lock.expiresAt > now;
@@ -208,8 +220,9 @@ export const reviewJobDecider: Decider<ReviewJobCommand, ReviewJobState, ReviewJ
   // Ids, moderators and the lock's digest only: nothing sealed (the reasons stay in the events).
   snapshot: {
     name: 'review_job',
-    // 2: evolve counts the requests of a job a move named (carriedFrom). 3: the reports (csam-flagged too), sources and policies counted.
-    version: 3,
+    // 2: evolve counts the requests of a job a move named (carriedFrom). 3: the reports (csam-flagged too), sources and
+    // policies counted. 4: whether a rule found one of them, and each policy at its most severe.
+    version: 4,
     encode: (state) => ({ ...state, requestIds: [...state.requestIds] }) as unknown as Json,
     decode: (json) => {
       const state = json as unknown as Omit<ReviewJobState, 'requestIds'> & { requestIds: string[] };

@@ -54,12 +54,12 @@ describe('item evaluation decider', () => {
     const command = record([]);
     spec
       .given([])
-      .when(command)
+      .when({ ...command, chainedContent: keyOf() })
       .then([{ type: 'ItemEvaluated', data: { ...encodeEvaluation(command.evaluation), content: keyOf() } }]);
-    // Without one (no key read), none recorded.
+    // Without one (a retroaction's run, a fetched whole item, a first version with no action), none recorded.
     spec
       .given([])
-      .when({ ...command, content: '' })
+      .when(command)
       .then([{ type: 'ItemEvaluated', data: encodeEvaluation(command.evaluation) }]);
     // The key is the record's, not the evaluation's: decoding leaves it out.
     expect(decodeEvaluation({ ...encodeEvaluation(command.evaluation), content: keyOf() })).toEqual(decodeEvaluation(encodeEvaluation(command.evaluation)));

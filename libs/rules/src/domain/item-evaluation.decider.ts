@@ -18,6 +18,11 @@ export interface RecordEvaluation {
    * came back after an edit, acts again. Customers see the ids.
    */
   readonly content: string;
+  /**
+   * The key recorded with the evaluation for the next version's to start from (ContentKeyReader):
+   * the environment's own run of a submitted version only; absent elsewhere.
+   */
+  readonly chainedContent?: string;
   /** Its environment decides the publications' environment too. */
   readonly evaluation: Evaluation;
   /** The item's creator, named in action callbacks. */
@@ -44,7 +49,7 @@ export const itemEvaluationDecider: Decider<ItemEvaluationCommand, ItemEvaluatio
   decide(command, state) {
     if (state.recorded) return [];
     const recorded = encodeEvaluation(command.evaluation);
-    const events: EvaluationEvent[] = [{ type: 'ItemEvaluated', data: command.content ? { ...recorded, content: command.content } : recorded }];
+    const events: EvaluationEvent[] = [{ type: 'ItemEvaluated', data: command.chainedContent ? { ...recorded, content: command.chainedContent } : recorded }];
     if (command.evaluation.actions.length === 0) return events;
     for (const action of command.evaluation.actions) events.push(publication(command, action));
     return events;

@@ -25,12 +25,12 @@ const RECORDED_KEY = /^(.+)@(\d+)$/;
 /**
  * An item version's content key (domain/item-content.ts: the digest of its content and the
  * version where that content began). What the ids of the version's actions and daily-cap counts
- * derive from. Every evaluation of a later version than the first (and of any that published an
- * action) records its version's key (ItemEvaluated `content`), so the key
+ * derive from. The environment's own run records the key of every submitted version after the
+ * first (and of any whose evaluation published an action) on its ItemEvaluated (`content`), so the key
  * of version n is the previous version's, carried on when the content is the same, or begins at n
  * when it is not: one read of one event, however many times the item was re-sent (a mass-reported
  * item records a version per report). Without that record (evaluations recorded before it was
- * kept, a version fetched from the customer in between, an erased one, another run), the earlier
+ * kept, a version fetched from the customer in between, an erased one), the earlier
  * versions are read through ingestion's reader a page at a time until the run of identical
  * content ends, as before.
  */
@@ -39,15 +39,16 @@ export class ContentKeyReader {
   constructor(@Inject(EVENT_STORE) private readonly events: EventStore) {}
 
   /** The key, read once when first asked for. */
-  lazy(orgId: string, item: ItemIdentifier & ItemContent, version: number, run: string): () => Promise<string> {
+  lazy(orgId: string, item: ItemIdentifier & ItemContent, version: number, environment: string): () => Promise<string> {
     let key: Promise<string> | undefined;
-    return () => (key ??= this.read(orgId, item, version, run));
+    return () => (key ??= this.read(orgId, item, version, environment));
   }
 
-  async read(orgId: string, item: ItemIdentifier & ItemContent, version: number, run: string): Promise<string> {
+  /** The key of `version`: `environment`'s own run records it for the next (a retroaction's run chains from it too). */
+  async read(orgId: string, item: ItemIdentifier & ItemContent, version: number, environment: string): Promise<string> {
     const digest = itemContentDigest(item);
     if (version === 0) return contentKey(digest, 0);
-    const previous = await this.recordedKey(evaluationStream(orgId, item.typeId, item.id, version - 1, run));
+    const previous = await this.recordedKey(evaluationStream(orgId, item.typeId, item.id, version - 1, environment));
     if (previous) return contentKey(digest, previous.digest === digest ? previous.since : version);
     let since = version;
     while (since > 0) {

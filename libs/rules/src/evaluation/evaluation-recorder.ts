@@ -40,21 +40,27 @@ export class EvaluationRecorder {
     if (prepared.kind === 'recorded') return { evaluation: prepared.evaluation, recordedNow: false };
     const { stream, context, item, draft } = prepared;
     await this.recordMedia(prepared);
-    const content = this.contentKeys.lazy(context.orgId, item, draft.version, runKey(prepared.options));
+    const content = this.contentKeys.lazy(context.orgId, item, draft.version, prepared.options.environment);
+    // Only an evaluation of the environment's own rules (not a retroaction's or a backtest's chosen
+    // ones) of a submitted version (not one fetched from the customer, which the live run never
+    // evaluates) keeps the key for the next version: the key of the run that sees every version.
+    const chains = prepared.options.rules === undefined && item.source !== 'partial-fetch';
     const capped = new Set<string>();
     for (const cap of draft.caps) {
       const allowed = await this.caps.take(context, { id: cap.ruleId, maxDailyActions: cap.maxDailyActions }, item, draft.version, await content());
       if (!allowed) capped.add(cap.ruleId);
     }
     const evaluation = completeEvaluation(draft, capped);
+    const key = evaluation.actions.length > 0 || (chains && draft.version > 0) ? await content() : '';
     const command: RecordEvaluation = {
       type: 'RecordEvaluation',
       orgId: context.orgId,
       run: runKey(prepared.options),
-      // A published action's ids derive from it; and every later version records it, so that the
-      // next version's key starts from it (ContentKeyReader). A first version's key is its digest
-      // at 0: digested only when something needs it (a large item's digest is not free).
-      content: evaluation.actions.length > 0 || draft.version > 0 ? await content() : '',
+      // A published action's ids derive from it; and every later version the run sees records it,
+      // so that the next version's key starts from it (ContentKeyReader). A first version's key is
+      // its digest at 0: digested only when something needs it (a large item's digest is not free).
+      content: key,
+      ...(chains && key !== '' ? { chainedContent: key } : {}),
       evaluation,
       creator: item.creator,
       actions: draft.actions,
