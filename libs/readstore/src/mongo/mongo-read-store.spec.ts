@@ -1,7 +1,7 @@
 import mongoose, { type ConnectOptions } from 'mongoose';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ReadStoreUnavailableError } from '../read-store.port.js';
-import { connectMongo } from './mongo-read-store.js';
+import { connectMongo, mongoSort } from './mongo-read-store.js';
 
 describe('connectMongo', () => {
   afterEach(() => vi.restoreAllMocks());
@@ -40,4 +40,17 @@ describe('connectMongo', () => {
     expect(message).not.toContain('s3cret');
     expect(message).not.toContain('warden:');
   }, 5_000);
+});
+
+describe('mongoSort', () => {
+  it("ends every sort with _id in its last key's direction: an index on the fields, ending with _id, is read in order or in reverse", () => {
+    expect(mongoSort([{ field: 'requestedAt', direction: 'desc' }])).toEqual({ requestedAt: -1, _id: -1 });
+    expect(
+      mongoSort([
+        { field: 'decidedAt', direction: 'asc' },
+        { field: 'puid', direction: 'asc' },
+      ]),
+    ).toEqual({ decidedAt: 1, puid: 1, _id: 1 });
+    expect(mongoSort()).toEqual({ _id: 1 });
+  });
 });

@@ -79,10 +79,7 @@ export class MongoReadStore implements ReadStore {
     // Mongo reads limit 0 as "no limit"; the port (like SQL's LIMIT 0) means none.
     if (options.limit === 0) return [];
     const docs = await this.docs(collection);
-    const sort: Record<string, 1 | -1> = {};
-    for (const s of options.sort ?? []) sort[field(s.field)] = s.direction === 'desc' ? -1 : 1;
-    if (!('_id' in sort)) sort['_id'] = 1; // final tie-breaker: by id here, with or without FindOptions.byId
-    let cursor = docs.find(mongoFilter(filter), { projection: READ_PROJECTION }).sort(sort);
+    let cursor = docs.find(mongoFilter(filter), { projection: READ_PROJECTION }).sort(mongoSort(options.sort));
     if (options.skip !== undefined && options.skip > 0) cursor = cursor.skip(options.skip);
     if (options.limit !== undefined && options.limit > 0) cursor = cursor.limit(options.limit);
     return (await cursor.toArray()) as unknown as T[];
@@ -93,24 +90,22 @@ export class MongoReadStore implements ReadStore {
     return docs.countDocuments(mongoFilter(filter));
   }
 
+  /**
+   * The index on `fields`, then _id: every sorted find ends with _id (find), so a find that filters
+   * on the first fields and sorts on the next reads the index in order. The index an earlier
+   * release made on the fields alone is superseded: dropped, it costs no more writes.
+   */
   async ensureIndex(collection: string, fields: readonly string[]): Promise<void> {
     const docs = await this.docs(collection);
-    await docs.createIndex(Object.fromEntries(fields.map((f) => [field(f), 1 as const])));
+    await docs.createIndex(Object.fromEntries([...fields.map((f) => [field(f), 1 as const]), ['_id', 1 as const]]));
+    await dropNamed(docs, indexName(fields, false));
   }
 
   async dropIndex(collection: string, fields: readonly string[]): Promise<boolean> {
     const docs = await this.docs(collection);
-    // The name createIndex gave it (the driver's default: `<field>_1_<field>_1`), so no other index is touched.
-    const name = fields.map((f) => `${field(f)}_1`).join('_');
-    try {
-      await docs.dropIndex(name);
-      return true;
-    } catch (error) {
-      // IndexNotFound (27): not there, or dropped a moment ago by another process; NamespaceNotFound (26): a collection never written.
-      const code = (error as { code?: unknown }).code;
-      if (code === 27 || code === 26) return false;
-      throw error;
-    }
+    // By the names createIndex gave it, this release's (ending with _id) or an earlier one's, so no other index is touched.
+    const dropped = await dropNamed(docs, indexName(fields, true));
+    return (await dropNamed(docs, indexName(fields, false))) || dropped;
   }
 
   async commit(writes: readonly Write[], checkpoint?: CheckpointMove): Promise<void> {
@@ -315,4 +310,33 @@ function reason(err: unknown, url?: string): string {
     .split('\n')[0]!
     .trim();
   return text.length > 200 ? `${text.slice(0, 200)}…` : text || 'unknown error';
+}
+
+/** The driver's default name of the index on `fields` (`<field>_1_<field>_1`), with the _id ensureIndex ends it with or without. */
+const indexName = (fields: readonly string[], withId: boolean): string => [...fields.map((f) => `${field(f)}_1`), ...(withId ? ['_id_1'] : [])].join('_');
+
+/** Drops the index of that name; false when there is none. */
+async function dropNamed(docs: mongo.Collection<StoredDoc>, name: string): Promise<boolean> {
+  try {
+    await docs.dropIndex(name);
+    return true;
+  } catch (error) {
+    // IndexNotFound (27): not there, or dropped a moment ago by another process; NamespaceNotFound (26): a collection never written.
+    const code = (error as { code?: unknown }).code;
+    if (code === 27 || code === 26) return false;
+    throw error;
+  }
+}
+
+/**
+ * A find's sort: its keys, then by id in the direction of the last key (as the embedded store's
+ * rowid), so that an index on the sorted fields, which ends with _id (ensureIndex), is read in its
+ * order or its reverse and stopped at the limit. An _id ascending after a descending key made every
+ * such find sort all its matches in memory (and fail past MongoDB's 100 MB for a sort).
+ */
+export function mongoSort(keys: FindOptions['sort'] = []): Record<string, 1 | -1> {
+  const sort: Record<string, 1 | -1> = {};
+  for (const s of keys) sort[field(s.field)] = s.direction === 'desc' ? -1 : 1;
+  if (!('_id' in sort)) sort['_id'] = keys.at(-1)?.direction === 'desc' ? -1 : 1;
+  return sort;
 }
