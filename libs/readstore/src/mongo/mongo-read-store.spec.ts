@@ -52,5 +52,7 @@ describe('mongoSort', () => {
       ]),
     ).toEqual({ decidedAt: 1, puid: 1, _id: 1 });
     expect(mongoSort()).toEqual({ _id: 1 });
+    // byId: ties by id ascending on every store, whatever the direction (the read-store contract).
+    expect(mongoSort([{ field: 'rank', direction: 'desc' }], true)).toEqual({ rank: -1, _id: 1 });
   });
 });

@@ -79,7 +79,7 @@ export class MongoReadStore implements ReadStore {
     // Mongo reads limit 0 as "no limit"; the port (like SQL's LIMIT 0) means none.
     if (options.limit === 0) return [];
     const docs = await this.docs(collection);
-    let cursor = docs.find(mongoFilter(filter), { projection: READ_PROJECTION }).sort(mongoSort(options.sort));
+    let cursor = docs.find(mongoFilter(filter), { projection: READ_PROJECTION }).sort(mongoSort(options.sort, options.byId));
     if (options.skip !== undefined && options.skip > 0) cursor = cursor.skip(options.skip);
     if (options.limit !== undefined && options.limit > 0) cursor = cursor.limit(options.limit);
     return (await cursor.toArray()) as unknown as T[];
@@ -334,9 +334,10 @@ async function dropNamed(docs: mongo.Collection<StoredDoc>, name: string): Promi
  * order or its reverse and stopped at the limit. An _id ascending after a descending key made every
  * such find sort all its matches in memory (and fail past MongoDB's 100 MB for a sort).
  */
-export function mongoSort(keys: FindOptions['sort'] = []): Record<string, 1 | -1> {
+export function mongoSort(keys: FindOptions['sort'] = [], byId = false): Record<string, 1 | -1> {
   const sort: Record<string, 1 | -1> = {};
   for (const s of keys) sort[field(s.field)] = s.direction === 'desc' ? -1 : 1;
-  if (!('_id' in sort)) sort['_id'] = keys.at(-1)?.direction === 'desc' ? -1 : 1;
+  // Ties by id ascending when asked (byId: the same order on every store), whatever the keys' direction.
+  if (!('_id' in sort)) sort['_id'] = !byId && keys.at(-1)?.direction === 'desc' ? -1 : 1;
   return sort;
 }
