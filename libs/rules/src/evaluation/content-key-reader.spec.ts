@@ -9,8 +9,8 @@ import { contentKey, itemContentDigest } from '../domain/item-content.js';
 import { ContentKeyReader } from './content-key-reader.js';
 
 const ORG = 'acme';
-/** The environment's own run: what records the keys (a retroaction of it chains from them too). */
-const RUN = 'live';
+/** The live run: what records the keys (every run chains from them). */
+const RUN = 'LIVE';
 const metadata = (at: number) => ({
   orgId: ORG,
   correlationId: 'c',
@@ -53,27 +53,25 @@ describe("ContentKeyReader: a version's content key, from the previous version's
     await versions('p1', 300);
     for (let v = 0; v < 299; v++) await evaluated('p1', v, contentKey(digest, 0));
     events.reset();
-    expect(await reader.read(ORG, item('p1'), 299, RUN)).toBe(contentKey(digest, 0));
+    expect(await reader.read(ORG, item('p1'), 299)).toBe(contentKey(digest, 0));
     expect(events.eventsRead).toBe(1);
   });
 
   it('begins a new run where the previous version recorded other content', async () => {
     await versions('p2', 3);
     await evaluated('p2', 1, contentKey('other-digest', 0));
-    expect(await reader.read(ORG, item('p2'), 2, RUN)).toBe(contentKey(digest, 2));
+    expect(await reader.read(ORG, item('p2'), 2)).toBe(contentKey(digest, 2));
   });
 
   it('reads back through the versions where the previous version recorded no key (earlier releases, erased), as before', async () => {
     await versions('p3', 300);
     for (let v = 0; v < 299; v++) await evaluated('p3', v, v === 298 ? null : undefined);
     events.reset();
-    expect(await reader.read(ORG, item('p3'), 299, RUN)).toBe(contentKey(digest, 0));
+    expect(await reader.read(ORG, item('p3'), 299)).toBe(contentKey(digest, 0));
     expect(events.eventsRead).toBeGreaterThanOrEqual(299);
-    // Another environment's run has no record: read back the same way.
-    expect(await reader.read(ORG, item('p1'), 299, 'staging')).toBe(contentKey(digest, 0));
     // Version 0 reads nothing.
     events.reset();
-    expect(await reader.read(ORG, item('p1'), 0, RUN)).toBe(contentKey(digest, 0));
+    expect(await reader.read(ORG, item('p1'), 0)).toBe(contentKey(digest, 0));
     expect(events.eventsRead).toBe(0);
   });
 });

@@ -19,14 +19,17 @@ function versionContent(v: ItemVersion, digest: string): VersionContent {
   return { version: v.version, digest: itemContentDigest({ data: v.data, creator: v.creator }) };
 }
 
+/** The run whose evaluations record the key (EvaluationRecorder): the live one, which evaluates every submitted version. */
+export const CHAINED_RUN = 'LIVE';
+
 /** A content key as the previous version's evaluation recorded it: its digest and the version its content began. */
 const RECORDED_KEY = /^(.+)@(\d+)$/;
 
 /**
  * An item version's content key (domain/item-content.ts: the digest of its content and the
  * version where that content began). What the ids of the version's actions and daily-cap counts
- * derive from. The environment's own run records the key of every submitted version after the
- * first (and of any whose evaluation published an action) on its ItemEvaluated (`content`), so the key
+ * derive from. The live run records the key of every submitted version after the first (and of
+ * any whose evaluation published an action) on its ItemEvaluated (`content`), so the key
  * of version n is the previous version's, carried on when the content is the same, or begins at n
  * when it is not: one read of one event, however many times the item was re-sent (a mass-reported
  * item records a version per report). Without that record (evaluations recorded before it was
@@ -39,16 +42,16 @@ export class ContentKeyReader {
   constructor(@Inject(EVENT_STORE) private readonly events: EventStore) {}
 
   /** The key, read once when first asked for. */
-  lazy(orgId: string, item: ItemIdentifier & ItemContent, version: number, environment: string): () => Promise<string> {
+  lazy(orgId: string, item: ItemIdentifier & ItemContent, version: number): () => Promise<string> {
     let key: Promise<string> | undefined;
-    return () => (key ??= this.read(orgId, item, version, environment));
+    return () => (key ??= this.read(orgId, item, version));
   }
 
-  /** The key of `version`: `environment`'s own run records it for the next (a retroaction's run chains from it too). */
-  async read(orgId: string, item: ItemIdentifier & ItemContent, version: number, environment: string): Promise<string> {
+  /** The key of `version`, whatever the run asking (a retroaction's, a backtest's): the live run records them. */
+  async read(orgId: string, item: ItemIdentifier & ItemContent, version: number): Promise<string> {
     const digest = itemContentDigest(item);
     if (version === 0) return contentKey(digest, 0);
-    const previous = await this.recordedKey(evaluationStream(orgId, item.typeId, item.id, version - 1, environment));
+    const previous = await this.recordedKey(evaluationStream(orgId, item.typeId, item.id, version - 1, CHAINED_RUN));
     if (previous) return contentKey(digest, previous.digest === digest ? previous.since : version);
     let since = version;
     while (since > 0) {

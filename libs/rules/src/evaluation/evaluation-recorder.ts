@@ -4,7 +4,7 @@ import { AggregateStore, EVENT_STORE } from '#warden/storage';
 import type { Evaluation } from '../domain/evaluation.events.js';
 import { evaluationEventId, itemEvaluationDecider, type RecordEvaluation } from '../domain/item-evaluation.decider.js';
 import { completeEvaluation } from '../domain/rule-results.js';
-import { ContentKeyReader } from './content-key-reader.js';
+import { CHAINED_RUN, ContentKeyReader } from './content-key-reader.js';
 import { DailyActionCap } from './daily-action-cap.js';
 import { type PreparedEvaluation, runKey } from './item-evaluator.js';
 import { MEDIA_HASHER, type MediaHasher } from './media-hasher.js';
@@ -40,11 +40,11 @@ export class EvaluationRecorder {
     if (prepared.kind === 'recorded') return { evaluation: prepared.evaluation, recordedNow: false };
     const { stream, context, item, draft } = prepared;
     await this.recordMedia(prepared);
-    const content = this.contentKeys.lazy(context.orgId, item, draft.version, prepared.options.environment);
-    // Only an evaluation of the environment's own rules (not a retroaction's or a backtest's chosen
-    // ones) of a submitted version (not one fetched from the customer, which the live run never
-    // evaluates) keeps the key for the next version: the key of the run that sees every version.
-    const chains = prepared.options.rules === undefined && item.source !== 'partial-fetch';
+    const content = this.contentKeys.lazy(context.orgId, item, draft.version);
+    // Only the live run's evaluation of a submitted version keeps the key for the next version (the
+    // run that sees every submitted version: not a retroaction's or a backtest's, and not a version
+    // fetched from the customer, which the live run never evaluates).
+    const chains = runKey(prepared.options) === CHAINED_RUN && item.source !== 'partial-fetch';
     const capped = new Set<string>();
     for (const cap of draft.caps) {
       const allowed = await this.caps.take(context, { id: cap.ruleId, maxDailyActions: cap.maxDailyActions }, item, draft.version, await content());
