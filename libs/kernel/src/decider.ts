@@ -16,8 +16,9 @@ export interface SnapshotPolicy<State> {
   /**
    * For a state whose snapshot grows with it (a set of ids): how many events after the last
    * snapshot the next one is written (the store's N at least), so that the bytes written stay
-   * proportional to the stream, not to its square; null: this state is not snapshotted (its
-   * snapshot would pass what one append may hold). Without it, every N events.
+   * proportional to the stream, not to its square; null: this state is not snapshotted. Without
+   * it, every N events. A snapshot larger than its store takes (SnapshotStore.maxBytes: KurrentDB's
+   * append) is not written, whatever the policy.
    */
   spacing?(state: State): number | null;
 }

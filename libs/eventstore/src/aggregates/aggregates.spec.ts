@@ -240,6 +240,37 @@ describe('Aggregates: the one write path', () => {
     expect(state.total).toBe(221);
   });
 
+  it('writes no snapshot larger than its store takes (KurrentDB: one append), and tries again only at the next spacing', async () => {
+    const { events, snapshots } = setUp({ snapshotEvery: 10 });
+    const small = Object.assign(Object.create(snapshots) as SqliteSnapshotStore, { maxBytes: 200 });
+    const aggregates = new Aggregates(
+      { events, clock: new FixedClock(new Date('2026-11-28T00:00:00Z')), ids: randomIds },
+      { snapshots: small, snapshotEvery: 10 },
+    );
+    // A state whose snapshot grows a byte an event: about 150 bytes at a total of 100, past 200 by about 150.
+    let encoded = 0;
+    const growing: typeof tallyV1 = {
+      ...tallyV1,
+      snapshot: {
+        ...tallyV1.snapshot!,
+        encode: (s: TallyState) => {
+          encoded += 1;
+          return { ...s, pad: 'x'.repeat(s.total) } as Json;
+        },
+        spacing: (s) => Math.floor(s.total / 4),
+      },
+    };
+    await fill(events, 'tally-big', 100);
+    await aggregates.handle('tally-big', growing, add('k0'), context);
+    await waitForSnapshot(snapshots, 'tally-big', 99);
+    for (let i = 1; i <= 120; i++) await aggregates.handle('tally-big', growing, add(`k${i}`), context);
+    // Written at 132 (a total of 133, within 200 bytes); at 166 (167) and after, too large: none.
+    await waitForSnapshot(snapshots, 'tally-big', 132);
+    expect((await snapshots.read('tally-big', 'tally'))?.revision).toBe(132);
+    // Encoded at 99, 132 and 166 (the next spacing, a quarter of the total, is past the end): not at each of the 121 commands.
+    expect(encoded).toBe(3);
+  });
+
   it('never snapshots a state folded from events with personal data', async () => {
     const { events, snapshots, make } = setUp({ personal: true });
     await fill(events, 'tally-g', 300);

@@ -461,7 +461,11 @@ export class Aggregates {
     const spacing = policy.spacing ? policy.spacing(entry.state) : this.snapshotEvery;
     if (spacing === null || entry.revision - entry.snapshotRevision < spacing) return entry;
     const snapshot = { name: policy.name, version: policy.version, revision: entry.revision, state: policy.encode(entry.state) };
-    store.write(streamName, snapshot).catch((error: unknown) => this.options.onSnapshotError?.(streamName, error));
+    // A state larger than the store takes (KurrentDB's append) is not written; the next try waits
+    // for the next spacing all the same, so a large state is not encoded at every command.
+    if (store.maxBytes === undefined || Buffer.byteLength(JSON.stringify(snapshot.state)) <= store.maxBytes) {
+      store.write(streamName, snapshot).catch((error: unknown) => this.options.onSnapshotError?.(streamName, error));
+    }
     return { ...entry, snapshotRevision: entry.revision };
   }
 

@@ -18,6 +18,8 @@ export const isSnapshotStream = (streamName: string) => streamName.startsWith(`$
  * older ones. Appends are unconditional: a snapshot behind the newest one only costs a longer read.
  */
 export class KurrentDbSnapshotStore implements SnapshotStore {
+  /** KurrentDB's default MaxAppendSize (1 MiB), less room for the event's envelope and metadata. */
+  readonly maxBytes = 1024 * 1024 - 16 * 1024;
   /** Snapshot streams whose `$maxCount` this process has set (bounded: forgotten in bulk past 100,000). */
   private readonly limited = new Set<string>();
 

@@ -15,6 +15,11 @@ export interface StoredSnapshot {
  * saves reading; losing one costs a longer read, never a wrong state.
  */
 export interface SnapshotStore {
+  /**
+   * The largest snapshot, as JSON, the store takes (KurrentDB's: what one append may hold); none
+   * larger is written. Undefined: no limit of its own (the embedded table).
+   */
+  readonly maxBytes?: number;
   /** The newest snapshot of the stream under `name`, whatever its version. */
   read(streamName: string, name: string): Promise<StoredSnapshot | undefined>;
   /** Replaces the stream's snapshot under the same name; a write behind a newer one is dropped. */

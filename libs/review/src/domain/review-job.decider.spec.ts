@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppendOnlySet, deciderSpecification, DomainError, foldEvents, type Json } from '#warden/kernel';
 import { jobRequestsOf } from './job-requests.js';
-import { type ReviewJobCommand, reviewJobDecider, type ReviewJobState, SNAPSHOT_MAX_IDS } from './review-job.decider.js';
+import { type ReviewJobCommand, reviewJobDecider, type ReviewJobState } from './review-job.decider.js';
 import type { EnqueueRequest, ReviewJobDecided, ReviewJobEvent } from './review-job.events.js';
 
 const T0 = '2026-01-01T00:00:00.000Z';
@@ -168,10 +168,9 @@ describe('review job decider: Enqueue', () => {
     expect([...decoded.requestIds]).toEqual(['r1', 'r2', 'r3']);
     expect(reviewJobDecider.decide(enqueue('r2', at(7)), decoded)).toEqual([]);
     expect(reviewJobDecider.decide(enqueue('r4', at(7)), decoded).map((e) => e.type)).toEqual(['ReviewJobMerged']);
-    // Snapshots a hundredth of the job's size apart (the store's 100 events at least), none past SNAPSHOT_MAX_IDS ids.
+    // Snapshots a hundredth of the job's size apart (the store's 100 events at least), however large (a store may take less: SnapshotStore.maxBytes).
     const withIds = (n: number) => ({ ...state, requestIds: AppendOnlySet.of(Array.from({ length: n }, (_, i) => `r${i}`)) });
-    expect([policy.spacing!(state), policy.spacing!(withIds(5_000)), policy.spacing!(withIds(SNAPSHOT_MAX_IDS))]).toEqual([0, 50, SNAPSHOT_MAX_IDS / 100]);
-    expect(policy.spacing!(withIds(SNAPSHOT_MAX_IDS + 1))).toBeNull();
+    expect([policy.spacing!(state), policy.spacing!(withIds(5_000)), policy.spacing!(withIds(100_000))]).toEqual([0, 50, 1_000]);
   });
 
   it('counts the reports and keeps the distinct sources and policies of every request (the job view shows them, listing only the newest)', () => {

@@ -16,13 +16,6 @@ import type {
   ItemVersionSeen,
 } from './review-job.events.js';
 
-/**
- * A job with more merged requests than this is not snapshotted any more: its snapshot (the ids,
- * about 45 bytes each) would pass KurrentDB's default 1 MiB an append may hold. A process that
- * meets such a job reads the last snapshot and the events after it once, then keeps it cached.
- */
-export const SNAPSHOT_MAX_IDS = 16_000;
-
 /** Times are ISO strings from the handler's clock: the decider stays pure. */
 export type ReviewJobCommand =
   | {
@@ -228,11 +221,13 @@ export const reviewJobDecider: Decider<ReviewJobCommand, ReviewJobState, ReviewJ
       const state = json as unknown as Omit<ReviewJobState, 'requestIds'> & { requestIds: string[] };
       return { ...state, requestIds: AppendOnlySet.of(state.requestIds) };
     },
-    // The snapshot holds every id: written a hundredth of the job's size apart (the store's 100
-    // events at least), a mass-reported item writes about 100 × 45 bytes a merge however large it
-    // grows, where a snapshot every 100 events wrote O(N) a merge; a cold process still reads at
-    // most 160 events (SNAPSHOT_MAX_IDS / 100). None past SNAPSHOT_MAX_IDS.
-    spacing: (state) => (state.requestIds.size > SNAPSHOT_MAX_IDS ? null : Math.floor(state.requestIds.size / 100)),
+    // The snapshot holds every id (about 45 bytes each): written a hundredth of the job's size apart
+    // (the store's 100 events at least), a mass-reported item writes about 100 × 45 bytes a merge
+    // however large it grows, where a snapshot every 100 events wrote O(N) a merge; a cold process
+    // reads the snapshot and at most a hundredth of the job's events. On KurrentDB none is written
+    // past its append's 1 MiB (about 23,000 ids: SnapshotStore.maxBytes); such a job is read from
+    // its last snapshot on, once per process.
+    spacing: (state) => Math.floor(state.requestIds.size / 100),
   },
 
   decide(command, state) {
