@@ -22,7 +22,7 @@ export const isRange = (value: Filter[string]): value is Range => typeof value =
 /**
  * `sort`'s ties, and an unsorted find, come in an order each store keeps stable between finds, so
  * that `skip` pages through them: on SQLite the order documents were first written (reversed after
- * a descending key), on MongoDB by id.
+ * a descending key), on MongoDB by id (reversed after a descending key; ascending with `byId`).
  */
 export interface FindOptions {
   readonly sort?: ReadonlyArray<{ readonly field: string; readonly direction: 'asc' | 'desc' }>;

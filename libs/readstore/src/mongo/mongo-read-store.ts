@@ -93,12 +93,13 @@ export class MongoReadStore implements ReadStore {
   /**
    * The index on `fields`, then _id: every sorted find ends with _id (find), so a find that filters
    * on the first fields and sorts on the next reads the index in order. The index an earlier
-   * release made on the fields alone is superseded: dropped, it costs no more writes.
+   * release made on the fields alone stays (a process of that release, during a rolling upgrade or
+   * a rollback, still declares it): a later release retires it (dropIndex drops both names), or an
+   * operator drops it (docs/operations.md, "Read-model indexes").
    */
   async ensureIndex(collection: string, fields: readonly string[]): Promise<void> {
     const docs = await this.docs(collection);
     await docs.createIndex(Object.fromEntries([...fields.map((f) => [field(f), 1 as const]), ['_id', 1 as const]]));
-    await dropNamed(docs, indexName(fields, false));
   }
 
   async dropIndex(collection: string, fields: readonly string[]): Promise<boolean> {
