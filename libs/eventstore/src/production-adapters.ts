@@ -9,7 +9,10 @@ import type { SnapshotStore } from './snapshots/snapshot-store.port.js';
  */
 
 /** The log and, on the same connection, the aggregates' snapshots beside it. */
-export async function connectKurrentDb(url: string, options?: { timeoutMs?: number }): Promise<EventStore & { snapshots(): SnapshotStore }> {
+export async function connectKurrentDb(
+  url: string,
+  options?: { timeoutMs?: number },
+): Promise<EventStore & { snapshots(maxAppendBytes?: number): SnapshotStore }> {
   const adapter = await import('./kurrentdb/kurrentdb-event-store.js');
   return adapter.connectKurrentDb(url, options);
 }

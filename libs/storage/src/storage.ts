@@ -82,6 +82,8 @@ export async function openStorage(
   config: Pick<WardenConfig, 'dataDir' | 'eventStoreUrl' | 'mongoUrl' | 'sqliteSync' | 'secretKey' | 'secretKeyFile'> & {
     readonly readOnly?: boolean;
     readonly mongoConnectTimeoutMs?: number;
+    /** The KurrentDB server's MaxAppendSize (WARDEN_KURRENTDB_MAX_APPEND_BYTES); its default when absent. */
+    readonly kurrentDbMaxAppendBytes?: number;
     /**
      * The embedded files' WAL checkpoints on a thread of their own instead of inside commits
      * (WalCheckpointer): for a server, whose event loop serves requests; a CLI call writes little.
@@ -133,7 +135,7 @@ export async function openStorage(
     const rawEvents: EventStore = config.readOnly ? new ReadOnlyEventStore(opened) : opened;
     closers.push(() => rawEvents.close());
     // Like the leases, no sync of their own: a snapshot lost with the power only makes a read longer.
-    const snapshots: SnapshotStore = kurrent ? kurrent.snapshots() : new SqliteSnapshotStore(logDb!);
+    const snapshots: SnapshotStore = kurrent ? kurrent.snapshots(config.kurrentDbMaxAppendBytes) : new SqliteSnapshotStore(logDb!);
     closers.push(() => snapshots.close());
 
     const mongo = config.mongoUrl

@@ -60,9 +60,9 @@ export class KurrentDbEventStore implements EventStore {
 
   constructor(private readonly client: KurrentDBClient) {}
 
-  /** Aggregate snapshots beside the log, on the same connection. */
-  snapshots(): KurrentDbSnapshotStore {
-    return new KurrentDbSnapshotStore(this.client);
+  /** Aggregate snapshots beside the log, on the same connection; none larger than the server's MaxAppendSize (`maxAppendBytes`). */
+  snapshots(maxAppendBytes?: number): KurrentDbSnapshotStore {
+    return new KurrentDbSnapshotStore(this.client, maxAppendBytes);
   }
 
   async append(streamName: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {

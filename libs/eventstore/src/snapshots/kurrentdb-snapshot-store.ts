@@ -2,6 +2,9 @@ import { BACKWARDS, END, jsonEvent, type KurrentDBClient, StreamNotFoundError } 
 import type { Json } from '#warden/kernel';
 import type { SnapshotStore, StoredSnapshot } from './snapshot-store.port.js';
 
+/** KurrentDB's default MaxAppendSize: what one append may hold unless the server is told otherwise. */
+export const KURRENTDB_DEFAULT_MAX_APPEND_BYTES = 1024 * 1024;
+
 /** The category of snapshot streams: `warden_snapshot-<name>:<stream>` (the stream as percent-encoded ids already). */
 export const SNAPSHOT_CATEGORY = 'warden_snapshot';
 /** The type of every snapshot event: never in a projection's types, and filtered out of every read of `$all`. */
@@ -18,12 +21,17 @@ export const isSnapshotStream = (streamName: string) => streamName.startsWith(`$
  * older ones. Appends are unconditional: a snapshot behind the newest one only costs a longer read.
  */
 export class KurrentDbSnapshotStore implements SnapshotStore {
-  /** KurrentDB's default MaxAppendSize (1 MiB), less room for the event's envelope and metadata. */
-  readonly maxBytes = 1024 * 1024 - 16 * 1024;
+  /** The server's MaxAppendSize (WARDEN_KURRENTDB_MAX_APPEND_BYTES), less room for the event's envelope and metadata. */
+  readonly maxBytes: number;
   /** Snapshot streams whose `$maxCount` this process has set (bounded: forgotten in bulk past 100,000). */
   private readonly limited = new Set<string>();
 
-  constructor(private readonly client: KurrentDBClient) {}
+  constructor(
+    private readonly client: KurrentDBClient,
+    maxAppendBytes = KURRENTDB_DEFAULT_MAX_APPEND_BYTES,
+  ) {
+    this.maxBytes = maxAppendBytes - 16 * 1024;
+  }
 
   async read(streamName: string, name: string): Promise<StoredSnapshot | undefined> {
     try {

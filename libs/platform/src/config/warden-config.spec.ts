@@ -49,6 +49,12 @@ describe('configuration', () => {
     expect(loadConfig({ ...mongo, WARDEN_RATE_LIMIT_STORE: 'memory' }).rateLimitStore).toBe('memory');
   });
 
+  it("reads the KurrentDB server's MaxAppendSize, its default 1 MiB, at least 64 KiB", () => {
+    expect(loadConfig({}).kurrentDbMaxAppendBytes).toBe(1024 * 1024);
+    expect(loadConfig({ WARDEN_KURRENTDB_MAX_APPEND_BYTES: '4194304' }).kurrentDbMaxAppendBytes).toBe(4 * 1024 * 1024);
+    expect(() => loadConfig({ WARDEN_KURRENTDB_MAX_APPEND_BYTES: '1000' })).toThrow(ConfigError);
+  });
+
   it('reads the reactor lease timing', () => {
     const c = loadConfig({ WARDEN_REACTOR_LEASE_TTL: '4s', WARDEN_REACTOR_LEASE_RENEW: '500ms' });
     expect(c.reactorLease).toEqual({ ttlMs: 4000, renewEveryMs: 500 });

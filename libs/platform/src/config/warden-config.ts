@@ -60,6 +60,8 @@ export interface WardenConfig {
   readonly aggregateCacheBytes: number;
   /** A long stream's state is snapshotted every this many events. */
   readonly snapshotEvery: number;
+  /** The KurrentDB server's MaxAppendSize, in bytes: no snapshot larger is written (docs/operations.md, "KurrentDB's append limits"). */
+  readonly kurrentDbMaxAppendBytes: number;
   /**
    * Idempotency-Key records: how long a key's response is kept (from its first request), and how
    * long a request holds its key before another may take over (a process that died mid-request).
@@ -286,6 +288,7 @@ const ENVIRONMENT = z
     WARDEN_REACTOR_LEASE_RENEW: z.string().default('3s').pipe(duration),
     WARDEN_AGGREGATE_CACHE_MB: wholeNumber(64, 1, 1024 * 1024),
     WARDEN_SNAPSHOT_EVERY: wholeNumber(100, 10, 1_000_000),
+    WARDEN_KURRENTDB_MAX_APPEND_BYTES: wholeNumber(1024 * 1024, 64 * 1024, 1024 ** 3),
     WARDEN_IDEMPOTENCY_RETENTION: z.string().default('24h').pipe(duration),
     WARDEN_IDEMPOTENCY_LEASE: durationOfAtLeastASecond('60s'),
     // At most 256 levels: the validators behind the parser walk bodies recursively, and must
@@ -420,6 +423,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): WardenC
     reactorLease: { ttlMs: e.WARDEN_REACTOR_LEASE_TTL, renewEveryMs: e.WARDEN_REACTOR_LEASE_RENEW },
     shutdownDrainMs: e.WARDEN_SHUTDOWN_DRAIN,
     aggregateCacheBytes: e.WARDEN_AGGREGATE_CACHE_MB * 1024 * 1024,
+    kurrentDbMaxAppendBytes: e.WARDEN_KURRENTDB_MAX_APPEND_BYTES,
     snapshotEvery: e.WARDEN_SNAPSHOT_EVERY,
     idempotency: { retentionMs: e.WARDEN_IDEMPOTENCY_RETENTION, leaseMs: e.WARDEN_IDEMPOTENCY_LEASE },
     maxJsonDepth: e.WARDEN_MAX_JSON_DEPTH,
