@@ -12,6 +12,8 @@ export interface NewestEventsOptions {
   readonly through?: number;
   /** Events read back at a time (default 64). */
   readonly pageSize?: number;
+  /** Told each page as read (newest first): true stops the read there (a reader that counts what the events hold). */
+  readonly until?: (page: readonly RecordedEvent[]) => boolean;
 }
 
 /**
@@ -32,7 +34,7 @@ export async function newestEvents(store: Pick<EventStore, 'readStream'>, stream
       found.push(event);
       if (found.length === options.count) return found;
     }
-    if (page.length < pageSize) return found;
+    if (page.length < pageSize || options.until?.(page)) return found;
     next = page[page.length - 1]!.revision - 1;
   }
   return found;

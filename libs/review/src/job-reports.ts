@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { EventStore } from '#warden/eventstore';
+import { type EventStore, newestEvents } from '#warden/eventstore';
 import type { RecordedEvent } from '#warden/kernel';
 import { AggregateStore, EVENT_STORE } from '#warden/storage';
 import { type MergedReport, mergedReports } from './domain/decision-effects.js';
@@ -125,26 +125,26 @@ export class JobReports {
     reports: number,
     csam: number,
   ): Promise<{ events: ReviewJobEvent[]; fromStart: boolean }> {
-    const stream = reviewJobStream(orgId, jobId);
-    const pages: RecordedEvent[][] = [];
-    let next = through;
     let merged = 0;
     let flagged = 0;
     let read = 0;
-    for (;;) {
-      if (next !== undefined && next < 0) return { events: oldestFirst(pages), fromStart: true };
-      if ((merged >= reports || read >= MAX_EVENTS_READ) && flagged >= csam) return { events: oldestFirst(pages), fromStart: false };
-      const page = await this.events.readStream(stream, { backwards: true, fromRevision: next, maxCount: PAGE });
-      if (page.length === 0) return { events: oldestFirst(pages), fromStart: true };
-      pages.push(page);
+    const enough = (page: readonly RecordedEvent[]) => {
       read += page.length;
       for (const event of page) {
         const counted = reportsMergedBy(event as unknown as ReviewJobEvent);
         merged += counted.reports;
         flagged += counted.csam;
       }
-      next = page[page.length - 1]!.revision - 1;
-    }
+      return (merged >= reports || read >= MAX_EVENTS_READ) && flagged >= csam;
+    };
+    const newestFirst = await newestEvents(this.events, reviewJobStream(orgId, jobId), {
+      count: Number.POSITIVE_INFINITY,
+      through,
+      pageSize: PAGE,
+      until: enough,
+    });
+    const fromStart = newestFirst.length === 0 || newestFirst.at(-1)!.revision === 0;
+    return { events: newestFirst.reverse() as unknown as ReviewJobEvent[], fromStart };
   }
 
   /** The requests of a job's events (the first `count`), following the jobs a move named (`carriedFrom`) into their own streams. */
@@ -166,6 +166,3 @@ export class JobReports {
     };
   }
 }
-
-/** Pages read newest first, as one list oldest first. */
-const oldestFirst = (pages: readonly RecordedEvent[][]): ReviewJobEvent[] => pages.flat().reverse() as unknown as ReviewJobEvent[];

@@ -199,16 +199,9 @@ export class Aggregates {
     streamName: string,
     decider: Folding<State, Event>,
   ): Promise<{ state: State; events: Event[] }> {
-    // In pages, the event loop let go between them, as `current` folds (a reversal on a flooding user reads them all).
+    // In pages, as `current` folds (a reversal on a flooding user reads them all).
     const events: Event[] = [];
-    let next = 0;
-    for (;;) {
-      const page = await this.deps.events.readStream(streamName, { fromRevision: next, maxCount: FOLD_PAGE });
-      events.push(...deciderEvents(decider, streamName, page));
-      if (page.length < FOLD_PAGE) break;
-      next = lastRevision(page) + 1;
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+    for await (const page of this.pagesFrom(streamName, 0)) events.push(...deciderEvents(decider, streamName, page));
     return { state: events.reduce(decider.evolve, decider.initialState), events };
   }
 
@@ -415,14 +408,9 @@ export class Aggregates {
     // read on the embedded log, which held every request for over a second.
     let state = base.state;
     let revision = base.revision;
-    for (;;) {
-      const page = await this.deps.events.readStream(streamName, { fromRevision: revision + 1, maxCount: FOLD_PAGE });
-      if (page.length > 0) {
-        state = deciderEvents(folding, streamName, page).reduce(folding.evolve, state);
-        revision = lastRevision(page);
-      }
-      if (page.length < FOLD_PAGE) break;
-      await new Promise((resolve) => setImmediate(resolve));
+    for await (const page of this.pagesFrom(streamName, revision + 1)) {
+      state = deciderEvents(folding, streamName, page).reduce(folding.evolve, state);
+      revision = lastRevision(page);
     }
     if (revision === base.revision) {
       if (base.revision >= 0) this.cache.set(key, { ...base, erasures: base.erasures ?? erasures }, this.holdsPersonalData(folding));
@@ -437,6 +425,20 @@ export class Aggregates {
     const kept = this.maybeSnapshot(streamName, folding, entry);
     this.cache.set(key, kept, this.holdsPersonalData(folding));
     return kept;
+  }
+
+  /**
+   * The stream's events from revision `from` on, FOLD_PAGE at a time, the event loop let go
+   * between pages: a read on the embedded log is synchronous (`current`).
+   */
+  private async *pagesFrom(streamName: string, from: number): AsyncGenerator<RecordedEvent[]> {
+    for (let next = from; ;) {
+      const page = await this.deps.events.readStream(streamName, { fromRevision: next, maxCount: FOLD_PAGE });
+      if (page.length > 0) yield page;
+      if (page.length < FOLD_PAGE) return;
+      next = lastRevision(page) + 1;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 
   private async fromSnapshot<State>(streamName: string, folding: Folding<State, DomainEvent<string, object>>): Promise<CachedAggregate<State>> {

@@ -2,10 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { EventStore } from '#warden/eventstore';
 import { type ItemIdentifier, type ItemVersion, itemVersionsBetween } from '#warden/ingestion';
 import { EVENT_STORE } from '#warden/storage';
-import { recordedAs } from '#warden/kernel';
-import type { ItemEvaluated } from '../domain/evaluation.events.js';
 import { evaluationStream } from '../domain/evaluation.streams.js';
 import { contentKey, contentSince, itemContentDigest, type ItemContent, type VersionContent } from '../domain/item-content.js';
+import { readItemEvaluated } from './recorded-evaluation.js';
 
 /** Earlier versions read per page while looking for where the item's current content began. */
 const CONTENT_PAGE = 32;
@@ -71,8 +70,7 @@ export class ContentKeyReader {
 
   /** The content key a version's evaluation recorded, if it recorded one that is still readable. */
   private async recordedKey(stream: string): Promise<{ digest: string; since: number } | null> {
-    const [first] = await this.events.readStream(stream, { maxCount: 1 });
-    const content = first && recordedAs<ItemEvaluated>(first, 'ItemEvaluated')?.data.content;
+    const content = (await readItemEvaluated(this.events, stream))?.content;
     const parsed = typeof content === 'string' ? RECORDED_KEY.exec(content) : null;
     return parsed ? { digest: parsed[1]!, since: Number(parsed[2]) } : null;
   }
