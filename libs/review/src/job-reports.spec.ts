@@ -1,29 +1,16 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { SqliteEventStore } from '#warden/eventstore';
-import { FixedClock, randomIds } from '#warden/kernel';
-import { AggregateStore } from '#warden/storage';
-import { CountingEventStore } from '../../../test/support/counting-event-store.js';
+import { describe, expect, it } from 'vitest';
 import { reportRequest } from '../../../test/support/review-events.js';
-import { sqliteStores } from '../../../test/support/sqlite-stores.js';
+import { reviewWriteSide } from '../../../test/support/review-write-side.js';
 import { carriedJob } from './domain/job-requests.js';
 import { reviewJobDecider } from './domain/review-job.decider.js';
 import { reviewJobStream } from './domain/review.streams.js';
-import { JobEnqueuer } from './enqueue/job-enqueuer.js';
-import { JobReports } from './job-reports.js';
 
 const ORG = 'acme';
 const item = { id: 'p1', typeId: 'post', typeName: 'Post' };
 const context = { orgId: ORG, correlationId: 'test', actor: 'test' };
 
 describe("JobReports: a job's reports, from its history", () => {
-  const stores = sqliteStores();
-  afterAll(() => stores.close());
-
-  const clock = new FixedClock(new Date('2026-11-23T12:00:00Z'));
-  const events = new CountingEventStore(new SqliteEventStore(stores.open()));
-  const aggregates = new AggregateStore(events, clock, randomIds);
-  const enqueuer = new JobEnqueuer(aggregates, clock);
-  const jobReports = new JobReports(aggregates, events);
+  const { events, aggregates, enqueuer, jobReports } = reviewWriteSide();
   const report = (id: string) =>
     enqueuer.enqueue(context, { queueId: 'default', item, request: reportRequest(id), reasons: { [id]: `reason ${id}` }, subject: 'user:u1' });
 

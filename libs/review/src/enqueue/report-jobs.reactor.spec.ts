@@ -1,31 +1,20 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { SqliteEventStore } from '#warden/eventstore';
-import { FixedClock, randomIds, type RecordedEvent } from '#warden/kernel';
-import { AggregateStore } from '#warden/storage';
+import { describe, expect, it } from 'vitest';
+import type { RecordedEvent } from '#warden/kernel';
 import { jobDecision as decision, reportRequest } from '../../../../test/support/review-events.js';
-import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
+import { reviewWriteSide } from '../../../../test/support/review-write-side.js';
 import { reviewJobDecider } from '../domain/review-job.decider.js';
 import { JOB_REQUESTS_COPIED, jobRequestsFollowing, jobRequestsOf } from '../domain/job-requests.js';
 import type { ReviewJobDecided } from '../domain/review-job.events.js';
 import { reviewJobId, reviewJobStream } from '../domain/review.streams.js';
-import { JobEnqueuer } from './job-enqueuer.js';
 import { reportJobsReactor } from './report-jobs.reactor.js';
-import { JobReports } from '../job-reports.js';
-import { CountingEventStore } from '../../../../test/support/counting-event-store.js';
 
 const ORG = 'acme';
 const item = { id: 'p1', typeId: 'post', typeName: 'Post' };
 const context = { orgId: ORG, correlationId: 'test', actor: 'test' };
 
 describe('report jobs reactor: a transformed job is recreated in its target queue', () => {
-  const stores = sqliteStores();
-  afterAll(() => stores.close());
-
-  const clock = new FixedClock(new Date('2026-11-23T12:00:00Z'));
-  const events = new CountingEventStore(new SqliteEventStore(stores.open()));
-  const aggregates = new AggregateStore(events, clock, randomIds);
-  const enqueuer = new JobEnqueuer(aggregates, clock);
-  const reactor = reportJobsReactor({ enqueuer, aggregates, jobReports: new JobReports(aggregates, events) });
+  const { stores, events, aggregates, enqueuer, jobReports } = reviewWriteSide();
+  const reactor = reportJobsReactor({ enqueuer, aggregates, jobReports });
   const ctx = { get: async () => undefined, put: () => {}, delete: () => {}, writtenBefore: async () => false };
 
   /** Appends the decision to the job's stream as the decision handler would, and returns it as recorded. */
