@@ -90,3 +90,39 @@ describe('failed authentications per client address, against a running server', 
     }
   });
 });
+
+/** `GET /metrics` behind WARDEN_METRICS_TOKEN (docs/operations.md, "Health, metrics, logs"). */
+describe('the metrics token, against a running server', () => {
+  const TOKEN = 'scrape-' + randomBytes(18).toString('base64url');
+  const env = testEnv(freshDataDir(), { WARDEN_METRICS_TOKEN: TOKEN, WARDEN_AUTH_FAILURE_BURST: '4', WARDEN_AUTH_FAILURES_PER_MINUTE: '1' });
+  let warden: RunningWarden;
+
+  beforeAll(async () => {
+    warden = await startWarden(env);
+  });
+  afterAll(async () => {
+    await warden?.stop();
+  });
+
+  const metrics = (authorization?: string) => fetch(warden.url + '/metrics', { headers: authorization === undefined ? {} : { authorization } });
+
+  it('serves the metrics to the bearer token only, counts every refusal as a failed authentication, and leaves health open', async () => {
+    const served = await metrics(`Bearer ${TOKEN}`);
+    expect(served.status).toBe(200);
+    expect(await served.text()).toContain('warden_http_requests_total');
+    // The scheme in any case (RFC 6750).
+    expect((await metrics(`bearer ${TOKEN}`)).status).toBe(200);
+
+    // Four refusals spend the budget of four: missing, another scheme, a wrong token, a prefix of it.
+    for (const refused of [undefined, `Basic ${TOKEN}`, 'Bearer wrong-token-0123456789', `Bearer ${TOKEN.slice(0, -1)}`]) {
+      const body = await expectErrorBody(await metrics(refused), 401, '/errors/unauthorized');
+      expect(JSON.stringify(body)).not.toContain(TOKEN);
+    }
+    await expectErrorBody(await metrics('Bearer wrong-token-0123456789'), 429, '/errors/rate-limited');
+    // The token still works from the same address: the budget counts failures only.
+    expect((await metrics(`Bearer ${TOKEN}`)).status).toBe(200);
+    // Probes carry no credentials.
+    expect((await fetch(warden.url + '/health/live')).status).toBe(200);
+    expect((await fetch(warden.url + '/health/ready')).status).toBe(200);
+  });
+});

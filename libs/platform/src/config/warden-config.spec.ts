@@ -132,6 +132,21 @@ describe('configuration', () => {
     for (const fragment of ['c2VjcmV0', 'hunter2', 'hunter3', 'admin', 'internal']) expect(message).not.toContain(fragment);
   });
 
+  it('takes a metrics token of 16 to 512 printable characters, unset by default, and never repeats a bad one', () => {
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+    expect(loadConfig({ WARDEN_METRICS_TOKEN: ' scrape-token-0123456789 ' }).metricsToken).toBe('scrape-token-0123456789');
+    for (const bad of ['short-token', 'has a space inside it', 'x'.repeat(513), 'non-ascii-tökén-0123456789']) {
+      let message = '';
+      try {
+        loadConfig({ WARDEN_METRICS_TOKEN: bad });
+      } catch (e) {
+        message = (e as ConfigError).message;
+      }
+      expect(message).toContain('WARDEN_METRICS_TOKEN must be 16 to 512 printable ASCII characters without spaces');
+      expect(message).not.toContain(bad);
+    }
+  });
+
   it('accepts a secret key list of base64-encoded 32-byte keys', () => {
     const key = (n: number) => Buffer.alloc(32, n).toString('base64');
     expect(loadConfig({ WARDEN_SECRET_KEY: `${key(1)}, ${key(2)}` }).secretKey).toBe(`${key(1)}, ${key(2)}`);

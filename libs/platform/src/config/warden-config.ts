@@ -118,6 +118,11 @@ export interface WardenConfig {
    * would change something answers 503, except signing in and out of the console.
    */
   readonly readOnly: boolean;
+  /**
+   * The bearer token `GET /metrics` asks for (WARDEN_METRICS_TOKEN); unset, the metrics are open to
+   * whoever reaches the port, as Prometheus's default scrape expects.
+   */
+  readonly metricsToken: string | undefined;
   /** The inbound topic ITEM_SUBMISSION_EVENT on NATS JetStream (docs/inbound-topic.md); undefined: off. */
   readonly inboundTopic: InboundTopicConfig | undefined;
 }
@@ -331,6 +336,11 @@ const ENVIRONMENT = z
         error: 'must be an http(s) URL',
       }),
     WARDEN_READ_ONLY: oneOf(['true', 'false'], 'false'),
+    // Its value is never echoed: it is a credential.
+    WARDEN_METRICS_TOKEN: z
+      .string()
+      .refine((raw) => /^[\x21-\x7e]{16,512}$/.test(raw), { error: 'must be 16 to 512 printable ASCII characters without spaces' })
+      .optional(),
     WARDEN_NATS_URL: z
       .string()
       .transform((raw) => commaList(raw).filter((u) => u !== ''))
@@ -447,6 +457,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): WardenC
     auditCheckpointSeconds: e.WARDEN_AUDIT_CHECKPOINT_SECONDS,
     auditAnchorUrl: e.WARDEN_AUDIT_ANCHOR_URL,
     readOnly: e.WARDEN_READ_ONLY === 'true',
+    metricsToken: e.WARDEN_METRICS_TOKEN,
     inboundTopic:
       e.WARDEN_NATS_URL === undefined
         ? undefined

@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { PinoNestLogger } from './logger.js';
+import { createRootLogger, PinoNestLogger } from './logger.js';
 
 /** A pino logger at `level` whose lines are collected, parsed. */
 function collecting(level: string) {
@@ -24,5 +24,17 @@ describe('PinoNestLogger', () => {
     quiet.nest.log('Mapped {/api/v1/items, POST} route', 'RouterExplorer');
     quiet.nest.log('Nest application successfully started', 'NestApplication');
     expect(quiet.lines.map((l) => l.msg)).toEqual(['Nest application successfully started']);
+  });
+
+  it('redacts the headers that carry credentials (API key, bearer token, session cookie) wherever a line holds them', () => {
+    const lines: string[] = [];
+    const logger = createRootLogger('info', { write: (line: string) => void lines.push(line) });
+    const headers = { 'x-api-key': 'wdn_secret-key', authorization: 'Bearer metrics-token-secret', cookie: 'warden_session=session-secret', accept: '*/*' };
+    logger.info({ headers }, 'a line with headers');
+    logger.info({ req: { headers } }, 'a request with headers');
+    for (const line of lines) {
+      for (const secret of ['wdn_secret-key', 'metrics-token-secret', 'session-secret']) expect(line).not.toContain(secret);
+    }
+    expect(JSON.parse(lines[0]!)).toMatchObject({ headers: { authorization: '[redacted]', cookie: '[redacted]', 'x-api-key': '[redacted]', accept: '*/*' } });
   });
 });

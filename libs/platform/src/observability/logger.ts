@@ -1,5 +1,5 @@
 import type { LoggerService } from '@nestjs/common';
-import { pino, type Logger } from 'pino';
+import { type DestinationStream, pino, type Logger } from 'pino';
 import { redactUrl } from '#warden/kernel';
 import type { LogLevel } from '../config/warden-config.js';
 
@@ -17,7 +17,7 @@ interface LoggedRequest {
  * (redactUrl): a request's URL here, every other URL where it is logged. Requests themselves
  * are logged by route, never by URL (access-log.ts).
  */
-export function createRootLogger(level: LogLevel): Logger {
+export function createRootLogger(level: LogLevel, destination: DestinationStream = pino.destination({ fd: 2, sync: true })): Logger {
   return pino(
     {
       level,
@@ -35,11 +35,21 @@ export function createRootLogger(level: LogLevel): Logger {
         }),
       },
       redact: {
-        paths: ['req.headers["x-api-key"]', 'headers["x-api-key"]', '*.apiKey', '*.secret', '*.password'],
+        paths: [
+          'req.headers["x-api-key"]',
+          'headers["x-api-key"]',
+          'req.headers.authorization',
+          'headers.authorization',
+          'req.headers.cookie',
+          'headers.cookie',
+          '*.apiKey',
+          '*.secret',
+          '*.password',
+        ],
         censor: '[redacted]',
       },
     },
-    pino.destination({ fd: 2, sync: true }),
+    destination,
   );
 }
 

@@ -8,6 +8,8 @@ import { DOCS_PATH, installDocsPageHeaders } from './docs-page-headers.js';
 import { spellPathsAsTheSpec } from './spec-paths.js';
 
 export const API_KEY_SCHEME = 'ApiKey';
+/** `GET /metrics`'s optional bearer token (WARDEN_METRICS_TOKEN). */
+export const METRICS_TOKEN_SCHEME = 'MetricsToken';
 /** The console's session cookie (set by a password or SAML sign-in). */
 export const SESSION_SCHEME = 'ConsoleSession';
 export const CONSOLE_TAG = 'console';
@@ -86,6 +88,10 @@ export function buildOpenApiDocument(app: INestApplication, version: string, pub
     .setVersion(version)
     .addServer(publicUrl, 'This deployment (WARDEN_PUBLIC_URL)')
     .addApiKey({ type: 'apiKey', name: 'X-API-KEY', in: 'header' }, API_KEY_SCHEME)
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', description: '`GET /metrics` only, when the server sets WARDEN_METRICS_TOKEN (the token itself)' },
+      METRICS_TOKEN_SCHEME,
+    )
     // The name this deployment sets (the committed docs/openapi.json is an http:// one's).
     .addCookieAuth(
       sessionCookieName(publicUrl),
