@@ -15,7 +15,7 @@ import { itemEvaluationsProjection } from '../libs/rules/src/projections/item-ev
 import { ListEvaluationsHandler } from '../libs/rules/src/queries/list-evaluations/list-evaluations.handler.js';
 import { ListEvaluationsQuery } from '../libs/rules/src/queries/list-evaluations/list-evaluations.query.js';
 import { transparencyProjection } from '../libs/transparency/src/projections/transparency.projection.js';
-import { TRANSPARENCY_STATEMENTS } from '../libs/transparency/src/projections/transparency.read-model.js';
+import { readAfter } from '../libs/transparency/src/queries/list-statements/list-statements.handler.js';
 
 /** A read store whose prepared SELECTs are kept, with their plans, and the indexes of `projection` made. */
 async function storeWith(projection: Projection) {
@@ -65,22 +65,29 @@ describe('long lists read their page in index order', () => {
     close();
   });
 
-  it("a period's statements of reasons, in decidedAt order (the statements list's query)", async () => {
+  it("a period's statements of reasons, in decidedAt order, and after a cursor (the statements list's queries)", async () => {
     const { store, plan, close } = await storeWith(transparencyProjection);
-    await store.find(
-      TRANSPARENCY_STATEMENTS,
-      { orgId: 'acme', decidedAt: { gte: '2026-11-01', lt: '2026-12-01' } },
-      {
-        sort: [
-          { field: 'decidedAt', direction: 'asc' },
-          { field: 'puid', direction: 'asc' },
-        ],
-        skip: 0,
-        limit: 50,
-      },
-    );
-    expect(plan()).toContain('USING INDEX rm/transparency_statements/orgId,decidedAt,puid');
-    expect(plan()).not.toContain('USE TEMP B-TREE');
+    // Each find's plan, as readAfter makes them.
+    const plans: string[] = [];
+    const recording = new Proxy(store, {
+      get: (target, key) =>
+        key === 'find'
+          ? async (...args: Parameters<typeof store.find>) => {
+              const found = await target.find(...args);
+              plans.push(plan());
+              return found;
+            }
+          : Reflect.get(target, key),
+    });
+    const range = { gte: '2026-11-01', lt: '2026-12-01' };
+    await readAfter(recording, 'acme', range, undefined, 50);
+    // After a cursor: the rest of its instant (two fields equal, a range on the third), then what follows.
+    await readAfter(recording, 'acme', range, { decidedAt: '2026-11-05T10:00:00.000Z', puid: 'p-7' }, 50);
+    expect(plans).toHaveLength(3);
+    for (const detail of plans) {
+      expect(detail).toContain('USING INDEX rm/transparency_statements/orgId,decidedAt,puid');
+      expect(detail).not.toContain('USE TEMP B-TREE');
+    }
     close();
   });
 });

@@ -115,7 +115,10 @@ export function Transparency() {
       {statements.data && (
         <div className="table-wrap">
           <table className="statements">
-            <caption>Statements of reasons of the period, oldest first{statements.data.nextCursor ? ' (the first 100)' : ''}</caption>
+            <caption>
+              Statements of reasons of the period, oldest first
+              {statements.data.nextCursor ? ` (the first ${statements.data.statements.length}; the CLI lists them all)` : ''}
+            </caption>
             <TableHead columns={['Decided', 'Item', 'Action', 'Category', 'Source', 'Submission']} />
             <tbody>
               {statements.data.statements.map((s) => (

@@ -4,7 +4,7 @@ import { FindChildSafetyDeliveriesQuery } from '#warden/audit/contracts';
 import type { Permission } from '#warden/identity/contracts';
 import { type Clock, dayPlus, invalidField, validPeriod } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
-import type { ReadStore } from '#warden/readstore';
+import type { Filter, FindOptions, ReadStore } from '#warden/readstore';
 import { ProjectionHost, READ_STORE } from '#warden/storage';
 import { renderStatement, type StatementCatalog } from '../../domain/statement-of-reasons.js';
 import { TRANSPARENCY_PROJECTION } from '../../projections/transparency.projection.js';
@@ -111,65 +111,135 @@ export class ListStatementsHandler implements IQueryHandler<ListStatementsQuery>
 
   async execute(query: ListStatementsQuery): Promise<StatementPage> {
     const period = validPeriod(query.from, query.to, this.clock.now());
-    if (query.cursor !== undefined && !CURSOR.test(query.cursor)) throw invalidField('/cursor', 'expected a cursor from an earlier page');
-    const offset = query.cursor === undefined ? 0 : Number(query.cursor);
+    const range = { gte: period.from, lt: dayPlus(period.to, 1) };
+    const cursor = parseCursor(query.cursor, range);
     await this.projections.catchUp(TRANSPARENCY_PROJECTION);
     const catalog = await statementCatalog(this.queries, this.projections, query.orgId);
     const views = new StatementViews(this.readStore, query.orgId, catalog);
-    const page = await pageOf<StatementFactsDoc, StatementView>(
-      (skip, limit) =>
-        this.readStore.find<StatementFactsDoc>(
-          TRANSPARENCY_STATEMENTS,
-          // The period's days as a range of decidedAt (its UTC date is `day`): the index's own order.
-          { orgId: query.orgId, decidedAt: { gte: period.from, lt: dayPlus(period.to, 1) } },
-          {
-            sort: [
-              { field: 'decidedAt', direction: 'asc' },
-              { field: 'puid', direction: 'asc' },
-            ],
-            skip,
-            limit,
-          },
-        ),
+    // A cursor of an earlier release is an offset: the statement before it is found once, by offset.
+    const after =
+      typeof cursor === 'number'
+        ? cursor === 0
+          ? undefined
+          : (
+              await this.readStore.find<StatementFactsDoc>(
+                TRANSPARENCY_STATEMENTS,
+                { orgId: query.orgId, decidedAt: range },
+                { sort: STATEMENT_ORDER, skip: cursor - 1, limit: 1 },
+              )
+            )[0]
+        : cursor;
+    if (typeof cursor === 'number' && cursor > 0 && after === undefined) return { ...period, statements: [], nextCursor: null };
+    const page = await pageOf<StatementFactsDoc, StatementView, StatementKey>(
+      (last, limit) => readAfter(this.readStore, query.orgId, range, last, limit),
       async (batch) => {
         const shown = new Set(await shownFacts(this.queries, query.orgId, batch, query.permissions));
         return (facts) => (shown.has(facts) ? views.of(facts) : Promise.resolve(undefined));
       },
       query.limit,
-      offset,
+      Math.max(query.limit, MIN_SCAN),
+      after,
     );
-    return { ...period, statements: page.items, nextCursor: page.next === null ? null : String(page.next) };
+    return { ...period, statements: page.items, nextCursor: page.next === null ? null : cursorOf(page.next) };
   }
 }
 
-/** A cursor is the offset an earlier page returned: decimal digits only (not `0x10`, `1e3` or empty, which `Number` reads). */
-const CURSOR = /^\d{1,15}$/;
+/** The index's own order (orgId, decidedAt, puid): a page is a range of it, never a sort. */
+const STATEMENT_ORDER = [
+  { field: 'decidedAt', direction: 'asc' },
+  { field: 'puid', direction: 'asc' },
+] as const;
 
 /**
- * One page of `limit` views from `offset` in a sorted collection, where some documents have no
- * view (an action mapped `dsa: false`, one hidden from the viewer) and so take no place: batches
- * are read until the page is full. `next` is the offset of the first document not looked at, null
- * only when the collection was read to its end: a page that fills partway through a short last
- * batch still has what follows in it to list.
+ * Statements a request looks at, shown or not, at least: where the period's statements are mostly
+ * hidden (actions mapped `dsa: false`, a child-safety decision's to a viewer without the
+ * permission), a page stops here, short, with a cursor, instead of reading the period to its end.
  */
-export async function pageOf<Doc, View>(
-  read: (skip: number, limit: number) => Promise<readonly Doc[]>,
+export const MIN_SCAN = 1_000;
+
+export type StatementKey = Pick<StatementFactsDoc, 'decidedAt' | 'puid'>;
+/**
+ * Up to `limit` statements of the organization's period after `last`, in (decidedAt, puid) order:
+ * those at `last`'s very instant with a greater PUID (a bulk action publishes many at one
+ * instant), then those after that instant. Two ranges of the index, since a filter has no "or";
+ * a string's successor in byte order is itself and NUL. The first sorts by PUID alone: SQLite
+ * serves an ORDER BY from an expression index only when no key of it is held equal.
+ */
+export async function readAfter(
+  readStore: ReadStore,
+  orgId: string,
+  range: { gte: string; lt: string },
+  last: StatementKey | undefined,
+  limit: number,
+): Promise<StatementFactsDoc[]> {
+  const find = (filter: Filter, sort: FindOptions['sort'], n: number) =>
+    readStore.find<StatementFactsDoc>(TRANSPARENCY_STATEMENTS, { orgId, ...filter }, { sort, limit: n });
+  if (last === undefined) return find({ decidedAt: range }, STATEMENT_ORDER, limit);
+  const same = await find({ decidedAt: last.decidedAt, puid: { gte: `${last.puid}\u0000` } }, [{ field: 'puid', direction: 'asc' }], limit);
+  if (same.length === limit) return same;
+  return [...same, ...(await find({ decidedAt: { gte: `${last.decidedAt}\u0000`, lt: range.lt } }, STATEMENT_ORDER, limit - same.length))];
+}
+
+/** An earlier release's cursor: the offset of the next statement, decimal digits only. */
+const OFFSET_CURSOR = /^\d{1,15}$/;
+const KEY_CURSOR = /^[A-Za-z0-9_-]{1,1400}$/;
+
+/** The last statement a page looked at, as the next page's cursor (opaque to clients: docs/transparency.md). */
+export const cursorOf = (facts: StatementKey): string => Buffer.from(JSON.stringify([facts.decidedAt, facts.puid])).toString('base64url');
+
+/** A cursor from an earlier page of this period: the statement it follows, or an old offset. */
+export function parseCursor(raw: string | undefined, range: { gte: string; lt: string }): StatementKey | number | undefined {
+  if (raw === undefined) return undefined;
+  if (OFFSET_CURSOR.test(raw)) return Number(raw);
+  const key = KEY_CURSOR.test(raw) ? decodeKey(raw) : undefined;
+  if (key === undefined) throw invalidField('/cursor', 'expected a cursor from an earlier page');
+  // A cursor names a statement of the period it was given for; another period's would list across the boundary.
+  if (key.decidedAt < range.gte || key.decidedAt >= range.lt) throw invalidField('/cursor', 'the cursor is from a page of another period');
+  return key;
+}
+
+function decodeKey(raw: string): StatementKey | undefined {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
+    if (!Array.isArray(value) || value.length !== 2 || !value.every((v) => typeof v === 'string' && v !== '' && v.length <= 512)) return undefined;
+    return { decidedAt: value[0] as string, puid: value[1] as string };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One page of at most `limit` views in a sorted collection read in batches after a document
+ * (`read`), where some documents have no view (an action mapped `dsa: false`, one hidden from the
+ * viewer) and so take no place. Batches are read until the page is full or `scanLimit` documents
+ * were looked at. `next` is the last document looked at (the next page reads after it), null only
+ * when the collection was read to its end: a page that fills partway through a short last batch
+ * still has what follows in it to list, and a page cut short by `scanLimit` may have more.
+ */
+export async function pageOf<Doc extends Key, View, Key = Doc>(
+  read: (last: Key | undefined, limit: number) => Promise<readonly Doc[]>,
   viewsOf: (batch: readonly Doc[]) => Promise<(doc: Doc) => Promise<View | undefined>>,
   limit: number,
-  offset: number,
-): Promise<{ items: View[]; next: number | null }> {
+  scanLimit: number,
+  after?: Key,
+): Promise<{ items: View[]; next: Key | null }> {
   const items: View[] = [];
-  let next = offset;
+  let last = after;
+  let scanned = 0;
   for (;;) {
-    const batch = await read(next, limit);
+    const wanted = Math.min(limit, scanLimit - scanned);
+    const batch = await read(last, wanted);
     const viewOf = await viewsOf(batch);
+    const end = batch.length < wanted;
     for (const [i, doc] of batch.entries()) {
-      next++;
+      last = doc;
+      scanned++;
       const view = await viewOf(doc);
       if (view === undefined) continue;
       items.push(view);
-      if (items.length === limit) return { items, next: batch.length < limit && i === batch.length - 1 ? null : next };
+      if (items.length === limit) return { items, next: end && i === batch.length - 1 ? null : doc };
     }
-    if (batch.length < limit) return { items, next: null };
+    if (end) return { items, next: null };
+    if (scanned >= scanLimit) return { items, next: last ?? null };
   }
 }
