@@ -8,6 +8,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { itemHistoryProjection } from '../libs/audit/src/history/item-history.projection.js';
+import { InvestigationReader } from '../libs/audit/src/investigate/investigation-reader.js';
 import { callbackDeliveriesProjection } from '../libs/callbacks/src/projections/callback-deliveries.projection.js';
 import { ListDeliveriesQuery } from '../libs/callbacks/src/queries/list-deliveries/list-deliveries.query.js';
 import { ListDeliveriesHandler } from '../libs/callbacks/src/queries/list-deliveries/list-deliveries.handler.js';
@@ -88,6 +90,20 @@ describe('long lists read their page in index order', () => {
       expect(detail).toContain('USING INDEX rm/transparency_statements/orgId,decidedAt,puid');
       expect(detail).not.toContain('USE TEMP B-TREE');
     }
+    close();
+  });
+
+  it("a subject's newest entries without the child-safety mark, of every type and of one (Investigate without VIEW_CHILD_SAFETY_DATA)", async () => {
+    const { store, plan, close } = await storeWith(itemHistoryProjection);
+    // The reader's own query; of its dependencies only the read store takes part.
+    const newest = InvestigationReader.prototype.newest.bind({ readStore: store } as unknown as InvestigationReader);
+    const item = { typeId: 'post', id: 'p1' };
+    await newest('acme', item, null, 51, undefined, true);
+    expect(plan()).toContain('USING INDEX rm/audit_item_history/orgId,typeId,itemId,childSafety,position');
+    expect(plan()).not.toContain('USE TEMP B-TREE');
+    await newest('acme', item, 'ReportSubmitted', 50, 1_000, true);
+    expect(plan()).toContain('USING INDEX rm/audit_item_history/orgId,typeId,itemId,type,childSafety,position');
+    expect(plan()).not.toContain('USE TEMP B-TREE');
     close();
   });
 });

@@ -159,6 +159,12 @@ export const itemHistoryProjection: Projection = {
     { collection: ITEM_HISTORY, fields: ['orgId', 'typeId', 'itemId', 'position'] },
     // An item's or a user's events of one type, newest first (the actions published on them).
     { collection: ITEM_HISTORY, fields: ['orgId', 'typeId', 'itemId', 'type', 'position'] },
+    // The same two for a viewer without VIEW_CHILD_SAFETY_DATA (Investigate asks for entries without
+    // the child-safety mark, `childSafety: null`): without them the newest unmarked entry of an item
+    // reported 100,000 times with `csam: true` was found by walking every marked one (81 ms at
+    // 100,000 entries, 0.55 s at a million, synchronous on SQLite), several times per page.
+    { collection: ITEM_HISTORY, fields: ['orgId', 'typeId', 'itemId', 'childSafety', 'position'] },
+    { collection: ITEM_HISTORY, fields: ['orgId', 'typeId', 'itemId', 'type', 'childSafety', 'position'] },
   ],
   async apply(event, ctx) {
     await indexEvent(event, ctx);

@@ -80,7 +80,9 @@ export interface InvestigationFrame {
  * history index (`audit_item_history`) for an item or a user, of one event type or of all, each
  * query bounded by a limit, and the events they point at, read once per request. Nothing here
  * grows with the length of a history: every page asks the index for its newest few by the
- * `(orgId, typeId, itemId, type, position)` and `(orgId, typeId, itemId, position)` indexes.
+ * `(orgId, typeId, itemId, type, position)` and `(orgId, typeId, itemId, position)` indexes, and
+ * for a viewer without VIEW_CHILD_SAFETY_DATA by the same two with `childSafety` before the
+ * position (unmarked entries only, however many marked ones come after them).
  */
 @Injectable()
 export class InvestigationReader {
