@@ -126,3 +126,32 @@ describe('the metrics token, against a running server', () => {
     expect((await fetch(warden.url + '/health/ready')).status).toBe(200);
   });
 });
+
+/** A console route that needs a session, sent a body without one (issue 30, items 1 and 6). */
+describe('console bodies before the session, against a running server', () => {
+  const env = testEnv(freshDataDir(), { WARDEN_AUTH_FAILURE_BURST: '2', WARDEN_AUTH_FAILURES_PER_MINUTE: '1' });
+  let warden: RunningWarden;
+
+  beforeAll(async () => {
+    warden = await startWarden(env);
+  });
+  afterAll(async () => {
+    await warden?.stop();
+  });
+
+  it('answers 401 before reading the body, charges an invented session cookie to the budget, and reads no body of an unknown path', async () => {
+    // 2 MB of nested JSON: parsed, it would be a 400 (and seconds of work at 10 MB).
+    const hostile = '{"pad":[' + '{},'.repeat(700_000) + '{}],';
+    const post = (path: string, headers: Record<string, string> = {}) =>
+      fetch(warden.url + path, { method: 'POST', body: hostile, headers: { 'content-type': 'application/json', ...headers } });
+    await expectErrorBody(await post('/api/console/v1/queues'), 401, '/errors/unauthorized');
+    // Without a cookie nothing is charged; each invented one is.
+    await expectErrorBody(await post('/api/console/v1/queues'), 401, '/errors/unauthorized');
+    await expectErrorBody(await post('/api/console/v1/queues', { cookie: 'warden_session=invented-1' }), 401, '/errors/unauthorized');
+    await expectErrorBody(await post('/api/console/v1/users/invitations', { cookie: 'warden_session=invented-2' }), 401, '/errors/unauthorized');
+    await expectErrorBody(await post('/api/console/v1/queues', { cookie: 'warden_session=invented-3' }), 429, '/errors/rate-limited');
+    // No route takes these: 404 and 405, the malformed body never parsed.
+    await expectErrorBody(await post('/no/such/path'), 404, '/errors/not-found');
+    await expectErrorBody(await post('/health/live'), 405, '/errors/method-not-allowed');
+  });
+});

@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectErrorBody } from '../support/error-body.js';
 import {
   consoleLogin,
   consoleUserCommand,
@@ -150,6 +151,17 @@ describe('console sessions (password sign-in)', () => {
     expect(logout.status).toBe(204);
     expect(logout.headers.get('set-cookie')).toMatch(/warden_session=;/);
     expect((await fetch(warden.url + ME, { headers: { cookie } })).status).toBe(401);
+  });
+
+  it('reads the body of a route that needs a session only once the session is valid: 401 before its malformed JSON is parsed', async () => {
+    const route = warden.url + '/api/console/v1/users/invitations';
+    const post = (headers: Record<string, string>) =>
+      fetch(route, { method: 'POST', body: '{bad', headers: { 'content-type': 'application/json', ...headers } });
+    await expectErrorBody(await post({}), 401, '/errors/unauthorized');
+    await expectErrorBody(await post({ cookie: 'warden_session=forged' }), 401, '/errors/unauthorized');
+    // Signed in, the body is read (and its JSON refused) before the guard looks at the roles.
+    const { cookie, csrfToken } = await consoleLogin(warden.url, 'ann@example.com', PASSWORD);
+    await expectErrorBody(await post({ cookie, 'x-csrf-token': csrfToken }), 400, '/errors/invalid-user-input', '');
   });
 
   it("stops a disabled user's live session on its next request, and refuses its sign-in with the usual 401", async () => {

@@ -52,8 +52,17 @@ describe('foundation, end to end against a running server', () => {
   });
 
   it('answers 400 with a pointer for malformed JSON', async () => {
-    const parsed = await post('/api/v1/nowhere-but-json', '{bad', { 'content-type': 'application/json', 'x-api-key': key });
+    const parsed = await post('/api/v1/items/async/', '{bad', { 'content-type': 'application/json', 'x-api-key': key });
     await expectErrorBody(parsed, 400, '/errors/invalid-user-input', '');
+  });
+
+  it('leaves the body of a request no route takes unparsed: 404 or 405, never the 400 of its malformed JSON', async () => {
+    const json = { 'content-type': 'application/json' };
+    await expectErrorBody(await post('/api/v1/nowhere-but-json', '{bad', { ...json, 'x-api-key': key }), 404, '/errors/not-found');
+    await expectErrorBody(await post('/nothing/here', '{bad', json), 404, '/errors/not-found');
+    const wrong = await fetch(warden.url + '/health/live', { method: 'DELETE', body: '{bad', headers: json });
+    expect(wrong.headers.get('allow')).toBe('GET');
+    await expectErrorBody(wrong, 405, '/errors/method-not-allowed');
   });
 
   it('answers 404 for unknown routes and 405 with Allow for wrong methods', async () => {

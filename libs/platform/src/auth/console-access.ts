@@ -1,6 +1,6 @@
 import { applyDecorators, createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
 import type { Permission, Role } from '#warden/identity/contracts';
-import { PublicBodyLimit } from '../http/public-body-limit.js';
+import { PublicBodyLimit, SessionBeforeBody } from '../http/public-body-limit.js';
 
 /** A person signed in to the console: who, in which organization, allowed what, by which session. */
 export interface ConsolePrincipal {
@@ -68,7 +68,7 @@ export const CONSOLE_RECENT_SIGN_IN = 'warden:console-recent-sign-in';
  * same-origin `Origin`. The OpenAPI side (tag, security scheme, errors) is ApiConsoleRoute's.
  */
 export const RequirePermissions = (...permissions: [Permission, ...Permission[]]) =>
-  applyDecorators(SetMetadata(CONSOLE_ACCESS, { kind: 'session', permissions } satisfies ConsoleAccess));
+  applyDecorators(SetMetadata(CONSOLE_ACCESS, { kind: 'session', permissions } satisfies ConsoleAccess), SessionBeforeBody());
 
 /**
  * Beside RequirePermissions, on the changes that could take an organization over if someone else

@@ -19,8 +19,9 @@ import { jsonBodyLimitsOf } from './json-body-limits.js';
 import { installJsonBodyParser } from './json-body-parser.js';
 import { applyPublicBodyLimit } from './public-body-limit.js';
 import { installEarlyApiKeyCheck } from './early-api-key-check.js';
+import { installEarlySessionCheck } from './early-session-check.js';
 import { API_KEY_AUTHENTICATOR, type ApiKeyAuthenticator } from '../auth/principal.js';
-import { sessionCookieName } from '../auth/console-access.js';
+import { CONSOLE_AUTHENTICATOR, type ConsoleAuthenticator, sessionCookieName } from '../auth/console-access.js';
 import { installRateLimit, openRateLimitStores, type SharedRateLimitStores } from './rate-limit.js';
 import { malformedQueryError, parseQueryString } from './query-string.js';
 import { REQUEST_ID_PATTERN } from './request-id.js';
@@ -182,6 +183,8 @@ export async function createHttpApp(
   // module (a test's probe) has no authenticator: its guard has none either.
   const authenticator = providerOrNone<ApiKeyAuthenticator>(app, API_KEY_AUTHENTICATOR);
   if (authenticator) installEarlyApiKeyCheck(fastify, authenticator);
+  const consoleAuthenticator = providerOrNone<ConsoleAuthenticator>(app, CONSOLE_AUTHENTICATOR);
+  if (consoleAuthenticator) installEarlySessionCheck(fastify, consoleAuthenticator, sessionCookieName(config.publicUrl));
 
   fastify.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
     const route = request.routeOptions.url ?? 'unmatched';

@@ -24,6 +24,12 @@ const malformedJson = (): DomainError => invalidInput({ title: 'Malformed JSON',
 export function installJsonBodyParser(fastify: FastifyInstance, limits: JsonBodyLimits): void {
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    // No route takes it (a 404, or a 405 for another method): nothing will read the body, so it is
+    // not parsed. A stranger's 10 MiB of JSON to any path cost seconds of the event loop.
+    if (request.routeOptions.url === undefined) {
+      done(null, undefined);
+      return;
+    }
     const charset = CHARSET.exec(request.headers['content-type'] ?? '')?.[1];
     if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
       done(unsupportedCharset(charset), undefined);

@@ -19,6 +19,19 @@ const PUBLIC_BODY = 'wardenPublicBody';
  */
 export const PublicBodyLimit = () => SetMetadata(FASTIFY_ROUTE_CONFIG_KEY, { [PUBLIC_BODY]: true });
 
+/** The Fastify route config member that marks a route whose body is read only for a valid console session. */
+const SESSION_BODY = 'wardenSessionBody';
+
+/**
+ * On a console route that needs a session (RequirePermissions): a request with a body is
+ * authenticated before the body is read (early-session-check.ts), so that a stranger's megabytes
+ * are never parsed.
+ */
+export const SessionBeforeBody = () => SetMetadata(FASTIFY_ROUTE_CONFIG_KEY, { [SESSION_BODY]: true });
+
+/** Whether a route's Fastify config asks for the session before the body. */
+export const needsSessionBeforeBody = (config: unknown): boolean => (config as Record<string, unknown> | undefined)?.[SESSION_BODY] === true;
+
 /** For Fastify's onRoute hook: the marked routes get the public limit as their own body limit. */
 export function applyPublicBodyLimit(route: { config?: unknown; bodyLimit?: number }, limitBytes: number): void {
   const config = route.config as Record<string, unknown> | undefined;
