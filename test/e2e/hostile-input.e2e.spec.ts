@@ -333,6 +333,15 @@ describe('hostile input on the customer POSTs, end to end', () => {
       await nothingRecordedAndStillServing(before);
     });
 
+    it('refuses a body of more than WARDEN_MAX_JSON_VALUES values (1,000,000) with a 413 before anything walks it, and records nothing', async () => {
+      const before = submissions();
+      // 3.3 MB of empty objects beside a valid item: every object has few members, the body too many values.
+      const body = `{"items":[{"id":"wide","typeId":"post","data":{"text":"hi"}}],"pad":[${'{},'.repeat(1_100_000)}{}]}`;
+      const errors = await rejected(await send('/api/v1/items/async/', body), 413, '/errors/payload-too-large');
+      expect(errors[0]).toMatchObject({ pointer: '', detail: expect.stringMatching(/^the body holds more than 1000000 values/) as unknown });
+      await nothingRecordedAndStillServing(before);
+    });
+
     it('reads the sign-in and invitation bodies, reached without a credential, under 64 KiB: 240,000 members are a 413 before parsing', async () => {
       const body = JSON.stringify({ email: 'a@example.com', password: 'x', ...members(240_000) });
       for (const path of ['/api/console/v1/session', '/api/console/v1/invitations/accept']) {

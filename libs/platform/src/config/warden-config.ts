@@ -73,6 +73,8 @@ export interface WardenConfig {
   readonly maxStringBytes: number;
   /** Most members one object of a JSON request body may have. */
   readonly maxObjectMembers: number;
+  /** Most values in one JSON body (WARDEN_MAX_JSON_VALUES): more is a 413 before anything walks the body. */
+  readonly maxJsonValues: number;
   /** Largest body of a route reached without a credential (signing in, accepting an invitation), in bytes. */
   readonly publicBodyLimitBytes: number;
   /**
@@ -301,6 +303,7 @@ const ENVIRONMENT = z
     WARDEN_MAX_JSON_DEPTH: wholeNumber(64, 4, 256),
     WARDEN_MAX_STRING_BYTES: wholeNumber(256 * 1024, 1024, 1024 ** 3),
     WARDEN_MAX_OBJECT_MEMBERS: wholeNumber(10_000, 16, 10_000_000),
+    WARDEN_MAX_JSON_VALUES: wholeNumber(1_000_000, 1_000, 1_000_000_000),
     WARDEN_PUBLIC_BODY_LIMIT_BYTES: wholeNumber(64 * 1024, 1024, 1024 ** 3),
     // A response with many groups runs to tens of KB, past the public limit; its own limits keep
     // what a stranger's post can cost bounded (verification is superlinear in the elements).
@@ -439,6 +442,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): WardenC
     maxJsonDepth: e.WARDEN_MAX_JSON_DEPTH,
     maxStringBytes: e.WARDEN_MAX_STRING_BYTES,
     maxObjectMembers: e.WARDEN_MAX_OBJECT_MEMBERS,
+    maxJsonValues: e.WARDEN_MAX_JSON_VALUES,
     publicBodyLimitBytes: e.WARDEN_PUBLIC_BODY_LIMIT_BYTES,
     saml: {
       bodyLimitBytes: e.WARDEN_SAML_BODY_LIMIT_BYTES,

@@ -95,4 +95,21 @@ describe('the limits of a parsed JSON body', () => {
     // Arrays are bounded by the body's size and by the lists' own limits, not by this one.
     expect(check(`[${'1,'.repeat(100)}1]`)).toBeUndefined();
   });
+
+  it('counts every value of the body, containers and the body included, against maxValues', () => {
+    const limits = { ...LIMITS, maxValues: 10 };
+    // The array and its 9 numbers: 10 values.
+    expect(findJsonBodyProblem(JSON.parse(`[${'1,'.repeat(8)}1]`), limits)).toBeUndefined();
+    const problem = {
+      kind: 'too-large',
+      pointer: '',
+      detail: 'the body holds more than 10 values (strings, numbers, booleans, nulls, objects and arrays together)',
+    };
+    expect(findJsonBodyProblem(JSON.parse(`[${'1,'.repeat(9)}1]`), limits)).toEqual(problem);
+    // Empty objects and arrays count as much as any value: the shape of a cheap, wide body.
+    expect(findJsonBodyProblem(JSON.parse(`{"a":[${'{},'.repeat(4)}[]],"b":{"c":[null,true]}}`), limits)).toEqual(problem);
+    expect(findJsonBodyProblem(JSON.parse(`{"a":[${'{},'.repeat(3)}[]],"b":{"c":[null,true]}}`), limits)).toBeUndefined();
+    // Without the limit, none.
+    expect(check(`[${'1,'.repeat(1000)}1]`)).toBeUndefined();
+  });
 });

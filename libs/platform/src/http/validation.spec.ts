@@ -1,7 +1,7 @@
 import 'reflect-metadata';
-import type { ArgumentMetadata } from '@nestjs/common';
+import { type ArgumentMetadata, ValidationPipe } from '@nestjs/common';
 import { Allow } from 'class-validator';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DomainError } from '#warden/kernel';
 import { createValidationPipe, validationErrorDetails } from './validation.js';
 import {
@@ -238,5 +238,30 @@ describe('request validation', () => {
     expect(order.parts[0]).toBeInstanceOf(PartDto);
     expect(Object.keys(order.parts[0]!.data)).toHaveLength(n);
     expect(order.parts[0]!.data['m19999']).toBe(19_999);
+  });
+
+  it("walks a JSON body once with plain checks, and leaves anything else to Nest's own walks (sparse arrays, class instances)", async () => {
+    const nest = { gaps: vi.spyOn(ValidationPipe.prototype as never, 'closeArrayGaps'), proto: vi.spyOn(ValidationPipe.prototype as never, 'stripProtoKeys') };
+    try {
+      const json = JSON.parse('{"parts":[{"id":"a","data":{"k":[1,{"constructor":2,"v":3}]},"prototype":1}],"constructor":{"x":1}}') as object;
+      const order = (await pipe.transform(json, body(OrderDto))) as OrderDto;
+      expect(JSON.stringify(order)).toBe('{"parts":[{"id":"a","data":{"k":[1,{"v":3}]}}]}');
+      expect(nest.gaps).not.toHaveBeenCalled();
+      expect(nest.proto).not.toHaveBeenCalled();
+
+      // Not JSON's: a sparse array (as a form parser may build) and a class instance go to Nest's walks.
+      // eslint-disable-next-line no-sparse-arrays -- the gap is the point
+      const sparse = { parts: [{ id: 'a', data: { k: [, 1] } }] };
+      const closed = (await pipe.transform(sparse, body(OrderDto))) as OrderDto;
+      expect(closed.parts[0]!.data['k']).toEqual([1]);
+      expect(nest.gaps).toHaveBeenCalledTimes(1);
+      await pipe.transform({ parts: [{ id: 'a', data: { at: new Date(0) } }] }, body(OrderDto));
+      expect(nest.gaps).toHaveBeenCalledTimes(2);
+      // Once its gaps are closed the sparse body is plain: only the Date's went to Nest's stripping.
+      expect(nest.proto).toHaveBeenCalledTimes(1);
+    } finally {
+      nest.gaps.mockRestore();
+      nest.proto.mockRestore();
+    }
   });
 });

@@ -91,6 +91,27 @@ class RequestValidationPipe extends ValidationPipe {
   }
 
   /**
+   * Nest's own walks every value with checks meant for any object (built-in types, cycles,
+   * `Object.keys` of every array): 2.5 µs a value, seconds for a body of ten million. What the
+   * pipe gets is JSON, a query string or a path parameter, whose arrays have no gaps: that is
+   * checked in one plain walk, and Nest's only runs when it finds otherwise.
+   */
+  protected override closeArrayGaps(value: unknown): void {
+    if (isPlainData(value)) this.plain.add(value as object);
+    else super.closeArrayGaps(value);
+  }
+
+  /** As Nest's, for plain data in one plain walk (`stripOwnProtoKeys`); anything else goes to Nest's. */
+  protected override stripProtoKeys(value: unknown): void {
+    // Nest's transform calls closeArrayGaps on the same value just before: its check holds.
+    if (typeof value === 'object' && value !== null && this.plain.delete(value)) stripOwnProtoKeys(value, false);
+    else if (!stripOwnProtoKeys(value)) super.stripProtoKeys(value);
+  }
+
+  /** Values closeArrayGaps found plain, until stripProtoKeys takes them. */
+  private readonly plain = new WeakSet<object>();
+
+  /**
    * A body checked as a whole by its handler (a report, an appeal: one answer names every
    * problem) has only `@Allow() @AsReceived()` properties. What the pipe would do for it is to
    * keep those properties and drop the others; class-transformer and class-validator took 16 µs a
@@ -107,6 +128,66 @@ class RequestValidationPipe extends ValidationPipe {
     }
     return known;
   }
+}
+
+/** Keys Nest's stripProtoKeys deletes from every object: a class's own names, prototype pollution. */
+const PROTO_KEYS = ['__proto__', 'prototype', 'constructor'] as const;
+
+/** An object as JSON.parse makes it: an array, or a plain object. */
+const isPlainObject = (value: object): boolean => {
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+};
+
+/** Whether `value` holds only JSON's kinds of values (dense arrays, plain objects, primitives), at any depth. */
+export function isPlainData(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const current = stack.pop();
+    if (current === null || typeof current !== 'object') continue;
+    if (Array.isArray(current)) {
+      if (Object.getPrototypeOf(current) !== Array.prototype) return false;
+      for (let i = 0; i < current.length; i++) {
+        if (!(i in current)) return false;
+        const item: unknown = current[i];
+        if (item !== null && typeof item === 'object') stack.push(item);
+      }
+    } else {
+      if (!isPlainObject(current)) return false;
+      for (const key of Object.keys(current)) {
+        const member: unknown = (current as Record<string, unknown>)[key];
+        if (member !== null && typeof member === 'object') stack.push(member);
+      }
+    }
+  }
+  return true;
+}
+
+/**
+ * Deletes the own `__proto__`, `prototype` and `constructor` keys of every object in `value`, as
+ * Nest's stripProtoKeys does for plain data (an inherited one it leaves alone too), in one walk
+ * that touches each value once; false, having changed nothing, when `value` is not plain data
+ * (isPlainData), for Nest's to handle. The check comes first so that nothing is half done;
+ * `check: false` when it was just made.
+ */
+export function stripOwnProtoKeys(value: unknown, check = true): boolean {
+  if (check && !isPlainData(value)) return false;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const current = stack.pop();
+    if (current === null || typeof current !== 'object') continue;
+    if (Array.isArray(current)) {
+      for (const item of current as unknown[]) if (item !== null && typeof item === 'object') stack.push(item);
+      continue;
+    }
+    const record = current as Record<string, unknown>;
+    for (const key of PROTO_KEYS) if (Object.hasOwn(record, key)) delete record[key];
+    for (const key of Object.keys(record)) {
+      const member = record[key];
+      if (member !== null && typeof member === 'object') stack.push(member);
+    }
+  }
+  return true;
 }
 
 /** A DTO instance with the listed properties the value has, as they are; the value's others dropped. */
