@@ -4,6 +4,7 @@ import { crashingPartway } from '../../../../test/support/crashing-read-store.js
 import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
 import { ProjectionRunner, rebuildReadModels } from '#warden/eventstore';
 import type { JsonObject, NewEvent } from '#warden/kernel';
+import type { CheckpointMove, ReadStore, Write } from '#warden/readstore';
 import { binUpperSeconds, durationBin } from '../domain/histogram.js';
 import { summarize } from '../queries/get-insights/get-insights.handler.js';
 import { insightsProjection } from './insights.projection.js';
@@ -13,8 +14,16 @@ import {
   INSIGHTS_ITEMS,
   INSIGHTS_JOBS,
   INSIGHTS_QUEUE_DAYS,
+  INSIGHTS_QUEUE_MINUTES,
+  INSIGHTS_QUEUES,
   type InsightsDayDoc,
   type InsightsQueueDayDoc,
+  type InsightsQueueMinutesDoc,
+  type LegacyInsightsQueueDoc,
+  MINUTE_FANOUT,
+  MINUTE_LEVELS,
+  queueDocId,
+  queueMinutesDocId,
 } from './insights.read-model.js';
 
 const at = (event: NewEvent, occurredAt: string): NewEvent => ({ ...event, metadata: { ...event.metadata, occurredAt } });
@@ -89,6 +98,62 @@ const appeal = (appealId: string, itemId: string, when: string) =>
 const appealDecided = (appealId: string, decision: string, when: string) =>
   at(anEvent('AppealDecided', { appealId, decision, jobId: 'j', decisionId: 'x', decidedBy: { userId: 'm' }, decidedAt: when }), when);
 
+/** The writes of a commit in the order MongoDB makes them: the last of each document, collection by collection as first written (MongoReadStore.commit). */
+function inMongoOrder(writes: readonly Write[]): Write[] {
+  const last = new Map<string, Write>();
+  for (const w of writes) last.set(`${w.collection}\u0000${w.id}`, w);
+  const byCollection = new Map<string, Write[]>();
+  for (const w of last.values()) (byCollection.get(w.collection) ?? byCollection.set(w.collection, []).get(w.collection)!).push(w);
+  return [...byCollection.values()].flat();
+}
+
+/** The store as a MongoDB commit cut short leaves it: its first `landed` writes in that order stored, then the crash (the checkpoint stays). */
+function cutShort(store: ReadStore, landed: number): ReadStore {
+  return new Proxy(store, {
+    get(target, prop, receiver) {
+      if (prop !== 'commit') return Reflect.get(target, prop, receiver) as unknown;
+      return async (writes: readonly Write[], _checkpoint?: CheckpointMove) => {
+        await target.commit(inMongoOrder(writes).slice(0, landed));
+        throw new Error(`crashed after ${landed} writes`);
+      };
+    },
+  });
+}
+
+/** What the projection reads and commits through this store: each document's JSON length. */
+function metered(store: ReadStore) {
+  let read: number[] = [];
+  let written: number[] = [];
+  const size = (doc: object | undefined) => (doc === undefined ? 0 : JSON.stringify(doc).length);
+  const proxy = new Proxy(store, {
+    get(target, prop, receiver) {
+      if (prop === 'getVersioned')
+        return async (collection: string, id: string) => {
+          const found = await target.getVersioned(collection, id);
+          read.push(size(found?.doc));
+          return found;
+        };
+      if (prop === 'commit')
+        return async (writes: readonly Write[], checkpoint?: CheckpointMove) => {
+          written.push(...writes.map((w) => (w.op === 'put' ? size(w.doc) : 0)));
+          return target.commit(writes, checkpoint);
+        };
+      return Reflect.get(target, prop, receiver) as unknown;
+    },
+  });
+  return {
+    store: proxy,
+    /** What was read and written since the last call. */
+    take() {
+      const taken = { reads: read.length, readBytes: read.reduce((a, b) => a + b, 0), largestRead: Math.max(0, ...read), writes: written.length };
+      const result = { ...taken, writtenBytes: written.reduce((a, b) => a + b, 0), largestWrite: Math.max(0, ...written) };
+      read = [];
+      written = [];
+      return result;
+    },
+  };
+}
+
 describe('insights projection', () => {
   let stores: ReturnType<typeof sqliteStores>;
   afterEach(async () => {
@@ -132,6 +197,11 @@ describe('insights projection', () => {
   const all = async () => ({
     days: await stores.readStore.find<InsightsDayDoc>(INSIGHTS_DAYS, { orgId: 'acme' }),
     queueDays: await stores.readStore.find<InsightsQueueDayDoc>(INSIGHTS_QUEUE_DAYS, { orgId: 'acme' }),
+  });
+  /** The queues' open jobs: their documents and their trees' nodes, by id (a redelivery may write them in another order). */
+  const state = async () => ({
+    queues: await stores.readStore.find(INSIGHTS_QUEUES, {}, { byId: true }),
+    minutes: await stores.readStore.find(INSIGHTS_QUEUE_MINUTES, {}, { byId: true }),
   });
   const report = async (queueDays?: InsightsQueueDayDoc[]) => {
     const docs = await all();
@@ -191,12 +261,15 @@ describe('insights projection', () => {
     await seed();
     await new ProjectionRunner(insightsProjection, stores.events, stores.readStore).catchUp();
     const once = await all();
+    const open = await state();
     // The checkpoint set back as a crash before its move would leave it: every event comes again.
     await stores.readStore.commit([], { projection: insightsProjection.name, from: await stores.readStore.checkpoint(insightsProjection.name), to: 0 });
     await new ProjectionRunner(insightsProjection, stores.events, stores.readStore).catchUp();
     expect(await all()).toEqual(once);
+    expect(await state()).toEqual(open);
     await rebuildReadModels([insightsProjection], stores.events, stores.readStore);
     expect(await all()).toEqual(once);
+    expect(await state()).toEqual(open);
   });
 
   it.each([
@@ -223,5 +296,145 @@ describe('insights projection', () => {
     const r = await report();
     expect(r.queueDepth.rows.map((row) => row.depth[0])).toEqual([1, 1, 1, 1]);
     expect(r.queueDepth.rows.map((row) => row.oldestWaitSeconds[0])).toEqual([12, 36, 60, 84].map((h) => h * 3600));
+  });
+
+  it('completes a commit cut short anywhere in the order MongoDB writes it: snapshots first, then the queue state they are computed from', async () => {
+    stores = sqliteStores();
+    await seed();
+    let order: string[] = [];
+    const watched = new Proxy(stores.readStore, {
+      get(target, prop, receiver) {
+        if (prop !== 'commit') return Reflect.get(target, prop, receiver) as unknown;
+        return async (writes: readonly Write[], checkpoint?: CheckpointMove) => {
+          order = inMongoOrder(writes).map((w) => w.collection);
+          return target.commit(writes, checkpoint);
+        };
+      },
+    });
+    await new ProjectionRunner(insightsProjection, stores.events, watched).catchUp();
+    const expected = { ...(await all()), ...(await state()) };
+    const first = (collection: string) => order.indexOf(collection);
+    expect(first(INSIGHTS_QUEUE_DAYS)).toBeLessThan(first(INSIGHTS_QUEUE_MINUTES));
+    expect(first(INSIGHTS_QUEUE_MINUTES)).toBeLessThan(first(INSIGHTS_QUEUES));
+    for (let landed = 0; landed < order.length; landed++) {
+      await stores.close();
+      stores = sqliteStores();
+      await seed();
+      await expect(new ProjectionRunner(insightsProjection, stores.events, cutShort(stores.readStore, landed)).catchUp()).rejects.toThrow();
+      await new ProjectionRunner(insightsProjection, stores.events, stores.readStore).catchUp();
+      expect({ ...(await all()), ...(await state()) }, `${landed} writes landed`).toEqual(expected);
+    }
+  });
+
+  it('reads and writes the same few small documents per job event however old the backlog: 5,000 minutes open, then the oldest closed', async () => {
+    stores = sqliteStores();
+    // The oldest minutes empty across the edge of a level-2 node (at the 100th minute), not only a leaf's.
+    const edge = MINUTE_FANOUT ** 3;
+    const t0 = Math.ceil(Date.parse('2026-03-01T00:00:00Z') / 60_000 / edge) * edge - 100;
+    const minute = (i: number) => new Date((t0 + i) * 60_000).toISOString();
+    const backlog = 5000;
+    for (let i = 0; i < backlog; i += 500)
+      await stores.events.append(
+        'review_job-acme:backlog',
+        Array.from({ length: 500 }, (_, k) => opened(`b${i + k}`, 'default', minute(i + k))),
+        'any',
+      );
+    await new ProjectionRunner(insightsProjection, stores.events, stores.readStore).catchUp();
+
+    const meter = metered(stores.readStore);
+    const runner = new ProjectionRunner(insightsProjection, stores.events, meter.store);
+    const apply = async (event: NewEvent) => {
+      meter.take();
+      await stores.events.append('review_job-acme:more', [event], 'any');
+      await runner.catchUp();
+      return meter.take();
+    };
+    const measured = [await apply(opened(`b${backlog}`, 'default', minute(backlog)))];
+    const open = new Set(Array.from({ length: backlog + 1 }, (_, i) => i));
+    const day = '2026-06-10';
+    const decidedAt = (i: number) => new Date(Date.parse(`${day}T12:00:00Z`) + i * 1000).toISOString();
+    let maxWaitSeconds = 0;
+    for (let i = 0; i < 130; i++) {
+      maxWaitSeconds = Math.max(maxWaitSeconds, Math.round((Date.parse(decidedAt(i)) - Date.parse(minute(Math.min(...open)))) / 1000));
+      measured.push(await apply(decided(`b${i}`, decidedAt(i), 'mod-a')));
+      open.delete(i);
+    }
+    // Per event: the job, the queue, the day's snapshot and a node per level on the paths to the
+    // job's minute and to the oldest one, each under MINUTE_FANOUT keys; the queue's document once
+    // held every open minute (here about 70 KB, read and written at each event).
+    for (const m of measured) {
+      expect(m.reads).toBeLessThanOrEqual(3 * MINUTE_LEVELS + 3);
+      expect(m.writes).toBeLessThanOrEqual(MINUTE_LEVELS + 3);
+      expect(m.largestRead).toBeLessThanOrEqual(1500);
+      expect(m.largestWrite).toBeLessThanOrEqual(1500);
+      expect(m.readBytes + m.writtenBytes).toBeLessThanOrEqual(8000);
+    }
+
+    const [snapshot] = await stores.readStore.find<InsightsQueueDayDoc>(INSIGHTS_QUEUE_DAYS, { orgId: 'acme', day });
+    expect(snapshot).toMatchObject({ closed: 130, decided: 130, depthEnd: backlog + 1 - 130, oldestOpenedAtEnd: minute(130), maxWaitSeconds });
+    const docs = await all();
+    const r = summarize({
+      period: { from: day, to: day },
+      now: new Date(`${day}T18:00:00Z`),
+      queueId: null,
+      queues: ['default'],
+      days: docs.days,
+      queueDays: docs.queueDays.filter((d) => d.day === day),
+      before: [],
+      catalog: { queues: new Map([['default', 'Default']]), policies: new Map(), rules: new Map() },
+      known: ['default'],
+    });
+    expect(r.queueDepth.rows).toEqual([
+      { day, depth: [backlog + 1 - 130], oldestWaitSeconds: [Math.max(maxWaitSeconds, (Date.parse(`${day}T18:00:00Z`) - Date.parse(minute(130))) / 1000)] },
+    ]);
+  });
+
+  it('moves a queue document written before the tree (every open minute in one map) into the tree at its next change', async () => {
+    const first = [
+      opened('j1', 'default', '2026-03-01T08:00:00Z'),
+      opened('j2', 'default', '2026-03-01T08:00:30Z'),
+      opened('j3', 'default', '2026-03-01T09:30:00Z'),
+      opened('j4', 'default', '2026-03-02T10:00:00Z'),
+    ];
+    const then = [
+      decided('j1', '2026-03-02T11:00:00Z', 'mod-a'),
+      opened('j5', 'default', '2026-03-02T07:00:00Z'),
+      decided('j2', '2026-03-02T12:00:00Z', 'mod-a'),
+      decided('j5', '2026-03-03T08:00:00Z', 'mod-b'),
+      decided('j3', '2026-03-03T09:00:00Z', null, 'AUTOMATIC_CLOSE'),
+    ];
+    const run = async (upgrade: boolean) => {
+      stores = sqliteStores();
+      for (const e of first) await stores.events.append('review_job-acme:j', [e], 'any');
+      await new ProjectionRunner(insightsProjection, stores.events, stores.readStore).catchUp();
+      if (upgrade) {
+        // As an earlier release left the queue: its open minutes in its document, no tree.
+        const minuteOf = (at: string) => String(Math.floor(Date.parse(at) / 60_000));
+        const legacy: LegacyInsightsQueueDoc = {
+          orgId: 'acme',
+          queueId: 'default',
+          depth: 4,
+          openByMinute: { [minuteOf('2026-03-01T08:00:00Z')]: 2, [minuteOf('2026-03-01T09:30:00Z')]: 1, [minuteOf('2026-03-02T10:00:00Z')]: 1 },
+          oldestMinute: Number(minuteOf('2026-03-01T08:00:00Z')),
+        };
+        const nodes = await stores.readStore.find<InsightsQueueMinutesDoc>(INSIGHTS_QUEUE_MINUTES, {});
+        expect(nodes.length).toBeGreaterThan(MINUTE_LEVELS);
+        await stores.readStore.commit([
+          ...nodes.map((n): Write => ({ op: 'delete', collection: INSIGHTS_QUEUE_MINUTES, id: queueMinutesDocId(n.orgId, n.queueId, n.level, n.index) })),
+          { op: 'put', collection: INSIGHTS_QUEUES, id: queueDocId('acme', 'default'), doc: legacy as never },
+        ]);
+        expect(await stores.readStore.find(INSIGHTS_QUEUE_MINUTES, {})).toEqual([]);
+        expect(await stores.readStore.get(INSIGHTS_QUEUES, queueDocId('acme', 'default'))).toEqual(legacy);
+      }
+      for (const e of then) await stores.events.append('review_job-acme:j', [e], 'any');
+      await new ProjectionRunner(insightsProjection, stores.events, stores.readStore).catchUp();
+      return { ...(await all()), ...(await state()) };
+    };
+    const straight = await run(false);
+    await stores.close();
+    const upgraded = await run(true);
+    expect(upgraded).toEqual(straight);
+    // Only j4 is still open: the queue's document holds its count and no minutes any more.
+    expect(upgraded.queues).toEqual([{ orgId: 'acme', queueId: 'default', depth: 1, open: { '0': 1 } }]);
   });
 });

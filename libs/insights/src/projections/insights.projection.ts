@@ -16,21 +16,19 @@ import {
   INSIGHTS_ITEMS,
   INSIGHTS_JOBS,
   INSIGHTS_QUEUE_DAYS,
+  INSIGHTS_QUEUE_MINUTES,
   INSIGHTS_QUEUES,
   type InsightsAppealDoc,
   type InsightsDayDoc,
   type InsightsItemDoc,
   type InsightsJobDoc,
   type InsightsQueueDayDoc,
-  type InsightsQueueDoc,
   itemDocId,
   jobDocId,
-  oldestMinuteOf,
-  oldestOpenedAt,
+  minuteStart,
   queueDayDocId,
-  queueDocId,
-  scanOldestMinute,
 } from './insights.read-model.js';
+import { OpenMinutes } from './open-minutes.js';
 
 export const INSIGHTS_PROJECTION = 'insights';
 
@@ -101,35 +99,35 @@ async function onCounted(event: RecordedOf<RuleDailyActionCounted>, ctx: Project
   put(ctx, INSIGHTS_DAYS, counters.id, counters.doc);
 }
 
-async function queueState(ctx: ProjectionContext, orgId: string, queueId: string): Promise<{ id: string; doc: InsightsQueueDoc }> {
-  const id = queueDocId(orgId, queueId);
-  return { id, doc: (await ctx.get<InsightsQueueDoc>(INSIGHTS_QUEUES, id)) ?? { orgId, queueId, depth: 0, openByMinute: {} } };
+/** The queue's snapshot of day `d`, or its first one, from the queue's depth and oldest open minute before the change. */
+async function queueDay(ctx: ProjectionContext, orgId: string, queueId: string, d: string, queue: OpenMinutes, oldest: number | null) {
+  const id = queueDayDocId(orgId, queueId, d);
+  const doc = (await ctx.get<InsightsQueueDayDoc>(INSIGHTS_QUEUE_DAYS, id)) ?? emptyQueueDay(orgId, queueId, d, queue.depth, minuteStart(oldest));
+  return { id, doc };
 }
 
-async function queueDay(ctx: ProjectionContext, queue: InsightsQueueDoc, d: string): Promise<{ id: string; doc: InsightsQueueDayDoc }> {
-  const id = queueDayDocId(queue.orgId, queue.queueId, d);
-  return { id, doc: (await ctx.get<InsightsQueueDayDoc>(INSIGHTS_QUEUE_DAYS, id)) ?? emptyQueueDay(queue.orgId, queue.queueId, d, queue) };
-}
+const minuteOf = (at: string) => Math.floor(Date.parse(at) / 60_000);
 
-const minuteOf = (at: string) => String(Math.floor(Date.parse(at) / 60_000));
+// A job's events write the day's snapshot before the queue's state it is computed from (the tree's
+// nodes, then the queue's document, OpenMinutes.save): MongoDB writes a batch collection by
+// collection in the order they were first written, so a commit cut short never leaves the state
+// ahead of a snapshot that its redelivery would then compute from it.
 
 async function onJobOpened(event: RecordedOf<ReviewJobOpened>, ctx: ProjectionContext): Promise<void> {
   const { jobId, queueId, openedAt } = event.data;
   const orgId = event.metadata.orgId;
   const job: InsightsJobDoc = { orgId, queueId, openedAt, closed: false };
   put(ctx, INSIGHTS_JOBS, jobDocId(orgId, jobId), job);
-  const queue = await queueState(ctx, orgId, queueId);
-  const snapshot = await queueDay(ctx, queue.doc, utcDay(openedAt));
+  const queue = await OpenMinutes.load(ctx, orgId, queueId);
+  const oldest = await queue.oldestMinute();
+  const snapshot = await queueDay(ctx, orgId, queueId, utcDay(openedAt), queue, oldest);
   const minute = minuteOf(openedAt);
-  const oldest = oldestMinuteOf(queue.doc);
-  queue.doc.depth += 1;
-  bump(queue.doc.openByMinute, minute);
-  queue.doc.oldestMinute = oldest === null ? Number(minute) : Math.min(oldest, Number(minute));
+  await queue.opened(minute);
   snapshot.doc.opened += 1;
-  snapshot.doc.depthEnd = queue.doc.depth;
-  snapshot.doc.oldestOpenedAtEnd = oldestOpenedAt(queue.doc);
-  put(ctx, INSIGHTS_QUEUES, queue.id, queue.doc);
+  snapshot.doc.depthEnd = queue.depth;
+  snapshot.doc.oldestOpenedAtEnd = minuteStart(oldest === null ? minute : Math.min(oldest, minute));
   put(ctx, INSIGHTS_QUEUE_DAYS, snapshot.id, snapshot.doc);
+  queue.save();
 }
 
 /** Every way a job closes is a decision (an automatic close too): the depth falls; a moderator's decision is timed and counted. */
@@ -141,27 +139,23 @@ async function onJobDecided(event: RecordedOf<ReviewJobDecided>, ctx: Projection
   // Closed by an earlier event; one this event closed (a redelivery) goes on to its guarded writes.
   if (!job || (job.closed && (await ctx.writtenBefore(INSIGHTS_JOBS, jobId_)))) return;
   put(ctx, INSIGHTS_JOBS, jobId_, { ...job, closed: true });
-  const queue = await queueState(ctx, orgId, job.queueId);
-  const snapshot = await queueDay(ctx, queue.doc, utcDay(decidedAt));
-  const oldest = oldestOpenedAt(queue.doc);
+  const queue = await OpenMinutes.load(ctx, orgId, job.queueId);
+  const oldest = await queue.oldestMinute();
+  const snapshot = await queueDay(ctx, orgId, job.queueId, utcDay(decidedAt), queue, oldest);
   if (oldest !== null)
-    snapshot.doc.maxWaitSeconds = Math.max(snapshot.doc.maxWaitSeconds, Math.max(0, Math.round((Date.parse(decidedAt) - Date.parse(oldest)) / 1000)));
-  const minute = minuteOf(job.openedAt);
-  queue.doc.depth = Math.max(0, queue.doc.depth - 1);
-  if ((queue.doc.openByMinute[minute] ?? 0) <= 1) {
-    delete queue.doc.openByMinute[minute];
-    if (queue.doc.oldestMinute === undefined || queue.doc.oldestMinute === Number(minute)) queue.doc.oldestMinute = scanOldestMinute(queue.doc);
-  } else queue.doc.openByMinute[minute]! -= 1;
+    snapshot.doc.maxWaitSeconds = Math.max(snapshot.doc.maxWaitSeconds, Math.max(0, Math.round((Date.parse(decidedAt) - oldest * 60_000) / 1000)));
+  await queue.closed(minuteOf(job.openedAt));
   snapshot.doc.closed += 1;
-  snapshot.doc.depthEnd = queue.doc.depth;
-  snapshot.doc.oldestOpenedAtEnd = oldestOpenedAt(queue.doc);
+  snapshot.doc.depthEnd = queue.depth;
+  // The nodes just read: a walk to the next open minute only when this job's was the oldest and emptied.
+  snapshot.doc.oldestOpenedAtEnd = minuteStart(await queue.oldestMinute());
   if (type !== 'AUTOMATIC_CLOSE' && actor !== null) {
     snapshot.doc.decided += 1;
     bump(snapshot.doc.timeToDecision, String(durationBin(Date.parse(decidedAt) - Date.parse(job.openedAt))));
     bump(snapshot.doc.byModerator, actor.userId);
   }
-  put(ctx, INSIGHTS_QUEUES, queue.id, queue.doc);
   put(ctx, INSIGHTS_QUEUE_DAYS, snapshot.id, snapshot.doc);
+  queue.save();
 }
 
 async function onAppeal(event: RecordedOf<AppealSubmitted>, ctx: ProjectionContext): Promise<void> {
@@ -209,11 +203,13 @@ async function onAppealDecided(event: RecordedOf<AppealDecided>, ctx: Projection
  * document written carries its event's log position and the unit of work skips an event for a
  * document that already reflects it (docs/architecture.md, "Read side"), so an event's
  * contribution to a bucket is made once; the per-job and per-appeal documents also remember that
- * their close or outcome was counted.
+ * their close or outcome was counted. A queue's open jobs are counts moved by one per event, each
+ * from its own document's state (OpenMinutes), in documents of bounded size: what a job's event
+ * reads and writes does not grow with the queue's backlog.
  */
 export const insightsProjection = eventProjection<InsightsEvent>({
   name: INSIGHTS_PROJECTION,
-  collections: [INSIGHTS_DAYS, INSIGHTS_QUEUE_DAYS, INSIGHTS_QUEUES, INSIGHTS_JOBS, INSIGHTS_ITEMS, INSIGHTS_APPEALS],
+  collections: [INSIGHTS_DAYS, INSIGHTS_QUEUE_DAYS, INSIGHTS_QUEUES, INSIGHTS_QUEUE_MINUTES, INSIGHTS_JOBS, INSIGHTS_ITEMS, INSIGHTS_APPEALS],
   eventTypes: ['ActionCallbackRequested', 'ItemEvaluated', 'RuleDailyActionCounted', 'ReviewJobOpened', 'ReviewJobDecided', 'AppealSubmitted', 'AppealDecided'],
   needsPersonalData: false,
   ownThread: true,

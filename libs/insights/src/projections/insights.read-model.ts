@@ -11,8 +11,10 @@ import type { Histogram } from '../domain/histogram.js';
 export const INSIGHTS_DAYS = 'insights_days';
 /** Per queue and UTC day: depth snapshot, time-to-decision histogram, decisions per moderator. */
 export const INSIGHTS_QUEUE_DAYS = 'insights_queue_days';
-/** Per queue: its open jobs now (the state the daily depth snapshots are taken from). */
+/** Per queue: its open jobs now (the state the daily depth snapshots are taken from): their number, and the root of their tree by minute. */
 export const INSIGHTS_QUEUES = 'insights_queues';
+/** Per queue, level and span of minutes: a node of the tree that counts the queue's open jobs by the minute they opened. */
+export const INSIGHTS_QUEUE_MINUTES = 'insights_queue_minutes';
 /** Per review job: its queue and when it opened (a decision names only the job). */
 export const INSIGHTS_JOBS = 'insights_jobs';
 /** Per actioned item: the rules and policies each published action named (an appeal's attribution). */
@@ -61,14 +63,56 @@ export interface InsightsQueueDayDoc {
   byModerator: { [userId: string]: number };
 }
 
+/** Positive counts by key (a key whose count falls to 0 is removed). */
+export type Counts = { [key: string]: number };
+
+/**
+ * A queue's open jobs are counted by the minute they opened (epoch minutes, `minute`) in a tree of
+ * small documents, so that an event reads and writes the same few documents however old the
+ * queue's backlog is (a queue's documents once held every open minute: a year of a report a minute
+ * was 525,600 keys, read and rewritten at each job opened or decided). A node of level `l` (0 to
+ * MINUTE_LEVELS - 1) spans MINUTE_FANOUT^(l+1) minutes, `index` = floor(minute / its span), and
+ * counts its open jobs by its children's spans, floor(minute / MINUTE_FANOUT^l): at level 0 by
+ * minute. The root is the queue's document (`open`, by floor(minute / MINUTE_FANOUT^MINUTE_LEVELS),
+ * about 2,000 years each: one key for any date from 1970 to 4011). Every count is the number of the
+ * queue's open jobs under it, changed by one per job opened or closed: a document's new state
+ * depends on its own state only, which is what makes a redelivered event leave it alone (see the
+ * projection). So a document holds at most MINUTE_FANOUT keys, an event changes one per level,
+ * and the oldest open minute is found walking down the smallest keys, one document per level.
+ */
+export const MINUTE_FANOUT = 64;
+export const MINUTE_LEVELS = 5;
+
 export interface InsightsQueueDoc {
   orgId: string;
   queueId: string;
+  /** Open jobs. */
   depth: number;
-  /** Open jobs by the minute they opened (epoch minutes): the oldest is the smallest key. */
+  /** The tree's root: open jobs by floor(minute / MINUTE_FANOUT^MINUTE_LEVELS). */
+  open: Counts;
+}
+
+/**
+ * The queue's document as releases before the tree wrote it: every open minute in one map. The
+ * projection moves such a document's minutes into the tree the first time an event changes the
+ * queue, and writes it anew without them.
+ */
+export interface LegacyInsightsQueueDoc {
+  orgId: string;
+  queueId: string;
+  depth: number;
   openByMinute: { [minute: string]: number };
-  /** The smallest key of openByMinute (null: none open), kept so that most events need no scan of it. */
   oldestMinute?: number | null;
+}
+
+/** A node of a queue's tree of open minutes (see MINUTE_FANOUT). */
+export interface InsightsQueueMinutesDoc {
+  orgId: string;
+  queueId: string;
+  level: number;
+  index: number;
+  /** Open jobs by child span (at level 0, by minute); never empty: a node left without any is deleted. */
+  counts: Counts;
 }
 
 export interface InsightsJobDoc {
@@ -94,6 +138,7 @@ const key = (...parts: string[]) => parts.map(encodeURIComponent).join(':');
 export const dayDocId = (orgId: string, day: string) => key(orgId, day);
 export const queueDayDocId = (orgId: string, queueId: string, day: string) => key(orgId, queueId, day);
 export const queueDocId = (orgId: string, queueId: string) => key(orgId, queueId);
+export const queueMinutesDocId = (orgId: string, queueId: string, level: number, index: number) => key(orgId, queueId, String(level), String(index));
 export const jobDocId = (orgId: string, jobId: string) => key(orgId, jobId);
 export const itemDocId = (orgId: string, typeId: string, itemId: string) => key(orgId, typeId, itemId);
 export const appealDocId = (orgId: string, appealId: string) => key(orgId, appealId);
@@ -108,32 +153,20 @@ export const emptyDay = (orgId: string, day: string): InsightsDayDoc => ({
   rules: {},
 });
 
-export const emptyQueueDay = (orgId: string, queueId: string, day: string, queue: InsightsQueueDoc): InsightsQueueDayDoc => ({
+/** A day's first snapshot of a queue: the depth and oldest open job as the day's first change found them. */
+export const emptyQueueDay = (orgId: string, queueId: string, day: string, depth: number, oldestOpenedAt: string | null): InsightsQueueDayDoc => ({
   orgId,
   queueId,
   day,
   opened: 0,
   closed: 0,
-  depthEnd: queue.depth,
-  oldestOpenedAtEnd: oldestOpenedAt(queue),
+  depthEnd: depth,
+  oldestOpenedAtEnd: oldestOpenedAt,
   maxWaitSeconds: 0,
   decided: 0,
   timeToDecision: {},
   byModerator: {},
 });
 
-/** The smallest minute with an open job, found by a scan (only when the oldest minute empties). */
-export function scanOldestMinute(queue: InsightsQueueDoc): number | null {
-  let oldest: number | null = null;
-  for (const [minute, n] of Object.entries(queue.openByMinute)) if (n > 0 && (oldest === null || Number(minute) < oldest)) oldest = Number(minute);
-  return oldest;
-}
-
-/** The minute the queue's oldest open job opened, or null: as kept, or scanned for a document written before it was kept. */
-export const oldestMinuteOf = (queue: InsightsQueueDoc): number | null => (queue.oldestMinute !== undefined ? queue.oldestMinute : scanOldestMinute(queue));
-
-/** The opening time of the queue's oldest open job (to the minute), or null. */
-export function oldestOpenedAt(queue: InsightsQueueDoc): string | null {
-  const oldest = oldestMinuteOf(queue);
-  return oldest === null ? null : new Date(oldest * 60_000).toISOString();
-}
+/** The start of an epoch minute, ISO 8601 (an oldest open job's opening, to the minute), or null. */
+export const minuteStart = (minute: number | null): string | null => (minute === null ? null : new Date(minute * 60_000).toISOString());
