@@ -241,7 +241,9 @@ describe('request validation', () => {
   });
 
   it("walks a JSON body once with plain checks, and leaves anything else to Nest's own walks (sparse arrays, class instances)", async () => {
-    const nest = { gaps: vi.spyOn(ValidationPipe.prototype as never, 'closeArrayGaps'), proto: vi.spyOn(ValidationPipe.prototype as never, 'stripProtoKeys') };
+    // The two walks are protected: reached through the prototype as a plain object.
+    const walks = ValidationPipe.prototype as unknown as { closeArrayGaps(value: unknown): void; stripProtoKeys(value: unknown): void };
+    const nest = { gaps: vi.spyOn(walks, 'closeArrayGaps'), proto: vi.spyOn(walks, 'stripProtoKeys') };
     try {
       const json = JSON.parse('{"parts":[{"id":"a","data":{"k":[1,{"constructor":2,"v":3}]},"prototype":1}],"constructor":{"x":1}}') as object;
       const order = (await pipe.transform(json, body(OrderDto))) as OrderDto;
