@@ -10,7 +10,12 @@ import { AggregateStore, ProjectionHost, READ_STORE, SUBJECT_KEY_STORE } from '#
 import { gdprDeletionDecider } from './domain/gdpr-deletion.decider.js';
 import type { ErasedCounts, GdprDeletionRequested } from './domain/gdpr-deletion.events.js';
 import { gdprDeletionStream } from './domain/gdpr-deletion.streams.js';
-import { SUBJECT_RECORDS, SUBJECT_RECORDS_PROJECTION, type SubjectRecordDoc } from './projections/subject-records.projection.js';
+import { SUBJECT_RECORDS, SUBJECT_RECORDS_PROJECTION, type SubjectRecordDoc, type SubjectRecordKind } from './projections/subject-records.projection.js';
+
+/** Subject records read at once, and so in one turn of the event loop (subjectRecords). */
+export const SUBJECT_RECORDS_PAGE = 500;
+
+type ErasedItem = { readonly id: string; readonly typeId: string };
 
 /**
  * The work of one GDPR deletion: close the open review jobs of the user's items, purge the read
@@ -41,9 +46,7 @@ export class UserEraser {
   async erase(requested: GdprDeletionRequested['data'], context: CommandContext, requestedAt: number): Promise<ErasedCounts> {
     const { orgId } = context;
     await this.projections.catchUpTo(SUBJECT_RECORDS_PROJECTION, requestedAt);
-    const records = await this.readStore.find<SubjectRecordDoc>(SUBJECT_RECORDS, { orgId, subject: requested.subject });
-    const count = (kind: SubjectRecordDoc['kind']) => records.filter((r) => r.kind === kind).length;
-    const items = records.flatMap((r) => (r.kind === 'item' && r.ref.typeId ? [{ id: r.ref.id, typeId: r.ref.typeId }] : []));
+    const { counts, items } = await this.subjectRecords(orgId, requested.subject);
     const reviewJobsClosed = await this.commands.execute(
       new CloseErasedUserJobsCommand(requested.requestId, items, context, { position: requestedAt, at: requested.requestedAt }),
     );
@@ -60,9 +63,9 @@ export class UserEraser {
     this.aggregates.forgetCached();
     const erased: ErasedCounts = {
       dataKeys,
-      items: count('item'),
-      reports: count('report'),
-      appeals: count('appeal'),
+      items: counts.item,
+      reports: counts.report,
+      appeals: counts.appeal,
       reviewJobsClosed,
       consoleAccounts,
     };
@@ -80,6 +83,37 @@ export class UserEraser {
     await this.catchUpPurges(SUBJECT_ERASED_EVENT, completion.result?.position ?? 0);
     await this.readStore.purgeEarlierVersions();
     return erased;
+  }
+
+  /**
+   * The subject's records, counted by kind, and their items. Read SUBJECT_RECORDS_PAGE at a time,
+   * yielding to the event loop between pages: in one find, the records of a user who had flooded
+   * 100,000 items held the loop, and every reactor and request of the process with it, for a third
+   * of a second (their items' jobs are then looked up a page at a time too: JobAutoCloser). Pages
+   * over the projection's index on (orgId, subject), in the order the store keeps stable between
+   * finds, `skip` past the pages read: the index is stepped over, not the documents (4 ms for a
+   * page 99,500 records in, measured). Records are only ever added or rewritten in place, never
+   * removed, so every record there when the look-up starts is read. One added meanwhile may be read
+   * too, as the single find read one the projection had applied past the request: last in SQLite's
+   * order; in MongoDB's, by id, it may push one already read into the next page, read twice then and
+   * counted once (`seen`).
+   */
+  private async subjectRecords(orgId: string, subject: string): Promise<{ counts: Record<SubjectRecordKind, number>; items: ErasedItem[] }> {
+    const counts: Record<SubjectRecordKind, number> = { item: 0, report: 0, appeal: 0 };
+    const items: ErasedItem[] = [];
+    const seen = new Set<string>();
+    for (let skip = 0; ; skip += SUBJECT_RECORDS_PAGE) {
+      if (skip > 0) await new Promise((resolve) => setImmediate(resolve));
+      const page = await this.readStore.find<SubjectRecordDoc>(SUBJECT_RECORDS, { orgId, subject }, { limit: SUBJECT_RECORDS_PAGE, skip });
+      for (const record of page) {
+        const key = JSON.stringify([record.kind, record.ref.typeId, record.ref.id]);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        if (record.kind in counts) counts[record.kind]++;
+        if (record.kind === 'item' && record.ref.typeId) items.push({ id: record.ref.id, typeId: record.ref.typeId });
+      }
+      if (page.length < SUBJECT_RECORDS_PAGE) return { counts, items };
+    }
   }
 
   /** Catches up, through `position` (the event's), the read-model projections that purge a subject's copies on `eventType`. */

@@ -12,6 +12,11 @@ import { REVIEW_JOBS, type JobState, type ReviewJobDoc } from '../projections/re
 const OPEN_STATES: readonly JobState[] = ['PENDING', 'LOCKED', 'ASSIGNED'];
 /** Jobs closed per queue and sweep: a backlog drains over a few sweeps rather than in one burst. */
 export const EXPIRED_PER_SWEEP = 200;
+/**
+ * An erased user's items whose open jobs are looked up (a query each) in one turn of the event
+ * loop, which then serves what waits (closeJobsOfErasedUser).
+ */
+export const ERASED_ITEMS_PER_TURN = 500;
 const DAY_MS = 86_400_000;
 
 export interface JobAutoCloserDeps {
@@ -78,33 +83,39 @@ export class JobAutoCloser {
     if (items.length === 0) return 0;
     await this.deps.catchUp(requested.position);
     let closed = 0;
-    for (const item of items) {
-      for (const job of await this.openJobsOf(context.orgId, item, { withAppeals: true })) {
-        if (job.openedAt > requested.at) continue;
-        const decisionId = deterministicId('auto-close-erased', requestId, job.jobId);
-        if (await this.close(context.orgId, job.jobId, decisionId, 'USER_ERASED', context)) closed++;
+    for (let start = 0; start < items.length; start += ERASED_ITEMS_PER_TURN) {
+      // The look-ups are synchronous on SQLite, and most of a flooding user's items have no open
+      // job, so nothing else would yield: 100,000 items held the event loop (and every reactor and
+      // request of the process) for seconds. A turn looks up this many items' jobs, then yields.
+      if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+      for (const item of items.slice(start, start + ERASED_ITEMS_PER_TURN)) {
+        for (const job of await this.openJobsOf(context.orgId, item, { withAppeals: true })) {
+          if (job.openedAt > requested.at) continue;
+          const decisionId = deterministicId('auto-close-erased', requestId, job.jobId);
+          if (await this.close(context.orgId, job.jobId, decisionId, 'USER_ERASED', context)) closed++;
+        }
       }
     }
     return closed;
   }
 
   /**
-   * The item's open jobs. Appeal jobs only `withAppeals`: an appeal is answered by a moderator's
-   * ACCEPT or REJECT, and closing it for the item's sake would leave the appellant without an answer.
+   * The item's open jobs (PENDING first, then LOCKED, then ASSIGNED, each in the store's order).
+   * Appeal jobs only `withAppeals`: an appeal is answered by a moderator's ACCEPT or REJECT, and
+   * closing it for the item's sake would leave the appellant without an answer. One query for all
+   * of the item's jobs, open or closed, sorted out here: the index on (orgId, itemTypeId, itemId,
+   * openedAt) serves it, whereas the filter language has no `in` for the three open states, and a
+   * query per state read the same jobs three times (the state is not in the index: an item reported
+   * and decided over and over has many closed jobs, read either way).
    */
   private async openJobsOf(orgId: string, item: { id: string; typeId: string }, { withAppeals }: { withAppeals: boolean }): Promise<ReviewJobDoc[]> {
-    const open = await Promise.all(
-      OPEN_STATES.map((state) =>
-        this.deps.readStore.find<ReviewJobDoc>(REVIEW_JOBS, {
-          orgId,
-          itemTypeId: item.typeId,
-          itemId: item.id,
-          state,
-          ...(withAppeals ? {} : { appealId: null }),
-        }),
-      ),
+    const jobs = await this.deps.readStore.find<ReviewJobDoc>(REVIEW_JOBS, { orgId, itemTypeId: item.typeId, itemId: item.id });
+    return (
+      jobs
+        .filter((job) => OPEN_STATES.includes(job.state) && (withAppeals || (job.appealId ?? null) === null))
+        // Stable: the order the three queries gave.
+        .sort((a, b) => OPEN_STATES.indexOf(a.state) - OPEN_STATES.indexOf(b.state))
     );
-    return open.flat();
   }
 
   /**
