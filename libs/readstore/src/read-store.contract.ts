@@ -91,6 +91,11 @@ export function readStoreContract(adapter: string, open: () => Promise<ReadStore
       expect(ns(await store.find(c, { org: 'a' }, { sort: [{ field: 'n', direction: 'asc' }], skip: 1, limit: 1 }))).toEqual([2]);
       expect(await store.count(c, { org: 'a' })).toBe(3);
       expect(await store.count(c)).toBe(4);
+      // Counted up to a limit: what a list's "so many or more" reads.
+      expect(await store.count(c, { org: 'a' }, { limit: 2 })).toBe(2);
+      expect(await store.count(c, { org: 'a' }, { limit: 3 })).toBe(3);
+      expect(await store.count(c, { org: 'a' }, { limit: 10 })).toBe(3);
+      expect(await store.count(coll('empty'), {}, { limit: 10 })).toBe(0);
       expect(await store.find(coll('empty'))).toEqual([]);
     });
 

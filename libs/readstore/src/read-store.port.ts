@@ -36,6 +36,10 @@ export interface FindOptions {
   readonly skip?: number;
 }
 
+export interface CountOptions {
+  readonly limit?: number;
+}
+
 /**
  * `position`, when given, is the log position of the last event applied to the document. The store
  * then applies the write only if the document it holds was last written at an earlier position (or
@@ -74,7 +78,11 @@ export interface ReadStore {
   /** As `get`, with the log position the document was last written at. */
   getVersioned<T extends object = ReadDocument>(collection: string, id: string): Promise<VersionedDocument<T> | undefined>;
   find<T extends object = ReadDocument>(collection: string, filter?: Filter, options?: FindOptions): Promise<T[]>;
-  count(collection: string, filter?: Filter): Promise<number>;
+  /**
+   * How many documents match; with `limit`, at most that many are counted (a list's "10,000 or
+   * more" costs what 10,000 do, however long the collection has grown).
+   */
+  count(collection: string, filter?: Filter, options?: CountOptions): Promise<number>;
   /**
    * Serves equality filters on these fields (in this order, a prefix of them also works, and a
    * Range on the field after that prefix) from an index instead of a scan of the collection.

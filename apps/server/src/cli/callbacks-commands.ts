@@ -80,16 +80,16 @@ export const callbacksListCommand: AppCommand = {
       throw new UsageError(`--status must be pending, failed, dead or delivered, got "${status}"`);
     }
     await app.get(ProjectionHost).catchUp('callback-deliveries');
-    const page = await app
-      .get(QueryBus)
-      .execute(
-        new ListDeliveriesQuery(
-          org,
-          status as ListDeliveriesQuery['status'],
-          count(values, 'limit', 50, 1, 1000),
-          count(values, 'offset', 0, 0, Number.MAX_SAFE_INTEGER),
-        ),
-      );
+    const page = await app.get(QueryBus).execute(
+      new ListDeliveriesQuery(
+        org,
+        status as ListDeliveriesQuery['status'],
+        count(values, 'limit', 50, 1, 1000),
+        count(values, 'offset', 0, 0, Number.MAX_SAFE_INTEGER),
+        // The CLI pages on past the API's newest 10,000: it costs this process only.
+        Number.MAX_SAFE_INTEGER,
+      ),
+    );
     out(
       formatTable(
         ['delivery id', 'kind', 'item', 'status', 'attempts', 'next attempt', 'last error'],
@@ -104,7 +104,9 @@ export const callbacksListCommand: AppCommand = {
         ]),
       ),
     );
-    out(`${page.deliveries.length} of ${page.total}${page.nextOffset !== null ? `; next page: --offset ${page.nextOffset}` : ''}`);
+    out(
+      `${page.deliveries.length} of ${page.total}${page.totalExact ? '' : ' or more'}${page.nextOffset !== null ? `; next page: --offset ${page.nextOffset}` : ''}`,
+    );
     return 0;
   },
 };

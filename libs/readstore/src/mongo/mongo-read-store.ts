@@ -2,6 +2,7 @@ import mongoose, { type Connection, type mongo } from 'mongoose';
 import {
   CheckpointConflictError,
   type CheckpointMove,
+  type CountOptions,
   type Filter,
   isRange,
   type FindOptions,
@@ -85,9 +86,9 @@ export class MongoReadStore implements ReadStore {
     return (await cursor.toArray()) as unknown as T[];
   }
 
-  async count(collection: string, filter: Filter = {}): Promise<number> {
+  async count(collection: string, filter: Filter = {}, options: CountOptions = {}): Promise<number> {
     const docs = await this.docs(collection);
-    return docs.countDocuments(mongoFilter(filter));
+    return docs.countDocuments(mongoFilter(filter), options.limit === undefined ? {} : { limit: options.limit });
   }
 
   /**

@@ -3,6 +3,7 @@ import { emptyWal, SqliteGroupCommit } from '#warden/sqlite';
 import {
   CheckpointConflictError,
   type CheckpointMove,
+  type CountOptions,
   type Filter,
   type FindOptions,
   isRange,
@@ -162,11 +163,13 @@ export class SqliteReadStore implements ReadStore {
     return rows.map((r) => JSON.parse(r.doc) as T);
   }
 
-  async count(collection: string, filter: Filter = {}): Promise<number> {
+  async count(collection: string, filter: Filter = {}, options: CountOptions = {}): Promise<number> {
     const { where, params } = whereClause(filter);
     this.read();
     if (!this.existing(collection)) return 0;
-    return (this.query(`SELECT count(*) AS n FROM ${tableOf(collection)} WHERE ${where}`).get(...params) as { n: number }).n;
+    if (options.limit === undefined) return (this.query(`SELECT count(*) AS n FROM ${tableOf(collection)} WHERE ${where}`).get(...params) as { n: number }).n;
+    const sql = `SELECT count(*) AS n FROM (SELECT 1 FROM ${tableOf(collection)} WHERE ${where} LIMIT +?)`;
+    return (this.query(sql).get(...params, options.limit) as { n: number }).n;
   }
 
   /** An expression index per (collection, fields) on the collection's table. */

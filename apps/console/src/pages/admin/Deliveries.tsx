@@ -129,7 +129,7 @@ export function Deliveries() {
           {data.deliveries.length === 0 && <p className="muted">No delivery matches.</p>}
           <Pager
             label="Delivery pages"
-            status={data.total === 0 ? 'None' : `${data.offset + 1}–${data.offset + data.deliveries.length} of ${data.total}`}
+            status={data.total === 0 ? 'None' : `${data.offset + 1}–${data.offset + data.deliveries.length} of ${data.total}${data.totalExact ? '' : '+'}`}
             onPrevious={offsets.length > 1 ? () => setOffsets(offsets.slice(0, -1)) : null}
             onNext={data.nextOffset !== null ? () => setOffsets([...offsets, data.nextOffset as number]) : null}
           />

@@ -3,7 +3,7 @@ import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import type { Filter, ReadStore } from '#warden/readstore';
 import { READ_STORE } from '#warden/storage';
 import { CALLBACK_DELIVERIES, type CallbackDeliveryDoc } from '../../projections/callback-deliveries.read-model.js';
-import { type DeliveryPage, ListDeliveriesQuery } from './list-deliveries.query.js';
+import { type DeliveryPage, LISTED_DELIVERIES, ListDeliveriesQuery } from './list-deliveries.query.js';
 
 @QueryHandler(ListDeliveriesQuery)
 export class ListDeliveriesHandler implements IQueryHandler<ListDeliveriesQuery> {
@@ -11,21 +11,25 @@ export class ListDeliveriesHandler implements IQueryHandler<ListDeliveriesQuery>
 
   async execute(query: ListDeliveriesQuery): Promise<DeliveryPage> {
     const filter: Filter = query.status ? { orgId: query.orgId, status: query.status } : { orgId: query.orgId };
-    const [docs, total] = await Promise.all([
+    const [found, counted] = await Promise.all([
+      // One more than the page: whether another follows, without counting them all.
       this.readStore.find<CallbackDeliveryDoc>(CALLBACK_DELIVERIES, filter, {
         sort: [{ field: 'requestedAt', direction: 'desc' }],
-        limit: query.limit,
+        limit: query.limit + 1,
         skip: query.offset,
       }),
-      this.readStore.count(CALLBACK_DELIVERIES, filter),
+      this.readStore.count(CALLBACK_DELIVERIES, filter, { limit: LISTED_DELIVERIES + 1 }),
     ]);
+    const docs = found.slice(0, query.limit);
+    const next = query.offset + docs.length;
     return {
       // What a callback named is the job view's; this operator list stays as documented.
       deliveries: docs.map(({ orgId: _org, revision: _rev, policies: _policies, rules: _rules, ...view }) => view),
-      total,
+      total: Math.min(counted, LISTED_DELIVERIES),
+      totalExact: counted <= LISTED_DELIVERIES,
       limit: query.limit,
       offset: query.offset,
-      nextOffset: query.offset + docs.length < total ? query.offset + docs.length : null,
+      nextOffset: found.length > query.limit && next <= query.maxOffset ? next : null,
     };
   }
 }

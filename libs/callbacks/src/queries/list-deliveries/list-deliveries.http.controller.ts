@@ -48,6 +48,7 @@ export class ListDeliveriesHttpController {
         },
       ],
       total: 1,
+      totalExact: true,
       limit: 50,
       offset: 0,
       nextOffset: null,

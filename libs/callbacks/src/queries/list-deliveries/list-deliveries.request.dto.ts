@@ -2,6 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import { QueryInteger } from '#warden/platform/http';
 import type { ListedStatus } from '../../projections/callback-deliveries.read-model.js';
+import { LISTED_DELIVERIES } from './list-deliveries.query.js';
 
 export const LISTED_STATUSES: readonly ListedStatus[] = ['pending', 'failed', 'dead', 'delivered'];
 
@@ -25,10 +26,11 @@ export class ListDeliveriesRequestDto {
   @ApiPropertyOptional({
     type: 'integer',
     minimum: 0,
+    maximum: LISTED_DELIVERIES,
     default: 0,
-    description: "Deliveries to skip: pass the previous page's `nextOffset`",
+    description: "Deliveries to skip: pass the previous page's `nextOffset`. The newest 10,000 are listed; narrow with `status` past them",
   })
   @IsOptional()
-  @QueryInteger(0)
+  @QueryInteger(0, LISTED_DELIVERIES)
   offset?: number;
 }

@@ -49,12 +49,18 @@ export class DeliveryDto {
 export class ListDeliveriesResponseDto {
   @ApiProperty({ type: [DeliveryDto], description: 'Newest request first' })
   deliveries!: DeliveryDto[];
-  @ApiProperty({ description: 'Deliveries matching the filter' })
+  @ApiProperty({ description: 'Deliveries matching the filter, counted up to 10,000 (see `totalExact`)' })
   total!: number;
+  @ApiProperty({ description: 'False when more than `total` (10,000) match: only the newest 10,000 are listed (`offset` at most 10,000)' })
+  totalExact!: boolean;
   @ApiProperty()
   limit!: number;
   @ApiProperty()
   offset!: number;
-  @ApiProperty({ type: Number, nullable: true, description: 'The `offset` of the next page; null on the last page' })
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'The `offset` of the next page; null on the last page, and past the newest 10,000 deliveries',
+  })
   nextOffset!: number | null;
 }
