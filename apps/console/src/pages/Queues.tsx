@@ -26,7 +26,10 @@ export function Queues() {
                 <th scope="row">
                   {q.name} <span className="muted">{q.id}</span>
                 </th>
-                <td>{q.pending}</td>
+                <td>
+                  {q.pending}
+                  {q.pendingExact ? '' : '+'}
+                </td>
                 <td>{q.locked}</td>
                 <td>{age(q.oldestPendingAgeSeconds)}</td>
                 <td>{q.order === 'PRIORITY' ? 'Priority' : 'Oldest first'}</td>

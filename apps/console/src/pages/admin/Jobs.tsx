@@ -169,7 +169,7 @@ export function Jobs() {
           {shown.length === 0 && <p className="muted">No job matches these filters.</p>}
           <Pager
             label="Job pages"
-            status={`Page ${page} of ${pages} · ${jobs.data.total} job${jobs.data.total === 1 ? '' : 's'}`}
+            status={`Page ${page} of ${pages}${jobs.data.totalExact ? '' : '+'} · ${jobs.data.total}${jobs.data.totalExact ? '' : '+'} job${jobs.data.total === 1 ? '' : 's'}`}
             onPrevious={page > 1 ? () => setPage(page - 1) : null}
             onNext={page < pages ? () => setPage(page + 1) : null}
           />

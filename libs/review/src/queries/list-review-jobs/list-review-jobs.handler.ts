@@ -8,7 +8,7 @@ import { ProjectionHost, READ_STORE } from '#warden/storage';
 import { REVIEW_JOBS_PROJECTION } from '../../projections/review-jobs.projection.js';
 import { REVIEW_JOBS, type ReviewJobDoc } from '../../projections/review-jobs.read-model.js';
 import { ReviewQueues } from '../../review-queues.js';
-import { ListReviewJobsQuery, type ReviewJobPage } from './list-review-jobs.query.js';
+import { COUNTED_JOBS, ListReviewJobsQuery, type ReviewJobPage } from './list-review-jobs.query.js';
 
 @QueryHandler(ListReviewJobsQuery)
 export class ListReviewJobsHandler implements IQueryHandler<ListReviewJobsQuery> {
@@ -39,14 +39,20 @@ export class ListReviewJobsHandler implements IQueryHandler<ListReviewJobsQuery>
       // bound is written the same way: the range then runs on the index the list is sorted by.
       ...(openedBefore ? { fifoKey: { lt: openedBefore.toISOString() } } : {}),
     };
-    const [jobs, total] = await Promise.all([
-      this.readStore.find<ReviewJobDoc>(REVIEW_JOBS, filter, {
-        sort: [{ field: 'fifoKey', direction: 'asc' }],
-        limit: query.pageSize,
-        skip: (query.page - 1) * query.pageSize,
-      }),
-      this.readStore.count(REVIEW_JOBS, filter),
+    const skip = (query.page - 1) * query.pageSize;
+    if (skip > COUNTED_JOBS) {
+      throw invalidField('/page', `pages reach the first ${COUNTED_JOBS} jobs of a filter; for older ones narrow it (openedBefore, state)`);
+    }
+    const [jobs, counted] = await Promise.all([
+      this.readStore.find<ReviewJobDoc>(REVIEW_JOBS, filter, { sort: [{ field: 'fifoKey', direction: 'asc' }], limit: query.pageSize, skip }),
+      this.readStore.count(REVIEW_JOBS, filter, { limit: COUNTED_JOBS + 1 }),
     ]);
-    return { jobs: jobs.filter((j) => mayViewChildSafety || j.queueId !== CHILD_SAFETY_QUEUE_ID), total, page: query.page, pageSize: query.pageSize };
+    return {
+      jobs: jobs.filter((j) => mayViewChildSafety || j.queueId !== CHILD_SAFETY_QUEUE_ID),
+      total: Math.min(counted, COUNTED_JOBS),
+      totalExact: counted <= COUNTED_JOBS,
+      page: query.page,
+      pageSize: query.pageSize,
+    };
   }
 }

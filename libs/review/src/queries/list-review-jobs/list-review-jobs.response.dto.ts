@@ -76,8 +76,13 @@ export class ReviewJobListResponseDto {
   @ApiProperty({ type: [ReviewJobSummaryDto], description: 'Oldest first' })
   jobs!: ReviewJobSummaryDto[];
 
-  @ApiProperty({ type: 'integer', description: 'Jobs matching the filter, on every page' })
+  @ApiProperty({ type: 'integer', description: 'Jobs matching the filter, on every page, counted up to 10,000 (see `totalExact`)' })
   total!: number;
+
+  @ApiProperty({
+    description: 'False when more than `total` (10,000) match: pages reach the first 10,000; narrow the filter (openedBefore, state) for the rest',
+  })
+  totalExact!: boolean;
 
   @ApiProperty({ type: 'integer' })
   page!: number;

@@ -9,6 +9,7 @@ import { REVIEW_JOBS_PROJECTION } from '../../projections/review-jobs.projection
 import { REVIEW_JOBS, type ReviewJobDoc } from '../../projections/review-jobs.read-model.js';
 import { ReviewQueues } from '../../review-queues.js';
 import { ListReviewQueuesQuery, type ReviewQueueSummary } from './list-review-queues.query.js';
+import { COUNTED_JOBS } from '../list-review-jobs/list-review-jobs.query.js';
 
 const EXPIRED_PAGE = 200;
 
@@ -36,7 +37,9 @@ export class ListReviewQueuesHandler implements IQueryHandler<ListReviewQueuesQu
     const now = this.clock.now();
     const base = { orgId, queueId: queue.id };
     const [pending, assigned, locked, expired] = await Promise.all([
-      this.readStore.count(REVIEW_JOBS, { ...base, state: 'PENDING' }),
+      // Every screen of the review console lists the queues: a flooded queue is counted only so far.
+      this.readStore.count(REVIEW_JOBS, { ...base, state: 'PENDING' }, { limit: COUNTED_JOBS + 1 }),
+      // Assigned and locked jobs are held by moderators, a handful each.
       this.readStore.count(REVIEW_JOBS, { ...base, state: 'ASSIGNED' }),
       this.readStore.count(REVIEW_JOBS, { ...base, state: 'LOCKED' }),
       this.expiredLocks(base, now.toISOString()),
@@ -58,7 +61,8 @@ export class ListReviewQueuesHandler implements IQueryHandler<ListReviewQueuesQu
       autoCloseAfterDays: queue.autoCloseAfterDays,
       managedBy: managed?.managedBy ?? 'builtin',
       file: managed?.file ?? null,
-      pending: pending + assigned + expired.length,
+      pending: Math.min(pending, COUNTED_JOBS) + assigned + expired.length,
+      pendingExact: pending <= COUNTED_JOBS,
       locked: locked - expired.length,
       oldestPendingAt,
       oldestPendingAgeSeconds: oldestPendingAt === null ? null : Math.max(0, Math.floor((now.getTime() - Date.parse(oldestPendingAt)) / 1000)),

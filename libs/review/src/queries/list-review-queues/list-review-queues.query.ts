@@ -17,8 +17,10 @@ export interface ReviewQueueSummary {
   readonly managedBy: 'file' | 'console' | 'builtin';
   /** The configuration file that defined it last, where recorded; null otherwise. */
   readonly file: string | null;
-  /** Waiting for a moderator: PENDING, ASSIGNED, and LOCKED with an expired lock. */
+  /** Waiting for a moderator: PENDING (counted up to COUNTED_JOBS), ASSIGNED, and LOCKED with an expired lock. */
   readonly pending: number;
+  /** False when more PENDING jobs wait than were counted: `pending` is a lower bound. */
+  readonly pendingExact: boolean;
   /** Held under a live lock. */
   readonly locked: number;
   /** When the oldest waiting job opened; null when none waits. */

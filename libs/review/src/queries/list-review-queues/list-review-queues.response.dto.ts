@@ -37,8 +37,14 @@ export class ReviewQueueSummaryDto {
   })
   file!: string | null;
 
-  @ApiProperty({ type: 'integer', description: 'Jobs waiting for a moderator: pending, assigned to someone, or whose lock expired' })
+  @ApiProperty({
+    type: 'integer',
+    description: 'Jobs waiting for a moderator: pending (counted up to 10,000, see `pendingExact`), assigned to someone, or whose lock expired',
+  })
   pending!: number;
+
+  @ApiProperty({ description: 'False when more than 10,000 jobs are pending: `pending` is then a lower bound' })
+  pendingExact!: boolean;
 
   @ApiProperty({ type: 'integer', description: 'Jobs held under a live lock' })
   locked!: number;
