@@ -17,8 +17,10 @@ function compile(pattern: string): Compiled {
 }
 
 /**
- * `{pattern}` → true when the pattern matches anywhere in the text. RE2 semantics (linear time:
- * a hostile pattern or input cannot stall the worker); flags go inline, e.g. `(?i)`.
+ * `{pattern}` → true when the pattern matches anywhere in the text. RE2 semantics: linear in the
+ * text, so no input backtracks exponentially, but the time per character grows with the pattern
+ * (a bounded repeat such as `.{0,1000}` costs 1.8 s per MiB; docs/rules.md, "Evaluation"). Flags go
+ * inline, e.g. `(?i)`.
  */
 export const textMatchesRegexSignal: Signal = {
   type: 'TEXT_MATCHES_REGEX',
