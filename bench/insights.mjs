@@ -67,6 +67,8 @@ function memoryContext() {
       else of(c).set(id, doc);
     },
     delete: (c, id) => of(c).delete(id),
+    // Each event is applied once here: a document there was written by an earlier one.
+    writtenBefore: async (c, id) => of(c).has(id),
   };
 }
 
