@@ -50,6 +50,11 @@ export abstract class EventStoreDecorator implements EventStore {
     return this.onRead(await this.inner.readStream(streamName, options), {});
   }
 
+  /** No event is read, so none is changed. */
+  lastRevision(streamName: string): Promise<number | undefined> {
+    return this.inner.lastRevision(streamName);
+  }
+
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     return this.onRead(await this.inner.readAll(options), options);
   }

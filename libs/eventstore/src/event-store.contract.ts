@@ -59,6 +59,17 @@ export function eventStoreContract(adapter: string, open: () => Promise<EventSto
       expect(await store.readStream(stream('backwards-missing'), { backwards: true, maxCount: 3 })).toEqual([]);
     });
 
+    it("tells a stream's last revision without reading its events, and nothing for a stream that does not exist", async () => {
+      const s = stream('last-revision');
+      expect(await store.lastRevision(s)).toBeUndefined();
+      await store.append(s, [anEvent(), anEvent(), anEvent()], 'no_stream');
+      expect(await store.lastRevision(s)).toBe(2);
+      await store.append(s, [anEvent()], 2);
+      expect(await store.lastRevision(s)).toBe(3);
+      // Another stream whose name begins with this one's is another stream.
+      expect(await store.lastRevision(`${s}x`)).toBeUndefined();
+    });
+
     it('enforces the expected revision: no_stream, exact and any', async () => {
       const s = stream('expected');
       await store.append(s, [anEvent()], 'no_stream');

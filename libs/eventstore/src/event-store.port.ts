@@ -85,6 +85,12 @@ export interface EventStore {
   append(streamName: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
   /** Events of a stream in order; an empty array when the stream does not exist. */
   readStream(streamName: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  /**
+   * The revision of the stream's last event; undefined when the stream does not exist. Reads and
+   * opens no event (no payload parsed, no personal data opened): for readers that only ask whether
+   * a stream exists, many at a time (a bulk action's preview of 10,000 items).
+   */
+  lastRevision(streamName: string): Promise<number | undefined>;
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
   /** Catch-up then live, at least once, in log order. */
   subscribeToAll(options: SubscribeOptions): Subscription;

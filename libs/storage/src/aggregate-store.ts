@@ -75,9 +75,13 @@ export class AggregateStore {
     return this.aggregates.history(streamName, decider);
   }
 
-  /** Whether a stream has any event (e.g. an organization exists). */
+  /**
+   * Whether a stream has any event (e.g. an organization exists): its last revision looked up,
+   * no event read or opened (an item's first event holds its whole content, sealed personal data
+   * included).
+   */
   async exists(streamName: string): Promise<boolean> {
-    return (await this.events.readStream(streamName, { maxCount: 1 })).length > 0;
+    return (await this.events.lastRevision(streamName)) !== undefined;
   }
 
   /** Forgets the states cached in this process (after an erasure). */

@@ -19,6 +19,7 @@ export function instrumentEventStore(inner: EventStore, metrics: Metrics): Event
       }
     },
     readStream: (s, o) => inner.readStream(s, o),
+    lastRevision: (s) => inner.lastRevision(s),
     readAll: (o) => inner.readAll(o),
     subscribeToAll: (o) => inner.subscribeToAll(o),
     headPosition: () => inner.headPosition(),

@@ -114,6 +114,18 @@ export class KurrentDbEventStore implements EventStore {
     return out;
   }
 
+  /** The newest event read backwards (the client reads no stream's revision alone); not made a RecordedEvent. */
+  async lastRevision(streamName: string): Promise<number | undefined> {
+    try {
+      for await (const resolved of this.client.readStream(streamName, { fromRevision: END, direction: BACKWARDS, maxCount: 1 })) {
+        if (resolved.event) return Number(resolved.event.revision);
+      }
+    } catch (error) {
+      if (!(error instanceof StreamNotFoundError)) throw error;
+    }
+    return undefined;
+  }
+
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const limit = options.maxCount ?? Number.MAX_SAFE_INTEGER;
     const out: RecordedEvent[] = [];

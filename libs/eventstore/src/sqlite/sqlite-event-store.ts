@@ -204,6 +204,11 @@ export class SqliteEventStore implements EventStore {
     return rows.map(toRecorded);
   }
 
+  /** One look-up in the (stream, revision) index: no row's payload is read. */
+  async lastRevision(streamName: string): Promise<number | undefined> {
+    return this.stmt.lastRevision.get(streamName)?.revision;
+  }
+
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const { events, through } = this.scan(options.after ?? 0, options.eventTypes, options.maxCount ?? -1);
     await this.wal?.ensure(through);

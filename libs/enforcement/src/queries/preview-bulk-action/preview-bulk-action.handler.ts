@@ -8,8 +8,13 @@ import { actionExecutionStream } from '../../domain/action-execution.streams.js'
 import { bulkExecutionId } from '../../domain/bulk-action.streams.js';
 import { type BulkActionPreview, type BulkActionPreviewCounts, PreviewBulkActionQuery } from './preview-bulk-action.query.js';
 
-/** Look-ups at once: each is one short read of a stream's first event. */
-const CONCURRENCY = 200;
+/**
+ * Items looked up at once, in one turn of the event loop: up to two look-ups of a stream's last
+ * revision each (the item, then the execution), no event read. On the embedded store a look-up is
+ * synchronous, so the handler yields to the event loop between batches: 10,000 items are 50 short
+ * turns rather than one long one (docs/bulk-actions.md, "Preview").
+ */
+export const PREVIEW_BATCH = 200;
 
 type Counts = { -readonly [K in keyof BulkActionPreviewCounts]: number };
 const zero = (): Counts => ({ items: 0, existing: 0, missing: 0, newActions: 0, alreadyActioned: 0 });
@@ -28,8 +33,10 @@ export class PreviewBulkActionHandler implements IQueryHandler<PreviewBulkAction
     const policyIds = input.policies.map((p) => p.id);
     const total = zero();
     const byType = new Map<string, Counts>();
-    for (let i = 0; i < input.items.length; i += CONCURRENCY) {
-      const slice = input.items.slice(i, i + CONCURRENCY);
+    for (let i = 0; i < input.items.length; i += PREVIEW_BATCH) {
+      // Promise.all alone would yield to microtasks only: other requests wait for the next turn.
+      if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+      const slice = input.items.slice(i, i + PREVIEW_BATCH);
       // What the runner will find: the item stored here, and the execution it would make recorded already or not.
       const found = await Promise.all(
         slice.map(async (item) => {
