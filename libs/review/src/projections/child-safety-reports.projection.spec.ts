@@ -4,7 +4,14 @@ import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
 import { ProjectionRunner } from '#warden/eventstore';
 import { type JsonObject, SUBJECT_ERASED_EVENT, SUBJECT_ERASURE_REQUESTED_EVENT } from '#warden/kernel';
 import { reviewJobStream } from '../domain/review.streams.js';
-import { CHILD_SAFETY_REPORTS, type ChildSafetyReportDoc, childSafetyReportDocId, childSafetyReportsProjection } from './child-safety-reports.projection.js';
+import {
+  CHILD_SAFETY_REPORTS,
+  CHILD_SAFETY_REPORTS_BY_MODERATOR,
+  type ChildSafetyReportDoc,
+  childSafetyReportDocId,
+  childSafetyReportsProjection,
+  REPORT_IDS_PER_PAGE,
+} from './child-safety-reports.projection.js';
 
 const recorded = (reportId: string, subject: string | null, mediaUrls = [`https://cdn.example/${reportId}.jpg`]) =>
   anEvent('ChildSafetyReportRecorded', {
@@ -128,5 +135,41 @@ describe('child-safety reports projection', () => {
     await stores.events.append(reviewJobStream('acme', 'job-r2'), [recorded('r2', 'user:u-2', null as unknown as string[])], 'no_stream');
     await runner.catchUp();
     expect((await doc('r2'))?.mediaUrls).toBeNull();
+  });
+
+  it("keeps a moderator's report ids in pages of bounded size, reads an earlier release's single list as the first page, and erases through every page", async () => {
+    stores = sqliteStores();
+    const runner = new ProjectionRunner(childSafetyReportsProjection, stores.events, stores.readStore);
+    const total = REPORT_IDS_PER_PAGE * 2 + 100;
+    // An earlier release's index: every id in one document (here 1,200 of them, beyond a page).
+    const legacy = Array.from({ length: 1_200 }, (_, i) => `old${i}`);
+    await stores.readStore.commit([
+      { op: 'put', collection: CHILD_SAFETY_REPORTS_BY_MODERATOR, id: 'acme:mod-1', doc: { orgId: 'acme', subject: 'mod-1', reportIds: legacy } },
+      ...legacy.slice(0, 3).map((reportId) => ({
+        op: 'put' as const,
+        collection: CHILD_SAFETY_REPORTS,
+        id: childSafetyReportDocId('acme', reportId),
+        doc: { orgId: 'acme', reportId, reportedBy: { userId: 'mod-1', email: 'mod@example.com' } },
+      })),
+    ]);
+    for (let i = 0; i < total; i += 500) {
+      const batch = Array.from({ length: Math.min(500, total - i) }, (_, k) => recorded(`n${i + k}`, null));
+      await stores.events.append(`review_job-acme:bulk${i}`, batch, 'no_stream');
+    }
+    await runner.catchUp();
+    const pages = await stores.readStore.find<{ reportIds: string[] }>(CHILD_SAFETY_REPORTS_BY_MODERATOR, { orgId: 'acme', subject: 'mod-1' });
+    const lists = pages.filter((p) => Array.isArray(p.reportIds));
+    // The legacy page as it was, then the new reports in full pages and one partial page.
+    expect(lists.map((p) => p.reportIds.length).sort((a, b) => a - b)).toEqual([100, REPORT_IDS_PER_PAGE, REPORT_IDS_PER_PAGE, 1_200]);
+    expect(lists.flatMap((p) => p.reportIds).filter((id) => id.startsWith('n'))).toHaveLength(total);
+
+    await stores.events.append(
+      'gdpr_deletion-acme:q1',
+      [anEvent(SUBJECT_ERASED_EVENT, { requestId: 'q1', subject: 'user:x', consoleUserId: 'mod-1' } as JsonObject)],
+      'any',
+    );
+    await runner.catchUp();
+    for (const id of ['old0', 'old2', 'n0', `n${REPORT_IDS_PER_PAGE}`, `n${total - 1}`])
+      expect((await doc(id))?.reportedBy, id).toEqual({ userId: 'mod-1', email: null });
   });
 });
