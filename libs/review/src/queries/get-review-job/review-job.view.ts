@@ -204,6 +204,7 @@ export interface ReviewJobView {
   thread: ContextItemView[];
   additionalItems: ContextItemView[];
   creator: CreatorView | null;
+  /** Those that sent the item here (for the newest 20 item versions the rule requests name), then 10 others in which rules fired. */
   evaluations: EvaluationView[];
   hashMatches: HashMatchView[];
   history: { item: PastJobView[]; creator: PastJobView[] };
