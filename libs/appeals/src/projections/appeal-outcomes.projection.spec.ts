@@ -4,7 +4,17 @@ import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
 import { ProjectionRunner, rebuildReadModels } from '#warden/eventstore';
 import type { JsonObject } from '#warden/kernel';
 import { appealOutcomesProjection } from './appeal-outcomes.projection.js';
-import { APPEAL_ACTIONED_ACTIONS, APPEAL_OUTCOME_DAYS, APPEAL_OUTCOMES, outcomeDayDocId, outcomeDocId } from './appeal-outcomes.read-model.js';
+import {
+  APPEAL_ACTIONED_ACTIONS,
+  APPEAL_OUTCOME_BUCKETS,
+  APPEAL_OUTCOME_DAYS,
+  APPEAL_OUTCOMES,
+  type AppealOutcomeBucketDoc,
+  type BucketUnit,
+  outcomeBucketDocId,
+  outcomeDayDocId,
+  outcomeDocId,
+} from './appeal-outcomes.read-model.js';
 import { crashingBeforeCheckpoint, crashingPartway } from '../../../../test/support/crashing-read-store.js';
 
 const callback = (itemId: string, actionId: string, named: { rules?: string[]; policies?: string[]; decision?: boolean; executed?: boolean }, orgId = 'acme') =>
@@ -43,6 +53,14 @@ describe('appeal outcomes projection', () => {
   const day = (dimension: 'rule' | 'policy' | 'moderators' | 'unattributed' | 'total', id = '', orgId = 'acme') =>
     stores.readStore.get(APPEAL_OUTCOME_DAYS, outcomeDayDocId(orgId, '2026-03-02', { dimension, id }));
 
+  /** A bucket of the acme appeals (seed: all three at 2026-03-02T09:30:00.000Z): its total, and its entries' counts by dimension and id. */
+  const bucket = async (unit: BucketUnit, start: string) => {
+    const doc = await stores.readStore.get<AppealOutcomeBucketDoc>(APPEAL_OUTCOME_BUCKETS, outcomeBucketDocId('acme', unit, start));
+    return (
+      doc && { total: doc.total, entries: Object.fromEntries(doc.entries.map(({ dimension, id, name: _name, ...counts }) => [`${dimension}:${id}`, counts])) }
+    );
+  };
+
   async function seed() {
     const { events } = stores;
     await events.append('item_evaluation-acme:post:p1:0', [callback('p1', 'remove', { rules: ['r1'], policies: ['spam'] })], 'any');
@@ -66,6 +84,24 @@ describe('appeal outcomes projection', () => {
     expect(await day('moderators')).toMatchObject({ received: 1, decided: 1, rejected: 1 });
     expect(await day('unattributed')).toMatchObject({ received: 1, rejected: 1 });
     expect(await day('rule', 'r9')).toBeUndefined();
+    // The same counts in each bucket of their appealedAt (all three at 09:30:00.000), from the hour to the millisecond.
+    for (const [unit, start] of [
+      ['h', '2026-03-02T09:00:00.000Z'],
+      ['m', '2026-03-02T09:30:00.000Z'],
+      ['s', '2026-03-02T09:30:00.000Z'],
+      ['10ms', '2026-03-02T09:30:00.000Z'],
+      ['ms', '2026-03-02T09:30:00.000Z'],
+    ] as const) {
+      expect(await bucket(unit, start)).toEqual({
+        total: { received: 3, decided: 3, accepted: 1, rejected: 2 },
+        entries: {
+          'rule:r1': { received: 1, decided: 1, accepted: 1, rejected: 0 },
+          'policy:spam': { received: 2, decided: 2, accepted: 1, rejected: 1 },
+          'moderators:': { received: 1, decided: 1, accepted: 0, rejected: 1 },
+          'unattributed:': { received: 1, decided: 1, accepted: 0, rejected: 1 },
+        },
+      });
+    }
   });
 
   it('files an appealedAt in every form the API accepts (a comma fraction, an hours-only offset, no offset) on its UTC day, and goes on past it', async () => {
@@ -96,6 +132,23 @@ describe('appeal outcomes projection', () => {
     await new ProjectionRunner(appealOutcomesProjection, stores.events, stores.readStore).catchUp();
     expect(await day('total')).toMatchObject({ received: 3, decided: 3, accepted: 1, rejected: 2 });
     expect(await day('policy', 'spam')).toMatchObject({ received: 2, decided: 2, accepted: 1, rejected: 1 });
+    expect((await bucket('ms', '2026-03-02T09:30:00.000Z'))?.total).toEqual({ received: 3, decided: 3, accepted: 1, rejected: 2 });
+    expect((await bucket('h', '2026-03-02T09:00:00.000Z'))?.entries['policy:spam']).toEqual({ received: 2, decided: 2, accepted: 1, rejected: 1 });
+  });
+
+  it('counts each appeal and decision once in its buckets when a commit landed the days but not the buckets', async () => {
+    stores = sqliteStores();
+    await seed();
+    const partway = crashingPartway(stores.readStore, [APPEAL_OUTCOMES, APPEAL_ACTIONED_ACTIONS, APPEAL_OUTCOME_DAYS]);
+    await expect(new ProjectionRunner(appealOutcomesProjection, stores.events, partway).catchUp()).rejects.toThrow();
+    expect(await day('total')).toMatchObject({ received: 3, decided: 3 });
+    expect(await bucket('h', '2026-03-02T09:00:00.000Z')).toBeUndefined();
+    await new ProjectionRunner(appealOutcomesProjection, stores.events, stores.readStore).catchUp();
+    expect(await day('total')).toMatchObject({ received: 3, decided: 3, accepted: 1, rejected: 2 });
+    for (const unit of ['h', 'm', 's', '10ms', 'ms'] as const) {
+      const start = unit === 'h' ? '2026-03-02T09:00:00.000Z' : '2026-03-02T09:30:00.000Z';
+      expect((await bucket(unit, start))?.total).toEqual({ received: 3, decided: 3, accepted: 1, rejected: 2 });
+    }
   });
 
   it('charges an appeal of an action the platform executed (POST /api/v1/actions) to its policies and to the moderators entry', async () => {
@@ -112,7 +165,9 @@ describe('appeal outcomes projection', () => {
     stores = sqliteStores();
     await seed();
     const dump = async () =>
-      JSON.stringify(await Promise.all([APPEAL_ACTIONED_ACTIONS, APPEAL_OUTCOMES, APPEAL_OUTCOME_DAYS].map((c) => stores.readStore.find(c))));
+      JSON.stringify(
+        await Promise.all([APPEAL_ACTIONED_ACTIONS, APPEAL_OUTCOMES, APPEAL_OUTCOME_DAYS, APPEAL_OUTCOME_BUCKETS].map((c) => stores.readStore.find(c))),
+      );
     // A process that dies after the writes, before its checkpoint moved (MongoDB's window).
     const crashing = crashingBeforeCheckpoint(stores.readStore);
     await expect(new ProjectionRunner(appealOutcomesProjection, stores.events, crashing).catchUp()).rejects.toThrow('crashed');
