@@ -8,6 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { recordSelects } from './support/sqlite-selects.js';
 import { itemHistoryProjection } from '../libs/audit/src/history/item-history.projection.js';
 import { InvestigationReader } from '../libs/audit/src/investigate/investigation-reader.js';
 import { callbackDeliveriesProjection } from '../libs/callbacks/src/projections/callback-deliveries.projection.js';
@@ -22,23 +23,11 @@ import { readAfter } from '../libs/transparency/src/queries/list-statements/list
 /** A read store whose prepared SELECTs are kept, with their plans, and the indexes of `projection` made. */
 async function storeWith(projection: Projection) {
   const db = openSqlite(join(mkdtempSync(join(tmpdir(), 'warden-plans-')), 'read-models.db'));
-  let last: { sql: string; params: unknown[] } | undefined;
-  const prepare = db.prepare.bind(db);
-  db.prepare = ((sql: string) => {
-    const statement = prepare(sql);
-    if (/^SELECT doc FROM/.test(sql)) {
-      const all = statement.all.bind(statement);
-      statement.all = ((...params: unknown[]) => {
-        last = { sql, params };
-        return all(...params);
-      }) as typeof statement.all;
-    }
-    return statement;
-  }) as typeof db.prepare;
+  const recorded = recordSelects(db);
   const store = new SqliteReadStore(db);
   for (const index of projection.indexes ?? []) await store.ensureIndex(index.collection, index.fields);
   /** The plan of the last find, with the values it was run with. */
-  const plan = () => (prepare(`EXPLAIN QUERY PLAN ${last!.sql}`).all(...last!.params) as Array<{ detail: string }>).map((r) => r.detail).join('\n');
+  const plan = () => recorded.plan(recorded.selects.at(-1)!);
   return { store, plan, close: () => db.close() };
 }
 

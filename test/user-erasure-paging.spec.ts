@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { anEvent } from './support/events.js';
+import { ruleRequest } from './support/review-events.js';
 import { sqliteStores } from './support/sqlite-stores.js';
 import { ProjectionRunner, SqliteSubjectKeyStore } from '#warden/eventstore';
 import { FixedClock, foldStream, randomIds } from '#warden/kernel';
@@ -7,7 +8,6 @@ import type { Filter, FindOptions, ReadStore } from '#warden/readstore';
 import { CloseErasedUserJobsCommand } from '#warden/review';
 import { AggregateStore } from '#warden/storage';
 import { reviewJobDecider } from '../libs/review/src/domain/review-job.decider.js';
-import type { EnqueueRequest } from '../libs/review/src/domain/review-job.events.js';
 import { appealJobId, reviewJobStream } from '../libs/review/src/domain/review.streams.js';
 import { ERASED_ITEMS_PER_TURN, JobAutoCloser } from '../libs/review/src/decisions/job-auto-closer.js';
 import { JobEnqueuer } from '../libs/review/src/enqueue/job-enqueuer.js';
@@ -62,18 +62,7 @@ describe('UserEraser', () => {
 
     const enqueuer = new JobEnqueuer(aggregates, clock);
     const open = async (itemId: string, appealId?: string) => {
-      const request: EnqueueRequest = {
-        requestId: `${itemId}-${appealId ?? ''}`,
-        source: 'RULE_EXECUTION',
-        at: clock.now().toISOString(),
-        version: 0,
-        report: null,
-        action: { id: 'enqueue-to-mrt', rules: [] },
-        policies: [],
-        routedBy: null,
-        fromJobId: null,
-        ...(appealId ? { appeal: { appealId, actionsTaken: ['remove'], violatingPolicyIds: [], excludedModerators: [] } } : {}),
-      };
+      const request = ruleRequest(`${itemId}-${appealId ?? ''}`, clock.now().toISOString(), appealId);
       const item = { id: itemId, typeId: 'post', typeName: 'Post' };
       const queueId = appealId ? 'appeals' : 'default';
       return (await enqueuer.enqueue(context, { queueId, item, request, ...(appealId ? { jobId: appealJobId('acme', appealId) } : {}) })).jobId;

@@ -24,6 +24,25 @@ export function reportRequest(reportId: string, overrides: Partial<EnqueueReques
   };
 }
 
+/**
+ * A rule's request to a job (source RULE_EXECUTION, the `enqueue-to-mrt` action), on version 0 at
+ * `at`; with `appealId`, an appeal's (as an appeal job's opening carries it).
+ */
+export function ruleRequest(requestId: string, at: string, appealId?: string): EnqueueRequest {
+  return {
+    requestId,
+    source: 'RULE_EXECUTION',
+    at,
+    version: 0,
+    report: null,
+    action: { id: 'enqueue-to-mrt', rules: [] },
+    policies: [],
+    routedBy: null,
+    fromJobId: null,
+    ...(appealId ? { appeal: { appealId, actionsTaken: ['remove'], violatingPolicyIds: [], excludedModerators: [] } } : {}),
+  };
+}
+
 /** A moderator's decision of a job (`targetQueueId` for TRANSFORM_JOB_AND_RECREATE_IN_QUEUE). */
 export function jobDecision(jobId: string, type: ReviewJobDecided['data']['type'], targetQueueId: string | null, decisionId = `dec-${type}`): ReviewJobDecided {
   return {

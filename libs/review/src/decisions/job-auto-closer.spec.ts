@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { ruleRequest } from '../../../../test/support/review-events.js';
 import { anEvent } from '../../../../test/support/events.js';
 import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
 import { ProjectionRunner } from '#warden/eventstore';
 import { FixedClock, foldStream, type JsonObject, randomIds } from '#warden/kernel';
 import { AggregateStore } from '#warden/storage';
 import { reviewJobDecider } from '../domain/review-job.decider.js';
-import type { EnqueueRequest, ReviewJobDecided } from '../domain/review-job.events.js';
+import type { ReviewJobDecided } from '../domain/review-job.events.js';
 import { appealJobId, reviewJobStream } from '../domain/review.streams.js';
 import { JobEnqueuer } from '../enqueue/job-enqueuer.js';
 import { autoCloseQueuesProjection } from '../projections/auto-close-queues.projection.js';
@@ -53,18 +54,7 @@ describe('JobAutoCloser', () => {
         'any',
       );
     const open = async (orgId: string, queueId: string, itemId: string, appealId?: string) => {
-      const request: EnqueueRequest = {
-        requestId: `${queueId}-${itemId}`,
-        source: 'RULE_EXECUTION',
-        at: clock.now().toISOString(),
-        version: 0,
-        report: null,
-        action: { id: 'enqueue-to-mrt', rules: [] },
-        policies: [],
-        routedBy: null,
-        fromJobId: null,
-        ...(appealId ? { appeal: { appealId, actionsTaken: ['remove'], violatingPolicyIds: [], excludedModerators: [] } } : {}),
-      };
+      const request = ruleRequest(`${queueId}-${itemId}`, clock.now().toISOString(), appealId);
       const context = { orgId, correlationId: 'c', causationId: null, actor: 'test' };
       const item = { id: itemId, typeId: 'post', typeName: 'Post' };
       return (await enqueuer.enqueue(context, { queueId, item, request, ...(appealId ? { jobId: appealJobId(orgId, appealId) } : {}) })).jobId;

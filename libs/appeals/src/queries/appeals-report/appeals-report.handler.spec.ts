@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { recordSelects } from '../../../../../test/support/sqlite-selects.js';
 import { anEvent } from '../../../../../test/support/events.js';
 import { rng } from '../../../../../test/support/random.js';
 import { sqliteStores } from '../../../../../test/support/sqlite-stores.js';
@@ -222,19 +223,7 @@ describe('the appeals report, partial days from the buckets below the day', () =
 
   it("reads each run of buckets in the (orgId, unit, start) index's order, stopping at its end", async () => {
     const db = openSqlite(join(mkdtempSync(join(tmpdir(), 'warden-plans-')), 'read-models.db'));
-    const selects: Array<{ sql: string; params: unknown[] }> = [];
-    const prepare = db.prepare.bind(db);
-    db.prepare = ((sql: string) => {
-      const statement = prepare(sql);
-      if (/^SELECT doc FROM/.test(sql)) {
-        const all = statement.all.bind(statement);
-        statement.all = ((...params: unknown[]) => {
-          selects.push({ sql, params });
-          return all(...params);
-        }) as typeof statement.all;
-      }
-      return statement;
-    }) as typeof db.prepare;
+    const { selects, plan } = recordSelects(db);
     const store = new SqliteReadStore(db);
     for (const index of appealOutcomesProjection.indexes ?? []) await store.ensureIndex(index.collection, index.fields);
     // A bucket written, so that the collection's table exists.
@@ -243,13 +232,11 @@ describe('the appeals report, partial days from the buckets below the day', () =
     ]);
     const host = { catchUp: () => Promise.resolve() } as unknown as ProjectionHost;
     await new AppealsReportHandler(store, host, { now: () => NOW }).execute(new AppealsReportQuery('acme', undefined, undefined));
-    const plans = selects
-      .filter((s) => s.sql.includes(APPEAL_OUTCOME_BUCKETS))
-      .map(({ sql, params }) => (prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>).map((r) => r.detail).join('\n'));
+    const plans = selects.filter((s) => s.sql.includes(APPEAL_OUTCOME_BUCKETS)).map(plan);
     expect(plans).toHaveLength(9);
-    for (const plan of plans) {
-      expect(plan).toContain(`USING INDEX rm/${APPEAL_OUTCOME_BUCKETS}/orgId,unit,start (<expr>=? AND <expr>=? AND <expr>>? AND <expr><?)`);
-      expect(plan).not.toContain('USE TEMP B-TREE');
+    for (const detail of plans) {
+      expect(detail).toContain(`USING INDEX rm/${APPEAL_OUTCOME_BUCKETS}/orgId,unit,start (<expr>=? AND <expr>=? AND <expr>>? AND <expr><?)`);
+      expect(detail).not.toContain('USE TEMP B-TREE');
     }
     db.close();
   });
