@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { recordSelects } from './support/sqlite-selects.js';
+import { AUDIT_CHAIN_LINKS, auditChainProjection } from '../libs/audit/src/chain/audit-chain.projection.js';
+import { firstLinkFrom, lastLinkThrough } from '../libs/audit/src/chain/chain-links.js';
 import { itemHistoryProjection } from '../libs/audit/src/history/item-history.projection.js';
 import { InvestigationReader } from '../libs/audit/src/investigate/investigation-reader.js';
 import { callbackDeliveriesProjection } from '../libs/callbacks/src/projections/callback-deliveries.projection.js';
@@ -92,6 +94,19 @@ describe('long lists read their page in index order', () => {
     expect(plan()).not.toContain('USE TEMP B-TREE');
     await newest('acme', item, 'ReportSubmitted', 50, 1_000, true);
     expect(plan()).toContain('USING INDEX rm/audit_item_history/orgId,typeId,itemId,type,childSafety,position');
+    expect(plan()).not.toContain('USE TEMP B-TREE');
+    close();
+  });
+
+  it("an audit export's seeks by time: the first link from a time, the last through one", async () => {
+    const { store, plan, close } = await storeWith(auditChainProjection);
+    // A link written, so that the collection's table exists.
+    await store.commit([{ op: 'put', collection: AUDIT_CHAIN_LINKS, id: 'x', doc: { orgId: 'acme', seq: 1, occurredAt: '2026-11-01T00:00:00.000Z' } }]);
+    await firstLinkFrom(store, 'acme', new Date('2026-11-01T00:00:00Z'));
+    expect(plan()).toContain(`USING INDEX rm/${AUDIT_CHAIN_LINKS}/orgId,occurredAt,seq`);
+    expect(plan()).not.toContain('USE TEMP B-TREE');
+    await lastLinkThrough(store, 'acme', new Date('2026-11-30T00:00:00Z'));
+    expect(plan()).toContain(`USING INDEX rm/${AUDIT_CHAIN_LINKS}/orgId,occurredAt,seq`);
     expect(plan()).not.toContain('USE TEMP B-TREE');
     close();
   });

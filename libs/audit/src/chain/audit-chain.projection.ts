@@ -69,8 +69,11 @@ export const auditChainProjection: Projection = {
   background: true,
   indexes: [
     { collection: AUDIT_CHAIN_LINKS, fields: ['orgId', 'seq'] },
-    { collection: AUDIT_CHAIN_LINKS, fields: ['orgId', 'occurredAt'] },
+    // An export's seeks by time (chain-links.ts) sort on both: each reads one entry of it.
+    { collection: AUDIT_CHAIN_LINKS, fields: ['orgId', 'occurredAt', 'seq'] },
   ],
+  // (orgId, occurredAt, seq) begins with it.
+  retiredIndexes: [{ collection: AUDIT_CHAIN_LINKS, fields: ['orgId', 'occurredAt'] }],
   async apply(event, ctx) {
     const orgId = event.metadata.orgId;
     // Every event Warden appends names its organization; anything else belongs to no chain.

@@ -8,6 +8,7 @@ import { CLOCK } from '#warden/platform';
 import { AggregateStore, ProjectionHost, STORAGE, type Storage } from '#warden/storage';
 import { auditCheckpointDecider } from '../chain/audit-checkpoint.decider.js';
 import { auditChainStream } from '../chain/audit-chain.streams.js';
+import { firstLinkFrom, lastLinkThrough } from '../chain/chain-links.js';
 import { AUDIT_CHAIN_FORMAT, AUDIT_CHAIN_FORMAT_V1, genesisLink, withCredentialsDigested } from '../chain/audit-chain.js';
 import {
   AUDIT_CHAIN_HEADS,
@@ -150,22 +151,12 @@ export class AuditExporter {
 
   /**
    * Where the export starts, by seek rather than by reading the log: the first event at or after
-   * `from` through the chain's index on (orgId, occurredAt) (issue 31 item 12); 1 without `from`.
+   * `from` through the chain's index on (orgId, occurredAt, seq) (issue 31 item 12); 1 without `from`.
    */
   private async firstSeq(orgId: string, chainHead: ChainHeadDoc | undefined, from: Date | undefined): Promise<number> {
     if (!chainHead) return 1;
     if (!from) return 1;
-    const [found] = await this.storage.readStore.find<ChainLinkDoc>(
-      AUDIT_CHAIN_LINKS,
-      { orgId, occurredAt: { gte: from.toISOString() } },
-      {
-        sort: [
-          { field: 'occurredAt', direction: 'asc' },
-          { field: 'seq', direction: 'asc' },
-        ],
-        limit: 1,
-      },
-    );
+    const found = await firstLinkFrom(this.storage.readStore, orgId, from);
     return found && found.seq <= chainHead.seq ? found.seq : chainHead.seq + 1;
   }
 
@@ -177,18 +168,7 @@ export class AuditExporter {
    */
   private async lastSeq(orgId: string, chainHead: ChainHeadDoc, to: Date | undefined): Promise<number> {
     if (!to) return chainHead.seq;
-    const [found] = await this.storage.readStore.find<ChainLinkDoc>(
-      AUDIT_CHAIN_LINKS,
-      // At or before `to`: below the next millisecond (the port's ranges are lt/gte; times are written by toISOString).
-      { orgId, occurredAt: { lt: new Date(to.getTime() + 1).toISOString() } },
-      {
-        sort: [
-          { field: 'occurredAt', direction: 'desc' },
-          { field: 'seq', direction: 'desc' },
-        ],
-        limit: 1,
-      },
-    );
+    const found = await lastLinkThrough(this.storage.readStore, orgId, to);
     return found ? Math.min(found.seq, chainHead.seq) : 0;
   }
 
