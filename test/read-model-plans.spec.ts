@@ -15,6 +15,8 @@ import { itemHistoryProjection } from '../libs/audit/src/history/item-history.pr
 import { InvestigationReader } from '../libs/audit/src/investigate/investigation-reader.js';
 import { callbackDeliveriesProjection } from '../libs/callbacks/src/projections/callback-deliveries.projection.js';
 import { ListDeliveriesQuery } from '../libs/callbacks/src/queries/list-deliveries/list-deliveries.query.js';
+import { forEachScheduledDelivery } from '../libs/callbacks/src/delivery/scheduled-deliveries.js';
+import { CALLBACK_SCHEDULE } from '../libs/callbacks/src/projections/callback-deliveries.read-model.js';
 import { ListDeliveriesHandler } from '../libs/callbacks/src/queries/list-deliveries/list-deliveries.handler.js';
 import { itemEvaluationsProjection } from '../libs/rules/src/projections/item-evaluations.projection.js';
 import { ListEvaluationsHandler } from '../libs/rules/src/queries/list-evaluations/list-evaluations.handler.js';
@@ -107,6 +109,16 @@ describe('long lists read their page in index order', () => {
     expect(plan()).not.toContain('USE TEMP B-TREE');
     await lastLinkThrough(store, 'acme', new Date('2026-11-30T00:00:00Z'));
     expect(plan()).toContain(`USING INDEX rm/${AUDIT_CHAIN_LINKS}/orgId,occurredAt,seq`);
+    expect(plan()).not.toContain('USE TEMP B-TREE');
+    close();
+  });
+
+  it('the scheduled deliveries a worker reloads when delivering starts, soonest first, a page at a time', async () => {
+    const { store, plan, close } = await storeWith(callbackDeliveriesProjection);
+    const due = (i: number) => ({ orgId: 'acme', deliveryId: `d${i}`, nextAttemptAt: `2026-11-01T00:00:0${i}.000Z`, revision: 1 });
+    await store.commit([0, 1].map((i) => ({ op: 'put' as const, collection: CALLBACK_SCHEDULE, id: `acme:d${i}`, doc: due(i) })));
+    await forEachScheduledDelivery(store, () => {});
+    expect(plan()).toContain('USING INDEX rm/callback_schedule/nextAttemptAt');
     expect(plan()).not.toContain('USE TEMP B-TREE');
     close();
   });

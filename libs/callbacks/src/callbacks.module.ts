@@ -13,10 +13,10 @@ import { CALLBACK_DELIVERY_OPTIONS, CallbackDispatcher, DEFAULT_DELIVERY_OPTIONS
 import { ACTION_DELIVERIES } from './delivery/action-deliveries.port.js';
 import { ActionDeliveryRecorder } from './delivery/action-delivery-recorder.js';
 import { deliveryReactor } from './delivery/delivery-reactor.js';
+import { forEachScheduledDelivery } from './delivery/scheduled-deliveries.js';
 import { destinationUrlUpcasters } from './delivery/destination-url.upcasters.js';
 import { DeliveryRequests } from './delivery/delivery-requests.js';
 import { CALLBACK_DELIVERIES_PROJECTION, callbackDeliveriesProjection } from './projections/callback-deliveries.projection.js';
-import { CALLBACK_SCHEDULE, type CallbackScheduleDoc } from './projections/callback-deliveries.read-model.js';
 import { GetSigningKeysHandler } from './queries/get-signing-keys/get-signing-keys.handler.js';
 import { SignWithOrganizationKeyHandler } from './queries/sign-with-organization-key/sign-with-organization-key.handler.js';
 import { ListDeliveriesHandler } from './queries/list-deliveries/list-deliveries.handler.js';
@@ -112,8 +112,9 @@ export class CallbacksModule implements OnModuleInit {
   /** Retries scheduled before a restart live in the log; the read model lists them for the timers. */
   private async restore(): Promise<void> {
     await this.projections.catchUp(CALLBACK_DELIVERIES_PROJECTION);
-    const due = await this.readStore.find<CallbackScheduleDoc>(CALLBACK_SCHEDULE);
-    for (const d of due) this.dispatcher.schedule({ orgId: d.orgId, deliveryId: d.deliveryId }, d.nextAttemptAt, d.revision);
-    if (due.length > 0) this.logger.log({ msg: 'callback deliveries rescheduled', count: due.length });
+    const count = await forEachScheduledDelivery(this.readStore, (d) =>
+      this.dispatcher.schedule({ orgId: d.orgId, deliveryId: d.deliveryId }, d.nextAttemptAt, d.revision),
+    );
+    if (count > 0) this.logger.log({ msg: 'callback deliveries rescheduled', count });
   }
 }

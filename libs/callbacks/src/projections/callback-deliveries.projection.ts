@@ -50,6 +50,8 @@ export const callbackDeliveriesProjection = eventProjection<CallbackDeliveryEven
     { collection: CALLBACK_DELIVERIES, fields: ['orgId', 'item.typeId', 'item.id'] },
     // `warden callbacks redeliver <deliveryId>` without --org: the delivery in whichever organization.
     { collection: CALLBACK_DELIVERIES, fields: ['deliveryId'] },
+    // What a worker reloads when delivering starts, soonest first, a page at a time (scheduled-deliveries.ts).
+    { collection: CALLBACK_SCHEDULE, fields: ['nextAttemptAt'] },
   ],
   // (orgId, status, requestedAt) begins with it.
   retiredIndexes: [{ collection: CALLBACK_DELIVERIES, fields: ['orgId', 'status'] }],
