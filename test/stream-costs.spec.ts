@@ -12,7 +12,9 @@ import { type ApplyUserStrikes, userStrikesDecider } from '../libs/enforcement/s
 import { userStrikesStream } from '../libs/enforcement/src/domain/user-strikes.streams.js';
 import { apiKeyDecider } from '../libs/identity/src/domain/api-key.decider.js';
 import { accessAuditDecider } from '../libs/identity/src/domain/access-audit.decider.js';
-import { accessAuditStream, apiKeyStream } from '../libs/identity/src/domain/identity.streams.js';
+import { accessAuditStream, apiKeyStream, userStream } from '../libs/identity/src/domain/identity.streams.js';
+import { userAccessFolding } from '../libs/identity/src/domain/user-access.js';
+import { type UserCommand, userDecider } from '../libs/identity/src/domain/user.decider.js';
 import { type ReviewJobCommand, reviewJobDecider } from '../libs/review/src/domain/review-job.decider.js';
 import { reviewJobStream } from '../libs/review/src/domain/review.streams.js';
 import { dailyActionCapDecider } from '../libs/rules/src/domain/daily-action-cap.decider.js';
@@ -284,6 +286,71 @@ describe("the cost of reading a 10,000-event stream's newest part", () => {
     expect(history?.strikes).toHaveLength(100);
     expect(history?.strikes[0]?.item.id).toBe(`p${LENGTH - 1}`);
     expect(events.eventsRead).toBeLessThanOrEqual(128);
+  });
+
+  it("a console user signed in 5,000 times: a session check reads the user's access, from its snapshot, never the whole stream", async () => {
+    stores = sqliteStores();
+    const events = new CountingEventStore(stores.events);
+    const snapshots = new SqliteSnapshotStore(stores.open());
+    // UserCreated holds the email: the user's whole state is personal (cached a minute, never snapshotted).
+    const process = () =>
+      new Aggregates(
+        { events, clock: new FixedClock(T0), ids: randomIds },
+        { snapshots, snapshotEvery: SNAPSHOT_EVERY, personalEventType: (type) => type === 'UserCreated' },
+      );
+    const writer = process();
+    const stream = userStream('acme', 'u1');
+    const create: UserCommand = {
+      type: 'CreateUser',
+      userId: 'u1',
+      orgId: 'acme',
+      email: 'a@x.example',
+      emailDigest: 'd',
+      roles: ['ADMIN'],
+      state: 'active',
+      passwordHash: 'h',
+    };
+    await writer.handle(stream, userDecider, create, context);
+    for (let i = 0; i < LENGTH / 2; i++) {
+      const open: UserCommand = {
+        type: 'OpenConsoleSession',
+        orgId: 'acme',
+        sessionId: `s${i}`,
+        tokenHash: `t${i}`,
+        csrfTokenHash: `c${i}`,
+        method: 'password',
+        expiresAt: at(86_400 * 30),
+        openedAt: at(i),
+      };
+      await writer.handle(stream, userDecider, open, context);
+      await writer.handle(
+        stream,
+        userDecider,
+        { type: 'CloseConsoleSession', orgId: 'acme', sessionId: `s${i}`, reason: 'logout' } satisfies UserCommand,
+        context,
+      );
+      // The checks a signed-in user's requests make, as they go (which also write the access's snapshots).
+      if (i % 50 === 0) await writer.state(stream, userAccessFolding);
+    }
+    for (let i = 0; i < 1000; i++) {
+      const stored = await snapshots.read(stream, 'user_access');
+      if (stored && stored.revision >= LENGTH - 2 * SNAPSHOT_EVERY) break;
+      await new Promise((r) => setImmediate(r));
+    }
+    events.reset();
+    const fresh = process();
+    const access = await fresh.state(stream, userAccessFolding);
+    expect(access.state).toMatchObject({ userId: 'u1', state: 'active', roles: ['ADMIN'], sessions: {} });
+    expect(access.state).not.toHaveProperty('email');
+    expect(events.eventsRead).toBeLessThanOrEqual(2 * SNAPSHOT_EVERY);
+    // The next check in that process reads only what is new: nothing.
+    events.reset();
+    await fresh.state(stream, userAccessFolding);
+    expect(events.eventsRead).toBe(0);
+    // The user's whole state, with the email, is the one read from the start.
+    events.reset();
+    await fresh.state(stream, userDecider);
+    expect(events.eventsRead).toBeGreaterThanOrEqual(LENGTH);
   });
 
   it('an item edited 10,000 times: its latest version, one event', async () => {

@@ -6,8 +6,8 @@ import type { ReadStore } from '#warden/readstore';
 import { ProjectionHost, READ_STORE } from '#warden/storage';
 import { hashSessionToken } from './domain/session-token.js';
 import { USERS_PROJECTION } from './projections/users.projection.js';
-import { CONSOLE_SESSIONS, type ConsoleSessionDoc } from './projections/users.read-model.js';
-import { toUserView } from './queries/user-view.js';
+import { CONSOLE_SESSIONS, type ConsoleSessionDoc, USERS, type UserDoc } from './projections/users.read-model.js';
+import { permissionsOf } from './domain/access.js';
 import { ReadOnlySessions } from './read-only-sessions.js';
 import { SecondFactorEnforcement } from './second-factor-enforcement.js';
 import { UserDirectory } from './user-directory.js';
@@ -48,17 +48,18 @@ export class SessionConsoleAuthenticator implements ConsoleAuthenticator {
   /** The principal of the session `ref` names, if the user's aggregate says it is still good. */
   private async principal(tokenHash: string, doc: Pick<ConsoleSessionDoc, 'orgId' | 'userId' | 'sessionId'> | undefined): Promise<ConsolePrincipal | null> {
     if (!doc) return null;
-    const user = await this.users.get(doc.orgId, doc.userId);
+    // The session check reads the user's access (state, roles, sessions), never their whole state:
+    // that holds their email, and is read again from the first event every minute.
+    const user = await this.users.access(doc.orgId, doc.userId);
     const session = this.readOnly.active ? this.readOnly.find(tokenHash) : user?.sessions[doc.sessionId];
     if (!user || !session || user.state !== 'active' || session.tokenHash !== tokenHash) return null;
     if (session.expiresAt <= this.clock.now().toISOString()) return null;
-    const view = toUserView(user);
     const principal: SessionPrincipal = {
       userId: user.userId,
       orgId: user.orgId,
-      email: user.email ?? '',
-      roles: view.roles,
-      permissions: view.permissions,
+      email: await this.emailOf(user.userId),
+      roles: [...user.roles],
+      permissions: permissionsOf(user.roles),
       sessionId: doc.sessionId,
       // When the user last proved who they are: the IdP's AuthnInstant where the sign-in recorded
       // an earlier one, else the opening (sessions are opened for SESSION_TTL_MS: their expiry says when).
@@ -66,6 +67,14 @@ export class SessionConsoleAuthenticator implements ConsoleAuthenticator {
       csrfTokenHash: session.csrfTokenHash,
     };
     return this.secondFactors.apply(principal, session.method);
+  }
+
+  /**
+   * The user's email as the users read model has it (null once erased: ''). It was caught up when
+   * the session was first looked for, and a user's email never changes.
+   */
+  private async emailOf(userId: string): Promise<string> {
+    return (await this.readStore.get<UserDoc>(USERS, userId))?.email ?? '';
   }
 
   verifyCsrf(principal: ConsolePrincipal, csrfToken: string): boolean {

@@ -3,6 +3,7 @@ import { AggregateStore } from '#warden/storage';
 import { userEmailStream, userStream } from './domain/identity.streams.js';
 import { organizationUserOf, type User, userDecider, userEmailDecider } from './domain/user.decider.js';
 import { emailDigest } from './domain/user-email.js';
+import { type UserAccess, userAccessFolding } from './domain/user-access.js';
 
 /**
  * Users read from the log, not from a read model: sign-in and session checks must see a user
@@ -26,6 +27,12 @@ export class UserDirectory {
   async findInOrganization(orgId: string, email: string): Promise<User | null> {
     const userId = organizationUserOf(await this.aggregates.state(userEmailStream(emailDigest(email)), userEmailDecider), orgId);
     return userId ? this.get(orgId, userId) : null;
+  }
+
+  /** What a session check needs of the user (UserAccess): snapshotted and cached, unlike `get`. */
+  async access(orgId: string, userId: string): Promise<UserAccess | null> {
+    const state = await this.aggregates.state(userStream(orgId, userId), userAccessFolding);
+    return state !== null && state.orgId === orgId ? state : null;
   }
 
   async get(orgId: string, userId: string): Promise<User | null> {
