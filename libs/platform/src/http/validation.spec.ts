@@ -266,4 +266,9 @@ describe('request validation', () => {
       nest.proto.mockRestore();
     }
   });
+
+  it('answers a DTO given a primitive (a query value) with the pipe’s 400, not a failure of its own', async () => {
+    const problem = await pipe.transform('abc', { type: 'query', metatype: PageDto }).catch((e: unknown) => e);
+    expect(problem).toBeInstanceOf(DomainError);
+  });
 });

@@ -97,8 +97,9 @@ class RequestValidationPipe extends ValidationPipe {
    * checked in one plain walk, and Nest's only runs when it finds otherwise.
    */
   protected override closeArrayGaps(value: unknown): void {
-    if (isPlainData(value)) this.plain.add(value as object);
-    else super.closeArrayGaps(value);
+    // A primitive (a query value for a DTO) is plain too, but a WeakSet holds objects only.
+    if (typeof value === 'object' && value !== null && isPlainData(value)) this.plain.add(value);
+    else if (!isPlainData(value)) super.closeArrayGaps(value);
   }
 
   /** As Nest's, for plain data in one plain walk (`stripOwnProtoKeys`); anything else goes to Nest's. */

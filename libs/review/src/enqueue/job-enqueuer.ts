@@ -28,8 +28,10 @@ export interface Enqueued {
   readonly state: ReviewJobState;
 }
 
-/** Closed generations just below the current one where a reactor's re-run looks for its request. */
+/** Closed generations just below the current one where a request is always looked for (a reactor's re-run). */
 export const RERUN_WINDOW = 8;
+/** How far the clock that stamped a request (`at`) may be ahead of the one that opened a job. */
+export const CLOCK_SKEW_MS = 5 * 60_000;
 /** Items × queues whose current generation this process remembers (a hint: any lower bound is right). */
 const HINTS = 10_000;
 
@@ -44,8 +46,9 @@ const HINTS = 10_000;
  * found by galloping up from a known lower bound and halving back, O(log G) state reads, where
  * walking every closed generation cost a stream read each (an item reported and decided ten
  * thousand times: 0.2 s per report). A request already merged (a reactor's re-run after a crash)
- * is looked for in the current job and the RERUN_WINDOW closed just below it: to be missed it
- * would take that many decisions on the item between the crash and the redelivery.
+ * is looked for in the current job, the RERUN_WINDOW closed just below it, and below those in
+ * every job that was still open when the request was made (by the opening of the job above it):
+ * a new request reads a handful of jobs, a re-run as many as closed since it was made.
  */
 @Injectable()
 export class JobEnqueuer {
@@ -63,11 +66,18 @@ export class JobEnqueuer {
     const stream = (generation: number) => reviewJobStream(context.orgId, reviewJobId(context.orgId, job.item, job.queueId, generation));
     const closed = async (generation: number) => (await this.aggregates.state(stream(generation), reviewJobDecider)).status === 'CLOSED';
     let generation = await firstNotClosed(closed, this.hints.get(hint) ?? 0);
-    for (let g = generation - 1; g >= Math.max(0, generation - RERUN_WINDOW); g--) {
+    // A re-run's request, merged before a crash, may be in a job closed since. It can be in job g
+    // only if g was still open when the request was made, i.e. if g + 1 opened after that (less
+    // the clocks' skew): below the window, the walk goes on only while that holds.
+    const madeAt = Date.parse(job.request.at);
+    const since = Number.isNaN(madeAt) ? -Infinity : madeAt - CLOCK_SKEW_MS;
+    let aboveOpenedAt = Infinity;
+    for (let g = generation - 1; g >= 0 && (g >= generation - RERUN_WINDOW || aboveOpenedAt >= since); g--) {
       const state = await this.aggregates.state(stream(g), reviewJobDecider);
       if (state.requestIds.has(job.request.requestId)) {
         return { jobId: reviewJobId(context.orgId, job.item, job.queueId, g), generation: g, appended: false, state };
       }
+      aboveOpenedAt = state.openedAt === null ? -Infinity : Date.parse(state.openedAt);
     }
     for (; ; generation++) {
       try {

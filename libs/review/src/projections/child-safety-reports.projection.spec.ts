@@ -156,9 +156,15 @@ describe('child-safety reports projection', () => {
       const batch = Array.from({ length: Math.min(500, total - i) }, (_, k) => recorded(`n${i + k}`, null));
       await stores.events.append(`review_job-acme:bulk${i}`, batch, 'no_stream');
     }
+    // Moderators whose ids look like another's pages: their lists are their own, whatever the pages are named.
+    const byModerator = (reportId: string, userId: string) => {
+      const event = recorded(reportId, null);
+      return { ...event, data: { ...event.data, reportedBy: { userId, email: `${reportId}@example.com` } } };
+    };
+    await stores.events.append('review_job-acme:lookalikes', [byModerator('look1', 'mod-1#1'), byModerator('look2', 'mod-1#pages')], 'no_stream');
     await runner.catchUp();
     const pages = await stores.readStore.find<{ reportIds: string[] }>(CHILD_SAFETY_REPORTS_BY_MODERATOR, { orgId: 'acme', subject: 'mod-1' });
-    const lists = pages.filter((p) => Array.isArray(p.reportIds));
+    const lists = pages.filter((p) => Array.isArray(p.reportIds) && p.reportIds.some((id) => !id.startsWith('look')));
     // The legacy page as it was, then the new reports in full pages and one partial page.
     expect(lists.map((p) => p.reportIds.length).sort((a, b) => a - b)).toEqual([100, REPORT_IDS_PER_PAGE, REPORT_IDS_PER_PAGE, 1_200]);
     expect(lists.flatMap((p) => p.reportIds).filter((id) => id.startsWith('n'))).toHaveLength(total);
@@ -171,5 +177,7 @@ describe('child-safety reports projection', () => {
     await runner.catchUp();
     for (const id of ['old0', 'old2', 'n0', `n${REPORT_IDS_PER_PAGE}`, `n${total - 1}`])
       expect((await doc(id))?.reportedBy, id).toEqual({ userId: 'mod-1', email: null });
+    expect((await doc('look1'))?.reportedBy).toEqual({ userId: 'mod-1#1', email: 'look1@example.com' });
+    expect((await doc('look2'))?.reportedBy).toEqual({ userId: 'mod-1#pages', email: 'look2@example.com' });
   });
 });

@@ -76,8 +76,8 @@ export const childSafetyReportsProjection: Projection = {
 
 /**
  * Report ids per index page: a subject's ids are kept in pages of at most this many (page 0 at the
- * subject's own id, as an earlier release kept all of them there; page k at `#k`; their count at
- * `#pages`). One array of every id, read, searched and rewritten at each report, cost 62 ms a
+ * subject's own id, as an earlier release kept all of them there; the others and their count at
+ * ids of their own, pageDocId). One array of every id, read, searched and rewritten at each report, cost 62 ms a
  * report at 100,000 (a busy child-safety moderator's years), and on MongoDB stops at the 16 MB
  * document limit at about 430,000.
  */
@@ -85,11 +85,17 @@ export const REPORT_IDS_PER_PAGE = 1_000;
 
 type PageCountDoc = { orgId: string; subject: string; pages: number };
 
-const pageDocId = (id: string, page: number) => (page === 0 ? id : `${id}#${page}`);
+/**
+ * Page 0 keeps the id an earlier release gave the whole list (`org:subject`); the others, and the
+ * count, are named by a JSON array, which no `org:subject` id begins like (an organization id is
+ * a slug) and which no subject's id can imitate, whatever characters a platform's user ids hold.
+ */
+const pageDocId = (orgId: string, subject: string, page: number) => (page === 0 ? subjectDocId(orgId, subject) : JSON.stringify([orgId, subject, page]));
+const pageCountDocId = (orgId: string, subject: string) => JSON.stringify([orgId, subject, 'pages']);
 
 /** How many pages the subject's index has (1 for an index an earlier release wrote, or none yet). */
-async function pageCount(collection: string, id: string, ctx: ProjectionContext): Promise<number> {
-  return (await ctx.get<PageCountDoc>(collection, `${id}#pages`))?.pages ?? 1;
+async function pageCount(collection: string, orgId: string, subject: string, ctx: ProjectionContext): Promise<number> {
+  return (await ctx.get<PageCountDoc>(collection, pageCountDocId(orgId, subject)))?.pages ?? 1;
 }
 
 /**
@@ -99,24 +105,22 @@ async function pageCount(collection: string, id: string, ctx: ProjectionContext)
  * skipped (the unit of work), so no page needs searching for the id.
  */
 async function remember(collection: string, orgId: string, subject: string, reportId: string, ctx: ProjectionContext): Promise<void> {
-  const id = subjectDocId(orgId, subject);
-  const pages = await pageCount(collection, id, ctx);
-  const lastId = pageDocId(id, pages - 1);
+  const pages = await pageCount(collection, orgId, subject, ctx);
+  const lastId = pageDocId(orgId, subject, pages - 1);
   const last = (await ctx.get<SubjectReportsDoc>(collection, lastId)) ?? { orgId, subject, reportIds: [] };
   if (last.reportIds.at(-1) === reportId) return;
   if (last.reportIds.length < REPORT_IDS_PER_PAGE) {
     ctx.put(collection, lastId, { ...last, reportIds: [...last.reportIds, reportId] });
     return;
   }
-  ctx.put(collection, pageDocId(id, pages), { orgId, subject, reportIds: [reportId] });
-  ctx.put(collection, `${id}#pages`, { orgId, subject, pages: pages + 1 } satisfies PageCountDoc);
+  ctx.put(collection, pageDocId(orgId, subject, pages), { orgId, subject, reportIds: [reportId] });
+  ctx.put(collection, pageCountDocId(orgId, subject), { orgId, subject, pages: pages + 1 } satisfies PageCountDoc);
 }
 
 /** Every report id of the subject's index, page by page. */
 async function* reportIdsOf(collection: string, orgId: string, subject: string, ctx: ProjectionContext): AsyncGenerator<string> {
-  const id = subjectDocId(orgId, subject);
-  const pages = await pageCount(collection, id, ctx);
-  for (let page = 0; page < pages; page++) yield* (await ctx.get<SubjectReportsDoc>(collection, pageDocId(id, page)))?.reportIds ?? [];
+  const pages = await pageCount(collection, orgId, subject, ctx);
+  for (let page = 0; page < pages; page++) yield* (await ctx.get<SubjectReportsDoc>(collection, pageDocId(orgId, subject, page)))?.reportIds ?? [];
 }
 
 async function eraseSubject(orgId: string, subject: string, ctx: ProjectionContext): Promise<void> {
