@@ -7,7 +7,7 @@ import { forEachScheduledDelivery, SCHEDULE_PAGE } from './scheduled-deliveries.
 /** `n` scheduled deliveries, a third of them due at one same instant (a receiver that failed many at once). */
 async function scheduleOf(n: number) {
   const store = new SqliteReadStore(new Database(':memory:'));
-  await store.ensureIndex(CALLBACK_SCHEDULE, ['nextAttemptAt']);
+  await store.ensureIndex(CALLBACK_SCHEDULE, ['nextAttemptAt', 'deliveryId']);
   const at = (i: number) => new Date(Date.UTC(2026, 0, 1) + (i % 3 === 0 ? 0 : i) * 1000).toISOString();
   await store.commit(
     Array.from({ length: n }, (_, i) => ({
@@ -47,7 +47,7 @@ describe('reloading the scheduled deliveries (forEachScheduledDelivery)', () => 
 
   it('goes on past more deliveries at one instant than a page holds', async () => {
     const store = new SqliteReadStore(new Database(':memory:'));
-    await store.ensureIndex(CALLBACK_SCHEDULE, ['nextAttemptAt']);
+    await store.ensureIndex(CALLBACK_SCHEDULE, ['nextAttemptAt', 'deliveryId']);
     const n = SCHEDULE_PAGE * 2 + 10;
     await store.commit(
       Array.from({ length: n }, (_, i) => ({
@@ -58,7 +58,17 @@ describe('reloading the scheduled deliveries (forEachScheduledDelivery)', () => 
       })),
     );
     const seen = new Set<string>();
-    expect(await forEachScheduledDelivery(store, (doc) => seen.add(doc.deliveryId))).toBe(n);
+    const read: number[] = [];
+    const counting = Object.assign(Object.create(store) as SqliteReadStore, {
+      find: async (...args: Parameters<SqliteReadStore['find']>) => {
+        const found = await store.find(...args);
+        read.push(found.length);
+        return found;
+      },
+    });
+    expect(await forEachScheduledDelivery(counting, (doc) => seen.add(doc.deliveryId))).toBe(n);
     expect(seen.size).toBe(n);
+    // Each delivery read once, however many share the instant: no page reads again what one before it read.
+    expect(read.reduce((a, b) => a + b, 0)).toBe(n);
   });
 });

@@ -4,37 +4,47 @@ import { CALLBACK_SCHEDULE, type CallbackScheduleDoc } from '../projections/call
 /** Scheduled deliveries read at once, and so in one turn of the event loop, when delivering starts. */
 export const SCHEDULE_PAGE = 1_000;
 
-const keyOf = (doc: CallbackScheduleDoc) => `${doc.orgId}\u0000${doc.deliveryId}`;
+type ScheduleKey = Pick<CallbackScheduleDoc, 'nextAttemptAt' | 'deliveryId'>;
 
 /**
  * Hands every delivery the read model has scheduled to `schedule`, soonest first, SCHEDULE_PAGE at a
  * time with a turn of the event loop between pages: a receiver down for a day under a busy rule
  * leaves hundreds of thousands, which one read loaded, parsed and scheduled in a single turn. Pages
- * follow the index on nextAttemptAt from the last time read (a filter has no "after", so the
- * deliveries at that very time already handed over are passed by key). A delivery sent and
- * removed meanwhile is not read; one rescheduled later may be read again, which the dispatcher's
- * schedule takes (a later revision replaces a timer, an older one changes nothing). Returns how
- * many were handed over.
+ * follow the index on (nextAttemptAt, deliveryId) from the last one read: the rest of its instant,
+ * then what comes after (a filter has no "or"; a string's successor is itself and NUL), so many
+ * deliveries due at one instant cost no more than others. A delivery sent and removed meanwhile is
+ * not read; one rescheduled later may be read again, which the dispatcher's schedule takes (a later
+ * revision replaces a timer, an older one changes nothing). Returns how many were handed over.
  */
 export async function forEachScheduledDelivery(readStore: ReadStore, schedule: (doc: CallbackScheduleDoc) => void): Promise<number> {
   let count = 0;
-  let after: { readonly at: string; readonly keys: ReadonlySet<string> } | undefined;
+  let last: ScheduleKey | undefined;
   for (;;) {
-    const limit = SCHEDULE_PAGE + (after?.keys.size ?? 0);
-    const page = await readStore.find<CallbackScheduleDoc>(CALLBACK_SCHEDULE, after ? { nextAttemptAt: { gte: after.at } } : {}, {
-      sort: [{ field: 'nextAttemptAt', direction: 'asc' }],
-      limit,
-    });
-    for (const doc of page) {
-      if (after && doc.nextAttemptAt === after.at && after.keys.has(keyOf(doc))) continue;
-      schedule(doc);
-      count++;
-    }
-    if (page.length < limit) return count;
-    const at = page.at(-1)!.nextAttemptAt;
-    const keys = new Set(page.filter((doc) => doc.nextAttemptAt === at).map(keyOf));
-    if (after?.at === at) for (const key of after.keys) keys.add(key);
-    after = { at, keys };
+    const page = await pageAfter(readStore, last);
+    for (const doc of page) schedule(doc);
+    count += page.length;
+    if (page.length < SCHEDULE_PAGE) return count;
+    last = page.at(-1)!;
     await new Promise((resolve) => setImmediate(resolve));
   }
+}
+
+async function pageAfter(readStore: ReadStore, last: ScheduleKey | undefined): Promise<CallbackScheduleDoc[]> {
+  const order = [
+    { field: 'nextAttemptAt', direction: 'asc' },
+    { field: 'deliveryId', direction: 'asc' },
+  ] as const;
+  if (last === undefined) return readStore.find<CallbackScheduleDoc>(CALLBACK_SCHEDULE, {}, { sort: order, limit: SCHEDULE_PAGE });
+  const same = await readStore.find<CallbackScheduleDoc>(
+    CALLBACK_SCHEDULE,
+    { nextAttemptAt: last.nextAttemptAt, deliveryId: { gte: `${last.deliveryId}\u0000` } },
+    { sort: [{ field: 'deliveryId', direction: 'asc' }], limit: SCHEDULE_PAGE },
+  );
+  if (same.length === SCHEDULE_PAGE) return same;
+  const later = await readStore.find<CallbackScheduleDoc>(
+    CALLBACK_SCHEDULE,
+    { nextAttemptAt: { gte: `${last.nextAttemptAt}\u0000` } },
+    { sort: order, limit: SCHEDULE_PAGE - same.length },
+  );
+  return [...same, ...later];
 }

@@ -51,7 +51,7 @@ export const callbackDeliveriesProjection = eventProjection<CallbackDeliveryEven
     // `warden callbacks redeliver <deliveryId>` without --org: the delivery in whichever organization.
     { collection: CALLBACK_DELIVERIES, fields: ['deliveryId'] },
     // What a worker reloads when delivering starts, soonest first, a page at a time (scheduled-deliveries.ts).
-    { collection: CALLBACK_SCHEDULE, fields: ['nextAttemptAt'] },
+    { collection: CALLBACK_SCHEDULE, fields: ['nextAttemptAt', 'deliveryId'] },
   ],
   // (orgId, status, requestedAt) begins with it.
   retiredIndexes: [{ collection: CALLBACK_DELIVERIES, fields: ['orgId', 'status'] }],
