@@ -13,6 +13,8 @@ import { AUDIT_CHAIN_LINKS, auditChainProjection } from '../libs/audit/src/chain
 import { firstLinkFrom, lastLinkThrough } from '../libs/audit/src/chain/chain-links.js';
 import { itemHistoryProjection } from '../libs/audit/src/history/item-history.projection.js';
 import { InvestigationReader } from '../libs/audit/src/investigate/investigation-reader.js';
+import { GetItemHistoryHandler } from '../libs/audit/src/queries/get-item-history/get-item-history.handler.js';
+import { GetItemHistoryQuery } from '../libs/audit/src/queries/get-item-history/get-item-history.query.js';
 import { callbackDeliveriesProjection } from '../libs/callbacks/src/projections/callback-deliveries.projection.js';
 import { ListDeliveriesQuery } from '../libs/callbacks/src/queries/list-deliveries/list-deliveries.query.js';
 import { forEachScheduledDelivery } from '../libs/callbacks/src/delivery/scheduled-deliveries.js';
@@ -120,6 +122,17 @@ describe('long lists read their page in index order', () => {
     // The first page's read; the next pages read ranges of the same index (its instant's rest, then what follows).
     await forEachScheduledDelivery(store, () => {});
     expect(plan()).toContain('USING INDEX rm/callback_schedule/nextAttemptAt,deliveryId');
+    expect(plan()).not.toContain('USE TEMP B-TREE');
+    close();
+  });
+
+  it("a history's page after a log position: a range of the item's index, in its order", async () => {
+    const { store, plan, close } = await storeWith(itemHistoryProjection);
+    // Of its dependencies only the read store takes part: a page after the last entry reads no event.
+    const handler = new GetItemHistoryHandler(store, undefined as never, { catchUp: async () => {} } as never, undefined as never);
+    await store.commit([{ op: 'put', collection: 'audit_item_history', id: 'x', doc: { orgId: 'acme', typeId: 'post', itemId: 'p1', position: 5 } }]);
+    expect((await handler.execute(new GetItemHistoryQuery('acme', 'post', 'p1', 0, 100, true, 5))).entries).toEqual([]);
+    expect(plan()).toContain('USING INDEX rm/audit_item_history/orgId,typeId,itemId,position (<expr>=? AND <expr>=? AND <expr>=? AND <expr>>?)');
     expect(plan()).not.toContain('USE TEMP B-TREE');
     close();
   });

@@ -13,7 +13,7 @@ const DESCRIPTION =
   'Everything that happened, in log order, each with a one-line summary, who caused it and the event: submissions, ' +
   'evaluations with their rule explanations, hash matches, actions and their callbacks with every delivery attempt, ' +
   'reports, review jobs (enqueues, claims, releases, skips, decisions and who took them), appeals, strikes and their ' +
-  'reversal, a GDPR deletion. 404 when Warden has recorded nothing about it. Paged with `offset`/`limit`. Personal fields ' +
+  'reversal, a GDPR deletion. 404 when Warden has recorded nothing about it. Paged with `limit` and `after` (the `nextAfter` of the page before; each page costs what the first does) or `offset`. Personal fields ' +
   '(what people wrote, as the job view shows it) are opened for VIEW_AUDIT_PERSONAL_DATA (ADMIN, ANALYST) and for AUDITOR ' +
   'while the organization grants it (`org.settings.auditorPersonalData`); null otherwise, as after an erasure.';
 
@@ -59,6 +59,6 @@ export class GetItemHistoryHttpController {
   private async history(user: ConsolePrincipal, typeId: string, id: string, page: GetItemHistoryRequestDto): Promise<ItemHistoryResponseDto> {
     const settings = await this.queries.execute(new GetCatalogSettingsQuery(user.orgId, 'settings'));
     const personalData = auditPersonalDataAccess(user.permissions, settings?.auditorPersonalData === true).read;
-    return this.queries.execute(new GetItemHistoryQuery(user.orgId, typeId, id, page.offset ?? 0, page.limit ?? 100, personalData));
+    return this.queries.execute(new GetItemHistoryQuery(user.orgId, typeId, id, page.offset ?? 0, page.limit ?? 100, personalData, page.after));
   }
 }

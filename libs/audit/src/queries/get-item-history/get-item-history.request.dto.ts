@@ -12,4 +12,15 @@ export class GetItemHistoryRequestDto {
   @IsOptional()
   @QueryInteger(0)
   offset?: number;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    description:
+      "The entries after this log position: pass the previous page's `nextAfter`. Each page then costs what the first does, " +
+      'however long the history (a deep `offset` steps over every entry before it). Not with `offset`',
+  })
+  @IsOptional()
+  @QueryInteger(0)
+  after?: number;
 }

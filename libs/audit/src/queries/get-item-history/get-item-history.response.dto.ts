@@ -42,6 +42,13 @@ export class ItemHistoryResponseDto {
   @ApiProperty({ type: [HistoryEntryDto] })
   entries!: HistoryEntryDto[];
 
-  @ApiProperty({ type: 'integer', nullable: true, description: 'The offset of the next page; null at the end', example: null })
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'The offset of the next page; null at the end (and for a page asked for by `after`)',
+    example: null,
+  })
   next!: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'The log position to pass as `after` for the next page; null at the end', example: null })
+  nextAfter!: number | null;
 }
