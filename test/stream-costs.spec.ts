@@ -200,13 +200,7 @@ describe('the cost of a command on a stream of 10,000 events', () => {
   for (const kind of KINDS) {
     it(`${kind.name}: a few events read, in a process with the state and in one without`, async () => {
       stores = sqliteStores();
-      const events = new CountingEventStore(stores.events);
-      const snapshots = new SqliteSnapshotStore(stores.open());
-      const process = () =>
-        new Aggregates(
-          { events, clock: new FixedClock(T0), ids: randomIds },
-          { snapshots, snapshotEvery: SNAPSHOT_EVERY, personalEventType: (type) => PERSONAL.has(type) },
-        );
+      const { events, snapshots, process } = processes(stores, PERSONAL);
       const writer = process();
       await writeHistory(writer, kind, events);
       expect((await stores.events.readStream(kind.stream)).length).toBeGreaterThanOrEqual(LENGTH);
@@ -290,14 +284,8 @@ describe("the cost of reading a 10,000-event stream's newest part", () => {
 
   it("a console user signed in 5,000 times: a session check reads the user's access, from its snapshot, never the whole stream", async () => {
     stores = sqliteStores();
-    const events = new CountingEventStore(stores.events);
-    const snapshots = new SqliteSnapshotStore(stores.open());
     // UserCreated holds the email: the user's whole state is personal (cached a minute, never snapshotted).
-    const process = () =>
-      new Aggregates(
-        { events, clock: new FixedClock(T0), ids: randomIds },
-        { snapshots, snapshotEvery: SNAPSHOT_EVERY, personalEventType: (type) => type === 'UserCreated' },
-      );
+    const { events, snapshots, process } = processes(stores, new Set(['UserCreated']));
     const writer = process();
     const stream = userStream('acme', 'u1');
     const create: UserCommand = {
@@ -382,6 +370,22 @@ describe("the cost of reading a 10,000-event stream's newest part", () => {
     expect(events.eventsRead).toBe(1);
   });
 });
+
+/**
+ * Processes over one embedded log, its reads counted, and one snapshot table: `process()` is a
+ * process's write path (its own cache), snapshotting every SNAPSHOT_EVERY events; `personal`, the
+ * event types whose personal fields the log seals.
+ */
+function processes(stores: ReturnType<typeof sqliteStores>, personal: ReadonlySet<string>) {
+  const events = new CountingEventStore(stores.events);
+  const snapshots = new SqliteSnapshotStore(stores.open());
+  const process = () =>
+    new Aggregates(
+      { events, clock: new FixedClock(T0), ids: randomIds },
+      { snapshots, snapshotEvery: SNAPSHOT_EVERY, personalEventType: (type) => personal.has(type) },
+    );
+  return { events, snapshots, process };
+}
 
 /**
  * LENGTH events decided by the kind's own commands on the evolving state, appended through the

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { anEvent } from './support/events.js';
-import { ruleRequest } from './support/review-events.js';
+import { appealPart, ruleRequest } from './support/review-events.js';
 import { sqliteStores } from './support/sqlite-stores.js';
 import { ProjectionRunner, SqliteSubjectKeyStore } from '#warden/eventstore';
 import { FixedClock, foldStream, randomIds } from '#warden/kernel';
@@ -62,7 +62,7 @@ describe('UserEraser', () => {
 
     const enqueuer = new JobEnqueuer(aggregates, clock);
     const open = async (itemId: string, appealId?: string) => {
-      const request = ruleRequest(`${itemId}-${appealId ?? ''}`, clock.now().toISOString(), appealId);
+      const request = ruleRequest(`${itemId}-${appealId ?? ''}`, { at: clock.now().toISOString(), ...(appealId ? appealPart(appealId) : {}) });
       const item = { id: itemId, typeId: 'post', typeName: 'Post' };
       const queueId = appealId ? 'appeals' : 'default';
       return (await enqueuer.enqueue(context, { queueId, item, request, ...(appealId ? { jobId: appealJobId('acme', appealId) } : {}) })).jobId;

@@ -24,24 +24,26 @@ export function reportRequest(reportId: string, overrides: Partial<EnqueueReques
   };
 }
 
-/**
- * A rule's request to a job (source RULE_EXECUTION, the `enqueue-to-mrt` action), on version 0 at
- * `at`; with `appealId`, an appeal's (as an appeal job's opening carries it).
- */
-export function ruleRequest(requestId: string, at: string, appealId?: string): EnqueueRequest {
+/** A rule's request to a job (source RULE_EXECUTION, its `enqueue-to-mrt` action) on version 0; `overrides` for the rest. */
+export function ruleRequest(requestId: string, overrides: Partial<EnqueueRequest> = {}): EnqueueRequest {
   return {
     requestId,
     source: 'RULE_EXECUTION',
-    at,
+    at: '2026-11-23T12:00:00.000Z',
     version: 0,
     report: null,
     action: { id: 'enqueue-to-mrt', rules: [] },
     policies: [],
     routedBy: null,
     fromJobId: null,
-    ...(appealId ? { appeal: { appealId, actionsTaken: ['remove'], violatingPolicyIds: [], excludedModerators: [] } } : {}),
+    ...overrides,
   };
 }
+
+/** The part of a request that makes it an appeal's (as an appeal job's opening carries it). */
+export const appealPart = (appealId: string): Pick<EnqueueRequest, 'appeal'> => ({
+  appeal: { appealId, actionsTaken: ['remove'], violatingPolicyIds: [], excludedModerators: [] },
+});
 
 /** A moderator's decision of a job (`targetQueueId` for TRANSFORM_JOB_AND_RECREATE_IN_QUEUE). */
 export function jobDecision(jobId: string, type: ReviewJobDecided['data']['type'], targetQueueId: string | null, decisionId = `dec-${type}`): ReviewJobDecided {

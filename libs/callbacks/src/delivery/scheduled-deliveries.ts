@@ -1,4 +1,4 @@
-import type { ReadStore } from '#warden/readstore';
+import { findAfter, type ReadStore } from '#warden/readstore';
 import { CALLBACK_SCHEDULE, type CallbackScheduleDoc } from '../projections/callback-deliveries.read-model.js';
 
 /** Scheduled deliveries read at once, and so in one turn of the event loop, when delivering starts. */
@@ -10,8 +10,7 @@ type ScheduleKey = Pick<CallbackScheduleDoc, 'nextAttemptAt' | 'deliveryId'>;
  * Hands every delivery the read model has scheduled to `schedule`, soonest first, SCHEDULE_PAGE at a
  * time with a turn of the event loop between pages: a receiver down for a day under a busy rule
  * leaves hundreds of thousands, which one read loaded, parsed and scheduled in a single turn. Pages
- * follow the index on (nextAttemptAt, deliveryId) from the last one read: the rest of its instant,
- * then what comes after (a filter has no "or"; a string's successor is itself and NUL), so many
+ * follow the index on (nextAttemptAt, deliveryId) from the last one read (findAfter), so many
  * deliveries due at one instant cost no more than others. A delivery sent and removed meanwhile is
  * not read; one rescheduled later may be read again, which the dispatcher's schedule takes (a later
  * revision replaces a timer, an older one changes nothing). Returns how many were handed over.
@@ -20,31 +19,11 @@ export async function forEachScheduledDelivery(readStore: ReadStore, schedule: (
   let count = 0;
   let last: ScheduleKey | undefined;
   for (;;) {
-    const page = await pageAfter(readStore, last);
+    const page = await findAfter<CallbackScheduleDoc>(readStore, CALLBACK_SCHEDULE, {}, ['nextAttemptAt', 'deliveryId'], last, SCHEDULE_PAGE);
     for (const doc of page) schedule(doc);
     count += page.length;
     if (page.length < SCHEDULE_PAGE) return count;
     last = page.at(-1)!;
     await new Promise((resolve) => setImmediate(resolve));
   }
-}
-
-async function pageAfter(readStore: ReadStore, last: ScheduleKey | undefined): Promise<CallbackScheduleDoc[]> {
-  const order = [
-    { field: 'nextAttemptAt', direction: 'asc' },
-    { field: 'deliveryId', direction: 'asc' },
-  ] as const;
-  if (last === undefined) return readStore.find<CallbackScheduleDoc>(CALLBACK_SCHEDULE, {}, { sort: order, limit: SCHEDULE_PAGE });
-  const same = await readStore.find<CallbackScheduleDoc>(
-    CALLBACK_SCHEDULE,
-    { nextAttemptAt: last.nextAttemptAt, deliveryId: { gte: `${last.deliveryId}\u0000` } },
-    { sort: [{ field: 'deliveryId', direction: 'asc' }], limit: SCHEDULE_PAGE },
-  );
-  if (same.length === SCHEDULE_PAGE) return same;
-  const later = await readStore.find<CallbackScheduleDoc>(
-    CALLBACK_SCHEDULE,
-    { nextAttemptAt: { gte: `${last.nextAttemptAt}\u0000` } },
-    { sort: order, limit: SCHEDULE_PAGE - same.length },
-  );
-  return [...same, ...later];
 }

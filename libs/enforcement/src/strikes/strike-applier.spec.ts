@@ -1,9 +1,10 @@
 import type { QueryBus } from '@nestjs/cqrs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { actionDefinition, policyDefinition } from '../../../../test/support/catalog-definitions.js';
 import { CountingEventStore } from '../../../../test/support/counting-event-store.js';
 import { anEvent } from '../../../../test/support/events.js';
 import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
-import { type ActionDefinition, GetCatalogSettingsQuery, GetEverEntitiesQuery, GetLiveEntitiesQuery, type PolicyDefinition } from '#warden/catalog';
+import { GetCatalogSettingsQuery, GetEverEntitiesQuery, GetLiveEntitiesQuery } from '#warden/catalog';
 import { itemStream } from '#warden/ingestion';
 import { FixedClock, randomIds, type RecordedEvent } from '#warden/kernel';
 import { AggregateStore } from '#warden/storage';
@@ -16,29 +17,8 @@ const DAY = 86_400_000;
 const T0 = new Date('2026-01-01T12:00:00Z');
 const u1 = { id: 'u1', typeId: 'user' };
 
-const action = (id: string, applyUserStrikes: boolean): ActionDefinition => ({
-  id,
-  name: id,
-  description: null,
-  kind: 'CUSTOMER_DEFINED_ACTION',
-  itemTypeIds: ['post'],
-  applyUserStrikes,
-  penalty: 'MEDIUM',
-  callback: null,
-  body: {},
-  parameters: [],
-});
-const spam: PolicyDefinition = {
-  id: 'spam',
-  name: 'Spam',
-  parentId: null,
-  policyText: null,
-  enforcementGuidelines: null,
-  policyType: null,
-  penalty: 'LOW',
-  userStrikeCount: 1,
-  applyUserStrikeCountConfigToChildren: false,
-};
+const action = (id: string, applyUserStrikes: boolean) => actionDefinition(id, { applyUserStrikes });
+const spam = policyDefinition('spam', { name: 'Spam' });
 
 /**
  * The narrowest seam: the catalog's answers (remove strikes 1 under spam; 2 strikes within 30 days

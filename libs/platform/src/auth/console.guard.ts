@@ -44,6 +44,15 @@ export const isOwnOrigin = (request: FastifyRequest, origin: string, publicUrl: 
 
 type ConsoleRequest = FastifyRequest & { consolePrincipal?: ConsolePrincipal; cookies?: Record<string, string | undefined> };
 
+/** The session a request's cookie names, as early-session-check.ts found it before the body was read. */
+const SESSION_PRINCIPAL = Symbol('sessionPrincipal');
+type WithSessionPrincipal = { [SESSION_PRINCIPAL]?: ConsolePrincipal };
+
+/** Keeps the principal the early session check found, so that the guard does not look the session up again. */
+export function rememberSessionPrincipal(request: FastifyRequest, principal: ConsolePrincipal): void {
+  (request as WithSessionPrincipal)[SESSION_PRINCIPAL] = principal;
+}
+
 /**
  * Guards the console routes (those with @RequirePermissions or @ConsolePublic); others are the
  * API-key guard's. Order: the requesting site (checkFetchSite), same-origin check on mutations,
@@ -106,6 +115,8 @@ export class ConsoleGuard implements CanActivate {
 
   /** The session the cookie names, or null (no cookie, or one that names no valid session). */
   private async principalOf(request: ConsoleRequest): Promise<ConsolePrincipal | null> {
+    const found = (request as WithSessionPrincipal)[SESSION_PRINCIPAL];
+    if (found) return found;
     const token = request.cookies?.[sessionCookieName(this.config.publicUrl)];
     const principal = token ? await this.authenticator.authenticate(token) : null;
     // The request rate limit gives every session cookie its own bucket, so a client inventing

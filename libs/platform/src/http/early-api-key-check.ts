@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '#warden/kernel';
 import { authenticateApiKey } from '../auth/api-key.guard.js';
 import type { ApiKeyAuthenticator } from '../auth/principal.js';
-import { errorBody } from './error-body.js';
+import { replyWithError } from './send-error.js';
 
 /** Every route of the customer API takes an X-API-KEY: none of them is public. */
 const CUSTOMER_API = '/api/v1/';
@@ -21,8 +21,7 @@ export function installEarlyApiKeyCheck(fastify: FastifyInstance, authenticator:
       await authenticateApiKey(request, authenticator);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
-      return reply.status(error.status).type('application/json').send(errorBody(error, request.id));
+      return replyWithError(reply, request, error);
     }
     return payload;
   });

@@ -26,7 +26,7 @@ import { installRateLimit, openRateLimitStores, type SharedRateLimitStores } fro
 import { malformedQueryError, parseQueryString } from './query-string.js';
 import { REQUEST_ID_PATTERN } from './request-id.js';
 import { RouteTable } from './route-table.js';
-import { sendError } from './send-error.js';
+import { replyWithError, sendError } from './send-error.js';
 import { MAX_PARAM_LENGTH } from './to-domain-error.js';
 import { answerClientError } from './client-error-answer.js';
 import { createValidationPipe } from './validation.js';
@@ -152,7 +152,7 @@ export async function createHttpApp(
     // refused whoever sends it, and nothing reads a parameter the client did not send.
     const malformedQuery = malformedQueryError(request.query);
     if (malformedQuery) {
-      return reply.status(malformedQuery.status).type('application/json').send(errorBody(malformedQuery, request.id));
+      return replyWithError(reply, request, malformedQuery);
     }
     // Request bodies are never decompressed (docs/operations.md, "Compression"): one sent encoded
     // is refused as it comes, so that the body and JSON limits always count the bytes received.

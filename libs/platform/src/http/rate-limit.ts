@@ -6,7 +6,7 @@ import { clientNetwork } from '../auth/client-network.js';
 import { SESSION_COOKIE } from '../auth/console-access.js';
 import { attachAuthFailureLimit, type AuthFailureLimit } from '../auth/auth-failure-limit.js';
 import type { WardenConfig } from '../config/warden-config.js';
-import { errorBody } from './error-body.js';
+import { replyWithError } from './send-error.js';
 import type { RateLimit, RateLimitStore } from './rate-limit-store.port.js';
 import { MemoryRateLimitStore } from './token-bucket.js';
 
@@ -115,9 +115,7 @@ export function installRateLimit(fastify: FastifyInstance, stores: RateLimitStor
     const bucket = requestBucket(request, sessionCookie);
     const wait = await failOpen.take(requests, bucket);
     if (wait > 0) {
-      const error = rateLimited(wait);
-      for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
-      return reply.status(429).type('application/json').send(errorBody(error, request.id));
+      return replyWithError(reply, request, rateLimited(wait));
     }
   });
 }

@@ -1,5 +1,6 @@
 import type { LoggerService } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { DomainError } from '#warden/kernel';
 import { errorBody } from './error-body.js';
 import { toDomainError } from './to-domain-error.js';
 
@@ -10,8 +11,13 @@ export function sendError(exception: unknown, request: FastifyRequest, reply: Fa
     logger.error({ msg: 'unexpected error', requestId: request.id, err: describe(exception) });
   }
   if (reply.sent) return;
+  replyWithError(reply, request, error);
+}
+
+/** Answers with `error`'s status, the headers it names and the error body: for hooks that refuse a request before Nest sees it, too. */
+export function replyWithError(reply: FastifyReply, request: FastifyRequest, error: DomainError): FastifyReply {
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
-  reply.status(error.status).type('application/json').send(errorBody(error, request.id));
+  return reply.status(error.status).type('application/json').send(errorBody(error, request.id));
 }
 
 function describe(e: unknown): Record<string, unknown> {

@@ -140,29 +140,34 @@ const isPlainObject = (value: object): boolean => {
   return prototype === Object.prototype || prototype === null;
 };
 
-/** Whether `value` holds only JSON's kinds of values (dense arrays, plain objects, primitives), at any depth. */
-export function isPlainData(value: unknown): boolean {
+/**
+ * Calls `visit` on every object and array in `value`, each once, parents before their children
+ * (read after the visit, so what it deletes is not walked); stops, answering false, at the first
+ * `visit` that answers false. Its own stack: a body nested deep costs a loop, not the call stack.
+ */
+function everyContainer(value: unknown, visit: (container: object) => boolean): boolean {
   const stack: unknown[] = [value];
   while (stack.length > 0) {
     const current = stack.pop();
     if (current === null || typeof current !== 'object') continue;
-    if (Array.isArray(current)) {
-      if (Object.getPrototypeOf(current) !== Array.prototype) return false;
-      for (let i = 0; i < current.length; i++) {
-        if (!(i in current)) return false;
-        const item: unknown = current[i];
-        if (item !== null && typeof item === 'object') stack.push(item);
-      }
-    } else {
-      if (!isPlainObject(current)) return false;
-      for (const key of Object.keys(current)) {
-        const member: unknown = (current as Record<string, unknown>)[key];
-        if (member !== null && typeof member === 'object') stack.push(member);
-      }
+    if (!visit(current)) return false;
+    for (const child of Array.isArray(current) ? (current as unknown[]) : Object.values(current)) {
+      if (child !== null && typeof child === 'object') stack.push(child);
     }
   }
   return true;
 }
+
+/** A dense array or a plain object, as JSON.parse makes them. */
+function isJsonContainer(container: object): boolean {
+  if (!Array.isArray(container)) return isPlainObject(container);
+  if (Object.getPrototypeOf(container) !== Array.prototype) return false;
+  for (let i = 0; i < container.length; i++) if (!(i in container)) return false;
+  return true;
+}
+
+/** Whether `value` holds only JSON's kinds of values (dense arrays, plain objects, primitives), at any depth. */
+export const isPlainData = (value: unknown): boolean => everyContainer(value, isJsonContainer);
 
 /**
  * Deletes the own `__proto__`, `prototype` and `constructor` keys of every object in `value`, as
@@ -173,22 +178,10 @@ export function isPlainData(value: unknown): boolean {
  */
 export function stripOwnProtoKeys(value: unknown, check = true): boolean {
   if (check && !isPlainData(value)) return false;
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const current = stack.pop();
-    if (current === null || typeof current !== 'object') continue;
-    if (Array.isArray(current)) {
-      for (const item of current as unknown[]) if (item !== null && typeof item === 'object') stack.push(item);
-      continue;
-    }
-    const record = current as Record<string, unknown>;
-    for (const key of PROTO_KEYS) if (Object.hasOwn(record, key)) delete record[key];
-    for (const key of Object.keys(record)) {
-      const member = record[key];
-      if (member !== null && typeof member === 'object') stack.push(member);
-    }
-  }
-  return true;
+  return everyContainer(value, (container) => {
+    if (!Array.isArray(container)) for (const key of PROTO_KEYS) if (Object.hasOwn(container, key)) delete (container as Record<string, unknown>)[key];
+    return true;
+  });
 }
 
 /** A DTO instance with the listed properties the value has, as they are; the value's others dropped. */

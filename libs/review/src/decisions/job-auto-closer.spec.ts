@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ruleRequest } from '../../../../test/support/review-events.js';
+import { appealPart, ruleRequest } from '../../../../test/support/review-events.js';
 import { anEvent } from '../../../../test/support/events.js';
 import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
 import { ProjectionRunner } from '#warden/eventstore';
@@ -54,7 +54,7 @@ describe('JobAutoCloser', () => {
         'any',
       );
     const open = async (orgId: string, queueId: string, itemId: string, appealId?: string) => {
-      const request = ruleRequest(`${queueId}-${itemId}`, clock.now().toISOString(), appealId);
+      const request = ruleRequest(`${queueId}-${itemId}`, { at: clock.now().toISOString(), ...(appealId ? appealPart(appealId) : {}) });
       const context = { orgId, correlationId: 'c', causationId: null, actor: 'test' };
       const item = { id: itemId, typeId: 'post', typeName: 'Post' };
       return (await enqueuer.enqueue(context, { queueId, item, request, ...(appealId ? { jobId: appealJobId(orgId, appealId) } : {}) })).jobId;

@@ -1,31 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { ActionDefinition, PolicyDefinition } from '#warden/catalog/contracts';
+import type { ActionDefinition } from '#warden/catalog/contracts';
+import { actionDefinition, policyDefinition } from '../../../../test/support/catalog-definitions.js';
 import { checkDecision, type DecisionCatalog, type DecisionRequest } from './decision-check.js';
 
-const action = (over: Partial<ActionDefinition>): ActionDefinition => ({
-  id: 'remove',
-  name: 'Remove',
-  description: null,
-  kind: 'CUSTOMER_DEFINED_ACTION',
-  itemTypeIds: ['post'],
-  applyUserStrikes: false,
-  penalty: 'MEDIUM',
-  callback: null,
-  body: {},
-  parameters: [],
-  ...over,
-});
-const policy = (id: string): PolicyDefinition => ({
-  id,
-  name: id.toUpperCase(),
-  parentId: null,
-  policyText: null,
-  enforcementGuidelines: null,
-  policyType: null,
-  penalty: 'LOW',
-  userStrikeCount: 1,
-  applyUserStrikeCountConfigToChildren: false,
-});
+const action = (over: Partial<ActionDefinition>) => actionDefinition('remove', { name: 'Remove', ...over });
+const policy = (id: string) => policyDefinition(id, { name: id.toUpperCase() });
 const catalog = (over: Partial<DecisionCatalog> = {}): DecisionCatalog => ({
   actions: [
     action({

@@ -1,24 +1,15 @@
 import type { DecisionActionCallback } from '#warden/callbacks/contracts';
 import { describe, expect, it } from 'vitest';
+import { ruleRequest } from '../../../../test/support/review-events.js';
 import { deciderSpecification, DomainError } from '#warden/kernel';
 import { reviewJobDecider, type ReviewJobCommand } from './review-job.decider.js';
-import type { EnqueueRequest, ReviewJobEvent } from './review-job.events.js';
+import type { ReviewJobEvent } from './review-job.events.js';
 
 /** The Decide and AutoClose commands of the review job decider: given events, when a command, then events. */
 const spec = deciderSpecification(reviewJobDecider);
 
 const item = { id: 'p1', typeId: 'post', typeName: 'Post' };
-const request: EnqueueRequest = {
-  requestId: 'r1',
-  source: 'RULE_EXECUTION',
-  at: '2026-01-01T00:00:00.000Z',
-  version: 0,
-  report: null,
-  action: { id: 'enqueue-to-mrt', rules: [] },
-  policies: [],
-  routedBy: null,
-  fromJobId: null,
-};
+const request = ruleRequest('r1', { at: '2026-01-01T00:00:00.000Z' });
 const opened: ReviewJobEvent = {
   type: 'ReviewJobOpened',
   data: { jobId: 'j1', queueId: 'default', generation: 0, item, request, carried: [], openedAt: '2026-01-01T00:00:00.000Z', reasons: {}, subject: null },

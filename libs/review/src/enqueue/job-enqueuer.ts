@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import { type Clock, type CommandContext, deterministicId, DomainError } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
 import { AggregateStore } from '#warden/storage';
@@ -53,7 +54,7 @@ const HINTS = 10_000;
 @Injectable()
 export class JobEnqueuer {
   /** (org, item, queue) → a generation known to exist: every one below it is closed. */
-  private readonly hints = new Map<string, number>();
+  private readonly hints = new LRUCache<string, number>({ max: HINTS });
 
   constructor(
     private readonly aggregates: AggregateStore,
@@ -82,7 +83,7 @@ export class JobEnqueuer {
     for (; ; generation++) {
       try {
         const enqueued = await this.enqueueInto(context, job, reviewJobId(context.orgId, job.item, job.queueId, generation), generation);
-        this.remember(hint, generation);
+        this.hints.set(hint, generation);
         return enqueued;
       } catch (error) {
         // Closed since it was looked at: the next one.
@@ -113,13 +114,6 @@ export class JobEnqueuer {
       { retries: 20, eventIds: () => deterministicId('review-enqueue', jobId, job.request.requestId) },
     );
     return { jobId, generation, appended: handled.events.length > 0, state: handled.state };
-  }
-
-  private remember(hint: string, generation: number): void {
-    this.hints.delete(hint);
-    this.hints.set(hint, generation);
-    // The oldest entry out (a Map keeps insertion order): a bounded memory of the busiest items.
-    if (this.hints.size > HINTS) this.hints.delete(this.hints.keys().next().value!);
   }
 }
 

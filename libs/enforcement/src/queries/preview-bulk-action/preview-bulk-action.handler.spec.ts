@@ -1,8 +1,9 @@
 import type { QueryBus } from '@nestjs/cqrs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { actionDefinition, policyDefinition } from '../../../../../test/support/catalog-definitions.js';
 import { anEvent } from '../../../../../test/support/events.js';
 import { sqliteStores } from '../../../../../test/support/sqlite-stores.js';
-import { type ActionDefinition, GetLiveEntitiesQuery, type PolicyDefinition } from '#warden/catalog';
+import { GetLiveEntitiesQuery } from '#warden/catalog';
 import {
   type EventStore,
   EventStoreDecorator,
@@ -21,29 +22,8 @@ import { bulkExecutionId } from '../../domain/bulk-action.streams.js';
 import { PREVIEW_BATCH, PreviewBulkActionHandler } from './preview-bulk-action.handler.js';
 import { PreviewBulkActionQuery } from './preview-bulk-action.query.js';
 
-const remove: ActionDefinition = {
-  id: 'remove',
-  name: 'Remove',
-  description: null,
-  kind: 'CUSTOMER_DEFINED_ACTION',
-  itemTypeIds: ['post', 'comment'],
-  applyUserStrikes: false,
-  penalty: 'MEDIUM',
-  callback: null,
-  body: {},
-  parameters: [],
-};
-const spam: PolicyDefinition = {
-  id: 'spam',
-  name: 'Spam',
-  parentId: null,
-  policyText: null,
-  enforcementGuidelines: null,
-  policyType: null,
-  penalty: 'LOW',
-  userStrikeCount: 1,
-  applyUserStrikeCountConfigToChildren: false,
-};
+const remove = actionDefinition('remove', { name: 'Remove', itemTypeIds: ['post', 'comment'] });
+const spam = policyDefinition('spam', { name: 'Spam' });
 const catalog = {
   execute: async (query: unknown) => {
     if (!(query instanceof GetLiveEntitiesQuery)) return undefined;

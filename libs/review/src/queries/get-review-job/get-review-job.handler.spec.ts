@@ -1,9 +1,9 @@
 import type { QueryBus } from '@nestjs/cqrs';
 import { describe, expect, it } from 'vitest';
+import { ruleRequest } from '../../../../../test/support/review-events.js';
 import { reviewWriteSide } from '../../../../../test/support/review-write-side.js';
 import { ListEvaluationsQuery, type EvaluationView as RulesEvaluationView } from '#warden/rules';
 import type { ProjectionHost } from '#warden/storage';
-import type { EnqueueRequest } from '../../domain/review-job.events.js';
 import { ItemVersions } from '../../item-versions.js';
 import type { ReviewQueues } from '../../review-queues.js';
 import { GetReviewJobHandler, MAX_REQUESTED_VERSIONS, newestVersions } from './get-review-job.handler.js';
@@ -13,17 +13,7 @@ const item = { id: 'p1', typeId: 'post', typeName: 'Post' };
 const rule = { id: 'mrt-rule', name: 'Send to review' };
 
 /** The rule's request for one edit (version) of the post: its ENQUEUE_TO_MRT action. */
-const ruleRequest = (version: number): EnqueueRequest => ({
-  requestId: `rule-${version}`,
-  source: 'RULE_EXECUTION',
-  at: '2026-11-23T12:00:00.000Z',
-  version,
-  report: null,
-  action: { id: 'review', rules: [rule] },
-  policies: [],
-  routedBy: null,
-  fromJobId: null,
-});
+const ruleRequestOf = (version: number) => ruleRequest(`rule-${version}`, { version, action: { id: 'review', rules: [rule] } });
 
 /** That version's live evaluation, as rules' ListEvaluationsQuery answers it. */
 const evaluationOf = (version: number): RulesEvaluationView => ({
@@ -61,7 +51,7 @@ describe('the job view of an item edited many times, each edit a rule request me
   it(`looks up the evaluations of the newest ${MAX_REQUESTED_VERSIONS} versions, not one per edit, and shows those`, async () => {
     let jobId = '';
     for (let version = 1; version <= EDITS; version++) {
-      jobId = (await enqueuer.enqueue(context, { queueId: 'default', item, request: ruleRequest(version) })).jobId;
+      jobId = (await enqueuer.enqueue(context, { queueId: 'default', item, request: ruleRequestOf(version) })).jobId;
     }
     const { bus, asked } = queryBus();
     const queues = { visible: () => Promise.resolve([{ id: 'default' }]) } as unknown as ReviewQueues;
@@ -86,7 +76,7 @@ describe('the job view of an item edited many times, each edit a rule request me
   });
 
   it('takes the newest versions whatever order the requests came in, each once', () => {
-    expect(newestVersions([3, 1, 7, 3, 2, 7, 5].map(ruleRequest), 3)).toEqual([7, 5, 3]);
-    expect(newestVersions([1, 1].map(ruleRequest), 3)).toEqual([1]);
+    expect(newestVersions([3, 1, 7, 3, 2, 7, 5].map(ruleRequestOf), 3)).toEqual([7, 5, 3]);
+    expect(newestVersions([1, 1].map(ruleRequestOf), 3)).toEqual([1]);
   });
 });

@@ -3,7 +3,7 @@ import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { CHILD_SAFETY_QUEUE_ID } from '#warden/catalog';
 import { parseIsoInstant } from '#warden/catalog/contracts';
 import { invalidField } from '#warden/kernel';
-import type { Filter, ReadStore } from '#warden/readstore';
+import { countUpTo, type Filter, type ReadStore } from '#warden/readstore';
 import { ProjectionHost, READ_STORE } from '#warden/storage';
 import { REVIEW_JOBS_PROJECTION } from '../../projections/review-jobs.projection.js';
 import { REVIEW_JOBS, type ReviewJobDoc } from '../../projections/review-jobs.read-model.js';
@@ -43,14 +43,14 @@ export class ListReviewJobsHandler implements IQueryHandler<ListReviewJobsQuery>
     if (skip > COUNTED_JOBS) {
       throw invalidField('/page', `pages reach the first ${COUNTED_JOBS} jobs of a filter; for older ones narrow it (openedBefore, state)`);
     }
-    const [jobs, counted] = await Promise.all([
+    const [jobs, count] = await Promise.all([
       this.readStore.find<ReviewJobDoc>(REVIEW_JOBS, filter, { sort: [{ field: 'fifoKey', direction: 'asc' }], limit: query.pageSize, skip }),
-      this.readStore.count(REVIEW_JOBS, filter, { limit: COUNTED_JOBS + 1 }),
+      countUpTo(this.readStore, REVIEW_JOBS, filter, COUNTED_JOBS),
     ]);
     return {
       jobs: jobs.filter((j) => mayViewChildSafety || j.queueId !== CHILD_SAFETY_QUEUE_ID),
-      total: Math.min(counted, COUNTED_JOBS),
-      totalExact: counted <= COUNTED_JOBS,
+      total: count.total,
+      totalExact: count.exact,
       page: query.page,
       pageSize: query.pageSize,
     };

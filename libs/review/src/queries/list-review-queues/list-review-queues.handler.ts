@@ -3,7 +3,7 @@ import { type IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
 import { type ConfigManagement, GetConfigManagementQuery, type QueueDefinition } from '#warden/catalog';
 import type { Clock } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
-import type { ReadStore } from '#warden/readstore';
+import { countUpTo, type ReadStore } from '#warden/readstore';
 import { ProjectionHost, READ_STORE } from '#warden/storage';
 import { REVIEW_JOBS_PROJECTION } from '../../projections/review-jobs.projection.js';
 import { REVIEW_JOBS, type ReviewJobDoc } from '../../projections/review-jobs.read-model.js';
@@ -38,7 +38,7 @@ export class ListReviewQueuesHandler implements IQueryHandler<ListReviewQueuesQu
     const base = { orgId, queueId: queue.id };
     const [pending, assigned, locked, expired] = await Promise.all([
       // Every screen of the review console lists the queues: a flooded queue is counted only so far.
-      this.readStore.count(REVIEW_JOBS, { ...base, state: 'PENDING' }, { limit: COUNTED_JOBS + 1 }),
+      countUpTo(this.readStore, REVIEW_JOBS, { ...base, state: 'PENDING' }, COUNTED_JOBS),
       // Assigned and locked jobs are held by moderators, a handful each.
       this.readStore.count(REVIEW_JOBS, { ...base, state: 'ASSIGNED' }),
       this.readStore.count(REVIEW_JOBS, { ...base, state: 'LOCKED' }),
@@ -61,8 +61,8 @@ export class ListReviewQueuesHandler implements IQueryHandler<ListReviewQueuesQu
       autoCloseAfterDays: queue.autoCloseAfterDays,
       managedBy: managed?.managedBy ?? 'builtin',
       file: managed?.file ?? null,
-      pending: Math.min(pending, COUNTED_JOBS) + assigned + expired.length,
-      pendingExact: pending <= COUNTED_JOBS,
+      pending: pending.total + assigned + expired.length,
+      pendingExact: pending.exact,
       locked: locked - expired.length,
       oldestPendingAt,
       oldestPendingAgeSeconds: oldestPendingAt === null ? null : Math.max(0, Math.floor((now.getTime() - Date.parse(oldestPendingAt)) / 1000)),

@@ -4,7 +4,7 @@ import { FindChildSafetyDeliveriesQuery } from '#warden/audit/contracts';
 import type { Permission } from '#warden/identity/contracts';
 import { type Clock, dayPlus, invalidField, validPeriod } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
-import type { Filter, FindOptions, ReadStore } from '#warden/readstore';
+import { findAfter, type ReadStore } from '#warden/readstore';
 import { ProjectionHost, READ_STORE } from '#warden/storage';
 import { renderStatement, type StatementCatalog } from '../../domain/statement-of-reasons.js';
 import { TRANSPARENCY_PROJECTION } from '../../projections/transparency.projection.js';
@@ -116,19 +116,7 @@ export class ListStatementsHandler implements IQueryHandler<ListStatementsQuery>
     await this.projections.catchUp(TRANSPARENCY_PROJECTION);
     const catalog = await statementCatalog(this.queries, this.projections, query.orgId);
     const views = new StatementViews(this.readStore, query.orgId, catalog);
-    // A cursor of an earlier release is an offset: the statement before it is found once, by offset.
-    const after =
-      typeof cursor === 'number'
-        ? cursor === 0
-          ? undefined
-          : (
-              await this.readStore.find<StatementFactsDoc>(
-                TRANSPARENCY_STATEMENTS,
-                { orgId: query.orgId, decidedAt: range },
-                { sort: STATEMENT_ORDER, skip: cursor - 1, limit: 1 },
-              )
-            )[0]
-        : cursor;
+    const after = typeof cursor === 'number' ? await this.statementBefore(query.orgId, range, cursor) : cursor;
     if (typeof cursor === 'number' && cursor > 0 && after === undefined) return { ...period, statements: [], nextCursor: null };
     const page = await pageOf<StatementFactsDoc, StatementView, StatementKey>(
       (last, limit) => readAfter(this.readStore, query.orgId, range, last, limit),
@@ -141,6 +129,17 @@ export class ListStatementsHandler implements IQueryHandler<ListStatementsQuery>
       after,
     );
     return { ...period, statements: page.items, nextCursor: page.next === null ? null : cursorOf(page.next) };
+  }
+
+  /** A cursor of an earlier release is an offset: the statement before it, found once, by offset. */
+  private async statementBefore(orgId: string, range: { gte: string; lt: string }, offset: number): Promise<StatementFactsDoc | undefined> {
+    if (offset === 0) return undefined;
+    const [found] = await this.readStore.find<StatementFactsDoc>(
+      TRANSPARENCY_STATEMENTS,
+      { orgId, decidedAt: range },
+      { sort: STATEMENT_ORDER, skip: offset - 1, limit: 1 },
+    );
+    return found;
   }
 }
 
@@ -158,26 +157,15 @@ const STATEMENT_ORDER = [
 export const MIN_SCAN = 1_000;
 
 export type StatementKey = Pick<StatementFactsDoc, 'decidedAt' | 'puid'>;
-/**
- * Up to `limit` statements of the organization's period after `last`, in (decidedAt, puid) order:
- * those at `last`'s very instant with a greater PUID (a bulk action publishes many at one
- * instant), then those after that instant. Two ranges of the index, since a filter has no "or";
- * a string's successor in byte order is itself and NUL. The first sorts by PUID alone: SQLite
- * serves an ORDER BY from an expression index only when no key of it is held equal.
- */
-export async function readAfter(
+/** Up to `limit` statements of the organization's period after `last`, in (decidedAt, puid) order (findAfter). */
+export function readAfter(
   readStore: ReadStore,
   orgId: string,
   range: { gte: string; lt: string },
   last: StatementKey | undefined,
   limit: number,
 ): Promise<StatementFactsDoc[]> {
-  const find = (filter: Filter, sort: FindOptions['sort'], n: number) =>
-    readStore.find<StatementFactsDoc>(TRANSPARENCY_STATEMENTS, { orgId, ...filter }, { sort, limit: n });
-  if (last === undefined) return find({ decidedAt: range }, STATEMENT_ORDER, limit);
-  const same = await find({ decidedAt: last.decidedAt, puid: { gte: `${last.puid}\u0000` } }, [{ field: 'puid', direction: 'asc' }], limit);
-  if (same.length === limit) return same;
-  return [...same, ...(await find({ decidedAt: { gte: `${last.decidedAt}\u0000`, lt: range.lt } }, STATEMENT_ORDER, limit - same.length))];
+  return findAfter<StatementFactsDoc>(readStore, TRANSPARENCY_STATEMENTS, { orgId }, ['decidedAt', 'puid'], last, limit, range);
 }
 
 /** An earlier release's cursor: the offset of the next statement, decimal digits only. */
