@@ -54,6 +54,8 @@ const EXTERNAL = [
   'undici',
   '@zxcvbn-ts/language-common',
   'jsonc-parser',
+  // Starts its threads from a worker script beside its own modules.
+  'piscina',
 ];
 
 const packageOf = (specifier) =>
@@ -156,6 +158,8 @@ export async function bundleServer() {
       'read-model-thread': 'dist/apps/server/src/read-model-thread.js',
       // Started by an `all` process as a worker thread (BackgroundThread), likewise.
       'background-thread': 'dist/apps/server/src/background-thread.js',
+      // Loaded by the RegexPool's threads (piscina), by its path beside the chunk that starts them.
+      'regex-match.worker': 'dist/libs/rules/src/evaluation/regex-match.worker.js',
     },
     outdir: BUNDLE_DIR,
     chunkNames: '[name]-[hash]',

@@ -139,6 +139,26 @@ describe('rules engine, end to end', () => {
     expect(await labelled('x-none')).toBe(false);
   });
 
+  it('matches a regular expression against a long text off the evaluating thread, async and sync alike', async () => {
+    // 40,000 characters: past LONG_TEXT_LENGTH, so the RegexPool's thread (the bundle's worker entry) answers.
+    const long = 'lorem ipsum dolor giveaway sit amet '.repeat(1_100);
+    await submit([post('long-hit', `${long} giveaway of free crypto`), post('long-miss', long)]);
+    const rule = async (id: string) => (await evaluated(id))[0]!.rules.find((r) => r['id'] === 'long-giveaway');
+    expect(await rule('long-hit')).toMatchObject({ outcome: 'passed' });
+    expect(await rule('long-miss')).toMatchObject({ outcome: 'failed' });
+    expect(publications(dataDir, 'ActionCallbackRequested').filter(([item]) => item.startsWith('long-'))).toEqual([['long-hit', 'label']]);
+
+    const sync = await fetch(warden.url + '/api/v1/content/', {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ contentId: 'long-sync', contentType: 'post', content: { text: `${long} giveaway: crypto` }, sync: true }),
+    });
+    expect(sync.status).toBe(200);
+    const body = (await sync.json()) as { rules: Array<{ id: string; result: string }>; actionsTriggered: Array<{ id: string }> };
+    expect(body.rules.find((r) => r.id === 'long-giveaway')?.result).toBe('passed');
+    expect(body.actionsTriggered.map((a) => a.id)).toContain('label');
+  });
+
   it('makes an erroring signal unknown: no action, and the evaluation shows why', async () => {
     await submit([post('p-violent', 'something violent')]);
     const [evaluation] = await evaluated('p-violent');

@@ -16,6 +16,7 @@ import { ContentKeyReader } from './evaluation/content-key-reader.js';
 import { EvaluationRecorder } from './evaluation/evaluation-recorder.js';
 import { evaluationReactor } from './evaluation/evaluation-reactor.js';
 import { ItemEvaluator, SIGNAL_REGISTRY } from './evaluation/item-evaluator.js';
+import { RegexPool } from './evaluation/regex-pool.js';
 import { SignalContextFactory } from './evaluation/signal-context.factory.js';
 import { RULE_SIGNALS, type RuleSignals } from './evaluation/rules-extension.js';
 import { creatorSubmissionsProjection } from './projections/creator-submissions.projection.js';
@@ -69,6 +70,7 @@ export class RulesModule implements OnModuleInit {
         CatalogSnapshots,
         DailyActionCap,
         ContentKeyReader,
+        { provide: RegexPool, useFactory: () => new RegexPool() },
         SignalContextFactory,
         ItemEvaluator,
         EvaluationRecorder,

@@ -49,6 +49,11 @@ export interface SignalContext {
   /** POSTs JSON through the guarded outbound client; resolves with the parsed JSON body. */
   readonly postJson: (url: string, body: unknown, timeoutMs: number) => Promise<unknown>;
   readonly now: () => Date;
+  /**
+   * Matches a (valid) RE2 pattern against a long text off the evaluating thread, within a deadline
+   * (TEXT_MATCHES_REGEX past LONG_TEXT_LENGTH); absent: matched where the evaluation runs.
+   */
+  readonly matchRegex?: (pattern: string, text: string) => Promise<boolean>;
   /** The hashes of an image URL of this item, when it was fetched (undefined: not fetched). */
   readonly media?: (url: string) => MediaResult | undefined;
 }

@@ -13,6 +13,7 @@ import {
   creatorSubmissionsProjection,
 } from '../projections/creator-submissions.projection.js';
 import type { CatalogSnapshot } from './catalog-snapshots.js';
+import { RegexPool } from './regex-pool.js';
 import { USER_STANDING, type UserStanding } from './user-standing.js';
 
 /** What the signals of one evaluation see of the item: its fields as evaluated and who created it. */
@@ -29,7 +30,8 @@ export const NO_MEDIA: ReadonlyMap<string, MediaResult> = new Map();
  * The SignalContext of one evaluation (domain/evaluation.model.ts): how the signals of the pure
  * condition evaluator reach what is outside it — the catalog snapshot's banks, the item's hashed
  * media, creator-submission counts (rules' read model), a user's strikes and score (enforcement,
- * through the USER_STANDING port), the guarded outbound client (HTTP signals) and the clock. Reads only.
+ * through the USER_STANDING port), the guarded outbound client (HTTP signals), the thread that
+ * matches regular expressions against long texts (RegexPool) and the clock. Reads only.
  */
 @Injectable()
 export class SignalContextFactory {
@@ -38,6 +40,7 @@ export class SignalContextFactory {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ProjectionHost) private readonly projections: ProjectionHost,
     @Inject(GUARDED_HTTP_CLIENT) private readonly http: GuardedHttpClient,
+    @Inject(RegexPool) private readonly regexes: RegexPool,
     @Optional() @Inject(USER_STANDING) private readonly standing?: UserStanding,
   ) {}
 
@@ -91,6 +94,7 @@ export class SignalContextFactory {
         return JSON.parse(res.body.toString('utf8')) as unknown;
       },
       now: () => this.clock.now(),
+      matchRegex: (pattern, text) => this.regexes.test(pattern, text),
     };
   }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TextBankDefinition } from '#warden/catalog/contracts';
 import type { SignalContext } from '../evaluation.model.js';
 import { textBankSignal } from './text-bank.signal.js';
+import { LONG_TEXT_LENGTH } from './text-matches-regex.signal.js';
 
 function contextWith(...banks: TextBankDefinition[]): SignalContext {
   return { textBank: (id: string) => banks.find((bank) => bank.id === id) } as SignalContext;
@@ -60,5 +61,23 @@ describe('TEXT_BANK', () => {
 
   it('explains with the bank id', () => {
     expect(textBankSignal.explain?.('x', { bankId: 'spam' }, true, ctx)).toEqual({ bankId: 'spam' });
+  });
+
+  it("matches a long text's regexes through the context, off the evaluating thread, its terms here", async () => {
+    const asked: string[] = [];
+    const offThread = {
+      ...ctx,
+      matchRegex: (pattern: string, text: string) => {
+        asked.push(pattern);
+        return Promise.resolve(text.includes('win $5'));
+      },
+    } as SignalContext;
+    const long = 'x '.repeat(LONG_TEXT_LENGTH);
+    expect(await inBank(`${long} free money`, 'spam', offThread)).toBe(true);
+    expect(asked).toEqual([]);
+    expect(await inBank(`${long} you win $5`, 'spam', offThread)).toBe(true);
+    expect(await inBank(long, 'spam', offThread)).toBe(false);
+    // The bank's regexes as one pattern, as they are matched here.
+    expect(asked).toEqual([String.raw`(?:\bwin\s+\$\d+)|(?:(?i)click here)`, String.raw`(?:\bwin\s+\$\d+)|(?:(?i)click here)`]);
   });
 });

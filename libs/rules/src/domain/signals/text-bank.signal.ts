@@ -4,11 +4,14 @@ import type { TextBankDefinition } from '#warden/catalog/contracts';
 import type { Signal } from '../evaluation.model.js';
 import { CompileCache } from './compile-cache.js';
 import { compileTermMatcher, requireText, type TermMatcher } from './term-matcher.js';
+import { LONG_TEXT_LENGTH } from './text-matches-regex.signal.js';
 
 interface CompiledBank {
   readonly terms: TermMatcher;
   /** One combined pattern when RE2 accepts it, else each pattern on its own. */
   readonly regexes: readonly RE2JS[];
+  /** Their sources, for a long text matched off the evaluating thread. */
+  readonly patterns: readonly string[];
   readonly error?: string;
 }
 
@@ -35,22 +38,24 @@ function compileBank(bank: TextBankDefinition): CompiledBank {
       regexes.push(RE2JS.compile(pattern));
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      return { terms, regexes: [], error: `text bank ${bank.id} has an invalid regular expression: ${message}` };
+      return { terms, regexes: [], patterns: [], error: `text bank ${bank.id} has an invalid regular expression: ${message}` };
     }
   }
   if (regexes.length > 1) {
     try {
-      return { terms, regexes: [RE2JS.compile(bank.regexes.map((pattern) => `(?:${pattern})`).join('|'))] };
+      const combined = bank.regexes.map((pattern) => `(?:${pattern})`).join('|');
+      return { terms, regexes: [RE2JS.compile(combined)], patterns: [combined] };
     } catch {
       // Too large combined: match them one by one.
     }
   }
-  return { terms, regexes };
+  return { terms, regexes, patterns: bank.regexes };
 }
 
 /**
  * `{bankId}` → true when any bank term occurs as a whole word (case-insensitive) or any bank
- * regex matches (RE2, as written: case-sensitive unless the pattern says `(?i)`).
+ * regex matches (RE2, as written: case-sensitive unless the pattern says `(?i)`). A long text's
+ * regexes are matched off the evaluating thread, as TEXT_MATCHES_REGEX's are.
  */
 export const textBankSignal: Signal = {
   type: 'TEXT_BANK',
@@ -65,6 +70,7 @@ export const textBankSignal: Signal = {
     const compiled = compiledBank(bank);
     if (compiled.error !== undefined) throw new Error(compiled.error);
     if (compiled.terms.test(text)) return true;
+    if (text.length > LONG_TEXT_LENGTH && ctx.matchRegex && compiled.patterns.length > 0) return anyMatches(compiled.patterns, text, ctx.matchRegex);
     for (const regex of compiled.regexes) if (regex.test(text)) return true;
     return false;
   },
@@ -72,3 +78,8 @@ export const textBankSignal: Signal = {
     return { bankId: args.bankId };
   },
 };
+
+async function anyMatches(patterns: readonly string[], text: string, match: (pattern: string, text: string) => Promise<boolean>): Promise<boolean> {
+  for (const pattern of patterns) if (await match(pattern, text)) return true;
+  return false;
+}

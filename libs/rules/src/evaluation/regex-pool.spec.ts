@@ -1,0 +1,81 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { RE2JS } from 're2js';
+import { RegexDeadlineError, RegexPool } from './regex-pool.js';
+
+/** docs/rules.md's costly pattern: a bounded repeat between two alternations, case-insensitive. */
+const COSTLY = '(?i)(?:money|free|win).{0,300}(?:bitcoin|crypto)';
+
+const WORDS = ['free', 'money', 'win', 'lorem', 'ipsum', 'dolor', 'sit', 'amet', 'consectetur', 'adipiscing', 'elit', 'sed', 'do'];
+
+/**
+ * `length` characters of seeded random words that never complete COSTLY, so RE2 scans them all.
+ * Random, because a repeating text keeps RE2's cached states few and costs it next to nothing.
+ */
+function filler(length: number): string {
+  let seed = 1;
+  const words: string[] = [];
+  for (let size = 0; size < length; size += words.at(-1)!.length + 1) {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+    words.push(WORDS[seed % WORDS.length]!);
+  }
+  return words.join(' ').slice(0, length);
+}
+
+/** Turns of this thread's event loop until `promise` settles: none if the work ran here. */
+async function turnsWhile<T>(promise: Promise<T>): Promise<{ turns: number; result: PromiseSettledResult<T> }> {
+  let settled = false;
+  const result = promise.then(
+    (value): PromiseSettledResult<T> => ({ status: 'fulfilled', value }),
+    (reason: unknown): PromiseSettledResult<T> => ({ status: 'rejected', reason }),
+  );
+  void result.then(() => (settled = true));
+  let turns = 0;
+  while (!settled) {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    turns++;
+  }
+  return { turns, result: await result };
+}
+
+describe('RegexPool', () => {
+  const pools: RegexPool[] = [];
+  const pool = (options?: ConstructorParameters<typeof RegexPool>[0]) => {
+    const created = new RegexPool(options);
+    pools.push(created);
+    return created;
+  };
+  afterEach(async () => {
+    await Promise.all(pools.splice(0).map((p) => p.onModuleDestroy()));
+  });
+
+  it('answers as RE2 does here, for a match and for none', async () => {
+    const regexes = pool();
+    const text = filler(20_000);
+    const needle = `${text}free bitcoin`;
+    expect(await regexes.test(COSTLY, needle)).toBe(RE2JS.compile(COSTLY).test(needle));
+    expect(await regexes.test(COSTLY, needle)).toBe(true);
+    expect(await regexes.test(COSTLY, text)).toBe(false);
+    expect(await regexes.test(String.raw`\blorem\b`, text)).toBe(true);
+  });
+
+  it('matches on another thread: this one keeps turning while a costly match runs', async () => {
+    const regexes = pool();
+    // About 0.15 s of RE2 (docs/rules.md's table): here it would be a single turn.
+    const { turns, result } = await turnsWhile(regexes.test(COSTLY, filler(256 * 1024)));
+    expect(result).toEqual({ status: 'fulfilled', value: false });
+    expect(turns).toBeGreaterThan(10);
+  });
+
+  it('gives up a match past its deadline, and the next match runs on a new thread', async () => {
+    const regexes = pool({ deadlineMs: 500 });
+    // A megabyte against a thousand-character repeat: about 1.8 s of RE2 (docs/rules.md's table).
+    const slow = filler(1024 * 1024);
+    const pattern = COSTLY.replace('300', '1000');
+    const failed = regexes.test(pattern, slow);
+    const next = regexes.test('needle', 'a needle');
+    await expect(failed).rejects.toThrow(RegexDeadlineError);
+    await expect(failed).rejects.toThrow(`did not finish within 500 ms on a text of ${slow.length} characters`);
+    // Asked for while the slow one ran: its own deadline starts when its turn comes.
+    expect(await next).toBe(true);
+  });
+});

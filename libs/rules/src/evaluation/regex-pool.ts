@@ -1,0 +1,88 @@
+import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import type { RegexTask } from './regex-match.worker.js';
+
+/**
+ * How long one match may take on the pool's thread before it is given up (and the thread with it).
+ * RE2 is linear in the text, so a text of at most 1 MiB (MAX_TEXT_LENGTH) against the costliest
+ * patterns measured takes under 2 s (docs/rules.md, "Evaluation"); this bounds the rest.
+ */
+export const REGEX_DEADLINE_MS = 10_000;
+
+/** An idle thread ends after this long: most organizations never send a text long enough to need it. */
+const IDLE_MS = 60_000;
+
+/** Where the worker is: beside this module in `dist/` and in the bundle (an entry of its own); the `.ts` when the tests run the sources. */
+const WORKER = new URL(import.meta.url.endsWith('.ts') ? './regex-match.worker.ts' : './regex-match.worker.js', import.meta.url);
+
+export class RegexDeadlineError extends Error {
+  constructor(deadlineMs: number, length: number) {
+    super(`the regular expression did not finish within ${deadlineMs} ms on a text of ${length} characters`);
+    this.name = 'RegexDeadlineError';
+  }
+}
+
+export interface RegexPoolOptions {
+  readonly deadlineMs?: number;
+}
+
+/**
+ * TEXT_MATCHES_REGEX on long texts, on a thread of its own (docs/rules.md, "Evaluation"). RE2 costs
+ * time in proportion to the text and to the pattern: a customer's `.{0,1000}` over a 1 MiB text
+ * takes nearly 2 s. Matched where the items are evaluated, that held every organization's
+ * evaluations (one thread evaluates them all) and, on `sync` content requests, the HTTP thread.
+ * Here it takes one thread of the pool, bounded by a deadline, while the evaluating thread goes
+ * on with other items. One thread: the server's own threads already share the cores; the
+ * matches wait their turn in the order they were asked for, as many as the evaluations in flight.
+ */
+@Injectable()
+export class RegexPool implements OnModuleDestroy {
+  private pool: Piscina<RegexTask, boolean> | undefined;
+  /** Settles when the last match asked for has (the one thread takes them in turn). */
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly deadlineMs: number;
+
+  constructor(options: RegexPoolOptions = {}) {
+    this.deadlineMs = options.deadlineMs ?? REGEX_DEADLINE_MS;
+  }
+
+  /**
+   * True when `pattern` (already compiled once by the caller, so known to be valid) matches
+   * anywhere in `text`. Matches run one after another, each within the deadline from when it
+   * starts: a match waiting behind others is not given up for their time (a burst of long texts
+   * would otherwise decide nothing). Rejects with RegexDeadlineError past it: the thread running it
+   * is ended (a match cannot be interrupted otherwise) and the next match starts a new one.
+   */
+  test(pattern: string, text: string): Promise<boolean> {
+    const match = this.queue.then(() => this.run(pattern, text));
+    this.queue = match.catch(() => undefined);
+    return match;
+  }
+
+  private async run(pattern: string, text: string): Promise<boolean> {
+    const deadline = AbortSignal.timeout(this.deadlineMs);
+    try {
+      return await this.threads().run({ pattern, text }, { signal: deadline });
+    } catch (error) {
+      if (deadline.aborted) throw new RegexDeadlineError(this.deadlineMs, text.length);
+      throw error;
+    }
+  }
+
+  private threads(): Piscina<RegexTask, boolean> {
+    this.pool ??= new Piscina<RegexTask, boolean>({
+      filename: fileURLToPath(WORKER),
+      minThreads: 0,
+      maxThreads: 1,
+      idleTimeout: IDLE_MS,
+    });
+    return this.pool;
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    const pool = this.pool;
+    this.pool = undefined;
+    await pool?.close({ force: true });
+  }
+}
