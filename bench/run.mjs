@@ -8,6 +8,7 @@ for (const name of [
   'inbound-topic',
   'partial-items',
   'single-item',
+  'long-text-regex',
   'hashing',
   'callbacks',
   'console',
