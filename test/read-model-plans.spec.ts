@@ -25,6 +25,8 @@ import { ListEvaluationsHandler } from '../libs/rules/src/queries/list-evaluatio
 import { ListEvaluationsQuery } from '../libs/rules/src/queries/list-evaluations/list-evaluations.query.js';
 import { transparencyProjection } from '../libs/transparency/src/projections/transparency.projection.js';
 import { readAfter } from '../libs/transparency/src/queries/list-statements/list-statements.handler.js';
+import { nextActionWithUnsent, nextOrganizationWithUnsent, unsentOfAction } from '../libs/transparency/src/submission/statement-submitter.js';
+import { TRANSPARENCY_STATEMENTS } from '../libs/transparency/src/projections/transparency.read-model.js';
 
 /** A read store whose prepared SELECTs are kept, with their plans, and the indexes of `projection` made. */
 async function storeWith(projection: Projection) {
@@ -85,6 +87,32 @@ describe('long lists read their page in index order', () => {
       expect(detail).toContain('USING INDEX rm/transparency_statements/orgId,decidedAt,puid');
       expect(detail).not.toContain('USE TEMP B-TREE');
     }
+    close();
+  });
+
+  it('the unsent statements the submitter forms into batches: the next action with some, and its oldest first', async () => {
+    const { store, plan, close } = await storeWith(transparencyProjection);
+    await store.commit([{ op: 'put', collection: TRANSPARENCY_STATEMENTS, id: 'x', doc: { orgId: 'acme', batchId: null, actionId: 'remove' } }]);
+    const index = 'USING INDEX rm/transparency_statements/orgId,batchId,actionId,decidedAt,puid';
+    expect(await nextActionWithUnsent(store, 'acme', undefined)).toBe('remove');
+    expect(plan()).toContain(index);
+    expect(plan()).not.toContain('USE TEMP B-TREE');
+    expect(await nextActionWithUnsent(store, 'acme', 'remove')).toBeUndefined();
+    expect(plan()).toContain(`${index} (<expr>=? AND <expr>=? AND <expr>>?)`);
+    expect(plan()).not.toContain('USE TEMP B-TREE');
+    // At a start, the organizations with unsent statements: one entry each of (batchId, orgId).
+    expect(await nextOrganizationWithUnsent(store, undefined)).toBe('acme');
+    expect(plan()).toContain('USING INDEX rm/transparency_statements/batchId,orgId (<expr>=?)');
+    expect(plan()).not.toContain('USE TEMP B-TREE');
+    expect(await nextOrganizationWithUnsent(store, 'acme')).toBeUndefined();
+    expect(plan()).toContain('USING INDEX rm/transparency_statements/batchId,orgId (<expr>=? AND <expr>>?)');
+    expect(plan()).not.toContain('USE TEMP B-TREE');
+    await unsentOfAction(store, 'acme', 'remove', undefined, 100);
+    expect(plan()).toContain(index);
+    expect(plan()).not.toContain('USE TEMP B-TREE');
+    await unsentOfAction(store, 'acme', 'remove', '2026-11-05T10:00:00.000Z', 100);
+    expect(plan()).toContain(`${index} (<expr>=? AND <expr>=? AND <expr>=? AND <expr>>?)`);
+    expect(plan()).not.toContain('USE TEMP B-TREE');
     close();
   });
 

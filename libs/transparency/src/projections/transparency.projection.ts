@@ -337,9 +337,10 @@ export const transparencyProjection: Projection = {
   indexes: [
     // The statements list: a period's, in decidedAt order, read in index order and stopped at the page.
     { collection: TRANSPARENCY_STATEMENTS, fields: ['orgId', 'decidedAt', 'puid'] },
-    // Forming batches: an organization's unsent statements, oldest first.
-    { collection: TRANSPARENCY_STATEMENTS, fields: ['orgId', 'batchId', 'decidedAt', 'puid'] },
-    { collection: TRANSPARENCY_STATEMENTS, fields: ['batchId'] },
+    // Forming batches: an organization's actions with unsent statements, and each one's, oldest first.
+    { collection: TRANSPARENCY_STATEMENTS, fields: ['orgId', 'batchId', 'actionId', 'decidedAt', 'puid'] },
+    // A batch's statements; the organizations with unsent statements (batchId null), one entry each.
+    { collection: TRANSPARENCY_STATEMENTS, fields: ['batchId', 'orgId'] },
     { collection: TRANSPARENCY_STATEMENTS, fields: ['orgId', 'item.typeId', 'item.id'] },
     { collection: TRANSPARENCY_DAYS, fields: ['orgId', 'day'] },
     { collection: TRANSPARENCY_BATCHES, fields: ['status'] },
@@ -347,6 +348,10 @@ export const transparencyProjection: Projection = {
   retiredIndexes: [
     // Forming batches before (orgId, batchId, decidedAt, puid) served it, with its order.
     { collection: TRANSPARENCY_STATEMENTS, fields: ['orgId', 'batchId'] },
+    // A batch's statements before (batchId, orgId) served them too.
+    { collection: TRANSPARENCY_STATEMENTS, fields: ['batchId'] },
+    // Forming batches before they were formed action by action (orgId, batchId, actionId, decidedAt, puid).
+    { collection: TRANSPARENCY_STATEMENTS, fields: ['orgId', 'batchId', 'decidedAt', 'puid'] },
     // No query looks a statement up by its puid (its id is derived from the published action).
     { collection: TRANSPARENCY_STATEMENTS, fields: ['orgId', 'puid'] },
     // The statements list filtered on the day and sorted apart: (orgId, decidedAt, puid) does both.

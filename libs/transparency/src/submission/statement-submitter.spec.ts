@@ -96,24 +96,42 @@ describe('statement submitter: forming batches', () => {
       await submitter.onApplicationShutdown();
       await stores.close();
     });
-    // What forming reads: each find of an organization's unsent statements, and how many it returned.
+    // What forming reads: each find of an organization's unsent statements, how many it returned
+    // and of which actions. A look-up of the next action with unsent statements has limit 1; a page, more.
     const find = vi.spyOn(stores.readStore, 'find');
     const reads = async () =>
       (
         await Promise.all(
           find.mock.calls.map(async ([collection, filter, options], i) => {
-            const found = (await find.mock.results[i]!.value) as unknown[];
+            const found = (await find.mock.results[i]!.value) as StatementFactsDoc[];
             // Forming's reads name one organization (the start's look-ups bound the organization instead).
             return collection === TRANSPARENCY_STATEMENTS && typeof (filter as Filter | undefined)?.['orgId'] === 'string'
-              ? [{ found: found.length, limit: (options as FindOptions).limit! }]
+              ? [{ found: found.length, limit: (options as FindOptions).limit!, actions: found.map((f) => f.actionId) }]
               : [];
           }),
         )
       ).flat();
-    /** Waits for a forming to end (its last page falls short of its limit); the documents read since `before`. */
+    /**
+     * Waits for a forming to end: a pass over the actions (ended by a look-up that finds no further
+     * action) in which no page came back full. The statements its pages read since `before`, by action.
+     */
     const formed = async (before: number) => {
-      await waitFor(async () => (await reads()).slice(before).some((r) => r.found < r.limit), 'a forming to end');
-      return (await reads()).slice(before).reduce((n, r) => n + r.found, 0);
+      const ended = (since: Awaited<ReturnType<typeof reads>>) => {
+        let full = false;
+        for (const r of since) {
+          if (r.limit > 1 && r.found >= r.limit) full = true;
+          if (r.limit === 1 && r.found === 0) {
+            if (!full) return true;
+            full = false;
+          }
+        }
+        return false;
+      };
+      await waitFor(async () => ended((await reads()).slice(before)), 'a forming to end');
+      return (await reads())
+        .slice(before)
+        .filter((r) => r.limit > 1)
+        .flatMap((r) => r.actions);
     };
     /** A published action, delivered to the reactor as the worker's would be. */
     const publish = async (deliveryId: string, actionId: string, occurredAt: string, orgId = ORG) => {
@@ -173,12 +191,15 @@ describe('statement submitter: forming batches', () => {
     const { submitter, actions, posted, reads, formed, publish, batchOf, wake } = setup(3);
     for (const [i, id] of ['t1', 't2', 'b1', 'b2', 't3', 't4', 'b3'].entries()) await publish(id, id.startsWith('t') ? 'thank' : 'bare', at(i + 10));
     await submitter.start();
-    // The first forming reads every unsent statement.
-    expect(await formed(0)).toBeGreaterThanOrEqual(7);
-    // The next reads where it stopped (the last statement read, and the new one), not the seven it could not send.
+    // The first forming reads every unsent statement it could send with a mapping fixed (the incomplete
+    // ones; the last page's first again, to learn nothing follows it), and none of those it may never send.
+    const first = await formed(0);
+    expect(first.filter((a) => a === 'bare').length).toBeGreaterThanOrEqual(3);
+    expect(first).not.toContain('thank');
+    // The next reads where it stopped (the last statement read), not the three it could not send.
     const before = (await reads()).length;
-    await publish('t5', 'thank', at(30));
-    expect(await formed(before)).toBeLessThanOrEqual(2);
+    await publish('b4', 'bare', at(30));
+    expect((await formed(before)).length).toBeLessThanOrEqual(2);
     // Published with a time before where it got to (another process's clock): still sent.
     await publish('r0', 'remove', at(1));
     await waitFor(async () => (await batchOf('r0')) !== null, 'the batch of r0');
@@ -186,9 +207,25 @@ describe('statement submitter: forming batches', () => {
     // The mapping fixed: the next wake-up sends the incomplete ones.
     actions.set('bare', action('bare', removed));
     wake();
-    await waitFor(() => posted.flat().length === 4, 'the batches of the mapped statements');
-    expect(posted.slice(1).flat().sort()).toEqual(['b1', 'b2', 'b3'].map(puid).sort());
-    for (const id of ['t1', 't2', 't3', 't4', 't5']) expect(await batchOf(id)).toBeNull();
+    await waitFor(() => posted.flat().length === 5, 'the batches of the mapped statements');
+    expect(posted.slice(1).flat().sort()).toEqual(['b1', 'b2', 'b3', 'b4'].map(puid).sort());
+    for (const id of ['t1', 't2', 't3', 't4']) expect(await batchOf(id)).toBeNull();
+  });
+
+  it('never reads the statements of an action mapped dsa: false, however many: a forming costs the same with 5 or 60', async () => {
+    const readWith = async (thanks: number) => {
+      const { submitter, posted, formed, publish } = setup(3);
+      for (let i = 0; i < thanks; i++) await publish(`t${i}`, 'thank', at(i % 60));
+      await publish('r1', 'remove', at(30));
+      await submitter.start();
+      const read = await formed(0);
+      await waitFor(() => posted.length > 0, 'the batch of r1');
+      return read;
+    };
+    const few = await readWith(5);
+    const many = await readWith(60);
+    expect(many).toEqual(few);
+    expect(many).toEqual(['remove']);
   });
 
   it('sends nothing to a URL with user info applied before apply refused it, and says why without showing it', async () => {

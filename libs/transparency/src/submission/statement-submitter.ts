@@ -36,10 +36,10 @@ export const SUBMISSION_OPTIONS = Symbol('SubmissionOptions');
 export const DEFAULT_SUBMISSION_OPTIONS: Omit<SubmissionOptions, 'submit'> = { batchWaitMs: 500, attemptTimeoutMs: 30_000, formPage: 10_000 };
 
 /**
- * Where forming batches got to in an organization's unsent statements, in their order (decidedAt,
- * then PUID): every one up to here is in a batch, or could not be sent with the mapping `catalog`
- * names. A wake-up reads on from here, so statements that cannot be sent are read once, not on
- * every wake-up; a change of the mapping starts from the first again.
+ * Where forming batches got to in the unsent statements of one action of an organization, in
+ * their order (decidedAt, then PUID): every one up to here is in a batch, or could not be sent with
+ * the mapping `catalog` names. A wake-up reads on from here, so statements that cannot be sent are
+ * read once, not on every wake-up; a change of the mapping starts from the first again.
  */
 interface FormCursor {
   readonly catalog: string;
@@ -47,6 +47,52 @@ interface FormCursor {
   readonly puid: string;
   /** The unsent statements passed at exactly `decidedAt` (they are read again, and skipped). */
   readonly passedAt: number;
+}
+
+/**
+ * The order of the index (orgId, batchId, actionId, decidedAt, puid) with batchId left out (the
+ * look-ups ask for null), whole: its entries end with the rowid, the read store's last order term,
+ * so a sort by only a prefix of it has SQLite sort every entry sharing that prefix (an
+ * organization's or an action's millions) to find the first.
+ */
+const INDEX_ORDER = (['orgId', 'actionId', 'decidedAt', 'puid'] as const).map((field) => ({ field, direction: 'asc' as const }));
+
+/**
+ * The first action after `after` (in their order; from the first without it) with a statement of
+ * the organization not yet in a batch: one entry of the index (orgId, batchId, actionId, decidedAt, puid).
+ */
+export async function nextActionWithUnsent(store: ReadStore, orgId: string, after: string | undefined): Promise<string | undefined> {
+  const [next] = await store.find<StatementFactsDoc>(
+    TRANSPARENCY_STATEMENTS,
+    after === undefined ? { orgId, batchId: null } : { orgId, batchId: null, actionId: { gte: `${after}\u0000` } },
+    { sort: INDEX_ORDER.slice(1), limit: 1 },
+  );
+  return next?.actionId;
+}
+
+/**
+ * The first organization after `after` (from the first without it) with a statement not yet in a
+ * batch: one entry of the index (batchId, orgId), whatever the organizations hold, sent or not.
+ */
+export async function nextOrganizationWithUnsent(store: ReadStore, after: string | undefined): Promise<string | undefined> {
+  const [next] = await store.find<StatementFactsDoc>(
+    TRANSPARENCY_STATEMENTS,
+    after === undefined ? { batchId: null } : { batchId: null, orgId: { gte: `${after}\u0000` } },
+    { sort: [{ field: 'orgId', direction: 'asc' }], limit: 1 },
+  );
+  return next?.orgId;
+}
+
+/**
+ * The action's statements not yet in a batch, oldest first (decidedAt, then PUID), from `from` on:
+ * a range of the same index, read in its order and stopped at `limit`.
+ */
+export function unsentOfAction(store: ReadStore, orgId: string, actionId: string, from: string | undefined, limit: number): Promise<StatementFactsDoc[]> {
+  return store.find<StatementFactsDoc>(
+    TRANSPARENCY_STATEMENTS,
+    from === undefined ? { orgId, batchId: null, actionId } : { orgId, batchId: null, actionId, decidedAt: { gte: from } },
+    { sort: INDEX_ORDER.slice(2), limit },
+  );
 }
 
 /** The mapping in force, as a digest: a statement that could not be sent with one may be sent with another. */
@@ -108,7 +154,8 @@ export class StatementSubmitter implements OnApplicationShutdown {
   private readonly forming = new Map<string, Promise<void>>();
   private readonly formAgain = new Set<string>();
   private readonly inFlight = new Map<string, Promise<void>>();
-  private readonly cursors = new Map<string, FormCursor>();
+  /** Per organization, per action: where forming got to (FormCursor). */
+  private readonly cursors = new Map<string, Map<string, FormCursor>>();
   /** Per organization, the earliest decision time published since its last forming began (see wake). */
   private readonly published = new Map<string, string>();
   private active = false;
@@ -142,15 +189,11 @@ export class StatementSubmitter implements OnApplicationShutdown {
     // Every organization with an unsent statement, one look-up each (the first 1,000 statements
     // could all be one organization's, which cannot be sent, and leave another's waiting for its
     // next published action).
-    for (let after = ''; ;) {
-      const [next] = await this.readStore.find<StatementFactsDoc>(
-        TRANSPARENCY_STATEMENTS,
-        { orgId: { gte: `${after}\u0000` }, batchId: null },
-        { sort: [{ field: 'orgId', direction: 'asc' }], limit: 1 },
-      );
-      if (!next) break;
-      this.wake(next.orgId);
-      after = next.orgId;
+    for (let after: string | undefined; ;) {
+      const next = await nextOrganizationWithUnsent(this.readStore, after);
+      if (next === undefined) break;
+      this.wake(next);
+      after = next;
     }
   }
 
@@ -238,9 +281,12 @@ export class StatementSubmitter implements OnApplicationShutdown {
   }
 
   /**
-   * Batches of the organization's unsent statements, oldest first, read a page at a time from
-   * where the last forming got to (FormCursor). Those that cannot be sent (incomplete, or mapped
-   * `dsa: false`) stay unsent and are passed, so they never hold back the ones after them.
+   * Batches of the organization's unsent statements, action by action, each action's oldest first,
+   * read a page at a time from where the last forming got to (FormCursor). Those that cannot be
+   * sent (incomplete) stay unsent and are passed, so they never hold back the ones after them. An
+   * action the mapping excludes (`dsa: false`) owes no statement at all: its unsent statements are
+   * not read, so that a rule firing one every second does not make every start and every edit of
+   * the mapping read millions of them again (docs/transparency.md, "Submission").
    */
   private async formBatches(orgId: string): Promise<void> {
     const settings = await this.settings(orgId);
@@ -248,65 +294,74 @@ export class StatementSubmitter implements OnApplicationShutdown {
     const published = this.published.get(orgId);
     if (published !== undefined) {
       this.published.delete(orgId);
-      const cursor = this.cursors.get(orgId);
-      if (cursor && published <= cursor.decidedAt) this.cursors.set(orgId, { ...cursor, decidedAt: published, puid: '', passedAt: 0 });
+      for (const [actionId, cursor] of this.cursors.get(orgId) ?? []) {
+        if (published <= cursor.decidedAt) this.cursorsOf(orgId).set(actionId, { ...cursor, decidedAt: published, puid: '', passedAt: 0 });
+      }
     }
-    for (;;) {
-      if (!this.active) return;
+    for (let more = true; more;) {
+      more = false;
       // The batches recorded so far are in the read model: their statements are not taken again.
       await this.projections.catchUp(TRANSPARENCY_PROJECTION);
       const catalog = await statementCatalog(this.queries, this.projections, orgId);
       const mapping = catalogKey(catalog);
-      const stored = this.cursors.get(orgId);
-      const after = stored?.catalog === mapping ? stored : undefined;
-      // The index (orgId, batchId, decidedAt, puid) serves the order and the bound: a page reads no more than its limit.
-      const limit = this.options.formPage + (after?.passedAt ?? 0);
-      const page = await this.readStore.find<StatementFactsDoc>(
-        TRANSPARENCY_STATEMENTS,
-        after ? { orgId, batchId: null, decidedAt: { gte: after.decidedAt } } : { orgId, batchId: null },
-        {
-          sort: [
-            { field: 'decidedAt', direction: 'asc' },
-            { field: 'puid', direction: 'asc' },
-          ],
-          limit,
-        },
-      );
-      const unseen = after ? page.filter((f) => f.decidedAt > after.decidedAt || f.puid > after.puid) : page;
-      const ready = unseen.flatMap((facts) => {
-        const rendered = renderStatement(facts, catalog);
-        return rendered.kind === 'statement' ? [{ facts, body: rendered.statement }] : [];
-      });
-      for (let i = 0; i < ready.length; i += MAX_BATCH) {
-        const chunk = ready.slice(i, i + MAX_BATCH);
-        const batchId = batchIdOf(
-          orgId,
-          chunk.map((c) => c.facts.puid),
-        );
-        const { state } = await this.aggregates.handle(
-          batchStream(orgId, batchId),
-          statementBatchDecider,
-          {
-            type: 'RequestBatch',
-            batchId,
-            statements: chunk.map((c) => ({ puid: c.facts.puid, deliveryId: c.facts.deliveryId })),
-            bodies: chunk.map((c) => c.body),
-            at: this.clock.now().toISOString(),
-          },
-          { orgId, correlationId: batchId, actor: 'transparency' },
-        );
-        if (state.nextAttemptAt) this.schedule(orgId, batchId, state.nextAttemptAt);
+      // Each action with an unsent statement, one look-up each, in the index (orgId, batchId, actionId, …).
+      for (let last: string | undefined; ;) {
+        if (!this.active) return;
+        const next = await nextActionWithUnsent(this.readStore, orgId, last);
+        if (next === undefined) break;
+        last = next;
+        if (catalog.actions.get(last)?.dsa === false) continue;
+        // Only a full page may hide more.
+        if (await this.formAction(orgId, last, catalog, mapping)) more = true;
       }
-      const reached = unseen.at(-1) ?? after;
-      if (reached) {
-        // The page began at or before `reached`'s time: it holds every unsent statement of that time up to it.
-        const batched = new Set(ready.map((r) => r.facts.puid));
-        const passedAt = page.filter((f) => f.decidedAt === reached.decidedAt && f.puid <= reached.puid && !batched.has(f.puid)).length;
-        this.cursors.set(orgId, { catalog: mapping, decidedAt: reached.decidedAt, puid: reached.puid, passedAt });
-      }
-      // Only a full page may hide more.
-      if (page.length < limit) return;
     }
+  }
+
+  /** One page of the action's unsent statements, formed into batches; true when the page was full. */
+  private async formAction(orgId: string, actionId: string, catalog: StatementCatalog, mapping: string): Promise<boolean> {
+    const stored = this.cursors.get(orgId)?.get(actionId);
+    const after = stored?.catalog === mapping ? stored : undefined;
+    const limit = this.options.formPage + (after?.passedAt ?? 0);
+    const page = await unsentOfAction(this.readStore, orgId, actionId, after?.decidedAt, limit);
+    const unseen = after ? page.filter((f) => f.decidedAt > after.decidedAt || f.puid > after.puid) : page;
+    const ready = unseen.flatMap((facts) => {
+      const rendered = renderStatement(facts, catalog);
+      return rendered.kind === 'statement' ? [{ facts, body: rendered.statement }] : [];
+    });
+    for (let i = 0; i < ready.length; i += MAX_BATCH) {
+      const chunk = ready.slice(i, i + MAX_BATCH);
+      const batchId = batchIdOf(
+        orgId,
+        chunk.map((c) => c.facts.puid),
+      );
+      const { state } = await this.aggregates.handle(
+        batchStream(orgId, batchId),
+        statementBatchDecider,
+        {
+          type: 'RequestBatch',
+          batchId,
+          statements: chunk.map((c) => ({ puid: c.facts.puid, deliveryId: c.facts.deliveryId })),
+          bodies: chunk.map((c) => c.body),
+          at: this.clock.now().toISOString(),
+        },
+        { orgId, correlationId: batchId, actor: 'transparency' },
+      );
+      if (state.nextAttemptAt) this.schedule(orgId, batchId, state.nextAttemptAt);
+    }
+    const reached = unseen.at(-1) ?? after;
+    if (reached) {
+      // The page began at or before `reached`'s time: it holds every unsent statement of that time up to it.
+      const batched = new Set(ready.map((r) => r.facts.puid));
+      const passedAt = page.filter((f) => f.decidedAt === reached.decidedAt && f.puid <= reached.puid && !batched.has(f.puid)).length;
+      this.cursorsOf(orgId).set(actionId, { catalog: mapping, decidedAt: reached.decidedAt, puid: reached.puid, passedAt });
+    }
+    return page.length >= limit;
+  }
+
+  private cursorsOf(orgId: string): Map<string, FormCursor> {
+    let cursors = this.cursors.get(orgId);
+    if (!cursors) this.cursors.set(orgId, (cursors = new Map()));
+    return cursors;
   }
 
   private attempt(orgId: string, batchId: string): void {
