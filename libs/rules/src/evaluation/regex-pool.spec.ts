@@ -52,16 +52,16 @@ describe('RegexPool', () => {
     const regexes = pool();
     const text = filler(20_000);
     const needle = `${text}free bitcoin`;
-    expect(await regexes.test(COSTLY, needle)).toBe(RE2JS.compile(COSTLY).test(needle));
-    expect(await regexes.test(COSTLY, needle)).toBe(true);
-    expect(await regexes.test(COSTLY, text)).toBe(false);
-    expect(await regexes.test(String.raw`\blorem\b`, text)).toBe(true);
+    expect(await regexes.test('acme', COSTLY, needle)).toBe(RE2JS.compile(COSTLY).test(needle));
+    expect(await regexes.test('acme', COSTLY, needle)).toBe(true);
+    expect(await regexes.test('acme', COSTLY, text)).toBe(false);
+    expect(await regexes.test('acme', String.raw`\blorem\b`, text)).toBe(true);
   });
 
   it('matches on another thread: this one keeps turning while a costly match runs', async () => {
     const regexes = pool();
     // About 0.15 s of RE2 (docs/rules.md's table): here it would be a single turn.
-    const { turns, result } = await turnsWhile(regexes.test(COSTLY, filler(256 * 1024)));
+    const { turns, result } = await turnsWhile(regexes.test('acme', COSTLY, filler(256 * 1024)));
     expect(result).toEqual({ status: 'fulfilled', value: false });
     expect(turns).toBeGreaterThan(10);
   });
@@ -71,11 +71,20 @@ describe('RegexPool', () => {
     // A megabyte against a thousand-character repeat: about 1.8 s of RE2 (docs/rules.md's table).
     const slow = filler(1024 * 1024);
     const pattern = COSTLY.replace('300', '1000');
-    const failed = regexes.test(pattern, slow);
-    const next = regexes.test('needle', 'a needle');
+    const failed = regexes.test('acme', pattern, slow);
+    const next = regexes.test('acme', 'needle', 'a needle');
     await expect(failed).rejects.toThrow(RegexDeadlineError);
     await expect(failed).rejects.toThrow(`did not finish within 500 ms on a text of ${slow.length} characters`);
     // Asked for while the slow one ran: its own deadline starts when its turn comes.
     expect(await next).toBe(true);
+  });
+
+  it('takes the organizations waiting in turns: a burst of one delays another by one match, not by the burst', async () => {
+    const regexes = pool();
+    const order: string[] = [];
+    const ask = (orgId: string, n: number) => regexes.test(orgId, 'needle', `${orgId} ${n} needle`).then(() => order.push(`${orgId}${n}`));
+    // Asked for together: the first of the burst starts at once, the rest wait with the other organization's.
+    await Promise.all([ask('a', 1), ask('a', 2), ask('a', 3), ask('a', 4), ask('b', 1), ask('c', 1), ask('b', 2)]);
+    expect(order).toEqual(['a1', 'a2', 'b1', 'c1', 'a3', 'b2', 'a4']);
   });
 });

@@ -34,13 +34,17 @@ export interface RegexPoolOptions {
  * evaluations (one thread evaluates them all) and, on `sync` content requests, the HTTP thread.
  * Here it takes one thread of the pool, bounded by a deadline, while the evaluating thread goes
  * on with other items. One thread: the server's own threads already share the cores; the
- * matches wait their turn in the order they were asked for, as many as the evaluations in flight.
+ * matches wait their turn, as many as the evaluations in flight, organizations taking turns.
  */
 @Injectable()
 export class RegexPool implements OnModuleDestroy {
   private pool: Piscina<RegexTask, boolean> | undefined;
-  /** Settles when the last match asked for has (the one thread takes them in turn). */
-  private queue: Promise<unknown> = Promise.resolve();
+  /**
+   * The matches waiting for the thread, by organization, in turn order: an organization that had a
+   * match started goes behind the others waiting (a Map keeps its keys in insertion order).
+   */
+  private readonly waiting = new Map<string, Array<() => void>>();
+  private busy = false;
   private readonly deadlineMs: number;
 
   constructor(options: RegexPoolOptions = {}) {
@@ -49,15 +53,38 @@ export class RegexPool implements OnModuleDestroy {
 
   /**
    * True when `pattern` (already compiled once by the caller, so known to be valid) matches
-   * anywhere in `text`. Matches run one after another, each within the deadline from when it
-   * starts: a match waiting behind others is not given up for their time (a burst of long texts
-   * would otherwise decide nothing). Rejects with RegexDeadlineError past it: the thread running it
-   * is ended (a match cannot be interrupted otherwise) and the next match starts a new one.
+   * anywhere in `text`. Matches run one after another, the organizations waiting taking turns, so
+   * that one organization's burst of long texts delays another's match by at most one match of each
+   * organization ahead of it. Each runs within the deadline from when it starts: a match waiting
+   * behind others is not given up for their time (a burst would otherwise decide nothing). Rejects
+   * with RegexDeadlineError past it: the thread running it is ended (a match cannot be interrupted
+   * otherwise) and the next match starts a new one.
    */
-  test(pattern: string, text: string): Promise<boolean> {
-    const match = this.queue.then(() => this.run(pattern, text));
-    this.queue = match.catch(() => undefined);
-    return match;
+  test(orgId: string, pattern: string, text: string): Promise<boolean> {
+    return new Promise<boolean>((resolve, reject) => {
+      const start = () =>
+        void this.run(pattern, text)
+          .then(resolve, reject)
+          .finally(() => {
+            this.busy = false;
+            this.startNext();
+          });
+      const queued = this.waiting.get(orgId);
+      if (queued) queued.push(start);
+      else this.waiting.set(orgId, [start]);
+      if (!this.busy) this.startNext();
+    });
+  }
+
+  private startNext(): void {
+    const turn = this.waiting.entries().next();
+    if (turn.done) return;
+    const [orgId, starts] = turn.value;
+    this.waiting.delete(orgId);
+    const start = starts.shift()!;
+    if (starts.length > 0) this.waiting.set(orgId, starts);
+    this.busy = true;
+    start();
   }
 
   private async run(pattern: string, text: string): Promise<boolean> {

@@ -94,7 +94,7 @@ export class SignalContextFactory {
         return JSON.parse(res.body.toString('utf8')) as unknown;
       },
       now: () => this.clock.now(),
-      matchRegex: (pattern, text) => this.regexes.test(pattern, text),
+      matchRegex: (pattern, text) => this.regexes.test(orgId, pattern, text),
     };
   }
 
