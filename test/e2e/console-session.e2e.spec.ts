@@ -1,6 +1,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectErrorBody } from '../support/error-body.js';
+import { waitFor } from '../support/wait-for.js';
 import {
   consoleLogin,
   consoleUserCommand,
@@ -331,5 +332,30 @@ describe('the per-address throttle behind a trusted proxy (WARDEN_TRUSTED_PROXIE
       await failures(10, (i) => loginFrom(warden.url, direct, `someone${i}@example.com`, 'wrong password here', { 'x-forwarded-for': `198.51.100.${i}` })),
     ).toEqual(Array(10).fill(401));
     expect(await loginFrom(warden.url, direct, 'eve@example.com', PASSWORD, { 'x-forwarded-for': '198.51.100.99' })).toBe(429);
+  });
+});
+
+describe('the idle timeout (WARDEN_CONSOLE_IDLE_TIMEOUT_SECONDS)', () => {
+  let warden: RunningWarden;
+
+  beforeAll(async () => {
+    ({ warden } = await setUp([['ivy@example.com', 'MODERATOR']], undefined, { WARDEN_CONSOLE_IDLE_TIMEOUT_SECONDS: '1' }));
+  }, 90_000);
+  afterAll(async () => {
+    await warden?.stop();
+  });
+
+  it('refuses a session left unused past the timeout, as an expired one, and a new sign-in works', async () => {
+    const { cookie } = await consoleLogin(warden.url, 'ivy@example.com', PASSWORD);
+    const me = () => fetch(warden.url + ME, { headers: { cookie } });
+    expect((await me()).status).toBe(200);
+    const lastUse = Date.now();
+    // The timeout is the state waited for here: a second without a request (any request would be a use).
+    await waitFor(() => Date.now() - lastUse > 1_500, { what: 'a second and a half without a request', intervalMs: 100 });
+    await expectErrorBody(await me(), 401, '/errors/unauthorized');
+    const state = (await (await fetch(warden.url + SESSION, { headers: { cookie } })).json()) as { signedIn: boolean };
+    expect(state.signedIn).toBe(false);
+    const again = await consoleLogin(warden.url, 'ivy@example.com', PASSWORD);
+    expect((await fetch(warden.url + ME, { headers: { cookie: again.cookie } })).status).toBe(200);
   });
 });

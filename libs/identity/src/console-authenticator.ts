@@ -10,6 +10,7 @@ import { CONSOLE_SESSIONS, type ConsoleSessionDoc, USERS, type UserDoc } from '.
 import { permissionsOf } from './domain/access.js';
 import { ReadOnlySessions } from './read-only-sessions.js';
 import { SecondFactorEnforcement } from './second-factor-enforcement.js';
+import { SessionActivity } from './session-activity.js';
 import { UserDirectory } from './user-directory.js';
 
 type SessionPrincipal = ConsolePrincipal & { readonly csrfTokenHash: string };
@@ -18,8 +19,9 @@ type SessionPrincipal = ConsolePrincipal & { readonly csrfTokenHash: string };
  * A session cookie's user: the sessions read model (caught up on a miss, so a session opened by
  * another process works at once) says whose it is; the user's aggregate, read from the log on
  * every request, says whether the session is still open and unexpired, the user active, and
- * with which roles. So logout, disabling and role changes hold on the very next request, in
- * every process, without a cache to invalidate.
+ * with which roles; SessionActivity, whether it was used recently enough (the idle timeout). So
+ * logout, disabling and role changes hold on the very next request, in every process, without a
+ * cache to invalidate.
  */
 @Injectable()
 export class SessionConsoleAuthenticator implements ConsoleAuthenticator {
@@ -30,6 +32,7 @@ export class SessionConsoleAuthenticator implements ConsoleAuthenticator {
     private readonly users: UserDirectory,
     private readonly secondFactors: SecondFactorEnforcement,
     private readonly readOnly: ReadOnlySessions,
+    private readonly activity: SessionActivity,
   ) {}
 
   async authenticate(sessionToken: string): Promise<ConsolePrincipal | null> {
@@ -53,7 +56,11 @@ export class SessionConsoleAuthenticator implements ConsoleAuthenticator {
     const user = await this.users.access(doc.orgId, doc.userId);
     const session = this.readOnly.active ? this.readOnly.find(tokenHash) : user?.sessions[doc.sessionId];
     if (!user || !session || user.state !== 'active' || session.tokenHash !== tokenHash) return null;
-    if (session.expiresAt <= this.clock.now().toISOString()) return null;
+    const now = this.clock.now();
+    if (session.expiresAt <= now.toISOString()) return null;
+    // Sessions are opened for SESSION_TTL_MS: their expiry says when. Unused past the idle timeout: refused.
+    const openedAt = Date.parse(session.expiresAt) - SESSION_TTL_MS;
+    if (!(await this.activity.use(doc.sessionId, openedAt, now.getTime()))) return null;
     const principal: SessionPrincipal = {
       userId: user.userId,
       orgId: user.orgId,
@@ -62,8 +69,8 @@ export class SessionConsoleAuthenticator implements ConsoleAuthenticator {
       permissions: permissionsOf(user.roles),
       sessionId: doc.sessionId,
       // When the user last proved who they are: the IdP's AuthnInstant where the sign-in recorded
-      // an earlier one, else the opening (sessions are opened for SESSION_TTL_MS: their expiry says when).
-      signedInAt: session.authenticatedAt ?? new Date(Date.parse(session.expiresAt) - SESSION_TTL_MS).toISOString(),
+      // an earlier one, else the opening.
+      signedInAt: session.authenticatedAt ?? new Date(openedAt).toISOString(),
       csrfTokenHash: session.csrfTokenHash,
     };
     return this.secondFactors.apply(principal, session.method);

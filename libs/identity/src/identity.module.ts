@@ -21,6 +21,7 @@ import { OpenConsoleSessionHandler } from './commands/open-console-session/open-
 import { PasswordLoginHandler } from './commands/password-login/password-login.handler.js';
 import { SetUserPasswordHandler } from './commands/set-user-password/set-user-password.handler.js';
 import { SessionConsoleAuthenticator } from './console-authenticator.js';
+import { SessionActivity } from './session-activity.js';
 import { LoginThrottle } from './login-throttle.js';
 import { usersProjection } from './projections/users.projection.js';
 import { FindUserByEmailHandler } from './queries/find-user-by-email/find-user-by-email.handler.js';
@@ -76,6 +77,7 @@ export interface IdentityOptions {
     FindUserByEmailHandler,
     GetUserHandler,
     ListUsersHandler,
+    SessionActivity,
     SessionConsoleAuthenticator,
     { provide: CONSOLE_AUTHENTICATOR, useExisting: SessionConsoleAuthenticator },
     SecondFactorProofs,

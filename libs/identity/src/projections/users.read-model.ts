@@ -19,3 +19,10 @@ export type UserDoc = {
 export type UserEmailDoc = { userId: string; orgId: string };
 /** Finds a session's user; whether the session is still open is the user aggregate's to say. */
 export type ConsoleSessionDoc = { sessionId: string; userId: string; orgId: string; expiresAt: string };
+
+/**
+ * When each console session was last used, by session id (SessionActivity): operational data the
+ * session check writes, not a projection (a rebuild keeps it). No personal data.
+ */
+export const CONSOLE_SESSION_ACTIVITY = 'identity_console_session_activity';
+export type ConsoleSessionActivityDoc = { sessionId: string; lastUsedAt: string };

@@ -93,6 +93,11 @@ export interface WardenConfig {
    * again (WARDEN_CONSOLE_RECENT_SIGN_IN_SECONDS; docs/console-access.md, "Recent sign-in").
    */
   readonly consoleRecentSignInSeconds: number;
+  /**
+   * How long a console session may go unused before it is refused (WARDEN_CONSOLE_IDLE_TIMEOUT_SECONDS;
+   * docs/console-access.md, "Sessions"); 0: only the session's 30-day life ends it.
+   */
+  readonly consoleIdleTimeoutSeconds: number;
   /** Failed authentications (missing or unknown API key) per client address, sustained per minute; 0 disables. */
   readonly authFailuresPerMinute: number;
   /** Failed authentications an address may make at once before the sustained rate applies. */
@@ -313,6 +318,7 @@ const ENVIRONMENT = z
     WARDEN_MAX_ITEM_BYTES: wholeNumber(1024 * 1024, 1024, 1024 ** 3),
     WARDEN_PASSWORD_HASH_COST: wholeNumber(DEFAULT_PASSWORD_HASH_COST, 10, 20),
     WARDEN_CONSOLE_RECENT_SIGN_IN_SECONDS: wholeNumber(15 * 60, 0, 30 * 24 * 60 * 60),
+    WARDEN_CONSOLE_IDLE_TIMEOUT_SECONDS: wholeNumber(30 * 60, 0, 30 * 24 * 60 * 60),
     WARDEN_AUTH_FAILURES_PER_MINUTE: wholeNumber(10, 0, 1_000_000),
     WARDEN_AUTH_FAILURE_BURST: wholeNumber(20, 1, 1_000_000),
     WARDEN_TRUSTED_PROXIES: z
@@ -452,6 +458,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): WardenC
     maxItemBytes: e.WARDEN_MAX_ITEM_BYTES,
     passwordHashCost: e.WARDEN_PASSWORD_HASH_COST,
     consoleRecentSignInSeconds: e.WARDEN_CONSOLE_RECENT_SIGN_IN_SECONDS,
+    consoleIdleTimeoutSeconds: e.WARDEN_CONSOLE_IDLE_TIMEOUT_SECONDS,
     authFailuresPerMinute: e.WARDEN_AUTH_FAILURES_PER_MINUTE,
     authFailureBurst: e.WARDEN_AUTH_FAILURE_BURST,
     // Unset: a development deployment reached on this machine (see docs/configuration.md).
