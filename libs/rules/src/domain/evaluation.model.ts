@@ -51,7 +51,8 @@ export interface SignalContext {
   readonly now: () => Date;
   /**
    * Matches a (valid) RE2 pattern against a long text off the evaluating thread, within a deadline
-   * (TEXT_MATCHES_REGEX past LONG_TEXT_LENGTH); absent: matched where the evaluation runs.
+   * (TEXT_MATCHES_REGEX's and TEXT_BANK's regexes past LONG_TEXT_LENGTH); absent: matched where the
+   * evaluation runs.
    */
   readonly matchRegex?: (pattern: string, text: string) => Promise<boolean>;
   /** The hashes of an image URL of this item, when it was fetched (undefined: not fetched). */

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { RE2JS } from 're2js';
-import { RegexDeadlineError, RegexPool } from './regex-pool.js';
+import { RegexDeadlineError, RegexPool, RegexThreadError } from './regex-pool.js';
+import { waitFor } from '../../../../test/support/wait-for.js';
 
 /** docs/rules.md's costly pattern: a bounded repeat between two alternations, case-insensitive. */
 const COSTLY = '(?i)(?:money|free|win).{0,300}(?:bitcoin|crypto)';
@@ -45,7 +46,7 @@ describe('RegexPool', () => {
     return created;
   };
   afterEach(async () => {
-    await Promise.all(pools.splice(0).map((p) => p.onModuleDestroy()));
+    await Promise.all(pools.splice(0).map((p) => p.onApplicationShutdown()));
   });
 
   it('answers as RE2 does here, for a match and for none', async () => {
@@ -60,6 +61,8 @@ describe('RegexPool', () => {
 
   it('matches on another thread: this one keeps turning while a costly match runs', async () => {
     const regexes = pool();
+    // The thread started first (loading its modules takes turns of its own).
+    expect(await regexes.test('acme', 'needle', 'a needle')).toBe(true);
     // About 0.15 s of RE2 (docs/rules.md's table): here it would be a single turn.
     const { turns, result } = await turnsWhile(regexes.test('acme', COSTLY, filler(256 * 1024)));
     expect(result).toEqual({ status: 'fulfilled', value: false });
@@ -67,16 +70,31 @@ describe('RegexPool', () => {
   });
 
   it('gives up a match past its deadline, and the next match runs on a new thread', async () => {
-    const regexes = pool({ deadlineMs: 500 });
-    // A megabyte against a thousand-character repeat: about 1.8 s of RE2 (docs/rules.md's table).
+    const regexes = pool({ deadlineMs: 300 });
+    // A megabyte against a thousand-character repeat: about 1.8 s of RE2 (docs/rules.md's table), six deadlines.
     const slow = filler(1024 * 1024);
     const pattern = COSTLY.replace('300', '1000');
     const failed = regexes.test('acme', pattern, slow);
-    const next = regexes.test('acme', 'needle', 'a needle');
     await expect(failed).rejects.toThrow(RegexDeadlineError);
-    await expect(failed).rejects.toThrow(`did not finish within 500 ms on a text of ${slow.length} characters`);
-    // Asked for while the slow one ran: its own deadline starts when its turn comes.
-    expect(await next).toBe(true);
+    await expect(failed).rejects.toThrow(`did not finish within 300 ms on a text of ${slow.length} characters`);
+    // A new thread answers (its start counts against the deadline: asked again until it has started).
+    await waitFor(async () => (await regexes.test('acme', 'needle', 'a needle').catch(() => false)) === true, 'a match on a new thread');
+  });
+
+  it('fails the matches with the cause when its thread cannot start, and the process goes on', async () => {
+    const regexes = pool({ worker: new URL('../../../../test/fixtures/regex-thread/broken.mjs', import.meta.url), deadlineMs: 60_000 });
+    await expect(regexes.test('acme', 'needle', 'a needle')).rejects.toThrow(RegexThreadError);
+    await expect(regexes.test('acme', 'needle', 'a needle')).rejects.toThrow(/this worker cannot load/);
+  });
+
+  it('fails what still waits when the server stops, and every later match', async () => {
+    const regexes = pool();
+    const running = regexes.test('a', COSTLY, filler(256 * 1024));
+    const waiting = regexes.test('b', 'needle', 'a needle');
+    const expectations = [expect(waiting).rejects.toThrow(RegexThreadError), expect(running).rejects.toThrow()];
+    await regexes.onApplicationShutdown();
+    await Promise.all(expectations);
+    await expect(regexes.test('a', 'needle', 'a needle')).rejects.toThrow(/the server is stopping/);
   });
 
   it('takes the organizations waiting in turns: a burst of one delays another by one match, not by the burst', async () => {

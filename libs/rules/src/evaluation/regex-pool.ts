@@ -1,4 +1,4 @@
-import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { RegexTask } from './regex-match.worker.js';
@@ -23,12 +23,22 @@ export class RegexDeadlineError extends Error {
   }
 }
 
+/** The regex thread could not run the match (it failed to start, or the server is stopping). */
+export class RegexThreadError extends Error {
+  constructor(cause: unknown) {
+    super(`the regex thread could not run the match: ${cause instanceof Error ? cause.message : String(cause)}`);
+    this.name = 'RegexThreadError';
+  }
+}
+
 export interface RegexPoolOptions {
   readonly deadlineMs?: number;
+  /** The thread's module (the tests' broken one); WORKER otherwise. */
+  readonly worker?: URL;
 }
 
 /**
- * TEXT_MATCHES_REGEX on long texts, on a thread of its own (docs/rules.md, "Evaluation"). RE2 costs
+ * TEXT_MATCHES_REGEX's and TEXT_BANK's regexes on long texts, on a thread of its own (docs/rules.md, "Evaluation"). RE2 costs
  * time in proportion to the text and to the pattern: a customer's `.{0,1000}` over a 1 MiB text
  * takes nearly 2 s. Matched where the items are evaluated, that held every organization's
  * evaluations (one thread evaluates them all) and, on `sync` content requests, the HTTP thread.
@@ -37,30 +47,38 @@ export interface RegexPoolOptions {
  * matches wait their turn, as many as the evaluations in flight, organizations taking turns.
  */
 @Injectable()
-export class RegexPool implements OnModuleDestroy {
+export class RegexPool implements OnApplicationShutdown {
+  private readonly logger = new Logger('rules');
   private pool: Piscina<RegexTask, boolean> | undefined;
   /**
    * The matches waiting for the thread, by organization, in turn order: an organization that had a
    * match started goes behind the others waiting (a Map keeps its keys in insertion order).
    */
-  private readonly waiting = new Map<string, Array<() => void>>();
+  private readonly waiting = new Map<string, Array<{ readonly start: () => void; readonly reject: (error: Error) => void }>>();
   private busy = false;
+  private closed = false;
+  /** Ends the running match with the thread's own failure (its 'error' event: no task of its own to fail). */
+  private failRunning: ((error: unknown) => void) | undefined;
   private readonly deadlineMs: number;
+  private readonly worker: URL;
 
   constructor(options: RegexPoolOptions = {}) {
     this.deadlineMs = options.deadlineMs ?? REGEX_DEADLINE_MS;
+    this.worker = options.worker ?? WORKER;
   }
 
   /**
    * True when `pattern` (already compiled once by the caller, so known to be valid) matches
    * anywhere in `text`. Matches run one after another, the organizations waiting taking turns, so
    * that one organization's burst of long texts delays another's match by at most one match of each
-   * organization ahead of it. Each runs within the deadline from when it starts: a match waiting
-   * behind others is not given up for their time (a burst would otherwise decide nothing). Rejects
-   * with RegexDeadlineError past it: the thread running it is ended (a match cannot be interrupted
-   * otherwise) and the next match starts a new one.
+   * organization ahead of it. Each runs within the deadline from when it starts (the thread's own
+   * start included: about 50 ms): a match waiting behind others is not given up for their time (a
+   * burst would otherwise decide nothing). Rejects with RegexDeadlineError past it: the thread
+   * running it is ended (a match cannot be interrupted otherwise) and the next match starts a new
+   * one; with RegexThreadError when the thread failed, or the server is stopping.
    */
   test(orgId: string, pattern: string, text: string): Promise<boolean> {
+    if (this.closed) return Promise.reject(new RegexThreadError('the server is stopping'));
     return new Promise<boolean>((resolve, reject) => {
       const start = () =>
         void this.run(pattern, text)
@@ -70,8 +88,8 @@ export class RegexPool implements OnModuleDestroy {
             this.startNext();
           });
       const queued = this.waiting.get(orgId);
-      if (queued) queued.push(start);
-      else this.waiting.set(orgId, [start]);
+      if (queued) queued.push({ start, reject });
+      else this.waiting.set(orgId, [{ start, reject }]);
       if (!this.busy) this.startNext();
     });
   }
@@ -79,37 +97,59 @@ export class RegexPool implements OnModuleDestroy {
   private startNext(): void {
     const turn = this.waiting.entries().next();
     if (turn.done) return;
-    const [orgId, starts] = turn.value;
+    const [orgId, queued] = turn.value;
     this.waiting.delete(orgId);
-    const start = starts.shift()!;
-    if (starts.length > 0) this.waiting.set(orgId, starts);
+    const { start } = queued.shift()!;
+    if (queued.length > 0) this.waiting.set(orgId, queued);
     this.busy = true;
     start();
   }
 
   private async run(pattern: string, text: string): Promise<boolean> {
     const deadline = AbortSignal.timeout(this.deadlineMs);
+    const failed = new AbortController();
+    this.failRunning = (error) => failed.abort(error);
     try {
-      return await this.threads().run({ pattern, text }, { signal: deadline });
+      return await this.threads().run({ pattern, text }, { signal: AbortSignal.any([deadline, failed.signal]) });
     } catch (error) {
+      if (failed.signal.aborted) throw new RegexThreadError(failed.signal.reason);
       if (deadline.aborted) throw new RegexDeadlineError(this.deadlineMs, text.length);
       throw error;
+    } finally {
+      this.failRunning = undefined;
     }
   }
 
   private threads(): Piscina<RegexTask, boolean> {
-    this.pool ??= new Piscina<RegexTask, boolean>({
-      filename: fileURLToPath(WORKER),
+    if (this.pool) return this.pool;
+    const pool = new Piscina<RegexTask, boolean>({
+      filename: fileURLToPath(this.worker),
       minThreads: 0,
       maxThreads: 1,
       idleTimeout: IDLE_MS,
     });
-    return this.pool;
+    // A thread that fails with no task of its own (its module cannot load) is reported here, not
+    // to the match waiting for it: unheard, the event would end the process.
+    pool.on('error', (error: unknown) => {
+      this.logger.error({ msg: 'the regex thread failed', error: String(error) });
+      if (this.pool === pool) this.pool = undefined;
+      void pool.destroy().catch(() => undefined);
+      this.failRunning?.(error);
+    });
+    this.pool = pool;
+    return pool;
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /**
+   * After the projections and reactors have stopped (StorageModule's beforeApplicationShutdown):
+   * nothing evaluates any more. What still waits (a `sync` request's match) fails, and the thread ends.
+   */
+  async onApplicationShutdown(): Promise<void> {
+    this.closed = true;
+    for (const queued of this.waiting.values()) for (const { reject } of queued) reject(new RegexThreadError('the server is stopping'));
+    this.waiting.clear();
     const pool = this.pool;
     this.pool = undefined;
-    await pool?.close({ force: true });
+    await pool?.destroy();
   }
 }

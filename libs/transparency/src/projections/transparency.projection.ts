@@ -339,7 +339,7 @@ export const transparencyProjection: Projection = {
     { collection: TRANSPARENCY_STATEMENTS, fields: ['orgId', 'decidedAt', 'puid'] },
     // Forming batches: an organization's actions with unsent statements, and each one's, oldest first.
     { collection: TRANSPARENCY_STATEMENTS, fields: ['orgId', 'batchId', 'actionId', 'decidedAt', 'puid'] },
-    // A batch's statements; the organizations with unsent statements (batchId null), one entry each.
+    // The organizations with unsent statements (batchId null), one entry each, at a start.
     { collection: TRANSPARENCY_STATEMENTS, fields: ['batchId', 'orgId'] },
     { collection: TRANSPARENCY_STATEMENTS, fields: ['orgId', 'item.typeId', 'item.id'] },
     { collection: TRANSPARENCY_DAYS, fields: ['orgId', 'day'] },
@@ -348,7 +348,7 @@ export const transparencyProjection: Projection = {
   retiredIndexes: [
     // Forming batches before (orgId, batchId, decidedAt, puid) served it, with its order.
     { collection: TRANSPARENCY_STATEMENTS, fields: ['orgId', 'batchId'] },
-    // A batch's statements before (batchId, orgId) served them too.
+    // Before (batchId, orgId), which serves what it served.
     { collection: TRANSPARENCY_STATEMENTS, fields: ['batchId'] },
     // Forming batches before they were formed action by action (orgId, batchId, actionId, decidedAt, puid).
     { collection: TRANSPARENCY_STATEMENTS, fields: ['orgId', 'batchId', 'decidedAt', 'puid'] },

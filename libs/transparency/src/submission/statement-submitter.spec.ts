@@ -200,15 +200,17 @@ describe('statement submitter: forming batches', () => {
     const before = (await reads()).length;
     await publish('b4', 'bare', at(30));
     expect((await formed(before)).length).toBeLessThanOrEqual(2);
-    // Published with a time before where it got to (another process's clock): still sent.
-    await publish('r0', 'remove', at(1));
-    await waitFor(async () => (await batchOf('r0')) !== null, 'the batch of r0');
-    expect(posted).toEqual([[puid('r0')]]);
+    // An action's statement sent, then one published with a time before it (another process's clock): still sent.
+    await publish('r5', 'remove', at(20));
+    await waitFor(() => posted.flat().includes(puid('r5')), 'the batch of r5');
+    await publish('r6', 'remove', at(10));
+    await waitFor(() => posted.flat().includes(puid('r6')), 'the batch of r6');
+    expect(posted).toEqual([[puid('r5')], [puid('r6')]]);
     // The mapping fixed: the next wake-up sends the incomplete ones.
     actions.set('bare', action('bare', removed));
     wake();
-    await waitFor(() => posted.flat().length === 5, 'the batches of the mapped statements');
-    expect(posted.slice(1).flat().sort()).toEqual(['b1', 'b2', 'b3', 'b4'].map(puid).sort());
+    await waitFor(() => posted.flat().length === 6, 'the batches of the mapped statements');
+    expect(posted.slice(2).flat().sort()).toEqual(['b1', 'b2', 'b3', 'b4'].map(puid).sort());
     for (const id of ['t1', 't2', 't3', 't4']) expect(await batchOf(id)).toBeNull();
   });
 
