@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { randomWords } from './support/random-words.mjs';
 import { freePort, loadEnv, prepareDataDir, serverRoles } from './support/server-roles.mjs';
 
 const ITEMS = Number(process.argv[2] ?? 16);
@@ -48,15 +49,8 @@ rules:
         - { input: { field: text }, signal: ${rule}, comparator: EQUALS, value: true }
 `;
 
-const WORDS = ['free', 'money', 'win', 'lorem', 'ipsum', 'dolor', 'sit', 'amet', 'consectetur', 'adipiscing', 'elit', 'sed', 'do'];
-function longText(seed) {
-  const words = [];
-  for (let size = 0; size < TEXT_LENGTH - 20; size += words.at(-1).length + 1) {
-    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-    words.push(WORDS[seed % WORDS.length]);
-  }
-  return `${words.join(' ').slice(0, TEXT_LENGTH - 20)} free bitcoin`;
-}
+/** A long text of random words ending in a match (RE2 scans it all). */
+const longText = (seed) => `${randomWords(TEXT_LENGTH - 20, seed)} free bitcoin`;
 
 const dir = mkdtempSync(join(tmpdir(), 'warden-bench-regex-'));
 const servers = serverRoles(loadEnv());

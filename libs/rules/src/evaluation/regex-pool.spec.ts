@@ -2,25 +2,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RE2JS } from 're2js';
 import { RegexDeadlineError, RegexPool, RegexThreadError } from './regex-pool.js';
 import { waitFor } from '../../../../test/support/wait-for.js';
+import { randomWords } from '../../../../bench/support/random-words.mjs';
 
 /** docs/rules.md's costly pattern: a bounded repeat between two alternations, case-insensitive. */
 const COSTLY = '(?i)(?:money|free|win).{0,300}(?:bitcoin|crypto)';
 
-const WORDS = ['free', 'money', 'win', 'lorem', 'ipsum', 'dolor', 'sit', 'amet', 'consectetur', 'adipiscing', 'elit', 'sed', 'do'];
-
-/**
- * `length` characters of seeded random words that never complete COSTLY, so RE2 scans them all.
- * Random, because a repeating text keeps RE2's cached states few and costs it next to nothing.
- */
-function filler(length: number): string {
-  let seed = 1;
-  const words: string[] = [];
-  for (let size = 0; size < length; size += words.at(-1)!.length + 1) {
-    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-    words.push(WORDS[seed % WORDS.length]!);
-  }
-  return words.join(' ').slice(0, length);
-}
+/** Words in random order that never complete COSTLY, so RE2 scans them all (a repeating text would cost it nothing). */
+const filler = (length: number) => randomWords(length);
 
 /** Turns of this thread's event loop until `promise` settles: none if the work ran here. */
 async function turnsWhile<T>(promise: Promise<T>): Promise<{ turns: number; result: PromiseSettledResult<T> }> {
