@@ -115,7 +115,9 @@ async function floodThroughACrash(layout: 'one process' | 'api and worker', read
     // Every delivery id reached the receiver (a send cut short by the kill may arrive twice, under its one id).
     const arrived = new Set(receiver.requests.map((r) => String(r.headers['service-delivery-id'])));
     expect(published.filter((id) => !arrived.has(id))).toEqual([]);
-    expect(receiver.requests.filter((r) => r.url === '/hooks/ban').map((r) => r.headers['service-delivery-id'])).toHaveLength(1);
+    // The threshold's callback under one delivery id: sent twice only when the kill cut its first send short
+    // (a loaded machine had it still in flight 50 strikes later).
+    expect(new Set(receiver.requests.filter((r) => r.url === '/hooks/ban').map((r) => r.headers['service-delivery-id'])).size).toBe(1);
     // The read model of the deliveries gets there too: each once, each delivered.
     const deliveries = () =>
       readModels<{ n: number; delivered: number }>(
