@@ -58,6 +58,7 @@ import { Worker } from 'node:worker_threads';
 import autocannon from 'autocannon';
 import { cpuSeconds, freePort, loadEnv, prepareDataDir, serverRoles, settled } from './support/server-roles.mjs';
 import { POST_AND_USER_TYPES, strikesConfig } from './support/strikes-config.mjs';
+import { notifyingOrg } from './support/text-rules.mjs';
 
 const QUICK = { spread: 2_000, flood: 1_000, capped: 2_000, stream: 10_000, timeout: 60, 'command-budget': 45, warmup: 500 };
 const quick = process.argv.includes('--quick') || Boolean(process.env.WARDEN_BENCH_FLOOD_QUICK);
@@ -171,22 +172,7 @@ rules:
         - { input: { field: text }, signal: { type: TEXT_CONTAINS, args: { terms: [spam] } }, comparator: EQUALS, value: true }
 `;
 
-const otherConfig = `org: { id: other, name: Other }
-itemTypes:
-  - { id: post, name: Post, kind: CONTENT, fields: [{ name: text, type: STRING, required: true }] }
-actions:
-  - { id: notify, name: Notify, kind: CUSTOMER_DEFINED_ACTION, itemTypeIds: [post], callback: { url: ${receiverUrl}/other } }
-rules:
-  - id: other-rule
-    name: Other rule
-    status: LIVE
-    itemTypeIds: [post]
-    actionIds: [notify]
-    conditionSet:
-      conjunction: AND
-      conditions:
-        - { input: { field: text }, signal: { type: TEXT_CONTAINS, args: { terms: [hello] } }, comparator: EQUALS, value: true }
-`;
+const otherConfig = notifyingOrg('other', receiverUrl, '{ type: TEXT_CONTAINS, args: { terms: [hello] } }');
 const configFile = (name, text) => {
   const file = join(dir, `${name}.yaml`);
   writeFileSync(file, text);

@@ -12,6 +12,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomWords } from './support/random-words.mjs';
+import { notifyingOrg } from './support/text-rules.mjs';
 import { freePort, loadEnv, prepareDataDir, serverRoles } from './support/server-roles.mjs';
 
 const ITEMS = Number(process.argv[2] ?? 16);
@@ -32,23 +33,6 @@ const receiver = createServer((req, res) => {
 await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
 const receiverUrl = `http://127.0.0.1:${receiver.address().port}`;
 
-const config = (org, rule) => `org: { id: ${org}, name: ${org} }
-itemTypes:
-  - { id: post, name: Post, kind: CONTENT, fields: [{ name: text, type: STRING, required: true }] }
-actions:
-  - { id: notify, name: Notify, kind: CUSTOMER_DEFINED_ACTION, itemTypeIds: [post], callback: { url: ${receiverUrl}/${org} } }
-rules:
-  - id: ${org}-rule
-    name: ${org} rule
-    status: LIVE
-    itemTypeIds: [post]
-    actionIds: [notify]
-    conditionSet:
-      conjunction: AND
-      conditions:
-        - { input: { field: text }, signal: ${rule}, comparator: EQUALS, value: true }
-`;
-
 /** A long text of random words ending in a match (RE2 scans it all). */
 const longText = (seed) => `${randomWords(TEXT_LENGTH - 20, seed)} free bitcoin`;
 
@@ -64,10 +48,15 @@ try {
   const regexKey = prepareDataDir(
     loadEnv(),
     dataDir,
-    file('regex', config('regex', "{ type: TEXT_MATCHES_REGEX, args: { pattern: '(?i)(?:money|free|win).{0,1000}(?:bitcoin|crypto)' } }")),
+    file('regex', notifyingOrg('regex', receiverUrl, "{ type: TEXT_MATCHES_REGEX, args: { pattern: '(?i)(?:money|free|win).{0,1000}(?:bitcoin|crypto)' } }")),
     'regex',
   );
-  const otherKey = prepareDataDir(loadEnv(), dataDir, file('other', config('other', '{ type: TEXT_CONTAINS, args: { terms: [hello] } }')), 'other');
+  const otherKey = prepareDataDir(
+    loadEnv(),
+    dataDir,
+    file('other', notifyingOrg('other', receiverUrl, '{ type: TEXT_CONTAINS, args: { terms: [hello] } }')),
+    'other',
+  );
   const port = await freePort();
   await servers.start('all', port, dataDir);
   const url = `http://127.0.0.1:${port}`;

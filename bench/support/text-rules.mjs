@@ -29,3 +29,25 @@ export function textSignalRules({ count = 20, suffix = '', bankId } = {}) {
         : `\n        - { input: { field: title }, signal: { type: TEXT_BANK, args: { bankId: ${bankId} } }, comparator: EQUALS, value: true }`),
   ).join('\n');
 }
+
+/**
+ * An organization of text posts with one LIVE rule, `<orgId>-rule`, whose one condition is `signal`
+ * (a YAML flow map) equal to true: its action `notify` calls back `<receiverUrl>/<orgId>`
+ * (bench/flood.mjs's other organization, bench/long-text-regex.mjs's two).
+ */
+export const notifyingOrg = (orgId, receiverUrl, signal) => `org: { id: ${orgId}, name: ${orgId} }
+itemTypes:
+  - { id: post, name: Post, kind: CONTENT, fields: [{ name: text, type: STRING, required: true }] }
+actions:
+  - { id: notify, name: Notify, kind: CUSTOMER_DEFINED_ACTION, itemTypeIds: [post], callback: { url: ${receiverUrl}/${orgId} } }
+rules:
+  - id: ${orgId}-rule
+    name: ${orgId} rule
+    status: LIVE
+    itemTypeIds: [post]
+    actionIds: [notify]
+    conditionSet:
+      conjunction: AND
+      conditions:
+        - { input: { field: text }, signal: ${signal}, comparator: EQUALS, value: true }
+`;
