@@ -17,6 +17,11 @@ export function describe(value: unknown): string {
 
 export interface TermMatcher {
   test(text: string): boolean;
+  /**
+   * The RE2 pattern of a matcher that may cost far more than its text (many terms, or a long one):
+   * matched off the evaluating thread where the context can (SignalContext.matchRegex).
+   */
+  readonly offThread?: string;
 }
 
 export interface TermOptions {
@@ -29,11 +34,15 @@ export interface TermOptions {
 const WORD_CLASS = '\\p{L}\\p{M}\\p{N}_';
 
 /**
- * Up to this many terms, V8's own regex engine is fastest: a plain alternation of escaped
- * literals with one-character lookarounds cannot backtrack catastrophically. Beyond it (banks
- * with thousands of terms) its cost grows with the number of terms, while RE2's DFA does not.
+ * Up to this many terms, none longer than NATIVE_MAX_TERM_LENGTH, V8's own regex engine is
+ * fastest: a plain alternation of short escaped literals with one-character lookarounds cannot
+ * backtrack catastrophically. Beyond it V8's cost grows with the terms' number and length (a term
+ * of 30,000 characters made a 256 KiB text cost 3.7 s), and RE2's with the number too, once its
+ * DFA runs out of memory (12,000 terms: a 256 KiB text took 400 s, 1,000 characters 2.1 s; a
+ * hunt's measurements, docs/rules.md, "Evaluation"): those go to the regex thread.
  */
 const NATIVE_MAX_TERMS = 48;
+const NATIVE_MAX_TERM_LENGTH = 256;
 
 const NEVER: TermMatcher = { test: () => false };
 
@@ -43,16 +52,18 @@ const NEVER: TermMatcher = { test: () => false };
 export function compileTermMatcher(terms: readonly string[], options: TermOptions): TermMatcher {
   const literals = terms.filter((term) => term.length > 0);
   if (literals.length === 0) return NEVER;
-  if (literals.length <= NATIVE_MAX_TERMS) {
+  if (literals.length <= NATIVE_MAX_TERMS && literals.every((term) => term.length <= NATIVE_MAX_TERM_LENGTH)) {
     const alternation = literals.map(escapeNative).join('|');
     const source = options.wholeWord ? `(?<![${WORD_CLASS}])(?:${alternation})(?![${WORD_CLASS}])` : alternation;
     const regex = new RegExp(source, options.caseSensitive ? 'u' : 'iu');
     return { test: (text) => regex.test(text) };
   }
   const alternation = literals.map((term) => RE2JS.quote(term)).join('|');
-  const source = options.wholeWord ? `(?:^|[^${WORD_CLASS}])(?:${alternation})(?:$|[^${WORD_CLASS}])` : alternation;
-  const regex = RE2JS.compile(source, options.caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE);
-  return { test: (text) => regex.test(text) };
+  const bounded = options.wholeWord ? `(?:^|[^${WORD_CLASS}])(?:${alternation})(?:$|[^${WORD_CLASS}])` : alternation;
+  const source = options.caseSensitive ? bounded : `(?i)${bounded}`;
+  // Compiled here only when matched here: a bank of a million terms takes seconds to compile.
+  let regex: RE2JS | undefined;
+  return { test: (text) => (regex ??= RE2JS.compile(source)).test(text), offThread: source };
 }
 
 function escapeNative(term: string): string {

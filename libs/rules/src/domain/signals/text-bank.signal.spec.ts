@@ -80,4 +80,21 @@ describe('TEXT_BANK', () => {
     // The bank's regexes as one pattern, as they are matched here.
     expect(asked).toEqual([String.raw`(?:\bwin\s+\$\d+)|(?:(?i)click here)`, String.raw`(?:\bwin\s+\$\d+)|(?:(?i)click here)`]);
   });
+
+  it("matches a bank of many terms on the context's thread whatever the text, its regexes here for a short text", async () => {
+    const asked: string[] = [];
+    const big: TextBankDefinition = { id: 'big', name: 'Big', terms: Array.from({ length: 60 }, (_, i) => `w${i}`), regexes: ['(?i)click here'] };
+    const offThread = {
+      ...contextWith(big),
+      matchRegex: (pattern: string, text: string) => {
+        asked.push(pattern);
+        return Promise.resolve(/\bw7\b/.test(text));
+      },
+    } as SignalContext;
+    expect(await inBank('say w7', 'big', offThread)).toBe(true);
+    expect(await inBank('CLICK HERE', 'big', offThread)).toBe(true);
+    expect(await inBank('nothing', 'big', offThread)).toBe(false);
+    expect(asked).toHaveLength(3);
+    expect(asked[0]).toMatch(/^\(\?i\)/);
+  });
 });

@@ -55,7 +55,8 @@ function compileBank(bank: TextBankDefinition): CompiledBank {
 /**
  * `{bankId}` → true when any bank term occurs as a whole word (case-insensitive) or any bank
  * regex matches (RE2, as written: case-sensitive unless the pattern says `(?i)`). A long text's
- * regexes are matched off the evaluating thread, as TEXT_MATCHES_REGEX's are.
+ * regexes are matched off the evaluating thread, as TEXT_MATCHES_REGEX's are, and so are a bank's
+ * terms when there are many (or a long one: TermMatcher.offThread), whatever the text's length.
  */
 export const textBankSignal: Signal = {
   type: 'TEXT_BANK',
@@ -69,8 +70,16 @@ export const textBankSignal: Signal = {
     const text = requireText(input, 'TEXT_BANK');
     const compiled = compiledBank(bank);
     if (compiled.error !== undefined) throw new Error(compiled.error);
+    const long = text.length > LONG_TEXT_LENGTH;
+    const termsOffThread = compiled.terms.offThread;
+    if (ctx.matchRegex && (termsOffThread !== undefined || (long && compiled.patterns.length > 0))) {
+      // Many terms (or a long one) on the regex thread whatever the text's length, few here; the
+      // regexes there too for a long text, here for a short one.
+      if (termsOffThread === undefined && compiled.terms.test(text)) return true;
+      const offThread = (termsOffThread === undefined ? [] : [termsOffThread]).concat(long ? compiled.patterns : []);
+      return offThreadThenHere(offThread, long ? [] : compiled.regexes, text, ctx.matchRegex);
+    }
     if (compiled.terms.test(text)) return true;
-    if (text.length > LONG_TEXT_LENGTH && ctx.matchRegex && compiled.patterns.length > 0) return anyMatches(compiled.patterns, text, ctx.matchRegex);
     for (const regex of compiled.regexes) if (regex.test(text)) return true;
     return false;
   },
@@ -82,4 +91,15 @@ export const textBankSignal: Signal = {
 async function anyMatches(patterns: readonly string[], text: string, match: (pattern: string, text: string) => Promise<boolean>): Promise<boolean> {
   for (const pattern of patterns) if (await match(pattern, text)) return true;
   return false;
+}
+
+/** The terms on the regex thread, then (a short text) the bank's regexes here. */
+async function offThreadThenHere(
+  offThread: readonly string[],
+  regexes: readonly RE2JS[],
+  text: string,
+  match: (pattern: string, text: string) => Promise<boolean>,
+): Promise<boolean> {
+  if (await anyMatches(offThread, text, match)) return true;
+  return regexes.some((regex) => regex.test(text));
 }

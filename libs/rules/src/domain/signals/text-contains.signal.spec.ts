@@ -1,5 +1,7 @@
+import { RE2JS } from 're2js';
 import { describe, expect, it } from 'vitest';
 import type { SignalContext } from '../evaluation.model.js';
+import { compileTermMatcher } from './term-matcher.js';
 import { textContainsSignal } from './text-contains.signal.js';
 
 const ctx = {} as SignalContext;
@@ -59,5 +61,43 @@ describe('TEXT_CONTAINS', () => {
     expect(() => contains(42, { terms: ['4'] })).toThrow(/string input/);
     expect(() => contains(['a'], { terms: ['a'] })).toThrow(/string input/);
     expect(() => contains('a', { terms: 'a' })).toThrow(/args.terms/);
+  });
+
+  describe('many terms, or a long one (matched off the evaluating thread)', () => {
+    const many = Array.from({ length: 49 }, (_, i) => `term${i}`);
+    /** A context whose regex thread answers `answer`, noting the patterns it was asked. */
+    const offThread = (answer: boolean) => {
+      const asked: string[] = [];
+      const context = { matchRegex: (pattern: string) => (asked.push(pattern), Promise.resolve(answer)) } as unknown as SignalContext;
+      return { asked, context };
+    };
+
+    it('hands 49 terms, or one of 257 characters, to the context however short the text; 48 short ones stay here', async () => {
+      const { asked, context } = offThread(true);
+      expect(await textContainsSignal.evaluate('short', { terms: many }, context)).toBe(true);
+      expect(await textContainsSignal.evaluate('short', { terms: ['x'.repeat(257)] }, context)).toBe(true);
+      expect(asked).toHaveLength(2);
+      expect(textContainsSignal.evaluate('term1 here', { terms: many.slice(0, 48) }, context)).toBe(true);
+      expect(asked).toHaveLength(2);
+    });
+
+    it("gives the thread an RE2 pattern that answers as V8's matcher of the same terms: case, whole words, the terms' own characters", () => {
+      const short = ['term7', 'a.b', 'C++', 'naïve'];
+      // A long term no text below holds sends the same terms to the thread.
+      const long = 'z'.repeat(257);
+      for (const options of [
+        { caseSensitive: false, wholeWord: false },
+        { caseSensitive: true, wholeWord: false },
+        { caseSensitive: false, wholeWord: true },
+        { caseSensitive: true, wholeWord: true },
+      ]) {
+        const here = compileTermMatcher(short, options);
+        expect(here.offThread).toBeUndefined();
+        const there = RE2JS.compile(compileTermMatcher([...short, long], options).offThread!);
+        for (const text of ['TERM7 now', 'a term7x', 'term7', 'aXb a.b', 'use c++ today', 'NAÏVE', 'unnaïve', 'nothing']) {
+          expect([options, text, there.test(text)]).toEqual([options, text, here.test(text)]);
+        }
+      }
+    });
   });
 });

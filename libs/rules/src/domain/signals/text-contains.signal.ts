@@ -23,12 +23,18 @@ function matcherFor(args: Args): TermMatcher {
   return matcher;
 }
 
-/** `{terms, caseSensitive?, wholeWord?}` → true when any term occurs in the text. */
+/**
+ * `{terms, caseSensitive?, wholeWord?}` → true when any term occurs in the text. Many terms, or a
+ * long one, are matched on the context's regex thread, whatever the text's length (TermMatcher.offThread).
+ */
 export const textContainsSignal: Signal = {
   type: 'TEXT_CONTAINS',
   cost: 1,
   inputKinds: ['text'],
-  evaluate(input, args) {
-    return matcherFor(args).test(requireText(input, 'TEXT_CONTAINS'));
+  evaluate(input, args, ctx) {
+    const matcher = matcherFor(args);
+    const text = requireText(input, 'TEXT_CONTAINS');
+    if (matcher.offThread !== undefined && ctx.matchRegex) return ctx.matchRegex(matcher.offThread, text);
+    return matcher.test(text);
   },
 };
