@@ -122,6 +122,19 @@ describe('SignalMemo', () => {
   });
 });
 
+describe('SignalMemo, an object read by every rule', () => {
+  it('serializes it once, however many lookups use it (the item, a long array)', async () => {
+    const memo = new SignalMemo();
+    let walks = 0;
+    // canonicalJson lists an object's keys once per serialization: the proxy counts them.
+    const item = new Proxy({ blob: [0, 0, 0], text: 'x' }, { ownKeys: (target) => (walks++, Reflect.ownKeys(target)) });
+    for (let rule = 0; rule < 200; rule++) await memo.lookup('acme', 'USER_SCORE', { rule }, item, async () => rule);
+    expect(walks).toBe(1);
+    // Still a key of its value: an equal object elsewhere finds the same entry.
+    expect(await memo.lookup('acme', 'USER_SCORE', { rule: 7 }, { text: 'x', blob: [0, 0, 0] }, async () => -1)).toBe(7);
+  });
+});
+
 describe('canonicalJson', () => {
   it('sorts keys at every depth and drops undefined members', () => {
     expect(canonicalJson({ b: [{ d: 1, c: 2 }], a: 'x', u: undefined })).toBe('{"a":"x","b":[{"c":2,"d":1}]}');
