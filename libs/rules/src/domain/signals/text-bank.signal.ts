@@ -4,13 +4,13 @@ import type { TextBankDefinition } from '#warden/catalog/contracts';
 import type { Signal } from '../evaluation.model.js';
 import { CompileCache } from './compile-cache.js';
 import { compileTermMatcher, requireText, type TermMatcher } from './term-matcher.js';
-import { LONG_TEXT_LENGTH } from './text-matches-regex.signal.js';
+import { matchOffThread } from './text-matches-regex.signal.js';
 
 interface CompiledBank {
   readonly terms: TermMatcher;
   /** One combined pattern when RE2 accepts it, else each pattern on its own. */
   readonly regexes: readonly RE2JS[];
-  /** Their sources, for a long text matched off the evaluating thread. */
+  /** Their sources, for texts matched off the evaluating thread. */
   readonly patterns: readonly string[];
   readonly error?: string;
 }
@@ -70,14 +70,15 @@ export const textBankSignal: Signal = {
     const text = requireText(input, 'TEXT_BANK');
     const compiled = compiledBank(bank);
     if (compiled.error !== undefined) throw new Error(compiled.error);
-    const long = text.length > LONG_TEXT_LENGTH;
+    // The regexes past the evaluation's in-place budget (LONG_TEXT_LENGTH) go to the thread.
+    const regexesOffThread = compiled.patterns.length > 0 && matchOffThread(ctx, text.length);
     const termsOffThread = compiled.terms.offThread;
-    if (ctx.matchRegex && (termsOffThread !== undefined || (long && compiled.patterns.length > 0))) {
+    if (ctx.matchRegex && (termsOffThread !== undefined || regexesOffThread)) {
       // Many terms (or a long one) on the regex thread whatever the text's length, few here; the
-      // regexes there too for a long text, here for a short one.
+      // regexes there too past the budget, else here.
       if (termsOffThread === undefined && compiled.terms.test(text)) return true;
-      const offThread = (termsOffThread === undefined ? [] : [termsOffThread]).concat(long ? compiled.patterns : []);
-      return offThreadThenHere(offThread, long ? [] : compiled.regexes, text, ctx.matchRegex);
+      const offThread = (termsOffThread === undefined ? [] : [termsOffThread]).concat(regexesOffThread ? compiled.patterns : []);
+      return offThreadThenHere(offThread, regexesOffThread ? [] : compiled.regexes, text, ctx.matchRegex);
     }
     if (compiled.terms.test(text)) return true;
     for (const regex of compiled.regexes) if (regex.test(text)) return true;

@@ -75,6 +75,20 @@ describe('TEXT_MATCHES_REGEX', () => {
       expect(asked).toEqual([]);
     });
 
+    it("counts what one evaluation matched here: its texts past LONG_TEXT_LENGTH in all go to the thread (an array field's elements)", async () => {
+      const { asked, context } = offThread(true);
+      const half = `${'x'.repeat(LONG_TEXT_LENGTH / 2 - 6)}needle`;
+      expect(textMatchesRegexSignal.evaluate(half, { pattern: 'needle' }, context)).toBe(true);
+      expect(textMatchesRegexSignal.evaluate(half, { pattern: 'needle' }, context)).toBe(true);
+      expect(asked).toEqual([]);
+      expect(await textMatchesRegexSignal.evaluate(half, { pattern: 'needle' }, context)).toBe(true);
+      expect(asked).toEqual([{ pattern: 'needle', length: LONG_TEXT_LENGTH / 2 }]);
+      // Another evaluation (its own context) starts its own count.
+      const other = offThread(true);
+      expect(textMatchesRegexSignal.evaluate(half, { pattern: 'needle' }, other.context)).toBe(true);
+      expect(other.asked).toEqual([]);
+    });
+
     it('with an invalid pattern fails here, at once, as a short one does', () => {
       const { asked, context } = offThread(true);
       expect(() => textMatchesRegexSignal.evaluate('x'.repeat(LONG_TEXT_LENGTH + 1), { pattern: '(unclosed' }, context)).toThrow(/invalid regular expression/);

@@ -1,5 +1,5 @@
 import { RE2JS } from 're2js';
-import type { Signal } from '../evaluation.model.js';
+import type { Signal, SignalContext } from '../evaluation.model.js';
 import { CompileCache } from './compile-cache.js';
 import { requireText } from './term-matcher.js';
 
@@ -9,11 +9,26 @@ type Compiled = { readonly regex: RE2JS } | { readonly error: string };
 const compiled = new CompileCache<Compiled>(10_000);
 
 /**
- * Texts longer than this (UTF-16 code units) are matched off the evaluating thread when the
- * context can (SignalContext.matchRegex). Below it the costliest patterns measured take at most
- * some 30 ms, and the thread hop (about 50 µs) would cost common texts more than the match.
+ * Characters (UTF-16 code units) an evaluation may match with regular expressions in place, all
+ * its regex leaves together; the rest is matched off the evaluating thread when the context can
+ * (SignalContext.matchRegex). Up to it the costliest patterns measured take some 60 ms at most,
+ * and the thread hop (about 50 µs) would cost common texts more than the match. Counted per
+ * evaluation, not per text: an array field of 64 texts just under a per-text bound held the
+ * evaluating thread 17 s (a hunt's measurement, docs/rules.md, "Evaluation").
  */
-export const LONG_TEXT_LENGTH = 16 * 1024;
+export const LONG_TEXT_LENGTH = 4 * 1024;
+
+/** Characters each evaluation (its context, one per item version evaluated) has matched in place. */
+const matchedHere = new WeakMap<SignalContext, number>();
+
+/** True when `length` more characters go to the context's regex thread; else they are counted as matched here. */
+export function matchOffThread(ctx: SignalContext, length: number): boolean {
+  if (!ctx.matchRegex) return false;
+  const here = matchedHere.get(ctx) ?? 0;
+  if (here + length > LONG_TEXT_LENGTH) return true;
+  matchedHere.set(ctx, here + length);
+  return false;
+}
 
 function compile(pattern: string): Compiled {
   try {
@@ -41,7 +56,7 @@ export const textMatchesRegexSignal: Signal = {
     // Compiled here even for a long text: a bad pattern fails the same way, and at once.
     const entry = compiled.get(pattern, () => compile(pattern));
     if ('error' in entry) throw new Error(entry.error);
-    if (text.length > LONG_TEXT_LENGTH && ctx.matchRegex) return ctx.matchRegex(pattern, text);
+    if (ctx.matchRegex && matchOffThread(ctx, text.length)) return ctx.matchRegex(pattern, text);
     return entry.regex.test(text);
   },
 };
