@@ -54,9 +54,10 @@ function compileBank(bank: TextBankDefinition): CompiledBank {
 
 /**
  * `{bankId}` → true when any bank term occurs as a whole word (case-insensitive) or any bank
- * regex matches (RE2, as written: case-sensitive unless the pattern says `(?i)`). A long text's
- * regexes are matched off the evaluating thread, as TEXT_MATCHES_REGEX's are, and so are a bank's
- * terms when there are many (or a long one: TermMatcher.offThread), whatever the text's length.
+ * regex matches (RE2, as written: case-sensitive unless the pattern says `(?i)`). Its regexes are
+ * matched off the evaluating thread past the evaluation's in-place budget, as TEXT_MATCHES_REGEX's
+ * are, and so are its terms when there are many (or a long one: TermMatcher.offThread), whatever
+ * the text's length.
  */
 export const textBankSignal: Signal = {
   type: 'TEXT_BANK',
@@ -94,7 +95,7 @@ async function anyMatches(patterns: readonly string[], text: string, match: (pat
   return false;
 }
 
-/** The terms on the regex thread, then (a short text) the bank's regexes here. */
+/** The patterns on the regex thread, then (within the budget) the bank's regexes here. */
 async function offThreadThenHere(
   offThread: readonly string[],
   regexes: readonly RE2JS[],
