@@ -1,5 +1,5 @@
-// A thread of the RegexPool (regex-pool.ts): matches one pattern against one long text, away from
-// the thread that evaluates every organization's items. Plain TypeScript that Node runs as it is
+// A thread of the RegexPool (regex-pool.ts): matches one pattern against one text, away from the
+// thread that evaluates every organization's items. Plain TypeScript that Node runs as it is
 // (the tests load this file; the bundle builds it as an entry of its own), importing only RE2JS.
 import { RE2JS } from 're2js';
 

@@ -38,7 +38,8 @@ export interface RegexPoolOptions {
 }
 
 /**
- * TEXT_MATCHES_REGEX's and TEXT_BANK's regexes on long texts, on a thread of its own (docs/rules.md, "Evaluation"). RE2 costs
+ * TEXT_MATCHES_REGEX's and TEXT_BANK's regexes past an evaluation's in-place budget, and term lists
+ * too large to match in place, on a thread of its own (docs/rules.md, "Evaluation"). RE2 costs
  * time in proportion to the text and to the pattern: a customer's `.{0,1000}` over a 1 MiB text
  * takes nearly 2 s. Matched where the items are evaluated, that held every organization's
  * evaluations (one thread evaluates them all) and, on `sync` content requests, the HTTP thread.
@@ -68,7 +69,7 @@ export class RegexPool implements OnApplicationShutdown {
   }
 
   /**
-   * True when `pattern` (already compiled once by the caller, so known to be valid) matches
+   * True when `pattern` (a regex the caller compiled once, so known to be valid, or its quoted terms) matches
    * anywhere in `text`. Matches run one after another, the organizations waiting taking turns, so
    * that one organization's burst of long texts delays another's match by at most one match of each
    * organization ahead of it. Each runs within the deadline from when it starts (the thread's own

@@ -31,7 +31,7 @@ export const NO_MEDIA: ReadonlyMap<string, MediaResult> = new Map();
  * condition evaluator reach what is outside it — the catalog snapshot's banks, the item's hashed
  * media, creator-submission counts (rules' read model), a user's strikes and score (enforcement,
  * through the USER_STANDING port), the guarded outbound client (HTTP signals), the thread that
- * matches regular expressions against long texts (RegexPool) and the clock. Reads only.
+ * matches costly regular expressions and term lists (RegexPool) and the clock. Reads only.
  */
 @Injectable()
 export class SignalContextFactory {

@@ -83,7 +83,7 @@ describe('TEXT_BANK', () => {
 
   it("matches a bank of many terms on the context's thread whatever the text, its regexes here for a short text", async () => {
     const asked: string[] = [];
-    const big: TextBankDefinition = { id: 'big', name: 'Big', terms: Array.from({ length: 60 }, (_, i) => `w${i}`), regexes: ['(?i)click here'] };
+    const big: TextBankDefinition = { id: 'big', name: 'Big', terms: Array.from({ length: 1_001 }, (_, i) => `w${i}`), regexes: ['(?i)click here'] };
     const offThread = {
       ...contextWith(big),
       matchRegex: (pattern: string, text: string) => {

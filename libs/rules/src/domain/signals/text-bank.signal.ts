@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import { RE2JS } from 're2js';
 import type { TextBankDefinition } from '#warden/catalog/contracts';
-import type { Signal } from '../evaluation.model.js';
+import type { Signal, SignalContext } from '../evaluation.model.js';
 import { CompileCache } from './compile-cache.js';
 import { compileTermMatcher, requireText, type TermMatcher } from './term-matcher.js';
 import { matchOffThread } from './text-matches-regex.signal.js';
@@ -56,8 +56,8 @@ function compileBank(bank: TextBankDefinition): CompiledBank {
  * `{bankId}` → true when any bank term occurs as a whole word (case-insensitive) or any bank
  * regex matches (RE2, as written: case-sensitive unless the pattern says `(?i)`). Its regexes are
  * matched off the evaluating thread past the evaluation's in-place budget, as TEXT_MATCHES_REGEX's
- * are, and so are its terms when there are many (or a long one: TermMatcher.offThread), whatever
- * the text's length.
+ * are, and so are its terms when there are very many (or a long one: TermMatcher.offThread),
+ * whatever the text's length.
  */
 export const textBankSignal: Signal = {
   type: 'TEXT_BANK',
@@ -71,37 +71,29 @@ export const textBankSignal: Signal = {
     const text = requireText(input, 'TEXT_BANK');
     const compiled = compiledBank(bank);
     if (compiled.error !== undefined) throw new Error(compiled.error);
-    // The regexes past the evaluation's in-place budget (LONG_TEXT_LENGTH) go to the thread.
-    const regexesOffThread = compiled.patterns.length > 0 && matchOffThread(ctx, text.length);
     const termsOffThread = compiled.terms.offThread;
-    if (ctx.matchRegex && (termsOffThread !== undefined || regexesOffThread)) {
-      // Many terms (or a long one) on the regex thread whatever the text's length, few here; the
-      // regexes there too past the budget, else here.
-      if (termsOffThread === undefined && compiled.terms.test(text)) return true;
-      const offThread = (termsOffThread === undefined ? [] : [termsOffThread]).concat(regexesOffThread ? compiled.patterns : []);
-      return offThreadThenHere(offThread, regexesOffThread ? [] : compiled.regexes, text, ctx.matchRegex);
+    if (termsOffThread !== undefined && ctx.matchRegex) {
+      const match = ctx.matchRegex;
+      return match(termsOffThread, text).then((found) => found || regexesMatch(compiled, text, ctx));
     }
-    if (compiled.terms.test(text)) return true;
-    for (const regex of compiled.regexes) if (regex.test(text)) return true;
-    return false;
+    return compiled.terms.test(text) || regexesMatch(compiled, text, ctx);
   },
   explain(_input, args) {
     return { bankId: args.bankId };
   },
 };
 
+/**
+ * The bank's regexes: here, within the evaluation's in-place budget (LONG_TEXT_LENGTH, charged for
+ * each pattern run over the text), else on the context's regex thread.
+ */
+function regexesMatch(compiled: CompiledBank, text: string, ctx: SignalContext): boolean | Promise<boolean> {
+  if (compiled.regexes.length === 0) return false;
+  if (ctx.matchRegex && matchOffThread(ctx, text.length * compiled.regexes.length)) return anyMatches(compiled.patterns, text, ctx.matchRegex);
+  return compiled.regexes.some((regex) => regex.test(text));
+}
+
 async function anyMatches(patterns: readonly string[], text: string, match: (pattern: string, text: string) => Promise<boolean>): Promise<boolean> {
   for (const pattern of patterns) if (await match(pattern, text)) return true;
   return false;
-}
-
-/** The patterns on the regex thread, then (within the budget) the bank's regexes here. */
-async function offThreadThenHere(
-  offThread: readonly string[],
-  regexes: readonly RE2JS[],
-  text: string,
-  match: (pattern: string, text: string) => Promise<boolean>,
-): Promise<boolean> {
-  if (await anyMatches(offThread, text, match)) return true;
-  return regexes.some((regex) => regex.test(text));
 }

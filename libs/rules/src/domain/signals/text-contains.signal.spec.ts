@@ -63,8 +63,8 @@ describe('TEXT_CONTAINS', () => {
     expect(() => contains('a', { terms: 'a' })).toThrow(/args.terms/);
   });
 
-  describe('many terms, or a long one (matched off the evaluating thread)', () => {
-    const many = Array.from({ length: 49 }, (_, i) => `term${i}`);
+  describe('very many terms, or a long one (matched off the evaluating thread)', () => {
+    const many = Array.from({ length: 1_001 }, (_, i) => `term${i}`);
     /** A context whose regex thread answers `answer`, noting the patterns it was asked. */
     const offThread = (answer: boolean) => {
       const asked: string[] = [];
@@ -72,12 +72,13 @@ describe('TEXT_CONTAINS', () => {
       return { asked, context };
     };
 
-    it('hands 49 terms, or one of 257 characters, to the context however short the text; 48 short ones stay here', async () => {
+    it('hands 1,001 terms, or one of 257 characters, to the context however short the text; 1,000 short ones stay here', async () => {
       const { asked, context } = offThread(true);
       expect(await textContainsSignal.evaluate('short', { terms: many }, context)).toBe(true);
       expect(await textContainsSignal.evaluate('short', { terms: ['x'.repeat(257)] }, context)).toBe(true);
       expect(asked).toHaveLength(2);
       expect(textContainsSignal.evaluate('term1 here', { terms: many.slice(0, 48) }, context)).toBe(true);
+      expect(textContainsSignal.evaluate('term999 here', { terms: many.slice(0, 1_000) }, context)).toBe(true);
       expect(asked).toHaveLength(2);
     });
 
