@@ -560,6 +560,12 @@ describe('parseOrgConfig: problems', () => {
     expect(problems[0]?.message).toMatch(/^invalid regular expression: .*missing closing \)/);
   });
 
+  it('refuses a text bank of more than 100,000 terms (MAX_TERMS, as a TEXT_CONTAINS condition), pointing at the list', () => {
+    const many = Array.from({ length: 100_001 }, (_, i) => `t${i}`);
+    const bank = problemsOf(exampleWith((doc) => doc.setIn(['textBanks', 0, 'terms'], many)));
+    expect(bank.map((p) => [p.path, p.message])).toEqual([['textBanks[0].terms', 'must have at most 100000 items']]);
+  });
+
   it('reports a regex that re2js cannot compile in a text bank', () => {
     const problems = problemsOf(exampleWith((doc) => doc.addIn(['textBanks', 0, 'regexes'], '(?<=free)money')));
     expect(problems).toHaveLength(1);

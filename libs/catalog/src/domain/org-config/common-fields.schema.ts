@@ -35,6 +35,15 @@ export const penaltySchema = z.enum(PENALTIES).default('NONE');
 export const positiveInt = z.number().int().positive();
 export const jsonObjectSchema = z.record(z.string(), z.unknown());
 export const httpUrlSchema = z.string().refine(isHttpUrl, 'must be an absolute http(s) URL');
+/**
+ * The terms one text bank or one TEXT_CONTAINS condition may list. Past some 10,000 terms they are
+ * matched on the rules' regex thread; RE2 needs seconds to compile a few hundred thousand (300,000:
+ * 4.9 s, within a match's deadline of 10 s) and refuses some 600,000 as too large (docs/rules.md,
+ * "Evaluation"), so a list that could not be matched is refused when it is applied.
+ */
+export const MAX_TERMS = 100_000;
+export const termsSchema = z.array(z.string().min(1)).max(MAX_TERMS);
+
 export const regexSchema = z.string().superRefine((pattern, ctx) => {
   const error = re2SyntaxError(pattern);
   if (error !== null) ctx.addIssue({ code: 'custom', message: `invalid regular expression: ${error}`, input: pattern });

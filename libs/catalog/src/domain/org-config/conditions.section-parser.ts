@@ -11,7 +11,7 @@ import {
   SIGNAL_TYPES,
   type SignalType,
 } from '../catalog.model.js';
-import { httpUrlSchema, idSchema, jsonObjectSchema, positiveInt, regexSchema } from './common-fields.schema.js';
+import { httpUrlSchema, idSchema, jsonObjectSchema, positiveInt, regexSchema, termsSchema } from './common-fields.schema.js';
 import { isRecord, type Path } from './config-problems.js';
 import { type CheckContext, checkReference, checkReferenceList } from './cross-references.checker.js';
 import { PDQ_MAX_DISTANCE } from './hash-banks.section-parser.js';
@@ -39,7 +39,7 @@ const longitude = z.number().min(-180).max(180);
 /** Arguments each signal needs; references to banks are checked later, against the whole file. */
 const SIGNAL_ARGS: Record<SignalType, z.ZodType> = {
   TEXT_CONTAINS: z.looseObject({
-    terms: z.array(z.string().min(1)).min(1),
+    terms: termsSchema.min(1),
     caseSensitive: z.boolean().optional(),
     wholeWord: z.boolean().optional(),
   }),
