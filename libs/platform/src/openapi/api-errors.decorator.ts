@@ -32,7 +32,7 @@ export function ApiCustomerRoute(...extraStatuses: number[]): MethodDecorator & 
 }
 
 const CONSOLE_DESCRIPTIONS: Record<number, string> = {
-  401: 'No valid console session: not signed in, signed out, expired, or the user was disabled (`/errors/unauthorized`)',
+  401: 'No valid console session: not signed in, signed out, expired (30 days, or unused for WARDEN_CONSOLE_IDLE_TIMEOUT_SECONDS), or the user was disabled (`/errors/unauthorized`)',
   403: "The user's roles lack the route's permission, a mutating request lacks the session's `X-CSRF-Token` or comes from another origin, or a browser's request was not made by the console's own pages (`Sec-Fetch-Site` other than `same-origin`) (`/errors/forbidden`)",
 };
 
