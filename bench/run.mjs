@@ -9,6 +9,7 @@ for (const name of [
   'partial-items',
   'single-item',
   'long-text-regex',
+  'large-term-list',
   'hashing',
   'callbacks',
   'console',

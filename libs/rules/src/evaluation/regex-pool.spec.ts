@@ -85,6 +85,36 @@ describe('RegexPool', () => {
     await expect(regexes.test('a', 'needle', 'a needle')).rejects.toThrow(/the server is stopping/);
   });
 
+  it('copies a pattern to the thread once, then names it: a list of thousands of terms is not copied with every item', async () => {
+    const regexes = pool();
+    const terms = Array.from({ length: 5_000 }, (_, i) => RE2JS.quote(`term${i}x`)).join('|');
+    const text = filler(2_000);
+    expect(await regexes.test('acme', terms, text)).toBe(false);
+    expect(await regexes.test('acme', terms, `${text} term42x`)).toBe(true);
+    expect(await regexes.test('other', terms, text)).toBe(false);
+    expect(regexes.patternCharsPosted).toBe(terms.length);
+    // Another pattern is copied once too, and the first is still named.
+    expect(await regexes.test('acme', 'needle', 'a needle')).toBe(true);
+    expect(await regexes.test('acme', terms, `term4999x ${text}`)).toBe(true);
+    expect(regexes.patternCharsPosted).toBe(terms.length + 'needle'.length);
+  });
+
+  it('sends a pattern again to a thread that no longer has it, and answers as RE2 does', async () => {
+    const regexes = pool({ worker: new URL('../../../../test/fixtures/regex-thread/forgetful.mjs', import.meta.url) });
+    expect(await regexes.test('acme', 'needle', 'a needle')).toBe(true);
+    expect(await regexes.test('acme', 'needle', 'a haystack')).toBe(false);
+    expect(await regexes.test('acme', 'needle', 'needles')).toBe(true);
+    expect(regexes.patternCharsPosted).toBe(3 * 'needle'.length);
+  });
+
+  it('sends the patterns again to the thread that follows one past its deadline', async () => {
+    const regexes = pool({ deadlineMs: 300 });
+    expect(await regexes.test('acme', 'needle', 'a needle')).toBe(true);
+    await expect(regexes.test('acme', COSTLY.replace('300', '1000'), filler(1024 * 1024))).rejects.toThrow(RegexDeadlineError);
+    await waitFor(async () => (await regexes.test('acme', 'needle', 'a needle').catch(() => false)) === true, 'a match on a new thread');
+    expect(await regexes.test('acme', 'needle', 'a haystack')).toBe(false);
+  });
+
   it('takes the organizations waiting in turns: a burst of one delays another by one match, not by the burst', async () => {
     const regexes = pool();
     const order: string[] = [];

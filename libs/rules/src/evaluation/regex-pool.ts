@@ -13,6 +13,15 @@ export const REGEX_DEADLINE_MS = 10_000;
 /** An idle thread ends after this long: most organizations never send a text long enough to need it. */
 const IDLE_MS = 60_000;
 
+/**
+ * The patterns given an id (what a task names instead of copying the pattern to the thread each
+ * time): at most this many, of this many characters in all, the least recently used forgotten
+ * first. Twice the thread's own budget (MAX_COMPILED_CHARS): the strings are mostly those the
+ * live rules' matchers hold anyway; a forgotten one gets a new id and is compiled again.
+ */
+const MAX_PATTERN_IDS = 1_000;
+const MAX_PATTERN_ID_CHARS = 8 * 1024 * 1024;
+
 /** Where the worker is: beside this module in `dist/` and in the bundle (an entry of its own); the `.ts` when the tests run the sources. */
 const WORKER = new URL(import.meta.url.endsWith('.ts') ? './regex-match.worker.ts' : './regex-match.worker.js', import.meta.url);
 
@@ -33,7 +42,7 @@ export class RegexThreadError extends Error {
 
 export interface RegexPoolOptions {
   readonly deadlineMs?: number;
-  /** The thread's module (the tests' broken one); WORKER otherwise. */
+  /** The thread's module (the tests' broken and forgetful ones); WORKER otherwise. */
   readonly worker?: URL;
 }
 
@@ -50,7 +59,13 @@ export interface RegexPoolOptions {
 @Injectable()
 export class RegexPool implements OnApplicationShutdown {
   private readonly logger = new Logger('rules');
-  private pool: Piscina<RegexTask, boolean> | undefined;
+  private pool: Piscina<RegexTask, boolean | null> | undefined;
+  /** Each pattern's id, in order of use (PatternIds). */
+  private readonly ids = new PatternIds();
+  /** The ids whose pattern the current thread was sent: a new thread (after a deadline, a failure) has none. */
+  private sent = new Set<number>();
+  /** Characters of patterns copied to the thread so far (what naming them by id saves; the spec counts it). */
+  patternCharsPosted = 0;
   /**
    * The matches waiting for the thread, by organization, in turn order: an organization that had a
    * match started goes behind the others waiting (a Map keeps its keys in insertion order).
@@ -110,8 +125,25 @@ export class RegexPool implements OnApplicationShutdown {
     const deadline = AbortSignal.timeout(this.deadlineMs);
     const failed = new AbortController();
     this.failRunning = (error) => failed.abort(error);
+    const signal = AbortSignal.any([deadline, failed.signal]);
     try {
-      return await this.threads().run({ pattern, text }, { signal: AbortSignal.any([deadline, failed.signal]) });
+      const id = this.ids.of(pattern);
+      const threads = this.threads();
+      if (this.sent.has(id)) {
+        const matched = await threads.run({ id, text }, { signal });
+        if (matched !== null) return matched;
+        // The thread no longer has it (it ended idle and another started, or it dropped it for others).
+        this.sent.delete(id);
+      }
+      this.patternCharsPosted += pattern.length;
+      const matched = await threads.run({ id, pattern, text }, { signal });
+      if (matched === null) throw new Error(`the regex thread answered nothing for pattern ${id} it was sent`);
+      if (this.pool === threads) {
+        // Ids of patterns since forgotten linger; the thread answers for any it lacks, so starting over costs one copy of each pattern in use.
+        if (this.sent.size >= MAX_PATTERN_IDS) this.sent.clear();
+        this.sent.add(id);
+      }
+      return matched;
     } catch (error) {
       if (failed.signal.aborted) throw new RegexThreadError(failed.signal.reason);
       if (deadline.aborted) throw new RegexDeadlineError(this.deadlineMs, text.length);
@@ -121,9 +153,10 @@ export class RegexPool implements OnApplicationShutdown {
     }
   }
 
-  private threads(): Piscina<RegexTask, boolean> {
+  private threads(): Piscina<RegexTask, boolean | null> {
     if (this.pool) return this.pool;
-    const pool = new Piscina<RegexTask, boolean>({
+    this.sent = new Set();
+    const pool = new Piscina<RegexTask, boolean | null>({
       filename: fileURLToPath(this.worker),
       minThreads: 0,
       maxThreads: 1,
@@ -152,5 +185,35 @@ export class RegexPool implements OnApplicationShutdown {
     const pool = this.pool;
     this.pool = undefined;
     await pool?.destroy();
+  }
+}
+
+/** Ids for patterns, by the pattern's text (PatternIds.of), within MAX_PATTERN_IDS and MAX_PATTERN_ID_CHARS. */
+class PatternIds {
+  private readonly byPattern = new Map<string, number>();
+  private chars = 0;
+  private next = 1;
+
+  /**
+   * The pattern's id, a new one the first time (never reused, so a thread cannot take a forgotten
+   * pattern's compiled form for a new one). The same pattern is mostly the same string, whose
+   * hash V8 keeps: a look-up does not read a million characters again.
+   */
+  of(pattern: string): number {
+    const known = this.byPattern.get(pattern);
+    if (known !== undefined) {
+      this.byPattern.delete(pattern);
+      this.byPattern.set(pattern, known);
+      return known;
+    }
+    const id = this.next++;
+    this.byPattern.set(pattern, id);
+    this.chars += pattern.length;
+    for (const oldest of this.byPattern.keys()) {
+      if (oldest === pattern || (this.byPattern.size <= MAX_PATTERN_IDS && this.chars <= MAX_PATTERN_ID_CHARS)) break;
+      this.byPattern.delete(oldest);
+      this.chars -= oldest.length;
+    }
+    return id;
   }
 }
