@@ -32,10 +32,18 @@ describe('rules engine, end to end', () => {
   let key: string;
 
   beforeAll(async () => {
-    // The classifier errors, so HTTP_SIGNAL is unknown.
-    classifier = await startReceiver((_r, res) => {
-      res.statusCode = 500;
-      res.end('{"error":"down"}');
+    // The classifier errors, so HTTP_SIGNAL is unknown; but for texts that say `roomy` or `bulky`
+    // it answers a score padded to just under or just over the largest answer read (16 KiB).
+    classifier = await startReceiver((req, res) => {
+      const size = /\broomy\b/.test(req.body) ? 16 * 1024 - 16 : /\bbulky\b/.test(req.body) ? 16 * 1024 + 16 : undefined;
+      if (size === undefined) {
+        res.statusCode = 500;
+        res.end('{"error":"down"}');
+        return;
+      }
+      const answer = (pad: string) => `{"score":0.9,"pad":"${pad}"}`;
+      res.setHeader('content-type', 'application/json');
+      res.end(answer('x'.repeat(size - answer('').length)));
     });
     env = testEnv(dataDir, {
       CLASSIFIER_URL: classifier.url + '/score',
@@ -168,6 +176,19 @@ describe('rules engine, end to end', () => {
     expect(conditions.some((c) => c['outcome'] === 'unknown' && typeof c['error'] === 'string')).toBe(true);
     expect(evaluation!.actions.some((a) => a['id'] === 'escalate')).toBe(false);
     expect(classifier.requests.length).toBeGreaterThan(0);
+  });
+
+  it("refuses a classifier's answer larger than 16 KiB unread: the leaf is unknown and says why; one just under it is read", async () => {
+    await submit([post('p-violent-roomy', 'something violent roomy'), post('p-violent-bulky', 'something violent bulky')]);
+    const [roomy] = await evaluated('p-violent-roomy');
+    expect(roomy!.rules.find((r) => r['id'] === 'classifier')!['outcome']).toBe('passed');
+    expect(roomy!.actions.some((a) => a['id'] === 'escalate')).toBe(true);
+    const [bulky] = await evaluated('p-violent-bulky');
+    const rule = bulky!.rules.find((r) => r['id'] === 'classifier')!;
+    expect(rule['outcome']).toBe('unknown');
+    const conditions = rule['conditions'] as Array<Record<string, unknown>>;
+    expect(conditions.find((c) => c['outcome'] === 'unknown')?.['error']).toMatch(/answered more than 16384 bytes/);
+    expect(bulky!.actions.some((a) => a['id'] === 'escalate')).toBe(false);
   });
 
   it('evaluates a re-submitted item again as a new version, newest first', async () => {

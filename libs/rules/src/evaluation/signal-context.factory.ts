@@ -1,10 +1,11 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { ItemTypeDefinition } from '#warden/catalog';
 import type { Clock } from '#warden/kernel';
-import { CLOCK, GUARDED_HTTP_CLIENT, type GuardedHttpClient } from '#warden/platform';
+import { CLOCK, GUARDED_HTTP_CLIENT, type GuardedHttpClient, OutboundError } from '#warden/platform';
 import type { ReadStore } from '#warden/readstore';
 import { ProjectionHost, READ_STORE } from '#warden/storage';
 import type { EvaluatedItem, MediaResult, SignalContext } from '../domain/evaluation.model.js';
+import { MAX_ANSWER_BYTES } from '../domain/signals/http.signal.js';
 import {
   CREATOR_SUBMISSIONS,
   countWithin,
@@ -82,14 +83,19 @@ export class SignalContextFactory {
       // Answered by the enforcement module (USER_STANDING, user-standing.ts); without it the leaves are unknown.
       ...(this.standing && this.userStanding(orgId, this.standing)),
       postJson: async (url, body, timeoutMs) => {
-        const res = await this.http.request({
-          method: 'POST',
-          url,
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-          timeoutMs,
-          maxBytes: 1024 * 1024,
-        });
+        const res = await this.http
+          .request({
+            method: 'POST',
+            url,
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+            timeoutMs,
+            maxBytes: MAX_ANSWER_BYTES,
+          })
+          .catch((error: unknown) => {
+            if (error instanceof OutboundError && error.reason === 'too-large') throw new Error(`HTTP signal answered more than ${MAX_ANSWER_BYTES} bytes`);
+            throw error;
+          });
         if (res.status < 200 || res.status >= 300) throw new Error(`HTTP signal answered ${res.status}`);
         return JSON.parse(res.body.toString('utf8')) as unknown;
       },

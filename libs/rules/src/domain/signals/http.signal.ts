@@ -9,6 +9,16 @@ const DEFAULT_TIMEOUT_MS = 2_000;
 export const MAX_TIMEOUT_MS = 30_000;
 
 /**
+ * The largest answer read from a classifier, which is `{"score": n}`: a larger one is refused as
+ * it arrives, unparsed, and the leaf is unknown. Answers are parsed on the thread that evaluates
+ * every organization's items, and parsing costs with the answer's structure: 1 MiB of nested
+ * brackets took 45 ms, and one organization's classifier answering that to 2,000 calls held the
+ * others' callbacks for up to 68 s (docs/benchmarks.md, "A second hunt for stalls").
+ * At 16 KiB the costliest answer parses in about 0.35 ms.
+ */
+export const MAX_ANSWER_BYTES = 16 * 1024;
+
+/**
  * `{url, timeoutMs?}` → the customer's own classifier score. POSTs `{input, item: {id, typeId}}`
  * through the injected (guarded) client and expects `{"score": number}`.
  */
