@@ -10,32 +10,82 @@ function gate(started: string[], name: string) {
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
+/** `count` gated tasks of `orgId` asked for now. */
+function queue(slots: MediaSlots, started: string[], orgId: string, count: number) {
+  const gates = Array.from({ length: count }, (_, i) => gate(started, `${orgId}${i}`));
+  return { gates, runs: gates.map((g) => slots.run(orgId, g.task)) };
+}
+
 describe('MediaSlots', () => {
-  it('runs at most its size at once, and hands a freed slot to the organizations waiting in turn', async () => {
-    const slots = new MediaSlots(2);
+  it('lets one organization hold at most half of the slots, so that another organization’s image starts at once', async () => {
+    const slots = new MediaSlots(4);
     const started: string[] = [];
-    const a = Array.from({ length: 5 }, (_, i) => gate(started, `a${i}`));
-    const b = Array.from({ length: 2 }, (_, i) => gate(started, `b${i}`));
-    const runs = [...a.map((g) => slots.run('a', g.task)), ...b.map((g) => slots.run('b', g.task))];
+    const a = queue(slots, started, 'a', 5);
     await settle();
     expect(started).toEqual(['a0', 'a1']);
     expect(slots.inUse).toBe(2);
+    const b = queue(slots, started, 'b', 1);
+    await settle();
+    expect(started).toEqual(['a0', 'a1', 'b0']);
+    for (const g of [...a.gates, ...b.gates]) g.release();
+    await Promise.all([...a.runs, ...b.runs]);
+    expect(slots.inUse).toBe(0);
+  });
 
-    // a queued three more before b queued: still, after one more of a's, b's first goes, then they alternate.
-    a[0]!.release();
+  it('hands a freed slot to the organizations waiting in turn, each under its share', async () => {
+    const slots = new MediaSlots(4);
+    const started: string[] = [];
+    const a = queue(slots, started, 'a', 5);
+    const b = queue(slots, started, 'b', 3);
     await settle();
-    expect(started).toEqual(['a0', 'a1', 'a2']);
-    a[1]!.release();
+    expect(started).toEqual(['a0', 'a1', 'b0', 'b1']);
+    // a waits first, but holds its share (2): b's next goes.
+    b.gates[0]!.release();
     await settle();
-    expect(started).toEqual(['a0', 'a1', 'a2', 'b0']);
-    a[2]!.release();
+    expect(started.at(-1)).toBe('b2');
+    a.gates[0]!.release();
     await settle();
-    expect(started).toEqual(['a0', 'a1', 'a2', 'b0', 'a3']);
-    b[0]!.release();
+    expect(started.at(-1)).toBe('a2');
+    for (const g of [...a.gates, ...b.gates]) g.release();
+    await Promise.all([...a.runs, ...b.runs]);
+    expect(slots.inUse).toBe(0);
+  });
+
+  it('keeps the images of others flowing while one organization’s fetches never end (the hunt’s attack)', async () => {
+    const slots = new MediaSlots(16);
+    const started: string[] = [];
+    // 400 images whose URLs never answer (each would hold its slot until the fetch's deadline).
+    const hanging = queue(slots, started, 'evil', 400);
     await settle();
-    expect(started).toEqual(['a0', 'a1', 'a2', 'b0', 'a3', 'b1']);
-    for (const g of [...a, ...b]) g.release();
-    await Promise.all(runs);
+    expect(slots.inUse).toBe(8);
+    // Another organization's images, one after the other: each gets a slot at once.
+    for (let i = 0; i < 50; i++) expect(await slots.run('other', () => Promise.resolve(i))).toBe(i);
+    expect(started.filter((s) => s.startsWith('evil'))).toHaveLength(8);
+    for (const g of hanging.gates) g.release();
+    await Promise.all(hanging.runs);
+    expect(slots.inUse).toBe(0);
+  });
+
+  it('divides the slots among the organizations active: a third gets the first slot freed by one over its share', async () => {
+    const slots = new MediaSlots(6);
+    const started: string[] = [];
+    const a = queue(slots, started, 'a', 6);
+    const b = queue(slots, started, 'b', 6);
+    await settle();
+    expect(started).toEqual(['a0', 'a1', 'a2', 'b0', 'b1', 'b2']);
+    const c = queue(slots, started, 'c', 2);
+    await settle();
+    expect(started).toHaveLength(6);
+    // Three organizations: a share of 2. a, down to 2, takes none; c takes the slot.
+    a.gates[0]!.release();
+    await settle();
+    expect(started.at(-1)).toBe('c0');
+    // b gives one back: b is then at its share, c (holding 1) under it.
+    b.gates[0]!.release();
+    await settle();
+    expect(started.at(-1)).toBe('c1');
+    for (const g of [...a.gates, ...b.gates, ...c.gates]) g.release();
+    await Promise.all([...a.runs, ...b.runs, ...c.runs]);
     expect(slots.inUse).toBe(0);
   });
 

@@ -4,11 +4,21 @@ import { Fifo } from '#warden/kernel';
  * At most `size` media fetched and hashed at once in the process (docs/hashing.md, "Fetching").
  * Each holds up to 20 MiB until its image is hashed, and evaluations run 64 at once with 4 of an
  * item's images each: without a process-wide bound, one organization's items full of large images
- * could hold gigabytes. A free slot goes to the organizations waiting in turn, so one organization's
- * queue of images never holds up another's item for longer than one turn.
+ * could hold gigabytes.
+ *
+ * Shared by share, not only by turns: an organization holds at most its share of the slots, the
+ * size divided among the organizations holding or waiting for one, and never more than half of
+ * them. A fetch cannot be interrupted before its deadline (10 s), so turns alone let one
+ * organization whose image URLs never answer hold every slot: each slot another organization's
+ * fast fetch gave back went to it again at its next turn, and others' images waited 17 s at the
+ * median (a helper's hunt, docs/benchmarks.md, "A second hunt for stalls"). Now the other half is
+ * always there for the others, and a slot freed goes to the organization waiting, in turn, that is
+ * under its share.
  */
 export class MediaSlots {
   private running = 0;
+  /** Slots held, by organization (only those holding one). */
+  private readonly held = new Map<string, number>();
   /** Organizations with work waiting, in the order of their next turn; each its own queue. */
   private readonly waiting = new Map<string, Fifo<() => void>>();
 
@@ -20,13 +30,34 @@ export class MediaSlots {
   }
 
   async run<T>(orgId: string, task: () => Promise<T>): Promise<T> {
-    if (this.running < this.size && this.waiting.size === 0) this.running++;
-    else await new Promise<void>((resolve) => this.enqueue(orgId, resolve));
+    if (this.running < this.size && this.waiting.size === 0 && this.underShare(orgId, true)) this.take(orgId);
+    else {
+      const granted = new Promise<void>((resolve) => this.enqueue(orgId, resolve));
+      this.dispatch();
+      await granted;
+    }
     try {
       return await task();
     } finally {
-      this.release();
+      this.release(orgId);
     }
+  }
+
+  /**
+   * Whether `orgId` may take one more slot: its share is the size divided among the organizations
+   * holding or waiting (itself counted, `asking` when it is neither yet), at most half, at least one.
+   */
+  private underShare(orgId: string, asking = false): boolean {
+    let active = this.held.size;
+    for (const waiting of this.waiting.keys()) if (!this.held.has(waiting)) active++;
+    if (asking && !this.held.has(orgId) && !this.waiting.has(orgId)) active++;
+    const share = Math.max(1, Math.floor(this.size / Math.max(2, active)));
+    return (this.held.get(orgId) ?? 0) < share;
+  }
+
+  private take(orgId: string): void {
+    this.running++;
+    this.held.set(orgId, (this.held.get(orgId) ?? 0) + 1);
   }
 
   private enqueue(orgId: string, resolve: () => void): void {
@@ -38,17 +69,33 @@ export class MediaSlots {
     queue.push(resolve);
   }
 
-  /** The slot passes to the next organization in turn (which then goes to the back), or is freed. */
-  private release(): void {
-    const next = this.waiting.entries().next();
-    if (next.done) {
-      this.running--;
-      return;
+  private release(orgId: string): void {
+    this.running--;
+    const held = (this.held.get(orgId) ?? 1) - 1;
+    if (held > 0) this.held.set(orgId, held);
+    else this.held.delete(orgId);
+    this.dispatch();
+  }
+
+  /**
+   * Free slots go to the organizations waiting, in turn order, each under its share (one that takes
+   * one goes to the back of the turns). A slot stays free while every organization waiting holds
+   * its share: it is the others'.
+   */
+  private dispatch(): void {
+    while (this.running < this.size) {
+      let granted = false;
+      for (const [orgId, queue] of this.waiting) {
+        if (!this.underShare(orgId)) continue;
+        const resolve = queue.shift()!;
+        this.waiting.delete(orgId);
+        if (queue.length > 0) this.waiting.set(orgId, queue);
+        this.take(orgId);
+        resolve();
+        granted = true;
+        break;
+      }
+      if (!granted) return;
     }
-    const [orgId, queue] = next.value;
-    const resolve = queue.shift()!;
-    this.waiting.delete(orgId);
-    if (queue.length > 0) this.waiting.set(orgId, queue);
-    resolve();
   }
 }
