@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hashPassword } from './domain/password-hasher.js';
-import { PasswordHashing } from './password-hashing.js';
+import { HASHES_AT_ONCE, PasswordChecksBusyError, PasswordHashing, SIGN_INS_WAITING } from './password-hashing.js';
 
 describe('PasswordHashing at a configured cost', () => {
   it('hashes at the configured cost, verifies hashes made at any cost, and asks to replace only weaker ones', async () => {
@@ -18,5 +18,28 @@ describe('PasswordHashing at a configured cost', () => {
     expect(hashing.needsRehash(weaker)).toBe(true);
     expect(hashing.needsRehash(stronger)).toBe(false);
     expect(await hashing.verifyAgainstDummy('correct horse battery')).toBe(false);
+  });
+
+  it('computes at most HASHES_AT_ONCE hashes at once, refuses a check past SIGN_INS_WAITING waiting, and lets a new password wait', async () => {
+    const hashing = new PasswordHashing({ passwordHashCost: 10 });
+    const stored = await hashing.hash('correct horse battery');
+    let most = 0;
+    const watched = <T>(promise: Promise<T>) => {
+      most = Math.max(most, hashing.inProgress);
+      return promise.finally(() => (most = Math.max(most, hashing.inProgress)));
+    };
+    const checks = Array.from({ length: HASHES_AT_ONCE + SIGN_INS_WAITING + 3 }, (_, i) =>
+      watched(i % 2 ? hashing.verify('wrong horse battery', stored) : hashing.verifyAgainstDummy('wrong horse battery')),
+    );
+    // A new password (an invitation accepted) waits behind them rather than being refused.
+    const created = watched(hashing.hash('a brand new password'));
+    const settled = await Promise.allSettled(checks);
+    expect(settled.filter((r) => r.status === 'fulfilled').map((r) => r.value)).toEqual(Array(HASHES_AT_ONCE + SIGN_INS_WAITING).fill(false));
+    const refused = settled.flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
+    expect(refused).toHaveLength(3);
+    for (const reason of refused) expect(reason).toBeInstanceOf(PasswordChecksBusyError);
+    expect(await hashing.verify('a brand new password', await created)).toBe(true);
+    expect(most).toBe(HASHES_AT_ONCE);
+    expect(hashing.inProgress).toBe(0);
   });
 });

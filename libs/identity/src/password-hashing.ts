@@ -1,6 +1,29 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { Fifo } from '#warden/kernel';
 import { WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
 import { CURRENT_PARAMS, hashPassword, needsRehash, type ScryptParams, verifyAgainstDummy, verifyPassword } from './domain/password-hasher.js';
+
+/**
+ * Password hashes computed at once. Each takes one of libuv's four threads for 0.25–0.5 s, and
+ * those threads also sync the log's writes to disk: a flood of sign-ins from many addresses (each
+ * within its throttle) once took all four, and a real user's sign-in took 38 s and an item's
+ * callback 39 s (docs/benchmarks.md, "A second hunt for stalls"). Two leave the other two free.
+ */
+export const HASHES_AT_ONCE = 2;
+/**
+ * Sign-ins waiting for a hash beyond those computed: past them one is refused at once (429, and it
+ * does not count against the account's or the address's throttle), not queued for seconds. Two at
+ * a time, 16 waiting is a wait of about 4 s at the default cost.
+ */
+export const SIGN_INS_WAITING = 16;
+
+/** Every place to check a password taken (SIGN_INS_WAITING): the sign-in is refused unchecked. */
+export class PasswordChecksBusyError extends Error {
+  constructor() {
+    super('too many passwords are being checked at once');
+    this.name = 'PasswordChecksBusyError';
+  }
+}
 
 /**
  * The console's password hashing at the configured cost (WARDEN_PASSWORD_HASH_COST, docs/configuration.md):
@@ -12,24 +35,48 @@ import { CURRENT_PARAMS, hashPassword, needsRehash, type ScryptParams, verifyAga
 @Injectable()
 export class PasswordHashing {
   readonly params: ScryptParams;
+  private hashing = 0;
+  private readonly waiting = new Fifo<() => void>();
 
   constructor(@Inject(WARDEN_CONFIG) config: Pick<WardenConfig, 'passwordHashCost'>) {
     this.params = { ...CURRENT_PARAMS, ln: config.passwordHashCost };
   }
 
-  hash(password: string): Promise<string> {
-    return hashPassword(password, this.params);
+  /** Hashes being computed now (at most HASHES_AT_ONCE; for tests and metrics). */
+  get inProgress(): number {
+    return this.hashing;
   }
 
+  /** A new password's hash: it waits its turn, never refused (setting a password takes a session or an invitation's token). */
+  hash(password: string): Promise<string> {
+    return this.gated(() => hashPassword(password, this.params), false);
+  }
+
+  /** Rejects with PasswordChecksBusyError when SIGN_INS_WAITING sign-ins already wait. */
   verify(password: string, stored: string): Promise<boolean> {
-    return verifyPassword(password, stored);
+    return this.gated(() => verifyPassword(password, stored), true);
   }
 
   needsRehash(stored: string): boolean {
     return needsRehash(stored, this.params);
   }
 
+  /** As verify: waits its turn, or is refused, the same way whether or not the account exists. */
   verifyAgainstDummy(password: string): Promise<false> {
-    return verifyAgainstDummy(password, this.params);
+    return this.gated(() => verifyAgainstDummy(password, this.params), true);
+  }
+
+  private async gated<T>(task: () => Promise<T>, refusable: boolean): Promise<T> {
+    if (this.hashing < HASHES_AT_ONCE) this.hashing++;
+    else if (refusable && this.waiting.length >= SIGN_INS_WAITING) throw new PasswordChecksBusyError();
+    // The place is handed over by the hash that ends (below): `hashing` stays counted.
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    try {
+      return await task();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.hashing--;
+    }
   }
 }

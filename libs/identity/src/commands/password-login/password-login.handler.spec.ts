@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CommandBus } from '@nestjs/cqrs';
-import { FixedClock, randomIds } from '#warden/kernel';
+import { type DomainError, FixedClock, randomIds } from '#warden/kernel';
 import { PersonalDataPolicy, SqliteEventStore } from '#warden/eventstore';
 import { IDENTITY_PERSONAL_DATA } from '../../contracts.js';
 import { AggregateStore } from '#warden/storage';
 import { sealingEventStore, sqliteStores } from '../../../../../test/support/sqlite-stores.js';
 import { userEmailStream, userStream } from '../../domain/identity.streams.js';
-import { PasswordHashing } from '../../password-hashing.js';
+import { HASHES_AT_ONCE, PasswordHashing, SIGN_INS_WAITING } from '../../password-hashing.js';
 import { CURRENT_PARAMS, hashPassword, needsRehash } from '../../domain/password-hasher.js';
 import { userDecider, userEmailDecider } from '../../domain/user.decider.js';
 import { emailDigest } from '../../domain/user-email.js';
@@ -100,5 +100,32 @@ describe('password sign-in, on the real embedded store', () => {
     aggregates.forgetCached();
     await expect(handler.execute(new PasswordLoginCommand(email, PASSWORD, '203.0.113.8', 'c2'))).rejects.toMatchObject({ status: 401 });
     expect(opened).toHaveLength(1);
+  });
+
+  it('refuses at once, with 429, the sign-ins past those waiting for a password check, and counts them against no throttle', async () => {
+    stores = sqliteStores();
+    const clock = new FixedClock(new Date('2026-11-23T12:00:00Z'));
+    const aggregates = new AggregateStore(new SqliteEventStore(stores.open()), clock, randomIds);
+    const email = 'busy@acme.example';
+    await activeUser(aggregates, 'usr_5', email, 'MODERATOR', await hashPassword(PASSWORD, CURRENT_PARAMS));
+    const { handler, opened } = loginHandler(aggregates, stores, clock);
+    // A flood of wrong passwords for unknown accounts, each from an address of its own (each within its throttle).
+    const flood = Array.from({ length: HASHES_AT_ONCE + SIGN_INS_WAITING + 4 }, (_, i) =>
+      handler.execute(new PasswordLoginCommand(`nobody-${i}@acme.example`, 'guess', `198.51.100.${i + 1}`, `f${i}`)),
+    );
+    const settled = await Promise.allSettled(flood);
+    const statuses = settled.map((r) => (r.status === 'rejected' ? (r.reason as { status: number }).status : 200));
+    expect(statuses.filter((s) => s === 401)).toHaveLength(HASHES_AT_ONCE + SIGN_INS_WAITING);
+    const busy = settled.flatMap((r) => (r.status === 'rejected' && (r.reason as { status: number }).status === 429 ? [r.reason as DomainError] : []));
+    expect(busy).toHaveLength(4);
+    expect(busy[0]!.message).toMatch(/Too many sign-ins are being checked at once/);
+    expect(busy[0]!.headers['Retry-After']).toBe('1');
+    // A refused address was not counted: ten wrong guesses from it are still answered 401 (the 11th is throttled).
+    const refusedAddress = `198.51.100.${statuses.indexOf(429) + 1}`;
+    for (let i = 0; i < 10; i++) {
+      await expect(handler.execute(new PasswordLoginCommand(email, 'wrong', refusedAddress, `w${i}`))).rejects.toMatchObject({ status: 401 });
+    }
+    await expect(handler.execute(new PasswordLoginCommand(email, 'wrong', refusedAddress, 'w10'))).rejects.toMatchObject({ status: 429 });
+    expect(opened).toHaveLength(0);
   });
 });

@@ -3,7 +3,7 @@ import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { type CommandContext, forbidden, invalidField, rateLimited, secondFactorRequired, unauthorized } from '#warden/kernel';
 import { AggregateStore } from '#warden/storage';
 import { accessAuditStream, DEPLOYMENT_AUDIT, userStream } from '../../domain/identity.streams.js';
-import { PasswordHashing } from '../../password-hashing.js';
+import { PasswordChecksBusyError, PasswordHashing } from '../../password-hashing.js';
 import { MAX_PASSWORD_BYTES } from '../../domain/password-policy.js';
 import { type User, userDecider } from '../../domain/user.decider.js';
 import { accessAuditDecider } from '../../domain/access-audit.decider.js';
@@ -58,20 +58,26 @@ export class PasswordLoginHandler implements ICommandHandler<PasswordLoginComman
     if (attempt.id === null) {
       throw rateLimited(attempt.retryAfter, 'Too many failed sign-ins for this account or from this network (10 in 15 minutes)');
     }
+    const attemptId = attempt.id;
 
     const found = await this.users.findByEmail(command.email);
     // An account whose email was erased (GDPR: the organization's last ADMIN is kept, docs/gdpr.md)
     // no longer signs in by that address: its registry entry outlives the address it was made from.
     const user = found?.email === null ? null : found;
     // The same work whether or not the account exists, has a password or may sign in.
-    const matches = user?.passwordHash
-      ? await this.passwords.verify(command.password, user.passwordHash)
-      : await this.passwords.verifyAgainstDummy(command.password);
+    const matches = await (
+      user?.passwordHash ? this.passwords.verify(command.password, user.passwordHash) : this.passwords.verifyAgainstDummy(command.password)
+    ).catch(async (error: unknown) => {
+      if (!(error instanceof PasswordChecksBusyError)) throw error;
+      // Not checked, so no guess: the attempt is taken back, as for a right password.
+      await this.throttle.succeeded(keys, attemptId);
+      throw rateLimited(1, 'Too many sign-ins are being checked at once: retry in a moment');
+    });
     if (!user || !matches || user.state !== 'active') {
       await this.recordFailure(digest, user, credentialsFailure(user, matches), command);
       throw wrongCredentials();
     }
-    await this.throttle.succeeded(keys, attempt.id);
+    await this.throttle.succeeded(keys, attemptId);
     // Asked only once the password is right, so that the answer tells nothing to someone guessing.
     if (this.policy && !(await this.policy.passwordLoginAllowed(user.orgId))) {
       await this.recordFailure(digest, user, 'password-login-disabled', command);
