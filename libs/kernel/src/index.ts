@@ -8,6 +8,7 @@ export * from './decider-specification.js';
 export * from './upcasting.js';
 export * from './canonical-json.js';
 export * from './clone-json.js';
+export * from './fair-slots.js';
 export * from './fifo.js';
 export * from './url-redaction.js';
 export * from './personal-data-subject.js';

@@ -11,7 +11,7 @@ import { parseSignatureHeader } from '../domain/callback-signature.js';
 import { deliveryStream } from '../domain/callbacks.streams.js';
 import { SigningKeys } from '../signing/signing-keys.js';
 import { CALLBACKS_PERSONAL_DATA } from '../contracts.js';
-import { CallbackDispatcher } from './callback-dispatcher.js';
+import { CallbackDispatcher, DELIVERIES_AT_ONCE } from './callback-dispatcher.js';
 import { type DeliveryRequest, DeliveryRequests } from './delivery-requests.js';
 
 interface Received {
@@ -91,6 +91,7 @@ describe('callback dispatcher', () => {
       creator?: { id: string; typeId: string },
       more: Record<string, unknown> = {},
       subject: string | null = null,
+      orgId = 'acme',
     ) => {
       const delivery: DeliveryRequest = {
         deliveryId,
@@ -103,7 +104,7 @@ describe('callback dispatcher', () => {
         body: { item: { id: 'p1', typeId: 'post', typeName: 'Post' }, action: { id: 'remove' }, ...(creator ? { creator } : {}), ...more },
         subject,
       };
-      return requests.request(delivery, { orgId: 'acme', correlationId: 'c', actor: 'test' });
+      return requests.request(delivery, { orgId, correlationId: 'c', actor: 'test' });
     };
     const types = async (deliveryId: string) => (await stores.events.readStream(deliveryStream('acme', deliveryId))).map((e) => e.type);
     const jwks = () => signing.jwks('acme');
@@ -115,6 +116,20 @@ describe('callback dispatcher', () => {
     cleanups.push(r.close);
     return r;
   };
+
+  it('runs at most half of DELIVERIES_AT_ONCE of one organization at once: its receiver that never answers leaves the rest for others', async () => {
+    const { request, stores } = await setup({ attemptTimeoutMs: 30_000, perDestinationConcurrency: 1024 });
+    const hanging = await started(() => undefined);
+    const fine = await started((_n, res) => answer(200)(res));
+    await Promise.all(Array.from({ length: DELIVERIES_AT_ONCE + 44 }, (_, i) => request(`evil-${i}`, `${hanging.url}/cb`, {}, undefined, {}, null, 'evil')));
+    await waitFor(() => hanging.requests.length === DELIVERIES_AT_ONCE / 2, 'half of the slots taken by the hanging receiver');
+    await request('other-1', `${fine.url}/cb`, {}, undefined, {}, null, 'other');
+    const recorded = async () => (await stores.events.readStream(deliveryStream('other', 'other-1'))).map((e) => e.type);
+    await waitFor(async () => (await recorded()).includes('CallbackDelivered'), 'the other organization called back');
+    expect(fine.requests).toHaveLength(1);
+    // Its attempt ended while the first organization's still hang: that one still holds its half, no more.
+    expect(hanging.requests).toHaveLength(DELIVERIES_AT_ONCE / 2);
+  });
 
   it('sends the body with the opened headers, signed, with the delivery id, and records the delivery', async () => {
     const { request, types, jwks } = await setup();

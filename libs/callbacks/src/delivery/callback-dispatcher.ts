@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { Counter } from 'prom-client';
 import type { EventStore, Handled } from '#warden/eventstore';
-import { type Clock, foldStream, DomainError, withUserInfoAsBasic } from '#warden/kernel';
+import { type Clock, FairSlots, foldStream, DomainError, withUserInfoAsBasic } from '#warden/kernel';
 import { CLOCK, GUARDED_HTTP_CLIENT, type GuardedHttpClient, Metrics, OutboundError, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
 import { AggregateStore, EVENT_STORE, KEYRING, type Keyring, openUrl } from '#warden/storage';
 import { sendableBody } from '../domain/action-callback-body.js';
@@ -50,6 +50,16 @@ interface Known {
   state?: CallbackDeliveryState;
 }
 
+/**
+ * Deliveries run at once in the process, over every organization and receiver (FairSlots: each
+ * organization at most its share, never more than half). Each holds its body and, at a receiver
+ * that never answers, its attempt's 10 s; without a bound, one organization with 200 actions
+ * calling back 200 receivers put 200,000 deliveries on the thread's event loop at once, and
+ * another organization's callbacks waited up to 34 s, the process holding 3 GB (a helper's hunt,
+ * docs/benchmarks.md, "A second hunt for stalls"). Per receiver, DestinationLimiter still takes turns.
+ */
+export const DELIVERIES_AT_ONCE = 256;
+
 /** Finished deliveries remembered, so that late echoes of their own events are not re-checked. */
 const FINISHED_MEMORY = 100_000;
 /** Due within this: attempt now rather than set a timer. */
@@ -68,6 +78,7 @@ export class CallbackDispatcher implements OnApplicationShutdown {
   private readonly logger = new Logger('callbacks');
   private readonly timers: DeliveryTimers<DeliveryKey>;
   private readonly limiter: DestinationLimiter;
+  private readonly slots = new FairSlots(DELIVERIES_AT_ONCE);
   private readonly known = new Map<string, Known>();
   private readonly finished = new Map<string, number>();
   private readonly inFlight = new Map<string, Promise<void>>();
@@ -197,7 +208,12 @@ export class CallbackDispatcher implements OnApplicationShutdown {
   private run(key: DeliveryKey): void {
     const id = deliveryStream(key.orgId, key.deliveryId);
     if (this.inFlight.has(id) || !this.delivering) return;
-    const run = this.runOnce(id, key)
+    // A delivery that waits for a slot keeps no body here: it reads its stream when its turn comes.
+    const known = this.known.get(id);
+    if (known?.state !== undefined && this.slots.wouldWait(key.orgId)) this.known.set(id, { revision: known.revision });
+    const run = this.slots
+      // Paused or stopping meanwhile: left due, for whoever delivers next.
+      .run(key.orgId, () => (this.delivering ? this.runOnce(id, key) : Promise.resolve()))
       .catch((error: unknown) => {
         this.known.delete(id);
         this.logger.error({ msg: 'callback delivery failed to run; retrying', deliveryId: key.deliveryId, error: String(error) });

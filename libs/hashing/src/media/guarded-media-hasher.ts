@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { EventStore } from '#warden/eventstore';
-import { type CommandContext, deterministicId, DomainError, recordedAs, redactUrl, streamName } from '#warden/kernel';
+import { type CommandContext, deterministicId, DomainError, FairSlots, recordedAs, redactUrl, streamName } from '#warden/kernel';
 import { GUARDED_HTTP_CLIENT, type GuardedHttpClient, OutboundError, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
 import { AggregateStore, EVENT_STORE } from '#warden/storage';
 import type { HashedMedia, MediaHasher, MediaResult } from '#warden/rules';
 import { mediaDecider } from '../domain/media.decider.js';
 import { hashImage } from '../image-hashes.js';
-import { MediaSlots } from './media-slots.js';
 import type { MediaHashed } from '../domain/media.events.js';
 
 /** Media limits (docs/hashing.md, "Fetching"): 20 MiB, 3 redirects, 50 megapixels, 4 of an item's images at once, 16 in the process. */
@@ -18,7 +17,7 @@ const LIMIT_INPUT_PIXELS = 50_000_000;
  * item of 60 image URLs at 1.2 GB, and an item may name tens of thousands (1 MiB of URLs).
  */
 export const MEDIA_PER_ITEM = 4;
-/** Media fetched and hashed at once in the process, over every item and organization (MediaSlots): 320 MiB of bodies at most. */
+/** Media fetched and hashed at once in the process, over every item and organization (FairSlots: each organization at most its share, never more than half): 320 MiB of bodies at most. */
 export const MEDIA_PER_PROCESS = 16;
 /**
  * The images of one item version that are fetched and hashed, in the order the item names them: an
@@ -46,7 +45,7 @@ const mediaStream = (orgId: string, item: MediaItem, version: number, url: strin
 @Injectable()
 export class GuardedMediaHasher implements MediaHasher {
   private readonly logger = new Logger('media');
-  private readonly slots = new MediaSlots(MEDIA_PER_PROCESS);
+  private readonly slots = new FairSlots(MEDIA_PER_PROCESS);
 
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,

@@ -1,21 +1,19 @@
-import { Fifo } from '#warden/kernel';
+import { Fifo } from './fifo.js';
 
 /**
- * At most `size` media fetched and hashed at once in the process (docs/hashing.md, "Fetching").
- * Each holds up to 20 MiB until its image is hashed, and evaluations run 64 at once with 4 of an
- * item's images each: without a process-wide bound, one organization's items full of large images
- * could hold gigabytes.
+ * At most `size` tasks at once, shared among organizations by share, not only by turns: an
+ * organization holds at most its share of the slots, the size divided among the organizations
+ * holding or waiting for one, and never more than half of them; a slot freed goes to the
+ * organization waiting, in turn, that is under its share. A task that cannot be cut short (a fetch
+ * or a callback attempt waits for its deadline) is what makes turns alone not enough: with them, one
+ * organization whose URLs never answer held every slot, each slot another organization's fast task
+ * gave back going to it again at its next turn (a helper's hunt, docs/benchmarks.md, "A second hunt
+ * for stalls"). Now the other half is always there for the others.
  *
- * Shared by share, not only by turns: an organization holds at most its share of the slots, the
- * size divided among the organizations holding or waiting for one, and never more than half of
- * them. A fetch cannot be interrupted before its deadline (10 s), so turns alone let one
- * organization whose image URLs never answer hold every slot: each slot another organization's
- * fast fetch gave back went to it again at its next turn, and others' images waited 17 s at the
- * median (a helper's hunt, docs/benchmarks.md, "A second hunt for stalls"). Now the other half is
- * always there for the others, and a slot freed goes to the organization waiting, in turn, that is
- * under its share.
+ * Users: the media fetched and hashed at once (hashing's guarded-media-hasher.ts), the callback
+ * attempts under way (callbacks' callback-dispatcher.ts).
  */
-export class MediaSlots {
+export class FairSlots {
   private running = 0;
   /** Slots held, by organization (only those holding one). */
   private readonly held = new Map<string, number>();
@@ -24,13 +22,18 @@ export class MediaSlots {
 
   constructor(private readonly size: number) {}
 
-  /** Media under way now (for tests and metrics). */
+  /** Tasks under way now (for tests and metrics). */
   get inUse(): number {
     return this.running;
   }
 
+  /** Whether a task of `orgId` asked for now would wait for a slot. */
+  wouldWait(orgId: string): boolean {
+    return !(this.running < this.size && this.waiting.size === 0 && this.underShare(orgId, true));
+  }
+
   async run<T>(orgId: string, task: () => Promise<T>): Promise<T> {
-    if (this.running < this.size && this.waiting.size === 0 && this.underShare(orgId, true)) this.take(orgId);
+    if (!this.wouldWait(orgId)) this.take(orgId);
     else {
       const granted = new Promise<void>((resolve) => this.enqueue(orgId, resolve));
       this.dispatch();

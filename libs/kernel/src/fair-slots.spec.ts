@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MediaSlots } from './media-slots.js';
+import { FairSlots } from './fair-slots.js';
 
 /** A task that runs until released, noting when it started. */
 function gate(started: string[], name: string) {
@@ -11,14 +11,14 @@ function gate(started: string[], name: string) {
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 /** `count` gated tasks of `orgId` asked for now. */
-function queue(slots: MediaSlots, started: string[], orgId: string, count: number) {
+function queue(slots: FairSlots, started: string[], orgId: string, count: number) {
   const gates = Array.from({ length: count }, (_, i) => gate(started, `${orgId}${i}`));
   return { gates, runs: gates.map((g) => slots.run(orgId, g.task)) };
 }
 
-describe('MediaSlots', () => {
+describe('FairSlots', () => {
   it('lets one organization hold at most half of the slots, so that another organization’s image starts at once', async () => {
-    const slots = new MediaSlots(4);
+    const slots = new FairSlots(4);
     const started: string[] = [];
     const a = queue(slots, started, 'a', 5);
     await settle();
@@ -33,7 +33,7 @@ describe('MediaSlots', () => {
   });
 
   it('hands a freed slot to the organizations waiting in turn, each under its share', async () => {
-    const slots = new MediaSlots(4);
+    const slots = new FairSlots(4);
     const started: string[] = [];
     const a = queue(slots, started, 'a', 5);
     const b = queue(slots, started, 'b', 3);
@@ -52,7 +52,7 @@ describe('MediaSlots', () => {
   });
 
   it('keeps the images of others flowing while one organization’s fetches never end (the hunt’s attack)', async () => {
-    const slots = new MediaSlots(16);
+    const slots = new FairSlots(16);
     const started: string[] = [];
     // 400 images whose URLs never answer (each would hold its slot until the fetch's deadline).
     const hanging = queue(slots, started, 'evil', 400);
@@ -67,7 +67,7 @@ describe('MediaSlots', () => {
   });
 
   it('divides the slots among the organizations active: a third gets the first slot freed by one over its share', async () => {
-    const slots = new MediaSlots(6);
+    const slots = new FairSlots(6);
     const started: string[] = [];
     const a = queue(slots, started, 'a', 6);
     const b = queue(slots, started, 'b', 6);
@@ -90,7 +90,7 @@ describe('MediaSlots', () => {
   });
 
   it('frees the slot of a task that fails', async () => {
-    const slots = new MediaSlots(1);
+    const slots = new FairSlots(1);
     await expect(slots.run('a', () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
     expect(await slots.run('a', () => Promise.resolve(7))).toBe(7);
     expect(slots.inUse).toBe(0);
