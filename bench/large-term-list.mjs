@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { randomWords } from './support/random-words.mjs';
+import { notifyingOrg } from './support/text-rules.mjs';
 import { cpuSeconds, freePort, loadEnv, prepareDataDir, serverRoles } from './support/server-roles.mjs';
 
 const ITEMS = Number(process.argv[2] ?? 5000);
@@ -21,22 +22,9 @@ const CLIENTS = 4;
 /** `count` distinct terms that never occur in randomWords' text. */
 const terms = (count) => Array.from({ length: count }, (_, i) => `zq${i.toString(36)}term`);
 
-const organization = (count) => `org: { id: terms, name: Terms }
-itemTypes:
-  - { id: post, name: Post, kind: CONTENT, fields: [{ name: text, type: STRING, required: true }] }
-actions:
-  - { id: review, name: Review, kind: ENQUEUE_TO_MRT, itemTypeIds: [post] }
-rules:
-  - id: terms-rule
-    name: Terms
-    status: LIVE
-    itemTypeIds: [post]
-    actionIds: [review]
-    conditionSet:
-      conjunction: AND
-      conditions:
-        - { input: { field: text }, signal: { type: TEXT_CONTAINS, args: { terms: ${JSON.stringify(terms(count))} } }, comparator: EQUALS, value: true }
-`;
+/** The organization: one LIVE rule whose one condition is a TEXT_CONTAINS of `count` terms (no item matches, so nothing calls back). */
+const organization = (count) =>
+  notifyingOrg('terms', 'http://127.0.0.1:9', `{ type: TEXT_CONTAINS, args: { terms: ${JSON.stringify(terms(count))} } }`);
 
 const evaluated = (dataDir) => {
   const db = new Database(join(dataDir, 'warden.db'), { readonly: true });

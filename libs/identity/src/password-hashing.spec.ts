@@ -42,4 +42,15 @@ describe('PasswordHashing at a configured cost', () => {
     expect(most).toBe(HASHES_AT_ONCE);
     expect(hashing.inProgress).toBe(0);
   });
+
+  it('counts only sign-ins against SIGN_INS_WAITING: new passwords waiting take none of their places', async () => {
+    const hashing = new PasswordHashing({ passwordHashCost: 10 });
+    // Three new passwords first: two computed, one waiting.
+    const created = Array.from({ length: 3 }, (_, i) => hashing.hash(`new password ${i}`));
+    const checks = Array.from({ length: SIGN_INS_WAITING + 2 }, () => hashing.verifyAgainstDummy('a guess'));
+    const settled = await Promise.allSettled(checks);
+    expect(settled.filter((r) => r.status === 'fulfilled')).toHaveLength(SIGN_INS_WAITING);
+    expect(settled.filter((r) => r.status === 'rejected')).toHaveLength(2);
+    expect(await Promise.all(created)).toHaveLength(3);
+  });
 });

@@ -37,6 +37,8 @@ export class PasswordHashing {
   readonly params: ScryptParams;
   private hashing = 0;
   private readonly waiting = new Fifo<() => void>();
+  /** Sign-ins among `waiting` (what SIGN_INS_WAITING bounds): a new password waiting is not one. */
+  private checksWaiting = 0;
 
   constructor(@Inject(WARDEN_CONFIG) config: Pick<WardenConfig, 'passwordHashCost'>) {
     this.params = { ...CURRENT_PARAMS, ln: config.passwordHashCost };
@@ -68,9 +70,13 @@ export class PasswordHashing {
 
   private async gated<T>(task: () => Promise<T>, refusable: boolean): Promise<T> {
     if (this.hashing < HASHES_AT_ONCE) this.hashing++;
-    else if (refusable && this.waiting.length >= SIGN_INS_WAITING) throw new PasswordChecksBusyError();
-    // The place is handed over by the hash that ends (below): `hashing` stays counted.
-    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else if (refusable && this.checksWaiting >= SIGN_INS_WAITING) throw new PasswordChecksBusyError();
+    else {
+      // The place is handed over by the hash that ends (below): `hashing` stays counted.
+      if (refusable) this.checksWaiting++;
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+      if (refusable) this.checksWaiting--;
+    }
     try {
       return await task();
     } finally {

@@ -8,7 +8,9 @@ import { Fifo } from './fifo.js';
  * or a callback attempt waits for its deadline) is what makes turns alone not enough: with them, one
  * organization whose URLs never answer held every slot, each slot another organization's fast task
  * gave back going to it again at its next turn (a helper's hunt, docs/benchmarks.md, "A second hunt
- * for stalls"). Now the other half is always there for the others.
+ * for stalls"). Now half is always there for the others against one such organization (two take
+ * it all, and a third gets its share as their tasks end). Not work-conserving: an organization
+ * alone uses half of the slots.
  *
  * Users: the media fetched and hashed at once (hashing's guarded-media-hasher.ts), the callback
  * attempts under way (callbacks' callback-dispatcher.ts).

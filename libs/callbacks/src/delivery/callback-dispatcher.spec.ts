@@ -131,6 +131,24 @@ describe('callback dispatcher', () => {
     expect(hanging.requests).toHaveLength(DELIVERIES_AT_ONCE / 2);
   });
 
+  it("holds no slot for deliveries queued at a receiver that never answers: the same organization's other callbacks go at once", async () => {
+    const { request, stores, dispatcher } = await setup({ attemptTimeoutMs: 30_000 });
+    const hanging = await started(() => undefined);
+    const fine = await started((_n, res) => answer(200)(res));
+    // More than the organization's share of the process's slots, all to one dead receiver (4 at a time).
+    await Promise.all(
+      Array.from({ length: DELIVERIES_AT_ONCE / 2 + 22 }, (_, i) => request(`dead-${i}`, `${hanging.url}/cb`, {}, undefined, {}, null, 'evil')),
+    );
+    await waitFor(
+      () => hanging.requests.length === 4 && dispatcher.waitingAt(`${hanging.url}/cb`) === DELIVERIES_AT_ONCE / 2 + 18,
+      'four sent, the rest queued at the receiver',
+    );
+    await request('alive-1', `${fine.url}/cb`, {}, undefined, {}, null, 'evil');
+    const recorded = async () => (await stores.events.readStream(deliveryStream('evil', 'alive-1'))).map((e) => e.type);
+    await waitFor(async () => (await recorded()).includes('CallbackDelivered'), 'the callback to the live receiver delivered');
+    expect(hanging.requests).toHaveLength(4);
+  });
+
   it('sends the body with the opened headers, signed, with the delivery id, and records the delivery', async () => {
     const { request, types, jwks } = await setup();
     const hook = await started((_n, res) => answer(202)(res));

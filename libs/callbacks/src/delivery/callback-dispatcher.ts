@@ -208,12 +208,7 @@ export class CallbackDispatcher implements OnApplicationShutdown {
   private run(key: DeliveryKey): void {
     const id = deliveryStream(key.orgId, key.deliveryId);
     if (this.inFlight.has(id) || !this.delivering) return;
-    // A delivery that waits for a slot keeps no body here: it reads its stream when its turn comes.
-    const known = this.known.get(id);
-    if (known?.state !== undefined && this.slots.wouldWait(key.orgId)) this.known.set(id, { revision: known.revision });
-    const run = this.slots
-      // Paused or stopping meanwhile: left due, for whoever delivers next.
-      .run(key.orgId, () => (this.delivering ? this.runOnce(id, key) : Promise.resolve()))
+    const run = this.runOnce(id, key)
       .catch((error: unknown) => {
         this.known.delete(id);
         this.logger.error({ msg: 'callback delivery failed to run; retrying', deliveryId: key.deliveryId, error: String(error) });
@@ -248,15 +243,36 @@ export class CallbackDispatcher implements OnApplicationShutdown {
       });
       return;
     }
-    const destination = state.destination!;
-    // Organizations, then users, take turns at a busy receiver (DestinationLimiter).
-    const group = receiverTurnOf(state.request!);
-    const outcome = await this.limiter.run(originOf(destination.url), () => this.attempt(key, state, destination), { org: key.orgId, group });
-    if (outcome === undefined) return;
-    await this.record(id, key, entry, {
+    const origin = originOf(state.destination!.url);
+    // A delivery that will wait, for its receiver or for one of the process's slots, keeps no body
+    // here meanwhile: it reads its stream again when its turn comes.
+    const waits =
+      this.limiter.waiting(origin) > 0 || this.limiter.inFlight(origin) >= this.options.perDestinationConcurrency || this.slots.wouldWait(key.orgId);
+    if (waits) this.known.set(id, { revision: entry.revision });
+    const held: Required<Known> | undefined = waits ? undefined : entry;
+    // Organizations, then users, take turns at a busy receiver (DestinationLimiter); then, for one
+    // of the process's slots, organizations by share (FairSlots). The slot is taken only once the
+    // receiver has room: deliveries queued at a receiver that never answers hold none.
+    const turn = await this.limiter.run(
+      origin,
+      () =>
+        this.slots.run(key.orgId, async (): Promise<{ outcome: AttemptOutcome; current: Required<Known> } | 'moved' | undefined> => {
+          if (!this.delivering) return undefined;
+          const current = held ?? (await this.load(id));
+          // Moved meanwhile (a redelivery, another worker): decided again from the log.
+          if (current === undefined || current.revision !== entry.revision) return 'moved';
+          const outcome = await this.attempt(key, current.state, current.state.destination!);
+          return outcome === undefined ? undefined : { outcome, current };
+        }),
+      { org: key.orgId, group: receiverTurnOf(state.request!) },
+    );
+    if (turn === 'moved') return this.reconsider(id, key);
+    if (turn === undefined) return;
+    const { outcome, current } = turn;
+    await this.record(id, key, current, {
       type: 'RecordAttempt',
-      cycle: state.cycle,
-      attempt: state.attempts + 1,
+      cycle: current.state.cycle,
+      attempt: current.state.attempts + 1,
       at: this.clock.now().toISOString(),
       outcome,
       schedule: this.config.callbackRetryScheduleMs,

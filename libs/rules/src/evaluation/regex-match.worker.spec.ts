@@ -1,25 +1,30 @@
 import { describe, expect, it } from 'vitest';
-import matchRegex, { MAX_COMPILED } from './regex-match.worker.js';
+import { MAX_COMPILED, matchRegexAt, RECENT_MS } from './regex-match.worker.js';
 
-// The thread's function called here, on the test's thread: what it keeps compiled between tasks.
-// Each test uses ids of its own (the module's cache is shared by the file's tests).
+// The thread's function called here, on the test's thread, at times the test gives: what it keeps
+// compiled between tasks. Each test uses ids and times of its own (the module's cache is shared).
 describe('the regex thread (regex-match.worker)', () => {
   it('answers null for a pattern it was never sent, and matches one sent once, then named', () => {
-    expect(matchRegex({ id: 1, text: 'a needle' })).toBeNull();
-    expect(matchRegex({ id: 1, pattern: 'needle', text: 'a needle' })).toBe(true);
-    expect(matchRegex({ id: 1, text: 'a haystack' })).toBe(false);
-    expect(matchRegex({ id: 1, text: 'needles' })).toBe(true);
+    expect(matchRegexAt({ id: 1, text: 'a needle' }, 0)).toBeNull();
+    expect(matchRegexAt({ id: 1, pattern: 'needle', text: 'a needle' }, 0)).toBe(true);
+    expect(matchRegexAt({ id: 1, text: 'a haystack' }, 0)).toBe(false);
+    expect(matchRegexAt({ id: 1, text: 'needles' }, 0)).toBe(true);
   });
 
-  it('drops the least recently used pattern past MAX_COMPILED, and keeps one used since', () => {
+  it('keeps past MAX_COMPILED what was used within RECENT_MS, then drops the least recently used, keeping one used since', () => {
     const base = 1_000_000;
-    for (let i = 0; i < MAX_COMPILED; i++) expect(matchRegex({ id: base + i, pattern: `p${i}q`, text: `p${i}q` })).toBe(true);
-    // The oldest used now: the next one new drops the second oldest instead.
-    expect(matchRegex({ id: base, text: 'p0q' })).toBe(true);
-    for (let i = MAX_COMPILED; i < 2 * MAX_COMPILED - 1; i++) expect(matchRegex({ id: base + i, pattern: `p${i}q`, text: `p${i}q` })).toBe(true);
-    expect(matchRegex({ id: base + 1, text: 'p1q' })).toBeNull();
-    expect(matchRegex({ id: base + MAX_COMPILED - 1, text: `p${MAX_COMPILED - 1}q` })).toBeNull();
-    expect(matchRegex({ id: base, text: 'p0q' })).toBe(true);
-    expect(matchRegex({ id: base + 2 * MAX_COMPILED - 2, text: `p${2 * MAX_COMPILED - 2}q` })).toBe(true);
+    const t0 = 10 * RECENT_MS;
+    for (let i = 0; i < MAX_COMPILED; i++) expect(matchRegexAt({ id: base + i, pattern: `p${i}q`, text: `p${i}q` }, t0)).toBe(true);
+    // Over the budget, but all in use within RECENT_MS: nothing is dropped.
+    expect(matchRegexAt({ id: base + MAX_COMPILED, pattern: `p${MAX_COMPILED}q`, text: 'x' }, t0 + 1)).toBe(false);
+    expect(matchRegexAt({ id: base + 1, text: 'p1q' }, t0 + 2)).toBe(true);
+    // Later: the oldest used again now, so the next new pattern drops the oldest after it (2), then 3.
+    const later = t0 + RECENT_MS + 10;
+    expect(matchRegexAt({ id: base, text: 'p0q' }, later)).toBe(true);
+    expect(matchRegexAt({ id: base + MAX_COMPILED + 1, pattern: 'r1', text: 'r1' }, later)).toBe(true);
+    expect(matchRegexAt({ id: base + 2, text: 'p2q' }, later)).toBeNull();
+    expect(matchRegexAt({ id: base + 3, text: 'p3q' }, later)).toBeNull();
+    expect(matchRegexAt({ id: base, text: 'p0q' }, later)).toBe(true);
+    expect(matchRegexAt({ id: base + 1, text: 'p1q' }, later)).toBe(true);
   });
 });

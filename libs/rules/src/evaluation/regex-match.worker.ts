@@ -16,34 +16,39 @@ export interface RegexTask {
 }
 
 /**
- * What the thread keeps compiled: at most MAX_COMPILED patterns of MAX_COMPILED_CHARS characters
- * in all, the least recently used dropped first (one larger than the budget is kept alone). RE2
- * holds about 58 bytes of state per character of a pattern (measured on a 100,000-term list: 67 MB),
- * so the budget bounds the thread's memory at about 240 MB; an organization's few patterns in
- * use recur and stay.
+ * What the thread keeps compiled: past MAX_COMPILED patterns or MAX_COMPILED_CHARS characters in
+ * all, the least recently used are dropped, but never one used within RECENT_MS. RE2 holds about
+ * 58 bytes of state per character of a pattern (measured on a 100,000-term list: 67 MB, 2 s to
+ * compile), so the budget bounds the memory of what is no longer in use at about 240 MB; patterns in
+ * use stay whatever their size, as organizations taking turns would otherwise have each match
+ * compile its list again.
  */
 export const MAX_COMPILED = 1_000;
 export const MAX_COMPILED_CHARS = 4 * 1024 * 1024;
+export const RECENT_MS = 60_000;
 
-const compiled = new Map<number, { readonly regex: RE2JS; readonly chars: number }>();
+const compiled = new Map<number, { readonly regex: RE2JS; readonly chars: number; usedAt: number }>();
 let compiledChars = 0;
 
-function remember(id: number, pattern: string): RE2JS {
+function remember(id: number, pattern: string, now: number): RE2JS {
   const regex = RE2JS.compile(pattern);
-  compiled.set(id, { regex, chars: pattern.length });
+  compiled.set(id, { regex, chars: pattern.length, usedAt: now });
   compiledChars += pattern.length;
   for (const [oldest, entry] of compiled) {
-    if (oldest === id || (compiled.size <= MAX_COMPILED && compiledChars <= MAX_COMPILED_CHARS)) break;
+    if (compiled.size <= MAX_COMPILED && compiledChars <= MAX_COMPILED_CHARS) break;
+    // In the order of use: the first used recently means every later one was too.
+    if (now - entry.usedAt < RECENT_MS) break;
     compiled.delete(oldest);
     compiledChars -= entry.chars;
   }
   return regex;
 }
 
-function compiledOf(id: number): RE2JS | undefined {
+function compiledOf(id: number, now: number): RE2JS | undefined {
   const entry = compiled.get(id);
   if (entry === undefined) return undefined;
   // Used now: to the end of the Map's order, which is the order of eviction.
+  entry.usedAt = now;
   compiled.delete(id);
   compiled.set(id, entry);
   return entry.regex;
@@ -51,6 +56,11 @@ function compiledOf(id: number): RE2JS | undefined {
 
 /** True or false as the pattern matches; null when the task names a pattern this thread does not have (the pool sends it then). */
 export default function matchRegex(task: RegexTask): boolean | null {
-  const regex = compiledOf(task.id) ?? (task.pattern === undefined ? undefined : remember(task.id, task.pattern));
+  return matchRegexAt(task, Date.now());
+}
+
+/** matchRegex at the time `now` (the spec's clock). */
+export function matchRegexAt(task: RegexTask, now: number): boolean | null {
+  const regex = compiledOf(task.id, now) ?? (task.pattern === undefined ? undefined : remember(task.id, task.pattern, now));
   return regex === undefined ? null : regex.test(task.text);
 }
