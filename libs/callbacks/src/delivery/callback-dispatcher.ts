@@ -252,32 +252,33 @@ export class CallbackDispatcher implements OnApplicationShutdown {
     const held: Required<Known> | undefined = waits ? undefined : entry;
     // Organizations, then users, take turns at a busy receiver (DestinationLimiter); then, for one
     // of the process's slots, organizations by share (FairSlots). The slot is taken only once the
-    // receiver has room: deliveries queued at a receiver that never answers hold none.
-    const turn = await this.limiter.run(
+    // receiver has room (deliveries queued at a receiver that never answers hold none), and held
+    // until the attempt is recorded: what one organization's burst leaves to do on the event loop
+    // stays bounded by its share.
+    const moved = await this.limiter.run(
       origin,
       () =>
-        this.slots.run(key.orgId, async (): Promise<{ outcome: AttemptOutcome; current: Required<Known> } | 'moved' | undefined> => {
-          if (!this.delivering) return undefined;
+        this.slots.run(key.orgId, async (): Promise<boolean> => {
+          if (!this.delivering) return false;
           const current = held ?? (await this.load(id));
           // Moved meanwhile (a redelivery, another worker): decided again from the log.
-          if (current === undefined || current.revision !== entry.revision) return 'moved';
+          if (current === undefined || current.revision !== entry.revision) return true;
           const outcome = await this.attempt(key, current.state, current.state.destination!);
-          return outcome === undefined ? undefined : { outcome, current };
+          if (outcome === undefined) return false;
+          await this.record(id, key, current, {
+            type: 'RecordAttempt',
+            cycle: current.state.cycle,
+            attempt: current.state.attempts + 1,
+            at: this.clock.now().toISOString(),
+            outcome,
+            schedule: this.config.callbackRetryScheduleMs,
+            random: Math.random(),
+          });
+          return false;
         }),
       { org: key.orgId, group: receiverTurnOf(state.request!) },
     );
-    if (turn === 'moved') return this.reconsider(id, key);
-    if (turn === undefined) return;
-    const { outcome, current } = turn;
-    await this.record(id, key, current, {
-      type: 'RecordAttempt',
-      cycle: current.state.cycle,
-      attempt: current.state.attempts + 1,
-      at: this.clock.now().toISOString(),
-      outcome,
-      schedule: this.config.callbackRetryScheduleMs,
-      random: Math.random(),
-    });
+    if (moved) this.reconsider(id, key);
   }
 
   /**
