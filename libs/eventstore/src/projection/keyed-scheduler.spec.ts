@@ -251,6 +251,33 @@ describe('KeyedScheduler', () => {
     expect(h.scheduler.full).toBe(false);
   });
 
+  it("counts no deferred event in the window: one organization's burst past its share leaves room to read another's events; reading pauses at maxDeferred", async () => {
+    const h = harness({ window: 5, maxDeferred: 12, maxInFlight: 2, perKey: 1, concurrency: 8 });
+    // A burst of one organization, each event a key of its own: two held (its budget), the rest deferred.
+    h.write(...Array.from({ length: 10 }, (_, i) => recorded(i + 1, `burst-${i}`, 'evil')));
+    await settled();
+    expect(h.scheduler.held).toBe(2);
+    expect(h.scheduler.deferred).toBe(8);
+    // Ten events past the watermark, twice the window: still room, since eight are deferred.
+    expect(h.scheduler.full).toBe(false);
+    // Another organization's event behind the burst is read and taken at once (under its fair share).
+    h.write(recorded(11, 'other-1', 'other'));
+    await settled();
+    expect(h.running()).toEqual([1, 2, 11]);
+    // Deferred events fill their own room: at maxDeferred the reader waits.
+    h.write(...Array.from({ length: 4 }, (_, i) => recorded(12 + i, `burst-${10 + i}`, 'evil')));
+    expect(h.scheduler.deferred).toBe(12);
+    expect(h.scheduler.full).toBe(true);
+    // Everything is handled once, in the end, the watermark at the last event.
+    while (h.finished.length < 15) {
+      const [next] = h.running();
+      await h.finish(next!);
+      h.pass();
+    }
+    expect([...h.finished].sort((a, b) => a - b)).toEqual(Array.from({ length: 15 }, (_, i) => i + 1));
+    expect(h.scheduler.watermark).toBe(15);
+  });
+
   it('ignores events it was offered before and events of other types', async () => {
     const h = harness();
     h.write(recorded(1, 'a'), recorded(2, 'a'));

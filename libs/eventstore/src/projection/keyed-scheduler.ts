@@ -17,8 +17,16 @@ export interface KeyedLimits {
   readonly perOrg?: number;
   /** Events of one key held at once; its later events stay in the log and are read again. */
   readonly perKey: number;
-  /** Events read past the watermark (held, left in the log, or handled) before reading pauses. */
+  /** Events read past the watermark and held or handled (not those left in the log) before reading pauses. */
   readonly window: number;
+  /**
+   * Events left in the log (deferred) before reading pauses; 10 × `window` when not given. Apart
+   * from the window: one organization's burst, deferred past its share, no longer fills the window
+   * and keeps the reader from another organization's events behind it (200,000 actions of one
+   * organization held another's callbacks 17 s at the median: docs/benchmarks.md, "A second hunt
+   * for stalls"). A deferred event costs its position and key (about 100 bytes).
+   */
+  readonly maxDeferred?: number;
 }
 
 export const DEFAULT_KEYED_LIMITS: KeyedLimits = { maxInFlight: 2000, concurrency: 64, perKey: 64, window: 20_000 };
@@ -101,9 +109,10 @@ export class KeyedScheduler {
     return this.mark;
   }
 
-  /** The window is full: the reader waits (for the oldest unfinished event). */
+  /** The window, or the room for deferred events, is full: the reader waits (for the oldest unfinished event). */
   get full(): boolean {
-    return this.entries.length >= this.options.limits.window;
+    const { window, maxDeferred = 10 * window } = this.options.limits;
+    return this.entries.length - this.deferredCount >= window || this.deferredCount >= maxDeferred;
   }
 
   get held(): number {
