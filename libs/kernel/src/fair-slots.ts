@@ -35,17 +35,31 @@ export class FairSlots {
   }
 
   async run<T>(orgId: string, task: () => Promise<T>): Promise<T> {
+    const release = await this.acquire(orgId);
+    try {
+      return await task();
+    } finally {
+      release();
+    }
+  }
+
+  /**
+   * A slot of `orgId`'s, once its turn comes; the function returned gives it back (once; later
+   * calls do nothing). For a task whose slot outlives the scope that took it (run is the rest).
+   */
+  async acquire(orgId: string): Promise<() => void> {
     if (!this.wouldWait(orgId)) this.take(orgId);
     else {
       const granted = new Promise<void>((resolve) => this.enqueue(orgId, resolve));
       this.dispatch();
       await granted;
     }
-    try {
-      return await task();
-    } finally {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
       this.release(orgId);
-    }
+    };
   }
 
   /**

@@ -60,6 +60,9 @@ interface Known {
  */
 export const DELIVERIES_AT_ONCE = 256;
 
+/** Deliveries that may wait for their turn with their body in memory; the others read it again then. */
+const WAITING_BODIES = 1_024;
+
 /** Finished deliveries remembered, so that late echoes of their own events are not re-checked. */
 const FINISHED_MEMORY = 100_000;
 /** Due within this: attempt now rather than set a timer. */
@@ -79,6 +82,8 @@ export class CallbackDispatcher implements OnApplicationShutdown {
   private readonly timers: DeliveryTimers<DeliveryKey>;
   private readonly limiter: DestinationLimiter;
   private readonly slots = new FairSlots(DELIVERIES_AT_ONCE);
+  /** Deliveries waiting for their turn with their body in memory (at most WAITING_BODIES). */
+  private waitingBodies = 0;
   private readonly known = new Map<string, Known>();
   private readonly finished = new Map<string, number>();
   private readonly inFlight = new Map<string, Promise<void>>();
@@ -244,41 +249,58 @@ export class CallbackDispatcher implements OnApplicationShutdown {
       return;
     }
     const origin = originOf(state.destination!.url);
-    // A delivery that will wait, for its receiver or for one of the process's slots, keeps no body
-    // here meanwhile: it reads its stream again when its turn comes.
+    // A delivery that will wait, for its receiver or for one of the process's slots, keeps its body
+    // here meanwhile only while fewer than WAITING_BODIES do (a busy receiver's short queue, the
+    // usual case, where reading each stream again would cost the worker's thread a read and a fold per callback);
+    // past them it reads its stream again when its turn comes.
     const waits =
       this.limiter.waiting(origin) > 0 || this.limiter.inFlight(origin) >= this.options.perDestinationConcurrency || this.slots.wouldWait(key.orgId);
-    if (waits) this.known.set(id, { revision: entry.revision });
-    const held: Required<Known> | undefined = waits ? undefined : entry;
+    const keeps = !waits || this.waitingBodies < WAITING_BODIES;
+    if (!keeps) this.known.set(id, { revision: entry.revision });
+    const held: Required<Known> | undefined = keeps ? entry : undefined;
+    if (waits && keeps) this.waitingBodies++;
+    let waited = waits && keeps;
+    const turnCame = () => {
+      if (waited) this.waitingBodies--;
+      waited = false;
+    };
     // Organizations, then users, take turns at a busy receiver (DestinationLimiter); then, for one
     // of the process's slots, organizations by share (FairSlots). The slot is taken only once the
     // receiver has room (deliveries queued at a receiver that never answers hold none), and held
-    // until the attempt is recorded: what one organization's burst leaves to do on the event loop
-    // stays bounded by its share.
-    const moved = await this.limiter.run(
-      origin,
-      () =>
-        this.slots.run(key.orgId, async (): Promise<boolean> => {
-          if (!this.delivering) return false;
+    // until the attempt is recorded, the receiver's own place given back as soon as it answered:
+    // what one organization's burst leaves to do on the event loop stays bounded by its share.
+    let release: (() => void) | undefined;
+    try {
+      const turn = await this.limiter.run(
+        origin,
+        async (): Promise<{ outcome: AttemptOutcome; current: Required<Known> } | 'moved' | undefined> => {
+          release = await this.slots.acquire(key.orgId);
+          turnCame();
+          if (!this.delivering) return undefined;
           const current = held ?? (await this.load(id));
           // Moved meanwhile (a redelivery, another worker): decided again from the log.
-          if (current === undefined || current.revision !== entry.revision) return true;
+          if (current === undefined || current.revision !== entry.revision) return 'moved';
           const outcome = await this.attempt(key, current.state, current.state.destination!);
-          if (outcome === undefined) return false;
-          await this.record(id, key, current, {
-            type: 'RecordAttempt',
-            cycle: current.state.cycle,
-            attempt: current.state.attempts + 1,
-            at: this.clock.now().toISOString(),
-            outcome,
-            schedule: this.config.callbackRetryScheduleMs,
-            random: Math.random(),
-          });
-          return false;
-        }),
-      { org: key.orgId, group: receiverTurnOf(state.request!) },
-    );
-    if (moved) this.reconsider(id, key);
+          return outcome === undefined ? undefined : { outcome, current };
+        },
+        { org: key.orgId, group: receiverTurnOf(state.request!) },
+      );
+      if (turn === 'moved') return this.reconsider(id, key);
+      if (turn === undefined) return;
+      const { outcome, current } = turn;
+      await this.record(id, key, current, {
+        type: 'RecordAttempt',
+        cycle: current.state.cycle,
+        attempt: current.state.attempts + 1,
+        at: this.clock.now().toISOString(),
+        outcome,
+        schedule: this.config.callbackRetryScheduleMs,
+        random: Math.random(),
+      });
+    } finally {
+      turnCame();
+      release?.();
+    }
   }
 
   /**
