@@ -23,8 +23,7 @@ const CLIENTS = 4;
 const terms = (count) => Array.from({ length: count }, (_, i) => `zq${i.toString(36)}term`);
 
 /** The organization: one LIVE rule whose one condition is a TEXT_CONTAINS of `count` terms (no item matches, so nothing calls back). */
-const organization = (count) =>
-  notifyingOrg('terms', 'http://127.0.0.1:9', `{ type: TEXT_CONTAINS, args: { terms: ${JSON.stringify(terms(count))} } }`);
+const organization = (count) => notifyingOrg('terms', 'http://127.0.0.1:9', `{ type: TEXT_CONTAINS, args: { terms: ${JSON.stringify(terms(count))} } }`);
 
 const evaluated = (dataDir) => {
   const db = new Database(join(dataDir, 'warden.db'), { readonly: true });
