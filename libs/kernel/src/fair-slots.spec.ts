@@ -16,6 +16,13 @@ function queue(slots: FairSlots, started: string[], orgId: string, count: number
   return { gates, runs: gates.map((g) => slots.run(orgId, g.task)) };
 }
 
+/** Releases every task of `queues`, waits for them all, and checks every slot is free again. */
+async function releaseAll(slots: FairSlots, ...queues: Array<ReturnType<typeof queue>>) {
+  for (const g of queues.flatMap((q) => q.gates)) g.release();
+  await Promise.all(queues.flatMap((q) => q.runs));
+  expect(slots.inUse).toBe(0);
+}
+
 describe('FairSlots', () => {
   it('lets one organization hold at most half of the slots, so that another organization’s image starts at once', async () => {
     const slots = new FairSlots(4);
@@ -27,9 +34,7 @@ describe('FairSlots', () => {
     const b = queue(slots, started, 'b', 1);
     await settle();
     expect(started).toEqual(['a0', 'a1', 'b0']);
-    for (const g of [...a.gates, ...b.gates]) g.release();
-    await Promise.all([...a.runs, ...b.runs]);
-    expect(slots.inUse).toBe(0);
+    await releaseAll(slots, a, b);
   });
 
   it('hands a freed slot to the organizations waiting in turn, each under its share', async () => {
@@ -46,9 +51,7 @@ describe('FairSlots', () => {
     a.gates[0]!.release();
     await settle();
     expect(started.at(-1)).toBe('a2');
-    for (const g of [...a.gates, ...b.gates]) g.release();
-    await Promise.all([...a.runs, ...b.runs]);
-    expect(slots.inUse).toBe(0);
+    await releaseAll(slots, a, b);
   });
 
   it('keeps the images of others flowing while one organization’s fetches never end (the hunt’s attack)', async () => {
@@ -61,9 +64,7 @@ describe('FairSlots', () => {
     // Another organization's images, one after the other: each gets a slot at once.
     for (let i = 0; i < 50; i++) expect(await slots.run('other', () => Promise.resolve(i))).toBe(i);
     expect(started.filter((s) => s.startsWith('evil'))).toHaveLength(8);
-    for (const g of hanging.gates) g.release();
-    await Promise.all(hanging.runs);
-    expect(slots.inUse).toBe(0);
+    await releaseAll(slots, hanging);
   });
 
   it('divides the slots among the organizations active: a third gets the first slot freed by one over its share', async () => {
@@ -84,9 +85,7 @@ describe('FairSlots', () => {
     b.gates[0]!.release();
     await settle();
     expect(started.at(-1)).toBe('c1');
-    for (const g of [...a.gates, ...b.gates, ...c.gates]) g.release();
-    await Promise.all([...a.runs, ...b.runs, ...c.runs]);
-    expect(slots.inUse).toBe(0);
+    await releaseAll(slots, a, b, c);
   });
 
   it('frees the slot of a task that fails', async () => {

@@ -253,8 +253,7 @@ export class CallbackDispatcher implements OnApplicationShutdown {
     // here meanwhile only while fewer than WAITING_BODIES do (a busy receiver's short queue, the
     // usual case, where reading each stream again would cost the worker's thread a read and a fold per callback);
     // past them it reads its stream again when its turn comes.
-    const waits =
-      this.limiter.waiting(origin) > 0 || this.limiter.inFlight(origin) >= this.options.perDestinationConcurrency || this.slots.wouldWait(key.orgId);
+    const waits = this.limiter.wouldWait(origin) || this.slots.wouldWait(key.orgId);
     const keeps = !waits || this.waitingBodies < WAITING_BODIES;
     if (!keeps) this.known.set(id, { revision: entry.revision });
     const held: Required<Known> | undefined = keeps ? entry : undefined;

@@ -34,6 +34,12 @@ export class DestinationLimiter {
     }
   }
 
+  /** Whether a request to `destination` asked for now would wait for a slot. */
+  wouldWait(destination: string): boolean {
+    const slots = this.destinations.get(destination);
+    return slots !== undefined && (slots.waiting > 0 || slots.active >= this.perDestination);
+  }
+
   /** Requests waiting for a slot, per destination (for metrics and tests). */
   waiting(destination: string): number {
     return this.destinations.get(destination)?.waiting ?? 0;

@@ -1,6 +1,7 @@
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
+import { FairSlots } from '#warden/kernel';
 import type { RegexTask } from './regex-match.worker.js';
 
 /**
@@ -73,11 +74,10 @@ export class RegexPool implements OnApplicationShutdown {
   /** Characters of patterns copied to the thread so far (what naming them by id saves; the spec counts it). */
   patternCharsPosted = 0;
   /**
-   * The matches waiting for the thread, by organization, in turn order: an organization that had a
-   * match started goes behind the others waiting (a Map keeps its keys in insertion order).
+   * The thread, one match at a time, the organizations waiting taking turns (FairSlots of one: a
+   * freed turn goes to the next organization waiting, which then goes behind the others).
    */
-  private readonly waiting = new Map<string, Array<{ readonly start: () => void; readonly reject: (error: Error) => void }>>();
-  private busy = false;
+  private readonly turns = new FairSlots(1);
   private closed = false;
   /** Ends the running match with the thread's own failure (its 'error' event: no task of its own to fail). */
   private failRunning: ((error: unknown) => void) | undefined;
@@ -99,32 +99,16 @@ export class RegexPool implements OnApplicationShutdown {
    * running it is ended (a match cannot be interrupted otherwise) and the next match starts a new
    * one; with RegexThreadError when the thread failed, or the server is stopping.
    */
-  test(orgId: string, pattern: string, text: string): Promise<boolean> {
-    if (this.closed) return Promise.reject(new RegexThreadError('the server is stopping'));
-    return new Promise<boolean>((resolve, reject) => {
-      const start = () =>
-        void this.run(pattern, text)
-          .then(resolve, reject)
-          .finally(() => {
-            this.busy = false;
-            this.startNext();
-          });
-      const queued = this.waiting.get(orgId);
-      if (queued) queued.push({ start, reject });
-      else this.waiting.set(orgId, [{ start, reject }]);
-      if (!this.busy) this.startNext();
-    });
-  }
-
-  private startNext(): void {
-    const turn = this.waiting.entries().next();
-    if (turn.done) return;
-    const [orgId, queued] = turn.value;
-    this.waiting.delete(orgId);
-    const { start } = queued.shift()!;
-    if (queued.length > 0) this.waiting.set(orgId, queued);
-    this.busy = true;
-    start();
+  async test(orgId: string, pattern: string, text: string): Promise<boolean> {
+    if (this.closed) throw new RegexThreadError('the server is stopping');
+    const release = await this.turns.acquire(orgId);
+    try {
+      // Stopped while this match waited: what waits fails, one after the other, as the thread ends.
+      if (this.closed) throw new RegexThreadError('the server is stopping');
+      return await this.run(pattern, text);
+    } finally {
+      release();
+    }
   }
 
   private async run(pattern: string, text: string): Promise<boolean> {
@@ -190,8 +174,6 @@ export class RegexPool implements OnApplicationShutdown {
    */
   async onApplicationShutdown(): Promise<void> {
     this.closed = true;
-    for (const queued of this.waiting.values()) for (const { reject } of queued) reject(new RegexThreadError('the server is stopping'));
-    this.waiting.clear();
     const pool = this.pool;
     this.pool = undefined;
     await pool?.destroy();
