@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXAMPLE, EXAMPLE_IDP_CERT, eventCount, exampleText, exampleWith, rawLog, writeConfig } from '../support/config-files.js';
+import { EXAMPLE, EXAMPLE_CANDIDATE_RULE, EXAMPLE_IDP_CERT, eventCount, exampleText, exampleWith, rawLog, writeConfig } from '../support/config-files.js';
 import { waitFor } from '../support/wait-for.js';
 import { createKey, createOrgWithKey, freshDataDir, runCli, type RunningWarden, startWarden, testEnv } from '../support/warden-process.js';
 
@@ -116,6 +116,14 @@ describe('configuration as code, end to end', () => {
     const again = await runCli(['apply', EXAMPLE], env);
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('No changes');
+    expect(eventCount(dataDir)).toBe(before);
+  });
+
+  it('backtests the example candidate rule (examples/candidate-rule.yaml, docs/rules.md) against the example organization, recording nothing', async () => {
+    const before = eventCount(dataDir);
+    const backtest = await runCli(['backtest', '--org', 'acme', '--rule-file', EXAMPLE_CANDIDATE_RULE], env);
+    expect(backtest.code, backtest.stderr).toBe(0);
+    expect(backtest.stdout).toContain('Backtest (nothing recorded or published) of rule spam-links-any-user');
     expect(eventCount(dataDir)).toBe(before);
   });
 

@@ -7,6 +7,8 @@ import { SPAM_POLICY, SPAM_WORDS_RULE } from '../../bench/support/strikes-config
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const EXAMPLE = join(ROOT, 'examples/acme.yaml');
+/** The candidate rule docs/rules.md backtests against EXAMPLE's organization. */
+export const EXAMPLE_CANDIDATE_RULE = join(ROOT, 'examples/candidate-rule.yaml');
 export const exampleText = () => readFileSync(EXAMPLE, 'utf8');
 /** The README's example IdP certificate: the example enables SAML, which needs a real one. */
 export const EXAMPLE_IDP_CERT = readFileSync(join(ROOT, 'examples/idp-example.pem'), 'utf8');
