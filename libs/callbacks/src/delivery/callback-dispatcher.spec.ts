@@ -1,5 +1,7 @@
 import { createPublicKey, randomBytes, verify } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sealingEventStore, sqliteStores } from '../../../../test/support/sqlite-stores.js';
 import { waitFor } from '../../../../test/support/wait-for.js';
@@ -11,7 +13,7 @@ import { parseSignatureHeader } from '../domain/callback-signature.js';
 import { deliveryStream } from '../domain/callbacks.streams.js';
 import { SigningKeys } from '../signing/signing-keys.js';
 import { CALLBACKS_PERSONAL_DATA } from '../contracts.js';
-import { CallbackDispatcher, DELIVERIES_AT_ONCE } from './callback-dispatcher.js';
+import { CallbackDispatcher, DELIVERIES_AT_ONCE, QUEUED_PER_RECEIVER } from './callback-dispatcher.js';
 import { type DeliveryRequest, DeliveryRequests } from './delivery-requests.js';
 
 interface Received {
@@ -49,13 +51,21 @@ const answer =
     res.end();
   };
 
+/** A full garbage collection, so that a WeakRef tells what is still held. */
+function collectGarbage(): void {
+  setFlagsFromString('--expose_gc');
+  (runInNewContext('gc') as () => void)();
+}
+
 describe('callback dispatcher', () => {
   const cleanups: Array<() => Promise<void>> = [];
   afterEach(async () => {
     for (const c of cleanups.splice(0).reverse()) await c();
   });
 
-  async function setup(options: { attemptTimeoutMs?: number; perDestinationConcurrency?: number; retrySchedule?: string } = {}) {
+  async function setup(
+    options: { attemptTimeoutMs?: number; perDestinationConcurrency?: number; retrySchedule?: string; waitingBodies?: number; cacheBytes?: number } = {},
+  ) {
     const stores = sqliteStores();
     // The log as a server appends and reads it: bodies sealed under their subject's key.
     const { store: events, keys } = sealingEventStore(stores, new PersonalDataPolicy().registerAll(CALLBACKS_PERSONAL_DATA));
@@ -64,7 +74,7 @@ describe('callback dispatcher', () => {
     const keyring = new Keyring([randomBytes(32)]);
     const http = new GuardedHttpClient({ allowlist: ['127.0.0.0/8'] });
     const config = loadConfig({ WARDEN_CALLBACK_RETRY_SCHEDULE: options.retrySchedule ?? '20ms,40ms,60ms,80ms,100ms' }, '/tmp');
-    const aggregates = new AggregateStore(events, clock, randomIds);
+    const aggregates = new AggregateStore(events, clock, randomIds, options.cacheBytes === undefined ? {} : { cacheBytes: options.cacheBytes });
     const signing = new SigningKeys(aggregates, keyring, clock);
     const dispatcher = new CallbackDispatcher(
       events,
@@ -73,7 +83,12 @@ describe('callback dispatcher', () => {
       keyring,
       http,
       config,
-      { attemptTimeoutMs: options.attemptTimeoutMs ?? 2000, perDestinationConcurrency: options.perDestinationConcurrency ?? 4, responseLimitBytes: 1024 },
+      {
+        attemptTimeoutMs: options.attemptTimeoutMs ?? 2000,
+        perDestinationConcurrency: options.perDestinationConcurrency ?? 4,
+        responseLimitBytes: 1024,
+        waitingBodies: options.waitingBodies,
+      },
       signing,
       new Metrics(),
     );
@@ -147,6 +162,62 @@ describe('callback dispatcher', () => {
     const recorded = async () => (await stores.events.readStream(deliveryStream('evil', 'alive-1'))).map((e) => e.type);
     await waitFor(async () => (await recorded()).includes('CallbackDelivered'), 'the callback to the live receiver delivered');
     expect(hanging.requests).toHaveLength(4);
+  });
+
+  it('keeps no body of a delivery queued at a busy receiver past the waiting bodies: it reads it again at its turn', async () => {
+    // No aggregate cache (it would keep every state a minute), two bodies kept while waiting.
+    const { request, types, dispatcher } = await setup({ attemptTimeoutMs: 30_000, perDestinationConcurrency: 1, waitingBodies: 2, cacheBytes: 1 });
+    const held: ServerResponse[] = [];
+    const slow = await started((_n, res) => held.push(res));
+    const states: Array<WeakRef<object>> = [];
+    const accept = dispatcher.accept.bind(dispatcher);
+    dispatcher.accept = (key, state, revision) => {
+      states.push(new WeakRef(state));
+      accept(key, state, revision);
+    };
+    for (let i = 0; i < 6; i++) await request(`q-${i}`, `${slow.url}/cb`, {}, undefined, { n: i });
+    await waitFor(() => held.length === 1 && dispatcher.waitingAt(`${slow.url}/cb`) === 5, 'one sent, five queued');
+    collectGarbage();
+    // The one being sent and the two kept waiting; the other three hold their key and revision only.
+    expect(states.filter((s) => s.deref() !== undefined)).toHaveLength(3);
+    for (let sent = 1; sent <= 6; sent++) {
+      await waitFor(() => held.length === sent, `callback ${sent} sent`);
+      held[sent - 1]!.writeHead(200).end();
+    }
+    for (let i = 0; i < 6; i++) await waitFor(async () => (await types(`q-${i}`)).includes('CallbackDelivered'), `q-${i} delivered`);
+    expect(slow.requests.map((r) => (JSON.parse(r.body) as { n: number }).n).sort()).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
+  it("parks deliveries past a receiver's queue as tickets, and another organization's callback still takes its turn among them", async () => {
+    const { request, stores, dispatcher } = await setup({ attemptTimeoutMs: 30_000, perDestinationConcurrency: 1 });
+    const held: ServerResponse[] = [];
+    const slow = await started((_n, res) => held.push(res));
+    const url = `${slow.url}/cb`;
+    const flood = QUEUED_PER_RECEIVER + 36;
+    await Promise.all(Array.from({ length: flood }, (_, i) => request(`a-${i}`, url, {}, { id: `u-${i % 5}`, typeId: 'user' }, {}, null, 'alpha')));
+    await waitFor(() => held.length === 1 && dispatcher.waitingAt(url) === flood - 1, 'one sent, the rest waiting');
+    expect(dispatcher.parkedAt(url)).toBe(flood - 1 - QUEUED_PER_RECEIVER);
+    await request('b-1', url, {}, undefined, {}, null, 'beta');
+    await waitFor(() => dispatcher.parkedAt(url) === flood - QUEUED_PER_RECEIVER, 'the other organization parked too');
+    // Answered one at a time: beta's callback goes within the next few (its ticket after one of alpha's,
+    // then its place in the queue after one more of alpha's), organizations taking turns
+    // in the parked tickets and then in the queue, not after alpha's 99.
+    let sent = 1;
+    while (!held.some((r) => r.req.headers['service-delivery-id'] === 'b-1')) {
+      held[sent - 1]!.writeHead(200).end();
+      await waitFor(() => held.length === sent + 1, `callback ${sent + 1} sent`);
+      sent++;
+    }
+    expect(sent).toBeLessThanOrEqual(6);
+    for (let i = sent; i <= flood + 1; i++) {
+      await waitFor(() => held.length >= i, `callback ${i} sent`);
+      held[i - 1]!.writeHead(200).end();
+    }
+    const delivered = async (org: string, id: string) => (await stores.events.readStream(deliveryStream(org, id))).some((e) => e.type === 'CallbackDelivered');
+    for (let i = 0; i < flood; i++) await waitFor(() => delivered('alpha', `a-${i}`), `a-${i} delivered`);
+    expect(await delivered('beta', 'b-1')).toBe(true);
+    expect(new Set(slow.requests.map((r) => r.headers['service-delivery-id'])).size).toBe(flood + 1);
+    expect(dispatcher.waitingAt(url)).toBe(0);
   });
 
   it('sends the body with the opened headers, signed, with the delivery id, and records the delivery', async () => {

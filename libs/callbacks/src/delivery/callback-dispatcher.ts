@@ -13,7 +13,7 @@ import { deliveryStream } from '../domain/callbacks.streams.js';
 import { parseRetryAfterMs } from '../domain/retry-backoff.js';
 import { SigningKeys } from '../signing/signing-keys.js';
 import { DeliveryTimers } from './delivery-timers.js';
-import { DestinationLimiter } from './destination-limiter.js';
+import { DestinationLimiter, type Turn, TurnQueue } from './destination-limiter.js';
 
 export interface DeliveryKey {
   readonly orgId: string;
@@ -27,6 +27,8 @@ export interface CallbackDeliveryOptions {
   readonly perDestinationConcurrency: number;
   /** A longer response body makes the attempt fail (the body itself is never used). */
   readonly responseLimitBytes: number;
+  /** Deliveries that may wait for their turn with their body in memory (WAITING_BODIES by default). */
+  readonly waitingBodies?: number;
 }
 
 export const CALLBACK_DELIVERY_OPTIONS = Symbol('CallbackDeliveryOptions');
@@ -63,6 +65,15 @@ export const DELIVERIES_AT_ONCE = 256;
 /** Deliveries that may wait for their turn with their body in memory; the others read it again then. */
 const WAITING_BODIES = 1_024;
 
+/**
+ * Deliveries waiting in a receiver's queue (DestinationLimiter) with their turn taken; the next ones
+ * are parked as tickets (their key, revision and turn) and join the queue one by one as it moves,
+ * organizations and users taking turns as in it. A place in the queue is a chain of promises and
+ * suspended frames, about 3 KB more than a ticket (heap snapshots of 40,000 callbacks to receivers
+ * that never answer: docs/benchmarks.md, "Waiting callbacks in memory").
+ */
+export const QUEUED_PER_RECEIVER = 64;
+
 /** Finished deliveries remembered, so that late echoes of their own events are not re-checked. */
 const FINISHED_MEMORY = 100_000;
 /** Due within this: attempt now rather than set a timer. */
@@ -87,6 +98,9 @@ export class CallbackDispatcher implements OnApplicationShutdown {
   private readonly known = new Map<string, Known>();
   private readonly finished = new Map<string, number>();
   private readonly inFlight = new Map<string, Promise<void>>();
+  /** Per receiver's origin, deliveries waiting past QUEUED_PER_RECEIVER; and their stream ids. */
+  private readonly parked = new Map<string, TurnQueue<Ticket>>();
+  private readonly parkedIds = new Set<string>();
   private scheduleOwnRecords = true;
   private readonly attempts: Counter<'outcome'>;
   private readonly recordQueue: Array<() => void> = [];
@@ -140,6 +154,7 @@ export class CallbackDispatcher implements OnApplicationShutdown {
   async pause(): Promise<void> {
     this.started = false;
     this.timers.stop();
+    this.dropParked();
     await this.settleInFlight();
     // After the attempts: their recording remembers states without timers (stopped), which a
     // later start here must not mistake for scheduled deliveries.
@@ -157,7 +172,13 @@ export class CallbackDispatcher implements OnApplicationShutdown {
 
   /** Callbacks waiting for one of the slots of the receiver at `url`'s origin (DestinationLimiter). */
   waitingAt(url: string): number {
-    return this.limiter.waiting(originOf(url));
+    const origin = originOf(url);
+    return this.limiter.waiting(origin) + (this.parked.get(origin)?.size ?? 0);
+  }
+
+  /** Of those, the ones parked as tickets, past QUEUED_PER_RECEIVER. */
+  parkedAt(url: string): number {
+    return this.parked.get(originOf(url))?.size ?? 0;
   }
 
   get delivering(): boolean {
@@ -201,7 +222,17 @@ export class CallbackDispatcher implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     this.stopping = true;
     this.timers.stop();
+    this.dropParked();
     await this.settleInFlight();
+  }
+
+  /** No longer delivering here: what is parked stays due in the log, for whoever delivers next. */
+  private dropParked(): void {
+    for (const queue of this.parked.values()) {
+      for (let ticket = queue.shift(); ticket !== undefined; ticket = queue.shift()) if (ticket.counted) this.waitingBodies--;
+    }
+    this.parked.clear();
+    this.parkedIds.clear();
   }
 
   /** Attempts cut short after 5 s are not recorded: they stay due and run again elsewhere or later. */
@@ -212,14 +243,21 @@ export class CallbackDispatcher implements OnApplicationShutdown {
 
   private run(key: DeliveryKey): void {
     const id = deliveryStream(key.orgId, key.deliveryId);
-    if (this.inFlight.has(id) || !this.delivering) return;
-    const run = this.runOnce(id, key)
+    // Parked: it joins its receiver's queue in its turn, whatever fires meanwhile.
+    if (this.inFlight.has(id) || this.parkedIds.has(id) || !this.delivering) return;
+    this.track(id, key, this.runOnce(id, key));
+  }
+
+  private track(id: string, key: DeliveryKey, work: Promise<void>): void {
+    const run: Promise<void> = work
       .catch((error: unknown) => {
         this.known.delete(id);
         this.logger.error({ msg: 'callback delivery failed to run; retrying', deliveryId: key.deliveryId, error: String(error) });
         this.timers.schedule(id, key, this.clock.now().getTime() + 1000);
       })
-      .finally(() => this.inFlight.delete(id));
+      .finally(() => {
+        if (this.inFlight.get(id) === run) this.inFlight.delete(id);
+      });
     this.inFlight.set(id, run);
   }
 
@@ -254,11 +292,53 @@ export class CallbackDispatcher implements OnApplicationShutdown {
     // usual case, where reading each stream again would cost the worker's thread a read and a fold per callback);
     // past them it reads its stream again when its turn comes.
     const waits = this.limiter.wouldWait(origin) || this.slots.wouldWait(key.orgId);
-    const keeps = !waits || this.waitingBodies < WAITING_BODIES;
+    const keeps = !waits || this.waitingBodies < (this.options.waitingBodies ?? WAITING_BODIES);
     if (!keeps) this.known.set(id, { revision: entry.revision });
-    const held: Required<Known> | undefined = keeps ? entry : undefined;
     if (waits && keeps) this.waitingBodies++;
-    let waited = waits && keeps;
+    const ticket: Ticket = {
+      id,
+      key,
+      origin,
+      turn: { org: key.orgId, group: receiverTurnOf(state.request!) },
+      revision: entry.revision,
+      held: keeps ? entry : undefined,
+      counted: waits && keeps,
+    };
+    if (this.limiter.waiting(origin) >= QUEUED_PER_RECEIVER) return this.park(ticket);
+    // Returned, not awaited: this function's frame, which holds the state and its body, ends here,
+    // and the ticket keeps the body only within WAITING_BODIES. A frame waiting here used to keep
+    // every body until its turn (20,000 callbacks of 16 KiB each: 599 MB of heap against 276 MB).
+    return this.takeTurn(ticket);
+  }
+
+  private park(ticket: Ticket): void {
+    let queue = this.parked.get(ticket.origin);
+    if (!queue) {
+      queue = new TurnQueue();
+      this.parked.set(ticket.origin, queue);
+    }
+    queue.push(ticket.turn, ticket);
+    this.parkedIds.add(ticket.id);
+  }
+
+  /**
+   * A place in `origin`'s queue came free: parked deliveries, in their turn, take the free places.
+   * Each joins the queue at once (or takes a free slot of the receiver, of which there are few).
+   */
+  private unpark(origin: string): void {
+    const queue = this.parked.get(origin);
+    while (queue !== undefined && queue.size > 0 && this.limiter.waiting(origin) < QUEUED_PER_RECEIVER) {
+      const ticket = queue.shift()!;
+      this.parkedIds.delete(ticket.id);
+      this.track(ticket.id, ticket.key, this.takeTurn(ticket));
+    }
+    if (queue?.size === 0) this.parked.delete(origin);
+  }
+
+  /** Waits for the receiver's turn and one of the process's slots, attempts and records. */
+  private async takeTurn(ticket: Ticket): Promise<void> {
+    const { id, key, origin, revision } = ticket;
+    let waited = ticket.counted;
     const turnCame = () => {
       if (waited) this.waitingBodies--;
       waited = false;
@@ -273,16 +353,18 @@ export class CallbackDispatcher implements OnApplicationShutdown {
       const turn = await this.limiter.run(
         origin,
         async (): Promise<{ outcome: AttemptOutcome; current: Required<Known> } | 'moved' | undefined> => {
+          this.unpark(origin);
           release = await this.slots.acquire(key.orgId);
           turnCame();
           if (!this.delivering) return undefined;
-          const current = held ?? (await this.load(id));
+          const current = ticket.held ?? (await this.load(id));
+          ticket.held = undefined;
           // Moved meanwhile (a redelivery, another worker): decided again from the log.
-          if (current === undefined || current.revision !== entry.revision) return 'moved';
+          if (current === undefined || current.revision !== revision) return 'moved';
           const outcome = await this.attempt(key, current.state, current.state.destination!);
           return outcome === undefined ? undefined : { outcome, current };
         },
-        { org: key.orgId, group: receiverTurnOf(state.request!) },
+        ticket.turn,
       );
       if (turn === 'moved') return this.reconsider(id, key);
       if (turn === undefined) return;
@@ -437,6 +519,21 @@ export class CallbackDispatcher implements OnApplicationShutdown {
     this.finished.set(id, revision);
     if (this.finished.size > FINISHED_MEMORY) this.finished.delete(this.finished.keys().next().value!);
   }
+}
+
+/** A delivery due now, waiting for its turn at its receiver (parked or queued). */
+interface Ticket {
+  readonly id: string;
+  readonly key: DeliveryKey;
+  /** Its receiver's origin. */
+  readonly origin: string;
+  readonly turn: Turn;
+  /** The revision of its stream it was decided on. */
+  readonly revision: number;
+  /** The state to send, if kept while waiting (within WAITING_BODIES); else read again at its turn. */
+  held: Required<Known> | undefined;
+  /** Whether it counts among the WAITING_BODIES until its turn. */
+  readonly counted: boolean;
 }
 
 /** The concurrency limit's unit: scheme, host and port. */

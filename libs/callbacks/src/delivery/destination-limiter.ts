@@ -22,12 +22,12 @@ export class DestinationLimiter {
       slots = new Slots();
       this.destinations.set(destination, slots);
     }
-    if (slots.active >= this.perDestination) await new Promise<void>((resolve) => slots.enqueue(turn, resolve));
+    if (slots.active >= this.perDestination) await new Promise<void>((resolve) => slots.waiters.push(turn, resolve));
     else slots.active++;
     try {
       return await task();
     } finally {
-      const next = slots.dequeue();
+      const next = slots.waiters.shift();
       // The slot passes straight to the next waiter; the destination is forgotten once idle.
       if (next) next();
       else if (--slots.active === 0) this.destinations.delete(destination);
@@ -37,12 +37,12 @@ export class DestinationLimiter {
   /** Whether a request to `destination` asked for now would wait for a slot. */
   wouldWait(destination: string): boolean {
     const slots = this.destinations.get(destination);
-    return slots !== undefined && (slots.waiting > 0 || slots.active >= this.perDestination);
+    return slots !== undefined && (slots.waiters.size > 0 || slots.active >= this.perDestination);
   }
 
   /** Requests waiting for a slot, per destination (for metrics and tests). */
   waiting(destination: string): number {
-    return this.destinations.get(destination)?.waiting ?? 0;
+    return this.destinations.get(destination)?.waiters.size ?? 0;
   }
 
   inFlight(destination: string): number {
@@ -56,54 +56,58 @@ export interface Turn {
   readonly group: string;
 }
 
-interface Queue<T> {
-  readonly turns: Fifo<string | symbol>;
-  readonly queues: Map<string | symbol, T>;
-}
-
 /**
- * A destination's waiters: organizations round-robin, then their groups round-robin, each group's
- * waiters in order; O(1) per operation with tens of thousands queued. Two levels, so that one
- * organization with many users (a burst of a capped rule) takes one turn in two when another
- * organization waits, not one in as many as it has users.
+ * Items queued by whose turn they take: organizations round-robin, then their groups round-robin,
+ * each group's items in order; O(1) per operation with tens of thousands queued. Two levels, so that
+ * one organization with many users (a burst of a capped rule) takes one turn in two when another
+ * organization waits, not one in as many as it has users. No turn given: one of its own.
  */
-class Slots {
-  active = 0;
-  waiting = 0;
-  private readonly orgs: Queue<Queue<Fifo<() => void>>> = { turns: new Fifo(), queues: new Map() };
+export class TurnQueue<T> {
+  size = 0;
+  private readonly orgs: Level<Level<Fifo<T>>> = { turns: new Fifo(), queues: new Map() };
 
-  enqueue(turn: Turn | undefined, waiter: () => void): void {
-    // No turn given: one of its own.
+  push(turn: Turn | undefined, item: T): void {
     const org = turn?.org ?? Symbol('org');
     const group = turn?.group ?? Symbol('group');
-    const groups = queueIn(this.orgs, org, () => ({ turns: new Fifo<string | symbol>(), queues: new Map() }));
-    queueIn(groups, group, () => new Fifo<() => void>()).push(waiter);
-    this.waiting++;
+    const groups = levelIn(this.orgs, org, () => ({ turns: new Fifo<string | symbol>(), queues: new Map() }));
+    levelIn(groups, group, () => new Fifo<T>()).push(item);
+    this.size++;
   }
 
-  dequeue(): (() => void) | undefined {
+  shift(): T | undefined {
     const org = this.orgs.turns.shift();
     if (org === undefined) return undefined;
     const groups = this.orgs.queues.get(org)!;
     const group = groups.turns.shift()!;
-    const waiters = groups.queues.get(group)!;
-    const waiter = waiters.shift()!;
-    if (waiters.length > 0) groups.turns.push(group);
+    const items = groups.queues.get(group)!;
+    const item = items.shift()!;
+    if (items.length > 0) groups.turns.push(group);
     else groups.queues.delete(group);
     if (groups.turns.length > 0) this.orgs.turns.push(org);
     else this.orgs.queues.delete(org);
-    this.waiting--;
-    return waiter;
+    this.size--;
+    return item;
   }
 }
 
-/** The queue of `name` in `queue`, made (and given its turn at the end) when it has none. */
-function queueIn<T>(queue: Queue<T>, name: string | symbol, make: () => T): T {
-  let found = queue.queues.get(name);
+/** A destination's requests in flight, and those waiting for a slot. */
+class Slots {
+  active = 0;
+  readonly waiters = new TurnQueue<() => void>();
+}
+
+interface Level<T> {
+  readonly turns: Fifo<string | symbol>;
+  readonly queues: Map<string | symbol, T>;
+}
+
+/** The queue of `name` in `level`, made (and given its turn at the end) when it has none. */
+function levelIn<T>(level: Level<T>, name: string | symbol, make: () => T): T {
+  let found = level.queues.get(name);
   if (found === undefined) {
     found = make();
-    queue.queues.set(name, found);
-    queue.turns.push(name);
+    level.queues.set(name, found);
+    level.turns.push(name);
   }
   return found;
 }
