@@ -38,11 +38,12 @@ describe('FairSlots', () => {
   });
 
   it('hands a freed slot to the organizations waiting in turn, each under its share', async () => {
-    const slots = new FairSlots(4);
+    const slots = new FairSlots(5);
     const started: string[] = [];
     const a = queue(slots, started, 'a', 5);
     const b = queue(slots, started, 'b', 3);
     await settle();
+    // a's share is 2; b takes 2 of the 3 left, the last kept for an organization holding none.
     expect(started).toEqual(['a0', 'a1', 'b0', 'b1']);
     // a waits first, but holds its share (2): b's next goes.
     b.gates[0]!.release();
@@ -67,25 +68,36 @@ describe('FairSlots', () => {
     await releaseAll(slots, hanging);
   });
 
-  it('divides the slots among the organizations active: a third gets the first slot freed by one over its share', async () => {
+  it('keeps a slot for an organization holding none: a third starts at once beside two that hold theirs', async () => {
     const slots = new FairSlots(6);
     const started: string[] = [];
     const a = queue(slots, started, 'a', 6);
     const b = queue(slots, started, 'b', 6);
     await settle();
-    expect(started).toEqual(['a0', 'a1', 'a2', 'b0', 'b1', 'b2']);
+    expect(started).toEqual(['a0', 'a1', 'a2', 'b0', 'b1']);
     const c = queue(slots, started, 'c', 2);
     await settle();
-    expect(started).toHaveLength(6);
-    // Three organizations: a share of 2. a, down to 2, takes none; c takes the slot.
+    expect(started.at(-1)).toBe('c0');
+    // Three organizations: a share of 2. a, down to 2, takes none; the slot it frees is the kept
+    // one, which c, holding one, leaves to an organization holding none.
     a.gates[0]!.release();
     await settle();
-    expect(started.at(-1)).toBe('c0');
-    // b gives one back: b is then at its share, c (holding 1) under it.
-    b.gates[0]!.release();
+    expect(started).toHaveLength(6);
+    const d = queue(slots, started, 'd', 1);
     await settle();
-    expect(started.at(-1)).toBe('c1');
-    await releaseAll(slots, a, b, c);
+    expect(started.at(-1)).toBe('d0');
+    await releaseAll(slots, a, b, c, d);
+  });
+
+  it('leaves slots to a third organization while two others hold theirs until their deadlines (the second hunt)', async () => {
+    const slots = new FairSlots(16);
+    const started: string[] = [];
+    const one = queue(slots, started, 'evil-1', 400);
+    const two = queue(slots, started, 'evil-2', 400);
+    await settle();
+    expect(slots.inUse).toBe(14);
+    for (let i = 0; i < 50; i++) expect(await slots.run('other', () => Promise.resolve(i))).toBe(i);
+    await releaseAll(slots, one, two);
   });
 
   it('frees the slot of a task that fails', async () => {

@@ -4,16 +4,18 @@ import { Fifo } from './fifo.js';
  * At most `size` tasks at once, shared among organizations by share, not only by turns: an
  * organization holds at most its share of the slots, the size divided among the organizations
  * holding or waiting for one, and never more than half of them; a slot freed goes to the
- * organization waiting, in turn, that is under its share. A task that cannot be cut short (a fetch
- * or a callback attempt waits for its deadline) is what makes turns alone not enough: with them, one
- * organization whose URLs never answer held every slot, each slot another organization's fast task
- * gave back going to it again at its next turn (a helper's hunt, docs/benchmarks.md, "A second hunt
- * for stalls"). Now half is always there for the others against one such organization (two take
- * it all, and a third gets its share as their tasks end). Not work-conserving: an organization
- * alone uses half of the slots.
+ * organization waiting, in turn, that is under its share. And one slot in eight (at least one) is
+ * kept for organizations holding none: an organization that holds one takes another only while more
+ * than those are free. A task that cannot be cut short (a fetch or a callback attempt waits for its
+ * deadline) is what makes turns alone not enough: with them, one organization whose URLs never
+ * answer held every slot, each slot another organization's fast task gave back going to it again
+ * at its next turn; with shares alone, two such organizations held every slot between them, and a
+ * third waited for one of their deadlines (a helper's hunts, docs/benchmarks.md, "A second hunt for
+ * stalls"). Not work-conserving: an organization alone uses half of the slots, two together all
+ * but the kept ones.
  *
  * Users: the media fetched and hashed at once (hashing's guarded-media-hasher.ts), the callback
- * attempts under way (callbacks' callback-dispatcher.ts).
+ * attempts under way (callbacks' callback-dispatcher.ts), the regex thread's turns (rules' regex-pool.ts).
  */
 export class FairSlots {
   private running = 0;
@@ -22,7 +24,12 @@ export class FairSlots {
   /** Organizations with work waiting, in the order of their next turn; each its own queue. */
   private readonly waiting = new Map<string, Fifo<() => void>>();
 
-  constructor(private readonly size: number) {}
+  /** Slots that only an organization holding none may take. */
+  private readonly kept: number;
+
+  constructor(private readonly size: number) {
+    this.kept = Math.max(1, Math.floor(size / 8));
+  }
 
   /** Tasks under way now (for tests and metrics). */
   get inUse(): number {
@@ -64,14 +71,17 @@ export class FairSlots {
 
   /**
    * Whether `orgId` may take one more slot: its share is the size divided among the organizations
-   * holding or waiting (itself counted, `asking` when it is neither yet), at most half, at least one.
+   * holding or waiting (itself counted, `asking` when it is neither yet), at most half, at least one;
+   * and one that holds a slot leaves the kept ones to those holding none.
    */
   private underShare(orgId: string, asking = false): boolean {
+    const holds = this.held.get(orgId) ?? 0;
+    if (holds > 0 && this.size - this.running <= this.kept) return false;
     let active = this.held.size;
     for (const waiting of this.waiting.keys()) if (!this.held.has(waiting)) active++;
     if (asking && !this.held.has(orgId) && !this.waiting.has(orgId)) active++;
     const share = Math.max(1, Math.floor(this.size / Math.max(2, active)));
-    return (this.held.get(orgId) ?? 0) < share;
+    return holds < share;
   }
 
   private take(orgId: string): void {
@@ -99,7 +109,8 @@ export class FairSlots {
   /**
    * Free slots go to the organizations waiting, in turn order, each under its share (one that takes
    * one goes to the back of the turns). A slot stays free while every organization waiting holds
-   * its share: it is the others'.
+   * its share, or the free ones are the kept ones and every organization waiting holds one: it is
+   * the others'.
    */
   private dispatch(): void {
     while (this.running < this.size) {
