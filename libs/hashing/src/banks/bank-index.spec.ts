@@ -65,8 +65,8 @@ describe('BankIndex', () => {
     } finally {
       passes.mockRestore();
     }
-    expect(index.pdqMatches('acme', ['b2'], hashes[0]!, 0)).toEqual([]);
-    expect(index.pdqMatches('acme', ['b2'], hashes[1_500]!, 0)).toEqual([{ bankId: 'b2', hash: hashes[1_500], distance: 0 }]);
+    expect(index.nearestPdq('acme', ['b2'], hashes[0]!, 0)).toBeUndefined();
+    expect(index.nearestPdq('acme', ['b2'], hashes[1_500]!, 0)).toEqual({ bankId: 'b2', hash: hashes[1_500], distance: 0 });
   });
 
   it('fails ready() with a clear error instead of hanging when the log cannot be followed', async () => {

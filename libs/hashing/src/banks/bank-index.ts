@@ -4,6 +4,7 @@ import type { HashBankEvent } from '#warden/catalog/contracts';
 import { recordedAs } from '#warden/kernel';
 import { EVENT_STORE } from '#warden/storage';
 import { PdqIndex } from '../domain/hash-index.js';
+import { pdqFromHex } from '../domain/pdq.js';
 
 interface BankHashes {
   /** 64-hex hashes (PDQ and SHA-256); SHA-256 matches are distance 0. */
@@ -15,6 +16,12 @@ interface BankHashes {
 }
 
 type BankEvent = { bankId: string; hashes: string[] };
+
+export interface PdqBankMatch {
+  readonly bankId: string;
+  readonly hash: string;
+  readonly distance: number;
+}
 
 export interface BankIndexOptions {
   /** How long `ready()` waits for the index to load before it fails the caller. */
@@ -123,15 +130,21 @@ export class BankIndex implements OnApplicationShutdown {
       });
   }
 
-  /** Bank hashes within `maxDistance` of a PDQ hash: exact, no approximation. */
-  pdqMatches(orgId: string, bankIds: readonly string[], pdqHex: string, maxDistance: number) {
-    const out: Array<{ bankId: string; hash: string; distance: number }> = [];
+  /**
+   * The banked PDQ hash nearest to `pdqHex` within `maxDistance` across `bankIds` (the first bank
+   * listed wins a tie): exact, no approximation, and nothing collected on the way (see `PdqIndex.nearest`).
+   */
+  nearestPdq(orgId: string, bankIds: readonly string[], pdqHex: string, maxDistance: number): PdqBankMatch | undefined {
+    const query = pdqFromHex(pdqHex);
+    let best: PdqBankMatch | undefined;
     for (const bankId of bankIds) {
       const bank = this.banks.get(key(orgId, bankId));
       if (!bank) continue;
-      for (const m of bank.wide.searchHex(pdqHex, maxDistance)) out.push({ bankId, hash: bank.hexes[m.ref]!, distance: m.distance });
+      // A later bank must be strictly nearer to win, so its search bound is one below the best so far.
+      const m = bank.wide.nearest(query, best === undefined ? maxDistance : best.distance - 1);
+      if (m) best = { bankId, hash: bank.hexes[m.ref]!, distance: m.distance };
     }
-    return out.sort((a, b) => a.distance - b.distance);
+    return best;
   }
 
   /** Banks holding exactly this MD5 or SHA-256. */
@@ -139,7 +152,7 @@ export class BankIndex implements OnApplicationShutdown {
     return bankIds.filter((bankId) => {
       const bank = this.banks.get(key(orgId, bankId));
       if (!bank) return false;
-      return hex.length === 32 ? bank.narrow.has(hex) : bank.wide.searchHex(hex, 0).length > 0;
+      return hex.length === 32 ? bank.narrow.has(hex) : bank.wide.nearestHex(hex, 0) !== undefined;
     });
   }
 

@@ -142,6 +142,40 @@ describe('PdqIndex', () => {
     expect(index.size).toBe(5400);
   });
 
+  it('nearest() is the first of the brute-force answer at every radius, across tables, tail, removals and ties', () => {
+    const r = rng(17);
+    const index = new PdqIndex({ rebuildAfter: 64 });
+    const bank: Uint8Array[] = [];
+    const removed = new Set<number>();
+    const add = (h: Uint8Array) => {
+      index.add(h, bank.length);
+      bank.push(h);
+    };
+    for (let i = 0; i < 6000; i++) add(randomHash(r));
+    // Duplicates under later refs: a tie goes to the smaller ref.
+    for (let i = 0; i < 50; i++) add(bank[i]!.slice());
+    for (let round = 0; round < 8; round++) {
+      // Adds between queries leave a tail that is scanned, not indexed; removals mark holes.
+      for (let i = 0; i < 300; i++) add(i % 3 === 0 ? flipBits(bank[Math.floor(r() * bank.length)]!, randomBits(r, 1 + Math.floor(r() * 40))) : randomHash(r));
+      for (let i = 0; i < 40; i++) {
+        const ref = Math.floor(r() * bank.length);
+        if (!removed.has(ref) && index.remove(ref) > 0) removed.add(ref);
+      }
+      const refs = bank.map((_, ref) => ref).filter((ref) => !removed.has(ref));
+      const oracle = refs.map((ref) => bank[ref]!);
+      for (const radius of [0, 9, 16, 31, 32, 47, 64, 100, 256]) {
+        const target = refs[Math.floor(r() * refs.length)]!;
+        const query = round % 2 === 0 ? flipBits(bank[target]!, randomBits(r, Math.min(radius, 1 + Math.floor(r() * 60)))) : randomHash(r);
+        const [first] = bruteForce(oracle, query, radius).map((m) => ({ ref: refs[m.ref]!, distance: m.distance }));
+        expect(index.nearest(query, radius), `round ${round}, radius ${radius}`).toEqual(first);
+        expect(index.nearest(query, radius)).toEqual(index.search(query, radius)[0]);
+      }
+      expect(index.nearest(bank[10]!, 256)).toEqual(removed.has(10) ? index.search(bank[10]!, 256)[0] : { ref: 10, distance: 0 });
+    }
+    expect(index.nearest(bank[0]!, -1)).toBeUndefined();
+    expect(new PdqIndex().nearest(bank[0]!, 256)).toBeUndefined();
+  });
+
   it('removes by ref, rebuilds from a list, and keeps refs beyond 32 bits', () => {
     const r = rng(8);
     const bank = Array.from({ length: 3000 }, () => randomHash(r));

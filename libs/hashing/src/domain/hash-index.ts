@@ -38,6 +38,8 @@ const CHUNKS = 16;
 const BUCKETS = 1 << 16;
 /** Largest radius the tables answer exactly; beyond it every chunk may differ in 2+ bits. */
 export const MAX_INDEXED_DISTANCE = 2 * CHUNKS - 1;
+/** `nearest` collects nothing: its matches are kept in fields. */
+const NO_MATCHES: PdqMatch[] = [];
 const MAX_3_BYTE_POSITIONS = 1 << 24;
 /** Below this many hashes a linear scan is as fast as the tables and needs no 4 MiB of offsets. */
 const MIN_TABLE_SIZE = 1024;
@@ -65,6 +67,10 @@ export class PdqIndex {
   private candidateChunks = new Uint8Array(8192);
   /** Keeps the prefetching loads observable so they are not optimised away. */
   private touchSink = 0;
+  /** While `nearest` runs: keep only the best match (`bestRef` -1 while none). */
+  private bestOnly = false;
+  private bestRef = -1;
+  private bestDistance = Infinity;
 
   constructor(options: PdqIndexOptions = {}) {
     this.rebuildAfter = Math.max(1, options.rebuildAfter ?? 4096);
@@ -157,25 +163,70 @@ export class PdqIndex {
    * when enough hashes were added or removed since the last build.
    */
   search(query: Uint8Array, maxDistance: number): PdqMatch[] {
-    if (query.length !== PDQ_HASH_BYTES) throw new RangeError(`a PDQ hash has 32 bytes, got ${query.length}`);
-    if (!Number.isInteger(maxDistance)) throw new RangeError(`maxDistance must be an integer, got ${maxDistance}`);
-    for (let w = 0; w < 2 * HALF; w++) this.query[w] = wordAt(query, 4 * w);
     const out: PdqMatch[] = [];
-    if (maxDistance < 0 || this.size === 0) return out;
-    if (maxDistance > MAX_INDEXED_DISTANCE) {
-      this.scan(0, this.count, maxDistance, out);
-    } else {
-      if (this.count - this.indexed >= this.rebuildAfter || this.removedCount > (this.count >>> 2) + this.rebuildAfter) {
-        this.build();
-      }
-      if (this.indexed > 0) this.probe(maxDistance, out);
-      this.scan(this.indexed, this.count, maxDistance, out);
-    }
+    this.bestOnly = false;
+    this.collect(query, maxDistance, out);
     return out.sort((a, b) => a.distance - b.distance || a.ref - b.ref);
   }
 
+  /**
+   * The live hash nearest to `query` within `maxDistance` bits (the smaller ref on a tie), or
+   * undefined. A rule wants one hash, not the set: at radius 256 every hash of a million-hash bank
+   * is "within", and collecting and sorting them all held the evaluating thread for half a second
+   * per image. Here nothing is collected, the tables answer radius 31 first, and only when nothing
+   * lies that near does one pass over the hashes run, its bound tightening as nearer ones turn up.
+   */
+  nearest(query: Uint8Array, maxDistance: number): PdqMatch | undefined {
+    this.bestOnly = true;
+    this.bestRef = -1;
+    this.bestDistance = Infinity;
+    try {
+      this.collect(query, Math.min(maxDistance, MAX_INDEXED_DISTANCE), NO_MATCHES);
+      if (this.bestRef < 0 && maxDistance > MAX_INDEXED_DISTANCE && this.size > 0) this.scan(0, this.count, maxDistance, NO_MATCHES);
+      return this.bestRef < 0 ? undefined : { ref: this.bestRef, distance: this.bestDistance };
+    } finally {
+      this.bestOnly = false;
+    }
+  }
+
+  nearestHex(hex: string, maxDistance: number): PdqMatch | undefined {
+    return this.nearest(pdqFromHex(hex, this.scratchHash), maxDistance);
+  }
+
+  private collect(query: Uint8Array, maxDistance: number, out: PdqMatch[]): void {
+    if (query.length !== PDQ_HASH_BYTES) throw new RangeError(`a PDQ hash has 32 bytes, got ${query.length}`);
+    if (!Number.isInteger(maxDistance)) throw new RangeError(`maxDistance must be an integer, got ${maxDistance}`);
+    for (let w = 0; w < 2 * HALF; w++) this.query[w] = wordAt(query, 4 * w);
+    if (maxDistance < 0 || this.size === 0) return;
+    if (maxDistance > MAX_INDEXED_DISTANCE) {
+      this.scan(0, this.count, maxDistance, out);
+      return;
+    }
+    // The tail is scanned linearly, so it may grow with the index (a sixteenth of it) before a
+    // rebuild: a bank import adding hashes between queries then rebuilds a million-hash index
+    // (~170 ms) every 62,500 hashes, not every 4,096.
+    const tailLimit = Math.max(this.rebuildAfter, this.indexed >>> 4);
+    if (this.count - this.indexed >= tailLimit || this.removedCount > (this.count >>> 2) + this.rebuildAfter) this.build();
+    if (this.indexed > 0) this.probe(maxDistance, out);
+    this.scan(this.indexed, this.count, maxDistance, out);
+  }
+
+  /** Takes hash i at distance d; returns the bound for the rest of the search. */
+  private keep(i: number, d: number, out: PdqMatch[], bound: number): number {
+    const ref = this.refs[i]!;
+    if (!this.bestOnly) {
+      out.push({ ref, distance: d });
+      return bound;
+    }
+    if (d < this.bestDistance || (d === this.bestDistance && ref < this.bestRef)) {
+      this.bestDistance = d;
+      this.bestRef = ref;
+    }
+    return this.bestDistance;
+  }
+
   searchHex(hex: string, maxDistance: number): PdqMatch[] {
-    return this.search(pdqFromHex(hex), maxDistance);
+    return this.search(pdqFromHex(hex, this.scratchHash), maxDistance);
   }
 
   /** Brings every hash into the tables and drops removed ones. Searches call it when due. */
@@ -277,17 +328,18 @@ export class PdqIndex {
     const q1 = q[1]!;
     const q2 = q[2]!;
     const q3 = q[3]!;
+    let bound = maxDistance;
     for (let k = 0; k < n; k++) {
       const i = candidates[k]!;
       const base = i * HALF;
       let d = popcount32(head[base]! ^ q0) + popcount32(head[base + 1]! ^ q1) + popcount32(head[base + 2]! ^ q2) + popcount32(head[base + 3]! ^ q3);
-      if (d > maxDistance) continue;
+      if (d > bound) continue;
       d += popcount32(tail[base]! ^ q[4]!) + popcount32(tail[base + 1]! ^ q[5]!) + popcount32(tail[base + 2]! ^ q[6]!) + popcount32(tail[base + 3]! ^ q[7]!);
-      if (d > maxDistance) continue;
+      if (d > bound) continue;
       if (removed !== undefined && (removed[i >>> 5]! & (1 << (i & 31))) !== 0) continue;
       // A match near the query in several chunks is reported only from the first of them.
       if (this.firstNearChunk(i, chunkRadius) !== candidateChunks[k]) continue;
-      out.push({ ref: this.refs[i]!, distance: d });
+      bound = this.keep(i, d, out, bound);
     }
   }
 
@@ -311,12 +363,13 @@ export class PdqIndex {
     const head = this.head;
     const tail = this.tail;
     const q = this.query;
+    let bound = maxDistance;
     for (let i = from; i < to; i++) {
       const base = i * HALF;
       let d = popcount32(head[base]! ^ q[0]!) + popcount32(head[base + 1]! ^ q[1]!) + popcount32(head[base + 2]! ^ q[2]!) + popcount32(head[base + 3]! ^ q[3]!);
-      if (d > maxDistance) continue;
+      if (d > bound) continue;
       d += popcount32(tail[base]! ^ q[4]!) + popcount32(tail[base + 1]! ^ q[5]!) + popcount32(tail[base + 2]! ^ q[6]!) + popcount32(tail[base + 3]! ^ q[7]!);
-      if (d <= maxDistance && !this.isRemoved(i)) out.push({ ref: this.refs[i]!, distance: d });
+      if (d <= bound && !this.isRemoved(i)) bound = this.keep(i, d, out, bound);
     }
   }
 

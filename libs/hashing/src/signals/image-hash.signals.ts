@@ -6,6 +6,8 @@ type BankInfo = SignalContext['hashBanks'][number];
 /** Below this PDQ quality a hash is unreliable (flat or tiny images) and does not match. */
 export const MIN_PDQ_QUALITY = 50;
 const DEFAULT_MAX_DISTANCE = 31;
+/** Every PDQ hash is within 256 bits of any other. */
+const PDQ_BITS = 256;
 
 type Args = { readonly [key: string]: unknown };
 
@@ -64,7 +66,7 @@ export function imageHashDistanceSignal(index: BankIndex): Signal {
       const pdqBanks = selectedBanks(args, ctx)
         .filter((b) => b.hashType === 'PDQ')
         .map((b) => b.id);
-      const [closest] = index.pdqMatches(ctx.orgId, pdqBanks, media.pdq, 256);
+      const closest = index.nearestPdq(ctx.orgId, pdqBanks, media.pdq, PDQ_BITS);
       if (!closest) throw new Error('no banked PDQ hash to compare with');
       return closest.distance;
     },
@@ -84,7 +86,7 @@ function bestMatch(
     if (bank.hashType === 'PDQ') {
       if (media.quality < MIN_PDQ_QUALITY) continue;
       const radius = override ?? bank.maxDistance ?? DEFAULT_MAX_DISTANCE;
-      const [m] = index.pdqMatches(orgId, [bank.id], media.pdq, radius);
+      const m = index.nearestPdq(orgId, [bank.id], media.pdq, radius);
       if (m && (!best || m.distance < best.distance)) best = m;
     } else {
       const hex = bank.hashType === 'MD5' ? media.md5 : media.sha256;
