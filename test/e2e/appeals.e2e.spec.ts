@@ -272,6 +272,9 @@ describe('appeals over HTTP', () => {
       ]),
     );
     expect((await world.api('POST', '/api/v1/report/appeal', appealBody('ap-x', 'p1', { actionsTaken: [] }))).status).toBe(400);
+    const long = await world.api('POST', '/api/v1/report/appeal', appealBody('ap-long', 'p1', { appealReason: 'x'.repeat(5_001) }));
+    expect(long.status).toBe(400);
+    expect(((await long.json()) as ErrorBody).errors.map((e) => [e.pointer, e.detail])).toEqual([['/appealReason', 'at most 5000 characters']]);
     expect(eventCount(world.dataDir, "type = 'AppealSubmitted'")).toBe(before);
   });
 

@@ -177,6 +177,28 @@ describe('POST /api/v1/report: reports become routed review jobs', () => {
     expect(loggedEvents(world.dataDir, 'ReportSubmitted').filter((e) => (e.data['reportedItem'] as { id: string }).id === 'idem-1')).toHaveLength(1);
   });
 
+  it("the job view carries the newest reports' context within its budget, and says when older reports' is left out", async () => {
+    // Six reports, each with a thread item of 600,000 characters: three fit the view's 2 Mi characters.
+    const big = (i: number) => ({ id: `ctx-t${i}`, typeId: 'post', data: Object.fromEntries(['a', 'b', 'c', 'd'].map((k) => [k, `${i}`.repeat(150_000)])) });
+    for (let i = 0; i < 6; i++) {
+      await submit({ ...report('ctx-1', 'context'), reporter: reporter(`ctx-r${i}`), reportedItemThread: [big(i)] });
+    }
+    const { opened } = await jobRequests('ctx-1', 6);
+    const jobId = opened[0]!.data['jobId'] as string;
+    const view = await waitFor(async () => {
+      const r = await world.call(world.sessions['ADMIN']!, 'GET', `/api/console/v1/jobs/${jobId}`);
+      const job = (await r.json()) as { reportCount: number; contextComplete: boolean; thread: Array<{ id: string }> };
+      return job.reportCount === 6 ? job : undefined;
+    }, 'the job view with six reports');
+    expect(view.contextComplete).toBe(false);
+    expect(view.thread.map((t) => t.id).sort()).toEqual(['ctx-t3', 'ctx-t4', 'ctx-t5']);
+
+    // A reason over 5,000 characters is refused, pointing at it.
+    const long = await world.api('POST', '/api/v1/report', report('ctx-2', 'x', { reason: 'x'.repeat(5_001) }));
+    expect(long.status).toBe(400);
+    expect(((await long.json()) as { errors: Array<{ pointer: string }> }).errors.map((e) => e.pointer)).toEqual(['/reportedForReason/reason']);
+  });
+
   it('bad input is a 400 with every pointer, and nothing is recorded', async () => {
     const recorded = () => eventCount(world.dataDir, "type IN ('ItemSubmitted', 'ReportSubmitted')");
     const before = recorded();

@@ -17,3 +17,4 @@ export * from './own-value.js';
 export * from './outbound-headers.js';
 export * from './url-credentials.js';
 export * from './append-only-set.js';
+export * from './free-text.js';

@@ -12,7 +12,7 @@ import {
   type ProblemSink,
   validateItem,
 } from '#warden/catalog/contracts';
-import { type ErrorDetail, idProblem } from '#warden/kernel';
+import { type ErrorDetail, freeTextTooLong, idProblem, MAX_FREE_TEXT_LENGTH } from '#warden/kernel';
 import type { AppealContextItem, Appellant } from './appeal.events.js';
 
 /** An appeal as checked (docs/review.md, "Appeals"). */
@@ -71,6 +71,7 @@ export function checkAppeal(body: Record<string, unknown>, catalog: InputCatalog
 
   const reason = body['appealReason'];
   if (reason !== undefined && typeof reason !== 'string') report('/appealReason', 'expected a string');
+  else if (typeof reason === 'string' && freeTextTooLong(reason)) report('/appealReason', `at most ${MAX_FREE_TEXT_LENGTH} characters`);
 
   const violatingPolicyIds = checkViolatingPolicies(body['violatingPolicies'], catalog, limits, report);
   const additionalItems = checkLenientItems('/additionalItems', body['additionalItems'], catalog.itemTypes, limits, report, tooLarge);

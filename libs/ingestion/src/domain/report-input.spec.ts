@@ -90,6 +90,14 @@ describe('checkReport', () => {
     expect(pointers({})).toEqual(['/reporter', '/reportedAt', '/reportedItem']);
   });
 
+  it('limits the reason to 5,000 characters, counting a surrogate pair as one', () => {
+    const reason = (text: string) => ({ ...valid(), reportedForReason: { reason: text } });
+    expect(pointers(reason('é'.repeat(5_000)))).toEqual([]);
+    expect(pointers(reason('😀'.repeat(5_000)))).toEqual([]);
+    expect(pointers(reason('x'.repeat(5_001)))).toEqual(['/reportedForReason/reason']);
+    expect(pointers(reason('x'.repeat(250_000)))).toEqual(['/reportedForReason/reason']);
+  });
+
   it('limits list lengths (400) and item sizes (413)', () => {
     const many = Array.from({ length: 4 }, (_, i) => ({ id: `p${i}`, typeId: 'post', data: {} }));
     expect(pointers({ ...valid(), reportedItemThread: many, reportedItemsInThread: [] })).toEqual(['/reportedItemThread']);

@@ -12,7 +12,7 @@ import {
   type ProblemSink,
   validateItem,
 } from '#warden/catalog/contracts';
-import type { ErrorDetail } from '#warden/kernel';
+import { type ErrorDetail, freeTextTooLong, MAX_FREE_TEXT_LENGTH } from '#warden/kernel';
 import type { ContextItem, Reporter } from './report.events.js';
 
 /** A report as checked: what the report event records (the reported item goes to ingestion as sent). */
@@ -99,6 +99,7 @@ function checkReason(value: unknown, catalog: InputCatalog, report: ProblemSink)
     else if (!catalog.policyIds.has(policyId)) report('/reportedForReason/policyId', `unknown policy '${policyId}'`);
   }
   if (reason !== undefined && typeof reason !== 'string') report('/reportedForReason/reason', 'expected a string');
+  else if (typeof reason === 'string' && freeTextTooLong(reason)) report('/reportedForReason/reason', `at most ${MAX_FREE_TEXT_LENGTH} characters`);
   if (csam !== undefined && typeof csam !== 'boolean') report('/reportedForReason/csam', 'expected a boolean');
   return {
     policyId: typeof policyId === 'string' ? policyId : null,

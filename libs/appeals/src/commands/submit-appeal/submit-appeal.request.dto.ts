@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
-import { MAX_ID_LENGTH } from '#warden/kernel';
+import { MAX_FREE_TEXT_LENGTH, MAX_ID_LENGTH } from '#warden/kernel';
 import { AsReceived } from '#warden/platform/http';
 
 export class AppellantDto {
@@ -72,7 +72,11 @@ export class SubmitAppealRequestDto {
   @AsReceived()
   actionsTaken!: unknown;
 
-  @ApiPropertyOptional({ type: 'string', description: 'Free text from the user (personal data: sealed in the log under their key)' })
+  @ApiPropertyOptional({
+    type: 'string',
+    maxLength: MAX_FREE_TEXT_LENGTH,
+    description: `Free text from the user (personal data: sealed in the log under their key); at most ${MAX_FREE_TEXT_LENGTH} characters (400)`,
+  })
   @Allow()
   @AsReceived()
   appealReason?: unknown;

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
-import { MAX_ID_LENGTH } from '#warden/kernel';
+import { MAX_FREE_TEXT_LENGTH, MAX_ID_LENGTH } from '#warden/kernel';
 import { AsReceived } from '#warden/platform/http';
 
 export class ReporterDto {
@@ -36,7 +36,10 @@ export class ItemIdentifierDto {
 export class ReportedForReasonDto {
   @ApiPropertyOptional({ description: 'Violated policy, when the reporter’s reason maps to one (a policy id of the organization)' })
   policyId?: string;
-  @ApiPropertyOptional({ description: 'Free text from the reporter (personal data: sealed in the log under the reporter’s key)' })
+  @ApiPropertyOptional({
+    maxLength: MAX_FREE_TEXT_LENGTH,
+    description: `Free text from the reporter (personal data: sealed in the log under the reporter’s key); at most ${MAX_FREE_TEXT_LENGTH} characters (400)`,
+  })
   reason?: string;
   @ApiPropertyOptional({ description: 'When true, the job goes to the child-safety queue, before any routing rule' })
   csam?: boolean;

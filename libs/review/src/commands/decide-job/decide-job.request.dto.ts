@@ -1,9 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { AsReceived, IsJsonObject, IsNonEmptyString } from '#warden/platform/http';
+import { MAX_FREE_TEXT_LENGTH } from '#warden/kernel';
 import { APPEAL_DECISION_TYPES, MODERATOR_DECISION_TYPES } from '../../domain/decision-check.js';
 
-const MAX_TEXT = 5000;
+const MAX_TEXT = MAX_FREE_TEXT_LENGTH;
 
 export class DecideJobRequestDto {
   @ApiProperty({ description: 'The token of your live lock on the job (from the claim)', example: 'p3V0Yy1sb2NrLXRva2VuLWV4YW1wbGU' })

@@ -25,11 +25,23 @@ import { GetReviewJobQuery } from './get-review-job.query.js';
 import { JOB_APPEALS, type JobAppeals } from '../../job-appeals.port.js';
 import { actionsPartOf } from './job-actions-part.js';
 import { appealPartOf } from './job-appeal-part.js';
-import { byReportedAt, contextItems, reportsShown, explanationsOf, fieldsWithRoles, hashMatchesOf, jobStateOf, relatedRefs } from './review-job-view.parts.js';
+import {
+  byReportedAt,
+  ContextBudget,
+  contextItems,
+  reportsShown,
+  explanationsOf,
+  fieldsWithRoles,
+  hashMatchesOf,
+  jobStateOf,
+  relatedRefs,
+} from './review-job-view.parts.js';
 import type { EvaluationView, ItemRefView, PastJobView, ReviewJobView, StoredItemView } from './review-job.view.js';
 
 /** Bounds that keep one view a handful of reads whatever the job's history. */
 const MAX_REPORT_CONTEXTS = 50;
+/** Report events read at once for their context: a few, so that the budget stops the reads early. */
+const CONTEXT_READS_AT_ONCE = 5;
 const MAX_RELATED_ITEMS = 20;
 const MAX_PAST_JOBS = 20;
 /** The item's evaluations in which rules fired, besides those that sent it here (newest). */
@@ -155,12 +167,13 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
       openedAt: state.openedAt,
       policies: [...state.policies],
       reports: reportsShown(reports),
+      contextComplete: contexts.complete,
       thread: contextItems(
-        contexts.map((c) => ({ items: c.thread ?? [], reported: c.reportedInThread ?? [] })),
+        contexts.contexts.map((c) => ({ items: c.thread ?? [], reported: c.reportedInThread ?? [] })),
         types,
       ),
       additionalItems: contextItems(
-        contexts.map((c) => ({ items: c.additionalItems ?? [], reported: [] })),
+        contexts.contexts.map((c) => ({ items: c.additionalItems ?? [], reported: [] })),
         types,
       ),
       creator: creator ? { item: creator, user: creatorUser, ...standing } : null,
@@ -213,11 +226,28 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
     };
   }
 
-  /** The reports' thread and context items, from their ReportSubmitted events (the newest reports when there are very many). */
-  private async reportContexts(orgId: string, requests: readonly EnqueueRequest[]): Promise<Array<Partial<ReportSubmitted['data']>>> {
-    const ids = requests.flatMap((r) => (r.report ? [r.report.reportId] : [])).slice(-MAX_REPORT_CONTEXTS);
-    const submitted = await Promise.all(ids.map((id) => reportOf(this.events, orgId, id)));
-    return submitted.flatMap((e): Array<Partial<ReportSubmitted['data']>> => (e ? [e] : [])).sort(byReportedAt);
+  /**
+   * The reports' thread and context items, from their ReportSubmitted events: newest report first,
+   * a few read at a time, until MAX_REPORT_CONTEXTS reports or the view's ContextBudget; `complete`
+   * is false when an older report's context was left out.
+   */
+  private async reportContexts(
+    orgId: string,
+    requests: readonly EnqueueRequest[],
+  ): Promise<{ contexts: Array<Partial<ReportSubmitted['data']>>; complete: boolean }> {
+    const ids = requests.flatMap((r) => (r.report ? [r.report.reportId] : []));
+    const newestFirst = ids.slice(-MAX_REPORT_CONTEXTS).reverse();
+    const budget = new ContextBudget();
+    const contexts: Array<Partial<ReportSubmitted['data']>> = [];
+    for (let at = 0; at < newestFirst.length; at += CONTEXT_READS_AT_ONCE) {
+      const read = await Promise.all(newestFirst.slice(at, at + CONTEXT_READS_AT_ONCE).map((id) => reportOf(this.events, orgId, id)));
+      for (const context of read) {
+        if (!context) continue;
+        if (!budget.admit(context)) return { contexts: contexts.sort(byReportedAt), complete: false };
+        contexts.push(context);
+      }
+    }
+    return { contexts: contexts.sort(byReportedAt), complete: ids.length <= MAX_REPORT_CONTEXTS };
   }
 
   /**

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ItemTypeDefinition } from '#warden/catalog';
+import { MAX_FREE_TEXT_LENGTH } from '#warden/kernel';
 import type { Evaluation } from '#warden/rules';
 import {
   byReportedAt,
+  ContextBudget,
   contextItems,
   explanationsOf,
   fieldsWithRoles,
@@ -35,11 +37,38 @@ const c = (id: string, at?: string, typeId = 'comment') => ({ id, typeId, data: 
 
 describe('job view parts', () => {
   it("lists a mass-reported item's newest reports, oldest first; a job with fewer lists them all", () => {
-    const reports = Array.from({ length: MAX_REPORTS_SHOWN + 7 }, (_, i) => i);
+    const r = (n: number) => ({ n, reason: null });
+    const reports = Array.from({ length: MAX_REPORTS_SHOWN + 7 }, (_, i) => r(i));
     const shown = reportsShown(reports);
     expect(shown).toHaveLength(MAX_REPORTS_SHOWN);
-    expect([shown[0], shown.at(-1)]).toEqual([7, MAX_REPORTS_SHOWN + 6]);
-    expect(reportsShown([1, 2, 3])).toEqual([1, 2, 3]);
+    expect([shown[0], shown.at(-1)]).toEqual([r(7), r(MAX_REPORTS_SHOWN + 6)]);
+    expect(reportsShown([r(1), r(2), r(3)])).toEqual([r(1), r(2), r(3)]);
+  });
+
+  it('shows a reason recorded before the length limit cut to it', () => {
+    const [long, short] = reportsShown([
+      { id: 'a', reason: '😀'.repeat(250_000) },
+      { id: 'b', reason: 'spam' },
+    ]);
+    expect(long).toEqual({ id: 'a', reason: '😀'.repeat(MAX_FREE_TEXT_LENGTH) });
+    expect(short).toEqual({ id: 'b', reason: 'spam' });
+  });
+
+  it("admits reports' contexts, newest first, while their distinct items fit the budget; the newest always", () => {
+    const item = (id: string, chars: number) => ({ id, typeId: 'comment', data: { text: 'x'.repeat(chars) } });
+    const budget = new ContextBudget(10_000);
+    // The newest report alone is over the budget: shown, and nothing older is.
+    expect(budget.admit({ thread: [item('huge', 20_000)] })).toBe(true);
+    expect(budget.admit({ thread: [item('small', 10)] })).toBe(false);
+
+    const shared = Array.from({ length: 5 }, (_, i) => item(`t${i}`, 1_000));
+    const repeating = new ContextBudget(10_000);
+    // Fifty reports repeating one thread of ~5,250 characters: counted once, all admitted.
+    for (let i = 0; i < 50; i++) expect(repeating.admit({ thread: shared, additionalItems: [] })).toBe(true);
+    // New items past the budget: refused, and every older report after that too, even a small one.
+    expect(repeating.admit({ thread: [item('new-1', 3_000), item('new-2', 3_000)] })).toBe(false);
+    expect(repeating.admit({ thread: shared })).toBe(false);
+    expect(repeating.admit({})).toBe(false);
   });
 
   it('orders the thread by time (createdAt role, else a DATETIME field), items without one last in the order sent, each once, tagged when reported', () => {

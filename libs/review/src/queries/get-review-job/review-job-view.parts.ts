@@ -2,6 +2,7 @@ import type { ItemTypeDefinition } from '#warden/catalog';
 import { parseIsoInstant } from '#warden/catalog/contracts';
 import type { Evaluation } from '#warden/rules';
 import type { ContextItem } from '#warden/ingestion/contracts';
+import { firstCodePoints, freeTextTooLong, MAX_FREE_TEXT_LENGTH } from '#warden/kernel';
 import type { ReviewJobState } from '../../domain/review-job.decider.js';
 import type { JobState } from '../../projections/review-jobs.read-model.js';
 import type { ContextItemView, HashMatchView, ItemTypeFieldView, RuleExplanationView } from './review-job.view.js';
@@ -119,12 +120,51 @@ export function relatedRefs(data: { [field: string]: unknown }, type: ItemTypeDe
   return refs;
 }
 
+/**
+ * JSON characters of thread and context items one view carries. A report's context is what its
+ * reporter sent (up to the request body limit), and a job's newest 50 reports each sent theirs:
+ * a view read and answered them all, hundreds of megabytes for one moderator's click.
+ */
+export const CONTEXT_CHARS_SHOWN = 2 * 1024 * 1024;
+
+/**
+ * Admits reports' contexts, newest report first, while the items not seen in an earlier one fit in
+ * CONTEXT_CHARS_SHOWN (a thread that every report repeats is counted once); the newest report's
+ * context is always admitted, whatever its size (one request's worth).
+ */
+export class ContextBudget {
+  private readonly seen = new Set<string>();
+  private chars = 0;
+  private admitted = 0;
+
+  constructor(private readonly limit = CONTEXT_CHARS_SHOWN) {}
+
+  /** Whether `context` is shown; once one is refused, every later (older) one is too. */
+  admit(context: { thread?: readonly ContextItem[]; additionalItems?: readonly ContextItem[] }): boolean {
+    if (this.chars > this.limit) return false;
+    const fresh = [...(context.thread ?? []), ...(context.additionalItems ?? [])].filter((item) => !this.seen.has(itemKey(item)));
+    const chars = fresh.reduce((sum, item) => sum + JSON.stringify(item).length, 0);
+    if (this.admitted > 0 && this.chars + chars > this.limit) {
+      this.chars = this.limit + 1;
+      return false;
+    }
+    for (const item of fresh) this.seen.add(itemKey(item));
+    this.chars += chars;
+    this.admitted++;
+    return true;
+  }
+}
+
 /** The newest reports a view lists (`reportCount` counts them all): a mass-reported item's view stays a page, not 100,000 rows. */
 export const MAX_REPORTS_SHOWN = 1_000;
 
 /** Of reports oldest first, the newest MAX_REPORTS_SHOWN, still oldest first. */
-export function reportsShown<T>(reports: readonly T[]): T[] {
-  return reports.slice(-MAX_REPORTS_SHOWN);
+export function reportsShown<T extends { reason: string | null }>(reports: readonly T[]): T[] {
+  // Reasons are at most MAX_FREE_TEXT_LENGTH characters since that limit exists; one recorded
+  // before it is shown cut to that length.
+  return reports
+    .slice(-MAX_REPORTS_SHOWN)
+    .map((r) => (r.reason !== null && freeTextTooLong(r.reason) ? { ...r, reason: firstCodePoints(r.reason, MAX_FREE_TEXT_LENGTH) } : r));
 }
 
 /**

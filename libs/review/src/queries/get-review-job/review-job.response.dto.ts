@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { MAX_FREE_TEXT_LENGTH } from '#warden/kernel';
 import { DECISION_TYPES, ENQUEUE_SOURCES } from '../../domain/review-job.events.js';
 import { ApiNullableObject } from '../api-nullable-object.decorator.js';
 import type { ReviewJobView } from './review-job.view.js';
@@ -83,7 +84,7 @@ class ReportDto {
   @ApiProperty() reportId!: string;
   @ApiProperty({ type: JobReporterDto }) reporter!: JobReporterDto;
   @ApiProperty({ format: 'date-time' }) reportedAt!: string;
-  @ApiProperty({ type: String, nullable: true, description: 'What the reporter wrote' }) reason!: string | null;
+  @ApiProperty({ type: String, nullable: true, maxLength: MAX_FREE_TEXT_LENGTH, description: 'What the reporter wrote' }) reason!: string | null;
   @ApiProperty({ type: String, nullable: true }) policyId!: string | null;
   @ApiProperty() csam!: boolean;
   @ApiProperty({ type: String, nullable: true, description: 'The job it was carried from' }) fromJobId!: string | null;
@@ -314,6 +315,12 @@ export class ReviewJobResponseDto implements Record<keyof ReviewJobView, unknown
   @ApiProperty({ type: [JobPolicyDto], description: 'Policies the requests name' }) policies!: JobPolicyDto[];
   @ApiProperty({ type: [ReportDto], description: 'The reports, oldest first: every one, or the newest 1,000 of a job with more (`reportCount`)' })
   reports!: ReportDto[];
+  @ApiProperty({
+    description:
+      "False when older reports' thread and context items were left out: `thread` and `additionalItems` hold those of the newest 50 " +
+      'reports, newest first, while their distinct items fit in 2 Mi characters of JSON (the newest report always)',
+  })
+  contextComplete!: boolean;
   @ApiProperty({ type: [ContextItemDto], description: "The reports' thread items by time (those without one last)" }) thread!: ContextItemDto[];
   @ApiProperty({ type: [ContextItemDto] }) additionalItems!: ContextItemDto[];
   @ApiNullableObject(CreatorDto) creator!: CreatorDto | null;

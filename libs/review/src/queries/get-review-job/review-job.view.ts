@@ -201,6 +201,8 @@ export interface ReviewJobView {
   openedAt: string;
   policies: JobPolicy[];
   reports: ReportView[];
+  /** False when older reports' thread and context items were left out (past the newest 50 reports, or the view's 2 Mi-character budget). */
+  contextComplete: boolean;
   thread: ContextItemView[];
   additionalItems: ContextItemView[];
   creator: CreatorView | null;
