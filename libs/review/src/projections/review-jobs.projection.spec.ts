@@ -129,7 +129,7 @@ describe('review jobs projection', () => {
       state: 'CLOSED',
       lockedBy: null,
       firstClaimedAt: at(4),
-      decision: { decisionId: 'dec', type: 'IGNORE', actorId: 'bob', decidedAt: at(7), closeReason: null },
+      decision: { decisionId: 'dec', type: 'IGNORE', actorId: 'bob', decidedAt: at(7), closeReason: null, actionIds: [] },
     });
     // PRIORITY: more reports first.
     const [first] = await stores.readStore.find<ReviewJobDoc>(REVIEW_JOBS, {}, { sort: [{ field: 'priorityKey', direction: 'asc' }], limit: 1 });

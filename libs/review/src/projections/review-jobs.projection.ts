@@ -156,6 +156,7 @@ function next(previous: ReviewJobDoc | undefined, event: ReviewJobEvent, orgId: 
           actorId: event.data.actor?.userId ?? null,
           decidedAt: event.data.decidedAt,
           closeReason: event.data.closeReason,
+          actionIds: [...event.data.actionIds],
         },
       };
     default:

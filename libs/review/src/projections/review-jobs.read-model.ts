@@ -42,7 +42,18 @@ export interface ReviewJobDoc {
   appealId?: string | null;
   /** Moderators the job is not offered to (an appeal's: they took the appealed decision). */
   excludedModerators?: string[];
-  decision: { decisionId: string; type: DecisionType; actorId: string | null; decidedAt: string; closeReason: string | null } | null;
+  decision: {
+    decisionId: string;
+    type: DecisionType;
+    actorId: string | null;
+    decidedAt: string;
+    closeReason: string | null;
+    /**
+     * The actions it took: an appeal excludes the moderators whose decisions took the appealed ones
+     * from this, not from each job's stream (missing in documents from before 2026-12-03: read there).
+     */
+    actionIds?: string[];
+  } | null;
   /** The job stream's revision last applied (redelivery guard). */
   revision: number;
 }

@@ -37,4 +37,27 @@ describe('the moderators an appeal job is not offered to (appealedDeciders)', ()
     expect(await appealedDeciders(stores.readStore, stores.events, 'acme', item, ['remove'])).toEqual(['mod-x']);
     expect(await appealedDeciders(stores.readStore, stores.events, 'acme', item, ['ban'])).toEqual([]);
   });
+  it("answers from the read model's decisions, reading no job's stream, for an item decided hundreds of times", async () => {
+    stores = sqliteStores();
+    const item = { id: 'p2', typeId: 'post' };
+    // 300 decided jobs (appeal jobs' decisions among them): each names its moderator and its actions.
+    const docs = Array.from({ length: 300 }, (_, i) => ({
+      orgId: 'acme',
+      jobId: `k${i}`,
+      itemTypeId: 'post',
+      itemId: 'p2',
+      state: 'CLOSED',
+      openedAt: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(),
+      decision: { actorId: `mod-${i % 3}`, actionIds: i % 3 === 0 ? ['remove'] : i % 3 === 1 ? ['ban', 'remove'] : [] },
+    }));
+    await stores.readStore.commit(
+      docs.map((doc) => ({ op: 'put' as const, collection: REVIEW_JOBS, id: `acme:${doc.jobId}`, doc: doc as unknown as ReadDocument })),
+    );
+    let reads = 0;
+    const events = stores.events;
+    const counting = { readStream: (...args: Parameters<typeof events.readStream>) => (reads++, events.readStream(...args)) };
+    expect((await appealedDeciders(stores.readStore, counting as never, 'acme', item, ['remove'])).sort()).toEqual(['mod-0', 'mod-1']);
+    expect(await appealedDeciders(stores.readStore, counting as never, 'acme', item, ['ban'])).toEqual(['mod-1']);
+    expect(reads).toBe(0);
+  });
 });

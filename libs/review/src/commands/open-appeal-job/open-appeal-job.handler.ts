@@ -75,8 +75,10 @@ export class OpenAppealJobHandler implements ICommandHandler<OpenAppealJobComman
 
 /**
  * The moderators whose decisions on the item took one of the appealed actions: the item's closed
- * jobs, newest first (the read model finds them; which ones is not an exclusive decision), each
- * decision read from its job's stream.
+ * jobs, newest first (the read model finds them; which ones is not an exclusive decision), with the
+ * actions each decision took. Those are the read model's; only a document written before it kept
+ * them sends the read to the job's stream. Reading every decided job's stream made each appeal of
+ * an often-appealed item cost up to MAX_JOBS_READ stream reads, its appeal jobs' decisions among them.
  */
 export async function appealedDeciders(
   readStore: ReadStore,
@@ -93,9 +95,10 @@ export async function appealedDeciders(
   );
   const deciders = new Set<string>();
   for (const job of closed) {
-    if (job.decision?.actorId == null) continue;
-    const decided = await recordedDecision(events, orgId, job.jobId);
-    if (decided?.actor && decided.actionIds.some((a) => actionsTaken.includes(a))) deciders.add(decided.actor.userId);
+    const actorId = job.decision?.actorId;
+    if (actorId == null || deciders.has(actorId)) continue;
+    const actionIds = job.decision!.actionIds ?? (await recordedDecision(events, orgId, job.jobId))?.actionIds ?? [];
+    if (actionIds.some((a) => actionsTaken.includes(a))) deciders.add(actorId);
   }
   return [...deciders];
 }
