@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { anEvent } from '../../../test/support/events.js';
 import { reportRequest } from '../../../test/support/review-events.js';
 import { reviewWriteSide } from '../../../test/support/review-write-side.js';
 import { carriedJob } from './domain/job-requests.js';
 import { reviewJobDecider } from './domain/review-job.decider.js';
 import { reviewJobStream } from './domain/review.streams.js';
+import { reportStream } from '#warden/ingestion/contracts';
 
 const ORG = 'acme';
 const item = { id: 'p1', typeId: 'post', typeName: 'Post' };
@@ -103,6 +105,54 @@ describe("JobReports: a job's reports, from its history", () => {
     // The newest one only, when one is asked for.
     const one = await jobReports.newest(ORG, first.jobId, { through: revision, limit: 10, csam: 1 });
     expect(one.requests.map((r) => r.requestId).slice(0, 2)).toEqual(['e1', 'e590']);
+  });
+
+  it("reads the state's csam-flagged reports by id, not the job's history back to them", async () => {
+    const csam = (id: string) => reportRequest(id, { report: { ...reportRequest(id).report!, csam: true } });
+    const submitted = (id: string) =>
+      events.append(
+        reportStream(ORG, id),
+        [
+          anEvent('ReportSubmitted', {
+            reportId: id,
+            reporter: { kind: 'user', id: `reporter-${id}`, typeId: 'user' },
+            reportedAt: '2026-11-23T11:00:00Z',
+            reportedItem: { id: item.id, typeId: item.typeId, version: 1 },
+            policyId: null,
+            csam: true,
+            reason: `reason ${id}`,
+            thread: [],
+            reportedInThread: [],
+            additionalItems: [],
+          }),
+        ],
+        'no_stream',
+      );
+    const first = await enqueuer.enqueue(context, { queueId: 'csam-ids', item, request: csam('f0'), reasons: { f0: 'reason f0' }, subject: 'user:u1' });
+    await submitted('f0');
+    for (let i = 1; i < 2_000; i++)
+      await enqueuer.enqueue(context, {
+        queueId: 'csam-ids',
+        item,
+        request: reportRequest(`f${i}`),
+        reasons: { [`f${i}`]: `reason f${i}` },
+        subject: 'user:u1',
+      });
+    await enqueuer.enqueue(context, { queueId: 'csam-ids', item, request: csam('f2000'), reasons: { f2000: 'reason f2000' }, subject: 'user:u1' });
+    await submitted('f2000');
+    const { state, revision } = await aggregates.stateAt(reviewJobStream(ORG, first.jobId), reviewJobDecider);
+    expect([state.csamReports, state.csamReportIds]).toEqual([2, ['f0', 'f2000']]);
+
+    // One page of the job's history and one event of f0's report stream: not the 2,001 events back to f0.
+    events.reset();
+    const window = await jobReports.newest(ORG, first.jobId, { through: revision, limit: 3, csam: 2, csamIds: state.csamReportIds });
+    expect(events.eventsRead).toBe(250 + 1);
+    expect(jobReports.reportsOf(window).map((r) => [r.reportId, r.reason, r.csam])).toEqual([
+      ['f0', 'reason f0', true],
+      ['f1998', 'reason f1998', false],
+      ['f1999', 'reason f1999', false],
+      ['f2000', 'reason f2000', true],
+    ]);
   });
 
   it('reads the reasons of reports a move copied from the job they were copied from', async () => {

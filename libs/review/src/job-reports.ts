@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type EventStore, newestEvents } from '#warden/eventstore';
 import type { RecordedEvent } from '#warden/kernel';
+import { reportOf } from '#warden/ingestion';
 import { AggregateStore, EVENT_STORE } from '#warden/storage';
 import { type MergedReport, mergedReports } from './domain/decision-effects.js';
 import {
@@ -45,6 +46,12 @@ export interface NewestOptions {
   readonly limit?: number;
   /** How many of the newest `csam`-flagged reports besides, however old (a decision: min(MAX_REPORTS_SENT, the state's count)). */
   readonly csam?: number;
+  /**
+   * The ids of the job's own newest csam-flagged reports (the state's `csamReportIds`): those older
+   * than the window are read by id from their report streams, and the job's history is not read
+   * back to them. Without it the history is read back (as for a job a move named).
+   */
+  readonly csamIds?: readonly string[];
   /** Other jobs' histories read so far (a decision's earlier tries): each read once. */
   readonly others?: OtherJobs;
 }
@@ -57,6 +64,8 @@ export interface JobWindow extends JobRequests {
   readonly events: readonly ReviewJobEvent[];
   /** Whether `events` begin with the job's first event. */
   readonly fromStart: boolean;
+  /** The csam-flagged reports older than `requests`, read by id (`csamIds`), oldest first. */
+  readonly olderCsam: readonly MergedReport[];
 }
 
 /**
@@ -83,8 +92,8 @@ export class JobReports {
    * list a job of 100,000 reports at the cost of one of a thousand: the counts are the state's.
    */
   async newest(orgId: string, jobId: string, options: NewestOptions = {}): Promise<JobWindow> {
-    const { through, limit = JOB_REPORTS_LISTED, csam = 0, others = new Map() } = options;
-    const { events, fromStart } = await this.tail(orgId, jobId, through, limit, csam);
+    const { through, limit = JOB_REPORTS_LISTED, csam = 0, csamIds, others = new Map() } = options;
+    const { events, fromStart } = await this.tail(orgId, jobId, through, limit, csamIds ? 0 : csam);
     // The jobs a move named, among the events read: their own newest, each read with the same limit.
     const named = new Map<string, JobWindow>();
     for (const event of events) {
@@ -101,12 +110,37 @@ export class JobReports {
     const load = this.loader(orgId, others);
     const copiedFrom = new Set(requests.flatMap((r) => (r.report && r.fromJobId && !(r.fromJobId in carriedReasons) ? [r.fromJobId] : [])));
     for (const id of copiedFrom) carriedReasons[id] = jobReasonsOf(await load(id));
-    return { requests, reasons: all.reasons, carriedReasons, events, fromStart };
+    const listed = new Set(requests.flatMap((r) => (r.report ? [r.report.reportId] : [])));
+    const olderCsam = await this.reportsById(
+      orgId,
+      (csamIds ?? []).filter((id) => !listed.has(id)),
+    );
+    return { requests, reasons: all.reasons, carriedReasons, events, fromStart, olderCsam };
   }
 
   /** The merged reports of a window, oldest first, with their reasons. */
   reportsOf(window: JobWindow): MergedReport[] {
-    return mergedReports(window, window.carriedReasons);
+    return [...window.olderCsam, ...mergedReports(window, window.carriedReasons)];
+  }
+
+  /** Reports as their ReportSubmitted recorded them (the reason opened under the reporter's key: null once erased), in the order given. */
+  private async reportsById(orgId: string, ids: readonly string[]): Promise<MergedReport[]> {
+    const submitted = await Promise.all(ids.map((id) => reportOf(this.events, orgId, id)));
+    return submitted.flatMap((data): MergedReport[] =>
+      data
+        ? [
+            {
+              reportId: data.reportId,
+              reporter: data.reporter,
+              reportedAt: data.reportedAt,
+              reason: data.reason ?? null,
+              policyId: data.policyId,
+              csam: data.csam,
+              fromJobId: null,
+            },
+          ]
+        : [],
+    );
   }
 
   /** The job's first event (ReviewJobOpened), however long its history. */

@@ -80,6 +80,12 @@ export interface ReviewJobState {
   readonly reportCount: number;
   /** Of those, the reports flagged `csam`: a decision reads back to them however old (JobReports.newest). */
   readonly csamReports: number;
+  /**
+   * The ids of the newest CSAM_REPORT_IDS_KEPT of them merged into this job (not those of a job
+   * named by `carriedFrom`): a decision reads those reports by id, from their own streams, instead of
+   * reading the job's history back to them (behind 50,000 later reports, 1.8 s of reads).
+   */
+  readonly csamReportIds: readonly string[];
   /** Every source merged, distinct, in the order first merged (a handful at most). */
   readonly sources: readonly EnqueueSource[];
   /** Every policy the requests named, in the order first named, each at its most severe (bounded by the organization's policies). */
@@ -115,6 +121,7 @@ export const initialReviewJobState: ReviewJobState = {
   requestCount: 0,
   reportCount: 0,
   csamReports: 0,
+  csamReportIds: [],
   sources: [],
   policies: [],
   ruleDetected: false,
@@ -126,6 +133,14 @@ export const initialReviewJobState: ReviewJobState = {
   appealId: null,
   excludedModerators: [],
 };
+
+/** What a decision sends of a job's csam-flagged reports at most (MAX_REPORTS_SENT): their ids are kept. */
+export const CSAM_REPORT_IDS_KEPT = 100;
+
+/** `kept` followed by `added`, the newest `limit`; `kept` itself when nothing is added. */
+function withNewest(kept: readonly string[], added: readonly string[], limit: number): readonly string[] {
+  return added.length === 0 ? kept : [...kept, ...added].slice(-limit);
+}
 
 /** The appeal part of a job's requests: an appeal job has exactly one appeal request. */
 function appealOf(requests: readonly EnqueueRequest[]): Pick<ReviewJobState, 'appealId' | 'excludedModerators'> {
@@ -141,7 +156,10 @@ function withRequests(
   state: ReviewJobState,
   requests: readonly EnqueueRequest[],
   carriedFrom: CarriedJob | undefined,
-): Pick<ReviewJobState, 'requestIds' | 'requestCount' | 'reportCount' | 'csamReports' | 'sources' | 'policies' | 'ruleDetected' | 'itemVersion'> {
+): Pick<
+  ReviewJobState,
+  'requestIds' | 'requestCount' | 'reportCount' | 'csamReports' | 'csamReportIds' | 'sources' | 'policies' | 'ruleDetected' | 'itemVersion'
+> {
   // A named job's sources and policies come before the requests of the event that names it, as its requests do.
   const sources = [...(carriedFrom?.sources ?? []), ...requests.map((r) => r.source)].filter((s) => !state.sources.includes(s));
   const named = [...(carriedFrom?.policies ?? []), ...requests.flatMap((r) => r.policies)];
@@ -150,6 +168,11 @@ function withRequests(
     requestCount: state.requestCount + (carriedFrom?.requests ?? 0) + requests.length,
     reportCount: state.reportCount + (carriedFrom?.reports ?? 0) + requests.filter((r) => r.report).length,
     csamReports: state.csamReports + (carriedFrom?.csamReports ?? 0) + requests.filter((r) => r.report?.csam).length,
+    csamReportIds: withNewest(
+      state.csamReportIds,
+      requests.flatMap((r) => (r.report?.csam ? [r.report.reportId] : [])),
+      CSAM_REPORT_IDS_KEPT,
+    ),
     // Unchanged arrays are kept as they are: most merges add no new source or policy.
     sources: sources.length === 0 ? state.sources : [...new Set([...state.sources, ...sources])],
     policies: withPolicies(state.policies, named),
@@ -214,8 +237,9 @@ export const reviewJobDecider: Decider<ReviewJobCommand, ReviewJobState, ReviewJ
   snapshot: {
     name: 'review_job',
     // 2: evolve counts the requests of a job a move named (carriedFrom). 3: the reports (csam-flagged too), sources and
-    // policies counted. 4: whether a rule found one of them, and each policy at its most severe.
-    version: 4,
+    // policies counted. 4: whether a rule found one of them, and each policy at its most severe. 5: the newest
+    // csam-flagged reports' ids.
+    version: 5,
     encode: (state) => ({ ...state, requestIds: [...state.requestIds] }) as unknown as Json,
     decode: (json) => {
       const state = json as unknown as Omit<ReviewJobState, 'requestIds'> & { requestIds: string[] };
