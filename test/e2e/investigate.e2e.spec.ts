@@ -15,7 +15,7 @@ interface ItemPage {
   versions: { entries: Array<{ version: number; source: string; typeVersion: string | null; data: Record<string, unknown> | null }>; next: number | null };
   evaluations: Array<{ version: number; rules: Array<{ id: string; outcome: string; conditions: Array<{ path: string; outcome: string }> }> }>;
   actions: Array<{ actionId: string; trigger: string; actor: string; deliveryId: string; delivery: { state: string } | null }>;
-  reports: Array<{ reportId: string; reporter: { id: string } | null; reason: string | null }>;
+  reports: Array<{ reportId: string; reporter: { id: string } | null; reason: string | null; opened: boolean }>;
   jobs: Array<{ jobId: string; decisions: Array<{ type: string; moderator: string | null; reason: string | null }> }>;
   thread: Array<{ id: string; reported: boolean }>;
   timeline: { entries: Array<{ position: number; type: string; actor: string }> };
@@ -229,9 +229,37 @@ describe('Investigate (GET /api/console/v1/investigate/…)', () => {
     const audited = await json<ItemPage>(await get('items/post/p-inv', 'AUDITOR'));
     expect(audited.personalData).toBe(false);
     expect(audited.versions.entries[0]!.data).toBeNull();
-    expect(audited.reports[0]!.reason).toBeNull();
+    expect(audited.reports[0]!).toMatchObject({ reason: null, opened: false });
     const managed = await json<ItemPage>(await get('items/post/p-inv', 'MODERATOR_MANAGER'));
     expect(managed.personalData).toBe(true);
+  });
+
+  it("opens the newest reports' reasons and threads within the page's budget, the older ones listed closed", async () => {
+    // Three reports of one item, each with a thread item of 600,000 characters: the page opens two (1 Mi characters).
+    const item = { id: 'p-threads', typeId: 'post', data: { text: 'a thread', author } };
+    for (let i = 0; i < 3; i++) {
+      const big = { id: `t-${i}`, typeId: 'post', data: { text: 'x', ...Object.fromEntries(['a', 'b', 'c', 'd'].map((k) => [k, `${i}`.repeat(150_000)])) } };
+      const r = await world.api('POST', '/api/v1/report', {
+        reporter: { kind: 'user', id: `r-threads-${i}`, typeId: 'user' },
+        reportedAt: new Date(Date.UTC(2026, 10, 1, 12, i)).toISOString(),
+        reportedItem: item,
+        reportedForReason: { reason: `reason ${i}` },
+        reportedItemThread: [big],
+      });
+      await json<{ reportId: string }>(r, 201);
+    }
+    const page = await waitFor(async () => {
+      const p = await json<ItemPage>(await get('items/post/p-threads'));
+      return p.reports.length === 3 ? p : undefined;
+    }, 'three reports on the item page');
+    expect(page.reports.map((r) => [r.reason, r.opened])).toEqual([
+      ['reason 2', true],
+      ['reason 1', true],
+      [null, false],
+    ]);
+    expect(page.thread.map((t) => t.id)).toEqual(['t-2']);
+    // The timeline shows every report without opening any.
+    expect(page.timeline.entries.filter((e) => e.type === 'ReportSubmitted')).toHaveLength(3);
   });
 
   it('refuses a MODERATOR with 403', async () => {

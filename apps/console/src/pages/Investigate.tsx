@@ -255,7 +255,11 @@ function Reports({ reports, personalData }: { reports: ItemPage['reports']; pers
             </>
           )}
           {r.policyId && <> · policy {r.policyId}</>} · reason:{' '}
-          {r.reason ?? <span className="muted">{personalData ? 'none, or erased' : 'not shown to your role'}</span>}
+          {r.reason ?? (
+            <span className="muted">
+              {!personalData ? 'not shown to your role' : r.opened ? 'none, or erased' : 'not opened: the newer reports filled the page'}
+            </span>
+          )}
         </li>
       ))}
     </ul>

@@ -151,12 +151,15 @@ export interface ReportView {
   policyId: string | null;
   /** Null: none given, erased, or not shown to this viewer. */
   reason: string | null;
+  /** Whether its personal fields were opened for this page (not: a viewer without personal data, or older than the page's budget). */
+  opened: boolean;
   actor: string;
 }
 
-export function reportOf(event: RecordedEvent): ReportView {
+export function reportOf({ event, opened }: { event: RecordedEvent; opened: boolean }): ReportView {
   const d = event.data as Data;
   return {
+    opened,
     reportId: str(d['reportId']) ?? '?',
     reportedAt: str(d['reportedAt']) ?? event.metadata.occurredAt,
     reportedItem: refOf(d['reportedItem']) ?? { typeId: '?', id: '?' },
@@ -167,11 +170,11 @@ export function reportOf(event: RecordedEvent): ReportView {
   };
 }
 
-/** The newest report's thread, oldest first as sent: the item's conversation. */
+/** The newest opened report's thread, oldest first as sent: the item's conversation. */
 export function threadOf(
-  reports: readonly RecordedEvent[],
+  reports: ReadonlyArray<{ event: RecordedEvent; opened: boolean }>,
 ): Array<{ typeId: string; id: string; data: { [field: string]: unknown } | null; reported: boolean }> {
-  const withThread = reports.find((r) => Array.isArray((r.data as Data)['thread']) && ((r.data as Data)['thread'] as unknown[]).length > 0);
+  const withThread = reports.find(({ event: r }) => Array.isArray((r.data as Data)['thread']) && ((r.data as Data)['thread'] as unknown[]).length > 0)?.event;
   if (!withThread) return [];
   const d = withThread.data as Data;
   const reported = Array.isArray(d['reportedInThread']) ? (d['reportedInThread'] as unknown[]).map(refOf) : [];

@@ -24,23 +24,23 @@ export class InvestigateItemHandler implements IQueryHandler<InvestigateItemQuer
     const { orgId } = query;
     const item = { typeId: query.typeId, id: query.id };
     const page = await this.reader.open(orgId, item, query.permissions, `No item ${item.typeId} ${item.id} in this organization`);
-    const { frame, newest } = page;
+    const { frame, newest, newestClosed } = page;
     const [versions, evaluations, actions, reports, opened, decided, appeals, appealDecisions, timeline] = await Promise.all([
       newest('ItemSubmitted', LIMITS.versions + 1, LIMITS.versions, query.before),
       newest('ItemEvaluated', LIMITS.evaluations),
       newest('ActionCallbackRequested', LIMITS.actions),
-      newest('ReportSubmitted', LIMITS.reports),
+      newestClosed('ReportSubmitted', LIMITS.reports),
       newest('ReviewJobOpened', LIMITS.jobs),
       newest('ReviewJobDecided', LIMITS.jobs),
       newest('AppealSubmitted', LIMITS.appeals),
       newest('AppealDecided', LIMITS.appeals),
-      newest(null, LIMITS.timeline + 1, LIMITS.timeline),
+      newestClosed(null, LIMITS.timeline + 1, LIMITS.timeline),
     ]);
     // Versions are the item's own submissions; a USER item's index also holds what the user created.
     const own = versions.events.filter((e) => sameRef(itemOfStream(e.streamName), item)).slice(0, LIMITS.versions);
     const newestVersion = own[0] ?? (await page.read(await this.reader.newest(orgId, item, 'ItemSubmitted', 1)))[0];
     const creator = refOf((newestVersion?.data as { creator?: unknown } | undefined)?.creator);
-    const itemReports = reports.events.filter((e) => sameRef(refOf(e.data['reportedItem']), item));
+    const itemReports = await page.openReports(reports.events.filter((e) => sameRef(refOf(e.data['reportedItem']), item)));
     return {
       ...frame,
       item,

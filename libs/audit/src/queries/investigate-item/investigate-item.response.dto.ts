@@ -123,6 +123,12 @@ export class InvestigateReportDto {
   @nullableObject(InvestigateRefDto) reporter!: InvestigateRefDto | null;
   @ApiProperty({ type: String, nullable: true }) policyId!: string | null;
   @ApiProperty({ type: String, nullable: true, description: 'Null: none given, erased, or not shown to you' }) reason!: string | null;
+  @ApiProperty({
+    description:
+      'Whether its reason and context were opened for this page: false without personal data, or for a report older than those whose ' +
+      'reasons, threads and context items filled the page (1 Mi characters of JSON; the newest report always)',
+  })
+  opened!: boolean;
   @ApiProperty() actor!: string;
 }
 

@@ -14,14 +14,14 @@ export class InvestigateUserHandler implements IQueryHandler<InvestigateUserQuer
     const { orgId } = query;
     const user = { typeId: query.typeId, id: query.id };
     const page = await this.reader.open(orgId, user, query.permissions, `No user ${user.typeId} ${user.id} in this organization`);
-    const { frame, newest } = page;
+    const { frame, newest, newestClosed } = page;
     const [submitted, actions, reports, appeals, appealDecisions, timeline, erasures, standing] = await Promise.all([
       newest('ItemSubmitted', USER_ITEMS_PAGE + 1, 0, query.before),
       newest('ActionCallbackRequested', LIMITS.actions),
-      newest('ReportSubmitted', LIMITS.reports),
+      newestClosed('ReportSubmitted', LIMITS.reports),
       newest('AppealSubmitted', LIMITS.appeals),
       newest('AppealDecided', LIMITS.appeals),
-      newest(null, LIMITS.timeline + 1, LIMITS.timeline),
+      newestClosed(null, LIMITS.timeline + 1, LIMITS.timeline),
       this.reader.newest(orgId, user, 'GdprDeletionCompleted', 1),
       this.reader.standing(orgId, user, query.permissions),
     ]);
@@ -45,7 +45,7 @@ export class InvestigateUserHandler implements IQueryHandler<InvestigateUserQuer
       profile: profileEvent ? versionOf(profileEvent) : null,
       items: { entries: items, next: submitted.docs.length > USER_ITEMS_PAGE ? submitted.docs[USER_ITEMS_PAGE - 1]!.position : null },
       actions: await this.reader.actions(orgId, actions.events),
-      reportsFiled: reports.events.filter((e) => sameRef(refOf(e.data['reporter']), user)).map(reportOf),
+      reportsFiled: (await page.openReports(reports.events.filter((e) => sameRef(refOf(e.data['reporter']), user)))).map(reportOf),
       appeals: appealsOf(appeals.events, appealDecisions.events),
       timeline: { entries: timelineOf(timeline.events), earlier: timeline.docs.length > LIMITS.timeline },
     };
