@@ -17,5 +17,6 @@ describe('free text', () => {
     expect(firstCodePoints('😀😀😀', 2)).toBe('😀😀');
     // A lone high surrogate at the end is one code point, kept as it is.
     expect(firstCodePoints('ab\ud83d', 3)).toBe('ab\ud83d');
+    expect(firstCodePoints('\ud83dxy', 2)).toBe('\ud83dx');
   });
 });

@@ -24,7 +24,9 @@ export function firstCodePoints(text: string, max: number): string {
   let count = 0;
   while (end < text.length && count < max) {
     const unit = text.charCodeAt(end);
-    end += unit >= 0xd800 && unit <= 0xdbff && end + 1 < text.length ? 2 : 1;
+    const next = text.charCodeAt(end + 1);
+    // A pair is a high surrogate followed by a low one; a lone surrogate is a code point of its own.
+    end += unit >= 0xd800 && unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? 2 : 1;
     count++;
   }
   return text.slice(0, end);

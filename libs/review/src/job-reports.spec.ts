@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { anEvent } from '../../../test/support/events.js';
 import { reportRequest } from '../../../test/support/review-events.js';
 import { reviewWriteSide } from '../../../test/support/review-write-side.js';
 import { carriedJob } from './domain/job-requests.js';
 import { reviewJobDecider } from './domain/review-job.decider.js';
 import { reviewJobStream } from './domain/review.streams.js';
-import { reportStream } from '#warden/ingestion/contracts';
 
 const ORG = 'acme';
 const item = { id: 'p1', typeId: 'post', typeName: 'Post' };
@@ -107,51 +105,73 @@ describe("JobReports: a job's reports, from its history", () => {
     expect(one.requests.map((r) => r.requestId).slice(0, 2)).toEqual(['e1', 'e590']);
   });
 
-  it("reads the state's csam-flagged reports by id, not the job's history back to them", async () => {
+  it("reads the events of the state's older csam-flagged reports alone, not the job's history back to them", async () => {
     const csam = (id: string) => reportRequest(id, { report: { ...reportRequest(id).report!, csam: true } });
-    const submitted = (id: string) =>
-      events.append(
-        reportStream(ORG, id),
-        [
-          anEvent('ReportSubmitted', {
-            reportId: id,
-            reporter: { kind: 'user', id: `reporter-${id}`, typeId: 'user' },
-            reportedAt: '2026-11-23T11:00:00Z',
-            reportedItem: { id: item.id, typeId: item.typeId, version: 1 },
-            policyId: null,
-            csam: true,
-            reason: `reason ${id}`,
-            thread: [],
-            reportedInThread: [],
-            additionalItems: [],
-          }),
-        ],
-        'no_stream',
-      );
-    const first = await enqueuer.enqueue(context, { queueId: 'csam-ids', item, request: csam('f0'), reasons: { f0: 'reason f0' }, subject: 'user:u1' });
-    await submitted('f0');
+    const first = await enqueuer.enqueue(context, { queueId: 'csam-at', item, request: csam('f0'), reasons: { f0: 'reason f0' }, subject: 'user:u1' });
     for (let i = 1; i < 2_000; i++)
       await enqueuer.enqueue(context, {
-        queueId: 'csam-ids',
+        queueId: 'csam-at',
         item,
         request: reportRequest(`f${i}`),
         reasons: { [`f${i}`]: `reason f${i}` },
         subject: 'user:u1',
       });
-    await enqueuer.enqueue(context, { queueId: 'csam-ids', item, request: csam('f2000'), reasons: { f2000: 'reason f2000' }, subject: 'user:u1' });
-    await submitted('f2000');
+    await enqueuer.enqueue(context, { queueId: 'csam-at', item, request: csam('f2000'), reasons: { f2000: 'reason f2000' }, subject: 'user:u1' });
     const { state, revision } = await aggregates.stateAt(reviewJobStream(ORG, first.jobId), reviewJobDecider);
-    expect([state.csamReports, state.csamReportIds]).toEqual([2, ['f0', 'f2000']]);
+    expect([state.csamReports, state.csamAt, state.revision]).toEqual([
+      2,
+      [
+        { reportId: 'f0', revision: 0 },
+        { reportId: 'f2000', revision: 2_000 },
+      ],
+      revision,
+    ]);
 
-    // One page of the job's history and one event of f0's report stream: not the 2,001 events back to f0.
+    // One page of the job's history and the one event that merged f0: not the 2,001 events back to it.
     events.reset();
-    const window = await jobReports.newest(ORG, first.jobId, { through: revision, limit: 3, csam: 2, csamIds: state.csamReportIds });
+    const window = await jobReports.newest(ORG, first.jobId, { through: revision, limit: 3, csam: 2, csamAt: state.csamAt });
     expect(events.eventsRead).toBe(250 + 1);
     expect(jobReports.reportsOf(window).map((r) => [r.reportId, r.reason, r.csam])).toEqual([
       ['f0', 'reason f0', true],
       ['f1998', 'reason f1998', false],
       ['f1999', 'reason f1999', false],
       ['f2000', 'reason f2000', true],
+    ]);
+  });
+
+  it("still reads back to a named job's csam-flagged reports when the job's own do not make up the count", async () => {
+    const csam = (id: string) => reportRequest(id, { report: { ...reportRequest(id).report!, csam: true } });
+    const old = await enqueuer.enqueue(context, { queueId: 'named-csam', item, request: csam('x0'), reasons: { x0: 'reason x0' }, subject: 'user:u1' });
+    for (let i = 1; i < 10; i++)
+      await enqueuer.enqueue(context, {
+        queueId: 'named-csam',
+        item,
+        request: reportRequest(`x${i}`),
+        reasons: { [`x${i}`]: `reason x${i}` },
+        subject: 'user:u1',
+      });
+    const oldRequests = (await jobReports.fromEvents(ORG, (await aggregates.load(reviewJobStream(ORG, old.jobId), reviewJobDecider)).events)).requests;
+    const moved = await enqueuer.enqueue(context, {
+      queueId: 'named-csam-to',
+      item,
+      request: { ...reportRequest('dec-x'), source: 'MRT_JOB', report: null, fromJobId: old.jobId },
+      carriedFrom: carriedJob(old.jobId, oldRequests, 0),
+    });
+    for (let i = 0; i < 300; i++)
+      await enqueuer.enqueue(context, {
+        queueId: 'named-csam-to',
+        item,
+        request: reportRequest(`y${i}`),
+        reasons: { [`y${i}`]: `reason y${i}` },
+        subject: 'user:u1',
+      });
+    const { state, revision } = await aggregates.stateAt(reviewJobStream(ORG, moved.jobId), reviewJobDecider);
+    expect([state.csamReports, state.csamAt]).toEqual([1, []]);
+    const window = await jobReports.newest(ORG, moved.jobId, { through: revision, limit: 2, csam: 1, csamAt: state.csamAt });
+    expect(jobReports.reportsOf(window).map((r) => [r.reportId, r.reason, r.csam])).toEqual([
+      ['x0', 'reason x0', true],
+      ['y298', 'reason y298', false],
+      ['y299', 'reason y299', false],
     ]);
   });
 

@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type EventStore, newestEvents } from '#warden/eventstore';
 import type { RecordedEvent } from '#warden/kernel';
-import { reportOf } from '#warden/ingestion';
 import { AggregateStore, EVENT_STORE } from '#warden/storage';
 import { type MergedReport, mergedReports } from './domain/decision-effects.js';
 import {
@@ -14,8 +13,8 @@ import {
   mergesRequests,
   reportsMergedBy,
 } from './domain/job-requests.js';
-import { reviewJobDecider } from './domain/review-job.decider.js';
-import type { ReportReasons, ReviewJobEvent } from './domain/review-job.events.js';
+import { reviewJobDecider, type ReviewJobState } from './domain/review-job.decider.js';
+import type { EnqueueRequest, ReportReasons, ReviewJobEvent } from './domain/review-job.events.js';
 import { reviewJobStream } from './domain/review.streams.js';
 
 /**
@@ -47,11 +46,12 @@ export interface NewestOptions {
   /** How many of the newest `csam`-flagged reports besides, however old (a decision: min(MAX_REPORTS_SENT, the state's count)). */
   readonly csam?: number;
   /**
-   * The ids of the job's own newest csam-flagged reports (the state's `csamReportIds`): those older
-   * than the window are read by id from their report streams, and the job's history is not read
-   * back to them. Without it the history is read back (as for a job a move named).
+   * Where the job's own newest csam-flagged reports were merged (the state's `csamAt`): the events
+   * of those older than the newest reports are read alone, and the history is read back only for
+   * those of a job a move named (`carriedFrom`), when the job's own do not make up `csam`. Without
+   * it the history is read back to them all.
    */
-  readonly csamIds?: readonly string[];
+  readonly csamAt?: ReviewJobState['csamAt'];
   /** Other jobs' histories read so far (a decision's earlier tries): each read once. */
   readonly others?: OtherJobs;
 }
@@ -64,8 +64,6 @@ export interface JobWindow extends JobRequests {
   readonly events: readonly ReviewJobEvent[];
   /** Whether `events` begin with the job's first event. */
   readonly fromStart: boolean;
-  /** The csam-flagged reports older than `requests`, read by id (`csamIds`), oldest first. */
-  readonly olderCsam: readonly MergedReport[];
 }
 
 /**
@@ -92,8 +90,9 @@ export class JobReports {
    * list a job of 100,000 reports at the cost of one of a thousand: the counts are the state's.
    */
   async newest(orgId: string, jobId: string, options: NewestOptions = {}): Promise<JobWindow> {
-    const { through, limit = JOB_REPORTS_LISTED, csam = 0, csamIds, others = new Map() } = options;
-    const { events, fromStart } = await this.tail(orgId, jobId, through, limit, csamIds ? 0 : csam);
+    const { through, limit = JOB_REPORTS_LISTED, csam = 0, csamAt, others = new Map() } = options;
+    const flaggedWanted = csamAt ? { count: Math.max(0, csam - csamAt.length), carriedOnly: true } : { count: csam, carriedOnly: false };
+    const { events, fromStart, firstRevision } = await this.tail(orgId, jobId, through, limit, flaggedWanted);
     // The jobs a move named, among the events read: their own newest, each read with the same limit.
     const named = new Map<string, JobWindow>();
     for (const event of events) {
@@ -102,7 +101,9 @@ export class JobReports {
         named.set(carriedFrom.jobId, await this.newest(orgId, carriedFrom.jobId, { limit, csam: Math.min(csam, carriedFrom.csamReports ?? 0), others }));
       }
     }
-    const all = jobRequestsOf(events, undefined, new Map([...named].map(([id, window]) => [id, window.requests])));
+    const inWindow = jobRequestsOf(events, undefined, new Map([...named].map(([id, window]) => [id, window.requests])));
+    const older = await this.flaggedBefore(orgId, jobId, firstRevision, csamAt ?? []);
+    const all = { requests: [...older.requests, ...inWindow.requests], reasons: { ...older.reasons, ...inWindow.reasons } };
     const requests = fromNewestReports(all.requests, limit, csam);
     const carriedReasons: { [jobId: string]: ReportReasons } = {};
     for (const [id, window] of named) Object.assign(carriedReasons, window.carriedReasons, { [id]: window.reasons });
@@ -110,37 +111,37 @@ export class JobReports {
     const load = this.loader(orgId, others);
     const copiedFrom = new Set(requests.flatMap((r) => (r.report && r.fromJobId && !(r.fromJobId in carriedReasons) ? [r.fromJobId] : [])));
     for (const id of copiedFrom) carriedReasons[id] = jobReasonsOf(await load(id));
-    const listed = new Set(requests.flatMap((r) => (r.report ? [r.report.reportId] : [])));
-    const olderCsam = await this.reportsById(
-      orgId,
-      (csamIds ?? []).filter((id) => !listed.has(id)),
-    );
-    return { requests, reasons: all.reasons, carriedReasons, events, fromStart, olderCsam };
+    return { requests, reasons: all.reasons, carriedReasons, events, fromStart };
   }
 
   /** The merged reports of a window, oldest first, with their reasons. */
   reportsOf(window: JobWindow): MergedReport[] {
-    return [...window.olderCsam, ...mergedReports(window, window.carriedReasons)];
+    return mergedReports(window, window.carriedReasons);
   }
 
-  /** Reports as their ReportSubmitted recorded them (the reason opened under the reporter's key: null once erased), in the order given. */
-  private async reportsById(orgId: string, ids: readonly string[]): Promise<MergedReport[]> {
-    const submitted = await Promise.all(ids.map((id) => reportOf(this.events, orgId, id)));
-    return submitted.flatMap((data): MergedReport[] =>
-      data
-        ? [
-            {
-              reportId: data.reportId,
-              reporter: data.reporter,
-              reportedAt: data.reportedAt,
-              reason: data.reason ?? null,
-              policyId: data.policyId,
-              csam: data.csam,
-              fromJobId: null,
-            },
-          ]
-        : [],
-    );
+  /**
+   * The csam-flagged requests of `flagged` merged before `before` (a revision), in merge order, with
+   * their reasons: one read of one event each (an event may merge several), not the history between.
+   */
+  private async flaggedBefore(orgId: string, jobId: string, before: number, flagged: ReviewJobState['csamAt']): Promise<JobRequests> {
+    const older = flagged.filter((f) => f.revision < before);
+    const wanted = new Set(older.map((f) => f.reportId));
+    const revisions = [...new Set(older.map((f) => f.revision))].sort((a, b) => a - b);
+    const stream = reviewJobStream(orgId, jobId);
+    const read = await Promise.all(revisions.map((revision) => this.events.readStream(stream, { fromRevision: revision, maxCount: 1 })));
+    const requests: EnqueueRequest[] = [];
+    const reasons: ReportReasons = {};
+    for (const [event] of read) {
+      const merge = event as unknown as ReviewJobEvent | undefined;
+      if (!merge || !mergesRequests(merge)) continue;
+      for (const request of [...(merge.data.carried ?? []), merge.data.request]) {
+        const reportId = request.report?.reportId;
+        if (reportId === undefined || !wanted.has(reportId)) continue;
+        requests.push(request);
+        if (merge.data.reasons?.[reportId] !== undefined) reasons[reportId] = merge.data.reasons[reportId]!;
+      }
+    }
+    return { requests, reasons };
   }
 
   /** The job's first event (ReviewJobOpened), however long its history. */
@@ -157,19 +158,20 @@ export class JobReports {
     jobId: string,
     through: number | undefined,
     reports: number,
-    csam: number,
-  ): Promise<{ events: ReviewJobEvent[]; fromStart: boolean }> {
+    csam: { readonly count: number; readonly carriedOnly: boolean },
+  ): Promise<{ events: ReviewJobEvent[]; fromStart: boolean; firstRevision: number }> {
     let merged = 0;
     let flagged = 0;
     let read = 0;
     const enough = (page: readonly RecordedEvent[]) => {
       read += page.length;
       for (const event of page) {
-        const counted = reportsMergedBy(event as unknown as ReviewJobEvent);
+        const job = event as unknown as ReviewJobEvent;
+        const counted = reportsMergedBy(job);
         merged += counted.reports;
-        flagged += counted.csam;
+        flagged += csam.carriedOnly ? (mergesRequests(job) ? (job.data.carriedFrom?.csamReports ?? 0) : 0) : counted.csam;
       }
-      return (merged >= reports || read >= MAX_EVENTS_READ) && flagged >= csam;
+      return (merged >= reports || read >= MAX_EVENTS_READ) && flagged >= csam.count;
     };
     const newestFirst = await newestEvents(this.events, reviewJobStream(orgId, jobId), {
       count: Number.POSITIVE_INFINITY,
@@ -178,7 +180,9 @@ export class JobReports {
       until: enough,
     });
     const fromStart = newestFirst.length === 0 || newestFirst.at(-1)!.revision === 0;
-    return { events: newestFirst.reverse() as unknown as ReviewJobEvent[], fromStart };
+    // The revision below which nothing was read: events older than it are outside the window.
+    const firstRevision = newestFirst.at(-1)?.revision ?? Number.POSITIVE_INFINITY;
+    return { events: newestFirst.reverse() as unknown as ReviewJobEvent[], fromStart, firstRevision };
   }
 
   /** The requests of a job's events (the first `count`), following the jobs a move named (`carriedFrom`) into their own streams. */

@@ -339,7 +339,7 @@ export function JobView({ job, media }: { job: Job; media: MediaState }) {
           <ContextItems items={byOrder} media={media} fieldsOf={fieldsOf} />
         </Section>
       )}
-      {!job.contextComplete && <p className="muted">Thread and context items of older reports are not shown: the newest reports' fill the view.</p>}
+      {!job.contextComplete && <p className="muted">Thread and context items of older reports are not shown: the view holds those of the newest reports.</p>}
       {job.additionalItems.length > 0 && (
         <Section title="Additional items" count={job.additionalItems.length}>
           <ContextItems items={job.additionalItems} media={media} fieldsOf={fieldsOf} />

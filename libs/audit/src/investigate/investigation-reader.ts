@@ -80,6 +80,8 @@ export interface Investigation {
 
 /** Characters of JSON (reasons, threads, context items) one Investigate page opens of its reports; the newest report is always opened. */
 export const REPORT_CHARS_OPENED = 1024 * 1024;
+/** Reports opened at once at most (small ones: openReports sizes its batches by what the budget still holds). */
+const REPORTS_OPENED_AT_ONCE = 10;
 
 /** What every Investigate page shows items with: their type's fields (for media), the wellness defaults. */
 export interface InvestigationFrame {
@@ -140,16 +142,29 @@ export class InvestigationReader {
       openReports: async (closed) => {
         const out: Array<{ event: RecordedEvent; opened: boolean }> = [];
         let chars = 0;
-        for (const event of closed) {
-          const doc = docsRead.get(event.position);
-          const [opened] = frame.personalData && doc && chars <= REPORT_CHARS_OPENED ? await read([doc]) : [];
-          if (!opened) {
-            out.push({ event, opened: false });
-            continue;
+        let at = 0;
+        while (at < closed.length) {
+          if (!frame.personalData || chars > REPORT_CHARS_OPENED) {
+            for (const event of closed.slice(at)) out.push({ event, opened: false });
+            break;
           }
-          const d = opened.data;
-          chars += JSON.stringify([d['reason'] ?? null, d['thread'] ?? [], d['additionalItems'] ?? []]).length;
-          out.push({ event: opened, opened: true });
+          // As many at once as the reports opened so far say the rest of the budget holds: one at a
+          // first, then up to REPORTS_OPENED_AT_ONCE of small ones (their reads independent).
+          const average = at === 0 ? Number.POSITIVE_INFINITY : Math.max(1, chars / at);
+          const size = Math.min(REPORTS_OPENED_AT_ONCE, Math.max(1, Math.floor((REPORT_CHARS_OPENED - chars) / average)));
+          const batch = closed.slice(at, at + size);
+          const opened = await Promise.all(
+            batch.map(async (event) => {
+              const doc = docsRead.get(event.position);
+              return doc ? (await read([doc]))[0] : undefined;
+            }),
+          );
+          batch.forEach((event, i) => {
+            const open = opened[i];
+            if (open) chars += JSON.stringify([open.data['reason'] ?? null, open.data['thread'] ?? [], open.data['additionalItems'] ?? []]).length;
+            out.push(open ? { event: open, opened: true } : { event, opened: false });
+          });
+          at += batch.length;
         }
         return out;
       },

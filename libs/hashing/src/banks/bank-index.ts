@@ -3,8 +3,9 @@ import type { EventStore, Subscription } from '#warden/eventstore';
 import type { HashBankEvent } from '#warden/catalog/contracts';
 import { recordedAs } from '#warden/kernel';
 import { EVENT_STORE } from '#warden/storage';
-import { PdqIndex } from '../domain/hash-index.js';
+import { MAX_INDEXED_DISTANCE, PdqIndex } from '../domain/hash-index.js';
 import { pdqFromHex } from '../domain/pdq.js';
+import { SearchTurns } from './search-turns.js';
 
 interface BankHashes {
   /** 64-hex hashes (PDQ and SHA-256); SHA-256 matches are distance 0. */
@@ -32,6 +33,8 @@ export interface BankIndexOptions {
 
 export const BANK_INDEX_OPTIONS = Symbol('BankIndexOptions');
 const DEFAULT_OPTIONS: BankIndexOptions = { readyTimeoutMs: 30_000, retryDelayMs: 1_000 };
+/** Banks of fewer hashes scan in well under a millisecond: their searches take no turn. */
+export const SEARCH_TURN_HASHES = 65_536;
 
 /**
  * Every organization's bank hashes, in memory, for exact matching: built from the bank streams
@@ -55,6 +58,7 @@ export class BankIndex implements OnApplicationShutdown {
   private lastError: unknown;
   private retry: NodeJS.Timeout | undefined;
   private waiters: Array<() => void> = [];
+  private readonly turns = new SearchTurns();
 
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
@@ -131,15 +135,27 @@ export class BankIndex implements OnApplicationShutdown {
   }
 
   /**
+   * As `nearestPdq`, in its organization's turn (SearchTurns) when the search may scan a large
+   * bank linearly (a radius beyond the tables', SEARCH_TURN_HASHES hashes or more): what else waits
+   * runs between two such searches.
+   */
+  async nearestPdqInTurn(orgId: string, bankIds: readonly string[], pdqHex: string, maxDistance: number): Promise<PdqBankMatch | undefined> {
+    const hashes = bankIds.reduce((n, bankId) => n + (this.banks.get(key(orgId, bankId))?.wide.size ?? 0), 0);
+    if (maxDistance <= MAX_INDEXED_DISTANCE || hashes < SEARCH_TURN_HASHES) return this.nearestPdq(orgId, bankIds, pdqHex, maxDistance);
+    return this.turns.run(orgId, () => this.nearestPdq(orgId, bankIds, pdqHex, maxDistance));
+  }
+
+  /**
    * The banked PDQ hash nearest to `pdqHex` within `maxDistance` across `bankIds` (the first bank
    * listed wins a tie): exact, no approximation, and nothing collected on the way (see `PdqIndex.nearest`).
    */
   nearestPdq(orgId: string, bankIds: readonly string[], pdqHex: string, maxDistance: number): PdqBankMatch | undefined {
-    const query = pdqFromHex(pdqHex);
+    let query: Uint8Array | undefined;
     let best: PdqBankMatch | undefined;
     for (const bankId of bankIds) {
       const bank = this.banks.get(key(orgId, bankId));
       if (!bank) continue;
+      query ??= pdqFromHex(pdqHex);
       // A later bank must be strictly nearer to win, so its search bound is one below the best so far.
       const m = bank.wide.nearest(query, best === undefined ? maxDistance : best.distance - 1);
       if (m) best = { bankId, hash: bank.hexes[m.ref]!, distance: m.distance };

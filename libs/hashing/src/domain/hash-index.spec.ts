@@ -174,6 +174,23 @@ describe('PdqIndex', () => {
     }
     expect(index.nearest(bank[0]!, -1)).toBeUndefined();
     expect(new PdqIndex().nearest(bank[0]!, 256)).toBeUndefined();
+    expect(() => index.nearest(bank[0]!, 40.5)).toThrow(RangeError);
+  });
+
+  it('nearest() gives a tie to the smaller ref, wherever each was added', () => {
+    const r = rng(23);
+    const hashes = Array.from({ length: 3000 }, () => randomHash(r));
+    // Refs that fall as positions rise: the later copy of a hash has the smaller ref.
+    const index = PdqIndex.fromEntries(hashes.map((hash, i) => ({ hash, ref: 10_000 - i })));
+    const copy = hashes[100]!;
+    index.add(copy.slice(), 5); // in the tail
+    const near = flipBits(copy, [3]);
+    for (const radius of [0, 1, 31, 40, 256]) expect(index.nearest(copy, radius), `radius ${radius}`).toEqual({ ref: 5, distance: 0 });
+    expect(index.nearest(near, 31)).toEqual({ ref: 5, distance: 1 });
+    index.build(); // both in the tables now
+    expect(index.nearest(copy, 31)).toEqual({ ref: 5, distance: 0 });
+    expect(index.nearest(near, 256)).toEqual({ ref: 5, distance: 1 });
+    expect(index.nearest(near, 256)).toEqual(index.search(near, 256)[0]);
   });
 
   it('removes by ref, rebuilds from a list, and keeps refs beyond 32 bits', () => {

@@ -12,7 +12,8 @@ import { PDQ_HASH_BYTES, pdqFromHex, popcount32 } from './pdq.js';
  * Memory at n hashes: 32 n (hashes) + 4 n (refs, 8 n once a ref exceeds 2^32) + 48 n (16 tables
  * of 3-byte positions; 4-byte past 2^24 hashes) + 4 MiB of bucket offsets, i.e. about 88 bytes
  * per hash at one million. Tables are CSR arrays rebuilt in one pass by counting sort; hashes
- * added since the last build sit in a short tail that is scanned linearly until the next build.
+ * added since the last build sit in a tail that is scanned linearly until the next build (at most
+ * a sixteenth of the index and 16,384 hashes, at least `rebuildAfter`).
  *
  * At radius 31 a query over a million random hashes meets ~4,150 candidates, each a cache miss;
  * that, not arithmetic, is the cost. Hence the hash halves are stored apart (the first 128 bits
@@ -26,7 +27,7 @@ export interface PdqMatch {
 }
 
 export interface PdqIndexOptions {
-  /** Rebuild the tables before a search once this many hashes were added since the last build. */
+  /** Rebuild the tables before a search once this many hashes were added since the last build (the least: a large index waits for more). */
   readonly rebuildAfter?: number;
 }
 
@@ -38,6 +39,8 @@ const CHUNKS = 16;
 const BUCKETS = 1 << 16;
 /** Largest radius the tables answer exactly; beyond it every chunk may differ in 2+ bits. */
 export const MAX_INDEXED_DISTANCE = 2 * CHUNKS - 1;
+/** Most hashes added since the last build that a search scans before it rebuilds (rebuildAfter is the least). */
+const MAX_TAIL = 16_384;
 /** `nearest` collects nothing: its matches are kept in fields. */
 const NO_MATCHES: PdqMatch[] = [];
 const MAX_3_BYTE_POSITIONS = 1 << 24;
@@ -177,6 +180,7 @@ export class PdqIndex {
    * lies that near does one pass over the hashes run, its bound tightening as nearer ones turn up.
    */
   nearest(query: Uint8Array, maxDistance: number): PdqMatch | undefined {
+    if (!Number.isInteger(maxDistance)) throw new RangeError(`maxDistance must be an integer, got ${maxDistance}`);
     this.bestOnly = true;
     this.bestRef = -1;
     this.bestDistance = Infinity;
@@ -202,10 +206,11 @@ export class PdqIndex {
       this.scan(0, this.count, maxDistance, out);
       return;
     }
-    // The tail is scanned linearly, so it may grow with the index (a sixteenth of it) before a
-    // rebuild: a bank import adding hashes between queries then rebuilds a million-hash index
-    // (~170 ms) every 62,500 hashes, not every 4,096.
-    const tailLimit = Math.max(this.rebuildAfter, this.indexed >>> 4);
+    // The tail is scanned linearly on every search, so it grows with the index (a sixteenth of it)
+    // only up to MAX_TAIL: a bank import adding hashes between queries rebuilds a million-hash
+    // index (~170 ms) every 16,384 hashes, not every 4,096, and a search scans at most 16,384 more
+    // (~0.2 ms) until then, where a tail of 62,500 made a radius-31 query 9 times slower.
+    const tailLimit = Math.max(this.rebuildAfter, Math.min(this.indexed >>> 4, MAX_TAIL));
     if (this.count - this.indexed >= tailLimit || this.removedCount > (this.count >>> 2) + this.rebuildAfter) this.build();
     if (this.indexed > 0) this.probe(maxDistance, out);
     this.scan(this.indexed, this.count, maxDistance, out);

@@ -9,7 +9,7 @@ const MD5 = 'd41d8cd98f00b204e9800998ecf8427e';
 /** The index's answers at its narrowest seam: each organization's MD5 bank holds the image. */
 const index = {
   ready: () => Promise.resolve(),
-  nearestPdq: () => undefined,
+  nearestPdqInTurn: () => Promise.resolve(undefined),
   exactMatches: (orgId: string, bankIds: readonly string[], hex: string) => (hex === MD5 && bankIds.includes(`${orgId}-bank`) ? [hex] : []),
 } as unknown as BankIndex;
 

@@ -39,7 +39,7 @@ export function imageHashMatchSignal(index: BankIndex): Signal {
       const media = await mediaFor(input, ctx);
       await index.ready();
       const banks = selectedBanks(args, ctx);
-      const best = bestMatch(media, banks, args, ctx.orgId, index);
+      const best = await bestMatch(media, banks, args, ctx.orgId, index);
       const key = detailKey(ctx.orgId, input, args);
       if (best) {
         if (details.size > 10_000) details.clear();
@@ -66,27 +66,27 @@ export function imageHashDistanceSignal(index: BankIndex): Signal {
       const pdqBanks = selectedBanks(args, ctx)
         .filter((b) => b.hashType === 'PDQ')
         .map((b) => b.id);
-      const closest = index.nearestPdq(ctx.orgId, pdqBanks, media.pdq, PDQ_BITS);
+      const closest = await index.nearestPdqInTurn(ctx.orgId, pdqBanks, media.pdq, PDQ_BITS);
       if (!closest) throw new Error('no banked PDQ hash to compare with');
       return closest.distance;
     },
   };
 }
 
-function bestMatch(
+async function bestMatch(
   media: Extract<MediaResult, { ok: true }>,
   banks: readonly BankInfo[],
   args: Args,
   orgId: string,
   index: BankIndex,
-): { bankId: string; hash: string; distance: number } | undefined {
+): Promise<{ bankId: string; hash: string; distance: number } | undefined> {
   const override = typeof args['maxDistance'] === 'number' ? (args['maxDistance'] as number) : undefined;
   let best: { bankId: string; hash: string; distance: number } | undefined;
   for (const bank of banks) {
     if (bank.hashType === 'PDQ') {
       if (media.quality < MIN_PDQ_QUALITY) continue;
       const radius = override ?? bank.maxDistance ?? DEFAULT_MAX_DISTANCE;
-      const m = index.nearestPdq(orgId, [bank.id], media.pdq, radius);
+      const m = await index.nearestPdqInTurn(orgId, [bank.id], media.pdq, radius);
       if (m && (!best || m.distance < best.distance)) best = m;
     } else {
       const hex = bank.hashType === 'MD5' ? media.md5 : media.sha256;

@@ -81,11 +81,17 @@ export interface ReviewJobState {
   /** Of those, the reports flagged `csam`: a decision reads back to them however old (JobReports.newest). */
   readonly csamReports: number;
   /**
-   * The ids of the newest CSAM_REPORT_IDS_KEPT of them merged into this job (not those of a job
-   * named by `carriedFrom`): a decision reads those reports by id, from their own streams, instead of
-   * reading the job's history back to them (behind 50,000 later reports, 1.8 s of reads).
+   * The newest CSAM_REPORTS_KEPT of them merged into this job (not those of a job named by
+   * `carriedFrom`), each with the revision of the event that merged it: a decision reads those
+   * events alone, not the job's history back to them (behind 50,000 later reports, 1.8 s of reads).
    */
-  readonly csamReportIds: readonly string[];
+  readonly csamAt: ReadonlyArray<{ readonly reportId: string; readonly revision: number }>;
+  /**
+   * The revision of the last event folded (-1: none). Every event of a job's stream is folded (one
+   * of a type the decider does not know is refused: deciderEvents), so the event being folded is at
+   * this plus one.
+   */
+  readonly revision: number;
   /** Every source merged, distinct, in the order first merged (a handful at most). */
   readonly sources: readonly EnqueueSource[];
   /** Every policy the requests named, in the order first named, each at its most severe (bounded by the organization's policies). */
@@ -121,7 +127,8 @@ export const initialReviewJobState: ReviewJobState = {
   requestCount: 0,
   reportCount: 0,
   csamReports: 0,
-  csamReportIds: [],
+  csamAt: [],
+  revision: -1,
   sources: [],
   policies: [],
   ruleDetected: false,
@@ -134,11 +141,11 @@ export const initialReviewJobState: ReviewJobState = {
   excludedModerators: [],
 };
 
-/** What a decision sends of a job's csam-flagged reports at most (MAX_REPORTS_SENT): their ids are kept. */
-export const CSAM_REPORT_IDS_KEPT = 100;
+/** What a decision sends of a job's csam-flagged reports at most (MAX_REPORTS_SENT): where they are is kept. */
+export const CSAM_REPORTS_KEPT = 100;
 
 /** `kept` followed by `added`, the newest `limit`; `kept` itself when nothing is added. */
-function withNewest(kept: readonly string[], added: readonly string[], limit: number): readonly string[] {
+function withNewest<T>(kept: readonly T[], added: readonly T[], limit: number): readonly T[] {
   return added.length === 0 ? kept : [...kept, ...added].slice(-limit);
 }
 
@@ -156,10 +163,7 @@ function withRequests(
   state: ReviewJobState,
   requests: readonly EnqueueRequest[],
   carriedFrom: CarriedJob | undefined,
-): Pick<
-  ReviewJobState,
-  'requestIds' | 'requestCount' | 'reportCount' | 'csamReports' | 'csamReportIds' | 'sources' | 'policies' | 'ruleDetected' | 'itemVersion'
-> {
+): Pick<ReviewJobState, 'requestIds' | 'requestCount' | 'reportCount' | 'csamReports' | 'csamAt' | 'sources' | 'policies' | 'ruleDetected' | 'itemVersion'> {
   // A named job's sources and policies come before the requests of the event that names it, as its requests do.
   const sources = [...(carriedFrom?.sources ?? []), ...requests.map((r) => r.source)].filter((s) => !state.sources.includes(s));
   const named = [...(carriedFrom?.policies ?? []), ...requests.flatMap((r) => r.policies)];
@@ -168,10 +172,10 @@ function withRequests(
     requestCount: state.requestCount + (carriedFrom?.requests ?? 0) + requests.length,
     reportCount: state.reportCount + (carriedFrom?.reports ?? 0) + requests.filter((r) => r.report).length,
     csamReports: state.csamReports + (carriedFrom?.csamReports ?? 0) + requests.filter((r) => r.report?.csam).length,
-    csamReportIds: withNewest(
-      state.csamReportIds,
-      requests.flatMap((r) => (r.report?.csam ? [r.report.reportId] : [])),
-      CSAM_REPORT_IDS_KEPT,
+    csamAt: withNewest(
+      state.csamAt,
+      requests.flatMap((r) => (r.report?.csam ? [{ reportId: r.report.reportId, revision: state.revision + 1 }] : [])),
+      CSAM_REPORTS_KEPT,
     ),
     // Unchanged arrays are kept as they are: most merges add no new source or policy.
     sources: sources.length === 0 ? state.sources : [...new Set([...state.sources, ...sources])],
@@ -407,60 +411,65 @@ export const reviewJobDecider: Decider<ReviewJobCommand, ReviewJobState, ReviewJ
   },
 
   evolve(state, event) {
-    switch (event.type) {
-      case 'ReviewJobOpened': {
-        const requests = [...event.data.carried, event.data.request];
-        return {
-          ...state,
-          status: 'OPEN',
-          jobId: event.data.jobId,
-          queueId: event.data.queueId,
-          generation: event.data.generation,
-          item: event.data.item,
-          openedAt: event.data.openedAt,
-          ...withRequests(state, requests, event.data.carriedFrom),
-          ...appealOf(requests),
-        };
-      }
-      case 'ReviewJobMerged':
-        return {
-          ...state,
-          ...withRequests(state, [...(event.data.carried ?? []), event.data.request], event.data.carriedFrom),
-        };
-      case 'ReviewJobClaimed':
-        return {
-          ...state,
-          lock: {
-            moderatorId: event.data.moderatorId,
-            lockTokenHash: event.data.lockTokenHash,
-            expiresAt: event.data.expiresAt,
-            item: event.data.item ?? null,
-          },
-        };
-      case 'ReviewJobLockRenewed':
-        return state.lock ? { ...state, lock: { ...state.lock, expiresAt: event.data.expiresAt } } : state;
-      case 'ReviewJobReleased':
-        return { ...state, lock: null, assignedTo: null };
-      case 'ReviewJobSkipped':
-        // The assignee's skip gives the assignment up: kept, the job would come straight back to
-        // them and no one else could take it (docs/review.md, "Claiming and locks").
-        return {
-          ...state,
-          lock: null,
-          assignedTo: state.assignedTo === event.data.moderatorId ? null : state.assignedTo,
-          skips: { ...state.skips, [event.data.moderatorId]: event.data.skipUntil },
-        };
-      case 'ReviewJobAssigned':
-        return { ...state, lock: null, assignedTo: event.data.moderatorId };
-      case 'ReviewJobDecided':
-        return {
-          ...state,
-          status: 'CLOSED',
-          lock: null,
-          decision: { decisionId: event.data.decisionId, type: event.data.type, targetQueueId: event.data.targetQueueId ?? null },
-        };
-      default:
-        return state;
-    }
+    return { ...evolveJob(state, event), revision: state.revision + 1 };
   },
 };
+
+/** The state after one event (evolve adds the revision). */
+function evolveJob(state: ReviewJobState, event: ReviewJobEvent): ReviewJobState {
+  switch (event.type) {
+    case 'ReviewJobOpened': {
+      const requests = [...event.data.carried, event.data.request];
+      return {
+        ...state,
+        status: 'OPEN',
+        jobId: event.data.jobId,
+        queueId: event.data.queueId,
+        generation: event.data.generation,
+        item: event.data.item,
+        openedAt: event.data.openedAt,
+        ...withRequests(state, requests, event.data.carriedFrom),
+        ...appealOf(requests),
+      };
+    }
+    case 'ReviewJobMerged':
+      return {
+        ...state,
+        ...withRequests(state, [...(event.data.carried ?? []), event.data.request], event.data.carriedFrom),
+      };
+    case 'ReviewJobClaimed':
+      return {
+        ...state,
+        lock: {
+          moderatorId: event.data.moderatorId,
+          lockTokenHash: event.data.lockTokenHash,
+          expiresAt: event.data.expiresAt,
+          item: event.data.item ?? null,
+        },
+      };
+    case 'ReviewJobLockRenewed':
+      return state.lock ? { ...state, lock: { ...state.lock, expiresAt: event.data.expiresAt } } : state;
+    case 'ReviewJobReleased':
+      return { ...state, lock: null, assignedTo: null };
+    case 'ReviewJobSkipped':
+      // The assignee's skip gives the assignment up: kept, the job would come straight back to
+      // them and no one else could take it (docs/review.md, "Claiming and locks").
+      return {
+        ...state,
+        lock: null,
+        assignedTo: state.assignedTo === event.data.moderatorId ? null : state.assignedTo,
+        skips: { ...state.skips, [event.data.moderatorId]: event.data.skipUntil },
+      };
+    case 'ReviewJobAssigned':
+      return { ...state, lock: null, assignedTo: event.data.moderatorId };
+    case 'ReviewJobDecided':
+      return {
+        ...state,
+        status: 'CLOSED',
+        lock: null,
+        decision: { decisionId: event.data.decisionId, type: event.data.type, targetQueueId: event.data.targetQueueId ?? null },
+      };
+    default:
+      return state;
+  }
+}

@@ -44,10 +44,10 @@ export class DecideJobHandler implements ICommandHandler<DecideJobCommand> {
       reviewJobDecider,
       async (state, revision) => {
         // The reports of the state decided on: its own events' newest (bounded however many were
-        // merged), and its newest csam-flagged ones however old (the child-safety report names them), read by id.
+        // merged), and its newest csam-flagged ones however old (the child-safety report names them), read where the state says they are.
         const csam = Math.min(MAX_REPORTS_SENT, state.csamReports);
         const decided = await this.decision(command, state, () =>
-          this.jobReports.newest(command.context.orgId, command.jobId, { through: revision, csam, csamIds: state.csamReportIds, others }),
+          this.jobReports.newest(command.context.orgId, command.jobId, { through: revision, csam, csamAt: state.csamAt, others }),
         );
         summary = decided.summary;
         return decided.command;

@@ -41,7 +41,7 @@ import type { EvaluationView, ItemRefView, PastJobView, ReviewJobView, StoredIte
 /** Bounds that keep one view a handful of reads whatever the job's history. */
 const MAX_REPORT_CONTEXTS = 50;
 /** Report events read at once for their context: a few, so that the budget stops the reads early. */
-const CONTEXT_READS_AT_ONCE = 5;
+const CONTEXT_READS_AT_ONCE = 10;
 const MAX_RELATED_ITEMS = 20;
 const MAX_PAST_JOBS = 20;
 /** The item's evaluations in which rules fired, besides those that sent it here (newest). */

@@ -69,6 +69,11 @@ describe('job view parts', () => {
     expect(repeating.admit({ thread: [item('new-1', 3_000), item('new-2', 3_000)] })).toBe(false);
     expect(repeating.admit({ thread: shared })).toBe(false);
     expect(repeating.admit({})).toBe(false);
+
+    // The same id with other data is held again, so it counts again.
+    const varying = new ContextBudget(10_000);
+    expect(varying.admit({ thread: [item('t', 6_000)] })).toBe(true);
+    expect(varying.admit({ thread: [{ ...item('t', 6_000), data: { text: 'y'.repeat(6_000) } }] })).toBe(false);
   });
 
   it('orders the thread by time (createdAt role, else a DATETIME field), items without one last in the order sent, each once, tagged when reported', () => {

@@ -128,11 +128,13 @@ export function relatedRefs(data: { [field: string]: unknown }, type: ItemTypeDe
 export const CONTEXT_CHARS_SHOWN = 2 * 1024 * 1024;
 
 /**
- * Admits reports' contexts, newest report first, while the items not seen in an earlier one fit in
- * CONTEXT_CHARS_SHOWN (a thread that every report repeats is counted once); the newest report's
- * context is always admitted, whatever its size (one request's worth).
+ * Admits reports' contexts, newest report first, while their items fit in CONTEXT_CHARS_SHOWN,
+ * an item sent again alike by an earlier report counted once (a thread that every report repeats);
+ * the same id with other data counts again, as it is held again. The newest report's context is
+ * always admitted, whatever its size (one request's worth).
  */
 export class ContextBudget {
+  /** The JSON of every item admitted (at most the budget and one report's worth). */
   private readonly seen = new Set<string>();
   private chars = 0;
   private admitted = 0;
@@ -142,13 +144,15 @@ export class ContextBudget {
   /** Whether `context` is shown; once one is refused, every later (older) one is too. */
   admit(context: { thread?: readonly ContextItem[]; additionalItems?: readonly ContextItem[] }): boolean {
     if (this.chars > this.limit) return false;
-    const fresh = [...(context.thread ?? []), ...(context.additionalItems ?? [])].filter((item) => !this.seen.has(itemKey(item)));
-    const chars = fresh.reduce((sum, item) => sum + JSON.stringify(item).length, 0);
+    const fresh = [...new Set([...(context.thread ?? []), ...(context.additionalItems ?? [])].map((item) => JSON.stringify(item)))].filter(
+      (json) => !this.seen.has(json),
+    );
+    const chars = fresh.reduce((sum, json) => sum + json.length, 0);
     if (this.admitted > 0 && this.chars + chars > this.limit) {
       this.chars = this.limit + 1;
       return false;
     }
-    for (const item of fresh) this.seen.add(itemKey(item));
+    for (const json of fresh) this.seen.add(json);
     this.chars += chars;
     this.admitted++;
     return true;
