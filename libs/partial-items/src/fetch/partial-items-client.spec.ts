@@ -9,7 +9,7 @@ import { type AcceptedItem, SubmitItemsCommand } from '#warden/ingestion';
 import { type CommandContext, randomIds, unavailable } from '#warden/kernel';
 import { GuardedHttpClient, Metrics, loadConfig } from '#warden/platform';
 import { Keyring, type ProjectionHost, sealUrl } from '#warden/storage';
-import { PartialItemsClient } from './partial-items-client.js';
+import { answerLimitFor, PartialItemsClient } from './partial-items-client.js';
 
 interface Asked {
   url: string;
@@ -107,6 +107,18 @@ describe('partial items client', () => {
     };
     const { fetchP1 } = await setup((origin) => `${origin}/partial`, {}, { answer });
     expect(await fetchP1()).toEqual({ ok: false, reason: "the partial-items endpoint's answer is not well-formed UTF-8" });
+  });
+
+  it('refuses an answer larger than the items asked may make, before reading it', async () => {
+    // One item asked, at most 1 MiB as JSON (the default limit): an answer of 2 MiB and 64 KiB at most.
+    expect(answerLimitFor(1, 1024 * 1024)).toBe(2 * 1024 * 1024 + 64 * 1024);
+    expect(answerLimitFor(100, 1024 * 1024)).toBe(16 * 1024 * 1024);
+    const padded = (json: string) => Buffer.from(json.replace('"whole"', JSON.stringify('x'.repeat(3 * 1024 * 1024))));
+    const { fetchP1 } = await setup((origin) => `${origin}/partial`, {}, { answer: padded });
+    expect(await fetchP1()).toEqual({
+      ok: false,
+      reason: "the partial-items endpoint's answer is over 2162688 bytes (twice WARDEN_MAX_ITEM_BYTES for each item asked, and 64 KiB)",
+    });
   });
 
   it('tells a log that is unavailable apart from a refused answer: the fetch failed inside Warden, not the customer', async () => {

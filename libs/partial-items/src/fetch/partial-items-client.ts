@@ -31,6 +31,18 @@ const BATCH_MAX = 100;
 const CACHE_MAX = 10_000;
 /** The answer of one request: up to BATCH_MAX items of at most WARDEN_MAX_ITEM_BYTES each, in practice far less. */
 const ANSWER_MAX_BYTES = 16 * 1024 * 1024;
+/** Room in an answer for its envelope and its `notFound` list. */
+const ANSWER_ENVELOPE_BYTES = 64 * 1024;
+
+/**
+ * The largest answer `asked` items may make: each at most WARDEN_MAX_ITEM_BYTES as compact JSON,
+ * twice that for an endpoint that indents its JSON, and the envelope; never over ANSWER_MAX_BYTES.
+ * A larger answer holds an item over the limit, refused once read: reading a 16 MiB answer for one
+ * item held the evaluating thread for 0.65 s (docs/partial-items.md).
+ */
+export function answerLimitFor(asked: number, maxItemBytes: number): number {
+  return Math.min(ANSWER_MAX_BYTES, asked * 2 * maxItemBytes + ANSWER_ENVELOPE_BYTES);
+}
 
 /** The signature callbacks carry (docs/callbacks.md), with the request id as the delivery id. */
 const SIGNATURE_HEADER = 'service-signature';
@@ -239,7 +251,7 @@ export class PartialItemsClient implements PartialItemSource, OnApplicationShutd
         );
       }
       lane.breaker = admitted.state;
-      const result = await this.attempt(orgId, requestId, url, { ...headers }, body, settings.timeoutMs);
+      const result = await this.attempt(orgId, requestId, url, { ...headers }, body, settings.timeoutMs, answerLimitFor(refs.length, this.config.maxItemBytes));
       // A refused address is the configuration's fault, not the endpoint's: it does not trip the breaker.
       lane.breaker = result.ok || result.kind !== 'refused' ? settle(lane.breaker, result.ok, this.clock.now().getTime()) : release(lane.breaker);
       if (result.ok) return this.accept(orgId, batch, result.body, requestId, settings, erasuresBefore);
@@ -252,7 +264,15 @@ export class PartialItemsClient implements PartialItemSource, OnApplicationShutd
   }
 
   /** One signed POST; the signature is made afresh for each attempt, as a callback's is. */
-  private async attempt(orgId: string, requestId: string, url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<Attempt> {
+  private async attempt(
+    orgId: string,
+    requestId: string,
+    url: string,
+    headers: Record<string, string>,
+    body: string,
+    timeoutMs: number,
+    maxBytes: number,
+  ): Promise<Attempt> {
     const t = Math.floor(this.clock.now().getTime() / 1000);
     try {
       const signed = await this.queries.execute(new SignWithOrganizationKeyQuery(orgId, Buffer.concat([Buffer.from(`${t}.${requestId}.`), Buffer.from(body)])));
@@ -270,7 +290,7 @@ export class PartialItemsClient implements PartialItemSource, OnApplicationShutd
     headers['content-type'] = 'application/json';
     const stop = this.duration.startTimer();
     try {
-      const res = await this.http.request({ method: 'POST', url, headers, body, timeoutMs, maxBytes: ANSWER_MAX_BYTES, maxRedirects: 0 });
+      const res = await this.http.request({ method: 'POST', url, headers, body, timeoutMs, maxBytes, maxRedirects: 0 });
       if (res.status === 200) {
         this.requests.inc({ outcome: 'ok' });
         const text = utf8(res.body);
@@ -302,7 +322,7 @@ export class PartialItemsClient implements PartialItemSource, OnApplicationShutd
           this.requests.inc({ outcome: 'error' });
           return {
             ok: false,
-            reason: `the partial-items endpoint's answer is over ${ANSWER_MAX_BYTES} bytes`,
+            reason: `the partial-items endpoint's answer is over ${maxBytes} bytes (twice WARDEN_MAX_ITEM_BYTES for each item asked, and 64 KiB)`,
             retry: false,
             retryAfterMs: null,
             kind: 'error',
