@@ -11,7 +11,7 @@ export { consoleActor, consoleCommandContext } from './auth/console-context.js';
 export { Metrics, type ThreadMetricValues } from './observability/metrics.js';
 export { findJsonBodyProblem, jsonBodyLimitsOf, type JsonBodyLimits, type JsonBodyProblem } from './http/json-body-limits.js';
 // What storage's shared rate-limit store implements; the limiter itself is HTTP (http.ts).
-export { checkedKey, type RateLimit, type RateLimitStore, secondsUntilToken } from './http/rate-limit-store.port.js';
+export { checkedKey, checkedTokens, type RateLimit, type RateLimitStore, secondsUntilToken } from './http/rate-limit-store.port.js';
 export { MemoryRateLimitStore } from './http/token-bucket.js';
 export { createRootLogger, PinoNestLogger } from './observability/logger.js';
 export { READINESS_CHECKS, type ReadinessCheck } from './observability/readiness.js';

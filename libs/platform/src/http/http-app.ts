@@ -178,6 +178,7 @@ export async function createHttpApp(
     await openRateLimitStores(config, options.sharedRateLimits),
     logger.child({ component: 'rate-limit' }),
     sessionCookieName(config.publicUrl),
+    { burst: config.rateLimitBurst, bodyLimitBytes: config.bodyLimitBytes },
   );
   // After the rate limit (onRequest), before the body is read. An app without the identity
   // module (a test's probe) has no authenticator: its guard has none either.

@@ -1,10 +1,13 @@
 /**
  * Where the per-key token buckets of the API's rate limit live. A bucket holds `burst` tokens
- * and refills at `ratePerSecond`; every request takes one.
+ * and refills at `ratePerSecond`; a request takes one, or more for a large body (requestCost).
  */
 export interface RateLimitStore {
-  /** Takes one token from `key`'s bucket: 0 when the request may go ahead, else the whole seconds to wait (at least 1). */
-  take(key: string): Promise<number>;
+  /**
+   * Takes `tokens` (1 by default; at most the burst, whole) from `key`'s bucket, all or none: 0 when
+   * the request may go ahead, else the whole seconds to wait until that many are there (at least 1).
+   */
+  take(key: string, tokens?: number): Promise<number>;
   /** Whether instances that open this store against the same backend share one bucket per key. */
   readonly sharedAcrossInstances: boolean;
 }
@@ -14,9 +17,15 @@ export interface RateLimit {
   readonly burst: number;
 }
 
-/** Seconds until a bucket holding `tokens` (< 1) has one whole token again. */
-export function secondsUntilToken(tokens: number, ratePerSecond: number): number {
-  return Math.max(1, Math.ceil((1 - tokens) / ratePerSecond));
+/** Seconds until a bucket holding `tokens` (fewer than `needed`) holds `needed` (one by default) again. */
+export function secondsUntilToken(tokens: number, ratePerSecond: number, needed = 1): number {
+  return Math.max(1, Math.ceil((needed - tokens) / ratePerSecond));
+}
+
+/** Tokens a take may ask for: a whole number from 1 to the burst (a cost over the burst could never be paid). */
+export function checkedTokens(tokens: number, burst: number): number {
+  if (!Number.isInteger(tokens) || tokens < 1) throw new RangeError(`a take needs a whole number of tokens, at least 1, got ${tokens}`);
+  return Math.min(tokens, Math.floor(burst));
 }
 
 /** Keys are built by the HTTP layer (`key:<sha256>`, `ip:<address>`); anything else is a bug. */

@@ -6,7 +6,7 @@ import { loadConfig } from '../config/warden-config.js';
 import type { DomainError } from '#warden/kernel';
 import { authFailureLimitOf } from '../auth/auth-failure-limit.js';
 import fastifyCookie from '@fastify/cookie';
-import { installRateLimit, openRateLimitStores } from './rate-limit.js';
+import { installRateLimit, openRateLimitStores, requestCost } from './rate-limit.js';
 import type { RateLimitStore } from './rate-limit-store.port.js';
 import { MemoryRateLimitStore } from './token-bucket.js';
 
@@ -54,6 +54,46 @@ describe('rate limit on the HTTP layer', () => {
     ]);
     expect((await get('b')).statusCode).toBe(200);
     expect((await http.inject({ method: 'GET', url: '/health/live' })).statusCode).toBe(200);
+  });
+
+  it('weighs a request by its body: a token per 64 KiB, at most the burst, a chunked body as one of the body limit', async () => {
+    const costs = { burst: 200, bodyLimitBytes: 10 * 1024 * 1024 };
+    const cost = (headers: Record<string, string>) => requestCost({ method: 'POST', headers }, costs);
+    expect(cost({})).toBe(1);
+    expect(cost({ 'content-length': '0' })).toBe(1);
+    expect(cost({ 'content-length': String(64 * 1024) })).toBe(1);
+    expect(cost({ 'content-length': String(64 * 1024 + 1) })).toBe(2);
+    expect(cost({ 'content-length': String(10 * 1024 * 1024) })).toBe(160);
+    expect(cost({ 'content-length': String(100 * 1024 * 1024) })).toBe(200);
+    expect(cost({ 'transfer-encoding': 'chunked' })).toBe(160);
+    expect(cost({ 'content-length': 'lots' })).toBe(1);
+
+    app = Fastify({ bodyLimit: 1024 * 1024 });
+    installRateLimit(
+      app,
+      { requests: new MemoryRateLimitStore({ ratePerSecond: 0.001, burst: 4 }), authFailures: undefined },
+      capturingLogger().logger,
+      undefined,
+      {
+        burst: 4,
+        bodyLimitBytes: 1024 * 1024,
+      },
+    );
+    app.post('/api/v1/thing', async () => ({ ok: true }));
+    await app.ready();
+    const post = (key: string, bytes: number) =>
+      app!.inject({
+        method: 'POST',
+        url: '/api/v1/thing',
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        payload: JSON.stringify({ pad: 'x'.repeat(bytes) }),
+      });
+    // Three tokens for a body of about 150 KiB; the fourth token pays one small request, and the key is spent.
+    expect((await post('big', 150 * 1024)).statusCode).toBe(200);
+    expect((await post('big', 10)).statusCode).toBe(200);
+    expect((await post('big', 10)).statusCode).toBe(429);
+    // Another key's small requests are not held back.
+    for (let i = 0; i < 4; i++) expect((await post('small', 10)).statusCode).toBe(200);
   });
 
   it('limits requests without a key per client address', async () => {

@@ -1,4 +1,4 @@
-import { checkedKey, type RateLimit, type RateLimitStore, secondsUntilToken } from './rate-limit-store.port.js';
+import { checkedKey, checkedTokens, type RateLimit, type RateLimitStore, secondsUntilToken } from './rate-limit-store.port.js';
 
 /**
  * Per-key token buckets: `ratePerSecond` sustained, up to `burst` at once. At `maxBuckets`, buckets
@@ -21,8 +21,9 @@ export class TokenBuckets {
     return this.buckets.size;
   }
 
-  /** Takes one token; returns 0 when allowed, else the seconds to wait. */
-  take(key: string): number {
+  /** Takes `cost` tokens (all or none); returns 0 when allowed, else the seconds to wait. */
+  take(key: string, cost = 1): number {
+    cost = checkedTokens(cost, this.burst);
     const t = this.now();
     let b = this.buckets.get(key);
     if (b) {
@@ -34,11 +35,11 @@ export class TokenBuckets {
       b = { tokens: this.burst, at: t };
     }
     this.buckets.set(key, b);
-    if (b.tokens >= 1) {
-      b.tokens -= 1;
+    if (b.tokens >= cost) {
+      b.tokens -= cost;
       return 0;
     }
-    return secondsUntilToken(b.tokens, this.ratePerSecond);
+    return secondsUntilToken(b.tokens, this.ratePerSecond, cost);
   }
 
   private tokensAt(b: { tokens: number; at: number }, t: number): number {
@@ -70,7 +71,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
     this.buckets = new TokenBuckets(limit.ratePerSecond, limit.burst, now);
   }
 
-  async take(key: string): Promise<number> {
-    return this.buckets.take(checkedKey(key));
+  async take(key: string, tokens = 1): Promise<number> {
+    return this.buckets.take(checkedKey(key), tokens);
   }
 }

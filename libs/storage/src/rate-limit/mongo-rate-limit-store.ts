@@ -1,5 +1,5 @@
 import type { Connection, mongo } from 'mongoose';
-import { checkedKey, type RateLimit, type RateLimitStore, secondsUntilToken } from '#warden/platform';
+import { checkedKey, checkedTokens, type RateLimit, type RateLimitStore, secondsUntilToken } from '#warden/platform';
 
 const RATE_LIMIT_COLLECTION = 'rate_limits';
 /** MongoDB's duplicate-key error code (E11000). */
@@ -24,14 +24,14 @@ interface BucketDoc {
 export class MongoRateLimitStore implements RateLimitStore {
   readonly sharedAcrossInstances = true;
   private readonly refillMs: number;
-  private readonly update: mongo.Document[];
+  /** The update pipeline of each cost asked so far (a handful: costs are whole tokens up to the burst). */
+  private readonly updates = new Map<number, mongo.Document[]>();
 
   private constructor(
     private readonly buckets: mongo.Collection<BucketDoc>,
     private readonly limit: RateLimit,
   ) {
     this.refillMs = Math.ceil((limit.burst / limit.ratePerSecond) * 1000);
-    this.update = takeOneToken(limit, this.refillMs);
   }
 
   /** Creates the TTL index (idempotent) and the store; fails when MongoDB does not answer. */
@@ -45,23 +45,26 @@ export class MongoRateLimitStore implements RateLimitStore {
     return new MongoRateLimitStore(buckets, limit);
   }
 
-  async take(key: string): Promise<number> {
+  async take(key: string, tokens = 1): Promise<number> {
     const id = checkedKey(key);
+    const cost = checkedTokens(tokens, this.limit.burst);
     let bucket: BucketDoc | null;
     try {
-      bucket = await this.takeFrom(id);
+      bucket = await this.takeFrom(id, cost);
     } catch (err) {
       // Two first requests for a key may both try to insert its document; the loser retries
       // and updates the winner's (servers from 4.2 on usually retry such upserts themselves).
       if ((err as { code?: unknown } | null)?.code !== DUPLICATE_KEY) throw err;
-      bucket = await this.takeFrom(id);
+      bucket = await this.takeFrom(id, cost);
     }
     if (bucket === null) throw new Error('MongoDB rate-limit store: the bucket update returned no document');
-    return bucket.taken ? 0 : secondsUntilToken(bucket.tokens, this.limit.ratePerSecond);
+    return bucket.taken ? 0 : secondsUntilToken(bucket.tokens, this.limit.ratePerSecond, cost);
   }
 
-  private takeFrom(id: string): Promise<BucketDoc | null> {
-    return this.buckets.findOneAndUpdate({ _id: id }, this.update, {
+  private takeFrom(id: string, cost: number): Promise<BucketDoc | null> {
+    let update = this.updates.get(cost);
+    if (!update) this.updates.set(cost, (update = takeTokens(this.limit, this.refillMs, cost)));
+    return this.buckets.findOneAndUpdate({ _id: id }, update, {
       upsert: true,
       returnDocument: 'after',
       projection: { tokens: 1, taken: 1 },
@@ -71,19 +74,19 @@ export class MongoRateLimitStore implements RateLimitStore {
 
 /**
  * The update pipeline: stage 1 refills the bucket for the time since its last use (a missing
- * document is a full bucket), stage 2 takes a token if there is a whole one. Both stages of
+ * document is a full bucket), stage 2 takes `cost` tokens if there are that many. Both stages of
  * one update see the same `$$NOW`; expressions in one `$set` all read the stage's input.
  */
-function takeOneToken({ ratePerSecond, burst }: RateLimit, refillMs: number): mongo.Document[] {
+function takeTokens({ ratePerSecond, burst }: RateLimit, refillMs: number, cost: number): mongo.Document[] {
   const elapsedMs = { $max: [0, { $subtract: ['$$NOW', { $ifNull: ['$at', '$$NOW'] }] }] };
   const refilled = { $add: [{ $ifNull: ['$tokens', burst] }, { $multiply: [{ $divide: [elapsedMs, 1000] }, ratePerSecond] }] };
-  const hasToken = { $gte: ['$tokens', 1] };
+  const hasToken = { $gte: ['$tokens', cost] };
   return [
     { $set: { tokens: { $min: [burst, refilled] }, at: '$$NOW' } },
     {
       $set: {
         taken: hasToken,
-        tokens: { $cond: [hasToken, { $subtract: ['$tokens', 1] }, '$tokens'] },
+        tokens: { $cond: [hasToken, { $subtract: ['$tokens', cost] }, '$tokens'] },
         expiresAt: { $add: ['$$NOW', refillMs] },
       },
     },

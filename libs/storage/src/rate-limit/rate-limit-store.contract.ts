@@ -24,6 +24,20 @@ export function rateLimitStoreContract(adapter: string, open: (limit: RateLimit)
       expect(await store.take(k)).toBeGreaterThan(0);
     });
 
+    it('takes several tokens at once, all or none, and waits until that many are there', async () => {
+      const store = await open({ ratePerSecond: NO_REFILL, burst: 5 });
+      const k = key();
+      expect(await store.take(k, 3)).toBe(0);
+      const wait = await store.take(k, 3);
+      expect(wait).toBeGreaterThan(0);
+      expect(wait).toBeLessThanOrEqual(Math.ceil(1 / NO_REFILL));
+      // The refused take took nothing: two are still there.
+      expect([await store.take(k, 2), await store.take(k)]).toEqual([0, expect.any(Number)]);
+      // More than the burst costs the burst: a full bucket pays it.
+      expect(await store.take(key(), 50)).toBe(0);
+      await expect(store.take(key(), 0)).rejects.toThrow(RangeError);
+    });
+
     it('keeps one bucket per key', async () => {
       const store = await open({ ratePerSecond: NO_REFILL, burst: 1 });
       const [a, b] = [key(), key()];
