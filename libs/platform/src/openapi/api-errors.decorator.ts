@@ -12,7 +12,7 @@ const DESCRIPTIONS: Record<number, string> = {
   409: 'Concurrent update conflict (`/errors/concurrent-update-conflict`)',
   413: PAYLOAD_TOO_LARGE_DESCRIPTION,
   415: 'The request body is not JSON (`/errors/unsupported-media-type`)',
-  429: 'Rate limit exceeded for this API key, or too many failed authentications from this address (without a valid key); see `Retry-After` (`/errors/rate-limited`)',
+  429: 'Rate limit exceeded for this API key (a body counts once per 64 KiB of its Content-Length), or too many failed authentications from this address (without a valid key); see `Retry-After` (`/errors/rate-limited`)',
   500: 'Internal error; no details are leaked (`/errors/internal`)',
   503: 'A store is unavailable, or the server is shutting down: retry (`/errors/unavailable`)',
 };
