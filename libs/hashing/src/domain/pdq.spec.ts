@@ -294,7 +294,8 @@ describe('PDQ hex and distance', () => {
   });
 
   it('rejects anything but 64 hex digits', () => {
-    for (const bad of ['', reference.slice(1), reference + '0', reference.replace('d', 'g'), ` ${reference.slice(1)}`]) {
+    const edges = ['/', ':', '@', 'G', '`', 'g', '\u0660'].map((c) => reference.slice(0, 63) + c);
+    for (const bad of ['', reference.slice(1), reference + '0', reference.replace('d', 'g'), ` ${reference.slice(1)}`, ...edges]) {
       expect(isPdqHex(bad)).toBe(false);
       expect(() => pdqFromHex(bad)).toThrow(RangeError);
     }
