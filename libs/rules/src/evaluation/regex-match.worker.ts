@@ -4,6 +4,19 @@
 import { RE2JS } from 're2js';
 
 /**
+ * A pattern of short literal terms that V8's engine matches (term-matcher.ts, NATIVE_PATTERN_PREFIX:
+ * the same text, kept apart so that this file imports nothing but RE2JS): `(?native-<flags>)<source>`.
+ */
+const NATIVE_PATTERN_PREFIX = '(?native-';
+
+/** What the thread compiles a pattern to: RE2, or V8's engine for a marked list of literal terms. */
+function compile(pattern: string): { test(text: string): boolean } {
+  if (!pattern.startsWith(NATIVE_PATTERN_PREFIX)) return RE2JS.compile(pattern);
+  const end = pattern.indexOf(')');
+  return new RegExp(pattern.slice(end + 1), pattern.slice(NATIVE_PATTERN_PREFIX.length, end));
+}
+
+/**
  * A match of pattern `id` against `text`. The pool sends the pattern itself only when this thread
  * may not have it compiled: a list of 100,000 terms is a pattern of about a million characters,
  * and copying it to the thread with every item cost more than the match (docs/benchmarks.md,
@@ -27,11 +40,11 @@ export const MAX_COMPILED = 1_000;
 export const MAX_COMPILED_CHARS = 4 * 1024 * 1024;
 export const RECENT_MS = 60_000;
 
-const compiled = new Map<number, { readonly regex: RE2JS; readonly chars: number; usedAt: number }>();
+const compiled = new Map<number, { readonly regex: { test(text: string): boolean }; readonly chars: number; usedAt: number }>();
 let compiledChars = 0;
 
-function remember(id: number, pattern: string, now: number): RE2JS {
-  const regex = RE2JS.compile(pattern);
+function remember(id: number, pattern: string, now: number): { test(text: string): boolean } {
+  const regex = compile(pattern);
   compiled.set(id, { regex, chars: pattern.length, usedAt: now });
   compiledChars += pattern.length;
   for (const [oldest, entry] of compiled) {
@@ -44,7 +57,7 @@ function remember(id: number, pattern: string, now: number): RE2JS {
   return regex;
 }
 
-function compiledOf(id: number, now: number): RE2JS | undefined {
+function compiledOf(id: number, now: number): { test(text: string): boolean } | undefined {
   const entry = compiled.get(id);
   if (entry === undefined) return undefined;
   // Used now: to the end of the Map's order, which is the order of eviction.

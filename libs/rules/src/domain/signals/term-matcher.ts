@@ -18,11 +18,19 @@ export function describe(value: unknown): string {
 export interface TermMatcher {
   test(text: string): boolean;
   /**
-   * The RE2 pattern of a matcher that may cost far more than its text (more than IN_PLACE_MAX_TERMS
-   * terms, or a long one): matched off the evaluating thread where the context can (SignalContext.matchRegex).
+   * The pattern of a matcher that may cost far more than its text (more than IN_PLACE_MAX_TERMS
+   * terms, or a long one): matched off the evaluating thread where the context can
+   * (SignalContext.matchRegex). RE2 syntax, or, for short terms, V8's behind NATIVE_PATTERN_PREFIX.
    */
   readonly offThread?: string;
 }
+
+/**
+ * Marks a pattern the regex thread compiles with V8's engine, its flags up to the `)`:
+ * `(?native-iu)term1|term2`. No RE2 pattern starts so (`n` is no RE2 flag), and a customer's
+ * regexes are RE2 patterns checked when applied; regex-match.worker.ts reads it.
+ */
+export const NATIVE_PATTERN_PREFIX = '(?native-';
 
 export interface TermOptions {
   readonly caseSensitive: boolean;
@@ -34,18 +42,18 @@ export interface TermOptions {
 const WORD_CLASS = '\\p{L}\\p{M}\\p{N}_';
 
 /**
- * Up to this many terms, none longer than MAX_TERM_LENGTH, V8's own regex engine is fastest: a
- * plain alternation of short escaped literals with one-character lookarounds cannot backtrack
- * catastrophically. Beyond it its cost grows with the number of terms, while RE2's DFA does not.
- */
-const NATIVE_MAX_TERMS = 48;
-/**
- * Past this many terms, or with a term longer than MAX_TERM_LENGTH, a match may cost far more than
- * its text: RE2's DFA runs out of memory somewhere past 10,000 terms and falls back to about 1 ms a
- * character (12,000 terms: a 256 KiB text took 400 s, 1,000 characters 2.1 s), and V8 backtracks on
- * a long literal (30,000 characters: 3.7 s on 256 KiB; a hunt's measurements, docs/rules.md,
- * "Evaluation"). Those go to the regex thread. Below it RE2 answers here, in about 1 µs for a short
- * text, where the hop to the thread costs some 20 µs and waits behind other organizations' matches.
+ * Terms none longer than MAX_TERM_LENGTH are matched by V8's own regex engine: a plain alternation
+ * of short escaped literals with one-character lookarounds cannot backtrack catastrophically, and
+ * V8 matches it about as a trie would (1,000 terms of 8 letters over 250 KiB: 9-14 ms; 40 letters
+ * over a two-letter alphabet, the worst seen: 46 ms). RE2JS, which matched lists of 49 to 1,000
+ * terms here before, has no DFA: its NFA steps every term at every character, and 1,000 terms over
+ * 250 KiB held the evaluating thread for 35 s (a hunt's measurements, docs/rules.md, "Evaluation").
+ *
+ * Past IN_PLACE_MAX_TERMS, or with a term longer than MAX_TERM_LENGTH, a match may cost far more
+ * than its text (100,000 terms: 1.3 s to compile, 0.1-0.2 s over 256 KiB; a literal of 30,000
+ * characters: V8 backtracks, 3.7 s on 256 KiB), so those go to the regex thread: short terms still
+ * with V8's engine (NATIVE_PATTERN_PREFIX), a long one with RE2's. Below it V8 answers here, where
+ * the hop to the thread costs some 20 µs and waits behind other organizations' matches.
  */
 const IN_PLACE_MAX_TERMS = 1_000;
 const MAX_TERM_LENGTH = 256;
@@ -59,11 +67,14 @@ export function compileTermMatcher(terms: readonly string[], options: TermOption
   const literals = terms.filter((term) => term.length > 0);
   if (literals.length === 0) return NEVER;
   const shortTerms = literals.every((term) => term.length <= MAX_TERM_LENGTH);
-  if (literals.length <= NATIVE_MAX_TERMS && shortTerms) {
+  if (shortTerms) {
     const alternation = literals.map(escapeNative).join('|');
     const source = options.wholeWord ? `(?<![${WORD_CLASS}])(?:${alternation})(?![${WORD_CLASS}])` : alternation;
-    const regex = new RegExp(source, options.caseSensitive ? 'u' : 'iu');
-    return { test: (text) => regex.test(text) };
+    const flags = options.caseSensitive ? 'u' : 'iu';
+    // Compiled here only when matched here: 100,000 terms take a second to compile.
+    let native: RegExp | undefined;
+    const test = (text: string) => (native ??= new RegExp(source, flags)).test(text);
+    return literals.length <= IN_PLACE_MAX_TERMS ? { test } : { test, offThread: `${NATIVE_PATTERN_PREFIX}${flags})${source}` };
   }
   const alternation = literals.map((term) => RE2JS.quote(term)).join('|');
   const bounded = options.wholeWord ? `(?:^|[^${WORD_CLASS}])(?:${alternation})(?:$|[^${WORD_CLASS}])` : alternation;
@@ -71,7 +82,7 @@ export function compileTermMatcher(terms: readonly string[], options: TermOption
   // Compiled here only when matched here: a bank of a million terms takes seconds to compile.
   let regex: RE2JS | undefined;
   const test = (text: string) => (regex ??= RE2JS.compile(source)).test(text);
-  return shortTerms && literals.length <= IN_PLACE_MAX_TERMS ? { test } : { test, offThread: source };
+  return { test, offThread: source };
 }
 
 function escapeNative(term: string): string {

@@ -1,7 +1,8 @@
 import { RE2JS } from 're2js';
+import { matchRegexAt } from '../../evaluation/regex-match.worker.js';
 import { describe, expect, it } from 'vitest';
 import type { SignalContext } from '../evaluation.model.js';
-import { compileTermMatcher } from './term-matcher.js';
+import { compileTermMatcher, NATIVE_PATTERN_PREFIX } from './term-matcher.js';
 import { textContainsSignal } from './text-contains.signal.js';
 
 const ctx = {} as SignalContext;
@@ -80,6 +81,24 @@ describe('TEXT_CONTAINS', () => {
       expect(textContainsSignal.evaluate('term1 here', { terms: many.slice(0, 48) }, context)).toBe(true);
       expect(textContainsSignal.evaluate('term999 here', { terms: many.slice(0, 1_000) }, context)).toBe(true);
       expect(asked).toHaveLength(2);
+    });
+
+    it("gives the thread, for many short terms, V8's pattern, which the thread answers as the matcher here does", () => {
+      const short = ['term7', 'a.b', 'C++', 'naïve', ...many];
+      let id = 9_000_000; // apart from the ids other specs give the same module's patterns
+      for (const options of [
+        { caseSensitive: false, wholeWord: false },
+        { caseSensitive: true, wholeWord: false },
+        { caseSensitive: false, wholeWord: true },
+        { caseSensitive: true, wholeWord: true },
+      ]) {
+        const matcher = compileTermMatcher(short, options);
+        expect(matcher.offThread?.startsWith(`${NATIVE_PATTERN_PREFIX}${options.caseSensitive ? 'u' : 'iu'})`)).toBe(true);
+        const task = { id: id++, pattern: matcher.offThread! };
+        for (const text of ['TERM7 now', 'a term7x', 'term1000', 'TERM1000!', 'aXb a.b', 'use c++ today', 'NAÏVE', 'unnaïve', 'nothing']) {
+          expect([options, text, matchRegexAt({ ...task, text }, 0)]).toEqual([options, text, matcher.test(text)]);
+        }
+      }
     });
 
     it("gives the thread an RE2 pattern that answers as V8's matcher of the same terms: case, whole words, the terms' own characters", () => {
