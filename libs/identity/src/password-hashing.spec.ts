@@ -53,4 +53,16 @@ describe('PasswordHashing at a configured cost', () => {
     expect(settled.filter((r) => r.status === 'rejected')).toHaveLength(2);
     expect(await Promise.all(created)).toHaveLength(3);
   });
+
+  it('hands freed places to sign-ins and new passwords in turn: a burst of new passwords holds a sign-in back by one of them', async () => {
+    const hashing = new PasswordHashing({ passwordHashCost: 10 });
+    const order: string[] = [];
+    const created = Array.from({ length: 10 }, (_, i) => hashing.hash(`new password ${i}`).then(() => order.push(`new ${i}`)));
+    const checked = hashing.verifyAgainstDummy('a guess').then(() => order.push('sign-in'));
+    await Promise.all([...created, checked]);
+    // Two were hashing when the sign-in came; it goes at the first freed place but one.
+    expect(order.indexOf('sign-in')).toBeLessThanOrEqual(HASHES_AT_ONCE + 1);
+    expect(order.filter((o) => o.startsWith('new'))).toHaveLength(10);
+    expect(hashing.inProgress).toBe(0);
+  });
 });
