@@ -27,4 +27,12 @@ describe('the regex thread (regex-match.worker)', () => {
     expect(matchRegexAt({ id: base, text: 'p0q' }, later)).toBe(true);
     expect(matchRegexAt({ id: base + 1, text: 'p1q' }, later)).toBe(true);
   });
+
+  it('takes a compiled pattern for a task only at the length the task names (ids are hashes of the text)', () => {
+    expect(matchRegexAt({ id: 7_000_001, chars: 6, pattern: 'needle', text: 'a needle' }, 0)).toBe(true);
+    expect(matchRegexAt({ id: 7_000_001, chars: 6, text: 'needles' }, 0)).toBe(true);
+    expect(matchRegexAt({ id: 7_000_001, chars: 5, text: 'needles' }, 0)).toBeNull();
+    expect(matchRegexAt({ id: 7_000_001, chars: 5, pattern: 'hay.s', text: 'a hay-stack' }, 0)).toBe(true);
+    expect(matchRegexAt({ id: 7_000_001, chars: 5, text: 'needles' }, 0)).toBe(false);
+  });
 });

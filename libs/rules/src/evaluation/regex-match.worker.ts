@@ -24,6 +24,8 @@ function compile(pattern: string): { test(text: string): boolean } {
  */
 export interface RegexTask {
   readonly id: number;
+  /** The pattern's length: a compiled pattern of the same id and another length is not it (ids are hashes). */
+  readonly chars?: number;
   readonly pattern?: string;
   readonly text: string;
 }
@@ -45,6 +47,12 @@ let compiledChars = 0;
 
 function remember(id: number, pattern: string, now: number): { test(text: string): boolean } {
   const regex = compile(pattern);
+  // Another pattern under the same id (a hash's collision, told by its length) gives it up.
+  const previous = compiled.get(id);
+  if (previous !== undefined) {
+    compiled.delete(id);
+    compiledChars -= previous.chars;
+  }
   compiled.set(id, { regex, chars: pattern.length, usedAt: now });
   compiledChars += pattern.length;
   for (const [oldest, entry] of compiled) {
@@ -57,9 +65,9 @@ function remember(id: number, pattern: string, now: number): { test(text: string
   return regex;
 }
 
-function compiledOf(id: number, now: number): { test(text: string): boolean } | undefined {
+function compiledOf(id: number, chars: number | undefined, now: number): { test(text: string): boolean } | undefined {
   const entry = compiled.get(id);
-  if (entry === undefined) return undefined;
+  if (entry === undefined || (chars !== undefined && entry.chars !== chars)) return undefined;
   // Used now: to the end of the Map's order, which is the order of eviction.
   entry.usedAt = now;
   compiled.delete(id);
@@ -74,6 +82,6 @@ export default function matchRegex(task: RegexTask): boolean | null {
 
 /** matchRegex at the time `now` (the spec's clock). */
 export function matchRegexAt(task: RegexTask, now: number): boolean | null {
-  const regex = compiledOf(task.id, now) ?? (task.pattern === undefined ? undefined : remember(task.id, task.pattern, now));
+  const regex = compiledOf(task.id, task.chars, now) ?? (task.pattern === undefined ? undefined : remember(task.id, task.pattern, now));
   return regex === undefined ? null : regex.test(task.text);
 }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { RE2JS } from 're2js';
-import { RegexDeadlineError, RegexPool, RegexThreadError } from './regex-pool.js';
+import { patternId, RegexDeadlineError, RegexPool, RegexThreadError } from './regex-pool.js';
 import { waitFor } from '../../../../test/support/wait-for.js';
 import { randomWords } from '../../../../bench/support/random-words.mjs';
 
@@ -97,6 +97,13 @@ describe('RegexPool', () => {
     expect(await regexes.test('acme', 'needle', 'a needle')).toBe(true);
     expect(await regexes.test('acme', terms, `term4999x ${text}`)).toBe(true);
     expect(regexes.patternCharsPosted).toBe(terms.length + 'needle'.length);
+  });
+
+  it('gives a pattern the same id however often it is forgotten, and different patterns different ids', () => {
+    const terms = Array.from({ length: 5_000 }, (_, i) => `term${i}x`).join('|');
+    expect(patternId(terms)).toBe(patternId(`${terms}`.slice(0)));
+    expect(patternId(terms)).not.toBe(patternId(`${terms}|more`));
+    expect(Number.isSafeInteger(patternId('needle'))).toBe(true);
   });
 
   it('sends a pattern again to a thread that no longer has it, and answers as RE2 does', async () => {
