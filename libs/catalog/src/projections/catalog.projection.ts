@@ -6,7 +6,9 @@ import {
   CATALOG_ENTITIES,
   CATALOG_HASH_BANK_SIZES,
   CATALOG_SETTINGS,
+  CATALOG_VERSIONS,
   type CatalogEntityDoc,
+  catalogScope,
   entityDocId,
   type HashBankSizeDoc,
   hashBankSizeDocId,
@@ -20,7 +22,7 @@ const SETTINGS_SECTION = new Map(Object.entries(SETTINGS_EVENTS).map(([section, 
 /** Every organization's catalog entities, settings, and hash-bank sizes. */
 export const catalogProjection = eventProjection<CatalogEvent | HashBankEvent>({
   name: CATALOG_PROJECTION,
-  collections: [CATALOG_ENTITIES, CATALOG_SETTINGS, CATALOG_HASH_BANK_SIZES],
+  collections: [CATALOG_ENTITIES, CATALOG_SETTINGS, CATALOG_HASH_BANK_SIZES, CATALOG_VERSIONS],
   eventTypes: [...CATALOG_EVENT_TYPES, 'HashBankHashesAdded', 'HashBankHashesRemoved'],
   indexes: [{ collection: CATALOG_ENTITIES, fields: ['orgId', 'kind', 'archived'] }],
   async apply(recorded, ctx) {
@@ -39,18 +41,21 @@ export const catalogProjection = eventProjection<CatalogEvent | HashBankEvent>({
         entity,
       };
       ctx.put(CATALOG_ENTITIES, id, doc as unknown as ReadDocument);
+      ctx.put(CATALOG_VERSIONS, catalogScope(orgId, `entity:${kind}`), { orgId, position: recorded.position });
       return;
     }
     if (isEntityArchived(event)) {
       const id = entityDocId(orgId, event.data.kind, event.data.id);
       const previous = await ctx.get<CatalogEntityDoc>(CATALOG_ENTITIES, id);
       if (previous) ctx.put(CATALOG_ENTITIES, id, { ...previous, archived: true } as unknown as ReadDocument);
+      ctx.put(CATALOG_VERSIONS, catalogScope(orgId, `entity:${event.data.kind}`), { orgId, position: recorded.position });
       return;
     }
     const section = SETTINGS_SECTION.get(event.type);
     if (section) {
       const value = (event.data as Record<string, Json>)[section]!;
       ctx.put(CATALOG_SETTINGS, settingsDocId(orgId, section), { orgId, section, value });
+      ctx.put(CATALOG_VERSIONS, catalogScope(orgId, `settings:${section}`), { orgId, position: recorded.position });
       return;
     }
     if (event.type === 'HashBankHashesAdded' || event.type === 'HashBankHashesRemoved') {

@@ -4,7 +4,15 @@ import { Keyring } from '#warden/storage';
 import type { CheckpointMove, Filter, FindOptions, Write } from '#warden/readstore';
 import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
 import { CATALOG_PROJECTION } from '../projections/catalog.projection.js';
-import { CATALOG_ENTITIES, CATALOG_SETTINGS, type CatalogEntityDoc, entityDocId, settingsDocId } from '../projections/catalog.read-model.js';
+import {
+  CATALOG_ENTITIES,
+  CATALOG_SETTINGS,
+  CATALOG_VERSIONS,
+  type CatalogEntityDoc,
+  catalogScope,
+  entityDocId,
+  settingsDocId,
+} from '../projections/catalog.read-model.js';
 import { CatalogReader } from './catalog-reader.js';
 
 const itemType = (id: string, fields: string[]): CatalogEntityDoc<'itemType'> =>
@@ -29,6 +37,7 @@ describe('CatalogReader', () => {
     const store = stores.readStore;
     let finds = 0;
     let gets = 0;
+    let versionGets = 0;
     let checkpointReads = 0;
     let checkpoint = 0;
     /** The projection host's count of catalog batches this process committed (1: caught up once since start). */
@@ -40,7 +49,9 @@ describe('CatalogReader', () => {
         return store.find(collection, filter, options);
       },
       get: (collection: string, id: string) => {
-        gets++;
+        // Documents read; the versions' look-ups are counted apart.
+        if (collection === CATALOG_VERSIONS) versionGets++;
+        else gets++;
         return store.get(collection, id);
       },
       checkpoint: (projection: string) => {
@@ -72,6 +83,7 @@ describe('CatalogReader', () => {
       reader: new CatalogReader(counting, new Keyring([randomBytes(32)]), host),
       finds: () => finds,
       gets: () => gets,
+      versionGets: () => versionGets,
       checkpointReads: () => checkpointReads,
       caughtUpHere: () => localProgress++,
       catchUps: () => catchUps,
@@ -178,5 +190,28 @@ describe('CatalogReader', () => {
     expect(() => (shared[0]!.fields as unknown as unknown[]).push('x')).toThrow(TypeError);
     shared.pop();
     expect((await reader.liveEntities('acme', 'itemType')).length).toBe(1);
+  });
+
+  it("keeps an answer across other organizations' and other kinds' writes, by the version the projection keeps of each", async () => {
+    const { reader, finds, versionGets, project, put } = setUp();
+    const version = (orgId: string, scope: `entity:${string}`, position: number) => ({
+      op: 'put' as const,
+      collection: CATALOG_VERSIONS,
+      id: catalogScope(orgId, scope as `entity:itemType`),
+      doc: { orgId, position } as never,
+    });
+    await project([put(itemType('post', ['text'])), version('acme', 'entity:itemType', 1)]);
+    expect((await reader.liveEntities('acme', 'itemType')).map((t) => t.id)).toEqual(['post']);
+    expect(finds()).toBe(1);
+    // Another organization's item types, and this one's queues: the checkpoint moves, acme's item types do not.
+    await project([put({ ...itemType('user', []), orgId: 'other' }), version('other', 'entity:itemType', 2)]);
+    await project([version('acme', 'entity:queue', 3)]);
+    for (let i = 0; i < 3; i++) expect((await reader.liveEntities('acme', 'itemType')).map((t) => t.id)).toEqual(['post']);
+    expect(finds()).toBe(1);
+    expect(versionGets()).toBe(2); // once at the first read, once after the checkpoint moved
+    // acme's item types change: read again.
+    await project([put(itemType('comment', ['body'])), version('acme', 'entity:itemType', 4)]);
+    expect((await reader.liveEntities('acme', 'itemType')).map((t) => t.id)).toEqual(['comment', 'post']);
+    expect(finds()).toBe(2);
   });
 });
