@@ -27,6 +27,11 @@ import {
 
 /** Organizations x entity kinds kept; past it the cache starts over (it refills on demand). */
 const CACHE_MAX = 10_000;
+/**
+ * An answer kept by its version is read again after this long all the same: a process of an
+ * earlier release running the catalog projection moves the checkpoint without the versions.
+ */
+const MAX_AGE_MS = 60_000;
 
 /**
  * Reads an organization's live (not archived) catalog entities from the read model. Internal to
@@ -38,7 +43,7 @@ export class CatalogReader {
    * Live entities and settings sections, each with the catalog projection's stored checkpoint it
    * was last known good at, and the version of its organization's kind or section it was read at.
    */
-  private readonly cache = new Map<string, { checkpoint: number; version: string; value: Promise<unknown> }>();
+  private readonly cache = new Map<string, { checkpoint: number; version: string; readAt: number; value: Promise<unknown> }>();
   /** The checkpoint as read in this turn of the event loop (see catalogCheckpoint). */
   private checkpointRead: { readonly value: Promise<number>; readonly localProgress: number } | undefined;
 
@@ -90,17 +95,21 @@ export class CatalogReader {
     if (this.projections && this.projections.localProgress(CATALOG_PROJECTION) === 0) await this.projections.catchUp(CATALOG_PROJECTION);
     const checkpoint = await this.catalogCheckpoint();
     const known = this.cache.get(key);
-    if (known && known.checkpoint === checkpoint) return known.value as Promise<T>;
-    // Read after the checkpoint, before the documents: an answer is never older than its version.
+    const now = Date.now();
+    const fresh = known !== undefined && now - known.readAt < MAX_AGE_MS;
+    if (known && fresh && known.checkpoint === checkpoint) return known.value as Promise<T>;
+    // Read after the checkpoint, before the documents. A version past the checkpoint is not trusted:
+    // on MongoDB a batch's documents land collection by collection and its checkpoint last, so the
+    // version may be there before the documents it names (then the checkpoint keys the answer).
     const position = (await this.readStore.get<CatalogVersionDoc>(CATALOG_VERSIONS, scope))?.position;
-    const version = position === undefined ? `checkpoint ${checkpoint}` : `position ${position}`;
-    if (known && known.version === version) {
+    const version = position === undefined || position > checkpoint ? `checkpoint ${checkpoint}` : `position ${position}`;
+    if (known && fresh && known.version === version) {
       known.checkpoint = checkpoint;
       return known.value as Promise<T>;
     }
     if (this.cache.size >= CACHE_MAX) this.cache.clear();
     const loading = load();
-    this.cache.set(key, { checkpoint, version, value: loading });
+    this.cache.set(key, { checkpoint, version, readAt: now, value: loading });
     loading.catch(() => this.cache.get(key)?.value === loading && this.cache.delete(key));
     return loading;
   }

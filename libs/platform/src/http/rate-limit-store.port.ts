@@ -25,7 +25,7 @@ export function secondsUntilToken(tokens: number, ratePerSecond: number, needed 
 /** Tokens a take may ask for: a whole number from 1 to the burst (a cost over the burst could never be paid). */
 export function checkedTokens(tokens: number, burst: number): number {
   if (!Number.isInteger(tokens) || tokens < 1) throw new RangeError(`a take needs a whole number of tokens, at least 1, got ${tokens}`);
-  return Math.min(tokens, Math.floor(burst));
+  return Math.max(1, Math.min(tokens, Math.floor(burst)));
 }
 
 /** Keys are built by the HTTP layer (`key:<sha256>`, `ip:<address>`); anything else is a bug. */
