@@ -9,11 +9,14 @@ import { RE2JS } from 're2js';
  */
 const NATIVE_PATTERN_PREFIX = '(?native-';
 
-/** What the thread compiles a pattern to: RE2, or V8's engine for a marked list of literal terms. */
+/** What the thread compiles a pattern to: RE2, or V8's engine for a marked list of literal terms (flag `f`: the text's case folded first, as term-matcher.ts's foldCase). */
 function compile(pattern: string): { test(text: string): boolean } {
   if (!pattern.startsWith(NATIVE_PATTERN_PREFIX)) return RE2JS.compile(pattern);
-  const end = pattern.indexOf(')');
-  return new RegExp(pattern.slice(end + 1), pattern.slice(NATIVE_PATTERN_PREFIX.length, end));
+  const end = pattern.indexOf(')', NATIVE_PATTERN_PREFIX.length);
+  const flags = pattern.slice(NATIVE_PATTERN_PREFIX.length, end);
+  const regex = new RegExp(pattern.slice(end + 1), flags.replace('f', ''));
+  if (!flags.includes('f')) return regex;
+  return { test: (text) => regex.test(text.toLowerCase().replaceAll('ς', 'σ')) };
 }
 
 /**
