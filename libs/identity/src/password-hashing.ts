@@ -13,7 +13,7 @@ export const HASHES_AT_ONCE = 2;
 /**
  * Sign-ins waiting for a hash beyond those computed: past them one is refused at once (429, and it
  * does not count against the account's or the address's throttle), not queued for seconds. Two at
- * a time, 16 waiting is a wait of about 4 s at the default cost.
+ * a time, 16 waiting is a wait of about 4 s at the default cost (8 s with new passwords taking turns with them).
  */
 export const SIGN_INS_WAITING = 16;
 

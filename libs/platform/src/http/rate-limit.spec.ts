@@ -67,6 +67,8 @@ describe('rate limit on the HTTP layer', () => {
     expect(cost({ 'content-length': String(100 * 1024 * 1024) })).toBe(200);
     expect(cost({ 'transfer-encoding': 'chunked' })).toBe(160);
     expect(cost({ 'content-length': 'lots' })).toBe(1);
+    expect(requestCost({ method: 'GET', headers: { 'content-length': String(10 * 1024 * 1024) } }, costs)).toBe(1);
+    expect(requestCost({ method: 'POST', headers: { 'transfer-encoding': 'chunked' }, routeOptions: { bodyLimit: 64 * 1024 } }, costs)).toBe(1);
 
     app = Fastify({ bodyLimit: 1024 * 1024 });
     installRateLimit(

@@ -108,10 +108,17 @@ export interface RequestCosts {
  * request whatever its size let one key keep the event loop parsing 10 MB bodies, and another
  * organization's one-item requests waited 0.7 s at the median meanwhile.
  */
-export function requestCost(request: Pick<FastifyRequest, 'headers' | 'method'>, costs: RequestCosts): number {
+export function requestCost(
+  request: Pick<FastifyRequest, 'headers' | 'method'> & { readonly routeOptions?: { readonly bodyLimit?: number } },
+  costs: RequestCosts,
+): number {
+  // Fastify reads no body of a GET or a HEAD, whatever the headers declare.
+  if (request.method === 'GET' || request.method === 'HEAD') return 1;
   const declared = request.headers['content-length'];
   const chunked = request.headers['transfer-encoding'] !== undefined;
-  const bytes = declared !== undefined && /^\d{1,15}$/.test(declared) ? Number(declared) : chunked ? costs.bodyLimitBytes : 0;
+  // A chunked body as one of its route's limit (a sign-in's is 64 KiB), else of the server's.
+  const limit = Math.min(costs.bodyLimitBytes, request.routeOptions?.bodyLimit ?? costs.bodyLimitBytes);
+  const bytes = declared !== undefined && /^\d{1,15}$/.test(declared) ? Number(declared) : chunked ? limit : 0;
   return Math.max(1, Math.min(Math.floor(costs.burst), Math.ceil(bytes / BODY_BYTES_PER_TOKEN)));
 }
 

@@ -26,7 +26,8 @@ function compile(pattern: string): { test(text: string): boolean } {
  * "Large term lists").
  */
 export interface RegexTask {
-  readonly id: number;
+  /** The pattern's id (regex-pool.ts, patternId: a hash of its text; the tests' own numbers). */
+  readonly id: string | number;
   /** The pattern's length: a compiled pattern of the same id and another length is not it (ids are hashes). */
   readonly chars?: number;
   readonly pattern?: string;
@@ -45,10 +46,10 @@ export const MAX_COMPILED = 1_000;
 export const MAX_COMPILED_CHARS = 4 * 1024 * 1024;
 export const RECENT_MS = 60_000;
 
-const compiled = new Map<number, { readonly regex: { test(text: string): boolean }; readonly chars: number; usedAt: number }>();
+const compiled = new Map<string | number, { readonly regex: { test(text: string): boolean }; readonly chars: number; usedAt: number }>();
 let compiledChars = 0;
 
-function remember(id: number, pattern: string, now: number): { test(text: string): boolean } {
+function remember(id: string | number, pattern: string, now: number): { test(text: string): boolean } {
   const regex = compile(pattern);
   // Another pattern under the same id (a hash's collision, told by its length) gives it up.
   const previous = compiled.get(id);
@@ -68,7 +69,7 @@ function remember(id: number, pattern: string, now: number): { test(text: string
   return regex;
 }
 
-function compiledOf(id: number, chars: number | undefined, now: number): { test(text: string): boolean } | undefined {
+function compiledOf(id: string | number, chars: number | undefined, now: number): { test(text: string): boolean } | undefined {
   const entry = compiled.get(id);
   if (entry === undefined || (chars !== undefined && entry.chars !== chars)) return undefined;
   // Used now: to the end of the Map's order, which is the order of eviction.

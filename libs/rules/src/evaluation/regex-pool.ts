@@ -8,7 +8,8 @@ import type { RegexTask } from './regex-match.worker.js';
 /**
  * How long one match may take on the pool's thread before it is given up (and the thread with it).
  * RE2 is linear in the text, so a text of at most 1 MiB (MAX_TEXT_LENGTH) against the costliest
- * patterns measured takes under 2 s (docs/rules.md, "Evaluation"); this bounds the rest.
+ * patterns measured takes under 2 s (docs/rules.md, "Evaluation"), and V8's engine on a list of
+ * literal terms (term-matcher.ts) about as long; this bounds the rest.
  */
 export const REGEX_DEADLINE_MS = 10_000;
 
@@ -71,7 +72,7 @@ export class RegexPool implements OnApplicationShutdown {
   /** Each pattern's id, in order of use (PatternIds). */
   private readonly ids = new PatternIds();
   /** The ids whose pattern the current thread was sent: a new thread (after a deadline, a failure) has none. */
-  private sent = new Set<number>();
+  private sent = new Set<string>();
   /** Characters of patterns copied to the thread so far (what naming them by id saves; the spec counts it). */
   patternCharsPosted = 0;
   /**
@@ -182,27 +183,28 @@ export class RegexPool implements OnApplicationShutdown {
 }
 
 /**
- * A pattern's id from its text: 48 bits of its SHA-256. The same pattern always has the same id, so
+ * A pattern's id from its text: its SHA-256 (of its UTF-16 code units, so that lone surrogates do
+ * not meet in U+FFFD), base64url. The same pattern always has the same id, so
  * a pattern whose id was forgotten here (past MAX_PATTERN_ID_CHARS) and asked again names what the
  * thread still has compiled: with numbers handed out in turn, ten rules of 100,000 terms each (9 Mi
  * characters) had their ids forgotten and reissued over and over, and the thread compiled each list
  * again and again, holding every copy for a minute (resident memory 2.4 → 4.6 GB in a minute). The
  * task also carries the pattern's length, which the thread compares with what it compiled.
  */
-export function patternId(pattern: string): number {
-  return createHash('sha256').update(pattern).digest().readUIntBE(0, 6);
+export function patternId(pattern: string): string {
+  return createHash('sha256').update(pattern, 'utf16le').digest('base64url');
 }
 
 /** Ids for patterns, by the pattern's text (PatternIds.of), within MAX_PATTERN_IDS and MAX_PATTERN_ID_CHARS. */
 class PatternIds {
-  private readonly byPattern = new Map<string, number>();
+  private readonly byPattern = new Map<string, string>();
   private chars = 0;
 
   /**
    * The pattern's id (patternId), remembered: the same pattern is mostly the same string, whose hash
    * V8 keeps, so a look-up does not read a million characters again.
    */
-  of(pattern: string): number {
+  of(pattern: string): string {
     const known = this.byPattern.get(pattern);
     if (known !== undefined) {
       this.byPattern.delete(pattern);
