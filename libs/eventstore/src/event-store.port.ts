@@ -66,8 +66,10 @@ export interface GroupSubscribeOptions {
   /**
    * Called with a batch of this member's share, not necessarily in log order, possibly again
    * after a failure anywhere (at least once). Resolving acknowledges the batch; rejecting hands
-   * it back to the group for a retry (reported through `onRetry`). Batches may overlap: the next
-   * can come before the previous one settled (up to the member's buffer of unacknowledged events).
+   * it back to the group for a retry (reported through `onRetry`), after a pause that grows while
+   * batches keep failing; rejecting with EventsFailedError hands back only the events it names and
+   * acknowledges the others. Batches may overlap: the next can come before the previous one
+   * settled (up to the member's buffer of unacknowledged events).
    */
   readonly onEvents: (events: readonly RecordedEvent[]) => Promise<void>;
   readonly onRetry?: (error: unknown) => void;
@@ -121,6 +123,20 @@ export class WrongExpectedRevisionError extends Error {
   ) {
     super(`Stream ${streamName}: expected revision ${String(expected)}, actual ${String(actual)}`);
     this.name = 'WrongExpectedRevisionError';
+  }
+}
+
+/**
+ * Some events of a consumer group's batch failed (GroupSubscribeOptions.onEvents): only these
+ * (by event id) go back to the group for a retry; the batch's other events were handled.
+ */
+export class EventsFailedError extends Error {
+  constructor(
+    readonly eventIds: ReadonlySet<string>,
+    cause: unknown,
+  ) {
+    super(`${eventIds.size} event(s) of the batch failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'EventsFailedError';
   }
 }
 

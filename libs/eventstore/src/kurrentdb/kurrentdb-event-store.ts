@@ -35,6 +35,7 @@ import {
   type ReadStreamOptions,
   type SubscribeOptions,
   type Subscription,
+  EventsFailedError,
   WrongExpectedRevisionError,
 } from '../event-store.port.js';
 import { isSnapshotStream, KurrentDbSnapshotStore, SNAPSHOT_EVENT_TYPE } from '../snapshots/kurrentdb-snapshot-store.js';
@@ -47,6 +48,26 @@ const BATCH = 500;
 const GROUP_BUFFER = 200;
 /** Filtered catch-up subscriptions report how far the server searched every this many search windows. */
 const CHECKPOINT_INTERVAL = 4;
+/**
+ * How long a group member may hold an event before the server hands it out again (the client's
+ * default is 30 s): a member holds up to GROUP_BUFFER, and a reactor without a key handles its
+ * batches one after another, so a slow stretch (a customer's classifier answering in seconds)
+ * would otherwise time events out and count retries against them while they wait their turn.
+ */
+const GROUP_MESSAGE_TIMEOUT_MS = 120_000;
+/**
+ * Retries before the server parks an event for an operator (the client's default is 10): with the
+ * pauses between retries (retryPause, up to RETRY_PAUSE_MAX_MS), about a quarter of an hour of an
+ * outage before anything is parked.
+ */
+const GROUP_MAX_RETRIES = 100;
+const RETRY_PAUSE_MS = 250;
+/** How far back an append with 'any' and derived ids looks for an earlier append of the same events (replayOf). */
+const IDEMPOTENCY_SCAN = 1000;
+const RETRY_PAUSE_MAX_MS = 10_000;
+
+/** The pause before a failed batch is handed back: doubling from RETRY_PAUSE_MS with each batch failed in a row, at most RETRY_PAUSE_MAX_MS. */
+export const retryPause = (failedInARow: number) => Math.min(RETRY_PAUSE_MAX_MS, RETRY_PAUSE_MS * 2 ** Math.min(16, Math.max(0, failedInARow - 1)));
 
 /**
  * KurrentDB (formerly EventStoreDB) as the event log. Our positions are the server's commit
@@ -67,6 +88,10 @@ export class KurrentDbEventStore implements EventStore {
 
   async append(streamName: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) throw new Error('Nothing to append');
+    if (expected === 'any' && events.every((e) => isDerivedId(e.id))) {
+      const replay = await this.replayOf(streamName, events);
+      if (replay) return replay;
+    }
     let result;
     try {
       result = await this.client.appendToStream(
@@ -287,6 +312,9 @@ export class KurrentDbEventStore implements EventStore {
     const { signal, wait } = wakeUp();
     let stream: ReturnType<KurrentDBClient['subscribeToPersistentSubscriptionToAll']> | undefined;
     const pending = new Set<Promise<void>>();
+    /** Batches failed one after the other (the pause before handing one back grows with it). */
+    let failedInARow = 0;
+    const pause = stoppableSleep();
     const loop = (async () => {
       await this.ensureGroup(options);
       if (stopped) return;
@@ -314,11 +342,21 @@ export class KurrentDbEventStore implements EventStore {
         const handled = (async () => {
           try {
             if (batch.length > 0) await options.onEvents(batch);
+            failedInARow = 0;
             await sub.ack(...taken);
           } catch (error) {
             if (stopped) return;
             options.onRetry?.(error);
-            await sub.nack(RETRY, reasonOf(error).slice(0, 200), ...taken);
+            const failed = error instanceof EventsFailedError ? error.eventIds : undefined;
+            const back = failed ? taken.filter((t) => t.event !== undefined && failed.has(t.event.id)) : taken;
+            if (back.length < taken.length) await sub.ack(...taken.filter((t) => !back.includes(t)));
+            // The server redelivers a retried event at once and parks it after maxRetryCount
+            // retries: without a pause, a second's outage of what the handler needs (the read
+            // store, the log) would use up every retry of the events in flight and park them.
+            await pause.sleep(retryPause(++failedInARow));
+            // Stopped meanwhile: left unacknowledged, the server hands them out again.
+            if (stopped) return;
+            await sub.nack(RETRY, reasonOf(error).slice(0, 200), ...back);
           }
         })().catch((error: unknown) => {
           // The acknowledgement could not be sent: the subscription is broken; the loop reports it.
@@ -344,6 +382,7 @@ export class KurrentDbEventStore implements EventStore {
       stop: async () => {
         stopped = true;
         signal();
+        pause.wake();
         this.subscriptions.delete(subscription);
         await loop;
       },
@@ -354,13 +393,18 @@ export class KurrentDbEventStore implements EventStore {
 
   /**
    * The group's last checkpointed position, as the server reports it in the group's statistics
-   * (`lastCheckpointedEventPosition`); 0 for a group that has checkpointed nothing yet.
+   * (`lastCheckpointedEventPosition`). A group that has checkpointed nothing yet (the server
+   * writes its first checkpoint only after checkPointLowerBound events) is where it was created to
+   * start: ensureGroup creates a group at the position its reactor had handled, so nothing before
+   * it is to be handled again (0 for a group started at the beginning).
    */
   async groupCheckpoint(group: string): Promise<number | undefined> {
     try {
       const info = await this.client.getPersistentSubscriptionToAllInfo(group);
       const position = info.stats.lastCheckpointedEventPosition;
-      return position === undefined ? 0 : Number(position.commit);
+      if (position !== undefined) return Number(position.commit);
+      const start = info.settings.startFrom;
+      return typeof start === 'object' ? Number(start.commit) : 0;
     } catch (error) {
       if (error instanceof PersistentSubscriptionDoesNotExistError) return undefined;
       throw error;
@@ -374,8 +418,14 @@ export class KurrentDbEventStore implements EventStore {
         options.group,
         // Pinned: the server hands one stream's events to one member (best effort), so the order a
         // member keeps within a key holds across the group for keys within a stream. A group
-        // created before keeps its strategy (KurrentDB's update command changes it).
-        persistentSubscriptionToAllSettingsFromDefaults({ startFrom: after > 0 ? atPosition(after) : START, consumerStrategyName: PINNED }),
+        // created before keeps its settings (KurrentDB's update command changes them:
+        // docs/operations.md, "Consumer groups").
+        persistentSubscriptionToAllSettingsFromDefaults({
+          startFrom: after > 0 ? atPosition(after) : START,
+          consumerStrategyName: PINNED,
+          messageTimeout: GROUP_MESSAGE_TIMEOUT_MS,
+          maxRetryCount: GROUP_MAX_RETRIES,
+        }),
         { filter: eventTypeFilter({ regex: typesRegex(options.eventTypes) }) },
       );
     } catch (error) {
@@ -391,6 +441,25 @@ export class KurrentDbEventStore implements EventStore {
   async close(): Promise<void> {
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
     await this.client.dispose();
+  }
+
+  /**
+   * Events with derived ids appended with 'any' (an item submission redelivered by the inbound
+   * topic, say) that the stream already holds: the earlier append's result. The server finds a
+   * repeat of an append with an exact or no-stream expectation in its index, but one with 'any'
+   * only in a bounded cache of recent event ids, emptied by a restart; this looks in the stream's
+   * newest IDEMPOTENCY_SCAN events (one read) instead.
+   */
+  private async replayOf(streamName: string, events: readonly NewEvent[]): Promise<AppendResult | undefined> {
+    const wanted = new Set(events.map((e) => e.id));
+    const found = new Map<string, RecordedEvent>();
+    for (const e of await this.readStream(streamName, { backwards: true, maxCount: IDEMPOTENCY_SCAN })) {
+      if (wanted.has(e.id)) found.set(e.id, e);
+    }
+    if (found.size === 0) return undefined;
+    const last = found.get(events[events.length - 1]!.id);
+    if (found.size < wanted.size || !last) throw new Error(`Event id already used in stream ${streamName} by another append`);
+    return { nextRevision: last.revision, position: last.position };
   }
 
   private async lastEventOf(streamName: string): Promise<RecordedEvent | undefined> {
@@ -436,6 +505,9 @@ export async function connectKurrentDb(url: string, options: { timeoutMs?: numbe
     clearTimeout(timer);
   }
 }
+
+/** An id made by kernel's deterministicId (a UUID of version 8), not a random one (version 7). */
+const isDerivedId = (id: string) => id.length === 36 && id[14] === '8';
 
 function toStreamState(expected: ExpectedRevision): AppendStreamState {
   if (expected === 'no_stream') return NO_STREAM;
@@ -528,16 +600,49 @@ function reasonOf(error: unknown): string {
   return message || error.constructor.name;
 }
 
-/** The subscription loops' sleep: `wait()` resolves at the next `signal()` (data, end, error or stop). */
-function wakeUp(): { signal: () => void; wait: () => Promise<void> } {
+/**
+ * The subscription loops' sleep: `wait()` resolves at the next `signal()` (data, end, error or
+ * stop), or at once when one came since the last wait: a signal while the loop was busy handing a
+ * batch over (the stream's 'readable' fires once, not again for data already buffered) would
+ * otherwise be lost, and buffered events would wait for the next one to arrive.
+ */
+export function wakeUp(): { signal: () => void; wait: () => Promise<void> } {
   let wake: (() => void) | undefined;
+  let signalled = false;
   return {
     signal: () => {
       const w = wake;
       wake = undefined;
-      w?.();
+      if (w) w();
+      else signalled = true;
     },
-    wait: () => new Promise<void>((resolve) => (wake = resolve)),
+    wait: () => {
+      if (signalled) {
+        signalled = false;
+        return Promise.resolve();
+      }
+      return new Promise<void>((resolve) => (wake = resolve));
+    },
+  };
+}
+
+/** A sleep that `wake()` cuts short (a subscription stopping does not wait out a retry's pause). */
+function stoppableSleep(): { sleep: (ms: number) => Promise<void>; wake: () => void } {
+  const sleepers = new Set<() => void>();
+  return {
+    sleep: (ms) =>
+      new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          sleepers.delete(done);
+          resolve();
+        };
+        const timer = setTimeout(done, ms);
+        sleepers.add(done);
+      }),
+    wake: () => {
+      for (const done of [...sleepers]) done();
+    },
   };
 }
 

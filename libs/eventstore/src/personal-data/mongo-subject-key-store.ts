@@ -7,6 +7,14 @@ const COLLECTION = 'subject_keys';
 const ERASURES = 'subject_key_erasures';
 /** MongoDB's duplicate-key error code (E11000). */
 const DUPLICATE_KEY = 11000;
+/**
+ * Key writes wait for the journal (and a majority of a replica set): by default a standalone
+ * server acknowledges a write held in memory, flushed to its journal within 100 ms, while the
+ * event sealed with a new key is already on disk in the log; a crash between the two would leave
+ * that subject's data sealed under a key that no longer exists. A forgetting likewise is on disk
+ * before the erasure is recorded as complete.
+ */
+export const KEY_WRITE_CONCERN: mongo.WriteConcernSettings = { w: 'majority', journal: true };
 
 interface KeyDoc {
   _id: string;
@@ -47,7 +55,7 @@ export class MongoSubjectKeyStore implements SubjectKeyStore {
       if (existing) return { keyId: existing._id, key: toBuffer(existing.key) };
       const created: KeyDoc = { _id: randomUUIDv7(), orgId, subjectId, key: new mongo.Binary(randomBytes(32)) };
       try {
-        await keys.insertOne(created);
+        await keys.insertOne(created, { writeConcern: KEY_WRITE_CONCERN });
         return { keyId: created._id, key: toBuffer(created.key) };
       } catch (err) {
         if (!isDuplicateKey(err)) throw err;
@@ -64,9 +72,11 @@ export class MongoSubjectKeyStore implements SubjectKeyStore {
   }
 
   async forget(orgId: string, subjectId: string): Promise<number> {
-    const result = await (await this.keys()).deleteMany({ orgId, subjectId });
+    const result = await (await this.keys()).deleteMany({ orgId, subjectId }, { writeConcern: KEY_WRITE_CONCERN });
     // Counted after the deletion: a process that reads the new count also finds the key gone.
-    if (result.deletedCount > 0) await (await this.erasureCount()).updateOne({ _id: 'count' }, { $inc: { count: 1 } }, { upsert: true });
+    if (result.deletedCount > 0) {
+      await (await this.erasureCount()).updateOne({ _id: 'count' }, { $inc: { count: 1 } }, { upsert: true, writeConcern: KEY_WRITE_CONCERN });
+    }
     return result.deletedCount;
   }
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { sqliteStores } from '../../../../test/support/sqlite-stores.js';
 import { waitFor } from '../../../../test/support/wait-for.js';
 import type { RecordedEvent } from '#warden/kernel';
-import type { EventStore, GroupSubscribeOptions } from '../event-store.port.js';
+import { type EventStore, EventsFailedError, type GroupSubscribeOptions } from '../event-store.port.js';
 import { GroupReactorRunner } from './group-reactor-runner.js';
 import { orderingKey, type Projection } from './projection.js';
 
@@ -59,19 +59,23 @@ describe('GroupReactorRunner, keyed reactor', () => {
     let firstSettled = false;
     // Delivered out of log order, as a group may: the runner orders each batch by position.
     const first = group.deliver([recorded(2, 'b'), recorded(1, 'a')]).then(() => (firstSettled = true));
-    const second = group.deliver([recorded(3, 'a'), recorded(4, 'c'), recorded(5, 'd')]);
+    // Key d's second event comes after its failing one: both go back, in their order.
+    const second = group.deliver([recorded(3, 'a'), recorded(4, 'c'), recorded(5, 'd'), recorded(6, 'd')]);
     const secondOutcome = second.then(
       () => 'acknowledged',
-      (error: Error) => error.message,
+      (error: unknown) => error,
     );
     await waitFor(() => handled.includes(2) && handled.includes(4), "the other keys' events handled");
     expect(handled).not.toContain(3);
     expect(firstSettled).toBe(false);
     release();
     await first;
-    // The failed event hands its batch back for a retry, once the rest of the batch ran.
-    expect(await secondOutcome).toBe('command failed');
-    expect(handled).toEqual([2, 4, 1, 3]);
+    // Once the rest of the batch ran, the failing key's events go back for a retry, and only they.
+    const outcome = await secondOutcome;
+    expect(outcome).toBeInstanceOf(EventsFailedError);
+    expect([...(outcome as EventsFailedError).eventIds].sort()).toEqual(['e5', 'e6']);
+    expect(((outcome as EventsFailedError).cause as Error).message).toBe('command failed');
+    expect(handled).toEqual([2, 4, 6, 1, 3]);
     await runner.stop();
   });
 

@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '#warden/kernel';
 import type { ReadStore } from '#warden/readstore';
-import type { EventStore, GroupSubscribeOptions, Subscription } from '../event-store.port.js';
+import { type EventStore, EventsFailedError, type GroupSubscribeOptions, type Subscription } from '../event-store.port.js';
 import { type Failure, KeyedLanes } from './keyed-lanes.js';
 import { keyedHandler, keyedLimits } from './keyed-session.js';
 import type { Projection } from './projection.js';
@@ -28,8 +28,8 @@ export const reactorGroup = (reactor: string) => `warden-${reactor}`;
  * joining or leaving moves streams), and the member's batches overlap (the adapter takes the next
  * while earlier ones are handled, up to the member's buffer of unacknowledged events), so a busy
  * key holds up only its own later events. Each event waits behind its key's earlier ones in this
- * process (KeyedLanes); a batch is acknowledged once all its events are handled, or handed back
- * for a retry when one failed. The server keeps the checkpoint: it moves past the oldest
+ * process (KeyedLanes); a batch is acknowledged once all its events are handled, or, when some
+ * failed, the failing keys' events are handed back for a retry and the rest acknowledged. The server keeps the checkpoint: it moves past the oldest
  * unacknowledged event only, and redelivers what is not acknowledged in time. Order within a key
  * holds within a member; across members (a key whose events live in several streams, such as a
  * user's strikes), the expected-revision checks of the commands keep the outcome right.
@@ -111,16 +111,24 @@ export class GroupReactorRunner {
     return run;
   }
 
-  /** Each event behind its key's earlier ones; fails with the first failure once all have run. */
+  /**
+   * Each event behind its key's earlier ones. Once all have run, fails with the first failure,
+   * naming the events of every key that had one (EventsFailedError): those go back to the group
+   * together, so a key's events are retried in their order, and the other keys' are acknowledged
+   * rather than handled again (and, with an outage, parked with the failing ones).
+   */
   private async handleKeyed(lanes: KeyedLanes, events: readonly RecordedEvent[]): Promise<void> {
     const keyOf = this.projection.keyOf!.bind(this.projection);
     const groupOf = this.projection.groupOf?.bind(this.projection);
     const wanted = new Set(this.projection.eventTypes);
     const ordered = events.filter((e) => wanted.has(e.type)).sort((a, b) => a.position - b.position);
+    const keys = ordered.map((event) => keyOf(event));
     const failures = await Promise.all(
-      ordered.map((event) => new Promise<Failure>((settle) => lanes.push(keyOf(event), event.metadata.orgId, event, settle, groupOf?.(event)))),
+      ordered.map((event, i) => new Promise<Failure>((settle) => lanes.push(keys[i]!, event.metadata.orgId, event, settle, groupOf?.(event)))),
     );
-    const failure = failures.find((f) => f !== undefined);
-    if (failure) throw failure.error;
+    const first = failures.find((f) => f !== undefined);
+    if (!first) return;
+    const failedKeys = new Set(keys.filter((_, i) => failures[i] !== undefined));
+    throw new EventsFailedError(new Set(ordered.filter((_, i) => failedKeys.has(keys[i]!)).map((e) => e.id)), first.error);
   }
 }

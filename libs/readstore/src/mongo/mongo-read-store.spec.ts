@@ -1,7 +1,7 @@
-import mongoose, { type ConnectOptions } from 'mongoose';
+import mongoose, { type Connection, type ConnectOptions } from 'mongoose';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ReadStoreUnavailableError } from '../read-store.port.js';
-import { connectMongo, mongoSort } from './mongo-read-store.js';
+import { connectMongo, MongoReadStore, mongoSort } from './mongo-read-store.js';
 
 describe('connectMongo', () => {
   afterEach(() => vi.restoreAllMocks());
@@ -54,5 +54,54 @@ describe('mongoSort', () => {
     expect(mongoSort()).toEqual({ _id: 1 });
     // byId: ties by id ascending on every store, whatever the direction (the read-store contract).
     expect(mongoSort([{ field: 'rank', direction: 'desc' }], true)).toEqual({ rank: -1, _id: 1 });
+  });
+});
+
+/**
+ * A duplicate key on a guarded upsert, as the server reports it when another worker inserted the
+ * same new document first. No MongoDB server runs here (the contract suite covers a real one when
+ * WARDEN_MONGO_URL is set): the driver's collection is the seam, and its error is built the way
+ * the driver builds it (a MongoBulkWriteError whose write errors carry the operation's index).
+ */
+function duplicateKeyAt(index: number): Error {
+  const error = Object.create(mongoose.mongo.MongoBulkWriteError.prototype) as Record<string, unknown>;
+  error['writeErrors'] = [{ code: 11000, index, errmsg: 'E11000 duplicate key error' }];
+  error['result'] = { getWriteConcernError: () => undefined };
+  return error as unknown as Error;
+}
+
+describe('MongoReadStore.commit, two workers inserting one new document at once', () => {
+  it('writes a put that lost the race for the insert once more, where it replaces the older document', async () => {
+    const batches: Array<Array<Record<string, unknown>>> = [];
+    const collection = {
+      bulkWrite: async (ops: Array<Record<string, unknown>>) => {
+        batches.push(ops);
+        // The first round: the second write collided with another worker's insert of the same _id.
+        if (batches.length === 1) throw duplicateKeyAt(1);
+        return {};
+      },
+    };
+    const connection = { db: { collection: () => collection } } as unknown as Connection;
+    const store = new MongoReadStore(connection);
+    await store.commit([
+      { op: 'put', collection: 'scores', id: 'a', doc: { n: 1 }, position: 240 },
+      { op: 'put', collection: 'scores', id: 'b', doc: { n: 2 }, position: 250 },
+    ]);
+    expect(batches).toHaveLength(2);
+    // Only the write that collided, once more: now a replacement of the document the other worker inserted, if older.
+    expect(batches[1]).toEqual([batches[0]![1]]);
+  });
+
+  it('takes a second collision as "already applied" (the document is at or past the write\'s position)', async () => {
+    let rounds = 0;
+    const collection = {
+      bulkWrite: async () => {
+        rounds++;
+        throw duplicateKeyAt(0);
+      },
+    };
+    const store = new MongoReadStore({ db: { collection: () => collection } } as unknown as Connection);
+    await store.commit([{ op: 'put', collection: 'scores', id: 'a', doc: { n: 1 }, position: 240 }]);
+    expect(rounds).toBe(2);
   });
 });

@@ -122,7 +122,8 @@ export class MongoReadStore implements ReadStore {
     // 2. The writes: one unordered bulkWrite per collection, the last write of each document only
     //    (the same outcome as applying them in order). A positioned write matches only a document
     //    at an earlier position; when the document is already at or past it, the upsert collides
-    //    with the existing _id, which means "already applied".
+    //    with the existing _id, which means "already applied" (once the write was tried again:
+    //    a collision can also be a concurrent insert).
     const last = new Map<string, Write>();
     for (const w of writes) last.set(`${w.collection}\u0000${w.id}`, w);
     const byCollection = new Map<string, mongo.AnyBulkWriteOperation<StoredDoc>[]>();
@@ -141,10 +142,22 @@ export class MongoReadStore implements ReadStore {
       }
     }
     for (const [collection, ops] of byCollection) {
+      const docs = await this.docs(collection);
       try {
-        await (await this.docs(collection)).bulkWrite(ops, { ordered: false });
+        await docs.bulkWrite(ops, { ordered: false });
       } catch (err) {
         if (!onlyDuplicateKeys(err)) throw err;
+        // A duplicate key also comes from two writers inserting the same new document at once
+        // (another worker's projection): the server does not retry an upsert whose filter is more
+        // than the _id, and the loser's write, possibly the later position, would be lost. Once
+        // more, each now finds the document: replaced if it is older, a duplicate key again if
+        // it is at or past the write's position, which then really means "already applied".
+        const again = failedIndexes(err).map((i) => ops[i]!);
+        try {
+          await docs.bulkWrite(again, { ordered: false });
+        } catch (retryErr) {
+          if (!onlyDuplicateKeys(retryErr)) throw retryErr;
+        }
       }
     }
 
@@ -249,6 +262,13 @@ function onlyDuplicateKeys(err: unknown): boolean {
   // A write-concern failure means the writes that did apply may not be durable: never swallowed.
   const writeConcernFailed = err.err !== undefined || err.result?.getWriteConcernError() !== undefined;
   return list.length > 0 && list.every((e) => isDuplicateKey(e)) && !writeConcernFailed;
+}
+
+/** The indexes, in the bulk write's operations, of the writes that failed. */
+function failedIndexes(err: unknown): number[] {
+  const bulk = err as InstanceType<typeof mongoose.mongo.MongoBulkWriteError>;
+  const list = Array.isArray(bulk.writeErrors) ? bulk.writeErrors : [bulk.writeErrors];
+  return list.map((e) => e.index);
 }
 
 function isDuplicateKey(err: unknown): boolean {
