@@ -1,5 +1,6 @@
 import { RE2JS } from 're2js';
 import type { SignalType } from '#warden/catalog/contracts';
+import type { SignalContext } from '../evaluation.model.js';
 
 /** Text signals look at most at the first 1 MiB (in UTF-16 code units) of their input. */
 export const MAX_TEXT_LENGTH = 1024 * 1024;
@@ -18,11 +19,46 @@ export function describe(value: unknown): string {
 export interface TermMatcher {
   test(text: string): boolean;
   /**
-   * The pattern of a matcher that may cost far more than its text (more than IN_PLACE_MAX_TERMS
-   * terms, or a long one): matched off the evaluating thread where the context can
-   * (SignalContext.matchRegex). RE2 syntax, or, for short terms, V8's behind NATIVE_PATTERN_PREFIX.
+   * The pattern for the context's regex thread (SignalContext.matchRegex), where a match that may
+   * cost far more than its text goes (matchTerms): RE2 syntax, or, for short terms, V8's behind
+   * NATIVE_PATTERN_PREFIX. Undefined for a matcher that matches nothing.
    */
   readonly offThread?: string;
+  /**
+   * What matching a text of this length here may cost at most, in steps of the engine (a
+   * character times the longest term); Infinity for a matcher that always goes to the regex
+   * thread (more than IN_PLACE_MAX_TERMS terms, or a long one).
+   */
+  steps(textLength: number): number;
+}
+
+/**
+ * Engine steps an evaluation (its context, one per item version evaluated) may spend on term
+ * lists on its own thread; past them, its lists go to the regex thread. V8 walks, at each
+ * character, as deep into the terms' shared prefixes as the text follows them: a list of `a`,
+ * `ab`, `aab`, … up to 255 letters over 250 KiB of `a`s took 0.35 s of the evaluating thread
+ * (about 7 ns a step at worst; 1.5 ns for terms of 128 letters or fewer), and ten such conditions
+ * over four texts held a request 13.7 s (a hunt's measurements, docs/rules.md, "Evaluation").
+ * A million steps are at most some 8 ms: an item of 4,000 characters meets lists of 15-letter
+ * terms some sixteen times before its matches leave the thread.
+ */
+export const TERM_STEPS_IN_PLACE = 1024 * 1024;
+
+/** Steps each evaluation has spent on term lists here. */
+const stepsHere = new WeakMap<SignalContext, number>();
+
+/**
+ * The terms' match of `text`: on this thread while the evaluation's steps stay within
+ * TERM_STEPS_IN_PLACE, else on the context's regex thread (which takes organizations in turn and
+ * gives up a match past its deadline); here when the context has no regex thread.
+ */
+export function matchTerms(matcher: TermMatcher, text: string, ctx: SignalContext): boolean | Promise<boolean> {
+  if (matcher.offThread !== undefined && ctx.matchRegex) {
+    const spent = (stepsHere.get(ctx) ?? 0) + matcher.steps(text.length);
+    if (spent > TERM_STEPS_IN_PLACE) return ctx.matchRegex(matcher.offThread, text);
+    stepsHere.set(ctx, spent);
+  }
+  return matcher.test(text);
 }
 
 /**
@@ -53,12 +89,14 @@ const WORD_CLASS = '\\p{L}\\p{M}\\p{N}_';
  * than its text (100,000 terms: 1.3 s to compile, 0.1-0.2 s over 256 KiB; a literal of 30,000
  * characters: V8 backtracks, 3.7 s on 256 KiB), so those go to the regex thread: short terms still
  * with V8's engine (NATIVE_PATTERN_PREFIX), a long one with RE2's. Below it V8 answers here, where
- * the hop to the thread costs some 20 µs and waits behind other organizations' matches.
+ * the hop to the thread costs some 20 µs and waits behind other organizations' matches, as long as
+ * the evaluation's steps stay within TERM_STEPS_IN_PLACE (matchTerms).
  */
 const IN_PLACE_MAX_TERMS = 1_000;
 const MAX_TERM_LENGTH = 256;
 
-const NEVER: TermMatcher = { test: () => false };
+const NEVER: TermMatcher = { test: () => false, steps: () => 0 };
+const ALWAYS_OFF_THREAD = () => Infinity;
 
 /**
  * Compiles literal terms into one matcher. Empty terms are ignored: they would match any text.
@@ -78,7 +116,10 @@ export function compileTermMatcher(terms: readonly string[], options: TermOption
     let native: RegExp | undefined;
     const test = (text: string) => (native ??= new RegExp(source, 'u')).test(fold ? foldCase(text) : text);
     // `f`: the thread folds the text first (regex-match.worker.ts).
-    return literals.length <= IN_PLACE_MAX_TERMS ? { test } : { test, offThread: `${NATIVE_PATTERN_PREFIX}${fold ? 'fu' : 'u'})${source}` };
+    const offThread = `${NATIVE_PATTERN_PREFIX}${fold ? 'fu' : 'u'})${source}`;
+    if (literals.length > IN_PLACE_MAX_TERMS) return { test, offThread, steps: ALWAYS_OFF_THREAD };
+    const longest = literals.reduce((n, term) => Math.max(n, term.length), 0);
+    return { test, offThread, steps: (textLength) => textLength * longest };
   }
   const alternation = literals.map((term) => RE2JS.quote(term)).join('|');
   const bounded = options.wholeWord ? `(?:^|[^${WORD_CLASS}])(?:${alternation})(?:$|[^${WORD_CLASS}])` : alternation;
@@ -86,7 +127,7 @@ export function compileTermMatcher(terms: readonly string[], options: TermOption
   // Compiled here only when matched here: a bank of a million terms takes seconds to compile.
   let regex: RE2JS | undefined;
   const test = (text: string) => (regex ??= RE2JS.compile(source)).test(text);
-  return { test, offThread: source };
+  return { test, offThread: source, steps: ALWAYS_OFF_THREAD };
 }
 
 /**

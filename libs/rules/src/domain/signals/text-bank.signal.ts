@@ -3,7 +3,7 @@ import { RE2JS } from 're2js';
 import type { TextBankDefinition } from '#warden/catalog/contracts';
 import type { Signal, SignalContext } from '../evaluation.model.js';
 import { CompileCache } from './compile-cache.js';
-import { compileTermMatcher, requireText, type TermMatcher } from './term-matcher.js';
+import { compileTermMatcher, matchTerms, requireText, type TermMatcher } from './term-matcher.js';
 import { matchOffThread } from './text-matches-regex.signal.js';
 
 interface CompiledBank {
@@ -56,8 +56,8 @@ function compileBank(bank: TextBankDefinition): CompiledBank {
  * `{bankId}` → true when any bank term occurs as a whole word (case-insensitive) or any bank
  * regex matches (RE2, as written: case-sensitive unless the pattern says `(?i)`). Its regexes are
  * matched off the evaluating thread past the evaluation's in-place budget, as TEXT_MATCHES_REGEX's
- * are, and so are its terms when there are very many (or a long one: TermMatcher.offThread),
- * whatever the text's length.
+ * are, and so are its terms when there are very many (or a long one) whatever the text's length,
+ * or past the evaluation's in-place steps (matchTerms).
  */
 export const textBankSignal: Signal = {
   type: 'TEXT_BANK',
@@ -71,12 +71,9 @@ export const textBankSignal: Signal = {
     const text = requireText(input, 'TEXT_BANK');
     const compiled = compiledBank(bank);
     if (compiled.error !== undefined) throw new Error(compiled.error);
-    const termsOffThread = compiled.terms.offThread;
-    if (termsOffThread !== undefined && ctx.matchRegex) {
-      const match = ctx.matchRegex;
-      return match(termsOffThread, text).then((found) => found || regexesMatch(compiled, text, ctx));
-    }
-    return compiled.terms.test(text) || regexesMatch(compiled, text, ctx);
+    const terms = matchTerms(compiled.terms, text, ctx);
+    if (typeof terms !== 'boolean') return terms.then((found) => found || regexesMatch(compiled, text, ctx));
+    return terms || regexesMatch(compiled, text, ctx);
   },
   explain(_input, args) {
     return { bankId: args.bankId };

@@ -2,7 +2,7 @@ import { RE2JS } from 're2js';
 import { matchRegexAt } from '../../evaluation/regex-match.worker.js';
 import { describe, expect, it } from 'vitest';
 import type { SignalContext } from '../evaluation.model.js';
-import { compileTermMatcher, NATIVE_PATTERN_PREFIX } from './term-matcher.js';
+import { compileTermMatcher, NATIVE_PATTERN_PREFIX, TERM_STEPS_IN_PLACE } from './term-matcher.js';
 import { textContainsSignal } from './text-contains.signal.js';
 
 const ctx = {} as SignalContext;
@@ -83,6 +83,26 @@ describe('TEXT_CONTAINS', () => {
       expect(asked).toHaveLength(2);
     });
 
+    it("sends short terms to the thread too once the evaluation has spent its in-place steps (the terms' depth times the text's length)", async () => {
+      // The shape a hunt found: every term a prefix of the next, over a text that follows them all the way.
+      const chain = Array.from({ length: 255 }, (_, k) => `${'a'.repeat(k + 1)}b`);
+      const longText = 'a'.repeat(5_000); // 5,000 × 256 steps: more than TERM_STEPS_IN_PLACE at once
+      const { asked, context } = offThread(false);
+      expect(await textContainsSignal.evaluate(longText, { terms: chain }, context)).toBe(false);
+      expect(asked).toHaveLength(1);
+      expect(asked[0]!.startsWith(NATIVE_PATTERN_PREFIX)).toBe(true);
+      // A short text with the same list stays here, in a fresh evaluation...
+      const fresh = offThread(false);
+      const text = 'a'.repeat(1_000); // 256,000 steps
+      for (let i = 0; i < 4; i++) expect(textContainsSignal.evaluate(text, { terms: chain }, fresh.context)).toBe(false);
+      expect(fresh.asked).toHaveLength(0);
+      // ...until the evaluation's steps are spent: the fifth 256,000 leave the thread.
+      expect(await textContainsSignal.evaluate(text, { terms: chain }, fresh.context)).toBe(false);
+      expect(fresh.asked).toHaveLength(1);
+      expect(4 * 256_000).toBeLessThanOrEqual(TERM_STEPS_IN_PLACE);
+      expect(5 * 256_000).toBeGreaterThan(TERM_STEPS_IN_PLACE);
+    });
+
     it("gives the thread, for many short terms, V8's pattern, which the thread answers as the matcher here does", () => {
       const short = ['term7', 'a.b', 'C++', 'naïve', ...many];
       let id = 9_000_000; // apart from the ids other specs give the same module's patterns
@@ -112,7 +132,9 @@ describe('TEXT_CONTAINS', () => {
         { caseSensitive: true, wholeWord: true },
       ]) {
         const here = compileTermMatcher(short, options);
-        expect(here.offThread).toBeUndefined();
+        // Matched here while the evaluation's steps last: a character times the longest term.
+        expect(here.steps(10)).toBe(50);
+        expect(compileTermMatcher([...short, long], options).steps(1)).toBe(Infinity);
         const there = RE2JS.compile(compileTermMatcher([...short, long], options).offThread!);
         for (const text of ['TERM7 now', 'a term7x', 'term7', 'aXb a.b', 'use c++ today', 'NAÏVE', 'unnaïve', 'nothing']) {
           expect([options, text, there.test(text)]).toEqual([options, text, here.test(text)]);

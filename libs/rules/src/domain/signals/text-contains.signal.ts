@@ -1,6 +1,6 @@
 import type { Signal } from '../evaluation.model.js';
 import { CompileCache } from './compile-cache.js';
-import { compileTermMatcher, requireText, type TermMatcher } from './term-matcher.js';
+import { compileTermMatcher, matchTerms, requireText, type TermMatcher } from './term-matcher.js';
 
 type Args = { readonly [key: string]: unknown };
 
@@ -25,7 +25,8 @@ function matcherFor(args: Args): TermMatcher {
 
 /**
  * `{terms, caseSensitive?, wholeWord?}` → true when any term occurs in the text. Many terms, or a
- * long one, are matched on the context's regex thread, whatever the text's length (TermMatcher.offThread).
+ * long one, are matched on the context's regex thread, whatever the text's length, and so is any
+ * list past the evaluation's in-place steps (matchTerms).
  */
 export const textContainsSignal: Signal = {
   type: 'TEXT_CONTAINS',
@@ -34,7 +35,6 @@ export const textContainsSignal: Signal = {
   evaluate(input, args, ctx) {
     const matcher = matcherFor(args);
     const text = requireText(input, 'TEXT_CONTAINS');
-    if (matcher.offThread !== undefined && ctx.matchRegex) return ctx.matchRegex(matcher.offThread, text);
-    return matcher.test(text);
+    return matchTerms(matcher, text, ctx);
   },
 };
