@@ -435,6 +435,7 @@ export class CallbackDispatcher implements OnApplicationShutdown {
         body: rawBody,
         timeoutMs: this.options.attemptTimeoutMs,
         maxBytes: this.options.responseLimitBytes,
+        discardBody: true,
         maxRedirects: 0,
       });
       if (res.status >= 200 && res.status < 300) {

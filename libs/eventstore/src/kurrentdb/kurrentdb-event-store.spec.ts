@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import type { KurrentDBClient } from '@kurrent/kurrentdb-client';
+import { type KurrentDBClient, UnknownError } from '@kurrent/kurrentdb-client';
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '../../../../test/support/wait-for.js';
 import { deterministicId, randomIds } from '#warden/kernel';
@@ -226,5 +226,18 @@ describe('KurrentDbEventStore.append with any and derived ids (an item submissio
     const fake = fakeClient();
     await fake.store.append('item-acme-post-2', [event(randomIds.uuid())], 'any');
     expect(fake.calls.reads).toBe(0);
+  });
+});
+
+describe("KurrentDbEventStore.append over the server's limits", () => {
+  it('answers an event over MaxAppendEventSize as too large (413), as the batch append reports it', async () => {
+    const fake = fakeClient();
+    // What the client's batch append makes of the server's MaximumAppendEventSizeExceeded status
+    // (unpackError.js: a status it has no branch for).
+    fake.client.appendToStream = async () => {
+      throw new UnknownError(undefined, 'Could not recognize MaximumAppendEventSizeExceeded');
+    };
+    const error = await fake.store.append('s-1', [{ id: randomIds.uuid(), type: 'X', data: {}, metadata: {} as never }], 'any').catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 413 });
   });
 });

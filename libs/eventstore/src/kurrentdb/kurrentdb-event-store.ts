@@ -22,6 +22,7 @@ import {
   RETRY,
   START,
   StreamNotFoundError,
+  UnknownError,
   WrongExpectedVersionError,
 } from '@kurrent/kurrentdb-client';
 import { type EventMetadata, type JsonObject, type NewEvent, partTooLarge, type RecordedEvent } from '#warden/kernel';
@@ -109,6 +110,11 @@ export class KurrentDbEventStore implements EventStore {
       // than a 500 (docs/operations.md, "KurrentDB's append limits").
       if (error instanceof MaxAppendSizeExceededError) throw tooLargeForTheLog(`the server's MaxAppendSize of ${error.maxAppendSize} bytes`);
       if (error instanceof AppendRecordSizeExceededError) throw tooLargeForTheLog(`the server's MaxAppendEventSize of ${error.maxSize} bytes`);
+      // The batch append this client uses reports an event over MaxAppendEventSize as a status it
+      // does not recognize (1.3.x: an UnknownError "Could not recognize <the server's message>").
+      if (error instanceof UnknownError && /MaximumAppendEventSize|MaxAppendEventSize/i.test(error.message)) {
+        throw tooLargeForTheLog(`the server's MaxAppendEventSize`);
+      }
       throw error;
     }
     // Only with `throwOnAppendFailure=false` in the connection string; the client then reports

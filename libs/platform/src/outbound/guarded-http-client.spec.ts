@@ -378,6 +378,15 @@ describe('GuardedHttpClient', () => {
       expect(ok.body.length).toBe(64 * 16 * 1024);
     });
 
+    it('reads a body the caller does not use without keeping it, still within maxBytes', async () => {
+      const c = open(['127.0.0.0/8']);
+      const kept = await get(c, `${main.base}/big-chunked`, { maxBytes: 2 * 1024 * 1024 });
+      const dropped = await get(c, `${main.base}/big-chunked`, { maxBytes: 2 * 1024 * 1024, discardBody: true });
+      expect([kept.status, kept.body.length]).toEqual([200, 64 * 16 * 1024]);
+      expect([dropped.status, dropped.body.length]).toEqual([200, 0]);
+      expect((await failure(get(c, `${main.base}/big-chunked`, { maxBytes: 100_000, discardBody: true }))).reason).toBe('too-large');
+    });
+
     it('reports a refused connection as a network failure', async () => {
       const gone = await listen('127.0.0.1', (_req, res) => res.end());
       await stop(gone);
