@@ -289,6 +289,26 @@ describe('transparency projection', () => {
     expect(redelivered.day).toMatchObject({ noticesByPolicy: { hate: 2 }, appealsReceived: 1, appealsDecided: 1, noticeToAction: { '7200': 1 } });
   });
 
+  it("keeps a day's document bounded however many kinds of action the day has: past 256 kinds, or a long one, each counts in a document of its own for the day", async () => {
+    stores = sqliteStores();
+    // 300 actions, each naming a set of policies of its own; the first 40 name 100 long policy ids each.
+    const policies = (i: number) => (i < 40 ? Array.from({ length: 100 }, (_, k) => ({ id: `p${i}-${'x'.repeat(200)}-${k}` })) : [{ id: `p${i}` }]);
+    for (let i = 0; i < 300; i++) {
+      const a = action(`k${i}`, `p${i}`, undefined, '2026-03-02T11:00:00Z');
+      await stores.events.append(`item_evaluation-acme:k${i}`, [{ ...a, data: { ...a.data, policies: policies(i) } as JsonObject }], 'any');
+    }
+    await new ProjectionRunner(transparencyProjection, stores.events, stores.readStore).catchUp();
+    const days = await stores.readStore.find<TransparencyDayDoc>(TRANSPARENCY_DAYS, { orgId: 'acme', day: '2026-03-02' });
+    const main = (await day())!;
+    expect(Object.keys(main.actions).length).toBeLessThanOrEqual(256);
+    expect(Object.keys(main.actions).every((key) => key.length <= 1024)).toBe(true);
+    // Every document of the day is small, and together they count each action once.
+    expect(days.every((d) => JSON.stringify(d).length < 300_000)).toBe(true);
+    const counted = days.flatMap((d) => Object.entries(d.actions));
+    expect(new Set(counted.map(([key]) => key)).size).toBe(300);
+    expect(counted.reduce((n, [, c]) => n + c, 0)).toBe(300);
+  });
+
   it('replaying the log again, or a rebuild, changes nothing', async () => {
     stores = sqliteStores();
     await seed();

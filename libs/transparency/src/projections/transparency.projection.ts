@@ -118,9 +118,32 @@ async function onAction(event: RecordedEvent, ctx: ProjectionContext): Promise<v
 
   const counters = await day(ctx, orgId, decidedAt);
   const source = notice ? notice.reporterTypes.join(',') || '*' : '';
-  bump(counters.doc.actions, JSON.stringify([actionId, facts.policyIds.join(','), source, facts.automatedDetection ? 1 : 0, facts.automatedDecision ? 1 : 0]));
+  const key = JSON.stringify([actionId, facts.policyIds.join(','), source, facts.automatedDetection ? 1 : 0, facts.automatedDecision ? 1 : 0]);
+  if (key in counters.doc.actions || (Object.keys(counters.doc.actions).length < DAY_ACTION_KEYS && key.length <= DAY_ACTION_KEY_LENGTH)) {
+    bump(counters.doc.actions, key);
+  } else {
+    await bumpApart(ctx, counters.doc, key);
+  }
   if (notice) bump(counters.doc.noticeToAction, String(durationBucket(Date.parse(decidedAt) - Date.parse(notice.firstAt))));
   ctx.put(TRANSPARENCY_DAYS, counters.id, counters.doc as unknown as ReadDocument);
+}
+
+/**
+ * A day's document keeps at most this many kinds of action (action, policies, source, automation)
+ * and none longer than DAY_ACTION_KEY_LENGTH; the others count in a document of their own for the
+ * day (bumpApart). An action may name up to a thousand policies of 256 characters: a few dozen
+ * such sets in a day made one document of 16 MB (MongoDB's limit, past which the projection would
+ * stall on the event), and every action of the day rewrote all of it (a review's reading).
+ */
+const DAY_ACTION_KEYS = 256;
+const DAY_ACTION_KEY_LENGTH = 1024;
+
+/** Counts `key` in the day's document of its own, found by its digest (a day document as any other: the report sums them all). */
+async function bumpApart(ctx: ProjectionContext, dayDoc: TransparencyDayDoc, key: string): Promise<void> {
+  const id = `${dayDocId(dayDoc.orgId, dayDoc.day)}#${createHash('sha256').update(key).digest('base64url')}`;
+  const apart = (await ctx.get<TransparencyDayDoc>(TRANSPARENCY_DAYS, id)) ?? emptyDay(dayDoc.orgId, dayDoc.day);
+  bump(apart.actions, key);
+  ctx.put(TRANSPARENCY_DAYS, id, apart as unknown as ReadDocument);
 }
 
 /** The facts of a published action's statement, as its event and the item's record say them now. */
