@@ -27,6 +27,11 @@ import { transparencyProjection } from '../libs/transparency/src/projections/tra
 import { readAfter } from '../libs/transparency/src/queries/list-statements/list-statements.handler.js';
 import { nextActionWithUnsent, nextOrganizationWithUnsent, unsentOfAction } from '../libs/transparency/src/submission/statement-submitter.js';
 import { TRANSPARENCY_STATEMENTS } from '../libs/transparency/src/projections/transparency.read-model.js';
+import { childSafetyReportsProjection } from '../libs/review/src/projections/child-safety-reports.projection.js';
+import { ListChildSafetyReportsHandler } from '../libs/review/src/queries/list-child-safety-reports/list-child-safety-reports.handler.js';
+import { ListChildSafetyReportsQuery } from '../libs/review/src/queries/list-child-safety-reports/list-child-safety-reports.query.js';
+import { catalogProjection } from '../libs/catalog/src/projections/catalog.projection.js';
+import { CATALOG_ENTITIES } from '../libs/catalog/src/projections/catalog.read-model.js';
 
 /** A read store whose prepared SELECTs are kept, with their plans, and the indexes of `projection` made. */
 async function storeWith(projection: Projection) {
@@ -151,6 +156,29 @@ describe('long lists read their page in index order', () => {
     await forEachScheduledDelivery(store, () => {});
     expect(plan()).toContain('USING INDEX rm/callback_schedule/nextAttemptAt,deliveryId');
     expect(plan()).not.toContain('USE TEMP B-TREE');
+    close();
+  });
+
+  it("the organization's child-safety reports, newest first, a page at a time", async () => {
+    const { store, plan, close } = await storeWith(childSafetyReportsProjection);
+    await new ListChildSafetyReportsHandler(store, { catchUp: async () => {} } as never).execute(new ListChildSafetyReportsQuery('acme', 50, 0));
+    expect(plan()).toContain('USING INDEX rm/child_safety_reports/orgId,recordedAt,reportId');
+    expect(plan()).not.toContain('USE TEMP B-TREE');
+    close();
+  });
+
+  it("an organization's catalog entities of a kind, live or ever, in id order", async () => {
+    const { store, plan, close } = await storeWith(catalogProjection);
+    // The two reads of CatalogReader (libs/catalog/src/queries/catalog-reader.ts), as it makes them.
+    const filters: Array<Record<string, string | boolean>> = [
+      { orgId: 'acme', kind: 'rules', archived: false },
+      { orgId: 'acme', kind: 'rules' },
+    ];
+    for (const filter of filters) {
+      await store.find(CATALOG_ENTITIES, filter, { sort: [{ field: 'id', direction: 'asc' }] });
+      expect(plan()).toMatch(/USING INDEX rm\/catalog_entities\/orgId,kind,(archived,)?id/);
+      expect(plan()).not.toContain('USE TEMP B-TREE');
+    }
     close();
   });
 

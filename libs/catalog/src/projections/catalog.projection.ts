@@ -24,7 +24,13 @@ export const catalogProjection = eventProjection<CatalogEvent | HashBankEvent>({
   name: CATALOG_PROJECTION,
   collections: [CATALOG_ENTITIES, CATALOG_SETTINGS, CATALOG_HASH_BANK_SIZES, CATALOG_VERSIONS],
   eventTypes: [...CATALOG_EVENT_TYPES, 'HashBankHashesAdded', 'HashBankHashesRemoved'],
-  indexes: [{ collection: CATALOG_ENTITIES, fields: ['orgId', 'kind', 'archived'] }],
+  // In the order the catalog reads them (by id): on MongoDB a sort the index does not serve is
+  // done in memory, every entity of the kind at each cache miss (a review's reading).
+  indexes: [
+    { collection: CATALOG_ENTITIES, fields: ['orgId', 'kind', 'archived', 'id'] },
+    { collection: CATALOG_ENTITIES, fields: ['orgId', 'kind', 'id'] },
+  ],
+  retiredIndexes: [{ collection: CATALOG_ENTITIES, fields: ['orgId', 'kind', 'archived'] }],
   async apply(recorded, ctx) {
     const orgId = recorded.metadata.orgId;
     const event = recorded;

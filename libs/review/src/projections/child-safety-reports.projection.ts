@@ -50,7 +50,8 @@ export const childSafetyReportsProjection: Projection = {
   collections: [CHILD_SAFETY_REPORTS, CHILD_SAFETY_REPORTS_BY_SUBJECT, CHILD_SAFETY_REPORTS_BY_REPORTER, CHILD_SAFETY_REPORTS_BY_MODERATOR],
   eventTypes: ['ChildSafetyReportRecorded', SUBJECT_ERASURE_REQUESTED_EVENT, SUBJECT_ERASED_EVENT],
   needsPersonalData: true,
-  indexes: [{ collection: CHILD_SAFETY_REPORTS, fields: ['orgId', 'recordedAt'] }],
+  indexes: [{ collection: CHILD_SAFETY_REPORTS, fields: ['orgId', 'recordedAt', 'reportId'] }],
+  retiredIndexes: [{ collection: CHILD_SAFETY_REPORTS, fields: ['orgId', 'recordedAt'] }],
   async apply(event, ctx) {
     const orgId = event.metadata.orgId;
     const erasure = subjectErasureOf(event);
