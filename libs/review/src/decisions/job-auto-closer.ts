@@ -100,16 +100,22 @@ export class JobAutoCloser {
   }
 
   /**
-   * The item's open jobs (PENDING first, then LOCKED, then ASSIGNED, each in the store's order).
+   * The item's open jobs (PENDING first, then LOCKED, then ASSIGNED, each oldest opened first).
    * Appeal jobs only `withAppeals`: an appeal is answered by a moderator's ACCEPT or REJECT, and
    * closing it for the item's sake would leave the appellant without an answer. One query for all
    * of the item's jobs, open or closed, sorted out here: the index on (orgId, itemTypeId, itemId,
    * openedAt) serves it, whereas the filter language has no `in` for the three open states, and a
    * query per state read the same jobs three times (the state is not in the index: an item reported
-   * and decided over and over has many closed jobs, read either way).
+   * and decided over and over has many closed jobs, read either way). Sorted by openedAt, the
+   * index's own order: unsorted, MongoDB would still order them by _id, which the index does not
+   * give, so every job of the item was sorted in memory at each action on it (a review's reading).
    */
   private async openJobsOf(orgId: string, item: { id: string; typeId: string }, { withAppeals }: { withAppeals: boolean }): Promise<ReviewJobDoc[]> {
-    const jobs = await this.deps.readStore.find<ReviewJobDoc>(REVIEW_JOBS, { orgId, itemTypeId: item.typeId, itemId: item.id });
+    const jobs = await this.deps.readStore.find<ReviewJobDoc>(
+      REVIEW_JOBS,
+      { orgId, itemTypeId: item.typeId, itemId: item.id },
+      { sort: [{ field: 'openedAt', direction: 'asc' }] },
+    );
     return (
       jobs
         .filter((job) => OPEN_STATES.includes(job.state) && (withAppeals || (job.appealId ?? null) === null))
