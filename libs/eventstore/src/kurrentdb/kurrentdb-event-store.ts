@@ -63,9 +63,9 @@ const GROUP_MESSAGE_TIMEOUT_MS = 120_000;
  */
 const GROUP_MAX_RETRIES = 100;
 const RETRY_PAUSE_MS = 250;
+const RETRY_PAUSE_MAX_MS = 10_000;
 /** How far back an append with 'any' and derived ids looks for an earlier append of the same events (replayOf). */
 const IDEMPOTENCY_SCAN = 1000;
-const RETRY_PAUSE_MAX_MS = 10_000;
 
 /** The pause before a failed batch is handed back: doubling from RETRY_PAUSE_MS with each batch failed in a row, at most RETRY_PAUSE_MAX_MS. */
 export const retryPause = (failedInARow: number) => Math.min(RETRY_PAUSE_MAX_MS, RETRY_PAUSE_MS * 2 ** Math.min(16, Math.max(0, failedInARow - 1)));
