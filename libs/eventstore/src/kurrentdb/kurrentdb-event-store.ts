@@ -354,8 +354,9 @@ export class KurrentDbEventStore implements EventStore {
             if (stopped) return;
             options.onRetry?.(error);
             const failed = error instanceof EventsFailedError ? error.eventIds : undefined;
-            const back = failed ? taken.filter((t) => t.event !== undefined && failed.has(t.event.id)) : taken;
-            if (back.length < taken.length) await sub.ack(...taken.filter((t) => !back.includes(t)));
+            const isBack = (t: PersistentSubscriptionToAllResolvedEvent) => failed === undefined || (t.event !== undefined && failed.has(t.event.id));
+            const back = taken.filter(isBack);
+            if (back.length < taken.length) await sub.ack(...taken.filter((t) => !isBack(t)));
             // The server redelivers a retried event at once and parks it after maxRetryCount
             // retries: without a pause, a second's outage of what the handler needs (the read
             // store, the log) would use up every retry of the events in flight and park them.

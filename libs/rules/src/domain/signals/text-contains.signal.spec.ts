@@ -65,6 +65,13 @@ describe('TEXT_CONTAINS', () => {
   });
 
   describe('very many terms, or a long one (matched off the evaluating thread)', () => {
+    /** Case-sensitive or not, whole words or not: each pair. */
+    const EVERY_OPTION = [
+      { caseSensitive: false, wholeWord: false },
+      { caseSensitive: true, wholeWord: false },
+      { caseSensitive: false, wholeWord: true },
+      { caseSensitive: true, wholeWord: true },
+    ];
     const many = Array.from({ length: 1_001 }, (_, i) => `term${i}`);
     /** A context whose regex thread answers `answer`, noting the patterns it was asked. */
     const offThread = (answer: boolean) => {
@@ -106,12 +113,7 @@ describe('TEXT_CONTAINS', () => {
     it("gives the thread, for many short terms, V8's pattern, which the thread answers as the matcher here does", () => {
       const short = ['term7', 'a.b', 'C++', 'naïve', ...many];
       let id = 9_000_000; // apart from the ids other specs give the same module's patterns
-      for (const options of [
-        { caseSensitive: false, wholeWord: false },
-        { caseSensitive: true, wholeWord: false },
-        { caseSensitive: false, wholeWord: true },
-        { caseSensitive: true, wholeWord: true },
-      ]) {
+      for (const options of EVERY_OPTION) {
         const matcher = compileTermMatcher(short, options);
         expect(matcher.offThread?.startsWith(`${NATIVE_PATTERN_PREFIX}${options.caseSensitive ? 'u' : 'fu'})`)).toBe(true);
         const task = { id: id++, pattern: matcher.offThread! };
@@ -125,12 +127,7 @@ describe('TEXT_CONTAINS', () => {
       const short = ['term7', 'a.b', 'C++', 'naïve'];
       // A long term no text below holds sends the same terms to the thread.
       const long = 'z'.repeat(257);
-      for (const options of [
-        { caseSensitive: false, wholeWord: false },
-        { caseSensitive: true, wholeWord: false },
-        { caseSensitive: false, wholeWord: true },
-        { caseSensitive: true, wholeWord: true },
-      ]) {
+      for (const options of EVERY_OPTION) {
         const here = compileTermMatcher(short, options);
         // Matched here while the evaluation's steps last: a character times the longest term.
         expect(here.steps(10)).toBe(50);
