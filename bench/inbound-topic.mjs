@@ -145,9 +145,9 @@ try {
     await manager.streams.delete('WARDEN_ITEMS').catch(() => undefined);
     const port = await freePort();
     const warden = await servers.start('all', port, dataDir, { WARDEN_NATS_URL: `nats://127.0.0.1:${natsPort}` });
-    // The stream exists once Warden consumes.
+    // The stream exists once Warden consumes (its subject's consumer comes with the first message).
     while (
-      !(await manager.consumers.info('WARDEN_ITEMS', 'warden-items').then(
+      !(await manager.streams.info('WARDEN_ITEMS').then(
         () => true,
         () => false,
       ))

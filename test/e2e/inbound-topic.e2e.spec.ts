@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { queryLog } from '../support/config-files.js';
 import { type Receiver, startReceiver } from '../support/http-receiver.js';
-import { type NatsBroker, startNatsBroker } from '../support/nats-broker.js';
+import { everyMessageSettled, type NatsBroker, startNatsBroker } from '../support/nats-broker.js';
 import { waitFor } from '../support/wait-for.js';
 import { freshDataDir, runCli, type RunningWarden, startConfigured, startWarden, testEnv } from '../support/warden-process.js';
 
@@ -105,7 +105,7 @@ describe('the inbound topic ITEM_SUBMISSION_EVENT on a real NATS JetStream broke
   async function streamExists(): Promise<boolean> {
     const { connection } = await broker.client(broker.warden);
     try {
-      await (await jetstreamManager(connection)).consumers.info('WARDEN_ITEMS', 'warden-items');
+      await (await jetstreamManager(connection)).streams.info('WARDEN_ITEMS');
       return true;
     } catch {
       return false;
@@ -119,15 +119,7 @@ describe('the inbound topic ITEM_SUBMISSION_EVENT on a real NATS JetStream broke
     const { connection } = await broker.client(broker.warden);
     try {
       const manager = await jetstreamManager(connection);
-      await waitFor(
-        async () => {
-          // The acknowledgement floor at the stream's last message: every message acknowledged (a
-          // message handed back for a retry counts in neither num_pending nor num_ack_pending).
-          const [info, stream] = await Promise.all([manager.consumers.info('WARDEN_ITEMS', 'warden-items'), manager.streams.info('WARDEN_ITEMS')]);
-          return info.num_pending === 0 && info.ack_floor.stream_seq >= stream.state.last_seq;
-        },
-        { what: 'every message settled', ...LONG_WAIT },
-      );
+      await waitFor(() => everyMessageSettled(manager), { what: 'every message settled', ...LONG_WAIT });
     } finally {
       await connection.close();
     }

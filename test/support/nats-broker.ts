@@ -3,8 +3,9 @@ import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { connect as netConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
+import { jetstream, type JetStreamClient, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { subjectConsumer } from '../../libs/inbound/src/transport/nats/nats-inbound-transport.js';
 import { freePort } from './free-port.js';
 import { waitFor } from './wait-for.js';
 
@@ -125,4 +126,20 @@ function stopProcess(child: ChildProcess, signal: NodeJS.Signals): Promise<void>
     child.once('exit', () => resolve());
     child.kill(signal);
   });
+}
+
+/**
+ * Whether Warden has settled every message of the items stream: each subject's durable consumer
+ * (docs/inbound-topic.md, "Delivery") exists, has nothing pending, and its acknowledgement floor is
+ * at the subject's last message (a message handed back for a retry counts in neither num_pending
+ * nor num_ack_pending, so the floor is what says it is done).
+ */
+export async function everyMessageSettled(manager: JetStreamManager, stream = 'WARDEN_ITEMS', consumer = 'warden-items', prefix = 'warden'): Promise<boolean> {
+  const { state } = await manager.streams.info(stream, { subjects_filter: `${prefix}.*.items` });
+  for (const subject of Object.keys(state.subjects ?? {})) {
+    const last = await manager.streams.getMessage(stream, { last_by_subj: subject });
+    const info = await manager.consumers.info(stream, subjectConsumer(consumer, prefix, subject)).catch(() => undefined);
+    if (last === null || info === undefined || info.num_pending > 0 || info.ack_floor.stream_seq < last.seq) return false;
+  }
+  return true;
 }

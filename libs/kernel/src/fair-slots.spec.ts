@@ -37,6 +37,25 @@ describe('FairSlots', () => {
     await releaseAll(slots, a, b);
   });
 
+  it('lets an organization alone take every slot but the kept ones when asked to (wholeWhenAlone), and shares them once another asks', async () => {
+    const slots = new FairSlots(16, { wholeWhenAlone: true });
+    const started: string[] = [];
+    const a = queue(slots, started, 'a', 20);
+    await settle();
+    // 16 less the 2 kept for an organization holding none.
+    expect(slots.inUse).toBe(14);
+    const b = queue(slots, started, 'b', 10);
+    await settle();
+    // A kept slot at once; the other kept one stays for a third organization.
+    expect(started.filter((name) => name.startsWith('b'))).toEqual(['b0']);
+    // a holds over its share now (8 of 16): what it frees goes to b (the kept slots staying free).
+    for (const g of a.gates.slice(0, 6)) g.release();
+    await settle();
+    expect(started.filter((name) => name.startsWith('b'))).toHaveLength(6);
+    expect(started.filter((name) => name.startsWith('a'))).toHaveLength(14);
+    await releaseAll(slots, a, b);
+  });
+
   it('hands a freed slot to the organizations waiting in turn, each under its share', async () => {
     const slots = new FairSlots(5);
     const started: string[] = [];

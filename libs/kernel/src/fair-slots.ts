@@ -12,7 +12,8 @@ import { Fifo } from './fifo.js';
  * at its next turn; with shares alone, two such organizations held every slot between them, and a
  * third waited for one of their deadlines (a helper's hunts, docs/benchmarks.md, "A second hunt for
  * stalls"). Not work-conserving: an organization alone uses half of the slots, two together all
- * but the kept ones.
+ * but the kept ones; unless `wholeWhenAlone` (for tasks that end on their own, however long),
+ * when an organization alone takes every slot but the kept ones.
  *
  * Users: the media fetched and hashed at once (hashing's guarded-media-hasher.ts), the callback
  * attempts under way (callbacks' callback-dispatcher.ts), the regex thread's turns (rules' regex-pool.ts).
@@ -27,8 +28,15 @@ export class FairSlots {
   /** Slots that only an organization holding none may take. */
   private readonly kept: number;
 
-  constructor(private readonly size: number) {
+  /** The fewest organizations the size is divided among: 2 caps an organization alone at half. */
+  private readonly fewestSharing: number;
+
+  constructor(
+    private readonly size: number,
+    options: { readonly wholeWhenAlone?: boolean } = {},
+  ) {
     this.kept = Math.max(1, Math.floor(size / 8));
+    this.fewestSharing = options.wholeWhenAlone === true ? 1 : 2;
   }
 
   /** Tasks under way now (for tests and metrics). */
@@ -71,7 +79,8 @@ export class FairSlots {
 
   /**
    * Whether `orgId` may take one more slot: its share is the size divided among the organizations
-   * holding or waiting (itself counted, `asking` when it is neither yet), at most half, at least one;
+   * holding or waiting (itself counted, `asking` when it is neither yet), at most half (unless
+   * `wholeWhenAlone`), at least one;
    * and one that holds a slot leaves the kept ones to those holding none.
    */
   private underShare(orgId: string, asking = false): boolean {
@@ -80,7 +89,7 @@ export class FairSlots {
     let active = this.held.size;
     for (const waiting of this.waiting.keys()) if (!this.held.has(waiting)) active++;
     if (asking && !this.held.has(orgId) && !this.waiting.has(orgId)) active++;
-    const share = Math.max(1, Math.floor(this.size / Math.max(2, active)));
+    const share = Math.max(1, Math.floor(this.size / Math.max(this.fewestSharing, active)));
     return holds < share;
   }
 

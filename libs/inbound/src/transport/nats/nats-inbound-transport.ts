@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   AckPolicy,
   type ConsumerMessages,
@@ -6,6 +7,8 @@ import {
   type JetStreamManager,
   jetstream,
   jetstreamManager,
+  JetStreamApiCodes,
+  JetStreamApiError,
   type JsMsg,
   RetentionPolicy,
   StorageType,
@@ -20,6 +23,7 @@ import {
   nkeyAuthenticator,
   usernamePasswordAuthenticator,
 } from '@nats-io/transport-node';
+import { FairSlots, ORG_ID } from '#warden/kernel';
 import { deadLetterPayload } from '../dead-letter-payload.js';
 import type { Disposition, InboundHandler, InboundMessage, InboundTransport } from '../inbound-transport.port.js';
 import type { NatsCredentials } from './nats-credentials.js';
@@ -29,6 +33,7 @@ export interface NatsInboundOptions {
   readonly credentials: NatsCredentials | undefined;
   readonly subjectPrefix: string;
   readonly stream: string;
+  /** Names the durable consumers: `<consumer>-<orgId>` per organization's subject; `<consumer>` alone was the one shared consumer of earlier versions. */
   readonly consumer: string;
   readonly batch: number;
   readonly ackWaitMs: number;
@@ -48,28 +53,55 @@ const DEAD_LETTER_RETRY_MS = 5_000;
 const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
 /** What a dead letter leaves of max_payload for its headers (subject, message and event ids). */
 const HEADER_ROOM_BYTES = 4096;
+/** How often the stream's subjects are listed for an organization that has just started publishing: its first message waits at most about this. */
+const SUBJECTS_POLL_MS = 1000;
+/** The subjects are listed whole at least this often, even when their count has not changed (one gone, another come). */
+const SUBJECTS_FULL_LIST_MS = 30_000;
+/** How long a consume that failed (its consumer deleted, the broker away) waits before it starts again. */
+const RESTART_MS = 1000;
 
 /** The broker's subjects for an organization (docs/inbound-topic.md, "Subjects"). */
 export const itemsSubject = (prefix: string, orgId: string) => `${prefix}.${orgId}.items`;
 export const deadLetterSubject = (prefix: string, orgId: string | undefined) => `${prefix}.${orgId ?? '_unknown'}.items.dead-letter`;
 
 /**
- * The inbound topic on NATS JetStream: a durable pull consumer shared by every worker, fetched
- * in bounded batches (at most `batch` messages in hand), each message acknowledged, sent to the
- * dead-letter stream or handed back with a delay as the handler says. The stream, its dead-letter
- * stream and the consumer are created when missing (an operator may create them beforehand with
- * other limits). The connection reconnects without end; a consume that ends is started again.
+ * The durable consumer of one subject: `<consumer>-<orgId>` when the subject names an organization
+ * id, else `<consumer>--` and a digest of the subject (an organization id never starts with `-`, so
+ * the two never meet; such a subject's messages are dead-lettered, but only its own consumer reaches them).
+ */
+export function subjectConsumer(consumer: string, prefix: string, subject: string): string {
+  const token = subject.slice(prefix.length + 1, -'.items'.length);
+  if (ORG_ID.test(token)) return `${consumer}-${token}`;
+  return `${consumer}--${createHash('sha256').update(subject).digest('hex').slice(0, 32)}`;
+}
+
+/**
+ * The inbound topic on NATS JetStream, fair across organizations (docs/inbound-topic.md,
+ * "Delivery"). One durable pull consumer per organization's subject, shared by every worker, so
+ * that an organization's backlog waits behind its own messages only: with one consumer for every
+ * subject, another organization's message came after the whole backlog published before it (a
+ * helper's hunt, docs/benchmarks.md). The subjects are found by listing the stream's; each
+ * consumer is created when missing, starting where the shared consumer of earlier versions stopped.
+ * The messages in hand are `batch` at most, shared by organizations as FairSlots shares them (each
+ * at most its share; an organization alone all but the eighth kept for newcomers). Each message is acknowledged, sent to the
+ * dead-letter stream or handed back with a delay as the handler says. The connection reconnects
+ * without end; a consume that ends is started again.
  */
 export class NatsInboundTransport implements InboundTransport {
   private connection: NatsConnection | undefined;
-  private messages: ConsumerMessages | undefined;
   private running: Promise<void> | undefined;
   private stopping = false;
-  private inHand = 0;
-  private readonly slotWaiters: Array<() => void> = [];
-  private readonly settled: Array<() => void> = [];
+  private stopWatching: (() => void) | undefined;
+  private readonly slots: FairSlots;
+  /** The consume of each subject, running until stopped. */
+  private readonly consuming = new Map<string, Promise<void>>();
+  private readonly open = new Set<ConsumerMessages>();
+  private readonly settling = new Set<Promise<void>>();
 
-  constructor(private readonly options: NatsInboundOptions) {}
+  constructor(private readonly options: NatsInboundOptions) {
+    // A message's handling ends on its own (no deadline to wait out), so an organization alone may take every place.
+    this.slots = new FairSlots(options.batch, { wholeWhenAlone: true });
+  }
 
   async start(handle: InboundHandler): Promise<void> {
     this.running = this.run(handle);
@@ -77,43 +109,111 @@ export class NatsInboundTransport implements InboundTransport {
 
   async stop(): Promise<void> {
     this.stopping = true;
-    this.messages?.stop();
-    this.slotWaiters.splice(0).forEach((wake) => wake());
-    while (this.inHand > 0) await new Promise<void>((resolve) => this.settled.push(resolve));
+    this.stopWatching?.();
+    for (const messages of this.open) messages.stop();
+    await this.running;
+    // A consume waiting for a slot gets one as these settle, and hands its message back.
+    while (this.settling.size > 0) await Promise.all(this.settling);
+    await Promise.all(this.consuming.values());
     // Drain flushes the acknowledgements just sent before closing.
     await this.connection?.drain().catch(() => undefined);
-    await this.running;
   }
 
+  /** Connects, makes the streams, then watches the stream's subjects and consumes each new one. */
   private async run(handle: InboundHandler): Promise<void> {
     let failing = false;
     while (!this.stopping) {
       try {
         const connection = (this.connection ??= await this.connect());
         const manager = await jetstreamManager(connection);
-        await this.ensureStreamsAndConsumer(manager);
+        await this.ensureStreams(manager);
         const client = jetstream(connection);
-        const consumer = await client.consumers.get(this.options.stream, this.options.consumer);
-        if (this.stopping) break;
-        this.messages = await consumer.consume({ max_messages: this.options.batch });
         if (failing) this.options.log.info('Inbound topic: consuming again');
         failing = false;
-        for await (const message of this.messages) {
-          await this.slot();
-          if (this.stopping) {
-            // Not handled: handed back at once, for another worker (or this one, restarted).
-            message.nak();
-            this.release();
-            break;
-          }
-          void this.settle(client, message, handle).finally(() => this.release());
-        }
+        await this.watchSubjects(manager, (subject) => this.consume(manager, client, subject, handle));
       } catch (error) {
         if (!failing && !this.stopping) this.options.log.warn(`Inbound topic: ${describe(error)}; retrying`);
         failing = true;
       }
-      if (!this.stopping) await sleep(1000);
+      if (!this.stopping) await sleep(RESTART_MS);
     }
+  }
+
+  /**
+   * Lists the stream's subjects now and every SUBJECTS_POLL_MS, calling `found` once for each
+   * subject not seen before. The list is read whole only when the stream's count of subjects
+   * changed (or every SUBJECTS_FULL_LIST_MS): the count costs the same for ten organizations as for
+   * ten thousand. Returns when stopped; throws when the broker cannot answer.
+   */
+  private async watchSubjects(manager: JetStreamManager, found: (subject: string) => void): Promise<void> {
+    const filter = itemsSubject(this.options.subjectPrefix, '*');
+    let count = -1;
+    let listedAt = 0;
+    while (!this.stopping) {
+      // A broker that does not count its subjects has the list read every time.
+      const { num_subjects: subjects = -1 } = (await manager.streams.info(this.options.stream)).state;
+      if (subjects === -1 || subjects !== count || Date.now() - listedAt >= SUBJECTS_FULL_LIST_MS) {
+        const listed = await manager.streams.info(this.options.stream, { subjects_filter: filter });
+        for (const subject of Object.keys(listed.state.subjects ?? {})) if (!this.consuming.has(subject)) found(subject);
+        count = subjects;
+        listedAt = Date.now();
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, SUBJECTS_POLL_MS);
+        this.stopWatching = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+  }
+
+  /** Starts consuming `subject` (its consumer made when missing) until stopped, starting again whenever its consume ends. */
+  private consume(manager: JetStreamManager, client: JetStreamClient, subject: string, handle: InboundHandler): void {
+    const turn = subject;
+    const name = subjectConsumer(this.options.consumer, this.options.subjectPrefix, subject);
+    const consuming = (async () => {
+      let failing = false;
+      while (!this.stopping) {
+        let messages: ConsumerMessages | undefined;
+        try {
+          await this.ensureConsumer(manager, subject, name);
+          const consumer = await client.consumers.get(this.options.stream, name);
+          if (this.stopping) break;
+          messages = await consumer.consume({ max_messages: pullBufferOf(this.options.batch) });
+          this.open.add(messages);
+          // Stopped while the consume was being opened: stop() could not reach it.
+          if (this.stopping) messages.stop();
+          if (failing) this.options.log.info(`Inbound topic: consuming ${subject} again`);
+          failing = false;
+          for await (const message of messages) {
+            // In hand from now: a message waiting for a slot is not delivered to another worker meanwhile.
+            const inHand = setInterval(() => message.working(), Math.max(500, this.options.ackWaitMs / 3));
+            const release = await this.slots.acquire(turn);
+            if (this.stopping) {
+              // Not handled: handed back at once, for another worker (or this one, restarted).
+              clearInterval(inHand);
+              message.nak();
+              release();
+              break;
+            }
+            const settled = this.settle(client, message, handle).finally(() => {
+              clearInterval(inHand);
+              release();
+              this.settling.delete(settled);
+            });
+            this.settling.add(settled);
+          }
+        } catch (error) {
+          if (!failing && !this.stopping) this.options.log.warn(`Inbound topic: ${subject}: ${describe(error)}; retrying`);
+          failing = true;
+        } finally {
+          if (messages !== undefined) this.open.delete(messages);
+        }
+        if (!this.stopping) await sleep(RESTART_MS);
+      }
+    })();
+    this.consuming.set(subject, consuming);
   }
 
   private async connect(): Promise<NatsConnection> {
@@ -133,7 +233,7 @@ export class NatsInboundTransport implements InboundTransport {
     return connection;
   }
 
-  private async ensureStreamsAndConsumer(manager: JetStreamManager): Promise<void> {
+  private async ensureStreams(manager: JetStreamManager): Promise<void> {
     const { subjectPrefix: prefix, stream } = this.options;
     await ensureStream(manager, stream, {
       subjects: [itemsSubject(prefix, '*')],
@@ -141,19 +241,41 @@ export class NatsInboundTransport implements InboundTransport {
       duplicate_window: nanos(DUPLICATE_WINDOW_MS),
     });
     await ensureStream(manager, `${stream}_DEAD_LETTER`, { subjects: [deadLetterSubject(prefix, '*')], max_age: nanos(DEAD_LETTER_MAX_AGE_MS) });
+  }
+
+  /**
+   * The subject's consumer, created when missing: from the stream's first message, or, where the
+   * shared consumer of an earlier version exists, after its acknowledgement floor (what it settled
+   * is not handled again; what it settled beyond the floor is, and records nothing twice, the event id).
+   */
+  private async ensureConsumer(manager: JetStreamManager, subject: string, name: string): Promise<void> {
+    const { stream } = this.options;
+    if (await consumerExists(manager, stream, name)) return;
+    const floor = await this.sharedConsumerFloor(manager);
     try {
-      await manager.consumers.info(stream, this.options.consumer);
-    } catch {
-      // Adding a consumer with the configuration it already has is a no-op: several workers may race here.
       await manager.consumers.add(stream, {
-        durable_name: this.options.consumer,
+        durable_name: name,
         ack_policy: AckPolicy.Explicit,
-        deliver_policy: DeliverPolicy.All,
+        ...(floor === undefined ? { deliver_policy: DeliverPolicy.All } : { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: floor + 1 }),
         ack_wait: nanos(this.options.ackWaitMs),
         max_deliver: -1,
         max_ack_pending: 10_000,
-        filter_subject: itemsSubject(prefix, '*'),
+        filter_subject: subject,
       });
+    } catch (error) {
+      // Another worker created it meanwhile (with another start, should the floor have moved).
+      if (!(await consumerExists(manager, stream, name))) throw error;
+    }
+  }
+
+  /** The acknowledgement floor of the one consumer every subject shared before (the same name, filtered on every subject), if it exists. */
+  private async sharedConsumerFloor(manager: JetStreamManager): Promise<number | undefined> {
+    try {
+      const shared = await manager.consumers.info(this.options.stream, this.options.consumer);
+      return shared.config.filter_subject === itemsSubject(this.options.subjectPrefix, '*') ? shared.ack_floor.stream_seq : undefined;
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
     }
   }
 
@@ -165,15 +287,10 @@ export class NatsInboundTransport implements InboundTransport {
       deliveryCount: message.info.deliveryCount,
     };
     let disposition: Disposition;
-    // A message of many items may take longer than the ack wait under load: telling the broker
-    // it is in hand keeps it from being delivered to another worker meanwhile.
-    const inHand = setInterval(() => message.working(), Math.max(500, this.options.ackWaitMs / 3));
     try {
       disposition = await handle(inbound);
     } catch {
       disposition = { outcome: 'retry', delayMs: DEAD_LETTER_RETRY_MS };
-    } finally {
-      clearInterval(inHand);
     }
     if (disposition.outcome === 'ack') message.ack();
     else if (disposition.outcome === 'retry') message.nak(disposition.delayMs);
@@ -196,18 +313,27 @@ export class NatsInboundTransport implements InboundTransport {
       }
     }
   }
+}
 
-  /** Waits for one of `batch` places: the consume loop reads no further while all are taken. */
-  private async slot(): Promise<void> {
-    while (this.inHand >= this.options.batch && !this.stopping) await new Promise<void>((resolve) => this.slotWaiters.push(resolve));
-    this.inHand++;
-  }
+/**
+ * Messages the client keeps delivered and waiting per subject (its pull buffer): a tenth of the
+ * batch, at least one. Every subject has its own, so this bounds what waits in memory for a slot
+ * with many organizations publishing, and what waits there past the ack wait under a slow log.
+ */
+const pullBufferOf = (batch: number) => Math.max(1, Math.ceil(batch / 10));
 
-  private release(): void {
-    this.inHand--;
-    this.slotWaiters.shift()?.();
-    if (this.inHand === 0) this.settled.splice(0).forEach((resolve) => resolve());
+async function consumerExists(manager: JetStreamManager, stream: string, name: string): Promise<boolean> {
+  try {
+    await manager.consumers.info(stream, name);
+    return true;
+  } catch (error) {
+    if (isNotFound(error)) return false;
+    throw error;
   }
+}
+
+function isNotFound(error: unknown): boolean {
+  return error instanceof JetStreamApiError && (error.code === JetStreamApiCodes.ConsumerNotFound || error.code === JetStreamApiCodes.StreamNotFound);
 }
 
 async function ensureStream(
