@@ -92,6 +92,37 @@ describe('the NATS inbound transport, fair across organizations', () => {
     expect(warnings).toEqual([]);
   });
 
+  it("keeps an organization's large messages in hand to 4 MiB together, while another organization's come in", async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const handled: string[] = [];
+    let bigInHand = 0;
+    let bigMostInHand = 0;
+    // 16 places: the count would let the big organization take 14.
+    await start(16, async (message) => {
+      if (message.subject === 'warden.big.items') {
+        bigMostInHand = Math.max(bigMostInHand, ++bigInHand);
+        await gate;
+        bigInHand--;
+      }
+      handled.push(message.subject);
+      return { outcome: 'ack' };
+    });
+    await waitFor(async () => (await manager.streams.info(STREAM).catch(() => undefined)) !== undefined, 'the stream made by the transport');
+    // 900 KiB each, under the broker's 1 MiB max_payload: four fit in 4 MiB, a fifth does not.
+    const large = 'x'.repeat(900 * 1024);
+    for (let i = 0; i < 8; i++) await publish('warden.big.items', large);
+    await waitFor(() => bigInHand === 4, 'four large messages in hand');
+    for (let i = 0; i < 3; i++) await publish('warden.small.items', `small ${i}`);
+    await waitFor(() => handled.filter((s) => s === 'warden.small.items').length === 3, "the other organization's messages handled");
+    expect(bigMostInHand).toBe(4);
+
+    open();
+    await waitFor(() => everyMessageSettled(manager), 'every message acknowledged');
+    expect(handled.filter((s) => s === 'warden.big.items')).toHaveLength(8);
+    expect(bigMostInHand).toBe(4);
+  });
+
   it('starts where the shared consumer of an earlier version stopped, for the organizations it served and for a new one', async () => {
     await manager.streams.add({ name: STREAM, subjects: ['warden.*.items'], retention: RetentionPolicy.Limits, storage: StorageType.File });
     await manager.consumers.add(STREAM, {
