@@ -143,9 +143,9 @@ export interface InboundTopicConfig {
   readonly subjectPrefix: string;
   /** The JetStream stream holding the subjects (its dead letters: `<stream>_DEAD_LETTER`). */
   readonly stream: string;
-  /** The durable pull consumer every worker shares. */
+  /** Names the durable pull consumers every worker shares: `<consumer>-<orgId>`, one per organization's subject. */
   readonly consumer: string;
-  /** Messages a worker fetches and handles at once. */
+  /** Messages a worker handles at once, shared among organizations (FairSlots). */
   readonly batch: number;
   /** How long the broker waits for an acknowledgement before delivering a message again. */
   readonly ackWaitMs: number;

@@ -53,8 +53,11 @@ const DEAD_LETTER_RETRY_MS = 5_000;
 const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
 /** What a dead letter leaves of max_payload for its headers (subject, message and event ids). */
 const HEADER_ROOM_BYTES = 4096;
-/** How often the stream's subjects are listed for an organization that has just started publishing: its first message waits at most about this. */
-const SUBJECTS_POLL_MS = 1000;
+/**
+ * How often the stream's count of subjects is read, to find an organization that has just started
+ * publishing: its first message waits at most about this (one small request to the broker each).
+ */
+const SUBJECTS_POLL_MS = 250;
 /** The subjects are listed whole at least this often, even when their count has not changed (one gone, another come). */
 const SUBJECTS_FULL_LIST_MS = 30_000;
 /** How long a consume that failed (its consumer deleted, the broker away) waits before it starts again. */
