@@ -11,6 +11,7 @@
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { removeRunTempDir, runTempDir } from './run-temp-dir.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = join(root, 'node_modules/.bin');
@@ -26,13 +27,15 @@ function exitOf(child, name) {
   });
 }
 
+const { dir: tempDir, env } = runTempDir();
 let staticReport = '';
-const checks = spawn(process.execPath, [join(root, 'test/support/static-checks.mjs'), '--background'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+const checks = spawn(process.execPath, [join(root, 'test/support/static-checks.mjs'), '--background'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
 checks.stdout.on('data', (chunk) => (staticReport += chunk));
 checks.stderr.on('data', (chunk) => (staticReport += chunk));
 const staticChecks = exitOf(checks, 'static checks');
-const tests = exitOf(spawn(join(bin, 'vitest'), ['run', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' }), 'vitest');
+const tests = exitOf(spawn(join(bin, 'vitest'), ['run', ...process.argv.slice(2)], { cwd: root, env, stdio: 'inherit' }), 'vitest');
 
 const [testsCode, staticCode] = await Promise.all([tests, staticChecks]);
+removeRunTempDir(tempDir);
 process.stdout.write(`\n${staticReport}`);
 process.exitCode = testsCode !== 0 || staticCode !== 0 ? 1 : 0;
