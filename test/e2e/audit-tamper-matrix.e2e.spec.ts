@@ -73,7 +73,8 @@ describe('audit export: the tamper matrix over a real export (issue 31)', () => 
     receiver = await startReceiver((_req, res) => res.writeHead(201).end());
     env = testEnv(dataDir, {
       WARDEN_AUDIT_CHECKPOINT_SECONDS: '1',
-      WARDEN_AUDIT_ANCHOR_URL: `${receiver.url}/anchors`,
+      // A token in the query, as an anchor service without other means of authentication takes it.
+      WARDEN_AUDIT_ANCHOR_URL: `${receiver.url}/anchors?token=anchor-s3cret`,
       WARDEN_OUTBOUND_ALLOWLIST: '127.0.0.1/32',
     });
     // One CLI process for the set-up (test/support/warden-process.ts, runCliBatch).
@@ -224,7 +225,10 @@ describe('audit export: the tamper matrix over a real export (issue 31)', () => 
     expect(toFile.stdout).toMatch(/^Wrote the head of shop's chain \(event \d+, signed .* by key \S+\) to /);
     const posted = await runCli(['audit', 'anchor', '--org', 'shop', '--post'], env);
     expect(posted.code, posted.stdout + posted.stderr).toBe(0);
-    expect(receiver.requests.at(-1)).toMatchObject({ method: 'POST', url: '/anchors' });
+    expect(receiver.requests.at(-1)).toMatchObject({ method: 'POST', url: '/anchors?token=anchor-s3cret' });
+    // What it prints goes to a cron job's log: the URL without its query.
+    expect(posted.stdout).toMatch(/^Posted .* to http:\/\/127\.0\.0\.1:\d+\/anchors\?… \(201\)$/m);
+    expect(posted.stdout + posted.stderr).not.toContain('anchor-s3cret');
     expect(JSON.parse(receiver.requests.at(-1)!.body)).toMatchObject({ kind: 'head', orgId: 'shop', format: 'warden-audit-head/v1' });
     const same = await verify('export.ndjson', '--jwks', jwksFile, '--anchor', file('anchor.json'));
     expect(same.code, same.stdout).toBe(0);

@@ -2,7 +2,7 @@ import { createWriteStream, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { AuditExporter } from '#warden/audit';
 import { parseIsoInstant } from '#warden/catalog';
-import { idProblem } from '#warden/kernel';
+import { idProblem, redactUrl } from '#warden/kernel';
 import { GUARDED_HTTP_CLIENT, type GuardedHttpClient, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
 import { type AppCommand, UsageError } from './cli-command.js';
 import { parseCommandArgs, required } from './command-options.js';
@@ -70,10 +70,11 @@ export const auditAnchorCommand: AppCommand = {
         maxBytes: 64 * 1024,
       });
       if (response.status < 200 || response.status >= 300) {
-        out(`${url} answered ${response.status}: the anchor was not accepted`);
+        // Without its query: an anchor service's token is there (the guard refuses user info), and this runs from cron into job logs.
+        out(`${redactUrl(url)} answered ${response.status}: the anchor was not accepted`);
         return 1;
       }
-      out(`Posted ${what} to ${url} (${response.status})`);
+      out(`Posted ${what} to ${redactUrl(url)} (${response.status})`);
     }
     if (values.out === undefined && values.post !== true) out(text);
     return 0;

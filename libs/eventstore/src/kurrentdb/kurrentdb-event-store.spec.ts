@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { type KurrentDBClient, UnknownError } from '@kurrent/kurrentdb-client';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { waitFor } from '../../../../test/support/wait-for.js';
 import { deterministicId, randomIds } from '#warden/kernel';
 import { EventStoreUnavailableError, EventsFailedError } from '../event-store.port.js';
@@ -25,6 +25,29 @@ describe('connectKurrentDb', () => {
     expect((error as Error).message).not.toContain('s3cret');
     expect((error as Error).message).toContain('127.0.0.1:1');
   }, 15_000);
+
+  it('refuses an option the client does not know by its key, before the client could print the string with its credentials', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const error = await connectKurrentDb('kurrentdb://admin:s3cret@127.0.0.1:1?tls=false&conectTimeout=5000').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(EventStoreUnavailableError);
+      expect((error as Error).message).toMatch(
+        /^KurrentDB at kurrentdb:\/\/127\.0\.0\.1:1\?… cannot be used: unknown connection option "conectTimeout" \(known: /,
+      );
+      expect((error as Error).message).not.toContain('s3cret');
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it("keeps the string out of the client's parse error (it quotes where it stopped, here the password)", async () => {
+    const error = await connectKurrentDb('kurrentdb://admin:s3cret@127.0.0.1:port?tls=false').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(EventStoreUnavailableError);
+    expect((error as Error).message).toMatch(/cannot be used: the connection string does not parse at character \d+: expected/);
+    expect((error as Error).message).not.toContain('s3cret');
+    expect((error as Error).message).not.toContain('tls=false');
+  });
 
   it('gives up after timeoutMs when the server does not answer, saying so', async () => {
     const error = await connectKurrentDb('kurrentdb://127.0.0.1:1?tls=false', { timeoutMs: 1 }).catch((e: unknown) => e);

@@ -489,12 +489,19 @@ export class KurrentDbEventStore implements EventStore {
  */
 export async function connectKurrentDb(url: string, options: { timeoutMs?: number } = {}): Promise<KurrentDbEventStore> {
   const timeoutMs = options.timeoutMs ?? 8000;
-  const where = `KurrentDB at ${withoutCredentials(url)}`;
+  const where = `KurrentDB at ${withoutSecrets(url)}`;
+  // The client warns of an option it does not know on the console, the whole string with it
+  // (credentials included), and goes on without it: refused here first, by its key alone.
+  const unknown = unknownConnectionOption(url);
+  if (unknown !== undefined) {
+    throw new EventStoreUnavailableError(`${where} cannot be used: unknown connection option "${unknown}" (known: ${CONNECTION_OPTIONS.join(', ')})`);
+  }
   let client: KurrentDBClient;
   try {
     client = KurrentDBClient.connectionString(url);
   } catch (error) {
-    throw new EventStoreUnavailableError(`${where} cannot be used: ${reasonOf(error)}`, { cause: error });
+    // The client's parse error quotes the string where it stopped, which may be the password.
+    throw new EventStoreUnavailableError(`${where} cannot be used: ${parseProblemOf(error)}`, { cause: error });
   }
   const store = new KurrentDbEventStore(client);
   let timer: NodeJS.Timeout | undefined;
@@ -594,8 +601,52 @@ function isSystem(e: RecordedEvent): boolean {
   return e.type.startsWith('$') || e.streamName.startsWith('$') || isSnapshotStream(e.streamName);
 }
 
-function withoutCredentials(url: string): string {
-  return url.replace(/\/\/[^@/?#]*@/, '//');
+/** The connection string as it may be shown: without user info, and its query marked, not shown. */
+function withoutSecrets(url: string): string {
+  const bare = url.replace(/\/\/[^@/?#]*@/, '//');
+  const query = bare.indexOf('?');
+  return query === -1 ? bare : `${bare.slice(0, query)}?…`;
+}
+
+/** The options of the client's connection string (its parseConnectionString, @kurrent/kurrentdb-client 1.3). */
+const CONNECTION_OPTIONS = [
+  'connectionName',
+  'defaultDeadline',
+  'discoveryInterval',
+  'gossipTimeout',
+  'keepAliveInterval',
+  'keepAliveTimeout',
+  'maxDiscoverAttempts',
+  'nodePreference',
+  'throwOnAppendFailure',
+  'tls',
+  'tlsCAFile',
+  'tlsVerifyCert',
+  'userCertFile',
+  'userKeyFile',
+] as const;
+
+/** The client matches keys without case, `-` or `_`. */
+const flatKey = (key: string) => key.trim().toLowerCase().replace(/[_-]/g, '');
+const KNOWN_OPTIONS = new Set(CONNECTION_OPTIONS.map(flatKey));
+
+/** The first option key of the string's query that the client does not know, if any. */
+function unknownConnectionOption(url: string): string | undefined {
+  const query = url.indexOf('?');
+  if (query === -1) return undefined;
+  for (const pair of url.slice(query + 1).split('&')) {
+    const key = pair.split('=')[0] ?? '';
+    if (key !== '' && !KNOWN_OPTIONS.has(flatKey(key))) return key;
+  }
+  return undefined;
+}
+
+/** What the client's parse error says is expected, without the part of the string it quotes. */
+function parseProblemOf(error: unknown): string {
+  const expected = (error as { expected?: unknown } | null)?.expected;
+  const location = (error as { location?: unknown } | null)?.location;
+  const at = Array.isArray(location) && typeof location[0] === 'number' ? ` at character ${location[0] + 1}` : '';
+  return typeof expected === 'string' ? `the connection string does not parse${at}: expected ${expected}` : 'the connection string does not parse';
 }
 
 function reasonOf(error: unknown): string {
