@@ -104,4 +104,27 @@ describe('apply: dashboard users', () => {
     expect(refused.stderr).toContain('1 problem(s); nothing was applied:\n  users[0].email: This address belongs to a user of another organization');
     expect(eventCount(dataDir)).toBe(events);
   });
+
+  it('refuses, before writing anything, what creating a user would refuse once the catalog was written: an address named twice in two Unicode forms, one over 254 characters', async () => {
+    const { dataDir, env, apply } = setup();
+    await apply(EXAMPLE);
+    const events = eventCount(dataDir);
+    const otherWith = (users: string) => exampleWith(/org:\n(\s+)id: acme/, 'org:\n$1id: other').replace(EXAMPLE_USERS, users);
+    const twice = writeConfig(
+      otherWith(
+        'users:\n  - { email: ok@acme.example, roles: [ADMIN] }\n  - { email: "jos\u00e9@acme.example", roles: [ADMIN] }\n  - { email: "JOSE\u0301@acme.example", roles: [MODERATOR] }\n',
+      ),
+    );
+    const refusedTwice = await runCli(['apply', twice], env);
+    expect(refusedTwice.code).toBe(1);
+    expect(refusedTwice.stderr).toMatch(/nothing was applied:\n {2}users\[2\]\.email: duplicate user/);
+    const long = writeConfig(
+      otherWith(`users:\n  - { email: ok@acme.example, roles: [ADMIN] }\n  - { email: ${'a'.repeat(250)}@acme.example, roles: [ADMIN] }\n`),
+    );
+    const refusedLong = await runCli(['apply', long], env);
+    expect(refusedLong.code).toBe(1);
+    expect(refusedLong.stderr).toMatch(/nothing was applied:\n {2}users\[1\]\.email: must have at most 254 characters/);
+    // Neither the organization other nor ok@acme.example: nothing was written.
+    expect(eventCount(dataDir)).toBe(events);
+  });
 });

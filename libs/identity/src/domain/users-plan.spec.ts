@@ -82,6 +82,31 @@ describe('users plan of apply', () => {
     }
   });
 
+  it('refuses, before any change, what creating the user would refuse after the catalog was written: an address over 254 characters, one named twice in another Unicode form', () => {
+    const long = `${'a'.repeat(250)}@acme.example`;
+    const attempt = () =>
+      planUsers(
+        'acme',
+        [
+          { email: 'ok@acme.example', roles: ['ADMIN'] },
+          { email: long, roles: ['ADMIN'] },
+          { email: 'jos\u00e9@acme.example', roles: ['ADMIN'] },
+          { email: 'JOSE\u0301@acme.example', roles: ['MODERATOR'] },
+        ],
+        [],
+        false,
+      );
+    expect(attempt).toThrow(DomainError);
+    try {
+      attempt();
+    } catch (error) {
+      expect((error as DomainError).details).toEqual([
+        expect.objectContaining({ pointer: '/users/1/email', detail: expect.stringMatching(/at most 254 characters/) }),
+        expect.objectContaining({ pointer: '/users/3/email', detail: expect.stringMatching(/names this address twice/) }),
+      ]);
+    }
+  });
+
   it('refuses, before any change, an address erased with its console account by a GDPR deletion (apply wrote the catalog, then failed on it)', () => {
     const erasedAdmin: ExistingUser = { id: 'a', orgId: 'acme', email: null, roles: ['ADMIN'], state: 'active' };
     const attempt = () => planUsers('acme', [{ email: 'Admin@acme.example', roles: ['ADMIN'] }], [erasedAdmin], false, new Set(['admin@acme.example']));

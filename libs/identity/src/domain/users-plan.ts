@@ -1,6 +1,6 @@
-import { type ErrorDetail, invalidInput } from '#warden/kernel';
+import { DomainError, type ErrorDetail, invalidInput } from '#warden/kernel';
 import { isRole, type Role, ROLES } from './access.js';
-import { normalizeEmail } from './user-email.js';
+import { checkedEmail, normalizeEmail } from './user-email.js';
 
 /** A user as a configuration file declares it: roles only, never a password. */
 export interface DesiredUser {
@@ -54,7 +54,22 @@ export function planUsers(
   const stillDisabled: string[] = [];
 
   desired.forEach((entry, index) => {
-    const email = normalizeEmail(entry.email);
+    // The checks creating the user makes (CreateUserHandler), made here, before anything is
+    // written: the file's own schema is looser (no length, lower case without Unicode normalization),
+    // and a refusal at creation would come after the catalog and the users before it were written.
+    const email = emailOf(entry.email);
+    if (typeof email !== 'string') {
+      problems.push({ title: 'Invalid user', detail: email.problem, pointer: `/users/${index}/email` });
+      return;
+    }
+    if (named.has(email)) {
+      problems.push({
+        title: 'Invalid user',
+        detail: 'The file names this address twice (addresses are compared without regard to case or Unicode normalization)',
+        pointer: `/users/${index}/email`,
+      });
+      return;
+    }
     named.add(email);
     const unknown = entry.roles.find((r) => !isRole(r));
     if (unknown !== undefined) {
@@ -91,4 +106,14 @@ export function planUsers(
     leftAlone: prune ? [] : unnamed.map((u) => u.email!),
     stillDisabled,
   };
+}
+
+/** The address as a user is created with, or why it cannot be one. */
+function emailOf(raw: string): string | { problem: string } {
+  try {
+    return checkedEmail(raw);
+  } catch (error) {
+    if (error instanceof DomainError) return { problem: error.details[0]?.detail ?? error.message };
+    throw error;
+  }
 }
