@@ -6,7 +6,7 @@ import type { JsonObject } from './events.js';
  */
 export const userSubject = (user: { readonly typeId: string; readonly id: string }): string => `${user.typeId}:${user.id}`;
 
-/** The user a `userSubject` names (its type id holds no `:`, being a checked id). */
+/** The user a `userSubject` names (its type id holds no `:`: apply refuses one, docs/configuration-as-code.md). */
 export const userOfSubject = (subject: string): { typeId: string; id: string } => {
   const at = subject.indexOf(':');
   return { typeId: subject.slice(0, at), id: subject.slice(at + 1) };

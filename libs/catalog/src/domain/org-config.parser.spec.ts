@@ -531,6 +531,16 @@ describe('parseOrgConfig: problems', () => {
     expect(config.routingRules[0]?.queueId).toBe(longest);
   });
 
+  it("refuses an item type id with ':', which would make two users one person where Warden names a user's data (<typeId>:<id>)", () => {
+    const problems = problemsOf(exampleWith((doc) => doc.setIn(['itemTypes', 0, 'id'], 'user:eu')));
+    expect(problems).toContainEqual({
+      path: 'itemTypes[0].id',
+      message: "must not contain ':' (it separates an item type from an id where Warden names a user's data)",
+    });
+    // Other ids may hold one (a queue's, an action's): they never name a person.
+    expect(parseOk(exampleWith((doc) => doc.setIn(['queues', 0, 'id'], 'trust:safety'))).queues[0]?.id).toBe('trust:safety');
+  });
+
   it('reports an unknown policy parent', () => {
     const problems = problemsOf(exampleWith((doc) => doc.setIn(['policies', 1, 'parentId'], 'scam')));
     expect(problems).toEqual([{ path: 'policies[1].parentId', message: 'unknown policy "scam"' }]);

@@ -14,9 +14,18 @@ const fieldSchema = z.strictObject({
   itemTypeIds: idList,
 });
 
+/**
+ * An item type's id has no `:`: a user's data is named `<typeId>:<id>` (the key that seals it, the
+ * creator's submissions), so types `user` and `user:eu` would make `{user, eu:42}` and
+ * `{user:eu, 42}` one person, and erasing one would erase the other.
+ */
+const itemTypeIdSchema = idSchema.refine((id) => !id.includes(':'), {
+  error: "must not contain ':' (it separates an item type from an id where Warden names a user's data)",
+});
+
 /** One entry of `itemTypes:`. */
 export const itemTypeSchema: z.ZodType<ItemTypeDefinition> = z.strictObject({
-  id: idSchema,
+  id: itemTypeIdSchema,
   name: nameSchema,
   kind: z.enum(ITEM_KINDS),
   // `version: 1` in YAML is a number; it names a version all the same.
