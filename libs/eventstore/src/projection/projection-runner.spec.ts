@@ -163,6 +163,33 @@ describe('ProjectionRunner', () => {
     expect(await stores.readStore.get('counts', s('a'))).toEqual({ n: 1, sum: 1 });
   });
 
+  it('reads, at its next catch-up, only what was appended since the last one, when nothing after its last event was of its types (a catch-up on a request, not following the log)', async () => {
+    stores = sqliteStores();
+    await stores.events.append(s('a'), [anEvent('Counted', { v: 1 })], 'no_stream');
+    // Another module's events: the counter reads none of them.
+    for (let i = 0; i < 20; i++) await stores.events.append(streamName('other', `o${i}`), [anEvent('Other', {})], 'no_stream');
+    const head = await stores.events.headPosition();
+    const reads: number[] = [];
+    const recording = new Proxy(stores.events, {
+      get(target, property, receiver) {
+        if (property === 'readAll') return (options: Parameters<EventStore['readAll']>[0]) => (reads.push(options?.after ?? 0), target.readAll(options));
+        const value = Reflect.get(target, property, receiver) as unknown;
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const runner = new ProjectionRunner(counter(), recording, stores.readStore);
+    await runner.catchUp();
+    reads.length = 0;
+    await runner.catchUp();
+    // Before, it read again from the Counted event (position 1): the 20 others scanned at every catch-up.
+    expect(reads).toEqual([head]);
+    await stores.events.append(s('a'), [anEvent('Counted', { v: 2 })], 'any');
+    reads.length = 0;
+    await runner.catchUp();
+    expect(reads[0]).toBe(head);
+    expect(await stores.readStore.get('counts', s('a'))).toEqual({ n: 2, sum: 3 });
+  });
+
   it('applies nothing twice when events are delivered again (at-least-once)', async () => {
     stores = sqliteStores();
     await stores.events.append(s('a'), [anEvent('Counted', { v: 1 }), anEvent('Counted', { v: 1 })], 'no_stream');

@@ -136,6 +136,9 @@ export class ProjectionRunner {
         this.position = this.stored = await loadCheckpoint(this.store, this.projection);
         this.loaded = true;
       }
+      // Read before the log is: every event at or below it is committed, so a read after it
+      // that finds nothing more of interest has accounted for the log up to it.
+      const head = await this.events.headPosition();
       for (;;) {
         if (this.position >= through) return;
         const batch = await this.events.readAll({
@@ -143,7 +146,15 @@ export class ProjectionRunner {
           maxCount: 500,
           ...this.readScope(),
         });
-        if (batch.length === 0) return;
+        if (batch.length === 0) {
+          // Moved to the head, not left where the last event of interest was: a runner that does
+          // not follow the log (the catalog's and identity's in a process that only catches them
+          // up, on a request) would otherwise scan everything appended since then at every
+          // catch-up, the whole log of every organization between two configuration changes (a
+          // helper's hunt: 11 to 83 ms of the event loop per request, growing with the log).
+          if (head > this.position) await this.applyEmptyThrough(head);
+          return;
+        }
         try {
           await this.applyBatch(batch);
         } catch (error) {
@@ -299,6 +310,16 @@ export class ProjectionRunner {
     const run = this.queue.then(task);
     this.queue = run.catch(() => undefined);
     return run;
+  }
+
+  /** Nothing of interest up to `head`: the position moves there (the stored checkpoint as applyBatch moves it). */
+  private async applyEmptyThrough(head: number): Promise<void> {
+    try {
+      await this.applyBatch([], head);
+    } catch (error) {
+      // Another writer moved the checkpoint; position now holds its value.
+      if (!(error instanceof CheckpointConflictError)) throw error;
+    }
   }
 
   private async applyBatch(events: readonly RecordedEvent[], through = 0): Promise<void> {
