@@ -20,6 +20,8 @@ import { ListDeliveriesQuery } from '../libs/callbacks/src/queries/list-deliveri
 import { forEachScheduledDelivery } from '../libs/callbacks/src/delivery/scheduled-deliveries.js';
 import { CALLBACK_SCHEDULE } from '../libs/callbacks/src/projections/callback-deliveries.read-model.js';
 import { ListDeliveriesHandler } from '../libs/callbacks/src/queries/list-deliveries/list-deliveries.handler.js';
+import { ListItemDeliveriesHandler } from '../libs/callbacks/src/queries/list-item-deliveries/list-item-deliveries.handler.js';
+import { ListItemDeliveriesQuery } from '../libs/callbacks/src/queries/list-item-deliveries/list-item-deliveries.query.js';
 import { itemEvaluationsProjection } from '../libs/rules/src/projections/item-evaluations.projection.js';
 import { ListEvaluationsHandler } from '../libs/rules/src/queries/list-evaluations/list-evaluations.handler.js';
 import { ListEvaluationsQuery } from '../libs/rules/src/queries/list-evaluations/list-evaluations.query.js';
@@ -54,6 +56,33 @@ describe('long lists read their page in index order', () => {
     await handler.execute(new ListDeliveriesQuery('acme', 'failed', 50, 0));
     expect(plan()).toContain('USING INDEX rm/callback_deliveries/orgId,status,requestedAt');
     expect(plan()).not.toContain('USE TEMP B-TREE');
+    close();
+  });
+
+  it("an item's deliveries, newest first (a review job's view and its appeal's): its own, never the organization's in time order", async () => {
+    const { store, plan, close } = await storeWith(callbackDeliveriesProjection);
+    const handler = new ListItemDeliveriesHandler(store, { catchUp: async () => undefined } as never);
+    await handler.execute(new ListItemDeliveriesQuery('acme', { typeId: 'post', id: 'p1' }, 50));
+    expect(plan()).toContain('USING INDEX rm/callback_deliveries/orgId,item.typeId,item.id,requestedAt');
+    expect(plan()).not.toContain('USE TEMP B-TREE');
+    close();
+  });
+
+  it("an item's statements of reasons, newest first: its own, never the organization's in time order", async () => {
+    const { store, plan, close } = await storeWith(transparencyProjection);
+    await store.find(
+      TRANSPARENCY_STATEMENTS,
+      { orgId: 'acme', 'item.typeId': 'post', 'item.id': 'p1' },
+      {
+        sort: [
+          { field: 'decidedAt', direction: 'desc' },
+          { field: 'puid', direction: 'asc' },
+        ],
+        limit: 100,
+      },
+    );
+    // The item's own statements, found by the item; sorted among themselves (the newest first, ties by puid).
+    expect(plan()).toContain('USING INDEX rm/transparency_statements/orgId,item.typeId,item.id,decidedAt,puid (<expr>=? AND <expr>=? AND <expr>=?)');
     close();
   });
 

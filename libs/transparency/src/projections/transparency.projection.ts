@@ -364,7 +364,10 @@ export const transparencyProjection: Projection = {
     { collection: TRANSPARENCY_STATEMENTS, fields: ['orgId', 'batchId', 'actionId', 'decidedAt', 'puid'] },
     // The organizations with unsent statements (batchId null), one entry each, at a start.
     { collection: TRANSPARENCY_STATEMENTS, fields: ['batchId', 'orgId'] },
-    { collection: TRANSPARENCY_STATEMENTS, fields: ['orgId', 'item.typeId', 'item.id'] },
+    // An item's statements, newest first: with the item alone, SQLite read the organization's
+    // statements in time order by (orgId, decidedAt, puid), filtering for the item (a period's
+    // millions for an item with fewer than the page).
+    { collection: TRANSPARENCY_STATEMENTS, fields: ['orgId', 'item.typeId', 'item.id', 'decidedAt', 'puid'] },
     { collection: TRANSPARENCY_DAYS, fields: ['orgId', 'day'] },
     { collection: TRANSPARENCY_BATCHES, fields: ['status'] },
   ],
@@ -379,6 +382,8 @@ export const transparencyProjection: Projection = {
     { collection: TRANSPARENCY_STATEMENTS, fields: ['orgId', 'puid'] },
     // The statements list filtered on the day and sorted apart: (orgId, decidedAt, puid) does both.
     { collection: TRANSPARENCY_STATEMENTS, fields: ['orgId', 'day'] },
+    // An item's statements, before (orgId, item.typeId, item.id, decidedAt, puid), which begins with it.
+    { collection: TRANSPARENCY_STATEMENTS, fields: ['orgId', 'item.typeId', 'item.id'] },
   ],
   async apply(event, ctx) {
     await HANDLERS[event.type]?.(event, ctx);
