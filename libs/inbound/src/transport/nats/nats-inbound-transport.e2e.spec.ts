@@ -52,36 +52,43 @@ describe('the NATS inbound transport, fair across organizations', () => {
   /** Published through JetStream: stored in the stream once this resolves. */
   const publish = (subject: string, text: string) => jetstream(connection).publish(subject, text);
 
-  it("hands an organization's message on while another organization's backlog holds every place it may take", async () => {
+  /**
+   * Starts the transport with `batch` places and a handler that holds the big organization's
+   * messages until `open()`, counting them in hand; every other message is acknowledged at once.
+   */
+  const startHoldingBig = async (batch: number) => {
     let open!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
-    const handled: string[] = [];
-    let bigInHand = 0;
-    let bigMostInHand = 0;
-    await start(4, async (message) => {
+    const held = { handled: [] as string[], inHand: 0, mostInHand: 0, open: () => open() };
+    await start(batch, async (message) => {
       if (message.subject === 'warden.big.items') {
-        bigMostInHand = Math.max(bigMostInHand, ++bigInHand);
+        held.mostInHand = Math.max(held.mostInHand, ++held.inHand);
         await gate;
-        bigInHand--;
+        held.inHand--;
       }
-      handled.push(message.subject);
+      held.handled.push(message.subject);
       return { outcome: 'ack' };
     });
+    await waitFor(async () => (await manager.streams.info(STREAM).catch(() => undefined)) !== undefined, 'the stream made by the transport');
+    return held;
+  };
+
+  it("hands an organization's message on while another organization's backlog holds every place it may take", async () => {
+    const held = await startHoldingBig(4);
     // With one consumer for every subject, the small organization's message came after these 50:
     // with 4 places and every one held, never.
-    await waitFor(async () => (await manager.streams.info(STREAM).catch(() => undefined)) !== undefined, 'the stream made by the transport');
     for (let i = 0; i < 50; i++) await publish('warden.big.items', `big ${i}`);
-    await waitFor(() => bigInHand === 3, "the big organization's places taken (all of 4 but the one FairSlots keeps for another organization)");
+    await waitFor(() => held.inHand === 3, "the big organization's places taken (all of 4 but the one FairSlots keeps for another organization)");
     await publish('warden.small.items', 'small');
     await publish('warden.Not-An-Org.items', 'stray');
 
-    await waitFor(() => handled.includes('warden.small.items') && handled.includes('warden.Not-An-Org.items'), 'the other subjects handled');
-    expect(handled.filter((s) => s === 'warden.big.items')).toHaveLength(0);
-    expect(bigMostInHand).toBe(3);
+    await waitFor(() => held.handled.includes('warden.small.items') && held.handled.includes('warden.Not-An-Org.items'), 'the other subjects handled');
+    expect(held.handled.filter((s) => s === 'warden.big.items')).toHaveLength(0);
+    expect(held.mostInHand).toBe(3);
 
-    open();
+    held.open();
     await waitFor(() => everyMessageSettled(manager), 'every message acknowledged');
-    expect(handled.filter((s) => s === 'warden.big.items')).toHaveLength(50);
+    expect(held.handled.filter((s) => s === 'warden.big.items')).toHaveLength(50);
     const consumers: string[] = [];
     for await (const info of manager.consumers.list(STREAM)) consumers.push(info.name);
     expect(consumers).toHaveLength(3);
@@ -93,34 +100,20 @@ describe('the NATS inbound transport, fair across organizations', () => {
   });
 
   it("keeps an organization's large messages in hand to 4 MiB together, while another organization's come in", async () => {
-    let open!: () => void;
-    const gate = new Promise<void>((resolve) => (open = resolve));
-    const handled: string[] = [];
-    let bigInHand = 0;
-    let bigMostInHand = 0;
     // 16 places: the count would let the big organization take 14.
-    await start(16, async (message) => {
-      if (message.subject === 'warden.big.items') {
-        bigMostInHand = Math.max(bigMostInHand, ++bigInHand);
-        await gate;
-        bigInHand--;
-      }
-      handled.push(message.subject);
-      return { outcome: 'ack' };
-    });
-    await waitFor(async () => (await manager.streams.info(STREAM).catch(() => undefined)) !== undefined, 'the stream made by the transport');
+    const held = await startHoldingBig(16);
     // 900 KiB each, under the broker's 1 MiB max_payload: four fit in 4 MiB, a fifth does not.
     const large = 'x'.repeat(900 * 1024);
     for (let i = 0; i < 8; i++) await publish('warden.big.items', large);
-    await waitFor(() => bigInHand === 4, 'four large messages in hand');
+    await waitFor(() => held.inHand === 4, 'four large messages in hand');
     for (let i = 0; i < 3; i++) await publish('warden.small.items', `small ${i}`);
-    await waitFor(() => handled.filter((s) => s === 'warden.small.items').length === 3, "the other organization's messages handled");
-    expect(bigMostInHand).toBe(4);
+    await waitFor(() => held.handled.filter((s) => s === 'warden.small.items').length === 3, "the other organization's messages handled");
+    expect(held.mostInHand).toBe(4);
 
-    open();
+    held.open();
     await waitFor(() => everyMessageSettled(manager), 'every message acknowledged');
-    expect(handled.filter((s) => s === 'warden.big.items')).toHaveLength(8);
-    expect(bigMostInHand).toBe(4);
+    expect(held.handled.filter((s) => s === 'warden.big.items')).toHaveLength(8);
+    expect(held.mostInHand).toBe(4);
   });
 
   it('starts where the shared consumer of an earlier version stopped, for the organizations it served and for a new one', async () => {
