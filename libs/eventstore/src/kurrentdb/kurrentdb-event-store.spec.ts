@@ -41,6 +41,16 @@ describe('connectKurrentDb', () => {
     }
   });
 
+  it('keeps a password holding /, ? or # out of every message (the client takes any character but @ in one)', async () => {
+    for (const password of ['se/cr3t', 'se?cr3t', 'se#cr3t']) {
+      const error = await connectKurrentDb(`kurrentdb://admin:${password}@127.0.0.1:1?tls=false&bogus=1`).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(EventStoreUnavailableError);
+      expect((error as Error).message, password).toContain('unknown connection option "bogus"');
+      expect((error as Error).message, password).not.toContain('cr3t');
+      expect((error as Error).message, password).not.toContain('admin');
+    }
+  });
+
   it("keeps the string out of the client's parse error (it quotes where it stopped, here the password)", async () => {
     const error = await connectKurrentDb('kurrentdb://admin:s3cret@127.0.0.1:port?tls=false').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EventStoreUnavailableError);

@@ -603,9 +603,21 @@ function isSystem(e: RecordedEvent): boolean {
 
 /** The connection string as it may be shown: without user info, and its query marked, not shown. */
 function withoutSecrets(url: string): string {
-  const bare = url.replace(/\/\/[^@/?#]*@/, '//');
+  const bare = withoutUserInfo(url);
   const query = bare.indexOf('?');
   return query === -1 ? bare : `${bare.slice(0, query)}?…`;
+}
+
+/**
+ * The string without what precedes the first `@` after the scheme: the client takes a password
+ * of any characters but `@` (`/`, `?` and `#` too, as base64 secrets hold), so the user info
+ * ends there and nowhere sooner. A string without user info but with an `@` in its query loses
+ * its host as well: shown too little, never too much.
+ */
+function withoutUserInfo(url: string): string {
+  const scheme = url.indexOf('://');
+  const at = url.indexOf('@', scheme + 3);
+  return scheme === -1 || at === -1 ? url : `${url.slice(0, scheme + 3)}${url.slice(at + 1)}`;
 }
 
 /** The options of the client's connection string (its parseConnectionString, @kurrent/kurrentdb-client 1.3). */
@@ -613,6 +625,7 @@ const CONNECTION_OPTIONS = [
   'connectionName',
   'defaultDeadline',
   'discoveryInterval',
+  'dnsDiscover',
   'gossipTimeout',
   'keepAliveInterval',
   'keepAliveTimeout',
@@ -632,9 +645,10 @@ const KNOWN_OPTIONS = new Set(CONNECTION_OPTIONS.map(flatKey));
 
 /** The first option key of the string's query that the client does not know, if any. */
 function unknownConnectionOption(url: string): string | undefined {
-  const query = url.indexOf('?');
+  const bare = withoutUserInfo(url);
+  const query = bare.indexOf('?');
   if (query === -1) return undefined;
-  for (const pair of url.slice(query + 1).split('&')) {
+  for (const pair of bare.slice(query + 1).split('&')) {
     const key = pair.split('=')[0] ?? '';
     if (key !== '' && !KNOWN_OPTIONS.has(flatKey(key))) return key;
   }

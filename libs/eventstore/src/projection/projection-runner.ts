@@ -152,8 +152,9 @@ export class ProjectionRunner {
           // up, on a request) would otherwise scan everything appended since then at every
           // catch-up, the whole log of every organization between two configuration changes (a
           // helper's hunt: 11 to 83 ms of the event loop per request, growing with the log).
-          if (head > this.position) await this.applyEmptyThrough(head);
-          return;
+          if (head <= this.position || (await this.movedThrough(head))) return;
+          // Another writer moved the checkpoint: position holds its value, go on from there.
+          continue;
         }
         try {
           await this.applyBatch(batch);
@@ -312,13 +313,17 @@ export class ProjectionRunner {
     return run;
   }
 
-  /** Nothing of interest up to `head`: the position moves there (the stored checkpoint as applyBatch moves it). */
-  private async applyEmptyThrough(head: number): Promise<void> {
+  /**
+   * Nothing of interest up to `head`: the position moves there (the stored checkpoint as applyBatch
+   * moves it). False when another writer had moved the checkpoint (position then holds its value).
+   */
+  private async movedThrough(head: number): Promise<boolean> {
     try {
       await this.applyBatch([], head);
+      return true;
     } catch (error) {
-      // Another writer moved the checkpoint; position now holds its value.
       if (!(error instanceof CheckpointConflictError)) throw error;
+      return false;
     }
   }
 

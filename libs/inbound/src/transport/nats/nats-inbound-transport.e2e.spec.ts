@@ -116,6 +116,24 @@ describe('the NATS inbound transport, fair across organizations', () => {
     expect(held.mostInHand).toBe(4);
   });
 
+  it('makes a deleted consumer again and goes on with its subject', async () => {
+    const handled: string[] = [];
+    await start(4, async (message) => {
+      handled.push(message.id);
+      return { outcome: 'ack' };
+    });
+    await waitFor(async () => (await manager.streams.info(STREAM).catch(() => undefined)) !== undefined, 'the stream made by the transport');
+    await publish('warden.acme.items', 'first');
+    await waitFor(() => everyMessageSettled(manager), 'the first message acknowledged');
+    // An operator deletes it (or the broker lost its store): the consume would wait for it for ever.
+    await manager.consumers.delete(STREAM, 'warden-items-acme');
+    await publish('warden.acme.items', 'second');
+    await waitFor(() => handled.includes(`${STREAM}:2`), 'the message published after the deletion handled');
+    await waitFor(() => everyMessageSettled(manager), 'every message acknowledged by the consumer made again');
+    // Made again from the subject's first message: the first comes once more (the event id records nothing twice).
+    expect(handled.filter((id) => id === `${STREAM}:1`).length).toBeGreaterThanOrEqual(1);
+  });
+
   it('starts where the shared consumer of an earlier version stopped, for the organizations it served and for a new one', async () => {
     await manager.streams.add({ name: STREAM, subjects: ['warden.*.items'], retention: RetentionPolicy.Limits, storage: StorageType.File });
     await manager.consumers.add(STREAM, {

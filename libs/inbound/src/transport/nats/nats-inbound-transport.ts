@@ -187,7 +187,13 @@ export class NatsInboundTransport implements InboundTransport {
           await this.ensureConsumer(manager, subject, name);
           const consumer = await client.consumers.get(this.options.stream, name);
           if (this.stopping) break;
-          messages = await consumer.consume({ max_messages: pullBufferOf(this.options.batch) });
+          messages = await consumer.consume({
+            // What the client buffers for this subject, bounded in bytes (see pullBufferBytesOf).
+            max_bytes: pullBufferBytesOf(this.connection?.info?.max_payload ?? DEFAULT_MAX_PAYLOAD),
+            // A consumer deleted (by an operator, or lost with the broker's store) ends the consume,
+            // which starts again here and creates it; otherwise the client waits for it for ever.
+            abort_on_missing_resource: true,
+          });
           this.open.add(messages);
           // Stopped while the consume was being opened: stop() could not reach it.
           if (this.stopping) messages.stop();
@@ -284,7 +290,10 @@ export class NatsInboundTransport implements InboundTransport {
   private async sharedConsumerFloor(manager: JetStreamManager): Promise<number | undefined> {
     try {
       const shared = await manager.consumers.info(this.options.stream, this.options.consumer);
-      return shared.config.filter_subject === itemsSubject(this.options.subjectPrefix, '*') ? shared.ack_floor.stream_seq : undefined;
+      // Warden made it filtered on every organization's subject; one an operator made beforehand
+      // may have no filter, which reads the same subjects (the stream holds no others).
+      const filter = shared.config.filter_subject;
+      return filter === undefined || filter === '' || filter === itemsSubject(this.options.subjectPrefix, '*') ? shared.ack_floor.stream_seq : undefined;
     } catch (error) {
       if (isNotFound(error)) return undefined;
       throw error;
@@ -360,12 +369,17 @@ class BytesInHand {
   }
 }
 
+/** What a pull request leaves for a message's subject and headers beyond its payload. */
+const PULL_OVERHEAD_BYTES = 64 * 1024;
+
 /**
- * Messages the client keeps delivered and waiting per subject (its pull buffer): a tenth of the
- * batch, at least one. Every subject has its own, so this bounds what waits in memory for a slot
- * with many organizations publishing, and what waits there past the ack wait under a slow log.
+ * The bytes the client keeps delivered and waiting per subject (its pull buffer): the broker's
+ * largest message and room for its envelope, so that any message fits one pull (JetStream never
+ * splits one) and the buffer holds about one broker's max_payload at most (1 MiB by default; the
+ * client caps it at 100 messages). Every subject has its own: with messages counted instead, 200
+ * organizations buffering 11 messages of 1 MiB each held 2.2 GB, and waited there past the ack wait.
  */
-const pullBufferOf = (batch: number) => Math.max(1, Math.ceil(batch / 10));
+const pullBufferBytesOf = (maxPayload: number) => maxPayload + PULL_OVERHEAD_BYTES;
 
 async function consumerExists(manager: JetStreamManager, stream: string, name: string): Promise<boolean> {
   try {
