@@ -188,8 +188,7 @@ export class NatsInboundTransport implements InboundTransport {
           const consumer = await client.consumers.get(this.options.stream, name);
           if (this.stopping) break;
           messages = await consumer.consume({
-            // What the client buffers for this subject, bounded in bytes (see pullBufferBytesOf).
-            max_bytes: pullBufferBytesOf(this.connection?.info?.max_payload ?? DEFAULT_MAX_PAYLOAD),
+            max_messages: pullBufferOf(this.options.batch),
             // A consumer deleted (by an operator, or lost with the broker's store) ends the consume,
             // which starts again here and creates it; otherwise the client waits for it for ever.
             abort_on_missing_resource: true,
@@ -369,17 +368,14 @@ class BytesInHand {
   }
 }
 
-/** What a pull request leaves for a message's subject and headers beyond its payload. */
-const PULL_OVERHEAD_BYTES = 64 * 1024;
-
 /**
- * The bytes the client keeps delivered and waiting per subject (its pull buffer): the broker's
- * largest message and room for its envelope, so that any message fits one pull (JetStream never
- * splits one) and the buffer holds about one broker's max_payload at most (1 MiB by default; the
- * client caps it at 100 messages). Every subject has its own: with messages counted instead, 200
- * organizations buffering 11 messages of 1 MiB each held 2.2 GB, and waited there past the ack wait.
+ * Messages the client keeps delivered and waiting per subject (its pull buffer): a tenth of the
+ * batch, at least one. Every subject has its own, so what waits in memory grows with the
+ * organizations publishing at once (docs/inbound-topic.md, "Back-pressure by pulling"). Counted in
+ * bytes instead (a pull of about one max_payload), 680 KB messages stopped coming after the
+ * seventh: the client's refills did not resume.
  */
-const pullBufferBytesOf = (maxPayload: number) => maxPayload + PULL_OVERHEAD_BYTES;
+const pullBufferOf = (batch: number) => Math.max(1, Math.ceil(batch / 10));
 
 async function consumerExists(manager: JetStreamManager, stream: string, name: string): Promise<boolean> {
   try {
