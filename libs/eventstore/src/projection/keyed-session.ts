@@ -157,7 +157,7 @@ export class KeyedSession {
     this.passing = true;
     try {
       while (after !== undefined && !this.stopping) {
-        const batch = await this.options.events.readAll({ after, maxCount: READ_BATCH, ...this.options.scope });
+        const batch = await this.options.events.readAll({ after, maxCount: this.scheduler.rereadSpan(after, READ_BATCH), ...this.options.scope });
         if (batch.length === 0) break;
         this.scheduler.redeliver(batch);
         after = this.scheduler.nextRereadAfter(batch.at(-1)!.position);
