@@ -174,16 +174,15 @@ export class KeyedScheduler {
    */
   nextRereadAfter(position: number): number | undefined {
     if (this.deferredCount === 0 || this.halted || !this.anyOrganizationMayTake()) return undefined;
-    let next: number | undefined;
+    let next: { position: number; index: number } | undefined;
     for (const waiting of this.deferredByKey.values()) {
       const first = waiting.peek();
-      if (first === undefined || first <= position || (next !== undefined && first >= next)) continue;
-      const i = this.indexFrom(first);
-      if (this.admissible(this.entries.at(i))) next = first;
+      if (first === undefined || first <= position || (next !== undefined && first >= next.position)) continue;
+      const index = this.indexFrom(first);
+      if (this.admissible(this.entries.at(index))) next = { position: first, index };
     }
     if (next === undefined) return undefined;
-    const i = this.indexFrom(next);
-    return i === 0 ? this.mark : this.entries.at(i - 1).position;
+    return next.index === 0 ? this.mark : this.entries.at(next.index - 1).position;
   }
 
   /**

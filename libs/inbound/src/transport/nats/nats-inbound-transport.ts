@@ -175,7 +175,6 @@ export class NatsInboundTransport implements InboundTransport {
 
   /** Starts consuming `subject` (its consumer made when missing) until stopped, starting again whenever its consume ends. */
   private consume(manager: JetStreamManager, client: JetStreamClient, subject: string, handle: InboundHandler): void {
-    const turn = subject;
     const name = subjectConsumer(this.options.consumer, this.options.subjectPrefix, subject);
     const bytes = new BytesInHand(BYTES_IN_HAND_PER_SUBJECT);
     this.budgets.add(bytes);
@@ -203,7 +202,7 @@ export class NatsInboundTransport implements InboundTransport {
             const inHand = setInterval(() => message.working(), Math.max(500, this.options.ackWaitMs / 3));
             const size = message.data.byteLength;
             await bytes.take(size, () => this.stopping);
-            const release = await this.slots.acquire(turn);
+            const release = await this.slots.acquire(subject);
             const done = () => {
               clearInterval(inHand);
               release();
