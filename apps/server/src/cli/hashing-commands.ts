@@ -1,7 +1,7 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { hashImage, ImportBankHashesCommand, type ImportReport } from '#warden/hashing';
-import { DomainError } from '#warden/kernel';
+import { DomainError, redactUrl } from '#warden/kernel';
 import { GuardedHttpClient, loadConfig, type WardenConfig } from '#warden/platform';
 import { ProjectionHost } from '#warden/storage';
 import { type AppCommand, cliContext, type Out, type StandaloneCommand, UsageError } from './cli-command.js';
@@ -33,20 +33,24 @@ export const bankImportCommand: AppCommand = {
 
 /**
  * `hash <file-or-url>...`: one CSV line per input, `<pdq>,<quality>,<md5>,<sha256>,<input>`.
- * Local files need no server; URLs go through the guarded client like the worker's fetches.
+ * Local files need no server; URLs go through the guarded client like the worker's fetches. A URL
+ * is printed without its query string and user info (redactUrl): a pre-signed media URL's
+ * signature must not land in a terminal's scrollback or a CI log (docs/hashing.md).
  */
 async function runHashCommand(inputs: string[], config: WardenConfig, out: Out, err: Out): Promise<number> {
   const http = new GuardedHttpClient({ allowlist: config.outboundAllowlist });
   let failed = 0;
   try {
     for (const input of inputs) {
+      const isUrl = /^https?:\/\//i.test(input);
+      const shown = isUrl ? redactUrl(input) : input;
       try {
-        const bytes = /^https?:\/\//i.test(input) ? await download(http, input) : readRegularFileBytes(input);
+        const bytes = isUrl ? await download(http, input) : readRegularFileBytes(input);
         const h = await hashImage(bytes);
-        out(`${h.pdq},${h.quality},${h.md5},${h.sha256},${input}`);
+        out(`${h.pdq},${h.quality},${h.md5},${h.sha256},${shown}`);
       } catch (error) {
         failed++;
-        err(`${input}: ${error instanceof Error ? error.message : String(error)}`);
+        err(`${shown}: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
   } finally {
