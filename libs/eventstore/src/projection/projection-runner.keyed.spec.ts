@@ -376,6 +376,84 @@ describe('ProjectionRunner, keyed reactor', () => {
     expect(live.checkpoint).toBe(position);
   });
 
+  it("starts no key's event again while stopping: a catch-up asked for meanwhile waits for the handlers still running", async () => {
+    stores = sqliteStores();
+    const gate = new Gate();
+    const runningOf = new Map<string, number>();
+    const overlaps: Handling[] = [];
+    const reactor = recorder({
+      hold: async (e) => {
+        const key = String(e.data['key']);
+        if ((runningOf.get(key) ?? 0) > 0) overlaps.push({ key, n: Number(e.data['n']), position: e.position });
+        runningOf.set(key, (runningOf.get(key) ?? 0) + 1);
+        try {
+          if (key === 'slow') await gate.opened;
+        } finally {
+          runningOf.set(key, runningOf.get(key)! - 1);
+        }
+      },
+    });
+    const runner = await run(new ProjectionRunner(reactor.projection, stores.events, stores.readStore));
+    const { position: slowAt } = await stores.events.append('thing-acme:slow', [anEvent('Happened', { key: 'slow', n: 0 })], 'no_stream');
+    await waitFor(() => runningOf.get('slow') === 1, 'the slow event running');
+    // A lease lost (or a shutdown) stops the runner; a reader asks for a catch-up meanwhile.
+    const stopping = runner.stop();
+    const catchingUp = runner.catchUp();
+    // Turns enough for a catch-up that did not wait to read the log and start the slow event again.
+    for (let i = 0; i < 50; i++) await new Promise((resolve) => setImmediate(resolve));
+    const slowStarts = reactor.started.filter((s) => s.key === 'slow').length;
+    gate.open();
+    await stopping;
+    await catchingUp;
+    expect(slowStarts).toBe(1);
+    expect(overlaps).toEqual([]);
+    expect(runner.checkpoint).toBe(slowAt);
+  });
+
+  it('a catch-up that finds the runner stopped after it read the head catches up by itself instead of waiting for a restart', async () => {
+    stores = sqliteStores();
+    const reactor = recorder();
+    let headRead!: () => void;
+    let releaseHead!: () => void;
+    const asked = new Promise<void>((resolve) => (headRead = resolve));
+    const held = new Promise<void>((resolve) => (releaseHead = resolve));
+    let holdHead = false;
+    const slowHead = new Proxy(stores.events, {
+      get(target, prop, receiver) {
+        if (prop === 'headPosition')
+          return async () => {
+            if (holdHead) {
+              holdHead = false;
+              headRead();
+              await held;
+            }
+            return target.headPosition();
+          };
+        const value = Reflect.get(target, prop, receiver) as unknown;
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const runner = await run(new ProjectionRunner(reactor.projection, slowHead, stores.readStore));
+    await appendInterleaved(stores.events, ['a', 'b'], 3);
+    const head = await stores.events.headPosition();
+    await waitFor(() => runner.checkpoint === head, 'the watermark at the head');
+    await runner.stop();
+    await runner.start();
+    // The catch-up asks for the head while the runner follows the log; the runner stops before the
+    // answer (a new event at the head then), and no run of it is under way to get there.
+    holdHead = true;
+    let caughtUp = false;
+    const catchingUp = runner.catchUp().then(() => (caughtUp = true));
+    await asked;
+    await runner.stop();
+    const { position } = await stores.events.append('thing-acme:c', [anEvent('Happened', { key: 'c', n: 0 })], 'no_stream');
+    releaseHead();
+    await waitFor(() => caughtUp, { what: 'the catch-up done', timeoutMs: 5_000 });
+    await catchingUp;
+    expect(runner.checkpoint).toBe(position);
+    expect(reactor.handledOf('c')).toEqual([0]);
+  });
+
   it('stops once the handlers under way are done, storing the watermark', async () => {
     stores = sqliteStores();
     const gate = new Gate();

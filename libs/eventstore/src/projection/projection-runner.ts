@@ -187,6 +187,8 @@ export class ProjectionRunner {
   /** True once the runner handled the log up to `position`; false when it stops first; fails with an error it restarts after. */
   private handledUpTo(position: number): Promise<boolean> {
     if (this.position >= position) return Promise.resolve(true);
+    // Stopped while the head was read: no run of it gets there, and stop released its waiters already.
+    if (this.stopped) return Promise.resolve(false);
     return new Promise<boolean>((resolve, reject) => {
       const settle = () => (this.waiters = this.waiters.filter((w) => w !== waiter));
       const waiter: Waiter = {
@@ -209,8 +211,9 @@ export class ProjectionRunner {
     this.run++;
     this.stopped = true;
     for (const waiter of [...this.waiters]) waiter.done(false);
-    await this.subscription?.stop();
+    const sub = this.subscription;
     this.subscription = undefined;
+    await this.ending(sub);
     await this.queue;
     if (this.position > this.stored) {
       await this.store
@@ -291,7 +294,7 @@ export class ProjectionRunner {
     const run = this.run;
     const current = () => run === this.run && !this.stopped;
     void (async () => {
-      await sub?.stop();
+      await this.ending(sub);
       await this.queue;
       if (!current()) return;
       await new Promise((r) => setTimeout(r, error instanceof CheckpointConflictError ? 0 : 1000));
@@ -305,6 +308,19 @@ export class ProjectionRunner {
         if (current()) this.restartAfter(e);
       }
     })();
+  }
+
+  /**
+   * Stops a subscription. A keyed run's stop lets its handlers under way finish: it is queued, so
+   * that a catch-up or a new run queued meanwhile reads the log only after (it would start an event
+   * still running, or a later one of its key, a second time at once). Not a batch's subscription:
+   * its stop waits for the batch in progress, which may be about to queue itself.
+   */
+  private ending(sub: Subscription | undefined): Promise<void> {
+    if (!sub) return Promise.resolve();
+    const ended = sub.stop();
+    if (this.keyed) this.queue = this.queue.then(() => ended).catch(() => undefined);
+    return ended;
   }
 
   private serialize(task: () => Promise<void>): Promise<void> {
