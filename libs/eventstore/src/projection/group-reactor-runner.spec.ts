@@ -75,7 +75,53 @@ describe('GroupReactorRunner, keyed reactor', () => {
     expect(outcome).toBeInstanceOf(EventsFailedError);
     expect([...(outcome as EventsFailedError).eventIds].sort()).toEqual(['e5', 'e6']);
     expect(((outcome as EventsFailedError).cause as Error).message).toBe('command failed');
-    expect(handled).toEqual([2, 4, 6, 1, 3]);
+    // Key d's second event never ran: it waits for the retry behind its failed one.
+    expect(handled).toEqual([2, 4, 1, 3]);
+    await runner.stop();
+  });
+
+  it("runs none of a key's later events, from a batch that overlaps, before its failed event is retried: they go back with it", async () => {
+    stores = sqliteStores();
+    const handled: number[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let failures = 0;
+    const reactor: Projection = {
+      name: 'grouped',
+      reactor: true,
+      collections: [],
+      eventTypes: ['Happened'],
+      keyOf: (e) => orderingKey(e, String(e.data['key'])),
+      async apply(event) {
+        if (event.position === 1) {
+          await held;
+          if (failures++ === 0) throw new Error('command failed');
+        }
+        handled.push(event.position);
+      },
+    };
+    const group = fakeGroup();
+    const runner = new GroupReactorRunner(reactor, group.events, stores.readStore);
+    await runner.start();
+    const outcome = (batch: Promise<void>) =>
+      batch.then(
+        () => 'acknowledged',
+        (error: unknown) => error,
+      );
+    // Key a's first event runs (and will fail) while the next batch brings its second, and key b's.
+    const first = outcome(group.deliver([recorded(1, 'a')]));
+    const second = outcome(group.deliver([recorded(2, 'a'), recorded(3, 'b')]));
+    await waitFor(() => handled.includes(3), "key b's event handled");
+    release();
+    const [firstOutcome, secondOutcome] = await Promise.all([first, second]);
+    expect(firstOutcome).toBeInstanceOf(EventsFailedError);
+    // Key a's second event is not handled before its first: it goes back too, and b's is acknowledged.
+    expect(handled).toEqual([3]);
+    expect(secondOutcome).toBeInstanceOf(EventsFailedError);
+    expect([...(secondOutcome as EventsFailedError).eventIds]).toEqual(['e2']);
+    // The group hands them back, in order: both run now.
+    await group.deliver([recorded(1, 'a'), recorded(2, 'a')]);
+    expect(handled).toEqual([3, 1, 2]);
     await runner.stop();
   });
 

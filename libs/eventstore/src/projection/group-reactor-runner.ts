@@ -29,7 +29,9 @@ export const reactorGroup = (reactor: string) => `warden-${reactor}`;
  * while earlier ones are handled, up to the member's buffer of unacknowledged events), so a busy
  * key holds up only its own later events. Each event waits behind its key's earlier ones in this
  * process (KeyedLanes); a batch is acknowledged once all its events are handled, or, when some
- * failed, the failing keys' events are handed back for a retry and the rest acknowledged. The server keeps the checkpoint: it moves past the oldest
+ * failed, the failing keys' events are handed back for a retry and the rest acknowledged; a failing
+ * key's later events queued from batches that overlap fail without running, and go back too (run,
+ * they came before the retry). The server keeps the checkpoint: it moves past the oldest
  * unacknowledged event only, and redelivers what is not acknowledged in time. Order within a key
  * holds within a member; across members (a key whose events live in several streams, such as a
  * user's strikes), the expected-revision checks of the commands keep the outcome right.
@@ -41,6 +43,12 @@ export class GroupReactorRunner {
   private runs = 0;
   private retry: NodeJS.Timeout | undefined;
   private readonly lanes: KeyedLanes | undefined;
+  /**
+   * Keys whose event failed while later ones of theirs were queued behind it (a batch that
+   * overlaps): those fail too, without running, and go back to the group with it, until the key
+   * has nothing queued. Run, they would have been handled before the failed event's retry.
+   */
+  private readonly failing = new Map<string, { readonly error: unknown }>();
   /** Without a key, batches are handled one after the other, as they come (they may overlap). */
   private serial: Promise<void> = Promise.resolve();
 
@@ -52,7 +60,20 @@ export class GroupReactorRunner {
   ) {
     if (projection.keyOf) {
       const limits = keyedLimits(projection);
-      this.lanes = new KeyedLanes(keyedHandler(projection), limits.concurrency, limits.perGroup, limits.perOrg);
+      const handle = keyedHandler(projection);
+      const keyOf = projection.keyOf.bind(projection);
+      const handleInOrder = async (events: readonly RecordedEvent[]) => {
+        const key = keyOf(events[0]!);
+        const failed = this.failing.get(key);
+        if (failed) throw failed.error;
+        try {
+          await handle(events);
+        } catch (error) {
+          this.failing.set(key, { error });
+          throw error;
+        }
+      };
+      this.lanes = new KeyedLanes(handleInOrder, limits.concurrency, limits.perGroup, limits.perOrg);
     }
   }
 
@@ -124,7 +145,22 @@ export class GroupReactorRunner {
     const ordered = events.filter((e) => wanted.has(e.type)).sort((a, b) => a.position - b.position);
     const keys = ordered.map((event) => keyOf(event));
     const failures = await Promise.all(
-      ordered.map((event, i) => new Promise<Failure>((settle) => lanes.push(keys[i]!, event.metadata.orgId, event, settle, groupOf?.(event)))),
+      ordered.map(
+        (event, i) =>
+          new Promise<Failure>((settle) =>
+            lanes.push(
+              keys[i]!,
+              event.metadata.orgId,
+              event,
+              (failure) => {
+                // Nothing of the key queued any more: its next events run again.
+                if (lanes.heldFor(keys[i]!) === 0) this.failing.delete(keys[i]!);
+                settle(failure);
+              },
+              groupOf?.(event),
+            ),
+          ),
+      ),
     );
     const first = failures.find((f) => f !== undefined);
     if (!first) return;
