@@ -95,6 +95,18 @@ describe('ProjectionRunner, keyed reactor', () => {
     return runner;
   };
 
+  it('refuses a keyed reactor that reads every event: its re-reads count its event types only', () => {
+    stores = sqliteStores();
+    const { projection } = recorder();
+    for (const variant of [
+      { ...projection, everyEvent: true },
+      { ...projection, log: 'as-stored' as const },
+    ]) {
+      expect(() => new ProjectionRunner(variant, stores.events, stores.readStore)).toThrow('keyOf reads its event types only, not every event');
+    }
+    expect(() => new ProjectionRunner(projection, stores.events, stores.readStore)).not.toThrow();
+  });
+
   it("handles each key's events in log order, different keys at once, each once, and stores the checkpoint at the head", async () => {
     stores = sqliteStores();
     const reactor = recorder();

@@ -64,6 +64,11 @@ export class ProjectionRunner {
     if (projection.keyOf && (!projection.reactor || projection.collections.length > 0)) {
       throw new Error(`Projection ${projection.name}: keyOf is for reactors, which keep no read model`);
     }
+    // A keyed run re-reads a deferred stretch by counting the wanted events in it (rereadSpan): a
+    // read of every event would count short and re-read the same stretch for ever.
+    if (projection.keyOf && (projection.everyEvent || projection.log === 'as-stored')) {
+      throw new Error(`Projection ${projection.name}: keyOf reads its event types only, not every event`);
+    }
   }
 
   get checkpoint(): number {
