@@ -54,6 +54,7 @@ function harness(limits: Partial<KeyedLimits> = {}, groupOf?: (e: RecordedEvent)
   });
   return {
     scheduler,
+    log,
     started,
     finished,
     maxHeld: () => maxHeld,
@@ -245,10 +246,57 @@ describe('KeyedScheduler', () => {
     expect(h.scheduler.full).toBe(true);
     await settled();
     await h.finish(5);
-    // Done, yet behind the unfinished first event: still in the window.
+    // Done, yet behind the unfinished first event: still in the window (until half a window of them is merged into a run).
     expect(h.scheduler.full).toBe(true);
     await h.finish(1);
     expect(h.scheduler.full).toBe(false);
+  });
+
+  it("merges the events done behind an unfinished one into runs: one key's event left unfinished while many others finish keeps the reader from no organization's events", async () => {
+    const h = harness({ window: 8, concurrency: 4 });
+    // One user's item waiting for its turn behind thousands of others' (or on a slow classifier).
+    h.write(recorded(1, 'slow', 'big'));
+    let position = 1;
+    for (let round = 0; round < 10; round++) {
+      h.write(...Array.from({ length: 4 }, () => recorded(++position, `k${position}`, 'big')));
+      await settled();
+      while (h.running().length > 1) await h.finish(...h.running().filter((p) => p !== 1));
+      // Done one by one, they filled the window after two rounds, and the reader waited.
+      expect(h.scheduler.full).toBe(false);
+    }
+    expect(h.finished).toHaveLength(40);
+    expect(h.scheduler.watermark).toBe(0);
+    // Five windows of events done behind the unfinished one: another organization's event is still read and taken.
+    h.write(recorded(++position, 'other', 'small'));
+    await settled();
+    expect(h.running()).toEqual([1, position]);
+    await h.finish(position, 1);
+    expect(h.scheduler.watermark).toBe(position);
+    expect(h.scheduler.drained).toBe(true);
+    expect(new Set(h.started).size).toBe(h.started.length);
+  });
+
+  it('reads a run as the events it stands for: a pass takes the deferred events on either side of one, each once', async () => {
+    const h = harness({ window: 4, perKey: 1, concurrency: 8 });
+    // Keys a and b hold one event each: their second ones (4 and 9) are deferred.
+    h.write(recorded(1, 'slow'), recorded(2, 'a'), recorded(3, 'b'), recorded(4, 'a'), ...[5, 6, 7, 8].map((p) => recorded(p, `k${p}`)), recorded(9, 'b'));
+    await settled();
+    expect(h.scheduler.deferred).toBe(2);
+    // Behind the unfinished first event: 5 to 8 merged into one run, then 2 and 3 into another.
+    await h.finish(5, 6, 7, 8, 2, 3);
+    const after = h.scheduler.rereadAfter();
+    expect(after).toBe(3);
+    // 4, the run of four, and 9: six events of the log; three of them reach 4 alone.
+    expect(h.scheduler.rereadSpan(after!, 500)).toBe(6);
+    expect(h.scheduler.rereadSpan(after!, 3)).toBe(1);
+    h.scheduler.redeliver(h.log.filter((e) => e.position > after!).slice(0, 6));
+    await settled();
+    expect(h.scheduler.deferred).toBe(0);
+    expect(h.running()).toEqual([1, 4, 9]);
+    await h.finish(4, 9, 1);
+    expect(h.started).toEqual([1, 2, 3, 5, 6, 7, 8, 4, 9]);
+    expect(h.scheduler.watermark).toBe(9);
+    expect(h.scheduler.drained).toBe(true);
   });
 
   it("counts no deferred event in the window: one organization's burst past its share leaves room to read another's events; reading pauses at maxDeferred", async () => {

@@ -17,26 +17,38 @@ export interface KeyedLimits {
   readonly perOrg?: number;
   /** Events of one key held at once; its later events stay in the log and are read again. */
   readonly perKey: number;
-  /** Events read past the watermark and held or handled (not those left in the log) before reading pauses. */
+  /**
+   * Events read past the watermark and held or handled (not those left in the log, nor handled ones
+   * merged into runs) before reading pauses. Handled events behind an unfinished one are merged into
+   * a run each (one entry between two unfinished events) once half a window of them is there.
+   */
   readonly window: number;
   /**
-   * Events left in the log (deferred) before reading pauses; 10 × `window` when not given. Apart
-   * from the window: one organization's burst, deferred past its share, no longer fills the window
-   * and keeps the reader from another organization's events behind it (200,000 actions of one
-   * organization held another's callbacks 17 s at the median: docs/benchmarks.md, "A second hunt
-   * for stalls"). A deferred event costs its position and key (about 100 bytes).
+   * Events left in the log (deferred), and runs of handled events, before reading pauses; 10 ×
+   * `window` when not given. Apart from the window: one organization's burst, deferred past its
+   * share, no longer fills the window and keeps the reader from another organization's events
+   * behind it (200,000 actions of one organization held another's callbacks 17 s at the median:
+   * docs/benchmarks.md, "A second hunt for stalls"); nor do the events handled behind an unfinished
+   * one, which a user's backlog, taking its turns behind thousands of others' items, keeps there
+   * for minutes (docs/benchmarks.md, "An eighth hunt"). A deferred event or a run costs its
+   * position and key (about 100 bytes).
    */
   readonly maxDeferred?: number;
 }
 
 export const DEFAULT_KEYED_LIMITS: KeyedLimits = { maxInFlight: 2000, concurrency: 64, perKey: 64, window: 20_000 };
 
-/** One event of the window, in log order: held (queued or running), deferred (left in the log) or done. */
+/**
+ * One event of the window, in log order: held (queued or running), deferred (left in the log) or
+ * done; or a run of done events merged into one entry (`count` of them, the last at `position`).
+ */
 interface Entry {
   readonly position: number;
   readonly key: string;
   readonly org: string;
-  state: 'held' | 'deferred' | 'done';
+  state: 'held' | 'deferred' | 'done' | 'run';
+  /** Events of the log it stands for: 1, or a run's. */
+  readonly count: number;
 }
 
 /** An organization's events held and deferred: what makes it one of the organizations with work. */
@@ -69,10 +81,11 @@ export interface KeyedSchedulerOptions {
  * instead of waiting for them to be handled. The window is every event past the watermark: held
  * ones (queued or running), done ones, and deferred ones, which are not held but left in the log:
  * an event whose key already holds `perKey` events or has earlier deferred ones, or whose
- * organization is over its share while the budget is used up. Memory stays bounded (a deferred
- * event costs its position), and later events of other keys are still taken. Deferred events are
- * read again from the log in later passes (`rereadAfter`, `redeliver`) once they can be taken;
- * the window's done entries make sure a pass hands nothing over twice.
+ * organization is over its share while the budget is used up. Done ones behind an unfinished one
+ * are merged into runs (`mergeRuns`). Memory stays bounded (a deferred event or a run costs its
+ * position), and later events of other keys are still taken. Deferred events are read again from
+ * the log in later passes (`rereadAfter`, `redeliver`) once they can be taken; the window's done
+ * entries and runs make sure a pass hands nothing over twice.
  *
  * The watermark is the position of the last event before the oldest one not done: a checkpoint
  * there never skips unfinished work. A handler that fails halts the scheduler and keeps the
@@ -82,11 +95,14 @@ export interface KeyedSchedulerOptions {
 export class KeyedScheduler {
   private readonly lanes: KeyedLanes;
   private readonly wanted: ReadonlySet<string>;
-  private readonly entries = new Fifo<Entry>();
+  private entries = new Fifo<Entry>();
   /** Per key, the positions of its deferred events in log order: only the first may be taken. */
   private readonly deferredByKey = new Map<string, Fifo<number>>();
   private readonly books = new Map<string, OrgBook>();
   private deferredCount = 0;
+  /** Done entries behind an unfinished one, not yet merged into runs; and the runs. */
+  private doneCount = 0;
+  private runCount = 0;
   private mark: number;
   /** The last position offered by the reader (events at or before it are not offered again). */
   private read: number;
@@ -109,10 +125,10 @@ export class KeyedScheduler {
     return this.mark;
   }
 
-  /** The window, or the room for deferred events, is full: the reader waits (for the oldest unfinished event). */
+  /** The window, or the room for deferred events and runs, is full: the reader waits (for the oldest unfinished event). */
   get full(): boolean {
     const { window, maxDeferred = 10 * window } = this.options.limits;
-    return this.entries.length - this.deferredCount >= window || this.deferredCount >= maxDeferred;
+    return this.entries.length - this.deferredCount - this.runCount >= window || this.deferredCount + this.runCount >= maxDeferred;
   }
 
   get held(): number {
@@ -143,7 +159,7 @@ export class KeyedScheduler {
     for (const event of events) {
       if (event.position <= this.read || !this.wanted.has(event.type)) continue;
       this.read = event.position;
-      const entry: Entry = { position: event.position, key: this.options.keyOf(event), org: event.metadata.orgId, state: 'held' };
+      const entry: Entry = { position: event.position, key: this.options.keyOf(event), org: event.metadata.orgId, state: 'held', count: 1 };
       this.entries.push(entry);
       if (this.admissible(entry)) this.admit(event, entry);
       else this.defer(entry);
@@ -193,11 +209,11 @@ export class KeyedScheduler {
    * takeable as earlier ones are taken; the pass reads them next (nextRereadAfter).
    */
   rereadSpan(after: number, max: number): number {
-    const from = this.indexAfter(after);
     let span = 0;
-    for (let i = from; i < this.entries.length && i - from < max; i++) {
+    for (let i = this.indexAfter(after), read = 0; i < this.entries.length && read < max; i++) {
       const entry = this.entries.at(i);
-      if (entry.state === 'deferred' && this.admissible(entry)) span = i - from + 1;
+      read += entry.count;
+      if (entry.state === 'deferred' && this.admissible(entry)) span = read;
     }
     return Math.max(1, span);
   }
@@ -295,17 +311,58 @@ export class KeyedScheduler {
       return;
     }
     entry.state = 'done';
+    this.doneCount++;
     this.completions++;
     this.freed++;
     if (this.lanes.heldFor(entry.key) === 0 && this.deferredByKey.has(entry.key)) this.starved = true;
     this.advance();
+    if (this.doneCount >= Math.max(1, this.options.limits.window >> 1)) this.mergeRuns();
     this.options.onChange();
   }
 
-  /** Drops the done events at the front of the window; the watermark follows. */
+  /** Drops the done events (and runs) at the front of the window; the watermark follows. */
   private advance(): void {
-    while (this.entries.length > 0 && this.entries.peek()!.state === 'done') this.mark = this.entries.shift()!.position;
+    for (let front = this.entries.peek(); front !== undefined && (front.state === 'done' || front.state === 'run'); front = this.entries.peek()) {
+      this.entries.shift();
+      if (front.state === 'done') this.doneCount--;
+      else this.runCount--;
+      this.mark = front.position;
+    }
     if (this.entries.length === 0) this.mark = Math.max(this.mark, this.read);
+  }
+
+  /**
+   * Merges the done events behind unfinished ones into runs, one entry per run (its last position
+   * and how many events it stands for): they then cost a marker each, counted with the deferred
+   * events, not the window. Kept one by one, they filled the window whenever one key's event was
+   * left unfinished for long while the rest went on (a user's last items, each taking one turn in
+   * some 2,000 behind a burst of items without an author: one done every 0.1 s, 1,500 of the
+   * others a second), and the reader stopped for every organization (docs/benchmarks.md, "An
+   * eighth hunt"). A run follows an unfinished event, so there are never more of them than of
+   * those; merging walks the window once every half window of events done behind one.
+   */
+  private mergeRuns(): void {
+    const merged = new Fifo<Entry>();
+    let run: { position: number; count: number } | undefined;
+    const endRun = () => {
+      if (run) merged.push({ position: run.position, key: '', org: '', state: 'run', count: run.count });
+      run = undefined;
+    };
+    let runs = 0;
+    for (let i = 0; i < this.entries.length; i++) {
+      const entry = this.entries.at(i);
+      if (entry.state === 'done' || entry.state === 'run') {
+        if (!run) runs++;
+        run = { position: entry.position, count: (run?.count ?? 0) + entry.count };
+        continue;
+      }
+      endRun();
+      merged.push(entry);
+    }
+    endRun();
+    this.entries = merged;
+    this.doneCount = 0;
+    this.runCount = runs;
   }
 
   private book(org: string): OrgBook {
