@@ -125,6 +125,53 @@ describe('GroupReactorRunner, keyed reactor', () => {
     await runner.stop();
   });
 
+  it("runs none of a key's later events that come after its event failed while its batch still waits on another key: they go back with it", async () => {
+    stores = sqliteStores();
+    const handled: number[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let failures = 0;
+    const reactor: Projection = {
+      name: 'grouped',
+      reactor: true,
+      collections: [],
+      eventTypes: ['Happened'],
+      keyOf: (e) => orderingKey(e, String(e.data['key'])),
+      async apply(event) {
+        if (event.position === 1 && failures++ === 0) throw new Error('command failed');
+        if (event.position === 2) await held;
+        handled.push(event.position);
+      },
+    };
+    const group = fakeGroup();
+    const runner = new GroupReactorRunner(reactor, group.events, stores.readStore);
+    await runner.start();
+    const outcome = (batch: Promise<void>) =>
+      batch.then(
+        () => 'acknowledged',
+        (error: unknown) => error,
+      );
+    // Key a's event fails at once; its batch waits for key b's.
+    let firstSettled = false;
+    const first = outcome(group.deliver([recorded(1, 'a'), recorded(2, 'b')])).then((o) => ((firstSettled = true), o));
+    await waitFor(() => failures === 1, "key a's event failed");
+    // The next batch brings key a's second event (and c's) before the failed one went back.
+    const second = outcome(group.deliver([recorded(3, 'a'), recorded(4, 'c')]));
+    await waitFor(() => handled.includes(4), "key c's event handled");
+    expect(firstSettled).toBe(false);
+    release();
+    const [firstOutcome, secondOutcome] = await Promise.all([first, second]);
+    expect([...(firstOutcome as EventsFailedError).eventIds]).toEqual(['e1']);
+    // Key a's second event is not handled before its first is retried: it goes back too.
+    expect(handled).toEqual([4, 2]);
+    expect(secondOutcome).toBeInstanceOf(EventsFailedError);
+    expect([...(secondOutcome as EventsFailedError).eventIds]).toEqual(['e3']);
+    // Handed back in order, both run; the key is not blocked.
+    await group.deliver([recorded(1, 'a'), recorded(3, 'a')]);
+    expect(handled).toEqual([4, 2, 1, 3]);
+    await runner.stop();
+  });
+
   it('subscribes nothing when stopped while its start was still reading where to begin (a SIGTERM during start-up)', async () => {
     stores = sqliteStores();
     let subscriptions = 0;

@@ -14,6 +14,11 @@ export interface GroupReactorRunnerOptions {
   readonly retryDelayMs?: number;
 }
 
+/** A batch the group handed over: settled once all its events ran (or failed). */
+interface Batch {
+  settled: boolean;
+}
+
 /** The consumer group a reactor's workers share. */
 export const reactorGroup = (reactor: string) => `warden-${reactor}`;
 
@@ -44,11 +49,15 @@ export class GroupReactorRunner {
   private retry: NodeJS.Timeout | undefined;
   private readonly lanes: KeyedLanes | undefined;
   /**
-   * Keys whose event failed while later ones of theirs were queued behind it (a batch that
-   * overlaps): those fail too, without running, and go back to the group with it, until the key
-   * has nothing queued. Run, they would have been handled before the failed event's retry.
+   * Keys whose event failed: their later events queued meanwhile (a batch that overlaps) fail too,
+   * without running, and go back to the group with it, until the batches whose events failed by
+   * running have been handed back and the key has nothing queued. Run, they would have been
+   * handled before the failed event's retry; so would one that came while the failed event's
+   * batch still waited for another key's (cleared once the key had nothing queued, it ran).
    */
-  private readonly failing = new Map<string, { readonly error: unknown }>();
+  private readonly failing = new Map<string, { readonly error: unknown; readonly batches: ReadonlySet<Batch> }>();
+  /** The batch each event in the lanes came in. */
+  private readonly batchOf = new WeakMap<RecordedEvent, Batch>();
   /** Without a key, batches are handled one after the other, as they come (they may overlap). */
   private serial: Promise<void> = Promise.resolve();
 
@@ -69,7 +78,7 @@ export class GroupReactorRunner {
         try {
           await handle(events);
         } catch (error) {
-          this.failing.set(key, { error });
+          this.failing.set(key, { error, batches: new Set(events.map((event) => this.batchOf.get(event)!)) });
           throw error;
         }
       };
@@ -144,6 +153,8 @@ export class GroupReactorRunner {
     const wanted = new Set(this.projection.eventTypes);
     const ordered = events.filter((e) => wanted.has(e.type)).sort((a, b) => a.position - b.position);
     const keys = ordered.map((event) => keyOf(event));
+    const batch: Batch = { settled: false };
+    for (const event of ordered) this.batchOf.set(event, batch);
     const failures = await Promise.all(
       ordered.map(
         (event, i) =>
@@ -153,8 +164,7 @@ export class GroupReactorRunner {
               event.metadata.orgId,
               event,
               (failure) => {
-                // Nothing of the key queued any more: its next events run again.
-                if (lanes.heldFor(keys[i]!) === 0) this.failing.delete(keys[i]!);
+                this.unblock(lanes, keys[i]!);
                 settle(failure);
               },
               groupOf?.(event),
@@ -162,9 +172,17 @@ export class GroupReactorRunner {
           ),
       ),
     );
+    batch.settled = true;
+    for (const key of new Set(keys)) this.unblock(lanes, key);
     const first = failures.find((f) => f !== undefined);
     if (!first) return;
     const failedKeys = new Set(keys.filter((_, i) => failures[i] !== undefined));
     throw new EventsFailedError(new Set(ordered.filter((_, i) => failedKeys.has(keys[i]!)).map((e) => e.id)), first.error);
+  }
+
+  /** A failing key's next events run again once its failed events' batches went back and nothing of it is queued. */
+  private unblock(lanes: KeyedLanes, key: string): void {
+    const failing = this.failing.get(key);
+    if (failing && lanes.heldFor(key) === 0 && [...failing.batches].every((b) => b.settled)) this.failing.delete(key);
   }
 }
