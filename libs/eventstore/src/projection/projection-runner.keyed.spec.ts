@@ -466,6 +466,50 @@ describe('ProjectionRunner, keyed reactor', () => {
     expect(reactor.handledOf('c')).toEqual([0]);
   });
 
+  it("runs no key's event twice at once when stopped and started again while a catch-up waited on it: the catch-up waits for the new run", async () => {
+    stores = sqliteStores();
+    const first = new Gate();
+    const second = new Gate();
+    const runningOf = new Map<string, number>();
+    const overlaps: Handling[] = [];
+    const reactor = recorder({
+      hold: async (e) => {
+        const key = String(e.data['key']);
+        if ((runningOf.get(key) ?? 0) > 0) overlaps.push({ key, n: Number(e.data['n']), position: e.position });
+        runningOf.set(key, (runningOf.get(key) ?? 0) + 1);
+        try {
+          if (key === 'slow') await (e.data['n'] === 0 ? first.opened : second.opened);
+        } finally {
+          runningOf.set(key, runningOf.get(key)! - 1);
+        }
+      },
+    });
+    const runner = await run(new ProjectionRunner(reactor.projection, stores.events, stores.readStore));
+    await stores.events.append('thing-acme:slow', [anEvent('Happened', { key: 'slow', n: 0 })], 'no_stream');
+    await stores.events.append('thing-acme:slow', [anEvent('Happened', { key: 'slow', n: 1 })], 0);
+    await waitFor(() => runningOf.get('slow') === 1, 'the slow event running');
+    // A catch-up waits for the run's progress; the lease is lost and taken back at once (before the
+    // catch-up learns of the stop).
+    const catchingUp = runner.catchUp();
+    for (let i = 0; i < 50; i++) await new Promise((resolve) => setImmediate(resolve));
+    const stopping = runner.stop();
+    const starting = runner.start();
+    for (let i = 0; i < 50; i++) await new Promise((resolve) => setImmediate(resolve));
+    first.open();
+    await starting;
+    await waitFor(() => reactor.started.some((s) => s.key === 'slow' && s.n === 1), "the slow key's second event started");
+    for (let i = 0; i < 50; i++) await new Promise((resolve) => setImmediate(resolve));
+    const secondStarts = reactor.started.filter((s) => s.key === 'slow' && s.n === 1).length;
+    second.open();
+    await stopping;
+    // Not a catch-up of its own beside the new run (it failed on the checkpoint the run had moved).
+    await catchingUp;
+    expect(overlaps).toEqual([]);
+    expect(secondStarts).toBe(1);
+    expect(reactor.handledOf('slow')).toEqual([0, 1]);
+    expect(runner.following).toBe(true);
+  });
+
   it('stops once the handlers under way are done, storing the watermark', async () => {
     stores = sqliteStores();
     const gate = new Gate();

@@ -176,8 +176,11 @@ export class ProjectionRunner {
    * handle the same events again); stopped, it reads the log up to the head itself.
    */
   private async catchUpKeyed(): Promise<void> {
-    if (!this.stopped) {
-      const head = await this.events.headPosition();
+    // A wait that ends with the runner stopped and already started again (a lease lost and taken
+    // back) waits for the new run: a catch-up of its own would run beside it, from the same
+    // checkpoint, and start the same events of a key at once.
+    for (let head: number | undefined; !this.stopped;) {
+      head ??= await this.events.headPosition();
       if (await this.handledUpTo(head)) return;
     }
     return this.serialize(async () => {
