@@ -155,7 +155,7 @@ describe('callback dispatcher', () => {
       Array.from({ length: DELIVERIES_AT_ONCE / 2 + 22 }, (_, i) => request(`dead-${i}`, `${hanging.url}/cb`, {}, undefined, {}, null, 'evil')),
     );
     await waitFor(
-      () => hanging.requests.length === 4 && dispatcher.waitingAt(`${hanging.url}/cb`) === DELIVERIES_AT_ONCE / 2 + 18,
+      () => hanging.requests.length === 4 && dispatcher.waitingAt(`${hanging.url}/cb`, 'evil') === DELIVERIES_AT_ONCE / 2 + 18,
       'four sent, the rest queued at the receiver',
     );
     await request('alive-1', `${fine.url}/cb`, {}, undefined, {}, null, 'evil');
@@ -176,7 +176,7 @@ describe('callback dispatcher', () => {
       accept(key, state, revision);
     };
     for (let i = 0; i < 6; i++) await request(`q-${i}`, `${slow.url}/cb`, {}, undefined, { n: i });
-    await waitFor(() => held.length === 1 && dispatcher.waitingAt(`${slow.url}/cb`) === 5, 'one sent, five queued');
+    await waitFor(() => held.length === 1 && dispatcher.waitingAt(`${slow.url}/cb`, 'acme') === 5, 'one sent, five queued');
     collectGarbage();
     // The one being sent and the two kept waiting; the other three hold their key and revision only.
     expect(states.filter((s) => s.deref() !== undefined)).toHaveLength(3);
@@ -188,36 +188,33 @@ describe('callback dispatcher', () => {
     expect(slow.requests.map((r) => (JSON.parse(r.body) as { n: number }).n).sort()).toEqual([0, 1, 2, 3, 4, 5]);
   });
 
-  it("parks deliveries past a receiver's queue as tickets, and another organization's callback still takes its turn among them", async () => {
+  it("parks deliveries past a receiver's queue as tickets; another organization calling back the same receiver has slots and a queue of its own", async () => {
     const { request, stores, dispatcher } = await setup({ attemptTimeoutMs: 30_000, perDestinationConcurrency: 1 });
     const held: ServerResponse[] = [];
-    const slow = await started((_n, res) => held.push(res));
-    const url = `${slow.url}/cb`;
+    // Alpha's path hangs until the test answers it; beta's is answered at once: one receiver (scheme, host and port).
+    const shared = await started((_n, res) => (res.req.url === '/beta' ? answer(200)(res) : held.push(res)));
+    const url = `${shared.url}/alpha`;
     const flood = QUEUED_PER_RECEIVER + 36;
     await Promise.all(Array.from({ length: flood }, (_, i) => request(`a-${i}`, url, {}, { id: `u-${i % 5}`, typeId: 'user' }, {}, null, 'alpha')));
-    await waitFor(() => held.length === 1 && dispatcher.waitingAt(url) === flood - 1, 'one sent, the rest waiting');
-    expect(dispatcher.parkedAt(url)).toBe(flood - 1 - QUEUED_PER_RECEIVER);
-    await request('b-1', url, {}, undefined, {}, null, 'beta');
-    await waitFor(() => dispatcher.parkedAt(url) === flood - QUEUED_PER_RECEIVER, 'the other organization parked too');
-    // Answered one at a time: beta's callback goes within the next few (its ticket after one of alpha's,
-    // then its place in the queue after one more of alpha's), organizations taking turns
-    // in the parked tickets and then in the queue, not after alpha's 99.
-    let sent = 1;
-    while (!held.some((r) => r.req.headers['service-delivery-id'] === 'b-1')) {
-      held[sent - 1]!.writeHead(200).end();
-      await waitFor(() => held.length === sent + 1, `callback ${sent + 1} sent`);
-      sent++;
+    await waitFor(() => held.length === 1 && dispatcher.waitingAt(url, 'alpha') === flood - 1, 'one sent, the rest waiting');
+    expect(dispatcher.parkedAt(url, 'alpha')).toBe(flood - 1 - QUEUED_PER_RECEIVER);
+    const delivered = async (org: string, id: string) => (await stores.events.readStream(deliveryStream(org, id))).some((e) => e.type === 'CallbackDelivered');
+    // Beta's callbacks go while alpha's attempt holds its only slot and its queue is full: with the
+    // slots shared by turns, beta's first waited for alpha's attempt to end (here, never), and each
+    // slot beta gave back went to alpha at its next turn.
+    for (let i = 0; i < 3; i++) {
+      await request(`b-${i}`, `${shared.url}/beta`, {}, undefined, {}, null, 'beta');
+      await waitFor(() => delivered('beta', `b-${i}`), `b-${i} delivered`);
     }
-    expect(sent).toBeLessThanOrEqual(6);
-    for (let i = sent; i <= flood + 1; i++) {
+    expect(held).toHaveLength(1);
+    expect(dispatcher.waitingAt(`${shared.url}/beta`, 'beta')).toBe(0);
+    for (let i = 1; i <= flood; i++) {
       await waitFor(() => held.length >= i, `callback ${i} sent`);
       held[i - 1]!.writeHead(200).end();
     }
-    const delivered = async (org: string, id: string) => (await stores.events.readStream(deliveryStream(org, id))).some((e) => e.type === 'CallbackDelivered');
     for (let i = 0; i < flood; i++) await waitFor(() => delivered('alpha', `a-${i}`), `a-${i} delivered`);
-    expect(await delivered('beta', 'b-1')).toBe(true);
-    expect(new Set(slow.requests.map((r) => r.headers['service-delivery-id'])).size).toBe(flood + 1);
-    expect(dispatcher.waitingAt(url)).toBe(0);
+    expect(new Set(shared.requests.map((r) => r.headers['service-delivery-id'])).size).toBe(flood + 3);
+    expect(dispatcher.waitingAt(url, 'alpha')).toBe(0);
   });
 
   it('sends the body with the opened headers, signed, with the delivery id, and records the delivery', async () => {
@@ -370,7 +367,7 @@ describe('callback dispatcher', () => {
     for (const id of ['f1', 'f2', 'f3', 'f4']) expect(await request(id, `${hook.url}/${id}`, {}, flooder)).toBe(true);
     await waitFor(() => hook.requests.length === 1, 'the first callback at the receiver');
     expect(await request('o1', `${hook.url}/o1`, {}, { id: 'other', typeId: 'user' })).toBe(true);
-    await waitFor(() => dispatcher.waitingAt(hook.url) === 4, 'f2, f3, f4 and o1 waiting for the slot');
+    await waitFor(() => dispatcher.waitingAt(hook.url, 'acme') === 4, 'f2, f3, f4 and o1 waiting for the slot');
     while (hook.requests.length < 5) {
       await waitFor(() => held.length > 0, 'a request held at the receiver');
       held.shift()!();

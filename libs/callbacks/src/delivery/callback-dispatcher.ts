@@ -24,6 +24,7 @@ export interface DeliveryKey {
 export interface CallbackDeliveryOptions {
   /** Whole attempt, connect to last response byte. */
   readonly attemptTimeoutMs: number;
+  /** Attempts in flight to one receiver (scheme, host and port) for each organization (laneOf). */
   readonly perDestinationConcurrency: number;
   /** A longer response body makes the attempt fail (the body itself is never used). */
   readonly responseLimitBytes: number;
@@ -58,7 +59,7 @@ interface Known {
  * that never answers, its attempt's 10 s; without a bound, one organization with 200 actions
  * calling back 200 receivers put 200,000 deliveries on the thread's event loop at once, and
  * another organization's callbacks waited up to 34 s, the process holding 3 GB (a helper's hunt,
- * docs/benchmarks.md, "A second hunt for stalls"). Per receiver, DestinationLimiter still takes turns.
+ * docs/benchmarks.md, "A second hunt for stalls"). Per receiver and organization (laneOf), DestinationLimiter still takes turns by user.
  */
 export const DELIVERIES_AT_ONCE = 256;
 
@@ -98,7 +99,7 @@ export class CallbackDispatcher implements OnApplicationShutdown {
   private readonly known = new Map<string, Known>();
   private readonly finished = new Map<string, number>();
   private readonly inFlight = new Map<string, Promise<void>>();
-  /** Per receiver's origin, deliveries waiting past QUEUED_PER_RECEIVER; and their stream ids. */
+  /** Per organization's lane at a receiver, deliveries waiting past QUEUED_PER_RECEIVER; and their stream ids. */
   private readonly parked = new Map<string, TurnQueue<Ticket>>();
   private readonly parkedIds = new Set<string>();
   private scheduleOwnRecords = true;
@@ -170,15 +171,15 @@ export class CallbackDispatcher implements OnApplicationShutdown {
     this.scheduleOwnRecords = false;
   }
 
-  /** Callbacks waiting for one of the slots of the receiver at `url`'s origin (DestinationLimiter). */
-  waitingAt(url: string): number {
-    const origin = originOf(url);
-    return this.limiter.waiting(origin) + (this.parked.get(origin)?.size ?? 0);
+  /** `orgId`'s callbacks waiting for one of its slots at the receiver at `url`'s origin (DestinationLimiter). */
+  waitingAt(url: string, orgId: string): number {
+    const lane = laneOf(orgId, url);
+    return this.limiter.waiting(lane) + (this.parked.get(lane)?.size ?? 0);
   }
 
   /** Of those, the ones parked as tickets, past QUEUED_PER_RECEIVER. */
-  parkedAt(url: string): number {
-    return this.parked.get(originOf(url))?.size ?? 0;
+  parkedAt(url: string, orgId: string): number {
+    return this.parked.get(laneOf(orgId, url))?.size ?? 0;
   }
 
   get delivering(): boolean {
@@ -286,7 +287,7 @@ export class CallbackDispatcher implements OnApplicationShutdown {
       });
       return;
     }
-    const origin = originOf(state.destination!.url);
+    const origin = laneOf(key.orgId, state.destination!.url);
     // A delivery that will wait, for its receiver or for one of the process's slots, keeps its body
     // here meanwhile only while fewer than WAITING_BODIES do (a busy receiver's short queue, the
     // usual case, where reading each stream again would cost the worker's thread a read and a fold per callback);
@@ -343,7 +344,7 @@ export class CallbackDispatcher implements OnApplicationShutdown {
       if (waited) this.waitingBodies--;
       waited = false;
     };
-    // Organizations, then users, take turns at a busy receiver (DestinationLimiter); then, for one
+    // Users take turns at a busy receiver's lane of the organization (DestinationLimiter); then, for one
     // of the process's slots, organizations by share (FairSlots). The slot is taken only once the
     // receiver has room (deliveries queued at a receiver that never answers hold none), and held
     // until the attempt is recorded, the receiver's own place given back as soon as it answered:
@@ -526,7 +527,7 @@ export class CallbackDispatcher implements OnApplicationShutdown {
 interface Ticket {
   readonly id: string;
   readonly key: DeliveryKey;
-  /** Its receiver's origin. */
+  /** Its organization's lane at its receiver (laneOf). */
   readonly origin: string;
   readonly turn: Turn;
   /** The revision of its stream it was decided on. */
@@ -537,13 +538,25 @@ interface Ticket {
   readonly counted: boolean;
 }
 
-/** The concurrency limit's unit: scheme, host and port. */
-function originOf(url: string): string {
+/**
+ * The concurrency limit's unit: an organization's callbacks to one scheme, host and port. Each
+ * organization has slots and a queue of its own at a receiver it shares with others: an attempt
+ * cannot be cut short before its deadline, so with the slots shared, turns alone let an organization
+ * whose path at the receiver hangs or answers slowly hold every slot (each slot another
+ * organization's fast callback gave back went to it again at its next turn), and its queue fill with
+ * its own deliveries; another organization calling back the same host waited p50 54 s, p99 102 s
+ * (a helper's hunt, docs/benchmarks.md, "A ninth hunt"). The process's slots (FairSlots) still
+ * bound every organization's attempts together.
+ */
+function laneOf(orgId: string, url: string): string {
+  let origin: string;
   try {
-    return new URL(url).origin;
+    origin = new URL(url).origin;
   } catch {
-    return url;
+    origin = url;
   }
+  // An origin has no space: the last one ends the organization's id.
+  return `${orgId} ${origin}`;
 }
 
 /**

@@ -6,7 +6,9 @@ import { Fifo } from '#warden/kernel';
  * slots and never delays callbacks to the others. Within a destination the waiters take turns by
  * organization, then by group (the delivery's user): one user's flood of callbacks, or one
  * organization's burst, waits behind itself, not in front of everyone else's (docs/architecture.md,
- * "Reactors by key"); one group's waiters go in order.
+ * "Reactors by key"); one group's waiters go in order. The callback dispatcher makes each
+ * organization's callbacks to a receiver a destination of their own (its `laneOf`): turns alone do
+ * not share slots held until a deadline.
  */
 export class DestinationLimiter {
   private readonly destinations = new Map<string, Slots>();
