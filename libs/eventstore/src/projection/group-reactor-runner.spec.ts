@@ -30,6 +30,25 @@ function fakeGroup() {
   return { events, deliver: (batch: RecordedEvent[]) => subscribed!.onEvents(batch) };
 }
 
+/** A keyed reactor (key `data.key`) whose `apply` the test writes: a slow or failing command. */
+function keyedReactor(apply: (event: RecordedEvent) => Promise<void>): Projection {
+  return { name: 'grouped', reactor: true, collections: [], eventTypes: ['Happened'], keyOf: (e) => orderingKey(e, String(e.data['key'])), apply };
+}
+
+/** A promise the test resolves: a handler held until then. */
+function gate(): { readonly held: Promise<void>; readonly release: () => void } {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  return { held, release };
+}
+
+/** What a delivered batch came to: acknowledged, or the error its failing events went back with. */
+const outcomeOf = (batch: Promise<void>): Promise<unknown> =>
+  batch.then(
+    () => 'acknowledged',
+    (error: unknown) => error,
+  );
+
 describe('GroupReactorRunner, keyed reactor', () => {
   let stores: ReturnType<typeof sqliteStores>;
   afterEach(async () => {
@@ -39,20 +58,12 @@ describe('GroupReactorRunner, keyed reactor', () => {
   it("keeps a key's order across overlapping batches while other keys go on; a batch settles once all its events ran", async () => {
     stores = sqliteStores();
     const handled: number[] = [];
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const reactor: Projection = {
-      name: 'grouped',
-      reactor: true,
-      collections: [],
-      eventTypes: ['Happened'],
-      keyOf: (e) => orderingKey(e, String(e.data['key'])),
-      async apply(event) {
-        if (event.position === 1) await held;
-        if (event.position === 5) throw new Error('command failed');
-        handled.push(event.position);
-      },
-    };
+    const { held, release } = gate();
+    const reactor = keyedReactor(async (event) => {
+      if (event.position === 1) await held;
+      if (event.position === 5) throw new Error('command failed');
+      handled.push(event.position);
+    });
     const group = fakeGroup();
     const runner = new GroupReactorRunner(reactor, group.events, stores.readStore);
     await runner.start();
@@ -61,10 +72,7 @@ describe('GroupReactorRunner, keyed reactor', () => {
     const first = group.deliver([recorded(2, 'b'), recorded(1, 'a')]).then(() => (firstSettled = true));
     // Key d's second event comes after its failing one: both go back, in their order.
     const second = group.deliver([recorded(3, 'a'), recorded(4, 'c'), recorded(5, 'd'), recorded(6, 'd')]);
-    const secondOutcome = second.then(
-      () => 'acknowledged',
-      (error: unknown) => error,
-    );
+    const secondOutcome = outcomeOf(second);
     await waitFor(() => handled.includes(2) && handled.includes(4), "the other keys' events handled");
     expect(handled).not.toContain(3);
     expect(firstSettled).toBe(false);
@@ -83,34 +91,21 @@ describe('GroupReactorRunner, keyed reactor', () => {
   it("runs none of a key's later events, from a batch that overlaps, before its failed event is retried: they go back with it", async () => {
     stores = sqliteStores();
     const handled: number[] = [];
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
+    const { held, release } = gate();
     let failures = 0;
-    const reactor: Projection = {
-      name: 'grouped',
-      reactor: true,
-      collections: [],
-      eventTypes: ['Happened'],
-      keyOf: (e) => orderingKey(e, String(e.data['key'])),
-      async apply(event) {
-        if (event.position === 1) {
-          await held;
-          if (failures++ === 0) throw new Error('command failed');
-        }
-        handled.push(event.position);
-      },
-    };
+    const reactor = keyedReactor(async (event) => {
+      if (event.position === 1) {
+        await held;
+        if (failures++ === 0) throw new Error('command failed');
+      }
+      handled.push(event.position);
+    });
     const group = fakeGroup();
     const runner = new GroupReactorRunner(reactor, group.events, stores.readStore);
     await runner.start();
-    const outcome = (batch: Promise<void>) =>
-      batch.then(
-        () => 'acknowledged',
-        (error: unknown) => error,
-      );
     // Key a's first event runs (and will fail) while the next batch brings its second, and key b's.
-    const first = outcome(group.deliver([recorded(1, 'a')]));
-    const second = outcome(group.deliver([recorded(2, 'a'), recorded(3, 'b')]));
+    const first = outcomeOf(group.deliver([recorded(1, 'a')]));
+    const second = outcomeOf(group.deliver([recorded(2, 'a'), recorded(3, 'b')]));
     await waitFor(() => handled.includes(3), "key b's event handled");
     release();
     const [firstOutcome, secondOutcome] = await Promise.all([first, second]);
@@ -128,35 +123,22 @@ describe('GroupReactorRunner, keyed reactor', () => {
   it("runs none of a key's later events that come after its event failed while its batch still waits on another key: they go back with it", async () => {
     stores = sqliteStores();
     const handled: number[] = [];
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
+    const { held, release } = gate();
     let failures = 0;
-    const reactor: Projection = {
-      name: 'grouped',
-      reactor: true,
-      collections: [],
-      eventTypes: ['Happened'],
-      keyOf: (e) => orderingKey(e, String(e.data['key'])),
-      async apply(event) {
-        if (event.position === 1 && failures++ === 0) throw new Error('command failed');
-        if (event.position === 2) await held;
-        handled.push(event.position);
-      },
-    };
+    const reactor = keyedReactor(async (event) => {
+      if (event.position === 1 && failures++ === 0) throw new Error('command failed');
+      if (event.position === 2) await held;
+      handled.push(event.position);
+    });
     const group = fakeGroup();
     const runner = new GroupReactorRunner(reactor, group.events, stores.readStore);
     await runner.start();
-    const outcome = (batch: Promise<void>) =>
-      batch.then(
-        () => 'acknowledged',
-        (error: unknown) => error,
-      );
     // Key a's event fails at once; its batch waits for key b's.
     let firstSettled = false;
-    const first = outcome(group.deliver([recorded(1, 'a'), recorded(2, 'b')])).then((o) => ((firstSettled = true), o));
+    const first = outcomeOf(group.deliver([recorded(1, 'a'), recorded(2, 'b')])).then((o) => ((firstSettled = true), o));
     await waitFor(() => failures === 1, "key a's event failed");
     // The next batch brings key a's second event (and c's) before the failed one went back.
-    const second = outcome(group.deliver([recorded(3, 'a'), recorded(4, 'c')]));
+    const second = outcomeOf(group.deliver([recorded(3, 'a'), recorded(4, 'c')]));
     await waitFor(() => handled.includes(4), "key c's event handled");
     expect(firstSettled).toBe(false);
     release();

@@ -61,6 +61,26 @@ function recorder(options: { limits?: Partial<KeyedLimits>; hold?: (event: Recor
   };
 }
 
+/**
+ * A handler's hold that records a key's event starting while another of the same key still runs
+ * (`overlaps`: must stay empty), after waiting for what `wait` returns.
+ */
+function overlapWatch(wait: (event: RecordedEvent) => Promise<void> | undefined) {
+  const runningOf = new Map<string, number>();
+  const overlaps: Handling[] = [];
+  const hold = async (e: RecordedEvent) => {
+    const key = String(e.data['key']);
+    if ((runningOf.get(key) ?? 0) > 0) overlaps.push({ key, n: Number(e.data['n']), position: e.position });
+    runningOf.set(key, (runningOf.get(key) ?? 0) + 1);
+    try {
+      await wait(e);
+    } finally {
+      runningOf.set(key, runningOf.get(key)! - 1);
+    }
+  };
+  return { runningOf, overlaps, hold };
+}
+
 /** Appends `count` events of each key, interleaved, one append each (so their positions interleave); returns them as recorded. */
 async function appendInterleaved(events: EventStore, keys: readonly string[], count: number, orgId = 'acme'): Promise<RecordedEvent[]> {
   for (let n = 0; n < count; n++) {
@@ -391,20 +411,8 @@ describe('ProjectionRunner, keyed reactor', () => {
   it("starts no key's event again while stopping: a catch-up asked for meanwhile waits for the handlers still running", async () => {
     stores = sqliteStores();
     const gate = new Gate();
-    const runningOf = new Map<string, number>();
-    const overlaps: Handling[] = [];
-    const reactor = recorder({
-      hold: async (e) => {
-        const key = String(e.data['key']);
-        if ((runningOf.get(key) ?? 0) > 0) overlaps.push({ key, n: Number(e.data['n']), position: e.position });
-        runningOf.set(key, (runningOf.get(key) ?? 0) + 1);
-        try {
-          if (key === 'slow') await gate.opened;
-        } finally {
-          runningOf.set(key, runningOf.get(key)! - 1);
-        }
-      },
-    });
+    const { runningOf, overlaps, hold } = overlapWatch((e) => (e.data['key'] === 'slow' ? gate.opened : undefined));
+    const reactor = recorder({ hold });
     const runner = await run(new ProjectionRunner(reactor.projection, stores.events, stores.readStore));
     const { position: slowAt } = await stores.events.append('thing-acme:slow', [anEvent('Happened', { key: 'slow', n: 0 })], 'no_stream');
     await waitFor(() => runningOf.get('slow') === 1, 'the slow event running');
@@ -470,20 +478,8 @@ describe('ProjectionRunner, keyed reactor', () => {
     stores = sqliteStores();
     const first = new Gate();
     const second = new Gate();
-    const runningOf = new Map<string, number>();
-    const overlaps: Handling[] = [];
-    const reactor = recorder({
-      hold: async (e) => {
-        const key = String(e.data['key']);
-        if ((runningOf.get(key) ?? 0) > 0) overlaps.push({ key, n: Number(e.data['n']), position: e.position });
-        runningOf.set(key, (runningOf.get(key) ?? 0) + 1);
-        try {
-          if (key === 'slow') await (e.data['n'] === 0 ? first.opened : second.opened);
-        } finally {
-          runningOf.set(key, runningOf.get(key)! - 1);
-        }
-      },
-    });
+    const { runningOf, overlaps, hold } = overlapWatch((e) => (e.data['key'] === 'slow' ? (e.data['n'] === 0 ? first.opened : second.opened) : undefined));
+    const reactor = recorder({ hold });
     const runner = await run(new ProjectionRunner(reactor.projection, stores.events, stores.readStore));
     await stores.events.append('thing-acme:slow', [anEvent('Happened', { key: 'slow', n: 0 })], 'no_stream');
     await stores.events.append('thing-acme:slow', [anEvent('Happened', { key: 'slow', n: 1 })], 0);
