@@ -85,7 +85,7 @@ function harness(limits: Partial<KeyedLimits> = {}, groupOf?: (e: RecordedEvent)
         const from = after;
         const read = log.filter((e) => e.position > from).slice(0, batch);
         if (read.length === 0) return;
-        scheduler.redeliver(read);
+        scheduler.redeliver(read, from);
         after = scheduler.nextRereadAfter(read.at(-1)!.position);
       }
     },
@@ -289,7 +289,7 @@ describe('KeyedScheduler', () => {
     // 4, the run of four, and 9: six events of the log; three of them reach 4 alone.
     expect(h.scheduler.rereadSpan(after!, 500)).toBe(6);
     expect(h.scheduler.rereadSpan(after!, 3)).toBe(1);
-    h.scheduler.redeliver(h.log.filter((e) => e.position > after!).slice(0, 6));
+    h.scheduler.redeliver(h.log.filter((e) => e.position > after!).slice(0, 6), after!);
     await settled();
     expect(h.scheduler.deferred).toBe(0);
     expect(h.running()).toEqual([1, 4, 9]);
@@ -299,31 +299,81 @@ describe('KeyedScheduler', () => {
     expect(h.scheduler.drained).toBe(true);
   });
 
-  it("counts no deferred event in the window: one organization's burst past its share leaves room to read another's events; reading pauses at maxDeferred", async () => {
-    const h = harness({ window: 5, maxDeferred: 12, maxInFlight: 2, perKey: 1, concurrency: 8 });
+  it("counts no deferred event in the window: one organization's burst past its share leaves room to read another's events", async () => {
+    const h = harness({ window: 5, maxDeferred: 40, maxInFlight: 2, perKey: 1, concurrency: 8 });
     // A burst of one organization, each event a key of its own: two held (its budget), the rest deferred.
-    h.write(...Array.from({ length: 10 }, (_, i) => recorded(i + 1, `burst-${i}`, 'evil')));
+    h.write(...Array.from({ length: 6 }, (_, i) => recorded(i + 1, `burst-${i}`, 'evil')));
     await settled();
     expect(h.scheduler.held).toBe(2);
-    expect(h.scheduler.deferred).toBe(8);
-    // Ten events past the watermark, twice the window: still room, since eight are deferred.
+    expect(h.scheduler.deferred).toBe(4);
+    // Six events past the watermark, more than the window: still room, since four are deferred.
     expect(h.scheduler.full).toBe(false);
     // Another organization's event behind the burst is read and taken at once (under its fair share).
-    h.write(recorded(11, 'other-1', 'other'));
+    h.write(recorded(7, 'other-1', 'other'));
     await settled();
-    expect(h.running()).toEqual([1, 2, 11]);
-    // Deferred events fill their own room: at maxDeferred the reader waits.
-    h.write(...Array.from({ length: 4 }, (_, i) => recorded(12 + i, `burst-${10 + i}`, 'evil')));
-    expect(h.scheduler.deferred).toBe(12);
-    expect(h.scheduler.full).toBe(true);
+    expect(h.running()).toEqual([1, 2, 7]);
     // Everything is handled once, in the end, the watermark at the last event.
-    while (h.finished.length < 15) {
+    while (h.finished.length < 7) {
       const [next] = h.running();
       await h.finish(next!);
       h.pass();
     }
-    expect([...h.finished].sort((a, b) => a - b)).toEqual(Array.from({ length: 15 }, (_, i) => i + 1));
-    expect(h.scheduler.watermark).toBe(15);
+    expect([...h.finished].sort((a, b) => a - b)).toEqual(Array.from({ length: 7 }, (_, i) => i + 1));
+    expect(h.scheduler.watermark).toBe(7);
+  });
+
+  it('pauses reading once the deferred events of several organizations fill maxDeferred', async () => {
+    const h = harness({ window: 50, maxDeferred: 4, maxInFlight: 1, perKey: 1, concurrency: 8 });
+    // One event of each of six organizations: two held (the budget, and a newcomer's share), four deferred.
+    h.write(...Array.from({ length: 6 }, (_, i) => recorded(i + 1, `k${i}`, `org-${i}`)));
+    await settled();
+    expect(h.scheduler.held).toBe(2);
+    expect(h.scheduler.deferred).toBe(4);
+    expect(h.scheduler.full).toBe(true);
+  });
+
+  it("keeps an organization's events past its part of maxDeferred as one stretch: the reader goes on to others, and the stretch's events run in order, each once", async () => {
+    // maxDeferred 20: an organization leaves at most 2 deferred events in the log; its next ones join a stretch.
+    const h = harness({ window: 4, maxDeferred: 20, maxInFlight: 2, perKey: 1, concurrency: 8 });
+    // Keys repeat (a user's items), so order within a key is at stake inside the stretch.
+    const burst = Array.from({ length: 30 }, (_, i) => recorded(i + 1, `user-${i % 4}`, 'evil'));
+    h.write(...burst);
+    await settled();
+    expect(h.running()).toEqual([1, 2]);
+    expect(h.scheduler.deferred).toBe(2);
+    // 30 events read, the window 4 and the room 20: one entry stands for the 26 past the deferred ones.
+    expect(h.scheduler.full).toBe(false);
+    // Another organization's events after the burst are taken at once, though the stretch is unfinished.
+    h.write(recorded(31, 'other-1', 'other'), recorded(32, 'other-2', 'other'));
+    await settled();
+    expect(h.running()).toEqual([1, 2, 31]);
+    await h.finish(31);
+    h.pass();
+    await settled();
+    expect(h.running()).toEqual([1, 2, 32]);
+    await h.finish(32);
+    // The watermark stays before the burst's first unfinished event.
+    expect(h.scheduler.watermark).toBe(0);
+    const order = new Map<string, number[]>();
+    while (h.finished.length < 32) {
+      h.pass();
+      await settled();
+      const [next] = h.running();
+      if (next === undefined) throw new Error(`stalled with ${h.finished.length} done`);
+      await h.finish(next);
+    }
+    for (const position of h.started) {
+      const key = String(h.log[position - 1]!.data['key']);
+      order.set(key, [...(order.get(key) ?? []), position]);
+    }
+    for (const [key, positions] of order) expect(positions, key).toEqual([...positions].sort((a, b) => a - b));
+    expect([...h.started].sort((a, b) => a - b)).toEqual(Array.from({ length: 32 }, (_, i) => i + 1));
+    expect(h.scheduler.watermark).toBe(32);
+    expect(h.scheduler.drained).toBe(true);
+    // The stretch closed: the organization's next events are entered one by one again.
+    h.write(recorded(33, 'user-0', 'evil'));
+    await settled();
+    expect(h.running()).toEqual([33]);
   });
 
   it('ignores events it was offered before and events of other types', async () => {

@@ -46,16 +46,45 @@ interface Entry {
   readonly position: number;
   readonly key: string;
   readonly org: string;
-  state: 'held' | 'deferred' | 'done' | 'run';
+  state: 'held' | 'deferred' | 'done' | 'run' | 'stretch';
   /** Events of the log it stands for: 1, or a run's. */
   readonly count: number;
 }
 
-/** An organization's events held and deferred: what makes it one of the organizations with work. */
+/** An organization's events held and deferred, and its open stretch: what makes it one of the organizations with work. */
 interface OrgBook {
   held: number;
   deferred: number;
+  stretched: number;
 }
+
+/**
+ * An organization's events past its part of the room for deferred ones (OVERFLOW_SHARE), kept as
+ * one stretch of the log instead of an entry each: the window holds one entry for it, at its first
+ * event, which the watermark does not pass until every event of it is done. Passes hand its events
+ * over in log order from `cursor`, and stop at the first one that cannot be taken (so a key's order
+ * holds); while it is open, every later event of its organization joins it.
+ */
+interface Stretch {
+  readonly org: string;
+  readonly entry: Entry;
+  /** The position of its last event read so far. */
+  end: number;
+  /** Every event of it up to here was handed over (at first, the read position before its first). */
+  cursor: number;
+  /** Handed over and not done. */
+  pending: number;
+  /** Its next event, which the last pass could not take: looked at again once it could be. */
+  next?: { readonly key: string; readonly position: number };
+}
+
+/**
+ * An organization may leave at most this part of `maxDeferred` in the log as deferred events of
+ * its own; past it, its events join a stretch. Without it, one organization's 200,000 items waiting
+ * on its slow partial-items endpoint (2.6 evaluated a second) filled the room, and the reader
+ * stopped for every organization for what would have been a day (docs/benchmarks.md, "A ninth hunt").
+ */
+const OVERFLOW_SHARE = 10;
 
 export interface KeyedSchedulerOptions {
   readonly keyOf: (event: RecordedEvent) => string;
@@ -100,6 +129,10 @@ export class KeyedScheduler {
   private readonly deferredByKey = new Map<string, Fifo<number>>();
   private readonly books = new Map<string, OrgBook>();
   private deferredCount = 0;
+  /** Open stretches by organization (those whose events have not all been handed over, or that still take new ones). */
+  private readonly stretches = new Map<string, Stretch>();
+  /** Stretch entries in the window. */
+  private stretchCount = 0;
   /** Done entries behind an unfinished one, not yet merged into runs; and the runs. */
   private doneCount = 0;
   private runCount = 0;
@@ -128,7 +161,8 @@ export class KeyedScheduler {
   /** The window, or the room for deferred events and runs, is full: the reader waits (for the oldest unfinished event). */
   get full(): boolean {
     const { window, maxDeferred = 10 * window } = this.options.limits;
-    return this.entries.length - this.deferredCount - this.runCount >= window || this.deferredCount + this.runCount >= maxDeferred;
+    const markers = this.deferredCount + this.runCount + this.stretchCount;
+    return this.entries.length - markers >= window || markers >= maxDeferred;
   }
 
   get held(): number {
@@ -158,11 +192,25 @@ export class KeyedScheduler {
   offer(events: readonly RecordedEvent[], through: number): void {
     for (const event of events) {
       if (event.position <= this.read || !this.wanted.has(event.type)) continue;
+      const before = this.read;
       this.read = event.position;
-      const entry: Entry = { position: event.position, key: this.options.keyOf(event), org: event.metadata.orgId, state: 'held', count: 1 };
-      this.entries.push(entry);
-      if (this.admissible(entry)) this.admit(event, entry);
-      else this.defer(entry);
+      const org = event.metadata.orgId;
+      const stretch = this.openStretch(org);
+      if (stretch) {
+        stretch.end = event.position;
+        this.starved = true;
+        continue;
+      }
+      const entry: Entry = { position: event.position, key: this.options.keyOf(event), org, state: 'held', count: 1 };
+      if (this.admissible(entry)) {
+        this.entries.push(entry);
+        this.admit(event, entry);
+      } else if ((this.books.get(org)?.deferred ?? 0) >= this.overflowAt()) {
+        this.startStretch(org, event.position, before);
+      } else {
+        this.entries.push(entry);
+        this.defer(entry);
+      }
     }
     this.read = Math.max(this.read, through);
     this.advance();
@@ -174,7 +222,7 @@ export class KeyedScheduler {
    * dry, or little is left to run; it starts at the first deferred event that can be taken now.
    */
   rereadAfter(): number | undefined {
-    if (this.deferredCount === 0 || this.halted) return undefined;
+    if ((this.deferredCount === 0 && this.stretches.size === 0) || this.halted) return undefined;
     const enough = Math.max(1, Math.min(this.options.limits.perKey >> 1, this.options.limits.maxInFlight >> 4));
     if (!this.starved && this.freed < enough && this.lanes.held >= enough) return undefined;
     this.starved = false;
@@ -189,7 +237,7 @@ export class KeyedScheduler {
    * helper's hunt: 33 s of a background thread for one item posted 5,000 times).
    */
   nextRereadAfter(position: number): number | undefined {
-    if (this.deferredCount === 0 || this.halted || !this.anyOrganizationMayTake()) return undefined;
+    if ((this.deferredCount === 0 && this.stretches.size === 0) || this.halted || !this.anyOrganizationMayTake()) return undefined;
     let next: { position: number; index: number } | undefined;
     for (const waiting of this.deferredByKey.values()) {
       const first = waiting.peek();
@@ -197,8 +245,12 @@ export class KeyedScheduler {
       const index = this.indexFrom(first);
       if (this.admissible(this.entries.at(index))) next = { position: first, index };
     }
-    if (next === undefined) return undefined;
-    return next.index === 0 ? this.mark : this.entries.at(next.index - 1).position;
+    let after = next === undefined ? undefined : next.index === 0 ? this.mark : this.entries.at(next.index - 1).position;
+    // A stretch is read from its cursor: a pass already past it would miss the events between.
+    for (const stretch of this.stretches.values()) {
+      if (this.servable(stretch, position) && (after === undefined || stretch.cursor < after)) after = stretch.cursor;
+    }
+    return after;
   }
 
   /**
@@ -209,6 +261,8 @@ export class KeyedScheduler {
    * takeable as earlier ones are taken; the pass reads them next (nextRereadAfter).
    */
   rereadSpan(after: number, max: number): number {
+    // A stretch's events lie among the later entries, one entry for them all: read a whole batch.
+    for (const stretch of this.stretches.values()) if (this.servable(stretch, after)) return max;
     let span = 0;
     for (let i = this.indexAfter(after), read = 0; i < this.entries.length && read < max; i++) {
       const entry = this.entries.at(i);
@@ -218,15 +272,32 @@ export class KeyedScheduler {
     return Math.max(1, span);
   }
 
-  /** Events read again from the log: deferred ones that can be taken now are. */
-  redeliver(events: readonly RecordedEvent[]): void {
+  /**
+   * Events read again from the log, every wanted one after `after`: deferred ones that can be taken
+   * now are, and a stretch's next ones in order, when the read began at or before its cursor.
+   */
+  redeliver(events: readonly RecordedEvent[], after: number): void {
+    const stopped = new Set<Stretch>();
+    const last = events.at(-1)?.position ?? after;
+    for (const stretch of this.stretches.values()) if (after > stretch.cursor) stopped.add(stretch);
     for (const event of events) {
+      const stretch = this.stretches.get(event.metadata.orgId);
+      if (stretch && event.position > stretch.cursor && event.position <= stretch.end) {
+        if (!stopped.has(stretch) && !this.takeFromStretch(stretch, event)) stopped.add(stretch);
+        continue;
+      }
       const i = this.indexFrom(event.position);
-      if (i >= this.entries.length) break;
+      // Not `break` past the last entry: a stretch's events may come later in the batch.
+      if (i >= this.entries.length) continue;
       const entry = this.entries.at(i);
       if (entry.position !== event.position || entry.state !== 'deferred' || !this.admissible(entry)) continue;
       this.undefer(entry);
       this.admit(event, entry);
+    }
+    // The read went through `last` from at or before these stretches' cursors, taking every event of
+    // theirs it met: none is left up to there.
+    for (const stretch of this.stretches.values()) {
+      if (!stopped.has(stretch)) stretch.cursor = Math.min(Math.max(stretch.cursor, last), stretch.end);
     }
   }
 
@@ -266,8 +337,85 @@ export class KeyedScheduler {
     const { maxInFlight } = this.options.limits;
     if (held < maxInFlight) return true;
     if (held >= 2 * maxInFlight) return false;
-    for (const [org, book] of this.books) if (book.deferred > 0 && this.lanes.heldBy(org) < this.fairShare(org)) return true;
+    for (const [org, book] of this.books) if ((book.deferred > 0 || book.stretched > 0) && this.lanes.heldBy(org) < this.fairShare(org)) return true;
     return false;
+  }
+
+  /** The deferred events an organization may leave in the log before its next ones join a stretch. */
+  private overflowAt(): number {
+    const { window, maxDeferred = 10 * window } = this.options.limits;
+    return Math.max(1, Math.floor(maxDeferred / OVERFLOW_SHARE));
+  }
+
+  /** The organization's stretch still taking events, if any; one whose events were all handed over is closed: its organization's next ones are entered one by one again, behind those in their keys' lanes. */
+  private openStretch(org: string): Stretch | undefined {
+    const stretch = this.stretches.get(org);
+    if (stretch === undefined || stretch.cursor < stretch.end) return stretch;
+    this.closeStretch(stretch);
+    return undefined;
+  }
+
+  /** `before`: the read position before its first event, where a pass begins to read it. */
+  private startStretch(org: string, position: number, before: number): void {
+    const entry: Entry = { position, key: '', org, state: 'stretch', count: 1 };
+    this.entries.push(entry);
+    this.stretchCount++;
+    this.stretches.set(org, { org, entry, end: position, cursor: before, pending: 0 });
+    this.book(org).stretched++;
+  }
+
+  /** Whether a pass that has read up to `position` may hand over the stretch's next events: it has some, the read reaches back to its cursor, and its organization may take one. */
+  private servable(stretch: Stretch, position: number): boolean {
+    if (stretch.cursor >= stretch.end || stretch.cursor < position) return false;
+    if (stretch.next) return this.admissible({ position: stretch.next.position, key: stretch.next.key, org: stretch.org, state: 'held', count: 1 });
+    const held = this.lanes.held;
+    const { maxInFlight } = this.options.limits;
+    return held < maxInFlight || (held < 2 * maxInFlight && this.lanes.heldBy(stretch.org) < this.fairShare(stretch.org));
+  }
+
+  /** Hands over the stretch's next event (the first after its cursor), if it can be taken now; false otherwise. */
+  private takeFromStretch(stretch: Stretch, event: RecordedEvent): boolean {
+    const key = this.options.keyOf(event);
+    if (!this.admissible({ position: event.position, key, org: stretch.org, state: 'held', count: 1 })) {
+      stretch.next = { key, position: event.position };
+      return false;
+    }
+    stretch.next = undefined;
+    stretch.cursor = event.position;
+    stretch.pending++;
+    this.book(stretch.org).held++;
+    this.lanes.push(key, stretch.org, event, (failure) => this.settleFromStretch(stretch, failure), this.options.groupOf?.(event));
+    return true;
+  }
+
+  private settleFromStretch(stretch: Stretch, failure: Failure): void {
+    this.unbook(stretch.org, 'held');
+    if (failure) {
+      // The stretch stays unfinished: the watermark never passes it.
+      this.failed ??= failure;
+      this.halt();
+      this.options.onChange();
+      return;
+    }
+    stretch.pending--;
+    this.completions++;
+    this.freed++;
+    if (stretch.pending === 0 && stretch.cursor < stretch.end) this.starved = true;
+    if (stretch.pending === 0 && stretch.cursor === stretch.end) {
+      // Done: its entry counts as one done event, and the organization's next events are entered one by one again.
+      this.closeStretch(stretch);
+      stretch.entry.state = 'done';
+      this.stretchCount--;
+      this.doneCount++;
+      this.advance();
+    }
+    this.options.onChange();
+  }
+
+  private closeStretch(stretch: Stretch): void {
+    if (this.stretches.get(stretch.org) !== stretch) return;
+    this.stretches.delete(stretch.org);
+    this.unbook(stretch.org, 'stretched');
   }
 
   private fairShare(org: string): number {
@@ -368,7 +516,7 @@ export class KeyedScheduler {
   private book(org: string): OrgBook {
     let book = this.books.get(org);
     if (!book) {
-      book = { held: 0, deferred: 0 };
+      book = { held: 0, deferred: 0, stretched: 0 };
       this.books.set(org, book);
     }
     return book;
@@ -377,7 +525,7 @@ export class KeyedScheduler {
   private unbook(org: string, what: keyof OrgBook): void {
     const book = this.books.get(org)!;
     book[what]--;
-    if (book.held === 0 && book.deferred === 0) this.books.delete(org);
+    if (book.held === 0 && book.deferred === 0 && book.stretched === 0) this.books.delete(org);
   }
 
   /** Index of the first entry after `position`. */

@@ -159,7 +159,7 @@ export class KeyedSession {
       while (after !== undefined && !this.stopping) {
         const batch = await this.options.events.readAll({ after, maxCount: this.scheduler.rereadSpan(after, READ_BATCH), ...this.options.scope });
         if (batch.length === 0) break;
-        this.scheduler.redeliver(batch);
+        this.scheduler.redeliver(batch, after);
         after = this.scheduler.nextRereadAfter(batch.at(-1)!.position);
       }
     } catch (error) {
