@@ -78,12 +78,13 @@ function harness(limits: Partial<KeyedLimits> = {}, groupOf?: (e: RecordedEvent)
       await settled();
     },
     running: () => [...gates.keys()].sort((a, b) => a - b),
-    /** A re-read pass over the log, in batches of `batch`. */
-    pass(batch = 3) {
+    /** A re-read pass over the log, in batches of `batch` ('span': as many as rereadSpan says, of at most 500, as KeyedSession reads). */
+    pass(batch: number | 'span' = 3) {
       let after = scheduler.rereadAfter();
-      while (after !== undefined) {
+      for (let reads = 0; after !== undefined; reads++) {
+        if (reads > log.length) throw new Error(`a pass read ${reads} times, from ${after} again`);
         const from = after;
-        const read = log.filter((e) => e.position > from).slice(0, batch);
+        const read = log.filter((e) => e.position > from).slice(0, batch === 'span' ? scheduler.rereadSpan(from, 500) : batch);
         if (read.length === 0) return;
         scheduler.redeliver(read, from);
         after = scheduler.nextRereadAfter(read.at(-1)!.position);
@@ -374,6 +375,39 @@ describe('KeyedScheduler', () => {
     h.write(recorded(33, 'user-0', 'evil'));
     await settled();
     expect(h.running()).toEqual([33]);
+  });
+
+  it("goes on past a stretch's events it cannot take yet to another organization's deferred event behind them, and hands over no event of another type", async () => {
+    // maxDeferred 20: an organization leaves at most 2 deferred events in the log.
+    const h = harness({ window: 20, maxDeferred: 20, maxInFlight: 100, perKey: 1, concurrency: 8 });
+    // evil: 1 runs, 2 and 3 deferred, 4 starts a stretch (its key has deferred events), which 6 to 8 join.
+    h.write(recorded(1, 'u', 'evil'), recorded(2, 'u', 'evil'), recorded(3, 'u', 'evil'), recorded(4, 'u', 'evil'));
+    h.write(recorded(5, 'b', 'other'), recorded(6, 'x', 'evil'), { ...recorded(7, 'y', 'evil'), type: 'Unwanted' }, recorded(8, 'y', 'evil'));
+    // other: 9 deferred behind 5, after the stretch's events and with no entry between them and 5.
+    h.write(recorded(9, 'b', 'other'));
+    await settled();
+    expect(h.running()).toEqual([1, 5]);
+    // The stretch's first event (4) cannot be taken: its key runs 1 and has 2 and 3 deferred.
+    h.pass('span');
+    await settled();
+    expect(h.running()).toEqual([1, 5]);
+    // 9 can be taken now. From 5, the entry before it, a read of one (rereadSpan) met only the
+    // stretch's 6, and the pass went back to 5 after every read.
+    await h.finish(5);
+    h.pass('span');
+    await settled();
+    expect(h.running()).toEqual([1, 9]);
+    await h.finish(9);
+    // A read of every type: 7, in the stretch's span, is not one of its events.
+    for (let i = 0; h.finished.length < 8; i++) {
+      if (i > 20) throw new Error(`stalled with ${h.finished.length} done`);
+      h.pass(2);
+      await settled();
+      for (const position of h.running()) await h.finish(position);
+    }
+    expect(h.started).toEqual([1, 5, 9, 2, 3, 4, 6, 8]);
+    expect(h.scheduler.watermark).toBe(9);
+    expect(h.scheduler.drained).toBe(true);
   });
 
   it('ignores events it was offered before and events of other types', async () => {

@@ -245,7 +245,10 @@ export class KeyedScheduler {
       const index = this.indexFrom(first);
       if (this.admissible(this.entries.at(index))) next = { position: first, index };
     }
-    let after = next === undefined ? undefined : next.index === 0 ? this.mark : this.entries.at(next.index - 1).position;
+    // Not before `position`: a stretch's events, which have no entries, may lie between the entry
+    // before it and the deferred event, more of them than a batch; read again from that entry, a
+    // pass would go back there after every batch and never reach it.
+    let after = next === undefined ? undefined : Math.max(position, next.index === 0 ? this.mark : this.entries.at(next.index - 1).position);
     // A stretch is read from its cursor: a pass already past it would miss the events between.
     for (const stretch of this.stretches.values()) {
       if (this.servable(stretch, position) && (after === undefined || stretch.cursor < after)) after = stretch.cursor;
@@ -261,8 +264,9 @@ export class KeyedScheduler {
    * takeable as earlier ones are taken; the pass reads them next (nextRereadAfter).
    */
   rereadSpan(after: number, max: number): number {
-    // A stretch's events lie among the later entries, one entry for them all: read a whole batch.
-    for (const stretch of this.stretches.values()) if (this.servable(stretch, after)) return max;
+    // A stretch's events lie among the later entries, one entry for them all: read a whole batch;
+    // so too when its events not yet handed over lie past `after`, where the entries' counts leave them out.
+    for (const stretch of this.stretches.values()) if (this.servable(stretch, after) || (stretch.cursor < stretch.end && stretch.end > after)) return max;
     let span = 0;
     for (let i = this.indexAfter(after), read = 0; i < this.entries.length && read < max; i++) {
       const entry = this.entries.at(i);
@@ -281,6 +285,8 @@ export class KeyedScheduler {
     const last = events.at(-1)?.position ?? after;
     for (const stretch of this.stretches.values()) if (after > stretch.cursor) stopped.add(stretch);
     for (const event of events) {
+      // A read of every type: another type's event in a stretch's span is not one of its events.
+      if (!this.wanted.has(event.type)) continue;
       const stretch = this.stretches.get(event.metadata.orgId);
       if (stretch && event.position > stretch.cursor && event.position <= stretch.end) {
         if (!stopped.has(stretch) && !this.takeFromStretch(stretch, event)) stopped.add(stretch);
