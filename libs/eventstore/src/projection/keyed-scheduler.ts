@@ -396,13 +396,8 @@ export class KeyedScheduler {
 
   private settleFromStretch(stretch: Stretch, failure: Failure): void {
     this.unbook(stretch.org, 'held');
-    if (failure) {
-      // The stretch stays unfinished: the watermark never passes it.
-      this.failed ??= failure;
-      this.halt();
-      this.options.onChange();
-      return;
-    }
+    // The stretch stays unfinished: the watermark never passes it.
+    if (this.haltedBy(failure)) return;
     stretch.pending--;
     this.completions++;
     this.freed++;
@@ -416,6 +411,15 @@ export class KeyedScheduler {
       this.advance();
     }
     this.options.onChange();
+  }
+
+  /** A handler failed: the scheduler halts, keeping the failure (the first one) for the runner. */
+  private haltedBy(failure: Failure): boolean {
+    if (!failure) return false;
+    this.failed ??= failure;
+    this.halt();
+    this.options.onChange();
+    return true;
   }
 
   private closeStretch(stretch: Stretch): void {
@@ -457,13 +461,8 @@ export class KeyedScheduler {
 
   private settle(entry: Entry, failure: Failure): void {
     this.unbook(entry.org, 'held');
-    if (failure) {
-      // The event stays held: the watermark never passes it.
-      this.failed ??= failure;
-      this.halt();
-      this.options.onChange();
-      return;
-    }
+    // The event stays held: the watermark never passes it.
+    if (this.haltedBy(failure)) return;
     entry.state = 'done';
     this.doneCount++;
     this.completions++;
