@@ -319,18 +319,23 @@ export class KeyedScheduler {
   }
 
   /**
-   * Whether `entry` can be held now: it is the first deferred event of its key (or the key has
-   * none), the key holds fewer than `perKey`, and there is room: the budget is not used up, or its
-   * organization holds less than its fair share (up to twice the budget).
+   * Whether an event (an entry, or one of a stretch) can be held now: it is the first deferred
+   * event of its key (or the key has none), the key holds fewer than `perKey`, and its
+   * organization has room (hasRoom).
    */
-  private admissible(entry: Entry): boolean {
-    const waiting = this.deferredByKey.get(entry.key);
-    if (waiting && waiting.peek() !== entry.position) return false;
-    const { perKey, maxInFlight } = this.options.limits;
-    if (this.lanes.heldFor(entry.key) >= perKey) return false;
+  private admissible(event: Pick<Entry, 'position' | 'key' | 'org'>): boolean {
+    const waiting = this.deferredByKey.get(event.key);
+    if (waiting && waiting.peek() !== event.position) return false;
+    if (this.lanes.heldFor(event.key) >= this.options.limits.perKey) return false;
+    return this.hasRoom(event.org);
+  }
+
+  /** Whether the organization may take one more event: the budget is not used up, or it holds less than its fair share (up to twice the budget). */
+  private hasRoom(org: string): boolean {
     const held = this.lanes.held;
+    const { maxInFlight } = this.options.limits;
     if (held < maxInFlight) return true;
-    return held < 2 * maxInFlight && this.lanes.heldBy(entry.org) < this.fairShare(entry.org);
+    return held < 2 * maxInFlight && this.lanes.heldBy(org) < this.fairShare(org);
   }
 
   /**
@@ -343,7 +348,7 @@ export class KeyedScheduler {
     const { maxInFlight } = this.options.limits;
     if (held < maxInFlight) return true;
     if (held >= 2 * maxInFlight) return false;
-    for (const [org, book] of this.books) if ((book.deferred > 0 || book.stretched > 0) && this.lanes.heldBy(org) < this.fairShare(org)) return true;
+    for (const [org, book] of this.books) if ((book.deferred > 0 || book.stretched > 0) && this.hasRoom(org)) return true;
     return false;
   }
 
@@ -373,16 +378,13 @@ export class KeyedScheduler {
   /** Whether a pass that has read up to `position` may hand over the stretch's next events: it has some, the read reaches back to its cursor, and its organization may take one. */
   private servable(stretch: Stretch, position: number): boolean {
     if (stretch.cursor >= stretch.end || stretch.cursor < position) return false;
-    if (stretch.next) return this.admissible({ position: stretch.next.position, key: stretch.next.key, org: stretch.org, state: 'held', count: 1 });
-    const held = this.lanes.held;
-    const { maxInFlight } = this.options.limits;
-    return held < maxInFlight || (held < 2 * maxInFlight && this.lanes.heldBy(stretch.org) < this.fairShare(stretch.org));
+    return stretch.next ? this.admissible({ ...stretch.next, org: stretch.org }) : this.hasRoom(stretch.org);
   }
 
   /** Hands over the stretch's next event (the first after its cursor), if it can be taken now; false otherwise. */
   private takeFromStretch(stretch: Stretch, event: RecordedEvent): boolean {
     const key = this.options.keyOf(event);
-    if (!this.admissible({ position: event.position, key, org: stretch.org, state: 'held', count: 1 })) {
+    if (!this.admissible({ position: event.position, key, org: stretch.org })) {
       stretch.next = { key, position: event.position };
       return false;
     }
