@@ -55,6 +55,14 @@ describe('GroupReactorRunner, keyed reactor', () => {
     await stores?.close();
   });
 
+  /** The reactor's runner started on a fake consumer group. */
+  const started = async (reactor: Projection) => {
+    const group = fakeGroup();
+    const runner = new GroupReactorRunner(reactor, group.events, stores.readStore);
+    await runner.start();
+    return { group, runner };
+  };
+
   it("keeps a key's order across overlapping batches while other keys go on; a batch settles once all its events ran", async () => {
     stores = sqliteStores();
     const handled: number[] = [];
@@ -64,9 +72,7 @@ describe('GroupReactorRunner, keyed reactor', () => {
       if (event.position === 5) throw new Error('command failed');
       handled.push(event.position);
     });
-    const group = fakeGroup();
-    const runner = new GroupReactorRunner(reactor, group.events, stores.readStore);
-    await runner.start();
+    const { group, runner } = await started(reactor);
     let firstSettled = false;
     // Delivered out of log order, as a group may: the runner orders each batch by position.
     const first = group.deliver([recorded(2, 'b'), recorded(1, 'a')]).then(() => (firstSettled = true));
@@ -100,9 +106,7 @@ describe('GroupReactorRunner, keyed reactor', () => {
       }
       handled.push(event.position);
     });
-    const group = fakeGroup();
-    const runner = new GroupReactorRunner(reactor, group.events, stores.readStore);
-    await runner.start();
+    const { group, runner } = await started(reactor);
     // Key a's first event runs (and will fail) while the next batch brings its second, and key b's.
     const first = outcomeOf(group.deliver([recorded(1, 'a')]));
     const second = outcomeOf(group.deliver([recorded(2, 'a'), recorded(3, 'b')]));
@@ -130,9 +134,7 @@ describe('GroupReactorRunner, keyed reactor', () => {
       if (event.position === 2) await held;
       handled.push(event.position);
     });
-    const group = fakeGroup();
-    const runner = new GroupReactorRunner(reactor, group.events, stores.readStore);
-    await runner.start();
+    const { group, runner } = await started(reactor);
     // Key a's event fails at once; its batch waits for key b's.
     let firstSettled = false;
     const first = outcomeOf(group.deliver([recorded(1, 'a'), recorded(2, 'b')])).then((o) => ((firstSettled = true), o));
