@@ -506,6 +506,36 @@ describe('ProjectionRunner, keyed reactor', () => {
     expect(runner.following).toBe(true);
   });
 
+  it('is left stopped when its checkpoint cannot be loaded at start: a catch-up then reads the log itself instead of waiting for ever', async () => {
+    stores = sqliteStores();
+    const reactor = recorder();
+    await appendInterleaved(stores.events, ['a', 'b'], 3);
+    const head = await stores.events.headPosition();
+    let failLoad = true;
+    const flakyStore = new Proxy(stores.readStore, {
+      get(target, prop, receiver) {
+        if (prop === 'checkpoint')
+          return async (name: string) => {
+            if (failLoad) throw new Error('the read store is busy');
+            return target.checkpoint(name);
+          };
+        const value = Reflect.get(target, prop, receiver) as unknown;
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const runner = new ProjectionRunner(reactor.projection, stores.events, flakyStore);
+    runners.push(runner);
+    await expect(runner.start()).rejects.toThrow('the read store is busy');
+    expect(runner.following).toBe(false);
+    failLoad = false;
+    let caughtUp = false;
+    const catchingUp = runner.catchUp().then(() => (caughtUp = true));
+    await waitFor(() => caughtUp, { what: 'the catch-up done', timeoutMs: 5_000 });
+    await catchingUp;
+    expect(runner.checkpoint).toBe(head);
+    expect(reactor.handled).toHaveLength(6);
+  });
+
   it('stops once the handlers under way are done, storing the watermark', async () => {
     stores = sqliteStores();
     const gate = new Gate();

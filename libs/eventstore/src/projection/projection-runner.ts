@@ -121,7 +121,16 @@ export class ProjectionRunner {
     this.stopped = false;
     // A keyed catch-up under way reads the log itself: following starts where it ended.
     if (this.keyed) await this.queue;
-    const checkpoint = await loadCheckpoint(this.store, this.projection);
+    let checkpoint: number;
+    try {
+      checkpoint = await loadCheckpoint(this.store, this.projection);
+    } catch (error) {
+      // Left started without a subscription, the runner would neither follow the log nor catch up
+      // by itself: a keyed catch-up would wait for a progress that never comes. Stopped, the
+      // catch-up reads the log itself, and the caller may start it again.
+      if (run === this.run) this.stopped = true;
+      throw error;
+    }
     if (run !== this.run) return;
     this.position = this.stored = checkpoint;
     this.loaded = true;
