@@ -2,7 +2,8 @@
  * The comparators of leaf conditions (docs/rules.md, "The condition model"), compiled once per
  * leaf against the configured value. Ordering comparators compare numbers, or ISO 8601 dates and
  * datetimes as the instants they name (parsed as item validation parses a DATETIME field:
- * the catalog's parseIsoDateTime).
+ * the catalog's parseIsoDateTime); so do EQUALS, NOT_EQUAL_TO and an array's CONTAINS when the
+ * configured value is one, so that a value is equal exactly when it is both LTE and GTE.
  */
 import { type Comparator, parseIsoDateTime } from '#warden/catalog/contracts';
 
@@ -10,9 +11,11 @@ import { type Comparator, parseIsoDateTime } from '#warden/catalog/contracts';
 export function compileComparator(comparator: Comparator, expected: unknown): (actual: unknown) => boolean {
   switch (comparator) {
     case 'EQUALS':
-      return (actual) => deepEqual(actual, expected);
-    case 'NOT_EQUAL_TO':
-      return (actual) => !deepEqual(actual, expected);
+      return compileEquality(expected);
+    case 'NOT_EQUAL_TO': {
+      const equals = compileEquality(expected);
+      return (actual) => !equals(actual);
+    }
     case 'LT':
       return compileOrdering(expected, (c) => c < 0);
     case 'LTE':
@@ -21,16 +24,30 @@ export function compileComparator(comparator: Comparator, expected: unknown): (a
       return compileOrdering(expected, (c) => c > 0);
     case 'GTE':
       return compileOrdering(expected, (c) => c >= 0);
-    case 'CONTAINS':
+    case 'CONTAINS': {
+      const equals = compileEquality(expected);
       return (actual) => {
         if (typeof actual === 'string') return typeof expected === 'string' && actual.includes(expected);
-        if (Array.isArray(actual)) return actual.some((element) => deepEqual(element, expected));
+        if (Array.isArray(actual)) return actual.some(equals);
         return false;
       };
+    }
     default:
       // IS_UNAVAILABLE and IS_NOT_PROVIDED are decided by the evaluator, not by a value.
       return () => false;
   }
+}
+
+/**
+ * Equality with the configured value. A date or datetime value equals a string naming the same
+ * instant however it is written (`2026-03-01T01:00:00+01:00`, `2026-03-01T00:00:00.000Z`): compared
+ * as text, a platform serializing with milliseconds or an offset missed every match, while LTE and
+ * GTE both held.
+ */
+function compileEquality(expected: unknown): (actual: unknown) => boolean {
+  const expectedTime = typeof expected === 'string' ? isoToMillis(expected) : undefined;
+  if (expectedTime === undefined) return (actual) => deepEqual(actual, expected);
+  return (actual) => actual === expected || (typeof actual === 'string' && isoToMillis(actual) === expectedTime);
 }
 
 function compileOrdering(expected: unknown, holds: (comparison: number) => boolean): (actual: unknown) => boolean {
