@@ -34,6 +34,7 @@ actions:
 rules:
   - { id: capped-scams, name: Capped scams, status: LIVE, itemTypeIds: [post], actionIds: [remove], policyIds: [abuse-spam], maxDailyActions: 3, conditionSet: ${contains('scam')} }
   - { id: idle, name: Idle, status: DRAFT, itemTypeIds: [post], actionIds: [remove], conditionSet: ${contains('never-ever')} }
+  - { id: lapsed, name: Lapsed, status: LIVE, expiresAt: '2026-01-01T00:00:00Z', itemTypeIds: [post], actionIds: [remove], conditionSet: ${contains('scam')} }
   - { id: pings, name: ${pingsName}, status: LIVE, itemTypeIds: [post], actionIds: [ping], conditionSet: ${contains('ping')} }
 queues:
   - { id: default, name: Default, isDefault: true }
@@ -67,6 +68,7 @@ interface RuleSummary {
   id: string;
   name: string;
   status: string;
+  expiresAt: string | null;
   itemTypeIds: string[];
   actionIds: string[];
   maxDailyActions: number | null;
@@ -269,13 +271,14 @@ describe('console routes: settings, policies and actions, callback deliveries, r
     it("lists every rule with today's actions and its latest matches", async () => {
       const listed = await waitFor(async () => {
         const found = await rules();
-        return found.every((r) => r.id === 'idle' || r.recentMatches.length > 0) && found;
+        return found.every((r) => r.id === 'idle' || r.id === 'lapsed' || r.recentMatches.length > 0) && found;
       }, 'both live rules matched');
-      expect(listed.map((r) => r.id)).toEqual(['capped-scams', 'idle', 'pings']);
-      const [capped, idle, pings] = listed as [RuleSummary, RuleSummary, RuleSummary];
+      expect(listed.map((r) => r.id)).toEqual(['capped-scams', 'idle', 'lapsed', 'pings']);
+      const [capped, idle, lapsed, pings] = listed as [RuleSummary, RuleSummary, RuleSummary, RuleSummary];
       expect(capped).toMatchObject({
         name: 'Capped scams',
         status: 'LIVE',
+        expiresAt: null,
         itemTypeIds: ['post'],
         actionIds: ['remove'],
         maxDailyActions: 3,
@@ -290,6 +293,20 @@ describe('console routes: settings, policies and actions, callback deliveries, r
         id: 'idle',
         name: 'Idle',
         status: 'DRAFT',
+        expiresAt: null,
+        itemTypeIds: ['post'],
+        actionIds: ['remove'],
+        maxDailyActions: null,
+        actionsToday: 0,
+        recentMatches: [],
+      });
+      // LIVE in the file, past its expiresAt: listed EXPIRED, and it ran on none of the items its
+      // condition matches (capped-scams matched p1 with the same one).
+      expect(lapsed).toEqual({
+        id: 'lapsed',
+        name: 'Lapsed',
+        status: 'EXPIRED',
+        expiresAt: '2026-01-01T00:00:00.000Z',
         itemTypeIds: ['post'],
         actionIds: ['remove'],
         maxDailyActions: null,

@@ -1,15 +1,21 @@
-import type { ActionDefinition, PolicyDefinition, RuleDefinition } from '#warden/catalog/contracts';
+import type { ActionDefinition, PolicyDefinition, RuleDefinition, RuleStatus } from '#warden/catalog/contracts';
 import { BUILTIN_ACTION_IDS } from '#warden/catalog/contracts';
 import type { Environment, PublishedAction, RuleResult } from './evaluation.events.js';
 
+/**
+ * The rule's status at `now`: EXPIRED from its `expiresAt` on, whatever the configuration says
+ * (docs/configuration-as-code.md: the rule becomes EXPIRED then), else the configured one.
+ */
+export function statusAt(rule: Pick<RuleDefinition, 'status' | 'expiresAt'>, now: Date): RuleStatus {
+  return rule.expiresAt !== null && Date.parse(rule.expiresAt) <= now.getTime() ? 'EXPIRED' : rule.status;
+}
+
 /** Rules that run on live submissions of this type: LIVE and BACKGROUND, not expired. */
 export function rulesFor(rules: readonly RuleDefinition[], typeId: string, now: Date): RuleDefinition[] {
-  return rules.filter(
-    (r) =>
-      (r.status === 'LIVE' || r.status === 'BACKGROUND') &&
-      (r.itemTypeIds.length === 0 || r.itemTypeIds.includes(typeId)) &&
-      (r.expiresAt === null || Date.parse(r.expiresAt) > now.getTime()),
-  );
+  return rules.filter((r) => {
+    const status = statusAt(r, now);
+    return (status === 'LIVE' || status === 'BACKGROUND') && (r.itemTypeIds.length === 0 || r.itemTypeIds.includes(typeId));
+  });
 }
 
 /** Whether a passed rule's actions are published in this environment. */

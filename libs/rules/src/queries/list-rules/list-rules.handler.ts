@@ -5,7 +5,7 @@ import type { Clock } from '#warden/kernel';
 import { CLOCK } from '#warden/platform';
 import type { ReadStore } from '#warden/readstore';
 import { ProjectionHost, READ_STORE } from '#warden/storage';
-import { utcDay } from '../../domain/rule-selection.js';
+import { statusAt, utcDay } from '../../domain/rule-selection.js';
 import { RULE_ACTIVITY_PROJECTION } from '../../projections/rule-activity.projection.js';
 import {
   RULE_DAILY_ACTIONS,
@@ -31,7 +31,8 @@ export class ListRulesHandler implements IQueryHandler<ListRulesQuery> {
       this.queries.execute(new GetLiveEntitiesQuery(query.orgId, 'rule')),
       this.projections.catchUp(RULE_ACTIVITY_PROJECTION),
     ]);
-    const today = utcDay(this.clock.now());
+    const now = this.clock.now();
+    const today = utcDay(now);
     return Promise.all(
       rules.map(async (rule) => {
         const [matches, day] = await Promise.all([
@@ -41,7 +42,8 @@ export class ListRulesHandler implements IQueryHandler<ListRulesQuery> {
         return {
           id: rule.id,
           name: rule.name,
-          status: rule.status,
+          status: statusAt(rule, now),
+          expiresAt: rule.expiresAt,
           itemTypeIds: rule.itemTypeIds,
           actionIds: rule.actionIds,
           maxDailyActions: rule.maxDailyActions,

@@ -5,7 +5,9 @@ import type { RuleMatch } from '../../projections/rule-activity.read-model.js';
 export interface RuleSummary {
   readonly id: string;
   readonly name: string;
+  /** EXPIRED from `expiresAt` on, whatever the configuration says. */
   readonly status: RuleStatus;
+  readonly expiresAt: string | null;
   readonly itemTypeIds: readonly string[];
   readonly actionIds: readonly string[];
   readonly maxDailyActions: number | null;

@@ -26,8 +26,10 @@ export class RuleSummaryDto {
   id!: string;
   @ApiProperty({ example: 'Remove scams' })
   name!: string;
-  @ApiProperty({ enum: RULE_STATUSES })
+  @ApiProperty({ enum: RULE_STATUSES, description: 'As configured, except EXPIRED from `expiresAt` on (the rule no longer runs)' })
   status!: RuleStatus;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the rule stops running; null: never' })
+  expiresAt!: string | null;
   @ApiProperty({ type: [String], description: 'The item types it evaluates' })
   itemTypeIds!: string[];
   @ApiProperty({ type: [String], description: 'The actions it publishes when it passes' })
