@@ -24,6 +24,8 @@ describe('OpenAPI document', () => {
         // Success is a 2xx; the SAML sign-in routes succeed with a redirect (to the IdP, to the console).
         const success = (s: string) => s.startsWith('2') || (path.startsWith('/saml/') && s === '302');
         expect(statuses.some(success), `${method} ${path} success`).toBe(true);
+        // Every request's query string is checked before routing: one that is not valid UTF-8 is a 400 on any operation.
+        expect(statuses, `${method} ${path}`).toContain('400');
         for (const status of statuses.filter((s) => Number(s) >= 400)) {
           expect(op.responses[status]!.content?.['application/json']?.schema?.$ref, `${method} ${path} ${status}`).toBe('#/components/schemas/ErrorBodyDto');
         }

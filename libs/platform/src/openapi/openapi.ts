@@ -115,10 +115,16 @@ export function buildOpenApiDocument(app: INestApplication, version: string, pub
 
 export const PAYLOAD_TOO_LARGE_DESCRIPTION = 'The request body exceeds the configured limit (`/errors/payload-too-large`)';
 
+/** Every operation's 400 where its route lists none: its query string is read, and refused, before routing (http-app.ts). */
+export const MALFORMED_QUERY_DESCRIPTION =
+  "A query parameter (of any name, this operation's or not) is not valid percent-encoded UTF-8 (`/errors/invalid-user-input`, with a `pointer` to the parameter)";
+
 /**
  * The request id parameter and the response headers on every operation; the spec's paths. Every
  * operation that takes a body can answer 413 (the body limit, WARDEN_PUBLIC_BODY_LIMIT_BYTES where
- * no credential is needed, the JSON limits), whether or not its route says so.
+ * no credential is needed, the JSON limits), whether or not its route says so; and every one 400,
+ * for a query string that is not valid percent-encoded UTF-8 (a generated client then has the
+ * error body's type for it).
  */
 function withCommonParts(document: OpenAPIObject): OpenAPIObject {
   const paths = spellPathsAsTheSpec(document.paths as Record<string, Record<string, unknown>>) as OpenAPIObject['paths'];
@@ -136,6 +142,10 @@ function withCommonParts(document: OpenAPIObject): OpenAPIObject {
           content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBodyDto' } } },
         };
       }
+      operation.responses['400'] ??= {
+        description: MALFORMED_QUERY_DESCRIPTION,
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBodyDto' } } },
+      };
       operation.parameters = [
         ...(operation.parameters ?? []).filter((p) => !(p.in === 'header' && p.name === 'X-Request-Id')),
         { $ref: '#/components/parameters/X-Request-Id' },
