@@ -1,5 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { Ajv } from 'ajv';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { buildActionCallbackBody } from '../libs/callbacks/src/domain/action-callback-body.js';
+import { buildAppealCallbackBody } from '../libs/callbacks/src/domain/appeal-callback-body.js';
 import { SPEC_TRAILING_SLASH_OPERATIONS } from '#warden/platform/http';
 import { generateOpenApiDocument } from '../apps/server/src/openapi-document.js';
 
@@ -143,6 +146,55 @@ describe('OpenAPI document, for generated clients', () => {
           expect(example, `${where} ${status} ${type}`).toBeDefined();
         }
       }
+    }
+  });
+
+  it('describes the action and appeal decision callbacks (interface spec 6.2, 6.3) on the operations that lead to them, each body as Warden builds it', () => {
+    const callbacksOf = (path: string) => Object.keys((doc.paths[path]?.['post'] as { callbacks?: Record<string, unknown> } | undefined)?.callbacks ?? {});
+    for (const path of ['/api/v1/items/async/', '/api/v1/content/', '/api/v1/report', '/api/v1/actions'])
+      expect(callbacksOf(path), path).toContain('actionCallback');
+    expect(callbacksOf('/api/v1/report/appeal')).toEqual(['appealDecisionCallback']);
+
+    // Every object the document describes closed: a field the builders add that the schema lacks fails.
+    const closed = (node: unknown): unknown => {
+      if (Array.isArray(node)) return node.map(closed);
+      if (node === null || typeof node !== 'object') return node;
+      const schema = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, closed(v)]));
+      return 'properties' in schema && !('additionalProperties' in schema) ? { ...schema, additionalProperties: false } : schema;
+    };
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    ajv.addSchema({ $id: 'openapi.json', components: closed(doc.components) as object });
+    const check = (schema: string, body: unknown) => {
+      const validate = ajv.compile({ $ref: `openapi.json#/components/schemas/${schema}` });
+      expect(validate(body) ? [] : validate.errors, `${schema}: ${JSON.stringify(body)}`).toEqual([]);
+    };
+    const item = { id: 'post-1', typeId: 'post', typeName: 'Post' };
+    const creator = { id: 'u1', typeId: 'user' };
+    const policies = [{ id: 'spam', name: 'Spam', penalty: 'LOW' }];
+    const rules = [{ id: 'buy-now', name: 'Buy now' }];
+    const base = { item, action: { id: 'remove' }, actionBody: { severity: 'high' }, creator, userStrikeCount: 3 };
+    for (const body of [
+      buildActionCallbackBody({ ...base, kind: 'rule', policies, rules }),
+      buildActionCallbackBody({ ...base, kind: 'rule', policies: [], rules, creator: null, userStrikeCount: null }),
+      buildActionCallbackBody({
+        ...base,
+        kind: 'decision',
+        policies,
+        actorEmail: 'mod@acme.example',
+        actorNote: 'seen twice',
+        parameters: { days: 3 },
+        decisionReason: 'Spam',
+        reportHistory: [{ reason: 'It is spam', reporter: creator }],
+      }),
+      buildActionCallbackBody({ ...base, kind: 'strike-threshold' }),
+      buildActionCallbackBody({ ...base, kind: 'post-actions', policies, actorEmail: 'manager@acme.example', decisionReason: 'Cleanup' }),
+    ])
+      check('ActionCallbackBodyDto', body);
+    for (const decision of ['ACCEPT', 'REJECT'] as const) {
+      check(
+        'AppealDecisionCallbackBodyDto',
+        buildAppealCallbackBody({ appealId: 'a-1', item, appealedBy: creator, decision, appealBody: { team: 'appeals' } }),
+      );
     }
   });
 

@@ -3,6 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { apiKeyCommandContext, CurrentPrincipal, type Principal } from '#warden/platform';
+import { ApiAppealDecisionCallback } from '#warden/callbacks/http';
 import { ApiCustomerRoute } from '#warden/platform/http';
 import { SubmitAppealCommand } from './submit-appeal.command.js';
 import { SubmitAppealRequestDto } from './submit-appeal.request.dto.js';
@@ -25,6 +26,7 @@ export class SubmitAppealHttpController {
   })
   @ApiNoContentResponse({ description: 'Appeal received' })
   @ApiCustomerRoute(400, 413, 415)
+  @ApiAppealDecisionCallback()
   async submit(@Body() body: SubmitAppealRequestDto, @CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest): Promise<void> {
     await this.commands.execute(new SubmitAppealCommand(body as unknown as Record<string, unknown>, apiKeyCommandContext(principal, request.id)));
   }

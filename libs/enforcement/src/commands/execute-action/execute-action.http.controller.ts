@@ -3,6 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ApiAcceptedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { apiKeyCommandContext, CurrentPrincipal, type Principal } from '#warden/platform';
+import { ApiActionCallback } from '#warden/callbacks/http';
 import { ApiCustomerRoute, Idempotent } from '#warden/platform/http';
 import { ExecuteActionCommand } from './execute-action.command.js';
 import { ExecuteActionRequestDto } from './execute-action.request.dto.js';
@@ -28,6 +29,7 @@ export class ExecuteActionHttpController {
   })
   @ApiAcceptedResponse({ type: ExecuteActionResponseDto, description: 'Execution recorded', example: { executionId: 'exe_FQjvqpimFxbzE063' } })
   @ApiCustomerRoute(400, 413, 415)
+  @ApiActionCallback()
   @Idempotent()
   async execute(
     @Body() body: ExecuteActionRequestDto,

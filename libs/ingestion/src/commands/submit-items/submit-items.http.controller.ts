@@ -3,6 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ApiAcceptedResponse, ApiCallbacks, ApiExtraModels, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { apiKeyCommandContext, CurrentPrincipal, type Principal } from '#warden/platform';
+import { ApiActionCallback } from '#warden/callbacks/http';
 import { ApiCustomerRoute, Idempotent } from '#warden/platform/http';
 import { SubmitItemsCommand } from './submit-items.command.js';
 import { PartialItemsAnswerDto, PartialItemsRequestDto } from './partial-items.callback.dto.js';
@@ -26,6 +27,7 @@ export class SubmitItemsHttpController {
     example: { accepted: 2, requestId: '6f1c0f5e-4b7a-4c2e-9d0a-8e5b2f7c1a93' },
   })
   @ApiCustomerRoute(400, 413, 415)
+  @ApiActionCallback()
   @ApiExtraModels(PartialItemsRequestDto, PartialItemsAnswerDto)
   @ApiCallbacks({
     // The partial-items interface (docs/partial-items.md): implemented by the customer, called by Warden.

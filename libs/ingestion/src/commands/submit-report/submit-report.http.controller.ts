@@ -3,6 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { apiKeyCommandContext, CurrentPrincipal, type Principal } from '#warden/platform';
+import { ApiActionCallback } from '#warden/callbacks/http';
 import { ApiCustomerRoute, Idempotent } from '#warden/platform/http';
 import { SubmitReportCommand } from './submit-report.command.js';
 import { SubmitReportRequestDto } from './submit-report.request.dto.js';
@@ -29,6 +30,7 @@ export class SubmitReportHttpController {
     example: { reportId: 'rpt_3q2mYV0bH8kP1sXa' },
   })
   @ApiCustomerRoute(400, 413, 415)
+  @ApiActionCallback()
   @Idempotent()
   async submit(
     @Body() body: SubmitReportRequestDto,

@@ -3,6 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ApiAcceptedResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { apiKeyCommandContext, CurrentPrincipal, type Principal } from '#warden/platform';
+import { ApiActionCallback } from '#warden/callbacks/http';
 import { ApiCustomerRoute, Idempotent } from '#warden/platform/http';
 import { SubmitContentCommand, type SubmitContentResult } from './submit-content.command.js';
 import { SubmitContentAsyncResponseDto, SubmitContentRequestDto, SubmitContentSyncResponseDto } from './submit-content.request.dto.js';
@@ -41,6 +42,7 @@ export class SubmitContentHttpController {
     example: { accepted: 1, requestId: '68389136-1c0d-41e2-8055-10593b33714f' },
   })
   @ApiCustomerRoute(400, 413, 415)
+  @ApiActionCallback()
   @Idempotent()
   async submit(
     @Body() body: SubmitContentRequestDto,
