@@ -5,6 +5,7 @@ import { type AddressInfo, connect, type Socket } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import ipaddr from 'ipaddr.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../../../../test/support/wait-for.js';
 import { GuardedHttpClient, OutboundAddressPolicy, OutboundError, type OutboundRequest } from './guarded-http-client.js';
 
 interface TestServer {
@@ -106,6 +107,42 @@ async function unreachableHost(): Promise<{ base: string; release(): Promise<voi
       Atomics.notify(blocked, 0);
       await worker.terminate();
       for (const filler of fillers) filler.destroy();
+    },
+  };
+}
+
+/**
+ * A receiver on its own thread that answers a request only once this thread's event loop is held
+ * (`hold`), so that its answer arrives while nothing here can read it: as a receiver's 200 does
+ * when the thread sending callbacks stalls. `hold` blocks this thread until the answer is written
+ * and until `ms` have passed since `since`.
+ */
+async function answerWhileHeld(): Promise<{ base: string; received(): boolean; hold(since: number, ms: number): void; close(): Promise<void> }> {
+  // [received, held, answered]
+  const flags = new Int32Array(new SharedArrayBuffer(12));
+  const worker = new Worker(
+    `const { parentPort, workerData: flags } = require('node:worker_threads');
+     const server = require('node:http').createServer((req, res) => {
+       Atomics.store(flags, 0, 1);
+       Atomics.wait(flags, 1, 0, 10000);
+       res.on('finish', () => { Atomics.store(flags, 2, 1); Atomics.notify(flags, 2); });
+       res.end('ok');
+     });
+     server.listen(0, '127.0.0.1', () => parentPort.postMessage(server.address().port));`,
+    { eval: true, workerData: flags },
+  );
+  const [port] = (await once(worker, 'message')) as [number];
+  return {
+    base: `http://127.0.0.1:${port}`,
+    received: () => Atomics.load(flags, 0) === 1,
+    hold: (since, ms) => {
+      Atomics.store(flags, 1, 1);
+      Atomics.notify(flags, 1);
+      Atomics.wait(flags, 2, 0, 10_000);
+      while (performance.now() - since < ms);
+    },
+    close: async () => {
+      await worker.terminate();
     },
   };
 }
@@ -332,6 +369,27 @@ describe('GuardedHttpClient', () => {
       expect(hop?.headers['x-api-key']).toBeUndefined();
       expect(hop?.headers['cookie']).toBeUndefined();
       expect(hop?.headers['user-agent']).toBe('warden-test');
+    });
+
+    it('takes an answer that arrived while its thread was held past the deadline, instead of timing out on it', async () => {
+      const receiver = await answerWhileHeld();
+      try {
+        const since = performance.now();
+        const answer = get(open(['127.0.0.0/8']), `${receiver.base}/hook`, { timeoutMs: 300 });
+        await waitFor(() => receiver.received(), 'the request at the receiver');
+        // Held until the answer is on the socket and the deadline is 200 ms past, in the loop's check
+        // phase (as by a long step of other work): the next turn starts with its timers.
+        await new Promise<void>((resolve) =>
+          setImmediate(() => {
+            receiver.hold(since, 500);
+            resolve();
+          }),
+        );
+        const res = await answer;
+        expect([res.status, res.body.toString()]).toEqual([200, 'ok']);
+      } finally {
+        await receiver.close();
+      }
     });
 
     it('times out a server that never answers and abandons the request', async () => {

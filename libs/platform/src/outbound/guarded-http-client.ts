@@ -265,10 +265,17 @@ export class GuardedHttpClient {
     if (this.closed) throw new OutboundError('network', 'Outbound client is closed');
 
     // The whole request's deadline: it settles the exchange under way at once (Exchange.abort).
+    // Expired in the loop's check phase, not in its timers phase: when the event loop was held
+    // past the deadline, the timer fires first on the next turn, ahead of a response that arrived
+    // meanwhile and waits for the poll phase, which comes between. A receiver's 200 was recorded
+    // as a timeout that way (a 12 s stall of the thread), and the callback was sent again.
     const deadline: Deadline = { expired: false, exchange: undefined };
+    let expiring: NodeJS.Immediate | undefined;
     const timer = setTimeout(() => {
-      deadline.expired = true;
-      deadline.exchange?.abort(new OutboundError('timeout'));
+      expiring = setImmediate(() => {
+        deadline.expired = true;
+        deadline.exchange?.abort(new OutboundError('timeout'));
+      });
     }, timeoutMs);
     try {
       const agent = this.agentFor(await loadUndici(), connectTimeoutMs);
@@ -288,8 +295,10 @@ export class GuardedHttpClient {
             method,
             headers,
             body: body ?? null,
-            headersTimeout: timeoutMs,
-            bodyTimeout: timeoutMs,
+            // The deadline above is the only one: undici's own timers (headers, body) would fire
+            // in the timers phase too, and drop a response waiting in the poll phase.
+            headersTimeout: 0,
+            bodyTimeout: 0,
           },
           exchange,
         );
@@ -311,6 +320,7 @@ export class GuardedHttpClient {
       throw toOutboundError(err, deadline.expired);
     } finally {
       clearTimeout(timer);
+      clearImmediate(expiring);
     }
   }
 
