@@ -676,6 +676,13 @@ describe('review job decider: appeal jobs', () => {
     expect(spec.given(appealOpened()).when(claim('bob', T0)).events()).toMatchObject([{ type: 'ReviewJobClaimed', data: { moderatorId: 'bob' } }]);
   });
 
+  it('is not claimed by a moderator who decided on the item with an appealed action since it opened (the claim finds that decision)', () => {
+    const since = { ...claim('bob', T0), tookAppealedAction: true } as ReviewJobCommand;
+    expect(spec.given(appealOpened()).when(since).thenThrows(DomainError).kind).toBe('job-locked');
+    const assigned = history(openAppeal, { type: 'Assign', moderatorId: 'bob', managerId: 'boss', now: T0 });
+    expect(spec.given(assigned).when(since).events()).toMatchObject([{ type: 'ReviewJobClaimed', data: { moderatorId: 'bob' } }]);
+  });
+
   it('is claimed by that moderator when a manager assigned it to them', () => {
     const assigned = history(openAppeal, { type: 'Assign', moderatorId: 'alice', managerId: 'boss', now: T0 });
     expect(spec.given(assigned).when(claim('alice', T0)).events()).toMatchObject([{ type: 'ReviewJobClaimed', data: { moderatorId: 'alice' } }]);

@@ -32,7 +32,19 @@ export type ReviewJobCommand =
       subject: string | null;
       now: string;
     }
-  | { type: 'Claim'; moderatorId: string; lockTokenHash: string; expiresAt: string; now: string; item?: ItemVersionSeen }
+  | {
+      type: 'Claim';
+      moderatorId: string;
+      lockTokenHash: string;
+      expiresAt: string;
+      now: string;
+      item?: ItemVersionSeen;
+      /**
+       * An appeal job's claim: whether the moderator has decided on the item with one of the
+       * appealed actions since the job opened (its `excludedModerators` are those who had before).
+       */
+      tookAppealedAction?: boolean;
+    }
   | { type: 'RenewLock'; moderatorId: string; lockTokenHash: string; expiresAt: string; now: string }
   | { type: 'ReleaseLock'; moderatorId: string; lockTokenHash: string; now: string }
   | { type: 'Skip'; moderatorId: string; lockTokenHash: string; skipUntil: string; now: string }
@@ -304,7 +316,8 @@ export const reviewJobDecider: Decider<ReviewJobCommand, ReviewJobState, ReviewJ
         const lock = state.lock;
         if (isLive(lock, command.now) && lock.moderatorId !== command.moderatorId) throw jobLocked(jobId, 'is held by another moderator');
         if (state.assignedTo !== null && state.assignedTo !== command.moderatorId) throw jobLocked(jobId, 'is assigned to another moderator');
-        if (state.excludedModerators.includes(command.moderatorId) && state.assignedTo !== command.moderatorId) {
+        const appealedDecider = state.excludedModerators.includes(command.moderatorId) || command.tookAppealedAction === true;
+        if (appealedDecider && state.assignedTo !== command.moderatorId) {
           throw jobLocked(jobId, 'is an appeal of a decision this moderator took');
         }
         const skippedUntil = state.skips[command.moderatorId];

@@ -47,9 +47,17 @@ function world() {
   } as unknown as ReviewQueues;
   const coordinator = new ClaimCoordinator();
   const projection = new ProjectionRunner(reviewJobsProjection, stores.events, stores.readStore);
-  const handler = new ClaimNextJobHandler(aggregates, queues, coordinator, new ItemVersions(stores.events), stores.readStore, clock, randomIds, {
-    catchUp: () => projection.catchUp(),
-  });
+  const handler = new ClaimNextJobHandler(
+    aggregates,
+    queues,
+    coordinator,
+    new ItemVersions(stores.events),
+    stores.readStore,
+    clock,
+    randomIds,
+    { catchUp: () => projection.catchUp() },
+    stores.events,
+  );
   const context = (actor: string): CommandContext => ({ orgId: 'acme', correlationId: randomIds.uuid(), actor });
   let seq = 0;
   return {
@@ -86,6 +94,14 @@ function world() {
       }
       now += 1000;
       return jobId;
+    },
+    /** Opens (or merges into) the job of `itemId` in the queue with one request; returns its id. */
+    async open(queueId: string, itemId: string, request: Omit<EnqueueRequest, 'at' | 'version'>): Promise<string> {
+      const at = new Date(now).toISOString();
+      now += 1000;
+      return (
+        await enqueuer.enqueue(context('system'), { queueId, item: { id: itemId, typeId: 'post', typeName: 'Post' }, request: { ...request, at, version: 1 } })
+      ).jobId;
     },
     project: () => projection.catchUp(),
     claim: (moderator: string, queueId = 'default') =>
@@ -224,6 +240,7 @@ describe('claim-next', () => {
         { now: () => new Date(w.at()) },
         randomIds,
         { catchUp: () => w.project() },
+        w.stores.events,
       ),
     }));
     const claims = await Promise.all(
@@ -252,10 +269,50 @@ describe('claim-next', () => {
       { now: () => new Date(w.at()) },
       randomIds,
       { catchUp: () => w.project() },
+      w.stores.events,
     );
     expect((await w.claim('alice'))?.jobId).toBe(a);
     const ctx: CommandContext = { orgId: 'acme', correlationId: 'c', actor: 'bob' };
     expect((await other.execute(new ClaimNextJobCommand('default', { userId: 'bob', permissions: ['DECIDE_MRT'] }, ctx)))?.jobId).toBe(b);
+  });
+
+  it('does not offer an appeal job to a moderator who took an appealed action on its item since the appeal came in; others get it', async () => {
+    w = world();
+    const plain = { source: 'REPORT' as const, report: null, action: null, policies: [], routedBy: null, fromJobId: null };
+    // A rule removed item-x: its appeal opens with no one to exclude.
+    const appealed = await w.open('default', 'item-x', {
+      ...plain,
+      requestId: 'appeal-1',
+      appeal: { appealId: 'appeal-1', actionsTaken: ['remove'], violatingPolicyIds: [], excludedModerators: [] },
+    });
+    // Then a report's job on the same item, which alice claims and decides with the appealed action.
+    const reported = await w.open('spam', 'item-x', { ...plain, requestId: 'report-1' });
+    await w.project();
+    const claimed = await w.claim('alice', 'spam');
+    expect(claimed?.jobId).toBe(reported);
+    await w.command(reported, 'alice', {
+      type: 'Decide',
+      moderatorId: 'alice',
+      lockTokenHash: lockTokenHash(claimed!.lock.token),
+      decision: {
+        decisionId: 'dec-1',
+        type: 'CUSTOM_ACTION',
+        actor: { userId: 'alice' },
+        actionIds: ['remove'],
+        policies: [],
+        reason: null,
+        note: null,
+        parameters: {},
+        targetQueueId: null,
+        deliveryIds: [],
+      },
+      callbacks: [],
+      childSafetyReport: null,
+      now: w.at(),
+    });
+    await w.project();
+    expect(await w.claim('alice')).toBeNull();
+    expect((await w.claim('bob'))?.jobId).toBe(appealed);
   });
 
   it("reads candidates through the collection's indexes (claim latency does not grow with the queue)", async () => {

@@ -4,7 +4,7 @@ import { sqliteStores } from '../../../../../test/support/sqlite-stores.js';
 import type { ReadDocument } from '#warden/readstore';
 import { reviewJobStream } from '../../domain/review.streams.js';
 import { REVIEW_JOBS } from '../../projections/review-jobs.read-model.js';
-import { appealedDeciders } from './open-appeal-job.handler.js';
+import { appealedDeciders } from '../../appealed-deciders.js';
 
 describe('the moderators an appeal job is not offered to (appealedDeciders)', () => {
   let stores: ReturnType<typeof sqliteStores> | undefined;

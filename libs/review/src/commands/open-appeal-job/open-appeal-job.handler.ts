@@ -9,12 +9,8 @@ import { appealJobId } from '../../domain/review.streams.js';
 import { JobEnqueuer } from '../../enqueue/job-enqueuer.js';
 import { jobPoliciesIn, ReviewRouter, typeNameIn } from '../../enqueue/review-router.js';
 import { REVIEW_JOBS_PROJECTION } from '../../projections/review-jobs.projection.js';
-import { REVIEW_JOBS, type ReviewJobDoc } from '../../projections/review-jobs.read-model.js';
-import { recordedDecision } from '../../job-decision.js';
+import { appealedDeciders } from '../../appealed-deciders.js';
 import { OpenAppealJobCommand } from './open-appeal-job.command.js';
-
-/** Closed jobs of one item read to find the appealed decisions (an item has few). */
-const MAX_JOBS_READ = 200;
 
 @CommandHandler(OpenAppealJobCommand)
 export class OpenAppealJobHandler implements ICommandHandler<OpenAppealJobCommand> {
@@ -71,34 +67,4 @@ export class OpenAppealJobHandler implements ICommandHandler<OpenAppealJobComman
     await this.projections.catchUp(REVIEW_JOBS_PROJECTION);
     return appealedDeciders(this.readStore, this.events, orgId, item, actionsTaken);
   }
-}
-
-/**
- * The moderators whose decisions on the item took one of the appealed actions: the item's closed
- * jobs, newest first (the read model finds them; which ones is not an exclusive decision), with the
- * actions each decision took. Those are the read model's; only a document written before it kept
- * them sends the read to the job's stream. Reading every decided job's stream made each appeal of
- * an often-appealed item cost up to MAX_JOBS_READ stream reads, its appeal jobs' decisions among them.
- */
-export async function appealedDeciders(
-  readStore: ReadStore,
-  events: EventStore,
-  orgId: string,
-  item: ItemIdentifier,
-  actionsTaken: readonly string[],
-): Promise<string[]> {
-  const closed = await readStore.find<ReviewJobDoc>(
-    REVIEW_JOBS,
-    { orgId, itemTypeId: item.typeId, itemId: item.id, state: 'CLOSED' },
-    // The newest first: the appealed decision is among the item's latest jobs, not its first ones.
-    { sort: [{ field: 'openedAt', direction: 'desc' }], limit: MAX_JOBS_READ },
-  );
-  const deciders = new Set<string>();
-  for (const job of closed) {
-    const actorId = job.decision?.actorId;
-    if (actorId == null || deciders.has(actorId)) continue;
-    const actionIds = job.decision!.actionIds ?? (await recordedDecision(events, orgId, job.jobId))?.actionIds ?? [];
-    if (actionIds.some((a) => actionsTaken.includes(a))) deciders.add(actorId);
-  }
-  return [...deciders];
 }
