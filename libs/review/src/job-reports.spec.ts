@@ -42,6 +42,36 @@ describe("JobReports: a job's reports, from its history", () => {
     expect((await jobReports.opening(ORG, first.jobId))?.type).toBe('ReviewJobOpened');
   });
 
+  it("reads one page back for a job of rules' requests that was never reported, given its report count (the job view)", async () => {
+    const rule = (id: string) => ({ ...reportRequest(id), source: 'RULE_EXECUTION' as const, report: null });
+    const first = await enqueuer.enqueue(context, { queueId: 'ruled', item, request: rule('g0') });
+    for (let i = 1; i < 1_200; i++) await enqueuer.enqueue(context, { queueId: 'ruled', item, request: rule(`g${i}`) });
+    const { state, revision } = await aggregates.stateAt(reviewJobStream(ORG, first.jobId), reviewJobDecider);
+    expect([state.requestCount, state.reportCount]).toEqual([1_200, 0]);
+
+    events.reset();
+    const counted = await jobReports.newest(ORG, first.jobId, { through: revision, reportCount: state.reportCount });
+    expect(events.eventsRead).toBe(250);
+    expect(counted.requests.at(-1)?.requestId).toBe('g1199');
+    // Without the count, the history is read back as far as the bound allows, looking for reports.
+    events.reset();
+    await jobReports.newest(ORG, first.jobId, { through: revision });
+    expect(events.eventsRead).toBe(1_200);
+
+    // A report at the start: read back to it, as without the count.
+    const reported = await enqueuer.enqueue(context, {
+      queueId: 'ruled-2',
+      item,
+      request: reportRequest('h0'),
+      reasons: { h0: 'reason h0' },
+      subject: 'user:u1',
+    });
+    for (let i = 1; i < 600; i++) await enqueuer.enqueue(context, { queueId: 'ruled-2', item, request: rule(`h${i}`) });
+    const at = await aggregates.stateAt(reviewJobStream(ORG, reported.jobId), reviewJobDecider);
+    const window = await jobReports.newest(ORG, reported.jobId, { through: at.revision, reportCount: at.state.reportCount });
+    expect(jobReports.reportsOf(window).map((r) => [r.reportId, r.reason])).toEqual([['h0', 'reason h0']]);
+  });
+
   it("keeps the requests after the newest reports (a rule's, a move's) and counts only reports toward the limit", async () => {
     const requests = [reportRequest('b1'), { ...reportRequest('b2'), source: 'RULE_EXECUTION' as const, report: null }, reportRequest('b3')];
     const first = await enqueuer.enqueue(context, { queueId: 'rules', item, request: requests[0]!, reasons: { b1: 'reason b1' }, subject: 'user:u1' });

@@ -54,6 +54,12 @@ export interface NewestOptions {
   readonly csamAt?: ReviewJobState['csamAt'];
   /** Other jobs' histories read so far (a decision's earlier tries): each read once. */
   readonly others?: OtherJobs;
+  /**
+   * How many reports the job has through `through` (the state's `reportCount`): once that many were
+   * read, nothing further back is looked for. A job merged thousands of times by rules and never
+   * reported is then read one page back, not MAX_EVENTS_READ events (59 ms a view, every view).
+   */
+  readonly reportCount?: number;
 }
 
 /** The newest part of a job's history (JobReports.newest): its newest reports, every request after them, and their reasons. */
@@ -90,9 +96,9 @@ export class JobReports {
    * list a job of 100,000 reports at the cost of one of a thousand: the counts are the state's.
    */
   async newest(orgId: string, jobId: string, options: NewestOptions = {}): Promise<JobWindow> {
-    const { through, limit = JOB_REPORTS_LISTED, csam = 0, csamAt, others = new Map() } = options;
+    const { through, limit = JOB_REPORTS_LISTED, csam = 0, csamAt, others = new Map(), reportCount } = options;
     const flaggedWanted = csamAt ? { count: Math.max(0, csam - csamAt.length), carriedOnly: true } : { count: csam, carriedOnly: false };
-    const { events, fromStart, firstRevision } = await this.tail(orgId, jobId, through, limit, flaggedWanted);
+    const { events, fromStart, firstRevision } = await this.tail(orgId, jobId, through, Math.min(limit, reportCount ?? limit), flaggedWanted);
     // The jobs a move named, among the events read: their own newest, each read with the same limit.
     const named = new Map<string, JobWindow>();
     for (const event of events) {

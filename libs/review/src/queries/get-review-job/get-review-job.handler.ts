@@ -93,7 +93,7 @@ export class GetReviewJobHandler implements IQueryHandler<GetReviewJobQuery> {
     // The job's newest reports and the requests after them, at the state's revision: a mass-reported
     // job's view costs what one of a thousand reports does (the counts are the state's). The
     // opening requests (a rule's, an appeal's, those a move copied) are listed with them however long ago they were.
-    const window = await this.jobReports.newest(orgId, jobId, { through: revision });
+    const window = await this.jobReports.newest(orgId, jobId, { through: revision, reportCount: state.reportCount });
     const opened = window.fromStart ? window.events[0] : await this.jobReports.opening(orgId, jobId);
     const requests = withOpening(opened, window.requests);
     const version = state.itemVersion;
