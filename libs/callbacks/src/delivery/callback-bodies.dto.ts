@@ -89,7 +89,7 @@ const DELIVERY =
   '`Retry-After`), then dead-lettered. See docs/callbacks.md';
 
 /**
- * The action callback (interface spec 6.2), on an operation whose items or decisions lead to one: a
+ * The action callback (docs/callbacks.md, "The bodies"), on an operation whose items or decisions lead to one: a
  * rule publishing a CUSTOMER_DEFINED_ACTION, a moderator's decision, an executed action, a bulk
  * action or a strike threshold.
  */
@@ -113,7 +113,7 @@ export function ApiActionCallback(): MethodDecorator {
   );
 }
 
-/** The appeal decision callback (interface spec 6.3), on the appeal operation. */
+/** The appeal decision callback (docs/callbacks.md, "The bodies"), on the appeal operation. */
 export function ApiAppealDecisionCallback(): MethodDecorator {
   return applyDecorators(
     ApiExtraModels(AppealDecisionCallbackBodyDto),

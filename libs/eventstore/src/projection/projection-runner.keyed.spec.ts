@@ -536,6 +536,65 @@ describe('ProjectionRunner, keyed reactor', () => {
     expect(reactor.handled).toHaveLength(6);
   });
 
+  it('hands over at most one batch per turn of the event loop, however many held-back events need nothing asynchronous', async () => {
+    stores = sqliteStores();
+    const gate = new Gate();
+    let slowStarted = 0;
+    let handled = 0;
+    const projection: Projection = {
+      name: 'cheap',
+      reactor: true,
+      collections: [],
+      eventTypes: ['Happened'],
+      limits: { perKey: 4, maxInFlight: 8, window: 40, maxDeferred: 400, concurrency: 4 },
+      keyOf: (e) => orderingKey(e, String(e.data['key'])),
+      async apply(event) {
+        if (String(event.data['key']).startsWith('slow')) {
+          slowStarted++;
+          await gate.opened;
+        }
+        // Else as the evaluation of a version fetched from a partial-items endpoint: nothing to wait for.
+        handled++;
+      },
+    };
+    for (let n = 0; n < 8; n++) await stores.events.append(`thing-acme:slow${n}`, [anEvent('Happened', { key: `slow${n}`, n })], 'any');
+    const cheap = 3_000;
+    for (let n = 0; n < cheap; n++) await stores.events.append(`thing-acme:k${n}`, [anEvent('Happened', { key: `k${n}`, n })], 'any');
+    // The reader's progress: once it has offered the whole log, the cheap events wait as deferred ones.
+    let offeredThrough = 0;
+    const watched = new Proxy(stores.events, {
+      get(target, prop, receiver) {
+        if (prop === 'subscribeToAll')
+          return (options: Parameters<EventStore['subscribeToAll']>[0]) =>
+            target.subscribeToAll({
+              ...options,
+              onEvents: async (events, through) => {
+                await options.onEvents(events, through);
+                offeredThrough = Math.max(offeredThrough, through ?? events.at(-1)?.position ?? 0);
+              },
+            });
+        const value = Reflect.get(target, prop, receiver) as unknown;
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const head = await stores.events.headPosition();
+    const runner = await run(new ProjectionRunner(projection, watched, stores.readStore));
+    await waitFor(() => slowStarted === 4 && offeredThrough >= head, 'the slow events holding every slot, and the log read past the window');
+    // Events handled in each turn once the slow ones let go: the rest were held back behind them.
+    const perTurn: number[] = [];
+    let counted = 0;
+    const tick = () => {
+      perTurn.push(handled - counted);
+      counted = handled;
+      if (handled < cheap + 8) setImmediate(tick);
+    };
+    setImmediate(tick);
+    gate.open();
+    await waitFor(() => handled === cheap + 8, { what: 'every event handled', timeoutMs: 60_000 });
+    expect(Math.max(...perTurn)).toBeLessThanOrEqual(500);
+    expect(runner.checkpoint).toBe(head);
+  });
+
   it('stops once the handlers under way are done, storing the watermark', async () => {
     stores = sqliteStores();
     const gate = new Gate();
