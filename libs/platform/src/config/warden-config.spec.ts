@@ -25,6 +25,8 @@ describe('configuration', () => {
       secretKey: undefined,
       callbackRetryScheduleMs: [10_000, 60_000, 300_000, 1_800_000, 7_200_000],
       reactorLease: { ttlMs: 10_000, renewEveryMs: 3_000 },
+      requestTimeoutMs: 60_000,
+      maxConnectionsPerClient: 256,
     });
   });
 

@@ -77,6 +77,10 @@ export interface WardenConfig {
   readonly maxJsonValues: number;
   /** Largest body of a route reached without a credential (signing in, accepting an invitation), in bytes. */
   readonly publicBodyLimitBytes: number;
+  /** How long a client may take to send a whole request (WARDEN_REQUEST_TIMEOUT): past it, 408 and the connection closes. */
+  readonly requestTimeoutMs: number;
+  /** Connections one client network may hold open at once (WARDEN_MAX_CONNECTIONS_PER_CLIENT); 0: no cap. */
+  readonly maxConnectionsPerClient: number;
   /**
    * What the SAML ACS reads of an IdP's form post (docs/sso.md, "Limits"): the body, in bytes, and
    * the elements of the response's XML, counted before any XML is parsed; and whether it accepts
@@ -310,6 +314,8 @@ const ENVIRONMENT = z
     WARDEN_MAX_OBJECT_MEMBERS: wholeNumber(10_000, 16, 10_000_000),
     WARDEN_MAX_JSON_VALUES: wholeNumber(1_000_000, 1_000, 1_000_000_000),
     WARDEN_PUBLIC_BODY_LIMIT_BYTES: wholeNumber(64 * 1024, 1024, 1024 ** 3),
+    WARDEN_REQUEST_TIMEOUT: durationOfAtLeastASecond('60s'),
+    WARDEN_MAX_CONNECTIONS_PER_CLIENT: wholeNumber(256, 0, 1_000_000),
     // A response with many groups runs to tens of KB, past the public limit; its own limits keep
     // what a stranger's post can cost bounded (verification is superlinear in the elements).
     WARDEN_SAML_BODY_LIMIT_BYTES: wholeNumber(256 * 1024, 16 * 1024, 16 * 1024 * 1024),
@@ -450,6 +456,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): WardenC
     maxObjectMembers: e.WARDEN_MAX_OBJECT_MEMBERS,
     maxJsonValues: e.WARDEN_MAX_JSON_VALUES,
     publicBodyLimitBytes: e.WARDEN_PUBLIC_BODY_LIMIT_BYTES,
+    requestTimeoutMs: e.WARDEN_REQUEST_TIMEOUT,
+    maxConnectionsPerClient: e.WARDEN_MAX_CONNECTIONS_PER_CLIENT,
     saml: {
       bodyLimitBytes: e.WARDEN_SAML_BODY_LIMIT_BYTES,
       maxElements: e.WARDEN_SAML_MAX_ELEMENTS,

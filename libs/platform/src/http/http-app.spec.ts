@@ -366,3 +366,61 @@ describe('HTTP platform, shutting down', () => {
     await expectErrorBody(response, 503, '/errors/unavailable');
   });
 });
+
+/** Connections that send little or nothing (docs/operations.md, "Connections"). */
+describe('HTTP platform: held connections', () => {
+  let app: NestFastifyApplication;
+  let port: number;
+
+  beforeAll(async () => {
+    const config = loadConfig({
+      WARDEN_DATA_DIR: mkdtempSync(join(tmpdir(), 'warden-http-')),
+      WARDEN_LOG_LEVEL: 'silent',
+      WARDEN_REQUEST_TIMEOUT: '1s',
+      WARDEN_MAX_CONNECTIONS_PER_CLIENT: '3',
+    });
+    @Global()
+    @Module({ providers: [{ provide: READINESS_CHECKS, useValue: [] }], exports: [READINESS_CHECKS] })
+    class NoStoresModule {}
+    @Module({ imports: [PlatformModule.forRoot(config), PlatformHttpModule, NoStoresModule], controllers: [ProbeController] })
+    class ProbeModule {}
+    app = await createHttpApp(ProbeModule, config, createRootLogger('silent'), 'test');
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    port = (app.getHttpServer().address() as { port: number }).port;
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  /** A raw connection: what it received, and whether it was closed by the server. */
+  const rawConnection = async () => {
+    const socket = connect(port, '127.0.0.1');
+    const state = { received: '', closed: false };
+    socket.on('data', (chunk: Buffer) => (state.received += chunk.toString()));
+    socket.on('close', () => (state.closed = true));
+    socket.on('error', () => undefined);
+    await new Promise((resolve) => socket.once('connect', resolve));
+    return { socket, state };
+  };
+
+  it('closes a connection whose request does not arrive whole within WARDEN_REQUEST_TIMEOUT, answering 408', async () => {
+    const { state } = await rawConnection().then((c) => {
+      // The headers of a 200,000-byte form, then a few bytes of it, then nothing (a slow-body attack).
+      c.socket.write('POST /test/echo HTTP/1.1\r\nHost: warden\r\nContent-Type: application/json\r\nContent-Length: 200000\r\n\r\n{"items":');
+      return c;
+    });
+    await waitFor(() => state.closed, { what: 'the connection closed by the server', timeoutMs: 15_000 });
+    expect(state.received).toMatch(/^HTTP\/1\.1 408 /);
+  });
+
+  it("refuses a client network's connections past WARDEN_MAX_CONNECTIONS_PER_CLIENT as they come, and takes one again once one closes", async () => {
+    const held = await Promise.all([rawConnection(), rawConnection(), rawConnection()]);
+    const refused = await rawConnection();
+    await waitFor(() => refused.state.closed, 'the fourth connection closed');
+    expect(refused.state.received).toBe('');
+    expect(held.every((c) => !c.state.closed)).toBe(true);
+    held[0]!.socket.destroy();
+    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/health/live`).catch(() => undefined))?.status === 200, 'a new connection served');
+    for (const c of held) c.socket.destroy();
+  });
+});

@@ -10,6 +10,7 @@ import type { WardenConfig } from '../config/warden-config.js';
 import { AccessLog } from '../observability/access-log.js';
 import { Metrics } from '../observability/metrics.js';
 import { PinoNestLogger } from '../observability/logger.js';
+import { capConnectionsPerClient } from './connection-cap.js';
 import { buildOpenApiDocument, serveOpenApi } from '../openapi/openapi.js';
 import { invalidInput, unavailable } from '#warden/kernel';
 import { errorBody } from './error-body.js';
@@ -104,6 +105,16 @@ export async function createHttpApp(
     clientErrorHandler: answerClientError,
     // On shutdown, idle keep-alive connections close at once; in-flight requests still finish.
     forceCloseConnections: 'idle',
+    // A request must arrive whole within this (Node answers 408 and closes the connection): a
+    // client that sends headers and then a trickle, or nothing, held its connection for good.
+    // Node looks for such requests every connectionsCheckingInterval (30 s unless set), and not at
+    // all while its headers timeout (60 s unless set) is longer than the request's.
+    requestTimeout: config.requestTimeoutMs,
+    http: {
+      requestTimeout: config.requestTimeoutMs,
+      headersTimeout: Math.min(60_000, config.requestTimeoutMs),
+      connectionsCheckingInterval: Math.min(5_000, config.requestTimeoutMs),
+    },
   });
   const app = await NestFactory.create<NestFastifyApplication>(rootModule, adapter, {
     logger: new PinoNestLogger(logger),
@@ -112,6 +123,7 @@ export async function createHttpApp(
     bodyParser: false,
   });
   const fastify = app.getHttpAdapter().getInstance();
+  capConnectionsPerClient(fastify.server, config.maxConnectionsPerClient, config.trustedProxies, logger.child({ component: 'http' }));
   const routes = app.get(RouteTable);
   const metrics = app.get(Metrics);
 
