@@ -66,6 +66,23 @@ class ProbeController {
   }
 }
 
+/** The HTTP platform with `controller` instead of the domain, listening on a loopback port. */
+async function probeApp(
+  controller: new (...args: never[]) => unknown,
+  env: Record<string, string> = {},
+): Promise<{ app: NestFastifyApplication; port: number }> {
+  const config = loadConfig({ WARDEN_DATA_DIR: mkdtempSync(join(tmpdir(), 'warden-http-')), WARDEN_LOG_LEVEL: 'silent', ...env });
+  // No stores here: readiness has nothing to check (global, as the storage module that provides them is).
+  @Global()
+  @Module({ providers: [{ provide: READINESS_CHECKS, useValue: [] }], exports: [READINESS_CHECKS] })
+  class NoStoresModule {}
+  @Module({ imports: [PlatformModule.forRoot(config), PlatformHttpModule, NoStoresModule], controllers: [controller] })
+  class ProbeModule {}
+  const app = await createHttpApp(ProbeModule, config, createRootLogger('silent'), 'test');
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return { app, port: (app.getHttpServer().address() as { port: number }).port };
+}
+
 /** The HTTP platform on a real loopback port, with a probe module instead of the domain. */
 describe('HTTP platform', () => {
   let app: NestFastifyApplication;
@@ -73,18 +90,10 @@ describe('HTTP platform', () => {
   let close: () => Promise<void>;
 
   beforeAll(async () => {
-    const config = loadConfig({ WARDEN_DATA_DIR: mkdtempSync(join(tmpdir(), 'warden-http-')), WARDEN_LOG_LEVEL: 'silent' });
     close = async () => undefined;
-    // No stores here: readiness has nothing to check (global, as the storage module that provides them is).
-    @Global()
-    @Module({ providers: [{ provide: READINESS_CHECKS, useValue: [] }], exports: [READINESS_CHECKS] })
-    class NoStoresModule {}
-    @Module({ imports: [PlatformModule.forRoot(config), PlatformHttpModule, NoStoresModule], controllers: [ProbeController] })
-    class ProbeModule {}
-    app = await createHttpApp(ProbeModule, config, createRootLogger('silent'), 'test');
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const address = app.getHttpServer().address() as { port: number };
-    url = `http://127.0.0.1:${address.port}`;
+    let port: number;
+    ({ app, port } = await probeApp(ProbeController));
+    url = `http://127.0.0.1:${port}`;
   });
   afterAll(async () => {
     await app?.close();
@@ -322,15 +331,7 @@ describe('HTTP platform, shutting down', () => {
   }
 
   it('answers a request that arrives during the drain with 503 and the error body', async () => {
-    const config = loadConfig({ WARDEN_DATA_DIR: mkdtempSync(join(tmpdir(), 'warden-http-')), WARDEN_LOG_LEVEL: 'silent' });
-    @Global()
-    @Module({ providers: [{ provide: READINESS_CHECKS, useValue: [] }], exports: [READINESS_CHECKS] })
-    class NoStoresModule {}
-    @Module({ imports: [PlatformModule.forRoot(config), PlatformHttpModule, NoStoresModule], controllers: [SlowController] })
-    class SlowModule {}
-    const app = await createHttpApp(SlowModule, config, createRootLogger('silent'), 'test');
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = app.getHttpServer().address() as { port: number };
+    const { app, port } = await probeApp(SlowController);
 
     // One keep-alive connection: a request in flight, then a second one pipelined behind it
     // once the server has begun to close (it no longer accepts connections then).
@@ -373,20 +374,7 @@ describe('HTTP platform: held connections', () => {
   let port: number;
 
   beforeAll(async () => {
-    const config = loadConfig({
-      WARDEN_DATA_DIR: mkdtempSync(join(tmpdir(), 'warden-http-')),
-      WARDEN_LOG_LEVEL: 'silent',
-      WARDEN_REQUEST_TIMEOUT: '1s',
-      WARDEN_MAX_CONNECTIONS_PER_CLIENT: '3',
-    });
-    @Global()
-    @Module({ providers: [{ provide: READINESS_CHECKS, useValue: [] }], exports: [READINESS_CHECKS] })
-    class NoStoresModule {}
-    @Module({ imports: [PlatformModule.forRoot(config), PlatformHttpModule, NoStoresModule], controllers: [ProbeController] })
-    class ProbeModule {}
-    app = await createHttpApp(ProbeModule, config, createRootLogger('silent'), 'test');
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    port = (app.getHttpServer().address() as { port: number }).port;
+    ({ app, port } = await probeApp(ProbeController, { WARDEN_REQUEST_TIMEOUT: '1s', WARDEN_MAX_CONNECTIONS_PER_CLIENT: '3' }));
   });
   afterAll(async () => {
     await app?.close();
