@@ -24,8 +24,12 @@ export interface SamlResponseOptions {
   readonly email: string;
   /** Values of the `groups` attribute (absent when undefined). */
   readonly groups?: readonly string[];
-  /** What is signed: the assertion (most IdPs), the whole response, or nothing. */
-  readonly sign?: 'assertion' | 'response' | 'none';
+  /** What is signed: the assertion (most IdPs), the whole response, both (the assertion, then the response around it), or nothing. */
+  readonly sign?: 'assertion' | 'response' | 'both' | 'none';
+  /** The signatures' KeyInfo holds this many certificates, as an IdP that sends its chain (default: 1, its own). */
+  readonly keyInfoCertificates?: number;
+  /** An InclusiveNamespaces PrefixList on the exclusive c14n transform, as Okta and ADFS write (`xs`). */
+  readonly inclusiveNamespaces?: readonly string[];
   /** Seconds from now until the assertion's NotOnOrAfter (negative: already expired). */
   readonly validForSeconds?: number;
   /** Changes the signed XML after signing (a tampered response). */
@@ -81,7 +85,10 @@ export function samlResponse(keys: IdpKeys, options: SamlResponseOptions): strin
     assertion +
     `</samlp:Response>`;
   const sign = options.sign ?? 'assertion';
-  let xml = sign === 'none' ? response : signed(response, keys, sign === 'assertion' ? 'Assertion' : 'Response', options.hash ?? 'sha256');
+  const how = { hash: options.hash ?? 'sha256', keyInfoCertificates: options.keyInfoCertificates ?? 1, inclusiveNamespaces: options.inclusiveNamespaces ?? [] };
+  let xml = response;
+  if (sign === 'assertion' || sign === 'both') xml = signed(xml, keys, 'Assertion', how);
+  if (sign === 'response' || sign === 'both') xml = signed(xml, keys, 'Response', how);
   if (options.tamper) xml = options.tamper(xml);
   return Buffer.from(xml, 'utf8').toString('base64');
 }
@@ -93,17 +100,28 @@ const ALGORITHMS = {
 } as const;
 
 /** Signs the element named `element`, the signature placed after its Issuer (where SAML wants it). */
-function signed(xml: string, keys: IdpKeys, element: 'Assertion' | 'Response', hash: keyof typeof ALGORITHMS): string {
+function signed(
+  xml: string,
+  keys: IdpKeys,
+  element: 'Assertion' | 'Response',
+  how: { hash: keyof typeof ALGORITHMS; keyInfoCertificates: number; inclusiveNamespaces: readonly string[] },
+): string {
+  const certificate = keys.cert.replace(/-----[A-Z ]+-----|\s/g, '');
   const sig = new SignedXml({
     privateKey: keys.privateKey,
     publicCert: keys.cert,
-    signatureAlgorithm: ALGORITHMS[hash].signature,
+    signatureAlgorithm: ALGORITHMS[how.hash].signature,
     canonicalizationAlgorithm: 'http://www.w3.org/2001/10/xml-exc-c14n#',
+    getKeyInfoContent: (args) => {
+      const p = args?.prefix ? `${args.prefix}:` : '';
+      return `<${p}X509Data>${`<${p}X509Certificate>${certificate}</${p}X509Certificate>`.repeat(how.keyInfoCertificates)}</${p}X509Data>`;
+    },
   });
   sig.addReference({
     xpath: `//*[local-name(.)='${element}']`,
     transforms: ['http://www.w3.org/2000/09/xmldsig#enveloped-signature', 'http://www.w3.org/2001/10/xml-exc-c14n#'],
-    digestAlgorithm: ALGORITHMS[hash].digest,
+    digestAlgorithm: ALGORITHMS[how.hash].digest,
+    inclusiveNamespacesPrefixList: [...how.inclusiveNamespaces],
   });
   sig.computeSignature(xml, {
     prefix: 'ds',

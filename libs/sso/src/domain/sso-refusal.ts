@@ -26,7 +26,8 @@ const DETAIL: Record<SsoRefusalReason, string> = {
   'user-not-active': 'This account cannot sign in to this organization',
   'response-too-large': 'The SAML response is larger than this service accepts (WARDEN_SAML_BODY_LIMIT_BYTES): it was not read',
   'too-many-elements': 'The SAML response has more XML elements than this service accepts (WARDEN_SAML_MAX_ELEMENTS): it was not parsed',
-  'too-complex': 'The SAML response nests its XML deeper, or gives an element more attributes or namespaces, than this service accepts: it was not parsed',
+  'too-complex':
+    'The SAML response nests its XML deeper, gives an element more attributes or namespaces, or carries a larger signature, than this service accepts: it was not verified',
 };
 
 /** Refused before anything about a user was looked at: the organization forbids SAML, or a user rule. */

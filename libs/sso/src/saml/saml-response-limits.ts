@@ -18,6 +18,23 @@ export const MAX_DEPTH = 32;
 export const MAX_ATTRIBUTES_PER_ELEMENT = 64;
 export const MAX_NAMESPACES_IN_SCOPE = 64;
 
+/**
+ * Fixed bounds on each XML signature the ACS checks (the Response's, its assertion's), checked on
+ * the parsed document before xml-crypto reads it: loading a signature runs xpaths over its whole
+ * subtree and canonicalizes its SignedInfo, before any look at the signature value, so a stranger's
+ * SignedInfo of 300 References with 60 attributes each held the event loop 250 ms a post. IdPs
+ * send one Reference (a SAML signature signs one element), two Transforms, and about 20 elements
+ * with at most 3 attributes each (a KeyInfo with a certificate chain the most: some 50 nodes
+ * pretty-printed); a SignedInfo is under 1 KiB.
+ */
+/** Nodes of one signature, itself included: elements, text (white space between elements too), comments. */
+export const MAX_SIGNATURE_NODES = 96;
+export const MAX_SIGNATURE_ATTRIBUTES_PER_ELEMENT = 8;
+/** Characters of a SignedInfo's names, attribute names and values and text, together. */
+export const MAX_SIGNED_INFO_CHARS = 4096;
+/** What node-saml accepts (more is "Invalid signature, too many transforms"). */
+export const MAX_SIGNATURE_TRANSFORMS = 2;
+
 export type MarkupProblem = 'too-many-elements' | 'too-complex';
 
 /**

@@ -3,6 +3,7 @@ import { DOMParser } from '@xmldom/xmldom';
 import { findAncestorNs, SignedXml } from 'xml-crypto';
 import type { SsoRefusalReason } from '../domain/sso.events.js';
 import { isEndpoint } from './acs-endpoint.js';
+import { MAX_SIGNATURE_ATTRIBUTES_PER_ELEMENT, MAX_SIGNATURE_NODES, MAX_SIGNATURE_TRANSFORMS, MAX_SIGNED_INFO_CHARS } from './saml-response-limits.js';
 
 /*
  * Checks run on a SAML Response before node-saml sees it, on a DOM of their own (linear to build:
@@ -68,9 +69,14 @@ export function destinationProblem(response: Element, acsUrl: string): SsoRefusa
  * are left to node-saml's full check, which follows.
  */
 export function signatureProblem(response: Element, cert: string, options: { allowSha1: boolean }): SsoRefusalReason | null {
-  const key = new X509Certificate(cert).toString();
   const signatures = signaturesToCheck(response);
   if (signatures.length === 0) return null;
+  // Every signature's size first, before xml-crypto reads any (docs/sso.md, "Limits").
+  for (const signature of signatures) {
+    const shape = signatureShapeProblem(signature);
+    if (shape !== null) return shape;
+  }
+  const key = new X509Certificate(cert).toString();
   // xml-crypto takes the namespaces in scope from the document's first SignedInfo, for every
   // signature; found here by a walk rather than its `//*` xpath, which is superlinear.
   // (`.` from that element selects it: typed for a document, findAncestorNs takes any node.)
@@ -81,6 +87,45 @@ export function signatureProblem(response: Element, cert: string, options: { all
     if (problem !== null) return problem;
   }
   return null;
+}
+
+/**
+ * What one signature may be before xml-crypto reads it: loading it runs xpaths over its whole
+ * subtree and canonicalizes its SignedInfo, before the signature value is looked at, so these
+ * bound what a signature made with any key costs (saml-response-limits.ts). `too-complex` past
+ * MAX_SIGNATURE_NODES nodes, MAX_SIGNATURE_ATTRIBUTES_PER_ELEMENT attributes on one element or
+ * MAX_SIGNED_INFO_CHARS characters of SignedInfo; `bad-signature` unless SignedInfo holds exactly
+ * one Reference and the signature at most MAX_SIGNATURE_TRANSFORMS Transforms, which node-saml
+ * requires as well (it refuses anything else as an invalid signature). One walk, stopping at the
+ * first excess, so at most MAX_SIGNATURE_NODES nodes are examined, whatever the signature holds.
+ */
+export function signatureShapeProblem(signature: Element): SsoRefusalReason | null {
+  let nodes = 1;
+  let signedInfoChars = 0;
+  let references = 0;
+  let transforms = 0;
+  const pending: Array<{ element: Element; inSignedInfo: boolean }> = [{ element: signature, inSignedInfo: false }];
+  while (pending.length > 0) {
+    const { element, inSignedInfo } = pending.pop()!;
+    const { attributes } = element;
+    if (attributes.length > MAX_SIGNATURE_ATTRIBUTES_PER_ELEMENT) return 'too-complex';
+    const isSignedInfo = element.parentNode === signature && element.localName === 'SignedInfo';
+    const signedInfo = inSignedInfo || isSignedInfo;
+    if (signedInfo) {
+      signedInfoChars += element.nodeName.length;
+      for (let i = 0; i < attributes.length; i++) signedInfoChars += attributes[i]!.name.length + attributes[i]!.value.length;
+    }
+    // As xml-crypto counts them: SignedInfo's children of that name.
+    if (element.localName === 'Reference' && element.parentNode?.parentNode === signature && inSignedInfo) references++;
+    if (element.localName === 'Transform' && element.namespaceURI === DSIG) transforms++;
+    for (let child = element.firstChild; child !== null; child = child.nextSibling) {
+      if (++nodes > MAX_SIGNATURE_NODES) return 'too-complex';
+      if (child.nodeType === ELEMENT_NODE) pending.push({ element: child as Element, inSignedInfo: signedInfo });
+      else if (signedInfo && (child.nodeType === TEXT_NODE || child.nodeType === CDATA_SECTION_NODE)) signedInfoChars += (child as Text).data.length;
+    }
+    if (signedInfoChars > MAX_SIGNED_INFO_CHARS) return 'too-complex';
+  }
+  return references === 1 && transforms <= MAX_SIGNATURE_TRANSFORMS ? null : 'bad-signature';
 }
 
 /** An algorithm URI of SHA-1: `…#sha1` (digest), `…#rsa-sha1`, `…#dsa-sha1`, `…#hmac-sha1`. */
@@ -102,6 +147,7 @@ function childElements(parent: Element): Element[] {
 
 const ELEMENT_NODE = 1;
 const TEXT_NODE = 3;
+const CDATA_SECTION_NODE = 4;
 
 /** The first element in document order (from `root` on) with this local name. */
 function firstElementNamed(root: Element, localName: string): Element | null {

@@ -1,14 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { DOMParser } from '@xmldom/xmldom';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ExclusiveCanonicalization } from 'xml-crypto';
+import { ExclusiveCanonicalization, SignedXml } from 'xml-crypto';
 import { FixedClock, systemClock } from '#warden/kernel';
 import { type WardenConfig } from '#warden/platform';
 import { Keyring } from '#warden/storage';
 import { authnRequestOf, elementCount, type IdpKeys, makeIdpKeys, samlResponse, type SamlResponseOptions } from '../../../../test/support/saml-idp.js';
 import { SsoRefusal } from '../domain/sso-refusal.js';
 import { isBoundTo, requestBindingOf, SAML_REQUEST_TTL_MS, SealedRequestIds } from './saml-request-ids.js';
-import { MAX_DEPTH, MAX_NAMESPACES_IN_SCOPE, OversizedSamlPost } from './saml-response-limits.js';
+import {
+  MAX_DEPTH,
+  MAX_NAMESPACES_IN_SCOPE,
+  MAX_SIGNATURE_ATTRIBUTES_PER_ELEMENT,
+  MAX_SIGNATURE_NODES,
+  MAX_SIGNED_INFO_CHARS,
+  OversizedSamlPost,
+} from './saml-response-limits.js';
 import { type SamlOrganization, SamlServiceProvider } from './saml-service-provider.js';
 
 const MAX_ELEMENTS = 200;
@@ -168,6 +175,71 @@ describe('SamlServiceProvider (passport-saml MultiSamlStrategy, a test IdP made 
       // The spy sees what verification canonicalizes: a valid response has its assertion canonicalized.
       await provider.verify(acme, valid);
       expect(canonicalized).toContain('Assertion');
+    });
+  });
+
+  describe("what a signature may cost before its value is checked (a red team's SignedInfo of 300 References)", () => {
+    afterEach(() => {
+      vi.restoreAllMocks();
+    });
+
+    /** Counts what xml-crypto is asked to do: signatures loaded, nodes canonicalized. */
+    const xmlCryptoWork = () => {
+      const loaded = vi.spyOn(SignedXml.prototype, 'loadSignature');
+      const canonicalized = vi.spyOn(ExclusiveCanonicalization.prototype, 'process');
+      return { loaded: () => loaded.mock.calls.length, canonicalized: () => canonicalized.mock.calls.length };
+    };
+    const attributes = (n: number) => Array.from({ length: n }, (_, i) => ` a${i}="${i}"`).join('');
+    /** The assertion's signature with `extra` inserted in its SignedInfo, before its Reference. */
+    const withinSignedInfo = (extra: string) => respond({ tamper: (xml) => xml.replace('<ds:Reference ', `${extra}<ds:Reference `) });
+
+    it('refuses a SignedInfo of many References, each with many attributes, or of more than one, before xml-crypto loads or canonicalizes anything', async () => {
+      // Under every bound of the document (elements, attributes per element), as the red team's was.
+      const references = (count: number, attributeCount: number) =>
+        withinSignedInfo(`<ds:Reference URI="#x"${attributes(attributeCount)}><ds:DigestValue>x</ds:DigestValue></ds:Reference>`.repeat(count));
+      // Too many attributes, or nodes, for a signature; a few plain References more than SAML's one.
+      const [redTeams, plain] = [await references(50, 60), await references(2, 0)];
+      const work = xmlCryptoWork();
+      expect(await refusal(redTeams)).toBe('too-complex');
+      expect(await refusal(plain)).toBe('bad-signature');
+      expect(work.loaded()).toBe(0);
+      expect(work.canonicalized()).toBe(0);
+      // The spies see the work: a signature by another key, of the usual shape, is loaded and its SignedInfo canonicalized.
+      expect(await refusal(await respond({}, otherIdp))).toBe('bad-signature');
+      expect(work.loaded()).toBe(1);
+      expect(work.canonicalized()).toBeGreaterThan(0);
+    });
+
+    it('refuses a signature beyond its bounds (too-complex), or not one Reference and at most two Transforms (bad-signature), unloaded', async () => {
+      const transform = '<ds:Transform Algorithm="http://www.w3.org/2001/10/xml-exc-c14n#"/>';
+      const cases: Array<[string, string]> = [
+        [await withinSignedInfo(`<ds:Object${attributes(MAX_SIGNATURE_ATTRIBUTES_PER_ELEMENT + 1)}/>`), 'too-complex'],
+        [await withinSignedInfo(`<ds:Object a="${'x'.repeat(MAX_SIGNED_INFO_CHARS)}"/>`), 'too-complex'],
+        [
+          await respond({ tamper: (xml) => xml.replace('</ds:KeyInfo>', `${'<ds:KeyName>k</ds:KeyName>'.repeat(MAX_SIGNATURE_NODES / 2)}</ds:KeyInfo>`) }),
+          'too-complex',
+        ],
+        [await respond({ tamper: (xml) => xml.replace('</ds:KeyInfo>', `${'<!-- -->'.repeat(MAX_SIGNATURE_NODES)}</ds:KeyInfo>`) }), 'too-complex'],
+        [await respond({ tamper: (xml) => xml.replace('</ds:Transforms>', `${transform}</ds:Transforms>`) }), 'bad-signature'],
+        [await respond({ tamper: (xml) => xml.replace(/<ds:Reference [\s\S]*<\/ds:Reference>/, '') }), 'bad-signature'],
+      ];
+      const work = xmlCryptoWork();
+      for (const [response, reason] of cases) expect(await refusal(response)).toBe(reason);
+      expect(work.loaded()).toBe(0);
+      expect(work.canonicalized()).toBe(0);
+    });
+
+    it('accepts what IdPs sign: the Response and its assertion both signed, a certificate chain in KeyInfo, an InclusiveNamespaces prefix list', async () => {
+      const shapes: Array<Partial<SamlResponseOptions>> = [
+        { sign: 'both', keyInfoCertificates: 3, inclusiveNamespaces: ['xs', 'xsi'] },
+        { sign: 'assertion', keyInfoCertificates: 3, inclusiveNamespaces: ['xs'] },
+        { sign: 'both' },
+      ];
+      for (const shape of shapes) await expect(provider.verify(acme, await respond(shape))).resolves.toMatchObject({ email: 'ada@acme.example' });
+      const lenient = { ...acme, settings: { ...acme.settings, wantAssertionsSigned: false } };
+      await expect(provider.verify(lenient, await respond({ sign: 'response', keyInfoCertificates: 3, inclusiveNamespaces: ['xs'] }))).resolves.toMatchObject({
+        email: 'ada@acme.example',
+      });
     });
   });
 
