@@ -46,6 +46,10 @@ describe('SAML single sign-on (e2e)', () => {
     WARDEN_PUBLIC_URL: PUBLIC_URL,
     WARDEN_SAML_BODY_LIMIT_BYTES: String(SAML_BODY_LIMIT),
     WARDEN_SAML_MAX_ELEMENTS: String(SAML_MAX_ELEMENTS),
+    // The tests post through a "proxy" (this machine) naming a client of their own per post, so
+    // that their many refusals stay within the ACS's throttle (10 per network); the throttle's own
+    // test names one client for all its posts.
+    WARDEN_TRUSTED_PROXIES: '127.0.0.1/32',
   });
 
   beforeAll(async () => {
@@ -83,8 +87,14 @@ describe('SAML single sign-on (e2e)', () => {
     return { SAMLResponse, cookie: login.cookie };
   };
 
+  let clients = 0;
+  /** The next client's address, one of its own network (TEST-NET-2, then TEST-NET-3). */
+  const nextClient = () => {
+    clients++;
+    return clients < 255 ? `198.51.100.${clients}` : `203.0.113.${clients - 254}`;
+  };
   const post = ({ SAMLResponse, cookie, relayState }: Posted, orgId = 'acme', headers: Record<string, string> = {}) =>
-    postSamlResponse(warden.url, orgId, SAMLResponse, cookie, headers, relayState);
+    postSamlResponse(warden.url, orgId, SAMLResponse, cookie, { 'x-forwarded-for': nextClient(), ...headers }, relayState);
 
   /** The ACS answer's Set-Cookie headers: the session's (if any), and the binding cookie's clearing. */
   const cookiesOf = (res: Response) => {
@@ -241,10 +251,38 @@ describe('SAML single sign-on (e2e)', () => {
     await expectRefused(await respond({ inResponseTo: null }), 401, 'unknown-request');
   });
 
-  it('refuses an organization with saml_enabled: false, at login and at the ACS', async () => {
+  it('refuses an organization with saml_enabled: false, at login and at the ACS, recording nothing', async () => {
     expect((await fetch(`${warden.url}/saml/login/globex`, { redirect: 'manual' })).status).toBe(403);
     const response = samlResponse(idp, { ...spUrls('globex'), inResponseTo: null, email: 'ada@globex.example' });
-    await expectRefused({ SAMLResponse: response, cookie: null }, 403, 'saml-disabled', 'globex');
+    for (let i = 0; i < 12; i++) {
+      const res = await post({ SAMLResponse: response, cookie: null }, 'globex', { 'x-forwarded-for': '192.0.2.1' });
+      expect(res.status).toBe(403);
+      expect(((await res.json()) as { errors: Array<{ detail: string }> }).errors[0]!.detail).toContain('not enabled');
+    }
+    expect(failures(dataDir, 'globex')).toEqual([]);
+  });
+
+  it("throttles refusals per organization and client network: 10 recorded, then 429 with Retry-After, recording nothing; others' posts go on", async () => {
+    const junk = { SAMLResponse: Buffer.from('<x></x>').toString('base64'), cookie: null };
+    const from = (client: string, orgId = 'acme') => post(junk, orgId, { 'x-forwarded-for': client });
+    const before = failures(dataDir, 'acme').length;
+    for (let i = 0; i < 10; i++) expect((await from('192.0.2.10')).status).toBe(401);
+    for (let i = 0; i < 3; i++) {
+      const limited = await from('192.0.2.10');
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+      expectBindingCleared(limited);
+      const error = await expectErrorBody(limited, 429, '/errors/rate-limited');
+      expect(error['detail']).toContain('Too many refused SSO sign-ins');
+    }
+    expect(failures(dataDir, 'acme').slice(before)).toEqual(Array(10).fill('unsigned'));
+    // A browser following the IdP's form gets the page, with the same status.
+    const page = await post(junk, 'acme', { 'x-forwarded-for': '192.0.2.10', accept: 'text/html' });
+    expect(page.status).toBe(429);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    // Another network, and a valid sign-in from it, are not held back.
+    expect((await from('192.0.2.11')).status).toBe(401);
+    await signIn(await respond({ email: 'after-the-flood@acme.example' }));
+    expect(failures(dataDir, 'acme').slice(before)).toHaveLength(11);
   });
 
   it('shows a browser a small HTML page instead of the JSON body', async () => {

@@ -26,6 +26,8 @@ export { ConfirmSecondFactorCommand } from './commands/confirm-second-factor/con
 export { DisableSecondFactorCommand } from './commands/disable-second-factor/disable-second-factor.command.js';
 export { GetSecondFactorStatusQuery, type SecondFactorStatus } from './queries/get-second-factor-status/get-second-factor-status.query.js';
 export { SecondFactorEnforcement } from './second-factor-enforcement.js';
+// Failed sign-ins counted per key in the read store; SSO's ACS counts its refusals with it (docs/sso.md, "Limits").
+export { clientNetworkKey, LoginThrottle } from './login-throttle.js';
 // The port identity declares and the SSO module provides (docs/architecture.md, "Ports").
 export { PASSWORD_LOGIN_POLICY, type PasswordLoginPolicy } from './password-login.port.js';
 export { InviteUserCommand, type Invitation } from './commands/invite-user/invite-user.command.js';

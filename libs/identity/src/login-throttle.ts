@@ -14,7 +14,16 @@ export const LOGIN_FAILURES = 'identity_login_failures';
  * hashed so the store holds no address.
  */
 export function loginThrottleKeys(emailDigest: string, clientAddress: string): string[] {
-  return [`account:${emailDigest}`, `address:${createHash('sha256').update(clientNetwork(clientAddress)).digest('hex')}`];
+  return [`account:${emailDigest}`, clientNetworkKey(clientAddress)];
+}
+
+/**
+ * The key of a client's network (an IPv6 /64 as one), hashed so the store holds no address. Other
+ * sign-ins count under it with a prefix of their own (SSO: `saml:<orgId>:`), so that one way of
+ * signing in failing does not lock out another.
+ */
+export function clientNetworkKey(clientAddress: string): string {
+  return `address:${createHash('sha256').update(clientNetwork(clientAddress)).digest('hex')}`;
 }
 export const MAX_FAILURES = 10;
 export const FAILURE_WINDOW_MS = 15 * 60_000;

@@ -5,7 +5,7 @@ import { StartSamlLoginHandler } from './commands/start-saml-login/start-saml-lo
 import { GetSsoSettingsHandler } from './queries/get-sso-settings/get-sso-settings.handler.js';
 import { GetSamlMetadataHandler } from './queries/get-saml-metadata/get-saml-metadata.handler.js';
 import { GetSamlSignInTargetHandler } from './queries/get-saml-sign-in-target/get-saml-sign-in-target.handler.js';
-import { PASSWORD_LOGIN_POLICY } from '#warden/identity';
+import { LoginThrottle, PASSWORD_LOGIN_POLICY } from '#warden/identity';
 import { SsoPasswordLoginPolicy } from './saml/password-login-policy.js';
 import { SamlServiceProvider } from './saml/saml-service-provider.js';
 import { SsoSettingsReader } from './saml/sso-settings.reader.js';
@@ -30,6 +30,9 @@ import { SsoUserSignIn } from './sso-user-sign-in.js';
     SsoSettingsReader,
     SsoUserSignIn,
     SsoPasswordLoginPolicy,
+    // Identity's throttle of failed sign-ins, over the same read-store collection: the ACS counts
+    // its refusals with it (identity imports this module for its port, so not the other way round).
+    LoginThrottle,
     { provide: PASSWORD_LOGIN_POLICY, useExisting: SsoPasswordLoginPolicy },
   ],
   // Identity's PASSWORD_LOGIN_POLICY port, composed in app.module.ts (docs/architecture.md, "Ports").

@@ -123,7 +123,7 @@ export class SamlHttpController {
     operationId: 'completeSamlSignIn',
     summary: 'Assertion consumer service: the IdP posts its signed response here; a valid one opens a console session',
     description:
-      "Verifies the signature against the organization's `cert` (SHA-1 refused unless `WARDEN_SAML_ALLOW_SHA1`), a Success status, the audience (this organization's entity id), the `Destination` and `Recipient` when given (this organization's ACS URL), the validity window and that the response answers a sign-in started here, by this browser (the `warden_saml_request` cookie set by the login route; cleared by this answer, whatever it is); an assertion is accepted once. Then sets the session cookie and redirects to `/console/`. Every refusal is recorded as an `SsoLoginFailed` event. A form over `WARDEN_SAML_BODY_LIMIT_BYTES` (256 KiB), or a response with more than `WARDEN_SAML_MAX_ELEMENTS` (1,000) XML elements, is refused with 413 before its XML is parsed.",
+      "Verifies the signature against the organization's `cert` (SHA-1 refused unless `WARDEN_SAML_ALLOW_SHA1`), a Success status, the audience (this organization's entity id), the `Destination` and `Recipient` when given (this organization's ACS URL), the validity window and that the response answers a sign-in started here, by this browser (the `warden_saml_request` cookie set by the login route; cleared by this answer, whatever it is); an assertion is accepted once. Then sets the session cookie and redirects to `/console/`. Every refusal is recorded as an `SsoLoginFailed` event, except an organization without SAML's (403). After 10 recorded refusals in 15 minutes for the organization from one client network (an IPv6 /64 as one), 429 with `Retry-After`: the response is not read and nothing is recorded. A form over `WARDEN_SAML_BODY_LIMIT_BYTES` (256 KiB), or a response with more than `WARDEN_SAML_MAX_ELEMENTS` (1,000) XML elements, is refused with 413 before its XML is parsed.",
   })
   @ApiParam({ name: 'orgId', description: 'The organization id' })
   @ApiConsumes('application/x-www-form-urlencoded')
@@ -146,7 +146,7 @@ export class SamlHttpController {
         throw invalidField('/SAMLResponse', 'The form must carry SAMLResponse (the IdP posts it with Content-Type: application/x-www-form-urlencoded)');
       }
       const session = await this.commands.execute(
-        new CompleteSamlLoginCommand(id, samlResponse, requestBinding, { orgId: id, correlationId: request.id, actor: 'sso:saml' }),
+        new CompleteSamlLoginCommand(id, samlResponse, requestBinding, request.ip, { orgId: id, correlationId: request.id, actor: 'sso:saml' }),
       );
       setSessionCookie(reply, session, this.config);
       await reply.redirect('/console/', 302);

@@ -14,6 +14,8 @@ export class CompleteSamlLoginCommand extends Command<OpenedConsoleSession> {
     readonly orgId: string,
     readonly samlResponse: string | OversizedSamlPost,
     readonly requestBinding: string | null,
+    /** The client's address as the server sees it (behind a trusted proxy, the client it names): refusals are throttled per network. */
+    readonly clientAddress: string,
     readonly context: CommandContext,
   ) {
     super();

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { OpenedConsoleSession } from '#warden/identity';
+import { clientNetworkKey, LoginThrottle, type OpenedConsoleSession } from '#warden/identity';
+import { rateLimited } from '#warden/kernel';
 import { AggregateStore } from '#warden/storage';
 import { samlAssertionDecider } from '../../domain/saml-assertion.decider.js';
 import { ssoLoginFailureDecider } from '../../domain/sso-login-failure.decider.js';
@@ -12,6 +13,9 @@ import { SsoSettingsReader } from '../../saml/sso-settings.reader.js';
 import { SsoUserSignIn } from '../../sso-user-sign-in.js';
 import { CompleteSamlLoginCommand } from './complete-saml-login.command.js';
 
+/** What one ACS post counts against: its organization's SSO sign-in from its client's network. */
+export const samlThrottleKeys = (orgId: string, clientAddress: string): string[] => [`saml:${orgId}:${clientNetworkKey(clientAddress)}`];
+
 @CommandHandler(CompleteSamlLoginCommand)
 export class CompleteSamlLoginHandler implements ICommandHandler<CompleteSamlLoginCommand> {
   constructor(
@@ -19,19 +23,29 @@ export class CompleteSamlLoginHandler implements ICommandHandler<CompleteSamlLog
     private readonly provider: SamlServiceProvider,
     private readonly aggregates: AggregateStore,
     private readonly users: SsoUserSignIn,
+    private readonly throttle: LoginThrottle,
   ) {}
 
   /**
-   * An unknown organization is a 404 and records nothing (there is no organization to record it
-   * for). Every refusal after that is recorded as SsoLoginFailed, then reported. The browser
-   * binding is checked after the response is verified, so a forged or altered response keeps its
-   * own reason, and before the assertion is used, so a refused one is not spent.
+   * An unknown organization is a 404, and one without SAML a 403 (`saml-disabled`): neither is
+   * recorded (nothing could have signed in; a stranger's posts would only fill the log). Then the
+   * post is counted as password sign-ins are (identity's LoginThrottle, docs/console-access.md):
+   * per organization and client network, 10 refusals in 15 minutes, and past them 429 with
+   * Retry-After, the response unread and nothing recorded (docs/sso.md, "Limits"). Every refusal
+   * within them is recorded as SsoLoginFailed, then reported; a sign-in takes its count back. The
+   * browser binding is checked after the response is verified, so a forged or altered response
+   * keeps its own reason, and before the assertion is used, so a refused one is not spent.
    */
   async execute(command: CompleteSamlLoginCommand): Promise<OpenedConsoleSession> {
     const { orgId, context } = command;
-    await this.settings.exists(orgId);
+    const org = await this.settings.samlOrganization(orgId);
+    const keys = samlThrottleKeys(orgId, command.clientAddress);
+    // Counted before the response is read, so that posts sent at once cannot pass the count.
+    const attempt = await this.throttle.begin(keys);
+    if (attempt.id === null) {
+      throw rateLimited(attempt.retryAfter, 'Too many refused SSO sign-ins for this organization from this network (10 in 15 minutes)');
+    }
     try {
-      const org = await this.settings.samlOrganization(orgId);
       const identity = await this.provider.verify(org, command.samlResponse);
       // A valid response of someone else's sign-in, posted from another browser (login CSRF), is
       // refused before its assertion is used: it would sign this browser in as that someone.
@@ -43,17 +57,22 @@ export class CompleteSamlLoginHandler implements ICommandHandler<CompleteSamlLog
         { type: 'AcceptSamlAssertion', orgId, assertionDigest, notOnOrAfter: identity.notOnOrAfter },
         context,
       );
-      return await this.users.signIn(org, identity, context);
+      const session = await this.users.signIn(org, identity, context);
+      await this.throttle.succeeded(keys, attempt.id);
+      return session;
     } catch (error) {
-      if (error instanceof SsoRefusal) {
-        const attemptId = this.aggregates.newId('sso_');
-        await this.aggregates.handle(
-          ssoLoginFailureStream(orgId, attemptId),
-          ssoLoginFailureDecider,
-          { type: 'RecordSsoLoginFailure', orgId, attemptId, reason: error.reason },
-          context,
-        );
+      if (!(error instanceof SsoRefusal)) {
+        // Not a refusal (the store failed): no failed sign-in to count.
+        await this.throttle.succeeded(keys, attempt.id);
+        throw error;
       }
+      const attemptId = this.aggregates.newId('sso_');
+      await this.aggregates.handle(
+        ssoLoginFailureStream(orgId, attemptId),
+        ssoLoginFailureDecider,
+        { type: 'RecordSsoLoginFailure', orgId, attemptId, reason: error.reason },
+        context,
+      );
       throw error;
     }
   }
