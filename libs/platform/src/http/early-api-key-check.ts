@@ -5,7 +5,12 @@ import type { ApiKeyAuthenticator } from '../auth/principal.js';
 import { replyWithError } from './send-error.js';
 
 /** Every route of the customer API takes an X-API-KEY: none of them is public. */
-const CUSTOMER_API = '/api/v1/';
+export const CUSTOMER_API = '/api/v1/';
+
+/** Whether a request's route is the customer API's: the routes whose key is checked before the body (below). */
+export function isCustomerRoute(request: FastifyRequest): boolean {
+  return request.routeOptions.url?.startsWith(CUSTOMER_API) ?? false;
+}
 
 /**
  * Authenticates a customer API request before its body is read (Fastify's preParsing hook): a
@@ -16,7 +21,7 @@ const CUSTOMER_API = '/api/v1/';
  */
 export function installEarlyApiKeyCheck(fastify: FastifyInstance, authenticator: ApiKeyAuthenticator): void {
   fastify.addHook('preParsing', async (request: FastifyRequest, reply: FastifyReply, payload) => {
-    if (!request.routeOptions.url?.startsWith(CUSTOMER_API)) return payload;
+    if (!isCustomerRoute(request)) return payload;
     try {
       await authenticateApiKey(request, authenticator);
     } catch (error) {

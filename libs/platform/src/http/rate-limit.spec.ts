@@ -106,6 +106,33 @@ describe('rate limit on the HTTP layer', () => {
     expect((await from('203.0.113.2')).statusCode).toBe(200);
   });
 
+  it('counts an X-API-KEY only on customer routes: elsewhere a fresh key per request is still the address (or session) budget', async () => {
+    app = Fastify();
+    await app.register(fastifyCookie);
+    installRateLimit(app, { requests: new MemoryRateLimitStore({ ratePerSecond: 0.001, burst: 2 }), authFailures: undefined }, capturingLogger().logger);
+    app.post('/api/console/v1/session', async () => ({ ok: true }));
+    app.get('/api/v1/thing', async () => ({ ok: true }));
+    await app.ready();
+    const signIn = (key: string, remoteAddress: string, cookies?: Record<string, string>) =>
+      app!.inject({ method: 'POST', url: '/api/console/v1/session', remoteAddress, headers: { 'x-api-key': key }, cookies });
+    expect((await signIn('random-1', '203.0.113.20')).statusCode).toBe(200);
+    expect((await signIn('random-2', '203.0.113.20')).statusCode).toBe(200);
+    expect((await signIn('random-3', '203.0.113.20')).statusCode).toBe(429);
+    // A session on the console is still its own budget, whatever key comes with it.
+    expect((await signIn('random-4', '203.0.113.20', { warden_session: 'alice' })).statusCode).toBe(200);
+    // An unknown path under /api/v1/ is no customer route (nothing checks its key there): the address's budget.
+    const unrouted = await app.inject({ method: 'GET', url: '/api/v1/nothing', remoteAddress: '203.0.113.21', headers: { 'x-api-key': 'random-5' } });
+    expect(unrouted.statusCode).toBe(404);
+    expect((await app.inject({ method: 'GET', url: '/api/v1/nothing', remoteAddress: '203.0.113.21', headers: { 'x-api-key': 'random-6' } })).statusCode).toBe(
+      404,
+    );
+    expect((await app.inject({ method: 'GET', url: '/api/v1/thing', remoteAddress: '203.0.113.21' })).statusCode).toBe(429);
+    // On a customer route, each key keeps its own budget, whoever sends it.
+    for (const key of ['k1', 'k1', 'k2', 'k2']) {
+      expect((await app.inject({ method: 'GET', url: '/api/v1/thing', remoteAddress: '203.0.113.21', headers: { 'x-api-key': key } })).statusCode).toBe(200);
+    }
+  });
+
   it('limits console requests per session cookie, so people behind one address do not share a budget', async () => {
     const http = await serve(new MemoryRateLimitStore({ ratePerSecond: 0.001, burst: 1 }), capturingLogger().logger, true);
     const as = (session: string) => http.inject({ method: 'GET', url: '/api/v1/thing', remoteAddress: '203.0.113.9', cookies: { warden_session: session } });

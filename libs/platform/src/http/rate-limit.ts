@@ -6,6 +6,7 @@ import { clientNetwork } from '../auth/client-network.js';
 import { SESSION_COOKIE } from '../auth/console-access.js';
 import { attachAuthFailureLimit, type AuthFailureLimit } from '../auth/auth-failure-limit.js';
 import type { WardenConfig } from '../config/warden-config.js';
+import { isCustomerRoute } from './early-api-key-check.js';
 import { replyWithError } from './send-error.js';
 import type { RateLimit, RateLimitStore } from './rate-limit-store.port.js';
 import { MemoryRateLimitStore } from './token-bucket.js';
@@ -79,12 +80,16 @@ class FailOpen {
 }
 
 /**
- * Whose budget a request spends: its API key's, else its console session's (people behind one
- * office address each have their own), else its client address's. Keys and tokens are hashed.
+ * Whose budget a request spends: on a customer route, its API key's; else its console session's
+ * (people behind one office address each have their own), else its client address's. Keys and
+ * tokens are hashed. A key counts only where it is checked before anything else is done, the
+ * customer routes (early-api-key-check.ts: an unknown key is a 401 charged to the address's
+ * failed-authentication budget); elsewhere nothing checks it, and a fresh random X-API-KEY per
+ * request was a fresh bucket each: 400 sign-ins from one address, none limited.
  */
 function requestBucket(request: FastifyRequest, sessionCookie: string): string {
   const key = request.headers['x-api-key'];
-  if (typeof key === 'string' && key !== '') return 'key:' + createHash('sha256').update(key.trim()).digest('base64url');
+  if (isCustomerRoute(request) && typeof key === 'string' && key !== '') return 'key:' + createHash('sha256').update(key.trim()).digest('base64url');
   // The name the guard reads (and charges an invented one of): any other would be a fresh bucket per request, never charged.
   const session = (request as FastifyRequest & { cookies?: Record<string, string | undefined> }).cookies?.[sessionCookie];
   if (session) return 'session:' + createHash('sha256').update(session).digest('base64url');
