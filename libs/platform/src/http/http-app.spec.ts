@@ -1,15 +1,17 @@
 import 'reflect-metadata';
 import { createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
+import { get as httpGet, type IncomingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { Body, Controller, Get, Global, Module, Param, Post, Req } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { IsString, MinLength, ValidateNested, IsArray } from 'class-validator';
 import { Type } from 'class-transformer';
 import type { FastifyRequest } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { expectErrorBody } from '../../../../test/support/error-body.js';
 import { waitFor } from '../../../../test/support/wait-for.js';
 import { Public } from '../auth/principal.js';
@@ -20,6 +22,7 @@ import { PlatformHttpModule } from '../platform-http.module.js';
 import { READINESS_CHECKS } from '../observability/readiness.js';
 import { createHttpApp } from './http-app.js';
 import { PublicBodyLimit } from './public-body-limit.js';
+import { DOCUMENT_WORK } from '../openapi/served-document.js';
 
 class ItemDto {
   @IsString()
@@ -296,6 +299,71 @@ describe('HTTP platform', () => {
       // close in afterAll then waits (about 25 s) for the client to give it up.
       await file.arrayBuffer();
     }
+  });
+
+  it('serializes the OpenAPI document once per format and compresses it once per coding, answering the same bytes and ETag to every request', async () => {
+    /** The raw answer, as sent (fetch would decode it). */
+    const raw = (path: string, headers: Record<string, string>) =>
+      new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        httpGet(url + path, { headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+        }).on('error', reject);
+      });
+    const isTheDocument = (value: unknown) => typeof value === 'object' && value !== null && 'openapi' in value && 'paths' in value;
+    const stringify = vi.spyOn(JSON, 'stringify');
+    const serialize = vi.spyOn(DOCUMENT_WORK, 'serialize');
+    const compress = vi.spyOn(DOCUMENT_WORK, 'compress');
+    try {
+      for (const [path, type] of [
+        ['/openapi.json', 'application/json; charset=utf-8'],
+        ['/openapi.yaml', 'text/yaml'],
+      ] as const) {
+        const sent = new Map<string, { body: Buffer; etag: string }>();
+        for (let round = 0; round < 4; round++) {
+          for (const [coding, accept] of [
+            ['br', 'br, gzip'],
+            ['gzip', 'gzip'],
+            ['identity', ''],
+          ] as const) {
+            const answer = await raw(path, accept ? { 'accept-encoding': accept } : {});
+            expect(answer.status).toBe(200);
+            expect(answer.headers['content-type']).toBe(type);
+            expect(answer.headers['content-encoding']).toBe(coding === 'identity' ? undefined : coding);
+            expect(answer.headers['vary']).toBe('accept-encoding');
+            expect(answer.headers['x-content-type-options']).toBe('nosniff');
+            const etag = String(answer.headers['etag']);
+            const first = sent.get(coding) ?? { body: answer.body, etag };
+            sent.set(coding, first);
+            expect(answer.body.equals(first.body)).toBe(true);
+            expect(etag).toBe(first.etag);
+          }
+        }
+        const identity = sent.get('identity')!.body;
+        expect(brotliDecompressSync(sent.get('br')!.body).equals(identity)).toBe(true);
+        expect(gunzipSync(sent.get('gzip')!.body).equals(identity)).toBe(true);
+        expect(new Set([...sent.values()].map((s) => s.etag)).size).toBe(3);
+        // A revalidation of what the client has is a 304 without the body; of another coding's tag, the answer.
+        const again = await raw(path, { 'accept-encoding': 'br', 'if-none-match': sent.get('br')!.etag });
+        expect([again.status, again.body.length, again.headers['etag']]).toEqual([304, 0, sent.get('br')!.etag]);
+        expect((await raw(path, { 'accept-encoding': 'gzip', 'if-none-match': sent.get('br')!.etag })).status).toBe(200);
+      }
+      // No earlier test asks for the document; 30 answers of each format, one serialization and one compression per coding.
+      expect(stringify.mock.calls.filter(([value]) => isTheDocument(value))).toHaveLength(1);
+      expect(serialize.mock.calls.map(([format]) => format).sort()).toEqual(['json', 'yaml']);
+      expect(compress.mock.calls.map(([coding]) => coding).sort()).toEqual(['br', 'br', 'gzip', 'gzip']);
+    } finally {
+      stringify.mockRestore();
+      serialize.mockRestore();
+      compress.mockRestore();
+    }
+  });
+
+  it('has Swagger UI at /docs read the document from /openapi.json, not carry it in its init script', async () => {
+    const init = await (await fetch(url + '/docs/swagger-ui-init.js')).text();
+    expect(init).toContain('"swaggerUrl": "/openapi.json"');
+    expect(init).toContain('"swaggerDoc": {}');
   });
 
   it('answers a GET without any Content-Type', async () => {

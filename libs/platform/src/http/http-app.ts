@@ -210,7 +210,7 @@ export async function createHttpApp(
 
   if (options.pages !== false) await serveConsoleApp(app, options.consoleDir);
   app.useGlobalPipes(createValidationPipe());
-  // Built when /openapi.json, /openapi.yaml or /docs is first asked for, not at every start-up.
+  // Built when /openapi.json or /openapi.yaml is first asked for (Swagger UI at /docs reads the first), not at every start-up.
   if (options.pages !== false) serveOpenApi(app, () => buildOpenApiDocument(app, version, config.publicUrl));
   await app.init();
   return app;

@@ -6,6 +6,7 @@ import { REQUEST_ID_PATTERN } from '../http/request-id.js';
 import type { FastifyInstance } from 'fastify';
 import { DOCS_PATH, installDocsPageHeaders } from './docs-page-headers.js';
 import { spellPathsAsTheSpec } from './spec-paths.js';
+import { OPENAPI_JSON_PATH, serveOpenApiDocument } from './served-document.js';
 
 export const API_KEY_SCHEME = 'ApiKey';
 /** `GET /metrics`'s optional bearer token (WARDEN_METRICS_TOKEN). */
@@ -170,13 +171,23 @@ function withCommonParts(document: OpenAPIObject): OpenAPIObject {
   };
 }
 
-/** `document` may be a function: @nestjs/swagger calls it once, on the first request for the document or its page. */
-export function serveOpenApi(app: INestApplication, document: OpenAPIObject | (() => OpenAPIObject)): void {
+/**
+ * The document at /openapi.json and /openapi.yaml, and Swagger UI at /docs. `document` is called
+ * once, on the first request for the document: each format is serialized once and compressed once
+ * per coding (served-document.ts). Swagger UI fetches /openapi.json as any client does, with its
+ * ETag, rather than having the document written into its init script: @nestjs/swagger's script
+ * held the whole document (722 KB), compressed again on every request; given an empty document
+ * and the URL, Swagger UI downloads the document from the URL.
+ */
+export function serveOpenApi(app: INestApplication, document: () => OpenAPIObject): void {
+  const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
   // Before the routes below (and the static files' plugin) are added, so the hook covers them.
-  installDocsPageHeaders(app.getHttpAdapter().getInstance() as FastifyInstance);
-  SwaggerModule.setup(DOCS_PATH.slice(1), app, document, {
-    jsonDocumentUrl: 'openapi.json',
-    yamlDocumentUrl: 'openapi.yaml',
+  installDocsPageHeaders(fastify);
+  serveOpenApiDocument(fastify, document);
+  SwaggerModule.setup(DOCS_PATH.slice(1), app, {} as OpenAPIObject, {
+    // /openapi.json and /openapi.yaml are served above, from bytes made once.
+    raw: false,
+    swaggerUrl: OPENAPI_JSON_PATH,
     // Without the top bar: its Swagger logo is an SVG holding a <style> element, which the page's
     // CSP would refuse (docs-page-headers.ts); all it had else was a link to swagger.io and the
     // URL field @nestjs/swagger already hides.
