@@ -256,6 +256,26 @@ describe('console access management, end to end', () => {
       expect(actorsOf(dataDir, 'UserInvited')).toContain(`user:${userIds[ROLE_USERS.ADMIN]}`);
     });
 
+    it('refuses an invitation to an address holding a control character, a space or a special character, with a 400 on /email', async () => {
+      for (const email of [
+        '"\u0000"@x.example',
+        'a\u0000b@x.example',
+        'a\u007fb@x.example',
+        'a\u202eb@x.example',
+        '"a b"@x.example',
+        'a,b@x.example',
+        'a<b>@x.example',
+      ]) {
+        const error = await expectErrorBody(
+          await call(admin(), 'POST', '/api/console/v1/users/invitations', { email, roles: ['MODERATOR'] }),
+          400,
+          '/errors/invalid-user-input',
+          '/email',
+        );
+        expect(error['detail'], JSON.stringify(email)).toMatch(/^Not an email address/);
+      }
+    });
+
     it('refuses weak new passwords at acceptance with a 400 on /password saying why; the invitation stays usable (issue 30, item 8)', async () => {
       const invited = await json(await call(admin(), 'POST', '/api/console/v1/users/invitations', { email: 'weak@alpha.example', roles: ['MODERATOR'] }), 201);
       const token = (invited['invitationUrl'] as string).split('#')[1]!;

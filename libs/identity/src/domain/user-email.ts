@@ -10,10 +10,22 @@ export function normalizeEmail(email: string): string {
   return email.trim().normalize('NFC').toLowerCase();
 }
 
+/**
+ * Characters no address holds unquoted: control characters (NUL, DEL, the C1 range), format
+ * characters (bidirectional overrides, zero widths), spaces and separators of any kind, and RFC
+ * 5322's specials besides the one `@`. A quoted local part (`"a b"@x.example`) could hold them, but
+ * Warden takes none: invisible or look-alike characters in a person's address make two addresses
+ * read as one in the console and the audit log (`"\u0000"@x.example` was accepted).
+ */
+const NOT_IN_AN_ADDRESS = /[\p{Cc}\p{Cf}\p{Z}\s()<>[\]:;,"\\]/u;
+
 /** The normalized address, or a 400 with pointer /email. */
 export function checkedEmail(email: unknown): string {
   if (typeof email !== 'string') throw invalidField('/email', 'An email address is required');
   const normalized = normalizeEmail(email);
+  if (NOT_IN_AN_ADDRESS.test(normalized)) {
+    throw invalidField('/email', 'Not an email address: no control characters, spaces, quotes or any of ( ) < > [ ] : ; , \\');
+  }
   if (normalized.length > MAX_EMAIL_LENGTH || !EMAIL.test(normalized) || !normalized.isWellFormed()) {
     throw invalidField('/email', `Not an email address (at most ${MAX_EMAIL_LENGTH} characters)`);
   }
