@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseDocument, stringify, type Document } from 'yaml';
 import type { OrgConfig } from './catalog.model.js';
 import { type ConfigProblem, parseOrgConfig, type ParseOptions, problemCount } from './org-config.parser.js';
+import { MAX_ALIAS_EXPANSION } from './org-config/document-syntax.parser.js';
 
 /** An example of every section of the file (docs/configuration-as-code.md, "The file"). */
 const EXAMPLE = `org:
@@ -902,6 +903,30 @@ describe('parseOrgConfig: problems', () => {
       { path: '', message: 'invalid JSON: nested more than 64 levels deep' },
     ]);
     expect(problemsOf(`org: { id: acme, name: A }\ncustom: ${deep(70)}\n`)).toEqual([{ path: '', message: 'invalid YAML: nested more than 64 levels deep' }]);
+  });
+
+  it('refuses a YAML file whose aliases add more than 100,000 values to what it writes, counting the values they expand to', () => {
+    // One anchored list of 2,001 values (the list and its 2,000 numbers), then `aliases` aliases of it.
+    const file = (aliases: number) =>
+      `org: { id: acme, name: A }\nbase: &b [${Array(2_000).fill('1').join(', ')}]\n${Array.from({ length: aliases }, (_, i) => `c${i}: *b`).join('\n')}\n`;
+    // 45 aliases add 90,045 values: read, and then refused for what the sections hold, not for their size.
+    const within = problemsOf(file(45));
+    expect(within.length).toBeGreaterThan(0);
+    expect(within.some((problem) => /aliases/.test(problem.message))).toBe(false);
+    // 55 add 110,055: refused as a whole, naming the count.
+    const [problem, ...others] = problemsOf(file(55));
+    expect(others).toEqual([]);
+    const counts =
+      /^invalid YAML: its aliases expand it to more than (\d+) values \((\d+) written, at most 100000 more from aliases\); write the repeated parts out/.exec(
+        problem?.message ?? '',
+      );
+    expect(counts, problem?.message).not.toBeNull();
+    // Written: the root, `org` and its four, `base` and its list of 2,001, and each alias with its key.
+    expect(Number(counts![2])).toBe(1 + 2 + 4 + 2 + 2_000 + 2 * 55);
+    expect(Number(counts![1])).toBe(Number(counts![2]) + MAX_ALIAS_EXPANSION);
+    // A JSON file has no aliases: a large one is not held to the budget.
+    const wide = JSON.stringify({ org: { id: 'acme', name: 'A' }, custom: Array(120_000).fill(1) });
+    expect(problemsOf(wide, { format: 'json' }).some((p) => /aliases/.test(p.message))).toBe(false);
   });
 
   it("reports a field input that names no field of the rule's item types", () => {
