@@ -134,6 +134,8 @@ export class KeyedSession {
   /** The reader's batch; resolves when the window has room for the next (or the run ends). */
   private async take(events: readonly RecordedEvent[], through: number): Promise<void> {
     await nextTurn();
+    // Stopped (or failed) during the turn: nothing more starts, as the scheduler halts.
+    if (this.stopping || this.error) return;
     this.scheduler.offer(events, through);
     this.changed();
     await this.until(() => !this.scheduler.full);

@@ -13,7 +13,11 @@ import { DomainError, errorBodyOf, invalidInput } from '#warden/kernel';
 export function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
   // A reset connection has nobody to answer (Node's own handler does the same).
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  if (socket.writable) {
+  // Not when the request at hand was answered already: one answered early (a 401 before its body
+  // was read, a 413) whose upload then ran out of time got a second answer, a 408 written after
+  // the first. Node's own handler checks the same (the socket's current response).
+  const answering = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+  if (socket.writable && answering?.headersSent !== true) {
     const refusal = refusalOf(error.code);
     const requestId = randomUUID();
     const body = JSON.stringify(errorBodyOf(refusal, requestId));
