@@ -1,6 +1,8 @@
 import type { EventStore } from '#warden/eventstore';
 import type { ItemIdentifier } from '#warden/ingestion';
 import type { ReadStore } from '#warden/readstore';
+import type { ReviewJobEvent } from './domain/review-job.events.js';
+import { reviewJobStream } from './domain/review.streams.js';
 import { recordedDecision } from './job-decision.js';
 import { REVIEW_JOBS, type ReviewJobDoc } from './projections/review-jobs.read-model.js';
 
@@ -35,4 +37,25 @@ export async function appealedDeciders(
     if (actionIds.some((a) => actionsTaken.includes(a))) deciders.add(actorId);
   }
   return [...deciders];
+}
+
+/**
+ * Whether `moderatorId` decided on an appeal job's item, with one of the appealed actions, since
+ * the job opened: those who had before are its `excludedModerators`, and one who removed the item
+ * from a report's job after the appeal came in would otherwise review their own judgement. The
+ * appealed actions are read from the job's first event; the decisions as appealedDeciders finds
+ * them. Asked at each claim of an appeal job and at its decision (the claim may come first).
+ */
+export async function tookAppealedAction(
+  readStore: ReadStore,
+  events: EventStore,
+  orgId: string,
+  jobId: string,
+  item: ItemIdentifier,
+  moderatorId: string,
+): Promise<boolean> {
+  const [opened] = (await events.readStream(reviewJobStream(orgId, jobId), { maxCount: 1 })) as unknown as ReviewJobEvent[];
+  const actionsTaken = opened?.type === 'ReviewJobOpened' ? (opened.data.request.appeal?.actionsTaken ?? []) : [];
+  if (actionsTaken.length === 0) return false;
+  return (await appealedDeciders(readStore, events, orgId, item, actionsTaken)).includes(moderatorId);
 }

@@ -683,6 +683,18 @@ describe('review job decider: appeal jobs', () => {
     expect(spec.given(assigned).when(since).events()).toMatchObject([{ type: 'ReviewJobClaimed', data: { moderatorId: 'bob' } }]);
   });
 
+  it('is not decided by its holder once they took an appealed action on the item since claiming it (the handler finds that decision)', () => {
+    const held = history(openAppeal, claim('bob', T0, 'h-bob', at(60)));
+    const decideAppeal = { ...decide('bob', 'h-bob', at(10)), tookAppealedAction: true } as ReviewJobCommand;
+    expect(spec.given(held).when(decideAppeal).thenThrows(DomainError).kind).toBe('job-locked');
+    expect(
+      spec
+        .given(held)
+        .when(decide('bob', 'h-bob', at(10)))
+        .events(),
+    ).toMatchObject([{ type: 'ReviewJobDecided' }]);
+  });
+
   it('is claimed by that moderator when a manager assigned it to them', () => {
     const assigned = history(openAppeal, { type: 'Assign', moderatorId: 'alice', managerId: 'boss', now: T0 });
     expect(spec.given(assigned).when(claim('alice', T0)).events()).toMatchObject([{ type: 'ReviewJobClaimed', data: { moderatorId: 'alice' } }]);

@@ -54,6 +54,8 @@ export type ReviewJobCommand =
       type: 'Decide';
       moderatorId: string;
       lockTokenHash: string;
+      /** As the Claim's: an appeal job's moderator who took an appealed action on the item since it opened. */
+      tookAppealedAction?: boolean;
       /** The decision, checked by the handler against the catalog (actions, policies, parameters). */
       decision: Omit<ReviewJobDecided['data'], 'jobId' | 'decidedAt' | 'closeReason'>;
       callbacks: DecisionActionCallback[];
@@ -387,6 +389,9 @@ export const reviewJobDecider: Decider<ReviewJobCommand, ReviewJobState, ReviewJ
       case 'Decide': {
         requireOpen(state, jobId);
         requireLiveLock(state, jobId, command.moderatorId, command.lockTokenHash, command.now);
+        if (command.tookAppealedAction === true && state.assignedTo !== command.moderatorId) {
+          throw jobLocked(jobId, 'is an appeal of a decision this moderator took');
+        }
         const events: ReviewJobEvent[] = [{ type: 'ReviewJobDecided', data: { ...command.decision, jobId, closeReason: null, decidedAt: command.now } }];
         for (const callback of command.callbacks) events.push({ type: 'ActionCallbackRequested', data: callback });
         if (command.childSafetyReport) events.push({ type: 'ChildSafetyReportRecorded', data: command.childSafetyReport });

@@ -6,11 +6,10 @@ import { type Clock, DomainError, type IdGenerator } from '#warden/kernel';
 import { CLOCK, ID_GENERATOR } from '#warden/platform';
 import type { Filter, ReadStore } from '#warden/readstore';
 import { AggregateStore, EVENT_STORE, ProjectionHost, READ_STORE } from '#warden/storage';
-import { appealedDeciders } from '../../appealed-deciders.js';
+import { tookAppealedAction } from '../../appealed-deciders.js';
 import { versionSeen } from '../../domain/decision-effects.js';
 import { lockTokenHash } from '../../domain/lock-token.js';
 import { reviewJobDecider } from '../../domain/review-job.decider.js';
-import type { ReviewJobEvent } from '../../domain/review-job.events.js';
 import { ItemVersions } from '../../item-versions.js';
 import { reviewJobStream } from '../../domain/review.streams.js';
 import { REVIEW_JOBS_PROJECTION } from '../../projections/review-jobs.projection.js';
@@ -69,8 +68,11 @@ export class ClaimNextJobHandler implements ICommandHandler<ClaimNextJobCommand>
       if (!this.isOffered(candidate, me, now)) continue;
       // What the claim shows (the latest version Warden has) is what a decision is made on unless
       // the moderator names another: recorded with the claim (issue 31, evidence of decisions).
-      const shown = await this.items.latest(orgId, { id: candidate.itemId, typeId: candidate.itemTypeId });
-      const tookAppealedAction = candidate.appealId ? await this.tookAppealedAction(orgId, candidate, me) : false;
+      const item = { id: candidate.itemId, typeId: candidate.itemTypeId };
+      // An appeal of what the caller did since it opened: passed over before anything else is read (the decider refuses it too).
+      const appealedBefore = candidate.appealId ? await tookAppealedAction(this.readStore, this.events, orgId, candidate.jobId, item, me) : false;
+      if (appealedBefore && candidate.assignedTo !== me) continue;
+      const shown = await this.items.latest(orgId, item);
       const token = this.ids.token(32);
       const expiresAt = new Date(now.getTime() + queue.lockTimeoutSeconds * 1000).toISOString();
       try {
@@ -84,7 +86,7 @@ export class ClaimNextJobHandler implements ICommandHandler<ClaimNextJobCommand>
             expiresAt,
             now: now.toISOString(),
             ...(shown ? { item: versionSeen(shown) } : {}),
-            ...(tookAppealedAction ? { tookAppealedAction } : {}),
+            ...(appealedBefore ? { tookAppealedAction: true } : {}),
           },
           command.context,
           { retries: 0 },
@@ -97,20 +99,6 @@ export class ClaimNextJobHandler implements ICommandHandler<ClaimNextJobCommand>
       }
     }
     return null;
-  }
-
-  /**
-   * Whether `me` decided on an appeal job's item, with one of the appealed actions, since the job
-   * opened: those who had before are its `excludedModerators`, and one who removed the item from a
-   * report's job after the appeal came in would otherwise review their own judgement. The item's
-   * closed jobs, as the appeal's opening read them (appealedDeciders), and the appealed actions
-   * from the job's first event.
-   */
-  private async tookAppealedAction(orgId: string, candidate: ReviewJobDoc, me: string): Promise<boolean> {
-    const [opened] = (await this.events.readStream(reviewJobStream(orgId, candidate.jobId), { maxCount: 1 })) as unknown as ReviewJobEvent[];
-    const actionsTaken = opened?.type === 'ReviewJobOpened' ? (opened.data.request.appeal?.actionsTaken ?? []) : [];
-    if (actionsTaken.length === 0) return false;
-    return (await appealedDeciders(this.readStore, this.events, orgId, { id: candidate.itemId, typeId: candidate.itemTypeId }, actionsTaken)).includes(me);
   }
 
   /** What the read model shows may be behind the streams: this only filters, the stream decides. */

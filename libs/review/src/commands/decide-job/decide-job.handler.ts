@@ -3,7 +3,10 @@ import { CommandHandler, type ICommandHandler, QueryBus } from '@nestjs/cqrs';
 import { GetCatalogSettingsQuery, GetLiveCatalogQuery } from '#warden/catalog';
 import { type Clock, forbidden, type IdGenerator, invalidInput } from '#warden/kernel';
 import { CLOCK, ID_GENERATOR } from '#warden/platform';
-import { AggregateStore } from '#warden/storage';
+import type { EventStore } from '#warden/eventstore';
+import type { ReadStore } from '#warden/readstore';
+import { AggregateStore, EVENT_STORE, READ_STORE } from '#warden/storage';
+import { tookAppealedAction } from '../../appealed-deciders.js';
 import { checkDecision } from '../../domain/decision-check.js';
 import { childSafetyReport, decisionCallbacks, MAX_REPORTS_SENT, reportsToSend, versionSeen } from '../../domain/decision-effects.js';
 import { type ReviewJobCommand, reviewJobDecider, type ReviewJobState } from '../../domain/review-job.decider.js';
@@ -32,6 +35,8 @@ export class DecideJobHandler implements ICommandHandler<DecideJobCommand> {
     private readonly items: ItemVersions,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
   ) {}
 
   async execute(command: DecideJobCommand): Promise<DecisionSummary> {
@@ -139,10 +144,17 @@ export class DecideJobHandler implements ICommandHandler<DecideJobCommand> {
           })
         : null;
     const deliveryIds = callbacks.map((c) => c.deliveryId);
+    // An appeal's decision by a moderator who took an appealed action on the item since it opened
+    // (after claiming it, say): refused by the decider, as its claim would have been.
+    const appealedBefore =
+      state.appealId !== null && state.item !== null
+        ? await tookAppealedAction(this.readStore, this.events, orgId, command.jobId, { id: state.item.id, typeId: state.item.typeId }, moderator.userId)
+        : false;
     return {
       command: {
         type: 'Decide',
         moderatorId: moderator.userId,
+        ...(appealedBefore ? { tookAppealedAction: true } : {}),
         lockTokenHash: lockTokenHash(command.lockToken),
         decision: {
           decisionId,
