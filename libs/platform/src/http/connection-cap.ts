@@ -17,11 +17,12 @@ const LOG_EVERY_MS = 60_000;
  */
 export function capConnectionsPerClient(server: Server, cap: number, trustedProxies: readonly string[], logger: Logger): void {
   if (cap <= 0) return;
-  const proxies = trustedProxies.map((range) => ipaddr.parseCIDR(range));
+  // Ranges and addresses compared as IPv4 where they are IPv4-mapped IPv6 (`::ffff:10.0.0.0/104`
+  // is 10.0.0.0/8): a dual-stack socket reports an IPv4 client that way.
+  const proxies = trustedProxies.map((range) => asIPv4Range(ipaddr.parseCIDR(range)));
   const isProxy = (address: string): boolean => {
     if (!ipaddr.isValid(address)) return false;
-    let parsed = ipaddr.parse(address);
-    if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+    const parsed = asIPv4(ipaddr.parse(address));
     return proxies.some(([range, bits]) => range.kind() === parsed.kind() && parsed.match([range, bits]));
   };
   const open = new Map<string, number>();
@@ -49,4 +50,13 @@ export function capConnectionsPerClient(server: Server, cap: number, trustedProx
       else open.delete(network);
     });
   });
+}
+
+function asIPv4(address: ipaddr.IPv4 | ipaddr.IPv6): ipaddr.IPv4 | ipaddr.IPv6 {
+  return address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress() ? (address as ipaddr.IPv6).toIPv4Address() : address;
+}
+
+function asIPv4Range([range, bits]: [ipaddr.IPv4 | ipaddr.IPv6, number]): [ipaddr.IPv4 | ipaddr.IPv6, number] {
+  const mapped = asIPv4(range);
+  return mapped === range ? [range, bits] : [mapped, Math.max(0, bits - 96)];
 }

@@ -479,4 +479,23 @@ describe('HTTP platform: held connections', () => {
     await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/health/live`).catch(() => undefined))?.status === 200, 'a new connection served');
     for (const c of held) c.socket.destroy();
   });
+
+  it('caps no connection from a trusted proxy, its range written IPv4-mapped as well', async () => {
+    const proxied = await probeApp(ProbeController, { WARDEN_MAX_CONNECTIONS_PER_CLIENT: '1', WARDEN_TRUSTED_PROXIES: '::ffff:127.0.0.0/104' });
+    try {
+      const sockets = await Promise.all(
+        [0, 1].map(async () => {
+          const socket = connect(proxied.port, '127.0.0.1').on('error', () => undefined);
+          await new Promise((resolve) => socket.once('connect', resolve));
+          return socket;
+        }),
+      );
+      // A third connection, past a cap of one, is served.
+      expect((await fetch(`http://127.0.0.1:${proxied.port}/health/live`)).status).toBe(200);
+      expect(sockets.every((s) => !s.destroyed)).toBe(true);
+      for (const s of sockets) s.destroy();
+    } finally {
+      await proxied.app.close();
+    }
+  });
 });
