@@ -1,0 +1,114 @@
+import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Receiver, startReceiver } from './support/http-receiver.js';
+import { freePort } from './support/free-port.js';
+import { loadCallbackVerifier } from './support/callback-verifier-recipe.js';
+
+/**
+ * The callback verifier docs/callbacks.md gives platforms (examples/callbacks/verify-callback.mjs),
+ * against a key endpoint of our own on loopback: one that answers, refuses or is not there. A
+ * receiver faces forged callbacks it cannot tell apart before looking up their `kid`; the recipe
+ * must neither crash on a refused lookup nor let forged traffic spend the organization's API key.
+ * (That it verifies Warden's own callbacks is tested against a real server in
+ * test/e2e/callbacks.e2e.spec.ts.)
+ */
+
+const ROOT = join(import.meta.dirname, '..');
+const API_KEY = 'wdn_recipe-test';
+const callbackVerifier = await loadCallbackVerifier();
+
+/** A signing key as Warden publishes it (docs/callbacks.md, "Verifying a callback"). */
+function signingKey(kid: string): { kid: string; privateKey: KeyObject; jwk: Record<string, unknown> } {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  return { kid, privateKey, jwk: { ...publicKey.export({ format: 'jwk' }), kid, status: 'active' } };
+}
+
+/** The headers of a callback signed with `key` over `<t>.<delivery id>.<raw body>`. */
+function signed(key: { kid: string; privateKey: KeyObject }, body: string, t = Math.floor(Date.now() / 1000)): IncomingHttpHeaders {
+  const v1 = sign(null, Buffer.from(`${t}.delivery-1.${body}`), key.privateKey).toString('base64');
+  return { 'service-delivery-id': 'delivery-1', 'service-signature': `t=${t},kid=${key.kid},v1=${v1}` };
+}
+
+describe('the documented callback verifier', () => {
+  const current = signingKey('key-1');
+  const body = '{"item":{"id":"p1"}}';
+  let keyEndpoint: Receiver | undefined;
+  afterEach(async () => {
+    await keyEndpoint?.close();
+    keyEndpoint = undefined;
+  });
+
+  /** A key endpoint answering with `answer` (a JWKS by default), recording each request. */
+  async function keysServedBy(answer: (res: ServerResponse) => void = (res) => res.end(JSON.stringify({ keys: [current.jwk] }))): Promise<Receiver> {
+    keyEndpoint = await startReceiver((_req, res) => answer(res));
+    return keyEndpoint;
+  }
+
+  it('is printed in docs/callbacks.md as it is in examples/callbacks', () => {
+    const docs = readFileSync(join(ROOT, 'docs/callbacks.md'), 'utf8');
+    for (const file of ['examples/callbacks/verify-callback.mjs', 'examples/callbacks/receiver.mjs']) {
+      expect(docs, file).toContain('```js\n' + readFileSync(join(ROOT, file), 'utf8') + '```');
+    }
+  });
+
+  it('verifies a signed callback with the key it looked up under the API key, and refuses altered, stale or unsigned ones', async () => {
+    const endpoint = await keysServedBy();
+    const verifyCallback = callbackVerifier({ wardenUrl: endpoint.url, apiKey: API_KEY });
+    expect(await verifyCallback(signed(current, body), Buffer.from(body))).toBe(true);
+    expect(endpoint.requests.map((r) => [r.url, r.headers['x-api-key']])).toEqual([['/api/v1/signing_keys', API_KEY]]);
+    expect(await verifyCallback(signed(current, body), body.replace('p1', 'p2'))).toBe(false);
+    expect(await verifyCallback(signed(current, body, Math.floor(Date.now() / 1000) - 301), body)).toBe(false);
+    expect(await verifyCallback({ 'service-delivery-id': 'delivery-1' }, body)).toBe(false);
+    expect(await verifyCallback({ ...signed(current, body), 'service-signature': `t=${Math.floor(Date.now() / 1000)},kid=key-1,v1=AAAA` }, body)).toBe(false);
+    // The key was known: none of these looked it up again.
+    expect(endpoint.requests).toHaveLength(1);
+  });
+
+  it('looks keys up once for a burst of forged kids, and not again within the interval', async () => {
+    const endpoint = await keysServedBy();
+    const verifyCallback = callbackVerifier({ wardenUrl: endpoint.url, apiKey: API_KEY, minRefreshIntervalMs: 60_000 });
+    const forgers = Array.from({ length: 20 }, (_, i) => signingKey(`forged-${i}`));
+    const results = await Promise.all(forgers.map((f) => verifyCallback(signed(f, body), body)));
+    expect(results.every((ok) => ok === false)).toBe(true);
+    expect(await verifyCallback(signed(signingKey('forged-late'), body), body)).toBe(false);
+    expect(endpoint.requests).toHaveLength(1);
+    // The genuine key came with that one lookup.
+    expect(await verifyCallback(signed(current, body), body)).toBe(true);
+    expect(endpoint.requests).toHaveLength(1);
+  });
+
+  it('answers false, without throwing, when the key endpoint refuses (429) or is not there, and recovers once it answers', async () => {
+    let status = 429;
+    const endpoint = await keysServedBy((res) => {
+      if (status === 200) return void res.end(JSON.stringify({ keys: [current.jwk] }));
+      res.writeHead(status, { 'content-type': 'application/json', 'retry-after': '1' }).end('{"type":"about:blank","title":"Too Many Requests","status":429}');
+    });
+    const verifyCallback = callbackVerifier({ wardenUrl: endpoint.url, apiKey: API_KEY, minRefreshIntervalMs: 0 });
+    expect(await verifyCallback(signed(current, body), body)).toBe(false);
+    status = 200;
+    expect(await verifyCallback(signed(current, body), body)).toBe(true);
+
+    const nowhere = callbackVerifier({ wardenUrl: `http://127.0.0.1:${await freePort()}`, apiKey: API_KEY, minRefreshIntervalMs: 0 });
+    expect(await nowhere(signed(current, body), body)).toBe(false);
+  });
+
+  it('keeps the keys it has when a later lookup fails, and drops a retired key once its key set is refreshed', async () => {
+    const next = signingKey('key-2');
+    let served: unknown[] = [current.jwk];
+    let failing = false;
+    const endpoint = await keysServedBy((res) => (failing ? res.writeHead(503).end() : res.end(JSON.stringify({ keys: served }))));
+    const verifyCallback = callbackVerifier({ wardenUrl: endpoint.url, apiKey: API_KEY, minRefreshIntervalMs: 0, maxKeySetAgeMs: 60_000 });
+    expect(await verifyCallback(signed(current, body), body)).toBe(true);
+    failing = true;
+    expect(await verifyCallback(signed(next, body), body)).toBe(false);
+    expect(await verifyCallback(signed(current, body), body)).toBe(true);
+    // Warden rotated to key-2 and retired key-1: the lookup for key-2 replaces the set.
+    failing = false;
+    served = [next.jwk];
+    expect(await verifyCallback(signed(next, body), body)).toBe(true);
+    expect(await verifyCallback(signed(current, body), body)).toBe(false);
+  });
+});
