@@ -7,6 +7,7 @@ import {
   orgWithKeyCommand,
   runCliBatch,
   type RunningWarden,
+  startedLine,
   startWarden,
   testEnv,
 } from '../support/warden-process.js';
@@ -55,6 +56,12 @@ describe('the access log, one line per request', () => {
       .split('\n')
       .filter((line) => line.includes('"msg":"request"') && line.includes('"requestId":"access-'))
       .map((line) => JSON.parse(line) as AccessLine);
+
+  it('names the console at the default public URL, http://localhost and the port it listens on', () => {
+    const { port, url, console: consoleUrl } = startedLine(warden);
+    expect(url).toBe(`http://127.0.0.1:${String(port)}`);
+    expect(consoleUrl).toBe(`http://localhost:${String(port)}/console/`);
+  });
 
   it('writes exactly one line per request, with its id, route, status, duration and organization, and no secret', async () => {
     const secrets = [

@@ -16,6 +16,7 @@ import {
   runCliBatch,
   runCliWithInput,
   type RunningWarden,
+  startedLine,
   startWarden,
   testEnv,
 } from '../support/warden-process.js';
@@ -90,6 +91,10 @@ describe('console access management, end to end', () => {
   /** The signed-in user as `me` gives it. */
   const me = async (session: Session) => (await json(await call(session, 'GET', '/api/console/v1/me'), 200))['user'] as Json;
   const admin = () => as(ROLE_USERS.ADMIN);
+
+  it('names the console at WARDEN_PUBLIC_URL in its start-up line, where invitation and SSO links point', () => {
+    expect(startedLine(warden)['console']).toBe('http://warden.test:8080/console/');
+  });
 
   describe('permissions per role', () => {
     it('a MODERATOR can neither manage keys nor users (403); an ADMIN can', async () => {

@@ -38,6 +38,15 @@ export interface RunningWarden {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/** The fields of a server's "warden started" line (apps/server/src/server.ts). */
+export function startedLine(warden: RunningWarden): Record<string, unknown> {
+  const line = warden
+    .logs()
+    .split('\n')
+    .find((l) => l.includes('"msg":"warden started"'));
+  return JSON.parse(line!) as Record<string, unknown>;
+}
+
 /**
  * Starts the built server as a real process and waits for its "started" log line. `entry`: another
  * copy of the server's bundle (a test that takes a file out of it).

@@ -113,8 +113,10 @@ export async function runServer(): Promise<void> {
       storage: storage.description,
       port,
       url,
-      // Where a person opens the review console (served by every role that serves HTTP).
-      console: `${url}/console/`,
+      // Where a person opens the review console (served by every role that serves HTTP): at the
+      // public URL, which invitation and SSO links name too, since a session signed in at another
+      // host name (127.0.0.1 for localhost) is not seen there (README.md, "Console users").
+      console: `${publicOrigin(config.publicUrl, port)}/console/`,
       startupMs: Math.round(performance.now()),
     },
     'warden started',
@@ -140,6 +142,16 @@ export async function runServer(): Promise<void> {
       },
     });
   else await startBackground(app, config, storage, logger, () => shuttingDown);
+}
+
+/**
+ * The public URL's origin with the port the server listens on where that URL names port 0 (the
+ * default `http://localhost:$PORT` with `PORT=0`: a port the system picked).
+ */
+function publicOrigin(publicUrl: string, port: number): string {
+  const origin = new URL(publicUrl);
+  if (origin.port === '0') origin.port = String(port);
+  return origin.origin;
 }
 
 /** Why the HTTP server could not listen, in terms of the variables that choose where. */

@@ -10,20 +10,28 @@ function collecting(level: string) {
 }
 
 describe('PinoNestLogger', () => {
-  it("logs Nest's start-up narration (modules, routes) at debug, and its other messages at info", () => {
+  it("logs Nest's start-up narration (modules, routes, 'successfully started') and its failed listen at debug, and its other messages as they come", () => {
     const { lines, nest } = collecting('debug');
     nest.log('AppModule dependencies initialized', 'InstanceLoader');
     nest.log('Mapped {/api/v1/items, POST} route', 'RouterExplorer');
     nest.log('Nest application successfully started', 'NestApplication');
+    nest.error('Error: listen EADDRINUSE: address already in use 0.0.0.0:3000', undefined, 'NestApplication');
+    nest.log('Reactor caught up', 'Projections');
+    nest.error('Error: listen to this', undefined, 'ItemsController');
     expect(lines.map((l) => [l.level, l.context])).toEqual([
       [20, 'InstanceLoader'],
       [20, 'RouterExplorer'],
-      [30, 'NestApplication'],
+      [20, 'NestApplication'],
+      [20, 'NestApplication'],
+      [30, 'Projections'],
+      [50, 'ItemsController'],
     ]);
     const quiet = collecting('info');
     quiet.nest.log('Mapped {/api/v1/items, POST} route', 'RouterExplorer');
     quiet.nest.log('Nest application successfully started', 'NestApplication');
-    expect(quiet.lines.map((l) => l.msg)).toEqual(['Nest application successfully started']);
+    quiet.nest.error('Error: listen EADDRINUSE: address already in use 0.0.0.0:3000', undefined, 'NestApplication');
+    quiet.nest.log('Reactor caught up', 'Projections');
+    expect(quiet.lines.map((l) => l.msg)).toEqual(['Reactor caught up']);
   });
 
   it('redacts the headers that carry credentials (API key, bearer token, session cookie) wherever a line holds them', () => {

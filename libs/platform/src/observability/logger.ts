@@ -55,10 +55,18 @@ export function createRootLogger(level: LogLevel, destination: DestinationStream
 
 /**
  * Nest's own start-up narration: a line per module initialised and per route mapped, about 180
- * lines at `info` before "warden started", where a newcomer looked for that line. At `debug`
- * (WARDEN_LOG_LEVEL=debug shows them).
+ * lines at `info` before "warden started", where a newcomer looked for that line, and its
+ * "successfully started", written before the server listens (so also when the port is taken). At
+ * `debug` (WARDEN_LOG_LEVEL=debug shows them).
  */
-const NEST_START_UP_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory']);
+const NEST_START_UP_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestApplication']);
+
+/**
+ * Nest logs a failed `listen` as an error before rethrowing it; the server then fails start-up
+ * with one line of its own naming the variable to change (docs/operations.md, "Start-up"), so
+ * Nest's line is only at `debug`.
+ */
+const isNestListenFailure = (message: unknown, context?: string): boolean => context === 'NestApplication' && /^Error: listen /.test(String(message));
 
 /** Nest's logger interface over pino. */
 export class PinoNestLogger implements LoggerService {
@@ -67,7 +75,7 @@ export class PinoNestLogger implements LoggerService {
     this.write(context !== undefined && NEST_START_UP_CONTEXTS.has(context) ? 'debug' : 'info', message, context);
   }
   error(message: unknown, trace?: string, context?: string): void {
-    this.write('error', message, context, trace);
+    this.write(isNestListenFailure(message, context) ? 'debug' : 'error', message, context, trace);
   }
   warn(message: unknown, context?: string): void {
     this.write('warn', message, context);
