@@ -5,6 +5,9 @@ FROM node:26-bookworm-slim AS build
 WORKDIR /app
 
 COPY package.json package-lock.json ./
+# The `nest generate` collection, a devDependency linked from this directory (`file:schematics`):
+# without it npm ci would link to nothing (docs/architecture.md, "Nest CLI").
+COPY schematics ./schematics
 RUN npm ci
 
 # Only what the build needs (no .dockerignore required: the host's node_modules and dist stay out).
