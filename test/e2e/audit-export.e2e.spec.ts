@@ -239,6 +239,13 @@ describe('audit export and offline verify (the chain, signed checkpoints, tamper
     const actor = run('actor.ndjson');
     expect(actor.status).not.toBe(0);
     expect(actor.stderr).toContain(`Error: line ${at}: the event does not match its link`);
+    // And a member beside the chained data and metadata inside `stored`, which no link covers.
+    const besides = parsed(exported);
+    besides[at - 1] = { ...line, stored: { ...line.stored, decision: { action: 'IGNORE' } } } as ExportLine;
+    writeFileSync(file('stored-member.ndjson'), besides.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const member = run('stored-member.ndjson');
+    expect(member.status).not.toBe(0);
+    expect(member.stderr).toContain(`Error: line ${at}: stored holds more than the chained data and metadata`);
   });
 });
 

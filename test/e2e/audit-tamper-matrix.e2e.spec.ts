@@ -142,7 +142,7 @@ describe('audit export: the tamper matrix over a real export (issue 31)', () => 
     await runMatrix('before');
   }, 120_000);
 
-  it('item 1: every field an export line shows is covered (actor, occurredAt, position, a decoded data member)', async () => {
+  it('item 1: every field an export line shows is covered (actor, occurredAt, position, a decoded data member, a member inside stored)', async () => {
     await runMatrix('1');
   }, 120_000);
 

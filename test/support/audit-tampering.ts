@@ -299,6 +299,18 @@ export const TAMPERINGS: readonly Tampering[] = [
     },
   },
   {
+    name: 'a member added inside `stored`, beside the chained data and metadata',
+    item: '1',
+    apply: (lines) => {
+      const i = middle(lines);
+      // The link covers `stored.data` and `stored.metadata` only: a third member is read, never chained.
+      return {
+        lines: mutate(lines, i, (l) => (l['stored'] = { ...l['stored'], decision: { action: 'IGNORE' } })),
+        first: new RegExp(`^line ${lineNo(i)}: event \\d+'s stored carries decision beside data and metadata, which the chain does not cover`),
+      };
+    },
+  },
+  {
     name: 'the header’s orgId changed',
     item: '4',
     apply: (lines) => ({

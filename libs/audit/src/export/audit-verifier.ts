@@ -62,6 +62,8 @@ const MAX_PROBLEMS = 20;
 
 const EVENT_KEYS = new Set(['kind', 'seq', 'position', 'id', 'stream', 'revision', 'type', 'occurredAt', 'actor', 'stored', 'personal', 'link']);
 const HEADER_KEYS = new Set(['kind', 'format', 'chain', 'orgId', 'from', 'to', 'exportedAt', 'personalData', 'previous', 'jwks']);
+/** What an event's link covers of `stored` (contentDigest): a member beside them would be read but never chained. */
+const STORED_KEYS = new Set(['data', 'metadata']);
 
 interface EventRecord {
   readonly line: number;
@@ -209,6 +211,12 @@ export async function verifyAuditExport(lines: AsyncIterable<string> | Iterable<
     const withPersonal = header.personalData;
     const extra = Object.keys(e).filter((k) => !EVENT_KEYS.has(k) || (k === 'personal' && !withPersonal));
     if (extra.length > 0) problem(n, `event ${seq} carries ${extra.join(', ')}, which the chain does not cover: not part of this format`);
+    const extraStored = Object.keys(stored).filter((k) => !STORED_KEYS.has(k));
+    if (extraStored.length > 0)
+      problem(
+        n,
+        `event ${seq}'s stored carries ${extraStored.join(', ')} beside data and metadata, which the chain does not cover: not part of this format, the line was changed`,
+      );
     if (e['personal'] !== undefined) personalFields++;
     if (metadata['orgId'] !== header.orgId)
       problem(
