@@ -162,6 +162,18 @@ describe('audit export and offline verify (the chain, signed checkpoints, tamper
     expect(r.stdout.split('\n')[0]).toMatch(new RegExp(`^line ${at + 1}: event \\d+ comes after event \\d+ \\(line ${at}\\): lines were moved`));
   });
 
+  it('refuses a line with a duplicate member, whose first value a reader may show while the chain verifies the last', async () => {
+    const at = lineOf(exported, 'p1');
+    const tampered = lines(exported);
+    tampered[at - 1] = tampered[at - 1]!.replace('"actor":', '"actor":"user:someone-else","actor":');
+    writeFileSync(file('duplicate.ndjson'), tampered.join('\n') + '\n');
+    const r = await verifyFile('duplicate.ndjson', '--jwks', jwksFile);
+    expect(r.code, r.stdout).toBe(1);
+    expect(r.stdout.split('\n')[0]).toMatch(
+      new RegExp(`^line ${at}: event \\d+'s line is not what the exporter writes for its values: at character \\d+ it reads \`"actor":"user:someone-else"`),
+    );
+  });
+
   it('refuses a checkpoint whose signature does not verify', async () => {
     const tampered = parsed(exported).map((l) =>
       l.kind === 'event' && l.type === 'AuditChainCheckpointed' ? { ...l, stored: { ...l.stored, data: { ...l.stored.data, signature: 'A'.repeat(86) } } } : l,
@@ -219,7 +231,7 @@ describe('audit export and offline verify (the chain, signed checkpoints, tamper
     const clean = run('export.ndjson');
     expect(clean.status, clean.stderr).toBe(0);
     expect(clean.stdout).toMatch(/^OK: \d+ events/);
-    for (const tampered of ['byte.ndjson', 'removed.ndjson', 'swapped.ndjson', 'badsig.ndjson', 'after-update.ndjson']) {
+    for (const tampered of ['byte.ndjson', 'removed.ndjson', 'swapped.ndjson', 'badsig.ndjson', 'after-update.ndjson', 'duplicate.ndjson']) {
       const r = run(tampered);
       expect(r.status, tampered).not.toBe(0);
       expect(r.stderr, tampered).toMatch(/Error: line \d+: /);

@@ -88,3 +88,66 @@ export interface AuditHead {
 }
 
 export type AuditExportLine = AuditExportHeader | AuditExportEvent | AuditHead;
+
+/**
+ * Each line's members in the order the exporter writes them, and those of the members whose own
+ * members are fixed too: with JSON.stringify's spelling of every value, the one form a line has
+ * (docs/audit.md, "Exporting"). Verify refuses a line in any other form: two spellings of one line
+ * could show a reader other values than the ones verified (a duplicate member is read as its last
+ * value by JSON.parse and as its first by other readers).
+ */
+export const EXPORT_LINE_MEMBERS = {
+  header: ['kind', 'format', 'chain', 'orgId', 'from', 'to', 'exportedAt', 'personalData', 'previous', 'jwks'],
+  event: ['kind', 'seq', 'position', 'id', 'stream', 'revision', 'type', 'occurredAt', 'actor', 'stored', 'personal', 'link'],
+  head: [
+    'kind',
+    'format',
+    'chain',
+    'orgId',
+    'from',
+    'to',
+    'personalData',
+    'exportedAt',
+    'previous',
+    'last',
+    'events',
+    'chainHead',
+    'legacy',
+    'signedAt',
+    'kid',
+    'signature',
+  ],
+} as const satisfies Record<AuditExportLine['kind'], readonly string[]>;
+
+/** Members whose own members the format fixes; any other object (data, metadata, jwks, personal) keeps the order it was stored in. */
+export const NESTED_MEMBERS: Readonly<Record<string, readonly string[]>> = {
+  stored: ['data', 'metadata'],
+  previous: ['seq', 'link'],
+  last: ['seq', 'position', 'link'],
+  chainHead: ['seq', 'position', 'link'],
+  legacy: ['chain', 'checked', 'differs', 'firstDiffers'],
+};
+
+/** A line as the exporter writes it. */
+export function exportLineText(line: AuditExportLine): string {
+  return lineText(line, EXPORT_LINE_MEMBERS[line.kind]);
+}
+
+/**
+ * The text of a line's members in the given order, each fixed nested object's in its own; members
+ * outside the lists are left out. For a value parsed from a line the exporter wrote, the same text
+ * again: JSON.stringify's output parses back to values it writes alike.
+ */
+export function lineText(line: object, members: readonly string[]): string {
+  return JSON.stringify(picked(line as Record<string, unknown>, members, true));
+}
+
+function picked(value: Record<string, unknown>, members: readonly string[], top: boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const member of members) {
+    const v = value[member];
+    const nested = top ? NESTED_MEMBERS[member] : undefined;
+    out[member] = nested && typeof v === 'object' && v !== null && !Array.isArray(v) ? picked(v as Record<string, unknown>, nested, false) : v;
+  }
+  return out;
+}

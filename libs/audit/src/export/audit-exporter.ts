@@ -18,7 +18,14 @@ import {
   type ChainLinkDoc,
   chainLinkId,
 } from '../chain/audit-chain.projection.js';
-import { AUDIT_EXPORT_FORMAT, AUDIT_HEAD_FORMAT, type AuditExportEvent, type AuditExportHeader, type AuditHead } from './audit-export.format.js';
+import {
+  AUDIT_EXPORT_FORMAT,
+  AUDIT_HEAD_FORMAT,
+  type AuditExportEvent,
+  type AuditExportHeader,
+  type AuditHead,
+  exportLineText,
+} from './audit-export.format.js';
 import { headMessage } from './audit-head.js';
 
 export interface AuditExportRequest {
@@ -84,7 +91,7 @@ export class AuditExporter {
       previous: { seq: previous.seq, link: previous.link },
       jwks: (await this.queries.execute(new GetSigningKeysQuery(orgId, true))) as unknown as AuditExportHeader['jwks'],
     };
-    yield JSON.stringify(header);
+    yield exportLineText(header);
     let last: Position | null = null;
     let events = 0;
     if (chainHead && first <= chainHead.seq) {
@@ -93,7 +100,7 @@ export class AuditExporter {
       const lastSeq = await this.lastSeq(orgId, chainHead, request.to);
       for await (const { stored, opened, link } of this.orgEvents(orgId, start.position, lastSeq, personalData)) {
         if (to !== undefined && stored.metadata.occurredAt > to) break;
-        yield JSON.stringify(exportLine(stored, opened, link));
+        yield exportLineText(exportLine(stored, opened, link));
         last = { seq: link.seq, position: link.position, link: link.link };
         events++;
       }
@@ -114,7 +121,7 @@ export class AuditExporter {
       ...legacyOf(chainHead),
       signedAt: this.clock.now().toISOString(),
     });
-    yield JSON.stringify(head);
+    yield exportLineText(head);
   }
 
   /**

@@ -147,6 +147,68 @@ describe('the audit export verifier', () => {
     }
   });
 
+  describe('a line in another form than the exporter writes, its values unchanged', () => {
+    const texts = clean.map((l) => JSON.stringify(l));
+    const at = clean.findIndex((l, i) => i > 10 && l['type'] === 'ItemSubmitted');
+    const seq = clean[at]!['seq'] as number;
+    const respelled = (change: (text: string) => string) => {
+      const out = [...texts];
+      out[at] = change(out[at]!);
+      expect(out[at]).not.toBe(texts[at]);
+      return out;
+    };
+    const cases: Array<[string, (text: string) => string, RegExp]> = [
+      [
+        // JSON.parse keeps the last of two members, which still chains; a reader that keeps the first shows the other.
+        'a duplicate member whose first value is not the chained one',
+        (t) => t.replace('"actor":', '"actor":"user:someone-else","actor":'),
+        /it reads `"actor":"user:someone-else","act[^`]*` where the exporter writes `"actor":"(cli|user:u1)",/,
+      ],
+      [
+        'a duplicate member inside stored.data',
+        (t) => t.replace('"data":{', '"data":{"version":7,'),
+        /at character \d+ it reads `"version":7,"item":{"id":"p10","ty…` where the exporter writes `"version":0,"item"/,
+      ],
+      ['whitespace between members', (t) => t.replace(',"seq":', ', "seq":'), /it reads ` "seq":/],
+      ['a trailing space', (t) => `${t} `, /it reads `[^`]*"} ` where the exporter writes `[^`]*"}`/],
+      ['a character escaped', (t) => t.replace('"kind":"event"', '"kind":"\\u0065vent"'), /it reads `"kind":"\\u0065vent",/],
+      [
+        'members reordered',
+        (t) => `{"link":${JSON.stringify(clean[at]!['link'])},${t.slice(1).replace(/,"link":"[^"]*"/, '')}`,
+        /at character 3 it reads `"link":"[\w-]+…` where the exporter writes `"kind":"event","seq":\d+/,
+      ],
+    ];
+    for (const [name, change, where] of cases) {
+      it(`${name}: refused on its line`, async () => {
+        const report = await verifyAuditExport(respelled(change), { jwks: JWKS });
+        expect(report.ok).toBe(false);
+        expect(report.problems).toHaveLength(1);
+        expect(firstProblem(report)).toMatch(
+          new RegExp(`^line ${at + 1}: event ${seq}'s line is not what the exporter writes for its values: at character \\d+ it reads `),
+        );
+        expect(report.problems[0]!.message).toMatch(where);
+      });
+    }
+
+    it('the header and the signed head as well', async () => {
+      const header = await verifyAuditExport(
+        texts.map((t, i) => (i === 0 ? t.replace('"orgId":', '"orgId" :') : t)),
+        { jwks: JWKS },
+      );
+      expect(firstProblem(header)).toMatch(/^line 1: the header is not what the exporter writes for its values: at character \d+ it reads `"orgId" :/);
+      const last = texts.length - 1;
+      const head = await verifyAuditExport(
+        texts.map((t, i) => (i === last ? t.replace('"events":', '"events":1,"events":') : t)),
+        { jwks: JWKS },
+      );
+      expect(head.problems.map((p) => `line ${p.line}: ${p.message}`)).toEqual([
+        expect.stringMatching(
+          new RegExp(`^line ${last + 1}: the signed head is not what the exporter writes for its values: at character \\d+ it reads \`"events":1,"events":`),
+        ),
+      ]);
+    });
+  });
+
   it('reports a relink at the next line as a suspect pair, never the untouched line alone', async () => {
     const relink = TAMPERINGS.find((t) => t.name.startsWith('a relink'))!.apply(clean, newAttacker());
     const report = await verify(relink.lines);
@@ -269,9 +331,9 @@ describe('the audit export verifier', () => {
   it('reports a rebuild that found the log changed since the v1 chain recorded it', async () => {
     const lines = buildExport();
     const head = lines.at(-1)!;
-    const unsigned: Line = { ...head, legacy: { chain: 'warden-audit-chain/v1', checked: 30, differs: 1, firstDiffers: 7 } };
-    delete unsigned.kid;
-    delete unsigned.signature;
+    // In the exporter's order (audit-export.format.ts): legacy after chainHead, before signedAt.
+    const { kid: _kid, signature: _signature, signedAt, ...before } = head;
+    const unsigned: Line = { ...before, legacy: { chain: 'warden-audit-chain/v1', checked: 30, differs: 1, firstDiffers: 7 }, signedAt };
     lines[lines.length - 1] = { ...unsigned, kid: real.jwk.kid, signature: sign(null, headMessage(unsigned as never), real.privateKey).toString('base64url') };
     expect(firstProblem(await verify(lines))).toMatch(/1 event\(s\) no longer matched their v1 link, the first event 7/);
   });

@@ -1,6 +1,14 @@
 import { createPublicKey, type JsonWebKey, type KeyObject, verify } from 'node:crypto';
 import { AUDIT_CHAIN_FORMAT, type ChainHead, checkpointMessage, checkpointMessageV1, contentDigest, genesisLink, nextLink } from '../chain/audit-chain.js';
-import { AUDIT_EXPORT_FORMAT, AUDIT_HEAD_FORMAT, type AuditExportHeader, type AuditHead } from './audit-export.format.js';
+import {
+  AUDIT_EXPORT_FORMAT,
+  AUDIT_HEAD_FORMAT,
+  type AuditExportHeader,
+  type AuditHead,
+  EXPORT_LINE_MEMBERS,
+  lineText,
+  NESTED_MEMBERS,
+} from './audit-export.format.js';
 import { headMessage, okpThumbprint } from './audit-head.js';
 
 export interface VerifyProblem {
@@ -60,10 +68,12 @@ export interface VerifyOptions {
 /** Problems past this many are not listed: the first ones say where the file stops being trustworthy. */
 const MAX_PROBLEMS = 20;
 
-const EVENT_KEYS = new Set(['kind', 'seq', 'position', 'id', 'stream', 'revision', 'type', 'occurredAt', 'actor', 'stored', 'personal', 'link']);
-const HEADER_KEYS = new Set(['kind', 'format', 'chain', 'orgId', 'from', 'to', 'exportedAt', 'personalData', 'previous', 'jwks']);
+const EVENT_KEYS = new Set<string>(EXPORT_LINE_MEMBERS.event);
+const HEADER_KEYS = new Set<string>(EXPORT_LINE_MEMBERS.header);
 /** What an event's link covers of `stored` (contentDigest): a member beside them would be read but never chained. */
-const STORED_KEYS = new Set(['data', 'metadata']);
+const STORED_KEYS = new Set(NESTED_MEMBERS['stored']);
+/** Characters of a line shown either side of where it departs from the exporter's form. */
+const EXCERPT = 24;
 
 interface EventRecord {
   readonly line: number;
@@ -164,6 +174,7 @@ export async function verifyAuditExport(lines: AsyncIterable<string> | Iterable<
         break;
       }
       header = checkHeader(parsed, n, problem);
+      if (Object.keys(parsed).every((k) => HEADER_KEYS.has(k))) exactlyExported(n, 'the header', text, parsed, 'header', problem);
       continue;
     }
     if (head) afterHead++;
@@ -174,6 +185,7 @@ export async function verifyAuditExport(lines: AsyncIterable<string> | Iterable<
       else {
         head = parsed as unknown as AuditHead;
         headLine = n;
+        exactlyExported(n, 'the signed head', text, parsed, 'head', problem);
       }
       continue;
     }
@@ -217,6 +229,8 @@ export async function verifyAuditExport(lines: AsyncIterable<string> | Iterable<
         n,
         `event ${seq}'s stored carries ${extraStored.join(', ')} beside data and metadata, which the chain does not cover: not part of this format, the line was changed`,
       );
+    // Members outside the format are reported above, for what they are; otherwise the bytes themselves.
+    if (extra.length === 0 && extraStored.length === 0) exactlyExported(n, `event ${seq}'s line`, text, e, 'event', problem);
     if (e['personal'] !== undefined) personalFields++;
     if (metadata['orgId'] !== header.orgId)
       problem(
@@ -466,6 +480,45 @@ export async function verifyAuditExport(lines: AsyncIterable<string> | Iterable<
     problems,
     coverage,
   };
+}
+
+/**
+ * A line must be byte for byte what the exporter writes for the values it holds (audit-export.format.ts,
+ * lineText): verify checks the values JSON.parse reads, and another spelling of them could show a
+ * reader others — a duplicate member (JSON.parse keeps its last value, other readers the first),
+ * whitespace, an escape, another order of members, a member outside the format.
+ */
+function exactlyExported(
+  line: number,
+  what: string,
+  text: string,
+  parsed: Json,
+  kind: keyof typeof EXPORT_LINE_MEMBERS,
+  problem: (line: number, message: string) => void,
+): void {
+  const expected = lineText(parsed, EXPORT_LINE_MEMBERS[kind]);
+  if (text === expected) return;
+  const at = firstDifference(text, expected);
+  // From the start of the member where they part (both read alike before it), so that the excerpt names it.
+  const from = Math.max(0, at - EXCERPT, ...[',', '{', '['].map((c) => text.lastIndexOf(c, at - 1) + 1));
+  const excerpt = (s: string) => (from >= s.length ? 'nothing' : `\`${visible(s.slice(from, at + EXCERPT))}${s.length > at + EXCERPT ? '…' : ''}\``);
+  problem(
+    line,
+    `${what} is not what the exporter writes for its values: at character ${at + 1} it reads ${excerpt(text)} where the exporter writes ${excerpt(expected)}: ` +
+      'a duplicate member, whitespace, an escape or another order of members, which a reader may show otherwise than verify reads it: the line was changed',
+  );
+}
+
+/** Control characters (a tab, a carriage return between members) written as escapes, so that a message shows them. */
+function visible(text: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what it looks for
+  return text.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+function firstDifference(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
 }
 
 function inLineOrder(found: readonly VerifyProblem[]): VerifyProblem[] {
