@@ -17,8 +17,8 @@ import { verifyAuditExport } from './audit-verifier.js';
 
 /**
  * Issue 31 item 12: a range export seeks to its range (docs/audit.md, "Exporting": the chain's
- * index on (orgId, occurredAt) finds the first event, the log is read from its position), so what
- * it reads is bounded by the range, not by the log. Measured at the store port (the events the
+ * index on (orgId, occurredAt, seq) proposes its edges, the log's times decide them, the log is
+ * read from the first one's position), so what it reads is bounded by the range, not by the log. Measured at the store port (the events the
  * log's reads hand back), not in time: a whole-log scan reads every event before the range.
  */
 const EVENTS = 2000;
@@ -79,13 +79,14 @@ describe('a range export', () => {
   };
   const eventLines = (lines: string[]) => lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l['kind'] === 'event');
 
-  it('from after the last event reads no event of the log', async () => {
+  it("from after the last event reads one event of the log: acme's last, to see that it occurred before", async () => {
     const { exporter, counted, jwks } = await exporterOverLongLog();
 
     const lines = await collect(exporter.lines({ orgId: 'acme', from: minute(EVENTS + 10) }));
 
     expect(eventLines(lines)).toEqual([]);
-    expect(counted.logEventsRead).toBe(0);
+    // The range's edge is the log's to find, not the chain index's: acme's last event (minute 1998).
+    expect(counted.logPositionsRead).toEqual([EVENTS - 1]);
     // Still a whole, verifiable export: its header's `previous` is acme's last link.
     const report = await verifyAuditExport(lines, { jwks });
     expect(report.problems).toEqual([]);
@@ -100,14 +101,54 @@ describe('a range export', () => {
     const events = eventLines(lines);
     expect(events.map((e) => (e['stored'] as { data: { i: number } }).data.i)).toEqual(Array.from({ length: 10 }, (_, k) => 1000 + 2 * k));
     expect(events[0]!['seq']).toBe(501);
-    // Nothing before the range is read, and what is read past it is one page at most.
+    // Nothing before the range is read but the event before it (its time, from the log, places the
+    // range's edge), and what is read past it is one page at most.
     const firstInRange = events[0]!['position'] as number;
-    expect(Math.min(...counted.logPositionsRead)).toBe(firstInRange);
-    expect(counted.logEventsRead).toBeLessThanOrEqual(PAGE);
+    expect(counted.logPositionsRead.filter((p) => p < firstInRange)).toEqual([firstInRange - 2]);
+    // A page, and the three events the edges are checked at: 500 and 501 for the start, 511 for the end.
+    expect(counted.logEventsRead).toBeLessThanOrEqual(PAGE + 3);
     expect(counted.logEventsRead).toBeLessThan(EVENTS / 2);
     const report = await verifyAuditExport(lines, { jwks });
     expect(report.problems).toEqual([]);
     expect(report.ok).toBe(true);
+  });
+
+  /** Someone who can write read-models.db sets the time the chain's index records for acme's event `seq`. */
+  const indexTimeOf = async (storage: Storage, seq: number, at: Date) => {
+    const [link] = await storage.readStore.find<{ id: string; position: number }>(AUDIT_CHAIN_LINKS, { orgId: 'acme', seq });
+    const { id: _id, ...doc } = link!;
+    await storage.readStore.commit([
+      { op: 'put', collection: AUDIT_CHAIN_LINKS, id: chainLinkId('acme', link!.position), doc: { ...doc, occurredAt: at.toISOString() } as never },
+    ]);
+  };
+  const dataOf = (lines: string[]) => eventLines(lines).map((e) => (e['stored'] as { data: { i: number } }).data.i);
+
+  it("finds its range's edges by the times the log holds, so that times changed in the chain's index neither drop events from it nor pull others in", async () => {
+    const { exporter, storage, jwks } = await exporterOverLongLog();
+    // Minutes 1000..1019 hold acme's events 501..510 (minutes 1000, 1002, …, 1018). Their first two
+    // and last two are moved out of the range in the index, and event 499 (minute 996) into it.
+    await indexTimeOf(storage, 501, minute(10));
+    await indexTimeOf(storage, 502, minute(10));
+    await indexTimeOf(storage, 509, minute(1990));
+    await indexTimeOf(storage, 510, minute(1990));
+    await indexTimeOf(storage, 499, minute(1001));
+
+    const lines = await collect(exporter.lines({ orgId: 'acme', from: minute(1000), to: minute(1019) }));
+
+    expect(dataOf(lines)).toEqual(Array.from({ length: 10 }, (_, k) => 1000 + 2 * k));
+    expect(eventLines(lines)[0]!['seq']).toBe(501);
+    expect((await verifyAuditExport(lines, { jwks })).ok).toBe(true);
+  });
+
+  it("exports a range whose every event the chain's index was made to place before it", async () => {
+    const { exporter, storage, jwks } = await exporterOverLongLog();
+    // acme's last five events, minutes 1990..1998 (seq 996..1000), all moved to minute 10 in the index.
+    for (let seq = 996; seq <= 1000; seq++) await indexTimeOf(storage, seq, minute(10));
+
+    const lines = await collect(exporter.lines({ orgId: 'acme', from: minute(1990) }));
+
+    expect(dataOf(lines)).toEqual([1990, 1992, 1994, 1996, 1998]);
+    expect((await verifyAuditExport(lines, { jwks })).ok).toBe(true);
   });
 
   it('refuses to export over a hole in the recorded chain, where it used to stop there and sign a short file', async () => {

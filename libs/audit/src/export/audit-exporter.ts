@@ -97,8 +97,8 @@ export class AuditExporter {
     if (chainHead && first <= chainHead.seq) {
       const to = request.to?.toISOString();
       const start = await this.linkAt(orgId, first);
-      const lastSeq = await this.lastSeq(orgId, chainHead, request.to);
-      for await (const { stored, opened, link } of this.orgEvents(orgId, start.position, lastSeq, personalData)) {
+      const lastSeq = await this.lastSeq(orgId, chainHead, first, request.to);
+      for await (const { stored, opened, link } of this.orgEvents(orgId, first, start.position, lastSeq, personalData)) {
         if (to !== undefined && stored.metadata.occurredAt > to) break;
         yield exportLineText(exportLine(stored, opened, link));
         last = { seq: link.seq, position: link.position, link: link.link };
@@ -157,26 +157,59 @@ export class AuditExporter {
   }
 
   /**
-   * Where the export starts, by seek rather than by reading the log: the first event at or after
-   * `from` through the chain's index on (orgId, occurredAt, seq) (issue 31 item 12); 1 without `from`.
+   * Where the export starts: the first event at or after `from`; 1 without `from`. The chain's index
+   * on (orgId, occurredAt, seq) proposes it in one seek (issue 31 item 12), but its times are the
+   * read model's, which whoever can write read-models.db can change, and the signed head would then
+   * vouch for a range short of its first events. So the log decides: the event proposed must have
+   * occurred at or after `from` and the one before it earlier, or the edge moves one event at a time
+   * until they do (docs/audit.md, "Exporting"). Two reads of the log when the index is right.
    */
   private async firstSeq(orgId: string, chainHead: ChainHeadDoc | undefined, from: Date | undefined): Promise<number> {
     if (!chainHead) return 1;
     if (!from) return 1;
+    const since = from.toISOString();
     const found = await firstLinkFrom(this.storage.readStore, orgId, from);
-    return found && found.seq <= chainHead.seq ? found.seq : chainHead.seq + 1;
+    let seq = found && found.seq <= chainHead.seq ? found.seq : chainHead.seq + 1;
+    const occurred = this.loggedTimes(orgId);
+    while (seq > 1 && (await occurred(seq - 1)) >= since) seq--;
+    while (seq <= chainHead.seq && (await occurred(seq)) < since) seq++;
+    return seq;
   }
 
   /**
-   * Where the export ends, by seek as well: the last event at or before `to` through the same
-   * index, never past the chain head found at the start. Without it, the read would go on through
-   * other organizations' later events to the end of the log, looking for one of this organization's
-   * past `to` (issue 31 item 12).
+   * Where the export ends: the last event at or before `to`, never past the chain head found at the
+   * start, so that the read stops there instead of going on through other organizations' later
+   * events to the end of the log (issue 31 item 12). The index proposes it; the log decides, as for
+   * the start: while the event after it occurred at or before `to`, the edge moves on. One read of
+   * the log when the index is right. An event of the range that occurred after `to` ends the export
+   * before it (lines), as the log's times say.
    */
-  private async lastSeq(orgId: string, chainHead: ChainHeadDoc, to: Date | undefined): Promise<number> {
+  private async lastSeq(orgId: string, chainHead: ChainHeadDoc, first: number, to: Date | undefined): Promise<number> {
     if (!to) return chainHead.seq;
+    const through = to.toISOString();
     const found = await lastLinkThrough(this.storage.readStore, orgId, to);
-    return found ? Math.min(found.seq, chainHead.seq) : 0;
+    let seq = Math.max(found ? Math.min(found.seq, chainHead.seq) : 0, first - 1);
+    const occurred = this.loggedTimes(orgId);
+    while (seq < chainHead.seq && (await occurred(seq + 1)) <= through) seq++;
+    return seq;
+  }
+
+  /**
+   * When the organization's event `seq` occurred, as the log holds it: found through its link's
+   * position, and refused if the log holds no event of the organization there. Remembered per seq,
+   * as an edge is read on both of its sides.
+   */
+  private loggedTimes(orgId: string): (seq: number) => Promise<string> {
+    const known = new Map<number, string>();
+    return async (seq) => {
+      const remembered = known.get(seq);
+      if (remembered !== undefined) return remembered;
+      const { position } = await this.linkAt(orgId, seq);
+      const [event] = await this.storage.storedEvents.readAll({ after: position - 1, maxCount: 1, personalData: false });
+      if (!event || event.position !== position || event.metadata.orgId !== orgId) throw linkedElsewhere(orgId, seq, position);
+      known.set(seq, event.metadata.occurredAt);
+      return event.metadata.occurredAt;
+    };
   }
 
   private async linkAt(orgId: string, seq: number): Promise<ChainLinkDoc> {
@@ -186,18 +219,20 @@ export class AuditExporter {
   }
 
   /**
-   * The organization's events from a log position up to its chain's seq `lastSeq`, in log order:
-   * as stored, in their current shape, with their links. Reads the log from that position on, not
-   * from its start.
+   * The organization's events from its chain's seq `firstSeq`, at log position `fromPosition`, up
+   * to seq `lastSeq`, in log order: as stored, in their current shape, with their links. Reads the
+   * log from that position on, not from its start.
    */
   private async *orgEvents(
     orgId: string,
+    firstSeq: number,
     fromPosition: number,
     lastSeq: number,
     personalData: boolean,
   ): AsyncGenerator<{ stored: RecordedEvent; opened: RecordedEvent | undefined; link: ChainLinkDoc }> {
     let after = fromPosition - 1;
-    let expected: number | undefined;
+    // The first event read must be the one the range starts at: its link's position sent the read there.
+    let expected = firstSeq;
     for (;;) {
       const page = await this.storage.storedEvents.readAll({ after, maxCount: PAGE, personalData: false });
       if (page.length === 0) break;
@@ -211,7 +246,7 @@ export class AuditExporter {
         // each: an event without its link, or a number skipped, below the head is a damaged (or
         // tampered) read model. Stopping there would sign a head over a short file that verify
         // passes, so the export fails instead (docs/audit.md, "Exporting").
-        if (!link || link.seq !== (expected ??= link.seq)) throw chainGap(orgId, expected ?? 0, stored.position);
+        if (!link || link.seq !== expected) throw chainGap(orgId, expected, stored.position);
         if (link.seq > lastSeq) return;
         yield { stored, opened: opened?.get(stored.position), link };
         // The last event wanted is out: reading on would only pass other organizations' events.
@@ -220,7 +255,7 @@ export class AuditExporter {
       }
     }
     // The log ended before the chain's head: the read model links events the log does not hold.
-    throw chainGap(orgId, expected ?? 0, after + 1);
+    throw chainGap(orgId, expected, after + 1);
   }
 }
 
@@ -228,6 +263,13 @@ export class AuditExporter {
 function chainGap(orgId: string, seq: number, position: number): Error {
   return new Error(
     `The audit chain of ${orgId} has no link for event ${seq} (log position ${position}) although its head is past it: the recorded chain (read-models.db) was damaged or changed, and no export of it can be signed. It is evidence and is not rebuilt: compare an earlier export or an anchor (docs/audit.md, "Anchors").`,
+  );
+}
+
+/** What an export refuses to seek by: a link whose position holds no event of its organization in the log. */
+function linkedElsewhere(orgId: string, seq: number, position: number): Error {
+  return new Error(
+    `The audit chain of ${orgId} places event ${seq} at log position ${position}, where the log holds no event of ${orgId}: the recorded chain (read-models.db) was damaged or changed, and no export of it can be signed. It is evidence and is not rebuilt: compare an earlier export or an anchor (docs/audit.md, "Anchors").`,
   );
 }
 
