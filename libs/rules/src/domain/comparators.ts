@@ -25,6 +25,9 @@ export function compileComparator(comparator: Comparator, expected: unknown): (a
     case 'GTE':
       return compileOrdering(expected, (c) => c >= 0);
     case 'CONTAINS': {
+      // An array field never reaches here whole: the evaluator tests its elements one by one, so
+      // on a text array this is a substring test per element. Only an array value (an element of
+      // an array of arrays, a signal's answer) is searched for an equal element (docs/rules.md).
       const equals = compileEquality(expected);
       return (actual) => {
         if (typeof actual === 'string') return typeof expected === 'string' && actual.includes(expected);

@@ -153,6 +153,25 @@ describe('comparators', () => {
     expect(await outcomeOf(contains({ b: 1 }), titled, registry)).toBe('passed');
     expect(await outcomeOf(contains('c'), titled, registry)).toBe('failed');
   });
+
+  // docs/rules.md, "The condition model": an array field's elements are tested one by one, so
+  // CONTAINS on a text array is a substring test per element, never membership.
+  it('CONTAINS on an array field is a substring test of each element; EQUALS is the membership test', async () => {
+    const tags = { tags: ['spam-bot', 'ok'] };
+    expect(await outcomeOf(leaf(f('tags'), 'CONTAINS', 'spam'), tags)).toBe('passed');
+    expect(await outcomeOf(leaf(f('tags'), 'CONTAINS', 'Spam'), tags)).toBe('failed');
+    expect(await outcomeOf(leaf(f('tags'), 'EQUALS', 'spam'), tags)).toBe('failed');
+    expect(await outcomeOf(leaf(f('tags'), 'EQUALS', 'ok'), tags)).toBe('passed');
+    // A datetime element is text to CONTAINS: the same instant written otherwise is not found.
+    const dates = { dates: ['2026-03-01T01:00:00+01:00'] };
+    expect(await outcomeOf(leaf(f('dates'), 'CONTAINS', '2026-03-01T00:00:00Z'), dates)).toBe('failed');
+    expect(await outcomeOf(leaf(f('dates'), 'CONTAINS', '2026-03'), dates)).toBe('passed');
+    expect(await outcomeOf(leaf(f('dates'), 'EQUALS', '2026-03-01T00:00:00Z'), dates)).toBe('passed');
+    // Numbers contain nothing; an element that is an array itself is searched for an equal element.
+    expect(await outcomeOf(leaf(f('scores'), 'CONTAINS', 1), { scores: [1, 12] })).toBe('failed');
+    expect(await outcomeOf(leaf(f('meta'), 'CONTAINS', 'a'), { meta: [['a', 'b'], ['c']] })).toBe('passed');
+    expect(await outcomeOf(leaf(f('meta'), 'CONTAINS', 'a'), { meta: [['ab'], ['c']] })).toBe('failed');
+  });
 });
 
 describe('absent inputs', () => {
