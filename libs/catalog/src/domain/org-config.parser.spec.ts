@@ -1007,6 +1007,74 @@ describe('parseOrgConfig: problems', () => {
     ]);
   });
 
+  it('reports an ordering comparator whose value cannot be compared with what the leaf compares', () => {
+    const ordered = (input: Record<string, unknown>, comparator: string, value: unknown, signal?: Record<string, unknown>) => ({
+      input,
+      comparator,
+      value,
+      ...(signal === undefined ? {} : { signal }),
+    });
+    const problems = problemsOf(
+      exampleWith((doc) => {
+        doc.setIn(
+          ['rules', 0, 'conditionSet', 'conditions'],
+          [
+            ordered({ field: 'likes' }, 'LT', 'abc'),
+            ordered({ field: 'likes' }, 'GTE', '2026-03-01'),
+            ordered({ field: 'createdAt' }, 'GT', 5),
+            ordered({ field: 'edited' }, 'LTE', 1),
+            ordered({ field: 'text' }, 'LT', 3),
+            ordered({ builtin: 'ITEM' }, 'GT', 1),
+            ordered({ field: 'text' }, 'GT', 0, { type: 'TEXT_BANK', args: { bankId: 'spam-domains' } }),
+            ordered({ builtin: 'CREATOR' }, 'LTE', 'three', { type: 'USER_SCORE' }),
+            ordered({ builtin: 'ALL_TEXT' }, 'LT', 'soon'),
+            // Accepted: each value compares with what its leaf compares.
+            ordered({ field: 'likes' }, 'LT', 2.5),
+            ordered({ field: 'createdAt' }, 'GTE', '2026-03-01T00:00:00+01:00'),
+            ordered({ field: 'text' }, 'LT', '2026-03-01'),
+            ordered({ builtin: 'CREATOR' }, 'LTE', 3, { type: 'USER_SCORE' }),
+            ordered({ field: 'likes' }, 'EQUALS', 'abc'),
+          ],
+        );
+      }),
+    );
+    const base = 'rules[0].conditionSet.conditions';
+    expect(problems).toEqual([
+      { path: `${base}[0].value`, message: 'LT on field "likes" (NUMBER) needs a number (got "abc")' },
+      { path: `${base}[1].value`, message: 'GTE on field "likes" (NUMBER) needs a number (got "2026-03-01")' },
+      { path: `${base}[2].value`, message: 'GT on field "createdAt" (DATETIME) needs a date or datetime (got 5)' },
+      { path: `${base}[3].value`, message: 'LTE cannot order field "edited" (BOOLEAN): only numbers, dates and datetimes are ordered' },
+      { path: `${base}[4].value`, message: 'LT on field "text" (STRING) needs a date or datetime (got 3)' },
+      { path: `${base}[5].value`, message: 'GT cannot order ITEM: only numbers, dates and datetimes are ordered' },
+      { path: `${base}[6].value`, message: 'GT cannot order signal TEXT_BANK (true or false): only numbers, dates and datetimes are ordered' },
+      { path: `${base}[7].value`, message: 'LTE on signal USER_SCORE (a number) needs a number (got "three")' },
+      { path: `${base}[8].value`, message: 'LT on ALL_TEXT needs a date or datetime (got "soon")' },
+    ]);
+  });
+
+  it('reports an ordering comparator whose value is neither a number nor a date wherever the leaf compares, and a routing rule too', () => {
+    const problems = problemsOf(
+      exampleWith((doc) => {
+        doc.setIn(['routingRules', 0, 'conditionSet', 'conditions', 0], { input: { builtin: 'REPORT_COUNT' }, comparator: 'GT', value: 'many' });
+        doc.setIn(['routingRules', 0, 'itemTypeIds'], ['nope']);
+        doc.setIn(['rules', 0, 'conditionSet', 'conditions', 0], { input: { field: 'likes' }, comparator: 'LT', value: { n: 1 } });
+        doc.setIn(['rules', 0, 'itemTypeIds'], ['nope']);
+      }),
+    );
+    expect(problems.filter((problem) => problem.path.endsWith('.value'))).toEqual([
+      { path: 'rules[0].conditionSet.conditions[0].value', message: 'LT compares numbers, dates and datetimes (got {"n":1})' },
+      { path: 'routingRules[0].conditionSet.conditions[0].value', message: 'GT on REPORT_COUNT needs a number (got "many")' },
+    ]);
+  });
+
+  it('reads an unquoted YAML date as the date it names for an ordering comparator', () => {
+    const text = exampleWith((doc) =>
+      doc.setIn(['rules', 0, 'conditionSet', 'conditions', 0], { input: { field: 'createdAt' }, comparator: 'GT', value: 'X' }),
+    );
+    const result = parseOrgConfig(text.replace('value: X', 'value: 2026-03-01'), options());
+    expect(result.ok ? [] : result.problems).toEqual([]);
+  });
+
   it('reports queue and routing problems', () => {
     const problems = problemsOf(
       exampleWith((doc) => {

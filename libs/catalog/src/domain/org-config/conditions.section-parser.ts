@@ -6,12 +6,15 @@ import {
   type ConditionSet,
   type ConditionSignal,
   CONJUNCTIONS,
+  FIELD_TYPES,
+  type FieldType,
   type LeafCondition,
   REPORT_INPUTS,
   SIGNAL_TYPES,
   type SignalType,
 } from '../catalog.model.js';
 import { httpUrlSchema, idSchema, jsonObjectSchema, positiveInt, regexSchema, termsSchema } from './common-fields.schema.js';
+import { parseIsoDateTime } from '../iso-datetime.js';
 import { isRecord, type Path } from './config-problems.js';
 import { type CheckContext, checkReference, checkReferenceList } from './cross-references.checker.js';
 import { PDQ_MAX_DISTANCE } from './hash-banks.section-parser.js';
@@ -140,6 +143,107 @@ function checkLeaf(leaf: Record<string, unknown>, path: Path, scope: ConditionSc
     ctx.problems.add([...path, 'input', 'builtin'], `${builtin} is only available in routing rules`);
   }
   if (isRecord(leaf.signal)) checkSignalReferences(leaf.signal, [...path, 'signal'], ctx);
+  checkOrderedValue(leaf, path, scope, ctx);
+}
+
+const ORDERING_COMPARATORS: ReadonlySet<string> = new Set(['LT', 'LTE', 'GT', 'GTE']);
+
+/** What an ordering comparator can order: numbers, or texts naming instants (dates and datetimes). */
+type Ordered = 'number' | 'instant';
+
+/** What a leaf compares, and which of it an ordering comparator can order ([] for none). */
+interface Compared {
+  subject: string;
+  ordered: readonly Ordered[];
+}
+
+const NUMBER_SIGNALS: ReadonlySet<string> = new Set(['IMAGE_HASH_DISTANCE', 'USER_STRIKE_COUNT', 'USER_SCORE', 'CREATOR_SUBMISSION_COUNT', 'HTTP_SIGNAL']);
+
+/**
+ * What a field of each type can be ordered as, given what item validation lets it hold: a text
+ * may name a date; a URL, a geohash, a boolean or a related item is never a number or an instant.
+ */
+const ORDERED_FIELD: Record<FieldType, readonly Ordered[]> = {
+  NUMBER: ['number'],
+  DATETIME: ['instant'],
+  STRING: ['instant'],
+  BOOLEAN: [],
+  IMAGE: [],
+  AUDIO: [],
+  VIDEO: [],
+  GEOHASH: [],
+  URL: [],
+  RELATED_ITEM: [],
+};
+
+/** What each built-in input resolves to; ANY_IMAGE is left out (an undeclared `images` is not typed here). */
+const ORDERED_BUILTIN: Readonly<Record<string, readonly Ordered[]>> = {
+  ALL_TEXT: ['instant'],
+  REPORT_REASON: ['instant'],
+  REPORTED_POLICY: ['instant'],
+  REPORT_COUNT: ['number'],
+  CREATOR: [],
+  ITEM: [],
+};
+
+/**
+ * LT, LTE, GT and GTE order numbers, or dates and datetimes as instants (docs/rules.md, "The
+ * condition model"); any other value, or a value of the other kind than what the leaf compares,
+ * makes a leaf that silently never passes, so `apply` refuses it at the value.
+ */
+function checkOrderedValue(leaf: Record<string, unknown>, path: Path, scope: ConditionScope, ctx: CheckContext): void {
+  const { comparator, value } = leaf;
+  if (typeof comparator !== 'string' || !ORDERING_COMPARATORS.has(comparator) || value === undefined) return;
+  const kind = orderedKind(value);
+  const compared = comparedByLeaf(leaf, scope, ctx);
+  const got = `(got ${JSON.stringify(value)})`;
+  if (compared === undefined) {
+    if (kind === undefined) ctx.problems.add([...path, 'value'], `${comparator} compares numbers, dates and datetimes ${got}`);
+    return;
+  }
+  if (compared.ordered.length === 0) {
+    ctx.problems.add([...path, 'value'], `${comparator} cannot order ${compared.subject}: only numbers, dates and datetimes are ordered`);
+  } else if (kind === undefined || !compared.ordered.includes(kind)) {
+    const wanted = compared.ordered.map((k) => (k === 'number' ? 'a number' : 'a date or datetime')).join(' or ');
+    ctx.problems.add([...path, 'value'], `${comparator} on ${compared.subject} needs ${wanted} ${got}`);
+  }
+}
+
+/** As the rules engine's comparators read a configured value (libs/rules/src/domain/comparators.ts). */
+function orderedKind(value: unknown): Ordered | undefined {
+  if (typeof value === 'number') return Number.isNaN(value) ? undefined : 'number';
+  if (typeof value === 'string' && value.length >= 10 && parseIsoDateTime(value) !== undefined) return 'instant';
+  return undefined;
+}
+
+/** undefined when it cannot be known here: an unknown signal or field, or item types not all declared. */
+function comparedByLeaf(leaf: Record<string, unknown>, scope: ConditionScope, ctx: CheckContext): Compared | undefined {
+  if (isRecord(leaf.signal)) {
+    const type = leaf.signal.type;
+    if (!isOneOf(SIGNAL_TYPES, type)) return undefined;
+    return NUMBER_SIGNALS.has(type)
+      ? { subject: `signal ${type} (a number)`, ordered: ['number'] }
+      : { subject: `signal ${type} (true or false)`, ordered: [] };
+  }
+  const builtin = stringAt(leaf.input, 'builtin');
+  if (builtin !== undefined) {
+    const ordered = ORDERED_BUILTIN[builtin];
+    return ordered === undefined ? undefined : { subject: builtin, ordered };
+  }
+  const field = stringAt(leaf.input, 'field');
+  if (field === undefined || scope.fields === null) return undefined;
+  // A field declared with other types by the rule's other item types: ordered as any of them.
+  const types = new Set<FieldType>();
+  for (const id of scope.fields.itemTypeIds) {
+    for (const declared of ctx.fieldsByItemType.get(id) ?? []) {
+      if (declared.name !== field) continue;
+      if (!isOneOf(FIELD_TYPES, declared.type)) return undefined;
+      types.add(declared.type);
+    }
+  }
+  if (types.size === 0) return undefined;
+  const ordered = [...new Set([...types].flatMap((type) => ORDERED_FIELD[type]))];
+  return { subject: `field "${field}" (${[...types].join(' or ')})`, ordered };
 }
 
 function checkSignalReferences(signal: Record<string, unknown>, path: Path, ctx: CheckContext): void {
