@@ -259,6 +259,17 @@ describe('builtin inputs', () => {
     expect(await outcomeOf(leaf({ builtin: 'ANY_IMAGE' }, 'IS_NOT_PROVIDED'), { text: 'hi' })).toBe('passed');
   });
 
+  it('ANY_IMAGE takes data.images however the item type declares it (validation keeps it an array of image URLs), and once when declared IMAGE', async () => {
+    const declared = (type: 'STRING' | 'IMAGE'): EvaluatedItem['itemType'] => ({ ...postType, fields: [...postType.fields, field('images', type, true)] });
+    const data = { photo: 'https://x/1.png', images: ['https://x/4.png'] };
+    for (const type of ['STRING', 'IMAGE'] as const) {
+      const signal = fakeSignal('IMAGE_HASH_MATCH', 1);
+      const leafOf = leaf({ builtin: 'ANY_IMAGE' }, 'EQUALS', true, { type: 'IMAGE_HASH_MATCH', args: { result: false } });
+      await outcomeOf(leafOf, data, deps(signal), item(data, { itemType: declared(type) }));
+      expect(signal.calls, type).toEqual(['https://x/1.png', 'https://x/4.png']);
+    }
+  });
+
   it('CREATOR is the creator identifier, absent when there is none', async () => {
     expect(await outcomeOf(leaf({ builtin: 'CREATOR' }, 'EQUALS', { id: 'u1', typeId: 'user' }), {})).toBe('passed');
     expect(await outcomeOf(leaf({ builtin: 'CREATOR' }, 'IS_NOT_PROVIDED'), {}, deps(), item({}, { creator: null }))).toBe('passed');

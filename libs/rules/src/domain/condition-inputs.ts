@@ -115,17 +115,19 @@ const IMAGES_KEY = 'images';
 
 function collectImages(item: EvaluatedItem): readonly unknown[] | null {
   const images: unknown[] = [];
-  let imagesDeclared = false;
+  let imagesCollected = false;
   const add = (value: unknown) => {
     if (Array.isArray(value)) {
       for (const element of value) if (element != null) images.push(element);
     } else if (value != null) images.push(value);
   };
   for (const field of item.itemType.fields) {
-    if (field.name === IMAGES_KEY) imagesDeclared = true;
-    if (field.type === 'IMAGE') add(ownValue(item.data, field.name));
+    if (field.type !== 'IMAGE') continue;
+    if (field.name === IMAGES_KEY) imagesCollected = true;
+    add(ownValue(item.data, field.name));
   }
-  // A declared `images` IMAGE field was already collected above.
-  if (!imagesDeclared) add(ownValue(item.data, IMAGES_KEY));
+  // `data.images` is an array of image URLs whatever the item type declares it as: validated so,
+  // hashed and shown as media so (docs/rules.md, "Inputs"); collected here unless it was above.
+  if (!imagesCollected) add(ownValue(item.data, IMAGES_KEY));
   return images.length === 0 ? null : images;
 }
