@@ -285,6 +285,20 @@ describe('SAML single sign-on (e2e)', () => {
     expect(failures(dataDir, 'acme').slice(before)).toHaveLength(11);
   });
 
+  it("does not count refusals of responses the IdP signed (a disabled account, another browser's sign-in) against the network", async () => {
+    await runCliBatch(env, [
+      ['user', 'create', '--org', 'acme', '--email', 'dora@acme.example', '--role', 'MODERATOR'],
+      ['user', 'disable', '--org', 'acme', '--email', 'dora@acme.example'],
+    ]);
+    const client = { 'x-forwarded-for': '192.0.2.20' };
+    const before = failures(dataDir, 'acme').length;
+    for (let i = 0; i < 11; i++) expect((await post(await respond({ email: 'dora@acme.example' }), 'acme', client)).status).toBe(403);
+    for (let i = 0; i < 2; i++) expect((await post({ ...(await respond()), cookie: null }, 'acme', client)).status).toBe(401);
+    expect(failures(dataDir, 'acme').slice(before)).toEqual([...Array(11).fill('user-disabled'), 'unbound-request', 'unbound-request']);
+    // Still within the throttle: a colleague on the same network signs in.
+    expect((await post(await respond({ email: 'office-colleague@acme.example' }), 'acme', client)).status).toBe(302);
+  });
+
   it('shows a browser a small HTML page instead of the JSON body', async () => {
     const res = await post(await respond({ sign: 'none' }), 'acme', { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' });
     expect(res.status).toBe(401);
