@@ -101,7 +101,7 @@ describe('audit export and offline verify (the chain, signed checkpoints, tamper
   it('exports every event of the organization once, in chain order, with personal fields redacted', () => {
     const [header, ...rest] = parsed(exported);
     const events = rest.slice(0, -1);
-    expect(header).toMatchObject({ kind: 'header', format: 'warden-audit-export/v2', orgId: 'shop', personalData: false });
+    expect(header).toMatchObject({ kind: 'header', format: 'warden-audit-export/v3', orgId: 'shop', personalData: false });
     expect(rest.at(-1)).toMatchObject({ kind: 'head', orgId: 'shop', events: events.length, last: { seq: events.length } });
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
     expect(events.map((e) => e.position)).toEqual([...events.map((e) => e.position)].sort((a, b) => a - b));
@@ -119,10 +119,27 @@ describe('audit export and offline verify (the chain, signed checkpoints, tamper
     const withPersonal = await exportTo('with-personal.ndjson', '--include-personal-data');
     const user = parsed(withPersonal).find((e) => e.type === 'ItemSubmitted' && e.stream.includes('u1'))!;
     expect(user.personal).toEqual({ data: { name: SECRET_NAME } });
-    // It verifies, and says that the plaintext is not what the chain covers.
+    // It verifies, and says that the head's digest covers the plaintext as Warden wrote it, not that it matches the ciphertext.
     const r = await verifyFile('with-personal.ndjson', '--jwks', jwksFile);
     expect(r.code, r.stdout).toBe(0);
-    expect(r.stdout).toMatch(/^not covered: .*the plaintext personal fields \("personal"\) of \d+ event\(s\)/m);
+    expect(r.stdout).toMatch(
+      /^covered: .*every line before the head byte for byte as Warden wrote it at export \(the head signs their digest\), the plaintext personal fields \("personal"\) of \d+ event\(s\) included/m,
+    );
+    expect(r.stdout).toMatch(/^not covered: .*whether the plaintext personal fields match their sealed ciphertext \(only the data key could show it\)/m);
+    // Changed in the file, the plaintext fails verify (the chain alone never saw it).
+    const changed = withPersonal.replace(SECRET_NAME, 'Someone Else');
+    expect(changed).not.toBe(withPersonal);
+    writeFileSync(file('personal-changed.ndjson'), changed);
+    const refused = await verifyFile('personal-changed.ndjson', '--jwks', jwksFile);
+    expect(refused.code, refused.stdout).toBe(1);
+    expect(refused.stdout.split('\n')[0]).toMatch(
+      new RegExp(`^line ${lines(withPersonal).length}: the lines before the head are not the ones the head signed: .*a plaintext personal field`),
+    );
+    // So does a carriage return before each newline (a file saved with CRLF line ends): every byte before the head counts.
+    writeFileSync(file('crlf.ndjson'), withPersonal.replaceAll('\n', '\r\n'));
+    const crlf = await verifyFile('crlf.ndjson', '--jwks', jwksFile);
+    expect(crlf.code, crlf.stdout).toBe(1);
+    expect(crlf.stdout.split('\n')[0]).toMatch(/^line 1: the header is not what the exporter writes for its values: .*\\u000d/);
   });
 
   it('verifies offline: chain, checkpoints and their signatures with the JWKS', async () => {
@@ -228,9 +245,13 @@ describe('audit export and offline verify (the chain, signed checkpoints, tamper
     expect(block!.trimEnd().split('\n').length).toBeLessThanOrEqual(80);
     writeFileSync(file('verify-export.mjs'), block!);
     const run = (name: string) => spawnSync(process.execPath, [file('verify-export.mjs'), file(name), jwksFile], { encoding: 'utf8' });
-    const clean = run('export.ndjson');
-    expect(clean.status, clean.stderr).toBe(0);
-    expect(clean.stdout).toMatch(/^OK: \d+ events/);
+    for (const name of ['export.ndjson', 'with-personal.ndjson']) {
+      const clean = run(name);
+      expect(clean.status, clean.stderr).toBe(0);
+      expect(clean.stdout).toMatch(/^OK: \d+ events/);
+    }
+    // The plaintext personal fields, which no link covers: the head's digest of the lines does.
+    expect(run('personal-changed.ndjson').stderr).toContain('Error: head: the lines before the head are not the ones the head signed');
     for (const tampered of ['byte.ndjson', 'removed.ndjson', 'swapped.ndjson', 'badsig.ndjson', 'after-update.ndjson', 'duplicate.ndjson']) {
       const r = run(tampered);
       expect(r.status, tampered).not.toBe(0);

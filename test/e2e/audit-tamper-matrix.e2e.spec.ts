@@ -25,6 +25,8 @@ describe('audit export: the tamper matrix over a real export (issue 31)', () => 
   let warden: RunningWarden | undefined;
   const file = (name: string) => join(dataDir, name);
   let exported: Line[];
+  /** The same export made with personal data, for the tamperings that need plaintext personal fields. */
+  let exportedWithPersonal: Line[];
   let exportText: string;
   let consoleExport: string;
   let jwksFile: string;
@@ -50,7 +52,7 @@ describe('audit export: the tamper matrix over a real export (issue 31)', () => 
     const rows = TAMPERINGS.filter((t) => t.item === item);
     expect(rows.length).toBeGreaterThan(0);
     const verified = rows.map((tampering, i) => {
-      const tampered = tampering.apply(exported, attacker);
+      const tampered = tampering.apply(tampering.personalData ? exportedWithPersonal : exported, attacker);
       const name = `tampered-${item}-${i}.ndjson`;
       write(name, tampered.lines);
       let keys = jwksFile;
@@ -121,6 +123,7 @@ describe('audit export: the tamper matrix over a real export (issue 31)', () => 
     warden = undefined;
     exportText = await exportShop('export.ndjson');
     exported = parse(exportText);
+    exportedWithPersonal = parse(await exportShop('export-with-personal.ndjson', '--include-personal-data'));
   }, 240_000);
 
   afterAll(async () => {
@@ -205,6 +208,11 @@ describe('audit export: the tamper matrix over a real export (issue 31)', () => 
       expect(r.code, r.stdout).toBe(0);
     }
     await runMatrix('7');
+  }, 120_000);
+
+  it("what no link covers, the plaintext personal fields and the header's jwks, fails against the head's digest of the lines", async () => {
+    expect(exportedWithPersonal.some((l) => l['personal'] !== undefined)).toBe(true);
+    await runMatrix('lines');
   }, 120_000);
 
   it('item 11: a removed, swapped, relinked line or a corrupted kind is reported for what it is, where it is', async () => {

@@ -1,6 +1,6 @@
 import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
 import { checkpointMessage, contentDigest, genesisLink, nextLink } from '../../libs/audit/src/chain/audit-chain.js';
-import { headMessage, okpThumbprint } from '../../libs/audit/src/export/audit-head.js';
+import { headMessage, LinesDigest, okpThumbprint } from '../../libs/audit/src/export/audit-head.js';
 
 /**
  * The tamper matrix of issue 31 (docs/audit.md, "Threat model"): every change an attacker might
@@ -32,8 +32,13 @@ export interface Tampered {
 
 export interface Tampering {
   readonly name: string;
-  /** The numbered defect of issue 31 it belongs to, or 'before' for what already failed before. */
+  /**
+   * The numbered defect of issue 31 it belongs to, 'before' for what already failed before, or
+   * 'lines' for what only the head's linesDigest covers (docs/audit.md, "Exporting").
+   */
   readonly item: string;
+  /** Applied to an export made with personal data (`--include-personal-data`), not the plain one. */
+  readonly personalData?: true;
   readonly apply: (lines: readonly Line[], attacker: Attacker) => Tampered;
 }
 
@@ -73,6 +78,16 @@ export function rechain(lines: Line[], from: number): void {
   }
 }
 
+/**
+ * The head's linesDigest of the lines before it, written as the tests write a file (JSON.stringify,
+ * which is the exporter's form for the lines an export was parsed from).
+ */
+export function linesDigestOf(lines: readonly Line[]): string {
+  const digest = new LinesDigest();
+  for (const l of lines) digest.add(JSON.stringify(l));
+  return digest.digest();
+}
+
 /** The head made to match the (changed) lines and signed by the attacker's key. */
 export function resignHead(lines: Line[], attacker: Attacker, kid = attacker.jwk.kid): void {
   const h = headIndex(lines);
@@ -82,9 +97,29 @@ export function resignHead(lines: Line[], attacker: Attacker, kid = attacker.jwk
   head['events'] = events.length;
   head['previous'] = lines[0]!['previous'];
   head['last'] = last ? { seq: last['seq'], position: last['position'], link: last['link'] } : null;
+  // A forger re-making the head makes its digest match the changed lines too.
+  if (head['linesDigest'] !== undefined) head['linesDigest'] = linesDigestOf(lines.slice(0, h));
   head['kid'] = kid;
   head['signature'] = sign(null, headMessage(head as never), attacker.privateKey).toString('base64url');
 }
+
+/** The first string inside a value changed (its first member's value when it holds none). */
+const changedFirstString = (value: Line): boolean => {
+  for (const [k, v] of Object.entries(value)) {
+    if (typeof v === 'string') {
+      value[k] = `${v} (changed)`;
+      return true;
+    }
+    if (typeof v === 'object' && v !== null && changedFirstString(v as Line)) return true;
+  }
+  return false;
+};
+
+/** What verify says when the lines differ from the head's linesDigest and nothing else found the change. */
+const onlyTheDigest = (head: number, what: string) =>
+  new RegExp(
+    `^line ${lineNo(head)}: the lines before the head are not the ones the head signed: every chained value and copied field checks out, so what changed is what only the head's linesDigest covers: .*${what}`,
+  );
 
 const mutate = (lines: readonly Line[], index: number, change: (l: Line) => void) => {
   const out = copy(lines);
@@ -411,6 +446,30 @@ export const TAMPERINGS: readonly Tampering[] = [
       rechain(out, c);
       return { lines: out, first: new RegExp(`^line ${lineNo(c)}: the checkpoint on line ${lineNo(c)}'s signature does not verify`) };
     },
+  },
+  {
+    name: 'a plaintext personal field changed (an export made with personal data)',
+    item: 'lines',
+    personalData: true,
+    apply: (lines) => {
+      const i = lines.findIndex((l) => isEvent(l) && l['personal'] !== undefined);
+      if (i < 0) throw new Error('no event with plaintext personal fields');
+      // The chain covers the ciphertext only: the head's digest of the lines is what catches it.
+      return {
+        lines: mutate(lines, i, (l) => {
+          if (!changedFirstString(l['personal'])) l['personal'][Object.keys(l['personal'])[0] ?? 'name'] = 'someone else';
+        }),
+        first: onlyTheDigest(headIndex(lines), 'a plaintext personal field'),
+      };
+    },
+  },
+  {
+    name: 'the header’s jwks changed: a key of the attacker’s added',
+    item: 'lines',
+    apply: (lines, attacker) => ({
+      lines: mutate(lines, 0, (l) => (l['jwks'] = { keys: [...l['jwks'].keys, attacker.jwk] })),
+      first: onlyTheDigest(headIndex(lines), "the header's jwks"),
+    }),
   },
   {
     name: 'a credential digest replaced by another',

@@ -1,5 +1,4 @@
 import { closeSync, createReadStream, openSync, readFileSync, readSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { type AuditHead, type Jwks, type VerifyReport, verifyAuditExport } from '#warden/audit/verifier';
 import { type Out, type StandaloneCommand, UsageError } from './cli-command.js';
 import { parseCommandArgs } from './command-options.js';
@@ -31,8 +30,17 @@ export const auditVerifyCommand: StandaloneCommand = {
     if (!skipSignatures && values.jwks === undefined) throw new UsageError(noJwks(file));
     const jwks = values.jwks === undefined ? undefined : await loadJwks(values.jwks);
     const anchor = values.anchor === undefined ? undefined : loadAnchor(values.anchor);
-    const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
-    const report = await verifyAuditExport(lines, { jwks, skipSignatures, anchor });
+    let report: VerifyReport;
+    try {
+      report = await verifyAuditExport(fileLines(file), { jwks, skipSignatures, anchor });
+    } catch (error) {
+      if (!(error instanceof NotUtf8)) throw error;
+      out(
+        `line ${error.line}: bytes that are not UTF-8, which the exporter always writes, on this line or one of the next (in the same read of the file): the file was changed`,
+      );
+      out('FAILED: the file was not read to its end');
+      return 1;
+    }
     printReport(report, out);
     if (report.problems.length > 0) return 1;
     return report.signaturesSkipped ? VERIFY_UNSIGNED_EXIT : 0;
@@ -59,6 +67,11 @@ function printReport(report: VerifyReport, out: Out): void {
   if (c.anchor?.compared) covered.push(`agrees with the anchor signed ${c.anchor.signedAt} (event ${c.anchor.seq})`);
   if (c.legacy)
     covered.push(`the ${c.legacy.checked} event(s) chained under v1 before this release matched their v1 links when the chain was rebuilt (the head says so)`);
+  if (c.linesSigned)
+    covered.push(
+      'every line before the head byte for byte as Warden wrote it at export (the head signs their digest)' +
+        (c.personalFields > 0 ? `, the plaintext personal fields ("personal") of ${c.personalFields} event(s) included` : ''),
+    );
   out(`covered: ${covered.join('; ')}`);
   const notCovered = [`anything recorded after ${c.signedAt}`];
   if (report.unsignedTail > 0) {
@@ -67,12 +80,59 @@ function printReport(report: VerifyReport, out: Out): void {
     );
   }
   if (c.anchor && !c.anchor.compared) notCovered.push(`the anchor (event ${c.anchor.seq}) lies before this export's range: not compared`);
+  // The digest shows that Warden wrote these plaintexts when exporting; whether they are what the
+  // sealed ciphertext holds only the data key could show (docs/audit.md, "Exporting").
   if (c.personalFields > 0)
-    notCovered.push(`the plaintext personal fields ("personal") of ${c.personalFields} event(s): the chain covers their ciphertext only`);
+    notCovered.push(
+      c.linesSigned
+        ? `whether the plaintext personal fields match their sealed ciphertext (only the data key could show it)`
+        : `the plaintext personal fields ("personal") of ${c.personalFields} event(s): the chain covers their ciphertext only, and the head of an export of format v2 signs no digest of its lines`,
+    );
   if (c.legacyCheckpoints > 0)
     notCovered.push(`${c.legacyCheckpoints} checkpoint(s) of chain v1: their signatures verify, their links are not comparable with v2`);
   notCovered.push("the header's jwks (a hint; the signatures were checked with the key set given)");
   out(`not covered: ${notCovered.join('; ')}`);
+}
+
+class NotUtf8 extends Error {
+  constructor(readonly line: number) {
+    super(`line ${line} is not UTF-8`);
+  }
+}
+
+/**
+ * The file's lines, split at "\n" only and decoded strictly, so that verify reads every byte before
+ * the head as the file holds it, which is what the head's linesDigest is checked against (docs/audit.md,
+ * "Verifying"): readline would drop the "\r" of a "\r\n" and split at a lone one, a lenient decoder
+ * would read other bytes as U+FFFD, and either would pass a file changed in that way. A byte-order mark
+ * is kept, for the header to be refused.
+ */
+async function* fileLines(file: string): AsyncGenerator<string> {
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  let pending: string[] = [];
+  let line = 1;
+  const decoded = (bytes: Buffer | undefined) => {
+    try {
+      return bytes ? decoder.decode(bytes, { stream: true }) : decoder.decode();
+    } catch {
+      throw new NotUtf8(line);
+    }
+  };
+  for await (const bytes of createReadStream(file)) {
+    const chunk = decoded(bytes as Buffer);
+    let start = 0;
+    for (let at = chunk.indexOf('\n'); at >= 0; at = chunk.indexOf('\n', start)) {
+      pending.push(chunk.slice(start, at));
+      yield pending.join('');
+      pending = [];
+      line++;
+      start = at + 1;
+    }
+    if (start < chunk.length) pending.push(chunk.slice(start));
+  }
+  pending.push(decoded(undefined));
+  const last = pending.join('');
+  if (last !== '') yield last;
 }
 
 /** Why verify wants --jwks, naming the keys the export says it was signed with. */

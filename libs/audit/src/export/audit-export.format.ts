@@ -4,14 +4,24 @@ import type { JsonObject } from '#warden/kernel';
  * The NDJSON of `warden audit export` (docs/audit.md): a header line, one line per event of the
  * organization in chain order, and the signed head last. A checkpoint is an event line like any
  * other (type AuditChainCheckpointed), signed over the head it names. Everything a line shows is
- * covered by the chain or by a signature, or checked against what is (issue 31): v2.
+ * covered by the chain or by a signature, or checked against what is (issue 31). v3: the head also
+ * signs the SHA-256 of every line before it (`linesDigest`), so that what no link covers — the
+ * plaintext `personal`, the header's `jwks` — cannot be changed after export either.
  */
-export const AUDIT_EXPORT_FORMAT = 'warden-audit-export/v2';
-export const AUDIT_HEAD_FORMAT = 'warden-audit-head/v1';
+export const AUDIT_EXPORT_FORMAT = 'warden-audit-export/v3';
+/** The format before `linesDigest`: still verified as it was, its `personal` reported as not covered. */
+export const AUDIT_EXPORT_FORMAT_V2 = 'warden-audit-export/v2';
+/** The head of a v3 export: v1's members and `linesDigest`. The format is inside the signed bytes (headMessage). */
+export const AUDIT_HEAD_FORMAT = 'warden-audit-head/v2';
+/**
+ * A head that signs no lines: an anchor's (nothing precedes it in its file, so anchors keep this
+ * format and verify as before) and a v2 export's.
+ */
+export const AUDIT_HEAD_FORMAT_V1 = 'warden-audit-head/v1';
 
 export interface AuditExportHeader {
   readonly kind: 'header';
-  readonly format: typeof AUDIT_EXPORT_FORMAT;
+  readonly format: typeof AUDIT_EXPORT_FORMAT | typeof AUDIT_EXPORT_FORMAT_V2;
   /** The hashing scheme of the links (audit-chain.ts). */
   readonly chain: string;
   readonly orgId: string;
@@ -49,7 +59,8 @@ export interface AuditExportEvent {
   readonly stored: { readonly data: JsonObject; readonly metadata: JsonObject };
   /**
    * Only in an export with personal data: the sealed fields opened, in plaintext. Not covered by
-   * the chain (it covers their ciphertext, which only the data key ties to them); verify says so.
+   * the chain (it covers their ciphertext, which only the data key ties to them): the head's
+   * `linesDigest` covers them as Warden wrote them at export (v3); verify says which.
    */
   readonly personal?: JsonObject;
   /** The link the chain recorded for this event when it was chained. */
@@ -63,7 +74,7 @@ export interface AuditExportEvent {
  */
 export interface AuditHead {
   readonly kind: 'head';
-  readonly format: typeof AUDIT_HEAD_FORMAT;
+  readonly format: typeof AUDIT_HEAD_FORMAT | typeof AUDIT_HEAD_FORMAT_V1;
   readonly chain: string;
   readonly orgId: string;
   readonly from: string | null;
@@ -82,6 +93,12 @@ export interface AuditHead {
    * chain was rebuilt under v2, and how many no longer matched the log (the first one's seq).
    */
   readonly legacy?: { readonly chain: string; readonly checked: number; readonly differs: number; readonly firstDiffers: number | null };
+  /**
+   * Only in a head of AUDIT_HEAD_FORMAT (an export's): SHA-256 (base64url) of the bytes of every
+   * line before the head, each with its newline (LinesDigest). The chain covers only what its links
+   * hash; this covers the rest of the file as the exporter wrote it.
+   */
+  readonly linesDigest?: string;
   readonly signedAt: string;
   readonly kid: string;
   readonly signature: string;
@@ -113,6 +130,7 @@ export const EXPORT_LINE_MEMBERS = {
     'events',
     'chainHead',
     'legacy',
+    'linesDigest',
     'signedAt',
     'kid',
     'signature',

@@ -21,12 +21,13 @@ import {
 import {
   AUDIT_EXPORT_FORMAT,
   AUDIT_HEAD_FORMAT,
+  AUDIT_HEAD_FORMAT_V1,
   type AuditExportEvent,
   type AuditExportHeader,
   type AuditHead,
   exportLineText,
 } from './audit-export.format.js';
-import { headMessage } from './audit-head.js';
+import { headMessage, LinesDigest } from './audit-head.js';
 
 export interface AuditExportRequest {
   readonly orgId: string;
@@ -91,7 +92,15 @@ export class AuditExporter {
       previous: { seq: previous.seq, link: previous.link },
       jwks: (await this.queries.execute(new GetSigningKeysQuery(orgId, true))) as unknown as AuditExportHeader['jwks'],
     };
-    yield exportLineText(header);
+    // Every line before the head is hashed as written, and the head signs the digest: the chain
+    // covers only what its links hash, so `personal` (the plaintext the auditor reads) and the
+    // header's jwks would otherwise pass verify changed (docs/audit.md, "Exporting").
+    const written = new LinesDigest();
+    const line = (text: string) => {
+      written.add(text);
+      return text;
+    };
+    yield line(exportLineText(header));
     let last: Position | null = null;
     let events = 0;
     if (chainHead && first <= chainHead.seq) {
@@ -100,7 +109,7 @@ export class AuditExporter {
       const lastSeq = await this.lastSeq(orgId, chainHead, first, request.to);
       for await (const { stored, opened, link } of this.orgEvents(orgId, first, start.position, lastSeq, personalData)) {
         if (to !== undefined && stored.metadata.occurredAt > to) break;
-        yield exportLineText(exportLine(stored, opened, link));
+        yield line(exportLineText(exportLine(stored, opened, link)));
         last = { seq: link.seq, position: link.position, link: link.link };
         events++;
       }
@@ -119,6 +128,7 @@ export class AuditExporter {
       events,
       chainHead: chainHead ? { seq: chainHead.seq, position: chainHead.position, link: chainHead.link } : null,
       ...legacyOf(chainHead),
+      linesDigest: written.digest(),
       signedAt: this.clock.now().toISOString(),
     });
     yield exportLineText(head);
@@ -133,9 +143,10 @@ export class AuditExporter {
     const now = this.clock.now().toISOString();
     const chainHead = await this.storage.readStore.get<ChainHeadDoc>(AUDIT_CHAIN_HEADS, orgId);
     const head = chainHead ? { seq: chainHead.seq, position: chainHead.position, link: chainHead.link } : null;
+    // No lines precede an anchor, so it has no linesDigest and keeps the head format anchors always had.
     return this.sign({
       kind: 'head',
-      format: AUDIT_HEAD_FORMAT,
+      format: AUDIT_HEAD_FORMAT_V1,
       chain: AUDIT_CHAIN_FORMAT,
       orgId,
       from: null,

@@ -11,6 +11,26 @@ export function headMessage(head: Omit<AuditHead, 'kid' | 'signature'> & { kid?:
   return Buffer.from(`${head.format}\n${canonicalJsonDigest(signed)}`, 'utf8');
 }
 
+/**
+ * The running SHA-256 of an export's lines before its head, each line's UTF-8 bytes with the newline
+ * that ends it: the head's `linesDigest`. The exporter adds each line as it writes it and verify each
+ * line as it reads it, so neither holds the file whole; verify adds a blank line too, which the
+ * exporter never writes, so that every byte before the head counts.
+ */
+export class LinesDigest {
+  private readonly hash = createHash('sha256');
+
+  add(line: string): void {
+    this.hash.update(line, 'utf8');
+    this.hash.update('\n');
+  }
+
+  /** The digest, base64url like the format's other digests. Once: the hash is finished. */
+  digest(): string {
+    return this.hash.digest('base64url');
+  }
+}
+
 /** RFC 7638 thumbprint of an Ed25519 public key: what a Warden key's `kid` must be. */
 export function okpThumbprint(x: string): string {
   return createHash('sha256')

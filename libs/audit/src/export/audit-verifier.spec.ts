@@ -1,8 +1,8 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { forgedJwks, type Line, newAttacker, TAMPERINGS } from '../../../../test/support/audit-tampering.js';
+import { forgedJwks, type Line, linesDigestOf, newAttacker, TAMPERINGS } from '../../../../test/support/audit-tampering.js';
 import { AUDIT_CHAIN_FORMAT, checkpointMessage, contentDigest, genesisLink, nextLink, withCredentialsDigested } from '../chain/audit-chain.js';
-import { AUDIT_EXPORT_FORMAT, AUDIT_HEAD_FORMAT } from './audit-export.format.js';
+import { AUDIT_EXPORT_FORMAT, AUDIT_EXPORT_FORMAT_V2, AUDIT_HEAD_FORMAT, AUDIT_HEAD_FORMAT_V1 } from './audit-export.format.js';
 import { headMessage, okpThumbprint } from './audit-head.js';
 import { type Jwks, verifyAuditExport, type VerifyOptions } from './audit-verifier.js';
 
@@ -19,13 +19,27 @@ const real = (() => {
 const JWKS: Jwks = { keys: [real.jwk] };
 const ORG = 'acme';
 
-function buildExport(options: { events?: number; from?: string | null } = {}): Line[] {
+/**
+ * A head signed by the real key: `unsigned`'s members in the exporter's order, its linesDigest (a
+ * head of AUDIT_HEAD_FORMAT) made over `before`, the lines before it.
+ */
+function signedHead(unsigned: Line, before: readonly Line[]): Line {
+  const { kid: _kid, signature: _signature, linesDigest: _digest, signedAt, ...members } = unsigned;
+  const body: Line = { ...members, ...(unsigned['format'] === AUDIT_HEAD_FORMAT ? { linesDigest: linesDigestOf(before) } : {}), signedAt };
+  return { ...body, kid: real.jwk.kid, signature: sign(null, headMessage(body as never), real.privateKey).toString('base64url') };
+}
+
+/** Personal fields as the store seals them (stored.data.__personal) and an export with personal data opens them. */
+const SEALED = { v: 1, keyId: 'dk-u1', fields: ['data'], iv: 'aXY', tag: 'dGFn', ct: 'Y2lwaGVydGV4dA' };
+
+function buildExport(options: { events?: number; personalData?: boolean; format?: 'v2' } = {}): Line[] {
   const total = options.events ?? 40;
+  const personalData = options.personalData === true;
   const lines: Line[] = [];
   let link = genesisLink(ORG);
   let position = 0;
   let activity: Line & { seq: number; position: number; link: string };
-  const append = (type: string, stream: string, data: Record<string, unknown>) => {
+  const append = (type: string, stream: string, data: Record<string, unknown>, personal?: Record<string, unknown>) => {
     position += 2 + (lines.length % 3); // other organizations' events in between
     const seq = lines.length + 1;
     const metadata = {
@@ -49,13 +63,23 @@ function buildExport(options: { events?: number; from?: string | null } = {}): L
       occurredAt: metadata.occurredAt,
       actor: metadata.actor,
       stored: { data: withCredentialsDigested(type, data), metadata },
+      ...(personalData && personal ? { personal } : {}),
       link,
     });
     return { seq, position, link };
   };
   append('UserPasswordSet', 'user-acme:u1', { userId: 'u1', passwordHash: 'scrypt$N=16384$salt$hash' });
   while (lines.length < total) {
-    activity = append('ItemSubmitted', `item-acme:post:p${lines.length}`, { item: { id: `p${lines.length}`, typeId: 'post' }, version: 0 });
+    const n = lines.length;
+    activity =
+      n % 5 === 2
+        ? append(
+            'ItemSubmitted',
+            `item-acme:user:u${n}`,
+            { item: { id: `u${n}`, typeId: 'user' }, version: 0, __personal: SEALED },
+            { data: { name: `Person ${n}` } },
+          )
+        : append('ItemSubmitted', `item-acme:post:p${n}`, { item: { id: `p${n}`, typeId: 'post' }, version: 0 });
     if (lines.length % 10 === 9) {
       const head = { seq: activity.seq, position: activity.position, link: activity.link };
       const signature = sign(null, checkpointMessage(ORG, head), real.privateKey).toString('base64url');
@@ -72,13 +96,13 @@ function buildExport(options: { events?: number; from?: string | null } = {}): L
   const exportedAt = '2026-03-02T00:00:00.000Z';
   const header = {
     kind: 'header',
-    format: AUDIT_EXPORT_FORMAT,
+    format: options.format === 'v2' ? AUDIT_EXPORT_FORMAT_V2 : AUDIT_EXPORT_FORMAT,
     chain: AUDIT_CHAIN_FORMAT,
     orgId: ORG,
     from: null,
     to: null,
     exportedAt,
-    personalData: false,
+    personalData,
     previous: { seq: 0, link: genesisLink(ORG) },
     jwks: JWKS,
   };
@@ -86,12 +110,12 @@ function buildExport(options: { events?: number; from?: string | null } = {}): L
   const lastHead = { seq: last['seq'], position: last['position'], link: last['link'] };
   const unsigned = {
     kind: 'head',
-    format: AUDIT_HEAD_FORMAT,
+    format: options.format === 'v2' ? AUDIT_HEAD_FORMAT_V1 : AUDIT_HEAD_FORMAT,
     chain: AUDIT_CHAIN_FORMAT,
     orgId: ORG,
     from: null,
     to: null,
-    personalData: false,
+    personalData,
     exportedAt,
     previous: header.previous,
     last: lastHead,
@@ -99,8 +123,7 @@ function buildExport(options: { events?: number; from?: string | null } = {}): L
     chainHead: lastHead,
     signedAt: exportedAt,
   };
-  const head = { ...unsigned, kid: real.jwk.kid, signature: sign(null, headMessage(unsigned as never), real.privateKey).toString('base64url') };
-  return [header, ...events, head];
+  return [header, ...events, signedHead(unsigned, [header, ...events])];
 }
 
 const verify = (lines: readonly Line[], options: VerifyOptions = { jwks: JWKS }) =>
@@ -133,10 +156,12 @@ describe('the audit export verifier', () => {
 
   describe('the tamper matrix', () => {
     const attacker = newAttacker();
+    const withPersonal = buildExport({ personalData: true });
     for (const tampering of TAMPERINGS) {
       it(`${tampering.name} (issue 31: ${tampering.item})`, async () => {
-        const tampered = tampering.apply(clean, attacker);
-        const jwks = tampering.item === '5' ? forgedJwks(clean, attacker) : JWKS;
+        const exported = tampering.personalData ? withPersonal : clean;
+        const tampered = tampering.apply(exported, attacker);
+        const jwks = tampering.item === '5' ? forgedJwks(exported, attacker) : JWKS;
         const report = await verify(tampered.lines, { jwks });
         expect(report.ok).toBe(false);
         expect(firstProblem(report)).toMatch(tampered.first);
@@ -242,10 +267,7 @@ describe('the audit export verifier', () => {
     const cut = 15;
     const header = { ...whole[0]!, from: whole[cut]!['occurredAt'], previous: { seq: whole[cut - 1]!['seq'], link: whole[cut - 1]!['link'] } };
     const events = whole.slice(cut, -1);
-    const unsigned: Line = { ...whole.at(-1)!, from: header.from, previous: header.previous, events: events.length };
-    delete unsigned.kid;
-    delete unsigned.signature;
-    const head = { ...unsigned, kid: real.jwk.kid, signature: sign(null, headMessage(unsigned as never), real.privateKey).toString('base64url') };
+    const head = signedHead({ ...whole.at(-1)!, from: header.from, previous: header.previous, events: events.length }, [header, ...events]);
     const range = [header, ...events, head];
     expect((await verify(range)).problems).toEqual([]);
     const dropped = [{ ...header, previous: { seq: events[5]!['seq'], link: events[5]!['link'] } }, ...events.slice(6), head];
@@ -262,10 +284,7 @@ describe('the audit export verifier', () => {
         events: kept.length,
         last: last ? { seq: last['seq'], position: last['position'], link: last['link'] } : null,
       };
-      delete unsigned.kid;
-      delete unsigned.signature;
-      const head = { ...unsigned, kid: real.jwk.kid, signature: sign(null, headMessage(unsigned as never), real.privateKey).toString('base64url') };
-      return [lines[0]!, ...kept, head];
+      return [lines[0]!, ...kept, signedHead(unsigned, [lines[0]!, ...kept])];
     };
     // What an exporter given a chain with a hole signed: the file and its head agree, the chain head does not.
     expect(firstProblem(await verify(resigned(whole, 35)))).toBe(
@@ -277,15 +296,7 @@ describe('the audit export verifier', () => {
       whole.map((l, i) => (i === 0 ? { ...l, to: whole[35]!['occurredAt'] } : l)),
       35,
     );
-    const head = ranged.at(-1)!;
-    const unsigned: Line = { ...head, to: whole[35]!['occurredAt'] };
-    delete unsigned.kid;
-    delete unsigned.signature;
-    ranged[ranged.length - 1] = {
-      ...unsigned,
-      kid: real.jwk.kid,
-      signature: sign(null, headMessage(unsigned as never), real.privateKey).toString('base64url'),
-    };
+    ranged[ranged.length - 1] = signedHead({ ...ranged.at(-1)!, to: whole[35]!['occurredAt'] }, ranged.slice(0, -1));
     expect((await verify(ranged)).problems).toEqual([]);
   });
 
@@ -296,7 +307,7 @@ describe('the audit export verifier', () => {
       const last = { seq, position: at['position'], link: at['link'] };
       const unsigned = {
         kind: 'head',
-        format: AUDIT_HEAD_FORMAT,
+        format: AUDIT_HEAD_FORMAT_V1,
         chain: AUDIT_CHAIN_FORMAT,
         orgId: ORG,
         from: null,
@@ -330,12 +341,87 @@ describe('the audit export verifier', () => {
 
   it('reports a rebuild that found the log changed since the v1 chain recorded it', async () => {
     const lines = buildExport();
-    const head = lines.at(-1)!;
-    // In the exporter's order (audit-export.format.ts): legacy after chainHead, before signedAt.
-    const { kid: _kid, signature: _signature, signedAt, ...before } = head;
+    // In the exporter's order (audit-export.format.ts): legacy after chainHead, before linesDigest and signedAt.
+    const { kid: _kid, signature: _signature, linesDigest: _digest, signedAt, ...before } = lines.at(-1)!;
     const unsigned: Line = { ...before, legacy: { chain: 'warden-audit-chain/v1', checked: 30, differs: 1, firstDiffers: 7 }, signedAt };
-    lines[lines.length - 1] = { ...unsigned, kid: real.jwk.kid, signature: sign(null, headMessage(unsigned as never), real.privateKey).toString('base64url') };
+    lines[lines.length - 1] = signedHead(unsigned, lines.slice(0, -1));
     expect(firstProblem(await verify(lines))).toMatch(/1 event\(s\) no longer matched their v1 link, the first event 7/);
+  });
+
+  describe('the head\'s digest of the lines before it (linesDigest, docs/audit.md "Exporting")', () => {
+    const withPersonal = buildExport({ personalData: true });
+    const headLine = withPersonal.length;
+    const at = withPersonal.findIndex((l) => l['personal'] !== undefined);
+    const changedPersonal = (lines: readonly Line[]) => lines.map((l, i) => (i === at ? { ...l, personal: { data: { name: 'Someone Else' } } } : l));
+
+    it('covers the plaintext personal fields of an export with personal data, as Warden wrote them at export', async () => {
+      expect(withPersonal[at]!['personal']).toEqual({ data: { name: expect.stringMatching(/^Person \d+$/) } });
+      const report = await verify(withPersonal);
+      expect(report.problems).toEqual([]);
+      expect(report.coverage).toMatchObject({ linesSigned: true, personalFields: 8 });
+      // A change no link sees: only the digest, on the head's line, and nothing blamed above it.
+      const changed = await verify(changedPersonal(withPersonal));
+      expect(changed.ok).toBe(false);
+      expect(changed.problems.map((p) => `line ${p.line}: ${p.message}`)).toEqual([
+        `line ${headLine}: the lines before the head are not the ones the head signed: every chained value and copied field checks out, so what changed is what only the head's linesDigest covers: a plaintext personal field (\`personal\`, on 8 event line(s)) or the header's jwks: the file was changed after export`,
+      ]);
+      expect(changed.coverage.linesSigned).toBe(false);
+    });
+
+    it('counts every byte: a blank line, a carriage return, a header relabelled v2 are refused', async () => {
+      const texts = withPersonal.map((l) => JSON.stringify(l));
+      const blank = await verifyAuditExport([...texts.slice(0, 3), '', ...texts.slice(3)], { jwks: JWKS });
+      expect(blank.problems.map((p) => `line ${p.line}: ${p.message}`)).toEqual([
+        `line ${headLine + 1}: the lines before the head are not the ones the head signed: line(s) 4 are blank, which the exporter never writes: lines were added`,
+      ]);
+      const cr = await verifyAuditExport(
+        texts.map((t, i) => (i === at ? `${t}\r` : t)),
+        { jwks: JWKS },
+      );
+      // Named on its own line; the digest, which cannot name one, is then not reported as well.
+      expect(cr.problems.map((p) => `line ${p.line}: ${p.message}`)).toEqual([
+        expect.stringMatching(new RegExp(`^line ${at + 1}: event \\d+'s line is not what the exporter writes for its values: .*\\\\u000d`)),
+      ]);
+      // The head's format is signed and says it ends a v3 export: the header's, which is not, cannot drop the check.
+      const relabelled = await verify([{ ...withPersonal[0]!, format: AUDIT_EXPORT_FORMAT_V2 }, ...changedPersonal(withPersonal).slice(1)]);
+      expect(relabelled.problems.map((p) => `line ${p.line}: ${p.message}`)).toEqual([
+        `line 1: the header reads ${AUDIT_EXPORT_FORMAT_V2}, but the signed head is of ${AUDIT_HEAD_FORMAT}, which ends an export of ${AUDIT_EXPORT_FORMAT}: the header was changed`,
+      ]);
+    });
+
+    it('refuses a head of v2 without its digest, and one of v1 ending a v3 export, even signed so', async () => {
+      const { linesDigest: _digest, ...stripped } = withPersonal.at(-1)!;
+      const unsigned: Line = { ...stripped };
+      delete unsigned.kid;
+      delete unsigned.signature;
+      const resigned = (head: Line) => [
+        ...withPersonal.slice(0, -1),
+        { ...head, kid: real.jwk.kid, signature: sign(null, headMessage(head as never), real.privateKey).toString('base64url') },
+      ];
+      expect(firstProblem(await verify(resigned(unsigned)))).toBe(
+        `line ${headLine}: the signed head (${AUDIT_HEAD_FORMAT}) carries no linesDigest of the lines before it: it was changed`,
+      );
+      expect(firstProblem(await verify(resigned({ ...unsigned, format: AUDIT_HEAD_FORMAT_V1 })))).toBe(
+        `line 1: the header reads ${AUDIT_EXPORT_FORMAT}, but the signed head is of ${AUDIT_HEAD_FORMAT_V1}, which ends an export of ${AUDIT_EXPORT_FORMAT_V2}: the header was changed`,
+      );
+    });
+
+    it('verifies an export of format v2 (before linesDigest) as before: its personal fields are not covered', async () => {
+      const old = buildExport({ format: 'v2', personalData: true });
+      expect(old.at(-1)).not.toHaveProperty('linesDigest');
+      const report = await verify(old);
+      expect(report.problems).toEqual([]);
+      expect(report.coverage).toMatchObject({ linesSigned: false, personalFields: 8 });
+      // What the v2 head signs no digest of still passes changed, and the report says it is not covered.
+      expect((await verify(changedPersonal(old))).problems).toEqual([]);
+      // Every other tampering of the matrix still fails on a v2 export.
+      const attacker = newAttacker();
+      for (const tampering of TAMPERINGS.filter((t) => t.item !== 'lines')) {
+        const tampered = tampering.apply(old, attacker);
+        const report = await verify(tampered.lines, { jwks: tampering.item === '5' ? forgedJwks(old, attacker) : JWKS });
+        expect(firstProblem(report), tampering.name).toMatch(tampered.first);
+      }
+    });
   });
 
   it('refuses an export of the old format and a file without a header', async () => {

@@ -2,14 +2,16 @@ import { createPublicKey, type JsonWebKey, type KeyObject, verify } from 'node:c
 import { AUDIT_CHAIN_FORMAT, type ChainHead, checkpointMessage, checkpointMessageV1, contentDigest, genesisLink, nextLink } from '../chain/audit-chain.js';
 import {
   AUDIT_EXPORT_FORMAT,
+  AUDIT_EXPORT_FORMAT_V2,
   AUDIT_HEAD_FORMAT,
+  AUDIT_HEAD_FORMAT_V1,
   type AuditExportHeader,
   type AuditHead,
   EXPORT_LINE_MEMBERS,
   lineText,
   NESTED_MEMBERS,
 } from './audit-export.format.js';
-import { headMessage, okpThumbprint } from './audit-head.js';
+import { headMessage, LinesDigest, okpThumbprint } from './audit-head.js';
 
 export interface VerifyProblem {
   /** 1-based line number in the file (0: the anchor file). */
@@ -28,8 +30,16 @@ export interface VerifyCoverage {
   readonly chainHeadSeq: number | null;
   readonly signedAt: string | null;
   readonly headKid: string | null;
-  /** Events whose plaintext personal fields (`personal`) the chain does not cover. */
+  /**
+   * Events that carry plaintext personal fields (`personal`). The chain does not cover them; in a v3
+   * export the head's linesDigest does (linesSigned), as Warden wrote them at export.
+   */
   readonly personalFields: number;
+  /**
+   * The signed head's linesDigest matched every line before it (v3): each byte of them is what Warden
+   * wrote at export — `personal` and the header's jwks included. False for a v2 export, whose head signs none.
+   */
+  readonly linesSigned: boolean;
   /** Checkpoints signed before chain v2, over v1 links: their signature is checked, their link cannot be. */
   readonly legacyCheckpoints: number;
   /** The rebuild of a v1 data directory, as the signed head states it. */
@@ -104,8 +114,8 @@ const range = (a: number, b: number) => (a === b ? `event ${a}` : `events ${a}�
  * from its stored form, its position and the link of the event before it (by sequence number, so
  * a moved line is reported as moved, not as changed); the copies on each line checked against what
  * is chained; the header against the organization's genesis or the signed head; each checkpoint's
- * and the head's signature with a trusted JWKS whose key ids are their RFC 7638 thumbprints; and,
- * optionally, an anchor. Where the chain breaks, it names the range the signatures leave open.
+ * and the head's signature with a trusted JWKS whose key ids are their RFC 7638 thumbprints; every
+ * line before the head against the head's linesDigest (v3); and, optionally, an anchor. Where the chain breaks, it names the range the signatures leave open.
  */
 export async function verifyAuditExport(lines: AsyncIterable<string> | Iterable<string>, options: VerifyOptions = {}): Promise<VerifyReport> {
   // Collected as found, then reported in line order (the anchor's last), the first MAX_PROBLEMS.
@@ -148,10 +158,20 @@ export async function verifyAuditExport(lines: AsyncIterable<string> | Iterable<
   let personalFields = 0;
   let n = 0;
   let afterHead = 0;
+  // Every line read until the head, as read (a blank one too): what the head's linesDigest must match.
+  const read = new LinesDigest();
+  let unhashed: string | undefined;
+  const blank: number[] = [];
 
   for await (const text of lines) {
     n++;
-    if (text.trim() === '') continue;
+    // A line is hashed once the next is read, so that the head's own line, found by parsing it, is not.
+    if (!head && unhashed !== undefined) read.add(unhashed);
+    unhashed = text;
+    if (text.trim() === '') {
+      if (!head) blank.push(n);
+      continue;
+    }
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -164,12 +184,13 @@ export async function verifyAuditExport(lines: AsyncIterable<string> | Iterable<
       continue;
     }
     if (!header) {
-      if (parsed['kind'] !== 'header' || parsed['format'] !== AUDIT_EXPORT_FORMAT) {
+      // v2 exports (before linesDigest) are still verified as they were: the head's signed format says which (checkHead).
+      if (parsed['kind'] !== 'header' || (parsed['format'] !== AUDIT_EXPORT_FORMAT && parsed['format'] !== AUDIT_EXPORT_FORMAT_V2)) {
         problem(
           n,
           parsed['format'] === 'warden-audit-export/v1'
             ? 'an export of format warden-audit-export/v1 (before chain v2): export again with this release'
-            : `the first line must be the header of ${AUDIT_EXPORT_FORMAT}`,
+            : `the first line must be the header of ${AUDIT_EXPORT_FORMAT} (or ${AUDIT_EXPORT_FORMAT_V2})`,
         );
         break;
       }
@@ -269,6 +290,7 @@ export async function verifyAuditExport(lines: AsyncIterable<string> | Iterable<
     signedAt: null,
     headKid: null,
     personalFields,
+    linesSigned: false,
     legacyCheckpoints: 0,
     legacy: null,
     anchor: null,
@@ -311,6 +333,8 @@ export async function verifyAuditExport(lines: AsyncIterable<string> | Iterable<
   // What the signatures vouch for: the head, the checkpoints, the anchor; the genesis needs none.
   const vouches: Vouch[] = [];
   let headOk = false;
+  let linesSigned = false;
+  let linesDiffer = false;
   if (!head) {
     const last = byLine.at(-1);
     problem(n, `the export ends without its signed head: it was cut after line ${n}${last ? ` (event ${last.seq})` : ''}; events after it may be missing`);
@@ -320,6 +344,10 @@ export async function verifyAuditExport(lines: AsyncIterable<string> | Iterable<
     if (headOk && signedBy(headLine, 'the signed head', head.kid, headMessage(head), head.signature)) {
       if (head.last) vouches.push({ seq: head.last.seq, position: head.last.position, link: head.last.link, by: 'the signed head', line: headLine });
     } else headOk = false;
+    if (head.format === AUDIT_HEAD_FORMAT && typeof head.linesDigest === 'string') {
+      linesDiffer = read.digest() !== head.linesDigest;
+      linesSigned = headOk && !linesDiffer;
+    }
   }
   // A range starts at the link the signed head names.
   const previousVouched = header.from === null ? previous.seq === 0 && previous.link === genesisLink(orgId) : headOk;
@@ -354,8 +382,9 @@ export async function verifyAuditExport(lines: AsyncIterable<string> | Iterable<
   const anchor = options.anchor;
   if (anchor) {
     anchorCoverage = { seq: anchor.last?.seq ?? null, signedAt: String(anchor.signedAt), compared: false };
-    if (anchor.kind !== 'head' || anchor.format !== AUDIT_HEAD_FORMAT || anchor.chain !== AUDIT_CHAIN_FORMAT) {
-      problem(0, `the anchor is not a signed head of ${AUDIT_HEAD_FORMAT} over ${AUDIT_CHAIN_FORMAT}`);
+    // An anchor is a head of v1 (nothing precedes it); an export's head (v2) names its last event as well.
+    if (anchor.kind !== 'head' || (anchor.format !== AUDIT_HEAD_FORMAT_V1 && anchor.format !== AUDIT_HEAD_FORMAT) || anchor.chain !== AUDIT_CHAIN_FORMAT) {
+      problem(0, `the anchor is not a signed head of ${AUDIT_HEAD_FORMAT_V1} over ${AUDIT_CHAIN_FORMAT}`);
     } else if (anchor.orgId !== orgId) {
       problem(0, `the anchor is of organization ${anchor.orgId}, not ${orgId}`);
     } else if (signedBy(0, 'the anchor', anchor.kid, headMessage(anchor), anchor.signature)) {
@@ -459,10 +488,15 @@ export async function verifyAuditExport(lines: AsyncIterable<string> | Iterable<
     chainHeadSeq: head?.chainHead?.seq ?? null,
     signedAt: head ? String(head.signedAt) : null,
     headKid: head ? String(head.kid) : null,
+    linesSigned,
     legacyCheckpoints,
     legacy: head?.legacy ?? null,
     anchor: anchorCoverage,
   };
+  // Decided once the chain's own problems are known: they say more about where the lines differ
+  // than one digest can, and the digest is reported only when they found nothing.
+  const differs = linesDiffer ? linesDifference(headLine, blank, found, personalFields) : undefined;
+  if (differs) problem(headLine, differs);
   if (head?.legacy && head.legacy.differs > 0) {
     problem(
       headLine,
@@ -538,7 +572,7 @@ function checkHeader(parsed: Json, line: number, problem: (line: number, message
     typeof parsed['personalData'] === 'boolean' &&
     (parsed['from'] === null || typeof parsed['from'] === 'string') &&
     (parsed['to'] === null || typeof parsed['to'] === 'string');
-  if (!ok) problem(line, `the header is not one of ${AUDIT_EXPORT_FORMAT} over ${AUDIT_CHAIN_FORMAT}: it was changed`);
+  if (!ok) problem(line, `the header is not one of ${String(parsed['format'])} over ${AUDIT_CHAIN_FORMAT}: it was changed`);
   const extra = Object.keys(parsed).filter((k) => !HEADER_KEYS.has(k));
   if (extra.length > 0) problem(line, `the header carries ${extra.join(', ')}, which nothing signed covers: not part of this format`);
   const prev = isObject(previous) && isInt(previous['seq']) && typeof previous['link'] === 'string' ? previous : { seq: 0, link: '' };
@@ -549,6 +583,24 @@ function checkHeader(parsed: Json, line: number, problem: (line: number, message
   };
 }
 
+/**
+ * Why the lines before the head are not the ones its linesDigest signs, as far as the file tells: the
+ * digest is one hash, so it cannot name a line. Undefined when a problem is already reported above
+ * the head: that one names the line (a second report of the same change would only blame the head);
+ * otherwise the blank lines, or what only the digest covers.
+ */
+function linesDifference(headLine: number, blank: readonly number[], found: readonly VerifyProblem[], personalFields: number): string | undefined {
+  if (found.some((p) => p.line > 0 && p.line < headLine)) return undefined;
+  const reason = 'the lines before the head are not the ones the head signed: ';
+  const shown = (lines: readonly number[]) => `${lines.slice(0, 5).join(', ')}${lines.length > 5 ? ', …' : ''}`;
+  if (blank.length > 0) return `${reason}line(s) ${shown(blank)} are blank, which the exporter never writes: lines were added`;
+  const personal = personalFields > 0 ? `a plaintext personal field (\`personal\`, on ${personalFields} event line(s))` : undefined;
+  return (
+    `${reason}every chained value and copied field checks out, so what changed is what only the head's linesDigest covers: ` +
+    `${personal ? `${personal} or ` : ''}the header's jwks: the file was changed after export`
+  );
+}
+
 /** The signed head must state exactly what the file holds. */
 function checkHead(
   head: AuditHead,
@@ -557,8 +609,27 @@ function checkHead(
   byLine: readonly EventRecord[],
   problem: (line: number, message: string) => void,
 ): boolean {
-  if (head.format !== AUDIT_HEAD_FORMAT || head.chain !== AUDIT_CHAIN_FORMAT) {
+  if ((head.format !== AUDIT_HEAD_FORMAT && head.format !== AUDIT_HEAD_FORMAT_V1) || head.chain !== AUDIT_CHAIN_FORMAT) {
     problem(line, `the signed head is not one of ${AUDIT_HEAD_FORMAT} over ${AUDIT_CHAIN_FORMAT}: it was changed`);
+    return false;
+  }
+  // The head's format is signed, the header's is not: the head decides whether its linesDigest is
+  // checked, so that relabelling a v3 export as v2 cannot drop the check (a v2 head has no digest).
+  const v3 = head.format === AUDIT_HEAD_FORMAT;
+  if (v3 !== (header.format === AUDIT_EXPORT_FORMAT)) {
+    problem(
+      1,
+      `the header reads ${String(header.format)}, but the signed head is of ${head.format}, which ${v3 ? `ends an export of ${AUDIT_EXPORT_FORMAT}` : `ends an export of ${AUDIT_EXPORT_FORMAT_V2}`}: the header was changed`,
+    );
+    return false;
+  }
+  if (v3 !== (typeof head.linesDigest === 'string')) {
+    problem(
+      line,
+      v3
+        ? `the signed head (${head.format}) carries no linesDigest of the lines before it: it was changed`
+        : `the signed head (${head.format}) carries a linesDigest, which that format does not have: it was changed`,
+    );
     return false;
   }
   let ok = true;
