@@ -33,7 +33,7 @@ export class CompleteSamlLoginHandler implements ICommandHandler<CompleteSamlLog
    * per organization and client network, 10 refusals in 15 minutes, and past them 429 with
    * Retry-After, the response unread and nothing recorded (docs/sso.md, "Limits"). Every refusal
    * within them is recorded as SsoLoginFailed, then reported; a sign-in, and a refusal of a response
-   * the IdP signed (but a replay), takes its count back. The
+   * the IdP signed once its assertion is spent, takes its count back. The
    * browser binding is checked after the response is verified, so a forged or altered response
    * keeps its own reason, and before the assertion is used, so a refused one is not spent.
    */
@@ -49,7 +49,6 @@ export class CompleteSamlLoginHandler implements ICommandHandler<CompleteSamlLog
     let vouched = false;
     try {
       const identity = await this.provider.verify(org, command.samlResponse);
-      vouched = true;
       // A valid response of someone else's sign-in, posted from another browser (login CSRF), is
       // refused before its assertion is used: it would sign this browser in as that someone.
       if (!isBoundTo(command.requestBinding, identity.inResponseTo)) throw ssoRefused('unbound-request');
@@ -60,6 +59,8 @@ export class CompleteSamlLoginHandler implements ICommandHandler<CompleteSamlLog
         { type: 'AcceptSamlAssertion', orgId, assertionDigest, notOnOrAfter: identity.notOnOrAfter },
         context,
       );
+      // The assertion is spent: posted again it is refused as a replay, which counts.
+      vouched = true;
       const session = await this.users.signIn(org, identity, context);
       await this.throttle.succeeded(keys, attempt.id);
       return session;
@@ -70,11 +71,12 @@ export class CompleteSamlLoginHandler implements ICommandHandler<CompleteSamlLog
         throw error;
       }
       // A response the organization's IdP signed, refused for who it names (an account unknown
-      // here, disabled, without a role) or for the browser that posted it: each took a sign-in at
-      // the IdP, so it floods nothing, and counting it would lock a shared office network out of
-      // SSO for a colleague's missing account (docs/sso.md, "Limits"). A replay is counted: anyone
-      // holding one response can post it again at no cost.
-      if (vouched && error.reason !== 'replayed') await this.throttle.succeeded(keys, attempt.id);
+      // here, disabled, without a role) once its assertion was spent: each took a sign-in at the
+      // IdP, so it floods nothing, and counting it would lock a shared office network out of SSO
+      // for a colleague's missing account (docs/sso.md, "Limits"). A refusal before the assertion
+      // is spent (another browser's sign-in, a replay) counts: the same response can be posted
+      // again at no cost.
+      if (vouched) await this.throttle.succeeded(keys, attempt.id);
       const attemptId = this.aggregates.newId('sso_');
       await this.aggregates.handle(
         ssoLoginFailureStream(orgId, attemptId),
