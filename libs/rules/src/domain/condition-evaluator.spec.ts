@@ -625,6 +625,16 @@ describe('partial items (typeSchemaVariant: partial)', () => {
     expect(miss.conditions[0]!.missing).toEqual(['title', 'tags', 'meta']);
   });
 
+  it('ANY_IMAGE is unknown while an image field, or a declared images of any type, was not sent', async () => {
+    const noImage = leaf({ builtin: 'ANY_IMAGE' }, 'IS_NOT_PROVIDED');
+    const withImages = { itemType: { ...postType, fields: [...postType.fields, field('images', 'STRING', true)] } };
+    const missing = await evaluate(set('AND', noImage), partial({ photo: null, gallery: null }, withImages));
+    expect(missing.outcome).toBe('unknown');
+    expect(missing.conditions[0]!.missing).toEqual(['images']);
+    expect((await evaluate(set('AND', noImage), partial({ photo: null, gallery: null, images: [] }, withImages))).outcome).toBe('passed');
+    expect((await evaluate(set('AND', noImage), partial({ photo: null, gallery: null }))).outcome).toBe('passed');
+  });
+
   it('the creator is unknown when its role field was not sent, known when the item carries it', async () => {
     const creator = leaf({ builtin: 'CREATOR' }, 'EQUALS', { id: 'u1', typeId: 'user' });
     expect((await evaluate(set('AND', creator), partial({}, { creator: null }))).outcome).toBe('unknown');

@@ -19,8 +19,11 @@ export function missingInputs(leaf: LeafCondition, item: EvaluatedItem): readonl
   switch (input.builtin) {
     case 'ALL_TEXT':
       return absent(declared('STRING'));
-    case 'ANY_IMAGE':
-      return absent(declared('IMAGE'));
+    case 'ANY_IMAGE': {
+      // A declared `images` is read whatever its declared type (collectImages, below).
+      const images = declared().includes(IMAGES_KEY) && !declared('IMAGE').includes(IMAGES_KEY) ? [IMAGES_KEY] : [];
+      return absent([...declared('IMAGE'), ...images]);
+    }
     case 'ITEM':
       return absent(declared());
     case 'CREATOR': {
