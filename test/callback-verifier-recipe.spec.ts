@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
@@ -5,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Receiver, startReceiver } from './support/http-receiver.js';
 import { freePort } from './support/free-port.js';
+import { waitFor } from './support/wait-for.js';
 import { loadCallbackVerifier } from './support/callback-verifier-recipe.js';
 
 /**
@@ -110,5 +112,47 @@ describe('the documented callback verifier', () => {
     served = [next.jwk];
     expect(await verifyCallback(signed(next, body), body)).toBe(true);
     expect(await verifyCallback(signed(current, body), body)).toBe(false);
+  });
+
+  it('stops trusting the keys it has once lookups have failed for longer than maxStaleMs', async () => {
+    let failing = false;
+    const endpoint = await keysServedBy((res) => (failing ? res.writeHead(401).end() : res.end(JSON.stringify({ keys: [current.jwk] }))));
+    // Every call looks up again (a key set of no age), so that the failures come at once.
+    const verifyCallback = callbackVerifier({ wardenUrl: endpoint.url, apiKey: API_KEY, minRefreshIntervalMs: 0, maxKeySetAgeMs: 0, maxStaleMs: 200 });
+    expect(await verifyCallback(signed(current, body), body)).toBe(true);
+    failing = true;
+    await waitFor(async () => ((await verifyCallback(signed(current, body), body)) ? undefined : true), 'the stale keys to be refused');
+    failing = false;
+    expect(await verifyCallback(signed(current, body), body)).toBe(true);
+  });
+
+  it('runs as the receiver docs/callbacks.md starts: 200 for a verified callback, 401 otherwise, 413 past 1 MiB', async () => {
+    const endpoint = await keysServedBy();
+    const port = await freePort();
+    const receiver = spawn(process.execPath, [join(ROOT, 'examples/callbacks/receiver.mjs')], {
+      env: { ...process.env, WARDEN_URL: endpoint.url, WARDEN_API_KEY: API_KEY, PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      let output = '';
+      receiver.stdout.on('data', (c: Buffer) => (output += c.toString()));
+      await waitFor(() => output.includes('receiver listening'), 'the receiver to listen');
+      const send = (headers: IncomingHttpHeaders, payload: string | Uint8Array<ArrayBuffer>) =>
+        fetch(`http://127.0.0.1:${port}/hooks/remove`, { method: 'POST', headers: headers as Record<string, string>, body: payload });
+      expect((await send(signed(current, body), body)).status).toBe(200);
+      expect((await send(signed(current, body), body.replace('p1', 'p2'))).status).toBe(401);
+      const large = new Uint8Array(1024 * 1024 + 1).fill(97);
+      // Answered 413 before the rest is read, and the connection closed: the client may see either.
+      const answer = await send(signed(current, body), large).then(
+        (r) => r.status,
+        () => 'closed',
+      );
+      expect([413, 'closed']).toContain(answer);
+      // Not logged: the body of what did not verify.
+      await waitFor(() => output.includes('NOT VERIFIED'), 'the refusal to be logged');
+      expect(output).not.toContain('p2');
+    } finally {
+      receiver.kill();
+    }
   });
 });

@@ -5,9 +5,10 @@ import { createPublicKey, verify } from 'node:crypto';
  * but `node:crypto`. Returns `verifyCallback(headers, rawBody)`: `headers` are the request's
  * headers (lower-case names), `rawBody` the body bytes exactly as received.
  */
-export function callbackVerifier({ wardenUrl, apiKey, minRefreshIntervalMs = 10_000, maxKeySetAgeMs = 3_600_000 }) {
+export function callbackVerifier({ wardenUrl, apiKey, minRefreshIntervalMs = 10_000, maxKeySetAgeMs = 3_600_000, maxStaleMs = 86_400_000 }) {
   let keys = new Map(); // kid -> public key
   let lastRefresh = -Infinity;
+  let lastFetched = -Infinity; // when the keys in hand were fetched
   let refreshing; // the refresh under way, shared by the callbacks that wait for it
 
   async function fetchKeys() {
@@ -26,7 +27,10 @@ export function callbackVerifier({ wardenUrl, apiKey, minRefreshIntervalMs = 10_
       lastRefresh = Date.now();
       refreshing = fetchKeys()
         // A new map, not additions to the old one: a key retired since must stop verifying.
-        .then((fresh) => void (keys = fresh))
+        .then((fresh) => {
+          keys = fresh;
+          lastFetched = Date.now();
+        })
         .catch((err) => console.error(`Warden's signing keys not refreshed: ${err.message}`))
         .finally(() => void (refreshing = undefined));
     }
@@ -43,7 +47,9 @@ export function callbackVerifier({ wardenUrl, apiKey, minRefreshIntervalMs = 10_
     // A key you have not seen yet (Warden rotated), or a key set an hour old (a key retired since
     // must drop out of it).
     if (!keys.has(kid) || Date.now() - lastRefresh >= maxKeySetAgeMs) await refreshKeys();
-    if (!keys.has(kid) || !v1) return false;
+    // Keys that could not be fetched again for a day are not trusted: one Warden retired since (a
+    // compromised one, say) would verify for as long as the lookups fail.
+    if (!keys.has(kid) || !v1 || Date.now() - lastFetched > maxStaleMs) return false;
     const signed = Buffer.concat([Buffer.from(`${t}.${headers['service-delivery-id']}.`), Buffer.from(rawBody)]);
     return verify(null, signed, keys.get(kid), Buffer.from(v1, 'base64'));
   };

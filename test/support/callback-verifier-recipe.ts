@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 export type VerifyCallback = (headers: IncomingHttpHeaders, rawBody: string | Buffer) => Promise<boolean>;
-export type CallbackVerifierOptions = { wardenUrl: string; apiKey: string; minRefreshIntervalMs?: number; maxKeySetAgeMs?: number };
+export type CallbackVerifierOptions = { wardenUrl: string; apiKey: string; minRefreshIntervalMs?: number; maxKeySetAgeMs?: number; maxStaleMs?: number };
 
 /** The verifier docs/callbacks.md prints (examples/callbacks/verify-callback.mjs, plain JavaScript), typed for the tests. */
 export async function loadCallbackVerifier(): Promise<(options: CallbackVerifierOptions) => VerifyCallback> {

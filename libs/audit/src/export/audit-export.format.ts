@@ -4,7 +4,7 @@ import type { JsonObject } from '#warden/kernel';
  * The NDJSON of `warden audit export` (docs/audit.md): a header line, one line per event of the
  * organization in chain order, and the signed head last. A checkpoint is an event line like any
  * other (type AuditChainCheckpointed), signed over the head it names. Everything a line shows is
- * covered by the chain or by a signature, or checked against what is (issue 31). v3: the head also
+ * covered by the chain or by a signature, or checked against what is (docs/audit.md, "Threat model"). v3: the head also
  * signs the SHA-256 of every line before it (`linesDigest`), so that what no link covers — the
  * plaintext `personal`, the header's `jwks` — cannot be changed after export either.
  */

@@ -169,7 +169,7 @@ export class AuditExporter {
 
   /**
    * Where the export starts: the first event at or after `from`; 1 without `from`. The chain's index
-   * on (orgId, occurredAt, seq) proposes it in one seek (issue 31 item 12), but its times are the
+   * on (orgId, occurredAt, seq) proposes it in one seek (docs/audit.md, "Exporting"), but its times are the
    * read model's, which whoever can write read-models.db can change, and the signed head would then
    * vouch for a range short of its first events. So the log decides: the event proposed must have
    * occurred at or after `from` and the one before it earlier, or the edge moves one event at a time
@@ -190,7 +190,7 @@ export class AuditExporter {
   /**
    * Where the export ends: the last event at or before `to`, never past the chain head found at the
    * start, so that the read stops there instead of going on through other organizations' later
-   * events to the end of the log (issue 31 item 12). The index proposes it; the log decides, as for
+   * events to the end of the log (docs/audit.md, "Exporting"). The index proposes it; the log decides, as for
    * the start: while the event after it occurred at or before `to`, the edge moves on. One read of
    * the log when the index is right. An event of the range that occurred after `to` ends the export
    * before it (lines), as the log's times say.
