@@ -134,10 +134,12 @@ describe('two workers on one data directory', () => {
 
   it('hands over on SIGTERM without sending any callback twice: attempts in flight are recorded before the lease is released', async () => {
     const dataDir = freshDataDir();
-    // Answers only after the standby could take the lease over (it tries every second): attempts
-    // are in flight at the SIGTERM, and a holder that let go before recording them would see the
-    // standby send them again.
-    const receiver = await startReceiver((_req, res) => setTimeout(() => res.end('{"ok":true}'), 2500));
+    // Until the first worker has exited, answers only after the standby could take the lease over
+    // (it tries every second): attempts are in flight at the SIGTERM, and a holder that let go
+    // before recording them would see the standby send them again. Once it has exited, the
+    // standby's own sends are answered at once: their slowness would test nothing.
+    let firstExited = false;
+    const receiver = await startReceiver((_req, res) => setTimeout(() => res.end('{"ok":true}'), firstExited ? 0 : 2500));
     const env = testEnv(dataDir, {
       RECEIVER_URL: receiver.url,
       DOWN_URL: 'http://127.0.0.1:9',
@@ -174,6 +176,7 @@ describe('two workers on one data directory', () => {
       // 16 attempts at once per destination: the first wave is in flight.
       await until(() => receiver.requests.length >= 16, 'the first callbacks in flight');
       expect(await first.stop('SIGTERM')).toBe(0);
+      firstExited = true;
       expect(receiver.requests.length).toBeLessThan(matching);
       await until(() => count(dataDir, "type = 'CallbackDelivered'") >= matching, 'every callback delivered');
       expect(second.logs()).toContain('reactor lease taken: running here');
