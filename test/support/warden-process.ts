@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { waitFor } from './wait-for.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const MAIN = join(ROOT, 'dist/apps/server/bundle/main.js');
@@ -158,6 +159,24 @@ export async function createKey(env: NodeJS.ProcessEnv, orgId: string, extra: st
 }
 
 export const lastLine = (text: string) => text.trimEnd().split('\n').pop()!;
+
+/**
+ * `signing-key retire` of a key rotated out moments ago: refused until a few seconds after the
+ * rotation (docs/callbacks.md), the refusal naming the instant it may be retired from. Runs it,
+ * and if refused, again once the clock has passed that instant: one refusal and one retirement,
+ * instead of a run every half second until one succeeds. Returns both runs.
+ */
+export async function retireRotatedKey(env: NodeJS.ProcessEnv, orgId: string, kid: string): Promise<{ refused?: CliResult; retired: CliResult }> {
+  // `--kid=<kid>`: a key id may begin with '-', which would read as an option after a space.
+  const args = ['signing-key', 'retire', '--org', orgId, `--kid=${kid}`];
+  const first = await runCli(args, env);
+  if (first.code === 0) return { retired: first };
+  const from = /retire it from (\S+) on/.exec(first.stderr)?.[1];
+  if (from === undefined) throw new Error(`signing-key retire failed without naming when it may: ${first.stderr}`);
+  const retirable = Date.parse(from);
+  await waitFor(() => Date.now() >= retirable, `the clock to reach ${from}, when ${kid} may be retired`);
+  return { refused: first, retired: await runCli(args, env) };
+}
 
 /** Applies a configuration file through the CLI. */
 export async function applyConfig(env: NodeJS.ProcessEnv, configFile: string): Promise<void> {
