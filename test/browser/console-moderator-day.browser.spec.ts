@@ -88,6 +88,9 @@ describe('the review console: a moderator works a queue (browser)', () => {
     await page.keyboard.press('i');
     expect(await page.getByRole('radio', { name: 'Ignore' }).isChecked()).toBe(true);
     // Ctrl+Enter held down (the key repeats) and a click on the button at once: one decision.
+    // `force`: the click lands at once, on the button as it is (disabled while the decision is
+    // under way), instead of waiting until it is enabled again: it never is, the next job's
+    // button is another, so the click waited for the page's whole timeout.
     await page.keyboard.down('Control');
     await page.keyboard.down('Enter');
     await page.keyboard.down('Enter');
@@ -95,7 +98,7 @@ describe('the review console: a moderator works a queue (browser)', () => {
     await page.keyboard.up('Control');
     await page
       .getByRole('button', { name: /^Ignore/ })
-      .click({ noWaitAfter: true })
+      .click({ force: true, noWaitAfter: true })
       .catch(() => undefined);
     await waitFor(async () => {
       const now = await heading.textContent();
