@@ -13,8 +13,12 @@ import { waitFor } from '../support/wait-for.js';
  */
 
 const TABLET = { width: 820, height: 1180 };
-/** A queue whose lock is short enough to see it renewed within a test. */
-const QUICK_QUEUE = '  - { id: quick, name: Quick, lockTimeoutSeconds: 12 }\n';
+/**
+ * A queue whose lock is short enough to see it renewed within a test, and long enough for the
+ * console to renew it in time on a loaded machine: it renews at the first check (every quarter of
+ * the lock) after half the time, so 2 s before the expiry at the latest.
+ */
+const QUICK_QUEUE = '  - { id: quick, name: Quick, lockTimeoutSeconds: 8 }\n';
 /** Reports naming the spam policy go to the `spam` queue. */
 const SPAM_ROUTING = `
 routingRules:
