@@ -92,18 +92,18 @@ describe('the review console: a moderator works a queue (browser)', () => {
     await page.keyboard.press('i');
     expect(await page.getByRole('radio', { name: 'Ignore' }).isChecked()).toBe(true);
     // Ctrl+Enter held down (the key repeats) and a click on the button at once: one decision.
-    // `force`: the click lands at once, on the button as it is (disabled while the decision is
-    // under way), instead of waiting until it is enabled again: it never is, the next job's
-    // button is another, so the click waited for the page's whole timeout.
+    // The click is dispatched on this job's button itself, at once, whatever its state: disabled
+    // while the decision is under way, or gone with its job (each job has its own panel). A mouse
+    // click would wait until the button could be clicked, which it never can be again (the
+    // page's whole timeout), or land on whatever the next job put at its place.
+    const submitButton = page.getByRole('button', { name: /^Ignore/ });
+    const ignoreButton = await submitButton.elementHandle();
     await page.keyboard.down('Control');
     await page.keyboard.down('Enter');
     await page.keyboard.down('Enter');
     await page.keyboard.up('Enter');
     await page.keyboard.up('Control');
-    await page
-      .getByRole('button', { name: /^Ignore/ })
-      .click({ force: true, noWaitAfter: true })
-      .catch(() => undefined);
+    await ignoreButton!.dispatchEvent('click');
     await waitFor(async () => {
       const now = await heading.textContent();
       return now !== first && /kb-\d/.test(now ?? '') ? now : undefined;
