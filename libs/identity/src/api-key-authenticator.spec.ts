@@ -26,7 +26,12 @@ describe('CachedApiKeyAuthenticator', () => {
     const clock = new FixedClock(new Date('2026-01-01T00:00:00Z'));
     const host = new ProjectionHost(storage, new Metrics(), { reactorLease: { ttlMs: 10_000, renewEveryMs: 3_000 } }, clock);
     host.register(identityProjection);
-    return { authenticator: new CachedApiKeyAuthenticator(stores.readStore, host, clock), events: stores.events, readStore: stores.readStore, clock };
+    return {
+      authenticator: new CachedApiKeyAuthenticator(stores.readStore, host, clock, { apiKeyUsageFlushSeconds: 10 }),
+      events: stores.events,
+      readStore: stores.readStore,
+      clock,
+    };
   };
 
   it('answers ok with the principal for an active key, and why not for a revoked or rotated-out one', async () => {

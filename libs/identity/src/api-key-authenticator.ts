@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { ReadStore } from '#warden/readstore';
 import type { Clock } from '#warden/kernel';
-import { type ApiKeyAuthenticator, type AuthenticationResult, CLOCK } from '#warden/platform';
+import { type ApiKeyAuthenticator, type AuthenticationResult, CLOCK, WARDEN_CONFIG, type WardenConfig } from '#warden/platform';
 import { ProjectionHost, READ_STORE } from '#warden/storage';
 import { hashApiKey } from './domain/api-key-secret.js';
 import { IDENTITY_PROJECTION } from './projections/identity.projection.js';
@@ -9,14 +9,14 @@ import { API_KEY_USAGE, API_KEYS_BY_HASH, type ApiKeyHashDoc } from './projectio
 
 const CACHE_TTL_MS = 1_000;
 const CACHE_MAX = 10_000;
-const USAGE_FLUSH_MS = 10_000;
 
 /**
  * Authenticates X-API-KEY values through a short cache (a revoked key stops working within
  * CACHE_TTL_MS). A miss catches the identity projection up with the log before answering
  * "unknown", so a key just created by the CLI works on the very next request; misses at the same
  * time share one catch-up (ProjectionHost.catchUp), so invented keys stay cheap. Last use is
- * kept in memory and written in one batch every USAGE_FLUSH_MS, not once per request.
+ * kept in memory and written in one batch every WARDEN_API_KEY_USAGE_FLUSH_SECONDS (10 by
+ * default), not once per request.
  */
 @Injectable()
 export class CachedApiKeyAuthenticator implements ApiKeyAuthenticator, OnModuleInit, OnApplicationShutdown {
@@ -31,10 +31,11 @@ export class CachedApiKeyAuthenticator implements ApiKeyAuthenticator, OnModuleI
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Inject(ProjectionHost) private readonly projections: ProjectionHost,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(WARDEN_CONFIG) private readonly config: Pick<WardenConfig, 'apiKeyUsageFlushSeconds'>,
   ) {}
 
   onModuleInit(): void {
-    this.timer = setInterval(() => void this.flushUsage(), USAGE_FLUSH_MS);
+    this.timer = setInterval(() => void this.flushUsage(), this.config.apiKeyUsageFlushSeconds * 1000);
     this.timer.unref();
   }
 

@@ -122,6 +122,8 @@ export interface WardenConfig {
   readonly reviewSkipSeconds: number;
   /** How often the worker signs a checkpoint of each organization's audit chain that moved. */
   readonly auditCheckpointSeconds: number;
+  /** How often a server writes the last use of the API keys it authenticated (kept in memory meanwhile). */
+  readonly apiKeyUsageFlushSeconds: number;
   /** Where `warden audit anchor --post` sends an organization's signed chain head (docs/audit.md, "Anchors"). */
   readonly auditAnchorUrl: string | undefined;
   /**
@@ -344,6 +346,7 @@ const ENVIRONMENT = z
       .optional(),
     WARDEN_REVIEW_SKIP_SECONDS: wholeNumber(600, 0, 30 * 24 * 3600),
     WARDEN_AUDIT_CHECKPOINT_SECONDS: wholeNumber(60, 1, 24 * 3600),
+    WARDEN_API_KEY_USAGE_FLUSH_SECONDS: wholeNumber(10, 1, 3600),
     WARDEN_AUDIT_ANCHOR_URL: z
       .string()
       .optional()
@@ -474,6 +477,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): WardenC
     publicUrl: e.WARDEN_PUBLIC_URL === undefined ? `http://localhost:${e.PORT}` : new URL(e.WARDEN_PUBLIC_URL).origin,
     reviewSkipSeconds: e.WARDEN_REVIEW_SKIP_SECONDS,
     auditCheckpointSeconds: e.WARDEN_AUDIT_CHECKPOINT_SECONDS,
+    apiKeyUsageFlushSeconds: e.WARDEN_API_KEY_USAGE_FLUSH_SECONDS,
     auditAnchorUrl: e.WARDEN_AUDIT_ANCHOR_URL,
     readOnly: e.WARDEN_READ_ONLY === 'true',
     metricsToken: e.WARDEN_METRICS_TOKEN,
