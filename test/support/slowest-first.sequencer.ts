@@ -1,20 +1,18 @@
-import { statSync } from 'node:fs';
-import { relative } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * A first guess, in milliseconds, for a file of a project that has no recorded duration yet (a
- * fresh clone, as CI's): a browser file starts Chromium and a server and walks the console; a
- * fuzz file sends thousands of requests. Only their order among the others matters.
+ * Each file's duration in the last whole run on a clean clone, as CI's (`npm run test:durations`
+ * records it): the order on a fresh clone, which has no results cache of its own.
  */
-const FIRST_GUESS_MS: Record<string, number> = { browser: 45_000, fuzz: 40_000 };
+const CI_DURATIONS_MS: Record<string, number> = JSON.parse(readFileSync(join(import.meta.dirname, 'file-durations.json'), 'utf8')) as Record<string, number>;
 /**
- * Files much slower than their size says (a thousand jobs from a short file), as a CI run on two
- * cores measured them; the others are guessed from their size.
+ * A first guess, in milliseconds, for a file recorded nowhere (a new one): a browser file starts
+ * Chromium and a server and walks the console; a fuzz file sends thousands of requests. Only their
+ * order among the others matters.
  */
-const KNOWN_SLOW_MS: Record<string, number> = {
-  'test/e2e/review-concurrency.e2e.spec.ts': 53_000,
-};
+const FIRST_GUESS_MS: Record<string, number> = { browser: 25_000, fuzz: 10_000 };
 /** An e2e file without a recorded duration: about 2 ms per byte of source (the slow ones are the long ones). */
 const E2E_MS_PER_BYTE = 2;
 
@@ -23,8 +21,8 @@ const E2E_MS_PER_BYTE = 2;
  * vitest's own order runs a group's projects one after another by name (browser, e2e, fuzz), so
  * the fuzz files, among the longest, started last, where one of them can leave a core working
  * alone at the end of the run. Longest first leaves the short files to fill both cores at the end.
- * The duration is the last run's (vitest's results cache) or, without one, a guess from the
- * project and the file's size.
+ * The duration is the last run's (vitest's results cache) or, without one, CI's last recorded
+ * (file-durations.json), or for a new file a guess from the project and the file's size.
  */
 export default class SlowestFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -43,7 +41,7 @@ export default class SlowestFirstSequencer extends BaseSequencer {
   private expectedMs(spec: TestSpecification): number {
     const recorded = this.ctx.cache.getTestSpecificationResult(spec);
     if (recorded?.duration) return recorded.duration;
-    const known = KNOWN_SLOW_MS[relative(spec.project.config.root, spec.moduleId)];
+    const known = CI_DURATIONS_MS[relative(spec.project.config.root, spec.moduleId)];
     if (known !== undefined) return known;
     const guess = FIRST_GUESS_MS[spec.project.name];
     if (guess !== undefined) return guess;
