@@ -285,22 +285,28 @@ describe('SAML single sign-on (e2e)', () => {
     expect(failures(dataDir, 'acme').slice(before)).toHaveLength(11);
   });
 
-  it('does not count refusals, for who they name, of responses the IdP signed; counts one posted again, or from another browser', async () => {
+  it('counts refusals of responses the IdP signed, for who they name, against the IdP account first; one posted again, or from another browser, against the network', async () => {
     await runCliBatch(env, [
       ['user', 'create', '--org', 'acme', '--email', 'dora@acme.example', '--role', 'MODERATOR'],
       ['user', 'disable', '--org', 'acme', '--email', 'dora@acme.example'],
+      ['user', 'create', '--org', 'acme', '--email', 'erin@acme.example', '--role', 'MODERATOR'],
+      ['user', 'disable', '--org', 'acme', '--email', 'erin@acme.example'],
     ]);
     const office = { 'x-forwarded-for': '192.0.2.20' };
     const before = failures(dataDir, 'acme').length;
     for (let i = 0; i < 11; i++) expect((await post(await respond({ email: 'dora@acme.example' }), 'acme', office)).status).toBe(403);
     expect(failures(dataDir, 'acme').slice(before)).toEqual(Array(11).fill('user-disabled'));
-    // Still within the throttle: a colleague on the same network signs in.
+    // Dora's own ten were spent, and the eleventh counted against the network: still within it, a
+    // colleague on the same network signs in.
     expect((await post(await respond({ email: 'office-colleague@acme.example' }), 'acme', office)).status).toBe(302);
+    // A script looping through Dora's IdP session meets the network's throttle after nine more.
+    for (let i = 0; i < 9; i++) expect((await post(await respond({ email: 'dora@acme.example' }), 'acme', office)).status).toBe(403);
+    expect((await post(await respond({ email: 'dora@acme.example' }), 'acme', office)).status).toBe(429);
 
     // One signed response posted again and again: replayed once spent, or without its browser's
     // cookie (not spent, so that its browser may still finish) — both counted.
     const replayer = { 'x-forwarded-for': '192.0.2.21' };
-    const refused = await respond({ email: 'dora@acme.example' });
+    const refused = await respond({ email: 'erin@acme.example' });
     expect((await post(refused, 'acme', replayer)).status).toBe(403);
     for (let i = 0; i < 10; i++) expect((await post(refused, 'acme', replayer)).status).toBe(401);
     expect((await post(refused, 'acme', replayer)).status).toBe(429);

@@ -16,6 +16,11 @@ import { CompleteSamlLoginCommand } from './complete-saml-login.command.js';
 /** What one ACS post counts against: its organization's SSO sign-in from its client's network. */
 export const samlThrottleKeys = (orgId: string, clientAddress: string): string[] => [`saml:${orgId}:${clientNetworkKey(clientAddress)}`];
 
+/** What a refusal of an IdP account's spent assertion counts against first: that account's SSO sign-in (its email hashed). */
+export const samlAccountThrottleKeys = (orgId: string, email: string): string[] => [
+  `saml:${orgId}:account:${createHash('sha256').update(email).digest('hex')}`,
+];
+
 @CommandHandler(CompleteSamlLoginCommand)
 export class CompleteSamlLoginHandler implements ICommandHandler<CompleteSamlLoginCommand> {
   constructor(
@@ -32,8 +37,9 @@ export class CompleteSamlLoginHandler implements ICommandHandler<CompleteSamlLog
    * post is counted as password sign-ins are (identity's LoginThrottle, docs/console-access.md):
    * per organization and client network, 10 refusals in 15 minutes, and past them 429 with
    * Retry-After, the response unread and nothing recorded (docs/sso.md, "Limits"). Every refusal
-   * within them is recorded as SsoLoginFailed, then reported; a sign-in, and a refusal of a response
-   * the IdP signed once its assertion is spent, takes its count back. The
+   * within them is recorded as SsoLoginFailed, then reported; a sign-in takes its count back, and a
+   * refusal of a response the IdP signed once its assertion is spent moves its count to that IdP
+   * account while the account has any left. The
    * browser binding is checked after the response is verified, so a forged or altered response
    * keeps its own reason, and before the assertion is used, so a refused one is not spent.
    */
@@ -46,7 +52,8 @@ export class CompleteSamlLoginHandler implements ICommandHandler<CompleteSamlLog
     if (attempt.id === null) {
       throw rateLimited(attempt.retryAfter, 'Too many refused SSO sign-ins for this organization from this network (10 in 15 minutes)');
     }
-    let vouched = false;
+    /** The IdP account of a response whose assertion was spent: set once it is. */
+    let vouchedFor: string | undefined;
     try {
       const identity = await this.provider.verify(org, command.samlResponse);
       // A valid response of someone else's sign-in, posted from another browser (login CSRF), is
@@ -60,7 +67,7 @@ export class CompleteSamlLoginHandler implements ICommandHandler<CompleteSamlLog
         context,
       );
       // The assertion is spent: posted again it is refused as a replay, which counts.
-      vouched = true;
+      vouchedFor = identity.email;
       const session = await this.users.signIn(org, identity, context);
       await this.throttle.succeeded(keys, attempt.id);
       return session;
@@ -71,12 +78,16 @@ export class CompleteSamlLoginHandler implements ICommandHandler<CompleteSamlLog
         throw error;
       }
       // A response the organization's IdP signed, refused for who it names (an account unknown
-      // here, disabled, without a role) once its assertion was spent: each took a sign-in at the
-      // IdP, so it floods nothing, and counting it would lock a shared office network out of SSO
-      // for a colleague's missing account (docs/sso.md, "Limits"). A refusal before the assertion
-      // is spent (another browser's sign-in, a replay) counts: the same response can be posted
-      // again at no cost.
-      if (vouched) await this.throttle.succeeded(keys, attempt.id);
+      // here, disabled, without a role) once its assertion was spent: counted against the network,
+      // a colleague's missing account would lock a shared office network out of SSO (docs/sso.md,
+      // "Limits"). So it counts against that IdP account instead, and against the network only
+      // once the account has spent its own ten: a script looping through an IdP session of its own
+      // still meets the throttle. A refusal before the assertion is spent (another browser's
+      // sign-in, a replay) counts against the network: the same response can be posted again.
+      if (vouchedFor !== undefined) {
+        const own = await this.throttle.begin(samlAccountThrottleKeys(orgId, vouchedFor));
+        if (own.id !== null) await this.throttle.succeeded(keys, attempt.id);
+      }
       const attemptId = this.aggregates.newId('sso_');
       await this.aggregates.handle(
         ssoLoginFailureStream(orgId, attemptId),
