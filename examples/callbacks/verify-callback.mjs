@@ -46,7 +46,7 @@ export function callbackVerifier({ wardenUrl, apiKey, minRefreshIntervalMs = 10_
     if (!(Math.abs(Date.now() / 1000 - Number(t)) <= 300)) return false; // older than five minutes (or from the future)
     // A key you have not seen yet (Warden rotated), or a key set an hour old (a key retired since
     // must drop out of it).
-    if (!keys.has(kid) || Date.now() - lastRefresh >= maxKeySetAgeMs) await refreshKeys();
+    if (!keys.has(kid) || Date.now() - lastFetched >= maxKeySetAgeMs) await refreshKeys();
     // Keys that could not be fetched again for a day are not trusted: one Warden retired since (a
     // compromised one, say) would verify for as long as the lookups fail.
     if (!keys.has(kid) || !v1 || Date.now() - lastFetched > maxStaleMs) return false;
