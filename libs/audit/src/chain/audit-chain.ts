@@ -5,7 +5,7 @@ import { canonicalJsonDigest, type RecordedEvent } from '#warden/kernel';
  * The audit chain (docs/audit.md, "The audit chain"): each organization's events, in log order,
  * linked by hashes. Everything here is pure, and exactly what `warden audit verify` and an
  * auditor's own verifier recompute, so it never changes within a format: a change is a new
- * format (v1 → v2 added the log position to the link and digests credentials, issue 31).
+ * format (v1 → v2 added the log position to the link and digests credentials; docs/audit.md, "The audit chain").
  */
 export const AUDIT_CHAIN_FORMAT = 'warden-audit-chain/v2';
 /** The first format, kept to compare an old data directory's links when it is rebuilt under v2. */

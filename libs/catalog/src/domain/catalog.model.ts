@@ -69,7 +69,7 @@ export interface OrgSettings {
   /** Every dashboard user must enroll a TOTP second factor before using the console. */
   requireSecondFactor: boolean;
   /**
-   * AUDITOR users see personal data in histories and may export it (issue 31; default off):
+   * AUDITOR users see personal data in histories and may export it (docs/configuration-as-code.md, "Personal data for auditors"; default off):
    * the organization's grant, recorded with its configuration like every setting.
    */
   auditorPersonalData: boolean;

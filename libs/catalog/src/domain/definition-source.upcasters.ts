@@ -1,7 +1,7 @@
 import type { EventMetadata, JsonObject, Upcaster } from '#warden/kernel';
 
 /**
- * QueueDefined v2 → v3 and SsoSettingsChanged v2 → v3: issue 30 (item 17) records who defined a
+ * QueueDefined v2 → v3 and SsoSettingsChanged v2 → v3: v3 records who defined a
  * queue or the SSO settings, an applied file or the console. Before then both wrote these events
  * without saying so, but the metadata's actor does: the CLI's apply is `cli`, a console change is
  * `user:<id>`. So an old console change still reads as the console's (apply --dry-run shows it as

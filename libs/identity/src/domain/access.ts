@@ -1,6 +1,6 @@
 /**
  * Dashboard roles and what each may do: the table of docs/console-access.md, "Roles and what they may do", plus the permissions the
- * console needs, plus AUDITOR (issue 31: read-only access to the audit trail; docs/console-access.md,
+ * console needs, plus AUDITOR (read-only access to the audit trail; docs/console-access.md,
  * "Roles"). It is the one declaration of access in the code; console routes name a permission
  * (`@RequirePermissions`), never a role.
  */

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 
-/** Invitations last 72 hours (issue 12). */
+/** Invitations last 72 hours (docs/console-access.md, "Users (permission `MANAGE_USERS`: ADMIN)"). */
 export const INVITATION_TTL_MS = 72 * 60 * 60 * 1000;
 
 /**

@@ -16,7 +16,7 @@ export function isCustomerRoute(request: FastifyRequest): boolean {
  * Authenticates a customer API request before its body is read (Fastify's preParsing hook): a
  * request without a valid key is answered 401, 403 or 429 at once, and its failure is charged to
  * the address's budget, however large or malformed the body it came with. Parsed first, a 10 MB
- * body cost a second of the event loop and a 400 that charged nothing (issue 30). The API-key
+ * body cost a second of the event loop and a 400 that charged nothing (docs/api.md, "Rate limits"). The API-key
  * guard then finds the principal set.
  */
 export function installEarlyApiKeyCheck(fastify: FastifyInstance, authenticator: ApiKeyAuthenticator): void {

@@ -19,7 +19,7 @@ type KeysOf = (target: unknown, object: Record<string, unknown>, isMap: boolean)
  * The executor with one change: the member names of an object whose class declares nothing about
  * its members are taken as they are. class-transformer removes duplicate names by searching the
  * whole list once per name, so an object of n members cost n² steps: 240,000 members in a sign-in
- * body held the event loop for 34 s (issue 30). Object.keys never repeats a name, so the result is
+ * body held the event loop for 34 s (docs/api.md, "Request limits"). Object.keys never repeats a name, so the result is
  * the same; classes with @Expose or @Exclude metadata (Warden's DTOs declare none) keep the
  * library's own path.
  */

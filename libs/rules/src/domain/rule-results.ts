@@ -13,7 +13,7 @@ import { collectActions, publishes } from './rule-selection.js';
 
 /**
  * The digest of a rule's definition (canonical JSON of the catalog's rule): recorded with each
- * rule result, so that an evaluation says which definition it ran (issue 31: evidence bound to
+ * rule result, so that an evaluation says which definition it ran (docs/rules.md, "Why was an item (not) actioned?": evidence bound to
  * every evaluation). The catalog hands out the same rule object until the rule changes, so the
  * digest is computed once per definition.
  */

@@ -25,7 +25,7 @@ export class InviteUserHandler implements ICommandHandler<InviteUserCommand> {
     const email = checkedEmail(command.email);
     if (command.roles.length > 0) checkedRoles(command.roles);
     // Only this organization's user of the address counts: one of another organization changes
-    // nothing in the answer (issue 30, item 9), and the conflict waits for the acceptance.
+    // nothing in the answer (docs/console-access.md, "Users (permission `MANAGE_USERS`: ADMIN)"), and the conflict waits for the acceptance.
     const existing = await this.users.findInOrganization(orgId, email);
     let userId: string;
     if (existing === null) {

@@ -67,7 +67,7 @@ export class ClaimNextJobHandler implements ICommandHandler<ClaimNextJobCommand>
       const now = this.clock.now();
       if (!this.isOffered(candidate, me, now)) continue;
       // What the claim shows (the latest version Warden has) is what a decision is made on unless
-      // the moderator names another: recorded with the claim (issue 31, evidence of decisions).
+      // the moderator names another: recorded with the claim (docs/review.md, "Decisions and callbacks").
       const item = { id: candidate.itemId, typeId: candidate.itemTypeId };
       // An appeal of what the caller did since it opened: passed over before anything else is read (the decider refuses it too).
       const appealedBefore = candidate.appealId ? await tookAppealedAction(this.readStore, this.events, orgId, candidate.jobId, item, me) : false;

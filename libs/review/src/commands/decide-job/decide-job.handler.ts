@@ -98,7 +98,7 @@ export class DecideJobHandler implements ICommandHandler<DecideJobCommand> {
     const reason = decision.reason?.trim() ? decision.reason : null;
     const note = decision.note?.trim() ? decision.note : null;
     const actor = { userId: moderator.userId };
-    // What the decision is made on (issue 31: every decision records it): the version the
+    // What the decision is made on (docs/review.md, "Decisions and callbacks": every decision records it): the version the
     // moderator names (the one their job view showed), else the one their claim showed, else
     // (a claim recorded before claims recorded it) the latest version a request named.
     const named = decision.itemVersion ?? null;
