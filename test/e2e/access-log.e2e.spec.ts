@@ -7,7 +7,6 @@ import {
   orgWithKeyCommand,
   runCliBatch,
   type RunningWarden,
-  startedLine,
   startWarden,
   testEnv,
 } from '../support/warden-process.js';
@@ -58,7 +57,7 @@ describe('the access log, one line per request', () => {
       .map((line) => JSON.parse(line) as AccessLine);
 
   it('names the console at the default public URL, http://localhost and the port it listens on', () => {
-    const { port, url, console: consoleUrl } = startedLine(warden);
+    const { port, url, console: consoleUrl } = warden.started;
     expect(url).toBe(`http://127.0.0.1:${String(port)}`);
     expect(consoleUrl).toBe(`http://localhost:${String(port)}/console/`);
   });

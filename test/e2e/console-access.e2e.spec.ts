@@ -16,7 +16,6 @@ import {
   runCliBatch,
   runCliWithInput,
   type RunningWarden,
-  startedLine,
   startWarden,
   testEnv,
 } from '../support/warden-process.js';
@@ -94,7 +93,7 @@ describe('console access management, end to end', () => {
   const admin = () => as(ROLE_USERS.ADMIN);
 
   it('names the console at WARDEN_PUBLIC_URL in its start-up line, where invitation and SSO links point', () => {
-    expect(startedLine(warden)['console']).toBe('http://warden.test:8080/console/');
+    expect(warden.started['console']).toBe('http://warden.test:8080/console/');
   });
 
   describe('permissions per role', () => {

@@ -35,17 +35,10 @@ export interface RunningWarden {
   readonly url: string;
   readonly process: ChildProcess;
   readonly logs: () => string;
+  /** The fields of its "warden started" line (apps/server/src/server.ts). */
+  readonly started: Readonly<Record<string, unknown>>;
   /** Sends a signal and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
-}
-
-/** The fields of a server's "warden started" line (apps/server/src/server.ts). */
-export function startedLine(warden: RunningWarden): Record<string, unknown> {
-  const line = warden
-    .logs()
-    .split('\n')
-    .find((l) => l.includes('"msg":"warden started"'));
-  return JSON.parse(line!) as Record<string, unknown>;
 }
 
 /**
@@ -72,9 +65,10 @@ export function startWarden(env: NodeJS.ProcessEnv, timeoutMs = 30_000, entry = 
       if (line) {
         started = true;
         clearTimeout(timer);
-        const { url } = JSON.parse(line) as { url: string };
+        const fields = JSON.parse(line) as Record<string, unknown>;
         resolvePromise({
-          url,
+          url: String(fields['url']),
+          started: fields,
           process: child,
           logs: () => output,
           stop: async (signal = 'SIGTERM') => {

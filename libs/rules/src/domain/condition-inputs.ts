@@ -21,8 +21,8 @@ export function missingInputs(leaf: LeafCondition, item: EvaluatedItem): readonl
       return absent(declared('STRING'));
     case 'ANY_IMAGE': {
       // A declared `images` is read whatever its declared type (collectImages, below).
-      const images = declared().includes(IMAGES_KEY) && !declared('IMAGE').includes(IMAGES_KEY) ? [IMAGES_KEY] : [];
-      return absent([...declared('IMAGE'), ...images]);
+      const imagesOfAnotherType = item.itemType.fields.some((f) => f.name === IMAGES_KEY && f.type !== 'IMAGE');
+      return absent([...declared('IMAGE'), ...(imagesOfAnotherType ? [IMAGES_KEY] : [])]);
     }
     case 'ITEM':
       return absent(declared());

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { clientNetworkKey, LoginThrottle, type OpenedConsoleSession } from '#warden/identity';
+import { clientNetworkKey, emailDigest, LoginThrottle, type OpenedConsoleSession } from '#warden/identity';
 import { rateLimited } from '#warden/kernel';
 import { AggregateStore } from '#warden/storage';
 import { samlAssertionDecider } from '../../domain/saml-assertion.decider.js';
@@ -16,10 +16,8 @@ import { CompleteSamlLoginCommand } from './complete-saml-login.command.js';
 /** What one ACS post counts against: its organization's SSO sign-in from its client's network. */
 export const samlThrottleKeys = (orgId: string, clientAddress: string): string[] => [`saml:${orgId}:${clientNetworkKey(clientAddress)}`];
 
-/** What a refusal of an IdP account's spent assertion counts against first: that account's SSO sign-in (its email hashed). */
-export const samlAccountThrottleKeys = (orgId: string, email: string): string[] => [
-  `saml:${orgId}:account:${createHash('sha256').update(email).digest('hex')}`,
-];
+/** What a refusal of an IdP account's spent assertion counts against first: that account's SSO sign-in (its email's digest, as password sign-in's account key). */
+export const samlAccountThrottleKeys = (orgId: string, email: string): string[] => [`saml:${orgId}:account:${emailDigest(email)}`];
 
 @CommandHandler(CompleteSamlLoginCommand)
 export class CompleteSamlLoginHandler implements ICommandHandler<CompleteSamlLoginCommand> {
