@@ -28,7 +28,6 @@ export { GetSecondFactorStatusQuery, type SecondFactorStatus } from './queries/g
 export { SecondFactorEnforcement } from './second-factor-enforcement.js';
 // Failed sign-ins counted per key in the read store; SSO's ACS counts its refusals with it (docs/sso.md, "Limits").
 export { clientNetworkKey, LoginThrottle } from './login-throttle.js';
-export { emailDigest } from './domain/user-email.js';
 // The port identity declares and the SSO module provides (docs/architecture.md, "Ports").
 export { PASSWORD_LOGIN_POLICY, type PasswordLoginPolicy } from './password-login.port.js';
 export { InviteUserCommand, type Invitation } from './commands/invite-user/invite-user.command.js';
