@@ -39,7 +39,6 @@ const EXTERNAL = [
   '@jsquash/jpeg',
   'swagger-ui-dist',
   'class-transformer',
-  'class-validator',
   'reflect-metadata',
   'pino',
   'mongoose',

@@ -1,4 +1,5 @@
 import { type ArgumentMetadata, ValidationPipe, type ValidationError } from '@nestjs/common';
+import * as classValidator from 'class-validator';
 import { getMetadataStorage, type MetadataStorage, ValidationTypes } from 'class-validator';
 import { type ErrorDetail, invalidInput } from '#warden/kernel';
 import { escapePointer } from './json-body-limits.js';
@@ -15,6 +16,10 @@ export function createValidationPipe(): ValidationPipe {
     transform: true,
     // class-transformer's own is quadratic in an object's members (linear-class-transformer.ts).
     transformerPackage: linearClassTransformer,
+    // Handed over rather than left to ValidationPipe's own `import('class-validator')`: the bundle
+    // holds class-validator (docs/architecture.md, "Build"), and a bundled CommonJS package reached
+    // by a dynamic import shows only a default export, without `validate`.
+    validatorPackage: classValidator,
     whitelist: true,
     forbidNonWhitelisted: false,
     forbidUnknownValues: false,
