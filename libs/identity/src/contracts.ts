@@ -12,7 +12,7 @@ export * from './domain/access.js';
 export type * from './domain/identity.events.js';
 export { IDENTITY_EVENT_TYPES } from './domain/identity.events.js';
 /** An email's digest, the key of an account's sign-in throttle (SSO's per-account count too). */
-export { emailDigest } from './domain/user-email.js';
+export { accountEmail, emailDigest } from './domain/user-email.js';
 export type * from './domain/user.events.js';
 export { USER_EVENT_TYPES } from './domain/user.events.js';
 export type * from './domain/second-factor.events.js';

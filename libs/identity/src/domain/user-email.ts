@@ -26,10 +26,22 @@ export function checkedEmail(email: unknown): string {
   if (NOT_IN_AN_ADDRESS.test(normalized)) {
     throw invalidField('/email', 'Not an email address: no control characters, spaces, quotes or any of ( ) < > [ ] : ; , \\');
   }
-  if (normalized.length > MAX_EMAIL_LENGTH || !EMAIL.test(normalized) || !normalized.isWellFormed()) {
-    throw invalidField('/email', `Not an email address (at most ${MAX_EMAIL_LENGTH} characters)`);
-  }
+  if (!withinTheForm(normalized)) throw invalidField('/email', `Not an email address (at most ${MAX_EMAIL_LENGTH} characters)`);
   return normalized;
+}
+
+/**
+ * The normalized address when an account may have it (checkedEmail's rule), else null: for
+ * addresses others vouch for, such as an IdP's assertion, which are refused in their own terms
+ * rather than as a field of a request.
+ */
+export function accountEmail(email: string): string | null {
+  const normalized = normalizeEmail(email);
+  return !NOT_IN_AN_ADDRESS.test(normalized) && withinTheForm(normalized) ? normalized : null;
+}
+
+function withinTheForm(normalized: string): boolean {
+  return normalized.length <= MAX_EMAIL_LENGTH && EMAIL.test(normalized) && normalized.isWellFormed();
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { SsoSettings } from '#warden/catalog/contracts';
-import { isRole, type Role } from '#warden/identity/contracts';
+import { accountEmail, isRole, type Role } from '#warden/identity/contracts';
 import { ownValue } from '#warden/kernel';
 
 /** Who a verified assertion names, as the sign-in needs it. */
@@ -30,7 +30,6 @@ export function authnInstantOf(value: unknown): string | null {
   return Number.isNaN(ms) ? null : new Date(ms).toISOString();
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** Attribute names IdPs commonly put the email in, when NameID is not an email. */
 export const EMAIL_ATTRIBUTES = [
   'email',
@@ -40,11 +39,20 @@ export const EMAIL_ATTRIBUTES = [
   'urn:oid:0.9.2342.19200300.100.1.3',
 ] as const;
 
-/** The email of a verified assertion: NameID when it is one, else the first email attribute. */
+/**
+ * The email of a verified assertion: NameID when it is one, else the first email attribute, each
+ * taken only if an account may have it (identity's rule, normalized as identity does). An address
+ * the IdP vouches for that no account could have is refused as `no-email`, before the assertion
+ * is spent, recorded and counted; just-in-time creation used to refuse it afterwards as a 400 on
+ * `/email`, neither recorded nor counted.
+ */
 export function emailOf(nameId: string | undefined, attributes: Readonly<Record<string, unknown>>): string | null {
   const candidates = [nameId, ...EMAIL_ATTRIBUTES.flatMap((name) => valuesOf(attributes[name]))];
-  const email = candidates.find((c): c is string => typeof c === 'string' && EMAIL.test(c.trim()));
-  return email === undefined ? null : email.trim().toLowerCase();
+  for (const candidate of candidates) {
+    const email = typeof candidate === 'string' ? accountEmail(candidate) : null;
+    if (email !== null) return email;
+  }
+  return null;
 }
 
 /** An attribute's values: IdPs send one value as a string and several as a list. */

@@ -67,4 +67,12 @@ describe('role mapping and the email of an assertion', () => {
     expect(emailOf('opaque-id-123', { mail: ['Ada@acme.example'] })).toBe('ada@acme.example');
     expect(emailOf('opaque-id-123', { groups: ['x'] })).toBeNull();
   });
+
+  it("takes only an address an account may have (identity's rule), normalized as identity does", () => {
+    // Quotes, a control character, a zero width: no account could have them.
+    expect(emailOf('"ada"@acme.example', { mail: ['ada@acme.example'] })).toBe('ada@acme.example');
+    expect(emailOf('ada\u0007@acme.example', {})).toBeNull();
+    expect(emailOf('ada\u200b@acme.example', { email: [`${'a'.repeat(250)}@acme.example`] })).toBeNull();
+    expect(emailOf(' E\u0301ve@Acme.Example ', {})).toBe('\u00e9ve@acme.example');
+  });
 });
