@@ -47,7 +47,18 @@ export function checkItemTypes(doc: Record<string, unknown>, ctx: CheckContext):
   for (const { index, raw } of entriesOf(doc, 'itemTypes')) checkItemType(raw, ['itemTypes', index], ctx);
 }
 
-const RELATED_ITEM_ROLES: ReadonlySet<string> = new Set(['creator', 'thread']);
+/**
+ * The parts a field can play (docs/configuration-as-code.md, "Item types") and the field type each
+ * needs: the creator and the thread are related items (strikes, scores and the job view follow
+ * them), `createdAt` is read as a time, `displayName` shown as a user's name. A role under any
+ * other name, such as a misspelt `creater`, played no part and was accepted in silence.
+ */
+const ROLE_FIELD_TYPES: Readonly<Record<string, (typeof FIELD_TYPES)[number]>> = {
+  creator: 'RELATED_ITEM',
+  createdAt: 'DATETIME',
+  thread: 'RELATED_ITEM',
+  displayName: 'STRING',
+};
 
 function checkItemType(itemType: Record<string, unknown>, path: Path, ctx: CheckContext): void {
   const seen = new Set<string>();
@@ -69,13 +80,18 @@ function checkRoles(itemType: Record<string, unknown>, path: Path, ctx: CheckCon
   if (!isRecord(itemType.roles)) return;
   const fields = fieldsOf(itemType);
   for (const [role, fieldName] of Object.entries(itemType.roles)) {
+    const rolePath = [...path, 'roles', role];
+    const needed = Object.hasOwn(ROLE_FIELD_TYPES, role) ? ROLE_FIELD_TYPES[role] : undefined;
+    if (needed === undefined) {
+      ctx.problems.add(rolePath, `unknown role "${role}" (roles: ${Object.keys(ROLE_FIELD_TYPES).join(', ')})`);
+      continue;
+    }
     if (typeof fieldName !== 'string') continue;
     const field = fields.find((candidate) => candidate.name === fieldName);
-    const rolePath = [...path, 'roles', role];
     if (field === undefined) {
       ctx.problems.add(rolePath, `item type "${String(itemType.id)}" has no field "${fieldName}"`);
-    } else if (RELATED_ITEM_ROLES.has(role) && isOneOf(FIELD_TYPES, field.type) && field.type !== 'RELATED_ITEM') {
-      ctx.problems.add(rolePath, `role ${role} must name a RELATED_ITEM field ("${fieldName}" is ${field.type})`);
+    } else if (isOneOf(FIELD_TYPES, field.type) && field.type !== needed) {
+      ctx.problems.add(rolePath, `role ${role} must name a ${needed} field ("${fieldName}" is ${field.type})`);
     }
   }
 }
