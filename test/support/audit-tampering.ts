@@ -3,7 +3,7 @@ import { checkpointMessage, contentDigest, genesisLink, nextLink } from '../../l
 import { headMessage, LinesDigest, okpThumbprint } from '../../libs/audit/src/export/audit-head.js';
 
 /**
- * The tamper matrix of issue 31 (docs/audit.md, "Threat model"): every change an attacker might
+ * The tamper matrix (docs/audit.md, "Threat model"): every change an attacker might
  * make to an audit export, and what `audit verify` must say. Shared by the verifier's unit spec
  * (libs/audit/src/export/audit-verifier.spec.ts) and the e2e suite over a real server's export
  * (test/e2e/audit-tamper-matrix.e2e.spec.ts), so both hold the same list.
@@ -33,10 +33,14 @@ export interface Tampered {
 export interface Tampering {
   readonly name: string;
   /**
-   * The numbered defect of issue 31 it belongs to, 'before' for what already failed before, or
-   * 'lines' for what only the head's linesDigest covers (docs/audit.md, "Exporting").
+   * What in docs/audit.md's "Threat model" catches it: 'links' (the chain's links and checkpoints),
+   * 'copies' (the copied fields and the members outside the format), 'prefix' (the genesis),
+   * 'tail' (the signed head's count and last event), 'signatures' (the head's and checkpoints'
+   * signatures), 'jwks' (a kid that is not its key's thumbprint), 'credentials' (a credential's
+   * digest), 'sequence' (sequence numbers and kinds), 'lines' (the head's linesDigest,
+   * "Exporting"). The e2e suite runs each group as one test.
    */
-  readonly item: string;
+  readonly item: 'links' | 'copies' | 'prefix' | 'tail' | 'signatures' | 'jwks' | 'credentials' | 'sequence' | 'lines';
   /** Applied to an export made with personal data (`--include-personal-data`), not the plain one. */
   readonly personalData?: true;
   readonly apply: (lines: readonly Line[], attacker: Attacker) => Tampered;
@@ -131,7 +135,7 @@ const lineNo = (index: number) => index + 1;
 export const TAMPERINGS: readonly Tampering[] = [
   {
     name: 'a middle event’s stored data changed',
-    item: 'before',
+    item: 'links',
     apply: (lines) => {
       const i = middle(lines);
       return {
@@ -142,7 +146,7 @@ export const TAMPERINGS: readonly Tampering[] = [
   },
   {
     name: 'the first event changed',
-    item: 'before',
+    item: 'links',
     apply: (lines) => {
       const i = firstEvent(lines);
       // The genesis vouches for the link before it: only the first event itself can be to blame.
@@ -156,7 +160,7 @@ export const TAMPERINGS: readonly Tampering[] = [
   },
   {
     name: 'the last event changed',
-    item: 'before',
+    item: 'links',
     apply: (lines) => {
       const i = lastEvent(lines);
       return {
@@ -167,7 +171,7 @@ export const TAMPERINGS: readonly Tampering[] = [
   },
   {
     name: 'a line removed',
-    item: '11',
+    item: 'sequence',
     apply: (lines) => {
       const i = middle(lines);
       const seq = lines[i]!['seq'];
@@ -178,7 +182,7 @@ export const TAMPERINGS: readonly Tampering[] = [
   },
   {
     name: 'two lines swapped',
-    item: '11',
+    item: 'sequence',
     apply: (lines) => {
       const i = middle(lines);
       const out = copy(lines);
@@ -193,7 +197,7 @@ export const TAMPERINGS: readonly Tampering[] = [
   },
   {
     name: 'a line repeated',
-    item: 'before',
+    item: 'links',
     apply: (lines) => {
       const i = middle(lines);
       const out = copy(lines);
@@ -206,7 +210,7 @@ export const TAMPERINGS: readonly Tampering[] = [
   },
   {
     name: 'an event’s kind corrupted',
-    item: '11',
+    item: 'sequence',
     apply: (lines) => {
       const i = middle(lines);
       return {
@@ -217,7 +221,7 @@ export const TAMPERINGS: readonly Tampering[] = [
   },
   {
     name: 'an event’s kind set to "header"',
-    item: '11',
+    item: 'sequence',
     apply: (lines) => {
       const i = middle(lines);
       return {
@@ -228,7 +232,7 @@ export const TAMPERINGS: readonly Tampering[] = [
   },
   {
     name: 'a relink: one event changed and its own link recomputed',
-    item: '11',
+    item: 'sequence',
     apply: (lines) => {
       const i = middle(lines);
       const out = mutate(lines, i, (l) => (l['stored'].data = { ...l['stored'].data, tampered: true }));
@@ -244,7 +248,7 @@ export const TAMPERINGS: readonly Tampering[] = [
   },
   {
     name: 'a re-chained forgery: an event changed, every later link recomputed, the head re-signed with another key',
-    item: '4',
+    item: 'signatures',
     apply: (lines, attacker) => {
       const i = middle(lines);
       const out = mutate(lines, i, (l) => (l['stored'].data = { ...l['stored'].data, tampered: true }));
@@ -264,7 +268,7 @@ export const TAMPERINGS: readonly Tampering[] = [
   },
   {
     name: 'a re-chained forgery signed with the real kid and an attacker key in the JWKS',
-    item: '5',
+    item: 'jwks',
     apply: (lines, attacker) => {
       const i = middle(lines);
       const out = mutate(lines, i, (l) => (l['stored'].data = { ...l['stored'].data, tampered: true }));
@@ -291,7 +295,7 @@ export const TAMPERINGS: readonly Tampering[] = [
   },
   {
     name: 'top-level actor rewritten',
-    item: '1',
+    item: 'copies',
     apply: (lines) => {
       const i = middle(lines);
       return {
@@ -302,7 +306,7 @@ export const TAMPERINGS: readonly Tampering[] = [
   },
   {
     name: 'top-level occurredAt rewritten',
-    item: '1',
+    item: 'copies',
     apply: (lines) => {
       const i = middle(lines);
       return {
@@ -313,7 +317,7 @@ export const TAMPERINGS: readonly Tampering[] = [
   },
   {
     name: 'position rewritten',
-    item: '1',
+    item: 'copies',
     apply: (lines) => {
       const i = middle(lines);
       return {
@@ -324,7 +328,7 @@ export const TAMPERINGS: readonly Tampering[] = [
   },
   {
     name: 'a decoded `data` member added to a line',
-    item: '1',
+    item: 'copies',
     apply: (lines) => {
       const i = middle(lines);
       return {
@@ -335,7 +339,7 @@ export const TAMPERINGS: readonly Tampering[] = [
   },
   {
     name: 'a member added inside `stored`, beside the chained data and metadata',
-    item: '1',
+    item: 'copies',
     apply: (lines) => {
       const i = middle(lines);
       // The link covers `stored.data` and `stored.metadata` only: a third member is read, never chained.
@@ -347,7 +351,7 @@ export const TAMPERINGS: readonly Tampering[] = [
   },
   {
     name: 'the header’s orgId changed',
-    item: '4',
+    item: 'signatures',
     apply: (lines) => ({
       lines: mutate(lines, 0, (l) => (l['orgId'] = 'another-org')),
       first: /^line 1: the header's previous link is not another-org's genesis link: the header was changed/,
@@ -355,7 +359,7 @@ export const TAMPERINGS: readonly Tampering[] = [
   },
   {
     name: 'a dropped prefix: lines 2–k removed and the header’s previous set to line k’s link',
-    item: '2',
+    item: 'prefix',
     apply: (lines) => {
       const k = middle(lines);
       const out = copy(lines);
@@ -369,7 +373,7 @@ export const TAMPERINGS: readonly Tampering[] = [
   },
   {
     name: 'the tail cut (the head and the last lines)',
-    item: '3',
+    item: 'tail',
     apply: (lines) => {
       const out = copy(lines).slice(0, lastEvent(lines) - 1);
       return { lines: out, first: new RegExp(`^line ${out.length}: the export ends without its signed head: it was cut after line ${out.length}`) };
@@ -377,7 +381,7 @@ export const TAMPERINGS: readonly Tampering[] = [
   },
   {
     name: 'the last checkpoint cut with everything after it',
-    item: '3',
+    item: 'tail',
     apply: (lines) => {
       const out = copy(lines).slice(0, checkpointIndexes(lines).at(-1)!);
       return { lines: out, first: new RegExp(`^line ${out.length}: the export ends without its signed head`) };
@@ -385,7 +389,7 @@ export const TAMPERINGS: readonly Tampering[] = [
   },
   {
     name: 'everything after line N cut',
-    item: '3',
+    item: 'tail',
     apply: (lines) => {
       const out = copy(lines).slice(0, Math.ceil(lines.length / 2));
       return { lines: out, first: new RegExp(`^line ${out.length}: the export ends without its signed head: it was cut after line ${out.length}`) };
@@ -393,12 +397,12 @@ export const TAMPERINGS: readonly Tampering[] = [
   },
   {
     name: 'header only',
-    item: '3',
+    item: 'tail',
     apply: (lines) => ({ lines: copy(lines).slice(0, 1), first: /^line 1: the export ends without its signed head: it was cut after line 1/ }),
   },
   {
     name: 'the tail cut and the head re-made to match, with the real kid',
-    item: '3',
+    item: 'tail',
     apply: (lines, attacker) => {
       const out = copy(lines);
       const h = headIndex(out);
@@ -413,7 +417,7 @@ export const TAMPERINGS: readonly Tampering[] = [
   },
   {
     name: 'the signed head’s event count changed',
-    item: '3',
+    item: 'tail',
     apply: (lines) => {
       const h = headIndex(lines);
       return {
@@ -426,7 +430,7 @@ export const TAMPERINGS: readonly Tampering[] = [
   },
   ...[0, 1, 2].map((nth): Tampering => ({
     name: `checkpoint #${nth + 1}: its signed link changed`,
-    item: 'before',
+    item: 'links',
     apply: (lines) => {
       const c = checkpointIndexes(lines)[nth];
       if (c === undefined) throw new Error(`the export has fewer than ${nth + 1} checkpoints`);
@@ -439,7 +443,7 @@ export const TAMPERINGS: readonly Tampering[] = [
   })),
   {
     name: 'a checkpoint’s signature changed (and its link recomputed)',
-    item: 'before',
+    item: 'links',
     apply: (lines) => {
       const c = checkpointIndexes(lines)[0]!;
       const out = mutate(lines, c, (l) => (l['stored'].data = { ...l['stored'].data, signature: 'A'.repeat(86) }));
@@ -473,7 +477,7 @@ export const TAMPERINGS: readonly Tampering[] = [
   },
   {
     name: 'a credential digest replaced by another',
-    item: '7',
+    item: 'credentials',
     apply: (lines) => {
       const i = lines.findIndex((l) => isEvent(l) && l['stored'].data.passwordHash?.$sha256);
       if (i < 0) throw new Error('no event with a digested credential');
