@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -220,5 +220,18 @@ rules:
     // Applying the configuration again never removes imported hashes.
     const again = await runCli(['apply', join(dataDir, 'pics.yaml')], env);
     expect(again.stdout).toContain('No changes');
+    // Nor can a changed hashType leave them there, never matching: refused, nothing written.
+    const retyped = join(dataDir, 'pics-retyped.yaml');
+    writeFileSync(
+      retyped,
+      readFileSync(join(dataDir, 'pics.yaml'), 'utf8').replace('{ id: exact, name: Exact, hashType: MD5 }', '{ id: exact, name: Exact, hashType: SHA256 }'),
+    );
+    const events = eventCount(dataDir);
+    const refused = await runCli(['apply', retyped], env);
+    expect(refused.code, refused.stdout).toBe(1);
+    expect(refused.stderr).toContain(
+      'hashBanks[1].hashType: bank "exact" holds 1 imported MD5 hash(es) (warden bank import), which a SHA256 bank would never match',
+    );
+    expect(eventCount(dataDir)).toBe(events);
   });
 });

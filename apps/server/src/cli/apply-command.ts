@@ -31,12 +31,21 @@ export const applyCommand: AppCommand = {
       commands.execute(new ApplyUsersCommand(parsed.config.org.id, parsed.config.users, { ...options, ...plan }, context));
     // The users are planned first, so a problem with them (an address of another organization)
     // stops apply before anything is written; the organization may not exist before the catalog step.
-    const refused = await usersProblems(() => users({ dryRun: true }));
+    const refused = await refusalsAsProblems(() => users({ dryRun: true }));
     if (refused) {
       err(formatProblems(file, refused));
       return 1;
     }
-    const report = await commands.execute(new ApplyConfigurationCommand(parsed.config, source, context));
+    let report: ApplyReport | undefined;
+    // The catalog step refuses what only the stored state shows (a bank's hashType changed under
+    // imported hashes) before it writes anything: reported as the file's problems too.
+    const catalogRefused = await refusalsAsProblems(async () => {
+      report = await commands.execute(new ApplyConfigurationCommand(parsed.config, source, context));
+    });
+    if (catalogRefused || report === undefined) {
+      err(formatProblems(file, catalogRefused ?? []));
+      return 1;
+    }
     const usersReport = await users({ dryRun: options.dryRun });
     const config = app.get<WardenConfig>(WARDEN_CONFIG);
     // Without a broker here the prefix is still known when set (it is checked whatever the URL).
@@ -47,10 +56,10 @@ export const applyCommand: AppCommand = {
 };
 
 /**
- * The users step's refusals (pointers like `/users/3/email`) as file problems (`users[3].email`),
- * or null when it plans without one.
+ * A step's refusals (pointers like `/users/3/email`) as file problems (`users[3].email`), or null
+ * when it runs without one.
  */
-async function usersProblems(plan: () => Promise<unknown>): Promise<ConfigProblem[] | null> {
+async function refusalsAsProblems(plan: () => Promise<unknown>): Promise<ConfigProblem[] | null> {
   try {
     await plan();
     return null;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deciderSpecification } from '#warden/kernel';
 import { HASH_CHUNK, type HashBankEvent } from './catalog.events.js';
-import { type HashBankCommand, hashBankDecider } from './hash-bank.decider.js';
+import { type HashBankCommand, hashBankDecider, importedHashCount, retypedBanks } from './hash-bank.decider.js';
 
 const spec = deciderSpecification(hashBankDecider);
 const added = (source: 'config' | 'import', hashes: string[]): HashBankEvent => ({
@@ -73,5 +73,29 @@ describe('hash bank decider', () => {
         .events()
         .map((e) => e.data.hashes.length),
     ).toEqual([HASH_CHUNK, 1]);
+  });
+});
+
+describe('a bank the file gives another hashType', () => {
+  const stored = { exact: { entity: { hashType: 'MD5' as const } }, near: { entity: { hashType: 'PDQ' as const } } };
+
+  it('is named with its index in hashBanks, its stored and its new type; an unchanged or new bank is not', () => {
+    const desired = [
+      { id: 'fresh', hashType: 'SHA256' as const },
+      { id: 'near', hashType: 'PDQ' as const },
+      { id: 'exact', hashType: 'SHA256' as const },
+    ];
+    expect(retypedBanks(desired, stored)).toEqual([{ index: 2, bankId: 'exact', from: 'MD5', to: 'SHA256' }]);
+    // Own properties only: a bank id such as `constructor` is a customer's id.
+    expect(retypedBanks([{ id: 'constructor', hashType: 'MD5' }], stored)).toEqual([]);
+  });
+
+  it('counts the imported hashes still in the bank, not the configured ones', () => {
+    const state = [added('import', ['i1', 'i2']), added('config', ['c1']), added('import', ['i2', 'i3'])].reduce(
+      hashBankDecider.evolve,
+      hashBankDecider.initialState,
+    );
+    expect(importedHashCount(state)).toBe(3);
+    expect(importedHashCount(hashBankDecider.initialState)).toBe(0);
   });
 });

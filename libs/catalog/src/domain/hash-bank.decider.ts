@@ -1,5 +1,6 @@
-import type { Decider } from '#warden/kernel';
-import { HASH_CHUNK, type HashBankEvent, type HashBankHashesAdded, type HashBankHashesRemoved } from './catalog.events.js';
+import { type Decider, ownValue } from '#warden/kernel';
+import type { HashType } from './catalog.model.js';
+import { HASH_CHUNK, type HashBankEntity, type HashBankEvent, type HashBankHashesAdded, type HashBankHashesRemoved } from './catalog.events.js';
 import { chunk } from './desired-catalog.js';
 
 /** The configuration file lists these hashes for the bank now (apply). */
@@ -46,6 +47,29 @@ function hashSets(state: HashBankState): { fromConfig: Set<string>; imported: Se
     }
   }
   return { fromConfig, imported, present };
+}
+
+/** How many hashes an import put in the bank that are still there (apply cannot take them out). */
+export function importedHashCount(state: HashBankState): number {
+  return hashSets(state).imported.size;
+}
+
+/**
+ * The banks whose hashType the file changes, with their index in `hashBanks`: a bank defined
+ * before (archived too: the same id brings its stream back) under another type. Imported hashes
+ * are of the type they were imported as, and apply cannot take them out, so a changed type would
+ * leave them in the bank, never matching (an MD5 never equals a PDQ hash).
+ */
+export function retypedBanks(
+  desired: readonly Pick<HashBankEntity, 'id' | 'hashType'>[],
+  stored: Readonly<Record<string, { readonly entity: Pick<HashBankEntity, 'hashType'> }>>,
+): { index: number; bankId: string; from: HashType; to: HashType }[] {
+  return desired.flatMap((bank, index) => {
+    const before = ownValue(stored, bank.id);
+    return before === undefined || before.entity.hashType === bank.hashType
+      ? []
+      : [{ index, bankId: bank.id, from: before.entity.hashType, to: bank.hashType }];
+  });
 }
 
 /**

@@ -1,13 +1,13 @@
 import { Inject } from '@nestjs/common';
 import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { ConfigureOrganizationCommand } from '#warden/identity';
-import { type CommandContext, concurrentUpdateConflict, isConcurrentUpdateConflict } from '#warden/kernel';
+import { type CommandContext, concurrentUpdateConflict, type ErrorDetail, invalidInput, isConcurrentUpdateConflict } from '#warden/kernel';
 import { AggregateStore, KEYRING, type Keyring } from '#warden/storage';
-import type { HashBankEvent } from '../../domain/catalog.events.js';
+import type { HashBankEntity, HashBankEvent } from '../../domain/catalog.events.js';
 import { hashBankStream, orgConfigStream } from '../../domain/catalog.streams.js';
 import { desiredCatalog } from '../../domain/desired-catalog.js';
-import { type SyncConfiguredHashes, hashBankDecider } from '../../domain/hash-bank.decider.js';
-import { type ApplyCatalog, type CatalogPlan, planCatalog } from '../../domain/org-config.decider.js';
+import { type SyncConfiguredHashes, hashBankDecider, importedHashCount, retypedBanks } from '../../domain/hash-bank.decider.js';
+import { type ApplyCatalog, type CatalogPlan, type CatalogState, planCatalog } from '../../domain/org-config.decider.js';
 import { transparencyWarnings } from '../../domain/org-config/dsa-mapping.section-parser.js';
 import { orgConfigAggregate, readOrgConfig } from '../org-config-state.js';
 import { ApplyConfigurationCommand, type ApplyReport } from './apply-configuration.command.js';
@@ -40,6 +40,7 @@ export class ApplyConfigurationHandler implements ICommandHandler<ApplyConfigura
     const syncs = desired.hashes.map((b): SyncConfiguredHashes => ({ type: 'SyncConfiguredHashes', bankId: b.bankId, hashes: b.hashes }));
 
     const read = await readOrgConfig({ keyring: this.keyring, aggregates: this.aggregates }, orgId);
+    await this.refuseRetypedBanksWithImports(orgId, desired.catalog.entities.hashBank, read.state);
     const plan = planCatalog(apply, read.state);
     if (options.dryRun) {
       const banks = await Promise.all(syncs.map((sync) => this.previewBank(orgId, sync)));
@@ -74,6 +75,24 @@ export class ApplyConfigurationHandler implements ICommandHandler<ApplyConfigura
       throw error;
     }
     return report(orgId, false, organization, plan, banks, appended, desired.catalog.inboundTopic, transparencyWarnings(config));
+  }
+
+  /**
+   * A bank the file gives another hashType while it holds imported hashes: refused before anything
+   * is written, at the bank's `hashType` (docs/configuration-as-code.md, "What apply does").
+   */
+  private async refuseRetypedBanksWithImports(orgId: string, banks: readonly HashBankEntity[], state: CatalogState): Promise<void> {
+    const problems: ErrorDetail[] = [];
+    for (const { index, bankId, from, to } of retypedBanks(banks, state.entities.hashBank)) {
+      const imported = importedHashCount(await this.aggregates.state(hashBankStream(orgId, bankId), hashBankDecider));
+      if (imported === 0) continue;
+      problems.push({
+        title: 'Invalid configuration',
+        pointer: `/hashBanks/${index}/hashType`,
+        detail: `bank "${bankId}" holds ${imported} imported ${from} hash(es) (warden bank import), which a ${to} bank would never match, and apply cannot take them out: keep ${from}, or put the ${to} hashes in a bank with another id`,
+      });
+    }
+    if (problems.length > 0) throw invalidInput(...problems);
   }
 
   /** What syncing the bank would append now (a dry run). */
