@@ -1136,6 +1136,19 @@ describe('parseOrgConfig: problems', () => {
     ]);
   });
 
+  it("reports a signal's argument under a name the signal does not take, naming those it takes", () => {
+    const problems = problemsOf(
+      exampleWith((doc) => {
+        doc.setIn(['rules', 0, 'conditionSet', 'conditions', 0, 'signal'], doc.createNode({ type: 'IMAGE_HASH_MATCH', args: { bankId: 'known-bad' } }));
+        doc.setIn(['rules', 0, 'conditionSet', 'conditions', 1, 'conditions', 0, 'signal', 'args'], doc.createNode({ window: 7 }));
+      }),
+    );
+    expect(problems).toEqual([
+      { path: 'rules[0].conditionSet.conditions[0].signal.args.bankId', message: 'unknown argument (IMAGE_HASH_MATCH takes bankIds, maxDistance)' },
+      { path: 'rules[0].conditionSet.conditions[1].conditions[0].signal.args.window', message: 'unknown argument (USER_SCORE takes no arguments)' },
+    ]);
+  });
+
   it('reports a role under an unknown name, and a createdAt or displayName field of the wrong type', () => {
     const problems = problemsOf(
       exampleWith((doc) => {

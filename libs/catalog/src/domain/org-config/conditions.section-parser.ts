@@ -39,32 +39,48 @@ const inputSchema = z
 const latitude = z.number().min(-90).max(90);
 const longitude = z.number().min(-180).max(180);
 
-/** Arguments each signal needs; references to banks are checked later, against the whole file. */
-const SIGNAL_ARGS: Record<SignalType, z.ZodType> = {
-  TEXT_CONTAINS: z.looseObject({
+/**
+ * Each signal's arguments (docs/rules.md, "Evaluation"); references to banks are checked later,
+ * against the whole file. Strict: an argument under another name, such as `bankId` for
+ * IMAGE_HASH_MATCH's `bankIds`, was accepted and ignored, so the leaf matched against every bank
+ * instead of the one meant.
+ */
+const SIGNAL_ARGS: Record<SignalType, z.ZodObject> = {
+  TEXT_CONTAINS: z.strictObject({
     terms: termsSchema.min(1),
     caseSensitive: z.boolean().optional(),
     wholeWord: z.boolean().optional(),
   }),
-  TEXT_MATCHES_REGEX: z.looseObject({ pattern: regexSchema }),
-  TEXT_BANK: z.looseObject({ bankId: idSchema }),
-  IMAGE_HASH_MATCH: z.looseObject({
+  TEXT_MATCHES_REGEX: z.strictObject({ pattern: regexSchema }),
+  TEXT_BANK: z.strictObject({ bankId: idSchema }),
+  IMAGE_HASH_MATCH: z.strictObject({
     bankIds: z.array(idSchema).optional(),
     maxDistance: z.number().int().min(0).max(PDQ_MAX_DISTANCE).optional(),
   }),
-  IMAGE_HASH_DISTANCE: z.looseObject({ bankIds: z.array(idSchema).optional() }),
-  USER_STRIKE_COUNT: z.looseObject({}),
-  USER_SCORE: z.looseObject({}),
-  GEO_WITHIN: z.looseObject({ lat: latitude, lon: longitude, radiusKm: z.number().positive() }),
-  CREATOR_SUBMISSION_COUNT: z.looseObject({ windowSeconds: positiveInt }),
+  IMAGE_HASH_DISTANCE: z.strictObject({ bankIds: z.array(idSchema).optional() }),
+  USER_STRIKE_COUNT: z.strictObject({}),
+  USER_SCORE: z.strictObject({}),
+  GEO_WITHIN: z.strictObject({ lat: latitude, lon: longitude, radiusKm: z.number().positive() }),
+  CREATOR_SUBMISSION_COUNT: z.strictObject({ windowSeconds: positiveInt }),
   // At most 30 s: an evaluation holds one of the organization's handlers while it waits (docs/rules.md).
-  HTTP_SIGNAL: z.looseObject({ url: httpUrlSchema, timeoutMs: z.number().int().min(100).max(30_000).optional() }),
+  HTTP_SIGNAL: z.strictObject({ url: httpUrlSchema, timeoutMs: z.number().int().min(100).max(30_000).optional() }),
 };
+
+/** What a signal takes, for the problem an unknown argument gets. */
+function takes(type: SignalType): string {
+  const names = Object.keys(SIGNAL_ARGS[type].shape);
+  return names.length === 0 ? `${type} takes no arguments` : `${type} takes ${names.join(', ')}`;
+}
 
 const signalSchema = z.strictObject({ type: z.enum(SIGNAL_TYPES), args: jsonObjectSchema.default({}) }).transform((signal, ctx): ConditionSignal => {
   const args = SIGNAL_ARGS[signal.type].safeParse(signal.args, PARSE_PARAMS);
   if (!args.success) {
-    forwardIssues(ctx, args.error.issues, ['args']);
+    const issues = args.error.issues.flatMap((issue): z.core.$ZodIssue[] =>
+      issue.code === 'unrecognized_keys'
+        ? issue.keys.map((key) => ({ code: 'custom', path: [...issue.path, key], message: `unknown argument (${takes(signal.type)})`, input: signal.args }))
+        : [issue],
+    );
+    forwardIssues(ctx, issues, ['args']);
     return z.NEVER;
   }
   return signal;
