@@ -430,6 +430,15 @@ describe('SAML single sign-on (e2e)', () => {
     expect((await me(first)).body.user.roles).toEqual(['ANALYST']);
   });
 
+  it('refuses to create just in time an account under an address no account may have (no-email), recorded once the assertion is spent', async () => {
+    // Quotes: the shape of an address, which finds an existing account, but not one identity takes.
+    const response = await respond({ email: '"quoted"@acme.example', groups: ['moderators'] });
+    const refusal = await expectRefused(response, 401, 'no-email');
+    expect(refusal.detail).toContain('no email address a console account may have');
+    // Spent before the refusal: posted again, it is a replay.
+    await expectRefused(response, 401, 'replayed');
+  });
+
   it('gives a just-in-time user whose groups map to nothing the default roles', async () => {
     const cookie = await signIn(await respond({ email: 'plain@acme.example', groups: ['lunch-club'] }));
     expect((await me(cookie)).body.user.roles).toEqual(['MODERATOR']);

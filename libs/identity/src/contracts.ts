@@ -11,8 +11,12 @@ export * from './domain/access.js';
 
 export type * from './domain/identity.events.js';
 export { IDENTITY_EVENT_TYPES } from './domain/identity.events.js';
-/** An email's digest, the key of an account's sign-in throttle (SSO's per-account count too). */
-export { accountEmail, emailDigest } from './domain/user-email.js';
+/**
+ * Addresses: the form two spellings share (normalizeEmail), whether an account may have one
+ * (accountEmail, SSO's just-in-time check), and the digest that keys an account's sign-in throttle
+ * (SSO's per-account count too).
+ */
+export { accountEmail, emailDigest, normalizeEmail } from './domain/user-email.js';
 export type * from './domain/user.events.js';
 export { USER_EVENT_TYPES } from './domain/user.events.js';
 export type * from './domain/second-factor.events.js';

@@ -9,7 +9,7 @@ import {
   type UserView,
 } from '#warden/identity';
 import { type CommandContext, DomainError } from '#warden/kernel';
-import { type Role } from '#warden/identity/contracts';
+import { accountEmail, type Role } from '#warden/identity/contracts';
 import { rolesFromGroups, type SamlIdentity, sameRoles } from './domain/saml-identity.js';
 import { ssoRefused } from './domain/sso-refusal.js';
 import type { SamlOrganization } from './saml/saml-service-provider.js';
@@ -58,6 +58,9 @@ export class SsoUserSignIn {
     if (!org.settings.jit.enabled) throw ssoRefused('unknown-user');
     const roles = mapped ?? org.settings.jit.defaultRoles;
     if (roles.length === 0) throw ssoRefused('no-role');
+    // An address no account may have (identity's rule) is a refusal, recorded and counted as the
+    // others: CreateUserCommand's 400 on /email was neither (docs/sso.md, "Refusals").
+    if (accountEmail(email) === null) throw ssoRefused('no-email');
     try {
       const { userId } = await this.commands.execute(new CreateUserCommand(org.orgId, email, roles, context, { state: 'active' }));
       return { id: userId, orgId: org.orgId, roles, state: 'active' };

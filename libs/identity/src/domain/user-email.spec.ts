@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '#warden/kernel';
-import { checkedEmail } from './user-email.js';
+import { accountEmail, checkedEmail } from './user-email.js';
 
 /** The detail and pointer of the 400 checkedEmail throws, or the address it takes. */
 function outcome(email: unknown): string | { pointer: string | undefined; detail: string | undefined } {
@@ -50,5 +50,26 @@ describe('checkedEmail', () => {
       expect(outcome(email), email).toEqual({ pointer: '/email', detail: expect.stringMatching(/^Not an email address/) });
     }
     expect(outcome(42)).toEqual({ pointer: '/email', detail: 'An email address is required' });
+  });
+});
+
+describe('accountEmail', () => {
+  it('takes exactly what checkedEmail takes, as it takes it, and answers null where checkedEmail refuses', () => {
+    const addresses = [
+      ' Ann@Example.COM ',
+      'JOSE\u0301@exemplo.pt',
+      '用户@例子.广告',
+      '"ab"@x.example',
+      'a\u200bb@x.example',
+      'a\u0000b@x.example',
+      'a b@x.example',
+      'a;b@x.example',
+      'a@b',
+      `${'a'.repeat(250)}@x.example`,
+    ];
+    for (const email of addresses) {
+      const checked = outcome(email);
+      expect(accountEmail(email), JSON.stringify(email)).toBe(typeof checked === 'string' ? checked : null);
+    }
   });
 });

@@ -1,5 +1,5 @@
 import type { SsoSettings } from '#warden/catalog/contracts';
-import { accountEmail, isRole, type Role } from '#warden/identity/contracts';
+import { isRole, normalizeEmail, type Role } from '#warden/identity/contracts';
 import { ownValue } from '#warden/kernel';
 
 /** Who a verified assertion names, as the sign-in needs it. */
@@ -39,20 +39,19 @@ export const EMAIL_ATTRIBUTES = [
   'urn:oid:0.9.2342.19200300.100.1.3',
 ] as const;
 
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
 /**
- * The email of a verified assertion: NameID when it is one, else the first email attribute, each
- * taken only if an account may have it (identity's rule, normalized as identity does). An address
- * the IdP vouches for that no account could have is refused as `no-email`, before the assertion
- * is spent, recorded and counted; just-in-time creation used to refuse it afterwards as a 400 on
- * `/email`, neither recorded nor counted.
+ * The email of a verified assertion: NameID when it has an address's shape, else the first email
+ * attribute, normalized as identity normalizes addresses. Only the shape is asked for here: the
+ * address finds an existing account by its digest, and an account may hold an address that
+ * identity's rule refuses today (created before the rule). Creating an account just in time asks
+ * for the rule (SsoUserSignIn, identity's accountEmail).
  */
 export function emailOf(nameId: string | undefined, attributes: Readonly<Record<string, unknown>>): string | null {
   const candidates = [nameId, ...EMAIL_ATTRIBUTES.flatMap((name) => valuesOf(attributes[name]))];
-  for (const candidate of candidates) {
-    const email = typeof candidate === 'string' ? accountEmail(candidate) : null;
-    if (email !== null) return email;
-  }
-  return null;
+  const email = candidates.find((c): c is string => typeof c === 'string' && EMAIL.test(c.trim()));
+  return email === undefined ? null : normalizeEmail(email);
 }
 
 /** An attribute's values: IdPs send one value as a string and several as a list. */

@@ -17,7 +17,7 @@ const DETAIL: Record<SsoRefusalReason, string> = {
     'The SAML response answers a sign-in that was not started in this browser (or a newer one was started since): start again from the sign-in page',
   replayed: 'The SAML assertion was used already',
   'idp-error': 'The identity provider reported that sign-in failed',
-  'no-email': 'The SAML assertion names no email address (NameID or an email attribute)',
+  'no-email': 'The SAML assertion names no email address a console account may have (NameID or an email attribute)',
   'no-role': "The user's IdP groups grant no role in this organization (roleMap), and there are no default roles",
   // The user-level reasons share one text: the response does not tell who exists where.
   'unknown-user': 'This account cannot sign in to this organization',
