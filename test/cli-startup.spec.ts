@@ -69,3 +69,21 @@ describe('a CLI call', () => {
     expect(loaded.filter((name) => name.startsWith('@nestjs/') || ['better-sqlite3', 'zod', 'rxjs'].includes(name))).toEqual([]);
   });
 });
+
+/**
+ * class-validator is bundled (docs/architecture.md, "Build"): loaded from node_modules by a call
+ * the bundler leaves alone (`createRequire(…)('class-validator')`, as @nestjs/mapped-types makes),
+ * a second copy would cost every server its 0.15 s again, and a second ValidationPipe importing it
+ * itself would see only a default export.
+ */
+describe('the server bundle', () => {
+  const bundle = join(ROOT, 'dist/apps/server/bundle');
+
+  it('holds class-validator in one file, and nothing in it loads class-validator by name', () => {
+    const packages = JSON.parse(readFileSync(join(bundle, 'packages.json'), 'utf8')) as Record<string, string[]>;
+    expect(Object.entries(packages).filter(([, names]) => names.includes('class-validator'))).toHaveLength(1);
+    // esbuild writes every string literal with double quotes (comments keep theirs).
+    const byName = Object.keys(packages).filter((file) => /\b(require\d*|import)\("class-validator"\)/.test(readFileSync(join(bundle, file), 'utf8')));
+    expect(byName).toEqual([]);
+  });
+});

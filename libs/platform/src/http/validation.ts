@@ -18,7 +18,9 @@ export function createValidationPipe(): ValidationPipe {
     transformerPackage: linearClassTransformer,
     // Handed over rather than left to ValidationPipe's own `import('class-validator')`: the bundle
     // holds class-validator (docs/architecture.md, "Build"), and a bundled CommonJS package reached
-    // by a dynamic import shows only a default export, without `validate`.
+    // by a dynamic import shows only a default export, without `validate`. Nest keeps the package
+    // of the pipe made last for every pipe (a module-level variable), so no other ValidationPipe
+    // or ParseArrayPipe may be made in the server without its validatorPackage too.
     validatorPackage: classValidator,
     whitelist: true,
     forbidNonWhitelisted: false,
