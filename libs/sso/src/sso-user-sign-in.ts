@@ -59,7 +59,7 @@ export class SsoUserSignIn {
     const roles = mapped ?? org.settings.jit.defaultRoles;
     if (roles.length === 0) throw ssoRefused('no-role');
     // An address no account may have (identity's rule) is a refusal, recorded and counted as the
-    // others: CreateUserCommand's 400 on /email was neither (docs/sso.md, "Refusals").
+    // others: CreateUserCommand's 400 on /email was neither (docs/sso.md, "What is refused, and why").
     if (accountEmail(email) === null) throw ssoRefused('no-email');
     try {
       const { userId } = await this.commands.execute(new CreateUserCommand(org.orgId, email, roles, context, { state: 'active' }));

@@ -48,7 +48,7 @@ export function checkItemTypes(doc: Record<string, unknown>, ctx: CheckContext):
 }
 
 /**
- * The parts a field can play (docs/configuration-as-code.md, "Item types") and the field type each
+ * The parts a field can play (docs/configuration-as-code.md, "The file") and the field type each
  * needs: the creator and the thread are related items (strikes, scores and the job view follow
  * them), `createdAt` is read as a time, `displayName` shown as a user's name. A role under any
  * other name, such as a misspelt `creater`, played no part and was accepted in silence.
