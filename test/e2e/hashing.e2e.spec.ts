@@ -233,5 +233,22 @@ rules:
       'hashBanks[1].hashType: bank "exact" holds 1 imported MD5 hash(es) (warden bank import), which a SHA256 bank would never match',
     );
     expect(eventCount(dataDir)).toBe(events);
+    // bank remove takes the imported hash out: the image no longer fires the rule, and the bank
+    // may then change its type.
+    const removed = await runCli(['bank', 'remove', '--org', 'pics', '--bank', 'exact', file], env);
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(removed.stdout).toContain('Removed 1 hash(es) from bank exact (0 not imported there');
+    await waitFor(
+      async () => {
+        const id = `other-removed-${attempt++}`;
+        expect((await submit(id, { images: [`${images.url}/other.png?fresh-${id}`] })).status).toBe(202);
+        return (await evaluation(id)).actions.length === 0;
+      },
+      { what: 'an item with the removed image to fire no rule', intervalMs: 100 },
+    );
+    const again2 = await runCli(['bank', 'remove', '--org', 'pics', '--bank', 'exact', file], env);
+    expect(again2.stdout).toContain('Removed 0 hash(es) from bank exact (1 not imported there');
+    const retypedNow = await runCli(['apply', retyped], env);
+    expect(retypedNow.code, retypedNow.stderr).toBe(0);
   });
 });

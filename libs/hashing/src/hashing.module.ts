@@ -6,6 +6,7 @@ import { MEDIA_HASHER, RULE_SIGNALS, type RuleSignals } from '#warden/rules';
 import { HASHING_PERSONAL_DATA } from './contracts.js';
 import { BankIndex } from './banks/bank-index.js';
 import { ImportBankHashesHandler } from './commands/import-bank-hashes/import-bank-hashes.handler.js';
+import { RemoveBankHashesHandler } from './commands/remove-bank-hashes/remove-bank-hashes.handler.js';
 import { MEDIA_UPCASTERS } from './domain/media.upcasters.js';
 import { GuardedMediaHasher } from './media/guarded-media-hasher.js';
 import { imageHashDistanceSignal, imageHashMatchSignal } from './signals/image-hash.signals.js';
@@ -26,6 +27,7 @@ import { imageHashDistanceSignal, imageHashMatchSignal } from './signals/image-h
       inject: [BankIndex],
     },
     ImportBankHashesHandler,
+    RemoveBankHashesHandler,
   ],
   exports: [MEDIA_HASHER, RULE_SIGNALS],
 })

@@ -12,7 +12,7 @@ import {
 import { batchFromStdin } from './batch-command.js';
 import { type CliCommand, type StandaloneCommand, UsageError } from './cli-command.js';
 import { PROGRAM, startsWith, synopsis } from './command-usage.js';
-import { bankImportCommand, hashCommand } from './hashing-commands.js';
+import { bankImportCommand, bankRemoveCommand, hashCommand } from './hashing-commands.js';
 import { apiKeyCreateCommand, apiKeyListCommand, apiKeyRevokeCommand, apiKeyRotateCommand, orgCreateCommand } from './identity-commands.js';
 import { openApiCommand, rebuildReadModelsCommand } from './maintenance-commands.js';
 import { readModelsDigestCommand, replayCommand } from './replay-commands.js';
@@ -53,6 +53,7 @@ export const COMMANDS: readonly CliCommand[] = [
   apiKeyRotateCommand,
   apiKeyRevokeCommand,
   bankImportCommand,
+  bankRemoveCommand,
   hashCommand,
   applyCommand,
   retroactCommand,

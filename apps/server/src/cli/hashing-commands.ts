@@ -1,6 +1,6 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { hashImage, ImportBankHashesCommand, type ImportReport } from '#warden/hashing';
+import { hashImage, ImportBankHashesCommand, type ImportReport, RemoveBankHashesCommand, type RemoveReport } from '#warden/hashing';
 import { DomainError, redactUrl } from '#warden/kernel';
 import { GuardedHttpClient, loadConfig, type WardenConfig } from '#warden/platform';
 import { ProjectionHost } from '#warden/storage';
@@ -27,7 +27,20 @@ export const bankImportCommand: AppCommand = {
     const org = required(options, 'org');
     const [file] = files;
     if (!file) throw new UsageError('bank import takes a file of hashes');
-    return runBankImport({ org, bank: required(options, 'bank'), file }, app, out, err, cliContext(org));
+    return runBankCommand('import', { org, bank: required(options, 'bank'), file }, app, out, err, cliContext(org));
+  },
+};
+
+export const bankRemoveCommand: AppCommand = {
+  name: 'bank remove',
+  usage: '--org <orgId> --bank <bankId> <file>',
+  description: "removes hashes an import put in a bank (one hex hash per line); the configuration's stay the file's",
+  async runInApp(args, app, out, { err }) {
+    const { options, files } = parseSharedOptionsAndFiles(args);
+    const org = required(options, 'org');
+    const [file] = files;
+    if (!file) throw new UsageError('bank remove takes a file of hashes');
+    return runBankCommand('remove', { org, bank: required(options, 'bank'), file }, app, out, err, cliContext(org));
   },
 };
 
@@ -65,8 +78,9 @@ async function download(http: GuardedHttpClient, url: string): Promise<Buffer> {
   return res.body;
 }
 
-/** `bank import --org O --bank B <file>`: adds hashes to a configured bank. */
-async function runBankImport(
+/** `bank import|remove --org O --bank B <file>`: adds hashes to a configured bank, or removes imported ones. */
+async function runBankCommand(
+  verb: 'import' | 'remove',
   options: { org: string; bank: string; file: string },
   app: INestApplicationContext,
   out: Out,
@@ -80,15 +94,22 @@ async function runBankImport(
   } catch (error) {
     throw new Error(`cannot read hashes file "${options.file}": ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
-  let report: ImportReport;
+  const commands = app.get(CommandBus);
   try {
-    report = await app.get(CommandBus).execute(new ImportBankHashesCommand(options.bank, text, context));
+    if (verb === 'import') {
+      const report: ImportReport = await commands.execute(new ImportBankHashesCommand(options.bank, text, context));
+      out(`Imported ${report.added} hash(es) into bank ${report.bankId} (${report.alreadyPresent} already present) as ${report.events} event(s)`);
+    } else {
+      const report: RemoveReport = await commands.execute(new RemoveBankHashesCommand(options.bank, text, context));
+      out(
+        `Removed ${report.removed} hash(es) from bank ${report.bankId} (${report.notImported} not imported there: not in the bank, or the configuration's, which the file drops) as ${report.events} event(s)`,
+      );
+    }
   } catch (error) {
     if (!(error instanceof DomainError) || error.kind !== 'invalid-user-input') throw error;
     // One line each, as apply prints its problems: twenty on one line could not be read.
-    err([`${options.file}: nothing was imported:`, ...error.details.map((d) => `  ${d.detail ?? d.title}`)].join('\n'));
+    err([`${options.file}: nothing was ${verb === 'import' ? 'imported' : 'removed'}:`, ...error.details.map((d) => `  ${d.detail ?? d.title}`)].join('\n'));
     return 1;
   }
-  out(`Imported ${report.added} hash(es) into bank ${report.bankId} (${report.alreadyPresent} already present) as ${report.events} event(s)`);
   return 0;
 }

@@ -129,6 +129,7 @@ export const isEntityArchived = (e: { type: string }): e is EntityArchived => AR
 
 /** Hashes of a bank, in its own stream, in events of at most HASH_CHUNK hashes. */
 export type HashBankHashesAdded = DomainEvent<'HashBankHashesAdded', { bankId: string; source: 'config' | 'import'; hashes: string[] }>;
-export type HashBankHashesRemoved = DomainEvent<'HashBankHashesRemoved', { bankId: string; source: 'config'; hashes: string[] }>;
+/** `source`: apply's removal of configured hashes, or `bank remove`'s of imported ones. */
+export type HashBankHashesRemoved = DomainEvent<'HashBankHashesRemoved', { bankId: string; source: 'config' | 'import'; hashes: string[] }>;
 export type HashBankEvent = HashBankHashesAdded | HashBankHashesRemoved;
 export const HASH_CHUNK = 10_000;

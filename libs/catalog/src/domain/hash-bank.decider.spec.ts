@@ -76,6 +76,38 @@ describe('hash bank decider', () => {
   });
 });
 
+describe('removing imported hashes (bank remove)', () => {
+  const removing = (hashes: string[]): HashBankCommand => ({ type: 'RemoveImportedHashes', bankId: 'b', hashes });
+  const removedImported = (hashes: string[]): HashBankEvent => ({ type: 'HashBankHashesRemoved', data: { bankId: 'b', source: 'import', hashes } });
+
+  it("removes the listed hashes an import put in, once each, and nothing else: not the configuration's, not what is absent", () => {
+    spec
+      .given([added('import', ['i1', 'i2', 'both']), added('config', ['c1', 'both'])])
+      .when(removing(['i1', 'i1', 'c1', 'both', 'absent']))
+      .then([removedImported(['i1'])]);
+  });
+
+  it('removes nothing a second time, and an import may bring a removed hash back', () => {
+    const history = [added('import', ['i1']), removedImported(['i1'])];
+    spec
+      .given(history)
+      .when(removing(['i1']))
+      .thenNothing();
+    spec
+      .given(history)
+      .when(importing(['i1']))
+      .then([added('import', ['i1'])]);
+  });
+
+  it(`writes at most ${HASH_CHUNK} hashes an event`, () => {
+    const many = Array.from({ length: HASH_CHUNK + 1 }, (_, i) => `h${i}`);
+    spec
+      .given([added('import', many)])
+      .when(removing(many))
+      .then([removedImported(many.slice(0, HASH_CHUNK)), removedImported(many.slice(HASH_CHUNK))]);
+  });
+});
+
 describe('a bank the file gives another hashType', () => {
   const stored = { exact: { entity: { hashType: 'MD5' as const } }, near: { entity: { hashType: 'PDQ' as const } } };
 

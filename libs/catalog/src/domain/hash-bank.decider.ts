@@ -17,7 +17,18 @@ export interface ImportHashes {
   readonly hashes: readonly string[];
 }
 
-export type HashBankCommand = SyncConfiguredHashes | ImportHashes;
+/**
+ * An operator removes these imported hashes from the bank (`warden bank remove`): an import's
+ * mistake, such as a hash that flags what it should not. Only the import's own: a hash the
+ * configuration also lists stays, the file's to drop.
+ */
+export interface RemoveImportedHashes {
+  readonly type: 'RemoveImportedHashes';
+  readonly bankId: string;
+  readonly hashes: readonly string[];
+}
+
+export type HashBankCommand = SyncConfiguredHashes | ImportHashes | RemoveImportedHashes;
 
 /**
  * The bank's events so far, newest first, each pointing to the one before: evolving adds one link
@@ -82,6 +93,13 @@ export const hashBankDecider: Decider<HashBankCommand, HashBankState, HashBankEv
 
   decide(command, current) {
     const state = hashSets(current);
+    if (command.type === 'RemoveImportedHashes') {
+      const gone = [...new Set(command.hashes)].filter((h) => state.imported.has(h) && !state.fromConfig.has(h));
+      return chunk(gone, HASH_CHUNK).map((hashes): HashBankHashesRemoved => ({
+        type: 'HashBankHashesRemoved',
+        data: { bankId: command.bankId, source: 'import', hashes },
+      }));
+    }
     if (command.type === 'ImportHashes') {
       const fresh = [...new Set(command.hashes)].filter((h) => !state.present.has(h));
       return chunk(fresh, HASH_CHUNK).map((hashes): HashBankHashesAdded => added(command.bankId, 'import', hashes));

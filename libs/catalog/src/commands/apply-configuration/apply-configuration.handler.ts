@@ -89,7 +89,7 @@ export class ApplyConfigurationHandler implements ICommandHandler<ApplyConfigura
       problems.push({
         title: 'Invalid configuration',
         pointer: `/hashBanks/${index}/hashType`,
-        detail: `bank "${bankId}" holds ${imported} imported ${from} hash(es) (warden bank import), which a ${to} bank would never match, and apply cannot take them out: keep ${from}, or put the ${to} hashes in a bank with another id`,
+        detail: `bank "${bankId}" holds ${imported} imported ${from} hash(es) (warden bank import), which a ${to} bank would never match: keep ${from}, take them out first (warden bank remove), or put the ${to} hashes in a bank with another id`,
       });
     }
     if (problems.length > 0) throw invalidInput(...problems);
