@@ -18,31 +18,24 @@ export const hashCommand: StandaloneCommand = {
   },
 };
 
-export const bankImportCommand: AppCommand = {
-  name: 'bank import',
-  usage: '--org <orgId> --bank <bankId> <file>',
-  description: 'adds hashes (one hex hash per line) to a configured bank',
-  async runInApp(args, app, out, { err }) {
-    const { options, files } = parseSharedOptionsAndFiles(args);
-    const org = required(options, 'org');
-    const [file] = files;
-    if (!file) throw new UsageError('bank import takes a file of hashes');
-    return runBankCommand('import', { org, bank: required(options, 'bank'), file }, app, out, err, cliContext(org));
-  },
-};
+/** `bank import` and `bank remove`: the same options and file, one verb apart. */
+function bankCommand(verb: 'import' | 'remove', description: string): AppCommand {
+  return {
+    name: `bank ${verb}`,
+    usage: '--org <orgId> --bank <bankId> <file>',
+    description,
+    async runInApp(args, app, out, { err }) {
+      const { options, files } = parseSharedOptionsAndFiles(args);
+      const org = required(options, 'org');
+      const [file] = files;
+      if (!file) throw new UsageError(`bank ${verb} takes a file of hashes`);
+      return runBankCommand(verb, { org, bank: required(options, 'bank'), file }, app, out, err, cliContext(org));
+    },
+  };
+}
 
-export const bankRemoveCommand: AppCommand = {
-  name: 'bank remove',
-  usage: '--org <orgId> --bank <bankId> <file>',
-  description: "removes hashes an import put in a bank (one hex hash per line); the configuration's stay the file's",
-  async runInApp(args, app, out, { err }) {
-    const { options, files } = parseSharedOptionsAndFiles(args);
-    const org = required(options, 'org');
-    const [file] = files;
-    if (!file) throw new UsageError('bank remove takes a file of hashes');
-    return runBankCommand('remove', { org, bank: required(options, 'bank'), file }, app, out, err, cliContext(org));
-  },
-};
+export const bankImportCommand = bankCommand('import', 'adds hashes (one hex hash per line) to a configured bank');
+export const bankRemoveCommand = bankCommand('remove', "removes hashes an import put in a bank (one hex hash per line); the configuration's stay the file's");
 
 /**
  * `hash <file-or-url>...`: one CSV line per input, `<pdq>,<quality>,<md5>,<sha256>,<input>`.
