@@ -230,7 +230,7 @@ rules:
     const refused = await runCli(['apply', retyped], env);
     expect(refused.code, refused.stdout).toBe(1);
     expect(refused.stderr).toContain(
-      'hashBanks[1].hashType: bank "exact" holds 1 imported MD5 hash(es) (warden bank import), which a SHA256 bank would never match',
+      'hashBanks[1].hashType: bank "exact" holds 1 imported hash(es) of its MD5 type (warden bank import), which a SHA256 bank would never match',
     );
     expect(eventCount(dataDir)).toBe(events);
     // bank remove takes the imported hash out: the image no longer fires the rule, and the bank

@@ -95,7 +95,7 @@ async function runBankCommand(
     } else {
       const report: RemoveReport = await commands.execute(new RemoveBankHashesCommand(options.bank, text, context));
       out(
-        `Removed ${report.removed} hash(es) from bank ${report.bankId} (${report.notImported} not imported there: not in the bank, or the configuration's, which the file drops) as ${report.events} event(s)`,
+        `Removed ${report.removed} hash(es) from bank ${report.bankId} (${report.notImported} not imported there: not in the bank, or only the configuration's, which the file drops) as ${report.events} event(s)`,
       );
     }
   } catch (error) {

@@ -80,11 +80,16 @@ describe('removing imported hashes (bank remove)', () => {
   const removing = (hashes: string[]): HashBankCommand => ({ type: 'RemoveImportedHashes', bankId: 'b', hashes });
   const removedImported = (hashes: string[]): HashBankEvent => ({ type: 'HashBankHashesRemoved', data: { bankId: 'b', source: 'import', hashes } });
 
-  it("removes the listed hashes an import put in, once each, and nothing else: not the configuration's, not what is absent", () => {
+  it('removes the listed hashes an import put in, once each, the configuration listing one too or not; not its own, not what is absent', () => {
     spec
       .given([added('import', ['i1', 'i2', 'both']), added('config', ['c1', 'both'])])
       .when(removing(['i1', 'i1', 'c1', 'both', 'absent']))
-      .then([removedImported(['i1'])]);
+      .then([removedImported(['i1', 'both'])]);
+    // The next apply of a file that still lists it adds it back, as the configuration's.
+    spec
+      .given([added('import', ['both']), added('config', ['both']), removedImported(['both'])])
+      .when(sync(['both']))
+      .then([added('config', ['both'])]);
   });
 
   it('removes nothing a second time, and an import may bring a removed hash back', () => {
@@ -127,7 +132,17 @@ describe('a bank the file gives another hashType', () => {
       hashBankDecider.evolve,
       hashBankDecider.initialState,
     );
-    expect(importedHashCount(state)).toBe(3);
-    expect(importedHashCount(hashBankDecider.initialState)).toBe(0);
+    expect(importedHashCount(state, 'PDQ', 'SHA256')).toBe(3);
+    expect(importedHashCount(hashBankDecider.initialState, 'PDQ', 'SHA256')).toBe(0);
+  });
+
+  it('does not count imported hashes that already fit the new type, left by a retype made before apply refused it', () => {
+    const md5 = 'a'.repeat(32);
+    const wide = 'b'.repeat(64);
+    const state = [added('import', [md5, wide])].reduce(hashBankDecider.evolve, hashBankDecider.initialState);
+    // A SHA256 bank holding an MD5 import: going back to MD5, the 32-character one fits.
+    expect(importedHashCount(state, 'SHA256', 'MD5')).toBe(1);
+    // PDQ and SHA-256 are both 64 characters: from PDQ, a 64-character import is taken as PDQ.
+    expect(importedHashCount(state, 'PDQ', 'SHA256')).toBe(2);
   });
 });

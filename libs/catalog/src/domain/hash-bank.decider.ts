@@ -2,6 +2,7 @@ import { type Decider, ownValue } from '#warden/kernel';
 import type { HashType } from './catalog.model.js';
 import { HASH_CHUNK, type HashBankEntity, type HashBankEvent, type HashBankHashesAdded, type HashBankHashesRemoved } from './catalog.events.js';
 import { chunk } from './desired-catalog.js';
+import { mayBeOfType } from './hash-lines.js';
 
 /** The configuration file lists these hashes for the bank now (apply). */
 export interface SyncConfiguredHashes {
@@ -19,8 +20,8 @@ export interface ImportHashes {
 
 /**
  * An operator removes these imported hashes from the bank (`warden bank remove`): an import's
- * mistake, such as a hash that flags what it should not. Only the import's own: a hash the
- * configuration also lists stays, the file's to drop.
+ * mistake, such as a hash that flags what it should not. Only hashes an import put in; one the
+ * configuration lists as well goes too, and the next apply adds it back while the file lists it.
  */
 export interface RemoveImportedHashes {
   readonly type: 'RemoveImportedHashes';
@@ -60,9 +61,15 @@ function hashSets(state: HashBankState): { fromConfig: Set<string>; imported: Se
   return { fromConfig, imported, present };
 }
 
-/** How many hashes an import put in the bank that are still there (apply cannot take them out). */
-export function importedHashCount(state: HashBankState): number {
-  return hashSets(state).imported.size;
+/**
+ * How many hashes an import put in the bank, still there, that a bank of type `to` (stored as
+ * `from`) would never match: all of them but those that could already be of type `to`, left by a
+ * retype made before apply refused it (mayBeOfType).
+ */
+export function importedHashCount(state: HashBankState, from: HashType, to: HashType): number {
+  let count = 0;
+  for (const hash of hashSets(state).imported) if (!mayBeOfType(hash, to, from)) count++;
+  return count;
 }
 
 /**
@@ -94,7 +101,8 @@ export const hashBankDecider: Decider<HashBankCommand, HashBankState, HashBankEv
   decide(command, current) {
     const state = hashSets(current);
     if (command.type === 'RemoveImportedHashes') {
-      const gone = [...new Set(command.hashes)].filter((h) => state.imported.has(h) && !state.fromConfig.has(h));
+      // A hash the configuration lists as well goes too: the next apply adds it back while the file lists it.
+      const gone = [...new Set(command.hashes)].filter((h) => state.imported.has(h));
       return chunk(gone, HASH_CHUNK).map((hashes): HashBankHashesRemoved => ({
         type: 'HashBankHashesRemoved',
         data: { bankId: command.bankId, source: 'import', hashes },

@@ -17,4 +17,12 @@ describe('bank import lines', () => {
     expect(parseHashLines(pdq, 'MD5').problems).toHaveLength(1);
     expect(parseHashLines('x', 'MD5').problems).toEqual(['line 1: not a 32-character hex MD5 hash (1 character)']);
   });
+
+  it('takes a hash of any known type for ANY (bank remove), and names both lengths otherwise', () => {
+    expect(parseHashLines(`${pdq}\n${pdq.slice(0, 32)}\n`, 'ANY')).toEqual({ hashes: [pdq, pdq.slice(0, 32)], problems: [] });
+    expect(parseHashLines(`${pdq.slice(0, 40)}\n${'z'.repeat(32)}\n`, 'ANY').problems).toEqual([
+      'line 1: not a 32- or 64-character hex hash (40 characters)',
+      'line 2: not a 32- or 64-character hex hash (not hexadecimal)',
+    ]);
+  });
 });

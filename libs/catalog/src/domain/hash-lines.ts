@@ -8,6 +8,17 @@ export function hashFormat(hashType: HashType): { readonly pattern: RegExp; read
   return { pattern: new RegExp(`^[0-9a-fA-F]{${length}}$`), length, description: `${length}-character hex ${hashType} hash` };
 }
 
+/** A hash of any type Warden knows: 32 (MD5) or 64 (PDQ, SHA-256) hex characters. */
+const ANY_FORMAT = { pattern: /^(?:[0-9a-fA-F]{32}|[0-9a-fA-F]{64})$/, length: 64, description: '32- or 64-character hex hash' } as const;
+
+/**
+ * Whether a stored hash could be of the type: its length fits, and, when it fits another type too
+ * (PDQ and SHA-256 are both 64 characters), the bank's type before was not that other one.
+ */
+export function mayBeOfType(hash: string, type: HashType, before: HashType): boolean {
+  return hash.length === HASH_HEX_LENGTH[type] && HASH_HEX_LENGTH[before] !== HASH_HEX_LENGTH[type];
+}
+
 /**
  * One hex hash per line, as a bank's `hashesFile` and `bank import` take them: blank lines and `#`
  * comments are skipped, hashes lower-cased and de-duplicated in order. Every bad line is reported
@@ -15,8 +26,10 @@ export function hashFormat(hashType: HashType): { readonly pattern: RegExp; read
  * the command was named (a key, a credentials file by mistake), and problems are printed where
  * logs keep them. A plain loop, not zod: a file may hold a million lines.
  */
-export function parseHashLines(text: string, hashType: HashType): { hashes: string[]; problems: string[] } {
-  const format = hashFormat(hashType);
+export function parseHashLines(text: string, hashType: HashType | 'ANY'): { hashes: string[]; problems: string[] } {
+  // ANY (`bank remove`): a hash of whatever type an import once put in the bank, such as MD5 lines
+  // left in a bank retyped before apply refused that; removing needs only the exact value.
+  const format = hashType === 'ANY' ? ANY_FORMAT : hashFormat(hashType);
   const hashes: string[] = [];
   const problems: string[] = [];
   const seen = new Set<string>();
@@ -24,7 +37,12 @@ export function parseHashLines(text: string, hashType: HashType): { hashes: stri
     const line = raw.trim();
     if (line === '' || line.startsWith('#')) return;
     if (!format.pattern.test(line)) {
-      const why = line.length === format.length ? 'not hexadecimal' : line.length === 1 ? '1 character' : `${line.length} characters`;
+      const why =
+        line.length === format.length || (hashType === 'ANY' && line.length === 32)
+          ? 'not hexadecimal'
+          : line.length === 1
+            ? '1 character'
+            : `${line.length} characters`;
       problems.push(`line ${i + 1}: not a ${format.description} (${why})`);
       return;
     }

@@ -1153,13 +1153,13 @@ describe('parseOrgConfig: problems', () => {
     const problems = problemsOf(
       exampleWith((doc) => {
         doc.setIn(['itemTypes', 0, 'roles', 'creater'], 'author');
-        doc.setIn(['itemTypes', 0, 'roles', 'createdAt'], 'text');
+        doc.setIn(['itemTypes', 0, 'roles', 'createdAt'], 'edited');
         doc.setIn(['itemTypes', 0, 'roles', '__proto__'], 'author');
         doc.setIn(['itemTypes', 0, 'roles', 'displayName'], 'likes');
       }),
     );
     expect(problems).toEqual([
-      { path: 'itemTypes[0].roles.createdAt', message: 'role createdAt must name a DATETIME field ("text" is STRING)' },
+      { path: 'itemTypes[0].roles.createdAt', message: 'role createdAt must name a DATETIME, NUMBER, STRING field ("edited" is BOOLEAN)' },
       { path: 'itemTypes[0].roles.creater', message: 'unknown role "creater" (roles: creator, createdAt, thread, displayName)' },
       { path: 'itemTypes[0].roles.__proto__', message: 'unknown role "__proto__" (roles: creator, createdAt, thread, displayName)' },
       { path: 'itemTypes[0].roles.displayName', message: 'role displayName must name a STRING field ("likes" is NUMBER)' },

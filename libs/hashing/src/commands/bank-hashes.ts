@@ -11,10 +11,16 @@ const EVENTS_PER_APPEND = 10;
  * first 20 malformed lines (never quoting them: the file may be any file). Shared by `bank import`
  * and `bank remove`.
  */
-export async function bankHashesOf(queries: QueryBus, orgId: string, bankId: string, text: string): Promise<{ bank: HashBankEntity; hashes: string[] }> {
+export async function bankHashesOf(
+  queries: QueryBus,
+  orgId: string,
+  bankId: string,
+  text: string,
+  anyType = false,
+): Promise<{ bank: HashBankEntity; hashes: string[] }> {
   const bank = (await queries.execute(new GetLiveEntitiesQuery(orgId, 'hashBank'))).find((b) => b.id === bankId);
   if (!bank) throw notFound(`No hash bank ${bankId} in organization ${orgId} (configure it with apply first)`);
-  const { hashes, problems } = parseHashLines(text, bank.hashType);
+  const { hashes, problems } = parseHashLines(text, anyType ? 'ANY' : bank.hashType);
   if (problems.length > 0) {
     throw invalidInput(
       ...problems.slice(0, 20).map((detail) => ({ title: 'Malformed hash', detail })),

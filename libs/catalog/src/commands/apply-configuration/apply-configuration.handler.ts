@@ -84,12 +84,12 @@ export class ApplyConfigurationHandler implements ICommandHandler<ApplyConfigura
   private async refuseRetypedBanksWithImports(orgId: string, banks: readonly HashBankEntity[], state: CatalogState): Promise<void> {
     const problems: ErrorDetail[] = [];
     for (const { index, bankId, from, to } of retypedBanks(banks, state.entities.hashBank)) {
-      const imported = importedHashCount(await this.aggregates.state(hashBankStream(orgId, bankId), hashBankDecider));
+      const imported = importedHashCount(await this.aggregates.state(hashBankStream(orgId, bankId), hashBankDecider), from, to);
       if (imported === 0) continue;
       problems.push({
         title: 'Invalid configuration',
         pointer: `/hashBanks/${index}/hashType`,
-        detail: `bank "${bankId}" holds ${imported} imported ${from} hash(es) (warden bank import), which a ${to} bank would never match: keep ${from}, take them out first (warden bank remove), or put the ${to} hashes in a bank with another id`,
+        detail: `bank "${bankId}" holds ${imported} imported hash(es) of its ${from} type (warden bank import), which a ${to} bank would never match: keep ${from}, take them out first (warden bank remove, the bank still ${from}), or put the ${to} hashes in a bank with another id`,
       });
     }
     if (problems.length > 0) throw invalidInput(...problems);

@@ -48,16 +48,17 @@ export function checkItemTypes(doc: Record<string, unknown>, ctx: CheckContext):
 }
 
 /**
- * The parts a field can play (docs/configuration-as-code.md, "The file") and the field type each
- * needs: the creator and the thread are related items (strikes, scores and the job view follow
- * them), `createdAt` is read as a time, `displayName` shown as a user's name. A role under any
- * other name, such as a misspelt `creater`, played no part and was accepted in silence.
+ * The parts a field can play (docs/configuration-as-code.md, "The file") and the field types each
+ * may name: the creator and the thread are related items (strikes, scores and the job view follow
+ * them), `createdAt` a time the job view orders items by (a DATETIME, or a NUMBER of milliseconds
+ * or an ISO STRING, which it reads as well), `displayName` a user's name. A role under any other
+ * name, such as a misspelt `creater`, played no part and was accepted in silence.
  */
-const ROLE_FIELD_TYPES: Readonly<Record<string, (typeof FIELD_TYPES)[number]>> = {
-  creator: 'RELATED_ITEM',
-  createdAt: 'DATETIME',
-  thread: 'RELATED_ITEM',
-  displayName: 'STRING',
+const ROLE_FIELD_TYPES: Readonly<Record<string, readonly (typeof FIELD_TYPES)[number][]>> = {
+  creator: ['RELATED_ITEM'],
+  createdAt: ['DATETIME', 'NUMBER', 'STRING'],
+  thread: ['RELATED_ITEM'],
+  displayName: ['STRING'],
 };
 
 function checkItemType(itemType: Record<string, unknown>, path: Path, ctx: CheckContext): void {
@@ -90,8 +91,8 @@ function checkRoles(itemType: Record<string, unknown>, path: Path, ctx: CheckCon
     const field = fields.find((candidate) => candidate.name === fieldName);
     if (field === undefined) {
       ctx.problems.add(rolePath, `item type "${String(itemType.id)}" has no field "${fieldName}"`);
-    } else if (isOneOf(FIELD_TYPES, field.type) && field.type !== needed) {
-      ctx.problems.add(rolePath, `role ${role} must name a ${needed} field ("${fieldName}" is ${field.type})`);
+    } else if (isOneOf(FIELD_TYPES, field.type) && !needed.includes(field.type)) {
+      ctx.problems.add(rolePath, `role ${role} must name a ${needed.join(', ')} field ("${fieldName}" is ${field.type})`);
     }
   }
 }

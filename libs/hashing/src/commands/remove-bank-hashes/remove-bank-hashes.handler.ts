@@ -16,7 +16,8 @@ export class RemoveBankHashesHandler implements ICommandHandler<RemoveBankHashes
 
   async execute(command: RemoveBankHashesCommand): Promise<RemoveReport> {
     const { orgId } = command.context;
-    const { bank, hashes } = await bankHashesOf(this.queries, orgId, command.bankId, command.text);
+    // Any type: an import may have put hashes of the bank's earlier type in (docs/hashing.md).
+    const { bank, hashes } = await bankHashesOf(this.queries, orgId, command.bankId, command.text, true);
     const decided = await decideOnBank(this.aggregates, orgId, { type: 'RemoveImportedHashes', bankId: bank.id, hashes }, command.context, 'remove again');
     return { bankId: bank.id, removed: decided.hashes, notImported: new Set(hashes).size - decided.hashes, events: decided.events.length };
   }
