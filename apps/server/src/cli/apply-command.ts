@@ -31,21 +31,19 @@ export const applyCommand: AppCommand = {
       commands.execute(new ApplyUsersCommand(parsed.config.org.id, parsed.config.users, { ...options, ...plan }, context));
     // The users are planned first, so a problem with them (an address of another organization)
     // stops apply before anything is written; the organization may not exist before the catalog step.
-    const refused = await refusalsAsProblems(() => users({ dryRun: true }));
-    if (refused) {
-      err(formatProblems(file, refused));
+    const planned = await refusalsAsProblems(() => users({ dryRun: true }));
+    if (!planned.ok) {
+      err(formatProblems(file, planned.problems));
       return 1;
     }
-    let report: ApplyReport | undefined;
     // The catalog step refuses what only the stored state shows (a bank's hashType changed under
     // imported hashes) before it writes anything: reported as the file's problems too.
-    const catalogRefused = await refusalsAsProblems(async () => {
-      report = await commands.execute(new ApplyConfigurationCommand(parsed.config, source, context));
-    });
-    if (catalogRefused || report === undefined) {
-      err(formatProblems(file, catalogRefused ?? []));
+    const applied = await refusalsAsProblems(() => commands.execute(new ApplyConfigurationCommand(parsed.config, source, context)));
+    if (!applied.ok) {
+      err(formatProblems(file, applied.problems));
       return 1;
     }
+    const report = applied.value;
     const usersReport = await users({ dryRun: options.dryRun });
     const config = app.get<WardenConfig>(WARDEN_CONFIG);
     // Without a broker here the prefix is still known when set (it is checked whatever the URL).
@@ -56,16 +54,15 @@ export const applyCommand: AppCommand = {
 };
 
 /**
- * A step's refusals (pointers like `/users/3/email`) as file problems (`users[3].email`), or null
- * when it runs without one.
+ * A step's answer, or its refusals (pointers like `/users/3/email`) as file problems
+ * (`users[3].email`).
  */
-async function refusalsAsProblems(plan: () => Promise<unknown>): Promise<ConfigProblem[] | null> {
+async function refusalsAsProblems<T>(step: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; problems: ConfigProblem[] }> {
   try {
-    await plan();
-    return null;
+    return { ok: true, value: await step() };
   } catch (error) {
     if (!(error instanceof DomainError) || error.kind !== 'invalid-user-input') throw error;
-    return error.details.map((d) => ({
+    const problems = error.details.map((d) => ({
       path: (d.pointer ?? '')
         .split('/')
         .slice(1)
@@ -73,6 +70,7 @@ async function refusalsAsProblems(plan: () => Promise<unknown>): Promise<ConfigP
         .join(''),
       message: d.detail ?? d.title,
     }));
+    return { ok: false, problems };
   }
 }
 

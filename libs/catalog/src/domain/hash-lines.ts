@@ -3,13 +3,20 @@ import type { HashType } from './catalog.model.js';
 const HASH_HEX_LENGTH: Record<HashType, number> = { PDQ: 64, MD5: 32, SHA256: 64 };
 
 /** What a hash of the type looks like, and how a problem names it (`64-character hex PDQ hash`). */
-export function hashFormat(hashType: HashType): { readonly pattern: RegExp; readonly length: number; readonly description: string } {
+export function hashFormat(hashType: HashType): HashFormat {
   const length = HASH_HEX_LENGTH[hashType];
-  return { pattern: new RegExp(`^[0-9a-fA-F]{${length}}$`), length, description: `${length}-character hex ${hashType} hash` };
+  return { pattern: new RegExp(`^[0-9a-fA-F]{${length}}$`), lengths: [length], description: `${length}-character hex ${hashType} hash` };
+}
+
+interface HashFormat {
+  readonly pattern: RegExp;
+  /** The lengths a hash of the format has (a line of one of them that fails is not hexadecimal). */
+  readonly lengths: readonly number[];
+  readonly description: string;
 }
 
 /** A hash of any type Warden knows: 32 (MD5) or 64 (PDQ, SHA-256) hex characters. */
-const ANY_FORMAT = { pattern: /^(?:[0-9a-fA-F]{32}|[0-9a-fA-F]{64})$/, length: 64, description: '32- or 64-character hex hash' } as const;
+const ANY_FORMAT: HashFormat = { pattern: /^(?:[0-9a-fA-F]{32}|[0-9a-fA-F]{64})$/, lengths: [32, 64], description: '32- or 64-character hex hash' };
 
 /**
  * Whether a stored hash could be of the type: its length fits, and, when it fits another type too
@@ -37,12 +44,7 @@ export function parseHashLines(text: string, hashType: HashType | 'ANY'): { hash
     const line = raw.trim();
     if (line === '' || line.startsWith('#')) return;
     if (!format.pattern.test(line)) {
-      const why =
-        line.length === format.length || (hashType === 'ANY' && line.length === 32)
-          ? 'not hexadecimal'
-          : line.length === 1
-            ? '1 character'
-            : `${line.length} characters`;
+      const why = format.lengths.includes(line.length) ? 'not hexadecimal' : line.length === 1 ? '1 character' : `${line.length} characters`;
       problems.push(`line ${i + 1}: not a ${format.description} (${why})`);
       return;
     }

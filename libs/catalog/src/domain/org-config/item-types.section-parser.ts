@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { ownValue } from '#warden/kernel';
 import { FIELD_TYPES, ITEM_KINDS, type ItemTypeDefinition } from '../catalog.model.js';
 import { flag, idList, idSchema, nameSchema } from './common-fields.schema.js';
 import { isRecord, type Path } from './config-problems.js';
@@ -82,7 +83,7 @@ function checkRoles(itemType: Record<string, unknown>, path: Path, ctx: CheckCon
   const fields = fieldsOf(itemType);
   for (const [role, fieldName] of Object.entries(itemType.roles)) {
     const rolePath = [...path, 'roles', role];
-    const needed = Object.hasOwn(ROLE_FIELD_TYPES, role) ? ROLE_FIELD_TYPES[role] : undefined;
+    const needed = ownValue(ROLE_FIELD_TYPES, role);
     if (needed === undefined) {
       ctx.problems.add(rolePath, `unknown role "${role}" (roles: ${Object.keys(ROLE_FIELD_TYPES).join(', ')})`);
       continue;
